@@ -1,0 +1,73 @@
+"""graphkit: a LangGraph-compatible graph runtime whose every superstep is an object.
+
+>>> from typing import TypedDict
+>>> from graphkit import StateGraph, START, END
+>>> class State(TypedDict):
+...     n: int
+>>> builder = StateGraph(State)
+>>> _ = builder.add_node("inc", lambda state: {"n": state["n"] + 1})
+>>> _ = builder.add_edge(START, "inc")
+>>> _ = builder.add_edge("inc", END)
+>>> run = builder.compile().trace({"n": 1})
+>>> run.values, [step.plan.nodes for step in run.steps]
+({'n': 2}, [['__input__'], ['__start__'], ['inc']])
+"""
+
+from graphkit.channels import (
+    AnyValue,
+    BinaryOperatorAggregate,
+    EphemeralValue,
+    LastValue,
+    NamedBarrierValue,
+    Topic,
+    UntrackedValue,
+)
+from graphkit.constants import END, START
+from graphkit.errors import (
+    EmptyInputError,
+    GraphkitWarning,
+    GraphRecursionError,
+    InvalidUpdateError,
+)
+from graphkit.graph import StateGraph
+from graphkit.pregel import (
+    ChannelChange,
+    CompiledGraph,
+    Execution,
+    Plan,
+    Run,
+    Stepper,
+    Superstep,
+    Task,
+    TaskResult,
+    Update,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "END",
+    "START",
+    "AnyValue",
+    "BinaryOperatorAggregate",
+    "ChannelChange",
+    "CompiledGraph",
+    "EmptyInputError",
+    "EphemeralValue",
+    "Execution",
+    "GraphRecursionError",
+    "GraphkitWarning",
+    "InvalidUpdateError",
+    "LastValue",
+    "NamedBarrierValue",
+    "Plan",
+    "Run",
+    "StateGraph",
+    "Stepper",
+    "Superstep",
+    "Task",
+    "TaskResult",
+    "Topic",
+    "UntrackedValue",
+    "Update",
+]

@@ -1,0 +1,80 @@
+"""The Checkpoint record: the complete state of a run between two supersteps."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import threading
+import time
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from graphkit.checkpoint.delta_map import DeltaMap
+
+__all__ = ["Checkpoint", "new_checkpoint_id"]
+
+_id_lock = threading.Lock()
+_last_time_ns = 0
+_counter = itertools.count()
+
+
+def new_checkpoint_id() -> str:
+    """Return a UUID-formatted id that sorts in creation order, even within one
+    nanosecond and across threads (like LangGraph's time-ordered ids).
+
+    >>> first, second = new_checkpoint_id(), new_checkpoint_id()
+    >>> first < second
+    True
+    """
+    global _last_time_ns
+    with _id_lock:
+        now = max(time.time_ns(), _last_time_ns + 1)
+        _last_time_ns = now
+    random_bits = int.from_bytes(os.urandom(6), "big")
+    return str(uuid.UUID(int=(now << 64) | (6 << 60) | random_bits))
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    """What a run looks like between supersteps: every channel's saved value and
+    version, and which channel versions each node has already seen.
+
+    ``source`` is ``"input"`` for the step that applies the input and ``"loop"`` for
+    the steps that run nodes (LangGraph's names). The value maps share unchanged
+    entries with the previous checkpoint, so recording one per step is cheap.
+
+    >>> checkpoint = Checkpoint.empty()
+    >>> checkpoint.step, dict(checkpoint.channel_values)
+    (-2, {})
+    """
+
+    id: str
+    step: int
+    source: str
+    parent_id: str | None
+    channel_values: Mapping[str, Any]
+    channel_versions: Mapping[str, int]
+    versions_seen: Mapping[str, Mapping[str, int]]
+    updated_channels: frozenset[str] = frozenset()
+    created_at: float = field(default_factory=time.time)
+
+    @classmethod
+    def empty(cls) -> Checkpoint:
+        """The checkpoint a new thread starts from: no values, no versions."""
+        return cls(
+            id=new_checkpoint_id(),
+            step=-2,
+            source="empty",
+            parent_id=None,
+            channel_values=DeltaMap(),
+            channel_versions=DeltaMap(),
+            versions_seen=DeltaMap(),
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Checkpoint(step={self.step}, source={self.source!r}, "
+            f"channels={sorted(self.channel_values)})"
+        )

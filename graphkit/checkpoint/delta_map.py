@@ -1,0 +1,96 @@
+"""An immutable mapping that shares what did not change with its parent.
+
+A run writes one checkpoint per superstep, and a step usually changes a handful of
+channels out of many. Copying every channel's value into every checkpoint would make
+the cost of a step grow with the size of the graph; a ``DeltaMap`` stores only the
+step's changes and points at its parent, and flattens itself every few generations
+so that look-ups stay short.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+__all__ = ["DeltaMap"]
+
+_FLATTEN_AFTER = 32
+"""Generations of deltas before a full copy: bounds a look-up to this many dict probes."""
+
+_ABSENT: Any = object()
+
+
+class DeltaMap(Mapping[str, Any]):
+    """An immutable ``Mapping``; ``with_changes`` derives a new one in O(changes).
+
+    >>> first = DeltaMap({"a": 1, "b": 2})
+    >>> second = first.with_changes({"b": 3}, removed=["a"])
+    >>> dict(first), dict(second)
+    ({'a': 1, 'b': 2}, {'b': 3})
+    """
+
+    __slots__ = ("_changes", "_depth", "_parent", "_removed")
+
+    def __init__(self, values: Mapping[str, Any] | None = None) -> None:
+        self._parent: DeltaMap | None = None
+        self._changes: dict[str, Any] = dict(values) if values else {}
+        self._removed: frozenset[str] = frozenset()
+        self._depth = 0
+
+    def with_changes(
+        self, changes: Mapping[str, Any], removed: Iterator[str] | list[str] | tuple = ()
+    ) -> DeltaMap:
+        """Return a new map with ``changes`` set and the keys in ``removed`` dropped."""
+        child = DeltaMap.__new__(DeltaMap)
+        child._parent = self
+        child._changes = dict(changes)
+        child._removed = frozenset(removed)
+        child._depth = self._depth + 1
+        if child._depth >= _FLATTEN_AFTER:
+            child._changes = child._flatten()
+            child._parent = None
+            child._removed = frozenset()
+            child._depth = 0
+        return child
+
+    def _lookup(self, key: str) -> Any:
+        node: DeltaMap | None = self
+        while node is not None:
+            value = node._changes.get(key, _ABSENT)
+            if value is not _ABSENT:
+                return value
+            if key in node._removed:
+                return _ABSENT
+            node = node._parent
+        return _ABSENT
+
+    def _flatten(self) -> dict[str, Any]:
+        chain: list[DeltaMap] = []
+        node: DeltaMap | None = self
+        while node is not None:
+            chain.append(node)
+            node = node._parent
+        flat: dict[str, Any] = {}
+        for node in reversed(chain):
+            for key in node._removed:
+                flat.pop(key, None)
+            flat.update(node._changes)
+        return flat
+
+    def __getitem__(self, key: str) -> Any:
+        value = self._lookup(key)
+        if value is _ABSENT:
+            raise KeyError(key)
+        return value
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and self._lookup(key) is not _ABSENT
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._flatten())
+
+    def __len__(self) -> int:
+        return len(self._flatten())
+
+    def __repr__(self) -> str:
+        return f"DeltaMap({self._flatten()!r})"

@@ -1,0 +1,46 @@
+"""Exceptions and warnings raised by graphkit.
+
+Class names match LangGraph's, so code that catches ``GraphRecursionError`` or
+``InvalidUpdateError`` keeps working when its imports move to graphkit.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "EmptyChannelError",
+    "EmptyInputError",
+    "GraphRecursionError",
+    "GraphkitWarning",
+    "InvalidUpdateError",
+]
+
+
+class EmptyChannelError(Exception):
+    """Raised by ``Channel.get()`` when the channel holds no value yet.
+
+    >>> from graphkit.channels import LastValue
+    >>> LastValue(int).get()
+    Traceback (most recent call last):
+    ...
+    graphkit.errors.EmptyChannelError: LastValue channel is empty
+    """
+
+
+class InvalidUpdateError(Exception):
+    """Raised when a step's writes cannot be applied, or a node returns something
+    that is not a state update (same name as LangGraph's)."""
+
+
+class GraphRecursionError(RecursionError):
+    """Raised when a run reaches its ``recursion_limit`` before the graph stopped."""
+
+
+class EmptyInputError(Exception):
+    """Raised when a run starts with no input and there is nothing to resume."""
+
+
+class GraphkitWarning(UserWarning):
+    """Something LangGraph accepts silently but that is very likely a mistake.
+
+    graphkit warns instead of raising so that graphs stay compatible with LangGraph.
+    """

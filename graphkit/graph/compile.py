@@ -1,0 +1,337 @@
+"""compile(): check a StateGraph, then wire it into nodes and channels for the runtime.
+
+The wiring is LangGraph's, so the channels a debugger shows are the ones a LangGraph
+user will meet in its own traces:
+
+* every state key is a channel;
+* ``__start__`` carries the input to the ``__start__`` node, which writes it into
+  the state keys and wakes the entry nodes;
+* each node ``n`` is woken by ``branch:to:n``, written by edges and routers;
+* a waiting edge ``[a, b] -> c`` is a barrier channel ``join:a+b:c``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from graphkit.channels import Channel, EphemeralValue, NamedBarrierValue
+from graphkit.constants import BRANCH_CHANNEL_PREFIX, END, START
+from graphkit.errors import GraphkitWarning, InvalidUpdateError
+from graphkit.graph.schema import coerce_to_schema
+from graphkit.graph.state import Branch, StateGraph
+from graphkit.pregel.app import CompiledGraph
+from graphkit.pregel.spec import FreshRead, GraphSpec, NodeSpec, Writer, accepts_config
+
+__all__ = ["compile_graph", "validate"]
+
+
+def branch_channel(node: str) -> str:
+    """The channel that wakes ``node``."""
+    return f"{BRANCH_CHANNEL_PREFIX}{node}"
+
+
+def compile_graph(builder: StateGraph, *, name: str) -> CompiledGraph:
+    """Validate ``builder`` and build the runtime's ``GraphSpec`` from it."""
+    validate(builder)
+    channels: dict[str, Channel] = dict(builder.channels)
+    channels[START] = EphemeralValue(Any, key=START)
+    for node in builder.nodes:
+        channels[branch_channel(node)] = EphemeralValue(Any, guard=False, key=branch_channel(node))
+    triggers: dict[str, list[str]] = {node: [branch_channel(node)] for node in builder.nodes}
+    writers: dict[str, list[Writer]] = {node: [] for node in (START, *builder.nodes)}
+    all_keys = frozenset(builder.channels)
+
+    writers[START].append(_state_writer(START, frozenset(builder.schemas[builder.input_schema])))
+    for node in builder.nodes:
+        writers[node].append(_state_writer(node, all_keys))
+    for start, end in sorted(builder.edges):
+        if end != END:
+            writers[start].append(_constant_writer(((branch_channel(end), None),)))
+    for starts, end in sorted(builder.waiting_edges):
+        if end == END:
+            continue
+        join = f"join:{'+'.join(starts)}:{end}"
+        channels[join] = NamedBarrierValue(str, set(starts), key=join)
+        triggers[end].append(join)
+        for start in starts:
+            writers[start].append(_constant_writer(((join, start),)))
+    for source, branches in builder.branches.items():
+        schema = (
+            builder.nodes[source].input_schema if source in builder.nodes else builder.state_schema
+        )
+        for branch in branches.values():
+            writers[source].append(_branch_writer(branch, builder, schema))
+
+    nodes = {START: NodeSpec(START, (START,), START, _identity, tuple(writers[START]), hidden=True)}
+    for node, declaration in builder.nodes.items():
+        call, wants_config = _adapt_call(node, declaration.action)
+        nodes[node] = NodeSpec(
+            name=node,
+            triggers=tuple(triggers[node]),
+            reads=builder.schemas[declaration.input_schema],
+            call=call,
+            writers=tuple(writers[node]),
+            coerce=coerce_to_schema(declaration.input_schema),
+            accepts_config=wants_config,
+            metadata=declaration.metadata,
+        )
+    state_keys = tuple(builder.channels)
+    spec = GraphSpec(
+        nodes=nodes,
+        channels=channels,
+        input_channel=START,
+        output_keys=builder.schemas[builder.output_schema],
+        stream_keys=state_keys,
+        state_keys=state_keys,
+    )
+    return CompiledGraph(spec, builder=builder, name=name)
+
+
+# -- validation -------------------------------------------------------------------------
+
+
+def validate(builder: StateGraph) -> None:
+    """Raise ValueError for what cannot run; warn about what probably should not."""
+    known = set(builder.nodes)
+    for start, end in sorted(builder.edges):
+        if start != START and start not in known:
+            raise ValueError(
+                f"Edge {start!r} -> {end!r} starts at unknown node {start!r}; "
+                f"add_node({start!r}, ...) first. Nodes: {sorted(known)}."
+            )
+        if end != END and end not in known:
+            raise ValueError(
+                f"Edge {start!r} -> {end!r} ends at unknown node {end!r}; "
+                f"add_node({end!r}, ...) first. Nodes: {sorted(known)}."
+            )
+    for source, branches in builder.branches.items():
+        if source != START and source not in known:
+            raise ValueError(
+                f"Conditional edge starts at unknown node {source!r}; add_node({source!r}, ...) "
+                f"first. Nodes: {sorted(known)}."
+            )
+        for branch in branches.values():
+            for target in branch.targets() or ():
+                if target != END and target not in known:
+                    raise ValueError(
+                        f"Conditional edge {branch.name!r} of {source!r} maps to unknown "
+                        f"node {target!r}; fix its path_map or add_node({target!r}, ...)."
+                    )
+    has_entry = any(start == START for start, _ in builder.edges) or START in builder.branches
+    has_entry = has_entry or any(START in starts for starts, _ in builder.waiting_edges)
+    if not has_entry:
+        raise ValueError(
+            "Graph must have an entrypoint: add an edge from START, e.g. "
+            f"add_edge(START, {next(iter(builder.nodes), 'my_node')!r})."
+        )
+    _warn_about_suspicious_shapes(builder)
+
+
+def _warn_about_suspicious_shapes(builder: StateGraph) -> None:
+    for node in builder.nodes:
+        if node in builder.channels:
+            warnings.warn(
+                f"Node {node!r} has the same name as a state key; updates and the drawn "
+                "graph are easy to misread. Consider renaming the node.",
+                GraphkitWarning,
+                stacklevel=5,
+            )
+    reachable = _reachable(builder)
+    for node in builder.nodes:
+        if node not in reachable:
+            warnings.warn(
+                f"Node {node!r} can never run: no edge, conditional edge or destination "
+                f"leads to it from START. Add an edge to it, e.g. add_edge(START, {node!r}).",
+                GraphkitWarning,
+                stacklevel=5,
+            )
+
+
+def _reachable(builder: StateGraph) -> set[str]:
+    successors: dict[str, set[str]] = {}
+    for start, end in builder.edges:
+        successors.setdefault(start, set()).add(end)
+    for starts, end in builder.waiting_edges:
+        for start in starts:
+            successors.setdefault(start, set()).add(end)
+    for source, branches in builder.branches.items():
+        for branch in branches.values():
+            targets = branch.targets()
+            successors.setdefault(source, set()).update(
+                builder.nodes if targets is None else targets
+            )
+    for name, declaration in builder.nodes.items():
+        if declaration.destinations is not None:
+            destinations = declaration.destinations
+            targets = destinations.keys() if isinstance(destinations, Mapping) else destinations
+            successors.setdefault(name, set()).update(targets)
+    seen, frontier = {START}, [START]
+    while frontier:
+        for successor in successors.get(frontier.pop(), ()):
+            if successor not in seen:
+                seen.add(successor)
+                frontier.append(successor)
+    return seen
+
+
+# -- writers: what a node's return value becomes ---------------------------------------
+
+
+def _state_writer(node: str, keys: frozenset[str]) -> Writer:
+    """Writes the state keys a node returned; drops (with a warning) unknown keys."""
+
+    def write_state(returned: Any, fresh_read: FreshRead, config: Any) -> list[tuple[str, Any]]:
+        if returned is None:
+            return []
+        writes = []
+        for key, value in _update_items(node, returned):
+            if key in keys:
+                writes.append((key, value))
+            else:
+                warnings.warn(_unknown_key_message(node, key, keys), GraphkitWarning, stacklevel=2)
+        return writes
+
+    return write_state
+
+
+def _update_items(node: str, returned: Any) -> list[tuple[str, Any]]:
+    if isinstance(returned, dict):
+        return list(returned.items())
+    if not isinstance(returned, type) and _annotated_keys(type(returned)):
+        return _object_items(returned)
+    what = "The input" if node == START else f"Node {node!r}"
+    raise InvalidUpdateError(
+        f"Expected dict, got {returned!r}: {what} must be a dict of state keys "
+        f"(or a state object, or None), not {type(returned).__name__}. "
+        "Return e.g. {'key': value}."
+    )
+
+
+def _annotated_keys(cls: type) -> list[str]:
+    keys: list[str] = []
+    for base in reversed(cls.__mro__):
+        for key in (
+            getattr(base, "__annotations__", {}) if "__annotations__" in base.__dict__ else {}
+        ):
+            if key not in keys:
+                keys.append(key)
+    return keys
+
+
+def _object_items(returned: Any) -> list[tuple[str, Any]]:
+    """State updates from a dataclass or pydantic instance, as LangGraph reads them:
+    fields left at a None default count as "not set"."""
+    fields = getattr(type(returned), "model_fields", None)
+    explicitly_set = getattr(returned, "model_fields_set", None)
+    items = []
+    missing = object()
+    for key in _annotated_keys(type(returned)):
+        value = getattr(returned, key, missing)
+        if value is missing:
+            continue
+        if value is None and fields is not None:
+            default = fields[key].default if key in fields else missing
+            if default is None and key not in (explicitly_set or ()):
+                continue
+        items.append((key, value))
+    return items
+
+
+def _unknown_key_message(node: str, key: str, keys: frozenset[str]) -> str:
+    where = "The input has" if node == START else f"Node {node!r} returned"
+    return (
+        f"{where} key {key!r}, which is not in the state schema (keys: {sorted(keys)}); "
+        "the write is dropped, as in LangGraph. Add the key to the schema or fix its name."
+    )
+
+
+def _constant_writer(writes: tuple[tuple[str, Any], ...]) -> Writer:
+    def write_edges(
+        returned: Any, fresh_read: FreshRead, config: Any
+    ) -> tuple[tuple[str, Any], ...]:
+        return writes
+
+    return write_edges
+
+
+def _branch_writer(branch: Branch, builder: StateGraph, schema: Any) -> Writer:
+    """Runs the router on the state as the source node left it, and wakes its choice."""
+    reads = builder.schemas[schema]
+    coerce = coerce_to_schema(schema)
+    wants_config = accepts_config(branch.path)
+    nodes = set(builder.nodes)
+
+    def write_route(returned: Any, fresh_read: FreshRead, config: Any) -> list[tuple[str, Any]]:
+        state: Any = fresh_read(reads)
+        if coerce is not None:
+            state = coerce(state)
+        result = branch.path(state, config=config) if wants_config else branch.path(state)
+        chosen = list(result) if isinstance(result, (list, tuple)) else [result]
+        writes = []
+        for choice in chosen:
+            target = _resolve(branch, choice)
+            if target == END:
+                continue
+            if target not in nodes:
+                warnings.warn(
+                    f"The router of {branch.source!r} returned {choice!r}, which is not a node "
+                    f"(nodes: {sorted(nodes)}); nothing runs for it, as in LangGraph. "
+                    "Return a node name or END, or give add_conditional_edges a path_map.",
+                    GraphkitWarning,
+                    stacklevel=2,
+                )
+                continue
+            writes.append((branch_channel(target), None))
+        return writes
+
+    return write_route
+
+
+def _resolve(branch: Branch, choice: Any) -> Any:
+    if choice is None or choice == START:
+        raise ValueError(
+            f"The router of {branch.source!r} returned {choice!r}, which is not a valid "
+            "destination; return a node name, a list of names, or END."
+        )
+    if branch.path_map is None:
+        return choice
+    try:
+        return branch.path_map[choice]
+    except KeyError:
+        raise KeyError(
+            f"The router of {branch.source!r} returned {choice!r}, which is not a key of its "
+            f"path_map {sorted(map(str, branch.path_map))}; add it to the path_map or "
+            "return one of its keys."
+        ) from None
+
+
+# -- calling user code -------------------------------------------------------------------
+
+
+def _identity(value: Any, config: Any) -> Any:
+    return value
+
+
+def _adapt_call(node: str, action: Any) -> tuple[Callable[[Any, Any], Any], bool]:
+    """Return ``call(input, config)`` for a node's action, and whether it wants config."""
+    if inspect.isfunction(action) or inspect.ismethod(action) or inspect.isbuiltin(action):
+        function = action
+    elif callable(getattr(action, "invoke", None)):
+        function = action.invoke
+    else:
+        function = action
+    if inspect.iscoroutinefunction(function):
+
+        def refuse_async(value: Any, config: Any) -> Any:
+            raise NotImplementedError(
+                f"Node {node!r} is an async function; graphkit does not run async nodes "
+                "yet. Make it a plain def, or run the graph with LangGraph's ainvoke."
+            )
+
+        return refuse_async, False
+    if accepts_config(function):
+        return (lambda value, config: function(value, config=config)), True
+    return (lambda value, config: function(value)), False

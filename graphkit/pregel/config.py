@@ -1,0 +1,52 @@
+"""The per-run configuration, as LangGraph's ``RunnableConfig`` dict carries it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["DEFAULT_RECURSION_LIMIT", "RunConfig"]
+
+DEFAULT_RECURSION_LIMIT = 10007
+"""LangGraph 1.2's default (older releases, and many tutorials, say 25)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunConfig:
+    """The parts of a run's config the runtime uses, plus the whole dict for nodes.
+
+    >>> RunConfig.from_dict({"recursion_limit": 5, "configurable": {"user": "ada"}})
+    RunConfig(recursion_limit=5, configurable={'user': 'ada'})
+    """
+
+    recursion_limit: int = DEFAULT_RECURSION_LIMIT
+    configurable: Mapping[str, Any] = field(default_factory=dict)
+    raw: Mapping[str, Any] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_dict(cls, config: Mapping[str, Any] | None) -> RunConfig:
+        """Validate a LangGraph-style config dict."""
+        config = dict(config or {})
+        limit = config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
+        if not isinstance(limit, int) or isinstance(limit, bool):
+            raise TypeError(f"recursion_limit must be an int, got {limit!r}.")
+        if limit < 1:
+            raise ValueError(
+                f"recursion_limit must be at least 1, got {limit}; it counts the supersteps "
+                "a run may take after its input."
+            )
+        configurable = dict(config.get("configurable") or {})
+        raw = {
+            "tags": list(config.get("tags") or []),
+            "metadata": dict(config.get("metadata") or {}),
+            "callbacks": config.get("callbacks"),
+            **config,
+            "recursion_limit": limit,
+            "configurable": configurable,
+        }
+        return cls(limit, configurable, raw)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The config dict handed to nodes that ask for ``config``."""
+        return dict(self.raw)

@@ -1,0 +1,436 @@
+"""One superstep in three phases: plan, execute, update.
+
+Read them side by side; they are the whole Pregel algorithm.
+
+* ``plan`` looks at which channels the last Update changed and picks the nodes they
+  wake: a node runs when one of its trigger channels has a version it has not seen.
+* ``execute`` runs those tasks. Each reads the same frozen channels; what a task
+  writes goes into its own result, never into a channel, so no task sees another's
+  writes from the same step.
+* ``update`` applies every write at once, in task-path order (never in the order
+  tasks finished), bumps the versions of what changed, and returns the channels the
+  next Plan will look at. It is the only place channels change.
+
+The stepper (``graphkit.pregel.stepper``) calls these in turn; checkpointing,
+streaming and limits happen there, between phases, never in here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import time
+import warnings
+from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any
+
+from graphkit.channels import EMPTY, Channel
+from graphkit.checkpoint import Checkpoint, new_checkpoint_id
+from graphkit.constants import PULL
+from graphkit.errors import GraphkitWarning, InvalidUpdateError
+from graphkit.pregel.records import ChannelChange, Plan, Task, TaskResult, Update
+from graphkit.pregel.spec import GraphSpec, NodeSpec
+
+__all__ = ["StepState", "execute", "plan", "run_task", "update"]
+
+
+@dataclass(slots=True)
+class StepState:
+    """The live state between phases: channels, their versions, and which versions
+    each node has seen. Only ``update`` changes it."""
+
+    channels: dict[str, Channel]
+    versions: dict[str, int]
+    versions_seen: dict[str, dict[str, int]]
+    updated_channels: frozenset[str]
+    step: int
+    checkpoint: Checkpoint
+    max_version: int = 0
+    live_volatile: set[str] = field(default_factory=set)
+
+    @classmethod
+    def fresh(cls, graph: GraphSpec) -> StepState:
+        """Empty channels, no versions: where a new run starts (before its input)."""
+        channels = {key: channel.empty_copy() for key, channel in graph.channels.items()}
+        return cls(channels, {}, {}, frozenset(), -1, Checkpoint.empty())
+
+    def read(self, keys: Sequence[str]) -> dict[str, Any]:
+        """The values of ``keys`` that hold one, as a dict."""
+        channels = self.channels
+        return {key: channels[key].get() for key in keys if channels[key].is_available()}
+
+
+# -- Plan -------------------------------------------------------------------------------
+
+
+def plan(graph: GraphSpec, state: StepState) -> Plan:
+    """Pick the tasks of step ``state.step``: every node woken by a channel the last
+    Update changed, in node-name order, each with its input read from the channels."""
+    woken = {
+        node
+        for channel in state.updated_channels
+        for node in graph.trigger_to_nodes.get(channel, ())
+    }
+    tasks = []
+    for name in sorted(woken):
+        node = graph.nodes[name]
+        seen = state.versions_seen.get(name, {})
+        fired = {
+            channel: state.versions[channel]
+            for channel in node.triggers
+            if state.channels[channel].is_available()
+            and state.versions.get(channel, 0) > seen.get(channel, 0)
+        }
+        if fired:
+            tasks.append(_pull_task(node, state, fired))
+    return Plan(state.step, tuple(tasks))
+
+
+def _pull_task(node: NodeSpec, state: StepState, fired: dict[str, int]) -> Task:
+    path = (PULL, node.name)
+    return Task(
+        id=task_id(state.checkpoint.id, state.step, path),
+        step=state.step,
+        node=node.name,
+        kind="pull",
+        path=path,
+        triggers=tuple(fired),
+        input=read_input(node, state.channels),
+        trigger_versions=fired,
+    )
+
+
+def read_input(node: NodeSpec, channels: Mapping[str, Channel]) -> Any:
+    """What ``node`` receives: one channel's value, or a dict (coerced to the node's
+    schema class when it has one) of the channels it reads."""
+    if isinstance(node.reads, str):
+        return channels[node.reads].get()
+    values = {key: channels[key].get() for key in node.reads if channels[key].is_available()}
+    return node.coerce(values) if node.coerce is not None else values
+
+
+def task_id(checkpoint_id: str, step: int, path: tuple[Any, ...]) -> str:
+    """A deterministic, UUID-shaped id for the task at ``path`` in a step."""
+    digest = hashlib.blake2b(f"{checkpoint_id}|{step}|{path}".encode(), digest_size=16)
+    hex_ = digest.hexdigest()
+    return f"{hex_[:8]}-{hex_[8:12]}-{hex_[12:16]}-{hex_[16:20]}-{hex_[20:]}"
+
+
+# -- Execute ----------------------------------------------------------------------------
+
+
+def execute(
+    graph: GraphSpec,
+    plan: Plan,
+    state: StepState,
+    config: Mapping[str, Any],
+    executor: Executor | None = None,
+) -> Iterator[TaskResult]:
+    """Run the plan's tasks; yield each result as its task finishes.
+
+    A single task runs inline in the caller's thread; several run concurrently on
+    ``executor`` (a shared thread pool by default), the first of them inline. The
+    order results arrive in is timing; ``update`` never depends on it.
+    """
+    tasks = plan.tasks
+    if len(tasks) == 1:
+        yield run_task(graph, tasks[0], state.channels, config)
+        return
+    pool = executor or _default_pool()
+    futures: set[Future[TaskResult]] = {
+        pool.submit(run_task, graph, task, state.channels, config) for task in tasks[1:]
+    }
+    if tasks:
+        yield run_task(graph, tasks[0], state.channels, config)
+    while futures:
+        finished, futures = wait(futures, return_when=FIRST_COMPLETED)
+        for future in finished:
+            yield future.result()
+
+
+def run_task(
+    graph: GraphSpec, task: Task, channels: Mapping[str, Channel], config: Mapping[str, Any]
+) -> TaskResult:
+    """Run one task: call its node, then turn the return value into writes (state
+    updates first, then edges, then routing). Errors are caught into the result."""
+    node = graph.nodes[task.node]
+    task_config = _task_config(config, task, node) if node.accepts_config else None
+    started = time.perf_counter()
+    writes: list[tuple[str, Any]] = []
+    output: Any = None
+    error: Exception | None = None
+    try:
+        output = node.call(task.input, task_config)
+        fresh_read = _FreshRead(channels, writes)
+        for writer in node.writers:
+            writes.extend(writer(output, fresh_read, task_config))
+    except Exception as exc:  # a failing node must not stop the step's bookkeeping
+        error = exc
+        writes = []
+    return TaskResult(
+        task=task,
+        writes=tuple(writes),
+        output=output,
+        error=error,
+        started=started,
+        duration=time.perf_counter() - started,
+        worker=threading.current_thread().name,
+    )
+
+
+def _task_config(config: Mapping[str, Any], task: Task, node: NodeSpec) -> dict[str, Any]:
+    metadata = {
+        **config.get("metadata", {}),
+        **node.metadata,
+        "langgraph_step": task.step,
+        "langgraph_node": task.node,
+        "langgraph_triggers": task.triggers,
+        "langgraph_path": task.path,
+        "langgraph_checkpoint_ns": f"{task.node}:{task.id}",
+    }
+    return {**config, "metadata": metadata}
+
+
+class _FreshRead:
+    """Reads the step's channels with the running task's own writes applied to
+    copies — what a router sees — without touching the real channels."""
+
+    __slots__ = ("_channels", "_writes")
+
+    def __init__(self, channels: Mapping[str, Channel], writes: list[tuple[str, Any]]):
+        self._channels = channels
+        self._writes = writes
+
+    def __call__(self, keys: Sequence[str]) -> dict[str, Any]:
+        pending: dict[str, list[Any]] = {}
+        wanted = set(keys)
+        for channel, value in self._writes:
+            if channel in wanted:
+                pending.setdefault(channel, []).append(value)
+        values = {}
+        for key in keys:
+            channel = self._channels[key]
+            if key in pending:
+                channel = channel.copy()
+                channel.update(pending[key])
+            if channel.is_available():
+                values[key] = channel.get()
+        return values
+
+
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def _default_pool() -> ThreadPoolExecutor:
+    # One process-wide pool: creating threads per run would cost more than most
+    # nodes. It is wide so that subgraphs run from inside tasks do not starve it.
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=64, thread_name_prefix="graphkit")
+        return _pool
+
+
+# -- Update -----------------------------------------------------------------------------
+
+
+def update(graph: GraphSpec, state: StepState, results: Sequence[TaskResult]) -> Update:
+    """Apply a step's writes to the channels, in task-path order; return the record.
+
+    Steps: sort by task path; mark the trigger versions each node has now seen; let
+    consumed channels reset; group writes by channel and hand each channel all of
+    its writes at once (its reducer runs here); tell volatile channels a step
+    passed; bump the version of everything that changed; save a checkpoint.
+    Channels that receive writes are updated on copies and swapped in only when all
+    succeed, so a failing reducer leaves the state as it was.
+    """
+    ordered = sorted(results, key=lambda result: _path_key(result.task.path))
+    step = state.step
+    channels = state.channels
+    next_version = state.max_version + 1
+    is_loop_step = any(result.task.triggers for result in ordered)
+    changes: dict[str, ChannelChange] = {}
+    updated: set[str] = set()
+
+    # 1. what each node has now seen
+    seen_changes: dict[str, dict[str, int]] = {}
+    for result in ordered:
+        node = graph.nodes.get(result.task.node)
+        if node is None:
+            continue
+        seen = state.versions_seen.setdefault(node.name, {})
+        seen.update({c: state.versions[c] for c in node.triggers if c in state.versions})
+        seen_changes[node.name] = dict(seen)
+
+    # 2. group writes by channel, keeping who wrote what
+    grouped: dict[str, list[Any]] = {}
+    writers: dict[str, list[str]] = {}
+    for result in ordered:
+        for channel, value in result.writes:
+            if channel in channels:
+                grouped.setdefault(channel, []).append(value)
+                writers.setdefault(channel, []).append(result.task.node)
+            else:
+                warnings.warn(
+                    f"Step {step}: node {result.task.node!r} wrote to {channel!r}, which is "
+                    "not a channel of this graph; the write is dropped (as in LangGraph).",
+                    GraphkitWarning,
+                    stacklevel=2,
+                )
+
+    # 3. on copies: let the channels that woke the tasks reset (consume), then apply
+    #    the writes; commit only once every channel accepted its writes
+    working: dict[str, Channel] = {}
+    consumed: dict[str, None] = {}  # ordered sets
+    for name in _consumed(graph, ordered, channels):
+        channel = working[name] = channels[name].copy()
+        if channel.consume():
+            consumed[name] = None
+    changed: dict[str, None] = {}
+    for name, values in grouped.items():
+        channel = working.get(name) or working.setdefault(name, channels[name].copy())
+        try:
+            if channel.update(values):
+                changed[name] = None
+        except InvalidUpdateError as error:
+            raise _explain(error, name, step, writers[name]) from error
+    changed.update(consumed)  # written channels first, in apply order
+    for name in changed:
+        changes[name] = _change(
+            name,
+            channels[name],
+            working[name],
+            state,
+            next_version,
+            writers.get(name, ()),
+            grouped.get(name, ()),
+        )
+        channels[name] = working[name]
+        if name in grouped and channels[name].is_available():
+            updated.add(name)
+
+    # 4. a step passed: volatile channels not written this step may clear themselves
+    if is_loop_step:
+        for name in list(state.live_volatile):
+            if name not in grouped:
+                _notify(name, channels, state, next_version, changes, updated, "update")
+
+    # 5. if nothing would run next, let channels that wait for the end finish
+    if is_loop_step and updated.isdisjoint(graph.trigger_to_nodes):
+        for name in graph.finishing_channels:
+            _notify(name, channels, state, next_version, changes, updated, "finish")
+
+    # 6. versions and bookkeeping for the next step
+    for name in changes:
+        state.versions[name] = next_version
+        channel = channels[name]
+        if channel.volatile and channel.is_available():
+            state.live_volatile.add(name)
+        else:
+            state.live_volatile.discard(name)
+    if changes:
+        state.max_version = next_version
+    checkpoint = _next_checkpoint(state, changes, seen_changes, updated, is_loop_step)
+    state.checkpoint = checkpoint
+    state.updated_channels = frozenset(updated)
+    state.step = step + 1
+    return Update(step, tuple(changes.values()), frozenset(updated), checkpoint)
+
+
+def _notify(
+    name: str,
+    channels: dict[str, Channel],
+    state: StepState,
+    version: int,
+    changes: dict[str, ChannelChange],
+    updated: set[str],
+    event: str,
+) -> None:
+    """Tell a channel a step passed (``update([])``) or the run is ending (``finish()``)."""
+    before = channels[name].copy()
+    channel = channels[name]
+    if channel.update([]) if event == "update" else channel.finish():
+        changes[name] = _change(name, before, channel, state, version, (), ())
+        if channel.is_available():
+            updated.add(name)
+
+
+def _consumed(
+    graph: GraphSpec, ordered: Sequence[TaskResult], channels: Mapping[str, Channel]
+) -> list[str]:
+    """The trigger channels of the nodes that ran, once each, in task order."""
+    names: dict[str, None] = {}
+    for result in ordered:
+        node = graph.nodes.get(result.task.node)
+        for name in node.triggers if node is not None else ():
+            if name in channels:
+                names[name] = None
+    return list(names)
+
+
+def _path_key(path: tuple[Any, ...]) -> tuple[str, ...]:
+    # Pull tasks sort by node name before push tasks by send index, as in LangGraph.
+    return tuple(f"{part:010d}" if isinstance(part, int) else str(part) for part in path[:3])
+
+
+def _change(
+    name: str,
+    before: Channel,
+    after: Channel,
+    state: StepState,
+    version: int,
+    writers: Sequence[str],
+    values: Sequence[Any],
+) -> ChannelChange:
+    return ChannelChange(
+        channel=name,
+        before=before.checkpoint(),
+        after=after.checkpoint(),
+        version_before=state.versions.get(name),
+        version_after=version,
+        writers=tuple(writers),
+        values=tuple(values),
+        reducer=_reducer_name(after),
+    )
+
+
+def _reducer_name(channel: Channel) -> str:
+    operator = getattr(channel, "operator", None)
+    if operator is not None:
+        return getattr(operator, "__name__", repr(operator))
+    return type(channel).__name__
+
+
+def _explain(
+    error: InvalidUpdateError, channel: str, step: int, writers: Sequence[str]
+) -> InvalidUpdateError:
+    names = " and ".join(repr(w) for w in dict.fromkeys(writers))
+    return InvalidUpdateError(f"Step {step}: {names} wrote {channel!r}. {error}")
+
+
+def _next_checkpoint(
+    state: StepState,
+    changes: Mapping[str, ChannelChange],
+    seen_changes: Mapping[str, dict[str, int]],
+    updated: set[str],
+    is_loop_step: bool,
+) -> Checkpoint:
+    previous = state.checkpoint
+    saved = {name: change.after for name, change in changes.items() if change.after is not EMPTY}
+    removed = [name for name, change in changes.items() if change.after is EMPTY]
+    values = previous.channel_values
+    versions = previous.channel_versions
+    seen = previous.versions_seen
+    return Checkpoint(
+        id=new_checkpoint_id(),
+        step=state.step,
+        source="loop" if is_loop_step else "input",
+        parent_id=previous.id,
+        channel_values=values.with_changes(saved, removed),  # type: ignore[attr-defined]
+        channel_versions=versions.with_changes({n: state.versions[n] for n in changes}),  # type: ignore[attr-defined]
+        versions_seen=seen.with_changes(seen_changes),  # type: ignore[attr-defined]
+        updated_channels=frozenset(updated),
+    )

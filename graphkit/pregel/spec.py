@@ -1,0 +1,99 @@
+"""What the runtime runs: nodes wired to channels. Built once by ``compile()``.
+
+The runtime knows nothing of StateGraph: a node is "wake me when one of these
+channels has a new version, give me these channels' values, and turn what I return
+into writes". Edges and conditional edges are just writers of a node.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from graphkit.channels import Channel
+
+__all__ = ["FreshRead", "GraphSpec", "NodeSpec", "Writer", "accepts_config"]
+
+
+class FreshRead(Protocol):
+    """Reads channels as the running task sees them: the step's snapshot with the
+    task's own writes so far applied (what a conditional edge's router reads)."""
+
+    def __call__(self, keys: Sequence[str]) -> dict[str, Any]: ...
+
+
+Writer = Callable[[Any, FreshRead, "Mapping[str, Any] | None"], Sequence[tuple[str, Any]]]
+"""Turns a node's return value into writes: ``writer(returned, fresh_read, config)``."""
+
+
+@dataclass(frozen=True, slots=True)
+class NodeSpec:
+    """One node as the runtime sees it.
+
+    ``reads`` is a tuple of channel names (the node gets a dict of those that hold a
+    value) or a single channel name (the node gets that channel's value). ``coerce``
+    turns the dict into the node's input type (a dataclass or pydantic model), and
+    ``call(input, config)`` runs the user's code; ``config`` is None unless the node
+    asked for it.
+    """
+
+    name: str
+    triggers: tuple[str, ...]
+    reads: tuple[str, ...] | str
+    call: Callable[[Any, Mapping[str, Any] | None], Any]
+    writers: tuple[Writer, ...] = ()
+    coerce: Callable[[dict[str, Any]], Any] | None = None
+    accepts_config: bool = False
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    hidden: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GraphSpec:
+    """Nodes, the channels they talk through, and the index the Plan phase uses.
+
+    ``channels`` are prototypes: a run starts from empty copies of them.
+    ``output_keys`` are what ``invoke`` returns and the values stream shows;
+    ``stream_keys`` what the updates stream shows; ``state_keys`` every state field.
+    """
+
+    nodes: Mapping[str, NodeSpec]
+    channels: Mapping[str, Channel]
+    input_channel: str
+    output_keys: tuple[str, ...]
+    stream_keys: tuple[str, ...]
+    state_keys: tuple[str, ...]
+    trigger_to_nodes: Mapping[str, tuple[str, ...]] = field(init=False)
+    finishing_channels: tuple[str, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        index: dict[str, list[str]] = {}
+        for node in self.nodes.values():
+            for channel in node.triggers:
+                index.setdefault(channel, []).append(node.name)
+        object.__setattr__(
+            self, "trigger_to_nodes", {key: tuple(sorted(v)) for key, v in index.items()}
+        )
+        object.__setattr__(
+            self,
+            "finishing_channels",
+            tuple(k for k, c in self.channels.items() if type(c).finish is not Channel.finish),
+        )
+
+
+def accepts_config(function: Callable[..., Any]) -> bool:
+    """True when ``function`` has a parameter named ``config`` (LangGraph's rule for
+    passing the run config to a node, a router or a reducer-free callable).
+
+    >>> accepts_config(lambda state, config: state)
+    True
+    >>> accepts_config(lambda state: state)
+    False
+    """
+    try:
+        parameters = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
+    return "config" in parameters

@@ -1,0 +1,248 @@
+"""The stepper: the Pregel loop as a state machine you advance one phase at a time.
+
+``invoke`` and ``stream`` are "run the stepper to the end"; the notebook debugger
+drives the very same object phase by phase. There is one loop, and this is it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from concurrent.futures import Executor
+from typing import Any
+
+from graphkit.errors import EmptyInputError, GraphRecursionError
+from graphkit.pregel import phases
+from graphkit.pregel.config import RunConfig
+from graphkit.pregel.records import Execution, Plan, Run, Superstep, Task, TaskResult, Update
+from graphkit.pregel.spec import GraphSpec
+
+__all__ = ["INPUT_TASK", "Stepper"]
+
+INPUT_TASK = "__input__"
+"""Name of the input step's pseudo-task, whose writes are the run's input."""
+
+
+class Stepper:
+    """Runs a compiled graph one phase at a time: ``plan()``, ``execute()``,
+    ``update()``, or a whole ``step()``, or ``run()`` to the end.
+
+    The first step is the input step (step -1): its only task writes the input to the
+    graph's input channel. Each phase returns its record; ``run_so_far`` bundles them.
+
+    >>> from typing import TypedDict
+    >>> from graphkit import StateGraph, START
+    >>> class State(TypedDict):
+    ...     n: int
+    >>> builder = StateGraph(State)
+    >>> builder.add_node("double", lambda state: {"n": state["n"] * 2})  # doctest: +ELLIPSIS
+    <graphkit.graph.state.StateGraph object at ...>
+    >>> builder.add_edge(START, "double")  # doctest: +ELLIPSIS
+    <graphkit.graph.state.StateGraph object at ...>
+    >>> stepper = builder.compile().stepper({"n": 3})
+    >>> stepper.step()  # the input step
+    Superstep(step=-1, tasks=['__input__'], changed=['__start__'])
+    >>> stepper.plan()
+    Plan(step=0, tasks=['__start__'])
+    >>> stepper.execute(), stepper.update()
+    (Execution(step=0, results=['__start__']), Update(step=0, changed=['n', 'branch:to:double', '__start__']))
+    >>> stepper.run().values
+    {'n': 6}
+    """
+
+    def __init__(
+        self,
+        graph: GraphSpec,
+        input: Any,
+        config: RunConfig,
+        *,
+        record: bool = True,
+        executor: Executor | None = None,
+    ) -> None:
+        if input is None:
+            raise EmptyInputError(
+                "Received no input: a new run needs an input, e.g. app.invoke({'key': value})."
+            )
+        self.graph = graph
+        self.config = config
+        self.record = record
+        self.executor = executor
+        self.status = "running"
+        self.error: BaseException | None = None
+        self._state = phases.StepState.fresh(graph)
+        self._stop = self._state.step + 1 + config.recursion_limit
+        self._steps: list[Superstep] = []
+        self._input = input
+        self._plan: Plan | None = None
+        self._results: list[TaskResult] | None = None
+        self._execution: Execution | None = None
+        self._checkpoint_before = self._state.checkpoint
+
+    # -- where we are -----------------------------------------------------------------
+
+    @property
+    def done(self) -> bool:
+        """True once the run finished, failed or hit its recursion limit."""
+        return self.status != "running"
+
+    @property
+    def next_phase(self) -> str | None:
+        """``"plan"``, ``"execute"`` or ``"update"``; None when the run is over."""
+        if self.done:
+            return None
+        if self._plan is None:
+            return "plan"
+        return "execute" if self._execution is None else "update"
+
+    @property
+    def step_number(self) -> int:
+        """The number of the step being (or about to be) run; the input step is -1."""
+        return self._state.step
+
+    @property
+    def values(self) -> dict[str, Any]:
+        """The state the next Plan will read: every state key that holds a value."""
+        return self._state.read(self.graph.state_keys)
+
+    def output(self, keys: tuple[str, ...]) -> dict[str, Any]:
+        """The current values of ``keys`` that hold one."""
+        return self._state.read(keys)
+
+    @property
+    def run_so_far(self) -> Run:
+        """The supersteps recorded so far, including the one in progress."""
+        steps = list(self._steps)
+        if self._plan is not None and self._plan.tasks:
+            steps.append(self._superstep(None))
+        return Run(tuple(steps), self.values, self.status, self.error)
+
+    # -- the phases ---------------------------------------------------------------------
+
+    def plan(self) -> Plan:
+        """Plan the next step. Raises GraphRecursionError past the recursion limit."""
+        self._expect("plan")
+        state = self._state
+        if state.step == -1:
+            task = Task(INPUT_TASK, -1, INPUT_TASK, "input", (INPUT_TASK,), (), self._input)
+            self._plan = Plan(-1, (task,))
+            return self._plan
+        if state.step > self._stop:
+            self._fail("out_of_steps", self._recursion_error(phases.plan(self.graph, state)))
+        self._plan = phases.plan(self.graph, state)
+        if not self._plan.tasks:
+            self.status = "done"
+        return self._plan
+
+    def iter_execute(self) -> Iterator[TaskResult]:
+        """Execute the planned tasks, yielding each result as its task finishes.
+
+        If a task failed, the step stops here: no Update runs, the channels stay as
+        they were, and the first error in plan order is raised.
+        """
+        self._expect("execute")
+        plan = self._plan
+        assert plan is not None
+        results: list[TaskResult] = []
+        if plan.step == -1:
+            task = plan.tasks[0]
+            results.append(TaskResult(task, ((self.graph.input_channel, self._input),)))
+            yield results[0]
+        else:
+            for result in phases.execute(
+                self.graph, plan, self._state, self.config.raw, self.executor
+            ):
+                results.append(result)
+                yield result
+        order = {task.id: index for index, task in enumerate(plan.tasks)}
+        finish_order = tuple(result.task.id for result in results)
+        results.sort(key=lambda result: order[result.task.id])
+        self._execution = Execution(plan.step, tuple(results), finish_order)
+        failed = next((result for result in results if result.error is not None), None)
+        if failed is not None:
+            self._fail("error", failed.error)
+
+    def execute(self) -> Execution:
+        """Execute the planned tasks and return their results."""
+        for _ in self.iter_execute():
+            pass
+        assert self._execution is not None
+        return self._execution
+
+    def update(self) -> Update:
+        """Apply the step's writes; this is where the state changes."""
+        self._expect("update")
+        assert self._execution is not None
+        try:
+            record = phases.update(self.graph, self._state, self._execution.results)
+        except Exception as error:
+            self._fail("error", error)
+        if self.record:
+            self._steps.append(self._superstep(record))
+        self._plan = self._execution = None
+        self._checkpoint_before = record.checkpoint
+        return record
+
+    def step(self) -> Superstep:
+        """Run whatever phases of the current step remain and return the step."""
+        if self.next_phase == "plan":
+            self.plan()
+        if self.next_phase == "execute":
+            self.execute()
+        plan, execution = self._plan, self._execution
+        before = self._checkpoint_before
+        if self.status == "done" and plan is not None and not plan.tasks:
+            return Superstep(plan.step, plan, None, None, before)
+        if self.next_phase != "update":
+            raise RuntimeError(f"The run is over (status {self.status!r}); no step is left.")
+        update = self.update()
+        assert plan is not None
+        return Superstep(plan.step, plan, execution, update, before)
+
+    def run(self) -> Run:
+        """Run to the end and return the whole run."""
+        while not self.done:
+            if self.next_phase == "plan":
+                self.plan()
+                continue
+            self.step()
+        return self.run_so_far
+
+    # -- helpers ------------------------------------------------------------------------
+
+    def _superstep(self, update: Update | None) -> Superstep:
+        assert self._plan is not None
+        return Superstep(
+            self._plan.step, self._plan, self._execution, update, self._checkpoint_before
+        )
+
+    def _expect(self, phase: str) -> None:
+        if self.next_phase != phase:
+            if self.done:
+                raise RuntimeError(
+                    f"The run is over (status {self.status!r}); nothing left to {phase}."
+                )
+            raise RuntimeError(
+                f"Step {self.step_number} is waiting for its {self.next_phase} phase, "
+                f"not {phase}; call stepper.{self.next_phase}() first, or stepper.step()."
+            )
+
+    def _fail(self, status: str, error: BaseException | None) -> None:
+        self.status = status
+        self.error = error
+        if self.record and self._plan is not None:
+            self._steps.append(self._superstep(None))
+        assert error is not None
+        raise error
+
+    def _recursion_error(self, plan: Plan) -> GraphRecursionError:
+        limit = self.config.recursion_limit
+        pending = (
+            f"it was about to run {plan.nodes}"
+            if plan.tasks
+            else "no task was left, but as in LangGraph the limit is checked first"
+        )
+        return GraphRecursionError(
+            f"Recursion limit of {limit} reached at step {self._state.step} without "
+            f"hitting a stop condition ({pending}). If the graph really needs more "
+            f"steps, raise the limit: app.invoke(input, {{'recursion_limit': {limit * 2}}}). "
+            "If it loops forever, check that a conditional edge eventually routes to END."
+        )
