@@ -133,7 +133,7 @@ class Channel(ABC, Generic[Value, Update]):
         )
 
     def __hash__(self) -> int:
-        return hash((type(self), self.key))
+        return hash(type(self))  # consistent with __eq__, which ignores the key
 
     def __repr__(self) -> str:
         name = f" {self.key!r}" if self.key else ""

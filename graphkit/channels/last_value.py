@@ -17,10 +17,10 @@ class LastValue(Channel[Value, Value], Generic[Value]):
     >>> channel = LastValue(str, key="weather")
     >>> channel.update(["sunny"])
     True
-    >>> channel.update(["rain", "snow"])
+    >>> channel.update(["rain", "snow"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    graphkit.errors.InvalidUpdateError: Channel 'weather' received 2 values in one step; a plain field keeps one value per step. Give it a reducer, e.g. Annotated[list, operator.add].
+    graphkit.errors.InvalidUpdateError: Channel 'weather' received 2 values in one step; ...
     """
 
     __slots__ = ("value",)

@@ -35,9 +35,7 @@ def channels_from_schema(schema: Any) -> dict[str, Channel]:
 
     >>> import operator
     >>> from typing import Annotated, TypedDict
-    >>> class State(TypedDict):
-    ...     total: Annotated[int, operator.add]
-    ...     name: str
+    >>> State = TypedDict("State", {"total": Annotated[int, operator.add], "name": str})
     >>> channels_from_schema(State)
     {'total': BinaryOperatorAggregate 'total'(0), 'name': LastValue 'name'(<empty>)}
     """

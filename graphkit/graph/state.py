@@ -51,8 +51,7 @@ class StateGraph:
     >>> import operator
     >>> from typing import Annotated, TypedDict
     >>> from graphkit import StateGraph, START, END
-    >>> class State(TypedDict):
-    ...     steps: Annotated[list[str], operator.add]
+    >>> State = TypedDict("State", {"steps": Annotated[list[str], operator.add]})
     >>> builder = StateGraph(State)
     >>> builder = builder.add_sequence([
     ...     ("plan", lambda s: {"steps": ["plan"]}),

@@ -43,8 +43,10 @@ class Stepper:
     Superstep(step=-1, tasks=['__input__'], changed=['__start__'])
     >>> stepper.plan()
     Plan(step=0, tasks=['__start__'])
-    >>> stepper.execute(), stepper.update()
-    (Execution(step=0, results=['__start__']), Update(step=0, changed=['n', 'branch:to:double', '__start__']))
+    >>> stepper.execute()
+    Execution(step=0, results=['__start__'])
+    >>> stepper.update()
+    Update(step=0, changed=['n', 'branch:to:double', '__start__'])
     >>> stepper.run().values
     {'n': 6}
     """

@@ -1,0 +1,111 @@
+"""AnyValue: unit tests, and differential tests against LangGraph's AnyValue."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from langgraph.channels import AnyValue as LangGraphAnyValue
+from langgraph.errors import EmptyChannelError as LangGraphEmptyChannelError
+from langgraph.errors import InvalidUpdateError as LangGraphInvalidUpdateError
+
+from graphkit.channels import EMPTY, AnyValue
+from graphkit.errors import EmptyChannelError, InvalidUpdateError
+
+
+def test_keeps_the_last_of_the_values_of_a_step():
+    channel = AnyValue(int, key="done")
+    assert channel.update([1, 2, 3]) is True
+    assert channel.get() == 3
+
+
+def test_a_step_without_writes_clears_it():
+    channel = AnyValue(int)
+    channel.update([1])
+    assert channel.update([]) is True
+    assert channel.is_available() is False
+    assert channel.update([]) is False
+    assert AnyValue.volatile is True
+
+
+def test_an_empty_channel_has_no_value():
+    channel = AnyValue(int)
+    assert channel.checkpoint() is EMPTY
+    with pytest.raises(EmptyChannelError, match="AnyValue channel is empty"):
+        channel.get()
+
+
+def test_copy_and_from_checkpoint_keep_value_and_key():
+    channel = AnyValue(int, key="done")
+    channel.update([1])
+    copy = channel.copy()
+    copy.update([])
+    assert (channel.get(), copy.is_available()) == (1, False)
+    restored = channel.from_checkpoint(channel.checkpoint())
+    assert restored == channel
+    assert (restored.get(), restored.key) == (1, "done")
+    assert channel.empty_copy().is_available() is False
+
+
+def test_equality_compares_type_and_value():
+    assert AnyValue(int) == AnyValue(int)
+    assert AnyValue(int) != AnyValue(str)
+    one, other = AnyValue(int), AnyValue(int)
+    one.update([1])
+    assert one != other
+    other.update([2, 1])
+    assert one == other
+
+
+def test_repr_shows_key_and_value():
+    channel = AnyValue(bool, key="done")
+    channel.update([True])
+    assert repr(channel) == "AnyValue 'done'(True)"
+
+
+# -- differential tests against LangGraph -----------------------------------------
+
+
+def read(channel):
+    """What a reader sees: availability and the value (EMPTY when there is none)."""
+    try:
+        value = channel.get()
+    except (EmptyChannelError, LangGraphEmptyChannelError):
+        value = EMPTY
+    return channel.is_available(), value
+
+
+def call(method, *args):
+    """What a call did: its return value, or the name of the error it raised."""
+    try:
+        return method(*args)
+    except (InvalidUpdateError, LangGraphInvalidUpdateError) as error:
+        return type(error).__name__
+
+
+def run_both(ours, theirs, calls):
+    """Make the same calls on both channels and check that every result agrees."""
+    for name, *args in calls:
+        result = call(getattr(ours, name), *args)
+        assert result == call(getattr(theirs, name), *args), (name, args)
+        if result == "InvalidUpdateError":
+            return  # the runtime stops on this error; the state after it is unspecified
+        assert read(ours) == read(theirs)
+        assert read(ours.copy()) == read(theirs.copy())
+        restored = ours.from_checkpoint(ours.checkpoint())
+        assert read(restored) == read(theirs.from_checkpoint(theirs.checkpoint()))
+        if name == "update" and not args[0]:
+            assert result is False or ours.volatile  # the runtime skips update([]) otherwise
+
+
+calls = st.lists(
+    st.one_of(
+        st.lists(st.integers() | st.none(), max_size=3).map(lambda values: ("update", values)),
+        st.just(("consume",)),
+        st.just(("finish",)),
+    ),
+    max_size=12,
+)
+
+
+@given(calls)
+def test_matches_langgraph(calls):
+    run_both(AnyValue(int, key="done"), LangGraphAnyValue(int, key="done"), calls)

@@ -1,0 +1,124 @@
+"""EphemeralValue: unit tests, and differential tests against LangGraph's EphemeralValue."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from langgraph.channels import EphemeralValue as LangGraphEphemeralValue
+from langgraph.errors import EmptyChannelError as LangGraphEmptyChannelError
+from langgraph.errors import InvalidUpdateError as LangGraphInvalidUpdateError
+
+from graphkit.channels import EMPTY, EphemeralValue
+from graphkit.errors import EmptyChannelError, InvalidUpdateError
+
+
+def test_holds_the_value_of_the_previous_step_only():
+    channel = EphemeralValue(str, key="start")
+    assert channel.update(["go"]) is True
+    assert channel.get() == "go"
+    assert channel.update([]) is True
+    assert channel.is_available() is False
+    assert channel.update([]) is False
+    assert EphemeralValue.volatile is True
+
+
+def test_an_empty_channel_has_no_value():
+    channel = EphemeralValue(str)
+    assert channel.checkpoint() is EMPTY
+    with pytest.raises(EmptyChannelError, match="EphemeralValue channel is empty"):
+        channel.get()
+
+
+def test_guard_makes_two_values_in_one_step_an_error_that_names_the_fix():
+    channel = EphemeralValue(str, key="start")
+    channel.update(["go"])
+    with pytest.raises(InvalidUpdateError) as error:
+        channel.update(["a", "b"])
+    assert str(error.value) == (
+        "Channel 'start' received 2 values in one step; an ephemeral value keeps one value "
+        "per step. Write it from one node per step, or create it with "
+        "EphemeralValue(..., guard=False) to keep the last."
+    )
+    assert channel.get() == "go"
+
+
+def test_without_guard_the_last_value_is_kept():
+    channel = EphemeralValue(str, guard=False)
+    assert channel.update(["a", "b"]) is True
+    assert channel.get() == "b"
+
+
+def test_copy_and_from_checkpoint_keep_value_and_configuration():
+    channel = EphemeralValue(str, guard=False, key="start")
+    channel.update(["go"])
+    copy = channel.copy()
+    copy.update([])
+    assert (channel.get(), copy.is_available()) == ("go", False)
+    restored = channel.from_checkpoint(channel.checkpoint())
+    assert restored == channel
+    assert (restored.get(), restored.guard, restored.key) == ("go", False, "start")
+    assert channel.empty_copy().is_available() is False
+
+
+def test_equality_compares_type_guard_and_value():
+    assert EphemeralValue(str) == EphemeralValue(str)
+    assert EphemeralValue(str) != EphemeralValue(str, guard=False)
+    assert EphemeralValue(str) != EphemeralValue(int)
+    one, other = EphemeralValue(str), EphemeralValue(str)
+    one.update(["go"])
+    assert one != other
+
+
+def test_repr_shows_key_and_value():
+    channel = EphemeralValue(str, key="start")
+    channel.update(["go"])
+    assert repr(channel) == "EphemeralValue 'start'('go')"
+
+
+# -- differential tests against LangGraph -----------------------------------------
+
+
+def read(channel):
+    """What a reader sees: availability and the value (EMPTY when there is none)."""
+    try:
+        value = channel.get()
+    except (EmptyChannelError, LangGraphEmptyChannelError):
+        value = EMPTY
+    return channel.is_available(), value
+
+
+def call(method, *args):
+    """What a call did: its return value, or the name of the error it raised."""
+    try:
+        return method(*args)
+    except (InvalidUpdateError, LangGraphInvalidUpdateError) as error:
+        return type(error).__name__
+
+
+def run_both(ours, theirs, calls):
+    """Make the same calls on both channels and check that every result agrees."""
+    for name, *args in calls:
+        result = call(getattr(ours, name), *args)
+        assert result == call(getattr(theirs, name), *args), (name, args)
+        if result == "InvalidUpdateError":
+            return  # the runtime stops on this error; the state after it is unspecified
+        assert read(ours) == read(theirs)
+        assert read(ours.copy()) == read(theirs.copy())
+        restored = ours.from_checkpoint(ours.checkpoint())
+        assert read(restored) == read(theirs.from_checkpoint(theirs.checkpoint()))
+        if name == "update" and not args[0]:
+            assert result is False or ours.volatile  # the runtime skips update([]) otherwise
+
+
+calls = st.lists(
+    st.one_of(
+        st.lists(st.integers() | st.none(), max_size=3).map(lambda values: ("update", values)),
+        st.just(("consume",)),
+        st.just(("finish",)),
+    ),
+    max_size=12,
+)
+
+
+@given(st.booleans(), calls)
+def test_matches_langgraph(guard, calls):
+    run_both(EphemeralValue(int, guard=guard), LangGraphEphemeralValue(int, guard=guard), calls)

@@ -1,0 +1,141 @@
+"""LastValue: unit tests, and differential tests against LangGraph's LastValue."""
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from langgraph.channels import LastValue as LangGraphLastValue
+from langgraph.errors import EmptyChannelError as LangGraphEmptyChannelError
+from langgraph.errors import InvalidUpdateError as LangGraphInvalidUpdateError
+
+from graphkit.channels import EMPTY, LastValue
+from graphkit.errors import EmptyChannelError, InvalidUpdateError
+
+
+def test_keeps_the_one_value_of_a_step():
+    channel = LastValue(int, key="count")
+    assert channel.update([1]) is True
+    assert channel.update([2]) is True
+    assert channel.get() == 2
+
+
+def test_a_step_without_writes_keeps_the_value():
+    channel = LastValue(int)
+    channel.update([1])
+    assert channel.update([]) is False
+    assert channel.get() == 1
+    assert LastValue.volatile is False
+
+
+def test_an_empty_channel_has_no_value():
+    channel = LastValue(int)
+    assert channel.is_available() is False
+    assert channel.checkpoint() is EMPTY
+    with pytest.raises(EmptyChannelError, match="LastValue channel is empty"):
+        channel.get()
+
+
+def test_two_values_in_one_step_are_an_error_that_names_the_channel_and_the_fix():
+    channel = LastValue(int, key="count")
+    channel.update([1])
+    with pytest.raises(InvalidUpdateError) as error:
+        channel.update([2, 3])
+    assert str(error.value) == (
+        "Channel 'count' received 2 values in one step; a plain field keeps one value per "
+        "step. Give it a reducer, e.g. Annotated[list, operator.add]."
+    )
+    assert channel.get() == 1
+
+
+def test_none_is_a_value():
+    channel = LastValue(int)
+    channel.update([None])
+    assert channel.is_available() is True
+    assert channel.get() is None
+
+
+def test_copy_is_independent():
+    channel = LastValue(int, key="count")
+    channel.update([1])
+    copy = channel.copy()
+    copy.update([2])
+    assert (channel.get(), copy.get()) == (1, 2)
+    assert (copy.key, copy.typ) == ("count", int)
+
+
+def test_from_checkpoint_round_trip_and_empty_copy():
+    channel = LastValue(str, key="weather")
+    channel.update(["sunny"])
+    restored = channel.from_checkpoint(channel.checkpoint())
+    assert restored == channel
+    assert restored.get() == "sunny"
+    assert restored.key == "weather"
+    assert channel.empty_copy().is_available() is False
+
+
+def test_equality_compares_kind_type_and_value():
+    one, other = LastValue(int), LastValue(int)
+    assert one == other
+    one.update([1])
+    assert one != other
+    other.update([1])
+    assert one == other
+    assert LastValue(int) != LastValue(str)
+    assert hash(LastValue(int, key="a")) == hash(LastValue(int, key="a"))
+
+
+def test_repr_shows_key_and_value():
+    channel = LastValue(int, key="count")
+    assert repr(channel) == "LastValue 'count'(<empty>)"
+    channel.update([3])
+    assert repr(channel) == "LastValue 'count'(3)"
+    assert repr(LastValue(int)) == "LastValue(<empty>)"
+
+
+# -- differential tests against LangGraph -----------------------------------------
+
+
+def read(channel):
+    """What a reader sees: availability and the value (EMPTY when there is none)."""
+    try:
+        value = channel.get()
+    except (EmptyChannelError, LangGraphEmptyChannelError):
+        value = EMPTY
+    return channel.is_available(), value
+
+
+def call(method, *args):
+    """What a call did: its return value, or the name of the error it raised."""
+    try:
+        return method(*args)
+    except (InvalidUpdateError, LangGraphInvalidUpdateError) as error:
+        return type(error).__name__
+
+
+def run_both(ours, theirs, calls):
+    """Make the same calls on both channels and check that every result agrees."""
+    for name, *args in calls:
+        result = call(getattr(ours, name), *args)
+        assert result == call(getattr(theirs, name), *args), (name, args)
+        if result == "InvalidUpdateError":
+            return  # the runtime stops on this error; the state after it is unspecified
+        assert read(ours) == read(theirs)
+        assert read(ours.copy()) == read(theirs.copy())
+        restored = ours.from_checkpoint(ours.checkpoint())
+        assert read(restored) == read(theirs.from_checkpoint(theirs.checkpoint()))
+        if name == "update" and not args[0]:
+            assert result is False or ours.volatile  # the runtime skips update([]) otherwise
+
+
+calls = st.lists(
+    st.one_of(
+        st.lists(st.integers() | st.none(), max_size=3).map(lambda values: ("update", values)),
+        st.just(("consume",)),
+        st.just(("finish",)),
+    ),
+    max_size=12,
+)
+
+
+@given(calls)
+def test_matches_langgraph(calls):
+    run_both(LastValue(int, key="count"), LangGraphLastValue(int, key="count"), calls)
