@@ -7,6 +7,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
+from graphkit.errors import GraphRecursionError
 from graphkit.pregel.config import RunConfig
 from graphkit.pregel.records import Run, TaskResult
 from graphkit.pregel.spec import GraphSpec
@@ -126,8 +127,20 @@ class CompiledGraph:
         modes, single = _stream_modes(stream_mode or self.stream_mode)
         keys = tuple(output_keys) if output_keys is not None else self.spec.stream_keys
         stepper = self.stepper(input, config, **kwargs)
+        # As in LangGraph, a step's values chunk is delivered once the next step has
+        # been planned: if planning fails (e.g. a node's input does not validate), the
+        # error is raised and that chunk is not delivered.
+        pending_values = None
         while not stepper.done:
-            plan = stepper.plan()
+            try:
+                plan = stepper.plan()
+            except GraphRecursionError:
+                if pending_values is not None:  # LangGraph delivers it before raising
+                    yield pending_values
+                raise
+            if pending_values is not None:
+                yield pending_values
+                pending_values = None
             if stepper.done:
                 break
             results = []
@@ -139,11 +152,11 @@ class CompiledGraph:
             # LangGraph emits values when the step *wrote* an output key, changed or not
             if "values" in modes and plan.step >= 0 and _wrote_any(results, keys):
                 chunk = stepper.output(keys)
-                yield chunk if single else ("values", chunk)
+                pending_values = chunk if single else ("values", chunk)
 
     def _update_chunk(self, result: TaskResult) -> dict[str, Any] | None:
         node = self.spec.nodes.get(result.task.node)
-        if node is None or node.hidden or result.error is not None:
+        if node is None or node.hidden or (result.error is not None and not result.writes):
             return None
         keys = self.spec.stream_keys
         writes = [(channel, value) for channel, value in result.writes if channel in keys]

@@ -166,9 +166,8 @@ def run_task(
         fresh_read = _FreshRead(channels, writes)
         for writer in node.writers:
             writes.extend(writer(output, fresh_read, task_config))
-    except Exception as exc:  # a failing node must not stop the step's bookkeeping
-        error = exc
-        writes = []
+    except Exception as exc:  # recorded; the stepper raises it after the step's tasks end
+        error = exc  # writes made before the error stay visible, but are never applied
     return TaskResult(
         task=task,
         writes=tuple(writes),

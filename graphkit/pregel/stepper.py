@@ -155,7 +155,8 @@ class Stepper:
                 results.append(result)
                 yield result
         order = {task.id: index for index, task in enumerate(plan.tasks)}
-        finish_order = tuple(result.task.id for result in results)
+        by_end = sorted(results, key=lambda result: result.started + result.duration)
+        finish_order = tuple(result.task.id for result in by_end)
         results.sort(key=lambda result: order[result.task.id])
         self._execution = Execution(plan.step, tuple(results), finish_order)
         failed = next((result for result in results if result.error is not None), None)

@@ -1,0 +1,1 @@
+"""Differential conformance suite: every case runs on LangGraph (the oracle) and graphkit."""

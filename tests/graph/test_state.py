@@ -1,0 +1,176 @@
+"""StateGraph declaration: what it accepts, what it refuses, and what it warns about."""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from typing import Annotated, TypedDict
+
+import pytest
+
+from graphkit import END, START, GraphkitWarning, StateGraph
+
+
+class State(TypedDict):
+    x: int
+    log: Annotated[list, operator.add]
+
+
+def noop(state: State) -> dict:
+    return {}
+
+
+def graph_with(*names: str) -> StateGraph:
+    builder = StateGraph(State)
+    for name in names:
+        builder.add_node(name, noop)
+    return builder
+
+
+def test_name_is_inferred_from_the_function_or_the_object_class():
+    class Doubler:
+        def invoke(self, state):
+            return {"x": state["x"] * 2}
+
+    builder = StateGraph(State)
+    builder.add_node(noop).add_node(Doubler())
+    assert list(builder.nodes) == ["noop", "Doubler"]
+
+
+def test_a_lambda_needs_a_name():
+    with pytest.raises(ValueError, match="lambda has no usable name"):
+        StateGraph(State).add_node(lambda state: {})
+
+
+@pytest.mark.parametrize("name", [START, END])
+def test_reserved_names_are_refused(name):
+    with pytest.raises(ValueError, match="reserved"):
+        graph_with(name)
+
+
+@pytest.mark.parametrize("name", ["a:b", "a|b"])
+def test_namespace_characters_are_refused(name):
+    with pytest.raises(ValueError, match="reserved for subgraph namespaces"):
+        graph_with(name)
+
+
+def test_duplicate_node_says_how_to_fix():
+    with pytest.raises(ValueError, match=r"already present.*add_node\('a_2'"):
+        graph_with("a", "a")
+
+
+def test_non_callable_action_is_refused():
+    with pytest.raises(TypeError, match=r"expected a function or an object with \.invoke"):
+        StateGraph(State).add_node("a", 42)
+
+
+def test_unknown_end_of_an_edge_names_the_edge_and_the_nodes():
+    builder = graph_with("a").add_edge(START, "a").add_edge("a", "zzz")
+    with pytest.raises(ValueError, match=r"Edge 'a' -> 'zzz' ends at unknown node 'zzz'.*\['a'\]"):
+        builder.compile()
+
+
+def test_unknown_start_of_an_edge():
+    builder = graph_with("a").add_edge(START, "a").add_edge("qqq", "a")
+    with pytest.raises(ValueError, match="starts at unknown node 'qqq'"):
+        builder.compile()
+
+
+def test_unknown_path_map_target():
+    builder = graph_with("a").add_edge(START, "a")
+    builder.add_conditional_edges("a", lambda state: "b", {"b": "nope"})
+    with pytest.raises(ValueError, match="maps to unknown node 'nope'; fix its path_map"):
+        builder.compile()
+
+
+def test_waiting_edge_needs_its_nodes_first():
+    with pytest.raises(ValueError, match=r"add_node\('zz'\) first"):
+        graph_with("a").add_edge(["a", "zz"], "a")
+
+
+def test_no_entry_point_says_which_edge_to_add():
+    with pytest.raises(ValueError, match=r"entrypoint.*add_edge\(START, 'a'\)"):
+        graph_with("a").compile()
+
+
+def test_edges_into_start_or_out_of_end_are_refused():
+    with pytest.raises(ValueError, match="START cannot be the end"):
+        graph_with("a").add_edge("a", START)
+    with pytest.raises(ValueError, match="END cannot be the start"):
+        graph_with("a").add_edge(END, "a")
+
+
+def test_unreachable_node_warns_and_still_compiles():
+    builder = graph_with("a", "orphan").add_edge(START, "a")
+    with pytest.warns(GraphkitWarning, match="'orphan' can never run"):
+        app = builder.compile()
+    assert app.invoke({"x": 1}) == {"x": 1, "log": []}
+
+
+def test_a_router_without_path_map_can_reach_any_node_so_no_warning():
+    builder = graph_with("a", "b").add_edge(START, "a")
+    builder.add_conditional_edges("a", lambda state: "b")
+    builder.compile()  # GraphkitWarning is an error in this suite: none is raised
+
+
+def test_node_named_like_a_state_key_warns():
+    builder = graph_with("x").add_edge(START, "x")
+    with pytest.warns(GraphkitWarning, match="same name as a state key"):
+        builder.compile()
+
+
+def test_add_sequence_chains_nodes_in_order():
+    def first(state):
+        return {"log": ["first"]}
+
+    builder = StateGraph(State).add_sequence([first, ("second", lambda s: {"log": ["second"]})])
+    builder.add_edge(START, "first")
+    assert builder.compile().invoke({"x": 0})["log"] == ["first", "second"]
+
+
+def test_entry_and_finish_points_are_edges():
+    builder = graph_with("a").set_entry_point("a").set_finish_point("a")
+    assert builder.edges == {(START, "a"), ("a", END)}
+
+
+@pytest.mark.parametrize(
+    ("option", "value"), [("defer", True), ("retry_policy", object()), ("cache_policy", object())]
+)
+def test_options_not_built_yet_raise_not_implemented(option, value):
+    with pytest.raises(NotImplementedError, match=option):
+        StateGraph(State).add_node("a", noop, **{option: value})
+
+
+def test_checkpointer_is_not_implemented_yet():
+    with pytest.raises(NotImplementedError, match="checkpointer"):
+        graph_with("a").add_edge(START, "a").compile(checkpointer=object())
+
+
+class Private(TypedDict):
+    secret: str
+
+
+def test_node_input_schema_is_inferred_from_the_first_parameter_annotation():
+    def reader(state: Private) -> dict:
+        return {"x": len(state["secret"])}
+
+    builder = StateGraph(State).add_node(reader).add_edge(START, "reader")
+    assert builder.nodes["reader"].input_schema is Private
+    assert "secret" in builder.channels  # private keys become channels too
+
+
+def test_dataclass_state_is_accepted():
+    @dataclass
+    class Counter:
+        count: int = 0
+
+    builder = StateGraph(Counter)
+    builder.add_node("inc", lambda state: {"count": state.count + 1}).add_edge(START, "inc")
+    assert builder.compile().invoke({"count": 2}) == {"count": 3}
+
+
+def test_adding_a_node_after_compile_warns():
+    builder = graph_with("a").add_edge(START, "a")
+    builder.compile()
+    with pytest.warns(GraphkitWarning, match="after compile"):
+        builder.add_node("b", noop)

@@ -1,0 +1,186 @@
+"""The stepper: phases in order, records, errors that leave state intact."""
+
+from __future__ import annotations
+
+import itertools
+import operator
+from typing import Annotated, TypedDict
+
+import pytest
+
+from graphkit import END, START, GraphRecursionError, InvalidUpdateError, StateGraph
+from graphkit.errors import EmptyInputError
+
+
+class State(TypedDict):
+    n: int
+    log: Annotated[list, operator.add]
+
+
+def chain(*steps):
+    builder = StateGraph(State)
+    previous = START
+    for name, function in steps:
+        builder.add_node(name, function)
+        builder.add_edge(previous, name)
+        previous = name
+    builder.add_edge(previous, END)
+    return builder.compile()
+
+
+def bad_reducer(current, new):
+    if new == "bad":
+        raise InvalidUpdateError("no bad values")
+    return [*current, new]
+
+
+class Guarded(TypedDict):
+    items: Annotated[list, bad_reducer]
+    n: int
+
+
+def inc(state):
+    return {"n": state["n"] + 1, "log": ["inc"]}
+
+
+def test_phases_must_come_in_order():
+    stepper = chain(("inc", inc)).stepper({"n": 0})
+    with pytest.raises(RuntimeError, match=r"waiting for its plan phase.*stepper.plan\(\)"):
+        stepper.execute()
+    stepper.plan()
+    with pytest.raises(RuntimeError, match="waiting for its execute phase, not update"):
+        stepper.update()
+
+
+def test_next_phase_and_values_follow_the_phases():
+    stepper = chain(("inc", inc)).stepper({"n": 0})
+    stepper.step()  # input
+    stepper.step()  # __start__ writes the input into the state
+    assert stepper.values == {"n": 0, "log": []}
+    assert stepper.next_phase == "plan"
+    stepper.plan()
+    assert stepper.next_phase == "execute"
+    stepper.execute()
+    assert stepper.next_phase == "update"
+    assert stepper.values == {"n": 0, "log": []}  # Execute changes nothing
+    stepper.update()
+    assert stepper.values == {"n": 1, "log": ["inc"]}
+
+
+def test_step_at_the_end_returns_the_empty_final_plan():
+    stepper = chain(("inc", inc)).stepper({"n": 0})
+    stepper.run()
+    assert stepper.done and stepper.status == "done"
+    with pytest.raises(RuntimeError, match="The run is over"):
+        stepper.plan()
+
+
+def test_the_last_step_call_shows_that_nothing_is_triggered():
+    stepper = chain(("inc", inc)).stepper({"n": 0})
+    for _ in range(3):
+        stepper.step()
+    last = stepper.step()
+    assert last.plan.tasks == () and last.update is None and stepper.done
+
+
+def test_run_so_far_includes_the_step_in_progress():
+    stepper = chain(("inc", inc)).stepper({"n": 0})
+    stepper.step()
+    stepper.plan()
+    run = stepper.run_so_far
+    assert [s.step for s in run.steps] == [-1, 0]
+    assert run.steps[-1].phase == "plan" and run.status == "running"
+
+
+def test_recording_off_keeps_no_steps_but_same_result():
+    app = chain(("inc", inc), ("again", inc))
+    stepper = app.stepper({"n": 0}, record=False)
+    run = stepper.run()
+    assert run.steps == () and run.values == {"n": 2, "log": ["inc", "inc"]}
+
+
+def test_a_failing_node_stops_before_update_and_leaves_state_untouched():
+    def boom(state):
+        raise KeyError("boom")
+
+    stepper = chain(("inc", inc), ("boom", boom)).stepper({"n": 0})
+    with pytest.raises(KeyError, match="boom"):
+        stepper.run()
+    assert stepper.status == "error" and stepper.done
+    failed = stepper.run_so_far.steps[-1]
+    assert failed.plan.nodes == ["boom"] and failed.update is None
+    assert isinstance(failed.execution.results[0].error, KeyError)
+    assert stepper.values == {"n": 1, "log": ["inc"]}
+
+
+def test_a_failing_reducer_leaves_every_channel_as_it_was():
+    builder = StateGraph(Guarded)
+    builder.add_node("ok", lambda s: {"n": 5, "items": "fine"})
+    builder.add_node("bad", lambda s: {"items": "bad"})
+    builder.add_edge(START, "ok").add_edge("ok", "bad")
+    stepper = builder.compile().stepper({"n": 0})
+    with pytest.raises(InvalidUpdateError, match=r"Step 2: 'bad' wrote 'items'\. no bad values"):
+        stepper.run()
+    assert stepper.values == {"items": ["fine"], "n": 5}
+
+
+def test_two_writes_to_a_plain_field_name_channel_step_and_nodes():
+    builder = StateGraph(State)
+    builder.add_node("a", lambda s: {"n": 1}).add_node("b", lambda s: {"n": 2})
+    builder.add_edge(START, "a").add_edge(START, "b")
+    with pytest.raises(InvalidUpdateError) as error:
+        builder.compile().invoke({"n": 0})
+    message = str(error.value)
+    assert "Step 1: 'a' and 'b' wrote 'n'" in message
+    assert "Give it a reducer, e.g. Annotated[list, operator.add]" in message
+
+
+def test_recursion_limit_counts_steps_after_the_input_like_langgraph():
+    app = chain(("a", inc), ("b", inc), ("c", inc))  # steps 0..3
+    assert app.invoke({"n": 0}, {"recursion_limit": 4})["n"] == 3
+    with pytest.raises(GraphRecursionError) as error:
+        app.invoke({"n": 0}, {"recursion_limit": 3})
+    message = str(error.value)
+    assert "Recursion limit of 3 reached at step 4" in message
+    assert "'recursion_limit': 6" in message
+
+
+def test_recursion_error_keeps_the_partial_run():
+    def loop(state):
+        return {"n": state["n"] + 1}
+
+    builder = StateGraph(State).add_node("loop", loop).add_edge(START, "loop")
+    builder.add_edge("loop", "loop")
+    with pytest.raises(GraphRecursionError, match="about to run \\['loop'\\]") as error:
+        builder.compile().trace({"n": 0}, {"recursion_limit": 5})
+    assert error.value.run.status == "out_of_steps"
+    assert error.value.run.values["n"] == 5
+
+
+@pytest.mark.parametrize("limit", [0, -1])
+def test_recursion_limit_must_be_positive(limit):
+    with pytest.raises(ValueError, match="at least 1"):
+        chain(("a", inc)).invoke({"n": 0}, {"recursion_limit": limit})
+
+
+def test_no_input_is_an_empty_input_error():
+    with pytest.raises(EmptyInputError, match="Received no input"):
+        chain(("a", inc)).invoke(None)
+
+
+def test_input_step_is_a_superstep_of_its_own():
+    run = chain(("a", inc)).trace({"n": 0})
+    first = run.steps[0]
+    assert first.step == -1 and first.plan.tasks[0].kind == "input"
+    assert first.execution.results[0].writes == (("__start__", {"n": 0}),)
+    assert first.checkpoint.source == "input" and run.steps[1].checkpoint.source == "loop"
+
+
+def test_checkpoints_chain_parent_ids_and_share_unchanged_values():
+    run = chain(("a", inc), ("b", inc)).trace({"n": 0})
+    checkpoints = [s.checkpoint for s in run.steps]
+    assert [c.step for c in checkpoints] == [-1, 0, 1, 2]
+    for parent, child in itertools.pairwise(checkpoints):
+        assert child.parent_id == parent.id and child.id > parent.id
+    assert run.steps[1].checkpoint_before is checkpoints[0]
+    assert dict(checkpoints[-1].channel_values) == {"n": 2, "log": ["inc", "inc"]}
