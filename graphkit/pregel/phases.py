@@ -318,7 +318,7 @@ def update(graph: GraphSpec, state: StepState, results: Sequence[TaskResult]) ->
                 _notify(name, channels, state, next_version, changes, updated, "update")
 
     # 5. if nothing would run next, let channels that wait for the end finish
-    if is_loop_step and updated.isdisjoint(graph.trigger_to_nodes):
+    if is_loop_step and not any(name in graph.trigger_to_nodes for name in updated):
         for name in graph.finishing_channels:
             _notify(name, channels, state, next_version, changes, updated, "finish")
 
