@@ -124,6 +124,7 @@ class CompiledGraph:
         finishes), ``"values"`` (the whole state after each step that wrote it), or a
         list of modes, which yields ``(mode, chunk)`` pairs.
         """
+        _refuse_later_options(kwargs)
         modes, single = _stream_modes(stream_mode or self.stream_mode)
         keys = tuple(output_keys) if output_keys is not None else self.spec.stream_keys
         stepper = self.stepper(input, config, **kwargs)
@@ -171,6 +172,25 @@ class CompiledGraph:
 def _wrote_any(results: list[TaskResult], keys: tuple[str, ...]) -> bool:
     key_set = set(keys)
     return any(channel in key_set for result in results for channel, _ in result.writes)
+
+
+LATER_OPTIONS = (
+    "context",
+    "interrupt_before",
+    "interrupt_after",
+    "durability",
+    "subgraphs",
+    "print_mode",
+    "debug",
+    "checkpoint_during",
+)
+
+
+def _refuse_later_options(kwargs: dict[str, Any]) -> None:
+    for option in LATER_OPTIONS:
+        value = kwargs.pop(option, None)
+        if value:
+            raise NotImplementedError(f"{option}=... is not supported by graphkit yet.")
 
 
 def _stream_modes(stream_mode: str | Sequence[str]) -> tuple[tuple[str, ...], bool]:

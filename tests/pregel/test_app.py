@@ -1,0 +1,172 @@
+"""CompiledGraph: invoke / stream / trace on top of the stepper."""
+
+from __future__ import annotations
+
+import operator
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Annotated, TypedDict
+
+import pytest
+
+from graphkit import END, START, StateGraph
+
+
+class State(TypedDict):
+    log: Annotated[list, operator.add]
+    x: int
+
+
+class Output(TypedDict):
+    x: int
+
+
+def appender(name):
+    def node(state):
+        return {"log": [name], "x": len(state["log"])} if name == "last" else {"log": [name]}
+
+    return node
+
+
+def diamond(**graph_options):
+    builder = StateGraph(State, **graph_options)
+    for name in ("left", "right", "last"):
+        builder.add_node(name, appender(name))
+    builder.add_edge(START, "left").add_edge(START, "right")
+    builder.add_edge(["left", "right"], "last").add_edge("last", END)
+    return builder.compile()
+
+
+def test_stream_defaults_to_updates_like_langgraph():
+    chunks = list(diamond().stream({"log": []}))
+    assert chunks[-1] == {"last": {"log": ["last"], "x": 2}}
+    assert sorted(map(str, chunks[:2])) == [
+        "{'left': {'log': ['left']}}",
+        "{'right': {'log': ['right']}}",
+    ]
+
+
+def test_values_stream_shows_the_state_after_each_step_that_wrote_it():
+    chunks = list(diamond().stream({"log": ["in"]}, stream_mode="values"))
+    assert chunks == [
+        {"log": ["in"]},
+        {"log": ["in", "left", "right"]},
+        {"log": ["in", "left", "right", "last"], "x": 3},
+    ]
+
+
+def test_a_list_of_modes_yields_mode_chunk_pairs():
+    chunks = list(diamond().stream({"log": []}, stream_mode=["values", "updates"]))
+    assert [mode for mode, _ in chunks] == [
+        "values",
+        "updates",
+        "updates",
+        "values",
+        "updates",
+        "values",
+    ]
+
+
+def test_invoke_returns_the_last_values_chunk_filtered_by_output_schema():
+    assert diamond(output_schema=Output).invoke({"log": []}) == {"x": 2}
+    assert diamond().invoke({"log": []}) == {"log": ["left", "right", "last"], "x": 2}
+
+
+def test_invoke_with_another_mode_returns_the_list_of_chunks():
+    chunks = diamond().invoke({"log": []}, stream_mode="updates")
+    assert len(chunks) == 3 and chunks[-1] == {"last": {"log": ["last"], "x": 2}}
+
+
+def test_node_returning_none_streams_a_none_update_and_no_values():
+    builder = StateGraph(State).add_node("quiet", lambda s: None).add_edge(START, "quiet")
+    chunks = list(builder.compile().stream({"x": 1}, stream_mode=["updates", "values"]))
+    assert chunks == [("values", {"log": [], "x": 1}), ("updates", {"quiet": None})]
+
+
+def test_parallel_tasks_run_on_worker_threads_and_the_first_inline():
+    seen = []
+
+    def record(name):
+        def node(state):
+            seen.append(threading.current_thread().name)
+            return {"log": [name]}
+
+        return node
+
+    builder = StateGraph(State)
+    for name in "abc":
+        builder.add_node(name, record(name)).add_edge(START, name)
+    run = builder.compile().trace({"log": []})
+    workers = [r.worker for r in run.step(1).execution.results]
+    assert workers[0] == threading.current_thread().name
+    assert all(w.startswith("graphkit") for w in workers[1:])
+
+
+def test_a_custom_executor_runs_the_tasks():
+    builder = StateGraph(State)
+    for name in "ab":
+        builder.add_node(name, appender(name)).add_edge(START, name)
+    with ThreadPoolExecutor(2, thread_name_prefix="mine") as pool:
+        run = builder.compile().stepper({"log": []}, executor=pool).run()
+    assert run.values["log"] == ["a", "b"]
+    assert run.step(1).execution.results[1].worker.startswith("mine")
+
+
+def test_config_reaches_nodes_that_ask_for_it_with_langgraph_metadata():
+    def node(state, config):
+        meta = config["metadata"]
+        return {
+            "x": config["configurable"]["factor"],
+            "log": [meta["langgraph_node"], meta["langgraph_step"], meta["tag"]],
+        }
+
+    builder = StateGraph(State).add_node("node", node, metadata={"tag": "t"})
+    builder.add_edge(START, "node")
+    result = builder.compile().invoke({"log": []}, {"configurable": {"factor": 7}})
+    assert result == {"x": 7, "log": ["node", 1, "t"]}
+
+
+def test_objects_with_invoke_are_nodes():
+    class Doubler:
+        def invoke(self, state, config=None):
+            return {"x": state["x"] * 2 + (config is not None)}
+
+    builder = StateGraph(State).add_node("double", Doubler()).add_edge(START, "double")
+    assert builder.compile().invoke({"x": 5})["x"] == 11
+
+
+@pytest.mark.parametrize("mode", ["debug", "tasks", "checkpoints", "custom", "messages"])
+def test_stream_modes_not_built_yet_say_so(mode):
+    with pytest.raises(NotImplementedError, match=f"stream_mode='{mode}' is not supported yet"):
+        list(diamond().stream({"log": []}, stream_mode=mode))
+
+
+def test_unknown_stream_mode_lists_the_supported_ones():
+    with pytest.raises(ValueError, match=r"Unknown stream_mode 'valuez'.*\['values', 'updates'\]"):
+        list(diamond().stream({"log": []}, stream_mode="valuez"))
+
+
+@pytest.mark.parametrize("option", ["context", "interrupt_before", "durability", "subgraphs"])
+def test_langgraph_options_not_built_yet_say_so(option):
+    with pytest.raises(NotImplementedError, match=option):
+        diamond().invoke({"log": []}, **{option: "x"})
+
+
+def test_async_node_is_refused_with_a_clear_error():
+    async def slow(state):
+        return {}
+
+    builder = StateGraph(State).add_node("slow", slow).add_edge(START, "slow")
+    with pytest.raises(NotImplementedError, match="Node 'slow' is an async function"):
+        builder.compile().invoke({"x": 1})
+
+
+def test_trace_attaches_the_partial_run_to_an_error():
+    def boom(state):
+        raise ValueError("bad input")
+
+    builder = StateGraph(State).add_node("boom", boom).add_edge(START, "boom")
+    with pytest.raises(ValueError, match="bad input") as error:
+        builder.compile().trace({"x": 1})
+    run = error.value.run
+    assert run.status == "error" and run.steps[-1].plan.nodes == ["boom"]
