@@ -124,6 +124,16 @@ def conditional_to_end(lib: Lib):
     return graph.compile()
 
 
+def router_returns_unknown_node(lib: Lib):
+    def typo(state: Log) -> str:
+        return "bb"  # no such node: LangGraph drops the write, graphkit also warns
+
+    graph = _with_nodes(lib, "ab")
+    graph.add_edge(lib.START, "a")
+    graph.add_conditional_edges("a", typo)
+    return graph.compile()
+
+
 def path_map_dict(lib: Lib):
     def is_big(state: Counter) -> bool:
         return state["n"] > 10
@@ -301,5 +311,12 @@ CASES = [
         inputs=({"log": []},),
         expected=({"log": ["a", "b", "c"]},),
         stream_mode="updates",
+    ),
+    Case(
+        "router-returns-unknown-node",
+        router_returns_unknown_node,
+        inputs=({"log": []},),
+        expected=({"log": ["a"]},),
+        warns=True,
     ),
 ]
