@@ -28,6 +28,7 @@ from graphkit.errors import (
     GraphkitWarning,
     GraphRecursionError,
     InvalidUpdateError,
+    ParentCommand,
 )
 from graphkit.graph import StateGraph
 from graphkit.pregel import (
@@ -42,6 +43,7 @@ from graphkit.pregel import (
     TaskResult,
     Update,
 )
+from graphkit.types import Command, RetryPolicy, Send
 
 __version__ = "0.1.0"
 
@@ -51,6 +53,7 @@ __all__ = [
     "AnyValue",
     "BinaryOperatorAggregate",
     "ChannelChange",
+    "Command",
     "CompiledGraph",
     "EmptyInputError",
     "EphemeralValue",
@@ -60,8 +63,11 @@ __all__ = [
     "InvalidUpdateError",
     "LastValue",
     "NamedBarrierValue",
+    "ParentCommand",
     "Plan",
+    "RetryPolicy",
     "Run",
+    "Send",
     "StateGraph",
     "Stepper",
     "Superstep",

@@ -12,6 +12,7 @@ __all__ = [
     "GraphRecursionError",
     "GraphkitWarning",
     "InvalidUpdateError",
+    "ParentCommand",
 ]
 
 
@@ -44,3 +45,8 @@ class GraphkitWarning(UserWarning):
 
     graphkit warns instead of raising so that graphs stay compatible with LangGraph.
     """
+
+
+class ParentCommand(Exception):
+    """Raised when a node returns ``Command(graph=Command.PARENT)`` and no parent graph
+    runs this one (same name as LangGraph's)."""

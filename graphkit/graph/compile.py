@@ -17,13 +17,21 @@ import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from graphkit.channels import Channel, EphemeralValue, NamedBarrierValue
-from graphkit.constants import BRANCH_CHANNEL_PREFIX, END, START
-from graphkit.errors import GraphkitWarning, InvalidUpdateError
+from graphkit.channels import (
+    Channel,
+    EphemeralValue,
+    LastValueAfterFinish,
+    NamedBarrierValue,
+    NamedBarrierValueAfterFinish,
+    Topic,
+)
+from graphkit.constants import BRANCH_CHANNEL_PREFIX, END, START, TASKS
+from graphkit.errors import GraphkitWarning, InvalidUpdateError, ParentCommand
 from graphkit.graph.schema import coerce_to_schema
 from graphkit.graph.state import Branch, StateGraph
 from graphkit.pregel.app import CompiledGraph
 from graphkit.pregel.spec import FreshRead, GraphSpec, NodeSpec, Writer, accepts_config
+from graphkit.types import Command, Send
 
 __all__ = ["compile_graph", "validate"]
 
@@ -38,8 +46,14 @@ def compile_graph(builder: StateGraph, *, name: str) -> CompiledGraph:
     validate(builder)
     channels: dict[str, Channel] = dict(builder.channels)
     channels[START] = EphemeralValue(Any, key=START)
-    for node in builder.nodes:
-        channels[branch_channel(node)] = EphemeralValue(Any, guard=False, key=branch_channel(node))
+    channels[TASKS] = Topic(Send, accumulate=False, key=TASKS)
+    for node, declaration in builder.nodes.items():
+        key = branch_channel(node)
+        channels[key] = (
+            LastValueAfterFinish(Any, key=key)  # a deferred node waits for the run's end
+            if declaration.defer
+            else EphemeralValue(Any, guard=False, key=key)
+        )
     triggers: dict[str, list[str]] = {node: [branch_channel(node)] for node in builder.nodes}
     writers: dict[str, list[Writer]] = {node: [] for node in (START, *builder.nodes)}
     all_keys = frozenset(builder.channels)
@@ -47,6 +61,7 @@ def compile_graph(builder: StateGraph, *, name: str) -> CompiledGraph:
     writers[START].append(_state_writer(START, frozenset(builder.schemas[builder.input_schema])))
     for node in builder.nodes:
         writers[node].append(_state_writer(node, all_keys))
+        writers[node].append(_control_writer(node))
     for start, end in sorted(builder.edges):
         if end != END:
             writers[start].append(_constant_writer(((branch_channel(end), None),)))
@@ -54,7 +69,8 @@ def compile_graph(builder: StateGraph, *, name: str) -> CompiledGraph:
         if end == END:
             continue
         join = f"join:{'+'.join(starts)}:{end}"
-        channels[join] = NamedBarrierValue(str, set(starts), key=join)
+        barrier = NamedBarrierValueAfterFinish if builder.nodes[end].defer else NamedBarrierValue
+        channels[join] = barrier(str, set(starts), key=join)
         triggers[end].append(join)
         for start in starts:
             writers[start].append(_constant_writer(((join, start),)))
@@ -77,6 +93,7 @@ def compile_graph(builder: StateGraph, *, name: str) -> CompiledGraph:
             coerce=coerce_to_schema(declaration.input_schema),
             accepts_config=wants_config,
             metadata=declaration.metadata,
+            retry_policies=declaration.retry_policies,
         )
     state_keys = tuple(builder.channels)
     spec = GraphSpec(
@@ -143,8 +160,11 @@ def _warn_about_suspicious_shapes(builder: StateGraph) -> None:
     for node in builder.nodes:
         if node not in reachable:
             warnings.warn(
-                f"Node {node!r} can never run: no edge, conditional edge or destination "
-                f"leads to it from START. Add an edge to it, e.g. add_edge(START, {node!r}).",
+                f"Node {node!r} can never run: no edge, conditional edge or declared "
+                f"destination leads to it from START. Add an edge to it, e.g. "
+                f"add_edge(START, {node!r}); if a node reaches it with Command(goto=...), "
+                "declare that: add_node(..., destinations=(...)) or annotate the node "
+                "-> Command[Literal[...]].",
                 GraphkitWarning,
                 stacklevel=5,
             )
@@ -200,14 +220,71 @@ def _state_writer(node: str, keys: frozenset[str]) -> Writer:
 def _update_items(node: str, returned: Any) -> list[tuple[str, Any]]:
     if isinstance(returned, dict):
         return list(returned.items())
+    if isinstance(returned, Command):
+        return _command_update_items(node, returned)
+    if isinstance(returned, (list, tuple)) and any(isinstance(i, Command) for i in returned):
+        return [item for part in returned for item in _update_items(node, part)]
     if not isinstance(returned, type) and _annotated_keys(type(returned)):
         return _object_items(returned)
     what = "The input" if node == START else f"Node {node!r}"
     raise InvalidUpdateError(
         f"Expected dict, got {returned!r}: {what} must be a dict of state keys "
-        f"(or a state object, or None), not {type(returned).__name__}. "
+        f"(or a state object, a Command, or None), not {type(returned).__name__}. "
         "Return e.g. {'key': value}."
     )
+
+
+def _command_update_items(node: str, command: Command) -> list[tuple[str, Any]]:
+    if command.graph == Command.PARENT:
+        raise ParentCommand(
+            f"Node {node!r} returned {command!r}, but this graph is not running as a "
+            "subgraph, so there is no parent graph to send it to. Drop graph=Command.PARENT, "
+            "or add this graph as a node of a parent graph."
+        )
+    update = command.update
+    if update is None:
+        return []
+    if isinstance(update, dict):
+        return list(update.items())
+    if isinstance(update, (list, tuple)) and all(
+        isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str) for item in update
+    ):
+        return list(update)
+    if _annotated_keys(type(update)):
+        return _object_items(update)
+    raise InvalidUpdateError(
+        f"Node {node!r} returned a Command whose update is {type(update).__name__}; "
+        "use a dict of state keys, e.g. Command(update={'key': value})."
+    )
+
+
+def _control_writer(node: str) -> Writer:
+    """Turns ``Command(goto=...)`` into the writes that wake the next nodes."""
+
+    def write_goto(returned: Any, fresh_read: FreshRead, config: Any) -> list[tuple[str, Any]]:
+        if isinstance(returned, Command):
+            commands = [returned]
+        elif isinstance(returned, (list, tuple)):
+            commands = [item for item in returned if isinstance(item, Command)]
+        else:
+            return []
+        return [
+            write
+            for command in commands
+            for target in command.destinations()
+            for write in _route_writes(target)
+        ]
+
+    return write_goto
+
+
+def _route_writes(target: Any) -> list[tuple[str, Any]]:
+    """What waking ``target`` writes: a Send packet, a branch channel, or nothing (END)."""
+    if isinstance(target, Send):
+        return [(TASKS, target)]
+    if target == END:
+        return []
+    return [(branch_channel(target), None)]
 
 
 def _annotated_keys(cls: type) -> list[str]:
@@ -272,6 +349,9 @@ def _branch_writer(branch: Branch, builder: StateGraph, schema: Any) -> Writer:
         chosen = list(result) if isinstance(result, (list, tuple)) else [result]
         writes = []
         for choice in chosen:
+            if isinstance(choice, Send):
+                writes.append((TASKS, choice))
+                continue
             target = _resolve(branch, choice)
             if target == END:
                 continue

@@ -6,12 +6,14 @@ import inspect
 import warnings
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, get_type_hints
+from types import UnionType
+from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from graphkit.channels import Channel
 from graphkit.constants import END, RESERVED_CHARACTERS, START
 from graphkit.errors import GraphkitWarning
 from graphkit.graph.schema import channels_from_schema
+from graphkit.types import RetryPolicy
 
 __all__ = ["Branch", "NodeDeclaration", "StateGraph"]
 
@@ -25,6 +27,8 @@ class NodeDeclaration:
     input_schema: Any
     metadata: Mapping[str, Any] = field(default_factory=dict)
     destinations: tuple[str, ...] | Mapping[str, str] | None = None
+    defer: bool = False
+    retry_policies: tuple[RetryPolicy, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,12 +113,7 @@ class StateGraph:
     ) -> StateGraph:
         """Add a node: a function ``(state) -> update`` (or ``(state, config)``), or an
         object with ``.invoke``. The name defaults to the function's ``__name__``."""
-        for option, value in (
-            ("defer", defer),
-            ("retry_policy", retry_policy),
-            ("cache_policy", cache_policy),
-            *kwargs.items(),
-        ):
+        for option, value in (("cache_policy", cache_policy), *kwargs.items()):
             if value:
                 raise NotImplementedError(
                     f"add_node(..., {option}=...) is not supported by graphkit yet."
@@ -129,6 +128,7 @@ class StateGraph:
                 f"{type(action).__name__}."
             )
         self._check_node_name(node)
+        policies = _retry_policies(node, retry_policy)
         if self.compiled:
             warnings.warn(
                 f"Node {node!r} was added after compile(); the compiled graph does not "
@@ -138,9 +138,13 @@ class StateGraph:
             )
         schema = input_schema or _inferred_input_schema(action) or self.state_schema
         self._add_schema(schema)
-        if destinations is not None and not isinstance(destinations, Mapping):
+        if destinations is None:
+            destinations = _command_destinations(action)
+        elif not isinstance(destinations, Mapping):
             destinations = tuple(destinations)
-        self.nodes[node] = NodeDeclaration(node, action, schema, dict(metadata or {}), destinations)
+        self.nodes[node] = NodeDeclaration(
+            node, action, schema, dict(metadata or {}), destinations, bool(defer), policies
+        )
         return self
 
     def _check_node_name(self, name: str) -> None:
@@ -316,3 +320,51 @@ def _inferred_input_schema(action: Any) -> Any:
         except (NameError, TypeError):
             return None
     return None
+
+
+def _command_destinations(action: Any) -> tuple[str, ...] | None:
+    """The nodes a ``-> Command[Literal["a", "b"]]`` return annotation names, if any."""
+    function = action if inspect.isfunction(action) or inspect.ismethod(action) else None
+    if function is None:
+        return None
+    try:
+        returns = get_type_hints(function).get("return")
+    except (NameError, TypeError):
+        return None
+    from graphkit.types import Command
+
+    candidates = get_args(returns) if get_origin(returns) in (Union, UnionType) else (returns,)
+    for candidate in candidates:
+        arguments = get_args(candidate)
+        if get_origin(candidate) is Command and arguments and get_origin(arguments[0]) is Literal:
+            return tuple(get_args(arguments[0]))
+    return None
+
+
+def _retry_policies(node: str, retry_policy: Any) -> tuple[RetryPolicy, ...]:
+    """Validate ``add_node(retry_policy=...)``: one RetryPolicy or a sequence of them."""
+    if retry_policy is None:
+        return ()
+    policies = (retry_policy,) if isinstance(retry_policy, RetryPolicy) else retry_policy
+    if not isinstance(policies, (list, tuple)) or not all(
+        isinstance(p, RetryPolicy) for p in policies
+    ):
+        raise TypeError(
+            f"Node {node!r}: retry_policy must be a RetryPolicy or a list of them, got "
+            f"{retry_policy!r}. Use e.g. RetryPolicy(max_attempts=3)."
+        )
+    for policy in policies:
+        retry_on = policy.retry_on
+        classes = retry_on if isinstance(retry_on, (list, tuple)) else (retry_on,)
+        if isinstance(retry_on, (list, tuple)) and not retry_on:
+            raise TypeError(f"Node {node!r}: RetryPolicy(retry_on=[]) retries nothing.")
+        for item in classes:
+            is_exception_class = isinstance(item, type) and issubclass(item, BaseException)
+            is_predicate = callable(item) and not isinstance(item, type) and len(classes) == 1
+            if not (is_exception_class or is_predicate):
+                raise TypeError(
+                    f"Node {node!r}: RetryPolicy(retry_on={retry_on!r}) must be an exception "
+                    "class, a list of exception classes, or a function (error) -> bool, e.g. "
+                    "RetryPolicy(retry_on=ConnectionError)."
+                )
+    return tuple(policies)

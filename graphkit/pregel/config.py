@@ -28,7 +28,9 @@ class RunConfig:
     def from_dict(cls, config: Mapping[str, Any] | None) -> RunConfig:
         """Validate a LangGraph-style config dict."""
         config = dict(config or {})
-        limit = config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
+        limit = config.get("recursion_limit")
+        if limit is None:  # as in LangGraph, None means "not set"
+            limit = DEFAULT_RECURSION_LIMIT
         if not isinstance(limit, int) or isinstance(limit, bool):
             raise TypeError(f"recursion_limit must be an int, got {limit!r}.")
         if limit < 1:
@@ -38,10 +40,10 @@ class RunConfig:
             )
         configurable = dict(config.get("configurable") or {})
         raw = {
+            "callbacks": None,
+            **config,
             "tags": list(config.get("tags") or []),
             "metadata": dict(config.get("metadata") or {}),
-            "callbacks": config.get("callbacks"),
-            **config,
             "recursion_limit": limit,
             "configurable": configurable,
         }

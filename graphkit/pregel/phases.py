@@ -17,6 +17,7 @@ streaming and limits happen there, between phases, never in here.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import threading
 import time
@@ -28,8 +29,8 @@ from typing import Any
 
 from graphkit.channels import EMPTY, Channel
 from graphkit.checkpoint import Checkpoint, new_checkpoint_id
-from graphkit.constants import PULL
-from graphkit.errors import GraphkitWarning, InvalidUpdateError
+from graphkit.constants import PULL, PUSH, TASKS
+from graphkit.errors import GraphkitWarning, InvalidUpdateError, ParentCommand
 from graphkit.pregel.records import ChannelChange, Plan, Task, TaskResult, Update
 from graphkit.pregel.spec import GraphSpec, NodeSpec
 
@@ -66,14 +67,15 @@ class StepState:
 
 
 def plan(graph: GraphSpec, state: StepState) -> Plan:
-    """Pick the tasks of step ``state.step``: every node woken by a channel the last
-    Update changed, in node-name order, each with its input read from the channels."""
+    """Pick the tasks of step ``state.step``: one PUSH task per ``Send`` packet written
+    last step (in send order), then every node woken by a channel the last Update
+    changed (in node-name order), each with its input read from the channels."""
+    tasks = _push_tasks(graph, state)
     woken = {
         node
         for channel in state.updated_channels
         for node in graph.trigger_to_nodes.get(channel, ())
     }
-    tasks = []
     for name in sorted(woken):
         node = graph.nodes[name]
         seen = state.versions_seen.get(name, {})
@@ -86,6 +88,37 @@ def plan(graph: GraphSpec, state: StepState) -> Plan:
         if fired:
             tasks.append(_pull_task(node, state, fired))
     return Plan(state.step, tuple(tasks))
+
+
+def _push_tasks(graph: GraphSpec, state: StepState) -> list[Task]:
+    packets = state.channels.get(TASKS)
+    if packets is None or not packets.is_available():
+        return []
+    tasks = []
+    for index, packet in enumerate(packets.get()):
+        if packet.node not in graph.nodes or packet.node == graph.input_channel:
+            nodes = sorted(n for n in graph.nodes if n != graph.input_channel)
+            warnings.warn(
+                f"Step {state.step}: a Send targets {packet.node!r}, which is not a node of "
+                f"this graph (nodes: {nodes}); "
+                "it is dropped, as in LangGraph. Fix the node name in the Send.",
+                GraphkitWarning,
+                stacklevel=3,
+            )
+            continue
+        path = (PUSH, index)
+        tasks.append(
+            Task(
+                id=task_id(state.checkpoint.id, state.step, path),
+                step=state.step,
+                node=packet.node,
+                kind="push",
+                path=path,
+                triggers=(PUSH,),
+                input=packet.arg,
+            )
+        )
+    return tasks
 
 
 def _pull_task(node: NodeSpec, state: StepState, fired: dict[str, int]) -> Task:
@@ -154,29 +187,49 @@ def run_task(
     graph: GraphSpec, task: Task, channels: Mapping[str, Channel], config: Mapping[str, Any]
 ) -> TaskResult:
     """Run one task: call its node, then turn the return value into writes (state
-    updates first, then edges, then routing). Errors are caught into the result."""
+    updates first, then Command routes, edges and routers). A failure is retried as
+    the node's retry policy says; the last error is caught into the result."""
     node = graph.nodes[task.node]
     task_config = _task_config(config, task, node) if node.accepts_config else None
     started = time.perf_counter()
-    writes: list[tuple[str, Any]] = []
-    output: Any = None
-    error: Exception | None = None
-    try:
-        output = node.call(task.input, task_config)
-        fresh_read = _FreshRead(channels, writes)
-        for writer in node.writers:
-            writes.extend(writer(output, fresh_read, task_config))
-    except Exception as exc:  # recorded; the stepper raises it after the step's tasks end
-        error = exc  # writes made before the error stay visible, but are never applied
+    failed: list[Exception] = []
+    while True:
+        writes: list[tuple[str, Any]] = []
+        output: Any = None
+        error: Exception | None = None
+        try:
+            output = node.call(task.input, task_config)
+            fresh_read = _FreshRead(channels, writes)
+            for writer in node.writers:
+                writes.extend(writer(output, fresh_read, task_config))
+        except Exception as exc:  # recorded; the stepper raises it after the step's tasks end
+            error = exc  # writes made before the error stay visible, but are never applied
+        policy = _retry_policy_for(node, error, attempt=len(failed) + 1)
+        if policy is None:
+            break
+        failed.append(error)  # type: ignore[arg-type]
+        time.sleep(policy.interval(len(failed) + 1))
     return TaskResult(
         task=task,
         writes=tuple(writes),
         output=output,
         error=error,
+        attempts=len(failed) + 1,
         started=started,
         duration=time.perf_counter() - started,
         worker=threading.current_thread().name,
+        failed_attempts=tuple(failed),
     )
+
+
+def _retry_policy_for(node: NodeSpec, error: Exception | None, attempt: int) -> Any:
+    """The first of the node's retry policies that wants another attempt, if any."""
+    if error is None or isinstance(error, ParentCommand):
+        return None
+    for policy in node.retry_policies:
+        if policy.should_retry(error):
+            return policy if attempt < policy.max_attempts else None
+    return None
 
 
 def _task_config(config: Mapping[str, Any], task: Task, node: NodeSpec) -> dict[str, Any]:
@@ -257,12 +310,12 @@ def update(graph: GraphSpec, state: StepState, results: Sequence[TaskResult]) ->
     # 1. what each node has now seen
     seen_changes: dict[str, dict[str, int]] = {}
     for result in ordered:
-        node = graph.nodes.get(result.task.node)
-        if node is None:
+        subscribed = _subscribed(graph, result.task)
+        if not subscribed:
             continue
-        seen = state.versions_seen.setdefault(node.name, {})
-        seen.update({c: state.versions[c] for c in node.triggers if c in state.versions})
-        seen_changes[node.name] = dict(seen)
+        seen = state.versions_seen.setdefault(result.task.node, {})
+        seen.update({c: state.versions[c] for c in subscribed if c in state.versions})
+        seen_changes[result.task.node] = dict(seen)
 
     # 2. group writes by channel, keeping who wrote what
     grouped: dict[str, list[Any]] = {}
@@ -352,19 +405,29 @@ def _notify(
     before = channels[name].copy()
     channel = channels[name]
     if channel.update([]) if event == "update" else channel.finish():
-        changes[name] = _change(name, before, channel, state, version, (), ())
+        earlier = changes.get(name)  # written this step, then finished: one change
+        if earlier is not None:
+            changes[name] = dataclasses.replace(earlier, after=channel.checkpoint())
+        else:
+            changes[name] = _change(name, before, channel, state, version, (), ())
         if channel.is_available():
             updated.add(name)
+
+
+def _subscribed(graph: GraphSpec, task: Task) -> tuple[str, ...]:
+    """The channels a task counts as having read: all of its node's triggers for a
+    pull task (as in LangGraph), none for a push task or the input step."""
+    node = graph.nodes.get(task.node)
+    return node.triggers if node is not None and task.kind == "pull" else ()
 
 
 def _consumed(
     graph: GraphSpec, ordered: Sequence[TaskResult], channels: Mapping[str, Channel]
 ) -> list[str]:
-    """The trigger channels of the nodes that ran, once each, in task order."""
+    """The trigger channels of the pull tasks that ran, once each, in task order."""
     names: dict[str, None] = {}
     for result in ordered:
-        node = graph.nodes.get(result.task.node)
-        for name in node.triggers if node is not None else ():
+        for name in _subscribed(graph, result.task):
             if name in channels:
                 names[name] = None
     return list(names)

@@ -72,7 +72,8 @@ class Plan:
 @dataclass(frozen=True, slots=True, repr=False)
 class TaskResult:
     """What one task did: the writes it produced (state updates and routing alike)
-    or the error it raised, how many attempts it took, how long, and on which worker.
+    or the error it raised, how many attempts it took (and the errors of the failed
+    ones), how long, on which worker, and the runs of any subgraphs it ran.
     """
 
     task: Task
@@ -83,6 +84,8 @@ class TaskResult:
     started: float = 0.0
     duration: float = 0.0
     worker: str = ""
+    failed_attempts: tuple[BaseException, ...] = ()
+    subruns: tuple[Run, ...] = ()
 
     @property
     def ok(self) -> bool:

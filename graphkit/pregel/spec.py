@@ -48,6 +48,7 @@ class NodeSpec:
     accepts_config: bool = False
     metadata: Mapping[str, Any] = field(default_factory=dict)
     hidden: bool = False
+    retry_policies: tuple[Any, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -113,7 +113,7 @@ class Stepper:
     def run_so_far(self) -> Run:
         """The supersteps recorded so far, including the one in progress."""
         steps = list(self._steps)
-        if self._plan is not None and self._plan.tasks:
+        if self._plan is not None and self._plan.tasks and not self.done:
             steps.append(self._superstep(None))
         return Run(tuple(steps), self.values, self.status, self.error)
 

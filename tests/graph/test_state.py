@@ -9,6 +9,7 @@ from typing import Annotated, TypedDict
 import pytest
 
 from graphkit import END, START, GraphkitWarning, StateGraph
+from graphkit.types import RetryPolicy
 
 
 class State(TypedDict):
@@ -133,12 +134,22 @@ def test_entry_and_finish_points_are_edges():
     assert builder.edges == {(START, "a"), ("a", END)}
 
 
+def test_cache_policy_is_not_implemented_yet():
+    with pytest.raises(NotImplementedError, match="cache_policy"):
+        StateGraph(State).add_node("a", noop, cache_policy=object())
+
+
 @pytest.mark.parametrize(
-    ("option", "value"), [("defer", True), ("retry_policy", object()), ("cache_policy", object())]
+    "retry_on", [ValueError(), "ValueError", int, [ValueError, "x"], [], [ValueError, len]]
 )
-def test_options_not_built_yet_raise_not_implemented(option, value):
-    with pytest.raises(NotImplementedError, match=option):
-        StateGraph(State).add_node("a", noop, **{option: value})
+def test_a_retry_policy_must_name_exceptions_or_a_predicate(retry_on):
+    with pytest.raises(TypeError, match=r"Node 'a': RetryPolicy\(retry_on="):
+        StateGraph(State).add_node("a", noop, retry_policy=RetryPolicy(retry_on=retry_on))
+
+
+def test_retry_policy_must_be_a_retry_policy():
+    with pytest.raises(TypeError, match="retry_policy must be a RetryPolicy"):
+        StateGraph(State).add_node("a", noop, retry_policy={"max_attempts": 3})
 
 
 def test_checkpointer_is_not_implemented_yet():

@@ -1,0 +1,143 @@
+"""Control-flow values a node or router returns: ``Send`` and ``Command``."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
+
+__all__ = ["Command", "RetryPolicy", "Send", "default_retry_on"]
+
+Destination = TypeVar("Destination")
+
+
+class Send:
+    """Run ``node`` in the next step with ``arg`` as its whole input (a PUSH task).
+
+    Return Sends from a conditional edge's router (or in ``Command(goto=...)``) to fan
+    out over data: one task per Send, each with its own input, all in one step.
+
+    >>> Send("grade", {"essay": "..."})
+    Send(node='grade', arg={'essay': '...'})
+    """
+
+    __slots__ = ("arg", "node")
+
+    def __init__(self, node: str, arg: Any) -> None:
+        self.node = node
+        self.arg = arg
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Send) and (self.node, self.arg) == (other.node, other.arg)
+
+    def __hash__(self) -> int:
+        return hash((self.node, repr(self.arg)))
+
+    def __repr__(self) -> str:
+        return f"Send(node={self.node!r}, arg={self.arg!r})"
+
+
+@dataclass(frozen=True)
+class Command(Generic[Destination]):
+    """Update the state and choose where to go next, from inside a node.
+
+    ``update`` is applied like a returned dict; ``goto`` names the next node(s) — a
+    name, a ``Send``, or a list of them; ``END`` goes nowhere. A node's static edges
+    still apply alongside ``goto`` (as in LangGraph). ``graph=Command.PARENT`` sends the
+    command to the graph that runs this one as a subgraph.
+
+    >>> Command(update={"answer": 42}, goto="review")
+    Command(update={'answer': 42}, goto='review')
+    """
+
+    update: Any = None
+    goto: Any = ()
+    graph: str | None = None
+    resume: Any = None
+
+    PARENT: ClassVar[str] = "__parent__"
+
+    def destinations(self) -> list[Any]:
+        """``goto`` as a list of node names and Sends."""
+        if isinstance(self.goto, (str, Send)):
+            return [self.goto]
+        return list(self.goto)
+
+    def __repr__(self) -> str:
+        parts = [
+            f"{name}={value!r}"
+            for name, value in (
+                ("update", self.update),
+                ("goto", self.goto),
+                ("graph", self.graph),
+                ("resume", self.resume),
+            )
+            if value not in (None, ())
+        ]
+        return f"Command({', '.join(parts)})"
+
+
+_NOT_RETRIED = (
+    ValueError,
+    TypeError,
+    ArithmeticError,
+    ImportError,
+    LookupError,
+    NameError,
+    SyntaxError,
+    RuntimeError,
+    ReferenceError,
+    StopIteration,
+    StopAsyncIteration,
+    OSError,
+)
+
+
+def default_retry_on(error: Exception) -> bool:
+    """LangGraph's default: retry connection errors and HTTP 5xx responses, never
+    programming errors (ValueError, TypeError, LookupError, RuntimeError, OSError, ...),
+    and anything else.
+
+    >>> default_retry_on(ConnectionError()), default_retry_on(ValueError())
+    (True, False)
+    """
+    if isinstance(error, ConnectionError):
+        return True
+    status = getattr(getattr(error, "response", None), "status_code", None)
+    if type(error).__name__ in ("HTTPStatusError", "HTTPError") and status is not None:
+        return 500 <= status < 600
+    return not isinstance(error, _NOT_RETRIED)
+
+
+class RetryPolicy(NamedTuple):
+    """How to retry a node that raised: same fields and defaults as LangGraph's.
+
+    >>> RetryPolicy(max_attempts=5).interval(attempt=3, jitter=0.0)
+    1.0
+    """
+
+    initial_interval: float = 0.5
+    backoff_factor: float = 2.0
+    max_interval: float = 128.0
+    max_attempts: int = 3
+    jitter: bool = True
+    retry_on: type[Exception] | Sequence[type[Exception]] | Callable[[Exception], bool] = (
+        default_retry_on
+    )
+
+    def should_retry(self, error: Exception) -> bool:
+        """True when ``retry_on`` selects ``error``."""
+        retry_on = self.retry_on
+        if isinstance(retry_on, type) and issubclass(retry_on, BaseException):
+            return isinstance(error, retry_on)
+        if isinstance(retry_on, Sequence):
+            return isinstance(error, tuple(retry_on))
+        return bool(retry_on(error))
+
+    def interval(self, attempt: int, jitter: float | None = None) -> float:
+        """Seconds to wait before attempt number ``attempt`` (2 is the first retry)."""
+        base = self.initial_interval * self.backoff_factor ** (attempt - 2)
+        if jitter is None:
+            jitter = random.uniform(0, 1) if self.jitter else 0.0
+        return min(self.max_interval, base) + jitter

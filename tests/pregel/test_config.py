@@ -1,0 +1,144 @@
+"""RunConfig.from_dict: LangGraph's defaults, validation of the recursion limit, and a
+raw config dict that keeps whatever the caller put in it."""
+
+import dataclasses
+
+import pytest
+
+from graphkit.pregel.config import DEFAULT_RECURSION_LIMIT, RunConfig
+
+DEFAULT_RAW = {
+    "tags": [],
+    "metadata": {},
+    "callbacks": None,
+    "recursion_limit": 10007,
+    "configurable": {},
+}
+
+
+def test_default_recursion_limit_is_langgraph_1_2s():
+    from langgraph._internal._config import DEFAULT_RECURSION_LIMIT as LANGGRAPH_DEFAULT
+
+    assert DEFAULT_RECURSION_LIMIT == 10007
+    assert int(LANGGRAPH_DEFAULT) == DEFAULT_RECURSION_LIMIT
+
+
+@pytest.mark.parametrize("config", [None, {}])
+def test_defaults_for_a_missing_or_empty_config(config):
+    run_config = RunConfig.from_dict(config)
+    assert run_config.recursion_limit == 10007
+    assert run_config.configurable == {}
+    assert run_config.raw == DEFAULT_RAW
+    assert run_config.as_dict() == DEFAULT_RAW
+
+
+def test_constructor_defaults_match_from_dict():
+    assert RunConfig().recursion_limit == 10007
+    assert RunConfig().configurable == {}
+    assert RunConfig().raw == {}
+
+
+def test_repr_shows_limit_and_configurable_but_not_raw():
+    run_config = RunConfig.from_dict(
+        {"recursion_limit": 5, "configurable": {"user": "ada"}, "tags": ["x"]}
+    )
+    assert repr(run_config) == "RunConfig(recursion_limit=5, configurable={'user': 'ada'})"
+
+
+def test_a_valid_limit_is_kept():
+    assert RunConfig.from_dict({"recursion_limit": 1}).recursion_limit == 1
+    run_config = RunConfig.from_dict({"recursion_limit": 42})
+    assert run_config.recursion_limit == 42
+    assert run_config.raw["recursion_limit"] == 42
+
+
+@pytest.mark.parametrize(
+    ("limit", "shown"),
+    [("5", "'5'"), (5.0, "5.0"), ([3], "[3]"), (True, "True"), (False, "False")],
+)
+def test_a_limit_that_is_not_an_int_is_a_type_error(limit, shown):
+    with pytest.raises(TypeError) as excinfo:
+        RunConfig.from_dict({"recursion_limit": limit})
+    assert str(excinfo.value) == f"recursion_limit must be an int, got {shown}."
+
+
+@pytest.mark.parametrize("limit", [0, -1, -10007])
+def test_a_limit_below_one_is_a_value_error_that_says_what_it_counts(limit):
+    with pytest.raises(ValueError) as excinfo:
+        RunConfig.from_dict({"recursion_limit": limit})
+    assert str(excinfo.value) == (
+        f"recursion_limit must be at least 1, got {limit}; it counts the supersteps "
+        "a run may take after its input."
+    )
+
+
+def test_configurable_is_copied_from_the_callers_dict():
+    configurable = {"thread_id": "t1", "user": "ada"}
+    run_config = RunConfig.from_dict({"configurable": configurable})
+    configurable["user"] = "grace"
+    assert run_config.configurable == {"thread_id": "t1", "user": "ada"}
+    assert run_config.raw["configurable"] == {"thread_id": "t1", "user": "ada"}
+    assert run_config.configurable is not configurable
+
+
+def test_configurable_none_becomes_an_empty_dict():
+    run_config = RunConfig.from_dict({"configurable": None})
+    assert run_config.configurable == {}
+    assert run_config.raw["configurable"] == {}
+
+
+def test_given_tags_metadata_and_callbacks_are_kept():
+    callbacks = [object()]
+    run_config = RunConfig.from_dict(
+        {"tags": ["a", "b"], "metadata": {"source": "test"}, "callbacks": callbacks}
+    )
+    assert run_config.raw["tags"] == ["a", "b"]
+    assert run_config.raw["metadata"] == {"source": "test"}
+    assert run_config.raw["callbacks"] is callbacks
+
+
+def test_user_keys_are_kept_in_raw():
+    run_config = RunConfig.from_dict(
+        {"run_name": "nightly", "thread_id": 3, "custom": {"nested": [1, 2]}}
+    )
+    assert run_config.raw == {
+        **DEFAULT_RAW,
+        "run_name": "nightly",
+        "thread_id": 3,
+        "custom": {"nested": [1, 2]},
+    }
+    assert run_config.configurable == {}
+
+
+def test_the_callers_dict_is_not_changed():
+    config = {"recursion_limit": 3, "run_name": "x"}
+    RunConfig.from_dict(config)
+    assert config == {"recursion_limit": 3, "run_name": "x"}
+
+
+def test_as_dict_returns_a_copy():
+    run_config = RunConfig.from_dict({"run_name": "x"})
+    handed_out = run_config.as_dict()
+    handed_out["run_name"] = "changed"
+    handed_out["extra"] = 1
+    assert run_config.raw["run_name"] == "x"
+    assert "extra" not in run_config.raw
+
+
+def test_run_config_is_frozen():
+    run_config = RunConfig.from_dict(None)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        run_config.recursion_limit = 3
+
+
+def test_tags_and_metadata_given_as_none_become_empty():
+    run_config = RunConfig.from_dict({"tags": None, "metadata": None, "configurable": None})
+    assert run_config.raw == DEFAULT_RAW
+
+
+def test_tags_become_a_list_and_metadata_a_copy():
+    metadata = {"source": "test"}
+    run_config = RunConfig.from_dict({"tags": ("a", "b"), "metadata": metadata})
+    metadata["source"] = "changed"
+    assert run_config.raw["tags"] == ["a", "b"]
+    assert run_config.raw["metadata"] == {"source": "test"}
