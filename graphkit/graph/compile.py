@@ -56,11 +56,12 @@ def compile_graph(builder: StateGraph, *, name: str) -> CompiledGraph:
         )
     triggers: dict[str, list[str]] = {node: [branch_channel(node)] for node in builder.nodes}
     writers: dict[str, list[Writer]] = {node: [] for node in (START, *builder.nodes)}
-    all_keys = frozenset(builder.channels)
+    all_keys = frozenset(builder.channels) | builder.managed.keys()
 
-    writers[START].append(_state_writer(START, frozenset(builder.schemas[builder.input_schema])))
+    input_keys = frozenset(builder.schemas[builder.input_schema]) - builder.managed.keys()
+    writers[START].append(_state_writer(START, input_keys))
     for node in builder.nodes:
-        writers[node].append(_state_writer(node, all_keys))
+        writers[node].append(_state_writer(node, all_keys, frozenset(builder.managed)))
         writers[node].append(_control_writer(node))
     for start, end in sorted(builder.edges):
         if end != END:
@@ -100,7 +101,8 @@ def compile_graph(builder: StateGraph, *, name: str) -> CompiledGraph:
         nodes=nodes,
         channels=channels,
         input_channel=START,
-        output_keys=builder.schemas[builder.output_schema],
+        output_keys=tuple(k for k in builder.schemas[builder.output_schema] if k in channels),
+        managed=dict(builder.managed),
         stream_keys=state_keys,
         state_keys=state_keys,
     )
@@ -200,15 +202,24 @@ def _reachable(builder: StateGraph) -> set[str]:
 # -- writers: what a node's return value becomes ---------------------------------------
 
 
-def _state_writer(node: str, keys: frozenset[str]) -> Writer:
-    """Writes the state keys a node returned; drops (with a warning) unknown keys."""
+def _state_writer(node: str, keys: frozenset[str], managed: frozenset[str] = frozenset()) -> Writer:
+    """Writes the state keys a node returned; drops (with a warning) unknown keys and
+    managed values."""
 
     def write_state(returned: Any, fresh_read: FreshRead, config: Any) -> list[tuple[str, Any]]:
         if returned is None:
             return []
         writes = []
         for key, value in _update_items(node, returned):
-            if key in keys:
+            if key in managed:
+                warnings.warn(
+                    f"Node {node!r} returned {key!r}, a managed value the runtime computes "
+                    "for each step; the write is dropped. Store your own value under "
+                    "another key.",
+                    GraphkitWarning,
+                    stacklevel=2,
+                )
+            elif key in keys:
                 writes.append((key, value))
             else:
                 warnings.warn(_unknown_key_message(node, key, keys), GraphkitWarning, stacklevel=2)

@@ -13,8 +13,15 @@ from collections.abc import Callable
 from typing import Annotated, Any, NotRequired, Required, get_origin, get_type_hints
 
 from graphkit.channels import BinaryOperatorAggregate, Channel, LastValue
+from graphkit.managed import ManagedValue, managed_value_of
 
-__all__ = ["channels_from_schema", "coerce_to_schema", "is_class_schema", "schema_keys"]
+__all__ = [
+    "channels_from_schema",
+    "coerce_to_schema",
+    "is_class_schema",
+    "managed_from_schema",
+    "schema_keys",
+]
 
 
 def schema_keys(schema: Any) -> tuple[str, ...]:
@@ -39,7 +46,32 @@ def channels_from_schema(schema: Any) -> dict[str, Channel]:
     >>> channels_from_schema(State)
     {'total': BinaryOperatorAggregate 'total'(0), 'name': LastValue 'name'(<empty>)}
     """
-    return {name: _channel_for(name, hint) for name, hint in _type_hints(schema).items()}
+    return {
+        name: _channel_for(name, hint)
+        for name, hint in _type_hints(schema).items()
+        if managed_value_of(_unwrap_required(hint)) is None
+    }
+
+
+def managed_from_schema(schema: Any) -> dict[str, type[ManagedValue]]:
+    """The managed values (``RemainingSteps``, ``IsLastStep``) a schema declares.
+
+    >>> from typing import TypedDict
+    >>> from graphkit.managed import RemainingSteps
+    >>> State = TypedDict("State", {"n": int, "left": RemainingSteps})
+    >>> managed_from_schema(State)
+    {'left': <class 'graphkit.managed.RemainingStepsManager'>}
+    """
+    managed = {}
+    for name, hint in _type_hints(schema).items():
+        manager = managed_value_of(_unwrap_required(hint))
+        if manager is not None:
+            managed[name] = manager
+    return managed
+
+
+def _unwrap_required(hint: Any) -> Any:
+    return hint.__args__[0] if get_origin(hint) in (Required, NotRequired) else hint
 
 
 def is_class_schema(schema: Any) -> bool:
@@ -84,8 +116,7 @@ def _type_hints(schema: Any) -> dict[str, Any]:
 
 
 def _channel_for(name: str, hint: Any) -> Channel:
-    if get_origin(hint) in (Required, NotRequired):
-        hint = hint.__args__[0]
+    hint = _unwrap_required(hint)
     if get_origin(hint) is Annotated:
         value_type = hint.__origin__
         for item in hint.__metadata__:

@@ -12,7 +12,8 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 from graphkit.channels import Channel
 from graphkit.constants import END, RESERVED_CHARACTERS, START
 from graphkit.errors import GraphkitWarning
-from graphkit.graph.schema import channels_from_schema
+from graphkit.graph.schema import channels_from_schema, managed_from_schema, schema_keys
+from graphkit.managed import ManagedValue
 from graphkit.types import RetryPolicy
 
 __all__ = ["Branch", "NodeDeclaration", "StateGraph"]
@@ -79,6 +80,7 @@ class StateGraph:
         self.input_schema = input_schema or state_schema
         self.output_schema = output_schema or state_schema
         self.channels: dict[str, Channel] = {}
+        self.managed: dict[str, type[ManagedValue]] = {}
         self.schemas: dict[Any, tuple[str, ...]] = {}
         self.nodes: dict[str, NodeDeclaration] = {}
         self.edges: set[tuple[str, str]] = set()
@@ -92,9 +94,12 @@ class StateGraph:
         if schema in self.schemas:
             return
         channels = channels_from_schema(schema)
-        self.schemas[schema] = tuple(channels)
+        managed = managed_from_schema(schema)
+        self.schemas[schema] = schema_keys(schema)
         for key, channel in channels.items():
             self.channels.setdefault(key, channel)
+        for key, manager in managed.items():
+            self.managed.setdefault(key, manager)
 
     # -- nodes ----------------------------------------------------------------------------
 

@@ -50,6 +50,7 @@ class StepState:
     checkpoint: Checkpoint
     max_version: int = 0
     live_volatile: set[str] = field(default_factory=set)
+    stop: int = 0  # the last step the recursion limit allows, plus one
 
     @classmethod
     def fresh(cls, graph: GraphSpec) -> StepState:
@@ -86,7 +87,7 @@ def plan(graph: GraphSpec, state: StepState) -> Plan:
             and state.versions.get(channel, 0) > seen.get(channel, 0)
         }
         if fired:
-            tasks.append(_pull_task(node, state, fired))
+            tasks.append(_pull_task(graph, node, state, fired))
     return Plan(state.step, tuple(tasks))
 
 
@@ -121,7 +122,7 @@ def _push_tasks(graph: GraphSpec, state: StepState) -> list[Task]:
     return tasks
 
 
-def _pull_task(node: NodeSpec, state: StepState, fired: dict[str, int]) -> Task:
+def _pull_task(graph: GraphSpec, node: NodeSpec, state: StepState, fired: dict[str, int]) -> Task:
     path = (PULL, node.name)
     return Task(
         id=task_id(state.checkpoint.id, state.step, path),
@@ -130,18 +131,32 @@ def _pull_task(node: NodeSpec, state: StepState, fired: dict[str, int]) -> Task:
         kind="pull",
         path=path,
         triggers=tuple(fired),
-        input=read_input(node, state.channels),
+        input=read_input(graph, node, state),
         trigger_versions=fired,
     )
 
 
-def read_input(node: NodeSpec, channels: Mapping[str, Channel]) -> Any:
+def read_input(graph: GraphSpec, node: NodeSpec, state: StepState) -> Any:
     """What ``node`` receives: one channel's value, or a dict (coerced to the node's
-    schema class when it has one) of the channels it reads."""
+    schema class when it has one) of the channels and managed values it reads."""
     if isinstance(node.reads, str):
-        return channels[node.reads].get()
-    values = {key: channels[key].get() for key in node.reads if channels[key].is_available()}
+        return state.channels[node.reads].get()
+    values = read_keys(graph, state.channels, node.reads, state.step, state.stop)
     return node.coerce(values) if node.coerce is not None else values
+
+
+def read_keys(
+    graph: GraphSpec, channels: Mapping[str, Channel], keys: Sequence[str], step: int, stop: int
+) -> dict[str, Any]:
+    """The values of ``keys``: channels that hold one, and managed values."""
+    values = {}
+    for key in keys:
+        manager = graph.managed.get(key)
+        if manager is not None:
+            values[key] = manager.get(step, stop)
+        elif channels[key].is_available():
+            values[key] = channels[key].get()
+    return values
 
 
 def task_id(checkpoint_id: str, step: int, path: tuple[Any, ...]) -> str:
@@ -169,14 +184,14 @@ def execute(
     """
     tasks = plan.tasks
     if len(tasks) == 1:
-        yield run_task(graph, tasks[0], state.channels, config)
+        yield run_task(graph, tasks[0], state, config)
         return
     pool = executor or _default_pool()
     futures: set[Future[TaskResult]] = {
-        pool.submit(run_task, graph, task, state.channels, config) for task in tasks[1:]
+        pool.submit(run_task, graph, task, state, config) for task in tasks[1:]
     }
     if tasks:
-        yield run_task(graph, tasks[0], state.channels, config)
+        yield run_task(graph, tasks[0], state, config)
     while futures:
         finished, futures = wait(futures, return_when=FIRST_COMPLETED)
         for future in finished:
@@ -184,7 +199,7 @@ def execute(
 
 
 def run_task(
-    graph: GraphSpec, task: Task, channels: Mapping[str, Channel], config: Mapping[str, Any]
+    graph: GraphSpec, task: Task, state: StepState, config: Mapping[str, Any]
 ) -> TaskResult:
     """Run one task: call its node, then turn the return value into writes (state
     updates first, then Command routes, edges and routers). A failure is retried as
@@ -199,7 +214,7 @@ def run_task(
         error: Exception | None = None
         try:
             output = node.call(task.input, task_config)
-            fresh_read = _FreshRead(channels, writes)
+            fresh_read = _FreshRead(graph, state, writes)
             for writer in node.writers:
                 writes.extend(writer(output, fresh_read, task_config))
         except Exception as exc:  # recorded; the stepper raises it after the step's tasks end
@@ -249,10 +264,11 @@ class _FreshRead:
     """Reads the step's channels with the running task's own writes applied to
     copies — what a router sees — without touching the real channels."""
 
-    __slots__ = ("_channels", "_writes")
+    __slots__ = ("_graph", "_state", "_writes")
 
-    def __init__(self, channels: Mapping[str, Channel], writes: list[tuple[str, Any]]):
-        self._channels = channels
+    def __init__(self, graph: GraphSpec, state: StepState, writes: list[tuple[str, Any]]):
+        self._graph = graph
+        self._state = state
         self._writes = writes
 
     def __call__(self, keys: Sequence[str]) -> dict[str, Any]:
@@ -261,15 +277,13 @@ class _FreshRead:
         for channel, value in self._writes:
             if channel in wanted:
                 pending.setdefault(channel, []).append(value)
-        values = {}
-        for key in keys:
-            channel = self._channels[key]
-            if key in pending:
-                channel = channel.copy()
-                channel.update(pending[key])
-            if channel.is_available():
-                values[key] = channel.get()
-        return values
+        channels: Mapping[str, Channel] = self._state.channels
+        if pending:
+            channels = dict(channels)
+            for key, values in pending.items():
+                channels[key] = channels[key].copy()
+                channels[key].update(values)
+        return read_keys(self._graph, channels, keys, self._state.step, self._state.stop)
 
 
 _pool: ThreadPoolExecutor | None = None

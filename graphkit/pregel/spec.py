@@ -58,6 +58,8 @@ class GraphSpec:
     ``channels`` are prototypes: a run starts from empty copies of them.
     ``output_keys`` are what ``invoke`` returns and the values stream shows;
     ``stream_keys`` what the updates stream shows; ``state_keys`` every state field.
+    ``managed`` maps managed-value keys (e.g. ``remaining_steps``) to the class that
+    computes them from the step and the run's last allowed step.
     """
 
     nodes: Mapping[str, NodeSpec]
@@ -66,6 +68,7 @@ class GraphSpec:
     output_keys: tuple[str, ...]
     stream_keys: tuple[str, ...]
     state_keys: tuple[str, ...]
+    managed: Mapping[str, Any] = field(default_factory=dict)
     trigger_to_nodes: Mapping[str, tuple[str, ...]] = field(init=False)
     finishing_channels: tuple[str, ...] = field(init=False)
 

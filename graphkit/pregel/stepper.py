@@ -71,7 +71,7 @@ class Stepper:
         self.status = "running"
         self.error: BaseException | None = None
         self._state = phases.StepState.fresh(graph)
-        self._stop = self._state.step + 1 + config.recursion_limit
+        self._stop = self._state.stop = self._state.step + 1 + config.recursion_limit
         self._steps: list[Superstep] = []
         self._input = input
         self._plan: Plan | None = None

@@ -1,0 +1,64 @@
+"""Managed values: state keys the runtime computes for each task instead of storing.
+
+Declare them in the state schema, as in LangGraph:
+
+>>> from typing import TypedDict
+>>> class State(TypedDict):
+...     remaining_steps: RemainingSteps
+...     is_last_step: IsLastStep
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, ClassVar
+
+__all__ = ["IsLastStep", "ManagedValue", "RemainingSteps", "managed_value_of"]
+
+
+class ManagedValue:
+    """A value computed from the step being planned and the step the run must stop at
+    (``stop``: the recursion limit counted from the run's first step)."""
+
+    name: ClassVar[str] = "managed value"
+
+    @staticmethod
+    def get(step: int, stop: int) -> object:
+        raise NotImplementedError  # pragma: no cover - every subclass defines it
+
+
+class RemainingStepsManager(ManagedValue):
+    """How many more supersteps the run may take, this one included."""
+
+    name = "RemainingSteps"
+
+    @staticmethod
+    def get(step: int, stop: int) -> int:
+        return stop - step
+
+
+class IsLastStepManager(ManagedValue):
+    """True in the last superstep the recursion limit allows."""
+
+    name = "IsLastStep"
+
+    @staticmethod
+    def get(step: int, stop: int) -> bool:
+        return step == stop - 1
+
+
+RemainingSteps = Annotated[int, RemainingStepsManager]
+IsLastStep = Annotated[bool, IsLastStepManager]
+
+
+def managed_value_of(annotation: object) -> type[ManagedValue] | None:
+    """The manager an ``Annotated[..., Manager]`` annotation names, if any.
+
+    >>> managed_value_of(RemainingSteps).__name__
+    'RemainingStepsManager'
+    >>> managed_value_of(int) is None
+    True
+    """
+    for item in getattr(annotation, "__metadata__", ()):
+        if isinstance(item, type) and issubclass(item, ManagedValue):
+            return item
+    return None
