@@ -43,6 +43,7 @@ from graphkit.pregel import (
     TaskResult,
     Update,
 )
+from graphkit.pregel.runtime import Runtime, get_runtime, get_stream_writer
 from graphkit.types import Command, RetryPolicy, Send
 
 __version__ = "0.1.0"
@@ -67,6 +68,7 @@ __all__ = [
     "Plan",
     "RetryPolicy",
     "Run",
+    "Runtime",
     "Send",
     "StateGraph",
     "Stepper",
@@ -76,4 +78,6 @@ __all__ = [
     "Topic",
     "UntrackedValue",
     "Update",
+    "get_runtime",
+    "get_stream_writer",
 ]

@@ -30,7 +30,14 @@ from graphkit.errors import GraphkitWarning, InvalidUpdateError, ParentCommand
 from graphkit.graph.schema import coerce_to_schema
 from graphkit.graph.state import Branch, StateGraph
 from graphkit.pregel.app import CompiledGraph
-from graphkit.pregel.spec import FreshRead, GraphSpec, NodeSpec, Writer, accepts_config
+from graphkit.pregel.spec import (
+    FreshRead,
+    GraphSpec,
+    NodeSpec,
+    Writer,
+    accepts_config,
+    injectable_parameters,
+)
 from graphkit.types import Command, Send
 
 __all__ = ["compile_graph", "validate"]
@@ -41,7 +48,7 @@ def branch_channel(node: str) -> str:
     return f"{BRANCH_CHANNEL_PREFIX}{node}"
 
 
-def compile_graph(builder: StateGraph, *, name: str) -> CompiledGraph:
+def compile_graph(builder: StateGraph, *, name: str, store: Any = None) -> CompiledGraph:
     """Validate ``builder`` and build the runtime's ``GraphSpec`` from it."""
     validate(builder)
     channels: dict[str, Channel] = dict(builder.channels)
@@ -84,7 +91,7 @@ def compile_graph(builder: StateGraph, *, name: str) -> CompiledGraph:
 
     nodes = {START: NodeSpec(START, (START,), START, _identity, tuple(writers[START]), hidden=True)}
     for node, declaration in builder.nodes.items():
-        call, wants_config = _adapt_call(node, declaration.action)
+        call, injected = _adapt_call(node, declaration.action)
         nodes[node] = NodeSpec(
             name=node,
             triggers=tuple(triggers[node]),
@@ -92,7 +99,7 @@ def compile_graph(builder: StateGraph, *, name: str) -> CompiledGraph:
             call=call,
             writers=tuple(writers[node]),
             coerce=coerce_to_schema(declaration.input_schema),
-            accepts_config=wants_config,
+            injected=injected,
             metadata=declaration.metadata,
             retry_policies=declaration.retry_policies,
         )
@@ -106,7 +113,7 @@ def compile_graph(builder: StateGraph, *, name: str) -> CompiledGraph:
         stream_keys=state_keys,
         state_keys=state_keys,
     )
-    return CompiledGraph(spec, builder=builder, name=name)
+    return CompiledGraph(spec, builder=builder, name=name, store=store)
 
 
 # -- validation -------------------------------------------------------------------------
@@ -402,27 +409,27 @@ def _resolve(branch: Branch, choice: Any) -> Any:
 # -- calling user code -------------------------------------------------------------------
 
 
-def _identity(value: Any, config: Any) -> Any:
+def _identity(value: Any) -> Any:
     return value
 
 
-def _adapt_call(node: str, action: Any) -> tuple[Callable[[Any, Any], Any], bool]:
-    """Return ``call(input, config)`` for a node's action, and whether it wants config."""
+def _adapt_call(node: str, action: Any) -> tuple[Callable[..., Any], tuple[str, ...]]:
+    """Return the callable for a node's action and the parameters to inject into it."""
     if inspect.isfunction(action) or inspect.ismethod(action) or inspect.isbuiltin(action):
         function = action
     elif callable(getattr(action, "invoke", None)):
         function = action.invoke
     else:
         function = action
-    if inspect.iscoroutinefunction(function):
+    if inspect.iscoroutinefunction(function) or inspect.iscoroutinefunction(
+        getattr(function, "__call__", None)  # noqa: B004
+    ):
 
-        def refuse_async(value: Any, config: Any) -> Any:
+        def refuse_async(value: Any, **injected: Any) -> Any:
             raise NotImplementedError(
                 f"Node {node!r} is an async function; graphkit does not run async nodes "
                 "yet. Make it a plain def, or run the graph with LangGraph's ainvoke."
             )
 
-        return refuse_async, False
-    if accepts_config(function):
-        return (lambda value, config: function(value, config=config)), True
-    return (lambda value, config: function(value)), False
+        return refuse_async, ()
+    return function, injectable_parameters(function)

@@ -270,6 +270,7 @@ class StateGraph:
         self,
         checkpointer: Any = None,
         *,
+        store: Any = None,
         interrupt_before: Any = None,
         interrupt_after: Any = None,
         debug: bool = False,
@@ -290,7 +291,7 @@ class StateGraph:
                 raise NotImplementedError(
                     f"compile({option}=...) is not supported by graphkit yet."
                 )
-        compiled = compile_graph(self, name=name or "LangGraph")
+        compiled = compile_graph(self, name=name or "LangGraph", store=store)
         self.compiled = True
         return compiled
 

@@ -3,20 +3,30 @@ on the stepper (one loop, run to the end)."""
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
 from graphkit.errors import GraphRecursionError
 from graphkit.pregel.config import RunConfig
-from graphkit.pregel.records import Run, TaskResult
+from graphkit.pregel.records import Run
+from graphkit.pregel.runtime import Runtime
 from graphkit.pregel.spec import GraphSpec
 from graphkit.pregel.stepper import Stepper
+from graphkit.pregel.stream import (
+    STREAM_MODES,
+    debug_event,
+    task_payload,
+    task_result_payload,
+    update_chunk,
+    wrote_any,
+)
 
 __all__ = ["CompiledGraph"]
 
-SUPPORTED_STREAM_MODES = ("values", "updates")
-LATER_STREAM_MODES = ("debug", "tasks", "checkpoints", "custom", "messages")
+SUPPORTED_STREAM_MODES = STREAM_MODES
+LATER_STREAM_MODES = ("messages",)
 
 
 class CompiledGraph:
@@ -45,11 +55,13 @@ class CompiledGraph:
         builder: Any = None,
         name: str = "LangGraph",
         executor: Executor | None = None,
+        store: Any = None,
     ) -> None:
         self.spec = spec
         self.builder = builder
         self.name = name
         self.executor = executor
+        self.store = store
         self.stream_mode = "updates"
 
     # -- stepping ---------------------------------------------------------------------
@@ -59,16 +71,20 @@ class CompiledGraph:
         input: Any,
         config: Mapping[str, Any] | None = None,
         *,
+        context: Any = None,
         record: bool = True,
         executor: Executor | None = None,
+        runtime: Runtime | None = None,
     ) -> Stepper:
-        """Start a run you advance phase by phase (see ``Stepper``)."""
+        """Start a run you advance phase by phase (see ``Stepper``). ``context`` is
+        what nodes see as ``runtime.context``."""
         return Stepper(
             self.spec,
             input,
             RunConfig.from_dict(config),
             record=record,
             executor=executor or self.executor,
+            runtime=runtime or Runtime(context=context, store=self.store),
         )
 
     def trace(self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any) -> Run:
@@ -114,6 +130,7 @@ class CompiledGraph:
         input: Any,
         config: Mapping[str, Any] | None = None,
         *,
+        context: Any = None,
         stream_mode: str | Sequence[str] | None = None,
         output_keys: Sequence[str] | None = None,
         **kwargs: Any,
@@ -121,13 +138,24 @@ class CompiledGraph:
         """Run to the end, yielding chunks as the run goes.
 
         ``stream_mode`` is ``"updates"`` (default: ``{node: update}`` per task, as it
-        finishes), ``"values"`` (the whole state after each step that wrote it), or a
-        list of modes, which yields ``(mode, chunk)`` pairs.
+        finishes), ``"values"`` (the whole state after each step that wrote it),
+        ``"tasks"`` / ``"debug"`` (task start and result payloads, LangGraph's shapes),
+        ``"custom"`` (what nodes send with ``get_stream_writer()`` or a ``writer``
+        parameter), ``"checkpoints"`` (nothing until a checkpointer is set, as in
+        LangGraph), or a list of modes, which yields ``(mode, chunk)`` pairs.
+        ``context`` is handed to nodes as ``runtime.context``.
         """
         _refuse_later_options(kwargs)
         modes, single = _stream_modes(stream_mode or self.stream_mode)
         keys = tuple(output_keys) if output_keys is not None else self.spec.stream_keys
-        stepper = self.stepper(input, config, **kwargs)
+        custom: deque[Any] = deque()
+        writer = custom.append if "custom" in modes else Runtime().stream_writer
+        runtime = Runtime(context=context, store=self.store, stream_writer=writer)
+        stepper = self.stepper(input, config, runtime=runtime, **kwargs)
+
+        def emit(mode: str, chunk: Any) -> Any:
+            return chunk if single else (mode, chunk)
+
         # As in LangGraph, a step's values chunk is delivered once the next step has
         # been planned: if planning fails (e.g. a node's input does not validate), the
         # error is raised and that chunk is not delivered.
@@ -144,38 +172,44 @@ class CompiledGraph:
                 pending_values = None
             if stepper.done:
                 break
+            for task in plan.tasks if {"tasks", "debug"} & set(modes) else ():
+                if (payload := task_payload(self.spec, task)) is not None:
+                    if "tasks" in modes:
+                        yield emit("tasks", payload)
+                    if "debug" in modes:
+                        yield emit("debug", debug_event(plan.step, "task", payload))
             results = []
             for result in stepper.iter_execute():
                 results.append(result)
-                if "updates" in modes and (chunk := self._update_chunk(result)) is not None:
-                    yield chunk if single else ("updates", chunk)
+                while custom:
+                    yield emit("custom", custom.popleft())
+                if "updates" in modes and (chunk := update_chunk(self.spec, result)):
+                    yield emit("updates", chunk)
+                if {"tasks", "debug"} & set(modes) and (
+                    payload := task_result_payload(self.spec, result)
+                ):
+                    if "tasks" in modes:
+                        yield emit("tasks", payload)
+                    if "debug" in modes:
+                        yield emit("debug", debug_event(plan.step, "task_result", payload))
             stepper.update()
-            # LangGraph emits values when the step *wrote* an output key, changed or not
-            if "values" in modes and plan.step >= 0 and _wrote_any(results, keys):
-                chunk = stepper.output(keys)
-                pending_values = chunk if single else ("values", chunk)
+            if "values" in modes and plan.step >= 0 and wrote_any(results, keys):
+                pending_values = emit("values", stepper.output(keys))
 
-    def _update_chunk(self, result: TaskResult) -> dict[str, Any] | None:
-        node = self.spec.nodes.get(result.task.node)
-        if node is None or node.hidden or (result.error is not None and not result.writes):
-            return None
-        keys = self.spec.stream_keys
-        writes = [(channel, value) for channel, value in result.writes if channel in keys]
-        if not writes:
-            return {node.name: None}
-        channels = [channel for channel, _ in writes]
-        if len(set(channels)) < len(channels):  # the same key twice: one dict per write
-            return {node.name: [{channel: value} for channel, value in writes]}
-        return {node.name: dict(writes)}
+    def get_graph(self, xray: bool | int = False) -> Any:
+        """The graph as drawn: ``.to_dot()``, ``.draw_mermaid()``, ``.draw_svg()``.
+        ``xray`` will expand subgraph nodes once graphkit has them; no effect yet."""
+        from graphkit.render import graph_from_builder
 
+        return graph_from_builder(self.builder, name=self.name, xray=xray, only=self.spec.nodes)
 
-def _wrote_any(results: list[TaskResult], keys: tuple[str, ...]) -> bool:
-    key_set = set(keys)
-    return any(channel in key_set for result in results for channel, _ in result.writes)
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        from graphkit.render import mimebundle
+
+        return mimebundle(self, include=include, exclude=exclude)
 
 
 LATER_OPTIONS = (
-    "context",
     "interrupt_before",
     "interrupt_after",
     "durability",

@@ -32,6 +32,7 @@ from graphkit.checkpoint import Checkpoint, new_checkpoint_id
 from graphkit.constants import PULL, PUSH, TASKS
 from graphkit.errors import GraphkitWarning, InvalidUpdateError, ParentCommand
 from graphkit.pregel.records import ChannelChange, Plan, Task, TaskResult, Update
+from graphkit.pregel.runtime import RunContext, Runtime, running
 from graphkit.pregel.spec import GraphSpec, NodeSpec
 
 __all__ = ["StepState", "execute", "plan", "run_task", "update"]
@@ -173,7 +174,7 @@ def execute(
     graph: GraphSpec,
     plan: Plan,
     state: StepState,
-    config: Mapping[str, Any],
+    run: RunContext,
     executor: Executor | None = None,
 ) -> Iterator[TaskResult]:
     """Run the plan's tasks; yield each result as its task finishes.
@@ -184,28 +185,27 @@ def execute(
     """
     tasks = plan.tasks
     if len(tasks) == 1:
-        yield run_task(graph, tasks[0], state, config)
+        yield run_task(graph, tasks[0], state, run)
         return
     pool = executor or _default_pool()
     futures: set[Future[TaskResult]] = {
-        pool.submit(run_task, graph, task, state, config) for task in tasks[1:]
+        pool.submit(run_task, graph, task, state, run) for task in tasks[1:]
     }
     if tasks:
-        yield run_task(graph, tasks[0], state, config)
+        yield run_task(graph, tasks[0], state, run)
     while futures:
         finished, futures = wait(futures, return_when=FIRST_COMPLETED)
         for future in finished:
             yield future.result()
 
 
-def run_task(
-    graph: GraphSpec, task: Task, state: StepState, config: Mapping[str, Any]
-) -> TaskResult:
+def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) -> TaskResult:
     """Run one task: call its node, then turn the return value into writes (state
     updates first, then Command routes, edges and routers). A failure is retried as
     the node's retry policy says; the last error is caught into the result."""
     node = graph.nodes[task.node]
-    task_config = _task_config(config, task, node) if node.accepts_config else None
+    task_config = _task_config(run.config, task, node) if node.injected else None
+    injected = _injected(node, task_config, run.runtime)
     started = time.perf_counter()
     failed: list[Exception] = []
     while True:
@@ -213,10 +213,11 @@ def run_task(
         output: Any = None
         error: Exception | None = None
         try:
-            output = node.call(task.input, task_config)
-            fresh_read = _FreshRead(graph, state, writes)
-            for writer in node.writers:
-                writes.extend(writer(output, fresh_read, task_config))
+            with running(run.runtime):
+                output = node.call(task.input, **injected)
+                fresh_read = _FreshRead(graph, state, writes)
+                for writer in node.writers:
+                    writes.extend(writer(output, fresh_read, task_config))
         except Exception as exc:  # recorded; the stepper raises it after the step's tasks end
             error = exc  # writes made before the error stay visible, but are never applied
         policy = _retry_policy_for(node, error, attempt=len(failed) + 1)
@@ -235,6 +236,12 @@ def run_task(
         worker=threading.current_thread().name,
         failed_attempts=tuple(failed),
     )
+
+
+def _injected(node: NodeSpec, config: Mapping[str, Any] | None, runtime: Runtime) -> dict[str, Any]:
+    values = {"config": config, "writer": runtime.stream_writer, "runtime": runtime}
+    values["store"] = runtime.store
+    return {name: values[name] for name in node.injected}
 
 
 def _retry_policy_for(node: NodeSpec, error: Exception | None, attempt: int) -> Any:

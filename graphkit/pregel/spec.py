@@ -14,7 +14,14 @@ from typing import Any, Protocol
 
 from graphkit.channels import Channel
 
-__all__ = ["FreshRead", "GraphSpec", "NodeSpec", "Writer", "accepts_config"]
+__all__ = [
+    "FreshRead",
+    "GraphSpec",
+    "NodeSpec",
+    "Writer",
+    "accepts_config",
+    "injectable_parameters",
+]
 
 
 class FreshRead(Protocol):
@@ -35,20 +42,25 @@ class NodeSpec:
     ``reads`` is a tuple of channel names (the node gets a dict of those that hold a
     value) or a single channel name (the node gets that channel's value). ``coerce``
     turns the dict into the node's input type (a dataclass or pydantic model), and
-    ``call(input, config)`` runs the user's code; ``config`` is None unless the node
-    asked for it.
+    ``call(input, **injected)`` runs the user's code, handed the run-scoped values it
+    declared parameters for (``injected``: config, writer, runtime, store).
     """
 
     name: str
     triggers: tuple[str, ...]
     reads: tuple[str, ...] | str
-    call: Callable[[Any, Mapping[str, Any] | None], Any]
+    call: Callable[..., Any]
     writers: tuple[Writer, ...] = ()
     coerce: Callable[[dict[str, Any]], Any] | None = None
-    accepts_config: bool = False
+    injected: tuple[str, ...] = ()
     metadata: Mapping[str, Any] = field(default_factory=dict)
     hidden: bool = False
     retry_policies: tuple[Any, ...] = ()
+
+    @property
+    def accepts_config(self) -> bool:
+        """True when the node is handed the run config."""
+        return "config" in self.injected
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +97,22 @@ class GraphSpec:
             "finishing_channels",
             tuple(k for k, c in self.channels.items() if type(c).finish is not Channel.finish),
         )
+
+
+def injectable_parameters(function: Callable[..., Any]) -> tuple[str, ...]:
+    """Which of LangGraph's injectable parameters (config, writer, runtime, store)
+    ``function`` declares, by name.
+
+    >>> injectable_parameters(lambda state, config, writer: state)
+    ('config', 'writer')
+    """
+    from graphkit.pregel.runtime import INJECTABLE
+
+    try:
+        parameters = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return ()
+    return tuple(name for name in INJECTABLE if name in parameters)
 
 
 def accepts_config(function: Callable[..., Any]) -> bool:

@@ -14,6 +14,7 @@ from graphkit.errors import EmptyInputError, GraphRecursionError
 from graphkit.pregel import phases
 from graphkit.pregel.config import RunConfig
 from graphkit.pregel.records import Execution, Plan, Run, Superstep, Task, TaskResult, Update
+from graphkit.pregel.runtime import RunContext, Runtime
 from graphkit.pregel.spec import GraphSpec
 
 __all__ = ["INPUT_TASK", "Stepper"]
@@ -59,6 +60,7 @@ class Stepper:
         *,
         record: bool = True,
         executor: Executor | None = None,
+        runtime: Runtime | None = None,
     ) -> None:
         if input is None:
             raise EmptyInputError(
@@ -68,6 +70,7 @@ class Stepper:
         self.config = config
         self.record = record
         self.executor = executor
+        self._run_context = RunContext(config.raw, runtime or Runtime())
         self.status = "running"
         self.error: BaseException | None = None
         self._state = phases.StepState.fresh(graph)
@@ -150,7 +153,7 @@ class Stepper:
             yield results[0]
         else:
             for result in phases.execute(
-                self.graph, plan, self._state, self.config.raw, self.executor
+                self.graph, plan, self._state, self._run_context, self.executor
             ):
                 results.append(result)
                 yield result

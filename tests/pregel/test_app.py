@@ -135,18 +135,17 @@ def test_objects_with_invoke_are_nodes():
     assert builder.compile().invoke({"x": 5})["x"] == 11
 
 
-@pytest.mark.parametrize("mode", ["debug", "tasks", "checkpoints", "custom", "messages"])
-def test_stream_modes_not_built_yet_say_so(mode):
-    with pytest.raises(NotImplementedError, match=f"stream_mode='{mode}' is not supported yet"):
-        list(diamond().stream({"log": []}, stream_mode=mode))
+def test_messages_mode_is_not_built_yet_and_says_so():
+    with pytest.raises(NotImplementedError, match="stream_mode='messages' is not supported yet"):
+        list(diamond().stream({"log": []}, stream_mode="messages"))
 
 
 def test_unknown_stream_mode_lists_the_supported_ones():
-    with pytest.raises(ValueError, match=r"Unknown stream_mode 'valuez'.*\['values', 'updates'\]"):
+    with pytest.raises(ValueError, match=r"Unknown stream_mode 'valuez'.*'updates', 'debug'"):
         list(diamond().stream({"log": []}, stream_mode="valuez"))
 
 
-@pytest.mark.parametrize("option", ["context", "interrupt_before", "durability", "subgraphs"])
+@pytest.mark.parametrize("option", ["interrupt_before", "durability", "subgraphs"])
 def test_langgraph_options_not_built_yet_say_so(option):
     with pytest.raises(NotImplementedError, match=option):
         diamond().invoke({"log": []}, **{option: "x"})

@@ -11,6 +11,7 @@ from graphkit import END, START, GraphkitWarning, StateGraph
 from graphkit.channels import EMPTY
 from graphkit.pregel import phases
 from graphkit.pregel.records import Task, TaskResult
+from graphkit.pregel.runtime import RunContext
 
 
 class State(TypedDict):
@@ -104,7 +105,7 @@ def test_execute_runs_each_task_on_the_same_frozen_channels():
     app = build([(START, "a"), (START, "b")])
     stepper = advance(app, {"log": ["in"]}, 2)
     plan = phases.plan(app.spec, stepper._state)
-    results = list(phases.execute(app.spec, plan, stepper._state, {}))
+    results = list(phases.execute(app.spec, plan, stepper._state, RunContext({})))
     assert sorted(r.task.node for r in results) == ["a", "b"]
     assert stepper.values == {"log": ["in"]}  # nothing applied yet
 

@@ -1,0 +1,103 @@
+"""Stream chunks built from the records, with LangGraph's shapes and field names.
+
+Pure functions: a record in, a chunk out. ``CompiledGraph.stream`` decides when to
+emit them.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from graphkit.pregel.records import Task, TaskResult
+from graphkit.pregel.spec import GraphSpec
+
+__all__ = [
+    "STREAM_MODES",
+    "debug_event",
+    "task_payload",
+    "task_result_payload",
+    "update_chunk",
+    "wrote_any",
+]
+
+STREAM_MODES = ("values", "updates", "debug", "tasks", "checkpoints", "custom")
+
+
+def update_chunk(graph: GraphSpec, result: TaskResult) -> dict[str, Any] | None:
+    """``{node: update}`` for the updates stream; None for hidden or failed tasks.
+
+    A node that wrote the same key twice (e.g. two Commands) gets a list of dicts.
+    """
+    node = graph.nodes.get(result.task.node)
+    if node is None or node.hidden or (result.error is not None and not result.writes):
+        return None
+    keys = graph.stream_keys
+    writes = [(channel, value) for channel, value in result.writes if channel in keys]
+    if not writes:
+        return {node.name: None}
+    channels = [channel for channel, _ in writes]
+    if len(set(channels)) < len(channels):
+        return {node.name: [{channel: value} for channel, value in writes]}
+    return {node.name: dict(writes)}
+
+
+def task_payload(graph: GraphSpec, task: Task) -> dict[str, Any] | None:
+    """The "task" payload of the tasks and debug streams (None for hidden tasks)."""
+    node = graph.nodes.get(task.node)
+    if node is None or node.hidden:
+        return None
+    triggers = node.triggers if task.kind == "pull" else task.triggers
+    payload: dict[str, Any] = {
+        "id": task.id,
+        "name": task.node,
+        "input": task.input,
+        "triggers": tuple(sorted(triggers)),
+    }
+    if node.metadata:
+        payload["metadata"] = dict(node.metadata)
+    return payload
+
+
+def task_result_payload(graph: GraphSpec, result: TaskResult) -> dict[str, Any] | None:
+    """The "task_result" payload: the task's state writes, or its error."""
+    node = graph.nodes.get(result.task.node)
+    if node is None or node.hidden:
+        return None
+    keys = graph.stream_keys
+    folded: dict[str, Any] = {}
+    for channel, value in result.writes:
+        if channel not in keys:
+            continue
+        if channel in folded:  # several writes to one key: {"$writes": [...]}
+            previous = folded[channel]
+            is_many = isinstance(previous, dict) and set(previous) == {"$writes"}
+            folded[channel] = {
+                "$writes": [*(previous["$writes"] if is_many else [previous]), value]
+            }
+        else:
+            folded[channel] = value
+    return {
+        "id": result.task.id,
+        "name": result.task.node,
+        "error": result.error,
+        "result": folded,
+        "interrupts": [],
+    }
+
+
+def debug_event(step: int, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """A debug-stream event: ``{"step", "timestamp", "type", "payload"}``."""
+    return {
+        "step": step,
+        "timestamp": datetime.now(UTC).isoformat(),
+        "type": kind,
+        "payload": payload,
+    }
+
+
+def wrote_any(results: list[TaskResult], keys: tuple[str, ...]) -> bool:
+    """True when a task of the step wrote one of ``keys`` (LangGraph's rule for
+    emitting a values chunk: written, changed or not)."""
+    key_set = set(keys)
+    return any(channel in key_set for result in results for channel, _ in result.writes)

@@ -1,0 +1,114 @@
+"""Stream payloads (tasks, debug, custom) built from the records, in LangGraph's shapes."""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, TypedDict
+
+import pytest
+
+from graphkit import START, Send, StateGraph, get_stream_writer
+
+
+class State(TypedDict):
+    log: Annotated[list, operator.add]
+
+
+def reporter(state):
+    get_stream_writer()({"progress": len(state["log"])})
+    return {"log": ["a"]}
+
+
+def with_writer(state, writer):
+    writer("from b")
+    return {"log": ["b"]}
+
+
+def two_steps():
+    builder = StateGraph(State).add_node("a", reporter, metadata={"team": "x"})
+    builder.add_node("b", with_writer).add_edge(START, "a").add_edge("a", "b")
+    return builder.compile()
+
+
+def test_tasks_stream_has_a_start_and_a_result_payload_per_task():
+    chunks = list(two_steps().stream({"log": []}, stream_mode="tasks"))
+    start, result = chunks[0], chunks[1]
+    assert set(start) == {"id", "name", "input", "triggers", "metadata"}
+    assert (start["name"], start["input"], start["triggers"]) == (
+        "a",
+        {"log": []},
+        ("branch:to:a",),
+    )
+    assert start["metadata"] == {"team": "x"}
+    assert result == {
+        "id": start["id"],
+        "name": "a",
+        "error": None,
+        "result": {"log": ["a"]},
+        "interrupts": [],
+    }
+    assert [c["name"] for c in chunks] == ["a", "a", "b", "b"]
+
+
+def test_debug_events_wrap_the_payloads_with_step_timestamp_and_type():
+    events = list(two_steps().stream({"log": []}, stream_mode="debug"))
+    assert [(e["step"], e["type"], e["payload"]["name"]) for e in events] == [
+        (1, "task", "a"),
+        (1, "task_result", "a"),
+        (2, "task", "b"),
+        (2, "task_result", "b"),
+    ]
+    assert events[0]["timestamp"].endswith("+00:00")
+
+
+def test_custom_chunks_come_from_get_stream_writer_and_the_writer_parameter():
+    chunks = list(two_steps().stream({"log": []}, stream_mode=["custom", "updates"]))
+    assert chunks == [
+        ("custom", {"progress": 0}),
+        ("updates", {"a": {"log": ["a"]}}),
+        ("custom", "from b"),
+        ("updates", {"b": {"log": ["b"]}}),
+    ]
+
+
+def test_without_custom_mode_the_writer_discards_chunks():
+    assert two_steps().invoke({"log": []}) == {"log": ["a", "b"]}
+
+
+def test_checkpoints_stream_is_empty_without_a_checkpointer_as_in_langgraph():
+    assert list(two_steps().stream({"log": []}, stream_mode="checkpoints")) == []
+
+
+def test_push_tasks_report_the_push_trigger_and_their_send_argument():
+    builder = StateGraph(State).add_node("split", lambda s: {"log": ["split"]})
+    builder.add_node("work", lambda n: {"log": [n]}).add_edge(START, "split")
+    builder.add_conditional_edges("split", lambda s: [Send("work", 1), Send("work", 2)])
+    starts = [c for c in builder.compile().stream({"log": []}, stream_mode="tasks") if "input" in c]
+    assert [(c["name"], c["triggers"], c["input"]) for c in starts[1:]] == [
+        ("work", ("__pregel_push",), 1),
+        ("work", ("__pregel_push",), 2),
+    ]
+
+
+def test_a_failed_task_reports_its_error_before_the_run_raises():
+    def boom(state):
+        raise ValueError("bad")
+
+    builder = StateGraph(State).add_node("boom", boom).add_edge(START, "boom")
+    chunks = []
+    with pytest.raises(ValueError, match="bad"):
+        for chunk in builder.compile().stream({"log": []}, stream_mode="tasks"):
+            chunks.append(chunk)
+    assert isinstance(chunks[-1]["error"], ValueError) and chunks[-1]["result"] == {}
+
+
+def test_two_writes_to_one_key_fold_into_dollar_writes():
+    from graphkit import Command
+
+    builder = StateGraph(State).add_node(
+        "twice", lambda s: [Command(update={"log": [1]}), Command(update={"log": [2]})]
+    )
+    chunks = list(
+        builder.add_edge(START, "twice").compile().stream({"log": []}, stream_mode="tasks")
+    )
+    assert chunks[-1]["result"] == {"log": {"$writes": [[1], [2]]}}
