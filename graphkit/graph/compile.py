@@ -92,6 +92,9 @@ def compile_graph(builder: StateGraph, *, name: str, store: Any = None) -> Compi
     nodes = {START: NodeSpec(START, (START,), START, _identity, tuple(writers[START]), hidden=True)}
     for node, declaration in builder.nodes.items():
         call, injected = _adapt_call(node, declaration.action)
+        is_async = inspect.iscoroutinefunction(call) or inspect.iscoroutinefunction(
+            getattr(call, "__call__", None)  # noqa: B004
+        )
         nodes[node] = NodeSpec(
             name=node,
             triggers=tuple(triggers[node]),
@@ -100,6 +103,7 @@ def compile_graph(builder: StateGraph, *, name: str, store: Any = None) -> Compi
             writers=tuple(writers[node]),
             coerce=coerce_to_schema(declaration.input_schema),
             injected=injected,
+            is_async=is_async,
             metadata=declaration.metadata,
             retry_policies=declaration.retry_policies,
         )
@@ -421,15 +425,4 @@ def _adapt_call(node: str, action: Any) -> tuple[Callable[..., Any], tuple[str, 
         function = action.invoke
     else:
         function = action
-    if inspect.iscoroutinefunction(function) or inspect.iscoroutinefunction(
-        getattr(function, "__call__", None)  # noqa: B004
-    ):
-
-        def refuse_async(value: Any, **injected: Any) -> Any:
-            raise NotImplementedError(
-                f"Node {node!r} is an async function; graphkit does not run async nodes "
-                "yet. Make it a plain def, or run the graph with LangGraph's ainvoke."
-            )
-
-        return refuse_async, ()
     return function, injectable_parameters(function)

@@ -4,7 +4,7 @@ on the stepper (one loop, run to the end)."""
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
@@ -75,6 +75,7 @@ class CompiledGraph:
         record: bool = True,
         executor: Executor | None = None,
         runtime: Runtime | None = None,
+        loop: Any = None,
     ) -> Stepper:
         """Start a run you advance phase by phase (see ``Stepper``). ``context`` is
         what nodes see as ``runtime.context``."""
@@ -85,6 +86,7 @@ class CompiledGraph:
             record=record,
             executor=executor or self.executor,
             runtime=runtime or Runtime(context=context, store=self.store),
+            loop=loop,
         )
 
     def trace(self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any) -> Run:
@@ -195,6 +197,40 @@ class CompiledGraph:
             stepper.update()
             if "values" in modes and plan.step >= 0 and wrote_any(results, keys):
                 pending_values = emit("values", stepper.output(keys))
+
+    async def ainvoke(
+        self,
+        input: Any,
+        config: Mapping[str, Any] | None = None,
+        *,
+        stream_mode: str = "values",
+        **kwargs: Any,
+    ) -> Any:
+        """``invoke`` for async code: async nodes run concurrently on this event loop."""
+        latest: Any = None
+        chunks = []
+        keys = kwargs.pop("output_keys", None) or self.spec.output_keys
+        async for chunk in self.astream(
+            input, config, stream_mode=stream_mode, output_keys=keys, **kwargs
+        ):
+            if stream_mode == "values":
+                latest = chunk
+            else:
+                chunks.append(chunk)
+        return latest if stream_mode == "values" else chunks
+
+    async def astream(
+        self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any
+    ) -> AsyncIterator[Any]:
+        """``stream`` for async code: the same loop, its chunks handed to this event
+        loop; async nodes run concurrently on it."""
+        from graphkit.pregel.aio import astream_from
+
+        def start(loop: Any) -> Iterator[Any]:
+            return self.stream(input, config, loop=loop, **kwargs)
+
+        async for chunk in astream_from(start):
+            yield chunk
 
     def get_graph(self, xray: bool | int = False) -> Any:
         """The graph as drawn: ``.to_dot()``, ``.draw_mermaid()``, ``.draw_svg()``.

@@ -17,6 +17,7 @@ streaming and limits happen there, between phases, never in here.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import hashlib
 import threading
@@ -214,7 +215,7 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
         error: Exception | None = None
         try:
             with running(run.runtime):
-                output = node.call(task.input, **injected)
+                output = _call(node, task.input, injected, run)
                 fresh_read = _FreshRead(graph, state, writes)
                 for writer in node.writers:
                     writes.extend(writer(output, fresh_read, task_config))
@@ -236,6 +237,21 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
         worker=threading.current_thread().name,
         failed_attempts=tuple(failed),
     )
+
+
+def _call(node: NodeSpec, value: Any, injected: dict[str, Any], run: RunContext) -> Any:
+    if not node.is_async:
+        return node.call(value, **injected)
+    if run.loop is None:
+        raise TypeError(
+            f"Node {node.name!r} is an async function, and this run is synchronous. "
+            "Run the graph with `await app.ainvoke(...)` or `app.astream(...)`, or make "
+            "the node a plain def."
+        )
+    # The coroutine runs on the caller's event loop, concurrently with the other
+    # async tasks of the step; this worker thread waits for it.
+    future = asyncio.run_coroutine_threadsafe(node.call(value, **injected), run.loop)
+    return future.result()
 
 
 def _injected(node: NodeSpec, config: Mapping[str, Any] | None, runtime: Runtime) -> dict[str, Any]:

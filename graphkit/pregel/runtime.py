@@ -4,6 +4,7 @@ or fetched with ``get_runtime()`` / ``get_stream_writer()``, as in LangGraph."""
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -83,3 +84,5 @@ class RunContext:
 
     config: Mapping[str, Any]
     runtime: Runtime = field(default_factory=Runtime)
+    loop: asyncio.AbstractEventLoop | None = None
+    """The event loop async nodes run on (set by ``astream``/``ainvoke``)."""

@@ -56,6 +56,7 @@ class NodeSpec:
     metadata: Mapping[str, Any] = field(default_factory=dict)
     hidden: bool = False
     retry_policies: tuple[Any, ...] = ()
+    is_async: bool = False
 
     @property
     def accepts_config(self) -> bool:

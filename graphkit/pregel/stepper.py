@@ -6,6 +6,7 @@ drives the very same object phase by phase. There is one loop, and this is it.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from concurrent.futures import Executor
 from typing import Any
@@ -61,6 +62,7 @@ class Stepper:
         record: bool = True,
         executor: Executor | None = None,
         runtime: Runtime | None = None,
+        loop: asyncio.AbstractEventLoop | None = None,
     ) -> None:
         if input is None:
             raise EmptyInputError(
@@ -70,7 +72,7 @@ class Stepper:
         self.config = config
         self.record = record
         self.executor = executor
-        self._run_context = RunContext(config.raw, runtime or Runtime())
+        self._run_context = RunContext(config.raw, runtime or Runtime(), loop)
         self.status = "running"
         self.error: BaseException | None = None
         self._state = phases.StepState.fresh(graph)

@@ -151,12 +151,12 @@ def test_langgraph_options_not_built_yet_say_so(option):
         diamond().invoke({"log": []}, **{option: "x"})
 
 
-def test_async_node_is_refused_with_a_clear_error():
+def test_async_node_under_invoke_says_to_use_ainvoke():
     async def slow(state):
         return {}
 
     builder = StateGraph(State).add_node("slow", slow).add_edge(START, "slow")
-    with pytest.raises(NotImplementedError, match="Node 'slow' is an async function"):
+    with pytest.raises(TypeError, match=r"Node 'slow' is an async function.*app.ainvoke"):
         builder.compile().invoke({"x": 1})
 
 

@@ -1,0 +1,67 @@
+"""The async interface: a thin layer over the one (synchronous) loop.
+
+``astream`` runs ``stream`` in a worker thread and hands its chunks to the caller's
+event loop. Async nodes are scheduled back onto that same event loop, so the async
+tasks of a superstep run concurrently there, while the loop code stays the one the
+debugger steps through.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import AsyncIterator, Callable, Iterator
+from typing import Any
+
+__all__ = ["astream_from"]
+
+_DONE = object()
+
+
+async def astream_from(
+    start: Callable[[asyncio.AbstractEventLoop], Iterator[Any]],
+) -> AsyncIterator[Any]:
+    """Yield, on the running event loop, the chunks of ``start(loop)`` run in a thread.
+
+    The thread computes a chunk only when the consumer asks for one (as a plain
+    generator would), so closing the async iterator early stops the run right there.
+    """
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[tuple[Any, BaseException | None]] = asyncio.Queue()
+    demand = threading.Semaphore(0)
+    stop = threading.Event()
+
+    def produce() -> None:
+        chunks = start(loop)
+        try:
+            while True:
+                demand.acquire()
+                if stop.is_set():
+                    return
+                try:
+                    chunk = next(chunks)
+                except StopIteration:
+                    loop.call_soon_threadsafe(queue.put_nowait, (_DONE, None))
+                    return
+                loop.call_soon_threadsafe(queue.put_nowait, (chunk, None))
+        except BaseException as error:  # handed to the consumer, raised there
+            loop.call_soon_threadsafe(queue.put_nowait, (_DONE, error))
+        finally:
+            close = getattr(chunks, "close", None)
+            if close is not None:
+                close()
+
+    producer = loop.run_in_executor(None, produce)
+    try:
+        while True:
+            demand.release()
+            chunk, error = await queue.get()
+            if error is not None:
+                raise error
+            if chunk is _DONE:
+                break
+            yield chunk
+    finally:
+        stop.set()
+        demand.release()
+        await producer
