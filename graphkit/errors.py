@@ -48,5 +48,9 @@ class GraphkitWarning(UserWarning):
 
 
 class ParentCommand(Exception):
-    """Raised when a node returns ``Command(graph=Command.PARENT)`` and no parent graph
-    runs this one (same name as LangGraph's)."""
+    """Carries a ``Command(graph=Command.PARENT)`` from a subgraph to the graph that
+    runs it; reaches the caller only when there is no such graph (LangGraph's name)."""
+
+    def __init__(self, message: str, command: object = None) -> None:
+        super().__init__(message)
+        self.command = command

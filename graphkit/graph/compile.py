@@ -91,7 +91,7 @@ def compile_graph(builder: StateGraph, *, name: str, store: Any = None) -> Compi
 
     nodes = {START: NodeSpec(START, (START,), START, _identity, tuple(writers[START]), hidden=True)}
     for node, declaration in builder.nodes.items():
-        call, injected = _adapt_call(node, declaration.action)
+        call, injected = _adapt_call(node, declaration.action, all_keys)
         is_async = inspect.iscoroutinefunction(call) or inspect.iscoroutinefunction(
             getattr(call, "__call__", None)  # noqa: B004
         )
@@ -261,7 +261,8 @@ def _command_update_items(node: str, command: Command) -> list[tuple[str, Any]]:
         raise ParentCommand(
             f"Node {node!r} returned {command!r}, but this graph is not running as a "
             "subgraph, so there is no parent graph to send it to. Drop graph=Command.PARENT, "
-            "or add this graph as a node of a parent graph."
+            "or add this graph as a node of a parent graph.",
+            command,
         )
     update = command.update
     if update is None:
@@ -413,12 +414,32 @@ def _resolve(branch: Branch, choice: Any) -> Any:
 # -- calling user code -------------------------------------------------------------------
 
 
+def _subgraph_call(child: CompiledGraph, parent_keys: frozenset[str]) -> Callable[..., Any]:
+    """A compiled graph as a node: it gets the keys it declares and gives back the
+    keys the parent has (private keys on either side are not an error here)."""
+    child_inputs = frozenset(child.builder.schemas[child.builder.input_schema])
+
+    def run_subgraph(state: Any, config: Any) -> Any:
+        if isinstance(state, dict):
+            state = {key: value for key, value in state.items() if key in child_inputs}
+        output = child.invoke(state, config)
+        if isinstance(output, dict):
+            output = {key: value for key, value in output.items() if key in parent_keys}
+        return output
+
+    return run_subgraph
+
+
 def _identity(value: Any) -> Any:
     return value
 
 
-def _adapt_call(node: str, action: Any) -> tuple[Callable[..., Any], tuple[str, ...]]:
+def _adapt_call(
+    node: str, action: Any, parent_keys: frozenset[str] = frozenset()
+) -> tuple[Callable[..., Any], tuple[str, ...]]:
     """Return the callable for a node's action and the parameters to inject into it."""
+    if isinstance(action, CompiledGraph):
+        return _subgraph_call(action, parent_keys), ("config",)
     if inspect.isfunction(action) or inspect.ismethod(action) or inspect.isbuiltin(action):
         function = action
     elif callable(getattr(action, "invoke", None)):

@@ -11,7 +11,7 @@ from typing import Any
 from graphkit.errors import GraphRecursionError
 from graphkit.pregel.config import RunConfig
 from graphkit.pregel.records import Run
-from graphkit.pregel.runtime import Runtime
+from graphkit.pregel.runtime import Forward, Runtime, current_scope
 from graphkit.pregel.spec import GraphSpec
 from graphkit.pregel.stepper import Stepper
 from graphkit.pregel.stream import (
@@ -76,6 +76,8 @@ class CompiledGraph:
         executor: Executor | None = None,
         runtime: Runtime | None = None,
         loop: Any = None,
+        forward: Forward | None = None,
+        stream_modes: tuple[str, ...] = (),
     ) -> Stepper:
         """Start a run you advance phase by phase (see ``Stepper``). ``context`` is
         what nodes see as ``runtime.context``."""
@@ -87,6 +89,8 @@ class CompiledGraph:
             executor=executor or self.executor,
             runtime=runtime or Runtime(context=context, store=self.store),
             loop=loop,
+            forward=forward,
+            stream_modes=stream_modes,
         )
 
     def trace(self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any) -> Run:
@@ -135,6 +139,7 @@ class CompiledGraph:
         context: Any = None,
         stream_mode: str | Sequence[str] | None = None,
         output_keys: Sequence[str] | None = None,
+        subgraphs: bool = False,
         **kwargs: Any,
     ) -> Iterator[Any]:
         """Run to the end, yielding chunks as the run goes.
@@ -145,19 +150,57 @@ class CompiledGraph:
         ``"custom"`` (what nodes send with ``get_stream_writer()`` or a ``writer``
         parameter), ``"checkpoints"`` (nothing until a checkpointer is set, as in
         LangGraph), or a list of modes, which yields ``(mode, chunk)`` pairs.
+        With ``subgraphs=True`` every chunk is prefixed by the namespace it comes from
+        (``()`` for this graph, ``("node:task_id",)`` for a subgraph run by a task).
         ``context`` is handed to nodes as ``runtime.context``.
         """
         _refuse_later_options(kwargs)
         modes, single = _stream_modes(stream_mode or self.stream_mode)
         keys = tuple(output_keys) if output_keys is not None else self.spec.stream_keys
+        parent = current_scope()
+        # A subgraph whose parent streams with subgraphs=True sends its chunks up too.
+        up = parent.run.forward if parent is not None else None
+        up_modes = parent.run.stream_modes if up is not None else ()
+        down_modes = tuple(dict.fromkeys((*up_modes, *(modes if subgraphs else ()))))
+        nested: deque[tuple[tuple[str, ...], str, Any]] = deque()
         custom: deque[Any] = deque()
-        writer = custom.append if "custom" in modes else Runtime().stream_writer
-        runtime = Runtime(context=context, store=self.store, stream_writer=writer)
-        stepper = self.stepper(input, config, runtime=runtime, **kwargs)
+        needed = set(modes) | set(up_modes)
+        if context is None and parent is not None:
+            context = parent.run.runtime.context
+        runtime = Runtime(
+            context=context,
+            store=self.store,
+            stream_writer=custom.append if "custom" in needed else Runtime().stream_writer,
+        )
+        stepper = self.stepper(
+            input,
+            config,
+            runtime=runtime,
+            forward=nested.append if down_modes else None,
+            stream_modes=down_modes,
+            **kwargs,
+        )
+        for namespace, mode, chunk in self._chunks(stepper, needed, keys, custom, nested):
+            if up is not None and mode in up_modes:
+                up((namespace, mode, chunk))
+            if mode not in modes or (namespace != stepper.namespace and not subgraphs):
+                continue
+            if subgraphs:
+                yield (namespace, chunk) if single else (namespace, mode, chunk)
+            else:
+                yield chunk if single else (mode, chunk)
 
-        def emit(mode: str, chunk: Any) -> Any:
-            return chunk if single else (mode, chunk)
-
+    def _chunks(
+        self,
+        stepper: Stepper,
+        modes: set[str],
+        keys: tuple[str, ...],
+        custom: deque[Any],
+        nested: deque[tuple[tuple[str, ...], str, Any]],
+    ) -> Iterator[tuple[tuple[str, ...], str, Any]]:
+        """Drive the stepper to the end; yield ``(namespace, mode, chunk)`` for every
+        chunk of ``modes``, this run's and its subgraphs' (from ``nested``)."""
+        here = stepper.namespace
         # As in LangGraph, a step's values chunk is delivered once the next step has
         # been planned: if planning fails (e.g. a node's input does not validate), the
         # error is raised and that chunk is not delivered.
@@ -174,29 +217,31 @@ class CompiledGraph:
                 pending_values = None
             if stepper.done:
                 break
-            for task in plan.tasks if {"tasks", "debug"} & set(modes) else ():
+            for task in plan.tasks if {"tasks", "debug"} & modes else ():
                 if (payload := task_payload(self.spec, task)) is not None:
                     if "tasks" in modes:
-                        yield emit("tasks", payload)
+                        yield here, "tasks", payload
                     if "debug" in modes:
-                        yield emit("debug", debug_event(plan.step, "task", payload))
+                        yield here, "debug", debug_event(plan.step, "task", payload)
             results = []
             for result in stepper.iter_execute():
                 results.append(result)
+                while nested:
+                    yield nested.popleft()
                 while custom:
-                    yield emit("custom", custom.popleft())
+                    yield here, "custom", custom.popleft()
                 if "updates" in modes and (chunk := update_chunk(self.spec, result)):
-                    yield emit("updates", chunk)
-                if {"tasks", "debug"} & set(modes) and (
+                    yield here, "updates", chunk
+                if {"tasks", "debug"} & modes and (
                     payload := task_result_payload(self.spec, result)
                 ):
                     if "tasks" in modes:
-                        yield emit("tasks", payload)
+                        yield here, "tasks", payload
                     if "debug" in modes:
-                        yield emit("debug", debug_event(plan.step, "task_result", payload))
+                        yield here, "debug", debug_event(plan.step, "task_result", payload)
             stepper.update()
             if "values" in modes and plan.step >= 0 and wrote_any(results, keys):
-                pending_values = emit("values", stepper.output(keys))
+                pending_values = (here, "values", stepper.output(keys))
 
     async def ainvoke(
         self,
@@ -249,7 +294,6 @@ LATER_OPTIONS = (
     "interrupt_before",
     "interrupt_after",
     "durability",
-    "subgraphs",
     "print_mode",
     "debug",
     "checkpoint_during",

@@ -33,7 +33,7 @@ from graphkit.checkpoint import Checkpoint, new_checkpoint_id
 from graphkit.constants import PULL, PUSH, TASKS
 from graphkit.errors import GraphkitWarning, InvalidUpdateError, ParentCommand
 from graphkit.pregel.records import ChannelChange, Plan, Task, TaskResult, Update
-from graphkit.pregel.runtime import RunContext, Runtime, running
+from graphkit.pregel.runtime import RunContext, Runtime, TaskScope, running, task_scope
 from graphkit.pregel.spec import GraphSpec, NodeSpec
 
 __all__ = ["StepState", "execute", "plan", "run_task", "update"]
@@ -205,16 +205,17 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
     updates first, then Command routes, edges and routers). A failure is retried as
     the node's retry policy says; the last error is caught into the result."""
     node = graph.nodes[task.node]
-    task_config = _task_config(run.config, task, node) if node.injected else None
+    task_config = _task_config(run, task, node) if node.injected else None
     injected = _injected(node, task_config, run.runtime)
     started = time.perf_counter()
     failed: list[Exception] = []
+    scope = TaskScope((*run.namespace, f"{task.node}:{task.id}"), run)
     while True:
         writes: list[tuple[str, Any]] = []
         output: Any = None
         error: Exception | None = None
         try:
-            with running(run.runtime):
+            with running(run.runtime), task_scope(scope):
                 output = _call(node, task.input, injected, run)
                 fresh_read = _FreshRead(graph, state, writes)
                 for writer in node.writers:
@@ -236,10 +237,22 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
         duration=time.perf_counter() - started,
         worker=threading.current_thread().name,
         failed_attempts=tuple(failed),
+        subruns=tuple(scope.subruns),
     )
 
 
 def _call(node: NodeSpec, value: Any, injected: dict[str, Any], run: RunContext) -> Any:
+    try:
+        return _call_sync_or_async(node, value, injected, run)
+    except ParentCommand as sent_up:  # a subgraph this node ran routes its parent: us
+        if sent_up.command is None:
+            raise
+        return dataclasses.replace(sent_up.command, graph=None)
+
+
+def _call_sync_or_async(
+    node: NodeSpec, value: Any, injected: dict[str, Any], run: RunContext
+) -> Any:
     if not node.is_async:
         return node.call(value, **injected)
     if run.loop is None:
@@ -270,17 +283,18 @@ def _retry_policy_for(node: NodeSpec, error: Exception | None, attempt: int) -> 
     return None
 
 
-def _task_config(config: Mapping[str, Any], task: Task, node: NodeSpec) -> dict[str, Any]:
+def _task_config(run: RunContext, task: Task, node: NodeSpec) -> dict[str, Any]:
+    namespace = "|".join((*run.namespace, f"{task.node}:{task.id}"))
     metadata = {
-        **config.get("metadata", {}),
+        **run.config.get("metadata", {}),
         **node.metadata,
         "langgraph_step": task.step,
         "langgraph_node": task.node,
         "langgraph_triggers": task.triggers,
         "langgraph_path": task.path,
-        "langgraph_checkpoint_ns": f"{task.node}:{task.id}",
+        "langgraph_checkpoint_ns": namespace,
     }
-    return {**config, "metadata": metadata}
+    return {**run.config, "metadata": metadata}
 
 
 class _FreshRead:

@@ -205,13 +205,15 @@ class Run:
     """The supersteps of one invocation, in order, starting with the input step.
 
     ``values`` is the state after the last Update, ``status`` one of ``"done"``,
-    ``"running"``, ``"error"`` or ``"out_of_steps"``.
+    ``"running"``, ``"error"`` or ``"out_of_steps"``. A subgraph's run has the
+    ``namespace`` of the task that ran it (``("node:task_id",)``); a root run has ().
     """
 
     steps: tuple[Superstep, ...]
     values: Mapping[str, Any]
     status: str
     error: BaseException | None = None
+    namespace: tuple[str, ...] = ()
 
     def step(self, number: int) -> Superstep:
         """The superstep numbered ``number`` (the input step is -1)."""

@@ -78,11 +78,52 @@ def get_stream_writer() -> Callable[[Any], None]:
     return runtime.stream_writer if runtime is not None else _discard
 
 
+Forward = Callable[[tuple[tuple[str, ...], str, Any]], None]
+"""Receives ``(namespace, mode, chunk)`` from a subgraph's stream."""
+
+
 @dataclass(frozen=True, slots=True)
 class RunContext:
-    """Everything Execute needs besides the plan and the channels."""
+    """Everything Execute needs besides the plan and the channels.
+
+    ``namespace`` is empty for a root run and names the task that runs a subgraph
+    otherwise (``("node:task_id", ...)``, LangGraph's checkpoint_ns); ``forward`` and
+    ``stream_modes`` say where subgraphs started by this run's tasks send which chunks.
+    """
 
     config: Mapping[str, Any]
     runtime: Runtime = field(default_factory=Runtime)
     loop: asyncio.AbstractEventLoop | None = None
-    """The event loop async nodes run on (set by ``astream``/``ainvoke``)."""
+    namespace: tuple[str, ...] = ()
+    forward: Forward | None = None
+    stream_modes: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class TaskScope:
+    """What a running task offers the graphs it runs itself (its subgraphs): their
+    namespace, where their finished runs go, and where to forward stream chunks."""
+
+    namespace: tuple[str, ...]
+    run: RunContext
+    subruns: list[Any] = field(default_factory=list)
+
+
+_scope: contextvars.ContextVar[TaskScope | None] = contextvars.ContextVar(
+    "graphkit_task_scope", default=None
+)
+
+
+def current_scope() -> TaskScope | None:
+    """The scope of the task running in this thread, if a graph runs inside a node."""
+    return _scope.get()
+
+
+@contextmanager
+def task_scope(scope: TaskScope) -> Iterator[None]:
+    """Make ``scope`` current while a task runs."""
+    token = _scope.set(scope)
+    try:
+        yield
+    finally:
+        _scope.reset(token)

@@ -15,7 +15,7 @@ from graphkit.errors import EmptyInputError, GraphRecursionError
 from graphkit.pregel import phases
 from graphkit.pregel.config import RunConfig
 from graphkit.pregel.records import Execution, Plan, Run, Superstep, Task, TaskResult, Update
-from graphkit.pregel.runtime import RunContext, Runtime
+from graphkit.pregel.runtime import Forward, RunContext, Runtime, current_scope
 from graphkit.pregel.spec import GraphSpec
 
 __all__ = ["INPUT_TASK", "Stepper"]
@@ -63,6 +63,8 @@ class Stepper:
         executor: Executor | None = None,
         runtime: Runtime | None = None,
         loop: asyncio.AbstractEventLoop | None = None,
+        forward: Forward | None = None,
+        stream_modes: tuple[str, ...] = (),
     ) -> None:
         if input is None:
             raise EmptyInputError(
@@ -72,7 +74,14 @@ class Stepper:
         self.config = config
         self.record = record
         self.executor = executor
-        self._run_context = RunContext(config.raw, runtime or Runtime(), loop)
+        # Started from inside a node: this is a subgraph run of that task.
+        self._parent = current_scope()
+        self.namespace = self._parent.namespace if self._parent is not None else ()
+        if loop is None and self._parent is not None:
+            loop = self._parent.run.loop
+        self._run_context = RunContext(
+            config.raw, runtime or Runtime(), loop, self.namespace, forward, stream_modes
+        )
         self.status = "running"
         self.error: BaseException | None = None
         self._state = phases.StepState.fresh(graph)
@@ -120,7 +129,7 @@ class Stepper:
         steps = list(self._steps)
         if self._plan is not None and self._plan.tasks and not self.done:
             steps.append(self._superstep(None))
-        return Run(tuple(steps), self.values, self.status, self.error)
+        return Run(tuple(steps), self.values, self.status, self.error, self.namespace)
 
     # -- the phases ---------------------------------------------------------------------
 
@@ -137,6 +146,7 @@ class Stepper:
         self._plan = phases.plan(self.graph, state)
         if not self._plan.tasks:
             self.status = "done"
+            self._report_to_parent()
         return self._plan
 
     def iter_execute(self) -> Iterator[TaskResult]:
@@ -222,6 +232,11 @@ class Stepper:
             self._plan.step, self._plan, self._execution, update, self._checkpoint_before
         )
 
+    def _report_to_parent(self) -> None:
+        # A subgraph's run is kept in the records of the task that ran it.
+        if self._parent is not None and self.record:
+            self._parent.subruns.append(self.run_so_far)
+
     def _expect(self, phase: str) -> None:
         if self.next_phase != phase:
             if self.done:
@@ -238,6 +253,7 @@ class Stepper:
         self.error = error
         if self.record and self._plan is not None:
             self._steps.append(self._superstep(None))
+        self._report_to_parent()
         assert error is not None
         raise error
 
