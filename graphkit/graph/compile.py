@@ -48,7 +48,9 @@ def branch_channel(node: str) -> str:
     return f"{BRANCH_CHANNEL_PREFIX}{node}"
 
 
-def compile_graph(builder: StateGraph, *, name: str, store: Any = None) -> CompiledGraph:
+def compile_graph(
+    builder: StateGraph, *, name: str, store: Any = None, executor: Any = None
+) -> CompiledGraph:
     """Validate ``builder`` and build the runtime's ``GraphSpec`` from it."""
     validate(builder)
     channels: dict[str, Channel] = dict(builder.channels)
@@ -117,7 +119,7 @@ def compile_graph(builder: StateGraph, *, name: str, store: Any = None) -> Compi
         stream_keys=state_keys,
         state_keys=state_keys,
     )
-    return CompiledGraph(spec, builder=builder, name=name, store=store)
+    return CompiledGraph(spec, builder=builder, name=name, store=store, executor=executor)
 
 
 # -- validation -------------------------------------------------------------------------

@@ -271,13 +271,19 @@ class StateGraph:
         checkpointer: Any = None,
         *,
         store: Any = None,
+        executor: Any = None,
         interrupt_before: Any = None,
         interrupt_after: Any = None,
         debug: bool = False,
         name: str | None = None,
         **kwargs: Any,
     ) -> Any:
-        """Check the graph and turn it into a runnable ``CompiledGraph``."""
+        """Check the graph and turn it into a runnable ``CompiledGraph``.
+
+        ``executor`` (a graphkit extension) is any ``concurrent.futures.Executor`` to
+        run a superstep's parallel tasks on, e.g. a ``dask.distributed`` client's
+        ``get_executor()``; by default they run on a shared thread pool.
+        """
         from graphkit.graph.compile import compile_graph
 
         for option, value in (
@@ -291,7 +297,7 @@ class StateGraph:
                 raise NotImplementedError(
                     f"compile({option}=...) is not supported by graphkit yet."
                 )
-        compiled = compile_graph(self, name=name or "LangGraph", store=store)
+        compiled = compile_graph(self, name=name or "LangGraph", store=store, executor=executor)
         self.compiled = True
         return compiled
 

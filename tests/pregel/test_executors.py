@@ -1,0 +1,54 @@
+"""Any concurrent.futures.Executor runs a superstep's tasks, a distributed one included."""
+
+from __future__ import annotations
+
+import operator
+import os
+from typing import Annotated, TypedDict
+
+import pytest
+
+from graphkit import START, Send, StateGraph
+
+
+class State(TypedDict):
+    log: Annotated[list, operator.add]
+    pids: Annotated[list, operator.add]
+
+
+def square(n):
+    return {"log": [(n, n * n)], "pids": [os.getpid()]}
+
+
+def fan_out(**compile_options):
+    builder = StateGraph(State).add_node("split", lambda s: {"log": ["split"]})
+    builder.add_node("square", square).add_edge(START, "split")
+    builder.add_conditional_edges("split", lambda s: [Send("square", i) for i in range(6)])
+    return builder.compile(**compile_options)
+
+
+@pytest.fixture(scope="module")
+def dask_executor():
+    import distributed  # a dev dependency: missing it is a failure, not a skip
+
+    with (
+        distributed.LocalCluster(
+            n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield client.get_executor()
+
+
+def test_a_dask_cluster_runs_the_tasks_in_other_processes_with_the_same_result(dask_executor):
+    expected = fan_out().invoke({"log": [], "pids": []})
+    run = fan_out().stepper({"log": [], "pids": []}, executor=dask_executor).run()
+    assert run.values["log"] == expected["log"]
+    assert set(run.values["pids"]) - {os.getpid()}  # node functions crossed a process boundary
+    workers = [r.worker for r in run.step(2).execution.results]
+    assert any("Dask" in worker for worker in workers)
+
+
+def test_an_executor_given_at_compile_time_is_used(dask_executor):
+    app = fan_out(executor=dask_executor)
+    assert set(app.invoke({"log": [], "pids": []})["pids"]) - {os.getpid()}
