@@ -49,7 +49,12 @@ def branch_channel(node: str) -> str:
 
 
 def compile_graph(
-    builder: StateGraph, *, name: str, store: Any = None, executor: Any = None
+    builder: StateGraph,
+    *,
+    name: str,
+    store: Any = None,
+    executor: Any = None,
+    debug: bool = False,
 ) -> CompiledGraph:
     """Validate ``builder`` and build the runtime's ``GraphSpec`` from it."""
     validate(builder)
@@ -119,7 +124,9 @@ def compile_graph(
         stream_keys=state_keys,
         state_keys=state_keys,
     )
-    return CompiledGraph(spec, builder=builder, name=name, store=store, executor=executor)
+    return CompiledGraph(
+        spec, builder=builder, name=name, store=store, executor=executor, debug=debug
+    )
 
 
 # -- validation -------------------------------------------------------------------------

@@ -290,14 +290,15 @@ class StateGraph:
             ("checkpointer", checkpointer),
             ("interrupt_before", interrupt_before),
             ("interrupt_after", interrupt_after),
-            ("debug", debug),
             *kwargs.items(),
         ):
             if value:
                 raise NotImplementedError(
                     f"compile({option}=...) is not supported by graphkit yet."
                 )
-        compiled = compile_graph(self, name=name or "LangGraph", store=store, executor=executor)
+        compiled = compile_graph(
+            self, name=name or "LangGraph", store=store, executor=executor, debug=debug
+        )
         self.compiled = True
         return compiled
 

@@ -56,8 +56,10 @@ class CompiledGraph:
         name: str = "LangGraph",
         executor: Executor | None = None,
         store: Any = None,
+        debug: bool = False,
     ) -> None:
         self.spec = spec
+        self.debug = debug
         self.builder = builder
         self.name = name
         self.executor = executor
@@ -140,6 +142,7 @@ class CompiledGraph:
         stream_mode: str | Sequence[str] | None = None,
         output_keys: Sequence[str] | None = None,
         subgraphs: bool = False,
+        print_mode: str | Sequence[str] = (),
         **kwargs: Any,
     ) -> Iterator[Any]:
         """Run to the end, yielding chunks as the run goes.
@@ -152,10 +155,13 @@ class CompiledGraph:
         LangGraph), or a list of modes, which yields ``(mode, chunk)`` pairs.
         With ``subgraphs=True`` every chunk is prefixed by the namespace it comes from
         (``()`` for this graph, ``("node:task_id",)`` for a subgraph run by a task).
+        ``print_mode`` prints the chunks of those modes as ``[mode] chunk`` (as
+        LangGraph does; ``compile(debug=True)`` prints updates and values).
         ``context`` is handed to nodes as ``runtime.context``.
         """
         _refuse_later_options(kwargs)
         modes, single = _stream_modes(stream_mode or self.stream_mode)
+        printed, _ = _stream_modes(print_mode or (("updates", "values") if self.debug else ()))
         keys = tuple(output_keys) if output_keys is not None else self.spec.stream_keys
         parent = current_scope()
         # A subgraph whose parent streams with subgraphs=True sends its chunks up too.
@@ -164,7 +170,7 @@ class CompiledGraph:
         down_modes = tuple(dict.fromkeys((*up_modes, *(modes if subgraphs else ()))))
         nested: deque[tuple[tuple[str, ...], str, Any]] = deque()
         custom: deque[Any] = deque()
-        needed = set(modes) | set(up_modes)
+        needed = set(modes) | set(up_modes) | set(printed)
         if context is None and parent is not None:
             context = parent.run.runtime.context
         runtime = Runtime(
@@ -183,6 +189,8 @@ class CompiledGraph:
         for namespace, mode, chunk in self._chunks(stepper, needed, keys, custom, nested):
             if up is not None and mode in up_modes:
                 up((namespace, mode, chunk))
+            if mode in printed and namespace == stepper.namespace:
+                print(f"\x1b[1m[{mode}]\x1b[0m {chunk}")
             if mode not in modes or (namespace != stepper.namespace and not subgraphs):
                 continue
             if subgraphs:
@@ -294,8 +302,6 @@ LATER_OPTIONS = (
     "interrupt_before",
     "interrupt_after",
     "durability",
-    "print_mode",
-    "debug",
     "checkpoint_during",
 )
 

@@ -145,7 +145,7 @@ def test_unknown_stream_mode_lists_the_supported_ones():
         list(diamond().stream({"log": []}, stream_mode="valuez"))
 
 
-@pytest.mark.parametrize("option", ["interrupt_before", "durability", "print_mode"])
+@pytest.mark.parametrize("option", ["interrupt_before", "interrupt_after", "durability"])
 def test_langgraph_options_not_built_yet_say_so(option):
     with pytest.raises(NotImplementedError, match=option):
         diamond().invoke({"log": []}, **{option: "x"})

@@ -112,3 +112,21 @@ def test_two_writes_to_one_key_fold_into_dollar_writes():
         builder.add_edge(START, "twice").compile().stream({"log": []}, stream_mode="tasks")
     )
     assert chunks[-1]["result"] == {"log": {"$writes": [[1], [2]]}}
+
+
+def test_print_mode_prints_chunks_without_yielding_them(capsys):
+    assert two_steps().invoke({"log": []}, print_mode="updates") == {"log": ["a", "b"]}
+    assert capsys.readouterr().out == (
+        "\x1b[1m[updates]\x1b[0m {'a': {'log': ['a']}}\n"
+        "\x1b[1m[updates]\x1b[0m {'b': {'log': ['b']}}\n"
+    )
+
+
+def test_compile_debug_prints_updates_and_values(capsys):
+    builder = StateGraph(State).add_node("a", lambda s: {"log": ["a"]}).add_edge(START, "a")
+    builder.compile(debug=True).invoke({"log": []})
+    assert capsys.readouterr().out.splitlines() == [
+        "\x1b[1m[values]\x1b[0m {'log': []}",
+        "\x1b[1m[updates]\x1b[0m {'a': {'log': ['a']}}",
+        "\x1b[1m[values]\x1b[0m {'log': ['a']}",
+    ]
