@@ -287,7 +287,7 @@ class CompiledGraph:
 
     def get_graph(self, xray: bool | int = False) -> Any:
         """The graph as drawn: ``.to_dot()``, ``.draw_mermaid()``, ``.draw_svg()``.
-        ``xray`` will expand subgraph nodes once graphkit has them; no effect yet."""
+        ``xray=True`` draws subgraph nodes as their own nodes (``xray=n``: n levels)."""
         from graphkit.render import graph_from_builder
 
         return graph_from_builder(self.builder, name=self.name, xray=xray, only=self.spec.nodes)

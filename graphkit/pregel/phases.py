@@ -417,7 +417,7 @@ def update(graph: GraphSpec, state: StepState, results: Sequence[TaskResult]) ->
 
     # 4. a step passed: volatile channels not written this step may clear themselves
     if is_loop_step:
-        for name in list(state.live_volatile):
+        for name in sorted(state.live_volatile):  # sorted: the same record in every process
             if name not in grouped:
                 _notify(name, channels, state, next_version, changes, updated, "update")
 

@@ -52,6 +52,11 @@ class Task:
     def __repr__(self) -> str:
         return f"Task(step={self.step}, node={self.node!r}, triggers={list(self.triggers)})"
 
+    def _repr_html_(self) -> str:
+        from graphkit.inspect.cards import task_html
+
+        return task_html(self)
+
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Plan:
@@ -67,6 +72,11 @@ class Plan:
 
     def __repr__(self) -> str:
         return f"Plan(step={self.step}, tasks={self.nodes})"
+
+    def _repr_html_(self) -> str:
+        from graphkit.inspect.cards import plan_html
+
+        return plan_html(self)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -99,6 +109,11 @@ class TaskResult:
             outcome = f"writes={[channel for channel, _ in self.writes]}"
         return f"TaskResult(node={self.task.node!r}, {outcome})"
 
+    def _repr_html_(self) -> str:
+        from graphkit.inspect.cards import result_html
+
+        return result_html(self)
+
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Execution:
@@ -123,6 +138,11 @@ class Execution:
         parts = [f"{r.task.node}!" if r.error is not None else r.task.node for r in self.results]
         return f"Execution(step={self.step}, results={parts})"
 
+    def _repr_html_(self) -> str:
+        from graphkit.inspect.cards import execution_html
+
+        return execution_html(self)
+
 
 @dataclass(frozen=True, slots=True, repr=False)
 class ChannelChange:
@@ -144,6 +164,11 @@ class ChannelChange:
 
     def __repr__(self) -> str:
         return f"ChannelChange({self.channel!r}: {self.before!r} -> {self.after!r})"
+
+    def _repr_html_(self) -> str:
+        from graphkit.inspect.cards import change_html
+
+        return change_html(self)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -167,6 +192,11 @@ class Update:
 
     def __repr__(self) -> str:
         return f"Update(step={self.step}, changed={self.changed})"
+
+    def _repr_html_(self) -> str:
+        from graphkit.inspect.cards import update_html
+
+        return update_html(self)
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -199,6 +229,17 @@ class Superstep:
         changed = self.update.changed if self.update is not None else None
         return f"Superstep(step={self.step}, tasks={self.plan.nodes}, changed={changed})"
 
+    def _repr_html_(self) -> str:
+        from graphkit.inspect.cards import superstep_html
+
+        return superstep_html(self)
+
+    def to_frame(self, readable: bool = False) -> Any:
+        """This step's Plan, Execute and Update rows as one pandas DataFrame."""
+        from graphkit.inspect.tables import superstep_frame
+
+        return superstep_frame(self, readable=readable)
+
 
 @dataclass(frozen=True, slots=True, repr=False)
 class Run:
@@ -228,3 +269,42 @@ class Run:
 
     def __repr__(self) -> str:
         return f"Run(steps={len(self.steps)}, status={self.status!r})"
+
+    def __str__(self) -> str:
+        return self.timeline()
+
+    def _repr_html_(self) -> str:
+        from graphkit.inspect.cards import run_html
+
+        return run_html(self)
+
+    def to_frame(self, kind: str = "tasks", **options: Any) -> Any:
+        """A table of this run as a pandas DataFrame: ``"tasks"``, ``"writes"``,
+        ``"changes"``, ``"state"`` or ``"timeline"`` (see ``graphkit.inspect.tables``)."""
+        from graphkit.inspect.tables import run_frame
+
+        return run_frame(self, kind, **options)
+
+    def why(self, node: str, step: int | None = None, *, graph: Any = None) -> Any:
+        """Why ``node`` ran, or did not run, at ``step`` (see ``graphkit.inspect.why``)."""
+        from graphkit.inspect.why import why
+
+        return why(self, node, step, graph=graph)
+
+    def diff(self, step_a: int, step_b: int) -> Any:
+        """The state keys whose value differs between two steps' checkpoints."""
+        from graphkit.inspect.diff import diff
+
+        return diff(self, step_a, step_b)
+
+    def timeline(self, *, durations: bool = False) -> str:
+        """This run as plain text, step by step and phase by phase (``print(run)``)."""
+        from graphkit.inspect.text import run_text
+
+        return run_text(self, durations=durations)
+
+    def timeline_svg(self, width: int = 720) -> str:
+        """Each step's tasks as bars on one time axis, barriers drawn, as SVG text."""
+        from graphkit.inspect.timeline import run_timeline_svg
+
+        return run_timeline_svg(self, width)

@@ -1,0 +1,330 @@
+"""HTML for notebooks: a compact card per superstep, its three phases side by side.
+
+Plan is blue, Execute amber, Update green, errors red (DESIGN §1's colours). Each
+record's ``_repr_html_`` is a one-line delegate to a function here; every function is
+pure (records in, an HTML string out) and every text a run produced is escaped.
+Styles are inline, so a card looks the same wherever the HTML is pasted.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from graphkit.channels import EMPTY
+from graphkit.inspect.markup import (
+    BORDER,
+    CODE_STYLE,
+    ERROR,
+    EXECUTE,
+    FONT_STYLE,
+    MUTED,
+    PLAN,
+    UPDATE,
+    escape,
+)
+from graphkit.inspect.timeline import duration_text, run_timeline_svg
+from graphkit.inspect.values import show, show_error
+
+if TYPE_CHECKING:
+    from graphkit.pregel.records import (
+        ChannelChange,
+        Execution,
+        Plan,
+        Run,
+        Superstep,
+        Task,
+        TaskResult,
+        Update,
+    )
+
+__all__ = [
+    "change_html",
+    "execution_html",
+    "plan_html",
+    "result_html",
+    "run_html",
+    "superstep_html",
+    "task_html",
+    "update_html",
+]
+
+FONT = FONT_STYLE
+CODE = CODE_STYLE
+CARD = (
+    f"{FONT};color:#111827;background:#ffffff;border:1px solid {BORDER};border-radius:8px;"
+    "margin:6px 0;max-width:1000px"
+)
+_VALUE_WIDTH = 40
+_TITLE_WIDTH = 400
+
+
+def code(text: str) -> str:
+    """``text`` escaped, in a monospace span.
+
+    >>> code("<b>")
+    '<span style="font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px">&lt;b&gt;</span>'
+    """  # noqa: E501
+    return f'<span style="{CODE}">{escape(text)}</span>'
+
+
+def value(item: Any) -> str:
+    """A run value, shortened, with the longer text as a tooltip.
+
+    >>> value("<b>").endswith('title="&#x27;&lt;b&gt;&#x27;">&#x27;&lt;b&gt;&#x27;</span>')
+    True
+    """
+    short, long = show(item, _VALUE_WIDTH), show(item, _TITLE_WIDTH)
+    return f'<span style="{CODE}" title="{escape(long)}">{escape(short)}</span>'
+
+
+def muted(text: str) -> str:
+    """``text`` escaped, in grey.
+
+    >>> muted("a<b")
+    '<span style="color:#6b7280">a&lt;b</span>'
+    """
+    return f'<span style="color:{MUTED}">{escape(text)}</span>'
+
+
+def _item(inner: str) -> str:
+    return f'<div style="margin:2px 0;overflow-wrap:anywhere">{inner}</div>'
+
+
+def _column(title: str, colours: tuple[str, str], items: list[str], empty: str) -> str:
+    background, accent = colours
+    body = "".join(items) or _item(muted(empty))
+    return (
+        f'<div style="background:{background};border-top:3px solid {accent};'
+        f'border-radius:6px;padding:6px 8px;min-width:0">'
+        f'<div style="color:{accent};font-weight:600;font-size:11px;'
+        f'text-transform:uppercase;letter-spacing:.05em;margin-bottom:4px">{escape(title)}</div>'
+        f"{body}</div>"
+    )
+
+
+def _error_box(error: BaseException | None) -> str:
+    background, accent = ERROR
+    return (
+        f'<div style="background:{background};border-left:3px solid {accent};color:#991b1b;'
+        f'padding:2px 6px;margin:2px 0;white-space:pre-wrap;{CODE}">'
+        f"{escape(show_error(error))}</div>"
+    )
+
+
+# -- one phase ---------------------------------------------------------------------------
+
+
+def task_items(task: Task) -> str:
+    """One planned task: its node, and the trigger channels (and versions) that woke it.
+
+    >>> from graphkit.inspect.examples import counter_run
+    >>> "<b>inc</b>" in task_items(counter_run().step(1).plan.tasks[0])
+    True
+    """
+    if not task.triggers:
+        why = muted(f" ({task.kind} task)")
+    else:
+        woke = [
+            code(channel) + muted(f" v{task.trigger_versions[channel]}")
+            if channel in task.trigger_versions
+            else code(channel)
+            for channel in task.triggers
+        ]
+        why = muted(" ← ") + ", ".join(woke)
+    return _item(f"<b>{escape(task.node)}</b>{why}")
+
+
+def result_items(result: TaskResult) -> str:
+    """One executed task: its node, time and worker, then each write or its error.
+
+    >>> from graphkit.inspect.examples import counter_run
+    >>> "wrote nothing" in result_items(counter_run().step(1).execution.results[0])
+    False
+    """
+    head = f"<b>{escape(result.task.node)}</b> " + muted(
+        f"{duration_text(result.duration)} · {result.worker}" if result.worker else ""
+    )
+    lines = [_item(head)]
+    for channel, written in result.writes:
+        lines.append(
+            f'<div style="margin:1px 0 1px 12px;overflow-wrap:anywhere">'
+            f"{code(channel)} {muted('=')} {value(written)}</div>"
+        )
+    if result.error is not None:
+        lines.append(_error_box(result.error))
+    elif not result.writes:
+        lines.append(f'<div style="margin-left:12px">{muted("wrote nothing")}</div>')
+    return "".join(lines)
+
+
+def change_items(change: ChannelChange) -> str:
+    """One channel change: before → after, who wrote it and which reducer ran (when it
+    is a function; the channel kind and versions are in the tooltip).
+
+    >>> from graphkit.inspect.examples import counter_run
+    >>> "(inc)" in change_items(counter_run().step(1).update.changes[0])
+    True
+    """
+    versions = f"{change.reducer}, version {change.version_before or 0} → {change.version_after}"
+    channel = f'<span style="{CODE}" title="{escape(versions)}">{escape(change.channel)}</span>'
+    if not change.writers and change.after is EMPTY:
+        return _item(f"{channel} {muted('cleared')}")
+    who = ", ".join(dict.fromkeys(change.writers)) or "runtime"
+    # a reducer function (add, add_messages) is worth showing; a channel kind is not
+    if not change.reducer[:1].isupper():
+        who = f"{who} · {change.reducer}"
+    return _item(
+        f"{channel} {value(change.before)} {muted('→')} {value(change.after)} {muted(f'({who})')}"
+    )
+
+
+def task_html(task: Task) -> str:
+    """A planned task as a small card (``Task._repr_html_``).
+
+    >>> from graphkit.inspect.examples import counter_run
+    >>> "Plan · step 1" in task_html(counter_run().step(1).plan.tasks[0])
+    True
+    """
+    return (
+        f'<div style="{CARD};padding:4px">'
+        + _column(f"Plan · step {task.step}", PLAN, [task_items(task)], "")
+        + "</div>"
+    )
+
+
+def plan_html(plan: Plan, *, card: bool = True) -> str:
+    """The Plan column (``Plan._repr_html_``): each task and why it was planned.
+
+    >>> from graphkit.inspect.examples import counter_run
+    >>> "branch:to:inc" in plan_html(counter_run().step(1).plan)
+    True
+    """
+    column = _column(
+        f"Plan · step {plan.step}",
+        PLAN,
+        [task_items(task) for task in plan.tasks],
+        "no task is triggered: the run is done",
+    )
+    return f'<div style="{CARD};padding:4px">{column}</div>' if card else column
+
+
+def result_html(result: TaskResult) -> str:
+    """One task's result as a small card (``TaskResult._repr_html_``).
+
+    >>> from graphkit.inspect.examples import counter_run
+    >>> "Execute · step 1" in result_html(counter_run().step(1).execution.results[0])
+    True
+    """
+    colours = ERROR if result.error is not None else EXECUTE
+    column = _column(f"Execute · step {result.task.step}", colours, [result_items(result)], "")
+    return f'<div style="{CARD};padding:4px">{column}</div>'
+
+
+def execution_html(execution: Execution | None, *, card: bool = True, step: int = 0) -> str:
+    """The Execute column (``Execution._repr_html_``): each task's writes or error.
+
+    >>> from graphkit.inspect.examples import counter_run
+    >>> "Execute · step 1" in execution_html(counter_run().step(1).execution)
+    True
+    """
+    if execution is None:
+        column = _column(f"Execute · step {step}", EXECUTE, [], "not executed")
+    else:
+        items = [result_items(result) for result in execution.results]
+        colours = ERROR if execution.error is not None else EXECUTE
+        column = _column(f"Execute · step {execution.step}", colours, items, "no task ran")
+    return f'<div style="{CARD};padding:4px">{column}</div>' if card else column
+
+
+def change_html(change: ChannelChange) -> str:
+    """One channel change as a small card (``ChannelChange._repr_html_``).
+
+    >>> from graphkit.inspect.examples import counter_run
+    >>> "→" in change_html(counter_run().step(1).update.changes[0])
+    True
+    """
+    column = _column("Update", UPDATE, [change_items(change)], "")
+    return f'<div style="{CARD};padding:4px">{column}</div>'
+
+
+def update_html(update: Update | None, *, card: bool = True, step: int = 0, why: str = "") -> str:
+    """The Update column (``Update._repr_html_``): every channel change of the step.
+
+    >>> from graphkit.inspect.examples import counter_run
+    >>> "cleared" in update_html(counter_run().step(1).update)
+    True
+    """
+    if update is None:
+        column = _column(f"Update · step {step}", UPDATE, [], why or "not applied yet")
+    else:
+        items = [change_items(change) for change in update.changes]
+        column = _column(f"Update · step {update.step}", UPDATE, items, "nothing changed")
+    return f'<div style="{CARD};padding:4px">{column}</div>' if card else column
+
+
+# -- a step, a run -------------------------------------------------------------------------
+
+
+def superstep_html(superstep: Superstep) -> str:
+    """A superstep as one card: Plan, Execute and Update side by side.
+
+    >>> from graphkit.inspect.examples import forecast_run
+    >>> card = superstep_html(forecast_run().step(2))
+    >>> card.count("Plan · step 2"), card.count("Update · step 2"), "weather" in card
+    (1, 1, True)
+    """
+    step = superstep.step
+    failed = superstep.execution is not None and superstep.execution.error is not None
+    why = "skipped: a task failed, so no channel changed" if failed else ""
+    title = "input step" if step == -1 else f"step {step}"
+    tasks = len(superstep.plan.tasks)
+    changed = len(superstep.update.changes) if superstep.update is not None else 0
+    summary = f"{tasks} task{'s' * (tasks != 1)} · {changed} channel change{'s' * (changed != 1)}"
+    header = (
+        f'<div style="padding:5px 10px;border-bottom:1px solid {BORDER};display:flex;'
+        f'gap:10px;align-items:baseline"><b>{escape(title)}</b>{muted(summary)}'
+        + (f'<span style="color:{ERROR[1]};font-weight:600">failed</span>' if failed else "")
+        + "</div>"
+    )
+    columns = (
+        plan_html(superstep.plan, card=False),
+        execution_html(superstep.execution, card=False, step=step),
+        update_html(superstep.update, card=False, step=step, why=why),
+    )
+    grid = "display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:8px;padding:8px"
+    return f'<div style="{CARD}">{header}<div style="{grid}">{"".join(columns)}</div></div>'
+
+
+def run_html(run: Run, *, max_steps: int = 40) -> str:
+    """A run (``Run._repr_html_``): its status, a timeline to unfold, and a card per
+    step (the first and last ``max_steps // 2`` of a longer run).
+
+    >>> from graphkit.inspect.examples import counter_run
+    >>> page = run_html(counter_run())
+    >>> page.count("Plan · step"), "<svg" in page
+    (3, True)
+    """
+    colour = {"done": UPDATE[1], "error": ERROR[1], "out_of_steps": ERROR[1]}.get(run.status, MUTED)
+    header = (
+        f'<div style="{FONT};margin:4px 0"><b>Run</b> {muted(f"{len(run.steps)} supersteps ·")} '
+        f'<span style="color:{colour};font-weight:600">{escape(run.status)}</span></div>'
+    )
+    error = _error_box(run.error) if run.error is not None else ""
+    steps = list(run.steps)
+    if len(steps) <= max_steps:
+        cards = [superstep_html(superstep) for superstep in steps]
+        timeline = (
+            f'<details style="{FONT};margin:4px 0"><summary>timeline</summary>'
+            f"{run_timeline_svg(run)}</details>"
+        )
+    else:
+        half = max_steps // 2
+        hidden = f"… {len(steps) - 2 * half} more steps: run.step(n) shows one"
+        note = f'<div style="{FONT};margin:6px 0">{muted(hidden)}</div>'
+        cards = [
+            *(superstep_html(superstep) for superstep in steps[:half]),
+            note,
+            *(superstep_html(superstep) for superstep in steps[-half:]),
+        ]
+        timeline = f'<div style="{FONT}">{muted("run.timeline_svg() draws every step")}</div>'
+    return f"<div>{header}{error}{timeline}{''.join(cards)}</div>"

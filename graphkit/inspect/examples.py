@@ -1,0 +1,87 @@
+"""Small runs to try the inspection layer on (the docstring examples use them).
+
+``counter_run()`` is the smallest run there is: START → inc. ``forecast_run()`` has
+every shape a learner meets first: a router choosing two nodes, two siblings in one
+step writing the same reducer key, and a waiting edge joining them.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import TYPE_CHECKING, Annotated, TypedDict
+
+from graphkit import END, START, StateGraph
+
+if TYPE_CHECKING:
+    from graphkit.pregel.app import CompiledGraph
+    from graphkit.pregel.records import Run
+
+__all__ = ["counter_run", "forecast_graph", "forecast_run"]
+
+
+class Counter(TypedDict):
+    n: int
+
+
+def counter_run() -> Run:
+    """START → inc, run from ``n=1``.
+
+    >>> counter_run().values
+    {'n': 2}
+    """
+    builder = StateGraph(Counter)
+    builder.add_node("inc", lambda state: {"n": state["n"] + 1})
+    builder.add_edge(START, "inc")
+    return builder.compile().trace({"n": 1})
+
+
+class Forecast(TypedDict):
+    topic: str
+    forecast: str
+    headlines: str
+    summary: str
+    tokens: Annotated[int, operator.add]
+
+
+def _planner(state: Forecast) -> dict:
+    return {"tokens": 100}
+
+
+def route(state: Forecast) -> list[str]:
+    """The planner's router: ask both sources."""
+    return ["weather", "news"]
+
+
+def _weather(state: Forecast) -> dict:
+    return {"forecast": "sunny", "tokens": 50}
+
+
+def _news(state: Forecast) -> dict:
+    return {"headlines": "market up", "tokens": 50}
+
+
+def _summarize(state: Forecast) -> dict:
+    return {"summary": f"{state['forecast']}; {state['headlines']}"}
+
+
+def forecast_graph() -> CompiledGraph:
+    """planner —router→ (weather ∥ news) → summarize, joined by a waiting edge."""
+    builder = StateGraph(Forecast)
+    builder.add_node("planner", _planner)
+    builder.add_node("weather", _weather)
+    builder.add_node("news", _news)
+    builder.add_node("summarize", _summarize)
+    builder.add_edge(START, "planner")
+    builder.add_conditional_edges("planner", route, ["weather", "news"])
+    builder.add_edge(["weather", "news"], "summarize")
+    builder.add_edge("summarize", END)
+    return builder.compile()
+
+
+def forecast_run() -> Run:
+    """``forecast_graph()`` run on ``{"topic": "today", "tokens": 0}``.
+
+    >>> [superstep.plan.nodes for superstep in forecast_run().steps[2:]]
+    [['planner'], ['news', 'weather'], ['summarize']]
+    """
+    return forecast_graph().trace({"topic": "today", "tokens": 0})

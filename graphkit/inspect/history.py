@@ -1,0 +1,152 @@
+"""What a run's records say happened to each channel and node, step by step.
+
+``why`` asks these questions; they are plain look-ups over the supersteps, kept apart
+so that the explanations read as reasoning, not as record walking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from graphkit.constants import TASKS
+from graphkit.inspect.values import branch_target
+
+if TYPE_CHECKING:
+    from graphkit.checkpoint import Checkpoint
+    from graphkit.pregel.records import ChannelChange, Run, Superstep
+
+__all__ = ["History"]
+
+
+class History:
+    """Look-ups over the supersteps of ``run``.
+
+    >>> from graphkit.inspect.examples import forecast_run
+    >>> history = History(forecast_run())
+    >>> history.ran_at("weather"), history.chosen("planner", 1)
+    ([2], ('weather', 'news'))
+    >>> history.barrier_writes("join:weather+news:summarize", upto=2)
+    {'news': 2, 'weather': 2}
+    """
+
+    def __init__(self, run: Run) -> None:
+        self.run = run
+        self.steps = {superstep.step: superstep for superstep in run.steps}
+        self.last = run.steps[-1].step if run.steps else -2
+
+    def get(self, step: int) -> Superstep | None:
+        """The superstep numbered ``step``, or None if the run has none."""
+        return self.steps.get(step)
+
+    def ran_at(self, node: str) -> list[int]:
+        """The steps whose Plan had a task for ``node``."""
+        return [superstep.step for superstep in self.run.steps if node in superstep.plan.nodes]
+
+    def final_checkpoint(self) -> Checkpoint | None:
+        """The last state the run reached (before a failed step's missing Update)."""
+        if not self.run.steps:
+            return None
+        end = self.run.steps[-1]
+        return end.checkpoint or end.checkpoint_before
+
+    def changes(self, channel: str) -> Iterator[tuple[int, ChannelChange]]:
+        """Every applied change of ``channel`` that some task wrote, with its step."""
+        for superstep in self.run.steps:
+            change = _change(superstep, channel)
+            if change is not None and change.writers:
+                yield superstep.step, change
+
+    def written(
+        self, channel: str, version: int | None, before: int
+    ) -> tuple[int, ChannelChange] | None:
+        """The latest step before ``before`` whose Update set ``channel`` to
+        ``version`` (to any version, if None)."""
+        for step in range(before - 1, -2, -1):
+            change = _change(self.steps.get(step), channel)
+            if change is not None and (version is None or change.version_after == version):
+                return step, change
+        return None
+
+    def barrier_writes(self, channel: str, upto: int) -> dict[str, int]:
+        """Which source wrote a waiting edge's barrier in which step, since it was last
+        reset, in the order they wrote."""
+        wrote: dict[str, int] = {}
+        for step in range(upto, -2, -1):
+            change = _change(self.steps.get(step), channel)
+            if change is None:
+                continue
+            if not change.writers:
+                break  # reset after its node ran: older writes belong to an earlier round
+            for writer in change.writers:
+                wrote.setdefault(writer, step)
+        return dict(sorted(wrote.items(), key=lambda item: (item[1], item[0])))
+
+    def chosen(self, source: str, step: int) -> tuple[str, ...]:
+        """The nodes ``source``'s task woke in ``step`` (its ``branch:to:*`` writes)."""
+        superstep = self.steps.get(step)
+        execution = superstep.execution if superstep is not None else None
+        targets = (
+            target
+            for result in (execution.results if execution is not None else ())
+            if result.task.node == source
+            for channel, _ in result.writes
+            if (target := branch_target(channel)) is not None
+        )
+        return tuple(dict.fromkeys(targets))
+
+    def unapplied_writers(self, channel: str, step: int) -> tuple[str, ...]:
+        """Who wrote ``channel`` in ``step`` if that step failed before its Update."""
+        superstep = self.steps.get(step)
+        if superstep is None or superstep.update is not None or superstep.execution is None:
+            return ()
+        writers = (
+            result.task.node
+            for result in superstep.execution.results
+            if any(written == channel for written, _ in result.writes)
+        )
+        return tuple(dict.fromkeys(writers))
+
+    def sends(self, step: int) -> list[tuple[str, Any]]:
+        """The ``Send`` packets step ``step``'s Update queued, as (sender, packet)."""
+        change = _change(self.steps.get(step), TASKS)
+        if change is None or not change.writers:
+            return []
+        return list(zip(change.writers, change.values, strict=False))
+
+    def sent_to(self, node: str) -> list[int]:
+        """The steps in which some task sent ``node`` a packet."""
+        return [
+            step
+            for step, change in self.changes(TASKS)
+            if any(getattr(packet, "node", None) == node for packet in change.values)
+        ]
+
+    def goto(self, node: str, step: int) -> list[Any]:
+        """The destinations of the ``Command`` ``node`` returned in ``step`` (if any)."""
+        superstep = self.steps.get(step)
+        execution = superstep.execution if superstep is not None else None
+        found: list[Any] = []
+        for result in execution.results if execution is not None else ():
+            if result.task.node != node:
+                continue
+            output = result.output
+            for item in output if isinstance(output, (list, tuple)) else [output]:
+                destinations = getattr(item, "destinations", None)
+                if hasattr(item, "goto") and callable(destinations):
+                    found.extend(destinations())
+        return found
+
+    def commanded(self, writers: tuple[str, ...], node: str, step: int) -> list[str]:
+        """The writers whose ``Command(goto=...)`` in ``step`` named ``node``."""
+        return [
+            writer
+            for writer in writers
+            if any(getattr(d, "node", d) == node for d in self.goto(writer, step))
+        ]
+
+
+def _change(superstep: Superstep | None, channel: str) -> ChannelChange | None:
+    if superstep is None or superstep.update is None:
+        return None
+    return superstep.update.change(channel)

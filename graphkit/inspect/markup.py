@@ -1,0 +1,56 @@
+"""Escaping and colours shared by the HTML cards, the explanations and the timeline SVG.
+
+Every piece of text a run produced (node names, channel names, values, error messages)
+goes through ``escape`` before it lands in markup, so quotes, ``<script>``, ``&`` and
+any Unicode render as text. Characters XML forbids even when escaped (most control
+characters, lone surrogates) are written as visible ``\\xNN`` escapes instead.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+__all__ = [
+    "BORDER",
+    "CODE_STYLE",
+    "ERROR",
+    "EXECUTE",
+    "FONT_STYLE",
+    "MUTED",
+    "PLAN",
+    "UPDATE",
+    "escape",
+]
+
+PLAN = ("#eff6ff", "#2563eb")
+"""Plan phase: (background, accent)."""
+EXECUTE = ("#fffbeb", "#d97706")
+"""Execute phase: (background, accent)."""
+UPDATE = ("#ecfdf5", "#059669")
+"""Update phase: (background, accent)."""
+ERROR = ("#fef2f2", "#dc2626")
+"""A task that raised: (background, accent)."""
+MUTED = "#6b7280"
+BORDER = "#e5e7eb"
+FONT_STYLE = (
+    "font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:13px;line-height:1.45"
+)
+CODE_STYLE = "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px"
+
+_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
+
+
+def escape(text: object) -> str:
+    """``text`` made safe for HTML and XML content and attribute values.
+
+    >>> escape('<script>alert("hi")</script> & \\x00')
+    '&lt;script&gt;alert(&quot;hi&quot;)&lt;/script&gt; &amp; \\\\x00'
+    """
+    value = _FORBIDDEN.sub(_visible, str(text))
+    return html.escape(value, quote=True)
+
+
+def _visible(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"

@@ -1,0 +1,350 @@
+"""A run as tables: records → plain rows (pure functions) → pandas DataFrame.
+
+Each ``*_rows`` function turns records into a list of dicts and imports nothing
+heavy; ``run_frame`` and ``superstep_frame`` put the rows into a DataFrame, importing
+pandas only when called. Cells hold the run's values themselves; pass
+``readable=True`` for the short text ``show`` gives them instead.
+
+| kind | one row per | columns |
+|---|---|---|
+| ``tasks`` | task | step, node, kind, triggers, attempts, duration, error, worker, task_id |
+| ``writes`` | write | step, task_id, node, channel, value |
+| ``changes`` | channel change | step, channel, before, after, version_before, version_after, writers, values, reducer |
+| ``state`` | step with an Update | step, then one column per state key |
+| ``timeline`` | executed task | see ``graphkit.inspect.timeline`` |
+"""  # noqa: E501
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from graphkit.channels import EMPTY
+from graphkit.inspect.values import is_internal, show, show_error
+
+if TYPE_CHECKING:
+    import pandas
+
+    from graphkit.pregel.records import Run, Superstep
+
+__all__ = [
+    "COLUMNS",
+    "KINDS",
+    "change_rows",
+    "run_frame",
+    "run_rows",
+    "state_columns",
+    "state_rows",
+    "superstep_frame",
+    "superstep_rows",
+    "task_rows",
+    "write_rows",
+]
+
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "tasks": (
+        "step",
+        "node",
+        "kind",
+        "triggers",
+        "attempts",
+        "duration",
+        "error",
+        "worker",
+        "task_id",
+    ),
+    "writes": ("step", "task_id", "node", "channel", "value"),
+    "changes": (
+        "step",
+        "channel",
+        "before",
+        "after",
+        "version_before",
+        "version_after",
+        "writers",
+        "values",
+        "reducer",
+    ),
+    "superstep": ("phase", "node", "channel", "before", "value", "detail"),
+}
+"""The columns of each table (``state`` and ``timeline`` are built elsewhere)."""
+
+KINDS = ("tasks", "writes", "changes", "state", "timeline")
+"""The kinds ``Run.to_frame(kind)`` accepts."""
+
+# Columns whose cells are run values; ``readable=True`` turns them into text.
+_VALUE_COLUMNS = {
+    "tasks": ("error",),
+    "writes": ("value",),
+    "changes": ("before", "after", "values"),
+    "superstep": ("before", "value"),
+}
+
+
+# -- rows (pure) -------------------------------------------------------------------------
+
+
+def task_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
+    """One row per planned task; a task that never executed has no attempts or duration.
+
+    >>> from graphkit.inspect.examples import counter_run
+    >>> rows = task_rows(counter_run().steps)
+    >>> [(row["step"], row["node"], row["triggers"]) for row in rows]
+    [(-1, '__input__', ()), (0, '__start__', ('__start__',)), (1, 'inc', ('branch:to:inc',))]
+    """
+    rows = []
+    for superstep in steps:
+        execution = superstep.execution
+        results = {r.task.id: r for r in execution.results} if execution is not None else {}
+        for task in superstep.plan.tasks:
+            result = results.get(task.id)
+            rows.append(
+                {
+                    "step": task.step,
+                    "node": task.node,
+                    "kind": task.kind,
+                    "triggers": task.triggers,
+                    "attempts": result.attempts if result is not None else None,
+                    "duration": result.duration if result is not None else None,
+                    "error": result.error if result is not None else None,
+                    "worker": result.worker if result is not None else None,
+                    "task_id": task.id,
+                }
+            )
+    return rows
+
+
+def write_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
+    """One row per write a task made, in plan order (writes of a failed step included,
+    though they were never applied).
+
+    >>> from graphkit.inspect.examples import counter_run
+    >>> rows = write_rows(counter_run().steps[2:])  # step 1, where inc ran
+    >>> [(row["node"], row["channel"], row["value"]) for row in rows]
+    [('inc', 'n', 2)]
+    """
+    rows = []
+    for superstep in steps:
+        if superstep.execution is None:
+            continue
+        for result in superstep.execution.results:
+            task = result.task
+            for channel, value in result.writes:
+                rows.append(
+                    {
+                        "step": task.step,
+                        "task_id": task.id,
+                        "node": task.node,
+                        "channel": channel,
+                        "value": value,
+                    }
+                )
+    return rows
+
+
+def change_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
+    """One row per channel change of each Update (``writers`` is empty for a change
+    the runtime made itself, such as a cleared branch channel).
+
+    >>> from graphkit.inspect.examples import counter_run
+    >>> rows = change_rows(counter_run().steps[2:])
+    >>> [(row["channel"], row["before"], row["after"]) for row in rows]
+    [('n', 1, 2), ('branch:to:inc', None, <empty>)]
+    """
+    rows = []
+    for superstep in steps:
+        if superstep.update is None:
+            continue
+        for change in superstep.update.changes:
+            rows.append(
+                {
+                    "step": superstep.step,
+                    "channel": change.channel,
+                    "before": change.before,
+                    "after": change.after,
+                    "version_before": change.version_before,
+                    "version_after": change.version_after,
+                    "writers": change.writers,
+                    "values": change.values,
+                    "reducer": change.reducer,
+                }
+            )
+    return rows
+
+
+def state_columns(run: Run, internal: bool = False) -> list[str]:
+    """The channels the ``state`` table shows: the run's state keys in schema order
+    (then any other key that ever held a value), plus the runtime's own channels
+    when ``internal`` is true.
+
+    >>> from graphkit.inspect.examples import counter_run
+    >>> state_columns(counter_run())
+    ['n']
+    """
+    names = dict.fromkeys(run.values)
+    for superstep in run.steps:
+        if superstep.update is not None:
+            names.update(dict.fromkeys(superstep.update.changed))
+    return [name for name in names if internal or not is_internal(name)]
+
+
+def state_rows(run: Run, internal: bool = False) -> list[dict[str, Any]]:
+    """One row per step that ran its Update: each state key's value after it
+    (``<empty>`` for a key that holds nothing yet).
+
+    >>> from graphkit.inspect.examples import counter_run
+    >>> state_rows(counter_run())
+    [{'step': -1, 'n': <empty>}, {'step': 0, 'n': 1}, {'step': 1, 'n': 2}]
+    """
+    columns = state_columns(run, internal)
+    rows = []
+    for superstep in run.steps:
+        checkpoint = superstep.checkpoint
+        if checkpoint is None:
+            continue
+        values = checkpoint.channel_values
+        row: dict[str, Any] = {"step": superstep.step}
+        for name in columns:
+            row[name] = values.get(name, EMPTY)
+        rows.append(row)
+    return rows
+
+
+def superstep_rows(superstep: Superstep) -> list[dict[str, Any]]:
+    """One step as one table: Plan rows (a task and a trigger), Execute rows (a write
+    or an error), Update rows (a channel change), in that order.
+
+    >>> from graphkit.inspect.examples import counter_run
+    >>> for row in superstep_rows(counter_run().steps[2]):
+    ...     print(row["phase"], row["node"] or "-", row["channel"], row["detail"] or "-")
+    plan inc branch:to:inc woken by version 2 (pull task)
+    execute inc n -
+    update inc n v2 → v3, LastValue
+    update - branch:to:inc v2 → v3, cleared by the runtime
+    """
+    rows = []
+    for task in superstep.plan.tasks:
+        for channel in task.triggers or (None,):
+            version = task.trigger_versions.get(channel) if channel else None
+            woke = f"woken by version {version} " if version is not None else ""
+            rows.append(_row("plan", task.node, channel, None, None, f"{woke}({task.kind} task)"))
+    if superstep.execution is not None:
+        for result in superstep.execution.results:
+            node = result.task.node
+            for channel, value in result.writes:
+                rows.append(_row("execute", node, channel, None, value, ""))
+            if result.error is not None:
+                rows.append(_row("execute", node, None, None, result.error, "raised"))
+            elif not result.writes:
+                rows.append(_row("execute", node, None, None, None, "wrote nothing"))
+    if superstep.update is not None:
+        for change in superstep.update.changes:
+            how = change.reducer if change.writers else "cleared by the runtime"
+            if not change.writers and change.after is not EMPTY:
+                how = "changed by the runtime"
+            detail = f"v{change.version_before or 0} → v{change.version_after}, {how}"
+            writers = ", ".join(dict.fromkeys(change.writers))
+            rows.append(
+                _row("update", writers, change.channel, change.before, change.after, detail)
+            )
+    elif superstep.execution is not None and superstep.execution.error is not None:
+        rows.append(_row("update", "", None, None, None, "skipped: a task failed"))
+    return rows
+
+
+def _row(phase: str, node: str, channel: str | None, before: Any, value: Any, detail: str):
+    return {
+        "phase": phase,
+        "node": node,
+        "channel": channel,
+        "before": before,
+        "value": value,
+        "detail": detail,
+    }
+
+
+_ROWS: dict[str, Callable[[Iterable[Superstep]], list[dict[str, Any]]]] = {
+    "tasks": task_rows,
+    "writes": write_rows,
+    "changes": change_rows,
+}
+
+
+def run_rows(run: Run, kind: str = "tasks", *, internal: bool = False) -> list[dict[str, Any]]:
+    """The rows of table ``kind`` (one of ``KINDS``) for a whole run.
+
+    >>> from graphkit.inspect.examples import counter_run
+    >>> len(run_rows(counter_run(), "writes"))
+    4
+    >>> run_rows(counter_run(), "task")
+    Traceback (most recent call last):
+    ...
+    ValueError: Unknown table 'task'; use one of 'tasks', 'writes', 'changes', 'state', 'timeline'.
+    """
+    if kind in _ROWS:
+        return _ROWS[kind](run.steps)
+    if kind == "state":
+        return state_rows(run, internal)
+    if kind == "timeline":
+        from graphkit.inspect.timeline import timeline_rows
+
+        return timeline_rows(run)
+    known = ", ".join(repr(k) for k in KINDS)
+    raise ValueError(f"Unknown table {kind!r}; use one of {known}.")
+
+
+# -- DataFrames (pandas imported here only) ------------------------------------------------
+
+
+def run_frame(
+    run: Run, kind: str = "tasks", *, readable: bool = False, internal: bool = False
+) -> pandas.DataFrame:
+    """Table ``kind`` of a run as a DataFrame (what ``Run.to_frame`` returns).
+
+    >>> from graphkit.inspect.examples import counter_run
+    >>> frame = run_frame(counter_run(), "state")
+    >>> list(frame.columns), frame["n"].tolist()
+    (['step', 'n'], [<empty>, 1, 2])
+    >>> run_frame(counter_run(), "changes", readable=True)["after"].tolist()[:2]
+    ["{'n': 1}", '1']
+    """
+    rows = run_rows(run, kind, internal=internal)
+    if kind == "state":
+        columns: Sequence[str] = ("step", *state_columns(run, internal))
+        value_columns: Sequence[str] = columns[1:]
+    elif kind == "timeline":
+        from graphkit.inspect.timeline import TIMELINE_COLUMNS
+
+        columns, value_columns = TIMELINE_COLUMNS, ()
+    else:
+        columns, value_columns = COLUMNS[kind], _VALUE_COLUMNS[kind]
+    return _frame(rows, columns, value_columns if readable else ())
+
+
+def superstep_frame(superstep: Superstep, *, readable: bool = False) -> pandas.DataFrame:
+    """One step's Plan, Execute and Update rows as one DataFrame.
+
+    >>> from graphkit.inspect.examples import counter_run
+    >>> superstep_frame(counter_run().steps[2])["phase"].tolist()
+    ['plan', 'execute', 'update', 'update']
+    """
+    value_columns = _VALUE_COLUMNS["superstep"] if readable else ()
+    return _frame(superstep_rows(superstep), COLUMNS["superstep"], value_columns)
+
+
+def _frame(
+    rows: list[dict[str, Any]], columns: Sequence[str], readable: Sequence[str]
+) -> pandas.DataFrame:
+    import pandas
+
+    for row in rows if readable else ():
+        for name in readable:
+            value = row[name]
+            if isinstance(value, BaseException) or (name == "error" and value is None):
+                row[name] = show_error(value)
+            else:
+                row[name] = show(value)
+    frame = pandas.DataFrame(rows, columns=list(columns))
+    # whole numbers that may be missing (a task not executed, a channel's first version)
+    integers = {name: "Int64" for name in ("attempts", "version_before") if name in frame}
+    return frame.astype(integers) if integers else frame

@@ -1,0 +1,134 @@
+"""A run as a plain-text timeline for a terminal: per step, its Plan, Execute and Update.
+
+``run_text(run)`` is what ``print(run)`` and ``run.timeline()`` show. It is built from
+the records only, so it is exactly what the run did; durations are left out unless
+asked for, so the text of a run is the same every time it runs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from graphkit.channels import EMPTY
+from graphkit.inspect.timeline import duration_text
+from graphkit.inspect.values import show, show_error
+
+if TYPE_CHECKING:
+    from graphkit.pregel.records import Run, Superstep
+
+__all__ = ["run_text", "superstep_lines"]
+
+_VALUE_WIDTH = 30
+_RUNTIME = "(runtime)"
+
+
+def run_text(run: Run, *, durations: bool = False) -> str:
+    """Every step of ``run`` as lines of text, then how the run ended.
+
+    >>> from graphkit.inspect.examples import counter_run
+    >>> print(run_text(counter_run()))
+    3 supersteps, done
+    step -1 (input)
+      PLAN     __input__
+      EXECUTE  __input__  wrote __start__
+      UPDATE   __start__  <empty> -> {'n': 1}  (from __input__)
+    step 0
+      PLAN     __start__      triggered by __start__
+      EXECUTE  __start__      wrote n, branch:to:inc
+      UPDATE   n              <empty> -> 1  (from __start__)
+      UPDATE   branch:to:inc  <empty> -> None  (from __start__)
+      UPDATE   (runtime)      cleared __start__
+    step 1
+      PLAN     inc            triggered by branch:to:inc
+      EXECUTE  inc            wrote n
+      UPDATE   n              1 -> 2  (from inc)
+      UPDATE   (runtime)      cleared branch:to:inc
+    step 2
+      PLAN     no task is triggered: the run is done
+    """
+    lines = [f"{len(run.steps)} supersteps, {run.status}"]
+    for superstep in run.steps:
+        lines.extend(superstep_lines(superstep, durations=durations))
+    lines.extend(_ending(run))
+    return "\n".join(lines)
+
+
+def superstep_lines(superstep: Superstep, *, durations: bool = False) -> list[str]:
+    """The lines of one step: a title, then one line per task, write set and change.
+
+    >>> from graphkit.inspect.examples import counter_run
+    >>> superstep_lines(counter_run().step(1))[:3]
+    ['step 1', '  PLAN     inc            triggered by branch:to:inc', '  EXECUTE  inc            wrote n']
+    """  # noqa: E501
+    plan, execution, update = superstep.plan, superstep.execution, superstep.update
+    names = [task.node for task in plan.tasks]
+    if update is not None:
+        names += [change.channel for change in update.changes]
+        if any(not change.writers for change in update.changes):
+            names.append(_RUNTIME)
+    width = max(len(name) for name in names) if names else 0
+    title = "(input)" if superstep.step == -1 else ""
+    lines = [f"step {superstep.step} {title}".rstrip()]
+    for task in plan.tasks:
+        triggered = f"triggered by {', '.join(task.triggers)}" if task.triggers else ""
+        lines.append(_line("PLAN", task.node, width, triggered))
+    for result in execution.results if execution is not None else ():
+        took = f"({duration_text(result.duration)}) " if durations else ""
+        if result.error is not None:
+            did = f"raised {_one_line(show_error(result.error))}"
+        elif result.writes:
+            did = f"wrote {', '.join(dict.fromkeys(channel for channel, _ in result.writes))}"
+        else:
+            did = "wrote nothing"
+        lines.append(_line("EXECUTE", result.task.node, width, took + did))
+    if update is not None:
+        lines.extend(_update_lines(superstep, width))
+    elif execution is not None and execution.error is not None:
+        lines.append("  UPDATE   skipped: a task failed, so no channel changed")
+    return lines
+
+
+def _update_lines(superstep: Superstep, width: int) -> list[str]:
+    assert superstep.update is not None
+    lines, cleared = [], []
+    for change in superstep.update.changes:
+        if not change.writers and change.after is EMPTY:
+            cleared.append(change.channel)
+            continue
+        before, after = show(change.before, _VALUE_WIDTH), show(change.after, _VALUE_WIDTH)
+        writers = ", ".join(dict.fromkeys(change.writers))
+        source = f"  (from {writers})" if writers else f"  {_RUNTIME}"
+        lines.append(_line("UPDATE", change.channel, width, f"{before} -> {after}{source}"))
+    if cleared:
+        # sorted: the runtime clears channels in no order worth showing
+        lines.append(_line("UPDATE", _RUNTIME, width, f"cleared {', '.join(sorted(cleared))}"))
+    return lines
+
+
+def _ending(run: Run) -> list[str]:
+    following = run.steps[-1].step + 1 if run.steps else -1
+    if run.status == "done":
+        return [f"step {following}", "  PLAN     no task is triggered: the run is done"]
+    if run.status == "out_of_steps":
+        return [
+            f"step {following}",
+            "  PLAN     not run: the recursion limit was reached (GraphRecursionError)",
+        ]
+    if run.status == "error":
+        error = _one_line(show_error(run.error))
+        execution = run.steps[-1].execution if run.steps else None
+        results = execution.results if execution is not None else ()
+        bad = next((result for result in results if result.error is not None), None)
+        if bad is not None:
+            return [f"the run failed at step {following - 1}: {bad.task.node} raised {error}"]
+        return [f"the run failed in step {following - 1}'s Update: {error}"]
+    return [f"still running: step {following} is next"]
+
+
+def _line(phase: str, name: str, width: int, text: str) -> str:
+    return f"  {phase:<8} {name:<{width}}  {text}".rstrip()
+
+
+def _one_line(text: str, width: int = 100) -> str:
+    text = text.replace("\n", " ")
+    return text if len(text) <= width else text[: width - 1] + "…"

@@ -1,0 +1,239 @@
+"""The timeline: each superstep's tasks as bars on one time axis, with the barrier drawn.
+
+A superstep ends at its *barrier*: Update runs only once every task has finished, so
+the slowest sibling decides when the next step can start. ``timeline_rows`` (pure)
+turns a run into one row per executed task, times in seconds from the first task's
+start; ``timeline_svg`` (pure) draws those rows as SVG text, no plotting library
+needed. ``run.to_frame("timeline")`` is the same rows as a DataFrame.
+
+Times come from ``TaskResult.started`` (a ``perf_counter`` reading) and ``duration``;
+the input step has no task to time and is left out.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from graphkit.inspect.markup import ERROR, EXECUTE, MUTED, UPDATE, escape
+
+if TYPE_CHECKING:
+    from graphkit.pregel.records import Run
+
+__all__ = ["TIMELINE_COLUMNS", "duration_text", "run_timeline_svg", "timeline_rows", "timeline_svg"]
+
+TIMELINE_COLUMNS = (
+    "step",
+    "node",
+    "task_id",
+    "worker",
+    "start",
+    "end",
+    "duration",
+    "barrier",
+    "wait",
+    "error",
+)
+"""Columns of the timeline table; ``wait`` is how long a task's result waited for the
+barrier (the step's last task to finish), ``error`` whether the task raised."""
+
+_ROW = 22  # px per task
+_BAR = 14
+_TOP = 34  # legend
+_AXIS = 30
+_CHAR = 7  # rough width of one label character at 12px
+_STEP_LABEL = 64  # the "step N" column
+
+
+def timeline_rows(run: Run) -> list[dict[str, Any]]:
+    """One row per executed task; times in seconds since the run's first task started.
+
+    >>> from graphkit.inspect.examples import forecast_run
+    >>> rows = timeline_rows(forecast_run())
+    >>> [(row["step"], row["node"]) for row in rows]
+    [(0, '__start__'), (1, 'planner'), (2, 'news'), (2, 'weather'), (3, 'summarize')]
+    >>> all(row["end"] <= row["barrier"] and row["wait"] >= 0 for row in rows)
+    True
+    """
+    timed = [
+        (superstep.step, result)
+        for superstep in run.steps
+        if superstep.execution is not None
+        for result in superstep.execution.results
+        if result.task.kind != "input"
+    ]
+    if not timed:
+        return []
+    origin = min(result.started for _, result in timed)
+    barriers: dict[int, float] = {}
+    for step, result in timed:
+        end = result.started + result.duration - origin
+        barriers[step] = max(barriers.get(step, 0.0), end)
+    rows = []
+    for step, result in timed:
+        start = result.started - origin
+        end = start + result.duration
+        rows.append(
+            {
+                "step": step,
+                "node": result.task.node,
+                "task_id": result.task.id,
+                "worker": result.worker,
+                "start": start,
+                "end": end,
+                "duration": result.duration,
+                "barrier": barriers[step],
+                "wait": barriers[step] - end,
+                "error": result.error is not None,
+            }
+        )
+    return rows
+
+
+def run_timeline_svg(run: Run, width: int = 720) -> str:
+    """The timeline of ``run`` as SVG text (what ``Run.timeline_svg()`` returns).
+
+    >>> from graphkit.inspect.examples import forecast_run
+    >>> run_timeline_svg(forecast_run()).startswith("<svg")
+    True
+    """
+    return timeline_svg(timeline_rows(run), width)
+
+
+def timeline_svg(rows: Sequence[dict[str, Any]], width: int = 720) -> str:
+    """Draw timeline rows as a standalone SVG document (a string).
+
+    Each task is an amber bar (red if it raised) in its step's band; a dashed grey
+    tail shows how long its result waited for the step's slowest task; the green
+    line at the end of each band is the barrier, where the step's Update runs.
+    Elements carry stable ids (``step-2``, ``task-2-0``, ``barrier-2``).
+
+    >>> rows = [
+    ...     dict(step=1, node="fast", start=0.0, end=0.001, barrier=0.004, error=False),
+    ...     dict(step=1, node="slow", start=0.0, end=0.004, barrier=0.004, error=False),
+    ...     dict(step=2, node="next", start=0.005, end=0.006, barrier=0.006, error=False),
+    ... ]
+    >>> svg = timeline_svg(rows)
+    >>> svg.count('class="gk-bar"'), svg.count('class="gk-barrier"')
+    (3, 2)
+    """
+    longest = max((len(str(row["node"])) for row in rows), default=0)
+    label_width = _STEP_LABEL + min(200, max(40, _CHAR * longest + 16))
+    plot = max(120, width - label_width - 24)
+    span = max((row["barrier"] for row in rows), default=0.0) or 1e-9
+    height = _TOP + _ROW * len(rows) + _AXIS + 8
+
+    def x(seconds: float) -> float:
+        return round(label_width + seconds / span * plot, 2)
+
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="system-ui, sans-serif" font-size="12" '
+        'class="gk-timeline">',
+        "<title>Superstep timeline</title>",
+    ]
+    out.extend(_legend(8))
+    by_step: dict[int, list[dict[str, Any]]] = {}
+    for row in rows:
+        by_step.setdefault(row["step"], []).append(row)
+    top = _TOP
+    for band, (step, members) in enumerate(by_step.items()):
+        out.extend(_step_group(step, members, band, top, width, x))
+        top += _ROW * len(members)
+    out.extend(_axis(span, top, label_width, plot, x))
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _legend(left: int) -> list[str]:
+    y = 14
+    return [
+        f'<g class="gk-legend" fill="{MUTED}">',
+        f'<rect x="{left}" y="{y - 9}" width="18" height="10" rx="2" fill="{EXECUTE[1]}"/>',
+        f'<text x="{left + 24}" y="{y}">task running</text>',
+        f'<line x1="{left + 112}" y1="{y - 4}" x2="{left + 130}" y2="{y - 4}" '
+        f'stroke="{MUTED}" stroke-dasharray="3 2" stroke-width="2"/>',
+        f'<text x="{left + 136}" y="{y}">waiting for the slowest sibling</text>',
+        f'<line x1="{left + 336}" y1="{y - 10}" x2="{left + 336}" y2="{y + 2}" '
+        f'stroke="{UPDATE[1]}" stroke-width="2"/>',
+        f'<text x="{left + 342}" y="{y}">barrier: the step\'s Update</text>',
+        "</g>",
+    ]
+
+
+def _step_group(step: int, rows: list[dict[str, Any]], band: int, top: int, width: int, x):
+    height = _ROW * len(rows)
+    fill = "#f3f4f6" if band % 2 == 0 else "#ffffff"
+    barrier = x(rows[0]["barrier"])
+    out = [
+        f'<g id="step-{step}" class="gk-step" data-step="{step}">',
+        f'<rect x="0" y="{top}" width="{width}" height="{height}" fill="{fill}"/>',
+        f'<text x="8" y="{top + 15}" font-weight="600" fill="#111827">step {step}</text>',
+    ]
+    for index, row in enumerate(rows):
+        y = top + index * _ROW + (_ROW - _BAR) / 2
+        start, end = x(row["start"]), x(row["end"])
+        node = escape(row["node"])
+        colour = ERROR[1] if row.get("error") else EXECUTE[1]
+        took = duration_text(row["end"] - row["start"])
+        left = round(x(0) - 8, 2)
+        out.append(f'<text x="{left}" y="{y + 11}" text-anchor="end" fill="#111827">{node}</text>')
+        out.append(
+            f'<rect id="task-{step}-{index}" class="gk-bar" data-node="{node}" x="{start}" '
+            f'y="{y}" width="{max(2.0, round(end - start, 2))}" height="{_BAR}" rx="2" '
+            f'fill="{colour}"><title>{node}: {took}'
+            f"{' (raised)' if row.get('error') else ''}</title></rect>"
+        )
+        if barrier - end > 1:
+            waited = duration_text(row["barrier"] - row["end"])
+            out.append(
+                f'<line class="gk-wait" x1="{end}" y1="{y + _BAR / 2}" x2="{barrier}" '
+                f'y2="{y + _BAR / 2}" stroke="{MUTED}" stroke-dasharray="3 2" stroke-width="2">'
+                f"<title>{node} waited {waited} for its siblings</title></line>"
+            )
+    failed = any(row.get("error") for row in rows)
+    then = "a task failed, so no Update ran" if failed else "Update runs once every task finished"
+    out.append(
+        f'<line id="barrier-{step}" class="gk-barrier" x1="{barrier}" y1="{top}" '
+        f'x2="{barrier}" y2="{top + height}" stroke="{ERROR[1] if failed else UPDATE[1]}" '
+        f'stroke-width="2"><title>step {step} barrier at {duration_text(rows[0]["barrier"])}: '
+        f"{then}</title></line>"
+    )
+    out.append("</g>")
+    return out
+
+
+def _axis(span: float, top: int, left: int, plot: float, x) -> list[str]:
+    tick = _nice_tick(span)
+    out = [
+        f'<g class="gk-axis" fill="{MUTED}">',
+        f'<line x1="{left}" y1="{top}" x2="{left + plot}" y2="{top}" stroke="{MUTED}"/>',
+    ]
+    count = int(span / tick + 1e-9)
+    for number in range(count + 1):
+        at = x(number * tick)
+        out.append(f'<line x1="{at}" y1="{top}" x2="{at}" y2="{top + 4}" stroke="{MUTED}"/>')
+        label = duration_text(number * tick) if number else "0"
+        out.append(f'<text x="{at}" y="{top + 17}" text-anchor="middle">{label}</text>')
+    out.append("</g>")
+    return out
+
+
+def _nice_tick(span: float, ticks: int = 6) -> float:
+    raw = span / ticks
+    power = 10 ** math.floor(math.log10(raw))
+    return next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+
+
+def duration_text(seconds: float) -> str:
+    """A duration for people: ``1.5 s``, ``12 ms``, ``0.3 ms``, ``40 µs``.
+
+    >>> duration_text(1.5), duration_text(0.012), duration_text(0.0003), duration_text(4e-5)
+    ('1.5 s', '12 ms', '0.3 ms', '40 µs')
+    """
+    if seconds >= 1:
+        return f"{seconds:.3g} s"
+    if seconds >= 1e-4:
+        return f"{seconds * 1e3:.3g} ms"
+    return f"{seconds * 1e6:.3g} µs"

@@ -1,0 +1,179 @@
+"""Readable text for the values a run holds, and the names of the runtime's own channels.
+
+Tables keep the values themselves (objects in cells); ``show`` is the one place that
+turns a value into the short, deterministic text a card, a timeline or a readable table
+prints. langchain-core messages are recognised by their ``type`` and ``content``
+attributes, so langchain-core need not be installed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from graphkit.channels import EMPTY
+
+__all__ = [
+    "barrier_parts",
+    "branch_target",
+    "is_internal",
+    "is_message",
+    "join_names",
+    "show",
+    "show_error",
+]
+
+_MAX_DEPTH = 6
+
+
+def show(value: Any, width: int = 60) -> str:
+    """A short, readable, single-line text for ``value`` (at most ``width`` characters).
+
+    Strings keep their quotes, sets are sorted (so the text never depends on hashing),
+    an empty channel shows as ``<empty>``, and messages show their type and content.
+
+    >>> show("sunny"), show(EMPTY), show({"news", "weather"})
+    ("'sunny'", '<empty>', "{'news', 'weather'}")
+    >>> class Message:
+    ...     type, content = "ai", "hello"
+    >>> show({"messages": [Message()]})
+    "{'messages': [ai: 'hello']}"
+    >>> show("x" * 100, width=12)
+    "'xxxxxxxxxx…"
+    """
+    text = _text(value, width + 1, 0).replace("\n", "\\n")
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def show_error(error: BaseException | None) -> str:
+    """An exception as ``Type: message`` (empty for None).
+
+    >>> show_error(ValueError("boom"))
+    'ValueError: boom'
+    """
+    if error is None:
+        return ""
+    message = str(error)
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__
+
+
+def is_message(value: Any) -> bool:
+    """True for a chat message (anything with a string ``type`` and a ``content``).
+
+    >>> class Message:
+    ...     type, content = "human", "hi"
+    >>> is_message(Message()), is_message("hi")
+    (True, False)
+    """
+    return (
+        not isinstance(value, type)
+        and isinstance(getattr(value, "type", None), str)
+        and hasattr(value, "content")
+    )
+
+
+def _text(value: Any, budget: int, depth: int) -> str:
+    """Readable text, built only as far as ``budget`` characters (big lists stay cheap)."""
+    if value is EMPTY:
+        return "<empty>"
+    if isinstance(value, str):
+        return repr(value)
+    if is_message(value):
+        return _message(value, budget)
+    kind = type(value)
+    if kind in (list, tuple, set, frozenset, dict):
+        if depth >= _MAX_DEPTH:
+            return "…"
+        if kind is dict:
+            items: Iterable[str] = (
+                f"{_text(k, budget, depth + 1)}: {_text(v, budget, depth + 1)}"
+                for k, v in value.items()
+            )
+            return "{" + _join(items, budget) + "}"
+        if kind in (set, frozenset):
+            if not value:
+                return f"{kind.__name__}()"
+            texts = sorted(_text(item, budget, depth + 1) for item in value)
+            return "{" + _join(texts, budget) + "}"
+        inner = _join((_text(item, budget, depth + 1) for item in value), budget)
+        if kind is tuple:
+            return f"({inner},)" if len(value) == 1 else f"({inner})"
+        return f"[{inner}]"
+    try:
+        return repr(value)
+    except Exception:  # a broken __repr__ must not break a table or a card
+        return f"<{kind.__name__} object>"
+
+
+def _join(texts: Iterable[str], budget: int) -> str:
+    parts: list[str] = []
+    length = 0
+    for text in texts:
+        if length > budget:
+            parts.append("…")
+            break
+        parts.append(text)
+        length += len(text) + 2
+    return ", ".join(parts)
+
+
+def _message(message: Any, budget: int) -> str:
+    content = message.content
+    body = repr(content) if isinstance(content, str) else _text(content, budget, 1)
+    text = f"{message.type}: {body}"
+    calls = getattr(message, "tool_calls", None)
+    if calls:
+        names = ", ".join(str(call.get("name", "?")) for call in calls if isinstance(call, dict))
+        text += f" → tool calls: {names}"
+    return text
+
+
+# -- the runtime's channel names ---------------------------------------------------------
+
+
+def is_internal(channel: str) -> bool:
+    """True for the runtime's own channels: ``__start__``, ``branch:to:*``, ``join:*``.
+
+    >>> [is_internal(c) for c in ("weather", "branch:to:news", "join:a+b:c", "__start__")]
+    [False, True, True, True]
+    """
+    return channel.startswith(("branch:", "join:", "__"))
+
+
+def branch_target(channel: str) -> str | None:
+    """The node a ``branch:to:<node>`` channel wakes, or None for another channel.
+
+    >>> branch_target("branch:to:weather"), branch_target("weather")
+    ('weather', None)
+    """
+    prefix = "branch:to:"
+    return channel[len(prefix) :] if channel.startswith(prefix) else None
+
+
+def barrier_parts(channel: str) -> tuple[tuple[str, ...], str] | None:
+    """The sources and target of a waiting edge's ``join:<a>+<b>:<node>`` channel.
+
+    Node names cannot contain ``:``; a name containing ``+`` makes the split
+    ambiguous, so pass the compiled graph to ``why`` for such graphs.
+
+    >>> barrier_parts("join:weather+news:summarize")
+    (('weather', 'news'), 'summarize')
+    >>> barrier_parts("branch:to:x") is None
+    True
+    """
+    if not channel.startswith("join:"):
+        return None
+    sources, _, target = channel[len("join:") :].rpartition(":")
+    return tuple(sources.split("+")), target
+
+
+def join_names(names: Iterable[str], conjunction: str = "and") -> str:
+    """``a``, ``a and b``, ``a, b and c``.
+
+    >>> join_names(["news"]), join_names(["news", "weather"]), join_names("abc", "or")
+    ('news', 'news and weather', 'a, b or c')
+    """
+    items = list(names)
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {conjunction} {items[-1]}"

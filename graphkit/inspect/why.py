@@ -1,0 +1,173 @@
+"""``run.why(node, step)``: why a node ran at a step, or why it did not.
+
+A node runs at step N when step N-1's Update changed one of its trigger channels
+(``branch:to:<node>``, written by an edge or a router of the node before it, or
+``join:<a>+<b>:<node>``, a waiting edge, once all of its sources wrote) to a version
+the node has not seen. So "why did it run" follows the trigger's version back to the
+Update that wrote it; "why did it not run" looks at what step N-1's Update changed
+instead, what step N itself wrote (visible only at N+1), which waiting edge is still
+open, which router chose otherwise, and whether the run had stopped.
+
+Without the compiled graph the records cannot tell a static edge from a router, so
+answers say "an edge or conditional edge of X"; pass ``graph=app`` for exact wording.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from graphkit.constants import START
+from graphkit.inspect.explanation import Answer, Explanation, Reason
+from graphkit.inspect.history import History
+from graphkit.inspect.values import branch_target, join_names, show, show_error
+from graphkit.inspect.why_not import Finding, NotRan, both, who_when
+from graphkit.inspect.wiring import Wiring
+
+if TYPE_CHECKING:
+    from graphkit.pregel.records import Run, Superstep
+
+__all__ = ["why"]
+
+
+def why(run: Run, node: str, step: int | None = None, *, graph: Any = None) -> Explanation:
+    """Explain why ``node`` ran (or did not) at ``step``; with ``step=None``, at every
+    step where it ran, or why it never ran.
+
+    >>> from graphkit.inspect.examples import forecast_run
+    >>> print(why(forecast_run(), "weather", step=1))  # doctest: +NORMALIZE_WHITESPACE
+    weather did not run at step 1: planner wrote branch:to:weather in step 1, and a
+    write becomes visible only in the next step, so weather runs at step 2.
+      - Step 1's Plan wakes the nodes whose trigger channels step 0's Update changed:
+      branch:to:planner (written by __start__). branch:to:weather was not among them.
+      - planner wrote branch:to:weather during step 1's Execute (through an edge or
+      conditional edge of planner). Writes are applied in step 1's Update, after every
+      task of step 1 finished, so the write becomes visible only in the next step:
+      weather runs at step 2.
+    """
+    history, wiring = History(run), Wiring(run, graph)
+    if not wiring.knows(node):
+        raise ValueError(
+            f"Node {node!r} is not in this run; its nodes are {wiring.node_names()}. "
+            "To ask about a node the run never came near, pass the graph: "
+            "run.why(node, graph=app)."
+        )
+    if step is not None and step < -1:
+        raise ValueError(f"Steps start at -1 (the input step); there is no step {step}.")
+    ran, not_ran = _Ran(history, wiring), NotRan(history, wiring)
+    ran_at = history.ran_at(node)
+    if step is None:
+        answers = [ran.ran(node, number) for number in ran_at] or [not_ran.never_ran(node)]
+    elif step in ran_at:
+        answers = [ran.ran(node, step)]
+    else:
+        answers = [not_ran.not_ran(node, step)]
+    return Explanation(node, step, tuple(answers))
+
+
+class _Ran:
+    """Answers "why did ``node`` run at step n"."""
+
+    def __init__(self, history: History, wiring: Wiring) -> None:
+        self.history = history
+        self.wiring = wiring
+
+    def ran(self, node: str, n: int) -> Answer:
+        superstep = self.history.steps[n]
+        tasks = [task for task in superstep.plan.tasks if task.node == node]
+        found: list[Finding] = []
+        for task in tasks:
+            if task.kind == "input":
+                found.append(Finding("it is the input step's task", _input_reason()))
+            elif task.kind == "push":
+                found.append(self._packet(node, task.path, n))
+            else:
+                found.extend(
+                    self._trigger(node, channel, task.trigger_versions.get(channel), n)
+                    for channel in task.triggers
+                )
+        because = found[0].phrase if found else "a trigger channel changed"
+        times = f" ({len(tasks)} tasks)" if len(tasks) > 1 else ""
+        reasons = (*(f.reason for f in found), *_failure(superstep, node))
+        summary = f"{node} ran at step {n}{times} because {because}."
+        return Answer(node, n, True, summary, reasons)
+
+    def _packet(self, node: str, path: tuple[Any, ...], n: int) -> Finding:
+        """A push task: which task sent its packet, in which step."""
+        index = path[1] if len(path) > 1 and isinstance(path[1], int) else -1
+        sends = self.history.sends(n - 1)
+        if not 0 <= index < len(sends):
+            reason = Reason("push", f"{node} was sent a packet (Send) in step {n - 1}.", n - 1)
+            return Finding("it was sent a packet (Send)", reason)
+        sender, packet = sends[index]
+        how = (
+            "its Command"
+            if sender in self.history.commanded((sender,), node, n - 1)
+            else "a router"
+        )
+        text = (
+            f"{sender} sent {show(packet, 80)} in step {n - 1} (through {how}); "
+            f"step {n - 1}'s Update queued it, so step {n}'s Plan made a push task for it, "
+            "with the packet's value as its whole input."
+        )
+        reason = Reason("push", text, n - 1, None, (sender,))
+        return Finding(f"{sender} sent it a packet (Send) in step {n - 1}", reason)
+
+    def _trigger(self, node: str, channel: str, version: int | None, n: int) -> Finding:
+        origin = self.history.written(channel, version, before=n)
+        if channel == START:
+            return Finding("the input was written to __start__ in step -1", _input_reason())
+        if origin is None:
+            text = f"{channel} had a version {node} had not seen (v{version})."
+            return Finding(f"{channel} changed", Reason("channel", text, None, channel))
+        m, change = origin
+        writers = tuple(dict.fromkeys(change.writers))
+        parts = self.wiring.barrier(channel)
+        if parts is not None:
+            edge = f"[{', '.join(parts[0])}] → {node}"
+            wrote = self.history.barrier_writes(channel, m)
+            when = who_when(parts[0], wrote)
+            text = (
+                f"{node} waits for every source of the waiting edge {edge} ({channel}): "
+                f"{when}. Step {m}'s Update completed it, so step {m + 1}'s Plan woke {node}."
+            )
+            reason = Reason("waiting_edge", text, m, channel, tuple(wrote))
+            return Finding(f"the waiting edge {edge} was complete: {when}", reason)
+        via = self.wiring.via(writers, node, channel, self.history.commanded(writers, node, m))
+        text = (
+            f"{channel} was written in step {m} by {via}; "
+            f"step {m}'s Update applied it (version {change.version_after}), so step "
+            f"{m + 1}'s Plan woke {node}."
+        )
+        kind = "edge" if branch_target(channel) else "channel"
+        reason = Reason(kind, text, m, channel, writers)
+        return Finding(f"{both(writers)} wrote {channel} in step {m}", reason)
+
+    # -- it did not run at step n -----------------------------------------------------------------
+
+
+def _input_reason() -> Reason:
+    text = (
+        "Step -1 (the input step) wrote the run's input to __start__; its Update applied it, "
+        "so step 0's Plan woke __start__, which writes the input into the state."
+    )
+    return Reason("input", text, -1, START, ("__input__",))
+
+
+def _failure(superstep: Superstep, node: str) -> list[Reason]:
+    """The step failed: this node raised, or a sibling did."""
+    execution, n = superstep.execution, superstep.step
+    if execution is None or execution.error is None:
+        return []
+    mine = next(result for result in execution.results if result.task.node == node)
+    if mine.error is not None:
+        text = (
+            f"{node} raised {show_error(mine.error)}. A failing task stops the step before "
+            f"its Update, so none of step {n}'s writes were applied."
+        )
+        return [Reason("raised", text, n)]
+    failed = tuple(dict.fromkeys(r.task.node for r in execution.results if r.error is not None))
+    text = (
+        f"{node} finished, but {join_names(failed)} raised in the same step, so step {n}'s "
+        f"Update never ran and {node}'s writes were not applied."
+    )
+    return [Reason("step_failed", text, n, None, failed)]

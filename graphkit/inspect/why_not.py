@@ -1,0 +1,310 @@
+"""Why a node did NOT run at a step, or never ran: the other half of ``why``.
+
+Step N's Plan wakes a node only if step N-1's Update changed one of its trigger
+channels. So the reasons are, in the order they happened: what step N-1's Update
+changed instead (and who wrote it), a waiting edge still missing a source, a router
+that chose other nodes, a write made *during* step N (visible only at N+1), a write
+lost because its step failed, and the run having stopped.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from graphkit.channels import EMPTY
+from graphkit.inspect.explanation import Answer, Reason
+from graphkit.inspect.values import join_names, show_error
+
+if TYPE_CHECKING:
+    from graphkit.checkpoint import Checkpoint
+    from graphkit.inspect.history import History
+    from graphkit.inspect.wiring import Wiring
+
+__all__ = ["Finding", "NotRan", "both", "who_when"]
+
+
+class Finding(NamedTuple):
+    """A reason, with the short phrase a one-line summary uses for it."""
+
+    phrase: str  # short, for the one-line summary
+    reason: Reason
+
+
+# Which finding makes the summary when there are several (lowest first) ...
+_TELLING = {"next_step": 0, "unapplied": 1, "chose_otherwise": 2, "still_waiting": 3}
+# ... and the order the reasons are listed in: the order things happened.
+_CHRONOLOGY = {"not_updated": 0, "not_sent": 0, "still_waiting": 0, "chose_otherwise": 1}
+
+
+class NotRan:
+    """Answers "why did ``node`` not run at step n" and "why did it never run".
+
+    >>> from graphkit.inspect.examples import forecast_run
+    >>> from graphkit.inspect.history import History
+    >>> from graphkit.inspect.wiring import Wiring
+    >>> run = forecast_run()
+    >>> NotRan(History(run), Wiring(run)).not_ran("summarize", 2).kinds
+    ['still_waiting', 'next_step']
+    """
+
+    def __init__(self, history: History, wiring: Wiring) -> None:
+        self.history = history
+        self.wiring = wiring
+
+    def not_ran(self, node: str, n: int) -> Answer:
+        """Why ``node`` was not planned at step ``n``."""
+        if n > self.history.last:
+            return self._stopped(node, n)
+        if n == -1:
+            text = "Step -1 is the input step: only the input task __input__ runs in it."
+            summary = f"{node} did not run at step -1: it is the input step."
+            return Answer(node, n, False, summary, (Reason("input_step", text, -1),))
+        superstep = self.history.steps[n]
+        found: list[Finding] = []
+        for channel in self._relevant_triggers(node):
+            found.extend(self._not_woken(node, n, channel, superstep.checkpoint_before))
+            found.extend(self._written_in(node, n, channel))
+        found.extend(self._chose_otherwise(node, n))
+        if self.history.sent_to(node):
+            found.extend(self._sends(node, n))
+        reasons = sorted((f.reason for f in found), key=lambda r: _CHRONOLOGY.get(r.kind, 2))
+        phrase = most_telling(found, "none of its trigger channels changed")
+        return Answer(node, n, False, f"{node} did not run at step {n}: {phrase}.", tuple(reasons))
+
+    def _relevant_triggers(self, node: str) -> list[str]:
+        """Its waiting edges, and the other triggers someone wrote in this run (a node
+        reached only through a waiting edge never has its branch channel written)."""
+        triggers = self.wiring.triggers(node)
+        relevant = [
+            channel
+            for channel in triggers
+            if self.wiring.barrier(channel) is not None or any(self.history.changes(channel))
+        ]
+        if relevant or self.history.sent_to(node):
+            return relevant  # a node only ever sent packets has no channel worth naming
+        return list(triggers)
+
+    def _not_woken(self, node: str, n: int, channel: str, before: Checkpoint) -> list[Finding]:
+        """Step n's Plan did not see ``channel`` change (or its waiting edge is open)."""
+        parts = self.wiring.barrier(channel)
+        if parts is not None:
+            seen = before.channel_values.get(channel, EMPTY)
+            return self._waiting(node, channel, parts[0], seen, n - 1)
+        if channel in before.updated_channels:
+            return []
+        woke = []
+        for name in sorted(c for c in before.updated_channels if self.wiring.is_trigger(c)):
+            written = self.history.written(name, None, before=n)
+            writers = tuple(dict.fromkeys(written[1].writers)) if written else ()
+            woke.append(f"{name} (written by {join_names(writers)})" if writers else name)
+        earlier = [step for step in self.history.ran_at(node) if step < n]
+        last = f" {node} last ran at step {earlier[-1]}." if earlier else ""
+        text = (
+            f"Step {n}'s Plan wakes the nodes whose trigger channels step {n - 1}'s Update "
+            f"changed: {', '.join(woke) or 'none'}. {channel} was not among them.{last}"
+        )
+        reason = Reason("not_updated", text, n - 1, channel)
+        return [Finding(f"nothing wrote {channel} in step {n - 1}", reason)]
+
+    def _waiting(self, node: str, channel: str, sources, seen: Any, upto: int) -> list[Finding]:
+        """The waiting edge is still missing some sources (``seen``: the barrier's value)."""
+        seen = set() if seen is EMPTY else set(seen)
+        missing = [source for source in sources if source not in seen]
+        if not missing:
+            return []
+        wrote = self.history.barrier_writes(channel, upto) if seen else {}
+        edge = f"[{', '.join(sources)}] → {node}"
+        text = (
+            f"The waiting edge {edge} ({channel}) runs {node} only once all of its sources "
+            f"have written; {who_when(tuple(wrote), wrote)}, so it is still waiting for "
+            f"{join_names(missing)}."
+        )
+        reason = Reason("still_waiting", text, upto, channel, tuple(wrote))
+        return [
+            Finding(f"the waiting edge {edge} is still waiting for {join_names(missing)}", reason)
+        ]
+
+    def _written_in(self, node: str, n: int, channel: str) -> list[Finding]:
+        """The trigger was written during step n itself: visible only at step n+1 (or
+        never, if step n failed)."""
+        superstep = self.history.steps[n]
+        change = superstep.update.change(channel) if superstep.update is not None else None
+        if change is not None and change.writers:
+            parts = self.wiring.barrier(channel)
+            if parts is not None and set(change.after or ()) != set(parts[0]):
+                return []  # the edge is still incomplete: "still waiting" says it all
+            writers = tuple(dict.fromkeys(change.writers))
+            later = self.history.get(n + 1)
+            runs = "runs" if later is not None and node in later.plan.nodes else "would be woken"
+            via = self.wiring.via(writers, node, channel, self.history.commanded(writers, node, n))
+            text = (
+                f"{join_names(writers)} wrote {channel} during step {n}'s Execute (through "
+                f"{via}). Writes are applied in step {n}'s "
+                f"Update, after every task of step {n} finished, so the write becomes visible "
+                f"only in the next step: {node} {runs} at step {n + 1}."
+            )
+            phrase = (
+                f"{both(writers)} wrote {channel} in step {n}, and a write becomes visible "
+                f"only in the next step, so {node} {runs} at step {n + 1}"
+            )
+            return [Finding(phrase, Reason("next_step", text, n, channel, writers))]
+        writers = self.history.unapplied_writers(channel, n)
+        if not writers:
+            return []
+        text = (
+            f"{join_names(writers)} wrote {channel} in step {n}, but the step failed "
+            f"({show_error(self.history.run.error)}), so its Update never ran and the write "
+            "was never applied."
+        )
+        phrase = f"{join_names(writers)} wrote {channel} in step {n}, but that step failed"
+        return [Finding(phrase, Reason("unapplied", text, n, channel, writers))]
+
+    def _sends(self, node: str, n: int) -> list[Finding]:
+        """Packets for ``node``: none sent in step n-1, or one sent in step n itself."""
+        found = []
+        if not any(getattr(p, "node", None) == node for _, p in self.history.sends(n - 1)):
+            text = f"Nothing sent {node} a packet (Send) in step {n - 1}."
+            reason = Reason("not_sent", text, n - 1)
+            found.append(Finding(f"nothing sent {node} a packet in step {n - 1}", reason))
+        senders = tuple(
+            dict.fromkeys(s for s, p in self.history.sends(n) if getattr(p, "node", None) == node)
+        )
+        if senders:
+            later = self.history.get(n + 1)
+            runs = "runs" if later is not None and node in later.plan.nodes else "would run"
+            text = (
+                f"{join_names(senders)} sent {node} a packet (Send) during step {n}'s Execute; "
+                f"step {n}'s Update queues it, so it becomes visible only in the next step: "
+                f"{node} {runs} at step {n + 1}."
+            )
+            phrase = (
+                f"{both(senders)} sent it a packet in step {n}, and a write becomes visible "
+                f"only in the next step, so {node} {runs} at step {n + 1}"
+            )
+            found.append(Finding(phrase, Reason("next_step", text, n, None, senders)))
+        return found
+
+    def _chose_otherwise(self, node: str, n: int) -> list[Finding]:
+        """Routers that ran in step n-1 and could have chosen ``node``, but did not."""
+        previous = self.history.get(n - 1)
+        found = []
+        for result in previous.execution.results if previous and previous.execution else ():
+            source = result.task.node
+            if result.error is not None or not self.wiring.may_route(source, node):
+                continue
+            chosen = self.history.chosen(source, n - 1)
+            if node in chosen:
+                continue
+            choice = join_names(chosen) or "END (no node)"
+            text = (
+                f"{source} ran in step {n - 1} and its {self.wiring.router_words(source, node)} "
+                f"chose {choice}, not {node}."
+            )
+            reason = Reason("chose_otherwise", text, n - 1, None, (source,))
+            phrase = f"{source} chose {choice} in step {n - 1}, not {node}"
+            found.append(Finding(phrase, reason))
+        return found
+
+    # -- the run had stopped, or the node never ran -------------------------------------------
+
+    def _stopped(self, node: str, n: int) -> Answer:
+        run, last = self.history.run, self.history.last
+        after = last + 1
+        extra: list[Reason] = []
+        if run.status == "done":
+            text = (
+                f"Step {after} planned no task: step {last}'s Update changed no trigger "
+                "channel, so the run finished."
+            )
+            reason = Reason("finished", text, after)
+            phrase = f"the run finished at step {after} (no node was triggered)"
+        elif run.status == "out_of_steps":
+            final = self.history.final_checkpoint()
+            due = final is not None and any(
+                channel in final.updated_channels for channel in self.wiring.triggers(node)
+            )
+            where = f", where {node} was due to run" if due else ""
+            text = (
+                f"The run reached its recursion limit before step {after} (GraphRecursionError)"
+                f"{where}. Raise config['recursion_limit'] if the graph needs more steps, or "
+                "check that a router eventually routes to END."
+            )
+            reason = Reason("recursion_limit", text, after)
+            phrase = f"the recursion limit stopped the run before step {after}{where}"
+        elif run.status == "error":
+            text = f"Step {last} failed ({show_error(run.error)}), so no later step ran."
+            reason = Reason("failed", text, last)
+            phrase = f"the run failed at step {last}"
+            for channel in self.wiring.triggers(node):
+                extra.extend(f.reason for f in self._written_in(node, last, channel))
+        else:
+            text = f"The run has not reached step {n} yet (its next step is {after})."
+            reason = Reason("not_reached", text, after)
+            phrase = f"the run has not reached step {n} yet"
+        summary = f"{node} did not run at step {n}: {phrase}."
+        return Answer(node, n, False, summary, (reason, *extra))
+
+    def never_ran(self, node: str) -> Answer:
+        """Why ``node`` was not planned at any step of the run."""
+        found: list[Finding] = []
+        final, last = self.history.final_checkpoint(), self.history.last
+        for channel in self.wiring.triggers(node):
+            parts = self.wiring.barrier(channel)
+            if parts is not None and final is not None:
+                seen = final.channel_values.get(channel, EMPTY)
+                found.extend(self._waiting(node, channel, parts[0], seen, last))
+            elif parts is None and not any(self.history.changes(channel)):
+                text = f"Nothing wrote {channel} in this run: no edge or router chose {node}."
+                unwritten = Finding(
+                    f"nothing wrote {channel} in this run",
+                    Reason("never_written", text, None, channel),
+                )
+                unapplied = self._written_in(node, last, channel) if last >= -1 else []
+                found.extend(unapplied or [unwritten])
+        found.extend(self._never_chosen(node))
+        if self.history.run.status != "done":
+            stopped = self._stopped(node, last + 1)
+            found.append(Finding(stopped.summary.split(": ", 1)[1][:-1], stopped.reasons[0]))
+        phrase = most_telling(found, "none of its trigger channels changed")
+        reasons = tuple(f.reason for f in found)
+        return Answer(node, None, False, f"{node} never ran: {phrase}.", reasons)
+
+    def _never_chosen(self, node: str) -> list[Finding]:
+        """One finding per router that could have chosen ``node`` and never did."""
+        choices: dict[str, dict[int, tuple[str, ...]]] = {}
+        for n in sorted(self.history.steps):
+            for finding in self._chose_otherwise(node, n + 1):
+                source = finding.reason.writers[0]
+                choices.setdefault(source, {})[n] = self.history.chosen(source, n)
+        found = []
+        for source, by_step in choices.items():
+            steps = join_names([str(n) for n in by_step])
+            picked = join_names(list(dict.fromkeys(t for ts in by_step.values() for t in ts)))
+            picked = picked or "END (no node)"
+            text = (
+                f"{source} ran at step{'s' * (len(by_step) > 1)} {steps}, and its "
+                f"{self.wiring.router_words(source, node)} chose {picked}, never {node}."
+            )
+            reason = Reason("chose_otherwise", text, max(by_step), None, (source,))
+            found.append(Finding(f"{source} chose {picked}, never {node}", reason))
+        return found
+
+
+def most_telling(found: list[Finding], default: str) -> str:
+    if not found:
+        return default
+    return min(found, key=lambda f: _TELLING.get(f.reason.kind, 9)).phrase
+
+
+def who_when(sources: tuple[str, ...], wrote: dict[str, int]) -> str:
+    """``both a and b wrote in step 2`` / ``a wrote in step 1, d wrote in step 3``."""
+    by_step: dict[int, list[str]] = {}
+    for source in sources:
+        if source in wrote:
+            by_step.setdefault(wrote[source], []).append(source)
+    parts = [f"{both(tuple(names))} wrote in step {n}" for n, names in sorted(by_step.items())]
+    return ", ".join(parts) if parts else "none has written yet"
+
+
+def both(writers: tuple[str, ...]) -> str:
+    return f"both {join_names(writers)}" if len(writers) == 2 else join_names(writers)

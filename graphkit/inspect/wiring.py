@@ -1,0 +1,172 @@
+"""How nodes are wired, as far as a run's records (and, optionally, the graph) tell.
+
+The records name channels, not edges: ``branch:to:weather`` written by ``planner``
+may come from a static edge or from a router. Given the compiled graph, ``Wiring``
+reads the builder's edges, routers and waiting edges and names them exactly; without
+it, it infers a node's trigger channels from their names and says "an edge or
+conditional edge of X".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from graphkit.constants import START
+from graphkit.inspect.values import barrier_parts, branch_target, join_names
+
+if TYPE_CHECKING:
+    from graphkit.pregel.records import Run
+
+__all__ = ["Wiring"]
+
+
+class Wiring:
+    """Trigger channels, edges and routers of the nodes of ``run``.
+
+    >>> from graphkit.inspect.examples import forecast_graph
+    >>> app = forecast_graph()
+    >>> run = app.trace({"topic": "today", "tokens": 0})
+    >>> Wiring(run).via(("planner",), "weather", "branch:to:weather")
+    'an edge or conditional edge of planner'
+    >>> Wiring(run, app).via(("planner",), "weather", "branch:to:weather")
+    "planner's router 'route'"
+    >>> Wiring(run).triggers("summarize")
+    ('branch:to:summarize', 'join:weather+news:summarize')
+    """
+
+    def __init__(self, run: Run, graph: Any = None) -> None:
+        spec = getattr(graph, "spec", graph)
+        builder = getattr(graph, "builder", None)
+        self._spec_nodes = getattr(spec, "nodes", None)
+        self._edges: set[tuple[str, str]] = set(getattr(builder, "edges", ()) or ())
+        self._branches: dict[str, dict[str, Any]] = dict(getattr(builder, "branches", {}) or {})
+        self._waiting = set(getattr(builder, "waiting_edges", ()) or ())
+        self._declared = dict(getattr(builder, "nodes", {}) or {})
+        self.exact = builder is not None
+        self._channels: dict[str, None] = {}
+        self._routed: dict[str, set[str]] = {}
+        self._planned: dict[str, None] = {}
+        for superstep in run.steps:
+            for task in superstep.plan.tasks:
+                self._planned[task.node] = None
+                self._channels.update(dict.fromkeys(task.triggers))
+            if superstep.execution is not None:
+                for result in superstep.execution.results:
+                    self._note_writes(result.task.node, [channel for channel, _ in result.writes])
+
+    def _note_writes(self, writer: str, channels: Sequence[str]) -> None:
+        for channel in channels:
+            self._channels[channel] = None
+            target = branch_target(channel)
+            if target is not None:
+                self._routed.setdefault(target, set()).add(writer)
+
+    # -- nodes and their triggers ----------------------------------------------------------
+
+    def knows(self, node: str) -> bool:
+        """True if ``node`` is in the graph, or the run planned it or wrote its trigger."""
+        if self._spec_nodes is not None and node in self._spec_nodes:
+            return True
+        return (
+            node in self._planned
+            or node in self._routed
+            or any(
+                (parts := self.barrier(channel)) is not None and parts[1] == node
+                for channel in self._channels
+            )
+        )
+
+    def node_names(self) -> list[str]:
+        """The nodes of the graph (or, without it, those the run planned or woke)."""
+        names = set(self._spec_nodes or ()) | set(self._planned) | set(self._routed)
+        return sorted(names)
+
+    def triggers(self, node: str) -> tuple[str, ...]:
+        """The channels whose new version wakes ``node``."""
+        if self._spec_nodes is not None and node in self._spec_nodes:
+            return tuple(self._spec_nodes[node].triggers)
+        if node == START:
+            return (START,)
+        joins = [
+            channel
+            for channel in self._channels
+            if (parts := self.barrier(channel)) is not None and parts[1] == node
+        ]
+        return (f"branch:to:{node}", *joins)
+
+    def is_trigger(self, channel: str) -> bool:
+        """True for a channel that wakes a node (not a state key)."""
+        return channel == START or branch_target(channel) is not None or channel.startswith("join:")
+
+    def barrier(self, channel: str) -> tuple[tuple[str, ...], str] | None:
+        """(sources, target) of a waiting edge's channel, or None for another channel."""
+        for starts, end in self._waiting:
+            if channel == f"join:{'+'.join(starts)}:{end}":
+                return tuple(starts), end
+        return barrier_parts(channel)
+
+    # -- edges and routers --------------------------------------------------------------------
+
+    def routers(self, source: str, target: str) -> list[str]:
+        """Names of ``source``'s routers that can choose ``target`` (exact wiring only)."""
+        return [
+            name
+            for name, branch in self._branches.get(source, {}).items()
+            if (targets := branch.targets()) is None or target in targets
+        ]
+
+    def destinations(self, source: str) -> tuple[str, ...]:
+        """Where ``source``'s ``Command(goto=...)`` may go, as declared (exact only)."""
+        declaration = self._declared.get(source)
+        destinations = getattr(declaration, "destinations", None) or ()
+        return tuple(destinations)
+
+    def via(
+        self, writers: Sequence[str], target: str, channel: str, commanded: Sequence[str] = ()
+    ) -> str:
+        """How ``writers`` reached ``target`` through ``channel``, in words
+        (``commanded``: the writers known to have returned ``Command(goto=target)``)."""
+        parts = self.barrier(channel)
+        if parts is not None:
+            return f"the waiting edge [{', '.join(parts[0])}] → {target}"
+        if not self.exact and not set(writers) & set(commanded):
+            names = ["START" if writer == START else writer for writer in writers]
+            return f"an edge or conditional edge of {join_names(names)}"
+        return join_names(
+            [
+                f"{writer}'s Command(goto={target!r})"
+                if writer in commanded
+                else self._one_via(writer, target)
+                for writer in writers
+            ]
+        )
+
+    def _one_via(self, writer: str, target: str) -> str:
+        name = "START" if writer == START else writer
+        if not self.exact:
+            return f"an edge or conditional edge of {name}"
+        static = (writer, target) in self._edges
+        routers = ", ".join(repr(router) for router in self.routers(writer, target))
+        if static and routers:
+            return f"the edge {name} → {target} and {name}'s router {routers}"
+        if static:
+            return f"the edge {name} → {target}"
+        return f"{name}'s router {routers}" if routers else name
+
+    def may_route(self, source: str, target: str) -> bool:
+        """True if ``source`` has a router that can choose ``target`` (without the graph:
+        if it chose ``target`` at some step of this run)."""
+        if self.exact:
+            return bool(self.routers(source, target)) or target in self.destinations(source)
+        return source in self._routed.get(target, ())
+
+    def router_words(self, source: str, target: str) -> str:
+        """``router 'route'`` (or ``Command(goto=...)``) with the graph, ``conditional
+        edge or Command`` without it."""
+        if not self.exact:
+            return "conditional edge or Command"
+        routers = self.routers(source, target)
+        if not routers:
+            return "Command(goto=...)"
+        return "router " + ", ".join(repr(name) for name in routers)

@@ -1,0 +1,203 @@
+"""Show a phase, or the path a run took, on an SVG drawn once: add CSS classes to the
+node and edge elements by id. No layout runs, so stepping through a run is cheap.
+
+Only graphkit's own SVG (``draw_svg``) is understood: every node and edge is a
+``<g id="..." class="...">`` whose id names it (see ``graphkit.render.text``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from graphkit.constants import BRANCH_CHANNEL_PREFIX, END
+from graphkit.render.text import decode_name, parse_edge_element_id
+from graphkit.render.theme import OVERLAY_CLASSES, PHASE_CLASSES, STYLE_ID, STYLESHEET
+
+__all__ = ["PHASES", "highlight", "overlay_path"]
+
+PHASES = ("plan", "execute", "update")
+
+_GROUP = re.compile(r'<g id="([^"]*)" class="([^"]*)">')
+
+
+class _Index:
+    """The node and edge elements of an SVG, looked up by name."""
+
+    def __init__(self, svg: str) -> None:
+        self.nodes: dict[str, list[str]] = {}
+        self.edges: dict[str, list[_EdgeElement]] = {}
+        for match in _GROUP.finditer(svg):
+            element_id, classes = match.group(1), match.group(2).split()
+            if element_id.startswith("node-"):
+                name = decode_name(element_id[len("node-") :])
+                self.nodes.setdefault(name, []).append(element_id)
+            elif (ends := parse_edge_element_id(element_id)) is not None:
+                kind = next((c[len("gk-edge-") :] for c in classes if c.startswith("gk-edge-")), "")
+                self.edges.setdefault(ends[0], []).append(_EdgeElement(element_id, *ends, kind))
+
+    def node_ids(self, names: Iterable[str]) -> list[str]:
+        return [element_id for name in names for element_id in self.nodes.get(name, ())]
+
+    def edges_from(self, source: str) -> list[_EdgeElement]:
+        return self.edges.get(source, [])
+
+    def edge_ids(self, source: str, target: str | None = None) -> list[str]:
+        return [e.id for e in self.edges_from(source) if target in (None, e.target)]
+
+
+@dataclass(frozen=True, slots=True)
+class _EdgeElement:
+    id: str
+    source: str
+    target: str
+    kind: str
+
+
+def highlight(svg: str, superstep: Any, phase: str) -> str:
+    """Restyle ``svg`` to show ``phase`` (``"plan"``, ``"execute"`` or ``"update"``) of
+    ``superstep``, replacing any phase shown before (``superstep=None`` clears it).
+
+    * plan: the planned tasks' nodes are ``planned`` (and a join point that released
+      one, with its edge out);
+    * execute: while the step has no Execution yet, its nodes are ``running``; after,
+      a task that raised is ``error``, one that wrote anything is ``wrote``, and so is
+      each edge whose channel its source wrote (the router's choice, pending);
+    * update: the same marks, now applied; a failed step has no Update, nothing of
+      it is applied, and only its errors stay marked.
+
+    >>> from graphkit.render.model import DrawableGraph, Node, Edge
+    >>> graph = DrawableGraph("g", (Node("__start__", "__start__", "start"), Node("a", "a")),
+    ...                       (Edge("__start__", "a"),))
+    >>> from graphkit.pregel.records import Plan, Superstep, Task
+    >>> step = Superstep(1, Plan(1, (Task("t", 1, "a", "pull", (), (), None),)), None, None, None)
+    >>> '<g id="node-a" class="node gk-node gk-node-node planned">' in highlight(
+    ...     graph.draw_svg(engine="python"), step, "plan")
+    True
+    """
+    if phase not in PHASES:
+        raise ValueError(f"Unknown phase {phase!r}; use one of {list(PHASES)}.")
+    marks = _phase_marks(_Index(svg), superstep, phase) if superstep is not None else {}
+    return _restyle(svg, marks, PHASE_CLASSES)
+
+
+def overlay_path(svg: str, run: Any) -> str:
+    """Mark the path ``run`` took on ``svg``: every node that ran is ``ran`` (and
+    ``failed`` if its task raised); an edge is ``traversed`` when its source wrote
+    the edge's channel in step N, the write was applied, and its target ran in step
+    N+1 woken by that channel (for a waiting edge, once the join released it).
+
+    >>> from graphkit.pregel.records import Run
+    >>> overlay_path('<svg><g id="node-a" class="gk-node"></g></svg>', Run((), {}, "done"))
+    ... # doctest: +ELLIPSIS
+    '<svg><style id="gk-style">...</style><g id="node-a" class="gk-node"></g></svg>'
+    """
+    index, marks = _Index(svg), {}
+    steps = list(run.steps)
+    for number, superstep in enumerate(steps):
+        if superstep.execution is None:
+            continue
+        following = steps[number + 1].plan if number + 1 < len(steps) else None
+        woken = {(t.node, c) for t in following.tasks for c in t.triggers} if following else set()
+        applied = superstep.update is not None
+        for result in superstep.execution.results:
+            node = result.task.node
+            _mark(marks, index.node_ids([node]), "ran")
+            if result.error is not None:
+                _mark(marks, index.node_ids([node]), "failed")
+            if applied:
+                _mark(marks, _edges_taken(index, node, result, woken), "traversed")
+                joins = [e.target for e in index.edges_from(node) if e.kind == "waiting"]
+                for join in joins:
+                    if any(channel == join for _, channel in woken):
+                        _mark(marks, index.edge_ids(join), "traversed")
+                        _mark(marks, index.node_ids([join]), "ran")
+    return _restyle(svg, marks, OVERLAY_CLASSES)
+
+
+# -- what a phase and a run mark ----------------------------------------------------------
+
+
+def _phase_marks(index: _Index, superstep: Any, phase: str) -> dict[str, set[str]]:
+    marks: dict[str, set[str]] = {}
+    tasks = superstep.plan.tasks
+    _mark(marks, index.node_ids(t.node for t in tasks), "planned")
+    for task in tasks:
+        for channel in task.triggers:
+            if channel.startswith("join:"):
+                _mark(marks, index.node_ids([channel]), "planned")
+                _mark(marks, index.edge_ids(channel, task.node), "planned")
+    if phase == "plan":
+        return marks
+    execution = superstep.execution
+    if execution is None:
+        _mark(marks, index.node_ids(t.node for t in tasks), "running")
+        return marks
+    discarded = phase == "update" and superstep.update is None  # the step failed
+    for result in execution.results:
+        node_ids = index.node_ids([result.task.node])
+        if result.error is not None:
+            _mark(marks, node_ids, "error")
+        if result.error is not None or discarded:
+            continue
+        if result.writes:
+            _mark(marks, node_ids, "wrote")
+        _mark(marks, _edges_taken(index, result.task.node, result, None), "wrote")
+    return marks
+
+
+def _edges_taken(
+    index: _Index, node: str, result: Any, woken: set[tuple[str, str]] | None
+) -> list[str]:
+    """The edges out of ``node`` that its task's writes took (and, given ``woken``,
+    that woke their target in the next step)."""
+    if result.error is not None:
+        return []
+    written = {channel for channel, _ in result.writes}
+    taken = []
+    edges = index.edges_from(node)
+    routed = any(
+        BRANCH_CHANNEL_PREFIX + e.target in written for e in edges if e.kind == "conditional"
+    )
+    for edge in edges:
+        if edge.kind == "waiting":
+            channel = edge.target  # the join point's id is its barrier channel
+        elif edge.target == END:
+            # Nothing is written for END: a static edge to END is taken whenever its
+            # source finishes; a router chose END when it wrote none of its choices.
+            if edge.kind == "edge" or (edge.kind == "conditional" and not routed):
+                taken.append(edge.id)
+            continue
+        else:
+            channel = BRANCH_CHANNEL_PREFIX + edge.target
+        released = woken is None or edge.kind == "waiting" or (edge.target, channel) in woken
+        if channel in written and released:
+            taken.append(edge.id)
+    return taken
+
+
+def _mark(marks: dict[str, set[str]], ids: Iterable[str], name: str) -> None:
+    for element_id in ids:
+        marks.setdefault(element_id, set()).add(name)
+
+
+# -- rewriting the SVG -------------------------------------------------------------------------
+
+
+def _restyle(svg: str, marks: dict[str, set[str]], owned: tuple[str, ...]) -> str:
+    """Set the classes in ``owned`` to exactly ``marks``, keep every other class."""
+
+    def replace(match: re.Match[str]) -> str:
+        element_id, classes = match.group(1), match.group(2).split()
+        kept = [c for c in classes if c not in owned]
+        added = [c for c in owned if c in marks.get(element_id, ())]
+        return f'<g id="{element_id}" class="{" ".join(kept + added)}">'
+
+    restyled = _GROUP.sub(replace, svg)
+    if f'id="{STYLE_ID}"' not in restyled:
+        opening = re.search(r"<svg\b[^>]*>", restyled)
+        at = opening.end() if opening else 0
+        restyled = f'{restyled[:at]}<style id="{STYLE_ID}">{STYLESHEET}</style>{restyled[at:]}'
+    return restyled

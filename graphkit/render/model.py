@@ -1,0 +1,122 @@
+"""The drawable graph: a frozen record of nodes and edges, with its drawings.
+
+``CompiledGraph.get_graph()`` builds one (see ``graphkit.render.build``); its
+``to_dot()``, ``draw_mermaid()`` and ``draw_svg()`` are pure text generators (the
+SVG layout runs graphviz's ``dot`` when it is installed, and is cached).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from graphkit.render.text import edge_element_id, node_element_id
+
+__all__ = ["EDGE_KINDS", "NODE_KINDS", "DrawableGraph", "Edge", "Node"]
+
+NODE_KINDS = ("start", "node", "join", "end")
+"""``start`` and ``end`` are START/END, ``join`` the point where a waiting edge's
+inputs meet (its id is the runtime's barrier channel, ``join:a+b:c``)."""
+
+EDGE_KINDS = ("edge", "conditional", "waiting", "command")
+"""``edge``: ``add_edge``; ``conditional``: a router's possible choice;
+``waiting``: into or out of a join point; ``command``: a ``Command(goto=...)`` route
+declared with ``destinations=`` or a ``Command[Literal[...]]`` return annotation."""
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    """A node as drawn. ``id`` is its name in the runtime's records."""
+
+    id: str
+    name: str
+    kind: str = "node"
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def element_id(self) -> str:
+        """Its SVG element id, ``node-<encoded id>`` (see ``render.text``)."""
+        return node_element_id(self.id)
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """An edge as drawn: ``kind`` is one of ``EDGE_KINDS``; ``label`` is the router
+    result (path_map key) or Command label that takes it, if any."""
+
+    source: str
+    target: str
+    kind: str = "edge"
+    label: str | None = None
+    element_id: str = ""
+
+    @property
+    def conditional(self) -> bool:
+        """True when a choice made at run time decides whether it is taken."""
+        return self.kind in ("conditional", "command")
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class DrawableGraph:
+    """Nodes and edges to draw, in a deterministic order.
+
+    >>> graph = DrawableGraph("demo", (Node("__start__", "__start__", "start"), Node("a", "a")),
+    ...                       (Edge("__start__", "a"),))
+    >>> graph
+    DrawableGraph('demo', nodes=['__start__', 'a'], edges=1)
+    >>> graph.edges[0].element_id
+    'edge-__start__.a'
+    """
+
+    name: str
+    nodes: tuple[Node, ...]
+    edges: tuple[Edge, ...]
+
+    def __post_init__(self) -> None:
+        seen: dict[tuple[str, str], int] = {}
+        numbered = []
+        for edge in self.edges:
+            count = seen[edge.source, edge.target] = seen.get((edge.source, edge.target), 0) + 1
+            numbered.append(
+                replace(edge, element_id=edge_element_id(edge.source, edge.target, count))
+            )
+        object.__setattr__(self, "edges", tuple(numbered))
+
+    def node(self, node_id: str) -> Node:
+        """The node with id ``node_id``."""
+        for node in self.nodes:
+            if node.id == node_id:
+                return node
+        raise KeyError(f"No node {node_id!r}; nodes: {[n.id for n in self.nodes]}.")
+
+    def to_dot(self) -> str:
+        """The graph in graphviz's DOT language (see ``graphkit.render.dot``)."""
+        from graphkit.render.dot import to_dot
+
+        return to_dot(self)
+
+    def draw_mermaid(self) -> str:
+        """The graph as a Mermaid flowchart (see ``graphkit.render.mermaid``)."""
+        from graphkit.render.mermaid import draw_mermaid
+
+        return draw_mermaid(self)
+
+    def draw_svg(self, engine: str = "auto") -> str:
+        """The graph as SVG: laid out by graphviz's ``dot`` when it is installed
+        (``engine="auto"`` or ``"dot"``), else (or with ``engine="python"``) by
+        graphkit's own layered layout. Computed once per graph, then cached."""
+        from graphkit.render.svg import draw_svg
+
+        return draw_svg(self, engine=engine)
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        from graphkit.render.display import mimebundle
+
+        return mimebundle(self, include=include, exclude=exclude)
+
+    def __repr__(self) -> str:
+        nodes: Any = [node.id for node in self.nodes]
+        if len(nodes) > 10:
+            nodes = len(nodes)
+        return f"DrawableGraph({self.name!r}, nodes={nodes}, edges={len(self.edges)})"

@@ -1,0 +1,118 @@
+"""The records' notebook HTML: a card per superstep, phases side by side, all escaped."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+from graphkit import ChannelChange
+from graphkit.channels import EMPTY
+from graphkit.inspect.cards import change_items, code, run_html, superstep_html
+from graphkit.inspect.markup import CODE_STYLE
+
+PLAN, EXECUTE, UPDATE, ERROR = "#2563eb", "#d97706", "#059669", "#dc2626"
+
+
+class Page(HTMLParser):
+    """The tags and the text of an HTML fragment, as a browser would parse them."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[str] = []
+        self.text: list[str] = []
+        self.feed(html)
+        self.close()
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+
+def test_every_record_has_an_html_repr(seed_run):
+    superstep = seed_run.step(2)
+    records = [
+        superstep.plan,
+        superstep.plan.tasks[0],
+        superstep.execution,
+        superstep.execution.results[0],
+        superstep.update,
+        superstep.update.changes[0],
+        superstep,
+        seed_run,
+    ]
+    for record in records:
+        html = record._repr_html_()
+        assert isinstance(html, str) and html.startswith("<div")
+        assert "script" not in Page(html).tags
+
+
+def test_superstep_card_has_the_three_phases_side_by_side_in_their_colours(seed_run):
+    html = superstep_html(seed_run.step(2))
+    assert "grid-template-columns:repeat(3,minmax(0,1fr))" in html
+    titles = [text for text in Page(html).text if " · step 2" in text]
+    assert titles == ["Plan · step 2", "Execute · step 2", "Update · step 2"]
+    plan, execute, update = (
+        html.index(f"border-top:3px solid {c}") for c in (PLAN, EXECUTE, UPDATE)
+    )
+    assert plan < execute < update
+    text = "".join(Page(html).text)
+    assert "news ← branch:to:news v3" in text
+    assert "token_count 101 → 201 (news, weather · add)" in text
+    assert "news <empty> → 'market up' (news)" in text  # a plain channel: no reducer shown
+    assert "branch:to:news cleared" in text
+
+
+def test_a_failed_step_is_red_and_its_update_skipped(failing_run):
+    html = superstep_html(failing_run.step(1))
+    text = "".join(Page(html).text)
+    assert f"border-top:3px solid {ERROR}" in html
+    assert "failed" in text and "skipped: a task failed, so no channel changed" in text
+    assert "ValueError: bad <script>alert(1)</script>" in text  # as text ...
+    assert "script" not in Page(html).tags  # ... never as a tag
+
+
+def test_run_card_has_a_card_per_step_and_the_timeline(seed_run):
+    html = run_html(seed_run)
+    text = Page(html).text
+    assert [t for t in text if t.strip()][:3] == ["Run", "5 supersteps ·", "done"]
+    assert sum(1 for t in text if t.startswith("Plan · step")) == 5
+    assert "svg" in Page(html).tags and "details" in Page(html).tags
+
+
+def test_a_long_run_shows_its_first_and_last_steps(loop):
+    run = loop.trace({"x": 0, "log": []}, {"recursion_limit": 2000})
+    text = Page(run_html(run, max_steps=10)).text
+    steps = [t for t in text if t.startswith("Plan · step")]
+    assert steps[:5] == [f"Plan · step {n}" for n in (-1, 0, 1, 2, 3)]
+    assert steps[5:] == [f"Plan · step {n}" for n in range(997, 1002)]
+    assert "… 993 more steps: run.step(n) shows one" in text
+
+
+def test_everything_the_run_produced_is_escaped(hostile_run, hostile):
+    for html in (hostile_run._repr_html_(), *(s._repr_html_() for s in hostile_run.steps)):
+        assert "<script" not in html
+        assert "script" not in Page(html).tags
+    text = Page(hostile_run._repr_html_()).text
+    assert hostile in text  # the node name, as text
+    assert f"RuntimeError: {hostile}" in text  # the error message, as text
+
+
+def test_exact_html_of_small_pieces():
+    assert code("<a & b>") == f'<span style="{CODE_STYLE}">&lt;a &amp; b&gt;</span>'
+    cleared = ChannelChange("branch:to:a", None, EMPTY, 1, 2, (), (), "EphemeralValue")
+    assert change_items(cleared) == (
+        '<div style="margin:2px 0;overflow-wrap:anywhere">'
+        f'<span style="{CODE_STYLE}" title="EphemeralValue, version 1 → 2">branch:to:a</span> '
+        '<span style="color:#6b7280">cleared</span></div>'
+    )
+
+
+def test_long_values_are_shortened_with_the_longer_text_as_a_tooltip(make):
+    def long(state):
+        return {"log": ["x" * 500]}
+
+    run = make([("long", long)], [("__start__", "long")]).trace({"x": 0, "log": []})
+    html = superstep_html(run.step(1))
+    assert "x" * 100 not in "".join(Page(html).text)
+    assert 'title="[' in html

@@ -1,0 +1,217 @@
+"""Run.to_frame / Superstep.to_frame: every table's columns and rows, plain rows first."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from graphkit.channels import EMPTY
+from graphkit.inspect.tables import (
+    COLUMNS,
+    KINDS,
+    change_rows,
+    run_rows,
+    state_rows,
+    superstep_rows,
+    task_rows,
+    write_rows,
+)
+
+
+def test_tasks_table_columns_and_rows(seed_run):
+    frame = seed_run.to_frame("tasks")
+    assert list(frame.columns) == [
+        "step",
+        "node",
+        "kind",
+        "triggers",
+        "attempts",
+        "duration",
+        "error",
+        "worker",
+        "task_id",
+    ]
+    assert frame[["step", "node", "kind"]].values.tolist() == [
+        [-1, "__input__", "input"],
+        [0, "__start__", "pull"],
+        [1, "planner", "pull"],
+        [2, "news", "pull"],
+        [2, "weather", "pull"],
+        [3, "summarize", "pull"],
+    ]
+    assert frame["triggers"].tolist()[2] == ("branch:to:planner",)
+    assert frame["attempts"].tolist() == [1] * 6
+    assert frame["error"].isna().all()
+    assert frame["task_id"].tolist() == [t.id for s in seed_run.steps for t in s.plan.tasks]
+
+
+def test_writes_table_columns_and_rows(seed_run):
+    frame = seed_run.to_frame("writes")
+    assert list(frame.columns) == ["step", "task_id", "node", "channel", "value"]
+    step2 = frame[frame.step == 2]
+    assert step2[["node", "channel", "value"]].values.tolist() == [
+        ["news", "news", "market up"],
+        ["news", "token_count", 50],
+        ["news", "branch:to:summarize", None],
+        ["weather", "weather", "sunny"],
+        ["weather", "token_count", 50],
+        ["weather", "branch:to:summarize", None],
+    ]
+
+
+def test_changes_table_columns_and_the_reducer_row(seed_run):
+    frame = seed_run.to_frame("changes")
+    assert list(frame.columns) == [
+        "step",
+        "channel",
+        "before",
+        "after",
+        "version_before",
+        "version_after",
+        "writers",
+        "values",
+        "reducer",
+    ]
+    (row,) = frame[(frame.step == 2) & (frame.channel == "token_count")].to_dict("records")
+    assert (row["before"], row["after"], row["writers"], row["values"], row["reducer"]) == (
+        101,
+        201,
+        ("news", "weather"),
+        (50, 50),
+        "add",
+    )
+    assert str(frame["version_before"].dtype) == "Int64"  # a first version has none
+
+
+def test_state_table_one_row_per_step_one_column_per_state_key(seed_run):
+    frame = seed_run.to_frame("state")
+    assert list(frame.columns) == ["step", "messages", "token_count", "plan", "weather", "news"]
+    assert frame["step"].tolist() == [-1, 0, 1, 2, 3]
+    assert frame["token_count"].tolist() == [EMPTY, 1, 101, 201, 201]
+    assert frame["weather"].tolist() == [EMPTY, EMPTY, EMPTY, "sunny", "sunny"]
+
+
+def test_state_table_shows_internal_channels_only_when_asked(seed_run):
+    assert "branch:to:weather" not in seed_run.to_frame("state").columns
+    frame = seed_run.to_frame("state", internal=True)
+    assert {"__start__", "branch:to:weather", "branch:to:summarize"} <= set(frame.columns)
+    assert frame["branch:to:weather"].tolist() == [EMPTY, EMPTY, None, EMPTY, EMPTY]
+
+
+def test_timeline_table(seed_run):
+    frame = seed_run.to_frame("timeline")
+    assert list(frame.columns) == [
+        "step",
+        "node",
+        "task_id",
+        "worker",
+        "start",
+        "end",
+        "duration",
+        "barrier",
+        "wait",
+        "error",
+    ]
+    assert frame["node"].tolist() == ["__start__", "planner", "news", "weather", "summarize"]
+
+
+def test_unknown_kind_names_the_kinds(seed_run):
+    with pytest.raises(ValueError) as caught:
+        seed_run.to_frame("task")
+    assert str(caught.value) == (
+        "Unknown table 'task'; use one of 'tasks', 'writes', 'changes', 'state', 'timeline'."
+    )
+    assert KINDS == ("tasks", "writes", "changes", "state", "timeline")
+
+
+def test_readable_frames_hold_text(seed_run, failing_run):
+    changes = seed_run.to_frame("changes", readable=True)
+    assert changes["after"].tolist()[:4] == [
+        "{'messages': [('user', 'hi')], 'token_count': 1}",
+        "[('user', 'hi')]",
+        "1",
+        "None",
+    ]
+    assert changes["after"].tolist()[4] == "<empty>"
+    tasks = failing_run.to_frame("tasks", readable=True)
+    assert tasks["error"].tolist()[-2:] == ["ValueError: bad <script>alert(1)</script>", ""]
+
+
+def test_a_failed_step_has_tasks_and_writes_but_no_changes_or_state(failing_run):
+    assert [row["node"] for row in task_rows(failing_run.steps) if row["step"] == 1] == [
+        "bad",
+        "ok",
+    ]
+    assert [row["channel"] for row in write_rows(failing_run.steps) if row["step"] == 1] == [
+        "log",
+        "branch:to:after",
+    ]
+    assert not [row for row in change_rows(failing_run.steps) if row["step"] == 1]
+    assert [row["step"] for row in state_rows(failing_run)] == [-1, 0]
+
+
+def test_superstep_frame_reads_plan_execute_update_in_order(seed_run):
+    frame = seed_run.step(2).to_frame()
+    assert list(frame.columns) == list(COLUMNS["superstep"])
+    assert frame["phase"].tolist() == ["plan"] * 2 + ["execute"] * 6 + ["update"] * 6
+    assert frame.iloc[0].to_dict() == {
+        "phase": "plan",
+        "node": "news",
+        "channel": "branch:to:news",
+        "before": None,
+        "value": None,
+        "detail": "woken by version 3 (pull task)",
+    }
+    rows = superstep_rows(seed_run.step(2))
+    assert rows[9] == {
+        "phase": "update",
+        "node": "news, weather",
+        "channel": "token_count",
+        "before": 101,
+        "value": 201,
+        "detail": "v3 → v4, add",
+    }
+    assert rows[-1]["detail"] == "v3 → v4, cleared by the runtime"
+
+
+def test_superstep_frame_of_a_failed_step(failing_run):
+    rows = superstep_rows(failing_run.step(1))
+    (raised,) = [row for row in rows if row["detail"] == "raised"]
+    assert raised["node"] == "bad" and isinstance(raised["value"], ValueError)
+    assert rows[-1] == {
+        "phase": "update",
+        "node": "",
+        "channel": None,
+        "before": None,
+        "value": None,
+        "detail": "skipped: a task failed",
+    }
+    readable = failing_run.step(1).to_frame(readable=True)
+    assert readable[readable.detail == "raised"]["value"].tolist() == [
+        "ValueError: bad <script>alert(1)</script>"
+    ]
+
+
+def test_run_rows_are_plain_dicts(seed_run):
+    for kind in KINDS:
+        rows = run_rows(seed_run, kind)
+        assert rows and all(type(row) is dict for row in rows)
+
+
+def test_inspect_imports_neither_pandas_nor_is_imported_by_the_core():
+    code = (
+        "import sys, graphkit, graphkit.pregel.records;"
+        "assert 'graphkit.inspect' not in sys.modules;"
+        "import graphkit.inspect;"
+        "assert 'pandas' not in sys.modules, 'pandas imported'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_long_run_builds_every_table(loop):
+    run = loop.trace({"x": 0, "log": []}, {"recursion_limit": 2000})
+    assert len(run.to_frame("state")) == 1003  # input step, step 0, 1000 spins, done
+    for kind in KINDS:
+        assert len(run.to_frame(kind)) > 1000

@@ -1,0 +1,119 @@
+"""The plain-text timeline (print(run), run.timeline()): exact strings."""
+
+from __future__ import annotations
+
+import re
+
+SEED_TIMELINE = "\n".join(
+    [
+        "5 supersteps, done",
+        "step -1 (input)",
+        "  PLAN     __input__",
+        "  EXECUTE  __input__  wrote __start__",
+        "  UPDATE   __start__  <empty> -> {'messages': [('user', 'hi')]…  (from __input__)",
+        "step 0",
+        "  PLAN     __start__          triggered by __start__",
+        "  EXECUTE  __start__          wrote messages, token_count, branch:to:planner",
+        "  UPDATE   messages           [] -> [('user', 'hi')]  (from __start__)",
+        "  UPDATE   token_count        0 -> 1  (from __start__)",
+        "  UPDATE   branch:to:planner  <empty> -> None  (from __start__)",
+        "  UPDATE   (runtime)          cleared __start__",
+        "step 1",
+        "  PLAN     planner            triggered by branch:to:planner",
+        "  EXECUTE  planner            wrote plan, token_count, branch:to:weather, branch:to:news",
+        "  UPDATE   plan               <empty> -> 'check the weather and the ne…  (from planner)",
+        "  UPDATE   token_count        1 -> 101  (from planner)",
+        "  UPDATE   branch:to:weather  <empty> -> None  (from planner)",
+        "  UPDATE   branch:to:news     <empty> -> None  (from planner)",
+        "  UPDATE   (runtime)          cleared branch:to:planner",
+        "step 2",
+        "  PLAN     news                 triggered by branch:to:news",
+        "  PLAN     weather              triggered by branch:to:weather",
+        "  EXECUTE  news                 wrote news, token_count, branch:to:summarize",
+        "  EXECUTE  weather              wrote weather, token_count, branch:to:summarize",
+        "  UPDATE   news                 <empty> -> 'market up'  (from news)",
+        "  UPDATE   token_count          101 -> 201  (from news, weather)",
+        "  UPDATE   branch:to:summarize  <empty> -> None  (from news, weather)",
+        "  UPDATE   weather              <empty> -> 'sunny'  (from weather)",
+        "  UPDATE   (runtime)            cleared branch:to:news, branch:to:weather",
+        "step 3",
+        "  PLAN     summarize            triggered by branch:to:summarize",
+        "  EXECUTE  summarize            wrote messages",
+        "  UPDATE   messages             [('user', 'hi')] -> [('user', 'hi'), ('ai', 'sunn…  (from summarize)",  # noqa: E501
+        "  UPDATE   (runtime)            cleared branch:to:summarize",
+        "step 4",
+        "  PLAN     no task is triggered: the run is done",
+    ]
+)
+
+
+def test_seed_timeline_exactly(seed_run):
+    assert seed_run.timeline() == SEED_TIMELINE
+
+
+def test_print_run_prints_the_timeline_and_repr_stays_short(seed_run, capsys):
+    print(seed_run)
+    assert capsys.readouterr().out == SEED_TIMELINE + "\n"
+    assert repr(seed_run) == "Run(steps=5, status='done')"
+
+
+def test_a_failed_step_shows_the_error_and_a_skipped_update(failing_run):
+    assert failing_run.timeline().splitlines()[-7:] == [
+        "step 1",
+        "  PLAN     bad  triggered by branch:to:bad",
+        "  PLAN     ok   triggered by branch:to:ok",
+        "  EXECUTE  bad  raised ValueError: bad <script>alert(1)</script>",
+        "  EXECUTE  ok   wrote log, branch:to:after",
+        "  UPDATE   skipped: a task failed, so no channel changed",
+        "the run failed at step 1: bad raised ValueError: bad <script>alert(1)</script>",
+    ]
+
+
+def test_the_recursion_limit_ends_the_timeline(loop_run):
+    assert loop_run.timeline().splitlines()[-7:] == [
+        "step 3",
+        "  PLAN     spin            triggered by branch:to:spin",
+        "  EXECUTE  spin            wrote x, branch:to:spin",
+        "  UPDATE   x               2 -> 3  (from spin)",
+        "  UPDATE   branch:to:spin  None -> None  (from spin)",
+        "step 4",
+        "  PLAN     not run: the recursion limit was reached (GraphRecursionError)",
+    ]
+    assert loop_run.timeline().splitlines()[0] == "5 supersteps, out_of_steps"
+
+
+def test_durations_are_shown_only_when_asked(seed_run):
+    lines = seed_run.timeline(durations=True).splitlines()
+    planner = next(line for line in lines if line.startswith("  EXECUTE  planner"))
+    assert re.fullmatch(
+        r"  EXECUTE  planner +\([0-9.]+ (µs|ms|s)\) wrote plan, token_count, "
+        r"branch:to:weather, branch:to:news",
+        planner,
+    )
+
+
+def test_a_running_run_says_which_step_is_next(seed_app):
+    stepper = seed_app.stepper({"messages": [], "token_count": 0})
+    stepper.step()
+    stepper.step()
+    stepper.plan()
+    lines = stepper.run_so_far.timeline().splitlines()
+    assert lines[0] == "3 supersteps, running"
+    assert lines[-2:] == [
+        "  PLAN     planner  triggered by branch:to:planner",
+        "still running: step 2 is next",
+    ]
+
+
+def test_multiline_errors_stay_on_one_line(make):
+    def fail(state):
+        raise ValueError("first line\nsecond line")
+
+    app = make([("fail", fail)], [("__start__", "fail")])
+    try:
+        app.trace({"x": 0, "log": []})
+    except ValueError as error:
+        run = error.run
+    assert run.timeline().splitlines()[-1] == (
+        "the run failed at step 1: fail raised ValueError: first line second line"
+    )

@@ -1,0 +1,131 @@
+"""The timeline: rows behind it, SVG drawn from them, and a slow sibling holding back the
+next step (made slow with an Event, never with sleeps or timing assertions)."""
+
+from __future__ import annotations
+
+import threading
+import xml.etree.ElementTree as ElementTree
+
+from graphkit import START
+from graphkit.inspect.timeline import TIMELINE_COLUMNS, duration_text, timeline_rows, timeline_svg
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def parse(svg: str) -> ElementTree.Element:
+    return ElementTree.fromstring(svg)  # raises if the SVG is not well-formed XML
+
+
+def by_class(root: ElementTree.Element, name: str) -> list[ElementTree.Element]:
+    return [element for element in root.iter() if element.get("class") == name]
+
+
+def slow_sibling_run(make):
+    """START -> (fast || slow) -> next, where slow finishes only after fast's result is in."""
+    release = threading.Event()
+
+    def fast(state):
+        return {"log": ["fast"]}
+
+    def slow(state):
+        assert release.wait(timeout=10), "fast never finished"
+        return {"log": ["slow"]}
+
+    app = make(
+        [("fast", fast), ("slow", slow), "next"],
+        [(START, "fast"), (START, "slow"), ("fast", "next"), ("slow", "next")],
+    )
+    stepper = app.stepper({"x": 0, "log": []})
+    stepper.step()  # the input step
+    stepper.step()  # __start__
+    assert stepper.plan().nodes == ["fast", "slow"]
+    for result in stepper.iter_execute():  # results arrive as their tasks finish
+        if result.task.node == "fast":
+            release.set()
+    return stepper.run()
+
+
+def test_rows_have_the_columns_and_one_row_per_executed_task(seed_run):
+    rows = timeline_rows(seed_run)
+    assert [tuple(row) for row in rows] == [TIMELINE_COLUMNS] * 5
+    assert [(row["step"], row["node"]) for row in rows] == [
+        (0, "__start__"),
+        (1, "planner"),
+        (2, "news"),
+        (2, "weather"),
+        (3, "summarize"),
+    ]
+    assert rows[0]["start"] == 0.0
+    for row in rows:
+        assert row["start"] <= row["end"] <= row["barrier"]
+        assert row["wait"] == row["barrier"] - row["end"]
+
+
+def test_a_slow_sibling_holds_back_the_next_step(make):
+    rows = {row["node"]: row for row in timeline_rows(slow_sibling_run(make))}
+    fast, slow, after = rows["fast"], rows["slow"], rows["next"]
+    assert fast["step"] == slow["step"] == 1 and after["step"] == 2
+    assert slow["end"] > fast["end"]
+    assert fast["barrier"] == slow["barrier"] == slow["end"]  # the slowest task sets the barrier
+    assert fast["wait"] > 0 and slow["wait"] == 0  # fast's result waited for slow
+    assert after["start"] >= slow["barrier"]  # the next step starts after the barrier
+
+
+def test_svg_draws_the_next_steps_bars_after_the_barrier(make):
+    root = parse(slow_sibling_run(make).timeline_svg())
+    barrier = float(root.find(f".//{SVG}line[@id='barrier-1']").get("x1"))
+    step_1 = root.find(f".//{SVG}g[@id='step-1']")
+    step_2 = root.find(f".//{SVG}g[@id='step-2']")
+    bars_1 = [bar for bar in by_class(step_1, "gk-bar")]
+    bars_2 = [bar for bar in by_class(step_2, "gk-bar")]
+    assert [bar.get("data-node") for bar in bars_1] == ["fast", "slow"]
+    assert all(float(bar.get("x")) <= barrier for bar in bars_1)
+    assert [bar.get("data-node") for bar in bars_2] == ["next"]
+    assert all(float(bar.get("x")) >= barrier for bar in bars_2)
+
+
+def test_svg_structure_ids_and_classes(seed_run):
+    root = parse(seed_run.timeline_svg())
+    assert root.tag == f"{SVG}svg"
+    steps = by_class(root, "gk-step")
+    assert [group.get("id") for group in steps] == ["step-0", "step-1", "step-2", "step-3"]
+    assert [bar.get("id") for bar in by_class(root, "gk-bar")] == [
+        "task-0-0",
+        "task-1-0",
+        "task-2-0",
+        "task-2-1",
+        "task-3-0",
+    ]
+    assert len(by_class(root, "gk-barrier")) == 4
+    assert by_class(root, "gk-axis")
+
+
+def test_svg_escapes_node_names_and_is_well_formed(hostile_run, hostile):
+    svg = hostile_run.timeline_svg()
+    root = parse(svg)
+    assert not [element for element in root.iter() if element.tag.endswith("script")]
+    assert "<script>" not in svg
+    labels = [text.text for text in root.iter(f"{SVG}text")]
+    assert hostile in labels
+    explode = [bar for bar in by_class(root, "gk-bar") if bar.get("data-node") == "explode"]
+    assert explode[0].get("fill") == "#dc2626"  # a task that raised is red
+
+
+def test_svg_of_no_rows_is_still_a_document():
+    root = parse(timeline_svg([]))
+    assert root.tag == f"{SVG}svg" and not by_class(root, "gk-bar")
+
+
+def test_to_frame_timeline_is_the_same_rows(seed_run):
+    frame = seed_run.to_frame("timeline")
+    assert frame.to_dict("records") == timeline_rows(seed_run)
+
+
+def test_duration_text():
+    assert [duration_text(s) for s in (0, 5e-6, 0.00025, 0.0123, 2.5)] == [
+        "0 µs",
+        "5 µs",
+        "0.25 ms",
+        "12.3 ms",
+        "2.5 s",
+    ]

@@ -1,0 +1,109 @@
+"""show(): the one readable, deterministic text of a run value."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphkit.channels import EMPTY
+from graphkit.inspect.values import (
+    barrier_parts,
+    branch_target,
+    is_internal,
+    is_message,
+    join_names,
+    show,
+    show_error,
+)
+
+
+class Message:
+    """A stand-in for a langchain-core message: only ``type`` and ``content``."""
+
+    def __init__(self, type, content, tool_calls=None):
+        self.type = type
+        self.content = content
+        self.tool_calls = tool_calls or []
+
+
+def test_plain_values_read_like_repr():
+    assert show("sunny") == "'sunny'"
+    assert show(None) == "None"
+    assert show(42) == "42"
+    assert show([("user", "hi")]) == "[('user', 'hi')]"
+    assert show((1,)) == "(1,)"
+    assert show({"a": [1, 2]}) == "{'a': [1, 2]}"
+
+
+def test_empty_shows_as_empty_and_sets_are_sorted():
+    assert show(EMPTY) == "<empty>"
+    assert show({"weather", "news", "b"}) == "{'b', 'news', 'weather'}"
+    assert show(frozenset()) == "frozenset()"
+
+
+def test_long_text_is_cut_to_width_with_an_ellipsis():
+    assert show("x" * 100, width=10) == "'xxxxxxxx…"
+    assert len(show(list(range(10_000)), width=30)) == 30
+
+
+def test_a_huge_value_is_not_rendered_in_full():
+    big = [list(range(100)) for _ in range(10_000)]
+    assert show(big, width=40).endswith("…")
+
+
+def test_newlines_stay_on_one_line():
+    class Multiline:
+        def __repr__(self):
+            return "line one\nline two"
+
+    assert show(Multiline()) == "line one\\nline two"
+
+
+def test_a_broken_repr_does_not_break_the_view():
+    class Broken:
+        def __repr__(self):
+            raise RuntimeError("no")
+
+    assert show(Broken()) == "<Broken object>"
+
+
+def test_messages_show_type_and_content_duck_typed():
+    assert show(Message("ai", "hello")) == "ai: 'hello'"
+    assert show([Message("human", "hi"), Message("ai", "yo")]) == "[human: 'hi', ai: 'yo']"
+    call = Message("ai", "", [{"name": "get_weather", "args": {"city": "Paris"}}])
+    assert show(call) == "ai: '' → tool calls: get_weather"
+    assert (
+        show(Message("ai", [{"type": "text", "text": "hi"}]))
+        == "ai: [{'type': 'text', 'text': 'hi'}]"
+    )
+    assert is_message(Message("ai", "x")) and not is_message(Message) and not is_message("ai")
+
+
+def test_real_langchain_core_messages():
+    messages = pytest.importorskip("langchain_core.messages")
+    assert show(messages.HumanMessage("hi")) == "human: 'hi'"
+    assert show([messages.AIMessage("hello")]) == "[ai: 'hello']"
+
+
+def test_show_error():
+    assert show_error(ValueError("boom")) == "ValueError: boom"
+    assert show_error(KeyError()) == "KeyError"
+    assert show_error(None) == ""
+
+
+def test_channel_names():
+    assert [is_internal(c) for c in ("plan", "__start__", "branch:to:x", "join:a+b:c")] == [
+        False,
+        True,
+        True,
+        True,
+    ]
+    assert branch_target("branch:to:news") == "news"
+    assert branch_target("news") is None
+    assert barrier_parts("join:a+b+c:d") == (("a", "b", "c"), "d")
+    assert barrier_parts("branch:to:d") is None
+
+
+def test_join_names():
+    assert join_names([]) == ""
+    assert join_names(["a", "b", "c"]) == "a, b and c"
+    assert join_names(["a", "b"], "or") == "a or b"

@@ -1,0 +1,295 @@
+"""run.why(node, step): why a node ran, or did not, on every graph shape."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphkit import START, Command, Send
+from graphkit.inspect import Explanation
+
+
+def trace(app, x=1):
+    return app.trace({"x": x, "log": []})
+
+
+# -- the seed example (the issue's two required answers) --------------------------------
+
+
+def test_seed_summarize_ran_because_both_weather_and_news_wrote_in_step_2(seed_run):
+    answer = seed_run.why("summarize", step=3)
+    assert answer.ran
+    assert answer.summary == (
+        "summarize ran at step 3 because both news and weather wrote branch:to:summarize in step 2."
+    )
+    (reason,) = answer.answers[0].reasons
+    assert (reason.kind, reason.step, reason.writers) == ("edge", 2, ("news", "weather"))
+
+
+def test_seed_weather_did_not_run_at_planners_step_the_write_is_visible_next_step(seed_run):
+    answer = seed_run.why("weather", step=1)
+    assert not answer.ran
+    assert answer.summary == (
+        "weather did not run at step 1: planner wrote branch:to:weather in step 1, and a "
+        "write becomes visible only in the next step, so weather runs at step 2."
+    )
+    assert answer.kinds == ["not_updated", "next_step"]
+
+
+def test_seed_with_the_graph_names_the_router_and_the_edges(seed_run, seed_app):
+    assert str(seed_run.why("weather", step=1, graph=seed_app)).splitlines()[-1] == (
+        "  - planner wrote branch:to:weather during step 1's Execute (through planner's "
+        "router 'route'). Writes are applied in step 1's Update, after every task of step 1 "
+        "finished, so the write becomes visible only in the next step: weather runs at step 2."
+    )
+    text = str(seed_run.why("summarize", step=3, graph=seed_app))
+    assert "the edge news → summarize and the edge weather → summarize" in text
+
+
+def test_seed_full_text_of_a_not_run_answer(seed_run):
+    assert str(seed_run.why("weather", step=1)) == (
+        "weather did not run at step 1: planner wrote branch:to:weather in step 1, and a "
+        "write becomes visible only in the next step, so weather runs at step 2.\n"
+        "  - Step 1's Plan wakes the nodes whose trigger channels step 0's Update changed: "
+        "branch:to:planner (written by __start__). branch:to:weather was not among them.\n"
+        "  - planner wrote branch:to:weather during step 1's Execute (through an edge or "
+        "conditional edge of planner). Writes are applied in step 1's Update, after every "
+        "task of step 1 finished, so the write becomes visible only in the next step: "
+        "weather runs at step 2."
+    )
+
+
+def test_step_none_explains_every_step_where_it_ran(seed_run):
+    explanation = seed_run.why("weather")
+    assert [(a.step, a.ran) for a in explanation.answers] == [(2, True)]
+    assert explanation.summary == (
+        "weather ran at step 2 because planner wrote branch:to:weather in step 1."
+    )
+
+
+# -- linear ----------------------------------------------------------------------------------
+
+
+def test_linear_each_node_ran_because_the_one_before_wrote_its_branch(linear):
+    run = trace(linear)
+    assert run.why("b", 2).summary == "b ran at step 2 because a wrote branch:to:b in step 1."
+    assert run.why("a", 1, graph=linear).answers[0].reasons[0].text == (
+        "branch:to:a was written in step 0 by the edge START → a; step 0's Update applied "
+        "it (version 2), so step 1's Plan woke a."
+    )
+
+
+def test_linear_not_run_says_what_the_previous_update_woke_and_when_it_last_ran(linear):
+    run = trace(linear)
+    answer = run.why("a", 3)
+    assert answer.summary == "a did not run at step 3: nothing wrote branch:to:a in step 2."
+    assert answer.answers[0].reasons[0].text == (
+        "Step 3's Plan wakes the nodes whose trigger channels step 2's Update changed: "
+        "branch:to:c (written by b). branch:to:a was not among them. a last ran at step 1."
+    )
+
+
+def test_input_step_and_the_step_after_the_end(linear):
+    run = trace(linear)
+    assert run.why("a", -1).kinds == ["input_step"]
+    assert run.why("__start__", 0).kinds == ["input"]
+    assert run.why("__input__", -1).ran
+    finished = run.why("c", 4)
+    assert finished.kinds == ["finished"]
+    assert (
+        finished.summary
+        == "c did not run at step 4: the run finished at step 4 (no node was triggered)."
+    )
+    assert run.why("c", 99).kinds == ["finished"]
+
+
+# -- branch ----------------------------------------------------------------------------------
+
+
+def test_branch_the_router_chose_the_other_node(branch):
+    run = trace(branch, x=1)  # small
+    answer = run.why("big", 2, graph=branch)
+    assert answer.summary == "big did not run at step 2: check chose small in step 1, not big."
+    assert answer.kinds == ["not_updated", "chose_otherwise"]
+    assert answer.answers[0].reasons[1].text == (
+        "check ran in step 1 and its router 'condition' chose small, not big."
+    )
+    assert run.why("small", 2, graph=branch).summary == (
+        "small ran at step 2 because check wrote branch:to:small in step 1."
+    )
+
+
+def test_branch_never_chosen_over_the_whole_run(branch):
+    run = trace(branch, x=1)
+    answer = run.why("big", graph=branch)
+    assert answer.answers[0].step is None
+    assert answer.summary == "big never ran: check chose small, never big."
+    assert answer.kinds == ["never_written", "chose_otherwise"]
+
+
+def test_without_the_graph_a_node_the_run_never_touched_is_refused(branch):
+    run = trace(branch, x=1)
+    with pytest.raises(ValueError, match=r"Node 'big' is not in this run.*graph=app"):
+        run.why("big")
+    with pytest.raises(ValueError, match="no step -2"):
+        run.why("small", -2)
+
+
+def test_without_the_graph_a_router_is_recognised_once_it_chose_the_node(branch):
+    run = trace(branch, x=7)  # big at step 2
+    assert run.why("small", 2, graph=branch).kinds == ["not_updated", "chose_otherwise"]
+
+
+# -- fan-out / fan-in ------------------------------------------------------------------------
+
+
+def test_fan_out_siblings_run_together_and_fan_in_waits_one_step(fan):
+    run = trace(fan)
+    assert run.why("left", 2).summary == (
+        "left ran at step 2 because split wrote branch:to:left in step 1."
+    )
+    assert run.why("join", 3).summary == (
+        "join ran at step 3 because both left and right wrote branch:to:join in step 2."
+    )
+    assert run.why("join", 2).summary == (
+        "join did not run at step 2: both left and right wrote branch:to:join in step 2, and "
+        "a write becomes visible only in the next step, so join runs at step 3."
+    )
+
+
+# -- waiting edge ----------------------------------------------------------------------------
+
+
+def test_waiting_edge_still_waiting_for_b(waiting):
+    run = trace(waiting)
+    answer = run.why("c", 2)
+    assert answer.summary == (
+        "c did not run at step 2: the waiting edge [a, b] → c is still waiting for b."
+    )
+    (reason,) = answer.answers[0].reasons
+    assert (reason.kind, reason.channel, reason.writers) == ("still_waiting", "join:a+b:c", ("a",))
+    assert reason.text == (
+        "The waiting edge [a, b] → c (join:a+b:c) runs c only once all of its sources have "
+        "written; a wrote in step 1, so it is still waiting for b."
+    )
+
+
+def test_waiting_edge_completed_in_this_step_runs_in_the_next(waiting):
+    answer = trace(waiting).why("c", 3)
+    assert answer.kinds == ["still_waiting", "next_step"]
+    assert answer.summary == (
+        "c did not run at step 3: b wrote join:a+b:c in step 3, and a write becomes visible "
+        "only in the next step, so c runs at step 4."
+    )
+
+
+def test_waiting_edge_ran_names_every_source_and_its_step(waiting):
+    answer = trace(waiting).why("c", 4, graph=waiting)
+    assert answer.summary == (
+        "c ran at step 4 because the waiting edge [a, b] → c was complete: a wrote in step 1, "
+        "b wrote in step 3."
+    )
+    assert answer.answers[0].reasons[0].writers == ("a", "b")
+
+
+def test_waiting_edge_that_never_completes(make):
+    app = make(["a", "b1", "b", "c"], [(START, "a"), (START, "b1")], waiting=[(("a", "b"), "c")])
+    answer = trace(app).why("c")
+    assert answer.summary == "c never ran: the waiting edge [a, b] → c is still waiting for b."
+
+
+# -- recursion limit ---------------------------------------------------------------------------
+
+
+def test_recursion_limit_stopped_the_run_where_the_node_was_due(loop_run):
+    assert loop_run.status == "out_of_steps"
+    answer = loop_run.why("spin", 4)
+    assert answer.kinds == ["recursion_limit"]
+    assert answer.summary == (
+        "spin did not run at step 4: the recursion limit stopped the run before step 4, where "
+        "spin was due to run."
+    )
+    assert "Raise config['recursion_limit']" in str(answer)
+
+
+def test_recursion_limit_a_node_the_loop_never_reached(loop_run, loop):
+    answer = loop_run.why("done", graph=loop)
+    assert answer.summary == "done never ran: spin chose spin, never done."
+    assert answer.kinds == ["never_written", "chose_otherwise", "recursion_limit"]
+    assert answer.answers[0].reasons[1].text == (
+        "spin ran at steps 1, 2 and 3, and its router 'condition' chose spin, never done."
+    )
+
+
+def test_a_loop_ran_because_it_woke_itself(loop_run):
+    assert loop_run.why("spin", 2).summary == (
+        "spin ran at step 2 because spin wrote branch:to:spin in step 1."
+    )
+    assert [a.step for a in loop_run.why("spin").answers] == [1, 2, 3]
+
+
+# -- a node that raised ------------------------------------------------------------------------
+
+
+def test_the_node_that_raised_ran_and_its_step_never_updated(failing_run):
+    answer = failing_run.why("bad", 1)
+    assert answer.ran
+    assert answer.kinds == ["edge", "raised"]
+    assert "bad raised ValueError: bad <script>alert(1)</script>." in str(answer)
+
+
+def test_a_sibling_of_the_failing_node_lost_its_writes(failing_run):
+    answer = failing_run.why("ok", 1)
+    assert answer.kinds == ["edge", "step_failed"]
+    assert answer.answers[0].reasons[1].writers == ("bad",)
+
+
+def test_after_a_failure_later_nodes_never_run(failing_run):
+    assert failing_run.why("after", 2).summary == (
+        "after did not run at step 2: the run failed at step 1."
+    )
+    answer = failing_run.why("after")
+    assert answer.summary == (
+        "after never ran: ok wrote branch:to:after in step 1, but that step failed."
+    )
+    assert answer.kinds == ["unapplied", "failed"]
+
+
+# -- Send and Command (now in the runtime) -----------------------------------------------------
+
+
+def test_send_push_tasks_name_their_sender(make):
+    def fan_out(state):
+        return [Send("work", {"x": value, "log": []}) for value in (1, 2)]
+
+    app = make(["plan", "work"], [(START, "plan")], [("plan", fan_out, ["work"])])
+    run = trace(app)
+    answer = run.why("work", 2)
+    assert (
+        answer.summary
+        == "work ran at step 2 (2 tasks) because plan sent it a packet (Send) in step 1."
+    )
+    assert answer.kinds == ["push", "push"]
+    assert run.why("work", 1).summary == (
+        "work did not run at step 1: plan sent it a packet in step 1, and a write becomes "
+        "visible only in the next step, so work runs at step 2."
+    )
+
+
+def test_command_goto_is_named_as_such(make):
+    def decide(state):
+        return Command(update={"log": ["decide"]}, goto="yes")
+
+    app = make([("decide", decide), "yes", "no"], [(START, "decide")])
+    run = trace(app)
+    assert "decide's Command(goto='yes')" in str(run.why("yes", 2))
+    assert "decide's Command(goto='yes')" in str(run.why("yes", 1))
+
+
+# -- the answer object ---------------------------------------------------------------------------
+
+
+def test_explanation_is_an_explanation_with_a_short_repr(seed_run):
+    explanation = seed_run.why("weather", step=1)
+    assert isinstance(explanation, Explanation)
+    assert repr(explanation) == "Explanation(node='weather', step=1, ran=False)"
+    assert "becomes visible only in the next step" in explanation._repr_html_()

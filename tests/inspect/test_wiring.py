@@ -1,0 +1,47 @@
+"""Wiring: trigger channels, edges and routers, from the records or from the graph."""
+
+from __future__ import annotations
+
+from graphkit.inspect.wiring import Wiring
+
+
+def test_triggers_from_names_or_from_the_graph(waiting):
+    run = waiting.trace({"x": 0, "log": []})
+    assert Wiring(run).triggers("c") == ("branch:to:c", "join:a+b:c")
+    assert Wiring(run, waiting).triggers("c") == tuple(waiting.spec.nodes["c"].triggers)
+    assert Wiring(run).triggers("__start__") == ("__start__",)
+
+
+def test_known_nodes(branch):
+    run = branch.trace({"x": 0, "log": []})
+    assert Wiring(run).knows("small") and not Wiring(run).knows("big")
+    assert Wiring(run, branch).knows("big")
+    assert "check" in Wiring(run).node_names()
+
+
+def test_via_without_and_with_the_graph(seed_run, seed_app):
+    bare, exact = Wiring(seed_run), Wiring(seed_run, seed_app)
+    assert bare.via(("news", "weather"), "summarize", "branch:to:summarize") == (
+        "an edge or conditional edge of news and weather"
+    )
+    assert exact.via(("news", "weather"), "summarize", "branch:to:summarize") == (
+        "the edge news → summarize and the edge weather → summarize"
+    )
+    assert exact.via(("__start__",), "planner", "branch:to:planner") == "the edge START → planner"
+    assert exact.via(("planner",), "weather", "branch:to:weather") == "planner's router 'route'"
+    assert bare.via(("x",), "y", "branch:to:y", commanded=("x",)) == "x's Command(goto='y')"
+
+
+def test_via_a_waiting_edge(waiting):
+    run = waiting.trace({"x": 0, "log": []})
+    assert Wiring(run).via(("b",), "c", "join:a+b:c") == "the waiting edge [a, b] → c"
+    assert Wiring(run, waiting).barrier("join:a+b:c") == (("a", "b"), "c")
+
+
+def test_may_route_and_router_words(seed_run, seed_app):
+    bare, exact = Wiring(seed_run), Wiring(seed_run, seed_app)
+    assert bare.may_route("planner", "weather") and not bare.may_route("news", "weather")
+    assert exact.may_route("planner", "news") and not exact.may_route("weather", "summarize")
+    assert bare.router_words("planner", "weather") == "conditional edge or Command"
+    assert exact.router_words("planner", "weather") == "router 'route'"
+    assert exact.is_trigger("join:a+b:c") and not exact.is_trigger("plan")

@@ -1,0 +1,210 @@
+"""render.highlight: phases and a run's path shown by CSS classes, with no new layout."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from graphkit import END, START, StateGraph
+from graphkit.render import dot as dot_module
+from graphkit.render import highlight, overlay_path
+from graphkit.render import svg as svg_module
+
+from .conftest import PlainState, noop
+
+has_dot = shutil.which("dot") is not None
+
+
+def classes(svg: str) -> dict[str, set[str]]:
+    """The phase/overlay classes of every element, by id (the layout's own dropped)."""
+    own = {"node", "edge", "graph", "gk-node", "gk-edge", "gk-join"}
+    found = {}
+    for element_id, names in re.findall(r'<g id="([^"]*)" class="([^"]*)">', svg):
+        extra = {n for n in names.split() if n not in own and not n.startswith("gk-")}
+        if extra:
+            found[element_id] = extra
+    return found
+
+
+@pytest.fixture(
+    params=["python", pytest.param("dot", marks=pytest.mark.skipif(not has_dot, reason="no dot"))]
+)
+def seed_svg(request, seed):
+    return seed.get_graph().draw_svg(engine=request.param)
+
+
+@pytest.fixture
+def seed_run(seed):
+    return seed.trace({"messages": [], "token_count": 1})
+
+
+def test_plan_marks_the_planned_nodes(seed_svg, seed_run):
+    assert classes(highlight(seed_svg, seed_run.step(2), "plan")) == {
+        "node-weather": {"planned"},
+        "node-news": {"planned"},
+    }
+    assert classes(highlight(seed_svg, seed_run.step(0), "plan")) == {"node-__start__": {"planned"}}
+
+
+def test_execute_marks_writers_and_the_edges_their_router_chose(seed_svg, seed_run):
+    assert classes(highlight(seed_svg, seed_run.step(1), "execute")) == {
+        "node-planner": {"planned", "wrote"},
+        "edge-planner.weather": {"wrote"},
+        "edge-planner.news": {"wrote"},
+    }
+    assert classes(highlight(seed_svg, seed_run.step(3), "update")) == {
+        "node-summarize": {"planned", "wrote"},
+        "edge-summarize.__end__": {"wrote"},
+    }
+
+
+def test_a_step_still_executing_is_running(seed):
+    stepper = seed.stepper({"messages": [], "token_count": 1})
+    for _ in range(2):
+        stepper.step()
+    stepper.plan()
+    current = stepper.run_so_far.steps[-1]
+    assert current.execution is None
+    svg = highlight(seed.get_graph().draw_svg(engine="python"), current, "execute")
+    assert classes(svg) == {"node-planner": {"planned", "running"}}
+
+
+def test_highlight_replaces_the_previous_phase_and_none_clears(seed_svg, seed_run):
+    once = highlight(seed_svg, seed_run.step(1), "update")
+    again = highlight(once, seed_run.step(2), "plan")
+    assert again == highlight(seed_svg, seed_run.step(2), "plan")
+    assert classes(highlight(again, None, "plan")) == {}
+    assert again.count('id="gk-style"') == 1
+
+
+def test_an_unknown_phase_is_refused(seed_svg, seed_run):
+    with pytest.raises(ValueError, match="Unknown phase 'run'"):
+        highlight(seed_svg, seed_run.step(1), "run")
+
+
+def test_restyling_never_lays_the_graph_out_again(seed, seed_run, monkeypatch):
+    svg_module._cache.clear()
+    dot_calls, layout_calls = [], []
+    run, layout = dot_module.subprocess.run, svg_module.layered_layout
+    monkeypatch.setattr(
+        dot_module.subprocess, "run", lambda *a, **k: dot_calls.append(1) or run(*a, **k)
+    )
+    monkeypatch.setattr(
+        svg_module, "layered_layout", lambda *a: layout_calls.append(1) or layout(*a)
+    )
+    svg = seed.get_graph().draw_svg()
+    drawn = len(dot_calls) + len(layout_calls)
+    assert drawn == 1
+    for superstep in seed_run.steps:
+        for phase in ("plan", "execute", "update"):
+            svg = highlight(svg, superstep, phase)
+    overlay_path(svg, seed_run)
+    assert len(dot_calls) + len(layout_calls) == drawn
+
+
+def test_a_failed_task_is_marked_error_and_nothing_is_applied():
+    def boom(state):
+        raise RuntimeError("<script>no</script>")
+
+    builder = StateGraph(PlainState).add_node("a", noop).add_node("b", boom)
+    builder.add_edge(START, "a").add_edge(START, "b")
+    app = builder.compile()
+    with pytest.raises(RuntimeError) as caught:
+        app.trace({"n": 1})
+    run = caught.value.run
+    svg = app.get_graph().draw_svg(engine="python")
+    assert classes(highlight(svg, run.steps[-1], "execute")) == {
+        "node-a": {"planned"},  # a returned no update; its edge to END was taken
+        "edge-a.__end__": {"wrote"},
+        "node-b": {"planned", "error"},
+    }
+    assert classes(highlight(svg, run.steps[-1], "update")) == {
+        "node-a": {"planned"},  # nothing of a failed step is applied
+        "node-b": {"planned", "error"},
+    }
+    overlay = classes(overlay_path(svg, run))
+    assert overlay["node-b"] == {"ran", "failed"}
+    assert "edge-b.__end__" not in overlay
+
+
+# -- the path a run took --------------------------------------------------------------------------
+
+
+def test_the_seed_run_took_every_edge(seed_svg, seed_run):
+    assert classes(overlay_path(seed_svg, seed_run)) == {
+        "node-__start__": {"ran"},
+        "node-planner": {"ran"},
+        "node-weather": {"ran"},
+        "node-news": {"ran"},
+        "node-summarize": {"ran"},
+        "edge-__start__.planner": {"traversed"},
+        "edge-planner.weather": {"traversed"},
+        "edge-planner.news": {"traversed"},
+        "edge-weather.summarize": {"traversed"},
+        "edge-news.summarize": {"traversed"},
+        "edge-summarize.__end__": {"traversed"},
+    }
+
+
+def test_a_branch_not_taken_is_not_marked():
+    builder = StateGraph(PlainState)
+    for name in ("check", "yes", "no"):
+        builder.add_node(name, noop)
+    builder.add_edge(START, "check").add_edge("yes", END).add_edge("no", END)
+    builder.add_conditional_edges("check", lambda s: s["n"] > 0, {True: "yes", False: "no"})
+    app = builder.compile()
+    svg = app.get_graph().draw_svg(engine="python")
+    marks = classes(overlay_path(svg, app.trace({"n": 1})))
+    assert marks["edge-check.yes"] == {"traversed"}
+    assert "edge-check.no" not in marks and "node-no" not in marks
+
+
+def test_a_router_that_chose_end_took_its_edge_to_end():
+    builder = StateGraph(PlainState).add_node("loop", lambda s: {"n": s["n"] + 1})
+    builder.add_edge(START, "loop")
+    builder.add_conditional_edges(
+        "loop", lambda s: "again" if s["n"] < 3 else "stop", {"again": "loop", "stop": END}
+    )
+    app = builder.compile()
+    svg = app.get_graph().draw_svg(engine="python")
+    marks = classes(overlay_path(svg, app.trace({"n": 0})))
+    assert marks["edge-loop.loop"] == {"traversed"}
+    assert marks["edge-loop.__end__"] == {"traversed"}
+
+
+def test_a_waiting_edge_is_traversed_once_its_join_released():
+    builder = StateGraph(PlainState)
+    for name in ("fast", "slow_1", "slow_2", "join"):
+        builder.add_node(name, noop)
+    builder.add_edge(START, "fast").add_edge(START, "slow_1").add_edge("slow_1", "slow_2")
+    builder.add_edge(["fast", "slow_2"], "join")
+    app = builder.compile()
+    run = app.trace({"n": 0})
+    svg = app.get_graph().draw_svg(engine="python")
+    marks = classes(overlay_path(svg, run))
+    join = "node-join-3a-fast-2b-slow_2-3a-join"
+    assert marks[join] == {"ran"}
+    assert marks["edge-fast.join-3a-fast-2b-slow_2-3a-join"] == {"traversed"}
+    assert marks["edge-slow_2.join-3a-fast-2b-slow_2-3a-join"] == {"traversed"}
+    assert marks["edge-join-3a-fast-2b-slow_2-3a-join.join"] == {"traversed"}
+    released = next(s for s in run.steps if "join" in s.plan.nodes)
+    plan_marks = classes(highlight(svg, released, "plan"))
+    assert plan_marks == {
+        "node-join": {"planned"},
+        join: {"planned"},
+        "edge-join-3a-fast-2b-slow_2-3a-join.join": {"planned"},
+    }
+
+
+def test_overlay_and_highlight_keep_each_others_classes(seed_svg, seed_run):
+    both = highlight(overlay_path(seed_svg, seed_run), seed_run.step(2), "plan")
+    assert classes(both)["node-weather"] == {"ran", "planned"}
+    assert classes(overlay_path(both, seed_run))["node-weather"] == {"ran", "planned"}
+
+
+def test_a_foreign_svg_gets_the_stylesheet():
+    svg = '<svg xmlns="http://www.w3.org/2000/svg"><g id="node-a" class="gk-node"></g></svg>'
+    out = highlight(svg, None, "plan")
+    assert out.startswith('<svg xmlns="http://www.w3.org/2000/svg"><style id="gk-style">')
