@@ -184,9 +184,9 @@ def _warn_about_suspicious_shapes(builder: StateGraph) -> None:
             warnings.warn(
                 f"Node {node!r} can never run: no edge, conditional edge or declared "
                 f"destination leads to it from START. Add an edge to it, e.g. "
-                f"add_edge(START, {node!r}); if a node reaches it with Command(goto=...), "
-                "declare that: add_node(..., destinations=(...)) or annotate the node "
-                "-> Command[Literal[...]].",
+                f"add_edge(START, {node!r}); if a node reaches it with Command(goto=...) "
+                "or a router with Send(...), declare that: add_node(..., destinations=(...)) "
+                "or annotate the node -> Command[Literal[...]].",
                 GraphkitWarning,
                 stacklevel=5,
             )
@@ -254,7 +254,8 @@ def _update_items(node: str, returned: Any) -> list[tuple[str, Any]]:
     if isinstance(returned, Command):
         return _command_update_items(node, returned)
     if isinstance(returned, (list, tuple)) and any(isinstance(i, Command) for i in returned):
-        return [item for part in returned for item in _update_items(node, part)]
+        parts = [part for part in returned if part is not None]  # LangGraph skips None
+        return [item for part in parts for item in _update_items(node, part)]
     if not isinstance(returned, type) and _annotated_keys(type(returned)):
         return _object_items(returned)
     what = "The input" if node == START else f"Node {node!r}"
@@ -382,6 +383,12 @@ def _branch_writer(branch: Branch, builder: StateGraph, schema: Any) -> Writer:
         writes = []
         for choice in chosen:
             if isinstance(choice, Send):
+                if choice.node == END:
+                    raise InvalidUpdateError(
+                        f"The router of {branch.source!r} returned {choice!r}: a Send cannot "
+                        "go to END, which runs nothing. Return END itself to stop, or Send "
+                        "to a node."
+                    )
                 writes.append((TASKS, choice))
                 continue
             target = _resolve(branch, choice)

@@ -99,7 +99,7 @@ def _push_tasks(graph: GraphSpec, state: StepState) -> list[Task]:
         return []
     tasks = []
     for index, packet in enumerate(packets.get()):
-        if packet.node not in graph.nodes or packet.node == graph.input_channel:
+        if packet.node not in graph.nodes:  # Send(START, ...) re-enters the graph, as in LangGraph
             nodes = sorted(n for n in graph.nodes if n != graph.input_channel)
             warnings.warn(
                 f"Step {state.step}: a Send targets {packet.node!r}, which is not a node of "

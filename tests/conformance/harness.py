@@ -44,6 +44,8 @@ class Lib:
     StateGraph: Any
     START: str
     END: str
+    Send: Any
+    Command: Any
     errors: ModuleType
     channels: ModuleType
     warning: type[Warning] | None
@@ -59,9 +61,18 @@ def load_langgraph() -> Lib:
     import langgraph.channels
     import langgraph.errors
     from langgraph.graph import END, START, StateGraph
+    from langgraph.types import Command, Send
 
     return Lib(
-        "langgraph", StateGraph, START, END, langgraph.errors, langgraph.channels, warning=None
+        "langgraph",
+        StateGraph,
+        START,
+        END,
+        Send,
+        Command,
+        langgraph.errors,
+        langgraph.channels,
+        warning=None,
     )
 
 
@@ -73,13 +84,15 @@ def load_graphkit() -> Lib:
     """
     import graphkit.channels
     import graphkit.errors
-    from graphkit import END, START, StateGraph
+    from graphkit import END, START, Command, Send, StateGraph
 
     return Lib(
         "graphkit",
         StateGraph,
         START,
         END,
+        Send,
+        Command,
         graphkit.errors,
         graphkit.channels,
         warning=graphkit.errors.GraphkitWarning,

@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from . import cases_errors, cases_flow, cases_nodes, cases_state
+from . import cases_control, cases_errors, cases_flow, cases_nodes, cases_state
 from .harness import (
     Case,
     Lib,
@@ -26,7 +26,13 @@ from .harness import (
     observe,
 )
 
-CASES = [*cases_state.CASES, *cases_nodes.CASES, *cases_flow.CASES, *cases_errors.CASES]
+CASES = [
+    *cases_state.CASES,
+    *cases_nodes.CASES,
+    *cases_flow.CASES,
+    *cases_errors.CASES,
+    *cases_control.CASES,
+]
 
 
 def case_id(case: Case) -> str:
