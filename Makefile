@@ -12,14 +12,14 @@ demo: $(STAMP)
 	$(BIN)/python examples/seed.py
 
 test: $(STAMP) system
-	$(BIN)/ruff check graphkit tests examples
+	$(BIN)/ruff check graphkit tests examples benchmarks
 	$(BIN)/python -m pytest -q -p no:cacheprovider --doctest-modules graphkit tests; \
 	status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests: failing on purpose"; exit 1; fi; \
 	exit $$status
 
 lint: $(STAMP)
-	$(BIN)/ruff check graphkit tests examples
+	$(BIN)/ruff check graphkit tests examples benchmarks
 	$(BIN)/ruff format --check graphkit tests examples
 
 $(STAMP): pyproject.toml

@@ -1,6 +1,6 @@
 """How long the inspection views of a 1,000-step run take to build (not a test).
 
-Run it with ``.venv/bin/python tests/inspect/bench_tables.py``. The run is a node whose
+Run it with ``.venv/bin/python benchmarks/inspect_tables.py``. The run is a node whose
 router sends it back to itself 1,000 times, with two state keys and a reducer.
 """
 
