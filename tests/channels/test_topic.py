@@ -4,11 +4,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from langgraph.channels import Topic as LangGraphTopic
-from langgraph.errors import EmptyChannelError as LangGraphEmptyChannelError
-from langgraph.errors import InvalidUpdateError as LangGraphInvalidUpdateError
 
 from graphkit.channels import EMPTY, Topic
-from graphkit.errors import EmptyChannelError, InvalidUpdateError
+from graphkit.errors import EmptyChannelError
+from tests.channels.differential import run_both
 
 
 def test_collects_values_and_spreads_lists_one_level():
@@ -95,38 +94,6 @@ def test_repr_shows_key_and_values():
 
 
 # -- differential tests against LangGraph -----------------------------------------
-
-
-def read(channel):
-    """What a reader sees: availability and the value (EMPTY when there is none)."""
-    try:
-        value = channel.get()
-    except (EmptyChannelError, LangGraphEmptyChannelError):
-        value = EMPTY
-    return channel.is_available(), value
-
-
-def call(method, *args):
-    """What a call did: its return value, or the name of the error it raised."""
-    try:
-        return method(*args)
-    except (InvalidUpdateError, LangGraphInvalidUpdateError) as error:
-        return type(error).__name__
-
-
-def run_both(ours, theirs, calls):
-    """Make the same calls on both channels and check that every result agrees."""
-    for name, *args in calls:
-        result = call(getattr(ours, name), *args)
-        assert result == call(getattr(theirs, name), *args), (name, args)
-        if result == "InvalidUpdateError":
-            return  # the runtime stops on this error; the state after it is unspecified
-        assert read(ours) == read(theirs)
-        assert read(ours.copy()) == read(theirs.copy())
-        restored = ours.from_checkpoint(ours.checkpoint())
-        assert read(restored) == read(theirs.from_checkpoint(theirs.checkpoint()))
-        if name == "update" and not args[0]:
-            assert result is False or ours.volatile  # the runtime skips update([]) otherwise
 
 
 written = st.integers(0, 9) | st.tuples(st.integers(0, 9)) | st.lists(st.integers(0, 9), max_size=3)
