@@ -9,6 +9,7 @@ debugger steps through.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any
@@ -51,7 +52,9 @@ async def astream_from(
             if close is not None:
                 close()
 
-    producer = loop.run_in_executor(None, produce)
+    # The producer thread sees this coroutine's context variables, so a graph awaited
+    # inside a running node knows it is that node's subgraph.
+    producer = loop.run_in_executor(None, contextvars.copy_context().run, produce)
     try:
         while True:
             demand.release()

@@ -226,7 +226,7 @@ class CompiledGraph:
             if stepper.done:
                 break
             for task in plan.tasks if {"tasks", "debug"} & modes else ():
-                if (payload := task_payload(self.spec, task)) is not None:
+                if (payload := task_payload(self.spec, task, stepper.config.raw)) is not None:
                     if "tasks" in modes:
                         yield here, "tasks", payload
                     if "debug" in modes:

@@ -18,6 +18,7 @@ streaming and limits happen there, between phases, never in here.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import dataclasses
 import hashlib
 import threading
@@ -189,8 +190,14 @@ def execute(
         yield run_task(graph, tasks[0], state, run)
         return
     pool = executor or _default_pool()
+    # On threads, tasks see the caller's context variables; a process-based executor
+    # (dask) cannot carry them.
+    in_threads = isinstance(pool, ThreadPoolExecutor)
     futures: set[Future[TaskResult]] = {
-        pool.submit(run_task, graph, task, state, run) for task in tasks[1:]
+        pool.submit(contextvars.copy_context().run, run_task, graph, task, state, run)
+        if in_threads
+        else pool.submit(run_task, graph, task, state, run)
+        for task in tasks[1:]
     }
     if tasks:
         yield run_task(graph, tasks[0], state, run)
@@ -209,8 +216,12 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
     injected = _injected(node, task_config, run.runtime)
     started = time.perf_counter()
     failed: list[Exception] = []
-    scope = TaskScope((*run.namespace, f"{task.node}:{task.id}"), run)
+    namespace = (*run.namespace, f"{task.node}:{task.id}")
+    subruns: list[Any] = []
     while True:
+        # a retried attempt's subgraphs get their own namespace, as in LangGraph
+        attempt = (str(len(failed)),) if failed else ()
+        scope = TaskScope((*namespace, *attempt), run, subruns)
         writes: list[tuple[str, Any]] = []
         output: Any = None
         error: Exception | None = None
@@ -237,7 +248,7 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
         duration=time.perf_counter() - started,
         worker=threading.current_thread().name,
         failed_attempts=tuple(failed),
-        subruns=tuple(scope.subruns),
+        subruns=tuple(subruns),
     )
 
 
@@ -290,7 +301,9 @@ def _task_config(run: RunContext, task: Task, node: NodeSpec) -> dict[str, Any]:
         **node.metadata,
         "langgraph_step": task.step,
         "langgraph_node": task.node,
-        "langgraph_triggers": task.triggers,
+        "langgraph_triggers": tuple(sorted(node.triggers))
+        if task.kind == "pull"
+        else task.triggers,
         "langgraph_path": task.path,
         "langgraph_checkpoint_ns": namespace,
     }

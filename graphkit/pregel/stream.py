@@ -6,6 +6,7 @@ emit them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -15,6 +16,7 @@ from graphkit.pregel.spec import GraphSpec
 __all__ = [
     "STREAM_MODES",
     "debug_event",
+    "subscribed_triggers",
     "task_payload",
     "task_result_payload",
     "update_chunk",
@@ -42,21 +44,47 @@ def update_chunk(graph: GraphSpec, result: TaskResult) -> dict[str, Any] | None:
     return {node.name: dict(writes)}
 
 
-def task_payload(graph: GraphSpec, task: Task) -> dict[str, Any] | None:
-    """The "task" payload of the tasks and debug streams (None for hidden tasks)."""
+def subscribed_triggers(graph: GraphSpec, task: Task) -> tuple[str, ...]:
+    """LangGraph's ``triggers`` of a task: every trigger channel of a pull task's node,
+    sorted (not only the ones that fired), or ``("__pregel_push",)``."""
+    node = graph.nodes.get(task.node)
+    if node is None or task.kind != "pull":
+        return task.triggers
+    return tuple(sorted(node.triggers))
+
+
+def task_payload(
+    graph: GraphSpec, task: Task, config: Mapping[str, Any] | None = None
+) -> dict[str, Any] | None:
+    """The "task" payload of the tasks and debug streams (None for hidden tasks).
+
+    ``metadata`` carries the run's and the node's own metadata and the run's tags,
+    without the runtime's ``langgraph_*`` keys, as in LangGraph.
+    """
     node = graph.nodes.get(task.node)
     if node is None or node.hidden:
         return None
-    triggers = node.triggers if task.kind == "pull" else task.triggers
     payload: dict[str, Any] = {
         "id": task.id,
         "name": task.node,
         "input": task.input,
-        "triggers": tuple(sorted(triggers)),
+        "triggers": subscribed_triggers(graph, task),
     }
-    if node.metadata:
-        payload["metadata"] = dict(node.metadata)
+    config = config or {}
+    metadata = {
+        key: value
+        for key, value in {**(config.get("metadata") or {}), **node.metadata}.items()
+        if not key.startswith("langgraph_")
+    }
+    if tags := [tag for tag in config.get("tags") or () if not _internal_tag(tag)]:
+        metadata["tags"] = tags
+    if metadata:
+        payload["metadata"] = metadata
     return payload
+
+
+def _internal_tag(tag: str) -> bool:
+    return tag.startswith(("seq:", "langsmith:", "graph:step:"))
 
 
 def task_result_payload(graph: GraphSpec, result: TaskResult) -> dict[str, Any] | None:

@@ -5,16 +5,26 @@ same case runs on either side. `observe` runs it and records an `Observation`: t
 `invoke`, the `stream` of ["updates", "values"] chunks and the "values" stream, per input, with
 every value turned into a canonical string so that unhashable state (lists, dicts, models)
 compares exactly. Two libraries conform on a case when their observations are equal.
+
+A case may also ask for other stream modes ("tasks", "debug", "custom"), `subgraphs=True`,
+extra run arguments (`context=`, `print_mode=`), or the async path (`ainvoke`/`astream`).
+What is random or timed is normalised first (`tidy`): task ids become "task-1", "task-2"...
+in order of first appearance, namespaces lose their task ids, timestamps are dropped and
+errors inside payloads are known by class name. Whatever `invoke` and the stream print to
+stdout is recorded too.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import copy
 import dataclasses
 import difflib
 import functools
+import io
 import warnings
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -33,6 +43,7 @@ __all__ = [
     "load_langgraph",
     "normalise_stream",
     "observe",
+    "tidy",
 ]
 
 
@@ -50,6 +61,10 @@ class Lib:
     channels: ModuleType
     warning: type[Warning] | None
     """The warning category this library emits where LangGraph is silent (None: LangGraph)."""
+    RetryPolicy: Any = None
+    managed: ModuleType | None = None
+    """The module holding `RemainingSteps` and `IsLastStep`."""
+    get_stream_writer: Any = None
 
     def __repr__(self) -> str:
         return f"Lib({self.name!r})"
@@ -60,8 +75,10 @@ def load_langgraph() -> Lib:
     """The oracle."""
     import langgraph.channels
     import langgraph.errors
+    import langgraph.managed
+    from langgraph.config import get_stream_writer
     from langgraph.graph import END, START, StateGraph
-    from langgraph.types import Command, Send
+    from langgraph.types import Command, RetryPolicy, Send
 
     return Lib(
         "langgraph",
@@ -73,6 +90,9 @@ def load_langgraph() -> Lib:
         langgraph.errors,
         langgraph.channels,
         warning=None,
+        RetryPolicy=RetryPolicy,
+        managed=langgraph.managed,
+        get_stream_writer=get_stream_writer,
     )
 
 
@@ -84,7 +104,8 @@ def load_graphkit() -> Lib:
     """
     import graphkit.channels
     import graphkit.errors
-    from graphkit import END, START, Command, Send, StateGraph
+    import graphkit.managed
+    from graphkit import END, START, Command, RetryPolicy, Send, StateGraph, get_stream_writer
 
     return Lib(
         "graphkit",
@@ -96,6 +117,9 @@ def load_graphkit() -> Lib:
         graphkit.errors,
         graphkit.channels,
         warning=graphkit.errors.GraphkitWarning,
+        RetryPolicy=RetryPolicy,
+        managed=graphkit.managed,
+        get_stream_writer=get_stream_writer,
     )
 
 
@@ -124,6 +148,12 @@ class Case:
     warns: bool = False
     """graphkit must emit a GraphkitWarning here (LangGraph silently ignores something)."""
     stream_mode: str | tuple[str, ...] = ("updates", "values")
+    run_kwargs: Mapping[str, Any] | None = None
+    """Extra keyword arguments for every run (`context=...`, `print_mode=...`)."""
+    subgraphs: bool = False
+    """Stream the case's mode(s) with `subgraphs=True`: chunks carry their namespace."""
+    run_async: bool = False
+    """Run through `ainvoke` and `astream` (each under `asyncio.run`) instead."""
 
     def __repr__(self) -> str:
         return f"Case({self.name!r})"
@@ -137,6 +167,8 @@ class Run:
     invoke: str
     stream: tuple[str, ...]
     values: tuple[str, ...]
+    printed: tuple[str, ...] = ()
+    """What invoke, the case's stream and the "values" stream printed to stdout, by line."""
 
 
 @dataclass(frozen=True)
@@ -183,68 +215,159 @@ def _spell_fields(value: Any, names: list[str]) -> str:
     return f"{type(value).__name__}({fields})"
 
 
-def normalise_stream(chunks: Iterable[tuple[str, Any]]) -> list[str]:
-    """One line per chunk, except that the "updates" chunks between two other chunks become
-    one line holding them as a sorted multiset: tasks of one step finish in any order.
-    (A stream of "updates" alone is therefore one multiset.)
+def _finishes_a_task(mode: str, chunk: Any) -> bool:
+    """Chunks that the tasks of one step send as they finish, so in any order."""
+    if mode == "updates":
+        return True
+    if mode == "tasks":
+        return isinstance(chunk, Mapping) and "result" in chunk
+    return mode == "debug" and isinstance(chunk, Mapping) and chunk.get("type") == "task_result"
+
+
+def normalise_stream(chunks: Iterable[tuple[Any, ...]]) -> list[str]:
+    """One line per chunk, except that the chunks tasks send as they finish ("updates", and
+    the results of "tasks" and "debug") between two other chunks become one line per mode
+    holding them as a sorted multiset: tasks of one step finish in any order. (A stream of
+    "updates" alone is therefore one multiset.) A chunk is `(mode, chunk)`, or
+    `(namespace, mode, chunk)` as `stream(..., subgraphs=True)` gives it.
     """
     lines: list[str] = []
-    pending: list[str] = []
+    pending: dict[str, list[str]] = {}
 
     def flush() -> None:
-        if pending:
-            lines.append("updates [" + ", ".join(sorted(pending)) + "]")
-            pending.clear()
+        for mode in sorted(pending):
+            lines.append(f"{mode} [" + ", ".join(sorted(pending[mode])) + "]")
+        pending.clear()
 
-    for mode, chunk in chunks:
-        if mode == "updates":
-            pending.append(canonical(chunk))
+    for *namespace, mode, chunk in chunks:
+        text = " ".join(canonical(part) for part in (*namespace, chunk))
+        if _finishes_a_task(mode, chunk):
+            pending.setdefault(mode, []).append(text)
         else:
             flush()
-            lines.append(f"{mode} {canonical(chunk)}")
+            lines.append(f"{mode} {text}")
     flush()
     return lines
 
 
-def _collect(
-    start: Callable[[], Iterable[Any]], lines: Callable[[list[Any]], list[str]]
-) -> tuple[str, ...]:
-    """Consume a stream; an exception, even midway, ends it with a "raised X" line."""
+def tidy(chunks: Iterable[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """The chunks of one stream with what differs from run to run normalised: each task id
+    becomes "task-1", "task-2"... in order of first appearance, a namespace element
+    "node:<task id>" becomes "node", "debug" chunks lose their timestamp, and an error in a
+    task result is known by its class name.
+    """
+    ids: dict[str, str] = {}
+
+    def payload(value: Any) -> Any:
+        if not isinstance(value, Mapping) or "id" not in value:
+            return value
+        value = dict(value)
+        value["id"] = ids.setdefault(value["id"], f"task-{len(ids) + 1}")
+        if isinstance(value.get("error"), BaseException):
+            value["error"] = Raised(type(value["error"]).__name__)
+        return value
+
+    tidied: list[tuple[Any, ...]] = []
+    for *namespace, mode, chunk in chunks:
+        if mode == "tasks":
+            chunk = payload(chunk)
+        elif mode == "debug" and isinstance(chunk, Mapping):
+            chunk = {k: v for k, v in chunk.items() if k != "timestamp"}
+            chunk["payload"] = payload(chunk.get("payload"))
+        if namespace:
+            namespace = [tuple(part.split(":")[0] for part in namespace[0])]
+        tidied.append((*namespace, mode, chunk))
+    return tidied
+
+
+def _drain(start: Callable[[], Any], run_async: bool) -> tuple[list[Any], Exception | None]:
+    """Consume a stream (an async one under `asyncio.run`): its chunks, and the exception
+    that ended it, even midway."""
+
+    async def drain_async() -> tuple[list[Any], Exception | None]:
+        seen: list[Any] = []
+        try:
+            async for chunk in start():
+                seen.append(chunk)
+        except Exception as error:
+            return seen, error
+        return seen, None
+
+    if run_async:
+        return asyncio.run(drain_async())
     seen: list[Any] = []
     try:
         for chunk in start():
             seen.append(chunk)
     except Exception as error:
+        return seen, error
+    return seen, None
+
+
+def _collect(
+    start: Callable[[], Any], lines: Callable[[list[Any]], list[str]], run_async: bool = False
+) -> tuple[str, ...]:
+    """Consume a stream; an exception, even midway, ends it with a "raised X" line."""
+    seen, error = _drain(start, run_async)
+    if error is not None:
         return (*lines(seen), canonical(Raised(type(error).__name__)))
     return tuple(lines(seen))
 
 
+def _tagged(case: Case, chunk: Any) -> tuple[Any, ...]:
+    """A chunk of the case's stream as `(mode, chunk)` or `(namespace, mode, chunk)`."""
+    if not isinstance(case.stream_mode, str):  # a list of modes: the library tags them
+        return chunk
+    if case.subgraphs:
+        return (chunk[0], case.stream_mode, chunk[1])
+    return (case.stream_mode, chunk)
+
+
 def _run_one(case: Case, app: Any, given: Any) -> Run:
     """Run one input three times: invoke, the case's stream mode(s), and "values"."""
+    stream, invoke = (app.astream, app.ainvoke) if case.run_async else (app.stream, app.invoke)
 
     def args() -> tuple[Any, Any]:  # fresh copies: a library may mutate what it is given
         config = copy.deepcopy(dict(case.config)) if case.config is not None else None
         return copy.deepcopy(given), config
 
-    def mixed() -> Iterable[tuple[str, Any]]:
-        mode = case.stream_mode
-        if isinstance(mode, str):  # one mode: bare chunks, tagged here
-            return ((mode, chunk) for chunk in app.stream(*args(), stream_mode=mode))
-        return app.stream(*args(), stream_mode=list(mode))
+    def kwargs(**more: Any) -> dict[str, Any]:
+        return {**copy.deepcopy(dict(case.run_kwargs or {})), **more}
 
-    try:
-        result = canonical(app.invoke(*args()))
-    except Exception as error:
-        result = canonical(Raised(type(error).__name__))
-    return Run(
-        input=canonical(given),
-        invoke=result,
-        stream=_collect(mixed, normalise_stream),
-        values=_collect(
-            lambda: app.stream(*args(), stream_mode="values"),
+    def mixed() -> Any:
+        mode = case.stream_mode
+        more = {"subgraphs": True} if case.subgraphs else {}
+        return stream(
+            *args(), **kwargs(stream_mode=mode if isinstance(mode, str) else list(mode), **more)
+        )
+
+    def mixed_lines(seen: list[Any]) -> list[str]:
+        return normalise_stream(tidy(_tagged(case, chunk) for chunk in seen))
+
+    printed: list[str] = []
+
+    @contextlib.contextmanager
+    def printing(label: str) -> Iterator[None]:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            yield
+        printed.extend(f"{label}: {line}" for line in out.getvalue().splitlines())
+
+    with printing("invoke"):
+        try:
+            value = invoke(*args(), **kwargs())
+            result = canonical(asyncio.run(value) if case.run_async else value)
+        except Exception as error:
+            result = canonical(Raised(type(error).__name__))
+    with printing("stream"):
+        streamed = _collect(mixed, mixed_lines, case.run_async)
+    with printing("values"):
+        values = _collect(
+            lambda: stream(*args(), **kwargs(stream_mode="values")),
             lambda seen: [canonical(value) for value in seen],
-        ),
-    )
+            case.run_async,
+        )
+    return Run(canonical(given), result, streamed, values, tuple(printed))
 
 
 def observe(case: Case, lib: Lib) -> Observation:
@@ -283,6 +406,9 @@ def describe(observation: Observation) -> list[str]:
         lines.extend(f"    {line}" for line in run.stream)
         lines.append("  values stream:")
         lines.extend(f"    {line}" for line in run.values)
+        if run.printed:
+            lines.append("  printed:")
+            lines.extend(f"    {line}" for line in run.printed)
     return lines
 
 

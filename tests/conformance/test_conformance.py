@@ -10,7 +10,16 @@ from collections import Counter
 
 import pytest
 
-from . import cases_control, cases_errors, cases_flow, cases_nodes, cases_state
+from . import (
+    cases_control,
+    cases_errors,
+    cases_flow,
+    cases_nodes,
+    cases_runtime,
+    cases_state,
+    cases_streaming,
+    cases_subgraphs,
+)
 from .harness import (
     Case,
     Lib,
@@ -24,6 +33,7 @@ from .harness import (
     load_langgraph,
     normalise_stream,
     observe,
+    tidy,
 )
 
 CASES = [
@@ -32,6 +42,9 @@ CASES = [
     *cases_flow.CASES,
     *cases_errors.CASES,
     *cases_control.CASES,
+    *cases_runtime.CASES,
+    *cases_subgraphs.CASES,
+    *cases_streaming.CASES,
 ]
 
 
@@ -145,3 +158,25 @@ def test_canonical_handles_unhashable_values_and_keeps_types_apart() -> None:
     assert canonical(Point(1, ["t"])) == "Point(x=1, tags=['t'])"
     assert canonical(cases_state.Model(x=1)) == "Model(x=1, log=[], name='anon')"
     assert canonical(Raised("KeyError")) == "raised KeyError"
+
+
+def test_task_results_within_a_step_are_a_multiset() -> None:
+    start = ("tasks", {"id": "x", "name": "a", "input": {}, "triggers": ()})
+    a = ("tasks", {"id": "x", "name": "a", "error": None, "result": {}, "interrupts": []})
+    b = ("debug", {"step": 1, "type": "task_result", "payload": {"name": "b"}})
+    assert normalise_stream([start, a, b]) == normalise_stream([start, b, a])
+    assert normalise_stream([a, start]) != normalise_stream([start, a])
+
+
+def test_tidy_normalises_ids_namespaces_timestamps_and_errors() -> None:
+    chunks = [
+        (("child:1f2e",), "tasks", {"id": "1f2e", "name": "c", "input": {}, "triggers": ()}),
+        ("debug", {"step": 1, "timestamp": "2025-01-01", "type": "task", "payload": {"id": "9"}}),
+        ("tasks", {"id": "1f2e", "name": "c", "error": KeyError("k"), "result": {}}),
+    ]
+    assert tidy(chunks) == [
+        (("child",), "tasks", {"id": "task-1", "name": "c", "input": {}, "triggers": ()}),
+        ("debug", {"step": 1, "type": "task", "payload": {"id": "task-2"}}),
+        ("tasks", {"id": "task-1", "name": "c", "error": Raised("KeyError"), "result": {}}),
+    ]
+    assert normalise_stream([(("child",), "values", {"n": 1})]) == ["values ('child',) {'n': 1}"]
