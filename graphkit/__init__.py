@@ -22,9 +22,11 @@ from graphkit.channels import (
     Topic,
     UntrackedValue,
 )
+from graphkit.checkpoint import InMemorySaver, MemorySaver
 from graphkit.constants import END, START
 from graphkit.errors import (
     EmptyInputError,
+    GraphInterrupt,
     GraphkitWarning,
     GraphRecursionError,
     InvalidUpdateError,
@@ -43,8 +45,8 @@ from graphkit.pregel import (
     TaskResult,
     Update,
 )
-from graphkit.pregel.runtime import Runtime, get_runtime, get_stream_writer
-from graphkit.types import Command, RetryPolicy, Send
+from graphkit.pregel.runtime import Runtime, get_runtime, get_stream_writer, interrupt
+from graphkit.types import Command, Interrupt, RetryPolicy, Send
 
 __version__ = "0.1.0"
 
@@ -59,10 +61,14 @@ __all__ = [
     "EmptyInputError",
     "EphemeralValue",
     "Execution",
+    "GraphInterrupt",
     "GraphRecursionError",
     "GraphkitWarning",
+    "InMemorySaver",
+    "Interrupt",
     "InvalidUpdateError",
     "LastValue",
+    "MemorySaver",
     "NamedBarrierValue",
     "ParentCommand",
     "Plan",
@@ -80,4 +86,5 @@ __all__ = [
     "Update",
     "get_runtime",
     "get_stream_writer",
+    "interrupt",
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 __all__ = [
     "EmptyChannelError",
     "EmptyInputError",
+    "GraphInterrupt",
     "GraphRecursionError",
     "GraphkitWarning",
     "InvalidUpdateError",
@@ -54,3 +55,9 @@ class ParentCommand(Exception):
     def __init__(self, message: str, command: object = None) -> None:
         super().__init__(message)
         self.command = command
+
+
+class GraphInterrupt(Exception):
+    """Raised inside a node by ``interrupt()`` to pause the run; the runtime catches it,
+    saves the step's other writes, and stops until ``Command(resume=...)``. Its
+    argument is the tuple of ``Interrupt`` records."""

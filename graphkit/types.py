@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
-__all__ = ["Command", "RetryPolicy", "Send", "default_retry_on"]
+__all__ = ["Command", "Interrupt", "RetryPolicy", "Send", "default_retry_on"]
 
 Destination = TypeVar("Destination")
 
@@ -141,3 +141,16 @@ class RetryPolicy(NamedTuple):
         if jitter is None:
             jitter = random.uniform(0, 1) if self.jitter else 0.0
         return min(self.max_interval, base) + jitter
+
+
+@dataclass(frozen=True)
+class Interrupt:
+    """A pause a node asked for with ``interrupt(value)``: what it showed the human
+    (``value``) and the id a ``Command(resume={id: answer})`` can answer it by.
+
+    >>> Interrupt(value="approve?", id="3f2a")
+    Interrupt(value='approve?', id='3f2a')
+    """
+
+    value: Any
+    id: str

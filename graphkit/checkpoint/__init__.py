@@ -1,6 +1,17 @@
-"""Checkpoint records (and, later, the savers that persist them)."""
+"""Checkpoint records, and the savers that keep them."""
 
 from graphkit.checkpoint.base import Checkpoint, new_checkpoint_id
 from graphkit.checkpoint.delta_map import DeltaMap
+from graphkit.checkpoint.memory import InMemorySaver, MemorySaver
+from graphkit.checkpoint.saver import BaseCheckpointSaver, CheckpointTuple, checkpoint_config
 
-__all__ = ["Checkpoint", "DeltaMap", "new_checkpoint_id"]
+__all__ = [
+    "BaseCheckpointSaver",
+    "Checkpoint",
+    "CheckpointTuple",
+    "DeltaMap",
+    "InMemorySaver",
+    "MemorySaver",
+    "checkpoint_config",
+    "new_checkpoint_id",
+]

@@ -29,13 +29,14 @@ class DeltaMap(Mapping[str, Any]):
     ({'a': 1, 'b': 2}, {'b': 3})
     """
 
-    __slots__ = ("_changes", "_depth", "_parent", "_removed")
+    __slots__ = ("_changes", "_delta", "_depth", "_parent", "_removed")
 
     def __init__(self, values: Mapping[str, Any] | None = None) -> None:
         self._parent: DeltaMap | None = None
         self._changes: dict[str, Any] = dict(values) if values else {}
         self._removed: frozenset[str] = frozenset()
         self._depth = 0
+        self._delta: tuple[dict[str, Any], frozenset[str]] = (self._changes, frozenset())
 
     def with_changes(
         self, changes: Mapping[str, Any], removed: Iterator[str] | list[str] | tuple = ()
@@ -45,6 +46,7 @@ class DeltaMap(Mapping[str, Any]):
         child._parent = self
         child._changes = dict(changes)
         child._removed = frozenset(removed)
+        child._delta = (child._changes, child._removed)
         child._depth = self._depth + 1
         if child._depth >= _FLATTEN_AFTER:
             child._changes = child._flatten()
@@ -52,6 +54,16 @@ class DeltaMap(Mapping[str, Any]):
             child._removed = frozenset()
             child._depth = 0
         return child
+
+    def delta(self) -> tuple[dict[str, Any], frozenset[str]]:
+        """What this map changed relative to the one it was derived from: the keys set
+        and the keys removed (everything, for a map built from scratch). Savers use it
+        to write only what a step changed.
+
+        >>> DeltaMap({"a": 1}).with_changes({"b": 2}, removed=["a"]).delta()
+        ({'b': 2}, frozenset({'a'}))
+        """
+        return self._delta
 
     def _lookup(self, key: str) -> Any:
         node: DeltaMap | None = self

@@ -55,6 +55,9 @@ def compile_graph(
     store: Any = None,
     executor: Any = None,
     debug: bool = False,
+    checkpointer: Any = None,
+    interrupt_before: Any = (),
+    interrupt_after: Any = (),
 ) -> CompiledGraph:
     """Validate ``builder`` and build the runtime's ``GraphSpec`` from it."""
     validate(builder)
@@ -124,8 +127,26 @@ def compile_graph(
         stream_keys=state_keys,
         state_keys=state_keys,
     )
+    for option, nodes in (
+        ("interrupt_before", interrupt_before),
+        ("interrupt_after", interrupt_after),
+    ):
+        for node in () if nodes == "*" else nodes:
+            if node not in builder.nodes:
+                raise ValueError(
+                    f"compile({option}=[{node!r}]): there is no node {node!r}; nodes: "
+                    f"{sorted(builder.nodes)}."
+                )
     return CompiledGraph(
-        spec, builder=builder, name=name, store=store, executor=executor, debug=debug
+        spec,
+        builder=builder,
+        name=name,
+        store=store,
+        executor=executor,
+        debug=debug,
+        checkpointer=checkpointer,
+        interrupt_before=interrupt_before,
+        interrupt_after=interrupt_after,
     )
 
 

@@ -286,18 +286,20 @@ class StateGraph:
         """
         from graphkit.graph.compile import compile_graph
 
-        for option, value in (
-            ("checkpointer", checkpointer),
-            ("interrupt_before", interrupt_before),
-            ("interrupt_after", interrupt_after),
-            *kwargs.items(),
-        ):
+        for option, value in (*kwargs.items(),):
             if value:
                 raise NotImplementedError(
                     f"compile({option}=...) is not supported by graphkit yet."
                 )
         compiled = compile_graph(
-            self, name=name or "LangGraph", store=store, executor=executor, debug=debug
+            self,
+            name=name or "LangGraph",
+            store=store,
+            executor=executor,
+            debug=debug,
+            checkpointer=checkpointer,
+            interrupt_before=interrupt_before or (),
+            interrupt_after=interrupt_after or (),
         )
         self.compiled = True
         return compiled

@@ -10,6 +10,7 @@ from typing import Any
 
 from graphkit.errors import GraphRecursionError
 from graphkit.pregel.config import RunConfig
+from graphkit.pregel.persistence import INTERRUPT
 from graphkit.pregel.records import Run
 from graphkit.pregel.runtime import Forward, Runtime, current_scope
 from graphkit.pregel.spec import GraphSpec
@@ -57,8 +58,14 @@ class CompiledGraph:
         executor: Executor | None = None,
         store: Any = None,
         debug: bool = False,
+        checkpointer: Any = None,
+        interrupt_before: Sequence[str] | str = (),
+        interrupt_after: Sequence[str] | str = (),
     ) -> None:
         self.spec = spec
+        self.checkpointer = checkpointer
+        self.interrupt_before = interrupt_before
+        self.interrupt_after = interrupt_after
         self.debug = debug
         self.builder = builder
         self.name = name
@@ -80,9 +87,13 @@ class CompiledGraph:
         loop: Any = None,
         forward: Forward | None = None,
         stream_modes: tuple[str, ...] = (),
+        interrupt_before: Sequence[str] | str | None = None,
+        interrupt_after: Sequence[str] | str | None = None,
+        durability: str | None = None,
     ) -> Stepper:
         """Start a run you advance phase by phase (see ``Stepper``). ``context`` is
-        what nodes see as ``runtime.context``."""
+        what nodes see as ``runtime.context``; with a checkpointer, ``config`` names the
+        thread, ``input=None`` or ``Command(resume=...)`` resumes it."""
         return Stepper(
             self.spec,
             input,
@@ -93,6 +104,12 @@ class CompiledGraph:
             loop=loop,
             forward=forward,
             stream_modes=stream_modes,
+            checkpointer=self.checkpointer,
+            interrupt_before=(
+                self.interrupt_before if interrupt_before is None else interrupt_before
+            ),
+            interrupt_after=self.interrupt_after if interrupt_after is None else interrupt_after,
+            durability=durability,
         )
 
     def trace(self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any) -> Run:
@@ -123,15 +140,21 @@ class CompiledGraph:
         list of chunks of another stream mode, as LangGraph does."""
         keys = tuple(output_keys) if output_keys is not None else self.spec.output_keys
         latest: Any = None
+        interrupts: list[Any] = []
         chunks = []
-        for chunk in self.stream(
-            input, config, stream_mode=stream_mode, output_keys=keys, **kwargs
-        ):
-            if stream_mode == "values":
-                latest = chunk
-            else:
+        modes = ["updates", "values"] if stream_mode == "values" else stream_mode
+        for chunk in self.stream(input, config, stream_mode=modes, output_keys=keys, **kwargs):
+            if stream_mode != "values":
                 chunks.append(chunk)
-        return latest if stream_mode == "values" else chunks
+            elif chunk[0] == "values":
+                latest = chunk[1]
+            elif INTERRUPT in chunk[1]:
+                interrupts.extend(chunk[1][INTERRUPT])
+        if stream_mode != "values":
+            return chunks
+        if interrupts:  # as LangGraph: the state so far, and what the run waits for
+            return {**latest, INTERRUPT: interrupts} if isinstance(latest, dict) else latest
+        return latest
 
     def stream(
         self,
@@ -213,6 +236,8 @@ class CompiledGraph:
         # been planned: if planning fails (e.g. a node's input does not validate), the
         # error is raised and that chunk is not delivered.
         pending_values = None
+        if stepper.resumed and "values" in modes:  # LangGraph shows the state it resumes from
+            yield here, "values", stepper.output(keys)
         while not stepper.done:
             try:
                 plan = stepper.plan()
@@ -238,6 +263,8 @@ class CompiledGraph:
                     yield nested.popleft()
                 while custom:
                     yield here, "custom", custom.popleft()
+                if result.interrupts and "updates" in modes:
+                    yield here, "updates", {INTERRUPT: result.interrupts}
                 if "updates" in modes and (chunk := update_chunk(self.spec, result)):
                     yield here, "updates", chunk
                 if {"tasks", "debug"} & modes and (
@@ -247,9 +274,45 @@ class CompiledGraph:
                         yield here, "tasks", payload
                     if "debug" in modes:
                         yield here, "debug", debug_event(plan.step, "task_result", payload)
+            if stepper.done:  # a task paused the run: no Update
+                break
             stepper.update()
-            if "values" in modes and plan.step >= 0 and wrote_any(results, keys):
+            is_input_step = plan.tasks[0].kind == "input"
+            if "values" in modes and not is_input_step and wrote_any(results, keys):
                 pending_values = (here, "values", stepper.output(keys))
+        if pending_values is not None:  # stopped at a breakpoint after this step
+            yield pending_values
+        if stepper.status == "interrupted" and not stepper.interrupts and "updates" in modes:
+            yield here, "updates", {INTERRUPT: ()}  # a breakpoint, as LangGraph reports it
+
+    # -- threads: reading and editing saved state ----------------------------------------
+
+    def get_state(self, config: Mapping[str, Any], *, subgraphs: bool = False) -> Any:
+        """The thread's state: values, next nodes, pending tasks and interrupts."""
+        from graphkit.pregel.state_api import get_state
+
+        return get_state(self, config)
+
+    def get_state_history(
+        self,
+        config: Mapping[str, Any],
+        *,
+        filter: Mapping[str, Any] | None = None,
+        before: Mapping[str, Any] | None = None,
+        limit: int | None = None,
+    ) -> Iterator[Any]:
+        """The thread's checkpoints as state snapshots, newest first."""
+        from graphkit.pregel.state_api import get_state_history
+
+        return get_state_history(self, config, filter=filter, before=before, limit=limit)
+
+    def update_state(
+        self, config: Mapping[str, Any], values: Any, as_node: str | None = None
+    ) -> dict[str, Any]:
+        """Write ``values`` as if ``as_node`` had returned them; returns the new config."""
+        from graphkit.pregel.state_api import update_state
+
+        return update_state(self, config, values, as_node)
 
     async def ainvoke(
         self,
@@ -298,12 +361,7 @@ class CompiledGraph:
         return mimebundle(self, include=include, exclude=exclude)
 
 
-LATER_OPTIONS = (
-    "interrupt_before",
-    "interrupt_after",
-    "durability",
-    "checkpoint_during",
-)
+LATER_OPTIONS = ("checkpoint_during",)
 
 
 def _refuse_later_options(kwargs: dict[str, Any]) -> None:

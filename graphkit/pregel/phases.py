@@ -32,10 +32,10 @@ from typing import Any
 from graphkit.channels import EMPTY, Channel
 from graphkit.checkpoint import Checkpoint, new_checkpoint_id
 from graphkit.constants import PULL, PUSH, TASKS
-from graphkit.errors import GraphkitWarning, InvalidUpdateError, ParentCommand
+from graphkit.errors import GraphInterrupt, GraphkitWarning, InvalidUpdateError, ParentCommand
 from graphkit.pregel.records import ChannelChange, Plan, Task, TaskResult, Update
 from graphkit.pregel.runtime import RunContext, Runtime, TaskScope, running, task_scope
-from graphkit.pregel.spec import GraphSpec, NodeSpec
+from graphkit.pregel.spec import FreshRead, GraphSpec, NodeSpec
 
 __all__ = ["StepState", "execute", "plan", "run_task", "update"]
 
@@ -221,16 +221,19 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
     while True:
         # a retried attempt's subgraphs get their own namespace, as in LangGraph
         attempt = (str(len(failed)),) if failed else ()
-        scope = TaskScope((*namespace, *attempt), run, subruns)
+        scope = TaskScope((*namespace, *attempt), run, subruns, list(run.answers.get(task.id, ())))
         writes: list[tuple[str, Any]] = []
         output: Any = None
         error: Exception | None = None
+        interrupts: tuple[Any, ...] = ()
         try:
             with running(run.runtime), task_scope(scope):
                 output = _call(node, task.input, injected, run)
                 fresh_read = _FreshRead(graph, state, writes)
                 for writer in node.writers:
                     writes.extend(writer(output, fresh_read, task_config))
+        except GraphInterrupt as paused:  # the step stops before Update; nothing is applied
+            interrupts, writes = tuple(paused.args[0] if paused.args else ()), []
         except Exception as exc:  # recorded; the stepper raises it after the step's tasks end
             error = exc  # writes made before the error stay visible, but are never applied
         policy = _retry_policy_for(node, error, attempt=len(failed) + 1)
@@ -249,6 +252,8 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
         worker=threading.current_thread().name,
         failed_attempts=tuple(failed),
         subruns=tuple(subruns),
+        interrupts=interrupts,
+        answers=tuple(scope.answers),
     )
 
 
@@ -286,7 +291,7 @@ def _injected(node: NodeSpec, config: Mapping[str, Any] | None, runtime: Runtime
 
 def _retry_policy_for(node: NodeSpec, error: Exception | None, attempt: int) -> Any:
     """The first of the node's retry policies that wants another attempt, if any."""
-    if error is None or isinstance(error, ParentCommand):
+    if error is None or isinstance(error, (ParentCommand, GraphInterrupt)):
         return None
     for policy in node.retry_policies:
         if policy.should_retry(error):
@@ -308,6 +313,11 @@ def _task_config(run: RunContext, task: Task, node: NodeSpec) -> dict[str, Any]:
         "langgraph_checkpoint_ns": namespace,
     }
     return {**run.config, "metadata": metadata}
+
+
+def fresh_reader(graph: GraphSpec, state: StepState, writes: list[tuple[str, Any]]) -> FreshRead:
+    """A reader of ``state`` with ``writes`` applied to copies (what a router sees)."""
+    return _FreshRead(graph, state, writes)
 
 
 class _FreshRead:
@@ -353,7 +363,13 @@ def _default_pool() -> ThreadPoolExecutor:
 # -- Update -----------------------------------------------------------------------------
 
 
-def update(graph: GraphSpec, state: StepState, results: Sequence[TaskResult]) -> Update:
+def update(
+    graph: GraphSpec,
+    state: StepState,
+    results: Sequence[TaskResult],
+    source: str | None = None,
+    discarded: Sequence[Task] = (),
+) -> Update:
     """Apply a step's writes to the channels, in task-path order; return the record.
 
     Steps: sort by task path; mark the trigger versions each node has now seen; let
@@ -362,6 +378,10 @@ def update(graph: GraphSpec, state: StepState, results: Sequence[TaskResult]) ->
     passed; bump the version of everything that changed; save a checkpoint.
     Channels that receive writes are updated on copies and swapped in only when all
     succeed, so a failing reducer leaves the state as it was.
+
+    ``source`` names the checkpoint's origin (default: "loop" for a step that ran
+    nodes, "input" for the input step); ``discarded`` are tasks a new input replaces:
+    they count as having seen their triggers, so they do not run (as in LangGraph).
     """
     ordered = sorted(results, key=lambda result: _path_key(result.task.path))
     step = state.step
@@ -373,13 +393,13 @@ def update(graph: GraphSpec, state: StepState, results: Sequence[TaskResult]) ->
 
     # 1. what each node has now seen
     seen_changes: dict[str, dict[str, int]] = {}
-    for result in ordered:
-        subscribed = _subscribed(graph, result.task)
+    for task in (*discarded, *(result.task for result in ordered)):
+        subscribed = _subscribed(graph, task)
         if not subscribed:
             continue
-        seen = state.versions_seen.setdefault(result.task.node, {})
+        seen = state.versions_seen.setdefault(task.node, {})
         seen.update({c: state.versions[c] for c in subscribed if c in state.versions})
-        seen_changes[result.task.node] = dict(seen)
+        seen_changes[task.node] = dict(seen)
 
     # 2. group writes by channel, keeping who wrote what
     grouped: dict[str, list[Any]] = {}
@@ -449,7 +469,8 @@ def update(graph: GraphSpec, state: StepState, results: Sequence[TaskResult]) ->
             state.live_volatile.discard(name)
     if changes:
         state.max_version = next_version
-    checkpoint = _next_checkpoint(state, changes, seen_changes, updated, is_loop_step)
+    source = source or ("loop" if is_loop_step else "input")
+    checkpoint = _next_checkpoint(state, changes, seen_changes, updated, source)
     state.checkpoint = checkpoint
     state.updated_channels = frozenset(updated)
     state.step = step + 1
@@ -542,7 +563,7 @@ def _next_checkpoint(
     changes: Mapping[str, ChannelChange],
     seen_changes: Mapping[str, dict[str, int]],
     updated: set[str],
-    is_loop_step: bool,
+    source: str,
 ) -> Checkpoint:
     previous = state.checkpoint
     saved = {name: change.after for name, change in changes.items() if change.after is not EMPTY}
@@ -553,8 +574,8 @@ def _next_checkpoint(
     return Checkpoint(
         id=new_checkpoint_id(),
         step=state.step,
-        source="loop" if is_loop_step else "input",
-        parent_id=previous.id,
+        source=source,
+        parent_id=previous.id if previous.source != "empty" else None,
         channel_values=values.with_changes(saved, removed),  # type: ignore[attr-defined]
         channel_versions=versions.with_changes({n: state.versions[n] for n in changes}),  # type: ignore[attr-defined]
         versions_seen=seen.with_changes(seen_changes),  # type: ignore[attr-defined]

@@ -84,6 +84,11 @@ class TaskResult:
     """What one task did: the writes it produced (state updates and routing alike)
     or the error it raised, how many attempts it took (and the errors of the failed
     ones), how long, on which worker, and the runs of any subgraphs it ran.
+
+    ``interrupts`` holds the ``Interrupt`` a paused task raised (it then has no writes),
+    ``answers`` the resume values its ``interrupt()`` calls received, and ``reused``
+    is True for a task that finished before a crash or an interrupt and was not run
+    again on resume: its writes come from the checkpointer.
     """
 
     task: Task
@@ -96,11 +101,14 @@ class TaskResult:
     worker: str = ""
     failed_attempts: tuple[BaseException, ...] = ()
     subruns: tuple[Run, ...] = ()
+    interrupts: tuple[Any, ...] = ()
+    answers: tuple[Any, ...] = ()
+    reused: bool = False
 
     @property
     def ok(self) -> bool:
-        """True when the task finished without an error."""
-        return self.error is None
+        """True when the task finished: no error, no interrupt."""
+        return self.error is None and not self.interrupts
 
     def __repr__(self) -> str:
         if self.error is not None:

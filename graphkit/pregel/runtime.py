@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import hashlib
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["INJECTABLE", "Runtime", "get_runtime", "get_stream_writer"]
+__all__ = ["INJECTABLE", "Resume", "Runtime", "get_runtime", "get_stream_writer", "interrupt"]
 
 INJECTABLE = ("config", "writer", "runtime", "store")
 """Parameter names a node function can declare to be handed these (LangGraph's)."""
@@ -19,6 +21,9 @@ INJECTABLE = ("config", "writer", "runtime", "store")
 
 def _discard(chunk: Any) -> None:
     return None
+
+
+_NO_VALUE: Any = object()
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,16 +102,75 @@ class RunContext:
     namespace: tuple[str, ...] = ()
     forward: Forward | None = None
     stream_modes: tuple[str, ...] = ()
+    resume: Resume | None = None
+    """Answers for ``interrupt()`` (None when the graph has no checkpointer)."""
+    answers: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    """Per task id, the answers its interrupts got on earlier resumes."""
+
+
+class Resume:
+    """The answers a run was resumed with: ``Command(resume=value)`` (one answer,
+    taken by the first ``interrupt()`` that needs one) or ``{interrupt_id: value}``."""
+
+    __slots__ = ("_lock", "_value", "by_id")
+
+    def __init__(self, value: Any = _NO_VALUE) -> None:
+        self._lock = threading.Lock()
+        is_map = isinstance(value, dict) and value and all(isinstance(k, str) for k in value)
+        self.by_id: dict[str, Any] = dict(value) if is_map else {}
+        self._value = _NO_VALUE if is_map else value
+
+    def take(self, interrupt_id: str) -> Any:
+        """The answer for ``interrupt_id``, or the single answer if still unused."""
+        if interrupt_id in self.by_id:
+            return self.by_id[interrupt_id]
+        with self._lock:
+            value, self._value = self._value, _NO_VALUE
+        return value
 
 
 @dataclass(slots=True)
 class TaskScope:
-    """What a running task offers the graphs it runs itself (its subgraphs): their
-    namespace, where their finished runs go, and where to forward stream chunks."""
+    """What a running task offers the code it runs: the graphs it starts (its
+    subgraphs) get their namespace here, leave their finished runs here and forward
+    stream chunks through it; ``interrupt()`` finds its answers here."""
 
     namespace: tuple[str, ...]
     run: RunContext
     subruns: list[Any] = field(default_factory=list)
+    answers: list[Any] = field(default_factory=list)
+    interrupts_seen: int = 0
+
+
+def interrupt(value: Any) -> Any:
+    """Pause the run and show ``value`` to a human; return their answer on resume.
+
+    The first time, this raises ``GraphInterrupt``: the run stops (the step's other
+    writes are saved) until ``invoke(Command(resume=answer), config)``. Then the node
+    runs again from its start, and this call returns ``answer``. Several calls in one
+    node are answered in order. Needs a checkpointer.
+    """
+    from graphkit.errors import GraphInterrupt
+    from graphkit.types import Interrupt
+
+    scope = _scope.get()
+    if scope is None or scope.run.resume is None:
+        raise RuntimeError(
+            "interrupt() needs a running node of a graph compiled with a checkpointer, "
+            "e.g. builder.compile(checkpointer=InMemorySaver())."
+        )
+    index = scope.interrupts_seen
+    scope.interrupts_seen += 1
+    if index < len(scope.answers):
+        return scope.answers[index]
+    interrupt_id = hashlib.blake2b(
+        "|".join((*scope.namespace, str(index))).encode(), digest_size=16
+    ).hexdigest()
+    answer = scope.run.resume.take(interrupt_id)
+    if answer is not _NO_VALUE:
+        scope.answers.append(answer)
+        return answer
+    raise GraphInterrupt((Interrupt(value=value, id=interrupt_id),))
 
 
 _scope: contextvars.ContextVar[TaskScope | None] = contextvars.ContextVar(

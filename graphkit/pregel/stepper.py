@@ -7,16 +7,24 @@ drives the very same object phase by phase. There is one loop, and this is it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+import dataclasses
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
+from graphkit.checkpoint import Checkpoint, new_checkpoint_id
+from graphkit.checkpoint.saver import BaseCheckpointSaver
+from graphkit.constants import START
 from graphkit.errors import EmptyInputError, GraphRecursionError
 from graphkit.pregel import phases
 from graphkit.pregel.config import RunConfig
+from graphkit.pregel.persistence import INTERRUPT, restore, reusable_results, saved_answers
 from graphkit.pregel.records import Execution, Plan, Run, Superstep, Task, TaskResult, Update
-from graphkit.pregel.runtime import Forward, RunContext, Runtime, current_scope
+from graphkit.pregel.runtime import _NO_VALUE as _NO_ANSWER
+from graphkit.pregel.runtime import Forward, Resume, RunContext, Runtime, current_scope
 from graphkit.pregel.spec import GraphSpec
+from graphkit.pregel.thread import ThreadLink
+from graphkit.types import Command
 
 __all__ = ["INPUT_TASK", "Stepper"]
 
@@ -65,11 +73,11 @@ class Stepper:
         loop: asyncio.AbstractEventLoop | None = None,
         forward: Forward | None = None,
         stream_modes: tuple[str, ...] = (),
+        checkpointer: BaseCheckpointSaver | None = None,
+        interrupt_before: Sequence[str] | str = (),
+        interrupt_after: Sequence[str] | str = (),
+        durability: str | None = None,
     ) -> None:
-        if input is None:
-            raise EmptyInputError(
-                "Received no input: a new run needs an input, e.g. app.invoke({'key': value})."
-            )
         self.graph = graph
         self.config = config
         self.record = record
@@ -84,14 +92,71 @@ class Stepper:
         )
         self.status = "running"
         self.error: BaseException | None = None
-        self._state = phases.StepState.fresh(graph)
-        self._stop = self._state.stop = self._state.step + 1 + config.recursion_limit
+        self.interrupt_before = interrupt_before
+        self.interrupt_after = interrupt_after
+        self.interrupts: tuple[Any, ...] = ()
         self._steps: list[Superstep] = []
         self._input = input
         self._plan: Plan | None = None
-        self._results: list[TaskResult] | None = None
         self._execution: Execution | None = None
-        self._checkpoint_before = self._state.checkpoint
+        self._thread = (
+            ThreadLink(checkpointer, config.raw, "|".join(self.namespace), durability)
+            if checkpointer is not None
+            else None
+        )
+        self.resumed = self._start(input)
+        state = self._state
+        # LangGraph's stop: the first step this run takes, plus the limit, plus one
+        self._stop = state.stop = state.step + config.recursion_limit + 1
+        self._checkpoint_before = state.checkpoint
+
+    def _start(self, input: Any) -> bool:
+        """Load the thread's checkpoint, if any, and decide what this run does with
+        the input: apply it as a new input step, or resume (None / Command(resume=...)).
+        Returns True when resuming."""
+        answer = _NO_ANSWER
+        if isinstance(input, Command):
+            if input.update is not None or input.goto or input.graph is not None:
+                raise NotImplementedError(
+                    "A Command as input can only resume (Command(resume=...)) so far."
+                )
+            answer = input.resume
+        resuming = input is None or isinstance(input, Command)
+        saved = self._thread.load() if self._thread is not None else None
+        self._pending: list[Any] = list(saved.pending_writes) if saved is not None else []
+        self._discarded: tuple[Task, ...] = ()
+        self._needs_input_step = not resuming
+        if saved is None:
+            if resuming:
+                raise EmptyInputError(
+                    "Received no input and there is nothing to resume: a new run needs an "
+                    "input, e.g. app.invoke({'key': value})."
+                )
+            self._state = phases.StepState.fresh(self.graph)
+        else:
+            self._state = restore(self.graph, saved.checkpoint)
+            if resuming:  # the breakpoint that stopped the run is passed this time
+                self._state.versions_seen[INTERRUPT] = dict(self._state.versions)
+                if self._thread is not None and not self._thread.is_latest(saved.checkpoint.id):
+                    self._fork(saved.checkpoint)
+            else:  # a new input replaces what the thread was about to run
+                self._discarded = phases.plan(self.graph, self._state).tasks
+        self._run_context = dataclasses.replace(
+            self._run_context,
+            resume=Resume(answer) if self._thread is not None else None,
+            answers=saved_answers(self._pending),
+        )
+        return resuming
+
+    def _fork(self, checkpoint: Checkpoint) -> None:
+        # Replaying from an older checkpoint starts a new branch of the thread.
+        fork = dataclasses.replace(
+            checkpoint, id=new_checkpoint_id(), source="fork", parent_id=checkpoint.id
+        )
+        assert self._thread is not None
+        self._thread.save_checkpoint(fork, {})
+        self._state.checkpoint = fork
+        self._pending = []
 
     # -- where we are -----------------------------------------------------------------
 
@@ -137,16 +202,17 @@ class Stepper:
         """Plan the next step. Raises GraphRecursionError past the recursion limit."""
         self._expect("plan")
         state = self._state
-        if state.step == -1:
-            task = Task(INPUT_TASK, -1, INPUT_TASK, "input", (INPUT_TASK,), (), self._input)
-            self._plan = Plan(-1, (task,))
+        if self._needs_input_step:
+            task = Task(INPUT_TASK, state.step, INPUT_TASK, "input", (INPUT_TASK,), (), self._input)
+            self._plan = Plan(state.step, (task,))
             return self._plan
         if state.step > self._stop:
             self._fail("out_of_steps", self._recursion_error(phases.plan(self.graph, state)))
         self._plan = phases.plan(self.graph, state)
         if not self._plan.tasks:
-            self.status = "done"
-            self._report_to_parent()
+            self._finish("done")
+        elif self._breakpoint(self.interrupt_before, self._plan.tasks):
+            self._finish("interrupted")
         return self._plan
 
     def iter_execute(self) -> Iterator[TaskResult]:
@@ -159,14 +225,20 @@ class Stepper:
         plan = self._plan
         assert plan is not None
         results: list[TaskResult] = []
-        if plan.step == -1:
+        if self._needs_input_step:
             task = plan.tasks[0]
             results.append(TaskResult(task, ((self.graph.input_channel, self._input),)))
             yield results[0]
         else:
+            reused = reusable_results(plan, self._pending) if self._pending else {}
+            results.extend(reused.values())
+            yield from reused.values()
+            to_run = Plan(plan.step, tuple(t for t in plan.tasks if t.id not in reused))
             for result in phases.execute(
-                self.graph, plan, self._state, self._run_context, self.executor
+                self.graph, to_run, self._state, self._run_context, self.executor
             ):
+                if self._thread is not None:
+                    self._thread.save_task(result)
                 results.append(result)
                 yield result
         order = {task.id: index for index, task in enumerate(plan.tasks)}
@@ -177,6 +249,11 @@ class Stepper:
         failed = next((result for result in results if result.error is not None), None)
         if failed is not None:
             self._fail("error", failed.error)
+        self.interrupts = tuple(i for result in results for i in result.interrupts)
+        if self.interrupts:
+            if self.record:
+                self._steps.append(self._superstep(None))
+            self._finish("interrupted")
 
     def execute(self) -> Execution:
         """Execute the planned tasks and return their results."""
@@ -189,14 +266,24 @@ class Stepper:
         """Apply the step's writes; this is where the state changes."""
         self._expect("update")
         assert self._execution is not None
+        discarded = self._discarded if self._needs_input_step else ()
         try:
-            record = phases.update(self.graph, self._state, self._execution.results)
+            record = phases.update(
+                self.graph, self._state, self._execution.results, discarded=discarded
+            )
         except Exception as error:
             self._fail("error", error)
+        if self._thread is not None:
+            self._thread.save_step(record)
+        self._pending = []
         if self.record:
             self._steps.append(self._superstep(record))
+        tasks = self._execution.results
         self._plan = self._execution = None
+        self._needs_input_step = False
         self._checkpoint_before = record.checkpoint
+        if self._breakpoint(self.interrupt_after, [result.task for result in tasks]):
+            self._finish("interrupted")
         return record
 
     def step(self) -> Superstep:
@@ -232,6 +319,24 @@ class Stepper:
             self._plan.step, self._plan, self._execution, update, self._checkpoint_before
         )
 
+    def _breakpoint(self, nodes: Sequence[str] | str, tasks: Sequence[Task]) -> bool:
+        """LangGraph's rule: stop if a task's node is a breakpoint and some channel
+        changed since the run last stopped (so a resumed run passes it)."""
+        if not nodes:
+            return False
+        hit = any(
+            (task.kind != "input" and task.node != START) if nodes == "*" else task.node in nodes
+            for task in tasks
+        )
+        seen = self._state.versions_seen.get(INTERRUPT, {})
+        return hit and self._state.max_version > max(seen.values(), default=0)
+
+    def _finish(self, status: str) -> None:
+        self.status = status
+        if self._thread is not None:
+            self._thread.close()
+        self._report_to_parent()
+
     def _report_to_parent(self) -> None:
         # A subgraph's run is kept in the records of the task that ran it.
         if self._parent is not None and self.record:
@@ -249,11 +354,10 @@ class Stepper:
             )
 
     def _fail(self, status: str, error: BaseException | None) -> None:
-        self.status = status
         self.error = error
         if self.record and self._plan is not None:
             self._steps.append(self._superstep(None))
-        self._report_to_parent()
+        self._finish(status)
         assert error is not None
         raise error
 

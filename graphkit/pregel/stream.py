@@ -6,6 +6,7 @@ emit them.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import Any
@@ -32,7 +33,9 @@ def update_chunk(graph: GraphSpec, result: TaskResult) -> dict[str, Any] | None:
     A node that wrote the same key twice (e.g. two Commands) gets a list of dicts.
     """
     node = graph.nodes.get(result.task.node)
-    if node is None or node.hidden or (result.error is not None and not result.writes):
+    if node is None or node.hidden or result.interrupts:
+        return None
+    if result.error is not None and not result.writes:
         return None
     keys = graph.stream_keys
     writes = [(channel, value) for channel, value in result.writes if channel in keys]
@@ -110,7 +113,7 @@ def task_result_payload(graph: GraphSpec, result: TaskResult) -> dict[str, Any] 
         "name": result.task.node,
         "error": result.error,
         "result": folded,
-        "interrupts": [],
+        "interrupts": [dataclasses.asdict(interrupt) for interrupt in result.interrupts],
     }
 
 

@@ -152,9 +152,11 @@ def test_retry_policy_must_be_a_retry_policy():
         StateGraph(State).add_node("a", noop, retry_policy={"max_attempts": 3})
 
 
-def test_checkpointer_is_not_implemented_yet():
-    with pytest.raises(NotImplementedError, match="checkpointer"):
-        graph_with("a").add_edge(START, "a").compile(checkpointer=object())
+def test_breakpoints_must_name_nodes():
+    with pytest.raises(
+        ValueError, match=r"compile\(interrupt_before=\['nope'\]\): there is no node"
+    ):
+        graph_with("a").add_edge(START, "a").compile(interrupt_before=["nope"])
 
 
 class Private(TypedDict):

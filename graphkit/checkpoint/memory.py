@@ -1,0 +1,148 @@
+"""InMemorySaver: checkpoints kept in this process, sharing unchanged values."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
+
+from graphkit.checkpoint.base import Checkpoint
+from graphkit.checkpoint.saver import (
+    BaseCheckpointSaver,
+    CheckpointTuple,
+    PendingWrite,
+    checkpoint_config,
+    config_key,
+    matches,
+)
+
+__all__ = ["InMemorySaver", "MemorySaver"]
+
+
+class InMemorySaver(BaseCheckpointSaver):
+    """Keeps every checkpoint of every thread in memory, for tests, notebooks and
+    teaching. Checkpoint records share unchanged values with their parents, so a
+    checkpoint costs what its step changed. Use ``SqliteSaver`` for anything that must
+    outlive the process.
+
+    >>> saver = InMemorySaver()
+    >>> saver.get_tuple({"configurable": {"thread_id": "t1"}}) is None
+    True
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        # (thread, ns) -> {checkpoint id: (checkpoint, metadata)}, in insertion order
+        self._checkpoints: dict[tuple[str, str], dict[str, tuple[Checkpoint, dict[str, Any]]]] = {}
+        # (thread, ns, checkpoint id) -> {(task id, index): (channel, value)}
+        self._writes: dict[tuple[str, str, str], dict[tuple[str, int], tuple[str, Any]]] = {}
+
+    def get_tuple(self, config: Mapping[str, Any]) -> CheckpointTuple | None:
+        thread, namespace = _thread(config), config_key(config, "checkpoint_ns", "")
+        wanted = config_key(config, "checkpoint_id")
+        with self._lock:
+            saved = self._checkpoints.get((thread, namespace), {})
+            if wanted is None:
+                if not saved:
+                    return None
+                wanted = max(saved)
+            if wanted not in saved:
+                return None
+            return self._tuple(thread, namespace, wanted, *saved[wanted])
+
+    def list(
+        self,
+        config: Mapping[str, Any] | None,
+        *,
+        filter: Mapping[str, Any] | None = None,
+        before: Mapping[str, Any] | None = None,
+        limit: int | None = None,
+    ) -> Iterator[CheckpointTuple]:
+        thread = config_key(config, "thread_id")
+        namespace = config_key(config, "checkpoint_ns")
+        before_id = config_key(before, "checkpoint_id")
+        with self._lock:
+            found = [
+                self._tuple(t, ns, checkpoint_id, checkpoint, metadata)
+                for (t, ns), saved in self._checkpoints.items()
+                if (thread is None or t == thread) and (namespace is None or ns == namespace)
+                for checkpoint_id, (checkpoint, metadata) in saved.items()
+                if (before_id is None or checkpoint_id < before_id) and matches(metadata, filter)
+            ]
+        found.sort(key=lambda item: item.checkpoint.id, reverse=True)
+        yield from found[:limit] if limit is not None else found
+
+    def put(
+        self,
+        config: Mapping[str, Any],
+        checkpoint: Checkpoint,
+        metadata: Mapping[str, Any],
+        new_versions: Mapping[str, int],
+    ) -> dict[str, Any]:
+        thread, namespace = _thread(config), config_key(config, "checkpoint_ns", "")
+        with self._lock:
+            saved = self._checkpoints.setdefault((thread, namespace), {})
+            saved[checkpoint.id] = (checkpoint, dict(metadata))
+        return checkpoint_config(thread, namespace, checkpoint.id)
+
+    def put_writes(
+        self,
+        config: Mapping[str, Any],
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str = "",
+    ) -> None:
+        thread, namespace = _thread(config), config_key(config, "checkpoint_ns", "")
+        checkpoint_id = config_key(config, "checkpoint_id")
+        with self._lock:
+            pending = self._writes.setdefault((thread, namespace, checkpoint_id), {})
+            for index, (channel, value) in enumerate(writes):
+                pending[(task_id, index)] = (channel, value)
+
+    def delete_thread(self, thread_id: str) -> None:
+        with self._lock:
+            for key in [key for key in self._checkpoints if key[0] == thread_id]:
+                del self._checkpoints[key]
+            for key in [key for key in self._writes if key[0] == thread_id]:
+                del self._writes[key]
+
+    def _tuple(
+        self,
+        thread: str,
+        namespace: str,
+        checkpoint_id: str,
+        checkpoint: Checkpoint,
+        metadata: dict[str, Any],
+    ) -> CheckpointTuple:
+        pending: list[PendingWrite] = [
+            (task_id, channel, value)
+            for (task_id, _), (channel, value) in self._writes.get(
+                (thread, namespace, checkpoint_id), {}
+            ).items()
+        ]
+        parent = (
+            checkpoint_config(thread, namespace, checkpoint.parent_id)
+            if checkpoint.parent_id
+            else None
+        )
+        return CheckpointTuple(
+            checkpoint_config(thread, namespace, checkpoint_id),
+            checkpoint,
+            dict(metadata),
+            parent,
+            pending,
+        )
+
+
+MemorySaver = InMemorySaver
+"""LangGraph's older name for ``InMemorySaver``."""
+
+
+def _thread(config: Mapping[str, Any]) -> str:
+    thread = config_key(config, "thread_id")
+    if thread is None:
+        raise ValueError(
+            "A checkpointer needs a thread: pass config={'configurable': {'thread_id': '1'}} "
+            "to invoke/stream/get_state."
+        )
+    return str(thread)

@@ -1,0 +1,164 @@
+"""The saver protocol: where checkpoints and pending writes go, following LangGraph's.
+
+A saver keeps, per thread and namespace, a chain (a tree, once forked) of
+``Checkpoint`` records, their metadata, and the *pending writes* of the tasks that
+finished in the step after each checkpoint — saved as each task finishes, so a run
+that crashes mid-step resumes without re-running them.
+
+Configs are LangGraph's: ``{"configurable": {"thread_id": ..., "checkpoint_ns": "",
+"checkpoint_id": ...}}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from graphkit.checkpoint.base import Checkpoint
+
+__all__ = [
+    "BaseCheckpointSaver",
+    "CheckpointTuple",
+    "PendingWrite",
+    "checkpoint_config",
+    "config_key",
+]
+
+PendingWrite = tuple[str, str, Any]
+"""``(task_id, channel, value)``: one write of a task that finished after a checkpoint."""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckpointTuple:
+    """A saved checkpoint with its config, metadata, parent and pending writes."""
+
+    config: dict[str, Any]
+    checkpoint: Checkpoint
+    metadata: dict[str, Any]
+    parent_config: dict[str, Any] | None = None
+    pending_writes: list[PendingWrite] = field(default_factory=list)
+
+
+def config_key(config: Mapping[str, Any] | None, key: str, default: Any = None) -> Any:
+    """``config["configurable"][key]``, or ``default``."""
+    return ((config or {}).get("configurable") or {}).get(key, default)
+
+
+def checkpoint_config(thread_id: str, namespace: str, checkpoint_id: str) -> dict[str, Any]:
+    """The config that names one checkpoint.
+
+    >>> checkpoint_config("t1", "", "abc")
+    {'configurable': {'thread_id': 't1', 'checkpoint_ns': '', 'checkpoint_id': 'abc'}}
+    """
+    return {
+        "configurable": {
+            "thread_id": thread_id,
+            "checkpoint_ns": namespace,
+            "checkpoint_id": checkpoint_id,
+        }
+    }
+
+
+class BaseCheckpointSaver(ABC):
+    """What a checkpointer implements (LangGraph's method names and arguments).
+
+    ``put`` receives the ``Checkpoint`` record, whose value maps know what the step
+    changed (``DeltaMap.delta()``), so a saver can store only that.
+    """
+
+    @abstractmethod
+    def get_tuple(self, config: Mapping[str, Any]) -> CheckpointTuple | None:
+        """The checkpoint ``config`` names (its ``checkpoint_id``), or the thread's latest."""
+
+    @abstractmethod
+    def list(
+        self,
+        config: Mapping[str, Any] | None,
+        *,
+        filter: Mapping[str, Any] | None = None,
+        before: Mapping[str, Any] | None = None,
+        limit: int | None = None,
+    ) -> Iterator[CheckpointTuple]:
+        """A thread's checkpoints, newest first; ``filter`` matches metadata items,
+        ``before`` keeps those older than its checkpoint id."""
+
+    @abstractmethod
+    def put(
+        self,
+        config: Mapping[str, Any],
+        checkpoint: Checkpoint,
+        metadata: Mapping[str, Any],
+        new_versions: Mapping[str, int],
+    ) -> dict[str, Any]:
+        """Save ``checkpoint``; return the config that names it."""
+
+    @abstractmethod
+    def put_writes(
+        self,
+        config: Mapping[str, Any],
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str = "",
+    ) -> None:
+        """Save the writes of one finished task, against the checkpoint ``config`` names."""
+
+    @abstractmethod
+    def delete_thread(self, thread_id: str) -> None:
+        """Forget every checkpoint and write of ``thread_id``."""
+
+    def get(self, config: Mapping[str, Any]) -> Checkpoint | None:
+        """Only the checkpoint of ``get_tuple``."""
+        saved = self.get_tuple(config)
+        return saved.checkpoint if saved is not None else None
+
+    def get_next_version(self, current: int | None, channel: Any = None) -> int:
+        """Versions are integers that grow by one per step (LangGraph's default)."""
+        return (current or 0) + 1
+
+    # -- async twins: the same work, off the event loop ------------------------------------
+
+    async def aget_tuple(self, config: Mapping[str, Any]) -> CheckpointTuple | None:
+        return await asyncio.to_thread(self.get_tuple, config)
+
+    async def alist(
+        self,
+        config: Mapping[str, Any] | None,
+        *,
+        filter: Mapping[str, Any] | None = None,
+        before: Mapping[str, Any] | None = None,
+        limit: int | None = None,
+    ) -> AsyncIterator[CheckpointTuple]:
+        items = await asyncio.to_thread(
+            lambda: list(self.list(config, filter=filter, before=before, limit=limit))
+        )
+        for item in items:
+            yield item
+
+    async def aput(
+        self,
+        config: Mapping[str, Any],
+        checkpoint: Checkpoint,
+        metadata: Mapping[str, Any],
+        new_versions: Mapping[str, int],
+    ) -> dict[str, Any]:
+        return await asyncio.to_thread(self.put, config, checkpoint, metadata, new_versions)
+
+    async def aput_writes(
+        self,
+        config: Mapping[str, Any],
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str = "",
+    ) -> None:
+        await asyncio.to_thread(self.put_writes, config, writes, task_id, task_path)
+
+    async def adelete_thread(self, thread_id: str) -> None:
+        await asyncio.to_thread(self.delete_thread, thread_id)
+
+
+def matches(metadata: Mapping[str, Any], filter: Mapping[str, Any] | None) -> bool:
+    """True when every item of ``filter`` is in ``metadata``."""
+    return not filter or all(metadata.get(key) == value for key, value in filter.items())
