@@ -23,6 +23,7 @@ from graphkit.inspect.diff import StateDiff, diff
 from graphkit.inspect.explanation import Answer, Explanation, Reason
 from graphkit.inspect.tables import KINDS, run_frame, run_rows, superstep_frame, superstep_rows
 from graphkit.inspect.text import run_text
+from graphkit.inspect.threads import checkpoints_frame, pending_writes_frame
 from graphkit.inspect.timeline import run_timeline_svg, timeline_rows, timeline_svg
 from graphkit.inspect.values import show
 from graphkit.inspect.why import why
@@ -33,7 +34,9 @@ __all__ = [
     "Explanation",
     "Reason",
     "StateDiff",
+    "checkpoints_frame",
     "diff",
+    "pending_writes_frame",
     "run_frame",
     "run_rows",
     "run_text",

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from graphkit.pregel.app import CompiledGraph
     from graphkit.pregel.records import Run
 
-__all__ = ["counter_run", "forecast_graph", "forecast_run"]
+__all__ = ["counter_run", "forecast_graph", "forecast_run", "paused_thread"]
 
 
 class Counter(TypedDict):
@@ -85,3 +85,33 @@ def forecast_run() -> Run:
     [['planner'], ['news', 'weather'], ['summarize']]
     """
     return forecast_graph().trace({"topic": "today", "tokens": 0})
+
+
+def _plan(state: Forecast) -> dict:
+    return {"tokens": 1}
+
+
+def _ask(state: Forecast) -> dict:
+    from graphkit.pregel.runtime import interrupt
+
+    return {"summary": interrupt("publish?")}
+
+
+def paused_thread() -> tuple[CompiledGraph, dict]:
+    """plan → ask, where ask waits for a human: a thread paused at an interrupt.
+
+    >>> app, config = paused_thread()
+    >>> app.get_state(config).next
+    ('ask',)
+    """
+    from graphkit.checkpoint import InMemorySaver
+
+    builder = StateGraph(Forecast).add_node("plan", _plan).add_node("ask", _ask)
+    app = (
+        builder.add_edge(START, "plan")
+        .add_edge("plan", "ask")
+        .compile(checkpointer=InMemorySaver())
+    )
+    config = {"configurable": {"thread_id": "example"}}
+    app.invoke({"topic": "today", "tokens": 0}, config)
+    return app, config

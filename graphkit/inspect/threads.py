@@ -1,0 +1,115 @@
+"""A thread's checkpoints and pending writes as tables.
+
+Checkpoints form a tree once a thread is forked (``update_state`` on an older
+checkpoint, or a replay): each row names its parent and its source, and
+``fork_of`` marks the checkpoints that start a new branch, so a debugger can draw the
+lineage and compare two branches.
+
+>>> from graphkit.inspect.examples import paused_thread
+>>> app, config = paused_thread()
+>>> checkpoints_frame(app, config)[["step", "source", "next"]].values.tolist()
+[[1, 'loop', ('ask',)], [0, 'loop', ('plan',)], [-1, 'input', ('__start__',)]]
+>>> pending_writes_frame(app, config)[["node", "channel"]].values.tolist()
+[['ask', '__interrupt__'], ['ask', '__resume__']]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from graphkit.checkpoint.saver import config_key
+
+if TYPE_CHECKING:
+    import pandas
+
+    from graphkit.pregel.app import CompiledGraph
+
+__all__ = [
+    "CHECKPOINT_COLUMNS",
+    "WRITE_COLUMNS",
+    "checkpoint_rows",
+    "checkpoints_frame",
+    "pending_write_rows",
+    "pending_writes_frame",
+]
+
+CHECKPOINT_COLUMNS = (
+    "thread",
+    "ns",
+    "checkpoint_id",
+    "parent_id",
+    "step",
+    "source",
+    "fork_of",
+    "next",
+)
+WRITE_COLUMNS = ("thread", "ns", "checkpoint_id", "task_id", "node", "channel", "value")
+
+
+def checkpoint_rows(app: CompiledGraph, config: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One row per checkpoint of the thread, newest first, then one column per state key.
+
+    ``fork_of`` is the parent's id when the parent has more than one child (the
+    checkpoint starts a branch) and None otherwise.
+    """
+    snapshots = list(app.get_state_history(config))
+    children: dict[str | None, int] = {}
+    for snapshot in snapshots:
+        parent = config_key(snapshot.parent_config, "checkpoint_id")
+        children[parent] = children.get(parent, 0) + 1
+    rows = []
+    for snapshot in snapshots:
+        parent = config_key(snapshot.parent_config, "checkpoint_id")
+        row = {
+            "thread": config_key(snapshot.config, "thread_id"),
+            "ns": config_key(snapshot.config, "checkpoint_ns", ""),
+            "checkpoint_id": config_key(snapshot.config, "checkpoint_id"),
+            "parent_id": parent,
+            "step": (snapshot.metadata or {}).get("step"),
+            "source": (snapshot.metadata or {}).get("source"),
+            "fork_of": parent if parent is not None and children[parent] > 1 else None,
+            "next": snapshot.next,
+        }
+        row.update({key: snapshot.values.get(key) for key in app.spec.state_keys})
+        rows.append(row)
+    return rows
+
+
+def pending_write_rows(app: CompiledGraph, config: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One row per pending write of the checkpoint ``config`` names (or the latest):
+    the writes of tasks that finished, paused or failed after it."""
+    saved = app.get_state(config)
+    if not saved.config.get("configurable", {}).get("checkpoint_id"):
+        return []
+    checkpointer = app.checkpointer
+    assert checkpointer is not None
+    found = checkpointer.get_tuple(saved.config)
+    names = {task.id: task.name for task in saved.tasks}
+    return [
+        {
+            "thread": config_key(saved.config, "thread_id"),
+            "ns": config_key(saved.config, "checkpoint_ns", ""),
+            "checkpoint_id": config_key(saved.config, "checkpoint_id"),
+            "task_id": task_id,
+            "node": names.get(task_id),
+            "channel": channel,
+            "value": value,
+        }
+        for task_id, channel, value in (found.pending_writes if found else [])
+    ]
+
+
+def checkpoints_frame(app: CompiledGraph, config: Mapping[str, Any]) -> pandas.DataFrame:
+    """``checkpoint_rows`` as a DataFrame."""
+    import pandas
+
+    columns = [*CHECKPOINT_COLUMNS, *app.spec.state_keys]
+    return pandas.DataFrame(checkpoint_rows(app, config), columns=columns)
+
+
+def pending_writes_frame(app: CompiledGraph, config: Mapping[str, Any]) -> pandas.DataFrame:
+    """``pending_write_rows`` as a DataFrame."""
+    import pandas
+
+    return pandas.DataFrame(pending_write_rows(app, config), columns=list(WRITE_COLUMNS))

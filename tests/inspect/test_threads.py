@@ -1,0 +1,59 @@
+"""A thread's checkpoints and pending writes as tables, with the fork lineage."""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, TypedDict
+
+from graphkit import START, InMemorySaver, StateGraph
+from graphkit.inspect import checkpoints_frame, pending_writes_frame
+from graphkit.inspect.examples import paused_thread
+from graphkit.inspect.threads import CHECKPOINT_COLUMNS, WRITE_COLUMNS
+
+
+class State(TypedDict):
+    log: Annotated[list, operator.add]
+
+
+def two_steps():
+    builder = StateGraph(State)
+    builder.add_node("a", lambda s: {"log": ["a"]}).add_node("b", lambda s: {"log": ["b"]})
+    builder.add_edge(START, "a").add_edge("a", "b")
+    return builder.compile(checkpointer=InMemorySaver())
+
+
+def test_checkpoint_table_has_lineage_columns_then_one_column_per_state_key():
+    app, config = two_steps(), {"configurable": {"thread_id": "t"}}
+    app.invoke({"log": []}, config)
+    frame = checkpoints_frame(app, config)
+    assert list(frame.columns) == [*CHECKPOINT_COLUMNS, "log"]
+    assert frame["step"].tolist() == [2, 1, 0, -1]
+    assert frame["parent_id"].tolist()[:-1] == frame["checkpoint_id"].tolist()[1:]
+    assert frame["log"].tolist()[0] == ["a", "b"]
+    assert frame["fork_of"].isna().all()
+
+
+def test_a_fork_is_marked_where_the_branch_starts():
+    app, config = two_steps(), {"configurable": {"thread_id": "t"}}
+    app.invoke({"log": []}, config)
+    after_a = checkpoints_frame(app, config).iloc[1]
+    older = {"configurable": {**config["configurable"], "checkpoint_id": after_a["checkpoint_id"]}}
+    app.update_state(older, {"log": ["edited"]}, as_node="a")
+    frame = checkpoints_frame(app, config)
+    forks = frame[frame["fork_of"].notna()]
+    assert set(forks["fork_of"]) == {after_a["checkpoint_id"]}
+    assert sorted(forks["source"]) == ["loop", "update"]  # the old child and the new branch
+
+
+def test_pending_writes_of_a_paused_thread():
+    app, config = paused_thread()
+    frame = pending_writes_frame(app, config)
+    assert list(frame.columns) == list(WRITE_COLUMNS)
+    assert frame["channel"].tolist() == ["__interrupt__", "__resume__"]
+    assert frame["value"].tolist()[0][0].value == "publish?"
+
+
+def test_an_unknown_thread_has_empty_tables():
+    app = two_steps()
+    config = {"configurable": {"thread_id": "nobody"}}
+    assert checkpoints_frame(app, config).empty and pending_writes_frame(app, config).empty
