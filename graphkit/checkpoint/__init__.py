@@ -4,14 +4,20 @@ from graphkit.checkpoint.base import Checkpoint, new_checkpoint_id
 from graphkit.checkpoint.delta_map import DeltaMap
 from graphkit.checkpoint.memory import InMemorySaver, MemorySaver
 from graphkit.checkpoint.saver import BaseCheckpointSaver, CheckpointTuple, checkpoint_config
+from graphkit.checkpoint.serde import CheckpointDecodeError, JsonPlusSerializer, PickleSerializer
+from graphkit.checkpoint.sqlite import SqliteSaver
 
 __all__ = [
     "BaseCheckpointSaver",
     "Checkpoint",
+    "CheckpointDecodeError",
     "CheckpointTuple",
     "DeltaMap",
     "InMemorySaver",
+    "JsonPlusSerializer",
     "MemorySaver",
+    "PickleSerializer",
+    "SqliteSaver",
     "checkpoint_config",
     "new_checkpoint_id",
 ]

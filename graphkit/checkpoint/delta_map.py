@@ -65,6 +65,14 @@ class DeltaMap(Mapping[str, Any]):
         """
         return self._delta
 
+    def derived_from(self) -> DeltaMap | None:
+        """The map ``delta()`` is relative to (None after a flatten or for a new map)."""
+        return self._parent
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain dict with the same items (a fresh copy)."""
+        return self._flatten()
+
     def _lookup(self, key: str) -> Any:
         node: DeltaMap | None = self
         while node is not None:

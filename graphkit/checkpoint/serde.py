@@ -1,0 +1,385 @@
+"""Serializers: how checkpoint values become bytes and back, without running code.
+
+A saver hands every value it stores (channel values, metadata, pending writes) to a
+serializer with LangGraph's two methods, ``dumps_typed(obj) -> (type, bytes)`` and
+``loads_typed((type, bytes))``.
+
+The default, ``JsonPlusSerializer``, writes JSON. Values JSON cannot express (tuples,
+sets, bytes, datetimes, dataclasses, pydantic models, enums, ...) become small tagged
+objects such as ``{"__gk__": "tuple", "v": [1, 2]}``. Classes are named by module and
+qualified name and, when read, are looked up only among modules that are *already
+imported*: reading never imports a module, never unpickles, and refuses anything it
+does not recognise with a ``CheckpointDecodeError``. A database is data; opening one
+must not run code.
+
+``PickleSerializer`` is the opt-in for arbitrary objects: JSON where it can, pickle
+where it must. Use it only for databases that nobody untrusted can write to.
+
+>>> serde = JsonPlusSerializer()
+>>> serde.dumps_typed((1, "a"))
+('json', b'{"__gk__":"tuple","v":[1,"a"]}')
+>>> serde.loads_typed(serde.dumps_typed({"when": datetime.date(2024, 5, 1), 1: {2, 3}}))
+{'when': datetime.date(2024, 5, 1), 1: {2, 3}}
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import datetime
+import decimal
+import enum
+import json
+import pickle
+import sys
+import uuid
+import zoneinfo
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from graphkit.channels.base import EMPTY
+from graphkit.types import Command, Send
+
+__all__ = [
+    "CheckpointDecodeError",
+    "JsonPlusSerializer",
+    "PickleSerializer",
+    "SerializerProtocol",
+]
+
+TAG = "__gk__"
+"""The key that marks a JSON object as a tagged value rather than a plain dict."""
+
+
+class SerializerProtocol(Protocol):
+    """What a saver needs from a serializer (LangGraph's method names)."""
+
+    def dumps_typed(self, obj: Any) -> tuple[str, bytes]: ...
+
+    def loads_typed(self, data: tuple[str, bytes]) -> Any: ...
+
+
+class CheckpointDecodeError(ValueError):
+    """A stored value that cannot be read back: corrupt bytes, an unknown tag or class,
+    or a pickle payload offered to a serializer that does not unpickle."""
+
+
+class JsonPlusSerializer:
+    """The default serializer: JSON with tagged encodings for an allow-list of types.
+
+    Allowed: ``None``, ``bool``, ``int``, ``float``, ``str``, ``list``, ``dict`` (any
+    hashable keys), ``tuple``, ``set``, ``frozenset``, ``bytes``, ``bytearray``,
+    ``datetime``/``date``/``time``/``timedelta``/``timezone``/``ZoneInfo``, ``UUID``,
+    ``Decimal``, ``Enum`` members, named tuples, dataclass instances, pydantic v2 models
+    (langchain-core messages among them), and graphkit's ``Send``, ``Command`` and
+    ``EMPTY``. Classes must be defined at module level. Anything else raises a
+    ``TypeError`` saying how to make it storable.
+
+    >>> JsonPlusSerializer().dumps_typed(object())  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    TypeError: Cannot checkpoint a value of type 'object': ...
+    """
+
+    def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
+        return "json", _JSON_ENCODER.encode(_encode(obj)).encode()
+
+    def loads_typed(self, data: tuple[str, bytes]) -> Any:
+        type_, payload = data
+        if type_ == "pickle":
+            raise CheckpointDecodeError(
+                "the value is a pickle, and this serializer never unpickles (unpickling can "
+                "run arbitrary code). If you wrote it yourself, read it with "
+                "serde=PickleSerializer(), and only if nobody untrusted can write the database."
+            )
+        if type_ != "json":
+            raise CheckpointDecodeError(f"unknown payload type {type_!r} (expected 'json')")
+        try:
+            # Without the tag anywhere, no object in it needs the (slower) tag hook.
+            decoder = _TAGGED_DECODER if _TAG_BYTES in payload else _PLAIN_DECODER
+            text = payload.decode()
+            value, end = decoder.raw_decode(text)
+            if end != len(text):
+                raise ValueError(f"extra data after the value, at character {end}")
+            return value
+        except CheckpointDecodeError:
+            raise
+        except (ValueError, TypeError, RecursionError) as error:
+            raise CheckpointDecodeError(f"corrupt JSON payload: {error}") from error
+
+
+class PickleSerializer(JsonPlusSerializer):
+    """Opt-in serializer for arbitrary objects: JSON for the allow-listed types (so
+    those stay readable by the default serializer), pickle for everything else.
+
+    Reading a pickle runs whatever code its author chose; use this only for databases
+    that nobody untrusted can write to.
+
+    >>> serde = PickleSerializer()
+    >>> serde.dumps_typed([1])[0], serde.dumps_typed(range(3))[0]
+    ('json', 'pickle')
+    >>> serde.loads_typed(serde.dumps_typed(range(3)))
+    range(0, 3)
+    """
+
+    def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
+        try:
+            return super().dumps_typed(obj)
+        except TypeError:
+            return "pickle", pickle.dumps(obj)
+
+    def loads_typed(self, data: tuple[str, bytes]) -> Any:
+        if data[0] != "pickle":
+            return super().loads_typed(data)
+        try:
+            return pickle.loads(data[1])
+        except Exception as error:
+            raise CheckpointDecodeError(f"corrupt pickle payload: {error!r}") from error
+
+
+# -- writing ------------------------------------------------------------------------------
+
+
+def _encode(obj: Any) -> Any:
+    """``obj`` as plain JSON data (dicts, lists, str, numbers, None)."""
+    kind = type(obj)
+    if kind in _PLAIN:
+        return obj
+    encoder = _ENCODERS.get(kind)
+    if encoder is not None:
+        return encoder(obj)
+    for applies, encoder in _ENCODERS_BY_KIND:
+        if applies(obj):
+            return encoder(obj)
+    raise TypeError(
+        f"Cannot checkpoint a value of type {_name(kind)!r}: the default serializer only "
+        "writes JSON-able types (str, numbers, lists, dicts, tuples, sets, bytes, datetimes, "
+        "UUID, Decimal, enums, dataclasses, pydantic models, langchain-core messages). "
+        f"Make {kind.__name__} a dataclass or a pydantic model, or opt in to pickle with "
+        "serde=PickleSerializer() if nobody untrusted can write the checkpoint database."
+    )
+
+
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+
+
+def _tagged(tag: str, value: Any, **extra: Any) -> dict[str, Any]:
+    return {TAG: tag, "v": value, **extra}
+
+
+def _encode_dict(obj: dict) -> Any:
+    if TAG not in obj and all(type(key) is str for key in obj):
+        return {key: _encode(value) for key, value in obj.items()}
+    return _tagged("dict", [[_encode(key), _encode(value)] for key, value in obj.items()])
+
+
+def _encode_tzinfo(tz: datetime.tzinfo | None) -> Any:
+    if tz is None or type(tz) in (datetime.timezone, zoneinfo.ZoneInfo):
+        return _encode(tz)
+    raise TypeError(
+        f"Cannot checkpoint a time zone of type {_name(type(tz))!r}: use datetime.timezone "
+        "or zoneinfo.ZoneInfo."
+    )
+
+
+def _encode_clock(tag: str, obj: datetime.datetime | datetime.time) -> dict[str, Any]:
+    naive = obj.replace(tzinfo=None, fold=0).isoformat()
+    return _tagged(tag, naive, tz=_encode_tzinfo(obj.tzinfo), fold=obj.fold)
+
+
+def _class_ref(cls: type) -> str:
+    """``module:qualname``, checked to lead back to ``cls`` when read."""
+    ref = f"{cls.__module__}:{cls.__qualname__}"
+    try:
+        found = _resolve(ref)
+    except CheckpointDecodeError:
+        found = None
+    if found is not cls:
+        raise TypeError(
+            f"Cannot checkpoint an instance of {cls.__qualname__!r}: a checkpoint names a "
+            f"class by module and name ({ref}), and that does not lead back to this class. "
+            "Define it at module level (not inside a function)."
+        )
+    return ref
+
+
+def _encode_dataclass(obj: Any) -> dict[str, Any]:
+    fields = {field.name: _encode(getattr(obj, field.name)) for field in dataclasses.fields(obj)}
+    return _tagged("dataclass", fields, cls=_class_ref(type(obj)))
+
+
+def _is_pydantic(obj: Any) -> bool:
+    pydantic = sys.modules.get("pydantic")
+    return pydantic is not None and isinstance(obj, pydantic.BaseModel)
+
+
+def _encode_pydantic(obj: Any) -> dict[str, Any]:
+    names = type(obj).model_fields
+    fields = {name: _encode(getattr(obj, name)) for name in names}
+    fields.update((name, _encode(value)) for name, value in (obj.model_extra or {}).items())
+    return _tagged("pydantic", fields, cls=_class_ref(type(obj)))
+
+
+def _is_named_tuple(obj: Any) -> bool:
+    return isinstance(obj, tuple) and hasattr(type(obj), "_fields")
+
+
+_ENCODERS: dict[type, Callable[[Any], Any]] = {
+    list: lambda obj: [_encode(item) for item in obj],
+    dict: _encode_dict,
+    tuple: lambda obj: _tagged("tuple", [_encode(item) for item in obj]),
+    set: lambda obj: _tagged("set", [_encode(item) for item in obj]),
+    frozenset: lambda obj: _tagged("frozenset", [_encode(item) for item in obj]),
+    bytes: lambda obj: _tagged("bytes", base64.b64encode(obj).decode()),
+    bytearray: lambda obj: _tagged("bytearray", base64.b64encode(obj).decode()),
+    datetime.datetime: lambda obj: _encode_clock("datetime", obj),
+    datetime.time: lambda obj: _encode_clock("time", obj),
+    datetime.date: lambda obj: _tagged("date", obj.isoformat()),
+    datetime.timedelta: lambda obj: _tagged("timedelta", [obj.days, obj.seconds, obj.microseconds]),
+    datetime.timezone: lambda obj: _tagged(
+        "timezone", [_encode(arg) for arg in obj.__getinitargs__()]
+    ),
+    zoneinfo.ZoneInfo: lambda obj: _tagged("zoneinfo", obj.key),
+    uuid.UUID: lambda obj: _tagged("uuid", str(obj)),
+    decimal.Decimal: lambda obj: _tagged("decimal", str(obj)),
+    Send: lambda obj: _tagged("send", [_encode(obj.node), _encode(obj.arg)]),
+    Command: lambda obj: _tagged(
+        "command", [_encode(getattr(obj, name)) for name in ("update", "goto", "graph", "resume")]
+    ),
+    type(EMPTY): lambda obj: _tagged("empty", None),
+}
+
+# Checked in order for types not in _ENCODERS: IntEnum is an int, a named tuple a tuple.
+_ENCODERS_BY_KIND: list[tuple[Callable[[Any], bool], Callable[[Any], Any]]] = [
+    (
+        lambda obj: isinstance(obj, enum.Enum),
+        lambda obj: _tagged("enum", _encode(obj.value), cls=_class_ref(type(obj))),
+    ),
+    (
+        lambda obj: dataclasses.is_dataclass(obj) and not isinstance(obj, type),
+        _encode_dataclass,
+    ),
+    (_is_pydantic, _encode_pydantic),
+    (
+        _is_named_tuple,
+        lambda obj: _tagged("namedtuple", [_encode(x) for x in obj], cls=_class_ref(type(obj))),
+    ),
+]
+
+
+# -- reading ------------------------------------------------------------------------------
+
+_JSON_ENCODER = json.JSONEncoder(separators=(",", ":"))
+_PLAIN_DECODER = json.JSONDecoder()
+_TAG_BYTES = f'"{TAG}"'.encode()
+
+
+def _decode_tagged(obj: dict[str, Any]) -> Any:
+    """json's object hook: turn a tagged object back into its value (inner values first)."""
+    tag = obj.get(TAG)
+    if tag is None:
+        return obj
+    decoder = _DECODERS.get(tag)
+    if decoder is None:
+        raise CheckpointDecodeError(f"unknown type tag {tag!r}")
+    try:
+        return decoder(obj)
+    except CheckpointDecodeError:
+        raise
+    except Exception as error:
+        raise CheckpointDecodeError(f"malformed {tag!r} value: {error!r}") from error
+
+
+_TAGGED_DECODER = json.JSONDecoder(object_hook=_decode_tagged)
+
+
+def _resolve(ref: str, kind: str | None = None) -> type:
+    """The class ``module:qualname`` names, found only in modules already imported.
+
+    Looks in ``__dict__``s rather than with ``getattr``, so that a module's lazy
+    ``__getattr__`` (which may import things) is never called.
+    """
+    module_name, _, qualname = ref.partition(":")
+    module = sys.modules.get(module_name)
+    if module is None:
+        raise CheckpointDecodeError(
+            f"class {ref} is not loaded: module {module_name!r} has not been imported. "
+            f"Import it before reading (import {module_name}); the serializer never "
+            "imports modules itself, because importing runs code."
+        )
+    found: Any = module
+    for part in qualname.split("."):
+        found = vars(found).get(part) if hasattr(found, "__dict__") else None
+    if not isinstance(found, type) or f"{found.__module__}:{found.__qualname__}" != ref:
+        raise CheckpointDecodeError(f"{ref} does not name a class")
+    if kind is not None and not _KINDS[kind](found):
+        raise CheckpointDecodeError(f"{ref} is not {kind}; refusing to build it")
+    return found
+
+
+def _pydantic_class(cls: type) -> bool:
+    pydantic = sys.modules.get("pydantic")
+    return pydantic is not None and issubclass(cls, pydantic.BaseModel)
+
+
+_KINDS: dict[str, Callable[[type], bool]] = {
+    "an Enum": lambda cls: issubclass(cls, enum.Enum),
+    "a dataclass": dataclasses.is_dataclass,
+    "a pydantic model": _pydantic_class,
+    "a named tuple": lambda cls: issubclass(cls, tuple) and hasattr(cls, "_fields"),
+}
+
+
+def _decode_dataclass(obj: dict[str, Any]) -> Any:
+    cls = _resolve(obj["cls"], "a dataclass")
+    fields = {field.name: field for field in dataclasses.fields(cls)}
+    values = obj["v"]
+    instance = cls(**{name: values[name] for name, field in fields.items() if field.init})
+    for name, field in fields.items():
+        if not field.init and name in values:
+            object.__setattr__(instance, name, values[name])
+    return instance
+
+
+def _decode_pydantic(obj: dict[str, Any]) -> Any:
+    cls: Any = _resolve(obj["cls"], "a pydantic model")
+    values = obj["v"]
+    if getattr(cls, "__pydantic_root_model__", False):
+        return cls.model_validate(values["root"])
+    return cls.model_validate(values, by_alias=False, by_name=True)
+
+
+def _decode_clock(obj: dict[str, Any]) -> Any:
+    kind = datetime.datetime if obj[TAG] == "datetime" else datetime.time
+    return kind.fromisoformat(obj["v"]).replace(tzinfo=obj["tz"], fold=obj["fold"])
+
+
+_DECODERS: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "dict": lambda obj: dict(obj["v"]),
+    "tuple": lambda obj: tuple(obj["v"]),
+    "set": lambda obj: set(obj["v"]),
+    "frozenset": lambda obj: frozenset(obj["v"]),
+    "bytes": lambda obj: base64.b64decode(obj["v"], validate=True),
+    "bytearray": lambda obj: bytearray(base64.b64decode(obj["v"], validate=True)),
+    "datetime": _decode_clock,
+    "time": _decode_clock,
+    "date": lambda obj: datetime.date.fromisoformat(obj["v"]),
+    "timedelta": lambda obj: datetime.timedelta(*obj["v"]),
+    "timezone": lambda obj: datetime.timezone(*obj["v"]),
+    "zoneinfo": lambda obj: zoneinfo.ZoneInfo(obj["v"]),
+    "uuid": lambda obj: uuid.UUID(obj["v"]),
+    "decimal": lambda obj: decimal.Decimal(obj["v"]),
+    "send": lambda obj: Send(*obj["v"]),
+    "command": lambda obj: Command(*obj["v"]),
+    "empty": lambda obj: EMPTY,
+    "enum": lambda obj: _resolve(obj["cls"], "an Enum")(obj["v"]),
+    "dataclass": _decode_dataclass,
+    "pydantic": _decode_pydantic,
+    "namedtuple": lambda obj: _resolve(obj["cls"], "a named tuple")(*obj["v"]),
+}
+
+
+def _name(cls: type) -> str:
+    return (
+        cls.__qualname__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
+    )

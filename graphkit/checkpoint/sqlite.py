@@ -1,0 +1,443 @@
+"""SqliteSaver: checkpoints in an SQLite file, each row holding only what its step changed.
+
+Three tables, prefixed ``graphkit_`` so they never clash with LangGraph's own:
+
+``graphkit_checkpoints``
+    One row per checkpoint: ids, parent id, step, source, created_at, updated channels,
+    metadata, and a *delta* of its three maps (channel values, channel versions, versions
+    seen) against the row named by ``base_seq``, usually its parent. Every
+    ``SNAPSHOT_EVERY``-th row of a chain, and any row whose base the saver does not know,
+    is a snapshot instead (``base_seq`` is NULL): it lists every channel, so reading a
+    checkpoint walks at most ``SNAPSHOT_EVERY`` rows.
+``graphkit_blobs``
+    One serialized value per channel a step changed, keyed by (checkpoint row, channel).
+    A snapshot points at older rows' blobs for the values that did not change, so each
+    value is serialized once however many checkpoints share it.
+``graphkit_writes``
+    Pending writes, one row per (checkpoint, task, index).
+
+>>> from graphkit.checkpoint import Checkpoint
+>>> with SqliteSaver.from_conn_string(":memory:") as saver:
+...     config = saver.put({"configurable": {"thread_id": "1"}}, Checkpoint.empty(), {}, {})
+...     saver.get_tuple(config).checkpoint
+Checkpoint(step=-2, source='empty', channels=[])
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any, NamedTuple
+
+from graphkit.checkpoint.base import Checkpoint
+from graphkit.checkpoint.deltas import Changes, RowMaps, RowMemory, RowPlan, plan_row
+from graphkit.checkpoint.memory import _thread
+from graphkit.checkpoint.saver import (
+    BaseCheckpointSaver,
+    CheckpointTuple,
+    checkpoint_config,
+    config_key,
+    matches,
+)
+from graphkit.checkpoint.serde import CheckpointDecodeError, JsonPlusSerializer, SerializerProtocol
+
+__all__ = ["SqliteSaver"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS graphkit_checkpoints (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused, so rows can be cached by seq
+    thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL, checkpoint_id TEXT NOT NULL,
+    parent_id TEXT, step INTEGER NOT NULL, source TEXT NOT NULL, created_at REAL NOT NULL,
+    updated_channels TEXT NOT NULL,  -- a JSON list
+    metadata_type TEXT NOT NULL, metadata BLOB NOT NULL,
+    base_seq INTEGER,  -- the row the delta applies to, NULL for a snapshot
+    depth INTEGER NOT NULL,  -- rows since the last snapshot
+    delta_type TEXT NOT NULL, delta BLOB NOT NULL,
+    replaced INTEGER NOT NULL DEFAULT 0  -- 1: put again since (kept: later rows build on it)
+);
+CREATE UNIQUE INDEX IF NOT EXISTS graphkit_checkpoints_by_id
+    ON graphkit_checkpoints (thread_id, checkpoint_ns, checkpoint_id) WHERE replaced = 0;
+CREATE INDEX IF NOT EXISTS graphkit_checkpoints_by_thread
+    ON graphkit_checkpoints (thread_id, checkpoint_ns);
+CREATE TABLE IF NOT EXISTS graphkit_blobs (
+    checkpoint_seq INTEGER NOT NULL, channel TEXT NOT NULL,
+    type TEXT NOT NULL, value BLOB NOT NULL,
+    PRIMARY KEY (checkpoint_seq, channel)
+);
+CREATE TABLE IF NOT EXISTS graphkit_writes (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,  -- keeps the order writes were first put in
+    thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL, checkpoint_id TEXT,
+    task_id TEXT NOT NULL, idx INTEGER NOT NULL, channel TEXT NOT NULL,
+    type TEXT NOT NULL, value BLOB NOT NULL, task_path TEXT NOT NULL,
+    UNIQUE (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
+);
+"""
+
+
+class _Row(NamedTuple):
+    """One row of ``graphkit_checkpoints`` (all but ``replaced``)."""
+
+    seq: int
+    thread_id: str
+    checkpoint_ns: str
+    checkpoint_id: str
+    parent_id: str | None
+    step: int
+    source: str
+    created_at: float
+    updated_channels: str
+    metadata_type: str
+    metadata: bytes
+    base_seq: int | None
+    depth: int
+    delta_type: str
+    delta: bytes
+
+
+_COLUMNS = ", ".join(_Row._fields)
+
+
+class SqliteSaver(BaseCheckpointSaver):
+    """Keeps checkpoints in SQLite (stdlib ``sqlite3``, WAL journal), safe to share between
+    threads; observably the same as ``InMemorySaver``. A checkpoint costs what its step
+    changed: one row, plus one blob per changed channel.
+
+    Values go through ``serde`` (default ``JsonPlusSerializer``, which never unpickles).
+
+    >>> import sqlite3
+    >>> saver = SqliteSaver(sqlite3.connect(":memory:", check_same_thread=False))
+    >>> list(saver.list(None))
+    []
+    """
+
+    def __init__(self, conn: sqlite3.Connection, *, serde: SerializerProtocol | None = None):
+        self.conn = conn
+        self.serde = serde if serde is not None else JsonPlusSerializer()
+        self._lock = threading.Lock()
+        self._memory = RowMemory()
+        with self._lock:
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.executescript(f"BEGIN; {_SCHEMA} COMMIT;")
+
+    @classmethod
+    @contextmanager
+    def from_conn_string(cls, conn_string: str) -> Iterator[SqliteSaver]:
+        """Open (or create) the database at ``conn_string`` for the ``with`` block.
+
+        >>> with SqliteSaver.from_conn_string(":memory:") as saver:
+        ...     saver
+        SqliteSaver(':memory:')
+        """
+        conn = sqlite3.connect(conn_string, check_same_thread=False)
+        try:
+            yield cls(conn)
+        finally:
+            conn.close()
+
+    def __repr__(self) -> str:
+        files = [row[2] for row in self.conn.execute("PRAGMA database_list") if row[1] == "main"]
+        return f"SqliteSaver({(files[0] if files and files[0] else ':memory:')!r})"
+
+    # -- the saver protocol ----------------------------------------------------------------
+
+    def get_tuple(self, config: Mapping[str, Any]) -> CheckpointTuple | None:
+        thread, namespace = _thread(config), config_key(config, "checkpoint_ns", "")
+        wanted = config_key(config, "checkpoint_id")
+        where, params = "replaced = 0 AND thread_id = ? AND checkpoint_ns = ?", [thread, namespace]
+        if wanted is not None:
+            where, params = f"{where} AND checkpoint_id = ?", [*params, wanted]
+        with self._lock:
+            found = self._rows(where, params, "ORDER BY checkpoint_id DESC LIMIT 1")
+            return self._tuple(found[0], self._metadata(found[0])) if found else None
+
+    def list(
+        self,
+        config: Mapping[str, Any] | None,
+        *,
+        filter: Mapping[str, Any] | None = None,
+        before: Mapping[str, Any] | None = None,
+        limit: int | None = None,
+    ) -> Iterator[CheckpointTuple]:
+        clauses, params = ["replaced = 0"], []
+        for column, value in (
+            ("thread_id", config_key(config, "thread_id")),
+            ("checkpoint_ns", config_key(config, "checkpoint_ns")),
+        ):
+            if value is not None:
+                clauses.append(f"{column} = ?")
+                params.append(str(value))
+        before_id = config_key(before, "checkpoint_id")
+        if before_id is not None:
+            clauses.append("checkpoint_id < ?")
+            params.append(before_id)
+        # Newest first; equal ids (one checkpoint put in two threads) in the order the
+        # threads were first written, as InMemorySaver's dicts keep them.
+        order = (
+            "ORDER BY checkpoint_id DESC, (SELECT MIN(seq) FROM graphkit_checkpoints AS first"
+            " WHERE first.thread_id = c.thread_id AND first.checkpoint_ns = c.checkpoint_ns)"
+        )
+        with self._lock:
+            found = [
+                (row, metadata)
+                for row in self._rows(" AND ".join(clauses), params, order)
+                if matches(metadata := self._metadata(row), filter)
+            ]
+            found = found[:limit] if limit is not None else found
+            # Read oldest first, so that each checkpoint's base is already in memory.
+            by_seq = {row.seq: self._tuple(row, metadata) for row, metadata in sorted(found)}
+        yield from (by_seq[row.seq] for row, _ in found)
+
+    def put(
+        self,
+        config: Mapping[str, Any],
+        checkpoint: Checkpoint,
+        metadata: Mapping[str, Any],
+        new_versions: Mapping[str, int],
+    ) -> dict[str, Any]:
+        thread = (_thread(config), config_key(config, "checkpoint_ns", ""))
+        with self._lock:
+            # The base is looked up inside the write transaction, so that no other
+            # connection can delete it before the delta that builds on it is committed.
+            with self._transaction() as conn:
+                plan = plan_row(checkpoint, self._base_for(thread, checkpoint))
+                seq = self._insert(conn, thread, checkpoint, metadata, plan)
+            maps = (
+                checkpoint.channel_values,
+                checkpoint.channel_versions,
+                checkpoint.versions_seen,
+            )
+            known = RowMaps(seq, thread, checkpoint.id, plan.depth, *maps, plan.refs(seq), False)
+            self._memory.remember(known)
+        return checkpoint_config(*thread, checkpoint.id)
+
+    def put_writes(
+        self,
+        config: Mapping[str, Any],
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str = "",
+    ) -> None:
+        thread, namespace = _thread(config), config_key(config, "checkpoint_ns", "")
+        checkpoint_id = config_key(config, "checkpoint_id")
+        where = f"a write of task {task_id!r} to checkpoint {checkpoint_id!r} of thread {thread!r}"
+        rows = [
+            (
+                *(thread, namespace, checkpoint_id, task_id, index, channel, task_path),
+                *self._dump(value, f"{where}, channel {channel!r}"),
+            )
+            for index, (channel, value) in enumerate(writes)
+        ]
+        with self._lock, self._transaction() as conn:
+            # An upsert keeps the row's seq, so a re-put keeps its place (as a dict does).
+            conn.executemany(
+                "INSERT INTO graphkit_writes (thread_id, checkpoint_ns, checkpoint_id, task_id,"
+                " idx, channel, task_path, type, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx) DO UPDATE"
+                " SET channel = excluded.channel, task_path = excluded.task_path,"
+                " type = excluded.type, value = excluded.value",
+                rows,
+            )
+
+    def delete_thread(self, thread_id: str) -> None:
+        thread = str(thread_id)
+        with self._lock:
+            with self._transaction() as conn:
+                conn.execute(
+                    "DELETE FROM graphkit_blobs WHERE checkpoint_seq IN "
+                    "(SELECT seq FROM graphkit_checkpoints WHERE thread_id = ?)",
+                    (thread,),
+                )
+                conn.execute("DELETE FROM graphkit_checkpoints WHERE thread_id = ?", (thread,))
+                conn.execute("DELETE FROM graphkit_writes WHERE thread_id = ?", (thread,))
+            self._memory.forget_thread(thread)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def _rows(self, where: str, params: Sequence[Any], order: str = "") -> list[_Row]:
+        query = f"SELECT {_COLUMNS} FROM graphkit_checkpoints AS c WHERE {where} {order}"
+        return [_Row(*found) for found in self.conn.execute(query, params)]
+
+    def _tuple(self, row: _Row, metadata: dict[str, Any]) -> CheckpointTuple:
+        known = self._maps(row)
+        try:
+            updated = json.loads(row.updated_channels)
+        except ValueError as error:
+            raise self._error(row, "its updated channels", error) from error
+        checkpoint = Checkpoint(
+            id=row.checkpoint_id,
+            step=row.step,
+            source=row.source,
+            parent_id=row.parent_id,
+            channel_values=known.values,
+            channel_versions=known.versions,
+            versions_seen=known.seen,
+            updated_channels=frozenset(updated),
+            created_at=row.created_at,
+        )
+        writes = [
+            (task, channel, self._load(row, f"a write of task {task!r} to {channel!r}", typed))
+            for task, channel, *typed in self.conn.execute(
+                "SELECT task_id, channel, type, value FROM graphkit_writes WHERE thread_id = ? "
+                "AND checkpoint_ns = ? AND checkpoint_id = ? ORDER BY seq",
+                (row.thread_id, row.checkpoint_ns, row.checkpoint_id),
+            )
+        ]
+        parent = (
+            checkpoint_config(row.thread_id, row.checkpoint_ns, row.parent_id)
+            if row.parent_id
+            else None
+        )
+        config = checkpoint_config(row.thread_id, row.checkpoint_ns, row.checkpoint_id)
+        return CheckpointTuple(config, checkpoint, metadata, parent, writes)
+
+    def _metadata(self, row: _Row) -> dict[str, Any]:
+        return self._load(row, "its metadata", (row.metadata_type, row.metadata))
+
+    def _maps(self, row: _Row) -> RowMaps:
+        """The three maps of ``row``: from memory, or by applying the deltas of the rows
+        it builds on, from the last snapshot (or a row already in memory) onwards."""
+        known = self._memory.get(row.seq, decoded=True)
+        if known is not None:
+            return known
+        chain, start = self._chain(row)
+        blobs = self._blobs({link.seq for link in chain})
+        refs, versions, seen = Changes(), Changes(), Changes()
+        for link in reversed(chain):
+            delta = self._load(row, "its delta", (link.delta_type, link.delta))
+            inherited, removed = delta["values"]
+            refs.apply({**inherited, **dict.fromkeys(blobs.get(link.seq, ()), link.seq)}, removed)
+            versions.apply(*delta["versions"])
+            seen.apply(*delta["seen"])
+        blobs.update(self._blobs(set(refs.changed.values()) - blobs.keys()))
+        values = Changes(removed=refs.removed)
+        for channel, seq in refs.changed.items():
+            typed = blobs.get(seq, {}).get(channel)
+            if typed is None:
+                raise self._error(row, f"the value of channel {channel!r} is missing")
+            values.changed[channel] = self._load(row, f"channel {channel!r}", typed)
+        known = RowMaps(
+            row.seq,
+            (row.thread_id, row.checkpoint_ns),
+            row.checkpoint_id,
+            row.depth,
+            values.onto(start and start.values),
+            versions.onto(start and start.versions),
+            seen.onto(start and start.seen),
+            refs.onto(start and start.refs),
+            decoded=True,
+        )
+        self._memory.remember(known)
+        return known
+
+    def _chain(self, row: _Row) -> tuple[list[_Row], RowMaps | None]:
+        """``row`` and the rows it builds on, newest first, back to a snapshot or to a
+        row whose maps are in memory (returned second)."""
+        chain = [row]
+        while (base_seq := chain[-1].base_seq) is not None:
+            start = self._memory.get(base_seq, decoded=True)
+            if start is not None:
+                return chain, start
+            found = self._rows("seq = ?", [base_seq])
+            if not found:
+                raise self._error(row, f"the row it builds on (seq {base_seq}) is missing")
+            chain.append(found[0])
+        return chain, None
+
+    def _blobs(self, seqs: set[int]) -> dict[int, dict[str, tuple[str, bytes]]]:
+        """Every blob the rows ``seqs`` wrote: seq -> {channel: (type, bytes)}."""
+        found: dict[int, dict[str, tuple[str, bytes]]] = {}
+        ordered = sorted(seqs)
+        for start in range(0, len(ordered), 500):
+            chunk = ordered[start : start + 500]
+            for seq, channel, type_, value in self.conn.execute(
+                "SELECT checkpoint_seq, channel, type, value FROM graphkit_blobs "
+                f"WHERE checkpoint_seq IN ({', '.join('?' * len(chunk))})",
+                chunk,
+            ):
+                found.setdefault(seq, {})[channel] = (type_, value)
+        return found
+
+    def _load(self, row: _Row, what: str, typed: tuple[str, bytes] | Sequence[Any]) -> Any:
+        try:
+            return self.serde.loads_typed((typed[0], typed[1]))
+        except Exception as error:  # a custom serde may raise anything
+            raise self._error(row, what, error) from error
+
+    def _error(self, row: _Row, what: str, cause: Exception | None = None) -> Exception:
+        namespace = f" (namespace {row.checkpoint_ns!r})" if row.checkpoint_ns else ""
+        return CheckpointDecodeError(
+            f"Cannot read checkpoint {row.checkpoint_id!r} of thread {row.thread_id!r}"
+            f"{namespace}: {what}" + (f": {cause}" if cause else "")
+        )
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def _insert(
+        self,
+        conn: sqlite3.Connection,
+        thread: tuple[str, str],
+        checkpoint: Checkpoint,
+        metadata: Mapping[str, Any],
+        plan: RowPlan,
+    ) -> int:
+        """Write ``checkpoint``'s row and the blobs of the values its step changed."""
+        where = f"checkpoint {checkpoint.id!r} of thread {thread[0]!r}"
+        row = (
+            *thread,
+            checkpoint.id,
+            checkpoint.parent_id,
+            checkpoint.step,
+            checkpoint.source,
+            checkpoint.created_at,
+            json.dumps(sorted(checkpoint.updated_channels)),
+            *self._dump(dict(metadata), f"{where}, metadata"),
+            plan.base.seq if plan.base else None,
+            plan.depth,
+            *self._dump(plan.delta(), f"{where}, channel versions"),
+        )
+        blobs = [
+            (channel, *self._dump(value, f"{where}, channel {channel!r}"))
+            for channel, value in plan.changed.items()
+        ]
+        conn.execute(
+            "UPDATE graphkit_checkpoints SET replaced = 1 WHERE thread_id = ? "
+            "AND checkpoint_ns = ? AND checkpoint_id = ? AND replaced = 0",
+            (*thread, checkpoint.id),
+        )
+        seq: int = conn.execute(
+            f"INSERT INTO graphkit_checkpoints ({_COLUMNS.partition(', ')[2]}) "
+            f"VALUES ({', '.join('?' * len(row))})",
+            row,
+        ).lastrowid  # type: ignore[assignment]
+        conn.executemany(
+            "INSERT INTO graphkit_blobs (checkpoint_seq, channel, type, value) VALUES (?, ?, ?, ?)",
+            [(seq, *blob) for blob in blobs],
+        )
+        return seq
+
+    def _dump(self, value: Any, where: str) -> tuple[str, bytes]:
+        try:
+            return self.serde.dumps_typed(value)
+        except TypeError as error:
+            raise TypeError(f"Cannot save {where}. {error}") from error
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """Everything written in the block is committed together, or not at all."""
+        if not self.conn.in_transaction:
+            self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.rollback()
+            raise
+        self.conn.commit()
+
+    def _base_for(self, thread: tuple[str, str], checkpoint: Checkpoint) -> RowMaps | None:
+        known = self._memory.base_for(thread, checkpoint)
+        # Another connection may have deleted the thread since this saver saw the row.
+        exists = "SELECT 1 FROM graphkit_checkpoints WHERE seq = ?"
+        return known if known and self.conn.execute(exists, (known.seq,)).fetchone() else None

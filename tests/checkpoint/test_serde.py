@@ -1,0 +1,336 @@
+"""Serializers: every allow-listed type round-trips with its type intact; anything else
+is refused on write with a TypeError that says how to fix it; and reading never
+imports, never unpickles, and refuses what it does not recognise."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import decimal
+import enum
+import json
+import pathlib
+import pickle
+import sys
+import types
+import uuid
+import zoneinfo
+from typing import NamedTuple
+
+import pydantic
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+
+from graphkit.channels import EMPTY
+from graphkit.checkpoint.serde import CheckpointDecodeError, JsonPlusSerializer, PickleSerializer
+from graphkit.types import Command, Interrupt, Send
+
+serde = JsonPlusSerializer()
+
+
+def round_trip(value, serializer=serde):
+    return serializer.loads_typed(serializer.dumps_typed(value))
+
+
+def same(left, right) -> bool:
+    """Equal, and of the same types all the way down (1 == 1.0 == True, [1] == (1,)...)."""
+    if type(left) is not type(right) or left != right:
+        return False
+    if isinstance(left, dict):
+        return all(
+            same(key, other_key) and same(left[key], right[other_key])
+            for key, other_key in zip(left, right, strict=True)
+        )
+    if isinstance(left, list | tuple):
+        return all(same(a, b) for a, b in zip(left, right, strict=True))
+    return True
+
+
+# -- module-level classes (a checkpoint names a class by module and qualified name) ------
+
+
+class Color(enum.Enum):
+    RED = "red"
+    BLUE = (0, 0, 255)
+
+
+class Priority(enum.IntEnum):
+    LOW = 1
+
+
+class Mode(enum.StrEnum):
+    FAST = "fast"
+
+
+class Access(enum.Flag):
+    READ = 1
+    WRITE = 2
+
+
+@dataclasses.dataclass
+class Point:
+    x: int
+    y: float = 0.0
+    tags: list = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Stamped:
+    point: Point
+    when: datetime.datetime
+    label: str = dataclasses.field(default="", init=False)
+
+
+class Pair(NamedTuple):
+    left: object
+    right: object
+
+
+class Address(pydantic.BaseModel):
+    city: str
+    zip_code: str = pydantic.Field(alias="zip")
+
+
+class Person(pydantic.BaseModel):
+    name: str
+    address: Address
+    born: datetime.date | None = None
+    extra: object = None
+
+
+class Flexible(pydantic.BaseModel, extra="allow"):
+    name: str
+
+
+class Scores(pydantic.RootModel[list[int]]):
+    pass
+
+
+class Outsider:
+    """Not allow-listed: a plain class."""
+
+
+# -- round trips -------------------------------------------------------------------------
+
+stamped = Stamped(Point(1, 2.5, ["a"]), datetime.datetime(2024, 5, 1, 12, 30))
+object.__setattr__(stamped, "label", "set after init")
+
+ROUND_TRIPS = {
+    "scalars": [None, True, False, 0, -(2**70), 1.5, float("inf"), "", "héllo \ud83d"],
+    "containers": [[1, [2]], {"a": {"b": []}}, (1, (2,)), set(), {1, "a"}, frozenset({(1, 2)})],
+    "odd dict keys": [{1: "int", (1, 2): "tuple", None: 0, 2.5: "float"}, {"__gk__": "a user key"}],
+    "bytes": [b"\x00\xff", bytearray(b"abc")],
+    "datetime": datetime.datetime(2024, 5, 1, 12, 30, 15, 123456),
+    "aware datetime": datetime.datetime(2024, 5, 1, tzinfo=datetime.UTC),
+    "zoned datetime": datetime.datetime(
+        2024, 11, 3, 1, 30, fold=1, tzinfo=zoneinfo.ZoneInfo("America/New_York")
+    ),
+    "date": datetime.date(2024, 2, 29),
+    "time": datetime.time(23, 59, 1, tzinfo=datetime.timezone(datetime.timedelta(hours=-3), "BRT")),
+    "timedelta": datetime.timedelta(days=-1, seconds=5, microseconds=7),
+    "uuid": uuid.UUID("12345678-1234-5678-1234-567812345678"),
+    "decimal": [decimal.Decimal("3.14159265358979323846"), decimal.Decimal("-Infinity")],
+    "enums": [Color.RED, Color.BLUE, Priority.LOW, Mode.FAST, Access.READ | Access.WRITE],
+    "dataclass": [Point(1), stamped],
+    "named tuple": Pair(Point(2), (3,)),
+    "pydantic": Person(name="Ada", address=Address(city="London", zip="N1"), extra={1, 2}),
+    "pydantic extra and root": [Flexible(name="x", more=(1, 2)), Scores([1, 2])],
+    "graphkit": [
+        Send("node", {"x": (1,)}),
+        Command(update={"a": 1}, goto=["b", Send("c", 2)]),
+        EMPTY,
+    ],
+    "interrupt": Interrupt(value={"question": "ok?"}, id="abc"),
+}
+
+
+@pytest.mark.parametrize("value", list(ROUND_TRIPS.values()), ids=list(ROUND_TRIPS))
+def test_allow_listed_values_round_trip_with_their_types(value):
+    back = round_trip(value)
+    assert same(back, value), back
+    if isinstance(value, datetime.datetime | datetime.time):
+        assert back.tzinfo == value.tzinfo and back.fold == value.fold
+
+
+def test_empty_comes_back_as_the_same_sentinel():
+    assert round_trip(EMPTY) is EMPTY
+
+
+def test_init_false_fields_of_a_dataclass_are_restored():
+    assert round_trip(stamped).label == "set after init"
+
+
+def test_langchain_messages_round_trip_with_their_type_and_tool_calls():
+    messages = [
+        SystemMessage("be brief"),
+        HumanMessage("weather in Paris?", id="h1"),
+        AIMessage(
+            content="",
+            tool_calls=[{"name": "weather", "args": {"city": "Paris"}, "id": "call-1"}],
+            usage_metadata={"input_tokens": 3, "output_tokens": 5, "total_tokens": 8},
+        ),
+        ToolMessage("sunny", tool_call_id="call-1", name="weather"),
+    ]
+    back = round_trip({"messages": messages})["messages"]
+    assert [type(message) for message in back] == [type(message) for message in messages]
+    assert back == messages
+    assert back[2].tool_calls == [
+        {"name": "weather", "args": {"city": "Paris"}, "id": "call-1", "type": "tool_call"}
+    ]
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False)
+    | st.text()
+    | st.binary(),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.lists(inner, max_size=4).map(tuple)
+        | st.dictionaries(st.text(max_size=5), inner, max_size=4)
+        | st.dictionaries(st.integers() | st.tuples(st.integers()), inner, max_size=3)
+        | st.frozensets(st.integers() | st.text(max_size=3), max_size=4)
+    ),
+    max_leaves=30,
+)
+
+
+@given(json_values)
+def test_nested_structures_round_trip(value):
+    assert same(round_trip(value), value)
+
+
+# -- refusing to write -----------------------------------------------------------------------
+
+
+def local_class():
+    @dataclasses.dataclass
+    class Local:
+        x: int
+
+    return Local(1)
+
+
+class OddZone(datetime.tzinfo):
+    def utcoffset(self, dt):
+        return datetime.timedelta(0)
+
+
+@pytest.mark.parametrize(
+    ("value", "named", "fix"),
+    [
+        (Outsider(), "test_serde.Outsider", "Make Outsider a dataclass or a pydantic model"),
+        ({"deep": [1, (2, lambda: 3)]}, "'function'", "or opt in to pickle"),
+        (datetime.datetime(2024, 1, 1, tzinfo=OddZone()), "OddZone", "use datetime.timezone"),
+        (local_class(), "Local", "Define it at module level"),
+        (Point(x=Outsider()), "Outsider", "Make Outsider a dataclass"),
+    ],
+    ids=["plain class", "nested function", "odd tzinfo", "class inside a function", "field"],
+)
+def test_values_outside_the_allow_list_are_refused_with_a_fix(value, named, fix):
+    with pytest.raises(TypeError, match=named) as error:
+        serde.dumps_typed(value)
+    assert fix in str(error.value)
+
+
+def test_the_refusal_says_how_to_opt_in_to_pickle():
+    with pytest.raises(TypeError, match=r"Make Outsider a dataclass.*PickleSerializer"):
+        serde.dumps_typed(Outsider())
+
+
+# -- refusing to read ------------------------------------------------------------------------
+
+
+def tagged(obj) -> tuple[str, bytes]:
+    return "json", json.dumps(obj).encode()
+
+
+@pytest.mark.parametrize(
+    ("payload", "message"),
+    [
+        (tagged({"__gk__": "no-such-tag", "v": 1}), "unknown type tag 'no-such-tag'"),
+        (tagged({"__gk__": "dataclass", "cls": "os:system", "v": {}}), "does not name a class"),
+        (tagged({"__gk__": "dataclass", "cls": "subprocess:Popen", "v": {}}), "is not a dataclass"),
+        (tagged({"__gk__": "enum", "cls": f"{__name__}:Point", "v": 1}), "is not an Enum"),
+        (tagged({"__gk__": "pydantic", "cls": f"{__name__}:Point", "v": {}}), "not a pydantic"),
+        (tagged({"__gk__": "tuple"}), "malformed 'tuple'"),
+        (tagged({"__gk__": "bytes", "v": "not base64!"}), "malformed 'bytes'"),
+        (("json", b'{"unterminated": '), "corrupt JSON"),
+        (("json", b"\xff\xfe\x00garbage"), "corrupt JSON"),
+        (("msgpack", b"\x81"), "unknown payload type 'msgpack'"),
+    ],
+    ids=[
+        "unknown tag",
+        "a function, not a class",
+        "a class that is not a dataclass",
+        "enum tag on a dataclass",
+        "pydantic tag on a dataclass",
+        "missing value",
+        "bad base64",
+        "truncated json",
+        "not utf-8",
+        "unknown payload type",
+    ],
+)
+def test_unreadable_payloads_raise_checkpoint_decode_error(payload, message):
+    with pytest.raises(CheckpointDecodeError, match=message):
+        serde.loads_typed(payload)
+
+
+def test_a_class_from_a_module_not_imported_is_refused_without_importing_it():
+    assert "antigravity" not in sys.modules
+    with pytest.raises(CheckpointDecodeError, match=r"Import it before reading"):
+        serde.loads_typed(tagged({"__gk__": "dataclass", "cls": "antigravity:Fly", "v": {}}))
+    assert "antigravity" not in sys.modules
+
+
+def test_a_modules_lazy_getattr_is_never_called(monkeypatch):
+    calls = []
+    module = types.ModuleType("lazy_module")
+    module.__getattr__ = lambda name: calls.append(name) or Point  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "lazy_module", module)
+    with pytest.raises(CheckpointDecodeError, match="does not name a class"):
+        serde.loads_typed(tagged({"__gk__": "dataclass", "cls": "lazy_module:Point", "v": {}}))
+    assert calls == []
+
+
+class Boom:
+    """Unpickling this creates a file: pickle calls whatever ``__reduce__`` names."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __reduce__(self):
+        return (pathlib.Path.touch, (pathlib.Path(self.path),))
+
+
+def test_the_default_serializer_never_unpickles(tmp_path, monkeypatch):
+    target = tmp_path / "pwned"
+    payload = ("pickle", pickle.dumps(Boom(str(target))))
+    monkeypatch.setattr(pickle, "loads", lambda *args, **kwargs: pytest.fail("unpickled"))
+    with pytest.raises(CheckpointDecodeError, match=r"never unpickles.*PickleSerializer"):
+        serde.loads_typed(payload)
+    assert not target.exists()
+
+
+# -- the pickle opt-in -----------------------------------------------------------------------
+
+
+def test_the_crafted_payload_is_real_so_the_refusal_above_matters(tmp_path):
+    target = tmp_path / "pwned"
+    PickleSerializer().loads_typed(("pickle", pickle.dumps(Boom(str(target)))))
+    assert target.exists()
+
+
+def test_pickle_serializer_keeps_json_for_allowed_values_and_pickles_the_rest():
+    opt_in = PickleSerializer()
+    assert opt_in.dumps_typed({"a": (1,)})[0] == "json"
+    assert opt_in.dumps_typed(Outsider())[0] == "pickle"
+    assert isinstance(round_trip(Outsider(), opt_in), Outsider)
+    assert same(round_trip({"a": (1,)}, opt_in), {"a": (1,)})
+    with pytest.raises(CheckpointDecodeError, match="corrupt pickle"):
+        opt_in.loads_typed(("pickle", b"not a pickle"))
