@@ -14,6 +14,7 @@ from graphkit.checkpoint.saver import (
     checkpoint_config,
     config_key,
     matches,
+    write_index,
 )
 
 __all__ = ["InMemorySaver", "MemorySaver"]
@@ -96,8 +97,11 @@ class InMemorySaver(BaseCheckpointSaver):
         checkpoint_id = config_key(config, "checkpoint_id")
         with self._lock:
             pending = self._writes.setdefault((thread, namespace, checkpoint_id), {})
-            for index, (channel, value) in enumerate(writes):
-                pending[(task_id, index)] = (channel, value)
+            for position, (channel, value) in enumerate(writes):
+                key = (task_id, write_index(channel, position))
+                if key[1] >= 0 and key in pending:
+                    continue  # a saved write stays; only special slots are replaced
+                pending[key] = (channel, value)
 
     def delete_thread(self, thread_id: str) -> None:
         with self._lock:

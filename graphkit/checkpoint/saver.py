@@ -25,7 +25,25 @@ __all__ = [
     "PendingWrite",
     "checkpoint_config",
     "config_key",
+    "write_index",
 ]
+
+SPECIAL_WRITE_INDEX = {"__error__": -1, "__scheduled__": -2, "__interrupt__": -3, "__resume__": -4}
+"""Writes to these channels have a fixed slot per task (LangGraph's indices), so a
+task's interrupt survives its later, successful writes; they replace each other."""
+
+
+def write_index(channel: str, position: int) -> int:
+    """Where a task's write is kept: its position, or the fixed slot of a special channel.
+
+    A regular write, once saved, is never replaced (a resumed task re-saving its writes
+    leaves the first ones); a special one is.
+
+    >>> write_index("messages", 0), write_index("__interrupt__", 0)
+    (0, -3)
+    """
+    return SPECIAL_WRITE_INDEX.get(channel, position)
+
 
 PendingWrite = tuple[str, str, Any]
 """``(task_id, channel, value)``: one write of a task that finished after a checkpoint."""

@@ -41,6 +41,7 @@ from graphkit.checkpoint.saver import (
     checkpoint_config,
     config_key,
     matches,
+    write_index,
 )
 from graphkit.checkpoint.serde import CheckpointDecodeError, JsonPlusSerializer, SerializerProtocol
 
@@ -225,20 +226,26 @@ class SqliteSaver(BaseCheckpointSaver):
         where = f"a write of task {task_id!r} to checkpoint {checkpoint_id!r} of thread {thread!r}"
         rows = [
             (
-                *(thread, namespace, checkpoint_id, task_id, index, channel, task_path),
-                *self._dump(value, f"{where}, channel {channel!r}"),
+                *(thread, namespace, checkpoint_id, task_id, write_index(channel, position)),
+                *(channel, task_path, *self._dump(value, f"{where}, channel {channel!r}")),
             )
-            for index, (channel, value) in enumerate(writes)
+            for position, (channel, value) in enumerate(writes)
         ]
+        special = [row for row in rows if row[4] < 0]
+        regular = [row for row in rows if row[4] >= 0]
+        insert = (
+            "INSERT INTO graphkit_writes (thread_id, checkpoint_ns, checkpoint_id, task_id,"
+            " idx, channel, task_path, type, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        )
         with self._lock, self._transaction() as conn:
-            # An upsert keeps the row's seq, so a re-put keeps its place (as a dict does).
+            # A saved write stays (as in InMemorySaver); a special slot is replaced, and an
+            # upsert keeps the row's seq, so it keeps its place.
+            conn.executemany(insert + " ON CONFLICT DO NOTHING", regular)
             conn.executemany(
-                "INSERT INTO graphkit_writes (thread_id, checkpoint_ns, checkpoint_id, task_id,"
-                " idx, channel, task_path, type, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx) DO UPDATE"
-                " SET channel = excluded.channel, task_path = excluded.task_path,"
+                insert + " ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)"
+                " DO UPDATE SET channel = excluded.channel, task_path = excluded.task_path,"
                 " type = excluded.type, value = excluded.value",
-                rows,
+                special,
             )
 
     def delete_thread(self, thread_id: str) -> None:

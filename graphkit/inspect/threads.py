@@ -10,7 +10,7 @@ lineage and compare two branches.
 >>> checkpoints_frame(app, config)[["step", "source", "next"]].values.tolist()
 [[1, 'loop', ('ask',)], [0, 'loop', ('plan',)], [-1, 'input', ('__start__',)]]
 >>> pending_writes_frame(app, config)[["node", "channel"]].values.tolist()
-[['ask', '__interrupt__'], ['ask', '__resume__']]
+[['ask', '__interrupt__']]
 """
 
 from __future__ import annotations

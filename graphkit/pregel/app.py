@@ -282,6 +282,11 @@ class CompiledGraph:
                 pending_values = (here, "values", stepper.output(keys))
         if pending_values is not None:  # stopped at a breakpoint after this step
             yield pending_values
+        # as LangGraph: the state with the paused step's finished tasks applied
+        if stepper.interrupts and "values" in modes and (
+            values := stepper.output_with_finished_tasks(keys)
+        ):
+            yield here, "values", values
         if stepper.status == "interrupted" and not stepper.interrupts and "updates" in modes:
             yield here, "updates", {INTERRUPT: ()}  # a breakpoint, as LangGraph reports it
 

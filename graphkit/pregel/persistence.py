@@ -32,6 +32,8 @@ __all__ = [
 INTERRUPT = "__interrupt__"
 ANSWERS = "__resume__"
 ERROR = "__error__"
+NO_WRITES = "__no_writes__"
+"""Saved for a task that finished without writing, so a resume knows it finished."""
 SPECIAL = (INTERRUPT, ANSWERS, ERROR)
 
 
@@ -89,10 +91,11 @@ def task_writes(result: TaskResult) -> list[tuple[str, Any]]:
     """What the checkpointer keeps of a finished task: its writes, or the interrupt
     (with the answers its ``interrupt()`` calls got so far), or the error."""
     if result.interrupts:
-        return [(INTERRUPT, list(result.interrupts)), (ANSWERS, list(result.answers))]
+        answers = [(ANSWERS, list(result.answers))] if result.answers else []
+        return [(INTERRUPT, list(result.interrupts)), *answers]
     if result.error is not None:
         return [(ERROR, f"{type(result.error).__name__}: {result.error}")]
-    return list(result.writes)
+    return list(result.writes) or [(NO_WRITES, None)]
 
 
 def reusable_results(plan: Plan, pending: Sequence[PendingWrite]) -> dict[str, TaskResult]:
@@ -103,9 +106,12 @@ def reusable_results(plan: Plan, pending: Sequence[PendingWrite]) -> dict[str, T
         by_task.setdefault(task_id, []).append((channel, value))
     reused = {}
     for task in plan.tasks:
-        writes = by_task.get(task.id)
-        if writes is not None and not any(channel in SPECIAL for channel, _ in writes):
-            reused[task.id] = TaskResult(task, tuple(writes), reused=True)
+        # finished = it saved a regular write (an interrupt it was resumed past stays
+        # saved beside the writes it made afterwards)
+        finished = [(c, v) for c, v in by_task.get(task.id, ()) if c not in SPECIAL]
+        if finished:
+            writes = tuple((c, v) for c, v in finished if c != NO_WRITES)
+            reused[task.id] = TaskResult(task, writes, reused=True)
     return reused
 
 
@@ -115,9 +121,18 @@ def saved_answers(pending: Sequence[PendingWrite]) -> dict[str, tuple[Any, ...]]
 
 
 def snapshot(
-    graph: GraphSpec, saved: CheckpointTuple | None, config: Mapping[str, Any]
+    graph: GraphSpec,
+    saved: CheckpointTuple | None,
+    config: Mapping[str, Any],
+    apply_pending: bool = True,
 ) -> StateSnapshot:
-    """What ``get_state`` shows for a saved checkpoint (or an empty thread)."""
+    """What ``get_state`` shows for a saved checkpoint (or an empty thread).
+
+    With ``apply_pending`` (``get_state`` of a thread's latest checkpoint; not of an
+    older one, nor ``get_state_history``, as in LangGraph) the writes of tasks that
+    already finished in the interrupted step are applied to ``values``, and those tasks
+    are no longer ``next``.
+    """
     if saved is None:
         return StateSnapshot({}, (), dict(config), None, None, None, ())
     state = restore(graph, saved.checkpoint)
@@ -125,13 +140,15 @@ def snapshot(
     pending: dict[str, dict[str, Any]] = {}
     for task_id, channel, value in saved.pending_writes:
         pending.setdefault(task_id, {}).setdefault(channel, value)
+    finished = reusable_results(plan, saved.pending_writes)
     tasks = []
     interrupts: list[Any] = []
     for task in plan.tasks:
         writes = pending.get(task.id, {})
         paused = tuple(writes.get(INTERRUPT, ()))
-        interrupts.extend(paused)
-        finished = {k: v for k, v in writes.items() if k in graph.stream_keys}
+        if not (apply_pending and task.id in finished):
+            interrupts.extend(paused)
+        result = finished.get(task.id)
         tasks.append(
             PregelTask(
                 task.id,
@@ -139,12 +156,18 @@ def snapshot(
                 task.path,
                 error=writes.get(ERROR),
                 interrupts=paused,
-                result=finished if writes and not paused and ERROR not in writes else None,
+                result=dict(w for w in result.writes if w[0] in graph.stream_keys)
+                if result is not None
+                else None,
             )
         )
+    next_tasks = plan.tasks
+    if apply_pending and finished:
+        phases.update(graph, state, list(finished.values()))
+        next_tasks = tuple(task for task in plan.tasks if task.id not in finished)
     return StateSnapshot(
         values=state.read(graph.state_keys),
-        next=tuple(task.node for task in plan.tasks),
+        next=tuple(task.node for task in next_tasks),
         config=saved.config,
         metadata=saved.metadata,
         created_at=datetime.fromtimestamp(saved.checkpoint.created_at, UTC).isoformat(),

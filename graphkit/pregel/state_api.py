@@ -34,7 +34,8 @@ def _saver(app: CompiledGraph) -> BaseCheckpointSaver:
 
 def get_state(app: CompiledGraph, config: Mapping[str, Any]) -> StateSnapshot:
     """The thread's latest state (or the checkpoint ``config`` names)."""
-    return snapshot(app.spec, _saver(app).get_tuple(config), config)
+    latest = not config.get("configurable", {}).get("checkpoint_id")
+    return snapshot(app.spec, _saver(app).get_tuple(config), config, apply_pending=latest)
 
 
 def get_state_history(
@@ -47,7 +48,7 @@ def get_state_history(
 ) -> Iterator[StateSnapshot]:
     """The thread's checkpoints as snapshots, newest first."""
     for saved in _saver(app).list(config, filter=filter, before=before, limit=limit):
-        yield snapshot(app.spec, saved, saved.config)
+        yield snapshot(app.spec, saved, saved.config, apply_pending=False)
 
 
 def update_state(

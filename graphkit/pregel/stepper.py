@@ -141,6 +141,13 @@ class Stepper:
                     self._fork(saved.checkpoint)
             else:  # a new input replaces what the thread was about to run
                 self._discarded = phases.plan(self.graph, self._state).tasks
+        if answer is not _NO_ANSWER and not isinstance(answer, dict):
+            waiting = [v for _, channel, v in self._pending if channel == INTERRUPT]
+            if sum(len(v) for v in waiting) > 1:
+                raise RuntimeError(
+                    "When there are multiple pending interrupts, you must specify the "
+                    "interrupt id when resuming: Command(resume={interrupt.id: answer, ...})."
+                )
         self._run_context = dataclasses.replace(
             self._run_context,
             resume=Resume(answer) if self._thread is not None else None,
@@ -187,6 +194,20 @@ class Stepper:
     def output(self, keys: tuple[str, ...]) -> dict[str, Any]:
         """The current values of ``keys`` that hold one."""
         return self._state.read(keys)
+
+    def output_with_finished_tasks(self, keys: tuple[str, ...]) -> dict[str, Any] | None:
+        """When a task paused the step: ``keys`` as they would be with the writes of the
+        step's finished tasks applied (LangGraph's last values chunk); None if those
+        writes touch none of ``keys``. Nothing is applied to the run itself."""
+        execution = self._execution
+        if execution is None:
+            return None
+        finished = [r for r in execution.results if r.ok and r.writes]
+        if not any(channel in keys for r in finished for channel, _ in r.writes):
+            return None
+        preview = restore(self.graph, self._state.checkpoint)
+        phases.update(self.graph, preview, finished)
+        return preview.read(keys)
 
     @property
     def run_so_far(self) -> Run:

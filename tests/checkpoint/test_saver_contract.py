@@ -154,16 +154,25 @@ def test_one_checkpoint_in_two_threads_lists_in_thread_order(saver):
 # -- pending writes -------------------------------------------------------------------------
 
 
-def test_pending_writes_keep_their_order_and_a_task_put_again_replaces_its_own(saver):
+def test_a_saved_write_stays_and_special_slots_are_replaced(saver):
+    # LangGraph's rule: a task's regular writes, once saved, stay (a resumed task that
+    # saves again does not change them); its interrupt / resume / error slots are fixed
+    # and replaced, so an interrupt survives the task's later successful writes.
     (first,) = chain(2, 1)
     config = saver.put(thread("t"), first, {}, {})
     saver.put_writes(config, [("a", 1), ("b", 2)], "task-1")
     saver.put_writes(config, [("c", 3)], "task-2")
     saver.put_writes(config, [("a", 10)], "task-1")
+    saver.put_writes(config, [("__interrupt__", "first"), ("__resume__", [])], "task-3")
+    saver.put_writes(config, [("__interrupt__", "second")], "task-3")
+    saver.put_writes(config, [("d", 4)], "task-3")
     assert saver.get_tuple(config).pending_writes == [
-        ("task-1", "a", 10),
+        ("task-1", "a", 1),
         ("task-1", "b", 2),
         ("task-2", "c", 3),
+        ("task-3", "__interrupt__", "second"),
+        ("task-3", "__resume__", []),
+        ("task-3", "d", 4),
     ]
 
 

@@ -49,7 +49,7 @@ def test_pending_writes_of_a_paused_thread():
     app, config = paused_thread()
     frame = pending_writes_frame(app, config)
     assert list(frame.columns) == list(WRITE_COLUMNS)
-    assert frame["channel"].tolist() == ["__interrupt__", "__resume__"]
+    assert frame["channel"].tolist() == ["__interrupt__"]
     assert frame["value"].tolist()[0][0].value == "publish?"
 
 
