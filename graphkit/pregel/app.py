@@ -265,6 +265,8 @@ class CompiledGraph:
                     yield here, "custom", custom.popleft()
                 if result.interrupts and "updates" in modes:
                     yield here, "updates", {INTERRUPT: result.interrupts}
+                if result.interrupts and "values" in modes:  # LangGraph 1.2 shows them too
+                    yield here, "values", {**stepper.output(keys), INTERRUPT: result.interrupts}
                 if "updates" in modes and (chunk := update_chunk(self.spec, result)):
                     yield here, "updates", chunk
                 if {"tasks", "debug"} & modes and (

@@ -155,7 +155,7 @@ def snapshot(
                 task.node,
                 task.path,
                 error=writes.get(ERROR),
-                interrupts=paused,
+                interrupts=() if apply_pending and task.id in finished else paused,
                 result=dict(w for w in result.writes if w[0] in graph.stream_keys)
                 if result is not None
                 else None,

@@ -121,8 +121,13 @@ class Stepper:
                     "A Command as input can only resume (Command(resume=...)) so far."
                 )
             answer = input.resume
-        resuming = input is None or isinstance(input, Command)
         saved = self._thread.load() if self._thread is not None else None
+        if saved is None and isinstance(input, Command):
+            # LangGraph runs a new thread from START when asked to resume it, and the
+            # answer goes unused
+            input, answer = {}, _NO_ANSWER
+        self._input = input
+        resuming = input is None or isinstance(input, Command)
         self._pending: list[Any] = list(saved.pending_writes) if saved is not None else []
         self._discarded: tuple[Task, ...] = ()
         self._needs_input_step = not resuming
