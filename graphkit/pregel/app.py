@@ -105,10 +105,9 @@ class CompiledGraph:
             forward=forward,
             stream_modes=stream_modes,
             checkpointer=self.checkpointer,
-            interrupt_before=(
-                self.interrupt_before if interrupt_before is None else interrupt_before
-            ),
-            interrupt_after=self.interrupt_after if interrupt_after is None else interrupt_after,
+            # as LangGraph: an empty per-call list keeps the compiled breakpoints
+            interrupt_before=interrupt_before or self.interrupt_before,
+            interrupt_after=interrupt_after or self.interrupt_after,
             durability=durability,
         )
 
@@ -285,8 +284,10 @@ class CompiledGraph:
         if pending_values is not None:  # stopped at a breakpoint after this step
             yield pending_values
         # as LangGraph: the state with the paused step's finished tasks applied
-        if stepper.interrupts and "values" in modes and (
-            values := stepper.output_with_finished_tasks(keys)
+        if (
+            stepper.interrupts
+            and "values" in modes
+            and (values := stepper.output_with_finished_tasks(keys))
         ):
             yield here, "values", values
         if stepper.status == "interrupted" and not stepper.interrupts and "updates" in modes:

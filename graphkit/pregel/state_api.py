@@ -63,11 +63,11 @@ def update_state(
     """
     thread = ThreadLink(_saver(app), config)
     saved = thread.load()
-    state = (
-        restore(app.spec, saved.checkpoint)
-        if saved is not None
-        else phases.StepState.fresh(app.spec)
-    )
+    if saved is not None:
+        state = restore(app.spec, saved.checkpoint)
+    else:  # LangGraph numbers an update of a new thread step 0
+        state = phases.StepState.fresh(app.spec)
+        state.step = 0
     node = as_node or _last_writer(app, state)
     if node not in app.spec.nodes:
         raise InvalidUpdateError(

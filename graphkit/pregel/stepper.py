@@ -107,7 +107,7 @@ class Stepper:
         self.resumed = self._start(input)
         state = self._state
         # LangGraph's stop: the first step this run takes, plus the limit, plus one
-        self._stop = state.stop = state.step + config.recursion_limit + 1
+        self._stop = state.stop = self._first_step + config.recursion_limit + 1
         self._checkpoint_before = state.checkpoint
 
     def _start(self, input: Any) -> bool:
@@ -131,6 +131,7 @@ class Stepper:
         self._pending: list[Any] = list(saved.pending_writes) if saved is not None else []
         self._discarded: tuple[Task, ...] = ()
         self._needs_input_step = not resuming
+        self._first_step = saved.checkpoint.step + 1 if saved is not None else -1
         if saved is None:
             if resuming:
                 raise EmptyInputError(
@@ -163,11 +164,16 @@ class Stepper:
     def _fork(self, checkpoint: Checkpoint) -> None:
         # Replaying from an older checkpoint starts a new branch of the thread.
         fork = dataclasses.replace(
-            checkpoint, id=new_checkpoint_id(), source="fork", parent_id=checkpoint.id
+            checkpoint,
+            id=new_checkpoint_id(),
+            source="fork",
+            parent_id=checkpoint.id,
+            step=checkpoint.step + 1,
         )
         assert self._thread is not None
         self._thread.save_checkpoint(fork, {})
         self._state.checkpoint = fork
+        self._state.step = fork.step + 1
         self._pending = []
 
     # -- where we are -----------------------------------------------------------------

@@ -7,6 +7,7 @@ and its pending writes are saved, when the run stops (as in LangGraph).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -52,6 +53,7 @@ class ThreadLink:
             "configurable": {"thread_id": self.thread_id, "checkpoint_ns": namespace}
         }
         self._held: tuple[Checkpoint, dict[str, Any], dict[str, int]] | None = None
+        self._last_saved: str | None = None
         self._held_writes: list[tuple[str, list[tuple[str, Any]]]] = []
 
     @property
@@ -66,6 +68,7 @@ class ThreadLink:
         saved = self.saver.get_tuple(config)
         if saved is not None:
             self._config = dict(saved.config)
+            self._last_saved = saved.checkpoint.id
         return saved
 
     def is_latest(self, checkpoint_id: str) -> bool:
@@ -88,6 +91,7 @@ class ThreadLink:
             self._held = (checkpoint, metadata, dict(new_versions))
             return
         self._config = self.saver.put(self._config, checkpoint, metadata, new_versions)
+        self._last_saved = checkpoint.id
 
     def save_step(self, update: Update) -> None:
         """Save the checkpoint an Update made."""
@@ -110,7 +114,10 @@ class ThreadLink:
         if self._held is not None:
             checkpoint, metadata, versions = self._held
             self._held = None
+            # the steps in between were never saved: the parent is the last one that was
+            checkpoint = dataclasses.replace(checkpoint, parent_id=self._last_saved)
             self._config = self.saver.put(self._config, checkpoint, metadata, versions)
+            self._last_saved = checkpoint.id
         for task_id, writes in self._held_writes:
             self.saver.put_writes(self._config, writes, task_id)
         self._held_writes = []
