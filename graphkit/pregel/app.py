@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
-from graphkit.errors import GraphRecursionError
+from graphkit.errors import GraphInterrupt, GraphRecursionError
 from graphkit.pregel.config import RunConfig
 from graphkit.pregel.persistence import INTERRUPT
 from graphkit.pregel.records import Run
@@ -292,6 +292,9 @@ class CompiledGraph:
             yield here, "values", values
         if stepper.status == "interrupted" and not stepper.interrupts and "updates" in modes:
             yield here, "updates", {INTERRUPT: ()}  # a breakpoint, as LangGraph reports it
+        if stepper.status == "interrupted" and stepper.namespace:
+            # a paused subgraph pauses the task that runs it, and so the parent run
+            raise GraphInterrupt(stepper.interrupts)
 
     # -- threads: reading and editing saved state ----------------------------------------
 

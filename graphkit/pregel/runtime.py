@@ -106,6 +106,10 @@ class RunContext:
     """Answers for ``interrupt()`` (None when the graph has no checkpointer)."""
     answers: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
     """Per task id, the answers its interrupts got on earlier resumes."""
+    thread: Any = None
+    """The run's ``ThreadLink`` (None without a checkpointer); subgraphs save under it."""
+    resuming: bool = False
+    """True when this run resumes its thread (subgraphs then resume theirs)."""
 
 
 class Resume:

@@ -99,16 +99,26 @@ class Stepper:
         self._input = input
         self._plan: Plan | None = None
         self._execution: Execution | None = None
-        self._thread = (
-            ThreadLink(checkpointer, config.raw, "|".join(self.namespace), durability)
-            if checkpointer is not None
-            else None
-        )
+        self._thread = self._thread_link(checkpointer, config, durability)
         self.resumed = self._start(input)
         state = self._state
         # LangGraph's stop: the first step this run takes, plus the limit, plus one
         self._stop = state.stop = self._first_step + config.recursion_limit + 1
         self._checkpoint_before = state.checkpoint
+
+    def _thread_link(
+        self, checkpointer: BaseCheckpointSaver | None, config: RunConfig, durability: str | None
+    ) -> ThreadLink | None:
+        namespace = "|".join(self.namespace)
+        if checkpointer is not None:
+            return ThreadLink(checkpointer, config.raw, namespace, durability)
+        parent = self._parent.run.thread if self._parent is not None else None
+        if parent is None:
+            return None
+        # A subgraph of a run with a checkpointer saves in the same thread, under its
+        # task's namespace, so that it can be interrupted and resumed (as in LangGraph).
+        thread = {"configurable": {"thread_id": parent.thread_id}}
+        return ThreadLink(parent.saver, thread, namespace, parent.durability)
 
     def _start(self, input: Any) -> bool:
         """Load the thread's checkpoint, if any, and decide what this run does with
@@ -122,6 +132,9 @@ class Stepper:
                 )
             answer = input.resume
         saved = self._thread.load() if self._thread is not None else None
+        parent = self._parent.run if self._parent is not None else None
+        if parent is not None and parent.resuming and saved is not None:
+            input = None  # the parent resumes, so this subgraph resumes where it paused
         if saved is None and isinstance(input, Command):
             # LangGraph runs a new thread from START when asked to resume it, and the
             # answer goes unused
@@ -154,10 +167,15 @@ class Stepper:
                     "When there are multiple pending interrupts, you must specify the "
                     "interrupt id when resuming: Command(resume={interrupt.id: answer, ...})."
                 )
+        resume = Resume(answer) if self._thread is not None else None
+        if parent is not None and parent.resume is not None and answer is _NO_ANSWER:
+            resume = parent.resume  # the answers the whole run was resumed with
         self._run_context = dataclasses.replace(
             self._run_context,
-            resume=Resume(answer) if self._thread is not None else None,
+            resume=resume,
             answers=saved_answers(self._pending),
+            thread=self._thread,
+            resuming=resuming or (parent is not None and parent.resuming),
         )
         return resuming
 
