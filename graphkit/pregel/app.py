@@ -237,6 +237,7 @@ class CompiledGraph:
         pending_values = None
         if stepper.resumed and "values" in modes:  # LangGraph shows the state it resumes from
             yield here, "values", stepper.output(keys)
+        wants_checkpoints = bool({"checkpoints", "debug"} & modes)
         while not stepper.done:
             try:
                 plan = stepper.plan()
@@ -247,6 +248,8 @@ class CompiledGraph:
             if pending_values is not None:
                 yield pending_values
                 pending_values = None
+            if wants_checkpoints and not plan_is_input(plan):
+                yield from _checkpoint_chunks(here, modes, stepper.checkpoint_payload(plan))
             if stepper.done:
                 break
             for task in plan.tasks if {"tasks", "debug"} & modes else ():
@@ -370,6 +373,22 @@ class CompiledGraph:
         from graphkit.render import mimebundle
 
         return mimebundle(self, include=include, exclude=exclude)
+
+
+def plan_is_input(plan: Any) -> bool:
+    """True for the input step's plan (it is planned from no saved checkpoint)."""
+    return bool(plan.tasks) and plan.tasks[0].kind == "input"
+
+
+def _checkpoint_chunks(
+    here: tuple[str, ...], modes: set[str], payload: dict[str, Any] | None
+) -> Iterator[tuple[tuple[str, ...], str, Any]]:
+    if payload is None:
+        return
+    if "checkpoints" in modes:
+        yield here, "checkpoints", payload
+    if "debug" in modes:
+        yield here, "debug", debug_event(payload["metadata"].get("step", -1), "checkpoint", payload)
 
 
 LATER_OPTIONS = ("checkpoint_during",)

@@ -13,7 +13,7 @@ from concurrent.futures import Executor
 from typing import Any
 
 from graphkit.checkpoint import Checkpoint, new_checkpoint_id
-from graphkit.checkpoint.saver import BaseCheckpointSaver
+from graphkit.checkpoint.saver import BaseCheckpointSaver, checkpoint_config
 from graphkit.constants import START
 from graphkit.errors import EmptyInputError, GraphRecursionError
 from graphkit.pregel import phases
@@ -223,6 +223,29 @@ class Stepper:
     def output(self, keys: tuple[str, ...]) -> dict[str, Any]:
         """The current values of ``keys`` that hold one."""
         return self._state.read(keys)
+
+    def checkpoint_payload(self, plan: Plan) -> dict[str, Any] | None:
+        """The "checkpoint" payload of the checkpoints/debug streams for the checkpoint
+        ``plan`` was made from (LangGraph's fields), or None without a checkpointer."""
+        thread, checkpoint = self._thread, self._state.checkpoint
+        if thread is None or checkpoint.source == "empty":
+            return None
+        parent = (
+            checkpoint_config(thread.thread_id, thread.namespace, checkpoint.parent_id)
+            if checkpoint.parent_id
+            else None
+        )
+        return {
+            "config": checkpoint_config(thread.thread_id, thread.namespace, checkpoint.id),
+            "parent_config": parent,
+            "values": self._state.read(self.graph.stream_keys),
+            "metadata": dict(thread.last_metadata),
+            "next": [task.node for task in plan.tasks],
+            "tasks": [
+                {"id": task.id, "name": task.node, "interrupts": (), "state": None}
+                for task in plan.tasks
+            ],
+        }
 
     def output_with_finished_tasks(self, keys: tuple[str, ...]) -> dict[str, Any] | None:
         """When a task paused the step: ``keys`` as they would be with the writes of the

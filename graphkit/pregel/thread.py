@@ -54,6 +54,7 @@ class ThreadLink:
         }
         self._held: tuple[Checkpoint, dict[str, Any], dict[str, int]] | None = None
         self._last_saved: str | None = None
+        self.last_metadata: dict[str, Any] = {}
         self._held_writes: list[tuple[str, list[tuple[str, Any]]]] = []
 
     @property
@@ -69,6 +70,7 @@ class ThreadLink:
         if saved is not None:
             self._config = dict(saved.config)
             self._last_saved = saved.checkpoint.id
+            self.last_metadata = dict(saved.metadata)
         return saved
 
     def is_latest(self, checkpoint_id: str) -> bool:
@@ -86,6 +88,7 @@ class ThreadLink:
             "step": checkpoint.step,
             "parents": {},
         }
+        self.last_metadata = metadata
         self._held_writes = []
         if self.durability == "exit":
             self._held = (checkpoint, metadata, dict(new_versions))

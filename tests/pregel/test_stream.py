@@ -130,3 +130,31 @@ def test_compile_debug_prints_updates_and_values(capsys):
         "\x1b[1m[updates]\x1b[0m {'a': {'log': ['a']}}",
         "\x1b[1m[values]\x1b[0m {'log': ['a']}",
     ]
+
+
+def test_checkpoints_stream_reports_each_saved_checkpoint_and_what_runs_next():
+    from graphkit import InMemorySaver
+
+    builder = StateGraph(State).add_node("a", lambda s: {"log": ["a"]}).add_edge(START, "a")
+    app = builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "1"}}
+    chunks = list(app.stream({"log": []}, config, stream_mode="checkpoints"))
+    assert [(c["metadata"]["source"], c["metadata"]["step"], c["next"]) for c in chunks] == [
+        ("input", -1, ["__start__"]),
+        ("loop", 0, ["a"]),
+        ("loop", 1, []),
+    ]
+    assert chunks[0]["parent_config"] is None
+    assert chunks[1]["parent_config"] == chunks[0]["config"]
+    assert chunks[-1]["values"] == {"log": ["a"]} and chunks[1]["tasks"][0]["name"] == "a"
+    debug = [
+        e
+        for e in app.stream({"log": []}, {"configurable": {"thread_id": "2"}}, stream_mode="debug")
+    ]
+    assert [e["type"] for e in debug] == [
+        "checkpoint",
+        "checkpoint",
+        "task",
+        "task_result",
+        "checkpoint",
+    ]
