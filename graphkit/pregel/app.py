@@ -3,6 +3,7 @@ on the stepper (one loop, run to the end)."""
 
 from __future__ import annotations
 
+import threading
 from collections import deque
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
@@ -27,7 +28,7 @@ from graphkit.pregel.stream import (
 __all__ = ["CompiledGraph"]
 
 SUPPORTED_STREAM_MODES = STREAM_MODES
-LATER_STREAM_MODES = ("messages",)
+LATER_STREAM_MODES: tuple[str, ...] = ()
 
 
 class CompiledGraph:
@@ -90,6 +91,8 @@ class CompiledGraph:
         interrupt_before: Sequence[str] | str | None = None,
         interrupt_after: Sequence[str] | str | None = None,
         durability: str | None = None,
+        live: threading.Event | None = None,
+        callbacks: tuple[Any, ...] = (),
     ) -> Stepper:
         """Start a run you advance phase by phase (see ``Stepper``). ``context`` is
         what nodes see as ``runtime.context``; with a checkpointer, ``config`` names the
@@ -109,6 +112,8 @@ class CompiledGraph:
             interrupt_before=interrupt_before or self.interrupt_before,
             interrupt_after=interrupt_after or self.interrupt_after,
             durability=durability,
+            live=live,
+            callbacks=callbacks,
         )
 
     def trace(self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any) -> Run:
@@ -195,10 +200,23 @@ class CompiledGraph:
         needed = set(modes) | set(up_modes) | set(printed)
         if context is None and parent is not None:
             context = parent.run.runtime.context
+        # chunks that running tasks send are let through while they run ("live")
+        live = threading.Event() if {"custom", "messages"} & needed else None
+
+        def write_custom(chunk: Any) -> None:
+            custom.append(chunk)
+            if live is not None:
+                live.set()
+
+        sink = None
+        if "messages" in needed:
+            from graphkit.pregel.messages import MessagesSink
+
+            sink = MessagesSink(live)  # type: ignore[arg-type]
         runtime = Runtime(
             context=context,
             store=self.store,
-            stream_writer=custom.append if "custom" in needed else Runtime().stream_writer,
+            stream_writer=write_custom if "custom" in needed else Runtime().stream_writer,
         )
         stepper = self.stepper(
             input,
@@ -206,9 +224,12 @@ class CompiledGraph:
             runtime=runtime,
             forward=nested.append if down_modes else None,
             stream_modes=down_modes,
+            live=live,
+            callbacks=(sink.handler,) if sink is not None else (),
             **kwargs,
         )
-        for namespace, mode, chunk in self._chunks(stepper, needed, keys, custom, nested):
+        streams = _TaskStreams(custom, nested, sink)
+        for namespace, mode, chunk in self._chunks(stepper, needed, keys, streams):
             if up is not None and mode in up_modes:
                 up((namespace, mode, chunk))
             if mode in printed and namespace == stepper.namespace:
@@ -225,11 +246,10 @@ class CompiledGraph:
         stepper: Stepper,
         modes: set[str],
         keys: tuple[str, ...],
-        custom: deque[Any],
-        nested: deque[tuple[tuple[str, ...], str, Any]],
+        streams: _TaskStreams,
     ) -> Iterator[tuple[tuple[str, ...], str, Any]]:
         """Drive the stepper to the end; yield ``(namespace, mode, chunk)`` for every
-        chunk of ``modes``, this run's and its subgraphs' (from ``nested``)."""
+        chunk of ``modes``, this run's and its subgraphs'."""
         here = stepper.namespace
         # As in LangGraph, a step's values chunk is delivered once the next step has
         # been planned: if planning fails (e.g. a node's input does not validate), the
@@ -258,13 +278,20 @@ class CompiledGraph:
                         yield here, "tasks", payload
                     if "debug" in modes:
                         yield here, "debug", debug_event(plan.step, "task", payload)
+            if streams.sink is not None:
+                for task in plan.tasks:
+                    streams.sink.saw(_values_of(task.input))
             results = []
             for result in stepper.iter_execute():
+                yield from streams.drain(here)
+                if result is None:  # only chunks were waiting
+                    continue
                 results.append(result)
-                while nested:
-                    yield nested.popleft()
-                while custom:
-                    yield here, "custom", custom.popleft()
+                node = self.spec.nodes.get(result.task.node)
+                if streams.sink is not None and result.ok and node is not None and not node.hidden:
+                    metadata = {"ls_integration": "langgraph", **stepper.task_metadata(result.task)}
+                    streams.sink.node_output(result.writes, metadata)
+                    yield from streams.drain(here)
                 if result.interrupts and "updates" in modes:
                     yield here, "updates", {INTERRUPT: result.interrupts}
                 if result.interrupts and "values" in modes:  # LangGraph 1.2 shows them too
@@ -373,6 +400,31 @@ class CompiledGraph:
         from graphkit.render import mimebundle
 
         return mimebundle(self, include=include, exclude=exclude)
+
+
+class _TaskStreams:
+    """What running tasks send besides their results: custom chunks, chat-model
+    messages, and the chunks of subgraphs they run."""
+
+    def __init__(
+        self,
+        custom: deque[Any],
+        nested: deque[tuple[tuple[str, ...], str, Any]],
+        sink: Any,
+    ) -> None:
+        self.custom, self.nested, self.sink = custom, nested, sink
+
+    def drain(self, here: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], str, Any]]:
+        while self.nested:
+            yield self.nested.popleft()
+        while self.custom:
+            yield here, "custom", self.custom.popleft()
+        while self.sink is not None and self.sink.chunks:
+            yield here, "messages", self.sink.chunks.popleft()
+
+
+def _values_of(value: Any) -> list[Any]:
+    return list(value.values()) if isinstance(value, dict) else [value]
 
 
 def plan_is_input(plan: Any) -> bool:

@@ -18,6 +18,7 @@ streaming and limits happen there, between phases, never in here.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import dataclasses
 import hashlib
@@ -178,15 +179,22 @@ def execute(
     state: StepState,
     run: RunContext,
     executor: Executor | None = None,
-) -> Iterator[TaskResult]:
+) -> Iterator[TaskResult | None]:
     """Run the plan's tasks; yield each result as its task finishes.
 
     A single task runs inline in the caller's thread; several run concurrently on
     ``executor`` (a shared thread pool by default), the first of them inline. The
     order results arrive in is timing; ``update`` never depends on it.
+
+    When the run streams chunks live (``run.live`` is set: stream modes "messages" or
+    "custom"), every task runs on the executor and this yields ``None`` whenever a
+    running task sent a chunk, so the caller can pass it on before the task ends.
     """
     tasks = plan.tasks
-    if len(tasks) == 1:
+    live = run.live
+    if not tasks:
+        return
+    if live is None and len(tasks) == 1:
         yield run_task(graph, tasks[0], state, run)
         return
     pool = executor or _default_pool()
@@ -197,12 +205,23 @@ def execute(
         pool.submit(contextvars.copy_context().run, run_task, graph, task, state, run)
         if in_threads
         else pool.submit(run_task, graph, task, state, run)
-        for task in tasks[1:]
+        for task in (tasks if live is not None else tasks[1:])
     }
-    if tasks:
+    if live is None:
         yield run_task(graph, tasks[0], state, run)
+    else:
+        for future in futures:
+            future.add_done_callback(lambda _: live.set())
     while futures:
-        finished, futures = wait(futures, return_when=FIRST_COMPLETED)
+        if live is None:
+            finished, futures = wait(futures, return_when=FIRST_COMPLETED)
+        else:
+            live.wait()
+            live.clear()
+            finished = {future for future in futures if future.done()}
+            futures -= finished
+            if not finished:
+                yield None  # a chunk is waiting
         for future in finished:
             yield future.result()
 
@@ -212,7 +231,7 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
     updates first, then Command routes, edges and routers). A failure is retried as
     the node's retry policy says; the last error is caught into the result."""
     node = graph.nodes[task.node]
-    task_config = _task_config(run, task, node) if node.injected else None
+    task_config = task_config_of(run, task, node) if node.injected or run.callbacks else None
     injected = _injected(node, task_config, run.runtime)
     started = time.perf_counter()
     failed: list[Exception] = []
@@ -227,7 +246,7 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
         error: Exception | None = None
         interrupts: tuple[Any, ...] = ()
         try:
-            with running(run.runtime), task_scope(scope):
+            with running(run.runtime), task_scope(scope), _langchain_config(task_config, run):
                 output = _call(node, task.input, injected, run)
                 fresh_read = _FreshRead(graph, state, writes)
                 for writer in node.writers:
@@ -283,6 +302,22 @@ def _call_sync_or_async(
     return future.result()
 
 
+@contextlib.contextmanager
+def _langchain_config(config: Mapping[str, Any] | None, run: RunContext) -> Iterator[None]:
+    """While a node runs, make its config langchain-core's current one, so that a chat
+    model it calls without a config reports to the run's callbacks (as in LangGraph)."""
+    if not run.callbacks or config is None:
+        yield
+        return
+    from langchain_core.runnables.config import var_child_runnable_config
+
+    token = var_child_runnable_config.set(config)  # type: ignore[arg-type]
+    try:
+        yield
+    finally:
+        var_child_runnable_config.reset(token)
+
+
 def _injected(node: NodeSpec, config: Mapping[str, Any] | None, runtime: Runtime) -> dict[str, Any]:
     values = {"config": config, "writer": runtime.stream_writer, "runtime": runtime}
     values["store"] = runtime.store
@@ -299,7 +334,9 @@ def _retry_policy_for(node: NodeSpec, error: Exception | None, attempt: int) -> 
     return None
 
 
-def _task_config(run: RunContext, task: Task, node: NodeSpec) -> dict[str, Any]:
+def task_config_of(run: RunContext, task: Task, node: NodeSpec) -> dict[str, Any]:
+    """The config a task's node is handed: the run's, with LangGraph's task metadata
+    and the run's callback handlers."""
     namespace = "|".join((*run.namespace, f"{task.node}:{task.id}"))
     metadata = {
         **run.config.get("metadata", {}),
@@ -312,7 +349,11 @@ def _task_config(run: RunContext, task: Task, node: NodeSpec) -> dict[str, Any]:
         "langgraph_path": task.path,
         "langgraph_checkpoint_ns": namespace,
     }
-    return {**run.config, "metadata": metadata}
+    configurable = {**run.config.get("configurable", {}), "checkpoint_ns": namespace}
+    config = {**run.config, "metadata": metadata, "configurable": configurable}
+    if run.callbacks:
+        config["callbacks"] = [*(run.config.get("callbacks") or ()), *run.callbacks]
+    return config
 
 
 def fresh_reader(graph: GraphSpec, state: StepState, writes: list[tuple[str, Any]]) -> FreshRead:

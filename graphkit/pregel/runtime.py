@@ -110,6 +110,11 @@ class RunContext:
     """The run's ``ThreadLink`` (None without a checkpointer); subgraphs save under it."""
     resuming: bool = False
     """True when this run resumes its thread (subgraphs then resume theirs)."""
+    live: threading.Event | None = None
+    """Set by whatever collects chunks that running tasks send (stream modes "custom"
+    and "messages"); Execute then wakes up to let them through before tasks end."""
+    callbacks: tuple[Any, ...] = ()
+    """langchain-core callback handlers added to every task's config."""
 
 
 class Resume:

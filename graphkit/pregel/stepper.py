@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import threading
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor
 from typing import Any
@@ -77,6 +78,8 @@ class Stepper:
         interrupt_before: Sequence[str] | str = (),
         interrupt_after: Sequence[str] | str = (),
         durability: str | None = None,
+        live: threading.Event | None = None,
+        callbacks: tuple[Any, ...] = (),
     ) -> None:
         self.graph = graph
         self.config = config
@@ -88,7 +91,14 @@ class Stepper:
         if loop is None and self._parent is not None:
             loop = self._parent.run.loop
         self._run_context = RunContext(
-            config.raw, runtime or Runtime(), loop, self.namespace, forward, stream_modes
+            config.raw,
+            runtime or Runtime(),
+            loop,
+            self.namespace,
+            forward,
+            stream_modes,
+            live=live,
+            callbacks=callbacks,
         )
         self.status = "running"
         self.error: BaseException | None = None
@@ -224,6 +234,11 @@ class Stepper:
         """The current values of ``keys`` that hold one."""
         return self._state.read(keys)
 
+    def task_metadata(self, task: Task) -> dict[str, Any]:
+        """The metadata a task's node sees in its config (LangGraph's langgraph_* keys)."""
+        node = self.graph.nodes[task.node]
+        return phases.task_config_of(self._run_context, task, node)["metadata"]
+
     def checkpoint_payload(self, plan: Plan) -> dict[str, Any] | None:
         """The "checkpoint" payload of the checkpoints/debug streams for the checkpoint
         ``plan`` was made from (LangGraph's fields), or None without a checkpointer."""
@@ -288,8 +303,9 @@ class Stepper:
             self._finish("interrupted")
         return self._plan
 
-    def iter_execute(self) -> Iterator[TaskResult]:
-        """Execute the planned tasks, yielding each result as its task finishes.
+    def iter_execute(self) -> Iterator[TaskResult | None]:
+        """Execute the planned tasks, yielding each result as its task finishes (and
+        ``None`` when, streaming live, a running task sent a chunk).
 
         If a task failed, the step stops here: no Update runs, the channels stay as
         they were, and the first error in plan order is raised.
@@ -310,6 +326,9 @@ class Stepper:
             for result in phases.execute(
                 self.graph, to_run, self._state, self._run_context, self.executor
             ):
+                if result is None:  # live streaming: chunks from running tasks wait
+                    yield None
+                    continue
                 if self._thread is not None:
                     self._thread.save_task(result)
                 results.append(result)

@@ -24,7 +24,7 @@ __all__ = [
     "wrote_any",
 ]
 
-STREAM_MODES = ("values", "updates", "debug", "tasks", "checkpoints", "custom")
+STREAM_MODES = ("values", "updates", "debug", "tasks", "checkpoints", "custom", "messages")
 
 
 def update_chunk(graph: GraphSpec, result: TaskResult) -> dict[str, Any] | None:

@@ -135,11 +135,6 @@ def test_objects_with_invoke_are_nodes():
     assert builder.compile().invoke({"x": 5})["x"] == 11
 
 
-def test_messages_mode_is_not_built_yet_and_says_so():
-    with pytest.raises(NotImplementedError, match="stream_mode='messages' is not supported yet"):
-        list(diamond().stream({"log": []}, stream_mode="messages"))
-
-
 def test_unknown_stream_mode_lists_the_supported_ones():
     with pytest.raises(ValueError, match=r"Unknown stream_mode 'valuez'.*'updates', 'debug'"):
         list(diamond().stream({"log": []}, stream_mode="valuez"))

@@ -1,0 +1,123 @@
+"""stream_mode="messages": chat-model tokens and messages, as nodes produce them.
+
+A langchain-core callback handler is added to every task's config (and made the
+current langchain config while the node runs, so a model called inside the node
+without a config still reports to it). It turns the model's streamed tokens into
+``(message_chunk, metadata)`` chunks while the task runs; a model that does not stream
+gives its whole message when it ends. Messages a node returns that were not streamed
+(e.g. the ToolMessages of a ToolNode) follow when the task finishes — LangGraph's rules.
+langchain-core is imported only when this mode is used.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Iterator
+from typing import Any
+
+__all__ = ["MessagesSink", "messages_in"]
+
+
+def messages_in(value: Any) -> Iterator[Any]:
+    """The langchain-core messages in a write's value (a message or a list of them)."""
+    from langchain_core.messages import BaseMessage
+
+    if isinstance(value, BaseMessage):
+        yield value
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            if isinstance(item, BaseMessage):
+                yield item
+
+
+class MessagesSink:
+    """Collects the "messages" chunks of one run, from any thread, and wakes the
+    stream loop (``live``) so they are delivered while the task still runs."""
+
+    def __init__(self, live: threading.Event) -> None:
+        self.live = live
+        self.chunks: deque[tuple[Any, dict[str, Any]]] = deque()
+        self.seen: set[str] = set()
+        self._lock = threading.Lock()
+        self.handler = _handler(self)
+
+    def emit(self, message: Any, metadata: dict[str, Any]) -> None:
+        """Queue ``(message, metadata)`` once per message id."""
+        with self._lock:
+            if message.id is not None and message.id in self.seen and not _is_chunk(message):
+                return
+            if message.id is not None:
+                self.seen.add(message.id)
+        self.chunks.append((message, metadata))
+        self.live.set()
+
+    def saw(self, value: Any) -> None:
+        """Remember the messages a task was given, so they are not streamed back."""
+        with self._lock:
+            self.seen.update(m.id for m in messages_in(value) if m.id is not None)
+
+    def node_output(self, writes: Any, metadata: dict[str, Any]) -> None:
+        """Queue the messages a finished task wrote that no model streamed."""
+        for _, value in writes:
+            for message in messages_in(value):
+                if message.id is None or message.id not in self.seen:
+                    self.emit(message, metadata)
+
+
+def _is_chunk(message: Any) -> bool:
+    return type(message).__name__.endswith("Chunk")
+
+
+def _handler(sink: MessagesSink) -> Any:
+    from langchain_core.callbacks import BaseCallbackHandler
+    from langchain_core.messages import BaseMessage
+
+    class StreamMessages(BaseCallbackHandler):
+        """Forwards a chat model's tokens (or its final message) to the sink.
+
+        Having ``tap_output_iter`` makes it a langchain-core streaming handler, which
+        is what makes ``model.invoke`` stream its tokens (LangGraph's handler does too).
+        """
+
+        run_inline = True  # called in the model's thread, in token order
+
+        def tap_output_iter(self, run_id, output):
+            return output
+
+        async def tap_output_aiter(self, run_id, output):
+            async for item in output:
+                yield item
+
+        def __init__(self) -> None:
+            self.metadata: dict[Any, dict[str, Any]] = {}
+            self.streamed: set[Any] = set()
+
+        def on_chat_model_start(self, serialized, messages, *, run_id, metadata=None, **kwargs):
+            # the task's metadata (langgraph_node, langgraph_step, ...) and the model's own
+            self.metadata[run_id] = dict(metadata or {})
+
+        def on_llm_new_token(self, token, *, chunk=None, run_id, **kwargs):
+            metadata = self.metadata.get(run_id)
+            message = getattr(chunk, "message", None)
+            if metadata is None or not isinstance(message, BaseMessage):
+                return
+            self.streamed.add(run_id)
+            sink.emit(message, metadata)
+
+        def on_llm_end(self, response, *, run_id, **kwargs):
+            metadata = self.metadata.pop(run_id, None)
+            if metadata is None or run_id in self.streamed:
+                self.streamed.discard(run_id)
+                return
+            for generations in response.generations:
+                for generation in generations:
+                    message = getattr(generation, "message", None)
+                    if isinstance(message, BaseMessage):
+                        sink.emit(message, metadata)
+
+        def on_llm_error(self, error, *, run_id, **kwargs):
+            self.metadata.pop(run_id, None)
+            self.streamed.discard(run_id)
+
+    return StreamMessages()
