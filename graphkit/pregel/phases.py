@@ -18,7 +18,6 @@ streaming and limits happen there, between phases, never in here.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import contextvars
 import dataclasses
 import hashlib
@@ -35,7 +34,7 @@ from graphkit.checkpoint import Checkpoint, new_checkpoint_id
 from graphkit.constants import PULL, PUSH, TASKS
 from graphkit.errors import GraphInterrupt, GraphkitWarning, InvalidUpdateError, ParentCommand
 from graphkit.pregel.records import ChannelChange, Plan, Task, TaskResult, Update
-from graphkit.pregel.runtime import RunContext, Runtime, TaskScope, running, task_scope
+from graphkit.pregel.runtime import RunContext, Runtime, TaskScope, enter_task, leave_task
 from graphkit.pregel.spec import FreshRead, GraphSpec, NodeSpec
 
 __all__ = ["StepState", "execute", "plan", "run_task", "update"]
@@ -246,7 +245,7 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
         error: Exception | None = None
         interrupts: tuple[Any, ...] = ()
         try:
-            with running(run.runtime), task_scope(scope), _langchain_config(task_config, run):
+            with _task_context(run, scope, task_config):
                 output = _call(node, task.input, injected, run)
                 fresh_read = _FreshRead(graph, state, writes)
                 for writer in node.writers:
@@ -302,20 +301,33 @@ def _call_sync_or_async(
     return future.result()
 
 
-@contextlib.contextmanager
-def _langchain_config(config: Mapping[str, Any] | None, run: RunContext) -> Iterator[None]:
-    """While a node runs, make its config langchain-core's current one, so that a chat
-    model it calls without a config reports to the run's callbacks (as in LangGraph)."""
-    if not run.callbacks or config is None:
-        yield
-        return
-    from langchain_core.runnables.config import var_child_runnable_config
+class _task_context:
+    """While a task runs: its runtime and scope are current (``get_runtime()``,
+    ``interrupt()``, subgraphs), and with callbacks its config is langchain-core's
+    current one, so a chat model called without a config reports to the run's
+    callbacks (as in LangGraph). Plain token set/reset: this is on the hot path."""
 
-    token = var_child_runnable_config.set(config)  # type: ignore[arg-type]
-    try:
-        yield
-    finally:
-        var_child_runnable_config.reset(token)
+    __slots__ = ("_config", "_langchain", "_run", "_scope", "_tokens")
+
+    def __init__(self, run: RunContext, scope: TaskScope, config: Any) -> None:
+        self._run, self._scope, self._config = run, scope, config
+
+    def __enter__(self) -> None:
+        self._tokens = enter_task(self._run.runtime, self._scope)
+        self._langchain = None
+        if self._run.callbacks and self._config is not None:
+            from langchain_core.runnables.config import var_child_runnable_config
+
+            self._langchain = (
+                var_child_runnable_config,
+                var_child_runnable_config.set(self._config),
+            )
+
+    def __exit__(self, *exc_info: Any) -> None:
+        if self._langchain is not None:
+            variable, token = self._langchain
+            variable.reset(token)
+        leave_task(self._tokens)
 
 
 def _injected(node: NodeSpec, config: Mapping[str, Any] | None, runtime: Runtime) -> dict[str, Any]:
@@ -424,7 +436,11 @@ def update(
     nodes, "input" for the input step); ``discarded`` are tasks a new input replaces:
     they count as having seen their triggers, so they do not run (as in LangGraph).
     """
-    ordered = sorted(results, key=lambda result: _path_key(result.task.path))
+    ordered = (
+        sorted(results, key=lambda result: _path_key(result.task.path))
+        if len(results) > 1
+        else results
+    )
     step = state.step
     channels = state.channels
     next_version = state.max_version + 1
@@ -463,9 +479,10 @@ def update(
     working: dict[str, Channel] = {}
     consumed: dict[str, None] = {}  # ordered sets
     for name in _consumed(graph, ordered, channels):
-        channel = working[name] = channels[name].copy()
-        if channel.consume():
-            consumed[name] = None
+        if name in graph.consuming_channels:  # the others never change on consume()
+            channel = working[name] = channels[name].copy()
+            if channel.consume():
+                consumed[name] = None
     changed: dict[str, None] = {}
     for name, values in grouped.items():
         channel = working.get(name) or working.setdefault(name, channels[name].copy())
@@ -478,7 +495,7 @@ def update(
     for name in changed:
         changes[name] = _change(
             name,
-            channels[name],
+            channels[name].checkpoint(),
             working[name],
             state,
             next_version,
@@ -513,9 +530,9 @@ def update(
     source = source or ("loop" if is_loop_step else "input")
     checkpoint = _next_checkpoint(state, changes, seen_changes, updated, source)
     state.checkpoint = checkpoint
-    state.updated_channels = frozenset(updated)
+    state.updated_channels = checkpoint.updated_channels
     state.step = step + 1
-    return Update(step, tuple(changes.values()), frozenset(updated), checkpoint)
+    return Update(step, tuple(changes.values()), checkpoint.updated_channels, checkpoint)
 
 
 def _notify(
@@ -528,8 +545,8 @@ def _notify(
     event: str,
 ) -> None:
     """Tell a channel a step passed (``update([])``) or the run is ending (``finish()``)."""
-    before = channels[name].copy()
     channel = channels[name]
+    before = channel.checkpoint()
     if channel.update([]) if event == "update" else channel.finish():
         earlier = changes.get(name)  # written this step, then finished: one change
         if earlier is not None:
@@ -566,7 +583,7 @@ def _path_key(path: tuple[Any, ...]) -> tuple[str, ...]:
 
 def _change(
     name: str,
-    before: Channel,
+    before: Any,
     after: Channel,
     state: StepState,
     version: int,
@@ -575,7 +592,7 @@ def _change(
 ) -> ChannelChange:
     return ChannelChange(
         channel=name,
-        before=before.checkpoint(),
+        before=before,
         after=after.checkpoint(),
         version_before=state.versions.get(name),
         version_after=version,

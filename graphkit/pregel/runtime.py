@@ -187,6 +187,17 @@ _scope: contextvars.ContextVar[TaskScope | None] = contextvars.ContextVar(
 )
 
 
+def enter_task(runtime: Runtime, scope: TaskScope) -> tuple[Any, Any]:
+    """Make ``runtime`` and ``scope`` current; returns what ``leave_task`` needs."""
+    return _current.set(runtime), _scope.set(scope)
+
+
+def leave_task(tokens: tuple[Any, Any]) -> None:
+    """Undo ``enter_task``."""
+    _scope.reset(tokens[1])
+    _current.reset(tokens[0])
+
+
 def current_scope() -> TaskScope | None:
     """The scope of the task running in this thread, if a graph runs inside a node."""
     return _scope.get()

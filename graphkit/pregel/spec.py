@@ -84,6 +84,7 @@ class GraphSpec:
     managed: Mapping[str, Any] = field(default_factory=dict)
     trigger_to_nodes: Mapping[str, tuple[str, ...]] = field(init=False)
     finishing_channels: tuple[str, ...] = field(init=False)
+    consuming_channels: frozenset[str] = field(init=False)
 
     def __post_init__(self) -> None:
         index: dict[str, list[str]] = {}
@@ -97,6 +98,13 @@ class GraphSpec:
             self,
             "finishing_channels",
             tuple(k for k, c in self.channels.items() if type(c).finish is not Channel.finish),
+        )
+        object.__setattr__(
+            self,
+            "consuming_channels",
+            frozenset(
+                k for k, c in self.channels.items() if type(c).consume is not Channel.consume
+            ),
         )
 
 

@@ -1,0 +1,248 @@
+"""graphkit beside LangGraph on the same graphs, in one process (not a test).
+
+Run it with ``.venv/bin/python benchmarks/runtime.py`` (``--quick`` for fewer repeats).
+Each case builds the same graph with both libraries; the runs are interleaved, repeated,
+and the table shows medians and the ratio LangGraph / graphkit (above 1: graphkit is
+faster). graphkit runs with recording on (every superstep kept as records) unless a
+row says otherwise. LangGraph's savers run with ``durability="sync"``, as graphkit
+saves each step before the next one starts.
+
+Cases (issue 7): 1 a chain of 1,000 trivial nodes; 2 the same with the in-memory and
+the SQLite saver (and chains of 100 and 5,000 nodes, to show how the cost per step
+grows); 3 a fan-out of 100 Sends into a reducing node; 4 200 invocations of a 3-node
+graph; 5 a ReAct loop of 20 tool round trips with a scripted model; 6 graphkit only:
+recording on vs off, ``Run.to_frame`` of a 1,000-step run, SVG of a 200-node graph;
+7 peak memory of a 10,000-step run with recording on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import operator
+import sqlite3
+import statistics
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypedDict
+
+import langgraph.graph as langgraph_graph
+from langgraph.checkpoint.memory import InMemorySaver as LangGraphMemory
+from langgraph.checkpoint.sqlite import SqliteSaver as LangGraphSqlite
+from langgraph.types import Send as LangGraphSend
+
+import graphkit
+from graphkit.checkpoint import InMemorySaver, SqliteSaver
+
+
+class Counter(TypedDict):
+    n: int
+
+
+class Items(TypedDict):
+    items: Annotated[list, operator.add]
+    total: int
+
+
+class Chat(TypedDict):
+    messages: Annotated[list, operator.add]
+
+
+def chain(lib: Any, length: int, checkpointer: Any = None) -> Any:
+    builder = lib.StateGraph(Counter)
+    names = [f"n{index}" for index in range(length)]
+    for name in names:
+        builder.add_node(name, lambda state: {"n": state["n"] + 1})
+    builder.add_edge(lib.START, names[0])
+    for first, second in zip(names, names[1:], strict=False):
+        builder.add_edge(first, second)
+    return builder.compile(checkpointer=checkpointer)
+
+
+def fan_out(lib: Any, send: Any, width: int = 100) -> Any:
+    builder = lib.StateGraph(Items)
+    builder.add_node("split", lambda state: {"items": []})
+    builder.add_node("work", lambda index: {"items": [index * index]})
+    builder.add_node("reduce", lambda state: {"total": sum(state["items"])})
+    builder.add_edge(lib.START, "split")
+    builder.add_conditional_edges("split", lambda state: [send("work", i) for i in range(width)])
+    builder.add_edge("work", "reduce")
+    return builder.compile()
+
+
+def small(lib: Any) -> Any:
+    builder = lib.StateGraph(Counter)
+    for name in ("a", "b", "c"):
+        builder.add_node(name, lambda state: {"n": state["n"] + 1})
+    builder.add_edge(lib.START, "a").add_edge("a", "b").add_edge("b", "c")
+    return builder.compile()
+
+
+def react(lib: Any, rounds: int = 20) -> Any:
+    """agent ↔ tools, as a ReAct loop: the scripted model asks for a tool ``rounds``
+    times, then answers. Messages are langchain-core messages."""
+    from langchain_core.messages import AIMessage, ToolMessage
+
+    def agent(state: Chat) -> dict:
+        asked = sum(1 for m in state["messages"] if isinstance(m, ToolMessage))
+        if asked < rounds:
+            call = {"name": "add", "args": {"a": asked, "b": 1}, "id": f"call-{asked}"}
+            return {"messages": [AIMessage(content="", tool_calls=[call])]}
+        return {"messages": [AIMessage(content=f"done after {asked} tools")]}
+
+    def tools(state: Chat) -> dict:
+        call = state["messages"][-1].tool_calls[0]
+        result = call["args"]["a"] + call["args"]["b"]
+        return {"messages": [ToolMessage(str(result), tool_call_id=call["id"])]}
+
+    def route(state: Chat) -> str:
+        return "tools" if state["messages"][-1].tool_calls else lib.END
+
+    builder = lib.StateGraph(Chat).add_node("agent", agent).add_node("tools", tools)
+    builder.add_edge(lib.START, "agent").add_conditional_edges("agent", route, ["tools", lib.END])
+    builder.add_edge("tools", "agent")
+    return builder.compile()
+
+
+def timed(function: Callable[[], Any]) -> float:
+    gc.collect()
+    started = time.perf_counter()
+    function()
+    return time.perf_counter() - started
+
+
+def compare(
+    repeats: int, cases: dict[str, tuple[Callable[[], Any], Callable[[], Any], int]]
+) -> None:
+    print(
+        f"{'case':<42} {'graphkit':>12} {'LangGraph':>12} {'ratio':>7}   (per unit, median of {repeats})"
+    )
+    for name, (ours, theirs, units) in cases.items():
+        ours_times, their_times = [], []
+        for _ in range(repeats):  # interleaved, so that machine noise hits both alike
+            ours_times.append(timed(ours))
+            their_times.append(timed(theirs))
+        mine, other = statistics.median(ours_times) / units, statistics.median(their_times) / units
+        print(f"{name:<42} {mine * 1e6:>10.1f}µs {other * 1e6:>10.1f}µs {other / mine:>6.1f}×")
+
+
+def chain_cases(lengths: list[int]) -> dict[str, tuple[Callable[[], Any], Callable[[], Any], int]]:
+    cases = {}
+    folder = Path(tempfile.mkdtemp())
+    for length in lengths:
+        limit = {"recursion_limit": length + 10}
+        ours, theirs = chain(graphkit, length), chain(langgraph_graph, length)
+        cases[f"1 chain {length}, per step"] = (
+            lambda ours=ours, limit=limit: ours.invoke({"n": 0}, limit),
+            lambda theirs=theirs, limit=limit: theirs.invoke({"n": 0}, limit),
+            length,
+        )
+        ours_mem = chain(graphkit, length, InMemorySaver())
+        theirs_mem = chain(langgraph_graph, length, LangGraphMemory())
+        cases[f"2 chain {length}, in-memory saver, per step"] = (
+            lambda app=ours_mem, limit=limit: app.invoke({"n": 0}, _thread(limit)),
+            lambda app=theirs_mem, limit=limit: app.invoke(
+                {"n": 0}, _thread(limit), durability="sync"
+            ),
+            length,
+        )
+        if length <= 1000:
+            ours_sql = chain(graphkit, length, SqliteSaver(_connect(folder / f"g{length}.db")))
+            theirs_sql = chain(
+                langgraph_graph, length, LangGraphSqlite(_connect(folder / f"l{length}.db"))
+            )
+            cases[f"2 chain {length}, SQLite saver, per step"] = (
+                lambda app=ours_sql, limit=limit: app.invoke({"n": 0}, _thread(limit)),
+                lambda app=theirs_sql, limit=limit: app.invoke(
+                    {"n": 0}, _thread(limit), durability="sync"
+                ),
+                length,
+            )
+    return cases
+
+
+_threads = iter(range(10**9))
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    return sqlite3.connect(str(path), check_same_thread=False)
+
+
+def _thread(limit: dict) -> dict:
+    return {**limit, "configurable": {"thread_id": f"t{next(_threads)}"}}
+
+
+def graphkit_only(quick: bool) -> None:
+    print("\ngraphkit only")
+    app = chain(graphkit, 1000)
+    limit = {"recursion_limit": 1010}
+    on = statistics.median(timed(lambda: app.stepper({"n": 0}, limit).run()) for _ in range(5))
+    off = statistics.median(
+        timed(lambda: app.stepper({"n": 0}, limit, record=False).run()) for _ in range(5)
+    )
+    print(
+        f"  6 recording on vs off, chain 1000: {on / 1000 * 1e6:.1f} vs {off / 1000 * 1e6:.1f} µs/step ({(on / off - 1) * 100:+.0f}%)"
+    )
+    run = app.trace({"n": 0}, limit)
+    for kind in ("tasks", "writes", "changes", "state"):
+        seconds = statistics.median(timed(lambda kind=kind: run.to_frame(kind)) for _ in range(3))
+        print(f"  6 Run.to_frame({kind!r}) of 1,000 steps: {seconds * 1000:.1f} ms")
+    big = chain(graphkit, 200).get_graph()
+    for engine in ("dot", "python"):
+        from graphkit.render import svg as svg_module
+
+        svg_module._cache.clear() if hasattr(svg_module, "_cache") else None
+        seconds = timed(lambda engine=engine: big.draw_svg(engine=engine))
+        print(f"  6 SVG of a 200-node graph, {engine} layout: {seconds * 1000:.0f} ms")
+    steps = 2_000 if quick else 10_000
+    long_app = chain(graphkit, 10)
+    loop = graphkit.StateGraph(Counter).add_node("spin", lambda s: {"n": s["n"] + 1})
+    loop.add_edge(graphkit.START, "spin").add_conditional_edges(
+        "spin", lambda s: "spin" if s["n"] < steps else graphkit.END
+    )
+    spin = loop.compile()
+    del long_app
+    gc.collect()
+    tracemalloc.start()
+    run = spin.trace({"n": 0}, {"recursion_limit": steps + 10})
+    current, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    print(
+        f"  7 {steps:,}-step run, recording on: peak {peak / 1e6:.1f} MB "
+        f"({peak / steps:.0f} bytes per step; {len(run.steps):,} supersteps kept)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats and sizes")
+    quick = parser.parse_args().quick
+    repeats = 3 if quick else 5
+    cases = chain_cases([100, 1000] if quick else [100, 1000, 5000])
+    ours_fan, theirs_fan = fan_out(graphkit, graphkit.Send), fan_out(langgraph_graph, LangGraphSend)
+    cases["3 fan-out of 100 Sends, per Send task"] = (
+        lambda: ours_fan.invoke({"items": [], "total": 0}),
+        lambda: theirs_fan.invoke({"items": [], "total": 0}),
+        100,
+    )
+    ours_small, theirs_small = small(graphkit), small(langgraph_graph)
+    cases["4 200 invokes of a 3-node graph, per invoke"] = (
+        lambda: [ours_small.invoke({"n": 0}) for _ in range(200)],
+        lambda: [theirs_small.invoke({"n": 0}) for _ in range(200)],
+        200,
+    )
+    ours_react, theirs_react = react(graphkit), react(langgraph_graph)
+    cases["5 ReAct loop, 20 tool round trips, per run"] = (
+        lambda: ours_react.invoke({"messages": []}, {"recursion_limit": 100}),
+        lambda: theirs_react.invoke({"messages": []}, {"recursion_limit": 100}),
+        1,
+    )
+    compare(repeats, cases)
+    graphkit_only(quick)
+
+
+if __name__ == "__main__":
+    main()
