@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import itertools
 import operator
 import sqlite3
 import statistics
@@ -57,7 +58,7 @@ def chain(lib: Any, length: int, checkpointer: Any = None) -> Any:
     for name in names:
         builder.add_node(name, lambda state: {"n": state["n"] + 1})
     builder.add_edge(lib.START, names[0])
-    for first, second in zip(names, names[1:], strict=False):
+    for first, second in itertools.pairwise(names):
         builder.add_edge(first, second)
     return builder.compile(checkpointer=checkpointer)
 
@@ -117,9 +118,8 @@ def timed(function: Callable[[], Any]) -> float:
 def compare(
     repeats: int, cases: dict[str, tuple[Callable[[], Any], Callable[[], Any], int]]
 ) -> None:
-    print(
-        f"{'case':<42} {'graphkit':>12} {'LangGraph':>12} {'ratio':>7}   (per unit, median of {repeats})"
-    )
+    header = f"{'case':<42} {'graphkit':>12} {'LangGraph':>12} {'ratio':>7}"
+    print(f"{header}   (per unit, median of {repeats})")
     for name, (ours, theirs, units) in cases.items():
         ours_times, their_times = [], []
         for _ in range(repeats):  # interleaved, so that machine noise hits both alike
@@ -183,9 +183,8 @@ def graphkit_only(quick: bool) -> None:
     off = statistics.median(
         timed(lambda: app.stepper({"n": 0}, limit, record=False).run()) for _ in range(5)
     )
-    print(
-        f"  6 recording on vs off, chain 1000: {on / 1000 * 1e6:.1f} vs {off / 1000 * 1e6:.1f} µs/step ({(on / off - 1) * 100:+.0f}%)"
-    )
+    per_step = f"{on / 1000 * 1e6:.1f} vs {off / 1000 * 1e6:.1f} µs/step"
+    print(f"  6 recording on vs off, chain 1000: {per_step} ({(on / off - 1) * 100:+.0f}%)")
     run = app.trace({"n": 0}, limit)
     for kind in ("tasks", "writes", "changes", "state"):
         seconds = statistics.median(timed(lambda kind=kind: run.to_frame(kind)) for _ in range(3))
@@ -208,7 +207,7 @@ def graphkit_only(quick: bool) -> None:
     gc.collect()
     tracemalloc.start()
     run = spin.trace({"n": 0}, {"recursion_limit": steps + 10})
-    current, peak = tracemalloc.get_traced_memory()
+    _current, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     print(
         f"  7 {steps:,}-step run, recording on: peak {peak / 1e6:.1f} MB "
