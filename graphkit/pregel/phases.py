@@ -444,18 +444,22 @@ def update(
     step = state.step
     channels = state.channels
     next_version = state.max_version + 1
-    is_loop_step = any(result.task.triggers for result in ordered)
     changes: dict[str, ChannelChange] = {}
     updated: set[str] = set()
+    versions = state.versions
 
     # 1. what each node has now seen
     seen_changes: dict[str, dict[str, int]] = {}
-    for task in (*discarded, *(result.task for result in ordered)):
+    tasks = [result.task for result in ordered]
+    is_loop_step = any(task.triggers for task in tasks)
+    for task in (*discarded, *tasks) if discarded else tasks:
         subscribed = _subscribed(graph, task)
         if not subscribed:
             continue
         seen = state.versions_seen.setdefault(task.node, {})
-        seen.update({c: state.versions[c] for c in subscribed if c in state.versions})
+        for channel in subscribed:
+            if channel in versions:
+                seen[channel] = versions[channel]
         seen_changes[task.node] = dict(seen)
 
     # 2. group writes by channel, keeping who wrote what
@@ -507,8 +511,9 @@ def update(
             updated.add(name)
 
     # 4. a step passed: volatile channels not written this step may clear themselves
-    if is_loop_step:
-        for name in sorted(state.live_volatile):  # sorted: the same record in every process
+    if is_loop_step and state.live_volatile:
+        live = state.live_volatile
+        for name in sorted(live) if len(live) > 1 else tuple(live):  # the same in every process
             if name not in grouped:
                 _notify(name, channels, state, next_version, changes, updated, "update")
 

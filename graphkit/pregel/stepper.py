@@ -319,10 +319,12 @@ class Stepper:
             results.append(TaskResult(task, ((self.graph.input_channel, self._input),)))
             yield results[0]
         else:
-            reused = reusable_results(plan, self._pending) if self._pending else {}
-            results.extend(reused.values())
-            yield from reused.values()
-            to_run = Plan(plan.step, tuple(t for t in plan.tasks if t.id not in reused))
+            to_run = plan
+            if self._pending:  # resuming: tasks that finished before are not run again
+                reused = reusable_results(plan, self._pending)
+                results.extend(reused.values())
+                yield from reused.values()
+                to_run = Plan(plan.step, tuple(t for t in plan.tasks if t.id not in reused))
             for result in phases.execute(
                 self.graph, to_run, self._state, self._run_context, self.executor
             ):
@@ -333,15 +335,19 @@ class Stepper:
                     self._thread.save_task(result)
                 results.append(result)
                 yield result
-        order = {task.id: index for index, task in enumerate(plan.tasks)}
-        by_end = sorted(results, key=lambda result: result.started + result.duration)
-        finish_order = tuple(result.task.id for result in by_end)
-        results.sort(key=lambda result: order[result.task.id])
+        if len(results) > 1:
+            order = {task.id: index for index, task in enumerate(plan.tasks)}
+            by_end = sorted(results, key=lambda result: result.started + result.duration)
+            finish_order = tuple(result.task.id for result in by_end)
+            results.sort(key=lambda result: order[result.task.id])
+        else:
+            finish_order = tuple(result.task.id for result in results)
         self._execution = Execution(plan.step, tuple(results), finish_order)
-        failed = next((result for result in results if result.error is not None), None)
-        if failed is not None:
-            self._fail("error", failed.error)
-        self.interrupts = tuple(i for result in results for i in result.interrupts)
+        for result in results:  # the first error in plan order
+            if result.error is not None:
+                self._fail("error", result.error)
+            if result.interrupts:
+                self.interrupts += result.interrupts
         if self.interrupts:
             if self.record:
                 self._steps.append(self._superstep(None))
