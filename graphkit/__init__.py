@@ -69,6 +69,7 @@ __all__ = [
     "InvalidUpdateError",
     "LastValue",
     "MemorySaver",
+    "MessagesState",
     "NamedBarrierValue",
     "ParentCommand",
     "Plan",
@@ -81,10 +82,26 @@ __all__ = [
     "Superstep",
     "Task",
     "TaskResult",
+    "ToolNode",
     "Topic",
     "UntrackedValue",
     "Update",
+    "add_messages",
+    "create_react_agent",
     "get_runtime",
     "get_stream_writer",
     "interrupt",
+    "tools_condition",
 ]
+
+_PREBUILT = ("MessagesState", "ToolNode", "add_messages", "create_react_agent", "tools_condition")
+
+
+def __getattr__(name: str) -> object:
+    """Import the langchain-core integration only when one of its names is asked for,
+    so that ``import graphkit`` stays free of langchain-core."""
+    if name in _PREBUILT:
+        import graphkit.prebuilt
+
+        return getattr(graphkit.prebuilt, name)
+    raise AttributeError(f"module 'graphkit' has no attribute {name!r}")

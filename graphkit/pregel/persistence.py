@@ -94,7 +94,7 @@ def task_writes(result: TaskResult) -> list[tuple[str, Any]]:
         answers = [(ANSWERS, list(result.answers))] if result.answers else []
         return [(INTERRUPT, list(result.interrupts)), *answers]
     if result.error is not None:
-        return [(ERROR, f"{type(result.error).__name__}: {result.error}")]
+        return [(ERROR, repr(result.error))]  # LangGraph shows the error's repr
     return list(result.writes) or [(NO_WRITES, None)]
 
 

@@ -364,8 +364,22 @@ def task_config_of(run: RunContext, task: Task, node: NodeSpec) -> dict[str, Any
     configurable = {**run.config.get("configurable", {}), "checkpoint_ns": namespace}
     config = {**run.config, "metadata": metadata, "configurable": configurable}
     if run.callbacks:
-        config["callbacks"] = [*(run.config.get("callbacks") or ()), *run.callbacks]
+        config["callbacks"] = _with_handlers(run.config.get("callbacks"), run.callbacks)
     return config
+
+
+def _with_handlers(existing: Any, handlers: Sequence[Any]) -> Any:
+    """The run's callbacks plus ``handlers``, as a langchain-core CallbackManager: when a
+    runnable merges configs, a manager keeps each handler once (a list would not)."""
+    from langchain_core.callbacks import CallbackManager
+
+    if isinstance(existing, CallbackManager):
+        manager = existing.copy()
+    else:
+        manager = CallbackManager(handlers=list(existing or ()))
+    for handler in handlers:
+        manager.add_handler(handler, inherit=True)
+    return manager
 
 
 def fresh_reader(graph: GraphSpec, state: StepState, writes: list[tuple[str, Any]]) -> FreshRead:

@@ -89,3 +89,18 @@ def test_updates_and_messages_together():
     app = chat_graph(streaming_model("ok"))
     modes = [mode for mode, _ in app.stream({"messages": []}, stream_mode=["messages", "updates"])]
     assert modes[-1] == "updates" and set(modes[:-1]) == {"messages"}
+
+
+def test_a_bound_model_given_the_task_config_streams_each_token_once():
+    # bind_tools returns a RunnableBinding, which merges the config it is given with
+    # langchain's current one; the handler must still be there only once.
+    from graphkit.prebuilt.fake import ScriptedChatModel
+
+    bound = ScriptedChatModel(responses=["a b"]).bind_tools([])
+
+    def node(state, config):
+        return {"messages": [bound.invoke(state["messages"], config)]}
+
+    app = StateGraph(State).add_node("node", node).add_edge(START, "node").compile()
+    chunks = app.stream({"messages": [HumanMessage("hi", id="h1")]}, stream_mode="messages")
+    assert [message.content for message, _ in chunks] == ["a", " ", "b"]

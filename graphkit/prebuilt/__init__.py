@@ -1,0 +1,56 @@
+"""langchain-core integration: the messages reducer, ToolNode, and the ReAct agent.
+
+Needs ``langchain-core`` (``pip install "graphkit[agents]"``). ``import graphkit`` does
+not import this package; ``from graphkit import create_react_agent`` does, on first use.
+
+>>> from graphkit.prebuilt import ToolNode, create_react_agent, tools_condition
+>>> ToolNode([])
+ToolNode(name='tools', tools=[])
+"""
+
+from __future__ import annotations
+
+try:
+    import langchain_core  # noqa: F401
+except ImportError as error:  # pragma: no cover - the agents extra is missing
+    raise ImportError(
+        "graphkit.prebuilt needs langchain-core; install it with "
+        "pip install 'graphkit[agents]' (or pip install langchain-core)."
+    ) from error
+
+from graphkit.prebuilt.agent import (
+    NEED_MORE_STEPS,
+    AgentState,
+    AgentStateWithStructuredResponse,
+    create_react_agent,
+)
+from graphkit.prebuilt.fake import ScriptedChatModel, ScriptExhaustedError
+from graphkit.prebuilt.messages import (
+    REMOVE_ALL_MESSAGES,
+    MessagesState,
+    RemoveMessage,
+    add_messages,
+)
+from graphkit.prebuilt.tool_args import InjectedState, InjectedStore, ToolRuntime
+from graphkit.prebuilt.tool_node import ToolNode, tools_condition
+from graphkit.prebuilt.tool_results import ToolInvocationError, default_handle_tool_errors
+
+__all__ = [
+    "NEED_MORE_STEPS",
+    "REMOVE_ALL_MESSAGES",
+    "AgentState",
+    "AgentStateWithStructuredResponse",
+    "InjectedState",
+    "InjectedStore",
+    "MessagesState",
+    "RemoveMessage",
+    "ScriptExhaustedError",
+    "ScriptedChatModel",
+    "ToolInvocationError",
+    "ToolNode",
+    "ToolRuntime",
+    "add_messages",
+    "create_react_agent",
+    "default_handle_tool_errors",
+    "tools_condition",
+]

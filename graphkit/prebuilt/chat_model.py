@@ -1,0 +1,158 @@
+"""The model side of the ReAct agent: prompts, binding tools, finding the chat model.
+
+``prompt`` turns the agent's state into what the model is sent, in one of LangGraph's
+four shapes:
+
+>>> from langchain_core.messages import HumanMessage, SystemMessage
+>>> state = {"messages": [HumanMessage("hi")]}
+>>> [m.type for m in prompt_function(None)(state, None)]
+['human']
+>>> [m.content for m in prompt_function("Be brief.")(state, None)]
+['Be brief.', 'hi']
+>>> [m.type for m in prompt_function(SystemMessage("Be kind."))(state, None)]
+['system', 'human']
+>>> prompt_function(lambda state: "just text")(state, None)
+'just text'
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
+from langchain_core.runnables import RunnableBinding, RunnableSequence
+
+__all__ = [
+    "chat_model_of",
+    "check_history",
+    "prompt_function",
+    "state_value",
+    "with_tools",
+]
+
+Prompt = Callable[[Any, Any], Any]
+"""``prompt(state, config)`` -> the model's input."""
+
+
+def state_value(state: Any, key: str, default: Any = None) -> Any:
+    """``state[key]`` for a dict state, ``state.key`` for a dataclass or pydantic one."""
+    if isinstance(state, dict):
+        return state.get(key, default)
+    return getattr(state, key, default)
+
+
+def prompt_function(prompt: Any) -> Prompt:
+    """The prompt as a function ``(state, config) -> model input``."""
+    if prompt is None:
+        return lambda state, config: state_value(state, "messages")
+    if isinstance(prompt, str):
+        system = SystemMessage(content=prompt)
+        return lambda state, config: [system, *state_value(state, "messages")]
+    if isinstance(prompt, SystemMessage):
+        return lambda state, config: [prompt, *state_value(state, "messages")]
+    if inspect.iscoroutinefunction(prompt):
+        raise NotImplementedError(
+            "create_react_agent(prompt=<async function>) is not supported by graphkit yet; "
+            "use a plain def (graphkit runs nodes in worker threads, also under ainvoke)."
+        )
+    if callable(prompt):
+        if "config" in _parameters(prompt):
+            return lambda state, config: prompt(state, config=config)
+        return lambda state, config: prompt(state)
+    if callable(getattr(prompt, "invoke", None)):
+        return lambda state, config: prompt.invoke(state, config)
+    raise ValueError(
+        f"create_react_agent(prompt=...) got {type(prompt).__name__}; use None, a string, a "
+        "SystemMessage, a function (state) -> messages, or a Runnable."
+    )
+
+
+def _parameters(function: Callable[..., Any]) -> Sequence[str]:
+    try:
+        return list(inspect.signature(function).parameters)
+    except (TypeError, ValueError):
+        return []
+
+
+def _model_step(model: Any) -> Any:
+    """In a ``prompt | model`` pipeline, the model step; otherwise the model itself."""
+    if isinstance(model, RunnableSequence):
+        return next(
+            (s for s in model.steps if isinstance(s, (RunnableBinding, BaseChatModel))), model
+        )
+    return model
+
+
+def with_tools(model: Any, tools: Sequence[Any], builtin: Sequence[dict[str, Any]]) -> Any:
+    """``model.bind_tools(tools + builtin)`` unless tools are already bound (then check
+    they are the same tools) or the model cannot bind tools (then the model as it is:
+    a scripted model needs no schemas to call a tool)."""
+    step = _model_step(model)
+    if isinstance(step, RunnableBinding) and "tools" in step.kwargs:
+        _check_bound(tools, step.kwargs["tools"], len(builtin))
+        return model
+    if not (tools or builtin):
+        return model
+    bind = getattr(model, "bind_tools", None)
+    if bind is None:
+        return model
+    try:
+        return bind([*tools, *builtin])
+    except NotImplementedError:  # BaseChatModel's default: this model has no tool calling
+        return model
+
+
+def _check_bound(tools: Sequence[Any], bound: Sequence[Any], builtin: int) -> None:
+    if len(tools) != len(bound) - builtin:
+        raise ValueError(
+            f"The model has {len(bound) - builtin} tools bound (model.bind_tools(...)) but "
+            f"create_react_agent was given {len(tools)}; bind the same tools, or pass the "
+            "model without bind_tools and let the agent bind them."
+        )
+    names = set()
+    for schema in bound:
+        if schema.get("type") == "function":
+            names.add(schema["function"]["name"])
+        elif schema.get("name"):
+            names.add(schema["name"])
+    missing = {tool.name for tool in tools} - names
+    if missing:
+        raise ValueError(
+            f"Tools {sorted(missing)} are not bound to the model; add them to "
+            "model.bind_tools([...]) or leave the binding to create_react_agent."
+        )
+
+
+def chat_model_of(model: Any) -> BaseChatModel:
+    """The chat model inside a model, a bound model, or a ``prompt | model`` pipeline
+    (the structured response is asked of it with ``with_structured_output``)."""
+    step = _model_step(model)
+    if isinstance(step, RunnableBinding):
+        step = step.bound
+    if not isinstance(step, BaseChatModel):
+        raise TypeError(
+            f"response_format needs a chat model (a BaseChatModel, possibly with "
+            f"bind_tools), got {type(step).__name__}."
+        )
+    return step
+
+
+def check_history(messages: Sequence[BaseMessage]) -> None:
+    """Every tool call in the history must have its ToolMessage, or providers refuse it."""
+    answered = {m.tool_call_id for m in messages if isinstance(m, ToolMessage)}
+    unanswered = [
+        call
+        for message in messages
+        if isinstance(message, AIMessage)
+        for call in message.tool_calls
+        if call["id"] not in answered
+    ]
+    if unanswered:
+        raise ValueError(
+            f"The history has tool calls without a ToolMessage answering them (first few: "
+            f"{unanswered[:3]}); chat models refuse such a history. Add a ToolMessage for "
+            "each call (tool_call_id=...), or remove the AIMessage that made it."
+        )

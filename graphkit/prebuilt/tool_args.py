@@ -1,0 +1,156 @@
+"""Tool arguments the graph supplies instead of the model: state, store, runtime.
+
+Annotate a tool parameter with ``InjectedState`` (the whole state, or one key of it),
+``InjectedStore`` (the store given to ``compile(store=...)``) or type it ``ToolRuntime``.
+langchain-core leaves such parameters out of the schema the model sees, and ``ToolNode``
+fills them in when it runs the call; LangGraph's own ``InjectedState`` / ``InjectedStore``
+/ ``ToolRuntime`` annotations are recognised too, so tools move between the two as is.
+
+>>> from typing import Annotated
+>>> from langchain_core.tools import tool
+>>> @tool
+... def count_messages(messages: Annotated[list, InjectedState("messages")]) -> int:
+...     '''Count the messages so far.'''
+...     return len(messages)
+>>> list(count_messages.tool_call_schema.model_json_schema()["properties"])  # model's view
+[]
+>>> injected_args(count_messages).state
+{'messages': 'messages'}
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import UnionType
+from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
+
+from langchain_core.tools import BaseTool, InjectedToolArg
+from langchain_core.tools.base import get_all_basemodel_annotations
+from pydantic import BaseModel
+
+try:  # the base langchain-core gives types hidden from the model by their annotation alone
+    from langchain_core.tools.base import _DirectlyInjectedToolArg as _HiddenType
+except ImportError:  # pragma: no cover - older langchain-core
+    _HiddenType = object  # type: ignore[assignment,misc]
+
+__all__ = ["InjectedArgs", "InjectedState", "InjectedStore", "ToolRuntime", "injected_args"]
+
+
+class InjectedState(InjectedToolArg):
+    """Give this tool argument the graph state (``InjectedState()``) or the value of one
+    state key (``InjectedState("key")``); the model never sees it."""
+
+    def __init__(self, field: str | None = None) -> None:
+        self.field = field
+
+    def __repr__(self) -> str:
+        return f"InjectedState({self.field!r})" if self.field else "InjectedState()"
+
+
+class InjectedStore(InjectedToolArg):
+    """Give this tool argument the graph's store (``compile(store=...)``); the model
+    never sees it."""
+
+
+@dataclass
+class ToolRuntime(_HiddenType):
+    """What a tool typed ``runtime: ToolRuntime`` receives: the state, the run's context,
+    config, stream writer and store, and the id of the tool call being answered."""
+
+    state: Any = None
+    context: Any = None
+    config: Mapping[str, Any] = field(default_factory=dict)
+    stream_writer: Callable[[Any], None] = print
+    tool_call_id: str | None = None
+    store: Any = None
+    tools: list[Any] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class InjectedArgs:
+    """Which parameters of one tool the graph fills in.
+
+    ``state`` maps a parameter to the state key it receives (None: the whole state);
+    ``hidden`` names every injected parameter, which is removed from the model's
+    arguments before the graph's values are added.
+    """
+
+    state: dict[str, str | None] = field(default_factory=dict)
+    store: str | None = None
+    runtime: str | None = None
+    hidden: frozenset[str] = frozenset()
+    optional: frozenset[str] = frozenset()
+
+    @property
+    def names(self) -> frozenset[str]:
+        """The parameters graphkit supplies (never shown in error messages)."""
+        supplied = set(self.state) | {self.store, self.runtime}
+        return frozenset(name for name in supplied if name) | self.hidden
+
+
+def injected_args(tool: BaseTool) -> InjectedArgs:
+    """Find the parameters of ``tool`` that the graph supplies."""
+    schema = tool.get_input_schema()
+    function = getattr(tool, "func", None) or getattr(tool, "coroutine", None)
+    annotations: dict[str, Any] = {}
+    if function is not None:
+        with contextlib.suppress(NameError, TypeError):  # unresolvable hints: schema only
+            annotations.update(get_type_hints(function, include_extras=True))
+    if isinstance(schema, type) and issubclass(schema, BaseModel):
+        annotations.update(get_all_basemodel_annotations(schema))
+    fields = getattr(schema, "model_fields", {})
+    state: dict[str, str | None] = {}
+    store = runtime = None
+    hidden, optional = set(), set()
+    for name, hint in annotations.items():
+        if name == "return":
+            continue
+        if _is_hidden(hint):
+            hidden.add(name)
+        marker = _find(hint, "InjectedState")
+        if marker is not None:
+            state[name] = getattr(marker, "field", None) or None
+            if state[name] and name in fields and not fields[name].is_required():
+                optional.add(name)
+        if _find(hint, "InjectedStore") is not None:
+            store = name
+        if name == "runtime" or _find(hint, "ToolRuntime") is not None:
+            runtime = name
+    return InjectedArgs(state, store, runtime, frozenset(hidden), frozenset(optional))
+
+
+def _is_hidden(hint: Any) -> bool:
+    """True when langchain-core keeps this parameter from the model."""
+    return _find(hint, None) is not None
+
+
+def _find(hint: Any, class_name: str | None) -> Any:
+    """The marker in ``hint`` (an instance or class, in Annotated metadata, a union or
+    a generic's origin) whose class is named ``class_name`` — graphkit's or
+    LangGraph's — or, with None, any injected-argument marker. None if there is none."""
+    for candidate in _candidates(hint):
+        cls = candidate if isinstance(candidate, type) else type(candidate)
+        names = {base.__name__ for base in getattr(cls, "__mro__", ())}
+        if class_name is None:
+            if issubclass(cls, InjectedToolArg) or (
+                _HiddenType is not object and issubclass(cls, _HiddenType)
+            ):
+                return candidate
+        elif class_name in names:
+            return candidate
+    return None
+
+
+def _candidates(hint: Any) -> list[Any]:
+    origin = get_origin(hint)
+    if origin is Annotated:
+        return [item for arg in get_args(hint)[:1] for item in _candidates(arg)] + list(
+            hint.__metadata__
+        )
+    if origin in (Union, UnionType):
+        return [item for arg in get_args(hint) for item in _candidates(arg)]
+    if isinstance(origin, type):
+        return [origin]
+    return [hint] if isinstance(hint, type) else []

@@ -1,0 +1,340 @@
+"""ToolNode runs the tool calls of the last AIMessage; tools_condition routes to it.
+
+A ToolNode is a graph node: give it the state (``{"messages": [...]}``), a list of
+messages, or tool calls themselves, and it runs every call of the last AIMessage — in
+parallel when there are several — and returns one ``ToolMessage`` per call. A call to a
+tool it does not have gets an error ToolMessage naming the tools it has, so the model
+can correct itself; what a failing tool gives is set by ``handle_tool_errors`` (see
+``graphkit.prebuilt.tool_results``). A tool may return a ``Command`` to update other
+state keys or route the graph; the ToolNode then returns the list of Commands.
+
+>>> from langchain_core.messages import AIMessage
+>>> def add(a: int, b: int) -> int:
+...     '''Add two numbers.'''
+...     return a + b
+>>> node = ToolNode([add])
+>>> call = {"name": "add", "args": {"a": 1, "b": 2}, "id": "call-1"}
+>>> [m.content for m in node.invoke({"messages": [AIMessage("", tool_calls=[call])]})["messages"]]
+['3']
+>>> wrong = {"name": "mul", "args": {}, "id": "call-2"}
+>>> node.invoke([AIMessage("", tool_calls=[wrong])])[0].status
+'error'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
+
+from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.runnables.config import get_config_list, get_executor_for_config
+from langchain_core.tools import BaseTool
+from langchain_core.tools import tool as as_tool
+from pydantic import ValidationError
+
+from graphkit.constants import END
+from graphkit.errors import GraphInterrupt, ParentCommand
+from graphkit.prebuilt.tool_args import InjectedArgs, ToolRuntime, injected_args
+from graphkit.prebuilt.tool_results import (
+    ErrorPolicy,
+    check_answers,
+    check_command,
+    content_of,
+    default_handle_tool_errors,
+    invalid_arguments,
+    passing_commands,
+    plain_command,
+)
+from graphkit.pregel.runtime import Runtime, get_runtime
+from graphkit.types import Command, Send
+
+__all__ = ["ToolNode", "tools_condition"]
+
+InputType = Literal["list", "dict", "tool_calls"]
+
+
+class ToolNode:
+    """A node that runs the tool calls of the last AIMessage (see the module docstring).
+
+    ``tools`` are langchain-core tools or plain functions (made tools with
+    ``langchain_core.tools.tool``). ``messages_key`` is the state key holding the
+    history. The default ``handle_tool_errors`` is LangGraph's: arguments that do not
+    fit the tool's schema give an error ToolMessage, any other error ends the run.
+    """
+
+    def __init__(
+        self,
+        tools: Sequence[BaseTool | Callable[..., Any]],
+        *,
+        name: str = "tools",
+        tags: list[str] | None = None,
+        handle_tool_errors: Any = default_handle_tool_errors,
+        messages_key: str = "messages",
+        **unsupported: Any,
+    ) -> None:
+        for option in unsupported:
+            if option in ("wrap_tool_call", "awrap_tool_call"):
+                raise NotImplementedError(
+                    f"ToolNode({option}=...) is not supported by graphkit yet."
+                )
+            raise TypeError(f"ToolNode() got an unexpected keyword argument {option!r}.")
+        self.name = name
+        self.tags = list(tags or [])
+        self.handle_tool_errors = handle_tool_errors
+        self.messages_key = messages_key
+        self._policy = ErrorPolicy.of(handle_tool_errors)
+        self._tools: dict[str, BaseTool] = {}
+        self._runnable: dict[str, BaseTool] = {}
+        self._injected: dict[str, InjectedArgs] = {}
+        for item in tools:
+            tool = item if isinstance(item, BaseTool) else as_tool(item)
+            self._tools[tool.name] = tool
+            self._runnable[tool.name] = passing_commands(tool)
+            self._injected[tool.name] = injected_args(tool)
+
+    @property
+    def tools_by_name(self) -> dict[str, BaseTool]:
+        """The tools, by the name the model calls them."""
+        return dict(self._tools)
+
+    def __repr__(self) -> str:
+        return f"ToolNode(name={self.name!r}, tools={list(self._tools)})"
+
+    # -- running ------------------------------------------------------------------------
+
+    def invoke(
+        self, input: Any, config: Any = None, *, runtime: Any = None, store: Any = None
+    ) -> Any:
+        """Run the calls; return ``{messages_key: [ToolMessage, ...]}`` for a state,
+        a list of ToolMessages for a list, or a list of Commands if a tool returned one."""
+        calls, input_type = self._parse(input)
+        if runtime is None:
+            runtime = _current_runtime(store)
+        state = _state_of(input)
+        configs = get_config_list(_with_tags(config, self.tags), len(calls))
+        runtimes = [
+            ToolRuntime(
+                state=state,
+                context=runtime.context,
+                config=call_config,
+                stream_writer=runtime.stream_writer,
+                tool_call_id=call["id"],
+                store=runtime.store,
+                tools=list(self._tools.values()),
+            )
+            for call, call_config in zip(calls, configs, strict=True)
+        ]
+        if len(calls) == 1:
+            outputs = [self._run_one(calls[0], input_type, runtimes[0])]
+        else:
+            with get_executor_for_config(config) as executor:  # copies contextvars per call
+                kinds = [input_type] * len(calls)
+                outputs = list(executor.map(self._run_one, calls, kinds, runtimes))
+        return self._combine(outputs, input_type)
+
+    async def ainvoke(self, input: Any, config: Any = None, **injected: Any) -> Any:
+        """``invoke`` on a worker thread."""
+        return await asyncio.to_thread(self.invoke, input, config, **injected)
+
+    def _parse(self, input: Any) -> tuple[list[dict[str, Any]], InputType]:
+        if isinstance(input, list) and input and _is_tool_call(input[-1]):
+            return list(input), "tool_calls"
+        if isinstance(input, dict) and input.get("__type") == "tool_call_with_context":
+            return [input["tool_call"]], "tool_calls"
+        if isinstance(input, list):
+            messages, input_type = input, "list"
+        elif isinstance(input, dict):
+            messages, input_type = input.get(self.messages_key) or [], "dict"
+        else:
+            messages, input_type = getattr(input, self.messages_key, None) or [], "dict"
+        if not messages:
+            raise ValueError(
+                f"ToolNode {self.name!r} got no messages: its input has no "
+                f"{self.messages_key!r} (or is empty). Give it the state, a list of messages "
+                "ending with an AIMessage that has tool_calls, or the tool calls themselves."
+            )
+        last_ai = next((m for m in reversed(messages) if isinstance(m, AIMessage)), None)
+        if last_ai is None:
+            raise ValueError(
+                f"ToolNode {self.name!r} found no AIMessage in its input; it runs the "
+                "tool_calls of the last AIMessage. Route to it only after the model answered."
+            )
+        return list(last_ai.tool_calls), input_type
+
+    def _run_one(self, call: dict[str, Any], input_type: InputType, runtime: ToolRuntime) -> Any:
+        tool = self._runnable.get(call["name"])
+        if tool is None:
+            return ToolMessage(
+                content=f"Error: {call['name']!r} is not a tool here; call one of "
+                f"[{', '.join(self._tools)}].",
+                name=call["name"],
+                tool_call_id=call["id"],
+                status="error",
+            )
+        injected = self._injected[call["name"]]
+        payload = {**call, "args": self._arguments(call, injected, runtime), "type": "tool_call"}
+        try:
+            try:
+                response = _invoke_tool(tool, payload, runtime.config)
+            except ValidationError as error:
+                raise invalid_arguments(
+                    call["name"], error, call["args"], injected.names
+                ) from error
+            return self._normalise(plain_command(response), call, input_type)
+        except (GraphInterrupt, ParentCommand):
+            raise
+        except Exception as error:
+            if not self._policy.handles(error):
+                raise
+            return ToolMessage(
+                content=self._policy.content(error),
+                name=call["name"],
+                tool_call_id=call["id"],
+                status="error",
+            )
+
+    def _arguments(
+        self, call: dict[str, Any], injected: InjectedArgs, runtime: ToolRuntime
+    ) -> dict:
+        """The model's arguments without anything it may not set, plus the graph's."""
+        values: dict[str, Any] = {}
+        if injected.state:
+            values.update(self._state_arguments(call, injected, runtime.state))
+        if injected.store:
+            if runtime.store is None:
+                raise ValueError(
+                    f"Tool {call['name']!r} asks for the store (InjectedStore), but the graph "
+                    "has none; compile it with a store, e.g. compile(store=InMemoryStore())."
+                )
+            values[injected.store] = runtime.store
+        if injected.runtime:
+            values[injected.runtime] = runtime
+        own = {key: value for key, value in call["args"].items() if key not in injected.hidden}
+        return {**own, **values}
+
+    def _state_arguments(self, call: dict[str, Any], injected: InjectedArgs, state: Any) -> dict:
+        fields = list(injected.state.values())
+        if isinstance(state, list):
+            if (len(fields) == 1 and fields[0] == self.messages_key) or fields[0] is None:
+                state = {self.messages_key: state}
+            else:
+                raise ValueError(
+                    f"Tool {call['name']!r} reads state keys {[f for f in fields if f]}, but "
+                    "this ToolNode was given a list of messages; give it the state dict."
+                )
+        values = {}
+        for argument, key in injected.state.items():
+            if key is None:
+                values[argument] = state
+            elif isinstance(state, dict) and key in state:
+                values[argument] = state[key]
+            elif not isinstance(state, dict) and hasattr(state, key):
+                values[argument] = getattr(state, key)
+            elif argument not in injected.optional:
+                raise (KeyError if isinstance(state, dict) else AttributeError)(key)
+        return values
+
+    def _normalise(self, response: Any, call: dict[str, Any], input_type: InputType) -> Any:
+        if isinstance(response, Command):
+            return check_command(response, call, input_type, self.messages_key)
+        if isinstance(response, ToolMessage):
+            response.content = content_of(response.content)
+            return response
+        if isinstance(response, list) and all(
+            isinstance(item, (Command, ToolMessage)) for item in response
+        ):
+            return check_answers(response, call, input_type, self.messages_key)
+        raise TypeError(
+            f"Tool {call['name']!r} returned {type(response).__name__}; a tool run by "
+            "ToolNode returns a ToolMessage, a Command, or a list of them."
+        )
+
+    def _combine(self, outputs: list[Any], input_type: InputType) -> Any:
+        flat = [item for out in outputs for item in (out if isinstance(out, list) else [out])]
+        if not any(isinstance(item, Command) for item in flat):
+            return flat if input_type == "list" else {self.messages_key: flat}
+        combined: list[Any] = []
+        to_parent: Command | None = None  # Sends to the parent graph travel in one Command
+        for item in flat:
+            if not isinstance(item, Command):
+                combined.append([item] if input_type == "list" else {self.messages_key: [item]})
+            elif _sends_to_parent(item):
+                previous = list(to_parent.goto) if to_parent else []
+                to_parent = Command(graph=Command.PARENT, goto=previous + list(item.goto))
+            else:
+                combined.append(item)
+        if to_parent is not None:
+            combined.append(to_parent)
+        return combined
+
+
+def tools_condition(state: Any, messages_key: str = "messages") -> str:
+    """Route to ``"tools"`` when the last message has tool calls, else to END.
+
+    >>> from langchain_core.messages import AIMessage
+    >>> tools_condition({"messages": [AIMessage("done")]})
+    '__end__'
+    >>> call = {"name": "add", "args": {}, "id": "1"}
+    >>> tools_condition({"messages": [AIMessage("", tool_calls=[call])]})
+    'tools'
+    """
+    if isinstance(state, list):
+        messages = state
+    elif isinstance(state, dict):
+        messages = state.get(messages_key) or []
+    else:
+        messages = getattr(state, messages_key, None) or []
+    if not messages:
+        raise ValueError(
+            f"tools_condition found no messages in {state!r}; it routes on the last message "
+            f"of {messages_key!r}. Pass messages_key= if your history has another name."
+        )
+    return "tools" if getattr(messages[-1], "tool_calls", None) else END
+
+
+def _is_tool_call(value: Any) -> bool:
+    return isinstance(value, dict) and value.get("type") == "tool_call"
+
+
+def _state_of(input: Any) -> Any:
+    """What InjectedState sees: the state the calls came with (none for bare calls)."""
+    if isinstance(input, dict) and input.get("__type") == "tool_call_with_context":
+        return input["state"]
+    if isinstance(input, list) and input and _is_tool_call(input[-1]):
+        return {}
+    return input
+
+
+def _sends_to_parent(command: Command) -> bool:
+    goto = command.goto
+    return (
+        command.graph == Command.PARENT
+        and isinstance(goto, (list, tuple))
+        and all(isinstance(target, Send) for target in goto)
+    )
+
+
+def _current_runtime(store: Any) -> Runtime:
+    try:
+        runtime = get_runtime()
+    except RuntimeError:  # called outside a running graph
+        runtime = Runtime()
+    return dataclasses.replace(runtime, store=store) if store is not None else runtime
+
+
+def _with_tags(config: Any, tags: list[str]) -> Any:
+    if not tags:
+        return config
+    config = dict(config or {})
+    config["tags"] = [*config.get("tags", []), *tags]
+    return config
+
+
+def _invoke_tool(tool: BaseTool, payload: dict[str, Any], config: Any) -> Any:
+    """Run a tool; an ``async def`` tool runs on an event loop of its own (tasks and
+    parallel calls run in worker threads, so there is no loop already running)."""
+    if getattr(tool, "func", None) is None and getattr(tool, "coroutine", None) is not None:
+        return asyncio.run(tool.ainvoke(payload, config))
+    return tool.invoke(payload, config)

@@ -1,0 +1,255 @@
+"""create_react_agent: its graph, model binding, options, persistence and bad input."""
+
+import warnings
+from collections.abc import Sequence
+from typing import Annotated, Any
+
+import pytest
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.tools import tool
+from pydantic import BaseModel
+
+from graphkit import InMemorySaver
+from graphkit.managed import RemainingSteps
+from graphkit.prebuilt import (
+    NEED_MORE_STEPS,
+    AgentState,
+    ScriptedChatModel,
+    add_messages,
+    create_react_agent,
+)
+
+THREAD = {"configurable": {"thread_id": "t"}}
+
+
+@tool
+def add(a: int, b: int) -> int:
+    """Add two numbers."""
+    return a + b
+
+
+@tool
+def explode(a: int) -> int:
+    """Always fails."""
+    raise ValueError("boom")
+
+
+def asks(name: str = "add", call_id: str = "c1", **args: Any) -> AIMessage:
+    return AIMessage(
+        "", tool_calls=[{"name": name, "args": args or {"a": 1, "b": 2}, "id": call_id}]
+    )
+
+
+def nodes(app: Any) -> list[str]:
+    return sorted(app.builder.nodes)
+
+
+@pytest.mark.parametrize(
+    ("tools", "options", "expected"),
+    [
+        ([], {}, ["agent"]),
+        ([add], {}, ["agent", "tools"]),
+        ([add], {"pre_model_hook": lambda s: {}}, ["agent", "pre_model_hook", "tools"]),
+        ([add], {"post_model_hook": lambda s: {}}, ["agent", "post_model_hook", "tools"]),
+        ([], {"response_format": dict}, ["agent", "generate_structured_response"]),
+    ],
+)
+def test_the_graph_has_langgraphs_nodes(tools: list, options: dict, expected: list) -> None:
+    assert nodes(create_react_agent(ScriptedChatModel(), tools, **options)) == expected
+
+
+def test_tools_are_bound_to_the_model_it_is_sent() -> None:
+    seen: list[Any] = []
+
+    class Params(BaseCallbackHandler):
+        def on_chat_model_start(self, serialized: Any, messages: Any, **kwargs: Any) -> None:
+            seen.append(kwargs["invocation_params"].get("tools"))
+
+    app = create_react_agent(ScriptedChatModel(responses=["hi"]), [add])
+    app.invoke({"messages": [("user", "hi")]}, {"callbacks": [Params()]})
+    assert [tool["function"]["name"] for tool in seen[0]] == ["add"]
+
+
+def test_a_model_with_tools_bound_must_have_these_tools() -> None:
+    bound = ScriptedChatModel(responses=["hi"]).bind_tools([add])
+    assert (
+        create_react_agent(bound, [add]).invoke({"messages": "hi"})["messages"][-1].content == "hi"
+    )
+    with pytest.raises(ValueError, match="has 1 tools bound"):
+        create_react_agent(bound, [add, explode])
+    with pytest.raises(ValueError, match=r"\['explode'\] are not bound"):
+        create_react_agent(bound, [explode])
+
+
+def test_a_model_that_cannot_bind_tools_is_used_as_it_is() -> None:
+    model = GenericFakeChatModel(messages=iter([asks(), AIMessage("3")]))
+    result = create_react_agent(model, [add]).invoke({"messages": "1 + 2?"})
+    assert [m.type for m in result["messages"]] == ["human", "ai", "tool", "ai"]
+
+
+def test_a_model_chosen_per_call_from_the_runtime() -> None:
+    models = {"short": ScriptedChatModel(responses=["short answer"])}
+    app = create_react_agent(lambda state, runtime: models[runtime.context], [add])
+    result = app.invoke({"messages": "hi"}, context="short")
+    assert result["messages"][-1].content == "short answer"
+
+
+def test_the_agents_name_is_on_its_messages_and_its_graph() -> None:
+    app = create_react_agent(ScriptedChatModel(responses=["hi"]), [], name="helper")
+    assert app.invoke({"messages": "hi"})["messages"][-1].name == "helper"
+    assert app.name == "helper"
+
+
+def test_what_is_not_built_or_not_valid_says_so() -> None:
+    async def pick(state: Any, runtime: Any) -> Any:
+        return ScriptedChatModel()
+
+    async def prompt(state: Any) -> list:
+        return []
+
+    with pytest.raises(NotImplementedError, match="async function"):
+        create_react_agent(pick, [add])
+    with pytest.raises(NotImplementedError, match="prompt=<async function>"):
+        create_react_agent(ScriptedChatModel(), [add], prompt=prompt)
+    with pytest.raises(ValueError, match="'v1' or 'v2'"):
+        create_react_agent(ScriptedChatModel(), [add], version="v3")
+    with pytest.raises(ValueError, match="use None, a string"):
+        create_react_agent(ScriptedChatModel(), [add], prompt=42)
+    with pytest.raises(TypeError, match="unexpected arguments"):
+        create_react_agent(ScriptedChatModel(), [add], colour="red")
+
+
+def test_a_custom_state_schema_needs_the_agents_keys() -> None:
+    class Bare(BaseModel):
+        messages: list
+
+    with pytest.raises(ValueError, match=r"lacks key\(s\) \['remaining_steps'\]"):
+        create_react_agent(ScriptedChatModel(), [add], state_schema=Bare)
+
+    class Notes(AgentState):
+        notes: str
+
+    app = create_react_agent(ScriptedChatModel(responses=["ok"]), [add], state_schema=Notes)
+    assert app.invoke({"messages": "hi", "notes": "kept"})["notes"] == "kept"
+
+
+def test_config_schema_is_the_deprecated_name_of_context_schema() -> None:
+    with pytest.warns(DeprecationWarning, match="context_schema"):
+        create_react_agent(ScriptedChatModel(), [add], config_schema=dict)
+
+
+def test_a_pydantic_state_with_a_pre_model_hook() -> None:
+    class State(BaseModel):
+        messages: Annotated[Sequence[BaseMessage], add_messages]
+        remaining_steps: RemainingSteps = 25
+
+    model = ScriptedChatModel(responses=[asks(), "3"])
+    hook = lambda state: {"llm_input_messages": state.messages[-1:]}  # noqa: E731
+    app = create_react_agent(model, [add], state_schema=State, pre_model_hook=hook)
+    assert app.invoke({"messages": "1 + 2?"})["messages"][-1].content == "3"
+    assert [len(call) for call in model.calls] == [1, 1]
+
+
+def test_need_more_steps_instead_of_a_recursion_error() -> None:
+    model = ScriptedChatModel(responses=[asks(call_id=f"c{i}") for i in range(5)])
+    result = create_react_agent(model, [add]).invoke({"messages": "go"}, {"recursion_limit": 4})
+    assert result["messages"][-1].content == NEED_MORE_STEPS
+
+
+def test_a_conversation_continues_on_its_thread() -> None:
+    model = ScriptedChatModel(responses=[asks(), "3", "you are welcome"])
+    app = create_react_agent(model, [add], checkpointer=InMemorySaver())
+    app.invoke({"messages": "1 + 2?"}, THREAD)
+    result = app.invoke({"messages": "thanks"}, THREAD)
+    assert [m.content for m in result["messages"]] == [
+        "1 + 2?",
+        "",
+        "3",
+        "3",
+        "thanks",
+        "you are welcome",
+    ]
+
+
+def test_breakpoint_before_tools_then_resume() -> None:
+    model = ScriptedChatModel(responses=[asks(), "3"])
+    app = create_react_agent(model, [add], checkpointer=InMemorySaver(), interrupt_before=["tools"])
+    app.invoke({"messages": "1 + 2?"}, THREAD)
+    assert app.get_state(THREAD).next == ("tools",)
+    assert app.invoke(None, THREAD)["messages"][-1].content == "3"
+
+
+def test_a_failing_tool_leaves_the_saved_history_intact() -> None:
+    app = create_react_agent(
+        ScriptedChatModel(responses=[asks("explode", a=1)]), [explode], checkpointer=InMemorySaver()
+    )
+    with pytest.raises(ValueError, match="boom"):
+        app.invoke({"messages": "go"}, THREAD)
+    state = app.get_state(THREAD)
+    assert [m.type for m in state.values["messages"]] == ["human", "ai"]
+    assert state.next == ("tools",)  # the failed step can be retried
+
+
+def test_a_malformed_tool_call_ends_the_turn_as_in_langgraph() -> None:
+    bad = {
+        "name": "add",
+        "args": "{'a'",
+        "id": "c1",
+        "error": "bad JSON",
+        "type": "invalid_tool_call",
+    }
+    model = ScriptedChatModel(responses=[AIMessage("", invalid_tool_calls=[bad])])
+    app = create_react_agent(model, [add], checkpointer=InMemorySaver())
+    result = app.invoke({"messages": "go"}, THREAD)
+    assert result["messages"][-1].invalid_tool_calls[0]["args"] == "{'a'"
+    assert app.get_state(THREAD).next == ()
+
+
+def test_graphkits_in_memory_saver_keeps_objects_langgraphs_cannot_serialize() -> None:
+    """A known difference (graphkit/checkpoint, not this package): graphkit's InMemorySaver
+    keeps values as they are, so an artifact no serializer can write is kept; LangGraph's
+    InMemorySaver serializes and raises TypeError (tests/prebuilt/test_conformance.py runs
+    that scenario against graphkit's SqliteSaver, which raises the same way)."""
+
+    class Opaque:
+        pass
+
+    @tool(response_format="content_and_artifact")
+    def made() -> tuple[str, Any]:
+        """Make an object."""
+        return "made", Opaque()
+
+    app = create_react_agent(
+        ScriptedChatModel(responses=[asks("made", a=0), "ok"]), [made], checkpointer=InMemorySaver()
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        app.invoke({"messages": "go"}, THREAD)
+    assert isinstance(app.get_state(THREAD).values["messages"][2].artifact, Opaque)
+
+
+def test_updates_stream_shows_the_loop() -> None:
+    model = ScriptedChatModel(responses=[asks(), "3"])
+    chunks = list(
+        create_react_agent(model, [add]).stream({"messages": "1 + 2?"}, stream_mode="updates")
+    )
+    assert [list(chunk) for chunk in chunks] == [["agent"], ["tools"], ["agent"]]
+
+
+def test_ainvoke_and_astream_run_the_same_agent() -> None:
+    import asyncio
+
+    async def main() -> tuple[Any, list[Any]]:
+        first = create_react_agent(ScriptedChatModel(responses=[asks(), "3"]), [add])
+        second = create_react_agent(ScriptedChatModel(responses=[asks(), "3"]), [add])
+        result = await first.ainvoke({"messages": "1 + 2?"})
+        chunks = [
+            chunk async for chunk in second.astream({"messages": "1 + 2?"}, stream_mode="updates")
+        ]
+        return result, chunks
+
+    result, chunks = asyncio.run(main())
+    assert result["messages"][-1].content == "3"
+    assert [list(chunk) for chunk in chunks] == [["agent"], ["tools"], ["agent"]]

@@ -1,0 +1,292 @@
+"""graphkit's prebuilt agent and ToolNode against LangGraph's, on the same models and tools.
+
+For every scenario (tests/prebuilt/scenarios.py): the same per-step task results (a
+multiset per step), the same final history (ids normalised), the same other state keys,
+the same model inputs, the same number of saved supersteps and the same error. The
+number of supersteps graphkit runs is also counted from its records (``app.trace``).
+"""
+
+import dataclasses
+from collections import Counter
+from typing import Annotated, Any
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langchain_core.tools import InjectedToolCallId, tool
+
+from graphkit.prebuilt import ScriptedChatModel
+
+from .harness import (
+    Scenario,
+    Side,
+    build,
+    canonical,
+    graphkit_side,
+    langgraph_side,
+    observe,
+    run_config,
+)
+from .scenarios import SCENARIOS, TWO_CALLS, add, counting, explode, multiply
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+# (LangGraph's create_react_agent is deprecated in favour of langchain's create_agent.)
+
+
+@pytest.fixture(scope="module")
+def langgraph_observations() -> dict[str, Any]:
+    return {scenario.name: observe(langgraph_side(), scenario) for scenario in SCENARIOS}
+
+
+def test_there_are_enough_scenarios() -> None:
+    assert len(SCENARIOS) >= 10
+    assert len({scenario.name for scenario in SCENARIOS}) == len(SCENARIOS)
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=repr)
+def test_langgraph_side_is_pinned(scenario: Scenario, langgraph_observations: dict) -> None:
+    """What LangGraph does on the scenario: it raises what the scenario says, or it runs
+    to the end; a scenario that tests nothing (no model call) cannot pass unnoticed."""
+    seen = langgraph_observations[scenario.name]
+    assert seen.error == scenario.raises
+    assert seen.model_calls or scenario.raises
+    if scenario.error_facts:  # the facts are in LangGraph's error ToolMessage too
+        mentioned = "error mentioning " + ", ".join(scenario.error_facts)
+        assert any(mentioned in message for message in seen.history)
+
+
+@pytest.mark.parametrize("saver", ["InMemorySaver", "SqliteSaver"])
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=repr)
+def test_graphkit_matches_langgraph(
+    scenario: Scenario, saver: str, langgraph_observations: dict
+) -> None:
+    """LangGraph's InMemorySaver serializes every value; graphkit's keeps them as they
+    are, so each scenario also runs on graphkit's SqliteSaver."""
+    expected = langgraph_observations[scenario.name]
+    if saver == "SqliteSaver":
+        scenario = dataclasses.replace(scenario, serializing=True)
+    seen = observe(graphkit_side(), scenario)
+    for part in scenario.compared:
+        assert getattr(seen, part) == getattr(expected, part), part
+
+
+@pytest.mark.parametrize("scenario", [s for s in SCENARIOS if not s.serializing], ids=repr)
+def test_trace_counts_the_same_supersteps(scenario: Scenario, langgraph_observations: dict):
+    """The recorded run has one superstep per LangGraph step: the input, START, then one
+    per step in which tasks ran (LangGraph numbers them -1, 0, 1, ...)."""
+    expected = max(langgraph_observations[scenario.name].steps, default=0) + 2
+    app = build(graphkit_side(), scenario, ScriptedChatModel(responses=scenario.responses()))
+    try:
+        run = app.trace(scenario.input(), run_config(scenario, thread="trace"))
+    except Exception as error:
+        assert type(error).__name__ == scenario.raises
+        run = error.run
+    assert len(run.steps) == expected
+
+
+def _tools_steps(version: str) -> list[Any]:
+    scenario = next(s for s in SCENARIOS if s.name == f"two parallel calls ({version})")
+    app = build(graphkit_side(), scenario, ScriptedChatModel(responses=scenario.responses()))
+    run = app.trace(scenario.input(), run_config(scenario))
+    return [step for step in run.steps if "tools" in step.plan.nodes]
+
+
+def test_v2_tool_calls_are_parallel_push_tasks() -> None:
+    (step,) = _tools_steps("v2")
+    assert [(task.node, task.kind) for task in step.plan.tasks] == [
+        ("tools", "push"),
+        ("tools", "push"),
+    ]
+    assert [task.input["tool_call"]["id"] for task in step.plan.tasks] == ["c1", "c2"]
+    assert all(task.triggers == ("__pregel_push",) for task in step.plan.tasks)
+
+
+def test_v1_runs_every_call_in_one_pull_task() -> None:
+    (step,) = _tools_steps("v1")
+    assert [(task.node, task.kind) for task in step.plan.tasks] == [("tools", "pull")]
+    (result,) = step.execution.results
+    assert [m.tool_call_id for m in result.output["messages"]] == ["c1", "c2"]
+
+
+def test_v1_and_v2_give_the_same_history() -> None:
+    one, two = (
+        observe(graphkit_side(), next(s for s in SCENARIOS if s.name == name))
+        for name in ("two parallel calls (v1)", "two parallel calls (v2)")
+    )
+    assert one.history == two.history
+    assert one.supersteps == two.supersteps
+    assert Counter(len(v) for v in one.nodes.values()) != Counter(
+        len(v) for v in two.nodes.values()
+    )
+
+
+# -- ToolNode on its own ------------------------------------------------------------------
+
+
+def _asking(*tool_calls: dict[str, Any]) -> list[Any]:
+    return [HumanMessage("hi", id="h"), AIMessage("", tool_calls=list(tool_calls), id="a")]
+
+
+def _commanding(side: Side) -> Any:
+    @tool
+    def finish(tool_call_id: Annotated[str, InjectedToolCallId]) -> Any:
+        """Finish with a Command."""
+        done = ToolMessage("finished", tool_call_id=tool_call_id)
+        return side.Command(update={"messages": [done], "status": "done"}, goto="review")
+
+    return finish
+
+
+def _silent(side: Side) -> Any:
+    @tool
+    def silent() -> Any:
+        """Return a Command that does not answer the call."""
+        return side.Command(update={"status": "done"})
+
+    return silent
+
+
+def _only_value_errors(error: ValueError) -> str:
+    return f"caught {type(error).__name__}"
+
+
+def _only_key_errors(error: KeyError) -> str:
+    return "caught"
+
+
+EXPLODE = {"name": "explode", "args": {"a": 1}, "id": "x1"}
+TOOL_NODE_CASES = [
+    (
+        "state dict, two calls",
+        lambda s: s.ToolNode([add, multiply]),
+        lambda: {"messages": _asking(*TWO_CALLS)},
+    ),
+    ("list of messages", lambda s: s.ToolNode([add]), lambda: _asking(TWO_CALLS[0])),
+    (
+        "tool calls themselves",
+        lambda s: s.ToolNode([add, multiply]),
+        lambda: [{**call, "type": "tool_call"} for call in TWO_CALLS],
+    ),
+    (
+        "call with its state",
+        lambda s: s.ToolNode([add]),
+        lambda: {"__type": "tool_call_with_context", "tool_call": TWO_CALLS[0], "state": {}},
+    ),
+    (
+        "unknown tool",
+        lambda s: s.ToolNode([add]),
+        lambda: {"messages": _asking({"name": "nope", "args": {}, "id": "n1"})},
+    ),
+    ("raising, default", lambda s: s.ToolNode([explode]), lambda: _asking(EXPLODE)),
+    (
+        "raising, True",
+        lambda s: s.ToolNode([explode], handle_tool_errors=True),
+        lambda: _asking(EXPLODE),
+    ),
+    (
+        "raising, text",
+        lambda s: s.ToolNode([explode], handle_tool_errors="it broke"),
+        lambda: _asking(EXPLODE),
+    ),
+    (
+        "raising, handler for it",
+        lambda s: s.ToolNode([explode], handle_tool_errors=_only_value_errors),
+        lambda: _asking(EXPLODE),
+    ),
+    (
+        "raising, handler for others",
+        lambda s: s.ToolNode([explode], handle_tool_errors=_only_key_errors),
+        lambda: _asking(EXPLODE),
+    ),
+    (
+        "raising, its class",
+        lambda s: s.ToolNode([explode], handle_tool_errors=ValueError),
+        lambda: _asking(EXPLODE),
+    ),
+    (
+        "raising, other classes",
+        lambda s: s.ToolNode([explode], handle_tool_errors=(KeyError,)),
+        lambda: _asking(EXPLODE),
+    ),
+    (
+        "raising, False",
+        lambda s: s.ToolNode([explode], handle_tool_errors=False),
+        lambda: _asking(EXPLODE),
+    ),
+    (
+        "bad arguments",
+        lambda s: s.ToolNode([add]),
+        lambda: _asking({"name": "add", "args": {"a": "x"}, "id": "b1"}),
+    ),
+    (
+        "bad arguments, not handled",
+        lambda s: s.ToolNode([add], handle_tool_errors=False),
+        lambda: _asking({"name": "add", "args": {"a": "x"}, "id": "b1"}),
+    ),
+    (
+        "Command from a state",
+        lambda s: s.ToolNode([_commanding(s)]),
+        lambda: {"messages": _asking({"name": "finish", "args": {}, "id": "f1"})},
+    ),
+    (
+        "Command from a list",
+        lambda s: s.ToolNode([_commanding(s)]),
+        lambda: _asking({"name": "finish", "args": {}, "id": "f1"}),
+    ),
+    (
+        "Command that answers nothing",
+        lambda s: s.ToolNode([_silent(s)]),
+        lambda: {"messages": _asking({"name": "silent", "args": {}, "id": "s1"})},
+    ),
+    (
+        "InjectedState from a list",
+        lambda s: s.ToolNode([counting(s)]),
+        lambda: _asking({"name": "count_messages", "args": {}, "id": "c1"}),
+    ),
+    ("no AIMessage", lambda s: s.ToolNode([add]), lambda: {"messages": [HumanMessage("hi")]}),
+    ("no messages", lambda s: s.ToolNode([add]), lambda: {"messages": []}),
+    ("an AIMessage without calls", lambda s: s.ToolNode([add]), lambda: _asking()),
+]
+FACTS = (
+    "nope",
+    "add",
+    "ValueError('cannot handle 1')",
+    "it broke",
+    "caught ValueError",
+    "'a'",
+    "'x'",
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "make", "given"), TOOL_NODE_CASES, ids=[c[0] for c in TOOL_NODE_CASES]
+)
+def test_tool_node_matches_langgraph(name: str, make: Any, given: Any) -> None:
+    assert _outcome(graphkit_side(), make, given) == _outcome(langgraph_side(), make, given)
+
+
+def _outcome(side: Side, make: Any, given: Any) -> str:
+    """What a ToolNode invoked inside a running node returns, or the error it raises."""
+    node = make(side)
+
+    def invoke(config: Any) -> str:
+        try:
+            return canonical(node.invoke(given(), config), facts=FACTS)
+        except Exception as error:
+            return f"raised {type(error).__name__}"
+
+    return side.inside_a_node(invoke)
+
+
+def test_tool_node_cases_are_meaningful() -> None:
+    """Each kind of outcome occurs: results, error ToolMessages, Commands and errors."""
+    outcomes = [_outcome(langgraph_side(), make, given) for _, make, given in TOOL_NODE_CASES]
+    text = "\n".join(outcomes)
+    for expected in (
+        "raised ValueError",
+        "error mentioning nope, add",
+        "Command{",
+        "'3'",
+        "caught ValueError",
+        "it broke",
+    ):
+        assert expected in text

@@ -1,0 +1,178 @@
+"""ToolNode and tools_condition on their own and in a hand-built agent graph."""
+
+import asyncio
+import threading
+from typing import Annotated, Any
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import InjectedToolCallId, tool
+
+from graphkit import END, START, Command, StateGraph
+from graphkit.prebuilt import MessagesState, ScriptedChatModel, ToolNode, tools_condition
+
+
+def asking(*calls: dict[str, Any]) -> dict[str, Any]:
+    return {"messages": [HumanMessage("hi"), AIMessage("", tool_calls=list(calls))]}
+
+
+def call(name: str, call_id: str = "c1", **args: Any) -> dict[str, Any]:
+    return {"name": name, "args": args, "id": call_id}
+
+
+def test_calls_of_one_message_run_in_parallel() -> None:
+    both_running = threading.Barrier(2, timeout=5)
+
+    @tool
+    def wait(n: int) -> str:
+        """Wait until the other call runs too."""
+        both_running.wait()  # a BrokenBarrierError if the calls ran one after the other
+        return f"done {n}"
+
+    result = ToolNode([wait]).invoke(asking(call("wait", "a", n=1), call("wait", "b", n=2)))
+    assert [(m.tool_call_id, m.content) for m in result["messages"]] == [
+        ("a", "done 1"),
+        ("b", "done 2"),
+    ]
+
+
+def test_plain_functions_become_tools_and_results_become_text() -> None:
+    def listing() -> list[int]:
+        """Some numbers."""
+        return [1, 2]
+
+    node = ToolNode([listing])
+    assert list(node.tools_by_name) == ["listing"]
+    (message,) = node.invoke(asking(call("listing")))["messages"]
+    assert (message.content, message.name, message.status) == ("[1, 2]", "listing", "success")
+    assert repr(node) == "ToolNode(name='tools', tools=['listing'])"
+
+
+def test_unknown_tool_lists_the_tools_there_are() -> None:
+    def one() -> int:
+        """One."""
+        return 1
+
+    (message,) = ToolNode([one]).invoke(asking(call("two")))["messages"]
+    assert message.status == "error" and message.name == "two"
+    assert "'two'" in message.content and "[one]" in message.content
+
+
+def test_async_tools_run_from_sync_invoke_and_ainvoke_works() -> None:
+    @tool
+    async def later(x: int) -> int:
+        """Double, asynchronously."""
+        await asyncio.sleep(0)
+        return 2 * x
+
+    node = ToolNode([later])
+    assert node.invoke(asking(call("later", x=2)))["messages"][0].content == "4"
+    result = asyncio.run(node.ainvoke(asking(call("later", x=3))))
+    assert result["messages"][0].content == "6"
+
+
+def test_unsupported_options_are_named() -> None:
+    with pytest.raises(NotImplementedError, match="wrap_tool_call"):
+        ToolNode([], wrap_tool_call=lambda request, run: run(request))
+    with pytest.raises(TypeError, match="'colour'"):
+        ToolNode([], colour="red")
+
+
+def test_tags_reach_the_tool_config() -> None:
+    seen = []
+
+    @tool
+    def tagged(config: RunnableConfig) -> str:
+        """Report the tags."""
+        seen.append(config["tags"])
+        return "ok"
+
+    ToolNode([tagged], tags=["lesson"]).invoke(asking(call("tagged")))
+    assert "lesson" in seen[0]
+
+
+def test_tools_condition() -> None:
+    assert tools_condition([AIMessage("", tool_calls=[call("x")])]) == "tools"
+    assert tools_condition({"history": [AIMessage("done")]}, messages_key="history") == END
+    with pytest.raises(ValueError, match="no messages"):
+        tools_condition({"messages": []})
+
+
+def hand_built_agent(model: Any, tools: list[Any]) -> Any:
+    """The agent every tutorial builds by hand: model, tools_condition, ToolNode."""
+    bound = model.bind_tools(tools)
+    builder = StateGraph(MessagesState)
+    builder.add_node("chatbot", lambda state: {"messages": [bound.invoke(state["messages"])]})
+    builder.add_node("tools", ToolNode(tools))
+    builder.add_edge(START, "chatbot")
+    builder.add_conditional_edges("chatbot", tools_condition)
+    builder.add_edge("tools", "chatbot")
+    return builder.compile()
+
+
+def test_in_a_hand_built_agent_the_loop_is_visible_step_by_step() -> None:
+    @tool
+    def add(a: int, b: int) -> int:
+        """Add."""
+        return a + b
+
+    model = ScriptedChatModel(
+        responses=[AIMessage("", tool_calls=[call("add", a=1, b=2)]), "1 + 2 = 3"]
+    )
+    run = hand_built_agent(model, [add]).trace({"messages": [("user", "1 + 2?")]})
+    assert [step.plan.nodes for step in run.steps] == [
+        ["__input__"],
+        ["__start__"],
+        ["chatbot"],
+        ["tools"],
+        ["chatbot"],
+    ]
+    assert [m.type for m in run.values["messages"]] == ["human", "ai", "tool", "ai"]
+
+
+class Review(MessagesState):
+    status: str
+
+
+def test_a_tool_command_updates_state_and_routes() -> None:
+    @tool
+    def approve(tool_call_id: Annotated[str, InjectedToolCallId]) -> Command:
+        """Approve and go to review."""
+        answer = ToolMessage("approved", tool_call_id=tool_call_id)
+        return Command(update={"messages": [answer], "status": "approved"}, goto="review")
+
+    builder = StateGraph(Review)
+    builder.add_node("tools", ToolNode([approve]), destinations=("review",))
+    builder.add_node("review", lambda state: {"status": state["status"] + ", reviewed"})
+    builder.add_edge(START, "tools")
+    result = builder.compile().invoke({**asking(call("approve")), "status": "new"})
+    assert result["status"] == "approved, reviewed"
+    assert result["messages"][-1].name == "approve"
+
+
+def test_langgraph_commands_from_tools_are_understood() -> None:
+    from langgraph.types import Command as LangGraphCommand
+
+    @tool
+    def legacy(tool_call_id: Annotated[str, InjectedToolCallId]) -> Any:
+        """A tool written for LangGraph."""
+        answer = ToolMessage("ok", tool_call_id=tool_call_id)
+        return LangGraphCommand(update={"messages": [answer], "status": "legacy"})
+
+    (command,) = ToolNode([legacy]).invoke(asking(call("legacy")))
+    assert isinstance(command, Command) and command.update["status"] == "legacy"
+
+
+def test_sends_to_the_parent_graph_travel_in_one_command() -> None:
+    from graphkit import Send
+
+    @tool
+    def fan_out(n: int) -> Command:
+        """Ask the parent graph to run a node."""
+        return Command(graph=Command.PARENT, goto=[Send("worker", n)])
+
+    commands = ToolNode([fan_out]).invoke(
+        asking(call("fan_out", "a", n=1), call("fan_out", "b", n=2))
+    )
+    assert commands == [Command(graph=Command.PARENT, goto=[Send("worker", 1), Send("worker", 2)])]
