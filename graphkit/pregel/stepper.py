@@ -90,7 +90,7 @@ class Stepper:
         self.namespace = self._parent.namespace if self._parent is not None else ()
         if loop is None and self._parent is not None:
             loop = self._parent.run.loop
-        self._run_context = RunContext(
+        self._run_context = RunContext(  # completed by _start, once the thread is loaded
             config.raw,
             runtime or Runtime(),
             loop,
@@ -177,7 +177,9 @@ class Stepper:
                     "When there are multiple pending interrupts, you must specify the "
                     "interrupt id when resuming: Command(resume={interrupt.id: answer, ...})."
                 )
-        resume = Resume(answer) if self._thread is not None else None
+        if self._thread is None:
+            return resuming  # nothing to resume with, nothing to save: the context is done
+        resume = Resume(answer)
         if parent is not None and parent.resume is not None and answer is _NO_ANSWER:
             resume = parent.resume  # the answers the whole run was resumed with
         self._run_context = dataclasses.replace(
