@@ -12,6 +12,7 @@ from graphkit.errors import InvalidUpdateError
 from graphkit.pregel import phases
 from graphkit.pregel.persistence import StateSnapshot, restore, snapshot
 from graphkit.pregel.records import Task, TaskResult
+from graphkit.pregel.tasks import fresh_reader
 from graphkit.pregel.thread import ThreadLink
 
 if TYPE_CHECKING:
@@ -106,7 +107,7 @@ def _as_if_node_ran(app: CompiledGraph, task: Task, state: phases.StepState) -> 
     updates, Command routes, edges and routers — without calling the node."""
     node = app.spec.nodes[task.node]
     writes: list[tuple[str, Any]] = []
-    fresh_read = phases.fresh_reader(app.spec, state, writes)
+    fresh_read = fresh_reader(app.spec, state, writes)
     try:
         for writer in node.writers:
             writes.extend(writer(task.input, fresh_read, None))

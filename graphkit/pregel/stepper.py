@@ -24,6 +24,7 @@ from graphkit.pregel.records import Execution, Plan, Run, Superstep, Task, TaskR
 from graphkit.pregel.runtime import _NO_VALUE as _NO_ANSWER
 from graphkit.pregel.runtime import Forward, Resume, RunContext, Runtime, current_scope
 from graphkit.pregel.spec import GraphSpec
+from graphkit.pregel.tasks import task_config_of
 from graphkit.pregel.thread import ThreadLink
 from graphkit.types import Command
 
@@ -239,7 +240,7 @@ class Stepper:
     def task_metadata(self, task: Task) -> dict[str, Any]:
         """The metadata a task's node sees in its config (LangGraph's langgraph_* keys)."""
         node = self.graph.nodes[task.node]
-        return phases.task_config_of(self._run_context, task, node)["metadata"]
+        return task_config_of(self._run_context, task, node)["metadata"]
 
     def checkpoint_payload(self, plan: Plan) -> dict[str, Any] | None:
         """The "checkpoint" payload of the checkpoints/debug streams for the checkpoint
