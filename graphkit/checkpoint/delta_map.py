@@ -18,6 +18,8 @@ _FLATTEN_AFTER = 32
 """Generations of deltas before a full copy: bounds a look-up to this many dict probes."""
 
 _ABSENT: Any = object()
+_NOTHING: frozenset[str] = frozenset()
+"""Shared by every map that removed nothing: fewer objects for the GC to walk."""
 
 
 class DeltaMap(Mapping[str, Any]):
@@ -29,14 +31,15 @@ class DeltaMap(Mapping[str, Any]):
     ({'a': 1, 'b': 2}, {'b': 3})
     """
 
-    __slots__ = ("_changes", "_delta", "_depth", "_parent", "_removed")
+    __slots__ = ("_changes", "_delta_changes", "_delta_removed", "_depth", "_parent", "_removed")
 
     def __init__(self, values: Mapping[str, Any] | None = None) -> None:
         self._parent: DeltaMap | None = None
         self._changes: dict[str, Any] = dict(values) if values else {}
-        self._removed: frozenset[str] = frozenset()
+        self._removed: frozenset[str] = _NOTHING
         self._depth = 0
-        self._delta: tuple[dict[str, Any], frozenset[str]] = (self._changes, frozenset())
+        self._delta_changes = self._changes
+        self._delta_removed = _NOTHING
 
     def with_changes(
         self, changes: Mapping[str, Any], removed: Iterator[str] | list[str] | tuple = ()
@@ -45,13 +48,14 @@ class DeltaMap(Mapping[str, Any]):
         child = DeltaMap.__new__(DeltaMap)
         child._parent = self
         child._changes = dict(changes)
-        child._removed = frozenset(removed)
-        child._delta = (child._changes, child._removed)
+        child._removed = frozenset(removed) if removed else _NOTHING
+        child._delta_changes = child._changes
+        child._delta_removed = child._removed
         child._depth = self._depth + 1
         if child._depth >= _FLATTEN_AFTER:
             child._changes = child._flatten()
             child._parent = None
-            child._removed = frozenset()
+            child._removed = _NOTHING
             child._depth = 0
         return child
 
@@ -63,7 +67,7 @@ class DeltaMap(Mapping[str, Any]):
         >>> DeltaMap({"a": 1}).with_changes({"b": 2}, removed=["a"]).delta()
         ({'b': 2}, frozenset({'a'}))
         """
-        return self._delta
+        return self._delta_changes, self._delta_removed
 
     def derived_from(self) -> DeltaMap | None:
         """The map ``delta()`` is relative to (None after a flatten or for a new map)."""
