@@ -10,20 +10,22 @@ Declare them in the state schema, as in LangGraph:
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Annotated, ClassVar
 
 __all__ = ["IsLastStep", "ManagedValue", "RemainingSteps", "managed_value_of"]
 
 
-class ManagedValue:
+class ManagedValue(ABC):
     """A value computed from the step being planned and the step the run must stop at
     (``stop``: the recursion limit counted from the run's first step)."""
 
     name: ClassVar[str] = "managed value"
 
     @staticmethod
+    @abstractmethod
     def get(step: int, stop: int) -> object:
-        raise NotImplementedError  # pragma: no cover - every subclass defines it
+        """The value for a task of step ``step``."""
 
 
 class RemainingStepsManager(ManagedValue):
