@@ -146,14 +146,16 @@ class CompiledGraph:
         latest: Any = None
         interrupts: list[Any] = []
         chunks = []
-        modes = ["updates", "values"] if stream_mode == "values" else stream_mode
-        for chunk in self.stream(input, config, stream_mode=modes, output_keys=keys, **kwargs):
+        for chunk in self.stream(
+            input, config, stream_mode=stream_mode, output_keys=keys, **kwargs
+        ):
             if stream_mode != "values":
                 chunks.append(chunk)
-            elif chunk[0] == "values":
-                latest = chunk[1]
-            elif INTERRUPT in chunk[1]:
-                interrupts.extend(chunk[1][INTERRUPT])
+            elif isinstance(chunk, dict) and INTERRUPT in chunk:  # a task paused the run
+                interrupts.extend(chunk[INTERRUPT])
+                latest = {k: v for k, v in chunk.items() if k != INTERRUPT}
+            else:
+                latest = chunk
         if stream_mode != "values":
             return chunks
         if interrupts:  # as LangGraph: the state so far, and what the run waits for
