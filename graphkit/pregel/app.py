@@ -13,9 +13,9 @@ from graphkit.errors import GraphInterrupt, GraphRecursionError
 from graphkit.pregel.config import RunConfig
 from graphkit.pregel.persistence import INTERRUPT
 from graphkit.pregel.records import Run
-from graphkit.pregel.runtime import Forward, Runtime, current_scope
+from graphkit.pregel.runtime import Runtime, current_scope
 from graphkit.pregel.spec import GraphSpec
-from graphkit.pregel.stepper import Stepper
+from graphkit.pregel.stepper import RunOptions, Stepper
 from graphkit.pregel.stream import (
     STREAM_MODES,
     debug_event,
@@ -84,36 +84,39 @@ class CompiledGraph:
         context: Any = None,
         record: bool = True,
         executor: Executor | None = None,
-        runtime: Runtime | None = None,
-        loop: Any = None,
-        forward: Forward | None = None,
-        stream_modes: tuple[str, ...] = (),
         interrupt_before: Sequence[str] | str | None = None,
         interrupt_after: Sequence[str] | str | None = None,
         durability: str | None = None,
-        live: threading.Event | None = None,
-        callbacks: tuple[Any, ...] = (),
     ) -> Stepper:
         """Start a run you advance phase by phase (see ``Stepper``). ``context`` is
         what nodes see as ``runtime.context``; with a checkpointer, ``config`` names the
         thread, ``input=None`` or ``Command(resume=...)`` resumes it."""
-        return Stepper(
-            self.spec,
-            input,
-            RunConfig.from_dict(config),
+        options = self._options(
             record=record,
+            executor=executor,
+            interrupt_before=interrupt_before,
+            interrupt_after=interrupt_after,
+            durability=durability,
+            runtime=Runtime(context=context, store=self.store),
+        )
+        return Stepper(self.spec, input, RunConfig.from_dict(config), options)
+
+    def _options(
+        self,
+        *,
+        executor: Executor | None = None,
+        interrupt_before: Sequence[str] | str | None = None,
+        interrupt_after: Sequence[str] | str | None = None,
+        **options: Any,
+    ) -> RunOptions:
+        """A run's options, with this graph's compile-time defaults filled in."""
+        return RunOptions(
             executor=executor or self.executor,
-            runtime=runtime or Runtime(context=context, store=self.store),
-            loop=loop,
-            forward=forward,
-            stream_modes=stream_modes,
             checkpointer=self.checkpointer,
             # as LangGraph: an empty per-call list keeps the compiled breakpoints
             interrupt_before=interrupt_before or self.interrupt_before,
             interrupt_after=interrupt_after or self.interrupt_after,
-            durability=durability,
-            live=live,
-            callbacks=callbacks,
+            **options,
         )
 
     def trace(self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any) -> Run:
@@ -220,9 +223,7 @@ class CompiledGraph:
             store=self.store,
             stream_writer=write_custom if "custom" in needed else Runtime().stream_writer,
         )
-        stepper = self.stepper(
-            input,
-            config,
+        options = self._options(
             runtime=runtime,
             forward=nested.append if down_modes else None,
             stream_modes=down_modes,
@@ -230,6 +231,7 @@ class CompiledGraph:
             callbacks=(sink.handler,) if sink is not None else (),
             **kwargs,
         )
+        stepper = Stepper(self.spec, input, RunConfig.from_dict(config), options)
         streams = _TaskStreams(custom, nested, sink)
         for namespace, mode, chunk in self._chunks(stepper, needed, keys, streams):
             if up is not None and mode in up_modes:

@@ -11,6 +11,7 @@ import dataclasses
 import threading
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor
+from dataclasses import dataclass
 from typing import Any
 
 from graphkit.checkpoint import Checkpoint, new_checkpoint_id
@@ -28,10 +29,34 @@ from graphkit.pregel.tasks import task_config_of
 from graphkit.pregel.thread import ThreadLink
 from graphkit.types import Command
 
-__all__ = ["INPUT_TASK", "Stepper"]
+__all__ = ["INPUT_TASK", "RunOptions", "Stepper"]
 
 INPUT_TASK = "__input__"
 """Name of the input step's pseudo-task, whose writes are the run's input."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    """How a run is carried out, beyond its config: whether it records its supersteps,
+    where its tasks run, which checkpointer saves it and where it stops, and — set by
+    ``stream`` — where the chunks its tasks send go.
+
+    >>> RunOptions(record=False).record
+    False
+    """
+
+    record: bool = True
+    executor: Executor | None = None
+    runtime: Runtime | None = None
+    checkpointer: BaseCheckpointSaver | None = None
+    interrupt_before: Sequence[str] | str = ()
+    interrupt_after: Sequence[str] | str = ()
+    durability: str | None = None
+    loop: asyncio.AbstractEventLoop | None = None
+    forward: Forward | None = None
+    stream_modes: tuple[str, ...] = ()
+    live: threading.Event | None = None
+    callbacks: tuple[Any, ...] = ()
 
 
 class Stepper:
@@ -64,24 +89,10 @@ class Stepper:
     """
 
     def __init__(
-        self,
-        graph: GraphSpec,
-        input: Any,
-        config: RunConfig,
-        *,
-        record: bool = True,
-        executor: Executor | None = None,
-        runtime: Runtime | None = None,
-        loop: asyncio.AbstractEventLoop | None = None,
-        forward: Forward | None = None,
-        stream_modes: tuple[str, ...] = (),
-        checkpointer: BaseCheckpointSaver | None = None,
-        interrupt_before: Sequence[str] | str = (),
-        interrupt_after: Sequence[str] | str = (),
-        durability: str | None = None,
-        live: threading.Event | None = None,
-        callbacks: tuple[Any, ...] = (),
+        self, graph: GraphSpec, input: Any, config: RunConfig, options: RunOptions | None = None
     ) -> None:
+        options = options or RunOptions()
+        record, executor, loop = options.record, options.executor, options.loop
         self.graph = graph
         self.config = config
         self.record = record
@@ -93,24 +104,24 @@ class Stepper:
             loop = self._parent.run.loop
         self._run_context = RunContext(  # completed by _start, once the thread is loaded
             config.raw,
-            runtime or Runtime(),
+            options.runtime or Runtime(),
             loop,
             self.namespace,
-            forward,
-            stream_modes,
-            live=live,
-            callbacks=callbacks,
+            options.forward,
+            options.stream_modes,
+            live=options.live,
+            callbacks=options.callbacks,
         )
         self.status = "running"
         self.error: BaseException | None = None
-        self.interrupt_before = interrupt_before
-        self.interrupt_after = interrupt_after
+        self.interrupt_before = options.interrupt_before
+        self.interrupt_after = options.interrupt_after
         self.interrupts: tuple[Any, ...] = ()
         self._steps: list[Superstep] = []
         self._input = input
         self._plan: Plan | None = None
         self._execution: Execution | None = None
-        self._thread = self._thread_link(checkpointer, config, durability)
+        self._thread = self._thread_link(options.checkpointer, config, options.durability)
         self.resumed = self._start(input)
         state = self._state
         # LangGraph's stop: the first step this run takes, plus the limit, plus one
