@@ -32,10 +32,18 @@ def new_checkpoint_id() -> str:
     with _id_lock:
         now = _last_time_ns = max(time.time_ns(), _last_time_ns + 1)
     # 64 bits of time, then a per-process random part and a counter to tell apart
-    # ids made by several processes in the same nanosecond.
-    high = f"{now:016x}"
-    low = f"{_process_bits:08x}{next(_counter) & 0xFFFF_FFFF:08x}"
-    return f"{high[:8]}-{high[8:12]}-{high[12:]}-{low[:4]}-{low[4:]}"
+    # ids made by several processes in the same nanosecond; one formatting operation.
+    return _ID_FORMAT % (
+        now >> 32,
+        (now >> 16) & 0xFFFF,
+        now & 0xFFFF,
+        _process_bits >> 16,
+        _process_bits & 0xFFFF,
+        next(_counter) & 0xFFFF_FFFF,
+    )
+
+
+_ID_FORMAT = "%08x-%04x-%04x-%04x-%04x%08x"
 
 
 @dataclass(frozen=True, slots=True)

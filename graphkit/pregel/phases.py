@@ -425,8 +425,13 @@ def _next_checkpoint(
     source: str,
 ) -> Checkpoint:
     previous = state.checkpoint
-    saved = {name: change.after for name, change in changes.items() if change.after is not EMPTY}
-    removed = [name for name, change in changes.items() if change.after is EMPTY]
+    saved: dict[str, Any] = {}
+    removed: list[str] = []
+    for name, change in changes.items():
+        if change.after is EMPTY:
+            removed.append(name)
+        else:
+            saved[name] = change.after
     values = previous.channel_values
     versions = previous.channel_versions
     seen = previous.versions_seen
