@@ -30,6 +30,7 @@ class AnyValue(Channel[Value, Value], Generic[Value]):
     volatile = True
 
     __slots__ = ("value",)
+    replaces_its_value = True
 
     def __init__(self, typ: Any = Any, key: str = "") -> None:
         super().__init__(typ, key)

@@ -113,7 +113,26 @@ class Channel(ABC, Generic[Value, Update]):
 
     def copy(self) -> Self:
         """Return an independent channel with the same configuration and state."""
-        return self.from_checkpoint(self.checkpoint())
+        if not self.replaces_its_value:
+            return self.from_checkpoint(self.checkpoint())
+        # Update copies every channel it writes, every step: for channels that only
+        # ever replace their value (never mutate it), copying the slots is enough.
+        clone = object.__new__(type(self))
+        for name in type(self)._state_slots:
+            setattr(clone, name, getattr(self, name))
+        return clone
+
+    replaces_its_value: ClassVar[bool] = False
+    """True when ``update`` only rebinds the channel's attributes (never mutates a
+    container it holds), so a copy may share them."""
+
+    _state_slots: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._state_slots = tuple(
+            name for klass in cls.__mro__ for name in klass.__dict__.get("__slots__", ())
+        )
 
     def empty_copy(self) -> Self:
         """Return a channel with this one's configuration and no state."""

@@ -61,6 +61,7 @@ class BinaryOperatorAggregate(Channel[Value, Value], Generic[Value]):
     """
 
     __slots__ = ("operator", "value")
+    replaces_its_value = True
 
     def __init__(self, typ: Any, operator: Callable[[Value, Value], Value], key: str = "") -> None:
         super().__init__(typ, key)

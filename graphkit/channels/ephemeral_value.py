@@ -31,6 +31,7 @@ class EphemeralValue(Channel[Value, Value], Generic[Value]):
     volatile = True
 
     __slots__ = ("guard", "value")
+    replaces_its_value = True
 
     def __init__(self, typ: Any = Any, guard: bool = True, key: str = "") -> None:
         super().__init__(typ, key)

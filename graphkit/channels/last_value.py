@@ -24,6 +24,7 @@ class LastValue(Channel[Value, Value], Generic[Value]):
     """
 
     __slots__ = ("value",)
+    replaces_its_value = True
 
     def __init__(self, typ: Any = Any, key: str = "") -> None:
         super().__init__(typ, key)

@@ -27,6 +27,7 @@ class LastValueAfterFinish(Channel[Value, Value], Generic[Value]):
     """
 
     __slots__ = ("finished", "value")
+    replaces_its_value = True
 
     def __init__(self, typ: Any = Any, key: str = "") -> None:
         super().__init__(typ, key)

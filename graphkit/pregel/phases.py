@@ -26,7 +26,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExec
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphkit.channels import EMPTY, Channel
+from graphkit.channels import EMPTY, BinaryOperatorAggregate, Channel
 from graphkit.checkpoint import Checkpoint, new_checkpoint_id
 from graphkit.constants import PULL, PUSH, TASKS
 from graphkit.errors import GraphkitWarning, InvalidUpdateError
@@ -404,9 +404,8 @@ def _change(
 
 
 def _reducer_name(channel: Channel) -> str:
-    operator = getattr(channel, "operator", None)
-    if operator is not None:
-        return getattr(operator, "__name__", repr(operator))
+    if isinstance(channel, BinaryOperatorAggregate):
+        return getattr(channel.operator, "__name__", repr(channel.operator))
     return type(channel).__name__
 
 
