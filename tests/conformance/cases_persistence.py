@@ -9,10 +9,8 @@ breakpoints are in `cases_persistence_breakpoints.py`, saved state in
 `cases_persistence_state.py` and `cases_persistence_time_travel.py`.
 """
 
-import operator
-from typing import Annotated, TypedDict
-
 from .harness import appender
+from .persistence_graphs import Counter, Log
 from .scenarios import (
     Calls,
     History,
@@ -23,15 +21,6 @@ from .scenarios import (
     Stream,
     Tools,
 )
-
-
-class Log(TypedDict):
-    log: Annotated[list, operator.add]
-
-
-class Counter(TypedDict):
-    n: int
-    log: Annotated[list, operator.add]
 
 
 def _asker(tools: Tools, name: str, *questions: str):

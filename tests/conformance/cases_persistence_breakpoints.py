@@ -4,32 +4,9 @@ or to one call, and passed with `invoke(None)`.
 See `scenarios.py` for the steps and how ids are normalised.
 """
 
-import operator
-from typing import Annotated, TypedDict
-
 from .harness import appender
+from .persistence_graphs import Counter, Log, chain
 from .scenarios import History, Invoke, Scenario, Stream, Tools
-
-
-class Log(TypedDict):
-    log: Annotated[list, operator.add]
-
-
-class Counter(TypedDict):
-    n: int
-    log: Annotated[list, operator.add]
-
-
-def chain(tools: Tools, **compile_options):
-    """START -> a -> b -> c -> END."""
-    lib = tools.lib
-    graph = lib.StateGraph(Log)
-    for name in "abc":
-        graph.add_node(name, appender(name))
-    graph.add_edge(lib.START, "a")
-    graph.add_edge("a", "b")
-    graph.add_edge("b", "c")
-    return graph.compile(checkpointer=tools.checkpointer, **compile_options)
 
 
 def before_b(tools: Tools):

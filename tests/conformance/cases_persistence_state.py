@@ -6,42 +6,9 @@ conditional edge) then continuing.
 See `scenarios.py` for the steps and how ids are normalised.
 """
 
-import operator
-from typing import Annotated, TypedDict
-
 from .harness import appender
+from .persistence_graphs import Counter, chain
 from .scenarios import Calls, GetState, History, Invoke, Older, Scenario, Thread, Tools, UpdateState
-
-
-class Log(TypedDict):
-    log: Annotated[list, operator.add]
-
-
-class Counter(TypedDict):
-    n: int
-    log: Annotated[list, operator.add]
-
-
-def _counted(tools: Tools, name: str):
-    """An `appender` that also counts its calls."""
-
-    def node(state: dict) -> dict:
-        tools.calls[name] += 1
-        return {"log": [name]}
-
-    return node
-
-
-def chain(tools: Tools, **compile_options):
-    """START -> a -> b -> c -> END, each node counting its calls."""
-    lib = tools.lib
-    graph = lib.StateGraph(Log)
-    for name in "abc":
-        graph.add_node(name, _counted(tools, name))
-    graph.add_edge(lib.START, "a")
-    graph.add_edge("a", "b")
-    graph.add_edge("b", "c")
-    return graph.compile(checkpointer=tools.checkpointer, **compile_options)
 
 
 def counter_chain(tools: Tools):

@@ -6,10 +6,10 @@ many checkpoints each durability mode keeps.
 See `scenarios.py` for the steps and how ids are normalised.
 """
 
-import operator
 import threading
-from typing import Annotated, TypedDict
 
+from .persistence_graphs import Log, chain
+from .persistence_graphs import counted as _counted
 from .scenarios import (
     FORKED,
     Calls,
@@ -24,34 +24,8 @@ from .scenarios import (
 )
 
 
-class Log(TypedDict):
-    log: Annotated[list, operator.add]
-
-
 class Boom(Exception):
     """The failure of a flaky node."""
-
-
-def _counted(tools: Tools, name: str):
-    """An `appender` that also counts its calls."""
-
-    def node(state: dict) -> dict:
-        tools.calls[name] += 1
-        return {"log": [name]}
-
-    return node
-
-
-def chain(tools: Tools, **compile_options):
-    """START -> a -> b -> c -> END, each node counting its calls."""
-    lib = tools.lib
-    graph = lib.StateGraph(Log)
-    for name in "abc":
-        graph.add_node(name, _counted(tools, name))
-    graph.add_edge(lib.START, "a")
-    graph.add_edge("a", "b")
-    graph.add_edge("b", "c")
-    return graph.compile(checkpointer=tools.checkpointer, **compile_options)
 
 
 def paused_chain(tools: Tools):
