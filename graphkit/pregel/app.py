@@ -27,9 +27,6 @@ from graphkit.pregel.stream import (
 
 __all__ = ["CompiledGraph"]
 
-SUPPORTED_STREAM_MODES = STREAM_MODES
-LATER_STREAM_MODES: tuple[str, ...] = ()
-
 
 class CompiledGraph:
     """A graph ready to run. Build one with ``StateGraph(...).compile()``.
@@ -312,8 +309,7 @@ class CompiledGraph:
             if stepper.done:  # a task paused the run: no Update
                 break
             stepper.update()
-            is_input_step = plan.tasks[0].kind == "input"
-            if "values" in modes and not is_input_step and wrote_any(results, keys):
+            if "values" in modes and not plan_is_input(plan) and wrote_any(results, keys):
                 pending_values = (here, "values", stepper.output(keys))
         if pending_values is not None:  # stopped at a breakpoint after this step
             yield pending_values
@@ -461,14 +457,8 @@ def _stream_modes(stream_mode: str | Sequence[str]) -> tuple[tuple[str, ...], bo
     single = isinstance(stream_mode, str)
     modes = (stream_mode,) if isinstance(stream_mode, str) else tuple(stream_mode)
     for mode in modes:
-        if mode in LATER_STREAM_MODES:
-            raise NotImplementedError(
-                f"stream_mode={mode!r} is not supported yet; graphkit streams "
-                f"{list(SUPPORTED_STREAM_MODES)} so far."
-            )
-        if mode not in SUPPORTED_STREAM_MODES:
+        if mode not in STREAM_MODES:
             raise ValueError(
-                f"Unknown stream_mode {mode!r}; use one of {list(SUPPORTED_STREAM_MODES)} "
-                "or a list of them."
+                f"Unknown stream_mode {mode!r}; use one of {list(STREAM_MODES)} or a list of them."
             )
     return modes, single

@@ -92,14 +92,14 @@ class Stepper:
         self, graph: GraphSpec, input: Any, config: RunConfig, options: RunOptions | None = None
     ) -> None:
         options = options or RunOptions()
-        record, executor, loop = options.record, options.executor, options.loop
         self.graph = graph
         self.config = config
-        self.record = record
-        self.executor = executor
+        self.record = options.record
+        self.executor = options.executor
         # Started from inside a node: this is a subgraph run of that task.
         self._parent = current_scope()
         self.namespace = self._parent.namespace if self._parent is not None else ()
+        loop = options.loop
         if loop is None and self._parent is not None:
             loop = self._parent.run.loop
         self._run_context = RunContext(  # completed by _start, once the thread is loaded
@@ -125,7 +125,7 @@ class Stepper:
         self.resumed = self._start(input)
         state = self._state
         # LangGraph's stop: the first step this run takes, plus the limit, plus one
-        self._stop = state.stop = self._first_step + config.recursion_limit + 1
+        state.stop = self._first_step + config.recursion_limit + 1
         self._checkpoint_before = state.checkpoint
 
     def _thread_link(
@@ -308,7 +308,7 @@ class Stepper:
             task = Task(INPUT_TASK, state.step, INPUT_TASK, "input", (INPUT_TASK,), (), self._input)
             self._plan = Plan(state.step, (task,))
             return self._plan
-        if state.step > self._stop:
+        if state.step > self._state.stop:
             self._fail("out_of_steps", self._recursion_error(phases.plan(self.graph, state)))
         self._plan = phases.plan(self.graph, state)
         if not self._plan.tasks:
