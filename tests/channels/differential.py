@@ -3,6 +3,7 @@ LangGraph's channel of the same name, and check that every observable result agr
 
 from __future__ import annotations
 
+from hypothesis import strategies as st
 from langgraph.errors import EmptyChannelError as LangGraphEmptyChannelError
 from langgraph.errors import InvalidUpdateError as LangGraphInvalidUpdateError
 
@@ -41,3 +42,14 @@ def run_both(ours, theirs, calls):
         assert read(restored) == read(theirs.from_checkpoint(theirs.checkpoint()))
         if name == "update" and not args[0]:
             assert result is False or ours.volatile  # the runtime skips update([]) otherwise
+
+
+calls = st.lists(
+    st.one_of(
+        st.lists(st.integers() | st.none(), max_size=3).map(lambda values: ("update", values)),
+        st.just(("consume",)),
+        st.just(("finish",)),
+    ),
+    max_size=12,
+)
+"""Random sequences of channel calls: updates of up to three small values, consume, finish."""

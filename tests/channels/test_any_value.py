@@ -2,12 +2,11 @@
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 from langgraph.channels import AnyValue as LangGraphAnyValue
 
 from graphkit.channels import EMPTY, AnyValue
 from graphkit.errors import EmptyChannelError
-from tests.channels.differential import run_both
+from tests.channels.differential import calls, run_both
 
 
 def test_keeps_the_last_of_the_values_of_a_step():
@@ -61,16 +60,6 @@ def test_repr_shows_key_and_value():
 
 
 # -- differential tests against LangGraph -----------------------------------------
-
-
-calls = st.lists(
-    st.one_of(
-        st.lists(st.integers() | st.none(), max_size=3).map(lambda values: ("update", values)),
-        st.just(("consume",)),
-        st.just(("finish",)),
-    ),
-    max_size=12,
-)
 
 
 @given(calls)

@@ -7,7 +7,7 @@ from langgraph.channels import EphemeralValue as LangGraphEphemeralValue
 
 from graphkit.channels import EMPTY, EphemeralValue
 from graphkit.errors import EmptyChannelError, InvalidUpdateError
-from tests.channels.differential import run_both
+from tests.channels.differential import calls, run_both
 
 
 def test_holds_the_value_of_the_previous_step_only():
@@ -74,16 +74,6 @@ def test_repr_shows_key_and_value():
 
 
 # -- differential tests against LangGraph -----------------------------------------
-
-
-calls = st.lists(
-    st.one_of(
-        st.lists(st.integers() | st.none(), max_size=3).map(lambda values: ("update", values)),
-        st.just(("consume",)),
-        st.just(("finish",)),
-    ),
-    max_size=12,
-)
 
 
 @given(st.booleans(), calls)

@@ -2,12 +2,11 @@
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 from langgraph.channels import LastValue as LangGraphLastValue
 
 from graphkit.channels import EMPTY, LastValue
 from graphkit.errors import EmptyChannelError, InvalidUpdateError
-from tests.channels.differential import run_both
+from tests.channels.differential import calls, run_both
 
 
 def test_keeps_the_one_value_of_a_step():
@@ -91,16 +90,6 @@ def test_repr_shows_key_and_value():
 
 
 # -- differential tests against LangGraph -----------------------------------------
-
-
-calls = st.lists(
-    st.one_of(
-        st.lists(st.integers() | st.none(), max_size=3).map(lambda values: ("update", values)),
-        st.just(("consume",)),
-        st.just(("finish",)),
-    ),
-    max_size=12,
-)
 
 
 @given(calls)

@@ -7,7 +7,7 @@ from langgraph.channels import UntrackedValue as LangGraphUntrackedValue
 
 from graphkit.channels import EMPTY, UntrackedValue
 from graphkit.errors import EmptyChannelError, InvalidUpdateError
-from tests.channels.differential import run_both
+from tests.channels.differential import calls, run_both
 
 
 def test_keeps_the_last_value_but_never_saves_it():
@@ -78,16 +78,6 @@ def test_repr_shows_the_value_held_in_memory():
 
 
 # -- differential tests against LangGraph -----------------------------------------
-
-
-calls = st.lists(
-    st.one_of(
-        st.lists(st.integers() | st.none(), max_size=3).map(lambda values: ("update", values)),
-        st.just(("consume",)),
-        st.just(("finish",)),
-    ),
-    max_size=12,
-)
 
 
 @given(st.booleans(), calls)
