@@ -26,7 +26,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExec
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphkit.channels import EMPTY, BinaryOperatorAggregate, Channel
+from graphkit.channels import EMPTY, Channel
 from graphkit.checkpoint import Checkpoint, new_checkpoint_id
 from graphkit.constants import PULL, PUSH, TASKS
 from graphkit.errors import GraphkitWarning, InvalidUpdateError
@@ -56,8 +56,7 @@ class StepState:
     @classmethod
     def fresh(cls, graph: GraphSpec) -> StepState:
         """Empty channels, no versions: where a new run starts (before its input)."""
-        channels = {key: channel.empty_copy() for key, channel in graph.channels.items()}
-        return cls(channels, {}, {}, frozenset(), -1, Checkpoint.empty())
+        return cls(dict(graph.empty_channels), {}, {}, frozenset(), -1, Checkpoint.empty())
 
     def read(self, keys: Sequence[str]) -> dict[str, Any]:
         """The values of ``keys`` that hold one, as a dict."""
@@ -125,15 +124,16 @@ def _push_tasks(graph: GraphSpec, state: StepState) -> list[Task]:
 
 def _pull_task(graph: GraphSpec, node: NodeSpec, state: StepState, fired: dict[str, int]) -> Task:
     path = (PULL, node.name)
+    step = state.step
     return Task(
-        id=task_id(state.checkpoint.id, state.step, path),
-        step=state.step,
-        node=node.name,
-        kind="pull",
-        path=path,
-        triggers=tuple(fired),
-        input=read_input(graph, node, state),
-        trigger_versions=fired,
+        task_id(state.checkpoint.id, step, path),
+        step,
+        node.name,
+        "pull",
+        path,
+        tuple(fired),
+        read_input(graph, node, state),
+        fired,
     )
 
 
@@ -239,24 +239,30 @@ def update(
     )
     step = state.step
     channels = state.channels
+    nodes = graph.nodes
     next_version = state.max_version + 1
     changes: dict[str, ChannelChange] = {}
     updated: set[str] = set()
     versions = state.versions
 
-    # 1. what each node has now seen
+    # 1. what each node has now seen, and the channels the pull tasks consumed
     seen_changes: dict[str, dict[str, int]] = {}
-    tasks = [result.task for result in ordered]
-    is_loop_step = any(task.triggers for task in tasks)
-    for task in (*discarded, *tasks) if discarded else tasks:
-        subscribed = _subscribed(graph, task)
-        if not subscribed:
+    consumable: dict[str, None] = {}  # an ordered set
+    for task in (*discarded, *(result.task for result in ordered)):
+        node = nodes.get(task.node)
+        if node is None or task.kind != "pull":  # push tasks subscribe to nothing
             continue
         seen = state.versions_seen.setdefault(task.node, {})
-        for channel in subscribed:
+        for channel in node.triggers:
             if channel in versions:
                 seen[channel] = versions[channel]
         seen_changes[task.node] = dict(seen)
+    is_loop_step = False  # the input step and update_state's steps run no node
+    for result in ordered:
+        task = result.task
+        is_loop_step = is_loop_step or bool(task.triggers)
+        if task.kind == "pull" and (node := nodes.get(task.node)) is not None:
+            consumable.update(dict.fromkeys(node.triggers))
 
     # 2. group writes by channel, keeping who wrote what
     grouped: dict[str, list[Any]] = {}
@@ -278,8 +284,9 @@ def update(
     #    the writes; commit only once every channel accepted its writes
     working: dict[str, Channel] = {}
     consumed: dict[str, None] = {}  # ordered sets
-    for name in _consumed(graph, ordered, channels):
-        if name in graph.consuming_channels:  # the others never change on consume()
+    consuming = graph.consuming_channels
+    for name in consumable:
+        if name in consuming and name in channels:  # the others never change on consume()
             channel = working[name] = channels[name].copy()
             if channel.consume():
                 consumed[name] = None
@@ -292,18 +299,21 @@ def update(
         except InvalidUpdateError as error:
             raise _explain(error, name, step, writers[name]) from error
     changed.update(consumed)  # written channels first, in apply order
+    reducers = graph.reducers
     for name in changed:
-        changes[name] = _change(
+        after = working[name]
+        changes[name] = ChannelChange(
             name,
             channels[name].checkpoint(),
-            working[name],
-            state,
+            after.checkpoint(),
+            versions.get(name),
             next_version,
-            writers.get(name, ()),
-            grouped.get(name, ()),
+            tuple(writers.get(name, ())),
+            tuple(grouped.get(name, ())),
+            reducers[name],
         )
-        channels[name] = working[name]
-        if name in grouped and channels[name].is_available():
+        channels[name] = after
+        if name in grouped and after.is_available():
             updated.add(name)
 
     # 4. a step passed: volatile channels not written this step may clear themselves
@@ -311,16 +321,16 @@ def update(
         live = state.live_volatile
         for name in sorted(live) if len(live) > 1 else tuple(live):  # the same in every process
             if name not in grouped:
-                _notify(name, channels, state, next_version, changes, updated, "update")
+                _notify(graph, name, state, next_version, changes, updated, "update")
 
     # 5. if nothing would run next, let channels that wait for the end finish
-    if is_loop_step and not any(name in graph.trigger_to_nodes for name in updated):
+    if is_loop_step and graph.trigger_to_nodes.keys().isdisjoint(updated):
         for name in graph.finishing_channels:
-            _notify(name, channels, state, next_version, changes, updated, "finish")
+            _notify(graph, name, state, next_version, changes, updated, "finish")
 
     # 6. versions and bookkeeping for the next step
     for name in changes:
-        state.versions[name] = next_version
+        versions[name] = next_version
         channel = channels[name]
         if channel.volatile and channel.is_available():
             state.live_volatile.add(name)
@@ -329,7 +339,7 @@ def update(
     if changes:
         state.max_version = next_version
     source = source or ("loop" if is_loop_step else "input")
-    checkpoint = _next_checkpoint(state, changes, seen_changes, updated, source)
+    checkpoint = _next_checkpoint(state, changes, seen_changes, updated, source, next_version)
     state.checkpoint = checkpoint
     state.updated_channels = checkpoint.updated_channels
     state.step = step + 1
@@ -337,76 +347,41 @@ def update(
 
 
 def _notify(
+    graph: GraphSpec,
     name: str,
-    channels: dict[str, Channel],
     state: StepState,
     version: int,
     changes: dict[str, ChannelChange],
     updated: set[str],
     event: str,
 ) -> None:
-    """Tell a channel a step passed (``update([])``) or the run is ending (``finish()``)."""
-    channel = channels[name]
-    before = channel.checkpoint()
+    """Tell a channel a step passed (``update([])``) or the run is ending (``finish()``),
+    on a copy that replaces it if it changed."""
+    before = state.channels[name]
+    channel = before.copy()
     if channel.update([]) if event == "update" else channel.finish():
+        state.channels[name] = channel
         earlier = changes.get(name)  # written this step, then finished: one change
         if earlier is not None:
             changes[name] = dataclasses.replace(earlier, after=channel.checkpoint())
         else:
-            changes[name] = _change(name, before, channel, state, version, (), ())
+            changes[name] = ChannelChange(
+                name,
+                before.checkpoint(),
+                channel.checkpoint(),
+                state.versions.get(name),
+                version,
+                (),
+                (),
+                graph.reducers[name],
+            )
         if channel.is_available():
             updated.add(name)
-
-
-def _subscribed(graph: GraphSpec, task: Task) -> tuple[str, ...]:
-    """The channels a task counts as having read: all of its node's triggers for a
-    pull task (as in LangGraph), none for a push task or the input step."""
-    node = graph.nodes.get(task.node)
-    return node.triggers if node is not None and task.kind == "pull" else ()
-
-
-def _consumed(
-    graph: GraphSpec, ordered: Sequence[TaskResult], channels: Mapping[str, Channel]
-) -> list[str]:
-    """The trigger channels of the pull tasks that ran, once each, in task order."""
-    names: dict[str, None] = {}
-    for result in ordered:
-        for name in _subscribed(graph, result.task):
-            if name in channels:
-                names[name] = None
-    return list(names)
 
 
 def _path_key(path: tuple[Any, ...]) -> tuple[str, ...]:
     # Pull tasks sort by node name before push tasks by send index, as in LangGraph.
     return tuple(f"{part:010d}" if isinstance(part, int) else str(part) for part in path[:3])
-
-
-def _change(
-    name: str,
-    before: Any,
-    after: Channel,
-    state: StepState,
-    version: int,
-    writers: Sequence[str],
-    values: Sequence[Any],
-) -> ChannelChange:
-    return ChannelChange(
-        channel=name,
-        before=before,
-        after=after.checkpoint(),
-        version_before=state.versions.get(name),
-        version_after=version,
-        writers=tuple(writers),
-        values=tuple(values),
-        reducer=_reducer_name(after),
-    )
-
-
-def _reducer_name(channel: Channel) -> str:
-    if isinstance(channel, BinaryOperatorAggregate):
-        return getattr(channel.operator, "__name__", repr(channel.operator))
-    return type(channel).__name__
 
 
 def _explain(
@@ -422,6 +397,7 @@ def _next_checkpoint(
     seen_changes: Mapping[str, dict[str, int]],
     updated: set[str],
     source: str,
+    version: int,
 ) -> Checkpoint:
     previous = state.checkpoint
     saved: dict[str, Any] = {}
@@ -431,16 +407,13 @@ def _next_checkpoint(
             removed.append(name)
         else:
             saved[name] = change.after
-    values = previous.channel_values
-    versions = previous.channel_versions
-    seen = previous.versions_seen
     return Checkpoint(
-        id=new_checkpoint_id(),
-        step=state.step,
-        source=source,
-        parent_id=previous.id if previous.source != "empty" else None,
-        channel_values=values.with_changes(saved, removed),  # type: ignore[attr-defined]
-        channel_versions=versions.with_changes({n: state.versions[n] for n in changes}),  # type: ignore[attr-defined]
-        versions_seen=seen.with_changes(seen_changes),  # type: ignore[attr-defined]
-        updated_channels=frozenset(updated),
+        new_checkpoint_id(),
+        state.step,
+        source,
+        previous.id if previous.source != "empty" else None,
+        previous.channel_values.with_changes(saved, removed),  # type: ignore[attr-defined]
+        previous.channel_versions.with_changes(dict.fromkeys(changes, version)),  # type: ignore[attr-defined]
+        previous.versions_seen.with_changes(seen_changes),  # type: ignore[attr-defined]
+        frozenset(updated),
     )

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from graphkit.channels import Channel
+from graphkit.channels import BinaryOperatorAggregate, Channel
 
 __all__ = [
     "FreshRead",
@@ -85,6 +85,8 @@ class GraphSpec:
     trigger_to_nodes: Mapping[str, tuple[str, ...]] = field(init=False)
     finishing_channels: tuple[str, ...] = field(init=False)
     consuming_channels: frozenset[str] = field(init=False)
+    empty_channels: Mapping[str, Channel] = field(init=False, repr=False)
+    reducers: Mapping[str, str] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         index: dict[str, list[str]] = {}
@@ -106,6 +108,22 @@ class GraphSpec:
                 k for k, c in self.channels.items() if type(c).consume is not Channel.consume
             ),
         )
+        # Shared by every run: Update never changes a channel in place (it swaps in
+        # changed copies), so runs can start from the same empty channels.
+        object.__setattr__(
+            self, "empty_channels", {k: c.empty_copy() for k, c in self.channels.items()}
+        )
+        object.__setattr__(
+            self, "reducers", {k: _reducer_name(c) for k, c in self.channels.items()}
+        )
+
+
+def _reducer_name(channel: Channel) -> str:
+    """What the changes table shows as a channel's reducer: the operator's name for a
+    reducer channel, the channel kind otherwise."""
+    if isinstance(channel, BinaryOperatorAggregate):
+        return getattr(channel.operator, "__name__", repr(channel.operator))
+    return type(channel).__name__
 
 
 def injectable_parameters(function: Callable[..., Any]) -> tuple[str, ...]:

@@ -313,7 +313,7 @@ class Stepper:
         self._plan = phases.plan(self.graph, state)
         if not self._plan.tasks:
             self._finish("done")
-        elif self._breakpoint(self.interrupt_before, self._plan.tasks):
+        elif self.interrupt_before and self._breakpoint(self.interrupt_before, self._plan.tasks):
             self._finish("interrupted")
         return self._plan
 
@@ -355,7 +355,7 @@ class Stepper:
             finish_order = tuple(result.task.id for result in by_end)
             results.sort(key=lambda result: order[result.task.id])
         else:
-            finish_order = tuple(result.task.id for result in results)
+            finish_order = (results[0].task.id,) if results else ()
         self._execution = Execution(plan.step, tuple(results), finish_order)
         for result in results:  # the first error in plan order
             if result.error is not None:
@@ -394,7 +394,9 @@ class Stepper:
         self._plan = self._execution = None
         self._needs_input_step = False
         self._checkpoint_before = record.checkpoint
-        if self._breakpoint(self.interrupt_after, [result.task for result in tasks]):
+        if self.interrupt_after and self._breakpoint(
+            self.interrupt_after, [result.task for result in tasks]
+        ):
             self._finish("interrupted")
         return record
 
@@ -455,6 +457,10 @@ class Stepper:
             self._parent.subruns.append(self.run_so_far)
 
     def _expect(self, phase: str) -> None:
+        if self.status == "running" and phase == (
+            "plan" if self._plan is None else "execute" if self._execution is None else "update"
+        ):
+            return
         if self.next_phase != phase:
             if self.done:
                 raise RuntimeError(

@@ -47,48 +47,69 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
     the node's retry policy says; the last error is caught into the result."""
     node = graph.nodes[task.node]
     task_config = task_config_of(run, task, node) if node.injected or run.callbacks else None
-    injected = _injected(node, task_config, run.runtime)
+    injected = _injected(node, task_config, run.runtime) if node.injected else _NOTHING
     started = time.perf_counter()
     failed: list[Exception] = []
     namespace = (*run.namespace, f"{task.node}:{task.id}")
     subruns: list[Any] = []
+    answers = run.answers.get(task.id, ()) if run.answers else ()
     while True:
         # a retried attempt's subgraphs get their own namespace, as in LangGraph
         attempt = (str(len(failed)),) if failed else ()
-        scope = TaskScope((*namespace, *attempt), run, subruns, list(run.answers.get(task.id, ())))
+        scope = TaskScope((*namespace, *attempt) if failed else namespace, run, subruns, [*answers])
         writes: list[tuple[str, Any]] = []
         output: Any = None
         error: Exception | None = None
         interrupts: tuple[Any, ...] = ()
+        tokens = enter_task(run.runtime, scope)
+        langchain = _enter_callbacks(task_config) if run.callbacks else None
         try:
-            with _task_context(run, scope, task_config):
-                output = _call(node, task.input, injected, run)
-                fresh_read = _FreshRead(graph, state, writes)
-                for writer in node.writers:
-                    writes.extend(writer(output, fresh_read, task_config))
+            output = _call(node, task.input, injected, run)
+            fresh_read = _FreshRead(graph, state, writes)
+            for writer in node.writers:
+                writes.extend(writer(output, fresh_read, task_config))
         except GraphInterrupt as paused:  # the step stops before Update; nothing is applied
             interrupts, writes = tuple(paused.args[0] if paused.args else ()), []
         except Exception as exc:  # recorded; the stepper raises it after the step's tasks end
             error = exc  # writes made before the error stay visible, but are never applied
+        finally:
+            if langchain is not None:
+                langchain[0].reset(langchain[1])
+            leave_task(tokens)
+        if error is None or not node.retry_policies:
+            break
         policy = _retry_policy_for(node, error, attempt=len(failed) + 1)
         if policy is None:
             break
-        failed.append(error)  # type: ignore[arg-type]
+        failed.append(error)
         time.sleep(policy.interval(len(failed) + 1))
     return TaskResult(
-        task=task,
-        writes=tuple(writes),
-        output=output,
-        error=error,
-        attempts=len(failed) + 1,
-        started=started,
-        duration=time.perf_counter() - started,
-        worker=threading.current_thread().name,
-        failed_attempts=tuple(failed),
-        subruns=tuple(subruns),
-        interrupts=interrupts,
-        answers=tuple(scope.answers),
+        task,
+        tuple(writes),
+        output,
+        error,
+        len(failed) + 1,
+        started,
+        time.perf_counter() - started,
+        threading.current_thread().name,
+        tuple(failed),
+        tuple(subruns),
+        interrupts,
+        tuple(scope.answers),
     )
+
+
+_NOTHING: dict[str, Any] = {}
+
+
+def _enter_callbacks(config: Any) -> tuple[Any, Any] | None:
+    """Make the task's config langchain-core's current one, so that a chat model called
+    without a config reports to the run's callbacks (as in LangGraph)."""
+    if config is None:
+        return None
+    from langchain_core.runnables.config import var_child_runnable_config
+
+    return var_child_runnable_config, var_child_runnable_config.set(config)
 
 
 def _call(node: NodeSpec, value: Any, injected: dict[str, Any], run: RunContext) -> Any:
@@ -115,35 +136,6 @@ def _call_sync_or_async(
     # async tasks of the step; this worker thread waits for it.
     future = asyncio.run_coroutine_threadsafe(node.call(value, **injected), run.loop)
     return future.result()
-
-
-class _task_context:
-    """While a task runs: its runtime and scope are current (``get_runtime()``,
-    ``interrupt()``, subgraphs), and with callbacks its config is langchain-core's
-    current one, so a chat model called without a config reports to the run's
-    callbacks (as in LangGraph). Plain token set/reset: this is on the hot path."""
-
-    __slots__ = ("_config", "_langchain", "_run", "_scope", "_tokens")
-
-    def __init__(self, run: RunContext, scope: TaskScope, config: Any) -> None:
-        self._run, self._scope, self._config = run, scope, config
-
-    def __enter__(self) -> None:
-        self._tokens = enter_task(self._run.runtime, self._scope)
-        self._langchain = None
-        if self._run.callbacks and self._config is not None:
-            from langchain_core.runnables.config import var_child_runnable_config
-
-            self._langchain = (
-                var_child_runnable_config,
-                var_child_runnable_config.set(self._config),
-            )
-
-    def __exit__(self, *exc_info: Any) -> None:
-        if self._langchain is not None:
-            variable, token = self._langchain
-            variable.reset(token)
-        leave_task(self._tokens)
 
 
 def _injected(node: NodeSpec, config: Mapping[str, Any] | None, runtime: Runtime) -> dict[str, Any]:
