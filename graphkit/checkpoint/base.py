@@ -7,10 +7,11 @@ import os
 import threading
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from graphkit.checkpoint.delta_map import DeltaMap
+from graphkit.frozen import frozen_record
 
 __all__ = ["Checkpoint", "new_checkpoint_id"]
 
@@ -46,7 +47,7 @@ def new_checkpoint_id() -> str:
 _ID_FORMAT = "%08x-%04x-%04x-%04x-%04x%08x"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_record()
 class Checkpoint:
     """What a run looks like between supersteps: every channel's saved value and
     version, and which channel versions each node has already seen.

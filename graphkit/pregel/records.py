@@ -8,10 +8,11 @@ stream where it has one (``id``, ``name``, ``input``, ``triggers``, ``error``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from graphkit.checkpoint import Checkpoint
+from graphkit.frozen import frozen_record
 
 __all__ = [
     "ChannelChange",
@@ -25,7 +26,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@frozen_record(repr=False)
 class Task:
     """One node run planned for a superstep, and why it was planned.
 
@@ -58,7 +59,7 @@ class Task:
         return task_html(self)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@frozen_record(repr=False)
 class Plan:
     """What a superstep will run: its tasks, in deterministic order."""
 
@@ -79,7 +80,7 @@ class Plan:
         return plan_html(self)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@frozen_record(repr=False)
 class TaskResult:
     """What one task did: the writes it produced (state updates and routing alike)
     or the error it raised, how many attempts it took (and the errors of the failed
@@ -123,7 +124,7 @@ class TaskResult:
         return result_html(self)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@frozen_record(repr=False)
 class Execution:
     """The results of a superstep's tasks, in plan order (``finish_order`` keeps the
     order in which they actually finished, which never affects the outcome)."""
@@ -152,7 +153,7 @@ class Execution:
         return execution_html(self)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@frozen_record(repr=False)
 class ChannelChange:
     """How one channel changed in an Update: its value and version before and after,
     the writes it received (``values``, in apply order) and which nodes wrote them.
@@ -179,7 +180,7 @@ class ChannelChange:
         return change_html(self)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@frozen_record(repr=False)
 class Update:
     """The only phase that changes state: every channel change of the step, the
     channels the next Plan will look at, and the checkpoint that results."""
@@ -207,7 +208,7 @@ class Update:
         return update_html(self)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@frozen_record(repr=False)
 class Superstep:
     """One superstep: its Plan, Execution and Update, and the checkpoints around it.
 
@@ -249,7 +250,7 @@ class Superstep:
         return superstep_frame(self, readable=readable)
 
 
-@dataclass(frozen=True, slots=True, repr=False)
+@frozen_record(repr=False)
 class Run:
     """The supersteps of one invocation, in order, starting with the input step.
 

@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from graphkit.frozen import frozen_record
+
 __all__ = ["INJECTABLE", "Resume", "Runtime", "get_runtime", "get_stream_writer", "interrupt"]
 
 INJECTABLE = ("config", "writer", "runtime", "store")
@@ -26,7 +28,7 @@ def _discard(chunk: Any) -> None:
 _NO_VALUE: Any = object()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_record()
 class Runtime:
     """The run-scoped things a node may use.
 
@@ -87,7 +89,7 @@ Forward = Callable[[tuple[tuple[str, ...], str, Any]], None]
 """Receives ``(namespace, mode, chunk)`` from a subgraph's stream."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_record()
 class RunContext:
     """Everything Execute needs besides the plan and the channels.
 
