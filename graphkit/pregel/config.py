@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
+
+from graphkit.frozen import frozen_record
 
 __all__ = ["DEFAULT_RECURSION_LIMIT", "RunConfig"]
 
@@ -12,7 +14,7 @@ DEFAULT_RECURSION_LIMIT = 10007
 """LangGraph 1.2's default (older releases, and many tutorials, say 25)."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_record()
 class RunConfig:
     """The parts of a run's config the runtime uses, plus the whole dict for nodes.
 

@@ -239,42 +239,33 @@ def update(
     )
     step = state.step
     channels = state.channels
-    nodes = graph.nodes
     next_version = state.max_version + 1
     changes: dict[str, ChannelChange] = {}
     updated: set[str] = set()
     versions = state.versions
 
-    # 1. what each node has now seen, and the channels the pull tasks consumed
+    # 1. what each node has now seen (discarded tasks too), which channels the pull
+    #    tasks consumed, and the writes grouped by channel with who wrote them
     seen_changes: dict[str, dict[str, int]] = {}
     consumable: dict[str, None] = {}  # an ordered set
-    for task in (*discarded, *(result.task for result in ordered)):
-        node = nodes.get(task.node)
-        if node is None or task.kind != "pull":  # push tasks subscribe to nothing
-            continue
-        seen = state.versions_seen.setdefault(task.node, {})
-        for channel in node.triggers:
-            if channel in versions:
-                seen[channel] = versions[channel]
-        seen_changes[task.node] = dict(seen)
-    is_loop_step = False  # the input step and update_state's steps run no node
-    for result in ordered:
-        task = result.task
-        is_loop_step = is_loop_step or bool(task.triggers)
-        if task.kind == "pull" and (node := nodes.get(task.node)) is not None:
-            consumable.update(dict.fromkeys(node.triggers))
-
-    # 2. group writes by channel, keeping who wrote what
     grouped: dict[str, list[Any]] = {}
     writers: dict[str, list[str]] = {}
+    is_loop_step = False  # the input step and update_state's steps run no node
+    for task in discarded:
+        _mark_seen(graph, state, task, seen_changes)
     for result in ordered:
+        task = result.task
+        if task.triggers:
+            is_loop_step = True
+        for channel in _mark_seen(graph, state, task, seen_changes):
+            consumable[channel] = None
         for channel, value in result.writes:
             if channel in channels:
                 grouped.setdefault(channel, []).append(value)
-                writers.setdefault(channel, []).append(result.task.node)
+                writers.setdefault(channel, []).append(task.node)
             else:
                 warnings.warn(
-                    f"Step {step}: node {result.task.node!r} wrote to {channel!r}, which is "
+                    f"Step {step}: node {task.node!r} wrote to {channel!r}, which is "
                     "not a channel of this graph; the write is dropped (as in LangGraph).",
                     GraphkitWarning,
                     stacklevel=2,
@@ -286,7 +277,7 @@ def update(
     consumed: dict[str, None] = {}  # ordered sets
     consuming = graph.consuming_channels
     for name in consumable:
-        if name in consuming and name in channels:  # the others never change on consume()
+        if name in consuming:  # the others never change on consume()
             channel = working[name] = channels[name].copy()
             if channel.consume():
                 consumed[name] = None
@@ -329,13 +320,14 @@ def update(
             _notify(graph, name, state, next_version, changes, updated, "finish")
 
     # 6. versions and bookkeeping for the next step
+    live_volatile = state.live_volatile
     for name in changes:
         versions[name] = next_version
         channel = channels[name]
         if channel.volatile and channel.is_available():
-            state.live_volatile.add(name)
-        else:
-            state.live_volatile.discard(name)
+            live_volatile.add(name)
+        elif name in live_volatile:
+            live_volatile.remove(name)
     if changes:
         state.max_version = next_version
     source = source or ("loop" if is_loop_step else "input")
@@ -344,6 +336,24 @@ def update(
     state.updated_channels = checkpoint.updated_channels
     state.step = step + 1
     return Update(step, tuple(changes.values()), checkpoint.updated_channels, checkpoint)
+
+
+def _mark_seen(
+    graph: GraphSpec, state: StepState, task: Task, seen_changes: dict[str, dict[str, int]]
+) -> tuple[str, ...]:
+    """Record that a pull task's node has seen its triggers' current versions (as in
+    LangGraph, all of them, not only those that fired); return those triggers. Push
+    tasks and the input step subscribe to nothing."""
+    node = graph.nodes.get(task.node)
+    if node is None or task.kind != "pull":
+        return ()
+    versions = state.versions
+    seen = state.versions_seen.setdefault(task.node, {})
+    for channel in node.triggers:
+        if channel in versions:
+            seen[channel] = versions[channel]
+    seen_changes[task.node] = dict(seen)
+    return node.triggers
 
 
 def _notify(

@@ -11,13 +11,13 @@ import dataclasses
 import threading
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass
 from typing import Any
 
 from graphkit.checkpoint import Checkpoint, new_checkpoint_id
 from graphkit.checkpoint.saver import BaseCheckpointSaver, checkpoint_config
 from graphkit.constants import START
 from graphkit.errors import EmptyInputError, GraphRecursionError
+from graphkit.frozen import frozen_record
 from graphkit.pregel import phases
 from graphkit.pregel.config import RunConfig
 from graphkit.pregel.persistence import INTERRUPT, restore, reusable_results, saved_answers
@@ -35,7 +35,7 @@ INPUT_TASK = "__input__"
 """Name of the input step's pseudo-task, whose writes are the run's input."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_record()
 class RunOptions:
     """How a run is carried out, beyond its config: whether it records its supersteps,
     where its tasks run, which checkpointer saves it and where it stops, and — set by
