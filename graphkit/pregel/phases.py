@@ -148,9 +148,21 @@ def read_input(graph: GraphSpec, node: NodeSpec, state: StepState) -> Any:
 
 def task_id(checkpoint_id: str, step: int, path: tuple[Any, ...]) -> str:
     """A deterministic, UUID-shaped id for the task at ``path`` in a step."""
-    digest = hashlib.blake2b(f"{checkpoint_id}|{step}|{path}".encode(), digest_size=16)
+    path_text = _PATH_TEXTS.get(path) or _path_text(path)
+    digest = hashlib.blake2b(f"{checkpoint_id}|{step}|{path_text}".encode(), digest_size=16)
     hex_ = digest.hexdigest()
     return f"{hex_[:8]}-{hex_[8:12]}-{hex_[12:16]}-{hex_[16:20]}-{hex_[20:]}"
+
+
+_PATH_TEXTS: dict[tuple[Any, ...], str] = {}
+"""Each task path's text, made once: formatting a tuple costs as much as hashing it."""
+
+
+def _path_text(path: tuple[Any, ...]) -> str:
+    text = str(path)
+    if len(_PATH_TEXTS) < 10_000:  # paths are node names and Send indexes: few
+        _PATH_TEXTS[path] = text
+    return text
 
 
 # -- Execute ----------------------------------------------------------------------------
