@@ -27,12 +27,18 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q --disable-pip-version-check -e ".[dev]"
 	touch $(STAMP)
 
-# System packages the drawing layer uses; installed only when missing (needs root/apt).
+# System packages the drawing layer and the browser tests use; installed only when missing
+# (needs root/apt): graphviz's dot, and headless Chromium with a font for the widget tests.
 system:
-	@command -v dot >/dev/null 2>&1 || { \
-		echo "installing graphviz (dot)"; \
+	@missing=""; \
+	command -v dot >/dev/null 2>&1 || missing="$$missing graphviz"; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	dpkg -s fonts-dejavu-core >/dev/null 2>&1 || missing="$$missing fonts-dejavu-core"; \
+	if [ -n "$$missing" ]; then \
+		echo "installing$$missing"; \
 		export DEBIAN_FRONTEND=noninteractive; \
-		apt-get update -qq && apt-get install -y -qq --no-install-recommends graphviz; }
+		apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

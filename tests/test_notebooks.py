@@ -9,6 +9,11 @@ import pytest
 from nbclient import NotebookClient
 
 NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("*.ipynb"))
+WIDGET_NOTEBOOKS = {"02-debugger.ipynb"}
+
+
+def test_the_debugger_notebook_is_there():
+    assert {path.name for path in NOTEBOOKS} >= WIDGET_NOTEBOOKS
 
 
 def test_there_are_notebooks():
@@ -27,3 +32,5 @@ def test_notebook_runs_and_shows_rich_output(path):
     assert not [o for o in outputs if o.output_type == "error"]
     kinds = {kind for o in outputs for kind in o.get("data", {})}
     assert {"text/html", "image/svg+xml"} <= kinds  # cards/tables and the drawn graph
+    if path.name in WIDGET_NOTEBOOKS:
+        assert "application/vnd.jupyter.widget-view+json" in kinds  # the Debugger shows

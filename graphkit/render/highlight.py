@@ -63,7 +63,8 @@ def highlight(svg: str, superstep: Any, phase: str) -> str:
     * plan: the planned tasks' nodes are ``planned`` (and a join point that released
       one, with its edge out);
     * execute: while the step has no Execution yet, its nodes are ``running``; after,
-      a task that raised is ``error``, one that wrote anything is ``wrote``, and so is
+      a task that raised is ``error``, one that paused in ``interrupt()`` is
+      ``interrupted``, one that wrote anything is ``wrote``, and so is
       each edge whose channel its source wrote (the router's choice, pending);
     * update: the same marks, now applied; a failed step has no Update, nothing of
       it is applied, and only its errors stay marked.
@@ -140,6 +141,8 @@ def _phase_marks(index: _Index, superstep: Any, phase: str) -> dict[str, set[str
         node_ids = index.node_ids([result.task.node])
         if result.error is not None:
             _mark(marks, node_ids, "error")
+        if result.interrupts:
+            _mark(marks, node_ids, "interrupted")
         if result.error is not None or discarded:
             continue
         if result.writes:

@@ -1,0 +1,202 @@
+"""The notebook debugger: a ``DebugSession`` behind ipywidgets.
+
+Each button calls one session method and then shows the session's ``View``; the
+widgets hold no state of their own. Every widget has a stable ``gk-...`` CSS class
+(``gk-step-button``, ``gk-graph``, ``gk-phase``, ...) so browser tests can find it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+import ipywidgets as W
+
+from graphkit.constants import START
+from graphkit.widgets.session import DebugSession
+from graphkit.widgets.view import LEGEND_HTML, TABLES, View
+
+__all__ = ["BUTTONS", "Debugger"]
+
+BUTTONS = ("plan", "execute", "update", "step", "back", "run", "reset")
+"""The control buttons, in order; each has the class ``gk-<name>-button``."""
+
+_ICONS = {
+    "plan": "list",
+    "execute": "play",
+    "update": "check",
+    "step": "step-forward",
+    "back": "undo",
+    "run": "forward",
+    "reset": "refresh",
+}
+
+_CSS = """<style>
+.gk-debugger .gk-table { border-collapse: collapse; font: 12px ui-monospace, monospace; }
+.gk-debugger .gk-table th, .gk-debugger .gk-table td {
+  border: 1px solid #e5e7eb; padding: 2px 6px; text-align: left; white-space: pre; }
+.gk-debugger .gk-graph svg { max-width: 100%; height: auto; }
+.gk-debugger .gk-step { font-weight: 600; font-size: 15px; }
+.gk-debugger .gk-status { color: #374151; }
+.gk-debugger .gk-status-error, .gk-debugger .gk-status-out_of_steps { color: #b91c1c; }
+.gk-debugger .gk-status-interrupted { color: #c2410c; }
+.gk-debugger .gk-message { color: #b45309; }
+.gk-debugger .gk-legend { font-size: 12px; color: #4b5563; }
+</style>"""
+
+
+class Debugger:
+    """Step a run phase by phase in a notebook: Plan · Execute · Update · Step ·
+    Back · Run · Reset, a slider over the recorded supersteps, tables, breakpoints and
+    "why did / didn't this node run".
+
+    Back is real time travel: it restores the checkpoint the step started from (see
+    ``DebugSession``). ``export_html(path)`` writes the recorded run as one standalone
+    page.
+
+    >>> from graphkit.inspect.examples import forecast_graph
+    >>> debugger = Debugger(forecast_graph(), {"topic": "today", "tokens": 0})
+    >>> debugger.click("step")   # what pressing Step does
+    >>> debugger.phase.value, debugger.step_label.value
+    ('after Update · next: Plan', 'input step')
+    >>> debugger  # in a notebook, this shows the widgets  # doctest: +ELLIPSIS
+    Debugger(thread=..., step=-1, phase='update', status='running')
+    """
+
+    def __init__(
+        self,
+        app: Any,
+        input: Any,
+        config: Mapping[str, Any] | None = None,
+        *,
+        breakpoints: Iterable[str] = (),
+        context: Any = None,
+    ) -> None:
+        self.session = DebugSession(app, input, config, breakpoints=breakpoints, context=context)
+        nodes = [name for name in self.session.app.spec.nodes if name != START]
+        self.buttons = {name: _button(name) for name in BUTTONS}
+        for name, button in self.buttons.items():
+            button.on_click(self._handler(getattr(self.session, name)))
+        self.step_label = W.Label().add_class("gk-step")
+        self.phase = W.Label().add_class("gk-phase")
+        self.status = W.Label().add_class("gk-status")
+        self.message = W.Label().add_class("gk-message")
+        self.graph = W.HTML().add_class("gk-graph")
+        self.slider = W.IntSlider(
+            min=0, max=0, description="superstep", continuous_update=False
+        ).add_class("gk-slider")
+        self.slider.observe(self._slid, names="value")
+        self.answer = W.Text(placeholder="answer", description="answer").add_class("gk-answer")
+        self.resume = W.Button(description="Resume", icon="play").add_class("gk-resume-button")
+        self.resume.on_click(self._handler(lambda: self.session.resume(self.answer.value)))
+        self.breakpoints = W.SelectMultiple(
+            options=nodes, value=tuple(sorted(self.session.breakpoints)), description="break at"
+        ).add_class("gk-breakpoints")
+        self.breakpoints.observe(self._breakpoints_changed, names="value")
+        self.node = W.Dropdown(
+            options=[("(choose a node)", None), *[(n, n) for n in nodes]], description="why"
+        ).add_class("gk-node-select")
+        self.node.observe(self._node_changed, names="value")
+        self.why = W.HTML().add_class("gk-why")
+        self.tables = {kind: W.HTML().add_class(f"gk-table-{kind}") for kind in TABLES}
+        self.tabs = W.Tab(children=list(self.tables.values())).add_class("gk-tables")
+        self.tabs.titles = TABLES
+        self._updating = False
+        self.widget = W.VBox(
+            [
+                W.HTML(_CSS),
+                W.HBox(list(self.buttons.values())).add_class("gk-controls"),
+                W.HBox([self.step_label, W.Label("·"), self.phase]).add_class("gk-labels"),
+                self.status,
+                self.message,
+                W.HBox([self.answer, self.resume]).add_class("gk-resume"),
+                self.slider,
+                W.HTML(LEGEND_HTML).add_class("gk-legend"),
+                self.graph,
+                W.HBox([self.breakpoints, W.VBox([self.node, self.why])]).add_class("gk-inspect"),
+                self.tabs,
+            ]
+        ).add_class("gk-debugger")
+        self.refresh()
+
+    def click(self, name: str) -> None:
+        """Do what pressing button ``name`` does (``"step"``, ``"back"``, ...)."""
+        self.buttons[name].click()
+
+    def refresh(self) -> View:
+        """Show the session's current view in the widgets, and return it."""
+        view = self.session.view()
+        self._updating = True
+        try:
+            self.graph.value = view.svg
+            self.step_label.value = view.step_label
+            self.phase.value = view.phase_label
+            self.status.value = view.status_text
+            for status in ("running", "done", "interrupted", "error", "out_of_steps"):
+                self.status.remove_class(f"gk-status-{status}")
+            self.status.add_class(f"gk-status-{view.status}")
+            self.message.value = view.message
+            self.slider.max = max(view.count - 1, 0)
+            self.slider.value = view.index or 0
+            self.slider.disabled = view.count <= 1
+            self.why.value = view.why_html
+            for kind, widget in self.tables.items():
+                widget.value = view.table_html(kind)
+            self._enable(view)
+        finally:
+            self._updating = False
+        return view
+
+    def export_html(self, path: Any) -> None:
+        """Write the recorded run as one standalone HTML page (no kernel, no network)."""
+        self.session.export_html(path)
+
+    def to_html(self) -> str:
+        """The recorded run as one standalone HTML page."""
+        return self.session.to_html()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    def __repr__(self) -> str:
+        view = self.session.view()
+        return (
+            f"Debugger(thread={self.session.thread_id!r}, step={view.step}, "
+            f"phase={view.phase!r}, status={view.status!r})"
+        )
+
+    # -- wiring -------------------------------------------------------------------------
+
+    def _handler(self, action: Callable[[], Any]) -> Callable[[Any], None]:
+        def handle(_: Any) -> None:
+            try:
+                action()
+            except Exception as error:  # a click must never kill the widget
+                self.session.message = f"{type(error).__name__}: {error}"
+            self.refresh()
+
+        return handle
+
+    def _enable(self, view: View) -> None:
+        over = view.next_phase is None
+        for phase in ("plan", "execute", "update"):
+            self.buttons[phase].disabled = view.next_phase != phase
+        self.buttons["step"].disabled = self.buttons["run"].disabled = over
+        self.buttons["back"].disabled = view.count == 0
+        paused = view.status == "interrupted"
+        self.answer.layout.display = self.resume.layout.display = None if paused else "none"
+
+    def _slid(self, change: dict[str, Any]) -> None:
+        if not self._updating:
+            self._handler(lambda: self.session.goto(change["new"]))(None)
+
+    def _breakpoints_changed(self, change: dict[str, Any]) -> None:
+        self.session.set_breakpoints(change["new"])
+
+    def _node_changed(self, change: dict[str, Any]) -> None:
+        self._handler(lambda: self.session.select(change["new"]))(None)
+
+
+def _button(name: str) -> W.Button:
+    button = W.Button(description=name.capitalize(), icon=_ICONS[name], tooltip=name)
+    return button.add_class(f"gk-{name}-button").add_class("gk-control")

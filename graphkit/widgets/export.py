@@ -1,0 +1,211 @@
+"""A debugging session as ONE standalone HTML file: no kernel, no network, no CDN.
+
+The page holds the graph's SVG once, and per recorded (step, phase) the CSS classes
+``render.highlight`` gave its nodes and edges, the labels and the tables, all as
+JSON in a ``<script type="application/json">``. About fifty lines of vanilla
+JavaScript restyle the SVG and swap the tables as you press Prev / Next, drag the
+slider or use the arrow keys. Every text the run produced is escaped: labels are
+set with ``textContent``, tables are escaped by pandas, and the JSON has every
+``<``, ``>`` and ``&`` written as a ``\\u`` escape, so no value can close the script.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+from graphkit.inspect.markup import escape
+from graphkit.render import highlight
+from graphkit.widgets.view import (
+    LEGEND_HTML,
+    TABLES,
+    frame_html,
+    phases_of,
+    status_text,
+    step_label,
+    view_at,
+)
+
+if TYPE_CHECKING:
+    from graphkit.widgets.session import DebugSession
+
+__all__ = ["export_data", "page_html", "session_html"]
+
+_GROUP = re.compile(r'<g id="([^"]*)" class="([^"]*)">')
+_NAMESPACES = re.compile(r'\s+xmlns(?::\w+)?="[^"]*"')
+_PHASE_NAMES = {"plan": "Plan", "execute": "Execute", "update": "Update"}
+
+
+def session_html(session: DebugSession) -> str:
+    """The session's recorded run as a standalone HTML page.
+
+    >>> from graphkit.inspect.examples import forecast_graph
+    >>> from graphkit.widgets import DebugSession
+    >>> session = DebugSession(forecast_graph(), {"topic": "today", "tokens": 0})
+    >>> _ = session.run()
+    >>> page = session_html(session)
+    >>> page.startswith("<!DOCTYPE html>"), "http" in page
+    (True, False)
+    """
+    return page_html(export_data(session))
+
+
+def export_data(session: DebugSession) -> dict[str, Any]:
+    """What the page shows, as JSON-ready data: the base SVG, and one frame per
+    recorded (step, phase) with the classes that differ from the base."""
+    base = _NAMESPACES.sub("", highlight(session.graph_svg, None, "plan"), count=2)
+    base_classes = dict(_GROUP.findall(base))
+    frames = []
+    steps = session.supersteps
+    for index, superstep in enumerate(steps):
+        for phase in phases_of(superstep):
+            view = view_at(session, index, phase, checkpoints=False)
+            classes = {
+                element_id: cls
+                for element_id, cls in _GROUP.findall(view.svg)
+                if base_classes.get(element_id) != cls
+            }
+            frames.append(
+                {
+                    "step": step_label(superstep.step),
+                    "phase": f"after {_PHASE_NAMES[phase]}",
+                    "classes": classes,
+                    "tables": {kind: view.table_html(kind) for kind in TABLES[:4]},
+                    "why": view.why_text,
+                }
+            )
+    if frames:
+        frames[-1]["status"] = status_text(session)
+        frames[-1]["state"] = session.status  # colours the status line
+    final = session.view()
+    return {
+        "title": f"{session.app.name} · thread {session.thread_id}",
+        "svg": base,
+        "frames": frames,
+        "tables": list(TABLES),
+        "checkpoints": frame_html(final.tables["checkpoints"]),
+    }
+
+
+def page_html(data: dict[str, Any]) -> str:
+    """The page for ``export_data``'s data: HTML, inline CSS and vanilla JavaScript."""
+    payload = json.dumps(data, ensure_ascii=False)
+    for char, code in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")):
+        payload = payload.replace(char, code)
+    tabs = "".join(
+        f'<button class="gk-tab" data-kind="{kind}">{kind}</button>' for kind in data["tables"]
+    )
+    return _PAGE.format(
+        title=escape(data["title"]),
+        tabs=tabs,
+        legend=LEGEND_HTML,
+        data=payload,
+        css=_CSS,
+        script=_SCRIPT,
+    )
+
+
+_CSS = """
+body { font: 14px/1.45 system-ui, -apple-system, 'Segoe UI', 'DejaVu Sans', sans-serif;
+       color: #1f1f29; margin: 16px; }
+h1 { font-size: 18px; margin: 0 0 8px; }
+.gk-controls { display: flex; gap: 8px; align-items: center; margin: 8px 0; }
+.gk-slider { width: 280px; }
+.gk-labels { font-size: 16px; margin: 4px 0; }
+.gk-step { font-weight: 600; }
+.gk-status { color: #374151; min-height: 1.4em; white-space: pre-wrap; }
+.gk-status.error, .gk-status.out_of_steps { color: #b91c1c; }
+.gk-status.interrupted { color: #c2410c; }
+.gk-graph svg { max-width: 100%; height: auto; }
+.gk-legend { font-size: 12px; color: #4b5563; margin: 4px 0; }
+.gk-tabs { margin-top: 12px; }
+.gk-tab { margin-right: 4px; }
+.gk-tab.active { font-weight: 700; border-bottom: 2px solid #7b6fd0; }
+.gk-table { border-collapse: collapse; font: 12px ui-monospace, 'DejaVu Sans Mono', monospace; }
+.gk-table th, .gk-table td { border: 1px solid #e5e7eb; padding: 2px 6px; text-align: left;
+                             white-space: pre; }
+.gk-why { white-space: pre-wrap; color: #374151; }
+"""
+
+_SCRIPT = """
+(function () {
+  var data = JSON.parse(document.getElementById("gk-data").textContent);
+  var $ = function (selector) { return document.querySelector(selector); };
+  var frames = data.frames, current = 0, kind = data.tables[0];
+  var graph = $(".gk-graph"), slider = $(".gk-slider");
+  graph.innerHTML = data.svg;
+  var groups = [];
+  graph.querySelectorAll("g[id]").forEach(function (g) {
+    groups.push([g, g.getAttribute("class") || ""]);
+  });
+  slider.max = Math.max(frames.length - 1, 0);
+  function table() {
+    var frame = frames[current];
+    var html = kind === "checkpoints" ? data.checkpoints : (frame ? frame.tables[kind] : "");
+    $(".gk-table-view").innerHTML = html;
+    document.querySelectorAll(".gk-tab").forEach(function (tab) {
+      tab.classList.toggle("active", tab.dataset.kind === kind);
+    });
+  }
+  function show(index) {
+    if (!frames.length) { $(".gk-step").textContent = "nothing recorded"; return; }
+    current = Math.max(0, Math.min(frames.length - 1, index));
+    var frame = frames[current];
+    groups.forEach(function (pair) {
+      var cls = frame.classes[pair[0].id];
+      pair[0].setAttribute("class", cls === undefined ? pair[1] : cls);
+    });
+    $(".gk-step").textContent = frame.step;
+    $(".gk-phase").textContent = frame.phase;
+    $(".gk-status").textContent = frame.status || "";
+    $(".gk-status").className = "gk-status " + (frame.state || "");
+    $(".gk-why").textContent = frame.why || "";
+    $(".gk-position").textContent = (current + 1) + " / " + frames.length;
+    slider.value = current;
+    $(".gk-prev").disabled = current === 0;
+    $(".gk-next").disabled = current === frames.length - 1;
+    table();
+  }
+  $(".gk-prev").addEventListener("click", function () { show(current - 1); });
+  $(".gk-next").addEventListener("click", function () { show(current + 1); });
+  slider.addEventListener("input", function () { show(Number(slider.value)); });
+  document.querySelectorAll(".gk-tab").forEach(function (tab) {
+    tab.addEventListener("click", function () { kind = tab.dataset.kind; table(); });
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.target === slider) { return; }  // the slider moves itself
+    if (event.key === "ArrowLeft") { show(current - 1); }
+    if (event.key === "ArrowRight") { show(current + 1); }
+  });
+  show(0);
+})();
+"""
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{title}</title>
+<style>{css}</style>
+</head>
+<body>
+<h1 class="gk-title">{title}</h1>
+<div class="gk-controls">
+  <button class="gk-prev">&#9664; Prev</button>
+  <input class="gk-slider" type="range" min="0" max="0" value="0">
+  <button class="gk-next">Next &#9654;</button>
+  <span class="gk-position"></span>
+</div>
+<div class="gk-labels"><span class="gk-step"></span> · <span class="gk-phase"></span></div>
+<div class="gk-status"></div>
+{legend}
+<div class="gk-graph"></div>
+<div class="gk-why"></div>
+<div class="gk-tabs">{tabs}</div>
+<div class="gk-table-view"></div>
+<script type="application/json" id="gk-data">{data}</script>
+<script>{script}</script>
+</body>
+</html>
+"""

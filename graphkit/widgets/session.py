@@ -1,0 +1,331 @@
+"""A debugging session: a run you drive phase by phase, step back through, and look at.
+
+``DebugSession`` is the debugger without the widgets: it owns a ``Stepper`` (the very
+loop ``invoke`` runs), keeps the supersteps recorded so far, and answers with a ``View``
+(plain data) of where the run is. The ``Debugger`` widget only wires buttons to its
+methods and shows its views, so almost all of the debugger is tested without a browser.
+
+**Back is real time travel.** Every session runs with a checkpointer: the graph's own,
+or, when it was compiled without one, an ``InMemorySaver`` of the session's (the
+session drives a shallow copy of the compiled graph that carries it; the graph you
+passed is not changed). Back after a step's Update restores the checkpoint the step
+started from through that checkpointer and runs on from there (the thread forks, as a
+LangGraph replay does). Back in the middle of a step (after Plan or Execute, or after
+the step failed or paused) changed no channel: it discards the plan and the results.
+"""
+
+from __future__ import annotations
+
+import copy
+import uuid
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from graphkit.checkpoint import Checkpoint
+from graphkit.pregel.records import Plan, Run, Superstep
+from graphkit.types import Command
+
+if TYPE_CHECKING:
+    from graphkit.pregel.app import CompiledGraph
+    from graphkit.pregel.stepper import Stepper
+    from graphkit.widgets.view import View
+
+__all__ = ["DebugSession"]
+
+
+class DebugSession:
+    """Drive a run of ``app`` phase by phase: ``plan``, ``execute``, ``update``,
+    ``step``, ``run``, ``back``, ``reset``; look at it with ``view()``.
+
+    >>> from graphkit.inspect.examples import forecast_graph
+    >>> session = DebugSession(forecast_graph(), {"topic": "today", "tokens": 0})
+    >>> session.step()  # the input step
+    Superstep(step=-1, tasks=['__input__'], changed=['__start__'])
+    >>> session.step().update.changed[:2]
+    ['topic', 'tokens']
+    >>> session.plan()
+    Plan(step=1, tasks=['planner'])
+    >>> session.view().phase_label
+    'after Plan · next: Execute'
+    >>> session.run().values["summary"]
+    'sunny; market up'
+    >>> session.back()  # restores the checkpoint the last step started from
+    >>> session.values["tokens"], "summary" in session.values
+    (200, False)
+    """
+
+    def __init__(
+        self,
+        app: CompiledGraph,
+        input: Any,
+        config: Mapping[str, Any] | None = None,
+        *,
+        breakpoints: Iterable[str] = (),
+        context: Any = None,
+    ) -> None:
+        if app.checkpointer is None:
+            from graphkit.checkpoint import InMemorySaver
+
+            app = copy.copy(app)  # the caller's graph keeps running without a checkpointer
+            app.checkpointer = InMemorySaver()
+        self.app = app
+        self.input = input
+        self.context = context
+        config = dict(config or {})
+        configurable = dict(config.get("configurable") or {})
+        configurable.setdefault("thread_id", f"debugger-{uuid.uuid4().hex[:8]}")
+        self.thread_id = str(configurable["thread_id"])
+        self.config: dict[str, Any] = {**config, "configurable": configurable}
+        origin = app.checkpointer.get_tuple(self.config)
+        # Where Reset goes back to: the checkpoint the session started from, if any.
+        self.origin_id: str | None = origin.checkpoint.id if origin is not None else None
+        self.graph_svg: str = app.get_graph().draw_svg()  # laid out once, restyled after
+        self.breakpoints: frozenset[str] = frozenset()
+        self.set_breakpoints(breakpoints)
+        self.selected: str | None = None
+        self.message = ""
+        self.shown: int | None = None  # the superstep the slider shows; None: the live one
+        self._kept: list[Superstep] = []  # supersteps of earlier steppers, all applied
+        self._paused_at: tuple[int, int] | None = None
+        self._stepper = self._start(input, self.config)
+
+    # -- where the run is -----------------------------------------------------------------
+
+    @property
+    def stepper(self) -> Stepper:
+        """The stepper running now (a new one after each Back, Reset or resume)."""
+        return self._stepper
+
+    @property
+    def supersteps(self) -> tuple[Superstep, ...]:
+        """Every superstep recorded so far, the one in progress included."""
+        return (*self._kept, *self._stepper.run_so_far.steps)
+
+    @property
+    def values(self) -> dict[str, Any]:
+        """The state the next Plan reads."""
+        return self._stepper.values
+
+    @property
+    def status(self) -> str:
+        """The stepper's status: running, done, interrupted, error or out_of_steps."""
+        return self._stepper.status
+
+    @property
+    def next_phase(self) -> str | None:
+        """The phase the next ``plan``/``execute``/``update`` must be, or None."""
+        return self._stepper.next_phase
+
+    @property
+    def thread_config(self) -> dict[str, Any]:
+        """The config of the session's thread (no checkpoint id: the latest)."""
+        configurable = dict(self.config["configurable"])
+        configurable.pop("checkpoint_id", None)
+        return {**self.config, "configurable": configurable}
+
+    # -- the phases -------------------------------------------------------------------------
+
+    def plan(self) -> Any:
+        """Plan the next step; returns the ``Plan`` (None if it is not time to plan)."""
+        return self._phase("plan")
+
+    def execute(self) -> Any:
+        """Run the planned tasks; returns the ``Execution``."""
+        return self._phase("execute")
+
+    def update(self) -> Any:
+        """Apply the step's writes; returns the ``Update``."""
+        return self._phase("update")
+
+    def step(self) -> Superstep | None:
+        """Run what is left of the current step and return it. A step that would run
+        a node with a breakpoint pauses after its Plan; the next ``step`` goes on."""
+        self._go_live()
+        self._advance()
+        steps = self.supersteps
+        return steps[-1] if steps else None
+
+    def step_view(self) -> View:
+        """``step()`` and then the ``view()`` to show: what one press of the debugger's
+        Step button costs (the unit to benchmark)."""
+        self.step()
+        return self.view()
+
+    def run(self) -> Run:
+        """Step until the run ends, pauses (an interrupt) or reaches a breakpoint;
+        returns the run so far."""
+        self._go_live()
+        while not self._stepper.done and not self._advance():
+            pass
+        return self._stepper.run_so_far
+
+    # -- travelling ---------------------------------------------------------------------
+
+    def back(self) -> None:
+        """Undo the last step: in the middle of a step, discard its plan and results;
+        after an Update, restore the checkpoint the step started from."""
+        self._go_live()
+        steps = self.supersteps
+        applied = [s for s in steps if s.update is not None]
+        if applied and len(applied) < len(steps):  # no channel changed: plan it again
+            self._travel(applied, steps[-1].checkpoint_before, "discarded the unapplied step")
+        elif len(applied) > 1:
+            what = f"restored the checkpoint before step {applied[-1].step}"
+            self._travel(applied[:-1], applied[-1].checkpoint_before, what)
+        elif steps:
+            self.reset()  # before the input step there is only the start
+        else:
+            self.message = "Nothing to go back to: the run has not started."
+
+    def rewind(self, index: int) -> None:
+        """Time-travel to just after the ``index``-th applied step (restoring the
+        checkpoint its Update made); later steps are dropped and can be run again."""
+        self._go_live()
+        applied = [s for s in self.supersteps if s.update is not None]
+        if not 0 <= index < len(applied):
+            raise IndexError(f"No applied step at index {index}; there are {len(applied)}.")
+        what = f"restored the checkpoint after step {applied[index].step}"
+        self._travel(applied[: index + 1], applied[index].checkpoint, what)
+
+    def reset(self) -> None:
+        """Start the run again from its input (and from the checkpoint the session
+        started from; a thread that was empty then is emptied again)."""
+        self.shown = None
+        config = self.thread_config
+        if self.origin_id is None:
+            assert self.app.checkpointer is not None
+            self.app.checkpointer.delete_thread(self.thread_id)
+        else:
+            config["configurable"]["checkpoint_id"] = self.origin_id
+        self._kept = []
+        self._stepper = self._start(self.input, config)
+        self.message = "Reset: the run starts again from its input."
+
+    def resume(self, answer: Any = None) -> None:
+        """Go on after the run paused: an ``interrupt()`` in a node receives ``answer``
+        (``Command(resume=answer)``); a compiled ``interrupt_before``/``after`` is passed."""
+        self._go_live()
+        if self.status != "interrupted":
+            self.message = f"Nothing to resume: the run is {self.status}."
+            return
+        command = Command(resume=answer) if self._stepper.interrupts else None
+        self._kept = [s for s in self.supersteps if s.update is not None]
+        self._stepper = self._start(command, self.thread_config)
+        self.message = "Resumed" + (f" with {answer!r}." if command is not None else ".")
+
+    # -- looking ------------------------------------------------------------------------
+
+    def goto(self, index: int) -> None:
+        """Show ``supersteps[index]`` (the slider): looking only, nothing runs or is
+        restored; the next control goes back to the live step."""
+        count = len(self.supersteps)
+        if not 0 <= index < count:
+            raise IndexError(f"No superstep at index {index}; there are {count}.")
+        self.shown = None if index == count - 1 else index
+
+    def select(self, node: str | None) -> None:
+        """Choose the node whose "why did / didn't it run" the view explains."""
+        if node is not None and node not in self.app.spec.nodes:
+            raise ValueError(f"No node {node!r}; the nodes are {sorted(self.app.spec.nodes)}.")
+        self.selected = node
+
+    def set_breakpoints(self, nodes: Iterable[str]) -> None:
+        """Pause Step and Run before any step that would run one of ``nodes``."""
+        nodes = frozenset(nodes)
+        unknown = sorted(nodes - set(self.app.spec.nodes))
+        if unknown:
+            raise ValueError(
+                f"No node named {unknown}; breakpoints go on nodes: {sorted(self.app.spec.nodes)}."
+            )
+        self.breakpoints = nodes
+
+    def view(self) -> View:
+        """What to show now, as plain data (see ``graphkit.widgets.view``)."""
+        from graphkit.widgets.view import build_view
+
+        return build_view(self)
+
+    def to_html(self) -> str:
+        """The recorded run as one standalone HTML page (see ``export``)."""
+        from graphkit.widgets.export import session_html
+
+        return session_html(self)
+
+    def export_html(self, path: Any) -> None:
+        """Write ``to_html()`` to ``path``."""
+        from pathlib import Path
+
+        Path(path).write_text(self.to_html(), encoding="utf-8")
+
+    def __repr__(self) -> str:
+        return (
+            f"DebugSession(thread={self.thread_id!r}, steps={len(self.supersteps)}, "
+            f"status={self.status!r}, next={self.next_phase!r})"
+        )
+
+    # -- helpers ------------------------------------------------------------------------
+
+    def _start(self, input: Any, config: Mapping[str, Any]) -> Stepper:
+        self._paused_at = None
+        return self.app.stepper(input, config, context=self.context)
+
+    def _travel(self, kept: list[Superstep], checkpoint: Checkpoint | None, what: str) -> None:
+        """Keep the supersteps ``kept`` and run on from ``checkpoint``, loaded through
+        the checkpointer (never from a cache); an older one forks the thread."""
+        assert checkpoint is not None
+        config = self.thread_config
+        config["configurable"]["checkpoint_id"] = checkpoint.id
+        self._kept = kept
+        self._stepper = self._start(None, config)
+        number = self._stepper.step_number
+        self.message = f"Back: {what}; step {number} is next (checkpoint {checkpoint.id})."
+
+    def _phase(self, phase: str) -> Any:
+        self._go_live()
+        if self._over():
+            return None
+        if self.next_phase != phase:
+            self.message = f"Step {self._stepper.step_number} waits for {self.next_phase}."
+            return None
+        return self._call(getattr(self._stepper, phase))
+
+    def _call(self, action: Any) -> Any:
+        """Run one stepper phase; a node's error is recorded by the stepper (status
+        ``error``) and shown by the view, never raised into the widget."""
+        self.message = ""
+        try:
+            return action()
+        except Exception as error:  # shown in the view instead
+            self.message = f"{type(error).__name__}: {error}"
+            return None
+
+    def _over(self) -> bool:
+        if self._stepper.done:
+            self.message = f"The run is over ({self.status}): use Back or Reset."
+            return True
+        return False
+
+    def _advance(self) -> bool:
+        """Run what is left of the current step; True when a breakpoint paused it."""
+        if self._over():
+            return False
+        if self.next_phase == "plan":
+            plan = self._call(self._stepper.plan)
+            if plan is not None and self._at_breakpoint(plan):
+                return True
+        while self.next_phase in ("execute", "update"):
+            if self._call(getattr(self._stepper, self.next_phase)) is None:
+                break
+        return False
+
+    def _at_breakpoint(self, plan: Plan) -> bool:
+        hit = [task.node for task in plan.tasks if task.node in self.breakpoints]
+        here = (id(self._stepper), plan.step)
+        if not hit or self.next_phase != "execute" or self._paused_at == here:
+            return False
+        self._paused_at = here
+        self.message = f"Breakpoint: step {plan.step} would run {', '.join(hit)}."
+        return True
+
+    def _go_live(self) -> None:
+        self.shown = None

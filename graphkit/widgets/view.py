@@ -1,0 +1,279 @@
+"""What the debugger shows, as plain data: the ``View`` of one superstep at one phase.
+
+``build_view(session)`` looks at the live step (or the one the slider chose);
+``view_at(session, index, phase)`` at any recorded step and phase, which is what the
+HTML export precomputes. Both only read records: the SVG is the session's one layout
+restyled by ``render.highlight``, the tables come from ``graphkit.inspect``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from graphkit.inspect.markup import escape
+from graphkit.inspect.values import show, show_error
+from graphkit.pregel.records import Run, Superstep
+from graphkit.render import PHASES, highlight
+
+if TYPE_CHECKING:
+    import pandas
+
+    from graphkit.widgets.session import DebugSession
+
+__all__ = ["LEGEND_HTML", "TABLES", "View", "build_view", "frame_html", "phases_of", "view_at"]
+
+TABLES = ("tasks", "writes", "changes", "state", "checkpoints")
+"""The debugger's tables, in tab order."""
+
+_PHASE_NAMES = {"plan": "Plan", "execute": "Execute", "update": "Update"}
+
+_SWATCH = (
+    '<svg width="14" height="14" style="vertical-align:-2px"><g class="gk-node {0}">'
+    '<rect x="1" y="1" width="12" height="12" rx="3" fill="#f2f0ff" stroke="#7b6fd0"/>'
+    "</g></svg>&nbsp;{0}"
+)
+LEGEND_HTML = (
+    '<div class="gk-legend">'
+    + " &nbsp; ".join(_SWATCH.format(name) for name in ("planned", "wrote", "error", "interrupted"))
+    + "</div>"
+)
+"""A colour key for the phase classes; the swatches take their colours from the
+stylesheet the graph's SVG carries, so they always match it."""
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class View:
+    """One superstep at one phase, ready to show: the restyled SVG, labels, tables.
+
+    ``index`` is the superstep's position among the session's recorded supersteps
+    (None before the run started), ``step`` its number (the input step is -1) and
+    ``phase`` the last phase it completed; ``live`` is False while the slider shows an
+    earlier step. ``tables`` maps each of ``TABLES`` to a DataFrame of short texts.
+    """
+
+    svg: str
+    index: int | None
+    count: int
+    step: int | None
+    phase: str | None
+    next_phase: str | None
+    live: bool
+    status: str
+    step_label: str
+    phase_label: str
+    status_text: str
+    message: str = ""
+    why_text: str = ""
+    why_html: str = ""
+    tables: Mapping[str, pandas.DataFrame] = field(default_factory=dict)
+
+    def table_html(self, kind: str) -> str:
+        """Table ``kind`` as an HTML table (every cell escaped)."""
+        return frame_html(self.tables[kind])
+
+    def __repr__(self) -> str:
+        return f"View(step={self.step}, phase={self.phase!r}, status={self.status!r})"
+
+    def _repr_html_(self) -> str:
+        return (
+            f"<div><b>{escape(self.step_label)}</b> · {escape(self.phase_label)}"
+            f"<br>{escape(self.status_text)}</div>{self.svg}"
+        )
+
+
+def build_view(session: DebugSession) -> View:
+    """The view of the step the session shows: the live one, or the slider's.
+
+    >>> from graphkit.inspect.examples import forecast_graph
+    >>> from graphkit.widgets import DebugSession
+    >>> session = DebugSession(forecast_graph(), {"topic": "today", "tokens": 0})
+    >>> build_view(session).phase_label
+    'not started · next: Plan'
+    >>> _ = session.step(); build_view(session)
+    View(step=-1, phase='update', status='running')
+    """
+    steps = session.supersteps
+    if not steps:
+        return _empty_view(session)
+    index = len(steps) - 1 if session.shown is None else session.shown
+    return view_at(session, index, steps[index].phase)
+
+
+def view_at(session: DebugSession, index: int, phase: str, *, checkpoints: bool = True) -> View:
+    """The view of ``session.supersteps[index]`` as it was right after ``phase``."""
+    steps = session.supersteps
+    superstep = as_of(steps[index], phase)
+    live = session.shown is None and index == len(steps) - 1 and phase == steps[index].phase
+    before = Run((*steps[:index], superstep), session.values, session.status)
+    explanation = _why(session, before, superstep.step)
+    return View(
+        svg=highlight(session.graph_svg, superstep, phase),
+        index=index,
+        count=len(steps),
+        step=superstep.step,
+        phase=phase,
+        next_phase=session.next_phase,
+        live=live,
+        status=session.status,
+        step_label=step_label(superstep.step),
+        phase_label=_phase_label(session, phase, live),
+        status_text=status_text(session),
+        message=session.message,
+        why_text=str(explanation) if explanation is not None else "",
+        why_html=_why_html(explanation),
+        tables=_tables(session, superstep, before, checkpoints),
+    )
+
+
+def as_of(superstep: Superstep, phase: str) -> Superstep:
+    """``superstep`` as it was right after ``phase``: the later records left out."""
+    if phase == "plan":
+        return dataclasses.replace(superstep, execution=None, update=None)
+    if phase == "execute":
+        return dataclasses.replace(superstep, update=None)
+    return superstep
+
+
+def phases_of(superstep: Superstep) -> tuple[str, ...]:
+    """The phases ``superstep`` completed, in order."""
+    return PHASES[: PHASES.index(superstep.phase) + 1]
+
+
+def step_label(step: int | None) -> str:
+    """``"step 3"``, ``"input step"`` for -1, ``"not started"`` for None."""
+    if step is None:
+        return "not started"
+    return "input step" if step == -1 else f"step {step}"
+
+
+def status_text(session: DebugSession) -> str:
+    """One line on how the run stands: running, done, paused or failed (where, why)."""
+    stepper = session.stepper
+    status, number = stepper.status, stepper.step_number
+    if status == "running":
+        return f"running: step {number} waits for its {stepper.next_phase}"
+    if status == "done":
+        return "done: no node was triggered by the last Update"
+    last = session.supersteps[-1] if session.supersteps else None
+    results = last.execution.results if last is not None and last.execution is not None else ()
+    if status == "interrupted":
+        asked = [(r.task.node, i) for r in results for i in r.interrupts]
+        if not asked:
+            return f"paused by a compiled breakpoint at step {number}: Resume goes on"
+        questions = "; ".join(f"{node} asks {show(getattr(i, 'value', i))}" for node, i in asked)
+        return f"interrupted at step {last.step if last else number}: {questions}"
+    failed = next((r for r in results if r.error is not None), None)
+    if failed is not None:
+        return (
+            f"error in node {failed.task.node!r} at step {failed.task.step}: "
+            f"{show_error(failed.error)}"
+        )
+    return f"{status} at step {number}: {show_error(stepper.error)}"
+
+
+def frame_html(frame: pandas.DataFrame) -> str:
+    """A DataFrame of texts as an HTML table (pandas escapes every cell)."""
+    if frame.empty:
+        return '<p class="gk-empty">no rows yet</p>'
+    return frame.to_html(index=False, border=0, classes="gk-table", escape=True, na_rep="")
+
+
+def _empty_view(session: DebugSession) -> View:
+    return View(
+        svg=highlight(session.graph_svg, None, "plan"),
+        index=None,
+        count=0,
+        step=None,
+        phase=None,
+        next_phase=session.next_phase,
+        live=True,
+        status=session.status,
+        step_label=step_label(None),
+        phase_label=f"not started · next: {_PHASE_NAMES.get(session.next_phase or '', '-')}",
+        status_text=status_text(session),
+        message=session.message,
+        tables=_tables(session, None, Run((), {}, session.status), True),
+    )
+
+
+def _phase_label(session: DebugSession, phase: str, live: bool) -> str:
+    done = f"after {_PHASE_NAMES[phase]}"
+    if not live:
+        return f"{done} · looking back"
+    if session.next_phase is None:
+        return f"{done} · run {session.status}"
+    return f"{done} · next: {_PHASE_NAMES[session.next_phase]}"
+
+
+def _why(session: DebugSession, run: Run, step: int) -> Any:
+    if session.selected is None:
+        return None
+    try:
+        return run.why(session.selected, step, graph=session.app)
+    except Exception as error:  # an explanation must never break the view
+        return _Unexplained(f"Cannot explain {session.selected!r} at step {step}: {error}")
+
+
+@dataclass(frozen=True, slots=True)
+class _Unexplained:
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _why_html(explanation: Any) -> str:
+    if explanation is None:
+        return ""
+    if isinstance(explanation, _Unexplained):
+        return f"<p>{escape(explanation.text)}</p>"
+    return explanation._repr_html_()
+
+
+def _tables(
+    session: DebugSession, superstep: Superstep | None, run: Run, checkpoints: bool
+) -> dict[str, pandas.DataFrame]:
+    import pandas
+
+    from graphkit.inspect.tables import run_frame
+
+    this_step = Run((superstep,) if superstep is not None else (), {}, session.status)
+    tables = {kind: _tidy(run_frame(this_step, kind, readable=True)) for kind in TABLES[:3]}
+    tables["state"] = _tidy(run_frame(run, "state", readable=True))
+    tables["checkpoints"] = _checkpoints(session) if checkpoints else pandas.DataFrame()
+    return tables
+
+
+def _checkpoints(session: DebugSession) -> pandas.DataFrame:
+    """The thread's checkpoints, newest first, each cell a short text."""
+    import pandas
+
+    from graphkit.inspect.threads import CHECKPOINT_COLUMNS, checkpoint_rows
+
+    columns = [*CHECKPOINT_COLUMNS, *session.app.spec.state_keys]
+    rows = checkpoint_rows(session.app, session.thread_config)
+    texts = [{key: _cell(row.get(key)) for key in columns} for row in rows]
+    return pandas.DataFrame(texts, columns=columns)
+
+
+def _tidy(frame: pandas.DataFrame) -> pandas.DataFrame:
+    """Every cell as short text: tuples of names joined, durations in ms, gaps blank."""
+    if "duration" in frame:
+        frame["duration"] = [_duration(value) for value in frame["duration"]]
+    frame = frame.astype(object)
+    return frame.where(frame.notna(), None).map(_cell)
+
+
+def _duration(value: Any) -> str:
+    return f"{value * 1000:.2f} ms" if isinstance(value, float) and value == value else ""
+
+
+def _cell(value: Any) -> str:
+    if value is None or isinstance(value, str):
+        return value or ""
+    if isinstance(value, tuple) and all(isinstance(item, str) for item in value):
+        return ", ".join(value)
+    return show(value)

@@ -1,0 +1,144 @@
+"""Fixtures for the browser tests: one Voila server and one headless Chromium per session.
+
+Chromium is Debian's /usr/bin/chromium (``make system`` installs it); Playwright only
+drives it (never run ``playwright install``). Every request that is not local is
+blocked, so a page that needs the network fails here the way it would offline.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+
+import nbformat
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
+LOCAL = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:", "file:")
+
+NOTEBOOK_CODE = f"""\
+import sys
+sys.path.insert(0, {str(REPO)!r})
+from graphkit.widgets import Debugger
+from tests.widgets.graphs import chain_app
+Debugger(chain_app(), {{"n": 1, "log": []}}, breakpoints=["c"])
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_http(url: str, proc: subprocess.Popen, timeout: float = 60) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the server exited early (rc={proc.returncode})")
+        try:
+            urllib.request.urlopen(url, timeout=2).close()
+            return
+        except urllib.error.HTTPError as error:
+            if error.code < 500:
+                return  # listening
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise TimeoutError(f"nothing answered at {url} in {timeout} s")
+
+
+@contextmanager
+def _server(cmd: list[str], ready_url: str, tmp: Path):
+    env = dict(os.environ)
+    for key in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR"):
+        env[key] = str(tmp / key.lower())  # isolated from the machine's ~/.jupyter
+    with open(tmp / "server.log", "w") as log:  # read this when a test fails
+        proc = subprocess.Popen(
+            cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
+        try:
+            _wait_http(ready_url, proc)
+            yield
+        finally:
+            os.killpg(proc.pid, signal.SIGTERM)  # the server and its kernels
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+
+
+@pytest.fixture(scope="session")
+def voila_url(tmp_path_factory):
+    """A Voila server for a folder holding debugger.ipynb (a Debugger on chain_app)."""
+    folder = tmp_path_factory.mktemp("notebooks")
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(NOTEBOOK_CODE)])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    nbformat.write(notebook, folder / "debugger.ipynb")
+    port = _free_port()
+    cmd = [
+        sys.executable,
+        "-m",
+        "voila",
+        str(folder),
+        "--no-browser",
+        "--Voila.ip=127.0.0.1",
+        f"--port={port}",
+        "--show_tracebacks=True",
+    ]
+    ready = f"http://127.0.0.1:{port}/voila/static/"
+    with _server(cmd, ready, tmp_path_factory.mktemp("voila")):
+        yield f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
+        pytest.fail(
+            f"{CHROMIUM} is missing: the browser tests need Debian's chromium. Install it "
+            "with `make system` (apt-get install chromium fonts-dejavu-core); never run "
+            "`playwright install`."
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, request, tmp_path):
+    context = browser.new_context(viewport={"width": 1200, "height": 1000})
+    page = context.new_page()
+    page.route(
+        "**/*",
+        lambda route: route.continue_() if route.request.url.startswith(LOCAL) else route.abort(),
+    )
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.dialogs = dialogs  # an alert() from an escaped <script> would land here
+    yield page
+    page.screenshot(path=str(tmp_path / f"{request.node.name}.png"), full_page=True)
+    context.close()

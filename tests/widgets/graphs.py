@@ -1,0 +1,92 @@
+"""Small graphs the widget tests (and the browser test notebook) drive."""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, TypedDict
+
+from graphkit import END, START, StateGraph, interrupt
+
+HOSTILE = 'say "hi" <script>alert(1)</script> & ünï 中文 👋\nline two'
+"""A node name and a value every output must escape."""
+
+
+class State(TypedDict):
+    n: int
+    log: Annotated[list, operator.add]
+
+
+class Calls:
+    """Counts how often each node really ran (a replayed cache would not count)."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = {}
+
+    def node(self, name: str, factor: int):
+        def run(state: State) -> dict:
+            self.counts[name] = self.counts.get(name, 0) + 1
+            return {"n": state["n"] * factor + 1, "log": [name]}
+
+        return run
+
+
+def chain_app(calls: Calls | None = None, checkpointer=None):
+    """START → a → b → c → END; each node sets n = n * factor + 1 and logs its name."""
+    calls = calls or Calls()
+    builder = StateGraph(State)
+    for name, factor in (("a", 2), ("b", 3), ("c", 5)):
+        builder.add_node(name, calls.node(name, factor))
+    builder.add_edge(START, "a").add_edge("a", "b").add_edge("b", "c").add_edge("c", END)
+    return builder.compile(checkpointer=checkpointer)
+
+
+def failing_app():
+    """START → a → broken: broken raises with a message that must be escaped."""
+
+    def broken(state: State) -> dict:
+        raise ValueError(f"boom {HOSTILE}")
+
+    builder = StateGraph(State)
+    builder.add_node("a", lambda state: {"n": 7})
+    builder.add_node("broken", broken)
+    builder.add_edge(START, "a").add_edge("a", "broken")
+    return builder.compile()
+
+
+class Asked(TypedDict):
+    n: int
+    answer: str
+
+
+def asking_app():
+    """START → a → ask (interrupt) → b → END."""
+    builder = StateGraph(Asked)
+    builder.add_node("a", lambda state: {"n": state["n"] + 1})
+    builder.add_node("ask", lambda state: {"answer": interrupt("publish?")})
+    builder.add_node("b", lambda state: {"n": state["n"] * 10})
+    builder.add_edge(START, "a").add_edge("a", "ask").add_edge("ask", "b").add_edge("b", END)
+    return builder.compile()
+
+
+class Text(TypedDict):
+    text: str
+
+
+def hostile_app():
+    """One node with a hostile name that writes a hostile value."""
+    builder = StateGraph(Text)
+    builder.add_node(HOSTILE, lambda state: {"text": HOSTILE + "</script><!--"})
+    builder.add_edge(START, HOSTILE).add_edge(HOSTILE, END)
+    return builder.compile()
+
+
+def wide_app(size: int = 50):
+    """``size`` nodes: a fan-out from START to size-2 workers that join into one sink."""
+    builder = StateGraph(State)
+    workers = [f"w{i}" for i in range(size - 1)]
+    for name in [*workers, "sink"]:
+        builder.add_node(name, lambda state, name=name: {"log": [name]})
+    for name in workers:
+        builder.add_edge(START, name)
+    builder.add_edge(workers, "sink").add_edge("sink", END)
+    return builder.compile()

@@ -1,0 +1,97 @@
+"""The debugger in a real headless Chromium: the widgets through Voila, and the export
+opened from a file. Screenshots land in each test's tmp_path."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphkit.widgets import DebugSession
+from tests.widgets.graphs import HOSTILE, chain_app, hostile_app
+
+pytestmark = pytest.mark.browser
+
+LOAD = 90_000  # ms: Voila starts a kernel and runs the notebook on the first GET
+
+
+def node(name: str, cls: str) -> str:
+    return f'.gk-graph svg g[id="node-{name}"].{cls}'
+
+
+def test_debugger_in_voila(page, voila_url):
+    from playwright.sync_api import expect
+
+    page.goto(f"{voila_url}/voila/render/debugger.ipynb")
+    button = lambda name: page.locator(f".gk-{name}-button")  # noqa: E731
+    button("step").wait_for(state="visible", timeout=LOAD)
+    step, phase = page.locator(".gk-step"), page.locator(".gk-phase")
+    expect(phase).to_have_text("not started · next: Plan")
+    button("step").click()
+    expect(step).to_have_text("input step")
+    button("step").click()
+    expect(step).to_have_text("step 0")
+    button("plan").click()
+    expect(phase).to_have_text("after Plan · next: Execute")
+    expect(page.locator(node("a", "planned"))).to_have_count(1)
+    expect(button("plan")).to_be_disabled()
+    button("execute").click()
+    expect(phase).to_have_text("after Execute · next: Update")
+    expect(page.locator(node("a", "wrote"))).to_have_count(1)
+    button("update").click()
+    expect(phase).to_have_text("after Update · next: Plan")
+    expect(page.locator(".gk-table-state td").filter(has_text="['a']")).not_to_have_count(0)
+    button("back").click()  # restores the checkpoint before step 1
+    expect(step).to_have_text("step 0")
+    expect(page.locator(node("a", "wrote"))).to_have_count(0)
+    button("run").click()  # stops at the breakpoint on c
+    expect(page.locator(".gk-message")).to_have_text("Breakpoint: step 4 would run c.")
+    expect(page.locator(node("c", "planned"))).to_have_count(1)
+    page.locator(".gk-node-select select").select_option("c")
+    expect(page.locator(".gk-why")).to_contain_text("c ran at step 4")
+    page.locator(".gk-debugger").scroll_into_view_if_needed()
+
+
+def test_export_in_the_browser(page, tmp_path):
+    from playwright.sync_api import expect
+
+    session = DebugSession(chain_app(), {"n": 1, "log": []})
+    session.run()
+    path = tmp_path / "run.html"
+    session.export_html(path)
+    page.goto(path.as_uri())
+    step, phase = page.locator(".gk-step"), page.locator(".gk-phase")
+    expect(step).to_have_text("input step")
+    expect(phase).to_have_text("after Plan")
+    expect(page.locator(".gk-prev")).to_be_disabled()
+    for _ in range(6):
+        page.locator(".gk-next").click()
+    expect(step).to_have_text("step 1")
+    expect(phase).to_have_text("after Plan")
+    expect(page.locator(node("a", "planned"))).to_have_count(1)
+    page.locator(".gk-next").click()
+    expect(page.locator(node("a", "wrote"))).to_have_count(1)
+    page.locator('.gk-tab[data-kind="writes"]').click()
+    expect(page.locator(".gk-table-view td").first).to_have_text("1")
+    page.locator(".gk-slider").fill("14")
+    expect(step).to_have_text("step 3")
+    expect(page.locator(".gk-status")).to_contain_text("done")
+    expect(page.locator(".gk-next")).to_be_disabled()
+    page.keyboard.press("ArrowLeft")
+    expect(phase).to_have_text("after Execute")
+    page.locator('.gk-tab[data-kind="state"]').click()
+
+
+def test_hostile_export_shows_text_and_runs_nothing(page, tmp_path):
+    from playwright.sync_api import expect
+
+    session = DebugSession(hostile_app(), {"text": "x"})
+    session.run()
+    path = tmp_path / "hostile.html"
+    session.export_html(path)
+    page.goto(path.as_uri())
+    page.locator(".gk-slider").fill("7")  # the hostile node's Execute
+    page.locator('.gk-tab[data-kind="writes"]').click()
+    expect(page.locator(".gk-table-view")).to_contain_text("<script>alert(1)</script>")
+    expect(page.locator(".gk-graph svg title").filter(has_text="中文")).not_to_have_count(0)
+    assert page.locator(".gk-table-view script").count() == 0
+    assert page.dialogs == []
+    assert HOSTILE.split("\n")[0] in page.locator(".gk-graph svg").text_content()

@@ -1,0 +1,90 @@
+"""The ipywidgets Debugger without a browser: buttons drive the session, widgets follow."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from graphkit.widgets import Debugger
+from tests.widgets.graphs import asking_app, chain_app, failing_app
+
+INPUT = {"n": 1, "log": []}
+
+
+def test_buttons_step_through_the_phases():
+    debugger = Debugger(chain_app(), INPUT)
+    assert debugger.buttons["plan"].disabled is False
+    assert debugger.buttons["execute"].disabled is True
+    debugger.click("plan")
+    assert debugger.phase.value == "after Plan · next: Execute"
+    assert debugger.buttons["plan"].disabled and not debugger.buttons["execute"].disabled
+    debugger.click("execute")
+    debugger.click("update")
+    debugger.click("step")
+    assert (debugger.step_label.value, debugger.slider.max) == ("step 0", 1)
+    debugger.click("back")
+    assert debugger.step_label.value == "input step"
+
+
+def test_every_widget_has_its_class():
+    debugger = Debugger(chain_app(), INPUT)
+    classes = {name: button._dom_classes for name, button in debugger.buttons.items()}
+    assert all(f"gk-{name}-button" in dom for name, dom in classes.items())
+    for widget, name in [
+        (debugger.graph, "gk-graph"),
+        (debugger.phase, "gk-phase"),
+        (debugger.step_label, "gk-step"),
+        (debugger.slider, "gk-slider"),
+        (debugger.breakpoints, "gk-breakpoints"),
+        (debugger.node, "gk-node-select"),
+        (debugger.tabs, "gk-tables"),
+        (debugger.widget, "gk-debugger"),
+    ]:
+        assert name in widget._dom_classes
+
+
+def test_slider_breakpoints_and_why():
+    debugger = Debugger(chain_app(), INPUT)
+    debugger.breakpoints.value = ("c",)
+    debugger.click("run")
+    assert debugger.message.value == "Breakpoint: step 3 would run c."
+    debugger.slider.value = 1
+    assert debugger.phase.value == "after Update · looking back"
+    debugger.node.value = "a"
+    assert "a did not run at step 0" in debugger.why.value
+    debugger.click("run")
+    assert debugger.status.value.startswith("done")
+    assert debugger.buttons["step"].disabled and debugger.buttons["run"].disabled
+
+
+def test_errors_and_interrupts_show_in_the_widget():
+    debugger = Debugger(failing_app(), INPUT)
+    debugger.click("run")
+    assert debugger.status.value.startswith("error in node 'broken'")
+    assert 'planned error"' in debugger.graph.value
+    asking = Debugger(asking_app(), {"n": 1})
+    asking.click("run")
+    assert asking.resume.layout.display is None
+    asking.answer.value = "yes"
+    asking.resume.click()
+    asking.click("run")
+    assert asking.session.values == {"n": 20, "answer": "yes"}
+    assert asking.resume.layout.display == "none"
+
+
+def test_display_delegates_to_the_widget():
+    debugger = Debugger(chain_app(), INPUT)
+    bundle = debugger._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+
+
+def test_ipywidgets_is_imported_only_for_the_widget():
+    code = (
+        "import sys, graphkit, graphkit.widgets\n"
+        "assert 'ipywidgets' not in sys.modules, 'graphkit.widgets imported ipywidgets'\n"
+        "from graphkit.widgets import Debugger\n"
+        "assert 'ipywidgets' in sys.modules\n"
+    )
+    check = "import sys, graphkit; assert 'graphkit.widgets' not in sys.modules"
+    for source in (code, check):
+        subprocess.run([sys.executable, "-c", source], check=True)

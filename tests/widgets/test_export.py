@@ -1,0 +1,98 @@
+"""The standalone HTML export: one file, no URL to load, data that parses, text escaped."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+
+from graphkit.widgets import DebugSession
+from graphkit.widgets.export import export_data
+from tests.widgets.graphs import HOSTILE, chain_app, failing_app, hostile_app
+
+INPUT = {"n": 1, "log": []}
+
+
+class _Page(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict]] = []
+        self.data: dict[str, str] = {}
+        self._in: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        self.tags.append((tag, attributes))
+        self._in = attributes.get("id") if tag == "script" else None
+
+    def handle_data(self, data):
+        if self._in:
+            self.data[self._in] = self.data.get(self._in, "") + data
+
+
+def parse(page: str) -> _Page:
+    parser = _Page()
+    parser.feed(page)
+    return parser
+
+
+def test_export_is_one_offline_file(tmp_path):
+    session = DebugSession(chain_app(), INPUT)
+    session.run()
+    path = tmp_path / "run.html"
+    session.export_html(path)
+    page = path.read_text(encoding="utf-8")
+    assert not re.search(r"https?://", page)  # nothing to load, not even a namespace
+    page_parsed = parse(page)
+    scripts = [attrs for tag, attrs in page_parsed.tags if tag == "script"]
+    assert all("src" not in attrs for attrs in scripts)
+    assert not [attrs for tag, attrs in page_parsed.tags if tag in ("link", "img", "iframe")]
+    data = json.loads(page_parsed.data["gk-data"])
+    assert [(f["step"], f["phase"]) for f in data["frames"][:4]] == [
+        ("input step", "after Plan"),
+        ("input step", "after Execute"),
+        ("input step", "after Update"),
+        ("step 0", "after Plan"),
+    ]
+    assert len(data["frames"]) == 3 * 5
+    assert data["frames"][-1]["status"].startswith("done")
+    assert data["svg"].startswith("<svg")
+
+
+def test_frames_carry_the_classes_highlight_gives():
+    session = DebugSession(chain_app(), INPUT)
+    session.run()
+    frames = export_data(session)["frames"]
+    plan_a, execute_a = frames[6], frames[7]  # step 1, where a runs
+    assert plan_a["step"] == "step 1"
+    assert plan_a["classes"]["node-a"] == "node gk-node gk-node-node planned"
+    assert execute_a["classes"]["node-a"] == "node gk-node gk-node-node planned wrote"
+    assert "<td>a</td>" in execute_a["tables"]["writes"]
+
+
+def test_hostile_names_and_values_stay_text():
+    session = DebugSession(hostile_app(), {"text": "x"})
+    session.run()
+    page = session.to_html()
+    data_text = parse(page).data["gk-data"]
+    assert "</script" not in data_text.lower() and "<!--" not in data_text
+    assert page.lower().count("</script") == 2  # the data's and the code's own
+    data = json.loads(data_text)
+    writes = data["frames"][-2]["tables"]["writes"]  # the hostile node's Execute
+    assert "<script>" not in writes and "&lt;script&gt;" in writes
+    assert "中文 👋" in writes
+    assert HOSTILE not in data_text  # raw, it would hold a tag; escaped, it is text
+
+
+def test_a_failed_run_exports_its_error():
+    session = DebugSession(failing_app(), INPUT)
+    session.run()
+    data = export_data(session)
+    assert data["frames"][-1]["status"].startswith("error in node 'broken' at step 2")
+    assert data["frames"][-1]["classes"]["node-broken"].endswith("error")
+
+
+def test_an_empty_session_exports_a_page_that_says_so():
+    session = DebugSession(chain_app(), INPUT)
+    assert export_data(session)["frames"] == []
+    assert "nothing recorded" in session.to_html()

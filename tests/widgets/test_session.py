@@ -1,0 +1,251 @@
+"""DebugSession without a browser: phases, time travel, breakpoints, errors, interrupts."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphkit import InMemorySaver
+from graphkit.widgets import DebugSession
+from tests.widgets.graphs import Calls, asking_app, chain_app, failing_app
+
+INPUT = {"n": 1, "log": []}
+
+
+def numbers(session: DebugSession) -> list[int]:
+    return [superstep.step for superstep in session.supersteps]
+
+
+def test_phases_go_plan_execute_update_in_order():
+    session = DebugSession(chain_app(), INPUT)
+    seen = []
+    for _ in range(6):
+        seen.append(session.next_phase)
+        getattr(session, session.next_phase)()
+    assert seen == ["plan", "execute", "update"] * 2
+    assert session.view().phase_label == "after Update · next: Plan"
+
+
+def test_a_phase_out_of_turn_does_nothing_and_says_what_is_next():
+    session = DebugSession(chain_app(), INPUT)
+    assert session.execute() is None
+    assert session.message == "Step -1 waits for plan."
+    assert session.supersteps == ()
+
+
+def test_step_and_run_reach_the_end():
+    session = DebugSession(chain_app(), INPUT)
+    assert session.step().step == -1
+    run = session.run()
+    assert run.status == "done"
+    assert session.values == {"n": ((1 * 2 + 1) * 3 + 1) * 5 + 1, "log": ["a", "b", "c"]}
+    assert numbers(session) == [-1, 0, 1, 2, 3]
+    assert session.step() is not None and "The run is over (done)" in session.message
+
+
+def test_back_restores_the_previous_checkpoint_through_the_saver():
+    calls = Calls()
+    saver = InMemorySaver()
+    app = chain_app(calls, checkpointer=saver)
+    session = DebugSession(app, INPUT, {"configurable": {"thread_id": "t1"}})
+    session.run()
+    assert calls.counts == {"a": 1, "b": 1, "c": 1}
+    before_c = session.supersteps[-1].checkpoint_before  # the checkpoint c's step read
+    asked = []
+    original = saver.get_tuple
+    saver.get_tuple = lambda config: asked.append(config) or original(config)
+    session.back()
+    ids = [config["configurable"].get("checkpoint_id") for config in asked]
+    assert before_c.id in ids  # restored through the checkpointer, by id
+    assert session.values == {"n": 10, "log": ["a", "b"]}
+    assert session.values == app.get_state({"configurable": {"thread_id": "t1"}}).values
+    session.run()  # c runs again for real: no cache is replayed
+    assert calls.counts == {"a": 1, "b": 1, "c": 2}
+    assert session.values["log"] == ["a", "b", "c"]  # the reducer saw the restored state
+    sources = [s.metadata["source"] for s in app.get_state_history(session.thread_config)]
+    assert sources.count("fork") == 1
+
+
+def test_back_twice_and_rewind():
+    session = DebugSession(chain_app(), INPUT)
+    session.run()
+    session.back()
+    session.back()
+    assert session.values == {"n": 3, "log": ["a"]}
+    assert numbers(session) == [-1, 0, 1]
+    session.rewind(1)  # just after step 0: the input is in, no node ran
+    assert session.values == {"n": 1, "log": []}
+    with pytest.raises(IndexError):
+        session.rewind(5)
+
+
+def test_back_within_a_step_discards_the_unapplied_plan():
+    session = DebugSession(chain_app(), INPUT)
+    session.step()
+    session.step()
+    session.plan()
+    session.execute()
+    assert session.next_phase == "update"
+    session.back()
+    assert session.next_phase == "plan"
+    assert numbers(session) == [-1, 0]
+    assert session.values == {"n": 1, "log": []}
+    assert session.stepper.step_number == 1  # the same step again: nothing was applied
+
+
+def test_back_past_the_input_step_is_reset():
+    session = DebugSession(chain_app(), INPUT)
+    session.back()
+    assert "Nothing to go back to" in session.message
+    session.step()
+    session.back()
+    assert session.supersteps == ()
+    assert session.message.startswith("Reset")
+
+
+def test_reset_starts_over_on_an_emptied_thread():
+    calls = Calls()
+    session = DebugSession(chain_app(calls), INPUT)
+    session.run()
+    session.reset()
+    assert session.supersteps == () and session.status == "running"
+    session.run()
+    assert session.values["log"] == ["a", "b", "c"]  # not appended to the first run's log
+    assert calls.counts == {"a": 2, "b": 2, "c": 2}
+
+
+def test_reset_on_a_thread_with_history_goes_back_to_where_the_session_started():
+    app = chain_app(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "old"}}
+    app.invoke(INPUT, config)
+    session = DebugSession(app, {"n": 0, "log": []}, config)
+    session.run()
+    assert session.values["log"] == ["a", "b", "c", "a", "b", "c"]
+    session.reset()
+    session.run()
+    assert session.values["log"] == ["a", "b", "c", "a", "b", "c"]
+
+
+def test_an_app_without_checkpointer_is_left_alone():
+    app = chain_app()
+    session = DebugSession(app, INPUT)
+    assert app.checkpointer is None
+    assert session.app is not app and isinstance(session.app.checkpointer, InMemorySaver)
+    assert session.thread_id.startswith("debugger-")
+
+
+def test_a_breakpoint_pauses_step_and_run_before_the_node():
+    calls = Calls()
+    session = DebugSession(chain_app(calls), INPUT, breakpoints=["b"])
+    session.run()
+    assert session.next_phase == "execute"
+    assert session.supersteps[-1].plan.nodes == ["b"]
+    assert calls.counts == {"a": 1}
+    assert session.message == "Breakpoint: step 2 would run b."
+    session.run()  # goes on past it
+    assert session.status == "done" and calls.counts["b"] == 1
+
+
+def test_step_stops_at_a_breakpoint_then_goes_on():
+    session = DebugSession(chain_app(), INPUT, breakpoints={"a"})
+    session.step()
+    session.step()
+    session.step()
+    assert session.next_phase == "execute"
+    session.step()
+    assert session.next_phase == "plan" and session.values["log"] == ["a"]
+
+
+def test_unknown_breakpoint_or_node_is_refused():
+    session = DebugSession(chain_app(), INPUT)
+    with pytest.raises(ValueError, match="No node named"):
+        session.set_breakpoints(["nope"])
+    with pytest.raises(ValueError, match="No node 'nope'"):
+        session.select("nope")
+
+
+def test_a_failing_node_is_shown_not_raised():
+    session = DebugSession(failing_app(), INPUT)
+    session.run()
+    view = session.view()
+    assert session.status == "error"
+    assert view.status_text.startswith("error in node 'broken' at step 2: ValueError: boom")
+    assert view.phase == "execute"
+    assert 'class="node gk-node gk-node-node planned error"' in view.svg
+    assert view.tables["tasks"]["error"].tolist()[0].startswith("ValueError: boom")
+    session.back()  # discards the failed step: the state is the one before it
+    assert session.status == "running" and session.values == {"n": 7, "log": []}
+
+
+def test_an_interrupt_is_shown_and_resumed_with_an_answer():
+    session = DebugSession(asking_app(), {"n": 1})
+    session.run()
+    view = session.view()
+    assert view.status_text == "interrupted at step 2: ask asks 'publish?'"
+    assert 'class="node gk-node gk-node-node planned interrupted"' in view.svg
+    session.resume("yes")
+    session.run()
+    assert session.status == "done"
+    assert session.values == {"n": 20, "answer": "yes"}
+    assert numbers(session) == [-1, 0, 1, 2, 3]
+
+
+def test_goto_only_looks():
+    session = DebugSession(chain_app(), INPUT)
+    session.run()
+    session.goto(1)
+    view = session.view()
+    assert (view.step, view.live, view.phase_label) == (0, False, "after Update · looking back")
+    assert session.values["log"] == ["a", "b", "c"]  # nothing was restored
+    session.goto(len(session.supersteps) - 1)
+    assert session.view().live
+    with pytest.raises(IndexError):
+        session.goto(99)
+
+
+def test_why_explains_the_selected_node_at_the_shown_step():
+    session = DebugSession(chain_app(), INPUT)
+    session.run()
+    session.select("b")
+    session.goto(3)  # step 2, where b ran
+    assert session.view().why_text.startswith("b ran at step 2")
+    session.goto(2)
+    assert session.view().why_text.startswith("b did not run at step 1")
+
+
+def test_tasks_finished_before_a_back_within_the_step_are_reused_from_the_saver():
+    calls = Calls()
+    session = DebugSession(chain_app(calls), INPUT)
+    session.step()
+    session.step()
+    session.plan()
+    session.execute()  # a ran; its writes are saved as pending writes
+    session.back()
+    session.step()
+    assert calls.counts == {"a": 1}
+    (result,) = session.supersteps[-1].execution.results
+    assert result.reused and session.values == {"n": 3, "log": ["a"]}
+
+
+def test_back_within_a_step_after_a_back_does_not_fork_again():
+    session = DebugSession(chain_app(), INPUT)
+    session.run()
+    session.back()  # forks: c's step is planned again as step 4
+    session.plan()
+    session.back()  # discards that plan: same checkpoint, no second fork
+    history = list(session.app.get_state_history(session.thread_config))
+    assert [h.metadata["source"] for h in history].count("fork") == 1
+    assert session.stepper.step_number == 4
+    session.run()
+    assert numbers(session) == [-1, 0, 1, 2, 4]
+
+
+def test_a_compiled_interrupt_before_pauses_and_resume_passes_it():
+    app = chain_app(checkpointer=InMemorySaver())
+    app.interrupt_before = ["b"]
+    session = DebugSession(app, INPUT)
+    session.run()
+    assert session.status == "interrupted"
+    assert session.view().status_text.startswith("paused by a compiled breakpoint")
+    session.resume()
+    session.run()
+    assert session.status == "done" and session.values["log"] == ["a", "b", "c"]

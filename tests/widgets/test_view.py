@@ -1,0 +1,87 @@
+"""The View: labels, the restyled SVG (one layout), tables."""
+
+from __future__ import annotations
+
+from graphkit.widgets import TABLES, DebugSession
+from graphkit.widgets.view import as_of, phases_of
+from tests.widgets.graphs import HOSTILE, chain_app, hostile_app, wide_app
+
+INPUT = {"n": 1, "log": []}
+
+
+def test_labels_follow_the_phases():
+    session = DebugSession(chain_app(), INPUT)
+    labels = [(session.view().step_label, session.view().phase_label)]
+    for _ in range(3):
+        getattr(session, session.next_phase)()
+        view = session.view()
+        labels.append((view.step_label, view.phase_label))
+    assert labels == [
+        ("not started", "not started · next: Plan"),
+        ("input step", "after Plan · next: Execute"),
+        ("input step", "after Execute · next: Update"),
+        ("input step", "after Update · next: Plan"),
+    ]
+
+
+def test_svg_is_restyled_not_laid_out_again(monkeypatch):
+    session = DebugSession(chain_app(), INPUT)
+    from graphkit.render import model
+
+    def no_layout(*args, **kwargs):
+        raise AssertionError("the debugger must not lay the graph out again")
+
+    monkeypatch.setattr(model.DrawableGraph, "draw_svg", no_layout)
+    session.step()
+    session.step()
+    session.plan()
+    assert '<g id="node-a" class="node gk-node gk-node-node planned">' in session.view().svg
+    session.execute()
+    assert "planned wrote" in session.view().svg
+
+
+def test_tables_show_the_shown_step_as_of_its_phase():
+    session = DebugSession(chain_app(), INPUT)
+    session.step()
+    session.step()
+    session.plan()
+    view = session.view()
+    assert set(view.tables) == set(TABLES)
+    assert view.tables["tasks"]["node"].tolist() == ["a"]
+    assert view.tables["writes"].empty and view.tables["changes"].empty
+    session.execute()
+    writes = session.view().tables["writes"]
+    assert writes[["channel", "value"]].values.tolist()[:2] == [["n", "3"], ["log", "['a']"]]
+    session.update()
+    view = session.view()
+    assert view.tables["state"]["log"].tolist()[-1] == "['a']"
+    assert view.tables["checkpoints"]["source"].tolist() == ["loop", "loop", "input"]
+    assert "<table" in view.table_html("changes")
+
+
+def test_as_of_and_phases_of():
+    session = DebugSession(chain_app(), INPUT)
+    session.run()
+    superstep = session.supersteps[2]
+    assert phases_of(superstep) == ("plan", "execute", "update")
+    assert as_of(superstep, "plan").execution is None
+    assert as_of(superstep, "execute").update is None
+
+
+def test_hostile_text_is_escaped_in_the_tables():
+    session = DebugSession(hostile_app(), {"text": "x"})
+    session.run()
+    session.goto(2)  # the hostile node's step
+    html = session.view().table_html("writes")
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    session.select(HOSTILE)
+    assert "<script>" not in session.view().why_html
+
+
+def test_step_view_on_a_50_node_graph():
+    session = DebugSession(wide_app(50), {"n": 0, "log": []})
+    assert len(session.app.spec.nodes) == 51  # 50 nodes and START
+    views = [session.step_view() for _ in range(4)]
+    assert [v.step for v in views] == [-1, 0, 1, 2]
+    assert views[2].tables["tasks"].shape[0] == 49
+    assert views[-1].tables["writes"]["node"].tolist() == ["sink"]
