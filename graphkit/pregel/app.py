@@ -12,7 +12,7 @@ from typing import Any
 from graphkit.errors import GraphInterrupt, GraphRecursionError
 from graphkit.pregel.config import RunConfig
 from graphkit.pregel.persistence import INTERRUPT
-from graphkit.pregel.records import Run
+from graphkit.pregel.records import Run, TaskResult
 from graphkit.pregel.runtime import Runtime, current_scope
 from graphkit.pregel.spec import GraphSpec
 from graphkit.pregel.stepper import RunOptions, Stepper
@@ -259,6 +259,8 @@ class CompiledGraph:
         if stepper.resumed and "values" in modes:  # LangGraph shows the state it resumes from
             yield here, "values", stepper.output(keys)
         wants_checkpoints = bool({"checkpoints", "debug"} & modes)
+        wants_tasks = bool({"tasks", "debug"} & modes)
+        wants_updates, wants_values = "updates" in modes, "values" in modes
         while not stepper.done:
             try:
                 plan = stepper.plan()
@@ -273,7 +275,7 @@ class CompiledGraph:
                 yield from _checkpoint_chunks(here, modes, stepper.checkpoint_payload(plan))
             if stepper.done:
                 break
-            for task in plan.tasks if {"tasks", "debug"} & modes else ():
+            for task in plan.tasks if wants_tasks else ():
                 if (payload := task_payload(self.spec, task, stepper.config.raw)) is not None:
                     if "tasks" in modes:
                         yield here, "tasks", payload
@@ -288,18 +290,17 @@ class CompiledGraph:
                 if result is None:  # only chunks were waiting
                     continue
                 results.append(result)
-                node = self.spec.nodes.get(result.task.node)
-                if streams.sink is not None and result.ok and node is not None and not node.hidden:
+                if streams.sink is not None and result.ok and self._shows_messages(result):
                     metadata = {"ls_integration": "langgraph", **stepper.task_metadata(result.task)}
                     streams.sink.node_output(result.writes, metadata)
                     yield from streams.drain(here)
-                if result.interrupts and "updates" in modes:
+                if result.interrupts and wants_updates:
                     yield here, "updates", {INTERRUPT: result.interrupts}
-                if result.interrupts and "values" in modes:  # LangGraph 1.2 shows them too
+                if result.interrupts and wants_values:  # LangGraph 1.2 shows them too
                     yield here, "values", {**stepper.output(keys), INTERRUPT: result.interrupts}
-                if "updates" in modes and (chunk := update_chunk(self.spec, result)):
+                if wants_updates and (chunk := update_chunk(self.spec, result)):
                     yield here, "updates", chunk
-                if {"tasks", "debug"} & modes and (
+                if wants_tasks and (
                     payload := task_result_payload(self.spec, result)
                 ):
                     if "tasks" in modes:
@@ -309,7 +310,7 @@ class CompiledGraph:
             if stepper.done:  # a task paused the run: no Update
                 break
             stepper.update()
-            if "values" in modes and not plan_is_input(plan) and wrote_any(results, keys):
+            if wants_values and not plan_is_input(plan) and wrote_any(results, keys):
                 pending_values = (here, "values", stepper.output(keys))
         if pending_values is not None:  # stopped at a breakpoint after this step
             yield pending_values
@@ -325,6 +326,10 @@ class CompiledGraph:
         if stepper.status == "interrupted" and stepper.namespace:
             # a paused subgraph pauses the task that runs it, and so the parent run
             raise GraphInterrupt(stepper.interrupts)
+
+    def _shows_messages(self, result: TaskResult) -> bool:
+        node = self.spec.nodes.get(result.task.node)
+        return node is not None and not node.hidden
 
     # -- threads: reading and editing saved state ----------------------------------------
 

@@ -77,7 +77,7 @@ def plan(graph: GraphSpec, state: StepState) -> Plan:
         for channel in state.updated_channels
         for node in graph.trigger_to_nodes.get(channel, ())
     }
-    for name in sorted(woken):
+    for name in sorted(woken) if len(woken) > 1 else woken:
         node = graph.nodes[name]
         seen = state.versions_seen.get(name, {})
         fired = {

@@ -376,7 +376,8 @@ class Stepper:
 
     def update(self) -> Update:
         """Apply the step's writes; this is where the state changes."""
-        self._expect("update")
+        if self._execution is None or self.status != "running":
+            self._expect("update")
         assert self._execution is not None
         discarded = self._discarded if self._needs_input_step else ()
         try:

@@ -130,5 +130,8 @@ def debug_event(step: int, kind: str, payload: dict[str, Any]) -> dict[str, Any]
 def wrote_any(results: list[TaskResult], keys: tuple[str, ...]) -> bool:
     """True when a task of the step wrote one of ``keys`` (LangGraph's rule for
     emitting a values chunk: written, changed or not)."""
-    key_set = set(keys)
-    return any(channel in key_set for result in results for channel, _ in result.writes)
+    for result in results:
+        for channel, _ in result.writes:
+            if channel in keys:
+                return True
+    return False

@@ -114,18 +114,16 @@ def _enter_callbacks(config: Any) -> tuple[Any, Any] | None:
 
 def _call(node: NodeSpec, value: Any, injected: dict[str, Any], run: RunContext) -> Any:
     try:
-        return _call_sync_or_async(node, value, injected, run)
+        if not node.is_async:
+            return node.call(value, **injected)
+        return _call_async(node, value, injected, run)
     except ParentCommand as sent_up:  # a subgraph this node ran routes its parent: us
         if sent_up.command is None:
             raise
         return dataclasses.replace(sent_up.command, graph=None)
 
 
-def _call_sync_or_async(
-    node: NodeSpec, value: Any, injected: dict[str, Any], run: RunContext
-) -> Any:
-    if not node.is_async:
-        return node.call(value, **injected)
+def _call_async(node: NodeSpec, value: Any, injected: dict[str, Any], run: RunContext) -> Any:
     if run.loop is None:
         raise TypeError(
             f"Node {node.name!r} is an async function, and this run is synchronous. "
