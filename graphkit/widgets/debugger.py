@@ -101,6 +101,8 @@ class Debugger:
         self.tables = {kind: W.HTML().add_class(f"gk-table-{kind}") for kind in TABLES}
         self.tabs = W.Tab(children=list(self.tables.values())).add_class("gk-tables")
         self.tabs.titles = TABLES
+        self.tabs.observe(self._tab_changed, names="selected_index")
+        self._view: View | None = None
         self._updating = False
         self.widget = W.VBox(
             [
@@ -140,8 +142,8 @@ class Debugger:
             self.slider.value = view.index or 0
             self.slider.disabled = view.count <= 1
             self.why.value = view.why_html
-            for kind, widget in self.tables.items():
-                widget.value = view.table_html(kind)
+            self._view = view
+            self._show_table()
             self._enable(view)
         finally:
             self._updating = False
@@ -185,6 +187,20 @@ class Debugger:
         self.buttons["back"].disabled = view.count == 0
         paused = view.status == "interrupted"
         self.answer.layout.display = self.resume.layout.display = None if paused else "none"
+
+    def _show_table(self) -> None:
+        # Only the open tab is built: a step stays cheap however many tables there are
+        # (the checkpoints table reads the whole thread). The others wait for a click.
+        if self._view is None:
+            return
+        kind = TABLES[self.tabs.selected_index or 0]
+        for name, widget in self.tables.items():
+            if name != kind:
+                widget.value = ""
+        self.tables[kind].value = self._view.table_html(kind)
+
+    def _tab_changed(self, change: dict[str, Any]) -> None:
+        self._show_table()
 
     def _slid(self, change: dict[str, Any]) -> None:
         if not self._updating:

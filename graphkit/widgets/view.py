@@ -235,16 +235,42 @@ def _why_html(explanation: Any) -> str:
 
 def _tables(
     session: DebugSession, superstep: Superstep | None, run: Run, checkpoints: bool
-) -> dict[str, pandas.DataFrame]:
-    import pandas
-
+) -> Mapping[str, pandas.DataFrame]:
+    """The tables of a view, each built when first looked at: a step shows one tab at a
+    time, and the checkpoints table reads the whole thread from the saver."""
     from graphkit.inspect.tables import run_frame
 
     this_step = Run((superstep,) if superstep is not None else (), {}, session.status)
-    tables = {kind: _tidy(run_frame(this_step, kind, readable=True)) for kind in TABLES[:3]}
-    tables["state"] = _tidy(run_frame(run, "state", readable=True))
-    tables["checkpoints"] = _checkpoints(session) if checkpoints else pandas.DataFrame()
-    return tables
+
+    def build(kind: str) -> pandas.DataFrame:
+        if kind == "checkpoints":
+            import pandas
+
+            return _checkpoints(session) if checkpoints else pandas.DataFrame()
+        return _tidy(run_frame(run if kind == "state" else this_step, kind, readable=True))
+
+    return _LazyTables(build)
+
+
+class _LazyTables(Mapping[str, Any]):
+    """``TABLES`` as a mapping whose values are built on first access, then kept."""
+
+    def __init__(self, build: Any) -> None:
+        self._build = build
+        self._built: dict[str, Any] = {}
+
+    def __getitem__(self, kind: str) -> Any:
+        if kind not in TABLES:
+            raise KeyError(f"No table {kind!r}; the debugger's tables are {list(TABLES)}.")
+        if kind not in self._built:
+            self._built[kind] = self._build(kind)
+        return self._built[kind]
+
+    def __iter__(self) -> Any:
+        return iter(TABLES)
+
+    def __len__(self) -> int:
+        return len(TABLES)
 
 
 def _checkpoints(session: DebugSession) -> pandas.DataFrame:

@@ -38,7 +38,10 @@ def test_debugger_in_voila(page, voila_url):
     expect(page.locator(node("a", "wrote"))).to_have_count(1)
     button("update").click()
     expect(phase).to_have_text("after Update · next: Plan")
+    # only the open tab is rendered: open "state" as a user would
+    page.locator(".gk-tables .lm-TabBar-tab").filter(has_text="state").click()
     expect(page.locator(".gk-table-state td").filter(has_text="['a']")).not_to_have_count(0)
+    expect(page.locator(".gk-table-tasks td")).to_have_count(0)
     button("back").click()  # restores the checkpoint before step 1
     expect(step).to_have_text("step 0")
     expect(page.locator(node("a", "wrote"))).to_have_count(0)

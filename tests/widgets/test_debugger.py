@@ -88,3 +88,16 @@ def test_ipywidgets_is_imported_only_for_the_widget():
     check = "import sys, graphkit; assert 'graphkit.widgets' not in sys.modules"
     for source in (code, check):
         subprocess.run([sys.executable, "-c", source], check=True)
+
+
+def test_only_the_open_table_is_built_and_a_tab_click_builds_its_own():
+    debugger = Debugger(chain_app(), INPUT)
+    debugger.click("step")
+    debugger.click("step")
+    assert "<table" in debugger.tables["tasks"].value
+    assert debugger.tables["state"].value == debugger.tables["checkpoints"].value == ""
+    debugger.tabs.selected_index = list(debugger.tables).index("checkpoints")
+    assert "<table" in debugger.tables["checkpoints"].value
+    assert debugger.tables["tasks"].value == ""
+    debugger.click("step")  # stepping keeps the open tab, now showing the new step
+    assert "<table" in debugger.tables["checkpoints"].value
