@@ -11,8 +11,8 @@ Cases (issue 7): 1 a chain of 1,000 trivial nodes; 2 the same with the in-memory
 the SQLite saver (and chains of 100 and 5,000 nodes, to show how the cost per step
 grows); 3 a fan-out of 100 Sends into a reducing node; 4 200 invocations of a 3-node
 graph; 5 a ReAct loop of 20 tool round trips with a scripted model; 6 graphkit only:
-recording on vs off, ``Run.to_frame`` of a 1,000-step run, SVG of a 200-node graph;
-7 peak memory of a 10,000-step run with recording on.
+recording on vs off, ``Run.to_frame`` of a 1,000-step run, SVG of a 200-node graph,
+one debugger step update on 50-node graphs; 7 peak memory of a 10,000-step run with recording on.
 """
 
 from __future__ import annotations
@@ -196,6 +196,8 @@ def graphkit_only(quick: bool) -> None:
         svg_module._cache.clear() if hasattr(svg_module, "_cache") else None
         seconds = timed(lambda engine=engine: big.draw_svg(engine=engine))
         print(f"  6 SVG of a 200-node graph, {engine} layout: {seconds * 1000:.0f} ms")
+    debugger_step(chain(graphkit, 50), "50-node chain")
+    debugger_step(wide(graphkit, 50), "50-node fan-out (49 tasks in one step)")
     steps = 2_000 if quick else 10_000
     long_app = chain(graphkit, 10)
     loop = graphkit.StateGraph(Counter).add_node("spin", lambda s: {"n": s["n"] + 1})
@@ -213,6 +215,53 @@ def graphkit_only(quick: bool) -> None:
         f"  7 {steps:,}-step run, recording on: peak {peak / 1e6:.1f} MB "
         f"({peak / steps:.0f} bytes per step; {len(run.steps):,} supersteps kept)"
     )
+
+
+def wide(lib: Any, size: int) -> Any:
+    """START fans out to ``size - 1`` workers, which all lead to one sink."""
+    builder = lib.StateGraph(Items)
+    workers = [f"w{index}" for index in range(size - 1)]
+    for name in workers:
+        builder.add_node(name, lambda state, name=name: {"items": [name]})
+        builder.add_edge(lib.START, name)
+    builder.add_node("sink", lambda state: {"total": len(state["items"])})
+    builder.add_edge(workers, "sink")
+    return builder.compile()
+
+
+def debugger_step(app: Any, label: str) -> None:
+    """One press of the debugger's Step: the session runs the next superstep and builds
+    the view (the restyled SVG, labels, "why" and the open tab's table), then the
+    ipywidgets Debugger does the same and updates its widgets (no browser attached)."""
+    from graphkit.widgets import Debugger, DebugSession
+
+    def session_step(session: Any) -> None:
+        view = session.step_view()
+        view.table_html("tasks")
+
+    first = {"n": 0} if "n" in app.spec.state_keys else {"items": [], "total": 0}
+    limit = {"recursion_limit": 200}
+    for name, make, press in (
+        ("DebugSession.step_view", lambda: DebugSession(app, first, limit), session_step),
+        ("Debugger Step button", lambda: Debugger(app, first, limit), lambda d: d.click("step")),
+    ):
+        times = []
+        for _ in range(3):
+            target = make()
+            press(target)  # the input step; also imports pandas the first time
+            steps = 0
+            while target_running(target) and steps < 40:
+                times.append(timed(lambda target=target, press=press: press(target)))
+                steps += 1
+        print(
+            f"  6 debugger step update, {label}, {name}: "
+            f"{statistics.median(times) * 1000:.1f} ms (median of {len(times)} steps)"
+        )
+
+
+def target_running(target: Any) -> bool:
+    session = getattr(target, "session", target)
+    return session.next_phase is not None
 
 
 def main() -> None:
