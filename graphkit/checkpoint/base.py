@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import field
@@ -29,16 +30,34 @@ def new_checkpoint_id() -> str:
     >>> first < second
     True
     """
-    # 64 bits of wall-clock time (taken from the monotonic clock, so it never steps
-    # back within a process), a per-process random part, then a counter that orders
-    # ids made in the same nanosecond. No lock: the counter is atomic. One formatting
-    # of one integer, as this runs once per superstep.
-    now = _WALL_CLOCK_OFFSET + time.monotonic_ns()
-    hex_ = f"{now << 32 | (next(_counter) & 0xFFFF_FFFF):024x}"
-    return f"{hex_[:8]}-{hex_[8:12]}-{hex_[12:16]}-{_PROCESS_PART}{hex_[16:]}"
+    # 64 bits of wall-clock time, a per-process random part, then a counter that
+    # orders ids made in the same time slot. The time comes from the monotonic clock
+    # (so it never steps back within a process) and is formatted at most once per
+    # millisecond: a superstep makes one id, and formatting was most of its cost.
+    now = time.monotonic_ns()
+    if now >= _renew_at:
+        _renew_time_part(now)
+    return f"{_time_part}{next(_counter) & 0xFFFF_FFFF:08x}"
 
+
+def _renew_time_part(now: int) -> None:
+    global _time_part, _renew_at
+    with _renew_lock:
+        if now < _renew_at:  # another thread renewed it meanwhile
+            return
+        hex_ = f"{_WALL_CLOCK_OFFSET + now:016x}"
+        _time_part = f"{hex_[:8]}-{hex_[8:12]}-{hex_[12:]}-{_PROCESS_PART}"
+        _renew_at = now + TIME_PART_RESOLUTION_NS
+
+
+TIME_PART_RESOLUTION_NS = 1_000_000
+"""How long one formatted time part is used: ids carry the time to the millisecond
+(``Checkpoint.created_at`` has it exactly); the counter orders ids within it."""
 
 _PROCESS_PART = f"{_process_bits >> 16:04x}-{_process_bits & 0xFFFF:04x}"
+_renew_lock = threading.Lock()
+_time_part = ""
+_renew_at = 0
 
 
 @frozen_record()

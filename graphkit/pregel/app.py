@@ -3,6 +3,7 @@ on the stepper (one loop, run to the end)."""
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections import deque
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
@@ -464,8 +465,13 @@ def _refuse_later_options(kwargs: dict[str, Any]) -> None:
 
 
 def _stream_modes(stream_mode: str | Sequence[str]) -> tuple[tuple[str, ...], bool]:
+    return _checked_modes(stream_mode if isinstance(stream_mode, str) else tuple(stream_mode))
+
+
+@functools.lru_cache(maxsize=64)
+def _checked_modes(stream_mode: str | tuple[str, ...]) -> tuple[tuple[str, ...], bool]:
     single = isinstance(stream_mode, str)
-    modes = (stream_mode,) if isinstance(stream_mode, str) else tuple(stream_mode)
+    modes = (stream_mode,) if isinstance(stream_mode, str) else stream_mode
     for mode in modes:
         if mode not in STREAM_MODES:
             raise ValueError(

@@ -56,12 +56,17 @@ class StepState:
     @classmethod
     def fresh(cls, graph: GraphSpec) -> StepState:
         """Empty channels, no versions: where a new run starts (before its input)."""
-        return cls(dict(graph.empty_channels), {}, {}, frozenset(), -1, Checkpoint.empty())
+        return cls(dict(graph.empty_channels), {}, {}, frozenset(), -1, _NO_CHECKPOINT)
 
     def read(self, keys: Sequence[str]) -> dict[str, Any]:
         """The values of ``keys`` that hold one, as a dict."""
         channels = self.channels
         return {key: channels[key].get() for key in keys if channels[key].is_available()}
+
+
+_NO_CHECKPOINT = Checkpoint.empty()
+"""Where every new run starts: one shared value, as it holds nothing (it is never
+saved, and the first saved checkpoint has no parent, as in LangGraph)."""
 
 
 # -- Plan -------------------------------------------------------------------------------

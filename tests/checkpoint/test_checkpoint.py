@@ -41,15 +41,27 @@ def test_ids_lead_with_the_wall_clock_in_nanoseconds():
     assert before - 50_000_000 <= taken <= after + 50_000_000
 
 
-def test_ids_follow_the_monotonic_clock(monkeypatch):
-    monkeypatch.setattr(base, "time", SimpleNamespace(monotonic_ns=lambda: 1_000))
-    assert time_part(new_checkpoint_id()) == base._WALL_CLOCK_OFFSET + 1_000
+def test_ids_follow_the_monotonic_clock_to_the_millisecond(monkeypatch):
+    clock = [10**15]
+    monkeypatch.setattr(base, "time", SimpleNamespace(monotonic_ns=lambda: clock[0]))
+    monkeypatch.setattr(base, "_renew_at", 0)
+    monkeypatch.setattr(base, "_time_part", "")  # both restored after the test
+    first = new_checkpoint_id()
+    clock[0] += base.TIME_PART_RESOLUTION_NS - 1  # same time slot: same time part
+    second = new_checkpoint_id()
+    clock[0] += 1  # the next slot
+    third = new_checkpoint_id()
+    assert time_part(first) == time_part(second) == base._WALL_CLOCK_OFFSET + 10**15
+    assert time_part(third) == time_part(first) + base.TIME_PART_RESOLUTION_NS
+    assert first < second < third
 
 
 def test_ids_keep_increasing_when_the_clock_stalls(monkeypatch):
-    monkeypatch.setattr(base, "time", SimpleNamespace(monotonic_ns=lambda: 5_000))
+    monkeypatch.setattr(base, "time", SimpleNamespace(monotonic_ns=lambda: 5 * 10**15))
+    monkeypatch.setattr(base, "_renew_at", 0)
+    monkeypatch.setattr(base, "_time_part", "")  # both restored after the test
     ids = [new_checkpoint_id() for _ in range(100)]
-    assert {time_part(i) for i in ids} == {base._WALL_CLOCK_OFFSET + 5_000}
+    assert {time_part(i) for i in ids} == {base._WALL_CLOCK_OFFSET + 5 * 10**15}
     assert ids == sorted(set(ids))  # the counter orders them
 
 
