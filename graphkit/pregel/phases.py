@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextvars
 import dataclasses
-import hashlib
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
@@ -30,7 +29,14 @@ from graphkit.channels import EMPTY, Channel
 from graphkit.checkpoint import Checkpoint, new_checkpoint_id
 from graphkit.constants import PULL, PUSH, TASKS
 from graphkit.errors import GraphkitWarning, InvalidUpdateError
-from graphkit.pregel.records import ChannelChange, Plan, Task, TaskResult, Update
+from graphkit.pregel.records import (
+    ChannelChange,
+    Plan,
+    Task,
+    TaskResult,
+    Update,
+    derived_id,
+)
 from graphkit.pregel.runtime import RunContext
 from graphkit.pregel.spec import GraphSpec, NodeSpec
 from graphkit.pregel.tasks import default_pool, read_keys, run_task
@@ -115,7 +121,7 @@ def _push_tasks(graph: GraphSpec, state: StepState) -> list[Task]:
         path = (PUSH, index)
         tasks.append(
             Task(
-                id=task_id(state.checkpoint.id, state.step, path),
+                id=derived_id(state.checkpoint.id),
                 step=state.step,
                 node=packet.node,
                 kind="push",
@@ -131,7 +137,7 @@ def _pull_task(graph: GraphSpec, node: NodeSpec, state: StepState, fired: dict[s
     path = (PULL, node.name)
     step = state.step
     return Task(
-        task_id(state.checkpoint.id, step, path),
+        derived_id(state.checkpoint.id),
         step,
         node.name,
         "pull",
@@ -149,25 +155,6 @@ def read_input(graph: GraphSpec, node: NodeSpec, state: StepState) -> Any:
         return state.channels[node.reads].get()
     values = read_keys(graph, state.channels, node.reads, state.step, state.stop)
     return node.coerce(values) if node.coerce is not None else values
-
-
-def task_id(checkpoint_id: str, step: int, path: tuple[Any, ...]) -> str:
-    """A deterministic, UUID-shaped id for the task at ``path`` in a step."""
-    path_text = _PATH_TEXTS.get(path) or _path_text(path)
-    digest = hashlib.blake2b(f"{checkpoint_id}|{step}|{path_text}".encode(), digest_size=16)
-    hex_ = digest.hexdigest()
-    return f"{hex_[:8]}-{hex_[8:12]}-{hex_[12:16]}-{hex_[16:20]}-{hex_[20:]}"
-
-
-_PATH_TEXTS: dict[tuple[Any, ...], str] = {}
-"""Each task path's text, made once: formatting a tuple costs as much as hashing it."""
-
-
-def _path_text(path: tuple[Any, ...]) -> str:
-    text = str(path)
-    if len(_PATH_TEXTS) < 10_000:  # paths are node names and Send indexes: few
-        _PATH_TEXTS[path] = text
-    return text
 
 
 # -- Execute ----------------------------------------------------------------------------
@@ -274,12 +261,15 @@ def update(
         task = result.task
         if task.triggers:
             is_loop_step = True
-        for channel in _mark_seen(graph, state, task, seen_changes):
-            consumable[channel] = None
+            for channel in _mark_seen(graph, state, task, seen_changes):
+                consumable[channel] = None
         for channel, value in result.writes:
-            if channel in channels:
-                grouped.setdefault(channel, []).append(value)
-                writers.setdefault(channel, []).append(task.node)
+            if channel in grouped:
+                grouped[channel].append(value)
+                writers[channel].append(task.node)
+            elif channel in channels:
+                grouped[channel] = [value]
+                writers[channel] = [task.node]
             else:
                 warnings.warn(
                     f"Step {step}: node {task.node!r} wrote to {channel!r}, which is "
@@ -288,40 +278,45 @@ def update(
                     stacklevel=2,
                 )
 
-    # 3. on copies: let the channels that woke the tasks reset (consume), then apply
+    # 2. on copies: let the channels that woke the tasks reset (consume), then apply
     #    the writes; commit only once every channel accepted its writes
     working: dict[str, Channel] = {}
-    consumed: dict[str, None] = {}  # ordered sets
-    consuming = graph.consuming_channels
-    for name in consumable:
-        if name in consuming:  # the others never change on consume()
+    consumed: list[str] = []
+    if graph.consuming_channels:  # the others never change on consume()
+        for name in graph.consuming_channels.intersection(consumable):
             channel = working[name] = channels[name].copy()
             if channel.consume():
-                consumed[name] = None
-    changed: dict[str, None] = {}
+                consumed.append(name)
+        consumed.sort(key=list(consumable).index)  # in task order, as collected
+    changed: list[str] = []
     for name, values in grouped.items():
-        channel = working.get(name) or working.setdefault(name, channels[name].copy())
+        channel = working.get(name)
+        if channel is None:
+            channel = working[name] = channels[name].copy()
         try:
             if channel.update(values):
-                changed[name] = None
+                changed.append(name)
         except InvalidUpdateError as error:
             raise _explain(error, name, step, writers[name]) from error
-    changed.update(consumed)  # written channels first, in apply order
+    changed.extend(name for name in consumed if name not in changed)
+
+    # 3. commit, recording each change
     reducers = graph.reducers
     for name in changed:
         after = working[name]
+        written = grouped.get(name)
         changes[name] = ChannelChange(
             name,
             channels[name].checkpoint(),
             after.checkpoint(),
             versions.get(name),
             next_version,
-            tuple(writers.get(name, ())),
-            tuple(grouped.get(name, ())),
+            tuple(writers[name]) if written is not None else (),
+            tuple(written) if written is not None else (),
             reducers[name],
         )
         channels[name] = after
-        if name in grouped and after.is_available():
+        if written is not None and after.is_available():
             updated.add(name)
 
     # 4. a step passed: volatile channels not written this step may clear themselves

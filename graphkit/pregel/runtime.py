@@ -146,11 +146,24 @@ class TaskScope:
     subgraphs) get their namespace here, leave their finished runs here and forward
     stream chunks through it; ``interrupt()`` finds its answers here."""
 
-    namespace: tuple[str, ...]
     run: RunContext
+    task: Any
+    """The running ``Task``."""
+    attempt: int = 0
+    """0 for the first attempt; a retry's subgraphs get their own namespace."""
     subruns: list[Any] = field(default_factory=list)
     answers: list[Any] = field(default_factory=list)
     interrupts_seen: int = 0
+
+    @property
+    def namespace(self) -> tuple[str, ...]:
+        """LangGraph's checkpoint namespace of the task: the run's, then the task's
+        ``"node:task_id"`` (and a retry's attempt number). Made when asked: only
+        subgraphs and ``interrupt()`` need it, and it needs the task's id."""
+        label = f"{self.task.node}:{self.task.id}"
+        if self.attempt:
+            return (*self.run.namespace, label, str(self.attempt))
+        return (*self.run.namespace, label)
 
 
 def interrupt(value: Any) -> Any:

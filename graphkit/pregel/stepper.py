@@ -355,7 +355,7 @@ class Stepper:
             finish_order = tuple(result.task.id for result in by_end)
             results.sort(key=lambda result: order[result.task.id])
         else:
-            finish_order = (results[0].task.id,) if results else ()
+            finish_order: Any = None  # plan order, read as ids if anyone asks
         self._execution = Execution(plan.step, tuple(results), finish_order)
         for result in results:  # the first error in plan order
             if result.error is not None:

@@ -50,13 +50,10 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
     injected = _injected(node, task_config, run.runtime) if node.injected else _NOTHING
     started = time.perf_counter()
     failed: list[Exception] = []
-    namespace = (*run.namespace, f"{task.node}:{task.id}")
     subruns: list[Any] = []
     answers = run.answers.get(task.id, ()) if run.answers else ()
     while True:
-        # a retried attempt's subgraphs get their own namespace, as in LangGraph
-        attempt = (str(len(failed)),) if failed else ()
-        scope = TaskScope((*namespace, *attempt) if failed else namespace, run, subruns, [*answers])
+        scope = TaskScope(run, task, len(failed), subruns, [*answers])
         writes: list[tuple[str, Any]] = []
         output: Any = None
         error: Exception | None = None

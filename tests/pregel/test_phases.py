@@ -10,7 +10,7 @@ import pytest
 from graphkit import END, START, GraphkitWarning, StateGraph
 from graphkit.channels import EMPTY
 from graphkit.pregel import phases
-from graphkit.pregel.records import Task, TaskResult
+from graphkit.pregel.records import Task, TaskResult, task_id
 from graphkit.pregel.runtime import RunContext
 
 
@@ -157,10 +157,24 @@ def test_update_warns_about_writes_to_unknown_channels_and_drops_them():
 
 
 def test_task_ids_are_stable_uuid_shaped_strings():
-    assert phases.task_id("cp", 3, ("__pregel_pull", "a")) == phases.task_id(
+    assert task_id("cp", 3, ("__pregel_pull", "a")) == task_id(
         "cp", 3, ("__pregel_pull", "a")
     )
-    assert phases.task_id("cp", 3, ("__pregel_pull", "a")) != phases.task_id(
+    assert task_id("cp", 3, ("__pregel_pull", "a")) != task_id(
         "cp", 4, ("__pregel_pull", "a")
     )
-    assert [len(part) for part in phases.task_id("cp", 1, ("x",)).split("-")] == [8, 4, 4, 4, 12]
+    assert [len(part) for part in task_id("cp", 1, ("x",)).split("-")] == [8, 4, 4, 4, 12]
+
+
+def test_a_planned_task_id_is_made_from_its_checkpoint_when_first_read():
+    builder = StateGraph(State)
+    builder.add_node("a", lambda state: {})
+    stepper = builder.add_edge(START, "a").compile().stepper({"log": []})
+    stepper.step()
+    planned_from = stepper._state.checkpoint.id
+    plan = stepper.plan()
+    (task,) = plan.tasks
+    assert task.id == task_id(planned_from, plan.step, ("__pregel_pull", "__start__"))
+    assert task.id is task.id  # made once, then kept
+    execution = stepper.execute()
+    assert execution.finish_order == (task.id,)  # one task: plan order
