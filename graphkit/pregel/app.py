@@ -3,28 +3,17 @@ on the stepper (one loop, run to the end)."""
 
 from __future__ import annotations
 
-import functools
-import threading
-from collections import deque
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
-from graphkit.errors import GraphInterrupt, GraphRecursionError
 from graphkit.pregel.config import RunConfig
+from graphkit.pregel.driver import open_stream
 from graphkit.pregel.persistence import INTERRUPT
-from graphkit.pregel.records import Run, TaskResult
-from graphkit.pregel.runtime import Runtime, current_scope
+from graphkit.pregel.records import Run
+from graphkit.pregel.runtime import Runtime
 from graphkit.pregel.spec import GraphSpec
 from graphkit.pregel.stepper import RunOptions, Stepper
-from graphkit.pregel.stream import (
-    STREAM_MODES,
-    debug_event,
-    task_payload,
-    task_result_payload,
-    update_chunk,
-    wrote_any,
-)
 
 __all__ = ["CompiledGraph"]
 
@@ -147,9 +136,8 @@ class CompiledGraph:
         latest: Any = None
         interrupts: list[Any] = []
         chunks = []
-        for chunk in self.stream(
-            input, config, stream_mode=stream_mode, output_keys=keys, **kwargs
-        ):
+        run = open_stream(self, input, config, stream_mode=stream_mode, output_keys=keys, **kwargs)
+        for chunk in run.chunks():
             if stream_mode != "values":
                 chunks.append(chunk)
             elif isinstance(chunk, dict) and INTERRUPT in chunk:  # a task paused the run
@@ -189,149 +177,18 @@ class CompiledGraph:
         LangGraph does; ``compile(debug=True)`` prints updates and values).
         ``context`` is handed to nodes as ``runtime.context``.
         """
-        _refuse_later_options(kwargs)
-        modes, single = _stream_modes(stream_mode or self.stream_mode)
-        printed, _ = _stream_modes(print_mode or (("updates", "values") if self.debug else ()))
-        keys = tuple(output_keys) if output_keys is not None else self.spec.stream_keys
-        parent = current_scope()
-        # A subgraph whose parent streams with subgraphs=True sends its chunks up too.
-        up = parent.run.forward if parent is not None else None
-        up_modes = parent.run.stream_modes if up is not None else ()
-        down_modes = tuple(dict.fromkeys((*up_modes, *(modes if subgraphs else ()))))
-        nested: deque[tuple[tuple[str, ...], str, Any]] = deque()
-        custom: deque[Any] = deque()
-        needed = set(modes) | set(up_modes) | set(printed)
-        if context is None and parent is not None:
-            context = parent.run.runtime.context
-        # chunks that running tasks send are let through while they run ("live")
-        live = threading.Event() if {"custom", "messages"} & needed else None
-
-        def write_custom(chunk: Any) -> None:
-            custom.append(chunk)
-            if live is not None:
-                live.set()
-
-        sink = None
-        if "messages" in needed:
-            from graphkit.pregel.messages import MessagesSink
-
-            sink = MessagesSink(live)  # type: ignore[arg-type]
-        runtime = Runtime(
+        run = open_stream(
+            self,
+            input,
+            config,
             context=context,
-            store=self.store,
-            stream_writer=write_custom if "custom" in needed else Runtime().stream_writer,
-        )
-        options = self._options(
-            runtime=runtime,
-            forward=nested.append if down_modes else None,
-            stream_modes=down_modes,
-            live=live,
-            callbacks=(sink.handler,) if sink is not None else (),
+            stream_mode=stream_mode,
+            output_keys=output_keys,
+            subgraphs=subgraphs,
+            print_mode=print_mode,
             **kwargs,
         )
-        stepper = Stepper(self.spec, input, RunConfig.from_dict(config), options)
-        streams = _TaskStreams(custom, nested, sink)
-        for namespace, mode, chunk in self._chunks(stepper, needed, keys, streams):
-            if up is not None and mode in up_modes:
-                up((namespace, mode, chunk))
-            if mode in printed and namespace == stepper.namespace:
-                print(f"\x1b[1m[{mode}]\x1b[0m {chunk}")
-            if mode not in modes or (namespace != stepper.namespace and not subgraphs):
-                continue
-            if subgraphs:
-                yield (namespace, chunk) if single else (namespace, mode, chunk)
-            else:
-                yield chunk if single else (mode, chunk)
-
-    def _chunks(
-        self,
-        stepper: Stepper,
-        modes: set[str],
-        keys: tuple[str, ...],
-        streams: _TaskStreams,
-    ) -> Iterator[tuple[tuple[str, ...], str, Any]]:
-        """Drive the stepper to the end; yield ``(namespace, mode, chunk)`` for every
-        chunk of ``modes``, this run's and its subgraphs'."""
-        here = stepper.namespace
-        # As in LangGraph, a step's values chunk is delivered once the next step has
-        # been planned: if planning fails (e.g. a node's input does not validate), the
-        # error is raised and that chunk is not delivered.
-        pending_values = None
-        if stepper.resumed and "values" in modes:  # LangGraph shows the state it resumes from
-            yield here, "values", stepper.output(keys)
-        wants_checkpoints = bool({"checkpoints", "debug"} & modes)
-        wants_tasks = bool({"tasks", "debug"} & modes)
-        wants_updates, wants_values = "updates" in modes, "values" in modes
-        while not stepper.done:
-            try:
-                plan = stepper.plan()
-            except GraphRecursionError:
-                if pending_values is not None:  # LangGraph delivers it before raising
-                    yield pending_values
-                raise
-            if pending_values is not None:
-                yield pending_values
-                pending_values = None
-            if wants_checkpoints and not plan_is_input(plan):
-                yield from _checkpoint_chunks(here, modes, stepper.checkpoint_payload(plan))
-            if stepper.done:
-                break
-            for task in plan.tasks if wants_tasks else ():
-                if (payload := task_payload(self.spec, task, stepper.config.raw)) is not None:
-                    if "tasks" in modes:
-                        yield here, "tasks", payload
-                    if "debug" in modes:
-                        yield here, "debug", debug_event(plan.step, "task", payload)
-            if streams.sink is not None:
-                for task in plan.tasks:
-                    streams.sink.saw(_values_of(task.input))
-            results = []
-            for result in stepper.iter_execute():
-                if streams.waiting():
-                    yield from streams.drain(here)
-                if result is None:  # only chunks were waiting
-                    continue
-                results.append(result)
-                if streams.sink is not None and result.ok and self._shows_messages(result):
-                    metadata = {"ls_integration": "langgraph", **stepper.task_metadata(result.task)}
-                    streams.sink.node_output(result.writes, metadata)
-                    yield from streams.drain(here)
-                if result.interrupts and wants_updates:
-                    yield here, "updates", {INTERRUPT: result.interrupts}
-                if result.interrupts and wants_values:  # LangGraph 1.2 shows them too
-                    yield here, "values", {**stepper.output(keys), INTERRUPT: result.interrupts}
-                if wants_updates and (chunk := update_chunk(self.spec, result)):
-                    yield here, "updates", chunk
-                if wants_tasks and (
-                    payload := task_result_payload(self.spec, result)
-                ):
-                    if "tasks" in modes:
-                        yield here, "tasks", payload
-                    if "debug" in modes:
-                        yield here, "debug", debug_event(plan.step, "task_result", payload)
-            if stepper.done:  # a task paused the run: no Update
-                break
-            stepper.update()
-            if wants_values and not plan_is_input(plan) and wrote_any(results, keys):
-                pending_values = (here, "values", stepper.output(keys))
-        if pending_values is not None:  # stopped at a breakpoint after this step
-            yield pending_values
-        # as LangGraph: the state with the paused step's finished tasks applied
-        if (
-            stepper.interrupts
-            and "values" in modes
-            and (values := stepper.output_with_finished_tasks(keys))
-        ):
-            yield here, "values", values
-        if stepper.status == "interrupted" and not stepper.interrupts and "updates" in modes:
-            yield here, "updates", {INTERRUPT: ()}  # a breakpoint, as LangGraph reports it
-        if stepper.status == "interrupted" and stepper.namespace:
-            # a paused subgraph pauses the task that runs it, and so the parent run
-            raise GraphInterrupt(stepper.interrupts)
-
-    def _shows_messages(self, result: TaskResult) -> bool:
-        node = self.spec.nodes.get(result.task.node)
-        return node is not None and not node.hidden
+        yield from run.chunks()
 
     # -- threads: reading and editing saved state ----------------------------------------
 
@@ -407,74 +264,3 @@ class CompiledGraph:
         from graphkit.render import mimebundle
 
         return mimebundle(self, include=include, exclude=exclude)
-
-
-class _TaskStreams:
-    """What running tasks send besides their results: custom chunks, chat-model
-    messages, and the chunks of subgraphs they run."""
-
-    def __init__(
-        self,
-        custom: deque[Any],
-        nested: deque[tuple[tuple[str, ...], str, Any]],
-        sink: Any,
-    ) -> None:
-        self.custom, self.nested, self.sink = custom, nested, sink
-
-    def waiting(self) -> bool:
-        """True when some chunk waits to be drained."""
-        return bool(self.nested or self.custom or (self.sink is not None and self.sink.chunks))
-
-    def drain(self, here: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], str, Any]]:
-        while self.nested:
-            yield self.nested.popleft()
-        while self.custom:
-            yield here, "custom", self.custom.popleft()
-        while self.sink is not None and self.sink.chunks:
-            yield here, "messages", self.sink.chunks.popleft()
-
-
-def _values_of(value: Any) -> list[Any]:
-    return list(value.values()) if isinstance(value, dict) else [value]
-
-
-def plan_is_input(plan: Any) -> bool:
-    """True for the input step's plan (it is planned from no saved checkpoint)."""
-    return bool(plan.tasks) and plan.tasks[0].kind == "input"
-
-
-def _checkpoint_chunks(
-    here: tuple[str, ...], modes: set[str], payload: dict[str, Any] | None
-) -> Iterator[tuple[tuple[str, ...], str, Any]]:
-    if payload is None:
-        return
-    if "checkpoints" in modes:
-        yield here, "checkpoints", payload
-    if "debug" in modes:
-        yield here, "debug", debug_event(payload["metadata"].get("step", -1), "checkpoint", payload)
-
-
-LATER_OPTIONS = ("checkpoint_during",)
-
-
-def _refuse_later_options(kwargs: dict[str, Any]) -> None:
-    for option in LATER_OPTIONS:
-        value = kwargs.pop(option, None)
-        if value:
-            raise NotImplementedError(f"{option}=... is not supported by graphkit yet.")
-
-
-def _stream_modes(stream_mode: str | Sequence[str]) -> tuple[tuple[str, ...], bool]:
-    return _checked_modes(stream_mode if isinstance(stream_mode, str) else tuple(stream_mode))
-
-
-@functools.lru_cache(maxsize=64)
-def _checked_modes(stream_mode: str | tuple[str, ...]) -> tuple[tuple[str, ...], bool]:
-    single = isinstance(stream_mode, str)
-    modes = (stream_mode,) if isinstance(stream_mode, str) else stream_mode
-    for mode in modes:
-        if mode not in STREAM_MODES:
-            raise ValueError(
-                f"Unknown stream_mode {mode!r}; use one of {list(STREAM_MODES)} or a list of them."
-            )
-    return modes, single
