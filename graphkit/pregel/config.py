@@ -29,7 +29,16 @@ class RunConfig:
     @classmethod
     def from_dict(cls, config: Mapping[str, Any] | None) -> RunConfig:
         """Validate a LangGraph-style config dict."""
-        config = dict(config or {})
+        if not config:  # the common case, built directly
+            raw = {
+                "callbacks": None,
+                "tags": [],
+                "metadata": {},
+                "recursion_limit": DEFAULT_RECURSION_LIMIT,
+                "configurable": {},
+            }
+            return cls(DEFAULT_RECURSION_LIMIT, raw["configurable"], raw)
+        config = dict(config)
         limit = config.get("recursion_limit")
         if limit is None:  # as in LangGraph, None means "not set"
             limit = DEFAULT_RECURSION_LIMIT

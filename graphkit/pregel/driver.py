@@ -197,7 +197,7 @@ def drive(
                 streams.sink.saw(_values_of(task.input))
         results = []
         for result in stepper.iter_execute():
-            if streams.waiting():
+            if streams.nested or streams.custom or streams.sink is not None:
                 yield from streams.drain(here)
             if result is None:  # only chunks were waiting
                 continue
@@ -254,10 +254,6 @@ class _TaskStreams:
         sink: Any,
     ) -> None:
         self.custom, self.nested, self.sink = custom, nested, sink
-
-    def waiting(self) -> bool:
-        """True when some chunk waits to be drained."""
-        return bool(self.nested or self.custom or (self.sink is not None and self.sink.chunks))
 
     def drain(self, here: tuple[str, ...]) -> Iterator[tuple[tuple[str, ...], str, Any]]:
         while self.nested:

@@ -360,11 +360,13 @@ def _mark_seen(
     if node is None or task.kind != "pull":
         return ()
     versions = state.versions
-    seen = state.versions_seen.setdefault(task.node, {})
+    earlier = state.versions_seen.get(task.node)
+    seen = dict(earlier) if earlier else {}
     for channel in node.triggers:
         if channel in versions:
             seen[channel] = versions[channel]
-    seen_changes[task.node] = dict(seen)
+    # a new dict each time, never changed after: the checkpoint can keep this one
+    state.versions_seen[task.node] = seen_changes[task.node] = seen
     return node.triggers
 
 

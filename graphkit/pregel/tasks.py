@@ -88,7 +88,7 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
         len(failed) + 1,
         started,
         time.perf_counter() - started,
-        threading.current_thread().name,
+        _worker_name(),
         tuple(failed),
         tuple(subruns),
         interrupts,
@@ -97,6 +97,16 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
 
 
 _NOTHING: dict[str, Any] = {}
+_worker = threading.local()
+
+
+def _worker_name() -> str:
+    """The name of the thread running this task, looked up once per thread."""
+    try:
+        return _worker.name  # type: ignore[no-any-return]
+    except AttributeError:
+        _worker.name = threading.current_thread().name
+        return _worker.name  # type: ignore[no-any-return]
 
 
 def _enter_callbacks(config: Any) -> tuple[Any, Any] | None:
