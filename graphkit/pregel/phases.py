@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextvars
 import dataclasses
 import warnings
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
@@ -166,7 +166,7 @@ def execute(
     state: StepState,
     run: RunContext,
     executor: Executor | None = None,
-) -> Iterator[TaskResult | None]:
+) -> Iterable[TaskResult | None]:
     """Run the plan's tasks; yield each result as its task finishes.
 
     A single task runs inline in the caller's thread; several run concurrently on
@@ -178,12 +178,21 @@ def execute(
     running task sent a chunk, so the caller can pass it on before the task ends.
     """
     tasks = plan.tasks
-    live = run.live
     if not tasks:
-        return
-    if live is None and len(tasks) == 1:
-        yield run_task(graph, tasks[0], state, run)
-        return
+        return ()
+    if run.live is None and len(tasks) == 1:
+        return (run_task(graph, tasks[0], state, run),)
+    return _execute_concurrently(graph, tasks, state, run, executor)
+
+
+def _execute_concurrently(
+    graph: GraphSpec,
+    tasks: Sequence[Task],
+    state: StepState,
+    run: RunContext,
+    executor: Executor | None,
+) -> Iterator[TaskResult | None]:
+    live = run.live
     pool = executor or default_pool()
     # On threads, tasks see the caller's context variables; a process-based executor
     # (dask) cannot carry them.

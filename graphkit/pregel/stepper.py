@@ -88,6 +88,33 @@ class Stepper:
     {'n': 6}
     """
 
+    __slots__ = (
+        "_checkpoint_before",
+        "_discarded",
+        "_execution",
+        "_first_step",
+        "_input",
+        "_needs_input_step",
+        "_parent",
+        "_pending",
+        "_plan",
+        "_run_context",
+        "_state",
+        "_steps",
+        "_thread",
+        "config",
+        "error",
+        "executor",
+        "graph",
+        "interrupt_after",
+        "interrupt_before",
+        "interrupts",
+        "namespace",
+        "record",
+        "resumed",
+        "status",
+    )
+
     def __init__(
         self, graph: GraphSpec, input: Any, config: RunConfig, options: RunOptions | None = None
     ) -> None:
