@@ -332,13 +332,33 @@ def update(
     if is_loop_step and state.live_volatile:
         live = state.live_volatile
         for name in sorted(live) if len(live) > 1 else tuple(live):  # the same in every process
-            if name not in grouped:
-                _notify(graph, name, state, next_version, changes, updated, "update")
+            if name in grouped:
+                continue
+            before = channels[name]
+            channel = before.copy()
+            if not channel.update([]):
+                continue
+            channels[name] = channel
+            if name in changes:  # consumed this step (a channel may be both): one change
+                changes[name] = dataclasses.replace(changes[name], after=channel.checkpoint())
+            else:
+                changes[name] = ChannelChange(
+                    name,
+                    before.checkpoint(),
+                    channel.checkpoint(),
+                    versions.get(name),
+                    next_version,
+                    (),
+                    (),
+                    reducers[name],
+                )
+            if channel.is_available():
+                updated.add(name)
 
     # 5. if nothing would run next, let channels that wait for the end finish
     if is_loop_step and graph.trigger_to_nodes.keys().isdisjoint(updated):
         for name in graph.finishing_channels:
-            _notify(graph, name, state, next_version, changes, updated, "finish")
+            _finish(graph, name, state, next_version, changes, updated)
 
     # 6. versions and bookkeeping for the next step
     live_volatile = state.live_volatile
@@ -379,20 +399,19 @@ def _mark_seen(
     return node.triggers
 
 
-def _notify(
+def _finish(
     graph: GraphSpec,
     name: str,
     state: StepState,
     version: int,
     changes: dict[str, ChannelChange],
     updated: set[str],
-    event: str,
 ) -> None:
-    """Tell a channel a step passed (``update([])``) or the run is ending (``finish()``),
-    on a copy that replaces it if it changed."""
+    """Tell a channel the run is ending (``finish()``), on a copy that replaces it if
+    it changed."""
     before = state.channels[name]
     channel = before.copy()
-    if channel.update([]) if event == "update" else channel.finish():
+    if channel.finish():
         state.channels[name] = channel
         earlier = changes.get(name)  # written this step, then finished: one change
         if earlier is not None:

@@ -329,7 +329,8 @@ class Stepper:
 
     def plan(self) -> Plan:
         """Plan the next step. Raises GraphRecursionError past the recursion limit."""
-        self._expect("plan")
+        if self._plan is not None or self.status != "running":
+            self._expect("plan")
         state = self._state
         if self._needs_input_step:
             task = Task(INPUT_TASK, state.step, INPUT_TASK, "input", (INPUT_TASK,), (), self._input)
@@ -351,7 +352,8 @@ class Stepper:
         If a task failed, the step stops here: no Update runs, the channels stay as
         they were, and the first error in plan order is raised.
         """
-        self._expect("execute")
+        if self._plan is None or self._execution is not None or self.status != "running":
+            self._expect("execute")
         plan = self._plan
         assert plan is not None
         results: list[TaskResult] = []
