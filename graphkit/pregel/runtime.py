@@ -8,8 +8,7 @@ import asyncio
 import contextvars
 import hashlib
 import threading
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,21 +44,6 @@ class Runtime:
     stream_writer: Callable[[Any], None] = field(default=_discard)
 
 
-_current: contextvars.ContextVar[Runtime | None] = contextvars.ContextVar(
-    "graphkit_runtime", default=None
-)
-
-
-@contextmanager
-def running(runtime: Runtime) -> Iterator[None]:
-    """Make ``runtime`` what ``get_runtime()`` returns while a node runs."""
-    token = _current.set(runtime)
-    try:
-        yield
-    finally:
-        _current.reset(token)
-
-
 def get_runtime() -> Runtime:
     """The runtime of the node running in this thread.
 
@@ -68,10 +52,10 @@ def get_runtime() -> Runtime:
     ...
     RuntimeError: get_runtime() works only inside a running node.
     """
-    runtime = _current.get()
-    if runtime is None:
+    scope = _scope.get()
+    if scope is None:
         raise RuntimeError("get_runtime() works only inside a running node.")
-    return runtime
+    return scope.run.runtime
 
 
 def get_stream_writer() -> Callable[[Any], None]:
@@ -81,8 +65,8 @@ def get_stream_writer() -> Callable[[Any], None]:
 
     >>> get_stream_writer()("progress: 50%")  # no run: discarded
     """
-    runtime = _current.get()
-    return runtime.stream_writer if runtime is not None else _discard
+    scope = _scope.get()
+    return scope.run.runtime.stream_writer if scope is not None else _discard
 
 
 Forward = Callable[[tuple[tuple[str, ...], str, Any]], None]
@@ -202,27 +186,16 @@ _scope: contextvars.ContextVar[TaskScope | None] = contextvars.ContextVar(
 )
 
 
-def enter_task(runtime: Runtime, scope: TaskScope) -> tuple[Any, Any]:
-    """Make ``runtime`` and ``scope`` current; returns what ``leave_task`` needs."""
-    return _current.set(runtime), _scope.set(scope)
+def enter_task(scope: TaskScope) -> contextvars.Token[TaskScope | None]:
+    """Make ``scope`` (and its run's runtime) current; returns what ``leave_task`` needs."""
+    return _scope.set(scope)
 
 
-def leave_task(tokens: tuple[Any, Any]) -> None:
+def leave_task(token: contextvars.Token[TaskScope | None]) -> None:
     """Undo ``enter_task``."""
-    _scope.reset(tokens[1])
-    _current.reset(tokens[0])
+    _scope.reset(token)
 
 
 def current_scope() -> TaskScope | None:
     """The scope of the task running in this thread, if a graph runs inside a node."""
     return _scope.get()
-
-
-@contextmanager
-def task_scope(scope: TaskScope) -> Iterator[None]:
-    """Make ``scope`` current while a task runs."""
-    token = _scope.set(scope)
-    try:
-        yield
-    finally:
-        _scope.reset(token)

@@ -58,7 +58,7 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
         output: Any = None
         error: Exception | None = None
         interrupts: tuple[Any, ...] = ()
-        tokens = enter_task(run.runtime, scope)
+        token = enter_task(scope)
         langchain = _enter_callbacks(task_config) if run.callbacks else None
         try:
             output = _call(node, task.input, injected, run)
@@ -72,7 +72,7 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
         finally:
             if langchain is not None:
                 langchain[0].reset(langchain[1])
-            leave_task(tokens)
+            leave_task(token)
         if error is None or not node.retry_policies:
             break
         policy = _retry_policy_for(node, error, attempt=len(failed) + 1)
