@@ -179,10 +179,11 @@ def graphkit_only(quick: bool) -> None:
     print("\ngraphkit only")
     app = chain(graphkit, 1000)
     limit = {"recursion_limit": 1010}
-    on = statistics.median(timed(lambda: app.stepper({"n": 0}, limit).run()) for _ in range(5))
-    off = statistics.median(
-        timed(lambda: app.stepper({"n": 0}, limit, record=False).run()) for _ in range(5)
-    )
+    on_times, off_times = [], []
+    for _ in range(7):  # interleaved, so that machine noise hits both alike
+        on_times.append(timed(lambda: app.stepper({"n": 0}, limit).run()))
+        off_times.append(timed(lambda: app.stepper({"n": 0}, limit, record=False).run()))
+    on, off = statistics.median(on_times), statistics.median(off_times)
     per_step = f"{on / 1000 * 1e6:.1f} vs {off / 1000 * 1e6:.1f} µs/step"
     print(f"  6 recording on vs off, chain 1000: {per_step} ({(on / off - 1) * 100:+.0f}%)")
     run = app.trace({"n": 0}, limit)
