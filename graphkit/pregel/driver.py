@@ -172,7 +172,9 @@ def drive(
     wants_checkpoints = bool({"checkpoints", "debug"} & modes)
     wants_tasks = bool({"tasks", "debug"} & modes)
     wants_updates, wants_values = "updates" in modes, "values" in modes
-    while not stepper.done:
+    # (stepper.status != "running" is stepper.done, read without a property call: this
+    # loop runs a few times per superstep)
+    while stepper.status == "running":
         try:
             plan = stepper.plan()
         except GraphRecursionError:
@@ -182,9 +184,10 @@ def drive(
         if pending_values is not None:
             yield pending_values
             pending_values = None
-        if wants_checkpoints and not plan_is_input(plan):
+        is_input = plan.tasks and plan.tasks[0].kind == "input"
+        if wants_checkpoints and not is_input:
             yield from _checkpoint_chunks(here, modes, stepper.checkpoint_payload(plan))
-        if stepper.done:
+        if stepper.status != "running":
             break
         for task in plan.tasks if wants_tasks else ():
             if (payload := task_payload(spec, task, stepper.config.raw)) is not None:
@@ -217,10 +220,10 @@ def drive(
                     yield here, "tasks", payload
                 if "debug" in modes:
                     yield here, "debug", debug_event(plan.step, "task_result", payload)
-        if stepper.done:  # a task paused the run: no Update
+        if stepper.status != "running":  # a task paused the run: no Update
             break
         stepper.update()
-        if wants_values and not plan_is_input(plan) and wrote_any(results, keys):
+        if wants_values and not is_input and wrote_any(results, keys):
             pending_values = (here, "values", stepper.output(keys))
     if pending_values is not None:  # stopped at a breakpoint after this step
         yield pending_values

@@ -89,10 +89,10 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
         started,
         time.perf_counter() - started,
         _worker_name(),
-        tuple(failed),
-        tuple(subruns),
+        tuple(failed) if failed else (),
+        tuple(subruns) if subruns else (),
         interrupts,
-        tuple(scope.answers),
+        tuple(scope.answers) if scope.answers else (),
     )
 
 
