@@ -118,16 +118,15 @@ def _push_tasks(graph: GraphSpec, state: StepState) -> list[Task]:
                 stacklevel=3,
             )
             continue
-        path = (PUSH, index)
         tasks.append(
             Task(
-                id=derived_id(state.checkpoint.id),
-                step=state.step,
-                node=packet.node,
-                kind="push",
-                path=path,
-                triggers=(PUSH,),
-                input=packet.arg,
+                derived_id(state.checkpoint.id),
+                state.step,
+                packet.node,
+                "push",
+                (PUSH, index),
+                (PUSH,),
+                packet.arg,
             )
         )
     return tasks
