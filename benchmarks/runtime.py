@@ -115,52 +115,60 @@ def timed(function: Callable[[], Any]) -> float:
     return time.perf_counter() - started
 
 
-def compare(
-    repeats: int, cases: dict[str, tuple[Callable[[], Any], Callable[[], Any], int]]
-) -> None:
+Case = tuple[Callable[[], tuple[Callable[[], Any], Callable[[], Any]]], int]
+"""How to build one case's pair of runs (graphkit's, LangGraph's), and how many units
+(steps, tasks, invokes) one run does."""
+
+
+def compare(repeats: int, cases: dict[str, Case]) -> None:
+    """Each case's graphs are built just before it runs and dropped after, so no case
+    pays for the garbage collector walking an earlier case's graphs and threads."""
     header = f"{'case':<42} {'graphkit':>12} {'LangGraph':>12} {'ratio':>7}"
     print(f"{header}   (per unit, median of {repeats})")
-    for name, (ours, theirs, units) in cases.items():
+    for name, (build, units) in cases.items():
+        ours, theirs = build()
         ours_times, their_times = [], []
         for _ in range(repeats):  # interleaved, so that machine noise hits both alike
             ours_times.append(timed(ours))
             their_times.append(timed(theirs))
+        del ours, theirs
+        gc.collect()
         mine, other = statistics.median(ours_times) / units, statistics.median(their_times) / units
         print(f"{name:<42} {mine * 1e6:>10.1f}µs {other * 1e6:>10.1f}µs {other / mine:>6.1f}×")
 
 
-def chain_cases(lengths: list[int]) -> dict[str, tuple[Callable[[], Any], Callable[[], Any], int]]:
-    cases = {}
+def chain_cases(lengths: list[int]) -> dict[str, Case]:
+    cases: dict[str, Case] = {}
     folder = Path(tempfile.mkdtemp())
     for length in lengths:
         limit = {"recursion_limit": length + 10}
-        ours, theirs = chain(graphkit, length), chain(langgraph_graph, length)
-        cases[f"1 chain {length}, per step"] = (
-            lambda ours=ours, limit=limit: ours.invoke({"n": 0}, limit),
-            lambda theirs=theirs, limit=limit: theirs.invoke({"n": 0}, limit),
-            length,
-        )
-        ours_mem = chain(graphkit, length, InMemorySaver())
-        theirs_mem = chain(langgraph_graph, length, LangGraphMemory())
-        cases[f"2 chain {length}, in-memory saver, per step"] = (
-            lambda app=ours_mem, limit=limit: app.invoke({"n": 0}, _thread(limit)),
-            lambda app=theirs_mem, limit=limit: app.invoke(
-                {"n": 0}, _thread(limit), durability="sync"
-            ),
-            length,
-        )
-        if length <= 1000:
-            ours_sql = chain(graphkit, length, SqliteSaver(_connect(folder / f"g{length}.db")))
-            theirs_sql = chain(
+
+        def plain(length: int = length, limit: dict = limit) -> Any:
+            ours, theirs = chain(graphkit, length), chain(langgraph_graph, length)
+            return lambda: ours.invoke({"n": 0}, limit), lambda: theirs.invoke({"n": 0}, limit)
+
+        def in_memory(length: int = length, limit: dict = limit) -> Any:
+            ours = chain(graphkit, length, InMemorySaver())
+            theirs = chain(langgraph_graph, length, LangGraphMemory())
+            return (
+                lambda: ours.invoke({"n": 0}, _thread(limit)),
+                lambda: theirs.invoke({"n": 0}, _thread(limit), durability="sync"),
+            )
+
+        def sqlite(length: int = length, limit: dict = limit) -> Any:
+            ours = chain(graphkit, length, SqliteSaver(_connect(folder / f"g{length}.db")))
+            theirs = chain(
                 langgraph_graph, length, LangGraphSqlite(_connect(folder / f"l{length}.db"))
             )
-            cases[f"2 chain {length}, SQLite saver, per step"] = (
-                lambda app=ours_sql, limit=limit: app.invoke({"n": 0}, _thread(limit)),
-                lambda app=theirs_sql, limit=limit: app.invoke(
-                    {"n": 0}, _thread(limit), durability="sync"
-                ),
-                length,
+            return (
+                lambda: ours.invoke({"n": 0}, _thread(limit)),
+                lambda: theirs.invoke({"n": 0}, _thread(limit), durability="sync"),
             )
+
+        cases[f"1 chain {length}, per step"] = (plain, length)
+        cases[f"2 chain {length}, in-memory saver, per step"] = (in_memory, length)
+        if length <= 1000:
+            cases[f"2 chain {length}, SQLite saver, per step"] = (sqlite, length)
     return cases
 
 
@@ -271,24 +279,32 @@ def main() -> None:
     quick = parser.parse_args().quick
     repeats = 3 if quick else 5
     cases = chain_cases([100, 1000] if quick else [100, 1000, 5000])
-    ours_fan, theirs_fan = fan_out(graphkit, graphkit.Send), fan_out(langgraph_graph, LangGraphSend)
-    cases["3 fan-out of 100 Sends, per Send task"] = (
-        lambda: ours_fan.invoke({"items": [], "total": 0}),
-        lambda: theirs_fan.invoke({"items": [], "total": 0}),
-        100,
-    )
-    ours_small, theirs_small = small(graphkit), small(langgraph_graph)
-    cases["4 200 invokes of a 3-node graph, per invoke"] = (
-        lambda: [ours_small.invoke({"n": 0}) for _ in range(200)],
-        lambda: [theirs_small.invoke({"n": 0}) for _ in range(200)],
-        200,
-    )
-    ours_react, theirs_react = react(graphkit), react(langgraph_graph)
-    cases["5 ReAct loop, 20 tool round trips, per run"] = (
-        lambda: ours_react.invoke({"messages": []}, {"recursion_limit": 100}),
-        lambda: theirs_react.invoke({"messages": []}, {"recursion_limit": 100}),
-        1,
-    )
+
+    def fan() -> Any:
+        ours, theirs = fan_out(graphkit, graphkit.Send), fan_out(langgraph_graph, LangGraphSend)
+        return (
+            lambda: ours.invoke({"items": [], "total": 0}),
+            lambda: theirs.invoke({"items": [], "total": 0}),
+        )
+
+    def invokes() -> Any:
+        ours, theirs = small(graphkit), small(langgraph_graph)
+        return (
+            lambda: [ours.invoke({"n": 0}) for _ in range(200)],
+            lambda: [theirs.invoke({"n": 0}) for _ in range(200)],
+        )
+
+    def agent() -> Any:
+        ours, theirs = react(graphkit), react(langgraph_graph)
+        limit = {"recursion_limit": 100}
+        return (
+            lambda: ours.invoke({"messages": []}, limit),
+            lambda: theirs.invoke({"messages": []}, limit),
+        )
+
+    cases["3 fan-out of 100 Sends, per Send task"] = (fan, 100)
+    cases["4 200 invokes of a 3-node graph, per invoke"] = (invokes, 200)
+    cases["5 ReAct loop, 20 tool round trips, per run"] = (agent, 1)
     compare(repeats, cases)
     graphkit_only(quick)
 
