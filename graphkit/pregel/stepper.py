@@ -405,27 +405,27 @@ class Stepper:
 
     def update(self) -> Update:
         """Apply the step's writes; this is where the state changes."""
-        if self._execution is None or self.status != "running":
+        plan, execution = self._plan, self._execution
+        if execution is None or self.status != "running":
             self._expect("update")
-        assert self._execution is not None
+        assert plan is not None and execution is not None
         discarded = self._discarded if self._needs_input_step else ()
         try:
-            record = phases.update(
-                self.graph, self._state, self._execution.results, discarded=discarded
-            )
+            record = phases.update(self.graph, self._state, execution.results, discarded=discarded)
         except Exception as error:
             self._fail("error", error)
         if self._thread is not None:
             self._thread.save_step(record)
         self._pending = []
         if self.record:
-            self._steps.append(self._superstep(record))
-        tasks = self._execution.results
+            self._steps.append(
+                Superstep(plan.step, plan, execution, record, self._checkpoint_before)
+            )
         self._plan = self._execution = None
         self._needs_input_step = False
         self._checkpoint_before = record.checkpoint
         if self.interrupt_after and self._breakpoint(
-            self.interrupt_after, [result.task for result in tasks]
+            self.interrupt_after, [result.task for result in execution.results]
         ):
             self._finish("interrupted")
         return record

@@ -31,6 +31,8 @@ def read_keys(
     graph: GraphSpec, channels: Mapping[str, Channel], keys: Sequence[str], step: int, stop: int
 ) -> dict[str, Any]:
     """The values of ``keys``: channels that hold one, and managed values."""
+    if not graph.managed:
+        return {key: channels[key].get() for key in keys if channels[key].is_available()}
     values = {}
     for key in keys:
         manager = graph.managed.get(key)
