@@ -99,7 +99,17 @@ def compile_graph(
         for branch in branches.values():
             writers[source].append(_branch_writer(branch, builder, schema))
 
-    nodes = {START: NodeSpec(START, (START,), START, _identity, tuple(writers[START]), hidden=True)}
+    nodes = {
+        START: NodeSpec(
+            START,
+            (START,),
+            START,
+            _identity,
+            tuple(writers[START]),
+            hidden=True,
+            routes=START in builder.branches,
+        )
+    }
     for node, declaration in builder.nodes.items():
         call, injected = _adapt_call(node, declaration.action, all_keys)
         is_async = inspect.iscoroutinefunction(call) or inspect.iscoroutinefunction(
@@ -116,6 +126,7 @@ def compile_graph(
             is_async=is_async,
             metadata=declaration.metadata,
             retry_policies=declaration.retry_policies,
+            routes=node in builder.branches,
         )
     state_keys = tuple(builder.channels)
     spec = GraphSpec(

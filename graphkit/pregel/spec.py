@@ -57,6 +57,9 @@ class NodeSpec:
     hidden: bool = False
     retry_policies: tuple[Any, ...] = ()
     is_async: bool = False
+    routes: bool = False
+    """True when a router (a conditional edge from this node) is among its writers: only
+    routers read the state as the task left it, so only they need a fresh reader."""
 
     @property
     def accepts_config(self) -> bool:

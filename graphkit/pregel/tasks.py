@@ -64,7 +64,7 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
         langchain = _enter_callbacks(task_config) if run.callbacks else None
         try:
             output = _call(node, task.input, injected, run)
-            fresh_read = _FreshRead(graph, state, writes)
+            fresh_read = _FreshRead(graph, state, writes) if node.routes else _NO_READER
             for writer in node.writers:
                 writes.extend(writer(output, fresh_read, task_config))
         except GraphInterrupt as paused:  # the step stops before Update; nothing is applied
@@ -99,6 +99,13 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
 
 
 _NOTHING: dict[str, Any] = {}
+
+
+def _no_reader(keys: Sequence[str]) -> dict[str, Any]:
+    raise AssertionError("only a router reads the fresh state, and this node has none")
+
+
+_NO_READER: FreshRead = _no_reader
 _worker = threading.local()
 
 
