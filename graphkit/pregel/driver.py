@@ -12,6 +12,7 @@ import functools
 import threading
 from collections import deque
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from graphkit.errors import GraphInterrupt, GraphRecursionError
@@ -36,26 +37,22 @@ if TYPE_CHECKING:
 __all__ = ["StreamRun", "drive", "open_stream", "plan_is_input"]
 
 
+@dataclass(slots=True)
 class StreamRun:
     """A run prepared for streaming: its stepper, and what to do with each chunk."""
 
-    __slots__ = (
-        "keys",
-        "modes",
-        "needed",
-        "printed",
-        "single",
-        "spec",
-        "stepper",
-        "streams",
-        "subgraphs",
-        "up",
-        "up_modes",
-    )
-
-    def __init__(self, **parts: Any) -> None:
-        for name, value in parts.items():
-            setattr(self, name, value)
+    spec: GraphSpec
+    stepper: Stepper
+    streams: _TaskStreams
+    keys: tuple[str, ...]
+    modes: tuple[str, ...]
+    single: bool
+    needed: set[str]
+    printed: tuple[str, ...]
+    subgraphs: bool
+    up: Any
+    """Where a parent graph wants this run's chunks forwarded (None at the root)."""
+    up_modes: tuple[str, ...]
 
     def chunks(self) -> Iterator[Any]:
         """Run to the end, yielding the chunks the caller asked for, in LangGraph's
@@ -106,10 +103,14 @@ def open_stream(
     # A subgraph whose parent streams with subgraphs=True sends its chunks up too.
     up = parent.run.forward if parent is not None else None
     up_modes = parent.run.stream_modes if up is not None else ()
-    down_modes = tuple(dict.fromkeys((*up_modes, *(modes if subgraphs else ()))))
+    down_modes = (
+        tuple(dict.fromkeys((*up_modes, *(modes if subgraphs else ()))))
+        if up_modes or subgraphs
+        else ()
+    )
     nested: deque[tuple[tuple[str, ...], str, Any]] = deque()
     custom: deque[Any] = deque()
-    needed = set(modes).union(up_modes, printed)
+    needed = set(modes).union(up_modes, printed) if up_modes or printed else set(modes)
     if context is None and parent is not None:
         context = parent.run.runtime.context
     # chunks that running tasks send are let through while they run ("live")
@@ -139,17 +140,17 @@ def open_stream(
     )
     stepper = Stepper(app.spec, input, RunConfig.from_dict(config), run_options)
     return StreamRun(
-        keys=keys,
-        modes=modes,
-        needed=needed,
-        printed=printed,
-        single=single,
-        spec=app.spec,
-        stepper=stepper,
-        streams=_TaskStreams(custom, nested, sink),
-        subgraphs=subgraphs,
-        up=up,
-        up_modes=up_modes,
+        app.spec,
+        stepper,
+        _TaskStreams(custom, nested, sink),
+        keys,
+        modes,
+        single,
+        needed,
+        printed,
+        subgraphs,
+        up,
+        up_modes,
     )
 
 
