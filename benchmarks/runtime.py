@@ -183,8 +183,37 @@ def _thread(limit: dict) -> dict:
     return {**limit, "configurable": {"thread_id": f"t{next(_threads)}"}}
 
 
+def checkpoint_cost(lengths: list[int]) -> None:
+    """graphkit's cost per step of saving (in-memory saver minus no saver), with the
+    garbage collector on and off: the checkpoint work itself is O(what changed); with
+    the collector on, a bigger graph also means a bigger heap for it to walk."""
+    for length in lengths:
+        on, off = _checkpoint_cost(length, collector=True), _checkpoint_cost(length, False)
+        gc.collect()
+        print(
+            f"  2 checkpoint cost per step, chain {length}: {on:.1f} µs "
+            f"(garbage collector off: {off:.1f} µs)"
+        )
+
+
+def _checkpoint_cost(length: int, collector: bool) -> float:
+    plain, saved = chain(graphkit, length), chain(graphkit, length, InMemorySaver())
+    limit = {"recursion_limit": length + 10}
+    if not collector:
+        gc.disable()
+    try:
+        bare = statistics.median(timed(lambda: plain.invoke({"n": 0}, limit)) for _ in range(5))
+        with_saver = statistics.median(
+            timed(lambda: saved.invoke({"n": 0}, _thread(limit))) for _ in range(5)
+        )
+    finally:
+        gc.enable()
+    return (with_saver - bare) / length * 1e6
+
+
 def graphkit_only(quick: bool) -> None:
     print("\ngraphkit only")
+    checkpoint_cost([100, 1000] if quick else [100, 1000, 5000])
     app = chain(graphkit, 1000)
     limit = {"recursion_limit": 1010}
     on_times, off_times = [], []

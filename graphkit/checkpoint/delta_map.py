@@ -9,6 +9,7 @@ so that look-ups stay short.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -31,10 +32,20 @@ class DeltaMap(Mapping[str, Any]):
     ({'a': 1, 'b': 2}, {'b': 3})
     """
 
-    __slots__ = ("_changes", "_delta_changes", "_delta_removed", "_depth", "_parent", "_removed")
+    __slots__ = (
+        "__weakref__",
+        "_base",
+        "_changes",
+        "_delta_changes",
+        "_delta_removed",
+        "_depth",
+        "_parent",
+        "_removed",
+    )
 
     def __init__(self, values: Mapping[str, Any] | None = None) -> None:
         self._parent: DeltaMap | None = None
+        self._base: weakref.ref[DeltaMap] | None = None
         self._changes: dict[str, Any] = dict(values) if values else {}
         self._removed: frozenset[str] = _NOTHING
         self._depth = 0
@@ -52,11 +63,16 @@ class DeltaMap(Mapping[str, Any]):
         child._delta_changes = child._changes
         child._delta_removed = child._removed
         child._depth = self._depth + 1
+        child._base = None
         if child._depth >= _FLATTEN_AFTER:
             child._changes = child._flatten()
             child._parent = None
             child._removed = _NOTHING
             child._depth = 0
+            # still say what this map's delta() is relative to, without keeping it alive:
+            # a saver holding the parent can then write just the delta, not compare
+            # every key
+            child._base = weakref.ref(self)
         return child
 
     def delta(self) -> tuple[dict[str, Any], frozenset[str]]:
@@ -70,8 +86,16 @@ class DeltaMap(Mapping[str, Any]):
         return self._delta_changes, self._delta_removed
 
     def derived_from(self) -> DeltaMap | None:
-        """The map ``delta()`` is relative to (None after a flatten or for a new map)."""
-        return self._parent
+        """The map ``delta()`` is relative to: None for a new map, or when it flattened
+        itself and that map is gone.
+
+        >>> first = DeltaMap({"a": 1})
+        >>> first.with_changes({"b": 2}).derived_from() is first
+        True
+        """
+        if self._parent is not None:
+            return self._parent
+        return self._base() if self._base is not None else None
 
     def to_dict(self) -> dict[str, Any]:
         """A plain dict with the same items (a fresh copy)."""

@@ -90,6 +90,28 @@ def test_a_flattened_map_is_compared_and_counts_its_own_delta_as_changed():
     assert changes == {"a": [1]} and removed == set()
 
 
+def test_a_flattened_map_still_gives_its_delta_against_the_map_it_came_from():
+    parent = DeltaMap({f"k{i}": i for i in range(1000)})
+    for _ in range(_FLATTEN_AFTER - 1):
+        parent = parent.with_changes({})
+    flattened = parent.with_changes({"k1": -1}, removed=["k2"])
+    assert flattened._parent is None and flattened.derived_from() is parent
+
+    def never_compared(a, b):
+        raise AssertionError("a derived map is not compared key by key")
+
+    assert map_delta(flattened, parent, never_compared) == ({"k1": -1}, {"k2"})
+
+
+def test_a_flattened_map_does_not_keep_the_map_it_came_from_alive():
+    parent = DeltaMap({"a": 1})
+    for _ in range(_FLATTEN_AFTER - 1):
+        parent = parent.with_changes({})
+    flattened = parent.with_changes({"a": 2})
+    del parent
+    assert flattened.derived_from() is None and dict(flattened) == {"a": 2}
+
+
 def test_map_delta_of_plain_dicts_compares_values():
     assert map_delta({"a": 1, "c": 3}, {"a": 1, "b": 2}, operator.eq) == ({"c": 3}, {"b"})
 
