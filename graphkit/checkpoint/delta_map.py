@@ -75,6 +75,20 @@ class DeltaMap(Mapping[str, Any]):
             child._base = weakref.ref(self)
         return child
 
+    def __getstate__(self) -> dict[str, Any]:
+        # the weak reference to the map a flattened one came from cannot be pickled;
+        # a copy elsewhere has no use for it (its delta() stays as it was)
+        return {
+            name: getattr(self, name)
+            for name in DeltaMap.__slots__
+            if name not in ("__weakref__", "_base")
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self._base = None
+
     def delta(self) -> tuple[dict[str, Any], frozenset[str]]:
         """What this map changed relative to the one it was derived from: the keys set
         and the keys removed (everything, for a map built from scratch). Savers use it

@@ -61,8 +61,17 @@ class StepState:
 
     @classmethod
     def fresh(cls, graph: GraphSpec) -> StepState:
-        """Empty channels, no versions: where a new run starts (before its input)."""
-        return cls(dict(graph.empty_channels), {}, {}, frozenset(), -1, _NO_CHECKPOINT)
+        """Empty channels, no versions: where a new run starts (before its input).
+
+        Channels that hold nothing are shared with every run (Update never changes a
+        channel in place); one that starts with a value, such as a reducer's ``[]``,
+        gets its own copy, since a reducer or a node may change that value in place.
+        """
+        channels = {
+            key: channel.empty_copy() if channel.is_available() else channel
+            for key, channel in graph.empty_channels.items()
+        }
+        return cls(channels, {}, {}, frozenset(), -1, _NO_CHECKPOINT)
 
     def read(self, keys: Sequence[str]) -> dict[str, Any]:
         """The values of ``keys`` that hold one, as a dict."""

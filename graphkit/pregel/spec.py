@@ -111,8 +111,8 @@ class GraphSpec:
                 k for k, c in self.channels.items() if type(c).consume is not Channel.consume
             ),
         )
-        # Shared by every run: Update never changes a channel in place (it swaps in
-        # changed copies), so runs can start from the same empty channels.
+        # What runs start from: Update never changes a channel in place (it swaps in
+        # changed copies), so runs share those that hold nothing (StepState.fresh).
         object.__setattr__(
             self, "empty_channels", {k: c.empty_copy() for k, c in self.channels.items()}
         )

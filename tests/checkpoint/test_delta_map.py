@@ -242,3 +242,16 @@ def test_branching_from_any_earlier_generation_matches_a_dict(initial, derivatio
         dicts.append(apply_to_dict(dicts[parent], changes, removed))
     for mapping, expected in zip(maps, dicts, strict=True):
         assert_same_mapping(mapping, expected)
+
+
+def test_a_flattened_map_pickles_and_keeps_its_contents():
+    import pickle
+
+    from graphkit.checkpoint.delta_map import _FLATTEN_AFTER
+
+    mapping = DeltaMap({"a": 1})
+    for index in range(_FLATTEN_AFTER + 3):
+        mapping = mapping.with_changes({f"k{index}": index})
+    copy = pickle.loads(pickle.dumps(mapping))
+    assert dict(copy) == dict(mapping)
+    assert copy.delta() == mapping.delta()

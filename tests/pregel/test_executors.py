@@ -52,3 +52,20 @@ def test_a_dask_cluster_runs_the_tasks_in_other_processes_with_the_same_result(d
 def test_an_executor_given_at_compile_time_is_used(dask_executor):
     app = fan_out(executor=dask_executor)
     assert set(app.invoke({"log": [], "pids": []})["pids"]) - {os.getpid()}
+
+
+def test_a_long_run_crosses_the_process_boundary_every_step(dask_executor):
+    # past 32 steps the checkpoint's maps flatten themselves; the state shipped to the
+    # workers must still pickle
+    class Pair(TypedDict):
+        x: int
+        y: int
+
+    builder = StateGraph(Pair)
+    builder.add_node("inc_x", lambda s: {"x": s["x"] + 1})
+    builder.add_node("inc_y", lambda s: {"y": s["y"] + 1})
+    builder.add_edge(START, "inc_x").add_edge(START, "inc_y")
+    builder.add_conditional_edges("inc_x", lambda s: "inc_x" if s["x"] < 40 else "__end__")
+    builder.add_conditional_edges("inc_y", lambda s: "inc_y" if s["y"] < 40 else "__end__")
+    app = builder.compile(executor=dask_executor)
+    assert app.invoke({"x": 0, "y": 0}, {"recursion_limit": 100}) == {"x": 40, "y": 40}
