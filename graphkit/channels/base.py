@@ -126,7 +126,12 @@ class Channel(ABC, Generic[Value, Update]):
         cls._state_slots = tuple(
             name for klass in cls.__mro__ for name in klass.__dict__.get("__slots__", ())
         )
-        if "copy" not in cls.__dict__:  # a class's own copy() always wins
+        # A copy() written by hand, in this class or one it inherits from, always wins;
+        # otherwise the class gets the copy its slots allow.
+        inherited = next(
+            klass.__dict__["copy"] for klass in cls.__mro__ if "copy" in klass.__dict__
+        )
+        if inherited is Channel.__dict__["copy"] or getattr(inherited, "_slot_copier", False):
             cls.copy = (  # type: ignore[method-assign]
                 _slot_copier(cls._state_slots) if cls.replaces_its_value else Channel.copy
             )
@@ -173,4 +178,5 @@ def _slot_copier(slots: tuple[str, ...]) -> Any:
     exec("\n".join(lines), namespace)
     copy = namespace["copy"]
     copy.__doc__ = Channel.copy.__doc__
+    copy._slot_copier = True  # made here, so a subclass gets one for its own slots
     return copy

@@ -15,49 +15,76 @@ from graphkit.frozen import frozen_record
 
 __all__ = ["Checkpoint", "new_checkpoint_id"]
 
-_process_bits = int.from_bytes(os.urandom(4), "big") & 0xFFFF_FFFF
 _counter = itertools.count()
-_WALL_CLOCK_OFFSET = time.time_ns() - time.monotonic_ns()
 _NO_VALUES = DeltaMap()
 """Immutable, so every new thread's empty checkpoint can share it."""
 
 
-def new_checkpoint_id() -> str:
+def new_checkpoint_id(after: str | None = None) -> str:
     """Return a UUID-shaped id that sorts in creation order, even within one
-    nanosecond and across threads (like LangGraph's time-ordered ids).
+    nanosecond and across threads (like LangGraph's time-ordered ids); with ``after``
+    (the parent checkpoint's id), one that sorts after it whatever the clocks say.
 
-    >>> first, second = new_checkpoint_id(), new_checkpoint_id()
+    >>> first = new_checkpoint_id()
+    >>> second = new_checkpoint_id(after=first)
     >>> first < second
     True
     """
     # 64 bits of wall-clock time, a per-process random part, then a counter that
-    # orders ids made in the same time slot. The time comes from the monotonic clock
-    # (so it never steps back within a process) and is formatted at most once per
-    # millisecond: a superstep makes one id, and formatting was most of its cost.
-    now = time.monotonic_ns()
-    if now >= _renew_at:
-        _renew_time_part(now)
-    return f"{_time_part}{next(_counter) & 0xFFFF_FFFF:08x}"
+    # orders ids made in the same time slot. The time part is formatted at most once
+    # per millisecond (the monotonic clock says when): a superstep makes one id, and
+    # formatting was most of its cost. It never goes back within a process.
+    if time.monotonic_ns() >= _renew_at:
+        _renew_time_part()
+    checkpoint_id = f"{_time_part}{next(_counter) & 0xFFFF_FFFF:08x}"
+    if after is not None and checkpoint_id <= after:
+        # a parent made by another process whose clock is ahead, or within the same
+        # millisecond: move this process's time part past the parent's
+        _renew_time_part(at_least=_time_of(after) + 1)
+        checkpoint_id = f"{_time_part}{next(_counter) & 0xFFFF_FFFF:08x}"
+    return checkpoint_id
 
 
-def _renew_time_part(now: int) -> None:
-    global _time_part, _renew_at
+def _renew_time_part(at_least: int = 0) -> None:
+    global _time_part, _renew_at, _last_time
     with _renew_lock:
-        if now < _renew_at:  # another thread renewed it meanwhile
+        now = time.monotonic_ns()
+        if now < _renew_at and not at_least:  # another thread renewed it meanwhile
             return
-        hex_ = f"{_WALL_CLOCK_OFFSET + now:016x}"
-        _time_part = f"{hex_[:8]}-{hex_[8:12]}-{hex_[12:]}-{_PROCESS_PART}"
+        _last_time = max(time.time_ns(), _last_time + 1, at_least)
+        hex_ = f"{_last_time:016x}"
+        _time_part = f"{hex_[:8]}-{hex_[8:12]}-{hex_[12:]}-{_process_part}"
         _renew_at = now + TIME_PART_RESOLUTION_NS
+
+
+def _time_of(checkpoint_id: str) -> int:
+    """The time part of an id made by ``new_checkpoint_id`` (0 for any other id)."""
+    try:
+        return int(checkpoint_id[:8] + checkpoint_id[9:13] + checkpoint_id[14:18], 16)
+    except ValueError:
+        return 0
+
+
+def _new_process() -> None:
+    """In a forked child: a random part of its own, and a fresh time part."""
+    global _process_part, _renew_at
+    bits = int.from_bytes(os.urandom(4), "big")
+    _process_part = f"{bits >> 16:04x}-{bits & 0xFFFF:04x}"
+    _renew_at = 0
 
 
 TIME_PART_RESOLUTION_NS = 1_000_000
 """How long one formatted time part is used: ids carry the time to the millisecond
 (``Checkpoint.created_at`` has it exactly); the counter orders ids within it."""
 
-_PROCESS_PART = f"{_process_bits >> 16:04x}-{_process_bits & 0xFFFF:04x}"
+_process_part = ""
 _renew_lock = threading.Lock()
 _time_part = ""
 _renew_at = 0
+_last_time = 0
+_new_process()
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_new_process)
 
 
 @frozen_record()

@@ -468,7 +468,7 @@ def _next_checkpoint(
         else:
             saved[name] = change.after
     return Checkpoint(
-        new_checkpoint_id(),
+        new_checkpoint_id(after=previous.id if previous.source != "empty" else None),
         state.step,
         source,
         previous.id if previous.source != "empty" else None,

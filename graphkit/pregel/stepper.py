@@ -234,7 +234,7 @@ class Stepper:
         # Replaying from an older checkpoint starts a new branch of the thread.
         fork = dataclasses.replace(
             checkpoint,
-            id=new_checkpoint_id(),
+            id=new_checkpoint_id(after=checkpoint.id),
             source="fork",
             parent_id=checkpoint.id,
             step=checkpoint.step + 1,

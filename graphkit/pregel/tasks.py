@@ -61,8 +61,10 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
         error: Exception | None = None
         interrupts: tuple[Any, ...] = ()
         token = enter_task(scope)
-        langchain = _enter_callbacks(task_config) if run.callbacks else None
+        langchain = None
         try:
+            if run.callbacks:
+                langchain = _enter_callbacks(task_config)
             output = _call(node, task.input, injected, run)
             fresh_read = _FreshRead(graph, state, writes) if node.routes else _NO_READER
             for writer in node.writers:

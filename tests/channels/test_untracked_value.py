@@ -83,3 +83,25 @@ def test_repr_shows_the_value_held_in_memory():
 @given(st.booleans(), calls)
 def test_matches_langgraph(guard, calls):
     run_both(UntrackedValue(int, guard=guard), LangGraphUntrackedValue(int, guard=guard), calls)
+
+
+def test_a_subclass_keeps_the_copy_it_inherits():
+    class Mine(UntrackedValue):
+        pass
+
+    channel = Mine(int, key="k")
+    channel.update([5])
+    assert channel.copy().get() == 5  # UntrackedValue's own copy(), not a checkpoint round trip
+
+
+def test_a_subclass_of_a_value_channel_copies_its_own_slots():
+    from graphkit.channels import LastValue
+
+    class Labelled(LastValue):
+        __slots__ = ("label",)
+
+    channel = Labelled(int, key="k")
+    channel.label = "mine"
+    channel.update([3])
+    copy = channel.copy()
+    assert (copy.get(), copy.label) == (3, "mine")

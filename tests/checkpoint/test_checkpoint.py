@@ -3,10 +3,10 @@ empty Checkpoint a new run starts from."""
 
 import dataclasses
 import itertools
+import os
 import threading
 import time
 import uuid
-from types import SimpleNamespace
 
 import pytest
 
@@ -41,28 +41,78 @@ def test_ids_lead_with_the_wall_clock_in_nanoseconds():
     assert before - 50_000_000 <= taken <= after + 50_000_000
 
 
-def test_ids_follow_the_monotonic_clock_to_the_millisecond(monkeypatch):
-    clock = [10**15]
-    monkeypatch.setattr(base, "time", SimpleNamespace(monotonic_ns=lambda: clock[0]))
-    monkeypatch.setattr(base, "_renew_at", 0)
-    monkeypatch.setattr(base, "_time_part", "")  # both restored after the test
+class FakeClocks:
+    """A wall clock and a monotonic clock the test moves by hand."""
+
+    def __init__(self, wall: int) -> None:
+        self.wall, self.mono = wall, 10**12
+
+    def time_ns(self) -> int:
+        return self.wall
+
+    def monotonic_ns(self) -> int:
+        return self.mono
+
+
+@pytest.fixture
+def clocks(monkeypatch):
+    fake = FakeClocks(wall=10**18)
+    monkeypatch.setattr(base, "time", fake)
+    for name, value in (("_renew_at", 0), ("_time_part", ""), ("_last_time", 0)):
+        monkeypatch.setattr(base, name, value)  # all restored after the test
+    return fake
+
+
+def test_ids_take_the_wall_clock_once_per_millisecond(clocks):
     first = new_checkpoint_id()
-    clock[0] += base.TIME_PART_RESOLUTION_NS - 1  # same time slot: same time part
+    clocks.mono += base.TIME_PART_RESOLUTION_NS - 1  # same time slot: same time part
+    clocks.wall += 123
     second = new_checkpoint_id()
-    clock[0] += 1  # the next slot
+    clocks.mono += 1  # the next slot reads the wall clock again
     third = new_checkpoint_id()
-    assert time_part(first) == time_part(second) == base._WALL_CLOCK_OFFSET + 10**15
-    assert time_part(third) == time_part(first) + base.TIME_PART_RESOLUTION_NS
+    assert time_part(first) == time_part(second) == 10**18
+    assert time_part(third) == 10**18 + 123
     assert first < second < third
 
 
-def test_ids_keep_increasing_when_the_clock_stalls(monkeypatch):
-    monkeypatch.setattr(base, "time", SimpleNamespace(monotonic_ns=lambda: 5 * 10**15))
-    monkeypatch.setattr(base, "_renew_at", 0)
-    monkeypatch.setattr(base, "_time_part", "")  # both restored after the test
+def test_ids_keep_increasing_when_the_clock_stalls(clocks):
     ids = [new_checkpoint_id() for _ in range(100)]
-    assert {time_part(i) for i in ids} == {base._WALL_CLOCK_OFFSET + 5 * 10**15}
+    assert {time_part(i) for i in ids} == {10**18}
     assert ids == sorted(set(ids))  # the counter orders them
+
+
+def test_ids_keep_increasing_when_the_wall_clock_steps_back(clocks):
+    first = new_checkpoint_id()
+    clocks.wall -= 10**12  # an NTP correction, or a VM restored from a snapshot
+    clocks.mono += base.TIME_PART_RESOLUTION_NS
+    second = new_checkpoint_id()
+    assert first < second and time_part(second) == time_part(first) + 1
+
+
+def test_a_child_id_sorts_after_its_parent_whatever_the_clocks(clocks):
+    # the parent was made by another process whose clock runs an hour ahead
+    ahead = 10**18 + 3_600 * 10**9
+    parent = f"{ahead:016x}"
+    parent = f"{parent[:8]}-{parent[8:12]}-{parent[12:]}-0000-0000ffffffff"
+    child = new_checkpoint_id(after=parent)
+    assert child > parent and time_part(child) == ahead + 1
+    assert new_checkpoint_id() > child  # and this process's ids go on from there
+
+
+def test_a_forked_process_makes_ids_of_its_own():
+    if not hasattr(os, "fork"):
+        pytest.skip("no fork on this platform")
+    new_checkpoint_id()  # the parent has a fresh time part the child inherits
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child
+        os.write(write, new_checkpoint_id().encode())
+        os._exit(0)
+    os.waitpid(pid, 0)
+    child_id = os.read(read, 100).decode()
+    mine = new_checkpoint_id()
+    assert child_id != mine
+    assert child_id.split("-")[3] != mine.split("-")[3]  # a different process part
 
 
 def test_ids_are_unique_and_ordered_across_threads():
