@@ -34,7 +34,7 @@ from graphkit.pregel.stream import (
 if TYPE_CHECKING:
     from graphkit.pregel.app import CompiledGraph
 
-__all__ = ["StreamRun", "drive", "open_stream", "plan_is_input"]
+__all__ = ["StreamRun", "drive", "open_stream"]
 
 
 @dataclass(slots=True)
@@ -270,11 +270,6 @@ class _TaskStreams:
 
 def _values_of(value: Any) -> list[Any]:
     return list(value.values()) if isinstance(value, dict) else [value]
-
-
-def plan_is_input(plan: Any) -> bool:
-    """True for the input step's plan (it is planned from no saved checkpoint)."""
-    return bool(plan.tasks) and plan.tasks[0].kind == "input"
 
 
 def _checkpoint_chunks(
