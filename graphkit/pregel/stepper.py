@@ -7,27 +7,23 @@ drives the very same object phase by phase. There is one loop, and this is it.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import threading
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
-from graphkit.checkpoint import Checkpoint, new_checkpoint_id
 from graphkit.checkpoint.saver import BaseCheckpointSaver, checkpoint_config
 from graphkit.constants import START
-from graphkit.errors import EmptyInputError, GraphRecursionError
+from graphkit.errors import GraphRecursionError
 from graphkit.frozen import frozen_record
 from graphkit.pregel import phases
 from graphkit.pregel.config import RunConfig
-from graphkit.pregel.persistence import INTERRUPT, restore, reusable_results, saved_answers
+from graphkit.pregel.opening import open_run, thread_link
+from graphkit.pregel.persistence import INTERRUPT, restore, reusable_results
 from graphkit.pregel.records import Execution, Plan, Run, Superstep, Task, TaskResult, Update
-from graphkit.pregel.runtime import _NO_VALUE as _NO_ANSWER
-from graphkit.pregel.runtime import Forward, Resume, RunContext, Runtime, current_scope
+from graphkit.pregel.runtime import Forward, RunContext, Runtime, current_scope
 from graphkit.pregel.spec import GraphSpec
 from graphkit.pregel.tasks import task_config_of
-from graphkit.pregel.thread import ThreadLink
-from graphkit.types import Command
 
 __all__ = ["INPUT_TASK", "RunOptions", "Stepper"]
 
@@ -129,7 +125,7 @@ class Stepper:
         loop = options.loop
         if loop is None and self._parent is not None:
             loop = self._parent.run.loop
-        self._run_context = RunContext(  # completed by _start, once the thread is loaded
+        self._run_context = RunContext(  # completed by open_run, once the thread is loaded
             config.raw,
             options.runtime or Runtime(),
             loop,
@@ -145,105 +141,23 @@ class Stepper:
         self.interrupt_after = options.interrupt_after
         self.interrupts: tuple[Any, ...] = ()
         self._steps: list[Superstep] = []
-        self._input = input
         self._plan: Plan | None = None
         self._execution: Execution | None = None
-        self._thread = self._thread_link(options.checkpointer, config, options.durability)
-        self.resumed = self._start(input)
-        state = self._state
+        self._thread = thread_link(
+            options.checkpointer, config.raw, options.durability, self.namespace, self._parent
+        )
+        opening = open_run(graph, self._thread, self._parent, input, self._run_context)
+        self._state = state = opening.state
+        self._input = opening.input
+        self.resumed = opening.resuming
+        self._pending: list[Any] = opening.pending
+        self._discarded = opening.discarded
+        self._needs_input_step = not opening.resuming
+        self._first_step = opening.first_step
+        self._run_context = opening.run_context
         # LangGraph's stop: the first step this run takes, plus the limit, plus one
         state.stop = self._first_step + config.recursion_limit + 1
         self._checkpoint_before = state.checkpoint
-
-    def _thread_link(
-        self, checkpointer: BaseCheckpointSaver | None, config: RunConfig, durability: str | None
-    ) -> ThreadLink | None:
-        namespace = "|".join(self.namespace)
-        if checkpointer is not None:
-            return ThreadLink(checkpointer, config.raw, namespace, durability)
-        parent = self._parent.run.thread if self._parent is not None else None
-        if parent is None:
-            return None
-        # A subgraph of a run with a checkpointer saves in the same thread, under its
-        # task's namespace, so that it can be interrupted and resumed (as in LangGraph).
-        thread = {"configurable": {"thread_id": parent.thread_id}}
-        return ThreadLink(parent.saver, thread, namespace, parent.durability)
-
-    def _start(self, input: Any) -> bool:
-        """Load the thread's checkpoint, if any, and decide what this run does with
-        the input: apply it as a new input step, or resume (None / Command(resume=...)).
-        Returns True when resuming."""
-        answer = _NO_ANSWER
-        if isinstance(input, Command):
-            if input.update is not None or input.goto or input.graph is not None:
-                raise NotImplementedError(
-                    "A Command as input can only resume (Command(resume=...)) so far."
-                )
-            answer = input.resume
-        saved = self._thread.load() if self._thread is not None else None
-        parent = self._parent.run if self._parent is not None else None
-        if parent is not None and parent.resuming and saved is not None:
-            input = None  # the parent resumes, so this subgraph resumes where it paused
-        if saved is None and isinstance(input, Command):
-            # LangGraph runs a new thread from START when asked to resume it, and the
-            # answer goes unused
-            input, answer = {}, _NO_ANSWER
-        self._input = input
-        resuming = input is None or isinstance(input, Command)
-        self._pending: list[Any] = list(saved.pending_writes) if saved is not None else []
-        self._discarded: tuple[Task, ...] = ()
-        self._needs_input_step = not resuming
-        self._first_step = saved.checkpoint.step + 1 if saved is not None else -1
-        if saved is None:
-            if resuming:
-                raise EmptyInputError(
-                    "Received no input and there is nothing to resume: a new run needs an "
-                    "input, e.g. app.invoke({'key': value})."
-                )
-            self._state = phases.StepState.fresh(self.graph)
-        else:
-            self._state = restore(self.graph, saved.checkpoint)
-            if resuming:  # the breakpoint that stopped the run is passed this time
-                self._state.versions_seen[INTERRUPT] = dict(self._state.versions)
-                if self._thread is not None and not self._thread.is_latest(saved.checkpoint.id):
-                    self._fork(saved.checkpoint)
-            else:  # a new input replaces what the thread was about to run
-                self._discarded = phases.plan(self.graph, self._state).tasks
-        if answer is not _NO_ANSWER and not isinstance(answer, dict):
-            waiting = [v for _, channel, v in self._pending if channel == INTERRUPT]
-            if sum(len(v) for v in waiting) > 1:
-                raise RuntimeError(
-                    "When there are multiple pending interrupts, you must specify the "
-                    "interrupt id when resuming: Command(resume={interrupt.id: answer, ...})."
-                )
-        if self._thread is None:
-            return resuming  # nothing to resume with, nothing to save: the context is done
-        resume = Resume(answer)
-        if parent is not None and parent.resume is not None and answer is _NO_ANSWER:
-            resume = parent.resume  # the answers the whole run was resumed with
-        self._run_context = dataclasses.replace(
-            self._run_context,
-            resume=resume,
-            answers=saved_answers(self._pending),
-            thread=self._thread,
-            resuming=resuming or (parent is not None and parent.resuming),
-        )
-        return resuming
-
-    def _fork(self, checkpoint: Checkpoint) -> None:
-        # Replaying from an older checkpoint starts a new branch of the thread.
-        fork = dataclasses.replace(
-            checkpoint,
-            id=new_checkpoint_id(after=checkpoint.id),
-            source="fork",
-            parent_id=checkpoint.id,
-            step=checkpoint.step + 1,
-        )
-        assert self._thread is not None
-        self._thread.save_checkpoint(fork, {})
-        self._state.checkpoint = fork
-        self._state.step = fork.step + 1
-        self._pending = []
 
     # -- where we are -----------------------------------------------------------------
 
