@@ -299,12 +299,12 @@ def update(
     #    the writes; commit only once every channel accepted its writes
     working: dict[str, Channel] = {}
     consumed: list[str] = []
-    if graph.consuming_channels:  # the others never change on consume()
-        for name in graph.consuming_channels.intersection(consumable):
+    consuming = graph.consuming_channels
+    for name in consumable:
+        if name in consuming:  # the others never change on consume()
             channel = working[name] = channels[name].copy()
             if channel.consume():
                 consumed.append(name)
-        consumed.sort(key=list(consumable).index)  # in task order, as collected
     changed: list[str] = []
     for name, values in grouped.items():
         channel = working.get(name)
@@ -342,31 +342,16 @@ def update(
         for name in sorted(live) if len(live) > 1 else tuple(live):  # the same in every process
             if name in grouped:
                 continue
-            before = channels[name]
-            channel = before.copy()
-            if not channel.update([]):
-                continue
-            channels[name] = channel
-            if name in changes:  # consumed this step (a channel may be both): one change
-                changes[name] = dataclasses.replace(changes[name], after=channel.checkpoint())
-            else:
-                changes[name] = ChannelChange(
-                    name,
-                    before.checkpoint(),
-                    channel.checkpoint(),
-                    versions.get(name),
-                    next_version,
-                    (),
-                    (),
-                    reducers[name],
-                )
-            if channel.is_available():
-                updated.add(name)
+            channel = channels[name].copy()
+            if channel.update([]):
+                _commit_runtime_change(graph, state, name, channel, next_version, changes, updated)
 
     # 5. if nothing would run next, let channels that wait for the end finish
     if is_loop_step and graph.trigger_to_nodes.keys().isdisjoint(updated):
         for name in graph.finishing_channels:
-            _finish(graph, name, state, next_version, changes, updated)
+            channel = channels[name].copy()
+            if channel.finish():
+                _commit_runtime_change(graph, state, name, channel, next_version, changes, updated)
 
     # 6. versions and bookkeeping for the next step
     live_volatile = state.live_volatile
@@ -407,36 +392,37 @@ def _mark_seen(
     return node.triggers
 
 
-def _finish(
+def _commit_runtime_change(
     graph: GraphSpec,
-    name: str,
     state: StepState,
+    name: str,
+    channel: Channel,
     version: int,
     changes: dict[str, ChannelChange],
     updated: set[str],
 ) -> None:
-    """Tell a channel the run is ending (``finish()``), on a copy that replaces it if
-    it changed."""
+    """Swap in a copy the runtime itself changed (a volatile channel cleared a step
+    after it was written, or a channel finished) and record the change. A channel
+    has one change per step: one already written or consumed keeps its change, with
+    the new value after."""
     before = state.channels[name]
-    channel = before.copy()
-    if channel.finish():
-        state.channels[name] = channel
-        earlier = changes.get(name)  # written this step, then finished: one change
-        if earlier is not None:
-            changes[name] = dataclasses.replace(earlier, after=channel.checkpoint())
-        else:
-            changes[name] = ChannelChange(
-                name,
-                before.checkpoint(),
-                channel.checkpoint(),
-                state.versions.get(name),
-                version,
-                (),
-                (),
-                graph.reducers[name],
-            )
-        if channel.is_available():
-            updated.add(name)
+    state.channels[name] = channel
+    earlier = changes.get(name)
+    if earlier is not None:
+        changes[name] = dataclasses.replace(earlier, after=channel.checkpoint())
+    else:
+        changes[name] = ChannelChange(
+            name,
+            before.checkpoint(),
+            channel.checkpoint(),
+            state.versions.get(name),
+            version,
+            (),
+            (),
+            graph.reducers[name],
+        )
+    if channel.is_available():
+        updated.add(name)
 
 
 def _path_key(path: tuple[Any, ...]) -> tuple[str, ...]:
