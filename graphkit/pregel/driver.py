@@ -19,7 +19,7 @@ from graphkit.errors import GraphInterrupt, GraphRecursionError
 from graphkit.pregel.config import RunConfig
 from graphkit.pregel.persistence import INTERRUPT
 from graphkit.pregel.records import TaskResult
-from graphkit.pregel.runtime import Runtime, current_scope
+from graphkit.pregel.runtime import Forward, Runtime, current_scope
 from graphkit.pregel.spec import GraphSpec
 from graphkit.pregel.stepper import Stepper
 from graphkit.pregel.stream import (
@@ -41,7 +41,6 @@ __all__ = ["StreamRun", "drive", "open_stream"]
 class StreamRun:
     """A run prepared for streaming: its stepper, and what to do with each chunk."""
 
-    spec: GraphSpec
     stepper: Stepper
     streams: _TaskStreams
     keys: tuple[str, ...]
@@ -50,7 +49,7 @@ class StreamRun:
     needed: set[str]
     printed: tuple[str, ...]
     subgraphs: bool
-    up: Any
+    up: Forward | None
     """Where a parent graph wants this run's chunks forwarded (None at the root)."""
     up_modes: tuple[str, ...]
 
@@ -58,7 +57,7 @@ class StreamRun:
         """Run to the end, yielding the chunks the caller asked for, in LangGraph's
         shapes (``chunk``, ``(mode, chunk)``, or prefixed by the namespace)."""
         stepper, modes, single = self.stepper, self.modes, self.single
-        raw = drive(self.spec, stepper, self.needed, self.keys, self.streams)
+        raw = drive(stepper, self.needed, self.keys, self.streams)
         if self.up is None and not self.printed and not self.subgraphs:
             # nothing to forward, print or filter: this run's chunks of the modes asked
             for _, mode, chunk in raw:
@@ -140,7 +139,6 @@ def open_stream(
     )
     stepper = Stepper(app.spec, input, RunConfig.from_dict(config), run_options)
     return StreamRun(
-        app.spec,
         stepper,
         _TaskStreams(custom, nested, sink),
         keys,
@@ -155,7 +153,6 @@ def open_stream(
 
 
 def drive(
-    spec: GraphSpec,
     stepper: Stepper,
     modes: set[str],
     keys: tuple[str, ...],
@@ -163,6 +160,7 @@ def drive(
 ) -> Iterator[tuple[tuple[str, ...], str, Any]]:
     """Drive the stepper to the end; yield ``(namespace, mode, chunk)`` for every
     chunk of ``modes``, this run's and its subgraphs'."""
+    spec = stepper.graph
     here = stepper.namespace
     # As in LangGraph, a step's values chunk is delivered once the next step has
     # been planned: if planning fails (e.g. a node's input does not validate), the

@@ -10,9 +10,12 @@ import hashlib
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from graphkit.frozen import frozen_record
+
+if TYPE_CHECKING:
+    from graphkit.pregel.records import Task
 
 __all__ = ["INJECTABLE", "Resume", "Runtime", "get_runtime", "get_stream_writer", "interrupt"]
 
@@ -131,8 +134,8 @@ class TaskScope:
     stream chunks through it; ``interrupt()`` finds its answers here."""
 
     run: RunContext
-    task: Any
-    """The running ``Task``."""
+    task: Task
+    """The running task."""
     attempt: int = 0
     """0 for the first attempt; a retry's subgraphs get their own namespace."""
     subruns: list[Any] = field(default_factory=list)
