@@ -28,7 +28,10 @@ from graphkit.types import Command
 if TYPE_CHECKING:
     from graphkit.pregel.app import CompiledGraph
     from graphkit.pregel.stepper import Stepper
+    from graphkit.widgets.predict import Prediction, Score
     from graphkit.widgets.view import View
+
+_NO_VALUE: Any = object()
 
 __all__ = ["DebugSession"]
 
@@ -85,6 +88,7 @@ class DebugSession:
         self.selected: str | None = None
         self.message = ""
         self.shown: int | None = None  # the superstep the slider shows; None: the live one
+        self.predictions: tuple[Prediction, ...] = ()
         self._kept: list[Superstep] = []  # supersteps of earlier steppers, all applied
         self._paused_at: tuple[int, int] | None = None
         self._stepper = self._start(input, self.config)
@@ -158,6 +162,61 @@ class DebugSession:
         while not self._stepper.done and not self._advance():
             pass
         return self._stepper.run_so_far
+
+    # -- predict, then reveal ----------------------------------------------------------
+
+    def predict(
+        self,
+        nodes: Iterable[str] | None = None,
+        *,
+        channel: str | None = None,
+        value: Any = _NO_VALUE,
+    ) -> Prediction:
+        """Commit to a guess, run the phase, and reveal whether it was right.
+
+        Before Plan, ``predict(nodes=[...])`` guesses which nodes the step runs; it runs
+        the Plan. Before Update (after Plan or Execute), ``predict(channel="name",
+        value=...)`` guesses the value the channel holds after the Update; it runs the
+        rest of the step. For an Update that will fail, predict the error's class (e.g.
+        ``value=InvalidUpdateError``). The returned ``Prediction`` has ``correct``,
+        ``expected`` and an ``explanation`` in the words of ``why``; ``score`` counts.
+
+        >>> from graphkit.inspect.examples import forecast_graph
+        >>> session = DebugSession(forecast_graph(), {"topic": "today", "tokens": 0})
+        >>> _ = session.step(), session.step(), session.step()  # input, __start__, planner
+        >>> session.predict(nodes=["weather"])
+        Prediction(step=2, nodes, correct=False)
+        >>> session.predict(channel="tokens", value=200).correct
+        True
+        >>> str(session.score)
+        '1 of 2 predictions right'
+        """
+        from graphkit.widgets import predict as reveal
+
+        self._go_live()
+        if (nodes is None) == (channel is None):
+            raise TypeError(
+                "predict() takes either nodes=[...] (before Plan) or channel='name', "
+                "value=... (before Update)."
+            )
+        if nodes is not None:
+            prediction = reveal.reveal_nodes(self, nodes)
+        elif value is _NO_VALUE:
+            raise TypeError(f"predict(channel={channel!r}) needs the value you expect: value=...")
+        else:
+            prediction = reveal.reveal_channel(self, str(channel), value)
+        self.predictions = (*self.predictions, prediction)
+        return prediction
+
+    @property
+    def score(self) -> Score:
+        """How many of this session's predictions were right (kept across Back/Reset)."""
+        from graphkit.widgets.predict import Score
+
+        score = Score()
+        for prediction in self.predictions:
+            score = score.add(prediction.correct)
+        return score
 
     # -- travelling ---------------------------------------------------------------------
 

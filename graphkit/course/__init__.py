@@ -1,0 +1,17 @@
+"""The course: checked exercises for the lessons in ``notebooks/``.
+
+Each lesson ``NN`` has a module ``graphkit.course.lessonNN`` whose functions check
+one exercise each against the real runtime and return a ``Verdict``; its solutions
+live apart, in ``graphkit.course.solutions.lessonNN``, so the lesson notebooks carry
+no answers. ``graphkit lessons DIR`` copies the lessons into a folder you own.
+
+>>> from graphkit.course import Verdict
+>>> Verdict("1.1 · Build a chain", True, "Your graph ran a → b.")
+✓ 1.1 · Build a chain: Your graph ran a → b.
+"""
+
+from __future__ import annotations
+
+from graphkit.course.checking import Verdict, Wrong, compiled, exercise, trace
+
+__all__ = ["Verdict", "Wrong", "compiled", "exercise", "trace"]

@@ -1,0 +1,147 @@
+"""Checked exercises: a check runs the learner's answer on the real runtime and says
+*what* is wrong, with a hint, instead of a bare ``False``.
+
+A check is a function decorated with ``exercise(title)``. Inside it, ``Wrong(message,
+hint)`` fails the exercise with a message that names what the runtime saw (the step,
+the node, the channel); returning a string passes it with that string as praise. The
+decorated function returns a ``Verdict``, which shows itself in a notebook as a green or
+red box and is truthy only when the exercise passed.
+
+>>> @exercise("0.1 · Return forty-two")
+... def answer_is_42(value):
+...     if value != 42:
+...         raise Wrong(f"You returned {value!r}.", hint="The answer is 6 × 7.")
+...     return "42 it is."
+>>> answer_is_42(41)
+✗ 0.1 · Return forty-two: You returned 41.
+  hint: The answer is 6 × 7.
+>>> bool(answer_is_42(42)), answer_is_42(42).message
+(True, '42 it is.')
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Verdict", "Wrong", "compiled", "exercise", "trace"]
+
+
+class Wrong(Exception):
+    """Raised inside a check: the answer is wrong, for the reason ``message``; ``hint``
+    points the learner at the fix without giving the answer away."""
+
+    def __init__(self, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The outcome of one exercise check: passed or not, what the check found, and a
+    hint when it did not pass."""
+
+    exercise: str
+    passed: bool
+    message: str
+    hint: str = ""
+
+    def __bool__(self) -> bool:
+        return self.passed
+
+    def __repr__(self) -> str:
+        mark = "✓" if self.passed else "✗"
+        text = f"{mark} {self.exercise}: {self.message}"
+        return f"{text}\n  hint: {self.hint}" if self.hint else text
+
+    def _repr_html_(self) -> str:
+        outcome = "pass" if self.passed else "fail"
+        mark = "✓ Correct" if self.passed else "✗ Not yet"
+        hint = (
+            f'<div class="gk-verdict-hint"><b>Hint:</b> {html.escape(self.hint)}</div>'
+            if self.hint
+            else ""
+        )
+        return (
+            f'<div class="gk-verdict gk-verdict-{outcome}" style="border-left:4px solid '
+            f"{'#0072b2' if self.passed else '#d55e00'};padding:6px 10px;margin:4px 0;"
+            f'background:rgba(127,127,127,0.08)">'
+            f"<b>{mark}</b> · {html.escape(self.exercise)}"
+            f'<div class="gk-verdict-message" style="white-space:pre-wrap">'
+            f"{html.escape(self.message)}</div>{hint}</div>"
+        )
+
+
+def exercise(title: str) -> Callable[[Callable[..., str | None]], Callable[..., Verdict]]:
+    """Turn ``check(answer, ...)`` into a function that returns a ``Verdict``.
+
+    The check raises ``Wrong`` to fail; any other exception raised while running the
+    learner's code fails the exercise too, naming the exception, rather than escaping
+    into the notebook as a traceback.
+    """
+
+    def decorate(check: Callable[..., str | None]) -> Callable[..., Verdict]:
+        @functools.wraps(check)
+        def run_check(*args: Any, **kwargs: Any) -> Verdict:
+            try:
+                praise = check(*args, **kwargs)
+            except Wrong as wrong:
+                return Verdict(title, False, wrong.message, wrong.hint)
+            except Exception as error:  # the learner's code failed: say how, don't crash
+                return Verdict(
+                    title,
+                    False,
+                    f"Your code raised {type(error).__name__}: {error}",
+                    "Run your answer on its own in a cell and read the error; "
+                    "fix it, then check again.",
+                )
+            return Verdict(title, True, praise or "Correct.")
+
+        run_check.exercise = title  # type: ignore[attr-defined]
+        return run_check
+
+    return decorate
+
+
+def compiled(answer: Any, what: str = "your graph") -> Any:
+    """The compiled graph behind ``answer``: a compiled graph, a ``StateGraph`` (compiled
+    here), or a function of no arguments returning either. Anything else is ``Wrong``."""
+    from graphkit.graph.state import StateGraph
+    from graphkit.pregel.app import CompiledGraph
+
+    if callable(answer) and not isinstance(answer, (CompiledGraph, StateGraph)):
+        answer = answer()
+    if isinstance(answer, StateGraph):
+        answer = answer.compile()
+    if not isinstance(answer, CompiledGraph):
+        raise Wrong(
+            f"Expected {what} to be a StateGraph or a compiled graph, got {type(answer).__name__}.",
+            "Pass the builder (or builder.compile(), or a function that returns it).",
+        )
+    return answer
+
+
+def trace(app: Any, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
+    """``app.trace(input)``, with a failure turned into ``Wrong`` that names the step and
+    the node that failed, so the learner sees where their graph broke."""
+    try:
+        return app.trace(input, config, **kwargs)
+    except Exception as error:
+        run = getattr(error, "run", None)
+        where = ""
+        if run is not None and run.steps:
+            last = run.steps[-1]
+            failed = [
+                r.task.node
+                for r in (last.execution.results if last.execution else ())
+                if r.error is not None
+            ]
+            where = f" in step {last.step}" + (f" (node {', '.join(failed)})" if failed else "")
+        raise Wrong(
+            f"Running your graph raised {type(error).__name__}{where}: {error}",
+            "Run it yourself with app.trace(...) and look at the last superstep.",
+        ) from error

@@ -1,0 +1,192 @@
+"""Predict, then reveal: the learner commits to a guess, the phase runs, the truth is
+shown and explained in the words of ``why``.
+
+Before Plan a learner predicts *which nodes run this step*; before Update, *the value a
+channel will hold* after it. ``DebugSession.predict`` runs the phase and returns a
+``Prediction``: right or wrong, what was expected, and why (which channel woke which
+node, which writes met in which reducer). The session keeps a ``Score``.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from graphkit.inspect.values import show
+from graphkit.pregel.records import Run
+
+if TYPE_CHECKING:
+    from graphkit.widgets.session import DebugSession
+
+__all__ = ["Prediction", "Score", "reveal_channel", "reveal_nodes"]
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """One prediction and its reveal.
+
+    ``kind`` is ``"nodes"`` (which nodes run at ``step``) or ``"channel"`` (the value
+    ``channel`` holds after ``step``'s Update). ``expected`` is the truth: the sorted
+    node names, or the value (for an Update that failed, the error it raised).
+    """
+
+    kind: str
+    step: int
+    guess: Any
+    expected: Any
+    correct: bool
+    explanation: str
+    channel: str | None = None
+
+    def __bool__(self) -> bool:
+        return self.correct
+
+    def __repr__(self) -> str:
+        what = f"channel={self.channel!r}" if self.kind == "channel" else "nodes"
+        return f"Prediction(step={self.step}, {what}, correct={self.correct})"
+
+    def __str__(self) -> str:
+        return self.explanation
+
+    def _repr_html_(self) -> str:
+        return prediction_html(self)
+
+
+@dataclass(frozen=True)
+class Score:
+    """How many predictions of a session were right, of how many made."""
+
+    right: int = 0
+    asked: int = 0
+
+    def add(self, correct: bool) -> Score:
+        """The score after one more prediction."""
+        return Score(self.right + int(correct), self.asked + 1)
+
+    def __str__(self) -> str:
+        return f"{self.right} of {self.asked} predictions right"
+
+
+def reveal_nodes(session: DebugSession, guess: Iterable[str]) -> Prediction:
+    """Run the next Plan of ``session`` and compare its nodes with ``guess``."""
+    if isinstance(guess, str):
+        guess = [guess]
+    guessed = set(guess)
+    known = set(session.app.spec.nodes)
+    unknown = sorted(guessed - known)
+    if unknown:
+        raise ValueError(f"No node named {unknown}; the graph's nodes are {sorted(known)}.")
+    if session.next_phase != "plan":
+        raise ValueError(
+            f"Predict which nodes run before Plan; the run is {session.status} and its next "
+            f"phase is {session.next_phase}. Finish this step (Step) first."
+        )
+    plan = session.plan()
+    if plan is None:
+        raise RuntimeError(f"The Plan did not run: {session.message}")
+    expected = sorted(set(plan.nodes))
+    correct = guessed == set(expected)
+    run = Run(session.supersteps, session.values, session.status)
+    lines = [_nodes_headline(plan.step, sorted(guessed), expected, correct)]
+    for node in sorted(guessed | set(expected)):
+        explanation = run.why(node, plan.step, graph=session.app)
+        mark = "" if (node in guessed) == (node in expected) else "  ← you predicted otherwise"
+        lines.append(f"- {explanation.summary}{mark}")
+        if mark:
+            lines.extend(
+                f"    · {reason.text}" for a in explanation.answers for reason in a.reasons
+            )
+    return Prediction("nodes", plan.step, sorted(guessed), expected, correct, "\n".join(lines))
+
+
+def reveal_channel(session: DebugSession, channel: str, guess: Any) -> Prediction:
+    """Run what is left of the step up to and including its Update and compare
+    ``channel``'s value after it with ``guess``."""
+    keys = session.app.spec.state_keys
+    if channel not in keys:
+        raise ValueError(f"No state channel {channel!r}; the state's channels are {list(keys)}.")
+    if session.next_phase not in ("execute", "update"):
+        raise ValueError(
+            "Predict a channel's value after Plan and before Update; the run is "
+            f"{session.status} and its next phase is {session.next_phase}. Call plan() first."
+        )
+    if session.next_phase == "execute" and session.execute() is None:
+        raise RuntimeError(f"The Execute did not finish: {session.message}")
+    step = session.stepper.step_number
+    update = session.update()
+    if update is None:
+        return _failed_update(session, channel, guess, step)
+    change = update.change(channel)
+    expected = session.values.get(channel)
+    correct = _same(guess, expected)
+    verdict = "Right" if correct else "Not quite"
+    you = f"you predicted {show(guess)}"
+    if change is None:
+        text = (
+            f"{verdict}: {channel} holds {show(expected)} after step {step}'s Update ({you}). "
+            f"No task wrote {channel} in step {step}, so it kept its value."
+        )
+    else:
+        text = f"{verdict}: {channel} holds {show(expected)} after step {step}'s Update ({you}).\n"
+        text += _change_story(change, step)
+    return Prediction("channel", step, guess, expected, correct, text, channel)
+
+
+def _failed_update(session: DebugSession, channel: str, guess: Any, step: int) -> Prediction:
+    error = session.stepper.error
+    correct = isinstance(guess, type) and error is not None and isinstance(error, guess)
+    verdict = "Right" if correct else "Not quite"
+    text = (
+        f"{verdict}: step {step}'s Update failed, so {channel} holds no new value. "
+        f"{session.message}"
+    )
+    return Prediction("channel", step, guess, error, correct, text, channel)
+
+
+def _nodes_headline(step: int, guessed: list[str], expected: list[str], correct: bool) -> str:
+    runs = ", ".join(expected) or "no node"
+    if correct:
+        return f"Right: step {step} runs {runs}."
+    return f"Not quite: step {step} runs {runs}; you predicted {', '.join(guessed) or 'none'}."
+
+
+def _change_story(change: Any, step: int) -> str:
+    writes = ", ".join(
+        f"{show(value)} from {writer}"
+        for writer, value in zip(change.writers, change.values, strict=False)
+    )
+    count = len(change.values)
+    if not change.writers:
+        return f"The runtime itself changed {change.channel} ({change.reducer}) in this Update."
+    applied = (
+        f"the Update, the {count} writes met in its reducer {change.reducer}"
+        if count > 1
+        else f"the Update applied it ({change.reducer})"
+    )
+    return (
+        f"Step {step}'s Execute wrote {writes}; {applied}: "
+        f"{show(change.before)} → {show(change.after)}."
+    )
+
+
+def _same(guess: Any, expected: Any) -> bool:
+    try:
+        return bool(guess == expected)
+    except Exception:  # values whose == is not a bool (arrays, frames) compare by repr
+        return repr(guess) == repr(expected)
+
+
+def prediction_html(prediction: Prediction) -> str:
+    """The reveal as an HTML card with the class ``gk-reveal``."""
+    outcome = "right" if prediction.correct else "wrong"
+    accent = "#0072b2" if prediction.correct else "#d55e00"
+    mark = "✓ Right" if prediction.correct else "✗ Not quite"
+    body = html.escape(prediction.explanation)
+    return (
+        f'<div class="gk-reveal gk-reveal-{outcome}" style="border-left:4px solid {accent};'
+        'padding:6px 10px;margin:4px 0;background:rgba(127,127,127,0.08)">'
+        f"<b>{mark}</b> · step {prediction.step}"
+        f'<div style="white-space:pre-wrap;font-size:13px">{body}</div></div>'
+    )
