@@ -79,10 +79,7 @@ def reveal_nodes(session: DebugSession, guess: Iterable[str]) -> Prediction:
     if unknown:
         raise ValueError(f"No node named {unknown}; the graph's nodes are {sorted(known)}.")
     if session.next_phase != "plan":
-        raise ValueError(
-            f"Predict which nodes run before Plan; the run is {session.status} and its next "
-            f"phase is {session.next_phase}. Finish this step (Step) first."
-        )
+        raise ValueError("Predict which nodes run before Plan; " + _where(session, "Step"))
     plan = session.plan()
     if plan is None:
         raise RuntimeError(f"The Plan did not run: {session.message}")
@@ -109,8 +106,7 @@ def reveal_channel(session: DebugSession, channel: str, guess: Any) -> Predictio
         raise ValueError(f"No state channel {channel!r}; the state's channels are {list(keys)}.")
     if session.next_phase not in ("execute", "update"):
         raise ValueError(
-            "Predict a channel's value after Plan and before Update; the run is "
-            f"{session.status} and its next phase is {session.next_phase}. Call plan() first."
+            "Predict a channel's value after Plan and before Update; " + _where(session, "Plan")
         )
     if session.next_phase == "execute" and session.execute() is None:
         raise RuntimeError(f"The Execute did not finish: {session.message}")
@@ -132,6 +128,13 @@ def reveal_channel(session: DebugSession, channel: str, guess: Any) -> Predictio
         text = f"{verdict}: {channel} holds {show(expected)} after step {step}'s Update ({you}).\n"
         text += _change_story(change, step)
     return Prediction("channel", step, guess, expected, correct, text, channel)
+
+
+def _where(session: DebugSession, fix: str) -> str:
+    """Where the run stands, and what to press to get to the phase a prediction needs."""
+    if session.next_phase is None:
+        return f"the run is over ({session.status}). Use Back or Reset to step it again."
+    return f"step {session.stepper.step_number} is before {session.next_phase}: press {fix} first."
 
 
 def _failed_update(session: DebugSession, channel: str, guess: Any, step: int) -> Prediction:

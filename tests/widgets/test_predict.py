@@ -1,0 +1,113 @@
+"""Predict, then reveal, on a DebugSession: the phase runs, the truth is compared and
+explained in the words of ``why``, and the score counts."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+import pytest
+
+from graphkit import START, InvalidUpdateError, StateGraph
+from graphkit.inspect.examples import forecast_graph
+from graphkit.widgets import DebugSession
+
+
+def _at_step_2() -> DebugSession:
+    session = DebugSession(forecast_graph(), {"topic": "today", "tokens": 0})
+    for _ in range(3):  # the input step, __start__, planner
+        session.step()
+    return session
+
+
+def test_a_right_node_prediction_runs_the_plan_and_says_why():
+    session = _at_step_2()
+    prediction = session.predict(nodes=["weather", "news"])
+    assert prediction.correct and prediction.kind == "nodes" and prediction.step == 2
+    assert prediction.expected == ["news", "weather"]
+    assert session.next_phase == "execute"  # the Plan ran
+    assert prediction.explanation.splitlines()[0] == "Right: step 2 runs news, weather."
+    assert "planner wrote branch:to:weather in step 1" in prediction.explanation
+
+
+def test_a_wrong_node_prediction_explains_each_node_it_got_wrong():
+    prediction = _at_step_2().predict(nodes=["weather", "summarize"])
+    assert not prediction.correct and prediction.expected == ["news", "weather"]
+    text = prediction.explanation
+    assert text.startswith(
+        "Not quite: step 2 runs news, weather; you predicted summarize, weather."
+    )
+    assert "summarize did not run at step 2: the waiting edge" in text
+    assert text.count("← you predicted otherwise") == 2  # news missed, summarize extra
+
+
+def test_a_channel_prediction_names_the_writes_and_the_reducer():
+    session = _at_step_2()
+    session.plan()
+    prediction = session.predict(channel="tokens", value=150)
+    assert not prediction.correct and prediction.expected == 200
+    assert prediction.channel == "tokens" and session.next_phase == "plan"  # Update ran
+    assert "50 from news, 50 from weather" in prediction.explanation
+    assert "the 2 writes met in its reducer add: 100 → 200" in prediction.explanation
+
+
+def test_a_channel_nobody_wrote_keeps_its_value():
+    session = _at_step_2()
+    session.plan()
+    session.execute()
+    prediction = session.predict(channel="topic", value="today")
+    assert prediction.correct
+    assert "No task wrote topic in step 2, so it kept its value." in prediction.explanation
+
+
+def test_predicting_the_conflict_of_a_plain_channel():
+    class State(TypedDict):
+        x: int
+
+    builder = StateGraph(State)
+    builder.add_node("a", lambda state: {"x": 1})
+    builder.add_node("b", lambda state: {"x": 2})
+    builder.add_edge(START, "a")
+    builder.add_edge(START, "b")
+    session = DebugSession(builder.compile(), {"x": 0})
+    session.step(), session.step(), session.plan()
+    wrong = DebugSession(builder.compile(), {"x": 0})
+    wrong.step(), wrong.step(), wrong.plan()
+    right = session.predict(channel="x", value=InvalidUpdateError)
+    assert right.correct and isinstance(right.expected, InvalidUpdateError)
+    assert "step 1's Update failed" in right.explanation
+    assert not wrong.predict(channel="x", value=2).correct
+
+
+def test_the_score_counts_every_prediction_and_survives_reset():
+    session = _at_step_2()
+    session.predict(nodes=["news", "weather"])
+    session.predict(channel="tokens", value=0)
+    session.predict(nodes=["summarize"])
+    assert (session.score.right, session.score.asked) == (2, 3)
+    session.reset()
+    assert str(session.score) == "2 of 3 predictions right"
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda s: s.predict(), "takes either nodes"),
+        (lambda s: s.predict(nodes=["x"], channel="tokens", value=1), "takes either nodes"),
+        (lambda s: s.predict(channel="tokens"), "needs the value you expect"),
+        (lambda s: s.predict(nodes=["nope"]), "No node named ['nope']"),
+        (lambda s: s.predict(channel="nope", value=1), "No state channel 'nope'"),
+        (lambda s: s.predict(channel="tokens", value=1), "press Plan first"),
+    ],
+)
+def test_a_prediction_at_the_wrong_time_or_of_an_unknown_name_is_refused(call, message):
+    session = _at_step_2()
+    with pytest.raises((TypeError, ValueError), match=message.replace("[", r"\[")):
+        call(session)
+    assert session.score.asked == 0 and session.next_phase == "plan"  # nothing ran
+
+
+def test_predicting_nodes_after_the_run_ended_says_so():
+    session = _at_step_2()
+    session.run()
+    with pytest.raises(ValueError, match=r"the run is over \(done\)"):
+        session.predict(nodes=["summarize"])
