@@ -1,18 +1,26 @@
-# graphkit: `make demo` runs the seed example, `make test` runs every test.
-# Both set up what they need first (a local venv, and graphviz's `dot` when missing).
+# graphkit: `make course` runs the course, `make test` runs every test, `make demo` the
+# seed example. Each sets up what it needs first (a local venv, and graphviz's `dot`,
+# Chromium and a font when missing).
 
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint system clean
+.PHONY: course demo test lint system clean
+
+COURSE ?= build/course
+
+# Copy the lessons into $(COURSE), execute each in a real kernel (outputs saved in the
+# copies) and write a standalone HTML export of a debugging session; prints every path.
+course: $(STAMP) system
+	$(BIN)/graphkit lessons $(COURSE) --force --run
 
 demo: $(STAMP)
 	$(BIN)/python examples/seed.py
 
 test: $(STAMP) system
-	$(BIN)/ruff check graphkit tests examples benchmarks
+	$(BIN)/ruff check graphkit tests examples benchmarks scripts
 	$(BIN)/python -m pytest -q -p no:cacheprovider --doctest-modules graphkit tests; \
 	status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests: failing on purpose"; exit 1; fi; \
@@ -41,4 +49,4 @@ system:
 	fi
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build .pytest_cache .ruff_cache .hypothesis

@@ -2,6 +2,8 @@
 
     graphkit draw examples/seed.py:build_graph -o seed.svg     (or .dot, .mmd)
     graphkit trace examples/seed.py:build_graph --input '{"token_count": 1}'
+    graphkit lessons ~/graphkit-course            (copy the course's lessons there)
+    graphkit lessons build/course --force --run   (and run them, as CI does)
 
 ``TARGET`` is ``module.path:attribute`` or ``path/to/file.py:attribute``; the
 attribute is a compiled graph, a ``StateGraph`` (compiled for you), or a function of no
@@ -95,6 +97,24 @@ def trace(target: str, input_json: str, config_json: str | None) -> str:
     return run.timeline()
 
 
+def lessons(folder: str, solutions: bool, force: bool, run: bool) -> str:
+    """Copy the lessons into ``folder`` (and run them); return what was written where."""
+    from graphkit.course.lessons import copy_lessons, export_tour, run_lessons
+
+    try:
+        copies = copy_lessons(folder, solutions=solutions, overwrite=force)
+    except (FileExistsError, FileNotFoundError) as error:
+        raise SystemExit(f"graphkit: {error}") from None
+    lines = [f"copied {path}" for path in copies]
+    if run:
+        for path, seconds in run_lessons(folder):
+            lines.append(f"ran    {path} ({seconds:.1f} s, outputs saved in it)")
+        tour = export_tour(Path(folder) / "debugger-tour.html")
+        lines.append(f"wrote  {tour} (a debugging session; open it in any browser, offline)")
+    lines.append(f"open them with: jupyter lab {folder}")
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``graphkit`` command."""
     parser = argparse.ArgumentParser(prog="graphkit", description=__doc__.split("\n\n")[0])
@@ -107,9 +127,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     trace_parser.add_argument("target", help="module:attr or file.py:attr")
     trace_parser.add_argument("--input", required=True, help="the input, as JSON")
     trace_parser.add_argument("--config", help="the run config, as JSON")
+    lessons_parser = commands.add_parser("lessons", help="copy the course's lessons to DIR")
+    lessons_parser.add_argument("folder", help="where to put the lessons (created if missing)")
+    lessons_parser.add_argument(
+        "--solutions", action="store_true", help="copy the exercises' solutions too"
+    )
+    lessons_parser.add_argument(
+        "--force", action="store_true", help="replace lessons already in the folder"
+    )
+    lessons_parser.add_argument(
+        "--run", action="store_true", help="execute them and write a debugger HTML export"
+    )
     arguments = parser.parse_args(argv)
     if arguments.command == "draw":
         print(draw(arguments.target, arguments.output, arguments.xray))
+    elif arguments.command == "lessons":
+        print(lessons(arguments.folder, arguments.solutions, arguments.force, arguments.run))
     else:
         print(trace(arguments.target, arguments.input, arguments.config))
     return 0

@@ -1,0 +1,83 @@
+"""The exercise-check framework: verdicts, Wrong, and the learner's failures."""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, TypedDict
+
+from graphkit import START, StateGraph
+from graphkit.course import Verdict, Wrong, compiled, exercise, trace
+
+
+@exercise("0.1 · Double it")
+def check_double(function) -> str:
+    if function(2) != 4:
+        raise Wrong(f"double(2) gave {function(2)!r}, not 4.", hint="Multiply by two.")
+    return "double works."
+
+
+def test_a_right_answer_passes_with_praise():
+    verdict = check_double(lambda x: x * 2)
+    assert verdict and verdict.passed and verdict.message == "double works."
+    assert repr(verdict) == "✓ 0.1 · Double it: double works."
+    assert "gk-verdict-pass" in verdict._repr_html_()
+
+
+def test_a_wrong_answer_says_what_and_hints():
+    verdict = check_double(lambda x: x + 1)
+    assert not verdict
+    assert verdict.message == "double(2) gave 3, not 4." and verdict.hint == "Multiply by two."
+    html = verdict._repr_html_()
+    assert "gk-verdict-fail" in html and "Hint:" in html
+
+
+def test_the_learners_exception_becomes_a_failed_verdict_not_a_traceback():
+    def broken(x):
+        raise KeyError("oops")
+
+    verdict = check_double(broken)
+    assert not verdict.passed
+    assert verdict.message == "Your code raised KeyError: 'oops'"
+    assert "fix it" in verdict.hint
+
+
+def test_the_verdict_html_escapes_the_learners_text():
+    html = Verdict("<t>", False, "<script>x</script>", "a<b")._repr_html_()
+    assert "<script>" not in html and "&lt;script&gt;" in html and "a&lt;b" in html
+
+
+def test_compiled_accepts_a_builder_an_app_or_a_function_and_refuses_the_rest():
+    class S(TypedDict):
+        n: int
+
+    builder = StateGraph(S)
+    builder.add_node("inc", lambda s: {"n": s["n"] + 1})
+    builder.add_edge(START, "inc")
+    app = builder.compile()
+    assert compiled(app) is app
+    for answer in (builder, lambda: builder, lambda: app):
+        assert compiled(answer).invoke({"n": 1}) == {"n": 2}
+    try:
+        compiled(42)
+    except Wrong as wrong:
+        assert "got int" in wrong.message
+    else:
+        raise AssertionError("compiled(42) should be Wrong")
+
+
+def test_trace_names_the_step_and_node_that_failed():
+    class S(TypedDict):
+        n: Annotated[int, operator.add]
+
+    def boom(state):
+        raise ValueError("no luck")
+
+    builder = StateGraph(S)
+    builder.add_node("boom", boom)
+    builder.add_edge(START, "boom")
+    try:
+        trace(builder.compile(), {"n": 1})
+    except Wrong as wrong:
+        assert "ValueError in step 1 (node boom): no luck" in wrong.message
+    else:
+        raise AssertionError("a failing graph should be Wrong")
