@@ -270,7 +270,7 @@ class ToolNode:
         return combined
 
 
-def tools_condition(state: Any, messages_key: str = "messages") -> str:
+def tools_condition(state: Any, messages_key: str = "messages") -> Literal["tools", "__end__"]:
     """Route to ``"tools"`` when the last message has tool calls, else to END.
 
     >>> from langchain_core.messages import AIMessage

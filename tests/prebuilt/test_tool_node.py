@@ -176,3 +176,27 @@ def test_sends_to_the_parent_graph_travel_in_one_command() -> None:
         asking(call("fan_out", "a", n=1), call("fan_out", "b", n=2))
     )
     assert commands == [Command(graph=Command.PARENT, goto=[Send("worker", 1), Send("worker", 2)])]
+
+
+def test_tools_condition_without_a_path_map_draws_what_langgraph_draws():
+    """Its return annotation names its two destinations, so no phantom self-edge."""
+    from langgraph.graph import MessagesState as LangMessagesState
+    from langgraph.graph import StateGraph as LangStateGraph
+    from langgraph.prebuilt import tools_condition as lang_tools_condition
+
+    from graphkit import START, MessagesState, StateGraph
+    from graphkit.prebuilt import tools_condition
+
+    def edges(state_graph, state, condition):
+        builder = state_graph(state)
+        builder.add_node("assistant", lambda s: {})
+        builder.add_node("tools", lambda s: {})
+        builder.add_edge(START, "assistant")
+        builder.add_conditional_edges("assistant", condition)
+        builder.add_edge("tools", "assistant")
+        graph = builder.compile().get_graph()
+        return sorted((e.source, e.target, e.conditional) for e in graph.edges)
+
+    ours = edges(StateGraph, MessagesState, tools_condition)
+    assert ours == edges(LangStateGraph, LangMessagesState, lang_tools_condition)
+    assert ("assistant", "assistant", True) not in ours
