@@ -22,7 +22,7 @@ from graphkit.channels import (
     Topic,
     UntrackedValue,
 )
-from graphkit.checkpoint import InMemorySaver, MemorySaver
+from graphkit.checkpoint import InMemorySaver, MemorySaver, SqliteSaver
 from graphkit.constants import END, START
 from graphkit.errors import (
     EmptyInputError,
@@ -77,6 +77,7 @@ __all__ = [
     "Run",
     "Runtime",
     "Send",
+    "SqliteSaver",
     "StateGraph",
     "Stepper",
     "Superstep",
