@@ -355,6 +355,8 @@ class Stepper:
         if self.status == "done" and plan is not None and not plan.tasks:
             return Superstep(plan.step, plan, None, None, before)
         if self.next_phase != "update":
+            if self.status == "interrupted" and plan is not None:  # paused in Execute
+                return Superstep(plan.step, plan, execution, None, before)
             raise RuntimeError(f"The run is over (status {self.status!r}); no step is left.")
         update = self.update()
         assert plan is not None

@@ -184,3 +184,27 @@ def test_checkpoints_chain_parent_ids_and_share_unchanged_values():
         assert child.parent_id == parent.id and child.id > parent.id
     assert run.steps[1].checkpoint_before is checkpoints[0]
     assert dict(checkpoints[-1].channel_values) == {"n": 2, "log": ["inc", "inc"]}
+
+
+def test_trace_of_a_run_that_pauses_in_a_node_returns_the_paused_run():
+    """An interrupt() stops the run inside Execute; trace returns the run so far
+    (status "interrupted", the paused step without an Update) instead of failing."""
+    from graphkit import InMemorySaver, interrupt
+
+    class Review(TypedDict):
+        text: str
+
+    def review(state):
+        return {"text": state["text"] + interrupt("ok?")}
+
+    builder = StateGraph(Review)
+    builder.add_node("write", lambda state: {"text": "draft"})
+    builder.add_node("review", review)
+    builder.add_edge(START, "write")
+    builder.add_edge("write", "review")
+    app = builder.compile(checkpointer=InMemorySaver())
+    run = app.trace({"text": ""}, {"configurable": {"thread_id": "t"}})
+    assert run.status == "interrupted"
+    paused = run.steps[-1]
+    assert paused.plan.nodes == ["review"] and paused.update is None
+    assert paused.execution.results[0].interrupts[0].value == "ok?"
