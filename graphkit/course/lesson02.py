@@ -1,0 +1,268 @@
+"""Checks for lesson 02, "Supersteps: Plan / Execute / Update"
+(``notebooks/02-supersteps.ipynb``).
+
+Each check compares the learner's answer with a real run and, when it differs, says
+what the runtime did in the words of ``run.why``; it never raises.
+
+- ``check_predict_steps(guess)``: which nodes each step of ``uneven_graph()`` runs.
+- ``check_old_value(builder)``: a node that sees the value written in the step before
+  its own, not the one its sibling writes in the same step.
+- ``check_total_after(guess)``: what the reducer channel ``total`` of ``tally_graph()``
+  holds after steps 2 and 3.
+
+>>> check_total_after({2: 22, 3: 44}).passed
+True
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Mapping
+from typing import Annotated, Any, TypedDict
+
+from graphkit import END, START, StateGraph
+from graphkit.course import Wrong, compiled, exercise, trace
+from graphkit.inspect.values import show
+
+__all__ = [
+    "TALLY_INPUT",
+    "check_old_value",
+    "check_predict_steps",
+    "check_total_after",
+    "tally_graph",
+    "uneven_graph",
+]
+
+
+# -- 2.1 · Predict the steps ------------------------------------------------------------
+
+
+class Log(TypedDict):
+    log: Annotated[list, operator.add]
+
+
+def _logger(name: str) -> Any:
+    def write(state: Log) -> dict:
+        return {"log": [name]}
+
+    write.__name__ = name
+    return write
+
+
+def uneven_graph() -> Any:
+    """Two branches of different lengths into one node, with plain edges:
+    START → (left ∥ right), left → merge, right → slow → merge."""
+    builder = StateGraph(Log)
+    for name in ("left", "right", "slow", "merge"):
+        builder.add_node(name, _logger(name))
+    builder.add_edge(START, "left")
+    builder.add_edge(START, "right")
+    builder.add_edge("left", "merge")
+    builder.add_edge("right", "slow")
+    builder.add_edge("slow", "merge")
+    builder.add_edge("merge", END)
+    return builder.compile()
+
+
+def _as_nodes(value: Any) -> set[str]:
+    if value is None:
+        return set()
+    if isinstance(value, str):
+        return {value}
+    return {str(node) for node in value}
+
+
+@exercise("2.1 · Predict the steps")
+def check_predict_steps(guess: Mapping[int, Any]) -> str:
+    """``guess`` maps step numbers (1, 2, ...) to the nodes that step runs, for the run
+    of ``uneven_graph()`` on ``{"log": []}``; every step that runs a node is needed."""
+    if not isinstance(guess, Mapping):
+        raise Wrong(
+            f"Expected a dict of step number → list of nodes, got {type(guess).__name__}.",
+            hint='For example {1: ["left"], 2: [...]}.',
+        )
+    app = uneven_graph()
+    run = app.trace({"log": []})
+    truth = {s.step: set(s.plan.nodes) for s in run.steps if s.step >= 1 and s.plan.nodes}
+    for step in sorted(set(truth) | {n for n in guess if isinstance(n, int) and n >= 1}):
+        guessed, ran = _as_nodes(guess.get(step)), truth.get(step, set())
+        if guessed == ran:
+            continue
+        if step not in guess:
+            raise Wrong(
+                f"Your steps stop before step {step}, which runs {', '.join(sorted(ran))}.",
+                hint="A step runs every node whose trigger the step before wrote; keep "
+                "going until a step wakes no node.",
+            )
+        said = ", ".join(sorted(guessed)) or "no node"
+        really = ", ".join(sorted(ran)) or "no node (the run is over)"
+        reasons = [
+            run.why(node, step, graph=app).summary
+            for node in sorted(guessed ^ ran)
+            if node in app.spec.nodes
+        ]
+        unknown = sorted(guessed - set(app.spec.nodes))
+        if unknown:
+            reasons.append(f"There is no node {', '.join(map(repr, unknown))}.")
+        raise Wrong(
+            f"Step {step} runs {really}; you said {said}.\n" + "\n".join(reasons),
+            hint="A node runs in step N+1 when an edge into it was written in step N "
+            "(START's edges in step 0). Without a waiting edge, any one edge is enough, "
+            "even while another branch is still on its way.",
+        )
+    merge_steps = [step for step, nodes in truth.items() if "merge" in nodes]
+    return (
+        f"Right: merge ran twice, in steps {merge_steps[0]} and {merge_steps[1]}: two plain "
+        "edges wake it once per branch. add_edge(['left', 'slow'], 'merge') would wait "
+        "for both."
+    )
+
+
+# -- 2.2 · See the old value ---------------------------------------------------------------
+
+_COUNTS = (0, 3, 10)
+
+
+@exercise("2.2 · See the old value")
+def check_old_value(builder: Any) -> str:
+    """bump (count + 1), then double (count × 2) and peek (seen = count) in one step:
+    peek must see bump's value from the step before, not double's from its own step."""
+    app = compiled(builder)
+    missing = [n for n in ("bump", "double", "peek") if n not in app.spec.nodes]
+    if missing:
+        raise Wrong(
+            f"Your graph has no node {', '.join(map(repr, missing))}.",
+            hint='Add it: builder.add_node("peek", peek), and an edge that leads to it.',
+        )
+    for count in _COUNTS:
+        run = trace(app, {"count": count})
+        when: dict[str, list[int]] = {}
+        for superstep in run.steps:
+            for node in superstep.plan.nodes:
+                when.setdefault(node, []).append(superstep.step)
+        never = [n for n in ("bump", "double", "peek") if n not in when]
+        if never:
+            raise Wrong(
+                f"{', '.join(never)} never ran (on count={count}).",
+                hint="Every node needs an edge into it.",
+            )
+        twice = [n for n in ("bump", "double", "peek") if len(when[n]) > 1]
+        if twice:
+            raise Wrong(
+                f"{twice[0]} ran in steps {when[twice[0]]}; each node should run once.",
+                hint="One edge into each node is enough here.",
+            )
+        bump, double, peek = when["bump"][0], when["double"][0], when["peek"][0]
+        seen = run.values.get("seen")
+        if peek > double:
+            raise Wrong(
+                f"peek ran in step {peek}, after double's step {double}, so it saw double's "
+                f"write: seen = {show(seen)} on count={count}.",
+                hint="To miss double's write, peek must run in the same step as double.",
+            )
+        if peek <= bump:
+            raise Wrong(
+                f"peek ran in step {peek} and bump in step {bump}, so peek never saw bump's "
+                f"write (seen = {show(seen)} on count={count}).",
+                hint="peek must run one step after bump: give it an edge from bump.",
+            )
+        if peek != double:
+            raise Wrong(
+                f"peek ran in step {peek} and double in step {double}; they must share a step.",
+                hint="Give both an edge from bump.",
+            )
+        if seen != count + 1 or run.values.get("count") != 2 * (count + 1):
+            raise Wrong(
+                f"On count={count}: seen = {show(seen)}, count = "
+                f"{show(run.values.get('count'))}; expected seen = {count + 1} (bump's "
+                f"value) and count = {2 * (count + 1)}.",
+                hint='peek returns {"seen": state["count"]}; keep bump and double as given.',
+            )
+    return (
+        f"peek ran in step {peek} beside double and saw {count + 1}, bump's write from step "
+        f"{bump}; double's {2 * (count + 1)} was still pending in step {double}'s buffer."
+    )
+
+
+# -- 2.3 · What does the reducer hold? -------------------------------------------------------
+
+
+class Tally(TypedDict):
+    total: Annotated[int, operator.add]
+
+
+def _seed(state: Tally) -> dict:
+    return {"total": 1}
+
+
+def _left(state: Tally) -> dict:
+    return {"total": state["total"]}  # adds what it reads
+
+
+def _right(state: Tally) -> dict:
+    return {"total": 10}
+
+
+def _finish(state: Tally) -> dict:
+    return {"total": state["total"]}  # adds what it reads
+
+
+TALLY_INPUT = {"total": 5}
+"""The input the exercise asks about: ``tally_graph().trace(TALLY_INPUT)``."""
+
+
+def tally_graph() -> Any:
+    """seed (+1) → (left: + what it reads ∥ right: +10) → finish (+ what it reads);
+    ``total`` has the reducer ``operator.add``."""
+    builder = StateGraph(Tally)
+    for name, action in (("seed", _seed), ("left", _left), ("right", _right), ("finish", _finish)):
+        builder.add_node(name, action)
+    builder.add_edge(START, "seed")
+    builder.add_edge("seed", "left")
+    builder.add_edge("seed", "right")
+    builder.add_edge("left", "finish")
+    builder.add_edge("right", "finish")
+    builder.add_edge("finish", END)
+    return builder.compile()
+
+
+@exercise("2.3 · What does the reducer hold?")
+def check_total_after(guess: Mapping[int, Any]) -> str:
+    """``guess`` maps 2 and 3 to the value ``total`` holds after that step's Update, in
+    the run of ``tally_graph()`` on ``TALLY_INPUT``."""
+    if not isinstance(guess, Mapping):
+        raise Wrong(
+            f"Expected a dict {{2: ..., 3: ...}}, got {type(guess).__name__}.",
+            hint="For example {2: 0, 3: 0}, with your numbers.",
+        )
+    run = tally_graph().trace(dict(TALLY_INPUT))
+    for step in (2, 3):
+        change = run.step(step).update.change("total")
+        answer = guess.get(step)
+        if answer == change.after:
+            continue
+        nodes = " and ".join(run.step(step).plan.nodes)
+        story = f"Step {step} began with total = {change.before} and ran {nodes}."
+        if answer is None:
+            raise Wrong(f"You have no answer for step {step} yet. {story}")
+        hint = (
+            "Every task of a step reads the state as it was when the step began; the "
+            "Update then adds up all the step's writes (the reducer is operator.add)."
+        )
+        if step == 2 and answer == 2 * change.before + 2 * 10:
+            hint = (
+                "left read total while right's +10 was still pending: a sibling's write "
+                "is visible only in the next step."
+            )
+        elif step == 2 and answer in (change.before + 10, change.before + change.before):
+            hint = "With a reducer every write of the step counts: add combines them."
+        elif step == 3 and answer == 3 * change.before:
+            hint = (
+                "finish runs once: left and right both wrote its edge in step 2, and "
+                "one step wakes a node once."
+            )
+        raise Wrong(f"After step {step}, total does not hold {show(answer)}. {story}", hint=hint)
+    return (
+        "22 after step 2 (left added the 6 it read, right 10: neither saw the other), "
+        "44 after step 3 (finish read 22 and added it)."
+    )

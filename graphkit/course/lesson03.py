@@ -1,0 +1,223 @@
+"""Checks for lesson 03, "State, channels and reducers" (``notebooks/03-state-channels-reducers``).
+
+Each check runs the learner's answer on the real runtime and says what the records
+show when it is wrong: which step, which node, which channel, which values.
+
+>>> from graphkit.course.solutions import lesson03 as solutions
+>>> bool(check_best_scores(solutions.best_scores))
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any, TypedDict
+
+from graphkit.course.checking import Wrong, compiled, exercise
+from graphkit.errors import InvalidUpdateError
+
+__all__ = ["check_best_scores", "check_fix_conflict", "check_output_schema"]
+
+
+def _trace_or_wrong(app: Any, input: dict[str, Any]) -> Any:
+    """``app.trace(input)``; a LastValue conflict or any other failure becomes ``Wrong``
+    naming the step where it happened."""
+    try:
+        return app.trace(input)
+    except InvalidUpdateError as error:
+        raise Wrong(
+            f"The run failed in an Update: {error}",
+            "A plain field (a LastValue channel) takes one write per step. Give `results` "
+            "a reducer with Annotated[list, <a function that combines two lists>].",
+        ) from error
+    except Exception as error:
+        run = getattr(error, "run", None)
+        where = f" in step {run.steps[-1].step}" if run is not None and run.steps else ""
+        raise Wrong(
+            f"Running your graph raised {type(error).__name__}{where}: {error}",
+            "Run it yourself with app.trace(...) and look at the last superstep.",
+        ) from error
+
+
+def _items(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+@exercise("3.1 · Fix the conflict")
+def check_fix_conflict(builder: Any) -> str:
+    """``a`` and ``b`` run in the same step and both write ``results``; both writes
+    must reach the channel (and a value given as input must be kept)."""
+    app = compiled(builder)
+    missing = [node for node in ("a", "b") if node not in app.spec.nodes]
+    if missing:
+        raise Wrong(
+            f"Your graph has no node {' or '.join(map(repr, missing))}; its nodes are "
+            f"{sorted(n for n in app.spec.nodes if not n.startswith('__'))}.",
+            "Keep the nodes a and b as they were; change only the state schema.",
+        )
+    run = _trace_or_wrong(app, {"results": []})
+    steps = {s.step: s.plan.nodes for s in run.steps if s.step >= 0}
+    step_of = {node: [n for n, nodes in steps.items() if node in nodes] for node in ("a", "b")}
+    for node, ran in step_of.items():
+        if not ran:
+            raise Wrong(
+                f"{node} never ran: the run's steps ran {steps}.",
+                "Keep the edges START → a and START → b.",
+            )
+    if step_of["a"][0] != step_of["b"][0]:
+        raise Wrong(
+            f"a ran at step {step_of['a'][0]} and b at step {step_of['b'][0]}: they no longer "
+            "run in parallel, so there is no conflict left to fix.",
+            "Keep the edges START → a and START → b, and fix the state schema instead.",
+        )
+    step = run.step(step_of["a"][0])
+    writes = {
+        result.task.node: value
+        for result in step.execution.results
+        for channel, value in result.writes
+        if channel == "results"
+    }
+    if set(writes) != {"a", "b"}:
+        raise Wrong(
+            f"In step {step.step}, only {sorted(writes) or 'no node'} wrote `results`.",
+            "Keep both nodes writing `results`: the point is to keep both writes.",
+        )
+    change = step.update.change("results")
+    after = change.after if change is not None else None
+    lost = [node for node, value in writes.items() if not _kept(value, after)]
+    if lost:
+        raise Wrong(
+            f"Step {step.step} had two writes to `results`, {writes['a']!r} from a and "
+            f"{writes['b']!r} from b, but after its Update `results` is {after!r}: the write "
+            f"of {' and '.join(lost)} was lost.",
+            "Your reducer must combine the value so far with each new write, not replace it.",
+        )
+    seeded = _trace_or_wrong(app, {"results": ["seed"]})
+    if "seed" not in _items(seeded.values.get("results")):
+        raise Wrong(
+            f"Started from results=['seed'], the run ended with results="
+            f"{seeded.values.get('results')!r}: the input's value was lost.",
+            "The reducer also combines the input with the channel's starting value, and "
+            "then every write with the value so far: keep the old items.",
+        )
+    return (
+        f"Both writes reached `results` in step {step.step}: {change.values!r} met in the "
+        f"reducer {change.reducer}, giving {after!r}."
+    )
+
+
+def _kept(value: Any, after: Any) -> bool:
+    try:
+        return all(item in after for item in _items(value))
+    except TypeError:
+        return False
+
+
+_SCORE_CASES: tuple[tuple[dict[str, int], dict[str, int], dict[str, int]], ...] = (
+    ({}, {"ann": 3}, {"ann": 3}),
+    ({"ann": 3}, {"ann": 5, "bob": 1}, {"ann": 5, "bob": 1}),
+    ({"ann": 5, "bob": 1}, {"ann": 2}, {"ann": 5, "bob": 1}),
+    ({"cy": -2}, {"cy": -7, "dee": 0}, {"cy": -2, "dee": 0}),
+    ({"ann": 4, "bob": 4}, {}, {"ann": 4, "bob": 4}),
+)
+
+
+@exercise("3.2 · A reducer that keeps the best score")
+def check_best_scores(reducer: Callable[[Any, Any], Any]) -> str:
+    """``reducer(current, update)`` merges two score dicts, keeping the higher score
+    per player, without changing its arguments; then it runs as the reducer of a
+    channel written by three judges at once."""
+    if not callable(reducer):
+        raise Wrong(
+            f"Expected a function (current, update) -> new value, got {type(reducer).__name__}.",
+            "Define def best_scores(current: dict, update: dict) -> dict.",
+        )
+    for current, update, expected in _SCORE_CASES:
+        before = (dict(current), dict(update))
+        got = reducer(current, update)
+        if (current, update) != before:
+            raise Wrong(
+                f"best_scores({before[0]!r}, {before[1]!r}) changed its arguments (they became "
+                f"{current!r} and {update!r}).",
+                "A reducer must not change the value it is given (the records keep a reference "
+                "to it): build a new dict, e.g. merged = dict(current), and change that.",
+            )
+        if got != expected:
+            raise Wrong(
+                f"best_scores({current!r}, {update!r}) returned {got!r}; expected {expected!r}.",
+                "Start from every player in current, then for each player in update keep the "
+                "higher of the two scores (a player in only one of them keeps theirs).",
+            )
+    return _judges_run(reducer)
+
+
+def _judges_run(reducer: Callable[[Any, Any], Any]) -> str:
+    from graphkit import START, StateGraph
+
+    # The functional form: a class body's annotations would be read as strings here,
+    # and the local name `reducer` could not be resolved from them.
+    judged = TypedDict("Judged", {"scores": Annotated[dict, reducer]})  # noqa: UP013
+    builder = StateGraph(judged)
+    judges = {"judge_1": {"ann": 4}, "judge_2": {"ann": 9, "bob": 2}, "judge_3": {"bob": 7}}
+    for name, scores in judges.items():
+        builder.add_node(name, lambda state, scores=scores: {"scores": scores})
+        builder.add_edge(START, name)
+    builder.add_node("late", lambda state: {"scores": {"ann": 1, "cy": 5}})
+    builder.add_edge("judge_1", "late")
+    run = builder.compile().trace({"scores": {}})
+    expected = {"ann": 9, "bob": 7, "cy": 5}
+    if run.values.get("scores") != expected:
+        raise Wrong(
+            f"As the reducer of `scores`, with three judges writing {list(judges.values())} in "
+            f"step 1 and {{'ann': 1, 'cy': 5}} in step 2, the run ended with "
+            f"{run.values.get('scores')!r}; expected {expected!r}.",
+            "Run the judges' graph yourself and read run.to_frame('changes').",
+        )
+    change = run.step(1).update.change("scores")
+    return (
+        f"Right on every case. In a graph, step 1's three writes met in your reducer "
+        f"({change.before!r} → {change.after!r}) and step 2 kept ann's 9: {expected!r}."
+    )
+
+
+_TOPICS = ("tides", "volcanoes", "bees")
+
+
+@exercise("3.3 · Return only the report")
+def check_output_schema(builder: Any) -> str:
+    """``invoke({"topic": ...})`` returns only ``{"report": ...}``, while the graph's
+    state still keeps its working keys (``notes``)."""
+    app = compiled(builder)
+    for topic in _TOPICS:
+        try:
+            returned = app.invoke({"topic": topic})
+        except Exception as error:
+            raise Wrong(
+                f"invoke({{'topic': {topic!r}}}) raised {type(error).__name__}: {error}",
+                "The input still needs `topic`: keep the input schema (or the state schema) "
+                "holding it, and change only what invoke returns.",
+            ) from error
+        if set(returned) != {"report"}:
+            raise Wrong(
+                f"invoke({{'topic': {topic!r}}}) returned the keys {sorted(returned)}; "
+                "expected only ['report'].",
+                "StateGraph(State, output_schema=...) takes a TypedDict whose keys are what "
+                "invoke returns.",
+            )
+        if topic not in str(returned["report"]):
+            raise Wrong(
+                f"For topic {topic!r} the report is {returned['report']!r}, which does not "
+                "mention the topic.",
+                "Keep the nodes research and write as they were.",
+            )
+    run = app.trace({"topic": _TOPICS[0]})
+    if "notes" not in run.values:
+        raise Wrong(
+            f"The run's state has no `notes` any more (its keys: {sorted(run.values)}); "
+            "research's notes were dropped instead of kept private.",
+            "Keep `notes` in the state schema; the output schema only chooses what invoke returns.",
+        )
+    return (
+        f"invoke returns {returned!r}, while the state still holds "
+        f"{sorted(run.values)} (see app.trace(...).values)."
+    )

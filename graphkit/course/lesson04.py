@@ -1,0 +1,264 @@
+"""Checks for lesson 04, "Routing, fan-out and fan-in" (``notebooks/04-routing-fanout-fanin``).
+
+Each check runs the learner's graph (or compares their prediction with a real run) and
+says, in the words of the records, which node ran at which step and why.
+
+>>> [superstep.plan.nodes for superstep in newsroom().trace(NEWSROOM_INPUT).steps][2:]
+[['plan'], ['outline', 'search'], ['read'], ['publish'], ['audit']]
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Mapping
+from typing import Annotated, Any, TypedDict
+
+from graphkit.constants import END, START
+from graphkit.course.checking import Wrong, compiled, exercise, trace
+
+__all__ = [
+    "NEWSROOM_INPUT",
+    "check_fan_in",
+    "check_predicted_steps",
+    "check_router",
+    "newsroom",
+]
+
+
+def _steps_of(run: Any, node: str) -> list[int]:
+    """The steps at which ``node`` ran."""
+    return [s.step for s in run.steps if node in s.plan.nodes]
+
+
+def _user_nodes(app: Any) -> list[str]:
+    return sorted(name for name in app.spec.nodes if not name.startswith("__"))
+
+
+# -- 4.1 · Route with a path map ----------------------------------------------------------
+
+_TICKETS: tuple[tuple[str, str | None], ...] = (
+    ("please refund me", "refund"),
+    ("i was charged twice, i want a refund", "refund"),
+    ("error 500 when i log in", "bug"),
+    ("the app shows an error", "bug"),
+    ("hello, can someone call me?", "human"),
+    ("", None),
+)
+_HANDLERS = ("refund", "bug", "human")
+
+
+@exercise("4.1 · Route with a path map")
+def check_router(builder: Any) -> str:
+    """``triage`` routes each ticket through a path map: a message with "refund" to
+    ``refund``, with "error" to ``bug``, an empty one to END, anything else to ``human``;
+    the chosen node (and only it) runs at step 2."""
+    app = compiled(builder)
+    missing = [n for n in ("triage", *_HANDLERS) if n not in app.spec.nodes]
+    if missing:
+        raise Wrong(
+            f"Your graph has no node {', '.join(missing)}; its nodes are {_user_nodes(app)}.",
+            "Keep the nodes triage, refund, bug and human.",
+        )
+    branches = getattr(app.builder, "branches", {}).get("triage", {})
+    if not branches:
+        raise Wrong(
+            "triage has no conditional edge.",
+            "add_conditional_edges('triage', route, {...}) makes triage's router choose.",
+        )
+    if not any(branch.path_map for branch in branches.values()):
+        raise Wrong(
+            "triage's conditional edge has no path map: the router's return values are used "
+            "as node names.",
+            "Pass a dict as the third argument: {router's answer: node name}; the router "
+            "then returns the keys, e.g. 'money', not node names.",
+        )
+    for message, expected in _TICKETS:
+        run = trace(app, {"message": message})
+        _check_ticket(app, run, message, expected)
+    return (
+        f"All {len(_TICKETS)} tickets went the right way: triage's router decided in step 1's "
+        "Execute, step 1's Update wrote branch:to:<node>, and the node ran at step 2."
+    )
+
+
+def _check_ticket(app: Any, run: Any, message: str, expected: str | None) -> None:
+    if _steps_of(run, "triage") != [1]:
+        raise Wrong(
+            f"For message {message!r}, triage ran at steps {_steps_of(run, 'triage')}; "
+            "expected it once, at step 1.",
+            "Keep the edge START → triage.",
+        )
+    step_two = run.step(2).plan.nodes if len(run.steps) > 3 else []
+    ran = sorted(set(step_two) & set(_HANDLERS))
+    wanted = [expected] if expected else []
+    if ran == wanted:
+        return
+    where = "END (no node)" if expected is None else expected
+    chose = ", ".join(ran) or "no node (END)"
+    detail = ""
+    if expected is not None:
+        detail = " " + run.why(expected, step=2, graph=app).summary
+    raise Wrong(
+        f"For message {message!r}, step 2 ran {chose}; expected {where}.{detail}",
+        "The router reads state['message'] and returns a key of the path map: check "
+        "'refund' first, then 'error', an empty message goes to END, the rest to human.",
+    )
+
+
+# -- 4.2 · Fan in exactly once ------------------------------------------------------------
+
+
+@exercise("4.2 · Fan in exactly once")
+def check_fan_in(builder: Any) -> str:
+    """``summarize`` runs once, after both the short branch (``weather``) and the
+    long one (``news_1 → news_2``) finished, and both branches wake it."""
+    app = compiled(builder)
+    missing = [n for n in ("weather", "news_2", "summarize") if n not in app.spec.nodes]
+    if missing:
+        raise Wrong(
+            f"Your graph has no node {', '.join(missing)}; its nodes are {_user_nodes(app)}.",
+            "Keep the nodes; change only the edges into summarize (or how it is added).",
+        )
+    run = trace(app, {"city": "Lyon"})
+    ran = _steps_of(run, "summarize")
+    if len(ran) != 1:
+        times = f"{len(ran)} times (at steps {ran})" if ran else "never"
+        why = "".join(
+            f"\n- step {a.step}: {a.reasons[0].text}"
+            for a in run.why("summarize", graph=app).answers
+            if a.reasons
+        )
+        raise Wrong(
+            f"summarize ran {times}; it should run exactly once.{why}",
+            "A plain edge from each branch wakes summarize once per branch. Make it wait "
+            "for both: one waiting edge from a list of nodes, or defer=True.",
+        )
+    last = {node: max(_steps_of(run, node), default=None) for node in ("weather", "news_2")}
+    early = [node for node, step in last.items() if step is None or step >= ran[0]]
+    if early:
+        raise Wrong(
+            f"summarize ran at step {ran[0]}, but {' and '.join(early)} had not finished "
+            f"before it (weather ran at step {last['weather']}, news_2 at {last['news_2']}).",
+            "summarize must wait for the last node of each branch: weather and news_2.",
+        )
+    triggers = set(app.spec.nodes["summarize"].triggers)
+    woke = {
+        node: {
+            channel
+            for superstep in run.steps
+            if superstep.execution is not None
+            for result in superstep.execution.results
+            if result.task.node == node
+            for channel, _ in result.writes
+            if channel in triggers
+        }
+        for node in ("weather", "news_2")
+    }
+    silent = [node for node, channels in woke.items() if not channels]
+    if silent:
+        raise Wrong(
+            f"summarize ran once, at step {ran[0]}, but {' and '.join(silent)} never wrote "
+            f"any of its triggers {sorted(triggers)}: it works only because the other branch "
+            "happens to be longer.",
+            "Wire both branches into summarize, and make it wait for both.",
+        )
+    shared = sorted(woke["weather"] & woke["news_2"]) or sorted(woke["weather"] | woke["news_2"])
+    return (
+        f"summarize ran once, at step {ran[0]}, after weather (step {last['weather']}) and "
+        f"news_2 (step {last['news_2']}); both wrote its trigger {', '.join(shared)}."
+    )
+
+
+# -- 4.3 · Predict the steps ---------------------------------------------------------------
+
+
+class Newsroom(TypedDict):
+    story: str
+    log: Annotated[list, operator.add]
+
+
+def _logger(name: str) -> Any:
+    def node(state: Newsroom) -> dict:
+        return {"log": [name]}
+
+    node.__name__ = name
+    return node
+
+
+def _plan_route(state: Newsroom) -> list[str]:
+    return ["search", "outline"]
+
+
+NEWSROOM_INPUT: dict[str, Any] = {"story": "the new bridge", "log": []}
+"""The input the newsroom is run with in exercise 4.3."""
+
+
+def newsroom() -> Any:
+    """The graph of exercise 4.3: ``plan`` routes to ``search`` and ``outline``;
+    ``search → read``; ``publish`` waits for ``read`` and ``outline``; ``audit`` is
+    deferred, woken by ``plan``."""
+    from graphkit.graph.state import StateGraph
+
+    builder = StateGraph(Newsroom)
+    for name in ("plan", "search", "outline", "read", "publish"):
+        builder.add_node(name, _logger(name))
+    builder.add_node("audit", _logger("audit"), defer=True)
+    builder.add_edge(START, "plan")
+    builder.add_conditional_edges("plan", _plan_route, ["search", "outline"])
+    builder.add_edge("plan", "audit")
+    builder.add_edge("search", "read")
+    builder.add_edge(["read", "outline"], "publish")
+    builder.add_edge("publish", END)
+    builder.add_edge("audit", END)
+    return builder.compile()
+
+
+_ASKED = ("read", "publish", "audit")
+
+
+@exercise("4.3 · Predict the steps")
+def check_predicted_steps(predicted: Mapping[str, Any]) -> str:
+    """``predicted`` maps ``read``, ``publish`` and ``audit`` to the step each runs at
+    in ``newsroom()`` run on ``NEWSROOM_INPUT``; compared with the real run."""
+    if not isinstance(predicted, Mapping):
+        raise Wrong(
+            f"Expected a dict {{node: step}}, got {type(predicted).__name__}.",
+            'Write e.g. {"read": 2, "publish": 3, "audit": 4} with your own numbers.',
+        )
+    missing = [node for node in _ASKED if not isinstance(predicted.get(node), int)]
+    if missing:
+        raise Wrong(
+            f"No step (an int) predicted for {', '.join(missing)}.",
+            "Give a step number for each of read, publish and audit.",
+        )
+    app = newsroom()
+    run = app.trace(dict(NEWSROOM_INPUT))
+    actual = {node: _steps_of(run, node)[0] for node in _ASKED}
+    wrong = [node for node in _ASKED if predicted[node] != actual[node]]
+    if wrong:
+        lines = [
+            f"{node}: you predicted step {predicted[node]}, it ran at step {actual[node]}. "
+            + _why_step(run, app, node, actual[node])
+            for node in wrong
+        ]
+        raise Wrong(
+            "\n".join(lines),
+            "Step 0 runs __start__ and step 1 plan. A node runs one step after what wakes "
+            "it; a waiting edge waits for its slowest source; a deferred node waits until "
+            "nothing else is left.",
+        )
+    return (
+        f"All three right: read at step {actual['read']}, publish at {actual['publish']} "
+        f"(its waiting edge needed read), audit at {actual['audit']} (deferred: it ran once "
+        "nothing else was left)."
+    )
+
+
+def _why_step(run: Any, app: Any, node: str, step: int) -> str:
+    if app.builder.nodes[node].defer:
+        woke = _steps_of(run, "plan")[0]
+        return (
+            f"plan wrote branch:to:{node} in step {woke}, but {node} is deferred: the write "
+            f"was held back until step {step - 1}, the last step with other work."
+        )
+    return run.why(node, step=step, graph=app).summary

@@ -1,0 +1,337 @@
+"""Checks for lesson 05: ``Send`` and map-reduce, ``Command``, subgraphs.
+
+Each check builds a small graph around the learner's function, runs it on the real
+runtime on several inputs, and reads the records: which tasks were planned (pull or
+push), what each task received, what a ``Command`` routed to, and which subgraph runs
+a task holds in ``TaskResult.subruns``.
+
+>>> from graphkit.course.solutions import lesson05 as solutions
+>>> bool(check_fan_out(solutions.fan_out))
+True
+"""
+
+from __future__ import annotations
+
+import operator
+import warnings
+from typing import Annotated, Any, TypedDict
+
+from graphkit.course.checking import Wrong, exercise, trace
+
+__all__ = [
+    "check_call_subgraph",
+    "check_fan_out",
+    "check_triage",
+    "fan_out_graph",
+    "triage_graph",
+    "word_count_graph",
+    "word_count_parent",
+]
+
+
+def _run(app: Any, input: Any) -> tuple[Any, list[str]]:
+    """Trace ``app`` on ``input``; return the run and the GraphkitWarnings it raised."""
+    from graphkit.errors import GraphkitWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", GraphkitWarning)
+        run = trace(app, input)
+    return run, [str(w.message) for w in caught if issubclass(w.category, GraphkitWarning)]
+
+
+# -- 5.1 · Map with Send ------------------------------------------------------------------
+
+
+class Batch(TypedDict):
+    """The state of the map-reduce exercise: items in, one result per item out."""
+
+    items: list[str]
+    results: Annotated[list[str], operator.add]
+    report: str
+
+
+def _split(state: Batch) -> dict:
+    return {"items": [item.strip() for item in state["items"]]}
+
+
+def _work(state: dict) -> dict:
+    # A push task gets the packet as its whole input; a pull task gets the whole state.
+    item = state.get("item") if isinstance(state, dict) else None
+    return {"results": [f"{item}".upper()]}
+
+
+def _collect(state: Batch) -> dict:
+    return {"report": ", ".join(sorted(state["results"]))}
+
+
+def fan_out_graph(fan_out: Any) -> Any:
+    """The exercise's graph: ``split`` → ``fan_out`` (your router) → ``work`` → ``collect``.
+
+    ``work`` reads the item from its own input, ``{"item": ...}``, and writes
+    ``{"results": [ITEM]}``; ``results`` adds up (``operator.add``).
+    """
+    from graphkit import END, START, StateGraph
+
+    builder = StateGraph(Batch)
+    builder.add_node("split", _split)
+    builder.add_node("work", _work)
+    builder.add_node("collect", _collect)
+    builder.add_edge(START, "split")
+    builder.add_conditional_edges("split", fan_out, ["work"])
+    builder.add_edge("work", "collect")
+    builder.add_edge("collect", END)
+    return builder.compile()
+
+
+@exercise("5.1 · Map with Send")
+def check_fan_out(fan_out: Any) -> str:
+    """``fan_out(state)`` must send one packet ``{"item": x}`` to ``work`` per item, so
+    each item is its own PUSH task, all in one step, and ``results`` gets every result."""
+    app = fan_out_graph(fan_out)
+    for items in (["ant", "bee", "cat"], ["solo"], ["a", "b", "c", "d", "e"]):
+        run, warned = _run(app, {"items": items, "results": []})
+        work = [t for s in run.steps for t in s.plan.tasks if t.node == "work"]
+        steps = sorted({t.step for t in work})
+        dropped = [w for w in warned if "a Send targets" in w]
+        if not work and dropped:
+            raise Wrong(
+                f"With items {items}, `work` never ran: {dropped[0]}",
+                hint="The first argument of Send is the name of the node to run: 'work'.",
+            )
+        if not work:
+            raise Wrong(
+                f"With items {items}, `work` never ran: fan_out sent nothing, so after "
+                "`split` (step 1) no task was planned and the run ended.",
+                hint="Return a list of Send('work', {...}) packets from fan_out.",
+            )
+        pulls = [t for t in work if t.kind != "push"]
+        if pulls:
+            raise Wrong(
+                f"`work` ran as a {pulls[0].kind} task in step {pulls[0].step} (woken by "
+                f"{', '.join(pulls[0].triggers)}), so it got the whole state instead of one "
+                "item. Returning a node's name runs it once; a Send runs it once per packet.",
+                hint="from graphkit import Send; return a list of Send('work', {...}) packets, "
+                "one per item.",
+            )
+        if len(steps) > 1:
+            raise Wrong(
+                f"The `work` tasks ran in steps {steps}; a fan-out puts them all in one step.",
+                hint="Send every packet from one call of fan_out.",
+            )
+        inputs = [t.input for t in work]
+        if len(work) != len(items):
+            raise Wrong(
+                f"With {len(items)} items {items}, step {steps[0]} planned {len(work)} push "
+                f"task(s) of `work`, with inputs {inputs}; one task per item was expected.",
+                hint="One Send per item of state['items'].",
+            )
+        bad = [value for value in inputs if not (isinstance(value, dict) and "item" in value)]
+        if bad:
+            raise Wrong(
+                f"A `work` task received {bad[0]!r} as its input; `work` reads its item from "
+                "the key 'item' of its own input, e.g. {'item': 'ant'}.",
+                hint="The second argument of Send is the task's whole input.",
+            )
+        sent = sorted(value["item"] for value in inputs)
+        if sent != sorted(items):
+            raise Wrong(
+                f"The push tasks received the items {sent}, but the state's items were "
+                f"{sorted(items)}: each item must go to exactly one task.",
+                hint="Loop over state['items'].",
+            )
+        expected = sorted(item.upper() for item in items)
+        if sorted(run.values["results"]) != expected:
+            raise Wrong(
+                f"`results` ended as {run.values['results']}, expected (in any order) {expected}.",
+                hint="Keep `work` as it is; send it the items.",
+            )
+    return (
+        "One push task per item, all in one step; the add reducer collected every result "
+        "(5 items → 5 tasks in step 2, then `collect` once in step 3)."
+    )
+
+
+# -- 5.2 · Command: update and route in one return -----------------------------------------
+
+
+class Payment(TypedDict):
+    """The state of the Command exercise."""
+
+    amount: int
+    level: str
+    log: Annotated[list[str], operator.add]
+
+
+_LEVELS = {"approve": "low", "review": "medium", "reject": "high"}
+
+
+def _destination(name: str) -> Any:
+    def node(state: Payment) -> dict:
+        return {"log": [name]}
+
+    node.__name__ = name
+    return node
+
+
+def triage_graph(triage: Any) -> Any:
+    """The exercise's graph: START → ``triage`` (your node) → approve | review | reject.
+
+    Only ``triage``'s ``Command`` leads to the three destinations: no edge does.
+    """
+    from graphkit import START, StateGraph
+
+    builder = StateGraph(Payment)
+    builder.add_node("triage", triage)
+    for name in _LEVELS:
+        builder.add_node(name, _destination(name))
+    builder.add_edge(START, "triage")
+    return builder.compile()
+
+
+def _expected_route(amount: int) -> str:
+    if amount <= 100:
+        return "approve"
+    return "review" if amount <= 1000 else "reject"
+
+
+def _first_after_triage(run: Any) -> list[str]:
+    """The nodes of the first step after triage's (step 1) that ran any task."""
+    after = [s.plan.nodes for s in run.steps if s.step >= 2 and s.plan.tasks]
+    return after[0] if after else []
+
+
+@exercise("5.2 · Update and route with Command")
+def check_triage(triage: Any) -> str:
+    """``triage`` returns ``Command(update={"level": ...}, goto=...)``: amounts up to 100
+    are approved (low), up to 1000 reviewed (medium), above rejected (high); its
+    destinations are declared, so the graph knows (and draws) where it can go."""
+    from graphkit.errors import GraphkitWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", GraphkitWarning)
+        app = triage_graph(triage)
+    never = [str(w.message) for w in caught if "can never run" in str(w.message)]
+    if never:
+        raise Wrong(
+            "The graph cannot see where triage goes: compiling it warned\n  " + never[0],
+            hint="Annotate the node: def triage(state) -> Command[Literal['approve', ...]]:",
+        )
+    amounts = (5, 100, 101, 640, 1000, 1001, 50_000)
+    runs = {amount: _run(app, {"amount": amount, "log": []})[0] for amount in amounts}
+    ran = {amount: _first_after_triage(run) for amount, run in runs.items()}
+    misrouted = [a for a in amounts if ran[a] and ran[a] != [_expected_route(a)]]
+    for amount in amounts:
+        run, route = runs[amount], _expected_route(amount)
+        if not ran[amount]:
+            output = run.step(1).execution.results[0].output if len(run.steps) > 2 else None
+            raise Wrong(
+                f"With amount={amount}, nothing ran after triage: it returned a "
+                f"{type(output).__name__} ({output!r}), which updates the state but routes "
+                "nowhere.",
+                hint="Return Command(update={...}, goto='...'): both in one return.",
+            )
+        if amount in misrouted:
+            only_boundaries = set(misrouted) <= {100, 101, 1000, 1001}
+            raise Wrong(
+                f"With amount={amount}, step 2 ran {ran[amount]}; expected [{route!r}] "
+                "(≤ 100 approve, ≤ 1000 review, above reject).",
+                hint="Check the boundaries: 100 is approved, 1000 is reviewed."
+                if only_boundaries
+                else "Compare state['amount'] with 100 and 1000 and go to a different node "
+                "for each range.",
+            )
+        level = run.values.get("level")
+        if level != _LEVELS[route]:
+            raise Wrong(
+                f"With amount={amount}, triage routed to {route} (right) but set level to "
+                f"{level!r}; expected {_LEVELS[route]!r}.",
+                hint="The Command's update carries the level; goto carries the route.",
+            )
+    return "triage updated `level` and routed in one return, right on all 7 amounts."
+
+
+# -- 5.3 · A subgraph with its own schema ------------------------------------------------
+
+
+class Counting(TypedDict):
+    """The child graph's state: a document in, its word count out."""
+
+    doc: str
+    count: int
+
+
+class Article(TypedDict):
+    """The parent graph's state."""
+
+    text: str
+    words: int
+    summary: str
+
+
+def word_count_graph() -> Any:
+    """The child graph: ``tokenize`` → ``tally``, on ``{"doc": str}`` → ``{"count": int}``."""
+    from graphkit import END, START, StateGraph
+
+    def tokenize(state: Counting) -> dict:
+        return {"doc": " ".join(state["doc"].split())}
+
+    def tally(state: Counting) -> dict:
+        return {"count": len(state["doc"].split(" ")) if state["doc"] else 0}
+
+    builder = StateGraph(Counting)
+    builder.add_node("tokenize", tokenize)
+    builder.add_node("tally", tally)
+    builder.add_edge(START, "tokenize")
+    builder.add_edge("tokenize", "tally")
+    builder.add_edge("tally", END)
+    return builder.compile()
+
+
+def word_count_parent(count_words: Any) -> Any:
+    """The exercise's parent graph: START → ``count_words`` (your node) → ``report``."""
+    from graphkit import END, START, StateGraph
+
+    def report(state: Article) -> dict:
+        return {"summary": f"{state.get('words')} words"}
+
+    builder = StateGraph(Article)
+    builder.add_node("count_words", count_words)
+    builder.add_node("report", report)
+    builder.add_edge(START, "count_words")
+    builder.add_edge("count_words", "report")
+    builder.add_edge("report", END)
+    return builder.compile()
+
+
+@exercise("5.3 · Call a subgraph with another schema")
+def check_call_subgraph(count_words: Any) -> str:
+    """``count_words(state)`` invokes the word-count subgraph with ``{"doc": text}`` and
+    returns ``{"words": count}``; its run must appear in the task's ``subruns``."""
+    app = word_count_parent(count_words)
+    for text in ("the quick brown fox", "one", "  spaced   out  words  ", ""):
+        run, warned = _run(app, {"text": text})
+        expected = len(text.split())
+        result = run.step(1).execution.results[0]
+        dropped = [w for w in warned if "not in the state schema" in w]
+        if dropped:
+            raise Wrong(
+                f"With text={text!r}, graphkit dropped a write: {dropped[0]}",
+                hint="Translate both ways: {'doc': ...} into the child, {'words': ...} out.",
+            )
+        if not result.subruns:
+            raise Wrong(
+                f"With text={text!r}, count_words ran no subgraph (its TaskResult has no "
+                "subruns): the word-count graph must do the counting.",
+                hint="Call word_counter.invoke({...}) inside count_words.",
+            )
+        sub = result.subruns[0]
+        if run.values.get("words") != expected:
+            raise Wrong(
+                f"With text={text!r}, `words` ended as {run.values.get('words')!r}; the "
+                f"subgraph's own output was {dict(sub.values)!r}; expected {expected}.",
+                hint="Return {'words': <the subgraph's count>}.",
+            )
+    return (
+        f"The subgraph ran inside count_words (namespace {sub.namespace[0].split(':')[0]}:…) "
+        "and its count came back as `words`, on all 4 texts."
+    )

@@ -1,0 +1,286 @@
+"""Checks for lesson 06: messages and the ReAct agent, offline.
+
+The checks run the learner's agent, filter node or router on the real runtime and read
+the records: which node ran in which superstep, what the model asked for, what the
+tools answered, and what the ``add_messages`` reducer kept.
+
+>>> from graphkit.course.solutions import lesson06 as solutions
+>>> bool(check_keep_last(solutions.keep_last))
+True
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+from graphkit.course.checking import Wrong, compiled, exercise, trace
+
+__all__ = [
+    "MAX_MESSAGES",
+    "QUESTION",
+    "TEMPERATURES",
+    "check_keep_last",
+    "check_should_summarize",
+    "check_tool_round_trip",
+    "history",
+    "keep_last_graph",
+    "summary_graph",
+]
+
+TEMPERATURES = {"Oslo": "4°C", "Rome": "18°C", "Lima": "15°C"}
+"""What exercise 6.1's ``temperature`` tool knows."""
+
+QUESTION = "How warm is it in Rome right now?"
+"""The question exercise 6.1's agent is asked."""
+
+MAX_MESSAGES = 6
+"""Exercise 6.3: summarise when the history holds more than this many messages."""
+
+
+def history(length: int, prefix: str = "m") -> list[Any]:
+    """A chat history of ``length`` messages, human and AI in turn, with ids
+    ``m0``, ``m1``, ... (so ``RemoveMessage(id=...)`` can find them)."""
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    return [
+        HumanMessage(f"question {i // 2 + 1}", id=f"{prefix}{i}")
+        if i % 2 == 0
+        else AIMessage(f"answer {i // 2 + 1}", id=f"{prefix}{i}")
+        for i in range(length)
+    ]
+
+
+def _quiet_trace(app: Any, input: Any) -> Any:
+    from graphkit.errors import GraphkitWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", GraphkitWarning)
+        return trace(app, input)
+
+
+def _ids(messages: Any) -> list[str]:
+    return [getattr(m, "id", None) for m in messages]
+
+
+# -- 6.1 · One tool round trip -------------------------------------------------------------
+
+
+def _steps(nodes: list[list[str]]) -> str:
+    return ", ".join(" + ".join(step) for step in nodes)
+
+
+def _messages_written(result: Any) -> list[Any]:
+    """The messages a task wrote to ``messages`` (its update, before the reducer)."""
+    found: list[Any] = []
+    for channel, value in result.writes:
+        if channel == "messages":
+            found.extend(value if isinstance(value, list) else [value])
+    return found
+
+
+@exercise("6.1 · One tool round trip")
+def check_tool_round_trip(build_agent: Any) -> str:
+    """``build_agent()`` returns an agent (``create_react_agent`` or hand-built) whose
+    scripted model calls the ``temperature`` tool once for Rome, then answers with the
+    tool's result: the steps are model, tools, model."""
+    from langchain_core.messages import AIMessage, ToolMessage
+
+    app = compiled(build_agent, "build_agent()")
+    try:
+        run = _quiet_trace(app, {"messages": [("user", QUESTION)]})
+    except Wrong as wrong:
+        if "ScriptExhaustedError" not in wrong.message:
+            raise
+        raise Wrong(
+            wrong.message,
+            hint="The model ran out of script. A ScriptedChatModel answers its script "
+            "once: script one answer per model call (a tool call, then the final answer), "
+            "and create the model inside build_agent so each run gets a fresh one.",
+        ) from wrong
+    loop = [s for s in run.steps if s.step >= 1 and s.plan.tasks]
+    nodes = [s.plan.nodes for s in loop]
+    if not loop:
+        raise Wrong("Your agent ran no node after __start__.", hint="Connect START to the model.")
+    first = [m for r in loop[0].execution.results for m in _messages_written(r)]
+    asked = [m for m in first if isinstance(m, AIMessage) and m.tool_calls]
+    if not asked:
+        said = first[-1].content if first else None
+        raise Wrong(
+            f"In step 1 the model answered {said!r} with no tool call, so the run ended "
+            "there. The tools never ran.",
+            hint="Script an AIMessage('', tool_calls=[{'name': ..., 'args': {...}, "
+            "'id': ...}]) as the model's first answer.",
+        )
+    if len(loop) < 3:
+        raise Wrong(
+            f"The run stopped after the steps {_steps(nodes)}: expected model, tools, model.",
+            hint="The model needs a second scripted answer, after the tool's result.",
+        )
+    tool_messages = [
+        m
+        for r in loop[1].execution.results
+        for m in _messages_written(r)
+        if isinstance(m, ToolMessage)
+    ]
+    if not tool_messages:
+        raise Wrong(
+            f"Step 2 ran {_steps(nodes[1:2])}, which wrote no ToolMessage; the tools node should "
+            "answer the model's tool call there.",
+            hint="Use ToolNode([...]) and tools_condition, or create_react_agent.",
+        )
+    answer = tool_messages[0]
+    if answer.status == "error":
+        raise Wrong(
+            f"The tool call failed in step 2: the tools node answered {answer.content!r}.",
+            hint="The call's name and args must fit your tool: temperature(city='Rome').",
+        )
+    if answer.name != "temperature":
+        raise Wrong(
+            f"Step 2 called the tool {answer.name!r}; this exercise wants a tool named "
+            "'temperature'.",
+            hint="@tool def temperature(city: str) -> str: ...",
+        )
+    if TEMPERATURES["Rome"] not in str(answer.content):
+        raise Wrong(
+            f"The temperature tool answered {answer.content!r} for the call "
+            f"{asked[0].tool_calls[0]['args']}; expected Rome's {TEMPERATURES['Rome']} "
+            "from lesson06.TEMPERATURES.",
+            hint="Look the city up in TEMPERATURES, and call it with city='Rome'.",
+        )
+    if len(loop) != 3:
+        raise Wrong(
+            f"The run took {len(loop)} steps after __start__ ({_steps(nodes)}); one tool "
+            "round trip "
+            "is model, tools, model.",
+            hint="After the tool's answer, script a plain answer (no tool calls).",
+        )
+    final = run.values["messages"][-1]
+    if not isinstance(final, AIMessage) or final.tool_calls:
+        raise Wrong(
+            f"The last message is {final!r}; expected the model's final answer.",
+            hint="Script a plain answer as the model's second response.",
+        )
+    if TEMPERATURES["Rome"] not in str(final.content):
+        raise Wrong(
+            f"The final answer {final.content!r} does not give the tool's result "
+            f"{answer.content!r}.",
+            hint="A scripted response can be a function: lambda messages: ... "
+            "messages[-1].content ...",
+        )
+    names = _steps(nodes)
+    return (
+        f"Steps 1–3 ran {names}: the model asked, the tool "
+        f"answered {answer.content!r}, the model replied {final.content!r}."
+    )
+
+
+# -- 6.2 · Keep the last N messages --------------------------------------------------------
+
+
+def keep_last_graph(keep_last: Any, n: int = 2) -> Any:
+    """The exercise's graph: START → ``filter`` (``keep_last(state, n)``) → END, on
+    ``MessagesState``."""
+    from graphkit import END, START, StateGraph
+    from graphkit.prebuilt import MessagesState
+
+    def filter(state: MessagesState) -> Any:
+        return keep_last(state, n)
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("filter", filter)
+    builder.add_edge(START, "filter")
+    builder.add_edge("filter", END)
+    return builder.compile()
+
+
+@exercise("6.2 · Keep the last N messages")
+def check_keep_last(keep_last: Any) -> str:
+    """``keep_last(state, n)`` deletes, with ``RemoveMessage``, every message but the last
+    ``n`` — checked for several ``n`` and history lengths."""
+    cases = [(2, 5), (2, 2), (2, 1), (3, 8), (1, 4), (4, 10)]
+    for n, length in cases:
+        messages = history(length)
+        run = _quiet_trace(keep_last_graph(keep_last, n), {"messages": messages})
+        kept = _ids(run.values["messages"])
+        expected = _ids(messages[-n:])
+        if kept == expected:
+            continue
+        change = run.step(1).update.change("messages") if len(run.steps) > 2 else None
+        written = change.values if change is not None else ()
+        wrote = f" Your node wrote {written[0]!r}." if written else " Your node wrote nothing."
+        if len(kept) == length:
+            raise Wrong(
+                f"With n={n} and {length} messages ({_ids(messages)}), all {length} are still "
+                f"there after the filter.{wrote} add_messages merges by id: messages it "
+                "already has stay; only a RemoveMessage deletes one.",
+                hint="Return {'messages': [RemoveMessage(id=m.id) for m in ...]}.",
+            )
+        raise Wrong(
+            f"With n={n} and {length} messages ({_ids(messages)}), the filter kept {kept}; "
+            f"expected the last {n}: {expected}.",
+            hint="Which messages are 'all but the last n'? Try slicing with -n.",
+        )
+    return f"Right on all {len(cases)} histories: only the last n messages survive."
+
+
+# -- 6.3 · Summarise only when the history is long ----------------------------------------
+
+
+def summary_graph(should_summarize: Any) -> Any:
+    """The exercise's graph: ``conversation`` (adds one AI reply) → your router →
+    ``summarize_conversation`` (writes ``summary``, keeps the last 2 messages) or END."""
+    from langchain_core.messages import AIMessage, RemoveMessage
+
+    from graphkit import END, START, StateGraph
+    from graphkit.prebuilt import MessagesState
+
+    class State(MessagesState):
+        summary: str
+
+    def conversation(state: State) -> dict:
+        return {"messages": [AIMessage(f"reply {len(state['messages'])}", id="reply")]}
+
+    def summarize_conversation(state: State) -> dict:
+        removed = [RemoveMessage(id=m.id) for m in state["messages"][:-2]]
+        return {"summary": f"summary of {len(state['messages'])} messages", "messages": removed}
+
+    builder = StateGraph(State)
+    builder.add_node("conversation", conversation)
+    builder.add_node("summarize_conversation", summarize_conversation)
+    builder.add_edge(START, "conversation")
+    builder.add_conditional_edges("conversation", should_summarize, ["summarize_conversation", END])
+    builder.add_edge("summarize_conversation", END)
+    return builder.compile()
+
+
+@exercise("6.3 · Summarise only when the history is long")
+def check_should_summarize(should_summarize: Any) -> str:
+    """``should_summarize(state)`` routes to ``summarize_conversation`` when the history
+    holds more than ``MAX_MESSAGES`` messages, else to ``END`` — checked on histories
+    from 1 to 10 messages."""
+    app = summary_graph(should_summarize)
+    wrong = []  # (messages after `conversation`, summarised?)
+    for length in range(0, 10):
+        run = _quiet_trace(app, {"messages": history(length), "summary": ""})
+        size = length + 1  # conversation adds its reply in step 1
+        summarized = any("summarize_conversation" in s.plan.nodes for s in run.steps)
+        if summarized != (size > MAX_MESSAGES):
+            wrong.append((size, summarized))
+    if wrong:
+        size, summarized = wrong[0]
+        did = "summarised" if summarized else "ended without a summary"
+        boundary = len(wrong) == 1 and size in (MAX_MESSAGES, MAX_MESSAGES + 1)
+        raise Wrong(
+            f"With {size} message{'s' if size != 1 else ''} after `conversation` (step 1), "
+            f"your router {did}; it should {'end' if summarized else 'summarise'}: summarise "
+            f"only when there are more than {MAX_MESSAGES} (wrong for "
+            f"{len(wrong)} of the 10 histories).",
+            hint="Compare len(state['messages']) with MAX_MESSAGES: more than, not at least."
+            if boundary
+            else "Return 'summarize_conversation' or END depending on len(state['messages']).",
+        )
+    return (
+        f"Summarised exactly when the history had more than {MAX_MESSAGES} messages "
+        "(checked from 1 to 10)."
+    )

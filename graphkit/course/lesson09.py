@@ -1,0 +1,285 @@
+"""Checks for lesson 09 · Debugging recipes.
+
+Each exercise hands the learner a buggy graph to fix. A check runs the fixed graph on
+the real runtime, on more than the lesson's input, and when it is still wrong says what
+the runtime saw: which node never ran and why (in the words of ``run.why``), which step
+wrote a key twice, where a loop hit the recursion limit.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, TypedDict
+
+from graphkit.checkpoint import InMemorySaver
+from graphkit.constants import END, START
+from graphkit.course import Wrong, compiled, exercise, trace
+from graphkit.errors import GraphkitWarning, GraphRecursionError
+from graphkit.graph.state import StateGraph
+from graphkit.pregel.runtime import interrupt
+
+__all__ = [
+    "check_agent_stops",
+    "check_no_overwrite",
+    "check_report_runs",
+    "check_resume",
+    "draft_graph",
+]
+
+QUESTIONS = ("why is the sky blue?", "what is BSP?")
+LOOP_LIMIT = 25
+
+
+def _quietly(app: Any, state: dict[str, Any], **options: Any) -> tuple[Any, list[str]]:
+    """Trace ``app`` and collect the GraphkitWarnings it raised, as text."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", GraphkitWarning)
+        run = trace(app, state, **options)
+    said = [str(w.message) for w in caught if issubclass(w.category, GraphkitWarning)]
+    return run, said
+
+
+def _warned(said: list[str]) -> str:
+    return "".join(f"\ngraphkit warned: {text}" for text in said)
+
+
+def _ran(run: Any, node: str) -> list[int]:
+    return [step.step for step in run.steps if node in step.plan.nodes]
+
+
+@exercise("9.1 · Wake up `report`")
+def check_report_runs(build_research: Any) -> str:
+    """The research graph runs plan → (search ∥ cite) → report, and `report` sees the
+    notes of all three, on every question."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", GraphkitWarning)
+        app = compiled(build_research, "build_research()")
+    built = [str(w.message) for w in caught if issubclass(w.category, GraphkitWarning)]
+    for node in ("plan", "search", "cite", "report"):
+        if node not in app.spec.nodes:
+            raise Wrong(
+                f"Your graph has no node `{node}` (its nodes: {sorted(app.spec.nodes)}).",
+                "Keep the four nodes of the lesson's graph; fix how they are wired.",
+            )
+    for question in QUESTIONS:
+        run, said = _quietly(app, {"question": question, "notes": []})
+        said = built + said
+        if not _ran(run, "report"):
+            why = run.why("report", graph=app)
+            raise Wrong(
+                f"For the question {question!r}, node `report` still never runs: "
+                f"{why}{_warned(said)}",
+                "Read the warning and run.why('report', graph=app): which name did the "
+                "router return, and which node does the waiting edge still wait for?",
+            )
+        for node in ("search", "cite"):
+            if not _ran(run, node):
+                raise Wrong(
+                    f"`report` ran (step {_ran(run, 'report')[0]}), but `{node}` never did, "
+                    f"so its note is missing: notes = {run.values.get('notes')!r}."
+                    f"{_warned(said)}",
+                    "The planner's router must send the run to both search and cite.",
+                )
+        if len(_ran(run, "report")) != 1:
+            raise Wrong(
+                f"`report` ran {len(_ran(run, 'report'))} times (steps "
+                f"{_ran(run, 'report')}); it should run once, after both search and cite.",
+                "A waiting edge add_edge([a, b], c) runs c once, when both have written.",
+            )
+        answer = run.values.get("answer", "")
+        expected = ["plan: " + question, "found 3 sources", "cited 2 papers"]
+        if any(note not in answer for note in expected):
+            raise Wrong(
+                f"`report` ran at step {_ran(run, 'report')[0]} but wrote answer = "
+                f"{answer!r}; it should join the notes {expected}.",
+                "report reads state['notes'] once search and cite have both written.",
+            )
+        if said:
+            raise Wrong(
+                f"It runs, but graphkit still warns:{_warned(said)}",
+                "A warning names a real problem: fix what it points at.",
+            )
+    return (
+        f"`report` runs once, at step {_ran(run, 'report')[0]}, after search and cite "
+        "met at the waiting edge — on every question, with no warning."
+    )
+
+
+@exercise("9.2 · Stop the double write")
+def check_no_overwrite(build_tally: Any) -> str:
+    """`count` writes only `total`, so `items` keeps the input items plus the two
+    collected ones, once each."""
+    app = compiled(build_tally, "build_tally()")
+    for given in (["fig"], ["kiwi", "plum", "lime"]):
+        run, said = _quietly(app, {"items": list(given), "total": 0})
+        items = run.values.get("items")
+        expected = [*given, "apple", "pear"]
+        if items != expected:
+            changes = [
+                (step.step, step.update.change("items"))
+                for step in run.steps
+                if step.step >= 0 and step.update and step.update.change("items")
+            ]
+            story = "; ".join(
+                f"step {number}: {', '.join(change.writers)} wrote {list(change.values)!r} "
+                f"→ {change.after!r}"
+                for number, change in changes
+            )
+            raise Wrong(
+                f"Starting from items = {given!r}, the run ended with items = {items!r} "
+                f"instead of {expected!r}. The changes table says: {story}.{_warned(said)}",
+                "Look at which nodes appear as writers of `items`. A node should return "
+                "only the keys it changes; keep the reducer, it is what appends.",
+            )
+        total = run.values.get("total")
+        if total != len(expected):
+            raise Wrong(
+                f"items is right ({items!r}), but total = {total!r}; it should be "
+                f"{len(expected)}, the number of items.",
+                "count returns {'total': len(state['items'])}.",
+            )
+        writers = {
+            node
+            for step in run.steps
+            if step.step > 0 and step.execution is not None
+            for node, channel, _ in step.execution.writes
+            if channel == "items"
+        }
+        if writers != {"collect"}:
+            raise Wrong(
+                f"The result is right, but `items` was written by {sorted(writers)}; "
+                "only `collect` should write it.",
+                "A node returns only the keys it changes.",
+            )
+    return (
+        "`count` now writes only `total`: the changes table shows one writer per key, "
+        "and the add reducer appends each item once."
+    )
+
+
+@exercise("9.3 · Make the agent stop")
+def check_agent_stops(build_agent: Any) -> str:
+    """The agent loop calls its tool twice, answers, and routes to END — within a
+    recursion limit of 25, for any number of tool calls already made."""
+    app = compiled(build_agent, "build_agent()")
+    for start in (0, 1):
+        try:
+            run, said = _quietly(
+                app, {"question": "q", "tool_calls": start}, config={"recursion_limit": LOOP_LIMIT}
+            )
+        except Wrong as wrong:
+            error = wrong.__cause__
+            if not isinstance(error, GraphRecursionError):
+                raise
+            partial = error.run  # type: ignore[attr-defined]
+            tail = [node for step in partial.steps[-6:] for node in step.plan.nodes]
+            answer = partial.values.get("answer")
+            raise Wrong(
+                f"Starting with tool_calls={start}, your agent still loops: the recursion "
+                f"limit ({LOOP_LIMIT}) stopped it at step {partial.steps[-1].step}. The last "
+                f"steps ran {' → '.join(tail)}, though `answer` was {answer!r} and "
+                f"tool_calls {partial.values.get('tool_calls')!r}: the router never chose END.",
+                "Which key does the router read, and which key does agent write when it "
+                "is done? (print(error.run.timeline()) shows every step.)",
+            ) from error
+        calls = run.values.get("tool_calls")
+        if run.values.get("answer") != "42" or calls != max(start, 2):
+            raise Wrong(
+                f"Starting with tool_calls={start}, the run stopped at step "
+                f"{run.steps[-1].step} with answer={run.values.get('answer')!r} and "
+                f"tool_calls={calls!r}; it should answer '42' after {max(start, 2)} tool "
+                f"calls. `tools` ran at steps {_ran(run, 'tools')}.{_warned(said)}",
+                "Stop when the agent has answered, not before: the loop itself was right.",
+            )
+    return (
+        "The router sees the answer and chooses END: the loop ends after two tool calls, "
+        "well inside the recursion limit."
+    )
+
+
+class Draft(TypedDict):
+    text: str
+    approved: bool
+
+
+def draft_graph(calls: list[str] | None = None) -> Any:
+    """The lesson's draft graph (write → review, which asks with ``interrupt``), with an
+    InMemorySaver; each node appends its name to ``calls`` when it starts."""
+    calls = [] if calls is None else calls
+
+    def write(state: Draft) -> dict:
+        calls.append("write")
+        return {"text": "Dear customer, ..."}
+
+    def review(state: Draft) -> dict:
+        calls.append("review")
+        answer = interrupt({"question": "send this?", "text": state["text"]})
+        return {"approved": answer == "yes"}
+
+    builder = StateGraph(Draft)
+    builder.add_node("write", write)
+    builder.add_node("review", review)
+    builder.add_edge(START, "write")
+    builder.add_edge("write", "review")
+    builder.add_edge("review", END)
+    return builder.compile(checkpointer=InMemorySaver())
+
+
+@exercise("9.4 · Answer the reviewer")
+def check_resume(review_and_send: Any) -> str:
+    """``review_and_send(app, thread_id, answer)`` runs the draft graph on the thread
+    until `review` asks, then answers it with ``answer``: `write` runs once, the thread
+    ends with ``approved == (answer == "yes")`` and nothing left to run."""
+    for number, answer in enumerate(("yes", "no")):
+        calls: list[str] = []
+        app = draft_graph(calls)
+        thread_id = f"check-{number}"
+        config = {"configurable": {"thread_id": thread_id}}
+        result = review_and_send(app, thread_id, answer)
+        state = app.get_state(config)
+        writes = calls.count("write")
+        if not calls:
+            raise Wrong(
+                "Your function never ran the graph: no node started.",
+                "Start with app.invoke({'text': ''}, config), config naming the thread.",
+            )
+        if state.next:
+            pending = [i.value for i in state.interrupts]
+            inputs = sum(
+                1 for s in app.get_state_history(config) if s.metadata.get("source") == "input"
+            )
+            raise Wrong(
+                f"After your function, thread {thread_id!r} is still paused before "
+                f"{list(state.next)} (get_state(config).next), asking {pending}; `write` ran "
+                f"{writes} time(s). "
+                + (
+                    f"The thread received {inputs} inputs: a second input started a new run "
+                    "on it instead of answering the interrupt."
+                    if inputs > 1
+                    else "Nothing answered the interrupt on this thread"
+                    + (" (another thread ran the graph again)." if writes > 1 else ".")
+                ),
+                "Resume the same thread with app.invoke(Command(resume=answer), config).",
+            )
+        if writes != 1:
+            raise Wrong(
+                f"The thread finished, but `write` ran {writes} times: the draft was written "
+                "again before it was approved.",
+                "Run once with the input; then resume with Command(resume=answer) only.",
+            )
+        approved = state.values.get("approved")
+        if approved != (answer == "yes"):
+            raise Wrong(
+                f"Asked to answer {answer!r}, the thread ended with approved = {approved!r}.",
+                "Pass the answer you were given as the resume value.",
+            )
+        if not isinstance(result, dict) or result.get("approved") != approved:
+            raise Wrong(
+                f"The thread is right, but your function returned {result!r}; return the "
+                "final state (what the resuming invoke returns).",
+                "return app.invoke(Command(resume=answer), config)",
+            )
+    return (
+        "Command(resume=...) on the same thread answered the waiting interrupt: `review` "
+        "finished, `write` ran once, and the thread has nothing left to run."
+    )

@@ -1,0 +1,215 @@
+"""Tests of lesson 01's checks: each passes on its solution and fails, saying why, on
+typical wrong answers and on the notebook's stub."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from graphkit import END, START, StateGraph
+from graphkit.course import lesson01
+from graphkit.course.solutions import lesson01 as solution
+from graphkit.course.solutions.lesson01 import Weather, Words
+
+# -- 1.1 · A three-node chain -------------------------------------------------------------
+
+
+def chain(order=("split_words", "count_words", "write_report"), **actions):
+    nodes = {
+        "split_words": solution.split_words,
+        "count_words": solution.count_words,
+        "write_report": solution.write_report,
+        **actions,
+    }
+    builder = StateGraph(Words)
+    for name in order:
+        builder.add_node(name, nodes[name])
+    previous = START
+    for name in order:
+        builder.add_edge(previous, name)
+        previous = name
+    builder.add_edge(previous, END)
+    return builder
+
+
+def test_chain_passes_on_its_solution():
+    verdict = lesson01.check_chain(solution.build_chain)
+    assert verdict.passed, verdict
+    assert "three supersteps" in verdict.message
+
+
+def test_chain_fails_on_the_stub():
+    def split_words(state):
+        return {}  # your code here
+
+    def build_chain():
+        builder = StateGraph(Words)
+        builder.add_node("split_words", split_words)
+        builder.add_edge(START, "split_words")
+        builder.add_edge("split_words", END)
+        return builder
+
+    verdict = lesson01.check_chain(build_chain)
+    assert not verdict.passed
+    assert "no node 'count_words', 'write_report'" in verdict.message
+
+
+def test_chain_fails_when_a_node_returns_the_whole_state():
+    def count_words(state):
+        return {**state, "count": len(state["words"])}
+
+    verdict = lesson01.check_chain(chain(count_words=count_words))
+    assert not verdict.passed
+    assert "count_words wrote text, words, count" in verdict.message
+    assert "partial update" in verdict.hint
+
+
+def test_chain_fails_when_the_nodes_run_in_the_wrong_order():
+    def write_report(state):
+        return {"text": f"{state.get('count', 0)} words"}
+
+    order = ("split_words", "write_report", "count_words")
+    verdict = lesson01.check_chain(chain(order, write_report=write_report))
+    assert not verdict.passed
+    assert "step 2: write_report; step 3: count_words" in verdict.message
+    assert "one node per step" in verdict.message
+
+
+def test_chain_fails_when_two_nodes_share_a_step():
+    builder = chain()
+    builder.add_edge("split_words", "write_report")
+    verdict = lesson01.check_chain(builder)
+    assert not verdict.passed
+    # write_report reads count before count_words wrote it: the run fails in step 2
+    assert "KeyError in step 2 (node write_report)" in verdict.message
+
+
+def test_chain_fails_on_a_wrong_value():
+    def write_report(state):
+        return {"text": f"{state['count']} word(s)"}
+
+    verdict = lesson01.check_chain(chain(write_report=write_report))
+    assert not verdict.passed
+    assert "text = '4 word(s)'; expected '4 words'" in verdict.message
+
+
+# -- 1.2 · Route by temperature -----------------------------------------------------------
+
+
+def router(route=None, path=None, plain=()):
+    builder = StateGraph(Weather)
+    builder.add_node("measure", solution.measure)
+    builder.add_node("hot", solution.hot)
+    builder.add_node("cold", solution.cold)
+    builder.add_edge(START, "measure")
+    if route is not None:
+        builder.add_conditional_edges("measure", route, path)
+    for target in plain:
+        builder.add_edge("measure", target)
+    builder.add_edge("hot", END)
+    builder.add_edge("cold", END)
+    return builder
+
+
+def test_router_passes_on_its_solution_and_with_a_path_list():
+    assert lesson01.check_router(solution.build_router).passed
+
+    def untyped(state):
+        return "hot" if state["temperature"] >= 25 else "cold"
+
+    assert lesson01.check_router(router(untyped, ["hot", "cold"])).passed
+
+
+def test_router_fails_on_the_stub():
+    verdict = lesson01.check_router(router(plain=["cold"]))
+    assert not verdict.passed
+    assert "measure → cold is a plain edge" in verdict.message
+
+
+def test_router_fails_with_two_plain_edges():
+    verdict = lesson01.check_router(router(plain=["hot", "cold"]))
+    assert not verdict.passed
+    assert "plain edge" in verdict.message
+
+
+def test_router_fails_on_the_wrong_boundary():
+    def strict(state):
+        return "hot" if state["temperature"] > 25 else "cold"
+
+    verdict = lesson01.check_router(router(strict, ["hot", "cold"]))
+    assert not verdict.passed
+    assert "At 25 °C your run went step 1: measure; step 2: cold" in verdict.message
+
+
+def test_router_fails_when_it_always_chooses_one():
+    verdict = lesson01.check_router(router(lambda state: "cold", ["hot", "cold"]))
+    assert not verdict.passed
+    assert "At 30 °C" in verdict.message and "expected step 1: measure; step 2: hot" in (
+        verdict.message
+    )
+
+
+def test_router_fails_when_the_drawing_cannot_tell_the_choices():
+    def untyped(state):
+        return "hot" if state["temperature"] >= 25 else "cold"
+
+    verdict = lesson01.check_router(router(untyped))
+    assert not verdict.passed
+    assert "drawing shows measure may go to" in verdict.message
+    assert "Literal" in verdict.hint
+
+
+def test_router_fails_on_a_graph_of_another_shape():
+    class Other(TypedDict):
+        x: int
+
+    builder = StateGraph(Other)
+    builder.add_node("measure", lambda state: {})
+    builder.add_edge(START, "measure")
+    verdict = lesson01.check_router(builder)
+    assert not verdict.passed
+    assert "no node 'hot', 'cold'" in verdict.message
+
+
+# -- 1.3 · Read a run -----------------------------------------------------------------------
+
+
+def test_read_run_passes_on_its_solution():
+    verdict = lesson01.check_read_run(solution.SIGN_STEP, solution.TEXT_AFTER_2)
+    assert verdict.passed, verdict
+    assert "HELLO ADA!" in verdict.message
+
+
+def test_read_run_fails_on_the_stub():
+    verdict = lesson01.check_read_run(None, None)
+    assert not verdict.passed
+    assert "still None" in verdict.message
+
+
+def test_read_run_fails_on_a_position_in_run_steps():
+    verdict = lesson01.check_read_run(4, solution.TEXT_AFTER_2)
+    assert not verdict.passed
+    assert "not its step number" in verdict.message
+    assert "run.step(n)" in verdict.hint
+
+
+def test_read_run_fails_on_another_step():
+    verdict = lesson01.check_read_run(2, solution.TEXT_AFTER_2)
+    assert not verdict.passed
+    assert "step 2 ran shout, tally" in verdict.message
+
+
+def test_read_run_fails_on_the_value_after_another_step():
+    verdict = lesson01.check_read_run(3, "hello Ada")
+    assert not verdict.passed
+    assert "after step 1, not after step 2" in verdict.message
+
+
+def test_read_run_fails_on_a_value_the_run_never_held():
+    verdict = lesson01.check_read_run(3, "HELLO ADA")
+    assert not verdict.passed
+    assert "never held" in verdict.message
+
+
+def test_the_mystery_graph_is_drawn_with_its_router():
+    edges = {(e.source, e.target, e.kind) for e in lesson01.mystery_graph().get_graph().edges}
+    assert {("greet", "shout", "conditional"), ("greet", "whisper", "conditional")} <= edges

@@ -1,0 +1,171 @@
+"""Tests of lesson 02's checks: each passes on its solution and fails, saying why, on
+typical wrong answers and on the notebook's stub."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphkit import END, START, GraphkitWarning, StateGraph
+from graphkit.course import lesson02
+from graphkit.course.solutions import lesson02 as solution
+from graphkit.course.solutions.lesson02 import Counter, bump, double, peek
+
+# -- 2.1 · Predict the steps ----------------------------------------------------------------
+
+
+def test_predict_steps_passes_on_its_solution_in_any_order():
+    assert lesson02.check_predict_steps(solution.STEPS).passed
+    shuffled = {3: "merge", 2: ("slow", "merge"), 1: {"right", "left"}}
+    verdict = lesson02.check_predict_steps(shuffled)
+    assert verdict.passed, verdict
+    assert "merge ran twice" in verdict.message
+
+
+def test_predict_steps_fails_on_the_stub():
+    verdict = lesson02.check_predict_steps({1: [], 2: [], 3: []})
+    assert not verdict.passed
+    assert "Step 1 runs left, right; you said no node" in verdict.message
+
+
+def test_predict_steps_fails_when_merge_waits_for_both_branches():
+    verdict = lesson02.check_predict_steps({1: ["left", "right"], 2: ["slow"], 3: ["merge"]})
+    assert not verdict.passed
+    assert "Step 2 runs merge, slow; you said slow" in verdict.message
+    assert "merge ran at step 2 because left wrote branch:to:merge in step 1" in verdict.message
+    assert "waiting edge" in verdict.hint
+
+
+def test_predict_steps_fails_when_merge_runs_only_once():
+    verdict = lesson02.check_predict_steps({1: ["left", "right"], 2: ["slow", "merge"]})
+    assert not verdict.passed
+    assert "stop before step 3, which runs merge" in verdict.message
+
+
+def test_predict_steps_fails_on_a_step_too_many_and_on_a_wrong_shape():
+    verdict = lesson02.check_predict_steps({**solution.STEPS, 4: ["merge"]})
+    assert not verdict.passed
+    assert "Step 4 runs no node (the run is over)" in verdict.message
+    verdict = lesson02.check_predict_steps(["left", "right"])
+    assert not verdict.passed
+    assert "Expected a dict" in verdict.message
+
+
+def test_predict_steps_names_a_node_that_does_not_exist():
+    verdict = lesson02.check_predict_steps({1: ["left", "rigth"]})
+    assert not verdict.passed
+    assert "no node 'rigth'" in verdict.message
+
+
+# -- 2.2 · See the old value -----------------------------------------------------------------
+
+
+def graph(edges, nodes=None):
+    nodes = nodes or {"bump": bump, "double": double, "peek": peek}
+    builder = StateGraph(Counter)
+    for name, action in nodes.items():
+        builder.add_node(name, action)
+    for source, target in edges:
+        builder.add_edge(source, target)
+    return builder
+
+
+def test_old_value_passes_on_its_solution():
+    verdict = lesson02.check_old_value(solution.build_old_value)
+    assert verdict.passed, verdict
+    assert "still pending" in verdict.message
+
+
+def test_old_value_fails_on_the_stub():
+    stub = graph(
+        [(START, "bump"), ("bump", "double"), ("double", END)], {"bump": bump, "double": double}
+    )
+    verdict = lesson02.check_old_value(stub)
+    assert not verdict.passed
+    assert "no node 'peek'" in verdict.message
+
+
+def test_old_value_fails_when_no_edge_leads_to_peek():
+    stub = graph([(START, "bump"), ("bump", "double"), ("double", END)])
+    with pytest.warns(GraphkitWarning, match="'peek' can never run"):
+        verdict = lesson02.check_old_value(stub)
+    assert not verdict.passed
+    assert "peek never ran" in verdict.message
+
+
+def test_old_value_fails_on_a_chain():
+    chain = graph([(START, "bump"), ("bump", "double"), ("double", "peek"), ("peek", END)])
+    verdict = lesson02.check_old_value(chain)
+    assert not verdict.passed
+    assert "peek ran in step 3, after double's step 2, so it saw double's write" in (
+        verdict.message
+    )
+    assert "seen = 2" in verdict.message
+
+
+def test_old_value_fails_when_peek_runs_beside_bump():
+    side = graph([(START, "bump"), (START, "peek"), ("bump", "double"), ("double", END)])
+    verdict = lesson02.check_old_value(side)
+    assert not verdict.passed
+    assert "peek never saw bump's write (seen = 0" in verdict.message
+
+
+def test_old_value_fails_when_peek_reads_the_wrong_key_or_runs_twice():
+    def wrong_peek(state):
+        return {"seen": state["count"] * 2}
+
+    nodes = {"bump": bump, "double": double, "peek": wrong_peek}
+    edges = [(START, "bump"), ("bump", "double"), ("bump", "peek")]
+    verdict = lesson02.check_old_value(graph(edges, nodes))
+    assert not verdict.passed
+    assert "expected seen = 1 (bump's value)" in verdict.message
+
+    verdict = lesson02.check_old_value(graph([*edges, ("double", "peek")]))
+    assert not verdict.passed
+    assert "peek ran in steps [2, 3]" in verdict.message
+
+
+# -- 2.3 · What does the reducer hold? ---------------------------------------------------------
+
+
+def test_total_after_passes_on_its_solution():
+    verdict = lesson02.check_total_after(solution.TOTAL_AFTER)
+    assert verdict.passed, verdict
+
+
+def test_total_after_fails_on_the_stub():
+    verdict = lesson02.check_total_after({2: None, 3: None})
+    assert not verdict.passed
+    assert "no answer for step 2" in verdict.message
+
+
+def test_total_after_fails_when_a_sibling_sees_the_other_write():
+    verdict = lesson02.check_total_after({2: 32, 3: 64})
+    assert not verdict.passed
+    assert "After step 2, total does not hold 32" in verdict.message
+    assert "still pending" in verdict.hint
+    assert "22" not in verdict.message + verdict.hint  # the answer is not given away
+
+
+def test_total_after_fails_when_one_write_is_lost():
+    verdict = lesson02.check_total_after({2: 16, 3: 32})
+    assert not verdict.passed
+    assert "every write of the step counts" in verdict.hint
+
+
+def test_total_after_fails_when_finish_runs_twice():
+    verdict = lesson02.check_total_after({2: 22, 3: 66})
+    assert not verdict.passed
+    assert "After step 3, total does not hold 66" in verdict.message
+    assert "finish runs once" in verdict.hint
+
+
+def test_total_after_fails_on_a_wrong_shape():
+    verdict = lesson02.check_total_after([22, 44])
+    assert not verdict.passed
+    assert "Expected a dict" in verdict.message
+
+
+def test_the_exercise_graphs_draw():
+    edges = {(e.source, e.target) for e in lesson02.uneven_graph().get_graph().edges}
+    assert {("left", "merge"), ("slow", "merge")} <= edges
+    assert lesson02.tally_graph().invoke(dict(lesson02.TALLY_INPUT)) == {"total": 44}

@@ -1,0 +1,198 @@
+"""Tests of lesson 03's checks: each passes on its solution and fails, with a message
+that says what the runtime saw, on the notebook's stub and on typical wrong answers."""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, TypedDict
+
+import pytest
+
+from graphkit import START, StateGraph
+from graphkit.course import lesson03
+from graphkit.course.solutions import lesson03 as solutions
+from graphkit.errors import GraphkitWarning
+
+# -- 3.1 · Fix the conflict -----------------------------------------------------------------
+
+
+def fan_out(schema, *, chain: bool = False) -> StateGraph:
+    builder = StateGraph(schema)
+    builder.add_node("a", lambda state: {"results": ["apple"]})
+    builder.add_node("b", lambda state: {"results": ["banana"]})
+    builder.add_edge(START, "a")
+    builder.add_edge("a" if chain else START, "b")
+    return builder
+
+
+class Plain(TypedDict):  # the notebook's stub
+    results: list
+
+
+class KeepsLast(TypedDict):
+    results: Annotated[list, lambda current, update: update]
+
+
+class Adds(TypedDict):
+    results: Annotated[list, operator.add]
+
+
+def test_fix_conflict_passes_on_the_solution():
+    verdict = lesson03.check_fix_conflict(solutions.build_fan_out)
+    assert verdict, verdict
+    assert "['apple', 'banana']" in verdict.message
+
+
+def test_fix_conflict_fails_on_the_stub_naming_the_step_and_writers():
+    verdict = lesson03.check_fix_conflict(fan_out(Plain))
+    assert not verdict
+    assert "Step 1" in verdict.message and "'a' and 'b' wrote 'results'" in verdict.message
+    assert "reducer" in verdict.hint
+
+
+def test_fix_conflict_fails_on_a_reducer_that_keeps_the_last_write():
+    verdict = lesson03.check_fix_conflict(fan_out(KeepsLast))
+    assert not verdict
+    assert "two writes to `results`" in verdict.message and "lost" in verdict.message
+
+
+def test_fix_conflict_fails_when_the_nodes_no_longer_run_in_parallel():
+    verdict = lesson03.check_fix_conflict(fan_out(Plain, chain=True))
+    assert not verdict
+    assert "no longer run in parallel" in verdict.message
+
+
+def test_fix_conflict_fails_when_a_node_is_renamed():
+    builder = StateGraph(Adds).add_node("a", lambda state: {"results": ["apple"]})
+    builder.add_edge(START, "a")
+    verdict = lesson03.check_fix_conflict(builder)
+    assert not verdict
+    assert "no node 'b'" in verdict.message
+
+
+# -- 3.2 · A reducer that keeps the best score ------------------------------------------------
+
+
+def stub_best_scores(current: dict, update: dict) -> dict:  # the notebook's stub
+    return update
+
+
+def last_wins(current: dict, update: dict) -> dict:
+    return {**current, **update}
+
+
+def mutates(current: dict, update: dict) -> dict:
+    for player, score in update.items():
+        current[player] = max(score, current.get(player, score))
+    return current
+
+
+def compares_dicts(current: dict, update: dict) -> dict:
+    return max(current, update)
+
+
+def test_best_scores_passes_on_the_solution():
+    verdict = lesson03.check_best_scores(solutions.best_scores)
+    assert verdict, verdict
+    assert "{'ann': 9, 'bob': 7, 'cy': 5}" in verdict.message
+
+
+def test_best_scores_fails_on_the_stub():
+    verdict = lesson03.check_best_scores(stub_best_scores)
+    assert not verdict
+    assert "returned {'ann': 5, 'bob': 1}" not in verdict.message
+    assert "expected {'ann': 5, 'bob': 1}" in verdict.message
+
+
+def test_best_scores_fails_when_the_last_write_wins():
+    verdict = lesson03.check_best_scores(last_wins)
+    assert not verdict
+    assert "returned {'ann': 2, 'bob': 1}" in verdict.message
+    assert "higher of the two" in verdict.hint
+
+
+def test_best_scores_fails_when_it_changes_its_argument():
+    verdict = lesson03.check_best_scores(mutates)
+    assert not verdict
+    assert "changed its arguments" in verdict.message and "new dict" in verdict.hint
+
+
+def test_best_scores_fails_on_an_error_without_raising():
+    verdict = lesson03.check_best_scores(compares_dicts)
+    assert not verdict
+    assert "TypeError" in verdict.message
+
+
+def test_best_scores_fails_on_a_non_function():
+    verdict = lesson03.check_best_scores({"ann": 1})
+    assert not verdict
+    assert "Expected a function" in verdict.message
+
+
+# -- 3.3 · Return only the report -----------------------------------------------------------
+
+
+def report_graph(**schemas) -> StateGraph:
+    builder = StateGraph(solutions.ReportState, **schemas)
+    builder.add_node("research", solutions.research)
+    builder.add_node("write", solutions.write)
+    builder.add_edge(START, "research")
+    builder.add_edge("research", "write")
+    return builder
+
+
+class ReportAndNotes(TypedDict):
+    report: str
+    notes: str
+
+
+class TopicOnly(TypedDict):
+    topic: str
+
+
+def test_output_schema_passes_on_the_solution():
+    verdict = lesson03.check_output_schema(solutions.build_report)
+    assert verdict, verdict
+    assert "{'report':" in verdict.message
+
+
+def test_output_schema_fails_on_the_stub():
+    verdict = lesson03.check_output_schema(report_graph())
+    assert not verdict
+    assert "returned the keys ['notes', 'report', 'topic']" in verdict.message
+    assert "output_schema" in verdict.hint
+
+
+def test_output_schema_fails_with_too_many_output_keys():
+    verdict = lesson03.check_output_schema(report_graph(output_schema=ReportAndNotes))
+    assert not verdict
+    assert "returned the keys ['notes', 'report']" in verdict.message
+
+
+def test_output_schema_fails_when_the_input_schema_is_set_instead():
+    verdict = lesson03.check_output_schema(report_graph(input_schema=TopicOnly))
+    assert not verdict
+    assert "returned the keys ['notes', 'report', 'topic']" in verdict.message
+
+
+def test_output_schema_fails_when_notes_leave_the_state():
+    class Slim(TypedDict):
+        topic: str
+        report: str
+
+    builder = StateGraph(Slim, output_schema=solutions.ReportOutput)
+    builder.add_node("write", lambda state: {"report": f"Report on {state['topic']}."})
+    builder.add_edge(START, "write")
+    verdict = lesson03.check_output_schema(builder)
+    assert not verdict
+    assert "no `notes`" in verdict.message
+
+
+def test_output_schema_fails_when_the_input_loses_topic():
+    class NoTopic(TypedDict):
+        notes: str
+
+    with pytest.warns(GraphkitWarning, match="topic"):
+        verdict = lesson03.check_output_schema(report_graph(input_schema=NoTopic))
+    assert not verdict
+    assert "raised KeyError" in verdict.message

@@ -1,0 +1,158 @@
+"""Tests of lesson 04's checks: each passes on its solution(s) and fails, with a message
+naming the steps and nodes the run showed, on the notebook's stub and on typical wrong
+answers."""
+
+from __future__ import annotations
+
+from graphkit import END, START, StateGraph
+from graphkit.course import lesson04
+from graphkit.course.solutions import lesson04 as solutions
+
+# -- 4.1 · Route with a path map ----------------------------------------------------------
+
+
+def triage_graph(route, path_map) -> StateGraph:
+    builder = StateGraph(solutions.Ticket)
+    builder.add_node("triage", solutions.triage)
+    for name in ("refund", "bug", "human"):
+        builder.add_node(name, solutions.handler(name))
+        builder.add_edge(name, END)
+    builder.add_edge(START, "triage")
+    builder.add_conditional_edges("triage", route, path_map)
+    return builder
+
+
+def stub_route(state) -> str:  # the notebook's stub
+    return "other"
+
+
+def names_route(state) -> str:
+    message = state["message"]
+    if not message:
+        return END
+    return "refund" if "refund" in message else "bug" if "error" in message else "human"
+
+
+def no_end_route(state) -> str:
+    message = state["message"]
+    return "money" if "refund" in message else "crash" if "error" in message else "other"
+
+
+STUB_MAP = {"money": "refund", "crash": "bug", "other": "human"}  # the notebook's stub
+FULL_MAP = {**STUB_MAP, "empty": END}
+
+
+def test_router_passes_on_the_solution():
+    verdict = lesson04.check_router(solutions.build_triage)
+    assert verdict, verdict
+    assert "All 6 tickets" in verdict.message
+
+
+def test_router_fails_on_the_stub_naming_the_ticket_and_the_step():
+    verdict = lesson04.check_router(triage_graph(stub_route, STUB_MAP))
+    assert not verdict
+    assert "'please refund me', step 2 ran human; expected refund" in verdict.message
+    assert "refund did not run at step 2" in verdict.message
+
+
+def test_router_fails_without_a_path_map():
+    verdict = lesson04.check_router(triage_graph(names_route, None))
+    assert not verdict
+    assert "no path map" in verdict.message and "dict" in verdict.hint
+
+
+def test_router_fails_when_an_empty_message_does_not_end():
+    verdict = lesson04.check_router(triage_graph(no_end_route, FULL_MAP))
+    assert not verdict
+    assert "For message '', step 2 ran human; expected END" in verdict.message
+
+
+def test_router_fails_on_a_key_missing_from_the_path_map_without_raising():
+    verdict = lesson04.check_router(triage_graph(solutions.route, STUB_MAP))
+    assert not verdict
+    assert "step 1" in verdict.message and "triage" in verdict.message
+
+
+def test_router_fails_when_a_node_is_missing():
+    builder = StateGraph(solutions.Ticket).add_node("triage", solutions.triage)
+    verdict = lesson04.check_router(builder.add_edge(START, "triage"))
+    assert not verdict
+    assert "no node refund, bug, human" in verdict.message
+
+
+# -- 4.2 · Fan in exactly once ------------------------------------------------------------
+
+
+def test_fan_in_passes_with_a_waiting_edge():
+    verdict = lesson04.check_fan_in(solutions.build_fan_in)
+    assert verdict, verdict
+    assert "join:weather+news_2:summarize" in verdict.message
+
+
+def test_fan_in_passes_with_defer():
+    verdict = lesson04.check_fan_in(solutions.build_fan_in_deferred)
+    assert verdict, verdict
+    assert "ran once, at step 4" in verdict.message
+
+
+def test_fan_in_fails_on_the_stub_plain_edges():
+    builder = solutions._desk()
+    builder.add_edge("weather", "summarize")
+    builder.add_edge("news_2", "summarize")
+    verdict = lesson04.check_fan_in(builder)
+    assert not verdict
+    assert "summarize ran 2 times (at steps [3, 4])" in verdict.message
+    assert "edge weather → summarize" in verdict.message
+    assert "waiting edge" in verdict.hint
+
+
+def test_fan_in_fails_when_the_waiting_edge_starts_too_early():
+    builder = solutions._desk()
+    builder.add_edge(["weather", "news_1"], "summarize")
+    verdict = lesson04.check_fan_in(builder)
+    assert not verdict
+    assert "summarize ran at step 3, but news_2 had not finished" in verdict.message
+
+
+def test_fan_in_fails_when_only_the_long_branch_is_wired():
+    builder = solutions._desk()
+    builder.add_edge("news_2", "summarize")
+    verdict = lesson04.check_fan_in(builder)
+    assert not verdict
+    assert "weather never wrote any of its triggers" in verdict.message
+
+
+# -- 4.3 · Predict the steps ---------------------------------------------------------------
+
+
+def test_predicted_steps_passes_on_the_solution():
+    verdict = lesson04.check_predicted_steps(solutions.PREDICTED)
+    assert verdict, verdict
+
+
+def test_predicted_steps_fails_on_the_stub():
+    verdict = lesson04.check_predicted_steps({"read": None, "publish": None, "audit": None})
+    assert not verdict
+    assert "No step (an int) predicted for read, publish, audit" in verdict.message
+
+
+def test_predicted_steps_fails_one_step_early_and_explains_each_node():
+    verdict = lesson04.check_predicted_steps({"read": 2, "publish": 3, "audit": 4})
+    assert not verdict
+    assert "read: you predicted step 2, it ran at step 3" in verdict.message
+    assert "search wrote branch:to:read in step 2" in verdict.message
+    assert "waiting edge [read, outline] → publish" in verdict.message
+    assert "audit is deferred" in verdict.message
+
+
+def test_predicted_steps_fails_when_the_deferred_node_is_taken_for_a_plain_one():
+    verdict = lesson04.check_predicted_steps({"read": 3, "publish": 4, "audit": 2})
+    assert not verdict
+    assert "audit: you predicted step 2, it ran at step 5" in verdict.message
+    assert "read:" not in verdict.message
+
+
+def test_predicted_steps_fails_on_a_list():
+    verdict = lesson04.check_predicted_steps([3, 4, 5])
+    assert not verdict
+    assert "Expected a dict" in verdict.message

@@ -1,0 +1,180 @@
+"""Tests of lesson 05's checks: each passes on its solution and fails, saying why, on
+the notebook's stub and on typical wrong answers."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from graphkit import Command, Send
+from graphkit.course import lesson05
+from graphkit.course.solutions import lesson05 as solutions
+
+# -- 5.1 · Map with Send
+
+
+def test_fan_out_passes_on_the_solution():
+    verdict = lesson05.check_fan_out(solutions.fan_out)
+    assert verdict, verdict.message
+    assert "push task" in verdict.message
+
+
+def test_fan_out_stub_routes_by_name_and_gets_a_pull_task():
+    def fan_out(state):
+        return "work"  # the notebook's stub
+
+    verdict = lesson05.check_fan_out(fan_out)
+    assert not verdict
+    assert "pull task" in verdict.message and "whole state" in verdict.message
+    assert "Send" in verdict.hint
+
+
+def test_fan_out_sending_only_the_first_item():
+    def fan_out(state):
+        return [Send("work", {"item": state["items"][0]})]
+
+    verdict = lesson05.check_fan_out(fan_out)
+    assert not verdict
+    assert "planned 1 push task" in verdict.message
+
+
+def test_fan_out_sending_the_bare_item():
+    def fan_out(state):
+        return [Send("work", item) for item in state["items"]]
+
+    verdict = lesson05.check_fan_out(fan_out)
+    assert not verdict
+    assert "'ant'" in verdict.message and "key 'item'" in verdict.message
+
+
+def test_fan_out_sending_the_whole_list_to_each_task():
+    def fan_out(state):
+        return [Send("work", {"item": state["items"]}) for _ in state["items"]]
+
+    verdict = lesson05.check_fan_out(fan_out)
+    assert not verdict
+    assert "exactly one task" in verdict.message or "received the items" in verdict.message
+
+
+def test_fan_out_sending_to_a_misspelt_node():
+    verdict = lesson05.check_fan_out(
+        lambda state: [Send("worker", {"item": x}) for x in state["items"]]
+    )
+    assert not verdict
+    assert "'worker', which is not a node" in verdict.message
+
+
+def test_fan_out_sending_nothing():
+    verdict = lesson05.check_fan_out(lambda state: [])
+    assert not verdict
+    assert "never ran" in verdict.message
+
+
+# -- 5.2 · Command
+
+
+def test_triage_passes_on_the_solution():
+    verdict = lesson05.check_triage(solutions.triage)
+    assert verdict, verdict.message
+
+
+def test_triage_stub_always_approves():
+    def triage(state) -> Command[Literal["approve", "review", "reject"]]:
+        return Command(update={"level": "low"}, goto="approve")  # the notebook's stub
+
+    verdict = lesson05.check_triage(triage)
+    assert not verdict
+    assert "amount=101" in verdict.message and "['approve']" in verdict.message
+    assert "boundaries" not in verdict.hint
+
+
+def test_triage_without_annotation_is_told_the_compile_warning():
+    def triage(state):
+        return solutions.triage(state)
+
+    verdict = lesson05.check_triage(triage)
+    assert not verdict
+    assert "can never run" in verdict.message
+    assert "Command[Literal" in verdict.hint
+
+
+def test_triage_returning_a_dict_routes_nowhere():
+    def triage(state) -> Command[Literal["approve", "review", "reject"]]:
+        return {"level": "low"}
+
+    verdict = lesson05.check_triage(triage)
+    assert not verdict
+    assert "nothing ran after triage" in verdict.message and "dict" in verdict.message
+
+
+def test_triage_with_an_off_by_one_boundary():
+    def triage(state) -> Command[Literal["approve", "review", "reject"]]:
+        amount = state["amount"]
+        if amount < 100:
+            return Command(update={"level": "low"}, goto="approve")
+        if amount < 1000:
+            return Command(update={"level": "medium"}, goto="review")
+        return Command(update={"level": "high"}, goto="reject")
+
+    verdict = lesson05.check_triage(triage)
+    assert not verdict
+    assert "amount=100," in verdict.message and "boundaries" in verdict.hint
+
+
+def test_triage_routing_right_but_wrong_level():
+    def triage(state) -> Command[Literal["approve", "review", "reject"]]:
+        route = solutions.triage(state).goto
+        return Command(update={"level": "low"}, goto=route)
+
+    verdict = lesson05.check_triage(triage)
+    assert not verdict
+    assert "set level to 'low'" in verdict.message
+
+
+# -- 5.3 · A subgraph with its own schema
+
+word_counter = lesson05.word_count_graph()
+
+
+def test_call_subgraph_passes_on_the_solution():
+    verdict = lesson05.check_call_subgraph(solutions.count_words)
+    assert verdict, verdict.message
+    assert "count_words" in verdict.message
+
+
+def test_call_subgraph_stub():
+    verdict = lesson05.check_call_subgraph(lambda state: {"words": 0})
+    assert not verdict
+    assert "ran no subgraph" in verdict.message
+
+
+def test_call_subgraph_counting_without_the_subgraph():
+    verdict = lesson05.check_call_subgraph(lambda state: {"words": len(state["text"].split())})
+    assert not verdict
+    assert "no subruns" in verdict.message
+
+
+def test_call_subgraph_passing_the_parent_keys():
+    def count_words(state):
+        return {"words": word_counter.invoke({"text": state["text"]})["count"]}
+
+    verdict = lesson05.check_call_subgraph(count_words)
+    assert not verdict
+    assert "KeyError" in verdict.message
+
+
+def test_call_subgraph_returning_the_child_state():
+    def count_words(state):
+        return word_counter.invoke({"doc": state["text"]})
+
+    verdict = lesson05.check_call_subgraph(count_words)
+    assert not verdict
+    assert "dropped a write" in verdict.message and "'doc'" in verdict.message
+
+
+def test_call_subgraph_returning_a_wrong_count():
+    def count_words(state):
+        return {"words": word_counter.invoke({"doc": state["text"]})["count"] + 1}
+
+    verdict = lesson05.check_call_subgraph(count_words)
+    assert not verdict
+    assert "expected 4" in verdict.message

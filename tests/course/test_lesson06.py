@@ -1,0 +1,184 @@
+"""Tests of lesson 06's checks: each passes on its solution and fails, saying why, on
+the notebook's stub and on typical wrong answers."""
+
+from __future__ import annotations
+
+from langchain_core.messages import AIMessage, RemoveMessage
+from langchain_core.tools import tool
+
+from graphkit import END
+from graphkit.course import lesson06
+from graphkit.course.solutions import lesson06 as solutions
+from graphkit.prebuilt import ScriptedChatModel, create_react_agent
+
+# -- 6.1 · One tool round trip
+
+
+def _call(name="temperature", args=None, id="call-1"):
+    return {"name": name, "args": args if args is not None else {"city": "Rome"}, "id": id}
+
+
+def _agent(*responses, tools=(solutions.temperature,)):
+    return lambda: create_react_agent(ScriptedChatModel(responses=list(responses)), list(tools))
+
+
+def test_round_trip_passes_on_the_solution():
+    verdict = lesson06.check_tool_round_trip(solutions.build_agent)
+    assert verdict, verdict.message
+    assert "agent, tools, agent" in verdict.message
+
+
+def test_round_trip_stub_answers_without_a_tool():
+    @tool
+    def temperature(city: str) -> str:
+        """The temperature in a city right now."""
+        return "unknown"  # the notebook's stub
+
+    def build_agent():
+        model = ScriptedChatModel(responses=["I have no idea."])
+        return create_react_agent(model, [temperature])
+
+    verdict = lesson06.check_tool_round_trip(build_agent)
+    assert not verdict
+    assert "no tool call" in verdict.message and "'I have no idea.'" in verdict.message
+
+
+def test_round_trip_calling_a_tool_the_agent_does_not_have():
+    verdict = lesson06.check_tool_round_trip(
+        _agent(AIMessage("", tool_calls=[_call("weather")]), "It is warm.")
+    )
+    assert not verdict
+    assert "failed in step 2" in verdict.message and "weather" in verdict.message
+
+
+def test_round_trip_with_a_tool_that_ignores_the_table():
+    @tool
+    def temperature(city: str) -> str:
+        """The temperature in a city right now."""
+        return "warm"
+
+    verdict = lesson06.check_tool_round_trip(
+        _agent(AIMessage("", tool_calls=[_call()]), "It is warm.", tools=[temperature])
+    )
+    assert not verdict
+    assert "answered 'warm'" in verdict.message and "18°C" in verdict.message
+
+
+def test_round_trip_asking_for_the_wrong_city():
+    verdict = lesson06.check_tool_round_trip(
+        _agent(AIMessage("", tool_calls=[_call(args={"city": "Oslo"})]), "It is 4°C.")
+    )
+    assert not verdict
+    assert "{'city': 'Oslo'}" in verdict.message
+
+
+def test_round_trip_with_two_round_trips():
+    verdict = lesson06.check_tool_round_trip(
+        _agent(
+            AIMessage("", tool_calls=[_call()]),
+            AIMessage("", tool_calls=[_call(id="call-2")]),
+            "It is 18°C.",
+        )
+    )
+    assert not verdict
+    assert "5 steps" in verdict.message
+
+
+def test_round_trip_with_a_final_answer_that_ignores_the_tool():
+    verdict = lesson06.check_tool_round_trip(
+        _agent(AIMessage("", tool_calls=[_call()]), "Lovely weather.")
+    )
+    assert not verdict
+    assert "does not give the tool's result" in verdict.message
+
+
+def test_round_trip_with_a_script_too_short():
+    verdict = lesson06.check_tool_round_trip(_agent(AIMessage("", tool_calls=[_call()])))
+    assert not verdict
+    assert "ScriptExhaustedError" in verdict.message
+    assert "one answer per model call" in verdict.hint
+
+
+def test_round_trip_with_a_model_used_up_before_the_check():
+    agent = solutions.build_agent()
+    agent.invoke({"messages": [("user", lesson06.QUESTION)]})  # the demo line uses it up
+    verdict = lesson06.check_tool_round_trip(agent)
+    assert not verdict
+    assert "ScriptExhaustedError" in verdict.message and "fresh one" in verdict.hint
+
+
+# -- 6.2 · Keep the last N messages
+
+
+def test_keep_last_passes_on_the_solution():
+    verdict = lesson06.check_keep_last(solutions.keep_last)
+    assert verdict, verdict.message
+
+
+def test_keep_last_stub_removes_nothing():
+    verdict = lesson06.check_keep_last(lambda state, n: {"messages": []})  # the stub
+    assert not verdict
+    assert "still there" in verdict.message and "RemoveMessage" in verdict.message
+
+
+def test_keep_last_returning_the_last_messages_keeps_everything():
+    verdict = lesson06.check_keep_last(lambda state, n: {"messages": state["messages"][-n:]})
+    assert not verdict
+    assert "merges by id" in verdict.message
+
+
+def test_keep_last_off_by_one():
+    def keep_last(state, n):
+        return {"messages": [RemoveMessage(id=m.id) for m in state["messages"][: -n - 1]]}
+
+    verdict = lesson06.check_keep_last(keep_last)
+    assert not verdict
+    assert "expected the last 2" in verdict.message
+
+
+def test_keep_last_removing_the_newest():
+    def keep_last(state, n):
+        return {"messages": [RemoveMessage(id=m.id) for m in state["messages"][n:]]}
+
+    verdict = lesson06.check_keep_last(keep_last)
+    assert not verdict
+    assert "the filter kept ['m0', 'm1']" in verdict.message
+
+
+def test_keep_last_fixed_to_two():
+    def keep_last(state, n):
+        return {"messages": [RemoveMessage(id=m.id) for m in state["messages"][:-2]]}
+
+    verdict = lesson06.check_keep_last(keep_last)
+    assert not verdict
+    assert "n=3" in verdict.message
+
+
+# -- 6.3 · Summarise only when the history is long
+
+
+def test_should_summarize_passes_on_the_solution():
+    verdict = lesson06.check_should_summarize(solutions.should_summarize)
+    assert verdict, verdict.message
+
+
+def test_should_summarize_stub_never_summarises():
+    verdict = lesson06.check_should_summarize(lambda state: END)  # the stub
+    assert not verdict
+    assert "With 7 messages" in verdict.message and "ended without a summary" in verdict.message
+    assert "wrong for 4 of the 10" in verdict.message and "depending on" in verdict.hint
+
+
+def test_should_summarize_always():
+    verdict = lesson06.check_should_summarize(lambda state: "summarize_conversation")
+    assert not verdict
+    assert "With 1 message after" in verdict.message and "summarised" in verdict.message
+
+
+def test_should_summarize_at_least_instead_of_more_than():
+    def should_summarize(state):
+        return "summarize_conversation" if len(state["messages"]) >= 6 else END
+
+    verdict = lesson06.check_should_summarize(should_summarize)
+    assert not verdict
+    assert "With 6 messages" in verdict.message and "not at least" in verdict.hint

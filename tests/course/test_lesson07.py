@@ -1,0 +1,168 @@
+"""Tests of lesson 07's checks: each passes on its solution and fails, saying why, on
+the notebook's stub and on typical wrong answers."""
+
+from __future__ import annotations
+
+import re
+
+from graphkit import END, START, InMemorySaver, StateGraph
+from graphkit.course import lesson07
+from graphkit.course.solutions import lesson07 as solutions
+from graphkit.prebuilt import MessagesState
+
+# -- 7.1 · Replay from before a node
+
+
+def test_replay_passes_on_the_solution():
+    verdict = lesson07.check_replay(solutions.replay_from)
+    assert verdict, verdict.message
+    assert "fork" in verdict.message
+
+
+def test_replay_stub_invokes_the_latest_checkpoint():
+    def replay_from(app, config, node):
+        return app.invoke(None, config)  # the notebook's stub
+
+    verdict = lesson07.check_replay(replay_from)
+    assert not verdict
+    assert "nothing was replayed" in verdict.message and "no `fork`" in verdict.message
+    assert ".next" in verdict.hint
+
+
+def test_replay_from_the_checkpoint_after_the_node():
+    def replay_from(app, config, node):
+        # the checkpoint written by the step in which `node` ran: one too late
+        after = next(s for s in app.get_state_history(config) if node in (s.next or ())).config
+        later = next(s for s in app.get_state_history(config) if s.parent_config == after)
+        return app.invoke(None, later.config)
+
+    verdict = lesson07.check_replay(replay_from)
+    assert not verdict
+    assert "too late" in verdict.message and "('summarize',)" in verdict.message
+
+
+def test_replay_from_the_very_first_checkpoint():
+    def replay_from(app, config, node):
+        first = list(app.get_state_history(config))[-1]
+        return app.invoke(None, first.config)
+
+    verdict = lesson07.check_replay(replay_from)
+    assert not verdict
+    assert "too early" in verdict.message and "fetch" in verdict.message
+
+
+def test_replay_with_new_input_is_a_new_run():
+    def replay_from(app, config, node):
+        return app.invoke({"url": "example.org"}, config)
+
+    verdict = lesson07.check_replay(replay_from)
+    assert not verdict
+    assert "new input step" in verdict.message
+
+
+# -- 7.2 · Fix a wrong value with update_state
+
+
+def test_fix_city_passes_on_the_solution():
+    verdict = lesson07.check_fix_city(solutions.fix_city)
+    assert verdict, verdict.message
+
+
+def test_fix_city_stub_updates_the_latest_checkpoint():
+    def fix_city(app, config, city):
+        app.update_state(config, {"city": city})  # the notebook's stub
+        return app.invoke(None, config)
+
+    verdict = lesson07.check_fix_city(fix_city)
+    assert not verdict
+    assert "'unknown in Pari'" in verdict.message and "next ()" in verdict.message
+    assert "('lookup',)" in verdict.hint
+
+
+def test_fix_city_without_resuming():
+    def fix_city(app, config, city):
+        before = next(s for s in app.get_state_history(config) if s.next == ("lookup",))
+        app.update_state(before.config, {"city": city})
+
+    verdict = lesson07.check_fix_city(fix_city)
+    assert not verdict
+    assert "stopped at your update" in verdict.message and "invoke(None" in verdict.hint
+
+
+def test_fix_city_writing_the_report_directly():
+    def fix_city(app, config, city):
+        report = f"{lesson07.WEATHER[city]} in {city}"
+        app.update_state(config, {"city": city, "report": report})
+
+    verdict = lesson07.check_fix_city(fix_city)
+    assert not verdict
+    assert "lookup never ran again" in verdict.message
+
+
+def test_fix_city_with_a_new_run():
+    def fix_city(app, config, city):
+        return app.invoke({"city": city}, config)
+
+    verdict = lesson07.check_fix_city(fix_city)
+    assert not verdict
+    assert "no `update` checkpoint" in verdict.message and "new run" in verdict.message
+
+
+# -- 7.3 · Read the history
+
+
+def two_turn_chat():
+    def chat(state):
+        last = state["messages"][-1].content
+        return {"messages": [("assistant", f"You said {last!r} ({len(state['messages'])})")]}
+
+    builder = StateGraph(MessagesState).add_node("chat", chat)
+    app = (
+        builder.add_edge(START, "chat").add_edge("chat", END).compile(checkpointer=InMemorySaver())
+    )
+    config = {"configurable": {"thread_id": "quiz"}}
+    app.invoke({"messages": [("user", "Hi, I'm Ada")]}, config)
+    app.invoke({"messages": [("user", "What's my name?")]}, config)
+    return app, config
+
+
+def test_history_passes_on_the_solution():
+    app, config = two_turn_chat()
+    verdict = lesson07.check_history(app, config, **solutions.HISTORY_ANSWERS)
+    assert verdict, verdict.message
+    assert "6 checkpoints" in verdict.message
+
+
+def test_history_stub():
+    app, config = two_turn_chat()
+    verdict = lesson07.check_history(app, config, checkpoints=0, replay_step=0)  # the stub
+    assert not verdict
+    assert "holds 6" in verdict.message and "3 per turn" in verdict.message
+
+
+def test_history_counting_the_supersteps_of_one_turn():
+    app, config = two_turn_chat()
+    verdict = lesson07.check_history(app, config, checkpoints=3, replay_step=3)
+    assert not verdict
+    assert re.search(r"step 2 \(input\), step 3 \(loop\), step 4 \(loop\)", verdict.message)
+
+
+def test_history_giving_the_step_in_which_chat_ran():
+    app, config = two_turn_chat()
+    verdict = lesson07.check_history(app, config, checkpoints=6, replay_step=4)
+    assert not verdict
+    assert "step 4 is the step in which chat ran" in verdict.message
+
+
+def test_history_giving_the_first_turn():
+    app, config = two_turn_chat()
+    verdict = lesson07.check_history(app, config, checkpoints=6, replay_step=0)
+    assert not verdict
+    assert "has step 3" in verdict.message
+
+
+def test_history_on_an_empty_thread():
+    app, _ = two_turn_chat()
+    verdict = lesson07.check_history(app, {"configurable": {"thread_id": "nobody"}}, 6, 3)
+    assert not verdict
+    assert "0 turn(s)" in verdict.message

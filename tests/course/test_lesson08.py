@@ -1,0 +1,170 @@
+"""Tests of lesson 08's checks: each passes on its solution and fails, saying why, on
+the notebook's stub and on typical wrong answers."""
+
+from __future__ import annotations
+
+from graphkit import InMemorySaver, interrupt
+from graphkit.course import lesson08
+from graphkit.course.solutions import lesson08 as solutions
+
+# -- 8.1 · An approval node
+
+
+def test_approval_passes_on_the_solution():
+    verdict = lesson08.check_approval(solutions.approve)
+    assert verdict, verdict.message
+
+
+def test_approval_stub_never_pauses():
+    def approve(state):
+        return {"approved": True}  # the notebook's stub
+
+    verdict = lesson08.check_approval(approve)
+    assert not verdict
+    assert "never paused" in verdict.message and "interrupt(" in verdict.hint
+
+
+def test_approval_without_the_draft_in_the_question():
+    def approve(state):
+        return {"approved": interrupt("Send it?") == "yes"}
+
+    verdict = lesson08.check_approval(approve)
+    assert not verdict
+    assert "cannot see the draft" in verdict.message and "'Send it?'" in verdict.message
+
+
+def test_approval_taking_any_answer_as_yes():
+    def approve(state):
+        return {"approved": bool(interrupt(state["body"]))}
+
+    verdict = lesson08.check_approval(approve)
+    assert not verdict
+    assert "resumed with 'no', but send ran" in verdict.message and "truthy" in verdict.hint
+
+
+def test_approval_upside_down():
+    def approve(state):
+        return {"approved": interrupt(state["body"]) == "no"}
+
+    verdict = lesson08.check_approval(approve)
+    assert not verdict
+    assert "resumed with 'yes', but send did not run" in verdict.message
+
+
+def test_approval_asking_twice():
+    def approve(state):
+        first = interrupt(state["body"])
+        second = interrupt("Really?")
+        return {"approved": first == second == "yes"}
+
+    verdict = lesson08.check_approval(approve)
+    assert not verdict
+    assert "paused again" in verdict.message
+
+
+# -- 8.2 · A static breakpoint
+
+
+def test_breakpoint_passes_on_the_solution():
+    verdict = lesson08.check_breakpoint(solutions.pause_before_send)
+    assert verdict, verdict.message
+
+
+def test_breakpoint_after_review_also_passes():
+    verdict = lesson08.check_breakpoint(
+        lambda builder: builder.compile(checkpointer=InMemorySaver(), interrupt_after=["review"])
+    )
+    assert verdict, verdict.message
+
+
+def test_breakpoint_stub_never_stops():
+    def pause_before_send(builder):
+        return builder.compile(checkpointer=InMemorySaver())  # the notebook's stub
+
+    verdict = lesson08.check_breakpoint(pause_before_send)
+    assert not verdict
+    assert "sent before the run stopped" in verdict.message and "did not stop" in verdict.message
+
+
+def test_breakpoint_after_send_is_too_late():
+    verdict = lesson08.check_breakpoint(
+        lambda builder: builder.compile(checkpointer=InMemorySaver(), interrupt_after=["send"])
+    )
+    assert not verdict
+    assert "sent before the run stopped" in verdict.message and "interrupt_after" in verdict.hint
+
+
+def test_breakpoint_before_review_is_too_early():
+    verdict = lesson08.check_breakpoint(
+        lambda builder: builder.compile(checkpointer=InMemorySaver(), interrupt_before=["review"])
+    )
+    assert not verdict
+    assert "too early" in verdict.message and "('review',)" in verdict.message
+
+
+def test_breakpoint_without_a_checkpointer():
+    verdict = lesson08.check_breakpoint(lambda builder: builder.compile(interrupt_before=["send"]))
+    assert not verdict
+    assert "no checkpointer" in verdict.message
+
+
+def test_breakpoint_returning_something_else():
+    verdict = lesson08.check_breakpoint(lambda builder: None)
+    assert not verdict
+    assert "NoneType" in verdict.message
+
+
+# -- 8.3 · Edit the state at a breakpoint
+
+
+def test_edit_passes_on_the_solution():
+    verdict = lesson08.check_edit_at_breakpoint(solutions.fix_and_send)
+    assert verdict, verdict.message
+
+
+def test_edit_stub_sends_to_the_misspelt_address():
+    def fix_and_send(app, config, address):
+        return app.invoke(None, config)  # the notebook's stub
+
+    verdict = lesson08.check_edit_at_breakpoint(fix_and_send)
+    assert not verdict
+    assert "ada@exmaple.com" in verdict.message and "send ran before your edit" in verdict.message
+
+
+def test_edit_as_send_skips_sending():
+    def fix_and_send(app, config, address):
+        app.update_state(config, {"to": address}, as_node="send")
+        return app.invoke(None, config)
+
+    verdict = lesson08.check_edit_at_breakpoint(fix_and_send)
+    assert not verdict
+    assert "outbox is empty" in verdict.message and "leads to END" in verdict.message
+    assert "as_node" in verdict.hint
+
+
+def test_edit_without_resuming():
+    def fix_and_send(app, config, address):
+        app.update_state(config, {"to": address})
+
+    verdict = lesson08.check_edit_at_breakpoint(fix_and_send)
+    assert not verdict
+    assert "still paused before send" in verdict.message and "invoke(None" in verdict.hint
+
+
+def test_edit_with_new_input():
+    def fix_and_send(app, config, address):
+        return app.invoke({"name": "Ada", "to": address}, config)
+
+    verdict = lesson08.check_edit_at_breakpoint(fix_and_send)
+    assert not verdict
+    assert "new run" in verdict.message and "2 input steps" in verdict.message
+
+
+def test_edit_writing_the_outbox_directly():
+    def fix_and_send(app, config, address):
+        mail = f"to {address}: {app.get_state(config).values['body']}"
+        app.update_state(config, {"outbox": [mail]}, as_node="send")
+
+    verdict = lesson08.check_edit_at_breakpoint(fix_and_send)
+    assert not verdict
+    assert "send never ran" in verdict.message

@@ -1,0 +1,220 @@
+"""Tests of lesson 09's checks: each passes on its solution and fails, saying what the
+runtime saw, on the notebook's stub and on typical wrong answers."""
+
+from __future__ import annotations
+
+from graphkit import END, START, Command, StateGraph
+from graphkit.course import lesson09
+from graphkit.course.solutions import lesson09 as solutions
+from graphkit.course.solutions.lesson09 import Agent, Research, Tally
+
+
+def research(route, *, waiting: bool = True) -> StateGraph:
+    def plan(state: Research) -> dict:
+        return {"notes": [f"plan: {state['question']}"]}
+
+    def search(state: Research) -> dict:
+        return {"notes": ["found 3 sources"]}
+
+    def cite(state: Research) -> dict:
+        return {"notes": ["cited 2 papers"]}
+
+    def report(state: Research) -> dict:
+        return {"answer": " / ".join(state["notes"])}
+
+    builder = StateGraph(Research)
+    for node in (plan, search, cite, report):
+        builder.add_node(node.__name__, node)
+    builder.add_edge(START, "plan")
+    builder.add_conditional_edges("plan", route)
+    if waiting:
+        builder.add_edge(["search", "cite"], "report")
+    else:
+        builder.add_edge("search", "report")
+        builder.add_edge("cite", "report")
+    builder.add_edge("report", END)
+    return builder
+
+
+def test_report_runs_passes_on_the_solution():
+    verdict = lesson09.check_report_runs(solutions.build_research)
+    assert verdict, verdict
+
+
+def test_report_runs_fails_on_the_stub_naming_the_router_and_the_wait():
+    verdict = lesson09.check_report_runs(lambda: research(lambda s: ["search", "citations"]))
+    assert not verdict
+    assert "still never runs" in verdict.message
+    assert "still waiting for cite" in verdict.message
+    assert "'citations', which is not a node" in verdict.message
+
+
+def test_report_runs_fails_when_cite_is_dropped():
+    def only_search() -> StateGraph:
+        builder = research(lambda s: ["search"], waiting=False)
+        return builder
+
+    verdict = lesson09.check_report_runs(only_search)
+    assert not verdict
+    assert "`cite` never did" in verdict.message
+
+
+def test_report_runs_fails_when_report_runs_twice():
+    # search and cite run in different steps when cite is routed through an extra hop:
+    # two plain edges then run report twice.
+    def staggered() -> StateGraph:
+        builder = research(lambda s: ["search", "cite"], waiting=False)
+        return builder
+
+    # plain edges from two nodes of the same step still run report once: that passes.
+    assert lesson09.check_report_runs(staggered)
+
+    def late(state: Research) -> str:
+        return ["search", "cite"]
+
+    builder = StateGraph(Research)
+    builder.add_node("plan", lambda s: {"notes": [f"plan: {s['question']}"]})
+    builder.add_node("search", lambda s: {"notes": ["found 3 sources"]})
+    builder.add_node("cite", lambda s: {"notes": ["cited 2 papers"]})
+    builder.add_node("report", lambda s: {"answer": " / ".join(s["notes"])})
+    builder.add_edge(START, "plan")
+    builder.add_edge("plan", "search")
+    builder.add_edge("search", "cite")
+    builder.add_edge("search", "report")
+    builder.add_edge("cite", "report")
+    verdict = lesson09.check_report_runs(builder)
+    assert not verdict
+    assert "`report` ran 2 times" in verdict.message
+
+
+def tally(count) -> StateGraph:
+    builder = StateGraph(Tally)
+    builder.add_node("collect", lambda s: {"items": ["apple", "pear"]})
+    builder.add_node("count", count)
+    builder.add_edge(START, "collect")
+    builder.add_edge("collect", "count")
+    builder.add_edge("count", END)
+    return builder
+
+
+def test_no_overwrite_passes_on_the_solution():
+    verdict = lesson09.check_no_overwrite(solutions.build_tally)
+    assert verdict, verdict
+
+
+def test_no_overwrite_fails_on_the_stub_naming_the_writers():
+    def whole_state(state: Tally) -> dict:
+        state["total"] = len(state["items"])
+        return state
+
+    verdict = lesson09.check_no_overwrite(lambda: tally(whole_state))
+    assert not verdict
+    assert "'fig', 'apple', 'pear', 'fig', 'apple', 'pear'" in verdict.message
+    assert "step 2: count wrote" in verdict.message
+
+
+def test_no_overwrite_fails_when_the_reducer_is_removed():
+    from typing import TypedDict
+
+    class Plain(TypedDict):
+        items: list
+        total: int
+
+    builder = StateGraph(Plain)
+    builder.add_node("collect", lambda s: {"items": ["apple", "pear"]})
+    builder.add_node("count", lambda s: {"total": len(s["items"])})
+    builder.add_edge(START, "collect")
+    builder.add_edge("collect", "count")
+    verdict = lesson09.check_no_overwrite(builder)
+    assert not verdict
+    assert "instead of ['fig', 'apple', 'pear']" in verdict.message
+
+
+def test_no_overwrite_fails_when_count_rewrites_items_and_total_is_wrong():
+    verdict = lesson09.check_no_overwrite(lambda: tally(lambda s: {"items": [], "total": 2}))
+    assert not verdict
+    assert "total = 2" in verdict.message
+
+
+def agent_graph(should_continue) -> StateGraph:
+    def agent(state: Agent) -> dict:
+        return {"answer": "42"} if state["tool_calls"] >= 2 else {}
+
+    builder = StateGraph(Agent)
+    builder.add_node("agent", agent)
+    builder.add_node("tools", lambda s: {"tool_calls": 1})
+    builder.add_edge(START, "agent")
+    builder.add_conditional_edges("agent", should_continue, ["tools", END])
+    builder.add_edge("tools", "agent")
+    return builder
+
+
+def test_agent_stops_passes_on_the_solution():
+    verdict = lesson09.check_agent_stops(solutions.build_agent)
+    assert verdict, verdict
+
+
+def test_agent_stops_fails_on_the_stub_saying_it_loops():
+    verdict = lesson09.check_agent_stops(
+        lambda: agent_graph(lambda s: END if s.get("final") else "tools")
+    )
+    assert not verdict
+    assert "still loops" in verdict.message
+    assert "recursion limit (25)" in verdict.message
+    assert "agent → tools" in verdict.message
+    assert "answer` was '42'" in verdict.message
+
+
+def test_agent_stops_fails_when_the_router_always_ends():
+    verdict = lesson09.check_agent_stops(lambda: agent_graph(lambda s: END))
+    assert not verdict
+    assert "answer=None" in verdict.message
+    assert "`tools` ran at steps []" in verdict.message
+
+
+def test_agent_stops_fails_when_the_router_counts_instead_of_reading_the_answer():
+    verdict = lesson09.check_agent_stops(
+        lambda: agent_graph(lambda s: END if s["tool_calls"] >= 1 else "tools")
+    )
+    assert not verdict
+    assert "should answer '42'" in verdict.message
+
+
+def test_resume_passes_on_the_solution():
+    verdict = lesson09.check_resume(solutions.review_and_send)
+    assert verdict, verdict
+
+
+def test_resume_fails_on_the_stub_that_sends_the_input_again():
+    def again(app, thread_id, answer):
+        config = {"configurable": {"thread_id": thread_id}}
+        app.invoke({"text": ""}, config)
+        return app.invoke({"text": ""}, config)
+
+    verdict = lesson09.check_resume(again)
+    assert not verdict
+    assert "still paused before ['review']" in verdict.message
+    assert "`write` ran 2 time(s)" in verdict.message
+    assert "received 2 inputs" in verdict.message
+
+
+def test_resume_fails_when_resuming_on_a_new_thread():
+    def new_thread(app, thread_id, answer):
+        app.invoke({"text": ""}, {"configurable": {"thread_id": thread_id}})
+        return app.invoke(Command(resume=answer), {"configurable": {"thread_id": "other"}})
+
+    verdict = lesson09.check_resume(new_thread)
+    assert not verdict
+    assert "still paused" in verdict.message
+    assert "Nothing answered the interrupt on this thread (another thread" in verdict.message
+
+
+def test_resume_fails_when_the_answer_is_ignored():
+    def always_yes(app, thread_id, answer):
+        config = {"configurable": {"thread_id": thread_id}}
+        app.invoke({"text": ""}, config)
+        return app.invoke(Command(resume="yes"), config)
+
+    verdict = lesson09.check_resume(always_yes)
+    assert not verdict
+    assert "Asked to answer 'no'" in verdict.message

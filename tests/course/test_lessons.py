@@ -1,0 +1,69 @@
+"""The lessons travel with the package: ``graphkit lessons DIR`` copies them."""
+
+from __future__ import annotations
+
+import pytest
+
+from graphkit.__main__ import main
+from graphkit.course.lessons import copy_lessons, lesson_paths, lessons_folder
+
+
+def test_the_package_carries_the_lessons():
+    names = [path.name for path in lesson_paths()]
+    assert len([name for name in names if name[:2].isdigit()]) == 10
+    assert lessons_folder().name == "lessons"
+
+
+def test_copy_without_solutions_by_default(tmp_path):
+    copies = copy_lessons(tmp_path / "course")
+    assert [path.name for path in copies] == [path.name for path in lesson_paths()]
+    assert not (tmp_path / "course" / "solutions").exists()
+
+
+def test_copy_with_solutions(tmp_path):
+    copy_lessons(tmp_path, solutions=True)
+    solutions = sorted(path.name for path in (tmp_path / "solutions").iterdir())
+    assert solutions == [f"lesson{n:02d}.py" for n in range(1, 11)]
+
+
+def test_copy_never_overwrites_a_learners_work_unless_asked(tmp_path):
+    copy_lessons(tmp_path)
+    first = lesson_paths()[0].name
+    (tmp_path / first).write_text("my notes")
+    with pytest.raises(FileExistsError, match="your edits there would be lost"):
+        copy_lessons(tmp_path)
+    assert (tmp_path / first).read_text() == "my notes"
+    copy_lessons(tmp_path, overwrite=True)
+    assert (tmp_path / first).read_text() != "my notes"
+
+
+def test_the_command_copies_and_says_where(tmp_path, capsys):
+    assert main(["lessons", str(tmp_path / "c")]) == 0
+    out = capsys.readouterr().out
+    assert f"copied {tmp_path / 'c' / lesson_paths()[0].name}" in out
+    assert f"jupyter lab {tmp_path / 'c'}" in out
+    with pytest.raises(SystemExit, match="--force"):
+        main(["lessons", str(tmp_path / "c")])
+
+
+def test_run_lessons_executes_each_and_saves_its_outputs(tmp_path):
+    import nbformat
+
+    from graphkit.course.lessons import run_lessons
+
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("21 * 2")])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    nbformat.write(notebook, tmp_path / "01-tiny.ipynb")
+    nbformat.write(notebook, tmp_path / "notes.ipynb")  # not a lesson: left alone
+    [(path, seconds)] = run_lessons(tmp_path)
+    assert path.name == "01-tiny.ipynb" and seconds > 0
+    ran = nbformat.read(path, as_version=4)
+    assert ran.cells[0].outputs[0]["data"]["text/plain"] == "42"
+
+
+def test_export_tour_writes_a_standalone_page(tmp_path):
+    from graphkit.course.lessons import export_tour
+
+    page = export_tour(tmp_path / "tour.html").read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>") or page.lower().startswith("<!doctype html>")
+    assert "summarize" in page and "http://" not in page.replace("http://www.w3.org", "")
