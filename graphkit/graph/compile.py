@@ -76,7 +76,9 @@ def compile_graph(
     all_keys = frozenset(builder.channels) | builder.managed.keys()
 
     input_keys = frozenset(builder.schemas[builder.input_schema]) - builder.managed.keys()
-    writers[START].append(_state_writer(START, input_keys))
+    schema = builder.input_schema
+    named = getattr(schema, "__name__", repr(schema)) if schema is not builder.state_schema else ""
+    writers[START].append(_state_writer(START, input_keys, input_schema=named))
     for node in builder.nodes:
         writers[node].append(_state_writer(node, all_keys, frozenset(builder.managed)))
         writers[node].append(_control_writer(node))
@@ -254,9 +256,15 @@ def _reachable(builder: StateGraph) -> set[str]:
 # -- writers: what a node's return value becomes ---------------------------------------
 
 
-def _state_writer(node: str, keys: frozenset[str], managed: frozenset[str] = frozenset()) -> Writer:
+def _state_writer(
+    node: str,
+    keys: frozenset[str],
+    managed: frozenset[str] = frozenset(),
+    input_schema: str = "",
+) -> Writer:
     """Writes the state keys a node returned; drops (with a warning) unknown keys and
-    managed values."""
+    managed values. ``input_schema``: the name of the graph's own input schema, for
+    the input's writer of a graph that has one."""
 
     def write_state(returned: Any, fresh_read: FreshRead, config: Any) -> list[tuple[str, Any]]:
         if returned is None:
@@ -274,7 +282,8 @@ def _state_writer(node: str, keys: frozenset[str], managed: frozenset[str] = fro
             elif key in keys:
                 writes.append((key, value))
             else:
-                warnings.warn(_unknown_key_message(node, key, keys), GraphkitWarning, stacklevel=2)
+                message = _unknown_key_message(node, key, keys, input_schema)
+                warnings.warn(message, GraphkitWarning, stacklevel=2)
         return writes
 
     return write_state
@@ -288,14 +297,28 @@ def _update_items(node: str, returned: Any) -> list[tuple[str, Any]]:
     if isinstance(returned, (list, tuple)) and any(isinstance(i, Command) for i in returned):
         parts = [part for part in returned if part is not None]  # LangGraph skips None
         return [item for part in parts for item in _update_items(node, part)]
+    what = "The input" if node == START else f"Node {node!r}"
+    _refuse_langgraph_class(what, returned)
     if not isinstance(returned, type) and _annotated_keys(type(returned)):
         return _object_items(returned)
-    what = "The input" if node == START else f"Node {node!r}"
     raise InvalidUpdateError(
         f"Expected dict, got {returned!r}: {what} must be a dict of state keys "
         f"(or a state object, a Command, or None), not {type(returned).__name__}. "
         "Return e.g. {'key': value}."
     )
+
+
+def _refuse_langgraph_class(what: str, value: Any) -> None:
+    """A LangGraph ``Command`` or ``Send`` returned to graphkit (an import mixed up while
+    moving a graph over) is refused by name: read as a plain object, it would silently
+    lose its update and its route."""
+    module = type(value).__module__
+    if module.partition(".")[0] == "langgraph":
+        name = type(value).__name__
+        raise InvalidUpdateError(
+            f"{what} returned a {name} from {module}, LangGraph's class; graphkit routes "
+            f"and updates with its own. Import it from graphkit: from graphkit import {name}."
+        )
 
 
 def _command_update_items(node: str, command: Command) -> list[tuple[str, Any]]:
@@ -382,11 +405,13 @@ def _object_items(returned: Any) -> list[tuple[str, Any]]:
     return items
 
 
-def _unknown_key_message(node: str, key: str, keys: frozenset[str]) -> str:
+def _unknown_key_message(node: str, key: str, keys: frozenset[str], input_schema: str) -> str:
     where = "The input has" if node == START else f"Node {node!r} returned"
+    schema = f"the input schema {input_schema}" if input_schema else "the state schema"
     return (
-        f"{where} key {key!r}, which is not in the state schema (keys: {sorted(keys)}); "
-        "the write is dropped, as in LangGraph. Add the key to the schema or fix its name."
+        f"{where} key {key!r}, which is not in {schema} (keys: {sorted(keys)}); the write "
+        f"is dropped, as in LangGraph. Add the key to {input_schema or 'the schema'} or fix "
+        "its name."
     )
 
 
@@ -404,7 +429,6 @@ def _branch_writer(branch: Branch, builder: StateGraph, schema: Any) -> Writer:
     reads = builder.schemas[schema]
     coerce = coerce_to_schema(schema)
     wants_config = accepts_config(branch.path)
-    nodes = set(builder.nodes)
 
     def write_route(returned: Any, fresh_read: FreshRead, config: Any) -> list[tuple[str, Any]]:
         state: Any = fresh_read(reads)
@@ -414,6 +438,7 @@ def _branch_writer(branch: Branch, builder: StateGraph, schema: Any) -> Writer:
         chosen = list(result) if isinstance(result, (list, tuple)) else [result]
         writes = []
         for choice in chosen:
+            _refuse_langgraph_class(f"The router of {branch.source!r}", choice)
             if isinstance(choice, Send):
                 if choice.node == END:
                     raise InvalidUpdateError(
@@ -426,15 +451,8 @@ def _branch_writer(branch: Branch, builder: StateGraph, schema: Any) -> Writer:
             target = _resolve(branch, choice)
             if target == END:
                 continue
-            if target not in nodes:
-                warnings.warn(
-                    f"The router of {branch.source!r} returned {choice!r}, which is not a node "
-                    f"(nodes: {sorted(nodes)}); nothing runs for it, as in LangGraph. "
-                    "Return a node name or END, or give add_conditional_edges a path_map.",
-                    GraphkitWarning,
-                    stacklevel=2,
-                )
-                continue
+            # A name that is not a node is written all the same, as LangGraph does, so the
+            # task's record shows what the router returned; Update drops it with a warning.
             writes.append((branch_channel(target), None))
         return writes
 

@@ -52,6 +52,8 @@ class StateGraph:
 
     Each field of ``state_schema`` becomes a channel: a plain field keeps the last
     value written, ``Annotated[T, reducer]`` combines writes with the reducer.
+    LangGraph's old argument names (``input=``, ``output=``, ``config_schema=``) work
+    too, with a DeprecationWarning, as in LangGraph.
 
     >>> import operator
     >>> from typing import Annotated, TypedDict
@@ -74,7 +76,12 @@ class StateGraph:
         *,
         input_schema: Any = None,
         output_schema: Any = None,
+        **deprecated: Any,
     ) -> None:
+        old = _renamed_arguments(deprecated)
+        context_schema = context_schema or old.get("context_schema")
+        input_schema = input_schema or old.get("input_schema")
+        output_schema = output_schema or old.get("output_schema")
         self.state_schema = state_schema
         self.context_schema = context_schema
         self.input_schema = input_schema or state_schema
@@ -303,6 +310,30 @@ class StateGraph:
         )
         self.compiled = True
         return compiled
+
+
+_RENAMED = {"input": "input_schema", "output": "output_schema", "config_schema": "context_schema"}
+"""LangGraph's old ``StateGraph`` argument names, which it still accepts with a warning."""
+
+
+def _renamed_arguments(given: dict[str, Any]) -> dict[str, Any]:
+    """Map ``StateGraph(input=..., output=..., config_schema=...)`` to the new names,
+    warning (a DeprecationWarning, as LangGraph does) about each old name used."""
+    unknown = sorted(set(given) - set(_RENAMED))
+    if unknown:
+        raise TypeError(
+            f"StateGraph() got unexpected keyword argument(s) {unknown}; it takes "
+            "state_schema, context_schema, input_schema and output_schema."
+        )
+    for old, new in _RENAMED.items():
+        if old in given:
+            warnings.warn(
+                f"StateGraph({old}=...) is the old name of `{new}`: `{old}` still works but "
+                f"is deprecated (LangGraph will remove it). Write StateGraph(..., {new}=...).",
+                DeprecationWarning,
+                stacklevel=3,
+            )
+    return {new: given[old] for old, new in _RENAMED.items() if old in given}
 
 
 def _infer_name(action: Any) -> str:

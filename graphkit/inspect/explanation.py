@@ -13,6 +13,7 @@ parsing text:
 | ``raised`` / ``step_failed`` | (ran) it, or a sibling, raised: the step's Update never ran |
 | ``not_updated`` | no trigger channel of it changed in the previous step's Update |
 | ``next_step`` | its trigger was written *in* this step: visible only in the next one |
+| ``deferred`` | (``defer=True``) its trigger was written, but held back until the end |
 | ``unapplied`` | its trigger was written in a step that failed, so never applied |
 | ``still_waiting`` | its waiting edge is still missing some sources |
 | ``chose_otherwise`` | a router that can choose it chose other nodes |

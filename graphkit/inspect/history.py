@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from graphkit.channels import EMPTY
 from graphkit.constants import TASKS
 from graphkit.inspect.values import branch_target
 
@@ -26,7 +27,7 @@ class History:
     >>> history = History(forecast_run())
     >>> history.ran_at("weather"), history.chosen("planner", 1)
     ([2], ('weather', 'news'))
-    >>> history.barrier_writes("join:weather+news:summarize", upto=2)
+    >>> history.writes_since_reset("join:weather+news:summarize", upto=2)
     {'news': 2, 'weather': 2}
     """
 
@@ -68,15 +69,18 @@ class History:
                 return step, change
         return None
 
-    def barrier_writes(self, channel: str, upto: int) -> dict[str, int]:
-        """Which source wrote a waiting edge's barrier in which step, since it was last
-        reset, in the order they wrote."""
+    def writes_since_reset(self, channel: str, upto: int) -> dict[str, int]:
+        """Which task wrote ``channel`` in which step since it was last emptied, in the
+        order they wrote: the sources of a waiting edge's barrier, or the writes a
+        deferred node's trigger held back."""
         wrote: dict[str, int] = {}
         for step in range(upto, -2, -1):
             change = _change(self.steps.get(step), channel)
             if change is None:
                 continue
             if not change.writers:
+                if change.after is not EMPTY:
+                    continue  # released for a deferred node: still the same round
                 break  # reset after its node ran: older writes belong to an earlier round
             for writer in change.writers:
                 wrote.setdefault(writer, step)
@@ -94,6 +98,17 @@ class History:
             if (target := branch_target(channel)) is not None
         )
         return tuple(dict.fromkeys(targets))
+
+    def dropped(self, source: str, step: int) -> tuple[str, ...]:
+        """The names ``source`` chose in ``step`` that are not nodes: the Update had no
+        channel for them, so it dropped the write (a router's misspelt return value)."""
+        superstep = self.steps.get(step)
+        if superstep is None or superstep.update is None:
+            return ()
+        update = superstep.update
+        return tuple(
+            t for t in self.chosen(source, step) if update.change(f"branch:to:{t}") is None
+        )
 
     def unapplied_writers(self, channel: str, step: int) -> tuple[str, ...]:
         """Who wrote ``channel`` in ``step`` if that step failed before its Update."""

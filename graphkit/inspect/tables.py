@@ -10,7 +10,10 @@ pandas only when called. Cells hold the run's values themselves; pass
 | ``tasks`` | task | step, node, kind, triggers, attempts, duration, error, worker, task_id |
 | ``writes`` | write | step, task_id, node, channel, value |
 | ``changes`` | channel change | step, channel, before, after, version_before, version_after, writers, values, reducer |
-| ``state`` | step with an Update | step, then one column per state key |
+| ``state`` | step with an Update | step, then one column per state key (every key of the schema) |
+
+The ``state`` and ``changes`` tables show the runtime's own channels (``__start__``,
+``branch:to:*``, ``join:*``, ``__pregel_*``) only with ``internal=True``.
 | ``timeline`` | executed task | see ``graphkit.inspect.timeline`` |
 """  # noqa: E501
 
@@ -173,15 +176,16 @@ def change_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
 
 
 def state_columns(run: Run, internal: bool = False) -> list[str]:
-    """The channels the ``state`` table shows: the run's state keys in schema order
-    (then any other key that ever held a value), plus the runtime's own channels
-    when ``internal`` is true.
+    """The channels the ``state`` table shows: every state key of the graph in schema
+    order, written or not (then any other key that ever held a value), plus the
+    runtime's own channels when ``internal`` is true.
 
     >>> from graphkit.inspect.examples import counter_run
     >>> state_columns(counter_run())
     ['n']
     """
-    names = dict.fromkeys(run.values)
+    names = dict.fromkeys(run.state_keys)
+    names.update(dict.fromkeys(run.values))
     for superstep in run.steps:
         if superstep.update is not None:
             names.update(dict.fromkeys(superstep.update.changed))
@@ -271,7 +275,8 @@ _ROWS: dict[str, Callable[[Iterable[Superstep]], list[dict[str, Any]]]] = {
 
 
 def run_rows(run: Run, kind: str = "tasks", *, internal: bool = False) -> list[dict[str, Any]]:
-    """The rows of table ``kind`` (one of ``KINDS``) for a whole run.
+    """The rows of table ``kind`` (one of ``KINDS``) for a whole run; the ``state``
+    and ``changes`` tables leave out the runtime's own channels unless ``internal``.
 
     >>> from graphkit.inspect.examples import counter_run
     >>> len(run_rows(counter_run(), "writes"))
@@ -281,6 +286,8 @@ def run_rows(run: Run, kind: str = "tasks", *, internal: bool = False) -> list[d
     ...
     ValueError: Unknown table 'task'; use one of 'tasks', 'writes', 'changes', 'state', 'timeline'.
     """
+    if kind == "changes" and not internal:
+        return [row for row in change_rows(run.steps) if not is_internal(row["channel"])]
     if kind in _ROWS:
         return _ROWS[kind](run.steps)
     if kind == "state":
@@ -305,8 +312,10 @@ def run_frame(
     >>> frame = run_frame(counter_run(), "state")
     >>> list(frame.columns), frame["n"].tolist()
     (['step', 'n'], [<empty>, 1, 2])
-    >>> run_frame(counter_run(), "changes", readable=True)["after"].tolist()[:2]
-    ["{'n': 1}", '1']
+    >>> run_frame(counter_run(), "changes", readable=True)["after"].tolist()
+    ['1', '2']
+    >>> run_frame(counter_run(), "changes", internal=True)["channel"].tolist()[:2]
+    ['__start__', 'n']
     """
     rows = run_rows(run, kind, internal=internal)
     if kind == "state":

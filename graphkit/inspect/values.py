@@ -15,6 +15,7 @@ from graphkit.channels import EMPTY
 
 __all__ = [
     "barrier_parts",
+    "barrier_seen",
     "branch_target",
     "is_internal",
     "is_message",
@@ -165,6 +166,20 @@ def barrier_parts(channel: str) -> tuple[tuple[str, ...], str] | None:
         return None
     sources, _, target = channel[len("join:") :].rpartition(":")
     return tuple(sources.split("+")), target
+
+
+def barrier_seen(value: Any) -> set[str]:
+    """The sources a waiting edge's barrier has seen, from its saved value: a set, or
+    ``(set, finished)`` for a waiting edge into a deferred node.
+
+    >>> sorted(barrier_seen({"a", "b"})), barrier_seen(({"a"}, False)), barrier_seen(EMPTY)
+    (['a', 'b'], {'a'}, set())
+    """
+    if value is EMPTY or value is None:
+        return set()
+    if isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], bool):
+        return set(value[0])
+    return set(value)
 
 
 def join_names(names: Iterable[str], conjunction: str = "and") -> str:

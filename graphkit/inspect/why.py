@@ -20,8 +20,9 @@ from graphkit.constants import START
 from graphkit.inspect.explanation import Answer, Explanation, Reason
 from graphkit.inspect.history import History
 from graphkit.inspect.values import branch_target, join_names, show, show_error
-from graphkit.inspect.why_not import Finding, NotRan, both, who_when
+from graphkit.inspect.why_not import Finding, NotRan
 from graphkit.inspect.wiring import Wiring
+from graphkit.inspect.wording import both, who_when, wrote_in
 
 if TYPE_CHECKING:
     from graphkit.pregel.records import Run, Superstep
@@ -81,10 +82,10 @@ class _Ran:
             elif task.kind == "push":
                 found.append(self._packet(node, task.path, n))
             else:
-                found.extend(
-                    self._trigger(node, channel, task.trigger_versions.get(channel), n)
-                    for channel in task.triggers
-                )
+                for channel in task.triggers:
+                    found.extend(
+                        self._trigger(node, channel, task.trigger_versions.get(channel), n)
+                    )
         because = found[0].phrase if found else "a trigger channel changed"
         times = f" ({len(tasks)} tasks)" if len(tasks) > 1 else ""
         reasons = (*(f.reason for f in found), *_failure(superstep, node))
@@ -112,26 +113,31 @@ class _Ran:
         reason = Reason("push", text, n - 1, None, (sender,))
         return Finding(f"{sender} sent it a packet (Send) in step {n - 1}", reason)
 
-    def _trigger(self, node: str, channel: str, version: int | None, n: int) -> Finding:
+    def _trigger(self, node: str, channel: str, version: int | None, n: int) -> list[Finding]:
         origin = self.history.written(channel, version, before=n)
         if channel == START:
-            return Finding("the input was written to __start__ in step -1", _input_reason())
+            return [Finding("the input was written to __start__ in step -1", _input_reason())]
         if origin is None:
             text = f"{channel} had a version {node} had not seen (v{version})."
-            return Finding(f"{channel} changed", Reason("channel", text, None, channel))
+            return [Finding(f"{channel} changed", Reason("channel", text, None, channel))]
         m, change = origin
+        if self.wiring.deferred(node):
+            return self._released(node, channel, m, change.version_after)
         writers = tuple(dict.fromkeys(change.writers))
         parts = self.wiring.barrier(channel)
         if parts is not None:
             edge = f"[{', '.join(parts[0])}] → {node}"
-            wrote = self.history.barrier_writes(channel, m)
+            wrote = self.history.writes_since_reset(channel, m)
             when = who_when(parts[0], wrote)
             text = (
                 f"{node} waits for every source of the waiting edge {edge} ({channel}): "
                 f"{when}. Step {m}'s Update completed it, so step {m + 1}'s Plan woke {node}."
             )
             reason = Reason("waiting_edge", text, m, channel, tuple(wrote))
-            return Finding(f"the waiting edge {edge} was complete: {when}", reason)
+            return [Finding(f"the waiting edge {edge} was complete: {when}", reason)]
+        if not writers:
+            text = f"The runtime changed {channel} in step {m}, so step {m + 1}'s Plan woke {node}."
+            return [Finding(f"{channel} changed in step {m}", Reason("channel", text, m, channel))]
         via = self.wiring.via(writers, node, channel, self.history.commanded(writers, node, m))
         text = (
             f"{channel} was written in step {m} by {via}; "
@@ -140,7 +146,49 @@ class _Ran:
         )
         kind = "edge" if branch_target(channel) else "channel"
         reason = Reason(kind, text, m, channel, writers)
-        return Finding(f"{both(writers)} wrote {channel} in step {m}", reason)
+        return [Finding(f"{both(writers)} wrote {channel} in step {m}", reason)]
+
+    def _released(self, node: str, channel: str, m: int, version: int) -> list[Finding]:
+        """A deferred node's trigger: written earlier, held back, and released by step
+        m's Update because nothing else was left to run."""
+        wrote = self.history.writes_since_reset(channel, m)
+        writers, steps = tuple(wrote), sorted(set(wrote.values()))
+        parts = self.wiring.barrier(channel)
+        if parts is not None:
+            held = (
+                f"{node} waits for every source of the waiting edge [{', '.join(parts[0])}] → "
+                f"{node} ({channel}): {who_when(parts[0], wrote)}; {node} was added with "
+                "defer=True, so the complete edge was held back instead of waking "
+                f"{node} in the next step."
+            )
+            kind = "waiting_edge"
+        else:
+            commanded = self.history.commanded(writers, node, steps[-1]) if steps else []
+            via = self.wiring.via(writers, node, channel, commanded)
+            written = (
+                f"{channel} was written in step {steps[0]} by {via}"
+                if len(steps) == 1
+                else f"{channel} was written by {via} ({who_when(writers, wrote)})"
+            )
+            held = (
+                f"{written}; {node} was added with defer=True, so the write was held back "
+                f"instead of waking {node} in the next step."
+            )
+            kind = "edge"
+        released = (
+            "A deferred node waits until the run has nothing else to run: step "
+            f"{m}'s Update woke no other node, so it released {channel} (version {version}) "
+            f"and step {m + 1}'s Plan woke {node}."
+        )
+        phrase = (
+            f"{wrote_in(writers, channel, steps)}, and {node} is deferred: it waits until the "
+            "run has nothing else to run"
+        )
+        first = steps[0] if steps else m
+        return [
+            Finding(phrase, Reason(kind, held, first, channel, writers)),
+            Finding(phrase, Reason("deferred", released, m, channel)),
+        ]
 
     # -- it did not run at step n -----------------------------------------------------------------
 

@@ -9,18 +9,21 @@ lost because its step failed, and the run having stopped.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from graphkit.channels import EMPTY
+from graphkit.constants import TASKS
 from graphkit.inspect.explanation import Answer, Reason
-from graphkit.inspect.values import join_names, show_error
+from graphkit.inspect.values import barrier_seen, join_names, show_error
+from graphkit.inspect.wording import both, router_choice, sentence, who_when, wrote_in
 
 if TYPE_CHECKING:
     from graphkit.checkpoint import Checkpoint
     from graphkit.inspect.history import History
     from graphkit.inspect.wiring import Wiring
 
-__all__ = ["Finding", "NotRan", "both", "who_when"]
+__all__ = ["Finding", "NotRan"]
 
 
 class Finding(NamedTuple):
@@ -28,10 +31,20 @@ class Finding(NamedTuple):
 
     phrase: str  # short, for the one-line summary
     reason: Reason
+    rank: int | None = None  # how telling, if not as its kind says (see _TELLING)
 
 
-# Which finding makes the summary when there are several (lowest first) ...
-_TELLING = {"next_step": 0, "unapplied": 1, "chose_otherwise": 2, "still_waiting": 3}
+# Which finding makes the summary when there are several (lowest first); a router
+# without a path_map "could" choose any node, so its choice ranks after an open
+# waiting edge (_UNDECLARED) ...
+_TELLING = {
+    "deferred": 0,
+    "next_step": 0,
+    "unapplied": 1,
+    "chose_otherwise": 2,
+    "still_waiting": 3,
+}
+_UNDECLARED = 4
 # ... and the order the reasons are listed in: the order things happened.
 _CHRONOLOGY = {"not_updated": 0, "not_sent": 0, "still_waiting": 0, "chose_otherwise": 1}
 
@@ -69,7 +82,8 @@ class NotRan:
             found.extend(self._sends(node, n))
         reasons = sorted((f.reason for f in found), key=lambda r: _CHRONOLOGY.get(r.kind, 2))
         phrase = most_telling(found, "none of its trigger channels changed")
-        return Answer(node, n, False, f"{node} did not run at step {n}: {phrase}.", tuple(reasons))
+        summary = sentence(f"{node} did not run at step {n}: {phrase}")
+        return Answer(node, n, False, summary, tuple(reasons))
 
     def _relevant_triggers(self, node: str) -> list[str]:
         """Its waiting edges, and the other triggers someone wrote in this run (a node
@@ -87,11 +101,19 @@ class NotRan:
     def _not_woken(self, node: str, n: int, channel: str, before: Checkpoint) -> list[Finding]:
         """Step n's Plan did not see ``channel`` change (or its waiting edge is open)."""
         parts = self.wiring.barrier(channel)
+        value = before.channel_values.get(channel, EMPTY)
+        held = (
+            value is not EMPTY
+            and channel not in before.updated_channels
+            and self.wiring.deferred(node)
+        )
         if parts is not None:
-            seen = before.channel_values.get(channel, EMPTY)
-            return self._waiting(node, channel, parts[0], seen, n - 1)
+            waiting = self._waiting(node, channel, parts[0], value, n - 1)
+            return waiting or ([self._deferred(node, n, channel, n - 1)] if held else [])
         if channel in before.updated_channels:
             return []
+        if held:
+            return [self._deferred(node, n, channel, n - 1)]
         woke = []
         for name in sorted(c for c in before.updated_channels if self.wiring.is_trigger(c)):
             written = self.history.written(name, None, before=n)
@@ -99,20 +121,44 @@ class NotRan:
             woke.append(f"{name} (written by {join_names(writers)})" if writers else name)
         earlier = [step for step in self.history.ran_at(node) if step < n]
         last = f" {node} last ran at step {earlier[-1]}." if earlier else ""
+        changed = ", ".join(woke) or self._no_trigger_changed(n - 1)
         text = (
             f"Step {n}'s Plan wakes the nodes whose trigger channels step {n - 1}'s Update "
-            f"changed: {', '.join(woke) or 'none'}. {channel} was not among them.{last}"
+            f"changed: {changed}. {channel} was not among them.{self._push_tasks(n, woke)}"
+            f"{last}"
         )
         reason = Reason("not_updated", text, n - 1, channel)
         return [Finding(f"nothing wrote {channel} in step {n - 1}", reason)]
 
+    def _no_trigger_changed(self, m: int) -> str:
+        """``none``, and what step m's Update changed instead (the writes of its tasks)."""
+        superstep = self.history.get(m)
+        changed = []
+        for change in superstep.update.changes if superstep and superstep.update else ():
+            writers = join_names(dict.fromkeys(change.writers))
+            if change.channel == TASKS and writers:
+                changed.append(f"{TASKS} (the Sends of {writers})")
+            elif writers:
+                changed.append(f"{change.channel} (written by {writers})")
+        return f"none; that Update changed only {join_names(changed)}" if changed else "none"
+
+    def _push_tasks(self, n: int, woke: list[str]) -> str:
+        """Where step n's push tasks came from: the Sends step n-1's Update queued."""
+        sends = self.history.sends(n - 1)
+        if not sends:
+            return ""
+        counts = Counter(getattr(packet, "node", "?") for _, packet in sends)
+        each = join_names([f"{count} for {target}" for target, count in counts.items()])
+        where = "the Sends in " + TASKS if woke else "those Sends"
+        return f" Step {n}'s push tasks came from {where}: {each}."
+
     def _waiting(self, node: str, channel: str, sources, seen: Any, upto: int) -> list[Finding]:
         """The waiting edge is still missing some sources (``seen``: the barrier's value)."""
-        seen = set() if seen is EMPTY else set(seen)
+        seen = barrier_seen(seen)
         missing = [source for source in sources if source not in seen]
         if not missing:
             return []
-        wrote = self.history.barrier_writes(channel, upto) if seen else {}
+        wrote = self.history.writes_since_reset(channel, upto) if seen else {}
         edge = f"[{', '.join(sources)}] → {node}"
         text = (
             f"The waiting edge {edge} ({channel}) runs {node} only once all of its sources "
@@ -131,8 +177,10 @@ class NotRan:
         change = superstep.update.change(channel) if superstep.update is not None else None
         if change is not None and change.writers:
             parts = self.wiring.barrier(channel)
-            if parts is not None and set(change.after or ()) != set(parts[0]):
+            if parts is not None and barrier_seen(change.after) != set(parts[0]):
                 return []  # the edge is still incomplete: "still waiting" says it all
+            if self.wiring.deferred(node) and channel not in superstep.update.updated_channels:
+                return [self._deferred(node, n, channel, n)]
             writers = tuple(dict.fromkeys(change.writers))
             later = self.history.get(n + 1)
             runs = "runs" if later is not None and node in later.plan.nodes else "would be woken"
@@ -158,6 +206,33 @@ class NotRan:
         )
         phrase = f"{join_names(writers)} wrote {channel} in step {n}, but that step failed"
         return [Finding(phrase, Reason("unapplied", text, n, channel, writers))]
+
+    def _deferred(self, node: str, n: int, channel: str, upto: int) -> Finding:
+        """``node`` is deferred: the writes to its trigger up to step ``upto`` are held
+        back until the run has nothing else to run."""
+        wrote = self.history.writes_since_reset(channel, upto)
+        writers, steps = tuple(wrote), sorted(set(wrote.values()))
+        commanded = self.history.commanded(writers, node, steps[-1]) if steps else []
+        via = self.wiring.via(writers, node, channel, commanded)
+        who = wrote_in(writers, channel, steps)
+        held = (
+            f"step {steps[0]}'s Update held the write back"
+            if len(steps) == 1
+            else f"the Updates of steps {join_names([str(s) for s in steps])} held the writes back"
+        )
+        later = [step for step in self.history.ran_at(node) if step > n]
+        runs = f"{node} runs at step {later[0]}." if later else f"The run ended before {node} ran."
+        superstep = self.history.get(n)
+        if superstep is not None and upto < n and superstep.plan.nodes:
+            runs = f"Step {n}'s Plan woke {join_names(superstep.plan.nodes)} instead; {runs}"
+        text = (
+            f"{who} (through {via}), and {node} was added with defer=True: a deferred node "
+            f"waits until the run has nothing else to run, so {held}. {runs}"
+        )
+        phrase = f"{who}, but {node} is deferred: it waits until the run has nothing else to run"
+        phrase += f", so it runs at step {later[0]}" if later else ""
+        reason = Reason("deferred", text, steps[0] if steps else upto, channel, writers)
+        return Finding(phrase, reason)
 
     def _sends(self, node: str, n: int) -> list[Finding]:
         """Packets for ``node``: none sent in step n-1, or one sent in step n itself."""
@@ -195,14 +270,12 @@ class NotRan:
             chosen = self.history.chosen(source, n - 1)
             if node in chosen:
                 continue
-            choice = join_names(chosen) or "END (no node)"
-            text = (
-                f"{source} ran in step {n - 1} and its {self.wiring.router_words(source, node)} "
-                f"chose {choice}, not {node}."
-            )
+            dropped = self.history.dropped(source, n - 1)
+            ran = f"{source} ran in step {n - 1} and its {self.wiring.router_words(source, node)}"
+            text, choice = router_choice(ran, chosen, dropped, node, f" in step {n - 1}")
             reason = Reason("chose_otherwise", text, n - 1, None, (source,))
-            phrase = f"{source} chose {choice} in step {n - 1}, not {node}"
-            found.append(Finding(phrase, reason))
+            rank = None if self.wiring.declares(source, node) else _UNDECLARED
+            found.append(Finding(f"{source} chose {choice}", reason, rank))
         return found
 
     # -- the run had stopped, or the node never ran -------------------------------------------
@@ -248,12 +321,16 @@ class NotRan:
         """Why ``node`` was not planned at any step of the run."""
         found: list[Finding] = []
         final, last = self.history.final_checkpoint(), self.history.last
-        for channel in self.wiring.triggers(node):
+        triggers = self.wiring.triggers(node)
+        # a node reached only by a waiting edge never needs its branch channel written
+        waits = any(self.wiring.barrier(channel) is not None for channel in triggers)
+        only_waits = waits and not self.wiring.reached_directly(node)
+        for channel in triggers:
             parts = self.wiring.barrier(channel)
             if parts is not None and final is not None:
                 seen = final.channel_values.get(channel, EMPTY)
                 found.extend(self._waiting(node, channel, parts[0], seen, last))
-            elif parts is None and not any(self.history.changes(channel)):
+            elif parts is None and not only_waits and not any(self.history.changes(channel)):
                 text = f"Nothing wrote {channel} in this run: no edge or router chose {node}."
                 unwritten = Finding(
                     f"nothing wrote {channel} in this run",
@@ -267,44 +344,34 @@ class NotRan:
             found.append(Finding(stopped.summary.split(": ", 1)[1][:-1], stopped.reasons[0]))
         phrase = most_telling(found, "none of its trigger channels changed")
         reasons = tuple(f.reason for f in found)
-        return Answer(node, None, False, f"{node} never ran: {phrase}.", reasons)
+        return Answer(node, None, False, sentence(f"{node} never ran: {phrase}"), reasons)
 
     def _never_chosen(self, node: str) -> list[Finding]:
         """One finding per router that could have chosen ``node`` and never did."""
-        choices: dict[str, dict[int, tuple[str, ...]]] = {}
+        by_source: dict[str, dict[int, tuple[str, ...]]] = {}
         for n in sorted(self.history.steps):
             for finding in self._chose_otherwise(node, n + 1):
                 source = finding.reason.writers[0]
-                choices.setdefault(source, {})[n] = self.history.chosen(source, n)
+                by_source.setdefault(source, {})[n] = self.history.chosen(source, n)
         found = []
-        for source, by_step in choices.items():
+        for source, by_step in by_source.items():
             steps = join_names([str(n) for n in by_step])
-            picked = join_names(list(dict.fromkeys(t for ts in by_step.values() for t in ts)))
-            picked = picked or "END (no node)"
-            text = (
-                f"{source} ran at step{'s' * (len(by_step) > 1)} {steps}, and its "
-                f"{self.wiring.router_words(source, node)} chose {picked}, never {node}."
+            chosen = tuple(dict.fromkeys(t for ts in by_step.values() for t in ts))
+            dropped = tuple(
+                dict.fromkeys(t for n in by_step for t in self.history.dropped(source, n))
             )
+            words = self.wiring.router_words(source, node)
+            ran = f"{source} ran at step{'s' * (len(by_step) > 1)} {steps}, and its {words}"
+            text, choice = router_choice(ran, chosen, dropped, node)
             reason = Reason("chose_otherwise", text, max(by_step), None, (source,))
-            found.append(Finding(f"{source} chose {picked}, never {node}", reason))
+            rank = None if self.wiring.declares(source, node) else _UNDECLARED
+            found.append(Finding(f"{source} chose {choice}", reason, rank))
         return found
 
 
 def most_telling(found: list[Finding], default: str) -> str:
+    """The phrase of the most telling finding (``default`` if there is none)."""
     if not found:
         return default
-    return min(found, key=lambda f: _TELLING.get(f.reason.kind, 9)).phrase
-
-
-def who_when(sources: tuple[str, ...], wrote: dict[str, int]) -> str:
-    """``both a and b wrote in step 2`` / ``a wrote in step 1, d wrote in step 3``."""
-    by_step: dict[int, list[str]] = {}
-    for source in sources:
-        if source in wrote:
-            by_step.setdefault(wrote[source], []).append(source)
-    parts = [f"{both(tuple(names))} wrote in step {n}" for n, names in sorted(by_step.items())]
-    return ", ".join(parts) if parts else "none has written yet"
-
-
-def both(writers: tuple[str, ...]) -> str:
-    return f"both {join_names(writers)}" if len(writers) == 2 else join_names(writers)
+    telling = min(found, key=lambda f: _TELLING.get(f.reason.kind, 9) if f.rank is None else f.rank)
+    return telling.phrase

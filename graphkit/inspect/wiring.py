@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from graphkit.channels import EMPTY
 from graphkit.constants import START
 from graphkit.inspect.values import barrier_parts, branch_target, join_names
 
 if TYPE_CHECKING:
-    from graphkit.pregel.records import Run
+    from graphkit.pregel.records import Run, Update
 
 __all__ = ["Wiring"]
 
@@ -47,6 +48,7 @@ class Wiring:
         self._channels: dict[str, None] = {}
         self._routed: dict[str, set[str]] = {}
         self._planned: dict[str, None] = {}
+        self._held: set[str] = set()
         for superstep in run.steps:
             for task in superstep.plan.tasks:
                 self._planned[task.node] = None
@@ -54,6 +56,20 @@ class Wiring:
             if superstep.execution is not None:
                 for result in superstep.execution.results:
                     self._note_writes(result.task.node, [channel for channel, _ in result.writes])
+            if superstep.update is not None:
+                self._note_held(superstep.update)
+
+    def _note_held(self, update: Update) -> None:
+        """Without the graph, a deferred node shows in the records: a write to its
+        branch channel that did not wake it, or the runtime releasing its trigger."""
+        for change in update.changes:
+            channel, updated = change.channel, change.channel in update.updated_channels
+            parts = self.barrier(channel)
+            target = parts[1] if parts is not None else branch_target(channel)
+            held = change.writers and not updated and parts is None
+            released = not change.writers and updated and change.after is not EMPTY
+            if target is not None and (held or released):
+                self._held.add(target)
 
     def _note_writes(self, writer: str, channels: Sequence[str]) -> None:
         for channel in channels:
@@ -94,6 +110,33 @@ class Wiring:
             if (parts := self.barrier(channel)) is not None and parts[1] == node
         ]
         return (f"branch:to:{node}", *joins)
+
+    def deferred(self, node: str) -> bool:
+        """True for a node added with ``defer=True`` (without the graph: one whose
+        trigger the records show held back or released at the run's end)."""
+        if self.exact:
+            declaration = self._declared.get(node)
+            return bool(getattr(declaration, "defer", False))
+        return node in self._held
+
+    def reached_directly(self, node: str) -> bool:
+        """True if an edge, a router's path_map or a declared Command destination leads
+        to ``node`` (without the graph: if something wrote its branch channel)."""
+        if not self.exact:
+            return node in self._routed
+        if any(end == node for _, end in self._edges):
+            return True
+        return any(self.declares(source, node) for source in {*self._branches, *self._declared})
+
+    def declares(self, source: str, target: str) -> bool:
+        """True if ``source`` names ``target`` in a router's path_map or its declared
+        Command destinations (a router without a path_map names no node; without the
+        graph: if ``source`` chose ``target`` at some step)."""
+        if not self.exact:
+            return source in self._routed.get(target, ())
+        return target in self.destinations(source) or any(
+            target in (branch.targets() or ()) for branch in self._branches.get(source, {}).values()
+        )
 
     def is_trigger(self, channel: str) -> bool:
         """True for a channel that wakes a node (not a state key)."""

@@ -27,7 +27,7 @@ from typing import Any
 
 from graphkit.channels import EMPTY, Channel
 from graphkit.checkpoint import Checkpoint, new_checkpoint_id
-from graphkit.constants import PULL, PUSH, TASKS
+from graphkit.constants import PULL, PUSH, START, TASKS
 from graphkit.errors import GraphkitWarning, InvalidUpdateError
 from graphkit.pregel.records import (
     ChannelChange,
@@ -288,12 +288,8 @@ def update(
                 grouped[channel] = [value]
                 writers[channel] = [task.node]
             else:
-                warnings.warn(
-                    f"Step {step}: node {task.node!r} wrote to {channel!r}, which is "
-                    "not a channel of this graph; the write is dropped (as in LangGraph).",
-                    GraphkitWarning,
-                    stacklevel=2,
-                )
+                message = _unknown_channel(graph, step, task.node, channel)
+                warnings.warn(message, GraphkitWarning, stacklevel=2)
 
     # 2. on copies: let the channels that woke the tasks reset (consume), then apply
     #    the writes; commit only once every channel accepted its writes
@@ -370,6 +366,22 @@ def update(
     state.updated_channels = checkpoint.updated_channels
     state.step = step + 1
     return Update(step, tuple(changes.values()), checkpoint.updated_channels, checkpoint)
+
+
+def _unknown_channel(graph: GraphSpec, step: int, node: str, channel: str) -> str:
+    """The warning for a write to a channel the graph does not have."""
+    if not channel.startswith("branch:to:"):
+        return (
+            f"Step {step}: node {node!r} wrote to {channel!r}, which is not a channel of this "
+            "graph; the write is dropped (as in LangGraph)."
+        )
+    nodes = sorted(name for name in graph.nodes if name != START)
+    return (
+        f"Step {step}: the router or Command(goto=...) of {node!r} returned "
+        f"{channel[len('branch:to:') :]!r}, which is not a node (nodes: {nodes}); nothing runs "
+        "for it, as in LangGraph. Return a node name or END, or give add_conditional_edges "
+        "a path_map."
+    )
 
 
 def _mark_seen(

@@ -310,6 +310,8 @@ class Run:
     ``values`` is the state after the last Update, ``status`` one of ``"done"``,
     ``"running"``, ``"error"`` or ``"out_of_steps"``. A subgraph's run has the
     ``namespace`` of the task that ran it (``("node:task_id",)``); a root run has ().
+    ``state_keys`` are the graph's state keys in schema order, written or not (the
+    ``state`` table shows each of them).
     """
 
     steps: tuple[Superstep, ...]
@@ -317,6 +319,7 @@ class Run:
     status: str
     error: BaseException | None = None
     namespace: tuple[str, ...] = ()
+    state_keys: tuple[str, ...] = ()
 
     def step(self, number: int) -> Superstep:
         """The superstep numbered ``number`` (the input step is -1)."""

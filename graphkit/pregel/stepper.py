@@ -237,7 +237,14 @@ class Stepper:
         steps = list(self._steps)
         if self._plan is not None and self._plan.tasks and not self.done:
             steps.append(self._superstep(None))
-        return Run(tuple(steps), self.values, self.status, self.error, self.namespace)
+        return Run(
+            tuple(steps),
+            self.values,
+            self.status,
+            self.error,
+            self.namespace,
+            self.graph.state_keys,
+        )
 
     # -- the phases ---------------------------------------------------------------------
 

@@ -187,3 +187,107 @@ def test_adding_a_node_after_compile_warns():
     builder.compile()
     with pytest.warns(GraphkitWarning, match="after compile"):
         builder.add_node("b", noop)
+
+
+# -- LangGraph's old argument names (input=, output=, config_schema=) ----------------------
+
+
+class Question(TypedDict):
+    question: str
+
+
+class Answer(TypedDict):
+    answer: str
+
+
+class Overall(TypedDict):
+    question: str
+    answer: str
+    notes: str
+
+
+def _answer_graph(library, **schemas):
+    """LangChain Academy module 2's shape: a private overall state, a narrower input
+    and output, given with the old argument names."""
+    builder = library.StateGraph(Overall, **schemas)
+    builder.add_node("think", lambda state: {"notes": "n", "answer": state["question"] + "!"})
+    builder.add_edge(library.START, "think")
+    builder.add_edge("think", library.END)
+    return builder
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "schema"),
+    [("input", "input_schema", Question), ("output", "output_schema", Answer)],
+)
+def test_old_schema_argument_names_are_accepted_with_a_deprecation_warning(old, new, schema):
+    import langgraph.graph
+
+    import graphkit
+
+    warned = {}
+    for library in (graphkit, langgraph.graph):
+        with pytest.warns(DeprecationWarning) as caught:
+            builder = _answer_graph(library, **{old: schema})
+        (warning,) = [w for w in caught if issubclass(w.category, DeprecationWarning)]
+        assert f"`{old}`" in str(warning.message) and f"`{new}`" in str(warning.message)
+        assert warning.filename == __file__  # it points at the caller's line
+        assert getattr(builder, new) is schema
+        warned[library.__name__] = builder.compile().invoke({"question": "why"})
+    assert warned["graphkit"] == warned["langgraph.graph"]
+
+
+def test_the_new_name_wins_over_the_old_one_as_in_langgraph():
+    with pytest.warns(DeprecationWarning, match="`input`"):
+        builder = StateGraph(Overall, input=Answer, input_schema=Question)
+    assert builder.input_schema is Question
+
+
+def test_config_schema_is_the_old_name_of_context_schema():
+    with pytest.warns(DeprecationWarning, match="`context_schema`"):
+        builder = StateGraph(Overall, config_schema=Answer)
+    assert builder.context_schema is Answer
+
+
+# -- the input's unknown keys ------------------------------------------------------------
+
+
+def test_an_input_key_missing_from_the_input_schema_names_the_input_schema():
+    builder = StateGraph(Overall, input_schema=Question)
+    builder.add_node("think", lambda state: {"answer": "a"})
+    builder.add_edge(START, "think")
+    app = builder.compile()
+    with pytest.warns(GraphkitWarning) as caught:
+        app.invoke({"question": "why", "answer": "early"})
+    (message,) = [str(w.message) for w in caught]
+    assert message == (
+        "The input has key 'answer', which is not in the input schema Question (keys: "
+        "['question']); the write is dropped, as in LangGraph. Add the key to Question or "
+        "fix its name."
+    )
+
+
+def test_an_input_key_missing_from_the_state_schema_says_state_schema():
+    app = graph_with("a").add_edge(START, "a").compile()
+    with pytest.warns(GraphkitWarning, match=r"'y', which is not in the state schema \(keys"):
+        app.invoke({"x": 1, "log": [], "y": 2})
+
+
+# -- a router's name that is not a node ----------------------------------------------------
+
+
+def test_a_router_name_that_is_not_a_node_is_recorded_then_dropped_with_one_warning():
+    builder = graph_with("triage", "billing").add_edge(START, "triage")
+    builder.add_conditional_edges("triage", lambda state: "Billing")
+    with pytest.warns(GraphkitWarning) as caught:
+        run = builder.compile().trace({"x": 0, "log": []})
+    assert [str(w.message) for w in caught] == [
+        "Step 1: the router or Command(goto=...) of 'triage' returned 'Billing', which is not "
+        "a node (nodes: ['billing', 'triage']); nothing runs for it, as in LangGraph. Return "
+        "a node name or END, or give add_conditional_edges a path_map."
+    ]
+    # the task's record keeps what the router returned (LangGraph's task writes do too) ...
+    assert run.step(1).execution.results[0].writes == (("branch:to:Billing", None),)
+    # ... and the Update dropped it
+    assert run.step(1).update.changed == ["branch:to:triage"]
+    assert [s.step for s in run.steps] == [-1, 0, 1]

@@ -45,8 +45,8 @@ def test_html_escapes_and_colours_by_outcome():
     parser.feed(html)
     assert "script" not in parser.tags
     assert "&lt;script&gt;x&lt;/script&gt;" in html
-    assert "#dc2626" in html  # a reason of kind "raised": red
+    assert "#d55e00" in html  # a reason of kind "raised": vermillion
     not_run = explanation_html(make(ran=False))
-    assert "#dc2626" in not_run  # still red: the answer mentions an error
+    assert "#d55e00" in not_run  # still vermillion: the answer mentions an error
     plain = Explanation("a", 2, (Answer("a", 2, False, "a did not run", ()),))
-    assert "#2563eb" in plain._repr_html_()
+    assert "#0072b2" in plain._repr_html_()

@@ -23,12 +23,12 @@ def test_written_finds_the_update_that_set_a_version(seed_run):
     assert [step for step, _ in history.changes("token_count")] == [0, 1, 2]
 
 
-def test_barrier_writes_since_the_last_reset(waiting):
+def test_writes_since_reset_since_the_last_reset(waiting):
     run = waiting.trace({"x": 0, "log": []})
     history = History(run)
-    assert history.barrier_writes("join:a+b:c", upto=2) == {"a": 1}
-    assert history.barrier_writes("join:a+b:c", upto=3) == {"a": 1, "b": 3}
-    assert history.barrier_writes("join:a+b:c", upto=4) == {}  # reset once c ran
+    assert history.writes_since_reset("join:a+b:c", upto=2) == {"a": 1}
+    assert history.writes_since_reset("join:a+b:c", upto=3) == {"a": 1, "b": 3}
+    assert history.writes_since_reset("join:a+b:c", upto=4) == {}  # reset once c ran
 
 
 def test_chosen_and_unapplied_writers(seed_run, failing_run):
@@ -48,3 +48,17 @@ def test_sends_and_commands(make):
     assert [getattr(d, "node", d) for d in history.goto("plan", 1)] == ["work", "check"]
     assert history.commanded(("plan",), "check", 1) == ["plan"]
     assert history.commanded(("plan",), "other", 1) == []
+
+
+def test_dropped_names_a_choice_that_is_not_a_node(make):
+    import warnings
+
+    from graphkit import START, GraphkitWarning
+
+    app = make(["triage", "billing"], [(START, "triage")], [("triage", lambda s: "Billing", None)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", GraphkitWarning)
+        history = History(app.trace({"x": 0, "log": []}))
+    assert history.chosen("triage", 1) == ("Billing",)
+    assert history.dropped("triage", 1) == ("Billing",)
+    assert history.dropped("triage", 0) == ()

@@ -127,7 +127,7 @@ def test_unknown_kind_names_the_kinds(seed_run):
 
 
 def test_readable_frames_hold_text(seed_run, failing_run):
-    changes = seed_run.to_frame("changes", readable=True)
+    changes = seed_run.to_frame("changes", readable=True, internal=True)
     assert changes["after"].tolist()[:4] == [
         "{'messages': [('user', 'hi')], 'token_count': 1}",
         "[('user', 'hi')]",
@@ -215,3 +215,32 @@ def test_a_long_run_builds_every_table(loop):
     assert len(run.to_frame("state")) == 1003  # input step, step 0, 1000 spins, done
     for kind in KINDS:
         assert len(run.to_frame(kind)) > 1000
+
+
+def test_state_table_has_every_schema_key_in_schema_order_even_one_never_written():
+    from typing import TypedDict
+
+    from graphkit import START, StateGraph
+
+    class Fields(TypedDict):
+        first: str
+        never: str
+        last: str
+
+    builder = StateGraph(Fields)
+    builder.add_node("w", lambda state: {"last": "z"})
+    builder.add_edge(START, "w")
+    run = builder.compile().trace({"first": "a"})
+    frame = run.to_frame("state")
+    assert list(frame.columns) == ["step", "first", "never", "last"]
+    assert frame["never"].tolist() == [EMPTY, EMPTY, EMPTY]
+    assert frame["last"].tolist() == [EMPTY, EMPTY, "z"]
+
+
+def test_changes_table_hides_the_runtimes_channels_unless_internal(seed_run):
+    public = seed_run.to_frame("changes")
+    assert public.equals(seed_run.to_frame("changes", internal=False))
+    assert set(public["channel"]) == {"messages", "token_count", "plan", "weather", "news"}
+    everything = seed_run.to_frame("changes", internal=True)
+    assert {"__start__", "branch:to:weather"} <= set(everything["channel"])
+    assert len(everything) == len(change_rows(seed_run.steps))

@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
+import operator
+import warnings
+from typing import Annotated, TypedDict
+
 import pytest
 
-from graphkit import START, Command, Send
+from graphkit import START, Command, GraphkitWarning, Send, StateGraph
 from graphkit.inspect import Explanation
+
+
+class Log(TypedDict):
+    x: int
+    log: Annotated[list, operator.add]
+
+
+def log(name):
+    return lambda state: {"log": [name]}
 
 
 def trace(app, x=1):
@@ -293,3 +306,130 @@ def test_explanation_is_an_explanation_with_a_short_repr(seed_run):
     assert isinstance(explanation, Explanation)
     assert repr(explanation) == "Explanation(node='weather', step=1, ran=False)"
     assert "becomes visible only in the next step" in explanation._repr_html_()
+
+
+# -- a deferred node ----------------------------------------------------------------------------
+
+
+def deferred_graph():
+    """START -> a -> b1 -> b2 -> b3, and a -> report, where report is added with
+    defer=True: it runs once nothing else is left (step 5)."""
+    builder = StateGraph(Log)
+    for name in ("a", "b1", "b2", "b3"):
+        builder.add_node(name, log(name))
+    builder.add_node("report", log("report"), defer=True)
+    builder.add_edge(START, "a").add_edge("a", "b1").add_edge("b1", "b2").add_edge("b2", "b3")
+    builder.add_edge("a", "report")
+    return builder.compile()
+
+
+def test_a_deferred_node_ran_because_a_wrote_and_the_run_had_nothing_else_to_run():
+    app = deferred_graph()
+    run = trace(app)
+    answer = run.why("report", graph=app)
+    assert answer.summary == (
+        "report ran at step 5 because a wrote branch:to:report in step 1, and report is "
+        "deferred: it waits until the run has nothing else to run."
+    )
+    assert answer.kinds == ["edge", "deferred"]
+    edge, deferred = answer.answers[0].reasons
+    assert (edge.step, edge.writers, deferred.step) == (1, ("a",), 4)
+    assert edge.text == (
+        "branch:to:report was written in step 1 by the edge a → report; report was added "
+        "with defer=True, so the write was held back instead of waking report in the next step."
+    )
+    assert deferred.text == (
+        "A deferred node waits until the run has nothing else to run: step 4's Update woke "
+        "no other node, so it released branch:to:report (version 6) and step 5's Plan woke "
+        "report."
+    )
+
+
+def test_a_deferred_node_did_not_run_while_its_write_was_held_back():
+    app = deferred_graph()
+    run = trace(app)
+    answer = run.why("report", step=2)
+    assert answer.summary == (
+        "report did not run at step 2: a wrote branch:to:report in step 1, but report is "
+        "deferred: it waits until the run has nothing else to run, so it runs at step 5."
+    )
+    (reason,) = answer.answers[0].reasons
+    assert (reason.kind, reason.step, reason.channel, reason.writers) == (
+        "deferred",
+        1,
+        "branch:to:report",
+        ("a",),
+    )
+    assert reason.text == (
+        "a wrote branch:to:report in step 1 (through an edge or conditional edge of a), and "
+        "report was added with defer=True: a deferred node waits until the run has nothing "
+        "else to run, so step 1's Update held the write back. Step 2's Plan woke b1 instead; "
+        "report runs at step 5."
+    )
+    # in the step a wrote, the write is not "visible next step": it is held back
+    assert run.why("report", step=1).summary == (
+        "report did not run at step 1: a wrote branch:to:report in step 1, but report is "
+        "deferred: it waits until the run has nothing else to run, so it runs at step 5."
+    )
+
+
+# -- after a Send ---------------------------------------------------------------------------------
+
+
+def test_not_run_after_sends_lists_what_the_update_changed_and_the_push_tasks(make):
+    def topics(state):
+        return {"x": 2}
+
+    def fan_out(state):
+        return [Send("generate", {"x": value, "log": []}) for value in (1, 2)]
+
+    app = make(
+        [("generate_topics", topics), "generate"],
+        [(START, "generate_topics")],
+        [("generate_topics", fan_out, ["generate"])],
+    )
+    answer = trace(app).why("generate_topics", step=2, graph=app)
+    assert answer.answers[0].reasons[0].text == (
+        "Step 2's Plan wakes the nodes whose trigger channels step 1's Update changed: none; "
+        "that Update changed only x (written by generate_topics) and __pregel_tasks (the "
+        "Sends of generate_topics). branch:to:generate_topics was not among them. Step 2's "
+        "push tasks came from those Sends: 2 for generate. generate_topics last ran at step 1."
+    )
+
+
+# -- a router's name that is not a node ----------------------------------------------------------
+
+
+def test_a_router_returning_a_name_that_is_not_a_node_is_named_with_its_spelling():
+    builder = StateGraph(Log)
+    for name in ("triage", "billing", "support"):
+        builder.add_node(name, log(name))
+    builder.add_edge(START, "triage")
+    builder.add_conditional_edges("triage", lambda state: "Billing")
+    app = builder.compile()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", GraphkitWarning)
+        run = trace(app)
+    answer = run.why("billing", graph=app)
+    assert answer.summary == (
+        "billing never ran: triage chose 'Billing', which is not a node; did you mean billing?"
+    )
+    assert answer.answers[0].reasons[-1].text == (
+        "triage ran at step 1, and its router 'condition' returned 'Billing', which is not a "
+        "node, so nothing ran for it (the runtime drops such a choice, with a warning). Node "
+        "names are case-sensitive: did you mean billing?"
+    )
+
+
+def test_a_waiting_edge_target_is_still_waiting_even_when_a_router_has_no_path_map(make):
+    app = make(
+        ["start", "search", "cite", "report"],
+        [(START, "start")],
+        [("start", lambda state: ["search"], None)],
+        waiting=[(("search", "cite"), "report")],
+    )
+    answer = trace(app).why("report", graph=app)
+    assert answer.summary == (
+        "report never ran: the waiting edge [search, cite] → report is still waiting for cite."
+    )
+    assert "never_written" not in answer.kinds

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+import operator
+from typing import Annotated, TypedDict
+
+from graphkit import START, StateGraph
 from graphkit.inspect.wiring import Wiring
+
+
+class Log(TypedDict):
+    log: Annotated[list, operator.add]
 
 
 def test_triggers_from_names_or_from_the_graph(waiting):
@@ -45,3 +53,27 @@ def test_may_route_and_router_words(seed_run, seed_app):
     assert bare.router_words("planner", "weather") == "conditional edge or Command"
     assert exact.router_words("planner", "weather") == "router 'route'"
     assert exact.is_trigger("join:a+b:c") and not exact.is_trigger("plan")
+
+
+def test_a_deferred_node_is_known_from_the_graph_or_from_its_held_back_trigger():
+    builder = StateGraph(Log)
+    for name in ("a", "b"):
+        builder.add_node(name, lambda state: {"log": ["."]})
+    builder.add_node("end", lambda state: {"log": ["end"]}, defer=True)
+    builder.add_edge(START, "a").add_edge("a", "b").add_edge("a", "end")
+    app = builder.compile()
+    run = app.trace({"log": []})
+    assert Wiring(run, app).deferred("end") and not Wiring(run, app).deferred("b")
+    assert Wiring(run).deferred("end") and not Wiring(run).deferred("b")
+
+
+def test_a_router_without_a_path_map_declares_no_node(make):
+    app = make(
+        ["start", "search", "cite", "report"],
+        [(START, "start")],
+        [("start", lambda state: ["search"], None)],
+        waiting=[(("search", "cite"), "report")],
+    )
+    wiring = Wiring(app.trace({"x": 0, "log": []}), app)
+    assert wiring.may_route("start", "report") and not wiring.declares("start", "report")
+    assert not wiring.reached_directly("report") and wiring.reached_directly("start")
