@@ -14,6 +14,7 @@ False
 
 from __future__ import annotations
 
+import itertools
 import warnings
 from typing import Any, Literal, TypedDict
 
@@ -103,6 +104,23 @@ def check_chain(builder: Any) -> str:
                     hint="words is text.split(), count is len(words), and write_report "
                     'sets text to f"{count} words". Try app.invoke({"text": ...}).',
                 )
+    chain = [START, *CHAIN_NODES, END]
+    wanted_edges = set(itertools.pairwise(chain))
+    extra = sorted(
+        (e.source, e.target)
+        for e in app.get_graph().edges
+        if (e.source, e.target) not in wanted_edges
+    )
+    if extra:
+        source, target = extra[0]
+        name = {START: "START", END: "END"}
+        code = ", ".join(name.get(n, repr(n)) for n in (source, target))
+        raise Wrong(
+            f"It runs right, but your graph also has the edge {source} → {target}. It "
+            "changes nothing at run time, but the drawing now shows a path your chain "
+            "does not have.",
+            hint=f"Remove builder.add_edge({code}) (in the stub it was only a placeholder).",
+        )
     return (
         "Three nodes, three supersteps, each writing one key: "
         f"{_chain_expected(_CHAIN_INPUTS[0])['text']!r} for {_CHAIN_INPUTS[0]!r}."

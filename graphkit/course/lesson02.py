@@ -64,6 +64,14 @@ def uneven_graph() -> Any:
     return builder.compile()
 
 
+def _int_keys(guess: Mapping[Any, Any]) -> dict[Any, Any]:
+    """``guess`` with step numbers written as strings ("2") turned into ints."""
+    return {
+        int(k) if isinstance(k, str) and k.strip().lstrip("-").isdigit() else k: v
+        for k, v in guess.items()
+    }
+
+
 def _as_nodes(value: Any) -> set[str]:
     if value is None:
         return set()
@@ -81,6 +89,7 @@ def check_predict_steps(guess: Mapping[int, Any]) -> str:
             f"Expected a dict of step number → list of nodes, got {type(guess).__name__}.",
             hint='For example {1: ["left"], 2: [...]}.',
         )
+    guess = _int_keys(guess)
     app = uneven_graph()
     run = app.trace({"log": []})
     truth = {s.step: set(s.plan.nodes) for s in run.steps if s.step >= 1 and s.plan.nodes}
@@ -235,6 +244,7 @@ def check_total_after(guess: Mapping[int, Any]) -> str:
             f"Expected a dict {{2: ..., 3: ...}}, got {type(guess).__name__}.",
             hint="For example {2: 0, 3: 0}, with your numbers.",
         )
+    guess = _int_keys(guess)
     run = tally_graph().trace(dict(TALLY_INPUT))
     for step in (2, 3):
         change = run.step(step).update.change("total")

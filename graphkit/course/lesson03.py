@@ -100,6 +100,15 @@ def check_fix_conflict(builder: Any) -> str:
             "The reducer also combines the input with the channel's starting value, and "
             "then every write with the value so far: keep the old items.",
         )
+    first = seeded.step(0).update.change("results") if seeded.step(0).update else None
+    if first is not None and _items(first.after) != ["seed"]:
+        raise Wrong(
+            "Your reducer changes the list it is given in place: the records of step 0, which "
+            f"took only the input ['seed'], now show results = {first.after!r}. The history "
+            "was rewritten by the later steps.",
+            "Return a new list (e.g. current + update) instead of changing `current` with "
+            "append, extend or +=.",
+        )
     return (
         f"Both writes reached `results` in step {step.step}: {change.values!r} met in the "
         f"reducer {change.reducer}, giving {after!r}."

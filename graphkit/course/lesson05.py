@@ -325,6 +325,16 @@ def check_call_subgraph(count_words: Any) -> str:
                 hint="Call word_counter.invoke({...}) inside count_words.",
             )
         sub = result.subruns[0]
+        counted = [dict(r.values).get("count") for r in result.subruns]
+        if expected not in counted:
+            doc = dict(result.subruns[0].values).get("doc")
+            raise Wrong(
+                f"With text={text!r}, the subgraph counted {counted[0]!r} (its doc was "
+                f"{doc!r}), but the text has {expected} words: the subgraph must count the "
+                "parent's text itself.",
+                hint="Pass the parent's text in as the child's doc: word_counter.invoke({'doc': "
+                "...}).",
+            )
         if run.values.get("words") != expected:
             raise Wrong(
                 f"With text={text!r}, `words` ended as {run.values.get('words')!r}; the "

@@ -213,3 +213,13 @@ def test_read_run_fails_on_a_value_the_run_never_held():
 def test_the_mystery_graph_is_drawn_with_its_router():
     edges = {(e.source, e.target, e.kind) for e in lesson01.mystery_graph().get_graph().edges}
     assert {("greet", "shout", "conditional"), ("greet", "whisper", "conditional")} <= edges
+
+
+def test_chain_fails_when_the_stubs_edge_to_end_is_kept():
+    builder = chain()
+    builder.add_edge("split_words", END)  # the stub's placeholder, left in
+
+    verdict = lesson01.check_chain(builder)
+    assert not verdict.passed
+    assert "also has the edge split_words → __end__" in verdict.message
+    assert "add_edge('split_words', END)" in verdict.hint

@@ -169,3 +169,10 @@ def test_the_exercise_graphs_draw():
     edges = {(e.source, e.target) for e in lesson02.uneven_graph().get_graph().edges}
     assert {("left", "merge"), ("slow", "merge")} <= edges
     assert lesson02.tally_graph().invoke(dict(lesson02.TALLY_INPUT)) == {"total": 44}
+
+
+def test_step_numbers_may_be_written_as_strings():
+    assert lesson02.check_total_after({"2": 22, "3": 44}).passed
+    verdict = lesson02.check_predict_steps({"1": ["left", "right"], "2": []})
+    assert not verdict.passed
+    assert "Step 2 runs" in verdict.message

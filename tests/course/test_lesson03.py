@@ -196,3 +196,19 @@ def test_output_schema_fails_when_the_input_loses_topic():
         verdict = lesson03.check_output_schema(report_graph(input_schema=NoTopic))
     assert not verdict
     assert "raised KeyError" in verdict.message
+
+
+def _extend_in_place(current: list, update: list) -> list:
+    current.extend(update)
+    return current
+
+
+class ExtendsInPlace(TypedDict):
+    results: Annotated[list, _extend_in_place]
+
+
+def test_fix_conflict_fails_on_a_reducer_that_changes_current_in_place():
+    verdict = lesson03.check_fix_conflict(fan_out(ExtendsInPlace))
+    assert not verdict.passed
+    assert "in place" in verdict.message and "step 0" in verdict.message
+    assert "new list" in verdict.hint

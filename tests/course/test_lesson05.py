@@ -178,3 +178,13 @@ def test_call_subgraph_returning_a_wrong_count():
     verdict = lesson05.check_call_subgraph(count_words)
     assert not verdict
     assert "expected 4" in verdict.message
+
+
+def test_call_subgraph_run_for_show_while_counting_by_hand():
+    def count_words(state):
+        word_counter.invoke({"doc": "placeholder"})  # the subgraph runs, on the wrong text
+        return {"words": len(state["text"].split())}
+
+    verdict = lesson05.check_call_subgraph(count_words)
+    assert not verdict
+    assert "subgraph counted 1" in verdict.message and "'placeholder'" in verdict.message
