@@ -6,6 +6,10 @@ Class names match LangGraph's, so code that catches ``GraphRecursionError`` or
 
 from __future__ import annotations
 
+import sys
+import warnings
+from pathlib import Path
+
 __all__ = [
     "EmptyChannelError",
     "EmptyInputError",
@@ -14,6 +18,7 @@ __all__ = [
     "GraphkitWarning",
     "InvalidUpdateError",
     "ParentCommand",
+    "warn",
 ]
 
 
@@ -61,3 +66,17 @@ class GraphInterrupt(Exception):
     """Raised inside a node by ``interrupt()`` to pause the run; the runtime catches it,
     saves the step's other writes, and stops until ``Command(resume=...)``. Its
     argument is the tuple of ``Interrupt`` records."""
+
+
+_PACKAGE = str(Path(__file__).resolve().parent)
+
+
+def warn(message: str, category: type[Warning] = GraphkitWarning) -> None:
+    """Warn with ``message``, located at the first caller outside graphkit: the line of
+    the user's ``compile``/``invoke``/``trace``, not a line of graphkit's own code (a
+    learner should see where *their* call was). In a worker thread, where no user frame
+    is on the stack, it is the thread's entry point."""
+    level, frame = 2, sys._getframe(1)
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, category, stacklevel=level)

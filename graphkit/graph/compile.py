@@ -13,7 +13,6 @@ user will meet in its own traces:
 from __future__ import annotations
 
 import inspect
-import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -26,7 +25,7 @@ from graphkit.channels import (
     Topic,
 )
 from graphkit.constants import BRANCH_CHANNEL_PREFIX, END, START, TASKS
-from graphkit.errors import GraphkitWarning, InvalidUpdateError, ParentCommand
+from graphkit.errors import InvalidUpdateError, ParentCommand, warn
 from graphkit.graph.schema import coerce_to_schema
 from graphkit.graph.state import Branch, StateGraph
 from graphkit.pregel.app import CompiledGraph
@@ -206,23 +205,19 @@ def validate(builder: StateGraph) -> None:
 def _warn_about_suspicious_shapes(builder: StateGraph) -> None:
     for node in builder.nodes:
         if node in builder.channels:
-            warnings.warn(
+            warn(
                 f"Node {node!r} has the same name as a state key; updates and the drawn "
-                "graph are easy to misread. Consider renaming the node.",
-                GraphkitWarning,
-                stacklevel=5,
+                "graph are easy to misread. Consider renaming the node."
             )
     reachable = _reachable(builder)
     for node in builder.nodes:
         if node not in reachable:
-            warnings.warn(
+            warn(
                 f"Node {node!r} can never run: no edge, conditional edge or declared "
                 f"destination leads to it from START. Add an edge to it, e.g. "
                 f"add_edge(START, {node!r}); if a node reaches it with Command(goto=...) "
                 "or a router with Send(...), declare that: add_node(..., destinations=(...)) "
-                "or annotate the node -> Command[Literal[...]].",
-                GraphkitWarning,
-                stacklevel=5,
+                "or annotate the node -> Command[Literal[...]]."
             )
 
 
@@ -272,18 +267,16 @@ def _state_writer(
         writes = []
         for key, value in _update_items(node, returned):
             if key in managed:
-                warnings.warn(
+                warn(
                     f"Node {node!r} returned {key!r}, a managed value the runtime computes "
                     "for each step; the write is dropped. Store your own value under "
-                    "another key.",
-                    GraphkitWarning,
-                    stacklevel=2,
+                    "another key."
                 )
             elif key in keys:
                 writes.append((key, value))
             else:
                 message = _unknown_key_message(node, key, keys, input_schema)
-                warnings.warn(message, GraphkitWarning, stacklevel=2)
+                warn(message)
         return writes
 
     return write_state

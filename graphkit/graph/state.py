@@ -11,7 +11,7 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from graphkit.channels import Channel
 from graphkit.constants import END, RESERVED_CHARACTERS, START
-from graphkit.errors import GraphkitWarning
+from graphkit.errors import warn
 from graphkit.graph.schema import channels_from_schema, managed_from_schema, schema_keys
 from graphkit.managed import ManagedValue
 from graphkit.types import RetryPolicy
@@ -142,11 +142,9 @@ class StateGraph:
         self._check_node_name(node)
         policies = _retry_policies(node, retry_policy)
         if self.compiled:
-            warnings.warn(
+            warn(
                 f"Node {node!r} was added after compile(); the compiled graph does not "
-                "have it. Call compile() again.",
-                GraphkitWarning,
-                stacklevel=2,
+                "have it. Call compile() again."
             )
         schema = input_schema or _inferred_input_schema(action) or self.state_schema
         self._add_schema(schema)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import contextvars
 import dataclasses
-import warnings
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -28,7 +27,7 @@ from typing import Any
 from graphkit.channels import EMPTY, Channel
 from graphkit.checkpoint import Checkpoint, new_checkpoint_id
 from graphkit.constants import PULL, PUSH, START, TASKS
-from graphkit.errors import GraphkitWarning, InvalidUpdateError
+from graphkit.errors import InvalidUpdateError, warn
 from graphkit.pregel.records import (
     ChannelChange,
     Plan,
@@ -119,12 +118,10 @@ def _push_tasks(graph: GraphSpec, state: StepState) -> list[Task]:
     for index, packet in enumerate(packets.get()):
         if packet.node not in graph.nodes:  # Send(START, ...) re-enters the graph, as in LangGraph
             nodes = sorted(n for n in graph.nodes if n != graph.input_channel)
-            warnings.warn(
+            warn(
                 f"Step {state.step}: a Send targets {packet.node!r}, which is not a node of "
                 f"this graph (nodes: {nodes}); "
-                "it is dropped, as in LangGraph. Fix the node name in the Send.",
-                GraphkitWarning,
-                stacklevel=3,
+                "it is dropped, as in LangGraph. Fix the node name in the Send."
             )
             continue
         tasks.append(
@@ -289,7 +286,7 @@ def update(
                 writers[channel] = [task.node]
             else:
                 message = _unknown_channel(graph, step, task.node, channel)
-                warnings.warn(message, GraphkitWarning, stacklevel=2)
+                warn(message)
 
     # 2. on copies: let the channels that woke the tasks reset (consume), then apply
     #    the writes; commit only once every channel accepted its writes
