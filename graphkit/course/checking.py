@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import html
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -62,7 +63,7 @@ class Verdict:
         outcome = "pass" if self.passed else "fail"
         mark = "✓ Correct" if self.passed else "✗ Not yet"
         hint = (
-            f'<div class="gk-verdict-hint"><b>Hint:</b> {html.escape(self.hint)}</div>'
+            f'<div class="gk-verdict-hint"><b>Hint:</b> {_markup(self.hint)}</div>'
             if self.hint
             else ""
         )
@@ -70,10 +71,15 @@ class Verdict:
             f'<div class="gk-verdict gk-verdict-{outcome}" style="border-left:4px solid '
             f"{'#0072b2' if self.passed else '#d55e00'};padding:6px 10px;margin:4px 0;"
             f'background:rgba(127,127,127,0.08)">'
-            f"<b>{mark}</b> · {html.escape(self.exercise)}"
+            f"<b>{mark}</b> · {_markup(self.exercise)}"
             f'<div class="gk-verdict-message" style="white-space:pre-wrap">'
-            f"{html.escape(self.message)}</div>{hint}</div>"
+            f"{_markup(self.message)}</div>{hint}</div>"
         )
+
+
+def _markup(text: str) -> str:
+    """Escaped text with `code` spans shown as code, as in the lessons' prose."""
+    return re.sub(r"`([^`\n]+)`", r"<code>\1</code>", html.escape(text))
 
 
 def exercise(title: str) -> Callable[[Callable[..., str | None]], Callable[..., Verdict]]:

@@ -84,6 +84,36 @@ def check_tool_round_trip(build_agent: Any) -> str:
     """``build_agent()`` returns an agent (``create_react_agent`` or hand-built) whose
     scripted model calls the ``temperature`` tool once for Rome, then answers with the
     tool's result: the steps are model, tools, model."""
+    names, answer, final = _round_trip(build_agent)
+    # A second run with another temperature for Rome: the tool must look it up, and the
+    # final answer must be built from the tool's result, not typed into the script.
+    rome = TEMPERATURES["Rome"]
+    TEMPERATURES["Rome"] = "21°C"
+    try:
+        _round_trip(build_agent)
+    except Wrong as wrong:
+        hint = wrong.hint
+        if "tool answered" in wrong.message or "does not give" in wrong.message:
+            hint = (
+                "Nothing may be typed in advance: the tool returns TEMPERATURES[city], and "
+                "the final answer is a function of the messages the model was sent."
+            )
+        raise Wrong(
+            "On a second run, with Rome set to '21°C' in lesson06.TEMPERATURES: " + wrong.message,
+            hint=hint,
+        ) from wrong
+    finally:
+        TEMPERATURES["Rome"] = rome
+    return (
+        f"Steps 1–3 ran {names}: the model asked, the tool "
+        f"answered {answer.content!r}, the model replied {final.content!r} "
+        "(and followed the table when the check changed it)."
+    )
+
+
+def _round_trip(build_agent: Any) -> tuple[str, Any, Any]:
+    """Run exercise 6.1's agent once; return its steps, the tool's answer and the final
+    message, or raise ``Wrong`` saying what the run did instead."""
     from langchain_core.messages import AIMessage, ToolMessage
 
     app = compiled(build_agent, "build_agent()")
@@ -168,11 +198,7 @@ def check_tool_round_trip(build_agent: Any) -> str:
             hint="A scripted response can be a function: lambda messages: ... "
             "messages[-1].content ...",
         )
-    names = _steps(nodes)
-    return (
-        f"Steps 1–3 ran {names}: the model asked, the tool "
-        f"answered {answer.content!r}, the model replied {final.content!r}."
-    )
+    return _steps(nodes), answer, final
 
 
 # -- 6.2 · Keep the last N messages --------------------------------------------------------
@@ -272,7 +298,7 @@ def check_should_summarize(should_summarize: Any) -> str:
         did = "summarised" if summarized else "ended without a summary"
         boundary = len(wrong) == 1 and size in (MAX_MESSAGES, MAX_MESSAGES + 1)
         raise Wrong(
-            f"With {size} message{'s' if size != 1 else ''} after `conversation` (step 1), "
+            f"With {size} message{'s' if size != 1 else ''} after conversation (step 1), "
             f"your router {did}; it should {'end' if summarized else 'summarise'}: summarise "
             f"only when there are more than {MAX_MESSAGES} (wrong for "
             f"{len(wrong)} of the 10 histories).",

@@ -262,31 +262,38 @@ def check_history(app: Any, config: Mapping[str, Any], checkpoints: int, replay_
         )
     real_count = len(history)
     real_step = (before_chat[0].metadata or {}).get("step")
+    thread = config.get("configurable", {}).get("thread_id")
     if checkpoints != real_count:
         per_turn = real_count // turns
+        if checkpoints == per_turn:
+            detail = f"that is one turn's worth, and thread {thread!r} has {turns} turns"
+        elif checkpoints == real_count - turns:
+            detail = "you left out the input steps: each turn's input is a superstep too"
+        else:
+            detail = f"thread {thread!r} holds {'more' if real_count > checkpoints else 'fewer'}"
         raise Wrong(
-            f"You said {checkpoints} checkpoints; the thread holds {real_count}, "
-            f"{per_turn} per turn: "
-            + ", ".join(
-                f"step {(s.metadata or {}).get('step')} ({(s.metadata or {}).get('source')})"
-                for s in reversed(history[:per_turn])
-            )
-            + " for the last one.",
+            f"You said {checkpoints} checkpoints; {detail}.",
             "One checkpoint per superstep, and the input step is a superstep: count the "
             "rows of checkpoints_frame(app, config), or len(list(get_state_history(config))).",
         )
     if replay_step != real_step:
         ran = real_step + 1
-        why = (
-            f"step {ran} is the step in which chat ran, its checkpoint has next () — replaying "
-            "it runs nothing"
-            if replay_step == ran
-            else f"the checkpoint of step {replay_step} is not the one just before chat's last run"
-        )
+        first_turn = [(s.metadata or {}).get("step") for s in before_chat[1:]]
+        if replay_step == ran:
+            why = (
+                f"step {ran} is the step in which chat ran, its checkpoint has next () — "
+                "replaying it runs nothing"
+            )
+        elif replay_step in first_turn:
+            why = (
+                f"the checkpoint of step {replay_step} is the one before chat answered the "
+                "first question, not the second"
+            )
+        else:
+            why = f"the checkpoint of step {replay_step} is not the one just before chat's last run"
         raise Wrong(
-            f"You said step {replay_step}; {why}. The checkpoint whose next is ('chat',) for "
-            f"the last question has step {real_step}.",
-            "Look for the newest row whose `next` is ('chat',) in the checkpoints table.",
+            f"You said step {replay_step}; {why}.",
+            "Look for the newest row whose next is ('chat',) in the checkpoints table.",
         )
     return (
         f"{real_count} checkpoints ({real_count // turns} per turn: input, __start__, chat); "

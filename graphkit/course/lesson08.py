@@ -109,11 +109,12 @@ def _thread(name: str) -> dict[str, Any]:
 def check_approval(approve: Callable[[Mail], Any]) -> str:
     """``approve(state)`` must pause the run with ``interrupt(...)``, showing the draft
     (the ``body``) to the reviewer; resumed with ``"yes"`` the run goes on to ``send``,
-    with ``"no"`` it ends without sending. Tried for two mails and both answers."""
+    with ``"no"`` (or any other answer) it ends without sending. Tried for two mails and
+    three answers: ``"yes"``, ``"no"`` and ``"maybe"``."""
     from graphkit import Command
 
     for name in ("Ada", "Bob"):
-        for answer in ("yes", "no"):
+        for answer in ("yes", "no", "maybe"):
             app, calls = approval_app(approve)
             config = _thread(f"check-8.1-{name}-{answer}")
             app.invoke({"name": name}, config)
@@ -148,17 +149,18 @@ def check_approval(approve: Callable[[Mail], Any]) -> str:
                     f"wrote approved={final.values.get('approved')!r}.",
                     "Return {'approved': True} when the answer is 'yes'.",
                 )
-            if answer == "no" and sent:
+            if answer != "yes" and sent:
                 raise Wrong(
-                    f"(mail to {name}) resumed with 'no', but send ran and the outbox is "
+                    f"(mail to {name}) resumed with {answer!r}, but send ran and the outbox is "
                     f"{final.values.get('outbox')}: approve wrote "
                     f"approved={final.values.get('approved')!r}.",
                     "Compare the answer: approved is True only when it == 'yes' "
-                    "(a non-empty string like 'no' is truthy).",
+                    "(a non-empty string like 'no' is truthy; 'maybe' is not a yes either).",
                 )
     return (
         "approve paused with the draft, ran again from its start on resume, and "
-        "interrupt() returned the answer: 'yes' went on to send, 'no' ended the run."
+        "interrupt() returned the answer: 'yes' went on to send, 'no' and 'maybe' ended "
+        "the run."
     )
 
 

@@ -192,8 +192,8 @@ def check_agent_stops(build_agent: Any) -> str:
                 "Stop when the agent has answered, not before: the loop itself was right.",
             )
     return (
-        "The router sees the answer and chooses END: the loop ends after two tool calls, "
-        "well inside the recursion limit."
+        "The router now chooses END once the agent is done: the loop ends after two tool "
+        "calls, well inside the recursion limit."
     )
 
 
@@ -259,7 +259,8 @@ def check_resume(review_and_send: Any) -> str:
                     else "Nothing answered the interrupt on this thread"
                     + (" (another thread ran the graph again)." if writes > 1 else ".")
                 ),
-                "Resume the same thread with app.invoke(Command(resume=answer), config).",
+                "A new input starts a new run; what answers a waiting interrupt() is a "
+                "Command (section 5), sent to the same thread.",
             )
         if writes != 1:
             raise Wrong(

@@ -107,7 +107,7 @@ def _vertex_steps(run: Any) -> list[int]:
 
 @exercise("10.1 · The min-combiner")
 def check_min_combiner(min_combine: Callable[[dict, dict], dict]) -> str:
-    """``min_combine(left, right)`` merges two distance tables keeping the smaller
+    """``min_combine(old, new)`` merges two distance tables keeping the smaller
     distance per vertex, without changing its arguments; SSSP built on it matches
     Dijkstra on several graphs."""
     cases = [
@@ -119,17 +119,17 @@ def check_min_combiner(min_combine: Callable[[dict, dict], dict]) -> str:
         merged = min_combine(left, right)
         if left != kept_left or right != kept_right:
             raise Wrong(
-                f"min_combine changed its arguments: left is now {left}, right {right}. "
+                f"min_combine changed its arguments: old is now {left}, new {right}. "
                 "The runtime's records keep references to channel values, so a reducer "
                 "that mutates rewrites history.",
-                "Build a new dict (dict(left), then update it) and return it.",
+                "Build a new dict (dict(old), then update it) and return it.",
             )
         if merged != expected:
             raise Wrong(
                 f"min_combine({kept_left}, {kept_right}) returned {merged!r}; combining "
                 f"should give {expected}: every vertex of either side, with the smaller "
                 "distance where both have one.",
-                "Start from a copy of left; for each vertex of right keep min(old, new).",
+                "Start from a copy of old; for each vertex of new keep the smaller distance.",
             )
     for name, edges in GRAPHS.items():
         source = next(iter(edges))
@@ -152,7 +152,7 @@ def check_min_combiner(min_combine: Callable[[dict, dict], dict]) -> str:
 @exercise("10.2 · Count the supersteps")
 def check_superstep_count(answer: int) -> str:
     """``answer`` is the number of supersteps in which vertex tasks run, SSSP from
-    ``S`` on the exercise's graph (step 0, the input's, not counted)."""
+    ``S`` on the exercise's graph (step 0, where ``__start__`` runs, not counted)."""
 
     def min_combine(left: dict, right: dict) -> dict:
         merged = dict(left)
@@ -165,7 +165,6 @@ def check_superstep_count(answer: int) -> str:
     if not isinstance(answer, int) or isinstance(answer, bool):
         raise Wrong(f"Give a whole number of supersteps, not {answer!r}.", "e.g. answer = 4")
     if answer != len(steps):
-        woke = "; ".join(f"step {s}: {', '.join(run.step(s).plan.nodes)}" for s in steps)
         hint = (
             "Fewer than you think: offers travel one edge per superstep, but a vertex "
             "woken twice in one step runs once."
@@ -175,9 +174,9 @@ def check_superstep_count(answer: int) -> str:
             "expensive one."
         )
         raise Wrong(
-            f"You said {answer}; vertex tasks ran in {len(steps)} supersteps: {woke}. "
-            f"The last step's vertices improved no neighbour, so the next Plan found "
-            "nothing to run.",
+            f"You said {answer}; vertex tasks run in {'fewer' if answer > len(steps) else 'more'}"
+            " supersteps than that. Follow the offers step by step: which vertices does "
+            "each step wake, and does a later, cheaper offer wake a vertex again?",
             hint,
         )
     return (
@@ -251,10 +250,14 @@ def check_pagerank_update(pagerank_update: Callable[[dict], dict]) -> str:
                 first = run.to_frame("state")
                 first = first[first.step == 1]["rank"].iloc[0]
                 detail = ", ".join(f"{p}: {g} (expected {w})" for p, (g, w) in off.items())
+                total_note = (
+                    f" Your ranks sum to {total:.4f}, but PageRank keeps the sum at 1."
+                    if abs(total - 1) > 1e-6
+                    else ""
+                )
                 raise Wrong(
-                    f"On {name!r} after {rounds} superstep(s): {detail}. Your ranks sum to "
-                    f"{total:.4f} (PageRank keeps the sum at 1). After the first "
-                    f"superstep the state table shows rank = "
+                    f"On {name!r} after {rounds} superstep(s): {detail}.{total_note} After "
+                    f"your first superstep the state table shows rank = "
                     f"{ {p: round(v, 4) for p, v in first.items()} }.",
                     "new[p] = (1 - d)/N + d · Σ rank[q]/len(links[q]) over the pages q "
                     "linking to p, all read from the previous superstep's rank.",

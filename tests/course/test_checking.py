@@ -81,3 +81,10 @@ def test_trace_names_the_step_and_node_that_failed():
         assert "ValueError in step 1 (node boom): no luck" in wrong.message
     else:
         raise AssertionError("a failing graph should be Wrong")
+
+
+def test_backticks_in_a_verdict_show_as_code_and_stay_escaped():
+    html = Verdict("9.1 · Wake up `report`", False, "`<b>` is `x`", "use `a<b`")._repr_html_()
+    assert "Wake up <code>report</code>" in html
+    assert "<code>&lt;b&gt;</code> is <code>x</code>" in html
+    assert "<code>a&lt;b</code>" in html and "`" not in html

@@ -92,6 +92,34 @@ def test_round_trip_with_a_final_answer_that_ignores_the_tool():
     assert "does not give the tool's result" in verdict.message
 
 
+def test_round_trip_with_a_final_answer_typed_into_the_script():
+    verdict = lesson06.check_tool_round_trip(
+        _agent(AIMessage("", tool_calls=[_call()]), "It is 18°C in Rome.")
+    )
+    assert not verdict
+    assert "second run" in verdict.message and "'21°C'" in verdict.message
+    assert "does not give the tool's result" in verdict.message
+    assert lesson06.TEMPERATURES["Rome"] == "18°C"  # the check put the table back
+
+
+def test_round_trip_with_a_tool_that_always_says_18():
+    @tool
+    def temperature(city: str) -> str:
+        """The temperature in a city right now."""
+        return "18°C"
+
+    verdict = lesson06.check_tool_round_trip(
+        _agent(
+            AIMessage("", tool_calls=[_call()]),
+            lambda messages: f"It is {messages[-1].content}.",
+            tools=(temperature,),
+        )
+    )
+    assert not verdict
+    assert "second run" in verdict.message and "tool answered '18°C'" in verdict.message
+    assert "TEMPERATURES[city]" in verdict.hint
+
+
 def test_round_trip_with_a_script_too_short():
     verdict = lesson06.check_tool_round_trip(_agent(AIMessage("", tool_calls=[_call()])))
     assert not verdict

@@ -168,3 +168,13 @@ def test_edit_writing_the_outbox_directly():
     verdict = lesson08.check_edit_at_breakpoint(fix_and_send)
     assert not verdict
     assert "send never ran" in verdict.message
+
+
+def test_approval_sending_unless_the_answer_is_no():
+    def approve(state):
+        answer = interrupt({"draft": state["body"]})
+        return {"approved": answer != "no"}
+
+    verdict = lesson08.check_approval(approve)
+    assert not verdict
+    assert "resumed with 'maybe', but send ran" in verdict.message

@@ -59,8 +59,8 @@ def test_superstep_count_passes_on_the_solution():
 def test_superstep_count_fails_on_the_stub_and_on_the_hop_count():
     verdict = lesson10.check_superstep_count(0)
     assert not verdict
-    assert "ran in 5 supersteps" in verdict.message
-    assert "step 2: A, B, T" in verdict.message
+    assert "You said 0" in verdict.message and "more supersteps" in verdict.message
+    assert "5" not in verdict.message  # the answer is not given away
     verdict = lesson10.check_superstep_count(3)  # edges on the longest shortest path
     assert not verdict
     assert "long cheap path" in verdict.hint
