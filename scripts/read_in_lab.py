@@ -24,7 +24,9 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -113,9 +115,17 @@ def start_lab(root: Path, tmp: Path, dark: bool) -> tuple[subprocess.Popen, str]
 
 
 def read_notebook(
-    notebook: Path, out: Path, *, dark: bool = False, width: int = 1280, timeout: float = 600
+    notebook: Path,
+    out: Path,
+    *,
+    dark: bool = False,
+    width: int = 1280,
+    timeout: float = 600,
+    look: Callable[[Any], None] | None = None,
 ) -> list[str]:
-    """Run ``notebook`` in JupyterLab, screenshot each cell into ``out``; return errors."""
+    """Run ``notebook`` in JupyterLab, screenshot each cell into ``out``; return errors.
+    ``look(page)``, if given, is called on the Playwright page after the run (a test's
+    assertions)."""
     from playwright.sync_api import sync_playwright
 
     out.mkdir(parents=True, exist_ok=True)
@@ -151,6 +161,15 @@ def read_notebook(
                 "nodes => nodes.map(n => n.innerText)"
                 ".filter(t => /Traceback|Error:/.test(t)).map(t => t.slice(-1500))",
             )
+            errors += [
+                f"widget not shown: {text[:200]}"
+                for text in page.eval_on_selector_all(
+                    ".jp-OutputArea-output", "nodes => nodes.map(n => n.innerText)"
+                )
+                if "Error displaying widget" in text
+            ]
+            if look is not None:
+                look(page)
             cells = page.locator(".jp-Notebook .jp-Cell")
             for index in range(cells.count()):
                 path = out / f"cell-{index:02d}.png"

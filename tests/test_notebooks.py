@@ -1,36 +1,95 @@
-"""The course notebooks run top to bottom in a real kernel (nbclient)."""
+"""The course's notebooks: committed clean, shaped as lessons, and run top to bottom in a
+real kernel (nbclient) with no error and no network."""
 
 from __future__ import annotations
 
+import importlib
+import json
+import re
+import socket
 from pathlib import Path
 
 import nbformat
 import pytest
 from nbclient import NotebookClient
 
-NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("*.ipynb"))
-WIDGET_NOTEBOOKS = {"02-debugger.ipynb"}
+FOLDER = Path(__file__).parent.parent / "notebooks"
+NOTEBOOKS = sorted(FOLDER.glob("*.ipynb"))
+LESSONS = [path for path in NOTEBOOKS if re.match(r"\d\d-", path.name)]
+APPENDICES = [path for path in NOTEBOOKS if path.name.startswith("A")]
+WIDGET = "application/vnd.jupyter.widget-view+json"
+TIMESTAMP = re.compile(r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d")
+ABSOLUTE_PATH = re.compile(r"(?<![\w.])(/(?:work|home|root|tmp|Users)/|[A-Z]:\\\\)")
 
 
-def test_the_debugger_notebook_is_there():
-    assert {path.name for path in NOTEBOOKS} >= WIDGET_NOTEBOOKS
-
-
-def test_there_are_notebooks():
-    assert NOTEBOOKS, "notebooks/ should hold the course notebooks"
+def test_the_course_has_ten_lessons():
+    numbers = [int(path.name[:2]) for path in LESSONS]
+    assert numbers == list(range(1, 11)), [path.name for path in LESSONS]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.name)
-def test_notebook_runs_and_shows_rich_output(path):
+def test_notebook_is_committed_clean(path):
+    text = path.read_text(encoding="utf-8")
+    assert len(text) < 200_000, f"{path.name} is {len(text)} bytes: commit it without outputs"
+    notebook = json.loads(text)
+    assert set(notebook["metadata"]) <= {"kernelspec", "language_info"}
+    for cell in notebook["cells"]:
+        assert re.fullmatch(r"[A-Za-z0-9-]{1,64}", cell.get("id", "")), cell.get("id")
+        if cell["cell_type"] == "code":
+            assert cell["outputs"] == [], f"{path.name} cell {cell['id']} has outputs"
+            assert cell["execution_count"] is None
+        assert not cell.get("metadata", {}).get("execution"), "no execution timestamps"
+    assert not TIMESTAMP.search(text), f"{path.name} holds a timestamp"
+    assert not ABSOLUTE_PATH.search(text), f"{path.name} holds an absolute path"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=lambda path: path.name)
+def test_lesson_has_the_shape_of_a_lesson(path):
     notebook = nbformat.read(path, as_version=4)
-    NotebookClient(
-        notebook, timeout=120, resources={"metadata": {"path": str(path.parent)}}
-    ).execute()
+    markdown = [cell.source for cell in notebook.cells if cell.cell_type == "markdown"]
+    number = path.name[:2]
+    assert markdown[0].startswith(f"# {number} · "), markdown[0][:60]
+    assert "You will learn" in markdown[0] and "Time:" in markdown[0]
+    headings = [line for text in markdown for line in text.splitlines()]
+    assert "## Summary" in headings and "## Exercises" in headings
+    assert headings.index("## Summary") < headings.index("## Exercises")
+    exercises = [line for line in headings if line.startswith(f"### {int(number)}.")]
+    assert 2 <= len(exercises) <= 4, exercises
+    checks = importlib.import_module(f"graphkit.course.lesson{number}")
+    code = "\n".join(cell.source for cell in notebook.cells if cell.cell_type == "code")
+    called = set(re.findall(rf"lesson{number}\.(check_\w+)\(", code))
+    assert len(called) >= len(exercises), "every exercise calls its check"
+    assert all(hasattr(checks, name) for name in called)
+    importlib.import_module(f"graphkit.course.solutions.lesson{number}")
+
+
+@pytest.fixture
+def no_network(monkeypatch):
+    """Fail any connection this process makes outside the machine (the kernel is
+    another process: it is checked by running with nothing but loopback reachable)."""
+    real_connect = socket.socket.connect
+
+    def connect(self, address):
+        host = address[0] if isinstance(address, tuple) else address
+        if isinstance(host, str) and not host.startswith(("127.", "::1", "localhost", "/")):
+            raise OSError(f"a lesson tried to reach {address}: lessons run offline")
+        return real_connect(self, address)
+
+    monkeypatch.setattr(socket.socket, "connect", connect)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.name)
+def test_notebook_runs_top_to_bottom(path, tmp_path, no_network):
+    copy = tmp_path / path.name  # run alone in a folder: no file beside it is needed
+    copy.write_bytes(path.read_bytes())
+    notebook = nbformat.read(copy, as_version=4)
+    NotebookClient(notebook, timeout=120, resources={"metadata": {"path": str(tmp_path)}}).execute()
     outputs = [
         output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs
     ]
     assert not [o for o in outputs if o.output_type == "error"]
     kinds = {kind for o in outputs for kind in o.get("data", {})}
-    assert {"text/html", "image/svg+xml"} <= kinds  # cards/tables and the drawn graph
-    if path.name in WIDGET_NOTEBOOKS:
-        assert "application/vnd.jupyter.widget-view+json" in kinds  # the Debugger shows
+    assert "text/html" in kinds or WIDGET in kinds
+    if path in LESSONS:
+        html = "".join(o.get("data", {}).get("text/html", "") for o in outputs)
+        assert "gk-verdict" in html, "the exercises' checks show their verdicts"

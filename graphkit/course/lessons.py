@@ -18,7 +18,7 @@ from pathlib import Path
 
 __all__ = ["copy_lessons", "export_tour", "lesson_paths", "lessons_folder", "run_lessons"]
 
-LESSON_NAME = re.compile(r"^\d\d-[a-z0-9-]+\.ipynb$")
+LESSON_NAME = re.compile(r"^(\d\d|A\d)-[a-z0-9-]+\.ipynb$")  # lessons, then appendices
 
 
 def lessons_folder() -> Path:
@@ -27,7 +27,8 @@ def lessons_folder() -> Path:
 
 
 def lesson_paths() -> list[Path]:
-    """The lesson notebooks (``NN-name.ipynb``), in course order."""
+    """The lesson notebooks (``NN-name.ipynb``), in course order, then the appendices
+    (``A1-name.ipynb``)."""
     folder = lessons_folder()
     if not folder.is_dir():
         raise FileNotFoundError(
@@ -66,14 +67,14 @@ def copy_lessons(
 
 
 def run_lessons(folder: str | Path, timeout: int = 300) -> list[tuple[Path, float]]:
-    """Execute every lesson in ``folder`` top to bottom in a real kernel, saving the
+    """Execute every lesson (and appendix) in ``folder`` top to bottom in a real kernel, saving the
     outputs into the files; return each lesson with the seconds it took. A lesson that
     raises stops the run with the error (``nbclient``'s ``CellExecutionError``)."""
     import nbformat
     from nbclient import NotebookClient
 
     timings = []
-    for path in sorted(Path(folder).glob("[0-9][0-9]-*.ipynb")):
+    for path in sorted(p for p in Path(folder).iterdir() if LESSON_NAME.match(p.name)):
         notebook = nbformat.read(path, as_version=4)
         started = time.perf_counter()
         client = NotebookClient(

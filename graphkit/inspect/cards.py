@@ -1,6 +1,8 @@
 """HTML for notebooks: a compact card per superstep, its three phases side by side.
 
-Plan is blue, Execute amber, Update green, errors red (DESIGN §1's colours). Each
+Plan is blue, Execute orange, Update bluish green, errors vermillion: the graph's
+colours (Okabe and Ito's colour-blind-safe set, ``render.theme.PALETTE``); a column's
+title is dark text under its colour, readable on every tint. Each
 record's ``_repr_html_`` is a one-line delegate to a function here; every function is
 pure (records in, an HTML string out) and every text a run produced is escaped.
 Styles are inline, so a card looks the same wherever the HTML is pasted.
@@ -96,7 +98,7 @@ def _column(title: str, colours: tuple[str, str], items: list[str], empty: str) 
     return (
         f'<div style="background:{background};border-top:3px solid {accent};'
         f'border-radius:6px;padding:6px 8px;min-width:0">'
-        f'<div style="color:{accent};font-weight:600;font-size:11px;'
+        f'<div style="color:#1f1f29;font-weight:600;font-size:11px;'
         f'text-transform:uppercase;letter-spacing:.05em;margin-bottom:4px">{escape(title)}</div>'
         f"{body}</div>"
     )

@@ -1,5 +1,8 @@
 """Escaping and colours shared by the HTML cards, the explanations and the timeline SVG.
 
+The colours are the graph's (``render.theme.PALETTE``, Okabe and Ito's colour-blind-safe
+set), so a phase has one colour wherever it is shown.
+
 Every piece of text a run produced (node names, channel names, values, error messages)
 goes through ``escape`` before it lands in markup, so quotes, ``<script>``, ``&`` and
 any Unicode render as text. Characters XML forbids even when escaped (most control
@@ -10,6 +13,8 @@ from __future__ import annotations
 
 import html
 import re
+
+from graphkit.render.theme import PALETTE, TINTS
 
 __all__ = [
     "BORDER",
@@ -23,14 +28,14 @@ __all__ = [
     "escape",
 ]
 
-PLAN = ("#eff6ff", "#2563eb")
-"""Plan phase: (background, accent)."""
-EXECUTE = ("#fffbeb", "#d97706")
-"""Execute phase: (background, accent)."""
-UPDATE = ("#ecfdf5", "#059669")
-"""Update phase: (background, accent)."""
-ERROR = ("#fef2f2", "#dc2626")
-"""A task that raised: (background, accent)."""
+PLAN = (TINTS["blue"], PALETTE["blue"])
+"""Plan phase: (background, accent), the graph's ``planned`` blue."""
+EXECUTE = (TINTS["orange"], PALETTE["orange"])
+"""Execute phase: (background, accent), the graph's ``running`` orange."""
+UPDATE = (TINTS["green"], PALETTE["green"])
+"""Update phase: (background, accent), the graph's ``wrote`` bluish green."""
+ERROR = (TINTS["vermillion"], PALETTE["vermillion"])
+"""A task that raised: (background, accent), vermillion as a wrong verdict."""
 MUTED = "#6b7280"
 BORDER = "#e5e7eb"
 FONT_STYLE = (

@@ -130,7 +130,8 @@ def timeline_svg(rows: Sequence[dict[str, Any]], width: int = 720) -> str:
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="system-ui, sans-serif" font-size="12" '
-        'class="gk-timeline">',
+        # Scale down, never overflow, in a narrow notebook column (the viewBox keeps it sharp).
+        'style="max-width:100%;height:auto" class="gk-timeline">',
         "<title>Superstep timeline</title>",
     ]
     out.extend(_legend(8))

@@ -64,10 +64,10 @@ def highlight(svg: str, superstep: Any, phase: str) -> str:
       one, with its edge out);
     * execute: while the step has no Execution yet, its nodes are ``running``; after,
       a task that raised is ``error``, one that paused in ``interrupt()`` is
-      ``interrupted``, one that wrote anything is ``wrote``, and so is
-      each edge whose channel its source wrote (the router's choice, pending);
-    * update: the same marks, now applied; a failed step has no Update, nothing of
-      it is applied, and only its errors stay marked.
+      ``interrupted``, one that wrote anything is ``wrote pending``, and so is
+      each edge whose channel its source wrote (the router's choice, not applied);
+    * update: the same marks, now ``wrote applied``; a failed step has no Update,
+      nothing of it is applied, and only its errors stay marked.
 
     >>> from graphkit.render.model import DrawableGraph, Node, Edge
     >>> graph = DrawableGraph("g", (Node("__start__", "__start__", "start"), Node("a", "a")),
@@ -145,9 +145,14 @@ def _phase_marks(index: _Index, superstep: Any, phase: str) -> dict[str, set[str
             _mark(marks, node_ids, "interrupted")
         if result.error is not None or discarded:
             continue
-        if result.writes:
-            _mark(marks, node_ids, "wrote")
-        _mark(marks, _edges_taken(index, result.task.node, result, None), "wrote")
+        # Pending writes (after Execute) are drawn dashed; applied ones (after Update)
+        # solid and heavier: the two phases must not look the same.
+        state = "pending" if phase == "execute" else "applied"
+        edges = _edges_taken(index, result.task.node, result, None)
+        for name in ("wrote", state):
+            if result.writes:
+                _mark(marks, node_ids, name)
+            _mark(marks, edges, name)
     return marks
 
 

@@ -1,15 +1,25 @@
 """Colours and the stylesheet every graphkit SVG carries.
 
-One place for the look, shared by the DOT attributes, the pure-Python SVG writer
-and the Mermaid class definitions. The phase classes (``planned``, ``running``,
-``wrote``, ``error``, ``interrupted``) and the run overlay's (``ran``, ``traversed``,
+One place for the look, shared by the DOT attributes, the pure-Python SVG writer,
+the Mermaid class definitions and the notebook cards (``inspect.markup``). The phase
+classes (``planned``, ``running``, ``wrote`` with ``pending`` or ``applied``, ``error``,
+``interrupted``) and the run overlay's (``ran``, ``traversed``,
 ``failed``) are plain CSS classes on node and edge elements, so showing a phase is
 restyling, never a new layout.
 """
 
 from __future__ import annotations
 
-__all__ = ["COLORS", "FONT", "OVERLAY_CLASSES", "PHASE_CLASSES", "STYLESHEET", "STYLE_ID"]
+__all__ = [
+    "COLORS",
+    "FONT",
+    "OVERLAY_CLASSES",
+    "PALETTE",
+    "PHASE_CLASSES",
+    "STYLESHEET",
+    "STYLE_ID",
+    "TINTS",
+]
 
 FONT = "Helvetica,Arial,sans-serif"
 
@@ -25,26 +35,61 @@ COLORS = {
     "command": "#7c3aed",
 }
 
-PHASE_CLASSES = ("planned", "running", "wrote", "error", "interrupted")
+PALETTE = {
+    "blue": "#0072b2",
+    "orange": "#e69f00",
+    "green": "#009e73",
+    "vermillion": "#d55e00",
+    "purple": "#cc79a7",
+    "sky": "#56b4e9",
+    "yellow": "#f0e442",
+    "black": "#000000",
+}
+"""Okabe and Ito's eight colours, told apart by people with any common colour-vision
+deficiency. Every state colour of the graph, the cards and the verdicts is one of them:
+Plan / planned blue, Execute / running orange, Update / wrote bluish green, errors
+vermillion, interrupted reddish purple (the course's verdicts: right blue, wrong
+vermillion)."""
+
+TINTS = {
+    "blue": "#dceaf4",
+    "orange": "#fbeccb",
+    "green": "#d4eee6",
+    "vermillion": "#f8ddcc",
+    "purple": "#f6e4ee",
+    "sky": "#e4f2fb",
+}
+"""A pale fill per colour, under dark text: readable on a light page and, as the graph
+sits on its own light panel, on a dark one."""
+
+PHASE_CLASSES = ("planned", "running", "wrote", "pending", "applied", "error", "interrupted")
 OVERLAY_CLASSES = ("ran", "traversed", "failed")
 
 STYLE_ID = "gk-style"
 
-# (class, fill, line) in increasing priority: a later rule wins when an element has
-# several classes (a node that ran and wrote shows "wrote"; an error beats both).
+# (class, colour, stroke) in increasing priority: a later rule wins when an element has
+# several classes (a node that ran and wrote shows "wrote"; an error beats both). A state
+# differs from its neighbours by more than its hue: its line (solid, dotted, dashed,
+# dash-dot) and width say it too, so it reads in grey and for every colour vision.
 _NODE_STATES = (
-    ("ran", "#e0e7ff", "#4338ca"),
-    ("failed", "#fee2e2", "#dc2626"),
-    ("planned", "#fef3c7", "#d97706"),
-    ("running", "#dbeafe", "#2563eb"),
-    ("wrote", "#dcfce7", "#16a34a"),
-    ("interrupted", "#ffedd5", "#ea580c"),
-    ("error", "#fee2e2", "#dc2626"),
+    ("ran", "sky", "stroke-width: 2.5px;"),
+    ("failed", "vermillion", "stroke-width: 4px;"),
+    ("planned", "blue", "stroke-width: 2.5px; stroke-dasharray: none;"),
+    ("running", "orange", "stroke-width: 3px; stroke-dasharray: 2 3;"),
+    ("wrote", "green", "stroke-width: 2.5px;"),
+    ("interrupted", "purple", "stroke-width: 3px; stroke-dasharray: 9 3 2 3;"),
+    ("error", "vermillion", "stroke-width: 4px; stroke-dasharray: none;"),
+)
+# Written but not yet applied (after Execute) is dashed; applied (after Update) solid
+# and heavier. Only the line changes: the colour stays the state's.
+_LINE_STATES = (
+    ("pending", "stroke-dasharray: 6 3;"),
+    ("applied", "stroke-dasharray: none; stroke-width: 4px;"),
 )
 _EDGE_STATES = (
-    ("traversed", "#4338ca"),
-    ("planned", "#d97706"),
-    ("wrote", "#16a34a"),
+    ("traversed", "blue"),
+    ("planned", "blue"),
+    ("wrote", "green"),
 )
 
 
@@ -54,16 +99,23 @@ def _stylesheet() -> str:
         ".gk-node text, .gk-edge text { white-space: pre; }",
         ".gk-node *, .gk-join *, .gk-edge * { transition: fill .15s, stroke .15s; }",
     ]
-    for name, fill, line in _NODE_STATES:
-        rules.append(
-            f".gk-node.{name} {shapes} {{ fill: {fill}; stroke: {line}; stroke-width: 2.5px; }}"
-        )
-    for name, _, line in _NODE_STATES:
-        rules.append(f".gk-join.{name} {shapes} {{ fill: {line}; stroke: {line}; }}")
-    for name, line in _EDGE_STATES:
-        rules.append(f".gk-edge.{name} path {{ stroke: {line}; stroke-width: 2.5px; }}")
-        rules.append(f".gk-edge.{name} polygon {{ fill: {line}; stroke: {line}; }}")
-        rules.append(f".gk-edge.{name} text {{ fill: {line}; }}")
+    for name, colour, line in _NODE_STATES:
+        fill, stroke = TINTS[colour], PALETTE[colour]
+        rules.append(f".gk-node.{name} {shapes} {{ fill: {fill}; stroke: {stroke}; {line} }}")
+    for name, line in _LINE_STATES[:1]:
+        rules.append(f".gk-node.{name} {shapes} {{ {line} }}")
+    for name, colour, _ in _NODE_STATES:
+        stroke = PALETTE[colour]
+        rules.append(f".gk-join.{name} {shapes} {{ fill: {stroke}; stroke: {stroke}; }}")
+    for name, colour in _EDGE_STATES:
+        stroke = PALETTE[colour]
+        rules.append(f".gk-edge.{name} path {{ stroke: {stroke}; stroke-width: 2.5px; }}")
+        rules.append(f".gk-edge.{name} polygon {{ fill: {stroke}; stroke: {stroke}; }}")
+        rules.append(f".gk-edge.{name} text {{ fill: {stroke}; }}")
+    for name, line in _LINE_STATES:
+        rules.append(f".gk-edge.{name} path {{ {line} }}")
+    for name, line in _LINE_STATES[1:]:  # after the states: applied outweighs them
+        rules.append(f".gk-node.{name} {shapes} {{ {line} }}")
     return "\n".join(rules)
 
 

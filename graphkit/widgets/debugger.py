@@ -13,6 +13,8 @@ from typing import Any
 import ipywidgets as W
 
 from graphkit.constants import START
+from graphkit.widgets.panels import STATE_CSS
+from graphkit.widgets.predict_panel import PredictPanel
 from graphkit.widgets.session import DebugSession
 from graphkit.widgets.view import LEGEND_HTML, TABLES, View
 
@@ -20,6 +22,13 @@ __all__ = ["BUTTONS", "Debugger"]
 
 BUTTONS = ("plan", "execute", "update", "step", "back", "run", "reset")
 """The control buttons, in order; each has the class ``gk-<name>-button``."""
+
+_GROW = {"flex": "1 1 320px", "min_width": "0"}
+"""The why column takes the room left by the breakpoints, and wraps under them when
+the cell is narrow."""
+
+_PHASE_TABLES = {"plan": "tasks", "execute": "writes", "update": "changes"}
+"""The table each phase opens: the tasks planned, the pending writes, the changes."""
 
 _ICONS = {
     "plan": "list",
@@ -31,18 +40,33 @@ _ICONS = {
     "reset": "refresh",
 }
 
-_CSS = """<style>
+# JupyterLab's theme variables (with light fallbacks) keep the text readable in its dark
+# theme; the graph sits on its own light panel, as its colours are drawn for one. Wide
+# tables scroll inside their box instead of widening the cell.
+_CSS = (
+    """<style>
+.gk-debugger { max-width: 100%; }
+.gk-debugger .gk-table-box { overflow-x: auto; max-width: 100%; }
 .gk-debugger .gk-table { border-collapse: collapse; font: 12px ui-monospace, monospace; }
 .gk-debugger .gk-table th, .gk-debugger .gk-table td {
-  border: 1px solid #e5e7eb; padding: 2px 6px; text-align: left; white-space: pre; }
+  border: 1px solid rgba(127,127,127,.35); padding: 2px 6px; text-align: left; white-space: pre; }
+.gk-debugger .gk-graph { background: #ffffff; border-radius: 6px; padding: 4px; }
 .gk-debugger .gk-graph svg { max-width: 100%; height: auto; }
 .gk-debugger .gk-step { font-weight: 600; font-size: 15px; }
-.gk-debugger .gk-status { color: #374151; }
-.gk-debugger .gk-status-error, .gk-debugger .gk-status-out_of_steps { color: #b91c1c; }
-.gk-debugger .gk-status-interrupted { color: #c2410c; }
-.gk-debugger .gk-message { color: #b45309; }
-.gk-debugger .gk-legend { font-size: 12px; color: #4b5563; }
-</style>"""
+.gk-debugger .gk-status { color: var(--jp-ui-font-color1, #1f1f29); }
+.gk-debugger .gk-status-error, .gk-debugger .gk-status-out_of_steps {
+  color: var(--jp-error-color1, #d55e00); font-weight: 600; }
+.gk-debugger .gk-status-interrupted { color: #cc79a7; font-weight: 600; }
+.gk-debugger .gk-message { color: var(--jp-warn-color1, #b45309); }
+.gk-debugger .gk-legend { font-size: 12px; color: var(--jp-ui-font-color1, #1f1f29); }
+.gk-debugger .gk-state, .gk-debugger .gk-why, .gk-debugger .gk-reveal { max-width: 100%;
+  overflow-x: auto; color: var(--jp-ui-font-color1, #1f1f29); }
+.gk-debugger .widget-html-content { max-width: 100%; }
+.gk-debugger .gk-inspect, .gk-debugger .gk-controls { flex-wrap: wrap; }
+"""
+    + STATE_CSS
+    + "</style>"
+)
 
 
 class Debugger:
@@ -83,7 +107,7 @@ class Debugger:
         self.message = W.Label().add_class("gk-message")
         self.graph = W.HTML().add_class("gk-graph")
         self.slider = W.IntSlider(
-            min=0, max=0, description="superstep", continuous_update=False
+            min=-1, max=-1, value=-1, description="step", continuous_update=False
         ).add_class("gk-slider")
         self.slider.observe(self._slid, names="value")
         self.answer = W.Text(placeholder="answer", description="answer").add_class("gk-answer")
@@ -94,15 +118,20 @@ class Debugger:
         ).add_class("gk-breakpoints")
         self.breakpoints.observe(self._breakpoints_changed, names="value")
         self.node = W.Dropdown(
-            options=[("(choose a node)", None), *[(n, n) for n in nodes]], description="why"
+            options=[("(choose a node)", None), *[(n, n) for n in nodes]],
+            index=0,  # else the None value shows as an empty menu
+            description="why",
         ).add_class("gk-node-select")
         self.node.observe(self._node_changed, names="value")
         self.why = W.HTML().add_class("gk-why")
+        self.state = W.HTML().add_class("gk-state")
+        self.predictor = PredictPanel(self.session, self._handler)
         self.tables = {kind: W.HTML().add_class(f"gk-table-{kind}") for kind in TABLES}
         self.tabs = W.Tab(children=list(self.tables.values())).add_class("gk-tables")
         self.tabs.titles = TABLES
         self.tabs.observe(self._tab_changed, names="selected_index")
         self._view: View | None = None
+        self._phase_shown: tuple[int | None, str | None] | None = None
         self._updating = False
         self.widget = W.VBox(
             [
@@ -112,13 +141,19 @@ class Debugger:
                 self.status,
                 self.message,
                 W.HBox([self.answer, self.resume]).add_class("gk-resume"),
+                self.predictor.widget,
                 self.slider,
                 W.HTML(LEGEND_HTML).add_class("gk-legend"),
                 self.graph,
-                W.HBox([self.breakpoints, W.VBox([self.node, self.why])]).add_class("gk-inspect"),
+                self.state,
+                W.HBox([self.breakpoints, W.VBox([self.node, self.why], layout=_GROW)]).add_class(
+                    "gk-inspect"
+                ),
                 self.tabs,
             ]
         ).add_class("gk-debugger")
+        self.predictor.toggle.observe(lambda _: self.refresh(), names="value")
+        self.session.subscribe(self.refresh)  # whoever drives the session, this follows
         self.refresh()
 
     def click(self, name: str) -> None:
@@ -138,20 +173,26 @@ class Debugger:
                 self.status.remove_class(f"gk-status-{status}")
             self.status.add_class(f"gk-status-{view.status}")
             self.message.value = view.message
-            self.slider.max = max(view.count - 1, 0)
-            self.slider.value = view.index or 0
-            self.slider.disabled = view.count <= 1
+            self._slide_to(view)
             self.why.value = view.why_html
+            self.state.value = view.state_html
+            self.node.value = self.session.selected  # code may have chosen them
+            self.breakpoints.value = tuple(
+                n for n in self.breakpoints.options if n in self.session.breakpoints
+            )
             self._view = view
+            self._follow_phase(view)
             self._show_table()
             self._enable(view)
+            self.predictor.refresh()
         finally:
             self._updating = False
         return view
 
-    def export_html(self, path: Any) -> None:
-        """Write the recorded run as one standalone HTML page (no kernel, no network)."""
-        self.session.export_html(path)
+    def export_html(self, path: Any) -> Any:
+        """Write the recorded run as one standalone HTML page (no kernel, no network);
+        returns what was written (``Exported``: it says when the run is unfinished)."""
+        return self.session.export_html(path)
 
     def to_html(self) -> str:
         """The recorded run as one standalone HTML page."""
@@ -170,20 +211,43 @@ class Debugger:
     # -- wiring -------------------------------------------------------------------------
 
     def _handler(self, action: Callable[[], Any]) -> Callable[[Any], None]:
+        # The session tells the widget when it changed (``refresh`` is its listener);
+        # only an action that raised needs showing here.
         def handle(_: Any) -> None:
             try:
                 action()
             except Exception as error:  # a click must never kill the widget
                 self.session.message = f"{type(error).__name__}: {error}"
-            self.refresh()
+                self.refresh()
 
         return handle
 
+    def _slide_to(self, view: View) -> None:
+        """The slider counts steps as the labels do (the input step is -1)."""
+        first = -1 if view.step is None or view.index is None else view.step - view.index
+        # One message for the three: a browser that got a new max before the new value
+        # would clamp the old one and send it back as if the learner had moved it.
+        with self.slider.hold_sync(), self.slider.hold_trait_notifications():
+            self.slider.min, self.slider.max = first, first + max(view.count - 1, 0)
+            self.slider.value = first if view.step is None else view.step
+            self.slider.disabled = view.count <= 1
+
+    def _follow_phase(self, view: View) -> None:
+        """Open the table of the phase just done (tasks, writes, changes), unless the
+        learner chose another kind (state, checkpoints)."""
+        shown = (view.index, view.phase)
+        if shown == self._phase_shown or view.phase is None:
+            return
+        self._phase_shown = shown
+        if TABLES[self.tabs.selected_index or 0] in _PHASE_TABLES.values():
+            self.tabs.selected_index = TABLES.index(_PHASE_TABLES[view.phase])
+
     def _enable(self, view: View) -> None:
         over = view.next_phase is None
+        guessing = self.predictor.on  # in predict mode the guess runs the phase
         for phase in ("plan", "execute", "update"):
-            self.buttons[phase].disabled = view.next_phase != phase
-        self.buttons["step"].disabled = self.buttons["run"].disabled = over
+            self.buttons[phase].disabled = guessing or view.next_phase != phase
+        self.buttons["step"].disabled = self.buttons["run"].disabled = over or guessing
         self.buttons["back"].disabled = view.count == 0
         paused = view.status == "interrupted"
         self.answer.layout.display = self.resume.layout.display = None if paused else "none"
@@ -204,13 +268,15 @@ class Debugger:
 
     def _slid(self, change: dict[str, Any]) -> None:
         if not self._updating:
-            self._handler(lambda: self.session.goto(change["new"]))(None)
+            self._handler(lambda: self.session.goto(change["new"] - self.slider.min))(None)
 
     def _breakpoints_changed(self, change: dict[str, Any]) -> None:
-        self.session.set_breakpoints(change["new"])
+        if not self._updating:
+            self._handler(lambda: self.session.set_breakpoints(change["new"]))(None)
 
     def _node_changed(self, change: dict[str, Any]) -> None:
-        self._handler(lambda: self.session.select(change["new"]))(None)
+        if not self._updating:
+            self._handler(lambda: self.session.select(change["new"]))(None)
 
 
 def _button(name: str) -> W.Button:

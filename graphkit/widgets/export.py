@@ -13,24 +13,27 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from graphkit.inspect.markup import escape
 from graphkit.render import highlight
+from graphkit.widgets.panels import STATE_CSS
+from graphkit.widgets.story import story_number
 from graphkit.widgets.view import (
     LEGEND_HTML,
     TABLES,
     frame_html,
     phases_of,
     status_text,
-    step_label,
     view_at,
 )
 
 if TYPE_CHECKING:
     from graphkit.widgets.session import DebugSession
 
-__all__ = ["export_data", "page_html", "session_html"]
+__all__ = ["Exported", "export_data", "page_html", "session_html", "unfinished"]
 
 _GROUP = re.compile(r'<g id="([^"]*)" class="([^"]*)">')
 _NAMESPACES = re.compile(r'\s+xmlns(?::\w+)?="[^"]*"')
@@ -68,8 +71,9 @@ def export_data(session: DebugSession) -> dict[str, Any]:
             }
             frames.append(
                 {
-                    "step": step_label(superstep.step),
+                    "step": view.step_label,  # the learner's numbers, not the forks'
                     "phase": f"after {_PHASE_NAMES[phase]}",
+                    "state": view.state_html,
                     "classes": classes,
                     "tables": {kind: view.table_html(kind) for kind in TABLES[:4]},
                     "why": view.why_text,
@@ -85,7 +89,57 @@ def export_data(session: DebugSession) -> dict[str, Any]:
         "frames": frames,
         "tables": list(TABLES),
         "checkpoints": frame_html(final.tables["checkpoints"]),
+        "unfinished": unfinished(session),
     }
+
+
+def unfinished(session: DebugSession) -> str | None:
+    """Why the recorded run is not finished (a breakpoint, an interrupt, an error, a
+    step left in the middle), or None when it is done.
+
+    >>> from graphkit.inspect.examples import forecast_graph
+    >>> from graphkit.widgets import DebugSession
+    >>> session = DebugSession(forecast_graph(), {"topic": "today", "tokens": 0})
+    >>> _ = session.step(); unfinished(session)
+    'stopped between steps: step 0 is next'
+    """
+    status, phase = session.status, session.next_phase
+    if status == "done":
+        return None
+    if status != "running":
+        return status_text(session)  # interrupted, an error, out of steps: where and why
+    number = story_number(session, session.stepper.step_number)
+    if not session.supersteps:
+        return "not started: nothing was recorded"
+    if session.at_breakpoint:
+        return f"paused at a breakpoint after the Plan of step {number}; nothing of it ran"
+    if phase == "plan":
+        return f"stopped between steps: step {number} is next"
+    return f"stopped in the middle of step {number}: its {_PHASE_NAMES[str(phase)]} has not run"
+
+
+@dataclass(frozen=True)
+class Exported:
+    """What ``export_html`` wrote: the file, its frames, and why the run is unfinished
+    (None when it is done). A notebook cell shows it, so a cell that exports a paused
+    run says so."""
+
+    path: Path
+    frames: int
+    unfinished: str | None
+
+    def __repr__(self) -> str:
+        what = f"Exported {self.path.name}: {self.frames} frames"
+        if self.unfinished is None:
+            return f"{what}, the run is done."
+        return f"{what}; the run is unfinished: {self.unfinished}."
+
+
+def write_html(session: DebugSession, path: Any) -> Exported:
+    """Write the session's page to ``path``; say what was written."""
+    data = export_data(session)
+    Path(path).write_text(page_html(data), encoding="utf-8")
+    return Exported(Path(path), len(data["frames"]), data["unfinished"])
 
 
 def page_html(data: dict[str, Any]) -> str:
@@ -96,7 +150,14 @@ def page_html(data: dict[str, Any]) -> str:
     tabs = "".join(
         f'<button class="gk-tab" data-kind="{kind}">{kind}</button>' for kind in data["tables"]
     )
+    banner = ""
+    if data.get("unfinished"):
+        banner = (
+            '<div class="gk-unfinished" role="status">&#9888; Unfinished run: '
+            f"{escape(data['unfinished'])}. This page shows the steps recorded so far.</div>"
+        )
     return _PAGE.format(
+        banner=banner,
         title=escape(data["title"]),
         tabs=tabs,
         legend=LEGEND_HTML,
@@ -106,7 +167,8 @@ def page_html(data: dict[str, Any]) -> str:
     )
 
 
-_CSS = """
+_CSS = (
+    """
 body { font: 14px/1.45 system-ui, -apple-system, 'Segoe UI', 'DejaVu Sans', sans-serif;
        color: #1f1f29; margin: 16px; }
 h1 { font-size: 18px; margin: 0 0 8px; }
@@ -115,8 +177,8 @@ h1 { font-size: 18px; margin: 0 0 8px; }
 .gk-labels { font-size: 16px; margin: 4px 0; }
 .gk-step { font-weight: 600; }
 .gk-status { color: #374151; min-height: 1.4em; white-space: pre-wrap; }
-.gk-status.error, .gk-status.out_of_steps { color: #b91c1c; }
-.gk-status.interrupted { color: #c2410c; }
+.gk-status.error, .gk-status.out_of_steps { color: #d55e00; font-weight: 600; }
+.gk-status.interrupted { color: #cc79a7; font-weight: 600; }
 .gk-graph svg { max-width: 100%; height: auto; }
 .gk-legend { font-size: 12px; color: #4b5563; margin: 4px 0; }
 .gk-tabs { margin-top: 12px; }
@@ -126,7 +188,12 @@ h1 { font-size: 18px; margin: 0 0 8px; }
 .gk-table th, .gk-table td { border: 1px solid #e5e7eb; padding: 2px 6px; text-align: left;
                              white-space: pre; }
 .gk-why { white-space: pre-wrap; color: #374151; }
+.gk-table-box, .gk-state { overflow-x: auto; max-width: 100%; }
+.gk-unfinished { border: 2px dashed #d55e00; border-radius: 6px; padding: 6px 10px;
+                 margin: 8px 0; font-weight: 600; }
 """
+    + STATE_CSS
+)
 
 _SCRIPT = """
 (function () {
@@ -161,6 +228,7 @@ _SCRIPT = """
     $(".gk-status").textContent = frame.status || "";
     $(".gk-status").className = "gk-status " + (frame.state || "");
     $(".gk-why").textContent = frame.why || "";
+    $(".gk-state").innerHTML = frame.state || "";
     $(".gk-position").textContent = (current + 1) + " / " + frames.length;
     slider.value = current;
     $(".gk-prev").disabled = current === 0;
@@ -191,6 +259,7 @@ _PAGE = """<!DOCTYPE html>
 </head>
 <body>
 <h1 class="gk-title">{title}</h1>
+{banner}
 <div class="gk-controls">
   <button class="gk-prev">&#9664; Prev</button>
   <input class="gk-slider" type="range" min="0" max="0" value="0">
@@ -201,6 +270,7 @@ _PAGE = """<!DOCTYPE html>
 <div class="gk-status"></div>
 {legend}
 <div class="gk-graph"></div>
+<div class="gk-state"></div>
 <div class="gk-why"></div>
 <div class="gk-tabs">{tabs}</div>
 <div class="gk-table-view"></div>

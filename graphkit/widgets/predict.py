@@ -14,8 +14,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from graphkit.inspect.values import show
+from graphkit.inspect.values import show as show_short
 from graphkit.pregel.records import Run
+from graphkit.widgets.story import story_number, story_steps
 
 if TYPE_CHECKING:
     from graphkit.widgets.session import DebugSession
@@ -28,8 +29,10 @@ class Prediction:
     """One prediction and its reveal.
 
     ``kind`` is ``"nodes"`` (which nodes run at ``step``) or ``"channel"`` (the value
-    ``channel`` holds after ``step``'s Update). ``expected`` is the truth: the sorted
-    node names, or the value (for an Update that failed, the error it raised).
+    ``channel`` holds after ``step``'s Update); ``step`` is numbered as the debugger tells
+    it (after a Back that forked the thread, LangGraph's record is one higher).
+    ``expected`` is the truth: the sorted node names, or the value (for an Update that
+    failed, the error it raised).
     """
 
     kind: str
@@ -85,17 +88,18 @@ def reveal_nodes(session: DebugSession, guess: Iterable[str]) -> Prediction:
         raise RuntimeError(f"The Plan did not run: {session.message}")
     expected = sorted(set(plan.nodes))
     correct = guessed == set(expected)
-    run = Run(session.supersteps, session.values, session.status)
-    lines = [_nodes_headline(plan.step, sorted(guessed), expected, correct)]
+    step = story_number(session, plan.step)  # as the debugger tells it, after a fork too
+    run = Run(story_steps(session), session.values, session.status)
+    lines = [_nodes_headline(step, sorted(guessed), expected, correct)]
     for node in sorted(guessed | set(expected)):
-        explanation = run.why(node, plan.step, graph=session.app)
+        explanation = run.why(node, step, graph=session.app)
         mark = "" if (node in guessed) == (node in expected) else "  ← you predicted otherwise"
         lines.append(f"- {explanation.summary}{mark}")
         if mark:
             lines.extend(
                 f"    · {reason.text}" for a in explanation.answers for reason in a.reasons
             )
-    return Prediction("nodes", plan.step, sorted(guessed), expected, correct, "\n".join(lines))
+    return Prediction("nodes", step, sorted(guessed), expected, correct, "\n".join(lines))
 
 
 def reveal_channel(session: DebugSession, channel: str, guess: Any) -> Prediction:
@@ -110,7 +114,7 @@ def reveal_channel(session: DebugSession, channel: str, guess: Any) -> Predictio
         )
     if session.next_phase == "execute" and session.execute() is None:
         raise RuntimeError(f"The Execute did not finish: {session.message}")
-    step = session.stepper.step_number
+    step = story_number(session, session.stepper.step_number)
     update = session.update()
     if update is None:
         return _failed_update(session, channel, guess, step)
@@ -164,7 +168,7 @@ def _change_story(change: Any, step: int) -> str:
     if not change.writers:
         return f"The runtime itself changed {change.channel} ({change.reducer}) in this Update."
     applied = (
-        f"the Update, the {count} writes met in its reducer {change.reducer}"
+        f"the Update combined the {count} writes with {change.reducer}"
         if count > 1
         else f"the Update applied it ({change.reducer})"
     )
@@ -172,6 +176,11 @@ def _change_story(change: Any, step: int) -> str:
         f"Step {step}'s Execute wrote {writes}; {applied}: "
         f"{show(change.before)} → {show(change.after)}."
     )
+
+
+def show(value: Any) -> str:
+    """A value as the reveal shows it: on one line, long enough to be read in full."""
+    return show_short(value, width=400)
 
 
 def _same(guess: Any, expected: Any) -> bool:

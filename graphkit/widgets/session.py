@@ -12,6 +12,10 @@ passed is not changed). Back after a step's Update restores the checkpoint the s
 started from through that checkpointer and runs on from there (the thread forks, as a
 LangGraph replay does). Back in the middle of a step (after Plan or Execute, or after
 the step failed or paused) changed no channel: it discards the plan and the results.
+
+A widget shows the session's true state whoever drives it: every method that changes
+what a view shows tells the session's listeners (``subscribe``). Step numbers are told
+as one story after a fork (``widgets.story``); the records keep LangGraph's.
 """
 
 from __future__ import annotations
@@ -24,10 +28,12 @@ from typing import TYPE_CHECKING, Any
 from graphkit.checkpoint import Checkpoint
 from graphkit.pregel.records import Plan, Run, Superstep
 from graphkit.types import Command
+from graphkit.widgets.listeners import Notifier, notifies
 
 if TYPE_CHECKING:
     from graphkit.pregel.app import CompiledGraph
     from graphkit.pregel.stepper import Stepper
+    from graphkit.widgets.export import Exported
     from graphkit.widgets.predict import Prediction, Score
     from graphkit.widgets.view import View
 
@@ -36,7 +42,7 @@ _NO_VALUE: Any = object()
 __all__ = ["DebugSession"]
 
 
-class DebugSession:
+class DebugSession(Notifier):
     """Drive a run of ``app`` phase by phase: ``plan``, ``execute``, ``update``,
     ``step``, ``run``, ``back``, ``reset``; look at it with ``view()``.
 
@@ -66,6 +72,7 @@ class DebugSession:
         breakpoints: Iterable[str] = (),
         context: Any = None,
     ) -> None:
+        super().__init__()  # listeners: a widget showing this session refreshes itself
         if app.checkpointer is None:
             from graphkit.checkpoint import InMemorySaver
 
@@ -89,6 +96,7 @@ class DebugSession:
         self.message = ""
         self.shown: int | None = None  # the superstep the slider shows; None: the live one
         self.predictions: tuple[Prediction, ...] = ()
+        self.undone: frozenset[int] = frozenset()  # story numbers a Back undid
         self._kept: list[Superstep] = []  # supersteps of earlier steppers, all applied
         self._paused_at: tuple[int, int] | None = None
         self._stepper = self._start(input, self.config)
@@ -121,6 +129,12 @@ class DebugSession:
         return self._stepper.next_phase
 
     @property
+    def at_breakpoint(self) -> bool:
+        """True while Step or Run paused after the Plan of a step with a breakpoint."""
+        here = (id(self._stepper), self._stepper.step_number)
+        return self._paused_at == here and self.next_phase == "execute"
+
+    @property
     def thread_config(self) -> dict[str, Any]:
         """The config of the session's thread (no checkpoint id: the latest)."""
         configurable = dict(self.config["configurable"])
@@ -129,18 +143,22 @@ class DebugSession:
 
     # -- the phases -------------------------------------------------------------------------
 
+    @notifies
     def plan(self) -> Any:
         """Plan the next step; returns the ``Plan`` (None if it is not time to plan)."""
         return self._phase("plan")
 
+    @notifies
     def execute(self) -> Any:
         """Run the planned tasks; returns the ``Execution``."""
         return self._phase("execute")
 
+    @notifies
     def update(self) -> Any:
         """Apply the step's writes; returns the ``Update``."""
         return self._phase("update")
 
+    @notifies
     def step(self) -> Superstep | None:
         """Run what is left of the current step and return it. A step that would run
         a node with a breakpoint pauses after its Plan; the next ``step`` goes on."""
@@ -155,6 +173,7 @@ class DebugSession:
         self.step()
         return self.view()
 
+    @notifies
     def run(self) -> Run:
         """Step until the run ends, pauses (an interrupt) or reaches a breakpoint;
         returns the run so far."""
@@ -165,6 +184,7 @@ class DebugSession:
 
     # -- predict, then reveal ----------------------------------------------------------
 
+    @notifies
     def predict(
         self,
         nodes: Iterable[str] | None = None,
@@ -220,6 +240,7 @@ class DebugSession:
 
     # -- travelling ---------------------------------------------------------------------
 
+    @notifies
     def back(self) -> None:
         """Undo the last step: in the middle of a step, discard its plan and results;
         after an Update, restore the checkpoint the step started from."""
@@ -229,13 +250,14 @@ class DebugSession:
         if applied and len(applied) < len(steps):  # no channel changed: plan it again
             self._travel(applied, steps[-1].checkpoint_before, "discarded the unapplied step")
         elif len(applied) > 1:
-            what = f"restored the checkpoint before step {applied[-1].step}"
+            what = f"restored the checkpoint before step {self._story(applied[-1].step)}"
             self._travel(applied[:-1], applied[-1].checkpoint_before, what)
         elif steps:
             self.reset()  # before the input step there is only the start
         else:
             self.message = "Nothing to go back to: the run has not started."
 
+    @notifies
     def rewind(self, index: int) -> None:
         """Time-travel to just after the ``index``-th applied step (restoring the
         checkpoint its Update made); later steps are dropped and can be run again."""
@@ -243,9 +265,10 @@ class DebugSession:
         applied = [s for s in self.supersteps if s.update is not None]
         if not 0 <= index < len(applied):
             raise IndexError(f"No applied step at index {index}; there are {len(applied)}.")
-        what = f"restored the checkpoint after step {applied[index].step}"
+        what = f"restored the checkpoint after step {self._story(applied[index].step)}"
         self._travel(applied[: index + 1], applied[index].checkpoint, what)
 
+    @notifies
     def reset(self) -> None:
         """Start the run again from its input (and from the checkpoint the session
         started from; a thread that was empty then is emptied again)."""
@@ -257,9 +280,11 @@ class DebugSession:
         else:
             config["configurable"]["checkpoint_id"] = self.origin_id
         self._kept = []
+        self.undone = frozenset()
         self._stepper = self._start(self.input, config)
         self.message = "Reset: the run starts again from its input."
 
+    @notifies
     def resume(self, answer: Any = None) -> None:
         """Go on after the run paused: an ``interrupt()`` in a node receives ``answer``
         (``Command(resume=answer)``); a compiled ``interrupt_before``/``after`` is passed."""
@@ -274,6 +299,7 @@ class DebugSession:
 
     # -- looking ------------------------------------------------------------------------
 
+    @notifies
     def goto(self, index: int) -> None:
         """Show ``supersteps[index]`` (the slider): looking only, nothing runs or is
         restored; the next control goes back to the live step."""
@@ -282,12 +308,14 @@ class DebugSession:
             raise IndexError(f"No superstep at index {index}; there are {count}.")
         self.shown = None if index == count - 1 else index
 
+    @notifies
     def select(self, node: str | None) -> None:
         """Choose the node whose "why did / didn't it run" the view explains."""
         if node is not None and node not in self.app.spec.nodes:
             raise ValueError(f"No node {node!r}; the nodes are {sorted(self.app.spec.nodes)}.")
         self.selected = node
 
+    @notifies
     def set_breakpoints(self, nodes: Iterable[str]) -> None:
         """Pause Step and Run before any step that would run one of ``nodes``."""
         nodes = frozenset(nodes)
@@ -310,11 +338,12 @@ class DebugSession:
 
         return session_html(self)
 
-    def export_html(self, path: Any) -> None:
-        """Write ``to_html()`` to ``path``."""
-        from pathlib import Path
+    def export_html(self, path: Any) -> Exported:
+        """Write ``to_html()`` to ``path``; the answer (shown by a cell) says how many
+        frames were written and whether the run is unfinished, and why."""
+        from graphkit.widgets.export import write_html
 
-        Path(path).write_text(self.to_html(), encoding="utf-8")
+        return write_html(self, path)
 
     def __repr__(self) -> str:
         return (
@@ -334,17 +363,20 @@ class DebugSession:
         assert checkpoint is not None
         config = self.thread_config
         config["configurable"]["checkpoint_id"] = checkpoint.id
+        from graphkit.widgets.story import dropped_numbers, next_step_text
+
+        self.undone = self.undone | dropped_numbers(self, kept)
         self._kept = kept
         self._stepper = self._start(None, config)
-        number = self._stepper.step_number
-        self.message = f"Back: {what}; step {number} is next (checkpoint {checkpoint.id})."
+        self.message = f"Back: {what}; {next_step_text(self)} is next (checkpoint {checkpoint.id})."
 
     def _phase(self, phase: str) -> Any:
         self._go_live()
         if self._over():
             return None
         if self.next_phase != phase:
-            self.message = f"Step {self._stepper.step_number} waits for {self.next_phase}."
+            number = self._story(self._stepper.step_number)
+            self.message = f"Step {number} waits for {self.next_phase}."
             return None
         return self._call(getattr(self._stepper, phase))
 
@@ -383,8 +415,13 @@ class DebugSession:
         if not hit or self.next_phase != "execute" or self._paused_at == here:
             return False
         self._paused_at = here
-        self.message = f"Breakpoint: step {plan.step} would run {', '.join(hit)}."
+        self.message = f"Breakpoint: step {self._story(plan.step)} would run {', '.join(hit)}."
         return True
+
+    def _story(self, recorded: int) -> int:
+        from graphkit.widgets.story import story_number
+
+        return story_number(self, recorded)
 
     def _go_live(self) -> None:
         self.shown = None

@@ -17,6 +17,8 @@ from graphkit.inspect.markup import escape
 from graphkit.inspect.values import show, show_error
 from graphkit.pregel.records import Run, Superstep
 from graphkit.render import PHASES, highlight
+from graphkit.widgets.panels import state_html
+from graphkit.widgets.story import story_label, story_number, story_steps
 
 if TYPE_CHECKING:
     import pandas
@@ -31,17 +33,27 @@ TABLES = ("tasks", "writes", "changes", "state", "checkpoints")
 _PHASE_NAMES = {"plan": "Plan", "execute": "Execute", "update": "Update"}
 
 _SWATCH = (
-    '<svg width="14" height="14" style="vertical-align:-2px"><g class="gk-node {0}">'
-    '<rect x="1" y="1" width="12" height="12" rx="3" fill="#f2f0ff" stroke="#7b6fd0"/>'
-    "</g></svg>&nbsp;{0}"
+    '<span class="gk-key" style="white-space:nowrap">'
+    '<svg width="26" height="16" style="vertical-align:-3px">'
+    '<g class="gk-node {0}"><rect x="2" y="2" width="22" height="12" rx="3" '
+    'fill="#f2f0ff" stroke="#7b6fd0"/></g></svg>&nbsp;{1}</span>'
+)
+_KEYS = (
+    ("planned", "planned"),
+    ("running", "running"),
+    ("wrote pending", "wrote, pending (after Execute)"),
+    ("wrote applied", "applied (after Update)"),
+    ("interrupted", "interrupted"),
+    ("error", "error"),
 )
 LEGEND_HTML = (
     '<div class="gk-legend">'
-    + " &nbsp; ".join(_SWATCH.format(name) for name in ("planned", "wrote", "error", "interrupted"))
+    + " &nbsp; ".join(_SWATCH.format(classes, label) for classes, label in _KEYS)
     + "</div>"
 )
-"""A colour key for the phase classes; the swatches take their colours from the
-stylesheet the graph's SVG carries, so they always match it."""
+"""A key for the phase classes; the swatches take their colours and lines (solid,
+dotted, dashed, dash-dot) from the stylesheet the graph's SVG carries, so they always
+match it."""
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -68,6 +80,7 @@ class View:
     message: str = ""
     why_text: str = ""
     why_html: str = ""
+    state_html: str = ""
     tables: Mapping[str, pandas.DataFrame] = field(default_factory=dict)
 
     def table_html(self, kind: str) -> str:
@@ -104,7 +117,7 @@ def build_view(session: DebugSession) -> View:
 
 def view_at(session: DebugSession, index: int, phase: str, *, checkpoints: bool = True) -> View:
     """The view of ``session.supersteps[index]`` as it was right after ``phase``."""
-    steps = session.supersteps
+    steps = story_steps(session)  # numbered as the learner is told, not as forks number
     superstep = as_of(steps[index], phase)
     live = session.shown is None and index == len(steps) - 1 and phase == steps[index].phase
     before = Run((*steps[:index], superstep), session.values, session.status)
@@ -118,12 +131,13 @@ def view_at(session: DebugSession, index: int, phase: str, *, checkpoints: bool 
         next_phase=session.next_phase,
         live=live,
         status=session.status,
-        step_label=step_label(superstep.step),
+        step_label=story_label(session, session.supersteps[index].step),
         phase_label=_phase_label(session, phase, live),
         status_text=status_text(session),
         message=session.message,
         why_text=str(explanation) if explanation is not None else "",
         why_html=_why_html(explanation),
+        state_html=state_html(superstep, phase),
         tables=_tables(session, superstep, before, checkpoints),
     )
 
@@ -152,7 +166,7 @@ def step_label(step: int | None) -> str:
 def status_text(session: DebugSession) -> str:
     """One line on how the run stands: running, done, paused or failed (where, why)."""
     stepper = session.stepper
-    status, number = stepper.status, stepper.step_number
+    status, number = stepper.status, story_number(session, stepper.step_number)
     if status == "running":
         return f"running: step {number} waits for its {stepper.next_phase}"
     if status == "done":
@@ -164,21 +178,22 @@ def status_text(session: DebugSession) -> str:
         if not asked:
             return f"paused by a compiled breakpoint at step {number}: Resume goes on"
         questions = "; ".join(f"{node} asks {show(getattr(i, 'value', i))}" for node, i in asked)
-        return f"interrupted at step {last.step if last else number}: {questions}"
+        where = story_number(session, last.step) if last else number
+        return f"interrupted at step {where}: {questions}"
     failed = next((r for r in results if r.error is not None), None)
     if failed is not None:
-        return (
-            f"error in node {failed.task.node!r} at step {failed.task.step}: "
-            f"{show_error(failed.error)}"
-        )
+        where = story_number(session, failed.task.step)
+        return f"error in node {failed.task.node!r} at step {where}: {show_error(failed.error)}"
     return f"{status} at step {number}: {show_error(stepper.error)}"
 
 
 def frame_html(frame: pandas.DataFrame) -> str:
-    """A DataFrame of texts as an HTML table (pandas escapes every cell)."""
+    """A DataFrame of texts as an HTML table (pandas escapes every cell), in a box that
+    scrolls sideways: ids of tasks and checkpoints make tables wider than a cell."""
     if frame.empty:
         return '<p class="gk-empty">no rows yet</p>'
-    return frame.to_html(index=False, border=0, classes="gk-table", escape=True, na_rep="")
+    table = frame.to_html(index=False, border=0, classes="gk-table", escape=True, na_rep="")
+    return f'<div class="gk-table-box" style="overflow-x:auto;max-width:100%">{table}</div>'
 
 
 def _empty_view(session: DebugSession) -> View:
@@ -195,6 +210,7 @@ def _empty_view(session: DebugSession) -> View:
         phase_label=f"not started · next: {_PHASE_NAMES.get(session.next_phase or '', '-')}",
         status_text=status_text(session),
         message=session.message,
+        state_html=state_html(None, None, session.values),
         tables=_tables(session, None, Run((), {}, session.status), True),
     )
 

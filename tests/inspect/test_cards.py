@@ -9,7 +9,7 @@ from graphkit.channels import EMPTY
 from graphkit.inspect.cards import change_items, code, run_html, superstep_html
 from graphkit.inspect.markup import CODE_STYLE
 
-PLAN, EXECUTE, UPDATE, ERROR = "#2563eb", "#d97706", "#059669", "#dc2626"
+PLAN, EXECUTE, UPDATE, ERROR = "#0072b2", "#e69f00", "#009e73", "#d55e00"
 
 
 class Page(HTMLParser):

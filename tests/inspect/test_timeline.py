@@ -108,7 +108,7 @@ def test_svg_escapes_node_names_and_is_well_formed(hostile_run, hostile):
     labels = [text.text for text in root.iter(f"{SVG}text")]
     assert hostile in labels
     explode = [bar for bar in by_class(root, "gk-bar") if bar.get("data-node") == "explode"]
-    assert explode[0].get("fill") == "#dc2626"  # a task that raised is red
+    assert explode[0].get("fill") == "#d55e00"  # a task that raised is vermillion
 
 
 def test_svg_of_no_rows_is_still_a_document():
@@ -129,3 +129,10 @@ def test_duration_text():
         "12.3 ms",
         "2.5 s",
     ]
+
+
+def test_the_timeline_svg_scales_down_to_a_narrow_column():
+    from graphkit.inspect.examples import forecast_run
+
+    svg = forecast_run().timeline_svg(width=720)
+    assert 'viewBox="0 0 720 ' in svg and 'style="max-width:100%;height:auto"' in svg

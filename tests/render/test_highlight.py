@@ -50,13 +50,13 @@ def test_plan_marks_the_planned_nodes(seed_svg, seed_run):
 
 def test_execute_marks_writers_and_the_edges_their_router_chose(seed_svg, seed_run):
     assert classes(highlight(seed_svg, seed_run.step(1), "execute")) == {
-        "node-planner": {"planned", "wrote"},
-        "edge-planner.weather": {"wrote"},
-        "edge-planner.news": {"wrote"},
+        "node-planner": {"planned", "wrote", "pending"},
+        "edge-planner.weather": {"wrote", "pending"},
+        "edge-planner.news": {"wrote", "pending"},
     }
     assert classes(highlight(seed_svg, seed_run.step(3), "update")) == {
-        "node-summarize": {"planned", "wrote"},
-        "edge-summarize.__end__": {"wrote"},
+        "node-summarize": {"planned", "wrote", "applied"},
+        "edge-summarize.__end__": {"wrote", "applied"},
     }
 
 
@@ -117,7 +117,7 @@ def test_a_failed_task_is_marked_error_and_nothing_is_applied():
     svg = app.get_graph().draw_svg(engine="python")
     assert classes(highlight(svg, run.steps[-1], "execute")) == {
         "node-a": {"planned"},  # a returned no update; its edge to END was taken
-        "edge-a.__end__": {"wrote"},
+        "edge-a.__end__": {"wrote", "pending"},
         "node-b": {"planned", "error"},
     }
     assert classes(highlight(svg, run.steps[-1], "update")) == {

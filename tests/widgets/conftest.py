@@ -45,6 +45,16 @@ from tests.widgets.graphs import chain_app
 Debugger(chain_app(), {{"n": 1, "log": []}}, breakpoints=["c"])
 """
 
+LEARNER_CELLS = [
+    NOTEBOOK_CODE.replace("Debugger(chain_app()", "debugger = Debugger(chain_app()") + "debugger\n",
+    "# a later cell drives the session the widget above shows\n"
+    "for _ in range(3):\n    debugger.session.step()\n",
+    "debugger.session.goto(0)\ndebugger.session.run()\ndebugger.session.back()\n"
+    "for _ in range(3):\n    debugger.session.back()\n"
+    "for _ in range(3):\n    debugger.session.step()\n",
+]
+"""learner.ipynb: a Debugger shown first, then driven from a later cell (Run All)."""
+
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -91,11 +101,15 @@ def _server(cmd: list[str], ready_url: str, tmp: Path):
 
 @pytest.fixture(scope="session")
 def voila_url(tmp_path_factory):
-    """A Voila server for a folder holding debugger.ipynb (a Debugger on chain_app)."""
+    """A Voila server for a folder holding debugger.ipynb (a Debugger on chain_app) and
+    learner.ipynb (the same, driven by a later cell)."""
     folder = tmp_path_factory.mktemp("notebooks")
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(NOTEBOOK_CODE)])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
     nbformat.write(notebook, folder / "debugger.ipynb")
+    learner = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in LEARNER_CELLS])
+    learner.metadata["kernelspec"] = notebook.metadata["kernelspec"]
+    nbformat.write(learner, folder / "learner.ipynb")
     port = _free_port()
     cmd = [
         sys.executable,

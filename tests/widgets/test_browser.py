@@ -46,10 +46,11 @@ def test_debugger_in_voila(page, voila_url):
     expect(step).to_have_text("step 0")
     expect(page.locator(node("a", "wrote"))).to_have_count(0)
     button("run").click()  # stops at the breakpoint on c
-    expect(page.locator(".gk-message")).to_have_text("Breakpoint: step 4 would run c.")
+    # Back forked the thread: LangGraph numbers this step 4, the learner is told 3
+    expect(page.locator(".gk-message")).to_have_text("Breakpoint: step 3 would run c.")
     expect(page.locator(node("c", "planned"))).to_have_count(1)
     page.locator(".gk-node-select select").select_option("c")
-    expect(page.locator(".gk-why")).to_contain_text("c ran at step 4")
+    expect(page.locator(".gk-why")).to_contain_text("c ran at step 3")
     page.locator(".gk-debugger").scroll_into_view_if_needed()
 
 

@@ -21,7 +21,7 @@ def test_buttons_step_through_the_phases():
     debugger.click("execute")
     debugger.click("update")
     debugger.click("step")
-    assert (debugger.step_label.value, debugger.slider.max) == ("step 0", 1)
+    assert (debugger.step_label.value, debugger.slider.max) == ("step 0", 0)  # step numbers
     debugger.click("back")
     assert debugger.step_label.value == "input step"
 
@@ -48,7 +48,7 @@ def test_slider_breakpoints_and_why():
     debugger.breakpoints.value = ("c",)
     debugger.click("run")
     assert debugger.message.value == "Breakpoint: step 3 would run c."
-    debugger.slider.value = 1
+    debugger.slider.value = 0  # the slider counts steps: 0 is step 0
     assert debugger.phase.value == "after Update · looking back"
     debugger.node.value = "a"
     assert "a did not run at step 0" in debugger.why.value
@@ -93,11 +93,11 @@ def test_ipywidgets_is_imported_only_for_the_widget():
 def test_only_the_open_table_is_built_and_a_tab_click_builds_its_own():
     debugger = Debugger(chain_app(), INPUT)
     debugger.click("step")
-    debugger.click("step")
-    assert "<table" in debugger.tables["tasks"].value
+    debugger.click("step")  # a whole step ends after Update: its changes tab is open
+    assert "<table" in debugger.tables["changes"].value
     assert debugger.tables["state"].value == debugger.tables["checkpoints"].value == ""
     debugger.tabs.selected_index = list(debugger.tables).index("checkpoints")
     assert "<table" in debugger.tables["checkpoints"].value
-    assert debugger.tables["tasks"].value == ""
+    assert debugger.tables["changes"].value == ""
     debugger.click("step")  # stepping keeps the open tab, now showing the new step
     assert "<table" in debugger.tables["checkpoints"].value

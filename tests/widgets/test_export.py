@@ -66,7 +66,7 @@ def test_frames_carry_the_classes_highlight_gives():
     plan_a, execute_a = frames[6], frames[7]  # step 1, where a runs
     assert plan_a["step"] == "step 1"
     assert plan_a["classes"]["node-a"] == "node gk-node gk-node-node planned"
-    assert execute_a["classes"]["node-a"] == "node gk-node gk-node-node planned wrote"
+    assert execute_a["classes"]["node-a"] == "node gk-node gk-node-node planned wrote pending"
     assert "<td>a</td>" in execute_a["tables"]["writes"]
 
 

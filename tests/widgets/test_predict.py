@@ -47,7 +47,7 @@ def test_a_channel_prediction_names_the_writes_and_the_reducer():
     assert not prediction.correct and prediction.expected == 200
     assert prediction.channel == "tokens" and session.next_phase == "plan"  # Update ran
     assert "50 from news, 50 from weather" in prediction.explanation
-    assert "the 2 writes met in its reducer add: 100 → 200" in prediction.explanation
+    assert "the Update combined the 2 writes with add: 100 → 200" in prediction.explanation
 
 
 def test_a_channel_nobody_wrote_keeps_its_value():

@@ -1,0 +1,73 @@
+"""The state panel: the values of the step shown, and what its phase does to them.
+
+After Plan the panel shows the values the step reads; after Execute each channel a
+task wrote carries its *pending* writes (not applied yet, so the value is unchanged);
+after Update each changed channel shows *before → after*. The drawing says the same
+with dashed (pending) and solid (applied) lines, so the two phases never look alike.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graphkit.channels import EMPTY
+from graphkit.inspect.markup import escape
+from graphkit.inspect.values import is_internal, show
+from graphkit.pregel.records import Superstep
+
+__all__ = ["STATE_CSS", "state_html"]
+
+STATE_CSS = """
+.gk-state-table { border-collapse: collapse;
+  font: 12px ui-monospace, 'DejaVu Sans Mono', monospace; }
+.gk-state-table th, .gk-state-table td { border: 1px solid rgba(127,127,127,.35); padding: 2px 6px;
+  text-align: left; vertical-align: top; white-space: pre-wrap; overflow-wrap: anywhere; }
+.gk-state-table tr.gk-pending td:first-child { border-left: 3px dashed #009e73; }
+.gk-state-table tr.gk-changed td:first-child { border-left: 4px solid #009e73; }
+.gk-state-table tr.gk-changed td { font-weight: 600; }
+.gk-state-caption { font-size: 12px; opacity: .8; margin: 2px 0; }
+"""
+"""Styles of the panel: pending rows dashed, changed rows solid, both bluish green."""
+
+
+def state_html(superstep: Superstep | None, phase: str | None, values: Any = None) -> str:
+    """The panel for ``superstep`` as of ``phase`` (``values``: the state before any step).
+
+    >>> state_html(None, None, {"n": 1})
+    '<div class="gk-state-caption">the state (no step yet)</div><table class="gk-state-table"><tr><th>channel</th><th>value</th><th>this step</th></tr><tr><td>n</td><td>1</td><td></td></tr></table>'
+    """  # noqa: E501
+    notes: dict[str, tuple[str, str]] = {}
+    if superstep is None or phase is None:
+        caption, current = "the state (no step yet)", dict(values or {})
+    elif phase == "update" and superstep.update is not None:
+        caption = "after Update: the changed channels, before → after (applied)"
+        current = dict(superstep.update.checkpoint.channel_values)
+        for change in superstep.update.changes:
+            notes[change.channel] = ("gk-changed", f"{show(change.before)} → {show(change.after)}")
+    else:
+        current = dict(superstep.checkpoint_before.channel_values)
+        caption = "the state this step reads"
+        if phase in ("execute", "update") and superstep.execution is not None:
+            caption = "after Execute: pending writes, not applied yet (the values are unchanged)"
+            pending: dict[str, list[str]] = {}
+            for result in superstep.execution.results:
+                for channel, value in result.writes:
+                    pending.setdefault(channel, []).append(f"{show(value)} from {result.task.node}")
+            for channel, writes in pending.items():
+                notes[channel] = ("gk-pending", "pending: " + "; ".join(writes))
+    names = [name for name in dict.fromkeys([*current, *notes]) if not is_internal(name)]
+    rows = "".join(_row(name, current.get(name, EMPTY), notes.get(name)) for name in names)
+    if not names:
+        return f'<div class="gk-state-caption">{escape(caption)}: no values yet</div>'
+    header = "<tr><th>channel</th><th>value</th><th>this step</th></tr>"
+    return (
+        f'<div class="gk-state-caption">{escape(caption)}</div>'
+        f'<table class="gk-state-table">{header}{rows}</table>'
+    )
+
+
+def _row(name: str, value: Any, note: tuple[str, str] | None) -> str:
+    css, text = note or ("", "")
+    opening = f'<tr class="{css}">' if css else "<tr>"
+    cells = "".join(f"<td>{escape(cell)}</td>" for cell in (name, show(value), text))
+    return opening + cells + "</tr>"

@@ -1,0 +1,108 @@
+"""Predict, then reveal, in the ``Debugger``: a toggle turns on predict mode, the learner
+commits to a guess for the next phase, one button runs it through
+``DebugSession.predict`` and the verdict appears with the score.
+
+Before Plan the guess is which nodes the step runs (a multiple choice of the graph's
+nodes); after Plan or Execute it is the value a channel holds after the Update (a
+channel menu and a text box, read as a Python literal, else as a string). While predict
+mode is on, the Plan, Execute, Update, Step and Run buttons are off: the guess runs the
+phase. Back and Reset stay on, and the score is the session's (kept across them).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any
+
+import ipywidgets as W
+
+from graphkit.constants import START
+from graphkit.widgets.predict import prediction_html
+
+if TYPE_CHECKING:
+    from graphkit.widgets.session import DebugSession
+
+__all__ = ["PredictPanel", "parse_value"]
+
+
+def parse_value(text: str) -> Any:
+    """The value a learner typed: a Python literal if it is one, else the text.
+
+    >>> parse_value("[1, 2]"), parse_value("sunny"), parse_value(" 'x' ")
+    ([1, 2], 'sunny', 'x')
+    """
+    try:
+        return ast.literal_eval(text.strip())
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return text.strip()
+
+
+class PredictPanel:
+    """The predict-mode widgets of one session; ``refresh()`` shows the chooser the
+    next phase needs. Classes: ``gk-predict`` (the toggle), ``gk-predict-box``,
+    ``gk-predict-prompt``, ``gk-predict-nodes``, ``gk-predict-channel``,
+    ``gk-predict-value``, ``gk-predict-button``, ``gk-reveal`` (the verdict) and
+    ``gk-score``."""
+
+    def __init__(self, session: DebugSession, report: Any) -> None:
+        self.session = session
+        self._report = report  # the Debugger's handler: shows what a failed guess raised
+        nodes = [name for name in session.app.spec.nodes if name != START]
+        channels = list(session.app.spec.state_keys)
+        self.toggle = W.ToggleButton(
+            description="Predict", icon="question", tooltip="predict, then reveal"
+        ).add_class("gk-predict")
+        self.score = W.Label().add_class("gk-score")
+        self.prompt = W.Label().add_class("gk-predict-prompt")
+        self.nodes = W.SelectMultiple(
+            options=nodes, description="will run", rows=min(len(nodes), 5)
+        ).add_class("gk-predict-nodes")
+        self.channel = W.Dropdown(options=channels, description="channel").add_class(
+            "gk-predict-channel"
+        )
+        self.value = W.Text(placeholder="e.g. 3, 'sunny', ['a']", description="will hold")
+        self.value.add_class("gk-predict-value")
+        self.button = W.Button(description="Reveal", icon="eye").add_class("gk-predict-button")
+        self.button.on_click(self._report(self._predict))
+        self.reveal = W.HTML().add_class("gk-reveal")
+        self.box = W.VBox(
+            [self.prompt, self.nodes, W.HBox([self.channel, self.value]), self.button]
+        ).add_class("gk-predict-box")
+        self.widget = W.VBox([W.HBox([self.toggle, self.score]), self.box, self.reveal]).add_class(
+            "gk-predict-panel"
+        )
+        self.toggle.observe(lambda _: self.refresh(), names="value")
+        self.refresh()
+
+    @property
+    def on(self) -> bool:
+        """True in predict mode."""
+        return bool(self.toggle.value)
+
+    def refresh(self) -> None:
+        """Show the chooser the next phase needs (or none), and the score."""
+        session, channel_row = self.session, self.box.children[2]
+        self.score.value = str(session.score) if session.predictions else ""
+        self.box.layout.display = None if self.on else "none"
+        phase = session.next_phase
+        guess_nodes = phase == "plan"
+        guess_value = phase in ("execute", "update")
+        self.nodes.layout.display = None if guess_nodes else "none"
+        self.channel.layout.display = None if guess_value else "none"
+        channel_row.layout.display = None if guess_value else "none"
+        self.button.disabled = not (guess_nodes or guess_value)
+        if guess_nodes:
+            self.prompt.value = "Which nodes will this step run? Choose them, then Reveal."
+        elif guess_value:
+            self.prompt.value = "What will the channel hold after this step's Update?"
+        else:
+            self.prompt.value = f"Nothing to predict: the run is {session.status}."
+
+    def _predict(self) -> None:
+        if self.session.next_phase == "plan":
+            prediction = self.session.predict(nodes=list(self.nodes.value))
+        else:
+            value = parse_value(self.value.value)
+            prediction = self.session.predict(channel=self.channel.value, value=value)
+        self.reveal.value = prediction_html(prediction)
+        self.refresh()

@@ -1,0 +1,61 @@
+"""Predict, then reveal, in the Debugger widget (no kernel)."""
+
+from __future__ import annotations
+
+from graphkit.widgets import Debugger
+from tests.widgets.graphs import chain_app
+
+INPUT = {"n": 1, "log": []}
+
+
+def test_predict_mode_shows_the_chooser_for_the_next_phase():
+    debugger = Debugger(chain_app(), INPUT)
+    panel = debugger.predictor
+    assert "gk-predict" in panel.toggle._dom_classes
+    assert panel.box.layout.display == "none"
+    panel.toggle.value = True
+    assert panel.box.layout.display is None
+    assert panel.nodes.layout.display is None and panel.channel.layout.display == "none"
+    assert debugger.buttons["plan"].disabled  # in predict mode, the guess runs the phase
+
+
+def test_a_node_prediction_runs_the_plan_and_reveals_it():
+    debugger = Debugger(chain_app(), INPUT)
+    debugger.click("step")
+    debugger.click("step")  # step 0 ran START; step 1 plans a
+    panel = debugger.predictor
+    panel.toggle.value = True
+    panel.nodes.value = ("b",)
+    panel.button.click()
+    assert "gk-reveal" in panel.reveal._dom_classes
+    assert "gk-reveal-wrong" in panel.reveal.value and "step 1 runs a" in panel.reveal.value
+    assert panel.score.value == "0 of 1 predictions right"
+    assert debugger.phase.value == "after Plan · next: Execute"
+    assert panel.channel.layout.display is None and panel.nodes.layout.display == "none"
+
+
+def test_a_channel_prediction_parses_a_literal_and_scores():
+    debugger = Debugger(chain_app(), INPUT)
+    for _ in range(2):
+        debugger.click("step")
+    debugger.click("plan")
+    panel = debugger.predictor
+    panel.toggle.value = True
+    panel.channel.value = "n"
+    panel.value.value = "3"
+    panel.button.click()
+    assert "gk-reveal-right" in panel.reveal.value
+    assert panel.score.value == "1 of 1 predictions right"
+    panel.channel.value = "log"
+    panel.value.value = "['a', 'b']"
+    debugger.click("plan")  # ignored in predict mode: the button is disabled
+    panel.button.click()  # plans step 2: a node guess is needed, not a channel
+    assert "Predict which nodes" in debugger.message.value or panel.nodes.layout.display is None
+
+
+def test_a_value_that_is_not_a_literal_is_a_string():
+    from graphkit.widgets.predict_panel import parse_value
+
+    assert parse_value("[1, 2]") == [1, 2]
+    assert parse_value("sunny") == "sunny"
+    assert parse_value(" 'x' ") == "x"
