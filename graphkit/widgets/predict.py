@@ -195,7 +195,9 @@ def prediction_html(prediction: Prediction) -> str:
     outcome = "right" if prediction.correct else "wrong"
     accent = "#0072b2" if prediction.correct else "#d55e00"
     mark = "✓ Right" if prediction.correct else "✗ Not quite"
-    body = html.escape(prediction.explanation)
+    # The header already says right or wrong: the body starts with what happened.
+    text = prediction.explanation.removeprefix("Right: ").removeprefix("Not quite: ")
+    body = html.escape(text)
     return (
         f'<div class="gk-reveal gk-reveal-{outcome}" style="border-left:4px solid {accent};'
         'padding:6px 10px;margin:4px 0;background:rgba(127,127,127,0.08)">'

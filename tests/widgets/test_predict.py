@@ -111,3 +111,9 @@ def test_predicting_nodes_after_the_run_ended_says_so():
     session.run()
     with pytest.raises(ValueError, match=r"the run is over \(done\)"):
         session.predict(nodes=["summarize"])
+
+
+def test_the_reveal_card_says_right_or_wrong_once():
+    html = _at_step_2().predict(nodes=["summarize"])._repr_html_()
+    assert "gk-reveal gk-reveal-wrong" in html
+    assert html.count("Not quite") == 1 and "step 2 runs news, weather; you predicted" in html
