@@ -9,21 +9,15 @@ wrote a key twice, where a loop hit the recursion limit.
 from __future__ import annotations
 
 import warnings
-from typing import Any, TypedDict
+from typing import Any
 
-from graphkit.checkpoint import InMemorySaver
-from graphkit.constants import END, START
 from graphkit.course import Wrong, compiled, exercise, trace
 from graphkit.errors import GraphkitWarning, GraphRecursionError
-from graphkit.graph.state import StateGraph
-from graphkit.pregel.runtime import interrupt
 
 __all__ = [
     "check_agent_stops",
     "check_no_overwrite",
     "check_report_runs",
-    "check_resume",
-    "draft_graph",
 ]
 
 QUESTIONS = ("why is the sky blue?", "what is BSP?")
@@ -194,93 +188,4 @@ def check_agent_stops(build_agent: Any) -> str:
     return (
         "The router now chooses END once the agent is done: the loop ends after two tool "
         "calls, well inside the recursion limit."
-    )
-
-
-class Draft(TypedDict):
-    text: str
-    approved: bool
-
-
-def draft_graph(calls: list[str] | None = None) -> Any:
-    """The lesson's draft graph (write → review, which asks with ``interrupt``), with an
-    InMemorySaver; each node appends its name to ``calls`` when it starts."""
-    calls = [] if calls is None else calls
-
-    def write(state: Draft) -> dict:
-        calls.append("write")
-        return {"text": "Dear customer, ..."}
-
-    def review(state: Draft) -> dict:
-        calls.append("review")
-        answer = interrupt({"question": "send this?", "text": state["text"]})
-        return {"approved": answer == "yes"}
-
-    builder = StateGraph(Draft)
-    builder.add_node("write", write)
-    builder.add_node("review", review)
-    builder.add_edge(START, "write")
-    builder.add_edge("write", "review")
-    builder.add_edge("review", END)
-    return builder.compile(checkpointer=InMemorySaver())
-
-
-@exercise("9.4 · Answer the reviewer")
-def check_resume(review_and_send: Any) -> str:
-    """``review_and_send(app, thread_id, answer)`` runs the draft graph on the thread
-    until `review` asks, then answers it with ``answer``: `write` runs once, the thread
-    ends with ``approved == (answer == "yes")`` and nothing left to run."""
-    for number, answer in enumerate(("yes", "no")):
-        calls: list[str] = []
-        app = draft_graph(calls)
-        thread_id = f"check-{number}"
-        config = {"configurable": {"thread_id": thread_id}}
-        result = review_and_send(app, thread_id, answer)
-        state = app.get_state(config)
-        writes = calls.count("write")
-        if not calls:
-            raise Wrong(
-                "Your function never ran the graph: no node started.",
-                "Start with app.invoke({'text': ''}, config), config naming the thread.",
-            )
-        if state.next:
-            pending = [i.value for i in state.interrupts]
-            inputs = sum(
-                1 for s in app.get_state_history(config) if s.metadata.get("source") == "input"
-            )
-            raise Wrong(
-                f"After your function, thread {thread_id!r} is still paused before "
-                f"{list(state.next)} (get_state(config).next), asking {pending}; `write` ran "
-                f"{writes} time(s). "
-                + (
-                    f"The thread received {inputs} inputs: a second input started a new run "
-                    "on it instead of answering the interrupt."
-                    if inputs > 1
-                    else "Nothing answered the interrupt on this thread"
-                    + (" (another thread ran the graph again)." if writes > 1 else ".")
-                ),
-                "A new input starts a new run; what answers a waiting interrupt() is a "
-                "Command (section 5), sent to the same thread.",
-            )
-        if writes != 1:
-            raise Wrong(
-                f"The thread finished, but `write` ran {writes} times: the draft was written "
-                "again before it was approved.",
-                "Run once with the input; then resume with Command(resume=answer) only.",
-            )
-        approved = state.values.get("approved")
-        if approved != (answer == "yes"):
-            raise Wrong(
-                f"Asked to answer {answer!r}, the thread ended with approved = {approved!r}.",
-                "Pass the answer you were given as the resume value.",
-            )
-        if not isinstance(result, dict) or result.get("approved") != approved:
-            raise Wrong(
-                f"The thread is right, but your function returned {result!r}; return the "
-                "final state (what the resuming invoke returns).",
-                "return app.invoke(Command(resume=answer), config)",
-            )
-    return (
-        "Command(resume=...) on the same thread answered the waiting interrupt: `review` "
-        "finished, `write` ran once, and the thread has nothing left to run."
     )

@@ -3,7 +3,7 @@ runtime saw, on the notebook's stub and on typical wrong answers."""
 
 from __future__ import annotations
 
-from graphkit import END, START, Command, StateGraph
+from graphkit import END, START, StateGraph
 from graphkit.course import lesson09
 from graphkit.course.solutions import lesson09 as solutions
 from graphkit.course.solutions.lesson09 import Agent, Research, Tally
@@ -178,43 +178,3 @@ def test_agent_stops_fails_when_the_router_counts_instead_of_reading_the_answer(
     )
     assert not verdict
     assert "should answer '42'" in verdict.message
-
-
-def test_resume_passes_on_the_solution():
-    verdict = lesson09.check_resume(solutions.review_and_send)
-    assert verdict, verdict
-
-
-def test_resume_fails_on_the_stub_that_sends_the_input_again():
-    def again(app, thread_id, answer):
-        config = {"configurable": {"thread_id": thread_id}}
-        app.invoke({"text": ""}, config)
-        return app.invoke({"text": ""}, config)
-
-    verdict = lesson09.check_resume(again)
-    assert not verdict
-    assert "still paused before ['review']" in verdict.message
-    assert "`write` ran 2 time(s)" in verdict.message
-    assert "received 2 inputs" in verdict.message
-
-
-def test_resume_fails_when_resuming_on_a_new_thread():
-    def new_thread(app, thread_id, answer):
-        app.invoke({"text": ""}, {"configurable": {"thread_id": thread_id}})
-        return app.invoke(Command(resume=answer), {"configurable": {"thread_id": "other"}})
-
-    verdict = lesson09.check_resume(new_thread)
-    assert not verdict
-    assert "still paused" in verdict.message
-    assert "Nothing answered the interrupt on this thread (another thread" in verdict.message
-
-
-def test_resume_fails_when_the_answer_is_ignored():
-    def always_yes(app, thread_id, answer):
-        config = {"configurable": {"thread_id": thread_id}}
-        app.invoke({"text": ""}, config)
-        return app.invoke(Command(resume="yes"), config)
-
-    verdict = lesson09.check_resume(always_yes)
-    assert not verdict
-    assert "Asked to answer 'no'" in verdict.message

@@ -7,8 +7,6 @@ True
 True
 >>> bool(lesson09.check_agent_stops(build_agent))
 True
->>> bool(lesson09.check_resume(review_and_send))
-True
 """
 
 from __future__ import annotations
@@ -16,7 +14,7 @@ from __future__ import annotations
 import operator
 from typing import Annotated, TypedDict
 
-from graphkit import END, START, Command, StateGraph
+from graphkit import END, START, StateGraph
 
 
 class Research(TypedDict):
@@ -105,10 +103,3 @@ def build_agent() -> StateGraph:
     builder.add_conditional_edges("agent", should_continue, ["tools", END])
     builder.add_edge("tools", "agent")
     return builder
-
-
-def review_and_send(app, thread_id: str, answer: str) -> dict:
-    """9.4: run until the interrupt, then answer it on the same thread."""
-    config = {"configurable": {"thread_id": thread_id}}
-    app.invoke({"text": ""}, config)
-    return app.invoke(Command(resume=answer), config)  # was: app.invoke({"text": ""}, config)
