@@ -5,12 +5,13 @@ from graphkit.checkpoint.delta_map import DeltaMap
 from graphkit.checkpoint.memory import InMemorySaver, MemorySaver
 from graphkit.checkpoint.saver import BaseCheckpointSaver, CheckpointTuple, checkpoint_config
 from graphkit.checkpoint.serde import CheckpointDecodeError, JsonPlusSerializer, PickleSerializer
-from graphkit.checkpoint.sqlite import SqliteSaver
+from graphkit.checkpoint.sqlite import CheckpointFileError, SqliteSaver
 
 __all__ = [
     "BaseCheckpointSaver",
     "Checkpoint",
     "CheckpointDecodeError",
+    "CheckpointFileError",
     "CheckpointTuple",
     "DeltaMap",
     "InMemorySaver",

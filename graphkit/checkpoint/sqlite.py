@@ -1,14 +1,16 @@
 """SqliteSaver: checkpoints in an SQLite file, each row holding only what its step changed.
 
-Three tables, prefixed ``graphkit_`` so they never clash with LangGraph's own:
+Three tables, prefixed ``graphkit_`` so they never clash with LangGraph's own (their SQL,
+and how a file written by an older graphkit is brought up to date, are in
+``sqlite_file.py``; what a read checks is in ``integrity.py``):
 
 ``graphkit_checkpoints``
     One row per checkpoint: ids, parent id, step, source, created_at, updated channels,
-    metadata, and a *delta* of its three maps (channel values, channel versions, versions
-    seen) against the row named by ``base_seq``, usually its parent. Every
-    ``SNAPSHOT_EVERY``-th row of a chain, and any row whose base the saver does not know,
-    is a snapshot instead (``base_seq`` is NULL): it lists every channel, so reading a
-    checkpoint walks at most ``SNAPSHOT_EVERY`` rows.
+    metadata, the count and hash of the blobs it wrote, and a *delta* of its three maps
+    (channel values, channel versions, versions seen) against the row named by
+    ``base_seq``, usually its parent. Every ``SNAPSHOT_EVERY``-th row of a chain, and any
+    row whose base the saver does not know, is a snapshot instead (``base_seq`` is NULL):
+    it lists every channel, so reading a checkpoint walks at most ``SNAPSHOT_EVERY`` rows.
 ``graphkit_blobs``
     One serialized value per channel a step changed, keyed by (checkpoint row, channel).
     A snapshot points at older rows' blobs for the values that did not change, so each
@@ -28,12 +30,21 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 from graphkit.checkpoint.base import Checkpoint
 from graphkit.checkpoint.deltas import Changes, RowMaps, RowMemory, RowPlan, plan_row
+from graphkit.checkpoint.integrity import (
+    Delta,
+    RowProblem,
+    blob_check,
+    check_blobs,
+    check_fields,
+    check_names,
+    read_delta,
+)
 from graphkit.checkpoint.memory import _thread
 from graphkit.checkpoint.saver import (
     BaseCheckpointSaver,
@@ -44,38 +55,15 @@ from graphkit.checkpoint.saver import (
     write_index,
 )
 from graphkit.checkpoint.serde import CheckpointDecodeError, JsonPlusSerializer, SerializerProtocol
+from graphkit.checkpoint.sqlite_file import (
+    SCHEMA,
+    CheckpointFileError,
+    add_missing_columns,
+    database_path,
+    file_error,
+)
 
-__all__ = ["SqliteSaver"]
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS graphkit_checkpoints (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused, so rows can be cached by seq
-    thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL, checkpoint_id TEXT NOT NULL,
-    parent_id TEXT, step INTEGER NOT NULL, source TEXT NOT NULL, created_at REAL NOT NULL,
-    updated_channels TEXT NOT NULL,  -- a JSON list
-    metadata_type TEXT NOT NULL, metadata BLOB NOT NULL,
-    base_seq INTEGER,  -- the row the delta applies to, NULL for a snapshot
-    depth INTEGER NOT NULL,  -- rows since the last snapshot
-    delta_type TEXT NOT NULL, delta BLOB NOT NULL,
-    replaced INTEGER NOT NULL DEFAULT 0  -- 1: put again since (kept: later rows build on it)
-);
-CREATE UNIQUE INDEX IF NOT EXISTS graphkit_checkpoints_by_id
-    ON graphkit_checkpoints (thread_id, checkpoint_ns, checkpoint_id) WHERE replaced = 0;
-CREATE INDEX IF NOT EXISTS graphkit_checkpoints_by_thread
-    ON graphkit_checkpoints (thread_id, checkpoint_ns);
-CREATE TABLE IF NOT EXISTS graphkit_blobs (
-    checkpoint_seq INTEGER NOT NULL, channel TEXT NOT NULL,
-    type TEXT NOT NULL, value BLOB NOT NULL,
-    PRIMARY KEY (checkpoint_seq, channel)
-);
-CREATE TABLE IF NOT EXISTS graphkit_writes (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,  -- keeps the order writes were first put in
-    thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL, checkpoint_id TEXT,
-    task_id TEXT NOT NULL, idx INTEGER NOT NULL, channel TEXT NOT NULL,
-    type TEXT NOT NULL, value BLOB NOT NULL, task_path TEXT NOT NULL,
-    UNIQUE (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
-);
-"""
+__all__ = ["CheckpointFileError", "SqliteSaver"]
 
 
 class _Row(NamedTuple):
@@ -96,6 +84,8 @@ class _Row(NamedTuple):
     depth: int
     delta_type: str
     delta: bytes
+    blob_count: int | None
+    blob_hash: str | None
 
 
 _COLUMNS = ", ".join(_Row._fields)
@@ -119,13 +109,14 @@ class SqliteSaver(BaseCheckpointSaver):
         self.serde = serde if serde is not None else JsonPlusSerializer()
         self._lock = threading.Lock()
         self._memory = RowMemory()
-        with self._lock:
+        with self._lock, self._file_errors():
             conn.execute("PRAGMA journal_mode=WAL")
             # In WAL mode NORMAL keeps the file consistent and loses nothing when the
             # process dies (the crash test kills it mid-step); only a power cut can
             # lose the last commits. FULL would fsync every task's writes.
             conn.execute("PRAGMA synchronous=NORMAL")
-            conn.executescript(f"BEGIN; {_SCHEMA} COMMIT;")
+            conn.executescript(f"BEGIN; {SCHEMA} COMMIT;")
+            add_missing_columns(conn)
 
     @classmethod
     @contextmanager
@@ -136,15 +127,17 @@ class SqliteSaver(BaseCheckpointSaver):
         ...     saver
         SqliteSaver(':memory:')
         """
-        conn = sqlite3.connect(conn_string, check_same_thread=False)
+        try:
+            conn = sqlite3.connect(conn_string, check_same_thread=False)
+        except sqlite3.DatabaseError as error:
+            raise file_error(conn_string, error) from error
         try:
             yield cls(conn)
         finally:
             conn.close()
 
     def __repr__(self) -> str:
-        files = [row[2] for row in self.conn.execute("PRAGMA database_list") if row[1] == "main"]
-        return f"SqliteSaver({(files[0] if files and files[0] else ':memory:')!r})"
+        return f"SqliteSaver({database_path(self.conn)!r})"
 
     # -- the saver protocol ----------------------------------------------------------------
 
@@ -154,7 +147,7 @@ class SqliteSaver(BaseCheckpointSaver):
         where, params = "replaced = 0 AND thread_id = ? AND checkpoint_ns = ?", [thread, namespace]
         if wanted is not None:
             where, params = f"{where} AND checkpoint_id = ?", [*params, wanted]
-        with self._lock:
+        with self._lock, self._file_errors(thread):
             found = self._rows(where, params, "ORDER BY checkpoint_id DESC LIMIT 1")
             return self._tuple(found[0], self._metadata(found[0])) if found else None
 
@@ -184,7 +177,7 @@ class SqliteSaver(BaseCheckpointSaver):
             "ORDER BY checkpoint_id DESC, (SELECT MIN(seq) FROM graphkit_checkpoints AS first"
             " WHERE first.thread_id = c.thread_id AND first.checkpoint_ns = c.checkpoint_ns)"
         )
-        with self._lock:
+        with self._lock, self._file_errors(config_key(config, "thread_id")):
             found = [
                 (row, metadata)
                 for row in self._rows(" AND ".join(clauses), params, order)
@@ -203,7 +196,7 @@ class SqliteSaver(BaseCheckpointSaver):
         new_versions: Mapping[str, int],
     ) -> dict[str, Any]:
         thread = (_thread(config), config_key(config, "checkpoint_ns", ""))
-        with self._lock:
+        with self._lock, self._file_errors(thread[0]):
             # The base is looked up inside the write transaction, so that no other
             # connection can delete it before the delta that builds on it is committed.
             with self._transaction() as conn:
@@ -241,7 +234,7 @@ class SqliteSaver(BaseCheckpointSaver):
             "INSERT INTO graphkit_writes (thread_id, checkpoint_ns, checkpoint_id, task_id,"
             " idx, channel, task_path, type, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
         )
-        with self._lock, self._transaction() as conn:
+        with self._lock, self._file_errors(thread), self._transaction() as conn:
             # A saved write stays (as in InMemorySaver); a special slot is replaced, and an
             # upsert keeps the row's seq, so it keeps its place.
             conn.executemany(insert + " ON CONFLICT DO NOTHING", regular)
@@ -254,7 +247,7 @@ class SqliteSaver(BaseCheckpointSaver):
 
     def delete_thread(self, thread_id: str) -> None:
         thread = str(thread_id)
-        with self._lock:
+        with self._lock, self._file_errors(thread):
             with self._transaction() as conn:
                 conn.execute(
                     "DELETE FROM graphkit_blobs WHERE checkpoint_seq IN "
@@ -272,11 +265,15 @@ class SqliteSaver(BaseCheckpointSaver):
         return [_Row(*found) for found in self.conn.execute(query, params)]
 
     def _tuple(self, row: _Row, metadata: dict[str, Any]) -> CheckpointTuple:
-        known = self._maps(row)
         try:
-            updated = json.loads(row.updated_channels)
-        except ValueError as error:
-            raise self._error(row, "its updated channels", error) from error
+            check_fields(row)
+        except RowProblem as error:
+            raise self._error(row, str(error), damaged=True) from error
+        try:
+            updated = check_names(json.loads(row.updated_channels))
+        except (ValueError, TypeError) as error:  # a RowProblem, bad JSON, or not text
+            raise self._error(row, "its updated channels", error, damaged=True) from error
+        known = self._maps(row)
         checkpoint = Checkpoint(
             id=row.checkpoint_id,
             step=row.step,
@@ -296,6 +293,10 @@ class SqliteSaver(BaseCheckpointSaver):
                 (row.thread_id, row.checkpoint_ns, row.checkpoint_id),
             )
         ]
+        for task, channel, _ in writes:
+            if not (isinstance(task, str) and isinstance(channel, str)):
+                problem = f"a write of task {task!r} to {channel!r}: task and channel must be text"
+                raise self._error(row, problem, damaged=True)
         parent = (
             checkpoint_config(row.thread_id, row.checkpoint_ns, row.parent_id)
             if row.parent_id
@@ -305,7 +306,11 @@ class SqliteSaver(BaseCheckpointSaver):
         return CheckpointTuple(config, checkpoint, metadata, parent, writes)
 
     def _metadata(self, row: _Row) -> dict[str, Any]:
-        return self._load(row, "its metadata", (row.metadata_type, row.metadata))
+        metadata = self._load(row, "its metadata", (row.metadata_type, row.metadata))
+        if not isinstance(metadata, dict):
+            kind = type(metadata).__name__
+            raise self._error(row, f"its metadata is a {kind}, not a dict", damaged=True)
+        return metadata
 
     def _maps(self, row: _Row) -> RowMaps:
         """The three maps of ``row``: from memory, or by applying the deltas of the rows
@@ -315,19 +320,23 @@ class SqliteSaver(BaseCheckpointSaver):
             return known
         chain, start = self._chain(row)
         blobs = self._blobs({link.seq for link in chain})
+        checks = [(link.seq, link.checkpoint_id, link.blob_count, link.blob_hash) for link in chain]
+        self._check_blobs(row, checks, blobs)
         refs, versions, seen = Changes(), Changes(), Changes()
         for link in reversed(chain):
-            delta = self._load(row, "its delta", (link.delta_type, link.delta))
-            inherited, removed = delta["values"]
+            delta = self._delta(row, link)
+            inherited, removed = delta.refs
             refs.apply({**inherited, **dict.fromkeys(blobs.get(link.seq, ()), link.seq)}, removed)
-            versions.apply(*delta["versions"])
-            seen.apply(*delta["seen"])
-        blobs.update(self._blobs(set(refs.changed.values()) - blobs.keys()))
+            versions.apply(*delta.versions)
+            seen.apply(*delta.seen)
+        older = self._blobs(set(refs.changed.values()) - blobs.keys())
+        self._check_blobs(row, self._checks(older.keys()), older)
+        blobs.update(older)
         values = Changes(removed=refs.removed)
         for channel, seq in refs.changed.items():
             typed = blobs.get(seq, {}).get(channel)
             if typed is None:
-                raise self._error(row, f"the value of channel {channel!r} is missing")
+                raise self._error(row, f"the value of channel {channel!r} is missing", damaged=True)
             values.changed[channel] = self._load(row, f"channel {channel!r}", typed)
         known = RowMaps(
             row.seq,
@@ -349,13 +358,67 @@ class SqliteSaver(BaseCheckpointSaver):
         chain = [row]
         while (base_seq := chain[-1].base_seq) is not None:
             start = self._memory.get(base_seq, decoded=True)
-            if start is not None:
+            if start is not None and start.thread == (row.thread_id, row.checkpoint_ns):
                 return chain, start
+            if any(link.seq == base_seq for link in chain):  # a crafted row: never loop
+                cycle = " -> ".join(str(link.seq) for link in chain)
+                problem = f"the rows it builds on form a cycle (seq {cycle} -> {base_seq})"
+                raise self._error(row, problem, damaged=True)
             found = self._rows("seq = ?", [base_seq])
             if not found:
-                raise self._error(row, f"the row it builds on (seq {base_seq}) is missing")
+                problem = f"the row it builds on (seq {base_seq}) is missing"
+                raise self._error(row, problem, damaged=True)
+            if (found[0].thread_id, found[0].checkpoint_ns) != (row.thread_id, row.checkpoint_ns):
+                problem = f"it builds on row {base_seq}, which belongs to another thread"
+                raise self._error(row, problem, damaged=True)
             chain.append(found[0])
         return chain, None
+
+    def _delta(self, row: _Row, link: _Row) -> Delta:
+        """The checked delta of ``link``, a row that ``row`` builds on (or ``row``)."""
+        try:
+            return read_delta(self._load(row, "its delta", (link.delta_type, link.delta)))
+        except RowProblem as error:
+            whose = (
+                "its delta"
+                if link is row
+                else f"the delta of checkpoint {link.checkpoint_id!r}, which it builds on,"
+            )
+            raise self._error(row, f"{whose} has the wrong shape: {error}", damaged=True) from error
+
+    def _check_blobs(
+        self,
+        row: _Row,
+        checks: Iterable[Sequence[Any]],
+        blobs: Mapping[int, Mapping[str, tuple[str, bytes]]],
+    ) -> None:
+        """Refuse ``row`` if the value rows of a row it reads differ from their check;
+        ``checks`` holds (seq, checkpoint id, blob count, blob hash) per row."""
+        for seq, checkpoint_id, count, hash_ in checks:
+            try:
+                check_blobs((count, hash_), blobs.get(seq, {}))
+            except RowProblem as error:
+                whose = (
+                    "its value rows"
+                    if seq == row.seq
+                    else f"the value rows of checkpoint {checkpoint_id!r}, which it reads,"
+                )
+                problem = f"{whose} do not match the check written with them ({error})"
+                raise self._error(row, problem, damaged=True) from error
+
+    def _checks(self, seqs: Iterable[int]) -> list[tuple[int, str, int | None, str | None]]:
+        """(seq, checkpoint id, blob count, blob hash) of the rows ``seqs``."""
+        ordered, found = sorted(seqs), []
+        for start in range(0, len(ordered), 500):
+            chunk = ordered[start : start + 500]
+            found.extend(
+                self.conn.execute(
+                    "SELECT seq, checkpoint_id, blob_count, blob_hash FROM graphkit_checkpoints "
+                    f"WHERE seq IN ({', '.join('?' * len(chunk))})",
+                    chunk,
+                )
+            )
+        return found
 
     def _blobs(self, seqs: set[int]) -> dict[int, dict[str, tuple[str, bytes]]]:
         """Every blob the rows ``seqs`` wrote: seq -> {channel: (type, bytes)}."""
@@ -377,11 +440,17 @@ class SqliteSaver(BaseCheckpointSaver):
         except Exception as error:  # a custom serde may raise anything
             raise self._error(row, what, error) from error
 
-    def _error(self, row: _Row, what: str, cause: Exception | None = None) -> Exception:
+    def _error(
+        self, row: _Row, what: str, cause: Exception | None = None, *, damaged: bool = False
+    ) -> Exception:
         namespace = f" (namespace {row.checkpoint_ns!r})" if row.checkpoint_ns else ""
+        fix = (
+            ". The file was changed outside graphkit, or is damaged: restore it from a "
+            f"backup, or delete the thread with saver.delete_thread({row.thread_id!r})"
+        )
         return CheckpointDecodeError(
             f"Cannot read checkpoint {row.checkpoint_id!r} of thread {row.thread_id!r}"
-            f"{namespace}: {what}" + (f": {cause}" if cause else "")
+            f"{namespace}: {what}" + (f": {cause}" if cause else "") + (fix if damaged else "")
         )
 
     # -- writing ---------------------------------------------------------------------------
@@ -413,6 +482,7 @@ class SqliteSaver(BaseCheckpointSaver):
             (channel, *self._dump(value, f"{where}, channel {channel!r}"))
             for channel, value in plan.changed.items()
         ]
+        row = (*row, *blob_check(blobs))
         conn.execute(
             "UPDATE graphkit_checkpoints SET replaced = 1 WHERE thread_id = ? "
             "AND checkpoint_ns = ? AND checkpoint_id = ? AND replaced = 0",
@@ -434,6 +504,16 @@ class SqliteSaver(BaseCheckpointSaver):
             return self.serde.dumps_typed(value)
         except TypeError as error:
             raise TypeError(f"Cannot save {where}. {error}") from error
+
+    @contextmanager
+    def _file_errors(self, thread: str | None = None) -> Iterator[None]:
+        """SQLite's errors about the file, re-raised naming the file (and the thread)."""
+        try:
+            yield
+        except (sqlite3.ProgrammingError, sqlite3.InterfaceError, CheckpointFileError):
+            raise  # a closed connection or a misuse: not the file's fault
+        except sqlite3.DatabaseError as error:
+            raise file_error(database_path(self.conn), error, thread) from error
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:

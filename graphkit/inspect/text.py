@@ -2,7 +2,9 @@
 
 ``run_text(run)`` is what ``print(run)`` and ``run.timeline()`` show. It is built from
 the records only, so it is exactly what the run did; durations are left out unless
-asked for, so the text of a run is the same every time it runs.
+asked for, so the text of a run is the same every time it runs. Names, values and
+error messages come from user code, so every control character in them is shown as its
+escape (``terminal_text``): printing a run cannot clear a terminal or fake a row.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import TYPE_CHECKING
 from graphkit.channels import EMPTY
 from graphkit.inspect.timeline import duration_text
 from graphkit.inspect.values import show, show_error
+from graphkit.render.text import terminal_text
 
 if TYPE_CHECKING:
     from graphkit.pregel.records import Run, Superstep
@@ -49,7 +52,7 @@ def run_text(run: Run, *, durations: bool = False) -> str:
     lines = [f"{len(run.steps)} supersteps, {run.status}"]
     for superstep in run.steps:
         lines.extend(superstep_lines(superstep, durations=durations))
-    lines.extend(_ending(run))
+    lines.extend(map(terminal_text, _ending(run)))
     return "\n".join(lines)
 
 
@@ -61,9 +64,9 @@ def superstep_lines(superstep: Superstep, *, durations: bool = False) -> list[st
     ['step 1', '  PLAN     inc            triggered by branch:to:inc', '  EXECUTE  inc            wrote n']
     """  # noqa: E501
     plan, execution, update = superstep.plan, superstep.execution, superstep.update
-    names = [task.node for task in plan.tasks]
+    names = [terminal_text(task.node) for task in plan.tasks]
     if update is not None:
-        names += [change.channel for change in update.changes]
+        names += [terminal_text(change.channel) for change in update.changes]
         if any(not change.writers for change in update.changes):
             names.append(_RUNTIME)
     width = max(len(name) for name in names) if names else 0
@@ -85,7 +88,7 @@ def superstep_lines(superstep: Superstep, *, durations: bool = False) -> list[st
         lines.extend(_update_lines(superstep, width))
     elif execution is not None and execution.error is not None:
         lines.append("  UPDATE   skipped: a task failed, so no channel changed")
-    return lines
+    return [terminal_text(line) for line in lines]
 
 
 def _update_lines(superstep: Superstep, width: int) -> list[str]:
@@ -126,7 +129,7 @@ def _ending(run: Run) -> list[str]:
 
 
 def _line(phase: str, name: str, width: int, text: str) -> str:
-    return f"  {phase:<8} {name:<{width}}  {text}".rstrip()
+    return f"  {phase:<8} {terminal_text(name):<{width}}  {text}".rstrip()
 
 
 def _one_line(text: str, width: int = 100) -> str:

@@ -1,9 +1,9 @@
-"""Text for drawings: element ids that survive any node name, and escaping for XML,
-DOT and Mermaid.
+"""Text for drawings and terminals: element ids that survive any node name, and
+escaping for XML, DOT, Mermaid and the terminal.
 
 Node names may hold anything but ``:`` and ``|`` (quotes, ``<script>``, newlines,
-any Unicode), so every output escapes them its own way, and element ids encode them
-into ``[A-Za-z0-9_-]``.
+escape sequences, any Unicode), so every output escapes them its own way, and element
+ids encode them into ``[A-Za-z0-9_-]``.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ __all__ = [
     "mermaid_label",
     "node_element_id",
     "parse_edge_element_id",
+    "terminal_text",
     "xml_attribute",
     "xml_escape",
 ]
@@ -85,7 +86,9 @@ def parse_edge_element_id(element_id: str) -> tuple[str, str] | None:
 
 def _visible(character: str) -> str:
     # XML 1.0 cannot hold C0 control characters at all, not even escaped: draw them as
-    # their Unicode "control pictures" (U+2400...) so they stay visible.
+    # their Unicode "control pictures" (U+2400...) so they stay visible. C1 controls and
+    # bidirectional controls have no pictures: they are drawn as their escapes, so that
+    # DOT or Mermaid text printed to a terminal cannot steer it either.
     code = ord(character)
     if code < 0x20 and character not in "\t\n":
         return chr(0x2400 + code)
@@ -93,6 +96,8 @@ def _visible(character: str) -> str:
         return "\u2421"
     if 0xD800 <= code <= 0xDFFF or code in (0xFFFE, 0xFFFF):
         return "\ufffd"
+    if 0x80 <= code <= 0x9F or code >= 0x2000:  # fast path for most characters below
+        return terminal_text(character)
     return character
 
 
@@ -101,6 +106,8 @@ def label_lines(text: str) -> list[str]:
 
     >>> label_lines("one\r\ntwo\x07")
     ['one', 'two␇']
+    >>> print(label_lines("csi\x9b rlo\u202e")[0])
+    csi\x9b rlo\u202e
     """
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     return ["".join(map(_visible, line)) for line in text.split("\n")]
@@ -164,3 +171,31 @@ def mermaid_label(text: str) -> str:
     """
     lines = ["".join(_MERMAID_SPECIAL.get(c, c) for c in line) for line in label_lines(text)]
     return '"' + "<br>".join(lines) + '"'
+
+
+# C0 and C1 controls and DEL (ESC starts the sequences that clear the screen or retitle
+# the terminal, CR and LF move the cursor), line and paragraph separators, and the
+# bidirectional controls that make text display in another order than it is stored.
+_TERMINAL_CONTROLS = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+)
+_SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _terminal_escape(match: re.Match[str]) -> str:
+    character = match.group()
+    if character in _SHORT_ESCAPES:
+        return _SHORT_ESCAPES[character]
+    code = ord(character)
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+def terminal_text(text: str) -> str:
+    r"""``text`` with every control character shown as its Python escape, so that a
+    name or a message printed to a terminal cannot move the cursor, clear the screen,
+    retitle the window or start a new line. Everything else is kept as it is.
+
+    >>> print(terminal_text("news\x1b[2J\nEXECUTE  fake"))
+    news\x1b[2J\nEXECUTE  fake
+    """
+    return _TERMINAL_CONTROLS.sub(_terminal_escape, text)

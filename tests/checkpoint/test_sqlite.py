@@ -17,7 +17,12 @@ from typing import Annotated, TypedDict
 import pytest
 
 from graphkit import START, Command, InMemorySaver, StateGraph, interrupt
-from graphkit.checkpoint import CheckpointDecodeError, PickleSerializer, SqliteSaver
+from graphkit.checkpoint import (
+    CheckpointDecodeError,
+    CheckpointFileError,
+    PickleSerializer,
+    SqliteSaver,
+)
 from graphkit.checkpoint.deltas import SNAPSHOT_EVERY
 from tests.checkpoint.chains import chain, derive, put_chain, thread
 
@@ -32,6 +37,12 @@ def execute(path, sql, *params):
     with conn:
         conn.execute(sql, params)
     conn.close()
+
+
+def without_checks(path):
+    """Drop the value rows' checks, as a file written before they existed: what the
+    serializer alone refuses."""
+    execute(path, "UPDATE graphkit_checkpoints SET blob_count = NULL, blob_hash = NULL")
 
 
 @pytest.fixture
@@ -176,6 +187,7 @@ def test_a_pickle_smuggled_into_a_row_is_refused_and_never_run(path, tmp_path, w
         "write": ("graphkit_writes", "type = 'pickle', value = ?"),
     }[where]
     execute(path, f"UPDATE {table} SET {columns}", evil)
+    without_checks(path)
     with (
         SqliteSaver.from_conn_string(path) as reader,
         pytest.raises(CheckpointDecodeError) as error,
@@ -200,6 +212,7 @@ def test_an_unreadable_value_names_thread_checkpoint_and_channel(path, stored, p
         put_chain(saver, [first, second])
     channel = sorted(second.channel_values.delta()[0])[0]
     execute(path, "UPDATE graphkit_blobs SET value = ? WHERE channel = ?", stored, channel)
+    without_checks(path)
     with (
         SqliteSaver.from_conn_string(path) as reader,
         pytest.raises(CheckpointDecodeError, match=problem) as error,
@@ -234,6 +247,242 @@ def test_pickle_is_an_explicit_opt_in(path):
     with SqliteSaver.from_conn_string(path) as default, pytest.raises(CheckpointDecodeError):
         default.get_tuple(thread("t"))
     opt_in.close()
+
+
+def reader_error(path, config=None, *, within=30.0):
+    """The CheckpointDecodeError that reading the thread's latest checkpoint raises, on a
+    new connection; a read that has not ended after ``within`` seconds fails the test
+    (it runs on a daemon thread: a crafted file must not hang the test run)."""
+    outcome = []
+
+    def read():
+        try:
+            with SqliteSaver.from_conn_string(path) as reader:
+                outcome.append(reader.get_tuple(config or thread("t")))
+        except Exception as error:  # reported below
+            outcome.append(error)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(within)
+    assert outcome, f"reading did not end within {within} s"
+    assert isinstance(outcome[0], CheckpointDecodeError), outcome[0]
+    return str(outcome[0])
+
+
+@pytest.mark.parametrize("cycle", ["itself", "through the snapshot"])
+def test_a_cycle_of_base_pointers_is_refused_not_walked_forever(path, cycle):
+    checkpoints = chain(3, 4)
+    with SqliteSaver.from_conn_string(path) as saver:
+        put_chain(saver, checkpoints)
+    last = "(SELECT MAX(seq) FROM graphkit_checkpoints)"
+    if cycle == "itself":
+        execute(path, f"UPDATE graphkit_checkpoints SET base_seq = seq WHERE seq = {last}")
+    else:  # the first row, a snapshot, now builds on the last: last -> ... -> first -> last
+        execute(path, f"UPDATE graphkit_checkpoints SET base_seq = {last} WHERE base_seq IS NULL")
+    message = reader_error(path)
+    assert f"checkpoint {checkpoints[-1].id!r} of thread 't'" in message
+    assert "cycle" in message
+
+
+def test_a_base_pointer_into_another_thread_is_refused(path):
+    with SqliteSaver.from_conn_string(path) as saver:
+        put_chain(saver, chain(3, 3, tag="secret"), "other")
+        checkpoints = chain(3, 3)
+        put_chain(saver, checkpoints)
+    execute(
+        path,
+        "UPDATE graphkit_checkpoints SET base_seq = (SELECT MIN(seq) FROM graphkit_checkpoints) "
+        "WHERE seq = (SELECT MAX(seq) FROM graphkit_checkpoints)",
+    )
+    message = reader_error(path)
+    assert f"checkpoint {checkpoints[-1].id!r} of thread 't'" in message
+    assert "belongs to another thread" in message
+
+
+def test_deleted_value_rows_are_refused_not_read_as_the_previous_value(path):
+    checkpoints = chain(3, 3)
+    with SqliteSaver.from_conn_string(path) as saver:
+        configs = put_chain(saver, checkpoints)
+    execute(
+        path,
+        "DELETE FROM graphkit_blobs WHERE checkpoint_seq = "
+        "(SELECT MAX(seq) FROM graphkit_checkpoints)",
+    )
+    message = reader_error(path)
+    assert f"checkpoint {checkpoints[-1].id!r} of thread 't'" in message
+    assert "2 value rows were written, 0 are left" in message
+    with SqliteSaver.from_conn_string(path) as reader:  # the older checkpoints are intact
+        assert reader.get_tuple(configs[-2]).checkpoint == checkpoints[-2]
+        with pytest.raises(CheckpointDecodeError):
+            list(reader.list(thread("t")))
+
+
+@pytest.mark.parametrize("change", ["value", "channel", "added row"])
+def test_a_value_row_changed_behind_the_savers_back_is_refused(path, change):
+    checkpoints = chain(3, 1)
+    for step in range(SNAPSHOT_EVERY + 1):  # the last rows read c1 and c2 from the first
+        checkpoints.append(derive(checkpoints[-1], {"c0": step}))
+    with SqliteSaver.from_conn_string(path) as saver:
+        put_chain(saver, checkpoints)
+    first_seq = "(SELECT MIN(seq) FROM graphkit_checkpoints)"
+    execute(
+        path,
+        *{
+            "value": (
+                f"UPDATE graphkit_blobs SET value = ? WHERE checkpoint_seq = {first_seq}",
+                b'"x"',
+            ),
+            "channel": (
+                f"UPDATE graphkit_blobs SET channel = 'c9' WHERE checkpoint_seq = {first_seq} "
+                "AND channel = ?",
+                "c2",
+            ),
+            "added row": (
+                f"INSERT INTO graphkit_blobs VALUES ({first_seq}, 'c9', 'json', ?)",
+                b"1",
+            ),
+        }[change],
+    )
+    message = reader_error(path)
+    assert f"checkpoint {checkpoints[-1].id!r} of thread 't'" in message
+    assert f"the value rows of checkpoint {checkpoints[0].id!r}" in message
+
+
+def test_a_file_written_before_the_checks_is_migrated_and_read(path):
+    checkpoints = chain(3, 4)
+    with SqliteSaver.from_conn_string(path) as saver:
+        put_chain(saver, checkpoints[:3])
+    for column in ("blob_count", "blob_hash"):  # as the previous version wrote it
+        execute(path, f"ALTER TABLE graphkit_checkpoints DROP COLUMN {column}")
+    with SqliteSaver.from_conn_string(path) as reopened:
+        assert [saved.checkpoint for saved in reopened.list(thread("t"))] == checkpoints[2::-1]
+        put_chain(reopened, checkpoints[3:])
+    unchecked = "SELECT COUNT(*) FROM graphkit_checkpoints WHERE blob_hash IS NULL"
+    assert count(path, unchecked) == 3
+    execute(path, "DELETE FROM graphkit_blobs")
+    assert "value rows" in reader_error(path)
+
+
+def test_processes_opening_an_old_file_at_once_migrate_it_once(path):
+    with SqliteSaver.from_conn_string(path) as saver:
+        put_chain(saver, chain(3, 2))
+    for column in ("blob_count", "blob_hash"):
+        execute(path, f"ALTER TABLE graphkit_checkpoints DROP COLUMN {column}")
+    start, failures = threading.Barrier(4), []
+
+    def open_it():
+        try:
+            start.wait()
+            with SqliteSaver.from_conn_string(path) as saver:
+                assert len(list(saver.list(thread("t")))) == 2
+        except Exception as error:  # reported below; a thread cannot fail the test
+            failures.append(error)
+
+    workers = [threading.Thread(target=open_it) for _ in range(4)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    assert failures == []
+
+
+@pytest.mark.parametrize(
+    ("column", "stored"),
+    [
+        ("step", "three"),
+        ("depth", "deep"),
+        ("created_at", "noon"),
+        ("source", b"loop"),  # a TEXT column keeps what is not text
+        ("parent_id", b"1f0a"),
+        ("updated_channels", "5"),
+        ("updated_channels", '["c0", 1]'),
+        ("delta", b'{"values": 5}'),
+        ("delta", b"[1, 2]"),
+        ("delta", b'{"values": [{}, []], "versions": [[], 3], "seen": [{}, []]}'),
+        ("delta", b'{"values": [{"c0": "seq"}, []], "versions": [{}, []], "seen": [{}, []]}'),
+        ("delta", b'{"values": [{}, [1]], "versions": [{}, []], "seen": [{"n": 1}, []]}'),
+        ("metadata", b"[1]"),
+    ],
+)
+def test_a_field_of_the_wrong_type_or_shape_is_refused_naming_the_thread(path, column, stored):
+    checkpoints = chain(3, 3)
+    with SqliteSaver.from_conn_string(path) as saver:
+        put_chain(saver, checkpoints)
+    execute(path, f"UPDATE graphkit_checkpoints SET {column} = ?", stored)
+    message = reader_error(path)
+    assert f"checkpoint {checkpoints[-1].id!r} of thread 't'" in message
+
+
+@pytest.mark.parametrize("column", ["channel", "task_id"])
+def test_a_pending_write_of_the_wrong_type_is_refused(path, column):
+    with SqliteSaver.from_conn_string(path) as saver:
+        put_chain(saver, chain(3, 2))
+    execute(path, f"UPDATE graphkit_writes SET {column} = ?", b"c0")
+    assert "a write of task" in reader_error(path)
+
+
+def test_a_text_step_is_refused_by_get_state(path):
+    with SqliteSaver.from_conn_string(path) as saver:
+        graph(saver).invoke({"log": []}, thread("run"))
+    execute(path, "UPDATE graphkit_checkpoints SET step = 'three'")
+    with (
+        SqliteSaver.from_conn_string(path) as saver,
+        pytest.raises(CheckpointDecodeError, match="of thread 'run': its step"),
+    ):
+        graph(saver).get_state(thread("run"))
+
+
+# -- a file that is not a checkpoint database -------------------------------------------------
+
+
+def test_a_missing_folder_is_named(tmp_path):
+    missing = tmp_path / "no-such-folder" / "checkpoints.db"
+    with (
+        pytest.raises(CheckpointFileError, match=r"folder .* does not exist") as error,
+        SqliteSaver.from_conn_string(str(missing)),
+    ):
+        pass
+    assert str(missing) in str(error.value)
+
+
+def test_a_folder_given_as_the_file_is_named(tmp_path):
+    with (
+        pytest.raises(CheckpointFileError, match="it is a folder"),
+        SqliteSaver.from_conn_string(str(tmp_path)),
+    ):
+        pass
+
+
+def test_a_file_that_is_not_sqlite_is_named(path):
+    pathlib.Path(path).write_text("name,value\nweather,sunny\n" * 200)
+    with (
+        pytest.raises(CheckpointFileError, match="not an SQLite database") as error,
+        SqliteSaver.from_conn_string(path),
+    ):
+        pass
+    assert path in str(error.value)
+
+
+def test_a_truncated_file_is_named_with_the_thread(path):
+    with SqliteSaver.from_conn_string(path) as saver:
+        put_chain(saver, chain(50, 40))
+    data = pathlib.Path(path).read_bytes()
+    pathlib.Path(path).write_bytes(data[: len(data) // 2])
+    with (
+        pytest.raises(CheckpointFileError) as error,
+        SqliteSaver.from_conn_string(path) as saver,
+    ):
+        list(saver.list(thread("t")))
+    assert path in str(error.value)
+    assert "damaged" in str(error.value)
+
+
+def test_synchronous_is_normal_as_the_docs_say(path):
+    with SqliteSaver.from_conn_string(path) as saver:
+        assert saver.conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+    docs = pathlib.Path(__file__).parents[2] / "docs" / "persistence.md"
+    assert "`synchronous=NORMAL`" in docs.read_text()
 
 
 # -- with the runtime ------------------------------------------------------------------------

@@ -117,3 +117,41 @@ def test_multiline_errors_stay_on_one_line(make):
     assert run.timeline().splitlines()[-1] == (
         "the run failed at step 1: fail raised ValueError: first line second line"
     )
+
+
+TERMINAL_ATTACKS = {
+    "clear\x1b[2J\x1b[H": "clear\\x1b[2J\\x1b[H",  # clears the screen
+    "title\x1b]0;pwned\x07": "title\\x1b]0;pwned\\x07",  # retitles the terminal
+    "csi\x9b31m": "csi\\x9b31m",  # a C1 control: CSI in one character
+    "back\rover": "back\\rover",  # returns to the line start and overwrites
+    "fake\n  EXECUTE  root  wrote everything": "fake\\n  EXECUTE  root  wrote everything",
+    "rlo\u202edesrever": "rlo\\u202edesrever",  # right-to-left override
+}
+
+
+def test_control_characters_in_names_and_errors_are_shown_escaped(make):
+    """A node name or error message cannot clear the screen, retitle the terminal or
+    fake a row of the timeline: every control character is shown as its escape."""
+    names = list(TERMINAL_ATTACKS)
+
+    def fail(state):
+        raise ValueError("boom\x1b[2J\x07\r")
+
+    app = make(
+        [*names, ("bad\x1b[31m", fail)],
+        [*[("__start__", name) for name in names], (names[0], "bad\x1b[31m")],
+    )
+    try:
+        app.trace({"x": 0, "log": []})
+    except ValueError as error:
+        run = error.run
+    text = run.timeline()
+    assert all(character.isprintable() for line in text.splitlines() for character in line)
+    for escaped in TERMINAL_ATTACKS.values():
+        assert f"  EXECUTE  {escaped}" in text
+    assert text.splitlines()[-1] == (
+        "the run failed at step 2: bad\\x1b[31m raised ValueError: boom\\x1b[2J\\x07\\r"
+    )
+    # one EXECUTE line per name in step 1: no fake rows
+    step_1 = text.split("step 1\n")[1].split("step 2\n")[0].splitlines()
+    assert sum(line.startswith("  EXECUTE") for line in step_1) == len(names)

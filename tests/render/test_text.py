@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 import xml.etree.ElementTree as ElementTree
 
 from hypothesis import given
@@ -17,6 +18,7 @@ from graphkit.render.text import (
     mermaid_label,
     node_element_id,
     parse_edge_element_id,
+    terminal_text,
     xml_attribute,
     xml_escape,
 )
@@ -92,3 +94,29 @@ def test_mermaid_label_is_quoted_and_has_no_markup():
     assert body.count("<br>") == 1
     assert "#60;script#62;" in body
     assert "ünï 中文 👋" in body
+
+
+def test_c1_and_bidirectional_controls_in_labels_are_drawn_as_escapes():
+    assert label_lines("csi\x9b31m rlo\u202eabc") == ["csi\\x9b31m rlo\\u202eabc"]
+    assert mermaid_label("a\x1b\x9b") == '"a␛\\x9b"'
+
+
+def test_terminal_text_shows_control_characters_as_escapes():
+    assert terminal_text("plain é 中 \\ text") == "plain é 中 \\ text"
+    assert terminal_text("a\x1b[2J\x07\r\n\t\x00\x7f\x9b\u202e\u2028b") == (
+        "a\\x1b[2J\\x07\\r\\n\\t\\x00\\x7f\\x9b\\u202e\\u2028b"
+    )
+
+
+BIDI_CONTROLS = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+@given(st.text(max_size=30))
+def test_terminal_text_leaves_no_control_character_and_is_idempotent(text):
+    shown = terminal_text(text)
+    assert not [
+        character
+        for character in shown
+        if unicodedata.category(character) in ("Cc", "Zl", "Zp") or character in BIDI_CONTROLS
+    ]
+    assert terminal_text(shown) == shown

@@ -1,0 +1,139 @@
+"""The SQLite file under ``SqliteSaver``: its tables, bringing a file written by an older
+graphkit up to date, and SQLite's errors about the file in words that name it.
+
+SQLite's own messages ("unable to open database file", "file is not a database") name
+no file; ``file_error`` turns them into a ``CheckpointFileError`` that does.
+
+>>> import sqlite3
+>>> print(file_error("runs.db", sqlite3.DatabaseError("file is not a database")))
+'runs.db' is not an SQLite database (SQLite says: file is not a database). Give SqliteSaver the path of a file it wrote, or of a new file.
+"""  # noqa: E501
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+__all__ = ["SCHEMA", "CheckpointFileError", "add_missing_columns", "database_path", "file_error"]
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS graphkit_checkpoints (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused, so rows can be cached by seq
+    thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL, checkpoint_id TEXT NOT NULL,
+    parent_id TEXT, step INTEGER NOT NULL, source TEXT NOT NULL, created_at REAL NOT NULL,
+    updated_channels TEXT NOT NULL,  -- a JSON list
+    metadata_type TEXT NOT NULL, metadata BLOB NOT NULL,
+    base_seq INTEGER,  -- the row the delta applies to, NULL for a snapshot
+    depth INTEGER NOT NULL,  -- rows since the last snapshot
+    delta_type TEXT NOT NULL, delta BLOB NOT NULL,
+    replaced INTEGER NOT NULL DEFAULT 0,  -- 1: put again since (kept: later rows build on it)
+    blob_count INTEGER, blob_hash TEXT  -- its value rows' check; NULL: written before checks
+);
+CREATE UNIQUE INDEX IF NOT EXISTS graphkit_checkpoints_by_id
+    ON graphkit_checkpoints (thread_id, checkpoint_ns, checkpoint_id) WHERE replaced = 0;
+CREATE INDEX IF NOT EXISTS graphkit_checkpoints_by_thread
+    ON graphkit_checkpoints (thread_id, checkpoint_ns);
+CREATE TABLE IF NOT EXISTS graphkit_blobs (
+    checkpoint_seq INTEGER NOT NULL, channel TEXT NOT NULL,
+    type TEXT NOT NULL, value BLOB NOT NULL,
+    PRIMARY KEY (checkpoint_seq, channel)
+);
+CREATE TABLE IF NOT EXISTS graphkit_writes (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,  -- keeps the order writes were first put in
+    thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL, checkpoint_id TEXT,
+    task_id TEXT NOT NULL, idx INTEGER NOT NULL, channel TEXT NOT NULL,
+    type TEXT NOT NULL, value BLOB NOT NULL, task_path TEXT NOT NULL,
+    UNIQUE (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
+);
+"""
+
+
+class CheckpointFileError(sqlite3.DatabaseError):
+    """The file given to ``SqliteSaver`` cannot be used: its folder is missing, it is not
+    an SQLite database, it is damaged, full or read-only. The message names the file."""
+
+
+# SQLite's message (a fragment of it) -> what it means and what to do.
+_MEANINGS = [
+    (
+        "file is not a database",
+        "is not an SQLite database",
+        "Give SqliteSaver the path of a file it wrote, or of a new file.",
+    ),
+    (
+        "malformed",
+        "is damaged: it may have been truncated or partly overwritten",
+        "Restore it from a backup, or start a new file.",
+    ),
+    (
+        "readonly",
+        "cannot be written (the file or its folder is read-only)",
+        "Make both writable, or choose another path.",
+    ),
+    (
+        "disk is full",
+        "cannot grow: the disk is full",
+        "Free some space; nothing after the last saved checkpoint was written.",
+    ),
+    (
+        "locked",
+        "is locked by another connection that has been writing for too long",
+        "Retry, or find the process that keeps a transaction open.",
+    ),
+    (
+        "unable to open",
+        "cannot be opened",
+        "Check that the path names a file (not a folder) you may read and write.",
+    ),
+]
+
+
+def file_error(path: str, error: sqlite3.Error, thread: str | None = None) -> CheckpointFileError:
+    """A ``CheckpointFileError`` for ``error``, raised by SQLite on the file ``path``
+    (while working on ``thread``, if given)."""
+    message = str(error)
+    where = f"{path!r}" + (f" (reading or writing thread {thread!r})" if thread is not None else "")
+    folder = Path(path).parent
+    if path not in ("", ":memory:") and not folder.is_dir():
+        return CheckpointFileError(
+            f"Cannot open the checkpoint file {path!r}: its folder {str(folder)!r} does not "
+            f"exist. Create it first (Path(...).mkdir(parents=True)), or choose another path."
+        )
+    if Path(path).is_dir():
+        return CheckpointFileError(
+            f"Cannot open the checkpoint file {path!r}: it is a folder. Give the path of a "
+            f"file in it, e.g. {str(Path(path) / 'checkpoints.db')!r}."
+        )
+    for fragment, meaning, fix in _MEANINGS:
+        if fragment in message:
+            return CheckpointFileError(f"{where} {meaning} (SQLite says: {message}). {fix}")
+    return CheckpointFileError(f"SQLite failed on {where}: {message}")
+
+
+def database_path(conn: sqlite3.Connection) -> str:
+    """The file ``conn`` has open, or ``':memory:'``."""
+    files = [row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"]
+    return files[0] if files and files[0] else ":memory:"
+
+
+def add_missing_columns(conn: sqlite3.Connection) -> None:
+    """Bring a file written by an older graphkit up to date: its rows keep NULL in the
+    new columns (for ``blob_count`` and ``blob_hash``: not checked, as before). Only a
+    file that needs it takes the write lock, and it looks again once it holds it, in
+    case another process opening the file at the same time did it first."""
+
+    def missing() -> list[tuple[str, str]]:
+        have = {found[1] for found in conn.execute("PRAGMA table_info(graphkit_checkpoints)")}
+        wanted = (("blob_count", "INTEGER"), ("blob_hash", "TEXT"))
+        return [(column, kind) for column, kind in wanted if column not in have]
+
+    if not missing():
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for column, kind in missing():
+            conn.execute(f"ALTER TABLE graphkit_checkpoints ADD COLUMN {column} {kind}")
+    except BaseException:
+        conn.rollback()
+        raise
+    conn.commit()

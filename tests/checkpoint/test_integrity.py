@@ -1,0 +1,93 @@
+"""integrity: the checks SqliteSaver makes on what it reads back."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace as Row
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from graphkit.checkpoint.integrity import (
+    RowProblem,
+    blob_check,
+    check_blobs,
+    check_fields,
+    check_names,
+    read_delta,
+)
+
+blobs = st.dictionaries(
+    st.text(max_size=8), st.tuples(st.sampled_from(["json", "bytes"]), st.binary(max_size=8))
+)
+
+
+@given(blobs)
+def test_the_check_of_value_rows_does_not_depend_on_their_order(found):
+    rows = [(channel, *typed) for channel, typed in found.items()]
+    assert blob_check(rows) == blob_check(rows[::-1])
+    check_blobs(blob_check(rows), found)
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [
+        [("ab", "json", b"c")],  # the same bytes, split differently
+        [("a", "jsonb", b"c")],
+        [("a", "json", b"bd")],
+        [("b", "json", b"bc")],
+    ],
+)
+def test_any_change_to_a_value_row_changes_the_check(changed):
+    assert blob_check([("a", "json", b"bc")]) != blob_check(changed)
+
+
+def test_text_and_bytes_values_are_both_checked():
+    # a custom serializer may return text; SQLite gives back what was written
+    assert blob_check([("a", "json", "é")]) == blob_check([("a", "json", "é".encode())])
+
+
+def test_a_row_written_before_checks_is_taken_as_it_is():
+    check_blobs((None, None), {})
+
+
+def test_changed_value_rows_say_what_changed():
+    count, hash_ = blob_check([("a", "json", b"1"), ("b", "json", b"2")])
+    with pytest.raises(RowProblem, match="2 value rows were written, 1 is left"):
+        check_blobs((count, hash_), {"a": ("json", b"1")})
+    with pytest.raises(RowProblem, match="the 2 value rows were changed after they were written"):
+        check_blobs((count, hash_), {"a": ("json", b"1"), "b": ("json", b"3")})
+
+
+def test_fields_of_the_wrong_type_are_named():
+    check_fields(Row(checkpoint_id="1", parent_id=None, step=3, created_at=1.5, depth=0))
+    with pytest.raises(RowProblem, match=r"its created_at is 'noon' \(a str\), not an int or"):
+        check_fields(Row(created_at="noon"))
+    with pytest.raises(RowProblem, match=r"its parent_id is 7 .* not a str or None"):
+        check_fields(Row(parent_id=7))
+    with pytest.raises(RowProblem, match=r"its step is True \(a bool\), not an int"):
+        check_fields(Row(step=True))
+    with pytest.raises(RowProblem, match="not a list of channel names"):
+        check_names({"a": 1})
+
+
+@pytest.mark.parametrize(
+    ("delta", "problem"),
+    [
+        ([], "is not a dict"),
+        ({"values": [{}, []], "versions": [{}, []]}, "'seen' is None, not"),
+        ({"values": [{}, [], []], "versions": [{}, []], "seen": [{}, []]}, "'values' is"),
+        ({"values": [{"a": True}, []], "versions": [{}, []], "seen": [{}, []]}, "row number"),
+        ({"values": [{}, []], "versions": [{"a": None}, []], "seen": [{}, []]}, "version"),
+        ({"values": [{}, []], "versions": [{}, []], "seen": [{"n": [1]}, []]}, "node ->"),
+        ({"values": [{}, "a"], "versions": [{}, []], "seen": [{}, []]}, "removed keys"),
+    ],
+)
+def test_a_delta_of_the_wrong_shape_is_refused(delta, problem):
+    with pytest.raises(RowProblem, match=problem):
+        read_delta(delta)
+
+
+def test_a_delta_of_the_right_shape_is_read():
+    delta = {"values": [{"a": 3}, ["b"]], "versions": [{"a": "v2"}, []], "seen": [{"n": {}}, []]}
+    assert read_delta(delta).seen == ({"n": {}}, [])

@@ -1,0 +1,42 @@
+"""sqlite_file: SQLite's errors about a file, in words that name the file."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from graphkit.checkpoint.sqlite_file import CheckpointFileError, database_path, file_error
+
+
+@pytest.mark.parametrize(
+    ("sqlite_says", "we_say"),
+    [
+        ("file is not a database", "is not an SQLite database"),
+        ("database disk image is malformed", "is damaged"),
+        ("attempt to write a readonly database", "read-only"),
+        ("database or disk is full", "the disk is full"),
+        ("database is locked", "locked by another connection"),
+        ("unable to open database file", "cannot be opened"),
+        ("something new", "SQLite failed on"),
+    ],
+)
+def test_each_error_names_the_file_the_thread_and_a_fix(tmp_path, sqlite_says, we_say):
+    path = str(tmp_path / "runs.db")
+    error = file_error(path, sqlite3.OperationalError(sqlite_says), thread="t1")
+    assert isinstance(error, CheckpointFileError)
+    assert isinstance(error, sqlite3.DatabaseError)  # still caught as SQLite's own
+    assert we_say in str(error)
+    assert f"{path!r} (reading or writing thread 't1')" in str(error)
+
+
+def test_a_missing_folder_and_a_folder_are_told_apart(tmp_path):
+    missing = str(tmp_path / "nope" / "runs.db")
+    assert "its folder" in str(file_error(missing, sqlite3.OperationalError("x")))
+    assert "it is a folder" in str(file_error(str(tmp_path), sqlite3.OperationalError("x")))
+
+
+def test_database_path_names_the_file_or_memory(tmp_path):
+    assert database_path(sqlite3.connect(":memory:")) == ":memory:"
+    path = str(tmp_path / "runs.db")
+    assert database_path(sqlite3.connect(path)) == path
