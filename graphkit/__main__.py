@@ -86,6 +86,8 @@ def trace(target: str, input_json: str, config_json: str | None) -> str:
         config = json.loads(config_json) if config_json else None
     except json.JSONDecodeError as error:
         raise SystemExit(f"graphkit: --input/--config is not valid JSON: {error}") from None
+    from graphkit.render.text import terminal_text
+
     app = load_graph(target)
     try:
         run = app.trace(value, config)
@@ -93,7 +95,7 @@ def trace(target: str, input_json: str, config_json: str | None) -> str:
         run = getattr(error, "run", None)
         if run is None:
             raise
-        return f"{run.timeline()}\n{type(error).__name__}: {error}"
+        return f"{run.timeline()}\n{terminal_text(f'{type(error).__name__}: {error}')}"
     return run.timeline()
 
 

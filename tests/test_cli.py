@@ -70,3 +70,19 @@ def test_the_installed_command_runs():
         check=True,
     )
     assert "step 3" in result.stdout
+
+
+def test_trace_escapes_control_characters_in_the_error_it_prints(tmp_path, capsys):
+    graph = tmp_path / "hostile.py"
+    graph.write_text(
+        "from typing import TypedDict\n"
+        "from graphkit import StateGraph, START\n"
+        "class S(TypedDict):\n    x: int\n"
+        "def boom(state):\n    raise ValueError('\\x1b]0;owned\\x07\\nEXECUTE fake')\n"
+        "builder = StateGraph(S)\nbuilder.add_node('boom', boom)\n"
+        "builder.add_edge(START, 'boom')\n"
+    )
+    assert main(["trace", f"{graph}:builder", "--input", '{"x": 1}']) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\x07" not in out
+    assert out.rstrip().splitlines()[-1] == "ValueError: \\x1b]0;owned\\x07\\nEXECUTE fake"

@@ -15,6 +15,7 @@ from graphkit.channels import EMPTY
 from graphkit.inspect.markup import FONT_STYLE, MUTED, UPDATE, escape
 from graphkit.inspect.tables import state_columns
 from graphkit.inspect.values import show
+from graphkit.render.text import terminal_text
 
 if TYPE_CHECKING:
     from graphkit.pregel.records import Run
@@ -50,7 +51,7 @@ class StateDiff:
         width = max(len(key) for key in self.changes)
         for key, (before, after) in self.changes.items():
             lines.append(f"  {key:<{width}}  {show(before, 40)} -> {show(after, 40)}")
-        return "\n".join(lines)
+        return "\n".join(map(terminal_text, lines))  # keys may hold control characters
 
     def __repr__(self) -> str:
         return f"StateDiff(step {self.step_a} -> {self.step_b}, changed={list(self.changes)})"

@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from graphkit.inspect.markup import ERROR, FONT_STYLE, MUTED, PLAN, UPDATE, escape
+from graphkit.render.text import terminal_text
 
 __all__ = ["Answer", "Explanation", "Reason"]
 
@@ -99,7 +100,7 @@ class Explanation:
         for answer in self.answers:
             lines.append(answer.summary)
             lines.extend(f"  - {reason.text}" for reason in answer.reasons)
-        return "\n".join(lines)
+        return "\n".join(map(terminal_text, lines))  # names may hold control characters
 
     def __repr__(self) -> str:
         return f"Explanation(node={self.node!r}, step={self.step!r}, ran={self.ran})"

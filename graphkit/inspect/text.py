@@ -125,7 +125,25 @@ def _ending(run: Run) -> list[str]:
         if bad is not None:
             return [f"the run failed at step {following - 1}: {bad.task.node} raised {error}"]
         return [f"the run failed in step {following - 1}'s Update: {error}"]
+    if run.status == "interrupted":
+        return [_paused(run, following)]
     return [f"still running: step {following} is next"]
+
+
+def _paused(run: Run, following: int) -> str:
+    """Where an interrupted run stopped, and how a caller goes on from there."""
+    last = run.steps[-1] if run.steps else None
+    results = last.execution.results if last is not None and last.execution else ()
+    asking = [result.task.node for result in results if result.interrupts]
+    if last is not None and last.update is None and asking:
+        return (
+            f"paused in step {last.step}: {', '.join(asking)} called "
+            "interrupt(); resume with Command(resume=...) on the same thread"
+        )
+    return (
+        f"paused at a breakpoint: step {following} is next; go on with invoke(None, config) "
+        "on the same thread"
+    )
 
 
 def _line(phase: str, name: str, width: int, text: str) -> str:

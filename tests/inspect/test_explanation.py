@@ -50,3 +50,16 @@ def test_html_escapes_and_colours_by_outcome():
     assert "#d55e00" in not_run  # still vermillion: the answer mentions an error
     plain = Explanation("a", 2, (Answer("a", 2, False, "a did not run", ()),))
     assert "#0072b2" in plain._repr_html_()
+
+
+def test_printed_explanations_and_diffs_escape_control_characters():
+    from graphkit.inspect.diff import StateDiff
+    from graphkit.inspect.explanation import Answer, Explanation, Reason
+
+    name = "news\x1b[2J\nEXECUTE  fake"
+    reason = Reason("wrote", f"{name} wrote x")
+    text = str(Explanation(name, 1, (Answer(name, 1, True, f"{name} ran", (reason,)),)))
+    assert "\x1b" not in text and "\\x1b[2J\\nEXECUTE" in text
+    assert len(text.splitlines()) == 2  # the newline in the name fakes no row
+    diff = str(StateDiff(0, 1, {name: (1, 2)}))
+    assert "\x1b" not in diff and len(diff.splitlines()) == 2

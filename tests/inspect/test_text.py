@@ -155,3 +155,37 @@ def test_control_characters_in_names_and_errors_are_shown_escaped(make):
     # one EXECUTE line per name in step 1: no fake rows
     step_1 = text.split("step 1\n")[1].split("step 2\n")[0].splitlines()
     assert sum(line.startswith("  EXECUTE") for line in step_1) == len(names)
+
+
+def _paused_run(**compile_options):
+    from typing import TypedDict
+
+    from graphkit import START, InMemorySaver, StateGraph, interrupt
+
+    class Draft(TypedDict):
+        text: str
+
+    builder = StateGraph(Draft)
+    builder.add_node("write", lambda state: {"text": "draft"})
+    builder.add_node("review", lambda state: {"text": state["text"] + interrupt("ok?")})
+    builder.add_edge(START, "write")
+    builder.add_edge("write", "review")
+    app = builder.compile(checkpointer=InMemorySaver(), **compile_options)
+    return app.trace({"text": ""}, {"configurable": {"thread_id": "t"}})
+
+
+def test_a_run_paused_by_interrupt_says_who_asked_and_how_to_resume():
+    run = _paused_run()
+    assert run.status == "interrupted"
+    assert str(run).splitlines()[-1] == (
+        "paused in step 2: review called interrupt(); resume with Command(resume=...) "
+        "on the same thread"
+    )
+
+
+def test_a_run_paused_at_a_breakpoint_says_which_step_is_next():
+    last = str(_paused_run(interrupt_before=["review"])).splitlines()[-1]
+    assert last == (
+        "paused at a breakpoint: step 2 is next; go on with invoke(None, config) "
+        "on the same thread"
+    )
