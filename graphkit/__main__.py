@@ -107,12 +107,14 @@ def lessons(folder: str, solutions: bool, force: bool, run: bool) -> str:
         copies = copy_lessons(folder, solutions=solutions, overwrite=force)
     except (FileExistsError, FileNotFoundError) as error:
         raise SystemExit(f"graphkit: {error}") from None
-    lines = [f"copied {path}" for path in copies]
+    lines = [f"copied {path.resolve()}" for path in copies]
     if run:
         for path, seconds in run_lessons(folder):
-            lines.append(f"ran    {path} ({seconds:.1f} s, outputs saved in it)")
+            lines.append(f"ran    {path.resolve()} ({seconds:.1f} s, outputs saved in it)")
         tour = export_tour(Path(folder) / "debugger-tour.html")
-        lines.append(f"wrote  {tour} (a debugging session; open it in any browser, offline)")
+        lines.append(
+            f"wrote  {tour.resolve()} (a debugging session; open it in any browser, offline)"
+        )
     lines.append(f"open them with: jupyter lab {folder}")
     return "\n".join(lines)
 

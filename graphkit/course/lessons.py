@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
 import time
 from pathlib import Path
 
@@ -80,7 +81,9 @@ def run_lessons(folder: str | Path, timeout: int = 300) -> list[tuple[Path, floa
         client = NotebookClient(
             notebook, timeout=timeout, resources={"metadata": {"path": str(path.parent)}}
         )
-        client.execute()
+        # The kernel's own stderr is start-up chatter (transport warnings); a failing
+        # cell still raises CellExecutionError with its traceback.
+        client.execute(stderr=subprocess.DEVNULL)
         timings.append((path, time.perf_counter() - started))
         nbformat.write(notebook, path)
     return timings

@@ -40,7 +40,7 @@ def test_copy_never_overwrites_a_learners_work_unless_asked(tmp_path):
 def test_the_command_copies_and_says_where(tmp_path, capsys):
     assert main(["lessons", str(tmp_path / "c")]) == 0
     out = capsys.readouterr().out
-    assert f"copied {tmp_path / 'c' / lesson_paths()[0].name}" in out
+    assert f"copied {(tmp_path / 'c' / lesson_paths()[0].name).resolve()}" in out
     assert f"jupyter lab {tmp_path / 'c'}" in out
     with pytest.raises(SystemExit, match="--force"):
         main(["lessons", str(tmp_path / "c")])
