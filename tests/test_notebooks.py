@@ -6,7 +6,6 @@ from __future__ import annotations
 import importlib
 import json
 import re
-import socket
 from pathlib import Path
 
 import nbformat
@@ -63,26 +62,26 @@ def test_lesson_has_the_shape_of_a_lesson(path):
     importlib.import_module(f"graphkit.course.solutions.lesson{number}")
 
 
-@pytest.fixture
-def no_network(monkeypatch):
-    """Fail any connection this process makes outside the machine (the kernel is
-    another process: it is checked by running with nothing but loopback reachable)."""
-    real_connect = socket.socket.connect
-
-    def connect(self, address):
-        host = address[0] if isinstance(address, tuple) else address
-        if isinstance(host, str) and not host.startswith(("127.", "::1", "localhost", "/")):
-            raise OSError(f"a lesson tried to reach {address}: lessons run offline")
-        return real_connect(self, address)
-
-    monkeypatch.setattr(socket.socket, "connect", connect)
+# Run first, hidden, in the lesson's kernel: any connection off this machine fails the
+# lesson (the kernel's own sockets are on loopback).
+OFFLINE = """\
+import socket as _socket
+_connect = _socket.socket.connect
+def _offline_connect(self, address):
+    host = address[0] if isinstance(address, tuple) else address
+    if isinstance(host, str) and not host.startswith(("127.", "::1", "localhost", "/")):
+        raise OSError(f"a lesson tried to reach {address}: lessons run offline")
+    return _connect(self, address)
+_socket.socket.connect = _offline_connect
+"""
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.name)
-def test_notebook_runs_top_to_bottom(path, tmp_path, no_network):
+def test_notebook_runs_top_to_bottom(path, tmp_path):
     copy = tmp_path / path.name  # run alone in a folder: no file beside it is needed
     copy.write_bytes(path.read_bytes())
     notebook = nbformat.read(copy, as_version=4)
+    notebook.cells.insert(0, nbformat.v4.new_code_cell(OFFLINE, id="offline-guard"))
     NotebookClient(notebook, timeout=120, resources={"metadata": {"path": str(tmp_path)}}).execute()
     outputs = [
         output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs
