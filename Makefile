@@ -6,6 +6,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+RUNTIME := $(VENV)/.installed-runtime
 
 .PHONY: course demo test lint system clean
 
@@ -16,7 +17,8 @@ COURSE ?= build/course
 course: $(STAMP) system
 	$(BIN)/graphkit lessons $(COURSE) --force --run
 
-demo: $(STAMP)
+# The seed example needs only the runtime (no dependencies): seconds on a fresh machine.
+demo: $(RUNTIME)
 	$(BIN)/python examples/seed.py
 
 test: $(STAMP) system
@@ -27,13 +29,18 @@ test: $(STAMP) system
 	exit $$status
 
 lint: $(STAMP)
-	$(BIN)/ruff check graphkit tests examples benchmarks
+	$(BIN)/ruff check graphkit tests examples benchmarks scripts
 	$(BIN)/ruff format --check graphkit tests examples
+
+$(RUNTIME): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --disable-pip-version-check --no-deps -e .
+	touch $(RUNTIME)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --disable-pip-version-check -e ".[dev]"
-	touch $(STAMP)
+	touch $(STAMP) $(RUNTIME)
 
 # System packages the drawing layer and the browser tests use; installed only when missing
 # (needs root/apt): graphviz's dot, and headless Chromium with a font for the widget tests.

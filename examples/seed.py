@@ -3,7 +3,8 @@
 Run it with ``make demo``. It prints every superstep's Plan, Execute and Update, so
 you can watch the three things BSP is about: the router runs in planner's step but
 its targets run one step later; weather and news run in the same step and neither
-sees the other's writes; their two ``token_count`` writes meet in one reducer call.
+sees the other's writes; their two ``token_count`` writes meet in one Update, which
+folds each into the value with the reducer.
 """
 
 from __future__ import annotations
