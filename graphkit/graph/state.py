@@ -130,6 +130,11 @@ class StateGraph:
                 raise NotImplementedError(
                     f"add_node(..., {option}=...) is not supported by graphkit yet."
                 )
+        if not isinstance(node, str) and action is not None:
+            raise TypeError(
+                f"add_node({node!r}, ...): a node's name must be a string, got "
+                f"{type(node).__name__}. Write add_node('name', function)."
+            )
         if not isinstance(node, str):
             action, node = node, _infer_name(node)
         if action is None:

@@ -38,6 +38,11 @@ class RunConfig:
                 "configurable": {},
             }
             return cls(DEFAULT_RECURSION_LIMIT, raw["configurable"], raw)
+        if not isinstance(config, Mapping):
+            raise TypeError(
+                f"A run's config must be a dict, got {type(config).__name__} {config!r}. "
+                "For a thread, write {'configurable': {'thread_id': ...}}."
+            )
         config = dict(config)
         limit = config.get("recursion_limit")
         if limit is None:  # as in LangGraph, None means "not set"

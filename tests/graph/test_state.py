@@ -291,3 +291,15 @@ def test_a_router_name_that_is_not_a_node_is_recorded_then_dropped_with_one_warn
     # ... and the Update dropped it
     assert run.step(1).update.changed == ["branch:to:triage"]
     assert [s.step for s in run.steps] == [-1, 0, 1]
+
+
+def test_a_node_name_that_is_not_a_string_is_refused_by_name():
+    from typing import TypedDict
+
+    from graphkit import StateGraph
+
+    class Counter(TypedDict):
+        n: int
+
+    with pytest.raises(TypeError, match=r"add_node\(123, \.\.\.\): a node's name must be a string"):
+        StateGraph(Counter).add_node(123, lambda state: {})

@@ -142,3 +142,18 @@ def test_tags_become_a_list_and_metadata_a_copy():
     metadata["source"] = "changed"
     assert run_config.raw["tags"] == ["a", "b"]
     assert run_config.raw["metadata"] == {"source": "test"}
+
+
+def test_a_config_that_is_not_a_dict_says_what_a_config_looks_like():
+    from typing import TypedDict
+
+    from graphkit import START, StateGraph
+
+    class Counter(TypedDict):
+        n: int
+
+    builder = StateGraph(Counter)
+    builder.add_node("inc", lambda state: {"n": state["n"] + 1})
+    builder.add_edge(START, "inc")
+    with pytest.raises(TypeError, match=r"config must be a dict, got str 'thread-1'.*thread_id"):
+        builder.compile().invoke({"n": 1}, "thread-1")
