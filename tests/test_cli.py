@@ -1,7 +1,9 @@
-"""The graphkit command: draw and trace without Jupyter."""
+"""The graphkit command: draw and trace without Jupyter, as a user expects a CLI to."""
 
 from __future__ import annotations
 
+import importlib.metadata
+import os
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -9,10 +11,36 @@ from pathlib import Path
 
 import pytest
 
+import graphkit
 from graphkit.__main__ import main
 
 SEED = str(Path(__file__).parent.parent / "examples" / "seed.py") + ":build_graph"
 INPUT = '{"messages": [["user", "hi"]], "token_count": 1}'
+
+
+def run_command(
+    *arguments: str, stdout: int | None = subprocess.PIPE
+) -> subprocess.CompletedProcess:
+    """``python -m graphkit ARGUMENTS`` in a subprocess, as a user's shell runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "graphkit", *arguments],
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+    )
+
+
+def write_module(folder: Path, text: str) -> str:
+    path = folder / "targets.py"
+    path.write_text(
+        "from typing import TypedDict\nfrom graphkit import StateGraph, START\n"
+        "class S(TypedDict):\n    x: int\n" + text
+    )
+    return str(path)
+
+
+# -- draw ---------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -28,31 +56,82 @@ def test_draw_writes_the_format_the_suffix_names(tmp_path, capsys, suffix, start
     assert capsys.readouterr().out.startswith(f"wrote {output}")
 
 
-def test_trace_prints_the_superstep_timeline(capsys):
+def test_draw_into_a_missing_folder_names_the_folder_and_creates_nothing(tmp_path):
+    output = tmp_path / "missing" / "dir" / "seed.svg"
+    with pytest.raises(SystemExit, match=r"no folder .*missing/dir") as raised:
+        main(["draw", SEED, "-o", str(output)])
+    assert "\n" not in str(raised.value.code) and str(raised.value.code).startswith("graphkit: ")
+    assert not (tmp_path / "missing").exists()
+
+
+# -- trace --------------------------------------------------------------------------------
+
+
+def test_trace_prints_the_superstep_timeline_then_the_final_state(capsys):
     assert main(["trace", SEED, "--input", INPUT]) == 0
     out = capsys.readouterr().out
     assert out.startswith("5 supersteps, done")
     assert "UPDATE   token_count          101 -> 201  (from news, weather)" in out
+    timeline, state = out.split("\n\n")
+    assert timeline.endswith("no task is triggered: the run is done")
+    assert state.splitlines() == [
+        "final state",
+        "  messages     [['user', 'hi'], ('ai', 'sunny; market up')]",
+        "  token_count  201",
+        "  plan         'check the weather and the news'",
+        "  weather      'sunny'",
+        "  news         'market up'",
+    ]
 
 
-def test_trace_shows_the_partial_run_and_the_error(capsys):
-    main(["trace", SEED, "--input", INPUT, "--config", '{"recursion_limit": 2}'])
+def test_a_run_over_the_recursion_limit_exits_1_after_showing_what_ran(capsys):
+    config = '{"recursion_limit": 2}'
+    assert main(["trace", SEED, "--input", INPUT, "--config", config]) == 1
+    out, err = capsys.readouterr()
+    assert "step 2" in out and "the recursion limit was reached" in out
+    assert "state when the run stopped\n  messages" in out
+    assert err.startswith("graphkit: GraphRecursionError: ") and err.count("\n") == 1
+
+
+def test_a_failed_run_exits_1_and_escapes_the_error_it_prints(tmp_path, capsys):
+    module = write_module(
+        tmp_path,
+        "def boom(state):\n    raise ValueError('\\x1b]0;owned\\x07\\nEXECUTE fake')\n"
+        "builder = StateGraph(S)\nbuilder.add_node('boom', boom)\n"
+        "builder.add_edge(START, 'boom')\n",
+    )
+    assert main(["trace", f"{module}:builder", "--input", '{"x": 1}']) == 1
+    out, err = capsys.readouterr()
+    assert "\x1b" not in out + err and "\x07" not in out + err
+    assert "boom raised ValueError" in out and out.rstrip().endswith("  x  1")
+    assert err == "graphkit: ValueError: \\x1b]0;owned\\x07\\nEXECUTE fake\n"
+
+
+def test_a_paused_run_exits_0_and_says_it_paused(tmp_path, capsys):
+    module = write_module(
+        tmp_path,
+        "from graphkit import InMemorySaver\n"
+        "def double(state):\n    return {'x': state['x'] * 2}\n"
+        "def build() -> StateGraph:\n"
+        "    builder = StateGraph(S)\n    builder.add_node('double', double)\n"
+        "    builder.add_edge(START, 'double')\n"
+        "    return builder.compile(checkpointer=InMemorySaver(), interrupt_before=['double'])\n",
+    )
+    config = '{"configurable": {"thread_id": "1"}}'
+    assert main(["trace", f"{module}:build", "--input", '{"x": 1}', "--config", config]) == 0
     out = capsys.readouterr().out
-    assert "step 2" in out and out.rstrip().splitlines()[-1].startswith("GraphRecursionError: ")
+    assert "paused at a breakpoint" in out
+    assert out.rstrip().endswith("state when the run stopped\n  x  1")
 
 
-@pytest.mark.parametrize(
-    ("target", "message"),
-    [
-        ("nocolon", "is not MODULE:ATTR"),
-        ("missing.py:x", "no such file"),
-        (SEED.replace("build_graph", "nothing"), "has no attribute 'nothing'"),
-        (SEED.replace("build_graph", "State"), "not a graph"),
-    ],
-)
-def test_bad_targets_say_what_is_wrong(target, message):
-    with pytest.raises(SystemExit, match=message):
-        main(["trace", target, "--input", "{}"])
+def test_errors_before_the_first_step_are_one_line(tmp_path):
+    module = write_module(tmp_path, "builder = StateGraph(S)\n")  # no edge from START
+    with pytest.raises(
+        SystemExit, match=r"^graphkit: compiling builder raised ValueError: [^\n]*$"
+    ):
+        main(["trace", f"{module}:builder", "--input", '{"x": 1}'])
+    with pytest.raises(SystemExit, match=r"^graphkit: EmptyInputError: [^\n]*$"):
+        main(["trace", SEED, "--input", "null"])
 
 
 def test_bad_json_and_unknown_formats_are_refused(tmp_path):
@@ -62,27 +141,123 @@ def test_bad_json_and_unknown_formats_are_refused(tmp_path):
         main(["draw", SEED, "-o", str(tmp_path / "seed.png")])
 
 
-def test_the_installed_command_runs():
-    result = subprocess.run(
-        [sys.executable, "-m", "graphkit", "trace", SEED, "--input", INPUT],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert "step 3" in result.stdout
+# -- targets ------------------------------------------------------------------------------
 
 
-def test_trace_escapes_control_characters_in_the_error_it_prints(tmp_path, capsys):
-    graph = tmp_path / "hostile.py"
-    graph.write_text(
-        "from typing import TypedDict\n"
-        "from graphkit import StateGraph, START\n"
-        "class S(TypedDict):\n    x: int\n"
-        "def boom(state):\n    raise ValueError('\\x1b]0;owned\\x07\\nEXECUTE fake')\n"
-        "builder = StateGraph(S)\nbuilder.add_node('boom', boom)\n"
-        "builder.add_edge(START, 'boom')\n"
-    )
-    assert main(["trace", f"{graph}:builder", "--input", '{"x": 1}']) == 0
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        ("nocolon", "is not MODULE:ATTR"),
+        ("missing.py:x", "no such file"),
+        ("no_such_module:x", "importing no_such_module raised ModuleNotFoundError: .*'$"),
+        (SEED.replace("build_graph", "nothing"), "has no attribute 'nothing'"),
+        (SEED.replace("build_graph", "State"), "is a class, not a graph"),
+        (SEED.replace("build_graph", "planner"), r"planner needs an argument \(state\)"),
+    ],
+)
+def test_bad_targets_say_what_is_wrong(target, message):
+    with pytest.raises(SystemExit, match=message):
+        main(["trace", target, "--input", "{}"])
+
+
+def test_a_function_that_says_it_returns_no_graph_is_refused_before_it_runs(tmp_path):
+    marker = tmp_path / "ran"
+    module = write_module(tmp_path, f"def helper() -> dict:\n    open({str(marker)!r}, 'w')\n")
+    with pytest.raises(SystemExit, match="helper returns dict, not a graph"):
+        main(["trace", f"{module}:helper", "--input", "{}"])
+    assert not marker.exists()
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("def target():\n    return 42\n", "target returned an int, not a graph"),
+        ("def target():\n    raise KeyError('x')\n", "calling target raised KeyError: 'x'"),
+        ("target = 1 / 0\n", "importing .*targets.py raised ZeroDivisionError"),
+    ],
+)
+def test_targets_that_fail_when_called_or_imported_give_one_line(tmp_path, body, message):
+    module = write_module(tmp_path, body)
+    result = run_command("trace", f"{module}:target", "--input", "{}")
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.startswith("graphkit: ") and result.stderr.count("\n") == 1
+    assert "Traceback" not in result.stderr
+    assert __import__("re").search(message, result.stderr)
+
+
+# -- the command itself -------------------------------------------------------------------
+
+
+def test_version_prints_the_installed_version(capsys):
+    with pytest.raises(SystemExit) as raised:
+        main(["--version"])
+    assert raised.value.code == 0
+    assert capsys.readouterr().out == f"graphkit {importlib.metadata.version('graphkit')}\n"
+
+
+def test_version_falls_back_to_the_package_attribute(monkeypatch, capsys):
+    def not_installed(name):
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", not_installed)
+    monkeypatch.setattr(graphkit, "__version__", "9.9.9", raising=False)
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out == "graphkit 9.9.9\n"
+
+
+@pytest.mark.parametrize("command", [[], ["draw"], ["trace"], ["lessons"]])
+def test_help_shows_examples_as_plain_text(capsys, command):
+    with pytest.raises(SystemExit) as raised:
+        main([*command, "--help"])
+    assert raised.value.code == 0
     out = capsys.readouterr().out
-    assert "\x1b" not in out and "\x07" not in out
-    assert out.rstrip().splitlines()[-1] == "ValueError: \\x1b]0;owned\\x07\\nEXECUTE fake"
+    assert "examples:\n  graphkit " + (command[0] if command else "") in out
+    assert "``" not in out and ":func:" not in out
+
+
+@pytest.mark.parametrize(
+    ("arguments", "says"),
+    [
+        ([], "the following arguments are required: COMMAND"),
+        (["draw", SEED], "the following arguments are required: -o/--output"),
+        (["paint"], "invalid choice: 'paint'"),
+    ],
+)
+def test_usage_errors_are_one_line_and_exit_2(capsys, arguments, says):
+    with pytest.raises(SystemExit) as raised:
+        main(arguments)
+    assert raised.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("graphkit: ") and err.count("\n") == 1 and says in err
+
+
+def test_the_installed_command_runs():
+    result = run_command("trace", SEED, "--input", INPUT)
+    assert result.returncode == 0 and "step 3" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("arguments", "code"),
+    [(["trace", SEED, "--input", INPUT], 1), (["--help"], 0)],  # argparse ignores it for help
+)
+def test_a_reader_that_went_away_is_no_error_worth_a_traceback(arguments, code):
+    reading, writing = os.pipe()
+    os.close(reading)  # as `| head -1` does once it has its line
+    try:
+        result = run_command(*arguments, stdout=writing)
+    finally:
+        os.close(writing)
+    assert result.stderr == "" and result.returncode == code
+
+
+def test_a_closed_stdout_is_no_error_worth_a_traceback():
+    command = f"{sys.executable} -m graphkit trace {SEED} --input '{INPUT}' >&-"
+    result = subprocess.run(command, shell=True, capture_output=True, text=True, check=False)
+    assert result.stderr == "" and result.returncode == 0
+
+
+def test_piped_into_head_prints_the_first_line_quietly():
+    command = f"{sys.executable} -m graphkit trace {SEED} --input '{INPUT}' | head -1"
+    result = subprocess.run(command, shell=True, capture_output=True, text=True, check=True)
+    assert result.stdout == "5 supersteps, done\n" and result.stderr == ""

@@ -1,0 +1,102 @@
+"""The subcommands: each does its work and returns the text to print; errors go
+through ``fail`` (one line on stderr, exit code 1)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from graphkit.cli import fail
+from graphkit.cli.targets import load_graph
+from graphkit.inspect.values import show, show_error
+from graphkit.render.text import terminal_text
+
+__all__ = ["FORMATS", "draw", "lessons", "state_text", "trace"]
+
+FORMATS = {".svg": "svg", ".dot": "dot", ".gv": "dot", ".mmd": "mermaid", ".mermaid": "mermaid"}
+
+_STATE_WIDTH = 1000  # the final state is what a trace is for: cut only the unreadable
+
+
+def draw(target: str, output: str, xray: bool) -> str:
+    """Write the drawing of ``target`` to ``output`` (format from its suffix).
+
+    The output's folder must exist, as for ``cp`` or ``dot -o``: a typo in a path
+    should not quietly create folders.
+    """
+    path = Path(output)
+    kind = FORMATS.get(path.suffix.lower())
+    if kind is None:
+        fail(f"cannot tell the format of {output!r}; use {sorted(FORMATS)}")
+    if not path.parent.is_dir():
+        fail(f"no folder {path.parent} to write {path.name} in; create it first")
+    graph = load_graph(target).get_graph(xray=xray)
+    text = {"svg": graph.draw_svg, "dot": graph.to_dot, "mermaid": graph.draw_mermaid}[kind]()
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        fail(f"cannot write {output}: {error.strerror or error}")
+    return f"wrote {output} ({kind})"
+
+
+def trace(target: str, input_json: str, config_json: str | None) -> tuple[str, str | None]:
+    """Run ``target`` on the JSON input; return its timeline and state, and the run's
+    error as one escaped line (None if it finished or paused)."""
+    try:
+        value = json.loads(input_json)
+        config = json.loads(config_json) if config_json else None
+    except json.JSONDecodeError as error:
+        fail(f"--input/--config is not valid JSON: {error}")
+    app = load_graph(target)
+    try:
+        run = app.trace(value, config)
+    except Exception as error:
+        run = getattr(error, "run", None)
+        if run is None:  # refused before its first step (bad input or config)
+            fail(show_error(error))
+        return _trace_text(run), terminal_text(show_error(error))
+    return _trace_text(run), None
+
+
+def _trace_text(run: Any) -> str:
+    heading = "final state" if run.status == "done" else "state when the run stopped"
+    return f"{run.timeline()}\n\n{state_text(run.values, heading)}"
+
+
+def state_text(values: Mapping[str, Any], heading: str = "final state") -> str:
+    r"""A run's values, one key per line, as a terminal can show them.
+
+    >>> print(state_text({"token_count": 201, "news": "up\x1b[2J"}))
+    final state
+      token_count  201
+      news         'up\x1b[2J'
+    """
+    names = {key: terminal_text(str(key)) for key in values}
+    width = max(map(len, names.values()), default=0)
+    lines = [heading] + [
+        f"  {names[key]:<{width}}  {terminal_text(show(value, _STATE_WIDTH))}"
+        for key, value in values.items()
+    ]
+    return "\n".join(lines if values else [heading, "  (nothing written)"])
+
+
+def lessons(folder: str, solutions: bool, force: bool, run: bool) -> str:
+    """Copy the lessons into ``folder`` (and run them); return what was written where."""
+    from graphkit.course.lessons import copy_lessons, export_tour, run_lessons
+
+    try:
+        copies = copy_lessons(folder, solutions=solutions, overwrite=force)
+    except (FileExistsError, FileNotFoundError) as error:
+        fail(str(error))
+    lines = [f"copied {path.resolve()}" for path in copies]
+    if run:
+        for path, seconds in run_lessons(folder):
+            lines.append(f"ran    {path.resolve()} ({seconds:.1f} s, outputs saved in it)")
+        tour = export_tour(Path(folder) / "debugger-tour.html")
+        lines.append(
+            f"wrote  {tour.resolve()} (a debugging session; open it in any browser, offline)"
+        )
+    lines.append(f"open them with: jupyter lab {folder}")
+    return "\n".join(lines)
