@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RUNTIME := $(VENV)/.installed-runtime
 
-.PHONY: course demo test lint system clean
+.PHONY: course demo test docs lint system clean
 
 COURSE ?= build/course
 
@@ -27,6 +27,10 @@ test: $(STAMP) system
 	status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests: failing on purpose"; exit 1; fi; \
 	exit $$status
+
+# The documentation site (MkDocs Material), built strictly into site/; it executes the lessons.
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict
 
 lint: $(STAMP)
 	$(BIN)/ruff check graphkit tests examples benchmarks scripts
@@ -56,4 +60,4 @@ system:
 	fi
 
 clean:
-	rm -rf $(VENV) build .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build site .pytest_cache .ruff_cache .hypothesis

@@ -48,7 +48,7 @@ from graphkit.pregel import (
 from graphkit.pregel.runtime import Runtime, get_runtime, get_stream_writer, interrupt
 from graphkit.types import Command, Interrupt, RetryPolicy, Send
 
-__version__ = "0.1.0"
+__version__ = "0.1.0"  # the one place the version is written: pyproject.toml reads it
 
 __all__ = [
     "END",

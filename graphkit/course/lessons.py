@@ -17,6 +17,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from graphkit.extras import require
+
 __all__ = ["copy_lessons", "export_tour", "lesson_paths", "lessons_folder", "run_lessons"]
 
 LESSON_NAME = re.compile(r"^(\d\d|A\d)-[a-z0-9-]+\.ipynb$")  # lessons, then appendices
@@ -71,8 +73,10 @@ def run_lessons(folder: str | Path, timeout: int = 300) -> list[tuple[Path, floa
     """Execute every lesson (and appendix) in ``folder`` top to bottom in a real kernel, saving the
     outputs into the files; return each lesson with the seconds it took. A lesson that
     raises stops the run with the error (``nbclient``'s ``CellExecutionError``)."""
-    import nbformat
-    from nbclient import NotebookClient
+    feature = "running the lessons (graphkit lessons --run)"
+    nbformat = require("nbformat", extra="notebook", feature=feature)
+    NotebookClient = require("nbclient", extra="notebook", feature=feature).NotebookClient
+    require("ipykernel", extra="notebook", feature=feature)  # the kernel the lessons run in
 
     timings = []
     for path in sorted(p for p in Path(folder).iterdir() if LESSON_NAME.match(p.name)):

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from graphkit.channels import EMPTY
+from graphkit.extras import require
 from graphkit.inspect.values import is_internal, show, show_error
 
 if TYPE_CHECKING:
@@ -344,7 +345,7 @@ def superstep_frame(superstep: Superstep, *, readable: bool = False) -> pandas.D
 def _frame(
     rows: list[dict[str, Any]], columns: Sequence[str], readable: Sequence[str]
 ) -> pandas.DataFrame:
-    import pandas
+    pandas = require("pandas", extra="notebook", feature="run.to_frame()")
 
     for row in rows if readable else ():
         for name in readable:

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from graphkit.checkpoint.saver import config_key
+from graphkit.extras import require
 
 if TYPE_CHECKING:
     import pandas
@@ -102,7 +103,7 @@ def pending_write_rows(app: CompiledGraph, config: Mapping[str, Any]) -> list[di
 
 def checkpoints_frame(app: CompiledGraph, config: Mapping[str, Any]) -> pandas.DataFrame:
     """``checkpoint_rows`` as a DataFrame."""
-    import pandas
+    pandas = require("pandas", extra="notebook", feature="checkpoints_frame()")
 
     columns = [*CHECKPOINT_COLUMNS, *app.spec.state_keys]
     return pandas.DataFrame(checkpoint_rows(app, config), columns=columns)
@@ -110,6 +111,6 @@ def checkpoints_frame(app: CompiledGraph, config: Mapping[str, Any]) -> pandas.D
 
 def pending_writes_frame(app: CompiledGraph, config: Mapping[str, Any]) -> pandas.DataFrame:
     """``pending_write_rows`` as a DataFrame."""
-    import pandas
+    pandas = require("pandas", extra="notebook", feature="pending_writes_frame()")
 
     return pandas.DataFrame(pending_write_rows(app, config), columns=list(WRITE_COLUMNS))

@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-import ipywidgets as W
-
 from graphkit.constants import START
+from graphkit.extras import require
 from graphkit.widgets.panels import STATE_CSS
 from graphkit.widgets.predict_panel import PredictPanel
 from graphkit.widgets.session import DebugSession
 from graphkit.widgets.view import LEGEND_HTML, TABLES, View
+
+W = require("ipywidgets", extra="notebook", feature="the Debugger")
 
 __all__ = ["BUTTONS", "Debugger"]
 

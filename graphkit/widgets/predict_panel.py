@@ -14,10 +14,11 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any
 
-import ipywidgets as W
-
 from graphkit.constants import START
+from graphkit.extras import require
 from graphkit.widgets.predict import prediction_html
+
+W = require("ipywidgets", extra="notebook", feature="the Debugger")
 
 if TYPE_CHECKING:
     from graphkit.widgets.session import DebugSession

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from graphkit.extras import require
 from graphkit.inspect.markup import escape
 from graphkit.inspect.values import show, show_error
 from graphkit.pregel.records import Run, Superstep
@@ -259,9 +260,8 @@ def _tables(
     this_step = Run((superstep,) if superstep is not None else (), {}, session.status)
 
     def build(kind: str) -> pandas.DataFrame:
+        pandas = require("pandas", extra="notebook", feature="the debugger's tables")
         if kind == "checkpoints":
-            import pandas
-
             return _checkpoints(session) if checkpoints else pandas.DataFrame()
         return _tidy(run_frame(run if kind == "state" else this_step, kind, readable=True))
 
@@ -291,7 +291,7 @@ class _LazyTables(Mapping[str, Any]):
 
 def _checkpoints(session: DebugSession) -> pandas.DataFrame:
     """The thread's checkpoints, newest first, each cell a short text."""
-    import pandas
+    pandas = require("pandas", extra="notebook", feature="the debugger's tables")
 
     from graphkit.inspect.threads import CHECKPOINT_COLUMNS, checkpoint_rows
 

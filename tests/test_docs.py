@@ -1,0 +1,166 @@
+"""The documentation site: it builds with warnings as errors, and its examples run."""
+
+from __future__ import annotations
+
+import contextlib
+import doctest
+import io
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+FENCE = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```\s*$", re.MULTILINE | re.DOTALL)
+# Pages whose Python blocks run, in order, in one namespace; the guides' examples start
+# from a graph the page takes as given (its `app`, `run`, `model`, ...), set up here.
+SEED = """
+import warnings
+from examples.seed import build_graph
+app = build_graph()
+run = app.trace({"messages": [("user", "what's up today?")], "token_count": 1})
+"""
+AGENT = """
+from langchain_core.messages import AIMessage
+from graphkit.prebuilt import ScriptedChatModel
+
+def add(a: int, b: int) -> int:
+    \"\"\"Add two numbers.\"\"\"
+    return a + b
+
+def multiply(a: int, b: int) -> int:
+    \"\"\"Multiply two numbers.\"\"\"
+    return a * b
+
+def answer(messages):
+    last = messages[-1]
+    if last.type != "human":
+        return f"The tools said {last.content}."
+    calls = [{"name": "add", "args": {"a": 1, "b": 2}, "id": "call-1"}]
+    if "3 × 4" in last.content:
+        calls.append({"name": "multiply", "args": {"a": 3, "b": 4}, "id": "call-2"})
+    return AIMessage("", tool_calls=calls)
+
+model = ScriptedChatModel(responses=[answer] * 50)
+"""
+PAGES = {
+    "getting-started.md": "",
+    "concepts.md": "",
+    "how-to.md": "",
+    "runtime.md": SEED + "input, config = {'token_count': 1}, None\n",
+    "drawing.md": SEED,
+    "inspecting.md": SEED,
+    "course.md": SEED,
+    "debugger.md": "from graphkit.inspect.examples import forecast_graph\napp = forecast_graph()\n",
+    "persistence.md": "from graphkit import StateGraph, START\n"
+    "from graphkit.prebuilt import MessagesState\n"
+    "builder = StateGraph(MessagesState)\n"
+    "builder.add_node('bot', lambda state: {'messages': [('ai', 'hi')]})\n"
+    "builder.add_edge(START, 'bot')\n",
+    "agents.md": AGENT,
+}
+# Written by others and included as they are; their blocks are output or shell.
+INCLUDED = {"decisions.md", "bad-input.md"}
+
+
+def blocks(page: str) -> list[tuple[str, str]]:
+    """The fenced blocks of a page, as (language, code); a ```text block that follows a
+    ```python block with nothing but blank lines between is its output (``output``)."""
+    found, end, previous = [], None, None
+    for match in FENCE.finditer((DOCS / page).read_text()):
+        language = match.group(1)
+        gap = match.string[end : match.start()] if end is not None else "x"
+        if language == "text" and previous == "python" and not gap.strip():
+            language = "output"
+        found.append((language, match.group(2)))
+        end, previous = match.end(), match.group(1)
+    return found
+
+
+@pytest.mark.parametrize("page", sorted(PAGES))
+def test_page_runs_as_written(page, tmp_path, monkeypatch):
+    """Each ```python block runs; a ```text block right after one is exactly its output;
+    ```pycon blocks are doctests."""
+    monkeypatch.chdir(tmp_path)  # examples may write files (threads.db, run.html)
+    monkeypatch.syspath_prepend(str(ROOT))
+    name = "docs_" + page.removesuffix(".md").replace("-", "_")
+    module = type(sys)(name)
+    monkeypatch.setitem(sys.modules, name, module)  # so schemas' annotations resolve
+    namespace = module.__dict__
+    exec(PAGES[page], namespace)
+    printed = None
+    for language, code in blocks(page):
+        if language == "python":
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                exec(compile(code, page, "exec"), namespace)
+            printed = out.getvalue()
+            continue
+        if language == "output":
+            assert printed == code, f"{page}: the output block differs from what ran"
+        elif language == "pycon":
+            test = doctest.DocTestParser().get_doctest(code, namespace, page, page, 0)
+            runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+            runner.run(test)
+            assert runner.failures == 0, f"{page}: a pycon block's output differs"
+        printed = None
+
+
+def test_every_python_block_runs_or_is_marked():
+    """Every page's ```python blocks are run above; other blocks are marked as output
+    (text), shell (bash) or SQL."""
+    pages = {path.name for path in DOCS.glob("*.md")} - INCLUDED
+    for page in sorted(pages):
+        languages = {language for language, _ in blocks(page)}
+        if "python" in languages or "pycon" in languages:
+            assert page in PAGES, f"{page} has Python blocks that no test runs"
+        assert languages <= {"python", "pycon", "output", "text", "bash", "sql"}, (page, languages)
+
+
+def test_compatibility_page_names_real_cases():
+    """Each case the compatibility page cites is a case of the conformance suites."""
+    sources = "".join(
+        path.read_text()
+        for folder in ("tests/conformance", "tests/prebuilt")
+        for path in (ROOT / folder).glob("*.py")
+    )
+    cited = 0
+    for line in (DOCS / "compatibility.md").read_text().splitlines():
+        cells = line.split("|")
+        if len(cells) < 4 or not re.search(r"\b[CSP] `", cells[-2]):
+            continue
+        for suite, names in re.findall(r"\b([CSP]) ((?:`[^`]+`(?:, )?)+)", cells[-2]):
+            for case in re.findall(r"`([^`]+)`", names):
+                stem = re.sub(r"-(memory|sqlite)$", "", case) if suite == "S" else case
+                cited += 1
+                assert stem in sources, f"{suite} {case}"
+    assert cited > 100
+
+
+@pytest.mark.docs
+def test_site_builds_strictly(tmp_path):
+    """``mkdocs build --strict``: a broken link, a missing page or a docstring the API
+    reference cannot render fails the build. The lessons are executed while it builds."""
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path)],
+        cwd=ROOT,
+        env={**os.environ, "GRAPHKIT_DOCS_CACHE": "false", "GRAPHKIT_DOCS_EXECUTE": "true"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    for page in [
+        "index.html",
+        "getting-started/index.html",
+        "lessons/02-supersteps/index.html",
+        "reference/graphkit/index.html",
+        "concepts/seed.svg",
+    ]:
+        assert (tmp_path / page).is_file(), page
+    lesson = (tmp_path / "lessons/02-supersteps/index.html").read_text()
+    assert "Traceback" not in lesson
