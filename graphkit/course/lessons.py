@@ -1,7 +1,7 @@
 """Where the lessons are, and how a learner gets a copy of them to work in.
 
 The lessons ship inside the package (``graphkit/lessons``, which in a source checkout
-is the repository's ``notebooks/`` folder), so ``pip install "graphkit[notebook]"``
+is the repository's ``notebooks/`` folder), so every ``pip install graphkit``
 brings them. ``copy_lessons`` puts them in a folder the learner owns; ``run_lessons``
 executes them there in a real kernel, as CI does.
 
@@ -36,7 +36,7 @@ def lesson_paths() -> list[Path]:
     if not folder.is_dir():
         raise FileNotFoundError(
             f"No lessons at {folder}: this installation of graphkit was built without them. "
-            'Reinstall with pip install "graphkit[notebook]".'
+            "Reinstall graphkit: every install carries them."
         )
     return sorted(path for path in folder.iterdir() if LESSON_NAME.match(path.name))
 
