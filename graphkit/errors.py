@@ -11,6 +11,7 @@ import warnings
 from pathlib import Path
 
 __all__ = [
+    "CheckpointNotFoundError",
     "EmptyChannelError",
     "EmptyInputError",
     "GraphInterrupt",
@@ -44,6 +45,12 @@ class GraphRecursionError(RecursionError):
 
 class EmptyInputError(Exception):
     """Raised when a run starts with no input and there is nothing to resume."""
+
+
+class CheckpointNotFoundError(ValueError):
+    """Raised when a config names a ``checkpoint_id`` its thread does not have (LangGraph
+    would return an empty snapshot, or start from nothing); the message lists the
+    thread's newest checkpoint ids."""
 
 
 class GraphkitWarning(UserWarning):

@@ -294,6 +294,12 @@ def _update_items(node: str, returned: Any) -> list[tuple[str, Any]]:
     _refuse_langgraph_class(what, returned)
     if not isinstance(returned, type) and _annotated_keys(type(returned)):
         return _object_items(returned)
+    if node == START:
+        raise InvalidUpdateError(
+            f"Expected dict, got {returned!r}: the run's input must be a dict of state keys "
+            f"(or a state object), not {type(returned).__name__}. "
+            "Pass e.g. app.invoke({'key': value})."
+        )
     raise InvalidUpdateError(
         f"Expected dict, got {returned!r}: {what} must be a dict of state keys "
         f"(or a state object, a Command, or None), not {type(returned).__name__}. "
@@ -349,14 +355,25 @@ def _control_writer(node: str) -> Writer:
             commands = [item for item in returned if isinstance(item, Command)]
         else:
             return []
-        return [
-            write
-            for command in commands
-            for target in command.destinations()
-            for write in _route_writes(target)
-        ]
+        writes = []
+        for command in commands:
+            try:
+                targets = command.destinations()
+            except TypeError:  # goto is not a name, a Send or a collection of them
+                raise _bad_goto(node, command) from None
+            for target in targets:
+                writes.extend(_route_writes(target))
+        return writes
 
     return write_goto
+
+
+def _bad_goto(node: str, command: Command) -> TypeError:
+    # LangGraph raises TypeError here too ("'int' object is not iterable")
+    return TypeError(
+        f"Node {node!r} returned {command!r}: goto takes a node name, END, a Send, or a "
+        f"list of them, not {type(command.goto).__name__}."
+    )
 
 
 def _route_writes(target: Any) -> list[tuple[str, Any]]:
@@ -427,7 +444,14 @@ def _branch_writer(branch: Branch, builder: StateGraph, schema: Any) -> Writer:
         state: Any = fresh_read(reads)
         if coerce is not None:
             state = coerce(state)
-        result = branch.path(state, config=config) if wants_config else branch.path(state)
+        try:
+            result = branch.path(state, config=config) if wants_config else branch.path(state)
+        except Exception as error:
+            error.add_note(
+                f"Raised by the router {branch.name} of node {branch.source!r} "
+                "(add_conditional_edges)."
+            )
+            raise
         chosen = list(result) if isinstance(result, (list, tuple)) else [result]
         writes = []
         for choice in chosen:

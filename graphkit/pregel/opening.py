@@ -14,7 +14,7 @@ from typing import Any
 
 from graphkit.checkpoint import Checkpoint, new_checkpoint_id
 from graphkit.checkpoint.saver import BaseCheckpointSaver
-from graphkit.errors import EmptyInputError
+from graphkit.errors import EmptyInputError, warn
 from graphkit.pregel import phases
 from graphkit.pregel.persistence import INTERRUPT, restore, saved_answers
 from graphkit.pregel.records import Task
@@ -87,6 +87,13 @@ def open_run(
     if saved is None and isinstance(input, Command):
         # LangGraph runs a new thread from START when asked to resume it, and the
         # answer goes unused
+        if thread is not None and outer is None:
+            warn(
+                f"Command(resume=...) on thread {thread.thread_id!r}, which has no checkpoint: "
+                "there is nothing to resume, so the graph runs from START with no input and "
+                "the answer is unused (as in LangGraph). Check the thread_id; to start a "
+                "thread, invoke with an input."
+            )
         input, answer = {}, _NO_ANSWER
     resuming = input is None or isinstance(input, Command)
     pending: list[Any] = list(saved.pending_writes) if saved is not None else []
@@ -102,6 +109,8 @@ def open_run(
         state = restore(graph, saved.checkpoint)
         if resuming:  # the breakpoint that stopped the run is passed this time
             state.versions_seen[INTERRUPT] = dict(state.versions)
+            if isinstance(input, Command) and outer is None and not pending:
+                _warn_if_finished(graph, thread, state)
             if thread is not None and not thread.is_latest(saved.checkpoint.id):
                 _fork(thread, state, saved.checkpoint)
                 pending = []
@@ -141,3 +150,15 @@ def _fork(thread: ThreadLink, state: phases.StepState, checkpoint: Checkpoint) -
     thread.save_checkpoint(fork, {})
     state.checkpoint = fork
     state.step = fork.step + 1
+
+
+def _warn_if_finished(graph: GraphSpec, thread: ThreadLink | None, state: phases.StepState) -> None:
+    # LangGraph returns a finished thread's state and drops the answer without a word
+    if thread is None or phases.plan(graph, state).tasks:
+        return
+    warn(
+        f"Command(resume=...) on thread {thread.thread_id!r}, whose run has finished: its "
+        f"checkpoint {state.checkpoint.id!r} has nothing left to run and no interrupt "
+        "waiting, so the answer is ignored and the state is returned as it is (as in "
+        "LangGraph). To run the graph again on this thread, invoke it with a new input."
+    )

@@ -159,7 +159,29 @@ def read_input(graph: GraphSpec, node: NodeSpec, state: StepState) -> Any:
     if isinstance(node.reads, str):
         return state.channels[node.reads].get()
     values = read_keys(graph, state.channels, node.reads, state.step, state.stop)
-    return node.coerce(values) if node.coerce is not None else values
+    if node.coerce is None:
+        return values
+    try:
+        return node.coerce(values)
+    except Exception as error:
+        error.add_note(_unreadable_state(graph, node, state, error))
+        raise
+
+
+def _unreadable_state(graph: GraphSpec, node: NodeSpec, state: StepState, error: Exception) -> str:
+    """The note on an error raised while reading a node's state into its schema class,
+    saying whether the values can only have come from the run's input."""
+    schema = getattr(error, "title", None) or "the node's state schema"  # pydantic's title
+    ran = any(name in graph.nodes and name != START for name in state.versions_seen)
+    source = (
+        "a node or update_state wrote a value it refuses"
+        if ran
+        else "the values come from the run's input, so fix the input"
+    )
+    return (
+        f"Before task with name {node.name!r} (step {state.step}): its state could not be "
+        f"read as {schema}; {source}."
+    )
 
 
 # -- Execute ----------------------------------------------------------------------------
@@ -308,6 +330,9 @@ def update(
                 changed.append(name)
         except InvalidUpdateError as error:
             raise _explain(error, name, step, writers[name]) from error
+        except Exception as error:  # a reducer raised: keep its class, say where
+            error.add_note(_reducer_note(graph, name, step, writers[name]))
+            raise
     changed.extend(name for name in consumed if name not in changed)
 
     # 3. commit, recording each change
@@ -444,6 +469,15 @@ def _explain(
 ) -> InvalidUpdateError:
     names = " and ".join(repr(w) for w in dict.fromkeys(writers))
     return InvalidUpdateError(f"Step {step}: {names} wrote {channel!r}. {error}")
+
+
+def _reducer_note(graph: GraphSpec, channel: str, step: int, writers: Sequence[str]) -> str:
+    names = " and ".join(repr(w) for w in dict.fromkeys(writers))
+    return (
+        f"While step {step} applied its writes to channel {channel!r}: its reducer "
+        f"{graph.reducers[channel]} raised (writers: {names}); the state is left as it was "
+        "before the step."
+    )
 
 
 def _next_checkpoint(

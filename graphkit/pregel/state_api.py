@@ -13,7 +13,7 @@ from graphkit.pregel import phases
 from graphkit.pregel.persistence import StateSnapshot, restore, snapshot
 from graphkit.pregel.records import Task, TaskResult
 from graphkit.pregel.tasks import fresh_reader
-from graphkit.pregel.thread import ThreadLink
+from graphkit.pregel.thread import ThreadLink, missing_checkpoint
 
 if TYPE_CHECKING:
     from graphkit.pregel.app import CompiledGraph
@@ -35,8 +35,12 @@ def _saver(app: CompiledGraph) -> BaseCheckpointSaver:
 
 def get_state(app: CompiledGraph, config: Mapping[str, Any]) -> StateSnapshot:
     """The thread's latest state (or the checkpoint ``config`` names)."""
-    latest = not config.get("configurable", {}).get("checkpoint_id")
-    return snapshot(app.spec, _saver(app).get_tuple(config), config, apply_pending=latest)
+    checkpoint_id = config.get("configurable", {}).get("checkpoint_id")
+    saver = _saver(app)
+    saved = saver.get_tuple(config)
+    if saved is None and checkpoint_id:  # LangGraph returns an empty snapshot here
+        raise missing_checkpoint(saver, config, checkpoint_id)
+    return snapshot(app.spec, saved, config, apply_pending=not checkpoint_id)
 
 
 def get_state_history(

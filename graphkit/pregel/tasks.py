@@ -84,6 +84,8 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
             break
         failed.append(error)
         time.sleep(policy.interval(len(failed) + 1))
+    if error is not None:
+        _name_the_task(error, task)
     return TaskResult(
         task,
         tuple(writes),
@@ -101,6 +103,14 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
 
 
 _NOTHING: dict[str, Any] = {}
+
+
+def _name_the_task(error: Exception, task: Task) -> None:
+    """Note on ``error`` which task raised it, in LangGraph's words plus the step; the
+    error keeps its class, so ``except KeyError`` still catches it."""
+    note = f"During task with name {task.node!r} and id {task.id!r} (step {task.step})"
+    if note not in getattr(error, "__notes__", ()):  # one exception raised twice
+        error.add_note(note)
 
 
 def _no_reader(keys: Sequence[str]) -> dict[str, Any]:

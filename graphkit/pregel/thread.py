@@ -13,10 +13,11 @@ from typing import Any
 
 from graphkit.checkpoint import Checkpoint
 from graphkit.checkpoint.saver import BaseCheckpointSaver, CheckpointTuple, config_key
+from graphkit.errors import CheckpointNotFoundError
 from graphkit.pregel.persistence import task_writes
 from graphkit.pregel.records import TaskResult, Update
 
-__all__ = ["DURABILITY", "ThreadLink"]
+__all__ = ["DURABILITY", "ThreadLink", "missing_checkpoint"]
 
 DURABILITY = ("sync", "async", "exit")
 
@@ -67,6 +68,8 @@ class ThreadLink:
         config = dict(self._config)
         config["configurable"] = {**config["configurable"], "checkpoint_id": self.requested_id}
         saved = self.saver.get_tuple(config)
+        if saved is None and self.requested_id is not None:
+            raise missing_checkpoint(self.saver, config, self.requested_id)
         if saved is not None:
             self._config = dict(saved.config)
             self._last_saved = saved.checkpoint.id
@@ -124,3 +127,34 @@ class ThreadLink:
         for task_id, writes in self._held_writes:
             self.saver.put_writes(self._config, writes, task_id)
         self._held_writes = []
+
+
+def missing_checkpoint(
+    saver: BaseCheckpointSaver, config: Mapping[str, Any], checkpoint_id: str
+) -> CheckpointNotFoundError:
+    """The error for a ``checkpoint_id`` that ``config``'s thread does not have, listing
+    the thread's newest ids (read only now, on the error path)."""
+    configurable = config.get("configurable", {})
+    thread_id = configurable.get("thread_id")
+    thread = {
+        "configurable": {
+            "thread_id": thread_id,
+            "checkpoint_ns": configurable.get("checkpoint_ns", ""),
+        }
+    }
+    shown = 5
+    ids = [saved.checkpoint.id for saved in saver.list(thread, limit=shown + 1)]
+    if not ids:
+        return CheckpointNotFoundError(
+            f"Thread {thread_id!r} has no checkpoint {checkpoint_id!r}: it has no checkpoints "
+            "at all. Check the thread_id, or leave checkpoint_id out."
+        )
+    listed = ", ".join(map(repr, ids[:shown]))
+    if len(ids) > shown:
+        older = sum(1 for _ in saver.list(thread)) - shown
+        listed += f" (and {older} older)"
+    return CheckpointNotFoundError(
+        f"Thread {thread_id!r} has no checkpoint {checkpoint_id!r}. Its newest checkpoints: "
+        f"{listed}. Copy an id from app.get_state_history(config), or leave checkpoint_id "
+        "out to use the latest."
+    )

@@ -432,6 +432,7 @@ SCENARIOS = [
                 tasks ['ask?1']
             calls {'ask': 1}
         """,
+        warns="which has no checkpoint: there is nothing to resume",
     ),
     Scenario(
         "interrupt-inside-a-subgraph",

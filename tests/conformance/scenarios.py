@@ -489,6 +489,8 @@ class Scenario:
     build: Callable[[Tools], Any]
     steps: tuple[Step, ...]
     expected: str
+    warns: str = ""
+    """Part of the GraphkitWarning graphkit must give here (LangGraph is silent)."""
 
     def __repr__(self) -> str:
         return f"Scenario({self.name!r})"

@@ -53,7 +53,12 @@ def scenario_id(scenario: Scenario) -> str:
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=scenario_id)
 def test_graphkit_matches_langgraph(scenario: Scenario, saver: str) -> None:
     expected = play(scenario, load_langgraph(), saver)
-    actual = play(scenario, load_graphkit(), saver)
+    if scenario.warns:
+        graphkit = load_graphkit()
+        with pytest.warns(graphkit.warning, match=scenario.warns):
+            actual = play(scenario, graphkit, saver)
+    else:
+        actual = play(scenario, load_graphkit(), saver)
     problems = compare_transcripts(scenario.name, expected, actual)
     if problems:
         pytest.fail("\n\n".join(problems), pytrace=False)

@@ -157,12 +157,8 @@ def test_update_warns_about_writes_to_unknown_channels_and_drops_them():
 
 
 def test_task_ids_are_stable_uuid_shaped_strings():
-    assert task_id("cp", 3, ("__pregel_pull", "a")) == task_id(
-        "cp", 3, ("__pregel_pull", "a")
-    )
-    assert task_id("cp", 3, ("__pregel_pull", "a")) != task_id(
-        "cp", 4, ("__pregel_pull", "a")
-    )
+    assert task_id("cp", 3, ("__pregel_pull", "a")) == task_id("cp", 3, ("__pregel_pull", "a"))
+    assert task_id("cp", 3, ("__pregel_pull", "a")) != task_id("cp", 4, ("__pregel_pull", "a"))
     assert [len(part) for part in task_id("cp", 1, ("x",)).split("-")] == [8, 4, 4, 4, 12]
 
 
@@ -178,3 +174,30 @@ def test_a_planned_task_id_is_made_from_its_checkpoint_when_first_read():
     assert task.id is task.id  # made once, then kept
     execution = stepper.execute()
     assert execution.finish_order == (task.id,)  # one task: plan order
+
+
+# -- errors name their place (issue 17, item 4) ------------------------------------------
+
+
+def refuse_even(total, value):
+    if value % 2 == 0:
+        raise ZeroDivisionError("no even numbers")
+    return total + value
+
+
+class Picky(TypedDict):
+    total: Annotated[int, refuse_even]
+
+
+def test_a_reducer_error_keeps_its_class_and_names_channel_step_reducer_and_writers():
+    builder = StateGraph(Picky)
+    builder.add_node("one", lambda state: {"total": 1})
+    builder.add_node("two", lambda state: {"total": 2})
+    builder.add_edge(START, "one")
+    builder.add_edge(START, "two")
+    with pytest.raises(ZeroDivisionError, match="no even numbers") as raised:
+        builder.compile().invoke({"total": 1})
+    assert raised.value.__notes__ == [
+        "While step 1 applied its writes to channel 'total': its reducer refuse_even raised "
+        "(writers: 'one' and 'two'); the state is left as it was before the step."
+    ]

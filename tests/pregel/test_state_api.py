@@ -1,0 +1,76 @@
+"""get_state and update_state refuse a checkpoint id the thread does not have, instead of
+an empty snapshot or a fork from nothing (issue 17, item 6)."""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, TypedDict
+
+import pytest
+
+from graphkit import START, InMemorySaver, StateGraph
+from graphkit.errors import CheckpointNotFoundError
+
+
+class State(TypedDict, total=False):
+    log: Annotated[list, operator.add]
+
+
+def app_with_a_run(steps=7):
+    builder = StateGraph(State)
+    previous = START
+    for index in range(steps):
+        name = f"n{index}"
+        builder.add_node(name, lambda state, name=name: {"log": [name]})
+        builder.add_edge(previous, name)
+        previous = name
+    app = builder.compile(checkpointer=InMemorySaver())
+    app.invoke({"log": []}, {"configurable": {"thread_id": "t"}})
+    return app
+
+
+def config(thread_id, checkpoint_id):
+    return {"configurable": {"thread_id": thread_id, "checkpoint_id": checkpoint_id}}
+
+
+def newest_ids(app, count):
+    history = app.get_state_history({"configurable": {"thread_id": "t"}})
+    return [snapshot.config["configurable"]["checkpoint_id"] for snapshot in history][:count]
+
+
+def test_get_state_with_an_unknown_checkpoint_id_names_it_and_lists_the_thread_ids():
+    app = app_with_a_run()
+    a, b, c, d, e = newest_ids(app, 5)
+    with pytest.raises(CheckpointNotFoundError) as raised:
+        app.get_state(config("t", "nope-123"))
+    assert str(raised.value) == (
+        f"Thread 't' has no checkpoint 'nope-123'. Its newest checkpoints: {a!r}, {b!r}, "
+        f"{c!r}, {d!r}, {e!r} (and 4 older). Copy an id from "
+        "app.get_state_history(config), or leave checkpoint_id out to use the latest."
+    )
+    assert isinstance(raised.value, ValueError)
+
+
+def test_get_state_with_a_checkpoint_id_on_an_empty_thread_says_the_thread_is_empty():
+    app = app_with_a_run()
+    (known,) = newest_ids(app, 1)
+    with pytest.raises(CheckpointNotFoundError) as raised:
+        app.get_state(config("other", known))
+    assert str(raised.value) == (
+        f"Thread 'other' has no checkpoint {known!r}: it has no checkpoints at all. Check "
+        "the thread_id, or leave checkpoint_id out."
+    )
+
+
+def test_get_state_of_a_new_thread_is_still_an_empty_snapshot():
+    app = app_with_a_run()
+    assert app.get_state({"configurable": {"thread_id": "new"}}).values == {}
+
+
+def test_update_state_with_a_mistyped_checkpoint_id_is_refused_and_saves_nothing():
+    app = app_with_a_run(steps=2)
+    before = newest_ids(app, 10)
+    with pytest.raises(CheckpointNotFoundError, match="Thread 't' has no checkpoint 'typo'"):
+        app.update_state(config("t", "typo"), {"log": ["edited"]})
+    assert newest_ids(app, 10) == before
+    assert app.get_state({"configurable": {"thread_id": "t"}}).values == {"log": ["n0", "n1"]}
