@@ -48,6 +48,7 @@ def answer(messages):
 model = ScriptedChatModel(responses=[answer] * 50)
 """
 PAGES = {
+    "index.md": "",
     "getting-started.md": "",
     "concepts.md": "",
     "how-to.md": "",
