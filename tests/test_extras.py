@@ -160,3 +160,12 @@ def test_the_version_is_written_once():
     assert project["project"]["dynamic"] == ["version"]
     assert "version" not in project["project"]
     assert graphkit.__version__ == importlib.metadata.version("graphkit")
+
+
+def test_messages_stream_mode_without_langchain_core(monkeypatch):
+    from graphkit.inspect.examples import forecast_graph as graph
+
+    app = graph()
+    hide(monkeypatch, "langchain_core")
+    with pytest.raises(ImportError, match=re.escape('stream_mode="messages", and plain graphkit')):
+        list(app.stream({"topic": "t", "tokens": 0}, stream_mode="messages"))

@@ -70,6 +70,9 @@ def _is_chunk(message: Any) -> bool:
 
 
 def _handler(sink: MessagesSink) -> Any:
+    from graphkit.extras import require
+
+    require("langchain_core", extra="agents", feature='stream_mode="messages"')
     from langchain_core.callbacks import BaseCallbackHandler
     from langchain_core.messages import BaseMessage
 
