@@ -51,17 +51,19 @@ SETTINGS = {
 }
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port free on loopback now."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-def _wait_http(url: str, proc: subprocess.Popen, timeout: float = 90) -> None:
+def wait_http(url: str, proc: subprocess.Popen, timeout: float = 90) -> None:
+    """Wait until ``url`` answers (any status below 500), or fail if ``proc`` exits."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if proc.poll() is not None:
-            raise RuntimeError(f"JupyterLab exited early (rc={proc.returncode})")
+            raise RuntimeError(f"the server exited early (rc={proc.returncode})")
         try:
             urllib.request.urlopen(url, timeout=2).close()
             return
@@ -71,7 +73,7 @@ def _wait_http(url: str, proc: subprocess.Popen, timeout: float = 90) -> None:
         except OSError:
             pass
         time.sleep(0.3)
-    raise TimeoutError(f"JupyterLab did not answer at {url} in {timeout} s")
+    raise TimeoutError(f"nothing answered at {url} in {timeout} s")
 
 
 def start_lab(root: Path, tmp: Path, dark: bool) -> tuple[subprocess.Popen, str]:
@@ -87,7 +89,7 @@ def start_lab(root: Path, tmp: Path, dark: bool) -> tuple[subprocess.Popen, str]
     env = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(settings))
     for key in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR"):
         env[key] = str(tmp / key.lower())
-    port = _free_port()
+    port = free_port()
     cmd = [
         sys.executable,
         "-m",
@@ -110,7 +112,7 @@ def start_lab(root: Path, tmp: Path, dark: bool) -> tuple[subprocess.Popen, str]
         cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
     )
     url = f"http://127.0.0.1:{port}"
-    _wait_http(f"{url}/api/status", proc)
+    wait_http(f"{url}/api/status", proc)
     return proc, url
 
 
@@ -154,7 +156,7 @@ def read_notebook(
             )
             page.click("div.lm-MenuBar-itemLabel:text('Run')")
             page.click("li.lm-Menu-item[data-command='runmenu:run-all']")
-            _wait_until_run(page, timeout)
+            wait_until_run(page, timeout)
             # An error output is rendered as stderr text holding the traceback.
             errors += page.eval_on_selector_all(
                 "[data-mime-type='application/vnd.jupyter.stderr']",
@@ -186,7 +188,7 @@ def read_notebook(
     return errors
 
 
-def _wait_until_run(page, timeout: float) -> None:
+def wait_until_run(page, timeout: float) -> None:
     """Wait until no cell's prompt shows ``[*]`` (and at least one cell ran)."""
     end = time.monotonic() + timeout
     time.sleep(1)

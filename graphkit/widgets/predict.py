@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from graphkit.inspect.values import show as show_short
+from graphkit.inspect.values import show
 from graphkit.pregel.records import Run
 from graphkit.widgets.story import story_number, story_steps
 
@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from graphkit.widgets.session import DebugSession
 
 __all__ = ["Prediction", "Score", "reveal_channel", "reveal_nodes"]
+
+_WIDTH = 400  # a reveal shows values long enough to be read in full, on one line
 
 
 @dataclass(frozen=True)
@@ -122,15 +124,13 @@ def reveal_channel(session: DebugSession, channel: str, guess: Any) -> Predictio
     expected = session.values.get(channel)
     correct = _same(guess, expected)
     verdict = "Right" if correct else "Not quite"
-    you = f"you predicted {show(guess)}"
+    held = show(expected, _WIDTH)
+    text = f"{verdict}: {channel} holds {held} after step {step}'s Update "
+    text += f"(you predicted {show(guess, _WIDTH)})"
     if change is None:
-        text = (
-            f"{verdict}: {channel} holds {show(expected)} after step {step}'s Update ({you}). "
-            f"No task wrote {channel} in step {step}, so it kept its value."
-        )
+        text += f". No task wrote {channel} in step {step}, so it kept its value."
     else:
-        text = f"{verdict}: {channel} holds {show(expected)} after step {step}'s Update ({you}).\n"
-        text += _change_story(change, step)
+        text += ".\n" + _change_story(change, step)
     return Prediction("channel", step, guess, expected, correct, text, channel)
 
 
@@ -161,7 +161,7 @@ def _nodes_headline(step: int, guessed: list[str], expected: list[str], correct:
 
 def _change_story(change: Any, step: int) -> str:
     writes = ", ".join(
-        f"{show(value)} from {writer}"
+        f"{show(value, _WIDTH)} from {writer}"
         for writer, value in zip(change.writers, change.values, strict=False)
     )
     count = len(change.values)
@@ -174,13 +174,8 @@ def _change_story(change: Any, step: int) -> str:
     )
     return (
         f"Step {step}'s Execute wrote {writes}; {applied}: "
-        f"{show(change.before)} → {show(change.after)}."
+        f"{show(change.before, _WIDTH)} → {show(change.after, _WIDTH)}."
     )
-
-
-def show(value: Any) -> str:
-    """A value as the reveal shows it: on one line, long enough to be read in full."""
-    return show_short(value, width=400)
 
 
 def _same(guess: Any, expected: Any) -> bool:

@@ -10,33 +10,17 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
-import time
-import urllib.error
-import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
 import nbformat
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-]
-LOCAL = ("http://127.0.0.1", "ws://127.0.0.1", "data:", "blob:", "file:")
+from scripts.read_in_lab import CHROMIUM, CHROMIUM_ARGS, LOCAL, free_port, wait_http
 
+REPO = Path(__file__).resolve().parents[2]
 NOTEBOOK_CODE = f"""\
 import sys
 sys.path.insert(0, {str(REPO)!r})
@@ -56,29 +40,6 @@ LEARNER_CELLS = [
 """learner.ipynb: a Debugger shown first, then driven from a later cell (Run All)."""
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_http(url: str, proc: subprocess.Popen, timeout: float = 60) -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise RuntimeError(f"the server exited early (rc={proc.returncode})")
-        try:
-            urllib.request.urlopen(url, timeout=2).close()
-            return
-        except urllib.error.HTTPError as error:
-            if error.code < 500:
-                return  # listening
-        except OSError:
-            pass
-        time.sleep(0.2)
-    raise TimeoutError(f"nothing answered at {url} in {timeout} s")
-
-
 @contextmanager
 def _server(cmd: list[str], ready_url: str, tmp: Path):
     env = dict(os.environ)
@@ -89,7 +50,7 @@ def _server(cmd: list[str], ready_url: str, tmp: Path):
             cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
         )
         try:
-            _wait_http(ready_url, proc)
+            wait_http(ready_url, proc)
             yield
         finally:
             os.killpg(proc.pid, signal.SIGTERM)  # the server and its kernels
@@ -110,7 +71,7 @@ def voila_url(tmp_path_factory):
     learner = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in LEARNER_CELLS])
     learner.metadata["kernelspec"] = notebook.metadata["kernelspec"]
     nbformat.write(learner, folder / "learner.ipynb")
-    port = _free_port()
+    port = free_port()
     cmd = [
         sys.executable,
         "-m",

@@ -33,7 +33,7 @@ KERNEL_IDLE = """() => { const s = document.querySelector('#jp-main-statusbar');
 
 def run_all_in_lab(browser, notebook, tmp_path) -> dict[str, str]:
     """Run ``notebook`` in JupyterLab; the first debugger's step and phase labels."""
-    from scripts.read_in_lab import _wait_until_run, start_lab
+    from scripts.read_in_lab import start_lab, wait_until_run
 
     root = tmp_path / "root"
     root.mkdir()
@@ -49,7 +49,7 @@ def run_all_in_lab(browser, notebook, tmp_path) -> dict[str, str]:
         page.wait_for_function(KERNEL_IDLE, timeout=90_000)
         page.click("div.lm-MenuBar-itemLabel:text('Run')")
         page.click("li.lm-Menu-item[data-command='runmenu:run-all']")
-        _wait_until_run(page, 300)
+        wait_until_run(page, 300)
         page.wait_for_timeout(1500)  # room for a stale slider value to come back
         labels = {
             name: page.locator(f".gk-debugger .gk-{name}").first.inner_text()
