@@ -64,8 +64,6 @@ PAGES = {
     "builder.add_edge(START, 'bot')\n",
     "agents.md": AGENT,
 }
-# Written by others and included as they are; their blocks are output or shell.
-INCLUDED = {"decisions.md", "bad-input.md"}
 
 
 def blocks(page: str) -> list[tuple[str, str]]:
@@ -113,9 +111,8 @@ def test_page_runs_as_written(page, tmp_path, monkeypatch):
 
 def test_every_python_block_runs_or_is_marked():
     """Every page's ```python blocks are run above; other blocks are marked as output
-    (text), shell (bash) or SQL."""
-    pages = {path.name for path in DOCS.glob("*.md")} - INCLUDED
-    for page in sorted(pages):
+    (text), shell (bash) or SQL. A block without a language fails."""
+    for page in sorted(path.name for path in DOCS.glob("*.md")):
         languages = {language for language, _ in blocks(page)}
         if "python" in languages or "pycon" in languages:
             assert page in PAGES, f"{page} has Python blocks that no test runs"

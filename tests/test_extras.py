@@ -105,28 +105,45 @@ def test_copying_the_lessons_needs_no_extra(monkeypatch, tmp_path):
     assert len(copy_lessons(tmp_path)) == len(lesson_paths())
 
 
+AGENTS = 'plain graphkit does not install it: pip install "graphkit[agents]" (or pip install'
+
+
 def test_the_agents_without_langchain_core(monkeypatch):
     import graphkit
 
     hide(monkeypatch, "langchain_core")
-    with pytest.raises(ImportError, match=re.escape("graphkit[agents]")):
+    with pytest.raises(ImportError) as caught:
         importlib.import_module("graphkit.prebuilt")
-    with pytest.raises(ImportError, match=re.escape("graphkit[agents]")):
+    assert str(caught.value) == (
+        "langchain_core is needed for graphkit.prebuilt, and plain graphkit does not install "
+        'it: pip install "graphkit[agents]" (or pip install langchain-core).'
+    )
+    with pytest.raises(ImportError, match=re.escape(AGENTS)):
         graphkit.create_react_agent  # noqa: B018
+
+
+def test_the_lesson_06_checks_without_langchain_core(monkeypatch):
+    from graphkit.course import lesson06
+
+    hide(monkeypatch, "langchain_core", "langchain_core.messages")
+    with pytest.raises(ImportError, match=re.escape("lesson 06's checks, and " + AGENTS)):
+        lesson06.history(4)
+    with pytest.raises(ImportError, match=re.escape("lesson 06's checks, and " + AGENTS)):
+        lesson06.summary_graph(lambda state: "summarize_conversation")
 
 
 # --- the extras list what graphkit imports, and nothing else ------------------------
 
 
 def required_modules() -> dict[str, set[str]]:
-    """Each extra named by a ``require(...)`` call in graphkit, with the modules asked for;
-    ``graphkit.prebuilt`` checks for langchain-core by itself (the agents extra)."""
-    found: dict[str, set[str]] = {"agents": {"langchain_core"}}
+    """Each extra named by a ``require(...)`` call in graphkit, with the top-level modules
+    asked for."""
+    found: dict[str, set[str]] = {}
     for path in (ROOT / "graphkit").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "require":
                 extra = next(k.value.value for k in node.keywords if k.arg == "extra")
-                found.setdefault(extra, set()).add(node.args[0].value)
+                found.setdefault(extra, set()).add(node.args[0].value.partition(".")[0])
     return found
 
 

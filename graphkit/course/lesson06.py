@@ -15,6 +15,7 @@ import warnings
 from typing import Any
 
 from graphkit.course.checking import Wrong, compiled, exercise, trace
+from graphkit.extras import require
 
 __all__ = [
     "MAX_MESSAGES",
@@ -41,7 +42,7 @@ MAX_MESSAGES = 6
 def history(length: int, prefix: str = "m") -> list[Any]:
     """A chat history of ``length`` messages, human and AI in turn, with ids
     ``m0``, ``m1``, ... (so ``RemoveMessage(id=...)`` can find them)."""
-    from langchain_core.messages import AIMessage, HumanMessage
+    AIMessage, HumanMessage = _message_classes("AIMessage", "HumanMessage")
 
     return [
         HumanMessage(f"question {i // 2 + 1}", id=f"{prefix}{i}")
@@ -49,6 +50,12 @@ def history(length: int, prefix: str = "m") -> list[Any]:
         else AIMessage(f"answer {i // 2 + 1}", id=f"{prefix}{i}")
         for i in range(length)
     ]
+
+
+def _message_classes(*names: str) -> tuple[Any, ...]:
+    """Classes of ``langchain_core.messages`` (the agents extra), by name."""
+    module = require("langchain_core.messages", extra="agents", feature="lesson 06's checks")
+    return tuple(getattr(module, name) for name in names)
 
 
 def _quiet_trace(app: Any, input: Any) -> Any:
@@ -114,7 +121,7 @@ def check_tool_round_trip(build_agent: Any) -> str:
 def _round_trip(build_agent: Any) -> tuple[str, Any, Any]:
     """Run exercise 6.1's agent once; return its steps, the tool's answer and the final
     message, or raise ``Wrong`` saying what the run did instead."""
-    from langchain_core.messages import AIMessage, ToolMessage
+    AIMessage, ToolMessage = _message_classes("AIMessage", "ToolMessage")
 
     app = compiled(build_agent, "build_agent()")
     try:
@@ -256,7 +263,7 @@ def check_keep_last(keep_last: Any) -> str:
 def summary_graph(should_summarize: Any) -> Any:
     """The exercise's graph: ``conversation`` (adds one AI reply) → your router →
     ``summarize_conversation`` (writes ``summary``, keeps the last 2 messages) or END."""
-    from langchain_core.messages import AIMessage, RemoveMessage
+    AIMessage, RemoveMessage = _message_classes("AIMessage", "RemoveMessage")
 
     from graphkit import END, START, StateGraph
     from graphkit.prebuilt import MessagesState

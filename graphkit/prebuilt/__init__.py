@@ -10,13 +10,11 @@ ToolNode(name='tools', tools=[])
 
 from __future__ import annotations
 
-try:
-    import langchain_core  # noqa: F401
-except ImportError as error:  # pragma: no cover - the agents extra is missing
-    raise ImportError(
-        "graphkit.prebuilt needs langchain-core; install it with "
-        "pip install 'graphkit[agents]' (or pip install langchain-core)."
-    ) from error
+# ruff: noqa: E402 - the submodules import langchain_core at their top; require() comes
+# first so that a missing package is an ImportError naming the extra that brings it.
+from graphkit.extras import require
+
+require("langchain_core", extra="agents", feature="graphkit.prebuilt")
 
 from graphkit.prebuilt.agent import (
     NEED_MORE_STEPS,

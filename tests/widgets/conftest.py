@@ -39,6 +39,15 @@ LEARNER_CELLS = [
 ]
 """learner.ipynb: a Debugger shown first, then driven from a later cell (Run All)."""
 
+GUIDE_CODE = f"""\
+import sys
+sys.path.insert(0, {str(REPO)!r})
+from graphkit.inspect.examples import forecast_graph
+from graphkit.widgets import Debugger
+Debugger(forecast_graph(), {{"topic": "today", "tokens": 0}}, breakpoints=["summarize"])
+"""
+"""guide.ipynb: the debugger guide's example, which test_guide_screenshots.py photographs."""
+
 
 @contextmanager
 def _server(cmd: list[str], ready_url: str, tmp: Path):
@@ -62,8 +71,8 @@ def _server(cmd: list[str], ready_url: str, tmp: Path):
 
 @pytest.fixture(scope="session")
 def voila_url(tmp_path_factory):
-    """A Voila server for a folder holding debugger.ipynb (a Debugger on chain_app) and
-    learner.ipynb (the same, driven by a later cell)."""
+    """A Voila server for a folder holding debugger.ipynb (a Debugger on chain_app),
+    learner.ipynb (the same, driven by a later cell) and guide.ipynb (the guide's example)."""
     folder = tmp_path_factory.mktemp("notebooks")
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(NOTEBOOK_CODE)])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
@@ -71,6 +80,9 @@ def voila_url(tmp_path_factory):
     learner = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in LEARNER_CELLS])
     learner.metadata["kernelspec"] = notebook.metadata["kernelspec"]
     nbformat.write(learner, folder / "learner.ipynb")
+    guide = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(GUIDE_CODE)])
+    guide.metadata["kernelspec"] = notebook.metadata["kernelspec"]
+    nbformat.write(guide, folder / "guide.ipynb")
     port = free_port()
     cmd = [
         sys.executable,
