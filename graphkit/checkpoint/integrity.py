@@ -2,9 +2,10 @@
 
 A database file can be edited by anyone who can write it, and a disk can lose pages. So
 a stored checkpoint row must have fields of the right types, a delta of the right shape,
-and value rows (blobs) that match the count and hash written with them. Each check here
-raises ``RowProblem`` saying what is wrong; the saver adds the thread and checkpoint and
-raises ``CheckpointDecodeError``.
+fields that match the hash written with them, and value rows (blobs) and pending writes
+that match the count and hash written with them. Each check here raises ``RowProblem``
+saying what is wrong; the saver adds the thread and checkpoint and raises
+``CheckpointDecodeError``.
 
 >>> blob_check([("weather", "json", b'"sunny"')])
 (1, 'b51b6dd758564e4c51bc1508e74850d0')
@@ -28,7 +29,12 @@ __all__ = [
     "check_blobs",
     "check_fields",
     "check_names",
+    "check_row",
+    "check_writes",
     "read_delta",
+    "row_check",
+    "write_check",
+    "write_hash",
 ]
 
 
@@ -156,8 +162,8 @@ def blob_check(blobs: Iterable[tuple[str, str, Any]]) -> tuple[int, str]:
     # every length first, so that no two different sets of rows hash the same bytes
     sizes = array("q", [*map(len, channels), *map(len, types), *map(len, values)])
     digest = hashlib.blake2b(sizes.tobytes(), digest_size=16)
-    digest.update(_bytes("".join(channels)))
-    digest.update(_bytes("".join(types)))
+    digest.update(b"".join(map(_bytes, channels)))
+    digest.update(b"".join(map(_bytes, types)))
     digest.update(b"".join(values))
     return len(rows), digest.hexdigest()
 
@@ -180,6 +186,11 @@ def check_blobs(
     count, hash_ = expected
     if count is None and hash_ is None:
         return
+    for channel, (type_, value) in found.items():  # what SQLite keeps in any column
+        if type(channel) is not str:
+            raise RowProblem(f"a value row's channel is {_short(channel)}, not text")
+        if not (isinstance(type_, (str, bytes)) and isinstance(value, (str, bytes))):
+            raise RowProblem(f"the value row of {channel!r} holds {_short(value)}, not bytes")
     actual_count, actual_hash = blob_check([(channel, *typed) for channel, typed in found.items()])
     if actual_count != count:
         rows = "value row was" if count == 1 else "value rows were"
@@ -187,3 +198,85 @@ def check_blobs(
         raise RowProblem(f"{count} {rows} written, {actual_count} {left} left")
     if actual_hash != hash_:
         raise RowProblem(f"the {count} value rows were changed after they were written")
+
+
+# -- the checkpoint row itself -----------------------------------------------------------
+
+
+def row_check(fields: Iterable[Any]) -> str:
+    """The hash of a checkpoint row's fields (text, bytes, numbers or None), in order.
+
+    >>> row_check(["t", 3, None]) == row_check(["t", "3", None])
+    False
+    """
+    digest = hashlib.blake2b(digest_size=16)
+    for field in fields:
+        # a tag and a length before each field, so that no two rows hash the same bytes
+        if isinstance(field, (str, bytes)):  # SQLite gives back whichever was written
+            part = b"bytes:" + _bytes(field)
+        else:
+            part = f"{type(field).__name__}:{field!r}".encode()
+        digest.update(len(part).to_bytes(8, "big"))
+        digest.update(part)
+    return digest.hexdigest()
+
+
+def check_row(expected: str | None, fields: Iterable[Any]) -> None:
+    """Refuse a row whose fields differ from the hash written with them (``None``: a
+    row written before rows were checked, taken as it is).
+
+    >>> check_row(row_check(["t", 3]), ["t", 4])
+    Traceback (most recent call last):
+    ...
+    graphkit.checkpoint.integrity.RowProblem: its fields were changed after they were written
+    """
+    if expected is not None and row_check(fields) != expected:
+        raise RowProblem("its fields were changed after they were written")
+
+
+# -- pending writes ----------------------------------------------------------------------
+
+WRITE_SUM_MODULUS = 1 << 61
+"""Sums of write hashes are kept below this, so that SQLite can add one more to a stored
+sum without leaving its 64-bit integers."""
+
+
+def write_hash(write: Iterable[Any]) -> int:
+    """The hash of one pending-write row: every field that says where it belongs and what
+    it holds (thread, namespace, checkpoint, task, index, channel, task path, type, value).
+    """
+    return int(row_check(write)[:16], 16) % WRITE_SUM_MODULUS
+
+
+def write_check(writes: Iterable[Iterable[Any]]) -> tuple[int, int]:
+    """The count of a checkpoint's pending-write rows and the sum of their hashes, which a
+    put of more writes can extend without reading the earlier ones back.
+
+    >>> write_check([("t", "", "c1", "task", 0, "x", "", "json", b"1")])[0]
+    1
+    """
+    count, total = 0, 0
+    for write in writes:
+        count, total = count + 1, (total + write_hash(write)) % WRITE_SUM_MODULUS
+    return count, total
+
+
+def check_writes(expected: tuple[int | None, int | None], writes: Iterable[Iterable[Any]]) -> None:
+    """Refuse pending-write rows that differ from the ``(count, sum)`` kept with their
+    checkpoint (``(None, None)``: a checkpoint written before writes were checked).
+
+    >>> check_writes((2, 0), [])
+    Traceback (most recent call last):
+    ...
+    graphkit.checkpoint.integrity.RowProblem: 2 pending writes were saved, 0 are left
+    """
+    count, total = expected
+    if count is None or total is None:
+        return
+    actual_count, actual_total = write_check(writes)
+    if actual_count != count:
+        saved = "pending write was" if count == 1 else "pending writes were"
+        left = "is" if actual_count == 1 else "are"
+        raise RowProblem(f"{count} {saved} saved, {actual_count} {left} left")
+    if actual_total != total:
+        raise RowProblem(f"its {count} pending writes were changed after they were saved")

@@ -1,12 +1,13 @@
 """SqliteSaver: checkpoints in an SQLite file, each row holding only what its step changed.
 
-Three tables, prefixed ``graphkit_`` so they never clash with LangGraph's own (their SQL,
+Four tables, prefixed ``graphkit_`` so they never clash with LangGraph's own (their SQL,
 and how a file written by an older graphkit is brought up to date, are in
-``sqlite_file.py``; what a read checks is in ``integrity.py``):
+``sqlite_file.py``; what a read checks is in ``integrity.py`` and ``heads.py``):
 
 ``graphkit_checkpoints``
     One row per checkpoint: ids, parent id, step, source, created_at, updated channels,
-    metadata, the count and hash of the blobs it wrote, and a *delta* of its three maps
+    metadata, the count and hash of the blobs it wrote, a hash of its own fields, the
+    count and hash-sum of its pending writes, and a *delta* of its three maps
     (channel values, channel versions, versions seen) against the row named by
     ``base_seq``, usually its parent. Every ``SNAPSHOT_EVERY``-th row of a chain, and any
     row whose base the saver does not know, is a snapshot instead (``base_seq`` is NULL):
@@ -17,6 +18,8 @@ and how a file written by an older graphkit is brought up to date, are in
     value is serialized once however many checkpoints share it.
 ``graphkit_writes``
     Pending writes, one row per (checkpoint, task, index).
+``graphkit_heads``
+    One row per thread: its newest checkpoint id and how many checkpoints it has.
 
 >>> from graphkit.checkpoint import Checkpoint
 >>> with SqliteSaver.from_conn_string(":memory:") as saver:
@@ -36,14 +39,21 @@ from typing import Any, NamedTuple
 
 from graphkit.checkpoint.base import Checkpoint
 from graphkit.checkpoint.deltas import Changes, RowMaps, RowMemory, RowPlan, plan_row
+from graphkit.checkpoint.heads import MissingCheckpoint, check_head, read_heads, record_put
 from graphkit.checkpoint.integrity import (
+    WRITE_SUM_MODULUS,
     Delta,
     RowProblem,
     blob_check,
     check_blobs,
     check_fields,
     check_names,
+    check_row,
+    check_writes,
     read_delta,
+    row_check,
+    write_check,
+    write_hash,
 )
 from graphkit.checkpoint.memory import _thread
 from graphkit.checkpoint.saver import (
@@ -86,6 +96,13 @@ class _Row(NamedTuple):
     delta: bytes
     blob_count: int | None
     blob_hash: str | None
+    row_hash: str | None
+    write_count: int | None
+    write_sum: int | None
+
+    def checked(self) -> tuple[Any, ...]:
+        """The fields ``row_hash`` covers: all but seq and the checks kept up to date."""
+        return self[1:-3]
 
 
 _COLUMNS = ", ".join(_Row._fields)
@@ -147,8 +164,23 @@ class SqliteSaver(BaseCheckpointSaver):
         where, params = "replaced = 0 AND thread_id = ? AND checkpoint_ns = ?", [thread, namespace]
         if wanted is not None:
             where, params = f"{where} AND checkpoint_id = ?", [*params, wanted]
-        with self._lock, self._file_errors(thread):
+        with self._lock, self._file_errors(thread), self._snapshot():
             found = self._rows(where, params, "ORDER BY checkpoint_id DESC LIMIT 1")
+            if wanted is None:  # the latest: is it the one the thread's head names?
+                self._check_heads(thread, namespace, found, whole=False)
+            elif not found:  # never written, or deleted? The head counts the thread's rows.
+                rows = self._rows(
+                    "replaced = 0 AND thread_id = ? AND checkpoint_ns = ?",
+                    params[:2],
+                    "ORDER BY checkpoint_id DESC",
+                )
+                try:
+                    self._check_heads(thread, namespace, rows, whole=True)
+                except CheckpointDecodeError as error:
+                    problem = f"it is not in the file, and the thread is damaged: {error}"
+                    raise _decode_error(
+                        thread, namespace, wanted, problem, damaged=False
+                    ) from error
             return self._tuple(found[0], self._metadata(found[0])) if found else None
 
     def list(
@@ -177,11 +209,19 @@ class SqliteSaver(BaseCheckpointSaver):
             "ORDER BY checkpoint_id DESC, (SELECT MIN(seq) FROM graphkit_checkpoints AS first"
             " WHERE first.thread_id = c.thread_id AND first.checkpoint_ns = c.checkpoint_ns)"
         )
-        with self._lock, self._file_errors(config_key(config, "thread_id")):
+        with self._lock, self._file_errors(config_key(config, "thread_id")), self._snapshot():
+            rows = self._rows(" AND ".join(clauses), params, order)
+            if before_id is None:  # every row of the threads: check them against their heads
+                thread_id, namespace = (
+                    None if value is None else str(value)
+                    for value in (
+                        config_key(config, "thread_id"),
+                        config_key(config, "checkpoint_ns"),
+                    )
+                )
+                self._check_heads(thread_id, namespace, rows, whole=True)
             found = [
-                (row, metadata)
-                for row in self._rows(" AND ".join(clauses), params, order)
-                if matches(metadata := self._metadata(row), filter)
+                (row, metadata) for row in rows if matches(metadata := self._metadata(row), filter)
             ]
             found = found[:limit] if limit is not None else found
             # Read oldest first, so that each checkpoint's base is already in memory.
@@ -228,21 +268,39 @@ class SqliteSaver(BaseCheckpointSaver):
             )
             for position, (channel, value) in enumerate(writes)
         ]
-        special = [row for row in rows if row[4] < 0]
-        regular = [row for row in rows if row[4] >= 0]
         insert = (
             "INSERT INTO graphkit_writes (thread_id, checkpoint_ns, checkpoint_id, task_id,"
             " idx, channel, task_path, type, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
         )
         with self._lock, self._file_errors(thread), self._transaction() as conn:
-            # A saved write stays (as in InMemorySaver); a special slot is replaced, and an
-            # upsert keeps the row's seq, so it keeps its place.
-            conn.executemany(insert + " ON CONFLICT DO NOTHING", regular)
-            conn.executemany(
-                insert + " ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)"
-                " DO UPDATE SET channel = excluded.channel, task_path = excluded.task_path,"
-                " type = excluded.type, value = excluded.value",
-                special,
+            added, total = 0, 0  # to the check kept on the checkpoint's row
+            for row in rows:
+                # A saved write stays (as in InMemorySaver); a special slot is replaced,
+                # and an upsert keeps the row's seq, so it keeps its place.
+                old = None
+                if row[4] < 0:
+                    old = conn.execute(
+                        "SELECT thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel,"
+                        " task_path, type, value FROM graphkit_writes WHERE thread_id = ? AND"
+                        " checkpoint_ns = ? AND checkpoint_id IS ? AND task_id = ? AND idx = ?",
+                        row[:5],
+                    ).fetchone()
+                    conn.execute(
+                        insert + " ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id,"
+                        " task_id, idx) DO UPDATE SET channel = excluded.channel,"
+                        " task_path = excluded.task_path, type = excluded.type,"
+                        " value = excluded.value",
+                        row,
+                    )
+                elif not conn.execute(insert + " ON CONFLICT DO NOTHING", row).rowcount:
+                    continue
+                added += old is None
+                total += write_hash(row) - (write_hash(old) if old else 0)
+            conn.execute(
+                "UPDATE graphkit_checkpoints SET write_count = write_count + ?,"
+                f" write_sum = (write_sum + ?) % {WRITE_SUM_MODULUS} WHERE thread_id = ?"
+                " AND checkpoint_ns = ? AND checkpoint_id = ? AND replaced = 0",
+                (added, total % WRITE_SUM_MODULUS, thread, namespace, checkpoint_id),
             )
 
     def delete_thread(self, thread_id: str) -> None:
@@ -254,8 +312,8 @@ class SqliteSaver(BaseCheckpointSaver):
                     "(SELECT seq FROM graphkit_checkpoints WHERE thread_id = ?)",
                     (thread,),
                 )
-                conn.execute("DELETE FROM graphkit_checkpoints WHERE thread_id = ?", (thread,))
-                conn.execute("DELETE FROM graphkit_writes WHERE thread_id = ?", (thread,))
+                for table in ("graphkit_checkpoints", "graphkit_writes", "graphkit_heads"):
+                    conn.execute(f"DELETE FROM {table} WHERE thread_id = ?", (thread,))
             self._memory.forget_thread(thread)
 
     # -- reading ---------------------------------------------------------------------------
@@ -267,11 +325,12 @@ class SqliteSaver(BaseCheckpointSaver):
     def _tuple(self, row: _Row, metadata: dict[str, Any]) -> CheckpointTuple:
         try:
             check_fields(row)
+            check_row(row.row_hash, row.checked())
         except RowProblem as error:
             raise self._error(row, str(error), damaged=True) from error
         try:
             updated = check_names(json.loads(row.updated_channels))
-        except (ValueError, TypeError) as error:  # a RowProblem, bad JSON, or not text
+        except (ValueError, TypeError, RecursionError) as error:  # a RowProblem, bad JSON, not text
             raise self._error(row, "its updated channels", error, damaged=True) from error
         known = self._maps(row)
         checkpoint = Checkpoint(
@@ -285,13 +344,16 @@ class SqliteSaver(BaseCheckpointSaver):
             updated_channels=frozenset(updated),
             created_at=row.created_at,
         )
+        stored = _writes(self.conn, (row.thread_id, row.checkpoint_ns, row.checkpoint_id))
+        try:
+            check_writes((row.write_count, row.write_sum), stored)
+        except RowProblem as error:
+            problem = f"its pending writes do not match the check kept with them ({error})"
+            raise self._error(row, problem, damaged=True) from error
         writes = [
             (task, channel, self._load(row, f"a write of task {task!r} to {channel!r}", typed))
-            for task, channel, *typed in self.conn.execute(
-                "SELECT task_id, channel, type, value FROM graphkit_writes WHERE thread_id = ? "
-                "AND checkpoint_ns = ? AND checkpoint_id = ? ORDER BY seq",
-                (row.thread_id, row.checkpoint_ns, row.checkpoint_id),
-            )
+            for *_, task, _, channel, _, type_, value in stored
+            for typed in [(type_, value)]
         ]
         for task, channel, _ in writes:
             if not (isinstance(task, str) and isinstance(channel, str)):
@@ -371,6 +433,11 @@ class SqliteSaver(BaseCheckpointSaver):
             if (found[0].thread_id, found[0].checkpoint_ns) != (row.thread_id, row.checkpoint_ns):
                 problem = f"it builds on row {base_seq}, which belongs to another thread"
                 raise self._error(row, problem, damaged=True)
+            try:
+                check_row(found[0].row_hash, found[0].checked())
+            except RowProblem as error:
+                problem = f"the row it builds on (seq {base_seq}): {error}"
+                raise self._error(row, problem, damaged=True) from error
             chain.append(found[0])
         return chain, None
 
@@ -443,15 +510,35 @@ class SqliteSaver(BaseCheckpointSaver):
     def _error(
         self, row: _Row, what: str, cause: Exception | None = None, *, damaged: bool = False
     ) -> Exception:
-        namespace = f" (namespace {row.checkpoint_ns!r})" if row.checkpoint_ns else ""
-        fix = (
-            ". The file was changed outside graphkit, or is damaged: restore it from a "
-            f"backup, or delete the thread with saver.delete_thread({row.thread_id!r})"
-        )
-        return CheckpointDecodeError(
-            f"Cannot read checkpoint {row.checkpoint_id!r} of thread {row.thread_id!r}"
-            f"{namespace}: {what}" + (f": {cause}" if cause else "") + (fix if damaged else "")
-        )
+        where = (row.thread_id, row.checkpoint_ns, row.checkpoint_id)
+        return _decode_error(*where, what + (f": {cause}" if cause else ""), damaged=damaged)
+
+    def _check_heads(
+        self, thread_id: str | None, namespace: str | None, rows: Sequence[_Row], *, whole: bool
+    ) -> None:
+        """Refuse threads whose newest row (``rows`` newest first) or, if ``whole``
+        holds every row of them, whose number of rows differs from their head."""
+        newest: dict[tuple[str, str], _Row] = {}
+        checked: dict[tuple[str, str], int] = {}
+        for row in rows:
+            key = (row.thread_id, row.checkpoint_ns)
+            newest.setdefault(key, row)
+            checked[key] = checked.get(key, 0) + (row.row_hash is not None)
+        heads = read_heads(self.conn, thread_id, namespace)
+        for key in sorted({*heads, *newest}, key=repr):
+            row = newest.get(key)
+            try:
+                check_head(
+                    heads.get(key),
+                    row and (row.checkpoint_id, row.row_hash is not None),
+                    checked.get(key, 0) if whole else None,
+                )
+            except MissingCheckpoint as error:
+                raise _decode_error(*key, error.checkpoint_id, str(error), damaged=True) from error
+            except RowProblem as error:
+                if row is None:  # a head without rows: a thread deleted by hand
+                    raise _decode_error(*key, None, str(error), damaged=True) from error
+                raise self._error(row, str(error), damaged=True) from error
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -471,7 +558,7 @@ class SqliteSaver(BaseCheckpointSaver):
             checkpoint.parent_id,
             checkpoint.step,
             checkpoint.source,
-            checkpoint.created_at,
+            float(checkpoint.created_at),  # what SQLite gives back from a REAL column
             json.dumps(sorted(checkpoint.updated_channels)),
             *self._dump(dict(metadata), f"{where}, metadata"),
             plan.base.seq if plan.base else None,
@@ -483,11 +570,17 @@ class SqliteSaver(BaseCheckpointSaver):
             for channel, value in plan.changed.items()
         ]
         row = (*row, *blob_check(blobs))
-        conn.execute(
-            "UPDATE graphkit_checkpoints SET replaced = 1 WHERE thread_id = ? "
-            "AND checkpoint_ns = ? AND checkpoint_id = ? AND replaced = 0",
+        # The writes saved against this id so far stay its writes: keep their check
+        # (or, for a new id, count the writes saved before it, as a put of them would).
+        old = conn.execute(
+            "UPDATE graphkit_checkpoints SET replaced = 1 WHERE thread_id = ? AND "
+            "checkpoint_ns = ? AND checkpoint_id = ? AND replaced = 0 "
+            "RETURNING row_hash, write_count, write_sum",
             (*thread, checkpoint.id),
-        )
+        ).fetchone()
+        writes = old[1:] if old else write_check(_writes(conn, (*thread, checkpoint.id)))
+        row = (*row, row_check(row), *writes)
+        record_put(conn, thread, checkpoint.id, added=0 if old and old[0] is not None else 1)
         seq: int = conn.execute(
             f"INSERT INTO graphkit_checkpoints ({_COLUMNS.partition(', ')[2]}) "
             f"VALUES ({', '.join('?' * len(row))})",
@@ -527,8 +620,49 @@ class SqliteSaver(BaseCheckpointSaver):
             raise
         self.conn.commit()
 
+    @contextmanager
+    def _snapshot(self) -> Iterator[None]:
+        """Every read in the block sees the file as one commit left it: a checkpoint row,
+        its writes and its thread's head, even while another process saves more."""
+        if self.conn.in_transaction:  # already inside one (e.g. a caller's)
+            yield
+            return
+        self.conn.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self.conn.rollback()  # nothing was written
+
     def _base_for(self, thread: tuple[str, str], checkpoint: Checkpoint) -> RowMaps | None:
         known = self._memory.base_for(thread, checkpoint)
         # Another connection may have deleted the thread since this saver saw the row.
         exists = "SELECT 1 FROM graphkit_checkpoints WHERE seq = ?"
         return known if known and self.conn.execute(exists, (known.seq,)).fetchone() else None
+
+
+def _decode_error(
+    thread_id: str, namespace: str, checkpoint_id: str | None, what: str, *, damaged: bool
+) -> CheckpointDecodeError:
+    """The error for a checkpoint of ``thread_id`` that cannot be read (``damaged``: the
+    file, not the serializer, is at fault)."""
+    checkpoint = f"checkpoint {checkpoint_id!r} of " if checkpoint_id is not None else ""
+    fix = (
+        ". The file was changed outside graphkit, or is damaged: restore it from a "
+        f"backup, or delete the thread with saver.delete_thread({thread_id!r})"
+    )
+    return CheckpointDecodeError(
+        f"Cannot read {checkpoint}thread {thread_id!r}"
+        + (f" (namespace {namespace!r})" if namespace else "")
+        + f": {what}"
+        + (fix if damaged else "")
+    )
+
+
+def _writes(conn: sqlite3.Connection, checkpoint: tuple[str, str, str]) -> list[Any]:
+    """The pending-write rows of (thread, namespace, checkpoint id), in the order put."""
+    return conn.execute(
+        "SELECT thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, task_path,"
+        " type, value FROM graphkit_writes WHERE thread_id = ? AND checkpoint_ns = ? AND"
+        " checkpoint_id = ? ORDER BY seq",
+        checkpoint,
+    ).fetchall()

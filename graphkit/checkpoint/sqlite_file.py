@@ -14,6 +14,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from graphkit.checkpoint.heads import HEADS
+
 __all__ = ["SCHEMA", "CheckpointFileError", "add_missing_columns", "database_path", "file_error"]
 
 SCHEMA = """
@@ -27,7 +29,9 @@ CREATE TABLE IF NOT EXISTS graphkit_checkpoints (
     depth INTEGER NOT NULL,  -- rows since the last snapshot
     delta_type TEXT NOT NULL, delta BLOB NOT NULL,
     replaced INTEGER NOT NULL DEFAULT 0,  -- 1: put again since (kept: later rows build on it)
-    blob_count INTEGER, blob_hash TEXT  -- its value rows' check; NULL: written before checks
+    blob_count INTEGER, blob_hash TEXT,  -- its value rows' check; NULL: written before checks
+    row_hash TEXT,  -- the check of the fields above (not seq, replaced); NULL: as blob_count
+    write_count INTEGER, write_sum INTEGER  -- its pending writes' check, kept up to date
 );
 CREATE UNIQUE INDEX IF NOT EXISTS graphkit_checkpoints_by_id
     ON graphkit_checkpoints (thread_id, checkpoint_ns, checkpoint_id) WHERE replaced = 0;
@@ -118,22 +122,40 @@ def database_path(conn: sqlite3.Connection) -> str:
 
 def add_missing_columns(conn: sqlite3.Connection) -> None:
     """Bring a file written by an older graphkit up to date: its rows keep NULL in the
-    new columns (for ``blob_count`` and ``blob_hash``: not checked, as before). Only a
-    file that needs it takes the write lock, and it looks again once it holds it, in
-    case another process opening the file at the same time did it first."""
+    new columns (for the checks: not checked, as before), and its threads get a head
+    (``heads.py``) naming their newest checkpoint. Only a file that needs it takes the
+    write lock, and it looks again once it holds it, in case another process opening
+    the file at the same time did it first."""
 
-    def missing() -> list[tuple[str, str]]:
+    def missing() -> tuple[list[tuple[str, str]], bool]:
         have = {found[1] for found in conn.execute("PRAGMA table_info(graphkit_checkpoints)")}
-        wanted = (("blob_count", "INTEGER"), ("blob_hash", "TEXT"))
-        return [(column, kind) for column, kind in wanted if column not in have]
+        columns = [(column, kind) for column, kind in _NEW_COLUMNS if column not in have]
+        heads = conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'graphkit_heads'"
+        ).fetchone()
+        return columns, heads is None
 
-    if not missing():
+    if missing() == ([], False):
         return
     conn.execute("BEGIN IMMEDIATE")
     try:
-        for column, kind in missing():
+        columns, no_heads = missing()
+        for column, kind in columns:
             conn.execute(f"ALTER TABLE graphkit_checkpoints ADD COLUMN {column} {kind}")
+        if no_heads:
+            for statement in HEADS.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
     except BaseException:
         conn.rollback()
         raise
     conn.commit()
+
+
+_NEW_COLUMNS = (
+    ("blob_count", "INTEGER"),
+    ("blob_hash", "TEXT"),
+    ("row_hash", "TEXT"),
+    ("write_count", "INTEGER"),
+    ("write_sum", "INTEGER"),
+)

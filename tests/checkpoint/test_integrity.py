@@ -14,7 +14,11 @@ from graphkit.checkpoint.integrity import (
     check_blobs,
     check_fields,
     check_names,
+    check_row,
+    check_writes,
     read_delta,
+    row_check,
+    write_check,
 )
 
 blobs = st.dictionaries(
@@ -91,3 +95,46 @@ def test_a_delta_of_the_wrong_shape_is_refused(delta, problem):
 def test_a_delta_of_the_right_shape_is_read():
     delta = {"values": [{"a": 3}, ["b"]], "versions": [{"a": "v2"}, []], "seen": [{"n": {}}, []]}
     assert read_delta(delta).seen == ({"n": {}}, [])
+
+
+# -- the checkpoint row and its pending writes --------------------------------------------
+
+writes = st.lists(
+    st.tuples(st.text(max_size=4), st.integers(-4, 4), st.text(max_size=4), st.binary(max_size=8)),
+    unique_by=lambda write: write[:2],
+)
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [
+        ["t", "", 3.0, None, b"x"],  # a number of another type
+        ["t", "", 3, "", b"x"],  # None is not empty text
+        ["t", "3", "", None, b"x"],  # the same characters, split differently
+        ["t", "", 3, None, b"y"],
+        ["t", "", 3, None],
+    ],
+)
+def test_any_change_to_a_rows_fields_changes_its_check(changed):
+    fields = ["t", "", 3, None, b"x"]
+    assert row_check(fields) != row_check(changed)
+    with pytest.raises(RowProblem, match="its fields were changed"):
+        check_row(row_check(fields), changed)
+    check_row(None, changed)  # a row written before rows were checked
+
+
+@given(writes)
+def test_the_check_of_pending_writes_does_not_depend_on_their_order(found):
+    rows = [("t", "", "c1", task, index, "x", "", "json", value) for task, index, _, value in found]
+    assert write_check(rows) == write_check(rows[::-1])
+    check_writes(write_check(rows), rows)
+
+
+def test_changed_pending_writes_say_what_changed():
+    rows = [("t", "", "c1", "task", index, "x", "", "json", b"1") for index in range(2)]
+    with pytest.raises(RowProblem, match="2 pending writes were saved, 1 is left"):
+        check_writes(write_check(rows), rows[:1])
+    moved = [rows[0], ("t", "", "c2", *rows[1][3:])]
+    with pytest.raises(RowProblem, match="its 2 pending writes were changed after they were saved"):
+        check_writes(write_check(rows), moved)
+    check_writes((None, None), moved)  # a checkpoint written before writes were checked

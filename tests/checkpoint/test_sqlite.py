@@ -39,10 +39,21 @@ def execute(path, sql, *params):
     conn.close()
 
 
+CHECKS = ("blob_count", "blob_hash", "row_hash", "write_count", "write_sum")
+
+
 def without_checks(path):
-    """Drop the value rows' checks, as a file written before they existed: what the
-    serializer alone refuses."""
-    execute(path, "UPDATE graphkit_checkpoints SET blob_count = NULL, blob_hash = NULL")
+    """Clear the rows' checks, as in a file written before they existed: what the
+    serializer and the shape checks alone refuse."""
+    execute(path, f"UPDATE graphkit_checkpoints SET {' = NULL, '.join(CHECKS)} = NULL")
+    execute(path, "UPDATE graphkit_heads SET checkpoints = 0")
+
+
+def as_before_the_checks(path):
+    """Make the file what a graphkit without any checks wrote: no check columns, no heads."""
+    for column in CHECKS:
+        execute(path, f"ALTER TABLE graphkit_checkpoints DROP COLUMN {column}")
+    execute(path, "DROP TABLE graphkit_heads")
 
 
 @pytest.fixture
@@ -280,6 +291,8 @@ def test_a_cycle_of_base_pointers_is_refused_not_walked_forever(path, cycle):
         execute(path, f"UPDATE graphkit_checkpoints SET base_seq = seq WHERE seq = {last}")
     else:  # the first row, a snapshot, now builds on the last: last -> ... -> first -> last
         execute(path, f"UPDATE graphkit_checkpoints SET base_seq = {last} WHERE base_seq IS NULL")
+    assert "its fields were changed" in reader_error(path)
+    without_checks(path)  # what the walk alone refuses
     message = reader_error(path)
     assert f"checkpoint {checkpoints[-1].id!r} of thread 't'" in message
     assert "cycle" in message
@@ -295,6 +308,8 @@ def test_a_base_pointer_into_another_thread_is_refused(path):
         "UPDATE graphkit_checkpoints SET base_seq = (SELECT MIN(seq) FROM graphkit_checkpoints) "
         "WHERE seq = (SELECT MAX(seq) FROM graphkit_checkpoints)",
     )
+    assert "its fields were changed" in reader_error(path)
+    without_checks(path)
     message = reader_error(path)
     assert f"checkpoint {checkpoints[-1].id!r} of thread 't'" in message
     assert "belongs to another thread" in message
@@ -349,12 +364,129 @@ def test_a_value_row_changed_behind_the_savers_back_is_refused(path, change):
     assert f"the value rows of checkpoint {checkpoints[0].id!r}" in message
 
 
+def test_a_deleted_latest_checkpoint_is_refused_not_read_as_the_previous_one(path):
+    checkpoints = chain(3, 3)
+    with SqliteSaver.from_conn_string(path) as saver:
+        configs = put_chain(saver, checkpoints)
+    latest = "(SELECT MAX(seq) FROM graphkit_checkpoints)"
+    execute(path, f"DELETE FROM graphkit_blobs WHERE checkpoint_seq = {latest}")
+    execute(path, f"DELETE FROM graphkit_checkpoints WHERE seq = {latest}")
+    message = reader_error(path)
+    assert f"checkpoint {checkpoints[-1].id!r} of thread 't'" in message
+    assert f"its row is missing (the newest row left is {checkpoints[-2].id!r})" in message
+    with SqliteSaver.from_conn_string(path) as reader:
+        assert reader.get_tuple(configs[-2]).checkpoint == checkpoints[-2]  # named: intact
+        with pytest.raises(CheckpointDecodeError, match=checkpoints[-1].id):
+            list(reader.list(thread("t")))
+
+
+def test_a_thread_whose_every_row_was_deleted_by_hand_is_refused(path):
+    (only,) = chain(3, 1)
+    with SqliteSaver.from_conn_string(path) as saver:
+        put_chain(saver, [only])
+    execute(path, "DELETE FROM graphkit_checkpoints")
+    message = reader_error(path)
+    assert f"checkpoint {only.id!r} of thread 't': it is the thread's newest" in message
+    assert "no row is left" in message
+
+
+def test_a_deleted_older_checkpoint_is_refused_by_list(path):
+    checkpoints = [chain(3, 1)[0]]
+    for step in range(SNAPSHOT_EVERY + 2):  # a snapshot row, which no later row needs
+        checkpoints.append(derive(checkpoints[-1], {"c0": step}))
+    with SqliteSaver.from_conn_string(path) as saver:
+        put_chain(saver, checkpoints)
+    unneeded = checkpoints[SNAPSHOT_EVERY - 1]  # the row after it is a snapshot
+    execute(path, "DELETE FROM graphkit_checkpoints WHERE checkpoint_id = ?", unneeded.id)
+    with SqliteSaver.from_conn_string(path) as reader:
+        assert reader.get_tuple(thread("t")).checkpoint == checkpoints[-1]
+        with pytest.raises(CheckpointDecodeError, match="thread 't'") as error:
+            list(reader.list(thread("t")))
+    assert f"{len(checkpoints)} checkpoints were saved in its thread" in str(error.value)
+
+
+def test_a_deleted_head_row_is_refused(path):
+    with SqliteSaver.from_conn_string(path) as saver:
+        put_chain(saver, chain(3, 2))
+    execute(path, "DELETE FROM graphkit_heads")
+    assert "head row (in graphkit_heads) is missing" in reader_error(path)
+
+
+@pytest.mark.parametrize("change", ["deleted", "value", "task", "moved", "added"])
+def test_a_pending_write_changed_behind_the_savers_back_is_refused(path, change):
+    checkpoints = chain(3, 2)
+    with SqliteSaver.from_conn_string(path) as saver:
+        put_chain(saver, checkpoints)
+    last = "(SELECT MAX(seq) FROM graphkit_writes)"
+    execute(
+        path,
+        {
+            "deleted": f"DELETE FROM graphkit_writes WHERE seq = {last}",
+            "value": f"UPDATE graphkit_writes SET value = CAST('[1]' AS BLOB) WHERE seq = {last}",
+            "task": f"UPDATE graphkit_writes SET task_id = 'other' WHERE seq = {last}",
+            "moved": "UPDATE graphkit_writes SET checkpoint_id = ?, idx = 9 WHERE seq = 1",
+            "added": "INSERT INTO graphkit_writes (thread_id, checkpoint_ns, checkpoint_id,"
+            " task_id, idx, channel, type, value, task_path) SELECT thread_id, checkpoint_ns,"
+            " checkpoint_id, task_id, 7, channel, type, value, task_path FROM graphkit_writes"
+            f" WHERE seq = {last}",
+        }[change],
+        *([checkpoints[-1].id] if change == "moved" else []),
+    )
+    message = reader_error(path)
+    assert f"checkpoint {checkpoints[-1].id!r} of thread 't'" in message
+    assert "its pending writes do not match the check kept with them" in message
+
+
+def test_pending_writes_put_again_or_replaced_keep_their_check(path):
+    checkpoints = chain(3, 2)
+    with SqliteSaver.from_conn_string(path) as saver:
+        configs = put_chain(saver, checkpoints)
+        saver.put_writes(configs[-1], [("c0", "again")], "task")  # kept: the first stays
+        saver.put_writes(configs[-1], [("__error__", "boom")], "task")
+        saver.put_writes(configs[-1], [("__error__", "boom twice")], "task")  # replaced
+        saver.put(thread("t"), checkpoints[-1], {}, {})  # the same id again
+    with SqliteSaver.from_conn_string(path) as reader:
+        assert reader.get_tuple(thread("t")).pending_writes == [
+            ("task", "c0", checkpoints[-1].step),
+            ("task", "log", ("t", checkpoints[-1].id)),
+            ("task", "__error__", "boom twice"),
+        ]
+        assert len(list(reader.list(thread("t")))) == 2
+
+
+@pytest.mark.parametrize("column", ["step", "created_at", "source", "parent_id", "metadata"])
+def test_a_checkpoint_row_changed_behind_the_savers_back_is_refused(path, column):
+    checkpoints = chain(3, 3)
+    with SqliteSaver.from_conn_string(path) as saver:
+        put_chain(saver, checkpoints)
+    value = {"step": 7, "created_at": 1.5, "source": "fork", "parent_id": "1f", "metadata": b"{}"}
+    execute(
+        path,
+        f"UPDATE graphkit_checkpoints SET {column} = ? WHERE seq = "
+        "(SELECT MAX(seq) FROM graphkit_checkpoints)",
+        value[column],
+    )
+    message = reader_error(path)
+    assert f"checkpoint {checkpoints[-1].id!r} of thread 't'" in message
+    assert "its fields were changed after they were written" in message
+
+
+def test_an_old_files_threads_get_heads_that_catch_a_deleted_latest_row(path):
+    checkpoints = chain(3, 3)
+    with SqliteSaver.from_conn_string(path) as saver:
+        put_chain(saver, checkpoints)
+    as_before_the_checks(path)
+    with SqliteSaver.from_conn_string(path) as reopened:  # migrates: heads from the rows
+        assert len(list(reopened.list(thread("t")))) == 3
+    execute(path, "DELETE FROM graphkit_checkpoints WHERE checkpoint_id = ?", checkpoints[-1].id)
+    assert f"checkpoint {checkpoints[-1].id!r} of thread 't'" in reader_error(path)
+
+
 def test_a_file_written_before_the_checks_is_migrated_and_read(path):
     checkpoints = chain(3, 4)
     with SqliteSaver.from_conn_string(path) as saver:
         put_chain(saver, checkpoints[:3])
-    for column in ("blob_count", "blob_hash"):  # as the previous version wrote it
-        execute(path, f"ALTER TABLE graphkit_checkpoints DROP COLUMN {column}")
+    as_before_the_checks(path)
     with SqliteSaver.from_conn_string(path) as reopened:
         assert [saved.checkpoint for saved in reopened.list(thread("t"))] == checkpoints[2::-1]
         put_chain(reopened, checkpoints[3:])
@@ -367,8 +499,7 @@ def test_a_file_written_before_the_checks_is_migrated_and_read(path):
 def test_processes_opening_an_old_file_at_once_migrate_it_once(path):
     with SqliteSaver.from_conn_string(path) as saver:
         put_chain(saver, chain(3, 2))
-    for column in ("blob_count", "blob_hash"):
-        execute(path, f"ALTER TABLE graphkit_checkpoints DROP COLUMN {column}")
+    as_before_the_checks(path)
     start, failures = threading.Barrier(4), []
 
     def open_it():
@@ -419,6 +550,8 @@ def test_a_pending_write_of_the_wrong_type_is_refused(path, column):
     with SqliteSaver.from_conn_string(path) as saver:
         put_chain(saver, chain(3, 2))
     execute(path, f"UPDATE graphkit_writes SET {column} = ?", b"c0")
+    assert "its pending writes do not match the check" in reader_error(path)
+    without_checks(path)
     assert "a write of task" in reader_error(path)
 
 
