@@ -48,6 +48,15 @@ from graphkit.pregel import (
 from graphkit.pregel.runtime import Runtime, get_runtime, get_stream_writer, interrupt
 from graphkit.types import Command, Interrupt, RetryPolicy, Send
 
+# isort: split
+# The layers that read records give them their methods (run.to_frame(), run.why(),
+# print(run), the notebook cards, app.get_graph()); the runtime imports neither layer.
+from graphkit.inspect import methods as _inspect_methods
+from graphkit.render import methods as _render_methods
+
+_inspect_methods.attach()
+_render_methods.attach()
+
 __version__ = "0.1.0"  # the one place the version is written: pyproject.toml reads it
 
 __all__ = [

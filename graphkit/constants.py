@@ -23,3 +23,6 @@ BRANCH_CHANNEL_PREFIX: Final = "branch:to:"
 
 PULL: Final = "__pregel_pull"
 PUSH: Final = "__pregel_push"
+
+INTERRUPT: Final = "__interrupt__"
+"""Where a paused run's interrupts are reported (and the key breakpoints are tracked under)."""

@@ -1,15 +1,16 @@
-"""Channels: one kind per file, one small protocol (``Channel``)."""
+"""Channels: one small protocol (``Channel``, in base.py) and its kinds, by family."""
 
-from graphkit.channels.any_value import AnyValue
+from graphkit.channels.barrier import NamedBarrierValue, NamedBarrierValueAfterFinish
 from graphkit.channels.base import EMPTY, Channel
-from graphkit.channels.binop import BinaryOperatorAggregate
-from graphkit.channels.ephemeral_value import EphemeralValue
-from graphkit.channels.last_value import LastValue
-from graphkit.channels.last_value_after_finish import LastValueAfterFinish
-from graphkit.channels.named_barrier_value import NamedBarrierValue
-from graphkit.channels.named_barrier_value_after_finish import NamedBarrierValueAfterFinish
 from graphkit.channels.topic import Topic
-from graphkit.channels.untracked_value import UntrackedValue
+from graphkit.channels.value import (
+    AnyValue,
+    BinaryOperatorAggregate,
+    EphemeralValue,
+    LastValue,
+    LastValueAfterFinish,
+    UntrackedValue,
+)
 
 __all__ = [
     "EMPTY",

@@ -7,25 +7,18 @@ from typing import Any, Generic, Self
 
 from graphkit.channels.base import EMPTY, Channel, Value
 
-__all__ = ["Topic"]
-
 
 class Topic(Channel[list[Value], Value | list[Value]], Generic[Value]):
     """Collects every value written, in the runtime's order; a list write adds its items.
 
-    By default it holds only the previous step's values and is cleared by the next
-    step; with ``accumulate=True`` it keeps values across steps. An empty topic has no
-    value.
+    By default it holds only the previous step's values and the next step clears it;
+    with ``accumulate=True`` it keeps values across steps. An empty topic has no value.
 
     >>> channel = Topic(str, key="events")
-    >>> channel.update(["start", ["weather", "news"]])
-    True
-    >>> channel.get()
-    ['start', 'weather', 'news']
-    >>> channel.update([])
-    True
-    >>> channel.is_available()
-    False
+    >>> channel.update(["start", ["weather", "news"]]), channel.get()
+    (True, ['start', 'weather', 'news'])
+    >>> channel.update([]), channel.is_available()
+    (True, False)
     """
 
     __slots__ = ("accumulate", "values")
@@ -67,7 +60,7 @@ class Topic(Channel[list[Value], Value | list[Value]], Generic[Value]):
         return changed
 
     def from_checkpoint(self, checkpoint: Any) -> Self:
-        channel = type(self)(self.typ, accumulate=self.accumulate, key=self.key)
+        channel = type(self)(*self._config(), key=self.key)
         if checkpoint is not EMPTY:
             channel.values = list(checkpoint)
         return channel

@@ -62,35 +62,32 @@ def managed_from_schema(schema: Any) -> dict[str, type[ManagedValue]]:
     >>> managed_from_schema(State)
     {'left': <class 'graphkit.managed.RemainingStepsManager'>}
     """
-    managed = {}
-    for name, hint in _type_hints(schema).items():
-        manager = managed_value_of(_unwrap_required(hint))
-        if manager is not None:
-            managed[name] = manager
-    return managed
+    hints = _type_hints(schema).items()
+    managed = {name: managed_value_of(_unwrap_required(hint)) for name, hint in hints}
+    return {name: manager for name, manager in managed.items() if manager is not None}
 
 
 def _unwrap_required(hint: Any) -> Any:
+    """``T`` for ``Required[T]`` and ``NotRequired[T]``."""
     return hint.__args__[0] if get_origin(hint) in (Required, NotRequired) else hint
 
 
 def is_class_schema(schema: Any) -> bool:
-    """True for schemas whose nodes receive an instance (dataclass, pydantic model)
-    rather than a dict."""
+    """True for schemas whose nodes receive an instance (dataclass, pydantic model)."""
     return inspect.isclass(schema) and (
         dataclasses.is_dataclass(schema) or hasattr(schema, "model_fields")
     )
 
 
 def coerce_to_schema(schema: Any) -> Callable[[dict[str, Any]], Any] | None:
-    """Return the function that turns a state dict into what a node receives, or
-    None when the node receives the dict itself."""
+    """The function turning a state dict into what a node receives; None for a dict."""
     if not is_class_schema(schema):
         return None
     return lambda values: schema(**values)
 
 
 def _type_hints(schema: Any) -> dict[str, Any]:
+    """A schema's fields and their annotations, refusing a schema without fields."""
     if not hasattr(schema, "__annotations__") and not inspect.isclass(schema):
         raise TypeError(
             f"State schema {schema!r} has no fields. Use a TypedDict, a dataclass or a "
@@ -116,6 +113,7 @@ def _type_hints(schema: Any) -> dict[str, Any]:
 
 
 def _channel_for(name: str, hint: Any) -> Channel:
+    """The channel of one field: the one annotated, a reducer's, or a LastValue."""
     hint = _unwrap_required(hint)
     if get_origin(hint) is Annotated:
         value_type = hint.__origin__
@@ -134,6 +132,7 @@ def _channel_for(name: str, hint: Any) -> Channel:
 
 
 def _check_reducer(name: str, reducer: Callable[..., Any]) -> None:
+    """Refuse a reducer that does not take (current, update)."""
     try:
         parameters = inspect.signature(reducer).parameters.values()
     except (TypeError, ValueError):  # builtins without a signature, e.g. operator.add

@@ -2,49 +2,28 @@
 
 from __future__ import annotations
 
-import inspect
 import warnings
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
-from types import UnionType
-from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Any
 
 from graphkit.channels import Channel
 from graphkit.constants import END, RESERVED_CHARACTERS, START
 from graphkit.errors import warn
+from graphkit.graph.compile import compile_graph, validate
+from graphkit.graph.declaration import (
+    Branch,
+    NodeDeclaration,
+    command_destinations,
+    infer_name,
+    input_schema_of,
+    named_action,
+    retry_policies,
+)
 from graphkit.graph.schema import channels_from_schema, managed_from_schema, schema_keys
 from graphkit.managed import ManagedValue
-from graphkit.types import RetryPolicy
+from graphkit.pregel.app import CompiledGraph
 
-__all__ = ["Branch", "NodeDeclaration", "StateGraph"]
-
-
-@dataclass(frozen=True, slots=True)
-class NodeDeclaration:
-    """A node as declared: its action and options, before compilation."""
-
-    name: str
-    action: Any
-    input_schema: Any
-    metadata: Mapping[str, Any] = field(default_factory=dict)
-    destinations: tuple[str, ...] | Mapping[str, str] | None = None
-    defer: bool = False
-    retry_policies: tuple[RetryPolicy, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Branch:
-    """A conditional edge: ``path(state)`` returns one or more names (or path_map
-    keys); the chosen nodes run in the next step."""
-
-    source: str
-    path: Callable[..., Any]
-    path_map: Mapping[Hashable, str] | None
-    name: str
-
-    def targets(self) -> list[str] | None:
-        """The nodes this branch can route to, or None when any node can be chosen."""
-        return list(dict.fromkeys(self.path_map.values())) if self.path_map else None
+__all__ = ["StateGraph"]
 
 
 class StateGraph:
@@ -79,13 +58,10 @@ class StateGraph:
         **deprecated: Any,
     ) -> None:
         old = _renamed_arguments(deprecated)
-        context_schema = context_schema or old.get("context_schema")
-        input_schema = input_schema or old.get("input_schema")
-        output_schema = output_schema or old.get("output_schema")
         self.state_schema = state_schema
-        self.context_schema = context_schema
-        self.input_schema = input_schema or state_schema
-        self.output_schema = output_schema or state_schema
+        self.context_schema = context_schema or old.get("context_schema")
+        self.input_schema = input_schema or old.get("input_schema") or state_schema
+        self.output_schema = output_schema or old.get("output_schema") or state_schema
         self.channels: dict[str, Channel] = {}
         self.managed: dict[str, type[ManagedValue]] = {}
         self.schemas: dict[Any, tuple[str, ...]] = {}
@@ -98,15 +74,14 @@ class StateGraph:
             self._add_schema(schema)
 
     def _add_schema(self, schema: Any) -> None:
-        if schema in self.schemas:
-            return
-        channels = channels_from_schema(schema)
-        managed = managed_from_schema(schema)
-        self.schemas[schema] = schema_keys(schema)
-        for key, channel in channels.items():
-            self.channels.setdefault(key, channel)
-        for key, manager in managed.items():
-            self.managed.setdefault(key, manager)
+        """Add the channels and managed values of a schema not seen yet."""
+        if schema not in self.schemas:
+            channels, managed = channels_from_schema(schema), managed_from_schema(schema)
+            self.schemas[schema] = schema_keys(schema)
+            for key, channel in channels.items():
+                self.channels.setdefault(key, channel)
+            for key, manager in managed.items():
+                self.managed.setdefault(key, manager)
 
     # -- nodes ----------------------------------------------------------------------------
 
@@ -124,37 +99,27 @@ class StateGraph:
         **kwargs: Any,
     ) -> StateGraph:
         """Add a node: a function ``(state) -> update`` (or ``(state, config)``), or an
-        object with ``.invoke``. The name defaults to the function's ``__name__``."""
-        for option, value in (("cache_policy", cache_policy), *kwargs.items()):
-            if value:
-                raise NotImplementedError(
-                    f"add_node(..., {option}=...) is not supported by graphkit yet."
-                )
-        if not isinstance(node, str) and action is not None:
-            raise TypeError(
-                f"add_node({node!r}, ...): a node's name must be a string, got "
-                f"{type(node).__name__}. Write add_node('name', function)."
-            )
-        if not isinstance(node, str):
-            action, node = node, _infer_name(node)
-        if action is None:
-            raise ValueError(f"add_node({node!r}) needs an action: a function or a runnable.")
-        if not callable(action) and not callable(getattr(action, "invoke", None)):
-            raise TypeError(
-                f"Node {node!r}: expected a function or an object with .invoke(), got "
-                f"{type(action).__name__}."
-            )
+        object with ``.invoke``. The name defaults to the function's ``__name__``.
+
+        >>> from typing import TypedDict
+        >>> def shout(state):
+        ...     return {"text": state["text"].upper()}
+        >>> list(StateGraph(TypedDict("S", {"text": str})).add_node(shout).nodes)
+        ['shout']
+        """
+        _refuse_unsupported("add_node(..., {}=...)", cache_policy=cache_policy, **kwargs)
+        node, action = named_action(node, action)
         self._check_node_name(node)
-        policies = _retry_policies(node, retry_policy)
+        policies = retry_policies(node, retry_policy)
         if self.compiled:
             warn(
                 f"Node {node!r} was added after compile(); the compiled graph does not "
                 "have it. Call compile() again."
             )
-        schema = input_schema or _inferred_input_schema(action) or self.state_schema
+        schema = input_schema or input_schema_of(action) or self.state_schema
         self._add_schema(schema)
         if destinations is None:
-            destinations = _command_destinations(action)
+            destinations = command_destinations(action)
         elif not isinstance(destinations, Mapping):
             destinations = tuple(destinations)
         self.nodes[node] = NodeDeclaration(
@@ -163,6 +128,7 @@ class StateGraph:
         return self
 
     def _check_node_name(self, name: str) -> None:
+        """Refuse START, END, names with a namespace separator and names taken."""
         if name in (START, END):
             raise ValueError(f"Node name {name!r} is reserved for the graph's start/end.")
         for character in RESERVED_CHARACTERS:
@@ -178,12 +144,18 @@ class StateGraph:
             )
 
     def add_sequence(self, nodes: Sequence[Any]) -> StateGraph:
-        """Add nodes (functions or ``(name, function)`` pairs) chained by edges."""
+        """Add nodes (functions or ``(name, function)`` pairs) chained by edges.
+
+        >>> from typing import TypedDict
+        >>> builder = StateGraph(TypedDict("S", {"x": int}))
+        >>> sorted(builder.add_sequence([("a", lambda s: {}), ("b", lambda s: {})]).edges)
+        [('a', 'b')]
+        """
         if not nodes:
             raise ValueError("add_sequence needs at least one node.")
         previous = None
         for item in nodes:
-            name, action = item if isinstance(item, tuple) else (_infer_name(item), item)
+            name, action = item if isinstance(item, tuple) else (infer_name(item), item)
             self.add_node(name, action)
             if previous is not None:
                 self.add_edge(previous, name)
@@ -194,7 +166,15 @@ class StateGraph:
 
     def add_edge(self, start_key: str | Sequence[str], end_key: str) -> StateGraph:
         """Run ``end_key`` in the step after ``start_key`` ran. With a list of start
-        nodes, ``end_key`` waits until every one of them has run."""
+        nodes, ``end_key`` waits until every one of them has run.
+
+        >>> from typing import TypedDict
+        >>> builder = StateGraph(TypedDict("S", {"x": int}))
+        >>> for name in "abc":
+        ...     builder = builder.add_node(name, lambda s: {})
+        >>> builder.add_edge(START, "a").add_edge(["a", "b"], "c").waiting_edges
+        {(('a', 'b'), 'c')}
+        """
         if isinstance(start_key, str):
             if start_key == END:
                 raise ValueError("END cannot be the start of an edge; edges leave END nowhere.")
@@ -227,28 +207,28 @@ class StateGraph:
     ) -> StateGraph:
         """After ``source`` runs, call ``path(state)``; run the node(s) it names (or
         that ``path_map`` maps its result to) in the next step. END stops that branch.
+
+        >>> from typing import TypedDict
+        >>> builder = StateGraph(TypedDict("S", {"x": int}))
+        >>> builder = builder.add_conditional_edges(START, lambda s: "big", ["big", "small"])
+        >>> builder.branches[START]["condition"].targets()
+        ['big', 'small']
         """
         if not callable(path):
-            invoke = getattr(path, "invoke", None)
-            if not callable(invoke):
+            path = getattr(path, "invoke", None)
+            if not callable(path):
                 raise TypeError(f"Conditional edge from {source!r}: path must be callable.")
-            path = invoke
-        if isinstance(path_map, Mapping):
-            mapping: dict[Hashable, str] | None = dict(path_map)
-        elif path_map is not None:
-            mapping = {name: name for name in path_map}
-        else:
-            mapping = None
+        if path_map is not None and not isinstance(path_map, Mapping):
+            path_map = {name: name for name in path_map}
         name = getattr(path, "__name__", None) or "condition"
-        if name == "<lambda>":
-            name = "condition"
+        name = "condition" if name == "<lambda>" else name
         branches = self.branches.setdefault(source, {})
         if name in branches:
             raise ValueError(
                 f"Node {source!r} already has a conditional edge named {name!r}; use "
                 "a function with another name for the second one."
             )
-        branches[name] = Branch(source, path, mapping, name)
+        branches[name] = Branch(source, path, None if path_map is None else dict(path_map), name)
         return self
 
     def set_entry_point(self, key: str) -> StateGraph:
@@ -271,9 +251,14 @@ class StateGraph:
 
     def validate(self) -> None:
         """Raise ValueError for edges to unknown nodes or a graph with no entry point;
-        warn about what LangGraph accepts silently but is likely a mistake."""
-        from graphkit.graph.compile import validate
+        warn about what LangGraph accepts silently but is likely a mistake.
 
+        >>> from typing import TypedDict
+        >>> builder = StateGraph(TypedDict("S", {"x": int})).add_node("a", lambda s: {})
+        >>> builder.validate()  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ValueError: Graph must have an entrypoint: add an edge from START, e.g. add_edge(...).
+        """
         validate(self)
 
     def compile(
@@ -287,22 +272,32 @@ class StateGraph:
         debug: bool = False,
         name: str | None = None,
         **kwargs: Any,
-    ) -> Any:
+    ) -> CompiledGraph:
         """Check the graph and turn it into a runnable ``CompiledGraph``.
 
         ``executor`` (a graphkit extension) is any ``concurrent.futures.Executor`` to
         run a superstep's parallel tasks on, e.g. a ``dask.distributed`` client's
         ``get_executor()``; by default they run on a shared thread pool.
-        """
-        from graphkit.graph.compile import compile_graph
 
-        for option, value in (*kwargs.items(),):
-            if value:
-                raise NotImplementedError(
-                    f"compile({option}=...) is not supported by graphkit yet."
-                )
-        compiled = compile_graph(
-            self,
+        >>> from typing import TypedDict
+        >>> builder = StateGraph(TypedDict("S", {"x": int})).add_node("a", lambda s: {"x": 2})
+        >>> builder.add_edge(START, "a").compile().invoke({"x": 1})
+        {'x': 2}
+        """
+        _refuse_unsupported("compile({}=...)", **kwargs)
+        spec = compile_graph(self)
+        interrupts = {"interrupt_before": interrupt_before, "interrupt_after": interrupt_after}
+        for option, nodes in interrupts.items():
+            for node in () if nodes == "*" else nodes or ():
+                if node not in self.nodes:
+                    raise ValueError(
+                        f"compile({option}=[{node!r}]): there is no node {node!r}; nodes: "
+                        f"{sorted(self.nodes)}."
+                    )
+        self.compiled = True
+        return CompiledGraph(
+            spec,
+            builder=self,
             name=name or "LangGraph",
             store=store,
             executor=executor,
@@ -311,8 +306,13 @@ class StateGraph:
             interrupt_before=interrupt_before or (),
             interrupt_after=interrupt_after or (),
         )
-        self.compiled = True
-        return compiled
+
+
+def _refuse_unsupported(call: str, /, **options: Any) -> None:
+    """Raise NotImplementedError for a LangGraph option graphkit does not support yet."""
+    for option, value in options.items():
+        if value:
+            raise NotImplementedError(f"{call.format(option)} is not supported by graphkit yet.")
 
 
 _RENAMED = {"input": "input_schema", "output": "output_schema", "config_schema": "context_schema"}
@@ -337,83 +337,3 @@ def _renamed_arguments(given: dict[str, Any]) -> dict[str, Any]:
                 stacklevel=3,
             )
     return {new: given[old] for old, new in _RENAMED.items() if old in given}
-
-
-def _infer_name(action: Any) -> str:
-    name = getattr(action, "name", None) or getattr(action, "__name__", None)
-    if not isinstance(name, str) or not name:
-        name = type(action).__name__
-    if name == "<lambda>":
-        raise ValueError("A lambda has no usable name: pass one, add_node('name', lambda s: ...).")
-    return name
-
-
-def _inferred_input_schema(action: Any) -> Any:
-    """A node's own input schema, from the annotation of its first parameter (as
-    LangGraph does): a node annotated with a smaller TypedDict reads only those keys."""
-    function = action if inspect.isfunction(action) or inspect.ismethod(action) else None
-    if function is None:
-        call = getattr(action, "__call__", None)  # noqa: B004
-        function = call if inspect.ismethod(call) else None
-    if function is None:
-        return None
-    try:
-        hints = get_type_hints(function)
-        first = next(iter(inspect.signature(function).parameters))
-    except (NameError, TypeError, ValueError, StopIteration):
-        return None
-    hint = hints.get(first)
-    if isinstance(hint, type):
-        try:
-            return hint if get_type_hints(hint) else None
-        except (NameError, TypeError):
-            return None
-    return None
-
-
-def _command_destinations(action: Any) -> tuple[str, ...] | None:
-    """The nodes a ``-> Command[Literal["a", "b"]]`` return annotation names, if any."""
-    function = action if inspect.isfunction(action) or inspect.ismethod(action) else None
-    if function is None:
-        return None
-    try:
-        returns = get_type_hints(function).get("return")
-    except (NameError, TypeError):
-        return None
-    from graphkit.types import Command
-
-    candidates = get_args(returns) if get_origin(returns) in (Union, UnionType) else (returns,)
-    for candidate in candidates:
-        arguments = get_args(candidate)
-        if get_origin(candidate) is Command and arguments and get_origin(arguments[0]) is Literal:
-            return tuple(get_args(arguments[0]))
-    return None
-
-
-def _retry_policies(node: str, retry_policy: Any) -> tuple[RetryPolicy, ...]:
-    """Validate ``add_node(retry_policy=...)``: one RetryPolicy or a sequence of them."""
-    if retry_policy is None:
-        return ()
-    policies = (retry_policy,) if isinstance(retry_policy, RetryPolicy) else retry_policy
-    if not isinstance(policies, (list, tuple)) or not all(
-        isinstance(p, RetryPolicy) for p in policies
-    ):
-        raise TypeError(
-            f"Node {node!r}: retry_policy must be a RetryPolicy or a list of them, got "
-            f"{retry_policy!r}. Use e.g. RetryPolicy(max_attempts=3)."
-        )
-    for policy in policies:
-        retry_on = policy.retry_on
-        classes = retry_on if isinstance(retry_on, (list, tuple)) else (retry_on,)
-        if isinstance(retry_on, (list, tuple)) and not retry_on:
-            raise TypeError(f"Node {node!r}: RetryPolicy(retry_on=[]) retries nothing.")
-        for item in classes:
-            is_exception_class = isinstance(item, type) and issubclass(item, BaseException)
-            is_predicate = callable(item) and not isinstance(item, type) and len(classes) == 1
-            if not (is_exception_class or is_predicate):
-                raise TypeError(
-                    f"Node {node!r}: RetryPolicy(retry_on={retry_on!r}) must be an exception "
-                    "class, a list of exception classes, or a function (error) -> bool, e.g. "
-                    "RetryPolicy(retry_on=ConnectionError)."
-                )
-    return tuple(policies)

@@ -2,10 +2,11 @@
 
 Everything here only reads the records the runtime produced (``Run``, ``Superstep``
 and the phase records) and never changes them; the core never imports this package.
-Views go records → plain rows or text (pure functions) → DataFrame or HTML, and the
+Views go records → plain rows or text (pure functions) → DataFrame or HTML. The
 records' ``to_frame``, ``why``, ``diff``, ``timeline`` and ``_repr_html_`` methods
-are one-line delegates to the functions below. pandas is imported only by the
-functions that return a DataFrame.
+*are* functions of this package: ``import graphkit`` attaches them
+(``graphkit.inspect.methods``). pandas is imported only by the functions that return
+a DataFrame.
 
 >>> from graphkit.inspect.examples import forecast_run
 >>> run = forecast_run()

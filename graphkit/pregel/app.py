@@ -7,13 +7,14 @@ from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
+from graphkit.pregel import threads
 from graphkit.pregel.config import RunConfig
-from graphkit.pregel.driver import open_stream
-from graphkit.pregel.persistence import INTERRUPT
 from graphkit.pregel.records import Run
 from graphkit.pregel.runtime import Runtime
 from graphkit.pregel.spec import GraphSpec
 from graphkit.pregel.stepper import RunOptions, Stepper
+from graphkit.streaming import Collector, open_stream
+from graphkit.streaming.aio import astream_from
 
 __all__ = ["CompiledGraph"]
 
@@ -69,42 +70,23 @@ class CompiledGraph:
         config: Mapping[str, Any] | None = None,
         *,
         context: Any = None,
-        record: bool = True,
-        executor: Executor | None = None,
-        interrupt_before: Sequence[str] | str | None = None,
-        interrupt_after: Sequence[str] | str | None = None,
-        durability: str | None = None,
+        **options: Any,
     ) -> Stepper:
         """Start a run you advance phase by phase (see ``Stepper``). ``context`` is
         what nodes see as ``runtime.context``; with a checkpointer, ``config`` names the
-        thread, ``input=None`` or ``Command(resume=...)`` resumes it."""
-        options = self._options(
-            record=record,
-            executor=executor,
-            interrupt_before=interrupt_before,
-            interrupt_after=interrupt_after,
-            durability=durability,
-            runtime=Runtime(context=context, store=self.store),
-        )
-        return Stepper(self.spec, input, RunConfig.from_dict(config), options)
+        thread, ``input=None`` or ``Command(resume=...)`` resumes it. ``options`` are
+        ``RunOptions`` fields: ``record``, ``executor``, ``interrupt_before``,
+        ``interrupt_after``, ``durability``."""
+        runtime = Runtime(context=context, store=self.store)
+        run = self.run_options(runtime=runtime, **options)
+        return Stepper(self.spec, input, RunConfig.from_dict(config), run)
 
-    def _options(
-        self,
-        *,
-        executor: Executor | None = None,
-        interrupt_before: Sequence[str] | str | None = None,
-        interrupt_after: Sequence[str] | str | None = None,
-        **options: Any,
-    ) -> RunOptions:
-        """A run's options, with this graph's compile-time defaults filled in."""
-        return RunOptions(
-            executor=executor or self.executor,
-            checkpointer=self.checkpointer,
-            # as LangGraph: an empty per-call list keeps the compiled breakpoints
-            interrupt_before=interrupt_before or self.interrupt_before,
-            interrupt_after=interrupt_after or self.interrupt_after,
-            **options,
-        )
+    def run_options(self, **options: Any) -> RunOptions:
+        """A run's options, with this graph's compile-time defaults filled in (as in
+        LangGraph, an empty per-call breakpoint list keeps the compiled ones)."""
+        for name in ("executor", "interrupt_before", "interrupt_after"):
+            options[name] = options.get(name) or getattr(self, name)
+        return RunOptions(checkpointer=self.checkpointer, **options)
 
     def trace(self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any) -> Run:
         """Run to completion and return the recorded ``Run``.
@@ -133,23 +115,11 @@ class CompiledGraph:
         """Run to the end; return the final output (``stream_mode="values"``) or the
         list of chunks of another stream mode, as LangGraph does."""
         keys = tuple(output_keys) if output_keys is not None else self.spec.output_keys
-        latest: Any = None
-        interrupts: list[Any] = []
-        chunks = []
+        collector = Collector(stream_mode)
         run = open_stream(self, input, config, stream_mode=stream_mode, output_keys=keys, **kwargs)
         for chunk in run.chunks():
-            if stream_mode != "values":
-                chunks.append(chunk)
-            elif isinstance(chunk, dict) and INTERRUPT in chunk:  # a task paused the run
-                interrupts.extend(chunk[INTERRUPT])
-                latest = {k: v for k, v in chunk.items() if k != INTERRUPT}
-            else:
-                latest = chunk
-        if stream_mode != "values":
-            return chunks
-        if interrupts:  # as LangGraph: the state so far, and what the run waits for
-            return {**latest, INTERRUPT: interrupts} if isinstance(latest, dict) else latest
-        return latest
+            collector.add(chunk)
+        return collector.result()
 
     def stream(
         self,
@@ -177,7 +147,7 @@ class CompiledGraph:
         LangGraph does; ``compile(debug=True)`` prints updates and values).
         ``context`` is handed to nodes as ``runtime.context``.
         """
-        run = open_stream(
+        yield from open_stream(
             self,
             input,
             config,
@@ -187,16 +157,13 @@ class CompiledGraph:
             subgraphs=subgraphs,
             print_mode=print_mode,
             **kwargs,
-        )
-        yield from run.chunks()
+        ).chunks()
 
     # -- threads: reading and editing saved state ----------------------------------------
 
     def get_state(self, config: Mapping[str, Any], *, subgraphs: bool = False) -> Any:
         """The thread's state: values, next nodes, pending tasks and interrupts."""
-        from graphkit.pregel.state_api import get_state
-
-        return get_state(self, config)
+        return threads.get_state(self, config)
 
     def get_state_history(
         self,
@@ -207,17 +174,13 @@ class CompiledGraph:
         limit: int | None = None,
     ) -> Iterator[Any]:
         """The thread's checkpoints as state snapshots, newest first."""
-        from graphkit.pregel.state_api import get_state_history
-
-        return get_state_history(self, config, filter=filter, before=before, limit=limit)
+        return threads.get_state_history(self, config, filter=filter, before=before, limit=limit)
 
     def update_state(
         self, config: Mapping[str, Any], values: Any, as_node: str | None = None
     ) -> dict[str, Any]:
         """Write ``values`` as if ``as_node`` had returned them; returns the new config."""
-        from graphkit.pregel.state_api import update_state
-
-        return update_state(self, config, values, as_node)
+        return threads.update_state(self, config, values, as_node)
 
     async def ainvoke(
         self,
@@ -228,39 +191,22 @@ class CompiledGraph:
         **kwargs: Any,
     ) -> Any:
         """``invoke`` for async code: async nodes run concurrently on this event loop."""
-        latest: Any = None
-        chunks = []
         keys = kwargs.pop("output_keys", None) or self.spec.output_keys
+        collector = Collector(stream_mode)
         async for chunk in self.astream(
             input, config, stream_mode=stream_mode, output_keys=keys, **kwargs
         ):
-            if stream_mode == "values":
-                latest = chunk
-            else:
-                chunks.append(chunk)
-        return latest if stream_mode == "values" else chunks
+            collector.add(chunk)
+        return collector.result()
 
     async def astream(
         self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any
     ) -> AsyncIterator[Any]:
         """``stream`` for async code: the same loop, its chunks handed to this event
         loop; async nodes run concurrently on it."""
-        from graphkit.pregel.aio import astream_from
 
         def start(loop: Any) -> Iterator[Any]:
             return self.stream(input, config, loop=loop, **kwargs)
 
         async for chunk in astream_from(start):
             yield chunk
-
-    def get_graph(self, xray: bool | int = False) -> Any:
-        """The graph as drawn: ``.to_dot()``, ``.draw_mermaid()``, ``.draw_svg()``.
-        ``xray=True`` draws subgraph nodes as their own nodes (``xray=n``: n levels)."""
-        from graphkit.render import graph_from_builder
-
-        return graph_from_builder(self.builder, name=self.name, xray=xray, only=self.spec.nodes)
-
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
-        from graphkit.render import mimebundle
-
-        return mimebundle(self, include=include, exclude=exclude)

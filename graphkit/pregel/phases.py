@@ -1,52 +1,45 @@
-"""One superstep in three phases: plan, execute, update.
+"""One superstep in three phases, side by side: they are the whole Pregel algorithm.
 
-Read them side by side; they are the whole Pregel algorithm.
+* ``plan`` picks the tasks: one per ``Send`` packet written last step, then every
+  node woken by a channel the last Update changed (a trigger with a version the node
+  has not seen).
+* ``execute`` runs them. Each reads the same frozen channels; what a task writes goes
+  into its own result, never into a channel, so no task sees another's writes.
+* ``update`` applies every write at once, in task-path order (never in the order tasks
+  finished), bumps the versions of what changed and makes the next checkpoint. It is
+  the only place channels change.
 
-* ``plan`` looks at which channels the last Update changed and picks the nodes they
-  wake: a node runs when one of its trigger channels has a version it has not seen.
-* ``execute`` runs those tasks. Each reads the same frozen channels; what a task
-  writes goes into its own result, never into a channel, so no task sees another's
-  writes from the same step.
-* ``update`` applies every write at once, in task-path order (never in the order
-  tasks finished), bumps the versions of what changed, and returns the channels the
-  next Plan will look at. It is the only place channels change.
-
-The stepper (``graphkit.pregel.stepper``) calls these in turn; checkpointing,
-streaming and limits happen there, between phases, never in here.
+The stepper (``graphkit.pregel.stepper``) calls them in turn; saving and limits happen
+there, between phases, never in here.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import dataclasses
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
 from graphkit.channels import EMPTY, Channel
 from graphkit.checkpoint import Checkpoint, new_checkpoint_id
-from graphkit.constants import PULL, PUSH, START, TASKS
-from graphkit.errors import InvalidUpdateError, warn
-from graphkit.pregel.records import (
-    ChannelChange,
-    Plan,
-    Task,
-    TaskResult,
-    Update,
-    derived_id,
-)
-from graphkit.pregel.runtime import RunContext
-from graphkit.pregel.spec import GraphSpec, NodeSpec
-from graphkit.pregel.tasks import default_pool, read_keys, run_task
+from graphkit.constants import INTERRUPT, PULL, PUSH, START, TASKS
+from graphkit.errors import GraphInterrupt, InvalidUpdateError, ParentCommand, warn
+from graphkit.pregel.records import ChannelChange, Plan, Task, TaskResult, Update, derived_id
+from graphkit.pregel.runtime import RunContext, TaskScope, enter_task, injected_values, leave_task
+from graphkit.pregel.spec import FreshRead, GraphSpec, NodeSpec
 
-__all__ = ["StepState", "execute", "plan", "run_task", "update"]
+__all__ = ["StepState", "execute", "fresh_reader", "plan", "run_task", "update"]
 
 
 @dataclass(slots=True)
 class StepState:
-    """The live state between phases: channels, their versions, and which versions
-    each node has seen. Only ``update`` changes it."""
+    """The live state between phases: channels, their versions, which versions each
+    node has seen. Only ``update`` changes it, and the named operations below."""
 
     channels: dict[str, Channel]
     versions: dict[str, int]
@@ -56,31 +49,63 @@ class StepState:
     checkpoint: Checkpoint
     max_version: int = 0
     live_volatile: set[str] = field(default_factory=set)
-    stop: int = 0  # the last step the recursion limit allows, plus one
+    """Volatile channels holding a value: Update tells them each step that passes."""
+    stop: int = 0
+    """The first step the recursion limit forbids (managed values read it too)."""
 
     @classmethod
-    def fresh(cls, graph: GraphSpec) -> StepState:
+    def fresh(cls, graph: GraphSpec, step: int = -1) -> StepState:
         """Empty channels, no versions: where a new run starts (before its input).
-
-        Channels that hold nothing are shared with every run (Update never changes a
-        channel in place); one that starts with a value, such as a reducer's ``[]``,
-        gets its own copy, since a reducer or a node may change that value in place.
-        """
+        Empty channels are shared by every run (Update never changes one in place);
+        one that starts with a value (a reducer's ``[]``) gets its own copy."""
         channels = {
             key: channel.empty_copy() if channel.is_available() else channel
             for key, channel in graph.empty_channels.items()
         }
-        return cls(channels, {}, {}, frozenset(), -1, _NO_CHECKPOINT)
+        return cls(channels, {}, {}, frozenset(), step, _NO_CHECKPOINT)
 
     def read(self, keys: Sequence[str]) -> dict[str, Any]:
         """The values of ``keys`` that hold one, as a dict."""
         channels = self.channels
         return {key: channels[key].get() for key in keys if channels[key].is_available()}
 
+    def pass_breakpoints(self) -> None:
+        """Resuming: the breakpoint that stopped the run is passed this time (LangGraph
+        stops again only once a channel changes after this)."""
+        self.versions_seen[INTERRUPT] = dict(self.versions)
+
+    def fork(self) -> Checkpoint:
+        """Replaying an older checkpoint: continue from a copy of it, a new branch of
+        the thread (LangGraph's "fork" checkpoint); returns that copy, to be saved."""
+        checkpoint = self.checkpoint
+        self.checkpoint = dataclasses.replace(
+            checkpoint,
+            id=new_checkpoint_id(after=checkpoint.id),
+            source="fork",
+            parent_id=checkpoint.id,
+            step=checkpoint.step + 1,
+        )
+        self.step = self.checkpoint.step + 1
+        return self.checkpoint
+
 
 _NO_CHECKPOINT = Checkpoint.empty()
-"""Where every new run starts: one shared value, as it holds nothing (it is never
-saved, and the first saved checkpoint has no parent, as in LangGraph)."""
+"""Where every new run starts: never saved; the first saved checkpoint has no parent."""
+
+
+def read_keys(
+    graph: GraphSpec, channels: Mapping[str, Channel], keys: Sequence[str], state: StepState
+) -> dict[str, Any]:
+    """The values of ``keys``: channels that hold one, and managed values."""
+    if not graph.managed:
+        return {key: channels[key].get() for key in keys if channels[key].is_available()}
+    values = {}
+    for key in keys:
+        if (manager := graph.managed.get(key)) is not None:
+            values[key] = manager.get(state.step, state.stop)
+        elif channels[key].is_available():
+            values[key] = channels[key].get()
+    return values
 
 
 # -- Plan -------------------------------------------------------------------------------
@@ -96,7 +121,7 @@ def plan(graph: GraphSpec, state: StepState) -> Plan:
         for channel in state.updated_channels
         for node in graph.trigger_to_nodes.get(channel, ())
     }
-    for name in sorted(woken) if len(woken) > 1 else woken:
+    for name in sorted(woken):
         node = graph.nodes[name]
         seen = state.versions_seen.get(name, {})
         fired = {
@@ -106,7 +131,12 @@ def plan(graph: GraphSpec, state: StepState) -> Plan:
             and state.versions.get(channel, 0) > seen.get(channel, 0)
         }
         if fired:
-            tasks.append(_pull_task(graph, node, state, fired))
+            task_input = read_input(graph, node, state)
+            planned_from = derived_id(state.checkpoint.id)
+            path = (PULL, name)
+            tasks.append(
+                Task(planned_from, state.step, name, "pull", path, tuple(fired), task_input, fired)
+            )
     return Plan(state.step, tuple(tasks))
 
 
@@ -124,33 +154,10 @@ def _push_tasks(graph: GraphSpec, state: StepState) -> list[Task]:
                 "it is dropped, as in LangGraph. Fix the node name in the Send."
             )
             continue
-        tasks.append(
-            Task(
-                derived_id(state.checkpoint.id),
-                state.step,
-                packet.node,
-                "push",
-                (PUSH, index),
-                (PUSH,),
-                packet.arg,
-            )
-        )
+        planned_from = derived_id(state.checkpoint.id)
+        path = (PUSH, index)
+        tasks.append(Task(planned_from, state.step, packet.node, "push", path, (PUSH,), packet.arg))
     return tasks
-
-
-def _pull_task(graph: GraphSpec, node: NodeSpec, state: StepState, fired: dict[str, int]) -> Task:
-    path = (PULL, node.name)
-    step = state.step
-    return Task(
-        derived_id(state.checkpoint.id),
-        step,
-        node.name,
-        "pull",
-        path,
-        tuple(fired),
-        read_input(graph, node, state),
-        fired,
-    )
 
 
 def read_input(graph: GraphSpec, node: NodeSpec, state: StepState) -> Any:
@@ -158,30 +165,24 @@ def read_input(graph: GraphSpec, node: NodeSpec, state: StepState) -> Any:
     schema class when it has one) of the channels and managed values it reads."""
     if isinstance(node.reads, str):
         return state.channels[node.reads].get()
-    values = read_keys(graph, state.channels, node.reads, state.step, state.stop)
+    values = read_keys(graph, state.channels, node.reads, state)
     if node.coerce is None:
         return values
     try:
         return node.coerce(values)
     except Exception as error:
-        error.add_note(_unreadable_state(graph, node, state, error))
+        schema = getattr(error, "title", None) or "the node's state schema"  # pydantic's title
+        ran = any(name in graph.nodes and name != START for name in state.versions_seen)
+        source = (
+            "a node or update_state wrote a value it refuses"
+            if ran
+            else "the values come from the run's input, so fix the input"
+        )
+        error.add_note(
+            f"Before task with name {node.name!r} (step {state.step}): its state could not "
+            f"be read as {schema}; {source}."
+        )
         raise
-
-
-def _unreadable_state(graph: GraphSpec, node: NodeSpec, state: StepState, error: Exception) -> str:
-    """The note on an error raised while reading a node's state into its schema class,
-    saying whether the values can only have come from the run's input."""
-    schema = getattr(error, "title", None) or "the node's state schema"  # pydantic's title
-    ran = any(name in graph.nodes and name != START for name in state.versions_seen)
-    source = (
-        "a node or update_state wrote a value it refuses"
-        if ran
-        else "the values come from the run's input, so fix the input"
-    )
-    return (
-        f"Before task with name {node.name!r} (step {state.step}): its state could not be "
-        f"read as {schema}; {source}."
-    )
 
 
 # -- Execute ----------------------------------------------------------------------------
@@ -196,20 +197,19 @@ def execute(
 ) -> Iterable[TaskResult | None]:
     """Run the plan's tasks; yield each result as its task finishes.
 
-    A single task runs inline in the caller's thread; several run concurrently on
-    ``executor`` (a shared thread pool by default), the first of them inline. The
-    order results arrive in is timing; ``update`` never depends on it.
-
-    When the run streams chunks live (``run.live`` is set: stream modes "messages" or
-    "custom"), every task runs on the executor and this yields ``None`` whenever a
-    running task sent a chunk, so the caller can pass it on before the task ends.
+    A single task runs inline; several run concurrently on ``executor`` (a shared
+    thread pool by default), the first of them inline. The order results arrive in is
+    timing; ``update`` never depends on it. When running tasks' chunks are wanted live
+    (the listener has a ``wake`` event), every task runs on the executor and this
+    yields ``None`` whenever a running task sent a chunk, so it can be passed on at once.
     """
     tasks = plan.tasks
+    wake = run.listener.wake if run.listener is not None else None
     if not tasks:
         return ()
-    if run.live is None and len(tasks) == 1:
+    if wake is None and len(tasks) == 1:
         return (run_task(graph, tasks[0], state, run),)
-    return _execute_concurrently(graph, tasks, state, run, executor)
+    return _execute_concurrently(graph, tasks, state, run, executor or default_pool(), wake)
 
 
 def _execute_concurrently(
@@ -217,10 +217,9 @@ def _execute_concurrently(
     tasks: Sequence[Task],
     state: StepState,
     run: RunContext,
-    executor: Executor | None,
+    pool: Executor,
+    wake: threading.Event | None,
 ) -> Iterator[TaskResult | None]:
-    live = run.live
-    pool = executor or default_pool()
     # On threads, tasks see the caller's context variables; a process-based executor
     # (dask) cannot carry them.
     in_threads = isinstance(pool, ThreadPoolExecutor)
@@ -228,25 +227,155 @@ def _execute_concurrently(
         pool.submit(contextvars.copy_context().run, run_task, graph, task, state, run)
         if in_threads
         else pool.submit(run_task, graph, task, state, run)
-        for task in (tasks if live is not None else tasks[1:])
+        for task in (tasks if wake is not None else tasks[1:])
     }
-    if live is None:
+    if wake is None:
         yield run_task(graph, tasks[0], state, run)
     else:
         for future in futures:
-            future.add_done_callback(lambda _: live.set())
+            future.add_done_callback(lambda _: wake.set())
     while futures:
-        if live is None:
+        if wake is None:
             finished, futures = wait(futures, return_when=FIRST_COMPLETED)
         else:
-            live.wait()
-            live.clear()
+            wake.wait()
+            wake.clear()
             finished = {future for future in futures if future.done()}
             futures -= finished
             if not finished:
                 yield None  # a chunk is waiting
         for future in finished:
             yield future.result()
+
+
+def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) -> TaskResult:
+    """Run one task: call its node, then turn the return value into writes (state
+    updates first, then Command routes, edges and routers). A failure is retried as
+    the node's retry policy says; the last error is caught into the result."""
+    node = graph.nodes[task.node]
+    injected, task_config = injected_values(node, task, run)
+    started = time.perf_counter()
+    failed: list[Exception] = []
+    subruns: list[Any] = []
+    answers = run.answers.get(task.id, ()) if run.answers else ()
+    while True:
+        scope = TaskScope(run, task, len(failed), subruns, [*answers])
+        writes: list[tuple[str, Any]] = []
+        output, error, interrupts = None, None, ()
+        token = enter_task(scope, task_config)
+        try:
+            output = _call(node, task.input, injected, run)
+            fresh_read = fresh_reader(graph, state, writes) if node.routes else _NO_READER
+            for writer in node.writers:
+                writes.extend(writer(output, fresh_read, task_config))
+        except GraphInterrupt as paused:  # the step stops before Update; nothing is applied
+            interrupts, writes = tuple(paused.args[0] if paused.args else ()), []
+        except Exception as exc:  # recorded; the stepper raises it after the step's tasks end
+            error = exc  # writes made before the error stay visible, but are never applied
+        finally:
+            leave_task(token)
+        if (policy := _retry_policy_for(node, error, attempt=len(failed) + 1)) is None:
+            break
+        failed.append(error)  # type: ignore[arg-type]
+        time.sleep(policy.interval(len(failed) + 1))
+    if error is not None:
+        note = f"During task with name {task.node!r} and id {task.id!r} (step {task.step})"
+        if note not in getattr(error, "__notes__", ()):  # one exception raised twice
+            error.add_note(note)
+    return TaskResult(
+        task,
+        tuple(writes),
+        output,
+        error,
+        len(failed) + 1,
+        started,
+        time.perf_counter() - started,
+        _worker_name(),
+        tuple(failed),
+        tuple(subruns),
+        interrupts,
+        tuple(scope.answers),
+    )
+
+
+def _call(node: NodeSpec, value: Any, injected: dict[str, Any], run: RunContext) -> Any:
+    try:
+        if not node.is_async:
+            return node.call(value, **injected)
+        if run.loop is None:
+            raise TypeError(
+                f"Node {node.name!r} is an async function, and this run is synchronous. "
+                "Run the graph with `await app.ainvoke(...)` or `app.astream(...)`, or make "
+                "the node a plain def."
+            )
+        # The coroutine runs on the caller's event loop, concurrently with the other
+        # async tasks of the step; this worker thread waits for it.
+        return asyncio.run_coroutine_threadsafe(node.call(value, **injected), run.loop).result()
+    except ParentCommand as sent_up:  # a subgraph this node ran routes its parent: us
+        if sent_up.command is None:
+            raise
+        return dataclasses.replace(sent_up.command, graph=None)
+
+
+def _retry_policy_for(node: NodeSpec, error: Exception | None, attempt: int) -> Any:
+    """The first of the node's retry policies that wants another attempt, if any."""
+    if error is None or isinstance(error, (ParentCommand, GraphInterrupt)):
+        return None
+    for policy in node.retry_policies:
+        if policy.should_retry(error):
+            return policy if attempt < policy.max_attempts else None
+    return None
+
+
+def _no_reader(keys: Sequence[str]) -> dict[str, Any]:
+    raise AssertionError("only a router reads the fresh state, and this node has none")
+
+
+_NO_READER: FreshRead = _no_reader
+_worker = threading.local()
+
+
+def _worker_name() -> str:
+    """The name of the thread running this task, looked up once per thread."""
+    try:
+        return _worker.name  # type: ignore[no-any-return]
+    except AttributeError:
+        _worker.name = threading.current_thread().name
+        return _worker.name  # type: ignore[no-any-return]
+
+
+def fresh_reader(graph: GraphSpec, state: StepState, writes: list[tuple[str, Any]]) -> FreshRead:
+    """What a router reads: the step's channels with the running task's own writes so
+    far applied to copies (the real channels are untouched)."""
+
+    def read(keys: Sequence[str]) -> dict[str, Any]:
+        channels: Mapping[str, Channel] = state.channels
+        pending: dict[str, list[Any]] = {}
+        for channel, value in writes:
+            if channel in keys:
+                pending.setdefault(channel, []).append(value)
+        if pending:
+            channels = dict(channels)
+            for key, values in pending.items():
+                channels[key] = channels[key].copy()
+                channels[key].update(values)
+        return read_keys(graph, channels, keys, state)
+
+    return read
+
+
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def default_pool() -> ThreadPoolExecutor:
+    # One process-wide pool: creating threads per run would cost more than most
+    # nodes. It is wide so that subgraphs run from inside tasks do not starve it.
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=64, thread_name_prefix="graphkit")
+        return _pool
 
 
 # -- Update -----------------------------------------------------------------------------
@@ -261,133 +390,140 @@ def update(
 ) -> Update:
     """Apply a step's writes to the channels, in task-path order; return the record.
 
-    Steps: sort by task path; mark the trigger versions each node has now seen; let
-    consumed channels reset; group writes by channel and hand each channel all of
-    its writes at once (its reducer runs here); tell volatile channels a step
-    passed; bump the version of everything that changed; save a checkpoint.
-    Channels that receive writes are updated on copies and swapped in only when all
-    succeed, so a failing reducer leaves the state as it was.
+    Mark the trigger versions each node has now seen; let consumed channels reset;
+    hand each channel all its writes at once (its reducer runs here); tell volatile
+    channels a step passed; let channels that wait for the end finish; bump the
+    versions of what changed; make the checkpoint. Consume and writes happen on copies,
+    swapped in only once every channel accepted its writes, so a failing reducer
+    leaves the state as it was.
 
     ``source`` names the checkpoint's origin (default: "loop" for a step that ran
     nodes, "input" for the input step); ``discarded`` are tasks a new input replaces:
     they count as having seen their triggers, so they do not run (as in LangGraph).
     """
-    ordered = (
-        sorted(results, key=lambda result: _path_key(result.task.path))
-        if len(results) > 1
-        else results
+    ordered = sorted(results, key=lambda result: _path_key(result.task.path))
+    runs_nodes = any(result.task.triggers for result in ordered)  # not the input step
+    seen: dict[str, dict[str, int]] = {}
+    for task in discarded:
+        _mark_seen(graph, state, task, seen)
+    consumed = dict.fromkeys(c for r in ordered for c in _mark_seen(graph, state, r.task, seen))
+    grouped, writers = _group_writes(graph, state.step, ordered)
+    made = _Changes(graph, state)
+    made.consume_and_write(consumed, grouped, writers)
+    if runs_nodes:  # a step passed: volatile channels not written may clear themselves
+        for name in sorted(state.live_volatile - grouped.keys()):  # the same in every process
+            made.change(name, lambda channel: channel.update([]))
+    if runs_nodes and graph.trigger_to_nodes.keys().isdisjoint(made.updated):
+        for name in graph.finishing_channels:  # nothing runs next: let them finish
+            made.change(name, lambda channel: channel.finish())
+    for name in made.changes:
+        state.versions[name] = made.version
+        channel = state.channels[name]
+        if channel.volatile and channel.is_available():
+            state.live_volatile.add(name)
+        else:
+            state.live_volatile.discard(name)
+    if made.changes:
+        state.max_version = made.version
+    source = source or ("loop" if runs_nodes else "input")
+    checkpoint = _next_checkpoint(state, made.changes, seen, made.updated, source)
+    record = Update(
+        state.step, tuple(made.changes.values()), checkpoint.updated_channels, checkpoint
     )
-    step = state.step
-    channels = state.channels
-    next_version = state.max_version + 1
-    changes: dict[str, ChannelChange] = {}
-    updated: set[str] = set()
-    versions = state.versions
+    state.checkpoint, state.updated_channels = checkpoint, checkpoint.updated_channels
+    state.step += 1
+    return record
 
-    # 1. what each node has now seen (discarded tasks too), which channels the pull
-    #    tasks consumed, and the writes grouped by channel with who wrote them
-    seen_changes: dict[str, dict[str, int]] = {}
-    consumable: dict[str, None] = {}  # an ordered set
+
+class _Changes:
+    """The channel changes of one Update as they are made: each copies a channel,
+    applies something to the copy, swaps it in and records the ``ChannelChange``."""
+
+    def __init__(self, graph: GraphSpec, state: StepState) -> None:
+        self.graph, self.state, self.version = graph, state, state.max_version + 1
+        self.changes: dict[str, ChannelChange] = {}
+        self.updated: set[str] = set()
+        """Channels changed to a value by a write (or by the runtime): what wakes nodes."""
+
+    def consume_and_write(
+        self, consumed: Iterable[str], grouped: dict[str, list[Any]], writers: dict[str, list[str]]
+    ) -> None:
+        """Let consumed channels reset, then hand each channel all its writes; all on
+        copies, swapped in only once every channel accepted its writes."""
+        channels = self.state.channels
+        copies = {n: channels[n].copy() for n in consumed if n in self.graph.consuming_channels}
+        reset = [name for name, channel in copies.items() if channel.consume()]
+        written = []
+        for name, values in grouped.items():
+            if name not in copies:
+                copies[name] = channels[name].copy()
+            if self._write(copies[name], name, values, writers[name]):
+                written.append(name)
+        for name in (*written, *(name for name in reset if name not in written)):
+            self._swap_in(name, copies[name], writers.get(name, ()), grouped.get(name, ()))
+            if name in grouped and copies[name].is_available():
+                self.updated.add(name)
+
+    def change(self, name: str, change: Callable[[Channel], bool]) -> None:
+        """A change the runtime makes itself (a volatile channel clears, a channel
+        finishes); a channel has one change per step, keeping its first ``before``."""
+        channel = self.state.channels[name].copy()
+        if change(channel):
+            self._swap_in(name, channel, (), ())
+            if channel.is_available():
+                self.updated.add(name)
+
+    def _write(self, channel: Channel, name: str, values: list[Any], writers: list[str]) -> bool:
+        step = self.state.step
+        try:
+            return channel.update(values)
+        except InvalidUpdateError as error:
+            names = " and ".join(repr(w) for w in dict.fromkeys(writers))
+            raise InvalidUpdateError(f"Step {step}: {names} wrote {name!r}. {error}") from error
+        except Exception as error:  # a reducer raised: keep its class, say where
+            names = " and ".join(repr(w) for w in dict.fromkeys(writers))
+            error.add_note(
+                f"While step {step} applied its writes to channel {name!r}: its reducer "
+                f"{self.graph.reducers[name]} raised (writers: {names}); the state is left "
+                "as it was before the step."
+            )
+            raise
+
+    def _swap_in(
+        self, name: str, after: Channel, writers: Sequence[str], values: Sequence[Any]
+    ) -> None:
+        channels, earlier = self.state.channels, self.changes.get(name)
+        if earlier is not None:
+            self.changes[name] = dataclasses.replace(earlier, after=after.checkpoint())
+        else:
+            self.changes[name] = ChannelChange(
+                name,
+                channels[name].checkpoint(),
+                after.checkpoint(),
+                self.state.versions.get(name),
+                self.version,
+                tuple(writers),
+                tuple(values),
+                self.graph.reducers[name],
+            )
+        channels[name] = after
+
+
+def _group_writes(
+    graph: GraphSpec, step: int, ordered: Sequence[TaskResult]
+) -> tuple[dict[str, list[Any]], dict[str, list[str]]]:
+    """Each channel's writes in apply order, and who wrote them; a write to a channel
+    the graph does not have is dropped with a warning (as in LangGraph)."""
     grouped: dict[str, list[Any]] = {}
     writers: dict[str, list[str]] = {}
-    is_loop_step = False  # the input step and update_state's steps run no node
-    for task in discarded:
-        _mark_seen(graph, state, task, seen_changes)
     for result in ordered:
-        task = result.task
-        if task.triggers:
-            is_loop_step = True
-            for channel in _mark_seen(graph, state, task, seen_changes):
-                consumable[channel] = None
         for channel, value in result.writes:
-            if channel in grouped:
-                grouped[channel].append(value)
-                writers[channel].append(task.node)
-            elif channel in channels:
-                grouped[channel] = [value]
-                writers[channel] = [task.node]
+            if channel in graph.channels:
+                grouped.setdefault(channel, []).append(value)
+                writers.setdefault(channel, []).append(result.task.node)
             else:
-                message = _unknown_channel(graph, step, task.node, channel)
-                warn(message)
-
-    # 2. on copies: let the channels that woke the tasks reset (consume), then apply
-    #    the writes; commit only once every channel accepted its writes
-    working: dict[str, Channel] = {}
-    consumed: list[str] = []
-    consuming = graph.consuming_channels
-    for name in consumable:
-        if name in consuming:  # the others never change on consume()
-            channel = working[name] = channels[name].copy()
-            if channel.consume():
-                consumed.append(name)
-    changed: list[str] = []
-    for name, values in grouped.items():
-        channel = working.get(name)
-        if channel is None:
-            channel = working[name] = channels[name].copy()
-        try:
-            if channel.update(values):
-                changed.append(name)
-        except InvalidUpdateError as error:
-            raise _explain(error, name, step, writers[name]) from error
-        except Exception as error:  # a reducer raised: keep its class, say where
-            error.add_note(_reducer_note(graph, name, step, writers[name]))
-            raise
-    changed.extend(name for name in consumed if name not in changed)
-
-    # 3. commit, recording each change
-    reducers = graph.reducers
-    for name in changed:
-        after = working[name]
-        written = grouped.get(name)
-        changes[name] = ChannelChange(
-            name,
-            channels[name].checkpoint(),
-            after.checkpoint(),
-            versions.get(name),
-            next_version,
-            tuple(writers[name]) if written is not None else (),
-            tuple(written) if written is not None else (),
-            reducers[name],
-        )
-        channels[name] = after
-        if written is not None and after.is_available():
-            updated.add(name)
-
-    # 4. a step passed: volatile channels not written this step may clear themselves
-    if is_loop_step and state.live_volatile:
-        live = state.live_volatile
-        for name in sorted(live) if len(live) > 1 else tuple(live):  # the same in every process
-            if name in grouped:
-                continue
-            channel = channels[name].copy()
-            if channel.update([]):
-                _commit_runtime_change(graph, state, name, channel, next_version, changes, updated)
-
-    # 5. if nothing would run next, let channels that wait for the end finish
-    if is_loop_step and graph.trigger_to_nodes.keys().isdisjoint(updated):
-        for name in graph.finishing_channels:
-            channel = channels[name].copy()
-            if channel.finish():
-                _commit_runtime_change(graph, state, name, channel, next_version, changes, updated)
-
-    # 6. versions and bookkeeping for the next step
-    live_volatile = state.live_volatile
-    for name in changes:
-        versions[name] = next_version
-        channel = channels[name]
-        if channel.volatile and channel.is_available():
-            live_volatile.add(name)
-        elif name in live_volatile:
-            live_volatile.remove(name)
-    if changes:
-        state.max_version = next_version
-    source = source or ("loop" if is_loop_step else "input")
-    checkpoint = _next_checkpoint(state, changes, seen_changes, updated, source, next_version)
-    state.checkpoint = checkpoint
-    state.updated_channels = checkpoint.updated_channels
-    state.step = step + 1
-    return Update(step, tuple(changes.values()), checkpoint.updated_channels, checkpoint)
+                warn(_unknown_channel(graph, step, result.task.node, channel))
+    return grouped, writers
 
 
 def _unknown_channel(graph: GraphSpec, step: int, node: str, channel: str) -> str:
@@ -407,7 +543,7 @@ def _unknown_channel(graph: GraphSpec, step: int, node: str, channel: str) -> st
 
 
 def _mark_seen(
-    graph: GraphSpec, state: StepState, task: Task, seen_changes: dict[str, dict[str, int]]
+    graph: GraphSpec, state: StepState, task: Task, seen: dict[str, dict[str, int]]
 ) -> tuple[str, ...]:
     """Record that a pull task's node has seen its triggers' current versions (as in
     LangGraph, all of them, not only those that fired); return those triggers. Push
@@ -415,48 +551,13 @@ def _mark_seen(
     node = graph.nodes.get(task.node)
     if node is None or task.kind != "pull":
         return ()
-    versions = state.versions
-    earlier = state.versions_seen.get(task.node)
-    seen = dict(earlier) if earlier else {}
-    for channel in node.triggers:
-        if channel in versions:
-            seen[channel] = versions[channel]
+    now_seen = dict(state.versions_seen.get(task.node) or {})
+    now_seen.update(
+        (channel, state.versions[channel]) for channel in node.triggers if channel in state.versions
+    )
     # a new dict each time, never changed after: the checkpoint can keep this one
-    state.versions_seen[task.node] = seen_changes[task.node] = seen
+    state.versions_seen[task.node] = seen[task.node] = now_seen
     return node.triggers
-
-
-def _commit_runtime_change(
-    graph: GraphSpec,
-    state: StepState,
-    name: str,
-    channel: Channel,
-    version: int,
-    changes: dict[str, ChannelChange],
-    updated: set[str],
-) -> None:
-    """Swap in a copy the runtime itself changed (a volatile channel cleared a step
-    after it was written, or a channel finished) and record the change. A channel
-    has one change per step: one already written or consumed keeps its change, with
-    the new value after."""
-    before = state.channels[name]
-    state.channels[name] = channel
-    earlier = changes.get(name)
-    if earlier is not None:
-        changes[name] = dataclasses.replace(earlier, after=channel.checkpoint())
-    else:
-        changes[name] = ChannelChange(
-            name,
-            before.checkpoint(),
-            channel.checkpoint(),
-            state.versions.get(name),
-            version,
-            (),
-            (),
-            graph.reducers[name],
-        )
-    if channel.is_available():
-        updated.add(name)
 
 
 def _path_key(path: tuple[Any, ...]) -> tuple[str, ...]:
@@ -464,45 +565,24 @@ def _path_key(path: tuple[Any, ...]) -> tuple[str, ...]:
     return tuple(f"{part:010d}" if isinstance(part, int) else str(part) for part in path[:3])
 
 
-def _explain(
-    error: InvalidUpdateError, channel: str, step: int, writers: Sequence[str]
-) -> InvalidUpdateError:
-    names = " and ".join(repr(w) for w in dict.fromkeys(writers))
-    return InvalidUpdateError(f"Step {step}: {names} wrote {channel!r}. {error}")
-
-
-def _reducer_note(graph: GraphSpec, channel: str, step: int, writers: Sequence[str]) -> str:
-    names = " and ".join(repr(w) for w in dict.fromkeys(writers))
-    return (
-        f"While step {step} applied its writes to channel {channel!r}: its reducer "
-        f"{graph.reducers[channel]} raised (writers: {names}); the state is left as it was "
-        "before the step."
-    )
-
-
 def _next_checkpoint(
     state: StepState,
     changes: Mapping[str, ChannelChange],
-    seen_changes: Mapping[str, dict[str, int]],
+    seen: Mapping[str, dict[str, int]],
     updated: set[str],
     source: str,
-    version: int,
 ) -> Checkpoint:
     previous = state.checkpoint
-    saved: dict[str, Any] = {}
-    removed: list[str] = []
-    for name, change in changes.items():
-        if change.after is EMPTY:
-            removed.append(name)
-        else:
-            saved[name] = change.after
+    parent = previous.id if previous.source != "empty" else None
+    saved = {name: change.after for name, change in changes.items() if change.after is not EMPTY}
+    removed = [name for name, change in changes.items() if change.after is EMPTY]
     return Checkpoint(
-        new_checkpoint_id(after=previous.id if previous.source != "empty" else None),
+        new_checkpoint_id(after=parent),
         state.step,
         source,
-        previous.id if previous.source != "empty" else None,
+        parent,
         previous.channel_values.with_changes(saved, removed),  # type: ignore[attr-defined]
-        previous.channel_versions.with_changes(dict.fromkeys(changes, version)),  # type: ignore[attr-defined]
-        previous.versions_seen.with_changes(seen_changes),  # type: ignore[attr-defined]
+        previous.channel_versions.with_changes(dict.fromkeys(changes, state.max_version)),  # type: ignore[attr-defined]
+        previous.versions_seen.with_changes(seen),  # type: ignore[attr-defined]
         frozenset(updated),
     )

@@ -3,6 +3,10 @@
 Records are frozen and hold references to the values the run produced (never deep
 copies), so recording every step stays cheap. Field names follow LangGraph's debug
 stream where it has one (``id``, ``name``, ``input``, ``triggers``, ``error``).
+
+Records are plain data: their views (``run.to_frame()``, ``run.why()``, ``print(run)``,
+the notebook cards) are functions of ``graphkit.inspect``, which makes them methods
+when ``graphkit`` is imported; the runtime never imports it.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from graphkit.checkpoint import Checkpoint
 from graphkit.frozen import computed_on_read, frozen_record
@@ -55,11 +59,6 @@ class Task:
 
     def __repr__(self) -> str:
         return f"Task(step={self.step}, node={self.node!r}, triggers={list(self.triggers)})"
-
-    def _repr_html_(self) -> str:
-        from graphkit.inspect.cards import task_html
-
-        return task_html(self)
 
 
 def task_id(checkpoint_id: str, step: int, path: tuple[Any, ...]) -> str:
@@ -117,11 +116,6 @@ class Plan:
     def __repr__(self) -> str:
         return f"Plan(step={self.step}, tasks={self.nodes})"
 
-    def _repr_html_(self) -> str:
-        from graphkit.inspect.cards import plan_html
-
-        return plan_html(self)
-
 
 @frozen_record(repr=False)
 class TaskResult:
@@ -161,11 +155,6 @@ class TaskResult:
             outcome = f"writes={[channel for channel, _ in self.writes]}"
         return f"TaskResult(node={self.task.node!r}, {outcome})"
 
-    def _repr_html_(self) -> str:
-        from graphkit.inspect.cards import result_html
-
-        return result_html(self)
-
 
 @frozen_record(repr=False)
 class Execution:
@@ -191,11 +180,6 @@ class Execution:
     def __repr__(self) -> str:
         parts = [f"{r.task.node}!" if r.error is not None else r.task.node for r in self.results]
         return f"Execution(step={self.step}, results={parts})"
-
-    def _repr_html_(self) -> str:
-        from graphkit.inspect.cards import execution_html
-
-        return execution_html(self)
 
 
 computed_on_read(
@@ -227,11 +211,6 @@ class ChannelChange:
     def __repr__(self) -> str:
         return f"ChannelChange({self.channel!r}: {self.before!r} -> {self.after!r})"
 
-    def _repr_html_(self) -> str:
-        from graphkit.inspect.cards import change_html
-
-        return change_html(self)
-
 
 @frozen_record(repr=False)
 class Update:
@@ -254,11 +233,6 @@ class Update:
 
     def __repr__(self) -> str:
         return f"Update(step={self.step}, changed={self.changed})"
-
-    def _repr_html_(self) -> str:
-        from graphkit.inspect.cards import update_html
-
-        return update_html(self)
 
 
 @frozen_record(repr=False)
@@ -291,16 +265,9 @@ class Superstep:
         changed = self.update.changed if self.update is not None else None
         return f"Superstep(step={self.step}, tasks={self.plan.nodes}, changed={changed})"
 
-    def _repr_html_(self) -> str:
-        from graphkit.inspect.cards import superstep_html
+    if TYPE_CHECKING:  # graphkit.inspect attaches it (graphkit/inspect/methods.py)
 
-        return superstep_html(self)
-
-    def to_frame(self, readable: bool = False) -> Any:
-        """This step's Plan, Execute and Update rows as one pandas DataFrame."""
-        from graphkit.inspect.tables import superstep_frame
-
-        return superstep_frame(self, readable=readable)
+        def to_frame(self, *, readable: bool = False) -> Any: ...
 
 
 @frozen_record(repr=False)
@@ -335,41 +302,12 @@ class Run:
     def __repr__(self) -> str:
         return f"Run(steps={len(self.steps)}, status={self.status!r})"
 
-    def __str__(self) -> str:
-        return self.timeline()
+    if TYPE_CHECKING:  # graphkit.inspect attaches these (graphkit/inspect/methods.py)
 
-    def _repr_html_(self) -> str:
-        from graphkit.inspect.cards import run_html
-
-        return run_html(self)
-
-    def to_frame(self, kind: str = "tasks", **options: Any) -> Any:
-        """A table of this run as a pandas DataFrame: ``"tasks"``, ``"writes"``,
-        ``"changes"``, ``"state"`` or ``"timeline"`` (see ``graphkit.inspect.tables``)."""
-        from graphkit.inspect.tables import run_frame
-
-        return run_frame(self, kind, **options)
-
-    def why(self, node: str, step: int | None = None, *, graph: Any = None) -> Any:
-        """Why ``node`` ran, or did not run, at ``step`` (see ``graphkit.inspect.why``)."""
-        from graphkit.inspect.why import why
-
-        return why(self, node, step, graph=graph)
-
-    def diff(self, step_a: int, step_b: int) -> Any:
-        """The state keys whose value differs between two steps' checkpoints."""
-        from graphkit.inspect.diff import diff
-
-        return diff(self, step_a, step_b)
-
-    def timeline(self, *, durations: bool = False) -> str:
-        """This run as plain text, step by step and phase by phase (``print(run)``)."""
-        from graphkit.inspect.text import run_text
-
-        return run_text(self, durations=durations)
-
-    def timeline_svg(self, width: int = 720) -> str:
-        """Each step's tasks as bars on one time axis, barriers drawn, as SVG text."""
-        from graphkit.inspect.timeline import run_timeline_svg
-
-        return run_timeline_svg(self, width)
+        def to_frame(
+            self, kind: str = "tasks", *, readable: bool = False, internal: bool = False
+        ) -> Any: ...
+        def why(self, node: str, step: int | None = None, *, graph: Any = None) -> Any: ...
+        def diff(self, step_a: int, step_b: int) -> Any: ...
+        def timeline(self, *, durations: bool = False) -> str: ...
+        def timeline_svg(self, width: int = 720) -> str: ...

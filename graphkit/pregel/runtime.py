@@ -8,7 +8,7 @@ import asyncio
 import contextvars
 import hashlib
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -27,7 +27,8 @@ def _discard(chunk: Any) -> None:
     return None
 
 
-_NO_VALUE: Any = object()
+NO_ANSWER: Any = object()
+"""No resume value was given (distinct from ``None``, a valid answer)."""
 
 
 @frozen_record()
@@ -72,25 +73,18 @@ def get_stream_writer() -> Callable[[Any], None]:
     return scope.run.runtime.stream_writer if scope is not None else _discard
 
 
-Forward = Callable[[tuple[tuple[str, ...], str, Any]], None]
-"""Receives ``(namespace, mode, chunk)`` from a subgraph's stream."""
-
-
 @frozen_record()
 class RunContext:
     """Everything Execute needs besides the plan and the channels.
 
     ``namespace`` is empty for a root run and names the task that runs a subgraph
-    otherwise (``("node:task_id", ...)``, LangGraph's checkpoint_ns); ``forward`` and
-    ``stream_modes`` say where subgraphs started by this run's tasks send which chunks.
+    otherwise (``("node:task_id", ...)``, LangGraph's checkpoint_ns).
     """
 
     config: Mapping[str, Any]
     runtime: Runtime = field(default_factory=Runtime)
     loop: asyncio.AbstractEventLoop | None = None
     namespace: tuple[str, ...] = ()
-    forward: Forward | None = None
-    stream_modes: tuple[str, ...] = ()
     resume: Resume | None = None
     """Answers for ``interrupt()`` (None when the graph has no checkpointer)."""
     answers: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
@@ -99,11 +93,10 @@ class RunContext:
     """The run's ``ThreadLink`` (None without a checkpointer); subgraphs save under it."""
     resuming: bool = False
     """True when this run resumes its thread (subgraphs then resume theirs)."""
-    live: threading.Event | None = None
-    """Set by whatever collects chunks that running tasks send (stream modes "custom"
-    and "messages"); Execute then wakes up to let them through before tasks end."""
-    callbacks: tuple[Any, ...] = ()
-    """langchain-core callback handlers added to every task's config."""
+    listener: Any = None
+    """Where running tasks send chunks (``graphkit.streaming.Listener``: its ``wake``
+    event lets Execute hand them on before tasks end, its ``callbacks`` join every
+    task's config, its ``modes`` say what subgraphs forward); None when not streaming."""
 
 
 class Resume:
@@ -112,18 +105,18 @@ class Resume:
 
     __slots__ = ("_lock", "_value", "by_id")
 
-    def __init__(self, value: Any = _NO_VALUE) -> None:
+    def __init__(self, value: Any = NO_ANSWER) -> None:
         self._lock = threading.Lock()
         is_map = isinstance(value, dict) and value and all(isinstance(k, str) for k in value)
         self.by_id: dict[str, Any] = dict(value) if is_map else {}
-        self._value = _NO_VALUE if is_map else value
+        self._value = NO_ANSWER if is_map else value
 
     def take(self, interrupt_id: str) -> Any:
         """The answer for ``interrupt_id``, or the single answer if still unused."""
         if interrupt_id in self.by_id:
             return self.by_id[interrupt_id]
         with self._lock:
-            value, self._value = self._value, _NO_VALUE
+            value, self._value = self._value, NO_ANSWER
         return value
 
 
@@ -159,16 +152,24 @@ def interrupt(value: Any) -> Any:
     The first time, this raises ``GraphInterrupt``: the run stops (the step's other
     writes are saved) until ``invoke(Command(resume=answer), config)``. Then the node
     runs again from its start, and this call returns ``answer``. Several calls in one
-    node are answered in order. Needs a checkpointer.
+    node are answered in order. Without a checkpointer the run still stops and returns
+    the interrupt (as in LangGraph), but nothing is saved to resume: a warning says so.
     """
-    from graphkit.errors import GraphInterrupt
+    from graphkit.errors import GraphInterrupt, warn
     from graphkit.types import Interrupt
 
     scope = _scope.get()
-    if scope is None or scope.run.resume is None:
+    if scope is None:
         raise RuntimeError(
-            "interrupt() needs a running node of a graph compiled with a checkpointer, "
-            "e.g. builder.compile(checkpointer=InMemorySaver())."
+            "interrupt() works only inside a running node (of a graph compiled with a "
+            "checkpointer, e.g. builder.compile(checkpointer=InMemorySaver()), to resume it)."
+        )
+    if scope.run.thread is None:
+        warn(
+            f"interrupt() in node {scope.task.node!r} (step {scope.task.step}) of a graph "
+            "without a checkpointer: the run stops and returns the interrupt, as in "
+            "LangGraph, but nothing is saved, so it cannot be resumed. Compile the graph "
+            "with one to resume it, e.g. builder.compile(checkpointer=InMemorySaver())."
         )
     index = scope.interrupts_seen
     scope.interrupts_seen += 1
@@ -177,8 +178,8 @@ def interrupt(value: Any) -> Any:
     interrupt_id = hashlib.blake2b(
         "|".join((*scope.namespace, str(index))).encode(), digest_size=16
     ).hexdigest()
-    answer = scope.run.resume.take(interrupt_id)
-    if answer is not _NO_VALUE:
+    answer = scope.run.resume.take(interrupt_id) if scope.run.resume is not None else NO_ANSWER
+    if answer is not NO_ANSWER:
         scope.answers.append(answer)
         return answer
     raise GraphInterrupt((Interrupt(value=value, id=interrupt_id),))
@@ -189,14 +190,72 @@ _scope: contextvars.ContextVar[TaskScope | None] = contextvars.ContextVar(
 )
 
 
-def enter_task(scope: TaskScope) -> contextvars.Token[TaskScope | None]:
-    """Make ``scope`` (and its run's runtime) current; returns what ``leave_task`` needs."""
-    return _scope.set(scope)
+def enter_task(scope: TaskScope, config: Any = None) -> tuple[Any, ...]:
+    """Make ``scope`` current in this thread (and, when the run has langchain-core
+    callbacks, the task's config langchain's current one, so that a chat model called
+    without a config reports to them, as in LangGraph); returns what ``leave_task`` needs."""
+    token = _scope.set(scope)
+    if scope.run.listener is None or not scope.run.listener.callbacks or config is None:
+        return (token,)
+    from langchain_core.runnables.config import var_child_runnable_config
+
+    return token, var_child_runnable_config, var_child_runnable_config.set(config)
 
 
-def leave_task(token: contextvars.Token[TaskScope | None]) -> None:
+def leave_task(tokens: tuple[Any, ...]) -> None:
     """Undo ``enter_task``."""
-    _scope.reset(token)
+    if len(tokens) > 1:
+        tokens[1].reset(tokens[2])
+    _scope.reset(tokens[0])
+
+
+def injected_values(node: Any, task: Task, run: RunContext) -> tuple[dict[str, Any], Any]:
+    """What a task's node is handed besides its input (the parameters it declared:
+    config, writer, runtime, store), and the task's config (None if nobody needs it)."""
+    callbacks = run.listener.callbacks if run.listener is not None else ()
+    if not node.injected and not callbacks:
+        return {}, None
+    config = task_config(run, task, node)
+    runtime = run.runtime
+    offered = {"config": config, "writer": runtime.stream_writer, "runtime": runtime}
+    offered["store"] = runtime.store
+    return {name: offered[name] for name in node.injected}, config
+
+
+def task_config(run: RunContext, task: Task, node: Any) -> dict[str, Any]:
+    """The config a task's node is handed: the run's, with LangGraph's task metadata
+    and the run's callback handlers."""
+    namespace = "|".join((*run.namespace, f"{task.node}:{task.id}"))
+    metadata = {
+        **run.config.get("metadata", {}),
+        **node.metadata,
+        "langgraph_step": task.step,
+        "langgraph_node": task.node,
+        "langgraph_triggers": tuple(sorted(node.triggers))
+        if task.kind == "pull"
+        else task.triggers,
+        "langgraph_path": task.path,
+        "langgraph_checkpoint_ns": namespace,
+    }
+    configurable = {**run.config.get("configurable", {}), "checkpoint_ns": namespace}
+    config = {**run.config, "metadata": metadata, "configurable": configurable}
+    if run.listener is not None and run.listener.callbacks:
+        config["callbacks"] = _with_handlers(run.config.get("callbacks"), run.listener.callbacks)
+    return config
+
+
+def _with_handlers(existing: Any, handlers: Sequence[Any]) -> Any:
+    """The run's callbacks plus ``handlers``, as a langchain-core CallbackManager: when a
+    runnable merges configs, a manager keeps each handler once (a list would not)."""
+    from langchain_core.callbacks import CallbackManager
+
+    if isinstance(existing, CallbackManager):
+        manager = existing.copy()
+    else:
+        manager = CallbackManager(handlers=list(existing or ()))
+    for handler in handlers:
+        manager.add_handler(handler, inherit=True)
+    return manager
 
 
 def current_scope() -> TaskScope | None:

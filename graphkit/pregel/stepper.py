@@ -7,23 +7,21 @@ drives the very same object phase by phase. There is one loop, and this is it.
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor
+from dataclasses import dataclass
 from typing import Any
 
-from graphkit.checkpoint.saver import BaseCheckpointSaver, checkpoint_config
-from graphkit.constants import START
+from graphkit.checkpoint import Checkpoint
+from graphkit.checkpoint.saver import BaseCheckpointSaver
+from graphkit.constants import INTERRUPT, START
 from graphkit.errors import GraphRecursionError
-from graphkit.frozen import frozen_record
 from graphkit.pregel import phases
 from graphkit.pregel.config import RunConfig
-from graphkit.pregel.opening import open_run, thread_link
-from graphkit.pregel.persistence import INTERRUPT, restore, reusable_results
 from graphkit.pregel.records import Execution, Plan, Run, Superstep, Task, TaskResult, Update
-from graphkit.pregel.runtime import Forward, RunContext, Runtime, current_scope
+from graphkit.pregel.runtime import RunContext, Runtime, current_scope
 from graphkit.pregel.spec import GraphSpec
-from graphkit.pregel.tasks import task_config_of
+from graphkit.pregel.threads import open_thread, reusable_results, thread_link
 
 __all__ = ["INPUT_TASK", "RunOptions", "Stepper"]
 
@@ -31,11 +29,12 @@ INPUT_TASK = "__input__"
 """Name of the input step's pseudo-task, whose writes are the run's input."""
 
 
-@frozen_record()
+@dataclass(frozen=True, slots=True)
 class RunOptions:
-    """How a run is carried out, beyond its config: whether it records its supersteps,
-    where its tasks run, which checkpointer saves it and where it stops, and — set by
-    ``stream`` — where the chunks its tasks send go.
+    """How one run is carried out, beyond its config: whether it records its
+    supersteps, where its tasks run (``executor``; async nodes on ``loop``), what nodes
+    are handed (``runtime``), which checkpointer saves it and where it stops, and where
+    its running tasks send chunks (``listener``, set by streaming).
 
     >>> RunOptions(record=False).record
     False
@@ -49,10 +48,7 @@ class RunOptions:
     interrupt_after: Sequence[str] | str = ()
     durability: str | None = None
     loop: asyncio.AbstractEventLoop | None = None
-    forward: Forward | None = None
-    stream_modes: tuple[str, ...] = ()
-    live: threading.Event | None = None
-    callbacks: tuple[Any, ...] = ()
+    listener: Any = None
 
 
 class Stepper:
@@ -84,80 +80,45 @@ class Stepper:
     {'n': 6}
     """
 
-    __slots__ = (
-        "_checkpoint_before",
-        "_discarded",
-        "_execution",
-        "_first_step",
-        "_input",
-        "_needs_input_step",
-        "_parent",
-        "_pending",
-        "_plan",
-        "_run_context",
-        "_state",
-        "_steps",
-        "_thread",
-        "config",
-        "error",
-        "executor",
-        "graph",
-        "interrupt_after",
-        "interrupt_before",
-        "interrupts",
-        "namespace",
-        "record",
-        "resumed",
-        "status",
-    )
-
     def __init__(
         self, graph: GraphSpec, input: Any, config: RunConfig, options: RunOptions | None = None
     ) -> None:
-        options = options or RunOptions()
-        self.graph = graph
-        self.config = config
-        self.record = options.record
-        self.executor = options.executor
+        self.graph, self.config = graph, config
+        self.options = options = options or RunOptions()
         # Started from inside a node: this is a subgraph run of that task.
-        self._parent = current_scope()
-        self.namespace = self._parent.namespace if self._parent is not None else ()
-        loop = options.loop
-        if loop is None and self._parent is not None:
-            loop = self._parent.run.loop
-        self._run_context = RunContext(  # completed by open_run, once the thread is loaded
+        self._parent = parent = current_scope()
+        self.namespace: tuple[str, ...] = parent.namespace if parent is not None else ()
+        self.thread = thread_link(options.checkpointer, config.raw, options.durability, parent)
+        opening = open_thread(graph, self.thread, parent, input)
+        self._state = opening.state
+        self._input = opening.input
+        self._pending: list[Any] = opening.pending
+        self._discarded = opening.discarded
+        self.resumed = opening.resuming
+        self._needs_input_step = not opening.resuming
+        # LangGraph's stop: the first step this run takes, plus the limit, plus one
+        self._state.stop = self._state.step + config.recursion_limit + 1
+        loop = options.loop or (parent.run.loop if parent is not None else None)
+        self.context = RunContext(
             config.raw,
             options.runtime or Runtime(),
             loop,
             self.namespace,
-            options.forward,
-            options.stream_modes,
-            live=options.live,
-            callbacks=options.callbacks,
+            opening.resume,
+            opening.answers,
+            self.thread,
+            opening.resumes_subgraphs,
+            options.listener,
         )
+        """What Execute hands the running tasks (and the subgraphs they start)."""
         self.status = "running"
         self.error: BaseException | None = None
-        self.interrupt_before = options.interrupt_before
-        self.interrupt_after = options.interrupt_after
         self.interrupts: tuple[Any, ...] = ()
         self._steps: list[Superstep] = []
         self._plan: Plan | None = None
-        self._execution: Execution | None = None
-        self._thread = thread_link(
-            options.checkpointer, config.raw, options.durability, self.namespace, self._parent
-        )
-        opening = open_run(graph, self._thread, self._parent, input, self._run_context)
-        self._state = state = opening.state
-        self._input = opening.input
-        self.resumed = opening.resuming
-        self._pending: list[Any] = opening.pending
-        self._discarded = opening.discarded
-        self._needs_input_step = not opening.resuming
-        self._first_step = opening.first_step
-        self._run_context = opening.run_context
-        # LangGraph's stop: the first step this run takes, plus the limit, plus one
-        state.stop = self._first_step + config.recursion_limit + 1
-        self._checkpoint_before = state.checkpoint
+        self.execution: Execution | None = None
+        """The current step's Execution, once it ran (None before, and after Update)."""
+        self._checkpoint_before = self._state.checkpoint
 
     # -- where we are -----------------------------------------------------------------
 
@@ -173,7 +134,7 @@ class Stepper:
             return None
         if self._plan is None:
             return "plan"
-        return "execute" if self._execution is None else "update"
+        return "execute" if self.execution is None else "update"
 
     @property
     def step_number(self) -> int:
@@ -189,47 +150,10 @@ class Stepper:
         """The current values of ``keys`` that hold one."""
         return self._state.read(keys)
 
-    def task_metadata(self, task: Task) -> dict[str, Any]:
-        """The metadata a task's node sees in its config (LangGraph's langgraph_* keys)."""
-        node = self.graph.nodes[task.node]
-        return task_config_of(self._run_context, task, node)["metadata"]
-
-    def checkpoint_payload(self, plan: Plan) -> dict[str, Any] | None:
-        """The "checkpoint" payload of the checkpoints/debug streams for the checkpoint
-        ``plan`` was made from (LangGraph's fields), or None without a checkpointer."""
-        thread, checkpoint = self._thread, self._state.checkpoint
-        if thread is None or checkpoint.source == "empty":
-            return None
-        parent = (
-            checkpoint_config(thread.thread_id, thread.namespace, checkpoint.parent_id)
-            if checkpoint.parent_id
-            else None
-        )
-        return {
-            "config": checkpoint_config(thread.thread_id, thread.namespace, checkpoint.id),
-            "parent_config": parent,
-            "values": self._state.read(self.graph.stream_keys),
-            "metadata": dict(thread.last_metadata),
-            "next": [task.node for task in plan.tasks],
-            "tasks": [
-                {"id": task.id, "name": task.node, "interrupts": (), "state": None}
-                for task in plan.tasks
-            ],
-        }
-
-    def output_with_finished_tasks(self, keys: tuple[str, ...]) -> dict[str, Any] | None:
-        """When a task paused the step: ``keys`` as they would be with the writes of the
-        step's finished tasks applied (LangGraph's last values chunk); None if those
-        writes touch none of ``keys``. Nothing is applied to the run itself."""
-        execution = self._execution
-        if execution is None:
-            return None
-        finished = [r for r in execution.results if r.ok and r.writes]
-        if not any(channel in keys for r in finished for channel, _ in r.writes):
-            return None
-        preview = restore(self.graph, self._state.checkpoint)
-        phases.update(self.graph, preview, finished)
-        return preview.read(keys)
+    @property
+    def checkpoint(self) -> Checkpoint:
+        """The checkpoint the state was last saved as (or restored from)."""
+        return self._state.checkpoint
 
     @property
     def run_so_far(self) -> Run:
@@ -257,12 +181,14 @@ class Stepper:
             task = Task(INPUT_TASK, state.step, INPUT_TASK, "input", (INPUT_TASK,), (), self._input)
             self._plan = Plan(state.step, (task,))
             return self._plan
-        if state.step > self._state.stop:
+        if state.step > state.stop:
             self._fail("out_of_steps", self._recursion_error(phases.plan(self.graph, state)))
         self._plan = phases.plan(self.graph, state)
         if not self._plan.tasks:
             self._finish("done")
-        elif self.interrupt_before and self._breakpoint(self.interrupt_before, self._plan.tasks):
+        elif self.options.interrupt_before and self._breakpoint(
+            self.options.interrupt_before, self._plan.tasks
+        ):
             self._finish("interrupted")
         return self._plan
 
@@ -273,7 +199,7 @@ class Stepper:
         If a task failed, the step stops here: no Update runs, the channels stay as
         they were, and the first error in plan order is raised.
         """
-        if self._plan is None or self._execution is not None or self.status != "running":
+        if self._plan is None or self.execution is not None or self.status != "running":
             self._expect("execute")
         plan = self._plan
         assert plan is not None
@@ -290,13 +216,13 @@ class Stepper:
                 yield from reused.values()
                 to_run = Plan(plan.step, tuple(t for t in plan.tasks if t.id not in reused))
             for result in phases.execute(
-                self.graph, to_run, self._state, self._run_context, self.executor
+                self.graph, to_run, self._state, self.context, self.options.executor
             ):
                 if result is None:  # live streaming: chunks from running tasks wait
                     yield None
                     continue
-                if self._thread is not None:
-                    self._thread.save_task(result)
+                if self.thread is not None:
+                    self.thread.save_task(result)
                 results.append(result)
                 yield result
         if len(results) > 1:
@@ -306,14 +232,14 @@ class Stepper:
             results.sort(key=lambda result: order[result.task.id])
         else:
             finish_order: Any = None  # plan order, read as ids if anyone asks
-        self._execution = Execution(plan.step, tuple(results), finish_order)
+        self.execution = Execution(plan.step, tuple(results), finish_order)
         for result in results:  # the first error in plan order
             if result.error is not None:
                 self._fail("error", result.error)
             if result.interrupts:
                 self.interrupts += result.interrupts
         if self.interrupts:
-            if self.record:
+            if self.options.record:
                 self._steps.append(self._superstep(None))
             self._finish("interrupted")
 
@@ -321,12 +247,12 @@ class Stepper:
         """Execute the planned tasks and return their results."""
         for _ in self.iter_execute():
             pass
-        assert self._execution is not None
-        return self._execution
+        assert self.execution is not None
+        return self.execution
 
     def update(self) -> Update:
         """Apply the step's writes; this is where the state changes."""
-        plan, execution = self._plan, self._execution
+        plan, execution = self._plan, self.execution
         if execution is None or self.status != "running":
             self._expect("update")
         assert plan is not None and execution is not None
@@ -335,18 +261,18 @@ class Stepper:
             record = phases.update(self.graph, self._state, execution.results, discarded=discarded)
         except Exception as error:
             self._fail("error", error)
-        if self._thread is not None:
-            self._thread.save_step(record)
+        if self.thread is not None:
+            self.thread.save_step(record)
         self._pending = []
-        if self.record:
+        if self.options.record:
             self._steps.append(
                 Superstep(plan.step, plan, execution, record, self._checkpoint_before)
             )
-        self._plan = self._execution = None
+        self._plan = self.execution = None
         self._needs_input_step = False
         self._checkpoint_before = record.checkpoint
-        if self.interrupt_after and self._breakpoint(
-            self.interrupt_after, [result.task for result in execution.results]
+        if self.options.interrupt_after and self._breakpoint(
+            self.options.interrupt_after, [result.task for result in execution.results]
         ):
             self._finish("interrupted")
         return record
@@ -357,7 +283,7 @@ class Stepper:
             self.plan()
         if self.next_phase == "execute":
             self.execute()
-        plan, execution = self._plan, self._execution
+        plan, execution = self._plan, self.execution
         before = self._checkpoint_before
         if self.status == "done" and plan is not None and not plan.tasks:
             return Superstep(plan.step, plan, None, None, before)
@@ -383,7 +309,7 @@ class Stepper:
     def _superstep(self, update: Update | None) -> Superstep:
         assert self._plan is not None
         return Superstep(
-            self._plan.step, self._plan, self._execution, update, self._checkpoint_before
+            self._plan.step, self._plan, self.execution, update, self._checkpoint_before
         )
 
     def _breakpoint(self, nodes: Sequence[str] | str, tasks: Sequence[Task]) -> bool:
@@ -400,18 +326,18 @@ class Stepper:
 
     def _finish(self, status: str) -> None:
         self.status = status
-        if self._thread is not None:
-            self._thread.close()
+        if self.thread is not None:
+            self.thread.close()
         self._report_to_parent()
 
     def _report_to_parent(self) -> None:
         # A subgraph's run is kept in the records of the task that ran it.
-        if self._parent is not None and self.record:
+        if self._parent is not None and self.options.record:
             self._parent.subruns.append(self.run_so_far)
 
     def _expect(self, phase: str) -> None:
         if self.status == "running" and phase == (
-            "plan" if self._plan is None else "execute" if self._execution is None else "update"
+            "plan" if self._plan is None else "execute" if self.execution is None else "update"
         ):
             return
         if self.next_phase != phase:
@@ -426,7 +352,7 @@ class Stepper:
 
     def _fail(self, status: str, error: BaseException | None) -> None:
         self.error = error
-        if self.record and self._plan is not None:
+        if self.options.record and self._plan is not None:
             self._steps.append(self._superstep(None))
         self._finish(status)
         assert error is not None

@@ -1,7 +1,7 @@
 """Drawing graphs: DOT, Mermaid and SVG, and restyling an SVG per phase.
 
-Nothing in the core imports this package; ``CompiledGraph.get_graph()`` and its
-notebook display import it when called.
+Nothing in the core imports this package: ``import graphkit`` gives ``CompiledGraph``
+its ``get_graph()`` and its notebook display from here (``graphkit.render.methods``).
 
 >>> from typing import TypedDict
 >>> from graphkit import StateGraph, START

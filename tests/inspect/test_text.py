@@ -186,6 +186,5 @@ def test_a_run_paused_by_interrupt_says_who_asked_and_how_to_resume():
 def test_a_run_paused_at_a_breakpoint_says_which_step_is_next():
     last = str(_paused_run(interrupt_before=["review"])).splitlines()[-1]
     assert last == (
-        "paused at a breakpoint: step 2 is next; go on with invoke(None, config) "
-        "on the same thread"
+        "paused at a breakpoint: step 2 is next; go on with invoke(None, config) on the same thread"
     )

@@ -8,7 +8,7 @@ from typing import Annotated, TypedDict
 import pytest
 
 from graphkit import START, Command, InMemorySaver, StateGraph, interrupt
-from graphkit.errors import EmptyInputError, InvalidUpdateError
+from graphkit.errors import EmptyInputError, GraphkitWarning, InvalidUpdateError
 
 
 class State(TypedDict):
@@ -165,12 +165,14 @@ def test_resuming_an_empty_thread_is_an_error():
         chain(("a", appender("a"))).invoke(None, thread())
 
 
-def test_a_thread_is_required_and_interrupt_needs_a_checkpointer():
+def test_a_thread_is_required_and_an_interrupt_without_a_checkpointer_cannot_resume():
     with pytest.raises(ValueError, match="needs a thread"):
         chain(("a", appender("a"))).invoke({"log": []})
     builder = StateGraph(State).add_node("ask", ask).add_edge(START, "ask")
-    with pytest.raises(RuntimeError, match="compiled with a checkpointer"):
-        builder.compile().invoke({"log": []})
+    # as in LangGraph, the run stops and returns the interrupt; nothing can resume it
+    with pytest.warns(GraphkitWarning, match="without a checkpointer.*cannot be resumed"):
+        result = builder.compile().invoke({"log": []})
+    assert [i.value for i in result["__interrupt__"]] == ["approve after []?"]
 
 
 def test_durability_exit_saves_only_the_last_checkpoint():

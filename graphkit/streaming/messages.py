@@ -12,8 +12,7 @@ langchain-core is imported only when this mode is used.
 from __future__ import annotations
 
 import threading
-from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 __all__ = ["MessagesSink", "messages_in"]
@@ -32,37 +31,41 @@ def messages_in(value: Any) -> Iterator[Any]:
 
 
 class MessagesSink:
-    """Collects the "messages" chunks of one run, from any thread, and wakes the
-    stream loop (``live``) so they are delivered while the task still runs."""
+    """Turns one run's chat-model output into "messages" chunks, once per message id,
+    from any thread; ``send`` hands each on while the task still runs."""
 
-    def __init__(self, live: threading.Event) -> None:
-        self.live = live
-        self.chunks: deque[tuple[Any, dict[str, Any]]] = deque()
+    def __init__(self, send: Callable[[tuple[Any, dict[str, Any]]], None]) -> None:
+        self.send = send
         self.seen: set[str] = set()
         self._lock = threading.Lock()
         self.handler = _handler(self)
 
     def emit(self, message: Any, metadata: dict[str, Any]) -> None:
-        """Queue ``(message, metadata)`` once per message id."""
+        """Send ``(message, metadata)`` unless that message was sent already."""
+        if self._is_new(message):
+            self.send((message, metadata))
+
+    def _is_new(self, message: Any) -> bool:
         with self._lock:
             if message.id is not None and message.id in self.seen and not _is_chunk(message):
-                return
+                return False
             if message.id is not None:
                 self.seen.add(message.id)
-        self.chunks.append((message, metadata))
-        self.live.set()
+        return True
 
     def saw(self, value: Any) -> None:
         """Remember the messages a task was given, so they are not streamed back."""
         with self._lock:
             self.seen.update(m.id for m in messages_in(value) if m.id is not None)
 
-    def node_output(self, writes: Any, metadata: dict[str, Any]) -> None:
-        """Queue the messages a finished task wrote that no model streamed."""
-        for _, value in writes:
-            for message in messages_in(value):
-                if message.id is None or message.id not in self.seen:
-                    self.emit(message, metadata)
+    def node_output(self, writes: Any, metadata: dict[str, Any]) -> list[tuple[Any, Any]]:
+        """The chunks of the messages a finished task wrote that no model streamed."""
+        return [
+            (message, metadata)
+            for _, value in writes
+            for message in messages_in(value)
+            if (message.id is None or message.id not in self.seen) and self._is_new(message)
+        ]
 
 
 def _is_chunk(message: Any) -> bool:

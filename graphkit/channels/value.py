@@ -1,0 +1,295 @@
+"""The channels whose state is one value: a plain field's ``LastValue``, its variants,
+and a reducer field's ``BinaryOperatorAggregate``."""
+
+from __future__ import annotations
+
+import collections.abc
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar, Generic, NotRequired, Required, Self
+
+from graphkit.channels.base import EMPTY, Channel, Value
+from graphkit.errors import InvalidUpdateError
+
+
+class _OneValue(Channel[Value, Value], Generic[Value]):
+    """A channel whose state is ``self.value``, by default the last write of a step.
+
+    A kind says whether several writes in one step are an error (``_check_writes``) and,
+    with ``volatile``, whether a step without a write clears the value.
+    """
+
+    __slots__ = ("value",)
+    _slots: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._slots = tuple(name for k in cls.__mro__ for name in k.__dict__.get("__slots__", ()))
+
+    def __init__(self, typ: Any = Any, key: str = "") -> None:
+        super().__init__(typ, key)
+        self.value: Any = EMPTY
+
+    def get(self) -> Value:
+        if self.value is EMPTY:
+            raise self._empty_error()
+        return self.value
+
+    def is_available(self) -> bool:
+        return self.value is not EMPTY
+
+    def checkpoint(self) -> Any:
+        return self.value
+
+    def update(self, values: Sequence[Value]) -> bool:
+        if not values:
+            if not self.volatile or self.value is EMPTY:
+                return False
+            self.value = EMPTY
+            return True
+        self._check_writes(len(values))
+        self.value = values[-1]
+        return True
+
+    def _check_writes(self, count: int) -> None:
+        """Raise ``InvalidUpdateError`` if one step may not bring ``count`` writes."""
+
+    def from_checkpoint(self, checkpoint: Any) -> Self:
+        channel = type(self)(*self._config(), key=self.key)
+        if checkpoint is not EMPTY:
+            channel.value = checkpoint
+        return channel
+
+    def copy(self) -> Self:
+        # update() rebinds attributes and never mutates what they hold, so a copy may share
+        # them: copy every slot (a subclass's too) instead of building a new channel.
+        clone = object.__new__(type(self))
+        for name in self._slots:
+            setattr(clone, name, getattr(self, name))
+        return clone
+
+
+class LastValue(_OneValue[Value]):
+    """Keeps the last value written; two writes in one step are an error.
+
+    >>> channel = LastValue(str, key="weather")
+    >>> channel.update(["sunny"])
+    True
+    >>> channel.update(["rain", "snow"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    graphkit.errors.InvalidUpdateError: Channel 'weather' received 2 values in one step; ...
+    """
+
+    __slots__ = ()
+
+    def _check_writes(self, count: int) -> None:
+        if count > 1:
+            raise InvalidUpdateError(
+                f"Channel {self.key!r} received {count} values in one step; a plain field "
+                "keeps one value per step. Give it a reducer, e.g. Annotated[list, operator.add]."
+            )
+
+
+class BinaryOperatorAggregate(_OneValue[Value]):
+    """Folds each write into the value with a binary operator, in the runtime's order.
+
+    It starts from ``typ()`` when the type can be called with no arguments (a ``list``
+    field starts as ``[]``), and empty otherwise: then the first write is the value.
+
+    >>> import operator
+    >>> channel = BinaryOperatorAggregate(list[str], operator.add, key="log")
+    >>> channel.update([["weather"], ["news"]]), channel.get()
+    (True, ['weather', 'news'])
+    """
+
+    __slots__ = ("operator",)
+
+    def __init__(self, typ: Any, operator: Callable[[Value, Value], Value], key: str = "") -> None:
+        super().__init__(typ, key)
+        self.operator = operator
+        self.value = _initial_value(typ)
+
+    def update(self, values: Sequence[Value]) -> bool:
+        if not values:
+            return False
+        # Fold into a local so that an operator that raises leaves the channel as it was.
+        value, rest = (values[0], values[1:]) if self.value is EMPTY else (self.value, values)
+        for item in rest:
+            value = self.operator(value, item)
+        self.value = value
+        return True
+
+    def _config(self) -> tuple[Any, ...]:
+        return (self.typ, self.operator)
+
+
+class AnyValue(_OneValue[Value]):
+    """Keeps the last value written in a step (parallel writers are expected to agree);
+    a step without a write clears it.
+
+    >>> channel = AnyValue(bool, key="done")
+    >>> channel.update([True, True]), channel.get()
+    (True, True)
+    >>> channel.update([]), channel.is_available()
+    (True, False)
+    """
+
+    volatile = True
+    __slots__ = ()
+
+
+class EphemeralValue(_OneValue[Value]):
+    """Holds the value written in the previous step; a step without a write clears it.
+
+    Two writes in one step are an error, unless ``guard=False``: then the last is kept.
+
+    >>> channel = EphemeralValue(str, key="start")
+    >>> channel.update(["go"]), channel.get()
+    (True, 'go')
+    >>> channel.update([]), channel.is_available()
+    (True, False)
+    """
+
+    volatile = True
+    __slots__ = ("guard",)
+
+    def __init__(self, typ: Any = Any, guard: bool = True, key: str = "") -> None:
+        super().__init__(typ, key)
+        self.guard = guard
+
+    def _check_writes(self, count: int) -> None:
+        if self.guard and count > 1:
+            raise _one_value_per_step(self.key, count, "an ephemeral value", "EphemeralValue")
+
+    def _config(self) -> tuple[Any, ...]:
+        return (self.typ, self.guard)
+
+
+class UntrackedValue(_OneValue[Value]):
+    """Keeps the last value written, like ``LastValue``, but checkpoints save nothing:
+    for what cannot or should not be stored, such as an open client. ``guard`` works as in
+    ``EphemeralValue``.
+
+    >>> channel = UntrackedValue(str, key="client")
+    >>> channel.update(["connection"]), channel.checkpoint(), channel.copy().get()
+    (True, <empty>, 'connection')
+    """
+
+    __slots__ = ("guard",)
+
+    def __init__(self, typ: Any = Any, guard: bool = True, key: str = "") -> None:
+        super().__init__(typ, key)
+        self.guard = guard
+
+    def checkpoint(self) -> Any:
+        return EMPTY
+
+    def _check_writes(self, count: int) -> None:
+        if self.guard and count > 1:
+            raise _one_value_per_step(self.key, count, "an untracked value", "UntrackedValue")
+
+    def from_checkpoint(self, checkpoint: Any) -> Self:
+        return type(self)(*self._config(), key=self.key)  # nothing was saved
+
+    def _config(self) -> tuple[Any, ...]:
+        return (self.typ, self.guard)
+
+    # The state is not in the checkpoint, so compare and show the value itself.
+    def __eq__(self, other: object) -> bool:
+        return super().__eq__(other) and self.value == other.value  # type: ignore[attr-defined]
+
+    __hash__ = Channel.__hash__
+
+    def __repr__(self) -> str:
+        name = f" {self.key!r}" if self.key else ""
+        return f"{type(self).__name__}{name}({self.value!r})"
+
+
+class LastValueAfterFinish(_OneValue[Value]):
+    """Keeps the last value written, available only after ``finish()`` (when the run would
+    otherwise end); ``consume()`` then clears it. It is what wakes a ``defer=True`` node.
+
+    >>> channel = LastValueAfterFinish(str, key="branch:to:report")
+    >>> channel.update(["go"]), channel.is_available(), channel.finish(), channel.get()
+    (True, False, True, 'go')
+    >>> channel.consume(), channel.is_available()
+    (True, False)
+    """
+
+    __slots__ = ("finished",)
+
+    def __init__(self, typ: Any = Any, key: str = "") -> None:
+        super().__init__(typ, key)
+        self.finished = False
+
+    def get(self) -> Value:
+        if not self.finished:
+            raise self._empty_error()
+        return super().get()
+
+    def is_available(self) -> bool:
+        return self.finished and self.value is not EMPTY
+
+    def checkpoint(self) -> Any:
+        return EMPTY if self.value is EMPTY else (self.value, self.finished)
+
+    def update(self, values: Sequence[Value]) -> bool:
+        if not values:
+            return False
+        self.value, self.finished = values[-1], False
+        return True
+
+    def consume(self) -> bool:
+        if not self.finished:
+            return False
+        self.value, self.finished = EMPTY, False
+        return True
+
+    def finish(self) -> bool:
+        if self.finished or self.value is EMPTY:
+            return False
+        self.finished = True
+        return True
+
+    def from_checkpoint(self, checkpoint: Any) -> Self:
+        channel = type(self)(*self._config(), key=self.key)
+        if checkpoint is not EMPTY:
+            channel.value, channel.finished = checkpoint
+        return channel
+
+
+def _one_value_per_step(key: str, count: int, kind: str, name: str) -> InvalidUpdateError:
+    return InvalidUpdateError(
+        f"Channel {key!r} received {count} values in one step; {kind} keeps one value per "
+        f"step. Write it from one node per step, or create it with {name}(..., guard=False) "
+        "to keep the last."
+    )
+
+
+# Abstract collection types cannot be called, so a field declared as one starts from the
+# concrete type a reducer would build anyway.
+_CONCRETE = {
+    collections.abc.Sequence: list,
+    collections.abc.MutableSequence: list,
+    collections.abc.Set: set,
+    collections.abc.MutableSet: set,
+    collections.abc.Mapping: dict,
+    collections.abc.MutableMapping: dict,
+}
+
+
+def _initial_value(typ: Any) -> Any:
+    """Return ``typ()`` for the class behind a type hint, or EMPTY if it can't be built.
+
+    >>> from typing import Annotated
+    >>> _initial_value(Annotated[list[str], "reducer"]), _initial_value(int | None)
+    ([], <empty>)
+    """
+    # Annotated[X, ...] and X[args] both keep the class in __origin__; Required[X]
+    # and NotRequired[X] keep it in their first argument.
+    while (origin := getattr(typ, "__origin__", None)) is not None:
+        typ = typ.__args__[0] if origin in (Required, NotRequired) else origin
+    typ = _CONCRETE.get(typ, typ)
+    try:
+        return typ()
+    except Exception:
+        return EMPTY

@@ -1,0 +1,45 @@
+"""The methods a compiled graph gets from this layer: ``get_graph()`` and its drawing
+in a notebook.
+
+The runtime never imports ``graphkit.render``. Instead ``import graphkit`` calls
+:func:`attach`, which makes :func:`get_graph` and :func:`~graphkit.render.display.mimebundle`
+methods of ``CompiledGraph``.
+
+>>> from graphkit import CompiledGraph
+>>> CompiledGraph.get_graph is get_graph, CompiledGraph._repr_mimebundle_ is mimebundle
+(True, True)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from graphkit.pregel import CompiledGraph
+from graphkit.render.build import graph_from_builder
+from graphkit.render.display import mimebundle
+
+if TYPE_CHECKING:
+    from graphkit.render.model import DrawableGraph
+
+__all__ = ["attach", "get_graph"]
+
+
+def get_graph(app: CompiledGraph, xray: bool | int = False) -> DrawableGraph:
+    """The graph as drawn: ``.to_dot()``, ``.draw_mermaid()``, ``.draw_svg()``.
+    ``xray=True`` draws subgraph nodes as their own nodes (``xray=n``: n levels).
+
+    >>> from typing import TypedDict
+    >>> from graphkit import StateGraph, START
+    >>> class State(TypedDict):
+    ...     x: int
+    >>> app = StateGraph(State).add_node("a", lambda s: {}).add_edge(START, "a").compile()
+    >>> [(edge.source, edge.target) for edge in app.get_graph().edges]
+    [('__start__', 'a'), ('a', '__end__')]
+    """
+    return graph_from_builder(app.builder, name=app.name, xray=xray, only=app.spec.nodes)
+
+
+def attach() -> None:
+    """Give ``CompiledGraph`` its drawing methods (``import graphkit`` does this)."""
+    CompiledGraph.get_graph = get_graph
+    CompiledGraph._repr_mimebundle_ = mimebundle

@@ -1,0 +1,11 @@
+"""Streaming: LangGraph's stream modes, built from the runtime's phase records.
+
+The stepper (``graphkit.pregel.stepper``) only steps; this layer drives it to the end
+and turns each phase into the chunks of the modes asked for (one emitter per mode).
+``CompiledGraph.stream``, ``invoke``, ``astream`` and ``ainvoke`` all go through it.
+"""
+
+from graphkit.streaming.emitters import STREAM_MODES
+from graphkit.streaming.run import Collector, Listener, StreamRun, open_stream
+
+__all__ = ["STREAM_MODES", "Collector", "Listener", "StreamRun", "open_stream"]

@@ -1,0 +1,276 @@
+"""One emitter per stream mode: what each phase record means for that mode's chunks.
+
+The driver (``graphkit.streaming.run``) steps the run and tells every emitter what
+happened: a Plan, a task result, an Update, the end. Each answers with the
+``(mode, chunk)`` pairs of its modes, in LangGraph's shapes and field names.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+from graphkit.checkpoint.saver import checkpoint_config
+from graphkit.pregel import phases
+from graphkit.pregel.records import Plan, Task, TaskResult
+from graphkit.pregel.runtime import task_config
+from graphkit.pregel.spec import GraphSpec
+from graphkit.pregel.stepper import Stepper
+from graphkit.pregel.threads import INTERRUPT, restore
+
+__all__ = ["STREAM_MODES", "Emitter", "emitters_for", "task_payload", "update_chunk"]
+
+STREAM_MODES = ("values", "updates", "debug", "tasks", "checkpoints", "custom", "messages")
+
+Chunks = Iterable[tuple[str, Any]]
+
+
+class Emitter:
+    """Says nothing at every event; each mode's emitter overrides the events it needs."""
+
+    def __init__(self, stepper: Stepper, modes: set[str], keys: tuple[str, ...]) -> None:
+        self.stepper, self.graph, self.modes, self.keys = stepper, stepper.graph, modes, keys
+
+    def started(self) -> Chunks:
+        return ()
+
+    def planned(self, plan: Plan) -> Chunks:
+        return ()
+
+    def finished(self, result: TaskResult) -> Chunks:
+        return ()
+
+    def updated(self, results: list[TaskResult]) -> Chunks:
+        return ()
+
+    def flushed(self) -> Chunks:
+        """The run stops (or fails planning): deliver what was held back."""
+        return ()
+
+    def ended(self) -> Chunks:
+        return ()
+
+
+class Values(Emitter):
+    """The state after each step that wrote it, delivered once the next step is planned
+    (as in LangGraph: if planning fails, the error comes instead of that chunk)."""
+
+    held: tuple[str, Any] | None = None
+    input_step = False
+
+    def started(self) -> Chunks:
+        if self.stepper.resumed:  # LangGraph shows the state it resumes from
+            yield "values", self.stepper.output(self.keys)
+
+    def planned(self, plan: Plan) -> Chunks:
+        self.input_step = bool(plan.tasks) and plan.tasks[0].kind == "input"
+        return self.flushed()
+
+    def finished(self, result: TaskResult) -> Chunks:
+        if result.interrupts:  # LangGraph 1.2 shows them with the state so far
+            yield "values", {**self.stepper.output(self.keys), INTERRUPT: result.interrupts}
+
+    def updated(self, results: list[TaskResult]) -> Chunks:
+        keys = self.keys
+        if not self.input_step and any(c in keys for r in results for c, _ in r.writes):
+            self.held = ("values", self.stepper.output(keys))
+        return ()
+
+    def flushed(self) -> Chunks:
+        if self.held is not None:
+            yield self.held
+            self.held = None
+
+    def ended(self) -> Chunks:
+        # a task paused the step: the state with the step's finished tasks applied
+        execution = self.stepper.execution
+        if not self.stepper.interrupts or execution is None:
+            return
+        finished = [r for r in execution.results if r.ok and r.writes]
+        if any(channel in self.keys for r in finished for channel, _ in r.writes):
+            preview = restore(self.graph, self.stepper.checkpoint)
+            phases.update(self.graph, preview, finished)
+            yield "values", preview.read(self.keys)
+
+
+class Updates(Emitter):
+    """``{node: update}`` per task as it finishes; ``{"__interrupt__": ...}`` for a pause."""
+
+    def finished(self, result: TaskResult) -> Chunks:
+        if result.interrupts:
+            yield "updates", {INTERRUPT: result.interrupts}
+        if chunk := update_chunk(self.graph, result):
+            if result.reused:  # writes saved before the run stopped, not run again
+                chunk["__metadata__"] = {"cached": True}
+            yield "updates", chunk
+
+    def ended(self) -> Chunks:
+        if self.stepper.status == "interrupted" and not self.stepper.interrupts:
+            yield "updates", {INTERRUPT: ()}  # a breakpoint, as LangGraph reports it
+
+
+class Checkpoints(Emitter):
+    """The checkpoint each Plan starts from (modes "checkpoints" and "debug")."""
+
+    def planned(self, plan: Plan) -> Chunks:
+        if plan.tasks and plan.tasks[0].kind == "input":
+            return
+        payload = checkpoint_payload(self.stepper, plan)
+        if payload is None:
+            return
+        if "checkpoints" in self.modes:
+            yield "checkpoints", payload
+        if "debug" in self.modes:
+            yield "debug", _debug_event(payload["metadata"].get("step", -1), "checkpoint", payload)
+
+
+class Tasks(Emitter):
+    """Each task as planned and as finished (modes "tasks" and "debug")."""
+
+    def planned(self, plan: Plan) -> Chunks:
+        if self.stepper.done:
+            return
+        for task in plan.tasks:
+            payload = task_payload(self.graph, task, self.stepper.config.raw)
+            yield from self._both(plan.step, "task", payload)
+
+    def finished(self, result: TaskResult) -> Chunks:
+        return self._both(result.task.step, "task_result", _task_result_payload(self.graph, result))
+
+    def _both(self, step: int, kind: str, payload: dict[str, Any] | None) -> Iterator[Any]:
+        if payload is not None:
+            if "tasks" in self.modes:
+                yield "tasks", payload
+            if "debug" in self.modes:
+                yield "debug", _debug_event(step, kind, payload)
+
+
+class Messages(Emitter):
+    """Chat-model messages: streamed tokens reach the listener while a task runs;
+    the messages a task returned that no model streamed follow when it finishes."""
+
+    def __init__(self, stepper: Stepper, modes: set[str], keys: tuple[str, ...], sink: Any):
+        super().__init__(stepper, modes, keys)
+        self.sink = sink
+
+    def planned(self, plan: Plan) -> Chunks:
+        for task in plan.tasks:  # what a task is given is not streamed back
+            value = task.input
+            self.sink.saw(list(value.values()) if isinstance(value, dict) else [value])
+        return ()
+
+    def finished(self, result: TaskResult) -> Chunks:
+        node = self.graph.nodes.get(result.task.node)
+        if result.ok and node is not None and not node.hidden:
+            config = task_config(self.stepper.context, result.task, node)
+            metadata = {"ls_integration": "langgraph", **config["metadata"]}
+            for chunk in self.sink.node_output(result.writes, metadata):
+                yield "messages", chunk
+
+
+def emitters_for(
+    stepper: Stepper, modes: set[str], keys: tuple[str, ...], sink: Any
+) -> list[Emitter]:
+    """The emitters ``modes`` need, in the order LangGraph interleaves their chunks."""
+    kinds: list[tuple[type[Emitter], set[str]]] = [
+        (Updates, {"updates"}),
+        (Values, {"values"}),
+        (Checkpoints, {"checkpoints", "debug"}),
+        (Tasks, {"tasks", "debug"}),
+    ]
+    emitters: list[Emitter] = [Messages(stepper, modes, keys, sink)] if sink is not None else []
+    emitters += [kind(stepper, modes, keys) for kind, wanted in kinds if wanted & modes]
+    return emitters
+
+
+# -- payloads ---------------------------------------------------------------------------
+
+
+def update_chunk(graph: GraphSpec, result: TaskResult) -> dict[str, Any] | None:
+    """``{node: update}`` for the updates stream; None for hidden, paused or failed
+    tasks. A node that wrote the same key twice (e.g. two Commands) gets a list."""
+    node = graph.nodes.get(result.task.node)
+    if node is None or node.hidden or result.interrupts:
+        return None
+    if result.error is not None and not result.writes:
+        return None
+    writes = [(channel, value) for channel, value in result.writes if channel in graph.stream_keys]
+    if not writes:
+        return {node.name: None}
+    channels = [channel for channel, _ in writes]
+    if len(set(channels)) < len(channels):
+        return {node.name: [{channel: value} for channel, value in writes]}
+    return {node.name: dict(writes)}
+
+
+def task_payload(graph: GraphSpec, task: Task, config: Any = None) -> dict[str, Any] | None:
+    """The "task" payload of the tasks and debug streams (None for hidden tasks): its
+    metadata is the run's and the node's, without ``langgraph_*`` keys, plus the tags."""
+    node = graph.nodes.get(task.node)
+    if node is None or node.hidden:
+        return None
+    triggers = tuple(sorted(node.triggers)) if task.kind == "pull" else task.triggers
+    payload = {"id": task.id, "name": task.node, "input": task.input, "triggers": triggers}
+    config = config or {}
+    metadata = {
+        key: value
+        for key, value in {**(config.get("metadata") or {}), **node.metadata}.items()
+        if not key.startswith("langgraph_")
+    }
+    internal = ("seq:", "langsmith:", "graph:step:")
+    if tags := [tag for tag in config.get("tags") or () if not tag.startswith(internal)]:
+        metadata["tags"] = tags
+    if metadata:
+        payload["metadata"] = metadata
+    return payload
+
+
+def _task_result_payload(graph: GraphSpec, result: TaskResult) -> dict[str, Any] | None:
+    node = graph.nodes.get(result.task.node)
+    if node is None or node.hidden:
+        return None
+    folded: dict[str, Any] = {}
+    for channel, value in result.writes:
+        if channel not in graph.stream_keys:
+            continue
+        if channel in folded:  # several writes to one key: {"$writes": [...]}
+            previous = folded[channel]
+            many = isinstance(previous, dict) and set(previous) == {"$writes"}
+            folded[channel] = {"$writes": [*(previous["$writes"] if many else [previous]), value]}
+        else:
+            folded[channel] = value
+    return {
+        "id": result.task.id,
+        "name": result.task.node,
+        "error": result.error,
+        "result": folded,
+        "interrupts": [dataclasses.asdict(interrupt) for interrupt in result.interrupts],
+    }
+
+
+def checkpoint_payload(stepper: Stepper, plan: Plan) -> dict[str, Any] | None:
+    """The checkpoint ``plan`` was made from, with LangGraph's fields; None without a
+    checkpointer."""
+    thread, checkpoint = stepper.thread, stepper.checkpoint
+    if thread is None or checkpoint.source == "empty":
+        return None
+    ids = thread.thread_id, thread.namespace
+    parent = checkpoint_config(*ids, checkpoint.parent_id) if checkpoint.parent_id else None
+    return {
+        "config": checkpoint_config(*ids, checkpoint.id),
+        "parent_config": parent,
+        "values": stepper.output(stepper.graph.stream_keys),
+        "metadata": dict(thread.last_metadata),
+        "next": plan.nodes,
+        "tasks": [
+            {"id": task.id, "name": task.node, "interrupts": (), "state": None}
+            for task in plan.tasks
+        ],
+    }
+
+
+def _debug_event(step: int, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+    timestamp = datetime.now(UTC).isoformat()
+    return {"step": step, "timestamp": timestamp, "type": kind, "payload": payload}

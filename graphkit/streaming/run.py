@@ -1,0 +1,208 @@
+"""Streaming a run: ``open_stream`` prepares it as ``stream``/``invoke`` were asked,
+``StreamRun.chunks`` drives the stepper to the end and hands each phase to the
+emitters, and ``Collector`` turns chunks into what ``invoke`` returns."""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections import deque
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from graphkit.errors import GraphInterrupt, GraphRecursionError
+from graphkit.pregel.config import RunConfig
+from graphkit.pregel.runtime import Runtime, current_scope
+from graphkit.pregel.stepper import Stepper
+from graphkit.pregel.threads import INTERRUPT
+from graphkit.streaming.emitters import STREAM_MODES, Emitter, emitters_for
+
+if TYPE_CHECKING:
+    from graphkit.pregel.app import CompiledGraph
+
+__all__ = ["Collector", "Listener", "StreamRun", "open_stream"]
+
+Item = tuple[tuple[str, ...], str, Any]
+"""``(namespace, mode, chunk)``."""
+
+
+class Listener:
+    """Where running tasks send chunks while they run: custom chunks, chat-model
+    messages, and the chunks of subgraphs they start. ``modes`` are the modes those
+    subgraphs forward; ``wake`` (when set) lets the stepper hand chunks on at once."""
+
+    def __init__(self, modes: tuple[str, ...], wake: threading.Event | None) -> None:
+        self.modes, self.wake = modes, wake
+        self.queue: deque[Item] = deque()
+        self.callbacks: tuple[Any, ...] = ()
+
+    def send(self, item: Item) -> None:
+        self.queue.append(item)
+        if self.wake is not None:
+            self.wake.set()
+
+    def drain(self) -> Iterator[Item]:
+        while self.queue:
+            yield self.queue.popleft()
+
+
+@dataclass(slots=True)
+class StreamRun:
+    """A run prepared for streaming: its stepper, its emitters, and what the caller asked."""
+
+    stepper: Stepper
+    emitters: list[Emitter]
+    listener: Listener
+    modes: tuple[str, ...]
+    single: bool
+    printed: tuple[str, ...]
+    subgraphs: bool
+
+    def chunks(self) -> Iterator[Any]:
+        """Run to the end, yielding chunks as ``stream`` documents them."""
+        here, single, modes, subgraphs = (
+            self.stepper.namespace,
+            self.single,
+            self.modes,
+            self.subgraphs,
+        )
+        parent = current_scope()
+        up = parent.run.listener if parent is not None else None
+        for namespace, mode, chunk in self._drive():
+            if up is not None and mode in up.modes:
+                up.send((namespace, mode, chunk))
+            if mode in self.printed and namespace == here:
+                print(f"\x1b[1m[{mode}]\x1b[0m {chunk}")
+            if mode not in modes or (namespace != here and not subgraphs):
+                continue
+            if subgraphs:
+                yield (namespace, chunk) if single else (namespace, mode, chunk)
+            else:
+                yield chunk if single else (mode, chunk)
+
+    def _drive(self) -> Iterator[Item]:
+        """The one loop: step the run phase by phase; after each phase, every emitter
+        says what it means for its modes."""
+        stepper, emitters, here = self.stepper, self.emitters, self.stepper.namespace
+
+        def tell(event: str, *args: Any) -> Iterator[Item]:
+            for emitter in emitters:
+                for mode, chunk in getattr(emitter, event)(*args):
+                    yield here, mode, chunk
+
+        yield from tell("started")
+        while not stepper.done:
+            try:
+                plan = stepper.plan()
+            except GraphRecursionError:
+                yield from tell("flushed")  # LangGraph delivers the last values first
+                raise
+            yield from tell("planned", plan)
+            if stepper.done:
+                break
+            results = []
+            for result in stepper.iter_execute():
+                yield from self.listener.drain()
+                if result is not None:  # (None: only chunks were waiting)
+                    results.append(result)
+                    yield from tell("finished", result)
+            if stepper.done:  # a task paused the run: no Update
+                break
+            stepper.update()
+            yield from tell("updated", results)
+        yield from tell("flushed")
+        yield from tell("ended")
+        if stepper.status == "interrupted" and stepper.namespace:
+            # a paused subgraph pauses the task that runs it, and so the parent run
+            raise GraphInterrupt(stepper.interrupts)
+
+
+def open_stream(app: CompiledGraph, input: Any, config: Any, **kwargs: Any) -> StreamRun:
+    """Prepare ``app``'s run of ``input`` as ``stream(input, config, **kwargs)`` was
+    asked (see its docs); the remaining kwargs are run options (breakpoints, ...)."""
+    if kwargs.pop("checkpoint_during", None):
+        raise NotImplementedError("checkpoint_during=... is not supported by graphkit yet.")
+    modes, single = checked_modes(kwargs.pop("stream_mode", None) or app.stream_mode)
+    print_mode = kwargs.pop("print_mode", ())
+    printed = (
+        checked_modes(print_mode or ("updates", "values"))[0] if print_mode or app.debug else ()
+    )
+    output_keys = kwargs.pop("output_keys", None)
+    keys = tuple(output_keys) if output_keys is not None else app.spec.stream_keys
+    subgraphs = kwargs.pop("subgraphs", False)
+    parent = current_scope()
+    up = parent.run.listener if parent is not None else None
+    up_modes = up.modes if up is not None else ()
+    needed = set(modes).union(up_modes, printed)
+    # a subgraph's chunks go up when the caller or a parent asked for them
+    down = tuple(dict.fromkeys((*up_modes, *(modes if subgraphs else ()))))
+    live = {"custom", "messages"} & needed
+    listener = Listener(down, threading.Event() if live else None)
+    context = kwargs.pop("context", None)
+    if context is None and parent is not None:
+        context = parent.run.runtime.context
+    here = parent.namespace if parent is not None else ()
+    writer = functools.partial(_send_custom, listener, here) if "custom" in needed else None
+    runtime = Runtime(context, app.store, writer) if writer else Runtime(context, app.store)
+    sink = None
+    if "messages" in needed:
+        from graphkit.streaming.messages import MessagesSink
+
+        sink = MessagesSink(functools.partial(_send_message, listener, here))
+        listener.callbacks = (sink.handler,)
+    options = app.run_options(runtime=runtime, listener=listener, **kwargs)
+    stepper = Stepper(app.spec, input, RunConfig.from_dict(config), options)
+    emitters = emitters_for(stepper, needed, keys, sink)
+    return StreamRun(stepper, emitters, listener, modes, single, printed, subgraphs)
+
+
+def _send_custom(listener: Listener, namespace: tuple[str, ...], chunk: Any) -> None:
+    listener.send((namespace, "custom", chunk))
+
+
+def _send_message(listener: Listener, namespace: tuple[str, ...], chunk: Any) -> None:
+    listener.send((namespace, "messages", chunk))
+
+
+class Collector:
+    """What ``invoke`` and ``ainvoke`` return, from the chunks: the final values (with
+    ``"__interrupt__"``: a list of what the run waits for), or every chunk of another mode."""
+
+    def __init__(self, stream_mode: str) -> None:
+        self.values = stream_mode == "values"
+        self.latest: Any = None
+        self.interrupts: list[Any] = []
+        self.chunks: list[Any] = []
+
+    def add(self, chunk: Any) -> None:
+        if not self.values:
+            self.chunks.append(chunk)
+        elif isinstance(chunk, dict) and INTERRUPT in chunk:  # a task paused the run
+            self.interrupts.extend(chunk[INTERRUPT])
+            self.latest = {k: v for k, v in chunk.items() if k != INTERRUPT}
+        else:
+            self.latest = chunk
+
+    def result(self) -> Any:
+        if not self.values:
+            return self.chunks
+        if self.interrupts and isinstance(self.latest, dict):
+            return {**self.latest, INTERRUPT: self.interrupts}
+        return self.latest
+
+
+def checked_modes(stream_mode: str | Sequence[str]) -> tuple[tuple[str, ...], bool]:
+    """``(modes, single)``: the modes asked, and whether one was asked as a string."""
+    return _checked(stream_mode if isinstance(stream_mode, str) else tuple(stream_mode))
+
+
+@functools.lru_cache(maxsize=64)
+def _checked(stream_mode: str | tuple[str, ...]) -> tuple[tuple[str, ...], bool]:
+    modes = (stream_mode,) if isinstance(stream_mode, str) else stream_mode
+    for mode in modes:
+        if mode not in STREAM_MODES:
+            raise ValueError(
+                f"Unknown stream_mode {mode!r}; use one of {list(STREAM_MODES)} or a list of them."
+            )
+    return modes, isinstance(stream_mode, str)
