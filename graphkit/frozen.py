@@ -79,39 +79,3 @@ def _slot_init(cls: type) -> Callable[..., None]:
     init = namespace["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
     return init  # type: ignore[no-any-return]
-
-
-def computed_on_read(
-    cls: type[T], name: str, is_recipe: Callable[[Any], bool], make: Callable[[Any, Any], Any]
-) -> type[T]:
-    """Let field ``name`` of a ``frozen_record`` hold a recipe instead of its value:
-    the first read turns the recipe into the value (``make(record, recipe)``) and keeps
-    it. For a field most runs never read that costs something to compute, such as a
-    task's id, a hash. Everything else sees the field as usual: ``replace``,
-    equality and ``fields()`` read it like any attribute.
-
-    >>> @frozen_record()
-    ... class Square:
-    ...     side: int
-    ...     area: Any = None
-    >>> _ = computed_on_read(Square, "area", lambda v: v is None, lambda s, _: s.side**2)
-    >>> Square(3).area, Square(3, 10).area
-    (9, 10)
-    """
-    slot = cls.__dict__[name]
-
-    class OnRead:
-        def __get__(self, record: Any, owner: Any = None) -> Any:
-            if record is None:
-                return slot
-            value = slot.__get__(record, owner)
-            if is_recipe(value):
-                value = make(record, value)
-                slot.__set__(record, value)
-            return value
-
-        def __set__(self, record: Any, value: Any) -> None:
-            slot.__set__(record, value)
-
-    setattr(cls, name, OnRead())
-    return cls

@@ -18,10 +18,11 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import dataclasses
+import queue
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +30,7 @@ from graphkit.channels import EMPTY, Channel
 from graphkit.checkpoint import Checkpoint, new_checkpoint_id
 from graphkit.constants import INTERRUPT, PULL, PUSH, START, TASKS
 from graphkit.errors import GraphInterrupt, InvalidUpdateError, ParentCommand, warn
-from graphkit.pregel.records import ChannelChange, Plan, Task, TaskResult, Update, derived_id
+from graphkit.pregel.records import ChannelChange, Plan, Task, TaskResult, Update, task_id
 from graphkit.pregel.runtime import RunContext, TaskScope, enter_task, injected_values, leave_task
 from graphkit.pregel.spec import FreshRead, GraphSpec, NodeSpec
 
@@ -132,11 +133,9 @@ def plan(graph: GraphSpec, state: StepState) -> Plan:
         }
         if fired:
             task_input = read_input(graph, node, state)
-            planned_from = derived_id(state.checkpoint.id)
             path = (PULL, name)
-            tasks.append(
-                Task(planned_from, state.step, name, "pull", path, tuple(fired), task_input, fired)
-            )
+            id_ = task_id(state.checkpoint.id, state.step, path)
+            tasks.append(Task(id_, state.step, name, "pull", path, tuple(fired), task_input, fired))
     return Plan(state.step, tuple(tasks))
 
 
@@ -154,9 +153,9 @@ def _push_tasks(graph: GraphSpec, state: StepState) -> list[Task]:
                 "it is dropped, as in LangGraph. Fix the node name in the Send."
             )
             continue
-        planned_from = derived_id(state.checkpoint.id)
         path = (PUSH, index)
-        tasks.append(Task(planned_from, state.step, packet.node, "push", path, (PUSH,), packet.arg))
+        id_ = task_id(state.checkpoint.id, state.step, path)
+        tasks.append(Task(id_, state.step, packet.node, "push", path, (PUSH,), packet.arg))
     return tasks
 
 
@@ -198,10 +197,11 @@ def execute(
     """Run the plan's tasks; yield each result as its task finishes.
 
     A single task runs inline; several run concurrently on ``executor`` (a shared
-    thread pool by default), the first of them inline. The order results arrive in is
-    timing; ``update`` never depends on it. When running tasks' chunks are wanted live
-    (the listener has a ``wake`` event), every task runs on the executor and this
-    yields ``None`` whenever a running task sent a chunk, so it can be passed on at once.
+    thread pool by default) and their results come in the order the tasks finish, as
+    in LangGraph; ``update`` never depends on that order. When running tasks' chunks
+    are wanted live (the listener has a ``wake`` event), every task runs on the
+    executor and this yields ``None`` whenever a running task sent a chunk, so it can
+    be passed on at once.
     """
     tasks = plan.tasks
     wake = run.listener.wake if run.listener is not None else None
@@ -220,32 +220,29 @@ def _execute_concurrently(
     pool: Executor,
     wake: threading.Event | None,
 ) -> Iterator[TaskResult | None]:
+    finished: queue.SimpleQueue[Future[TaskResult]] = queue.SimpleQueue()
+
+    def on_done(future: Future[TaskResult]) -> None:
+        finished.put(future)  # in the order the tasks finish
+        if wake is not None:
+            wake.set()
+
     # On threads, tasks see the caller's context variables; a process-based executor
     # (dask) cannot carry them.
     in_threads = isinstance(pool, ThreadPoolExecutor)
-    futures: set[Future[TaskResult]] = {
-        pool.submit(contextvars.copy_context().run, run_task, graph, task, state, run)
-        if in_threads
-        else pool.submit(run_task, graph, task, state, run)
-        for task in (tasks if wake is not None else tasks[1:])
-    }
-    if wake is None:
-        yield run_task(graph, tasks[0], state, run)
-    else:
-        for future in futures:
-            future.add_done_callback(lambda _: wake.set())
-    while futures:
-        if wake is None:
-            finished, futures = wait(futures, return_when=FIRST_COMPLETED)
+    for task in tasks:
+        if in_threads:
+            future = pool.submit(contextvars.copy_context().run, run_task, graph, task, state, run)
         else:
+            future = pool.submit(run_task, graph, task, state, run)
+        future.add_done_callback(on_done)
+    for _ in tasks:
+        while wake is not None and finished.empty():
             wake.wait()
             wake.clear()
-            finished = {future for future in futures if future.done()}
-            futures -= finished
-            if not finished:
+            if finished.empty():
                 yield None  # a chunk is waiting
-        for future in finished:
-            yield future.result()
+        yield finished.get().result()
 
 
 def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) -> TaskResult:

@@ -17,7 +17,7 @@ from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from graphkit.checkpoint import Checkpoint
-from graphkit.frozen import computed_on_read, frozen_record
+from graphkit.frozen import frozen_record
 
 __all__ = [
     "ChannelChange",
@@ -28,7 +28,6 @@ __all__ = [
     "Task",
     "TaskResult",
     "Update",
-    "derived_id",
     "task_id",
 ]
 
@@ -69,36 +68,9 @@ def task_id(checkpoint_id: str, step: int, path: tuple[Any, ...]) -> str:
     >>> task_id("cp", 3, ("__pregel_pull", "a")) == task_id("cp", 3, ("__pregel_pull", "a"))
     True
     """
-    path_text = _PATH_TEXTS.get(path) or _path_text(path)
-    digest = hashlib.blake2b(f"{checkpoint_id}|{step}|{path_text}".encode(), digest_size=16)
+    digest = hashlib.blake2b(f"{checkpoint_id}|{step}|{path}".encode(), digest_size=16)
     hex_ = digest.hexdigest()
     return f"{hex_[:8]}-{hex_[8:12]}-{hex_[12:16]}-{hex_[16:20]}-{hex_[20:]}"
-
-
-def derived_id(checkpoint_id: str) -> Any:
-    """What Plan gives a task for its ``id``: the checkpoint its step was planned from.
-    The id itself (``task_id`` of that checkpoint, the step and the path) is made when
-    first read; a run without a checkpointer or a task stream never reads it."""
-    return (checkpoint_id,)
-
-
-_PATH_TEXTS: dict[tuple[Any, ...], str] = {}
-"""Each task path's text, made once: formatting a tuple costs as much as hashing it."""
-
-
-def _path_text(path: tuple[Any, ...]) -> str:
-    text = str(path)
-    if len(_PATH_TEXTS) < 10_000:  # paths are node names and Send indexes: few
-        _PATH_TEXTS[path] = text
-    return text
-
-
-computed_on_read(
-    Task,
-    "id",
-    lambda value: type(value) is tuple,
-    lambda task, planned_from: task_id(planned_from[0], task.step, task.path),
-)
 
 
 @frozen_record(repr=False)
@@ -164,8 +136,7 @@ class Execution:
     step: int
     results: tuple[TaskResult, ...]
     finish_order: tuple[str, ...] = ()
-    """The task ids in the order the tasks finished; ``None`` given here means plan
-    order (one task), and reads as those ids."""
+    """The task ids in the order the tasks finished."""
 
     @property
     def error(self) -> BaseException | None:
@@ -180,14 +151,6 @@ class Execution:
     def __repr__(self) -> str:
         parts = [f"{r.task.node}!" if r.error is not None else r.task.node for r in self.results]
         return f"Execution(step={self.step}, results={parts})"
-
-
-computed_on_read(
-    Execution,
-    "finish_order",
-    lambda value: value is None,
-    lambda execution, _: tuple(result.task.id for result in execution.results),
-)
 
 
 @frozen_record(repr=False)

@@ -291,10 +291,10 @@ K3 = Blueprint(
 
 
 @pytest.mark.xfail(
-    strict=True,
-    reason="K3: in a step where one task interrupts and a subgraph task finishes, LangGraph "
-    "streams the interrupt's 'updates' and 'values' chunks before the subgraph's 'updates'; "
-    "graphkit streams that update with the interrupt's, before the 'values' chunk",
+    strict=False,  # a race: it may go either way on a given machine
+    reason="K3: both runtimes stream a step's chunks in the order its tasks finish; here the "
+    "subgraph task finishes after the interrupting one in LangGraph and before it in graphkit "
+    "(a timing difference, not a rule: see the race-free summary, which agrees)",
 )
 def test_known_chunk_order_in_an_interrupting_step() -> None:
     expected = observe(K3, load_langgraph())
