@@ -122,7 +122,7 @@ def plan(graph: GraphSpec, state: StepState) -> Plan:
         for channel in state.updated_channels
         for node in graph.trigger_to_nodes.get(channel, ())
     }
-    for name in sorted(woken):
+    for name in sorted(woken) if len(woken) > 1 else woken:
         node = graph.nodes[name]
         seen = state.versions_seen.get(name, {})
         fired = {
@@ -398,21 +398,35 @@ def update(
     nodes, "input" for the input step); ``discarded`` are tasks a new input replaces:
     they count as having seen their triggers, so they do not run (as in LangGraph).
     """
-    ordered = sorted(results, key=lambda result: _path_key(result.task.path))
-    runs_nodes = any(result.task.triggers for result in ordered)  # not the input step
+    ordered = sorted(results, key=_task_order) if len(results) > 1 else results
     seen: dict[str, dict[str, int]] = {}
     for task in discarded:
         _mark_seen(graph, state, task, seen)
-    consumed = dict.fromkeys(c for r in ordered for c in _mark_seen(graph, state, r.task, seen))
-    grouped, writers = _group_writes(graph, state.step, ordered)
+    runs_nodes = False  # the input step and update_state's steps run no node
+    consumed: dict[str, None] = {}  # an ordered set
+    grouped: dict[str, list[Any]] = {}  # each channel's writes, in apply order
+    writers: dict[str, list[str]] = {}
+    for result in ordered:
+        if result.task.triggers:
+            runs_nodes = True
+            for channel in _mark_seen(graph, state, result.task, seen):
+                consumed[channel] = None
+        for channel, value in result.writes:
+            if channel in grouped:
+                grouped[channel].append(value)
+                writers[channel].append(result.task.node)
+            elif channel in graph.channels:
+                grouped[channel], writers[channel] = [value], [result.task.node]
+            else:  # dropped, as in LangGraph
+                warn(_unknown_channel(graph, state.step, result.task.node, channel))
     made = _Changes(graph, state)
     made.consume_and_write(consumed, grouped, writers)
     if runs_nodes:  # a step passed: volatile channels not written may clear themselves
         for name in sorted(state.live_volatile - grouped.keys()):  # the same in every process
-            made.change(name, lambda channel: channel.update([]))
+            made.change(name, _step_passed)
     if runs_nodes and graph.trigger_to_nodes.keys().isdisjoint(made.updated):
         for name in graph.finishing_channels:  # nothing runs next: let them finish
-            made.change(name, lambda channel: channel.finish())
+            made.change(name, _run_ended)
     for name in made.changes:
         state.versions[name] = made.version
         channel = state.channels[name]
@@ -432,6 +446,14 @@ def update(
     return record
 
 
+def _step_passed(channel: Channel) -> bool:
+    return channel.update(())
+
+
+def _run_ended(channel: Channel) -> bool:
+    return channel.finish()
+
+
 class _Changes:
     """The channel changes of one Update as they are made: each copies a channel,
     applies something to the copy, swaps it in and records the ``ChannelChange``."""
@@ -447,19 +469,27 @@ class _Changes:
     ) -> None:
         """Let consumed channels reset, then hand each channel all its writes; all on
         copies, swapped in only once every channel accepted its writes."""
-        channels = self.state.channels
-        copies = {n: channels[n].copy() for n in consumed if n in self.graph.consuming_channels}
-        reset = [name for name, channel in copies.items() if channel.consume()]
-        written = []
+        channels, copies, reset, written = self.state.channels, {}, [], []
+        for name in consumed:
+            if name in self.graph.consuming_channels:  # the others never change on consume()
+                copy = copies[name] = channels[name].copy()
+                if copy.consume():
+                    reset.append(name)
         for name, values in grouped.items():
-            if name not in copies:
-                copies[name] = channels[name].copy()
-            if self._write(copies[name], name, values, writers[name]):
+            copy = copies.get(name)
+            if copy is None:
+                copy = copies[name] = channels[name].copy()
+            if self._write(copy, name, values, writers[name]):
                 written.append(name)
-        for name in (*written, *(name for name in reset if name not in written)):
-            self._swap_in(name, copies[name], writers.get(name, ()), grouped.get(name, ()))
-            if name in grouped and copies[name].is_available():
+        for name in written:
+            self._swap_in(name, copies[name], writers[name], grouped[name])
+            if copies[name].is_available():
                 self.updated.add(name)
+        for name in reset:
+            if name not in written:  # (a write that changed nothing keeps its writers)
+                self._swap_in(name, copies[name], writers.get(name, ()), grouped.get(name, ()))
+                if name in grouped and copies[name].is_available():
+                    self.updated.add(name)
 
     def change(self, name: str, change: Callable[[Channel], bool]) -> None:
         """A change the runtime makes itself (a volatile channel clears, a channel
@@ -506,23 +536,6 @@ class _Changes:
         channels[name] = after
 
 
-def _group_writes(
-    graph: GraphSpec, step: int, ordered: Sequence[TaskResult]
-) -> tuple[dict[str, list[Any]], dict[str, list[str]]]:
-    """Each channel's writes in apply order, and who wrote them; a write to a channel
-    the graph does not have is dropped with a warning (as in LangGraph)."""
-    grouped: dict[str, list[Any]] = {}
-    writers: dict[str, list[str]] = {}
-    for result in ordered:
-        for channel, value in result.writes:
-            if channel in graph.channels:
-                grouped.setdefault(channel, []).append(value)
-                writers.setdefault(channel, []).append(result.task.node)
-            else:
-                warn(_unknown_channel(graph, step, result.task.node, channel))
-    return grouped, writers
-
-
 def _unknown_channel(graph: GraphSpec, step: int, node: str, channel: str) -> str:
     """The warning for a write to a channel the graph does not have."""
     if not channel.startswith("branch:to:"):
@@ -549,17 +562,18 @@ def _mark_seen(
     if node is None or task.kind != "pull":
         return ()
     now_seen = dict(state.versions_seen.get(task.node) or {})
-    now_seen.update(
-        (channel, state.versions[channel]) for channel in node.triggers if channel in state.versions
-    )
+    for channel in node.triggers:
+        if channel in state.versions:
+            now_seen[channel] = state.versions[channel]
     # a new dict each time, never changed after: the checkpoint can keep this one
     state.versions_seen[task.node] = seen[task.node] = now_seen
     return node.triggers
 
 
-def _path_key(path: tuple[Any, ...]) -> tuple[str, ...]:
+def _task_order(result: TaskResult) -> tuple[str, ...]:
     # Pull tasks sort by node name before push tasks by send index, as in LangGraph.
-    return tuple(f"{part:010d}" if isinstance(part, int) else str(part) for part in path[:3])
+    path = result.task.path[:3]
+    return tuple(f"{part:010d}" if isinstance(part, int) else str(part) for part in path)
 
 
 def _next_checkpoint(
@@ -571,8 +585,13 @@ def _next_checkpoint(
 ) -> Checkpoint:
     previous = state.checkpoint
     parent = previous.id if previous.source != "empty" else None
-    saved = {name: change.after for name, change in changes.items() if change.after is not EMPTY}
-    removed = [name for name, change in changes.items() if change.after is EMPTY]
+    saved: dict[str, Any] = {}
+    removed: list[str] = []
+    for name, change in changes.items():
+        if change.after is EMPTY:
+            removed.append(name)
+        else:
+            saved[name] = change.after
     return Checkpoint(
         new_checkpoint_id(after=parent),
         state.step,

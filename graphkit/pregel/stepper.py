@@ -225,10 +225,10 @@ class Stepper:
                     self.thread.save_task(result)
                 results.append(result)
                 yield result
-        by_end = sorted(results, key=lambda result: result.started + result.duration)
-        order = {task.id: index for index, task in enumerate(plan.tasks)}
-        results.sort(key=lambda result: order[result.task.id])
-        finish_order = tuple(result.task.id for result in by_end)
+        finish_order = tuple([result.task.id for result in results])  # as they came in
+        if len(results) > 1:  # back to plan order
+            order = {task.id: index for index, task in enumerate(plan.tasks)}
+            results.sort(key=lambda result: order[result.task.id])
         self.execution = Execution(plan.step, tuple(results), finish_order)
         for result in results:  # the first error in plan order
             if result.error is not None:

@@ -61,27 +61,27 @@ class Values(Emitter):
     input_step = False
 
     def started(self) -> Chunks:
-        if self.stepper.resumed:  # LangGraph shows the state it resumes from
-            yield "values", self.stepper.output(self.keys)
+        # LangGraph shows the state it resumes from
+        return [("values", self.stepper.output(self.keys))] if self.stepper.resumed else ()
 
     def planned(self, plan: Plan) -> Chunks:
         self.input_step = bool(plan.tasks) and plan.tasks[0].kind == "input"
         return self.flushed()
 
     def finished(self, result: TaskResult) -> Chunks:
-        if result.interrupts:  # LangGraph 1.2 shows them with the state so far
-            yield "values", {**self.stepper.output(self.keys), INTERRUPT: result.interrupts}
+        if not result.interrupts:
+            return ()
+        # LangGraph 1.2 shows them with the state so far
+        return [("values", {**self.stepper.output(self.keys), INTERRUPT: result.interrupts})]
 
     def updated(self, results: list[TaskResult]) -> Chunks:
-        keys = self.keys
-        if not self.input_step and any(c in keys for r in results for c, _ in r.writes):
-            self.held = ("values", self.stepper.output(keys))
+        if not self.input_step and _wrote_any(results, self.keys):
+            self.held = ("values", self.stepper.output(self.keys))
         return ()
 
     def flushed(self) -> Chunks:
-        if self.held is not None:
-            yield self.held
-            self.held = None
+        held, self.held = self.held, None
+        return (held,) if held is not None else ()
 
     def ended(self) -> Chunks:
         # a task paused the step: the state with the step's finished tasks applied
@@ -168,6 +168,15 @@ class Messages(Emitter):
             metadata = {"ls_integration": "langgraph", **config["metadata"]}
             for chunk in self.sink.node_output(result.writes, metadata):
                 yield "messages", chunk
+
+
+def _wrote_any(results: list[TaskResult], keys: tuple[str, ...]) -> bool:
+    """LangGraph's rule for a values chunk: a task wrote one of ``keys`` (changed or not)."""
+    for result in results:
+        for channel, _ in result.writes:
+            if channel in keys:
+                return True
+    return False
 
 
 def emitters_for(

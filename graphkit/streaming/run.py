@@ -84,12 +84,23 @@ class StreamRun:
     def _drive(self) -> Iterator[Item]:
         """The one loop: step the run phase by phase; after each phase, every emitter
         says what it means for its modes."""
-        stepper, emitters, here = self.stepper, self.emitters, self.stepper.namespace
+        stepper, here, queue = self.stepper, self.stepper.namespace, self.listener.queue
+        # per event, the emitters that say something at it (the rest inherit a no-op)
+        hooks = {
+            event: [
+                getattr(emitter, event)
+                for emitter in self.emitters
+                if getattr(type(emitter), event) is not getattr(Emitter, event)
+            ]
+            for event in ("started", "planned", "finished", "updated", "flushed", "ended")
+        }
 
-        def tell(event: str, *args: Any) -> Iterator[Item]:
-            for emitter in emitters:
-                for mode, chunk in getattr(emitter, event)(*args):
-                    yield here, mode, chunk
+        def tell(event: str, *args: Any) -> list[Item]:
+            chunks = []
+            for hook in hooks[event]:
+                for mode, chunk in hook(*args):
+                    chunks.append((here, mode, chunk))
+            return chunks
 
         yield from tell("started")
         while not stepper.done:
@@ -103,7 +114,8 @@ class StreamRun:
                 break
             results = []
             for result in stepper.iter_execute():
-                yield from self.listener.drain()
+                if queue:
+                    yield from self.listener.drain()
                 if result is not None:  # (None: only chunks were waiting)
                     results.append(result)
                     yield from tell("finished", result)
