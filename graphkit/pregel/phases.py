@@ -271,6 +271,8 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
             error = exc  # writes made before the error stay visible, but are never applied
         finally:
             leave_task(token)
+        if error is None or not node.retry_policies:
+            break
         if (policy := _retry_policy_for(node, error, attempt=len(failed) + 1)) is None:
             break
         failed.append(error)  # type: ignore[arg-type]
@@ -479,8 +481,16 @@ class _Changes:
             copy = copies.get(name)
             if copy is None:
                 copy = copies[name] = channels[name].copy()
-            if self._write(copy, name, values, writers[name]):
-                written.append(name)
+            try:
+                if copy.update(values):
+                    written.append(name)
+            except InvalidUpdateError as error:
+                who = " and ".join(repr(w) for w in dict.fromkeys(writers[name]))
+                step = self.state.step
+                raise InvalidUpdateError(f"Step {step}: {who} wrote {name!r}. {error}") from error
+            except Exception as error:  # a reducer raised: keep its class, say where
+                error.add_note(self._reducer_note(name, writers[name]))
+                raise
         for name in written:
             self._swap_in(name, copies[name], writers[name], grouped[name])
             if copies[name].is_available():
@@ -500,21 +510,13 @@ class _Changes:
             if channel.is_available():
                 self.updated.add(name)
 
-    def _write(self, channel: Channel, name: str, values: list[Any], writers: list[str]) -> bool:
-        step = self.state.step
-        try:
-            return channel.update(values)
-        except InvalidUpdateError as error:
-            names = " and ".join(repr(w) for w in dict.fromkeys(writers))
-            raise InvalidUpdateError(f"Step {step}: {names} wrote {name!r}. {error}") from error
-        except Exception as error:  # a reducer raised: keep its class, say where
-            names = " and ".join(repr(w) for w in dict.fromkeys(writers))
-            error.add_note(
-                f"While step {step} applied its writes to channel {name!r}: its reducer "
-                f"{self.graph.reducers[name]} raised (writers: {names}); the state is left "
-                "as it was before the step."
-            )
-            raise
+    def _reducer_note(self, name: str, writers: list[str]) -> str:
+        names = " and ".join(repr(w) for w in dict.fromkeys(writers))
+        return (
+            f"While step {self.state.step} applied its writes to channel {name!r}: its "
+            f"reducer {self.graph.reducers[name]} raised (writers: {names}); the state is "
+            "left as it was before the step."
+        )
 
     def _swap_in(
         self, name: str, after: Channel, writers: Sequence[str], values: Sequence[Any]

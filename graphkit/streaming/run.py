@@ -86,14 +86,10 @@ class StreamRun:
         says what it means for its modes."""
         stepper, here, queue = self.stepper, self.stepper.namespace, self.listener.queue
         # per event, the emitters that say something at it (the rest inherit a no-op)
-        hooks = {
-            event: [
-                getattr(emitter, event)
-                for emitter in self.emitters
-                if getattr(type(emitter), event) is not getattr(Emitter, event)
-            ]
-            for event in ("started", "planned", "finished", "updated", "flushed", "ended")
-        }
+        hooks: dict[str, list[Any]] = {event: [] for event in EVENTS}
+        for emitter in self.emitters:
+            for event in _events_of(type(emitter)):
+                hooks[event].append(getattr(emitter, event))
 
         def tell(event: str, *args: Any) -> list[Item]:
             chunks = []
@@ -128,6 +124,15 @@ class StreamRun:
         if stepper.status == "interrupted" and stepper.namespace:
             # a paused subgraph pauses the task that runs it, and so the parent run
             raise GraphInterrupt(stepper.interrupts)
+
+
+EVENTS = ("started", "planned", "finished", "updated", "flushed", "ended")
+
+
+@functools.cache
+def _events_of(kind: type[Emitter]) -> tuple[str, ...]:
+    """The events an emitter kind says something at (it overrides their no-op)."""
+    return tuple(event for event in EVENTS if getattr(kind, event) is not getattr(Emitter, event))
 
 
 def open_stream(app: CompiledGraph, input: Any, config: Any, **kwargs: Any) -> StreamRun:
