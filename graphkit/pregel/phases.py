@@ -387,18 +387,14 @@ def update(
     source: str | None = None,
     discarded: Sequence[Task] = (),
 ) -> Update:
-    """Apply a step's writes to the channels, in task-path order; return the record.
+    """Apply a step's writes in task-path order and return the record: mark what each
+    node has seen, reset consumed channels, hand each channel all its writes (on copies,
+    swapped in only once all accepted them), tell volatile channels a step passed, let
+    channels waiting for the end finish, bump versions, make the checkpoint.
 
-    Mark the trigger versions each node has now seen; let consumed channels reset;
-    hand each channel all its writes at once (its reducer runs here); tell volatile
-    channels a step passed; let channels that wait for the end finish; bump the
-    versions of what changed; make the checkpoint. Consume and writes happen on copies,
-    swapped in only once every channel accepted its writes, so a failing reducer
-    leaves the state as it was.
-
-    ``source`` names the checkpoint's origin (default: "loop" for a step that ran
-    nodes, "input" for the input step); ``discarded`` are tasks a new input replaces:
-    they count as having seen their triggers, so they do not run (as in LangGraph).
+    ``source`` is the checkpoint's origin (default "loop", or "input" for the input
+    step); ``discarded`` tasks (replaced by a new input) count as having seen their
+    triggers, so they do not run, as in LangGraph.
     """
     ordered = sorted(results, key=_task_order) if len(results) > 1 else results
     seen: dict[str, dict[str, int]] = {}
@@ -429,15 +425,7 @@ def update(
     if runs_nodes and graph.trigger_to_nodes.keys().isdisjoint(made.updated):
         for name in graph.finishing_channels:  # nothing runs next: let them finish
             made.change(name, _run_ended)
-    for name in made.changes:
-        state.versions[name] = made.version
-        channel = state.channels[name]
-        if channel.volatile and channel.is_available():
-            state.live_volatile.add(name)
-        else:
-            state.live_volatile.discard(name)
-    if made.changes:
-        state.max_version = made.version
+    made.bump_versions()
     source = source or ("loop" if runs_nodes else "input")
     checkpoint = _next_checkpoint(state, made.changes, seen, made.updated, source)
     record = Update(
@@ -500,6 +488,20 @@ class _Changes:
                 self._swap_in(name, copies[name], writers.get(name, ()), grouped.get(name, ()))
                 if name in grouped and copies[name].is_available():
                     self.updated.add(name)
+
+    def bump_versions(self) -> None:
+        """Give every changed channel the step's new version; keep track of which
+        volatile channels hold a value (later steps must tell them one passed)."""
+        state = self.state
+        for name in self.changes:
+            state.versions[name] = self.version
+            channel = state.channels[name]
+            if channel.volatile and channel.is_available():
+                state.live_volatile.add(name)
+            else:
+                state.live_volatile.discard(name)
+        if self.changes:
+            state.max_version = self.version
 
     def change(self, name: str, change: Callable[[Channel], bool]) -> None:
         """A change the runtime makes itself (a volatile channel clears, a channel
