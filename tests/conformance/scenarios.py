@@ -21,6 +21,7 @@ last update_state returned (`FORKED`), or another thread (`Thread("other")`).
 
 from __future__ import annotations
 
+import asyncio
 import collections
 import contextlib
 import difflib
@@ -148,9 +149,25 @@ class Session:
         self.interrupts: list[Any] = []
         """The raw interrupts of the last invoke or stream, to resume them by id."""
         self.forked: dict[str, Any] | None = None
+        self.asynchronous = False
+        """Run invoke and stream as `ainvoke` and `astream`, each in its own event loop."""
 
     def __repr__(self) -> str:
         return f"Session({self.tools.lib.name!r}, {len(self.ids)} ids)"
+
+    def invoke(self, given: Any, config: Any, **options: Any) -> Any:
+        if not self.asynchronous:
+            return self.app.invoke(given, config, **options)
+        return asyncio.run(self.app.ainvoke(given, config, **options))
+
+    def stream(self, given: Any, config: Any, **options: Any) -> Iterable[Any]:
+        if not self.asynchronous:
+            return self.app.stream(given, config, **options)
+
+        async def collect() -> list[Any]:
+            return [chunk async for chunk in self.app.astream(given, config, **options)]
+
+        return asyncio.run(collect())
 
     def placeholder(self, kind: str, raw: Any) -> str | None:
         """`raw`'s placeholder among ids of its `kind`: "cp1", "cp2"... (None stays None)."""
@@ -291,7 +308,7 @@ class Invoke:
     def play(self, session: Session) -> list[str]:
         def run() -> list[str]:
             config = (self.at or Thread()).config(session)
-            result = session.app.invoke(_input(session, self.input), config, **self.options)
+            result = session.invoke(_input(session, self.input), config, **self.options)
             if isinstance(result, Mapping):
                 session.interrupts = list(result.get("__interrupt__", ()))
             return [session.show(result)]
@@ -333,7 +350,7 @@ class Stream:
         try:
             config = (self.at or Thread()).config(session)
             given = _input(session, self.input)
-            for chunk in session.app.stream(
+            for chunk in session.stream(
                 given, config, stream_mode=list(self.modes), **self.options
             ):
                 seen.append(chunk)
@@ -508,8 +525,11 @@ class Transcript:
     lines: tuple[str, ...]
 
 
-def play(scenario: Scenario, lib: Lib, saver: str = "memory") -> Transcript:
-    """Build the scenario's graph with `lib` and a fresh `saver`, and play its steps."""
+def play(
+    scenario: Scenario, lib: Lib, saver: str = "memory", asynchronous: bool = False
+) -> Transcript:
+    """Build the scenario's graph with `lib` and a fresh `saver`, and play its steps
+    (through `ainvoke`/`astream` when `asynchronous`)."""
     with load_tools(lib, saver) as tools:
         try:
             app = scenario.build(tools)
@@ -517,6 +537,7 @@ def play(scenario: Scenario, lib: Lib, saver: str = "memory") -> Transcript:
             failed = f"build {canonical(Raised(type(error).__name__))}"
             return Transcript(lib.name, saver, (failed,))
         session = Session(tools, app)
+        session.asynchronous = asynchronous
         lines = [line for step in scenario.steps for line in step.play(session)]
     return Transcript(lib.name, saver, tuple(lines))
 

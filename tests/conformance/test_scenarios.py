@@ -8,6 +8,7 @@ transcript, the same with both of its savers.
 """
 
 from collections import Counter
+from contextlib import nullcontext
 
 import pytest
 
@@ -59,6 +60,20 @@ def test_graphkit_matches_langgraph(scenario: Scenario, saver: str) -> None:
             actual = play(scenario, graphkit, saver)
     else:
         actual = play(scenario, load_graphkit(), saver)
+    problems = compare_transcripts(scenario.name, expected, actual)
+    if problems:
+        pytest.fail("\n\n".join(problems), pytrace=False)
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS, ids=scenario_id)
+def test_graphkit_matches_langgraph_through_the_async_api(scenario: Scenario) -> None:
+    """The same scenarios through `ainvoke` and `astream` (with the in-memory savers:
+    LangGraph's sync SqliteSaver has no async methods)."""
+    expected = play(scenario, load_langgraph(), "memory", asynchronous=True)
+    graphkit = load_graphkit()
+    with pytest.warns(graphkit.warning, match=scenario.warns) if scenario.warns else nullcontext():
+        actual = play(scenario, graphkit, "memory", asynchronous=True)
+    assert expected.lines == play(scenario, load_langgraph(), "memory").lines  # same oracle
     problems = compare_transcripts(scenario.name, expected, actual)
     if problems:
         pytest.fail("\n\n".join(problems), pytrace=False)
