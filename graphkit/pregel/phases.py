@@ -316,9 +316,9 @@ def _call(node: NodeSpec, value: Any, injected: dict[str, Any], run: RunContext)
         return dataclasses.replace(sent_up.command, graph=None)
 
 
-def _retry_policy_for(node: NodeSpec, error: Exception | None, attempt: int) -> Any:
+def _retry_policy_for(node: NodeSpec, error: Exception, attempt: int) -> Any:
     """The first of the node's retry policies that wants another attempt, if any."""
-    if error is None or isinstance(error, (ParentCommand, GraphInterrupt)):
+    if isinstance(error, (ParentCommand, GraphInterrupt)):
         return None
     for policy in node.retry_policies:
         if policy.should_retry(error):

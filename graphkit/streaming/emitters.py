@@ -65,7 +65,7 @@ class Values(Emitter):
         return [("values", self.stepper.output(self.keys))] if self.stepper.resumed else ()
 
     def planned(self, plan: Plan) -> Chunks:
-        self.input_step = bool(plan.tasks) and plan.tasks[0].kind == "input"
+        self.input_step = _is_input_step(plan)
         return self.flushed()
 
     def finished(self, result: TaskResult) -> Chunks:
@@ -115,7 +115,7 @@ class Checkpoints(Emitter):
     """The checkpoint each Plan starts from (modes "checkpoints" and "debug")."""
 
     def planned(self, plan: Plan) -> Chunks:
-        if plan.tasks and plan.tasks[0].kind == "input":
+        if _is_input_step(plan):
             return
         payload = checkpoint_payload(self.stepper, plan)
         if payload is None:
@@ -168,6 +168,11 @@ class Messages(Emitter):
             metadata = {"ls_integration": "langgraph", **config["metadata"]}
             for chunk in self.sink.node_output(result.writes, metadata):
                 yield "messages", chunk
+
+
+def _is_input_step(plan: Plan) -> bool:
+    """The input step writes the input; LangGraph streams no values or checkpoint for it."""
+    return bool(plan.tasks) and plan.tasks[0].kind == "input"
 
 
 def _wrote_any(results: list[TaskResult], keys: tuple[str, ...]) -> bool:

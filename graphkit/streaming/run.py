@@ -58,6 +58,8 @@ class StreamRun:
     single: bool
     printed: tuple[str, ...]
     subgraphs: bool
+    up: Listener | None
+    """The listener of the task running this graph as a subgraph, if it wants chunks."""
 
     def chunks(self) -> Iterator[Any]:
         """Run to the end, yielding chunks as ``stream`` documents them."""
@@ -67,8 +69,7 @@ class StreamRun:
             self.modes,
             self.subgraphs,
         )
-        parent = current_scope()
-        up = parent.run.listener if parent is not None else None
+        up = self.up
         for namespace, mode, chunk in self._drive():
             if up is not None and mode in up.modes:
                 up.send((namespace, mode, chunk))
@@ -171,7 +172,7 @@ def open_stream(app: CompiledGraph, input: Any, config: Any, **kwargs: Any) -> S
     options = app.run_options(runtime=runtime, listener=listener, **kwargs)
     stepper = Stepper(app.spec, input, RunConfig.from_dict(config), options)
     emitters = emitters_for(stepper, needed, keys, sink)
-    return StreamRun(stepper, emitters, listener, modes, single, printed, subgraphs)
+    return StreamRun(stepper, emitters, listener, modes, single, printed, subgraphs, up)
 
 
 def _send_custom(listener: Listener, namespace: tuple[str, ...], chunk: Any) -> None:

@@ -12,11 +12,12 @@ conftest.py; the tally of what was generated is printed at the end of the sessio
 `GRAPHKIT_FUZZ_COUNT=<file>`, properties 1-2 append each disagreement to the file and go on
 (the tally is kept in `<file>.tally.json`), so a long run sees past its first finding.
 
-Known disagreements, each pinned by a strict xfail below and counted, never hidden:
-K3 (chunk order in a step that interrupts), K4 (updates of a failing resumed step). K1
-(cached metadata on resume) and K2 (interrupt without a checkpointer) were fixed; their
-tests now pin the agreement. Where
-one stands, graphs with interrupts are compared without it and the tally says how often.
+Known disagreements, each pinned by a test below and counted, never hidden: K3 (chunk
+order in a step that interrupts: a race in both runtimes, so its test pins the race-free
+summary) and K4 (updates of a failing resumed step: a strict xfail). K1 (cached metadata
+on resume) and K2 (interrupt without a checkpointer) were fixed; their tests pin the
+agreement. Where K3 or K4 stands, graphs are compared without it and the tally says how
+often.
 """
 
 from __future__ import annotations
@@ -290,17 +291,14 @@ K3 = Blueprint(
 )
 
 
-@pytest.mark.xfail(
-    strict=False,  # a race: it may go either way on a given machine
-    reason="K3: both runtimes stream a step's chunks in the order its tasks finish; here the "
-    "subgraph task finishes after the interrupting one in LangGraph and before it in graphkit "
-    "(a timing difference, not a rule: see the race-free summary, which agrees)",
-)
 def test_known_chunk_order_in_an_interrupting_step() -> None:
+    """K3: both runtimes stream a step's chunks in the order its tasks finish, so where a
+    subgraph task and an interrupting task share a step, which comes first is a race
+    (LangGraph's subgraph tends to finish last, graphkit's first). What is not a race
+    must agree: every stream's updates, interrupts and last values."""
     expected = observe(K3, load_langgraph())
     actual = observe(K3, load_graphkit())
-    assert expected.summary == actual.summary  # the same updates and values per stream
-    assert expected.lines == actual.lines, report(K3, expected, actual)
+    assert expected.summary == actual.summary, report(K3, expected, actual)
 
 
 K4 = Blueprint(
