@@ -16,7 +16,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "graphkit"
-CORE = ("graphkit.pregel", "graphkit.graph", "graphkit.channels", "graphkit.streaming")
+CORE = (
+    "graphkit.pregel",
+    "graphkit.graph",
+    "graphkit.channels",
+    "graphkit.streaming",
+    "graphkit.diagnostics",
+)
 """The runtime and the streaming layer on top of it."""
 READERS = ("graphkit.inspect", "graphkit.render", "graphkit.widgets")
 

@@ -1,5 +1,4 @@
-"""Barriers: how a node with several incoming edges (``add_edge(["a", "b"], "c")``)
-waits for all of them."""
+"""Barriers: how a node with several incoming edges (``add_edge(["a", "b"], "c")``) waits."""
 
 from __future__ import annotations
 
@@ -7,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Generic, Self
 
 from graphkit.channels.base import EMPTY, Channel, Value
-from graphkit.errors import InvalidUpdateError
+from graphkit.diagnostics import channels as diagnose
 
 
 class NamedBarrierValue(Channel[None, Value], Generic[Value]):
@@ -44,11 +43,7 @@ class NamedBarrierValue(Channel[None, Value], Generic[Value]):
     def update(self, values: Sequence[Value]) -> bool:
         for value in values:
             if value not in self.names:
-                raise InvalidUpdateError(
-                    f"Channel {self.key!r} received {value!r}, but it waits only for "
-                    f"{_sorted(self.names)}. Write one of those names, or add {value!r} "
-                    "to the names the barrier waits for."
-                )
+                raise diagnose.not_a_barrier_name(self.key, value, self.names)
         new = set(values) - self.seen
         self.seen |= new
         return bool(new)

@@ -1,8 +1,6 @@
-"""The channel protocol: the one small interface every channel kind implements.
-
-The Update phase hands a channel *all* the writes of one step at once (``update``), so
-the reducer lives inside the channel and the runtime, not thread timing, orders writes.
-"""
+"""The channel protocol: the one small interface every channel kind implements. Update
+hands a channel *all* the writes of a step at once, so the runtime, not thread timing,
+orders them."""
 
 from __future__ import annotations
 
@@ -46,8 +44,8 @@ class Channel(ABC, Generic[Value, Update]):
     """
 
     volatile: ClassVar[bool] = False
-    """True when the value can change on a step that brings the channel no write (an
-    ephemeral value clears); the runtime then calls ``update([])`` on every later step."""
+    """True when a step without a write can change the value (an ephemeral value clears):
+    the runtime then calls ``update([])`` on later steps."""
 
     __slots__ = ("key", "typ")
 
@@ -104,7 +102,7 @@ class Channel(ABC, Generic[Value, Update]):
     # -- comparison and display ---------------------------------------------------
 
     def _config(self) -> tuple[Any, ...]:
-        """The constructor arguments before ``key``: what makes two channels of a kind differ."""
+        """The constructor arguments before ``key``."""
         return (self.typ,)
 
     def __eq__(self, other: object) -> bool:

@@ -8,19 +8,15 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Generic, NotRequired, Required, Self
 
 from graphkit.channels.base import EMPTY, Channel, Value
-from graphkit.errors import InvalidUpdateError
+from graphkit.diagnostics import channels as diagnose
 
 
 class _OneValue(Channel[Value, Value], Generic[Value]):
-    """A channel whose state is ``self.value``, by default the last write of a step.
-
-    A kind says whether several writes in one step are an error (``_check_writes``) and,
-    with ``volatile``, whether a step without a write clears the value.
-    """
+    """A channel whose state is ``self.value``, by default the last write of a step; with
+    ``volatile``, a step without a write clears it."""
 
     __slots__ = ("value",)
-    _extra_slots: ClassVar[tuple[str, ...]] = ()
-    """The slots a kind adds to ``typ``, ``key`` and ``value`` (``guard``, ``operator``...)."""
+    _extra_slots: ClassVar[tuple[str, ...]] = ()  # the slots a kind adds (guard, operator...)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -62,10 +58,9 @@ class _OneValue(Channel[Value, Value], Generic[Value]):
         return channel
 
     def copy(self) -> Self:
-        # update() rebinds attributes and never mutates what they hold, so a copy may share
-        # them. Update copies every channel it changes, every step: assigning the three
-        # common slots directly is what keeps that cheap (a getattr/setattr loop over
-        # them cost about 5% of a step of a chain).
+        # update() rebinds attributes, never mutates what they hold, so a copy shares them.
+        # Assigning the common slots directly keeps this per-write copy cheap (a
+        # getattr/setattr loop over them cost about 5% of a step of a chain).
         clone = object.__new__(type(self))
         clone.typ, clone.key, clone.value = self.typ, self.key, self.value
         for name in self._extra_slots:
@@ -88,17 +83,12 @@ class LastValue(_OneValue[Value]):
 
     def _check_writes(self, count: int) -> None:
         if count > 1:
-            raise InvalidUpdateError(
-                f"Channel {self.key!r} received {count} values in one step; a plain field "
-                "keeps one value per step. Give it a reducer, e.g. Annotated[list, operator.add]."
-            )
+            raise diagnose.plain_field_written_twice(self.key, count)
 
 
 class BinaryOperatorAggregate(_OneValue[Value]):
-    """Folds each write into the value with a binary operator, in the runtime's order.
-
-    It starts from ``typ()`` when the type can be called with no arguments (a ``list``
-    field starts as ``[]``), and empty otherwise: then the first write is the value.
+    """Folds each write into the value with a binary operator, in the runtime's order,
+    starting from ``typ()`` (a ``list`` field starts as ``[]``) or, if that fails, empty.
 
     >>> import operator
     >>> channel = BinaryOperatorAggregate(list[str], operator.add, key="log")
@@ -142,9 +132,26 @@ class AnyValue(_OneValue[Value]):
     __slots__ = ()
 
 
-class EphemeralValue(_OneValue[Value]):
-    """Holds the value written in the previous step; a step without a write clears it.
+class _Guarded(_OneValue[Value]):
+    """A kind for which two writes in one step are an error, unless ``guard=False``."""
 
+    __slots__ = ("guard",)
+    _kind: ClassVar[str] = ""  # what the error calls it, e.g. "an ephemeral value"
+
+    def __init__(self, typ: Any = Any, guard: bool = True, key: str = "") -> None:
+        super().__init__(typ, key)
+        self.guard = guard
+
+    def _check_writes(self, count: int) -> None:
+        if self.guard and count > 1:
+            raise diagnose.one_value_per_step(self.key, count, self._kind, type(self).__name__)
+
+    def _config(self) -> tuple[Any, ...]:
+        return (self.typ, self.guard)
+
+
+class EphemeralValue(_Guarded[Value]):
+    """Holds the value written in the previous step; a step without a write clears it.
     Two writes in one step are an error, unless ``guard=False``: then the last is kept.
 
     >>> channel = EphemeralValue(str, key="start")
@@ -155,48 +162,27 @@ class EphemeralValue(_OneValue[Value]):
     """
 
     volatile = True
-    __slots__ = ("guard",)
-
-    def __init__(self, typ: Any = Any, guard: bool = True, key: str = "") -> None:
-        super().__init__(typ, key)
-        self.guard = guard
-
-    def _check_writes(self, count: int) -> None:
-        if self.guard and count > 1:
-            raise _one_value_per_step(self.key, count, "an ephemeral value", "EphemeralValue")
-
-    def _config(self) -> tuple[Any, ...]:
-        return (self.typ, self.guard)
+    __slots__ = ()
+    _kind = "an ephemeral value"
 
 
-class UntrackedValue(_OneValue[Value]):
-    """Keeps the last value written, like ``LastValue``, but checkpoints save nothing:
-    for what cannot or should not be stored, such as an open client. ``guard`` works as in
-    ``EphemeralValue``.
+class UntrackedValue(_Guarded[Value]):
+    """Keeps the last value written, but checkpoints save nothing: for what should not be
+    stored, such as an open client. ``guard`` works as in ``EphemeralValue``.
 
     >>> channel = UntrackedValue(str, key="client")
     >>> channel.update(["connection"]), channel.checkpoint(), channel.copy().get()
     (True, <empty>, 'connection')
     """
 
-    __slots__ = ("guard",)
-
-    def __init__(self, typ: Any = Any, guard: bool = True, key: str = "") -> None:
-        super().__init__(typ, key)
-        self.guard = guard
+    __slots__ = ()
+    _kind = "an untracked value"
 
     def checkpoint(self) -> Any:
         return EMPTY
 
-    def _check_writes(self, count: int) -> None:
-        if self.guard and count > 1:
-            raise _one_value_per_step(self.key, count, "an untracked value", "UntrackedValue")
-
     def from_checkpoint(self, checkpoint: Any) -> Self:
         return type(self)(*self._config(), key=self.key)  # nothing was saved
-
-    def _config(self) -> tuple[Any, ...]:
-        return (self.typ, self.guard)
 
     # The state is not in the checkpoint, so compare and show the value itself.
     def __eq__(self, other: object) -> bool:
@@ -260,14 +246,6 @@ class LastValueAfterFinish(_OneValue[Value]):
         if checkpoint is not EMPTY:
             channel.value, channel.finished = checkpoint
         return channel
-
-
-def _one_value_per_step(key: str, count: int, kind: str, name: str) -> InvalidUpdateError:
-    return InvalidUpdateError(
-        f"Channel {key!r} received {count} values in one step; {kind} keeps one value per "
-        f"step. Write it from one node per step, or create it with {name}(..., guard=False) "
-        "to keep the last."
-    )
 
 
 # Abstract collection types cannot be called, so a field declared as one starts from the

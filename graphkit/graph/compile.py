@@ -1,14 +1,9 @@
 """compile(): check a StateGraph, then wire it into nodes and channels for the runtime.
 
-The wiring is LangGraph's, so the channels a debugger shows are the ones a LangGraph
-user will meet in its own traces:
-
-* every state key is a channel;
-* ``__start__`` carries the input to the ``__start__`` node, which writes it into
-  the state keys and wakes the entry nodes;
-* each node ``n`` is woken by ``branch:to:n``, written by edges and routers;
-* a waiting edge ``[a, b] -> c`` is a barrier channel ``join:a+b:c``.
-"""
+The wiring is LangGraph's, so a debugger shows the channels a LangGraph trace does: each
+state key; ``__start__``, whose node writes the input into the state and wakes the entry
+nodes; ``branch:to:n``, which wakes node ``n``; and ``join:a+b:c`` for a waiting edge
+``[a, b] -> c``."""
 
 from __future__ import annotations
 
@@ -25,7 +20,7 @@ from graphkit.channels import (
     Topic,
 )
 from graphkit.constants import END, START, TASKS
-from graphkit.errors import warn
+from graphkit.diagnostics import graph as diagnose
 from graphkit.graph.schema import coerce_to_schema
 from graphkit.graph.writers import (
     branch_channel,
@@ -41,16 +36,19 @@ from graphkit.types import Send
 if TYPE_CHECKING:
     from graphkit.graph.state import StateGraph
 
-__all__ = ["compile_graph", "validate"]
+__all__ = ["compile_graph"]
+
+EdgeWrites = dict[str, list[tuple[str, Any]]]
+"""What each node's edges write when it finishes: ``(channel, value)`` pairs."""
 
 
 def compile_graph(builder: StateGraph) -> GraphSpec:
     """Validate ``builder`` and build the runtime's ``GraphSpec`` from it."""
-    validate(builder)
-    channels, triggers = _channels(builder)
+    diagnose.validate(builder)
+    channels, triggers, edges = _channels(builder)
     state_keys = tuple(builder.channels)
     return GraphSpec(
-        nodes=_node_specs(builder, triggers, _writers(builder)),
+        nodes=_node_specs(builder, triggers, _writers(builder, edges)),
         channels=channels,
         input_channel=START,
         output_keys=tuple(k for k in builder.schemas[builder.output_schema] if k in channels),
@@ -60,13 +58,8 @@ def compile_graph(builder: StateGraph) -> GraphSpec:
     )
 
 
-def _join_channel(starts: tuple[str, ...], end: str) -> str:
-    """The barrier channel of the waiting edge ``starts -> end``."""
-    return f"join:{'+'.join(starts)}:{end}"
-
-
-def _channels(builder: StateGraph) -> tuple[dict[str, Channel], dict[str, list[str]]]:
-    """The graph's channels, and the channels that wake each node."""
+def _channels(builder: StateGraph) -> tuple[dict[str, Channel], dict[str, list[str]], EdgeWrites]:
+    """The graph's channels, the channels that wake each node, and its edges' writes."""
     channels: dict[str, Channel] = {
         **builder.channels,
         START: EphemeralValue(Any, key=START),
@@ -81,17 +74,23 @@ def _channels(builder: StateGraph) -> tuple[dict[str, Channel], dict[str, list[s
             if declaration.defer
             else EphemeralValue(Any, guard=False, key=key)
         )
+    edges: EdgeWrites = {}
+    for start, end in sorted(builder.edges):
+        if end != END:
+            edges.setdefault(start, []).append((branch_channel(end), None))
     for starts, end in sorted(builder.waiting_edges):
         if end != END:
-            join = _join_channel(starts, end)
+            join = f"join:{'+'.join(starts)}:{end}"
             deferred = builder.nodes[end].defer
             barrier = NamedBarrierValueAfterFinish if deferred else NamedBarrierValue
             channels[join] = barrier(str, set(starts), key=join)
             triggers[end].append(join)
-    return channels, triggers
+            for start in starts:
+                edges.setdefault(start, []).append((join, start))
+    return channels, triggers, edges
 
 
-def _writers(builder: StateGraph) -> dict[str, list[Writer]]:
+def _writers(builder: StateGraph, edges: EdgeWrites) -> dict[str, list[Writer]]:
     """Each node's writers: state updates, Command routes, edges, then routers."""
     managed = frozenset(builder.managed)
     keys = frozenset(builder.channels) | managed
@@ -101,13 +100,6 @@ def _writers(builder: StateGraph) -> dict[str, list[Writer]]:
     writers = {START: [state_writer(START, input_keys, input_schema=own_input)]}
     for node in builder.nodes:
         writers[node] = [state_writer(node, keys, managed), goto_writer(node)]
-    edges: dict[str, list[tuple[str, Any]]] = {}
-    for start, end in sorted(builder.edges):
-        if end != END:
-            edges.setdefault(start, []).append((branch_channel(end), None))
-    for starts, end in sorted(builder.waiting_edges):
-        for start in starts if end != END else ():
-            edges.setdefault(start, []).append((_join_channel(starts, end), start))
     for node, writes in edges.items():
         writers[node].append(constant_writer(tuple(writes)))
     for source, branches in builder.branches.items():
@@ -162,8 +154,7 @@ def _adapt_call(
 
 
 def _subgraph_call(child: CompiledGraph, parent_keys: frozenset[str]) -> Callable[..., Any]:
-    """A compiled graph as a node: it gets the keys it declares and gives back the keys
-    the parent has (private keys on either side are not an error here)."""
+    """A compiled graph as a node: it reads the keys it declares, returns the parent's keys."""
     child_inputs = frozenset(child.builder.schemas[child.builder.input_schema])
 
     def run_subgraph(state: Any, config: Any) -> Any:
@@ -185,80 +176,3 @@ def _is_async(call: Any) -> bool:
 
 def _identity(value: Any) -> Any:
     return value
-
-
-# -- validation -------------------------------------------------------------------------
-
-
-def validate(builder: StateGraph) -> None:
-    """Raise ValueError for what cannot run; warn about what probably should not."""
-    known = set(builder.nodes)
-    for start, end in sorted(builder.edges):
-        for role, node, outside in (("starts", start, START), ("ends", end, END)):
-            if node != outside and node not in known:
-                raise ValueError(
-                    f"Edge {start!r} -> {end!r} {role} at unknown node {node!r}; "
-                    f"add_node({node!r}, ...) first. Nodes: {sorted(known)}."
-                )
-    for source, branches in builder.branches.items():
-        if source != START and source not in known:
-            raise ValueError(
-                f"Conditional edge starts at unknown node {source!r}; add_node({source!r}, ...) "
-                f"first. Nodes: {sorted(known)}."
-            )
-        for branch in branches.values():
-            for target in branch.targets() or ():
-                if target != END and target not in known:
-                    raise ValueError(
-                        f"Conditional edge {branch.name!r} of {source!r} maps to unknown "
-                        f"node {target!r}; fix its path_map or add_node({target!r}, ...)."
-                    )
-    if START not in _successors(builder):
-        raise ValueError(
-            "Graph must have an entrypoint: add an edge from START, e.g. "
-            f"add_edge(START, {next(iter(builder.nodes), 'my_node')!r})."
-        )
-    _warn_about_suspicious_shapes(builder)
-
-
-def _warn_about_suspicious_shapes(builder: StateGraph) -> None:
-    """Warn about a node named like a state key, and about nodes nothing leads to."""
-    for node in builder.nodes:
-        if node in builder.channels:
-            warn(
-                f"Node {node!r} has the same name as a state key; updates and the drawn "
-                "graph are easy to misread. Consider renaming the node."
-            )
-    successors, seen, frontier = _successors(builder), {START}, [START]
-    while frontier:
-        new = successors.get(frontier.pop(), set()) - seen
-        seen |= new
-        frontier += new
-    for node in builder.nodes:
-        if node not in seen:
-            warn(
-                f"Node {node!r} can never run: no edge, conditional edge or declared "
-                f"destination leads to it from START. Add an edge to it, e.g. "
-                f"add_edge(START, {node!r}); if a node reaches it with Command(goto=...) "
-                "or a router with Send(...), declare that: add_node(..., destinations=(...)) "
-                "or annotate the node -> Command[Literal[...]]."
-            )
-
-
-def _successors(builder: StateGraph) -> dict[str, set[str]]:
-    """Where each node (and START) may lead: edges, routes and declared destinations."""
-    successors: dict[str, set[str]] = {}
-    for start, end in builder.edges:
-        successors.setdefault(start, set()).add(end)
-    for starts, end in builder.waiting_edges:
-        for start in starts:
-            successors.setdefault(start, set()).add(end)
-    for source, branches in builder.branches.items():
-        for branch in branches.values():
-            targets = branch.targets()
-            successors.setdefault(source, set()).update(
-                builder.nodes if targets is None else targets
-            )
-    for name, declaration in builder.nodes.items():
-        successors.setdefault(name, set()).update(declaration.destinations or ())
-    return successors

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from types import UnionType
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
+from graphkit.diagnostics import graph as diagnose
 from graphkit.types import Command, RetryPolicy
 
 __all__ = [
@@ -18,7 +19,6 @@ __all__ = [
     "infer_name",
     "input_schema_of",
     "named_action",
-    "retry_policies",
 ]
 
 
@@ -37,8 +37,7 @@ class NodeDeclaration:
 
 @dataclass(frozen=True, slots=True)
 class Branch:
-    """A conditional edge: ``path(state)`` returns one or more names (or path_map
-    keys); the chosen nodes run in the next step."""
+    """A conditional edge: ``path(state)`` returns the next node(s) or path_map key(s)."""
 
     source: str
     path: Callable[..., Any]
@@ -61,33 +60,20 @@ def infer_name(action: Any) -> str:
 
 
 def named_action(node: Any, action: Any) -> tuple[str, Any]:
-    """The name and action ``add_node(node, action)`` declares: ``add_node(f)`` names
-    the node after ``f``."""
-    if not isinstance(node, str):
-        if action is not None:
-            raise TypeError(
-                f"add_node({node!r}, ...): a node's name must be a string, got "
-                f"{type(node).__name__}. Write add_node('name', function)."
-            )
+    """The name and action ``add_node(node, action)`` declares; ``add_node(f)`` is named ``f``."""
+    if not isinstance(node, str) and action is None:
         action, node = node, infer_name(node)
-    if action is None:
-        raise ValueError(f"add_node({node!r}) needs an action: a function or a runnable.")
-    if not callable(action) and not callable(getattr(action, "invoke", None)):
-        raise TypeError(
-            f"Node {node!r}: expected a function or an object with .invoke(), got "
-            f"{type(action).__name__}."
-        )
+    diagnose.check_action(node, action)
     return node, action
 
 
 def input_schema_of(action: Any) -> Any:
     """The schema class annotating a node's first parameter, as in LangGraph, or None."""
-    function = action if inspect.isfunction(action) or inspect.ismethod(action) else None
-    if function is None:
-        call = getattr(action, "__call__", None)  # noqa: B004
-        function = call if inspect.ismethod(call) else None
-    if function is None:
-        return None
+    function = action
+    if not (inspect.isfunction(action) or inspect.ismethod(action)):
+        function = getattr(action, "__call__", None)  # noqa: B004
+        if not inspect.ismethod(function):
+            return None
     try:
         hint = get_type_hints(function).get(next(iter(inspect.signature(function).parameters)))
         return hint if isinstance(hint, type) and get_type_hints(hint) else None
@@ -109,32 +95,3 @@ def command_destinations(action: Any) -> tuple[str, ...] | None:
         if get_origin(candidate) is Command and arguments and get_origin(arguments[0]) is Literal:
             return tuple(get_args(arguments[0]))
     return None
-
-
-def retry_policies(node: str, retry_policy: Any) -> tuple[RetryPolicy, ...]:
-    """Validate ``add_node(retry_policy=...)``: one RetryPolicy or a sequence of them."""
-    if retry_policy is None:
-        return ()
-    policies = (retry_policy,) if isinstance(retry_policy, RetryPolicy) else retry_policy
-    if not isinstance(policies, (list, tuple)) or not all(
-        isinstance(p, RetryPolicy) for p in policies
-    ):
-        raise TypeError(
-            f"Node {node!r}: retry_policy must be a RetryPolicy or a list of them, got "
-            f"{retry_policy!r}. Use e.g. RetryPolicy(max_attempts=3)."
-        )
-    for policy in policies:
-        retry_on = policy.retry_on
-        if isinstance(retry_on, (list, tuple)) and not retry_on:
-            raise TypeError(f"Node {node!r}: RetryPolicy(retry_on=[]) retries nothing.")
-        classes = retry_on if isinstance(retry_on, (list, tuple)) else (retry_on,)
-        for item in classes:
-            is_exception_class = isinstance(item, type) and issubclass(item, BaseException)
-            is_predicate = callable(item) and not isinstance(item, type) and len(classes) == 1
-            if not (is_exception_class or is_predicate):
-                raise TypeError(
-                    f"Node {node!r}: RetryPolicy(retry_on={retry_on!r}) must be an exception "
-                    "class, a list of exception classes, or a function (error) -> bool, e.g. "
-                    "RetryPolicy(retry_on=ConnectionError)."
-                )
-    return tuple(policies)

@@ -1,9 +1,6 @@
-"""From a state schema (TypedDict, dataclass, pydantic model) to channels.
-
-Each field becomes one channel: ``Annotated[T, reducer]`` a BinaryOperatorAggregate,
-``Annotated[T, SomeChannel]`` (class or instance) that channel, a plain field a
-LastValue — the same mapping LangGraph uses.
-"""
+"""From a state schema (TypedDict, dataclass, pydantic model) to channels, as LangGraph
+maps them: ``Annotated[T, reducer]`` a BinaryOperatorAggregate, ``Annotated[T, SomeChannel]``
+(class or instance) that channel, a plain field a LastValue."""
 
 from __future__ import annotations
 
@@ -13,6 +10,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, NotRequired, Required, get_origin, get_type_hints
 
 from graphkit.channels import BinaryOperatorAggregate, Channel, LastValue
+from graphkit.diagnostics import graph as diagnose
 from graphkit.managed import ManagedValue, managed_value_of
 
 __all__ = [
@@ -49,7 +47,7 @@ def channels_from_schema(schema: Any) -> dict[str, Channel]:
     return {
         name: _channel_for(name, hint)
         for name, hint in _type_hints(schema).items()
-        if managed_value_of(_unwrap_required(hint)) is None
+        if managed_value_of(hint) is None
     }
 
 
@@ -63,7 +61,7 @@ def managed_from_schema(schema: Any) -> dict[str, type[ManagedValue]]:
     {'left': <class 'graphkit.managed.RemainingStepsManager'>}
     """
     hints = _type_hints(schema).items()
-    managed = {name: managed_value_of(_unwrap_required(hint)) for name, hint in hints}
+    managed = {name: managed_value_of(hint) for name, hint in hints}
     return {name: manager for name, manager in managed.items() if manager is not None}
 
 
@@ -87,34 +85,22 @@ def coerce_to_schema(schema: Any) -> Callable[[dict[str, Any]], Any] | None:
 
 
 def _type_hints(schema: Any) -> dict[str, Any]:
-    """A schema's fields and their annotations, refusing a schema without fields."""
+    """A schema's fields and their annotations (``T`` for ``Required[T]``)."""
     if not hasattr(schema, "__annotations__") and not inspect.isclass(schema):
-        raise TypeError(
-            f"State schema {schema!r} has no fields. Use a TypedDict, a dataclass or a "
-            "pydantic model whose annotated fields are the state keys."
-        )
+        raise TypeError(diagnose.schema_without_fields(schema))
     try:
         hints = get_type_hints(schema, include_extras=True)
     except NameError as error:
-        raise TypeError(
-            f"Cannot resolve the annotations of state schema {schema.__name__}: {error}. "
-            "Define every type the schema names before building the graph."
-        ) from error
+        raise TypeError(diagnose.unresolved_annotations(schema, error)) from error
     hints.pop("__slots__", None)
     if not hints:
-        raise NotImplementedError(
-            f"State schema {schema!r} has no annotated fields. graphkit supports "
-            "TypedDict, dataclass and pydantic schemas; a single-value ('root') state "
-            "is not supported yet."
-        )
-    if hasattr(schema, "model_fields"):  # pydantic: keep only real fields
-        hints = {key: value for key, value in hints.items() if key in schema.model_fields}
-    return hints
+        raise NotImplementedError(diagnose.schema_without_annotated_fields(schema))
+    fields = getattr(schema, "model_fields", hints)  # pydantic: keep only real fields
+    return {key: _unwrap_required(hint) for key, hint in hints.items() if key in fields}
 
 
 def _channel_for(name: str, hint: Any) -> Channel:
     """The channel of one field: the one annotated, a reducer's, or a LastValue."""
-    hint = _unwrap_required(hint)
     if get_origin(hint) is Annotated:
         value_type = hint.__origin__
         for item in hint.__metadata__:
@@ -126,21 +112,6 @@ def _channel_for(name: str, hint: Any) -> Channel:
                 return item(value_type, key=name)
         reducer = hint.__metadata__[-1]
         if callable(reducer):
-            _check_reducer(name, reducer)
+            diagnose.check_reducer(name, reducer)
             return BinaryOperatorAggregate(value_type, reducer, key=name)
     return LastValue(hint, key=name)
-
-
-def _check_reducer(name: str, reducer: Callable[..., Any]) -> None:
-    """Refuse a reducer that does not take (current, update)."""
-    try:
-        parameters = inspect.signature(reducer).parameters.values()
-    except (TypeError, ValueError):  # builtins without a signature, e.g. operator.add
-        return
-    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    if len(positional) != 2:
-        raise ValueError(
-            f"The reducer of state key {name!r} must take two arguments (current, update) "
-            f"and return the new value; {getattr(reducer, '__name__', reducer)!r} takes "
-            f"{len(positional)}."
-        )

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from graphkit.channels import Channel
-from graphkit.constants import END, RESERVED_CHARACTERS, START
+from graphkit.constants import END, START
+from graphkit.diagnostics import graph as diagnose
 from graphkit.errors import warn
-from graphkit.graph.compile import compile_graph, validate
+from graphkit.graph.compile import compile_graph
 from graphkit.graph.declaration import (
     Branch,
     NodeDeclaration,
@@ -17,7 +17,6 @@ from graphkit.graph.declaration import (
     infer_name,
     input_schema_of,
     named_action,
-    retry_policies,
 )
 from graphkit.graph.schema import channels_from_schema, managed_from_schema, schema_keys
 from graphkit.managed import ManagedValue
@@ -31,8 +30,6 @@ class StateGraph:
 
     Each field of ``state_schema`` becomes a channel: a plain field keeps the last
     value written, ``Annotated[T, reducer]`` combines writes with the reducer.
-    LangGraph's old argument names (``input=``, ``output=``, ``config_schema=``) work
-    too, with a DeprecationWarning, as in LangGraph.
 
     >>> import operator
     >>> from typing import Annotated, TypedDict
@@ -57,7 +54,7 @@ class StateGraph:
         output_schema: Any = None,
         **deprecated: Any,
     ) -> None:
-        old = _renamed_arguments(deprecated)
+        old = diagnose.renamed_arguments(deprecated)
         self.state_schema = state_schema
         self.context_schema = context_schema or old.get("context_schema")
         self.input_schema = input_schema or old.get("input_schema") or state_schema
@@ -74,14 +71,12 @@ class StateGraph:
             self._add_schema(schema)
 
     def _add_schema(self, schema: Any) -> None:
-        """Add the channels and managed values of a schema not seen yet."""
         if schema not in self.schemas:
-            channels, managed = channels_from_schema(schema), managed_from_schema(schema)
-            self.schemas[schema] = schema_keys(schema)
-            for key, channel in channels.items():
+            for key, channel in channels_from_schema(schema).items():
                 self.channels.setdefault(key, channel)
-            for key, manager in managed.items():
+            for key, manager in managed_from_schema(schema).items():
                 self.managed.setdefault(key, manager)
+            self.schemas[schema] = schema_keys(schema)
 
     # -- nodes ----------------------------------------------------------------------------
 
@@ -107,15 +102,12 @@ class StateGraph:
         >>> list(StateGraph(TypedDict("S", {"text": str})).add_node(shout).nodes)
         ['shout']
         """
-        _refuse_unsupported("add_node(..., {}=...)", cache_policy=cache_policy, **kwargs)
+        diagnose.refuse_unsupported("add_node(..., {}=...)", cache_policy=cache_policy, **kwargs)
         node, action = named_action(node, action)
-        self._check_node_name(node)
-        policies = retry_policies(node, retry_policy)
+        diagnose.check_node_name(node, self.nodes)
+        policies = diagnose.retry_policies(node, retry_policy)
         if self.compiled:
-            warn(
-                f"Node {node!r} was added after compile(); the compiled graph does not "
-                "have it. Call compile() again."
-            )
+            warn(diagnose.node_added_after_compile(node))
         schema = input_schema or input_schema_of(action) or self.state_schema
         self._add_schema(schema)
         if destinations is None:
@@ -126,22 +118,6 @@ class StateGraph:
             node, action, schema, dict(metadata or {}), destinations, bool(defer), policies
         )
         return self
-
-    def _check_node_name(self, name: str) -> None:
-        """Refuse START, END, names with a namespace separator and names taken."""
-        if name in (START, END):
-            raise ValueError(f"Node name {name!r} is reserved for the graph's start/end.")
-        for character in RESERVED_CHARACTERS:
-            if character in name:
-                raise ValueError(
-                    f"Node name {name!r} contains {character!r}, which is reserved for "
-                    "subgraph namespaces; pick a name without ':' or '|'."
-                )
-        if name in self.nodes:
-            raise ValueError(
-                f"Node {name!r} already present; give the second one another name, e.g. "
-                f"add_node('{name}_2', ...)."
-            )
 
     def add_sequence(self, nodes: Sequence[Any]) -> StateGraph:
         """Add nodes (functions or ``(name, function)`` pairs) chained by edges.
@@ -176,27 +152,12 @@ class StateGraph:
         {(('a', 'b'), 'c')}
         """
         if isinstance(start_key, str):
-            if start_key == END:
-                raise ValueError("END cannot be the start of an edge; edges leave END nowhere.")
-            if end_key == START:
-                raise ValueError("START cannot be the end of an edge; nothing runs into START.")
+            diagnose.check_edge(start_key, end_key)
             self.edges.add((start_key, end_key))
-            return self
-        starts = tuple(start_key)
-        for start in starts:
-            if start == END:
-                raise ValueError("END cannot be the start of an edge.")
-            if start not in self.nodes and start != START:
-                raise ValueError(
-                    f"Waiting edge {list(starts)} -> {end_key!r}: add_node({start!r}) first."
-                )
-        if end_key == START:
-            raise ValueError("START cannot be the end of an edge.")
-        if end_key not in self.nodes and end_key != END:
-            raise ValueError(
-                f"Waiting edge {list(starts)} -> {end_key!r}: add_node({end_key!r}) first."
-            )
-        self.waiting_edges.add((starts, end_key))
+        else:
+            starts = tuple(start_key)
+            diagnose.check_waiting_edge(starts, end_key, self.nodes)
+            self.waiting_edges.add((starts, end_key))
         return self
 
     def add_conditional_edges(
@@ -224,10 +185,7 @@ class StateGraph:
         name = "condition" if name == "<lambda>" else name
         branches = self.branches.setdefault(source, {})
         if name in branches:
-            raise ValueError(
-                f"Node {source!r} already has a conditional edge named {name!r}; use "
-                "a function with another name for the second one."
-            )
+            raise ValueError(diagnose.duplicate_branch(source, name))
         branches[name] = Branch(source, path, None if path_map is None else dict(path_map), name)
         return self
 
@@ -250,8 +208,7 @@ class StateGraph:
     # -- compile --------------------------------------------------------------------------
 
     def validate(self) -> None:
-        """Raise ValueError for edges to unknown nodes or a graph with no entry point;
-        warn about what LangGraph accepts silently but is likely a mistake.
+        """Raise ValueError for what cannot run; warn about what is likely a mistake.
 
         >>> from typing import TypedDict
         >>> builder = StateGraph(TypedDict("S", {"x": int})).add_node("a", lambda s: {})
@@ -259,7 +216,7 @@ class StateGraph:
         Traceback (most recent call last):
         ValueError: Graph must have an entrypoint: add an edge from START, e.g. add_edge(...).
         """
-        validate(self)
+        diagnose.validate(self)
 
     def compile(
         self,
@@ -275,25 +232,17 @@ class StateGraph:
     ) -> CompiledGraph:
         """Check the graph and turn it into a runnable ``CompiledGraph``.
 
-        ``executor`` (a graphkit extension) is any ``concurrent.futures.Executor`` to
-        run a superstep's parallel tasks on, e.g. a ``dask.distributed`` client's
-        ``get_executor()``; by default they run on a shared thread pool.
+        ``executor`` (a graphkit extension): a ``concurrent.futures.Executor`` for a step's
+        parallel tasks, e.g. a dask client's ``get_executor()``; default: a shared thread pool.
 
         >>> from typing import TypedDict
         >>> builder = StateGraph(TypedDict("S", {"x": int})).add_node("a", lambda s: {"x": 2})
         >>> builder.add_edge(START, "a").compile().invoke({"x": 1})
         {'x': 2}
         """
-        _refuse_unsupported("compile({}=...)", **kwargs)
+        diagnose.refuse_unsupported("compile({}=...)", **kwargs)
         spec = compile_graph(self)
-        interrupts = {"interrupt_before": interrupt_before, "interrupt_after": interrupt_after}
-        for option, nodes in interrupts.items():
-            for node in () if nodes == "*" else nodes or ():
-                if node not in self.nodes:
-                    raise ValueError(
-                        f"compile({option}=[{node!r}]): there is no node {node!r}; nodes: "
-                        f"{sorted(self.nodes)}."
-                    )
+        diagnose.check_interrupts(interrupt_before, interrupt_after, self.nodes)
         self.compiled = True
         return CompiledGraph(
             spec,
@@ -306,34 +255,3 @@ class StateGraph:
             interrupt_before=interrupt_before or (),
             interrupt_after=interrupt_after or (),
         )
-
-
-def _refuse_unsupported(call: str, /, **options: Any) -> None:
-    """Raise NotImplementedError for a LangGraph option graphkit does not support yet."""
-    for option, value in options.items():
-        if value:
-            raise NotImplementedError(f"{call.format(option)} is not supported by graphkit yet.")
-
-
-_RENAMED = {"input": "input_schema", "output": "output_schema", "config_schema": "context_schema"}
-"""LangGraph's old ``StateGraph`` argument names, which it still accepts with a warning."""
-
-
-def _renamed_arguments(given: dict[str, Any]) -> dict[str, Any]:
-    """Map ``StateGraph(input=..., output=..., config_schema=...)`` to the new names,
-    warning (a DeprecationWarning, as LangGraph does) about each old name used."""
-    unknown = sorted(set(given) - set(_RENAMED))
-    if unknown:
-        raise TypeError(
-            f"StateGraph() got unexpected keyword argument(s) {unknown}; it takes "
-            "state_schema, context_schema, input_schema and output_schema."
-        )
-    for old, new in _RENAMED.items():
-        if old in given:
-            warnings.warn(
-                f"StateGraph({old}=...) is the old name of `{new}`: `{old}` still works but "
-                f"is deprecated (LangGraph will remove it). Write StateGraph(..., {new}=...).",
-                DeprecationWarning,
-                stacklevel=3,
-            )
-    return {new: given[old] for old, new in _RENAMED.items() if old in given}

@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from graphkit.constants import BRANCH_CHANNEL_PREFIX, END, START, TASKS
+from graphkit.diagnostics import graph as diagnose
+from graphkit.diagnostics.graph import refuse_langgraph_class
 from graphkit.errors import InvalidUpdateError, ParentCommand, warn
 from graphkit.graph.declaration import Branch
 from graphkit.graph.schema import coerce_to_schema
@@ -32,25 +34,16 @@ def state_writer(
     node: str, keys: frozenset[str], managed: frozenset[str] = frozenset(), input_schema: str = ""
 ) -> Writer:
     """Writes the state keys a node (or the input) returned, dropping others with a warning."""
-    where = "The input has" if node == START else f"Node {node!r} returned"
-    schema = f"the input schema {input_schema}" if input_schema else "the state schema"
-    fix = input_schema or "the schema"
 
     def write_state(returned: Any, fresh_read: FreshRead, config: Any) -> Writes:
         writes = []
         for key, value in [] if returned is None else _update_items(node, returned):
             if key in managed:
-                warn(
-                    f"Node {node!r} returned {key!r}, a managed value the runtime computes for "
-                    "each step; the write is dropped. Store your own value under another key."
-                )
+                warn(diagnose.managed_key(node, key))
             elif key in keys:
                 writes.append((key, value))
             else:
-                warn(
-                    f"{where} key {key!r}, which is not in {schema} (keys: {sorted(keys)}); the "
-                    f"write is dropped, as in LangGraph. Add the key to {fix} or fix its name."
-                )
+                warn(diagnose.unknown_key(node, key, keys, input_schema))
         return writes
 
     return write_state
@@ -67,10 +60,7 @@ def goto_writer(node: str) -> Writer:
             try:
                 targets = command.destinations()
             except TypeError:  # LangGraph raises TypeError too ("'int' object is not iterable")
-                raise TypeError(
-                    f"Node {node!r} returned {command!r}: goto takes a node name, END, a Send, "
-                    f"or a list of them, not {type(command.goto).__name__}."
-                ) from None
+                raise TypeError(diagnose.bad_goto(node, command)) from None
             writes += [write for target in targets for write in _route_writes(target)]
         return writes
 
@@ -89,10 +79,7 @@ def router_writer(branch: Branch, reads: tuple[str, ...], schema: Any) -> Writer
         try:
             result = branch.path(state, config=config) if wants_config else branch.path(state)
         except Exception as error:
-            error.add_note(
-                f"Raised by the router {branch.name} of node {branch.source!r} "
-                "(add_conditional_edges)."
-            )
+            error.add_note(diagnose.raised_by_router(branch.name, branch.source))
             raise
         chosen = result if isinstance(result, (list, tuple)) else [result]
         return [write for choice in chosen for write in _route_writes(_resolve(branch, choice))]
@@ -114,41 +101,19 @@ def _route_writes(target: Any) -> Writes:
 def _resolve(branch: Branch, choice: Any) -> Any:
     """Where a router's choice leads: a Send, or a name looked up in the path_map."""
     router = f"The router of {branch.source!r}"
-    _refuse_langgraph_class(router, choice)
+    refuse_langgraph_class(router, choice)
     if isinstance(choice, Send):
         if choice.node == END:
-            raise InvalidUpdateError(
-                f"{router} returned {choice!r}: a Send cannot go to END, which runs nothing. "
-                "Return END itself to stop, or Send to a node."
-            )
+            raise InvalidUpdateError(diagnose.send_to_end(router, choice))
         return choice
     if choice is None or choice == START:
-        raise ValueError(
-            f"{router} returned {choice!r}, which is not a valid destination; return a node "
-            "name, a list of names, or END."
-        )
+        raise ValueError(diagnose.invalid_destination(router, choice))
     if branch.path_map is None:
         return choice
     try:
         return branch.path_map[choice]
     except KeyError:
-        keys = sorted(map(str, branch.path_map))
-        raise KeyError(
-            f"{router} returned {choice!r}, which is not a key of its path_map {keys}; add it "
-            "to the path_map or return one of its keys."
-        ) from None
-
-
-def _refuse_langgraph_class(what: str, value: Any) -> None:
-    """Refuse LangGraph's own Command or Send by name: read as a plain object, it would
-    silently lose its update and its route."""
-    module = type(value).__module__
-    if module.partition(".")[0] == "langgraph":
-        name = type(value).__name__
-        raise InvalidUpdateError(
-            f"{what} returned a {name} from {module}, LangGraph's class; graphkit routes "
-            f"and updates with its own. Import it from graphkit: from graphkit import {name}."
-        )
+        raise KeyError(diagnose.unknown_path_key(router, choice, branch.path_map)) from None
 
 
 # -- the (key, value) updates in what a node returned -------------------------------------
@@ -163,32 +128,16 @@ def _update_items(node: str, returned: Any) -> Writes:
     if isinstance(returned, (list, tuple)) and any(isinstance(i, Command) for i in returned):
         parts = [part for part in returned if part is not None]  # LangGraph skips None
         return [item for part in parts for item in _update_items(node, part)]
-    what = "The input" if node == START else f"Node {node!r}"
-    _refuse_langgraph_class(what, returned)
+    refuse_langgraph_class("The input" if node == START else f"Node {node!r}", returned)
     if not isinstance(returned, type) and _annotated_keys(type(returned)):
         return _object_items(returned)
-    if node == START:
-        raise InvalidUpdateError(
-            f"Expected dict, got {returned!r}: the run's input must be a dict of state keys "
-            f"(or a state object), not {type(returned).__name__}. "
-            "Pass e.g. app.invoke({'key': value})."
-        )
-    raise InvalidUpdateError(
-        f"Expected dict, got {returned!r}: {what} must be a dict of state keys "
-        f"(or a state object, a Command, or None), not {type(returned).__name__}. "
-        "Return e.g. {'key': value}."
-    )
+    raise InvalidUpdateError(diagnose.not_a_dict(node, returned))
 
 
 def _command_items(node: str, command: Command) -> Writes:
     """The updates in ``Command(update=...)``: a dict, (key, value) pairs or a state object."""
     if command.graph == Command.PARENT:
-        raise ParentCommand(
-            f"Node {node!r} returned {command!r}, but this graph is not running as a subgraph, "
-            "so there is no parent graph to send it to. Drop graph=Command.PARENT, or add "
-            "this graph as a node of a parent graph.",
-            command,
-        )
+        raise ParentCommand(diagnose.command_without_parent(node, command), command)
     update = command.update
     if update is None:
         return []
@@ -200,15 +149,11 @@ def _command_items(node: str, command: Command) -> Writes:
         return list(update)
     if _annotated_keys(type(update)):
         return _object_items(update)
-    raise InvalidUpdateError(
-        f"Node {node!r} returned a Command whose update is {type(update).__name__}; "
-        "use a dict of state keys, e.g. Command(update={'key': value})."
-    )
+    raise InvalidUpdateError(diagnose.bad_command_update(node, update))
 
 
 def _object_items(value: Any) -> Writes:
-    """The fields of a dataclass or pydantic instance; as in LangGraph, a field left at a
-    None default counts as not set."""
+    """The fields of a dataclass or pydantic instance, as in LangGraph: unset if None by default."""
     fields = getattr(type(value), "model_fields", None) or {}
     explicitly_set = getattr(value, "model_fields_set", None) or ()
     items = []

@@ -72,13 +72,9 @@ class CompiledGraph:
         context: Any = None,
         **options: Any,
     ) -> Stepper:
-        """Start a run you advance phase by phase (see ``Stepper``). ``context`` is
-        what nodes see as ``runtime.context``; with a checkpointer, ``config`` names the
-        thread, ``input=None`` or ``Command(resume=...)`` resumes it. ``options`` are
-        ``RunOptions`` fields: ``record``, ``executor``, ``interrupt_before``,
-        ``interrupt_after``, ``durability``."""
-        runtime = Runtime(context=context, store=self.store)
-        run = self.run_options(runtime=runtime, **options)
+        """Start a run you advance phase by phase (see ``Stepper``); ``options`` are
+        ``RunOptions`` fields, ``context`` is what nodes see as ``runtime.context``."""
+        run = self.run_options(runtime=Runtime(context=context, store=self.store), **options)
         return Stepper(self.spec, input, RunConfig.from_dict(config), run)
 
     def run_options(self, **options: Any) -> RunOptions:
@@ -89,11 +85,8 @@ class CompiledGraph:
         return RunOptions(checkpointer=self.checkpointer, **options)
 
     def trace(self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any) -> Run:
-        """Run to completion and return the recorded ``Run``.
-
-        If a node fails or the recursion limit is hit, the error is raised; the
-        partial run is attached to it as ``error.run``.
-        """
+        """Run to completion and return the recorded ``Run``; on an error, the partial
+        run is attached to it as ``error.run``."""
         stepper = self.stepper(input, config, **kwargs)
         try:
             return stepper.run()
@@ -112,9 +105,8 @@ class CompiledGraph:
         output_keys: Sequence[str] | None = None,
         **kwargs: Any,
     ) -> Any:
-        """Run to the end; return the final output (``stream_mode="values"``) or the
-        list of chunks of another stream mode, as LangGraph does."""
-        keys = tuple(output_keys) if output_keys is not None else self.spec.output_keys
+        """Run to the end; return the final output, or the chunks of another stream mode."""
+        keys = self.spec.output_keys if output_keys is None else output_keys
         collector = Collector(stream_mode)
         run = open_stream(self, input, config, stream_mode=stream_mode, output_keys=keys, **kwargs)
         for chunk in run.chunks():
@@ -133,20 +125,7 @@ class CompiledGraph:
         print_mode: str | Sequence[str] = (),
         **kwargs: Any,
     ) -> Iterator[Any]:
-        """Run to the end, yielding chunks as the run goes.
-
-        ``stream_mode`` is ``"updates"`` (default: ``{node: update}`` per task, as it
-        finishes), ``"values"`` (the whole state after each step that wrote it),
-        ``"tasks"`` / ``"debug"`` (task start and result payloads, LangGraph's shapes),
-        ``"custom"`` (what nodes send with ``get_stream_writer()`` or a ``writer``
-        parameter), ``"checkpoints"`` (nothing until a checkpointer is set, as in
-        LangGraph), or a list of modes, which yields ``(mode, chunk)`` pairs.
-        With ``subgraphs=True`` every chunk is prefixed by the namespace it comes from
-        (``()`` for this graph, ``("node:task_id",)`` for a subgraph run by a task).
-        ``print_mode`` prints the chunks of those modes as ``[mode] chunk`` (as
-        LangGraph does; ``compile(debug=True)`` prints updates and values).
-        ``context`` is handed to nodes as ``runtime.context``.
-        """
+        """Run to the end, yielding chunks as the run goes (modes: docs/control-flow.md)."""
         yield from open_stream(
             self,
             input,
@@ -193,17 +172,15 @@ class CompiledGraph:
         """``invoke`` for async code: async nodes run concurrently on this event loop."""
         keys = kwargs.pop("output_keys", None) or self.spec.output_keys
         collector = Collector(stream_mode)
-        async for chunk in self.astream(
-            input, config, stream_mode=stream_mode, output_keys=keys, **kwargs
-        ):
+        chunks = self.astream(input, config, stream_mode=stream_mode, output_keys=keys, **kwargs)
+        async for chunk in chunks:
             collector.add(chunk)
         return collector.result()
 
     async def astream(
         self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any
     ) -> AsyncIterator[Any]:
-        """``stream`` for async code: the same loop, its chunks handed to this event
-        loop; async nodes run concurrently on it."""
+        """``stream`` for async code: async nodes run concurrently on this event loop."""
 
         def start(loop: Any) -> Iterator[Any]:
             return self.stream(input, config, loop=loop, **kwargs)

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import field
 from typing import Any
 
+from graphkit.diagnostics import threads as diagnose
 from graphkit.frozen import frozen_record
 
 __all__ = ["DEFAULT_RECURSION_LIMIT", "RunConfig"]
@@ -28,32 +29,17 @@ class RunConfig:
 
     @classmethod
     def from_dict(cls, config: Mapping[str, Any] | None) -> RunConfig:
-        """Validate a LangGraph-style config dict."""
-        if not config:  # the common case, built directly
-            raw = {
-                "callbacks": None,
-                "tags": [],
-                "metadata": {},
-                "recursion_limit": DEFAULT_RECURSION_LIMIT,
-                "configurable": {},
-            }
-            return cls(DEFAULT_RECURSION_LIMIT, raw["configurable"], raw)
+        """Validate a LangGraph-style config dict (None or {} for the defaults)."""
+        config = config or {}
         if not isinstance(config, Mapping):
-            raise TypeError(
-                f"A run's config must be a dict, got {type(config).__name__} {config!r}. "
-                "For a thread, write {'configurable': {'thread_id': ...}}."
-            )
-        config = dict(config)
+            raise TypeError(diagnose.config_not_dict(config))
         limit = config.get("recursion_limit")
         if limit is None:  # as in LangGraph, None means "not set"
             limit = DEFAULT_RECURSION_LIMIT
         if not isinstance(limit, int) or isinstance(limit, bool):
-            raise TypeError(f"recursion_limit must be an int, got {limit!r}.")
+            raise TypeError(diagnose.recursion_limit_not_int(limit))
         if limit < 1:
-            raise ValueError(
-                f"recursion_limit must be at least 1, got {limit}; it counts the supersteps "
-                "a run may take after its input."
-            )
+            raise ValueError(diagnose.recursion_limit_below_one(limit))
         configurable = dict(config.get("configurable") or {})
         raw = {
             "callbacks": None,

@@ -1,16 +1,9 @@
 """One superstep in three phases, side by side: they are the whole Pregel algorithm.
 
-* ``plan`` picks the tasks: one per ``Send`` packet written last step, then every
-  node woken by a channel the last Update changed (a trigger with a version the node
-  has not seen).
-* ``execute`` runs them. Each reads the same frozen channels; what a task writes goes
-  into its own result, never into a channel, so no task sees another's writes.
-* ``update`` applies every write at once, in task-path order (never in the order tasks
-  finished), bumps the versions of what changed and makes the next checkpoint. It is
-  the only place channels change.
-
-The stepper (``graphkit.pregel.stepper``) calls them in turn; saving and limits happen
-there, between phases, never in here.
+``plan`` picks the tasks: one per ``Send`` packet, then every node a changed channel woke.
+``execute`` runs them on the same frozen channels; each task's writes go into its result.
+``update`` applies all writes at once in task-path order and makes the checkpoint: the
+only place channels change. The stepper calls them in turn and saves between them.
 """
 
 from __future__ import annotations
@@ -21,7 +14,7 @@ import dataclasses
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +22,7 @@ from typing import Any
 from graphkit.channels import EMPTY, Channel
 from graphkit.checkpoint import Checkpoint, new_checkpoint_id
 from graphkit.constants import INTERRUPT, PULL, PUSH, START, TASKS
+from graphkit.diagnostics import run as diagnose
 from graphkit.errors import GraphInterrupt, InvalidUpdateError, ParentCommand, warn
 from graphkit.pregel.records import ChannelChange, Plan, Task, TaskResult, Update, task_id
 from graphkit.pregel.runtime import RunContext, TaskScope, enter_task, injected_values, leave_task
@@ -49,35 +43,45 @@ class StepState:
     step: int
     checkpoint: Checkpoint
     max_version: int = 0
-    live_volatile: set[str] = field(default_factory=set)
-    """Volatile channels holding a value: Update tells them each step that passes."""
-    stop: int = 0
-    """The first step the recursion limit forbids (managed values read it too)."""
+    live_volatile: set[str] = field(default_factory=set)  # volatile channels holding a value
+    stop: int = 0  # the first step the recursion limit forbids (managed values read it)
 
     @classmethod
     def fresh(cls, graph: GraphSpec, step: int = -1) -> StepState:
-        """Empty channels, no versions: where a new run starts (before its input).
-        Empty channels are shared by every run (Update never changes one in place);
-        one that starts with a value (a reducer's ``[]``) gets its own copy."""
+        """Where a new run starts: empty channels, shared (Update never changes one in
+        place) except those that start with a value (a reducer's ``[]``)."""
         channels = {
             key: channel.empty_copy() if channel.is_available() else channel
             for key, channel in graph.empty_channels.items()
         }
         return cls(channels, {}, {}, frozenset(), step, _NO_CHECKPOINT)
 
-    def read(self, keys: Sequence[str]) -> dict[str, Any]:
-        """The values of ``keys`` that hold one, as a dict."""
-        channels = self.channels
-        return {key: channels[key].get() for key in keys if channels[key].is_available()}
+    def read(
+        self,
+        keys: Sequence[str],
+        managed: Mapping[str, Any] | None = None,
+        channels: Mapping[str, Channel] | None = None,
+    ) -> dict[str, Any]:
+        """The values of ``keys`` that hold one: ``managed`` values, and the rest from
+        ``channels`` (by default the state's own)."""
+        channels = self.channels if channels is None else channels
+        if not managed:
+            return {key: channels[key].get() for key in keys if channels[key].is_available()}
+        values = {}
+        for key in keys:
+            if (manager := managed.get(key)) is not None:
+                values[key] = manager.get(self.step, self.stop)
+            elif channels[key].is_available():
+                values[key] = channels[key].get()
+        return values
 
     def pass_breakpoints(self) -> None:
-        """Resuming: the breakpoint that stopped the run is passed this time (LangGraph
-        stops again only once a channel changes after this)."""
+        """Resuming: the breakpoint that stopped the run is passed this time."""
         self.versions_seen[INTERRUPT] = dict(self.versions)
 
     def fork(self) -> Checkpoint:
-        """Replaying an older checkpoint: continue from a copy of it, a new branch of
-        the thread (LangGraph's "fork" checkpoint); returns that copy, to be saved."""
+        """Replaying an older checkpoint: continue from (and return) a copy of it, a new
+        branch of the thread (LangGraph's "fork" checkpoint)."""
         checkpoint = self.checkpoint
         self.checkpoint = dataclasses.replace(
             checkpoint,
@@ -90,33 +94,26 @@ class StepState:
         return self.checkpoint
 
 
-_NO_CHECKPOINT = Checkpoint.empty()
-"""Where every new run starts: never saved; the first saved checkpoint has no parent."""
-
-
-def read_keys(
-    graph: GraphSpec, channels: Mapping[str, Channel], keys: Sequence[str], state: StepState
-) -> dict[str, Any]:
-    """The values of ``keys``: channels that hold one, and managed values."""
-    if not graph.managed:
-        return {key: channels[key].get() for key in keys if channels[key].is_available()}
-    values = {}
-    for key in keys:
-        if (manager := graph.managed.get(key)) is not None:
-            values[key] = manager.get(state.step, state.stop)
-        elif channels[key].is_available():
-            values[key] = channels[key].get()
-    return values
+_NO_CHECKPOINT = Checkpoint.empty()  # never saved: the first saved checkpoint has no parent
 
 
 # -- Plan -------------------------------------------------------------------------------
 
 
 def plan(graph: GraphSpec, state: StepState) -> Plan:
-    """Pick the tasks of step ``state.step``: one PUSH task per ``Send`` packet written
-    last step (in send order), then every node woken by a channel the last Update
-    changed (in node-name order), each with its input read from the channels."""
-    tasks = _push_tasks(graph, state)
+    """Pick the tasks of step ``state.step``: one per ``Send`` packet written last step
+    (in send order), then every node a channel changed by the last Update woke (by name)."""
+    step, checkpoint_id = state.step, state.checkpoint.id
+    tasks = []
+    packets = state.channels.get(TASKS)
+    sends = packets.get() if packets is not None and packets.is_available() else ()
+    for index, packet in enumerate(sends):
+        if packet.node not in graph.nodes:  # Send(START, ...) re-enters the graph, as in LangGraph
+            warn(diagnose.unknown_send_target(step, packet.node, graph.nodes, graph.input_channel))
+            continue
+        path = (PUSH, index)
+        id_ = task_id(checkpoint_id, step, path)
+        tasks.append(Task(id_, step, packet.node, "push", path, (PUSH,), packet.arg))
     woken = {
         node
         for channel in state.updated_channels
@@ -134,29 +131,9 @@ def plan(graph: GraphSpec, state: StepState) -> Plan:
         if fired:
             task_input = read_input(graph, node, state)
             path = (PULL, name)
-            id_ = task_id(state.checkpoint.id, state.step, path)
-            tasks.append(Task(id_, state.step, name, "pull", path, tuple(fired), task_input, fired))
-    return Plan(state.step, tuple(tasks))
-
-
-def _push_tasks(graph: GraphSpec, state: StepState) -> list[Task]:
-    packets = state.channels.get(TASKS)
-    if packets is None or not packets.is_available():
-        return []
-    tasks = []
-    for index, packet in enumerate(packets.get()):
-        if packet.node not in graph.nodes:  # Send(START, ...) re-enters the graph, as in LangGraph
-            nodes = sorted(n for n in graph.nodes if n != graph.input_channel)
-            warn(
-                f"Step {state.step}: a Send targets {packet.node!r}, which is not a node of "
-                f"this graph (nodes: {nodes}); "
-                "it is dropped, as in LangGraph. Fix the node name in the Send."
-            )
-            continue
-        path = (PUSH, index)
-        id_ = task_id(state.checkpoint.id, state.step, path)
-        tasks.append(Task(id_, state.step, packet.node, "push", path, (PUSH,), packet.arg))
-    return tasks
+            id_ = task_id(checkpoint_id, step, path)
+            tasks.append(Task(id_, step, name, "pull", path, tuple(fired), task_input, fired))
+    return Plan(step, tuple(tasks))
 
 
 def read_input(graph: GraphSpec, node: NodeSpec, state: StepState) -> Any:
@@ -164,23 +141,14 @@ def read_input(graph: GraphSpec, node: NodeSpec, state: StepState) -> Any:
     schema class when it has one) of the channels and managed values it reads."""
     if isinstance(node.reads, str):
         return state.channels[node.reads].get()
-    values = read_keys(graph, state.channels, node.reads, state)
+    values = state.read(node.reads, graph.managed)
     if node.coerce is None:
         return values
     try:
         return node.coerce(values)
     except Exception as error:
-        schema = getattr(error, "title", None) or "the node's state schema"  # pydantic's title
         ran = any(name in graph.nodes and name != START for name in state.versions_seen)
-        source = (
-            "a node or update_state wrote a value it refuses"
-            if ran
-            else "the values come from the run's input, so fix the input"
-        )
-        error.add_note(
-            f"Before task with name {node.name!r} (step {state.step}): its state could not "
-            f"be read as {schema}; {source}."
-        )
+        error.add_note(diagnose.unreadable_state(node.name, state.step, error, ran))
         raise
 
 
@@ -194,32 +162,22 @@ def execute(
     run: RunContext,
     executor: Executor | None = None,
 ) -> Iterable[TaskResult | None]:
-    """Run the plan's tasks; yield each result as its task finishes.
-
-    A single task runs inline; several run concurrently on ``executor`` (a shared
-    thread pool by default) and their results come in the order the tasks finish, as
-    in LangGraph; ``update`` never depends on that order. When running tasks' chunks
-    are wanted live (the listener has a ``wake`` event), every task runs on the
-    executor and this yields ``None`` whenever a running task sent a chunk, so it can
-    be passed on at once.
-    """
+    """Run the plan's tasks (one inline, several on ``executor``, a shared thread pool by
+    default); yield each result as its task finishes. When the listener wants live chunks
+    (it has a ``wake`` event), tasks run on the executor and ``None`` means a chunk came."""
     tasks = plan.tasks
     wake = run.listener.wake if run.listener is not None else None
     if not tasks:
         return ()
     if wake is None and len(tasks) == 1:
         return (run_task(graph, tasks[0], state, run),)
-    return _execute_concurrently(graph, tasks, state, run, executor or default_pool(), wake)
+    return _execute_concurrently(graph, tasks, state, run, executor or _POOL)
 
 
 def _execute_concurrently(
-    graph: GraphSpec,
-    tasks: Sequence[Task],
-    state: StepState,
-    run: RunContext,
-    pool: Executor,
-    wake: threading.Event | None,
+    graph: GraphSpec, tasks: Sequence[Task], state: StepState, run: RunContext, pool: Executor
 ) -> Iterator[TaskResult | None]:
+    wake = run.listener.wake if run.listener is not None else None
     finished: queue.SimpleQueue[Future[TaskResult]] = queue.SimpleQueue()
 
     def on_done(future: Future[TaskResult]) -> None:
@@ -227,8 +185,7 @@ def _execute_concurrently(
         if wake is not None:
             wake.set()
 
-    # On threads, tasks see the caller's context variables; a process-based executor
-    # (dask) cannot carry them.
+    # On threads, tasks see the caller's context variables (a process pool cannot carry them).
     in_threads = isinstance(pool, ThreadPoolExecutor)
     for task in tasks:
         if in_threads:
@@ -246,9 +203,8 @@ def _execute_concurrently(
 
 
 def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) -> TaskResult:
-    """Run one task: call its node, then turn the return value into writes (state
-    updates first, then Command routes, edges and routers). A failure is retried as
-    the node's retry policy says; the last error is caught into the result."""
+    """Run one task: call its node and turn its return value into writes, retrying as
+    its retry policy says; the last error is caught into the result."""
     node = graph.nodes[task.node]
     injected, task_config = injected_values(node, task, run)
     started = time.perf_counter()
@@ -262,7 +218,7 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
         token = enter_task(scope, task_config)
         try:
             output = _call(node, task.input, injected, run)
-            fresh_read = fresh_reader(graph, state, writes) if node.routes else _NO_READER
+            fresh_read = fresh_reader(graph, state, writes) if node.routes else _no_reader
             for writer in node.writers:
                 writes.extend(writer(output, fresh_read, task_config))
         except GraphInterrupt as paused:  # the step stops before Update; nothing is applied
@@ -271,9 +227,7 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
             error = exc  # writes made before the error stay visible, but are never applied
         finally:
             leave_task(token)
-        if error is None or not node.retry_policies:
-            break
-        if (policy := _retry_policy_for(node, error, attempt=len(failed) + 1)) is None:
+        if error is None or (policy := _retry_policy_for(node, error, len(failed) + 1)) is None:
             break
         failed.append(error)  # type: ignore[arg-type]
         time.sleep(policy.interval(len(failed) + 1))
@@ -289,7 +243,7 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
         len(failed) + 1,
         started,
         time.perf_counter() - started,
-        _worker_name(),
+        _this_thread.name,
         tuple(failed),
         tuple(subruns),
         interrupts,
@@ -302,11 +256,7 @@ def _call(node: NodeSpec, value: Any, injected: dict[str, Any], run: RunContext)
         if not node.is_async:
             return node.call(value, **injected)
         if run.loop is None:
-            raise TypeError(
-                f"Node {node.name!r} is an async function, and this run is synchronous. "
-                "Run the graph with `await app.ainvoke(...)` or `app.astream(...)`, or make "
-                "the node a plain def."
-            )
+            raise diagnose.async_node_in_sync_run(node.name)
         # The coroutine runs on the caller's event loop, concurrently with the other
         # async tasks of the step; this worker thread waits for it.
         return asyncio.run_coroutine_threadsafe(node.call(value, **injected), run.loop).result()
@@ -318,11 +268,10 @@ def _call(node: NodeSpec, value: Any, injected: dict[str, Any], run: RunContext)
 
 def _retry_policy_for(node: NodeSpec, error: Exception, attempt: int) -> Any:
     """The first of the node's retry policies that wants another attempt, if any."""
-    if isinstance(error, (ParentCommand, GraphInterrupt)):
-        return None
-    for policy in node.retry_policies:
-        if policy.should_retry(error):
-            return policy if attempt < policy.max_attempts else None
+    if not isinstance(error, (ParentCommand, GraphInterrupt)):
+        for policy in node.retry_policies:
+            if policy.should_retry(error):
+                return policy if attempt < policy.max_attempts else None
     return None
 
 
@@ -330,22 +279,16 @@ def _no_reader(keys: Sequence[str]) -> dict[str, Any]:
     raise AssertionError("only a router reads the fresh state, and this node has none")
 
 
-_NO_READER: FreshRead = _no_reader
-_worker = threading.local()
+class _ThisThread(threading.local):
+    def __init__(self) -> None:  # once per thread: current_thread() costs more, per task
+        self.name = threading.current_thread().name
 
 
-def _worker_name() -> str:
-    """The name of the thread running this task, looked up once per thread."""
-    try:
-        return _worker.name  # type: ignore[no-any-return]
-    except AttributeError:
-        _worker.name = threading.current_thread().name
-        return _worker.name  # type: ignore[no-any-return]
+_this_thread = _ThisThread()
 
 
 def fresh_reader(graph: GraphSpec, state: StepState, writes: list[tuple[str, Any]]) -> FreshRead:
-    """What a router reads: the step's channels with the running task's own writes so
-    far applied to copies (the real channels are untouched)."""
+    """What a router reads: the step's channels plus the task's own writes so far (on copies)."""
 
     def read(keys: Sequence[str]) -> dict[str, Any]:
         channels: Mapping[str, Channel] = state.channels
@@ -358,23 +301,14 @@ def fresh_reader(graph: GraphSpec, state: StepState, writes: list[tuple[str, Any
             for key, values in pending.items():
                 channels[key] = channels[key].copy()
                 channels[key].update(values)
-        return read_keys(graph, channels, keys, state)
+        return state.read(keys, graph.managed, channels)
 
     return read
 
 
-_pool: ThreadPoolExecutor | None = None
-_pool_lock = threading.Lock()
-
-
-def default_pool() -> ThreadPoolExecutor:
-    # One process-wide pool: creating threads per run would cost more than most
-    # nodes. It is wide so that subgraphs run from inside tasks do not starve it.
-    global _pool
-    with _pool_lock:
-        if _pool is None:
-            _pool = ThreadPoolExecutor(max_workers=64, thread_name_prefix="graphkit")
-        return _pool
+# One process-wide pool (its threads start as tasks need them): creating threads per run
+# would cost more than most nodes. It is wide so that subgraphs run in tasks do not starve it.
+_POOL = ThreadPoolExecutor(max_workers=64, thread_name_prefix="graphkit")
 
 
 # -- Update -----------------------------------------------------------------------------
@@ -387,15 +321,11 @@ def update(
     source: str | None = None,
     discarded: Sequence[Task] = (),
 ) -> Update:
-    """Apply a step's writes in task-path order and return the record: mark what each
-    node has seen, reset consumed channels, hand each channel all its writes (on copies,
-    swapped in only once all accepted them), tell volatile channels a step passed, let
-    channels waiting for the end finish, bump versions, make the checkpoint.
-
-    ``source`` is the checkpoint's origin (default "loop", or "input" for the input
-    step); ``discarded`` tasks (replaced by a new input) count as having seen their
-    triggers, so they do not run, as in LangGraph.
-    """
+    """Apply a step's writes in task-path order and return the record. ``source`` is
+    the checkpoint's origin (default "loop", or "input" for the input step);
+    ``discarded`` tasks (replaced by a new input) count as having seen their triggers,
+    so they do not run, as in LangGraph."""
+    # 1. sort by task path; mark what each node has seen, and the channels it consumes
     ordered = sorted(results, key=_task_order) if len(results) > 1 else results
     seen: dict[str, dict[str, int]] = {}
     for task in discarded:
@@ -409,6 +339,7 @@ def update(
             runs_nodes = True
             for channel in _mark_seen(graph, state, result.task, seen):
                 consumed[channel] = None
+        # 2. group the writes by channel
         for channel, value in result.writes:
             if channel in grouped:
                 grouped[channel].append(value)
@@ -416,32 +347,22 @@ def update(
             elif channel in graph.channels:
                 grouped[channel], writers[channel] = [value], [result.task.node]
             else:  # dropped, as in LangGraph
-                warn(_unknown_channel(graph, state.step, result.task.node, channel))
+                warn(diagnose.unknown_channel(state.step, result.task.node, channel, graph.nodes))
+    # 3. reset consumed channels and hand each channel all its writes
     made = _Changes(graph, state)
     made.consume_and_write(consumed, grouped, writers)
-    if runs_nodes:  # a step passed: volatile channels not written may clear themselves
-        for name in sorted(state.live_volatile - grouped.keys()):  # the same in every process
-            made.change(name, _step_passed)
-    if runs_nodes and graph.trigger_to_nodes.keys().isdisjoint(made.updated):
-        for name in graph.finishing_channels:  # nothing runs next: let them finish
-            made.change(name, _run_ended)
-    made.bump_versions()
-    source = source or ("loop" if runs_nodes else "input")
-    checkpoint = _next_checkpoint(state, made.changes, seen, made.updated, source)
-    record = Update(
-        state.step, tuple(made.changes.values()), checkpoint.updated_channels, checkpoint
-    )
+    if runs_nodes:
+        # 4. a step passed: volatile channels not written may clear themselves
+        made.change(sorted(state.live_volatile - grouped.keys()), finish=False)
+        # 5. nothing runs next: let channels waiting for the end finish
+        if graph.trigger_to_nodes.keys().isdisjoint(made.updated):
+            made.change(graph.finishing_channels, finish=True)
+    # 6. bump versions, make the checkpoint
+    checkpoint = made.commit(seen, source or ("loop" if runs_nodes else "input"))
     state.checkpoint, state.updated_channels = checkpoint, checkpoint.updated_channels
     state.step += 1
-    return record
-
-
-def _step_passed(channel: Channel) -> bool:
-    return channel.update(())
-
-
-def _run_ended(channel: Channel) -> bool:
-    return channel.finish()
+    changes = tuple(made.changes.values())
+    return Update(checkpoint.step, changes, checkpoint.updated_channels, checkpoint)
 
 
 class _Changes:
@@ -451,15 +372,15 @@ class _Changes:
     def __init__(self, graph: GraphSpec, state: StepState) -> None:
         self.graph, self.state, self.version = graph, state, state.max_version + 1
         self.changes: dict[str, ChannelChange] = {}
-        self.updated: set[str] = set()
-        """Channels changed to a value by a write (or by the runtime): what wakes nodes."""
+        self.updated: set[str] = set()  # changed to a value (by a write or the runtime)
 
     def consume_and_write(
         self, consumed: Iterable[str], grouped: dict[str, list[Any]], writers: dict[str, list[str]]
     ) -> None:
-        """Let consumed channels reset, then hand each channel all its writes; all on
-        copies, swapped in only once every channel accepted its writes."""
+        """Reset consumed channels, then hand each channel all its writes, on copies
+        swapped in only once every channel accepted its writes."""
         channels, copies, reset, written = self.state.channels, {}, [], []
+        step = self.state.step
         for name in consumed:
             if name in self.graph.consuming_channels:  # the others never change on consume()
                 copy = copies[name] = channels[name].copy()
@@ -473,56 +394,32 @@ class _Changes:
                 if copy.update(values):
                     written.append(name)
             except InvalidUpdateError as error:
-                who = " and ".join(repr(w) for w in dict.fromkeys(writers[name]))
-                step = self.state.step
-                raise InvalidUpdateError(f"Step {step}: {who} wrote {name!r}. {error}") from error
+                message = diagnose.invalid_update(step, writers[name], name, error)
+                raise InvalidUpdateError(message) from error
             except Exception as error:  # a reducer raised: keep its class, say where
-                error.add_note(self._reducer_note(name, writers[name]))
+                reducer = self.graph.reducers[name]
+                error.add_note(diagnose.reducer_raised(step, name, reducer, writers[name]))
                 raise
-        for name in written:
-            self._swap_in(name, copies[name], writers[name], grouped[name])
-            if copies[name].is_available():
+        for name in dict.fromkeys(written + reset):  # (a write that changed nothing counts)
+            after = copies[name]
+            self._swap_in(name, after, writers.get(name, ()), grouped.get(name, ()))
+            if name in grouped and after.is_available():
                 self.updated.add(name)
-        for name in reset:
-            if name not in written:  # (a write that changed nothing keeps its writers)
-                self._swap_in(name, copies[name], writers.get(name, ()), grouped.get(name, ()))
-                if name in grouped and copies[name].is_available():
+
+    def change(self, names: Iterable[str], finish: bool) -> None:
+        """Tell channels a step passed (``update(())``) or that the run ends (``finish()``)."""
+        for name in names:
+            channel = self.state.channels[name].copy()
+            changed = channel.finish() if finish else channel.update(())
+            if changed:
+                self._swap_in(name, channel, (), ())
+                if channel.is_available():
                     self.updated.add(name)
-
-    def bump_versions(self) -> None:
-        """Give every changed channel the step's new version; keep track of which
-        volatile channels hold a value (later steps must tell them one passed)."""
-        state = self.state
-        for name in self.changes:
-            state.versions[name] = self.version
-            channel = state.channels[name]
-            if channel.volatile and channel.is_available():
-                state.live_volatile.add(name)
-            else:
-                state.live_volatile.discard(name)
-        if self.changes:
-            state.max_version = self.version
-
-    def change(self, name: str, change: Callable[[Channel], bool]) -> None:
-        """A change the runtime makes itself (a volatile channel clears, a channel
-        finishes); a channel has one change per step, keeping its first ``before``."""
-        channel = self.state.channels[name].copy()
-        if change(channel):
-            self._swap_in(name, channel, (), ())
-            if channel.is_available():
-                self.updated.add(name)
-
-    def _reducer_note(self, name: str, writers: list[str]) -> str:
-        names = " and ".join(repr(w) for w in dict.fromkeys(writers))
-        return (
-            f"While step {self.state.step} applied its writes to channel {name!r}: its "
-            f"reducer {self.graph.reducers[name]} raised (writers: {names}); the state is "
-            "left as it was before the step."
-        )
 
     def _swap_in(
         self, name: str, after: Channel, writers: Sequence[str], values: Sequence[Any]
     ) -> None:
+        # a channel has one change per step, keeping its first ``before``
         channels, earlier = self.state.channels, self.changes.get(name)
         if earlier is not None:
             self.changes[name] = dataclasses.replace(earlier, after=after.checkpoint())
@@ -539,31 +436,41 @@ class _Changes:
             )
         channels[name] = after
 
-
-def _unknown_channel(graph: GraphSpec, step: int, node: str, channel: str) -> str:
-    """The warning for a write to a channel the graph does not have."""
-    if not channel.startswith("branch:to:"):
-        return (
-            f"Step {step}: node {node!r} wrote to {channel!r}, which is not a channel of this "
-            "graph; the write is dropped (as in LangGraph)."
+    def commit(self, seen: Mapping[str, dict[str, int]], source: str) -> Checkpoint:
+        """Give every changed channel the step's new version, and make the checkpoint."""
+        state, changes = self.state, self.changes
+        for name in changes:
+            state.versions[name] = self.version
+            channel = state.channels[name]
+            if channel.volatile and channel.is_available():
+                state.live_volatile.add(name)
+            else:
+                state.live_volatile.discard(name)
+        if changes:
+            state.max_version = self.version
+        previous = state.checkpoint
+        parent = previous.id if previous.source != "empty" else None
+        saved = {name: c.after for name, c in changes.items() if c.after is not EMPTY}
+        removed = [name for name, c in changes.items() if c.after is EMPTY]
+        return Checkpoint(
+            new_checkpoint_id(after=parent),
+            state.step,
+            source,
+            parent,
+            previous.channel_values.with_changes(saved, removed),  # type: ignore[attr-defined]
+            previous.channel_versions.with_changes(dict.fromkeys(changes, state.max_version)),  # type: ignore[attr-defined]
+            previous.versions_seen.with_changes(seen),  # type: ignore[attr-defined]
+            frozenset(self.updated),
         )
-    nodes = sorted(name for name in graph.nodes if name != START)
-    return (
-        f"Step {step}: the router or Command(goto=...) of {node!r} returned "
-        f"{channel[len('branch:to:') :]!r}, which is not a node (nodes: {nodes}); nothing runs "
-        "for it, as in LangGraph. Return a node name or END, or give add_conditional_edges "
-        "a path_map."
-    )
 
 
 def _mark_seen(
     graph: GraphSpec, state: StepState, task: Task, seen: dict[str, dict[str, int]]
 ) -> tuple[str, ...]:
-    """Record that a pull task's node has seen its triggers' current versions (as in
-    LangGraph, all of them, not only those that fired); return those triggers. Push
-    tasks and the input step subscribe to nothing."""
+    """Record that a pull task's node saw all its triggers (as in LangGraph, not only
+    those that fired) at their current versions; return those triggers."""
     node = graph.nodes.get(task.node)
-    if node is None or task.kind != "pull":
+    if node is None or task.kind != "pull":  # push tasks and the input subscribe to nothing
         return ()
     now_seen = dict(state.versions_seen.get(task.node) or {})
     for channel in node.triggers:
@@ -578,31 +485,3 @@ def _task_order(result: TaskResult) -> tuple[str, ...]:
     # Pull tasks sort by node name before push tasks by send index, as in LangGraph.
     path = result.task.path[:3]
     return tuple(f"{part:010d}" if isinstance(part, int) else str(part) for part in path)
-
-
-def _next_checkpoint(
-    state: StepState,
-    changes: Mapping[str, ChannelChange],
-    seen: Mapping[str, dict[str, int]],
-    updated: set[str],
-    source: str,
-) -> Checkpoint:
-    previous = state.checkpoint
-    parent = previous.id if previous.source != "empty" else None
-    saved: dict[str, Any] = {}
-    removed: list[str] = []
-    for name, change in changes.items():
-        if change.after is EMPTY:
-            removed.append(name)
-        else:
-            saved[name] = change.after
-    return Checkpoint(
-        new_checkpoint_id(after=parent),
-        state.step,
-        source,
-        parent,
-        previous.channel_values.with_changes(saved, removed),  # type: ignore[attr-defined]
-        previous.channel_versions.with_changes(dict.fromkeys(changes, state.max_version)),  # type: ignore[attr-defined]
-        previous.versions_seen.with_changes(seen),  # type: ignore[attr-defined]
-        frozenset(updated),
-    )

@@ -1,13 +1,7 @@
-"""The records a run leaves behind: one per phase, bundled per superstep.
-
-Records are frozen and hold references to the values the run produced (never deep
-copies), so recording every step stays cheap. Field names follow LangGraph's debug
-stream where it has one (``id``, ``name``, ``input``, ``triggers``, ``error``).
-
-Records are plain data: their views (``run.to_frame()``, ``run.why()``, ``print(run)``,
-the notebook cards) are functions of ``graphkit.inspect``, which makes them methods
-when ``graphkit`` is imported; the runtime never imports it.
-"""
+"""The records a run leaves behind: one per phase, bundled per superstep. Frozen plain
+data holding references to the run's values (never deep copies), with LangGraph's debug
+stream field names; their views (``run.to_frame()``, ``run.why()``, cards) are functions
+of ``graphkit.inspect``, attached as methods when ``graphkit`` is imported."""
 
 from __future__ import annotations
 
@@ -34,13 +28,9 @@ __all__ = [
 
 @frozen_record(repr=False)
 class Task:
-    """One node run planned for a superstep, and why it was planned.
-
-    ``kind`` is ``"pull"`` for a node woken by a channel update, ``"push"`` for a
-    node sent a packet with ``Send``, and ``"input"`` for the input step's
-    pseudo-task that writes the run's input. ``triggers`` are the channels whose new
-    version woke the node, and ``trigger_versions`` the version of each it saw.
-    """
+    """One node run planned for a superstep, and why: ``kind`` is ``"pull"`` (woken by a
+    channel update), ``"push"`` (sent with ``Send``) or ``"input"`` (the input step);
+    ``triggers`` are the channels whose new version (``trigger_versions``) woke it."""
 
     id: str
     step: int
@@ -61,15 +51,13 @@ class Task:
 
 
 def task_id(checkpoint_id: str, step: int, path: tuple[Any, ...]) -> str:
-    """A deterministic, UUID-shaped id for the task at ``path`` in a step planned from
-    checkpoint ``checkpoint_id`` (the same in every process, so a resumed run finds
-    the writes its tasks saved).
+    """A UUID-shaped id for the task at ``path``, the same in every process (so a resumed
+    run finds the writes its tasks saved).
 
     >>> task_id("cp", 3, ("__pregel_pull", "a")) == task_id("cp", 3, ("__pregel_pull", "a"))
     True
     """
-    digest = hashlib.blake2b(f"{checkpoint_id}|{step}|{path}".encode(), digest_size=16)
-    hex_ = digest.hexdigest()
+    hex_ = hashlib.blake2b(f"{checkpoint_id}|{step}|{path}".encode(), digest_size=16).hexdigest()
     return f"{hex_[:8]}-{hex_[8:12]}-{hex_[12:16]}-{hex_[16:20]}-{hex_[20:]}"
 
 
@@ -91,15 +79,9 @@ class Plan:
 
 @frozen_record(repr=False)
 class TaskResult:
-    """What one task did: the writes it produced (state updates and routing alike)
-    or the error it raised, how many attempts it took (and the errors of the failed
-    ones), how long, on which worker, and the runs of any subgraphs it ran.
-
-    ``interrupts`` holds the ``Interrupt`` a paused task raised (it then has no writes),
-    ``answers`` the resume values its ``interrupt()`` calls received, and ``reused``
-    is True for a task that finished before a crash or an interrupt and was not run
-    again on resume: its writes come from the checkpointer.
-    """
+    """What one task did: its writes or error, attempts, timing, worker, subgraph runs,
+    the ``Interrupt`` it paused with (then no writes) and the answers its ``interrupt()``
+    calls got; ``reused``: finished before a crash or interrupt, not run again on resume."""
 
     task: Task
     writes: tuple[tuple[str, Any], ...]
@@ -130,13 +112,12 @@ class TaskResult:
 
 @frozen_record(repr=False)
 class Execution:
-    """The results of a superstep's tasks, in plan order (``finish_order`` keeps the
-    order in which they actually finished, which never affects the outcome)."""
+    """The results of a superstep's tasks, in plan order (``finish_order``: the task ids
+    in the order they finished, which never affects the outcome)."""
 
     step: int
     results: tuple[TaskResult, ...]
     finish_order: tuple[str, ...] = ()
-    """The task ids in the order the tasks finished."""
 
     @property
     def error(self) -> BaseException | None:
@@ -155,12 +136,9 @@ class Execution:
 
 @frozen_record(repr=False)
 class ChannelChange:
-    """How one channel changed in an Update: its value and version before and after,
-    the writes it received (``values``, in apply order) and which nodes wrote them.
-
-    A change with no writers is a channel the runtime itself changed: an ephemeral
-    value cleared a step after it was written, or a barrier reset once consumed.
-    """
+    """How one channel changed in an Update: value and version before and after, the
+    writes (``values``, in apply order) and their ``writers``; no writers means the runtime
+    changed it itself (an ephemeral value cleared, a consumed barrier reset)."""
 
     channel: str
     before: Any
@@ -200,11 +178,8 @@ class Update:
 
 @frozen_record(repr=False)
 class Superstep:
-    """One superstep: its Plan, Execution and Update, and the checkpoints around it.
-
-    ``execution`` and ``update`` are None while the step is still being stepped
-    through, or when the step stopped before them (an error stops before Update).
-    """
+    """One superstep: its Plan, Execution and Update (None until they ran, or when the
+    step stopped before them), and the checkpoints around it."""
 
     step: int
     plan: Plan
@@ -235,14 +210,10 @@ class Superstep:
 
 @frozen_record(repr=False)
 class Run:
-    """The supersteps of one invocation, in order, starting with the input step.
-
-    ``values`` is the state after the last Update, ``status`` one of ``"done"``,
-    ``"running"``, ``"error"`` or ``"out_of_steps"``. A subgraph's run has the
-    ``namespace`` of the task that ran it (``("node:task_id",)``); a root run has ().
-    ``state_keys`` are the graph's state keys in schema order, written or not (the
-    ``state`` table shows each of them).
-    """
+    """The supersteps of one invocation, from the input step: ``values`` after the last
+    Update, ``status`` ``"done"``, ``"running"``, ``"error"`` or ``"out_of_steps"``, the
+    ``namespace`` of the task that ran a subgraph (() at the root), and the graph's
+    ``state_keys`` in schema order, written or not."""
 
     steps: tuple[Superstep, ...]
     values: Mapping[str, Any]

@@ -12,7 +12,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from graphkit.diagnostics import runtime as diagnose
+from graphkit.errors import GraphInterrupt, warn
 from graphkit.frozen import frozen_record
+from graphkit.types import Interrupt
 
 if TYPE_CHECKING:
     from graphkit.pregel.records import Task
@@ -22,22 +25,19 @@ __all__ = ["INJECTABLE", "Resume", "Runtime", "get_runtime", "get_stream_writer"
 INJECTABLE = ("config", "writer", "runtime", "store")
 """Parameter names a node function can declare to be handed these (LangGraph's)."""
 
+NO_ANSWER: Any = object()
+"""No resume value was given (distinct from ``None``, a valid answer)."""
+
 
 def _discard(chunk: Any) -> None:
     return None
 
 
-NO_ANSWER: Any = object()
-"""No resume value was given (distinct from ``None``, a valid answer)."""
-
-
 @frozen_record()
 class Runtime:
-    """The run-scoped things a node may use.
-
-    ``context`` is what ``invoke(..., context=...)`` passed (shaped by the graph's
-    ``context_schema``); ``store`` what ``compile(store=...)`` passed;
-    ``stream_writer`` sends a chunk to ``stream_mode="custom"`` (a no-op otherwise).
+    """The run-scoped things a node may use: ``context`` from ``invoke(..., context=...)``,
+    ``store`` from ``compile(store=...)``, and ``stream_writer``, which sends a chunk to
+    ``stream_mode="custom"`` (a no-op otherwise).
 
     >>> Runtime(context={"user": "ada"}).context
     {'user': 'ada'}
@@ -53,7 +53,6 @@ def get_runtime() -> Runtime:
 
     >>> get_runtime()
     Traceback (most recent call last):
-    ...
     RuntimeError: get_runtime() works only inside a running node.
     """
     scope = _scope.get()
@@ -63,9 +62,8 @@ def get_runtime() -> Runtime:
 
 
 def get_stream_writer() -> Callable[[Any], None]:
-    """A function that sends a chunk to ``stream_mode="custom"`` from inside a node.
-
-    Outside a node, or when nobody streams "custom", it silently discards chunks.
+    """A function that sends a chunk to ``stream_mode="custom"`` from inside a node; outside
+    a node, or when nobody streams "custom", it discards chunks.
 
     >>> get_stream_writer()("progress: 50%")  # no run: discarded
     """
@@ -75,28 +73,20 @@ def get_stream_writer() -> Callable[[Any], None]:
 
 @frozen_record()
 class RunContext:
-    """Everything Execute needs besides the plan and the channels.
-
-    ``namespace`` is empty for a root run and names the task that runs a subgraph
-    otherwise (``("node:task_id", ...)``, LangGraph's checkpoint_ns).
-    """
+    """Everything Execute needs besides the plan and the channels: ``namespace`` is
+    LangGraph's checkpoint_ns (() for a root run); ``resume`` and ``answers`` (per task id)
+    answer ``interrupt()``; ``thread`` is the ``ThreadLink`` (None without a checkpointer);
+    ``listener`` the ``graphkit.streaming.Listener`` running tasks send chunks to."""
 
     config: Mapping[str, Any]
     runtime: Runtime = field(default_factory=Runtime)
     loop: asyncio.AbstractEventLoop | None = None
     namespace: tuple[str, ...] = ()
     resume: Resume | None = None
-    """Answers for ``interrupt()`` (None when the graph has no checkpointer)."""
     answers: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
-    """Per task id, the answers its interrupts got on earlier resumes."""
     thread: Any = None
-    """The run's ``ThreadLink`` (None without a checkpointer); subgraphs save under it."""
     resuming: bool = False
-    """True when this run resumes its thread (subgraphs then resume theirs)."""
     listener: Any = None
-    """Where running tasks send chunks (``graphkit.streaming.Listener``: its ``wake``
-    event lets Execute hand them on before tasks end, its ``callbacks`` join every
-    task's config, its ``modes`` say what subgraphs forward); None when not streaming."""
 
 
 class Resume:
@@ -122,24 +112,20 @@ class Resume:
 
 @dataclass(slots=True)
 class TaskScope:
-    """What a running task offers the code it runs: the graphs it starts (its
-    subgraphs) get their namespace here, leave their finished runs here and forward
-    stream chunks through it; ``interrupt()`` finds its answers here."""
+    """What a running task offers the code it runs: subgraphs get their namespace and
+    leave their runs here; ``interrupt()`` finds its answers here. ``attempt`` is 0 for
+    the first attempt (a retry's subgraphs get their own namespace)."""
 
     run: RunContext
     task: Task
-    """The running task."""
     attempt: int = 0
-    """0 for the first attempt; a retry's subgraphs get their own namespace."""
     subruns: list[Any] = field(default_factory=list)
     answers: list[Any] = field(default_factory=list)
     interrupts_seen: int = 0
 
     @property
     def namespace(self) -> tuple[str, ...]:
-        """LangGraph's checkpoint namespace of the task: the run's, then the task's
-        ``"node:task_id"`` (and a retry's attempt number). Made when asked: only
-        subgraphs and ``interrupt()`` need it, and it needs the task's id."""
+        """The run's namespace, then ``"node:task_id"`` (and a retry's attempt number)."""
         label = f"{self.task.node}:{self.task.id}"
         if self.attempt:
             return (*self.run.namespace, label, str(self.attempt))
@@ -149,35 +135,22 @@ class TaskScope:
 def interrupt(value: Any) -> Any:
     """Pause the run and show ``value`` to a human; return their answer on resume.
 
-    The first time, this raises ``GraphInterrupt``: the run stops (the step's other
-    writes are saved) until ``invoke(Command(resume=answer), config)``. Then the node
-    runs again from its start, and this call returns ``answer``. Several calls in one
-    node are answered in order. Without a checkpointer the run still stops and returns
-    the interrupt (as in LangGraph), but nothing is saved to resume: a warning says so.
+    The first time, this raises ``GraphInterrupt``: the run stops (the step's other writes
+    are saved) until ``invoke(Command(resume=answer), config)``; then the node runs again
+    from its start and this call returns ``answer``. Several calls are answered in order.
+    Without a checkpointer the run stops and returns the interrupt, with a warning.
     """
-    from graphkit.errors import GraphInterrupt, warn
-    from graphkit.types import Interrupt
-
     scope = _scope.get()
     if scope is None:
-        raise RuntimeError(
-            "interrupt() works only inside a running node (of a graph compiled with a "
-            "checkpointer, e.g. builder.compile(checkpointer=InMemorySaver()), to resume it)."
-        )
+        raise diagnose.interrupt_outside_node()
     if scope.run.thread is None:
-        warn(
-            f"interrupt() in node {scope.task.node!r} (step {scope.task.step}) of a graph "
-            "without a checkpointer: the run stops and returns the interrupt, as in "
-            "LangGraph, but nothing is saved, so it cannot be resumed. Compile the graph "
-            "with one to resume it, e.g. builder.compile(checkpointer=InMemorySaver())."
-        )
+        warn(diagnose.interrupt_without_checkpointer(scope.task.node, scope.task.step))
     index = scope.interrupts_seen
     scope.interrupts_seen += 1
     if index < len(scope.answers):
         return scope.answers[index]
-    interrupt_id = hashlib.blake2b(
-        "|".join((*scope.namespace, str(index))).encode(), digest_size=16
-    ).hexdigest()
+    key = "|".join((*scope.namespace, str(index)))
+    interrupt_id = hashlib.blake2b(key.encode(), digest_size=16).hexdigest()
     answer = scope.run.resume.take(interrupt_id) if scope.run.resume is not None else NO_ANSWER
     if answer is not NO_ANSWER:
         scope.answers.append(answer)
@@ -191,9 +164,8 @@ _scope: contextvars.ContextVar[TaskScope | None] = contextvars.ContextVar(
 
 
 def enter_task(scope: TaskScope, config: Any = None) -> tuple[Any, ...]:
-    """Make ``scope`` current in this thread (and, when the run has langchain-core
-    callbacks, the task's config langchain's current one, so that a chat model called
-    without a config reports to them, as in LangGraph); returns what ``leave_task`` needs."""
+    """Make ``scope`` (and, for langchain-core callbacks, ``config``: a chat model called
+    without a config reports to them, as in LangGraph) current; ``leave_task`` undoes it."""
     token = _scope.set(scope)
     if scope.run.listener is None or not scope.run.listener.callbacks or config is None:
         return (token,)
@@ -203,37 +175,33 @@ def enter_task(scope: TaskScope, config: Any = None) -> tuple[Any, ...]:
 
 
 def leave_task(tokens: tuple[Any, ...]) -> None:
-    """Undo ``enter_task``."""
     if len(tokens) > 1:
         tokens[1].reset(tokens[2])
     _scope.reset(tokens[0])
 
 
 def injected_values(node: Any, task: Task, run: RunContext) -> tuple[dict[str, Any], Any]:
-    """What a task's node is handed besides its input (the parameters it declared:
-    config, writer, runtime, store), and the task's config (None if nobody needs it)."""
+    """The run-scoped values a task's node declared parameters for, and the task's config
+    (None if nobody needs it)."""
     callbacks = run.listener.callbacks if run.listener is not None else ()
     if not node.injected and not callbacks:
         return {}, None
     config = task_config(run, task, node)
-    runtime = run.runtime
-    offered = {"config": config, "writer": runtime.stream_writer, "runtime": runtime}
-    offered["store"] = runtime.store
+    offered = {"config": config, "runtime": run.runtime, "store": run.runtime.store}
+    offered["writer"] = run.runtime.stream_writer
     return {name: offered[name] for name in node.injected}, config
 
 
 def task_config(run: RunContext, task: Task, node: Any) -> dict[str, Any]:
-    """The config a task's node is handed: the run's, with LangGraph's task metadata
-    and the run's callback handlers."""
+    """The run's config with LangGraph's task metadata and the run's callback handlers."""
     namespace = "|".join((*run.namespace, f"{task.node}:{task.id}"))
+    triggers = tuple(sorted(node.triggers)) if task.kind == "pull" else task.triggers
     metadata = {
         **run.config.get("metadata", {}),
         **node.metadata,
         "langgraph_step": task.step,
         "langgraph_node": task.node,
-        "langgraph_triggers": tuple(sorted(node.triggers))
-        if task.kind == "pull"
-        else task.triggers,
+        "langgraph_triggers": triggers,
         "langgraph_path": task.path,
         "langgraph_checkpoint_ns": namespace,
     }
@@ -245,8 +213,8 @@ def task_config(run: RunContext, task: Task, node: Any) -> dict[str, Any]:
 
 
 def _with_handlers(existing: Any, handlers: Sequence[Any]) -> Any:
-    """The run's callbacks plus ``handlers``, as a langchain-core CallbackManager: when a
-    runnable merges configs, a manager keeps each handler once (a list would not)."""
+    """The run's callbacks plus ``handlers`` in a CallbackManager, which keeps each handler
+    once when a runnable merges configs (a list would not)."""
     from langchain_core.callbacks import CallbackManager
 
     if isinstance(existing, CallbackManager):

@@ -1,8 +1,6 @@
-"""What the runtime runs: nodes wired to channels. Built once by ``compile()``.
-
-The runtime knows nothing of StateGraph: a node is "wake me when one of these
-channels has a new version, give me these channels' values, and turn what I return
-into writes". Edges and conditional edges are just writers of a node.
+"""What the runtime runs: nodes wired to channels, built once by ``compile()``. A node is
+"wake me when one of these channels has a new version, give me these channels' values,
+and turn what I return into writes"; edges and conditional edges are writers of a node.
 """
 
 from __future__ import annotations
@@ -10,9 +8,10 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from graphkit.channels import BinaryOperatorAggregate, Channel
+from graphkit.pregel.runtime import INJECTABLE
 
 __all__ = [
     "FreshRead",
@@ -24,12 +23,8 @@ __all__ = [
 ]
 
 
-class FreshRead(Protocol):
-    """Reads channels as the running task sees them: the step's snapshot with the
-    task's own writes so far applied (what a conditional edge's router reads)."""
-
-    def __call__(self, keys: Sequence[str]) -> dict[str, Any]: ...
-
+FreshRead = Callable[[Sequence[str]], dict[str, Any]]
+"""Reads channels as the step's snapshot plus the running task's writes so far."""
 
 Writer = Callable[[Any, FreshRead, "Mapping[str, Any] | None"], Sequence[tuple[str, Any]]]
 """Turns a node's return value into writes: ``writer(returned, fresh_read, config)``."""
@@ -37,14 +32,9 @@ Writer = Callable[[Any, FreshRead, "Mapping[str, Any] | None"], Sequence[tuple[s
 
 @dataclass(frozen=True, slots=True)
 class NodeSpec:
-    """One node as the runtime sees it.
-
-    ``reads`` is a tuple of channel names (the node gets a dict of those that hold a
-    value) or a single channel name (the node gets that channel's value). ``coerce``
-    turns the dict into the node's input type (a dataclass or pydantic model), and
-    ``call(input, **injected)`` runs the user's code, handed the run-scoped values it
-    declared parameters for (``injected``: config, writer, runtime, store).
-    """
+    """One node as the runtime sees it: ``reads`` is channel names (the node gets a dict
+    of those with a value) or one name (its value); ``call(input, **injected)`` runs the
+    user's code; ``routes``: a router is among the writers (it needs a fresh reader)."""
 
     name: str
     triggers: tuple[str, ...]
@@ -58,25 +48,13 @@ class NodeSpec:
     retry_policies: tuple[Any, ...] = ()
     is_async: bool = False
     routes: bool = False
-    """True when a router (a conditional edge from this node) is among its writers: only
-    routers read the state as the task left it, so only they need a fresh reader."""
-
-    @property
-    def accepts_config(self) -> bool:
-        """True when the node is handed the run config."""
-        return "config" in self.injected
 
 
 @dataclass(frozen=True, slots=True)
 class GraphSpec:
-    """Nodes, the channels they talk through, and the index the Plan phase uses.
-
-    ``channels`` are prototypes: a run starts from empty copies of them.
-    ``output_keys`` are what ``invoke`` returns and the values stream shows;
-    ``stream_keys`` what the updates stream shows; ``state_keys`` every state field.
-    ``managed`` maps managed-value keys (e.g. ``remaining_steps``) to the class that
-    computes them from the step and the run's last allowed step.
-    """
+    """Nodes, the channels they talk through (prototypes: runs start from empty copies),
+    and the Plan phase's index; ``managed`` maps managed-value keys (``remaining_steps``)
+    to the class that computes them."""
 
     nodes: Mapping[str, NodeSpec]
     channels: Mapping[str, Channel]
@@ -96,48 +74,33 @@ class GraphSpec:
         for node in self.nodes.values():
             for channel in node.triggers:
                 index.setdefault(channel, []).append(node.name)
+        channels = self.channels.items()
+        finishing = tuple(k for k, c in channels if type(c).finish is not Channel.finish)
+        consuming = frozenset(k for k, c in channels if type(c).consume is not Channel.consume)
         object.__setattr__(
-            self, "trigger_to_nodes", {key: tuple(sorted(v)) for key, v in index.items()}
+            self, "trigger_to_nodes", {k: tuple(sorted(v)) for k, v in index.items()}
         )
-        object.__setattr__(
-            self,
-            "finishing_channels",
-            tuple(k for k, c in self.channels.items() if type(c).finish is not Channel.finish),
-        )
-        object.__setattr__(
-            self,
-            "consuming_channels",
-            frozenset(
-                k for k, c in self.channels.items() if type(c).consume is not Channel.consume
-            ),
-        )
+        object.__setattr__(self, "finishing_channels", finishing)
+        object.__setattr__(self, "consuming_channels", consuming)
         # What runs start from: Update never changes a channel in place (it swaps in
         # changed copies), so runs share those that hold nothing (StepState.fresh).
-        object.__setattr__(
-            self, "empty_channels", {k: c.empty_copy() for k, c in self.channels.items()}
-        )
-        object.__setattr__(
-            self, "reducers", {k: _reducer_name(c) for k, c in self.channels.items()}
-        )
+        object.__setattr__(self, "empty_channels", {k: c.empty_copy() for k, c in channels})
+        object.__setattr__(self, "reducers", {k: _reducer_name(c) for k, c in channels})
 
 
 def _reducer_name(channel: Channel) -> str:
-    """What the changes table shows as a channel's reducer: the operator's name for a
-    reducer channel, the channel kind otherwise."""
+    """The changes table's reducer: a reducer's operator name, else the channel kind."""
     if isinstance(channel, BinaryOperatorAggregate):
         return getattr(channel.operator, "__name__", repr(channel.operator))
     return type(channel).__name__
 
 
 def injectable_parameters(function: Callable[..., Any]) -> tuple[str, ...]:
-    """Which of LangGraph's injectable parameters (config, writer, runtime, store)
-    ``function`` declares, by name.
+    """Which of LangGraph's injectable parameters ``function`` declares, by name.
 
     >>> injectable_parameters(lambda state, config, writer: state)
     ('config', 'writer')
     """
-    from graphkit.pregel.runtime import INJECTABLE
-
     try:
         parameters = inspect.signature(function).parameters
     except (TypeError, ValueError):
@@ -154,8 +117,4 @@ def accepts_config(function: Callable[..., Any]) -> bool:
     >>> accepts_config(lambda state: state)
     False
     """
-    try:
-        parameters = inspect.signature(function).parameters
-    except (TypeError, ValueError):
-        return False
-    return "config" in parameters
+    return "config" in injectable_parameters(function)

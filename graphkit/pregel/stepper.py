@@ -10,12 +10,12 @@ import asyncio
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from graphkit.checkpoint import Checkpoint
 from graphkit.checkpoint.saver import BaseCheckpointSaver
 from graphkit.constants import INTERRUPT, START
-from graphkit.errors import GraphRecursionError
+from graphkit.diagnostics import run as diagnose
 from graphkit.pregel import phases
 from graphkit.pregel.config import RunConfig
 from graphkit.pregel.records import Execution, Plan, Run, Superstep, Task, TaskResult, Update
@@ -25,16 +25,13 @@ from graphkit.pregel.threads import open_thread, reusable_results, thread_link
 
 __all__ = ["INPUT_TASK", "RunOptions", "Stepper"]
 
-INPUT_TASK = "__input__"
-"""Name of the input step's pseudo-task, whose writes are the run's input."""
+INPUT_TASK = "__input__"  # the input step's pseudo-task: its writes are the run's input
 
 
 @dataclass(frozen=True, slots=True)
 class RunOptions:
-    """How one run is carried out, beyond its config: whether it records its
-    supersteps, where its tasks run (``executor``; async nodes on ``loop``), what nodes
-    are handed (``runtime``), which checkpointer saves it and where it stops, and where
-    its running tasks send chunks (``listener``, set by streaming).
+    """How one run is carried out beyond its config: recording, where tasks run (async
+    nodes on ``loop``), saving, breakpoints, and the ``listener`` streaming sets.
 
     >>> RunOptions(record=False).record
     False
@@ -62,12 +59,8 @@ class Stepper:
     >>> from graphkit import StateGraph, START
     >>> class State(TypedDict):
     ...     n: int
-    >>> builder = StateGraph(State)
-    >>> builder.add_node("double", lambda state: {"n": state["n"] * 2})  # doctest: +ELLIPSIS
-    <graphkit.graph.state.StateGraph object at ...>
-    >>> builder.add_edge(START, "double")  # doctest: +ELLIPSIS
-    <graphkit.graph.state.StateGraph object at ...>
-    >>> stepper = builder.compile().stepper({"n": 3})
+    >>> builder = StateGraph(State).add_node("double", lambda state: {"n": state["n"] * 2})
+    >>> stepper = builder.add_edge(START, "double").compile().stepper({"n": 3})
     >>> stepper.step()  # the input step
     Superstep(step=-1, tasks=['__input__'], changed=['__start__'])
     >>> stepper.plan()
@@ -90,19 +83,16 @@ class Stepper:
         self.namespace: tuple[str, ...] = parent.namespace if parent is not None else ()
         self.thread = thread_link(options.checkpointer, config.raw, options.durability, parent)
         opening = open_thread(graph, self.thread, parent, input)
-        self._state = opening.state
-        self._input = opening.input
+        self._state, self._input, self._discarded = opening.state, opening.input, opening.discarded
         self._pending: list[Any] = opening.pending
-        self._discarded = opening.discarded
         self.resumed = opening.resuming
         self._needs_input_step = not opening.resuming
         # LangGraph's stop: the first step this run takes, plus the limit, plus one
         self._state.stop = self._state.step + config.recursion_limit + 1
-        loop = options.loop or (parent.run.loop if parent is not None else None)
-        self.context = RunContext(
+        self.context = RunContext(  # what running tasks (and the subgraphs they start) see
             config.raw,
             options.runtime or Runtime(),
-            loop,
+            options.loop or (parent.run.loop if parent is not None else None),
             self.namespace,
             opening.resume,
             opening.answers,
@@ -110,14 +100,12 @@ class Stepper:
             opening.resumes_subgraphs,
             options.listener,
         )
-        """What Execute hands the running tasks (and the subgraphs they start)."""
         self.status = "running"
         self.error: BaseException | None = None
         self.interrupts: tuple[Any, ...] = ()
         self._steps: list[Superstep] = []
         self._plan: Plan | None = None
-        self.execution: Execution | None = None
-        """The current step's Execution, once it ran (None before, and after Update)."""
+        self.execution: Execution | None = None  # the current step's, until its Update
         self._checkpoint_before = self._state.checkpoint
 
     # -- where we are -----------------------------------------------------------------
@@ -158,16 +146,11 @@ class Stepper:
     @property
     def run_so_far(self) -> Run:
         """The supersteps recorded so far, including the one in progress."""
-        steps = list(self._steps)
+        steps = tuple(self._steps)
         if self._plan is not None and self._plan.tasks and not self.done:
-            steps.append(self._superstep(None))
+            steps += (self._superstep(None),)
         return Run(
-            tuple(steps),
-            self.values,
-            self.status,
-            self.error,
-            self.namespace,
-            self.graph.state_keys,
+            steps, self.values, self.status, self.error, self.namespace, self.graph.state_keys
         )
 
     # -- the phases ---------------------------------------------------------------------
@@ -175,56 +158,53 @@ class Stepper:
     def plan(self) -> Plan:
         """Plan the next step. Raises GraphRecursionError past the recursion limit."""
         if self._plan is not None or self.status != "running":
-            self._expect("plan")
+            raise self._out_of_turn("plan")
         state = self._state
         if self._needs_input_step:
             task = Task(INPUT_TASK, state.step, INPUT_TASK, "input", (INPUT_TASK,), (), self._input)
             self._plan = Plan(state.step, (task,))
             return self._plan
+        plan = phases.plan(self.graph, state)
         if state.step > state.stop:
-            self._fail("out_of_steps", self._recursion_error(phases.plan(self.graph, state)))
-        self._plan = phases.plan(self.graph, state)
-        if not self._plan.tasks:
+            limit = self.config.recursion_limit
+            self._fail("out_of_steps", diagnose.recursion_limit(limit, state.step, plan))
+        self._plan = plan
+        if not plan.tasks:
             self._finish("done")
         elif self.options.interrupt_before and self._breakpoint(
-            self.options.interrupt_before, self._plan.tasks
+            self.options.interrupt_before, plan.tasks
         ):
             self._finish("interrupted")
-        return self._plan
+        return plan
 
     def iter_execute(self) -> Iterator[TaskResult | None]:
         """Execute the planned tasks, yielding each result as its task finishes (and
-        ``None`` when, streaming live, a running task sent a chunk).
-
-        If a task failed, the step stops here: no Update runs, the channels stay as
-        they were, and the first error in plan order is raised.
-        """
+        ``None`` when, streaming live, a running task sent a chunk). If a task failed, the
+        step stops here, before Update, and the first error in plan order is raised."""
         if self._plan is None or self.execution is not None or self.status != "running":
-            self._expect("execute")
-        plan = self._plan
+            raise self._out_of_turn("execute")
+        plan = to_run = self._plan
         assert plan is not None
         results: list[TaskResult] = []
-        if self._needs_input_step:
+        if self._needs_input_step:  # its one task writes its input; nothing runs
             task = plan.tasks[0]
-            results.append(TaskResult(task, ((self.graph.input_channel, self._input),)))
-            yield results[0]
-        else:
-            to_run = plan
-            if self._pending:  # resuming: tasks that finished before are not run again
-                reused = reusable_results(plan, self._pending)
-                results.extend(reused.values())
-                yield from reused.values()
-                to_run = Plan(plan.step, tuple(t for t in plan.tasks if t.id not in reused))
-            for result in phases.execute(
-                self.graph, to_run, self._state, self.context, self.options.executor
-            ):
-                if result is None:  # live streaming: chunks from running tasks wait
-                    yield None
-                    continue
-                if self.thread is not None:
-                    self.thread.save_task(result)
-                results.append(result)
-                yield result
+            results.append(TaskResult(task, ((self.graph.input_channel, task.input),)))
+            to_run = Plan(plan.step, ())
+        elif self._pending:  # resuming: tasks that finished before are not run again
+            reused = reusable_results(plan, self._pending)
+            results.extend(reused.values())
+            to_run = Plan(plan.step, tuple(t for t in plan.tasks if t.id not in reused))
+        yield from results
+        for result in phases.execute(
+            self.graph, to_run, self._state, self.context, self.options.executor
+        ):
+            if result is None:  # live streaming: chunks from running tasks wait
+                yield None
+                continue
+            if self.thread is not None:
+                self.thread.save_task(result)
+            results.append(result)
+            yield result
         finish_order = tuple([result.task.id for result in results])  # as they came in
         if len(results) > 1:  # back to plan order
             order = {task.id: index for index, task in enumerate(plan.tasks)}
@@ -236,9 +216,7 @@ class Stepper:
             if result.interrupts:
                 self.interrupts += result.interrupts
         if self.interrupts:
-            if self.options.record:
-                self._steps.append(self._superstep(None))
-            self._finish("interrupted")
+            self._finish("interrupted", keep_step=True)
 
     def execute(self) -> Execution:
         """Execute the planned tasks and return their results."""
@@ -249,9 +227,9 @@ class Stepper:
 
     def update(self) -> Update:
         """Apply the step's writes; this is where the state changes."""
+        if self.execution is None or self.status != "running":
+            raise self._out_of_turn("update")
         plan, execution = self._plan, self.execution
-        if execution is None or self.status != "running":
-            self._expect("update")
         assert plan is not None and execution is not None
         discarded = self._discarded if self._needs_input_step else ()
         try:
@@ -260,16 +238,13 @@ class Stepper:
             self._fail("error", error)
         if self.thread is not None:
             self.thread.save_step(record)
-        self._pending = []
         if self.options.record:
-            self._steps.append(
-                Superstep(plan.step, plan, execution, record, self._checkpoint_before)
-            )
+            self._steps.append(self._superstep(record))
+        self._pending, self._needs_input_step = [], False
         self._plan = self.execution = None
-        self._needs_input_step = False
         self._checkpoint_before = record.checkpoint
-        if self.options.interrupt_after and self._breakpoint(
-            self.options.interrupt_after, [result.task for result in execution.results]
+        if self.options.interrupt_after and self._breakpoint(  # the tasks that ran
+            self.options.interrupt_after, plan.tasks
         ):
             self._finish("interrupted")
         return record
@@ -280,40 +255,30 @@ class Stepper:
             self.plan()
         if self.next_phase == "execute":
             self.execute()
-        plan, execution = self._plan, self.execution
-        before = self._checkpoint_before
-        if self.status == "done" and plan is not None and not plan.tasks:
-            return Superstep(plan.step, plan, None, None, before)
-        if self.next_phase != "update":
-            if self.status == "interrupted" and plan is not None:  # paused in Execute
-                return Superstep(plan.step, plan, execution, None, before)
-            raise RuntimeError(f"The run is over (status {self.status!r}); no step is left.")
-        update = self.update()
-        assert plan is not None
-        return Superstep(plan.step, plan, execution, update, before)
+        plan, execution, before = self._plan, self.execution, self._checkpoint_before
+        if self.next_phase == "update":
+            assert plan is not None
+            return Superstep(plan.step, plan, execution, self.update(), before)
+        if plan is not None and self.status in ("done", "interrupted"):  # stopped before Update
+            return Superstep(plan.step, plan, execution, None, before)
+        raise diagnose.run_is_over(self.status, "no step is left")
 
     def run(self) -> Run:
         """Run to the end and return the whole run."""
         while not self.done:
-            if self.next_phase == "plan":
-                self.plan()
-                continue
             self.step()
         return self.run_so_far
 
     # -- helpers ------------------------------------------------------------------------
 
     def _superstep(self, update: Update | None) -> Superstep:
-        assert self._plan is not None
-        return Superstep(
-            self._plan.step, self._plan, self.execution, update, self._checkpoint_before
-        )
+        plan = self._plan
+        assert plan is not None
+        return Superstep(plan.step, plan, self.execution, update, self._checkpoint_before)
 
     def _breakpoint(self, nodes: Sequence[str] | str, tasks: Sequence[Task]) -> bool:
-        """LangGraph's rule: stop if a task's node is a breakpoint and some channel
-        changed since the run last stopped (so a resumed run passes it)."""
-        if not nodes:
-            return False
+        """LangGraph's rule: a task's node is a breakpoint, and a channel changed since the
+        run last stopped (so a resumed run passes it)."""
         hit = any(
             (task.kind != "input" and task.node != START) if nodes == "*" else task.node in nodes
             for task in tasks
@@ -321,50 +286,22 @@ class Stepper:
         seen = self._state.versions_seen.get(INTERRUPT, {})
         return hit and self._state.max_version > max(seen.values(), default=0)
 
-    def _finish(self, status: str) -> None:
+    def _finish(self, status: str, keep_step: bool = False) -> None:
+        """End the run; ``keep_step`` records the step it stopped in, before its Update."""
         self.status = status
+        if keep_step and self.options.record and self._plan is not None:
+            self._steps.append(self._superstep(None))
         if self.thread is not None:
             self.thread.close()
-        self._report_to_parent()
-
-    def _report_to_parent(self) -> None:
-        # A subgraph's run is kept in the records of the task that ran it.
-        if self._parent is not None and self.options.record:
+        if self._parent is not None and self.options.record:  # kept in its task's records
             self._parent.subruns.append(self.run_so_far)
 
-    def _expect(self, phase: str) -> None:
-        if self.status == "running" and phase == (
-            "plan" if self._plan is None else "execute" if self.execution is None else "update"
-        ):
-            return
-        if self.next_phase != phase:
-            if self.done:
-                raise RuntimeError(
-                    f"The run is over (status {self.status!r}); nothing left to {phase}."
-                )
-            raise RuntimeError(
-                f"Step {self.step_number} is waiting for its {self.next_phase} phase, "
-                f"not {phase}; call stepper.{self.next_phase}() first, or stepper.step()."
-            )
-
-    def _fail(self, status: str, error: BaseException | None) -> None:
+    def _fail(self, status: str, error: BaseException) -> NoReturn:
         self.error = error
-        if self.options.record and self._plan is not None:
-            self._steps.append(self._superstep(None))
-        self._finish(status)
-        assert error is not None
+        self._finish(status, keep_step=True)
         raise error
 
-    def _recursion_error(self, plan: Plan) -> GraphRecursionError:
-        limit = self.config.recursion_limit
-        pending = (
-            f"it was about to run {plan.nodes}"
-            if plan.tasks
-            else "no task was left, but as in LangGraph the limit is checked first"
-        )
-        return GraphRecursionError(
-            f"Recursion limit of {limit} reached at step {self._state.step} without "
-            f"hitting a stop condition ({pending}). If the graph really needs more "
-            f"steps, raise the limit: app.invoke(input, {{'recursion_limit': {limit * 2}}}). "
-            "If it loops forever, check that a conditional edge eventually routes to END."
-        )
+    def _out_of_turn(self, phase: str) -> RuntimeError:
+        if self.done:
+            return diagnose.run_is_over(self.status, f"nothing left to {phase}")
+        return diagnose.phase_out_of_order(self.step_number, self.next_phase, phase)

@@ -1,9 +1,8 @@
 """The async interface: a thin layer over the one (synchronous) loop.
 
 ``astream`` runs ``stream`` in a worker thread and hands its chunks to the caller's
-event loop. Async nodes are scheduled back onto that same event loop, so the async
-tasks of a superstep run concurrently there, while the loop code stays the one the
-debugger steps through.
+event loop. Async nodes are scheduled back onto that loop, so a superstep's async tasks
+run concurrently there, while the loop code stays the one the debugger steps through.
 """
 
 from __future__ import annotations
@@ -25,8 +24,7 @@ async def astream_from(
     """Yield, on the running event loop, the chunks of ``start(loop)`` run in a thread.
 
     The thread computes a chunk only when the consumer asks for one (as a plain
-    generator would), so closing the async iterator early stops the run right there.
-    """
+    generator would), so closing the async iterator early stops the run right there."""
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[tuple[Any, BaseException | None]] = asyncio.Queue()
     demand = threading.Semaphore(0)
@@ -39,12 +37,10 @@ async def astream_from(
                 demand.acquire()
                 if stop.is_set():
                     return
-                try:
-                    chunk = next(chunks)
-                except StopIteration:
-                    loop.call_soon_threadsafe(queue.put_nowait, (_DONE, None))
-                    return
+                chunk = next(chunks, _DONE)
                 loop.call_soon_threadsafe(queue.put_nowait, (chunk, None))
+                if chunk is _DONE:
+                    return
         except BaseException as error:  # handed to the consumer, raised there
             loop.call_soon_threadsafe(queue.put_nowait, (_DONE, error))
         finally:

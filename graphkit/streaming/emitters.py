@@ -1,8 +1,8 @@
 """One emitter per stream mode: what each phase record means for that mode's chunks.
 
-The driver (``graphkit.streaming.run``) steps the run and tells every emitter what
-happened: a Plan, a task result, an Update, the end. Each answers with the
-``(mode, chunk)`` pairs of its modes, in LangGraph's shapes and field names.
+The driver (``graphkit.streaming.run``) tells every emitter what happened (a Plan, a
+task result, an Update, the end); each answers with ``(mode, chunk)`` pairs in
+LangGraph's shapes and field names.
 """
 
 from __future__ import annotations
@@ -24,33 +24,29 @@ __all__ = ["STREAM_MODES", "Emitter", "emitters_for", "task_payload", "update_ch
 
 STREAM_MODES = ("values", "updates", "debug", "tasks", "checkpoints", "custom", "messages")
 
+EVENTS = ("started", "planned", "finished", "updated", "flushed", "ended")
+
 Chunks = Iterable[tuple[str, Any]]
 
 
 class Emitter:
-    """Says nothing at every event; each mode's emitter overrides the events it needs."""
+    """One mode's view of the run. It defines only the events it says something at:
+    ``started()``, ``planned(plan)``, ``finished(result)``, ``updated(results)``,
+    ``flushed()`` (the run stops or fails planning) and ``ended()``, each returning
+    ``(mode, chunk)`` pairs."""
 
     def __init__(self, stepper: Stepper, modes: set[str], keys: tuple[str, ...]) -> None:
         self.stepper, self.graph, self.modes, self.keys = stepper, stepper.graph, modes, keys
 
-    def started(self) -> Chunks:
-        return ()
-
-    def planned(self, plan: Plan) -> Chunks:
-        return ()
-
-    def finished(self, result: TaskResult) -> Chunks:
-        return ()
-
-    def updated(self, results: list[TaskResult]) -> Chunks:
-        return ()
-
-    def flushed(self) -> Chunks:
-        """The run stops (or fails planning): deliver what was held back."""
-        return ()
-
-    def ended(self) -> Chunks:
-        return ()
+    def _with_debug(self, mode: str, step: int, kind: str, payload: Any) -> Iterator[Any]:
+        """``payload`` in ``mode`` and, as a debug event, in "debug" (if asked)."""
+        if payload is not None:
+            if mode in self.modes:
+                yield mode, payload
+            if "debug" in self.modes:
+                timestamp = datetime.now(UTC).isoformat()
+                event = {"step": step, "timestamp": timestamp, "type": kind, "payload": payload}
+                yield "debug", event
 
 
 class Values(Emitter):
@@ -89,7 +85,7 @@ class Values(Emitter):
         if not self.stepper.interrupts or execution is None:
             return
         finished = [r for r in execution.results if r.ok and r.writes]
-        if any(channel in self.keys for r in finished for channel, _ in r.writes):
+        if _wrote_any(finished, self.keys):
             preview = restore(self.graph, self.stepper.checkpoint)
             phases.update(self.graph, preview, finished)
             yield "values", preview.read(self.keys)
@@ -112,18 +108,28 @@ class Updates(Emitter):
 
 
 class Checkpoints(Emitter):
-    """The checkpoint each Plan starts from (modes "checkpoints" and "debug")."""
+    """The checkpoint each Plan starts from, with LangGraph's fields (modes "checkpoints"
+    and "debug"); nothing without a checkpointer."""
 
     def planned(self, plan: Plan) -> Chunks:
-        if _is_input_step(plan):
-            return
-        payload = checkpoint_payload(self.stepper, plan)
-        if payload is None:
-            return
-        if "checkpoints" in self.modes:
-            yield "checkpoints", payload
-        if "debug" in self.modes:
-            yield "debug", _debug_event(payload["metadata"].get("step", -1), "checkpoint", payload)
+        thread, checkpoint = self.stepper.thread, self.stepper.checkpoint
+        if _is_input_step(plan) or thread is None or checkpoint.source == "empty":
+            return ()
+        ids = thread.thread_id, thread.namespace
+        parent = checkpoint_config(*ids, checkpoint.parent_id) if checkpoint.parent_id else None
+        payload = {
+            "config": checkpoint_config(*ids, checkpoint.id),
+            "parent_config": parent,
+            "values": self.stepper.output(self.graph.stream_keys),
+            "metadata": dict(thread.last_metadata),
+            "next": plan.nodes,
+            "tasks": [
+                {"id": task.id, "name": task.node, "interrupts": (), "state": None}
+                for task in plan.tasks
+            ],
+        }
+        step = payload["metadata"].get("step", -1)
+        return self._with_debug("checkpoints", step, "checkpoint", payload)
 
 
 class Tasks(Emitter):
@@ -134,17 +140,11 @@ class Tasks(Emitter):
             return
         for task in plan.tasks:
             payload = task_payload(self.graph, task, self.stepper.config.raw)
-            yield from self._both(plan.step, "task", payload)
+            yield from self._with_debug("tasks", plan.step, "task", payload)
 
     def finished(self, result: TaskResult) -> Chunks:
-        return self._both(result.task.step, "task_result", _task_result_payload(self.graph, result))
-
-    def _both(self, step: int, kind: str, payload: dict[str, Any] | None) -> Iterator[Any]:
-        if payload is not None:
-            if "tasks" in self.modes:
-                yield "tasks", payload
-            if "debug" in self.modes:
-                yield "debug", _debug_event(step, kind, payload)
+        payload = _task_result_payload(self.graph, result)
+        return self._with_debug("tasks", result.task.step, "task_result", payload)
 
 
 class Messages(Emitter):
@@ -163,11 +163,11 @@ class Messages(Emitter):
 
     def finished(self, result: TaskResult) -> Chunks:
         node = self.graph.nodes.get(result.task.node)
-        if result.ok and node is not None and not node.hidden:
-            config = task_config(self.stepper.context, result.task, node)
-            metadata = {"ls_integration": "langgraph", **config["metadata"]}
-            for chunk in self.sink.node_output(result.writes, metadata):
-                yield "messages", chunk
+        if not result.ok or node is None or node.hidden:
+            return ()
+        config = task_config(self.stepper.context, result.task, node)
+        metadata = {"ls_integration": "langgraph", **config["metadata"]}
+        return [("messages", chunk) for chunk in self.sink.node_output(result.writes, metadata)]
 
 
 def _is_input_step(plan: Plan) -> bool:
@@ -206,17 +206,14 @@ def update_chunk(graph: GraphSpec, result: TaskResult) -> dict[str, Any] | None:
     """``{node: update}`` for the updates stream; None for hidden, paused or failed
     tasks. A node that wrote the same key twice (e.g. two Commands) gets a list."""
     node = graph.nodes.get(result.task.node)
-    if node is None or node.hidden or result.interrupts:
-        return None
-    if result.error is not None and not result.writes:
+    failed = result.error is not None and not result.writes
+    if node is None or node.hidden or result.interrupts or failed:
         return None
     writes = [(channel, value) for channel, value in result.writes if channel in graph.stream_keys]
-    if not writes:
-        return {node.name: None}
-    channels = [channel for channel, _ in writes]
-    if len(set(channels)) < len(channels):
+    update = dict(writes)
+    if len(update) < len(writes):  # a key written twice
         return {node.name: [{channel: value} for channel, value in writes]}
-    return {node.name: dict(writes)}
+    return {node.name: update or None}
 
 
 def task_payload(graph: GraphSpec, task: Task, config: Any = None) -> dict[str, Any] | None:
@@ -228,11 +225,8 @@ def task_payload(graph: GraphSpec, task: Task, config: Any = None) -> dict[str, 
     triggers = tuple(sorted(node.triggers)) if task.kind == "pull" else task.triggers
     payload = {"id": task.id, "name": task.node, "input": task.input, "triggers": triggers}
     config = config or {}
-    metadata = {
-        key: value
-        for key, value in {**(config.get("metadata") or {}), **node.metadata}.items()
-        if not key.startswith("langgraph_")
-    }
+    merged = {**(config.get("metadata") or {}), **node.metadata}
+    metadata = {key: value for key, value in merged.items() if not key.startswith("langgraph_")}
     internal = ("seq:", "langsmith:", "graph:step:")
     if tags := [tag for tag in config.get("tags") or () if not tag.startswith(internal)]:
         metadata["tags"] = tags
@@ -247,13 +241,11 @@ def _task_result_payload(graph: GraphSpec, result: TaskResult) -> dict[str, Any]
         return None
     folded: dict[str, Any] = {}
     for channel, value in result.writes:
-        if channel not in graph.stream_keys:
-            continue
         if channel in folded:  # several writes to one key: {"$writes": [...]}
             previous = folded[channel]
             many = isinstance(previous, dict) and set(previous) == {"$writes"}
             folded[channel] = {"$writes": [*(previous["$writes"] if many else [previous]), value]}
-        else:
+        elif channel in graph.stream_keys:
             folded[channel] = value
     return {
         "id": result.task.id,
@@ -262,29 +254,3 @@ def _task_result_payload(graph: GraphSpec, result: TaskResult) -> dict[str, Any]
         "result": folded,
         "interrupts": [dataclasses.asdict(interrupt) for interrupt in result.interrupts],
     }
-
-
-def checkpoint_payload(stepper: Stepper, plan: Plan) -> dict[str, Any] | None:
-    """The checkpoint ``plan`` was made from, with LangGraph's fields; None without a
-    checkpointer."""
-    thread, checkpoint = stepper.thread, stepper.checkpoint
-    if thread is None or checkpoint.source == "empty":
-        return None
-    ids = thread.thread_id, thread.namespace
-    parent = checkpoint_config(*ids, checkpoint.parent_id) if checkpoint.parent_id else None
-    return {
-        "config": checkpoint_config(*ids, checkpoint.id),
-        "parent_config": parent,
-        "values": stepper.output(stepper.graph.stream_keys),
-        "metadata": dict(thread.last_metadata),
-        "next": plan.nodes,
-        "tasks": [
-            {"id": task.id, "name": task.node, "interrupts": (), "state": None}
-            for task in plan.tasks
-        ],
-    }
-
-
-def _debug_event(step: int, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
-    timestamp = datetime.now(UTC).isoformat()
-    return {"step": step, "timestamp": timestamp, "type": kind, "payload": payload}

@@ -1,33 +1,27 @@
 """stream_mode="messages": chat-model tokens and messages, as nodes produce them.
 
-A langchain-core callback handler is added to every task's config (and made the
-current langchain config while the node runs, so a model called inside the node
-without a config still reports to it). It turns the model's streamed tokens into
-``(message_chunk, metadata)`` chunks while the task runs; a model that does not stream
-gives its whole message when it ends. Messages a node returns that were not streamed
-(e.g. the ToolMessages of a ToolNode) follow when the task finishes — LangGraph's rules.
-langchain-core is imported only when this mode is used.
+A langchain-core callback handler, added to every task's config, turns a model's
+streamed tokens (or, if it does not stream, its final message) into
+``(message_chunk, metadata)`` chunks while the task runs; messages a node returns that
+were not streamed follow when the task finishes (LangGraph's rules). langchain-core is
+imported only when this mode is used.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["MessagesSink", "messages_in"]
 
 
-def messages_in(value: Any) -> Iterator[Any]:
+def messages_in(value: Any) -> list[Any]:
     """The langchain-core messages in a write's value (a message or a list of them)."""
     from langchain_core.messages import BaseMessage
 
-    if isinstance(value, BaseMessage):
-        yield value
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            if isinstance(item, BaseMessage):
-                yield item
+    values = value if isinstance(value, (list, tuple)) else (value,)
+    return [item for item in values if isinstance(item, BaseMessage)]
 
 
 class MessagesSink:
@@ -47,7 +41,8 @@ class MessagesSink:
 
     def _is_new(self, message: Any) -> bool:
         with self._lock:
-            if message.id is not None and message.id in self.seen and not _is_chunk(message):
+            chunk = type(message).__name__.endswith("Chunk")
+            if message.id is not None and message.id in self.seen and not chunk:
                 return False
             if message.id is not None:
                 self.seen.add(message.id)
@@ -68,10 +63,6 @@ class MessagesSink:
         ]
 
 
-def _is_chunk(message: Any) -> bool:
-    return type(message).__name__.endswith("Chunk")
-
-
 def _handler(sink: MessagesSink) -> Any:
     from graphkit.extras import require
 
@@ -80,11 +71,8 @@ def _handler(sink: MessagesSink) -> Any:
     from langchain_core.messages import BaseMessage
 
     class StreamMessages(BaseCallbackHandler):
-        """Forwards a chat model's tokens (or its final message) to the sink.
-
-        Having ``tap_output_iter`` makes it a langchain-core streaming handler, which
-        is what makes ``model.invoke`` stream its tokens (LangGraph's handler does too).
-        """
+        """Forwards a chat model's tokens (or its final message) to the sink. Having
+        ``tap_output_iter`` makes ``model.invoke`` stream its tokens (as in LangGraph)."""
 
         run_inline = True  # called in the model's thread, in token order
 

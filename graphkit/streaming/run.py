@@ -16,15 +16,14 @@ from graphkit.pregel.config import RunConfig
 from graphkit.pregel.runtime import Runtime, current_scope
 from graphkit.pregel.stepper import Stepper
 from graphkit.pregel.threads import INTERRUPT
-from graphkit.streaming.emitters import STREAM_MODES, Emitter, emitters_for
+from graphkit.streaming.emitters import EVENTS, STREAM_MODES, Emitter, emitters_for
 
 if TYPE_CHECKING:
     from graphkit.pregel.app import CompiledGraph
 
 __all__ = ["Collector", "Listener", "StreamRun", "open_stream"]
 
-Item = tuple[tuple[str, ...], str, Any]
-"""``(namespace, mode, chunk)``."""
+Item = tuple[tuple[str, ...], str, Any]  # (namespace, mode, chunk)
 
 
 class Listener:
@@ -41,10 +40,6 @@ class Listener:
         self.queue.append(item)
         if self.wake is not None:
             self.wake.set()
-
-    def drain(self) -> Iterator[Item]:
-        while self.queue:
-            yield self.queue.popleft()
 
 
 @dataclass(slots=True)
@@ -63,19 +58,13 @@ class StreamRun:
 
     def chunks(self) -> Iterator[Any]:
         """Run to the end, yielding chunks as ``stream`` documents them."""
-        here, single, modes, subgraphs = (
-            self.stepper.namespace,
-            self.single,
-            self.modes,
-            self.subgraphs,
-        )
-        up = self.up
+        here, up, single, subgraphs = self.stepper.namespace, self.up, self.single, self.subgraphs
         for namespace, mode, chunk in self._drive():
             if up is not None and mode in up.modes:
                 up.send((namespace, mode, chunk))
             if mode in self.printed and namespace == here:
                 print(f"\x1b[1m[{mode}]\x1b[0m {chunk}")
-            if mode not in modes or (namespace != here and not subgraphs):
+            if mode not in self.modes or (namespace != here and not subgraphs):
                 continue
             if subgraphs:
                 yield (namespace, chunk) if single else (namespace, mode, chunk)
@@ -83,14 +72,12 @@ class StreamRun:
                 yield chunk if single else (mode, chunk)
 
     def _drive(self) -> Iterator[Item]:
-        """The one loop: step the run phase by phase; after each phase, every emitter
-        says what it means for its modes."""
+        """The one loop: step phase by phase; after each, every emitter says what it means."""
         stepper, here, queue = self.stepper, self.stepper.namespace, self.listener.queue
-        # per event, the emitters that say something at it (the rest inherit a no-op)
-        hooks: dict[str, list[Any]] = {event: [] for event in EVENTS}
-        for emitter in self.emitters:
-            for event in _events_of(type(emitter)):
-                hooks[event].append(getattr(emitter, event))
+        hooks = {  # per event, the emitters that say something at it
+            event: [getattr(emitter, event) for emitter in self.emitters if hasattr(emitter, event)]
+            for event in EVENTS
+        }
 
         def tell(event: str, *args: Any) -> list[Item]:
             chunks = []
@@ -111,8 +98,8 @@ class StreamRun:
                 break
             results = []
             for result in stepper.iter_execute():
-                if queue:
-                    yield from self.listener.drain()
+                while queue:  # chunks sent by running tasks
+                    yield queue.popleft()
                 if result is not None:  # (None: only chunks were waiting)
                     results.append(result)
                     yield from tell("finished", result)
@@ -127,25 +114,14 @@ class StreamRun:
             raise GraphInterrupt(stepper.interrupts)
 
 
-EVENTS = ("started", "planned", "finished", "updated", "flushed", "ended")
-
-
-@functools.cache
-def _events_of(kind: type[Emitter]) -> tuple[str, ...]:
-    """The events an emitter kind says something at (it overrides their no-op)."""
-    return tuple(event for event in EVENTS if getattr(kind, event) is not getattr(Emitter, event))
-
-
 def open_stream(app: CompiledGraph, input: Any, config: Any, **kwargs: Any) -> StreamRun:
     """Prepare ``app``'s run of ``input`` as ``stream(input, config, **kwargs)`` was
     asked (see its docs); the remaining kwargs are run options (breakpoints, ...)."""
     if kwargs.pop("checkpoint_during", None):
         raise NotImplementedError("checkpoint_during=... is not supported by graphkit yet.")
     modes, single = checked_modes(kwargs.pop("stream_mode", None) or app.stream_mode)
-    print_mode = kwargs.pop("print_mode", ())
-    printed = (
-        checked_modes(print_mode or ("updates", "values"))[0] if print_mode or app.debug else ()
-    )
+    print_mode = kwargs.pop("print_mode", ()) or (("updates", "values") if app.debug else ())
+    printed = checked_modes(print_mode)[0] if print_mode else ()
     output_keys = kwargs.pop("output_keys", None)
     keys = tuple(output_keys) if output_keys is not None else app.spec.stream_keys
     subgraphs = kwargs.pop("subgraphs", False)
@@ -155,19 +131,18 @@ def open_stream(app: CompiledGraph, input: Any, config: Any, **kwargs: Any) -> S
     needed = set(modes).union(up_modes, printed)
     # a subgraph's chunks go up when the caller or a parent asked for them
     down = tuple(dict.fromkeys((*up_modes, *(modes if subgraphs else ()))))
-    live = {"custom", "messages"} & needed
-    listener = Listener(down, threading.Event() if live else None)
+    listener = Listener(down, threading.Event() if {"custom", "messages"} & needed else None)
     context = kwargs.pop("context", None)
     if context is None and parent is not None:
         context = parent.run.runtime.context
     here = parent.namespace if parent is not None else ()
-    writer = functools.partial(_send_custom, listener, here) if "custom" in needed else None
+    writer = functools.partial(_send, listener, here, "custom") if "custom" in needed else None
     runtime = Runtime(context, app.store, writer) if writer else Runtime(context, app.store)
     sink = None
     if "messages" in needed:
         from graphkit.streaming.messages import MessagesSink
 
-        sink = MessagesSink(functools.partial(_send_message, listener, here))
+        sink = MessagesSink(functools.partial(_send, listener, here, "messages"))
         listener.callbacks = (sink.handler,)
     options = app.run_options(runtime=runtime, listener=listener, **kwargs)
     stepper = Stepper(app.spec, input, RunConfig.from_dict(config), options)
@@ -175,12 +150,8 @@ def open_stream(app: CompiledGraph, input: Any, config: Any, **kwargs: Any) -> S
     return StreamRun(stepper, emitters, listener, modes, single, printed, subgraphs, up)
 
 
-def _send_custom(listener: Listener, namespace: tuple[str, ...], chunk: Any) -> None:
-    listener.send((namespace, "custom", chunk))
-
-
-def _send_message(listener: Listener, namespace: tuple[str, ...], chunk: Any) -> None:
-    listener.send((namespace, "messages", chunk))
+def _send(listener: Listener, namespace: tuple[str, ...], mode: str, chunk: Any) -> None:
+    listener.send((namespace, mode, chunk))
 
 
 class Collector:
@@ -212,12 +183,7 @@ class Collector:
 
 def checked_modes(stream_mode: str | Sequence[str]) -> tuple[tuple[str, ...], bool]:
     """``(modes, single)``: the modes asked, and whether one was asked as a string."""
-    return _checked(stream_mode if isinstance(stream_mode, str) else tuple(stream_mode))
-
-
-@functools.lru_cache(maxsize=64)
-def _checked(stream_mode: str | tuple[str, ...]) -> tuple[tuple[str, ...], bool]:
-    modes = (stream_mode,) if isinstance(stream_mode, str) else stream_mode
+    modes = (stream_mode,) if isinstance(stream_mode, str) else tuple(stream_mode)
     for mode in modes:
         if mode not in STREAM_MODES:
             raise ValueError(

@@ -1,0 +1,373 @@
+"""What graphkit says about a graph being declared, compiled or returning updates.
+
+Message builders and checks for ``graphkit.graph``: the builder's arguments, the
+writers' refusals of what a node or router returned, and ``validate``, which checks a
+declared graph before it compiles.
+"""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+from collections.abc import Callable, Collection, Mapping
+from typing import TYPE_CHECKING, Any
+
+from graphkit.constants import END, RESERVED_CHARACTERS, START
+from graphkit.errors import InvalidUpdateError, warn
+from graphkit.types import Command, RetryPolicy, Send
+
+if TYPE_CHECKING:
+    from graphkit.graph.state import StateGraph
+
+# -- building: StateGraph's arguments -----------------------------------------------------
+
+_RENAMED = {"input": "input_schema", "output": "output_schema", "config_schema": "context_schema"}
+"""LangGraph's old ``StateGraph`` argument names, which it still accepts with a warning."""
+
+
+def renamed_arguments(given: dict[str, Any]) -> dict[str, Any]:
+    """Map ``StateGraph(input=..., output=..., config_schema=...)`` to the new names,
+    warning (a DeprecationWarning, as LangGraph does) about each old name used."""
+    unknown = sorted(set(given) - set(_RENAMED))
+    if unknown:
+        raise TypeError(
+            f"StateGraph() got unexpected keyword argument(s) {unknown}; it takes "
+            "state_schema, context_schema, input_schema and output_schema."
+        )
+    for old, new in _RENAMED.items():
+        if old in given:
+            warnings.warn(
+                f"StateGraph({old}=...) is the old name of `{new}`: `{old}` still works but "
+                f"is deprecated (LangGraph will remove it). Write StateGraph(..., {new}=...).",
+                DeprecationWarning,
+                stacklevel=3,
+            )
+    return {new: given[old] for old, new in _RENAMED.items() if old in given}
+
+
+def refuse_unsupported(call: str, /, **options: Any) -> None:
+    """Raise NotImplementedError for a LangGraph option graphkit does not support yet."""
+    for option, value in options.items():
+        if value:
+            raise NotImplementedError(f"{call.format(option)} is not supported by graphkit yet.")
+
+
+def check_action(node: Any, action: Any) -> None:
+    """Refuse ``add_node(node, action)`` unless node is a name and action is callable."""
+    if not isinstance(node, str):
+        raise TypeError(
+            f"add_node({node!r}, ...): a node's name must be a string, got "
+            f"{type(node).__name__}. Write add_node('name', function)."
+        )
+    if action is None:
+        raise ValueError(f"add_node({node!r}) needs an action: a function or a runnable.")
+    if not callable(action) and not callable(getattr(action, "invoke", None)):
+        raise TypeError(
+            f"Node {node!r}: expected a function or an object with .invoke(), got "
+            f"{type(action).__name__}."
+        )
+
+
+def check_node_name(name: str, nodes: Collection[str]) -> None:
+    """Refuse START, END, names with a namespace separator and names taken."""
+    if name in (START, END):
+        raise ValueError(f"Node name {name!r} is reserved for the graph's start/end.")
+    for character in RESERVED_CHARACTERS:
+        if character in name:
+            raise ValueError(
+                f"Node name {name!r} contains {character!r}, which is reserved for "
+                "subgraph namespaces; pick a name without ':' or '|'."
+            )
+    if name in nodes:
+        raise ValueError(
+            f"Node {name!r} already present; give the second one another name, e.g. "
+            f"add_node('{name}_2', ...)."
+        )
+
+
+def node_added_after_compile(node: str) -> str:
+    return (
+        f"Node {node!r} was added after compile(); the compiled graph does not "
+        "have it. Call compile() again."
+    )
+
+
+def retry_policies(node: str, retry_policy: Any) -> tuple[RetryPolicy, ...]:
+    """Validate ``add_node(retry_policy=...)``: one RetryPolicy or a sequence of them, each
+    retrying on exception classes or on one predicate."""
+    if retry_policy is None:
+        return ()
+    policies = (retry_policy,) if isinstance(retry_policy, RetryPolicy) else retry_policy
+    if not isinstance(policies, (list, tuple)) or not all(
+        isinstance(p, RetryPolicy) for p in policies
+    ):
+        raise TypeError(
+            f"Node {node!r}: retry_policy must be a RetryPolicy or a list of them, got "
+            f"{retry_policy!r}. Use e.g. RetryPolicy(max_attempts=3)."
+        )
+    for policy in policies:
+        retry_on = policy.retry_on
+        if isinstance(retry_on, (list, tuple)) and not retry_on:
+            raise TypeError(f"Node {node!r}: RetryPolicy(retry_on=[]) retries nothing.")
+        classes = retry_on if isinstance(retry_on, (list, tuple)) else (retry_on,)
+        for item in classes:
+            is_exception_class = isinstance(item, type) and issubclass(item, BaseException)
+            is_predicate = callable(item) and not isinstance(item, type) and len(classes) == 1
+            if not (is_exception_class or is_predicate):
+                raise TypeError(
+                    f"Node {node!r}: RetryPolicy(retry_on={retry_on!r}) must be an exception "
+                    "class, a list of exception classes, or a function (error) -> bool, e.g. "
+                    "RetryPolicy(retry_on=ConnectionError)."
+                )
+    return tuple(policies)
+
+
+def check_edge(start: str, end: str) -> None:
+    """Refuse an edge out of END or into START."""
+    if start == END:
+        raise ValueError("END cannot be the start of an edge; edges leave END nowhere.")
+    if end == START:
+        raise ValueError("START cannot be the end of an edge; nothing runs into START.")
+
+
+def check_waiting_edge(starts: tuple[str, ...], end: str, nodes: Collection[str]) -> None:
+    """Refuse a waiting edge out of END, into START, or between nodes not added yet."""
+    for start in starts:
+        if start == END:
+            raise ValueError("END cannot be the start of an edge.")
+        if start not in nodes and start != START:
+            raise ValueError(f"Waiting edge {list(starts)} -> {end!r}: add_node({start!r}) first.")
+    if end == START:
+        raise ValueError("START cannot be the end of an edge.")
+    if end not in nodes and end != END:
+        raise ValueError(f"Waiting edge {list(starts)} -> {end!r}: add_node({end!r}) first.")
+
+
+def duplicate_branch(source: str, name: str) -> str:
+    return (
+        f"Node {source!r} already has a conditional edge named {name!r}; use "
+        "a function with another name for the second one."
+    )
+
+
+def check_interrupts(before: Any, after: Any, nodes: Collection[str]) -> None:
+    """Refuse ``compile(interrupt_before=[...])`` naming a node the graph does not have."""
+    interrupts = {"interrupt_before": before, "interrupt_after": after}
+    for option, names in interrupts.items():
+        for node in () if names == "*" else names or ():
+            if node not in nodes:
+                raise ValueError(
+                    f"compile({option}=[{node!r}]): there is no node {node!r}; nodes: "
+                    f"{sorted(nodes)}."
+                )
+
+
+# -- building: state schemas --------------------------------------------------------------
+
+
+def schema_without_fields(schema: Any) -> str:
+    return (
+        f"State schema {schema!r} has no fields. Use a TypedDict, a dataclass or a "
+        "pydantic model whose annotated fields are the state keys."
+    )
+
+
+def unresolved_annotations(schema: Any, error: NameError) -> str:
+    return (
+        f"Cannot resolve the annotations of state schema {schema.__name__}: {error}. "
+        "Define every type the schema names before building the graph."
+    )
+
+
+def schema_without_annotated_fields(schema: Any) -> str:
+    return (
+        f"State schema {schema!r} has no annotated fields. graphkit supports "
+        "TypedDict, dataclass and pydantic schemas; a single-value ('root') state "
+        "is not supported yet."
+    )
+
+
+def check_reducer(name: str, reducer: Callable[..., Any]) -> None:
+    """Refuse a reducer that does not take (current, update)."""
+    try:
+        parameters = inspect.signature(reducer).parameters.values()
+    except (TypeError, ValueError):  # builtins without a signature, e.g. operator.add
+        return
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if len(positional) != 2:
+        raise ValueError(
+            f"The reducer of state key {name!r} must take two arguments (current, update) "
+            f"and return the new value; {getattr(reducer, '__name__', reducer)!r} takes "
+            f"{len(positional)}."
+        )
+
+
+# -- running: what a node or a router returned --------------------------------------------
+
+
+def unknown_key(node: str, key: str, keys: Collection[str], input_schema: str) -> str:
+    """A returned key (or an input key, for START) that no channel has."""
+    where = "The input has" if node == START else f"Node {node!r} returned"
+    schema = f"the input schema {input_schema}" if input_schema else "the state schema"
+    return (
+        f"{where} key {key!r}, which is not in {schema} (keys: {sorted(keys)}); the "
+        f"write is dropped, as in LangGraph. Add the key to {input_schema or 'the schema'} "
+        "or fix its name."
+    )
+
+
+def managed_key(node: str, key: str) -> str:
+    return (
+        f"Node {node!r} returned {key!r}, a managed value the runtime computes for "
+        "each step; the write is dropped. Store your own value under another key."
+    )
+
+
+def not_a_dict(node: str, returned: Any) -> str:
+    if node == START:
+        return (
+            f"Expected dict, got {returned!r}: the run's input must be a dict of state keys "
+            f"(or a state object), not {type(returned).__name__}. "
+            "Pass e.g. app.invoke({'key': value})."
+        )
+    return (
+        f"Expected dict, got {returned!r}: Node {node!r} must be a dict of state keys "
+        f"(or a state object, a Command, or None), not {type(returned).__name__}. "
+        "Return e.g. {'key': value}."
+    )
+
+
+def refuse_langgraph_class(what: str, value: Any) -> None:
+    """Refuse LangGraph's own Command or Send by name: read as a plain object, it would
+    silently lose its update and its route."""
+    module = type(value).__module__
+    if module.partition(".")[0] == "langgraph":
+        name = type(value).__name__
+        raise InvalidUpdateError(
+            f"{what} returned a {name} from {module}, LangGraph's class; graphkit routes "
+            f"and updates with its own. Import it from graphkit: from graphkit import {name}."
+        )
+
+
+def raised_by_router(name: str, source: str) -> str:
+    return f"Raised by the router {name} of node {source!r} (add_conditional_edges)."
+
+
+def bad_goto(node: str, command: Command) -> str:
+    return (
+        f"Node {node!r} returned {command!r}: goto takes a node name, END, a Send, "
+        f"or a list of them, not {type(command.goto).__name__}."
+    )
+
+
+def command_without_parent(node: str, command: Command) -> str:
+    return (
+        f"Node {node!r} returned {command!r}, but this graph is not running as a subgraph, "
+        "so there is no parent graph to send it to. Drop graph=Command.PARENT, or add "
+        "this graph as a node of a parent graph."
+    )
+
+
+def bad_command_update(node: str, update: Any) -> str:
+    return (
+        f"Node {node!r} returned a Command whose update is {type(update).__name__}; "
+        "use a dict of state keys, e.g. Command(update={'key': value})."
+    )
+
+
+def send_to_end(router: str, send: Send) -> str:
+    return (
+        f"{router} returned {send!r}: a Send cannot go to END, which runs nothing. "
+        "Return END itself to stop, or Send to a node."
+    )
+
+
+def invalid_destination(router: str, choice: Any) -> str:
+    return (
+        f"{router} returned {choice!r}, which is not a valid destination; return a node "
+        "name, a list of names, or END."
+    )
+
+
+def unknown_path_key(router: str, choice: Any, path_map: Mapping[Any, str]) -> str:
+    return (
+        f"{router} returned {choice!r}, which is not a key of its path_map "
+        f"{sorted(map(str, path_map))}; add it to the path_map or return one of its keys."
+    )
+
+
+# -- validating a declared graph ----------------------------------------------------------
+
+
+def validate(builder: StateGraph) -> None:
+    """Raise ValueError for what cannot run; warn about what probably should not."""
+    known = set(builder.nodes)
+    for start, end in sorted(builder.edges):
+        for role, node, outside in (("starts", start, START), ("ends", end, END)):
+            if node != outside and node not in known:
+                raise ValueError(
+                    f"Edge {start!r} -> {end!r} {role} at unknown node {node!r}; "
+                    f"add_node({node!r}, ...) first. Nodes: {sorted(known)}."
+                )
+    for source, branches in builder.branches.items():
+        if source != START and source not in known:
+            raise ValueError(
+                f"Conditional edge starts at unknown node {source!r}; add_node({source!r}, ...) "
+                f"first. Nodes: {sorted(known)}."
+            )
+        for branch in branches.values():
+            for target in branch.targets() or ():
+                if target != END and target not in known:
+                    raise ValueError(
+                        f"Conditional edge {branch.name!r} of {source!r} maps to unknown "
+                        f"node {target!r}; fix its path_map or add_node({target!r}, ...)."
+                    )
+    if START not in _successors(builder):
+        raise ValueError(
+            "Graph must have an entrypoint: add an edge from START, e.g. "
+            f"add_edge(START, {next(iter(builder.nodes), 'my_node')!r})."
+        )
+    _warn_about_suspicious_shapes(builder)
+
+
+def _warn_about_suspicious_shapes(builder: StateGraph) -> None:
+    """Warn about a node named like a state key, and about nodes nothing leads to."""
+    for node in builder.nodes:
+        if node in builder.channels:
+            warn(
+                f"Node {node!r} has the same name as a state key; updates and the drawn "
+                "graph are easy to misread. Consider renaming the node."
+            )
+    successors, seen, frontier = _successors(builder), {START}, [START]
+    while frontier:
+        new = successors.get(frontier.pop(), set()) - seen
+        seen |= new
+        frontier += new
+    for node in builder.nodes:
+        if node not in seen:
+            warn(
+                f"Node {node!r} can never run: no edge, conditional edge or declared "
+                f"destination leads to it from START. Add an edge to it, e.g. "
+                f"add_edge(START, {node!r}); if a node reaches it with Command(goto=...) "
+                "or a router with Send(...), declare that: add_node(..., destinations=(...)) "
+                "or annotate the node -> Command[Literal[...]]."
+            )
+
+
+def _successors(builder: StateGraph) -> dict[str, set[str]]:
+    """Where each node (and START) may lead: edges, routes and declared destinations."""
+    successors: dict[str, set[str]] = {}
+    for start, end in builder.edges:
+        successors.setdefault(start, set()).add(end)
+    for starts, end in builder.waiting_edges:
+        for start in starts:
+            successors.setdefault(start, set()).add(end)
+    for source, branches in builder.branches.items():
+        for branch in branches.values():
+            targets = branch.targets()
+            successors.setdefault(source, set()).update(
+                builder.nodes if targets is None else targets
+            )
+    for name, declaration in builder.nodes.items():
+        successors.setdefault(name, set()).update(declaration.destinations or ())
+    return successors

@@ -1,0 +1,111 @@
+"""What a run says when a step goes wrong: the texts the stepper and the phases raise."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from graphkit.constants import START
+from graphkit.errors import GraphRecursionError
+
+if TYPE_CHECKING:
+    from graphkit.pregel.records import Plan
+
+__all__ = [
+    "async_node_in_sync_run",
+    "invalid_update",
+    "phase_out_of_order",
+    "recursion_limit",
+    "reducer_raised",
+    "run_is_over",
+    "unknown_channel",
+    "unknown_send_target",
+    "unreadable_state",
+]
+
+
+def _names(writers: Iterable[str]) -> str:
+    return " and ".join(repr(writer) for writer in dict.fromkeys(writers))
+
+
+def unknown_send_target(step: int, target: str, nodes: Iterable[str], input_node: str) -> str:
+    nodes = sorted(name for name in nodes if name != input_node)
+    return (
+        f"Step {step}: a Send targets {target!r}, which is not a node of this graph "
+        f"(nodes: {nodes}); it is dropped, as in LangGraph. Fix the node name in the Send."
+    )
+
+
+def unknown_channel(step: int, node: str, channel: str, nodes: Iterable[str]) -> str:
+    """The warning for a write to a channel the graph does not have."""
+    if not channel.startswith("branch:to:"):
+        return (
+            f"Step {step}: node {node!r} wrote to {channel!r}, which is not a channel of this "
+            "graph; the write is dropped (as in LangGraph)."
+        )
+    nodes = sorted(name for name in nodes if name != START)
+    return (
+        f"Step {step}: the router or Command(goto=...) of {node!r} returned "
+        f"{channel[len('branch:to:') :]!r}, which is not a node (nodes: {nodes}); nothing runs "
+        "for it, as in LangGraph. Return a node name or END, or give add_conditional_edges "
+        "a path_map."
+    )
+
+
+def unreadable_state(node: str, step: int, error: Exception, a_node_ran: bool) -> str:
+    """The note on the error of a node's schema refusing the values it reads."""
+    schema = getattr(error, "title", None) or "the node's state schema"  # pydantic's title
+    source = (
+        "a node or update_state wrote a value it refuses"
+        if a_node_ran
+        else "the values come from the run's input, so fix the input"
+    )
+    return (
+        f"Before task with name {node!r} (step {step}): its state could not "
+        f"be read as {schema}; {source}."
+    )
+
+
+def async_node_in_sync_run(node: str) -> TypeError:
+    return TypeError(
+        f"Node {node!r} is an async function, and this run is synchronous. "
+        "Run the graph with `await app.ainvoke(...)` or `app.astream(...)`, or make "
+        "the node a plain def."
+    )
+
+
+def invalid_update(step: int, writers: Sequence[str], channel: str, error: Exception) -> str:
+    return f"Step {step}: {_names(writers)} wrote {channel!r}. {error}"
+
+
+def reducer_raised(step: int, channel: str, reducer: str, writers: Sequence[str]) -> str:
+    return (
+        f"While step {step} applied its writes to channel {channel!r}: its "
+        f"reducer {reducer} raised (writers: {_names(writers)}); the state is "
+        "left as it was before the step."
+    )
+
+
+def recursion_limit(limit: int, step: int, plan: Plan) -> GraphRecursionError:
+    pending = (
+        f"it was about to run {plan.nodes}"
+        if plan.tasks
+        else "no task was left, but as in LangGraph the limit is checked first"
+    )
+    return GraphRecursionError(
+        f"Recursion limit of {limit} reached at step {step} without "
+        f"hitting a stop condition ({pending}). If the graph really needs more "
+        f"steps, raise the limit: app.invoke(input, {{'recursion_limit': {limit * 2}}}). "
+        "If it loops forever, check that a conditional edge eventually routes to END."
+    )
+
+
+def run_is_over(status: str, rest: str) -> RuntimeError:
+    return RuntimeError(f"The run is over (status {status!r}); {rest}.")
+
+
+def phase_out_of_order(step: int, waiting_for: str | None, called: str) -> RuntimeError:
+    return RuntimeError(
+        f"Step {step} is waiting for its {waiting_for} phase, "
+        f"not {called}; call stepper.{waiting_for}() first, or stepper.step()."
+    )
