@@ -22,13 +22,7 @@ from graphkit.channels import (
 from graphkit.constants import END, START, TASKS
 from graphkit.diagnostics import graph as diagnose
 from graphkit.graph.schema import coerce_to_schema
-from graphkit.graph.writers import (
-    branch_channel,
-    constant_writer,
-    goto_writer,
-    router_writer,
-    state_writer,
-)
+from graphkit.graph.writers import branch_channel, node_writer, router_writer
 from graphkit.pregel.app import CompiledGraph
 from graphkit.pregel.spec import GraphSpec, NodeSpec, Writer, injectable_parameters
 from graphkit.types import Send
@@ -91,17 +85,16 @@ def _channels(builder: StateGraph) -> tuple[dict[str, Channel], dict[str, list[s
 
 
 def _writers(builder: StateGraph, edges: EdgeWrites) -> dict[str, list[Writer]]:
-    """Each node's writers: state updates, Command routes, edges, then routers."""
+    """Each node's writers: its node writer, then its routers."""
     managed = frozenset(builder.managed)
     keys = frozenset(builder.channels) | managed
     schema = builder.input_schema
     own_input = "" if schema is builder.state_schema else getattr(schema, "__name__", repr(schema))
     input_keys = frozenset(builder.schemas[schema]) - managed
-    writers = {START: [state_writer(START, input_keys, input_schema=own_input)]}
+    start = node_writer(START, input_keys, frozenset(), edges.get(START, []), own_input)
+    writers = {START: [start]}
     for node in builder.nodes:
-        writers[node] = [state_writer(node, keys, managed), goto_writer(node)]
-    for node, writes in edges.items():
-        writers[node].append(constant_writer(tuple(writes)))
+        writers[node] = [node_writer(node, keys, managed, edges.get(node, []))]
     for source, branches in builder.branches.items():
         declared = builder.nodes.get(source)
         schema = declared.input_schema if declared else builder.state_schema

@@ -1,6 +1,6 @@
 """Writers: what a node's return value becomes. Each is ``writer(returned, fresh_read,
 config) -> writes`` (``graphkit.pregel.spec.Writer``); a node runs its writers in turn:
-state updates, Command routes, edges, then the routers of its conditional edges."""
+its node writer (state updates, Command routes, edges), then its conditional edges' routers."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from graphkit.graph.schema import coerce_to_schema
 from graphkit.pregel.spec import FreshRead, Writer, accepts_config
 from graphkit.types import Command, Send
 
-__all__ = ["branch_channel", "constant_writer", "goto_writer", "router_writer", "state_writer"]
+__all__ = ["branch_channel", "node_writer", "router_writer"]
 
 Writes = list[tuple[str, Any]]
 
@@ -25,17 +25,14 @@ def branch_channel(node: str) -> str:
     return f"{BRANCH_CHANNEL_PREFIX}{node}"
 
 
-def constant_writer(writes: tuple[tuple[str, Any], ...]) -> Writer:
-    """Writes ``writes`` whatever the node returned: its edges."""
-    return lambda returned, fresh_read, config: writes
-
-
-def state_writer(
-    node: str, keys: frozenset[str], managed: frozenset[str] = frozenset(), input_schema: str = ""
+def node_writer(
+    node: str, keys: frozenset[str], managed: frozenset[str], edges: Writes, input_schema: str = ""
 ) -> Writer:
-    """Writes the state keys a node (or the input) returned, dropping others with a warning."""
+    """Writes the state keys a node (or the input) returned, dropping others with a warning,
+    then wakes the nodes its Commands go to (the input's go nowhere), then its edges."""
+    routes = node != START
 
-    def write_state(returned: Any, fresh_read: FreshRead, config: Any) -> Writes:
+    def write_node(returned: Any, fresh_read: FreshRead, config: Any) -> Writes:
         writes = []
         for key, value in [] if returned is None else _update_items(node, returned):
             if key in managed:
@@ -44,27 +41,14 @@ def state_writer(
                 writes.append((key, value))
             else:
                 warn(diagnose.unknown_key(node, key, keys, input_schema))
+        if routes and isinstance(returned, (Command, list, tuple)):
+            for command in returned if isinstance(returned, (list, tuple)) else [returned]:
+                if isinstance(command, Command):
+                    writes += _goto_writes(node, command)
+        writes += edges
         return writes
 
-    return write_state
-
-
-def goto_writer(node: str) -> Writer:
-    """Turns ``Command(goto=...)`` into the writes that wake the next nodes."""
-
-    def write_goto(returned: Any, fresh_read: FreshRead, config: Any) -> Writes:
-        writes = []
-        for command in returned if isinstance(returned, (list, tuple)) else [returned]:
-            if not isinstance(command, Command):
-                continue
-            try:
-                targets = command.destinations()
-            except TypeError:  # LangGraph raises TypeError too ("'int' object is not iterable")
-                raise TypeError(diagnose.bad_goto(node, command)) from None
-            writes += [write for target in targets for write in _route_writes(target)]
-        return writes
-
-    return write_goto
+    return write_node
 
 
 def router_writer(branch: Branch, reads: tuple[str, ...], schema: Any) -> Writer:
@@ -85,6 +69,15 @@ def router_writer(branch: Branch, reads: tuple[str, ...], schema: Any) -> Writer
         return [write for choice in chosen for write in _route_writes(_resolve(branch, choice))]
 
     return write_route
+
+
+def _goto_writes(node: str, command: Command) -> Writes:
+    """The writes that wake where ``Command(goto=...)`` goes."""
+    try:
+        targets = command.destinations()
+    except TypeError:  # LangGraph raises TypeError too ("'int' object is not iterable")
+        raise TypeError(diagnose.bad_goto(node, command)) from None
+    return [write for target in targets for write in _route_writes(target)]
 
 
 def _route_writes(target: Any) -> Writes:

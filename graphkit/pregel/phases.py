@@ -400,11 +400,15 @@ class _Changes:
                 reducer = self.graph.reducers[name]
                 error.add_note(diagnose.reducer_raised(step, name, reducer, writers[name]))
                 raise
-        for name in dict.fromkeys(written + reset):  # (a write that changed nothing counts)
-            after = copies[name]
-            self._swap_in(name, after, writers.get(name, ()), grouped.get(name, ()))
-            if name in grouped and after.is_available():
+        for name in written:
+            self._swap_in(name, copies[name], writers[name], grouped[name])
+            if copies[name].is_available():
                 self.updated.add(name)
+        for name in reset:
+            if name not in written:  # (a write that changed nothing keeps its writers)
+                self._swap_in(name, copies[name], writers.get(name, ()), grouped.get(name, ()))
+                if name in grouped and copies[name].is_available():
+                    self.updated.add(name)
 
     def change(self, names: Iterable[str], finish: bool) -> None:
         """Tell channels a step passed (``update(())``) or that the run ends (``finish()``)."""
@@ -450,8 +454,13 @@ class _Changes:
             state.max_version = self.version
         previous = state.checkpoint
         parent = previous.id if previous.source != "empty" else None
-        saved = {name: c.after for name, c in changes.items() if c.after is not EMPTY}
-        removed = [name for name, c in changes.items() if c.after is EMPTY]
+        saved: dict[str, Any] = {}
+        removed: list[str] = []
+        for name, change in changes.items():
+            if change.after is EMPTY:
+                removed.append(name)
+            else:
+                saved[name] = change.after
         return Checkpoint(
             new_checkpoint_id(after=parent),
             state.step,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, NoReturn
 
 from graphkit.checkpoint import Checkpoint
@@ -171,9 +171,7 @@ class Stepper:
         self._plan = plan
         if not plan.tasks:
             self._finish("done")
-        elif self.options.interrupt_before and self._breakpoint(
-            self.options.interrupt_before, plan.tasks
-        ):
+        elif (nodes := self.options.interrupt_before) and self._breakpoint(nodes, plan.tasks):
             self._finish("interrupted")
         return plan
 
@@ -243,10 +241,8 @@ class Stepper:
         self._pending, self._needs_input_step = [], False
         self._plan = self.execution = None
         self._checkpoint_before = record.checkpoint
-        if self.options.interrupt_after and self._breakpoint(  # the tasks that ran
-            self.options.interrupt_after, plan.tasks
-        ):
-            self._finish("interrupted")
+        if (nodes := self.options.interrupt_after) and self._breakpoint(nodes, plan.tasks):
+            self._finish("interrupted")  # after the tasks that ran
         return record
 
     def step(self) -> Superstep:
@@ -255,12 +251,11 @@ class Stepper:
             self.plan()
         if self.next_phase == "execute":
             self.execute()
-        plan, execution, before = self._plan, self.execution, self._checkpoint_before
         if self.next_phase == "update":
-            assert plan is not None
-            return Superstep(plan.step, plan, execution, self.update(), before)
-        if plan is not None and self.status in ("done", "interrupted"):  # stopped before Update
-            return Superstep(plan.step, plan, execution, None, before)
+            executed = self._superstep(None)  # taken before update() moves on to the next step
+            return replace(executed, update=self.update())
+        if self._plan is not None and self.status in ("done", "interrupted"):  # before Update
+            return self._superstep(None)
         raise diagnose.run_is_over(self.status, "no step is left")
 
     def run(self) -> Run:

@@ -13,7 +13,6 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from graphkit.channels import EMPTY
 from graphkit.checkpoint import Checkpoint, checkpoint_config
 from graphkit.checkpoint.saver import BaseCheckpointSaver, CheckpointTuple, config_key
 from graphkit.constants import INTERRUPT, START
@@ -95,11 +94,6 @@ class ThreadLink:
             self.last_metadata = dict(saved.metadata)
         return saved
 
-    def is_latest(self, checkpoint_id: str) -> bool:
-        """True when ``checkpoint_id`` is the thread's newest checkpoint."""
-        latest = self.saver.get_tuple(self.thread_config)
-        return latest is not None and latest.checkpoint.id == checkpoint_id
-
     def save_checkpoint(self, checkpoint: Checkpoint, new_versions: Mapping[str, int]) -> None:
         """Save a checkpoint; the writes saved from now on belong to it."""
         metadata = {**self.metadata, "source": checkpoint.source, "step": checkpoint.step}
@@ -152,22 +146,19 @@ class ThreadLink:
 
 
 def restore(graph: GraphSpec, checkpoint: Checkpoint) -> phases.StepState:
-    """The live state a saved checkpoint describes, ready for the next Plan."""
-    channels = {
-        key: prototype.from_checkpoint(checkpoint.channel_values.get(key, EMPTY))
-        for key, prototype in graph.channels.items()
-    }
-    versions = dict(checkpoint.channel_versions)
-    return phases.StepState(
-        channels=channels,
-        versions=versions,
-        versions_seen={node: dict(seen) for node, seen in checkpoint.versions_seen.items()},
-        updated_channels=checkpoint.updated_channels,
-        step=checkpoint.step + 1,
-        checkpoint=checkpoint,
-        max_version=max(versions.values(), default=0),
-        live_volatile={k for k, c in channels.items() if c.volatile and c.is_available()},
-    )
+    """The live state a saved checkpoint describes, ready for the next Plan: a fresh
+    state given the checkpoint's channel values, versions and versions seen."""
+    state = phases.StepState.fresh(graph, checkpoint.step + 1)
+    channels, versions = state.channels, dict(checkpoint.channel_versions)
+    for key, value in checkpoint.channel_values.items():
+        if key in channels:
+            channel = channels[key] = channels[key].from_checkpoint(value)
+            if channel.volatile and channel.is_available():
+                state.live_volatile.add(key)
+    state.versions, state.max_version = versions, max(versions.values(), default=0)
+    state.versions_seen = {node: dict(seen) for node, seen in checkpoint.versions_seen.items()}
+    state.updated_channels, state.checkpoint = checkpoint.updated_channels, checkpoint
+    return state
 
 
 @dataclass(slots=True)
@@ -239,7 +230,8 @@ def open_thread(
             answered = isinstance(input, Command) and outer is None and not pending
             if answered and not phases.plan(graph, state).tasks:
                 warn(diagnose.finished_thread(thread.thread_id, state.checkpoint.id))
-            if not thread.is_latest(saved.checkpoint.id):
+            latest = thread.saver.get_tuple(thread.thread_config)
+            if latest is None or latest.checkpoint.id != saved.checkpoint.id:
                 thread.save_checkpoint(state.fork(), {})  # replaying starts a new branch
                 pending = []
     waiting = sum(len(value) for _, channel, value in pending if channel == INTERRUPT)

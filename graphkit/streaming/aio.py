@@ -1,16 +1,13 @@
-"""The async interface: a thin layer over the one (synchronous) loop.
-
-``astream`` runs ``stream`` in a worker thread and hands its chunks to the caller's
-event loop. Async nodes are scheduled back onto that loop, so a superstep's async tasks
-run concurrently there, while the loop code stays the one the debugger steps through.
-"""
+"""The async interface: ``astream`` runs ``stream`` (the one loop) in a worker thread
+and hands its chunks to the event loop, where async nodes are scheduled (so a
+superstep's async tasks run concurrently there)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
 import threading
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Generator
 from typing import Any
 
 __all__ = ["astream_from"]
@@ -19,7 +16,7 @@ _DONE = object()
 
 
 async def astream_from(
-    start: Callable[[asyncio.AbstractEventLoop], Iterator[Any]],
+    start: Callable[[asyncio.AbstractEventLoop], Generator[Any, None, None]],
 ) -> AsyncIterator[Any]:
     """Yield, on the running event loop, the chunks of ``start(loop)`` run in a thread.
 
@@ -44,9 +41,7 @@ async def astream_from(
         except BaseException as error:  # handed to the consumer, raised there
             loop.call_soon_threadsafe(queue.put_nowait, (_DONE, error))
         finally:
-            close = getattr(chunks, "close", None)
-            if close is not None:
-                close()
+            chunks.close()
 
     # The producer thread sees this coroutine's context variables, so a graph awaited
     # inside a running node knows it is that node's subgraph.

@@ -1,9 +1,5 @@
-"""One emitter per stream mode: what each phase record means for that mode's chunks.
-
-The driver (``graphkit.streaming.run``) tells every emitter what happened (a Plan, a
-task result, an Update, the end); each answers with ``(mode, chunk)`` pairs in
-LangGraph's shapes and field names.
-"""
+"""One emitter per stream mode: told each phase (by ``graphkit.streaming.run``), it
+answers with ``(mode, chunk)`` pairs in LangGraph's shapes and field names."""
 
 from __future__ import annotations
 
@@ -16,11 +12,10 @@ from graphkit.checkpoint.saver import checkpoint_config
 from graphkit.pregel import phases
 from graphkit.pregel.records import Plan, Task, TaskResult
 from graphkit.pregel.runtime import task_config
-from graphkit.pregel.spec import GraphSpec
 from graphkit.pregel.stepper import Stepper
 from graphkit.pregel.threads import INTERRUPT, restore
 
-__all__ = ["STREAM_MODES", "Emitter", "emitters_for", "task_payload", "update_chunk"]
+__all__ = ["STREAM_MODES", "Emitter", "emitters_for"]
 
 STREAM_MODES = ("values", "updates", "debug", "tasks", "checkpoints", "custom", "messages")
 
@@ -30,13 +25,12 @@ Chunks = Iterable[tuple[str, Any]]
 
 
 class Emitter:
-    """One mode's view of the run. It defines only the events it says something at:
-    ``started()``, ``planned(plan)``, ``finished(result)``, ``updated(results)``,
-    ``flushed()`` (the run stops or fails planning) and ``ended()``, each returning
-    ``(mode, chunk)`` pairs."""
+    """One mode's view of the run. It defines only the events it speaks at (``EVENTS``;
+    "flushed": the run stops or fails planning), each returning ``(mode, chunk)`` pairs."""
 
-    def __init__(self, stepper: Stepper, modes: set[str], keys: tuple[str, ...]) -> None:
+    def __init__(self, stepper: Stepper, modes: set[str], keys: tuple[str, ...], sink: Any) -> None:
         self.stepper, self.graph, self.modes, self.keys = stepper, stepper.graph, modes, keys
+        self.sink = sink  # the run's MessagesSink, when "messages" is streamed
 
     def _with_debug(self, mode: str, step: int, kind: str, payload: Any) -> Iterator[Any]:
         """``payload`` in ``mode`` and, as a debug event, in "debug" (if asked)."""
@@ -97,7 +91,7 @@ class Updates(Emitter):
     def finished(self, result: TaskResult) -> Chunks:
         if result.interrupts:
             yield "updates", {INTERRUPT: result.interrupts}
-        if chunk := update_chunk(self.graph, result):
+        if chunk := self._chunk(result):
             if result.reused:  # writes saved before the run stopped, not run again
                 chunk["__metadata__"] = {"cached": True}
             yield "updates", chunk
@@ -106,10 +100,22 @@ class Updates(Emitter):
         if self.stepper.status == "interrupted" and not self.stepper.interrupts:
             yield "updates", {INTERRUPT: ()}  # a breakpoint, as LangGraph reports it
 
+    def _chunk(self, result: TaskResult) -> dict[str, Any] | None:
+        """``{node: update}``, or a list if a key was written twice (e.g. two Commands)."""
+        node = self.graph.nodes.get(result.task.node)
+        failed = result.error is not None and not result.writes
+        if node is None or node.hidden or result.interrupts or failed:
+            return None
+        keys = self.graph.stream_keys
+        writes = [(channel, value) for channel, value in result.writes if channel in keys]
+        update = dict(writes)
+        if len(update) < len(writes):  # a key written twice
+            return {node.name: [{channel: value} for channel, value in writes]}
+        return {node.name: update or None}
+
 
 class Checkpoints(Emitter):
-    """The checkpoint each Plan starts from, with LangGraph's fields (modes "checkpoints"
-    and "debug"); nothing without a checkpointer."""
+    """The checkpoint each Plan starts from (modes "checkpoints" and "debug")."""
 
     def planned(self, plan: Plan) -> Chunks:
         thread, checkpoint = self.stepper.thread, self.stepper.checkpoint
@@ -139,21 +145,55 @@ class Tasks(Emitter):
         if self.stepper.done:
             return
         for task in plan.tasks:
-            payload = task_payload(self.graph, task, self.stepper.config.raw)
+            payload = self._task(task, self.stepper.config.raw)
             yield from self._with_debug("tasks", plan.step, "task", payload)
 
     def finished(self, result: TaskResult) -> Chunks:
-        payload = _task_result_payload(self.graph, result)
+        payload = self._result(result)
         return self._with_debug("tasks", result.task.step, "task_result", payload)
+
+    def _task(self, task: Task, config: Any) -> dict[str, Any] | None:
+        """Its metadata: the run's and the node's, without ``langgraph_*`` keys; the tags."""
+        node = self.graph.nodes.get(task.node)
+        if node is None or node.hidden:
+            return None
+        triggers = tuple(sorted(node.triggers)) if task.kind == "pull" else task.triggers
+        payload = {"id": task.id, "name": task.node, "input": task.input, "triggers": triggers}
+        config = config or {}
+        merged = {**(config.get("metadata") or {}), **node.metadata}
+        metadata = {key: value for key, value in merged.items() if not key.startswith("langgraph_")}
+        internal = ("seq:", "langsmith:", "graph:step:")
+        if tags := [tag for tag in config.get("tags") or () if not tag.startswith(internal)]:
+            metadata["tags"] = tags
+        if metadata:
+            payload["metadata"] = metadata
+        return payload
+
+    def _result(self, result: TaskResult) -> dict[str, Any] | None:
+        node = self.graph.nodes.get(result.task.node)
+        if node is None or node.hidden:
+            return None
+        folded: dict[str, Any] = {}
+        for channel, value in result.writes:
+            if channel in folded:  # several writes to one key: {"$writes": [...]}
+                previous = folded[channel]
+                many = isinstance(previous, dict) and set(previous) == {"$writes"}
+                earlier = previous["$writes"] if many else [previous]
+                folded[channel] = {"$writes": [*earlier, value]}
+            elif channel in self.graph.stream_keys:
+                folded[channel] = value
+        return {
+            "id": result.task.id,
+            "name": result.task.node,
+            "error": result.error,
+            "result": folded,
+            "interrupts": [dataclasses.asdict(interrupt) for interrupt in result.interrupts],
+        }
 
 
 class Messages(Emitter):
     """Chat-model messages: streamed tokens reach the listener while a task runs;
     the messages a task returned that no model streamed follow when it finishes."""
-
-    def __init__(self, stepper: Stepper, modes: set[str], keys: tuple[str, ...], sink: Any):
-        super().__init__(stepper, modes, keys)
-        self.sink = sink
 
     def planned(self, plan: Plan) -> Chunks:
         for task in plan.tasks:  # what a task is given is not streamed back
@@ -184,73 +224,17 @@ def _wrote_any(results: list[TaskResult], keys: tuple[str, ...]) -> bool:
     return False
 
 
+_KINDS: list[tuple[type[Emitter], set[str]]] = [  # in the order LangGraph interleaves chunks
+    (Messages, {"messages"}),
+    (Updates, {"updates"}),
+    (Values, {"values"}),
+    (Checkpoints, {"checkpoints", "debug"}),
+    (Tasks, {"tasks", "debug"}),
+]
+
+
 def emitters_for(
     stepper: Stepper, modes: set[str], keys: tuple[str, ...], sink: Any
 ) -> list[Emitter]:
     """The emitters ``modes`` need, in the order LangGraph interleaves their chunks."""
-    kinds: list[tuple[type[Emitter], set[str]]] = [
-        (Updates, {"updates"}),
-        (Values, {"values"}),
-        (Checkpoints, {"checkpoints", "debug"}),
-        (Tasks, {"tasks", "debug"}),
-    ]
-    emitters: list[Emitter] = [Messages(stepper, modes, keys, sink)] if sink is not None else []
-    emitters += [kind(stepper, modes, keys) for kind, wanted in kinds if wanted & modes]
-    return emitters
-
-
-# -- payloads ---------------------------------------------------------------------------
-
-
-def update_chunk(graph: GraphSpec, result: TaskResult) -> dict[str, Any] | None:
-    """``{node: update}`` for the updates stream; None for hidden, paused or failed
-    tasks. A node that wrote the same key twice (e.g. two Commands) gets a list."""
-    node = graph.nodes.get(result.task.node)
-    failed = result.error is not None and not result.writes
-    if node is None or node.hidden or result.interrupts or failed:
-        return None
-    writes = [(channel, value) for channel, value in result.writes if channel in graph.stream_keys]
-    update = dict(writes)
-    if len(update) < len(writes):  # a key written twice
-        return {node.name: [{channel: value} for channel, value in writes]}
-    return {node.name: update or None}
-
-
-def task_payload(graph: GraphSpec, task: Task, config: Any = None) -> dict[str, Any] | None:
-    """The "task" payload of the tasks and debug streams (None for hidden tasks): its
-    metadata is the run's and the node's, without ``langgraph_*`` keys, plus the tags."""
-    node = graph.nodes.get(task.node)
-    if node is None or node.hidden:
-        return None
-    triggers = tuple(sorted(node.triggers)) if task.kind == "pull" else task.triggers
-    payload = {"id": task.id, "name": task.node, "input": task.input, "triggers": triggers}
-    config = config or {}
-    merged = {**(config.get("metadata") or {}), **node.metadata}
-    metadata = {key: value for key, value in merged.items() if not key.startswith("langgraph_")}
-    internal = ("seq:", "langsmith:", "graph:step:")
-    if tags := [tag for tag in config.get("tags") or () if not tag.startswith(internal)]:
-        metadata["tags"] = tags
-    if metadata:
-        payload["metadata"] = metadata
-    return payload
-
-
-def _task_result_payload(graph: GraphSpec, result: TaskResult) -> dict[str, Any] | None:
-    node = graph.nodes.get(result.task.node)
-    if node is None or node.hidden:
-        return None
-    folded: dict[str, Any] = {}
-    for channel, value in result.writes:
-        if channel in folded:  # several writes to one key: {"$writes": [...]}
-            previous = folded[channel]
-            many = isinstance(previous, dict) and set(previous) == {"$writes"}
-            folded[channel] = {"$writes": [*(previous["$writes"] if many else [previous]), value]}
-        elif channel in graph.stream_keys:
-            folded[channel] = value
-    return {
-        "id": result.task.id,
-        "name": result.task.node,
-        "error": result.error,
-        "result": folded,
-        "interrupts": [dataclasses.asdict(interrupt) for interrupt in result.interrupts],
-    }
+    return [kind(stepper, modes, keys, sink) for kind, wanted in _KINDS if wanted & modes]

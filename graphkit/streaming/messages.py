@@ -1,11 +1,7 @@
-"""stream_mode="messages": chat-model tokens and messages, as nodes produce them.
-
-A langchain-core callback handler, added to every task's config, turns a model's
-streamed tokens (or, if it does not stream, its final message) into
-``(message_chunk, metadata)`` chunks while the task runs; messages a node returns that
-were not streamed follow when the task finishes (LangGraph's rules). langchain-core is
-imported only when this mode is used.
-"""
+"""stream_mode="messages": a langchain-core callback handler, added to every task's
+config, turns a model's tokens (or final message) into ``(message, metadata)`` chunks as
+the task runs; messages a node returns that no model streamed follow when it finishes.
+langchain-core is imported only when this mode is used."""
 
 from __future__ import annotations
 
@@ -35,18 +31,19 @@ class MessagesSink:
         self.handler = _handler(self)
 
     def emit(self, message: Any, metadata: dict[str, Any]) -> None:
-        """Send ``(message, metadata)`` unless that message was sent already."""
-        if self._is_new(message):
+        """Send ``(message, metadata)`` unless that message was sent already (a streamed
+        message's chunks share its id)."""
+        if self._first(message) or type(message).__name__.endswith("Chunk"):
             self.send((message, metadata))
 
-    def _is_new(self, message: Any) -> bool:
+    def _first(self, message: Any) -> bool:
+        """Whether ``message`` is new (and from now on seen); one without id always is."""
+        if message.id is None:
+            return True
         with self._lock:
-            chunk = type(message).__name__.endswith("Chunk")
-            if message.id is not None and message.id in self.seen and not chunk:
-                return False
-            if message.id is not None:
-                self.seen.add(message.id)
-        return True
+            new = message.id not in self.seen
+            self.seen.add(message.id)
+        return new
 
     def saw(self, value: Any) -> None:
         """Remember the messages a task was given, so they are not streamed back."""
@@ -59,7 +56,7 @@ class MessagesSink:
             (message, metadata)
             for _, value in writes
             for message in messages_in(value)
-            if (message.id is None or message.id not in self.seen) and self._is_new(message)
+            if self._first(message)
         ]
 
 
@@ -71,8 +68,7 @@ def _handler(sink: MessagesSink) -> Any:
     from langchain_core.messages import BaseMessage
 
     class StreamMessages(BaseCallbackHandler):
-        """Forwards a chat model's tokens (or its final message) to the sink. Having
-        ``tap_output_iter`` makes ``model.invoke`` stream its tokens (as in LangGraph)."""
+        """Having ``tap_output_iter`` makes ``model.invoke`` stream (as in LangGraph)."""
 
         run_inline = True  # called in the model's thread, in token order
 

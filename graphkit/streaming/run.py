@@ -1,14 +1,13 @@
-"""Streaming a run: ``open_stream`` prepares it as ``stream``/``invoke`` were asked,
-``StreamRun.chunks`` drives the stepper to the end and hands each phase to the
-emitters, and ``Collector`` turns chunks into what ``invoke`` returns."""
+"""Streaming a run: ``StreamRun`` prepares it as ``stream``/``invoke`` were asked and
+``chunks`` drives the stepper to the end, handing each phase to the emitters;
+``Collector`` turns chunks into what ``invoke`` returns."""
 
 from __future__ import annotations
 
 import functools
 import threading
 from collections import deque
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from graphkit.errors import GraphInterrupt, GraphRecursionError
@@ -16,7 +15,7 @@ from graphkit.pregel.config import RunConfig
 from graphkit.pregel.runtime import Runtime, current_scope
 from graphkit.pregel.stepper import Stepper
 from graphkit.pregel.threads import INTERRUPT
-from graphkit.streaming.emitters import EVENTS, STREAM_MODES, Emitter, emitters_for
+from graphkit.streaming.emitters import EVENTS, STREAM_MODES, emitters_for
 
 if TYPE_CHECKING:
     from graphkit.pregel.app import CompiledGraph
@@ -41,30 +40,65 @@ class Listener:
         if self.wake is not None:
             self.wake.set()
 
+    def sender(self, namespace: tuple[str, ...], mode: str) -> Callable[[Any], None]:
+        """A function sending its chunk here, in ``mode``, from ``namespace``."""
 
-@dataclass(slots=True)
+        def send(chunk: Any) -> None:
+            self.send((namespace, mode, chunk))
+
+        return send
+
+
 class StreamRun:
-    """A run prepared for streaming: its stepper, its emitters, and what the caller asked."""
+    """``app``'s run of ``input``, prepared as ``stream(input, config, **kwargs)`` was
+    asked (see its docs); the remaining kwargs are run options (breakpoints, ...)."""
 
-    stepper: Stepper
-    emitters: list[Emitter]
-    listener: Listener
-    modes: tuple[str, ...]
-    single: bool
-    printed: tuple[str, ...]
-    subgraphs: bool
-    up: Listener | None
-    """The listener of the task running this graph as a subgraph, if it wants chunks."""
+    __slots__ = ("emitters", "listener", "modes", "printed", "single", "stepper", "subgraphs", "up")
+
+    def __init__(self, app: CompiledGraph, input: Any, config: Any, **kwargs: Any) -> None:
+        if kwargs.pop("checkpoint_during", None):
+            raise NotImplementedError("checkpoint_during=... is not supported by graphkit yet.")
+        self.modes, self.single = checked_modes(kwargs.pop("stream_mode", None) or app.stream_mode)
+        print_mode = kwargs.pop("print_mode", ()) or (("updates", "values") if app.debug else ())
+        self.printed = checked_modes(print_mode)[0] if print_mode else ()
+        output_keys = kwargs.pop("output_keys", None)
+        keys = tuple(output_keys) if output_keys is not None else app.spec.stream_keys
+        self.subgraphs = kwargs.pop("subgraphs", False)
+        parent = current_scope()
+        # the listener of the task running this graph as a subgraph, if it wants chunks
+        self.up = parent.run.listener if parent is not None else None
+        up_modes = self.up.modes if self.up is not None else ()
+        needed = set(self.modes).union(up_modes, self.printed)
+        # a subgraph's chunks go up when the caller or a parent asked for them
+        down = tuple(dict.fromkeys((*up_modes, *(self.modes if self.subgraphs else ()))))
+        live = {"custom", "messages"} & needed
+        self.listener = listener = Listener(down, threading.Event() if live else None)
+        context = kwargs.pop("context", None)
+        if context is None and parent is not None:
+            context = parent.run.runtime.context
+        here = parent.namespace if parent is not None else ()
+        writer = listener.sender(here, "custom") if "custom" in needed else None
+        runtime = Runtime(context, app.store, writer) if writer else Runtime(context, app.store)
+        sink = None
+        if "messages" in needed:
+            from graphkit.streaming.messages import MessagesSink
+
+            sink = MessagesSink(listener.sender(here, "messages"))
+            listener.callbacks = (sink.handler,)
+        options = app.run_options(runtime=runtime, listener=listener, **kwargs)
+        self.stepper = Stepper(app.spec, input, RunConfig.from_dict(config), options)
+        self.emitters = emitters_for(self.stepper, needed, keys, sink)
 
     def chunks(self) -> Iterator[Any]:
         """Run to the end, yielding chunks as ``stream`` documents them."""
         here, up, single, subgraphs = self.stepper.namespace, self.up, self.single, self.subgraphs
+        modes, printed = self.modes, self.printed
         for namespace, mode, chunk in self._drive():
             if up is not None and mode in up.modes:
                 up.send((namespace, mode, chunk))
-            if mode in self.printed and namespace == here:
+            if mode in printed and namespace == here:
                 print(f"\x1b[1m[{mode}]\x1b[0m {chunk}")
-            if mode not in self.modes or (namespace != here and not subgraphs):
+            if mode not in modes or (namespace != here and not subgraphs):
                 continue
             if subgraphs:
                 yield (namespace, chunk) if single else (namespace, mode, chunk)
@@ -74,10 +108,10 @@ class StreamRun:
     def _drive(self) -> Iterator[Item]:
         """The one loop: step phase by phase; after each, every emitter says what it means."""
         stepper, here, queue = self.stepper, self.stepper.namespace, self.listener.queue
-        hooks = {  # per event, the emitters that say something at it
-            event: [getattr(emitter, event) for emitter in self.emitters if hasattr(emitter, event)]
-            for event in EVENTS
-        }
+        hooks: dict[str, list[Any]] = {event: [] for event in EVENTS}
+        for emitter in self.emitters:  # per event, the emitters that say something at it
+            for event in _events_of(type(emitter)):
+                hooks[event].append(getattr(emitter, event))
 
         def tell(event: str, *args: Any) -> list[Item]:
             chunks = []
@@ -114,44 +148,14 @@ class StreamRun:
             raise GraphInterrupt(stepper.interrupts)
 
 
+@functools.cache
+def _events_of(kind: type) -> tuple[str, ...]:
+    return tuple(event for event in EVENTS if hasattr(kind, event))
+
+
 def open_stream(app: CompiledGraph, input: Any, config: Any, **kwargs: Any) -> StreamRun:
-    """Prepare ``app``'s run of ``input`` as ``stream(input, config, **kwargs)`` was
-    asked (see its docs); the remaining kwargs are run options (breakpoints, ...)."""
-    if kwargs.pop("checkpoint_during", None):
-        raise NotImplementedError("checkpoint_during=... is not supported by graphkit yet.")
-    modes, single = checked_modes(kwargs.pop("stream_mode", None) or app.stream_mode)
-    print_mode = kwargs.pop("print_mode", ()) or (("updates", "values") if app.debug else ())
-    printed = checked_modes(print_mode)[0] if print_mode else ()
-    output_keys = kwargs.pop("output_keys", None)
-    keys = tuple(output_keys) if output_keys is not None else app.spec.stream_keys
-    subgraphs = kwargs.pop("subgraphs", False)
-    parent = current_scope()
-    up = parent.run.listener if parent is not None else None
-    up_modes = up.modes if up is not None else ()
-    needed = set(modes).union(up_modes, printed)
-    # a subgraph's chunks go up when the caller or a parent asked for them
-    down = tuple(dict.fromkeys((*up_modes, *(modes if subgraphs else ()))))
-    listener = Listener(down, threading.Event() if {"custom", "messages"} & needed else None)
-    context = kwargs.pop("context", None)
-    if context is None and parent is not None:
-        context = parent.run.runtime.context
-    here = parent.namespace if parent is not None else ()
-    writer = functools.partial(_send, listener, here, "custom") if "custom" in needed else None
-    runtime = Runtime(context, app.store, writer) if writer else Runtime(context, app.store)
-    sink = None
-    if "messages" in needed:
-        from graphkit.streaming.messages import MessagesSink
-
-        sink = MessagesSink(functools.partial(_send, listener, here, "messages"))
-        listener.callbacks = (sink.handler,)
-    options = app.run_options(runtime=runtime, listener=listener, **kwargs)
-    stepper = Stepper(app.spec, input, RunConfig.from_dict(config), options)
-    emitters = emitters_for(stepper, needed, keys, sink)
-    return StreamRun(stepper, emitters, listener, modes, single, printed, subgraphs, up)
-
-
-def _send(listener: Listener, namespace: tuple[str, ...], mode: str, chunk: Any) -> None:
-    listener.send((namespace, mode, chunk))
+    """``StreamRun(app, input, config, **kwargs)``."""
+    return StreamRun(app, input, config, **kwargs)
 
 
 class Collector:
@@ -183,10 +187,11 @@ class Collector:
 
 def checked_modes(stream_mode: str | Sequence[str]) -> tuple[tuple[str, ...], bool]:
     """``(modes, single)``: the modes asked, and whether one was asked as a string."""
-    modes = (stream_mode,) if isinstance(stream_mode, str) else tuple(stream_mode)
+    single = isinstance(stream_mode, str)
+    modes = (stream_mode,) if single else tuple(stream_mode)
     for mode in modes:
         if mode not in STREAM_MODES:
             raise ValueError(
                 f"Unknown stream_mode {mode!r}; use one of {list(STREAM_MODES)} or a list of them."
             )
-    return modes, isinstance(stream_mode, str)
+    return modes, single
