@@ -30,6 +30,7 @@ from graphkit.errors import (
     GraphkitWarning,
     GraphRecursionError,
     InvalidUpdateError,
+    NodeInterrupt,
     ParentCommand,
 )
 from graphkit.graph import StateGraph
@@ -46,7 +47,7 @@ from graphkit.pregel import (
     Update,
 )
 from graphkit.pregel.runtime import Runtime, get_runtime, get_stream_writer, interrupt
-from graphkit.types import Command, Interrupt, RetryPolicy, Send
+from graphkit.types import Command, Interrupt, Overwrite, RetryPolicy, Send
 
 # isort: split
 # The layers that read records give them their methods (run.to_frame(), run.why(),
@@ -78,8 +79,11 @@ __all__ = [
     "InvalidUpdateError",
     "LastValue",
     "MemorySaver",
+    "MessageGraph",
     "MessagesState",
     "NamedBarrierValue",
+    "NodeInterrupt",
+    "Overwrite",
     "ParentCommand",
     "Plan",
     "RetryPolicy",
@@ -114,4 +118,8 @@ def __getattr__(name: str) -> object:
         import graphkit.prebuilt
 
         return getattr(graphkit.prebuilt, name)
+    if name == "MessageGraph":  # deprecated, and needs langchain-core too
+        from graphkit.graph.message import MessageGraph
+
+        return MessageGraph
     raise AttributeError(f"module 'graphkit' has no attribute {name!r}")

@@ -24,5 +24,8 @@ BRANCH_CHANNEL_PREFIX: Final = "branch:to:"
 PULL: Final = "__pregel_pull"
 PUSH: Final = "__pregel_push"
 
+ROOT: Final = "__root__"
+"""The one channel of a single-value state, ``StateGraph(int)`` (LangGraph's name for it)."""
+
 INTERRUPT: Final = "__interrupt__"
 """Where a paused run's interrupts are reported (and the key breakpoints are tracked under)."""

@@ -9,6 +9,9 @@ from __future__ import annotations
 import sys
 import warnings
 from pathlib import Path
+from typing import Any
+
+from graphkit.types import Interrupt
 
 __all__ = [
     "CheckpointNotFoundError",
@@ -18,6 +21,11 @@ __all__ = [
     "GraphRecursionError",
     "GraphkitWarning",
     "InvalidUpdateError",
+    "LangGraphDeprecatedSinceV05",
+    "LangGraphDeprecatedSinceV10",
+    "LangGraphDeprecatedSinceV11",
+    "LangGraphDeprecationWarning",
+    "NodeInterrupt",
     "ParentCommand",
     "warn",
 ]
@@ -73,6 +81,73 @@ class GraphInterrupt(Exception):
     """Raised inside a node by ``interrupt()`` to pause the run; the runtime catches it,
     saves the step's other writes, and stops until ``Command(resume=...)``. Its
     argument is the tuple of ``Interrupt`` records."""
+
+
+class NodeInterrupt(GraphInterrupt):
+    """Deprecated (LangGraph 1.0): raise it in a node to pause the run with ``value``;
+    call ``interrupt(value)`` instead, which can also be resumed with an answer.
+
+    Like LangGraph's, it warns (``LangGraphDeprecatedSinceV10``) when it is created, and
+    the pause it causes has the id ``"placeholder-id"``.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     NodeInterrupt("approve?").args[0]
+    (Interrupt(value='approve?', id='placeholder-id'),)
+    """
+
+    def __init__(self, value: Any, id: str | None = None) -> None:
+        warnings.warn(
+            "NodeInterrupt is deprecated: call graphkit.interrupt(value) in the node instead.",
+            LangGraphDeprecatedSinceV10,
+            stacklevel=2,
+        )
+        super().__init__((Interrupt(value=value, id=id or "placeholder-id"),))
+
+
+class LangGraphDeprecationWarning(DeprecationWarning):
+    """A LangGraph API that still works but is deprecated, under LangGraph's class name,
+    so that a filter written for LangGraph (``warnings.filterwarnings("error",
+    category=LangGraphDeprecatedSinceV10)``) works on graphkit too. ``since`` is the
+    LangGraph version that deprecated it, ``expected_removal`` the one that drops it.
+
+    >>> str(LangGraphDeprecatedSinceV10("MessageGraph is deprecated."))
+    'MessageGraph is deprecated (since LangGraph 1.0; to be removed in 2.0).'
+    """
+
+    def __init__(
+        self, message: str, *args: object, since: tuple[int, int], expected_removal: tuple[int, int]
+    ) -> None:
+        super().__init__(message, *args)
+        self.message = message.rstrip(".")
+        self.since = since
+        self.expected_removal = expected_removal
+
+    def __str__(self) -> str:
+        since, removal = (".".join(map(str, v)) for v in (self.since, self.expected_removal))
+        return f"{self.message} (since LangGraph {since}; to be removed in {removal})."
+
+
+class LangGraphDeprecatedSinceV05(LangGraphDeprecationWarning):
+    """Deprecated since LangGraph 0.5 (to be removed in 2.0)."""
+
+    def __init__(self, message: str, *args: object) -> None:
+        super().__init__(message, *args, since=(0, 5), expected_removal=(2, 0))
+
+
+class LangGraphDeprecatedSinceV10(LangGraphDeprecationWarning):
+    """Deprecated since LangGraph 1.0 (to be removed in 2.0)."""
+
+    def __init__(self, message: str, *args: object) -> None:
+        super().__init__(message, *args, since=(1, 0), expected_removal=(2, 0))
+
+
+class LangGraphDeprecatedSinceV11(LangGraphDeprecationWarning):
+    """Deprecated since LangGraph 1.1 (to be removed in 3.0)."""
+
+    def __init__(self, message: str, *args: object) -> None:
+        super().__init__(message, *args, since=(1, 1), expected_removal=(3, 0))
 
 
 _PACKAGE = str(Path(__file__).resolve().parent)

@@ -1,13 +1,24 @@
-"""Control-flow values a node or router returns: ``Send`` and ``Command``."""
+"""Control-flow values a node or router returns: ``Send``, ``Command`` and ``Overwrite``."""
 
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
+from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
 
-__all__ = ["Command", "Interrupt", "RetryPolicy", "Send", "default_retry_on"]
+__all__ = [
+    "OVERWRITE",
+    "Command",
+    "Interrupt",
+    "Overwrite",
+    "RetryPolicy",
+    "Send",
+    "StateUpdate",
+    "default_retry_on",
+    "overwritten_value",
+]
 
 Destination = TypeVar("Destination")
 
@@ -76,6 +87,55 @@ class Command(Generic[Destination]):
             if value not in (None, ())
         ]
         return f"Command({', '.join(parts)})"
+
+
+OVERWRITE = "__overwrite__"
+"""The key of ``Overwrite``'s dict forms (a JSON client cannot send the class itself)."""
+
+
+@dataclass(slots=True)
+class Overwrite:
+    """A write that replaces a reducer field's value instead of being folded into it.
+
+    The reducer is skipped: ``{"log": Overwrite(["fresh"])}`` makes ``log`` exactly
+    ``["fresh"]``. In one step an ``Overwrite`` wins over the plain writes to the same
+    field (they are dropped), and two ``Overwrite`` writes to one field are an error.
+    A plain field (no reducer) stores the ``Overwrite`` object itself, as in LangGraph.
+    The dicts ``{"__overwrite__": value}`` and ``{"type": "__overwrite__", "value":
+    value}`` mean the same.
+
+    >>> import operator
+    >>> from typing import Annotated, TypedDict
+    >>> from graphkit import StateGraph, START
+    >>> State = TypedDict("State", {"log": Annotated[list, operator.add]})
+    >>> builder = StateGraph(State)
+    >>> _ = builder.add_node("reset", lambda state: {"log": Overwrite(["fresh"])})
+    >>> _ = builder.add_edge(START, "reset")
+    >>> builder.compile().invoke({"log": ["old"]})
+    {'log': ['fresh']}
+    """
+
+    value: Any
+    type: Literal["__overwrite__"] = OVERWRITE
+
+
+def overwritten_value(write: Any) -> tuple[bool, Any]:
+    """``(True, value)`` for an ``Overwrite`` write (or one of its dict forms) and the
+    value it puts in place; ``(False, None)`` for an ordinary write.
+
+    >>> overwritten_value(Overwrite([1])), overwritten_value({"__overwrite__": 2})
+    ((True, [1]), (True, 2))
+    >>> overwritten_value({"type": "note"})
+    (False, None)
+    """
+    if isinstance(write, Overwrite):
+        return True, write.value
+    if isinstance(write, dict):
+        if len(write) == 1 and OVERWRITE in write:
+            return True, write[OVERWRITE]
+        if write.get("type") == OVERWRITE and "value" in write:
+            return True, write["value"]
+    return False, None
 
 
 _NOT_RETRIED = (
@@ -153,4 +213,29 @@ class Interrupt:
     """
 
     value: Any
-    id: str
+    id: str = "placeholder-id"  # LangGraph's id for an Interrupt made by hand
+
+    @property
+    def interrupt_id(self) -> str:
+        """Deprecated (LangGraph 1.0) name of ``id``; warns ``LangGraphDeprecatedSinceV10``."""
+        from graphkit.errors import LangGraphDeprecatedSinceV10  # errors imports this module
+
+        warnings.warn(
+            "Interrupt.interrupt_id is deprecated: read Interrupt.id instead.",
+            LangGraphDeprecatedSinceV10,
+            stacklevel=2,
+        )
+        return self.id
+
+
+class StateUpdate(NamedTuple):
+    """One write of ``bulk_update_state``: ``values`` as if ``as_node`` had returned them
+    (None: the node that ran last); ``task_id`` names the update's task.
+
+    >>> StateUpdate({"n": 1}, "count")
+    StateUpdate(values={'n': 1}, as_node='count', task_id=None)
+    """
+
+    values: Any
+    as_node: str | None = None
+    task_id: str | None = None

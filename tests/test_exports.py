@@ -48,3 +48,37 @@ def test_memory_saver_is_the_in_memory_saver():
     import graphkit
 
     assert graphkit.MemorySaver is graphkit.InMemorySaver
+
+
+# Names LangGraph exports that graphkit keeps where a moved app looks for them:
+# (graphkit module, name, the LangGraph module that has it).
+LANGGRAPH_PLACES = [
+    ("graphkit.types", "Overwrite", "langgraph.types"),
+    ("graphkit", "Overwrite", "langgraph.types"),
+    ("graphkit.errors", "NodeInterrupt", "langgraph.errors"),
+    ("graphkit", "NodeInterrupt", "langgraph.errors"),
+    ("graphkit.graph.message", "MessageGraph", "langgraph.graph.message"),
+    ("graphkit", "MessageGraph", "langgraph.graph"),
+    ("graphkit.graph.message", "add_messages", "langgraph.graph.message"),
+    ("graphkit.graph.message", "MessagesState", "langgraph.graph.message"),
+    ("graphkit.errors", "LangGraphDeprecationWarning", "langgraph.warnings"),
+    ("graphkit.errors", "LangGraphDeprecatedSinceV05", "langgraph.warnings"),
+    ("graphkit.errors", "LangGraphDeprecatedSinceV10", "langgraph.warnings"),
+    ("graphkit.errors", "LangGraphDeprecatedSinceV11", "langgraph.warnings"),
+]
+
+
+@pytest.mark.parametrize(("module", "name", "theirs"), LANGGRAPH_PLACES)
+def test_a_langgraph_name_is_importable_from_graphkit(module, name, theirs):
+    assert getattr(importlib.import_module(theirs), name) is not None  # the oracle has it
+    ours = importlib.import_module(module)
+    assert getattr(ours, name) is not None
+    if module == "graphkit":
+        assert name in ours.__all__
+
+
+def test_the_graphkit_and_types_overwrite_are_one_class():
+    import graphkit
+    import graphkit.types
+
+    assert graphkit.Overwrite is graphkit.types.Overwrite

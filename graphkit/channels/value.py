@@ -9,6 +9,7 @@ from typing import Any, ClassVar, Generic, NotRequired, Required, Self
 
 from graphkit.channels.base import EMPTY, Channel, Value
 from graphkit.diagnostics import channels as diagnose
+from graphkit.types import Overwrite, overwritten_value
 
 
 class _OneValue(Channel[Value, Value], Generic[Value]):
@@ -94,6 +95,13 @@ class BinaryOperatorAggregate(_OneValue[Value]):
     >>> channel = BinaryOperatorAggregate(list[str], operator.add, key="log")
     >>> channel.update([["weather"], ["news"]]), channel.get()
     (True, ['weather', 'news'])
+
+    An ``Overwrite`` write replaces the value instead (and wins over the step's other
+    writes):
+
+    >>> from graphkit.types import Overwrite
+    >>> channel.update([["sports"], Overwrite(["fresh"])]), channel.get()
+    (True, ['fresh'])
     """
 
     __slots__ = ("operator",)
@@ -106,10 +114,28 @@ class BinaryOperatorAggregate(_OneValue[Value]):
     def update(self, values: Sequence[Value]) -> bool:
         if not values:
             return False
+        for item in values:
+            if isinstance(item, (Overwrite, dict)) and overwritten_value(item)[0]:
+                return self._update_with_overwrite(values)
         # Fold into a local so that an operator that raises leaves the channel as it was.
         value, rest = (values[0], values[1:]) if self.value is EMPTY else (self.value, values)
         for item in rest:
             value = self.operator(value, item)
+        self.value = value
+        return True
+
+    def _update_with_overwrite(self, values: Sequence[Value]) -> bool:
+        """A step with an ``Overwrite``: it replaces what was folded so far and the
+        step's later plain writes are dropped, so it wins wherever it comes."""
+        value, replaced = self.value, False
+        for item in values:
+            is_overwrite, new_value = overwritten_value(item)
+            if is_overwrite:
+                if replaced:
+                    raise diagnose.overwritten_twice(self.key)
+                value, replaced = new_value, True
+            elif not replaced:
+                value = item if value is EMPTY else self.operator(value, item)
         self.value = value
         return True
 

@@ -1,5 +1,6 @@
 """Checkpoint records, and the savers that keep them."""
 
+from graphkit.checkpoint.allowlist import SAFE_CLASSES, allow_schema_classes, schema_classes
 from graphkit.checkpoint.base import Checkpoint, new_checkpoint_id
 from graphkit.checkpoint.delta_map import DeltaMap
 from graphkit.checkpoint.memory import InMemorySaver, MemorySaver
@@ -8,6 +9,7 @@ from graphkit.checkpoint.serde import CheckpointDecodeError, JsonPlusSerializer,
 from graphkit.checkpoint.sqlite import CheckpointFileError, SqliteSaver
 
 __all__ = [
+    "SAFE_CLASSES",
     "BaseCheckpointSaver",
     "Checkpoint",
     "CheckpointDecodeError",
@@ -19,6 +21,8 @@ __all__ = [
     "MemorySaver",
     "PickleSerializer",
     "SqliteSaver",
+    "allow_schema_classes",
     "checkpoint_config",
     "new_checkpoint_id",
+    "schema_classes",
 ]

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import operator
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from graphkit.checkpoint.base import Checkpoint
+from graphkit.checkpoint.delta_map import DeltaMap
+from graphkit.checkpoint.deltas import map_delta
 from graphkit.checkpoint.saver import (
     BaseCheckpointSaver,
     CheckpointTuple,
@@ -16,6 +19,7 @@ from graphkit.checkpoint.saver import (
     matches,
     write_index,
 )
+from graphkit.checkpoint.serde import JsonPlusSerializer, SerializerProtocol
 
 __all__ = ["InMemorySaver", "MemorySaver"]
 
@@ -26,12 +30,19 @@ class InMemorySaver(BaseCheckpointSaver):
     checkpoint costs what its step changed. Use ``SqliteSaver`` for anything that must
     outlive the process.
 
+    It accepts what ``SqliteSaver`` with the same ``serde`` accepts: each value a step
+    changes, each pending write and the metadata go through ``serde.dumps_typed`` (as
+    LangGraph's in-memory saver serializes them), so a state that could not be saved to
+    a file is refused here too, at the step that made it. The values kept are the ones
+    put, not copies.
+
     >>> saver = InMemorySaver()
     >>> saver.get_tuple({"configurable": {"thread_id": "t1"}}) is None
     True
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, serde: SerializerProtocol | None = None) -> None:
+        self.serde = serde if serde is not None else JsonPlusSerializer()
         self._lock = threading.Lock()
         # (thread, ns) -> {checkpoint id: (checkpoint, metadata)}, in insertion order
         self._checkpoints: dict[tuple[str, str], dict[str, tuple[Checkpoint, dict[str, Any]]]] = {}
@@ -81,9 +92,19 @@ class InMemorySaver(BaseCheckpointSaver):
         new_versions: Mapping[str, int],
     ) -> dict[str, Any]:
         thread, namespace = _thread(config), config_key(config, "checkpoint_ns", "")
+        metadata = dict(metadata)
         with self._lock:
             saved = self._checkpoints.setdefault((thread, namespace), {})
-            saved[checkpoint.id] = (checkpoint, dict(metadata))
+            parent = saved.get(checkpoint.parent_id) if checkpoint.parent_id else None
+            values = _new_values(checkpoint.channel_values, parent and parent[0].channel_values)
+            self._refuse_unstorable(
+                [(None, metadata), *values.items()],
+                lambda channel: (
+                    f"checkpoint {checkpoint.id!r} of thread {thread!r}, "
+                    + (f"channel {channel!r}" if channel is not None else "metadata")
+                ),
+            )
+            saved[checkpoint.id] = (checkpoint, metadata)
         return checkpoint_config(thread, namespace, checkpoint.id)
 
     def put_writes(
@@ -95,6 +116,13 @@ class InMemorySaver(BaseCheckpointSaver):
     ) -> None:
         thread, namespace = _thread(config), config_key(config, "checkpoint_ns", "")
         checkpoint_id = config_key(config, "checkpoint_id")
+        self._refuse_unstorable(
+            writes,
+            lambda channel: (
+                f"a write of task {task_id!r} to checkpoint {checkpoint_id!r} "
+                f"of thread {thread!r}, channel {channel!r}"
+            ),
+        )
         with self._lock:
             pending = self._writes.setdefault((thread, namespace, checkpoint_id), {})
             for position, (channel, value) in enumerate(writes):
@@ -109,6 +137,24 @@ class InMemorySaver(BaseCheckpointSaver):
                 del self._checkpoints[key]
             for key in [key for key in self._writes if key[0] == thread_id]:
                 del self._writes[key]
+
+    def _refuse_unstorable(
+        self, items: Sequence[tuple[Any, Any]], where: Callable[[Any], str]
+    ) -> None:
+        """Raise the TypeError SqliteSaver would for a value its serializer cannot store
+        (``items``: (channel, value) pairs; ``where`` says where a channel's value goes)."""
+        check = getattr(self.serde, "check_storable", None) or self.serde.dumps_typed
+        try:
+            for _, value in items:
+                if type(value) not in _SCALARS:  # every serializer stores these
+                    check(value)
+        except TypeError:
+            for key, value in items:  # again, to say which one (in SqliteSaver's words)
+                try:
+                    check(value)
+                except TypeError as error:
+                    raise TypeError(f"Cannot save {where(key)}. {error}") from error
+            raise
 
     def _tuple(
         self,
@@ -140,6 +186,17 @@ class InMemorySaver(BaseCheckpointSaver):
 
 MemorySaver = InMemorySaver
 """LangGraph's older name for ``InMemorySaver``."""
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _new_values(values: Mapping[str, Any], saved: Mapping[str, Any] | None) -> Mapping[str, Any]:
+    """The values of a checkpoint that are not in its saved parent's (all, without one)."""
+    if saved is None:
+        return values
+    if isinstance(values, DeltaMap) and values.derived_from() is saved:
+        return values.delta()[0]  # the usual step: the runtime says what it changed
+    return map_delta(values, saved, operator.is_)[0]
 
 
 def _thread(config: Mapping[str, Any]) -> str:

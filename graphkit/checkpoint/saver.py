@@ -12,8 +12,9 @@ Configs are LangGraph's: ``{"configurable": {"thread_id": ..., "checkpoint_ns": 
 from __future__ import annotations
 
 import asyncio
+import copy
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -131,6 +132,29 @@ class BaseCheckpointSaver(ABC):
         """Only the checkpoint of ``get_tuple``."""
         saved = self.get_tuple(config)
         return saved.checkpoint if saved is not None else None
+
+    def with_allowlist(self, extra_allowlist: Iterable[Any]) -> BaseCheckpointSaver:
+        """A shallow copy of this saver (same storage) whose serializer also builds the
+        classes in ``extra_allowlist`` (classes or ``(module, name)`` pairs) when it reads
+        them back; ``self`` when that adds nothing (LangGraph's method). ``compile()``
+        uses it for the classes the graph's schemas declare.
+
+        >>> from graphkit.checkpoint import InMemorySaver
+        >>> saver = InMemorySaver()
+        >>> wider = saver.with_allowlist([("decimal", "Decimal")])
+        >>> wider is saver, wider.serde.allowed_classes
+        (False, frozenset({('decimal', 'Decimal')}))
+        """
+        serde = getattr(self, "serde", None)
+        widen = getattr(serde, "with_msgpack_allowlist", None)
+        if widen is None:  # a serializer without an allow-list builds what it builds
+            return self
+        wider = widen(extra_allowlist)
+        if wider is serde:
+            return self
+        clone = copy.copy(self)
+        clone.serde = wider  # type: ignore[attr-defined]
+        return clone
 
     def get_next_version(self, current: int | None, channel: Any = None) -> int:
         """Versions are integers that grow by one per step (LangGraph's default)."""

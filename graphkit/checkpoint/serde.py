@@ -6,11 +6,12 @@ serializer with LangGraph's two methods, ``dumps_typed(obj) -> (type, bytes)`` a
 
 The default, ``JsonPlusSerializer``, writes JSON. Values JSON cannot express (tuples,
 sets, bytes, datetimes, dataclasses, pydantic models, enums, ...) become small tagged
-objects such as ``{"__gk__": "tuple", "v": [1, 2]}``. Classes are named by module and
-qualified name and, when read, are looked up only among modules that are *already
-imported*: reading never imports a module, never unpickles, and refuses anything it
-does not recognise with a ``CheckpointDecodeError``. A database is data; opening one
-must not run code.
+objects such as ``{"__gk__": "tuple", "v": [1, 2]}``. Classes (dataclasses, pydantic
+models, enums, named tuples) are named by module and qualified name; reading builds one
+only if it is *allowed* (see ``JsonPlusSerializer``), and otherwise gives back its plain
+data and logs a warning naming the fix, as LangGraph does. Reading never unpickles and
+never imports a module a row names unless that class was allowed by name. A database is
+data; opening one must not run code you did not choose.
 
 ``PickleSerializer`` is the opt-in for arbitrary objects: JSON where it can, pickle
 where it must. Use it only for databases that nobody untrusted can write to.
@@ -25,6 +26,7 @@ where it must. Use it only for databases that nobody untrusted can write to.
 from __future__ import annotations
 
 import base64
+import copy
 import dataclasses
 import datetime
 import decimal
@@ -34,10 +36,17 @@ import pickle
 import sys
 import uuid
 import zoneinfo
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any, Protocol
 
 from graphkit.channels.base import EMPTY
+from graphkit.checkpoint.allowlist import (
+    ClassPolicy,
+    class_keys,
+    find_class,
+    strict_from_environment,
+)
 from graphkit.types import Command, Send
 
 __all__ = [
@@ -49,6 +58,9 @@ __all__ = [
 
 TAG = "__gk__"
 """The key that marks a JSON object as a tagged value rather than a plain dict."""
+
+_DEFAULT: Any = object()
+"""``allowed_msgpack_modules`` not given: the default policy (see JsonPlusSerializer)."""
 
 
 class SerializerProtocol(Protocol):
@@ -67,7 +79,7 @@ class CheckpointDecodeError(ValueError):
 class JsonPlusSerializer:
     """The default serializer: JSON with tagged encodings for an allow-list of types.
 
-    Allowed: ``None``, ``bool``, ``int``, ``float``, ``str``, ``list``, ``dict`` (any
+    Written: ``None``, ``bool``, ``int``, ``float``, ``str``, ``list``, ``dict`` (any
     hashable keys), ``tuple``, ``set``, ``frozenset``, ``bytes``, ``bytearray``,
     ``datetime``/``date``/``time``/``timedelta``/``timezone``/``ZoneInfo``, ``UUID``,
     ``Decimal``, ``Enum`` members, named tuples, dataclass instances, pydantic v2 models
@@ -75,14 +87,70 @@ class JsonPlusSerializer:
     ``EMPTY``. Classes must be defined at module level. Anything else raises a
     ``TypeError`` saying how to make it storable.
 
+    Read back, a stored class is built only when allowed (LangGraph's argument name):
+
+    * default: langchain-core messages and ``Document`` (imported if needed), the classes
+      passed to ``with_msgpack_allowlist`` (``compile()`` passes the schemas' classes),
+      and, with a logged warning, other classes whose module is *already imported*;
+      ``LANGGRAPH_STRICT_MSGPACK=true`` in the environment drops the last group;
+    * ``allowed_msgpack_modules=[("module", "Class"), SomeClass, ...]`` or ``None``:
+      strict, only those (and the messages); their modules are imported if needed;
+    * ``allowed_msgpack_modules=True``: every stored class, importing its module
+      (LangGraph's permissive mode; only for databases nobody untrusted can write).
+
+    A class that is not allowed comes back as its plain data (a dataclass or model as
+    a dict of fields, an enum as its value), with a warning saying how to allow it.
+
     >>> JsonPlusSerializer().dumps_typed(object())  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     TypeError: Cannot checkpoint a value of type 'object': ...
+    >>> strict = JsonPlusSerializer(allowed_msgpack_modules=None)
+    >>> strict.loads_typed(strict.dumps_typed(datetime.timezone.utc))
+    datetime.timezone.utc
     """
+
+    def __init__(self, *, allowed_msgpack_modules: Any = _DEFAULT) -> None:
+        if allowed_msgpack_modules is _DEFAULT:
+            mode = "strict" if strict_from_environment() else "imported"
+            allowed: Any = ()
+        elif allowed_msgpack_modules is True:
+            mode, allowed = "all", ()
+        else:
+            mode, allowed = "strict", allowed_msgpack_modules or ()
+        self._classes = ClassPolicy(mode, class_keys(allowed))
+        self._tagged_decoder = json.JSONDecoder(object_hook=partial(_decode_tagged, self._classes))
+
+    def with_msgpack_allowlist(self, extra_allowlist: Iterable[Any]) -> JsonPlusSerializer:
+        """A copy that also builds the classes in ``extra_allowlist`` (classes or
+        ``(module, name)`` pairs); ``self`` when that adds nothing (LangGraph's method).
+
+        >>> serde = JsonPlusSerializer(allowed_msgpack_modules=None)
+        >>> wider = serde.with_msgpack_allowlist([("decimal", "Decimal")])
+        >>> wider is serde, wider.with_msgpack_allowlist([("decimal", "Decimal")]) is wider
+        (False, True)
+        """
+        policy = self._classes.widened(class_keys(extra_allowlist))
+        if policy is self._classes:
+            return self
+        clone = copy.copy(self)
+        clone._classes = policy
+        clone._tagged_decoder = json.JSONDecoder(object_hook=partial(_decode_tagged, policy))
+        return clone
+
+    @property
+    def allowed_classes(self) -> frozenset[tuple[str, str]]:
+        """The ``(module, name)`` pairs allowed by name (beyond the built-in ones)."""
+        return self._classes.allowed
 
     def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
         return "json", _JSON_ENCODER.encode(_encode(obj)).encode()
+
+    def check_storable(self, obj: Any) -> None:
+        """Raise the ``TypeError`` that ``dumps_typed`` would, without making the bytes
+        (what ``InMemorySaver`` calls: it keeps the values, so needs only the verdict)."""
+        if type(obj) not in _PLAIN:
+            _check(obj)
 
     def loads_typed(self, data: tuple[str, bytes]) -> Any:
         type_, payload = data
@@ -96,7 +164,7 @@ class JsonPlusSerializer:
             raise CheckpointDecodeError(f"unknown payload type {type_!r} (expected 'json')")
         try:
             # Without the tag anywhere, no object in it needs the (slower) tag hook.
-            decoder = _TAGGED_DECODER if _TAG_BYTES in payload else _PLAIN_DECODER
+            decoder = self._tagged_decoder if _TAG_BYTES in payload else _PLAIN_DECODER
             text = payload.decode()
             value, end = decoder.raw_decode(text)
             if end != len(text):
@@ -127,6 +195,9 @@ class PickleSerializer(JsonPlusSerializer):
             return super().dumps_typed(obj)
         except TypeError:
             return "pickle", pickle.dumps(obj)
+
+    def check_storable(self, obj: Any) -> None:
+        self.dumps_typed(obj)
 
     def loads_typed(self, data: tuple[str, bytes]) -> Any:
         if data[0] != "pickle":
@@ -163,6 +234,24 @@ def _encode(obj: Any) -> Any:
 _PLAIN = frozenset({str, int, float, bool, type(None)})
 
 
+def _check(obj: Any) -> None:
+    """Raise what ``_encode(obj)`` would, without building its output for the common
+    containers (a dict, list or tuple of storable items is storable)."""
+    kind = type(obj)
+    if kind is dict:
+        for key, value in obj.items():
+            if type(key) not in _PLAIN:
+                _check(key)
+            if type(value) not in _PLAIN:
+                _check(value)
+    elif kind is list or kind is tuple:
+        for item in obj:
+            if type(item) not in _PLAIN:
+                _check(item)
+    elif kind not in _PLAIN:
+        _encode(obj)
+
+
 def _tagged(tag: str, value: Any, **extra: Any) -> dict[str, Any]:
     return {TAG: tag, "v": value, **extra}
 
@@ -190,11 +279,8 @@ def _encode_clock(tag: str, obj: datetime.datetime | datetime.time) -> dict[str,
 def _class_ref(cls: type) -> str:
     """``module:qualname``, checked to lead back to ``cls`` when read."""
     ref = f"{cls.__module__}:{cls.__qualname__}"
-    try:
-        found = _resolve(ref)
-    except CheckpointDecodeError:
-        found = None
-    if found is not cls:
+    module = sys.modules.get(cls.__module__)
+    if module is None or find_class(module, ref) is not cls:
         raise TypeError(
             f"Cannot checkpoint an instance of {cls.__qualname__!r}: a checkpoint names a "
             f"class by module and name ({ref}), and that does not lead back to this class. "
@@ -274,45 +360,38 @@ _PLAIN_DECODER = json.JSONDecoder()
 _TAG_BYTES = f'"{TAG}"'.encode()
 
 
-def _decode_tagged(obj: dict[str, Any]) -> Any:
+def _decode_tagged(classes: ClassPolicy, obj: dict[str, Any]) -> Any:
     """json's object hook: turn a tagged object back into its value (inner values first)."""
     tag = obj.get(TAG)
     if tag is None:
         return obj
     decoder = _DECODERS.get(tag)
-    if decoder is None:
-        raise CheckpointDecodeError(f"unknown type tag {tag!r}")
     try:
-        return decoder(obj)
+        if decoder is not None:
+            return decoder(obj)
+        builder = _CLASS_DECODERS.get(tag)
+        if builder is None:
+            raise CheckpointDecodeError(f"unknown type tag {tag!r}")
+        cls = _allowed_class(classes, obj["cls"], tag)
+        return builder[1](cls, obj["v"]) if cls is not None else obj["v"]
     except CheckpointDecodeError:
         raise
     except Exception as error:
         raise CheckpointDecodeError(f"malformed {tag!r} value: {error!r}") from error
 
 
-_TAGGED_DECODER = json.JSONDecoder(object_hook=_decode_tagged)
-
-
-def _resolve(ref: str, kind: str | None = None) -> type:
-    """The class ``module:qualname`` names, found only in modules already imported.
-
-    Looks in ``__dict__``s rather than with ``getattr``, so that a module's lazy
-    ``__getattr__`` (which may import things) is never called.
-    """
-    module_name, _, qualname = ref.partition(":")
-    module = sys.modules.get(module_name)
-    if module is None:
+def _allowed_class(classes: ClassPolicy, ref: str, tag: str) -> type | None:
+    """The class a row names, if ``classes`` allows it (None: give back the plain data)."""
+    try:
+        found = classes.resolve(ref)
+    except ImportError as error:
         raise CheckpointDecodeError(
-            f"class {ref} is not loaded: module {module_name!r} has not been imported. "
-            f"Import it before reading (import {module_name}); the serializer never "
-            "imports modules itself, because importing runs code."
-        )
-    found: Any = module
-    for part in qualname.split("."):
-        found = vars(found).get(part) if hasattr(found, "__dict__") else None
-    if not isinstance(found, type) or f"{found.__module__}:{found.__qualname__}" != ref:
-        raise CheckpointDecodeError(f"{ref} does not name a class")
-    if kind is not None and not _KINDS[kind](found):
+            f"class {ref} is allowed, but its module cannot be imported: {error}"
+        ) from error
+    except LookupError as error:
+        raise CheckpointDecodeError(str(error)) from error
+    kind, _ = _CLASS_DECODERS[tag]
+    if found is not None and not _KINDS[kind](found):
         raise CheckpointDecodeError(f"{ref} is not {kind}; refusing to build it")
     return found
 
@@ -330,10 +409,8 @@ _KINDS: dict[str, Callable[[type], bool]] = {
 }
 
 
-def _decode_dataclass(obj: dict[str, Any]) -> Any:
-    cls = _resolve(obj["cls"], "a dataclass")
+def _build_dataclass(cls: Any, values: dict[str, Any]) -> Any:
     fields = {field.name: field for field in dataclasses.fields(cls)}
-    values = obj["v"]
     instance = cls(**{name: values[name] for name, field in fields.items() if field.init})
     for name, field in fields.items():
         if not field.init and name in values:
@@ -341,12 +418,19 @@ def _decode_dataclass(obj: dict[str, Any]) -> Any:
     return instance
 
 
-def _decode_pydantic(obj: dict[str, Any]) -> Any:
-    cls: Any = _resolve(obj["cls"], "a pydantic model")
-    values = obj["v"]
+def _build_pydantic(cls: Any, values: dict[str, Any]) -> Any:
     if getattr(cls, "__pydantic_root_model__", False):
         return cls.model_validate(values["root"])
     return cls.model_validate(values, by_alias=False, by_name=True)
+
+
+_CLASS_DECODERS: dict[str, tuple[str, Callable[[Any, Any], Any]]] = {
+    "enum": ("an Enum", lambda cls, value: cls(value)),
+    "dataclass": ("a dataclass", _build_dataclass),
+    "pydantic": ("a pydantic model", _build_pydantic),
+    "namedtuple": ("a named tuple", lambda cls, values: cls(*values)),
+}
+"""Tags that name a class: (the kind it must be, how to build it from the stored data)."""
 
 
 def _decode_clock(obj: dict[str, Any]) -> Any:
@@ -372,10 +456,6 @@ _DECODERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "send": lambda obj: Send(*obj["v"]),
     "command": lambda obj: Command(*obj["v"]),
     "empty": lambda obj: EMPTY,
-    "enum": lambda obj: _resolve(obj["cls"], "an Enum")(obj["v"]),
-    "dataclass": _decode_dataclass,
-    "pydantic": _decode_pydantic,
-    "namedtuple": lambda obj: _resolve(obj["cls"], "a named tuple")(*obj["v"]),
 }
 
 

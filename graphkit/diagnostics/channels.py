@@ -29,3 +29,11 @@ def not_a_barrier_name(key: str, value: Any, names: Iterable[Any]) -> InvalidUpd
         f"{sorted(names, key=repr)}. Write one of those names, or add {value!r} "
         "to the names the barrier waits for."
     )
+
+
+def overwritten_twice(key: str) -> InvalidUpdateError:
+    return InvalidUpdateError(
+        f"Channel {key!r} received two Overwrite values in one step; only one write per "
+        "step may replace a reducer field's value. Return Overwrite(...) from one node of "
+        "the step, or plain values for the reducer to fold."
+    )

@@ -168,7 +168,8 @@ def check_interrupts(before: Any, after: Any, nodes: Collection[str]) -> None:
 def schema_without_fields(schema: Any) -> str:
     return (
         f"State schema {schema!r} has no fields. Use a TypedDict, a dataclass or a "
-        "pydantic model whose annotated fields are the state keys."
+        "pydantic model whose annotated fields are the state keys, or a type for a "
+        "single-value state, e.g. StateGraph(int) or StateGraph(Annotated[list, operator.add])."
     )
 
 
@@ -181,9 +182,9 @@ def unresolved_annotations(schema: Any, error: NameError) -> str:
 
 def schema_without_annotated_fields(schema: Any) -> str:
     return (
-        f"State schema {schema!r} has no annotated fields. graphkit supports "
-        "TypedDict, dataclass and pydantic schemas; a single-value ('root') state "
-        "is not supported yet."
+        f"State schema {schema!r} has no annotated fields, so its graph would have no "
+        "state. Annotate the fields that are the state keys (e.g. `count: int`), or use "
+        "a type for a single-value state, e.g. StateGraph(int)."
     )
 
 
@@ -371,3 +372,10 @@ def _successors(builder: StateGraph) -> dict[str, set[str]]:
     for name, declaration in builder.nodes.items():
         successors.setdefault(name, set()).update(declaration.destinations or ())
     return successors
+
+
+def subgraph_persistence_mode(checkpointer: bool) -> str:
+    return (
+        f"compile(checkpointer={checkpointer}) (a subgraph's own persistence mode) is not "
+        "supported by graphkit yet; leave it out to share the parent's checkpointer."
+    )

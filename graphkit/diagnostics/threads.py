@@ -118,3 +118,61 @@ def ambiguous_update(candidates: Sequence[str]) -> str:
         f"Ambiguous update: nodes {candidates} ran last together; say which one it is "
         "as, e.g. update_state(config, values, as_node=" + repr(candidates[0]) + ")."
     )
+
+
+def no_supersteps() -> str:
+    return (
+        "bulk_update_state got no supersteps: pass a list of supersteps, each a list of "
+        "StateUpdate(values, as_node), e.g. [[StateUpdate({'n': 1}, 'count')]]."
+    )
+
+
+def no_updates() -> str:
+    return (
+        "bulk_update_state got a superstep with no updates: each superstep is a non-empty "
+        "list of StateUpdate(values, as_node); leave the empty one out."
+    )
+
+
+def not_a_state_update(update: Any) -> str:
+    return (
+        f"bulk_update_state: {update!r} is not an update; write StateUpdate(values, as_node) "
+        "or a (values, as_node, task_id) triple (task_id may be None)."
+    )
+
+
+def special_update_alone(as_node: str) -> str:
+    what = {"__end__": "ending the pending tasks", "__input__": "writing an input"}
+    return (
+        f"An update as_node={as_node!r} ({what.get(as_node, 'copying the checkpoint')}) "
+        "must be the only update of its superstep; put the other updates in a superstep "
+        "of their own."
+    )
+
+
+def as_node_required() -> str:
+    return (
+        "as_node is required when applying multiple updates in one superstep: give each "
+        "StateUpdate the node it acts as, e.g. StateUpdate({'n': 1}, 'count')."
+    )
+
+
+def no_input_writes(input_channel: str) -> str:
+    return (
+        f"An update as_node='__input__' with values None writes nothing to the input "
+        f"({input_channel!r}); pass the input, e.g. ({{'key': value}}, '__input__', None)."
+    )
+
+
+def copy_of_nothing(thread_id: str) -> str:
+    return (
+        f"Cannot copy a non-existent checkpoint: thread {thread_id!r} has none. Run the "
+        "graph on it first, or check the thread_id and checkpoint_id."
+    )
+
+
+def bad_copy_item(item: Any) -> str:
+    return (
+        f"Invalid update item {item!r} when copying a checkpoint: the values of an "
+        "as_node='__copy__' update are a list of (values, as_node) pairs."
+    )

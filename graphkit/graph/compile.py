@@ -21,7 +21,7 @@ from graphkit.channels import (
 )
 from graphkit.constants import END, START, TASKS
 from graphkit.diagnostics import graph as diagnose
-from graphkit.graph.schema import coerce_to_schema
+from graphkit.graph.schema import ROOT, coerce_to_schema
 from graphkit.graph.writers import branch_channel, node_writer, router_writer
 from graphkit.pregel.app import CompiledGraph
 from graphkit.pregel.spec import GraphSpec, NodeSpec, Writer, injectable_parameters
@@ -97,9 +97,10 @@ def _writers(builder: StateGraph, edges: EdgeWrites) -> dict[str, list[Writer]]:
         writers[node] = [node_writer(node, keys, managed, edges.get(node, []))]
     for source, branches in builder.branches.items():
         declared = builder.nodes.get(source)
-        schema = declared.input_schema if declared else builder.state_schema
-        reads = builder.schemas[schema]
-        writers[source] += [router_writer(b, reads, schema) for b in branches.values()]
+        source_schema = declared.input_schema if declared else builder.state_schema
+        for branch in branches.values():
+            schema = branch.input_schema or source_schema
+            writers[source].append(router_writer(branch, builder.schemas[schema], schema))
     return writers
 
 
@@ -116,10 +117,11 @@ def _node_specs(
     keys = frozenset(builder.channels) | builder.managed.keys()
     for node, declaration in builder.nodes.items():
         call, injected = _adapt_call(declaration.action, keys)
+        reads = builder.schemas[declaration.input_schema]
         nodes[node] = NodeSpec(
             name=node,
             triggers=tuple(triggers[node]),
-            reads=builder.schemas[declaration.input_schema],
+            reads=ROOT if reads == (ROOT,) else reads,  # a single-value state: the value
             call=call,
             writers=tuple(writers[node]),
             coerce=coerce_to_schema(declaration.input_schema),

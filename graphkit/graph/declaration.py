@@ -37,12 +37,15 @@ class NodeDeclaration:
 
 @dataclass(frozen=True, slots=True)
 class Branch:
-    """A conditional edge: ``path(state)`` returns the next node(s) or path_map key(s)."""
+    """A conditional edge: ``path(state)`` returns the next node(s) or path_map key(s).
+    ``input_schema``: the schema class annotating the router's first parameter, if any
+    (the router then reads that schema's keys instead of its source node's)."""
 
     source: str
     path: Callable[..., Any]
     path_map: Mapping[Hashable, str] | None
     name: str
+    input_schema: Any = None
 
     def targets(self) -> list[str] | None:
         """The nodes this branch can route to, or None when any node can be chosen."""
@@ -68,7 +71,8 @@ def named_action(node: Any, action: Any) -> tuple[str, Any]:
 
 
 def input_schema_of(action: Any) -> Any:
-    """The schema class annotating a node's first parameter, as in LangGraph, or None."""
+    """The schema class annotating the first parameter of a node or a router, as in
+    LangGraph, or None."""
     function = action
     if not (inspect.isfunction(action) or inspect.ismethod(action)):
         function = getattr(action, "__call__", None)  # noqa: B004

@@ -1,6 +1,7 @@
 """From a state schema (TypedDict, dataclass, pydantic model) to channels, as LangGraph
 maps them: ``Annotated[T, reducer]`` a BinaryOperatorAggregate, ``Annotated[T, SomeChannel]``
-(class or instance) that channel, a plain field a LastValue."""
+(class or instance) that channel, a plain field a LastValue. A type without fields (``int``,
+``Annotated[list, operator.add]``) is a single-value ("root") state: one channel, ``ROOT``."""
 
 from __future__ import annotations
 
@@ -10,16 +11,33 @@ from collections.abc import Callable
 from typing import Annotated, Any, NotRequired, Required, get_origin, get_type_hints
 
 from graphkit.channels import BinaryOperatorAggregate, Channel, LastValue
+from graphkit.constants import ROOT
 from graphkit.diagnostics import graph as diagnose
 from graphkit.managed import ManagedValue, managed_value_of
 
 __all__ = [
+    "ROOT",
     "channels_from_schema",
     "coerce_to_schema",
     "is_class_schema",
+    "is_root_schema",
     "managed_from_schema",
     "schema_keys",
 ]
+
+
+def is_root_schema(schema: Any) -> bool:
+    """True for a single-value state: a type without annotations, as LangGraph tells them.
+
+    >>> import operator
+    >>> from typing import Annotated, TypedDict
+    >>> is_root_schema(int), is_root_schema(Annotated[list, operator.add])
+    (True, True)
+    >>> is_root_schema(TypedDict("State", {"n": int}))
+    False
+    """
+    is_type = inspect.isclass(schema) or get_origin(schema) is not None
+    return is_type and not hasattr(schema, "__annotations__")
 
 
 def schema_keys(schema: Any) -> tuple[str, ...]:
@@ -43,7 +61,11 @@ def channels_from_schema(schema: Any) -> dict[str, Channel]:
     >>> State = TypedDict("State", {"total": Annotated[int, operator.add], "name": str})
     >>> channels_from_schema(State)
     {'total': BinaryOperatorAggregate 'total'(0), 'name': LastValue 'name'(<empty>)}
+    >>> channels_from_schema(Annotated[list, operator.add])
+    {'__root__': BinaryOperatorAggregate '__root__'([])}
     """
+    if is_root_schema(schema):
+        return {ROOT: _channel_for(ROOT, schema)}
     return {
         name: _channel_for(name, hint)
         for name, hint in _type_hints(schema).items()
@@ -60,6 +82,8 @@ def managed_from_schema(schema: Any) -> dict[str, type[ManagedValue]]:
     >>> managed_from_schema(State)
     {'left': <class 'graphkit.managed.RemainingStepsManager'>}
     """
+    if is_root_schema(schema):
+        return {}
     hints = _type_hints(schema).items()
     managed = {name: managed_value_of(hint) for name, hint in hints}
     return {name: manager for name, manager in managed.items() if manager is not None}
@@ -85,7 +109,10 @@ def coerce_to_schema(schema: Any) -> Callable[[dict[str, Any]], Any] | None:
 
 
 def _type_hints(schema: Any) -> dict[str, Any]:
-    """A schema's fields and their annotations (``T`` for ``Required[T]``)."""
+    """A schema's fields and their annotations (``T`` for ``Required[T]``); a single-value
+    schema's one "field" is ``ROOT``."""
+    if is_root_schema(schema):
+        return {ROOT: schema}
     if not hasattr(schema, "__annotations__") and not inspect.isclass(schema):
         raise TypeError(diagnose.schema_without_fields(schema))
     try:
@@ -94,7 +121,7 @@ def _type_hints(schema: Any) -> dict[str, Any]:
         raise TypeError(diagnose.unresolved_annotations(schema, error)) from error
     hints.pop("__slots__", None)
     if not hints:
-        raise NotImplementedError(diagnose.schema_without_annotated_fields(schema))
+        raise TypeError(diagnose.schema_without_annotated_fields(schema))
     fields = getattr(schema, "model_fields", hints)  # pydantic: keep only real fields
     return {key: _unwrap_required(hint) for key, hint in hints.items() if key in fields}
 

@@ -6,6 +6,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from graphkit.channels import Channel
+from graphkit.checkpoint.allowlist import allow_schema_classes
 from graphkit.constants import END, START
 from graphkit.diagnostics import graph as diagnose
 from graphkit.errors import warn
@@ -175,6 +176,7 @@ class StateGraph:
         >>> builder.branches[START]["condition"].targets()
         ['big', 'small']
         """
+        schema = input_schema_of(path) if callable(path) else None
         if not callable(path):
             path = getattr(path, "invoke", None)
             if not callable(path):
@@ -186,7 +188,10 @@ class StateGraph:
         branches = self.branches.setdefault(source, {})
         if name in branches:
             raise ValueError(diagnose.duplicate_branch(source, name))
-        branches[name] = Branch(source, path, None if path_map is None else dict(path_map), name)
+        path_map = None if path_map is None else dict(path_map)
+        branches[name] = Branch(source, path, path_map, name, schema)
+        if schema is not None:
+            self._add_schema(schema)
         return self
 
     def set_entry_point(self, key: str) -> StateGraph:
@@ -206,6 +211,10 @@ class StateGraph:
         return self.add_edge(key, END)
 
     # -- compile --------------------------------------------------------------------------
+
+    def set_node_defaults(self, **defaults: Any) -> StateGraph:
+        """LangGraph 1.2's per-graph node defaults: not supported by graphkit yet."""
+        raise NotImplementedError("set_node_defaults() is not supported by graphkit yet.")
 
     def validate(self) -> None:
         """Raise ValueError for what cannot run; warn about what is likely a mistake.
@@ -241,6 +250,8 @@ class StateGraph:
         {'x': 2}
         """
         diagnose.refuse_unsupported("compile({}=...)", **kwargs)
+        if isinstance(checkpointer, bool):
+            raise NotImplementedError(diagnose.subgraph_persistence_mode(checkpointer))
         spec = compile_graph(self)
         diagnose.check_interrupts(interrupt_before, interrupt_after, self.nodes)
         self.compiled = True
@@ -251,7 +262,8 @@ class StateGraph:
             store=store,
             executor=executor,
             debug=debug,
-            checkpointer=checkpointer,
+            # the classes the schemas declare may be rebuilt from its rows (an allow-list)
+            checkpointer=allow_schema_classes(checkpointer, [*self.schemas, self.context_schema]),
             interrupt_before=interrupt_before or (),
             interrupt_after=interrupt_after or (),
         )

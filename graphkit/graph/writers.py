@@ -11,7 +11,7 @@ from graphkit.diagnostics import graph as diagnose
 from graphkit.diagnostics.graph import refuse_langgraph_class
 from graphkit.errors import InvalidUpdateError, ParentCommand, warn
 from graphkit.graph.declaration import Branch
-from graphkit.graph.schema import coerce_to_schema
+from graphkit.graph.schema import ROOT, coerce_to_schema
 from graphkit.pregel.spec import FreshRead, Writer, accepts_config
 from graphkit.types import Command, Send
 
@@ -29,12 +29,14 @@ def node_writer(
     node: str, keys: frozenset[str], managed: frozenset[str], edges: Writes, input_schema: str = ""
 ) -> Writer:
     """Writes the state keys a node (or the input) returned, dropping others with a warning,
-    then wakes the nodes its Commands go to (the input's go nowhere), then its edges."""
+    then wakes the nodes its Commands go to (the input's go nowhere), then its edges. In a
+    single-value state (keys: just ``ROOT``), what a node returns is the new value."""
     routes = node != START
+    items = _root_items if keys == {ROOT} else _update_items
 
     def write_node(returned: Any, fresh_read: FreshRead, config: Any) -> Writes:
         writes = []
-        for key, value in [] if returned is None else _update_items(node, returned):
+        for key, value in [] if returned is None else items(node, returned):
             if key in managed:
                 warn(diagnose.managed_key(node, key))
             elif key in keys:
@@ -52,14 +54,24 @@ def node_writer(
 
 
 def router_writer(branch: Branch, reads: tuple[str, ...], schema: Any) -> Writer:
-    """Runs the router on the state as the source node left it, and wakes its choice."""
+    """Runs the router on the state as the source node left it, and wakes its choice.
+
+    As in LangGraph, a router without a schema annotation of its own reads its source's
+    input schema, plus the keys the node returned (a dict state only; the state wins):
+    a router after a node with a private input schema still sees the node's update."""
     coerce = coerce_to_schema(schema)
     wants_config = accepts_config(branch.path)
+    merge = branch.input_schema is None
+    root = reads == (ROOT,)
 
     def write_route(returned: Any, fresh_read: FreshRead, config: Any) -> Writes:
         state: Any = fresh_read(reads)
-        if coerce is not None:
+        if root:
+            state = state.get(ROOT)
+        elif coerce is not None:
             state = coerce(state)
+        if merge and isinstance(returned, dict) and isinstance(state, dict):
+            state = {**returned, **state}
         try:
             result = branch.path(state, config=config) if wants_config else branch.path(state)
         except Exception as error:
@@ -127,8 +139,23 @@ def _update_items(node: str, returned: Any) -> Writes:
     raise InvalidUpdateError(diagnose.not_a_dict(node, returned))
 
 
-def _command_items(node: str, command: Command) -> Writes:
-    """The updates in ``Command(update=...)``: a dict, (key, value) pairs or a state object."""
+def _root_items(node: str, returned: Any) -> Writes:
+    """A single-value state's updates: the value returned, or a Command's update."""
+    if isinstance(returned, Command):
+        return _command_items(node, returned, root=True)
+    if isinstance(returned, (list, tuple)) and any(isinstance(i, Command) for i in returned):
+        return [
+            item
+            for part in returned
+            for item in (_root_items(node, part) if isinstance(part, Command) else [(ROOT, part)])
+        ]
+    refuse_langgraph_class(f"Node {node!r}", returned)
+    return [(ROOT, returned)]
+
+
+def _command_items(node: str, command: Command, root: bool = False) -> Writes:
+    """The updates in ``Command(update=...)``: a dict, (key, value) pairs or a state object;
+    in a single-value state (``root``), any other value is the new value."""
     if command.graph == Command.PARENT:
         raise ParentCommand(diagnose.command_without_parent(node, command), command)
     update = command.update
@@ -142,6 +169,8 @@ def _command_items(node: str, command: Command) -> Writes:
         return list(update)
     if _annotated_keys(type(update)):
         return _object_items(update)
+    if root:
+        return [(ROOT, update)]
     raise InvalidUpdateError(diagnose.bad_command_update(node, update))
 
 

@@ -15,9 +15,10 @@ from graphkit.channels import EMPTY
 from graphkit.inspect.timeline import duration_text
 from graphkit.inspect.values import show, show_error
 from graphkit.render.text import terminal_text
+from graphkit.types import overwritten_value
 
 if TYPE_CHECKING:
-    from graphkit.pregel.records import Run, Superstep
+    from graphkit.pregel.records import ChannelChange, Run, Superstep
 
 __all__ = ["run_text", "superstep_lines"]
 
@@ -100,12 +101,22 @@ def _update_lines(superstep: Superstep, width: int) -> list[str]:
             continue
         before, after = show(change.before, _VALUE_WIDTH), show(change.after, _VALUE_WIDTH)
         writers = ", ".join(dict.fromkeys(change.writers))
-        source = f"  (from {writers})" if writers else f"  {_RUNTIME}"
+        source = f"  (from {writers}{_overwriters(change)})" if writers else f"  {_RUNTIME}"
         lines.append(_line("UPDATE", change.channel, width, f"{before} -> {after}{source}"))
     if cleared:
         # sorted: the runtime clears channels in no order worth showing
         lines.append(_line("UPDATE", _RUNTIME, width, f"cleared {', '.join(sorted(cleared))}"))
     return lines
+
+
+def _overwriters(change: ChannelChange) -> str:
+    """``; Overwrite by b`` when a writer replaced a reducer field's value with an
+    ``Overwrite`` (a plain field stores the Overwrite itself: nothing to point out)."""
+    if overwritten_value(change.after)[0]:
+        return ""
+    pairs = zip(change.writers, change.values, strict=False)  # one write per writer
+    names = [writer for writer, value in pairs if overwritten_value(value)[0]]
+    return f"; Overwrite by {', '.join(names)}" if names else ""
 
 
 def _ending(run: Run) -> list[str]:

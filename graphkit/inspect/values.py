@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from graphkit.channels import EMPTY
+from graphkit.graph.schema import ROOT
+from graphkit.types import Overwrite
 
 __all__ = [
     "barrier_parts",
@@ -41,6 +43,8 @@ def show(value: Any, width: int = 60) -> str:
     "{'messages': [ai: 'hello']}"
     >>> show("x" * 100, width=12)
     "'xxxxxxxxxx…"
+    >>> show(Overwrite(["fresh"]))
+    "Overwrite(['fresh'])"
     """
     text = _text(value, width + 1, 0).replace("\n", "\\n")
     return text if len(text) <= width else text[: width - 1] + "…"
@@ -81,6 +85,8 @@ def _text(value: Any, budget: int, depth: int) -> str:
         return repr(value)
     if is_message(value):
         return _message(value, budget)
+    if isinstance(value, Overwrite):  # its ``type`` field is a constant: leave it out
+        return f"Overwrite({_text(value.value, budget, depth + 1)})"
     kind = type(value)
     if kind in (list, tuple, set, frozenset, dict):
         if depth >= _MAX_DEPTH:
@@ -133,12 +139,15 @@ def _message(message: Any, budget: int) -> str:
 
 
 def is_internal(channel: str) -> bool:
-    """True for the runtime's own channels: ``__start__``, ``branch:to:*``, ``join:*``.
+    """True for the runtime's own channels: ``__start__``, ``branch:to:*``, ``join:*``
+    (a single-value state's one channel, ``__root__``, is the state, not the runtime's).
 
     >>> [is_internal(c) for c in ("weather", "branch:to:news", "join:a+b:c", "__start__")]
     [False, True, True, True]
+    >>> is_internal("__root__")
+    False
     """
-    return channel.startswith(("branch:", "join:", "__"))
+    return channel != ROOT and channel.startswith(("branch:", "join:", "__"))
 
 
 def branch_target(channel: str) -> str | None:

@@ -161,6 +161,61 @@ class CompiledGraph:
         """Write ``values`` as if ``as_node`` had returned them; returns the new config."""
         return threads.update_state(self, config, values, as_node)
 
+    def bulk_update_state(
+        self, config: Mapping[str, Any], supersteps: Sequence[Sequence[Any]]
+    ) -> dict[str, Any]:
+        """Apply supersteps of updates (each a list of ``StateUpdate(values, as_node)``
+        applied together as one step); returns the config of the last checkpoint.
+
+        >>> from typing import TypedDict
+        >>> from graphkit import START, InMemorySaver, StateGraph
+        >>> from graphkit.types import StateUpdate
+        >>> class State(TypedDict):
+        ...     x: int
+        ...     y: int
+        >>> builder = StateGraph(State).add_node("a", lambda s: {}).add_node("b", lambda s: {})
+        >>> builder = builder.add_edge(START, "a").add_edge(START, "b")
+        >>> app = builder.compile(checkpointer=InMemorySaver())
+        >>> thread = {"configurable": {"thread_id": "1"}}
+        >>> _ = app.invoke({"x": 0, "y": 0}, thread)
+        >>> steps = [[StateUpdate({"x": 1}, "a"), StateUpdate({"y": 2}, "b")]]
+        >>> _ = app.bulk_update_state(thread, steps)
+        >>> app.get_state(thread).values, app.get_state(thread).metadata["step"]
+        ({'x': 1, 'y': 2}, 2)
+        """
+        return threads.bulk_update_state(self, config, supersteps)
+
+    async def aget_state(self, config: Mapping[str, Any], *, subgraphs: bool = False) -> Any:
+        """``get_state`` for async code."""
+        return await threads.aget_state(self, config)
+
+    async def aget_state_history(
+        self,
+        config: Mapping[str, Any],
+        *,
+        filter: Mapping[str, Any] | None = None,
+        before: Mapping[str, Any] | None = None,
+        limit: int | None = None,
+    ) -> AsyncIterator[Any]:
+        """``get_state_history`` for async code: ``async for snapshot in ...``."""
+        history = threads.aget_state_history(
+            self, config, filter=filter, before=before, limit=limit
+        )
+        async for snapshot in history:
+            yield snapshot
+
+    async def aupdate_state(
+        self, config: Mapping[str, Any], values: Any, as_node: str | None = None
+    ) -> dict[str, Any]:
+        """``update_state`` for async code."""
+        return await threads.aupdate_state(self, config, values, as_node)
+
+    async def abulk_update_state(
+        self, config: Mapping[str, Any], supersteps: Sequence[Sequence[Any]]
+    ) -> dict[str, Any]:
+        """``bulk_update_state`` for async code."""
+        return await threads.abulk_update_state(self, config, supersteps)
+
     async def ainvoke(
         self,
         input: Any,

@@ -9,10 +9,40 @@ from typing import Any
 from graphkit.diagnostics import threads as diagnose
 from graphkit.frozen import frozen_record
 
-__all__ = ["DEFAULT_RECURSION_LIMIT", "RunConfig"]
+__all__ = ["DEFAULT_RECURSION_LIMIT", "NOT_CARRIED", "RunConfig", "carried_metadata"]
 
 DEFAULT_RECURSION_LIMIT = 10007
 """LangGraph 1.2's default (older releases, and many tutorials, say 25)."""
+
+COORDINATES = ("thread_id", "checkpoint_id", "checkpoint_ns", "task_id", "run_id")
+COORDINATES += ("assistant_id", "graph_id")
+"""``configurable`` keys LangGraph copies into the metadata nodes see (when set)."""
+
+NOT_CARRIED = frozenset(COORDINATES[:3]) | {"checkpoint_map", "langgraph_step"}
+NOT_CARRIED |= {"langgraph_node", "langgraph_triggers", "langgraph_path"}
+NOT_CARRIED |= {"langgraph_checkpoint_ns"}
+"""Keys LangGraph leaves out of checkpoint metadata (the run's coordinates, the task's)."""
+
+
+def carried_metadata(config: Mapping[str, Any]) -> dict[str, Any]:
+    """What of a run's config LangGraph adds to each checkpoint's metadata: the string,
+    number and bool values of its ``metadata`` and then its ``configurable``, except
+    the run's coordinates and keys starting with "__".
+
+    >>> carried_metadata({"configurable": {"thread_id": "1", "user": "ada", "__x": 1},
+    ...                   "metadata": {"tag": "demo", "tags": ["a"]}})
+    {'tag': 'demo', 'user': 'ada'}
+    """
+    carried: dict[str, Any] = {}
+    for part in (config.get("metadata"), config.get("configurable")):
+        for key, value in (part or {}).items():
+            if key in carried or key in NOT_CARRIED or key.startswith("__"):
+                continue
+            if isinstance(value, str):
+                carried[key] = value.replace("\u0000", "")
+            elif isinstance(value, (int, float, bool)):
+                carried[key] = value
+    return carried
 
 
 @frozen_record()
@@ -50,6 +80,20 @@ class RunConfig:
             "configurable": configurable,
         }
         return cls(limit, configurable, raw)
+
+    def for_tasks(self) -> dict[str, Any]:
+        """The config the run's tasks build theirs from: as in LangGraph, its metadata
+        also names the run's thread (``thread_id``, ``checkpoint_ns``... when set), so
+        nodes, chat-model callbacks and the "messages" stream see it.
+
+        >>> RunConfig.from_dict({"configurable": {"thread_id": "1"}}).for_tasks()["metadata"]
+        {'thread_id': '1'}
+        """
+        metadata, configurable = dict(self.raw["metadata"]), self.configurable
+        for key in COORDINATES:
+            if key not in metadata and configurable.get(key):
+                metadata[key] = configurable[key]
+        return {**self.raw, "metadata": metadata}
 
     def as_dict(self) -> dict[str, Any]:
         """The config dict handed to nodes that ask for ``config``."""

@@ -170,8 +170,22 @@ def execute(
     if not tasks:
         return ()
     if wake is None and len(tasks) == 1:
-        return (run_task(graph, tasks[0], state, run),)
-    return _execute_concurrently(graph, tasks, state, run, executor or _POOL)
+        results: Iterable[TaskResult | None] = (run_task(graph, tasks[0], state, run),)
+    else:
+        results = _execute_concurrently(graph, tasks, state, run, executor or _POOL)
+    return results if run.loop is None else _unless_cancelled(results)
+
+
+def _unless_cancelled(results: Iterable[TaskResult | None]) -> Iterator[TaskResult | None]:
+    """As in LangGraph, a task still running when its async run is cancelled fails with
+    ``CancelledError``: a sync node's thread cannot be stopped, but its writes are dropped."""
+    from graphkit.streaming.aio import current_async_run
+
+    owner = current_async_run()
+    for result in results:
+        if owner is not None and owner.cancelled and result is not None and result.ok:
+            result = dataclasses.replace(result, writes=(), error=asyncio.CancelledError())
+        yield result
 
 
 def _execute_concurrently(
@@ -223,8 +237,10 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
                 writes.extend(writer(output, fresh_read, task_config))
         except GraphInterrupt as paused:  # the step stops before Update; nothing is applied
             interrupts, writes = tuple(paused.args[0] if paused.args else ()), []
-        except Exception as exc:  # recorded; the stepper raises it after the step's tasks end
-            error = exc  # writes made before the error stay visible, but are never applied
+        except (Exception, asyncio.CancelledError) as exc:  # (a cancelled async node too)
+            # recorded; the stepper raises it after the step's tasks end; writes made
+            # before the error stay visible, but are never applied
+            error = exc
         finally:
             leave_task(token)
         if error is None or (policy := _retry_policy_for(node, error, len(failed) + 1)) is None:
@@ -258,8 +274,11 @@ def _call(node: NodeSpec, value: Any, injected: dict[str, Any], run: RunContext)
         if run.loop is None:
             raise diagnose.async_node_in_sync_run(node.name)
         # The coroutine runs on the caller's event loop, concurrently with the other
-        # async tasks of the step; this worker thread waits for it.
-        return asyncio.run_coroutine_threadsafe(node.call(value, **injected), run.loop).result()
+        # async tasks of the step; this worker thread waits for it (the async run
+        # cancels it when its caller is cancelled).
+        from graphkit.streaming.aio import run_on_loop
+
+        return run_on_loop(node.call(value, **injected), run.loop)
     except ParentCommand as sent_up:  # a subgraph this node ran routes its parent: us
         if sent_up.command is None:
             raise
@@ -268,7 +287,7 @@ def _call(node: NodeSpec, value: Any, injected: dict[str, Any], run: RunContext)
 
 def _retry_policy_for(node: NodeSpec, error: Exception, attempt: int) -> Any:
     """The first of the node's retry policies that wants another attempt, if any."""
-    if not isinstance(error, (ParentCommand, GraphInterrupt)):
+    if not isinstance(error, (ParentCommand, GraphInterrupt, asyncio.CancelledError)):
         for policy in node.retry_policies:
             if policy.should_retry(error):
                 return policy if attempt < policy.max_attempts else None

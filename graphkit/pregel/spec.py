@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graphkit.channels import BinaryOperatorAggregate, Channel
+from graphkit.constants import ROOT
 from graphkit.pregel.runtime import INJECTABLE
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "Writer",
     "accepts_config",
     "injectable_parameters",
+    "shown",
 ]
 
 
@@ -86,6 +88,16 @@ class GraphSpec:
         # changed copies), so runs share those that hold nothing (StepState.fresh).
         object.__setattr__(self, "empty_channels", {k: c.empty_copy() for k, c in channels})
         object.__setattr__(self, "reducers", {k: _reducer_name(c) for k, c in channels})
+
+
+def shown(keys: tuple[str, ...], values: dict[str, Any]) -> Any:
+    """What a user sees of ``values`` read for ``keys``: the dict, or for a single-value
+    state (keys ``(ROOT,)``, e.g. ``StateGraph(int)``) the value itself, None while empty.
+
+    >>> shown(("n",), {"n": 1}), shown(("__root__",), {"__root__": 1}), shown(("__root__",), {})
+    ({'n': 1}, 1, None)
+    """
+    return values.get(ROOT) if keys == (ROOT,) else values
 
 
 def _reducer_name(channel: Channel) -> str:

@@ -20,7 +20,7 @@ from graphkit.pregel import phases
 from graphkit.pregel.config import RunConfig
 from graphkit.pregel.records import Execution, Plan, Run, Superstep, Task, TaskResult, Update
 from graphkit.pregel.runtime import RunContext, Runtime, current_scope
-from graphkit.pregel.spec import GraphSpec
+from graphkit.pregel.spec import GraphSpec, shown
 from graphkit.pregel.threads import open_thread, reusable_results, thread_link
 
 __all__ = ["INPUT_TASK", "RunOptions", "Stepper"]
@@ -90,7 +90,7 @@ class Stepper:
         # LangGraph's stop: the first step this run takes, plus the limit, plus one
         self._state.stop = self._state.step + config.recursion_limit + 1
         self.context = RunContext(  # what running tasks (and the subgraphs they start) see
-            config.raw,
+            config.for_tasks(),
             options.runtime or Runtime(),
             options.loop or (parent.run.loop if parent is not None else None),
             self.namespace,
@@ -134,9 +134,9 @@ class Stepper:
         """The state the next Plan will read: every state key that holds a value."""
         return self._state.read(self.graph.state_keys)
 
-    def output(self, keys: tuple[str, ...]) -> dict[str, Any]:
-        """The current values of ``keys`` that hold one."""
-        return self._state.read(keys)
+    def output(self, keys: tuple[str, ...]) -> Any:
+        """The current values of ``keys`` that hold one (a single-value state: the value)."""
+        return shown(keys, self._state.read(keys))
 
     @property
     def checkpoint(self) -> Checkpoint:
@@ -287,7 +287,7 @@ class Stepper:
         if keep_step and self.options.record and self._plan is not None:
             self._steps.append(self._superstep(None))
         if self.thread is not None:
-            self.thread.close()
+            self.thread.close(status)
         if self._parent is not None and self.options.record:  # kept in its task's records
             self._parent.subruns.append(self.run_so_far)
 

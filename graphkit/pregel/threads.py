@@ -8,21 +8,24 @@ saves each Update's checkpoint and each finished task's writes; ``get_state``,
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+import asyncio
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from graphkit.checkpoint import Checkpoint, checkpoint_config
+from graphkit.checkpoint.base import new_checkpoint_id
 from graphkit.checkpoint.saver import BaseCheckpointSaver, CheckpointTuple, config_key
-from graphkit.constants import INTERRUPT, START
+from graphkit.constants import END, INTERRUPT, START
 from graphkit.diagnostics import threads as diagnose
 from graphkit.errors import EmptyInputError, InvalidUpdateError, warn
 from graphkit.pregel import phases
+from graphkit.pregel.config import carried_metadata
 from graphkit.pregel.records import Plan, Task, TaskResult, Update
 from graphkit.pregel.runtime import NO_ANSWER, Resume, TaskScope
-from graphkit.pregel.spec import GraphSpec
-from graphkit.types import Command
+from graphkit.pregel.spec import GraphSpec, shown
+from graphkit.types import Command, StateUpdate
 
 if TYPE_CHECKING:
     from graphkit.pregel.app import CompiledGraph
@@ -32,7 +35,13 @@ __all__ = [
     "Opening",
     "PregelTask",
     "StateSnapshot",
+    "StateUpdate",
     "ThreadLink",
+    "abulk_update_state",
+    "aget_state",
+    "aget_state_history",
+    "aupdate_state",
+    "bulk_update_state",
     "get_state",
     "get_state_history",
     "open_thread",
@@ -46,6 +55,8 @@ NO_WRITES = "__no_writes__"
 """Saved for a task that finished without writing, so a resume knows it finished."""
 SPECIAL = (INTERRUPT, ANSWERS, ERROR)
 DURABILITY = ("sync", "async", "exit")
+COPY, INPUT_NODE = "__copy__", "__input__"
+"""``as_node`` values of ``bulk_update_state`` that fork the checkpoint, or write an input."""
 
 
 # -- saving ------------------------------------------------------------------------------
@@ -61,6 +72,7 @@ class ThreadLink:
         config: Mapping[str, Any],
         namespace: str = "",
         durability: str | None = None,
+        outer: ThreadLink | None = None,
     ) -> None:
         thread_id = config_key(config, "thread_id")
         if thread_id is None:
@@ -69,10 +81,16 @@ class ThreadLink:
         if durability not in DURABILITY:
             raise ValueError(diagnose.bad_durability(durability, DURABILITY))
         self.saver, self.durability, self.namespace = saver, durability, namespace
+        # a subgraph's own thread ("node", no task id) keeps its state like a root run
+        self._nested = any(":" in part for part in namespace.split("|"))
         self.thread_id = str(thread_id)
         self.requested_id: str | None = config_key(config, "checkpoint_id")
-        metadata = config.get("metadata") or {}
-        self.metadata = {k: v for k, v in metadata.items() if not k.startswith("langgraph_")}
+        # saved with each checkpoint, after (and never instead of) source, step, parents
+        carried = carried_metadata(config).items()
+        self.metadata = {k: v for k, v in carried if k not in ("source", "step", "parents")}
+        # a subgraph's checkpoints name the checkpoint each enclosing run was at
+        self.parents = {**outer.parents, outer.namespace: outer.checkpoint_id} if outer else {}
+        self.checkpoint_id: str | None = None
         self.thread_config = {
             "configurable": {"thread_id": self.thread_id, "checkpoint_ns": namespace}
         }
@@ -91,13 +109,15 @@ class ThreadLink:
             raise diagnose.missing_checkpoint(self.saver, self.thread_config, self.requested_id)
         if saved is not None:
             self.config, self._last_saved = dict(saved.config), saved.checkpoint.id
+            self.checkpoint_id = saved.checkpoint.id
             self.last_metadata = dict(saved.metadata)
         return saved
 
     def save_checkpoint(self, checkpoint: Checkpoint, new_versions: Mapping[str, int]) -> None:
         """Save a checkpoint; the writes saved from now on belong to it."""
-        metadata = {**self.metadata, "source": checkpoint.source, "step": checkpoint.step}
-        self.last_metadata = metadata = {**metadata, "parents": {}}
+        own = {"source": checkpoint.source, "step": checkpoint.step, "parents": self.parents}
+        self.last_metadata, self.checkpoint_id = own, checkpoint.id
+        metadata = {**own, **self.metadata}
         self._held_writes = []
         if self.durability == "exit":
             self._held = (checkpoint, metadata, dict(new_versions))
@@ -128,8 +148,12 @@ class ThreadLink:
         else:
             self.saver.put_writes(self.config, writes, result.task.id)
 
-    def close(self) -> None:
-        """Save what durability "exit" held back."""
+    def close(self, status: str = "done") -> None:
+        """Save what durability "exit" held back. As in LangGraph, a subgraph run that
+        finished saves nothing (its parent's checkpoint has its result); one that stopped
+        (interrupted, failed) saves, so that a resumed run finds where it was."""
+        if self._nested and status == "done":
+            self._held, self._held_writes = None, []
         if self._held is not None:
             checkpoint, metadata, versions = self._held
             self._held = None
@@ -188,10 +212,13 @@ def thread_link(
     outer = parent.run.thread if parent is not None else None
     if checkpointer is None and outer is not None:
         checkpointer, durability = outer.saver, outer.durability
-        config = {"configurable": {"thread_id": outer.thread_id}}
+        # the parent's thread, and what the task's config carries into metadata
+        configurable = {**config.get("configurable", {}), "thread_id": outer.thread_id}
+        configurable.pop("checkpoint_id", None)
+        config = {**config, "configurable": configurable}
     if checkpointer is None:
         return None
-    return ThreadLink(checkpointer, config, namespace, durability)
+    return ThreadLink(checkpointer, config, namespace, durability, outer)
 
 
 def open_thread(
@@ -298,11 +325,23 @@ def _saver(app: CompiledGraph) -> BaseCheckpointSaver:
 
 def get_state(app: CompiledGraph, config: Mapping[str, Any]) -> StateSnapshot:
     """The thread's latest state (or the checkpoint ``config`` names)."""
-    checkpoint_id = config.get("configurable", {}).get("checkpoint_id")
-    saver = _saver(app)
-    saved = saver.get_tuple(config)
+    return _state_of(app, config, _saver(app).get_tuple(config))
+
+
+async def aget_state(app: CompiledGraph, config: Mapping[str, Any]) -> StateSnapshot:
+    """``get_state`` reading through the saver's async ``aget_tuple``."""
+    saved = await _saver(app).aget_tuple(config)
+    if saved is None and config_key(config, "checkpoint_id"):  # the error lists the thread
+        return await asyncio.to_thread(_state_of, app, config, None)
+    return _state_of(app, config, saved)
+
+
+def _state_of(
+    app: CompiledGraph, config: Mapping[str, Any], saved: CheckpointTuple | None
+) -> StateSnapshot:
+    checkpoint_id = config_key(config, "checkpoint_id")
     if saved is None and checkpoint_id:  # LangGraph returns an empty snapshot here
-        raise diagnose.missing_checkpoint(saver, config, checkpoint_id)
+        raise diagnose.missing_checkpoint(_saver(app), config, checkpoint_id)
     if saved is None:
         return StateSnapshot({}, (), dict(config), None, None, None, ())
     return snapshot(app.spec, saved, apply_pending=not checkpoint_id)
@@ -313,6 +352,14 @@ def get_state_history(
 ) -> Iterator[StateSnapshot]:
     """The thread's checkpoints as snapshots, newest first (``filter``, ``before``, ``limit``)."""
     for saved in _saver(app).list(config, **options):
+        yield snapshot(app.spec, saved, apply_pending=False)
+
+
+async def aget_state_history(
+    app: CompiledGraph, config: Mapping[str, Any], **options: Any
+) -> AsyncIterator[StateSnapshot]:
+    """``get_state_history`` reading through the saver's async ``alist``."""
+    async for saved in _saver(app).alist(config, **options):
         yield snapshot(app.spec, saved, apply_pending=False)
 
 
@@ -329,14 +376,15 @@ def snapshot(graph: GraphSpec, saved: CheckpointTuple, apply_pending: bool) -> S
     for task in plan.tasks:
         paused = () if task.id in applied else tuple(first.get((task.id, INTERRUPT), ()))
         result = finished.get(task.id)
-        shown = None if result is None else {c: v for c, v in result.writes if c in keys}
+        written = {c: v for c, v in result.writes if c in keys} if result is not None else None
+        written = shown(keys, written) if written is not None else None
         error = first.get((task.id, ERROR))
-        tasks.append(PregelTask(task.id, task.node, task.path, error, paused, result=shown))
+        tasks.append(PregelTask(task.id, task.node, task.path, error, paused, result=written))
     if applied:
         phases.update(graph, state, list(applied.values()))
     created = datetime.fromtimestamp(saved.checkpoint.created_at, UTC).isoformat()
     return StateSnapshot(
-        state.read(graph.state_keys),
+        shown(graph.state_keys, state.read(graph.state_keys)),
         tuple(task.node for task in plan.tasks if task.id not in applied),
         saved.config,
         saved.metadata,
@@ -353,22 +401,161 @@ def update_state(
     """Apply ``values`` as if ``as_node`` (default: the node that ran last, as in
     LangGraph) had returned them, without calling it, as a new checkpoint
     (``source="update"``); on an older checkpoint that starts a new branch."""
-    thread = ThreadLink(_saver(app), config)
+    return bulk_update_state(app, config, [[StateUpdate(values, as_node)]])
+
+
+def bulk_update_state(
+    app: CompiledGraph, config: Mapping[str, Any], supersteps: Sequence[Sequence[Any]]
+) -> dict[str, Any]:
+    """Apply each superstep's updates together, as one step and one checkpoint, one
+    superstep after the other; returns the config of the last checkpoint. Special
+    ``as_node`` values, as in LangGraph: ``END`` with ``None`` ends the pending tasks,
+    ``"__input__"`` writes a new input, ``"__copy__"`` forks the checkpoint."""
+    saver = _saver(app)
+    if not supersteps:
+        raise ValueError(diagnose.no_supersteps())
+    if any(len(updates) == 0 for updates in supersteps):
+        raise ValueError(diagnose.no_updates())
+    for updates in supersteps:
+        config = _update_superstep(app, saver, config, list(updates))
+    return dict(config)
+
+
+async def aupdate_state(
+    app: CompiledGraph, config: Mapping[str, Any], values: Any, as_node: str | None = None
+) -> dict[str, Any]:
+    """``update_state`` off the event loop (see ``abulk_update_state``)."""
+    return await abulk_update_state(app, config, [[StateUpdate(values, as_node)]])
+
+
+async def abulk_update_state(
+    app: CompiledGraph, config: Mapping[str, Any], supersteps: Sequence[Sequence[Any]]
+) -> dict[str, Any]:
+    """``bulk_update_state`` in a worker thread: an update reads, applies and saves in
+    one go, and running that one implementation there (as the saver's async methods run
+    theirs) keeps the event loop free without a second, async copy of it."""
+    return await asyncio.to_thread(bulk_update_state, app, config, supersteps)
+
+
+def _special(update: Any) -> tuple[Any, Any]:
+    """(values, as_node) of an update: all LangGraph reads of END, input and copy updates."""
+    if isinstance(update, Sequence) and not isinstance(update, str) and len(update) >= 2:
+        return update[0], update[1]
+    return None, None
+
+
+def _as_update(update: Any) -> StateUpdate:
+    if isinstance(update, StateUpdate):
+        return update
+    if not isinstance(update, Sequence) or len(update) != 3:
+        raise ValueError(diagnose.not_a_state_update(update))
+    return StateUpdate(*update)
+
+
+def _update_superstep(
+    app: CompiledGraph, saver: BaseCheckpointSaver, config: Mapping[str, Any], updates: list
+) -> dict[str, Any]:
+    """One superstep of ``bulk_update_state``: load the checkpoint, apply, save."""
+    thread = ThreadLink(saver, config)
     saved = thread.load()
+    values, as_node = _special(updates[0])
+    special = as_node if as_node in (END, COPY, INPUT_NODE) else None
+    if special == END and values is not None:
+        special = None  # an END with values is refused below, as an unknown node
+    if special is not None and len(updates) > 1:
+        raise InvalidUpdateError(diagnose.special_update_alone(special))
+    if special == COPY:
+        return _copy(app, saver, thread, saved, values)
     if saved is not None:
         state = restore(app.spec, saved.checkpoint)
-    else:  # LangGraph numbers an update of a new thread step 0
-        state = phases.StepState.fresh(app.spec, step=0)
-    node = as_node or _last_writer(app.spec, state)
+    else:  # LangGraph numbers an update of a new thread step 0, a new input -1
+        state = phases.StepState.fresh(app.spec, step=-1 if special == INPUT_NODE else 0)
+    if special == END:
+        results = _end_tasks(app.spec, state, saved)
+    elif special == INPUT_NODE:
+        results = [_input_result(app.spec, state, values)]
+    else:
+        count = len(updates)
+        results = [_node_result(app, state, _as_update(u), i, count) for i, u in enumerate(updates)]
+    source = "input" if special == INPUT_NODE else "update"
+    record = phases.update(app.spec, state, results, source)
+    thread.save_step(replace(record, checkpoint=_wakes_all(app.spec, record.checkpoint)))
+    return thread.config
+
+
+def _wakes_all(graph: GraphSpec, checkpoint: Checkpoint) -> Checkpoint:
+    """A checkpoint an update made: LangGraph plans from it by checking every node (not
+    only those the update's channels wake), so a task pending before stays pending."""
+    return replace(checkpoint, updated_channels=frozenset(graph.trigger_to_nodes))
+
+
+def _node_result(
+    app: CompiledGraph, state: phases.StepState, update: StateUpdate, index: int, count: int
+) -> TaskResult:
+    """The writes ``update.values`` make when ``update.as_node``'s writers take them."""
+    node = update.as_node
+    if node is None and count > 1:
+        raise InvalidUpdateError(diagnose.as_node_required())
+    node = node or _last_writer(app.spec, state)
     if node not in app.spec.nodes:
         raise InvalidUpdateError(diagnose.unknown_as_node(node, app.spec.nodes))
-    task = Task("__update__", state.step, node, "update", ("__update__",), (INTERRUPT,), values)
+    task_id = update.task_id or "__update__"
+    path = ("__update__", index)
+    task = Task(task_id, state.step, node, "update", path, (INTERRUPT,), update.values)
     writes: list[tuple[str, Any]] = []
     fresh_read = phases.fresh_reader(app.spec, state, writes)
     for writer in app.spec.nodes[node].writers:
-        writes.extend(writer(values, fresh_read, None))
-    thread.save_step(phases.update(app.spec, state, [TaskResult(task, tuple(writes))], "update"))
+        writes.extend(writer(update.values, fresh_read, None))
+    return TaskResult(task, tuple(writes))
+
+
+def _end_tasks(
+    graph: GraphSpec, state: phases.StepState, saved: CheckpointTuple | None
+) -> list[TaskResult]:
+    """``(None, END)``: the pending tasks end, with the writes of those that finished."""
+    if saved is None:
+        return []
+    plan = phases.plan(graph, state)
+    finished = reusable_results(plan, saved.pending_writes)
+    return [finished.get(task.id) or TaskResult(task, ()) for task in plan.tasks]
+
+
+def _input_result(graph: GraphSpec, state: phases.StepState, values: Any) -> TaskResult:
+    """``(values, "__input__")``: ``values`` become a new input, as if invoked with it."""
+    if values is None:
+        raise InvalidUpdateError(diagnose.no_input_writes(graph.input_channel))
+    task = Task(INPUT_NODE, state.step, INPUT_NODE, "input", (INPUT_NODE,), (), values)
+    return TaskResult(task, ((graph.input_channel, values),))
+
+
+def _copy(
+    app: CompiledGraph,
+    saver: BaseCheckpointSaver,
+    thread: ThreadLink,
+    saved: CheckpointTuple | None,
+    values: Any,
+) -> dict[str, Any]:
+    """``(values, "__copy__")``: a copy of the checkpoint beside it (same parent,
+    ``source="fork"``); a list of ``(values, as_node)`` is then applied to the copy."""
+    if saved is None:
+        raise InvalidUpdateError(diagnose.copy_of_nothing(thread.thread_id))
+    original = saved.checkpoint
+    copy = replace(original, id=new_checkpoint_id(after=original.id), source="fork")
+    copy = _wakes_all(app.spec, replace(copy, step=original.step + 1))
+    thread.config = dict(saved.parent_config or thread.thread_config)
+    thread.parents = dict(saved.metadata.get("parents") or {})
+    thread.metadata = {}  # a copy carries no config into its metadata, as in LangGraph
+    thread.save_checkpoint(copy, {})
+    if isinstance(values, list) and values:
+        updates = [StateUpdate(*_copy_item(item)[:2]) for item in values]
+        return _update_superstep(app, saver, thread.config, updates)
     return thread.config
+
+
+def _copy_item(item: Any) -> Sequence[Any]:
+    if not isinstance(item, Sequence) or isinstance(item, str):
+        raise InvalidUpdateError(diagnose.bad_copy_item(item))
+    return item
 
 
 def _last_writer(graph: GraphSpec, state: phases.StepState) -> str:

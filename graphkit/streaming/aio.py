@@ -1,18 +1,88 @@
 """The async interface: ``astream`` runs ``stream`` (the one loop) in a worker thread
 and hands its chunks to the event loop, where async nodes are scheduled (so a
-superstep's async tasks run concurrently there)."""
+superstep's async tasks run concurrently there).
+
+Cancelling the caller cancels the run, as in LangGraph: the async nodes running on the
+loop are cancelled (each such task fails with ``CancelledError``, saved as its error),
+no further step starts, and the caller's ``CancelledError`` is raised once the worker
+thread has stopped."""
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextvars
 import threading
-from collections.abc import AsyncIterator, Callable, Generator
+from collections.abc import AsyncIterator, Callable, Coroutine, Generator
 from typing import Any
 
-__all__ = ["astream_from"]
+__all__ = ["AsyncRun", "astream_from", "current_async_run", "run_on_loop"]
 
 _DONE = object()
+
+
+class AsyncRun:
+    """The coroutines one async run started on its event loop, so that cancelling the
+    run cancels them; ``cancelled`` also tells the stepper to start no further step."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.cancelled = False
+        self.running: set[asyncio.Task[Any]] = set()  # touched on the loop's thread only
+
+    def __repr__(self) -> str:
+        state = "cancelled" if self.cancelled else "live"
+        return f"AsyncRun({state}, running={len(self.running)})"
+
+    def run(self, coroutine: Coroutine[Any, Any, Any]) -> Any:
+        """Run ``coroutine`` on the loop and wait, in this (worker) thread, for its result;
+        raises ``asyncio.CancelledError`` if the run is or gets cancelled."""
+        done: concurrent.futures.Future[Any] = concurrent.futures.Future()
+
+        def start() -> None:
+            if self.cancelled:  # never started, so never half done
+                coroutine.close()
+                done.set_exception(asyncio.CancelledError())
+                return
+            task = self.loop.create_task(coroutine)
+            self.running.add(task)
+            task.add_done_callback(finish)
+
+        def finish(task: asyncio.Task[Any]) -> None:
+            self.running.discard(task)
+            if task.cancelled():
+                done.set_exception(asyncio.CancelledError())
+            elif (error := task.exception()) is not None:
+                done.set_exception(error)
+            else:
+                done.set_result(task.result())
+
+        self.loop.call_soon_threadsafe(start)  # ``start`` sees this thread's context
+        return done.result()
+
+    def cancel(self) -> None:
+        """Cancel the running coroutines and refuse new ones (call it on the loop)."""
+        self.cancelled = True
+        for task in self.running:
+            task.cancel()
+
+
+_current: contextvars.ContextVar[AsyncRun | None] = contextvars.ContextVar(
+    "graphkit_async_run", default=None
+)
+
+
+def current_async_run() -> AsyncRun | None:
+    """The async run this thread works for, if any."""
+    return _current.get()
+
+
+def run_on_loop(coroutine: Coroutine[Any, Any, Any], loop: asyncio.AbstractEventLoop) -> Any:
+    """Run an async node's ``coroutine`` on ``loop`` and wait for it in this thread."""
+    owner = _current.get()
+    if owner is None or owner.loop is not loop:  # a run not started by ``astream_from``
+        return asyncio.run_coroutine_threadsafe(coroutine, loop).result()
+    return owner.run(coroutine)
 
 
 async def astream_from(
@@ -21,13 +91,17 @@ async def astream_from(
     """Yield, on the running event loop, the chunks of ``start(loop)`` run in a thread.
 
     The thread computes a chunk only when the consumer asks for one (as a plain
-    generator would), so closing the async iterator early stops the run right there."""
+    generator would), so closing the async iterator early stops the run right there.
+    However the consumer stops (done, closed or cancelled), the run's coroutines are
+    cancelled and the thread has finished before this returns."""
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[tuple[Any, BaseException | None]] = asyncio.Queue()
     demand = threading.Semaphore(0)
     stop = threading.Event()
+    owner = AsyncRun(loop)
 
     def produce() -> None:
+        _current.set(owner)
         chunks = start(loop)
         try:
             while True:
@@ -57,5 +131,6 @@ async def astream_from(
             yield chunk
     finally:
         stop.set()
+        owner.cancel()
         demand.release()
         await producer

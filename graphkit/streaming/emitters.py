@@ -10,8 +10,10 @@ from typing import Any
 
 from graphkit.checkpoint.saver import checkpoint_config
 from graphkit.pregel import phases
+from graphkit.pregel.config import NOT_CARRIED
 from graphkit.pregel.records import Plan, Task, TaskResult
 from graphkit.pregel.runtime import task_config
+from graphkit.pregel.spec import shown
 from graphkit.pregel.stepper import Stepper
 from graphkit.pregel.threads import INTERRUPT, restore
 
@@ -61,8 +63,10 @@ class Values(Emitter):
     def finished(self, result: TaskResult) -> Chunks:
         if not result.interrupts:
             return ()
-        # LangGraph 1.2 shows them with the state so far
-        return [("values", {**self.stepper.output(self.keys), INTERRUPT: result.interrupts})]
+        # LangGraph 1.2 shows them with the state so far (a single value: alone)
+        values = self.stepper.output(self.keys)
+        values = values if isinstance(values, dict) else {}
+        return [("values", {**values, INTERRUPT: result.interrupts})]
 
     def updated(self, results: list[TaskResult]) -> Chunks:
         if not self.input_step and _wrote_any(results, self.keys):
@@ -82,7 +86,7 @@ class Values(Emitter):
         if _wrote_any(finished, self.keys):
             preview = restore(self.graph, self.stepper.checkpoint)
             phases.update(self.graph, preview, finished)
-            yield "values", preview.read(self.keys)
+            yield "values", shown(self.keys, preview.read(self.keys))
 
 
 class Updates(Emitter):
@@ -111,7 +115,7 @@ class Updates(Emitter):
         update = dict(writes)
         if len(update) < len(writes):  # a key written twice
             return {node.name: [{channel: value} for channel, value in writes]}
-        return {node.name: update or None}
+        return {node.name: shown(keys, update) if update else None}
 
 
 class Checkpoints(Emitter):
@@ -161,7 +165,11 @@ class Tasks(Emitter):
         payload = {"id": task.id, "name": task.node, "input": task.input, "triggers": triggers}
         config = config or {}
         merged = {**(config.get("metadata") or {}), **node.metadata}
-        metadata = {key: value for key, value in merged.items() if not key.startswith("langgraph_")}
+        metadata = {
+            key: value
+            for key, value in merged.items()
+            if not key.startswith("langgraph_") and key not in NOT_CARRIED
+        }
         internal = ("seq:", "langsmith:", "graph:step:")
         if tags := [tag for tag in config.get("tags") or () if not tag.startswith(internal)]:
             metadata["tags"] = tags
@@ -197,8 +205,9 @@ class Messages(Emitter):
 
     def planned(self, plan: Plan) -> Chunks:
         for task in plan.tasks:  # what a task is given is not streamed back
-            value = task.input
-            self.sink.saw(list(value.values()) if isinstance(value, dict) else [value])
+            node = self.graph.nodes.get(task.node)
+            if node is not None and not node.hidden:
+                self.sink.saw(task.input)
         return ()
 
     def finished(self, result: TaskResult) -> Chunks:

@@ -1,12 +1,19 @@
 """stream_mode="messages": a langchain-core callback handler, added to every task's
 config, turns a model's tokens (or final message) into ``(message, metadata)`` chunks as
 the task runs; messages a node returns that no model streamed follow when it finishes.
-langchain-core is imported only when this mode is used."""
+langchain-core is imported only when this mode is used.
+
+LangGraph's rule for what is new: a message is sent once per id, and the messages a
+task is given (its input's fields, or the messages in a list field) count as sent, so a
+node returning the state, or echoing its input, sends nothing again. A subgraph's run
+shares the ids seen with its parent's; a message without an id is given one."""
 
 from __future__ import annotations
 
+import dataclasses
 import threading
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 __all__ = ["MessagesSink", "messages_in"]
@@ -20,43 +27,70 @@ def messages_in(value: Any) -> list[Any]:
     return [item for item in values if isinstance(item, BaseMessage)]
 
 
+def _input_messages(task_input: Any) -> Iterator[Any]:
+    """The messages in a task's input: its fields (of a dict, pydantic model or
+    dataclass) that are a message or a sequence holding messages, as LangGraph reads them."""
+    from langchain_core.messages import BaseMessage
+
+    if isinstance(task_input, dict):
+        fields: Sequence[Any] = list(task_input.values())
+    elif hasattr(type(task_input), "model_fields"):  # a pydantic model
+        fields = [getattr(task_input, name) for name in type(task_input).model_fields]
+    elif dataclasses.is_dataclass(task_input) and not isinstance(task_input, type):
+        fields = [getattr(task_input, f.name) for f in dataclasses.fields(task_input)]
+    else:
+        return
+    for field in fields:
+        if isinstance(field, BaseMessage):
+            yield field
+        elif isinstance(field, Sequence) and not isinstance(field, str):
+            yield from (item for item in field if isinstance(item, BaseMessage))
+
+
 class MessagesSink:
     """Turns one run's chat-model output into "messages" chunks, once per message id,
-    from any thread; ``send`` hands each on while the task still runs."""
+    from any thread; ``send`` hands each on while the task still runs. A subgraph's
+    sink ``shares`` its parent's ids, so a message is sent once in the whole run."""
 
-    def __init__(self, send: Callable[[tuple[Any, dict[str, Any]]], None]) -> None:
+    def __init__(
+        self, send: Callable[[tuple[Any, dict[str, Any]]], None], shares: MessagesSink | None = None
+    ) -> None:
         self.send = send
-        self.seen: set[str] = set()
-        self._lock = threading.Lock()
+        self.seen: set[str] = shares.seen if shares is not None else set()
+        self._lock = shares._lock if shares is not None else threading.Lock()
         self.handler = _handler(self)
 
-    def emit(self, message: Any, metadata: dict[str, Any]) -> None:
-        """Send ``(message, metadata)`` unless that message was sent already (a streamed
-        message's chunks share its id)."""
-        if self._first(message) or type(message).__name__.endswith("Chunk"):
+    def __repr__(self) -> str:
+        return f"MessagesSink(seen={len(self.seen)})"
+
+    def emit(self, message: Any, metadata: dict[str, Any], dedupe: bool = True) -> None:
+        """Send ``(message, metadata)`` unless ``dedupe`` and it was sent or seen already
+        (a streamed message's chunks share an id, so they are sent with ``dedupe=False``)."""
+        if self._first(message, dedupe):
             self.send((message, metadata))
 
-    def _first(self, message: Any) -> bool:
-        """Whether ``message`` is new (and from now on seen); one without id always is."""
-        if message.id is None:
-            return True
+    def _first(self, message: Any, dedupe: bool) -> bool:
+        """Whether to send ``message`` (from now on seen); one without id is given one."""
         with self._lock:
-            new = message.id not in self.seen
+            if dedupe and message.id in self.seen:
+                return False
+            if message.id is None:
+                message.id = str(uuid.uuid4())
             self.seen.add(message.id)
-        return new
+        return True
 
-    def saw(self, value: Any) -> None:
+    def saw(self, task_input: Any) -> None:
         """Remember the messages a task was given, so they are not streamed back."""
         with self._lock:
-            self.seen.update(m.id for m in messages_in(value) if m.id is not None)
+            self.seen.update(m.id for m in _input_messages(task_input) if m.id is not None)
 
     def node_output(self, writes: Any, metadata: dict[str, Any]) -> list[tuple[Any, Any]]:
-        """The chunks of the messages a finished task wrote that no model streamed."""
+        """The chunks of the messages a finished task wrote that were not sent already."""
         return [
             (message, metadata)
             for _, value in writes
             for message in messages_in(value)
-            if self._first(message)
+            if self._first(message, dedupe=True)
         ]
 
 
@@ -93,7 +127,7 @@ def _handler(sink: MessagesSink) -> Any:
             if metadata is None or not isinstance(message, BaseMessage):
                 return
             self.streamed.add(run_id)
-            sink.emit(message, metadata)
+            sink.emit(message, metadata, dedupe=False)
 
         def on_llm_end(self, response, *, run_id, **kwargs):
             metadata = self.metadata.pop(run_id, None)

@@ -4,17 +4,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import threading
+import warnings
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from graphkit.errors import GraphInterrupt, GraphRecursionError
+from graphkit.errors import GraphInterrupt, GraphRecursionError, LangGraphDeprecatedSinceV10
 from graphkit.pregel.config import RunConfig
 from graphkit.pregel.runtime import Runtime, current_scope
 from graphkit.pregel.stepper import Stepper
 from graphkit.pregel.threads import INTERRUPT
+from graphkit.streaming.aio import current_async_run
 from graphkit.streaming.emitters import EVENTS, STREAM_MODES, emitters_for
 
 if TYPE_CHECKING:
@@ -34,6 +37,7 @@ class Listener:
         self.modes, self.wake = modes, wake
         self.queue: deque[Item] = deque()
         self.callbacks: tuple[Any, ...] = ()
+        self.sink: Any = None  # the run's MessagesSink, when "messages" is streamed
 
     def send(self, item: Item) -> None:
         self.queue.append(item)
@@ -53,11 +57,20 @@ class StreamRun:
     """``app``'s run of ``input``, prepared as ``stream(input, config, **kwargs)`` was
     asked (see its docs); the remaining kwargs are run options (breakpoints, ...)."""
 
-    __slots__ = ("emitters", "listener", "modes", "printed", "single", "stepper", "subgraphs", "up")
+    __slots__ = (
+        "async_run",
+        "emitters",
+        "listener",
+        "modes",
+        "printed",
+        "single",
+        "stepper",
+        "subgraphs",
+        "up",
+    )
 
     def __init__(self, app: CompiledGraph, input: Any, config: Any, **kwargs: Any) -> None:
-        if kwargs.pop("checkpoint_during", None):
-            raise NotImplementedError("checkpoint_during=... is not supported by graphkit yet.")
+        _resolve_deprecated(kwargs)
         self.modes, self.single = checked_modes(kwargs.pop("stream_mode", None) or app.stream_mode)
         print_mode = kwargs.pop("print_mode", ()) or (("updates", "values") if app.debug else ())
         self.printed = checked_modes(print_mode)[0] if print_mode else ()
@@ -83,11 +96,13 @@ class StreamRun:
         if "messages" in needed:
             from graphkit.streaming.messages import MessagesSink
 
-            sink = MessagesSink(listener.sender(here, "messages"))
-            listener.callbacks = (sink.handler,)
+            shared = self.up.sink if self.up is not None else None  # one set of ids seen
+            sink = MessagesSink(listener.sender(here, "messages"), shares=shared)
+            listener.callbacks, listener.sink = (sink.handler,), sink
         options = app.run_options(runtime=runtime, listener=listener, **kwargs)
         self.stepper = Stepper(app.spec, input, RunConfig.from_dict(config), options)
         self.emitters = emitters_for(self.stepper, needed, keys, sink)
+        self.async_run = current_async_run()  # (None: a sync run)
 
     def chunks(self) -> Iterator[Any]:
         """Run to the end, yielding chunks as ``stream`` documents them."""
@@ -121,7 +136,10 @@ class StreamRun:
             return chunks
 
         yield from tell("started")
+        async_run = self.async_run
         while not stepper.done:
+            if async_run is not None and async_run.cancelled:  # start no further step
+                raise asyncio.CancelledError()
             try:
                 plan = stepper.plan()
             except GraphRecursionError:
@@ -195,3 +213,22 @@ def checked_modes(stream_mode: str | Sequence[str]) -> tuple[tuple[str, ...], bo
                 f"Unknown stream_mode {mode!r}; use one of {list(STREAM_MODES)} or a list of them."
             )
     return modes, single
+
+
+def _resolve_deprecated(kwargs: dict[str, Any]) -> None:
+    """Map ``checkpoint_during`` to ``durability`` (LangGraph's deprecated name for it);
+    refuse ``version="v2"``, which graphkit does not support yet."""
+    if kwargs.pop("version", "v1") != "v1":
+        raise NotImplementedError('version="v2" stream parts are not supported by graphkit yet.')
+    checkpoint_during = kwargs.pop("checkpoint_during", None)
+    if checkpoint_during is None:
+        return
+    warnings.warn(
+        "checkpoint_during= is deprecated: write durability='async' (for True) or "
+        "durability='exit' (for False) instead.",
+        LangGraphDeprecatedSinceV10,
+        stacklevel=4,
+    )
+    if kwargs.get("durability") is not None:
+        raise ValueError("Pass durability= or checkpoint_during=, not both; keep durability=.")
+    kwargs["durability"] = "async" if checkpoint_during else "exit"

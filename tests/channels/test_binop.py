@@ -83,10 +83,22 @@ def test_an_operator_that_raises_leaves_the_value_unchanged():
     assert channel.get() == 1
 
 
-def test_a_dict_write_is_folded_not_treated_as_an_overwrite():
-    channel = BinaryOperatorAggregate(dict, operator.or_)
-    channel.update([{"a": 1}, {"__overwrite__": 2}])
-    assert channel.get() == {"a": 1, "__overwrite__": 2}
+@pytest.mark.parametrize(
+    "writes",
+    [
+        [{"a": 1}, {"b": 2}],  # plain dicts are folded
+        [{"a": 1}, {"__overwrite__": {"b": 2}}],  # LangGraph's dict forms of an Overwrite
+        [{"a": 1}, {"type": "__overwrite__", "value": {"b": 2}}, {"c": 3}],
+        [{"type": "note"}, {"value": 1}],  # look alike, but are not Overwrites
+        [{"__overwrite__": {}}, {"__overwrite__": {}}],  # two in one step: an error
+    ],
+)
+def test_dict_writes_and_dict_overwrites_as_in_langgraph(writes):
+    run_both(
+        BinaryOperatorAggregate(dict, operator.or_),
+        LangGraphBinaryOperatorAggregate(dict, operator.or_),
+        [("update", writes)],
+    )
 
 
 def test_copy_is_independent_and_keeps_the_configuration():

@@ -213,7 +213,7 @@ def test_a_pickle_smuggled_into_a_row_is_refused_and_never_run(path, tmp_path, w
 @pytest.mark.parametrize(
     ("stored", "problem"),
     [
-        (b'{"__gk__": "dataclass", "cls": "antigravity:Fly", "v": {}}', "not loaded"),
+        (b'{"__gk__": "dataclass", "cls": "os:system", "v": {}}', "does not name a class"),
         (b'{"truncated": ', "corrupt JSON"),
     ],
 )

@@ -283,13 +283,28 @@ def test_a_builtin_reducer_without_a_signature_is_accepted():
 
 
 @pytest.mark.parametrize("schema", [EmptyTypedDict, EmptyDataclass, EmptyModel, NoAnnotations])
-def test_a_schema_without_fields_is_not_implemented(schema):
-    with pytest.raises(NotImplementedError) as excinfo:
+def test_a_schema_class_without_fields_is_a_type_error(schema):
+    with pytest.raises(TypeError) as excinfo:
         channels_from_schema(schema)
     assert str(excinfo.value) == (
-        f"State schema {schema!r} has no annotated fields. graphkit supports TypedDict, "
-        "dataclass and pydantic schemas; a single-value ('root') state is not supported yet."
+        f"State schema {schema!r} has no annotated fields, so its graph would have no state. "
+        "Annotate the fields that are the state keys (e.g. `count: int`), or use a type for "
+        "a single-value state, e.g. StateGraph(int)."
     )
+
+
+@pytest.mark.parametrize(
+    ("schema", "kind"),
+    [
+        (int, LastValue),
+        (list[str], LastValue),
+        (Annotated[list, operator.add], BinaryOperatorAggregate),
+    ],
+)
+def test_a_type_without_fields_is_a_single_value_state(schema, kind):
+    channels = channels_from_schema(schema)
+    assert list(channels) == ["__root__"] and schema_keys(schema) == ("__root__",)
+    assert type(channels["__root__"]) is kind
 
 
 @pytest.mark.parametrize("schema", [42, "State", None])
@@ -298,7 +313,8 @@ def test_something_that_is_not_a_schema_is_a_type_error(schema):
         channels_from_schema(schema)
     assert str(excinfo.value) == (
         f"State schema {schema!r} has no fields. Use a TypedDict, a dataclass or a "
-        "pydantic model whose annotated fields are the state keys."
+        "pydantic model whose annotated fields are the state keys, or a type for a "
+        "single-value state, e.g. StateGraph(int) or StateGraph(Annotated[list, operator.add])."
     )
 
 

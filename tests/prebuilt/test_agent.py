@@ -1,6 +1,5 @@
 """create_react_agent: its graph, model binding, options, persistence and bad input."""
 
-import warnings
 from collections.abc import Sequence
 from typing import Annotated, Any
 
@@ -207,11 +206,9 @@ def test_a_malformed_tool_call_ends_the_turn_as_in_langgraph() -> None:
     assert app.get_state(THREAD).next == ()
 
 
-def test_graphkits_in_memory_saver_keeps_objects_langgraphs_cannot_serialize() -> None:
-    """A known difference (graphkit/checkpoint, not this package): graphkit's InMemorySaver
-    keeps values as they are, so an artifact no serializer can write is kept; LangGraph's
-    InMemorySaver serializes and raises TypeError (tests/prebuilt/test_conformance.py runs
-    that scenario against graphkit's SqliteSaver, which raises the same way)."""
+def test_in_memory_saver_refuses_objects_no_serializer_can_write() -> None:
+    """Like LangGraph's InMemorySaver (and graphkit's SqliteSaver), graphkit's in-memory
+    saver refuses an artifact the serializer cannot write, with a TypeError that names it."""
 
     class Opaque:
         pass
@@ -224,10 +221,8 @@ def test_graphkits_in_memory_saver_keeps_objects_langgraphs_cannot_serialize() -
     app = create_react_agent(
         ScriptedChatModel(responses=[asks("made", a=0), "ok"]), [made], checkpointer=InMemorySaver()
     )
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
+    with pytest.raises(TypeError, match="Opaque"):
         app.invoke({"messages": "go"}, THREAD)
-    assert isinstance(app.get_state(THREAD).values["messages"][2].artifact, Opaque)
 
 
 def test_updates_stream_shows_the_loop() -> None:

@@ -140,9 +140,21 @@ def test_unknown_stream_mode_lists_the_supported_ones():
         list(diamond().stream({"log": []}, stream_mode="valuez"))
 
 
-def test_langgraph_options_not_built_yet_say_so():
-    with pytest.raises(NotImplementedError, match="checkpoint_during"):
-        diamond().invoke({"log": []}, checkpoint_during=True)
+def test_checkpoint_during_is_langgraphs_old_name_for_durability():
+    from graphkit.checkpoint import InMemorySaver
+    from graphkit.errors import LangGraphDeprecatedSinceV10
+
+    def saved(**options):
+        saver = InMemorySaver()
+        app = diamond().builder.compile(checkpointer=saver)
+        with pytest.warns(LangGraphDeprecatedSinceV10, match="durability"):
+            app.invoke({"log": []}, {"configurable": {"thread_id": "t"}}, **options)
+        return len(list(saver.list(None)))
+
+    assert saved(checkpoint_during=False) == 1  # durability="exit": the last one only
+    assert saved(checkpoint_during=True) > 1
+    with pytest.raises(ValueError, match="not both"), pytest.warns(LangGraphDeprecatedSinceV10):
+        diamond().invoke({"log": []}, checkpoint_during=True, durability="sync")
 
 
 def test_async_node_under_invoke_says_to_use_ainvoke():

@@ -1,0 +1,152 @@
+"""A run's config is carried as LangGraph carries it (issue 14, item 5): its metadata and
+its primitive ``configurable`` keys go into every checkpoint's metadata (not ``thread_id``,
+``checkpoint_ns``..., not keys starting with "__", not lists or dicts); ``thread_id`` (and
+the other run coordinates) go into the metadata nodes and the "messages" stream see; the
+debug stream's checkpoint metadata is the run's own (source, step, parents)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TypedDict
+
+import pytest
+
+from .harness import Lib, load_graphkit, load_langgraph
+from .scenarios import SAVERS
+
+CONFIG = {
+    "configurable": {
+        "thread_id": "t1",
+        "user_id": "u7",
+        "__private": 1,
+        "a_list": [1],
+        "ratio": 1.5,
+        "flag": True,
+        "api_key": "k",
+    },
+    "metadata": {"tag": "mine", "step": 99, "a_dict": {"x": 1}},
+    "tags": ["t1"],
+}
+
+
+class State(TypedDict, total=False):
+    x: int
+    messages: list
+
+
+def _build(lib: Lib, saver, seen: list):
+    from langchain_core.messages import AIMessage
+
+    def node(state, config):
+        metadata = config["metadata"]
+        seen.append({k: _ns(v) for k, v in metadata.items() if not k.startswith("langgraph_")})
+        return {"x": 1, "messages": [AIMessage("hey", id=f"m{len(seen)}")]}
+
+    inner = lib.StateGraph(State)
+    inner.add_node("inner", node)
+    inner.add_edge(lib.START, "inner")
+    graph = lib.StateGraph(State)
+    graph.add_node("n", node)
+    graph.add_node("sub", inner.compile())
+    graph.add_edge(lib.START, "n")
+    graph.add_edge("n", "sub")
+    return graph.compile(checkpointer=saver)
+
+
+def _ns(value):
+    """A namespace without its task ids."""
+    if isinstance(value, str) and ":" in value:
+        return "|".join(part.split(":")[0] for part in value.split("|"))
+    return value
+
+
+def _metadata(metadata: dict, steps: dict) -> dict:
+    """Checkpoint metadata with each parent checkpoint known by its step."""
+    parents = {ns: steps.get(parent) for ns, parent in (metadata.get("parents") or {}).items()}
+    return {**metadata, "parents": parents}
+
+
+def _observe(lib: Lib, saver_kind: str, use_async: bool = False) -> dict:
+    seen: list = []
+    with SAVERS[saver_kind](lib.name) as saver:
+        app = _build(lib, saver, seen)
+        options = {"stream_mode": ["messages", "debug"], "subgraphs": True}
+
+        async def collect():
+            return [chunk async for chunk in app.astream({"x": 0}, CONFIG, **options)]
+
+        if use_async:
+            chunks = asyncio.run(collect())
+        else:
+            chunks = list(app.stream({"x": 0}, CONFIG, **options))
+        chunks = [(mode, chunk) for _, mode, chunk in chunks]
+        saved = list(saver.list(None))
+        steps = {s.config["configurable"]["checkpoint_id"]: s.metadata["step"] for s in saved}
+        debug = [chunk for mode, chunk in chunks if mode == "debug"]
+        observed = {
+            "node_metadata": seen,
+            "saved": sorted(
+                (
+                    _ns(s.config["configurable"]["checkpoint_ns"]),
+                    sorted(_metadata(s.metadata, steps).items(), key=str),
+                )
+                for s in saved
+            ),
+            "debug_checkpoints": [
+                _metadata(chunk["payload"]["metadata"], steps)
+                for chunk in debug
+                if chunk["type"] == "checkpoint"
+            ],
+            # each distinct metadata once: which messages are sent is item 4's business
+            "messages": sorted(
+                {
+                    repr(sorted((k, _ns(v)) for k, v in chunk[1].items() if k[:10] != "langgraph_"))
+                    for mode, chunk in chunks
+                    if mode == "messages"
+                }
+            ),
+        }
+        update = {"configurable": {"thread_id": "t1", "who": "u8", "__x": 1}, "metadata": {"m2": 1}}
+        app.update_state(update, {"x": 5}, as_node="sub")
+        latest = app.get_state({"configurable": {"thread_id": "t1"}})
+        observed["update"] = _metadata(latest.metadata, steps)
+        return observed
+
+
+@pytest.mark.parametrize("saver", ["memory", "sqlite"])
+def test_config_is_carried_as_langgraph_carries_it(saver):
+    expected = _observe(load_langgraph(), saver)
+    observed = _observe(load_graphkit(), saver)
+    for key in expected:
+        assert observed[key] == expected[key], key
+
+
+@pytest.mark.parametrize("saver", ["memory", "sqlite"])
+def test_async_config_is_carried_as_langgraph_carries_it(saver):
+    """astream; LangGraph's sync SqliteSaver has no async methods, so it runs in memory."""
+    expected = _observe(load_langgraph(), "memory", use_async=True)
+    observed = _observe(load_graphkit(), saver, use_async=True)
+    for key in expected:
+        assert observed[key] == expected[key], key
+
+
+def test_the_case_shows_what_langgraph_copies():
+    saved = dict(_observe(load_langgraph(), "memory")["saved"][-1][1])
+    assert {"tag", "user_id", "ratio", "flag", "api_key"} <= set(saved)
+    assert not {"thread_id", "__private", "a_list", "a_dict"} & set(saved)
+    assert saved["step"] != 99
+
+
+def _debug_task_metadata(lib: Lib) -> list:
+    with SAVERS["memory"](lib.name) as saver:
+        app = _build(lib, saver, [])
+        chunks = app.stream({"x": 0}, CONFIG, stream_mode="debug", subgraphs=True)
+        return [
+            {k: _ns(v) for k, v in chunk["payload"].get("metadata", {}).items()}
+            for _, chunk in chunks
+            if chunk["type"] == "task"
+        ]
+
+
+def test_debug_task_metadata_leaves_out_the_run_coordinates():
+    assert _debug_task_metadata(load_graphkit()) == _debug_task_metadata(load_langgraph())

@@ -1,0 +1,222 @@
+"""stream_mode="messages" sends each message once, as LangGraph does (issue 14, item 4).
+
+LangGraph's StreamMessagesHandler remembers the ids of the messages it sent and of the
+messages each task was given (the fields of its input that are a message or hold
+messages), so a node that echoes its input or returns the whole state sends nothing
+again, in a second run on the same thread too; one handler serves a run and its
+subgraphs; a message without an id is given one. The same graphs run on both libraries.
+"""
+
+import asyncio
+import contextlib
+import dataclasses
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Any, TypedDict
+
+import pytest
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage
+
+import graphkit
+
+KNOWN_IDS = {"h0", "h1", "ai1", "in1", "one", "model-1"}
+
+
+def _lib(side: str) -> Any:
+    if side == "langgraph":
+        from langgraph.graph import START, StateGraph
+        from langgraph.graph.message import add_messages
+
+        return StateGraph, START, add_messages
+    return graphkit.StateGraph, graphkit.START, graphkit.add_messages
+
+
+@contextlib.contextmanager
+def _saver(side: str, kind: str, path: Path) -> Iterator[Any]:
+    if kind == "memory":
+        if side == "langgraph":
+            from langgraph.checkpoint.memory import InMemorySaver
+
+            yield InMemorySaver()
+        else:
+            yield graphkit.InMemorySaver()
+        return
+    connection = sqlite3.connect(path, check_same_thread=False)
+    if side == "langgraph":
+        from langgraph.checkpoint.sqlite import SqliteSaver
+
+        yield SqliteSaver(connection)
+    else:
+        yield graphkit.SqliteSaver(connection)
+    connection.close()
+
+
+def _seen(chunk: Any, subgraphs: bool) -> tuple[Any, ...]:
+    """A chunk as compared: namespace (node names only), kind, id, content, node."""
+    namespace, (message, metadata) = chunk if subgraphs else ((), chunk)
+    names = tuple(part.split(":")[0] for part in namespace)
+    known = message.id if message.id in KNOWN_IDS else ("given" if message.id else None)
+    node = metadata["langgraph_node"]
+    return names, type(message).__name__, known, message.content, node
+
+
+def _stream(app: Any, input: Any, config: Any, how: str, subgraphs: bool = False) -> list:
+    kwargs = {"stream_mode": "messages", "subgraphs": subgraphs}
+    if how == "stream":
+        return [_seen(chunk, subgraphs) for chunk in app.stream(input, config, **kwargs)]
+
+    async def collect() -> list:
+        return [_seen(chunk, subgraphs) async for chunk in app.astream(input, config, **kwargs)]
+
+    return asyncio.run(collect())
+
+
+# -- a node echoes its input, the next returns the whole state; two runs, one thread --------
+
+
+def _echo_graph(side: str, checkpointer: Any) -> Any:
+    StateGraph, START, add_messages = _lib(side)
+
+    class State(TypedDict):
+        messages: Annotated[list[AnyMessage], add_messages]
+
+    def n1(state):
+        return {"messages": [state["messages"][-1], AIMessage("new", id="ai1")]}
+
+    def n2(state):
+        return {"messages": list(state["messages"])}
+
+    builder = StateGraph(State)
+    builder.add_node("n1", n1)
+    builder.add_node("n2", n2)
+    builder.add_edge(START, "n1")
+    builder.add_edge("n1", "n2")
+    return builder.compile(checkpointer=checkpointer)
+
+
+def _two_runs(side: str, kind: str, how: str, path: Path) -> list:
+    with _saver(side, kind, path) as saver:
+        app = _echo_graph(side, saver)
+        config = {"configurable": {"thread_id": "t"}}
+        return [
+            _stream(app, {"messages": [HumanMessage("hi", id=f"h{run}")]}, config, how)
+            for run in range(2)
+        ]
+
+
+@pytest.mark.parametrize("how", ["stream", "astream"])
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_input_and_state_messages_are_not_sent_again(kind, how, tmp_path):
+    # (LangGraph's sync SqliteSaver has no async methods: its in-memory saver, then)
+    lg_kind = "memory" if how == "astream" else kind
+    lg = _two_runs("langgraph", lg_kind, how, tmp_path / "lg.sqlite")
+    gk = _two_runs("graphkit", kind, how, tmp_path / "gk.sqlite")
+    assert gk == lg
+    assert [len(run) for run in gk] == [1, 0]  # only "ai1", and only in the first run
+
+
+# -- a subgraph's messages, a message without id, a single message ------------------------
+
+
+def _subgraph_graph(side: str) -> Any:
+    StateGraph, START, add_messages = _lib(side)
+
+    class State(TypedDict):
+        messages: Annotated[list[AnyMessage], add_messages]
+
+    inner = StateGraph(State)
+    inner.add_node("inner", lambda state: {"messages": [AIMessage("from inner", id="in1")]})
+    inner.add_edge(START, "inner")
+    builder = StateGraph(State)
+    builder.add_node("sub", inner.compile())
+    builder.add_node("no_id", lambda state: {"messages": [AIMessage("no id")]})
+    builder.add_node("single", lambda state: {"messages": AIMessage("single", id="one")})
+    builder.add_edge(START, "sub")
+    builder.add_edge("sub", "no_id")
+    builder.add_edge("no_id", "single")
+    return builder.compile()
+
+
+@pytest.mark.parametrize("how", ["stream", "astream"])
+@pytest.mark.parametrize("subgraphs", [False, True])
+def test_subgraph_messages_and_messages_without_id(subgraphs, how):
+    input = {"messages": [HumanMessage("hi", id="h0")]}
+    lg = _stream(_subgraph_graph("langgraph"), input, None, how, subgraphs)
+    gk = _stream(_subgraph_graph("graphkit"), input, None, how, subgraphs)
+    assert gk == lg
+    assert [chunk[2] for chunk in gk] == ["in1", "given", "one"]
+
+
+def test_a_message_given_an_id_keeps_it_in_the_state():
+    def same_id(side: str) -> bool:
+        sent, final = {}, {}
+        modes = ["messages", "values"]
+        for mode, chunk in _subgraph_graph(side).stream({"messages": []}, stream_mode=modes):
+            if mode == "messages":
+                sent[chunk[1]["langgraph_node"]] = chunk[0].id
+            else:
+                final = {message.content: message.id for message in chunk["messages"]}
+        return sent["no_id"] is not None and sent["no_id"] == final["no id"]
+
+    assert same_id("graphkit") == same_id("langgraph") == True  # noqa: E712
+
+
+# -- a chat model streams; the node returns its message, the next node the state ----------
+
+
+def _model_graph(side: str) -> Any:
+    StateGraph, START, add_messages = _lib(side)
+
+    class State(TypedDict):
+        messages: Annotated[list[AnyMessage], add_messages]
+
+    model = GenericFakeChatModel(messages=iter([AIMessage("hello there", id="model-1")]))
+
+    def call(state):
+        return {"messages": [model.invoke(state["messages"])]}
+
+    builder = StateGraph(State)
+    builder.add_node("call", call)
+    builder.add_node("echo", lambda state: {"messages": state["messages"]})
+    builder.add_edge(START, "call")
+    builder.add_edge("call", "echo")
+    return builder.compile()
+
+
+def test_streamed_model_message_is_not_sent_again():
+    input = {"messages": [HumanMessage("hi", id="h0")]}
+    lg = _stream(_model_graph("langgraph"), input, None, "stream")
+    gk = _stream(_model_graph("graphkit"), input, None, "stream")
+    assert gk == lg
+    assert {chunk[4] for chunk in gk} == {"call"}  # "echo" sends nothing
+    assert {chunk[1] for chunk in gk} == {"AIMessageChunk"}  # the final message is not sent
+
+
+# -- the input is a dataclass: its message fields count as seen ---------------------------
+
+
+def _dataclass_graph(side: str) -> Any:
+    StateGraph, START, add_messages = _lib(side)
+
+    @dataclasses.dataclass
+    class State:
+        messages: Annotated[list[AnyMessage], add_messages]
+        last: Any = None
+
+    def reply(state):
+        return {"messages": [*state.messages, AIMessage("ok", id="ai1")], "last": state.last}
+
+    builder = StateGraph(State)
+    builder.add_node("reply", reply)
+    builder.add_edge(START, "reply")
+    return builder.compile()
+
+
+def test_a_dataclass_input_counts_as_seen():
+    input = {"messages": [HumanMessage("hi", id="h0")], "last": HumanMessage("x", id="h1")}
+    lg = _stream(_dataclass_graph("langgraph"), input, None, "stream")
+    gk = _stream(_dataclass_graph("graphkit"), input, None, "stream")
+    assert gk == lg
+    assert [chunk[2] for chunk in gk] == ["ai1"]  # "h0" and "h1" were given to the node

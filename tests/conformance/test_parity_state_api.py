@@ -1,0 +1,169 @@
+"""The thread API in full (issue 14, item 10): ``bulk_update_state`` with LangGraph's
+``StateUpdate`` semantics (a list of supersteps, each a list of updates applied together
+as one step), and the async twins ``aget_state``, ``aget_state_history`` (an async
+iterator), ``aupdate_state`` and ``abulk_update_state``."""
+
+from __future__ import annotations
+
+import asyncio
+import operator
+from typing import Annotated, TypedDict
+
+import pytest
+
+from .harness import Lib, load_graphkit, load_langgraph
+from .scenarios import SAVERS
+
+THREAD = {"configurable": {"thread_id": "t"}}
+
+
+class State(TypedDict):
+    x: int
+    log: Annotated[list, operator.add]
+
+
+def _build(lib: Lib, saver):
+    graph = lib.StateGraph(State)
+    for name in "abc":
+        graph.add_node(name, lambda state, name=name: {"log": [name]})
+    graph.add_edge(lib.START, "a")
+    graph.add_edge(lib.START, "b")
+    graph.add_edge("a", "c")
+    graph.add_edge("b", "c")
+    return graph.compile(checkpointer=saver, interrupt_before=["c"])
+
+
+def _update(values, as_node, task_id=None):
+    return (values, as_node, task_id)
+
+
+BULKS = {
+    "two_nodes_one_step": [[_update({"log": ["u1"]}, "a"), _update({"log": ["u2"]}, "b")]],
+    "two_steps": [[_update({"log": ["u3"]}, "a")], [_update({"x": 4, "log": ["u4"]}, "b")]],
+    "inferred_node": [[_update({"log": ["u5"]}, None)]],
+    "end_clears_tasks": [[(None, "__end__")]],
+    "input": [[({"x": 5, "log": ["i"]}, "__input__")]],
+    "copy": [[(None, "__copy__")]],
+    "copy_then_update": [[([({"log": ["c1"]}, "a")], "__copy__")]],
+    "then_resume": [[_update({"log": ["u6"]}, "b")]],
+    # refused
+    "no_supersteps": [],
+    "empty_superstep": [[]],
+    "as_node_missing_in_a_pair": [[_update({"log": ["u7"]}, None), _update({}, "b")]],
+    "unknown_node": [[_update({"log": ["u8"]}, "zz")]],
+    "end_with_others": [[(None, "__end__"), _update({}, "a")]],
+    "input_of_nothing": [[(None, "__input__")]],
+}
+
+
+def _snapshot(snapshot, steps: dict) -> tuple:
+    metadata = snapshot.metadata or {}
+    parent = (snapshot.parent_config or {}).get("configurable", {}).get("checkpoint_id")
+    tasks = sorted(task.name for task in snapshot.tasks)
+    shown = (metadata.get("source"), metadata.get("step"), steps.get(parent))
+    return snapshot.values, tuple(snapshot.next), shown, tasks
+
+
+class Sync:
+    def __init__(self, app):
+        self.app = app
+
+    def state(self):
+        return self.app.get_state(THREAD)
+
+    def history(self):
+        return list(self.app.get_state_history(THREAD))
+
+    def bulk(self, supersteps):
+        return self.app.bulk_update_state(THREAD, supersteps)
+
+    def update(self, values, as_node):
+        return self.app.update_state(THREAD, values, as_node)
+
+
+class Async(Sync):
+    def state(self):
+        return asyncio.run(self.app.aget_state(THREAD))
+
+    def history(self):
+        async def collect():
+            return [snapshot async for snapshot in self.app.aget_state_history(THREAD)]
+
+        return asyncio.run(collect())
+
+    def bulk(self, supersteps):
+        return asyncio.run(self.app.abulk_update_state(THREAD, supersteps))
+
+    def update(self, values, as_node):
+        return asyncio.run(self.app.aupdate_state(THREAD, values, as_node))
+
+
+def _observe(lib: Lib, saver_kind: str, api: type[Sync], names: list[str]) -> list:
+    seen: list = []
+    with SAVERS[saver_kind](lib.name) as saver:
+        calls = api(_build(lib, saver))
+        calls.app.invoke({"x": 0, "log": []}, THREAD)
+        for name in names:
+            try:
+                returned = calls.bulk(BULKS[name])
+                outcome = sorted(returned["configurable"])
+            except Exception as error:  # known by class: the messages are graphkit's own
+                outcome = type(error).__name__
+            if name == "then_resume":
+                outcome = (outcome, calls.app.invoke(None, THREAD))
+            history = calls.history()
+            steps = {s.config["configurable"]["checkpoint_id"]: s.metadata["step"] for s in history}
+            seen.append((name, outcome, _snapshot(calls.state(), steps)))
+        seen.append([_snapshot(snapshot, steps) for snapshot in history])
+        return seen
+
+
+SEQUENCES = {
+    "updates": ["two_nodes_one_step", "two_steps", "inferred_node", "then_resume"],
+    "specials": ["input", "end_clears_tasks", "copy", "copy_then_update", "then_resume"],
+    "refused": [
+        name for name in BULKS if list(BULKS).index(name) > list(BULKS).index("then_resume")
+    ],
+}
+
+
+@pytest.mark.parametrize("saver", ["memory", "sqlite"])
+@pytest.mark.parametrize("sequence", list(SEQUENCES))
+def test_bulk_update_state_matches_langgraph(sequence, saver):
+    names = SEQUENCES[sequence]
+    expected = _observe(load_langgraph(), saver, Sync, names)
+    assert _observe(load_graphkit(), saver, Sync, names) == expected
+
+
+@pytest.mark.parametrize("saver", ["memory", "sqlite"])
+@pytest.mark.parametrize("sequence", list(SEQUENCES))
+def test_async_state_api_matches_langgraph(sequence, saver):
+    """LangGraph's sync SqliteSaver has no async methods: its answer comes from memory."""
+    names = SEQUENCES[sequence]
+    expected = _observe(load_langgraph(), "memory", Async, names)
+    assert _observe(load_graphkit(), saver, Async, names) == expected
+
+
+@pytest.mark.parametrize("lib", [load_langgraph, load_graphkit], ids=["langgraph", "graphkit"])
+def test_aupdate_state_and_update_state_agree(lib):
+    """update_state is a one-update bulk_update_state, sync or async."""
+    outcomes = []
+    for api in (Sync, Async):
+        with SAVERS["memory"](lib().name) as saver:
+            calls = api(_build(lib(), saver))
+            calls.app.invoke({"x": 0, "log": []}, THREAD)
+            calls.update({"log": ["u"]}, "a")
+            calls.update(None, "__end__")
+            outcomes.append((calls.state().values, calls.state().next, len(calls.history())))
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0][0]["log"][-1] == "u"
+
+
+def test_aget_state_history_is_an_async_iterator():
+    with SAVERS["memory"]("graphkit") as saver:
+        app = _build(load_graphkit(), saver)
+        app.invoke({"x": 0, "log": []}, THREAD)
+        history = app.aget_state_history(THREAD, limit=1)
+        assert hasattr(history, "__anext__")
+        first = asyncio.run(history.__anext__())
+        assert first.values == app.get_state(THREAD).values

@@ -1,0 +1,40 @@
+"""What graphkit does not support yet says so, with NotImplementedError (docs/compatibility.md,
+"Not yet"), instead of an AttributeError or TypeError from deep inside."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+import pytest
+
+from graphkit import START, StateGraph
+from graphkit.checkpoint import InMemorySaver
+
+
+class State(TypedDict):
+    x: int
+
+
+def builder() -> StateGraph:
+    return StateGraph(State).add_node("a", lambda state: {"x": 1}).add_edge(START, "a")
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        pytest.param(lambda: builder().compile(checkpointer=True), id="checkpointer=True"),
+        pytest.param(lambda: builder().compile(checkpointer=False), id="checkpointer=False"),
+        pytest.param(lambda: builder().set_node_defaults(), id="set_node_defaults"),
+        pytest.param(lambda: builder().compile().invoke({"x": 0}, version="v2"), id="v2-invoke"),
+        pytest.param(lambda: list(builder().compile().stream({"x": 0}, version="v2")), id="v2"),
+    ],
+)
+def test_not_yet_supported_says_so(use):
+    with pytest.raises(NotImplementedError, match="not supported by graphkit yet"):
+        use()
+
+
+def test_version_v1_and_a_real_checkpointer_still_work():
+    app = builder().compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    assert app.invoke({"x": 0}, config, version="v1") == {"x": 1}
