@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 __all__ = ["END", "START"]
 
@@ -29,3 +29,34 @@ ROOT: Final = "__root__"
 
 INTERRUPT: Final = "__interrupt__"
 """Where a paused run's interrupts are reported (and the key breakpoints are tracked under)."""
+
+_MOVED_TO_TYPES: Final = ("Send", "Interrupt")
+"""Names LangGraph once exported from its constants module and now keeps in its types."""
+
+
+def __getattr__(name: str) -> Any:
+    """``from graphkit.constants import Send`` (or ``Interrupt``): the old home of these
+    names, as in LangGraph; it still works, with a ``LangGraphDeprecatedSinceV10``.
+
+    >>> import warnings
+    >>> import graphkit.constants, graphkit.types
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     moved = graphkit.constants.Send
+    >>> moved is graphkit.types.Send, caught[0].category.__name__
+    (True, 'LangGraphDeprecatedSinceV10')
+    """
+    if name not in _MOVED_TO_TYPES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import warnings
+
+    from graphkit import types
+    from graphkit.errors import LangGraphDeprecatedSinceV10
+
+    warnings.warn(
+        f"Importing {name} from graphkit.constants is deprecated (as in LangGraph); "
+        f"write `from graphkit.types import {name}`.",
+        LangGraphDeprecatedSinceV10,
+        stacklevel=2,
+    )
+    return getattr(types, name)

@@ -8,12 +8,16 @@ declared graph before it compiles.
 from __future__ import annotations
 
 import inspect
-import warnings
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from graphkit.constants import END, RESERVED_CHARACTERS, START
-from graphkit.errors import InvalidUpdateError, warn
+from graphkit.errors import (
+    InvalidUpdateError,
+    LangGraphDeprecatedSinceV05,
+    LangGraphDeprecatedSinceV10,
+    warn,
+)
 from graphkit.types import Command, RetryPolicy, Send
 
 if TYPE_CHECKING:
@@ -21,28 +25,53 @@ if TYPE_CHECKING:
 
 # -- building: StateGraph's arguments -----------------------------------------------------
 
-_RENAMED = {"input": "input_schema", "output": "output_schema", "config_schema": "context_schema"}
-"""LangGraph's old ``StateGraph`` argument names, which it still accepts with a warning."""
+_RENAMED = {
+    "input": ("input_schema", LangGraphDeprecatedSinceV05),
+    "output": ("output_schema", LangGraphDeprecatedSinceV05),
+    "config_schema": ("context_schema", LangGraphDeprecatedSinceV10),
+}
+"""LangGraph's old ``StateGraph`` argument names, which it still accepts with a warning
+of the class of the release that renamed them."""
+
+_NODE_RENAMED = {
+    "input": ("input_schema", LangGraphDeprecatedSinceV05),
+    "retry": ("retry_policy", LangGraphDeprecatedSinceV05),
+}
+"""LangGraph's old ``add_node`` argument names, accepted with a warning."""
+
+
+def _renamed(
+    call: str, given: dict[str, Any], renames: Mapping[str, tuple[str, type[Warning]]]
+) -> dict[str, Any]:
+    """Map the old argument names in ``given`` to the new ones, warning about each."""
+    for old, (new, category) in renames.items():
+        if old in given:
+            warn(
+                f"{call}({old}=...) is the old name of `{new}`: `{old}` still works but is "
+                f"deprecated (LangGraph will remove it). Write {call}(..., {new}=...).",
+                category,
+            )
+    return {renames[old][0]: value for old, value in given.items() if old in renames}
 
 
 def renamed_arguments(given: dict[str, Any]) -> dict[str, Any]:
     """Map ``StateGraph(input=..., output=..., config_schema=...)`` to the new names,
-    warning (a DeprecationWarning, as LangGraph does) about each old name used."""
+    warning (``LangGraphDeprecatedSinceV05``/``V10``, as LangGraph does) about each."""
     unknown = sorted(set(given) - set(_RENAMED))
     if unknown:
         raise TypeError(
             f"StateGraph() got unexpected keyword argument(s) {unknown}; it takes "
             "state_schema, context_schema, input_schema and output_schema."
         )
-    for old, new in _RENAMED.items():
-        if old in given:
-            warnings.warn(
-                f"StateGraph({old}=...) is the old name of `{new}`: `{old}` still works but "
-                f"is deprecated (LangGraph will remove it). Write StateGraph(..., {new}=...).",
-                DeprecationWarning,
-                stacklevel=3,
-            )
-    return {new: given[old] for old, new in _RENAMED.items() if old in given}
+    return _renamed("StateGraph", given, _RENAMED)
+
+
+def renamed_node_arguments(given: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Split ``add_node``'s extra keywords into the old names LangGraph still accepts
+    (``retry``, ``input``: mapped to ``retry_policy``, ``input_schema``, with a warning)
+    and the rest."""
+    rest = {key: value for key, value in given.items() if key not in _NODE_RENAMED}
+    return _renamed("add_node", given, _NODE_RENAMED), rest
 
 
 def refuse_unsupported(call: str, /, **options: Any) -> None:
@@ -379,3 +408,40 @@ def subgraph_persistence_mode(checkpointer: bool) -> str:
         f"compile(checkpointer={checkpointer}) (a subgraph's own persistence mode) is not "
         "supported by graphkit yet; leave it out to share the parent's checkpointer."
     )
+
+
+# -- deprecated: CompiledGraph.config_schema() ------------------------------------------
+
+
+def legacy_config_model(graph_name: str, context_schema: Any, include: Sequence[str]) -> Any:
+    """What LangGraph's deprecated ``compiled.config_schema()`` returns: a pydantic model
+    named ``<graph name>Config`` with a ``configurable`` field typed by the context schema
+    (when there is one) and the RunnableConfig keys named in ``include``. It warns
+    ``LangGraphDeprecatedSinceV10``; read ``compiled.builder.context_schema`` instead.
+    Needs pydantic (``pip install graphkit[agents]``)."""
+    warn(
+        "compiled.config_schema() and get_config_jsonschema() are deprecated (as in "
+        "LangGraph 1.0): configuration moved to the context schema; read "
+        "StateGraph(..., context_schema=...) (compiled.builder.context_schema) instead.",
+        LangGraphDeprecatedSinceV10,
+    )
+    try:
+        from pydantic import create_model
+    except ImportError as missing:  # pragma: no cover - pydantic comes with the extra
+        raise ImportError(
+            "compiled.config_schema() builds a pydantic model: pip install graphkit[agents], "
+            "or read the context schema (compiled.builder.context_schema) instead."
+        ) from missing
+    fields: dict[str, Any] = {}
+    if context_schema is not None:
+        fields["configurable"] = (context_schema, None)
+    keys = [key for key in include if key != "configurable"]
+    if keys:
+        from typing import get_type_hints
+
+        from langchain_core.runnables import RunnableConfig
+
+        hints = get_type_hints(RunnableConfig)
+        fields |= {key: (hints[key], None) for key in keys if key in hints}
+    suffix = "Config" if graph_name[:1].isupper() else "_config"
+    return create_model(graph_name + suffix, **fields)

@@ -73,8 +73,19 @@ def missing_checkpoint(
     )
 
 
-def command_input() -> str:
-    return "A Command as input can only resume (Command(resume=...)) so far."
+def command_input_to_parent(command: object) -> str:
+    return (
+        f"The run's input {command!r} is a Command for the parent graph, but this run "
+        "has no parent graph. Give the run Command(update=..., goto=..., resume=...) "
+        "without graph=Command.PARENT."
+    )
+
+
+def bad_input_goto(target: object) -> str:
+    return (
+        f"The run's input Command(goto=...) names {target!r} ({type(target).__name__}); "
+        "goto takes a node name, a Send, or a list of them, e.g. Command(goto='node')."
+    )
 
 
 def no_input() -> str:

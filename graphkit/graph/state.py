@@ -103,7 +103,10 @@ class StateGraph:
         >>> list(StateGraph(TypedDict("S", {"text": str})).add_node(shout).nodes)
         ['shout']
         """
+        old, kwargs = diagnose.renamed_node_arguments(kwargs)
         diagnose.refuse_unsupported("add_node(..., {}=...)", cache_policy=cache_policy, **kwargs)
+        retry_policy = retry_policy if retry_policy is not None else old.get("retry_policy")
+        input_schema = input_schema if input_schema is not None else old.get("input_schema")
         node, action = named_action(node, action)
         diagnose.check_node_name(node, self.nodes)
         policies = diagnose.retry_policies(node, retry_policy)

@@ -29,9 +29,8 @@ def node_writer(
     node: str, keys: frozenset[str], managed: frozenset[str], edges: Writes, input_schema: str = ""
 ) -> Writer:
     """Writes the state keys a node (or the input) returned, dropping others with a warning,
-    then wakes the nodes its Commands go to (the input's go nowhere), then its edges. In a
+    then wakes the nodes its Commands go to (a Command input's too), then its edges. In a
     single-value state (keys: just ``ROOT``), what a node returns is the new value."""
-    routes = node != START
     items = _root_items if keys == {ROOT} else _update_items
 
     def write_node(returned: Any, fresh_read: FreshRead, config: Any) -> Writes:
@@ -43,7 +42,7 @@ def node_writer(
                 writes.append((key, value))
             else:
                 warn(diagnose.unknown_key(node, key, keys, input_schema))
-        if routes and isinstance(returned, (Command, list, tuple)):
+        if isinstance(returned, (Command, list, tuple)):
             for command in returned if isinstance(returned, (list, tuple)) else [returned]:
                 if isinstance(command, Command):
                     writes += _goto_writes(node, command)

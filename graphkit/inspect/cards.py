@@ -25,7 +25,7 @@ from graphkit.inspect.markup import (
     escape,
 )
 from graphkit.inspect.timeline import duration_text, run_timeline_svg
-from graphkit.inspect.values import show, show_error
+from graphkit.inspect.values import show, show_error, was_cancelled
 
 if TYPE_CHECKING:
     from graphkit.pregel.records import (
@@ -277,7 +277,11 @@ def superstep_html(superstep: Superstep) -> str:
     """
     step = superstep.step
     failed = superstep.execution is not None and superstep.execution.error is not None
+    cancelled = failed and was_cancelled(superstep.execution.error)  # type: ignore[union-attr]
     why = "skipped: a task failed, so no channel changed" if failed else ""
+    if cancelled:
+        why = "skipped: the run was cancelled, so no channel changed"
+    outcome = "cancelled" if cancelled else "failed"
     title = "input step" if step == -1 else f"step {step}"
     tasks = len(superstep.plan.tasks)
     changed = len(superstep.update.changes) if superstep.update is not None else 0
@@ -285,7 +289,7 @@ def superstep_html(superstep: Superstep) -> str:
     header = (
         f'<div style="padding:5px 10px;border-bottom:1px solid {BORDER};display:flex;'
         f'gap:10px;align-items:baseline"><b>{escape(title)}</b>{muted(summary)}'
-        + (f'<span style="color:{ERROR[1]};font-weight:600">failed</span>' if failed else "")
+        + (f'<span style="color:{ERROR[1]};font-weight:600">{outcome}</span>' if failed else "")
         + "</div>"
     )
     columns = (

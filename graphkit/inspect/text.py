@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from graphkit.channels import EMPTY
 from graphkit.inspect.timeline import duration_text
-from graphkit.inspect.values import show, show_error
+from graphkit.inspect.values import show, show_error, was_cancelled
 from graphkit.render.text import terminal_text
 from graphkit.types import overwritten_value
 
@@ -78,7 +78,9 @@ def superstep_lines(superstep: Superstep, *, durations: bool = False) -> list[st
         lines.append(_line("PLAN", task.node, width, triggered))
     for result in execution.results if execution is not None else ():
         took = f"({duration_text(result.duration)}) " if durations else ""
-        if result.error is not None:
+        if was_cancelled(result.error):
+            did = f"cancelled ({_one_line(show_error(result.error))}): the run was cancelled"
+        elif result.error is not None:
             did = f"raised {_one_line(show_error(result.error))}"
         elif result.writes:
             did = f"wrote {', '.join(dict.fromkeys(channel for channel, _ in result.writes))}"
@@ -87,6 +89,8 @@ def superstep_lines(superstep: Superstep, *, durations: bool = False) -> list[st
         lines.append(_line("EXECUTE", result.task.node, width, took + did))
     if update is not None:
         lines.extend(_update_lines(superstep, width))
+    elif execution is not None and was_cancelled(execution.error):
+        lines.append("  UPDATE   skipped: the run was cancelled, so no channel changed")
     elif execution is not None and execution.error is not None:
         lines.append("  UPDATE   skipped: a task failed, so no channel changed")
     return [terminal_text(line) for line in lines]
@@ -133,6 +137,9 @@ def _ending(run: Run) -> list[str]:
         execution = run.steps[-1].execution if run.steps else None
         results = execution.results if execution is not None else ()
         bad = next((result for result in results if result.error is not None), None)
+        if bad is not None and was_cancelled(bad.error):
+            stopped = ", ".join(r.task.node for r in results if was_cancelled(r.error))
+            return [f"the run was cancelled at step {following - 1}: {stopped} cancelled ({error})"]
         if bad is not None:
             return [f"the run failed at step {following - 1}: {bad.task.node} raised {error}"]
         return [f"the run failed in step {following - 1}'s Update: {error}"]

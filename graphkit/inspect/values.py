@@ -8,6 +8,7 @@ attributes, so langchain-core need not be installed.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable
 from typing import Any
 
@@ -24,6 +25,7 @@ __all__ = [
     "join_names",
     "show",
     "show_error",
+    "was_cancelled",
 ]
 
 _MAX_DEPTH = 6
@@ -60,6 +62,16 @@ def show_error(error: BaseException | None) -> str:
         return ""
     message = str(error)
     return f"{type(error).__name__}: {message}" if message else type(error).__name__
+
+
+def was_cancelled(error: BaseException | None) -> bool:
+    """True for a task stopped by cancelling its async run (it failed with
+    ``CancelledError``), as opposed to one whose node raised.
+
+    >>> was_cancelled(asyncio.CancelledError()), was_cancelled(ValueError("boom"))
+    (True, False)
+    """
+    return isinstance(error, asyncio.CancelledError)
 
 
 def is_message(value: Any) -> bool:

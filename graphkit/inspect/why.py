@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from graphkit.constants import START
 from graphkit.inspect.explanation import Answer, Explanation, Reason
 from graphkit.inspect.history import History
-from graphkit.inspect.values import branch_target, join_names, show, show_error
+from graphkit.inspect.values import branch_target, join_names, show, show_error, was_cancelled
 from graphkit.inspect.why_not import Finding, NotRan
 from graphkit.inspect.wiring import Wiring
 from graphkit.inspect.wording import both, who_when, wrote_in
@@ -207,6 +207,13 @@ def _failure(superstep: Superstep, node: str) -> list[Reason]:
     if execution is None or execution.error is None:
         return []
     mine = next(result for result in execution.results if result.task.node == node)
+    if was_cancelled(mine.error):
+        text = (
+            f"{node} was cancelled ({show_error(mine.error)}): its run was cancelled while "
+            f"it ran, which stops the step before its Update, so none of step {n}'s writes "
+            "were applied."
+        )
+        return [Reason("raised", text, n)]
     if mine.error is not None:
         text = (
             f"{node} raised {show_error(mine.error)}. A failing task stops the step before "
@@ -214,8 +221,11 @@ def _failure(superstep: Superstep, node: str) -> list[Reason]:
         )
         return [Reason("raised", text, n)]
     failed = tuple(dict.fromkeys(r.task.node for r in execution.results if r.error is not None))
+    how = "was cancelled" if was_cancelled(execution.error) else "raised"
+    if how != "raised" and len(failed) > 1:
+        how = "were cancelled"
     text = (
-        f"{node} finished, but {join_names(failed)} raised in the same step, so step {n}'s "
+        f"{node} finished, but {join_names(failed)} {how} in the same step, so step {n}'s "
         f"Update never ran and {node}'s writes were not applied."
     )
     return [Reason("step_failed", text, n, None, failed)]

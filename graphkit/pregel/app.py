@@ -138,6 +138,21 @@ class CompiledGraph:
             **kwargs,
         ).chunks()
 
+    # -- deprecated (LangGraph 1.0) -----------------------------------------------------
+
+    def config_schema(self, *, include: Sequence[str] | None = None) -> Any:
+        """Deprecated, as in LangGraph: a pydantic model of the configuration (its
+        ``configurable`` field is the context schema). Needs pydantic; warns
+        ``LangGraphDeprecatedSinceV10``. Read ``builder.context_schema`` instead."""
+        from graphkit.diagnostics.graph import legacy_config_model
+
+        context_schema = getattr(self.builder, "context_schema", None)
+        return legacy_config_model(self.name, context_schema, include or ())
+
+    def get_config_jsonschema(self, *, include: Sequence[str] | None = None) -> dict[str, Any]:
+        """Deprecated, as in LangGraph: the JSON schema of ``config_schema()``."""
+        return self.config_schema(include=include).model_json_schema()
+
     # -- threads: reading and editing saved state ----------------------------------------
 
     def get_state(self, config: Mapping[str, Any], *, subgraphs: bool = False) -> Any:

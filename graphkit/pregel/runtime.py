@@ -47,6 +47,17 @@ class Runtime:
     store: Any = None
     stream_writer: Callable[[Any], None] = field(default=_discard)
 
+    # LangGraph 1.2's extras, not built yet: they say so instead of an AttributeError
+    @property
+    def execution_info(self) -> Any:
+        raise NotImplementedError("Runtime.execution_info is not supported by graphkit yet.")
+
+    def override(self, **changes: Any) -> Runtime:
+        raise NotImplementedError("Runtime.override() is not supported by graphkit yet.")
+
+    def merge(self, other: Runtime) -> Runtime:
+        raise NotImplementedError("Runtime.merge() is not supported by graphkit yet.")
+
 
 def get_runtime() -> Runtime:
     """The runtime of the node running in this thread.

@@ -87,6 +87,7 @@ class Stepper:
         self._pending: list[Any] = opening.pending
         self.resumed = opening.resuming
         self._needs_input_step = not opening.resuming
+        self._command_writes = tuple(opening.command_writes)
         # LangGraph's stop: the first step this run takes, plus the limit, plus one
         self._state.stop = self._state.step + config.recursion_limit + 1
         self.context = RunContext(  # what running tasks (and the subgraphs they start) see
@@ -107,6 +108,8 @@ class Stepper:
         self._plan: Plan | None = None
         self.execution: Execution | None = None  # the current step's, until its Update
         self._checkpoint_before = self._state.checkpoint
+        if self._command_writes and self.resumed:
+            self._apply_command()
 
     # -- where we are -----------------------------------------------------------------
 
@@ -186,7 +189,8 @@ class Stepper:
         results: list[TaskResult] = []
         if self._needs_input_step:  # its one task writes its input; nothing runs
             task = plan.tasks[0]
-            results.append(TaskResult(task, ((self.graph.input_channel, task.input),)))
+            writes = (*self._command_writes, (self.graph.input_channel, task.input))
+            results.append(TaskResult(task, writes))
             to_run = Plan(plan.step, ())
         elif self._pending:  # resuming: tasks that finished before are not run again
             reused = reusable_results(plan, self._pending)
@@ -265,6 +269,25 @@ class Stepper:
         return self.run_so_far
 
     # -- helpers ------------------------------------------------------------------------
+
+    def _apply_command(self) -> None:
+        """A ``Command`` input on a saved thread: its writes apply to the loaded checkpoint
+        before the first Plan, with no checkpoint of their own (LangGraph's null writes),
+        recorded as an input step numbered as that checkpoint."""
+        state = self._state
+        loaded = state.checkpoint
+        task = Task(INPUT_TASK, loaded.step, INPUT_TASK, "input", (INPUT_TASK,), (), self._input)
+        result = TaskResult(task, self._command_writes)
+        record = phases.update(self.graph, state, [result])
+        state.step -= 1  # the next step is still the one after the loaded checkpoint
+        state.checkpoint = replace(record.checkpoint, id=loaded.id, step=loaded.step,
+            source=loaded.source, parent_id=loaded.parent_id)  # fmt: skip
+        self._checkpoint_before = state.checkpoint
+        if self.options.record:
+            plan = Plan(loaded.step, (task,))
+            execution = Execution(loaded.step, (result,), (task.id,))
+            update = replace(record, step=loaded.step, checkpoint=state.checkpoint)
+            self._steps.append(Superstep(loaded.step, plan, execution, update, loaded))
 
     def _superstep(self, update: Update | None) -> Superstep:
         plan = self._plan

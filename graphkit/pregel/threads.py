@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from graphkit.checkpoint import Checkpoint, checkpoint_config
 from graphkit.checkpoint.base import new_checkpoint_id
 from graphkit.checkpoint.saver import BaseCheckpointSaver, CheckpointTuple, config_key
-from graphkit.constants import END, INTERRUPT, START
+from graphkit.constants import BRANCH_CHANNEL_PREFIX, END, INTERRUPT, START, TASKS
 from graphkit.diagnostics import threads as diagnose
 from graphkit.errors import EmptyInputError, InvalidUpdateError, warn
 from graphkit.pregel import phases
@@ -25,7 +25,7 @@ from graphkit.pregel.config import carried_metadata
 from graphkit.pregel.records import Plan, Task, TaskResult, Update
 from graphkit.pregel.runtime import NO_ANSWER, Resume, TaskScope
 from graphkit.pregel.spec import GraphSpec, shown
-from graphkit.types import Command, StateUpdate
+from graphkit.types import Command, Send, StateUpdate
 
 if TYPE_CHECKING:
     from graphkit.pregel.app import CompiledGraph
@@ -199,6 +199,9 @@ class Opening:
     resume: Resume | None
     answers: dict[str, tuple[Any, ...]]
     resumes_subgraphs: bool
+    command_writes: list[tuple[str, Any]]
+    """A ``Command`` input's writes, made before anything runs: on a new thread its
+    update (its START task routes its goto), on a saved one its update and goto."""
 
 
 def thread_link(
@@ -226,21 +229,25 @@ def open_thread(
 ) -> Opening:
     """Load the thread's checkpoint, if any, and decide what the run does with
     ``input``: apply it as a new input step, or resume (None / ``Command(resume=...)``)."""
-    answer = NO_ANSWER
+    answer, writes = NO_ANSWER, []
     if isinstance(input, Command):
-        if input.update is not None or input.goto or input.graph is not None:
-            raise NotImplementedError(diagnose.command_input())
-        answer = input.resume
+        if input.graph is not None:
+            raise InvalidUpdateError(diagnose.command_input_to_parent(input))
+        answer, writes = input.resume, command_input_writes(input)
     saved = thread.load() if thread is not None else None
     outer = parent.run if parent is not None else None
     outer_resumes = outer is not None and outer.resuming
     if outer_resumes and saved is not None:
-        input = None  # the parent resumes, so this subgraph resumes where it paused
+        input, writes = None, []  # the parent resumes, so this subgraph resumes where it paused
     if saved is None and isinstance(input, Command):
-        if thread is not None and outer is None:
-            warn(diagnose.nothing_to_resume(thread.thread_id))
-        input, answer = {}, NO_ANSWER  # LangGraph runs the new thread with no input
-    resuming = input is None or isinstance(input, Command)
+        answer = NO_ANSWER
+        if writes:  # a new input step: START reads the Command, as in LangGraph
+            writes = [(key, value) for key, value in writes if not _is_route(key)]
+        else:
+            if thread is not None and outer is None:
+                warn(diagnose.nothing_to_resume(thread.thread_id))
+            input = {}  # LangGraph runs the new thread with no input
+    resuming = input is None or (isinstance(input, Command) and saved is not None)
     pending: list[Any] = list(saved.pending_writes) if saved is not None else []
     discarded: tuple[Task, ...] = ()
     if saved is None:
@@ -254,7 +261,7 @@ def open_thread(
         else:
             state.pass_breakpoints()
             # LangGraph returns a finished thread's state and drops the answer silently
-            answered = isinstance(input, Command) and outer is None and not pending
+            answered = isinstance(input, Command) and outer is None and not (pending or writes)
             if answered and not phases.plan(graph, state).tasks:
                 warn(diagnose.finished_thread(thread.thread_id, state.checkpoint.id))
             latest = thread.saver.get_tuple(thread.thread_config)
@@ -271,7 +278,39 @@ def open_thread(
             resume = outer.resume  # the answers the whole run was resumed with
     answers = {task: tuple(value) for task, channel, value in pending if channel == ANSWERS}
     resumes_subgraphs = thread is not None and (resuming or outer_resumes)
-    return Opening(state, input, resuming, pending, discarded, resume, answers, resumes_subgraphs)
+    return Opening(
+        state, input, resuming, pending, discarded, resume, answers, resumes_subgraphs, writes
+    )
+
+
+def command_input_writes(command: Command) -> list[tuple[str, Any]]:
+    """The writes a ``Command`` given as a run's input makes, as LangGraph's: each goto
+    target wakes its node (or sends its packet), then each update key is written.
+
+    >>> command_input_writes(Command(update={"x": 1}, goto="b"))
+    [('branch:to:b', '__start__'), ('x', 1)]
+    """
+    writes: list[tuple[str, Any]] = []
+    for target in command.destinations():
+        if isinstance(target, Send):
+            writes.append((TASKS, target))
+        elif isinstance(target, str):
+            if target != END:
+                writes.append((f"{BRANCH_CHANNEL_PREFIX}{target}", START))
+        else:
+            raise TypeError(diagnose.bad_input_goto(target))
+    update = command.update
+    if isinstance(update, dict):
+        writes += update.items()
+    elif isinstance(update, (list, tuple)):
+        writes += update
+    elif update is not None:
+        writes += vars(update).items()
+    return writes
+
+
+def _is_route(channel: str) -> bool:
+    return channel == TASKS or channel.startswith(BRANCH_CHANNEL_PREFIX)
 
 
 def reusable_results(plan: Plan, pending: Sequence[Any]) -> dict[str, TaskResult]:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, TypedDict
 
 import pytest
+from typing_extensions import TypedDict as ExtTypedDict
 
 from .harness import canonical
 from .scenarios import SAVERS
@@ -243,19 +244,19 @@ DEPRECATED: dict[str, tuple[Callable[[str], Any], str, str, str | None]] = {
         lambda lib: _builder(lib)(Counter, config_schema=Counter),
         "LangGraphDeprecatedSinceV10",
         "context_schema",
-        "graphkit/diagnostics/graph.py warns a plain DeprecationWarning",
+        None,
     ),
     "StateGraph(input=...)": (
         lambda lib: _builder(lib)(Counter, input=Counter),
         "LangGraphDeprecatedSinceV05",
         "input_schema",
-        "graphkit/diagnostics/graph.py warns a plain DeprecationWarning",
+        None,
     ),
     "StateGraph(output=...)": (
         lambda lib: _builder(lib)(Counter, output=Counter),
         "LangGraphDeprecatedSinceV05",
         "output_schema",
-        "graphkit/diagnostics/graph.py warns a plain DeprecationWarning",
+        None,
     ),
     "add_node(retry=...)": (
         lambda lib: _builder(lib)(Counter).add_node(
@@ -263,13 +264,13 @@ DEPRECATED: dict[str, tuple[Callable[[str], Any], str, str, str | None]] = {
         ),
         "LangGraphDeprecatedSinceV05",
         "retry_policy",
-        "graphkit/graph/state.py refuses it without naming retry_policy",
+        None,
     ),
     "add_node(input=...)": (
         lambda lib: _builder(lib)(Counter).add_node("a", lambda state: state, input=Counter),
         "LangGraphDeprecatedSinceV05",
         "input_schema",
-        "graphkit/graph/state.py refuses it without naming input_schema",
+        None,
     ),
     "invoke(checkpoint_during=True)": (
         lambda lib: _graph(lib).compile().invoke({"n": 0}, checkpoint_during=True),
@@ -287,25 +288,25 @@ DEPRECATED: dict[str, tuple[Callable[[str], Any], str, str, str | None]] = {
         lambda lib: _graph(lib).compile().config_schema(),
         "LangGraphDeprecatedSinceV10",
         "context",
-        "graphkit/pregel/app.py has no config_schema",
+        None,
     ),
     "compiled.get_config_jsonschema()": (
         lambda lib: _graph(lib).compile().get_config_jsonschema(),
         "LangGraphDeprecatedSinceV10",
         "context",
-        "graphkit/pregel/app.py has no get_config_jsonschema",
+        None,
     ),
     "constants.Send": (
         lambda lib: _module(lib, "langgraph.constants", "graphkit.constants").Send,
         "LangGraphDeprecatedSinceV10",
         "graphkit.types",
-        "graphkit/constants.py has no module __getattr__ for moved names",
+        None,
     ),
     "constants.Interrupt": (
         lambda lib: _module(lib, "langgraph.constants", "graphkit.constants").Interrupt,
         "LangGraphDeprecatedSinceV10",
         "graphkit.types",
-        "graphkit/constants.py has no module __getattr__ for moved names",
+        None,
     ),
     "pregel.types module": (
         lambda lib: importlib.reload(
@@ -313,7 +314,7 @@ DEPRECATED: dict[str, tuple[Callable[[str], Any], str, str, str | None]] = {
         ),
         "LangGraphDeprecatedSinceV10",
         "graphkit.types",
-        "graphkit/pregel/types.py does not exist",
+        None,
     ),
 }
 
@@ -334,3 +335,84 @@ def test_a_deprecated_name_is_accepted_with_langgraphs_warning_or_refused_naming
         assert category in warned, f"{name} is accepted silently or under another warning"
     else:
         assert replacement in str(error), f"{name} is refused without naming {replacement}"
+
+
+# -- the renamed arguments and moved names behave as the new ones -----------------------
+
+
+def _renamed_run(library: str) -> list[Any]:
+    """A graph built with every old argument name: a node with a private input schema
+    (add_node(input=...)) that fails once and is retried (add_node(retry=...))."""
+    StateGraph = _builder(library)
+    failures = []
+
+    def flaky(state):
+        if not failures:
+            failures.append(1)
+            raise ValueError("once")
+        return {"n": state["n"] + 1}
+
+    def private(state):
+        return {"n": state["n"] * 10}
+
+    retry = _retry_policy(library)._replace(retry_on=ValueError, initial_interval=0.0)
+    graph, warned, _ = _caught(lambda: StateGraph(Counter, input=Counter, output=Counter))
+    seen = [warned]
+    seen.append(_caught(lambda: graph.add_node("flaky", flaky, retry=retry))[1])
+    seen.append(_caught(lambda: graph.add_node("private", private, input=Counter))[1])
+    graph.add_edge("__start__", "flaky")
+    graph.add_edge("flaky", "private")
+    seen.append(canonical(graph.compile().invoke({"n": 1})))
+    seen.append(len(failures))
+    return seen
+
+
+def test_the_old_argument_names_work_as_the_new_ones():
+    expected = _renamed_run("langgraph")
+    assert expected[-1] == 1 and expected[0]
+    assert _renamed_run("graphkit") == expected
+
+
+class Ctx(ExtTypedDict):  # pydantic needs typing_extensions' TypedDict on Python 3.11
+    user: str
+
+
+def _config_schemas(library: str) -> list[Any]:
+    seen = []
+    for context, name in ((None, None), (Ctx, "bot"), (Ctx, "Bot")):
+        graph = _builder(library)(Counter, context_schema=context)
+        graph.add_node("inc", lambda state: state)
+        graph.add_edge("__start__", "inc")
+        app = graph.compile(name=name) if name else graph.compile()
+        model, warned, _ = _caught(lambda app=app: app.config_schema(include=["tags"]))
+        schema, warned_too, _ = _caught(app.get_config_jsonschema)
+        seen.append([model.__name__, model.model_json_schema(), warned, schema, warned_too])
+    return seen
+
+
+def test_config_schema_and_its_json_schema_match_langgraphs():
+    expected = _config_schemas("langgraph")
+    assert expected[1][4] == ["LangGraphDeprecatedSinceV10"]
+    assert _config_schemas("graphkit") == expected
+
+
+@pytest.mark.parametrize("name", ["Send", "Interrupt"])
+def test_the_moved_names_are_the_types_ones(name):
+    import graphkit.constants
+    import graphkit.types
+
+    moved, warned, _ = _caught(lambda: getattr(graphkit.constants, name))
+    assert moved is getattr(graphkit.types, name)
+    assert warned == ["LangGraphDeprecatedSinceV10"]
+    with pytest.raises(AttributeError, match="NoSuchName"):
+        graphkit.constants.NoSuchName  # noqa: B018
+
+
+def test_pregel_types_re_exports_the_types_ones():
+    import graphkit.types
+
+    old, warned, _ = _caught(
+        lambda: importlib.reload(importlib.import_module("graphkit.pregel.types"))
+    )
+    assert warned == ["LangGraphDeprecatedSinceV10"]
+    assert old.__all__ and all(getattr(old, n) is getattr(graphkit.types, n) for n in old.__all__)
