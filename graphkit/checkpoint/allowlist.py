@@ -48,7 +48,7 @@ SAFE_CLASSES: frozenset[tuple[str, str]] = frozenset(
     | {("langchain_core.messages.base", "BaseMessageChunk")}
     | {("langchain_core.messages.modifier", "RemoveMessage")}
     | {("langchain_core.documents.base", "Document")}
-    | {("graphkit.types", "Overwrite")}
+    | {("graphkit.types", "Overwrite"), ("graphkit.types", "Interrupt")}
     | {
         (f"langchain_core.messages.{module}", f"{kind}Message{chunk}")
         for module, kind in zip(_MESSAGES, _KINDS, strict=True)
