@@ -283,6 +283,16 @@ def raised_by_router(name: str, source: str) -> str:
     return f"Raised by the router {name} of node {source!r} (add_conditional_edges)."
 
 
+def async_router_in_sync_run(name: str, source: str) -> TypeError:
+    """An ``async def`` router met in a synchronous run (LangGraph raises TypeError too)."""
+    where = "the input" if source == START else f"node {source!r}"
+    return TypeError(
+        f"The router {name} of {where} (add_conditional_edges) is an async function, "
+        "and this run is synchronous. Run the graph with `await app.ainvoke(...)` or "
+        "`app.astream(...)`, or make the router a plain def."
+    )
+
+
 def bad_goto(node: str, command: Command) -> str:
     return (
         f"Node {node!r} returned {command!r}: goto takes a node name, END, a Send, "

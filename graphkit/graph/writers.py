@@ -4,6 +4,9 @@ its node writer (state updates, Command routes, edges), then its conditional edg
 
 from __future__ import annotations
 
+import asyncio
+import inspect
+from collections.abc import Callable
 from typing import Any
 
 from graphkit.constants import BRANCH_CHANNEL_PREFIX, END, START, TASKS
@@ -12,7 +15,9 @@ from graphkit.diagnostics.graph import refuse_langgraph_class
 from graphkit.errors import InvalidUpdateError, ParentCommand, warn
 from graphkit.graph.declaration import Branch
 from graphkit.graph.schema import ROOT, coerce_to_schema
+from graphkit.pregel.runtime import current_scope
 from graphkit.pregel.spec import FreshRead, Writer, accepts_config
+from graphkit.streaming.aio import run_on_loop
 from graphkit.types import Command, Send
 
 __all__ = ["branch_channel", "node_writer", "router_writer"]
@@ -59,7 +64,7 @@ def router_writer(branch: Branch, reads: tuple[str, ...], schema: Any) -> Writer
     input schema, plus the keys the node returned (a dict state only; the state wins):
     a router after a node with a private input schema still sees the node's update."""
     coerce = coerce_to_schema(schema)
-    wants_config = accepts_config(branch.path)
+    route = _router_call(branch)
     merge = branch.input_schema is None
     root = reads == (ROOT,)
 
@@ -71,15 +76,45 @@ def router_writer(branch: Branch, reads: tuple[str, ...], schema: Any) -> Writer
             state = coerce(state)
         if merge and isinstance(returned, dict) and isinstance(state, dict):
             state = {**returned, **state}
-        try:
-            result = branch.path(state, config=config) if wants_config else branch.path(state)
-        except Exception as error:
-            error.add_note(diagnose.raised_by_router(branch.name, branch.source))
-            raise
+        result = route(state, config)
         chosen = result if isinstance(result, (list, tuple)) else [result]
         return [write for choice in chosen for write in _route_writes(_resolve(branch, choice))]
 
     return write_route
+
+
+def _router_call(branch: Branch) -> Callable[[Any, Any], Any]:
+    """``call(state, config)``: the router's answer; what the router raises gets a note
+    naming it. An ``async def`` router (known here, once) is awaited as in LangGraph: its
+    coroutine runs on the event loop of the async run calling it, as an async node's
+    does; a synchronous run refuses it."""
+    path, wants_config = branch.path, accepts_config(branch.path)
+    is_async = _is_async(path)
+
+    def call(state: Any, config: Any) -> Any:
+        loop = _caller_loop(branch) if is_async else None
+        try:
+            result = path(state, config=config) if wants_config else path(state)
+            return result if loop is None else run_on_loop(result, loop)
+        except Exception as error:
+            error.add_note(diagnose.raised_by_router(branch.name, branch.source))
+            raise
+
+    return call
+
+
+def _is_async(path: Any) -> bool:
+    """True for an ``async def`` router, or an object whose ``__call__`` is one."""
+    method = getattr(path, "__call__", None)  # noqa: B004
+    return inspect.iscoroutinefunction(path) or inspect.iscoroutinefunction(method)
+
+
+def _caller_loop(branch: Branch) -> asyncio.AbstractEventLoop:
+    """The event loop of the async run whose task calls the router (else TypeError)."""
+    scope = current_scope()
+    if scope is None or scope.run.loop is None:
+        raise diagnose.async_router_in_sync_run(branch.name, branch.source)
+    return scope.run.loop
 
 
 def _goto_writes(node: str, command: Command) -> Writes:

@@ -8,8 +8,9 @@ import asyncio
 import contextvars
 import hashlib
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from graphkit.diagnostics import runtime as diagnose
@@ -20,7 +21,15 @@ from graphkit.types import Interrupt
 if TYPE_CHECKING:
     from graphkit.pregel.records import Task
 
-__all__ = ["INJECTABLE", "Resume", "Runtime", "get_runtime", "get_stream_writer", "interrupt"]
+__all__ = [
+    "INJECTABLE",
+    "ExecutionInfo",
+    "Resume",
+    "Runtime",
+    "get_runtime",
+    "get_stream_writer",
+    "interrupt",
+]
 
 INJECTABLE = ("config", "writer", "runtime", "store")
 """Parameter names a node function can declare to be handed these (LangGraph's)."""
@@ -34,10 +43,37 @@ def _discard(chunk: Any) -> None:
 
 
 @frozen_record()
+class ExecutionInfo:
+    """Where a running node is, as LangGraph's ``langgraph.runtime.ExecutionInfo``:
+    the checkpoint its step was planned from (``""`` when graphkit has none saved), its
+    ``checkpoint_ns`` and ``task_id``, the run's ``thread_id`` and ``run_id`` (None when
+    the config has none), and, under a retry policy, ``node_attempt`` (1 for the first
+    attempt) and ``node_first_attempt_time`` (``time.time()`` when it started).
+
+    >>> info = ExecutionInfo(checkpoint_id="", checkpoint_ns="a:1", task_id="1")
+    >>> info.patch(node_attempt=2).node_attempt
+    2
+    """
+
+    checkpoint_id: str
+    checkpoint_ns: str
+    task_id: str
+    thread_id: str | None = None
+    run_id: str | None = None
+    node_attempt: int = 1
+    node_first_attempt_time: float | None = None
+
+    def patch(self, **changes: Any) -> ExecutionInfo:
+        """A copy with the given fields replaced."""
+        return replace(self, **changes)
+
+
+@frozen_record()
 class Runtime:
     """The run-scoped things a node may use: ``context`` from ``invoke(..., context=...)``,
-    ``store`` from ``compile(store=...)``, and ``stream_writer``, which sends a chunk to
-    ``stream_mode="custom"`` (a no-op otherwise).
+    ``store`` from ``compile(store=...)``, ``stream_writer``, which sends a chunk to
+    ``stream_mode="custom"`` (a no-op otherwise), and, inside a running node,
+    ``execution_info`` (an ``ExecutionInfo``; None elsewhere).
 
     >>> Runtime(context={"user": "ada"}).context
     {'user': 'ada'}
@@ -46,17 +82,40 @@ class Runtime:
     context: Any = None
     store: Any = None
     stream_writer: Callable[[Any], None] = field(default=_discard)
-
-    # LangGraph 1.2's extras, not built yet: they say so instead of an AttributeError
-    @property
-    def execution_info(self) -> Any:
-        raise NotImplementedError("Runtime.execution_info is not supported by graphkit yet.")
+    execution_info: ExecutionInfo | None = None
 
     def override(self, **changes: Any) -> Runtime:
-        raise NotImplementedError("Runtime.override() is not supported by graphkit yet.")
+        """A copy with the given fields replaced.
+
+        >>> Runtime(context=1).override(context=2).context
+        2
+        """
+        return replace(self, **changes)
 
     def merge(self, other: Runtime) -> Runtime:
-        raise NotImplementedError("Runtime.merge() is not supported by graphkit yet.")
+        """``other``'s fields where it has them (a truthy value, a stream writer that is
+        not the no-op one), else this runtime's, as LangGraph merges runtimes.
+
+        >>> Runtime(context=1, store="s").merge(Runtime(context=2)).store
+        's'
+        """
+        writer = other.stream_writer
+        return Runtime(
+            context=other.context or self.context,
+            store=other.store or self.store,
+            stream_writer=self.stream_writer if writer is _discard else writer,
+            execution_info=other.execution_info or self.execution_info,
+        )
+
+    def patch_execution_info(self, **changes: Any) -> Runtime:
+        """A copy whose ``execution_info`` has the given fields replaced."""
+        if self.execution_info is None:
+            raise RuntimeError(
+                "Runtime.patch_execution_info() needs an execution_info to patch: only a "
+                "running node's runtime has one (the node's `runtime` parameter or "
+                "get_runtime())."
+            )
+        return replace(self, execution_info=self.execution_info.patch(**changes))
 
 
 def get_runtime() -> Runtime:
@@ -69,7 +128,7 @@ def get_runtime() -> Runtime:
     scope = _scope.get()
     if scope is None:
         raise RuntimeError("get_runtime() works only inside a running node.")
-    return scope.run.runtime
+    return _task_runtime(scope)
 
 
 def get_stream_writer() -> Callable[[Any], None]:
@@ -87,7 +146,8 @@ class RunContext:
     """Everything Execute needs besides the plan and the channels: ``namespace`` is
     LangGraph's checkpoint_ns (() for a root run); ``resume`` and ``answers`` (per task id)
     answer ``interrupt()``; ``thread`` is the ``ThreadLink`` (None without a checkpointer);
-    ``listener`` the ``graphkit.streaming.Listener`` running tasks send chunks to."""
+    ``listener`` the ``graphkit.streaming.Listener`` running tasks send chunks to;
+    ``task_runtimes`` the runtimes of the tasks whose nodes asked for one, by task id."""
 
     config: Mapping[str, Any]
     runtime: Runtime = field(default_factory=Runtime)
@@ -98,6 +158,7 @@ class RunContext:
     thread: Any = None
     resuming: bool = False
     listener: Any = None
+    task_runtimes: dict[str, TaskRuntime] = field(default_factory=dict)
 
 
 class Resume:
@@ -178,6 +239,8 @@ def enter_task(scope: TaskScope, config: Any = None) -> tuple[Any, ...]:
     """Make ``scope`` (and, for langchain-core callbacks, ``config``: a chat model called
     without a config reports to them, as in LangGraph) current; ``leave_task`` undoes it."""
     token = _scope.set(scope)
+    if scope.attempt:  # a retry: the node's runtime parameter shows the new attempt
+        _next_attempt(scope)
     if scope.run.listener is None or not scope.run.listener.callbacks or config is None:
         return (token,)
     from langchain_core.runnables.config import var_child_runnable_config
@@ -198,9 +261,12 @@ def injected_values(node: Any, task: Task, run: RunContext) -> tuple[dict[str, A
     if not node.injected and not callbacks:
         return {}, None
     config = task_config(run, task, node)
-    offered = {"config": config, "runtime": run.runtime, "store": run.runtime.store}
+    offered = {"config": config, "store": run.runtime.store}
     offered["writer"] = run.runtime.stream_writer
-    return {name: offered[name] for name in node.injected}, config
+    injected = {name: offered.get(name) for name in node.injected}
+    if "runtime" in injected:
+        injected["runtime"] = _start_task_runtime(task, run, injected).runtime
+    return injected, config
 
 
 def task_config(run: RunContext, task: Task, node: Any) -> dict[str, Any]:
@@ -240,3 +306,58 @@ def _with_handlers(existing: Any, handlers: Sequence[Any]) -> Any:
 def current_scope() -> TaskScope | None:
     """The scope of the task running in this thread, if a graph runs inside a node."""
     return _scope.get()
+
+
+# -- the runtime of one task: the run's, plus where the task is (its ExecutionInfo) ------
+
+
+@dataclass(slots=True)
+class TaskRuntime:
+    """The runtime a task's node sees, kept across its attempts: ``injected`` is the
+    keyword arguments its node is called with (None when it asked for no ``runtime``),
+    updated on each retry so the parameter shows the attempt as ``get_runtime()`` does."""
+
+    runtime: Runtime
+    injected: dict[str, Any] | None = None
+
+
+def _start_task_runtime(task: Task, run: RunContext, injected: Any = None) -> TaskRuntime:
+    """The task's runtime at its first attempt (started now), kept in ``run``."""
+    thread_id = run.config.get("configurable", {}).get("thread_id")
+    saved = None
+    if run.thread is not None:  # (a subgraph run inside a node has it here only)
+        saved, thread_id = run.thread.checkpoint_id, thread_id or run.thread.thread_id
+    info = ExecutionInfo(
+        checkpoint_id=saved or "",
+        checkpoint_ns="|".join((*run.namespace, f"{task.node}:{task.id}")),
+        task_id=task.id,
+        thread_id=thread_id,
+        run_id=str(run_id) if (run_id := run.config.get("run_id")) else None,
+        node_first_attempt_time=time.time(),
+    )
+    current = TaskRuntime(run.runtime.override(execution_info=info), injected)
+    run.task_runtimes[task.id] = current
+    return current
+
+
+def _task_runtime(scope: TaskScope) -> Runtime:
+    """The runtime of the task ``scope`` runs (made on the first ask when its node took
+    no ``runtime`` parameter: then its first attempt is timed from that ask)."""
+    current = scope.run.task_runtimes.get(scope.task.id)
+    if current is None:
+        current = _start_task_runtime(scope.task, scope.run)
+        if scope.attempt:  # asked first on a retry: when the first attempt began is unknown
+            current.runtime = current.runtime.patch_execution_info(
+                node_attempt=scope.attempt + 1, node_first_attempt_time=None
+            )
+    return current.runtime
+
+
+def _next_attempt(scope: TaskScope) -> None:
+    """Count a retry in the task's runtime, if anyone asked for it."""
+    current = scope.run.task_runtimes.get(scope.task.id)
+    if current is None:
+        return
+    current.runtime = current.runtime.patch_execution_info(node_attempt=scope.attempt + 1)
+    if current.injected is not None:
+        current.injected["runtime"] = current.runtime

@@ -9,7 +9,6 @@ import pytest
 
 from graphkit import START, StateGraph
 from graphkit.checkpoint import InMemorySaver
-from graphkit.pregel.runtime import Runtime
 
 
 class State(TypedDict):
@@ -28,9 +27,6 @@ def builder() -> StateGraph:
         pytest.param(lambda: builder().set_node_defaults(), id="set_node_defaults"),
         pytest.param(lambda: builder().compile().invoke({"x": 0}, version="v2"), id="v2-invoke"),
         pytest.param(lambda: list(builder().compile().stream({"x": 0}, version="v2")), id="v2"),
-        pytest.param(lambda: Runtime().execution_info, id="execution_info"),
-        pytest.param(lambda: Runtime().override(context=1), id="override"),
-        pytest.param(lambda: Runtime().merge(Runtime()), id="merge"),
     ],
 )
 def test_not_yet_supported_says_so(use):
