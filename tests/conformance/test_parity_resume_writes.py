@@ -95,23 +95,14 @@ def _observe(lib: Lib, shape: str, saver_kind: str, mode: str) -> dict:
     return seen
 
 
-# (shape, saver, mode) -> the exact difference, for the parameters graphkit does not match yet
-KNOWN_GAPS: dict[tuple[str, str, str], str] = {}
-
 VARIANTS = [
-    (shape, saver, mode)
+    pytest.param(shape, saver, mode, id=f"{shape}-{saver}-{mode}")
     for shape in ("node", "call", "inside")
     for saver, mode in (("memory", "sync"), ("sqlite", "sync"), ("memory", "async"))
 ]
 
 
-def _param(shape: str, saver: str, mode: str):
-    gap = KNOWN_GAPS.get((shape, saver, mode))
-    marks = [pytest.mark.xfail(strict=True, reason=gap)] if gap else []
-    return pytest.param(shape, saver, mode, id=f"{shape}-{saver}-{mode}", marks=marks)
-
-
-@pytest.mark.parametrize(("shape", "saver", "mode"), [_param(*v) for v in VARIANTS])
+@pytest.mark.parametrize(("shape", "saver", "mode"), VARIANTS)
 def test_resume_keeps_subgraph_and_sibling_writes(shape: str, saver: str, mode: str) -> None:
     expected = _observe(load_langgraph(), shape, saver, mode)
     got = _observe(load_graphkit(), shape, saver, mode)
