@@ -413,10 +413,11 @@ def _successors(builder: StateGraph) -> dict[str, set[str]]:
     return successors
 
 
-def subgraph_persistence_mode(checkpointer: bool) -> str:
+def bad_checkpointer(checkpointer: Any) -> str:
     return (
-        f"compile(checkpointer={checkpointer}) (a subgraph's own persistence mode) is not "
-        "supported by graphkit yet; leave it out to share the parent's checkpointer."
+        f"compile(checkpointer=...) got a {type(checkpointer).__name__}: pass a saver "
+        "(e.g. InMemorySaver(), SqliteSaver), or, for a subgraph, True (its own thread "
+        "in its parent's), False (save nothing) or None (share the parent's)."
     )
 
 

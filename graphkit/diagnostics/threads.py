@@ -48,6 +48,23 @@ def no_checkpointer() -> str:
     )
 
 
+def own_thread_at_root() -> str:
+    return (
+        "checkpointer=True cannot be used for root graphs: it gives a subgraph its own "
+        "thread inside its parent's. Run this graph as a node (or from a node) of a graph "
+        "compiled with a checkpointer, or compile it with a saver, e.g. "
+        "compile(checkpointer=InMemorySaver())."
+    )
+
+
+def no_subgraph_at(namespace: str) -> str:
+    return (
+        f"No subgraph at checkpoint_ns {namespace!r}: no node of this graph runs one by "
+        "that name. Use the config of a subgraph task's state (get_state(config, "
+        "subgraphs=True).tasks[i].state.config), or leave checkpoint_ns out."
+    )
+
+
 def missing_checkpoint(
     saver: BaseCheckpointSaver, config: Mapping[str, Any], checkpoint_id: str
 ) -> CheckpointNotFoundError:

@@ -244,6 +244,11 @@ class StateGraph:
     ) -> CompiledGraph:
         """Check the graph and turn it into a runnable ``CompiledGraph``.
 
+        ``checkpointer``: a saver (``InMemorySaver()``, ``SqliteSaver``...) to keep the
+        state of each thread; for a subgraph, ``True`` keeps its own thread across calls
+        within its parent's, ``False`` saves nothing, ``None`` saves each call apart (a
+        subgraph always saves through its parent's saver, as in LangGraph).
+
         ``executor`` (a graphkit extension): a ``concurrent.futures.Executor`` for a step's
         parallel tasks, e.g. a dask client's ``get_executor()``; default: a shared thread pool.
 
@@ -253,8 +258,9 @@ class StateGraph:
         {'x': 2}
         """
         diagnose.refuse_unsupported("compile({}=...)", **kwargs)
-        if isinstance(checkpointer, bool):
-            raise NotImplementedError(diagnose.subgraph_persistence_mode(checkpointer))
+        saver_like = callable(getattr(checkpointer, "get_tuple", None))
+        if not (checkpointer is None or isinstance(checkpointer, bool) or saver_like):
+            raise TypeError(diagnose.bad_checkpointer(checkpointer))
         spec = compile_graph(self)
         diagnose.check_interrupts(interrupt_before, interrupt_after, self.nodes)
         self.compiled = True

@@ -15,7 +15,7 @@ from graphkit.diagnostics.graph import refuse_langgraph_class
 from graphkit.errors import InvalidUpdateError, ParentCommand, warn
 from graphkit.graph.declaration import Branch
 from graphkit.graph.schema import ROOT, coerce_to_schema
-from graphkit.pregel.runtime import current_scope
+from graphkit.pregel.runtime import caller_loop
 from graphkit.pregel.spec import FreshRead, Writer, accepts_config
 from graphkit.streaming.aio import run_on_loop
 from graphkit.types import Command, Send
@@ -110,11 +110,12 @@ def _is_async(path: Any) -> bool:
 
 
 def _caller_loop(branch: Branch) -> asyncio.AbstractEventLoop:
-    """The event loop of the async run whose task calls the router (else TypeError)."""
-    scope = current_scope()
-    if scope is None or scope.run.loop is None:
+    """The event loop of the async run (or ``aupdate_state``) calling the router (else
+    TypeError)."""
+    loop = caller_loop()
+    if loop is None:
         raise diagnose.async_router_in_sync_run(branch.name, branch.source)
-    return scope.run.loop
+    return loop
 
 
 def _goto_writes(node: str, command: Command) -> Writes:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from graphkit.pregel.app import CompiledGraph
     from graphkit.pregel.records import Run
 
-__all__ = ["counter_run", "forecast_graph", "forecast_run", "paused_thread"]
+__all__ = ["counter_run", "forecast_graph", "forecast_run", "paused_thread", "subgraph_run"]
 
 
 class Counter(TypedDict):
@@ -115,3 +115,19 @@ def paused_thread() -> tuple[CompiledGraph, dict]:
     config = {"configurable": {"thread_id": "example"}}
     app.invoke({"topic": "today", "tokens": 0}, config)
     return app, config
+
+
+def subgraph_run() -> Run:
+    """A node ``sub`` running a subgraph that keeps its own thread across calls
+    (``compile(checkpointer=True)``), in a thread of an in-memory saver.
+
+    >>> subgraph_run().steps[-1].execution.results[0].subruns[0].values
+    {'n': 2}
+    """
+    from graphkit.checkpoint import InMemorySaver
+
+    inner = StateGraph(Counter).add_node("inc", lambda state: {"n": state["n"] + 1})
+    sub = inner.add_edge(START, "inc").compile(checkpointer=True)
+    outer = StateGraph(Counter).add_node("sub", sub).add_edge(START, "sub")
+    app = outer.compile(checkpointer=InMemorySaver())
+    return app.trace({"n": 1}, {"configurable": {"thread_id": "example"}})

@@ -11,6 +11,7 @@ pandas only when called. Cells hold the run's values themselves; pass
 | ``writes`` | write | step, task_id, node, channel, value |
 | ``changes`` | channel change | step, channel, before, after, version_before, version_after, writers, values, reducer |
 | ``state`` | step with an Update | step, then one column per state key (every key of the schema) |
+| ``subgraphs`` | subgraph run a task started | step, node, call, kept, saved_in, status, steps, namespace, task_id |
 
 The ``state`` and ``changes`` tables show the runtime's own channels (``__start__``,
 ``branch:to:*``, ``join:*``, ``__pregel_*``) only with ``internal=True``.
@@ -39,6 +40,7 @@ __all__ = [
     "run_rows",
     "state_columns",
     "state_rows",
+    "subgraph_rows",
     "superstep_frame",
     "superstep_rows",
     "task_rows",
@@ -69,11 +71,22 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "values",
         "reducer",
     ),
+    "subgraphs": (
+        "step",
+        "node",
+        "call",
+        "kept",
+        "saved_in",
+        "status",
+        "steps",
+        "namespace",
+        "task_id",
+    ),
     "superstep": ("phase", "node", "channel", "before", "value", "detail"),
 }
 """The columns of each table (``state`` and ``timeline`` are built elsewhere)."""
 
-KINDS = ("tasks", "writes", "changes", "state", "timeline")
+KINDS = ("tasks", "writes", "changes", "state", "timeline", "subgraphs")
 """The kinds ``Run.to_frame(kind)`` accepts."""
 
 # Columns whose cells are run values; ``readable=True`` turns them into text.
@@ -82,6 +95,7 @@ _VALUE_COLUMNS = {
     "writes": ("value",),
     "changes": ("before", "after", "values"),
     "superstep": ("before", "value"),
+    "subgraphs": (),
 }
 
 
@@ -268,10 +282,51 @@ def _row(phase: str, node: str, channel: str | None, before: Any, value: Any, de
     }
 
 
+def subgraph_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
+    """One row per subgraph run a task started (a retry's too), and where its state is
+    ``kept``: in the subgraph's own thread, across calls (``compile(checkpointer=True)``),
+    for this call only (the default: it saves under its task's namespace), or nowhere
+    (``checkpointer=False``, or no checkpointer above it). ``call`` numbers the runs one
+    task started.
+
+    >>> from graphkit.inspect.examples import subgraph_run
+    >>> [(row["node"], row["kept"], row["saved_in"]) for row in subgraph_rows(subgraph_run().steps)]
+    [('sub', 'own thread', 'sub')]
+    """
+    rows = []
+    for superstep in steps:
+        if superstep.execution is None:
+            continue
+        for result in superstep.execution.results:
+            for subrun in result.subruns:
+                last = subrun.namespace[-1] if subrun.namespace else ""
+                rows.append(
+                    {
+                        "step": result.task.step,
+                        "node": result.task.node,
+                        "call": int(last) if last.isdigit() else 0,
+                        "kept": _kept(subrun.saved_in),
+                        "saved_in": subrun.saved_in,
+                        "status": subrun.status,
+                        "steps": len(subrun.steps),
+                        "namespace": "|".join(subrun.namespace),
+                        "task_id": result.task.id,
+                    }
+                )
+    return rows
+
+
+def _kept(saved_in: str | None) -> str:
+    if saved_in is None:
+        return "not saved"
+    return "this call" if ":" in saved_in else "own thread"
+
+
 _ROWS: dict[str, Callable[[Iterable[Superstep]], list[dict[str, Any]]]] = {
     "tasks": task_rows,
     "writes": write_rows,
     "changes": change_rows,
+    "subgraphs": subgraph_rows,
 }
 
 
@@ -282,10 +337,10 @@ def run_rows(run: Run, kind: str = "tasks", *, internal: bool = False) -> list[d
     >>> from graphkit.inspect.examples import counter_run
     >>> len(run_rows(counter_run(), "writes"))
     4
-    >>> run_rows(counter_run(), "task")
+    >>> run_rows(counter_run(), "task")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: Unknown table 'task'; use one of 'tasks', 'writes', 'changes', 'state', 'timeline'.
+    ValueError: Unknown table 'task'; use one of 'tasks', 'writes', 'changes', 'state', ...
     """
     if kind == "changes" and not internal:
         return [row for row in change_rows(run.steps) if not is_internal(row["channel"])]

@@ -1,4 +1,6 @@
-"""A thread's checkpoints and pending writes as tables.
+"""A thread's checkpoints and pending writes as tables; a config whose
+``checkpoint_ns`` names a subgraph's thread (``{"checkpoint_ns": "node"}`` for a
+subgraph compiled with ``checkpointer=True``) shows that thread, with its own columns.
 
 Checkpoints form a tree once a thread is forked (``update_state`` on an older
 checkpoint, or a replay): each row names its parent and its source, and
@@ -72,9 +74,19 @@ def checkpoint_rows(app: CompiledGraph, config: Mapping[str, Any]) -> list[dict[
             "fork_of": parent if parent is not None and children[parent] > 1 else None,
             "next": snapshot.next,
         }
-        row.update({key: snapshot.values.get(key) for key in app.spec.state_keys})
+        row.update({key: snapshot.values.get(key) for key in _state_keys(app, config)})
         rows.append(row)
     return rows
+
+
+def _state_keys(app: CompiledGraph, config: Mapping[str, Any]) -> tuple[str, ...]:
+    """The state keys of the graph whose thread ``config`` names: ``app``'s, or those
+    of the subgraph its ``checkpoint_ns`` leads to (e.g. a subgraph's own thread)."""
+    from graphkit.pregel.thread_state import subgraph_at
+
+    namespace = config_key(config, "checkpoint_ns") or ""
+    graph = (subgraph_at(app, namespace) if namespace else None) or app
+    return graph.spec.state_keys
 
 
 def pending_write_rows(app: CompiledGraph, config: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -105,7 +117,7 @@ def checkpoints_frame(app: CompiledGraph, config: Mapping[str, Any]) -> pandas.D
     """``checkpoint_rows`` as a DataFrame."""
     pandas = require("pandas", extra="notebook", feature="checkpoints_frame()")
 
-    columns = [*CHECKPOINT_COLUMNS, *app.spec.state_keys]
+    columns = [*CHECKPOINT_COLUMNS, *_state_keys(app, config)]
     return pandas.DataFrame(checkpoint_rows(app, config), columns=columns)
 
 

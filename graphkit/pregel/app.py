@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
-from graphkit.pregel import threads
+from graphkit.pregel import thread_edits, thread_state
 from graphkit.pregel.config import RunConfig
 from graphkit.pregel.records import Run
 from graphkit.pregel.runtime import Runtime
@@ -157,7 +157,7 @@ class CompiledGraph:
 
     def get_state(self, config: Mapping[str, Any], *, subgraphs: bool = False) -> Any:
         """The thread's state: values, next nodes, pending tasks and interrupts."""
-        return threads.get_state(self, config)
+        return thread_state.get_state(self, config, subgraphs)
 
     def get_state_history(
         self,
@@ -168,13 +168,14 @@ class CompiledGraph:
         limit: int | None = None,
     ) -> Iterator[Any]:
         """The thread's checkpoints as state snapshots, newest first."""
-        return threads.get_state_history(self, config, filter=filter, before=before, limit=limit)
+        history = thread_state.get_state_history
+        return history(self, config, filter=filter, before=before, limit=limit)
 
     def update_state(
         self, config: Mapping[str, Any], values: Any, as_node: str | None = None
     ) -> dict[str, Any]:
         """Write ``values`` as if ``as_node`` had returned them; returns the new config."""
-        return threads.update_state(self, config, values, as_node)
+        return thread_edits.update_state(self, config, values, as_node)
 
     def bulk_update_state(
         self, config: Mapping[str, Any], supersteps: Sequence[Sequence[Any]]
@@ -198,11 +199,11 @@ class CompiledGraph:
         >>> app.get_state(thread).values, app.get_state(thread).metadata["step"]
         ({'x': 1, 'y': 2}, 2)
         """
-        return threads.bulk_update_state(self, config, supersteps)
+        return thread_edits.bulk_update_state(self, config, supersteps)
 
     async def aget_state(self, config: Mapping[str, Any], *, subgraphs: bool = False) -> Any:
         """``get_state`` for async code."""
-        return await threads.aget_state(self, config)
+        return await thread_state.aget_state(self, config, subgraphs)
 
     async def aget_state_history(
         self,
@@ -213,7 +214,7 @@ class CompiledGraph:
         limit: int | None = None,
     ) -> AsyncIterator[Any]:
         """``get_state_history`` for async code: ``async for snapshot in ...``."""
-        history = threads.aget_state_history(
+        history = thread_state.aget_state_history(
             self, config, filter=filter, before=before, limit=limit
         )
         async for snapshot in history:
@@ -223,13 +224,13 @@ class CompiledGraph:
         self, config: Mapping[str, Any], values: Any, as_node: str | None = None
     ) -> dict[str, Any]:
         """``update_state`` for async code."""
-        return await threads.aupdate_state(self, config, values, as_node)
+        return await thread_edits.aupdate_state(self, config, values, as_node)
 
     async def abulk_update_state(
         self, config: Mapping[str, Any], supersteps: Sequence[Sequence[Any]]
     ) -> dict[str, Any]:
         """``bulk_update_state`` for async code."""
-        return await threads.abulk_update_state(self, config, supersteps)
+        return await thread_edits.abulk_update_state(self, config, supersteps)
 
     async def ainvoke(
         self,

@@ -224,9 +224,10 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
     started = time.perf_counter()
     failed: list[Exception] = []
     subruns: list[Any] = []
+    subgraph_calls = [0]
     answers = run.answers.get(task.id, ()) if run.answers else ()
     while True:
-        scope = TaskScope(run, task, len(failed), subruns, [*answers])
+        scope = TaskScope(run, task, len(failed), subruns, [*answers], 0, subgraph_calls)
         writes: list[tuple[str, Any]] = []
         output, error, interrupts = None, None, ()
         token = enter_task(scope, task_config)

@@ -212,8 +212,11 @@ class Superstep:
 class Run:
     """The supersteps of one invocation, from the input step: ``values`` after the last
     Update, ``status`` ``"done"``, ``"running"``, ``"error"`` or ``"out_of_steps"``, the
-    ``namespace`` of the task that ran a subgraph (() at the root), and the graph's
-    ``state_keys`` in schema order, written or not."""
+    ``namespace`` of the task that ran a subgraph (() at the root), the graph's
+    ``state_keys`` in schema order, written or not, and ``saved_in``: the checkpoint
+    namespace the run saved its checkpoints under (``""`` at the root; a subgraph's own
+    thread, its node name, with ``checkpointer=True``; its task's namespace by default),
+    or None when it saved nothing."""
 
     steps: tuple[Superstep, ...]
     values: Mapping[str, Any]
@@ -221,6 +224,7 @@ class Run:
     error: BaseException | None = None
     namespace: tuple[str, ...] = ()
     state_keys: tuple[str, ...] = ()
+    saved_in: str | None = None
 
     def step(self, number: int) -> Superstep:
         """The superstep numbered ``number`` (the input step is -1)."""

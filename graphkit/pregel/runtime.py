@@ -186,7 +186,8 @@ class Resume:
 class TaskScope:
     """What a running task offers the code it runs: subgraphs get their namespace and
     leave their runs here; ``interrupt()`` finds its answers here. ``attempt`` is 0 for
-    the first attempt (a retry's subgraphs get their own namespace)."""
+    the first attempt; ``subgraph_calls`` counts the subgraph runs the task started, over
+    all its attempts (each call gets its own namespace, as in LangGraph)."""
 
     run: RunContext
     task: Task
@@ -194,6 +195,7 @@ class TaskScope:
     subruns: list[Any] = field(default_factory=list)
     answers: list[Any] = field(default_factory=list)
     interrupts_seen: int = 0
+    subgraph_calls: list[int] = field(default_factory=lambda: [0])
 
     @property
     def namespace(self) -> tuple[str, ...]:
@@ -202,6 +204,20 @@ class TaskScope:
         if self.attempt:
             return (*self.run.namespace, label, str(self.attempt))
         return (*self.run.namespace, label)
+
+    @property
+    def subgraph_namespace(self) -> tuple[str, ...]:
+        """The namespace of the next subgraph run this task starts: the run's, then
+        ``"node:task_id"``, then the call's number from the second call on."""
+        calls = self.subgraph_calls[0]
+        label = (f"{self.task.node}:{self.task.id}",)
+        return (*self.run.namespace, *label, str(calls)) if calls else (*self.run.namespace, *label)
+
+    def start_subgraph(self) -> tuple[str, ...]:
+        """Count a subgraph run this task starts; its namespace."""
+        namespace = self.subgraph_namespace
+        self.subgraph_calls[0] += 1
+        return namespace
 
 
 def interrupt(value: Any) -> Any:
@@ -215,7 +231,7 @@ def interrupt(value: Any) -> Any:
     scope = _scope.get()
     if scope is None:
         raise diagnose.interrupt_outside_node()
-    if scope.run.thread is None:
+    if scope.run.resume is None:  # no thread here nor above: nothing can answer
         warn(diagnose.interrupt_without_checkpointer(scope.task.node, scope.task.step))
     index = scope.interrupts_seen
     scope.interrupts_seen += 1
@@ -306,6 +322,28 @@ def _with_handlers(existing: Any, handlers: Sequence[Any]) -> Any:
 def current_scope() -> TaskScope | None:
     """The scope of the task running in this thread, if a graph runs inside a node."""
     return _scope.get()
+
+
+_editing_loop: contextvars.ContextVar[asyncio.AbstractEventLoop | None] = contextvars.ContextVar(
+    "graphkit_editing_loop", default=None
+)
+
+
+def caller_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop of the async code the running writers serve: the async run of the
+    current task, or the caller of ``aupdate_state`` (None for sync callers)."""
+    scope = _scope.get()
+    return scope.run.loop if scope is not None else _editing_loop.get()
+
+
+async def in_worker_thread(function: Callable[..., Any], *args: Any) -> Any:
+    """``function(*args)`` in a worker thread that may await a coroutine (an async
+    router) on this event loop, as the writers of an async run do."""
+    token = _editing_loop.set(asyncio.get_running_loop())
+    try:
+        return await asyncio.to_thread(function, *args)
+    finally:
+        _editing_loop.reset(token)
 
 
 # -- the runtime of one task: the run's, plus where the task is (its ExecutionInfo) ------

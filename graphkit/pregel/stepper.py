@@ -21,7 +21,7 @@ from graphkit.pregel.config import RunConfig
 from graphkit.pregel.records import Execution, Plan, Run, Superstep, Task, TaskResult, Update
 from graphkit.pregel.runtime import RunContext, Runtime, current_scope
 from graphkit.pregel.spec import GraphSpec, shown
-from graphkit.pregel.threads import open_thread, reusable_results, thread_link
+from graphkit.pregel.threads import NULL_TASK, open_thread, reusable_results, thread_link
 
 __all__ = ["INPUT_TASK", "RunOptions", "Stepper"]
 
@@ -80,14 +80,17 @@ class Stepper:
         self.options = options = options or RunOptions()
         # Started from inside a node: this is a subgraph run of that task.
         self._parent = parent = current_scope()
-        self.namespace: tuple[str, ...] = parent.namespace if parent is not None else ()
-        self.thread = thread_link(options.checkpointer, config.raw, options.durability, parent)
+        self.namespace: tuple[str, ...] = parent.start_subgraph() if parent is not None else ()
+        self.thread = thread_link(
+            options.checkpointer, config.raw, options.durability, parent, self.namespace
+        )
         opening = open_thread(graph, self.thread, parent, input)
         self._state, self._input, self._discarded = opening.state, opening.input, opening.discarded
         self._pending: list[Any] = opening.pending
         self.resumed = opening.resuming
         self._needs_input_step = not opening.resuming
         self._command_writes = tuple(opening.command_writes)
+        self._null_writes = tuple(opening.null_writes)
         # LangGraph's stop: the first step this run takes, plus the limit, plus one
         self._state.stop = self._state.step + config.recursion_limit + 1
         self.context = RunContext(  # what running tasks (and the subgraphs they start) see
@@ -108,7 +111,7 @@ class Stepper:
         self._plan: Plan | None = None
         self.execution: Execution | None = None  # the current step's, until its Update
         self._checkpoint_before = self._state.checkpoint
-        if self._command_writes and self.resumed:
+        if (self._command_writes or self._null_writes) and self.resumed:
             self._apply_command()
 
     # -- where we are -----------------------------------------------------------------
@@ -152,9 +155,9 @@ class Stepper:
         steps = tuple(self._steps)
         if self._plan is not None and self._plan.tasks and not self.done:
             steps += (self._superstep(None),)
-        return Run(
-            steps, self.values, self.status, self.error, self.namespace, self.graph.state_keys
-        )
+        saved_in = self.thread.namespace if self.thread is not None else None
+        keys = self.graph.state_keys
+        return Run(steps, self.values, self.status, self.error, self.namespace, keys, saved_in)
 
     # -- the phases ---------------------------------------------------------------------
 
@@ -272,13 +275,17 @@ class Stepper:
 
     def _apply_command(self) -> None:
         """A ``Command`` input on a saved thread: its writes apply to the loaded checkpoint
-        before the first Plan, with no checkpoint of their own (LangGraph's null writes),
-        recorded as an input step numbered as that checkpoint."""
+        before the first Plan, with no checkpoint of their own, saved as the checkpoint's
+        writes of no task (LangGraph's null writes, so a resume after a pause keeps them;
+        those saved by an earlier run apply first), recorded as an input step numbered as
+        that checkpoint."""
         state = self._state
         loaded = state.checkpoint
         task = Task(INPUT_TASK, loaded.step, INPUT_TASK, "input", (INPUT_TASK,), (), self._input)
-        result = TaskResult(task, self._command_writes)
+        result = TaskResult(task, (*self._null_writes, *self._command_writes))
         record = phases.update(self.graph, state, [result])
+        if self.thread is not None and self._command_writes:
+            self.thread.save_writes(NULL_TASK, list(self._command_writes))
         state.step -= 1  # the next step is still the one after the loaded checkpoint
         state.checkpoint = replace(record.checkpoint, id=loaded.id, step=loaded.step,
             source=loaded.source, parent_id=loaded.parent_id)  # fmt: skip

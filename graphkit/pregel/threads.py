@@ -2,20 +2,17 @@
 
 ``open_thread`` finds where a run starts (a new input step, or a saved checkpoint it
 resumes, forking a new branch when that is not the thread's latest); ``ThreadLink``
-saves each Update's checkpoint and each finished task's writes; ``get_state``,
-``get_state_history`` and ``update_state`` read and edit a thread, as in LangGraph.
+saves each Update's checkpoint and each finished task's writes. Reading and editing
+a saved thread is ``graphkit.pregel.thread_state``.
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from graphkit.checkpoint import Checkpoint, checkpoint_config
-from graphkit.checkpoint.base import new_checkpoint_id
 from graphkit.checkpoint.saver import BaseCheckpointSaver, CheckpointTuple, config_key
 from graphkit.constants import BRANCH_CHANNEL_PREFIX, END, INTERRUPT, START, TASKS
 from graphkit.diagnostics import threads as diagnose
@@ -24,29 +21,18 @@ from graphkit.pregel import phases
 from graphkit.pregel.config import carried_metadata
 from graphkit.pregel.records import Plan, Task, TaskResult, Update
 from graphkit.pregel.runtime import NO_ANSWER, Resume, TaskScope
-from graphkit.pregel.spec import GraphSpec, shown
-from graphkit.types import Command, Send, StateUpdate
+from graphkit.pregel.spec import GraphSpec
+from graphkit.types import Command, Send
 
 if TYPE_CHECKING:
-    from graphkit.pregel.app import CompiledGraph
+    pass
 
 __all__ = [
     "INTERRUPT",
     "Opening",
-    "PregelTask",
-    "StateSnapshot",
-    "StateUpdate",
     "ThreadLink",
-    "abulk_update_state",
-    "aget_state",
-    "aget_state_history",
-    "aupdate_state",
-    "bulk_update_state",
-    "get_state",
-    "get_state_history",
     "open_thread",
     "restore",
-    "update_state",
 ]
 
 ANSWERS = "__resume__"
@@ -55,6 +41,9 @@ NO_WRITES = "__no_writes__"
 """Saved for a task that finished without writing, so a resume knows it finished."""
 SPECIAL = (INTERRUPT, ANSWERS, ERROR)
 DURABILITY = ("sync", "async", "exit")
+NULL_TASK = "00000000-0000-0000-0000-000000000000"
+"""The task id of saved writes no task made (a ``Command`` input's): LangGraph's null
+writes, applied again when a run resumes from their checkpoint and by ``get_state``."""
 COPY, INPUT_NODE = "__copy__", "__input__"
 """``as_node`` values of ``bulk_update_state`` that fork the checkpoint, or write an input."""
 
@@ -143,10 +132,14 @@ class ThreadLink:
             writes = [(ERROR, repr(result.error))]
         else:
             writes = list(result.writes) or [(NO_WRITES, None)]
+        self.save_writes(result.task.id, writes)
+
+    def save_writes(self, task_id: str, writes: list[tuple[str, Any]]) -> None:
+        """Save writes against the checkpoint saved (or loaded) last."""
         if self.durability == "exit":
-            self._held_writes.append((result.task.id, writes))
+            self._held_writes.append((task_id, writes))
         else:
-            self.saver.put_writes(self.config, writes, result.task.id)
+            self.saver.put_writes(self.config, writes, task_id)
 
     def close(self, status: str = "done") -> None:
         """Save what durability "exit" held back. As in LangGraph, a subgraph run that
@@ -202,26 +195,50 @@ class Opening:
     command_writes: list[tuple[str, Any]]
     """A ``Command`` input's writes, made before anything runs: on a new thread its
     update (its START task routes its goto), on a saved one its update and goto."""
+    null_writes: list[tuple[str, Any]]
+    """The writes an earlier ``Command`` input saved on the checkpoint a run resumes
+    from (its next step had paused or failed): applied again first, as in LangGraph."""
 
 
 def thread_link(
-    checkpointer: BaseCheckpointSaver | None,
+    checkpointer: BaseCheckpointSaver | bool | None,
     config: Any,
     durability: str | None,
     parent: TaskScope | None,
+    namespace: tuple[str, ...] = (),
 ) -> ThreadLink | None:
-    """Where a run saves: its checkpointer's thread, its parent run's (a subgraph), or nowhere."""
-    namespace = "|".join(parent.namespace) if parent is not None else ""
-    outer = parent.run.thread if parent is not None else None
-    if checkpointer is None and outer is not None:
-        checkpointer, durability = outer.saver, outer.durability
-        # the parent's thread, and what the task's config carries into metadata
-        configurable = {**config.get("configurable", {}), "thread_id": outer.thread_id}
-        configurable.pop("checkpoint_id", None)
-        config = {**config, "configurable": configurable}
-    if checkpointer is None:
+    """Where a run saves. A root run: its own checkpointer, or nowhere. A subgraph run
+    (``namespace`` given by its parent task): the parent lends its saver, as in
+    LangGraph, whatever saver the subgraph was compiled with; ``checkpointer=False``
+    saves nowhere, ``True`` keeps the subgraph's own thread (its namespace without task
+    ids), None saves this call under its task's namespace."""
+    if parent is None:
+        if checkpointer is True:
+            raise RuntimeError(diagnose.own_thread_at_root())
+        if checkpointer is None or checkpointer is False:
+            return None
+        return ThreadLink(checkpointer, config, "", durability)
+    outer = parent.run.thread
+    if outer is None or checkpointer is False:
         return None
-    return ThreadLink(checkpointer, config, namespace, durability, outer)
+    joined = "|".join(namespace)
+    # the parent's thread, and what the task's config carries into metadata
+    configurable = {**config.get("configurable", {}), "thread_id": outer.thread_id}
+    configurable.pop("checkpoint_id", None)
+    config = {**config, "configurable": configurable}
+    if checkpointer is True:
+        joined = own_thread_namespace(joined)
+    return ThreadLink(outer.saver, config, joined, outer.durability, outer)
+
+
+def own_thread_namespace(namespace: str) -> str:
+    """Where a ``checkpointer=True`` subgraph keeps its thread: its namespace without
+    task ids, so one history per node name (and call number) per parent thread.
+
+    >>> own_thread_namespace("outer:1f2e|inner:9a8b|1")
+    'outer|inner|1'
+    """
+    return "|".join(part.split(":")[0] for part in namespace.split("|"))
 
 
 def open_thread(
@@ -233,7 +250,8 @@ def open_thread(
     if isinstance(input, Command):
         if input.graph is not None:
             raise InvalidUpdateError(diagnose.command_input_to_parent(input))
-        answer, writes = input.resume, command_input_writes(input)
+        answer = NO_ANSWER if input.resume is None else input.resume
+        writes = command_input_writes(input)
     saved = thread.load() if thread is not None else None
     outer = parent.run if parent is not None else None
     outer_resumes = outer is not None and outer.resuming
@@ -271,16 +289,33 @@ def open_thread(
     waiting = sum(len(value) for _, channel, value in pending if channel == INTERRUPT)
     if waiting > 1 and answer is not NO_ANSWER and not isinstance(answer, dict):
         raise RuntimeError(diagnose.several_interrupts())
-    resume = None  # nothing can answer an interrupt without a thread
+    resume = None  # nothing can answer an interrupt without a thread here or above
     if thread is not None:
         resume = Resume(answer)
-        if outer is not None and outer.resume is not None and answer is NO_ANSWER:
-            resume = outer.resume  # the answers the whole run was resumed with
+    if outer is not None and outer.resume is not None and answer is NO_ANSWER:
+        # the answers the whole run was resumed with; a subgraph saving nothing
+        # (checkpointer=False) starts over and takes them as LangGraph's does
+        resume = outer.resume
     answers = {task: tuple(value) for task, channel, value in pending if channel == ANSWERS}
     resumes_subgraphs = thread is not None and (resuming or outer_resumes)
+    saved_null = null_writes(pending) if resuming else []
     return Opening(
-        state, input, resuming, pending, discarded, resume, answers, resumes_subgraphs, writes
+        state,
+        input,
+        resuming,
+        pending,
+        discarded,
+        resume,
+        answers,
+        resumes_subgraphs,
+        writes,
+        saved_null,
     )
+
+
+def null_writes(pending: Sequence[Any]) -> list[tuple[str, Any]]:
+    """The saved writes of no task (``NULL_TASK``), in the order they were saved."""
+    return [(channel, value) for task_id, channel, value in pending if task_id == NULL_TASK]
 
 
 def command_input_writes(command: Command) -> list[tuple[str, Any]]:
@@ -323,291 +358,3 @@ def reusable_results(plan: Plan, pending: Sequence[Any]) -> dict[str, TaskResult
                 writes.append((channel, value))
     tasks = [task for task in plan.tasks if task.id in finished]
     return {task.id: TaskResult(task, tuple(finished[task.id]), reused=True) for task in tasks}
-
-
-# -- reading and editing a thread --------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class PregelTask:
-    """A task of a saved step, with LangGraph's fields: finished (``result``), failed
-    (``error``), paused (``interrupts``) or not run yet."""
-
-    id: str
-    name: str
-    path: tuple[Any, ...]
-    error: Any = None
-    interrupts: tuple[Any, ...] = ()
-    state: Any = None
-    result: Any = None
-
-
-@dataclass(frozen=True, slots=True)
-class StateSnapshot:
-    """The state of a thread at one checkpoint, as ``get_state`` returns it."""
-
-    values: dict[str, Any]
-    next: tuple[str, ...]
-    config: dict[str, Any]
-    metadata: dict[str, Any] | None
-    created_at: str | None
-    parent_config: dict[str, Any] | None
-    tasks: tuple[PregelTask, ...]
-    interrupts: tuple[Any, ...] = ()
-
-
-def _saver(app: CompiledGraph) -> BaseCheckpointSaver:
-    if app.checkpointer is None:
-        raise ValueError(diagnose.no_checkpointer())
-    return app.checkpointer  # type: ignore[no-any-return]
-
-
-def get_state(app: CompiledGraph, config: Mapping[str, Any]) -> StateSnapshot:
-    """The thread's latest state (or the checkpoint ``config`` names)."""
-    return _state_of(app, config, _saver(app).get_tuple(config))
-
-
-async def aget_state(app: CompiledGraph, config: Mapping[str, Any]) -> StateSnapshot:
-    """``get_state`` reading through the saver's async ``aget_tuple``."""
-    saved = await _saver(app).aget_tuple(config)
-    if saved is None and config_key(config, "checkpoint_id"):  # the error lists the thread
-        return await asyncio.to_thread(_state_of, app, config, None)
-    return _state_of(app, config, saved)
-
-
-def _state_of(
-    app: CompiledGraph, config: Mapping[str, Any], saved: CheckpointTuple | None
-) -> StateSnapshot:
-    checkpoint_id = config_key(config, "checkpoint_id")
-    if saved is None and checkpoint_id:  # LangGraph returns an empty snapshot here
-        raise diagnose.missing_checkpoint(_saver(app), config, checkpoint_id)
-    if saved is None:
-        return StateSnapshot({}, (), dict(config), None, None, None, ())
-    return snapshot(app.spec, saved, apply_pending=not checkpoint_id)
-
-
-def get_state_history(
-    app: CompiledGraph, config: Mapping[str, Any], **options: Any
-) -> Iterator[StateSnapshot]:
-    """The thread's checkpoints as snapshots, newest first (``filter``, ``before``, ``limit``)."""
-    for saved in _saver(app).list(config, **options):
-        yield snapshot(app.spec, saved, apply_pending=False)
-
-
-async def aget_state_history(
-    app: CompiledGraph, config: Mapping[str, Any], **options: Any
-) -> AsyncIterator[StateSnapshot]:
-    """``get_state_history`` reading through the saver's async ``alist``."""
-    async for saved in _saver(app).alist(config, **options):
-        yield snapshot(app.spec, saved, apply_pending=False)
-
-
-def snapshot(graph: GraphSpec, saved: CheckpointTuple, apply_pending: bool) -> StateSnapshot:
-    """A checkpoint as ``get_state`` shows it; ``apply_pending`` applies finished tasks' writes."""
-    state = restore(graph, saved.checkpoint)
-    plan = phases.plan(graph, state)
-    finished = reusable_results(plan, saved.pending_writes)
-    applied = finished if apply_pending else {}
-    first: dict[tuple[str, str], Any] = {}  # each task's first saved write per channel
-    for task_id, channel, value in saved.pending_writes:
-        first.setdefault((task_id, channel), value)
-    keys, tasks = graph.stream_keys, []
-    for task in plan.tasks:
-        paused = () if task.id in applied else tuple(first.get((task.id, INTERRUPT), ()))
-        result = finished.get(task.id)
-        written = {c: v for c, v in result.writes if c in keys} if result is not None else None
-        written = shown(keys, written) if written is not None else None
-        error = first.get((task.id, ERROR))
-        tasks.append(PregelTask(task.id, task.node, task.path, error, paused, result=written))
-    if applied:
-        phases.update(graph, state, list(applied.values()))
-    created = datetime.fromtimestamp(saved.checkpoint.created_at, UTC).isoformat()
-    return StateSnapshot(
-        shown(graph.state_keys, state.read(graph.state_keys)),
-        tuple(task.node for task in plan.tasks if task.id not in applied),
-        saved.config,
-        saved.metadata,
-        created,
-        saved.parent_config,
-        tuple(tasks),
-        tuple(interrupt for task in tasks for interrupt in task.interrupts),
-    )
-
-
-def update_state(
-    app: CompiledGraph, config: Mapping[str, Any], values: Any, as_node: str | None = None
-) -> dict[str, Any]:
-    """Apply ``values`` as if ``as_node`` (default: the node that ran last, as in
-    LangGraph) had returned them, without calling it, as a new checkpoint
-    (``source="update"``); on an older checkpoint that starts a new branch."""
-    return bulk_update_state(app, config, [[StateUpdate(values, as_node)]])
-
-
-def bulk_update_state(
-    app: CompiledGraph, config: Mapping[str, Any], supersteps: Sequence[Sequence[Any]]
-) -> dict[str, Any]:
-    """Apply each superstep's updates together, as one step and one checkpoint, one
-    superstep after the other; returns the config of the last checkpoint. Special
-    ``as_node`` values, as in LangGraph: ``END`` with ``None`` ends the pending tasks,
-    ``"__input__"`` writes a new input, ``"__copy__"`` forks the checkpoint."""
-    saver = _saver(app)
-    if not supersteps:
-        raise ValueError(diagnose.no_supersteps())
-    if any(len(updates) == 0 for updates in supersteps):
-        raise ValueError(diagnose.no_updates())
-    for updates in supersteps:
-        config = _update_superstep(app, saver, config, list(updates))
-    return dict(config)
-
-
-async def aupdate_state(
-    app: CompiledGraph, config: Mapping[str, Any], values: Any, as_node: str | None = None
-) -> dict[str, Any]:
-    """``update_state`` off the event loop (see ``abulk_update_state``)."""
-    return await abulk_update_state(app, config, [[StateUpdate(values, as_node)]])
-
-
-async def abulk_update_state(
-    app: CompiledGraph, config: Mapping[str, Any], supersteps: Sequence[Sequence[Any]]
-) -> dict[str, Any]:
-    """``bulk_update_state`` in a worker thread: an update reads, applies and saves in
-    one go, and running that one implementation there (as the saver's async methods run
-    theirs) keeps the event loop free without a second, async copy of it."""
-    return await asyncio.to_thread(bulk_update_state, app, config, supersteps)
-
-
-def _special(update: Any) -> tuple[Any, Any]:
-    """(values, as_node) of an update: all LangGraph reads of END, input and copy updates."""
-    if isinstance(update, Sequence) and not isinstance(update, str) and len(update) >= 2:
-        return update[0], update[1]
-    return None, None
-
-
-def _as_update(update: Any) -> StateUpdate:
-    if isinstance(update, StateUpdate):
-        return update
-    if not isinstance(update, Sequence) or len(update) != 3:
-        raise ValueError(diagnose.not_a_state_update(update))
-    return StateUpdate(*update)
-
-
-def _update_superstep(
-    app: CompiledGraph, saver: BaseCheckpointSaver, config: Mapping[str, Any], updates: list
-) -> dict[str, Any]:
-    """One superstep of ``bulk_update_state``: load the checkpoint, apply, save."""
-    thread = ThreadLink(saver, config)
-    saved = thread.load()
-    values, as_node = _special(updates[0])
-    special = as_node if as_node in (END, COPY, INPUT_NODE) else None
-    if special == END and values is not None:
-        special = None  # an END with values is refused below, as an unknown node
-    if special is not None and len(updates) > 1:
-        raise InvalidUpdateError(diagnose.special_update_alone(special))
-    if special == COPY:
-        return _copy(app, saver, thread, saved, values)
-    if saved is not None:
-        state = restore(app.spec, saved.checkpoint)
-    else:  # LangGraph numbers an update of a new thread step 0, a new input -1
-        state = phases.StepState.fresh(app.spec, step=-1 if special == INPUT_NODE else 0)
-    if special == END:
-        results = _end_tasks(app.spec, state, saved)
-    elif special == INPUT_NODE:
-        results = [_input_result(app.spec, state, values)]
-    else:
-        count = len(updates)
-        results = [_node_result(app, state, _as_update(u), i, count) for i, u in enumerate(updates)]
-    source = "input" if special == INPUT_NODE else "update"
-    record = phases.update(app.spec, state, results, source)
-    thread.save_step(replace(record, checkpoint=_wakes_all(app.spec, record.checkpoint)))
-    return thread.config
-
-
-def _wakes_all(graph: GraphSpec, checkpoint: Checkpoint) -> Checkpoint:
-    """A checkpoint an update made: LangGraph plans from it by checking every node (not
-    only those the update's channels wake), so a task pending before stays pending."""
-    return replace(checkpoint, updated_channels=frozenset(graph.trigger_to_nodes))
-
-
-def _node_result(
-    app: CompiledGraph, state: phases.StepState, update: StateUpdate, index: int, count: int
-) -> TaskResult:
-    """The writes ``update.values`` make when ``update.as_node``'s writers take them."""
-    node = update.as_node
-    if node is None and count > 1:
-        raise InvalidUpdateError(diagnose.as_node_required())
-    node = node or _last_writer(app.spec, state)
-    if node not in app.spec.nodes:
-        raise InvalidUpdateError(diagnose.unknown_as_node(node, app.spec.nodes))
-    task_id = update.task_id or "__update__"
-    path = ("__update__", index)
-    task = Task(task_id, state.step, node, "update", path, (INTERRUPT,), update.values)
-    writes: list[tuple[str, Any]] = []
-    fresh_read = phases.fresh_reader(app.spec, state, writes)
-    for writer in app.spec.nodes[node].writers:
-        writes.extend(writer(update.values, fresh_read, None))
-    return TaskResult(task, tuple(writes))
-
-
-def _end_tasks(
-    graph: GraphSpec, state: phases.StepState, saved: CheckpointTuple | None
-) -> list[TaskResult]:
-    """``(None, END)``: the pending tasks end, with the writes of those that finished."""
-    if saved is None:
-        return []
-    plan = phases.plan(graph, state)
-    finished = reusable_results(plan, saved.pending_writes)
-    return [finished.get(task.id) or TaskResult(task, ()) for task in plan.tasks]
-
-
-def _input_result(graph: GraphSpec, state: phases.StepState, values: Any) -> TaskResult:
-    """``(values, "__input__")``: ``values`` become a new input, as if invoked with it."""
-    if values is None:
-        raise InvalidUpdateError(diagnose.no_input_writes(graph.input_channel))
-    task = Task(INPUT_NODE, state.step, INPUT_NODE, "input", (INPUT_NODE,), (), values)
-    return TaskResult(task, ((graph.input_channel, values),))
-
-
-def _copy(
-    app: CompiledGraph,
-    saver: BaseCheckpointSaver,
-    thread: ThreadLink,
-    saved: CheckpointTuple | None,
-    values: Any,
-) -> dict[str, Any]:
-    """``(values, "__copy__")``: a copy of the checkpoint beside it (same parent,
-    ``source="fork"``); a list of ``(values, as_node)`` is then applied to the copy."""
-    if saved is None:
-        raise InvalidUpdateError(diagnose.copy_of_nothing(thread.thread_id))
-    original = saved.checkpoint
-    copy = replace(original, id=new_checkpoint_id(after=original.id), source="fork")
-    copy = _wakes_all(app.spec, replace(copy, step=original.step + 1))
-    thread.config = dict(saved.parent_config or thread.thread_config)
-    thread.parents = dict(saved.metadata.get("parents") or {})
-    thread.metadata = {}  # a copy carries no config into its metadata, as in LangGraph
-    thread.save_checkpoint(copy, {})
-    if isinstance(values, list) and values:
-        updates = [StateUpdate(*_copy_item(item)[:2]) for item in values]
-        return _update_superstep(app, saver, thread.config, updates)
-    return thread.config
-
-
-def _copy_item(item: Any) -> Sequence[Any]:
-    if not isinstance(item, Sequence) or isinstance(item, str):
-        raise InvalidUpdateError(diagnose.bad_copy_item(item))
-    return item
-
-
-def _last_writer(graph: GraphSpec, state: phases.StepState) -> str:
-    """The node whose task saw the newest versions (START on an empty thread)."""
-    latest = {
-        node: max(seen.values())
-        for node, seen in state.versions_seen.items()
-        if node in graph.nodes and node != START and seen
-    }
-    if not latest:
-        return START
-    newest = max(latest.values())
-    candidates = sorted(node for node, version in latest.items() if version == newest)
-    if len(candidates) > 1:
-        raise InvalidUpdateError(diagnose.ambiguous_update(candidates))
-    return candidates[0]

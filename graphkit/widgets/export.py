@@ -75,7 +75,9 @@ def export_data(session: DebugSession) -> dict[str, Any]:
                     "phase": f"after {_PHASE_NAMES[phase]}",
                     "state": view.state_html,
                     "classes": classes,
-                    "tables": {kind: view.table_html(kind) for kind in TABLES[:4]},
+                    "tables": {
+                        kind: view.table_html(kind) for kind in TABLES if kind != "checkpoints"
+                    },
                     "why": view.why_text,
                 }
             )

@@ -143,11 +143,6 @@ def test_sync_update_state_refuses_an_async_router() -> None:
             app.update_state({"configurable": {"thread_id": "t"}}, {"a": "n"}, as_node="n")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="graphkit's aupdate_state runs update_state in a worker thread with no event "
-    "loop for the router (graphkit/pregel/threads.py); LangGraph awaits the router",
-)
 def test_aupdate_state_awaits_an_async_router() -> None:
     async def next_after_update(lib: Lib):
         app = router_after_node(lib, _memory_saver(lib))

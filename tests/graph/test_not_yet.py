@@ -22,11 +22,10 @@ def builder() -> StateGraph:
 @pytest.mark.parametrize(
     "use",
     [
-        pytest.param(lambda: builder().compile(checkpointer=True), id="checkpointer=True"),
-        pytest.param(lambda: builder().compile(checkpointer=False), id="checkpointer=False"),
-        pytest.param(lambda: builder().set_node_defaults(), id="set_node_defaults"),
-        pytest.param(lambda: builder().compile().invoke({"x": 0}, version="v2"), id="v2-invoke"),
-        pytest.param(lambda: list(builder().compile().stream({"x": 0}, version="v2")), id="v2"),
+        pytest.param(lambda: builder().add_node("b", dict, cache_policy=1), id="cache_policy"),
+        pytest.param(lambda: builder().add_node("b", dict, timeout=1), id="timeout"),
+        pytest.param(lambda: builder().add_node("b", dict, error_handler="a"), id="error_handler"),
+        pytest.param(lambda: builder().compile(cache=object()), id="compile-cache"),
     ],
 )
 def test_not_yet_supported_says_so(use):

@@ -121,9 +121,10 @@ def test_unknown_kind_names_the_kinds(seed_run):
     with pytest.raises(ValueError) as caught:
         seed_run.to_frame("task")
     assert str(caught.value) == (
-        "Unknown table 'task'; use one of 'tasks', 'writes', 'changes', 'state', 'timeline'."
+        "Unknown table 'task'; use one of 'tasks', 'writes', 'changes', 'state', 'timeline', "
+        "'subgraphs'."
     )
-    assert KINDS == ("tasks", "writes", "changes", "state", "timeline")
+    assert KINDS == ("tasks", "writes", "changes", "state", "timeline", "subgraphs")
 
 
 def test_readable_frames_hold_text(seed_run, failing_run):
@@ -194,8 +195,13 @@ def test_superstep_frame_of_a_failed_step(failing_run):
     ]
 
 
+# these runs start no subgraph; the subgraphs table has its own tests
+# (tests/inspect/test_new_behaviours_shown.py)
+WITHOUT_SUBGRAPHS = tuple(kind for kind in KINDS if kind != "subgraphs")
+
+
 def test_run_rows_are_plain_dicts(seed_run):
-    for kind in KINDS:
+    for kind in WITHOUT_SUBGRAPHS:
         rows = run_rows(seed_run, kind)
         assert rows and all(type(row) is dict for row in rows)
 
@@ -214,7 +220,7 @@ def test_importing_graphkit_and_its_views_imports_no_pandas():
 def test_a_long_run_builds_every_table(loop):
     run = loop.trace({"x": 0, "log": []}, {"recursion_limit": 2000})
     assert len(run.to_frame("state")) == 1003  # input step, step 0, 1000 spins, done
-    for kind in KINDS:
+    for kind in WITHOUT_SUBGRAPHS:
         assert len(run.to_frame(kind)) > 1000
 
 

@@ -1,0 +1,217 @@
+"""Editing a thread, as LangGraph's state API does: ``update_state`` applies values as
+if a node had returned them, ``bulk_update_state`` applies supersteps of such updates,
+each as one checkpoint (``source="update"``); the special ``as_node`` values end the
+pending tasks, write a new input or fork the checkpoint. A config whose
+``checkpoint_ns`` names a subgraph edits that subgraph's thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from graphkit.checkpoint import Checkpoint
+from graphkit.checkpoint.base import new_checkpoint_id
+from graphkit.checkpoint.saver import BaseCheckpointSaver, CheckpointTuple
+from graphkit.constants import END, INTERRUPT, START
+from graphkit.diagnostics import threads as diagnose
+from graphkit.errors import InvalidUpdateError
+from graphkit.pregel import phases
+from graphkit.pregel.records import Task, TaskResult
+from graphkit.pregel.runtime import in_worker_thread
+from graphkit.pregel.spec import GraphSpec
+from graphkit.pregel.thread_state import addressed
+from graphkit.pregel.threads import (
+    COPY,
+    INPUT_NODE,
+    ThreadLink,
+    restore,
+    reusable_results,
+)
+from graphkit.types import StateUpdate
+
+if TYPE_CHECKING:
+    from graphkit.pregel.app import CompiledGraph
+
+__all__ = ["abulk_update_state", "aupdate_state", "bulk_update_state", "update_state"]
+
+
+def update_state(
+    app: CompiledGraph, config: Mapping[str, Any], values: Any, as_node: str | None = None
+) -> dict[str, Any]:
+    """Apply ``values`` as if ``as_node`` (default: the node that ran last, as in
+    LangGraph) had returned them, without calling it, as a new checkpoint
+    (``source="update"``); on an older checkpoint that starts a new branch."""
+    return bulk_update_state(app, config, [[StateUpdate(values, as_node)]])
+
+
+def bulk_update_state(
+    app: CompiledGraph, config: Mapping[str, Any], supersteps: Sequence[Sequence[Any]]
+) -> dict[str, Any]:
+    """Apply each superstep's updates together, as one step and one checkpoint, one
+    superstep after the other; returns the config of the last checkpoint. Special
+    ``as_node`` values, as in LangGraph: ``END`` with ``None`` ends the pending tasks,
+    ``"__input__"`` writes a new input, ``"__copy__"`` forks the checkpoint."""
+    app, config, saver = addressed(app, config, for_update=True)
+    if not supersteps:
+        raise ValueError(diagnose.no_supersteps())
+    if any(len(updates) == 0 for updates in supersteps):
+        raise ValueError(diagnose.no_updates())
+    for updates in supersteps:
+        config = _update_superstep(app, saver, config, list(updates))
+    return dict(config)
+
+
+async def aupdate_state(
+    app: CompiledGraph, config: Mapping[str, Any], values: Any, as_node: str | None = None
+) -> dict[str, Any]:
+    """``update_state`` off the event loop (see ``abulk_update_state``)."""
+    return await abulk_update_state(app, config, [[StateUpdate(values, as_node)]])
+
+
+async def abulk_update_state(
+    app: CompiledGraph, config: Mapping[str, Any], supersteps: Sequence[Sequence[Any]]
+) -> dict[str, Any]:
+    """``bulk_update_state`` in a worker thread: an update reads, applies and saves in
+    one go, and running that one implementation there (as the saver's async methods run
+    theirs) keeps the event loop free without a second, async copy of it. An ``async
+    def`` router among the writers is awaited on this event loop, as in LangGraph."""
+    return await in_worker_thread(bulk_update_state, app, config, supersteps)  # type: ignore[no-any-return]
+
+
+def _special(update: Any) -> tuple[Any, Any]:
+    """(values, as_node) of an update: all LangGraph reads of END, input and copy updates."""
+    if isinstance(update, Sequence) and not isinstance(update, str) and len(update) >= 2:
+        return update[0], update[1]
+    return None, None
+
+
+def _as_update(update: Any) -> StateUpdate:
+    if isinstance(update, StateUpdate):
+        return update
+    if not isinstance(update, Sequence) or len(update) != 3:
+        raise ValueError(diagnose.not_a_state_update(update))
+    return StateUpdate(*update)
+
+
+def _update_superstep(
+    app: CompiledGraph, saver: BaseCheckpointSaver, config: Mapping[str, Any], updates: list
+) -> dict[str, Any]:
+    """One superstep of ``bulk_update_state``: load the checkpoint, apply, save."""
+    thread = ThreadLink(saver, config)
+    saved = thread.load()
+    values, as_node = _special(updates[0])
+    special = as_node if as_node in (END, COPY, INPUT_NODE) else None
+    if special == END and values is not None:
+        special = None  # an END with values is refused below, as an unknown node
+    if special is not None and len(updates) > 1:
+        raise InvalidUpdateError(diagnose.special_update_alone(special))
+    if special == COPY:
+        return _copy(app, saver, thread, saved, values)
+    if saved is not None:
+        state = restore(app.spec, saved.checkpoint)
+    else:  # LangGraph numbers an update of a new thread step 0, a new input -1
+        state = phases.StepState.fresh(app.spec, step=-1 if special == INPUT_NODE else 0)
+    if special == END:
+        results = _end_tasks(app.spec, state, saved)
+    elif special == INPUT_NODE:
+        results = [_input_result(app.spec, state, values)]
+    else:
+        count = len(updates)
+        results = [_node_result(app, state, _as_update(u), i, count) for i, u in enumerate(updates)]
+    source = "input" if special == INPUT_NODE else "update"
+    record = phases.update(app.spec, state, results, source)
+    thread.save_step(replace(record, checkpoint=_wakes_all(app.spec, record.checkpoint)))
+    return thread.config
+
+
+def _wakes_all(graph: GraphSpec, checkpoint: Checkpoint) -> Checkpoint:
+    """A checkpoint an update made: LangGraph plans from it by checking every node (not
+    only those the update's channels wake), so a task pending before stays pending."""
+    return replace(checkpoint, updated_channels=frozenset(graph.trigger_to_nodes))
+
+
+def _node_result(
+    app: CompiledGraph, state: phases.StepState, update: StateUpdate, index: int, count: int
+) -> TaskResult:
+    """The writes ``update.values`` make when ``update.as_node``'s writers take them."""
+    node = update.as_node
+    if node is None and count > 1:
+        raise InvalidUpdateError(diagnose.as_node_required())
+    node = node or _last_writer(app.spec, state)
+    if node not in app.spec.nodes:
+        raise InvalidUpdateError(diagnose.unknown_as_node(node, app.spec.nodes))
+    task_id = update.task_id or "__update__"
+    path = ("__update__", index)
+    task = Task(task_id, state.step, node, "update", path, (INTERRUPT,), update.values)
+    writes: list[tuple[str, Any]] = []
+    fresh_read = phases.fresh_reader(app.spec, state, writes)
+    for writer in app.spec.nodes[node].writers:
+        writes.extend(writer(update.values, fresh_read, None))
+    return TaskResult(task, tuple(writes))
+
+
+def _end_tasks(
+    graph: GraphSpec, state: phases.StepState, saved: CheckpointTuple | None
+) -> list[TaskResult]:
+    """``(None, END)``: the pending tasks end, with the writes of those that finished."""
+    if saved is None:
+        return []
+    plan = phases.plan(graph, state)
+    finished = reusable_results(plan, saved.pending_writes)
+    return [finished.get(task.id) or TaskResult(task, ()) for task in plan.tasks]
+
+
+def _input_result(graph: GraphSpec, state: phases.StepState, values: Any) -> TaskResult:
+    """``(values, "__input__")``: ``values`` become a new input, as if invoked with it."""
+    if values is None:
+        raise InvalidUpdateError(diagnose.no_input_writes(graph.input_channel))
+    task = Task(INPUT_NODE, state.step, INPUT_NODE, "input", (INPUT_NODE,), (), values)
+    return TaskResult(task, ((graph.input_channel, values),))
+
+
+def _copy(
+    app: CompiledGraph,
+    saver: BaseCheckpointSaver,
+    thread: ThreadLink,
+    saved: CheckpointTuple | None,
+    values: Any,
+) -> dict[str, Any]:
+    """``(values, "__copy__")``: a copy of the checkpoint beside it (same parent,
+    ``source="fork"``); a list of ``(values, as_node)`` is then applied to the copy."""
+    if saved is None:
+        raise InvalidUpdateError(diagnose.copy_of_nothing(thread.thread_id))
+    original = saved.checkpoint
+    copy = replace(original, id=new_checkpoint_id(after=original.id), source="fork")
+    copy = _wakes_all(app.spec, replace(copy, step=original.step + 1))
+    thread.config = dict(saved.parent_config or thread.thread_config)
+    thread.parents = dict(saved.metadata.get("parents") or {})
+    thread.metadata = {}  # a copy carries no config into its metadata, as in LangGraph
+    thread.save_checkpoint(copy, {})
+    if isinstance(values, list) and values:
+        updates = [StateUpdate(*_copy_item(item)[:2]) for item in values]
+        return _update_superstep(app, saver, thread.config, updates)
+    return thread.config
+
+
+def _copy_item(item: Any) -> Sequence[Any]:
+    if not isinstance(item, Sequence) or isinstance(item, str):
+        raise InvalidUpdateError(diagnose.bad_copy_item(item))
+    return item
+
+
+def _last_writer(graph: GraphSpec, state: phases.StepState) -> str:
+    """The node whose task saw the newest versions (START on an empty thread)."""
+    latest = {
+        node: max(seen.values())
+        for node, seen in state.versions_seen.items()
+        if node in graph.nodes and node != START and seen
+    }
+    if not latest:
+        return START
+    newest = max(latest.values())
+    candidates = sorted(node for node, version in latest.items() if version == newest)
+    if len(candidates) > 1:
+        raise InvalidUpdateError(diagnose.ambiguous_update(candidates))
+    return candidates[0]

@@ -1,0 +1,262 @@
+"""Reading a thread, as LangGraph's state API does: ``get_state`` (with
+``subgraphs=True``, each subgraph task's own state) and ``get_state_history``, and
+their async twins. A config whose ``checkpoint_ns`` names a subgraph reads that
+subgraph's thread (``graphkit.pregel.thread_edits`` edits one).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import AsyncIterator, Iterator, Mapping
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from graphkit.checkpoint.saver import BaseCheckpointSaver, CheckpointTuple, config_key
+from graphkit.constants import INTERRUPT
+from graphkit.diagnostics import threads as diagnose
+from graphkit.pregel import phases
+from graphkit.pregel.records import Task, TaskResult
+from graphkit.pregel.spec import GraphSpec, shown
+from graphkit.pregel.threads import (
+    ERROR,
+    INPUT_NODE,
+    null_writes,
+    own_thread_namespace,
+    restore,
+    reusable_results,
+)
+
+if TYPE_CHECKING:
+    from graphkit.pregel.app import CompiledGraph
+
+__all__ = [
+    "PregelTask",
+    "StateSnapshot",
+    "addressed",
+    "aget_state",
+    "aget_state_history",
+    "get_state",
+    "get_state_history",
+    "subgraph_at",
+    "subgraph_of",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class PregelTask:
+    """A task of a saved step, with LangGraph's fields: finished (``result``), failed
+    (``error``), paused (``interrupts``) or not run yet."""
+
+    id: str
+    name: str
+    path: tuple[Any, ...]
+    error: Any = None
+    interrupts: tuple[Any, ...] = ()
+    state: Any = None
+    result: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class StateSnapshot:
+    """The state of a thread at one checkpoint, as ``get_state`` returns it."""
+
+    values: dict[str, Any]
+    next: tuple[str, ...]
+    config: dict[str, Any]
+    metadata: dict[str, Any] | None
+    created_at: str | None
+    parent_config: dict[str, Any] | None
+    tasks: tuple[PregelTask, ...]
+    interrupts: tuple[Any, ...] = ()
+
+
+def _saver(app: CompiledGraph) -> BaseCheckpointSaver:
+    if app.checkpointer is True:
+        raise RuntimeError(diagnose.own_thread_at_root())
+    if app.checkpointer is None or app.checkpointer is False:
+        raise ValueError(diagnose.no_checkpointer())
+    return app.checkpointer  # type: ignore[no-any-return]
+
+
+def addressed(
+    app: CompiledGraph, config: Mapping[str, Any], for_update: bool = False
+) -> tuple[CompiledGraph, Mapping[str, Any], BaseCheckpointSaver]:
+    """The graph a config's ``checkpoint_ns`` names (this one, or one of its subgraphs,
+    found by node names as in LangGraph), the config to read it with, and the saver."""
+    saver = _saver(app)
+    namespace = config_key(config, "checkpoint_ns") or ""
+    target = subgraph_at(app, namespace) if namespace else None
+    if target is None:
+        if namespace and for_update:
+            raise ValueError(diagnose.no_subgraph_at(namespace))
+        return app, config, saver
+    return target, _own_thread_config(target, config), saver
+
+
+def _in_namespace(config: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``config`` naming a namespace: the root's ("") when it names none, as LangGraph
+    lists a thread's history (a saver's ``list`` alone lists every namespace)."""
+    if config_key(config, "checkpoint_ns") is not None:
+        return config
+    return {**config, "configurable": {**config.get("configurable", {}), "checkpoint_ns": ""}}
+
+
+def _own_thread_config(app: CompiledGraph, config: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A ``checkpointer=True`` subgraph keeps one thread per node name (and call number)."""
+    if app.checkpointer is not True:
+        return config
+    own = own_thread_namespace(config_key(config, "checkpoint_ns") or "")
+    return {**config, "configurable": {**config.get("configurable", {}), "checkpoint_ns": own}}
+
+
+def subgraph_at(app: CompiledGraph, namespace: str) -> CompiledGraph | None:
+    """The subgraph a namespace (``"outer:id|inner:id"``) leads to from ``app``, or None."""
+    graph: CompiledGraph | None = app
+    for part in namespace.split("|"):
+        name = part.split(":")[0]
+        if graph is None or name.isdigit():
+            continue
+        graph = subgraph_of(graph, name)
+    return graph if graph is not app else None
+
+
+def subgraph_of(app: CompiledGraph, node: str) -> CompiledGraph | None:
+    """The graph node ``node`` runs as a subgraph: the node itself, or one its function
+    refers to (a closure variable or a global it names), as LangGraph finds them. A
+    subgraph compiled with ``checkpointer=False`` keeps no state, so it is not one here."""
+    declaration = app.builder.nodes.get(node) if app.builder is not None else None
+    action = declaration.action if declaration is not None else None
+    candidates = [action]
+    if inspect.isfunction(action) or inspect.ismethod(action):
+        found = inspect.getclosurevars(action)
+        candidates += [*found.nonlocals.values(), *found.globals.values()]
+    for candidate in candidates:
+        if isinstance(candidate, type(app)) and candidate.checkpointer is not False:
+            return candidate
+    return None
+
+
+def get_state(
+    app: CompiledGraph, config: Mapping[str, Any], subgraphs: bool = False
+) -> StateSnapshot:
+    """The thread's latest state (or the checkpoint ``config`` names); with
+    ``subgraphs``, each task running a subgraph holds that subgraph's state."""
+    app, config, saver = addressed(app, config)
+    return _with_subgraph_states(app, _read(app, saver, config), saver, subgraphs)
+
+
+def _read(
+    app: CompiledGraph, saver: BaseCheckpointSaver, config: Mapping[str, Any]
+) -> StateSnapshot:
+    return _state_of(app, saver, config, saver.get_tuple(config))
+
+
+async def aget_state(
+    app: CompiledGraph, config: Mapping[str, Any], subgraphs: bool = False
+) -> StateSnapshot:
+    """``get_state`` reading through the saver's async ``aget_tuple``."""
+    app, config, saver = addressed(app, config)
+    saved = await saver.aget_tuple(config)
+    if saved is None and config_key(config, "checkpoint_id"):  # the error lists the thread
+        return await asyncio.to_thread(_state_of, app, saver, config, None)
+    state = _state_of(app, saver, config, saved)
+    if not any(subgraph_of(app, task.name) for task in state.tasks):
+        return state
+    return await asyncio.to_thread(_with_subgraph_states, app, state, saver, subgraphs)
+
+
+def _state_of(
+    app: CompiledGraph,
+    saver: BaseCheckpointSaver,
+    config: Mapping[str, Any],
+    saved: CheckpointTuple | None,
+) -> StateSnapshot:
+    checkpoint_id = config_key(config, "checkpoint_id")
+    if saved is None and checkpoint_id:  # LangGraph returns an empty snapshot here
+        raise diagnose.missing_checkpoint(saver, config, checkpoint_id)
+    if saved is None:
+        return StateSnapshot({}, (), dict(config), None, None, None, ())
+    return snapshot(app.spec, saved, apply_pending=not checkpoint_id)
+
+
+def _with_subgraph_states(
+    app: CompiledGraph, state: StateSnapshot, saver: BaseCheckpointSaver, recurse: bool
+) -> StateSnapshot:
+    """``state`` whose tasks that run a subgraph say where its thread is (LangGraph's
+    signal that it has checkpoints) or, with ``recurse``, hold the subgraph's state."""
+    tasks, namespace = [], config_key(state.config, "checkpoint_ns") or ""
+    for task in state.tasks:
+        subgraph = subgraph_of(app, task.name)
+        if subgraph is None:
+            tasks.append(task)
+            continue
+        own = f"{namespace}|{task.name}:{task.id}" if namespace else f"{task.name}:{task.id}"
+        where = {
+            "configurable": {
+                "thread_id": config_key(state.config, "thread_id"),
+                "checkpoint_ns": own,
+            }
+        }
+        if recurse:
+            config = _own_thread_config(subgraph, where)
+            inner = _read(subgraph, saver, config)
+            tasks.append(replace(task, state=_with_subgraph_states(subgraph, inner, saver, True)))
+        else:
+            tasks.append(replace(task, state=where))
+    return replace(state, tasks=tuple(tasks)) if tasks else state
+
+
+def get_state_history(
+    app: CompiledGraph, config: Mapping[str, Any], **options: Any
+) -> Iterator[StateSnapshot]:
+    """The thread's checkpoints as snapshots, newest first (``filter``, ``before``, ``limit``);
+    the root graph's only, unless ``config`` names a subgraph's namespace."""
+    app, config, saver = addressed(app, _in_namespace(config))
+    for saved in saver.list(config, **options):
+        yield snapshot(app.spec, saved, apply_pending=False)
+
+
+async def aget_state_history(
+    app: CompiledGraph, config: Mapping[str, Any], **options: Any
+) -> AsyncIterator[StateSnapshot]:
+    """``get_state_history`` reading through the saver's async ``alist``."""
+    app, config, saver = addressed(app, _in_namespace(config))
+    async for saved in saver.alist(config, **options):
+        yield snapshot(app.spec, saved, apply_pending=False)
+
+
+def snapshot(graph: GraphSpec, saved: CheckpointTuple, apply_pending: bool) -> StateSnapshot:
+    """A checkpoint as ``get_state`` shows it; ``apply_pending`` applies finished tasks' writes."""
+    state = restore(graph, saved.checkpoint)
+    plan = phases.plan(graph, state)
+    finished = reusable_results(plan, saved.pending_writes)
+    applied = finished if apply_pending else {}
+    first: dict[tuple[str, str], Any] = {}  # each task's first saved write per channel
+    for task_id, channel, value in saved.pending_writes:
+        first.setdefault((task_id, channel), value)
+    keys, tasks = graph.stream_keys, []
+    for task in plan.tasks:
+        paused = () if task.id in applied else tuple(first.get((task.id, INTERRUPT), ()))
+        result = finished.get(task.id)
+        written = {c: v for c, v in result.writes if c in keys} if result is not None else None
+        written = shown(keys, written) if written is not None else None
+        error = first.get((task.id, ERROR))
+        tasks.append(PregelTask(task.id, task.node, task.path, error, paused, result=written))
+    if loaded := null_writes(saved.pending_writes):  # a Command input's, as LangGraph
+        task = Task(INPUT_NODE, state.step, INPUT_NODE, "input", (INPUT_NODE,), (), None)
+        phases.update(graph, state, [TaskResult(task, tuple(loaded))])
+    if applied:
+        phases.update(graph, state, list(applied.values()))
+    created = datetime.fromtimestamp(saved.checkpoint.created_at, UTC).isoformat()
+    return StateSnapshot(
+        shown(graph.state_keys, state.read(graph.state_keys)),
+        tuple(task.node for task in plan.tasks if task.id not in applied),
+        saved.config,
+        saved.metadata,
+        created,
+        saved.parent_config,
+        tuple(tasks),
+        tuple(interrupt for task in tasks for interrupt in task.interrupts),
+    )

@@ -1,0 +1,244 @@
+"""A subgraph's persistence mode, as LangGraph 1.2 has it (issue 14, item 9):
+``compile(checkpointer=True)`` keeps the subgraph's own state across calls within the
+parent's thread, ``False`` saves nothing, and ``None`` (the default) saves each call
+under its task's namespace, so every call starts afresh. A nested graph always uses
+the saver its parent lends it (or none), never its own; two calls of one subgraph from
+the same task get their own namespaces (``node``, ``node|1``)."""
+
+from __future__ import annotations
+
+import asyncio
+import operator
+import re
+import warnings
+from collections import Counter
+from typing import Annotated, Any, TypedDict
+
+import pytest
+
+from .harness import Lib, load_graphkit, load_langgraph
+from .scenarios import SAVERS, _interrupt
+
+LIBS = {"langgraph": load_langgraph, "graphkit": load_graphkit}
+MODES = {"true": True, "false": False, "none": None, "default": "leave out"}
+
+
+class State(TypedDict):
+    items: Annotated[list, operator.add]
+
+
+def _subgraph(lib: Lib, mode: str, asks: int = 0, saver: Any = None):
+    interrupt = _interrupt(lib.name)
+
+    def inner(state):
+        answers = [interrupt(f"q{i}") for i in range(asks)]
+        return {"items": [len(state["items"]), *answers]}
+
+    graph = lib.StateGraph(State).add_node("inner", inner).add_edge(lib.START, "inner")
+    if saver is not None:
+        return graph.compile(checkpointer=saver)
+    return graph.compile() if mode == "default" else graph.compile(checkpointer=MODES[mode])
+
+
+def _parent(lib: Lib, sub, usage: str, saver):
+    """The subgraph as a node, or called (twice) from inside a node."""
+    graph = lib.StateGraph(State)
+    if usage == "node":
+        graph.add_node("sub", sub).add_edge(lib.START, "sub")
+    else:
+
+        def node(state):
+            calls = 2 if usage == "twice" else 1
+            outputs = [sub.invoke({"items": [f"call{i}"]}) for i in range(calls)]
+            return {"items": [output["items"] for output in outputs]}
+
+        graph.add_node("node", node).add_edge(lib.START, "node")
+    return graph.compile(checkpointer=saver)
+
+
+def _namespaces(saver) -> dict[str, int]:
+    """How many checkpoints each namespace holds, task ids left out."""
+    found = Counter(
+        re.sub(r":[^|]*", ":*", saved.config["configurable"]["checkpoint_ns"])
+        for saved in saver.list(None)
+    )
+    return dict(sorted(found.items()))
+
+
+def _shown(result: Any) -> Any:
+    if isinstance(result, dict) and "__interrupt__" in result:
+        return {**result, "__interrupt__": [item.value for item in result["__interrupt__"]]}
+    return result
+
+
+def _invoke(app, *args, **kwargs):
+    return app.invoke(*args, **kwargs)
+
+
+def _ainvoke(app, *args, **kwargs):
+    return asyncio.run(app.ainvoke(*args, **kwargs))
+
+
+def _quietly(lib: Lib, call) -> Any:
+    """``call()``, without graphkit's own warnings where LangGraph is silent (e.g. an
+    answer given to a finished thread); they have their own tests."""
+    with warnings.catch_warnings():
+        if lib.warning is not None:
+            warnings.simplefilter("ignore", lib.warning)
+        return call()
+
+
+def _snapshot(snapshot) -> Any:
+    if snapshot is None:
+        return None
+    return {"values": snapshot.values, "next": snapshot.next}
+
+
+def _observe(name: str, mode: str, usage: str, saver_kind: str, run=_invoke) -> dict:
+    lib = LIBS[name]()
+    config = {"configurable": {"thread_id": "t"}}
+    with SAVERS[saver_kind](name) as saver:
+        app = _parent(lib, _subgraph(lib, mode), usage, saver)
+        first = run(app, {"items": ["p1"]}, config)
+        second = run(app, {"items": ["p2"]}, config)
+        own_config = {"configurable": {"thread_id": "t", "checkpoint_ns": "sub"}}
+        history = [_snapshot(state) for state in app.get_state_history(config)]
+        own_history = [_snapshot(state) for state in app.get_state_history(own_config)]
+        return {
+            "runs": [first, second],
+            "saved": _namespaces(saver),
+            "history": history,
+            "own thread": _snapshot(app.get_state(own_config)) if usage == "node" else None,
+            "own history": own_history if usage == "node" else None,
+        }
+
+
+@pytest.mark.parametrize("saver", ["memory", "sqlite"])
+@pytest.mark.parametrize("usage", ["node", "called", "twice"])
+@pytest.mark.parametrize("mode", list(MODES))
+def test_what_a_subgraph_keeps_across_calls(mode, usage, saver):
+    expected = _observe("langgraph", mode, usage, saver)
+    assert _observe("graphkit", mode, usage, saver) == expected
+
+
+@pytest.mark.parametrize("usage", ["node", "twice"])
+@pytest.mark.parametrize("mode", ["true", "false", "none"])
+def test_async_runs_keep_the_same(mode, usage):
+    expected = _observe("langgraph", mode, usage, "memory", _ainvoke)
+    assert _observe("graphkit", mode, usage, "memory", _ainvoke) == expected
+
+
+def test_the_case_itself():
+    """LangGraph's answer, pinned: only checkpointer=True keeps the first run's items."""
+    kept = _observe("langgraph", "true", "node", "memory")["runs"][1]["items"]
+    fresh = _observe("langgraph", "none", "node", "memory")["runs"][1]["items"]
+    assert kept == ["p1", "p1", 1, "p2", "p1", 1, "p1", "p1", 1, "p2", 6]
+    assert fresh == ["p1", "p1", 1, "p2", "p1", "p1", 1, "p2", 4]
+
+
+def _observe_interrupt(name: str, mode: str, usage: str, asks: int, saver_kind: str, run) -> dict:
+    lib = LIBS[name]()
+    config = {"configurable": {"thread_id": "t"}}
+    with SAVERS[saver_kind](name) as saver:
+        app = _parent(lib, _subgraph(lib, mode, asks), usage, saver)
+        seen: dict[str, Any] = {"first": _shown(run(app, {"items": ["p1"]}, config))}
+        state = app.get_state(config, subgraphs=True)
+        seen["inside"] = [_snapshot(task.state) for task in state.tasks]
+        seen["answers"] = [
+            _shown(
+                _quietly(lib, lambda answer=answer: run(app, lib.Command(resume=answer), config))
+            )
+            for answer in ("A", "B")
+        ]
+        seen["saved"] = _namespaces(saver)
+        return seen
+
+
+@pytest.mark.parametrize("saver", ["memory", "sqlite"])
+@pytest.mark.parametrize("asks", [1, 2])
+@pytest.mark.parametrize("usage", ["node", "called"])
+@pytest.mark.parametrize("mode", list(MODES))
+def test_an_interrupted_subgraph_resumes(mode, usage, asks, saver):
+    """With checkpointer=False a subgraph starts over on resume: one question is answered,
+    a second one is asked again and again (LangGraph's behaviour, kept)."""
+    expected = _observe_interrupt("langgraph", mode, usage, asks, saver, _invoke)
+    assert _observe_interrupt("graphkit", mode, usage, asks, saver, _invoke) == expected
+
+
+@pytest.mark.parametrize("mode", ["true", "false", "none"])
+def test_an_interrupted_subgraph_resumes_async(mode):
+    expected = _observe_interrupt("langgraph", mode, "node", 2, "memory", _ainvoke)
+    assert _observe_interrupt("graphkit", mode, "node", 2, "memory", _ainvoke) == expected
+
+
+def _outcome(call) -> Any:
+    try:
+        return _shown(call())
+    except Exception as error:  # the type, and LangGraph's sentence, must agree
+        return type(error).__name__, str(error).split("\n")[0].split(";")[0]
+
+
+@pytest.mark.parametrize("name", list(LIBS))
+def test_checkpointer_true_at_the_root_is_refused(name):
+    lib = LIBS[name]()
+    app = _subgraph(lib, "true")
+    config = {"configurable": {"thread_id": "t"}}
+    for call in (lambda: app.invoke({"items": []}, config), lambda: app.get_state(config)):
+        outcome = _outcome(call)
+        assert outcome[0] == "RuntimeError"
+        assert outcome[1].startswith("checkpointer=True cannot be used for root graphs")
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_a_parent_without_a_saver_lends_none(mode):
+    """Nothing saves, so the interrupt cannot be resumed (graphkit also warns so)."""
+
+    def observe(name):
+        lib = LIBS[name]()
+        app = _parent(lib, _subgraph(lib, mode, asks=1), "node", None)
+        config = {"configurable": {"thread_id": "t"}}
+        return [_outcome(lambda: app.invoke({"items": ["p"]}, config)) for _ in range(2)]
+
+    with pytest.warns(load_graphkit().warning, match="cannot be resumed"):
+        seen = observe("graphkit")
+    assert seen == observe("langgraph")
+
+
+@pytest.mark.parametrize("parent_saver", [False, True])
+def test_a_nested_graph_uses_the_parents_saver_not_its_own(parent_saver):
+    def observe(name):
+        lib = LIBS[name]()
+        with SAVERS["memory"](name) as own, SAVERS["memory"](name) as lent:
+            app = _parent(
+                lib, _subgraph(lib, "none", saver=own), "node", lent if parent_saver else None
+            )
+            config = {"configurable": {"thread_id": "t"}}
+            runs = [app.invoke({"items": ["p"]}, config) for _ in range(2)]
+            return runs, _namespaces(own), _namespaces(lent)
+
+    assert observe("graphkit") == observe("langgraph")
+
+
+@pytest.mark.parametrize("value", ["yes", 1.5, object()])
+def test_a_checkpointer_that_is_not_one_is_refused(value):
+    for name in LIBS:
+        lib = LIBS[name]()
+        graph = lib.StateGraph(State).add_node("a", lambda state: {}).add_edge(lib.START, "a")
+        with pytest.raises(TypeError):
+            graph.compile(checkpointer=value)
+
+
+@pytest.mark.parametrize("durability", ["exit", "async"])
+def test_durability_exit_keeps_a_subgraphs_own_thread(durability):
+    """A subgraph's own thread is not a run inside the parent's checkpoint: with
+    durability="exit" it still saves where it finished, as LangGraph does."""
+
+    def observe(name):
+        lib = LIBS[name]()
+        with SAVERS["memory"](name) as saver:
+            app = _parent(lib, _subgraph(lib, "true"), "node", saver)
+            config = {"configurable": {"thread_id": "t"}}
+            runs = [app.invoke({"items": ["p"]}, config, durability=durability) for _ in range(2)]
+            return runs, _namespaces(saver)
+
+    assert observe("graphkit") == observe("langgraph")
