@@ -1,4 +1,6 @@
-"""Control-flow values a node or router returns: ``Send``, ``Command`` and ``Overwrite``."""
+"""Control-flow values a node or router returns (``Send``, ``Command``, ``Overwrite``),
+retry policies and interrupts; the shapes of ``version="v2"`` (``GraphOutput``, the stream
+parts) live in ``graphkit.stream_types`` and are re-exported here, as LangGraph keeps them."""
 
 from __future__ import annotations
 
@@ -10,15 +12,39 @@ from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
 
 __all__ = [
     "OVERWRITE",
+    "All",
+    "CheckpointPayload",
+    "CheckpointStreamPart",
+    "CheckpointTask",
     "Command",
+    "CustomStreamPart",
+    "DebugPayload",
+    "DebugStreamPart",
+    "GraphOutput",
     "Interrupt",
+    "MessagesStreamPart",
     "Overwrite",
     "RetryPolicy",
     "Send",
     "StateUpdate",
+    "StreamMode",
+    "StreamPart",
+    "StreamWriter",
+    "TaskPayload",
+    "TaskResultPayload",
+    "TasksStreamPart",
+    "UpdatesStreamPart",
+    "ValuesStreamPart",
     "default_retry_on",
     "overwritten_value",
 ]
+
+All = Literal["*"]
+"""``interrupt_before="*"`` / ``interrupt_after="*"``: every node."""
+StreamMode = Literal["values", "updates", "checkpoints", "tasks", "debug", "messages", "custom"]
+"""The stream modes ``stream(stream_mode=...)`` takes (one, or a list of them)."""
+StreamWriter = Callable[[Any], None]
+"""What ``get_stream_writer()`` returns: it sends its argument as a "custom" chunk."""
 
 Destination = TypeVar("Destination")
 
@@ -239,3 +265,22 @@ class StateUpdate(NamedTuple):
     values: Any
     as_node: str | None = None
     task_id: str | None = None
+
+
+# the shapes of version="v2" (their own module; LangGraph keeps them here)
+from graphkit.stream_types import (  # noqa: E402
+    CheckpointPayload,
+    CheckpointStreamPart,
+    CheckpointTask,
+    CustomStreamPart,
+    DebugPayload,
+    DebugStreamPart,
+    GraphOutput,
+    MessagesStreamPart,
+    StreamPart,
+    TaskPayload,
+    TaskResultPayload,
+    TasksStreamPart,
+    UpdatesStreamPart,
+    ValuesStreamPart,
+)

@@ -52,6 +52,7 @@ PAGES = {
     "getting-started.md": "",
     "concepts.md": "",
     "how-to.md": "",
+    "control-flow.md": "",
     "runtime.md": SEED + "input, config = {'token_count': 1}, None\n",
     "drawing.md": SEED,
     "inspecting.md": SEED,

@@ -65,6 +65,23 @@ LANGGRAPH_PLACES = [
     ("graphkit.errors", "LangGraphDeprecatedSinceV05", "langgraph.warnings"),
     ("graphkit.errors", "LangGraphDeprecatedSinceV10", "langgraph.warnings"),
     ("graphkit.errors", "LangGraphDeprecatedSinceV11", "langgraph.warnings"),
+    ("graphkit.types", "GraphOutput", "langgraph.types"),
+    ("graphkit.types", "StreamPart", "langgraph.types"),
+    ("graphkit.types", "ValuesStreamPart", "langgraph.types"),
+    ("graphkit.types", "UpdatesStreamPart", "langgraph.types"),
+    ("graphkit.types", "MessagesStreamPart", "langgraph.types"),
+    ("graphkit.types", "CustomStreamPart", "langgraph.types"),
+    ("graphkit.types", "CheckpointStreamPart", "langgraph.types"),
+    ("graphkit.types", "TasksStreamPart", "langgraph.types"),
+    ("graphkit.types", "DebugStreamPart", "langgraph.types"),
+    ("graphkit.types", "TaskPayload", "langgraph.types"),
+    ("graphkit.types", "TaskResultPayload", "langgraph.types"),
+    ("graphkit.types", "CheckpointTask", "langgraph.types"),
+    ("graphkit.types", "CheckpointPayload", "langgraph.types"),
+    ("graphkit.types", "DebugPayload", "langgraph.types"),
+    ("graphkit.types", "All", "langgraph.types"),
+    ("graphkit.types", "StreamMode", "langgraph.types"),
+    ("graphkit.types", "StreamWriter", "langgraph.types"),
 ]
 
 

@@ -127,7 +127,11 @@ def _node_specs(
             coerce=coerce_to_schema(declaration.input_schema),
             injected=injected,
             metadata=declaration.metadata,
-            retry_policies=declaration.retry_policies,
+            retry_policies=(
+                builder.default_retry_policies
+                if declaration.retry_policies is None
+                else declaration.retry_policies
+            ),
             is_async=_is_async(call),
             routes=node in builder.branches,
         )

@@ -32,7 +32,8 @@ class NodeDeclaration:
     metadata: Mapping[str, Any] = field(default_factory=dict)
     destinations: tuple[str, ...] | Mapping[str, str] | None = None
     defer: bool = False
-    retry_policies: tuple[RetryPolicy, ...] = ()
+    retry_policies: tuple[RetryPolicy, ...] | None = None
+    """None when ``add_node`` named none (``set_node_defaults`` then gives the graph's)."""
 
 
 @dataclass(frozen=True, slots=True)

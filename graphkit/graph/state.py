@@ -22,6 +22,7 @@ from graphkit.graph.declaration import (
 from graphkit.graph.schema import channels_from_schema, managed_from_schema, schema_keys
 from graphkit.managed import ManagedValue
 from graphkit.pregel.app import CompiledGraph
+from graphkit.types import RetryPolicy
 
 __all__ = ["StateGraph"]
 
@@ -68,6 +69,8 @@ class StateGraph:
         self.waiting_edges: set[tuple[tuple[str, ...], str]] = set()
         self.branches: dict[str, dict[str, Branch]] = {}
         self.compiled = False
+        self.default_retry_policies: tuple[RetryPolicy, ...] = ()
+        """``set_node_defaults(retry_policy=...)``: for each node given none."""
         for schema in (state_schema, self.input_schema, self.output_schema):
             self._add_schema(schema)
 
@@ -109,7 +112,8 @@ class StateGraph:
         input_schema = input_schema if input_schema is not None else old.get("input_schema")
         node, action = named_action(node, action)
         diagnose.check_node_name(node, self.nodes)
-        policies = diagnose.retry_policies(node, retry_policy)
+        # None: no policy given, so set_node_defaults' applies; [] : never retried
+        policies = None if retry_policy is None else diagnose.retry_policies(node, retry_policy)
         if self.compiled:
             warn(diagnose.node_added_after_compile(node))
         schema = input_schema or input_schema_of(action) or self.state_schema
@@ -215,9 +219,42 @@ class StateGraph:
 
     # -- compile --------------------------------------------------------------------------
 
-    def set_node_defaults(self, **defaults: Any) -> StateGraph:
-        """LangGraph 1.2's per-graph node defaults: not supported by graphkit yet."""
-        raise NotImplementedError("set_node_defaults() is not supported by graphkit yet.")
+    def set_node_defaults(
+        self,
+        *,
+        retry_policy: Any = None,
+        cache_policy: Any = None,
+        error_handler: Any = None,
+        timeout: Any = None,
+    ) -> StateGraph:
+        """Give every node that names none in ``add_node`` this retry policy (one
+        ``RetryPolicy`` or a list of them), as LangGraph 1.2 does. It applies at
+        ``compile()``, to the nodes added before and after; None keeps what was set.
+        graphkit does not support ``cache_policy``, ``error_handler`` or ``timeout`` yet.
+
+        >>> from typing import TypedDict
+        >>> from graphkit import RetryPolicy
+        >>> builder = StateGraph(TypedDict("S", {"x": int}))
+        >>> builder = builder.set_node_defaults(retry_policy=RetryPolicy(max_attempts=5))
+        >>> app = builder.add_node("a", lambda s: {}).add_edge(START, "a").compile()
+        >>> app.spec.nodes["a"].retry_policies[0].max_attempts
+        5
+        """
+        diagnose.refuse_unsupported(
+            "set_node_defaults(..., {}=...)",
+            cache_policy=cache_policy,
+            error_handler=error_handler,
+            timeout=timeout,
+        )
+        if retry_policy is not None:
+            try:
+                policies = diagnose.retry_policies("", retry_policy)
+            except TypeError as error:  # "Node '': <what is wrong>": no node is meant here
+                reason = str(error).partition(": ")[2]
+                raise TypeError(f"set_node_defaults(retry_policy=...): {reason}") from None
+            # read by compile(); the declared nodes stay as declared
+            self.default_retry_policies = policies
+        return self
 
     def validate(self) -> None:
         """Raise ValueError for what cannot run; warn about what is likely a mistake.

@@ -107,7 +107,7 @@ class CompiledGraph:
     ) -> Any:
         """Run to the end; return the final output, or the chunks of another stream mode."""
         keys = self.spec.output_keys if output_keys is None else output_keys
-        collector = Collector(stream_mode)
+        collector = Collector(stream_mode, kwargs.get("version"))
         run = open_stream(self, input, config, stream_mode=stream_mode, output_keys=keys, **kwargs)
         for chunk in run.chunks():
             collector.add(chunk)
@@ -242,7 +242,7 @@ class CompiledGraph:
     ) -> Any:
         """``invoke`` for async code: async nodes run concurrently on this event loop."""
         keys = kwargs.pop("output_keys", None) or self.spec.output_keys
-        collector = Collector(stream_mode)
+        collector = Collector(stream_mode, kwargs.get("version"))
         chunks = self.astream(input, config, stream_mode=stream_mode, output_keys=keys, **kwargs)
         async for chunk in chunks:
             collector.add(chunk)

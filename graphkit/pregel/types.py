@@ -15,11 +15,24 @@ from __future__ import annotations
 import warnings
 
 from graphkit.errors import LangGraphDeprecatedSinceV10
-from graphkit.types import RetryPolicy, StateUpdate, default_retry_on
+from graphkit.pregel.thread_state import PregelTask, StateSnapshot
+from graphkit.types import (
+    All,
+    RetryPolicy,
+    StateUpdate,
+    StreamMode,
+    StreamWriter,
+    default_retry_on,
+)
 
 __all__ = [
+    "All",
+    "PregelTask",
     "RetryPolicy",
+    "StateSnapshot",
     "StateUpdate",
+    "StreamMode",
+    "StreamWriter",
     "default_retry_on",
 ]
 

@@ -134,11 +134,11 @@ def _handler(sink: MessagesSink) -> Any:
             if metadata is None or run_id in self.streamed:
                 self.streamed.discard(run_id)
                 return
-            for generations in response.generations:
-                for generation in generations:
-                    message = getattr(generation, "message", None)
-                    if isinstance(message, BaseMessage):
-                        sink.emit(message, metadata)
+            # as LangGraph: the first generation of the first prompt only
+            first = response.generations[0][:1] if response.generations else []
+            message = getattr(first[0], "message", None) if first else None
+            if isinstance(message, BaseMessage):
+                sink.emit(message, metadata)
 
         def on_llm_error(self, error, *, run_id, **kwargs):
             self.metadata.pop(run_id, None)

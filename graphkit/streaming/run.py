@@ -1,6 +1,7 @@
 """Streaming a run: ``StreamRun`` prepares it as ``stream``/``invoke`` were asked and
-``chunks`` drives the stepper to the end, handing each phase to the emitters;
-``Collector`` turns chunks into what ``invoke`` returns."""
+``chunks`` drives the stepper to the end, handing each phase to the emitters
+(``graphkit.streaming.parts`` shapes them for ``version="v2"`` and collects what
+``invoke`` returns)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from graphkit.pregel.stepper import Stepper
 from graphkit.pregel.threads import INTERRUPT
 from graphkit.streaming.aio import current_async_run
 from graphkit.streaming.emitters import EVENTS, STREAM_MODES, emitters_for
+from graphkit.streaming.parts import Collector, Parts, checked_version
 
 if TYPE_CHECKING:
     from graphkit.pregel.app import CompiledGraph
@@ -62,6 +64,8 @@ class StreamRun:
         "emitters",
         "listener",
         "modes",
+        "one_key",
+        "parts",
         "printed",
         "single",
         "stepper",
@@ -71,11 +75,18 @@ class StreamRun:
 
     def __init__(self, app: CompiledGraph, input: Any, config: Any, **kwargs: Any) -> None:
         _resolve_deprecated(kwargs)
+        version = checked_version(kwargs.pop("version", None))
+        self.parts = Parts.of(app) if version == "v2" else None
         self.modes, self.single = checked_modes(kwargs.pop("stream_mode", None) or app.stream_mode)
         print_mode = kwargs.pop("print_mode", ()) or (("updates", "values") if app.debug else ())
         self.printed = checked_modes(print_mode)[0] if print_mode else ()
         output_keys = kwargs.pop("output_keys", None)
-        keys = tuple(output_keys) if output_keys is not None else app.spec.stream_keys
+        # one key named alone (output_keys="x"): values chunks are its value, as in LangGraph
+        self.one_key = output_keys if isinstance(output_keys, str) else None
+        if output_keys is None:
+            keys = app.spec.stream_keys
+        else:
+            keys = (output_keys,) if self.one_key is not None else tuple(output_keys)
         self.subgraphs = kwargs.pop("subgraphs", False)
         parent = current_scope()
         # the listener of the task running this graph as a subgraph, if it wants chunks
@@ -89,7 +100,7 @@ class StreamRun:
         context = kwargs.pop("context", None)
         if context is None and parent is not None:
             context = parent.run.runtime.context
-        here = parent.namespace if parent is not None else ()
+        here = parent.subgraph_namespace if parent is not None else ()
         writer = listener.sender(here, "custom") if "custom" in needed else None
         runtime = Runtime(context, app.store, writer) if writer else Runtime(context, app.store)
         sink = None
@@ -107,15 +118,19 @@ class StreamRun:
     def chunks(self) -> Iterator[Any]:
         """Run to the end, yielding chunks as ``stream`` documents them."""
         here, up, single, subgraphs = self.stepper.namespace, self.up, self.single, self.subgraphs
-        modes, printed = self.modes, self.printed
+        modes, printed, parts, one_key = self.modes, self.printed, self.parts, self.one_key
         for namespace, mode, chunk in self._drive():
+            if one_key is not None and mode == "values" and namespace == here:
+                chunk = _one_value(chunk, one_key)
             if up is not None and mode in up.modes:
                 up.send((namespace, mode, chunk))
             if mode in printed and namespace == here:
                 print(f"\x1b[1m[{mode}]\x1b[0m {chunk}")
             if mode not in modes or (namespace != here and not subgraphs):
                 continue
-            if subgraphs:
+            if parts is not None:
+                yield parts.part(namespace, mode, chunk)
+            elif subgraphs:
                 yield (namespace, chunk) if single else (namespace, mode, chunk)
             else:
                 yield chunk if single else (mode, chunk)
@@ -166,6 +181,16 @@ class StreamRun:
             raise GraphInterrupt(stepper.interrupts)
 
 
+def _one_value(chunk: Any, key: str) -> Any:
+    """A values chunk for ``output_keys=key``: the key's value; a pause shows only its
+    interrupts."""
+    if not isinstance(chunk, dict):
+        return chunk
+    if INTERRUPT in chunk:
+        return {INTERRUPT: chunk[INTERRUPT]}
+    return chunk.get(key)
+
+
 @functools.cache
 def _events_of(kind: type) -> tuple[str, ...]:
     return tuple(event for event in EVENTS if hasattr(kind, event))
@@ -174,33 +199,6 @@ def _events_of(kind: type) -> tuple[str, ...]:
 def open_stream(app: CompiledGraph, input: Any, config: Any, **kwargs: Any) -> StreamRun:
     """``StreamRun(app, input, config, **kwargs)``."""
     return StreamRun(app, input, config, **kwargs)
-
-
-class Collector:
-    """What ``invoke`` and ``ainvoke`` return, from the chunks: the final values (with
-    ``"__interrupt__"``: a list of what the run waits for), or every chunk of another mode."""
-
-    def __init__(self, stream_mode: str) -> None:
-        self.values = stream_mode == "values"
-        self.latest: Any = None
-        self.interrupts: list[Any] = []
-        self.chunks: list[Any] = []
-
-    def add(self, chunk: Any) -> None:
-        if not self.values:
-            self.chunks.append(chunk)
-        elif isinstance(chunk, dict) and INTERRUPT in chunk:  # a task paused the run
-            self.interrupts.extend(chunk[INTERRUPT])
-            self.latest = {k: v for k, v in chunk.items() if k != INTERRUPT}
-        else:
-            self.latest = chunk
-
-    def result(self) -> Any:
-        if not self.values:
-            return self.chunks
-        if self.interrupts and isinstance(self.latest, dict):
-            return {**self.latest, INTERRUPT: self.interrupts}
-        return self.latest
 
 
 def checked_modes(stream_mode: str | Sequence[str]) -> tuple[tuple[str, ...], bool]:
@@ -216,10 +214,7 @@ def checked_modes(stream_mode: str | Sequence[str]) -> tuple[tuple[str, ...], bo
 
 
 def _resolve_deprecated(kwargs: dict[str, Any]) -> None:
-    """Map ``checkpoint_during`` to ``durability`` (LangGraph's deprecated name for it);
-    refuse ``version="v2"``, which graphkit does not support yet."""
-    if kwargs.pop("version", "v1") != "v1":
-        raise NotImplementedError('version="v2" stream parts are not supported by graphkit yet.')
+    """Map ``checkpoint_during`` to ``durability`` (LangGraph's deprecated name for it)."""
     checkpoint_during = kwargs.pop("checkpoint_during", None)
     if checkpoint_during is None:
         return

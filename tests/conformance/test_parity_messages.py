@@ -220,3 +220,34 @@ def test_a_dataclass_input_counts_as_seen():
     gk = _stream(_dataclass_graph("graphkit"), input, None, "stream")
     assert gk == lg
     assert [chunk[2] for chunk in gk] == ["ai1"]  # "h0" and "h1" were given to the node
+
+
+class _TwoAnswers(GenericFakeChatModel):
+    """A chat model whose result has two generations (as with n=2)."""
+
+    def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+        from langchain_core.outputs import ChatGeneration, ChatResult
+
+        answers = [AIMessage(content=text, id=f"two-{text}") for text in ("first", "second")]
+        return ChatResult(generations=[ChatGeneration(message=m) for m in answers])
+
+
+def test_only_the_first_generation_is_sent():
+    def observe(library):
+        StateGraph, START, add_messages = _lib(library)
+
+        class State(TypedDict):
+            messages: Annotated[list[AnyMessage], add_messages]
+
+        model = _TwoAnswers(messages=iter([]))
+
+        def call(state):
+            return {"messages": [model.invoke(state["messages"])]}
+
+        app = StateGraph(State).add_node("call", call).add_edge(START, "call").compile()
+        chunks = app.stream({"messages": [HumanMessage("hi", id="h0")]}, stream_mode="messages")
+        return [(message.id, message.content) for message, _ in chunks]
+
+    expected = observe("langgraph")
+    assert expected == [("two-first", "first")]
+    assert observe("graphkit") == expected

@@ -242,3 +242,28 @@ def test_durability_exit_keeps_a_subgraphs_own_thread(durability):
             return runs, _namespaces(saver)
 
     assert observe("graphkit") == observe("langgraph")
+
+
+def test_two_calls_stream_under_their_own_namespaces():
+    """The second call of a subgraph from one task streams under ``(node:<id>, "1")``."""
+
+    def observe(name):
+        lib = LIBS[name]()
+
+        def inner(state):
+            lib.get_stream_writer()({"seen": len(state["items"])})
+            return {"items": [1]}
+
+        graph = lib.StateGraph(State).add_node("inner", inner).add_edge(lib.START, "inner")
+        sub = graph.compile()
+
+        def node(state):
+            sub.invoke({"items": ["a"]})
+            sub.invoke({"items": ["b", "c"]})
+            return {"items": ["n"]}
+
+        app = lib.StateGraph(State).add_node("node", node).add_edge(lib.START, "node").compile()
+        chunks = app.stream({"items": []}, subgraphs=True, stream_mode=["custom", "updates"])
+        return [(re.sub(r":[^|]*", ":*", "|".join(ns)), mode, chunk) for ns, mode, chunk in chunks]
+
+    assert observe("graphkit") == observe("langgraph")
