@@ -5,12 +5,21 @@ panel, ``why`` for a selected node, Back and re-running the step, the exported p
 from __future__ import annotations
 
 import html
+import operator
+import warnings
+from typing import Annotated, TypedDict
 
+from graphkit import START, Command, InMemorySaver, StateGraph
 from graphkit.types import Overwrite
 from graphkit.widgets import DebugSession
 from tests.inspect.test_new_behaviours_shown import overwrite_app
 
 INPUT = {"x": 0, "log": ["start"]}
+
+
+class CommandState(TypedDict, total=False):
+    x: int
+    items: Annotated[list, operator.add]
 
 
 def _at_the_overwrite_step() -> tuple[DebugSession, object]:
@@ -61,3 +70,31 @@ def test_back_and_step_again_overwrites_again():
     assert run.status == "done" and run.values["log"] == ["b", "c"]
     writes = run.to_frame("writes")
     assert Overwrite(["b"]) in writes[writes["channel"] == "log"]["value"].tolist()
+
+
+def test_a_command_input_step_is_shown_and_explains_what_it_woke():
+    """A ``Command(goto=..., update=...)`` given to a saved thread: the debugger opens on
+    its input step (numbered as the checkpoint it applies to), with its writes; ``why``
+    names it as what woke the goto node."""
+    builder = StateGraph(CommandState).add_node("a", lambda s: {"items": ["a"]})
+    builder = builder.add_node("b", lambda s: {"items": ["b"]}).add_edge(START, "a")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # b is reached by the Command alone
+        app = builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    app.invoke({"x": 0, "items": ["i"]}, config)
+    session = DebugSession(app, Command(goto="b", update={"x": 5, "items": ["v"]}), config)
+    view = session.view()
+    assert (view.step, view.count) == (1, 1)
+    writes = view.tables["writes"]
+    assert set(writes["node"]) == {"__input__"}
+    assert dict(zip(writes["channel"], writes["value"], strict=True)) == {
+        "branch:to:b": "'__start__'",
+        "x": "5",
+        "items": "['v']",
+    }
+    session.step_view()  # step 2: b runs
+    session.select("b")
+    assert session.view().why_text.startswith("b ran at step 2 because __input__ wrote branch:to:b")
+    assert session.run().values == {"x": 5, "items": ["i", "a", "v", "b"]}
+    assert "branch:to:b" in html.unescape(session.to_html())
