@@ -72,6 +72,7 @@ class InMemorySaver(BaseCheckpointSaver):
     ) -> Iterator[CheckpointTuple]:
         thread = config_key(config, "thread_id")
         namespace = config_key(config, "checkpoint_ns")
+        wanted = config_key(config, "checkpoint_id")  # only that one, as LangGraph's savers
         before_id = config_key(before, "checkpoint_id")
         with self._lock:
             found = [
@@ -79,7 +80,9 @@ class InMemorySaver(BaseCheckpointSaver):
                 for (t, ns), saved in self._checkpoints.items()
                 if (thread is None or t == thread) and (namespace is None or ns == namespace)
                 for checkpoint_id, (checkpoint, metadata) in saved.items()
-                if (before_id is None or checkpoint_id < before_id) and matches(metadata, filter)
+                if (wanted is None or checkpoint_id == wanted)
+                and (before_id is None or checkpoint_id < before_id)
+                and matches(metadata, filter)
             ]
         found.sort(key=lambda item: item.checkpoint.id, reverse=True)
         yield from found[:limit] if limit is not None else found

@@ -195,6 +195,7 @@ class SqliteSaver(BaseCheckpointSaver):
         for column, value in (
             ("thread_id", config_key(config, "thread_id")),
             ("checkpoint_ns", config_key(config, "checkpoint_ns")),
+            ("checkpoint_id", config_key(config, "checkpoint_id")),  # that one, as LangGraph
         ):
             if value is not None:
                 clauses.append(f"{column} = ?")

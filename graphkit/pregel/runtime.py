@@ -199,25 +199,33 @@ class TaskScope:
 
     @property
     def namespace(self) -> tuple[str, ...]:
-        """The run's namespace, then ``"node:task_id"`` (and a retry's attempt number)."""
-        label = f"{self.task.node}:{self.task.id}"
-        if self.attempt:
-            return (*self.run.namespace, label, str(self.attempt))
-        return (*self.run.namespace, label)
+        """The run's namespace, then ``"node:task_id"`` (every attempt's: a retry answers
+        the same ``interrupt()`` ids)."""
+        return (*self.run.namespace, f"{self.task.node}:{self.task.id}")
 
-    @property
-    def subgraph_namespace(self) -> tuple[str, ...]:
-        """The namespace of the next subgraph run this task starts: the run's, then
-        ``"node:task_id"``, then the call's number from the second call on."""
+    def subgraph_namespace(self, own_thread: bool = False) -> tuple[str, ...]:
+        """The namespace of the next subgraph run this task starts: the task's, then the
+        call's number from the second call on (counted over all attempts); without task
+        ids for a subgraph that keeps its own thread (``checkpointer=True``)."""
         calls = self.subgraph_calls[0]
-        label = (f"{self.task.node}:{self.task.id}",)
-        return (*self.run.namespace, *label, str(calls)) if calls else (*self.run.namespace, *label)
+        namespace = (*self.namespace, str(calls)) if calls else self.namespace
+        return without_task_ids(namespace) if own_thread else namespace
 
-    def start_subgraph(self) -> tuple[str, ...]:
+    def start_subgraph(self, own_thread: bool = False) -> tuple[str, ...]:
         """Count a subgraph run this task starts; its namespace."""
-        namespace = self.subgraph_namespace
+        namespace = self.subgraph_namespace(own_thread)
         self.subgraph_calls[0] += 1
         return namespace
+
+
+def without_task_ids(namespace: tuple[str, ...]) -> tuple[str, ...]:
+    """A namespace's node names (and call numbers), as a ``checkpointer=True`` subgraph
+    keeps one thread per node name (and call number) per parent thread.
+
+    >>> without_task_ids(("outer:1f2e", "inner:9a8b", "1"))
+    ('outer', 'inner', '1')
+    """
+    return tuple(part.split(":")[0] for part in namespace)
 
 
 def interrupt(value: Any) -> Any:

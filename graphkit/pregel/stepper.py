@@ -80,7 +80,9 @@ class Stepper:
         self.options = options = options or RunOptions()
         # Started from inside a node: this is a subgraph run of that task.
         self._parent = parent = current_scope()
-        self.namespace: tuple[str, ...] = parent.start_subgraph() if parent is not None else ()
+        # a checkpointer=True subgraph runs (and saves) under its node's name, as in LangGraph
+        own_thread = options.checkpointer is True
+        self.namespace = parent.start_subgraph(own_thread) if parent is not None else ()
         self.thread = thread_link(
             options.checkpointer, config.raw, options.durability, parent, self.namespace
         )
@@ -91,8 +93,6 @@ class Stepper:
         self._needs_input_step = not opening.resuming
         self._command_writes = tuple(opening.command_writes)
         self._null_writes = tuple(opening.null_writes)
-        # LangGraph's stop: the first step this run takes, plus the limit, plus one
-        self._state.stop = self._state.step + config.recursion_limit + 1
         self.context = RunContext(  # what running tasks (and the subgraphs they start) see
             config.for_tasks(),
             options.runtime or Runtime(),
@@ -110,9 +110,17 @@ class Stepper:
         self._steps: list[Superstep] = []
         self._plan: Plan | None = None
         self.execution: Execution | None = None  # the current step's, until its Update
+        if opening.forks:
+            self._state.fork()  # replaying an older checkpoint: a new branch, saved below
+        applies = (self._command_writes or self._null_writes) and self.resumed
+        versions = self._apply_command() if applies else {}
+        if opening.forks and self.thread is not None:  # holding the Command's writes
+            self.thread.save_checkpoint(self._state.checkpoint, versions)
+        elif self.thread is not None and self._command_writes:  # LangGraph's null writes
+            self.thread.save_writes(NULL_TASK, list(self._command_writes))
         self._checkpoint_before = self._state.checkpoint
-        if (self._command_writes or self._null_writes) and self.resumed:
-            self._apply_command()
+        # LangGraph's stop: the first step this run takes, plus the limit, plus one
+        self._state.stop = self._state.step + config.recursion_limit + 1
 
     # -- where we are -----------------------------------------------------------------
 
@@ -273,28 +281,30 @@ class Stepper:
 
     # -- helpers ------------------------------------------------------------------------
 
-    def _apply_command(self) -> None:
+    def _apply_command(self) -> dict[str, int]:
         """A ``Command`` input on a saved thread: its writes apply to the loaded checkpoint
-        before the first Plan, with no checkpoint of their own, saved as the checkpoint's
-        writes of no task (LangGraph's null writes, so a resume after a pause keeps them;
+        (or the fork of it) before the first Plan, with no checkpoint of their own (the
+        caller saves them as LangGraph's null writes, so a resume after a pause keeps them;
         those saved by an earlier run apply first), recorded as an input step numbered as
-        that checkpoint."""
+        that checkpoint. Returns the versions the writes gave the channels."""
         state = self._state
         loaded = state.checkpoint
         task = Task(INPUT_TASK, loaded.step, INPUT_TASK, "input", (INPUT_TASK,), (), self._input)
         result = TaskResult(task, (*self._null_writes, *self._command_writes))
         record = phases.update(self.graph, state, [result])
-        if self.thread is not None and self._command_writes:
-            self.thread.save_writes(NULL_TASK, list(self._command_writes))
         state.step -= 1  # the next step is still the one after the loaded checkpoint
+        # what the loaded checkpoint was about to run stays planned, with what the writes woke
+        state.updated_channels = loaded.updated_channels | record.checkpoint.updated_channels
         state.checkpoint = replace(record.checkpoint, id=loaded.id, step=loaded.step,
-            source=loaded.source, parent_id=loaded.parent_id)  # fmt: skip
+            source=loaded.source, parent_id=loaded.parent_id,
+            updated_channels=state.updated_channels)  # fmt: skip
         self._checkpoint_before = state.checkpoint
         if self.options.record:
             plan = Plan(loaded.step, (task,))
             execution = Execution(loaded.step, (result,), (task.id,))
             update = replace(record, step=loaded.step, checkpoint=state.checkpoint)
             self._steps.append(Superstep(loaded.step, plan, execution, update, loaded))
+        return {change.channel: change.version_after for change in record.changes}
 
     def _superstep(self, update: Update | None) -> Superstep:
         plan = self._plan

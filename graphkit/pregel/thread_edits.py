@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from graphkit.checkpoint import Checkpoint
 from graphkit.checkpoint.base import new_checkpoint_id
-from graphkit.checkpoint.saver import BaseCheckpointSaver, CheckpointTuple
+from graphkit.checkpoint.saver import BaseCheckpointSaver, CheckpointTuple, config_key
 from graphkit.constants import END, INTERRUPT, START
 from graphkit.diagnostics import threads as diagnose
 from graphkit.errors import InvalidUpdateError
@@ -99,7 +99,7 @@ def _update_superstep(
     app: CompiledGraph, saver: BaseCheckpointSaver, config: Mapping[str, Any], updates: list
 ) -> dict[str, Any]:
     """One superstep of ``bulk_update_state``: load the checkpoint, apply, save."""
-    thread = ThreadLink(saver, config)
+    thread = ThreadLink(saver, config, config_key(config, "checkpoint_ns") or "")
     saved = thread.load()
     values, as_node = _special(updates[0])
     special = as_node if as_node in (END, COPY, INPUT_NODE) else None

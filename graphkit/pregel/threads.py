@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from graphkit.checkpoint import Checkpoint, checkpoint_config
 from graphkit.checkpoint.saver import BaseCheckpointSaver, CheckpointTuple, config_key
@@ -20,12 +20,9 @@ from graphkit.errors import EmptyInputError, InvalidUpdateError, warn
 from graphkit.pregel import phases
 from graphkit.pregel.config import carried_metadata
 from graphkit.pregel.records import Plan, Task, TaskResult, Update
-from graphkit.pregel.runtime import NO_ANSWER, Resume, TaskScope
+from graphkit.pregel.runtime import NO_ANSWER, Resume, TaskScope, without_task_ids
 from graphkit.pregel.spec import GraphSpec
 from graphkit.types import Command, Send
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = [
     "INTERRUPT",
@@ -198,6 +195,9 @@ class Opening:
     null_writes: list[tuple[str, Any]]
     """The writes an earlier ``Command`` input saved on the checkpoint a run resumes
     from (its next step had paused or failed): applied again first, as in LangGraph."""
+    forks: bool
+    """The run replays an older checkpoint: it continues on a new branch, from a "fork"
+    checkpoint that holds a ``Command`` input's writes."""
 
 
 def thread_link(
@@ -238,7 +238,7 @@ def own_thread_namespace(namespace: str) -> str:
     >>> own_thread_namespace("outer:1f2e|inner:9a8b|1")
     'outer|inner|1'
     """
-    return "|".join(part.split(":")[0] for part in namespace.split("|"))
+    return "|".join(without_task_ids(tuple(namespace.split("|"))))
 
 
 def open_thread(
@@ -246,7 +246,7 @@ def open_thread(
 ) -> Opening:
     """Load the thread's checkpoint, if any, and decide what the run does with
     ``input``: apply it as a new input step, or resume (None / ``Command(resume=...)``)."""
-    answer, writes = NO_ANSWER, []
+    answer, writes, forks = NO_ANSWER, [], False
     if isinstance(input, Command):
         if input.graph is not None:
             raise InvalidUpdateError(diagnose.command_input_to_parent(input))
@@ -283,34 +283,37 @@ def open_thread(
             if answered and not phases.plan(graph, state).tasks:
                 warn(diagnose.finished_thread(thread.thread_id, state.checkpoint.id))
             latest = thread.saver.get_tuple(thread.thread_config)
-            if latest is None or latest.checkpoint.id != saved.checkpoint.id:
-                thread.save_checkpoint(state.fork(), {})  # replaying starts a new branch
+            forks = latest is None or latest.checkpoint.id != saved.checkpoint.id
+            if forks:  # replaying starts a new branch (the stepper saves it)
                 pending = []
+    return Opening(
+        state=state,
+        input=input,
+        resuming=resuming,
+        pending=pending,
+        discarded=discarded,
+        resume=_resume(thread, outer, answer, pending),
+        answers={task: tuple(value) for task, channel, value in pending if channel == ANSWERS},
+        resumes_subgraphs=thread is not None and (resuming or outer_resumes),
+        command_writes=writes,
+        null_writes=null_writes(pending) if resuming else [],
+        forks=forks,
+    )
+
+
+def _resume(
+    thread: ThreadLink | None, outer: Any, answer: Any, pending: Sequence[Any]
+) -> Resume | None:
+    """What ``interrupt()`` calls are answered with: this run's answer; or, when it has
+    none, the answers the whole run was resumed with (a subgraph saving nothing, with
+    ``checkpointer=False``, starts over and takes them, as LangGraph's does); None when
+    no thread here or above could answer."""
     waiting = sum(len(value) for _, channel, value in pending if channel == INTERRUPT)
     if waiting > 1 and answer is not NO_ANSWER and not isinstance(answer, dict):
         raise RuntimeError(diagnose.several_interrupts())
-    resume = None  # nothing can answer an interrupt without a thread here or above
-    if thread is not None:
-        resume = Resume(answer)
     if outer is not None and outer.resume is not None and answer is NO_ANSWER:
-        # the answers the whole run was resumed with; a subgraph saving nothing
-        # (checkpointer=False) starts over and takes them as LangGraph's does
-        resume = outer.resume
-    answers = {task: tuple(value) for task, channel, value in pending if channel == ANSWERS}
-    resumes_subgraphs = thread is not None and (resuming or outer_resumes)
-    saved_null = null_writes(pending) if resuming else []
-    return Opening(
-        state,
-        input,
-        resuming,
-        pending,
-        discarded,
-        resume,
-        answers,
-        resumes_subgraphs,
-        writes,
-        saved_null,
-    )
+        return outer.resume  # type: ignore[no-any-return]
+    return Resume(answer) if thread is not None else None
 
 
 def null_writes(pending: Sequence[Any]) -> list[tuple[str, Any]]:

@@ -100,7 +100,8 @@ class StreamRun:
         context = kwargs.pop("context", None)
         if context is None and parent is not None:
             context = parent.run.runtime.context
-        here = parent.subgraph_namespace if parent is not None else ()
+        own_thread = app.checkpointer is True
+        here = parent.subgraph_namespace(own_thread) if parent is not None else ()
         writer = listener.sender(here, "custom") if "custom" in needed else None
         runtime = Runtime(context, app.store, writer) if writer else Runtime(context, app.store)
         sink = None

@@ -1,0 +1,181 @@
+"""Edges of the thread API a review found (issue 14), each run on LangGraph and graphkit:
+``update_state`` on a subgraph's thread, a ``Command`` input on a paused thread and on an
+older checkpoint (a fork), a subgraph nested in a ``checkpointer=True`` subgraph, an
+``interrupt()`` first reached on a retry, and ``get_state_history`` of one checkpoint."""
+
+from __future__ import annotations
+
+import operator
+import re
+import warnings
+from types import SimpleNamespace
+from typing import Annotated, Any, TypedDict
+
+import pytest
+
+
+class State(TypedDict):
+    log: Annotated[list, operator.add]
+
+
+class Number(TypedDict):
+    x: int
+
+
+def _library(name: str) -> SimpleNamespace:
+    if name == "langgraph":
+        from langgraph.checkpoint.memory import InMemorySaver
+        from langgraph.graph import START, StateGraph
+        from langgraph.types import Command, RetryPolicy, interrupt
+    else:
+        from graphkit import START, Command, InMemorySaver, RetryPolicy, StateGraph, interrupt
+    return SimpleNamespace(
+        StateGraph=StateGraph,
+        START=START,
+        Command=Command,
+        RetryPolicy=RetryPolicy,
+        InMemorySaver=InMemorySaver,
+        interrupt=interrupt,
+    )
+
+
+def _asker(m: SimpleNamespace, tag: str = "ask"):
+    def ask(state):
+        return {"log": [f"{tag}:{m.interrupt('q')}"]}
+
+    return ask
+
+
+def _plain(result: Any) -> Any:
+    if isinstance(result, dict) and "__interrupt__" in result:
+        return {**result, "__interrupt__": [item.value for item in result["__interrupt__"]]}
+    return result
+
+
+def _quiet(build):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # graphkit's own warnings are tested elsewhere
+        return build()
+
+
+CONFIG = {"configurable": {"thread_id": "t"}}
+
+
+def update_a_subgraphs_thread(m: SimpleNamespace) -> list[Any]:
+    sub = m.StateGraph(State).add_node("pre", lambda s: {"log": ["pre"]})
+    sub = sub.add_node("ask", _asker(m)).add_edge(m.START, "pre").add_edge("pre", "ask")
+    app = m.StateGraph(State).add_node("sub", sub.compile()).add_edge(m.START, "sub")
+    app = app.compile(checkpointer=m.InMemorySaver())
+    app.invoke({"log": ["in"]}, CONFIG)
+    inner = app.get_state(CONFIG, subgraphs=True).tasks[0].state
+    namespace = inner.config["configurable"]["checkpoint_ns"]
+    app.update_state(
+        {"configurable": {"thread_id": "t", "checkpoint_ns": namespace}}, {"log": ["e"]}
+    )
+    root = app.get_state(CONFIG)
+    edited = app.get_state(CONFIG, subgraphs=True).tasks[0].state
+    resumed = app.invoke(m.Command(resume="R"), CONFIG)
+    return [root.values, root.next, root.metadata["source"], edited.values, edited.next, resumed]
+
+
+def command_update_on_a_paused_thread(m: SimpleNamespace) -> list[Any]:
+    app = m.StateGraph(State).add_node("a", lambda s: {"log": ["a"]})
+    app = app.add_node("ask", _asker(m)).add_edge(m.START, "a").add_edge("a", "ask")
+    app = app.compile(checkpointer=m.InMemorySaver())
+    app.invoke({"log": ["in"]}, CONFIG)
+    updated = _plain(app.invoke(m.Command(update={"log": ["u"]}), CONFIG))
+    state = app.get_state(CONFIG)
+    resumed = app.invoke(m.Command(resume="R"), CONFIG)
+    return [updated, state.values, state.next, resumed]
+
+
+def command_on_an_older_checkpoint(m: SimpleNamespace) -> list[Any]:
+    app = m.StateGraph(State).add_node("a", lambda s: {"log": ["a"]})
+    app = app.add_node("b", lambda s: {"log": ["b"]}).add_node("ask", _asker(m))
+    app = _quiet(
+        lambda: (
+            app.add_edge(m.START, "a").add_edge("a", "b").compile(checkpointer=m.InMemorySaver())
+        )
+    )
+    app.invoke({"log": ["in"]}, CONFIG)
+    older = next(s for s in app.get_state_history(CONFIG) if s.metadata["step"] == 1)
+    forked = _plain(app.invoke(m.Command(goto="ask", update={"log": ["u"]}), older.config))
+    state = app.get_state(CONFIG)
+    resumed = app.invoke(m.Command(resume="R"), CONFIG)
+    history = [
+        (s.metadata["step"], s.metadata["source"], s.values["log"], sorted(s.next))
+        for s in app.get_state_history(CONFIG)
+    ]
+    return [forked, state.values, sorted(state.next), resumed, history]
+
+
+def nested_in_an_own_thread(m: SimpleNamespace) -> list[Any]:
+    inner = m.StateGraph(State).add_node("ask", _asker(m, "inner")).add_edge(m.START, "ask")
+    middle = m.StateGraph(State).add_node("pre", lambda s: {"log": ["pre"]})
+    middle = middle.add_node("inner", inner.compile()).add_edge(m.START, "pre")
+    middle = middle.add_edge("pre", "inner").compile(checkpointer=True)
+
+    def call_middle(state):
+        return {"log": [len(middle.invoke({"log": ["m"]})["log"])]}
+
+    saver = m.InMemorySaver()
+    app = m.StateGraph(State).add_node("mid", call_middle).add_edge(m.START, "mid")
+    app = app.compile(checkpointer=saver)
+    seen: list[Any] = []
+
+    def shown(state, depth=0):
+        names = [p.split(":")[0] for p in state.config["configurable"]["checkpoint_ns"].split("|")]
+        seen.append((depth, state.values, state.next, names))
+        for task in state.tasks:
+            if task.state is not None:
+                shown(task.state, depth + 1)
+
+    for given in ({"log": []}, m.Command(resume="A"), {"log": []}, m.Command(resume="B")):
+        seen.append(_plain(app.invoke(given, CONFIG)))
+        shown(app.get_state(CONFIG, subgraphs=True))
+    namespaces = {
+        re.sub(r":[0-9a-f-]{20,}", ":<id>", saved.config["configurable"]["checkpoint_ns"])
+        for saved in saver.list(None)
+    }
+    return [*seen, sorted(namespaces)]
+
+
+def interrupt_reached_on_a_retry(m: SimpleNamespace) -> list[Any]:
+    calls = [0]
+
+    def flaky_then_ask(state):
+        calls[0] += 1
+        if calls[0] == 1:
+            raise ValueError("boom")
+        return {"x": m.interrupt("q")}
+
+    retry = m.RetryPolicy(max_attempts=3, initial_interval=0.0, jitter=False, retry_on=ValueError)
+    app = m.StateGraph(Number).add_node("n", flaky_then_ask, retry_policy=retry)
+    app = app.add_edge(m.START, "n").compile(checkpointer=m.InMemorySaver())
+    paused = app.invoke({"x": 0}, CONFIG)["__interrupt__"][0]
+    return [paused.value, app.invoke(m.Command(resume={paused.id: 7}), CONFIG)]
+
+
+def history_of_one_checkpoint(m: SimpleNamespace) -> list[Any]:
+    app = m.StateGraph(State).add_node("a", lambda s: {"log": ["a"]})
+    app = app.add_node("b", lambda s: {"log": ["b"]}).add_edge(m.START, "a").add_edge("a", "b")
+    app = app.compile(checkpointer=m.InMemorySaver())
+    app.invoke({"log": []}, CONFIG)
+    one = next(s for s in app.get_state_history(CONFIG) if s.metadata["step"] == 1)
+    return [(s.metadata["step"], s.values) for s in app.get_state_history(one.config)]
+
+
+@pytest.mark.parametrize(
+    "scenario",
+    [
+        update_a_subgraphs_thread,
+        command_update_on_a_paused_thread,
+        command_on_an_older_checkpoint,
+        nested_in_an_own_thread,
+        interrupt_reached_on_a_retry,
+        history_of_one_checkpoint,
+    ],
+)
+def test_matches_langgraph(scenario):
+    expected = _quiet(lambda: scenario(_library("langgraph")))
+    assert _quiet(lambda: scenario(_library("graphkit"))) == expected
