@@ -102,18 +102,25 @@ __all__ = [
     "Update",
     "add_messages",
     "create_react_agent",
+    "from_langgraph",
     "get_runtime",
     "get_stream_writer",
     "interrupt",
+    "open_langgraph_thread",
     "tools_condition",
 ]
 
 _PREBUILT = ("MessagesState", "ToolNode", "add_messages", "create_react_agent", "tools_condition")
+_BRIDGE = ("from_langgraph", "open_langgraph_thread")
 
 
 def __getattr__(name: str) -> object:
     """Import the langchain-core integration only when one of its names is asked for,
     so that ``import graphkit`` stays free of langchain-core."""
+    if name in _BRIDGE:  # the LangGraph bridge: imported when first asked for
+        import graphkit.bridge
+
+        return getattr(graphkit.bridge, name)
     if name in _PREBUILT:
         import graphkit.prebuilt
 

@@ -261,3 +261,18 @@ def test_piped_into_head_prints_the_first_line_quietly():
     command = f"{sys.executable} -m graphkit trace {SEED} --input '{INPUT}' | head -1"
     result = subprocess.run(command, shell=True, capture_output=True, text=True, check=True)
     assert result.stdout == "5 supersteps, done\n" and result.stderr == ""
+
+
+def test_a_langgraph_graph_is_traced_on_graphkit(tmp_path, capsys):
+    """A module's compiled LangGraph graph is converted (graphkit.from_langgraph)."""
+    module = tmp_path / "lg_app.py"
+    module.write_text(
+        "from typing import TypedDict\n"
+        "from langgraph.graph import StateGraph, START\n"
+        "class S(TypedDict):\n    n: int\n"
+        "app = StateGraph(S).add_node('inc', lambda s: {'n': s['n'] + 1})"
+        ".add_edge(START, 'inc').compile()\n"
+    )
+    assert main(["trace", f"{module}:app", "--input", '{"n": 1}']) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("3 supersteps, done") and "n  2" in out

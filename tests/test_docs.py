@@ -64,6 +64,7 @@ PAGES = {
     "builder.add_node('bot', lambda state: {'messages': [('ai', 'hi')]})\n"
     "builder.add_edge(START, 'bot')\n",
     "agents.md": AGENT,
+    "langgraph.md": "",
 }
 
 

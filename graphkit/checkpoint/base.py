@@ -38,9 +38,16 @@ def new_checkpoint_id(after: str | None = None) -> str:
         _renew_time_part()
     checkpoint_id = f"{_time_part}{next(_counter) & 0xFFFF_FFFF:08x}"
     if after is not None and checkpoint_id <= after:
+        target = _time_of(after) + 1
+        if target - time.time_ns() > FOREIGN_AHEAD_NS:
+            # an id of another scheme (LangGraph's, in a thread copied from it) reads as
+            # a time years ahead: sort after it without moving this process's clock
+            hex_ = f"{target:016x}"
+            counter = next(_counter) & 0xFFFF_FFFF
+            return f"{hex_[:8]}-{hex_[8:12]}-{hex_[12:]}-{_process_part}{counter:08x}"
         # a parent made by another process whose clock is ahead, or within the same
         # millisecond: move this process's time part past the parent's
-        _renew_time_part(at_least=_time_of(after) + 1)
+        _renew_time_part(at_least=target)
         checkpoint_id = f"{_time_part}{next(_counter) & 0xFFFF_FFFF:08x}"
     return checkpoint_id
 
@@ -72,6 +79,10 @@ def _new_process() -> None:
     _process_part = f"{bits >> 16:04x}-{bits & 0xFFFF:04x}"
     _renew_at = 0
 
+
+FOREIGN_AHEAD_NS = 24 * 3_600 * 10**9
+"""A parent id whose time is further ahead than this is not a clock running fast but
+another id scheme; following it would date this process's ids years ahead."""
 
 TIME_PART_RESOLUTION_NS = 1_000_000
 """How long one formatted time part is used: ids carry the time to the millisecond

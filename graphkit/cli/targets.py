@@ -32,7 +32,10 @@ from graphkit.inspect.values import show_error
 
 __all__ = ["factory_refusal", "load_graph"]
 
-_POINT_AT = "point at a compiled graph, a StateGraph, or a function returning one"
+_POINT_AT = (
+    "point at a compiled graph (graphkit's or LangGraph's), a StateGraph, or a function "
+    "returning one"
+)
 # where the user's code is not: graphkit's own files and Python's standard library
 _NOT_USER_CODE = ("<", str(Path(__file__).parent.parent), sysconfig.get_paths()["stdlib"])
 _VARIADIC = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
@@ -60,6 +63,10 @@ def load_graph(target: str) -> Any:
             fail(f"{name} returned {_a(value)}, not a graph; {_POINT_AT}")
     if isinstance(value, StateGraph):
         value = _guarded(f"compiling {name}", value.compile)
+    if type(value).__module__.startswith("langgraph"):  # a LangGraph graph, run on graphkit
+        from graphkit.bridge.convert import as_graphkit
+
+        value = _guarded(f"converting {name} from LangGraph", as_graphkit, value)
     if not isinstance(value, CompiledGraph):
         fail(f"{target} is {_a(value)}, not a graph; {_POINT_AT}")
     return value

@@ -30,7 +30,7 @@ from graphkit.inspect.values import is_internal, show, show_error
 if TYPE_CHECKING:
     import pandas
 
-    from graphkit.pregel.records import Run, Superstep
+    from graphkit.pregel.records import Run, Superstep, TaskResult
 
 __all__ = [
     "COLUMNS",
@@ -122,14 +122,23 @@ def task_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
                     "node": task.node,
                     "kind": task.kind,
                     "triggers": task.triggers,
-                    "attempts": result.attempts if result is not None else None,
-                    "duration": result.duration if result is not None else None,
+                    "attempts": _known(result, "attempts"),
+                    "duration": _known(result, "duration"),
                     "error": result.error if result is not None else None,
-                    "worker": result.worker if result is not None else None,
+                    "worker": _known(result, "worker"),
                     "task_id": task.id,
                 }
             )
     return rows
+
+
+def _known(result: TaskResult | None, field: str) -> Any:
+    """A task's ``field``: None when it never ran, ``"unknown"`` when it ran but nothing
+    recorded it (a thread read from LangGraph's saver keeps no times or attempts)."""
+    if result is None:
+        return None
+    value = getattr(result, field)
+    return "unknown" if value is None else value
 
 
 def write_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
@@ -411,5 +420,9 @@ def _frame(
                 row[name] = show(value)
     frame = pandas.DataFrame(rows, columns=list(columns))
     # whole numbers that may be missing (a task not executed, a channel's first version)
-    integers = {name: "Int64" for name in ("attempts", "version_before") if name in frame}
+    integers = {
+        name: "Int64"
+        for name in ("attempts", "version_before")
+        if name in frame and not any(isinstance(value, str) for value in frame[name])  # unknown
+    }
     return frame.astype(integers) if integers else frame

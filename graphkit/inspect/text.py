@@ -77,7 +77,7 @@ def superstep_lines(superstep: Superstep, *, durations: bool = False) -> list[st
         triggered = f"triggered by {', '.join(task.triggers)}" if task.triggers else ""
         lines.append(_line("PLAN", task.node, width, triggered))
     for result in execution.results if execution is not None else ():
-        took = f"({duration_text(result.duration)}) " if durations else ""
+        took = f"({_took(result.duration)}) " if durations else ""
         if was_cancelled(result.error):
             did = f"cancelled ({_one_line(show_error(result.error))}): the run was cancelled"
         elif result.error is not None:
@@ -171,3 +171,8 @@ def _line(phase: str, name: str, width: int, text: str) -> str:
 def _one_line(text: str, width: int = 100) -> str:
     text = text.replace("\n", " ")
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _took(duration: float | None) -> str:
+    """A task's duration, or "time unknown" (a thread read from LangGraph's saver)."""
+    return "time unknown" if duration is None else duration_text(duration)

@@ -61,7 +61,10 @@ def timeline_rows(run: Run) -> list[dict[str, Any]]:
         for superstep in run.steps
         if superstep.execution is not None
         for result in superstep.execution.results
+        # an input step takes no time; a thread read from LangGraph's saver has no times
         if result.task.kind != "input"
+        and result.started is not None
+        and result.duration is not None
     ]
     if not timed:
         return []

@@ -83,6 +83,10 @@ class Runtime:
     store: Any = None
     stream_writer: Callable[[Any], None] = field(default=_discard)
     execution_info: ExecutionInfo | None = None
+    previous: Any = None
+    """LangGraph's functional API's previous return value: None for a graph's nodes."""
+    server_info: Any = None
+    """LangGraph Platform's server details: None outside a LangGraph server, as here."""
 
     def override(self, **changes: Any) -> Runtime:
         """A copy with the given fields replaced.

@@ -47,6 +47,10 @@ def mimebundle(
 def _graph_of(app: Any) -> DrawableGraph | None:
     if getattr(app, "builder", None) is None:
         return None
+    if type(app).__module__.startswith("langgraph"):  # drawn as converted, by graphkit
+        from graphkit.render.methods import get_graph
+
+        return get_graph(app)
     return app.get_graph()
 
 

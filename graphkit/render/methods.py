@@ -25,8 +25,9 @@ __all__ = ["attach", "get_graph"]
 
 
 def get_graph(app: CompiledGraph, xray: bool | int = False) -> DrawableGraph:
-    """The graph as drawn: ``.to_dot()``, ``.draw_mermaid()``, ``.draw_svg()``.
-    ``xray=True`` draws subgraph nodes as their own nodes (``xray=n``: n levels).
+    """The graph as drawn: ``.to_dot()``, ``.draw_mermaid()``, ``.draw_svg()``; a
+    compiled LangGraph graph is converted first (``as_graphkit``). ``xray=True`` draws
+    subgraph nodes as their own nodes (``xray=n``: n levels).
 
     >>> from typing import TypedDict
     >>> from graphkit import StateGraph, START
@@ -36,6 +37,10 @@ def get_graph(app: CompiledGraph, xray: bool | int = False) -> DrawableGraph:
     >>> [(edge.source, edge.target) for edge in app.get_graph().edges]
     [('__start__', 'a'), ('a', '__end__')]
     """
+    if not isinstance(app, CompiledGraph):  # a LangGraph graph is drawn as converted
+        from graphkit.bridge.convert import as_graphkit
+
+        app = as_graphkit(app)
     return graph_from_builder(app.builder, name=app.name, xray=xray, only=app.spec.nodes)
 
 

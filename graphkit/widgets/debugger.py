@@ -73,7 +73,8 @@ _CSS = (
 class Debugger:
     """Step a run phase by phase in a notebook: Plan · Execute · Update · Step ·
     Back · Run · Reset, a slider over the recorded supersteps, tables, breakpoints and
-    "why did / didn't this node run".
+    "why did / didn't this node run". ``app`` may be a compiled LangGraph graph: the
+    session converts it (``as_graphkit``).
 
     Back is real time travel: it restores the checkpoint the step started from (see
     ``DebugSession``). ``export_html(path)`` writes the recorded run as one standalone

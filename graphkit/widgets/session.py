@@ -44,7 +44,8 @@ __all__ = ["DebugSession"]
 
 class DebugSession(Notifier):
     """Drive a run of ``app`` phase by phase: ``plan``, ``execute``, ``update``,
-    ``step``, ``run``, ``back``, ``reset``; look at it with ``view()``.
+    ``step``, ``run``, ``back``, ``reset``; look at it with ``view()``. ``app`` is a
+    graphkit graph or a compiled LangGraph graph (converted with ``as_graphkit``).
 
     >>> from graphkit.inspect.examples import forecast_graph
     >>> session = DebugSession(forecast_graph(), {"topic": "today", "tokens": 0})
@@ -73,6 +74,9 @@ class DebugSession(Notifier):
         context: Any = None,
     ) -> None:
         super().__init__()  # listeners: a widget showing this session refreshes itself
+        from graphkit.bridge.convert import as_graphkit
+
+        app = as_graphkit(app)  # a compiled LangGraph graph is converted here
         if app.checkpointer is None:
             from graphkit.checkpoint import InMemorySaver
 
@@ -100,6 +104,47 @@ class DebugSession(Notifier):
         self._kept: list[Superstep] = []  # supersteps of earlier steppers, all applied
         self._paused_at: tuple[int, int] | None = None
         self._stepper = self._start(input, self.config)
+
+    @classmethod
+    def from_run(
+        cls,
+        app: Any,
+        run: Run,
+        config: Mapping[str, Any] | None = None,
+        *,
+        breakpoints: Iterable[str] = (),
+    ) -> DebugSession:
+        """Open a recorded run in the debugger: a thread read from LangGraph
+        (``graphkit.open_langgraph_thread``), with ``app`` the graph that made it (a
+        LangGraph graph is converted). Its supersteps show as already applied; Step goes
+        on from its last checkpoint on a copy of the thread (``app``'s saver is not used).
+
+        >>> from langgraph.checkpoint.memory import InMemorySaver
+        >>> from langgraph.graph import START, StateGraph
+        >>> from typing import TypedDict
+        >>> from graphkit import open_langgraph_thread
+        >>> class State(TypedDict):
+        ...     n: int
+        >>> builder = StateGraph(State).add_node("double", lambda state: {"n": state["n"] * 2})
+        >>> app = builder.add_edge(START, "double").compile(checkpointer=InMemorySaver())
+        >>> config = {"configurable": {"thread_id": "1"}}
+        >>> _ = app.invoke({"n": 3}, config)
+        >>> session = DebugSession.from_run(app, open_langgraph_thread(app, config), config)
+        >>> [superstep.step for superstep in session.supersteps], session.values
+        ([-1, 0, 1], {'n': 6})
+        """
+        from graphkit.bridge.convert import as_graphkit
+        from graphkit.bridge.threads import save_thread
+        from graphkit.checkpoint import InMemorySaver
+        from graphkit.checkpoint.saver import config_key
+
+        app = copy.copy(as_graphkit(app))
+        app.checkpointer = InMemorySaver()  # the run's thread, copied: stepping on saves here
+        thread_id = str(config_key(config, "thread_id") or f"imported-{uuid.uuid4().hex[:8]}")
+        thread = save_thread(run, app.checkpointer, thread_id)
+        session = cls(app, None, thread, breakpoints=breakpoints)
+        session._kept = [*run.steps, *session._kept]
+        return session
 
     # -- where the run is -----------------------------------------------------------------
 

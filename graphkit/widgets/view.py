@@ -310,6 +310,8 @@ def _tidy(frame: pandas.DataFrame) -> pandas.DataFrame:
 
 
 def _duration(value: Any) -> str:
+    if isinstance(value, str):  # "unknown": a task of a thread read from LangGraph
+        return value
     return f"{value * 1000:.2f} ms" if isinstance(value, float) and value == value else ""
 
 

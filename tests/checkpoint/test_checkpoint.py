@@ -99,6 +99,15 @@ def test_a_child_id_sorts_after_its_parent_whatever_the_clocks(clocks):
     assert new_checkpoint_id() > child  # and this process's ids go on from there
 
 
+def test_a_child_of_another_schemes_id_sorts_after_it_and_keeps_the_clock(clocks):
+    # LangGraph's ids (uuid6) read as a time years ahead in graphkit's layout
+    langgraph_id = "1f1ef27f-42f2-6e74-8002-bc8bec150bd3"
+    child = new_checkpoint_id(after=langgraph_id)
+    grandchild = new_checkpoint_id(after=child)
+    assert langgraph_id < child < grandchild
+    assert time_part(new_checkpoint_id()) == 10**18  # this process's clock did not move
+
+
 def test_a_forked_process_makes_ids_of_its_own():
     if not hasattr(os, "fork"):
         pytest.skip("no fork on this platform")

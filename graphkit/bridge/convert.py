@@ -1,0 +1,426 @@
+"""``from_langgraph``: a compiled LangGraph ``StateGraph`` rebuilt as a graphkit graph.
+
+The LangGraph graph's builder is read declaration by declaration and replayed on
+graphkit's ``StateGraph``, so the result is the graph graphkit would have compiled from
+the same code: schemas (a field annotated with one of LangGraph's channels or managed
+values gets graphkit's), nodes with their original functions (wrapped so that code written
+for LangGraph runs, see ``graphkit.bridge.interop``) and options, edges, waiting edges,
+conditional edges with their path maps, and the compile options. A compiled LangGraph
+graph used as a node, or held in a node function's closure, is converted too. What
+graphkit cannot carry over is refused with an error that names it.
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib import metadata
+from typing import Annotated, Any, NotRequired, Required, get_args, get_origin, get_type_hints
+
+from graphkit import channels as gk_channels
+from graphkit import managed as gk_managed
+from graphkit.bridge.interop import ConvertedGraph, wrap
+from graphkit.errors import warn
+from graphkit.pregel.app import CompiledGraph
+from graphkit.pregel.records import Run
+from graphkit.types import RetryPolicy
+
+__all__ = ["TESTED_LANGGRAPH", "as_graphkit", "check_langgraph_version", "from_langgraph", "trace"]
+
+TESTED_LANGGRAPH = ((1, 2), (1, 3))
+"""The LangGraph releases ``from_langgraph`` is tested with, >=1.2,<1.3 (lowest
+included, highest excluded); others get a warning."""
+
+_NODE_OPTIONS = ("cache_policy", "timeout", "error_handler_node", "is_error_handler")
+
+
+def from_langgraph(compiled: Any, *, checkpointer: Any = None) -> CompiledGraph:
+    """A graphkit ``CompiledGraph`` that behaves as the compiled LangGraph graph does.
+
+    LangGraph's checkpointer is not reused: the result has none unless the LangGraph
+    graph had one, then a graphkit ``InMemorySaver``; ``checkpointer=`` (a graphkit saver)
+    overrides that.
+
+    >>> from typing import TypedDict
+    >>> from langgraph.graph import StateGraph, START
+    >>> class State(TypedDict):
+    ...     n: int
+    >>> builder = StateGraph(State).add_node("inc", lambda s: {"n": s["n"] + 1})
+    >>> app = from_langgraph(builder.add_edge(START, "inc").compile())
+    >>> [step.plan.nodes for step in app.trace({"n": 1}).steps], app.invoke({"n": 1})
+    ([['__input__'], ['__start__'], ['inc']], {'n': 2})
+    """
+    check_langgraph_version()
+    if not _is_langgraph_graph(compiled):
+        raise TypeError(_not_accepted(compiled, "from_langgraph"))
+    if type(checkpointer).__module__.startswith("langgraph"):
+        raise TypeError(
+            f"from_langgraph(checkpointer=...) got LangGraph's {type(checkpointer).__name__}; "
+            "a converted graph saves graphkit checkpoints: pass a graphkit saver, e.g. "
+            "graphkit.InMemorySaver() or graphkit.SqliteSaver. To read a thread LangGraph "
+            "saved, use graphkit.open_langgraph_thread."
+        )
+    return _Converter(_root_saver(compiled.checkpointer, checkpointer)).graph(compiled)
+
+
+def as_graphkit(obj: Any) -> CompiledGraph:
+    """``obj`` as a graphkit graph: a graphkit ``CompiledGraph`` as it is, a compiled
+    LangGraph graph converted by ``from_langgraph``.
+
+    >>> as_graphkit(42)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    TypeError: Expected a graphkit CompiledGraph or a compiled LangGraph ..., got int (42). ...
+    """
+    if isinstance(obj, CompiledGraph):
+        return obj
+    if _is_langgraph_graph(obj):
+        return from_langgraph(obj)
+    raise TypeError(_not_accepted(obj, "as_graphkit"))
+
+
+def trace(app: Any, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any) -> Run:
+    """``app.trace(...)`` for a graphkit graph or a compiled LangGraph graph: run it to
+    the end on graphkit and return the recorded ``Run``.
+
+    >>> from typing import TypedDict
+    >>> from langgraph.graph import StateGraph, START
+    >>> class State(TypedDict):
+    ...     n: int
+    >>> builder = StateGraph(State).add_node("inc", lambda s: {"n": s["n"] + 1})
+    >>> trace(builder.add_edge(START, "inc").compile(), {"n": 1}).values
+    {'n': 2}
+    """
+    return as_graphkit(app).trace(input, config, **kwargs)
+
+
+def _not_accepted(obj: Any, where: str) -> str:
+    shown = repr(obj)
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    return (
+        f"Expected a graphkit CompiledGraph or a compiled LangGraph StateGraph, got "
+        f"{type(obj).__name__} ({shown}). {where}() reads a graph made by "
+        "StateGraph(...).compile(); for a builder, call .compile() first."
+    )
+
+
+def _is_langgraph_graph(obj: Any) -> bool:
+    """True for LangGraph's ``CompiledStateGraph``, without importing LangGraph when
+    ``obj`` cannot be one (a graphkit graph, a number)."""
+    module = type(obj).__module__ or ""
+    if not module.startswith("langgraph"):
+        return False
+    from langgraph.graph.state import CompiledStateGraph
+
+    return isinstance(obj, CompiledStateGraph)
+
+
+def check_langgraph_version() -> None:
+    """Warn when the installed LangGraph is outside ``TESTED_LANGGRAPH``."""
+    try:
+        installed = metadata.version("langgraph")
+    except metadata.PackageNotFoundError:
+        return
+    release = tuple(int(part) for part in installed.split(".")[:2] if part.isdigit())
+    low, high = TESTED_LANGGRAPH
+    if not low <= release < high:
+        tested = f">={'.'.join(map(str, low))},<{'.'.join(map(str, high))}"
+        warn(
+            f"graphkit's LangGraph bridge is tested with langgraph{tested}; "
+            f"langgraph {installed} is installed. The conversion may miss or misread "
+            "options; compare a run on both (e.g. with the conformance harness)."
+        )
+
+
+@dataclass
+class _Converter:
+    """One conversion: the schemas translated so far (each once, so a schema shared by
+    the graph and its nodes stays one class) and the LangGraph graphs converted so far."""
+
+    saver: Any
+    """The root graph's graphkit saver (or None/True/False): a subgraph that LangGraph
+    gave a saver of its own saves through it, as graphkit's subgraphs do."""
+    schemas: dict[Any, Any] = field(default_factory=dict)
+    graphs: dict[int, CompiledGraph] = field(default_factory=dict)
+
+    def graph(self, compiled: Any, *, subgraph: bool = False) -> Any:
+        from graphkit.graph import StateGraph
+
+        if id(compiled) in self.graphs:
+            return self.graphs[id(compiled)]
+        source = compiled.builder
+        where = f"LangGraph graph {compiled.name!r}"
+        _refuse_compile_options(compiled, source, where)
+        builder = StateGraph(
+            self.schema(source.state_schema, where),
+            self.schema(source.context_schema, where),
+            input_schema=self.schema(source.input_schema, where),
+            output_schema=self.schema(source.output_schema, where),
+        )
+        defaults = getattr(source, "_node_defaults", None)
+        if defaults is not None and defaults.retry_policy is not None:
+            builder.set_node_defaults(retry_policy=_retry(defaults.retry_policy))
+        for name, spec in source.nodes.items():
+            self.node(builder, name, spec, where)
+        for start, end in sorted(source.edges):
+            builder.add_edge(start, end)
+        for starts, end in sorted(source.waiting_edges):
+            builder.add_edge(list(starts), end)
+        for start, branches in source.branches.items():
+            for name, branch in branches.items():
+                path = self.callable(branch.path, f"router {name!r} of node {start!r}", node=False)
+                builder.add_conditional_edges(start, path, branch.ends)
+        app = ConvertedGraph.from_compiled(
+            builder.compile(
+                self.saver if not subgraph else _subgraph_saver(compiled.checkpointer, self.saver),
+                store=compiled.store,
+                interrupt_before=_breakpoints(compiled.interrupt_before_nodes),
+                interrupt_after=_breakpoints(compiled.interrupt_after_nodes),
+                debug=compiled.debug,
+                name=compiled.name,
+            )
+        )
+        self.graphs[id(compiled)] = app
+        return app
+
+    def node(self, builder: Any, name: str, spec: Any, where: str) -> None:
+        where = f"{where}, node {name!r}"
+        for option in _NODE_OPTIONS:
+            if getattr(spec, option, None):
+                raise NotImplementedError(
+                    f"{where} sets {option}={getattr(spec, option)!r}, which graphkit does not "
+                    "support yet; remove it from add_node to convert this graph."
+                )
+        ends = spec.ends or None
+        builder.add_node(
+            name,
+            self.callable(spec.runnable, where, node=True),
+            defer=spec.defer,
+            metadata=spec.metadata,
+            input_schema=self.schema(spec.input_schema, where),
+            retry_policy=None if spec.retry_policy is None else _retry(spec.retry_policy),
+            destinations=dict(ends) if isinstance(ends, dict) else ends,
+        )
+
+    def callable(self, runnable: Any, where: str, *, node: bool) -> Any:
+        """What graphkit runs for a LangGraph node or router."""
+        if _is_langgraph_graph(runnable):
+            return self.graph(runnable, subgraph=True)
+        function = _function_of(runnable)
+        if function is None:
+            if node and callable(getattr(runnable, "invoke", None)):
+                return runnable  # a Runnable: graphkit calls its .invoke
+            raise NotImplementedError(
+                f"{where} is a {type(runnable).__name__}, which graphkit cannot call: "
+                "give LangGraph a plain function, or an object with .invoke."
+            )
+        wrapped = wrap(self.closure(function), node=node, where=where)
+        wrapped.__annotations__ = self.annotations(function, where)
+        return wrapped
+
+    def closure(self, function: Any) -> Any:
+        """``function``, or a copy whose closure holds the converted graph where it held
+        a compiled LangGraph graph (a graph invoked inside a node)."""
+        cells = getattr(function, "__closure__", None) or ()
+        contents = [_cell_value(cell) for cell in cells]
+        if not any(_is_langgraph_graph(value) for value in contents):
+            return function
+        new_cells = tuple(
+            types.CellType(self.graph(value, subgraph=True)) if _is_langgraph_graph(value) else cell
+            for cell, value in zip(cells, contents, strict=True)
+        )
+        copy = types.FunctionType(
+            function.__code__,
+            function.__globals__,
+            function.__name__,
+            function.__defaults__,
+            new_cells,
+        )
+        copy.__kwdefaults__ = function.__kwdefaults__
+        copy.__dict__.update(function.__dict__)
+        copy.__annotations__ = dict(function.__annotations__)
+        copy.__qualname__ = function.__qualname__
+        copy.__module__ = function.__module__
+        return copy
+
+    def annotations(self, function: Any, where: str) -> dict[str, Any]:
+        """``function``'s annotations with each state schema replaced by its translation
+        (graphkit reads a node's or router's input schema from them)."""
+        try:
+            hints = get_type_hints(function)
+        except (NameError, TypeError):
+            return dict(getattr(function, "__annotations__", {}) or {})
+        return {
+            key: self.schema(hint, where) if _is_schema_class(hint) else hint
+            for key, hint in hints.items()
+        }
+
+    def schema(self, schema: Any, where: str) -> Any:
+        """``schema``, or a subclass of it whose fields use graphkit's channels and
+        managed values where it used LangGraph's (the same class when it used none)."""
+        if schema is None or not _is_schema_class(schema):
+            return schema
+        if schema not in self.schemas:
+            hints = get_type_hints(schema, include_extras=True)
+            translated = {
+                key: _hint(hint, f"{where}, field {key!r}") for key, hint in hints.items()
+            }
+            if all(translated[key] is hints[key] for key in hints):
+                self.schemas[schema] = schema
+            else:
+                namespace = {"__annotations__": translated, "__module__": schema.__module__}
+                namespace.update(_pydantic_defaults(schema))
+                subclass = type(schema)(schema.__name__, (schema,), namespace)
+                subclass.__qualname__ = schema.__qualname__
+                self.schemas[schema] = subclass
+        return self.schemas[schema]
+
+
+def _root_saver(original: Any, given: Any) -> Any:
+    """``checkpointer=`` if given; else nothing for a graph LangGraph saved nothing for,
+    and a graphkit ``InMemorySaver`` in place of a LangGraph saver."""
+    if given is not None:
+        return given
+    if original is None or isinstance(original, bool):
+        return original
+    from graphkit.checkpoint import InMemorySaver
+
+    return InMemorySaver()
+
+
+def _subgraph_saver(original: Any, root: Any) -> Any:
+    """A subgraph's ``checkpointer``: None/True/False as LangGraph's was, the root's
+    saver in place of a saver of its own."""
+    if original is None or isinstance(original, bool):
+        return original
+    return root if root is not None and not isinstance(root, bool) else True
+
+
+def _pydantic_defaults(schema: Any) -> dict[str, Any]:
+    """A pydantic model's field defaults, which a subclass redeclaring the fields must
+    repeat (a dataclass or TypedDict subclass keeps its parent's)."""
+    fields = getattr(schema, "model_fields", None)
+    if not isinstance(fields, dict):
+        return {}
+    from pydantic import Field
+
+    defaults: dict[str, Any] = {}
+    for key, info in fields.items():
+        if info.default_factory is not None:
+            defaults[key] = Field(default_factory=info.default_factory)
+        elif not info.is_required():
+            defaults[key] = info.default
+    return defaults
+
+
+def _refuse_compile_options(compiled: Any, source: Any, where: str) -> None:
+    options = {
+        "cache": getattr(compiled, "cache", None),
+        "cache_policy": getattr(compiled, "cache_policy", None),
+        "retry_policy (on the compiled graph)": getattr(compiled, "retry_policy", None) or None,
+        "with_config(...)": getattr(compiled, "config", None) or None,
+    }
+    defaults = getattr(source, "_node_defaults", None)
+    for name in ("cache_policy", "error_handler", "timeout"):
+        options[f"set_node_defaults({name}=...)"] = getattr(defaults, name, None)
+    for option, value in options.items():
+        if value is not None:
+            raise NotImplementedError(
+                f"{where} uses {option} ({type(value).__name__}), which graphkit does not "
+                "support yet; remove it to convert this graph."
+            )
+
+
+def _breakpoints(nodes: Any) -> Any:
+    return nodes if isinstance(nodes, str) else tuple(nodes or ())
+
+
+def _retry(policy: Any) -> Any:
+    """LangGraph's RetryPolicy (or a sequence of them) as graphkit's."""
+    if isinstance(policy, tuple) and hasattr(policy, "_asdict"):
+        return RetryPolicy(**policy._asdict())
+    return [RetryPolicy(**item._asdict()) for item in policy]
+
+
+def _function_of(runnable: Any) -> Callable[..., Any] | None:
+    """The user's function inside LangGraph's ``RunnableCallable``: the sync one, else
+    the async one (LangGraph adds an async twin that runs a sync function in a thread)."""
+    from langgraph._internal._runnable import RunnableCallable
+
+    if isinstance(runnable, RunnableCallable):
+        return runnable.func if runnable.func is not None else runnable.afunc
+    if inspect.isfunction(runnable) or inspect.ismethod(runnable):
+        return runnable
+    return None
+
+
+def _cell_value(cell: Any) -> Any:
+    try:
+        return cell.cell_contents
+    except ValueError:  # an empty cell
+        return None
+
+
+def _is_schema_class(hint: Any) -> bool:
+    return inspect.isclass(hint) and bool(getattr(hint, "__annotations__", None))
+
+
+def _hint(hint: Any, where: str) -> Any:
+    """A field's annotation with LangGraph's channel or managed value replaced (also
+    under ``NotRequired[...]`` / ``Required[...]``, as create_react_agent's state has it)."""
+    origin = get_origin(hint)
+    if origin in (NotRequired, Required):
+        inner = get_args(hint)[0]
+        replaced = _hint(inner, where)
+        return hint if replaced is inner else origin[replaced]
+    if origin is not Annotated:
+        return hint
+    metadata_items = [_marker(item, where) for item in hint.__metadata__]
+    if all(new is old for new, old in zip(metadata_items, hint.__metadata__, strict=True)):
+        return hint
+    return Annotated[(hint.__origin__, *metadata_items)]  # type: ignore[return-value]
+
+
+_CHANNEL_ARGUMENTS = {
+    "LastValue": (),
+    "AnyValue": (),
+    "LastValueAfterFinish": (),
+    "BinaryOperatorAggregate": ("operator",),
+    "EphemeralValue": ("guard",),
+    "UntrackedValue": ("guard",),
+    "Topic": ("accumulate",),
+    "NamedBarrierValue": ("names",),
+    "NamedBarrierValueAfterFinish": ("names",),
+}
+
+
+def _marker(item: Any, where: str) -> Any:
+    """graphkit's counterpart of one ``Annotated`` marker from LangGraph, else ``item``."""
+    from langgraph.channels.base import BaseChannel
+    from langgraph.managed.base import ManagedValue
+
+    is_class = inspect.isclass(item)
+    if is_class and issubclass(item, ManagedValue):
+        counterpart = getattr(gk_managed, item.__name__, None)
+        if counterpart is None:
+            raise NotImplementedError(_no_counterpart(where, "managed value", item))
+        return counterpart
+    if not (isinstance(item, BaseChannel) or (is_class and issubclass(item, BaseChannel))):
+        return item
+    kind = item if is_class else type(item)
+    if kind.__name__ not in _CHANNEL_ARGUMENTS or kind.__module__.split(".")[0] != "langgraph":
+        raise NotImplementedError(_no_counterpart(where, "channel", kind))
+    counterpart = getattr(gk_channels, kind.__name__)
+    if is_class:
+        return counterpart
+    arguments = [getattr(item, name) for name in _CHANNEL_ARGUMENTS[kind.__name__]]
+    return counterpart(item.typ, *arguments)
+
+
+def _no_counterpart(where: str, what: str, kind: type) -> str:
+    return (
+        f"{where} uses the {what} {kind.__module__}.{kind.__qualname__}, which graphkit has "
+        f"no counterpart for; graphkit's channels are {', '.join(sorted(_CHANNEL_ARGUMENTS))} "
+        "and its managed values RemainingSteps and IsLastStep."
+    )

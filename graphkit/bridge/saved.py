@@ -1,0 +1,267 @@
+"""What LangGraph saved, as the bridge reads it: each checkpoint of a thread's lineage
+(``SavedCheckpoint``: its snapshot, channels, versions and pending writes), the graph's
+channels and subgraphs (``GraphInfo``), and the errors LangGraph keeps only as text
+(``SavedError``). Everything goes through LangGraph's public API (``get_state_history``,
+the checkpointer's ``get_tuple``); its control-flow objects become graphkit's.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from graphkit.bridge.interop import to_graphkit
+from graphkit.pregel.records import Run
+
+__all__ = [
+    "ERROR",
+    "INTERRUPT",
+    "RESUME",
+    "SPECIAL",
+    "GraphInfo",
+    "SavedCheckpoint",
+    "SavedError",
+    "checkpointer_of",
+    "lineage",
+    "reducer_name",
+    "saved_error",
+    "version_number",
+]
+
+ERROR, INTERRUPT, RESUME = "__error__", "__interrupt__", "__resume__"
+SPECIAL = (ERROR, INTERRUPT, RESUME, "__no_writes__", "__return__")
+"""LangGraph's own pending-write channels: a task's error, interrupts, resume answers,
+the marker of a task that wrote nothing, and a functional entrypoint's return value."""
+
+
+class SavedError(Exception):
+    """A task error LangGraph saved as text (its ``repr``): the class is known only by
+    name, so each imported error is an instance of a ``SavedError`` subclass with the
+    original class name (``type(error).__name__ == "ValueError"``).
+
+    >>> error = saved_error("ValueError('n must be zero')")
+    >>> type(error).__name__, str(error), isinstance(error, SavedError)
+    ('ValueError', 'n must be zero', True)
+    """
+
+    text: str = ""
+
+
+@functools.cache
+def _saved_error_class(name: str) -> type[SavedError]:
+    return type(name, (SavedError,), {"__module__": __name__})
+
+
+def saved_error(saved: Any) -> BaseException:
+    """The exception a saved ``__error__`` write stands for: the exception itself when
+    the saver kept it, else a ``SavedError`` named after the class in its text.
+
+    >>> saved_error("Boom()").args, saved_error(KeyError("k"))
+    ((), KeyError('k'))
+    """
+    if isinstance(saved, BaseException):
+        return saved
+    text = str(saved)
+    match = re.fullmatch(r"([A-Za-z_][\w.]*)\((.*)\)", text, flags=re.DOTALL)
+    if match is None:
+        error = _saved_error_class("SavedError")(text)
+    else:
+        name, inner = match.group(1).rsplit(".", 1)[-1], match.group(2)
+        try:
+            args = ast.literal_eval(f"({inner},)") if inner else ()
+        except (ValueError, SyntaxError):
+            args = (inner,)
+        error = _saved_error_class(name)(*args)
+    error.text = text
+    return error
+
+
+@dataclass(frozen=True)
+class SavedCheckpoint:
+    """One checkpoint as LangGraph returns it: the snapshot and the saver's tuple."""
+
+    snapshot: Any
+    checkpoint: Mapping[str, Any]
+    pending_writes: tuple[tuple[str, str, Any], ...]
+    values: Mapping[str, Any]
+    """The channels that hold a value (an empty ``Topic``'s ``[]`` does not)."""
+
+    @property
+    def id(self) -> str:
+        return self.snapshot.config["configurable"]["checkpoint_id"]
+
+    @property
+    def step(self) -> int:
+        return int(self.snapshot.metadata.get("step", -1))
+
+    @property
+    def source(self) -> str:
+        return str(self.snapshot.metadata.get("source", "loop"))
+
+    def versions(self) -> dict[str, int | None]:
+        return {
+            k: version_number(v) for k, v in (self.checkpoint.get("channel_versions") or {}).items()
+        }
+
+
+# -- reading LangGraph's objects ----------------------------------------------------------
+
+
+def checkpointer_of(compiled: Any) -> Any:
+    if not callable(getattr(compiled, "get_state_history", None)) or not type(
+        compiled
+    ).__module__.startswith("langgraph"):
+        raise TypeError(
+            f"open_langgraph_thread() reads a compiled LangGraph graph, not "
+            f"{type(compiled).__name__}; pass what StateGraph(...).compile() returned in "
+            f"LangGraph (a graphkit graph's threads are read with get_state_history)."
+        )
+    checkpointer = getattr(compiled, "checkpointer", None)
+    if checkpointer is None or checkpointer is True or checkpointer is False:
+        raise ValueError(
+            "open_langgraph_thread() needs the saver that holds the thread, and this "
+            "graph was compiled without one; compile it with checkpointer=<the saver> "
+            "(e.g. SqliteSaver on the thread's database file)."
+        )
+    return checkpointer
+
+
+def lineage(
+    compiled: Any, checkpointer: Any, config: Mapping[str, Any], info: GraphInfo
+) -> list[SavedCheckpoint]:
+    """The checkpoints from the thread's first to the one ``config`` names, oldest first."""
+    configurable = dict(config.get("configurable") or {})
+    if "thread_id" not in configurable:
+        raise ValueError(
+            'open_langgraph_thread() needs the thread to read: config={"configurable": '
+            '{"thread_id": ...}} (add "checkpoint_id" to read up to an older checkpoint).'
+        )
+    wanted = configurable.pop("checkpoint_id", None)
+    thread = {**config, "configurable": configurable}
+    try:
+        history = list(compiled.get_state_history(thread))
+    except Exception as error:
+        error.add_note(
+            f"open_langgraph_thread(): LangGraph's get_state_history() failed on thread "
+            f"{configurable['thread_id']!r}, so its checkpoints cannot be read."
+        )
+        raise
+    snapshots = {s.config["configurable"]["checkpoint_id"]: s for s in history}
+    if not snapshots:
+        raise ValueError(
+            f"Thread {configurable['thread_id']!r} has no checkpoints in "
+            f"{type(checkpointer).__name__}; run the graph on it first, or check the "
+            "thread_id and the saver (a SqliteSaver must open the file the run wrote)."
+        )
+    at = wanted if wanted is not None else next(iter(snapshots))
+    if at not in snapshots:
+        raise ValueError(
+            f"Thread {configurable['thread_id']!r} has no checkpoint {at!r}; its "
+            f"checkpoints are {sorted(snapshots)}."
+        )
+    chain = []
+    while at is not None and at in snapshots:
+        snapshot = snapshots[at]
+        saved = checkpointer.get_tuple(snapshot.config)
+        # LangGraph's Send / Command / Interrupt objects become graphkit's, as records hold
+        pending = tuple((t, c, to_graphkit(v)) for t, c, v in (saved.pending_writes or ()))
+        raw = saved.checkpoint.get("channel_values") or {}
+        values = info.present({key: to_graphkit(value) for key, value in raw.items()})
+        chain.append(SavedCheckpoint(snapshot, saved.checkpoint, pending, values))
+        parent = snapshot.parent_config
+        at = parent["configurable"].get("checkpoint_id") if parent else None
+    return chain[::-1]
+
+
+def version_number(version: Any) -> int | None:
+    """LangGraph's channel version as a number: an int, or the leading number of its
+    string versions (``"00…02.0.6500…"`` is 2)."""
+    if isinstance(version, bool) or version is None:
+        return None
+    if isinstance(version, int | float):
+        return int(version)
+    head = str(version).split(".", 1)[0]
+    return int(head) if head.isdigit() else None
+
+
+@dataclass(frozen=True)
+class GraphInfo:
+    """What the records need from the compiled graph: its state keys, each node's
+    trigger channels and each channel's reducer name."""
+
+    state_keys: tuple[str, ...]
+    triggers: Mapping[str, tuple[str, ...]]
+    reducers: Mapping[str, str]
+    interrupt_before: Any
+    interrupt_after: Any
+    channels: Mapping[str, Any]
+    root: Any
+    """The root graph: its ``get_state_history`` and checkpointer read every namespace."""
+
+    @classmethod
+    def of(cls, compiled: Any, root: Any) -> GraphInfo:
+        keys = getattr(compiled, "stream_channels", None) or ()
+        keys = (keys,) if isinstance(keys, str) else tuple(keys)
+        nodes = getattr(compiled, "nodes", {}) or {}
+        triggers = {
+            name: tuple(getattr(node, "triggers", ()) or ()) for name, node in nodes.items()
+        }
+        channels = getattr(compiled, "channels", {}) or {}
+        reducers = {name: reducer_name(channel) for name, channel in channels.items()}
+        before = getattr(compiled, "interrupt_before_nodes", ()) or ()
+        after = getattr(compiled, "interrupt_after_nodes", ()) or ()
+        return cls(keys, triggers, reducers, before, after, channels, root)
+
+    def subruns(self, planned: Any) -> tuple[Run, ...]:
+        """The run of the subgraph a task ran, read from the namespace LangGraph saved
+        it under (the task's ``state`` names it); () for a task that ran none."""
+        state = getattr(planned, "state", None)
+        namespace = (
+            (state.get("configurable") or {}).get("checkpoint_ns")
+            if isinstance(state, Mapping)
+            else None
+        )
+        if not namespace:
+            return ()
+        nodes = "|".join(part.split(":")[0] for part in namespace.split("|"))
+        subgraph = dict(self.root.get_subgraphs(recurse=True)).get(nodes)
+        if subgraph is None:
+            return ()
+        try:
+            from graphkit.bridge.threads import read_run  # it reads this graph's subgraphs
+
+            return (read_run(self.root, GraphInfo.of(subgraph, self.root), state),)
+        except ValueError:  # nothing saved under it (a subgraph compiled checkpointer=False)
+            return ()
+
+    def present(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """The saved values of channels that hold one, asked of each channel itself
+        (LangGraph saves a consumed ``Topic`` as ``[]``; graphkit shows it empty)."""
+        kept = {}
+        for name, value in values.items():
+            channel = self.channels.get(name)
+            try:
+                available = channel is None or channel.from_checkpoint(value).is_available()
+            except Exception:  # a channel that cannot say: keep what was saved
+                available = True
+            if available:
+                kept[name] = value
+        return kept
+
+    def known(self, channel: str) -> bool:
+        """False for a write LangGraph saved but never applies (a managed value's key)."""
+        if not self.channels:
+            return True
+        return channel in self.channels and not isinstance(self.channels[channel], type)
+
+
+def reducer_name(channel: Any) -> str:
+    """A reducer's function name, else the channel class (as graphkit's changes table)."""
+    operator = getattr(channel, "operator", None)
+    if operator is not None:
+        return getattr(operator, "__name__", repr(operator))
+    return type(channel).__name__

@@ -1,0 +1,358 @@
+"""Read a thread LangGraph saved into graphkit's records: ``open_langgraph_thread``.
+
+Everything is read through LangGraph's public API: ``get_state_history`` for the
+snapshots (what each checkpoint planned next, and the tasks' errors and interrupts),
+and the checkpointer's ``get_tuple`` for each checkpoint's channels, versions and the
+writes its next tasks saved. Each pair of consecutive checkpoints (parent → child)
+becomes one ``Superstep``:
+
+- **Plan**: the tasks the parent checkpoint named (``next`` / ``tasks``);
+- **Execution**: per task the writes saved against the parent checkpoint, and its error
+  or interrupts; its attempts, start, duration and worker were not saved, so they are
+  ``None`` (unknown), never made up;
+- **Update**: one ``ChannelChange`` per channel whose version changed, from the
+  parent's value to the child's.
+
+The checkpoint with ``source == "input"`` becomes the input step. A thread that stopped
+in the middle of a step (an error, an ``interrupt()``) ends with that step, without its
+Update, as graphkit's own runs do. Only the lineage of the checkpoint the config names
+(or the thread's latest) is read: forks made by replaying older checkpoints are left out.
+A task that ran a subgraph gets that subgraph's run, read from the namespace LangGraph
+saved it under, in ``TaskResult.subruns``. ``save_thread`` copies an imported thread into
+a graphkit saver, so the converted graph steps on from its last checkpoint.
+LangGraph is imported only to turn its control-flow objects into graphkit's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+from graphkit.bridge.saved import (
+    ERROR,
+    INTERRUPT,
+    RESUME,
+    SPECIAL,
+    GraphInfo,
+    SavedCheckpoint,
+    SavedError,
+    checkpointer_of,
+    lineage,
+    saved_error,
+    version_number,
+)
+from graphkit.channels import EMPTY
+from graphkit.checkpoint import Checkpoint
+from graphkit.checkpoint.delta_map import DeltaMap
+from graphkit.constants import PUSH, START, TASKS
+from graphkit.pregel.records import (
+    ChannelChange,
+    Execution,
+    Plan,
+    Run,
+    Superstep,
+    Task,
+    TaskResult,
+    Update,
+    task_id,
+)
+from graphkit.pregel.stepper import INPUT_TASK
+
+__all__ = ["UNKNOWN", "SavedError", "open_langgraph_thread", "save_thread"]
+
+UNKNOWN: Any = None
+"""What an imported task's ``attempts``, ``started``, ``duration`` and ``worker`` hold:
+LangGraph does not save them, so the records say nothing rather than invent them."""
+
+
+def open_langgraph_thread(compiled: Any, config: Mapping[str, Any]) -> Run:
+    """Read the thread ``config`` names from ``compiled``'s checkpointer (any LangGraph
+    saver) and return it as a graphkit ``Run``: one superstep per checkpoint, oldest
+    first, from the checkpoint ``config`` names (the thread's latest without one).
+
+    >>> from typing import TypedDict
+    >>> from langgraph.graph import StateGraph, START
+    >>> from langgraph.checkpoint.memory import InMemorySaver
+    >>> class State(TypedDict):
+    ...     n: int
+    >>> builder = StateGraph(State).add_node("double", lambda state: {"n": state["n"] * 2})
+    >>> app = builder.add_edge(START, "double").compile(checkpointer=InMemorySaver())
+    >>> config = {"configurable": {"thread_id": "1"}}
+    >>> app.invoke({"n": 3}, config)
+    {'n': 6}
+    >>> run = open_langgraph_thread(app, config)
+    >>> run
+    Run(steps=3, status='done')
+    >>> [superstep.plan.nodes for superstep in run.steps]
+    [['__input__'], ['__start__'], ['double']]
+    >>> run.step(1).execution.results[0].duration is UNKNOWN
+    True
+    """
+    checkpointer_of(compiled)
+    from graphkit.bridge.convert import check_langgraph_version
+
+    check_langgraph_version()
+    return read_run(compiled, GraphInfo.of(compiled, compiled), config)
+
+
+def read_run(root: Any, info: GraphInfo, config: Mapping[str, Any]) -> Run:
+    """The run of the graph ``info`` describes, saved under ``config``'s namespace
+    (``""``: the root graph; ``"node:<task id>"``: a subgraph a task ran)."""
+    chain = lineage(root, root.checkpointer, config, info)
+    steps: list[Superstep] = []
+    parent: SavedCheckpoint | None = None
+    for child in chain:
+        steps.append(_superstep(parent, child, info))
+        parent = child
+    last = chain[-1]
+    ran_last = {task.name for task in chain[-2].snapshot.tasks} if len(chain) > 1 else set()
+    status, error = _status(last, ran_last, info)
+    trailing = _stopped_step(last, info)
+    if trailing is not None:
+        steps.append(trailing)
+    values = last.snapshot.values  # LangGraph's own reading (a reducer's initial [] too)
+    if not isinstance(values, Mapping):
+        values = {key: last.values[key] for key in info.state_keys if key in last.values}
+    saved_in = str(config.get("configurable", {}).get("checkpoint_ns") or "")
+    namespace = tuple(saved_in.split("|")) if saved_in else ()
+    return Run(tuple(steps), values, status, error, namespace, info.state_keys, saved_in)
+
+
+# -- building the records -----------------------------------------------------------------
+
+
+def _checkpoint(saved: SavedCheckpoint | None) -> Checkpoint:
+    if saved is None:
+        return Checkpoint.empty()
+    parent = saved.snapshot.parent_config
+    seen = saved.checkpoint.get("versions_seen") or {}
+    created = saved.snapshot.created_at
+    return Checkpoint(
+        saved.id,
+        saved.step,
+        saved.source,
+        parent["configurable"].get("checkpoint_id") if parent else None,
+        DeltaMap(saved.values),
+        DeltaMap({k: v for k, v in saved.versions().items() if v is not None}),
+        DeltaMap(
+            {node: {k: version_number(v) or 0 for k, v in by.items()} for node, by in seen.items()}
+        ),
+        frozenset(saved.checkpoint.get("updated_channels") or ()),
+        datetime.fromisoformat(created).timestamp() if created else 0.0,
+    )
+
+
+def _input_task(child: SavedCheckpoint, step: int) -> Task:
+    given = child.values.get(START, EMPTY)
+    return Task(INPUT_TASK, step, INPUT_TASK, "input", (INPUT_TASK,), (), given)
+
+
+def _tasks(saved: SavedCheckpoint, info: GraphInfo) -> tuple[Task, ...]:
+    """The tasks ``saved`` planned for the next step, with why each was planned."""
+    step = saved.step + 1
+    values, versions = saved.values, saved.versions()
+    seen = saved.checkpoint.get("versions_seen") or {}
+    sends = values.get(TASKS) or ()
+    state = {key: values[key] for key in info.state_keys if key in values}
+    tasks = []
+    for planned in saved.snapshot.tasks:
+        path = tuple(planned.path)
+        if path and path[0] == PUSH:
+            index = path[1] if len(path) > 1 and isinstance(path[1], int) else None
+            arg = (
+                getattr(sends[index], "arg", EMPTY)
+                if index is not None and index < len(sends)
+                else EMPTY
+            )
+            tasks.append(Task(planned.id, step, planned.name, "push", path, (PUSH,), arg))
+            continue
+        node_seen = seen.get(planned.name) or {}
+        fired = {
+            channel: versions[channel] or 0
+            for channel in info.triggers.get(planned.name, ())
+            if channel in values
+            and (version_number(versions.get(channel)) or 0)
+            > (version_number(node_seen.get(channel)) or 0)
+        }
+        tasks.append(Task(planned.id, step, planned.name, "pull", path, tuple(fired), state, fired))
+    return tuple(tasks)
+
+
+def _results(
+    saved: SavedCheckpoint, tasks: Iterable[Task], info: GraphInfo
+) -> tuple[TaskResult, ...]:
+    """What each planned task did, from the writes saved against ``saved``."""
+    by_id = {planned.id: planned for planned in saved.snapshot.tasks}
+    results = []
+    for task in tasks:
+        writes = [(c, v) for t, c, v in saved.pending_writes if t == task.id]
+        planned = by_id.get(task.id)
+        error = next((v for c, v in writes if c == ERROR), None)
+        if error is None and planned is not None and planned.error is not None:
+            error = planned.error
+        # A task resumed past its interrupt() keeps the interrupt saved; it paused only
+        # while it has no other outcome. Each resume write holds a list of answers.
+        finished = any(c not in (INTERRUPT, RESUME) for c, _ in writes)
+        interrupts = () if finished else tuple(getattr(planned, "interrupts", ()) or ())
+        answers = [a for c, v in writes if c == RESUME for a in (v if isinstance(v, list) else [v])]
+        results.append(
+            TaskResult(
+                task,
+                tuple((c, v) for c, v in writes if c not in SPECIAL and info.known(c)),
+                output=getattr(planned, "result", None),
+                error=saved_error(error) if error is not None else None,
+                attempts=UNKNOWN,
+                started=UNKNOWN,
+                duration=UNKNOWN,
+                worker=UNKNOWN,
+                subruns=info.subruns(planned) if planned is not None else (),
+                interrupts=interrupts,
+                answers=tuple(answers),
+            )
+        )
+    return tuple(results)
+
+
+def _changes(
+    parent: SavedCheckpoint | None,
+    child: SavedCheckpoint,
+    results: Iterable[TaskResult],
+    info: GraphInfo,
+) -> tuple[ChannelChange, ...]:
+    """Each channel whose version changed from ``parent`` to ``child``: written ones in
+    the order their writes apply (task path order), then the runtime's, by name."""
+    before_values = parent.values if parent is not None else {}
+    before_versions = parent.versions() if parent is not None else {}
+    after_values, after_versions = child.values, child.versions()
+    written: dict[str, tuple[list[str], list[Any]]] = {}
+    for result in sorted(results, key=lambda r: _path_order(r.task.path)):
+        for channel, value in result.writes:
+            writers, values = written.setdefault(channel, ([], []))
+            writers.append(result.task.node)
+            values.append(value)
+    changed = [c for c in after_versions if after_versions[c] != before_versions.get(c)]
+    order = [c for c in written if c in changed] + sorted(c for c in changed if c not in written)
+    changes = []
+    for channel in order:
+        writers, values = written.get(channel, ([], []))
+        changes.append(
+            ChannelChange(
+                channel,
+                before_values.get(channel, EMPTY),
+                after_values.get(channel, EMPTY),
+                before_versions.get(channel),
+                after_versions[channel] or 0,
+                tuple(writers),
+                tuple(values),
+                info.reducers.get(channel, "unknown"),
+            )
+        )
+    return tuple(changes)
+
+
+def _path_order(path: tuple[Any, ...]) -> tuple[str, ...]:
+    # LangGraph applies pull tasks (by node name) before push tasks (by send index).
+    return tuple(f"{part:010d}" if isinstance(part, int) else str(part) for part in path[:3])
+
+
+def _superstep(
+    parent: SavedCheckpoint | None, child: SavedCheckpoint, info: GraphInfo
+) -> Superstep:
+    """The step that led from ``parent`` to ``child``."""
+    step = child.step
+    if parent is None or child.source == "input":
+        task = _input_task(child, step)
+        writes = ((START, task.input),) if task.input is not EMPTY else ()
+        results: tuple[TaskResult, ...] = (TaskResult(task, writes),)
+        tasks: tuple[Task, ...] = (task,)
+    elif child.source == "update":  # update_state: the writes it applied are not saved
+        node = next(iter(child.snapshot.metadata.get("writes") or {}), "__update__")
+        updates = (child.snapshot.metadata.get("writes") or {}).get(node) or {}
+        pairs = tuple(updates.items()) if isinstance(updates, Mapping) else ()
+        task = Task(INPUT_TASK, step, str(node), "input", (INPUT_TASK,), (), updates)
+        tasks, results = (task,), (TaskResult(task, pairs),)
+    else:
+        tasks = _tasks(parent, info)
+        results = _results(parent, tasks, info)
+    changes = _changes(parent, child, results, info)
+    checkpoint = _checkpoint(child)
+    updated = checkpoint.updated_channels or frozenset(change.channel for change in changes)
+    update = Update(step, changes, updated, checkpoint)
+    execution = Execution(step, results, tuple(r.task.id for r in results))
+    return Superstep(step, Plan(step, tasks), execution, update, _checkpoint(parent))
+
+
+def _stopped_step(last: SavedCheckpoint, info: GraphInfo) -> Superstep | None:
+    """The step the thread stopped in (a task failed or paused), without an Update; None
+    when no task of the next step ran (finished, or paused before the step)."""
+    tasks = _tasks(last, info)
+    if not tasks:
+        return None
+    results = _results(last, tasks, info)
+    if not any(r.writes or r.error is not None or r.interrupts for r in results):
+        return None
+    step = last.step + 1
+    execution = Execution(step, results, ())
+    return Superstep(step, Plan(step, tasks), execution, None, _checkpoint(last))
+
+
+def _status(
+    last: SavedCheckpoint, ran_last: set[str], info: GraphInfo
+) -> tuple[str, BaseException | None]:
+    """``done``, ``error`` (a task failed), ``interrupted`` (a task paused, or a
+    breakpoint) or ``running``: stopped before its next step for a reason LangGraph
+    does not save (the recursion limit, or the process ended)."""
+    planned = tuple(last.snapshot.tasks)
+    if not planned:
+        return "done", None
+    for task in planned:
+        error = next((v for t, c, v in last.pending_writes if t == task.id and c == ERROR), None)
+        if error is not None or task.error is not None:
+            return "error", saved_error(error if error is not None else task.error)
+    if any(r.interrupts for r in _results(last, _tasks(last, info), info)):
+        return "interrupted", None
+    names = {task.name for task in planned}
+    if info.interrupt_before == "*" or names & set(info.interrupt_before or ()):
+        return "interrupted", None
+    if info.interrupt_after == "*" or ran_last & set(info.interrupt_after or ()):
+        return "interrupted", None
+    return "running", None
+
+
+# -- stepping on in graphkit ----------------------------------------------------------------
+
+
+def save_thread(run: Run, saver: Any, thread_id: str) -> dict[str, Any]:
+    """Copy an imported thread into a graphkit ``saver`` (its checkpoints, and the
+    writes of the tasks that finished in a step it stopped in), so that the same graph
+    running on graphkit (``from_langgraph(app, checkpointer=saver)``) steps on from its
+    last checkpoint; return the config naming the thread.
+
+    >>> from graphkit import InMemorySaver
+    >>> from graphkit.inspect.examples import counter_run
+    >>> saver = InMemorySaver()
+    >>> save_thread(counter_run(), saver, "t")["configurable"]["thread_id"]
+    't'
+    >>> saver.get_tuple({"configurable": {"thread_id": "t"}}).checkpoint.step
+    1
+    """
+    config: dict[str, Any] = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
+    for superstep in run.steps:
+        checkpoint = superstep.checkpoint
+        if checkpoint is None:
+            continue
+        metadata = {"source": checkpoint.source, "step": checkpoint.step, "parents": {}}
+        config = saver.put(config, checkpoint, metadata, dict(checkpoint.channel_versions))
+    last = run.steps[-1] if run.steps else None
+    if last is not None and last.update is None and last.execution is not None:
+        for result in last.execution.results:
+            if result.ok and result.task.kind != "input":
+                # graphkit names a task by its checkpoint, step and path, as it will plan it
+                path = result.task.path[:2]
+                saver.put_writes(
+                    config,
+                    list(result.writes),
+                    task_id(config["configurable"]["checkpoint_id"], last.step, path),
+                )
+    return config
