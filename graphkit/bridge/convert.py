@@ -220,22 +220,29 @@ class _Converter:
         return wrapped
 
     def closure(self, function: Any) -> Any:
-        """``function``, or a copy whose closure holds the converted graph where it held
-        a compiled LangGraph graph (a graph invoked inside a node)."""
+        """``function``, or a copy that finds the converted graph where it found a
+        compiled LangGraph graph: in its closure, or in a module global it names (a graph
+        invoked inside a node runs as graphkit's subgraph: its records, interrupts and
+        streams take part in the run)."""
         cells = getattr(function, "__closure__", None) or ()
         contents = [_cell_value(cell) for cell in cells]
-        if not any(_is_langgraph_graph(value) for value in contents):
+        code = getattr(function, "__code__", None)
+        module = getattr(function, "__globals__", {})
+        named = code.co_names if code is not None else ()
+        graphs = {name: module[name] for name in named if _is_langgraph_graph(module.get(name))}
+        if not graphs and not any(_is_langgraph_graph(value) for value in contents):
             return function
         new_cells = tuple(
             types.CellType(self.graph(value, subgraph=True)) if _is_langgraph_graph(value) else cell
             for cell, value in zip(cells, contents, strict=True)
         )
+        shadowed = {name: self.graph(graph, subgraph=True) for name, graph in graphs.items()}
         copy = types.FunctionType(
             function.__code__,
-            function.__globals__,
+            _Globals(shadowed, module) if shadowed else module,
             function.__name__,
             function.__defaults__,
-            new_cells,
+            new_cells or None,
         )
         copy.__kwdefaults__ = function.__kwdefaults__
         copy.__dict__.update(function.__dict__)
@@ -353,6 +360,18 @@ def _function_of(runnable: Any) -> Callable[..., Any] | None:
     if inspect.isfunction(runnable) or inspect.ismethod(runnable):
         return runnable
     return None
+
+
+class _Globals(dict):  # type: ignore[type-arg]
+    """A node function's module globals with the LangGraph graphs it names shadowed by
+    their conversions; every other name is read from the module, as it is now."""
+
+    def __init__(self, shadowed: dict[str, Any], module: dict[str, Any]) -> None:
+        super().__init__(shadowed, __builtins__=module.get("__builtins__", __builtins__))
+        self.module = module
+
+    def __missing__(self, name: str) -> Any:
+        return self.module[name]
 
 
 def _cell_value(cell: Any) -> Any:

@@ -261,6 +261,7 @@ def _unsupported(where: str, what: str) -> RuntimeError:
         f"{where} asked for {what}, which a graph converted by graphkit.from_langgraph does "
         "not provide. Inside node code, graphkit supports LangGraph's interrupt(), "
         "get_config(), get_store(), get_stream_writer() and get_runtime(); a LangGraph "
-        "graph or @task run inside a node must be added as a node, or be referenced from "
-        "the node function's closure so that from_langgraph converts it too."
+        "graph or @task run inside a node must be added as a node, or be named by the node "
+        "function (a closure variable or a module global) so that from_langgraph converts "
+        "it too."
     )

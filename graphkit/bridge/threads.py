@@ -61,6 +61,10 @@ from graphkit.pregel.stepper import INPUT_TASK
 
 __all__ = ["UNKNOWN", "SavedError", "open_langgraph_thread", "save_thread"]
 
+UPDATE_TASK = "__update__"
+"""The task an imported ``update_state`` step shows (LangGraph does not save which node
+the update was made as)."""
+
 UNKNOWN: Any = None
 """What an imported task's ``attempts``, ``started``, ``duration`` and ``worker`` hold:
 LangGraph does not save them, so the records say nothing rather than invent them."""
@@ -266,12 +270,10 @@ def _superstep(
         writes = ((START, task.input),) if task.input is not EMPTY else ()
         results: tuple[TaskResult, ...] = (TaskResult(task, writes),)
         tasks: tuple[Task, ...] = (task,)
-    elif child.source == "update":  # update_state: the writes it applied are not saved
-        node = next(iter(child.snapshot.metadata.get("writes") or {}), "__update__")
-        updates = (child.snapshot.metadata.get("writes") or {}).get(node) or {}
-        pairs = tuple(updates.items()) if isinstance(updates, Mapping) else ()
-        task = Task(INPUT_TASK, step, str(node), "input", (INPUT_TASK,), (), updates)
-        tasks, results = (task,), (TaskResult(task, pairs),)
+    elif child.source == "update":
+        tasks, results = _update_task(parent, step, info)
+    elif child.source == "fork":  # a replay copied its parent: nothing ran
+        tasks, results = (), ()
     else:
         tasks = _tasks(parent, info)
         results = _results(parent, tasks, info)
@@ -281,6 +283,22 @@ def _superstep(
     update = Update(step, changes, updated, checkpoint)
     execution = Execution(step, results, tuple(r.task.id for r in results))
     return Superstep(step, Plan(step, tasks), execution, update, _checkpoint(parent))
+
+
+def _update_task(
+    parent: SavedCheckpoint, step: int, info: GraphInfo
+) -> tuple[tuple[Task, ...], tuple[TaskResult, ...]]:
+    """An ``update_state`` step: LangGraph saves its writes against the parent checkpoint
+    under a task id no planned task has; which node it was made as is not saved."""
+    planned = {task.id for task in parent.snapshot.tasks}
+    writes = tuple(
+        (channel, value)
+        for task_id, channel, value in parent.pending_writes
+        if task_id not in planned and channel not in SPECIAL and info.known(channel)
+    )
+    values = dict(writes)
+    task = Task(UPDATE_TASK, step, UPDATE_TASK, "update", (UPDATE_TASK,), (), values)
+    return (task,), (TaskResult(task, writes),)
 
 
 def _stopped_step(last: SavedCheckpoint, info: GraphInfo) -> Superstep | None:

@@ -165,6 +165,23 @@ class RunContext:
     task_runtimes: dict[str, TaskRuntime] = field(default_factory=dict)
 
 
+_HEX = frozenset("0123456789abcdef")
+
+
+def is_answer_map(value: Any) -> bool:
+    """True for ``{interrupt_id: answer}``: a dict whose keys all look like interrupt
+    ids (32 hex digits), as LangGraph tells them apart; any other dict is one answer.
+
+    >>> is_answer_map({"0f" * 16: "yes"}), is_answer_map({"ok": True}), is_answer_map({})
+    (True, False, False)
+    """
+    return (
+        isinstance(value, dict)
+        and bool(value)
+        and all(isinstance(k, str) and len(k) == 32 and set(k) <= _HEX for k in value)
+    )
+
+
 class Resume:
     """The answers a run was resumed with: ``Command(resume=value)`` (one answer,
     taken by the first ``interrupt()`` that needs one) or ``{interrupt_id: value}``."""
@@ -173,7 +190,7 @@ class Resume:
 
     def __init__(self, value: Any = NO_ANSWER) -> None:
         self._lock = threading.Lock()
-        is_map = isinstance(value, dict) and value and all(isinstance(k, str) for k in value)
+        is_map = is_answer_map(value)
         self.by_id: dict[str, Any] = dict(value) if is_map else {}
         self._value = NO_ANSWER if is_map else value
 

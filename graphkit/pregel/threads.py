@@ -20,7 +20,13 @@ from graphkit.errors import EmptyInputError, InvalidUpdateError, warn
 from graphkit.pregel import phases
 from graphkit.pregel.config import carried_metadata
 from graphkit.pregel.records import Plan, Task, TaskResult, Update
-from graphkit.pregel.runtime import NO_ANSWER, Resume, TaskScope, without_task_ids
+from graphkit.pregel.runtime import (
+    NO_ANSWER,
+    Resume,
+    TaskScope,
+    is_answer_map,
+    without_task_ids,
+)
 from graphkit.pregel.spec import GraphSpec
 from graphkit.types import Command, Send
 
@@ -309,7 +315,7 @@ def _resume(
     ``checkpointer=False``, starts over and takes them, as LangGraph's does); None when
     no thread here or above could answer."""
     waiting = sum(len(value) for _, channel, value in pending if channel == INTERRUPT)
-    if waiting > 1 and answer is not NO_ANSWER and not isinstance(answer, dict):
+    if waiting > 1 and answer is not NO_ANSWER and not is_answer_map(answer):
         raise RuntimeError(diagnose.several_interrupts())
     if outer is not None and outer.resume is not None and answer is NO_ANSWER:
         return outer.resume  # type: ignore[no-any-return]

@@ -574,3 +574,40 @@ def test_langgraphs_prebuilt_agent_runs_converted() -> None:
     assert shown(converted.invoke({"messages": [("user", "hi")]})) == expected
     run = converted.trace({"messages": [("user", "hi")]})
     assert [s.plan.nodes for s in run.steps][1:] == [["__start__"], ["agent"], ["tools"], ["agent"]]
+
+
+GLOBAL_SUBGRAPH: Any = None  # set by the test below: a LangGraph graph a node names
+
+
+def test_a_module_global_graph_called_in_a_node_is_converted_too() -> None:
+    """A node calling a LangGraph graph it names as a module global: converted with it,
+    so an interrupt() inside pauses the run and the answer resumes it, as in LangGraph."""
+    from typing import TypedDict
+
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import START, StateGraph
+    from langgraph.types import Command, interrupt
+
+    import graphkit
+
+    global GLOBAL_SUBGRAPH
+
+    class Answer(TypedDict):
+        x: str
+
+    inner = StateGraph(Answer).add_node("ask", lambda s: {"x": interrupt("q")})
+    GLOBAL_SUBGRAPH = inner.add_edge(START, "ask").compile()
+
+    def call(state):
+        return {"x": GLOBAL_SUBGRAPH.invoke({"x": "a"})["x"]}
+
+    outer = StateGraph(Answer).add_node("call", call).add_edge(START, "call")
+    app = outer.compile(checkpointer=InMemorySaver())
+    converted = from_langgraph(app)
+    for graph, command in ((app, Command), (converted, graphkit.Command)):
+        config = {"configurable": {"thread_id": "t"}}
+        paused = graph.invoke({"x": ""}, config)
+        assert [item.value for item in paused["__interrupt__"]] == ["q"]
+        assert graph.invoke(command(resume="R"), config) == {"x": "R"}
+    run = converted.trace({"x": ""}, {"configurable": {"thread_id": "u"}})
+    assert run.steps[-1].execution.results[0].subruns  # recorded as graphkit's subgraph

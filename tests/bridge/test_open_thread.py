@@ -540,3 +540,31 @@ def test_subgraph_runs_are_read_from_their_namespaces(name: str) -> None:
     columns = ["step", "node", "call", "kept", "status", "steps"]
     table, reference = run.to_frame("subgraphs"), expected.to_frame("subgraphs")
     assert table[columns].to_dict("records") == reference[columns].to_dict("records")
+
+
+class Log(TypedDict):
+    log: Annotated[list, operator.add]
+
+
+def test_update_and_fork_steps_say_what_happened() -> None:
+    """An update_state step shows the update's writes (saved by LangGraph against the
+    checkpoint before it) as the __update__ task's; a replay's fork step runs nothing."""
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import START, StateGraph
+
+    builder = StateGraph(Log).add_node("a", lambda s: {"log": ["a"]})
+    builder = builder.add_node("b", lambda s: {"log": ["b"]}).add_edge(START, "a")
+    app = builder.add_edge("a", "b").compile(checkpointer=InMemorySaver(), interrupt_before=["b"])
+    config = {"configurable": {"thread_id": "t"}}
+    app.invoke({"log": []}, config)
+    app.update_state(config, {"log": ["u"]}, as_node="a")
+    updated = open_langgraph_thread(app, config).steps[-1]
+    assert [task.node for task in updated.plan.tasks] == ["__update__"]
+    log = next(change for change in updated.update.changes if change.channel == "log")
+    assert (log.writers, log.after) == (("__update__",), ["a", "u"])
+    older = next(s for s in app.get_state_history(config) if s.metadata["step"] == 1)
+    app.invoke(None, older.config)  # a replay: LangGraph saves a fork checkpoint first
+    run = open_langgraph_thread(app, config)
+    fork = next(s for s in run.steps if s.update.checkpoint.source == "fork")
+    assert fork.plan.tasks == () and fork.execution.results == ()
+    assert [s.step for s in run.steps if any(t.node == "b" for t in s.plan.tasks)] == [3]

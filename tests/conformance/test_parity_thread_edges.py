@@ -179,3 +179,22 @@ def history_of_one_checkpoint(m: SimpleNamespace) -> list[Any]:
 def test_matches_langgraph(scenario):
     expected = _quiet(lambda: scenario(_library("langgraph")))
     assert _quiet(lambda: scenario(_library("graphkit"))) == expected
+
+
+def a_dict_as_the_answer(m: SimpleNamespace) -> list[Any]:
+    """``Command(resume={"ok": True})`` answers the one pending interrupt with that dict
+    (only a dict of interrupt ids is a map of answers)."""
+
+    def review(state):
+        return {"x": m.interrupt("approve?")}
+
+    app = m.StateGraph(Number).add_node("review", review).add_edge(m.START, "review")
+    app = app.compile(checkpointer=m.InMemorySaver())
+    first = _plain(app.invoke({"x": 0}, CONFIG))
+    return [first, app.invoke(m.Command(resume={"ok": True, "note": "fine"}), CONFIG)]
+
+
+def test_a_dict_answer_resumes():
+    expected = _quiet(lambda: a_dict_as_the_answer(_library("langgraph")))
+    assert expected[1] == {"x": {"ok": True, "note": "fine"}}
+    assert _quiet(lambda: a_dict_as_the_answer(_library("graphkit"))) == expected
