@@ -10,9 +10,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
 
+from graphkit.cache.base import default_cache_key
+
 __all__ = [
     "OVERWRITE",
     "All",
+    "CachePolicy",
     "CheckpointPayload",
     "CheckpointStreamPart",
     "CheckpointTask",
@@ -227,6 +230,24 @@ class RetryPolicy(NamedTuple):
         if jitter is None:
             jitter = random.uniform(0, 1) if self.jitter else 0.0
         return min(self.max_interval, base) + jitter
+
+
+@dataclass(frozen=True)
+class CachePolicy:
+    """Cache a node's writes by its input, as LangGraph does: a task whose key was seen
+    before (and has not expired) is not run; its cached writes are applied instead.
+    ``key_func(input)`` returns a str or bytes (default: the whole input, key order
+    ignored); ``ttl`` is seconds to keep an entry (None: forever). Needs
+    ``compile(cache=InMemoryCache())`` or another cache.
+
+    >>> CachePolicy(ttl=60).ttl
+    60
+    >>> CachePolicy(key_func=lambda state: state["question"]).key_func({"question": "why?"})
+    'why?'
+    """
+
+    key_func: Callable[..., str | bytes] = default_cache_key
+    ttl: float | None = None
 
 
 @dataclass(frozen=True)

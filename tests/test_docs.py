@@ -53,6 +53,8 @@ PAGES = {
     "concepts.md": "",
     "how-to.md": "",
     "control-flow.md": "",
+    "pregel.md": "",
+    "caching.md": "",
     "runtime.md": SEED + "input, config = {'token_count': 1}, None\n",
     "drawing.md": SEED,
     "inspecting.md": SEED,

@@ -11,6 +11,7 @@ import inspect
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from graphkit.cache.base import node_namespace
 from graphkit.channels import (
     Channel,
     EphemeralValue,
@@ -134,6 +135,12 @@ def _node_specs(
             ),
             is_async=_is_async(call),
             routes=node in builder.branches,
+            cache_policy=(
+                builder.default_cache_policy
+                if declaration.cache_policy is None
+                else declaration.cache_policy
+            ),
+            cache_namespace=node_namespace(node, declaration.action),
         )
     return nodes
 

@@ -10,7 +10,7 @@ from types import UnionType
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from graphkit.diagnostics import graph as diagnose
-from graphkit.types import Command, RetryPolicy
+from graphkit.types import CachePolicy, Command, RetryPolicy
 
 __all__ = [
     "Branch",
@@ -33,6 +33,8 @@ class NodeDeclaration:
     destinations: tuple[str, ...] | Mapping[str, str] | None = None
     defer: bool = False
     retry_policies: tuple[RetryPolicy, ...] | None = None
+    """None when ``add_node`` named none (``set_node_defaults`` then gives the graph's)."""
+    cache_policy: CachePolicy | None = None
     """None when ``add_node`` named none (``set_node_defaults`` then gives the graph's)."""
 
 

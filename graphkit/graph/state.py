@@ -8,6 +8,7 @@ from typing import Any
 from graphkit.channels import Channel
 from graphkit.checkpoint.allowlist import allow_schema_classes
 from graphkit.constants import END, START
+from graphkit.diagnostics import cache as diagnose_cache
 from graphkit.diagnostics import graph as diagnose
 from graphkit.errors import warn
 from graphkit.graph.compile import compile_graph
@@ -22,7 +23,7 @@ from graphkit.graph.declaration import (
 from graphkit.graph.schema import channels_from_schema, managed_from_schema, schema_keys
 from graphkit.managed import ManagedValue
 from graphkit.pregel.app import CompiledGraph
-from graphkit.types import RetryPolicy
+from graphkit.types import CachePolicy, RetryPolicy
 
 __all__ = ["StateGraph"]
 
@@ -71,6 +72,8 @@ class StateGraph:
         self.compiled = False
         self.default_retry_policies: tuple[RetryPolicy, ...] = ()
         """``set_node_defaults(retry_policy=...)``: for each node given none."""
+        self.default_cache_policy: CachePolicy | None = None
+        """``set_node_defaults(cache_policy=...)``: for each node given none."""
         for schema in (state_schema, self.input_schema, self.output_schema):
             self._add_schema(schema)
 
@@ -107,11 +110,12 @@ class StateGraph:
         ['shout']
         """
         old, kwargs = diagnose.renamed_node_arguments(kwargs)
-        diagnose.refuse_unsupported("add_node(..., {}=...)", cache_policy=cache_policy, **kwargs)
+        diagnose.refuse_unsupported("add_node(..., {}=...)", **kwargs)
         retry_policy = retry_policy if retry_policy is not None else old.get("retry_policy")
         input_schema = input_schema if input_schema is not None else old.get("input_schema")
         node, action = named_action(node, action)
         diagnose.check_node_name(node, self.nodes)
+        diagnose_cache.check_cache_policy(f"add_node({node!r}, ...)", cache_policy)
         # None: no policy given, so set_node_defaults' applies; [] : never retried
         policies = None if retry_policy is None else diagnose.retry_policies(node, retry_policy)
         if self.compiled:
@@ -123,7 +127,14 @@ class StateGraph:
         elif not isinstance(destinations, Mapping):
             destinations = tuple(destinations)
         self.nodes[node] = NodeDeclaration(
-            node, action, schema, dict(metadata or {}), destinations, bool(defer), policies
+            node,
+            action,
+            schema,
+            dict(metadata or {}),
+            destinations,
+            bool(defer),
+            policies,
+            cache_policy,
         )
         return self
 
@@ -228,9 +239,10 @@ class StateGraph:
         timeout: Any = None,
     ) -> StateGraph:
         """Give every node that names none in ``add_node`` this retry policy (one
-        ``RetryPolicy`` or a list of them), as LangGraph 1.2 does. It applies at
-        ``compile()``, to the nodes added before and after; None keeps what was set.
-        graphkit does not support ``cache_policy``, ``error_handler`` or ``timeout`` yet.
+        ``RetryPolicy`` or a list of them) and cache policy (a ``CachePolicy``), as
+        LangGraph 1.2 does. They apply at ``compile()``, to the nodes added before and
+        after; None keeps what was set.
+        graphkit does not support ``error_handler`` or ``timeout`` yet.
 
         >>> from typing import TypedDict
         >>> from graphkit import RetryPolicy
@@ -242,10 +254,10 @@ class StateGraph:
         """
         diagnose.refuse_unsupported(
             "set_node_defaults(..., {}=...)",
-            cache_policy=cache_policy,
             error_handler=error_handler,
             timeout=timeout,
         )
+        diagnose_cache.check_cache_policy("set_node_defaults(...)", cache_policy)
         if retry_policy is not None:
             try:
                 policies = diagnose.retry_policies("", retry_policy)
@@ -254,6 +266,8 @@ class StateGraph:
                 raise TypeError(f"set_node_defaults(retry_policy=...): {reason}") from None
             # read by compile(); the declared nodes stay as declared
             self.default_retry_policies = policies
+        if cache_policy is not None:
+            self.default_cache_policy = cache_policy
         return self
 
     def validate(self) -> None:
@@ -275,6 +289,7 @@ class StateGraph:
         executor: Any = None,
         interrupt_before: Any = None,
         interrupt_after: Any = None,
+        cache: Any = None,
         debug: bool = False,
         name: str | None = None,
         **kwargs: Any,
@@ -285,6 +300,9 @@ class StateGraph:
         state of each thread; for a subgraph, ``True`` keeps its own thread across calls
         within its parent's, ``False`` saves nothing, ``None`` saves each call apart (a
         subgraph always saves through its parent's saver, as in LangGraph).
+
+        ``cache``: where nodes with a ``CachePolicy`` keep their writes, e.g.
+        ``InMemoryCache()`` or ``SqliteCache("cache.db")`` (``graphkit.cache``).
 
         ``executor`` (a graphkit extension): a ``concurrent.futures.Executor`` for a step's
         parallel tasks, e.g. a dask client's ``get_executor()``; default: a shared thread pool.
@@ -300,12 +318,14 @@ class StateGraph:
             raise TypeError(diagnose.bad_checkpointer(checkpointer))
         spec = compile_graph(self)
         diagnose.check_interrupts(interrupt_before, interrupt_after, self.nodes)
+        diagnose_cache.check_cache(cache)
         self.compiled = True
         return CompiledGraph(
             spec,
             builder=self,
             name=name or "LangGraph",
             store=store,
+            cache=cache,
             executor=executor,
             debug=debug,
             # the classes the schemas declare may be rebuilt from its rows (an allow-list)

@@ -7,7 +7,7 @@ pandas only when called. Cells hold the run's values themselves; pass
 
 | kind | one row per | columns |
 |---|---|---|
-| ``tasks`` | task | step, node, kind, triggers, attempts, duration, error, worker, task_id |
+| ``tasks`` | task | step, node, kind, triggers, attempts, duration, cached, error, worker, task_id |
 | ``writes`` | write | step, task_id, node, channel, value |
 | ``changes`` | channel change | step, channel, before, after, version_before, version_after, writers, values, reducer |
 | ``state`` | step with an Update | step, then one column per state key (every key of the schema) |
@@ -55,6 +55,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "triggers",
         "attempts",
         "duration",
+        "cached",
         "error",
         "worker",
         "task_id",
@@ -103,7 +104,8 @@ _VALUE_COLUMNS = {
 
 
 def task_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
-    """One row per planned task; a task that never executed has no attempts or duration.
+    """One row per planned task; a task that never executed has no attempts or duration;
+    ``cached`` is True for a task served from the node cache (it did not run).
 
     >>> from graphkit.inspect.examples import counter_run
     >>> rows = task_rows(counter_run().steps)
@@ -124,6 +126,7 @@ def task_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
                     "triggers": task.triggers,
                     "attempts": _known(result, "attempts"),
                     "duration": _known(result, "duration"),
+                    "cached": result.cached if result is not None else None,
                     "error": result.error if result is not None else None,
                     "worker": _known(result, "worker"),
                     "task_id": task.id,
@@ -259,8 +262,9 @@ def superstep_rows(superstep: Superstep) -> list[dict[str, Any]]:
     if superstep.execution is not None:
         for result in superstep.execution.results:
             node = result.task.node
+            served = "from the cache (not run)" if result.cached else ""
             for channel, value in result.writes:
-                rows.append(_row("execute", node, channel, None, value, ""))
+                rows.append(_row("execute", node, channel, None, value, served))
             if result.error is not None:
                 rows.append(_row("execute", node, None, None, result.error, "raised"))
             elif not result.writes:

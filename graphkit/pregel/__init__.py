@@ -1,7 +1,9 @@
-"""The runtime: Plan, Execute and Update, the stepper that drives them, and the
-compiled graph built on it."""
+"""The runtime: Plan, Execute and Update, the stepper that drives them, the compiled
+graph built on it, and LangGraph's low-level API on top (``Pregel``, ``NodeBuilder``)."""
 
 from graphkit.pregel.app import CompiledGraph
+from graphkit.pregel.lowlevel import Pregel
+from graphkit.pregel.node_builder import ChannelWriteEntry, NodeBuilder, PregelNode
 from graphkit.pregel.records import (
     ChannelChange,
     Execution,
@@ -16,9 +18,13 @@ from graphkit.pregel.stepper import Stepper
 
 __all__ = [
     "ChannelChange",
+    "ChannelWriteEntry",
     "CompiledGraph",
     "Execution",
+    "NodeBuilder",
     "Plan",
+    "Pregel",
+    "PregelNode",
     "Run",
     "Stepper",
     "Superstep",

@@ -7,6 +7,8 @@ from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from typing import Any
 
+from graphkit.diagnostics import cache as diagnose_cache
+from graphkit.errors import warn
 from graphkit.pregel import thread_edits, thread_state
 from graphkit.pregel.config import RunConfig
 from graphkit.pregel.records import Run
@@ -46,6 +48,7 @@ class CompiledGraph:
         name: str = "LangGraph",
         executor: Executor | None = None,
         store: Any = None,
+        cache: Any = None,
         debug: bool = False,
         checkpointer: Any = None,
         interrupt_before: Sequence[str] | str = (),
@@ -60,6 +63,7 @@ class CompiledGraph:
         self.name = name
         self.executor = executor
         self.store = store
+        self.cache = cache
         self.stream_mode = "updates"
 
     # -- stepping ---------------------------------------------------------------------
@@ -82,7 +86,7 @@ class CompiledGraph:
         LangGraph, an empty per-call breakpoint list keeps the compiled ones)."""
         for name in ("executor", "interrupt_before", "interrupt_after"):
             options[name] = options.get(name) or getattr(self, name)
-        return RunOptions(checkpointer=self.checkpointer, **options)
+        return RunOptions(checkpointer=self.checkpointer, cache=self.cache, **options)
 
     def trace(self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any) -> Run:
         """Run to completion and return the recorded ``Run``; on an error, the partial
@@ -137,6 +141,45 @@ class CompiledGraph:
             print_mode=print_mode,
             **kwargs,
         ).chunks()
+
+    # -- the node cache ---------------------------------------------------------------------
+
+    def clear_cache(self, nodes: Sequence[str] | None = None) -> None:
+        """Forget the cached writes of ``nodes`` (all nodes when None), as LangGraph does;
+        ValueError if the graph was compiled without ``cache=``.
+
+        >>> from typing import TypedDict
+        >>> from graphkit import StateGraph, START
+        >>> from graphkit.cache.memory import InMemoryCache
+        >>> from graphkit.types import CachePolicy
+        >>> builder = StateGraph(TypedDict("S", {"x": int}))
+        >>> builder = builder.add_node("a", lambda s: {"x": 2}, cache_policy=CachePolicy())
+        >>> app = builder.add_edge(START, "a").compile(cache=InMemoryCache())
+        >>> list(app.stream({"x": 1})), list(app.stream({"x": 1}))[0]["__metadata__"]
+        ([{'a': {'x': 2}}], {'cached': True})
+        >>> app.clear_cache(["a"]); list(app.stream({"x": 1}))
+        [{'a': {'x': 2}}]
+        """
+        self._require_cache("clear_cache").clear(self._cache_namespaces("clear_cache", nodes))
+
+    async def aclear_cache(self, nodes: Sequence[str] | None = None) -> None:
+        """``clear_cache`` for async code."""
+        namespaces = self._cache_namespaces("aclear_cache", nodes)
+        await self._require_cache("aclear_cache").aclear(namespaces)
+
+    def _require_cache(self, method: str) -> Any:
+        if not self.cache:
+            raise diagnose_cache.no_cache(method)
+        return self.cache
+
+    def _cache_namespaces(self, method: str, nodes: Sequence[str] | None) -> list[tuple[str, ...]]:
+        """The cache namespaces of ``nodes`` (LangGraph's: every node when empty). LangGraph
+        skips unknown names silently; so does graphkit (a warning says so)."""
+        known = {name: node for name, node in self.spec.nodes.items() if not node.hidden}
+        nodes = list(nodes or known)
+        if unknown := [name for name in nodes if name not in known]:
+            warn(diagnose_cache.unknown_nodes(method, unknown, known))
+        return [known[name].cache_namespace for name in nodes if name in known]
 
     # -- deprecated (LangGraph 1.0) -----------------------------------------------------
 

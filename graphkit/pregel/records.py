@@ -81,7 +81,8 @@ class Plan:
 class TaskResult:
     """What one task did: its writes or error, attempts, timing, worker, subgraph runs,
     the ``Interrupt`` it paused with (then no writes) and the answers its ``interrupt()``
-    calls got; ``reused``: finished before a crash or interrupt, not run again on resume."""
+    calls got; ``reused``: finished before a crash or interrupt, not run again on resume;
+    ``cached``: not run, its writes came from the node cache (``CachePolicy``)."""
 
     task: Task
     writes: tuple[tuple[str, Any], ...]
@@ -96,6 +97,7 @@ class TaskResult:
     interrupts: tuple[Any, ...] = ()
     answers: tuple[Any, ...] = ()
     reused: bool = False
+    cached: bool = False
 
     @property
     def ok(self) -> bool:
@@ -107,7 +109,8 @@ class TaskResult:
             outcome = f"error={type(self.error).__name__}({self.error})"
         else:
             outcome = f"writes={[channel for channel, _ in self.writes]}"
-        return f"TaskResult(node={self.task.node!r}, {outcome})"
+        cached = ", cached=True" if self.cached else ""
+        return f"TaskResult(node={self.task.node!r}, {outcome}{cached})"
 
 
 @frozen_record(repr=False)

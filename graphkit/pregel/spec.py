@@ -36,7 +36,8 @@ Writer = Callable[[Any, FreshRead, "Mapping[str, Any] | None"], Sequence[tuple[s
 class NodeSpec:
     """One node as the runtime sees it: ``reads`` is channel names (the node gets a dict
     of those with a value) or one name (its value); ``call(input, **injected)`` runs the
-    user's code; ``routes``: a router is among the writers (it needs a fresh reader)."""
+    user's code; ``routes``: a router is among the writers (it needs a fresh reader);
+    ``cache_policy``: its writes are cached under ``cache_namespace`` (see graphkit.cache)."""
 
     name: str
     triggers: tuple[str, ...]
@@ -50,6 +51,8 @@ class NodeSpec:
     retry_policies: tuple[Any, ...] = ()
     is_async: bool = False
     routes: bool = False
+    cache_policy: Any = None
+    cache_namespace: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +91,11 @@ class GraphSpec:
         # changed copies), so runs share those that hold nothing (StepState.fresh).
         object.__setattr__(self, "empty_channels", {k: c.empty_copy() for k, c in channels})
         object.__setattr__(self, "reducers", {k: _reducer_name(c) for k, c in channels})
+
+    def input_writes(self, value: Any) -> tuple[tuple[str, Any], ...]:
+        """The writes of the input step: ``value`` to the input channel (the low-level
+        ``Pregel`` maps a dict onto several input channels instead)."""
+        return ((self.input_channel, value),)
 
 
 def shown(keys: tuple[str, ...], values: dict[str, Any]) -> Any:

@@ -12,10 +12,13 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from typing import Any, NoReturn
 
+from graphkit.cache.base import FullKey, hash_key
 from graphkit.checkpoint import Checkpoint
 from graphkit.checkpoint.saver import BaseCheckpointSaver
 from graphkit.constants import INTERRUPT, START
+from graphkit.diagnostics import cache as diagnose_cache
 from graphkit.diagnostics import run as diagnose
+from graphkit.errors import warn
 from graphkit.pregel import phases
 from graphkit.pregel.config import RunConfig
 from graphkit.pregel.records import Execution, Plan, Run, Superstep, Task, TaskResult, Update
@@ -46,6 +49,7 @@ class RunOptions:
     durability: str | None = None
     loop: asyncio.AbstractEventLoop | None = None
     listener: Any = None
+    cache: Any = None
 
 
 class Stepper:
@@ -110,6 +114,7 @@ class Stepper:
         self._steps: list[Superstep] = []
         self._plan: Plan | None = None
         self.execution: Execution | None = None  # the current step's, until its Update
+        self._cache_keys: dict[str, tuple[FullKey, float | None]] = {}  # this step's, by task id
         if opening.forks:
             self._state.fork()  # replaying an older checkpoint: a new branch, saved below
         applies = (self._command_writes or self._null_writes) and self.resumed
@@ -200,13 +205,17 @@ class Stepper:
         results: list[TaskResult] = []
         if self._needs_input_step:  # its one task writes its input; nothing runs
             task = plan.tasks[0]
-            writes = (*self._command_writes, (self.graph.input_channel, task.input))
+            writes = (*self._command_writes, *self.graph.input_writes(task.input))
             results.append(TaskResult(task, writes))
             to_run = Plan(plan.step, ())
         elif self._pending:  # resuming: tasks that finished before are not run again
             reused = reusable_results(plan, self._pending)
             results.extend(reused.values())
             to_run = Plan(plan.step, tuple(t for t in plan.tasks if t.id not in reused))
+        if self.options.cache is not None:  # tasks whose writes are cached are not run
+            hits = self._cached_results(to_run)
+            results.extend(hits.values())
+            to_run = Plan(plan.step, tuple(t for t in to_run.tasks if t.id not in hits))
         yield from results
         for result in phases.execute(
             self.graph, to_run, self._state, self.context, self.options.executor
@@ -216,6 +225,8 @@ class Stepper:
                 continue
             if self.thread is not None:
                 self.thread.save_task(result)
+            if self._cache_keys:
+                self._cache_result(result)
             results.append(result)
             yield result
         finish_order = tuple([result.task.id for result in results])  # as they came in
@@ -306,6 +317,35 @@ class Stepper:
             self._steps.append(Superstep(loaded.step, plan, execution, update, loaded))
         return {change.channel: change.version_after for change in record.changes}
 
+    def _cached_results(self, plan: Plan) -> dict[str, TaskResult]:
+        """Look up the cache keys of the plan's tasks that have a cache policy; the hits,
+        as results marked ``cached`` (saved like any finished task's)."""
+        try:
+            self._cache_keys = keys = task_cache_keys(self.graph, plan.tasks)
+            found = self.options.cache.get(list({key for key, _ in keys.values()})) if keys else {}
+        except Exception as error:  # a key function raised: the step fails before running
+            self._fail("error", error)
+        hits = {}
+        for task in plan.tasks:
+            if (entry := keys.get(task.id)) is not None and entry[0] in found:
+                writes = tuple((channel, value) for channel, value in found[entry[0]])
+                hits[task.id] = result = TaskResult(task, writes, attempts=0, cached=True)
+                if self.thread is not None:
+                    self.thread.save_task(result)
+        return hits
+
+    def _cache_result(self, result: TaskResult) -> None:
+        """Cache a finished task's writes, as LangGraph does: not an error or a pause,
+        not a task that wrote nothing."""
+        entry = self._cache_keys.get(result.task.id)
+        if entry is None or not result.ok or not result.writes:
+            return
+        key, ttl = entry
+        try:
+            self.options.cache.set({key: (list(result.writes), ttl)})
+        except Exception as error:  # e.g. a value the serializer cannot write
+            warn(diagnose_cache.not_cacheable(result.task.node, result.task.step, error))
+
     def _superstep(self, update: Update | None) -> Superstep:
         plan = self._plan
         assert plan is not None
@@ -340,3 +380,23 @@ class Stepper:
         if self.done:
             return diagnose.run_is_over(self.status, f"nothing left to {phase}")
         return diagnose.phase_out_of_order(self.step_number, self.next_phase, phase)
+
+
+def task_cache_keys(
+    graph: GraphSpec, tasks: Sequence[Task]
+) -> dict[str, tuple[FullKey, float | None]]:
+    """For each task whose node has a cache policy: its cache key and time to live. The
+    key hashes what the policy's ``key_func`` makes of the task's input, under the
+    node's namespace (LangGraph's scheme; see graphkit.cache.base)."""
+    keys = {}
+    for task in tasks:
+        node = graph.nodes.get(task.node)
+        if node is not None and (policy := node.cache_policy) is not None:
+            try:
+                made = policy.key_func(task.input)
+            except Exception as error:
+                note = f"While making the cache key of node {task.node!r} (step {task.step})"
+                error.add_note(note)
+                raise
+            keys[task.id] = ((node.cache_namespace, hash_key(made, task.node)), policy.ttl)
+    return keys

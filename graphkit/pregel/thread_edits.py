@@ -168,7 +168,7 @@ def _input_result(graph: GraphSpec, state: phases.StepState, values: Any) -> Tas
     if values is None:
         raise InvalidUpdateError(diagnose.no_input_writes(graph.input_channel))
     task = Task(INPUT_NODE, state.step, INPUT_NODE, "input", (INPUT_NODE,), (), values)
-    return TaskResult(task, ((graph.input_channel, values),))
+    return TaskResult(task, graph.input_writes(values))
 
 
 def _copy(

@@ -18,6 +18,7 @@ from graphkit.errors import LangGraphDeprecatedSinceV10
 from graphkit.pregel.thread_state import PregelTask, StateSnapshot
 from graphkit.types import (
     All,
+    CachePolicy,
     RetryPolicy,
     StateUpdate,
     StreamMode,
@@ -27,6 +28,7 @@ from graphkit.types import (
 
 __all__ = [
     "All",
+    "CachePolicy",
     "PregelTask",
     "RetryPolicy",
     "StateSnapshot",

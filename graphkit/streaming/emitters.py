@@ -96,7 +96,7 @@ class Updates(Emitter):
         if result.interrupts:
             yield "updates", {INTERRUPT: result.interrupts}
         if chunk := self._chunk(result):
-            if result.reused:  # writes saved before the run stopped, not run again
+            if result.reused or result.cached:  # saved before the run stopped, or cached
                 chunk["__metadata__"] = {"cached": True}
             yield "updates", chunk
 
@@ -110,7 +110,7 @@ class Updates(Emitter):
         failed = result.error is not None and not result.writes
         if node is None or node.hidden or result.interrupts or failed:
             return None
-        keys = self.graph.stream_keys
+        keys = self.keys  # the run's output keys, as LangGraph filters updates by them
         writes = [(channel, value) for channel, value in result.writes if channel in keys]
         update = dict(writes)
         if len(update) < len(writes):  # a key written twice
@@ -153,6 +153,8 @@ class Tasks(Emitter):
             yield from self._with_debug("tasks", plan.step, "task", payload)
 
     def finished(self, result: TaskResult) -> Chunks:
+        if result.cached:  # as in LangGraph: planned, but it did not run, so no result
+            return ()
         payload = self._result(result)
         return self._with_debug("tasks", result.task.step, "task_result", payload)
 
@@ -212,7 +214,7 @@ class Messages(Emitter):
 
     def finished(self, result: TaskResult) -> Chunks:
         node = self.graph.nodes.get(result.task.node)
-        if not result.ok or node is None or node.hidden:
+        if not result.ok or result.cached or node is None or node.hidden:
             return ()
         config = task_config(self.stepper.context, result.task, node)
         metadata = {"ls_integration": "langgraph", **config["metadata"]}

@@ -123,6 +123,8 @@ class StreamRun:
         for namespace, mode, chunk in self._drive():
             if one_key is not None and mode == "values" and namespace == here:
                 chunk = _one_value(chunk, one_key)
+            elif one_key is not None and mode == "updates" and namespace == here:
+                chunk = _one_update(chunk, one_key)
             if up is not None and mode in up.modes:
                 up.send((namespace, mode, chunk))
             if mode in printed and namespace == here:
@@ -190,6 +192,20 @@ def _one_value(chunk: Any, key: str) -> Any:
     if INTERRUPT in chunk:
         return {INTERRUPT: chunk[INTERRUPT]}
     return chunk.get(key)
+
+
+def _one_update(chunk: Any, key: str) -> Any:
+    """An updates chunk for ``output_keys=key``: what each node wrote to the key (None
+    if nothing), as in LangGraph; ``__interrupt__`` and ``__metadata__`` stay as they are."""
+    if not isinstance(chunk, dict):
+        return chunk
+
+    def value(update: Any) -> Any:
+        if isinstance(update, list):
+            return [part.get(key) for part in update if isinstance(part, dict)]
+        return update.get(key) if isinstance(update, dict) else update
+
+    return {k: v if k.startswith("__") else value(v) for k, v in chunk.items()}
 
 
 @functools.cache

@@ -423,7 +423,7 @@ def test_pregel_types_re_exports_the_types_ones():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         import langgraph.pregel.types as langgraph_types
-    # CachePolicy comes with node caching (not yet); LangGraph's executable task has no
-    # graphkit twin (graphkit.pregel.records.Task is a plain record)
+    # LangGraph's executable task has no graphkit twin (graphkit.pregel.records.Task is
+    # a plain record)
     missing = set(langgraph_types.__all__) - set(old.__all__)
-    assert missing == {"CachePolicy", "PregelExecutableTask"}
+    assert missing == {"PregelExecutableTask"}

@@ -1,6 +1,7 @@
 """``StateGraph.set_node_defaults`` (issue 14, item 14): a retry policy for every node that
 does not name its own, as in LangGraph 1.2. graphkit refuses the defaults it cannot honour
-yet (cache_policy, error_handler, timeout) the way ``add_node`` refuses them."""
+yet (error_handler, timeout) the way ``add_node`` refuses them (cache_policy: see
+test_parity_cache.py)."""
 
 from __future__ import annotations
 
@@ -211,9 +212,7 @@ def test_graphkit_keeps_the_declarations_unchanged():
 # -- what graphkit refuses ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "option", [{"cache_policy": object()}, {"error_handler": print}, {"timeout": 1.0}], ids=str
-)
+@pytest.mark.parametrize("option", [{"error_handler": print}, {"timeout": 1.0}], ids=str)
 def test_defaults_graphkit_cannot_honour_yet_are_refused(option):
     lib = load_graphkit()
     builder = lib.StateGraph(State)
@@ -235,9 +234,9 @@ def test_langgraph_accepts_them():
 def test_the_refusal_matches_add_nodes():
     lib = load_graphkit()
     with pytest.raises(NotImplementedError) as by_add_node:
-        lib.StateGraph(State).add_node("a", lambda s: {}, cache_policy=object())
+        lib.StateGraph(State).add_node("a", lambda s: {}, timeout=1.0)
     with pytest.raises(NotImplementedError) as by_defaults:
-        lib.StateGraph(State).set_node_defaults(cache_policy=object())
+        lib.StateGraph(State).set_node_defaults(timeout=1.0)
     assert str(by_add_node.value).replace("add_node", "set_node_defaults") == str(by_defaults.value)
 
 

@@ -22,10 +22,8 @@ def builder() -> StateGraph:
 @pytest.mark.parametrize(
     "use",
     [
-        pytest.param(lambda: builder().add_node("b", dict, cache_policy=1), id="cache_policy"),
         pytest.param(lambda: builder().add_node("b", dict, timeout=1), id="timeout"),
         pytest.param(lambda: builder().add_node("b", dict, error_handler="a"), id="error_handler"),
-        pytest.param(lambda: builder().compile(cache=object()), id="compile-cache"),
     ],
 )
 def test_not_yet_supported_says_so(use):

@@ -134,8 +134,8 @@ def test_entry_and_finish_points_are_edges():
     assert builder.edges == {(START, "a"), ("a", END)}
 
 
-def test_cache_policy_is_not_implemented_yet():
-    with pytest.raises(NotImplementedError, match="cache_policy"):
+def test_a_cache_policy_must_be_one():
+    with pytest.raises(TypeError, match=r"cache_policy must be a CachePolicy"):
         StateGraph(State).add_node("a", noop, cache_policy=object())
 
 

@@ -29,6 +29,7 @@ def test_tasks_table_columns_and_rows(seed_run):
         "triggers",
         "attempts",
         "duration",
+        "cached",
         "error",
         "worker",
         "task_id",

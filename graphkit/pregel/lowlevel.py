@@ -1,0 +1,269 @@
+"""LangGraph's low-level ``Pregel``: nodes and the channels they talk through, with no
+``StateGraph`` in between. This is how the Pregel paper's vertex programs are written.
+
+``Pregel(...)`` checks the wiring, turns each ``PregelNode`` into the runtime's
+``NodeSpec`` and returns a ``CompiledGraph``: the same stepper, records, savers, tables
+and debugger as a ``StateGraph``. Only the edges are missing: a node wakes when a channel
+it subscribes to gets a new version.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from graphkit.channels import Channel, Topic
+from graphkit.constants import END, START, TASKS
+from graphkit.errors import warn
+from graphkit.pregel.app import CompiledGraph
+from graphkit.pregel.node_builder import ChannelWriteEntry, NodeBuilder, PregelNode, node_call
+from graphkit.pregel.node_builder import node_writer as entries_writer
+from graphkit.pregel.spec import GraphSpec, NodeSpec
+from graphkit.types import RetryPolicy, Send
+
+__all__ = ["Pregel"]
+
+Channels = str | Sequence[str]
+RESERVED = frozenset({START, END, TASKS, "__input__", "__interrupt__", "__root__"})
+
+
+@dataclass(frozen=True)
+class PregelSpec(GraphSpec):
+    """A ``GraphSpec`` whose input may feed several channels: a dict, one key each."""
+
+    input_keys: tuple[str, ...] | None = None
+
+    def input_writes(self, value: Any) -> tuple[tuple[str, Any], ...]:
+        if self.input_keys is None:
+            return ((self.input_channel, value),)
+        if not isinstance(value, dict):
+            raise TypeError(
+                f"The input must be a dict of input channels {list(self.input_keys)}, "
+                f"got {type(value).__name__}; pass e.g. {{{self.input_keys[0]!r}: ...}}, or "
+                "give Pregel one input channel (input_channels='name') to pass a bare value."
+            )
+        for key in value:
+            if key not in self.input_keys:
+                warn(f"Input channel {key!r} is not one of {list(self.input_keys)}; ignored.")
+        return tuple((k, v) for k, v in value.items() if k in self.input_keys)
+
+
+class Pregel(CompiledGraph):
+    """A graph of nodes and channels, run in supersteps (LangGraph's ``Pregel``).
+
+    >>> from graphkit.channels import EphemeralValue, LastValue
+    >>> double = NodeBuilder().subscribe_only("a").do(lambda x: x + x).write_to("b")
+    >>> app = Pregel(
+    ...     nodes={"double": double},
+    ...     channels={"a": EphemeralValue(str), "b": LastValue(str)},
+    ...     input_channels="a",
+    ...     output_channels="b",
+    ... )
+    >>> app.invoke("ab")
+    'abab'
+    >>> [step.plan.nodes for step in app.trace("ab").steps]
+    [['__input__'], ['double']]
+    """
+
+    def __init__(
+        self,
+        *,
+        nodes: Mapping[str, PregelNode | NodeBuilder],
+        channels: Mapping[str, Channel] | None,
+        input_channels: Channels,
+        output_channels: Channels,
+        stream_channels: Channels | None = None,
+        stream_mode: str = "values",
+        interrupt_before_nodes: Sequence[str] | str = (),
+        interrupt_after_nodes: Sequence[str] | str = (),
+        checkpointer: Any = None,
+        store: Any = None,
+        retry_policy: RetryPolicy | Sequence[RetryPolicy] = (),
+        debug: bool = False,
+        name: str = "LangGraph",
+        auto_validate: bool = True,
+        **options: Any,
+    ) -> None:
+        built = {k: n.build() if isinstance(n, NodeBuilder) else n for k, n in nodes.items()}
+        self.nodes: dict[str, PregelNode] = built
+        self.channels: dict[str, Channel] = dict(channels or {})
+        self.input_channels = input_channels
+        self.output_channels = output_channels
+        self.stream_channels = stream_channels
+        if auto_validate:
+            _validate(self, interrupt_before_nodes, interrupt_after_nodes)
+        policies = (retry_policy,) if isinstance(retry_policy, RetryPolicy) else tuple(retry_policy)
+        super().__init__(
+            _spec(self, policies),
+            builder=ChannelWiring.of(self),
+            name=name,
+            store=store,
+            debug=debug,
+            checkpointer=checkpointer,
+            interrupt_before=interrupt_before_nodes,
+            interrupt_after=interrupt_after_nodes,
+            **options,
+        )
+        self.stream_mode = stream_mode
+
+    @property
+    def stream_channels_asis(self) -> Channels:
+        """The channels "values" chunks and the state show: ``stream_channels``, else all
+        (as in LangGraph, the Send packets' channel too)."""
+        return self.stream_channels or [*self.channels, TASKS]
+
+    def invoke(self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
+        """Run to the end; the output channel's value (one name) or a dict of them."""
+        kwargs.setdefault("output_keys", self.output_channels)
+        return super().invoke(input, config, **kwargs)
+
+    async def ainvoke(
+        self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any
+    ) -> Any:
+        """``invoke`` for async code."""
+        kwargs.setdefault("output_keys", self.output_channels)
+        return await super().ainvoke(input, config, **kwargs)
+
+    def stream(self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
+        """Run to the end, yielding chunks; "values" chunks show ``stream_channels``."""
+        if kwargs.get("output_keys") is None:
+            kwargs["output_keys"] = self.stream_channels_asis
+        yield from super().stream(input, config, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"Pregel(nodes={list(self.nodes)}, channels={list(self.channels)})"
+
+
+# -- building the runtime's spec ------------------------------------------------------------
+
+
+def _names(channels: Channels) -> tuple[str, ...]:
+    return (channels,) if isinstance(channels, str) else tuple(channels)
+
+
+def _spec(app: Pregel, retry_policies: tuple[RetryPolicy, ...]) -> PregelSpec:
+    channels: dict[str, Channel] = {}
+    for key, channel in app.channels.items():
+        channels[key] = channel.copy()
+        channels[key].key = key
+    channels[TASKS] = Topic(Send, accumulate=False, key=TASKS)
+    nodes = {}
+    for name, node in app.nodes.items():
+        call, injected = node_call(node.functions or (_identity,))
+        nodes[name] = NodeSpec(
+            name=name,
+            triggers=node.triggers,
+            reads=node.channels,
+            call=call,
+            writers=(entries_writer(name, node.writes),),
+            injected=injected,
+            metadata=dict(node.metadata),
+            retry_policies=node.retry_policies or retry_policies,
+            is_async=_awaits(call),
+        )
+    inputs = app.input_channels
+    stream = _names(app.stream_channels_asis)
+    return PregelSpec(
+        nodes=nodes,
+        channels=channels,
+        input_channel=inputs if isinstance(inputs, str) else "",
+        output_keys=_names(app.output_channels),
+        stream_keys=stream,
+        state_keys=stream,
+        input_keys=None if isinstance(inputs, str) else tuple(inputs),
+    )
+
+
+def _awaits(call: Any) -> bool:
+    import inspect
+
+    return inspect.iscoroutinefunction(call) or inspect.iscoroutinefunction(
+        getattr(call, "__call__", None)  # noqa: B004
+    )
+
+
+def _identity(value: Any) -> Any:
+    return value
+
+
+def _validate(app: Pregel, before: Sequence[str] | str, after: Sequence[str] | str) -> None:
+    """LangGraph's checks, each saying what to fix."""
+    known = f"the channels are {sorted(app.channels)}; add it to channels={{...}}"
+    for kind, names in (("Channel", app.channels), ("Node", app.nodes)):
+        for name in names:
+            if name in RESERVED:
+                raise ValueError(f"{kind} name {name!r} is reserved by the runtime; rename it.")
+    for name, node in app.nodes.items():
+        if not isinstance(node, PregelNode):
+            raise TypeError(
+                f"Node {name!r} is a {type(node).__name__}; build nodes with "
+                "NodeBuilder().subscribe_only(...).do(...).write_to(...)."
+            )
+        if not node.triggers:
+            raise ValueError(
+                f"Node {name!r} subscribes to no channel, so nothing would ever run it; "
+                "call subscribe_only(channel) or subscribe_to(*channels)."
+            )
+        for channel in (*_names(node.channels), *node.triggers):
+            if channel not in app.channels:
+                raise ValueError(f"Node {name!r} reads channel {channel!r}, but {known}.")
+    for role, channels in (
+        ("Input", app.input_channels),
+        ("Output", app.output_channels),
+        ("Stream", app.stream_channels or ()),
+    ):
+        for channel in _names(channels):
+            if channel not in app.channels:
+                raise ValueError(f"{role} channel {channel!r} is not a channel: {known}.")
+    for where, names in (("interrupt_before_nodes", before), ("interrupt_after_nodes", after)):
+        for node in () if names == "*" else _names(names):
+            if node not in app.nodes:
+                nodes = sorted(app.nodes)
+                raise ValueError(f"{where} names {node!r}, which is not a node; nodes: {nodes}.")
+
+
+# -- drawing -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class NodeDeclaration:
+    """What drawing reads of a node: its function, metadata, and no Command routes."""
+
+    action: Any
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    destinations: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ChannelWiring:
+    """A ``Pregel`` graph as drawing sees a builder: an edge ``a -> b`` where ``a``
+    writes a channel (or sends a task) that wakes ``b``; ``START`` feeds the nodes its
+    input channels wake, and a node writing an output channel leads to ``END``."""
+
+    nodes: Mapping[str, NodeDeclaration]
+    edges: frozenset[tuple[str, str]]
+    waiting_edges: tuple[Any, ...] = ()
+    branches: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, app: Pregel) -> ChannelWiring:
+        woken: dict[str, set[str]] = {}
+        for name, node in app.nodes.items():
+            for channel in node.triggers:
+                woken.setdefault(channel, set()).add(name)
+        edges = {(START, n) for c in _names(app.input_channels) for n in woken.get(c, ())}
+        outputs = set(_names(app.output_channels))
+        for name, node in app.nodes.items():
+            for entry in node.writes:
+                if isinstance(entry, Send):
+                    edges.add((name, entry.node))
+                elif isinstance(entry, ChannelWriteEntry):
+                    edges |= {(name, target) for target in woken.get(entry.channel, ())}
+                    if entry.channel in outputs:
+                        edges.add((name, END))
+        declarations = {
+            name: NodeDeclaration(node.functions[-1] if node.functions else None, node.metadata)
+            for name, node in app.nodes.items()
+        }
+        return cls(declarations, frozenset(edges))

@@ -1,0 +1,264 @@
+"""LangGraph's ``NodeBuilder``: a node of the low-level API, written as "subscribe to
+these channels, read those, do this, write the result there".
+
+A built ``PregelNode`` is a plain record; ``graphkit.pregel.lowlevel`` turns it into the
+runtime's ``NodeSpec`` (its call and its writer come from ``node_call`` and
+``node_writer`` below), so a vertex program runs on the same Plan, Execute and Update as
+a ``StateGraph``.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from graphkit.constants import TASKS
+from graphkit.errors import InvalidUpdateError
+from graphkit.pregel.spec import FreshRead, Writer, injectable_parameters
+from graphkit.types import RetryPolicy, Send
+
+__all__ = [
+    "PASSTHROUGH",
+    "SKIP_WRITE",
+    "ChannelWriteEntry",
+    "NodeBuilder",
+    "PregelNode",
+    "node_call",
+    "node_writer",
+]
+
+
+class _Marker:
+    """A named sentinel with a readable repr."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+PASSTHROUGH: Any = _Marker("PASSTHROUGH")
+"""A write entry's value when it writes what the node returned."""
+
+SKIP_WRITE: Any = _Marker("SKIP_WRITE")
+"""What a write entry's mapper returns to write nothing."""
+
+
+class ChannelWriteEntry(NamedTuple):
+    """One write a node makes when it finishes: to ``channel``, what the node returned
+    (or the fixed ``value``), passed through ``mapper`` if given; ``skip_none`` writes
+    nothing when that comes out as None.
+
+    >>> entry = ChannelWriteEntry("value", skip_none=True)
+    >>> entry.channel, entry.value, entry.skip_none
+    ('value', PASSTHROUGH, True)
+    """
+
+    channel: str
+    value: Any = PASSTHROUGH
+    skip_none: bool = False
+    mapper: Callable[[Any], Any] | None = None
+
+
+WriteEntry = ChannelWriteEntry | Send
+
+
+@dataclass(frozen=True, slots=True)
+class PregelNode:
+    """A built node: ``channels`` is what it reads (one name: it receives that value; a
+    tuple: a dict of those holding a value), ``triggers`` what wakes it, ``functions``
+    what it does in turn, ``writes`` where the result goes."""
+
+    channels: str | tuple[str, ...]
+    triggers: tuple[str, ...]
+    functions: tuple[Callable[..., Any], ...] = ()
+    writes: tuple[WriteEntry, ...] = ()
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    tags: tuple[str, ...] = ()
+    retry_policies: tuple[RetryPolicy, ...] = ()
+
+    def __repr__(self) -> str:
+        writes = [w.channel if isinstance(w, ChannelWriteEntry) else repr(w) for w in self.writes]
+        return (
+            f"PregelNode(reads={self.channels!r}, triggers={list(self.triggers)}, writes={writes})"
+        )
+
+
+class NodeBuilder:
+    """Builds a ``PregelNode`` step by step, as LangGraph's ``NodeBuilder`` does.
+
+    >>> node = NodeBuilder().subscribe_only("a").do(lambda x: x + x).write_to("b").build()
+    >>> node
+    PregelNode(reads='a', triggers=['a'], writes=['b'])
+    >>> NodeBuilder().subscribe_to("a", "b").read_from("c").build().channels
+    ('a', 'b', 'c')
+    """
+
+    def __init__(self) -> None:
+        self._channels: str | list[str] = []
+        self._triggers: list[str] = []
+        self._functions: list[Callable[..., Any]] = []
+        self._writes: list[WriteEntry] = []
+        self._metadata: dict[str, Any] = {}
+        self._tags: list[str] = []
+        self._retry_policies: list[RetryPolicy] = []
+
+    def subscribe_only(self, channel: str) -> NodeBuilder:
+        """Wake on ``channel`` and receive its value alone (not a dict)."""
+        if self._channels:
+            raise ValueError(
+                f"subscribe_only({channel!r}) must be the only channel the node reads, and it "
+                f"already reads {self._channels!r}; use subscribe_to(...) to read several "
+                "channels as a dict."
+            )
+        self._channels = channel
+        self._triggers.append(channel)
+        return self
+
+    def subscribe_to(self, *channels: str, read: bool = True) -> NodeBuilder:
+        """Wake on any of ``channels``; with ``read``, receive them in a dict."""
+        if isinstance(self._channels, str):
+            raise ValueError(
+                f"subscribe_to{channels!r} cannot follow subscribe_only({self._channels!r}): "
+                "a node receives one value or a dict. Use subscribe_to for all channels."
+            )
+        if read:
+            self._channels.extend(channels)
+        self._triggers.extend(channels)
+        return self
+
+    def read_from(self, *channels: str) -> NodeBuilder:
+        """Also receive ``channels`` in the input dict, without waking on them."""
+        if isinstance(self._channels, str):
+            raise ValueError(
+                f"read_from{channels!r} cannot follow subscribe_only({self._channels!r}): "
+                "that node receives one value, not a dict. Use subscribe_to(...) instead."
+            )
+        self._channels.extend(channels)
+        return self
+
+    def do(self, function: Callable[..., Any]) -> NodeBuilder:
+        """Run ``function`` on the input (called again: on the previous one's result)."""
+        if not callable(function):
+            raise TypeError(f"do() takes a function, got {type(function).__name__}.")
+        self._functions.append(function)
+        return self
+
+    def write_to(self, *channels: str | WriteEntry, **kwargs: Any) -> NodeBuilder:
+        """Write the result to each of ``channels`` (names, ``ChannelWriteEntry`` or
+        ``Send``); ``name=value`` writes a fixed value, ``name=function`` writes
+        ``function(result)``. As in LangGraph, a keyword's non-callable value is written
+        as it is (even a ``ChannelWriteEntry``: pass those positionally)."""
+        self._writes.extend(ChannelWriteEntry(c) if isinstance(c, str) else c for c in channels)
+        self._writes.extend(
+            ChannelWriteEntry(name, mapper=value)
+            if callable(value)
+            else ChannelWriteEntry(name, value)
+            for name, value in kwargs.items()
+        )
+        return self
+
+    def meta(self, *tags: str, **metadata: Any) -> NodeBuilder:
+        """Add tags and metadata (the metadata shows in task events)."""
+        self._tags.extend(tags)
+        self._metadata.update(metadata)
+        return self
+
+    def add_retry_policies(self, *policies: RetryPolicy) -> NodeBuilder:
+        """Retry the node as these policies say."""
+        self._retry_policies.extend(policies)
+        return self
+
+    def build(self) -> PregelNode:
+        """The node, ready for ``Pregel(nodes={...})``."""
+        channels = self._channels if isinstance(self._channels, str) else tuple(self._channels)
+        return PregelNode(
+            channels,
+            tuple(self._triggers),
+            tuple(self._functions),
+            tuple(self._writes),
+            dict(self._metadata),
+            tuple(self._tags),
+            tuple(self._retry_policies),
+        )
+
+
+# -- what the runtime calls ---------------------------------------------------------------
+
+
+def node_call(
+    functions: Sequence[Callable[..., Any]],
+) -> tuple[Callable[..., Any], tuple[str, ...]]:
+    """One callable running ``functions`` in turn (async if any is), and the injectable
+    parameters (``config``, ``writer``...) any of them declares: each gets its own.
+
+    >>> call, injected = node_call([lambda x: x + 1, lambda x, config: x * 2])
+    >>> call(3, config={}), injected
+    (8, ('config',))
+    """
+    if len(functions) == 1:  # the common case: the function itself, as a StateGraph node
+        return functions[0], injectable_parameters(functions[0])
+    wants = [injectable_parameters(function) for function in functions]
+    injected = tuple(dict.fromkeys(name for names in wants for name in names))
+
+    def arguments(index: int, given: Mapping[str, Any]) -> dict[str, Any]:
+        return {name: given[name] for name in wants[index] if name in given}
+
+    if not any(_is_async(function) for function in functions):
+
+        def run(value: Any, **given: Any) -> Any:
+            for index, function in enumerate(functions):
+                value = function(value, **arguments(index, given))
+            return value
+
+        return run, injected
+
+    async def run_async(value: Any, **given: Any) -> Any:
+        for index, function in enumerate(functions):
+            value = function(value, **arguments(index, given))
+            if inspect.isawaitable(value):
+                value = await value
+        return value
+
+    return run_async, injected
+
+
+def node_writer(node: str, writes: Sequence[WriteEntry]) -> Writer:
+    """The writer of a node's ``write_to`` entries, in order: a ``Send`` becomes a task
+    of the next step; an entry writes the result (or its fixed value) through its mapper,
+    unless that is ``SKIP_WRITE`` or (with ``skip_none``) None.
+
+    >>> writer = node_writer("n", [ChannelWriteEntry("b"), ChannelWriteEntry("c", mapper=len)])
+    >>> writer("hi", None, None)
+    [('b', 'hi'), ('c', 2)]
+    """
+    for entry in writes:
+        if isinstance(entry, ChannelWriteEntry) and entry.channel == TASKS:
+            raise InvalidUpdateError(
+                f"Node {node!r} writes to {TASKS!r}, the channel reserved for Send packets; "
+                "write_to(Send(node, arg)) sends a task instead."
+            )
+
+    def write(returned: Any, fresh_read: FreshRead, config: Any) -> list[tuple[str, Any]]:
+        made: list[tuple[str, Any]] = []
+        for entry in writes:
+            if isinstance(entry, Send):
+                made.append((TASKS, entry))
+                continue
+            value = returned if entry.value is PASSTHROUGH else entry.value
+            if entry.mapper is not None:
+                value = entry.mapper(value)
+            if value is SKIP_WRITE or (entry.skip_none and value is None):
+                continue
+            made.append((entry.channel, value))
+        return made
+
+    return write
+
+
+def _is_async(function: Any) -> bool:
+    method = getattr(function, "__call__", None)  # noqa: B004
+    return inspect.iscoroutinefunction(function) or inspect.iscoroutinefunction(method)
