@@ -46,7 +46,7 @@ from graphkit.pregel import (
     TaskResult,
     Update,
 )
-from graphkit.pregel.runtime import Runtime, get_runtime, get_stream_writer, interrupt
+from graphkit.pregel.runtime import Runtime, get_runtime, get_store, get_stream_writer, interrupt
 from graphkit.types import Command, Interrupt, Overwrite, RetryPolicy, Send
 
 # isort: split
@@ -104,6 +104,7 @@ __all__ = [
     "create_react_agent",
     "from_langgraph",
     "get_runtime",
+    "get_store",
     "get_stream_writer",
     "interrupt",
     "open_langgraph_thread",

@@ -27,6 +27,7 @@ __all__ = [
     "Resume",
     "Runtime",
     "get_runtime",
+    "get_store",
     "get_stream_writer",
     "interrupt",
 ]
@@ -133,6 +134,20 @@ def get_runtime() -> Runtime:
     if scope is None:
         raise RuntimeError("get_runtime() works only inside a running node.")
     return _task_runtime(scope)
+
+
+def get_store() -> Any:
+    """The store of the graph whose node is running (``compile(store=...)``), as
+    LangGraph's ``get_store()``; None when the graph has none.
+
+    >>> get_store()
+    Traceback (most recent call last):
+    RuntimeError: get_store() works only inside a running node.
+    """
+    scope = _scope.get()
+    if scope is None:
+        raise RuntimeError("get_store() works only inside a running node.")
+    return scope.run.runtime.store
 
 
 def get_stream_writer() -> Callable[[Any], None]:

@@ -1,0 +1,422 @@
+"""The Store interface: namespaced JSON documents that outlive a thread (LangGraph's
+``BaseStore``).
+
+A store keeps ``Item`` s under a *namespace* (a tuple of labels, like a folder path)
+and a *key*. Every public verb — ``put``, ``get``, ``delete``, ``search``,
+``list_namespaces`` and their async twins — builds one small operation record
+(``PutOp``, ``GetOp``, ``SearchOp``, ``ListNamespacesOp``) and hands it to ``batch``,
+the one method a store must write. ``abatch`` runs ``batch`` unless a store has a
+better async path, so async is a thin layer, not a copy.
+
+>>> from graphkit.store.memory import InMemoryStore
+>>> store = InMemoryStore()
+>>> store.put(("users", "ada"), "prefs", {"theme": "dark"})
+>>> store.get(("users", "ada"), "prefs").value
+{'theme': 'dark'}
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any, Literal, NamedTuple, TypedDict
+
+from graphkit.store.rules import (
+    InvalidNamespaceError,
+    matches_filter,
+    matches_namespace,
+    validate_labels,
+    validate_namespace,
+)
+
+__all__ = [
+    "NOT_PROVIDED",
+    "BaseStore",
+    "GetOp",
+    "IndexConfig",
+    "InvalidNamespaceError",
+    "Item",
+    "ListNamespacesOp",
+    "MatchCondition",
+    "NamespacePath",
+    "Op",
+    "PutOp",
+    "Result",
+    "SearchItem",
+    "SearchOp",
+    "TTLConfig",
+    "matches_filter",
+    "matches_namespace",
+    "validate_namespace",
+]
+
+NamespacePath = tuple[str, ...]
+"""A namespace pattern for ``list_namespaces``; the label ``"*"`` matches any label."""
+
+
+class _NotProvided:
+    """The ``ttl`` argument was left out (``None`` means "never expires")."""
+
+    def __bool__(self) -> Literal[False]:
+        return False
+
+    def __repr__(self) -> str:
+        return "NOT_PROVIDED"
+
+
+NOT_PROVIDED: Any = _NotProvided()
+
+
+class TTLConfig(TypedDict, total=False):
+    """How a store that ``supports_ttl`` expires items (times in minutes).
+
+    ``default_ttl``: the TTL of a ``put`` that gives none; ``refresh_on_read`` (default
+    True): reads restart an item's clock; ``omit_expired`` (default False): reads hide
+    expired items before a sweep deletes them; ``sweep_interval_minutes``: how often
+    ``start_ttl_sweeper`` deletes expired items.
+    """
+
+    default_ttl: float | None
+    refresh_on_read: bool
+    omit_expired: bool
+    sweep_interval_minutes: int | None
+
+
+IndexConfig = dict[str, Any]
+"""LangGraph's semantic-search configuration (``dims``, ``embed``, ``fields``);
+graphkit's stores do not support it and say so."""
+
+
+class Item:
+    """A stored document: its ``value`` (a dict), ``key``, ``namespace`` and timestamps.
+
+    >>> from datetime import datetime, timezone
+    >>> when = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    >>> item = Item(value={"a": 1}, key="k", namespace=("n",), created_at=when,
+    ...             updated_at=when)
+    >>> item.dict()["namespace"], item.key
+    (['n'], 'k')
+    """
+
+    __slots__ = ("created_at", "key", "namespace", "updated_at", "value")
+
+    def __init__(
+        self,
+        *,
+        value: dict[str, Any],
+        key: str,
+        namespace: tuple[str, ...],
+        created_at: datetime | str,
+        updated_at: datetime | str,
+    ) -> None:
+        self.value = value
+        self.key = key
+        self.namespace = tuple(namespace)
+        self.created_at = _as_datetime(created_at)
+        self.updated_at = _as_datetime(updated_at)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Item):
+            return False
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash((self.namespace, self.key))
+
+    def _fields(self) -> tuple[Any, ...]:
+        return (self.value, self.key, self.namespace, self.created_at, self.updated_at)
+
+    def dict(self) -> dict[str, Any]:
+        """The item as plain JSON-ready data (timestamps as ISO strings)."""
+        return {
+            "namespace": list(self.namespace),
+            "key": self.key,
+            "value": self.value,
+            "created_at": self.created_at.isoformat(),
+            "updated_at": self.updated_at.isoformat(),
+        }
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={value!r}" for name, value in self.dict().items())
+        return f"{type(self).__name__}({fields})"
+
+
+class SearchItem(Item):
+    """An ``Item`` found by ``search``, with its relevance ``score`` (None: unranked).
+
+    >>> from datetime import datetime, timezone
+    >>> when = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    >>> SearchItem(("n",), "k", {"a": 1}, when, when).score is None
+    True
+    """
+
+    __slots__ = ("score",)
+
+    def __init__(
+        self,
+        namespace: tuple[str, ...],
+        key: str,
+        value: dict[str, Any],
+        created_at: datetime | str,
+        updated_at: datetime | str,
+        score: float | None = None,
+    ) -> None:
+        super().__init__(
+            value=value,
+            key=key,
+            namespace=namespace,
+            created_at=created_at,
+            updated_at=updated_at,
+        )
+        self.score = score
+
+    def dict(self) -> dict[str, Any]:
+        """The item as plain data, with its ``score``."""
+        return {**super().dict(), "score": self.score}
+
+
+def _as_datetime(value: datetime | str) -> datetime:
+    return datetime.fromisoformat(value) if isinstance(value, str) else value
+
+
+# The operation records: what each public verb asks of ``batch``.
+
+
+class GetOp(NamedTuple):
+    """Read the item at ``namespace`` / ``key``."""
+
+    namespace: tuple[str, ...]
+    key: str
+    refresh_ttl: bool = True
+
+
+class SearchOp(NamedTuple):
+    """Find items under ``namespace_prefix`` whose values match ``filter``."""
+
+    namespace_prefix: tuple[str, ...]
+    filter: dict[str, Any] | None = None
+    limit: int = 10
+    offset: int = 0
+    query: str | None = None
+    refresh_ttl: bool = True
+
+
+class MatchCondition(NamedTuple):
+    """A namespace pattern: ``match_type`` is ``"prefix"`` or ``"suffix"``."""
+
+    match_type: Literal["prefix", "suffix"]
+    path: NamespacePath
+
+
+class ListNamespacesOp(NamedTuple):
+    """List the namespaces that hold items and match every condition."""
+
+    match_conditions: tuple[MatchCondition, ...] | None = None
+    max_depth: int | None = None
+    limit: int = 100
+    offset: int = 0
+
+
+class PutOp(NamedTuple):
+    """Store ``value`` at ``namespace`` / ``key``; a ``value`` of None deletes it."""
+
+    namespace: tuple[str, ...]
+    key: str
+    value: dict[str, Any] | None
+    index: Literal[False] | list[str] | None = None
+    ttl: float | None = None
+
+
+Op = GetOp | SearchOp | ListNamespacesOp | PutOp
+Result = Item | list[SearchItem] | list[tuple[str, ...]] | None
+
+
+class BaseStore(ABC):
+    """The Store interface; a store writes ``batch`` (and may write ``abatch``).
+
+    ``supports_ttl`` says whether ``put(..., ttl=...)`` works; ``ttl_config`` holds the
+    store's ``TTLConfig``.
+
+    >>> from graphkit.store.memory import InMemoryStore
+    >>> store = InMemoryStore()
+    >>> store.put(("docs",), "a", {"n": 1})
+    >>> [item.key for item in store.search(("docs",), filter={"n": {"$gte": 1}})]
+    ['a']
+    """
+
+    supports_ttl: bool = False
+    ttl_config: TTLConfig | None = None
+
+    @abstractmethod
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        """Run ``ops`` in order; one result per op (None for a ``PutOp``)."""
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        """``batch``, awaited (a store with real async I/O overrides this)."""
+        return self.batch(ops)
+
+    # Building the ops: shared by the sync and async verbs.
+
+    def _get_op(self, namespace: tuple[str, ...], key: str, refresh_ttl: bool | None) -> GetOp:
+        validate_labels(namespace)
+        return GetOp(tuple(namespace), str(key), self._refresh_on_read(refresh_ttl))
+
+    def _search_op(self, namespace_prefix: tuple[str, ...], **options: Any) -> SearchOp:
+        validate_labels(namespace_prefix)
+        refresh_ttl = self._refresh_on_read(options.pop("refresh_ttl"))
+        return SearchOp(tuple(namespace_prefix), refresh_ttl=refresh_ttl, **options)
+
+    def _put_op(
+        self, namespace: tuple[str, ...], key: str, value: dict[str, Any], index: Any, ttl: Any
+    ) -> PutOp:
+        validate_namespace(namespace)
+        if not isinstance(value, dict):
+            raise TypeError(
+                f"A store value must be a dict, got {type(value).__name__} for key {key!r} "
+                f"in {namespace}. Wrap it, e.g. {{'value': ...}}."
+            )
+        if ttl not in (NOT_PROVIDED, None) and not self.supports_ttl:
+            raise NotImplementedError(
+                f"TTL is not supported by {type(self).__name__}. Use a store that "
+                "supports TTL (graphkit.store.sqlite.SqliteStore) or pass ttl=None."
+            )
+        if ttl is NOT_PROVIDED:
+            ttl = (self.ttl_config or {}).get("default_ttl")
+        return PutOp(tuple(namespace), str(key), value, index=index, ttl=ttl)
+
+    def _list_op(self, prefix: Any, suffix: Any, max_depth: Any, limit: int, offset: int) -> Op:
+        conditions = []
+        for match_type, path in (("prefix", prefix), ("suffix", suffix)):
+            validate_labels(path or ())
+            if path:
+                conditions.append(MatchCondition(match_type, tuple(path)))
+        return ListNamespacesOp(tuple(conditions), max_depth, limit, offset)
+
+    def _refresh_on_read(self, refresh_ttl: bool | None) -> bool:
+        if refresh_ttl is not None:
+            return refresh_ttl
+        return (self.ttl_config or {}).get("refresh_on_read", True)
+
+    # The sync verbs.
+
+    def get(
+        self, namespace: tuple[str, ...], key: str, *, refresh_ttl: bool | None = None
+    ) -> Item | None:
+        """The item at ``namespace`` / ``key``, or None."""
+        return self.batch([self._get_op(namespace, key, refresh_ttl)])[0]  # type: ignore[return-value]
+
+    def search(
+        self,
+        namespace_prefix: tuple[str, ...],
+        /,
+        *,
+        query: str | None = None,
+        filter: dict[str, Any] | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        refresh_ttl: bool | None = None,
+    ) -> list[SearchItem]:
+        """Items under ``namespace_prefix`` whose values match ``filter``, a page at a time.
+
+        A filter maps a field to a value (equality; a dict value matches nested
+        fields) or to operators: ``{"score": {"$gte": 3, "$lt": 9}}``.
+        """
+        op = self._search_op(
+            namespace_prefix,
+            filter=filter,
+            limit=limit,
+            offset=offset,
+            query=query,
+            refresh_ttl=refresh_ttl,
+        )
+        return self.batch([op])[0]  # type: ignore[return-value]
+
+    def put(
+        self,
+        namespace: tuple[str, ...],
+        key: str,
+        value: dict[str, Any],
+        index: Literal[False] | list[str] | None = None,
+        *,
+        ttl: float | None = NOT_PROVIDED,
+    ) -> None:
+        """Store ``value`` (a dict) at ``namespace`` / ``key``, replacing what was there."""
+        self.batch([self._put_op(namespace, key, value, index, ttl)])
+
+    def delete(self, namespace: tuple[str, ...], key: str) -> None:
+        """Remove the item at ``namespace`` / ``key`` (nothing happens if there is none)."""
+        validate_labels(namespace)
+        self.batch([PutOp(tuple(namespace), str(key), None)])
+
+    def list_namespaces(
+        self,
+        *,
+        prefix: NamespacePath | None = None,
+        suffix: NamespacePath | None = None,
+        max_depth: int | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[tuple[str, ...]]:
+        """The namespaces holding items, sorted, cut to ``max_depth`` labels, paged."""
+        return self.batch([self._list_op(prefix, suffix, max_depth, limit, offset)])[0]  # type: ignore[return-value]
+
+    # The async twins.
+
+    async def aget(
+        self, namespace: tuple[str, ...], key: str, *, refresh_ttl: bool | None = None
+    ) -> Item | None:
+        """``get``, awaited."""
+        return (await self.abatch([self._get_op(namespace, key, refresh_ttl)]))[0]  # type: ignore[return-value]
+
+    async def asearch(
+        self,
+        namespace_prefix: tuple[str, ...],
+        /,
+        *,
+        query: str | None = None,
+        filter: dict[str, Any] | None = None,
+        limit: int = 10,
+        offset: int = 0,
+        refresh_ttl: bool | None = None,
+    ) -> list[SearchItem]:
+        """``search``, awaited."""
+        op = self._search_op(
+            namespace_prefix,
+            filter=filter,
+            limit=limit,
+            offset=offset,
+            query=query,
+            refresh_ttl=refresh_ttl,
+        )
+        return (await self.abatch([op]))[0]  # type: ignore[return-value]
+
+    async def aput(
+        self,
+        namespace: tuple[str, ...],
+        key: str,
+        value: dict[str, Any],
+        index: Literal[False] | list[str] | None = None,
+        *,
+        ttl: float | None = NOT_PROVIDED,
+    ) -> None:
+        """``put``, awaited."""
+        await self.abatch([self._put_op(namespace, key, value, index, ttl)])
+
+    async def adelete(self, namespace: tuple[str, ...], key: str) -> None:
+        """``delete``, awaited."""
+        validate_labels(namespace)
+        await self.abatch([PutOp(tuple(namespace), str(key), None)])
+
+    async def alist_namespaces(
+        self,
+        *,
+        prefix: NamespacePath | None = None,
+        suffix: NamespacePath | None = None,
+        max_depth: int | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[tuple[str, ...]]:
+        """``list_namespaces``, awaited."""
+        op = self._list_op(prefix, suffix, max_depth, limit, offset)
+        return (await self.abatch([op]))[0]  # type: ignore[return-value]

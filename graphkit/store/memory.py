@@ -1,0 +1,131 @@
+"""InMemoryStore: a Store kept in a dict, for tests, notebooks and one process
+(LangGraph's ``InMemoryStore``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any
+
+from graphkit.store.base import (
+    BaseStore,
+    GetOp,
+    IndexConfig,
+    Item,
+    ListNamespacesOp,
+    Op,
+    PutOp,
+    Result,
+    SearchItem,
+    SearchOp,
+    matches_filter,
+    matches_namespace,
+)
+
+__all__ = ["InMemoryStore"]
+
+
+class InMemoryStore(BaseStore):
+    """A Store in memory: namespaces in the order first written, keys in the order put.
+
+    In one ``batch``, reads see the store as it was before the batch's writes; the
+    writes then apply in order (LangGraph's rule). Items never expire (``put`` with a
+    ``ttl`` raises ``NotImplementedError``, as in LangGraph).
+
+    >>> store = InMemoryStore()
+    >>> store.put(("users", "ada"), "prefs", {"theme": "dark"})
+    >>> store.put(("users", "bob"), "prefs", {"theme": "light"})
+    >>> [item.namespace for item in store.search(("users",), filter={"theme": "dark"})]
+    [('users', 'ada')]
+    >>> store.list_namespaces(max_depth=1)
+    [('users',)]
+    >>> store
+    InMemoryStore(namespaces=2, items=2)
+    """
+
+    def __init__(self, *, index: IndexConfig | None = None) -> None:
+        if index is not None:
+            raise NotImplementedError(
+                "InMemoryStore(index=...) asks for semantic search with embeddings, which "
+                "graphkit's stores do not support. Leave index out and search with filters; "
+                "use langgraph.store.memory.InMemoryStore for vector search."
+            )
+        # Emptied namespaces keep their place, so a later put lands where it was.
+        self._data: dict[tuple[str, ...], dict[str, Item]] = {}
+
+    def __repr__(self) -> str:
+        items = sum(len(keyed) for keyed in self._data.values())
+        namespaces = sum(1 for keyed in self._data.values() if keyed)
+        return f"InMemoryStore(namespaces={namespaces}, items={items})"
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        """Run ``ops``: the reads first, then the writes."""
+        ops = list(ops)
+        results = [self._read(op) for op in ops]
+        for op in ops:
+            if isinstance(op, PutOp):
+                self._write(op)
+        return results
+
+    def _read(self, op: Op) -> Result:
+        if isinstance(op, GetOp):
+            return self._data.get(op.namespace, {}).get(op.key)
+        if isinstance(op, SearchOp):
+            return self._search(op)
+        if isinstance(op, ListNamespacesOp):
+            return self._list_namespaces(op)
+        if isinstance(op, PutOp):
+            return None
+        raise TypeError(
+            f"Unknown store operation {op!r}; expected a GetOp, SearchOp, "
+            "ListNamespacesOp or PutOp."
+        )
+
+    def _write(self, op: PutOp) -> None:
+        keyed = self._data.setdefault(op.namespace, {})
+        if op.value is None:
+            keyed.pop(op.key, None)
+            return
+        now = datetime.now(UTC)
+        keyed[op.key] = Item(
+            value=dict(op.value),
+            key=op.key,
+            namespace=op.namespace,
+            created_at=now,
+            updated_at=now,
+        )
+
+    def _search(self, op: SearchOp) -> list[SearchItem]:
+        size = len(op.namespace_prefix)
+        found = [
+            item
+            for namespace, keyed in self._data.items()
+            if namespace[:size] == op.namespace_prefix
+            for item in keyed.values()
+            if matches_filter(item.value, op.filter)
+        ]
+        return [_found(item) for item in found[op.offset : op.offset + op.limit]]
+
+    def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
+        namespaces = [
+            namespace
+            for namespace, keyed in self._data.items()
+            if keyed and all(matches_namespace(c, namespace) for c in op.match_conditions or ())
+        ]
+        return cut_and_page(namespaces, op)
+
+
+def _found(item: Item) -> SearchItem:
+    return SearchItem(item.namespace, item.key, item.value, item.created_at, item.updated_at)
+
+
+def cut_and_page(namespaces: Iterable[tuple[str, ...]], op: ListNamespacesOp) -> list[Any]:
+    """Namespaces cut to ``op.max_depth`` labels (duplicates merged), sorted, paged.
+
+    >>> op = ListNamespacesOp(max_depth=1, limit=5)
+    >>> cut_and_page([("b", "x"), ("a",), ("b", "y")], op)
+    [('a',), ('b',)]
+    """
+    if op.max_depth is not None:
+        namespaces = {namespace[: op.max_depth] for namespace in namespaces}
+    return sorted(namespaces)[op.offset : op.offset + op.limit]
