@@ -5,10 +5,9 @@ behaviour, or refuses it with an error that names the replacement."""
 from __future__ import annotations
 
 import importlib
-import operator
 import warnings
 from collections.abc import Callable
-from typing import Annotated, Any, TypedDict
+from typing import Any, TypedDict
 
 import pytest
 from typing_extensions import TypedDict as ExtTypedDict
@@ -147,20 +146,6 @@ def test_interrupt_id_is_the_deprecated_name_of_id():
 # -- MessageGraph ----------------------------------------------------------------------
 
 
-def _root_schemas_work() -> bool:
-    """MessageGraph is a StateGraph over one list: it needs single-value state schemas
-    (item 12)."""
-    from graphkit import START, StateGraph
-
-    try:
-        graph = StateGraph(Annotated[list, operator.add])
-        graph.add_node("a", lambda items: ["a"])
-        graph.add_edge(START, "a")
-        return graph.compile().invoke(["in"]) == ["in", "a"]
-    except Exception:
-        return False
-
-
 def _message_graph_run(library: str) -> list[Any]:
     from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
@@ -181,9 +166,6 @@ def _message_graph_run(library: str) -> list[Any]:
     return [warned, shown, [list(chunk) for chunk in updates]]
 
 
-@pytest.mark.xfail(
-    not _root_schemas_work(), reason="needs single-value state schemas (item 12)", strict=True
-)
 def test_message_graph_runs_and_warns_as_in_langgraph():
     expected = _message_graph_run("langgraph")
     assert expected[0] == ["LangGraphDeprecatedSinceV10"]
@@ -220,43 +202,37 @@ def _builder(library: str) -> Any:
 
 
 # name: (what a LangGraph 1.2 app does, given the library; LangGraph's warning class;
-#        a word the refusal must contain; None, or why graphkit does not conform yet)
-DEPRECATED: dict[str, tuple[Callable[[str], Any], str, str, str | None]] = {
+#        a word the refusal must contain)
+DEPRECATED: dict[str, tuple[Callable[[str], Any], str, str | None]] = {
     "NodeInterrupt": (
         lambda lib: _module(lib, "langgraph.errors", "graphkit.errors").NodeInterrupt("x"),
         "LangGraphDeprecatedSinceV10",
         "interrupt",
-        None,
     ),
     "Interrupt.interrupt_id": (
         lambda lib: _module(lib, "langgraph.types", "graphkit.types").Interrupt(1).interrupt_id,
         "LangGraphDeprecatedSinceV10",
         "id",
-        None,
     ),
     "MessageGraph()": (
         lambda lib: _module(lib, "langgraph.graph", "graphkit").MessageGraph(),
         "LangGraphDeprecatedSinceV10",
         "StateGraph",
-        None,
     ),
     "StateGraph(config_schema=...)": (
         lambda lib: _builder(lib)(Counter, config_schema=Counter),
         "LangGraphDeprecatedSinceV10",
         "context_schema",
-        None,
     ),
     "StateGraph(input=...)": (
         lambda lib: _builder(lib)(Counter, input=Counter),
         "LangGraphDeprecatedSinceV05",
         "input_schema",
-        None,
     ),
     "StateGraph(output=...)": (
         lambda lib: _builder(lib)(Counter, output=Counter),
         "LangGraphDeprecatedSinceV05",
         "output_schema",
-        None,
     ),
     "add_node(retry=...)": (
         lambda lib: _builder(lib)(Counter).add_node(
@@ -264,49 +240,41 @@ DEPRECATED: dict[str, tuple[Callable[[str], Any], str, str, str | None]] = {
         ),
         "LangGraphDeprecatedSinceV05",
         "retry_policy",
-        None,
     ),
     "add_node(input=...)": (
         lambda lib: _builder(lib)(Counter).add_node("a", lambda state: state, input=Counter),
         "LangGraphDeprecatedSinceV05",
         "input_schema",
-        None,
     ),
     "invoke(checkpoint_during=True)": (
         lambda lib: _graph(lib).compile().invoke({"n": 0}, checkpoint_during=True),
         "LangGraphDeprecatedSinceV10",
         "durability",
-        "",
     ),
     "invoke(checkpoint_during=False)": (
         lambda lib: _graph(lib).compile().invoke({"n": 0}, checkpoint_during=False),
         "LangGraphDeprecatedSinceV10",
         "durability",
-        "",
     ),
     "compiled.config_schema()": (
         lambda lib: _graph(lib).compile().config_schema(),
         "LangGraphDeprecatedSinceV10",
         "context",
-        None,
     ),
     "compiled.get_config_jsonschema()": (
         lambda lib: _graph(lib).compile().get_config_jsonschema(),
         "LangGraphDeprecatedSinceV10",
         "context",
-        None,
     ),
     "constants.Send": (
         lambda lib: _module(lib, "langgraph.constants", "graphkit.constants").Send,
         "LangGraphDeprecatedSinceV10",
         "graphkit.types",
-        None,
     ),
     "constants.Interrupt": (
         lambda lib: _module(lib, "langgraph.constants", "graphkit.constants").Interrupt,
         "LangGraphDeprecatedSinceV10",
         "graphkit.types",
-        None,
     ),
     "pregel.types module": (
         lambda lib: importlib.reload(
@@ -314,20 +282,13 @@ DEPRECATED: dict[str, tuple[Callable[[str], Any], str, str, str | None]] = {
         ),
         "LangGraphDeprecatedSinceV10",
         "graphkit.types",
-        None,
     ),
 }
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(name, marks=pytest.mark.xfail(reason=why, strict=True) if why else ())
-        for name, (_, _, _, why) in DEPRECATED.items()
-    ],
-)
+@pytest.mark.parametrize("name", list(DEPRECATED))
 def test_a_deprecated_name_is_accepted_with_langgraphs_warning_or_refused_naming_the_fix(name):
-    use, category, replacement, _ = DEPRECATED[name]
+    use, category, replacement = DEPRECATED[name]
     _, warned, error = _caught(lambda: use("langgraph"))
     assert error is None and category in warned  # the oracle: accepted, with this warning
     _, warned, error = _caught(lambda: use("graphkit"))
