@@ -24,6 +24,10 @@ BRANCH_CHANNEL_PREFIX: Final = "branch:to:"
 PULL: Final = "__pregel_pull"
 PUSH: Final = "__pregel_push"
 
+RETURN: Final = "__return__"
+"""Where a task a functional-API entrypoint called writes its return value (recorded and
+saved, never applied to a channel), as in LangGraph."""
+
 ROOT: Final = "__root__"
 """The one channel of a single-value state, ``StateGraph(int)`` (LangGraph's name for it)."""
 

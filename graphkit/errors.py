@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import sys
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from graphkit.types import Interrupt
 
@@ -25,7 +26,9 @@ __all__ = [
     "LangGraphDeprecatedSinceV10",
     "LangGraphDeprecatedSinceV11",
     "LangGraphDeprecationWarning",
+    "NodeError",
     "NodeInterrupt",
+    "NodeTimeoutError",
     "ParentCommand",
     "warn",
 ]
@@ -104,6 +107,51 @@ class NodeInterrupt(GraphInterrupt):
             stacklevel=2,
         )
         super().__init__((Interrupt(value=value, id=id or "placeholder-id"),))
+
+
+@dataclass(frozen=True, slots=True)
+class NodeError:
+    """What an error handler (``add_node(..., error_handler=handler)``) is told about the
+    failure it handles: the failed ``node`` and its last ``error``. A handler receives it
+    by declaring a parameter ``error: NodeError``, as in LangGraph.
+
+    >>> NodeError("fetch", ValueError("timeout")).node
+    'fetch'
+    """
+
+    node: str
+    error: BaseException
+
+
+class NodeTimeoutError(Exception):
+    """An attempt of a node ran past its ``timeout`` (a ``TimeoutPolicy``): ``kind`` is
+    ``"run"`` (the attempt's wall-clock limit) or ``"idle"`` (no progress for that long);
+    ``timeout`` is the limit that fired and ``elapsed`` how long the attempt ran. Not a
+    ``TimeoutError``, so the default retry policy retries it (as LangGraph's).
+
+    >>> NodeTimeoutError("fetch", 2.01, kind="run", run_timeout=2.0).timeout
+    2.0
+    """
+
+    def __init__(
+        self,
+        node: str,
+        elapsed: float,
+        *,
+        kind: Literal["idle", "run"],
+        idle_timeout: float | None = None,
+        run_timeout: float | None = None,
+    ) -> None:
+        limit = idle_timeout if kind == "idle" else run_timeout
+        if kind not in ("idle", "run") or limit is None:
+            raise ValueError(f"NodeTimeoutError(kind={kind!r}) needs a {kind}_timeout.")
+        if kind == "idle":
+            what = f"its idle timeout of {limit:.3f}s without making progress"
+        else:
+            what = f"its run timeout of {limit:.3f}s"
+        super().__init__(f"Node '{node}' exceeded {what} (elapsed: {elapsed:.3f}s).")
+        self.node, self.elapsed, self.kind, self.timeout = node, elapsed, kind, limit
+        self.idle_timeout, self.run_timeout = idle_timeout, run_timeout
 
 
 class LangGraphDeprecationWarning(DeprecationWarning):

@@ -8,6 +8,7 @@ import random
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
 
 from graphkit.cache.base import default_cache_key
@@ -36,6 +37,7 @@ __all__ = [
     "TaskPayload",
     "TaskResultPayload",
     "TasksStreamPart",
+    "TimeoutPolicy",
     "UpdatesStreamPart",
     "ValuesStreamPart",
     "default_retry_on",
@@ -248,6 +250,63 @@ class CachePolicy:
 
     key_func: Callable[..., str | bytes] = default_cache_key
     ttl: float | None = None
+
+
+@dataclass(frozen=True)
+class TimeoutPolicy:
+    """How long one attempt of an async node may take, as LangGraph's: ``run_timeout``
+    caps the attempt's wall-clock time; ``idle_timeout`` caps the time between two signs
+    of progress. ``refresh_on="auto"`` counts chunks the node streams, supersteps of a
+    subgraph it runs and ``runtime.heartbeat()`` as progress; ``"heartbeat"`` only the
+    heartbeat. An attempt past either limit fails with ``NodeTimeoutError``, which retry
+    policies retry by default. A number or ``timedelta`` given as ``timeout=`` is a
+    ``run_timeout``.
+
+    >>> TimeoutPolicy.coerce(2.5)
+    TimeoutPolicy(run_timeout=2.5, idle_timeout=None, refresh_on='auto')
+    >>> TimeoutPolicy.coerce(TimeoutPolicy(idle_timeout=timedelta(seconds=1))).idle_timeout
+    1.0
+    """
+
+    run_timeout: float | timedelta | None = None
+    idle_timeout: float | timedelta | None = None
+    refresh_on: Literal["auto", "heartbeat"] = "auto"
+
+    @classmethod
+    def coerce(cls, value: float | timedelta | TimeoutPolicy | None) -> TimeoutPolicy | None:
+        """``value`` as a policy in seconds; None when it sets no limit. Raises
+        ``ValueError`` for a limit that is not a positive number of seconds."""
+        if value is None:
+            return None
+        if not isinstance(value, TimeoutPolicy):
+            value = cls(run_timeout=value)
+        if value.refresh_on not in ("auto", "heartbeat"):
+            raise ValueError(
+                f"TimeoutPolicy(refresh_on={value.refresh_on!r}): refresh_on must be 'auto' "
+                "or 'heartbeat'."
+            )
+        run_timeout = _seconds(value.run_timeout, "run_timeout")
+        idle_timeout = _seconds(value.idle_timeout, "idle_timeout")
+        if run_timeout is None and idle_timeout is None:
+            return None
+        return cls(run_timeout, idle_timeout, value.refresh_on)
+
+
+def _seconds(value: float | timedelta | None, name: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, timedelta):
+        seconds = value.total_seconds()
+    else:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError) as error:
+            raise ValueError(
+                f"{name}={value!r}: a timeout is a number of seconds or a timedelta."
+            ) from error
+    if seconds <= 0:
+        raise ValueError(f"{name}={value!r}: {name} must be greater than 0 seconds.")
+    return seconds
 
 
 @dataclass(frozen=True)

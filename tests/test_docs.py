@@ -55,6 +55,7 @@ PAGES = {
     "control-flow.md": "",
     "pregel.md": "",
     "caching.md": "",
+    "errors-and-timeouts.md": "",
     "store.md": "",
     "runtime.md": SEED + "input, config = {'token_count': 1}, None\n",
     "drawing.md": SEED,

@@ -33,7 +33,7 @@ TESTED_LANGGRAPH = ((1, 2), (1, 3))
 """The LangGraph releases ``from_langgraph`` is tested with, >=1.2,<1.3 (lowest
 included, highest excluded); others get a warning."""
 
-_NODE_OPTIONS = ("cache_policy", "timeout", "error_handler_node", "is_error_handler")
+_NODE_OPTIONS = ("cache_policy",)
 
 
 def from_langgraph(compiled: Any, *, checkpointer: Any = None) -> CompiledGraph:
@@ -161,8 +161,15 @@ class _Converter:
         defaults = getattr(source, "_node_defaults", None)
         if defaults is not None and defaults.retry_policy is not None:
             builder.set_node_defaults(retry_policy=_retry(defaults.retry_policy))
+        if defaults is not None and getattr(defaults, "timeout", None) is not None:
+            builder.set_node_defaults(timeout=_timeout(defaults.timeout))
+        if defaults is not None and getattr(defaults, "error_handler", None) is not None:
+            handler = self.callable(defaults.error_handler, f"{where}, default error handler",
+                                    node=True)  # fmt: skip
+            builder.set_node_defaults(error_handler=handler)
         for name, spec in source.nodes.items():
-            self.node(builder, name, spec, where)
+            if not getattr(spec, "is_error_handler", False):  # added with the node it serves
+                self.node(builder, name, spec, where, source.nodes)
         for start, end in sorted(source.edges):
             builder.add_edge(start, end)
         for starts, end in sorted(source.waiting_edges):
@@ -181,10 +188,11 @@ class _Converter:
                 name=compiled.name,
             )
         )
+        app.step_timeout = getattr(compiled, "step_timeout", None)
         self.graphs[id(compiled)] = app
         return app
 
-    def node(self, builder: Any, name: str, spec: Any, where: str) -> None:
+    def node(self, builder: Any, name: str, spec: Any, where: str, nodes: Any) -> None:
         where = f"{where}, node {name!r}"
         for option in _NODE_OPTIONS:
             if getattr(spec, option, None):
@@ -193,6 +201,11 @@ class _Converter:
                     "support yet; remove it from add_node to convert this graph."
                 )
         ends = spec.ends or None
+        handler_spec = nodes.get(getattr(spec, "error_handler_node", None) or "")
+        handler = None
+        if handler_spec is not None:
+            handler = self.callable(handler_spec.runnable, f"{where}'s error handler", node=True)
+        timeout = getattr(spec, "timeout", None)
         builder.add_node(
             name,
             self.callable(spec.runnable, where, node=True),
@@ -201,6 +214,8 @@ class _Converter:
             input_schema=self.schema(spec.input_schema, where),
             retry_policy=None if spec.retry_policy is None else _retry(spec.retry_policy),
             destinations=dict(ends) if isinstance(ends, dict) else ends,
+            error_handler=handler,
+            timeout=None if timeout is None else _timeout(timeout),
         )
 
     def callable(self, runnable: Any, where: str, *, node: bool) -> Any:
@@ -329,14 +344,20 @@ def _refuse_compile_options(compiled: Any, source: Any, where: str) -> None:
         "with_config(...)": getattr(compiled, "config", None) or None,
     }
     defaults = getattr(source, "_node_defaults", None)
-    for name in ("cache_policy", "error_handler", "timeout"):
-        options[f"set_node_defaults({name}=...)"] = getattr(defaults, name, None)
+    options["set_node_defaults(cache_policy=...)"] = getattr(defaults, "cache_policy", None)
     for option, value in options.items():
         if value is not None:
             raise NotImplementedError(
                 f"{where} uses {option} ({type(value).__name__}), which graphkit does not "
                 "support yet; remove it to convert this graph."
             )
+
+
+def _timeout(policy: Any) -> Any:
+    """LangGraph's TimeoutPolicy as graphkit's."""
+    from graphkit.types import TimeoutPolicy
+
+    return TimeoutPolicy(policy.run_timeout, policy.idle_timeout, policy.refresh_on)
 
 
 def _breakpoints(nodes: Any) -> Any:

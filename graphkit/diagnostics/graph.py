@@ -408,8 +408,16 @@ def _successors(builder: StateGraph) -> dict[str, set[str]]:
             successors.setdefault(source, set()).update(
                 builder.nodes if targets is None else targets
             )
+    handles_all = builder.default_error_handler is not None
     for name, declaration in builder.nodes.items():
         successors.setdefault(name, set()).update(declaration.destinations or ())
+        if declaration.error_handler is not None:  # a failure leads to its handler
+            successors[name].add(declaration.error_handler)
+        if declaration.is_error_handler and not declaration.destinations:
+            successors[name].update(builder.nodes)  # its Command may go anywhere
+    if handles_all:  # the default handler's Command may go anywhere
+        for name in builder.nodes:
+            successors[name].update(builder.nodes)
     return successors
 
 
@@ -456,3 +464,30 @@ def legacy_config_model(graph_name: str, context_schema: Any, include: Sequence[
         fields |= {key: (hints[key], None) for key in keys if key in hints}
     suffix = "Config" if graph_name[:1].isupper() else "_config"
     return create_model(graph_name + suffix, **fields)
+
+
+def sync_timeout(node: str) -> ValueError:
+    """A ``timeout=`` on a node whose code is sync (LangGraph's message, and the fix)."""
+    return ValueError(
+        "Node timeouts are only supported for async nodes because sync Python execution "
+        f"cannot be safely cancelled in-process. Node {node!r} is sync. Make it "
+        "`async def`, or drop its `timeout=` (the run's `step_timeout` bounds a whole step)."
+    )
+
+
+def timeout_policy(where: str, value: Any) -> Any:
+    """``value`` as a ``TimeoutPolicy`` (None for no limit), or a ``ValueError`` that
+    names ``where`` it was given."""
+    from graphkit.types import TimeoutPolicy
+
+    try:
+        return TimeoutPolicy.coerce(value)
+    except ValueError as error:
+        raise ValueError(f"{where}: {error}") from None
+
+
+def handler_exists(node: str, handler: str) -> str:
+    return (
+        f"add_node({node!r}, ..., error_handler=...): a node named {handler!r} (the name "
+        "graphkit gives the handler, as LangGraph does) already exists. Rename that node."
+    )

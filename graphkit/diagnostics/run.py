@@ -109,3 +109,13 @@ def phase_out_of_order(step: int, waiting_for: str | None, called: str) -> Runti
         f"Step {step} is waiting for its {waiting_for} phase, "
         f"not {called}; call stepper.{waiting_for}() first, or stepper.step()."
     )
+
+
+def step_timed_out(step: int, timeout: float | None, running: list[str]) -> TimeoutError:
+    """The graph's ``step_timeout`` passed while tasks of ``step`` still ran."""
+    return TimeoutError(
+        f"Timed out: step {step} ran past the graph's step_timeout of {timeout} s while "
+        f"{', '.join(repr(node) for node in running) or 'no task'} still ran. Their writes "
+        "are dropped; the tasks that finished are saved. Raise `step_timeout`, or give the "
+        "slow node a `timeout=` (async nodes) so that it fails alone and can be retried."
+    )

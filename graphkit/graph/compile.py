@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from graphkit.cache.base import node_namespace
@@ -22,6 +23,7 @@ from graphkit.channels import (
 )
 from graphkit.constants import END, START, TASKS
 from graphkit.diagnostics import graph as diagnose
+from graphkit.graph.declaration import DEFAULT_ERROR_HANDLER, NodeDeclaration
 from graphkit.graph.schema import ROOT, coerce_to_schema
 from graphkit.graph.writers import branch_channel, node_writer, router_writer
 from graphkit.pregel.app import CompiledGraph
@@ -40,10 +42,11 @@ EdgeWrites = dict[str, list[tuple[str, Any]]]
 def compile_graph(builder: StateGraph) -> GraphSpec:
     """Validate ``builder`` and build the runtime's ``GraphSpec`` from it."""
     diagnose.validate(builder)
-    channels, triggers, edges = _channels(builder)
+    nodes = _with_defaults(builder)
+    channels, triggers, edges = _channels(builder, nodes)
     state_keys = tuple(builder.channels)
     return GraphSpec(
-        nodes=_node_specs(builder, triggers, _writers(builder, edges)),
+        nodes=_node_specs(builder, nodes, triggers, _writers(builder, nodes, edges)),
         channels=channels,
         input_channel=START,
         output_keys=tuple(k for k in builder.schemas[builder.output_schema] if k in channels),
@@ -53,7 +56,38 @@ def compile_graph(builder: StateGraph) -> GraphSpec:
     )
 
 
-def _channels(builder: StateGraph) -> tuple[dict[str, Channel], dict[str, list[str]], EdgeWrites]:
+def _with_defaults(builder: StateGraph) -> dict[str, NodeDeclaration]:
+    """The nodes as declared, with ``set_node_defaults``' timeout (every node without one)
+    and error handler (a ``__default_error_handler__`` node, for every node that is not a
+    handler and has none), as LangGraph applies them at compile."""
+    nodes = dict(builder.nodes)
+    handler = None
+    if builder.default_error_handler is not None:
+        handler = DEFAULT_ERROR_HANDLER
+        if handler in nodes:
+            raise ValueError(
+                f"set_node_defaults(error_handler=...): a node named {handler!r} already "
+                "exists, and graphkit gives the default error handler that name, as "
+                "LangGraph does. Rename that node."
+            )
+        nodes[handler] = NodeDeclaration(
+            handler, builder.default_error_handler, builder.state_schema, is_error_handler=True
+        )
+    timeout = builder.default_timeout
+    for name, node in nodes.items():
+        changes: dict[str, Any] = {}
+        if timeout is not None and node.timeout is None:
+            changes["timeout"] = timeout
+        if handler is not None and not node.is_error_handler and node.error_handler is None:
+            changes["error_handler"] = handler
+        if changes:
+            nodes[name] = replace(node, **changes)
+    return nodes
+
+
+def _channels(
+    builder: StateGraph, nodes: dict[str, NodeDeclaration]
+) -> tuple[dict[str, Channel], dict[str, list[str]], EdgeWrites]:
     """The graph's channels, the channels that wake each node, and its edges' writes."""
     channels: dict[str, Channel] = {
         **builder.channels,
@@ -61,7 +95,10 @@ def _channels(builder: StateGraph) -> tuple[dict[str, Channel], dict[str, list[s
         TASKS: Topic(Send, accumulate=False, key=TASKS),
     }
     triggers: dict[str, list[str]] = {}
-    for node, declaration in builder.nodes.items():
+    for node, declaration in nodes.items():
+        if declaration.is_error_handler:  # a failure starts it, no channel
+            triggers[node] = []
+            continue
         key = branch_channel(node)
         triggers[node] = [key]
         channels[key] = (
@@ -85,7 +122,9 @@ def _channels(builder: StateGraph) -> tuple[dict[str, Channel], dict[str, list[s
     return channels, triggers, edges
 
 
-def _writers(builder: StateGraph, edges: EdgeWrites) -> dict[str, list[Writer]]:
+def _writers(
+    builder: StateGraph, nodes: dict[str, NodeDeclaration], edges: EdgeWrites
+) -> dict[str, list[Writer]]:
     """Each node's writers: its node writer, then its routers."""
     managed = frozenset(builder.managed)
     keys = frozenset(builder.channels) | managed
@@ -94,7 +133,7 @@ def _writers(builder: StateGraph, edges: EdgeWrites) -> dict[str, list[Writer]]:
     input_keys = frozenset(builder.schemas[schema]) - managed
     start = node_writer(START, input_keys, frozenset(), edges.get(START, []), own_input)
     writers = {START: [start]}
-    for node in builder.nodes:
+    for node in nodes:
         writers[node] = [node_writer(node, keys, managed, edges.get(node, []))]
     for source, branches in builder.branches.items():
         declared = builder.nodes.get(source)
@@ -106,7 +145,10 @@ def _writers(builder: StateGraph, edges: EdgeWrites) -> dict[str, list[Writer]]:
 
 
 def _node_specs(
-    builder: StateGraph, triggers: dict[str, list[str]], writers: dict[str, list[Writer]]
+    builder: StateGraph,
+    declared: dict[str, NodeDeclaration],
+    triggers: dict[str, list[str]],
+    writers: dict[str, list[Writer]],
 ) -> dict[str, NodeSpec]:
     """The runtime's nodes: START, which writes the input into the state, then the graph's."""
     routes = START in builder.branches
@@ -116,8 +158,11 @@ def _node_specs(
         )
     }
     keys = frozenset(builder.channels) | builder.managed.keys()
-    for node, declaration in builder.nodes.items():
-        call, injected = _adapt_call(declaration.action, keys)
+    for node, declaration in declared.items():
+        timed = declaration.timeout is not None
+        call, injected = _adapt_call(declaration.action, keys, prefer_async=timed)
+        if timed and not _is_async(call):
+            raise diagnose.sync_timeout(node)
         reads = builder.schemas[declaration.input_schema]
         nodes[node] = NodeSpec(
             name=node,
@@ -137,10 +182,12 @@ def _node_specs(
             routes=node in builder.branches,
             cache_policy=(
                 builder.default_cache_policy
-                if declaration.cache_policy is None
+                if declaration.cache_policy is None and not declaration.is_error_handler
                 else declaration.cache_policy
             ),
             cache_namespace=node_namespace(node, declaration.action),
+            timeout=declaration.timeout,
+            error_handler=declaration.error_handler,
         )
     return nodes
 
@@ -149,29 +196,43 @@ def _node_specs(
 
 
 def _adapt_call(
-    action: Any, parent_keys: frozenset[str]
+    action: Any, parent_keys: frozenset[str], prefer_async: bool = False
 ) -> tuple[Callable[..., Any], tuple[str, ...]]:
-    """The callable for a node's action, and the parameters to inject into it."""
+    """The callable for a node's action, and the parameters to inject into it;
+    ``prefer_async``: an object's ``ainvoke`` (a node with a timeout must be awaitable)."""
     if isinstance(action, CompiledGraph):
-        return _subgraph_call(action, parent_keys), ("config",)
+        return _subgraph_call(action, parent_keys, prefer_async), ("config",)
     plain = inspect.isfunction(action) or inspect.ismethod(action) or inspect.isbuiltin(action)
-    function = action.invoke if not plain and callable(getattr(action, "invoke", None)) else action
+    method = "ainvoke" if prefer_async and callable(getattr(action, "ainvoke", None)) else "invoke"
+    bound = getattr(action, method, None)
+    function = bound if not plain and callable(bound) else action
     return function, injectable_parameters(function)
 
 
-def _subgraph_call(child: CompiledGraph, parent_keys: frozenset[str]) -> Callable[..., Any]:
-    """A compiled graph as a node: it reads the keys it declares, returns the parent's keys."""
+def _subgraph_call(
+    child: CompiledGraph, parent_keys: frozenset[str], awaited: bool = False
+) -> Callable[..., Any]:
+    """A compiled graph as a node: it reads the keys it declares, returns the parent's
+    keys; ``awaited``: run with ``ainvoke`` (so that a timeout can cancel it)."""
     child_inputs = frozenset(child.builder.schemas[child.builder.input_schema])
 
-    def run_subgraph(state: Any, config: Any) -> Any:
+    def given(state: Any) -> Any:
         if isinstance(state, dict):
-            state = {key: value for key, value in state.items() if key in child_inputs}
-        output = child.invoke(state, config)
+            return {key: value for key, value in state.items() if key in child_inputs}
+        return state
+
+    def returned(output: Any) -> Any:
         if isinstance(output, dict):
-            output = {key: value for key, value in output.items() if key in parent_keys}
+            return {key: value for key, value in output.items() if key in parent_keys}
         return output
 
-    return run_subgraph
+    def run_subgraph(state: Any, config: Any) -> Any:
+        return returned(child.invoke(given(state), config))
+
+    async def await_subgraph(state: Any, config: Any) -> Any:
+        return returned(await child.ainvoke(given(state), config))
+
+    return await_subgraph if awaited else run_subgraph
 
 
 def _is_async(call: Any) -> bool:

@@ -10,9 +10,11 @@ from types import UnionType
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
 from graphkit.diagnostics import graph as diagnose
-from graphkit.types import CachePolicy, Command, RetryPolicy
+from graphkit.types import CachePolicy, Command, RetryPolicy, TimeoutPolicy
 
 __all__ = [
+    "DEFAULT_ERROR_HANDLER",
+    "ERROR_HANDLER_PREFIX",
     "Branch",
     "NodeDeclaration",
     "command_destinations",
@@ -20,6 +22,13 @@ __all__ = [
     "input_schema_of",
     "named_action",
 ]
+
+
+ERROR_HANDLER_PREFIX = "__error_handler__"
+"""``add_node(name, ..., error_handler=h)`` declares ``h`` as node ``__error_handler__<name>``."""
+
+DEFAULT_ERROR_HANDLER = "__default_error_handler__"
+"""The node ``set_node_defaults(error_handler=h)`` declares at ``compile()`` (LangGraph's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +45,13 @@ class NodeDeclaration:
     """None when ``add_node`` named none (``set_node_defaults`` then gives the graph's)."""
     cache_policy: CachePolicy | None = None
     """None when ``add_node`` named none (``set_node_defaults`` then gives the graph's)."""
+    timeout: TimeoutPolicy | None = None
+    """None when ``add_node`` named none (``set_node_defaults`` then gives the graph's)."""
+    error_handler: str | None = None
+    """The name of the node that handles this one's failures (``add_node(...,
+    error_handler=...)`` declares it as ``__error_handler__<name>``)."""
+    is_error_handler: bool = False
+    """This node is an error handler: nothing wakes it, a failure starts it."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,8 @@ from graphkit.diagnostics import graph as diagnose
 from graphkit.errors import warn
 from graphkit.graph.compile import compile_graph
 from graphkit.graph.declaration import (
+    DEFAULT_ERROR_HANDLER,
+    ERROR_HANDLER_PREFIX,
     Branch,
     NodeDeclaration,
     command_destinations,
@@ -23,7 +25,7 @@ from graphkit.graph.declaration import (
 from graphkit.graph.schema import channels_from_schema, managed_from_schema, schema_keys
 from graphkit.managed import ManagedValue
 from graphkit.pregel.app import CompiledGraph
-from graphkit.types import CachePolicy, RetryPolicy
+from graphkit.types import CachePolicy, RetryPolicy, TimeoutPolicy
 
 __all__ = ["StateGraph"]
 
@@ -74,6 +76,10 @@ class StateGraph:
         """``set_node_defaults(retry_policy=...)``: for each node given none."""
         self.default_cache_policy: CachePolicy | None = None
         """``set_node_defaults(cache_policy=...)``: for each node given none."""
+        self.default_timeout: TimeoutPolicy | None = None
+        """``set_node_defaults(timeout=...)``: for each node given none."""
+        self.default_error_handler: Any = None
+        """``set_node_defaults(error_handler=...)``: for each node given none."""
         for schema in (state_schema, self.input_schema, self.output_schema):
             self._add_schema(schema)
 
@@ -98,6 +104,8 @@ class StateGraph:
         retry_policy: Any = None,
         cache_policy: Any = None,
         destinations: Sequence[str] | Mapping[str, str] | None = None,
+        error_handler: Any = None,
+        timeout: Any = None,
         **kwargs: Any,
     ) -> StateGraph:
         """Add a node: a function ``(state) -> update`` (or ``(state, config)``), or an
@@ -108,6 +116,12 @@ class StateGraph:
         ...     return {"text": state["text"].upper()}
         >>> list(StateGraph(TypedDict("S", {"text": str})).add_node(shout).nodes)
         ['shout']
+
+        ``error_handler``: a function ``(state, error: NodeError) -> update`` (or a
+        ``Command``) that runs in the same step, on this node's input, when the node
+        fails after its retries; it is added as node ``__error_handler__<name>``.
+        ``timeout``: seconds, a ``timedelta`` or a ``TimeoutPolicy`` for each attempt of
+        an async node (see ``docs/errors-and-timeouts.md``).
         """
         old, kwargs = diagnose.renamed_node_arguments(kwargs)
         diagnose.refuse_unsupported("add_node(..., {}=...)", **kwargs)
@@ -116,6 +130,7 @@ class StateGraph:
         node, action = named_action(node, action)
         diagnose.check_node_name(node, self.nodes)
         diagnose_cache.check_cache_policy(f"add_node({node!r}, ...)", cache_policy)
+        timeout = diagnose.timeout_policy(f"add_node({node!r}, ...)", timeout)
         # None: no policy given, so set_node_defaults' applies; [] : never retried
         policies = None if retry_policy is None else diagnose.retry_policies(node, retry_policy)
         if self.compiled:
@@ -126,6 +141,19 @@ class StateGraph:
             destinations = command_destinations(action)
         elif not isinstance(destinations, Mapping):
             destinations = tuple(destinations)
+        handler = None
+        if error_handler is not None:
+            handler = f"{ERROR_HANDLER_PREFIX}{node}"
+            if handler in self.nodes:
+                raise ValueError(diagnose.handler_exists(node, handler))
+            diagnose.check_action(handler, error_handler)
+            self.nodes[handler] = NodeDeclaration(
+                handler,
+                error_handler,
+                schema,
+                destinations=command_destinations(error_handler),
+                is_error_handler=True,
+            )
         self.nodes[node] = NodeDeclaration(
             node,
             action,
@@ -135,6 +163,8 @@ class StateGraph:
             bool(defer),
             policies,
             cache_policy,
+            timeout,
+            handler,
         )
         return self
 
@@ -241,8 +271,9 @@ class StateGraph:
         """Give every node that names none in ``add_node`` this retry policy (one
         ``RetryPolicy`` or a list of them) and cache policy (a ``CachePolicy``), as
         LangGraph 1.2 does. They apply at ``compile()``, to the nodes added before and
-        after; None keeps what was set.
-        graphkit does not support ``error_handler`` or ``timeout`` yet.
+        after; None keeps what was set. ``error_handler`` handles the failures of every
+        node without its own (declared as node ``__default_error_handler__``);
+        ``timeout`` applies to every node without its own, error handlers included.
 
         >>> from typing import TypedDict
         >>> from graphkit import RetryPolicy
@@ -252,12 +283,12 @@ class StateGraph:
         >>> app.spec.nodes["a"].retry_policies[0].max_attempts
         5
         """
-        diagnose.refuse_unsupported(
-            "set_node_defaults(..., {}=...)",
-            error_handler=error_handler,
-            timeout=timeout,
-        )
         diagnose_cache.check_cache_policy("set_node_defaults(...)", cache_policy)
+        if timeout is not None:
+            self.default_timeout = diagnose.timeout_policy("set_node_defaults(...)", timeout)
+        if error_handler is not None:
+            diagnose.check_action(DEFAULT_ERROR_HANDLER, error_handler)
+            self.default_error_handler = error_handler
         if retry_policy is not None:
             try:
                 policies = diagnose.retry_policies("", retry_policy)

@@ -41,8 +41,9 @@ class History:
         return self.steps.get(step)
 
     def ran_at(self, node: str) -> list[int]:
-        """The steps whose Plan had a task for ``node``."""
-        return [superstep.step for superstep in self.run.steps if node in superstep.plan.nodes]
+        """The steps whose Plan had a task for ``node``, or in which a task for it started
+        while the step ran (an error handler, a called task)."""
+        return [superstep.step for superstep in self.run.steps if node in _tasks_of(superstep)]
 
     def final_checkpoint(self) -> Checkpoint | None:
         """The last state the run reached (before a failed step's missing Update)."""
@@ -165,3 +166,9 @@ def _change(superstep: Superstep | None, channel: str) -> ChannelChange | None:
     if superstep is None or superstep.update is None:
         return None
     return superstep.update.change(channel)
+
+
+def _tasks_of(superstep: Superstep) -> list[str]:
+    """The node of each task of a step: planned, then started while it ran."""
+    started = superstep.execution.results if superstep.execution is not None else ()
+    return [*superstep.plan.nodes, *(r.task.node for r in started if r.task.parent)]

@@ -58,6 +58,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "cached",
         "error",
         "worker",
+        "started_by",
         "task_id",
     ),
     "writes": ("step", "task_id", "node", "channel", "value"),
@@ -104,8 +105,10 @@ _VALUE_COLUMNS = {
 
 
 def task_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
-    """One row per planned task; a task that never executed has no attempts or duration;
-    ``cached`` is True for a task served from the node cache (it did not run).
+    """One row per planned task, then per task started while its step ran (an error
+    handler, whose ``started_by`` is the failed node; a task a functional-API entrypoint
+    called, ``started_by`` its caller); a task that never executed has no attempts or
+    duration; ``cached`` is True for a task served from the node cache (it did not run).
 
     >>> from graphkit.inspect.examples import counter_run
     >>> rows = task_rows(counter_run().steps)
@@ -116,8 +119,10 @@ def task_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
     for superstep in steps:
         execution = superstep.execution
         results = {r.task.id: r for r in execution.results} if execution is not None else {}
-        for task in superstep.plan.tasks:
+        started = [r.task for r in results.values() if r.task.parent]  # while it ran
+        for task in (*superstep.plan.tasks, *started):
             result = results.get(task.id)
+            by = results.get(task.parent) if task.parent else None
             rows.append(
                 {
                     "step": task.step,
@@ -129,6 +134,7 @@ def task_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
                     "cached": result.cached if result is not None else None,
                     "error": result.error if result is not None else None,
                     "worker": _known(result, "worker"),
+                    "started_by": by.task.node if by is not None else None,
                     "task_id": task.id,
                 }
             )

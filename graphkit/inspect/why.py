@@ -75,9 +75,13 @@ class _Ran:
     def ran(self, node: str, n: int) -> Answer:
         superstep = self.history.steps[n]
         tasks = [task for task in superstep.plan.tasks if task.node == node]
+        started = superstep.execution.results if superstep.execution is not None else ()
+        tasks += [r.task for r in started if r.task.node == node and r.task.parent]
         found: list[Finding] = []
         for task in tasks:
-            if task.kind == "input":
+            if task.parent is not None:
+                found.append(_started_by(superstep, task))
+            elif task.kind == "input":
                 found.append(Finding("it is the input step's task", _input_reason()))
             elif task.kind == "push":
                 found.append(self._packet(node, task.path, n))
@@ -201,12 +205,48 @@ def _input_reason() -> Reason:
     return Reason("input", text, -1, START, ("__input__",))
 
 
+def _started_by(superstep: Superstep, task: Any) -> Finding:
+    """A task started while its step ran: the failure its error handler took over, or the
+    task that called it (functional API)."""
+    n, results = superstep.step, superstep.execution.results if superstep.execution else ()
+    parent = next((r for r in results if r.task.id == task.parent), None)
+    by = parent.task.node if parent is not None else "another task"
+    if task.kind == "error_handler":
+        error = show_error(parent.error) if parent is not None and parent.error else "an error"
+        attempts = parent.attempts if parent is not None else 1
+        tries = f" after {attempts} attempts" if attempts > 1 else ""
+        text = (
+            f"{by} raised {error}{tries} in step {n}; it has an error handler, so instead "
+            f"of failing the step, {task.node} ran in the same step on {by}'s input and its "
+            f"writes were applied in step {n}'s Update in place of {by}'s (whose edges "
+            "were not taken)."
+        )
+        reason = Reason("error_handler", text, n, None, (by,))
+        return Finding(f"{by} failed and it handles {by}'s errors", reason)
+    text = (
+        f"{by} called it in step {n} (a functional-API task): it ran in the same step, "
+        f"beside {by}, and its return value went back to {by}."
+    )
+    return Finding(f"{by} called it", Reason("call", text, n, None, (by,)))
+
+
 def _failure(superstep: Superstep, node: str) -> list[Reason]:
     """The step failed: this node raised, or a sibling did."""
     execution, n = superstep.execution, superstep.step
-    if execution is None or execution.error is None:
+    handled = execution is not None and any(r.handled for r in execution.results)
+    if execution is None or (execution.error is None and not handled):
         return []
     mine = next(result for result in execution.results if result.task.node == node)
+    if mine.handled:
+        handler = next((r.task.node for r in execution.results if r.task.parent == mine.task.id),
+                       "its error handler")  # fmt: skip
+        text = (
+            f"{node} raised {show_error(mine.error)}, and {handler} took over in the same "
+            f"step: the step went on, without {node}'s writes or edges."
+        )
+        return [Reason("raised", text, n)]
+    if execution.error is None:  # only failures a handler took over
+        return []
     if was_cancelled(mine.error):
         text = (
             f"{node} was cancelled ({show_error(mine.error)}): its run was cancelled while "

@@ -56,6 +56,8 @@ class Wiring:
             if superstep.execution is not None:
                 for result in superstep.execution.results:
                     self._note_writes(result.task.node, [channel for channel, _ in result.writes])
+                    if result.task.parent:  # started while the step ran
+                        self._planned[result.task.node] = None
             if superstep.update is not None:
                 self._note_held(superstep.update)
 

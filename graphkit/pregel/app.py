@@ -65,6 +65,9 @@ class CompiledGraph:
         self.store = store
         self.cache = cache
         self.stream_mode = "updates"
+        self.step_timeout: float | None = None
+        """Seconds a whole step may take (LangGraph's attribute; set it after compile):
+        past it the run fails with ``TimeoutError``, keeping what finished."""
 
     # -- stepping ---------------------------------------------------------------------
 
@@ -86,7 +89,12 @@ class CompiledGraph:
         LangGraph, an empty per-call breakpoint list keeps the compiled ones)."""
         for name in ("executor", "interrupt_before", "interrupt_after"):
             options[name] = options.get(name) or getattr(self, name)
-        return RunOptions(checkpointer=self.checkpointer, cache=self.cache, **options)
+        return RunOptions(
+            checkpointer=self.checkpointer,
+            cache=self.cache,
+            step_timeout=self.step_timeout,
+            **options,
+        )
 
     def trace(self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any) -> Run:
         """Run to completion and return the recorded ``Run``; on an error, the partial

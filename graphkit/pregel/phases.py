@@ -21,14 +21,23 @@ from typing import Any
 
 from graphkit.channels import EMPTY, Channel
 from graphkit.checkpoint import Checkpoint, new_checkpoint_id
-from graphkit.constants import INTERRUPT, PULL, PUSH, START, TASKS
+from graphkit.constants import INTERRUPT, PULL, PUSH, RETURN, START, TASKS
 from graphkit.diagnostics import run as diagnose
 from graphkit.errors import GraphInterrupt, InvalidUpdateError, ParentCommand, warn
 from graphkit.pregel.records import ChannelChange, Plan, Task, TaskResult, Update, task_id
 from graphkit.pregel.runtime import RunContext, TaskScope, enter_task, injected_values, leave_task
 from graphkit.pregel.spec import FreshRead, GraphSpec, NodeSpec
 
-__all__ = ["StepState", "execute", "fresh_reader", "plan", "run_task", "update"]
+__all__ = [
+    "StepState",
+    "StepWork",
+    "execute",
+    "fresh_reader",
+    "handler_task",
+    "plan",
+    "run_task",
+    "update",
+]
 
 
 @dataclass(slots=True)
@@ -161,18 +170,35 @@ def execute(
     state: StepState,
     run: RunContext,
     executor: Executor | None = None,
+    saved: Mapping[str, TaskResult] | None = None,
+    timeout: float | None = None,
+    known: Sequence[TaskResult] = (),
 ) -> Iterable[TaskResult | None]:
     """Run the plan's tasks (one inline, several on ``executor``, a shared thread pool by
-    default); yield each result as its task finishes. When the listener wants live chunks
-    (it has a ``wake`` event), tasks run on the executor and ``None`` means a chunk came."""
+    default), and the tasks added while they run (``StepWork``); yield each result as its
+    task finishes. When the listener wants live chunks (it has a ``wake`` event), tasks run
+    on the executor and ``None`` means a chunk came. ``saved``: results of tasks added
+    while running that finished before the run stopped (by task id), reused on resume;
+    ``timeout``: the run's ``step_timeout``, in seconds; ``known``: results of the step
+    that are not run (the input step's, reused on resume, cached), yielded first."""
     tasks = plan.tasks
-    wake = run.listener.wake if run.listener is not None else None
-    if not tasks:
+    if not tasks and not known:
         return ()
-    if wake is None and len(tasks) == 1:
-        results: Iterable[TaskResult | None] = (run_task(graph, tasks[0], state, run),)
+    work = StepWork(graph, state, run, executor or _POOL, saved or {}, timeout)
+    for result in known:  # (a failure saved as handled is handed over again)
+        work.reuse(work.handled(result, again=True))
+    if not tasks:
+        pass
+    elif work.wake is None and len(tasks) == 1 and timeout is None and not known:
+        result = work.handled(run_task(graph, tasks[0], state, run, work=work))
+        if not work.outstanding:  # the common case: nothing else started
+            return (result,) if run.loop is None else _unless_cancelled((result,))
+        work.finished.put(_done(result))
+        work.outstanding += 1
     else:
-        results = _execute_concurrently(graph, tasks, state, run, executor or _POOL)
+        for task in tasks:
+            work.submit(task)
+    results = work.results()
     return results if run.loop is None else _unless_cancelled(results)
 
 
@@ -188,51 +214,181 @@ def _unless_cancelled(results: Iterable[TaskResult | None]) -> Iterator[TaskResu
         yield result
 
 
-def _execute_concurrently(
-    graph: GraphSpec, tasks: Sequence[Task], state: StepState, run: RunContext, pool: Executor
-) -> Iterator[TaskResult | None]:
-    wake = run.listener.wake if run.listener is not None else None
-    finished: queue.SimpleQueue[Future[TaskResult]] = queue.SimpleQueue()
+class StepWork:
+    """The tasks of one Execute: the plan's, and those added while they run (the error
+    handler of a task that failed, the tasks a functional-API entrypoint calls). Every
+    result comes back through ``finished``, in the order the tasks finish; a running
+    task reaches this object as ``current_scope().work``."""
 
-    def on_done(future: Future[TaskResult]) -> None:
-        finished.put(future)  # in the order the tasks finish
-        if wake is not None:
-            wake.set()
+    __slots__ = (
+        "_deadline", "_lock", "_saved", "finished", "graph", "outstanding", "pool", "run",
+        "running", "state", "timeout", "wake",
+    )  # fmt: skip
 
-    # On threads, tasks see the caller's context variables (a process pool cannot carry them).
-    in_threads = isinstance(pool, ThreadPoolExecutor)
-    for task in tasks:
-        if in_threads:
-            future = pool.submit(contextvars.copy_context().run, run_task, graph, task, state, run)
-        else:
-            future = pool.submit(run_task, graph, task, state, run)
-        future.add_done_callback(on_done)
-    for _ in tasks:
-        while wake is not None and finished.empty():
-            wake.wait()
-            wake.clear()
-            if finished.empty():
-                yield None  # a chunk is waiting
-        yield finished.get().result()
+    def __init__(
+        self,
+        graph: GraphSpec,
+        state: StepState,
+        run: RunContext,
+        pool: Executor,
+        saved: Mapping[str, TaskResult],
+        timeout: float | None = None,
+    ) -> None:
+        self.graph, self.state, self.run, self.pool = graph, state, run, pool
+        self.wake = run.listener.wake if run.listener is not None else None
+        self.finished: queue.SimpleQueue[Future[TaskResult]] = queue.SimpleQueue()
+        self.outstanding = 0  # submitted and not yet taken from ``finished``
+        self._lock = threading.Lock()
+        self._saved = saved
+        self._deadline = None if timeout is None else time.monotonic() + timeout
+        self.timeout = timeout
+        self.running: dict[str, Task] = {}  # by id, until their result is taken
+
+    def submit(
+        self, task: Task, node: NodeSpec | None = None, failure: Any = None
+    ) -> Future[TaskResult]:
+        """Run ``task`` (with ``node``, by default its graph node) on the step's pool as a
+        planned task runs; its result joins the step's. ``failure``: the ``NodeError`` an
+        error handler is given."""
+        with self._lock:
+            self.outstanding += 1
+            self.running[task.id] = task
+        args = (self.graph, task, self.state, self.run, node)
+        if isinstance(self.pool, ThreadPoolExecutor):  # tasks see the caller's context
+            future = self.pool.submit(
+                contextvars.copy_context().run, run_task, *args, self, failure
+            )
+        else:  # another process: no context variables, nothing to start tasks with
+            future = self.pool.submit(run_task, *args, None, failure)
+        future.add_done_callback(self._on_done)
+        return future
+
+    def saved(self, task: Task) -> TaskResult | None:
+        """The result ``task`` (added while running) saved before the run stopped on this
+        checkpoint, marked ``reused``; None if it has to run."""
+        found = self._saved.get(task.id)
+        return None if found is None else dataclasses.replace(found, task=task)
+
+    def reuse(self, result: TaskResult) -> Future[TaskResult]:
+        """Count a result ``saved()`` returned in the step's results, as a done future."""
+        with self._lock:
+            self.outstanding += 1
+        future = _done(result)
+        self._on_done(future)
+        return future
+
+    def handled(self, result: TaskResult, again: bool = False) -> TaskResult:
+        """``result``, or if it failed in a node with an error handler, the result marked
+        ``handled`` (its error no longer fails the step; nothing it wrote applies) once the
+        handler started, in the same step, on the failed task's input. ``again``: a
+        failure saved as handled before a resume, whose handler starts (or is reused)."""
+        if result.error is None or result.interrupts or (result.handled and not again):
+            return result
+        node = self.graph.nodes.get(result.task.node)
+        handler_name = node.error_handler if node is not None else None
+        if handler_name is None or isinstance(result.error, asyncio.CancelledError):
+            return result
+        from graphkit.errors import NodeError
+
+        handler = handler_task(result.task, handler_name)
+        saved = self.saved(handler)
+        if saved is not None:
+            self.reuse(saved)
+            return dataclasses.replace(result, writes=(), handled=True)
+        listener = self.run.listener
+        started = getattr(listener, "call_started", None)
+        if result.reused and started is not None:
+            started(handler)  # on resume it is planned: its start is streamed
+        # on resume, the saved error's text, as LangGraph hands its handler
+        error = getattr(result.error, "saved_text", result.error)
+        self.submit(handler, failure=NodeError(result.task.node, error))
+        return dataclasses.replace(result, writes=(), handled=True)
+
+    def results(self) -> Iterator[TaskResult | None]:
+        """Each result as its task finishes, until no task is left; past the step's
+        timeout, ``TimeoutError``."""
+        finished, wake = self.finished, self.wake
+        while self.outstanding:
+            while wake is not None and finished.empty():
+                wake.wait(self._left())
+                wake.clear()
+                if finished.empty():
+                    self._check_deadline()
+                    yield None  # a chunk is waiting
+            try:
+                future = finished.get(timeout=self._left())
+            except queue.Empty:
+                self._check_deadline()
+                continue
+            result = future.result()
+            with self._lock:
+                self.outstanding -= 1
+                self.running.pop(result.task.id, None)
+            yield self.handled(result)
+
+    def _on_done(self, future: Future[TaskResult]) -> None:
+        self.finished.put(future)
+        if self.wake is not None:
+            self.wake.set()
+
+    def _left(self) -> float | None:
+        return None if self._deadline is None else max(0.0, self._deadline - time.monotonic())
+
+    def _check_deadline(self) -> None:
+        if self._deadline is not None and time.monotonic() >= self._deadline:
+            raise diagnose.step_timed_out(
+                self.state.step, self.timeout, [task.node for task in self.running.values()]
+            )
 
 
-def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) -> TaskResult:
-    """Run one task: call its node and turn its return value into writes, retrying as
-    its retry policy says; the last error is caught into the result."""
-    node = graph.nodes[task.node]
-    injected, task_config = injected_values(node, task, run)
+def _done(result: TaskResult) -> Future[TaskResult]:
+    future: Future[TaskResult] = Future()
+    future.set_result(result)
+    return future
+
+
+def handler_task(failed: Task, handler: str) -> Task:
+    """The task of ``failed``'s error handler: it runs in the same step on the failed
+    task's input, and its writes apply right after where the failed task's would have."""
+    path = (*failed.path[:3], "node_error_handler", False)
+    return Task(
+        task_id(failed.id, failed.step, (handler, "node_error_handler")),
+        failed.step,
+        handler,
+        "error_handler",
+        path,
+        (PUSH,),
+        failed.input,
+        parent=failed.id,
+    )
+
+
+def run_task(
+    graph: GraphSpec,
+    task: Task,
+    state: StepState,
+    run: RunContext,
+    node: NodeSpec | None = None,
+    work: StepWork | None = None,
+    failure: Any = None,
+) -> TaskResult:
+    """Run one task: call its node (``node``, by default the graph's node of that name)
+    and turn its return value into writes, retrying as its retry policy says; the last
+    error is caught into the result. ``failure``: what an error handler handles."""
+    node = node or graph.nodes[task.node]
+    injected, task_config = injected_values(node, task, run, failure)
     started = time.perf_counter()
     failed: list[Exception] = []
     subruns: list[Any] = []
     subgraph_calls = [0]
     answers = run.answers.get(task.id, ()) if run.answers else ()
     while True:
-        scope = TaskScope(run, task, len(failed), subruns, [*answers], 0, subgraph_calls)
+        scope = TaskScope(run, task, len(failed), subruns, [*answers], 0, subgraph_calls, work)
         writes: list[tuple[str, Any]] = []
         output, error, interrupts = None, None, ()
         token = enter_task(scope, task_config)
         try:
-            output = _call(node, task.input, injected, run)
+            output = _call(node, task.input, injected, run, scope)
             fresh_read = fresh_reader(graph, state, writes) if node.routes else _no_reader
             for writer in node.writers:
                 writes.extend(writer(output, fresh_read, task_config))
@@ -268,7 +424,9 @@ def run_task(graph: GraphSpec, task: Task, state: StepState, run: RunContext) ->
     )
 
 
-def _call(node: NodeSpec, value: Any, injected: dict[str, Any], run: RunContext) -> Any:
+def _call(
+    node: NodeSpec, value: Any, injected: dict[str, Any], run: RunContext, scope: TaskScope
+) -> Any:
     try:
         if not node.is_async:
             return node.call(value, **injected)
@@ -279,7 +437,12 @@ def _call(node: NodeSpec, value: Any, injected: dict[str, Any], run: RunContext)
         # cancels it when its caller is cancelled).
         from graphkit.streaming.aio import run_on_loop
 
-        return run_on_loop(node.call(value, **injected), run.loop)
+        coroutine = node.call(value, **injected)
+        if node.timeout is not None:
+            from graphkit.pregel.timeouts import within_timeout
+
+            coroutine = within_timeout(coroutine, node.name, node.timeout, scope)
+        return run_on_loop(coroutine, run.loop)
     except ParentCommand as sent_up:  # a subgraph this node ran routes its parent: us
         if sent_up.command is None:
             raise
@@ -366,6 +529,8 @@ def update(
                 writers[channel].append(result.task.node)
             elif channel in graph.channels:
                 grouped[channel], writers[channel] = [value], [result.task.node]
+            elif channel == RETURN:  # a called task's return value: recorded, not a channel
+                continue
             else:  # dropped, as in LangGraph
                 warn(diagnose.unknown_channel(state.step, result.task.node, channel, graph.nodes))
     # 3. reset consumed channels and hand each channel all its writes

@@ -28,8 +28,9 @@ __all__ = [
 
 @frozen_record(repr=False)
 class Task:
-    """One node run planned for a superstep, and why: ``kind`` is ``"pull"`` (woken by a
-    channel update), ``"push"`` (sent with ``Send``) or ``"input"`` (the input step);
+    """One node run in a superstep, and why: ``kind`` is ``"pull"`` (woken by a channel
+    update), ``"push"`` (sent with ``Send``), ``"input"`` (the input step), or, for tasks
+    started while the step ran, ``"error_handler"`` or ``"call"`` (functional API);
     ``triggers`` are the channels whose new version (``trigger_versions``) woke it."""
 
     id: str
@@ -40,6 +41,9 @@ class Task:
     triggers: tuple[str, ...]
     input: Any
     trigger_versions: Mapping[str, int] = field(default_factory=dict)
+    parent: str | None = None
+    """For a task started while its step ran: the id of the task it serves (the failed
+    task of an error handler, ``kind="error_handler"``; the caller of a called task)."""
 
     @property
     def name(self) -> str:
@@ -82,7 +86,8 @@ class TaskResult:
     """What one task did: its writes or error, attempts, timing, worker, subgraph runs,
     the ``Interrupt`` it paused with (then no writes) and the answers its ``interrupt()``
     calls got; ``reused``: finished before a crash or interrupt, not run again on resume;
-    ``cached``: not run, its writes came from the node cache (``CachePolicy``)."""
+    ``cached``: not run, its writes came from the node cache (``CachePolicy``);
+    ``handled``: it failed and its node's error handler took over, so the step goes on."""
 
     task: Task
     writes: tuple[tuple[str, Any], ...]
@@ -98,6 +103,7 @@ class TaskResult:
     answers: tuple[Any, ...] = ()
     reused: bool = False
     cached: bool = False
+    handled: bool = False
 
     @property
     def ok(self) -> bool:
@@ -124,8 +130,9 @@ class Execution:
 
     @property
     def error(self) -> BaseException | None:
-        """The first task error in plan order, if any task failed."""
-        return next((r.error for r in self.results if r.error is not None), None)
+        """The first task error in plan order, if a task failed (and no error handler
+        took over)."""
+        return next((r.error for r in self.results if r.error is not None and not r.handled), None)
 
     @property
     def writes(self) -> list[tuple[str, str, Any]]:

@@ -32,7 +32,8 @@ __all__ = [
     "interrupt",
 ]
 
-INJECTABLE = ("config", "writer", "runtime", "store")
+INJECTABLE = ("config", "writer", "runtime", "store", "error")
+"""(``error`` only when annotated ``NodeError``: what an error handler is given.)"""
 """Parameter names a node function can declare to be handed these (LangGraph's)."""
 
 NO_ANSWER: Any = object()
@@ -88,6 +89,16 @@ class Runtime:
     """LangGraph's functional API's previous return value: None for a graph's nodes."""
     server_info: Any = None
     """LangGraph Platform's server details: None outside a LangGraph server, as here."""
+
+    def heartbeat(self) -> None:
+        """Tell the running node's ``TimeoutPolicy`` it is making progress: its idle
+        timeout starts over. A no-op outside a node or for a node without one.
+
+        >>> Runtime().heartbeat()
+        """
+        scope = _scope.get()
+        if scope is not None:
+            scope.progress(heartbeat=True)
 
     def override(self, **changes: Any) -> Runtime:
         """A copy with the given fields replaced.
@@ -157,7 +168,27 @@ def get_stream_writer() -> Callable[[Any], None]:
     >>> get_stream_writer()("progress: 50%")  # no run: discarded
     """
     scope = _scope.get()
-    return scope.run.runtime.stream_writer if scope is not None else _discard
+    return _progressing(scope.run.runtime.stream_writer) if scope is not None else _discard
+
+
+def stream_writer_for(run: RunContext, node: Any) -> Callable[[Any], None]:
+    """The stream writer a node's ``writer`` parameter gets: the run's; for a node with
+    a ``TimeoutPolicy``, one that notes progress too."""
+    if getattr(node, "timeout", None) is None:
+        return run.runtime.stream_writer
+    return _progressing(run.runtime.stream_writer)
+
+
+def _progressing(writer: Callable[[Any], None]) -> Callable[[Any], None]:
+    """``writer``, noting progress of the task that calls it (``refresh_on="auto"``)."""
+
+    def write(chunk: Any) -> None:
+        scope = _scope.get()
+        if scope is not None:
+            scope.progress()
+        writer(chunk)
+
+    return write
 
 
 @frozen_record()
@@ -232,6 +263,20 @@ class TaskScope:
     answers: list[Any] = field(default_factory=list)
     interrupts_seen: int = 0
     subgraph_calls: list[int] = field(default_factory=lambda: [0])
+    work: Any = None
+    """The step's ``graphkit.pregel.phases.StepWork``: where the task can start others."""
+    last_progress: float = 0.0
+    """When the attempt last showed progress (for ``TimeoutPolicy.idle_timeout``, which
+    sets both when the attempt starts)."""
+    last_heartbeat: float = 0.0
+    """When it last called ``runtime.heartbeat()``."""
+
+    def progress(self, heartbeat: bool = False) -> None:
+        """Note that the attempt made progress: it streamed a chunk, a subgraph it runs
+        finished a step, or (``heartbeat``) it called ``runtime.heartbeat()``."""
+        self.last_progress = now = time.monotonic()
+        if heartbeat:
+            self.last_heartbeat = now
 
     @property
     def namespace(self) -> tuple[str, ...]:
@@ -314,15 +359,17 @@ def leave_task(tokens: tuple[Any, ...]) -> None:
     _scope.reset(tokens[0])
 
 
-def injected_values(node: Any, task: Task, run: RunContext) -> tuple[dict[str, Any], Any]:
+def injected_values(
+    node: Any, task: Task, run: RunContext, failure: Any = None
+) -> tuple[dict[str, Any], Any]:
     """The run-scoped values a task's node declared parameters for, and the task's config
-    (None if nobody needs it)."""
+    (None if nobody needs it); ``failure`` is the ``NodeError`` an error handler gets."""
     callbacks = run.listener.callbacks if run.listener is not None else ()
     if not node.injected and not callbacks:
         return {}, None
     config = task_config(run, task, node)
-    offered = {"config": config, "store": run.runtime.store}
-    offered["writer"] = run.runtime.stream_writer
+    offered = {"config": config, "store": run.runtime.store, "error": failure}
+    offered["writer"] = stream_writer_for(run, node)
     injected = {name: offered.get(name) for name in node.injected}
     if "runtime" in injected:
         injected["runtime"] = _start_task_runtime(task, run, injected).runtime
@@ -417,7 +464,8 @@ def _start_task_runtime(task: Task, run: RunContext, injected: Any = None) -> Ta
         run_id=str(run_id) if (run_id := run.config.get("run_id")) else None,
         node_first_attempt_time=time.time(),
     )
-    current = TaskRuntime(run.runtime.override(execution_info=info), injected)
+    writer = _progressing(run.runtime.stream_writer)  # a chunk is progress (TimeoutPolicy)
+    current = TaskRuntime(run.runtime.override(execution_info=info, stream_writer=writer), injected)
     run.task_runtimes[task.id] = current
     return current
 

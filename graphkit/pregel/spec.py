@@ -53,6 +53,10 @@ class NodeSpec:
     routes: bool = False
     cache_policy: Any = None
     cache_namespace: tuple[str, ...] = ()
+    timeout: Any = None
+    """A ``TimeoutPolicy`` for each attempt (async nodes only)."""
+    error_handler: str | None = None
+    """The node that takes over when this one fails after its retries."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +129,18 @@ def injectable_parameters(function: Callable[..., Any]) -> tuple[str, ...]:
         parameters = inspect.signature(function).parameters
     except (TypeError, ValueError):
         return ()
-    return tuple(name for name in INJECTABLE if name in parameters)
+    return tuple(
+        name
+        for name in INJECTABLE
+        if name in parameters and (name != "error" or _is_node_error(parameters[name]))
+    )
+
+
+def _is_node_error(parameter: inspect.Parameter) -> bool:
+    """LangGraph's rule: ``error`` is injected when annotated ``NodeError`` (its class,
+    graphkit's, or the name as a string)."""
+    annotation = parameter.annotation
+    return getattr(annotation, "__name__", annotation) == "NodeError"
 
 
 def accepts_config(function: Callable[..., Any]) -> bool:

@@ -50,6 +50,7 @@ class RunOptions:
     loop: asyncio.AbstractEventLoop | None = None
     listener: Any = None
     cache: Any = None
+    step_timeout: float | None = None
 
 
 class Stepper:
@@ -196,46 +197,54 @@ class Stepper:
 
     def iter_execute(self) -> Iterator[TaskResult | None]:
         """Execute the planned tasks, yielding each result as its task finishes (and
-        ``None`` when, streaming live, a running task sent a chunk). If a task failed, the
-        step stops here, before Update, and the first error in plan order is raised."""
+        ``None`` when, streaming live, a running task sent a chunk). If a task failed (and
+        no error handler took over), the step stops here, before Update, and the first
+        error in plan order is raised."""
         if self._plan is None or self.execution is not None or self.status != "running":
             raise self._out_of_turn("execute")
         plan = to_run = self._plan
         assert plan is not None
-        results: list[TaskResult] = []
+        known: list[TaskResult] = []  # results not run now: the input's, reused, cached
+        saved: dict[str, TaskResult] = {}  # saved results of tasks started while running
         if self._needs_input_step:  # its one task writes its input; nothing runs
             task = plan.tasks[0]
             writes = (*self._command_writes, *self.graph.input_writes(task.input))
-            results.append(TaskResult(task, writes))
+            known.append(TaskResult(task, writes))
             to_run = Plan(plan.step, ())
         elif self._pending:  # resuming: tasks that finished before are not run again
-            reused = reusable_results(plan, self._pending)
-            results.extend(reused.values())
+            reused, saved = reusable_results(plan, self._pending)
+            known.extend(reused.values())
             to_run = Plan(plan.step, tuple(t for t in plan.tasks if t.id not in reused))
         if self.options.cache is not None:  # tasks whose writes are cached are not run
             hits = self._cached_results(to_run)
-            results.extend(hits.values())
+            known.extend(hits.values())
             to_run = Plan(plan.step, tuple(t for t in to_run.tasks if t.id not in hits))
-        yield from results
-        for result in phases.execute(
-            self.graph, to_run, self._state, self.context, self.options.executor
-        ):
-            if result is None:  # live streaming: chunks from running tasks wait
-                yield None
-                continue
-            if self.thread is not None:
-                self.thread.save_task(result)
-            if self._cache_keys:
-                self._cache_result(result)
-            results.append(result)
-            yield result
+        results: list[TaskResult] = []
+        timeout = self.options.step_timeout
+        run = phases.execute(
+            self.graph, to_run, self._state, self.context, self.options.executor, saved,
+            timeout, known,
+        )  # fmt: skip
+        try:
+            for result in run:
+                if result is None:  # live streaming: chunks from running tasks wait
+                    yield None
+                    continue
+                if self.thread is not None:
+                    self.thread.save_task(result)
+                if self._cache_keys and not (result.reused or result.cached):
+                    self._cache_result(result)
+                results.append(result)
+                yield result
+        except TimeoutError as error:  # the step's timeout: what finished is saved
+            self.execution = Execution(plan.step, tuple(results), ())
+            self._fail("error", error)
         finish_order = tuple([result.task.id for result in results])  # as they came in
-        if len(results) > 1:  # back to plan order
-            order = {task.id: index for index, task in enumerate(plan.tasks)}
-            results.sort(key=lambda result: order[result.task.id])
+        if len(results) > 1:  # back to plan order; tasks started while running after theirs
+            results.sort(key=execution_order(plan, results))
         self.execution = Execution(plan.step, tuple(results), finish_order)
         for result in results:  # the first error in plan order
-            if result.error is not None:
+            if result.error is not None and not result.handled:
                 self._fail("error", result.error)
             if result.interrupts:
                 self.interrupts += result.interrupts
@@ -262,6 +271,8 @@ class Stepper:
             self._fail("error", error)
         if self.thread is not None:
             self.thread.save_step(record)
+        if self._parent is not None:  # a subgraph's step is progress of the task running it
+            self._parent.progress()
         if self.options.record:
             self._steps.append(self._superstep(record))
         self._pending, self._needs_input_step = [], False
@@ -400,3 +411,22 @@ def task_cache_keys(
                 raise
             keys[task.id] = ((node.cache_namespace, hash_key(made, task.node)), policy.ttl)
     return keys
+
+
+def execution_order(plan: Plan, results: Sequence[TaskResult]) -> Any:
+    """The sort key of an Execution's results: plan order; a task started while the step
+    ran (an error handler, a called task) right after the task it serves, in the order
+    they finished."""
+    index = {task.id: position for position, task in enumerate(plan.tasks)}
+    parents = {result.task.id: result.task.parent for result in results}
+    arrival = {result.task.id: position for position, result in enumerate(results)}
+
+    def key(result: TaskResult) -> tuple[int, int]:
+        task_id, started_by = result.task.id, result.task.parent
+        if started_by is None:
+            return index.get(task_id, len(index)), -1
+        while started_by is not None and started_by not in index:
+            started_by = parents.get(started_by)
+        return index.get(started_by, len(index)) if started_by else len(index), arrival[task_id]
+
+    return key

@@ -159,8 +159,11 @@ def _end_tasks(
     if saved is None:
         return []
     plan = phases.plan(graph, state)
-    finished = reusable_results(plan, saved.pending_writes)
-    return [finished.get(task.id) or TaskResult(task, ()) for task in plan.tasks]
+    finished = reusable_results(plan, saved.pending_writes)[0]
+    return [
+        found if (found := finished.get(task.id)) and found.error is None else TaskResult(task, ())
+        for task in plan.tasks
+    ]
 
 
 def _input_result(graph: GraphSpec, state: phases.StepState, values: Any) -> TaskResult:

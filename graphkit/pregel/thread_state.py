@@ -231,7 +231,8 @@ def snapshot(graph: GraphSpec, saved: CheckpointTuple, apply_pending: bool) -> S
     """A checkpoint as ``get_state`` shows it; ``apply_pending`` applies finished tasks' writes."""
     state = restore(graph, saved.checkpoint)
     plan = phases.plan(graph, state)
-    finished = reusable_results(plan, saved.pending_writes)
+    reused = reusable_results(plan, saved.pending_writes)[0]
+    finished = {key: result for key, result in reused.items() if result.error is None}
     applied = finished if apply_pending else {}
     first: dict[tuple[str, str], Any] = {}  # each task's first saved write per channel
     for task_id, channel, value in saved.pending_writes:

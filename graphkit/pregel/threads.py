@@ -42,9 +42,11 @@ ANSWERS = "__resume__"
 ERROR = "__error__"
 NO_WRITES = "__no_writes__"
 """Saved for a task that finished without writing, so a resume knows it finished."""
-SPECIAL = (INTERRUPT, ANSWERS, ERROR)
+ERROR_SOURCE = "__error_source_node__"  # the failed task's error went to its handler
+SPECIAL = (INTERRUPT, ANSWERS, ERROR, ERROR_SOURCE)
 DURABILITY = ("sync", "async", "exit")
 NULL_TASK = "00000000-0000-0000-0000-000000000000"
+NULL_STARTED = Task(NULL_TASK, -1, "", "call", (), (), None)  # replaced by StepWork.saved
 """The task id of saved writes no task made (a ``Command`` input's): LangGraph's null
 writes, applied again when a run resumes from their checkpoint and by ``get_state``."""
 COPY, INPUT_NODE = "__copy__", "__input__"
@@ -132,7 +134,9 @@ class ThreadLink:
             answers = [(ANSWERS, list(result.answers))] if result.answers else []
             writes = [(INTERRUPT, list(result.interrupts)), *answers]
         elif result.error is not None:
-            writes = [(ERROR, repr(result.error))]
+            text = getattr(result.error, "saved_text", None) or repr(result.error)
+            handled = [(ERROR_SOURCE, result.task.node)] if result.handled else []
+            writes = [(ERROR, text), *handled]
         else:
             writes = list(result.writes) or [(NO_WRITES, None)]
         self.save_writes(result.task.id, writes)
@@ -357,13 +361,45 @@ def _is_route(channel: str) -> bool:
     return channel == TASKS or channel.startswith(BRANCH_CHANNEL_PREFIX)
 
 
-def reusable_results(plan: Plan, pending: Sequence[Any]) -> dict[str, TaskResult]:
-    """The plan's tasks that finished before the run stopped, their saved writes to reuse."""
+def reusable_results(
+    plan: Plan, pending: Sequence[Any]
+) -> tuple[dict[str, TaskResult], dict[str, TaskResult]]:
+    """What the run saved before it stopped: the plan's tasks that finished (their writes
+    to reuse; a failure an error handler took over, to hand over again), and the results
+    of tasks started while the step ran (by id; their task is filled in when asked)."""
     finished: dict[str, list[tuple[str, Any]]] = {}
+    errors: dict[str, str] = {}
+    handled: set[str] = set()
     for task_id, channel, value in pending:
-        if channel not in SPECIAL:  # a task resumed past an interrupt keeps it saved
+        if channel == ERROR:
+            errors[task_id] = value
+        elif channel == ERROR_SOURCE:
+            handled.add(task_id)
+        elif channel not in SPECIAL:  # a task resumed past an interrupt keeps it saved
             writes = finished.setdefault(task_id, [])
             if channel != NO_WRITES:
                 writes.append((channel, value))
-    tasks = [task for task in plan.tasks if task.id in finished]
-    return {task.id: TaskResult(task, tuple(finished[task.id]), reused=True) for task in tasks}
+    planned = {task.id: task for task in plan.tasks}
+    reused = {
+        task_id: TaskResult(task, tuple(finished[task_id]), reused=True)
+        for task_id, task in planned.items()
+        if task_id in finished
+    }
+    for task_id in handled & planned.keys():
+        error = SavedError(str(errors.get(task_id, "")))
+        reused[task_id] = TaskResult(planned[task_id], (), error=error, handled=True, reused=True)
+    started = {
+        task_id: TaskResult(NULL_STARTED, tuple(writes), reused=True)
+        for task_id, writes in finished.items()
+        if task_id not in planned
+    }
+    return reused, started
+
+
+class SavedError(Exception):
+    """A task's error as a saved thread keeps it: its text (``saved_text``), which is
+    what LangGraph gives an error handler that resumes."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.saved_text = text

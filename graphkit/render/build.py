@@ -10,6 +10,7 @@
   one edge out to ``c`` (``waiting`` edges), so nobody reads it as "c runs twice";
 * ``destinations=`` (or a ``Command[Literal[...]]`` return annotation) are
   ``command`` edges;
+* a node's ``error_handler`` is reached by a ``conditional`` edge labelled "on error";
 * a node with no way out at all ends the run, so it gets an edge to END. A node whose
   way out is a router or a Command does not: that edge would be a phantom.
 """
@@ -63,6 +64,11 @@ def graph_from_builder(
     edges = [e for e in edges if _known(e.source, names) and _known(e.target, names)]
     has_exit = {edge.source for edge in edges}
     edges += [Edge(node, END) for node in declared if node not in has_exit]
+    edges += [  # a failure hands over to the node's error handler
+        Edge(node, handler, "conditional", "on error")
+        for node in declared
+        if (handler := getattr(builder.nodes[node], "error_handler", None)) in names
+    ]
 
     joins = sorted({e.target for e in edges if e.target.startswith("join:")})
     nodes = [Node(START, START, "start")]

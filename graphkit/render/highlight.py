@@ -141,6 +141,11 @@ def _phase_marks(index: _Index, superstep: Any, phase: str) -> dict[str, set[str
         node_ids = index.node_ids([result.task.node])
         if result.error is not None:
             _mark(marks, node_ids, "error")
+            if getattr(result, "handled", False) and not discarded:  # the hand-over
+                state = "pending" if phase == "execute" else "applied"
+                for other in execution.results:
+                    if other.task.parent == result.task.id:
+                        _mark(marks, index.edge_ids(result.task.node, other.task.node), state)
         if result.interrupts:
             _mark(marks, node_ids, "interrupted")
         if result.error is not None or discarded:

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from graphkit.checkpoint.saver import checkpoint_config
+from graphkit.constants import PUSH
 from graphkit.pregel import phases
 from graphkit.pregel.config import NOT_CARRIED
 from graphkit.pregel.records import Plan, Task, TaskResult
@@ -153,10 +154,15 @@ class Tasks(Emitter):
             yield from self._with_debug("tasks", plan.step, "task", payload)
 
     def finished(self, result: TaskResult) -> Chunks:
-        if result.cached:  # as in LangGraph: planned, but it did not run, so no result
+        if result.cached or result.reused:  # as in LangGraph: it did not run now, no result
             return ()
         payload = self._result(result)
         return self._with_debug("tasks", result.task.step, "task_result", payload)
+
+    def called(self, task: Task) -> Chunks:
+        """A task started while its step runs, as it starts (planned in LangGraph)."""
+        payload = {"id": task.id, "name": task.node, "input": task.input, "triggers": (PUSH,)}
+        return self._with_debug("tasks", task.step, "task", payload)
 
     def _task(self, task: Task, config: Any) -> dict[str, Any] | None:
         """Its metadata: the run's and the node's, without ``langgraph_*`` keys; the tags."""

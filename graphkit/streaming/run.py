@@ -19,7 +19,7 @@ from graphkit.pregel.runtime import Runtime, current_scope
 from graphkit.pregel.stepper import Stepper
 from graphkit.pregel.threads import INTERRUPT
 from graphkit.streaming.aio import current_async_run
-from graphkit.streaming.emitters import EVENTS, STREAM_MODES, emitters_for
+from graphkit.streaming.emitters import EVENTS, STREAM_MODES, Tasks, emitters_for
 from graphkit.streaming.parts import Collector, Parts, checked_version
 
 if TYPE_CHECKING:
@@ -40,6 +40,8 @@ class Listener:
         self.queue: deque[Item] = deque()
         self.callbacks: tuple[Any, ...] = ()
         self.sink: Any = None  # the run's MessagesSink, when "messages" is streamed
+        self.call_started: Callable[[Any], None] | None = None
+        """Told of each task started while a step runs (an error handler on resume)."""
 
     def send(self, item: Item) -> None:
         self.queue.append(item)
@@ -114,6 +116,9 @@ class StreamRun:
         options = app.run_options(runtime=runtime, listener=listener, **kwargs)
         self.stepper = Stepper(app.spec, input, RunConfig.from_dict(config), options)
         self.emitters = emitters_for(self.stepper, needed, keys, sink)
+        for emitter in self.emitters:
+            if isinstance(emitter, Tasks):  # "tasks"/"debug": a start, as it starts
+                listener.call_started = _starts(emitter, listener, self.stepper.namespace)
         self.async_run = current_async_run()  # (None: a sync run)
 
     def chunks(self) -> Iterator[Any]:
@@ -244,3 +249,13 @@ def _resolve_deprecated(kwargs: dict[str, Any]) -> None:
     if kwargs.get("durability") is not None:
         raise ValueError("Pass durability= or checkpoint_during=, not both; keep durability=.")
     kwargs["durability"] = "async" if checkpoint_during else "exit"
+
+
+def _starts(emitter: Tasks, listener: Listener, here: tuple[str, ...]) -> Callable[[Any], None]:
+    """What the listener does when a task starts while a step runs: queue its chunks."""
+
+    def started(task: Any) -> None:
+        for mode, chunk in emitter.called(task):
+            listener.send((here, mode, chunk))
+
+    return started

@@ -209,35 +209,20 @@ def test_graphkit_keeps_the_declarations_unchanged():
     assert app.spec.nodes["a"].retry_policies == (policy(lib, 3),)
 
 
-# -- what graphkit refuses ------------------------------------------------------------------
+# -- error handlers and timeouts (their behaviour: test_parity_node_policies.py) -------------
 
 
-@pytest.mark.parametrize("option", [{"error_handler": print}, {"timeout": 1.0}], ids=str)
-def test_defaults_graphkit_cannot_honour_yet_are_refused(option):
-    lib = load_graphkit()
-    builder = lib.StateGraph(State)
-    with pytest.raises(NotImplementedError, match="not supported by graphkit yet") as refused:
-        builder.set_node_defaults(retry_policy=policy(lib, 2), **option)
-    (name,) = option
-    assert f"set_node_defaults(..., {name}=...)" in str(refused.value)
-    assert not getattr(builder, "default_retry_policies", ())  # nothing half-applied
+def test_both_accept_an_error_handler_and_a_timeout():
+    for lib in (load_langgraph(), load_graphkit()):
+        builder = lib.StateGraph(State)
+        given = builder.set_node_defaults(error_handler=lambda state: {}, timeout=1.0)
+        assert given is builder
 
 
-def test_langgraph_accepts_them():
-    lib = load_langgraph()
-    from langgraph.types import CachePolicy
-
-    builder = lib.StateGraph(State)
-    assert builder.set_node_defaults(cache_policy=CachePolicy(), timeout=1.0) is builder
-
-
-def test_the_refusal_matches_add_nodes():
-    lib = load_graphkit()
-    with pytest.raises(NotImplementedError) as by_add_node:
-        lib.StateGraph(State).add_node("a", lambda s: {}, timeout=1.0)
-    with pytest.raises(NotImplementedError) as by_defaults:
-        lib.StateGraph(State).set_node_defaults(timeout=1.0)
-    assert str(by_add_node.value).replace("add_node", "set_node_defaults") == str(by_defaults.value)
+def test_a_bad_default_timeout_is_refused_by_both():
+    for lib in (load_langgraph(), load_graphkit()):
+        with pytest.raises(ValueError, match="greater than 0"):
+            lib.StateGraph(State).set_node_defaults(timeout=0)
 
 
 def test_a_bad_default_retry_policy_is_refused_with_the_fix():

@@ -32,6 +32,7 @@ def test_tasks_table_columns_and_rows(seed_run):
         "cached",
         "error",
         "worker",
+        "started_by",
         "task_id",
     ]
     assert frame[["step", "node", "kind"]].values.tolist() == [

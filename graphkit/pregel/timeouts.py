@@ -1,0 +1,57 @@
+"""Node timeouts (``TimeoutPolicy``): an async node's attempt runs as a task on the run's
+event loop, watched for its run and idle limits, and cancelled past either one."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Coroutine
+from typing import Any
+
+from graphkit.errors import NodeTimeoutError
+from graphkit.pregel.runtime import TaskScope
+from graphkit.types import TimeoutPolicy
+
+__all__ = ["within_timeout"]
+
+
+async def within_timeout(
+    coroutine: Coroutine[Any, Any, Any], node: str, policy: TimeoutPolicy, scope: TaskScope
+) -> Any:
+    """Await ``coroutine`` (one attempt of ``node``); past ``policy.run_timeout`` seconds,
+    or ``policy.idle_timeout`` seconds after the attempt last showed progress (see
+    ``TaskScope.progress``), cancel it and raise ``NodeTimeoutError``."""
+    started = time.monotonic()
+    scope.last_progress = scope.last_heartbeat = started
+    attempt = asyncio.ensure_future(coroutine)
+    run_limit, idle_limit = policy.run_timeout, policy.idle_timeout
+    try:
+        while True:
+            now = time.monotonic()
+            ends: dict[str, float] = {}
+            if run_limit is not None:
+                ends["run"] = started + float(run_limit)
+            if idle_limit is not None:
+                heartbeat_only = policy.refresh_on == "heartbeat"
+                last = scope.last_heartbeat if heartbeat_only else scope.last_progress
+                ends["idle"] = last + float(idle_limit)
+            kind = min(ends, key=ends.__getitem__)
+            if now >= ends[kind]:
+                break
+            done, _ = await asyncio.wait({attempt}, timeout=ends[kind] - now)
+            if done:
+                return attempt.result()
+    except asyncio.CancelledError:  # the run was cancelled: so is the attempt
+        attempt.cancel()
+        raise
+    attempt.cancel()
+    with contextlib.suppress(asyncio.CancelledError, Exception):  # what it did meanwhile
+        await attempt
+    raise NodeTimeoutError(
+        node,
+        time.monotonic() - started,
+        kind=kind,  # type: ignore[arg-type]
+        idle_timeout=idle_limit,  # type: ignore[arg-type]
+        run_timeout=run_limit,  # type: ignore[arg-type]
+    )

@@ -1,0 +1,446 @@
+"""Error handlers and timeouts (issue 15, item 2), as LangGraph 1.2 defines them: the same
+graph runs on both libraries, sync and async, on both savers; they must agree on the
+stream chunks (updates, tasks, values), on what the run raised, on how many attempts a
+node took, and on the saved thread (values, next, the tasks' errors, pending writes)."""
+
+from __future__ import annotations
+
+import asyncio
+import operator
+import re
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Annotated, Any, TypedDict
+
+import pytest
+
+from .harness import canonical, normalise_stream, tidy
+from .scenarios import SAVERS
+
+LIBRARIES = ("langgraph", "graphkit")
+MODES = ["updates", "tasks", "values"]
+THREAD = {"configurable": {"thread_id": "t"}}
+elapsed = re.compile(r" \(elapsed: [0-9.]+s\)")
+# LangGraph 1.2.24's Interrupt has a response_schema graphkit lacks (compatibility page)
+hex_id = re.compile(r"\b[0-9a-f]{32}\b")  # an interrupt's id: its task's, which differ
+no_schema = re.compile(r"(, response_schema=None|'response_schema': None, )")
+
+
+def their_saver(saver: str, is_async: bool) -> str:
+    """LangGraph's SqliteSaver is sync only: an async run is compared with LangGraph's
+    in-memory saver (what a user sees does not depend on the saver)."""
+    return "memory" if is_async else saver
+
+
+class State(TypedDict):
+    log: Annotated[list, operator.add]
+
+
+def names(library: str) -> dict[str, Any]:
+    """What a scenario needs from one library, by name."""
+    if library == "langgraph":
+        from langgraph.errors import NodeError
+        from langgraph.graph import START, StateGraph
+        from langgraph.runtime import Runtime
+        from langgraph.types import Command, RetryPolicy, Send, TimeoutPolicy, interrupt
+    else:
+        from graphkit import START, Command, RetryPolicy, Send, StateGraph, interrupt
+        from graphkit.errors import NodeError
+        from graphkit.pregel.runtime import Runtime
+        from graphkit.types import TimeoutPolicy
+    return dict(
+        StateGraph=StateGraph, START=START, Command=Command, RetryPolicy=RetryPolicy,
+        Send=Send, TimeoutPolicy=TimeoutPolicy, interrupt=interrupt, NodeError=NodeError,
+        Runtime=Runtime,
+    )  # fmt: skip
+
+
+def failing(calls: list[str], name: str, is_async: bool) -> Callable[[Any], Any]:
+    if is_async:
+
+        async def fail_async(state: Any) -> Any:
+            calls.append(name)
+            raise ValueError(f"{name} broke")
+
+        return fail_async
+
+    def fail(state: Any) -> Any:
+        calls.append(name)
+        raise ValueError(f"{name} broke")
+
+    return fail
+
+
+def log(text: str) -> Callable[[Any], dict[str, list[str]]]:
+    return lambda state: {"log": [text]}
+
+
+# -- error handler scenarios: builder(lib, calls, is_async) -> (builder, input) ---------------
+
+
+def handled_beside_a_sibling(lib: dict[str, Any], calls: list[str], is_async: bool) -> Any:
+    """A failing node with a handler beside one that works; the failed node's edge is
+    not taken; the handler is told which node failed and why."""
+    NodeError = lib["NodeError"]
+
+    def handler(state: State, error: NodeError) -> dict:  # type: ignore[valid-type]
+        return {"log": [f"handled {error.node}: {error.error}"]}  # type: ignore[attr-defined]
+
+    builder = lib["StateGraph"](State)
+    builder.add_node("bad", failing(calls, "bad", is_async), error_handler=handler)
+    builder.add_node("ok", log("ok"))
+    builder.add_node("after", log("after"))
+    builder.add_edge(lib["START"], "bad")
+    builder.add_edge(lib["START"], "ok")
+    builder.add_edge("bad", "after")
+    return builder, {"log": []}
+
+
+def handler_routes_on(lib: dict[str, Any], calls: list[str], is_async: bool) -> Any:
+    """The handler returns a Command that goes to a fallback node; retries come first."""
+    Command = lib["Command"]
+    builder = lib["StateGraph"](State)
+    retry = lib["RetryPolicy"](max_attempts=3, initial_interval=0.0, jitter=False,
+                               retry_on=ValueError)  # fmt: skip
+    builder.add_node(
+        "bad",
+        failing(calls, "bad", is_async),
+        retry_policy=retry,
+        error_handler=lambda state: Command(update={"log": ["handler"]}, goto="fallback"),
+    )
+    builder.add_node("fallback", log("fallback"))
+    builder.add_node("after", log("after"))
+    builder.add_edge(lib["START"], "bad")
+    builder.add_edge("bad", "after")
+    return builder, {"log": []}
+
+
+def handler_fails_too(lib: dict[str, Any], calls: list[str], is_async: bool) -> Any:
+    """A handler that raises fails the run with its own error."""
+
+    def handler(state: State) -> dict:
+        raise RuntimeError("handler broke")
+
+    builder = lib["StateGraph"](State)
+    builder.add_node("bad", failing(calls, "bad", is_async), error_handler=handler)
+    builder.add_edge(lib["START"], "bad")
+    return builder, {"log": []}
+
+
+def default_handler(lib: dict[str, Any], calls: list[str], is_async: bool) -> Any:
+    """``set_node_defaults(error_handler=...)`` covers the nodes without their own."""
+    NodeError = lib["NodeError"]
+
+    def fallback(state: State, error: NodeError) -> dict:  # type: ignore[valid-type]
+        return {"log": [f"default for {error.node}"]}  # type: ignore[attr-defined]
+
+    builder = lib["StateGraph"](State).set_node_defaults(error_handler=fallback)
+    builder.add_node("bad", failing(calls, "bad", is_async))
+    builder.add_node("own", failing(calls, "own", is_async), error_handler=log("own handler"))
+    builder.add_edge(lib["START"], "bad")
+    builder.add_edge(lib["START"], "own")
+    return builder, {"log": []}
+
+
+def send_fails(lib: dict[str, Any], calls: list[str], is_async: bool) -> Any:
+    """A task sent with Send fails; its handler gets the packet as its input."""
+    Send, NodeError = lib["Send"], lib["NodeError"]
+
+    def worker(item: int) -> dict:
+        calls.append(f"worker {item}")
+        if item == 1:
+            raise ValueError(f"item {item}")
+        return {"log": [f"item {item}"]}
+
+    def handler(item: int, error: NodeError) -> dict:  # type: ignore[valid-type]
+        return {"log": [f"handled {item}: {error.error}"]}  # type: ignore[attr-defined]
+
+    builder = lib["StateGraph"](State)
+    builder.add_node("worker", worker, error_handler=handler)
+    builder.add_conditional_edges(lib["START"], lambda s: [Send("worker", i) for i in range(3)])
+    return builder, {"log": []}
+
+
+HANDLED = {
+    "beside_a_sibling": handled_beside_a_sibling,
+    "routes_on": handler_routes_on,
+    "fails_too": handler_fails_too,
+    "default_handler": default_handler,
+    "send_fails": send_fails,
+}
+
+
+def observe(library: str, scenario: Callable[..., Any], saver: str, is_async: bool) -> list:
+    """What a user sees of one run: the tidied chunks, the error, the attempts, and the
+    saved thread."""
+    lib, calls = names(library), []
+    builder, given = scenario(lib, calls, is_async)
+    with SAVERS[saver](library) as checkpointer:
+        app = builder.compile(checkpointer=checkpointer)
+        chunks, error = drain(app, given, is_async)
+        return [*chunks, error, sorted(calls), *saved_thread(app)]
+
+
+def drain(app: Any, given: Any, is_async: bool, config: Any = THREAD) -> tuple[list[str], Any]:
+    async def run_async() -> tuple[list, Any]:
+        seen: list = []
+        try:
+            async for chunk in app.astream(given, config, stream_mode=MODES):
+                seen.append(chunk)
+        except Exception as error:
+            return seen, type(error).__name__
+        return seen, None
+
+    if is_async:
+        seen, error = asyncio.run(run_async())
+    else:
+        seen, error = [], None
+        try:
+            for chunk in app.stream(given, config, stream_mode=MODES):
+                seen.append(chunk)
+        except Exception as caught:
+            error = type(caught).__name__
+    lines = normalise_stream(without_ids(tidy(seen)))
+    return [hex_id.sub("ID", no_schema.sub("", line)) for line in lines], error
+
+
+def without_ids(chunks: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """Tasks of one step finish in any order, so their tidied ids ("task-N", numbered as
+    they appear) do too: tasks are known by name here."""
+    return [
+        (mode, {k: v for k, v in chunk.items() if k != "id"} if mode == "tasks" else chunk)
+        for mode, chunk in chunks
+    ]
+
+
+def saved_thread(app: Any) -> list[str]:
+    """The saved thread as get_state shows it, and the channels of its pending writes."""
+    snapshot = app.get_state(THREAD)
+    # (graphkit plans pull tasks by name, LangGraph by insertion: see the compatibility page)
+    tasks = sorted((task.name, elapsed.sub("", task.error or "")) for task in snapshot.tasks)
+    saved = app.checkpointer.get_tuple(THREAD)
+    channels = sorted(channel for _, channel, _ in saved.pending_writes)
+    steps = [state.metadata["step"] for state in app.get_state_history(THREAD)]
+    return [canonical(snapshot.values), canonical(snapshot.next), canonical(tasks), channels,
+            steps]  # fmt: skip
+
+
+@pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
+@pytest.mark.parametrize("saver", sorted(SAVERS))
+@pytest.mark.parametrize("scenario", sorted(HANDLED))
+def test_error_handlers_agree(scenario, saver, is_async):
+    expected = observe("langgraph", HANDLED[scenario], their_saver(saver, is_async), is_async)
+    assert observe("graphkit", HANDLED[scenario], saver, is_async) == expected
+
+
+@pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
+@pytest.mark.parametrize("saver", sorted(SAVERS))
+def test_an_interrupted_handler_resumes_without_rerunning_the_failed_node(saver, is_async):
+    def scenario(library: str) -> list:
+        lib, calls = names(library), []
+        NodeError, interrupt = lib["NodeError"], lib["interrupt"]
+        kind = saver if library == "graphkit" else their_saver(saver, is_async)
+
+        def handler(state: State, error: NodeError) -> dict:  # type: ignore[valid-type]
+            answer = interrupt(f"{error.node} failed: retry?")  # type: ignore[attr-defined]
+            return {"log": [f"answered {answer}"]}
+
+        builder = lib["StateGraph"](State)
+        builder.add_node("bad", failing(calls, "bad", is_async), error_handler=handler)
+        builder.add_node("ok", log("ok"))
+        builder.add_edge(lib["START"], "bad")
+        builder.add_edge(lib["START"], "ok")
+        with SAVERS[kind](library) as checkpointer:
+            app = builder.compile(checkpointer=checkpointer)
+            first = drain(app, {"log": []}, is_async)
+            paused = saved_thread(app)
+            second = drain(app, lib["Command"](resume="yes"), is_async)
+            return [first, paused, second, sorted(calls), *saved_thread(app)]
+
+    assert scenario("graphkit") == scenario("langgraph")
+
+
+# -- timeouts: async nodes only, as in LangGraph -------------------------------------------
+
+
+def slow(calls: list[str], seconds: float) -> Callable[[Any], Any]:
+    async def sleeper(state: Any) -> dict:
+        calls.append("slow")
+        await asyncio.sleep(seconds)
+        return {"log": ["slow done"]}
+
+    return sleeper
+
+
+def run_timeout(lib: dict[str, Any], calls: list[str]) -> Any:
+    builder = lib["StateGraph"](State)
+    builder.add_node("slow", slow(calls, 0.3), timeout=0.05)
+    builder.add_edge(lib["START"], "slow")
+    return builder
+
+
+def timeout_retried(lib: dict[str, Any], calls: list[str]) -> Any:
+    """NodeTimeoutError is retried by the default retry_on; each attempt is timed."""
+    retry = lib["RetryPolicy"](max_attempts=2, initial_interval=0.0, jitter=False)
+    builder = lib["StateGraph"](State)
+    builder.add_node("slow", slow(calls, 0.3), timeout=timedelta(milliseconds=50),
+                     retry_policy=retry)  # fmt: skip
+    builder.add_edge(lib["START"], "slow")
+    return builder
+
+
+def timeout_handled(lib: dict[str, Any], calls: list[str]) -> Any:
+    NodeError = lib["NodeError"]
+
+    def handler(state: State, error: NodeError) -> dict:  # type: ignore[valid-type]
+        failure = error.error  # type: ignore[attr-defined]
+        return {"log": [f"{type(failure).__name__} {failure.kind} {failure.timeout}"]}
+
+    builder = lib["StateGraph"](State)
+    builder.add_node("slow", slow(calls, 0.3), timeout=0.05, error_handler=handler)
+    builder.add_edge(lib["START"], "slow")
+    return builder
+
+
+def beating(lib: dict[str, Any], calls: list[str], how: str, refresh_on: str) -> Any:
+    """Five pauses of 30 ms under an idle timeout of 80 ms: a heartbeat (or, under
+    ``refresh_on="auto"``, a streamed chunk) after each keeps the node alive."""
+    Runtime, TimeoutPolicy = lib["Runtime"], lib["TimeoutPolicy"]
+
+    async def working(state: State, runtime: Runtime) -> dict:  # type: ignore[valid-type]
+        calls.append(how)
+        for step in range(5):
+            await asyncio.sleep(0.03)
+            if how == "heartbeat":
+                runtime.heartbeat()  # type: ignore[attr-defined]
+            elif how == "writer":
+                runtime.stream_writer({"step": step})  # type: ignore[attr-defined]
+        return {"log": [f"{how} done"]}
+
+    builder = lib["StateGraph"](State)
+    policy = TimeoutPolicy(idle_timeout=0.08, refresh_on=refresh_on)
+    builder.add_node("working", working, timeout=policy)
+    builder.add_edge(lib["START"], "working")
+    return builder
+
+
+def default_timeout(lib: dict[str, Any], calls: list[str]) -> Any:
+    builder = lib["StateGraph"](State).set_node_defaults(timeout=0.05)
+    builder.add_node("slow", slow(calls, 0.3))
+    builder.add_node("quick", slow(calls, 0.0))
+    builder.add_edge(lib["START"], "slow")
+    builder.add_edge(lib["START"], "quick")
+    return builder
+
+
+TIMED = {
+    "run_timeout": run_timeout,
+    "retried": timeout_retried,
+    "handled": timeout_handled,
+    "heartbeat_keeps_alive": lambda lib, calls: beating(lib, calls, "heartbeat", "auto"),
+    "silence_times_out": lambda lib, calls: beating(lib, calls, "nothing", "auto"),
+    "chunks_keep_alive": lambda lib, calls: beating(lib, calls, "writer", "auto"),
+    "chunks_do_not_count": lambda lib, calls: beating(lib, calls, "writer", "heartbeat"),
+    "default_timeout": default_timeout,
+}
+
+
+@pytest.mark.parametrize("saver", sorted(SAVERS))
+@pytest.mark.parametrize("scenario", sorted(TIMED))
+def test_timeouts_agree(scenario, saver):
+    def seen(library: str) -> list:
+        lib, calls = names(library), []
+        builder = TIMED[scenario](lib, calls)
+        with SAVERS[saver if library == "graphkit" else "memory"](library) as checkpointer:
+            app = builder.compile(checkpointer=checkpointer)
+            chunks, error = drain(app, {"log": []}, True)
+            return [*chunks, error, sorted(calls), *saved_thread(app)]
+
+    assert seen("graphkit") == seen("langgraph")
+
+
+def test_the_timeout_error_says_which_limit_fired():
+    from langgraph.errors import NodeTimeoutError as Theirs
+
+    from graphkit.errors import NodeTimeoutError as Ours
+
+    for limits in ({"kind": "run", "run_timeout": 0.05},
+                   {"kind": "idle", "idle_timeout": 0.08, "run_timeout": 2.0}):  # fmt: skip
+        ours, theirs = Ours("n", 0.0812, **limits), Theirs("n", 0.0812, **limits)
+        assert str(ours) == str(theirs)
+        assert (ours.kind, ours.timeout, ours.elapsed) == (theirs.kind, theirs.timeout, 0.0812)
+        assert not isinstance(ours, TimeoutError)  # so that the default retry_on retries it
+
+
+def as_policy(policy: Any, given: Any) -> Any:
+    """``("policy", run, idle, refresh_on)`` as a TimeoutPolicy; anything else as given."""
+    if not isinstance(given, tuple):
+        return given
+    run, idle, refresh_on = given[1:]
+    return policy(run_timeout=run, idle_timeout=idle, refresh_on=refresh_on)
+
+
+VALUES = [
+    0.5,
+    timedelta(seconds=2),
+    None,
+    ("policy", 1.0, None, "heartbeat"),
+    ("policy", None, 0.25, "auto"),
+    ("policy", None, None, "auto"),
+]
+
+
+@pytest.mark.parametrize("given", VALUES)
+def test_timeout_values_are_read_alike(given):
+    from langgraph.types import TimeoutPolicy as Theirs
+
+    from graphkit.types import TimeoutPolicy as Ours
+
+    def coerced(policy: Any) -> Any:
+        value = as_policy(policy, given)
+        made = policy.coerce(value)
+        return None if made is None else (made.run_timeout, made.idle_timeout, made.refresh_on)
+
+    assert coerced(Ours) == coerced(Theirs)
+
+
+@pytest.mark.parametrize("given", [0, -1, "soon", ("policy", 1.0, None, "sometimes")])
+def test_bad_timeouts_are_refused_alike(given):
+    for library in LIBRARIES:
+        lib = names(library)
+        value = as_policy(lib["TimeoutPolicy"], given)
+        with pytest.raises(ValueError):
+            lib["StateGraph"](State).add_node("a", slow([], 0), timeout=value)
+
+
+def test_a_sync_node_with_a_timeout_is_refused_at_compile():
+    messages = []
+    for library in LIBRARIES:
+        lib = names(library)
+        builder = lib["StateGraph"](State).add_node("sync", log("x"), timeout=1.0)
+        builder.add_edge(lib["START"], "sync")
+        with pytest.raises(ValueError) as raised:
+            builder.compile()
+        messages.append(str(raised.value))
+    assert messages[1].startswith(messages[0])  # graphkit adds how to fix it
+
+
+@pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
+def test_step_timeout_fails_the_step_with_timeout_error(is_async):
+    def seen(library: str) -> Any:
+        lib = names(library)
+        builder = lib["StateGraph"](State)
+        if is_async:
+            builder.add_node("slow", slow([], 0.5))
+        else:
+            import time
+
+            builder.add_node("slow", lambda state: time.sleep(0.5) or {"log": ["late"]})
+        builder.add_node("quick", log("quick"))
+        builder.add_edge(lib["START"], "slow")
+        builder.add_edge(lib["START"], "quick")
+        app = builder.compile()
+        app.step_timeout = 0.1
+        return drain(app, {"log": []}, is_async, config=None)[1]
+
+    assert seen("graphkit") == seen("langgraph") == "TimeoutError"
