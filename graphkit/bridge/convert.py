@@ -33,8 +33,6 @@ TESTED_LANGGRAPH = ((1, 2), (1, 3))
 """The LangGraph releases ``from_langgraph`` is tested with, >=1.2,<1.3 (lowest
 included, highest excluded); others get a warning."""
 
-_NODE_OPTIONS = ("cache_policy",)
-
 
 def from_langgraph(compiled: Any, *, checkpointer: Any = None) -> CompiledGraph:
     """A graphkit ``CompiledGraph`` that behaves as the compiled LangGraph graph does.
@@ -151,7 +149,7 @@ class _Converter:
             return self.graphs[id(compiled)]
         source = compiled.builder
         where = f"LangGraph graph {compiled.name!r}"
-        _refuse_compile_options(compiled, source, where)
+        _refuse_compile_options(compiled, where)
         builder = StateGraph(
             self.schema(source.state_schema, where),
             self.schema(source.context_schema, where),
@@ -161,6 +159,8 @@ class _Converter:
         defaults = getattr(source, "_node_defaults", None)
         if defaults is not None and defaults.retry_policy is not None:
             builder.set_node_defaults(retry_policy=_retry(defaults.retry_policy))
+        if defaults is not None and getattr(defaults, "cache_policy", None) is not None:
+            builder.set_node_defaults(cache_policy=defaults.cache_policy)  # (duck-typed)
         if defaults is not None and getattr(defaults, "timeout", None) is not None:
             builder.set_node_defaults(timeout=_timeout(defaults.timeout))
         if defaults is not None and getattr(defaults, "error_handler", None) is not None:
@@ -182,6 +182,7 @@ class _Converter:
             builder.compile(
                 self.saver if not subgraph else _subgraph_saver(compiled.checkpointer, self.saver),
                 store=compiled.store,
+                cache=getattr(compiled, "cache", None),  # get / set / clear, as graphkit's
                 interrupt_before=_breakpoints(compiled.interrupt_before_nodes),
                 interrupt_after=_breakpoints(compiled.interrupt_after_nodes),
                 debug=compiled.debug,
@@ -194,12 +195,6 @@ class _Converter:
 
     def node(self, builder: Any, name: str, spec: Any, where: str, nodes: Any) -> None:
         where = f"{where}, node {name!r}"
-        for option in _NODE_OPTIONS:
-            if getattr(spec, option, None):
-                raise NotImplementedError(
-                    f"{where} sets {option}={getattr(spec, option)!r}, which graphkit does not "
-                    "support yet; remove it from add_node to convert this graph."
-                )
         ends = spec.ends or None
         handler_spec = nodes.get(getattr(spec, "error_handler_node", None) or "")
         handler = None
@@ -216,6 +211,7 @@ class _Converter:
             destinations=dict(ends) if isinstance(ends, dict) else ends,
             error_handler=handler,
             timeout=None if timeout is None else _timeout(timeout),
+            cache_policy=getattr(spec, "cache_policy", None),  # LangGraph's works as it is
         )
 
     def callable(self, runnable: Any, where: str, *, node: bool) -> Any:
@@ -336,15 +332,12 @@ def _pydantic_defaults(schema: Any) -> dict[str, Any]:
     return defaults
 
 
-def _refuse_compile_options(compiled: Any, source: Any, where: str) -> None:
+def _refuse_compile_options(compiled: Any, where: str) -> None:
     options = {
-        "cache": getattr(compiled, "cache", None),
         "cache_policy": getattr(compiled, "cache_policy", None),
         "retry_policy (on the compiled graph)": getattr(compiled, "retry_policy", None) or None,
         "with_config(...)": getattr(compiled, "config", None) or None,
     }
-    defaults = getattr(source, "_node_defaults", None)
-    options["set_node_defaults(cache_policy=...)"] = getattr(defaults, "cache_policy", None)
     for option, value in options.items():
         if value is not None:
             raise NotImplementedError(

@@ -64,7 +64,8 @@ def highlight(svg: str, superstep: Any, phase: str) -> str:
       one, with its edge out);
     * execute: while the step has no Execution yet, its nodes are ``running``; after,
       a task that raised is ``error``, one that paused in ``interrupt()`` is
-      ``interrupted``, one that wrote anything is ``wrote pending``, and so is
+      ``interrupted``, one served from the node cache ``cached``, one that wrote
+      anything is ``wrote pending``, and so is
       each edge whose channel its source wrote (the router's choice, not applied);
     * update: the same marks, now ``wrote applied``; a failed step has no Update,
       nothing of it is applied, and only its errors stay marked.
@@ -148,6 +149,8 @@ def _phase_marks(index: _Index, superstep: Any, phase: str) -> dict[str, set[str
                         _mark(marks, index.edge_ids(result.task.node, other.task.node), state)
         if result.interrupts:
             _mark(marks, node_ids, "interrupted")
+        if getattr(result, "cached", False):  # not run: its writes came from the cache
+            _mark(marks, node_ids, "cached")
         if result.error is not None or discarded:
             continue
         # Pending writes (after Execute) are drawn dashed; applied ones (after Update)

@@ -62,7 +62,16 @@ TINTS = {
 """A pale fill per colour, under dark text: readable on a light page and, as the graph
 sits on its own light panel, on a dark one."""
 
-PHASE_CLASSES = ("planned", "running", "wrote", "pending", "applied", "error", "interrupted")
+PHASE_CLASSES = (
+    "planned",
+    "running",
+    "wrote",
+    "cached",
+    "pending",
+    "applied",
+    "error",
+    "interrupted",
+)
 OVERLAY_CLASSES = ("ran", "traversed", "failed")
 
 STYLE_ID = "gk-style"
@@ -77,6 +86,8 @@ _NODE_STATES = (
     ("planned", "blue", "stroke-width: 2.5px; stroke-dasharray: none;"),
     ("running", "orange", "stroke-width: 3px; stroke-dasharray: 2 3;"),
     ("wrote", "green", "stroke-width: 2.5px;"),
+    # served from the node cache: it did not run, its cached writes apply (dotted sky)
+    ("cached", "sky", "stroke-width: 3px; stroke-dasharray: 1 3;"),
     ("interrupted", "purple", "stroke-width: 3px; stroke-dasharray: 9 3 2 3;"),
     ("error", "vermillion", "stroke-width: 4px; stroke-dasharray: none;"),
 )

@@ -44,6 +44,7 @@ _KEYS = (
     ("running", "running"),
     ("wrote pending", "wrote, pending (after Execute)"),
     ("wrote applied", "applied (after Update)"),
+    ("cached", "from the cache"),
     ("interrupted", "interrupted"),
     ("error", "error"),
 )

@@ -4,7 +4,9 @@ by name; `as_graphkit`, the version warning and the debugger's entry point."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import operator
 import subprocess
 import sys
 import warnings
@@ -266,11 +268,21 @@ def _one_node_graph(**options: Any) -> Any:
     return builder.add_edge(START, "inc").compile()
 
 
-def test_a_refused_option_names_itself_and_its_node() -> None:
+def test_a_cached_node_and_its_cache_are_carried_over() -> None:
+    """LangGraph's CachePolicy and cache work as graphkit's (same interface): the second
+    run of the converted graph is served from LangGraph's cache object."""
+    from langgraph.cache.memory import InMemoryCache
     from langgraph.types import CachePolicy
 
-    with pytest.raises(NotImplementedError, match=r"node 'inc' sets cache_policy=CachePolicy"):
-        from_langgraph(_one_node_graph(cache_policy=CachePolicy()))
+    source = _one_node_graph(cache_policy=CachePolicy())
+    cache = InMemoryCache()
+    source.cache = cache
+    app = from_langgraph(source)
+    assert app.cache is cache
+    first = app.trace({"n": 1})
+    second = app.trace({"n": 1})
+    assert first.values == second.values
+    assert [r.cached for s in second.steps for r in s.execution.results][-1] is True
 
 
 def test_a_custom_channel_is_refused_by_name() -> None:
@@ -611,3 +623,39 @@ def test_a_module_global_graph_called_in_a_node_is_converted_too() -> None:
         assert graph.invoke(command(resume="R"), config) == {"x": "R"}
     run = converted.trace({"x": ""}, {"configurable": {"thread_id": "u"}})
     assert run.steps[-1].execution.results[0].subruns  # recorded as graphkit's subgraph
+
+
+def test_error_handlers_and_timeouts_are_carried_over() -> None:
+    """Own and default error handlers (LangGraph's NodeError parameter injected as
+    graphkit's) and a node timeout give the converted graph LangGraph's result."""
+    from langgraph.errors import NodeError
+    from langgraph.graph import START, StateGraph
+
+    class State(TypedDict):
+        log: Annotated[list, operator.add]
+
+    def broken(state: State) -> dict:
+        raise ValueError("boom")
+
+    def own(state: State, error: NodeError) -> dict:
+        return {"log": [f"own {error.node}: {error.error}"]}
+
+    def fallback(state: State, error: NodeError) -> dict:
+        return {"log": [f"default {error.node}"]}
+
+    async def slow(state: State) -> dict:
+        await asyncio.sleep(1)
+        return {"log": ["slow"]}
+
+    builder = StateGraph(State).set_node_defaults(error_handler=fallback)
+    builder.add_node("bad", broken, error_handler=own)
+    builder.add_node("bad2", broken)
+    builder.add_node("slow", slow, timeout=0.05)
+    for node in ("bad", "bad2", "slow"):
+        builder.add_edge(START, node)
+    source = builder.compile()
+    expected = asyncio.run(source.ainvoke({"log": []}))
+    got = asyncio.run(from_langgraph(source).ainvoke({"log": []}))
+    assert sorted(got["log"]) == sorted(expected["log"]) == [
+        "default bad2", "default slow", "own bad: boom",
+    ]  # fmt: skip

@@ -77,3 +77,19 @@ def test_the_debugger_tasks_tab_shows_the_cached_column():
     tasks = session.view().tables["tasks"]
     assert "cached" in tasks.columns
     assert tasks[["node", "cached", "attempts"]].values.tolist() == [["a", "True", "0"]]
+
+
+def test_the_picture_draws_a_cached_task_apart_from_one_that_ran():
+    from graphkit.render.highlight import highlight
+
+    app = cached_app()
+    first, second = app.trace(INPUT), app.trace(INPUT)
+    svg = app.get_graph().draw_svg(engine="python")
+
+    def classes(run, phase):
+        marked = highlight(svg, run.step(1), phase)
+        return marked.split('<g id="node-a" class="')[1].split('"')[0].split()
+
+    assert "cached" not in classes(first, "execute") and "wrote" in classes(first, "execute")
+    assert {"cached", "wrote"} <= set(classes(second, "execute"))
+    assert "cached" in classes(second, "update")
