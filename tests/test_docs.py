@@ -56,6 +56,7 @@ PAGES = {
     "pregel.md": "",
     "caching.md": "",
     "errors-and-timeouts.md": "",
+    "functional.md": "",
     "store.md": "",
     "runtime.md": SEED + "input, config = {'token_count': 1}, None\n",
     "drawing.md": SEED,

@@ -72,6 +72,8 @@ LANGGRAPH_PLACES = [
     ("graphkit.types", "CachePolicy", "langgraph.types"),
     ("graphkit.pregel", "Pregel", "langgraph.pregel"),
     ("graphkit.pregel", "NodeBuilder", "langgraph.pregel"),
+    ("graphkit.func", "entrypoint", "langgraph.func"),
+    ("graphkit.func", "task", "langgraph.func"),
     ("graphkit.types", "GraphOutput", "langgraph.types"),
     ("graphkit.types", "StreamPart", "langgraph.types"),
     ("graphkit.types", "ValuesStreamPart", "langgraph.types"),

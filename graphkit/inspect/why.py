@@ -233,10 +233,20 @@ def _started_by(superstep: Superstep, task: Any) -> Finding:
 def _failure(superstep: Superstep, node: str) -> list[Reason]:
     """The step failed: this node raised, or a sibling did."""
     execution, n = superstep.execution, superstep.step
-    handled = execution is not None and any(r.handled for r in execution.results)
+    handled = execution is not None and any(
+        r.handled or (r.task.kind == "call" and r.error is not None) for r in execution.results
+    )
     if execution is None or (execution.error is None and not handled):
         return []
     mine = next(result for result in execution.results if result.task.node == node)
+    if mine.task.kind == "call" and mine.error is not None:
+        caller = next((r.task.node for r in execution.results if r.task.id == mine.task.parent),
+                      "its caller")  # fmt: skip
+        text = (
+            f"{node} raised {show_error(mine.error)}; the error went back to {caller}, "
+            f"which called it: {caller} decides whether the step fails."
+        )
+        return [Reason("raised", text, n)]
     if mine.handled:
         handler = next((r.task.node for r in execution.results if r.task.parent == mine.task.id),
                        "its error handler")  # fmt: skip

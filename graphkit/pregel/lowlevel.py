@@ -9,6 +9,7 @@ it subscribes to gets a new version.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -130,6 +131,38 @@ class Pregel(CompiledGraph):
         if kwargs.get("output_keys") is None:
             kwargs["output_keys"] = self.stream_channels_asis
         yield from super().stream(input, config, **kwargs)
+
+    def get_state(self, config: Mapping[str, Any], *, subgraphs: bool = False) -> Any:
+        """The thread's state; with one stream channel named alone, its bare value."""
+        return self._bare(super().get_state(config, subgraphs=subgraphs))
+
+    async def aget_state(self, config: Mapping[str, Any], *, subgraphs: bool = False) -> Any:
+        """``get_state`` for async code."""
+        return self._bare(await super().aget_state(config, subgraphs=subgraphs))
+
+    def get_state_history(self, config: Mapping[str, Any], **kwargs: Any) -> Any:
+        """The thread's checkpoints, newest first (bare values as in ``get_state``)."""
+        return (self._bare(snapshot) for snapshot in super().get_state_history(config, **kwargs))
+
+    async def aget_state_history(self, config: Mapping[str, Any], **kwargs: Any) -> Any:
+        """``get_state_history`` for async code."""
+        async for snapshot in super().aget_state_history(config, **kwargs):
+            yield self._bare(snapshot)
+
+    def _bare(self, snapshot: Any) -> Any:
+        """As in LangGraph, a state read through ``stream_channels="name"`` is that
+        channel's value (None while empty), and so is each finished task's result."""
+        key = self.stream_channels
+        if not isinstance(key, str):
+            return snapshot
+
+        def value(read: Any) -> Any:
+            return read.get(key) if isinstance(read, dict) else read
+
+        tasks = tuple(
+            dataclasses.replace(task, result=value(task.result)) for task in snapshot.tasks
+        )
+        return dataclasses.replace(snapshot, values=value(snapshot.values), tasks=tasks)
 
     def __repr__(self) -> str:
         return f"Pregel(nodes={list(self.nodes)}, channels={list(self.channels)})"

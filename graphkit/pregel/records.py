@@ -131,8 +131,15 @@ class Execution:
     @property
     def error(self) -> BaseException | None:
         """The first task error in plan order, if a task failed (and no error handler
-        took over)."""
-        return next((r.error for r in self.results if r.error is not None and not r.handled), None)
+        took over; a called task's error is its caller's to handle)."""
+        return next(
+            (
+                r.error
+                for r in self.results
+                if r.error is not None and not r.handled and r.task.kind != "call"
+            ),
+            None,
+        )
 
     @property
     def writes(self) -> list[tuple[str, str, Any]]:

@@ -244,6 +244,8 @@ class Stepper:
             results.sort(key=execution_order(plan, results))
         self.execution = Execution(plan.step, tuple(results), finish_order)
         for result in results:  # the first error in plan order
+            if result.task.kind == "call":  # its caller got its error or pause, and decides
+                continue
             if result.error is not None and not result.handled:
                 self._fail("error", result.error)
             if result.interrupts:
@@ -415,18 +417,29 @@ def task_cache_keys(
 
 def execution_order(plan: Plan, results: Sequence[TaskResult]) -> Any:
     """The sort key of an Execution's results: plan order; a task started while the step
-    ran (an error handler, a called task) right after the task it serves, in the order
-    they finished."""
+    ran (an error handler, a called task) right after the task it serves, by its path
+    (a caller's calls in the order it made them)."""
     index = {task.id: position for position, task in enumerate(plan.tasks)}
     parents = {result.task.id: result.task.parent for result in results}
-    arrival = {result.task.id: position for position, result in enumerate(results)}
 
-    def key(result: TaskResult) -> tuple[int, int]:
-        task_id, started_by = result.task.id, result.task.parent
-        if started_by is None:
-            return index.get(task_id, len(index)), -1
-        while started_by is not None and started_by not in index:
-            started_by = parents.get(started_by)
-        return index.get(started_by, len(index)) if started_by else len(index), arrival[task_id]
+    def key(result: TaskResult) -> tuple[Any, ...]:
+        root = result.task.id
+        while root not in index and parents.get(root) is not None:
+            root = parents[root]
+        started = result.task.parent is not None
+        return index.get(root, len(index)), started, _path_key(result.task.path)
 
     return key
+
+
+def _path_key(path: Any) -> tuple[Any, ...]:
+    """A task path made comparable whatever its parts: numbers in order, then text."""
+    parts: list[tuple[str, Any]] = []
+    for part in path:
+        if isinstance(part, tuple):
+            parts.append(("t", _path_key(part)))
+        elif isinstance(part, int) and not isinstance(part, bool):
+            parts.append(("i", f"{part:010d}"))
+        else:
+            parts.append(("s", str(part)))
+    return tuple(parts)

@@ -130,6 +130,8 @@ class ThreadLink:
         checkpoint, so that a resumed run does not run it again."""
         if result.reused:
             return
+        if result.interrupts and result.task.kind == "call":
+            return  # its caller saves the pause; on resume the call runs again
         if result.interrupts:
             answers = [(ANSWERS, list(result.answers))] if result.answers else []
             writes = [(INTERRUPT, list(result.interrupts)), *answers]

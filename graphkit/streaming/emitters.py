@@ -9,8 +9,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from graphkit.checkpoint.saver import checkpoint_config
-from graphkit.constants import PUSH
+from graphkit.constants import PUSH, RETURN
 from graphkit.pregel import phases
+from graphkit.pregel.calls import returned
 from graphkit.pregel.config import NOT_CARRIED
 from graphkit.pregel.records import Plan, Task, TaskResult
 from graphkit.pregel.runtime import task_config
@@ -62,7 +63,7 @@ class Values(Emitter):
         return self.flushed()
 
     def finished(self, result: TaskResult) -> Chunks:
-        if not result.interrupts:
+        if not result.interrupts or result.task.kind == "call":  # (its caller pauses too)
             return ()
         # LangGraph 1.2 shows them with the state so far (a single value: alone)
         values = self.stepper.output(self.keys)
@@ -94,6 +95,13 @@ class Updates(Emitter):
     """``{node: update}`` per task as it finishes; ``{"__interrupt__": ...}`` for a pause."""
 
     def finished(self, result: TaskResult) -> Chunks:
+        if result.task.kind == "call":
+            if result.ok and not result.reused:
+                chunk = CallUpdate({result.task.node: returned(result)})
+                if result.cached:
+                    chunk["__metadata__"] = {"cached": True}
+                yield "updates", chunk
+            return
         if result.interrupts:
             yield "updates", {INTERRUPT: result.interrupts}
         if chunk := self._chunk(result):
@@ -117,6 +125,11 @@ class Updates(Emitter):
         if len(update) < len(writes):  # a key written twice
             return {node.name: [{channel: value} for channel, value in writes]}
         return {node.name: shown(keys, update) if update else None}
+
+
+class CallUpdate(dict):  # type: ignore[type-arg]
+    """An updates chunk of a called task, ``{task: returned}``: shown as it is, whatever
+    output keys the run has."""
 
 
 class Checkpoints(Emitter):
@@ -156,6 +169,8 @@ class Tasks(Emitter):
     def finished(self, result: TaskResult) -> Chunks:
         if result.cached or result.reused:  # as in LangGraph: it did not run now, no result
             return ()
+        if result.task.kind == "call" and result.interrupts:
+            return ()  # as in LangGraph: a paused call has none (its caller reports it)
         payload = self._result(result)
         return self._with_debug("tasks", result.task.step, "task_result", payload)
 
@@ -187,7 +202,8 @@ class Tasks(Emitter):
 
     def _result(self, result: TaskResult) -> dict[str, Any] | None:
         node = self.graph.nodes.get(result.task.node)
-        if node is None or node.hidden:
+        is_call = result.task.kind == "call"
+        if (node is None or node.hidden) and not is_call:
             return None
         folded: dict[str, Any] = {}
         for channel, value in result.writes:
@@ -196,7 +212,7 @@ class Tasks(Emitter):
                 many = isinstance(previous, dict) and set(previous) == {"$writes"}
                 earlier = previous["$writes"] if many else [previous]
                 folded[channel] = {"$writes": [*earlier, value]}
-            elif channel in self.graph.stream_keys:
+            elif channel in self.graph.stream_keys or (is_call and channel == RETURN):
                 folded[channel] = value
         return {
             "id": result.task.id,

@@ -19,7 +19,7 @@ from graphkit.pregel.runtime import Runtime, current_scope
 from graphkit.pregel.stepper import Stepper
 from graphkit.pregel.threads import INTERRUPT
 from graphkit.streaming.aio import current_async_run
-from graphkit.streaming.emitters import EVENTS, STREAM_MODES, Tasks, emitters_for
+from graphkit.streaming.emitters import EVENTS, STREAM_MODES, CallUpdate, Tasks, emitters_for
 from graphkit.streaming.parts import Collector, Parts, checked_version
 
 if TYPE_CHECKING:
@@ -41,12 +41,17 @@ class Listener:
         self.callbacks: tuple[Any, ...] = ()
         self.sink: Any = None  # the run's MessagesSink, when "messages" is streamed
         self.call_started: Callable[[Any], None] | None = None
-        """Told of each task started while a step runs (an error handler on resume)."""
+        """Told of each task started while a step runs (a called task; an error handler
+        on resume)."""
 
     def send(self, item: Item) -> None:
         self.queue.append(item)
         if self.wake is not None:
             self.wake.set()
+
+    def finished(self, task_id: str) -> None:
+        """Mark where, among the chunks sent so far, a called task finished."""
+        self.queue.append(((), _FINISHED, task_id))
 
     def sender(self, namespace: tuple[str, ...], mode: str) -> Callable[[Any], None]:
         """A function sending its chunk here, in ``mode``, from ``namespace``."""
@@ -71,6 +76,7 @@ class StreamRun:
         "printed",
         "single",
         "stepper",
+        "stream_key",
         "subgraphs",
         "up",
     )
@@ -85,6 +91,9 @@ class StreamRun:
         output_keys = kwargs.pop("output_keys", None)
         # one key named alone (output_keys="x"): values chunks are its value, as in LangGraph
         self.one_key = output_keys if isinstance(output_keys, str) else None
+        # a low-level Pregel's one stream channel named alone: checkpoints show its value
+        alone = getattr(app, "stream_channels", None)
+        self.stream_key = alone if isinstance(alone, str) else None
         if output_keys is None:
             keys = app.spec.stream_keys
         else:
@@ -98,6 +107,8 @@ class StreamRun:
         # a subgraph's chunks go up when the caller or a parent asked for them
         down = tuple(dict.fromkeys((*up_modes, *(self.modes if self.subgraphs else ()))))
         live = {"custom", "messages"} & needed
+        if getattr(app, "calls_tasks", False):  # a called task's chunks come as it runs
+            live = live or {"updates", "tasks", "debug"} & needed
         self.listener = listener = Listener(down, threading.Event() if live else None)
         context = kwargs.pop("context", None)
         if context is None and parent is not None:
@@ -125,11 +136,16 @@ class StreamRun:
         """Run to the end, yielding chunks as ``stream`` documents them."""
         here, up, single, subgraphs = self.stepper.namespace, self.up, self.single, self.subgraphs
         modes, printed, parts, one_key = self.modes, self.printed, self.parts, self.one_key
+        stream_key = self.stream_key
         for namespace, mode, chunk in self._drive():
             if one_key is not None and mode == "values" and namespace == here:
                 chunk = _one_value(chunk, one_key)
             elif one_key is not None and mode == "updates" and namespace == here:
                 chunk = _one_update(chunk, one_key)
+            elif stream_key is not None and mode in ("checkpoints", "debug") and namespace == here:
+                chunk = _one_checkpoint(chunk, mode, stream_key)
+            if type(chunk) is CallUpdate:  # a plain dict for the user
+                chunk = dict(chunk)
             if up is not None and mode in up.modes:
                 up.send((namespace, mode, chunk))
             if mode in printed and namespace == here:
@@ -173,8 +189,10 @@ class StreamRun:
                 break
             results = []
             for result in stepper.iter_execute():
-                while queue:  # chunks sent by running tasks
-                    yield queue.popleft()
+                # chunks running tasks sent (before a called task finished, when it did)
+                if queue:
+                    called = result is not None and result.task.kind == "call"
+                    yield from _drain(queue, result.task.id if called else None)
                 if result is not None:  # (None: only chunks were waiting)
                     results.append(result)
                     yield from tell("finished", result)
@@ -190,19 +208,51 @@ class StreamRun:
 
 
 def _one_value(chunk: Any, key: str) -> Any:
-    """A values chunk for ``output_keys=key``: the key's value; a pause shows only its
-    interrupts."""
+    """A values chunk for ``output_keys=key``: the key's value; a pause shows its
+    interrupts (added to the value when that is a dict, as in LangGraph)."""
     if not isinstance(chunk, dict):
         return chunk
     if INTERRUPT in chunk:
-        return {INTERRUPT: chunk[INTERRUPT]}
+        value = chunk.get(key)
+        return (
+            {**value, INTERRUPT: chunk[INTERRUPT]}
+            if isinstance(value, dict)
+            else {INTERRUPT: chunk[INTERRUPT]}
+        )
     return chunk.get(key)
+
+
+def _one_checkpoint(chunk: Any, mode: str, key: str) -> Any:
+    """A checkpoint payload (mode "checkpoints", or a "debug" checkpoint event) whose
+    values are read through one stream channel named alone: that channel's value."""
+    event = mode == "debug" and isinstance(chunk, dict) and chunk.get("type") == "checkpoint"
+    payload = chunk["payload"] if event else chunk
+    if not isinstance(payload, dict) or not isinstance(payload.get("values"), dict):
+        return chunk
+    payload = {**payload, "values": payload["values"].get(key)}
+    return {**chunk, "payload": payload} if event else payload
+
+
+def _drain(queue: deque[Item], until: str | None) -> Iterator[Item]:
+    """The chunks waiting in ``queue``: all, or those sent before the called task
+    ``until`` finished (its ``Listener.finished`` mark), so that they keep their order."""
+    while queue:
+        namespace, mode, chunk = queue.popleft()
+        if mode is _FINISHED:
+            if chunk == until:
+                return
+            continue
+        yield namespace, mode, chunk
+
+
+_FINISHED: Any = object()  # the mode of the mark a finished called task leaves in the queue
 
 
 def _one_update(chunk: Any, key: str) -> Any:
     """An updates chunk for ``output_keys=key``: what each node wrote to the key (None
-    if nothing), as in LangGraph; ``__interrupt__`` and ``__metadata__`` stay as they are."""
-    if not isinstance(chunk, dict):
+    if nothing), as in LangGraph; ``__interrupt__`` and ``__metadata__`` stay as they are,
+    and so does a called task's (``CallUpdate``)."""
+    if not isinstance(chunk, dict) or isinstance(chunk, CallUpdate):
         return chunk
 
     def value(update: Any) -> Any:

@@ -1,0 +1,229 @@
+"""``@entrypoint``: a function as a one-node ``Pregel`` graph, as LangGraph builds it.
+
+The node (named after the function) wakes on ``__start__``, receives the input, and
+writes what it returns to ``__end__`` (the output) and to ``__previous__`` (what the
+next run on the thread gets as ``previous``); ``entrypoint.final(value, save)`` writes
+different values to the two. The tasks the function calls run in the same superstep,
+so a run is the input step and step 0; every call is a task of step 0's records.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from collections.abc import Callable, Sequence
+from datetime import timedelta
+from typing import Any, Generic, TypeVar, get_args, get_origin
+
+from graphkit.cache.base import node_namespace
+from graphkit.channels import EphemeralValue, LastValue
+from graphkit.constants import END, START
+from graphkit.diagnostics import calls as diagnose
+from graphkit.func.task import is_generator
+from graphkit.pregel.calls import count_calls, stop_using_cache, use_cache
+from graphkit.pregel.lowlevel import Pregel
+from graphkit.pregel.node_builder import ChannelWriteEntry, NodeBuilder
+from graphkit.pregel.runtime import current_scope
+from graphkit.pregel.spec import NodeSpec
+from graphkit.types import CachePolicy, RetryPolicy, TimeoutPolicy
+
+__all__ = ["PREVIOUS", "entrypoint"]
+
+PREVIOUS = "__previous__"
+"""The channel keeping what an entrypoint saved for its thread's next run."""
+
+INJECTED = ("config", "writer", "runtime", "store", "previous")
+"""What an entrypoint function may declare a parameter for, by name (LangGraph's)."""
+
+R = TypeVar("R")
+S = TypeVar("S")
+
+
+class entrypoint:  # (LangGraph's name: a decorator class)
+    """Make a function a workflow, as LangGraph's ``@entrypoint(...)``: the result is a
+    ``Pregel`` graph (``invoke``, ``stream``, ``get_state``... as any graph). The
+    function takes the input as its first parameter and may declare ``previous`` (what
+    the last run on the thread saved; needs a checkpointer), ``config``, ``writer``,
+    ``store`` and ``runtime``.
+
+    >>> from graphkit.checkpoint.memory import InMemorySaver
+    >>> @entrypoint(checkpointer=InMemorySaver())
+    ... def counter(step: int, previous: int | None = None) -> int:
+    ...     return (previous or 0) + step
+    >>> thread = {"configurable": {"thread_id": "1"}}
+    >>> counter.invoke(1, thread), counter.invoke(10, thread)
+    (1, 11)
+    >>> counter.trace(5, thread).steps[-1].plan.nodes
+    ['counter']
+    """
+
+    def __init__(
+        self,
+        checkpointer: Any = None,
+        store: Any = None,
+        cache: Any = None,
+        context_schema: type[Any] | None = None,
+        cache_policy: CachePolicy | None = None,
+        retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None,
+        timeout: float | timedelta | TimeoutPolicy | None = None,
+    ) -> None:
+        self.checkpointer, self.store, self.cache = checkpointer, store, cache
+        self.context_schema = context_schema
+        self.cache_policy = cache_policy
+        self.retry_policy = retry_policy
+        self.timeout = TimeoutPolicy.coerce(timeout)
+
+    @dataclasses.dataclass(frozen=True)
+    class final(Generic[R, S]):
+        """What an entrypoint returns to give the caller ``value`` while saving ``save``
+        for the thread's next run (its ``previous``).
+
+        >>> entrypoint.final(value="shown", save="kept").save
+        'kept'
+        """
+
+        value: R
+        save: S
+
+    def __call__(self, func: Callable[..., Any]) -> Pregel:
+        """The graph running ``func``."""
+        if not callable(func):
+            raise TypeError(diagnose.not_callable("entrypoint", func))
+        name = getattr(func, "__name__", type(func).__name__)
+        if is_generator(func):
+            raise NotImplementedError(diagnose.generator(name))
+        parameters = list(inspect.signature(func).parameters.values())
+        if not parameters:
+            raise ValueError(diagnose.no_parameter(name))
+        input_type, output_type, save_type = _types(func, parameters[0])
+        if self.timeout is not None and not _is_async(func):
+            raise ValueError(diagnose.sync_timeout(name).replace("Task", "Entrypoint", 1))
+        policies = self.retry_policy or ()
+        builder = NodeBuilder().subscribe_only(START).do(func)
+        node = builder.write_to(
+            ChannelWriteEntry(END, mapper=_returned), ChannelWriteEntry(PREVIOUS, mapper=_saved)
+        )
+        graph = Pregel(
+            nodes={name: node},
+            channels={
+                START: EphemeralValue(input_type),
+                END: LastValue(output_type),
+                PREVIOUS: LastValue(save_type),
+            },
+            input_channels=START,
+            output_channels=END,
+            stream_channels=END,
+            stream_mode="updates",
+            checkpointer=self.checkpointer,
+            store=self.store,
+            cache=self.cache,
+            retry_policy=policies,
+            name=name,
+            auto_validate=False,  # its channels are the runtime's own names, on purpose
+        )
+        wanted = tuple(p.name for p in parameters[1:] if p.name in INJECTED)
+        spec_node = graph.spec.nodes[name]
+        graph.spec = dataclasses.replace(
+            graph.spec,
+            nodes={
+                name: _entry_node(graph, spec_node, func, wanted, self.cache_policy, self.timeout)
+            },
+        )
+        graph.context_schema = self.context_schema  # type: ignore[attr-defined]
+        graph.calls_tasks = True  # type: ignore[attr-defined]  # (streamed as they run)
+        return graph
+
+
+def _returned(value: Any) -> Any:
+    return value.value if isinstance(value, entrypoint.final) else value
+
+
+def _saved(value: Any) -> Any:
+    return value.save if isinstance(value, entrypoint.final) else value
+
+
+def _types(func: Callable[..., Any], first: inspect.Parameter) -> tuple[Any, Any, Any]:
+    """The channel types: the input's annotation, and the output's and the saved
+    value's (both from ``-> entrypoint.final[output, saved]``)."""
+    empty = inspect.Signature.empty
+    input_type = first.annotation if first.annotation is not empty else Any
+    try:  # (annotations written as strings, e.g. under `from __future__ import annotations`)
+        returns = inspect.signature(func, eval_str=True).return_annotation
+    except NameError:  # a name the annotation uses is not importable here: no types
+        returns = empty
+    if returns is empty or returns is entrypoint.final or isinstance(returns, str):
+        return input_type, Any, Any
+    if get_origin(returns) is entrypoint.final:
+        types = get_args(returns)
+        if len(types) != 2:
+            raise TypeError(diagnose.bad_final_annotation())
+        return input_type, types[0], types[1]
+    return input_type, returns, returns
+
+
+def _is_async(func: Callable[..., Any]) -> bool:
+    return inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(
+        getattr(func, "__call__", None)  # noqa: B004
+    )
+
+
+def _entry_node(
+    graph: Pregel,
+    node: NodeSpec,
+    func: Callable[..., Any],
+    wanted: tuple[str, ...],
+    cache_policy: CachePolicy | None,
+    timeout: TimeoutPolicy | None,
+) -> NodeSpec:
+    """The entrypoint's node: ``func`` called with the input and the values it asked
+    for (``previous`` read from the step's state); the tasks it calls use ``graph``'s
+    cache."""
+    injected = tuple(name for name in wanted if name != "previous")
+    if "previous" in wanted and "runtime" not in injected:
+        injected = (*injected, "runtime")  # the runtime carries ``previous``
+
+    def arguments(given: dict[str, Any]) -> dict[str, Any]:
+        previous = _previous()
+        if given.get("runtime") is not None:
+            given["runtime"] = given["runtime"].override(previous=previous)
+        values = {name: given[name] for name in wanted if name in given}
+        if "previous" in wanted:
+            values["previous"] = previous
+        return values
+
+    if _is_async(func):
+
+        async def call_async(value: Any, **given: Any) -> Any:
+            cached = use_cache(graph.cache)
+            count_calls()
+            try:
+                return await func(value, **arguments(given))
+            finally:
+                stop_using_cache(cached)
+
+        call: Callable[..., Any] = call_async
+    else:
+
+        def call(value: Any, **given: Any) -> Any:
+            cached = use_cache(graph.cache)
+            count_calls()
+            try:
+                return func(value, **arguments(given))
+            finally:
+                stop_using_cache(cached)
+
+    return dataclasses.replace(
+        node, call=call, injected=injected, is_async=_is_async(func),
+        cache_policy=cache_policy, cache_namespace=node_namespace(node.name, func),
+        timeout=timeout,
+    )  # fmt: skip
+
+
+def _previous() -> Any:
+    """What the thread's last run saved (``__previous__`` in the step's state)."""
+    scope = current_scope()
+    work = scope.work if scope is not None else None
+    if work is None:
+        return None
+    channel = work.state.channels.get(PREVIOUS)
+    return channel.get() if channel is not None and channel.is_available() else None

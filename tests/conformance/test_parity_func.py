@@ -1,0 +1,412 @@
+"""LangGraph's functional API (issue 15, item 4): the same ``@entrypoint`` / ``@task``
+program runs on LangGraph and on graphkit, and a user sees the same results, stream
+chunks in every mode, saved state and history, sync and async, with both savers.
+
+The programs are in ``func_programs``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from .func_programs import ASYNC, SYNC, Side, approves, remembers, side
+from .harness import canonical, normalise_stream, tidy
+from .scenarios import SAVERS
+from .test_parity_stream_v2 import checkpoint_summary, plain_value
+
+MODES = ["updates", "values", "tasks", "checkpoints", "custom", "debug"]
+
+
+# -- observing a program ---------------------------------------------------------------------
+
+
+def lines(chunks: list[Any]) -> list[str]:
+    """The chunks as comparable lines: ids, timestamps and checkpoint ids left out."""
+    rows = []
+    for mode, chunk in tidy(chunks):
+        if mode == "checkpoints":
+            chunk = checkpoint_summary(chunk)
+        elif mode == "debug" and chunk["type"] == "checkpoint":
+            chunk = {**chunk, "payload": checkpoint_summary(chunk["payload"])}
+        rows.append((mode, plain_value(chunk)))
+    return normalise_stream(rows)
+
+
+def snapshot(state: Any) -> str:
+    tasks = [(t.name, plain_value(t.interrupts), plain_value(t.result)) for t in state.tasks]
+    metadata = state.metadata or {}
+    shown = (plain_value(state.values), state.next, tasks, metadata.get("step"))
+    return canonical((*shown, metadata.get("source")))
+
+
+def run_one(app: Any, given: Any, streamed: Any, invoked: Any, run_async: bool) -> tuple[Any, Any]:
+    """One input: streamed in every mode on one thread, invoked on another."""
+
+    async def consume() -> list[Any]:
+        return [chunk async for chunk in app.astream(given, streamed, stream_mode=MODES)]
+
+    def outcome(run: Callable[[], Any]) -> Any:
+        try:
+            return run()
+        except Exception as error:
+            return f"raised {type(error).__name__}"
+
+    if run_async:
+        chunks = outcome(lambda: asyncio.run(consume()))
+        return chunks, outcome(lambda: asyncio.run(app.ainvoke(given, invoked)))
+    chunks = outcome(lambda: list(app.stream(given, streamed, stream_mode=MODES)))
+    return chunks, outcome(lambda: app.invoke(given, invoked))
+
+
+def observe(name: str, library: str, saver: str, run_async: bool) -> dict[str, Any]:
+    """Each input on one thread: its stream in every mode; then invoke on another thread;
+    the first thread's state and history."""
+    s = side(library)
+    build = {**SYNC, **ASYNC}[name]
+    seen: dict[str, Any] = {}
+
+    with SAVERS[saver](library) as checkpointer:
+        app, inputs = build(s, checkpointer)
+        streamed, invoked = (
+            {"configurable": {"thread_id": "s"}},
+            {"configurable": {"thread_id": "i"}},
+        )
+        for index, given in enumerate(inputs):
+            chunks, result = run_one(app, given, streamed, invoked, run_async)
+            seen[f"stream {index}"] = chunks if isinstance(chunks, str) else lines(chunks)
+            seen[f"invoke {index}"] = canonical(plain_value(result))
+        seen["state"] = snapshot(app.get_state(streamed))
+        seen["history"] = [snapshot(state) for state in app.get_state_history(streamed)]
+    return seen
+
+
+# -- the tests -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("saver", SAVERS)
+@pytest.mark.parametrize("name", SYNC)
+def test_a_sync_program_runs_as_on_langgraph(name: str, saver: str) -> None:
+    # the oracle keeps its in-memory saver: both of its savers behave the same here
+    expected = observe(name, "langgraph", "memory", run_async=False)
+    assert observe(name, "graphkit", saver, run_async=False) == expected
+
+
+@pytest.mark.parametrize("name", [*ASYNC, "parallel", "approves", "remembers", "catches"])
+def test_a_program_runs_async_as_on_langgraph(name: str) -> None:
+    expected = observe(name, "langgraph", "memory", run_async=True)
+    assert observe(name, "graphkit", "memory", run_async=True) == expected
+
+
+def test_sqlite_savers_agree_on_an_interrupted_program() -> None:
+    """LangGraph's SqliteSaver as the oracle of graphkit's, on a resumed program."""
+    expected = observe("asks_in_task", "langgraph", "sqlite", run_async=False)
+    assert observe("asks_in_task", "graphkit", "sqlite", run_async=False) == expected
+
+
+@pytest.mark.parametrize("how", ["sync", "async"])
+def test_v2_parts_as_on_langgraph(how: str) -> None:
+    def run(library: str) -> list[str]:
+        s = side(library)
+        with SAVERS["memory"](library) as checkpointer:
+            app, _ = approves(s, checkpointer)
+            thread = {"configurable": {"thread_id": "v2"}}
+            parts = []
+            for given in ("cats", s.Command(resume="fine")):
+                # (copied as they come: LangGraph later changes an updates part's dict)
+                if how == "sync":
+                    stream = app.stream(given, thread, stream_mode=MODES, version="v2")
+                    parts += [copy.deepcopy(part) for part in stream]
+                else:
+
+                    async def collect(given: Any = given) -> list[Any]:
+                        stream = app.astream(given, thread, stream_mode=MODES, version="v2")
+                        return [copy.deepcopy(part) async for part in stream]
+
+                    parts += asyncio.run(collect())
+            chunks = [(part["type"], part["data"]) for part in parts]
+            interrupts = [plain_value(p.get("interrupts")) for p in parts if p["type"] == "values"]
+            return [*lines(chunks), canonical(interrupts)]
+
+    assert run("graphkit") == run("langgraph")
+
+
+def test_update_state_and_the_default_stream_as_on_langgraph() -> None:
+    """``update_state`` writes through the entrypoint's writers (``previous`` sees it);
+    the default stream mode is "updates"; ``invoke(stream_mode=...)`` lists chunks."""
+
+    def run(library: str) -> str:
+        s = side(library)
+        with SAVERS["memory"](library) as checkpointer:
+            app, _ = remembers(s, checkpointer)
+            thread = {"configurable": {"thread_id": "u"}}
+            first = list(app.stream(5, thread))
+            app.update_state(thread, 100)
+            state = app.get_state(thread)
+            after = app.invoke(1, thread)
+            chunks = app.invoke(2, thread, stream_mode="updates")
+            return canonical((first, snapshot(state), after, chunks))
+
+    assert run("graphkit") == run("langgraph")
+
+
+def _mistakes(s: Side) -> list[str]:
+    """What each mistake raises, by class."""
+
+    def raised(make: Callable[[], Any]) -> str:
+        try:
+            make()
+        except Exception as error:
+            return type(error).__name__
+        return "nothing"
+
+    @s.task
+    def plain(x: int) -> int:
+        return x
+
+    def generator() -> Any:
+        @s.entrypoint()
+        def gen(x: int) -> Any:
+            yield x
+
+    def no_parameter() -> Any:
+        @s.entrypoint()
+        def bare() -> int:
+            return 1
+
+    def sync_timeout() -> Any:
+        @s.task(timeout=1.0)
+        def slow(x: int) -> int:
+            return x
+
+    def wrong_arguments() -> Any:
+        @s.entrypoint()
+        def calls_badly(x: int) -> int:
+            return plain(x, 2, 3).result()
+
+        return calls_badly.invoke(1)
+
+    def async_task_in_sync_run() -> Any:
+        @s.task
+        async def later(x: int) -> int:
+            return x
+
+        @s.entrypoint()
+        def sync_entry(x: int) -> int:
+            return later(x).result()
+
+        return sync_entry.invoke(1)
+
+    def result_in_async_code() -> Any:
+        @s.task
+        async def later(x: int) -> int:
+            await asyncio.sleep(0.01)
+            return x
+
+        @s.entrypoint()
+        async def waits_wrongly(x: int) -> int:
+            return later(x).result()
+
+        return asyncio.run(asyncio.wait_for(waits_wrongly.ainvoke(1), 5))
+
+    return [
+        raised(result_in_async_code),
+        raised(lambda: plain(1)),  # called outside an entrypoint
+        raised(generator),
+        raised(no_parameter),
+        raised(sync_timeout),
+        raised(wrong_arguments),
+        raised(async_task_in_sync_run),
+    ]
+
+
+def test_mistakes_raise_what_langgraph_raises() -> None:
+    assert _mistakes(side("graphkit")) == _mistakes(side("langgraph"))
+
+
+def test_mistakes_are_named_with_their_fix() -> None:
+    from graphkit.func import entrypoint, task
+
+    @task
+    def plain(x: int) -> int:
+        return x
+
+    with pytest.raises(RuntimeError, match=r"'plain' was called outside a running entrypoint.*"
+                       r"plain\.func\(\.\.\.\)"):  # fmt: skip
+        plain(1)
+    with pytest.raises(ValueError, match=r"bare\(\) gets the run's input.*def bare\(inputs\)"):
+
+        @entrypoint()
+        def bare() -> int:
+            return 1
+
+    with pytest.raises(ValueError, match=r"'slow' is a sync function.*async def"):
+
+        @task(timeout=1.0)
+        def slow(x: int) -> int:
+            return x
+
+    @entrypoint()
+    def calls_badly(x: int) -> int:
+        return plain(x, 2).result()
+
+    with pytest.raises(TypeError, match=r"Task 'plain' was called with arguments that do not "
+                       r"fit its signature plain\(x: '?int'?\) -> '?int'?: too many"):  # fmt: skip
+        calls_badly.invoke(1)
+
+
+def test_cached_tasks_and_entrypoints_as_on_langgraph() -> None:
+    """A task with a cache policy runs once per key; a cached call streams its update
+    with ``"__metadata__": {"cached": True}`` and no task result; ``clear_cache``
+    forgets it; an entrypoint's own ``cache_policy`` caches the whole run's writes."""
+
+    def run(library: str) -> list[Any]:
+        s = side(library)
+        cache_module = importlib.import_module(f"{library}.cache.memory")
+        types = importlib.import_module(f"{library}.types")
+        cache, ran = cache_module.InMemoryCache(), []
+
+        @s.task(cache_policy=types.CachePolicy())
+        def slow(x: int) -> int:
+            ran.append(x)
+            return x * 2
+
+        @s.entrypoint(cache=cache)
+        def twice(x: int) -> int:
+            return slow(x).result() + slow(x + 1).result()
+
+        @s.entrypoint(cache=cache, cache_policy=types.CachePolicy())
+        def whole(x: int) -> int:
+            ran.append(-x)
+            return x
+
+        seen = [lines(list(twice.stream(1, stream_mode=MODES))) for _ in range(2)]
+        slow.clear_cache(cache)
+        seen.append(lines(list(twice.stream(1, stream_mode=["updates", "tasks"]))))
+        seen += [list(whole.stream(5)), list(whole.stream(5)), list(ran)]
+        return seen
+
+    assert run("graphkit") == run("langgraph")
+
+
+@pytest.mark.parametrize("how", ["sync", "async"])
+def test_messages_from_a_task_and_the_entrypoint_as_on_langgraph(how: str) -> None:
+    """Tokens of a chat model called in a task carry the task's metadata (its path marks
+    a call, ending in True); those called in the entrypoint carry the entrypoint's."""
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage
+
+    def run(library: str) -> list[Any]:
+        s = side(library)
+        model = GenericFakeChatModel(messages=iter([AIMessage("hello there"), AIMessage("bye")]))
+
+        @s.task
+        def ask(question: str) -> str:
+            return model.invoke(question).content
+
+        @s.entrypoint()
+        def chat(question: str) -> list:
+            return [ask(question).result(), model.invoke("again").content]
+
+        if how == "sync":
+            chunks = list(chat.stream("hi", stream_mode="messages"))
+        else:
+
+            async def collect() -> list[Any]:
+                return [chunk async for chunk in chat.astream("hi", stream_mode="messages")]
+
+            chunks = asyncio.run(collect())
+        keys = ("langgraph_step", "langgraph_node", "langgraph_triggers", "langgraph_path")
+        return [
+            (type(message).__name__, message.content, [metadata[key] for key in keys])
+            for message, metadata in chunks
+        ]
+
+    assert run("graphkit") == run("langgraph")
+
+
+def test_one_stream_channel_named_alone_reads_as_its_value_in_a_thread() -> None:
+    """The low-level rule entrypoints rely on (``stream_channels="name"``): the state,
+    the history, a task's result and the checkpoints stream show that channel's value;
+    a paused run's values chunk adds the interrupt to a dict value."""
+
+    def run(library: str) -> list[Any]:
+        s = side(library)
+        pregel = importlib.import_module(f"{library}.pregel")
+        channels = importlib.import_module(f"{library}.channels")
+
+        def ask(value: dict) -> dict:
+            return {**value, "answer": s.interrupt("ok?")}
+
+        node = pregel.NodeBuilder().subscribe_only("a").do(ask).write_to("b")
+        with SAVERS["memory"](library) as checkpointer:
+            app = pregel.Pregel(
+                nodes={"n": node},
+                channels={"a": channels.LastValue(dict), "b": channels.LastValue(dict)},
+                input_channels="a",
+                output_channels="b",
+                stream_channels="b",
+                checkpointer=checkpointer,
+            )
+            thread = {"configurable": {"thread_id": "1"}}
+            seen = []
+            for given in ({"q": 1}, s.Command(resume="y"), {"q": 2}):
+                # (copied as they come: LangGraph later adds the interrupt to the dict
+                # its checkpoint chunk holds)
+                stream = app.stream(given, thread, stream_mode=MODES)
+                seen.append(lines([copy.deepcopy(chunk) for chunk in stream]))
+            seen.append(snapshot(app.get_state(thread)))
+            seen.append([snapshot(state) for state in app.get_state_history(thread)])
+        return seen
+
+    assert run("graphkit") == run("langgraph")
+
+
+def test_an_entrypoint_run_inside_a_graph_node_streams_as_a_subgraph() -> None:
+    """An entrypoint invoked inside a ``StateGraph`` node: its chunks (and its calls')
+    come with the node's namespace under ``subgraphs=True``."""
+
+    def run(library: str) -> list[Any]:
+        s = side(library)
+        graph = importlib.import_module(f"{library}.graph" if library == "langgraph" else library)
+
+        @s.task
+        def inc(x: int) -> int:
+            return x + 1
+
+        @s.entrypoint()
+        def inner(x: int, writer):  # (a custom chunk sent by a task: see functional.md)
+            writer(f"inner got {x}")
+            return inc(x).result() * 2
+
+        def node(state: dict) -> dict:
+            return {"x": inner.invoke(state["x"])}
+
+        builder = graph.StateGraph(dict).add_node("node", node).add_edge(graph.START, "node")
+        app = builder.compile()
+        chunks = app.stream({"x": 1}, stream_mode=["updates", "custom"], subgraphs=True)
+        return [(tuple(part.split(":")[0] for part in ns), mode, c) for ns, mode, c in chunks]
+
+    assert run("graphkit") == run("langgraph")
+
+
+@pytest.mark.parametrize("saver", SAVERS)
+def test_durability_exit_keeps_the_pause_and_the_finished_calls(saver: str) -> None:
+    def run(library: str) -> list[str]:
+        s = side(library)
+        with SAVERS[saver](library) as checkpointer:
+            app, inputs = approves(s, checkpointer)
+            thread = {"configurable": {"thread_id": "exit"}}
+            seen = []
+            for given in inputs:
+                chunks = app.stream(given, thread, stream_mode=MODES, durability="exit")
+                seen.append(lines(list(chunks)))
+            seen.append([snapshot(state) for state in app.get_state_history(thread)])
+        return seen
+
+    assert run("graphkit") == run("langgraph")
