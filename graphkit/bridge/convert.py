@@ -24,6 +24,7 @@ from graphkit import managed as gk_managed
 from graphkit.bridge.interop import ConvertedGraph, wrap
 from graphkit.errors import warn
 from graphkit.pregel.app import CompiledGraph
+from graphkit.pregel.config import merge_configs
 from graphkit.pregel.records import Run
 from graphkit.types import RetryPolicy
 
@@ -190,6 +191,8 @@ class _Converter:
             )
         )
         app.step_timeout = getattr(compiled, "step_timeout", None)
+        if defaults := getattr(compiled, "config", None):  # with_config(...)
+            app.config = merge_configs(defaults)
         self.graphs[id(compiled)] = app
         return app
 
@@ -336,7 +339,6 @@ def _refuse_compile_options(compiled: Any, where: str) -> None:
     options = {
         "cache_policy": getattr(compiled, "cache_policy", None),
         "retry_policy (on the compiled graph)": getattr(compiled, "retry_policy", None) or None,
-        "with_config(...)": getattr(compiled, "config", None) or None,
     }
     for option, value in options.items():
         if value is not None:

@@ -200,6 +200,10 @@ def _adapt_call(
 ) -> tuple[Callable[..., Any], tuple[str, ...]]:
     """The callable for a node's action, and the parameters to inject into it;
     ``prefer_async``: an object's ``ainvoke`` (a node with a timeout must be awaitable)."""
+    if isinstance(action, CompiledGraph) and not hasattr(action.builder, "schemas"):
+        # a low-level Pregel: given the state as its input, its output is the update
+        run = action.ainvoke if prefer_async else action.invoke
+        return run, ("config",)
     if isinstance(action, CompiledGraph):
         return _subgraph_call(action, parent_keys, prefer_async), ("config",)
     plain = inspect.isfunction(action) or inspect.ismethod(action) or inspect.isbuiltin(action)

@@ -3,7 +3,12 @@ graph built on it, and LangGraph's low-level API on top (``Pregel``, ``NodeBuild
 
 from graphkit.pregel.app import CompiledGraph
 from graphkit.pregel.lowlevel import Pregel
-from graphkit.pregel.node_builder import ChannelWriteEntry, NodeBuilder, PregelNode
+from graphkit.pregel.node_builder import (
+    ChannelWriteEntry,
+    ChannelWriteTupleEntry,
+    NodeBuilder,
+    PregelNode,
+)
 from graphkit.pregel.records import (
     ChannelChange,
     Execution,
@@ -19,6 +24,7 @@ from graphkit.pregel.stepper import Stepper
 __all__ = [
     "ChannelChange",
     "ChannelWriteEntry",
+    "ChannelWriteTupleEntry",
     "CompiledGraph",
     "Execution",
     "NodeBuilder",

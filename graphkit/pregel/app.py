@@ -3,6 +3,7 @@ on the stepper (one loop, run to the end)."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 from graphkit.diagnostics import cache as diagnose_cache
 from graphkit.errors import warn
 from graphkit.pregel import thread_edits, thread_state
-from graphkit.pregel.config import RunConfig
+from graphkit.pregel.config import RunConfig, merge_configs
 from graphkit.pregel.records import Run
 from graphkit.pregel.runtime import Runtime
 from graphkit.pregel.spec import GraphSpec
@@ -65,6 +66,8 @@ class CompiledGraph:
         self.store = store
         self.cache = cache
         self.stream_mode = "updates"
+        self.config: dict[str, Any] | None = None
+        """Defaults every call's config is merged over (``with_config``)."""
         self.step_timeout: float | None = None
         """Seconds a whole step may take (LangGraph's attribute; set it after compile):
         past it the run fails with ``TimeoutError``, keeping what finished."""
@@ -82,7 +85,7 @@ class CompiledGraph:
         """Start a run you advance phase by phase (see ``Stepper``); ``options`` are
         ``RunOptions`` fields, ``context`` is what nodes see as ``runtime.context``."""
         run = self.run_options(runtime=Runtime(context=context, store=self.store), **options)
-        return Stepper(self.spec, input, RunConfig.from_dict(config), run)
+        return Stepper(self.spec, input, RunConfig.from_dict(self._configured(config)), run)
 
     def run_options(self, **options: Any) -> RunOptions:
         """A run's options, with this graph's compile-time defaults filled in (as in
@@ -120,6 +123,7 @@ class CompiledGraph:
         """Run to the end; return the final output, or the chunks of another stream mode."""
         keys = self.spec.output_keys if output_keys is None else output_keys
         collector = Collector(stream_mode, kwargs.get("version"))
+        config = self._configured(config)
         run = open_stream(self, input, config, stream_mode=stream_mode, output_keys=keys, **kwargs)
         for chunk in run.chunks():
             collector.add(chunk)
@@ -141,7 +145,7 @@ class CompiledGraph:
         yield from open_stream(
             self,
             input,
-            config,
+            self._configured(config),
             context=context,
             stream_mode=stream_mode,
             output_keys=output_keys,
@@ -149,6 +153,40 @@ class CompiledGraph:
             print_mode=print_mode,
             **kwargs,
         ).chunks()
+
+    # -- copies ----------------------------------------------------------------------------
+
+    def copy(self, update: Mapping[str, Any] | None = None) -> CompiledGraph:
+        """A copy of this graph, with the attributes in ``update`` replaced (LangGraph's).
+
+        >>> from typing import TypedDict
+        >>> from graphkit import StateGraph, START
+        >>> app = StateGraph(TypedDict("S", {"x": int})).add_node("a", lambda s: {})
+        >>> app = app.add_edge(START, "a").compile()
+        >>> app.copy({"step_timeout": 5.0}).step_timeout, app.step_timeout
+        (5.0, None)
+        """
+        copied = copy.copy(self)
+        for name, value in (update or {}).items():
+            setattr(copied, name, value)
+        return copied
+
+    def with_config(self, config: Mapping[str, Any] | None = None, **kwargs: Any) -> CompiledGraph:
+        """A copy whose runs (and state calls) start from ``config`` (and ``kwargs``):
+        each call's own config is merged over it, as in LangGraph.
+
+        >>> from typing import TypedDict
+        >>> from graphkit import StateGraph, START
+        >>> builder = StateGraph(TypedDict("S", {"x": int}))
+        >>> builder = builder.add_node("a", lambda s, config: {"x": config["configurable"]["x"]})
+        >>> app = builder.add_edge(START, "a").compile().with_config(configurable={"x": 7})
+        >>> app.invoke({"x": 0})
+        {'x': 7}
+        """
+        return self.copy({"config": merge_configs(self.config, config, kwargs)})
+
+    def _configured(self, config: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+        return merge_configs(self.config, config) if self.config else config
 
     # -- the node cache ---------------------------------------------------------------------
 
@@ -208,7 +246,7 @@ class CompiledGraph:
 
     def get_state(self, config: Mapping[str, Any], *, subgraphs: bool = False) -> Any:
         """The thread's state: values, next nodes, pending tasks and interrupts."""
-        return thread_state.get_state(self, config, subgraphs)
+        return thread_state.get_state(self, self._configured(config), subgraphs)
 
     def get_state_history(
         self,
@@ -220,13 +258,13 @@ class CompiledGraph:
     ) -> Iterator[Any]:
         """The thread's checkpoints as state snapshots, newest first."""
         history = thread_state.get_state_history
-        return history(self, config, filter=filter, before=before, limit=limit)
+        return history(self, self._configured(config), filter=filter, before=before, limit=limit)
 
     def update_state(
         self, config: Mapping[str, Any], values: Any, as_node: str | None = None
     ) -> dict[str, Any]:
         """Write ``values`` as if ``as_node`` had returned them; returns the new config."""
-        return thread_edits.update_state(self, config, values, as_node)
+        return thread_edits.update_state(self, self._configured(config), values, as_node)
 
     def bulk_update_state(
         self, config: Mapping[str, Any], supersteps: Sequence[Sequence[Any]]
@@ -250,11 +288,11 @@ class CompiledGraph:
         >>> app.get_state(thread).values, app.get_state(thread).metadata["step"]
         ({'x': 1, 'y': 2}, 2)
         """
-        return thread_edits.bulk_update_state(self, config, supersteps)
+        return thread_edits.bulk_update_state(self, self._configured(config), supersteps)
 
     async def aget_state(self, config: Mapping[str, Any], *, subgraphs: bool = False) -> Any:
         """``get_state`` for async code."""
-        return await thread_state.aget_state(self, config, subgraphs)
+        return await thread_state.aget_state(self, self._configured(config), subgraphs)
 
     async def aget_state_history(
         self,
@@ -266,7 +304,7 @@ class CompiledGraph:
     ) -> AsyncIterator[Any]:
         """``get_state_history`` for async code: ``async for snapshot in ...``."""
         history = thread_state.aget_state_history(
-            self, config, filter=filter, before=before, limit=limit
+            self, self._configured(config), filter=filter, before=before, limit=limit
         )
         async for snapshot in history:
             yield snapshot
@@ -275,13 +313,13 @@ class CompiledGraph:
         self, config: Mapping[str, Any], values: Any, as_node: str | None = None
     ) -> dict[str, Any]:
         """``update_state`` for async code."""
-        return await thread_edits.aupdate_state(self, config, values, as_node)
+        return await thread_edits.aupdate_state(self, self._configured(config), values, as_node)
 
     async def abulk_update_state(
         self, config: Mapping[str, Any], supersteps: Sequence[Sequence[Any]]
     ) -> dict[str, Any]:
         """``bulk_update_state`` for async code."""
-        return await thread_edits.abulk_update_state(self, config, supersteps)
+        return await thread_edits.abulk_update_state(self, self._configured(config), supersteps)
 
     async def ainvoke(
         self,

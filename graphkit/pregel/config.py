@@ -9,7 +9,13 @@ from typing import Any
 from graphkit.diagnostics import threads as diagnose
 from graphkit.frozen import frozen_record
 
-__all__ = ["DEFAULT_RECURSION_LIMIT", "NOT_CARRIED", "RunConfig", "carried_metadata"]
+__all__ = [
+    "DEFAULT_RECURSION_LIMIT",
+    "NOT_CARRIED",
+    "RunConfig",
+    "carried_metadata",
+    "merge_configs",
+]
 
 DEFAULT_RECURSION_LIMIT = 10007
 """LangGraph 1.2's default (older releases, and many tutorials, say 25)."""
@@ -98,3 +104,24 @@ class RunConfig:
     def as_dict(self) -> dict[str, Any]:
         """The config dict handed to nodes that ask for ``config``."""
         return dict(self.raw)
+
+
+def merge_configs(*configs: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Configs merged as LangGraph merges a graph's ``with_config`` defaults with a call's:
+    ``metadata`` and ``configurable`` key by key, ``tags`` added (each once), anything
+    else from the last config that sets it.
+
+    >>> merge_configs({"tags": ["a"], "configurable": {"user": "ada"}},
+    ...               {"tags": ["b"], "configurable": {"thread_id": "1"}})
+    {'tags': ['a', 'b'], 'configurable': {'user': 'ada', 'thread_id': '1'}}
+    """
+    merged: dict[str, Any] = {}
+    for config in configs:
+        for key, value in (config or {}).items():
+            if key in ("metadata", "configurable"):
+                merged[key] = {**merged.get(key, {}), **(value or {})}
+            elif key == "tags":
+                merged[key] = list(dict.fromkeys([*merged.get(key, []), *(value or [])]))
+            elif value is not None or key not in merged:
+                merged[key] = value
+    return merged

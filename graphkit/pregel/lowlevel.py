@@ -14,8 +14,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from graphkit.cache.base import node_namespace
 from graphkit.channels import Channel, Topic
 from graphkit.constants import END, START, TASKS
+from graphkit.diagnostics import graph as diagnose
+from graphkit.diagnostics.cache import check_cache_policy
 from graphkit.errors import warn
 from graphkit.pregel.app import CompiledGraph
 from graphkit.pregel.node_builder import ChannelWriteEntry, NodeBuilder, PregelNode, node_call
@@ -81,6 +84,13 @@ class Pregel(CompiledGraph):
         checkpointer: Any = None,
         store: Any = None,
         retry_policy: RetryPolicy | Sequence[RetryPolicy] = (),
+        cache: Any = None,
+        cache_policy: Any = None,
+        step_timeout: float | None = None,
+        node_error_handler_map: Mapping[str, str] | None = None,
+        context_schema: Any = None,
+        trigger_to_nodes: Mapping[str, Sequence[str]] | None = None,
+        stream_eager: bool = False,
         debug: bool = False,
         name: str = "LangGraph",
         auto_validate: bool = True,
@@ -92,6 +102,13 @@ class Pregel(CompiledGraph):
         self.input_channels = input_channels
         self.output_channels = output_channels
         self.stream_channels = stream_channels
+        self.cache_policy = cache_policy
+        self.node_error_handler_map = dict(node_error_handler_map or {})
+        self.context_schema = context_schema
+        # LangGraph's switch to stream chunks as soon as they are made: graphkit always
+        # does, so it is kept only to be read back.
+        self.stream_eager = stream_eager
+        check_cache_policy("Pregel(cache_policy=...)", cache_policy)
         if auto_validate:
             _validate(self, interrupt_before_nodes, interrupt_after_nodes)
         policies = (retry_policy,) if isinstance(retry_policy, RetryPolicy) else tuple(retry_policy)
@@ -100,6 +117,7 @@ class Pregel(CompiledGraph):
             builder=ChannelWiring.of(self),
             name=name,
             store=store,
+            cache=cache,
             debug=debug,
             checkpointer=checkpointer,
             interrupt_before=interrupt_before_nodes,
@@ -107,6 +125,12 @@ class Pregel(CompiledGraph):
             **options,
         )
         self.stream_mode = stream_mode
+        self.step_timeout = step_timeout
+        # which nodes each channel wakes: given (LangGraph lets a caller pass its own
+        # index), or the one the runtime plans with
+        index = self.spec.trigger_to_nodes
+        given = trigger_to_nodes
+        self.trigger_to_nodes = {k: list(v) for k, v in (given or index).items()}
 
     @property
     def stream_channels_asis(self) -> Channels:
@@ -182,11 +206,15 @@ def _spec(app: Pregel, retry_policies: tuple[RetryPolicy, ...]) -> PregelSpec:
         channels[key].key = key
     channels[TASKS] = Topic(Send, accumulate=False, key=TASKS)
     nodes = {}
+    handlers = set(app.node_error_handler_map.values())
     for name, node in app.nodes.items():
         call, injected = node_call(node.functions or (_identity,))
+        if node.timeout is not None and not _awaits(call):
+            raise diagnose.sync_timeout(name)
+        handler = name in handlers
         nodes[name] = NodeSpec(
             name=name,
-            triggers=node.triggers,
+            triggers=() if handler else node.triggers,  # a failure starts a handler
             reads=node.channels,
             call=call,
             writers=(entries_writer(name, node.writes),),
@@ -194,6 +222,10 @@ def _spec(app: Pregel, retry_policies: tuple[RetryPolicy, ...]) -> PregelSpec:
             metadata=dict(node.metadata),
             retry_policies=node.retry_policies or retry_policies,
             is_async=_awaits(call),
+            cache_policy=node.cache_policy or (None if handler else app.cache_policy),
+            cache_namespace=node_namespace(name, node.functions[-1] if node.functions else None),
+            timeout=node.timeout,
+            error_handler=app.node_error_handler_map.get(name),
         )
     inputs = app.input_channels
     stream = _names(app.stream_channels_asis)
@@ -233,7 +265,7 @@ def _validate(app: Pregel, before: Sequence[str] | str, after: Sequence[str] | s
                 f"Node {name!r} is a {type(node).__name__}; build nodes with "
                 "NodeBuilder().subscribe_only(...).do(...).write_to(...)."
             )
-        if not node.triggers:
+        if not node.triggers and name not in app.node_error_handler_map.values():
             raise ValueError(
                 f"Node {name!r} subscribes to no channel, so nothing would ever run it; "
                 "call subscribe_only(channel) or subscribe_to(*channels)."
@@ -249,6 +281,13 @@ def _validate(app: Pregel, before: Sequence[str] | str, after: Sequence[str] | s
         for channel in _names(channels):
             if channel not in app.channels:
                 raise ValueError(f"{role} channel {channel!r} is not a channel: {known}.")
+    for failing, handler in app.node_error_handler_map.items():
+        for role, node in (("node", failing), ("error handler", handler)):
+            if node not in app.nodes:
+                raise ValueError(
+                    f"node_error_handler_map[{failing!r}] = {handler!r}: the {role} {node!r} "
+                    f"is not a node; nodes: {sorted(app.nodes)}."
+                )
     for where, names in (("interrupt_before_nodes", before), ("interrupt_after_nodes", after)):
         for node in () if names == "*" else _names(names):
             if node not in app.nodes:

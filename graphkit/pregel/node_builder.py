@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from graphkit.constants import TASKS
+from graphkit.diagnostics.cache import check_cache_policy
+from graphkit.diagnostics.graph import timeout_policy
 from graphkit.errors import InvalidUpdateError
 from graphkit.pregel.spec import FreshRead, Writer, injectable_parameters
 from graphkit.types import RetryPolicy, Send
@@ -63,7 +65,22 @@ class ChannelWriteEntry(NamedTuple):
     mapper: Callable[[Any], Any] | None = None
 
 
-WriteEntry = ChannelWriteEntry | Send
+class ChannelWriteTupleEntry(NamedTuple):
+    """Writes to several channels at once: ``mapper(result)`` (or ``mapper(value)``)
+    returns ``(channel, value)`` pairs, or None for none; LangGraph's entry for a state
+    update whose keys are only known when the node returns.
+
+    >>> entry = ChannelWriteTupleEntry(lambda result: list(result.items()))
+    >>> node_writer("n", [entry])({"a": 1, "b": 2}, None, None)
+    [('a', 1), ('b', 2)]
+    """
+
+    mapper: Callable[[Any], Sequence[tuple[str, Any]] | None]
+    value: Any = PASSTHROUGH
+    static: Sequence[tuple[str, Any, str | None]] | None = None
+
+
+WriteEntry = ChannelWriteEntry | ChannelWriteTupleEntry | Send
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +96,8 @@ class PregelNode:
     metadata: Mapping[str, Any] = field(default_factory=dict)
     tags: tuple[str, ...] = ()
     retry_policies: tuple[RetryPolicy, ...] = ()
+    cache_policy: Any = None
+    timeout: Any = None
 
     def __repr__(self) -> str:
         writes = [w.channel if isinstance(w, ChannelWriteEntry) else repr(w) for w in self.writes]
@@ -105,6 +124,8 @@ class NodeBuilder:
         self._metadata: dict[str, Any] = {}
         self._tags: list[str] = []
         self._retry_policies: list[RetryPolicy] = []
+        self._cache_policy: Any = None
+        self._timeout: Any = None
 
     def subscribe_only(self, channel: str) -> NodeBuilder:
         """Wake on ``channel`` and receive its value alone (not a dict)."""
@@ -148,10 +169,11 @@ class NodeBuilder:
         return self
 
     def write_to(self, *channels: str | WriteEntry, **kwargs: Any) -> NodeBuilder:
-        """Write the result to each of ``channels`` (names, ``ChannelWriteEntry`` or
-        ``Send``); ``name=value`` writes a fixed value, ``name=function`` writes
-        ``function(result)``. As in LangGraph, a keyword's non-callable value is written
-        as it is (even a ``ChannelWriteEntry``: pass those positionally)."""
+        """Write the result to each of ``channels`` (names, ``ChannelWriteEntry``,
+        ``ChannelWriteTupleEntry`` or ``Send``); ``name=value`` writes a fixed value,
+        ``name=function`` writes ``function(result)``. As in LangGraph, a keyword's
+        non-callable value is written as it is (even a ``ChannelWriteEntry``: pass those
+        positionally)."""
         self._writes.extend(ChannelWriteEntry(c) if isinstance(c, str) else c for c in channels)
         self._writes.extend(
             ChannelWriteEntry(name, mapper=value)
@@ -172,6 +194,19 @@ class NodeBuilder:
         self._retry_policies.extend(policies)
         return self
 
+    def add_cache_policy(self, policy: Any) -> NodeBuilder:
+        """Cache the node's writes by its input (a ``CachePolicy``; the ``Pregel`` needs
+        a ``cache=``)."""
+        check_cache_policy("NodeBuilder().add_cache_policy(...)", policy)
+        self._cache_policy = policy
+        return self
+
+    def set_timeout(self, timeout: Any) -> NodeBuilder:
+        """Limit each attempt of the node (seconds, a ``timedelta`` or a
+        ``TimeoutPolicy``; async functions only)."""
+        self._timeout = timeout_policy("NodeBuilder().set_timeout(...)", timeout)
+        return self
+
     def build(self) -> PregelNode:
         """The node, ready for ``Pregel(nodes={...})``."""
         channels = self._channels if isinstance(self._channels, str) else tuple(self._channels)
@@ -183,6 +218,8 @@ class NodeBuilder:
             dict(self._metadata),
             tuple(self._tags),
             tuple(self._retry_policies),
+            self._cache_policy,
+            self._timeout,
         )
 
 
@@ -249,6 +286,9 @@ def node_writer(node: str, writes: Sequence[WriteEntry]) -> Writer:
                 made.append((TASKS, entry))
                 continue
             value = returned if entry.value is PASSTHROUGH else entry.value
+            if isinstance(entry, ChannelWriteTupleEntry):
+                made.extend(entry.mapper(value) or ())
+                continue
             if entry.mapper is not None:
                 value = entry.mapper(value)
             if value is SKIP_WRITE or (entry.skip_none and value is None):

@@ -329,9 +329,10 @@ def test_compile_options_carry_over_and_a_saver_becomes_graphkit_s() -> None:
         assert graph.invoke(None, config) == {"n": 2}
 
 
-def test_with_config_is_refused_by_name() -> None:
-    with pytest.raises(NotImplementedError, match=r"with_config\(\.\.\.\)"):
-        from_langgraph(_one_node_graph().with_config(recursion_limit=5))
+def test_with_config_defaults_are_carried_over() -> None:
+    app = from_langgraph(_one_node_graph().with_config(recursion_limit=5, tags=["demo"]))
+    assert app.config["recursion_limit"] == 5 and app.config["tags"] == ["demo"]
+    assert app.invoke({"n": 1}) == {"n": 2}
 
 
 @pytest.mark.parametrize("thing", [42, "graph", object(), None])
