@@ -3,6 +3,9 @@
 
 ``InMemoryStore`` (``graphkit.store.memory``) and ``SqliteStore``
 (``graphkit.store.sqlite``) share the ``BaseStore`` interface of ``graphkit.store.base``.
+Given an ``index``, both rank ``search(query=...)`` results by similarity: the index is
+read and applied by ``graphkit.store.index``, texts are found by ``graphkit.store.paths``
+and embedded by ``graphkit.store.embed``.
 """
 
 from graphkit.store.base import BaseStore, InvalidNamespaceError, Item, SearchItem, TTLConfig

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
-from datetime import datetime
 from typing import Any, Literal, NamedTuple, TypedDict
 
+from graphkit.store.item import Item, SearchItem
+from graphkit.store.paths import check_fields
 from graphkit.store.rules import (
     InvalidNamespaceError,
     matches_filter,
@@ -83,101 +84,17 @@ class TTLConfig(TypedDict, total=False):
     sweep_interval_minutes: int | None
 
 
-IndexConfig = dict[str, Any]
-"""LangGraph's semantic-search configuration (``dims``, ``embed``, ``fields``);
-graphkit's stores do not support it and say so."""
+class IndexConfig(TypedDict, total=False):
+    """Semantic search for a store: ``InMemoryStore(index={...})``.
 
-
-class Item:
-    """A stored document: its ``value`` (a dict), ``key``, ``namespace`` and timestamps.
-
-    >>> from datetime import datetime, timezone
-    >>> when = datetime(2026, 1, 1, tzinfo=timezone.utc)
-    >>> item = Item(value={"a": 1}, key="k", namespace=("n",), created_at=when,
-    ...             updated_at=when)
-    >>> item.dict()["namespace"], item.key
-    (['n'], 'k')
+    ``embed``: a function ``list[str] -> list[list[float]]``, an async one, a LangChain
+    ``Embeddings`` or a ``"provider:model"`` string; ``dims``: the vectors' length;
+    ``fields``: the paths of the text to embed (default ``["$"]``, the whole value).
     """
 
-    __slots__ = ("created_at", "key", "namespace", "updated_at", "value")
-
-    def __init__(
-        self,
-        *,
-        value: dict[str, Any],
-        key: str,
-        namespace: tuple[str, ...],
-        created_at: datetime | str,
-        updated_at: datetime | str,
-    ) -> None:
-        self.value = value
-        self.key = key
-        self.namespace = tuple(namespace)
-        self.created_at = _as_datetime(created_at)
-        self.updated_at = _as_datetime(updated_at)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Item):
-            return False
-        return self._fields() == other._fields()
-
-    def __hash__(self) -> int:
-        return hash((self.namespace, self.key))
-
-    def _fields(self) -> tuple[Any, ...]:
-        return (self.value, self.key, self.namespace, self.created_at, self.updated_at)
-
-    def dict(self) -> dict[str, Any]:
-        """The item as plain JSON-ready data (timestamps as ISO strings)."""
-        return {
-            "namespace": list(self.namespace),
-            "key": self.key,
-            "value": self.value,
-            "created_at": self.created_at.isoformat(),
-            "updated_at": self.updated_at.isoformat(),
-        }
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={value!r}" for name, value in self.dict().items())
-        return f"{type(self).__name__}({fields})"
-
-
-class SearchItem(Item):
-    """An ``Item`` found by ``search``, with its relevance ``score`` (None: unranked).
-
-    >>> from datetime import datetime, timezone
-    >>> when = datetime(2026, 1, 1, tzinfo=timezone.utc)
-    >>> SearchItem(("n",), "k", {"a": 1}, when, when).score is None
-    True
-    """
-
-    __slots__ = ("score",)
-
-    def __init__(
-        self,
-        namespace: tuple[str, ...],
-        key: str,
-        value: dict[str, Any],
-        created_at: datetime | str,
-        updated_at: datetime | str,
-        score: float | None = None,
-    ) -> None:
-        super().__init__(
-            value=value,
-            key=key,
-            namespace=namespace,
-            created_at=created_at,
-            updated_at=updated_at,
-        )
-        self.score = score
-
-    def dict(self) -> dict[str, Any]:
-        """The item as plain data, with its ``score``."""
-        return {**super().dict(), "score": self.score}
-
-
-def _as_datetime(value: datetime | str) -> datetime:
-    return datetime.fromisoformat(value) if isinstance(value, str) else value
+    dims: int
+    embed: Any
+    fields: list[str] | None
 
 
 # The operation records: what each public verb asks of ``batch``.
@@ -281,6 +198,8 @@ class BaseStore(ABC):
                 f"TTL is not supported by {type(self).__name__}. Use a store that "
                 "supports TTL (graphkit.store.sqlite.SqliteStore) or pass ttl=None."
             )
+        if index is not None and index is not False:
+            check_fields(index, "put(..., index=...)")
         if ttl is NOT_PROVIDED:
             ttl = (self.ttl_config or {}).get("default_ttl")
         return PutOp(tuple(namespace), str(key), value, index=index, ttl=ttl)

@@ -1,5 +1,5 @@
 """InMemoryStore: a Store kept in a dict, for tests, notebooks and one process
-(LangGraph's ``InMemoryStore``)."""
+(LangGraph's ``InMemoryStore``), with optional semantic search."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from graphkit.store.base import (
-    BaseStore,
     GetOp,
     IndexConfig,
     Item,
@@ -21,16 +20,19 @@ from graphkit.store.base import (
     matches_filter,
     matches_namespace,
 )
+from graphkit.store.index import IndexedStore, Vectors, rank
 
 __all__ = ["InMemoryStore"]
 
 
-class InMemoryStore(BaseStore):
+class InMemoryStore(IndexedStore):
     """A Store in memory: namespaces in the order first written, keys in the order put.
 
     In one ``batch``, reads see the store as it was before the batch's writes; the
     writes then apply in order (LangGraph's rule). Items never expire (``put`` with a
-    ``ttl`` raises ``NotImplementedError``, as in LangGraph).
+    ``ttl`` raises ``NotImplementedError``, as in LangGraph). With ``index=`` (see
+    ``IndexConfig``), ``put`` embeds the items' text and ``search(query=...)`` ranks
+    them by similarity.
 
     >>> store = InMemoryStore()
     >>> store.put(("users", "ada"), "prefs", {"theme": "dark"})
@@ -41,37 +43,43 @@ class InMemoryStore(BaseStore):
     [('users',)]
     >>> store
     InMemoryStore(namespaces=2, items=2)
+
+    Semantic search (here a toy embedder that counts words):
+
+    >>> def embed(texts):
+    ...     return [[text.count("cat"), text.count("dog"), 1.0] for text in texts]
+    >>> pets = InMemoryStore(index={"dims": 3, "embed": embed, "fields": ["text"]})
+    >>> pets.put(("pets",), "a", {"text": "a dog"})
+    >>> pets.put(("pets",), "b", {"text": "a cat and a cat"})
+    >>> [(item.key, round(item.score, 3)) for item in pets.search(("pets",), query="cat")]
+    [('b', 0.949), ('a', 0.5)]
     """
 
     def __init__(self, *, index: IndexConfig | None = None) -> None:
-        if index is not None:
-            raise NotImplementedError(
-                "InMemoryStore(index=...) asks for semantic search with embeddings, which "
-                "graphkit's stores do not support. Leave index out and search with filters; "
-                "use langgraph.store.memory.InMemoryStore for vector search."
-            )
+        self.use_index(index)
         # Emptied namespaces keep their place, so a later put lands where it was.
         self._data: dict[tuple[str, ...], dict[str, Item]] = {}
+        # Each item's vectors by field path; replaced on every put.
+        self._vectors: dict[tuple[tuple[str, ...], str], dict[str, list[float]]] = {}
 
     def __repr__(self) -> str:
         items = sum(len(keyed) for keyed in self._data.values())
         namespaces = sum(1 for keyed in self._data.values() if keyed)
         return f"InMemoryStore(namespaces={namespaces}, items={items})"
 
-    def batch(self, ops: Iterable[Op]) -> list[Result]:
-        """Run ``ops``: the reads first, then the writes."""
-        ops = list(ops)
-        results = [self._read(op) for op in ops]
+    def apply(self, ops: list[Op], vectors: Vectors) -> list[Result]:
+        """Run ``ops`` (embedded already): the reads first, then the writes."""
+        results = [self._read(op, vectors) for op in ops]
         for op in ops:
             if isinstance(op, PutOp):
-                self._write(op)
+                self._write(op, vectors)
         return results
 
-    def _read(self, op: Op) -> Result:
+    def _read(self, op: Op, vectors: Vectors) -> Result:
         if isinstance(op, GetOp):
             return self._data.get(op.namespace, {}).get(op.key)
         if isinstance(op, SearchOp):
-            return self._search(op)
+            return self._search(op, vectors)
         if isinstance(op, ListNamespacesOp):
             return self._list_namespaces(op)
         if isinstance(op, PutOp):
@@ -81,11 +89,15 @@ class InMemoryStore(BaseStore):
             "ListNamespacesOp or PutOp."
         )
 
-    def _write(self, op: PutOp) -> None:
+    def _write(self, op: PutOp, vectors: Vectors) -> None:
         keyed = self._data.setdefault(op.namespace, {})
+        address = (op.namespace, op.key)
+        self._vectors.pop(address, None)
         if op.value is None:
             keyed.pop(op.key, None)
             return
+        if vectors.items.get(address):
+            self._vectors[address] = vectors.items[address]
         now = datetime.now(UTC)
         keyed[op.key] = Item(
             value=dict(op.value),
@@ -95,7 +107,7 @@ class InMemoryStore(BaseStore):
             updated_at=now,
         )
 
-    def _search(self, op: SearchOp) -> list[SearchItem]:
+    def _search(self, op: SearchOp, vectors: Vectors) -> list[SearchItem]:
         size = len(op.namespace_prefix)
         found = [
             item
@@ -104,7 +116,14 @@ class InMemoryStore(BaseStore):
             for item in keyed.values()
             if matches_filter(item.value, op.filter)
         ]
-        return [_found(item) for item in found[op.offset : op.offset + op.limit]]
+        if op.query in vectors.queries:
+            candidates = [
+                (item, self._vectors.get((item.namespace, item.key), {})) for item in found
+            ]
+            ranked = rank(candidates, vectors.queries[op.query])
+        else:
+            ranked = [(item, None) for item in found]
+        return [_found(item, score) for item, score in ranked[op.offset : op.offset + op.limit]]
 
     def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         namespaces = [
@@ -115,8 +134,8 @@ class InMemoryStore(BaseStore):
         return cut_and_page(namespaces, op)
 
 
-def _found(item: Item) -> SearchItem:
-    return SearchItem(item.namespace, item.key, item.value, item.created_at, item.updated_at)
+def _found(item: Item, score: float | None) -> SearchItem:
+    return SearchItem(item.namespace, item.key, item.value, item.created_at, item.updated_at, score)
 
 
 def cut_and_page(namespaces: Iterable[tuple[str, ...]], op: ListNamespacesOp) -> list[Any]:

@@ -1,17 +1,19 @@
 """SqliteStore: a Store in a SQLite database, shared across threads and kept across
-restarts (LangGraph's ``SqliteStore``), with TTLs.
+restarts (LangGraph's ``SqliteStore``), with TTLs and optional semantic search.
 
 Values are written with graphkit's serializer (``graphkit.checkpoint.serde``, never
 pickle); filters are applied to the values read back, so they behave exactly as
-``InMemoryStore``'s do.
+``InMemoryStore``'s do. Vectors are kept as JSON in the ``store_vectors`` table and
+compared in Python (cosine), so no SQLite extension is needed.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -20,7 +22,6 @@ from typing import Any
 
 from graphkit.checkpoint.serde import JsonPlusSerializer
 from graphkit.store.base import (
-    BaseStore,
     GetOp,
     IndexConfig,
     Item,
@@ -35,6 +36,7 @@ from graphkit.store.base import (
     matches_namespace,
     validate_labels,
 )
+from graphkit.store.index import IndexedStore, Vectors, rank
 from graphkit.store.memory import cut_and_page
 
 __all__ = ["SqliteStore"]
@@ -54,19 +56,27 @@ CREATE TABLE IF NOT EXISTS store (
     expires_at REAL,           -- seconds since the epoch
     PRIMARY KEY (prefix, key)
 );
+CREATE TABLE IF NOT EXISTS store_vectors (
+    prefix TEXT NOT NULL,
+    key TEXT NOT NULL,
+    field TEXT NOT NULL,       -- the field path the text came from ('text', 'tags.0'...)
+    vector TEXT NOT NULL,      -- JSON list of floats
+    PRIMARY KEY (prefix, key, field)
+);
 """
 
 _COLUMNS = "s.prefix, s.key, s.encoding, s.value, s.created_at, s.updated_at"
 _IN_ORDER = "JOIN store_namespaces n ON n.prefix = s.prefix ORDER BY n.rowid, s.rowid"
 
 
-class SqliteStore(BaseStore):
+class SqliteStore(IndexedStore):
     """A Store in SQLite: give a path (``":memory:"`` works) or an open connection.
 
     Items keep ``InMemoryStore``'s order (namespaces as first written, keys as put).
     ``put(..., ttl=minutes)`` expires an item; ``ttl=TTLConfig(...)`` sets the
     defaults; ``sweep_ttl()`` deletes expired items and ``start_ttl_sweeper()`` does
-    so every ``sweep_interval_minutes`` on a background thread.
+    so every ``sweep_interval_minutes`` on a background thread. ``index=`` (see
+    ``IndexConfig``) turns on semantic search, as in ``InMemoryStore``.
 
     >>> store = SqliteStore(":memory:")
     >>> store.put(("users", "ada"), "prefs", {"theme": "dark"}, ttl=60)
@@ -75,6 +85,13 @@ class SqliteStore(BaseStore):
     >>> store.delete(("users", "ada"), "prefs")
     >>> store
     SqliteStore(path=':memory:', items=0)
+    >>> def embed(texts):
+    ...     return [[text.count("cat"), text.count("dog")] for text in texts]
+    >>> pets = SqliteStore(index={"dims": 2, "embed": embed, "fields": ["text"]})
+    >>> pets.put(("pets",), "a", {"text": "a cat"})
+    >>> pets.put(("pets",), "b", {"text": "a dog"})
+    >>> [(item.key, item.score) for item in pets.search(("pets",), query="dog")]
+    [('b', 1.0), ('a', 0.0)]
     """
 
     supports_ttl = True
@@ -87,12 +104,7 @@ class SqliteStore(BaseStore):
         serde: Any = None,
         index: IndexConfig | None = None,
     ) -> None:
-        if index is not None:
-            raise NotImplementedError(
-                "SqliteStore(index=...) asks for semantic search with embeddings, which "
-                "graphkit's stores do not support. Leave index out and search with filters; "
-                "use langgraph.store.sqlite.SqliteStore for vector search."
-            )
+        self.use_index(index)
         if isinstance(conn_or_path, sqlite3.Connection):
             self.path = "<connection>"
             self.conn = conn_or_path
@@ -108,9 +120,11 @@ class SqliteStore(BaseStore):
 
     @classmethod
     @contextmanager
-    def from_conn_string(cls, path: str, *, ttl: TTLConfig | None = None) -> Iterator[SqliteStore]:
+    def from_conn_string(
+        cls, path: str, *, ttl: TTLConfig | None = None, index: IndexConfig | None = None
+    ) -> Iterator[SqliteStore]:
         """A store on ``path`` that is closed when the ``with`` block ends."""
-        store = cls(path, ttl=ttl)
+        store = cls(path, ttl=ttl, index=index)
         try:
             yield store
         finally:
@@ -127,27 +141,27 @@ class SqliteStore(BaseStore):
             (items,) = self.conn.execute("SELECT COUNT(*) FROM store").fetchone()
         return f"SqliteStore(path={self.path!r}, items={items})"
 
-    def batch(self, ops: Iterable[Op]) -> list[Result]:
-        """Run ``ops`` in one transaction: the reads first, then the writes (in order)."""
-        ops = list(ops)
+    def apply(self, ops: list[Op], vectors: Vectors) -> list[Result]:
+        """Run ``ops`` (embedded already) in one transaction: the reads first, then the
+        writes (in order)."""
         for op in ops:
             validate_labels(_namespace_of(op))
         with self._lock, self.conn:
-            results = [self._read(op) for op in ops]
+            results = [self._read(op, vectors) for op in ops]
             for op in ops:
                 if isinstance(op, PutOp):
-                    self._write(op)
+                    self._write(op, vectors)
         return results
 
     # Reading.
 
-    def _read(self, op: Op) -> Result:
+    def _read(self, op: Op, vectors: Vectors) -> Result:
         if isinstance(op, GetOp):
             found = self._rows("s.prefix = ? AND s.key = ?", [_text(op.namespace), op.key])
             self._refresh(found, op.refresh_ttl)
             return _item(self._decode(found[0]), Item) if found else None
         if isinstance(op, SearchOp):
-            return self._search(op)
+            return self._search(op, vectors)
         if isinstance(op, ListNamespacesOp):
             return self._list_namespaces(op)
         if isinstance(op, PutOp):
@@ -171,20 +185,32 @@ class SqliteStore(BaseStore):
         value = self.serde.loads_typed((encoding, data))
         return (tuple(prefix.split(".")), key, value, created_at, updated_at)
 
-    def _search(self, op: SearchOp) -> list[SearchItem]:
-        if op.namespace_prefix:
-            prefix = _text(op.namespace_prefix)
-            rows = self._rows(
-                "(s.prefix = ? OR substr(s.prefix, 1, ?) = ?)",
-                [prefix, len(prefix) + 1, prefix + "."],
-            )
-        else:
-            rows = self._rows("1", [])
-        decoded = [self._decode(row) for row in rows]
+    def _search(self, op: SearchOp, vectors: Vectors) -> list[SearchItem]:
+        where, parameters = _under(op.namespace_prefix)
+        decoded = [self._decode(row) for row in self._rows(where, parameters)]
         kept = [row for row in decoded if matches_filter(row[2], op.filter)]
-        page = kept[op.offset : op.offset + op.limit]
-        self._refresh([(_text(row[0]), row[1]) for row in page], op.refresh_ttl)
-        return [_item(row, SearchItem) for row in page]
+        if op.query in vectors.queries:
+            stored = self._stored_vectors(op.namespace_prefix)
+            candidates = [(row, stored.get((row[0], row[1]), {})) for row in kept]
+            ranked = rank(candidates, vectors.queries[op.query])  # type: ignore[arg-type]
+        else:
+            ranked = [(row, None) for row in kept]
+        page = ranked[op.offset : op.offset + op.limit]
+        self._refresh([(_text(row[0]), row[1]) for row, _ in page], op.refresh_ttl)
+        return [_item(row, SearchItem, score) for row, score in page]
+
+    def _stored_vectors(self, prefix: tuple[str, ...]) -> dict[Any, dict[str, list[float]]]:
+        """The vectors of the items under ``prefix``, by (namespace, key), then field."""
+        where, parameters = _under(prefix)
+        rows = self.conn.execute(
+            f"SELECT s.prefix, s.key, s.field, s.vector FROM store_vectors s WHERE {where} "
+            "ORDER BY s.rowid",
+            parameters,
+        )
+        stored: dict[Any, dict[str, list[float]]] = {}
+        for text, key, field, vector in rows:
+            stored.setdefault((_namespace(text), key), {})[field] = json.loads(vector)
+        return stored
 
     def _refresh(self, found: list[tuple[Any, ...]], refresh: bool) -> None:
         """Restart the TTL clock of the items read, when reads refresh it."""
@@ -206,8 +232,12 @@ class SqliteStore(BaseStore):
 
     # Writing.
 
-    def _write(self, op: PutOp) -> None:
+    def _write(self, op: PutOp, vectors: Vectors) -> None:
         prefix = _text(op.namespace)
+        # A put replaces the item's vectors (none with index=False); a delete drops them.
+        self.conn.execute(
+            "DELETE FROM store_vectors WHERE prefix = ? AND key = ?", (prefix, op.key)
+        )
         if op.value is None:
             self.conn.execute("DELETE FROM store WHERE prefix = ? AND key = ?", (prefix, op.key))
             return
@@ -225,6 +255,11 @@ class SqliteStore(BaseStore):
             "expires_at = excluded.expires_at",
             (prefix, op.key, encoding, data, now, now, op.ttl, expires_at),
         )
+        for field, vector in vectors.items.get((op.namespace, op.key), {}).items():
+            self.conn.execute(
+                "INSERT INTO store_vectors (prefix, key, field, vector) VALUES (?, ?, ?, ?)",
+                (prefix, op.key, field, json.dumps(vector)),
+            )
 
     # TTL sweeping.
 
@@ -233,6 +268,10 @@ class SqliteStore(BaseStore):
         with self._lock, self.conn:
             cursor = self.conn.execute(
                 "DELETE FROM store WHERE expires_at IS NOT NULL AND expires_at < ?", (time.time(),)
+            )
+            self.conn.execute(  # the swept items' vectors go too
+                "DELETE FROM store_vectors "
+                "WHERE (prefix, key) NOT IN (SELECT prefix, key FROM store)"
             )
         return cursor.rowcount
 
@@ -272,6 +311,14 @@ def _text(namespace: tuple[str, ...]) -> str:
     return ".".join(namespace)
 
 
+def _under(namespace_prefix: tuple[str, ...]) -> tuple[str, list[Any]]:
+    """SQL (on table ``s``) for the rows whose namespace starts with ``namespace_prefix``."""
+    if not namespace_prefix:
+        return "1", []
+    prefix = _text(namespace_prefix)
+    return "(s.prefix = ? OR substr(s.prefix, 1, ?) = ?)", [prefix, len(prefix) + 1, prefix + "."]
+
+
 def _namespace(prefix: str) -> tuple[str, ...]:
     return tuple(prefix.split("."))
 
@@ -284,10 +331,10 @@ def _namespace_of(op: Op) -> tuple[str, ...]:
     return op.namespace
 
 
-def _item(row: tuple[Any, ...], kind: type[Item]) -> Any:
+def _item(row: tuple[Any, ...], kind: type[Item], score: float | None = None) -> Any:
     namespace, key, value, created_at, updated_at = row
     if kind is SearchItem:
-        return SearchItem(namespace, key, value, created_at, updated_at)
+        return SearchItem(namespace, key, value, created_at, updated_at, score)
     return Item(
         value=value, key=key, namespace=namespace, created_at=created_at, updated_at=updated_at
     )

@@ -50,11 +50,6 @@ def test_a_batch_reads_before_it_writes() -> None:
     assert store.get(("a",), "k").value == {"v": 2}
 
 
-def test_semantic_search_is_refused_by_name() -> None:
-    with pytest.raises(NotImplementedError, match="semantic search with embeddings"):
-        InMemoryStore(index={"dims": 3, "embed": lambda texts: [[0.0] * 3 for _ in texts]})
-
-
 def test_unknown_operations_are_named() -> None:
     with pytest.raises(TypeError, match="Unknown store operation 'get'"):
         InMemoryStore().batch(["get"])  # type: ignore[list-item]

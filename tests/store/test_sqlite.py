@@ -97,8 +97,3 @@ def test_from_conn_string_closes_the_connection(tmp_path) -> None:
         store.put(("a",), "k", {"v": 1})
     with pytest.raises(sqlite3.ProgrammingError):
         store.get(("a",), "k")
-
-
-def test_semantic_search_is_refused_by_name() -> None:
-    with pytest.raises(NotImplementedError, match="semantic search with embeddings"):
-        SqliteStore(index={"dims": 3})
