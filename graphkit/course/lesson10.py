@@ -1,38 +1,57 @@
-"""Checks for lesson 10 · BSP beyond agents: Pregel's ideas on graph algorithms.
+"""Checks for lesson 10 · BSP beyond agents: Pregel's vertex programs, written with
+LangGraph's low-level API.
 
-The lesson writes single-source shortest paths with one graphkit node per vertex: a
-vertex offers ``distance + weight`` to its neighbours by writing ``{neighbour: offer}`` to
-a ``dist`` channel, and wakes the neighbours its offer improves (``Command(goto=...)``);
-the ``dist`` reducer is Pregel's min-combiner. PageRank runs one update per superstep.
-The checks run the learner's pieces inside these graphs and compare with plain Python.
+The lesson writes each algorithm as the Pregel paper does, with ``Pregel`` and
+``NodeBuilder``: one node per vertex, woken by its inbox (a ``Topic`` channel: every
+message sent to it in the last superstep), keeping its value in a ``LastValue`` channel,
+and sending messages by writing to its neighbours' inboxes. A vertex that writes nothing
+votes to halt; when no inbox changes, the next Plan is empty and the run is over.
+
+The checks run the learner's pieces inside such programs and compare with plain Python:
+Dijkstra for shortest paths, the smallest label per component for connected components.
+
+>>> def relax(offers, known):
+...     return min(offers) if known is None or min(offers) < known else None
+>>> sssp_app(GRAPHS["fork"], "S", relax).invoke(0)
+{'distance:S': 0, 'distance:A': 1, 'distance:B': 1, 'distance:X': 2}
 """
 
 from __future__ import annotations
 
 import heapq
 import math
-import operator
-from collections.abc import Callable, Mapping
-from typing import Annotated, Any, TypedDict
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
-from graphkit import END, START, Command, StateGraph
-from graphkit.course import Wrong, exercise, trace
+from graphkit.channels import LastValue, Topic
+from graphkit.course import Wrong, exercise
+from graphkit.errors import GraphRecursionError
+from graphkit.pregel import ChannelWriteEntry, NodeBuilder, Pregel
+from graphkit.pregel.node_builder import PregelNode
 
 __all__ = [
+    "COUNT_GRAPH",
     "DAMPING",
+    "FRIENDS",
     "GRAPHS",
     "LINKS",
-    "check_min_combiner",
-    "check_pagerank_update",
+    "check_component_vertex",
+    "check_relax",
     "check_superstep_count",
+    "components_app",
+    "components_reference",
     "dijkstra",
     "pagerank_reference",
-    "sssp_graph",
+    "sssp_app",
 ]
 
 DAMPING = 0.85
 
-GRAPHS: dict[str, dict[str, dict[str, float]]] = {
+# Generous for these graphs (the longest run takes 8 supersteps); a vertex program that
+# never votes to halt reaches it within a fraction of a second.
+RECURSION_LIMIT = 40
+
+GRAPHS: dict[str, dict[str, dict[str, int]]] = {
     "lesson": {"A": {"B": 4, "C": 1}, "B": {"D": 1}, "C": {"B": 2, "D": 5}, "D": {"E": 3}, "E": {}},
     "ring": {"A": {"B": 1}, "B": {"C": 1}, "C": {"D": 1}, "D": {"A": 1, "E": 10}, "E": {"A": 1}},
     "fork": {"S": {"A": 1, "B": 1}, "A": {"X": 1}, "B": {"X": 5}, "X": {}},
@@ -44,10 +63,11 @@ GRAPHS: dict[str, dict[str, dict[str, float]]] = {
         "T": {},
     },
 }
-"""Small weighted directed graphs: vertex -> {neighbour: weight}."""
+"""Small weighted directed graphs: vertex -> {neighbour: weight}; the source is the
+first vertex."""
 
-# The graph of exercise 10.2: how many supersteps does SSSP from "S" take?
 COUNT_GRAPH = GRAPHS["shortcut"]
+"""The graph of exercise 10.2: in how many supersteps do vertices run, SSSP from "S"?"""
 
 LINKS: dict[str, dict[str, list[str]]] = {
     "lesson": {"A": ["B", "C"], "B": ["C"], "C": ["A"], "D": ["C"]},
@@ -60,9 +80,24 @@ LINKS: dict[str, dict[str, list[str]]] = {
 }
 """Small link graphs for PageRank: page -> the pages it links to (each has a link)."""
 
+FRIENDS: dict[str, list[tuple[str, str]]] = {
+    "lesson": [("a", "b"), ("b", "c"), ("d", "e"), ("f", "f")],
+    "path": [("e", "d"), ("d", "c"), ("c", "b"), ("b", "a")],
+    "cycle": [("d", "b"), ("b", "c"), ("c", "d"), ("e", "f"), ("f", "a")],
+    "star": [("m", "x"), ("m", "k"), ("m", "b"), ("z", "y")],
+}
+"""Small undirected graphs for connected components, as lists of edges."""
+
+
+# -- the references: plain Python ------------------------------------------------------------
+
 
 def dijkstra(edges: Mapping[str, Mapping[str, float]], source: str) -> dict[str, float]:
-    """Shortest distances from ``source`` in plain Python: the reference."""
+    """Shortest distances from ``source`` in plain Python: the reference.
+
+    >>> dijkstra(GRAPHS["fork"], "S")
+    {'S': 0, 'A': 1, 'B': 1, 'X': 2}
+    """
     dist = {source: 0}
     queue = [(0, source)]
     while queue:
@@ -74,121 +109,6 @@ def dijkstra(edges: Mapping[str, Mapping[str, float]], source: str) -> dict[str,
                 dist[neighbour] = d + weight
                 heapq.heappush(queue, (d + weight, neighbour))
     return dist
-
-
-def sssp_graph(
-    edges: Mapping[str, Mapping[str, float]], source: str, combine: Callable[..., Any]
-) -> Any:
-    """The lesson's SSSP graph: one node per vertex, ``dist`` combined by ``combine``."""
-
-    # the functional form: the reducer is a local name, which a class body under
-    # ``from __future__ import annotations`` could not resolve
-    paths = TypedDict("Paths", {"dist": Annotated[dict, combine]})  # noqa: UP013
-
-    def vertex(name: str, out: Mapping[str, float]) -> Callable[[Any], Command]:
-        def program(state: Any) -> Command:
-            mine = state["dist"][name]
-            offers = {n: mine + w for n, w in out.items()}
-            better = [n for n, d in offers.items() if d < state["dist"].get(n, math.inf)]
-            return Command(update={"dist": {n: offers[n] for n in better}}, goto=better)
-
-        return program
-
-    builder = StateGraph(paths)
-    for name, out in edges.items():
-        builder.add_node(name, vertex(name, out), destinations=tuple(out))
-    builder.add_edge(START, source)
-    return builder.compile()
-
-
-def _vertex_steps(run: Any) -> list[int]:
-    return [step.step for step in run.steps if step.step > 0 and step.plan.tasks]
-
-
-@exercise("10.1 · The min-combiner")
-def check_min_combiner(min_combine: Callable[[dict, dict], dict]) -> str:
-    """``min_combine(old, new)`` merges two distance tables keeping the smaller
-    distance per vertex, without changing its arguments; SSSP built on it matches
-    Dijkstra on several graphs."""
-    cases = [
-        ({"A": 0, "B": 4, "C": 1}, {"B": 3, "D": 5}, {"A": 0, "B": 3, "C": 1, "D": 5}),
-        ({"A": 0, "B": 4}, {"B": 9, "C": 2}, {"A": 0, "B": 4, "C": 2}),
-    ]
-    for left, right, expected in cases:
-        kept_left, kept_right = dict(left), dict(right)
-        merged = min_combine(left, right)
-        if left != kept_left or right != kept_right:
-            raise Wrong(
-                f"min_combine changed its arguments: old is now {left}, new {right}. "
-                "The runtime's records keep references to channel values, so a reducer "
-                "that mutates rewrites history.",
-                "Build a new dict (dict(old), then update it) and return it.",
-            )
-        if merged != expected:
-            raise Wrong(
-                f"min_combine({kept_left}, {kept_right}) returned {merged!r}; combining "
-                f"should give {expected}: every vertex of either side, with the smaller "
-                "distance where both have one.",
-                "Start from a copy of old; for each vertex of new keep the smaller distance.",
-            )
-    for name, edges in GRAPHS.items():
-        source = next(iter(edges))
-        run = trace(sssp_graph(edges, source, min_combine), {"dist": {source: 0}})
-        got, want = run.values["dist"], dijkstra(edges, source)
-        if got != want:
-            wrong = sorted(v for v in want if got.get(v) != want[v])
-            raise Wrong(
-                f"On the graph {name!r} from {source}, SSSP ended with dist = {got}; "
-                f"Dijkstra says {want} (wrong at {wrong}).",
-                "Look at the changes table of that run: which step's combine lost the "
-                "smaller offer?",
-            )
-    return (
-        "Your combiner keeps the smallest offer per vertex: SSSP matches Dijkstra on "
-        f"{len(GRAPHS)} graphs, and two offers to one vertex in one step meet in it."
-    )
-
-
-@exercise("10.2 · Count the supersteps")
-def check_superstep_count(answer: int) -> str:
-    """``answer`` is the number of supersteps in which vertex tasks run, SSSP from
-    ``S`` on the exercise's graph (step 0, where ``__start__`` runs, not counted)."""
-
-    def min_combine(left: dict, right: dict) -> dict:
-        merged = dict(left)
-        for vertex, d in right.items():
-            merged[vertex] = min(d, merged.get(vertex, math.inf))
-        return merged
-
-    run = trace(sssp_graph(COUNT_GRAPH, "S", min_combine), {"dist": {"S": 0}})
-    steps = _vertex_steps(run)
-    if not isinstance(answer, int) or isinstance(answer, bool):
-        raise Wrong(f"Give a whole number of supersteps, not {answer!r}.", "e.g. answer = 4")
-    if answer != len(steps):
-        hint = (
-            "Fewer than you think: offers travel one edge per superstep, but a vertex "
-            "woken twice in one step runs once."
-            if answer > len(steps)
-            else "More than the number of edges on the shortest path to the farthest "
-            "vertex: a long cheap path keeps improving distances after a short "
-            "expensive one."
-        )
-        raise Wrong(
-            f"You said {answer}; vertex tasks run in {'fewer' if answer > len(steps) else 'more'}"
-            " supersteps than that. Follow the offers step by step: which vertices does "
-            "each step wake, and does a later, cheaper offer wake a vertex again?",
-            hint,
-        )
-    return (
-        f"{answer} supersteps: the distances kept improving until step {steps[-1]}, "
-        "when no vertex woke a neighbour and the run ended."
-    )
-
-
-class Ranks(TypedDict):
-    links: dict
-    rank: dict
-    rounds: Annotated[int, operator.add]
 
 
 def pagerank_reference(
@@ -206,63 +126,321 @@ def pagerank_reference(
     return rank
 
 
-def _pagerank_graph(update: Callable[[dict], dict], rounds: int) -> Any:
-    def superstep(state: Ranks) -> dict:
-        return {**update(state), "rounds": 1}
+def neighbours_of(edges: Iterable[tuple[str, str]]) -> dict[str, list[str]]:
+    """Each vertex of an undirected edge list and its neighbours (sorted, not itself).
 
-    def again(state: Ranks) -> str:
-        return "pagerank" if state["rounds"] < rounds else END
+    >>> neighbours_of([("a", "b"), ("f", "f")])
+    {'a': ['b'], 'b': ['a'], 'f': []}
+    """
+    found: dict[str, set[str]] = {}
+    for one, other in edges:
+        found.setdefault(one, set()).add(other)
+        found.setdefault(other, set()).add(one)
+    return {v: sorted(found[v] - {v}) for v in sorted(found)}
 
-    builder = StateGraph(Ranks)
-    builder.add_node("pagerank", superstep)
-    builder.add_edge(START, "pagerank")
-    builder.add_conditional_edges("pagerank", again, ["pagerank", END])
-    return builder.compile()
+
+def components_reference(edges: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """Each vertex's component, named by its smallest vertex: plain Python.
+
+    >>> components_reference(FRIENDS["lesson"])
+    {'a': 'a', 'b': 'a', 'c': 'a', 'd': 'd', 'e': 'd', 'f': 'f'}
+    """
+    neighbours = neighbours_of(edges)
+    label: dict[str, str] = {}
+    for start in neighbours:  # sorted: the first vertex met names its component
+        if start in label:
+            continue
+        label[start], stack = start, [start]
+        while stack:
+            for n in neighbours[stack.pop()]:
+                if n not in label:
+                    label[n] = start
+                    stack.append(n)
+    return label
 
 
-@exercise("10.3 · One PageRank superstep")
-def check_pagerank_update(pagerank_update: Callable[[dict], dict]) -> str:
-    """``pagerank_update(state)`` returns ``{"rank": new}``, one synchronous PageRank
-    update of ``state["rank"]`` over ``state["links"]``; run for 1, 3 and 20 supersteps
-    on two link graphs it matches plain Python within 1e-9."""
-    for name, links in LINKS.items():
-        for rounds in (1, 3, 20):
-            start = dict.fromkeys(links, 1 / len(links))
-            run = trace(
-                _pagerank_graph(pagerank_update, rounds),
-                {"links": links, "rank": dict(start), "rounds": 0},
+# -- the programs the checks run --------------------------------------------------------------
+
+
+def sssp_app(
+    edges: Mapping[str, Mapping[str, float]],
+    source: str,
+    relax: Callable[[list, Any], Any],
+) -> Pregel:
+    """The lesson's single-source shortest paths: one node per vertex, woken by its
+    inbox ``inbox:<v>`` (a ``Topic`` of offers), keeping ``distance:<v>`` (a
+    ``LastValue``). ``relax(offers, known)`` returns the vertex's new distance, or None
+    to send nothing. Run it with ``app.invoke(0)``: the source's inbox gets the offer 0.
+    """
+    nodes, channels = {}, {}
+    for vertex in edges:
+        channels[f"inbox:{vertex}"] = Topic(int)
+        channels[f"distance:{vertex}"] = LastValue(int)
+    for vertex, out in edges.items():
+
+        def program(x: dict[str, Any], vertex: str = vertex) -> Any:
+            return relax(x[f"inbox:{vertex}"], x.get(f"distance:{vertex}"))
+
+        writes = [ChannelWriteEntry(f"distance:{vertex}", skip_none=True)]
+        writes += [
+            ChannelWriteEntry(
+                f"inbox:{neighbour}",
+                mapper=lambda d, w=weight: None if d is None else d + w,
+                skip_none=True,
             )
-            got = run.values.get("rank")
-            want = pagerank_reference(links, rounds)
-            if not isinstance(got, dict) or set(got) != set(want):
-                raise Wrong(
-                    f"After {rounds} superstep(s) on {name!r}, rank = {got!r}; it should "
-                    f"have one value per page {sorted(want)}.",
-                    "Return {'rank': {page: new_rank, ...}} with every page.",
+            for neighbour, weight in out.items()
+        ]
+        nodes[vertex] = (
+            NodeBuilder()
+            .subscribe_to(f"inbox:{vertex}")
+            .read_from(f"distance:{vertex}")
+            .do(program)
+            .write_to(*writes)
+        )
+    return Pregel(
+        nodes=nodes,
+        channels=channels,
+        input_channels=f"inbox:{source}",
+        output_channels=[f"distance:{vertex}" for vertex in edges],
+    )
+
+
+def components_app(
+    edges: Iterable[tuple[str, str]], vertex: Callable[[str, list[str]], Any]
+) -> Pregel:
+    """Connected components with the node ``vertex(name, neighbours)`` builds for each
+    vertex, on the channels ``heard:<v>`` (a ``Topic`` of labels) and ``label:<v>`` (a
+    ``LastValue``). The input tells every vertex its own name:
+    ``app.invoke({f"heard:{v}": v for v in vertices})``."""
+    neighbours = neighbours_of(edges)
+    channels: dict[str, Any] = {}
+    for name in neighbours:
+        channels[f"heard:{name}"] = Topic(str)
+        channels[f"label:{name}"] = LastValue(str)
+    nodes = {name: vertex(name, list(near)) for name, near in neighbours.items()}
+    return Pregel(
+        nodes=nodes,
+        channels=channels,
+        input_channels=[f"heard:{name}" for name in neighbours],
+        output_channels=[f"label:{name}" for name in neighbours],
+    )
+
+
+def _run(app: Pregel, given: Any, what: str, halting_hint: str) -> Any:
+    """``app.trace(given)`` with a low recursion limit; a program that never stops, or
+    fails, becomes ``Wrong`` naming the step and what to look at."""
+    try:
+        return app.trace(given, {"recursion_limit": RECURSION_LIMIT})
+    except GraphRecursionError as error:
+        run = getattr(error, "run", None)
+        busy = run.steps[-1].plan.nodes if run is not None and run.steps else []
+        raise Wrong(
+            f"On {what} the run did not end: after {RECURSION_LIMIT} supersteps vertices "
+            f"{busy} were still being woken. Some vertex keeps sending messages, so the "
+            "next Plan is never empty.",
+            halting_hint,
+        ) from error
+    except Exception as error:
+        run = getattr(error, "run", None)
+        where = f" in step {run.steps[-1].step}" if run is not None and run.steps else ""
+        raise Wrong(
+            f"On {what} running your vertex program raised {type(error).__name__}{where}: {error}",
+            "Build the app yourself and run app.trace(...); the last superstep's tasks "
+            "table shows which vertex failed.",
+        ) from error
+
+
+# -- 10.1 ------------------------------------------------------------------------------------
+
+RELAX_CASES: list[tuple[list[int], int | None, int | None, str]] = [
+    ([5], None, 5, "a first offer to a vertex that knows no distance yet"),
+    ([5, 6], None, 5, "two offers in one step"),
+    ([6, 5], None, 5, "the same two offers, arrived in the other order"),
+    ([2, 9, 4], 3, 2, "an offer that beats what the vertex knows"),
+    ([4], 3, None, "an offer worse than what the vertex knows"),
+    ([3, 7], 3, None, "an offer no better than what the vertex knows"),
+]
+
+
+@exercise("10.1 · The vertex program: combine, then keep or halt")
+def check_relax(relax: Callable[[list, Any], Any]) -> str:
+    """``relax(offers, known)`` returns the smallest offer when it beats ``known`` (or
+    ``known`` is None), else None, without changing ``offers``; SSSP built on it
+    matches Dijkstra on several graphs and halts."""
+    for offers, known, expected, case in RELAX_CASES:
+        given = list(offers)
+        got = relax(given, known)
+        if given != offers:
+            raise Wrong(
+                f"relax({offers}, {known}) changed its offers to {given}. The list is the "
+                "inbox channel's value: the records of the run keep it, so changing it "
+                "rewrites history.",
+                "Read the offers without sorting or popping them: min(offers) makes no change.",
+            )
+        if got != expected or type(got) is bool:
+            if expected is None:
+                hint = (
+                    "When the best offer does not beat the distance the vertex knows, return "
+                    "None: nothing is written, no neighbour is woken. That is the vote to halt."
                 )
-            off = {
-                p: (round(got[p], 4), round(want[p], 4))
-                for p in want
-                if abs(got[p] - want[p]) > 1e-9
-            }
-            if off:
-                total = sum(got.values())
-                first = run.to_frame("state")
-                first = first[first.step == 1]["rank"].iloc[0]
-                detail = ", ".join(f"{p}: {g} (expected {w})" for p, (g, w) in off.items())
-                total_note = (
-                    f" Your ranks sum to {total:.4f}, but PageRank keeps the sum at 1."
-                    if abs(total - 1) > 1e-6
-                    else ""
+            elif offers == [6, 5]:
+                hint = (
+                    "The offers come in the order the senders' tasks were applied; a "
+                    "combiner must give the same answer in any order (min does)."
                 )
-                raise Wrong(
-                    f"On {name!r} after {rounds} superstep(s): {detail}.{total_note} After "
-                    f"your first superstep the state table shows rank = "
-                    f"{ {p: round(v, 4) for p, v in first.items()} }.",
-                    "new[p] = (1 - d)/N + d · Σ rank[q]/len(links[q]) over the pages q "
-                    "linking to p, all read from the previous superstep's rank.",
-                )
+            else:
+                hint = "Combine the offers into the best one, then compare it with known."
+            raise Wrong(
+                f"relax({offers}, {known}) returned {got!r}; for {case} it should return "
+                f"{expected!r}.",
+                hint,
+            )
+    for name, edges in GRAPHS.items():
+        source = next(iter(edges))
+        what = f"the graph {name!r} from {source}"
+        run = _run(
+            sssp_app(edges, source, relax),
+            0,
+            what,
+            "Return None unless the best offer is strictly smaller than what the vertex knows.",
+        )
+        got = {k.removeprefix("distance:"): v for k, v in run.values.items() if v is not None}
+        want = dijkstra(edges, source)
+        if got != want:
+            wrong = sorted(v for v in want if got.get(v) != want[v])
+            raise Wrong(
+                f"On {what}, SSSP ended with distances {got}; Dijkstra says {want} (wrong at "
+                f"{wrong}).",
+                "Look at that run's changes table: which vertex kept an offer that was not "
+                "the smallest in its inbox?",
+            )
     return (
-        "Your update matches plain Python on two link graphs after 1, 3 and 20 "
-        "supersteps: each superstep reads only the previous one's ranks."
+        "Your vertex keeps the smallest offer, whatever order the messages came in, and "
+        f"votes to halt when nothing improves: SSSP matches Dijkstra on {len(GRAPHS)} graphs."
+    )
+
+
+# -- 10.2 ------------------------------------------------------------------------------------
+
+
+def _smallest(offers: list[int], known: int | None) -> int | None:
+    best = min(offers)
+    return best if known is None or best < known else None
+
+
+def _vertex_steps(run: Any) -> list[int]:
+    """The supersteps in which at least one vertex ran (not the input step)."""
+    return [step.step for step in run.steps if step.step >= 0 and step.plan.tasks]
+
+
+@exercise("10.2 · Count the supersteps")
+def check_superstep_count(answer: int) -> str:
+    """``answer`` is the number of supersteps in which vertices run, SSSP from ``S`` on
+    the exercise's graph (the input step, -1, not counted)."""
+    if not isinstance(answer, int) or isinstance(answer, bool):
+        raise Wrong(f"Give a whole number of supersteps, not {answer!r}.", "e.g. answer = 4")
+    run = sssp_app(COUNT_GRAPH, "S", _smallest).trace(0)
+    steps = _vertex_steps(run)
+    if answer == len(steps):
+        tasks = sum(len(step.plan.tasks) for step in run.steps if step.step >= 0)
+        return (
+            f"{answer} supersteps (steps {steps[0]} to {steps[-1]}), {tasks} vertex tasks in "
+            f"all: after step {steps[-1]} no inbox held a message, the next Plan was empty "
+            "and the run ended."
+        )
+    if answer == len(steps) + 1:
+        hint = (
+            "Count only the steps that run a vertex: the run ends with a Plan that finds "
+            "no task, and that step runs nothing. And step -1 is the input's."
+        )
+    elif answer > len(steps):
+        hint = (
+            "Fewer than you think: a message travels one edge per superstep, and a vertex "
+            "woken by two messages in one step runs once."
+        )
+    else:
+        hint = (
+            "More than the number of edges on the shortest path to the farthest vertex: a "
+            "long cheap path keeps improving distances after a short expensive one, and a "
+            "vertex woken by an offer that does not improve still runs that step."
+        )
+    more = "fewer" if answer > len(steps) else "more"
+    raise Wrong(
+        f"You said {answer}; vertices run in {more} supersteps than that. Follow the offers "
+        "step by step: which inboxes does each step fill, and does a later, cheaper offer "
+        "wake a vertex again?",
+        hint,
+    )
+
+
+# -- 10.3 ------------------------------------------------------------------------------------
+
+
+def _built(node: Any, name: str) -> PregelNode:
+    if isinstance(node, NodeBuilder):
+        node = node.build()
+    if not isinstance(node, PregelNode):
+        raise Wrong(
+            f"component_vertex({name!r}, ...) returned {type(node).__name__}; it should "
+            "return a node: NodeBuilder().subscribe_to(...)...write_to(...).",
+            "Return the NodeBuilder itself (Pregel builds it).",
+        )
+    return node
+
+
+@exercise("10.3 · Connected components, one vertex at a time")
+def check_component_vertex(component_vertex: Callable[[str, list[str]], Any]) -> str:
+    """``component_vertex(name, neighbours)`` returns the node of one vertex: woken by
+    ``heard:<name>``, it keeps the smallest label it heard in ``label:<name>`` when that
+    beats its label, and then tells its neighbours; run on four graphs, every vertex
+    ends with the smallest vertex of its component."""
+    for graph, edges in FRIENDS.items():
+        neighbours = neighbours_of(edges)
+        for name, near in neighbours.items():
+            node = _built(component_vertex(name, list(near)), name)
+            if tuple(node.triggers) != (f"heard:{name}",):
+                raise Wrong(
+                    f"The vertex {name!r} wakes on {list(node.triggers)}; a vertex program "
+                    f"wakes on its inbox alone, heard:{name}: the labels its neighbours sent "
+                    "in the last superstep.",
+                    f"subscribe_to('heard:{name}'), and read_from('label:{name}') to see "
+                    "its own label without waking on it.",
+                )
+        try:
+            app = components_app(edges, component_vertex)
+        except (ValueError, TypeError) as error:
+            raise Wrong(
+                f"Pregel(...) refused your nodes on the graph {graph!r}: {error}",
+                "The channels are heard:<vertex> and label:<vertex>; a node may read and "
+                "write only those.",
+            ) from error
+        what = f"the graph {graph!r}"
+        run = _run(
+            app,
+            {f"heard:{v}": v for v in neighbours},
+            what,
+            "Tell the neighbours only when the vertex's label went down: otherwise return "
+            "None, and skip_none=True writes nothing anywhere.",
+        )
+        got = {k.removeprefix("label:"): v for k, v in run.values.items()}
+        want = components_reference(edges)
+        empty = sorted(v for v in want if got.get(v) is None)
+        if empty:
+            raise Wrong(
+                f"On {what} the label of {empty} is empty after the run: those vertices "
+                "never wrote label:<vertex>.",
+                "On its first step a vertex knows no label yet (label:<vertex> is absent "
+                "from its input): the smallest label it heard is its label.",
+            )
+        wrong = {v: got[v] for v in want if got[v] != want[v]}
+        if wrong:
+            raise Wrong(
+                f"On {what} the vertices ended with labels {got}; each should hold the "
+                f"smallest vertex of its component, {want} (wrong at {sorted(wrong)}).",
+                "A vertex that lowers its label must tell every neighbour, by writing it "
+                "to heard:<neighbour>; the label then travels one edge per superstep.",
+            )
+    return (
+        f"On {len(FRIENDS)} graphs every vertex ends with the smallest vertex of its "
+        "component, and the run ends by itself: a vertex speaks only when its label went down."
     )

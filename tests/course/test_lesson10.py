@@ -3,57 +3,186 @@ runtime saw, on the notebook's stub and on typical wrong answers."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import pytest
+
 from graphkit.course import lesson10
 from graphkit.course.solutions import lesson10 as solutions
+from graphkit.pregel import ChannelWriteEntry, NodeBuilder
 
 
-def test_min_combiner_passes_on_the_solution():
-    verdict = lesson10.check_min_combiner(solutions.min_combine)
+def first_try(offers, known):
+    """The lesson's first try, and the notebook's stub for 10.1: the latest offer."""
+    offer = offers[-1]
+    return offer if known is None or offer < known else None
+
+
+LESSON = Path(__file__).parents[2] / "notebooks" / "10-bsp-beyond-agents.ipynb"
+
+
+def run_cells(*starts: str) -> dict:
+    """Run the lesson's code cells that start with ``starts`` (and its imports) in one
+    namespace, as a learner's kernel would."""
+    cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+    code = ["".join(cell["source"]) for cell in cells if cell["cell_type"] == "code"]
+    names: dict = {"lesson10": lesson10}
+    for source in code:
+        if source.startswith(("import operator", *starts)):
+            exec(source, names)
+    return names
+
+
+def test_the_notebooks_stubs_fail_their_checks():
+    stubs = run_cells("def relax", "def component_vertex", "COUNT_")
+    assert not lesson10.check_relax(stubs["relax"])
+    assert not lesson10.check_superstep_count(stubs["answer"])
+    assert not lesson10.check_component_vertex(stubs["component_vertex"])
+
+
+# -- the programs and references the lesson shows ----------------------------------------
+
+
+@pytest.mark.parametrize("name", lesson10.GRAPHS)
+def test_sssp_app_matches_dijkstra_with_the_solution(name):
+    edges = lesson10.GRAPHS[name]
+    source = next(iter(edges))
+    got = lesson10.sssp_app(edges, source, solutions.relax).invoke(0)
+    assert got == {f"distance:{v}": d for v, d in lesson10.dijkstra(edges, source).items()}
+
+
+def test_the_notebooks_programs_compute_what_plain_python_does():
+    lesson = run_cells("EDGES = {", "LINKS = {")
+    for edges in lesson10.GRAPHS.values():
+        source = next(iter(edges))
+        by_the_lesson = lesson["build_sssp"](edges, source, solutions.relax)
+        assert by_the_lesson.invoke(0) == lesson10.sssp_app(edges, source, solutions.relax).invoke(
+            0
+        )
+    for links in lesson10.LINKS.values():
+        for rounds in (1, 3, 20):
+            ranks = lesson["build_pagerank"](links, rounds).invoke(0)
+            want = lesson10.pagerank_reference(links, rounds)
+            assert ranks == pytest.approx({f"rank:{page}": r for page, r in want.items()})
+
+
+def test_the_first_try_loses_the_smaller_offer_on_the_fork():
+    got = lesson10.sssp_app(lesson10.GRAPHS["fork"], "S", first_try).invoke(0)
+    assert got["distance:X"] == 6  # what the lesson shows: X should be 2
+
+
+def test_the_lessons_run_steps_as_the_lesson_says():
+    run = lesson10.sssp_app(lesson10.GRAPHS["lesson"], "A", first_try).trace(0)
+    tasks = run.to_frame("tasks")
+    assert tasks.groupby("step")["node"].apply(list).to_dict() == {
+        -1: ["__input__"],
+        0: ["A"],
+        1: ["B", "C"],
+        2: ["B", "D"],
+        3: ["D", "E"],
+        4: ["E"],
+    }
+    changes = run.to_frame("changes").set_index(["step", "channel"])
+    assert changes.loc[(1, "inbox:D"), "values"] == (5, 6)
+    assert changes.loc[(2, "distance:D"), "after"] == 6  # the latest offer, not the best
+    assert (
+        run.why("D", step=2).summary
+        == "D ran at step 2 because both B and C wrote inbox:D in step 1."
+    )
+
+
+def test_components_reference_names_each_component_by_its_smallest_vertex():
+    assert lesson10.components_reference(lesson10.FRIENDS["cycle"]) == {
+        "a": "a", "b": "b", "c": "b", "d": "b", "e": "a", "f": "a"
+    }  # fmt: skip
+
+
+# -- 10.1 ------------------------------------------------------------------------------------
+
+
+def test_relax_passes_on_the_solution():
+    verdict = lesson10.check_relax(solutions.relax)
     assert verdict, verdict
 
 
-def test_min_combiner_fails_on_the_stub():
-    verdict = lesson10.check_min_combiner(lambda left, right: right)
+def test_relax_fails_on_the_stub_the_latest_offer():
+    verdict = lesson10.check_relax(first_try)
     assert not verdict
-    assert "every vertex of either side" in verdict.message
+    assert "relax([5, 6], None) returned 6" in verdict.message
+    assert "two offers in one step" in verdict.message
 
 
-def test_min_combiner_fails_on_last_write_wins():
-    verdict = lesson10.check_min_combiner(lambda left, right: {**left, **right})
+def test_relax_fails_on_a_combiner_that_depends_on_the_order():
+    verdict = lesson10.check_relax(lambda offers, known: offers[0])
     assert not verdict
-    assert "returned {'A': 0, 'B': 9, 'C': 2}" in verdict.message
+    assert "relax([6, 5], None) returned 6" in verdict.message
+    assert "in any order" in verdict.hint
 
 
-def test_min_combiner_fails_on_a_mutating_reducer():
-    def mutate(left, right):
-        for vertex, d in right.items():
-            left[vertex] = min(d, left.get(vertex, d))
-        return left
-
-    verdict = lesson10.check_min_combiner(mutate)
+def test_relax_fails_when_it_never_votes_to_halt():
+    verdict = lesson10.check_relax(lambda offers, known: min(offers))
     assert not verdict
-    assert "changed its arguments" in verdict.message
+    assert "relax([4], 3) returned 4" in verdict.message
+    assert "vote to halt" in verdict.hint
 
 
-def test_min_combiner_fails_in_the_run_when_only_the_unit_cases_pass():
-    cases = {
-        ((("A", 0), ("B", 4), ("C", 1)), (("B", 3), ("D", 5))): {"A": 0, "B": 3, "C": 1, "D": 5},
-        ((("A", 0), ("B", 4)), (("B", 9), ("C", 2))): {"A": 0, "B": 4, "C": 2},
-    }
-
-    def memorised(left, right):
-        key = (tuple(left.items()), tuple(right.items()))
-        return dict(cases[key]) if key in cases else {**left, **right}
-
-    verdict = lesson10.check_min_combiner(memorised)
+def test_relax_fails_on_a_vertex_that_keeps_an_equal_offer():
+    verdict = lesson10.check_relax(
+        lambda offers, known: min(offers) if known is None or min(offers) <= known else None
+    )
     assert not verdict
-    assert "Dijkstra says" in verdict.message
-    assert "'fork'" in verdict.message
+    assert "relax([3, 7], 3) returned 3" in verdict.message
+
+
+def test_relax_fails_on_a_mutating_combiner():
+    def sorting(offers, known):
+        offers.sort()
+        return offers[0] if known is None or offers[0] < known else None
+
+    verdict = lesson10.check_relax(sorting)
+    assert not verdict
+    assert "changed its offers" in verdict.message
+
+
+def test_relax_fails_in_the_run_when_only_the_unit_cases_pass():
+    cases = {(tuple(o), k): e for o, k, e, _ in lesson10.RELAX_CASES}
+
+    def memorised(offers, known):
+        key = (tuple(offers), known)
+        return cases[key] if key in cases else first_try(offers, known)
+
+    verdict = lesson10.check_relax(memorised)
+    assert not verdict
+    assert "Dijkstra says" in verdict.message and "'fork'" in verdict.message
+
+
+def test_relax_fails_when_the_run_never_ends():
+    cases = {(tuple(o), k): e for o, k, e, _ in lesson10.RELAX_CASES}
+
+    def restless(offers, known):  # passes the unit cases, then re-sends forever
+        key = (tuple(offers), known)
+        return cases[key] if key in cases else min(offers)
+
+    verdict = lesson10.check_relax(restless)
+    assert not verdict
+    assert "the run did not end" in verdict.message
+    assert "still being woken" in verdict.message
+
+
+def test_relax_fails_and_says_how_when_it_raises():
+    verdict = lesson10.check_relax(lambda offers, known: min(offers) < known)
+    assert not verdict
+    assert "TypeError" in verdict.message
+
+
+# -- 10.2 ------------------------------------------------------------------------------------
 
 
 def test_superstep_count_passes_on_the_solution():
     verdict = lesson10.check_superstep_count(solutions.answer)
     assert verdict, verdict
+    assert "steps 0 to 4" in verdict.message
 
 
 def test_superstep_count_fails_on_the_stub_and_on_the_hop_count():
@@ -69,49 +198,97 @@ def test_superstep_count_fails_on_the_stub_and_on_the_hop_count():
 def test_superstep_count_fails_when_counting_the_empty_last_plan():
     verdict = lesson10.check_superstep_count(6)
     assert not verdict
+    assert "finds no task" in verdict.hint
+
+
+def test_superstep_count_fails_on_a_large_guess_and_on_a_non_number():
+    verdict = lesson10.check_superstep_count(9)
+    assert not verdict
     assert "runs once" in verdict.hint
+    assert not lesson10.check_superstep_count("5")
 
 
-def test_pagerank_update_passes_on_the_solution():
-    verdict = lesson10.check_pagerank_update(solutions.pagerank_update)
+# -- 10.3 ------------------------------------------------------------------------------------
+
+
+def stub_vertex(name, neighbours):
+    """The notebook's stub for 10.3."""
+
+    def smallest(x):
+        return None  # your code here
+
+    return (
+        NodeBuilder()
+        .subscribe_to(f"heard:{name}")
+        .read_from(f"label:{name}")
+        .do(smallest)
+        .write_to(ChannelWriteEntry(f"label:{name}", skip_none=True))
+    )
+
+
+def test_component_vertex_passes_on_the_solution():
+    verdict = lesson10.check_component_vertex(solutions.component_vertex)
     assert verdict, verdict
 
 
-def test_pagerank_update_fails_on_the_stub():
-    verdict = lesson10.check_pagerank_update(lambda state: {"rank": state["rank"]})
+def test_component_vertex_fails_on_the_stub():
+    verdict = lesson10.check_component_vertex(stub_vertex)
     assert not verdict
-    assert "after 1 superstep(s)" in verdict.message
+    assert "is empty after the run" in verdict.message
 
 
-def test_pagerank_update_fails_on_an_in_place_update():
-    def gauss_seidel(state):
-        links, rank = state["links"], dict(state["rank"])
-        for page in links:
-            incoming = sum(rank[q] / len(outs) for q, outs in links.items() if page in outs)
-            rank[page] = 0.15 / len(links) + 0.85 * incoming  # reads this step's ranks
-        return {"rank": rank}
+def test_component_vertex_fails_when_it_tells_nobody():
+    def silent(name, neighbours):
+        return (
+            NodeBuilder()
+            .subscribe_to(f"heard:{name}")
+            .read_from(f"label:{name}")
+            .do(lambda x: min(x[f"heard:{name}"]))
+            .write_to(f"label:{name}")
+        )
 
-    verdict = lesson10.check_pagerank_update(gauss_seidel)
+    verdict = lesson10.check_component_vertex(silent)
     assert not verdict
-    assert "previous superstep's rank" in verdict.hint
+    assert "wrong at ['b', 'c', 'e']" in verdict.message
+    assert "tell every neighbour" in verdict.hint
 
 
-def test_pagerank_update_fails_without_damping():
-    def undamped(state):
-        links, rank = state["links"], state["rank"]
-        return {
-            "rank": {
-                page: sum(rank[q] / len(outs) for q, outs in links.items() if page in outs)
-                for page in links
-            }
-        }
+def test_component_vertex_fails_when_it_never_stops_talking():
+    def chatty(name, neighbours):
+        def smallest(x):
+            return min([*x[f"heard:{name}"], x.get(f"label:{name}", "~")])
 
-    verdict = lesson10.check_pagerank_update(undamped)
+        writes = [f"label:{name}", *(f"heard:{n}" for n in neighbours)]
+        return (
+            NodeBuilder()
+            .subscribe_to(f"heard:{name}")
+            .read_from(f"label:{name}")
+            .do(smallest)
+            .write_to(*writes)
+        )
+
+    verdict = lesson10.check_component_vertex(chatty)
     assert not verdict
-    assert "(expected" in verdict.message
+    assert "the run did not end" in verdict.message
+    assert "only when the vertex's label went down" in verdict.hint
 
 
-def test_pagerank_update_fails_when_pages_are_missing():
-    verdict = lesson10.check_pagerank_update(lambda state: {"rank": {"A": 1.0}})
+def test_component_vertex_fails_when_it_wakes_on_its_label():
+    def woken_by_label(name, neighbours):
+        return solutions.component_vertex(name, neighbours).subscribe_to(f"label:{name}")
+
+    verdict = lesson10.check_component_vertex(woken_by_label)
     assert not verdict
-    assert "one value per page" in verdict.message
+    assert "wakes on ['heard:a', 'label:a']" in verdict.message
+
+
+def test_component_vertex_fails_on_an_unknown_channel_and_on_a_non_node():
+    def misspelt(name, neighbours):
+        return NodeBuilder().subscribe_to(f"heard:{name}").read_from(f"lable:{name}")
+
+    verdict = lesson10.check_component_vertex(misspelt)
+    assert not verdict
+    assert "refused your nodes" in verdict.message and "'lable:a'" in verdict.message
+    verdict = lesson10.check_component_vertex(lambda name, neighbours: None)
+    assert not verdict
+    assert "returned NoneType" in verdict.message
