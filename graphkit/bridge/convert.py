@@ -150,7 +150,6 @@ class _Converter:
             return self.graphs[id(compiled)]
         source = compiled.builder
         where = f"LangGraph graph {compiled.name!r}"
-        _refuse_compile_options(compiled, where)
         builder = StateGraph(
             self.schema(source.state_schema, where),
             self.schema(source.context_schema, where),
@@ -168,6 +167,17 @@ class _Converter:
             handler = self.callable(defaults.error_handler, f"{where}, default error handler",
                                     node=True)  # fmt: skip
             builder.set_node_defaults(error_handler=handler)
+        # the compiled graph's own policies serve nodes with none, as the builder's do
+        if (
+            getattr(compiled, "retry_policy", None)
+            and getattr(defaults, "retry_policy", None) is None
+        ):
+            builder.set_node_defaults(retry_policy=_retry(compiled.retry_policy))
+        if (
+            getattr(compiled, "cache_policy", None)
+            and getattr(defaults, "cache_policy", None) is None
+        ):
+            builder.set_node_defaults(cache_policy=compiled.cache_policy)
         for name, spec in source.nodes.items():
             if not getattr(spec, "is_error_handler", False):  # added with the node it serves
                 self.node(builder, name, spec, where, source.nodes)
@@ -333,19 +343,6 @@ def _pydantic_defaults(schema: Any) -> dict[str, Any]:
         elif not info.is_required():
             defaults[key] = info.default
     return defaults
-
-
-def _refuse_compile_options(compiled: Any, where: str) -> None:
-    options = {
-        "cache_policy": getattr(compiled, "cache_policy", None),
-        "retry_policy (on the compiled graph)": getattr(compiled, "retry_policy", None) or None,
-    }
-    for option, value in options.items():
-        if value is not None:
-            raise NotImplementedError(
-                f"{where} uses {option} ({type(value).__name__}), which graphkit does not "
-                "support yet; remove it to convert this graph."
-            )
 
 
 def _timeout(policy: Any) -> Any:

@@ -660,3 +660,12 @@ def test_error_handlers_and_timeouts_are_carried_over() -> None:
     assert sorted(got["log"]) == sorted(expected["log"]) == [
         "default bad2", "default slow", "own bad: boom",
     ]  # fmt: skip
+
+
+def test_a_compiled_graphs_own_retry_policy_serves_nodes_without_one() -> None:
+    from langgraph.types import RetryPolicy
+
+    source = _one_node_graph()
+    source.retry_policy = (RetryPolicy(max_attempts=4),)
+    app = from_langgraph(source)
+    assert app.spec.nodes["inc"].retry_policies[0].max_attempts == 4
