@@ -33,6 +33,7 @@ if TYPE_CHECKING:
         Execution,
         Plan,
         Run,
+        StoreOp,
         Superstep,
         Task,
         TaskResult,
@@ -45,6 +46,7 @@ __all__ = [
     "plan_html",
     "result_html",
     "run_html",
+    "store_op_html",
     "superstep_html",
     "task_html",
     "update_html",
@@ -236,6 +238,23 @@ def execution_html(execution: Execution | None, *, card: bool = True, step: int 
         colours = ERROR if execution.error is not None else EXECUTE
         column = _column(f"Execute · step {execution.step}", colours, items, "no task ran")
     return f'<div style="{CARD};padding:4px">{column}</div>' if card else column
+
+
+def store_op_html(op: StoreOp) -> str:
+    """One store operation as a small card (``StoreOp._repr_html_``).
+
+    >>> from graphkit.pregel.records import StoreOp
+    >>> "users/ada" in store_op_html(StoreOp("put", ("users", "ada"), "prefs", {"n": 1}))
+    True
+    """
+    where = "/".join(op.namespace) + (f" · {op.key}" if op.key is not None else "")
+    parts = [f"<b>{op.kind}</b> {value(where)}"]
+    if op.given is not None:
+        parts.append(f"{muted('given')} {value(op.given)}")
+    if op.returned is not None:
+        parts.append(f"{muted('returned')} {value(op.returned)}")
+    column = _column("Store", EXECUTE, [_item(" ".join(parts))], "")
+    return f'<div style="{CARD};padding:4px">{column}</div>'
 
 
 def change_html(change: ChannelChange) -> str:

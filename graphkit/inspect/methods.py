@@ -13,7 +13,7 @@ calls ``run_frame(run, "state")`` and ``help(Run.to_frame)`` shows that function
 | `Run.diff(step_a, step_b)` | `diff.diff` |
 | `Run.timeline(*, durations=False)` and `str(run)` | `text.run_text` |
 | `Run.timeline_svg(width=720)` | `timeline.run_timeline_svg` |
-| `_repr_html_()` of all eight records | `cards.task_html` … `cards.run_html` |
+| `_repr_html_()` of all nine records | `cards.task_html` … `cards.run_html` |
 
 >>> from graphkit.inspect.examples import counter_run
 >>> run = counter_run()
@@ -38,6 +38,7 @@ from graphkit.inspect.cards import (
     plan_html,
     result_html,
     run_html,
+    store_op_html,
     superstep_html,
     task_html,
     update_html,
@@ -52,6 +53,7 @@ from graphkit.pregel.records import (
     Execution,
     Plan,
     Run,
+    StoreOp,
     Superstep,
     Task,
     TaskResult,
@@ -66,6 +68,7 @@ METHODS: dict[type, dict[str, Callable[..., Any]]] = {
     TaskResult: {"_repr_html_": result_html},
     Execution: {"_repr_html_": execution_html},
     ChannelChange: {"_repr_html_": change_html},
+    StoreOp: {"_repr_html_": store_op_html},
     Update: {"_repr_html_": update_html},
     Superstep: {"_repr_html_": superstep_html, "to_frame": superstep_frame},
     Run: {

@@ -12,6 +12,7 @@ pandas only when called. Cells hold the run's values themselves; pass
 | ``changes`` | channel change | step, channel, before, after, version_before, version_after, writers, values, reducer |
 | ``state`` | step with an Update | step, then one column per state key (every key of the schema) |
 | ``subgraphs`` | subgraph run a task started | step, node, call, kept, saved_in, status, steps, namespace, task_id |
+| ``store`` | store operation a task made | step, node, op, namespace, key, given, returned, task_id |
 
 The ``state`` and ``changes`` tables show the runtime's own channels (``__start__``,
 ``branch:to:*``, ``join:*``, ``__pregel_*``) only with ``internal=True``.
@@ -25,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from graphkit.channels import EMPTY
 from graphkit.extras import require
+from graphkit.inspect.store_rows import STORE_COLUMNS, store_rows
 from graphkit.inspect.values import is_internal, show, show_error
 
 if TYPE_CHECKING:
@@ -85,10 +87,11 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "task_id",
     ),
     "superstep": ("phase", "node", "channel", "before", "value", "detail"),
+    "store": STORE_COLUMNS,
 }
 """The columns of each table (``state`` and ``timeline`` are built elsewhere)."""
 
-KINDS = ("tasks", "writes", "changes", "state", "timeline", "subgraphs")
+KINDS = ("tasks", "writes", "changes", "state", "timeline", "subgraphs", "store")
 """The kinds ``Run.to_frame(kind)`` accepts."""
 
 # Columns whose cells are run values; ``readable=True`` turns them into text.
@@ -98,6 +101,7 @@ _VALUE_COLUMNS = {
     "changes": ("before", "after", "values"),
     "superstep": ("before", "value"),
     "subgraphs": (),
+    "store": ("given", "returned"),
 }
 
 
@@ -346,6 +350,7 @@ _ROWS: dict[str, Callable[[Iterable[Superstep]], list[dict[str, Any]]]] = {
     "writes": write_rows,
     "changes": change_rows,
     "subgraphs": subgraph_rows,
+    "store": store_rows,
 }
 
 

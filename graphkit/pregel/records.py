@@ -18,6 +18,7 @@ __all__ = [
     "Execution",
     "Plan",
     "Run",
+    "StoreOp",
     "Superstep",
     "Task",
     "TaskResult",
@@ -81,13 +82,29 @@ class Plan:
         return f"Plan(step={self.step}, tasks={self.nodes})"
 
 
+@frozen_record()
+class StoreOp:
+    """One operation a task made on the graph's store: ``kind`` is ``"get"``,
+    ``"search"``, ``"put"``, ``"delete"`` or ``"list_namespaces"``; ``namespace`` the
+    namespace (a search's prefix), ``key`` the item's key (None for a search or a
+    listing), ``given`` what the task gave (the value put, a search's filter and query),
+    ``returned`` what came back (the value read, the keys or namespaces found)."""
+
+    kind: str
+    namespace: tuple[str, ...]
+    key: str | None
+    given: Any = None
+    returned: Any = None
+
+
 @frozen_record(repr=False)
 class TaskResult:
     """What one task did: its writes or error, attempts, timing, worker, subgraph runs,
     the ``Interrupt`` it paused with (then no writes) and the answers its ``interrupt()``
     calls got; ``reused``: finished before a crash or interrupt, not run again on resume;
     ``cached``: not run, its writes came from the node cache (``CachePolicy``);
-    ``handled``: it failed and its node's error handler took over, so the step goes on."""
+    ``handled``: it failed and its node's error handler took over, so the step goes on;
+    ``store_ops``: what its last attempt did with the graph's store (``StoreOp``)."""
 
     task: Task
     writes: tuple[tuple[str, Any], ...]
@@ -104,6 +121,7 @@ class TaskResult:
     reused: bool = False
     cached: bool = False
     handled: bool = False
+    store_ops: tuple[StoreOp, ...] = ()
 
     @property
     def ok(self) -> bool:

@@ -264,12 +264,14 @@ class TaskScope:
     interrupts_seen: int = 0
     subgraph_calls: list[int] = field(default_factory=lambda: [0])
     work: Any = None
-    """The step's ``graphkit.pregel.phases.StepWork``: where the task can start others."""
+    """The step's ``graphkit.pregel.step_work.StepWork``: where the task can start others."""
     last_progress: float = 0.0
     """When the attempt last showed progress (for ``TimeoutPolicy.idle_timeout``, which
     sets both when the attempt starts)."""
     last_heartbeat: float = 0.0
     """When it last called ``runtime.heartbeat()``."""
+    store_ops: list[Any] | None = None
+    """What the attempt did with the graph's store (``StoreOp``), once it did anything."""
 
     def progress(self, heartbeat: bool = False) -> None:
         """Note that the attempt made progress: it streamed a chunk, a subgraph it runs
@@ -491,3 +493,43 @@ def _next_attempt(scope: TaskScope) -> None:
     current.runtime = current.runtime.patch_execution_info(node_attempt=scope.attempt + 1)
     if current.injected is not None:
         current.injected["runtime"] = current.runtime
+
+
+# -- what tasks do with the store ---------------------------------------------------------
+
+
+def note_store_ops(ops: Sequence[Any], results: Sequence[Any]) -> None:
+    """Record a store batch for the task that ran it (if a task did): graphkit's stores
+    tell this function of every batch (``graphkit.store.base.observer``)."""
+    scope = _scope.get()
+    if scope is None:
+        return
+    from graphkit.pregel.records import StoreOp
+
+    made = scope.store_ops if scope.store_ops is not None else []
+    for op, result in zip(ops, results, strict=False):
+        if hasattr(op, "namespace_prefix"):  # a search
+            given = {k: v for k, v in (("filter", op.filter), ("query", op.query)) if v}
+            if op.limit != 10 or op.offset:
+                given.update(limit=op.limit, offset=op.offset)
+            keys = [item.key for item in result or ()]
+            made.append(StoreOp("search", tuple(op.namespace_prefix), None, given, keys))
+        elif hasattr(op, "match_conditions"):  # a listing of namespaces
+            given = {"max_depth": op.max_depth} if op.max_depth is not None else {}
+            made.append(StoreOp("list_namespaces", (), None, given, list(result or ())))
+        elif hasattr(op, "value"):  # a put (None: a delete)
+            kind = "put" if op.value is not None else "delete"
+            made.append(StoreOp(kind, tuple(op.namespace), op.key, op.value))
+        else:  # a get
+            value = result.value if result is not None else None
+            made.append(StoreOp("get", tuple(op.namespace), op.key, None, value))
+    scope.store_ops = made
+
+
+def _watch_stores() -> None:
+    from graphkit.store import base
+
+    base.observer = note_store_ops
+
+
+_watch_stores()

@@ -21,6 +21,7 @@ from graphkit.pregel import phases
 from graphkit.pregel.records import Task, TaskResult
 from graphkit.pregel.runtime import in_worker_thread
 from graphkit.pregel.spec import GraphSpec
+from graphkit.pregel.step_work import fresh_reader
 from graphkit.pregel.thread_state import addressed
 from graphkit.pregel.threads import (
     COPY,
@@ -146,7 +147,7 @@ def _node_result(
     path = ("__update__", index)
     task = Task(task_id, state.step, node, "update", path, (INTERRUPT,), update.values)
     writes: list[tuple[str, Any]] = []
-    fresh_read = phases.fresh_reader(app.spec, state, writes)
+    fresh_read = fresh_reader(app.spec, state, writes)
     for writer in app.spec.nodes[node].writers:
         writes.extend(writer(update.values, fresh_read, None))
     return TaskResult(task, tuple(writes))

@@ -17,8 +17,10 @@ better async path, so async is a thin layer, not a copy.
 
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
+from contextvars import ContextVar
 from typing import Any, Literal, NamedTuple, TypedDict
 
 from graphkit.store.item import Item, SearchItem
@@ -164,6 +166,14 @@ class BaseStore(ABC):
 
     supports_ttl: bool = False
     ttl_config: TTLConfig | None = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Every store's ``batch`` / ``abatch`` tells ``observer`` what ran."""
+        super().__init_subclass__(**kwargs)
+        if "batch" in cls.__dict__:
+            cls.batch = _observed(cls.__dict__["batch"])  # type: ignore[method-assign]
+        if "abatch" in cls.__dict__:
+            cls.abatch = _observed_async(cls.__dict__["abatch"])  # type: ignore[method-assign]
 
     @abstractmethod
     def batch(self, ops: Iterable[Op]) -> list[Result]:
@@ -339,3 +349,46 @@ class BaseStore(ABC):
         """``list_namespaces``, awaited."""
         op = self._list_op(prefix, suffix, max_depth, limit, offset)
         return (await self.abatch([op]))[0]  # type: ignore[return-value]
+
+
+# -- who watches the stores -----------------------------------------------------------------
+
+observer: Callable[[Sequence[Op], Sequence[Result]], None] | None = None
+"""Told of each batch any graphkit store ran, with its results (graphkit's runtime
+records them for the task that made them: ``run.to_frame("store")``)."""
+
+_observing: ContextVar[bool] = ContextVar("graphkit_store_observing", default=False)
+
+
+def _observed(batch: Callable[..., list[Result]]) -> Callable[..., list[Result]]:
+    @functools.wraps(batch)
+    def observed(self: BaseStore, ops: Iterable[Op]) -> list[Result]:
+        if observer is None or _observing.get():  # (a batch run by another: told once)
+            return batch(self, ops)
+        ops = list(ops)
+        token = _observing.set(True)
+        try:
+            results = batch(self, ops)
+        finally:
+            _observing.reset(token)
+        observer(ops, results)
+        return results
+
+    return observed
+
+
+def _observed_async(abatch: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(abatch)
+    async def observed(self: BaseStore, ops: Iterable[Op]) -> list[Result]:
+        if observer is None or _observing.get():
+            return await abatch(self, ops)  # type: ignore[no-any-return]
+        ops = list(ops)
+        token = _observing.set(True)
+        try:
+            results = await abatch(self, ops)
+        finally:
+            _observing.reset(token)
+        observer(ops, results)
+        return results  # type: ignore[no-any-return]
+
+    return observed

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 __all__ = ["LEGEND_HTML", "TABLES", "View", "build_view", "frame_html", "phases_of", "view_at"]
 
-TABLES = ("tasks", "writes", "changes", "state", "subgraphs", "checkpoints")
+TABLES = ("tasks", "writes", "changes", "state", "subgraphs", "store", "checkpoints")
 """The debugger's tables, in tab order."""
 
 _PHASE_NAMES = {"plan": "Plan", "execute": "Execute", "update": "Update"}

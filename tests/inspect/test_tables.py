@@ -124,9 +124,9 @@ def test_unknown_kind_names_the_kinds(seed_run):
         seed_run.to_frame("task")
     assert str(caught.value) == (
         "Unknown table 'task'; use one of 'tasks', 'writes', 'changes', 'state', 'timeline', "
-        "'subgraphs'."
+        "'subgraphs', 'store'."
     )
-    assert KINDS == ("tasks", "writes", "changes", "state", "timeline", "subgraphs")
+    assert KINDS == ("tasks", "writes", "changes", "state", "timeline", "subgraphs", "store")
 
 
 def test_readable_frames_hold_text(seed_run, failing_run):
@@ -199,7 +199,8 @@ def test_superstep_frame_of_a_failed_step(failing_run):
 
 # these runs start no subgraph; the subgraphs table has its own tests
 # (tests/inspect/test_new_behaviours_shown.py)
-WITHOUT_SUBGRAPHS = tuple(kind for kind in KINDS if kind != "subgraphs")
+WITHOUT_SUBGRAPHS = tuple(kind for kind in KINDS if kind not in ("subgraphs", "store"))
+"""The tables every run has rows in (a run with no subgraph and no store has none there)."""
 
 
 def test_run_rows_are_plain_dicts(seed_run):

@@ -1,0 +1,346 @@
+"""Execute's machinery: the tasks of one step, run inline or on a thread pool, and the
+tasks started while the step runs (the error handler of a task that failed, the tasks a
+functional-API entrypoint calls). ``phases.execute`` hands a plan to a ``StepWork``;
+``run_task`` runs one task: its node, its writers, its retries and timeout."""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import dataclasses
+import queue
+import threading
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
+
+from graphkit.channels import Channel
+from graphkit.constants import PUSH
+from graphkit.diagnostics import run as diagnose
+from graphkit.errors import GraphInterrupt, ParentCommand
+from graphkit.pregel.records import Task, TaskResult, task_id
+from graphkit.pregel.runtime import RunContext, TaskScope, enter_task, injected_values, leave_task
+from graphkit.pregel.spec import FreshRead, GraphSpec, NodeSpec
+
+if TYPE_CHECKING:
+    from graphkit.pregel.phases import StepState
+
+__all__ = ["StepWork", "fresh_reader", "handler_task", "run_task"]
+
+
+def _unless_cancelled(results: Iterable[TaskResult | None]) -> Iterator[TaskResult | None]:
+    """As in LangGraph, a task still running when its async run is cancelled fails with
+    ``CancelledError``: a sync node's thread cannot be stopped, but its writes are dropped."""
+    from graphkit.streaming.aio import current_async_run
+
+    owner = current_async_run()
+    for result in results:
+        if owner is not None and owner.cancelled and result is not None and result.ok:
+            result = dataclasses.replace(result, writes=(), error=asyncio.CancelledError())
+        yield result
+
+
+class StepWork:
+    """The tasks of one Execute: the plan's, and those added while they run (the error
+    handler of a task that failed, the tasks a functional-API entrypoint calls). Every
+    result comes back through ``finished``, in the order the tasks finish; a running
+    task reaches this object as ``current_scope().work``."""
+
+    __slots__ = (
+        "_deadline", "_lock", "_saved", "finished", "graph", "outstanding", "pool", "run",
+        "running", "state", "timeout", "wake",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        graph: GraphSpec,
+        state: StepState,
+        run: RunContext,
+        pool: Executor | None,
+        saved: Mapping[str, TaskResult],
+        timeout: float | None = None,
+    ) -> None:
+        self.graph, self.state, self.run, self.pool = graph, state, run, pool or _POOL
+        self.wake = run.listener.wake if run.listener is not None else None
+        self.finished: queue.SimpleQueue[Future[TaskResult]] = queue.SimpleQueue()
+        self.outstanding = 0  # submitted and not yet taken from ``finished``
+        self._lock = threading.Lock()
+        self._saved = saved
+        self._deadline = None if timeout is None else time.monotonic() + timeout
+        self.timeout = timeout
+        self.running: dict[str, Task] = {}  # by id, until their result is taken
+
+    def execute(
+        self, tasks: Sequence[Task], known: Sequence[TaskResult] = ()
+    ) -> Iterable[TaskResult | None]:
+        """Run ``tasks`` (one inline when nothing else can start, several on the pool)
+        and the tasks started while they run; yield each result as its task finishes
+        (``known`` results first: not run, e.g. reused on resume). When the listener wants
+        live chunks, tasks run on the pool and ``None`` means a chunk came."""
+        graph, state, run = self.graph, self.state, self.run
+        for result in known:  # (a failure saved as handled is handed over again)
+            self.reuse(self.handled(result, again=True))
+        if not tasks:
+            pass
+        elif self.wake is None and len(tasks) == 1 and self.timeout is None and not known:
+            result = self.handled(run_task(graph, tasks[0], state, run, work=self))
+            if not self.outstanding:  # the common case: nothing else started
+                return (result,) if run.loop is None else _unless_cancelled((result,))
+            self.finished.put(_done(result))
+            self.outstanding += 1
+        else:
+            for task in tasks:
+                self.submit(task)
+        results = self.results()
+        return results if run.loop is None else _unless_cancelled(results)
+
+    def submit(
+        self, task: Task, node: NodeSpec | None = None, failure: Any = None
+    ) -> Future[TaskResult]:
+        """Run ``task`` (with ``node``, by default its graph node) on the step's pool as a
+        planned task runs; its result joins the step's. ``failure``: the ``NodeError`` an
+        error handler is given."""
+        with self._lock:
+            self.outstanding += 1
+            self.running[task.id] = task
+        args = (self.graph, task, self.state, self.run, node)
+        if isinstance(self.pool, ThreadPoolExecutor):  # tasks see the caller's context
+            future = self.pool.submit(
+                contextvars.copy_context().run, run_task, *args, self, failure
+            )
+        else:  # another process: no context variables, nothing to start tasks with
+            future = self.pool.submit(run_task, *args, None, failure)
+        future.add_done_callback(self._on_done)
+        return future
+
+    def saved(self, task: Task) -> TaskResult | None:
+        """The result ``task`` (added while running) saved before the run stopped on this
+        checkpoint, marked ``reused``; None if it has to run."""
+        found = self._saved.get(task.id)
+        return None if found is None else dataclasses.replace(found, task=task)
+
+    def reuse(self, result: TaskResult) -> Future[TaskResult]:
+        """Count a result ``saved()`` returned in the step's results, as a done future."""
+        with self._lock:
+            self.outstanding += 1
+        future = _done(result)
+        self._on_done(future)
+        return future
+
+    def handled(self, result: TaskResult, again: bool = False) -> TaskResult:
+        """``result``, or if it failed in a node with an error handler, the result marked
+        ``handled`` (its error no longer fails the step; nothing it wrote applies) once the
+        handler started, in the same step, on the failed task's input. ``again``: a
+        failure saved as handled before a resume, whose handler starts (or is reused)."""
+        if result.error is None or result.interrupts or (result.handled and not again):
+            return result
+        node = self.graph.nodes.get(result.task.node)
+        handler_name = node.error_handler if node is not None else None
+        if handler_name is None or isinstance(result.error, asyncio.CancelledError):
+            return result
+        from graphkit.errors import NodeError
+
+        handler = handler_task(result.task, handler_name)
+        saved = self.saved(handler)
+        if saved is not None:
+            self.reuse(saved)
+            return dataclasses.replace(result, writes=(), handled=True)
+        listener = self.run.listener
+        started = getattr(listener, "call_started", None)
+        if result.reused and started is not None:
+            started(handler)  # on resume it is planned: its start is streamed
+        # on resume, the saved error's text, as LangGraph hands its handler
+        error = getattr(result.error, "saved_text", result.error)
+        self.submit(handler, failure=NodeError(result.task.node, error))
+        return dataclasses.replace(result, writes=(), handled=True)
+
+    def results(self) -> Iterator[TaskResult | None]:
+        """Each result as its task finishes, until no task is left; past the step's
+        timeout, ``TimeoutError``."""
+        finished, wake = self.finished, self.wake
+        while self.outstanding:
+            while wake is not None and finished.empty():
+                wake.wait(self._left())
+                wake.clear()
+                if finished.empty():
+                    self._check_deadline()
+                    yield None  # a chunk is waiting
+            try:
+                future = finished.get(timeout=self._left())
+            except queue.Empty:
+                self._check_deadline()
+                continue
+            result = future.result()
+            with self._lock:
+                self.outstanding -= 1
+                self.running.pop(result.task.id, None)
+            yield self.handled(result)
+
+    def _on_done(self, future: Future[TaskResult]) -> None:
+        self.finished.put(future)
+        if self.wake is not None:
+            self.wake.set()
+
+    def _left(self) -> float | None:
+        return None if self._deadline is None else max(0.0, self._deadline - time.monotonic())
+
+    def _check_deadline(self) -> None:
+        if self._deadline is not None and time.monotonic() >= self._deadline:
+            raise diagnose.step_timed_out(
+                self.state.step, self.timeout, [task.node for task in self.running.values()]
+            )
+
+
+def _done(result: TaskResult) -> Future[TaskResult]:
+    future: Future[TaskResult] = Future()
+    future.set_result(result)
+    return future
+
+
+def handler_task(failed: Task, handler: str) -> Task:
+    """The task of ``failed``'s error handler: it runs in the same step on the failed
+    task's input, and its writes apply right after where the failed task's would have."""
+    path = (*failed.path[:3], "node_error_handler", False)
+    return Task(
+        task_id(failed.id, failed.step, (handler, "node_error_handler")),
+        failed.step,
+        handler,
+        "error_handler",
+        path,
+        (PUSH,),
+        failed.input,
+        parent=failed.id,
+    )
+
+
+def run_task(
+    graph: GraphSpec,
+    task: Task,
+    state: StepState,
+    run: RunContext,
+    node: NodeSpec | None = None,
+    work: StepWork | None = None,
+    failure: Any = None,
+) -> TaskResult:
+    """Run one task: call its node (``node``, by default the graph's node of that name)
+    and turn its return value into writes, retrying as its retry policy says; the last
+    error is caught into the result. ``failure``: what an error handler handles."""
+    node = node or graph.nodes[task.node]
+    injected, task_config = injected_values(node, task, run, failure)
+    started = time.perf_counter()
+    failed: list[Exception] = []
+    subruns: list[Any] = []
+    subgraph_calls = [0]
+    answers = run.answers.get(task.id, ()) if run.answers else ()
+    while True:
+        scope = TaskScope(run, task, len(failed), subruns, [*answers], 0, subgraph_calls, work)
+        writes: list[tuple[str, Any]] = []
+        output, error, interrupts = None, None, ()
+        token = enter_task(scope, task_config)
+        try:
+            output = _call(node, task.input, injected, run, scope)
+            fresh_read = fresh_reader(graph, state, writes) if node.routes else _no_reader
+            for writer in node.writers:
+                writes.extend(writer(output, fresh_read, task_config))
+        except GraphInterrupt as paused:  # the step stops before Update; nothing is applied
+            interrupts, writes = tuple(paused.args[0] if paused.args else ()), []
+        except (Exception, asyncio.CancelledError) as exc:  # (a cancelled async node too)
+            # recorded; the stepper raises it after the step's tasks end; writes made
+            # before the error stay visible, but are never applied
+            error = exc
+        finally:
+            leave_task(token)
+        if error is None or (policy := _retry_policy_for(node, error, len(failed) + 1)) is None:
+            break
+        failed.append(error)  # type: ignore[arg-type]
+        time.sleep(policy.interval(len(failed) + 1))
+    if error is not None:
+        note = f"During task with name {task.node!r} and id {task.id!r} (step {task.step})"
+        if note not in getattr(error, "__notes__", ()):  # one exception raised twice
+            error.add_note(note)
+    return TaskResult(
+        task,
+        tuple(writes),
+        output,
+        error,
+        len(failed) + 1,
+        started,
+        time.perf_counter() - started,
+        _this_thread.name,
+        tuple(failed),
+        tuple(subruns),
+        interrupts,
+        tuple(scope.answers),
+        store_ops=tuple(scope.store_ops or ()),
+    )
+
+
+def _call(
+    node: NodeSpec, value: Any, injected: dict[str, Any], run: RunContext, scope: TaskScope
+) -> Any:
+    try:
+        if not node.is_async:
+            return node.call(value, **injected)
+        if run.loop is None:
+            raise diagnose.async_node_in_sync_run(node.name)
+        # The coroutine runs on the caller's event loop, concurrently with the other
+        # async tasks of the step; this worker thread waits for it (the async run
+        # cancels it when its caller is cancelled).
+        from graphkit.streaming.aio import run_on_loop
+
+        coroutine = node.call(value, **injected)
+        if node.timeout is not None:
+            from graphkit.pregel.timeouts import within_timeout
+
+            coroutine = within_timeout(coroutine, node.name, node.timeout, scope)
+        return run_on_loop(coroutine, run.loop)
+    except ParentCommand as sent_up:  # a subgraph this node ran routes its parent: us
+        if sent_up.command is None:
+            raise
+        return dataclasses.replace(sent_up.command, graph=None)
+
+
+def _retry_policy_for(node: NodeSpec, error: Exception, attempt: int) -> Any:
+    """The first of the node's retry policies that wants another attempt, if any."""
+    if not isinstance(error, (ParentCommand, GraphInterrupt, asyncio.CancelledError)):
+        for policy in node.retry_policies:
+            if policy.should_retry(error):
+                return policy if attempt < policy.max_attempts else None
+    return None
+
+
+def _no_reader(keys: Sequence[str]) -> dict[str, Any]:
+    raise AssertionError("only a router reads the fresh state, and this node has none")
+
+
+class _ThisThread(threading.local):
+    def __init__(self) -> None:  # once per thread: current_thread() costs more, per task
+        self.name = threading.current_thread().name
+
+
+_this_thread = _ThisThread()
+
+
+def fresh_reader(graph: GraphSpec, state: StepState, writes: list[tuple[str, Any]]) -> FreshRead:
+    """What a router reads: the step's channels plus the task's own writes so far (on copies)."""
+
+    def read(keys: Sequence[str]) -> dict[str, Any]:
+        channels: Mapping[str, Channel] = state.channels
+        pending: dict[str, list[Any]] = {}
+        for channel, value in writes:
+            if channel in keys:
+                pending.setdefault(channel, []).append(value)
+        if pending:
+            channels = dict(channels)
+            for key, values in pending.items():
+                channels[key] = channels[key].copy()
+                channels[key].update(values)
+        return state.read(keys, graph.managed, channels)
+
+    return read
+
+
+# One process-wide pool (its threads start as tasks need them): creating threads per run
+# would cost more than most nodes. It is wide so that subgraphs run in tasks do not starve it.
+_POOL = ThreadPoolExecutor(max_workers=64, thread_name_prefix="graphkit")

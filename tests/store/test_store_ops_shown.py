@@ -1,0 +1,88 @@
+"""What each task did with the graph's store, as the records, the ``store`` table and
+the debugger show it (issue 15, item 3: "a table of store operations per step")."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TypedDict
+
+from graphkit import START, StateGraph
+from graphkit.store.memory import InMemoryStore
+from graphkit.store.sqlite import SqliteStore
+from graphkit.widgets import DebugSession
+
+
+class State(TypedDict):
+    user: str
+    theme: str
+
+
+def remember(state: State, store) -> dict:
+    store.put(("users", state["user"]), "prefs", {"theme": "dark"})
+    return {}
+
+
+def recall(state: State, store) -> dict:
+    found = store.search(("users",), filter={"theme": "dark"})
+    prefs = store.get(("users", state["user"]), "prefs")
+    store.delete(("users", "nobody"), "prefs")
+    store.list_namespaces(max_depth=1)
+    return {"theme": prefs.value["theme"] if prefs and found else "none"}
+
+
+def app_with(store):
+    builder = StateGraph(State).add_node("remember", remember).add_node("recall", recall)
+    builder.add_edge(START, "remember").add_edge("remember", "recall")
+    return builder.compile(store=store)
+
+
+def test_each_task_keeps_what_it_did_with_the_store_in_order():
+    run = app_with(InMemoryStore()).trace({"user": "ada", "theme": ""})
+    rows = run.to_frame("store")[["step", "node", "op", "namespace", "key"]]
+    assert rows.fillna("-").values.tolist() == [
+        [1, "remember", "put", "users/ada", "prefs"],
+        [2, "recall", "search", "users", "-"],
+        [2, "recall", "get", "users/ada", "prefs"],
+        [2, "recall", "delete", "users/nobody", "prefs"],
+        [2, "recall", "list_namespaces", "", "-"],
+    ]
+    ops = run.step(2).execution.results[0].store_ops
+    assert ops[0].given == {"filter": {"theme": "dark"}} and ops[0].returned == ["prefs"]
+    assert ops[1].returned == {"theme": "dark"}
+    assert ops[3].given == {"max_depth": 1} and ops[3].returned == [("users",)]
+    assert run.values["theme"] == "dark"
+
+
+def test_the_sqlite_store_and_async_nodes_are_seen_too(tmp_path):
+    async def aremember(state: State, store) -> dict:
+        await store.aput(("users", state["user"]), "prefs", {"theme": "light"})
+        item = await store.aget(("users", state["user"]), "prefs")
+        return {"theme": item.value["theme"]}
+
+    builder = StateGraph(State).add_node("remember", aremember).add_edge(START, "remember")
+    app = builder.compile(store=SqliteStore(str(tmp_path / "store.db")))
+    updates = asyncio.run(_updates(app))
+    assert updates == [{"remember": {"theme": "light"}}]
+    session = DebugSession(app_with(SqliteStore(str(tmp_path / "two.db"))), {"user": "bo"})
+    run = session.run()
+    assert run.to_frame("store")["op"].tolist()[:2] == ["put", "search"]
+
+
+async def _updates(app):
+    return [chunk async for chunk in app.astream({"user": "ada", "theme": ""})]
+
+
+def test_the_debugger_has_a_store_tab_for_the_step():
+    session = DebugSession(app_with(InMemoryStore()), {"user": "ada", "theme": ""})
+    session.step()
+    session.step()
+    session.step()  # remember
+    table = session.view().tables["store"]
+    assert table[["node", "op", "namespace"]].values.tolist() == [["remember", "put", "users/ada"]]
+
+
+def test_store_calls_outside_a_task_are_not_recorded():
+    store = InMemoryStore()
+    store.put(("a",), "k", {"v": 1})  # no task: nothing to record it in
+    run = app_with(store).trace({"user": "ada", "theme": ""})
+    assert "a" not in run.to_frame("store")["namespace"].tolist()
