@@ -56,17 +56,20 @@ class TaskFuture(concurrent.futures.Future):  # type: ignore[type-arg]
         """The call's value, waiting for it (in async code, ``await`` the future:
         waiting here would stop the event loop the call may need, so an unfinished
         call's ``result()`` raises ``InvalidStateError`` there, as in LangGraph)."""
-        if not self.done() and _on_event_loop():
+        if not self.done() and _on_the_runs_loop():
             raise asyncio.InvalidStateError(diagnose.result_in_async_code())
         return super().result(timeout)
 
 
-def _on_event_loop() -> bool:
+def _on_the_runs_loop() -> bool:
+    """True in a coroutine on the event loop of the run this task belongs to (another
+    loop running in the thread, e.g. a notebook's or a test tool's, does not count)."""
     try:
-        asyncio.get_running_loop()
+        running = asyncio.get_running_loop()
     except RuntimeError:
         return False
-    return True
+    scope = current_scope()
+    return scope is None or running is scope.run.loop
 
 
 @dataclass(frozen=True)

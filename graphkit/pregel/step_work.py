@@ -81,9 +81,8 @@ class StepWork:
         graph, state, run = self.graph, self.state, self.run
         for result in known:  # (a failure saved as handled is handed over again)
             self.reuse(self.handled(result, again=True))
-        if not tasks:
-            pass
-        elif self.wake is None and len(tasks) == 1 and self.timeout is None and not known:
+        alone = len(tasks) == 1 and not known and self.wake is None and self.timeout is None
+        if alone:  # run inline: no thread to start, no result to wait for
             result = self.handled(run_task(graph, tasks[0], state, run, work=self))
             if not self.outstanding:  # the common case: nothing else started
                 return (result,) if run.loop is None else _unless_cancelled((result,))

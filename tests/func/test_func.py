@@ -225,3 +225,24 @@ def test_calls_made_by_gathered_coroutines_get_distinct_ids():
     assert sorted(task.path[2] for task in calls) == [0, 1, 2]
     assert len({task.id for task in calls}) == 3
     assert run_.values == {"__end__": [1, 2, 3]}
+
+
+def test_a_sync_run_inside_a_running_event_loop_waits_for_its_calls():
+    """A notebook or a test tool may run a loop in the thread that invokes a sync
+    entrypoint: .result() then waits, as in LangGraph (only the run's own loop forbids it)."""
+    import asyncio
+
+    from graphkit.func import entrypoint, task
+
+    @task
+    def double(n: int) -> int:
+        return n * 2
+
+    @entrypoint()
+    def fan(n: int) -> int:
+        return sum(future.result() for future in [double(i) for i in range(n)])
+
+    async def inside_a_loop() -> int:
+        return fan.invoke(3)
+
+    assert asyncio.run(inside_a_loop()) == 6
