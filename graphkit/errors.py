@@ -26,6 +26,7 @@ __all__ = [
     "LangGraphDeprecatedSinceV10",
     "LangGraphDeprecatedSinceV11",
     "LangGraphDeprecationWarning",
+    "NodeCancelledError",
     "NodeError",
     "NodeInterrupt",
     "NodeTimeoutError",
@@ -121,6 +122,20 @@ class NodeError:
 
     node: str
     error: BaseException
+
+
+class NodeCancelledError(Exception):
+    """A node raised ``asyncio.CancelledError`` itself (nothing cancelled its run): it
+    fails like any other error, so retry policies and error handlers see it, as in
+    LangGraph.
+
+    >>> NodeCancelledError("fetch").node
+    'fetch'
+    """
+
+    def __init__(self, node: str, message: str | None = None) -> None:
+        super().__init__(message or f"Node {node!r} raised asyncio.CancelledError")
+        self.node = node
 
 
 class NodeTimeoutError(Exception):

@@ -23,6 +23,7 @@ from graphkit import channels as gk_channels
 from graphkit import managed as gk_managed
 from graphkit.bridge.interop import ConvertedGraph, wrap
 from graphkit.errors import warn
+from graphkit.graph.declaration import DEFAULT_ERROR_HANDLER
 from graphkit.pregel.app import CompiledGraph
 from graphkit.pregel.config import merge_configs
 from graphkit.pregel.records import Run
@@ -209,7 +210,10 @@ class _Converter:
     def node(self, builder: Any, name: str, spec: Any, where: str, nodes: Any) -> None:
         where = f"{where}, node {name!r}"
         ends = spec.ends or None
-        handler_spec = nodes.get(getattr(spec, "error_handler_node", None) or "")
+        named = getattr(spec, "error_handler_node", None)
+        # LangGraph's compile() wrote its default handler's name onto every node without
+        # one: that is set_node_defaults' handler, carried over as such
+        handler_spec = nodes.get(named) if named != DEFAULT_ERROR_HANDLER else None
         handler = None
         if handler_spec is not None:
             handler = self.callable(handler_spec.runnable, f"{where}'s error handler", node=True)

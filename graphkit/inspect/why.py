@@ -238,7 +238,9 @@ def _failure(superstep: Superstep, node: str) -> list[Reason]:
     )
     if execution is None or (execution.error is None and not handled):
         return []
-    mine = next(result for result in execution.results if result.task.node == node)
+    results = [result for result in execution.results if result.task.node == node]
+    # of several tasks of the node (Sends, calls), the one that failed tells most
+    mine = next((r for r in results if r.error is not None), results[0])
     if mine.task.kind == "call" and mine.error is not None:
         caller = next((r.task.node for r in execution.results if r.task.id == mine.task.parent),
                       "its caller")  # fmt: skip
@@ -250,9 +252,14 @@ def _failure(superstep: Superstep, node: str) -> list[Reason]:
     if mine.handled:
         handler = next((r.task.node for r in execution.results if r.task.parent == mine.task.id),
                        "its error handler")  # fmt: skip
+        went_on = (
+            "the step went on"
+            if execution.error is None
+            else "but another task's error failed the step all the same"
+        )
         text = (
             f"{node} raised {show_error(mine.error)}, and {handler} took over in the same "
-            f"step: the step went on, without {node}'s writes or edges."
+            f"step: {went_on}, without {node}'s writes or edges."
         )
         return [Reason("raised", text, n)]
     if execution.error is None:  # only failures a handler took over

@@ -108,8 +108,8 @@ class RunConfig:
 
 def merge_configs(*configs: Mapping[str, Any] | None) -> dict[str, Any]:
     """Configs merged as LangGraph merges a graph's ``with_config`` defaults with a call's:
-    ``metadata`` and ``configurable`` key by key, ``tags`` added (each once), anything
-    else from the last config that sets it.
+    ``metadata`` and ``configurable`` key by key, ``tags`` added (a tag given twice is
+    kept twice, as in LangGraph), anything else from the last config that sets it.
 
     >>> merge_configs({"tags": ["a"], "configurable": {"user": "ada"}},
     ...               {"tags": ["b"], "configurable": {"thread_id": "1"}})
@@ -121,7 +121,7 @@ def merge_configs(*configs: Mapping[str, Any] | None) -> dict[str, Any]:
             if key in ("metadata", "configurable"):
                 merged[key] = {**merged.get(key, {}), **(value or {})}
             elif key == "tags":
-                merged[key] = list(dict.fromkeys([*merged.get(key, []), *(value or [])]))
+                merged[key] = [*merged.get(key, []), *(value or [])]
             elif value is not None or key not in merged:
                 merged[key] = value
     return merged

@@ -87,7 +87,8 @@ class StepWork:
             if not self.outstanding:  # the common case: nothing else started
                 return (result,) if run.loop is None else _unless_cancelled((result,))
             self.finished.put(_done(result))
-            self.outstanding += 1
+            with self._lock:
+                self.outstanding += 1
         else:
             for task in tasks:
                 self.submit(task)
@@ -131,7 +132,7 @@ class StepWork:
         """``result``, or if it failed in a node with an error handler, the result marked
         ``handled`` (its error no longer fails the step; nothing it wrote applies) once the
         handler started, in the same step, on the failed task's input. ``again``: a
-        failure saved as handled before a resume, whose handler starts (or is reused)."""
+        failure saved as handled before a resume, whose handler starts again."""
         if result.error is None or result.interrupts or (result.handled and not again):
             return result
         node = self.graph.nodes.get(result.task.node)
@@ -140,11 +141,8 @@ class StepWork:
             return result
         from graphkit.errors import NodeError
 
+        # (on resume the handler runs again, even if it finished before: LangGraph's rule)
         handler = handler_task(result.task, handler_name)
-        saved = self.saved(handler)
-        if saved is not None:
-            self.reuse(saved)
-            return dataclasses.replace(result, writes=(), handled=True)
         listener = self.run.listener
         started = getattr(listener, "call_started", None)
         if result.reused and started is not None:
@@ -186,9 +184,9 @@ class StepWork:
 
     def _check_deadline(self) -> None:
         if self._deadline is not None and time.monotonic() >= self._deadline:
-            raise diagnose.step_timed_out(
-                self.state.step, self.timeout, [task.node for task in self.running.values()]
-            )
+            with self._lock:
+                running = [task.node for task in self.running.values()]
+            raise diagnose.step_timed_out(self.state.step, self.timeout, running)
 
 
 def _done(result: TaskResult) -> Future[TaskResult]:
@@ -247,11 +245,12 @@ def run_task(
         except (Exception, asyncio.CancelledError) as exc:  # (a cancelled async node too)
             # recorded; the stepper raises it after the step's tasks end; writes made
             # before the error stay visible, but are never applied
-            error = exc
+            error = exc if not _raised_by_the_node(exc) else _node_cancelled(task.node, exc)
         finally:
             leave_task(token)
         if error is None or (policy := _retry_policy_for(node, error, len(failed) + 1)) is None:
             break
+        answers = tuple(scope.answers)  # a retry is given the answers this attempt took
         failed.append(error)  # type: ignore[arg-type]
         time.sleep(policy.interval(len(failed) + 1))
     if error is not None:
@@ -298,6 +297,26 @@ def _call(
         if sent_up.command is None:
             raise
         return dataclasses.replace(sent_up.command, graph=None)
+
+
+def _raised_by_the_node(error: BaseException) -> bool:
+    """A ``CancelledError`` the node raised itself (its run was not cancelled)."""
+    if not isinstance(error, asyncio.CancelledError):
+        return False
+    from graphkit.streaming.aio import current_async_run
+
+    owner = current_async_run()
+    return owner is None or not owner.cancelled
+
+
+def _node_cancelled(node: str, error: BaseException) -> Exception:
+    """As in LangGraph: a node's own ``CancelledError`` fails it like any error (retried,
+    handed to its error handler), as ``NodeCancelledError``."""
+    from graphkit.errors import NodeCancelledError
+
+    made = NodeCancelledError(node)
+    made.__cause__ = error
+    return made
 
 
 def _retry_policy_for(node: NodeSpec, error: Exception, attempt: int) -> Any:

@@ -661,6 +661,13 @@ def test_error_handlers_and_timeouts_are_carried_over() -> None:
         "default bad2", "default slow", "own bad: boom",
     ]  # fmt: skip
 
+    async def updated(app: Any) -> list[str]:  # which nodes sent updates: the handlers'
+        return sorted([name async for chunk in app.astream({"log": []}) for name in chunk])
+
+    assert asyncio.run(updated(from_langgraph(source))) == asyncio.run(updated(source)) == [
+        "__default_error_handler__", "__default_error_handler__", "__error_handler__bad",
+    ]  # fmt: skip
+
 
 def test_a_compiled_graphs_own_retry_policy_serves_nodes_without_one() -> None:
     from langgraph.types import RetryPolicy

@@ -129,7 +129,8 @@ def test_with_config_gives_every_run_its_defaults():
 
         node = lib.NodeBuilder().subscribe_only("a").do(tagged).write_to("b")
         app = doubling(lib, [], node).with_config(configurable={"user": "ada"}, tags=["t1"])
-        return [app.invoke(1), app.invoke(2, {"tags": ["t2"]}), app.config.get("configurable")]
+        again = app.invoke(2, {"tags": ["t1", "t2"]})  # (a tag given twice is kept twice)
+        return [app.invoke(1), again, app.config.get("configurable")]
 
     ours, theirs = observed("graphkit"), observed("langgraph")
     assert ours == theirs
