@@ -168,8 +168,8 @@ def execute(
     while running that finished before the run stopped (by task id), reused on resume;
     ``timeout``: the run's ``step_timeout``, in seconds; ``known``: results of the step
     that are not run (the input step's, reused on resume, cached), yielded first."""
-    if not plan.tasks and not known:
-        return ()
+    if not plan.tasks and not any(result.error is not None for result in known):
+        return known  # nothing to run (the input step; all reused), nothing to hand over
     work = StepWork(graph, state, run, executor, saved or {}, timeout)
     return work.execute(plan.tasks, known)
 

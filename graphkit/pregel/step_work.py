@@ -63,13 +63,19 @@ class StepWork:
     ) -> None:
         self.graph, self.state, self.run, self.pool = graph, state, run, pool or _POOL
         self.wake = run.listener.wake if run.listener is not None else None
-        self.finished: queue.SimpleQueue[Future[TaskResult]] = queue.SimpleQueue()
         self.outstanding = 0  # submitted and not yet taken from ``finished``
-        self._lock = threading.Lock()
         self._saved = saved
         self._deadline = None if timeout is None else time.monotonic() + timeout
         self.timeout = timeout
-        self.running: dict[str, Task] = {}  # by id, until their result is taken
+        # Made by the first task submitted (before any worker runs, so by one thread):
+        # most steps run one task inline and need none of them.
+        self.finished: queue.SimpleQueue[Future[TaskResult]] = None  # type: ignore[assignment]
+        self._lock: threading.Lock = None  # type: ignore[assignment]
+        self.running: dict[str, Task] = None  # type: ignore[assignment]  # by id, until done
+
+    def _start(self) -> None:
+        if self._lock is None:
+            self.finished, self._lock, self.running = queue.SimpleQueue(), threading.Lock(), {}
 
     def execute(
         self, tasks: Sequence[Task], known: Sequence[TaskResult] = ()
@@ -83,9 +89,12 @@ class StepWork:
             self.reuse(self.handled(result, again=True))
         alone = len(tasks) == 1 and not known and self.wake is None and self.timeout is None
         if alone:  # run inline: no thread to start, no result to wait for
-            result = self.handled(run_task(graph, tasks[0], state, run, work=self))
+            result = run_task(graph, tasks[0], state, run, work=self)
+            if result.error is not None:
+                result = self.handled(result)
             if not self.outstanding:  # the common case: nothing else started
                 return (result,) if run.loop is None else _unless_cancelled((result,))
+            self._start()
             self.finished.put(_done(result))
             with self._lock:
                 self.outstanding += 1
@@ -101,6 +110,7 @@ class StepWork:
         """Run ``task`` (with ``node``, by default its graph node) on the step's pool as a
         planned task runs; its result joins the step's. ``failure``: the ``NodeError`` an
         error handler is given."""
+        self._start()
         with self._lock:
             self.outstanding += 1
             self.running[task.id] = task
@@ -122,6 +132,7 @@ class StepWork:
 
     def reuse(self, result: TaskResult) -> Future[TaskResult]:
         """Count a result ``saved()`` returned in the step's results, as a done future."""
+        self._start()
         with self._lock:
             self.outstanding += 1
         future = _done(result)
