@@ -234,31 +234,57 @@ def test_error_handlers_agree(scenario, saver, is_async):
     assert observe("graphkit", HANDLED[scenario], saver, is_async) == expected
 
 
+def paused_then_resumed(library: str, saver: str, is_async: bool, make: Callable) -> list:
+    """``bad`` fails and hands over to its handler beside a sibling; the run pauses and is
+    resumed with "yes". ``make(lib, calls)`` gives ``(handler, sibling)``. What a user
+    sees: the paused thread, the resumed run's chunks, who ran, the thread at the end."""
+    lib, calls = names(library), []
+    handler, sibling = make(lib, calls)
+    builder = lib["StateGraph"](State)
+    builder.add_node("bad", failing(calls, "bad", is_async), error_handler=handler)
+    builder.add_node("sibling", sibling)
+    builder.add_edge(lib["START"], "bad")
+    builder.add_edge(lib["START"], "sibling")
+    kind = saver if library == "graphkit" else their_saver(saver, is_async)
+    with SAVERS[kind](library) as checkpointer:
+        app = builder.compile(checkpointer=checkpointer)
+        drain(app, {"log": []}, is_async)  # (its chunks race: a known difference)
+        paused = saved_thread(app)
+        resumed = drain(app, lib["Command"](resume="yes"), is_async)
+        return [paused, resumed, sorted(calls), *saved_thread(app)]
+
+
+def asking_handler(lib: dict[str, Any], calls: list[str]) -> tuple[Any, Any]:
+    """The handler pauses in ``interrupt()``; the sibling just writes."""
+    NodeError, interrupt = lib["NodeError"], lib["interrupt"]
+
+    def handler(state: State, error: NodeError) -> dict:  # type: ignore[valid-type]
+        answer = interrupt(f"{error.node} failed: retry?")  # type: ignore[attr-defined]
+        return {"log": [f"answered {answer}"]}
+
+    return handler, log("ok")
+
+
+def asking_sibling(lib: dict[str, Any], calls: list[str]) -> tuple[Any, Any]:
+    """The handler finishes; the sibling pauses in ``interrupt()``."""
+    NodeError, interrupt = lib["NodeError"], lib["interrupt"]
+
+    def handler(state: State, error: NodeError) -> dict:  # type: ignore[valid-type]
+        calls.append("handler")
+        return {"log": [f"handled {type(error.error).__name__}"]}  # type: ignore[attr-defined]
+
+    def asks(state: State) -> dict:
+        calls.append("asks")
+        return {"log": [f"asked {interrupt('go on?')}"]}
+
+    return handler, asks
+
+
 @pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
 @pytest.mark.parametrize("saver", sorted(SAVERS))
 def test_an_interrupted_handler_resumes_without_rerunning_the_failed_node(saver, is_async):
-    def scenario(library: str) -> list:
-        lib, calls = names(library), []
-        NodeError, interrupt = lib["NodeError"], lib["interrupt"]
-        kind = saver if library == "graphkit" else their_saver(saver, is_async)
-
-        def handler(state: State, error: NodeError) -> dict:  # type: ignore[valid-type]
-            answer = interrupt(f"{error.node} failed: retry?")  # type: ignore[attr-defined]
-            return {"log": [f"answered {answer}"]}
-
-        builder = lib["StateGraph"](State)
-        builder.add_node("bad", failing(calls, "bad", is_async), error_handler=handler)
-        builder.add_node("ok", log("ok"))
-        builder.add_edge(lib["START"], "bad")
-        builder.add_edge(lib["START"], "ok")
-        with SAVERS[kind](library) as checkpointer:
-            app = builder.compile(checkpointer=checkpointer)
-            drain(app, {"log": []}, is_async)  # (its chunks race: a known difference)
-            paused = saved_thread(app)
-            second = drain(app, lib["Command"](resume="yes"), is_async)
-            return [paused, second, sorted(calls), *saved_thread(app)]
-
-    assert scenario("graphkit") == scenario("langgraph")
+    expected = paused_then_resumed("langgraph", saver, is_async, asking_handler)
+    assert paused_then_resumed("graphkit", saver, is_async, asking_handler) == expected
 
 
 # -- timeouts: async nodes only, as in LangGraph -------------------------------------------
@@ -456,33 +482,8 @@ def test_step_timeout_fails_the_step_with_timeout_error(is_async):
 def test_a_finished_handler_runs_again_when_a_sibling_resumes(saver, is_async):
     """The handler finished, a sibling paused: on resume LangGraph runs the handler
     again (given the saved error's text), and so does graphkit."""
-
-    def scenario(library: str) -> list:
-        lib, calls = names(library), []
-        kind = saver if library == "graphkit" else their_saver(saver, is_async)
-        NodeError, interrupt = lib["NodeError"], lib["interrupt"]
-
-        def handler(state: State, error: NodeError) -> dict:  # type: ignore[valid-type]
-            calls.append("handler")
-            return {"log": [f"handled {type(error.error).__name__}"]}  # type: ignore[attr-defined]
-
-        def asks(state: State) -> dict:
-            calls.append("asks")
-            return {"log": [f"asked {interrupt('go on?')}"]}
-
-        builder = lib["StateGraph"](State)
-        builder.add_node("bad", failing(calls, "bad", is_async), error_handler=handler)
-        builder.add_node("asks", asks)
-        builder.add_edge(lib["START"], "bad")
-        builder.add_edge(lib["START"], "asks")
-        with SAVERS[kind](library) as checkpointer:
-            app = builder.compile(checkpointer=checkpointer)
-            drain(app, {"log": []}, is_async)  # (its chunks race: a known difference)
-            paused = saved_thread(app)
-            second = drain(app, lib["Command"](resume="yes"), is_async)
-            return [paused, second, sorted(calls), *saved_thread(app)]
-
-    assert scenario("graphkit") == scenario("langgraph")
+    expected = paused_then_resumed("langgraph", saver, is_async, asking_sibling)
+    assert paused_then_resumed("graphkit", saver, is_async, asking_sibling) == expected
 
 
 @pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
@@ -527,22 +528,34 @@ def test_a_node_raising_cancelled_error_itself_fails_like_any_error(with_handler
 
 
 def test_a_timeout_does_not_wait_for_the_cancelled_attempt_to_clean_up():
-    def scenario(library: str) -> tuple[str, bool]:
-        lib = names(library)
+    """The attempt's cleanup waits for a release that comes later: the run must raise
+    before the cleanup is done (if it waited, the cleanup would be done first)."""
+
+    def scenario(library: str) -> list[str]:
+        lib, seen = names(library), []
 
         async def slow_to_stop(state: State) -> dict:
             try:
                 await asyncio.sleep(5)
             finally:
-                await asyncio.shield(asyncio.sleep(0.5))  # a slow cleanup
+                await asyncio.shield(release.wait())  # a slow cleanup
+                seen.append("cleaned up")
             return {"log": ["never"]}
 
         builder = lib["StateGraph"](State).add_node("slow", slow_to_stop, timeout=0.05)
         app = builder.add_edge(lib["START"], "slow").compile()
-        try:
-            asyncio.run(app.ainvoke({"log": []}))
-        except Exception as error:
-            return type(error).__name__, error.elapsed < 0.3  # type: ignore[attr-defined]
-        return "nothing raised", False
 
-    assert scenario("graphkit") == scenario("langgraph") == ("NodeTimeoutError", True)
+        async def run() -> None:
+            asyncio.get_running_loop().call_later(0.5, release.set)
+            try:
+                await app.ainvoke({"log": []})
+            except Exception as error:
+                seen.append(type(error).__name__)
+            await release.wait()
+            await asyncio.sleep(0)  # the cleanup may finish now
+
+        release = asyncio.Event()
+        asyncio.run(run())
+        return seen
+
+    assert scenario("graphkit") == scenario("langgraph") == ["NodeTimeoutError", "cleaned up"]

@@ -153,17 +153,30 @@ def test_a_timeout_handed_to_a_handler_says_which_limit_fired():
 
 
 def test_a_subgraph_node_with_a_timeout_is_awaited_so_it_can_be_cancelled():
+    """Run in a thread, the subgraph's node would finish after the timeout; awaited, it
+    is cancelled: it never finishes, even when the loop runs on past its sleep."""
+    seen: list[str] = []
+
     async def inner(state: State) -> dict:
-        await asyncio.sleep(0.5)
+        try:
+            await asyncio.sleep(0.3)
+        except asyncio.CancelledError:
+            seen.append("cancelled")
+            raise
+        seen.append("finished")
         return {"log": ["inner"]}
 
     child = StateGraph(State).add_node("inner", inner).add_edge(START, "inner").compile()
     builder = StateGraph(State).add_node("child", child, timeout=0.05)
     app = builder.add_edge(START, "child").compile()
-    started = time.perf_counter()
-    with pytest.raises(NodeTimeoutError):
-        asyncio.run(app.ainvoke({"log": []}))
-    assert time.perf_counter() - started < 0.4  # cancelled, not waited for
+
+    async def run() -> None:
+        with pytest.raises(NodeTimeoutError):
+            await app.ainvoke({"log": []})
+        await asyncio.sleep(0.5)  # long enough for an uncancelled node to finish
+
+    asyncio.run(run())
+    assert seen == ["cancelled"]
 
 
 def test_a_sync_node_with_a_timeout_is_refused_with_the_fix():
