@@ -141,19 +141,7 @@ class StateGraph:
             destinations = command_destinations(action)
         elif not isinstance(destinations, Mapping):
             destinations = tuple(destinations)
-        handler = None
-        if error_handler is not None:
-            handler = f"{ERROR_HANDLER_PREFIX}{node}"
-            if handler in self.nodes:
-                raise ValueError(diagnose.handler_exists(node, handler))
-            diagnose.check_action(handler, error_handler)
-            self.nodes[handler] = NodeDeclaration(
-                handler,
-                error_handler,
-                schema,
-                destinations=command_destinations(error_handler),
-                is_error_handler=True,
-            )
+        handler = None if error_handler is None else self._add_handler(node, error_handler, schema)
         self.nodes[node] = NodeDeclaration(
             node,
             action,
@@ -167,6 +155,18 @@ class StateGraph:
             handler,
         )
         return self
+
+    def _add_handler(self, node: str, error_handler: Any, schema: Any) -> str:
+        """Add ``node``'s error handler as its own node; return its name."""
+        handler = f"{ERROR_HANDLER_PREFIX}{node}"
+        if handler in self.nodes:
+            raise ValueError(diagnose.handler_exists(node, handler))
+        diagnose.check_action(handler, error_handler)
+        destinations = command_destinations(error_handler)
+        self.nodes[handler] = NodeDeclaration(
+            handler, error_handler, schema, destinations=destinations, is_error_handler=True
+        )
+        return handler
 
     def add_sequence(self, nodes: Sequence[Any]) -> StateGraph:
         """Add nodes (functions or ``(name, function)`` pairs) chained by edges.

@@ -128,9 +128,8 @@ class Pregel(CompiledGraph):
         self.step_timeout = step_timeout
         # which nodes each channel wakes: given (LangGraph lets a caller pass its own
         # index), or the one the runtime plans with
-        index = self.spec.trigger_to_nodes
-        given = trigger_to_nodes
-        self.trigger_to_nodes = {k: list(v) for k, v in (given or index).items()}
+        index = trigger_to_nodes or self.spec.trigger_to_nodes
+        self.trigger_to_nodes = {k: list(v) for k, v in index.items()}
 
     @property
     def stream_channels_asis(self) -> Channels:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
-from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -156,21 +155,19 @@ def execute(
     plan: Plan,
     state: StepState,
     run: RunContext,
-    executor: Executor | None = None,
     saved: Mapping[str, TaskResult] | None = None,
-    timeout: float | None = None,
     known: Sequence[TaskResult] = (),
 ) -> Iterable[TaskResult | None]:
-    """Run the plan's tasks (one inline, several on ``executor``, a shared thread pool by
-    default), and the tasks added while they run (``StepWork``); yield each result as its
-    task finishes. When the listener wants live chunks (it has a ``wake`` event), tasks run
-    on the executor and ``None`` means a chunk came. ``saved``: results of tasks added
-    while running that finished before the run stopped (by task id), reused on resume;
-    ``timeout``: the run's ``step_timeout``, in seconds; ``known``: results of the step
-    that are not run (the input step's, reused on resume, cached), yielded first."""
+    """Run the plan's tasks (one inline, several on ``run.executor``, a shared thread pool
+    by default), and the tasks added while they run (``StepWork``); yield each result as
+    its task finishes. When the listener wants live chunks (it has a ``wake`` event),
+    tasks run on the executor and ``None`` means a chunk came. ``saved``: results of tasks
+    added while running that finished before the run stopped (by task id), reused on
+    resume; ``known``: results of the step that are not run (the input step's, reused on
+    resume, cached), yielded first. Past ``run.step_timeout``, ``TimeoutError``."""
     if not plan.tasks and not any(result.error is not None for result in known):
         return known  # nothing to run (the input step; all reused), nothing to hand over
-    work = StepWork(graph, state, run, executor, saved or {}, timeout)
+    work = StepWork(graph, state, run, saved or {})
     return work.execute(plan.tasks, known)
 
 

@@ -10,6 +10,7 @@ import hashlib
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -197,7 +198,9 @@ class RunContext:
     LangGraph's checkpoint_ns (() for a root run); ``resume`` and ``answers`` (per task id)
     answer ``interrupt()``; ``thread`` is the ``ThreadLink`` (None without a checkpointer);
     ``listener`` the ``graphkit.streaming.Listener`` running tasks send chunks to;
-    ``task_runtimes`` the runtimes of the tasks whose nodes asked for one, by task id."""
+    ``task_runtimes`` the runtimes of the tasks whose nodes asked for one, by task id;
+    ``executor`` runs a step's tasks when there are several (a shared thread pool when
+    None); ``step_timeout`` bounds each step, in seconds."""
 
     config: Mapping[str, Any]
     runtime: Runtime = field(default_factory=Runtime)
@@ -209,6 +212,8 @@ class RunContext:
     resuming: bool = False
     listener: Any = None
     task_runtimes: dict[str, TaskRuntime] = field(default_factory=dict)
+    executor: Executor | None = None
+    step_timeout: float | None = None
 
 
 _HEX = frozenset("0123456789abcdef")

@@ -12,7 +12,7 @@ import queue
 import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from graphkit.channels import Channel
@@ -57,21 +57,25 @@ class StepWork:
         graph: GraphSpec,
         state: StepState,
         run: RunContext,
-        pool: Executor | None,
         saved: Mapping[str, TaskResult],
-        timeout: float | None = None,
     ) -> None:
-        self.graph, self.state, self.run, self.pool = graph, state, run, pool or _POOL
+        self.graph, self.state, self.run, self.pool = graph, state, run, run.executor or _POOL
         self.wake = run.listener.wake if run.listener is not None else None
         self.outstanding = 0  # submitted and not yet taken from ``finished``
         self._saved = saved
+        self.timeout = timeout = run.step_timeout
         self._deadline = None if timeout is None else time.monotonic() + timeout
-        self.timeout = timeout
         # Made by the first task submitted (before any worker runs, so by one thread):
         # most steps run one task inline and need none of them.
         self.finished: queue.SimpleQueue[Future[TaskResult]] = None  # type: ignore[assignment]
         self._lock: threading.Lock = None  # type: ignore[assignment]
         self.running: dict[str, Task] = None  # type: ignore[assignment]  # by id, until done
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # An executor that runs a task in another process ships it the step's inputs,
+        # not this machinery (a lock, a queue, the executor): there, as outside Execute,
+        # the task can start no other task.
+        return (_detached, (self.graph, self.state, dataclasses.replace(self.run, executor=None)))
 
     def _start(self) -> None:
         if self._lock is None:
@@ -84,12 +88,12 @@ class StepWork:
         and the tasks started while they run; yield each result as its task finishes
         (``known`` results first: not run, e.g. reused on resume). When the listener wants
         live chunks, tasks run on the pool and ``None`` means a chunk came."""
-        graph, state, run = self.graph, self.state, self.run
+        run = self.run
         for result in known:  # (a failure saved as handled is handed over again)
             self.reuse(self.handled(result, again=True))
         alone = len(tasks) == 1 and not known and self.wake is None and self.timeout is None
         if alone:  # run inline: no thread to start, no result to wait for
-            result = run_task(graph, tasks[0], state, run, work=self)
+            result = run_task(self, tasks[0])
             if result.error is not None:
                 result = self.handled(result)
             if not self.outstanding:  # the common case: nothing else started
@@ -114,13 +118,11 @@ class StepWork:
         with self._lock:
             self.outstanding += 1
             self.running[task.id] = task
-        args = (self.graph, task, self.state, self.run, node)
         if isinstance(self.pool, ThreadPoolExecutor):  # tasks see the caller's context
-            future = self.pool.submit(
-                contextvars.copy_context().run, run_task, *args, self, failure
-            )
-        else:  # another process: no context variables, nothing to start tasks with
-            future = self.pool.submit(run_task, *args, None, failure)
+            context = contextvars.copy_context()
+            future = self.pool.submit(context.run, run_task, self, task, node, failure)
+        else:  # an executor of the user's: it decides where tasks run
+            future = self.pool.submit(run_task, self, task, node, failure)
         future.add_done_callback(self._on_done)
         return future
 
@@ -200,6 +202,12 @@ class StepWork:
             raise diagnose.step_timed_out(self.state.step, self.timeout, running)
 
 
+def _detached(graph: GraphSpec, state: StepState, run: RunContext) -> StepWork:
+    work = StepWork(graph, state, run, {})
+    work.pool = None  # type: ignore[assignment]
+    return work
+
+
 def _done(result: TaskResult) -> Future[TaskResult]:
     future: Future[TaskResult] = Future()
     future.set_result(result)
@@ -223,42 +231,24 @@ def handler_task(failed: Task, handler: str) -> Task:
 
 
 def run_task(
-    graph: GraphSpec,
-    task: Task,
-    state: StepState,
-    run: RunContext,
-    node: NodeSpec | None = None,
-    work: StepWork | None = None,
-    failure: Any = None,
+    work: StepWork, task: Task, node: NodeSpec | None = None, failure: Any = None
 ) -> TaskResult:
-    """Run one task: call its node (``node``, by default the graph's node of that name)
-    and turn its return value into writes, retrying as its retry policy says; the last
-    error is caught into the result. ``failure``: what an error handler handles."""
-    node = node or graph.nodes[task.node]
+    """Run one task of ``work``'s step: call its node (``node``, by default the graph's
+    node of that name) and turn its return value into writes, retrying as its retry
+    policy says; the last error is caught into the result. ``failure``: what an error
+    handler handles."""
+    run = work.run
+    node = node or work.graph.nodes[task.node]
     injected, task_config = injected_values(node, task, run, failure)
     started = time.perf_counter()
     failed: list[Exception] = []
     subruns: list[Any] = []
     subgraph_calls = [0]
     answers = run.answers.get(task.id, ()) if run.answers else ()
+    task_work = work if work.pool is not None else None  # None in another process
     while True:
-        scope = TaskScope(run, task, len(failed), subruns, [*answers], 0, subgraph_calls, work)
-        writes: list[tuple[str, Any]] = []
-        output, error, interrupts = None, None, ()
-        token = enter_task(scope, task_config)
-        try:
-            output = _call(node, task.input, injected, run, scope)
-            fresh_read = fresh_reader(graph, state, writes) if node.routes else _no_reader
-            for writer in node.writers:
-                writes.extend(writer(output, fresh_read, task_config))
-        except GraphInterrupt as paused:  # the step stops before Update; nothing is applied
-            interrupts, writes = tuple(paused.args[0] if paused.args else ()), []
-        except (Exception, asyncio.CancelledError) as exc:  # (a cancelled async node too)
-            # recorded; the stepper raises it after the step's tasks end; writes made
-            # before the error stay visible, but are never applied
-            error = exc if not _raised_by_the_node(exc) else _node_cancelled(task.node, exc)
-        finally:
-            leave_task(token)
+        scope = TaskScope(run, task, len(failed), subruns, [*answers], 0, subgraph_calls, task_work)
+        output, writes, error, interrupts = _attempt(work, node, task, scope, injected, task_config)
         if error is None or (policy := _retry_policy_for(node, error, len(failed) + 1)) is None:
             break
         answers = tuple(scope.answers)  # a retry is given the answers this attempt took
@@ -283,6 +273,34 @@ def run_task(
         tuple(scope.answers),
         store_ops=tuple(scope.store_ops or ()),
     )
+
+
+def _attempt(
+    work: StepWork,
+    node: NodeSpec,
+    task: Task,
+    scope: TaskScope,
+    injected: dict[str, Any],
+    task_config: Any,
+) -> tuple[Any, list[tuple[str, Any]], BaseException | None, tuple[Any, ...]]:
+    """One try of ``task``: its output, writes, error and interrupts."""
+    writes: list[tuple[str, Any]] = []
+    output, error, interrupts = None, None, ()
+    token = enter_task(scope, task_config)
+    try:
+        output = _call(node, task.input, injected, work.run, scope)
+        fresh_read = fresh_reader(work.graph, work.state, writes) if node.routes else _no_reader
+        for writer in node.writers:
+            writes.extend(writer(output, fresh_read, task_config))
+    except GraphInterrupt as paused:  # the step stops before Update; nothing is applied
+        interrupts, writes = tuple(paused.args[0] if paused.args else ()), []
+    except (Exception, asyncio.CancelledError) as exc:  # (a cancelled async node too)
+        # recorded; the stepper raises it after the step's tasks end; writes made
+        # before the error stay visible, but are never applied
+        error = exc if not _raised_by_the_node(exc) else _node_cancelled(task.node, exc)
+    finally:
+        leave_task(token)
+    return output, writes, error, interrupts
 
 
 def _call(

@@ -108,6 +108,8 @@ class Stepper:
             self.thread,
             opening.resumes_subgraphs,
             options.listener,
+            executor=options.executor,
+            step_timeout=options.step_timeout,
         )
         self.status = "running"
         self.error: BaseException | None = None
@@ -220,11 +222,7 @@ class Stepper:
             known.extend(hits.values())
             to_run = Plan(plan.step, tuple(t for t in to_run.tasks if t.id not in hits))
         results: list[TaskResult] = []
-        timeout = self.options.step_timeout
-        run = phases.execute(
-            self.graph, to_run, self._state, self.context, self.options.executor, saved,
-            timeout, known,
-        )  # fmt: skip
+        run = phases.execute(self.graph, to_run, self._state, self.context, saved, known)
         try:
             for result in run:
                 if result is None:  # live streaming: chunks from running tasks wait
