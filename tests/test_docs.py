@@ -169,3 +169,23 @@ def test_site_builds_strictly(tmp_path):
         assert (tmp_path / page).is_file(), page
     lesson = (tmp_path / "lessons/02-supersteps/index.html").read_text()
     assert "Traceback" not in lesson
+
+
+def test_the_runtime_walk_names_each_core_file_once():
+    """docs/runtime.md's walk through the code names every file of the runtime (graph,
+    channels, pregel, streaming) exactly once, so a new file cannot go unexplained."""
+    page = (DOCS / "runtime.md").read_text()
+    walk = page[page.index("## Reading the code") : page.index("The layers go one way")]
+    files = [
+        path.relative_to(ROOT).as_posix()
+        for folder in ("graph", "channels", "pregel", "streaming")
+        for path in sorted((ROOT / "graphkit" / folder).glob("*.py"))
+        if path.name != "__init__.py"
+    ]
+    counts = {name: walk.count(f"`{name}`") for name in files}
+    assert {name: n for name, n in counts.items() if n != 1} == {}
+    named = set(re.findall(r"`(graphkit/[\w/]+\.py)`", walk))
+    assert named <= {
+        *files,
+        *(p.relative_to(ROOT).as_posix() for p in ROOT.glob("graphkit/*/*.py")),
+    }
