@@ -2,6 +2,34 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from graphkit.diagnostics.graph import _renamed
+from graphkit.errors import LangGraphDeprecatedSinceV05, LangGraphDeprecatedSinceV10
+
+_RENAMED = {
+    "entrypoint": {
+        "config_schema": ("context_schema", LangGraphDeprecatedSinceV10),
+        "retry": ("retry_policy", LangGraphDeprecatedSinceV05),
+    },
+    "task": {"retry": ("retry_policy", LangGraphDeprecatedSinceV05)},
+}
+"""The old argument names LangGraph's ``entrypoint`` and ``task`` still accept, with a
+warning of the class of the release that renamed them."""
+
+
+def renamed_arguments(call: str, given: dict[str, Any]) -> dict[str, Any]:
+    """Map ``call``'s old keyword arguments in ``given`` (``"entrypoint"`` or ``"task"``)
+    to the new names, warning about each; refuse any other keyword."""
+    renames = _RENAMED[call]
+    unknown = sorted(set(given) - set(renames))
+    if unknown:
+        raise TypeError(
+            f"{call}() got unexpected keyword argument(s) {unknown}; the old names it "
+            f"still accepts are {sorted(renames)}."
+        )
+    return _renamed(call, given, renames)
+
 
 def called_outside(name: str) -> str:
     return (

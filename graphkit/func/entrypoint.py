@@ -66,11 +66,13 @@ class entrypoint:  # (LangGraph's name: a decorator class)
         cache_policy: CachePolicy | None = None,
         retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None,
         timeout: float | timedelta | TimeoutPolicy | None = None,
+        **deprecated: Any,
     ) -> None:
+        old = diagnose.renamed_arguments("entrypoint", deprecated)  # as LangGraph: new wins
         self.checkpointer, self.store, self.cache = checkpointer, store, cache
-        self.context_schema = context_schema
+        self.context_schema = context_schema or old.get("context_schema")
         self.cache_policy = cache_policy
-        self.retry_policy = retry_policy
+        self.retry_policy = retry_policy if retry_policy is not None else old.get("retry_policy")
         self.timeout = TimeoutPolicy.coerce(timeout)
 
     @dataclasses.dataclass(frozen=True)

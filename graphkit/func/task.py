@@ -64,6 +64,7 @@ def task(
     retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None,
     cache_policy: CachePolicy | None = None,
     timeout: float | timedelta | TimeoutPolicy | None = None,
+    **deprecated: Any,
 ) -> Any:
     """Make a function a task, as LangGraph's ``@task``: called inside an entrypoint, it
     runs as a task of the running superstep (in parallel with the caller and the other
@@ -82,6 +83,9 @@ def task(
     >>> total.invoke([1, 2, 3])
     14
     """
+    old = diagnose.renamed_arguments("task", deprecated)  # as LangGraph: the new name wins
+    if retry_policy is None:
+        retry_policy = old.get("retry_policy")
     policies: tuple[RetryPolicy, ...]
     if retry_policy is None:
         policies = ()

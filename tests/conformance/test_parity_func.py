@@ -410,3 +410,64 @@ def test_durability_exit_keeps_the_pause_and_the_finished_calls(saver: str) -> N
         return seen
 
     assert run("graphkit") == run("langgraph")
+
+
+def old_names_program(s: Side) -> tuple[list[str], Any, list[str]]:
+    """``entrypoint(config_schema=, retry=)`` and ``task(retry=)``: the names LangGraph
+    renamed, still accepted with a warning; what ran, the result, the warning classes."""
+    import warnings
+    from dataclasses import dataclass
+
+    @dataclass
+    class Context:
+        greeting: str
+
+    attempts: list[str] = []
+    fast = s.RetryPolicy(initial_interval=0.0, jitter=False, retry_on=ValueError)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+
+        @s.task(retry=fast)
+        def flaky(word: str) -> str:
+            attempts.append(f"task {word}")
+            if attempts.count(f"task {word}") < 2:
+                raise ValueError("first call fails")
+            return word.upper()
+
+        @s.entrypoint(config_schema=Context, retry=fast)
+        def greet(word: str, runtime: Any) -> str:
+            attempts.append("entrypoint")
+            if attempts.count("entrypoint") < 2:
+                raise ValueError("first run fails")
+            return f"{runtime.context.greeting} {flaky(word).result()}"
+
+        result = greet.invoke("world", context=Context("hello"))
+    kinds = sorted(
+        {
+            type(w.message).__name__
+            for w in caught
+            if "deprecat" in type(w.message).__name__.lower()
+            or "Deprecated" in type(w.message).__name__
+        }
+    )
+    return attempts, result, kinds
+
+
+def test_the_old_argument_names_work_with_a_warning_as_on_langgraph() -> None:
+    theirs = old_names_program(side("langgraph"))
+    ours = old_names_program(side("graphkit"))
+    assert ours == theirs
+    assert ours[:2] == (["entrypoint", "entrypoint", "task world", "task world"], "hello WORLD")
+    assert ours[2] == ["LangGraphDeprecatedSinceV05", "LangGraphDeprecatedSinceV10"]
+
+
+def test_an_unknown_keyword_of_entrypoint_or_task_is_refused_by_name() -> None:
+    s = side("graphkit")
+    with pytest.raises(
+        TypeError, match=r"entrypoint\(\) got unexpected keyword argument\(s\) \['chekpointer'\]"
+    ):
+        s.entrypoint(chekpointer=None)
+    with pytest.raises(
+        TypeError, match=r"task\(\) got unexpected keyword argument\(s\) \['retries'\]"
+    ):
+        s.task(retries=3)
