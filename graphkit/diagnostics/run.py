@@ -111,11 +111,19 @@ def phase_out_of_order(step: int, waiting_for: str | None, called: str) -> Runti
     )
 
 
-def step_timed_out(step: int, timeout: float | None, running: list[str]) -> TimeoutError:
-    """The graph's ``step_timeout`` passed while tasks of ``step`` still ran."""
+def step_timed_out(
+    step: int, timeout: float | None, running: list[str], cancelled: bool
+) -> TimeoutError:
+    """The graph's ``step_timeout`` passed while tasks of ``step`` still ran
+    (``cancelled``: an async run, where they were cancelled)."""
+    fate = (
+        "They were cancelled: each failed with CancelledError"
+        if cancelled
+        else ("Their writes are dropped")
+    )
     return TimeoutError(
         f"Timed out: step {step} ran past the graph's step_timeout of {timeout} s while "
-        f"{', '.join(repr(node) for node in running) or 'no task'} still ran. Their writes "
-        "are dropped; the tasks that finished are saved. Raise `step_timeout`, or give the "
-        "slow node a `timeout=` (async nodes) so that it fails alone and can be retried."
+        f"{', '.join(repr(node) for node in running) or 'no task'} still ran. {fate}; the "
+        "tasks that finished are saved. Raise `step_timeout`, or give the slow node a "
+        "`timeout=` (async nodes) so that it fails alone and can be retried."
     )

@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from graphkit.channels import Channel
 from graphkit.constants import PUSH
@@ -48,8 +48,8 @@ class StepWork:
     task reaches this object as ``current_scope().work``."""
 
     __slots__ = (
-        "_deadline", "_lock", "_saved", "finished", "graph", "outstanding", "pool", "run",
-        "running", "state", "timeout", "wake",
+        "_deadline", "_lock", "_saved", "coroutines", "finished", "graph", "outstanding",
+        "pool", "run", "running", "state", "timed_out", "timeout", "wake",
     )  # fmt: skip
 
     def __init__(
@@ -65,6 +65,10 @@ class StepWork:
         self._saved = saved
         self.timeout = timeout = run.step_timeout
         self._deadline = None if timeout is None else time.monotonic() + timeout
+        self.timed_out = False
+        # the asyncio tasks of the step's async nodes, by task id (touched on the loop's
+        # thread only), so that the step's timeout can cancel them
+        self.coroutines: dict[str, asyncio.Task[Any]] | None = None if timeout is None else {}
         # Made by the first task submitted (before any worker runs, so by one thread):
         # most steps run one task inline and need none of them.
         self.finished: queue.SimpleQueue[Future[TaskResult]] = None  # type: ignore[assignment]
@@ -167,19 +171,21 @@ class StepWork:
 
     def results(self) -> Iterator[TaskResult | None]:
         """Each result as its task finishes, until no task is left; past the step's
-        timeout, ``TimeoutError``."""
+        timeout, ``TimeoutError`` (see ``_time_out``)."""
         finished, wake = self.finished, self.wake
         while self.outstanding:
             while wake is not None and finished.empty():
                 wake.wait(self._left())
                 wake.clear()
                 if finished.empty():
-                    self._check_deadline()
+                    if self._past_deadline():
+                        self._time_out()
                     yield None  # a chunk is waiting
             try:
                 future = finished.get(timeout=self._left())
             except queue.Empty:
-                self._check_deadline()
+                if self._past_deadline():
+                    self._time_out()
                 continue
             result = future.result()
             with self._lock:
@@ -195,11 +201,35 @@ class StepWork:
     def _left(self) -> float | None:
         return None if self._deadline is None else max(0.0, self._deadline - time.monotonic())
 
-    def _check_deadline(self) -> None:
-        if self._deadline is not None and time.monotonic() >= self._deadline:
-            with self._lock:
-                running = [task.node for task in self.running.values()]
-            raise diagnose.step_timed_out(self.state.step, self.timeout, running)
+    def _past_deadline(self) -> bool:
+        return self._deadline is not None and time.monotonic() >= self._deadline
+
+    def _time_out(self) -> NoReturn:
+        """Past the step's timeout, raise ``TimeoutError``. In an async run, as in
+        LangGraph, each task still running fails with ``CancelledError`` first (its
+        result is on the error, as ``cancelled``, to be saved but not streamed): an async
+        node is cancelled and awaited until it stops; a sync node's thread cannot be
+        stopped, so it is left to finish unseen."""
+        with self._lock:
+            running = dict(self.running)
+        nodes = [task.node for task in running.values()]
+        cancelled = self.run.loop is not None
+        error = diagnose.step_timed_out(self.state.step, self.timeout, nodes, cancelled)
+        results: list[TaskResult] = []
+        if cancelled and running:
+            from graphkit.pregel.timeouts import cancel_step
+
+            awaited = cancel_step(self)
+            for task_id, task in running.items():
+                if task_id not in awaited:
+                    results.append(TaskResult(task, (), error=asyncio.CancelledError()))
+            while awaited:
+                result = self.finished.get().result()
+                if result.task.id in awaited:
+                    awaited.discard(result.task.id)
+                    results.append(result)
+        error.cancelled = tuple(results)  # type: ignore[attr-defined]
+        raise error
 
 
 def _detached(graph: GraphSpec, state: StepState, run: RunContext) -> StepWork:
@@ -249,7 +279,9 @@ def run_task(
     while True:
         scope = TaskScope(run, task, len(failed), subruns, [*answers], 0, subgraph_calls, task_work)
         output, writes, error, interrupts = _attempt(work, node, task, scope, injected, task_config)
-        if error is None or (policy := _retry_policy_for(node, error, len(failed) + 1)) is None:
+        if error is None or work.timed_out:
+            break
+        if (policy := _retry_policy_for(node, error, len(failed) + 1)) is None:
             break
         answers = tuple(scope.answers)  # a retry is given the answers this attempt took
         failed.append(error)  # type: ignore[arg-type]
@@ -297,7 +329,8 @@ def _attempt(
     except (Exception, asyncio.CancelledError) as exc:  # (a cancelled async node too)
         # recorded; the stepper raises it after the step's tasks end; writes made
         # before the error stay visible, but are never applied
-        error = exc if not _raised_by_the_node(exc) else _node_cancelled(task.node, exc)
+        own = _raised_by_the_node(exc) and not work.timed_out
+        error = _node_cancelled(task.node, exc) if own else exc
     finally:
         leave_task(token)
     return output, writes, error, interrupts
@@ -321,6 +354,10 @@ def _call(
             from graphkit.pregel.timeouts import within_timeout
 
             coroutine = within_timeout(coroutine, node.name, node.timeout, scope)
+        if scope.work is not None and scope.work.coroutines is not None:
+            from graphkit.pregel.timeouts import cancellable
+
+            coroutine = cancellable(coroutine, scope.work, scope.task.id)
         return run_on_loop(coroutine, run.loop)
     except ParentCommand as sent_up:  # a subgraph this node ran routes its parent: us
         if sent_up.command is None:

@@ -235,6 +235,10 @@ class Stepper:
                 results.append(result)
                 yield result
         except TimeoutError as error:  # the step's timeout: what finished is saved
+            for result in getattr(error, "cancelled", ()):  # (an async run's, cancelled)
+                if self.thread is not None:
+                    self.thread.save_task(result)
+                results.append(result)
             self.execution = Execution(plan.step, tuple(results), ())
             self._fail("error", error)
         finish_order = tuple([result.task.id for result in results])  # as they came in

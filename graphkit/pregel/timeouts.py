@@ -1,18 +1,23 @@
-"""Node timeouts (``TimeoutPolicy``): an async node's attempt runs as a task on the run's
-event loop, watched for its run and idle limits, and cancelled past either one."""
+"""Timeouts. A node's (``TimeoutPolicy``): an async node's attempt runs as a task on the
+run's event loop, watched for its run and idle limits, and cancelled past either one.
+A step's (``step_timeout``): in an async run, the step's async nodes still running are
+cancelled."""
 
 from __future__ import annotations
 
 import asyncio
 import time
 from collections.abc import Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from graphkit.errors import NodeTimeoutError
 from graphkit.pregel.runtime import TaskScope
 from graphkit.types import TimeoutPolicy
 
-__all__ = ["within_timeout"]
+if TYPE_CHECKING:
+    from graphkit.pregel.step_work import StepWork
+
+__all__ = ["cancel_step", "cancellable", "within_timeout"]
 
 
 def _forget(attempt: asyncio.Future[Any]) -> None:
@@ -60,3 +65,31 @@ async def within_timeout(
         idle_timeout=idle_limit,  # type: ignore[arg-type]
         run_timeout=run_limit,  # type: ignore[arg-type]
     )
+
+
+async def cancellable(coroutine: Coroutine[Any, Any, Any], work: StepWork, task_id: str) -> Any:
+    """Await an async node's ``coroutine`` where its step's timeout can cancel it."""
+    assert work.coroutines is not None
+    if work.timed_out:  # started after the step timed out (a retry, a late start)
+        coroutine.close()
+        raise asyncio.CancelledError()
+    work.coroutines[task_id] = asyncio.current_task()  # type: ignore[assignment]
+    try:
+        return await coroutine
+    finally:
+        work.coroutines.pop(task_id, None)
+
+
+def cancel_step(work: StepWork) -> set[str]:
+    """Cancel the async nodes of ``work``'s step still running, on the run's event loop;
+    return their task ids."""
+    work.timed_out = True
+    assert work.run.loop is not None and work.coroutines is not None
+    coroutines = work.coroutines
+
+    async def cancel() -> set[str]:
+        for running in coroutines.values():
+            running.cancel()
+        return set(coroutines)
+
+    return asyncio.run_coroutine_threadsafe(cancel(), work.run.loop).result()

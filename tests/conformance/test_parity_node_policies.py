@@ -474,6 +474,87 @@ def test_step_timeout_fails_the_step_with_timeout_error(is_async):
     assert seen("graphkit") == seen("langgraph") == "TimeoutError"
 
 
+def step_timeout_in_an_async_run(library: str, saver: str) -> dict[str, Any]:
+    """Past ``step_timeout`` in an async run: what happened, in order; what the thread
+    kept; what a resume (without the timeout) ran and returned."""
+    import time
+
+    lib, events = names(library), []
+
+    async def stubborn(state: Any) -> dict:
+        events.append("stubborn started")
+        try:
+            await asyncio.sleep(5 if app.step_timeout else 0)  # (the resume has none)
+        except asyncio.CancelledError:
+            events.append("stubborn cancelled")
+            await asyncio.sleep(0.05)  # its cleanup is waited for
+            events.append("stubborn cleaned up")
+            raise
+        return {"log": ["stubborn"]}
+
+    def blocking(state: Any) -> dict:  # a sync node: its thread cannot be stopped
+        events.append("blocking started")
+        time.sleep(0.3)
+        return {"log": ["blocking"]}
+
+    builder = lib["StateGraph"](State)
+    builder.add_node("quick", log("quick")).add_node("stubborn", stubborn)
+    builder.add_node("blocking", blocking)
+    for node in ("quick", "stubborn", "blocking"):
+        builder.add_edge(lib["START"], node)
+    with SAVERS[saver](library) as checkpointer:
+        app = builder.compile(checkpointer=checkpointer)
+        app.step_timeout = 0.1
+
+        async def run() -> dict[str, Any]:
+            try:
+                await app.ainvoke({"log": []}, THREAD)
+            except TimeoutError:
+                events.append("raised TimeoutError")
+            first = [event for event in events if not event.startswith("blocking")]
+            state = await app.aget_state(THREAD)
+            kept = sorted((t.name, repr(t.error), t.result) for t in state.tasks)
+            app.step_timeout = None
+            events.clear()
+            resumed = await app.ainvoke(None, THREAD)
+            return {"first": first, "kept": kept, "next": sorted(state.next),
+                    "values": state.values, "resume ran": sorted(events),
+                    "resumed": sorted(resumed["log"])}  # fmt: skip
+
+        return asyncio.run(run())
+
+
+@pytest.mark.parametrize("saver", sorted(SAVERS))
+def test_step_timeout_cancels_an_async_run_s_tasks_and_keeps_each_as_failed(saver):
+    """LangGraph cancels the step's async nodes (waiting for their cleanup), fails the
+    sync ones it cannot stop, saves CancelledError for each, then raises TimeoutError;
+    a resume runs only those again."""
+    expected = step_timeout_in_an_async_run("langgraph", "memory")  # (no async SqliteSaver)
+    ours = step_timeout_in_an_async_run("graphkit", saver)
+    assert ours == expected
+    assert ours["first"] == [
+        "stubborn started", "stubborn cancelled", "stubborn cleaned up", "raised TimeoutError"
+    ]  # fmt: skip
+    assert ours["kept"] == [
+        ("blocking", "'CancelledError()'", None),
+        ("quick", "None", {"log": ["quick"]}),
+        ("stubborn", "'CancelledError()'", None),
+    ]
+
+
+def test_a_cancelled_task_is_not_streamed_as_finished():
+    def streamed(library: str) -> tuple[list[str], Any]:
+        lib = names(library)
+        builder = lib["StateGraph"](State)
+        builder.add_node("quick", log("quick")).add_node("stubborn", slow([], 5))
+        builder.add_edge(lib["START"], "quick").add_edge(lib["START"], "stubborn")
+        app = builder.compile()
+        app.step_timeout = 0.1
+        return drain(app, {"log": []}, True, config=None)
+
+    assert streamed("graphkit") == streamed("langgraph")
+
+
 # -- found by review: resumes, retries and a node's own cancellation ----------------------
 
 
