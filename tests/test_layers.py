@@ -13,6 +13,7 @@ import ast
 from collections.abc import Iterator
 from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "graphkit"
@@ -200,3 +201,51 @@ def test_the_core_has_no_import_cycle():
     assert not found, "Import cycles through the core (each module, the line of its import):\n" + (
         "\n".join(found)
     )
+
+
+# -- function size (issue 13) -----------------------------------------------------------
+
+LONG_SIGNATURES = {
+    "graphkit/graph/state.py:StateGraph.add_node",
+    "graphkit/graph/state.py:StateGraph.compile",
+    "graphkit/pregel/app.py:CompiledGraph.__init__",
+    "graphkit/pregel/app.py:CompiledGraph.stream",
+    "graphkit/pregel/lowlevel.py:Pregel.__init__",
+}
+"""Functions allowed more than 6 parameters: LangGraph's own signatures, and
+``CompiledGraph.__init__``, which takes ``compile``'s keyword arguments by name."""
+
+
+def functions(path: Path) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
+    """Each function of a module, named ``Class.method`` or ``function``."""
+
+    def walk(node: ast.AST, prefix: str) -> Iterator[tuple[str, Any]]:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.ClassDef):
+                yield from walk(child, f"{prefix}{child.name}.")
+            elif isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                yield f"{prefix}{child.name}", child
+                yield from walk(child, f"{prefix}{child.name}.")
+
+    yield from walk(ast.parse(path.read_text()), "")
+
+
+def test_no_core_function_is_over_60_lines_or_6_parameters():
+    text_of = {}
+    too_long, too_many = [], []
+    for folder in ("graph", "channels", "pregel", "streaming"):
+        for path in sorted((PACKAGE / folder).glob("*.py")):
+            lines = text_of.setdefault(path, path.read_text().splitlines())
+            where = path.relative_to(ROOT).as_posix()
+            for name, function in functions(path):
+                body = lines[function.lineno - 1 : function.end_lineno]
+                if sum(1 for line in body if line.strip()) > 60:
+                    too_long.append(f"{where}:{name}")
+                arguments = function.args
+                every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+                count = sum(arg.arg not in ("self", "cls") for arg in every)
+                count += bool(arguments.vararg) + bool(arguments.kwarg)
+                if count > 6 and f"{where}:{name}" not in LONG_SIGNATURES:
+                    too_many.append(f"{where}:{name} ({count} parameters)")
+    assert too_long == [], "over 60 non-blank lines"
+    assert too_many == [], "over 6 parameters"
