@@ -153,10 +153,16 @@ def _paused(run: Run, following: int) -> str:
     last = run.steps[-1] if run.steps else None
     results = last.execution.results if last is not None and last.execution else ()
     asking = [result.task.node for result in results if result.interrupts]
+    stopped = [r.task.node for r in results if r.paused and not r.interrupts]
     if last is not None and last.update is None and asking:
         return (
             f"paused in step {last.step}: {', '.join(asking)} called "
             "interrupt(); resume with Command(resume=...) on the same thread"
+        )
+    if last is not None and last.update is None and stopped:
+        return (
+            f"paused in step {last.step}: the subgraph {', '.join(stopped)} ran stopped at "
+            "one of its breakpoints; go on with invoke(None, config) on the same thread"
         )
     return (
         f"paused at a breakpoint: step {following} is next; go on with invoke(None, config) "

@@ -104,7 +104,9 @@ class TaskResult:
     calls got; ``reused``: finished before a crash or interrupt, not run again on resume;
     ``cached``: not run, its writes came from the node cache (``CachePolicy``);
     ``handled``: it failed and its node's error handler took over, so the step goes on;
-    ``store_ops``: what its last attempt did with the graph's store (``StoreOp``)."""
+    ``store_ops``: what its last attempt did with the graph's store (``StoreOp``);
+    ``paused``: it stopped the run, with its ``interrupts`` or, when a subgraph it ran
+    stopped at one of its breakpoints, with none."""
 
     task: Task
     writes: tuple[tuple[str, Any], ...]
@@ -122,11 +124,12 @@ class TaskResult:
     cached: bool = False
     handled: bool = False
     store_ops: tuple[StoreOp, ...] = ()
+    paused: bool = False
 
     @property
     def ok(self) -> bool:
         """True when the task finished: no error, no interrupt."""
-        return self.error is None and not self.interrupts
+        return self.error is None and not self.interrupts and not self.paused
 
     def __repr__(self) -> str:
         if self.error is not None:

@@ -278,7 +278,7 @@ def run_task(
     task_work = work if work.pool is not None else None  # None in another process
     while True:
         scope = TaskScope(run, task, len(failed), subruns, [*answers], 0, subgraph_calls, task_work)
-        output, writes, error, interrupts = _attempt(work, node, task, scope, injected, task_config)
+        output, writes, error, paused = _attempt(work, node, task, scope, injected, task_config)
         if error is None or work.timed_out:
             break
         if (policy := _retry_policy_for(node, error, len(failed) + 1)) is None:
@@ -301,9 +301,10 @@ def run_task(
         _this_thread.name,
         tuple(failed),
         tuple(subruns),
-        interrupts,
+        paused or (),
         tuple(scope.answers),
         store_ops=tuple(scope.store_ops or ()),
+        paused=paused is not None,
     )
 
 
@@ -314,10 +315,11 @@ def _attempt(
     scope: TaskScope,
     injected: dict[str, Any],
     task_config: Any,
-) -> tuple[Any, list[tuple[str, Any]], BaseException | None, tuple[Any, ...]]:
-    """One try of ``task``: its output, writes, error and interrupts."""
+) -> tuple[Any, list[tuple[str, Any]], BaseException | None, tuple[Any, ...] | None]:
+    """One try of ``task``: its output, writes, error, and the interrupts it paused with
+    (None: it did not pause; empty: a subgraph it ran stopped at a breakpoint)."""
     writes: list[tuple[str, Any]] = []
-    output, error, interrupts = None, None, ()
+    output, error, interrupts = None, None, None
     token = enter_task(scope, task_config)
     try:
         output = _call(node, task.input, injected, work.run, scope)

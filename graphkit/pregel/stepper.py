@@ -250,9 +250,8 @@ class Stepper:
                 continue
             if result.error is not None and not result.handled:
                 self._fail("error", result.error)
-            if result.interrupts:
-                self.interrupts += result.interrupts
-        if self.interrupts:
+            self.interrupts += result.interrupts
+        if any(result.paused or result.interrupts for result in results):
             self._finish("interrupted", keep_step=True)
 
     def execute(self) -> Execution:

@@ -128,8 +128,8 @@ class ThreadLink:
         """Save a finished task's writes (or its interrupt, with the answers its
         ``interrupt()`` calls got so far, or its error's repr) against its step's
         checkpoint, so that a resumed run does not run it again."""
-        if result.reused:
-            return
+        if result.reused or (result.paused and not result.interrupts):
+            return  # (a subgraph's breakpoint: nothing, so that a resume runs it again)
         if result.interrupts and result.task.kind == "call":
             return  # its caller saves the pause; on resume the call runs again
         if result.interrupts:

@@ -147,7 +147,7 @@ def _phase_marks(index: _Index, superstep: Any, phase: str) -> dict[str, set[str
                 for other in execution.results:
                     if other.task.parent == result.task.id:
                         _mark(marks, index.edge_ids(result.task.node, other.task.node), state)
-        if result.interrupts:
+        if result.interrupts or result.paused:
             _mark(marks, node_ids, "interrupted")
         if getattr(result, "cached", False):  # not run: its writes came from the cache
             _mark(marks, node_ids, "cached")

@@ -110,14 +110,17 @@ class Updates(Emitter):
             yield "updates", chunk
 
     def ended(self) -> Chunks:
-        if self.stepper.status == "interrupted" and not self.stepper.interrupts:
-            yield "updates", {INTERRUPT: ()}  # a breakpoint, as LangGraph reports it
+        stepper = self.stepper
+        if stepper.status == "interrupted" and not stepper.interrupts and not stepper.namespace:
+            # a breakpoint, as LangGraph reports it: once, by the root run (a subgraph's
+            # stops the task that runs it, and so the root)
+            yield "updates", {INTERRUPT: ()}
 
     def _chunk(self, result: TaskResult) -> dict[str, Any] | None:
         """``{node: update}``, or a list if a key was written twice (e.g. two Commands)."""
         node = self.graph.nodes.get(result.task.node)
         failed = result.error is not None and not result.writes
-        if node is None or node.hidden or result.interrupts or failed:
+        if node is None or node.hidden or result.interrupts or result.paused or failed:
             return None
         keys = self.keys  # the run's output keys, as LangGraph filters updates by them
         writes = [(channel, value) for channel, value in result.writes if channel in keys]
@@ -171,6 +174,8 @@ class Tasks(Emitter):
             return ()
         if result.task.kind == "call" and result.interrupts:
             return ()  # as in LangGraph: a paused call has none (its caller reports it)
+        if result.paused and not result.interrupts:
+            return ()  # a subgraph it ran stopped at a breakpoint: no result, as in LangGraph
         payload = self._result(result)
         return self._with_debug("tasks", result.task.step, "task_result", payload)
 

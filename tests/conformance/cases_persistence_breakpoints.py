@@ -44,6 +44,30 @@ def loop_before_work(tools: Tools):
     return graph.compile(checkpointer=tools.checkpointer, interrupt_before=["work"])
 
 
+def subgraph_paused_before(tools: Tools):
+    """START -> sub (x -> y, compiled with interrupt_before=["y"]) -> z: the subgraph's
+    own breakpoint pauses the parent's run in the "sub" task."""
+    return _with_paused_subgraph(tools, {"interrupt_before": ["y"]}, as_node=True)
+
+
+def subgraph_invoked_paused_after(tools: Tools):
+    """The same, the subgraph compiled with interrupt_after=["x"] and invoked by a node."""
+    return _with_paused_subgraph(tools, {"interrupt_after": ["x"]}, as_node=False)
+
+
+def _with_paused_subgraph(tools: Tools, breakpoints: dict, as_node: bool):
+    lib = tools.lib
+    inner = lib.StateGraph(Log)
+    inner.add_node("x", appender("x")).add_node("y", appender("y"))
+    inner.add_edge(lib.START, "x").add_edge("x", "y")
+    sub = inner.compile(**breakpoints)
+    graph = lib.StateGraph(Log)
+    graph.add_node("sub", sub if as_node else (lambda state: sub.invoke(state)))
+    graph.add_node("z", appender("z"))
+    graph.add_edge(lib.START, "sub").add_edge("sub", "z")
+    return graph.compile(checkpointer=tools.checkpointer)
+
+
 INPUT = {"log": []}
 
 SCENARIOS = [
@@ -173,6 +197,45 @@ SCENARIOS = [
             invoke None
               {'log': ['a', 'again', 'a', 'b', 'c']}
               state cp5<-cp6 loop/6 next=() {'log': ['a', 'again', 'a', 'b', 'c']}
+        """,
+    ),
+    Scenario(
+        "a-subgraph-s-compiled-breakpoint-pauses-the-parent",
+        subgraph_paused_before,
+        (Stream(INPUT), Invoke(None), History()),
+        expected="""
+            stream {'log': []}
+              values {'log': []}
+              updates {'__interrupt__': ()}
+              state cp1<-cp2 loop/0 next=('sub',) {'log': []}
+                tasks ['sub']
+            invoke None
+              {'log': ['x', 'y', 'z']}
+              state cp3<-cp4 loop/2 next=() {'log': ['x', 'y', 'z']}
+            history
+              4 snapshots
+              cp3<-cp4 loop/2 next=() {'log': ['x', 'y', 'z']}
+              cp4<-cp1 loop/1 next=('z',) {'log': ['x', 'y']}
+              cp1<-cp2 loop/0 next=('sub',) {'log': []}
+              cp2<-None input/-1 next=('__start__',) {'log': []}
+        """,
+    ),
+    Scenario(
+        "a-breakpoint-of-a-subgraph-a-node-invokes-pauses-the-parent",
+        subgraph_invoked_paused_after,
+        (Invoke(INPUT), Stream(None)),
+        expected="""
+            invoke {'log': []}
+              {'log': []}
+              state cp1<-cp2 loop/0 next=('sub',) {'log': []}
+                tasks ['sub']
+            stream None
+              values {'log': []}
+              updates {'sub': {'log': ['x', 'y']}}
+              values {'log': ['x', 'y']}
+              updates {'z': {'log': ['z']}}
+              values {'log': ['x', 'y', 'z']}
+              state cp3<-cp4 loop/2 next=() {'log': ['x', 'y', 'z']}
         """,
     ),
 ]

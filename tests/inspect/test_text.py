@@ -188,3 +188,26 @@ def test_a_run_paused_at_a_breakpoint_says_which_step_is_next():
     assert last == (
         "paused at a breakpoint: step 2 is next; go on with invoke(None, config) on the same thread"
     )
+
+
+def test_a_run_paused_at_a_subgraph_s_breakpoint_names_the_subgraph_node():
+    from typing import TypedDict
+
+    from graphkit import START, InMemorySaver, StateGraph
+
+    class Draft(TypedDict):
+        text: str
+
+    inner = StateGraph(Draft)
+    inner.add_node("write", lambda state: {"text": "draft"})
+    inner.add_node("polish", lambda state: {"text": state["text"] + "!"})
+    inner.add_edge(START, "write").add_edge("write", "polish")
+    builder = StateGraph(Draft).add_node("drafting", inner.compile(interrupt_before=["polish"]))
+    app = builder.add_edge(START, "drafting").compile(checkpointer=InMemorySaver())
+    run = app.trace({"text": ""}, {"configurable": {"thread_id": "t"}})
+    assert run.status == "interrupted"
+    assert str(run).splitlines()[-1] == (
+        "paused in step 1: the subgraph drafting ran stopped at one of its breakpoints; go on "
+        "with invoke(None, config) on the same thread"
+    )
+    assert run.steps[-1].execution.results[0].paused

@@ -208,3 +208,18 @@ def test_a_foreign_svg_gets_the_stylesheet():
     svg = '<svg xmlns="http://www.w3.org/2000/svg"><g id="node-a" class="gk-node"></g></svg>'
     out = highlight(svg, None, "plan")
     assert out.startswith('<svg xmlns="http://www.w3.org/2000/svg"><style id="gk-style">')
+
+
+def test_a_subgraph_node_stopped_at_its_breakpoint_is_marked_interrupted():
+    from graphkit import InMemorySaver
+
+    inner = StateGraph(PlainState).add_node("x", noop).add_node("y", noop)
+    inner.add_edge(START, "x").add_edge("x", "y")
+    builder = StateGraph(PlainState).add_node("sub", inner.compile(interrupt_before=["y"]))
+    app = builder.add_edge(START, "sub").compile(checkpointer=InMemorySaver())
+    run = app.trace({"n": 1}, {"configurable": {"thread_id": "t"}})
+    svg = app.get_graph().draw_svg(engine="python")
+    assert classes(highlight(svg, run.steps[-1], "execute"))["node-sub"] == {
+        "planned",
+        "interrupted",
+    }
