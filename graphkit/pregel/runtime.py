@@ -353,7 +353,7 @@ def enter_task(scope: TaskScope, config: Any = None) -> tuple[Any, ...]:
     token = _scope.set(scope)
     if scope.attempt:  # a retry: the node's runtime parameter shows the new attempt
         _next_attempt(scope)
-    if scope.run.listener is None or not scope.run.listener.callbacks or config is None:
+    if config is None or not config.get("callbacks"):
         return (token,)
     from langchain_core.runnables.config import var_child_runnable_config
 
@@ -371,8 +371,10 @@ def injected_values(
 ) -> tuple[dict[str, Any], Any]:
     """The run-scoped values a task's node declared parameters for, and the task's config
     (None if nobody needs it); ``failure`` is the ``NodeError`` an error handler gets."""
+    # (a subgraph's tasks carry the callbacks their caller's config held, too: a model
+    # they call reports as theirs)
     callbacks = run.listener.callbacks if run.listener is not None else ()
-    if not node.injected and not callbacks:
+    if not node.injected and not callbacks and not run.config.get("callbacks"):
         return {}, None
     config = task_config(run, task, node)
     offered = {"config": config, "store": run.runtime.store, "error": failure}
@@ -399,21 +401,33 @@ def task_config(run: RunContext, task: Task, node: Any) -> dict[str, Any]:
     configurable = {**run.config.get("configurable", {}), "checkpoint_ns": namespace}
     config = {**run.config, "metadata": metadata, "configurable": configurable}
     if run.listener is not None and run.listener.callbacks:
-        config["callbacks"] = _with_handlers(run.config.get("callbacks"), run.listener.callbacks)
+        config["callbacks"] = task_callbacks(run)
     return config
 
 
-def _with_handlers(existing: Any, handlers: Sequence[Any]) -> Any:
-    """The run's callbacks plus ``handlers`` in a CallbackManager, which keeps each handler
-    once when a runnable merges configs (a list would not)."""
+def task_callbacks(run: RunContext) -> Any:
+    """The langchain-core callbacks ``run``'s tasks report to: the run's config's and its
+    listener's handlers (None if there are none)."""
+    if run.listener is not None and run.listener.callbacks:
+        return _with_handlers(run.config, run.listener.callbacks)
+    return run.config.get("callbacks")
+
+
+def _with_handlers(config: Mapping[str, Any], handlers: Sequence[Any]) -> Any:
+    """The config's callbacks plus ``handlers`` in a CallbackManager, which keeps each
+    handler once when a runnable merges configs (a list would not), and hands the run's
+    tags down to what the task calls, as LangGraph's does."""
     from langchain_core.callbacks import CallbackManager
 
+    existing = config.get("callbacks")
     if isinstance(existing, CallbackManager):
         manager = existing.copy()
     else:
         manager = CallbackManager(handlers=list(existing or ()))
     for handler in handlers:
         manager.add_handler(handler, inherit=True)
+    if tags := config.get("tags"):
+        manager.add_tags(list(tags), inherit=True)
     return manager
 
 

@@ -6,7 +6,14 @@ langchain-core is imported only when this mode is used.
 LangGraph's rule for what is new: a message is sent once per id, and the messages a
 task is given (its input's fields, or the messages in a list field) count as sent, so a
 node returning the state, or echoing its input, sends nothing again. A subgraph's run
-shares the ids seen with its parent's; a message without an id is given one."""
+shares the ids seen with its parent's; a message without an id is given one.
+
+Each run's handler streams only the models its own tasks call: a model called inside a
+subgraph reaches every handler up the chain (langchain-core hands callbacks down), and
+the subgraph's own run streams it, under its namespace, when its caller asked for
+subgraphs. A model call tagged ``nostream`` is not streamed token by token (its message
+still comes when the node returns it), and the call's tags are in the chunk's metadata,
+as in LangGraph."""
 
 from __future__ import annotations
 
@@ -53,9 +60,12 @@ class MessagesSink:
     sink ``shares`` its parent's ids, so a message is sent once in the whole run."""
 
     def __init__(
-        self, send: Callable[[tuple[Any, dict[str, Any]]], None], shares: MessagesSink | None = None
+        self,
+        send: Callable[[tuple[Any, dict[str, Any]]], None],
+        shares: MessagesSink | None = None,
+        namespace: tuple[str, ...] = (),
     ) -> None:
-        self.send = send
+        self.send, self.namespace = send, namespace
         self.seen: set[str] = shares.seen if shares is not None else set()
         self._lock = shares._lock if shares is not None else threading.Lock()
         self.handler = _handler(self)
@@ -117,9 +127,16 @@ def _handler(sink: MessagesSink) -> Any:
             self.metadata: dict[Any, dict[str, Any]] = {}
             self.streamed: set[Any] = set()
 
-        def on_chat_model_start(self, serialized, messages, *, run_id, metadata=None, **kwargs):
+        def on_chat_model_start(
+            self, serialized, messages, *, run_id, tags=None, metadata=None, **kwargs
+        ):
             # the task's metadata (langgraph_node, langgraph_step, ...) and the model's own
-            self.metadata[run_id] = dict(metadata or {})
+            metadata = dict(metadata or {})
+            task_namespace = metadata.get("langgraph_checkpoint_ns")
+            called_in = tuple(task_namespace.split("|"))[:-1] if task_namespace else ()
+            if called_in != sink.namespace or (tags and "nostream" in tags):
+                return
+            self.metadata[run_id] = {**metadata, "tags": list(tags)} if tags else metadata
 
         def on_llm_new_token(self, token, *, chunk=None, run_id, **kwargs):
             metadata = self.metadata.get(run_id)

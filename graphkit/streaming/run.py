@@ -10,12 +10,12 @@ import functools
 import threading
 import warnings
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from graphkit.errors import GraphInterrupt, GraphRecursionError, LangGraphDeprecatedSinceV10
 from graphkit.pregel.config import RunConfig
-from graphkit.pregel.runtime import Runtime, current_scope
+from graphkit.pregel.runtime import Runtime, current_scope, task_callbacks
 from graphkit.pregel.stepper import Stepper
 from graphkit.pregel.threads import INTERRUPT
 from graphkit.streaming.aio import current_async_run
@@ -100,6 +100,7 @@ class StreamRun:
             keys = (output_keys,) if self.one_key is not None else tuple(output_keys)
         self.subgraphs = kwargs.pop("subgraphs", False)
         parent = current_scope()
+        config = _with_callbacks_of(parent, config)
         # the listener of the task running this graph as a subgraph, if it wants chunks
         self.up = parent.run.listener if parent is not None else None
         up_modes = self.up.modes if self.up is not None else ()
@@ -122,7 +123,7 @@ class StreamRun:
             from graphkit.streaming.messages import MessagesSink
 
             shared = self.up.sink if self.up is not None else None  # one set of ids seen
-            sink = MessagesSink(listener.sender(here, "messages"), shares=shared)
+            sink = MessagesSink(listener.sender(here, "messages"), shared, here)
             listener.callbacks, listener.sink = (sink.handler,), sink
         options = app.run_options(runtime=runtime, listener=listener, **kwargs)
         self.stepper = Stepper(app.spec, input, RunConfig.from_dict(config), options)
@@ -205,6 +206,17 @@ class StreamRun:
         if stepper.status == "interrupted" and stepper.namespace:
             # a paused subgraph pauses the task that runs it, and so the parent run
             raise GraphInterrupt(stepper.interrupts)
+
+
+def _with_callbacks_of(parent: Any, config: Any) -> Any:
+    """``config``, for a graph run inside the task ``parent`` (a ``TaskScope``): without
+    callbacks of its own, it reports to the task's, as LangGraph's ``ensure_config``
+    hands them down. (A config that is not a dict is left for ``RunConfig`` to refuse.)"""
+    if parent is None or not (config is None or isinstance(config, Mapping)):
+        return config
+    if (config or {}).get("callbacks") is None and (inherited := task_callbacks(parent.run)):
+        return {**(config or {}), "callbacks": inherited}
+    return config
 
 
 def _one_value(chunk: Any, key: str) -> Any:

@@ -251,3 +251,76 @@ def test_only_the_first_generation_is_sent():
     expected = observe("langgraph")
     assert expected == [("two-first", "first")]
     assert observe("graphkit") == expected
+
+
+# -- a model called inside a subgraph; tags; "nostream" -----------------------------------
+
+
+def _model_in_subgraph(side: str, invoked_by_node: bool) -> Any:
+    StateGraph, START, add_messages = _lib(side)
+
+    class State(TypedDict):
+        messages: Annotated[list[AnyMessage], add_messages]
+
+    model = GenericFakeChatModel(messages=iter([AIMessage("hello world", id="model-1")]))
+    inner = StateGraph(State)
+    inner.add_node("call", lambda state: {"messages": [model.invoke(state["messages"])]})
+    inner.add_edge(START, "call")
+    sub = inner.compile()
+    builder = StateGraph(State)
+    builder.add_node("sub", (lambda state: sub.invoke(state)) if invoked_by_node else sub)
+    builder.add_edge(START, "sub")
+    return builder.compile()
+
+
+@pytest.mark.parametrize("invoked_by_node", [False, True], ids=["node", "invoked"])
+@pytest.mark.parametrize("how", ["stream", "astream"])
+@pytest.mark.parametrize("subgraphs", [False, True])
+def test_a_model_in_a_subgraph_is_streamed_once_and_only_when_subgraphs_are_asked(
+    subgraphs, how, invoked_by_node
+):
+    """LangGraph streams its tokens once, under the subgraph's namespace, with
+    subgraphs=True; without, only the message the subgraph's node returns."""
+    input = {"messages": [HumanMessage("hi", id="h0")]}
+    lg = _stream(_model_in_subgraph("langgraph", invoked_by_node), input, None, how, subgraphs)
+    gk = _stream(_model_in_subgraph("graphkit", invoked_by_node), input, None, how, subgraphs)
+    assert gk == lg
+    if subgraphs:
+        assert [(chunk[0], chunk[3], chunk[4]) for chunk in gk] == [
+            (("sub",), "hello", "call"),
+            (("sub",), " ", "call"),
+            (("sub",), "world", "call"),
+        ]
+    else:
+        assert [(chunk[3], chunk[4]) for chunk in gk] == [("hello world", "sub")]
+
+
+def _tagged_call(side: str, tags: list[str]) -> Any:
+    StateGraph, START, add_messages = _lib(side)
+
+    class State(TypedDict):
+        messages: Annotated[list[AnyMessage], add_messages]
+
+    model = GenericFakeChatModel(messages=iter([AIMessage("secret text", id="model-1")]))
+    builder = StateGraph(State)
+    builder.add_node("call", lambda s: {"messages": [model.invoke(s["messages"], {"tags": tags})]})
+    builder.add_edge(START, "call")
+    return builder.compile()
+
+
+@pytest.mark.parametrize("run_tags", [None, ["run-tag"]])
+@pytest.mark.parametrize("tags", [["t1"], ["nostream"], ["langsmith:nostream"]])
+def test_a_model_call_s_tags_are_in_the_metadata_and_nostream_is_not_streamed(tags, run_tags):
+    def seen(side: str) -> list:
+        config = {"tags": run_tags} if run_tags else None
+        chunks = _tagged_call(side, tags).stream(
+            {"messages": [HumanMessage("hi", id="h0")]}, config, stream_mode="messages"
+        )
+        return [(message.content, metadata.get("tags")) for message, metadata in chunks]
+
+    ours = seen("graphkit")
+    assert ours == seen("langgraph")
+    if tags == ["nostream"]:  # not token by token: the node's message, when it returns
+        assert [content for content, _ in ours] == ["secret text"]
+    else:
+        assert ours[0] == ("secret", [*(run_tags or ()), *tags])
