@@ -13,6 +13,7 @@ from graphkit.errors import warn
 from graphkit.pregel import thread_edits, thread_state
 from graphkit.pregel.config import RunConfig, merge_configs
 from graphkit.pregel.records import Run
+from graphkit.pregel.runnable import RunnableMethods
 from graphkit.pregel.runtime import Runtime
 from graphkit.pregel.spec import GraphSpec
 from graphkit.pregel.stepper import RunOptions, Stepper
@@ -22,7 +23,7 @@ from graphkit.streaming.aio import astream_from
 __all__ = ["CompiledGraph"]
 
 
-class CompiledGraph:
+class CompiledGraph(RunnableMethods):
     """A graph ready to run. Build one with ``StateGraph(...).compile()``.
 
     >>> from typing import TypedDict

@@ -1,0 +1,205 @@
+"""The parts of LangChain's Runnable interface a compiled LangGraph graph has besides
+``invoke`` and ``stream``: ``batch`` / ``abatch``, ``get_subgraphs`` and the input and
+output JSON schemas. ``astream_events``, ``with_retry`` and ``|`` are refused by name."""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+from collections.abc import Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+__all__ = ["RunnableMethods"]
+
+
+class RunnableMethods:
+    """Mixed into ``CompiledGraph``: what these methods need is its ``invoke``,
+    ``ainvoke`` and ``builder``."""
+
+    builder: Any
+    invoke: Any
+    ainvoke: Any
+
+    def batch(
+        self,
+        inputs: Sequence[Any],
+        config: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None = None,
+        *,
+        return_exceptions: bool = False,
+        **kwargs: Any,
+    ) -> list[Any]:
+        """``invoke`` each input, several at once (at most ``config["max_concurrency"]``),
+        and return their outputs in order. ``config``: one for all, or one per input;
+        ``return_exceptions``: an input's error is its output instead of being raised.
+
+        >>> from typing import TypedDict
+        >>> from graphkit import StateGraph, START
+        >>> builder = StateGraph(TypedDict("S", {"n": int}))
+        >>> builder = builder.add_node("double", lambda state: {"n": state["n"] * 2})
+        >>> app = builder.add_edge(START, "double").compile()
+        >>> app.batch([{"n": 1}, {"n": 2}])
+        [{'n': 2}, {'n': 4}]
+        >>> app.batch([{"n": 1}, {"n": None}], return_exceptions=True)[1]
+        TypeError("unsupported operand type(s) for *: 'NoneType' and 'int'")
+        """
+        configs = _one_per_input(config, len(inputs))
+
+        def one(given: Any, given_config: Any) -> Any:
+            try:
+                return self.invoke(given, given_config, **kwargs)
+            except Exception as error:
+                if return_exceptions:
+                    return error
+                raise
+
+        pairs = list(zip(inputs, configs, strict=True))
+        if len(pairs) <= 1:
+            return [one(given, given_config) for given, given_config in pairs]
+        limit = (configs[0] or {}).get("max_concurrency") or None
+        with ThreadPoolExecutor(max_workers=limit or len(pairs)) as pool:
+            # each run sees the caller's context (a graph batched inside a node: its task)
+            futures = [
+                pool.submit(contextvars.copy_context().run, one, given, given_config)
+                for given, given_config in pairs
+            ]
+            return [future.result() for future in futures]
+
+    async def abatch(
+        self,
+        inputs: Sequence[Any],
+        config: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None = None,
+        *,
+        return_exceptions: bool = False,
+        **kwargs: Any,
+    ) -> list[Any]:
+        """``ainvoke`` each input concurrently (at most ``config["max_concurrency"]`` at
+        once); as ``batch``."""
+        configs = _one_per_input(config, len(inputs))
+        limit = (configs[0] or {}).get("max_concurrency") if configs else None
+        gate = asyncio.Semaphore(limit) if limit else None
+
+        async def one(given: Any, given_config: Any) -> Any:
+            try:
+                if gate is None:
+                    return await self.ainvoke(given, given_config, **kwargs)
+                async with gate:
+                    return await self.ainvoke(given, given_config, **kwargs)
+            except Exception as error:
+                if return_exceptions:
+                    return error
+                raise
+
+        runs = [one(given, config) for given, config in zip(inputs, configs, strict=True)]
+        return list(await asyncio.gather(*runs))
+
+    def get_subgraphs(
+        self, *, namespace: str | None = None, recurse: bool = False
+    ) -> Iterator[tuple[str, Any]]:
+        """Each node's subgraph as ``(node name, graph)``: a compiled graph added as the
+        node, or one its function calls (found, as LangGraph looks, among the names the
+        function closes over or reads from its module). ``namespace``: only the one at that
+        path of node names, e.g. ``"outer|inner"`` (a nested one needs ``recurse``);
+        ``recurse``: the subgraphs' own too, named by their path."""
+        for name, action in _node_actions(self.builder):
+            if namespace is not None and namespace != name and not namespace.startswith(f"{name}|"):
+                continue
+            graph = _graph_in(action)
+            if graph is None:
+                continue
+            if namespace == name:
+                yield name, graph
+                return
+            if namespace is None:
+                yield name, graph
+            if recurse:
+                deeper = None if namespace is None else namespace[len(name) + 1 :]
+                for path, inner in graph.get_subgraphs(namespace=deeper, recurse=True):
+                    yield f"{name}|{path}", inner
+
+    def get_input_jsonschema(self, config: Any = None) -> dict[str, Any]:
+        """The JSON schema of the graph's input schema, as LangGraph makes it (with
+        pydantic, which must be installed)."""
+        return _json_schema(self, "input_schema")
+
+    def get_output_jsonschema(self, config: Any = None) -> dict[str, Any]:
+        """The JSON schema of the graph's output schema (see ``get_input_jsonschema``)."""
+        return _json_schema(self, "output_schema")
+
+    def astream_events(self, *args: Any, **kwargs: Any) -> Any:
+        """Not in graphkit yet (``NotImplementedError``)."""
+        raise NotImplementedError(
+            "astream_events() is not supported by graphkit yet. Stream what the run does "
+            "with astream(input, config, stream_mode=['updates', 'messages', 'custom'], "
+            "subgraphs=True)."
+        )
+
+    def with_retry(self, *args: Any, **kwargs: Any) -> Any:
+        """Not in graphkit yet (``NotImplementedError``)."""
+        raise NotImplementedError(
+            "with_retry() is not supported by graphkit yet. Give the nodes a retry policy "
+            "instead: add_node(..., retry_policy=RetryPolicy(...))."
+        )
+
+    def __or__(self, other: Any) -> Any:
+        raise NotImplementedError(
+            "graph | runnable (a LangChain pipe) is not supported by graphkit yet. Call the "
+            "next step on the graph's output: step(app.invoke(input))."
+        )
+
+
+def _one_per_input(config: Any, count: int) -> list[Any]:
+    if isinstance(config, Sequence) and not isinstance(config, (str, Mapping)):
+        if len(config) != count:
+            raise ValueError(
+                f"batch() was given {len(config)} configs for {count} inputs: give one "
+                "config for all, or exactly one per input."
+            )
+        return list(config)
+    return [config] * count
+
+
+def _node_actions(builder: Any) -> Iterator[tuple[str, Any]]:
+    """Each node's name and what runs (a StateGraph's declared action; a low-level
+    ``Pregel`` node's bound runnable)."""
+    for name, node in (getattr(builder, "nodes", None) or {}).items():
+        yield name, getattr(node, "action", getattr(node, "bound", None))
+
+
+def _graph_in(action: Any) -> Any:
+    """The compiled graph ``action`` is or calls (the first found), else None."""
+    if isinstance(action, RunnableMethods):
+        return action
+    function = getattr(action, "__func__", action)  # (a bound method: its function)
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return None
+    cells = _closed_over(function)
+    module = getattr(function, "__globals__", {})
+    named = [module[name] for name in code.co_names if name in module]
+    return next((value for value in (*cells, *named) if isinstance(value, RunnableMethods)), None)
+
+
+def _closed_over(function: Any) -> list[Any]:
+    values = []
+    for cell in function.__closure__ or ():
+        try:
+            values.append(cell.cell_contents)
+        except ValueError:  # a variable not assigned yet
+            continue
+    return values
+
+
+def _json_schema(app: Any, which: str) -> dict[str, Any]:
+    schema = getattr(app.builder, which, None)
+    if schema is None:
+        raise NotImplementedError(
+            f"get_{which.split('_')[0]}_jsonschema() is not supported by graphkit yet for a "
+            "graph without a state schema (a low-level Pregel or an entrypoint)."
+        )
+    from graphkit.extras import require
+
+    require("pydantic", extra="agents", feature=f"get_{which.split('_')[0]}_jsonschema()")
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(schema).json_schema()

@@ -1,0 +1,153 @@
+"""The Runnable methods a compiled LangGraph graph has besides invoke and stream:
+``batch`` / ``abatch``, ``get_subgraphs`` and the input/output JSON schemas, compared on
+the same graphs; what graphkit does not have yet is refused by name."""
+
+from __future__ import annotations
+
+import asyncio
+import operator
+import threading
+from typing import Annotated, Any
+
+import pytest
+from langchain_core.runnables import RunnableConfig
+from typing_extensions import TypedDict
+
+SIDES = ("langgraph", "graphkit")
+
+
+class State(TypedDict):
+    n: int
+    log: Annotated[list[str], operator.add]
+
+
+class Output(TypedDict):
+    n: int
+
+
+def lib(side: str) -> Any:
+    if side == "langgraph":
+        from langgraph.graph import START, StateGraph
+    else:
+        from graphkit import START, StateGraph
+    return StateGraph, START
+
+
+def doubling(side: str, seen_threads: set[str] | None = None) -> Any:
+    StateGraph, START = lib(side)
+
+    def double(state: State) -> dict:
+        if seen_threads is not None:
+            seen_threads.add(threading.current_thread().name)
+        if state["n"] < 0:
+            raise ValueError(f"negative: {state['n']}")
+        return {"n": state["n"] * 2, "log": ["doubled"]}
+
+    builder = StateGraph(State, output_schema=Output).add_node("double", double)
+    return builder.add_edge(START, "double").compile()
+
+
+def outcome(values: list[Any]) -> list[Any]:
+    return [f"{type(v).__name__}: {v}" if isinstance(v, Exception) else v for v in values]
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["batch", "abatch"])
+def test_batch_runs_each_input_and_keeps_their_order(asynchronous):
+    inputs = [{"n": 1, "log": []}, {"n": -1, "log": []}, {"n": 3, "log": []}]
+
+    def run(side: str, **kwargs: Any) -> Any:
+        app = doubling(side)
+        try:
+            if asynchronous:
+                return outcome(asyncio.run(app.abatch(inputs, **kwargs)))
+            return outcome(app.batch(inputs, **kwargs))
+        except Exception as error:
+            return f"raised {type(error).__name__}: {error}"
+
+    for kwargs in ({"return_exceptions": True}, {}, {"config": {"max_concurrency": 1}}):
+        assert run("graphkit", **kwargs) == run("langgraph", **kwargs), kwargs
+    assert run("graphkit", return_exceptions=True) == [
+        {"n": 2},
+        "ValueError: negative: -1",
+        {"n": 6},
+    ]
+
+
+def test_batch_takes_one_config_per_input():
+    def run(side: str) -> Any:
+        from_config = []
+        StateGraph, START = lib(side)
+
+        def read(state: State, config: RunnableConfig) -> dict:
+            from_config.append(config["configurable"]["who"])
+            return {"n": state["n"]}
+
+        app = StateGraph(State).add_node("read", read).add_edge(START, "read").compile()
+        configs = [{"configurable": {"who": "first"}}, {"configurable": {"who": "second"}}]
+        app.batch([{"n": 1, "log": []}, {"n": 2, "log": []}], configs)
+        with pytest.raises(ValueError):
+            app.batch([{"n": 1, "log": []}], configs)  # two configs, one input
+        return sorted(from_config)
+
+    assert run("graphkit") == run("langgraph") == ["first", "second"]
+
+
+def test_batch_runs_at_most_max_concurrency_at_once():
+    threads: set[str] = set()
+    app = doubling("graphkit", threads)
+    app.batch([{"n": k, "log": []} for k in range(6)], {"max_concurrency": 1})
+    assert len(threads) == 1  # one worker ran them all
+
+
+def nested(side: str) -> Any:
+    """outer: "inner" is a compiled graph; "calls" invokes one from its function."""
+    StateGraph, START = lib(side)
+    leaf = StateGraph(State).add_node("leaf", lambda s: {"log": ["leaf"]})
+    leaf = leaf.add_edge(START, "leaf").compile()
+    middle = StateGraph(State).add_node("deep", leaf).add_edge(START, "deep").compile()
+
+    def calls(state: State) -> dict:
+        return leaf.invoke(state)
+
+    outer = StateGraph(State).add_node("inner", middle).add_node("calls", calls)
+    outer.add_node("plain", lambda s: {"log": ["plain"]})
+    return outer.add_edge(START, "inner").add_edge("inner", "calls").add_edge("calls", "plain")
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{}, {"recurse": True}, {"namespace": "inner"}, {"namespace": "inner|deep"},
+     {"namespace": "inner|deep", "recurse": True}, {"namespace": "plain"}],
+    ids=str,
+)  # fmt: skip
+def test_get_subgraphs_finds_graph_nodes_and_graphs_a_node_calls(kwargs):
+    def names(side: str) -> list[tuple[str, list[str]]]:
+        app = nested(side).compile()
+        found = app.get_subgraphs(**kwargs)
+        return [(name, sorted(graph.builder.nodes)) for name, graph in found]
+
+    ours = names("graphkit")
+    assert ours == names("langgraph")
+    if kwargs == {"recurse": True}:
+        assert [name for name, _ in ours] == ["inner", "inner|deep", "calls"]
+
+
+def test_the_input_and_output_json_schemas_are_langgraph_s():
+    ours, theirs = doubling("graphkit"), doubling("langgraph")
+    assert ours.get_input_jsonschema() == theirs.get_input_jsonschema()
+    assert ours.get_output_jsonschema() == theirs.get_output_jsonschema()
+    assert list(ours.get_output_jsonschema()["properties"]) == ["n"]
+
+
+@pytest.mark.parametrize(
+    "call, fix",
+    [
+        (lambda app: app.astream_events({"n": 1, "log": []}), "astream"),
+        (lambda app: app.with_retry(), "retry_policy"),
+        (lambda app: app | (lambda output: output), "app.invoke"),
+    ],
+    ids=["astream_events", "with_retry", "pipe"],
+)
+def test_what_graphkit_does_not_have_yet_is_refused_with_what_to_do(call, fix):
+    with pytest.raises(NotImplementedError, match=fix):
+        call(doubling("graphkit"))
