@@ -231,6 +231,11 @@ def snapshot(graph: GraphSpec, saved: CheckpointTuple, apply_pending: bool) -> S
     """A checkpoint as ``get_state`` shows it; ``apply_pending`` applies finished tasks' writes."""
     state = restore(graph, saved.checkpoint)
     plan = phases.plan(graph, state)
+    # as LangGraph lists them: the Send tasks, then the nodes in the order they were added
+    # (a running step plans woken nodes by name; only the order differs)
+    position = {name: index for index, name in enumerate(graph.nodes)}
+    listed = sorted(plan.tasks, key=lambda task: (task.kind == "pull", position.get(task.node, 0)))
+    plan = replace(plan, tasks=tuple(listed))
     reused = reusable_results(plan, saved.pending_writes)[0]
     finished = {key: result for key, result in reused.items() if result.error is None}
     applied = finished if apply_pending else {}

@@ -216,13 +216,11 @@ def without_ids(chunks: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
 def saved_thread(app: Any) -> list[str]:
     """The saved thread as get_state shows it, and the channels of its pending writes."""
     snapshot = app.get_state(THREAD)
-    # (graphkit plans pull tasks by name, LangGraph by insertion: see the compatibility page)
-    tasks = sorted((task.name, elapsed.sub("", task.error or "")) for task in snapshot.tasks)
+    tasks = [(task.name, elapsed.sub("", task.error or "")) for task in snapshot.tasks]
     saved = app.checkpointer.get_tuple(THREAD)
     channels = sorted(channel for _, channel, _ in saved.pending_writes)
     steps = [state.metadata["step"] for state in app.get_state_history(THREAD)]
-    # (next sorted: graphkit plans pull tasks by name, LangGraph in the order nodes were added)
-    next_ = canonical(sorted(snapshot.next))
+    next_ = canonical(snapshot.next)  # (in the order the nodes were added, in both)
     return [canonical(snapshot.values), next_, canonical(tasks), channels, steps]
 
 

@@ -6,6 +6,7 @@ iterator), ``aupdate_state`` and ``abulk_update_state``."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import operator
 from typing import Annotated, TypedDict
 
@@ -167,3 +168,36 @@ def test_aget_state_history_is_an_async_iterator():
         assert hasattr(history, "__anext__")
         first = asyncio.run(history.__anext__())
         assert first.values == app.get_state(THREAD).values
+
+
+@pytest.mark.parametrize("saver", sorted(SAVERS))
+@pytest.mark.parametrize("stop", ["breakpoint", "failure"])
+def test_a_snapshot_lists_sends_first_then_nodes_in_the_order_they_were_added(saver, stop):
+    """LangGraph lists a paused or failed step's tasks Send tasks first, then the nodes
+    in the order they were added (not by name)."""
+
+    def listed(lib: Lib) -> tuple:
+        def zeta(state: State) -> dict:
+            if stop == "failure":
+                raise ValueError("zeta fails")
+            return {"log": ["zeta"]}
+
+        graph = lib.StateGraph(State)
+        graph.add_node("fan", lambda state: {"log": ["fan"]})
+        graph.add_node("zeta", zeta).add_node("alpha", lambda state: {"log": ["alpha"]})
+        graph.add_node("mid", lambda state: {"log": ["mid"]})
+        graph.add_edge(lib.START, "fan")
+        graph.add_conditional_edges(
+            "fan", lambda state: [lib.Send("mid", {"x": 1, "log": []}), "zeta", "alpha"]
+        )
+        breakpoints = {"interrupt_before": ["zeta"]} if stop == "breakpoint" else {}
+        with SAVERS[saver](lib.name) as checkpointer:
+            app = graph.compile(checkpointer=checkpointer, **breakpoints)
+            with contextlib.suppress(ValueError):
+                app.invoke({"x": 0, "log": []}, THREAD)
+            state = app.get_state(THREAD)
+            return state.next, [task.name for task in state.tasks]
+
+    ours = listed(load_graphkit())
+    assert ours == listed(load_langgraph())
+    assert ours[1][:3] == ["mid", "zeta", "alpha"]

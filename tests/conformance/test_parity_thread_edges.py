@@ -103,10 +103,10 @@ def command_on_an_older_checkpoint(m: SimpleNamespace) -> list[Any]:
     state = app.get_state(CONFIG)
     resumed = app.invoke(m.Command(resume="R"), CONFIG)
     history = [
-        (s.metadata["step"], s.metadata["source"], s.values["log"], sorted(s.next))
+        (s.metadata["step"], s.metadata["source"], s.values["log"], s.next)
         for s in app.get_state_history(CONFIG)
     ]
-    return [forked, state.values, sorted(state.next), resumed, history]
+    return [forked, state.values, state.next, resumed, history]
 
 
 def nested_in_an_own_thread(m: SimpleNamespace) -> list[Any]:
