@@ -119,8 +119,9 @@ class Debugger:
             options=nodes, value=tuple(sorted(self.session.breakpoints)), description="break at"
         ).add_class("gk-breakpoints")
         self.breakpoints.observe(self._breakpoints_changed, names="value")
+        self._node_options = [("(choose a node)", None), *[(n, n) for n in nodes]]
         self.node = W.Dropdown(
-            options=[("(choose a node)", None), *[(n, n) for n in nodes]],
+            options=self._node_options,
             index=0,  # else the None value shows as an empty menu
             description="why",
         ).add_class("gk-node-select")
@@ -178,6 +179,7 @@ class Debugger:
             self._slide_to(view)
             self.why.value = view.why_html
             self.state.value = view.state_html
+            self._offer_called_tasks()
             self.node.value = self.session.selected  # code may have chosen them
             self.breakpoints.value = tuple(
                 n for n in self.breakpoints.options if n in self.session.breakpoints
@@ -275,6 +277,13 @@ class Debugger:
     def _breakpoints_changed(self, change: dict[str, Any]) -> None:
         if not self._updating:
             self._handler(lambda: self.session.set_breakpoints(change["new"]))(None)
+
+    def _offer_called_tasks(self) -> None:
+        """The "why" menu: the graph's nodes, then each functional-API task called so far."""
+        called = [(f"{name} (called)", name) for name in self.session.called()]
+        options = [*self._node_options, *called]
+        if list(self.node.options) != options:
+            self.node.options = options
 
     def _node_changed(self, change: dict[str, Any]) -> None:
         if not self._updating:

@@ -355,10 +355,41 @@ class DebugSession(Notifier):
 
     @notifies
     def select(self, node: str | None) -> None:
-        """Choose the node whose "why did / didn't it run" the view explains."""
-        if node is not None and node not in self.app.spec.nodes:
-            raise ValueError(f"No node {node!r}; the nodes are {sorted(self.app.spec.nodes)}.")
+        """Choose the node whose "why did / didn't it run" the view explains, or a
+        functional-API task that was called (see ``selectable``)."""
+        if node is not None and node not in self.app.spec.nodes and node not in self.called():
+            raise ValueError(
+                f"No node or called task {node!r}; the nodes are {sorted(self.app.spec.nodes)}"
+                f" and the tasks called so far {list(self.called())}."
+            )
         self.selected = node
+
+    def called(self) -> tuple[str, ...]:
+        """The functional-API tasks called so far (by name, in the order first called):
+        not nodes of the graph, but ``select`` takes them too.
+
+        >>> from graphkit.func import entrypoint, task
+        >>> @task
+        ... def square(n: int) -> int:
+        ...     return n * n
+        >>> @entrypoint()
+        ... def total(numbers: list[int]) -> int:
+        ...     return sum(square(n).result() for n in numbers)
+        >>> session = DebugSession(total, [1, 2])
+        >>> session.called()
+        ()
+        >>> _ = session.run()
+        >>> session.called()
+        ('square',)
+        """
+        names = (
+            result.task.node
+            for superstep in self.supersteps
+            if superstep.execution is not None
+            for result in superstep.execution.results
+            if result.task.kind == "call"
+        )
+        return tuple(dict.fromkeys(names))
 
     @notifies
     def set_breakpoints(self, nodes: Iterable[str]) -> None:

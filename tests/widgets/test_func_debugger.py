@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from graphkit import InMemorySaver, interrupt
 from graphkit.func import entrypoint, task
 from graphkit.widgets import DebugSession
@@ -119,3 +121,28 @@ def test_a_paused_entrypoint_resumes_without_running_its_finished_call_again():
         ("review", False),
         ("draft", True),
     ]
+
+
+def test_a_called_task_can_be_selected_for_why():
+    session = DebugSession(fan_out(), 2, THREAD)
+    with pytest.raises(ValueError, match=r"No node or called task 'add'.*called so far \[\]"):
+        session.select("add")  # not called yet
+    session.run()
+    assert session.called() == ("double", "add")
+    session.select("add")
+    assert "add ran at step 0 because fan called it" in session.view().why_html
+
+
+def test_the_why_menu_offers_each_task_once_called():
+    from graphkit.widgets import Debugger
+
+    debugger = Debugger(fan_out(), 2, THREAD)
+    offered = lambda: [value for _, value in debugger.node.options]  # noqa: E731
+    assert offered() == [None, "fan"]
+    debugger.session.run()
+    debugger.refresh()
+    assert offered() == [None, "fan", "double", "add"]
+    assert ("add (called)", "add") in debugger.node.options
+    debugger.node.value = "add"  # as a learner picks it
+    assert debugger.session.selected == "add"
+    assert "fan called it" in debugger.why.value
