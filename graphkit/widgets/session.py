@@ -359,8 +359,8 @@ class DebugSession(Notifier):
         functional-API task that was called (see ``selectable``)."""
         if node is not None and node not in self.app.spec.nodes and node not in self.called():
             raise ValueError(
-                f"No node or called task {node!r}; the nodes are {sorted(self.app.spec.nodes)}"
-                f" and the tasks called so far {list(self.called())}."
+                f"No node {node!r}, nor a task called so far: the nodes are "
+                f"{sorted(self.app.spec.nodes)}, the tasks called so far {list(self.called())}."
             )
         self.selected = node
 
@@ -369,18 +369,15 @@ class DebugSession(Notifier):
         not nodes of the graph, but ``select`` takes them too.
 
         >>> from graphkit.func import entrypoint, task
-        >>> @task
-        ... def square(n: int) -> int:
-        ...     return n * n
-        >>> @entrypoint()
-        ... def total(numbers: list[int]) -> int:
-        ...     return sum(square(n).result() for n in numbers)
-        >>> session = DebugSession(total, [1, 2])
+        >>> shout = task(str.upper, name="shout")
+        >>> greet = entrypoint()(lambda words: [shout(word).result() for word in words])
+        >>> session = DebugSession(greet, ["hi", "yo"])
         >>> session.called()
         ()
-        >>> _ = session.run()
+        >>> session.run().values
+        {'__end__': ['HI', 'YO']}
         >>> session.called()
-        ('square',)
+        ('shout',)
         """
         names = (
             result.task.node

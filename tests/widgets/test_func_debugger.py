@@ -125,7 +125,7 @@ def test_a_paused_entrypoint_resumes_without_running_its_finished_call_again():
 
 def test_a_called_task_can_be_selected_for_why():
     session = DebugSession(fan_out(), 2, THREAD)
-    with pytest.raises(ValueError, match=r"No node or called task 'add'.*called so far \[\]"):
+    with pytest.raises(ValueError, match=r"No node 'add', nor a task called so far.*\[\]."):
         session.select("add")  # not called yet
     session.run()
     assert session.called() == ("double", "add")
