@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import inspect
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-__all__ = ["RunnableMethods"]
+__all__ = ["RunnableMethods", "graph_in"]
 
 
 class RunnableMethods:
@@ -104,7 +105,7 @@ class RunnableMethods:
         for name, action in _node_actions(self.builder):
             if namespace is not None and namespace != name and not namespace.startswith(f"{name}|"):
                 continue
-            graph = _graph_in(action)
+            graph = graph_in(action)
             if graph is None:
                 continue
             if namespace == name:
@@ -166,28 +167,15 @@ def _node_actions(builder: Any) -> Iterator[tuple[str, Any]]:
         yield name, getattr(node, "action", getattr(node, "bound", None))
 
 
-def _graph_in(action: Any) -> Any:
-    """The compiled graph ``action`` is or calls (the first found), else None."""
-    if isinstance(action, RunnableMethods):
-        return action
-    function = getattr(action, "__func__", action)  # (a bound method: its function)
-    code = getattr(function, "__code__", None)
-    if code is None:
-        return None
-    cells = _closed_over(function)
-    module = getattr(function, "__globals__", {})
-    named = [module[name] for name in code.co_names if name in module]
-    return next((value for value in (*cells, *named) if isinstance(value, RunnableMethods)), None)
-
-
-def _closed_over(function: Any) -> list[Any]:
-    values = []
-    for cell in function.__closure__ or ():
-        try:
-            values.append(cell.cell_contents)
-        except ValueError:  # a variable not assigned yet
-            continue
-    return values
+def graph_in(action: Any) -> Any:
+    """The compiled graph a node's ``action`` is or calls (the first found among the
+    names its function closes over or reads from its module, as LangGraph looks), else
+    None."""
+    candidates = [action]
+    if inspect.isfunction(action) or inspect.ismethod(action):
+        found = inspect.getclosurevars(action)
+        candidates += [*found.nonlocals.values(), *found.globals.values()]
+    return next((c for c in candidates if isinstance(c, RunnableMethods)), None)
 
 
 def _json_schema(app: Any, which: str) -> dict[str, Any]:

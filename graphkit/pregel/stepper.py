@@ -147,6 +147,12 @@ class Stepper:
         return "execute" if self.execution is None else "update"
 
     @property
+    def pending_writes(self) -> list[Any]:
+        """The writes saved for the step this run resumes, as ``(task id, channel,
+        value)``, until that step's Update; empty for a step run from its start."""
+        return list(self._pending)
+
+    @property
     def step_number(self) -> int:
         """The number of the step being (or about to be) run; the input step is -1."""
         return self._state.step

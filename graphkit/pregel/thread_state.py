@@ -7,8 +7,7 @@ subgraph's thread (``graphkit.pregel.thread_edits`` edits one).
 from __future__ import annotations
 
 import asyncio
-import inspect
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
@@ -17,7 +16,8 @@ from graphkit.checkpoint.saver import BaseCheckpointSaver, CheckpointTuple, conf
 from graphkit.constants import INTERRUPT
 from graphkit.diagnostics import threads as diagnose
 from graphkit.pregel import phases
-from graphkit.pregel.records import Task, TaskResult
+from graphkit.pregel.records import Plan, Task, TaskResult
+from graphkit.pregel.runnable import graph_in
 from graphkit.pregel.spec import GraphSpec, shown
 from graphkit.pregel.threads import (
     ERROR,
@@ -127,15 +127,8 @@ def subgraph_of(app: CompiledGraph, node: str) -> CompiledGraph | None:
     refers to (a closure variable or a global it names), as LangGraph finds them. A
     subgraph compiled with ``checkpointer=False`` keeps no state, so it is not one here."""
     declaration = app.builder.nodes.get(node) if app.builder is not None else None
-    action = declaration.action if declaration is not None else None
-    candidates = [action]
-    if inspect.isfunction(action) or inspect.ismethod(action):
-        found = inspect.getclosurevars(action)
-        candidates += [*found.nonlocals.values(), *found.globals.values()]
-    for candidate in candidates:
-        if isinstance(candidate, type(app)) and candidate.checkpointer is not False:
-            return candidate
-    return None
+    graph = graph_in(declaration.action) if declaration is not None else None
+    return graph if graph is not None and graph.checkpointer is not False else None
 
 
 def get_state(
@@ -227,6 +220,28 @@ async def aget_state_history(
         yield snapshot(app.spec, saved, apply_pending=False)
 
 
+def tasks_with_writes(
+    graph: GraphSpec, plan: Plan, pending_writes: Sequence[Any]
+) -> tuple[list[PregelTask], dict[str, TaskResult]]:
+    """The ``plan``'s tasks as LangGraph lists them from a checkpoint's ``pending_writes``:
+    each with the error, interrupts and (finished) result its saved writes hold; and the
+    results of the finished ones, by task id."""
+    reused = reusable_results(plan, pending_writes)[0]
+    finished = {key: result for key, result in reused.items() if result.error is None}
+    first: dict[tuple[str, str], Any] = {}  # each task's first saved write per channel
+    for task_id, channel, value in pending_writes:
+        first.setdefault((task_id, channel), value)
+    keys, tasks = graph.stream_keys, []
+    for task in plan.tasks:
+        paused = tuple(first.get((task.id, INTERRUPT), ()))
+        result = finished.get(task.id)
+        written = {c: v for c, v in result.writes if c in keys} if result is not None else None
+        written = shown(keys, written) if written is not None else None
+        error = first.get((task.id, ERROR))
+        tasks.append(PregelTask(task.id, task.node, task.path, error, paused, result=written))
+    return tasks, finished
+
+
 def snapshot(graph: GraphSpec, saved: CheckpointTuple, apply_pending: bool) -> StateSnapshot:
     """A checkpoint as ``get_state`` shows it; ``apply_pending`` applies finished tasks' writes."""
     state = restore(graph, saved.checkpoint)
@@ -236,20 +251,9 @@ def snapshot(graph: GraphSpec, saved: CheckpointTuple, apply_pending: bool) -> S
     position = {name: index for index, name in enumerate(graph.nodes)}
     listed = sorted(plan.tasks, key=lambda task: (task.kind == "pull", position.get(task.node, 0)))
     plan = replace(plan, tasks=tuple(listed))
-    reused = reusable_results(plan, saved.pending_writes)[0]
-    finished = {key: result for key, result in reused.items() if result.error is None}
+    tasks, finished = tasks_with_writes(graph, plan, saved.pending_writes)
     applied = finished if apply_pending else {}
-    first: dict[tuple[str, str], Any] = {}  # each task's first saved write per channel
-    for task_id, channel, value in saved.pending_writes:
-        first.setdefault((task_id, channel), value)
-    keys, tasks = graph.stream_keys, []
-    for task in plan.tasks:
-        paused = () if task.id in applied else tuple(first.get((task.id, INTERRUPT), ()))
-        result = finished.get(task.id)
-        written = {c: v for c, v in result.writes if c in keys} if result is not None else None
-        written = shown(keys, written) if written is not None else None
-        error = first.get((task.id, ERROR))
-        tasks.append(PregelTask(task.id, task.node, task.path, error, paused, result=written))
+    tasks = [replace(task, interrupts=()) if task.id in applied else task for task in tasks]
     if loaded := null_writes(saved.pending_writes):  # a Command input's, as LangGraph
         task = Task(INPUT_NODE, state.step, INPUT_NODE, "input", (INPUT_NODE,), (), None)
         phases.update(graph, state, [TaskResult(task, tuple(loaded))])

@@ -17,6 +17,7 @@ from graphkit.pregel.records import Plan, Task, TaskResult
 from graphkit.pregel.runtime import task_config
 from graphkit.pregel.spec import shown
 from graphkit.pregel.stepper import Stepper
+from graphkit.pregel.thread_state import PregelTask, tasks_with_writes
 from graphkit.pregel.threads import INTERRUPT, restore
 
 __all__ = ["STREAM_MODES", "Emitter", "emitters_for"]
@@ -150,13 +151,24 @@ class Checkpoints(Emitter):
             "values": self.stepper.output(self.graph.stream_keys),
             "metadata": dict(thread.last_metadata),
             "next": plan.nodes,
-            "tasks": [
-                {"id": task.id, "name": task.node, "interrupts": (), "state": None}
-                for task in plan.tasks
-            ],
+            "tasks": [_listed(task) for task in tasks_with_writes(self.graph, plan, pending)[0]]
+            if (pending := self.stepper.pending_writes)
+            else [_listed(PregelTask(task.id, task.node, task.path)) for task in plan.tasks],
         }
         step = payload["metadata"].get("step", -1)
         return self._with_debug("checkpoints", step, "checkpoint", payload)
+
+
+def _listed(task: PregelTask) -> dict[str, Any]:
+    """A task in a checkpoint payload, in LangGraph's three shapes: failed, finished (with
+    its result), or neither (with the interrupts it paused with)."""
+    listed: dict[str, Any] = {"id": task.id, "name": task.name}
+    if task.error:
+        return {**listed, "error": task.error, "state": task.state}
+    if task.result:
+        listed["result"] = task.result
+    interrupts = tuple(dataclasses.asdict(interrupt) for interrupt in task.interrupts)
+    return {**listed, "interrupts": interrupts, "state": task.state}
 
 
 class Tasks(Emitter):

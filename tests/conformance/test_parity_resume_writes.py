@@ -112,3 +112,37 @@ def test_resume_keeps_subgraph_and_sibling_writes(shape: str, saver: str, mode: 
     for part in ("got here", " and parallel", " and back again"):
         assert part in final["text"]
     assert "resumed with yes" in final["log"]
+
+
+@pytest.mark.parametrize("saver", sorted(SAVERS))
+def test_the_resumed_checkpoint_lists_what_each_task_saved(saver):
+    """On resume, the checkpoint the run starts from is streamed again; LangGraph lists
+    its tasks with what they saved: the paused one's interrupt, the finished one's
+    result (and a failed one's error)."""
+
+    def payload_tasks(lib: Lib) -> list:
+        interrupt = _interrupt(lib.name)
+        graph = lib.StateGraph(State)
+        graph.add_node("ask", lambda state: {"log": [interrupt("continue?")]})
+        graph.add_node("done", lambda state: {"log": ["done"], "text": "t"})
+        graph.add_edge(lib.START, "ask").add_edge(lib.START, "done")
+        seen = []
+        with SAVERS[saver](lib.name) as checkpointer:
+            app = graph.compile(checkpointer=checkpointer)
+            config = {"configurable": {"thread_id": "p"}}
+            app.invoke({"text": "", "log": []}, config)
+            for chunk in app.stream(lib.Command(resume="yes"), config, stream_mode="checkpoints"):
+                tasks = [
+                    {key: ([i["value"] for i in v] if key == "interrupts" else v)
+                     for key, v in task.items() if key != "id"}
+                    for task in chunk["tasks"]
+                ]  # fmt: skip
+                seen.append((chunk["metadata"]["step"], tasks))
+        return seen
+
+    ours = payload_tasks(load_graphkit())
+    assert ours == payload_tasks(load_langgraph())
+    assert ours[0][1] == [
+        {"name": "ask", "interrupts": ["continue?"], "state": None},
+        {"name": "done", "result": {"log": ["done"], "text": "t"}, "interrupts": [], "state": None},
+    ]
