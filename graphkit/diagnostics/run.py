@@ -127,3 +127,22 @@ def step_timed_out(
         "tasks that finished are saved. Raise `step_timeout`, or give the slow node a "
         "`timeout=` (async nodes) so that it fails alone and can be retried."
     )
+
+
+_CONFIG_KEYS = frozenset(
+    {"recursion_limit", "configurable", "tags", "metadata", "callbacks", "run_name",
+     "max_concurrency", "run_id"}
+)  # fmt: skip
+
+
+def unknown_run_options(names: list[str]) -> str:
+    """A keyword argument of ``invoke`` / ``stream`` that is not one of their options."""
+    config_keys = [name for name in names if name in _CONFIG_KEYS]
+    fix = (
+        f"put {' and '.join(config_keys)} in the config instead: app.invoke(input, "
+        f"{{{config_keys[0]!r}: ...}})"
+        if config_keys
+        else "the run options are interrupt_before, interrupt_after, durability, context, "
+        "stream_mode, output_keys, subgraphs, print_mode and version"
+    )
+    return f"invoke() / stream() got unexpected keyword argument(s) {names}; {fix}."

@@ -9,6 +9,7 @@ from concurrent.futures import Executor
 from typing import Any
 
 from graphkit.diagnostics import cache as diagnose_cache
+from graphkit.diagnostics import run as diagnose_run
 from graphkit.errors import warn
 from graphkit.pregel import thread_edits, thread_state
 from graphkit.pregel.config import RunConfig, merge_configs
@@ -16,7 +17,7 @@ from graphkit.pregel.records import Run
 from graphkit.pregel.runnable import RunnableMethods
 from graphkit.pregel.runtime import Runtime
 from graphkit.pregel.spec import GraphSpec
-from graphkit.pregel.stepper import RunOptions, Stepper
+from graphkit.pregel.stepper import RUN_OPTIONS, RunOptions, Stepper
 from graphkit.streaming import Collector, open_stream
 from graphkit.streaming.aio import astream_from
 
@@ -91,6 +92,8 @@ class CompiledGraph(RunnableMethods):
     def run_options(self, **options: Any) -> RunOptions:
         """A run's options, with this graph's compile-time defaults filled in (as in
         LangGraph, an empty per-call breakpoint list keeps the compiled ones)."""
+        if unknown := sorted(set(options) - RUN_OPTIONS):
+            raise TypeError(diagnose_run.unknown_run_options(unknown))
         for name in ("executor", "interrupt_before", "interrupt_after"):
             options[name] = options.get(name) or getattr(self, name)
         return RunOptions(

@@ -264,11 +264,7 @@ def _validate(app: Pregel, before: Sequence[str] | str, after: Sequence[str] | s
                 f"Node {name!r} is a {type(node).__name__}; build nodes with "
                 "NodeBuilder().subscribe_only(...).do(...).write_to(...)."
             )
-        if not node.triggers and name not in app.node_error_handler_map.values():
-            raise ValueError(
-                f"Node {name!r} subscribes to no channel, so nothing would ever run it; "
-                "call subscribe_only(channel) or subscribe_to(*channels)."
-            )
+        # (a node that subscribes to no channel is fine: a Send starts it, as in LangGraph)
         for channel in (*_names(node.channels), *node.triggers):
             if channel not in app.channels:
                 raise ValueError(f"Node {name!r} reads channel {channel!r}, but {known}.")

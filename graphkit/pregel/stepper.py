@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any, NoReturn
 
 from graphkit.cache.base import FullKey, hash_key
@@ -51,6 +51,10 @@ class RunOptions:
     listener: Any = None
     cache: Any = None
     step_timeout: float | None = None
+
+
+RUN_OPTIONS = frozenset(option.name for option in fields(RunOptions))
+"""The names ``RunOptions`` takes (what else ``invoke`` is given is refused by name)."""
 
 
 class Stepper:

@@ -163,6 +163,21 @@ def send(side: Side, **options: Any) -> tuple[Any, Any]:
     return app, "go"
 
 
+def map_reduce(side: Side, **options: Any) -> tuple[Any, Any]:
+    """A worker no channel wakes: only the ``Send``s written to it start it (map), and a
+    Topic gathers what the workers wrote (reduce)."""
+    c = side.channels
+    sends = [side.Send("worker", n) for n in (1, 2, 3)]
+    fan = side.NodeBuilder().subscribe_only("numbers").write_to(*sends)
+    worker = side.NodeBuilder().do(lambda n: n * 10).write_to("out")
+    channels = {"numbers": c.EphemeralValue(str), "out": c.Topic(int, accumulate=True)}
+    app = side.Pregel(
+        nodes={"fan": fan, "worker": worker}, channels=channels, input_channels="numbers",
+        output_channels="out", **options,
+    )  # fmt: skip
+    return app, "go"
+
+
 # -- vertex programs ---------------------------------------------------------------------
 
 ROADS = {"s": {"a": 4, "b": 1}, "a": {"c": 1}, "b": {"a": 2, "c": 5}, "c": {"d": 3}, "d": {}}
@@ -304,6 +319,7 @@ PROGRAMS: dict[str, Program] = {
     "aggregate": aggregate,
     "cycle": cycle,
     "send": send,
+    "map_reduce": map_reduce,
     "shortest_paths": shortest_paths,
     "pagerank": pagerank,
     "components": components,

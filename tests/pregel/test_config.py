@@ -157,3 +157,21 @@ def test_a_config_that_is_not_a_dict_says_what_a_config_looks_like():
     builder.add_edge(START, "inc")
     with pytest.raises(TypeError, match=r"config must be a dict, got str 'thread-1'.*thread_id"):
         builder.compile().invoke({"n": 1}, "thread-1")
+
+
+def test_a_config_key_given_to_invoke_says_it_goes_in_the_config():
+    from typing import TypedDict
+
+    from graphkit import START, StateGraph
+
+    class Counter(TypedDict):
+        n: int
+
+    app = StateGraph(Counter).add_node("inc", lambda s: {"n": 1}).add_edge(START, "inc").compile()
+    with pytest.raises(
+        TypeError, match=r"\['recursion_limit'\]; put recursion_limit in the config"
+    ):
+        app.invoke({"n": 1}, recursion_limit=5)
+    with pytest.raises(TypeError, match=r"\['stream_modes'\]; the run options are"):
+        list(app.stream({"n": 1}, stream_modes="values"))  # a misspelt option
+    assert app.invoke({"n": 1}, interrupt_before=[]) == {"n": 1}  # a run option
