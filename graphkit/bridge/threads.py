@@ -200,6 +200,9 @@ def _results(
         finished = any(c not in (INTERRUPT, RESUME) for c, _ in writes)
         interrupts = () if finished else tuple(getattr(planned, "interrupts", ()) or ())
         answers = [a for c, v in writes if c == RESUME for a in (v if isinstance(v, list) else [v])]
+        subruns = info.subruns(planned) if planned is not None else ()
+        # a subgraph that stopped at its own breakpoint pauses its task with no interrupt
+        stopped = not writes and any(run.status == "interrupted" for run in subruns)
         results.append(
             TaskResult(
                 task,
@@ -210,9 +213,10 @@ def _results(
                 started=UNKNOWN,
                 duration=UNKNOWN,
                 worker=UNKNOWN,
-                subruns=info.subruns(planned) if planned is not None else (),
+                subruns=subruns,
                 interrupts=interrupts,
                 answers=tuple(answers),
+                paused=bool(interrupts) or stopped,
             )
         )
     return tuple(results)
@@ -308,7 +312,7 @@ def _stopped_step(last: SavedCheckpoint, info: GraphInfo) -> Superstep | None:
     if not tasks:
         return None
     results = _results(last, tasks, info)
-    if not any(r.writes or r.error is not None or r.interrupts for r in results):
+    if not any(r.writes or r.error is not None or r.paused for r in results):
         return None
     step = last.step + 1
     execution = Execution(step, results, ())
@@ -328,7 +332,7 @@ def _status(
         error = next((v for t, c, v in last.pending_writes if t == task.id and c == ERROR), None)
         if error is not None or task.error is not None:
             return "error", saved_error(error if error is not None else task.error)
-    if any(r.interrupts for r in _results(last, _tasks(last, info), info)):
+    if any(r.paused for r in _results(last, _tasks(last, info), info)):
         return "interrupted", None
     names = {task.name for task in planned}
     if info.interrupt_before == "*" or names & set(info.interrupt_before or ()):

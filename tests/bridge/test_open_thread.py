@@ -93,6 +93,8 @@ CORPUS = [
     ("persistence_graphs", "chain", 0),
     ("persistence_graphs", "chain-interrupt-before-b", 0),
     ("persistence_graphs", "chain-interrupt-after-a", 0),
+    ("cases_persistence_breakpoints", "subgraph-breakpoint", 0),
+    ("cases_persistence_breakpoints", "invoked-subgraph-breakpoint", 0),
 ]
 IDS = [f"{name}-{index}" for _, name, index in CORPUS]
 
@@ -112,6 +114,15 @@ def build(lib: Any, module: str, name: str) -> tuple[Any, Any]:
             "chain-interrupt-after-a": {"interrupt_after": ["a"]},
         }[name]
         return chain(Tools(lib, None, None), **options), ({"log": []},)
+    if module == "cases_persistence_breakpoints":  # a subgraph paused at its own breakpoint
+        from tests.conformance import cases_persistence_breakpoints as breakpoints
+        from tests.conformance.scenarios import Tools
+
+        make = {
+            "subgraph-breakpoint": breakpoints.subgraph_paused_before,
+            "invoked-subgraph-breakpoint": breakpoints.subgraph_invoked_paused_after,
+        }[name]
+        return make(Tools(lib, None, None)), ({"log": []},)
     case = next(case for case in MODULES[module].CASES if case.name == name)
     return case.build(lib), case.inputs
 
