@@ -169,12 +169,16 @@ def _node_actions(builder: Any) -> Iterator[tuple[str, Any]]:
 
 def graph_in(action: Any) -> Any:
     """The compiled graph a node's ``action`` is or calls (the first found among the
-    names its function closes over or reads from its module, as LangGraph looks), else
+    names its function closes over or reads from its module, as LangGraph looks; through
+    decorators that keep ``__wrapped__``, such as a converted LangGraph node's), else
     None."""
-    candidates = [action]
-    if inspect.isfunction(action) or inspect.ismethod(action):
-        found = inspect.getclosurevars(action)
-        candidates += [*found.nonlocals.values(), *found.globals.values()]
+    candidates, function, seen = [action], action, set()
+    while function is not None and id(function) not in seen:
+        seen.add(id(function))
+        if inspect.isfunction(function) or inspect.ismethod(function):
+            found = inspect.getclosurevars(function)
+            candidates += [*found.nonlocals.values(), *found.globals.values()]
+        function = getattr(function, "__wrapped__", None)
     return next((c for c in candidates if isinstance(c, RunnableMethods)), None)
 
 

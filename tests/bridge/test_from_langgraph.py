@@ -676,3 +676,32 @@ def test_a_compiled_graphs_own_retry_policy_serves_nodes_without_one() -> None:
     source.retry_policy = (RetryPolicy(max_attempts=4),)
     app = from_langgraph(source)
     assert app.spec.nodes["inc"].retry_policies[0].max_attempts == 4
+
+
+def test_a_subgraph_a_node_invokes_is_found_through_the_conversion() -> None:
+    """A node's function holds a LangGraph graph it invokes; the conversion runs it as a
+    graphkit subgraph, and get_subgraphs / get_state(subgraphs=True) find it, as they
+    do on LangGraph."""
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import START, StateGraph
+    from langgraph.types import interrupt
+
+    class Asked(TypedDict):
+        answer: str
+
+    inner = StateGraph(Asked).add_node("ask", lambda state: {"answer": interrupt("which?")})
+    sub = inner.add_edge(START, "ask").compile()
+
+    def call(state: Asked) -> dict:
+        return sub.invoke(state)
+
+    outer = StateGraph(Asked).add_node("call", call).add_edge(START, "call")
+    original = outer.compile(checkpointer=InMemorySaver())
+    converted = from_langgraph(outer.compile(checkpointer=InMemorySaver()))
+    config = {"configurable": {"thread_id": "t"}}
+    seen = []
+    for app in (original, converted):
+        app.invoke({"answer": ""}, config)
+        task = app.get_state(config, subgraphs=True).tasks[0]
+        seen.append(([name for name, _ in app.get_subgraphs()], task.state.next))
+    assert seen[1] == seen[0] == (["call"], ("ask",))
