@@ -117,9 +117,10 @@ def step_timed_out(
     """The graph's ``step_timeout`` passed while tasks of ``step`` still ran
     (``cancelled``: an async run, where they were cancelled)."""
     fate = (
-        "They were cancelled: each failed with CancelledError"
+        "They were cancelled, each failing with CancelledError (a sync node's thread "
+        "cannot be stopped: it is left to finish, and what it returns is dropped)"
         if cancelled
-        else ("Their writes are dropped")
+        else "Their writes are dropped"
     )
     return TimeoutError(
         f"Timed out: step {step} ran past the graph's step_timeout of {timeout} s while "
@@ -142,7 +143,7 @@ def unknown_run_options(names: list[str]) -> str:
         f"put {' and '.join(config_keys)} in the config instead: app.invoke(input, "
         f"{{{config_keys[0]!r}: ...}})"
         if config_keys
-        else "the run options are interrupt_before, interrupt_after, durability, context, "
-        "stream_mode, output_keys, subgraphs, print_mode and version"
+        else "the run options are interrupt_before, interrupt_after, durability, executor, "
+        "context, stream_mode, output_keys, subgraphs, print_mode, debug and version"
     )
     return f"invoke() / stream() got unexpected keyword argument(s) {names}; {fix}."

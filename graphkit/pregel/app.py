@@ -9,7 +9,6 @@ from concurrent.futures import Executor
 from typing import Any
 
 from graphkit.diagnostics import cache as diagnose_cache
-from graphkit.diagnostics import run as diagnose_run
 from graphkit.errors import warn
 from graphkit.pregel import thread_edits, thread_state
 from graphkit.pregel.config import RunConfig, merge_configs
@@ -17,7 +16,7 @@ from graphkit.pregel.records import Run
 from graphkit.pregel.runnable import RunnableMethods
 from graphkit.pregel.runtime import Runtime
 from graphkit.pregel.spec import GraphSpec
-from graphkit.pregel.stepper import RUN_OPTIONS, RunOptions, Stepper
+from graphkit.pregel.stepper import RunOptions, Stepper
 from graphkit.streaming import Collector, open_stream
 from graphkit.streaming.aio import astream_from
 
@@ -92,8 +91,6 @@ class CompiledGraph(RunnableMethods):
     def run_options(self, **options: Any) -> RunOptions:
         """A run's options, with this graph's compile-time defaults filled in (as in
         LangGraph, an empty per-call breakpoint list keeps the compiled ones)."""
-        if unknown := sorted(set(options) - RUN_OPTIONS):
-            raise TypeError(diagnose_run.unknown_run_options(unknown))
         for name in ("executor", "interrupt_before", "interrupt_after"):
             options[name] = options.get(name) or getattr(self, name)
         return RunOptions(
@@ -347,7 +344,7 @@ class CompiledGraph(RunnableMethods):
         """``stream`` for async code: async nodes run concurrently on this event loop."""
 
         def start(loop: Any) -> Iterator[Any]:
-            return self.stream(input, config, loop=loop, **kwargs)
+            return self.stream(input, config, **kwargs)  # (its loop: the async run's)
 
         async for chunk in astream_from(start):
             yield chunk

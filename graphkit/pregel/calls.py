@@ -242,6 +242,8 @@ def returned(result: TaskResult) -> Any:
 def _settle(done: concurrent.futures.Future[TaskResult], future: TaskFuture) -> None:
     """Pass a finished call's outcome to its caller's future: the value, the error, or
     ``GraphInterrupt`` when the call paused (the caller pauses with it)."""
+    if future.done():  # cancelled with its caller (the run, or the step, timed out)
+        return
     try:
         result = done.result()
     except BaseException as error:  # the runtime itself failed to run the call

@@ -19,6 +19,7 @@ class RunnableMethods:
     ``ainvoke`` and ``builder``."""
 
     builder: Any
+    checkpointer: Any
     invoke: Any
     ainvoke: Any
 
@@ -44,7 +45,7 @@ class RunnableMethods:
         >>> app.batch([{"n": 1}, {"n": None}], return_exceptions=True)[1]
         TypeError("unsupported operand type(s) for *: 'NoneType' and 'int'")
         """
-        configs = _one_per_input(config, len(inputs))
+        configs = _one_per_input("batch", config, len(inputs))
 
         def one(given: Any, given_config: Any) -> Any:
             try:
@@ -76,7 +77,7 @@ class RunnableMethods:
     ) -> list[Any]:
         """``ainvoke`` each input concurrently (at most ``config["max_concurrency"]`` at
         once); as ``batch``."""
-        configs = _one_per_input(config, len(inputs))
+        configs = _one_per_input("abatch", config, len(inputs))
         limit = (configs[0] or {}).get("max_concurrency") if configs else None
         gate = asyncio.Semaphore(limit) if limit else None
 
@@ -149,11 +150,11 @@ class RunnableMethods:
         )
 
 
-def _one_per_input(config: Any, count: int) -> list[Any]:
+def _one_per_input(method: str, config: Any, count: int) -> list[Any]:
     if isinstance(config, Sequence) and not isinstance(config, (str, Mapping)):
         if len(config) != count:
             raise ValueError(
-                f"batch() was given {len(config)} configs for {count} inputs: give one "
+                f"{method}() was given {len(config)} configs for {count} inputs: give one "
                 "config for all, or exactly one per input."
             )
         return list(config)
@@ -171,7 +172,8 @@ def graph_in(action: Any) -> Any:
     """The compiled graph a node's ``action`` is or calls (the first found among the
     names its function closes over or reads from its module, as LangGraph looks; through
     decorators that keep ``__wrapped__``, such as a converted LangGraph node's), else
-    None."""
+    None. A graph compiled with ``checkpointer=False`` keeps no state: LangGraph does not
+    count it as a subgraph, nor does graphkit."""
     candidates, function, seen = [action], action, set()
     while function is not None and id(function) not in seen:
         seen.add(id(function))
@@ -179,7 +181,8 @@ def graph_in(action: Any) -> Any:
             found = inspect.getclosurevars(function)
             candidates += [*found.nonlocals.values(), *found.globals.values()]
         function = getattr(function, "__wrapped__", None)
-    return next((c for c in candidates if isinstance(c, RunnableMethods)), None)
+    graphs = (c for c in candidates if isinstance(c, RunnableMethods))
+    return next((graph for graph in graphs if graph.checkpointer is not False), None)
 
 
 def _json_schema(app: Any, which: str) -> dict[str, Any]:

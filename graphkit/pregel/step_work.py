@@ -205,17 +205,21 @@ class StepWork:
         return self._deadline is not None and time.monotonic() >= self._deadline
 
     def _time_out(self) -> NoReturn:
-        """Past the step's timeout, raise ``TimeoutError``. In an async run, as in
-        LangGraph, each task still running fails with ``CancelledError`` first (its
-        result is on the error, as ``cancelled``, to be saved but not streamed): an async
-        node is cancelled and awaited until it stops; a sync node's thread cannot be
-        stopped, so it is left to finish unseen."""
+        """Past the step's timeout, raise ``TimeoutError``, with the step's last results
+        on it as ``settled`` (to be saved, not streamed): those of tasks that finished as
+        it passed and, in an async run, as in LangGraph, a ``CancelledError`` for each
+        task still running: an async node is cancelled and awaited until it stops; a sync
+        node's thread cannot be stopped, so it is left to finish unseen."""
+        results: list[TaskResult] = []
+        while not self.finished.empty():  # finished in time, not yet taken
+            results.append(self.finished.get().result())
         with self._lock:
+            for result in results:
+                self.running.pop(result.task.id, None)
             running = dict(self.running)
         nodes = [task.node for task in running.values()]
         cancelled = self.run.loop is not None
         error = diagnose.step_timed_out(self.state.step, self.timeout, nodes, cancelled)
-        results: list[TaskResult] = []
         if cancelled and running:
             from graphkit.pregel.timeouts import cancel_step
 
@@ -228,7 +232,7 @@ class StepWork:
                 if result.task.id in awaited:
                     awaited.discard(result.task.id)
                     results.append(result)
-        error.cancelled = tuple(results)  # type: ignore[attr-defined]
+        error.settled = tuple(results)  # type: ignore[attr-defined]
         raise error
 
 
@@ -286,6 +290,9 @@ def run_task(
         answers = tuple(scope.answers)  # a retry is given the answers this attempt took
         failed.append(error)  # type: ignore[arg-type]
         time.sleep(policy.interval(len(failed) + 1))
+        if work.timed_out:  # the step timed out while it waited: no attempt after that
+            error = failed.pop()
+            break
     if error is not None:
         note = f"During task with name {task.node!r} and id {task.id!r} (step {task.step})"
         if note not in getattr(error, "__notes__", ()):  # one exception raised twice

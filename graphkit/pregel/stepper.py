@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from typing import Any, NoReturn
 
 from graphkit.cache.base import FullKey, hash_key
@@ -51,10 +51,6 @@ class RunOptions:
     listener: Any = None
     cache: Any = None
     step_timeout: float | None = None
-
-
-RUN_OPTIONS = frozenset(option.name for option in fields(RunOptions))
-"""The names ``RunOptions`` takes (what else ``invoke`` is given is refused by name)."""
 
 
 class Stepper:
@@ -245,7 +241,7 @@ class Stepper:
                 results.append(result)
                 yield result
         except TimeoutError as error:  # the step's timeout: what finished is saved
-            for result in getattr(error, "cancelled", ()):  # (an async run's, cancelled)
+            for result in getattr(error, "settled", ()):  # (finished as it passed, cancelled)
                 if self.thread is not None:
                     self.thread.save_task(result)
                 results.append(result)

@@ -127,8 +127,7 @@ def subgraph_of(app: CompiledGraph, node: str) -> CompiledGraph | None:
     refers to (a closure variable or a global it names), as LangGraph finds them. A
     subgraph compiled with ``checkpointer=False`` keeps no state, so it is not one here."""
     declaration = app.builder.nodes.get(node) if app.builder is not None else None
-    graph = graph_in(declaration.action) if declaration is not None else None
-    return graph if graph is not None and graph.checkpointer is not False else None
+    return graph_in(declaration.action) if declaration is not None else None
 
 
 def get_state(

@@ -13,6 +13,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from graphkit.diagnostics import run as diagnose
 from graphkit.errors import GraphInterrupt, GraphRecursionError, LangGraphDeprecatedSinceV10
 from graphkit.pregel.config import RunConfig
 from graphkit.pregel.runtime import Runtime, current_scope, task_callbacks
@@ -28,6 +29,10 @@ if TYPE_CHECKING:
 __all__ = ["Collector", "Listener", "StreamRun", "open_stream"]
 
 Item = tuple[tuple[str, ...], str, Any]  # (namespace, mode, chunk)
+
+RUN_KEYWORDS = frozenset({"interrupt_before", "interrupt_after", "durability", "executor"})
+"""The run options ``invoke`` / ``stream`` take besides their own named parameters
+(``executor`` is graphkit's: where a step's tasks run)."""
 
 
 class Listener:
@@ -86,7 +91,9 @@ class StreamRun:
         version = checked_version(kwargs.pop("version", None))
         self.parts = Parts.of(app) if version == "v2" else None
         self.modes, self.single = checked_modes(kwargs.pop("stream_mode", None) or app.stream_mode)
-        print_mode = kwargs.pop("print_mode", ()) or (("updates", "values") if app.debug else ())
+        debug = kwargs.pop("debug", None)  # LangGraph's: print as the run goes
+        debug = app.debug if debug is None else debug
+        print_mode = kwargs.pop("print_mode", ()) or (("updates", "values") if debug else ())
         self.printed = checked_modes(print_mode)[0] if print_mode else ()
         output_keys = kwargs.pop("output_keys", None)
         # one key named alone (output_keys="x"): values chunks are its value, as in LangGraph
@@ -125,13 +132,18 @@ class StreamRun:
             shared = self.up.sink if self.up is not None else None  # one set of ids seen
             sink = MessagesSink(listener.sender(here, "messages"), shared, here)
             listener.callbacks, listener.sink = (sink.handler,), sink
-        options = app.run_options(runtime=runtime, listener=listener, **kwargs)
+        self.async_run = async_run = current_async_run()  # (None: a sync run)
+        # where async nodes run: the async run's loop (or, for a caller driving the
+        # stream itself, the loop it names)
+        loop = kwargs.pop("loop", None) or (async_run.loop if async_run is not None else None)
+        if unknown := sorted(set(kwargs) - RUN_KEYWORDS):
+            raise TypeError(diagnose.unknown_run_options(unknown))
+        options = app.run_options(runtime=runtime, listener=listener, loop=loop, **kwargs)
         self.stepper = Stepper(app.spec, input, RunConfig.from_dict(config), options)
         self.emitters = emitters_for(self.stepper, needed, keys, sink)
         for emitter in self.emitters:
             if isinstance(emitter, Tasks):  # "tasks"/"debug": a start, as it starts
                 listener.call_started = _starts(emitter, listener, self.stepper.namespace)
-        self.async_run = current_async_run()  # (None: a sync run)
 
     def chunks(self) -> Iterator[Any]:
         """Run to the end, yielding chunks as ``stream`` documents them."""

@@ -356,7 +356,7 @@ class DebugSession(Notifier):
     @notifies
     def select(self, node: str | None) -> None:
         """Choose the node whose "why did / didn't it run" the view explains, or a
-        functional-API task that was called (see ``selectable``)."""
+        functional-API task that was called (see ``called``)."""
         if node is not None and node not in self.app.spec.nodes and node not in self.called():
             raise ValueError(
                 f"No node {node!r}, nor a task called so far: the nodes are "

@@ -151,3 +151,24 @@ def test_the_input_and_output_json_schemas_are_langgraph_s():
 def test_what_graphkit_does_not_have_yet_is_refused_with_what_to_do(call, fix):
     with pytest.raises(NotImplementedError, match=fix):
         call(doubling("graphkit"))
+
+
+def test_a_subgraph_that_keeps_no_state_is_not_listed():
+    """A graph compiled with checkpointer=False keeps no state: LangGraph does not list
+    it among the subgraphs, added as a node or called from one."""
+
+    def names(side: str) -> list[str]:
+        StateGraph, START = lib(side)
+        inner = StateGraph(State).add_node("leaf", lambda s: {"log": ["leaf"]})
+        stateless = inner.add_edge(START, "leaf").compile(checkpointer=False)
+        kept = inner.compile()
+
+        def calls_stateless(state: State) -> dict:
+            return stateless.invoke(state)
+
+        outer = StateGraph(State).add_node("node", stateless).add_node("calls", calls_stateless)
+        outer.add_node("kept", kept)
+        outer = outer.add_edge(START, "node").add_edge("node", "calls").add_edge("calls", "kept")
+        return [name for name, _ in outer.compile().get_subgraphs()]
+
+    assert names("graphkit") == names("langgraph") == ["kept"]

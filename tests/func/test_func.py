@@ -246,3 +246,27 @@ def test_a_sync_run_inside_a_running_event_loop_waits_for_its_calls():
         return fan.invoke(3)
 
     assert asyncio.run(inside_a_loop()) == 6
+
+
+def test_a_step_timeout_cancels_an_awaited_call_quietly(caplog):
+    """The call's future is cancelled with its caller; the call's late outcome must not
+    be set on it (asyncio would log an InvalidStateError from the callback)."""
+    import asyncio
+    import logging
+
+    from graphkit import InMemorySaver
+
+    @task
+    async def slow(x: int) -> int:
+        await asyncio.sleep(1.0)
+        return x
+
+    @entrypoint(checkpointer=InMemorySaver())
+    async def program(x: int) -> int:
+        return await slow(x)
+
+    program.step_timeout = 0.1
+    with caplog.at_level(logging.ERROR), pytest.raises(TimeoutError):
+        asyncio.run(program.ainvoke(1, {"configurable": {"thread_id": "t"}}))
+    logged = [record.getMessage() + str(record.exc_info) for record in caplog.records]
+    assert not [text for text in logged if "InvalidStateError" in text]

@@ -174,4 +174,22 @@ def test_a_config_key_given_to_invoke_says_it_goes_in_the_config():
         app.invoke({"n": 1}, recursion_limit=5)
     with pytest.raises(TypeError, match=r"\['stream_modes'\]; the run options are"):
         list(app.stream({"n": 1}, stream_modes="values"))  # a misspelt option
+    with pytest.raises(TypeError, match=r"\['record'\]"):
+        app.invoke({"n": 1}, record=False)  # graphkit's own, for app.stepper(...) only
     assert app.invoke({"n": 1}, interrupt_before=[]) == {"n": 1}  # a run option
+
+
+def test_invoke_takes_langgraph_s_debug_and_prints_as_it_runs(capsys):
+    from typing import TypedDict
+
+    from graphkit import START, StateGraph
+
+    class Counter(TypedDict):
+        n: int
+
+    app = StateGraph(Counter).add_node("inc", lambda s: {"n": 2}).add_edge(START, "inc").compile()
+    assert app.invoke({"n": 1}, debug=True) == {"n": 2}
+    printed = capsys.readouterr().out
+    assert "[updates]" in printed and "{'inc': {'n': 2}}" in printed
+    app.invoke({"n": 1}, debug=False)
+    assert capsys.readouterr().out == ""
