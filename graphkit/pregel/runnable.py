@@ -103,10 +103,10 @@ class RunnableMethods:
         function closes over or reads from its module). ``namespace``: only the one at that
         path of node names, e.g. ``"outer|inner"`` (a nested one needs ``recurse``);
         ``recurse``: the subgraphs' own too, named by their path."""
-        for name, action in _node_actions(self.builder):
+        for name, node in (getattr(self.builder, "nodes", None) or {}).items():
             if namespace is not None and namespace != name and not namespace.startswith(f"{name}|"):
                 continue
-            graph = graph_in(action)
+            graph = graph_in(node.action)
             if graph is None:
                 continue
             if namespace == name:
@@ -159,13 +159,6 @@ def _one_per_input(method: str, config: Any, count: int) -> list[Any]:
             )
         return list(config)
     return [config] * count
-
-
-def _node_actions(builder: Any) -> Iterator[tuple[str, Any]]:
-    """Each node's name and what runs (a StateGraph's declared action; a low-level
-    ``Pregel`` node's bound runnable)."""
-    for name, node in (getattr(builder, "nodes", None) or {}).items():
-        yield name, getattr(node, "action", getattr(node, "bound", None))
 
 
 def graph_in(action: Any) -> Any:

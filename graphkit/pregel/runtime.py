@@ -399,10 +399,12 @@ def task_config(run: RunContext, task: Task, node: Any) -> dict[str, Any]:
         "langgraph_checkpoint_ns": namespace,
     }
     configurable = {**run.config.get("configurable", {}), "checkpoint_ns": namespace}
-    config = {**run.config, "metadata": metadata, "configurable": configurable}
-    if run.listener is not None and run.listener.callbacks:
-        config["callbacks"] = task_callbacks(run)
-    return config
+    return {
+        **run.config,
+        "metadata": metadata,
+        "configurable": configurable,
+        "callbacks": task_callbacks(run),
+    }
 
 
 def task_callbacks(run: RunContext) -> Any:

@@ -210,6 +210,7 @@ class StepWork:
         it passed and, in an async run, as in LangGraph, a ``CancelledError`` for each
         task still running: an async node is cancelled and awaited until it stops; a sync
         node's thread cannot be stopped, so it is left to finish unseen."""
+        self.timed_out = True  # (a task waiting to retry tries no more)
         results: list[TaskResult] = []
         while not self.finished.empty():  # finished in time, not yet taken
             results.append(self.finished.get().result())

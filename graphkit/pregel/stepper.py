@@ -251,13 +251,16 @@ class Stepper:
         if len(results) > 1:  # back to plan order; tasks started while running after theirs
             results.sort(key=execution_order(plan, results))
         self.execution = Execution(plan.step, tuple(results), finish_order)
+        paused = False  # (a subgraph at its breakpoint pauses its task with no interrupt)
         for result in results:  # the first error in plan order
             if result.task.kind == "call":  # its caller got its error or pause, and decides
                 continue
             if result.error is not None and not result.handled:
                 self._fail("error", result.error)
-            self.interrupts += result.interrupts
-        if any(result.paused or result.interrupts for result in results):
+            if result.paused or result.interrupts:
+                paused = True
+                self.interrupts += result.interrupts
+        if paused:
             self._finish("interrupted", keep_step=True)
 
     def execute(self) -> Execution:

@@ -83,7 +83,6 @@ async def cancellable(coroutine: Coroutine[Any, Any, Any], work: StepWork, task_
 def cancel_step(work: StepWork) -> set[str]:
     """Cancel the async nodes of ``work``'s step still running, on the run's event loop;
     return their task ids."""
-    work.timed_out = True
     assert work.run.loop is not None and work.coroutines is not None
     coroutines = work.coroutines
 

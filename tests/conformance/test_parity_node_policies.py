@@ -540,7 +540,8 @@ def test_step_timeout_cancels_an_async_run_s_tasks_and_keeps_each_as_failed(save
     ]
 
 
-def test_a_task_waiting_to_retry_when_the_step_times_out_is_not_tried_again():
+@pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
+def test_a_task_waiting_to_retry_when_the_step_times_out_is_not_tried_again(is_async):
     import time
 
     from graphkit import START, RetryPolicy, StateGraph
@@ -551,16 +552,19 @@ def test_a_task_waiting_to_retry_when_the_step_times_out_is_not_tried_again():
         attempts.append(len(attempts) + 1)
         raise ValueError("try again")
 
-    async def quick(state: State) -> dict:
+    async def quick_async(state: State) -> dict:
         return {"log": ["quick"]}
 
-    builder = StateGraph(State).add_node("quick", quick)
+    builder = StateGraph(State).add_node("quick", quick_async if is_async else log("quick"))
     policy = RetryPolicy(retry_on=ValueError, initial_interval=0.5, jitter=False)
     builder.add_node("flaky", flaky, retry_policy=policy)
     app = builder.add_edge(START, "quick").add_edge(START, "flaky").compile()
     app.step_timeout = 0.2  # passes while flaky waits to retry
     with pytest.raises(TimeoutError):
-        asyncio.run(app.ainvoke({"log": []}))
+        if is_async:
+            asyncio.run(app.ainvoke({"log": []}))
+        else:
+            app.invoke({"log": []})
     time.sleep(0.6)  # past the retry's wait
     assert attempts == [1]
 
