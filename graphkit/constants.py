@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-__all__ = ["END", "START"]
+__all__ = ["END", "START", "TAG_NOSTREAM", "TASKS"]
 
 START: Final = "__start__"
 """The virtual node a run starts from: edges from START pick the first nodes."""
@@ -12,6 +12,8 @@ START: Final = "__start__"
 END: Final = "__end__"
 """The virtual node a run ends at: routing to END writes nothing."""
 
+TAG_NOSTREAM: Final = "nostream"
+"""A chat model call tagged with it is not streamed token by token (``stream_mode="messages"``)."""
 TASKS: Final = "__pregel_tasks"
 """The channel that carries ``Send`` packets to the next step's PUSH tasks."""
 

@@ -9,9 +9,16 @@ import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
 
 from graphkit.cache.base import default_cache_key
+
+if TYPE_CHECKING:  # imported on first use (see __getattr__ at the end)
+    from graphkit.checkpoint import BaseCheckpointSaver
+    from graphkit.pregel.runtime import interrupt
+    from graphkit.pregel.thread_state import PregelTask, StateSnapshot
+
+    Checkpointer = None | bool | BaseCheckpointSaver
 
 __all__ = [
     "OVERWRITE",
@@ -20,16 +27,20 @@ __all__ = [
     "CheckpointPayload",
     "CheckpointStreamPart",
     "CheckpointTask",
+    "Checkpointer",
     "Command",
     "CustomStreamPart",
     "DebugPayload",
     "DebugStreamPart",
+    "Durability",
     "GraphOutput",
     "Interrupt",
     "MessagesStreamPart",
     "Overwrite",
+    "PregelTask",
     "RetryPolicy",
     "Send",
+    "StateSnapshot",
     "StateUpdate",
     "StreamMode",
     "StreamPart",
@@ -41,6 +52,7 @@ __all__ = [
     "UpdatesStreamPart",
     "ValuesStreamPart",
     "default_retry_on",
+    "interrupt",
     "overwritten_value",
 ]
 
@@ -48,6 +60,8 @@ All = Literal["*"]
 """``interrupt_before="*"`` / ``interrupt_after="*"``: every node."""
 StreamMode = Literal["values", "updates", "checkpoints", "tasks", "debug", "messages", "custom"]
 """The stream modes ``stream(stream_mode=...)`` takes (one, or a list of them)."""
+Durability = Literal["sync", "async", "exit"]
+"""When a run saves its checkpoints (``invoke(..., durability=...)``)."""
 StreamWriter = Callable[[Any], None]
 """What ``get_stream_writer()`` returns: it sends its argument as a "custom" chunk."""
 
@@ -364,3 +378,25 @@ from graphkit.stream_types import (  # noqa: E402
     UpdatesStreamPart,
     ValuesStreamPart,
 )
+
+# Kept by the runtime, importable from here as from ``langgraph.types``.
+_ELSEWHERE = {
+    "interrupt": "graphkit.pregel.runtime",
+    "StateSnapshot": "graphkit.pregel.thread_state",
+    "PregelTask": "graphkit.pregel.thread_state",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """``interrupt``, ``StateSnapshot``, ``PregelTask`` and the ``Checkpointer`` type
+    (what ``compile(checkpointer=...)`` takes), imported on first use: the runtime that
+    defines them imports this module."""
+    import importlib
+
+    if name in _ELSEWHERE:
+        return getattr(importlib.import_module(_ELSEWHERE[name]), name)
+    if name == "Checkpointer":
+        from graphkit.checkpoint import BaseCheckpointSaver
+
+        return None | bool | BaseCheckpointSaver
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

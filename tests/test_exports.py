@@ -4,6 +4,8 @@ import them from ``graphkit``)."""
 from __future__ import annotations
 
 import importlib
+import warnings
+from pathlib import Path
 
 import pytest
 
@@ -108,3 +110,65 @@ def test_the_graphkit_and_types_overwrite_are_one_class():
     import graphkit.types
 
     assert graphkit.Overwrite is graphkit.types.Overwrite
+
+
+# A LangGraph app moves by renaming `langgraph` to `graphkit` in its imports: each of
+# these LangGraph modules has a graphkit module at the same path with these names
+# (docs/langgraph.md, "Moving an app").
+RENAMED_IMPORTS = {
+    "langgraph.graph": "StateGraph START END add_messages MessagesState MessageGraph",
+    "langgraph.graph.state": "StateGraph CompiledStateGraph",
+    "langgraph.graph.message": "add_messages MessagesState MessageGraph REMOVE_ALL_MESSAGES",
+    "langgraph.types": (
+        "Send Command interrupt Interrupt Overwrite RetryPolicy CachePolicy TimeoutPolicy "
+        "StateSnapshot PregelTask StateUpdate StreamMode StreamWriter All Durability "
+        "Checkpointer GraphOutput StreamPart"
+    ),
+    "langgraph.config": "get_config get_store get_stream_writer",
+    "langgraph.runtime": "Runtime ExecutionInfo get_runtime",
+    "langgraph.constants": "START END TAG_NOSTREAM TASKS",
+    "langgraph.errors": (
+        "GraphRecursionError InvalidUpdateError GraphInterrupt NodeInterrupt ParentCommand "
+        "EmptyInputError EmptyChannelError NodeError NodeTimeoutError NodeCancelledError"
+    ),
+    "langgraph.func": "entrypoint task",
+    "langgraph.managed": "RemainingSteps IsLastStep",
+    "langgraph.channels": (
+        "LastValue BinaryOperatorAggregate Topic EphemeralValue NamedBarrierValue AnyValue "
+        "UntrackedValue"
+    ),
+    "langgraph.pregel": "Pregel NodeBuilder",
+    "langgraph.checkpoint.memory": "InMemorySaver MemorySaver",
+    "langgraph.checkpoint.sqlite": "SqliteSaver",
+    "langgraph.checkpoint.base": "BaseCheckpointSaver CheckpointTuple",
+    "langgraph.store.memory": "InMemoryStore",
+    "langgraph.store.base": "BaseStore Item",
+    "langgraph.cache.memory": "InMemoryCache",
+    "langgraph.prebuilt": (
+        "create_react_agent ToolNode tools_condition InjectedState InjectedStore ToolRuntime"
+    ),
+    "langgraph.prebuilt.tool_node": "ToolNode tools_condition InjectedState InjectedStore",
+    "langgraph.prebuilt.chat_agent_executor": (
+        "create_react_agent AgentState AgentStateWithStructuredResponse"
+    ),
+}
+RENAMED = [(module, name) for module, names in RENAMED_IMPORTS.items() for name in names.split()]
+
+
+@pytest.mark.parametrize(("theirs", "name"), RENAMED)
+def test_an_import_renamed_from_langgraph_finds_the_graphkit_name(theirs, name):
+    with warnings.catch_warnings():  # (MessageGraph's deprecation is not the point)
+        warnings.simplefilter("ignore")
+        assert getattr(importlib.import_module(theirs), name) is not None  # the oracle has it
+        ours = importlib.import_module("graphkit" + theirs.removeprefix("langgraph"))
+        found = getattr(ours, name)
+        graphkit = importlib.import_module("graphkit")
+        if name in graphkit.__all__:  # one object, wherever it is imported from
+            assert found is getattr(graphkit, name)
+    assert name in getattr(ours, "__all__", [name])
+
+
+def test_the_moving_guide_names_every_renamed_module():
+    text = (Path(__file__).parent.parent / "docs" / "langgraph.md").read_text()
+    ours = ["graphkit" + module.removeprefix("langgraph") for module in RENAMED_IMPORTS]
+    assert [module for module in ours if f"`{module}`" not in text] == []

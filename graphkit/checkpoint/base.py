@@ -8,12 +8,15 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from graphkit.checkpoint.delta_map import DeltaMap
 from graphkit.frozen import frozen_record
 
-__all__ = ["Checkpoint", "new_checkpoint_id"]
+if TYPE_CHECKING:  # imported on first use (see __getattr__ at the end)
+    from graphkit.checkpoint.saver import BaseCheckpointSaver, CheckpointTuple
+
+__all__ = ["BaseCheckpointSaver", "Checkpoint", "CheckpointTuple", "new_checkpoint_id"]
 
 _counter = itertools.count()
 _NO_VALUES = DeltaMap()
@@ -132,3 +135,14 @@ class Checkpoint:
             f"Checkpoint(step={self.step}, source={self.source!r}, "
             f"channels={sorted(self.channel_values)})"
         )
+
+
+def __getattr__(name: str) -> Any:
+    """``BaseCheckpointSaver`` and ``CheckpointTuple``, importable from here as from
+    ``langgraph.checkpoint.base`` (they live in ``graphkit.checkpoint.saver``, which
+    imports this module)."""
+    if name in ("BaseCheckpointSaver", "CheckpointTuple"):
+        from graphkit.checkpoint import saver
+
+        return getattr(saver, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

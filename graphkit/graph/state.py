@@ -27,7 +27,10 @@ from graphkit.managed import ManagedValue
 from graphkit.pregel.app import CompiledGraph
 from graphkit.types import CachePolicy, RetryPolicy, TimeoutPolicy
 
-__all__ = ["StateGraph"]
+__all__ = ["CompiledStateGraph", "StateGraph"]
+
+CompiledStateGraph = CompiledGraph
+"""LangGraph's name for what ``StateGraph.compile()`` returns."""
 
 
 class StateGraph:

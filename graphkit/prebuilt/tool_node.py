@@ -36,7 +36,13 @@ from pydantic import ValidationError
 
 from graphkit.constants import END
 from graphkit.errors import GraphInterrupt, ParentCommand
-from graphkit.prebuilt.tool_args import InjectedArgs, ToolRuntime, injected_args
+from graphkit.prebuilt.tool_args import (
+    InjectedArgs,
+    InjectedState,
+    InjectedStore,
+    ToolRuntime,
+    injected_args,
+)
 from graphkit.prebuilt.tool_results import (
     ErrorPolicy,
     check_answers,
@@ -50,7 +56,7 @@ from graphkit.prebuilt.tool_results import (
 from graphkit.pregel.runtime import Runtime, get_runtime
 from graphkit.types import Command, Send
 
-__all__ = ["ToolNode", "tools_condition"]
+__all__ = ["InjectedState", "InjectedStore", "ToolNode", "ToolRuntime", "tools_condition"]
 
 InputType = Literal["list", "dict", "tool_calls"]
 

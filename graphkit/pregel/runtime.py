@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import hashlib
+import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -27,6 +28,7 @@ __all__ = [
     "ExecutionInfo",
     "Resume",
     "Runtime",
+    "get_config",
     "get_runtime",
     "get_store",
     "get_stream_writer",
@@ -146,6 +148,25 @@ def get_runtime() -> Runtime:
     if scope is None:
         raise RuntimeError("get_runtime() works only inside a running node.")
     return _task_runtime(scope)
+
+
+def get_config() -> dict[str, Any]:
+    """The config of the node running in this thread, as LangGraph's ``get_config()``:
+    what a ``config`` parameter would be given (its metadata names the step, node and
+    triggers; ``configurable`` holds the thread). Outside a node it is the config of the
+    langchain-core runnable running, if any.
+
+    >>> get_config()
+    Traceback (most recent call last):
+    RuntimeError: get_config() works only inside a running node or runnable.
+    """
+    scope = _scope.get()
+    if scope is not None and scope.node is not None:
+        return task_config(scope.run, scope.task, scope.node)
+    runnable = sys.modules.get("langchain_core.runnables.config")
+    if runnable is not None and (config := runnable.var_child_runnable_config.get()):
+        return config
+    raise RuntimeError("get_config() works only inside a running node or runnable.")
 
 
 def get_store() -> Any:
@@ -277,6 +298,8 @@ class TaskScope:
     """When it last called ``runtime.heartbeat()``."""
     store_ops: list[Any] | None = None
     """What the attempt did with the graph's store (``StoreOp``), once it did anything."""
+    node: Any = None
+    """The ``NodeSpec`` the task runs (``get_config()`` builds the task's config from it)."""
 
     def progress(self, heartbeat: bool = False) -> None:
         """Note that the attempt made progress: it streamed a chunk, a subgraph it runs

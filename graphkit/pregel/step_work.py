@@ -282,7 +282,9 @@ def run_task(
     answers = run.answers.get(task.id, ()) if run.answers else ()
     task_work = work if work.pool is not None else None  # None in another process
     while True:
-        scope = TaskScope(run, task, len(failed), subruns, [*answers], 0, subgraph_calls, task_work)
+        scope = TaskScope(
+            run, task, len(failed), subruns, [*answers], 0, subgraph_calls, task_work, node=node
+        )
         output, writes, error, paused = _attempt(work, node, task, scope, injected, task_config)
         if error is None or work.timed_out:
             break

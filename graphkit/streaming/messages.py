@@ -23,6 +23,8 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from graphkit.constants import TAG_NOSTREAM
+
 __all__ = ["MessagesSink", "messages_in"]
 
 
@@ -134,7 +136,7 @@ def _handler(sink: MessagesSink) -> Any:
             metadata = dict(metadata or {})
             task_namespace = metadata.get("langgraph_checkpoint_ns")
             called_in = tuple(task_namespace.split("|"))[:-1] if task_namespace else ()
-            if called_in != sink.namespace or (tags and "nostream" in tags):
+            if called_in != sink.namespace or (tags and TAG_NOSTREAM in tags):
                 return
             self.metadata[run_id] = {**metadata, "tags": list(tags)} if tags else metadata
 

@@ -10,7 +10,7 @@ of first appearance, timestamps are dropped and errors are known by class name.
 import asyncio
 import dataclasses
 import operator
-from typing import Annotated, TypedDict
+from typing import Annotated, Any, TypedDict
 
 from .harness import Case, Lib, Raised, appender
 
@@ -66,6 +66,30 @@ def reads_config(lib: Lib):
     graph.add_edge(lib.START, "a")
     graph.add_edge("a", "look")
     graph.add_conditional_edges("look", route, ["b", lib.END])
+    return graph.compile()
+
+
+def calls_get_config(lib: Lib):
+    """``get_config()`` in a node, a router and a Send task: the task's config, as the
+    node's ``config`` parameter has it."""
+
+    def look(state: Log) -> dict:
+        config = lib.get_config()
+        meta = config["metadata"]
+        seen = (meta["langgraph_step"], meta["langgraph_node"], meta["langgraph_triggers"])
+        path = meta["langgraph_path"][:2]  # (LangGraph adds a third item to a Send's path)
+        user, tags = config["configurable"]["user"], config["tags"]
+        return {"log": [user, seen, path, meta.get("team"), tags, config["recursion_limit"]]}
+
+    def route(state: Log) -> Any:
+        if lib.get_config()["configurable"]["user"] != "ada" or len(state["log"]) > 8:
+            return lib.END
+        return [lib.Send("look", state)]
+
+    graph = lib.StateGraph(Log)
+    graph.add_node("look", look)
+    graph.add_edge(lib.START, "look")
+    graph.add_conditional_edges("look", route, ["look", lib.END])
     return graph.compile()
 
 
@@ -244,6 +268,22 @@ CASES = [
             },
         ),
         config=READ_CONFIG,
+    ),
+    Case(
+        "node-calls-get-config",
+        calls_get_config,
+        inputs=(IN,),
+        expected=(
+            {
+                "log": [
+                    *("ada", (1, "look", ("branch:to:look",)), ("__pregel_pull", "look")),
+                    *("red", ["fast"], 30),
+                    *("ada", (2, "look", ("__pregel_push",)), ("__pregel_push", 0)),
+                    *("red", ["fast"], 30),
+                ]
+            },
+        ),
+        config={**READ_CONFIG, "tags": ["fast"], "recursion_limit": 30},
     ),
     Case(
         "node-reads-config-triggers",

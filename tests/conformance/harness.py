@@ -65,6 +65,7 @@ class Lib:
     managed: ModuleType | None = None
     """The module holding `RemainingSteps` and `IsLastStep`."""
     get_stream_writer: Any = None
+    get_config: Any = None
 
     def __repr__(self) -> str:
         return f"Lib({self.name!r})"
@@ -76,7 +77,7 @@ def load_langgraph() -> Lib:
     import langgraph.channels
     import langgraph.errors
     import langgraph.managed
-    from langgraph.config import get_stream_writer
+    from langgraph.config import get_config, get_stream_writer
     from langgraph.graph import END, START, StateGraph
     from langgraph.types import Command, RetryPolicy, Send
 
@@ -93,6 +94,7 @@ def load_langgraph() -> Lib:
         RetryPolicy=RetryPolicy,
         managed=langgraph.managed,
         get_stream_writer=get_stream_writer,
+        get_config=get_config,
     )
 
 
@@ -106,6 +108,7 @@ def load_graphkit() -> Lib:
     import graphkit.errors
     import graphkit.managed
     from graphkit import END, START, Command, RetryPolicy, Send, StateGraph, get_stream_writer
+    from graphkit.config import get_config
 
     return Lib(
         "graphkit",
@@ -120,6 +123,7 @@ def load_graphkit() -> Lib:
         RetryPolicy=RetryPolicy,
         managed=graphkit.managed,
         get_stream_writer=get_stream_writer,
+        get_config=get_config,
     )
 
 
