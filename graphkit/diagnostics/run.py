@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from graphkit.constants import START
 from graphkit.errors import GraphRecursionError
@@ -147,3 +147,12 @@ def unknown_run_options(names: list[str]) -> str:
         "context, stream_mode, output_keys, subgraphs, print_mode, debug and version"
     )
     return f"invoke() / stream() got unexpected keyword argument(s) {names}; {fix}."
+
+
+def context_does_not_fit(schema: Any, given: Mapping[str, Any]) -> str:
+    name = getattr(schema, "__name__", repr(schema))
+    return (
+        f"graphkit: context={dict(given)!r} does not fit the graph's context_schema {name} "
+        f"(a dict given as context becomes a {name}, as in LangGraph). Pass the fields "
+        f"{name} takes, or a {name} instance."
+    )

@@ -11,7 +11,7 @@ from typing import Any
 from graphkit.diagnostics import cache as diagnose_cache
 from graphkit.errors import warn
 from graphkit.pregel import thread_edits, thread_state
-from graphkit.pregel.config import RunConfig, merge_configs
+from graphkit.pregel.config import RunConfig, coerce_context, merge_configs
 from graphkit.pregel.records import Run
 from graphkit.pregel.runnable import RunnableMethods
 from graphkit.pregel.runtime import Runtime
@@ -62,6 +62,8 @@ class CompiledGraph(RunnableMethods):
         self.interrupt_after = interrupt_after
         self.debug = debug
         self.builder = builder
+        self.context_schema = getattr(builder, "context_schema", None)
+        """What ``context=`` is (a dict given for a dataclass or pydantic one becomes one)."""
         self.name = name
         self.executor = executor
         self.store = store
@@ -85,6 +87,7 @@ class CompiledGraph(RunnableMethods):
     ) -> Stepper:
         """Start a run you advance phase by phase (see ``Stepper``); ``options`` are
         ``RunOptions`` fields, ``context`` is what nodes see as ``runtime.context``."""
+        context = coerce_context(self.context_schema, context)
         run = self.run_options(runtime=Runtime(context=context, store=self.store), **options)
         return Stepper(self.spec, input, RunConfig.from_dict(self._configured(config)), run)
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import field
 from typing import Any
 
+from graphkit.diagnostics import run as diagnose_run
 from graphkit.diagnostics import threads as diagnose
 from graphkit.frozen import frozen_record
 
@@ -14,6 +16,7 @@ __all__ = [
     "NOT_CARRIED",
     "RunConfig",
     "carried_metadata",
+    "coerce_context",
     "merge_configs",
 ]
 
@@ -125,3 +128,25 @@ def merge_configs(*configs: Mapping[str, Any] | None) -> dict[str, Any]:
             elif value is not None or key not in merged:
                 merged[key] = value
     return merged
+
+
+def coerce_context(schema: Any, context: Any) -> Any:
+    """``context`` as nodes see it: a dict given for a dataclass or pydantic
+    ``context_schema`` becomes an instance of it (the schema's own error, with a note,
+    when it does not fit), as in LangGraph; anything else is passed as it is.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass
+    ... class Context:
+    ...     user: str
+    >>> coerce_context(Context, {"user": "ada"})
+    Context(user='ada')
+    """
+    is_class = dataclasses.is_dataclass(schema) or hasattr(schema, "model_fields")
+    if not isinstance(context, dict) or not isinstance(schema, type) or not is_class:
+        return context
+    try:
+        return schema(**context)
+    except Exception as error:  # TypeError for a dataclass, ValidationError for pydantic
+        error.add_note(diagnose_run.context_does_not_fit(schema, context))
+        raise

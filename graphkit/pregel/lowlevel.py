@@ -104,7 +104,6 @@ class Pregel(CompiledGraph):
         self.stream_channels = stream_channels
         self.cache_policy = cache_policy
         self.node_error_handler_map = dict(node_error_handler_map or {})
-        self.context_schema = context_schema
         # LangGraph's switch to stream chunks as soon as they are made: graphkit always
         # does, so it is kept only to be read back.
         self.stream_eager = stream_eager
@@ -124,6 +123,7 @@ class Pregel(CompiledGraph):
             interrupt_after=interrupt_after_nodes,
             **options,
         )
+        self.context_schema = context_schema
         self.stream_mode = stream_mode
         self.step_timeout = step_timeout
         # which nodes each channel wakes: given (LangGraph lets a caller pass its own

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from graphkit.diagnostics import run as diagnose
 from graphkit.errors import GraphInterrupt, GraphRecursionError, LangGraphDeprecatedSinceV10
-from graphkit.pregel.config import RunConfig
+from graphkit.pregel.config import RunConfig, coerce_context
 from graphkit.pregel.runtime import Runtime, current_scope, task_callbacks
 from graphkit.pregel.stepper import Stepper
 from graphkit.pregel.threads import INTERRUPT
@@ -118,7 +118,7 @@ class StreamRun:
         if getattr(app, "calls_tasks", False):  # a called task's chunks come as it runs
             live = live or {"updates", "tasks", "debug"} & needed
         self.listener = listener = Listener(down, threading.Event() if live else None)
-        context = kwargs.pop("context", None)
+        context = coerce_context(app.context_schema, kwargs.pop("context", None))
         if context is None and parent is not None:
             context = parent.run.runtime.context
         own_thread = app.checkpointer is True

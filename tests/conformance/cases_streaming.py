@@ -315,6 +315,20 @@ CASES = [
         run_kwargs={"context": Context("bob", shout=True)},
     ),
     Case(
+        "node-reads-runtime-context-given-as-dict",
+        reads_context,
+        inputs=(IN,),
+        expected=({"log": ["HELLO CY"] * 3},),
+        run_kwargs={"context": {"user": "cy", "shout": True}},
+    ),
+    Case(
+        "context-dict-that-does-not-fit-the-schema",
+        reads_context,
+        inputs=(IN,),
+        expected=(Raised("TypeError"),),
+        run_kwargs={"context": {"user": "cy", "volume": 11}},
+    ),
+    Case(
         "custom-stream-writer",
         writes_custom,
         inputs=(IN,),

@@ -49,3 +49,36 @@ def test_store_parameter_is_injected():
 def test_stepper_takes_a_context_too():
     app = build(lambda state: {"out": get_runtime().context.user})
     assert app.stepper({"out": ""}, context=Context("linus")).run().values == {"out": "linus"}
+
+
+def test_a_context_dict_becomes_the_context_schema_in_every_way_a_run_starts():
+    app = build(lambda state: {"out": get_runtime().context.user})
+    assert app.invoke({"out": ""}, context={"user": "ada"}) == {"out": "ada"}
+    assert list(app.stream({"out": ""}, context={"user": "bo"})) == [{"node": {"out": "bo"}}]
+    assert app.trace({"out": ""}, context={"user": "cy"}).values == {"out": "cy"}
+
+
+def test_a_context_dict_that_does_not_fit_says_which_schema_it_missed():
+    app = build(lambda state: {"out": get_runtime().context.user})
+    with pytest.raises(TypeError) as raised:
+        app.invoke({"out": ""}, context={"name": "ada"})
+    assert "does not fit the graph's context_schema Context" in "\n".join(raised.value.__notes__)
+
+
+def test_a_pydantic_context_schema_validates_a_context_dict():
+    pydantic = pytest.importorskip("pydantic")
+
+    class Settings(pydantic.BaseModel):
+        retries: int
+
+    builder = StateGraph(State, context_schema=Settings)
+    builder.add_node("node", lambda state, runtime: {"out": repr(runtime.context.retries)})
+    app = builder.add_edge(START, "node").compile()
+    assert app.invoke({"out": ""}, context={"retries": "3"}) == {"out": "3"}
+    with pytest.raises(pydantic.ValidationError):
+        app.invoke({"out": ""}, context={"retries": "many"})
+
+
+def test_a_context_that_is_not_a_dict_is_passed_as_it_is():
+    app = build(lambda state: {"out": str(get_runtime().context)})
+    assert app.invoke({"out": ""}, context="plain") == {"out": "plain"}
