@@ -320,7 +320,13 @@ def _resume(
     none, the answers the whole run was resumed with (a subgraph saving nothing, with
     ``checkpointer=False``, starts over and takes them, as LangGraph's does); None when
     no thread here or above could answer."""
-    waiting = sum(len(value) for _, channel, value in pending if channel == INTERRUPT)
+    # a task resumed past its interrupt keeps it saved beside its writes: not waiting
+    finished = {task_id for task_id, channel, _ in pending if channel not in SPECIAL}
+    waiting = sum(
+        len(value)
+        for task_id, channel, value in pending
+        if channel == INTERRUPT and task_id not in finished
+    )
     if waiting > 1 and answer is not NO_ANSWER and not is_answer_map(answer):
         raise RuntimeError(diagnose.several_interrupts())
     if outer is not None and outer.resume is not None and answer is NO_ANSWER:

@@ -248,6 +248,32 @@ SCENARIOS = [
         """,
     ),
     Scenario(
+        "parallel-interrupts-the-last-one-answered-with-a-plain-value",
+        parallel_askers,
+        (
+            Invoke(INPUT),
+            Invoke(ResumeEach({"c?": "C"})),
+            Invoke(Resume("B")),
+            Calls(),
+        ),
+        expected="""
+            invoke {'log': []}
+              {'__interrupt__': [Interrupt(i1, 'b?'), Interrupt(i2, 'c?')], 'log': ['a']}
+              state cp1<-cp2 loop/1 next=('b', 'c') {'log': ['a']}
+                interrupts [Interrupt(i1, 'b?'), Interrupt(i2, 'c?')]
+                tasks ['b?1', 'c?1']
+            invoke ResumeEach(answers={'c?': 'C'})
+              {'__interrupt__': [Interrupt(i1, 'b?')], 'log': ['a', 'c: C']}
+              state cp1<-cp2 loop/1 next=('b',) {'log': ['a', 'c: C']}
+                interrupts [Interrupt(i1, 'b?')]
+                tasks ['b?1', 'c']
+            invoke Resume(value='B')
+              {'log': ['a', 'b: B', 'c: C', 'z']}
+              state cp3<-cp4 loop/3 next=() {'log': ['a', 'b: B', 'c: C', 'z']}
+            calls {'b': 3, 'c': 2}
+        """,
+    ),
+    Scenario(
         "parallel-interrupts-resumed-with-one-value",
         parallel_askers,
         (Invoke(INPUT), Invoke(Resume("same")), Calls()),
