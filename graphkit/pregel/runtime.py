@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from graphkit.diagnostics import runtime as diagnose
 from graphkit.errors import GraphInterrupt, warn
@@ -73,18 +73,22 @@ class ExecutionInfo:
         return replace(self, **changes)
 
 
+ContextT = TypeVar("ContextT")
+
+
 @frozen_record()
-class Runtime:
+class Runtime(Generic[ContextT]):
     """The run-scoped things a node may use: ``context`` from ``invoke(..., context=...)``,
     ``store`` from ``compile(store=...)``, ``stream_writer``, which sends a chunk to
     ``stream_mode="custom"`` (a no-op otherwise), and, inside a running node,
-    ``execution_info`` (an ``ExecutionInfo``; None elsewhere).
+    ``execution_info`` (an ``ExecutionInfo``; None elsewhere). Generic in the context's
+    type, as LangGraph's: annotate a node's parameter ``runtime: Runtime[MyContext]``.
 
     >>> Runtime(context={"user": "ada"}).context
     {'user': 'ada'}
     """
 
-    context: Any = None
+    context: ContextT = None  # type: ignore[assignment]
     store: Any = None
     stream_writer: Callable[[Any], None] = field(default=_discard)
     execution_info: ExecutionInfo | None = None
@@ -111,7 +115,7 @@ class Runtime:
         """
         return replace(self, **changes)
 
-    def merge(self, other: Runtime) -> Runtime:
+    def merge(self, other: Runtime[ContextT]) -> Runtime[ContextT]:
         """``other``'s fields where it has them (a truthy value, a stream writer that is
         not the no-op one), else this runtime's, as LangGraph merges runtimes.
 
@@ -124,6 +128,8 @@ class Runtime:
             store=other.store or self.store,
             stream_writer=self.stream_writer if writer is _discard else writer,
             execution_info=other.execution_info or self.execution_info,
+            previous=self.previous if other.previous is None else other.previous,
+            server_info=other.server_info or self.server_info,
         )
 
     def patch_execution_info(self, **changes: Any) -> Runtime:
@@ -137,8 +143,9 @@ class Runtime:
         return replace(self, execution_info=self.execution_info.patch(**changes))
 
 
-def get_runtime() -> Runtime:
-    """The runtime of the node running in this thread.
+def get_runtime(context_schema: type[ContextT] | None = None) -> Runtime[ContextT]:
+    """The runtime of the node running in this thread (``context_schema`` only types the
+    result, as in LangGraph: ``get_runtime(MyContext).context`` is a ``MyContext``).
 
     >>> get_runtime()
     Traceback (most recent call last):
@@ -406,6 +413,24 @@ def injected_values(
     if "runtime" in injected:
         injected["runtime"] = _start_task_runtime(task, run, injected).runtime
     return injected, config
+
+
+def router_values(names: Sequence[str], config: Any) -> dict[str, Any]:
+    """The parameters named ``names`` (of ``config``, ``runtime``, ``store``, ``writer``)
+    a conditional edge's router declared, as LangGraph hands them: those of the task
+    running it; outside a task (``update_state``), ``config`` as given and an empty
+    runtime."""
+    scope = _scope.get()
+    if scope is None:
+        offered = {"config": config, "runtime": Runtime(), "store": None, "writer": _discard}
+    else:
+        run = scope.run
+        if config is None and "config" in names:
+            config = task_config(run, scope.task, scope.node)
+        offered = {"config": config, "store": run.runtime.store}
+        offered["writer"] = stream_writer_for(run, scope.node)
+        offered["runtime"] = _task_runtime(scope) if "runtime" in names else None
+    return {name: offered[name] for name in names}
 
 
 def task_config(run: RunContext, task: Task, node: Any) -> dict[str, Any]:

@@ -82,3 +82,16 @@ def test_a_pydantic_context_schema_validates_a_context_dict():
 def test_a_context_that_is_not_a_dict_is_passed_as_it_is():
     app = build(lambda state: {"out": str(get_runtime().context)})
     assert app.invoke({"out": ""}, context="plain") == {"out": "plain"}
+
+
+def test_runtime_is_generic_in_its_context_type_as_langgraph_s():
+    typed = Runtime[Context]  # evaluated here: this file's annotations are strings
+    app = build(lambda state: {"out": get_runtime(Context).context.user})
+    assert typed.__origin__ is Runtime
+    assert app.invoke({"out": ""}, context=Context("bo")) == {"out": "bo"}
+
+
+def test_merge_keeps_what_the_other_runtime_lacks():
+    merged = Runtime(previous=1, server_info="s").merge(Runtime(context=Context("ada")))
+    assert (merged.context, merged.previous, merged.server_info) == (Context("ada"), 1, "s")
+    assert Runtime(previous=1).merge(Runtime(previous=2)).previous == 2
