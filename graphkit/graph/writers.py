@@ -15,8 +15,8 @@ from graphkit.diagnostics.graph import refuse_langgraph_class
 from graphkit.errors import InvalidUpdateError, ParentCommand, warn
 from graphkit.graph.declaration import Branch
 from graphkit.graph.schema import ROOT, coerce_to_schema
-from graphkit.pregel.runtime import caller_loop
-from graphkit.pregel.spec import FreshRead, Writer, accepts_config
+from graphkit.pregel.runtime import caller_loop, router_values
+from graphkit.pregel.spec import FreshRead, Writer, injectable_parameters
 from graphkit.streaming.aio import run_on_loop
 from graphkit.types import Command, Send
 
@@ -88,13 +88,13 @@ def _router_call(branch: Branch) -> Callable[[Any, Any], Any]:
     naming it. An ``async def`` router (known here, once) is awaited as in LangGraph: its
     coroutine runs on the event loop of the async run calling it, as an async node's
     does; a synchronous run refuses it."""
-    path, wants_config = branch.path, accepts_config(branch.path)
-    is_async = _is_async(path)
+    path, is_async = branch.path, _is_async(branch.path)
+    wanted = tuple(name for name in injectable_parameters(path) if name != "error")
 
     def call(state: Any, config: Any) -> Any:
         loop = _caller_loop(branch) if is_async else None
         try:
-            result = path(state, config=config) if wants_config else path(state)
+            result = path(state, **router_values(wanted, config)) if wanted else path(state)
             return result if loop is None else run_on_loop(result, loop)
         except Exception as error:
             error.add_note(diagnose.raised_by_router(branch.name, branch.source))

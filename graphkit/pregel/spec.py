@@ -19,7 +19,6 @@ __all__ = [
     "GraphSpec",
     "NodeSpec",
     "Writer",
-    "accepts_config",
     "injectable_parameters",
     "shown",
 ]
@@ -141,15 +140,3 @@ def _is_node_error(parameter: inspect.Parameter) -> bool:
     graphkit's, or the name as a string)."""
     annotation = parameter.annotation
     return getattr(annotation, "__name__", annotation) == "NodeError"
-
-
-def accepts_config(function: Callable[..., Any]) -> bool:
-    """True when ``function`` has a parameter named ``config`` (LangGraph's rule for
-    passing the run config to a node, a router or a reducer-free callable).
-
-    >>> accepts_config(lambda state, config: state)
-    True
-    >>> accepts_config(lambda state: state)
-    False
-    """
-    return "config" in injectable_parameters(function)

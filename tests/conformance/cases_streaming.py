@@ -69,6 +69,24 @@ def reads_config(lib: Lib):
     return graph.compile()
 
 
+def routes_with_parameters(lib: Lib):
+    """A router asks for ``config``, ``runtime`` and ``writer`` though its node asks for
+    nothing: it is given the task's, as a node would be."""
+
+    def route(state: Log, config, runtime, writer) -> str:
+        writer({"routing": config["metadata"]["langgraph_node"]})
+        same = config["configurable"]["user"] == runtime.context.user
+        return "b" if same and len(state["log"]) < 3 else lib.END
+
+    graph = lib.StateGraph(Log, context_schema=Context)
+    graph.add_node("a", appender("a"))
+    graph.add_node("b", appender("b"))
+    graph.add_edge(lib.START, "a")
+    graph.add_conditional_edges("a", route, ["b", lib.END])
+    graph.add_conditional_edges("b", route, ["b", lib.END])
+    return graph.compile()
+
+
 def calls_get_config(lib: Lib):
     """``get_config()`` in a node, a router and a Send task: the task's config, as the
     node's ``config`` parameter has it."""
@@ -268,6 +286,15 @@ CASES = [
             },
         ),
         config=READ_CONFIG,
+    ),
+    Case(
+        "router-asks-for-config-runtime-and-writer",
+        routes_with_parameters,
+        inputs=(IN,),
+        expected=({"log": ["a", "b", "b"]},),
+        config=READ_CONFIG,
+        run_kwargs={"context": Context("ada")},
+        stream_mode=("updates", "custom"),
     ),
     Case(
         "node-calls-get-config",

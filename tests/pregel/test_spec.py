@@ -1,5 +1,5 @@
 """GraphSpec's indexes (which nodes a channel wakes, which channels finish) and
-accepts_config, LangGraph's "has a parameter named config" rule."""
+LangGraph's "has a parameter named config" rule (injectable_parameters)."""
 
 import dataclasses
 import functools
@@ -17,7 +17,7 @@ from graphkit.channels import (
     Topic,
     UntrackedValue,
 )
-from graphkit.pregel.spec import GraphSpec, NodeSpec, accepts_config
+from graphkit.pregel.spec import GraphSpec, NodeSpec, injectable_parameters
 
 
 class FinishingValue(LastValue):
@@ -135,7 +135,7 @@ def test_graph_spec_is_frozen():
         graph.trigger_to_nodes = {}
 
 
-# -- accepts_config -----------------------------------------------------------------------
+# -- a config parameter -----------------------------------------------------------------------
 
 
 def with_config(state, config):
@@ -197,5 +197,5 @@ class PlainCallable:
         (object(), False),  # not callable at all
     ],
 )
-def test_accepts_config(function, expected):
-    assert accepts_config(function) is expected
+def test_a_parameter_named_config_is_injected(function, expected):
+    assert ("config" in injectable_parameters(function)) is expected
