@@ -17,6 +17,16 @@ TAG_NOSTREAM: Final = "nostream"
 TASKS: Final = "__pregel_tasks"
 """The channel that carries ``Send`` packets to the next step's PUSH tasks."""
 
+RESERVED_NAMES: Final = frozenset(
+    {"__input__", "__interrupt__", "__resume__", "__error__", "__error_source_node__"}
+    | {"__no_writes__", "__snapshot_bumps__", "__pregel_push", "__pregel_pull"}
+    | {"configurable", "checkpoint_id", "checkpoint_map", "checkpoint_ns", "langsmith:hidden"}
+    | {f"__pregel_{key}" for key in ("send", "read", "checkpointer", "stream", "resuming")}
+    | {f"__pregel_{key}" for key in ("replay_state", "task_id", "timed_attempt_observer")}
+    | {f"__pregel_{key}" for key in ("resume_map", "strict_resume", "stream_messages_v2")}
+)
+"""Names LangGraph keeps for its runtime (write keys, config keys): no node, state key or
+channel may take one; ``compile()`` refuses them, as LangGraph's does."""
 RESERVED_CHARACTERS: Final = ("|", ":")
 """Characters LangGraph reserves for namespaces; node names may not contain them."""
 

@@ -11,7 +11,7 @@ import inspect
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from graphkit.constants import END, RESERVED_CHARACTERS, START
+from graphkit.constants import END, RESERVED_CHARACTERS, RESERVED_NAMES, START
 from graphkit.errors import (
     InvalidUpdateError,
     LangGraphDeprecatedSinceV05,
@@ -160,11 +160,17 @@ def check_edge(start: str, end: str) -> None:
 
 
 def check_waiting_edge(starts: tuple[str, ...], end: str, nodes: Collection[str]) -> None:
-    """Refuse a waiting edge out of END, into START, or between nodes not added yet."""
+    """Refuse a waiting edge out of END or START, into START, or between nodes not added
+    yet."""
     for start in starts:
         if start == END:
             raise ValueError("END cannot be the start of an edge.")
-        if start not in nodes and start != START:
+        if start == START:  # as LangGraph: START is no node; it cannot be waited for
+            raise ValueError(
+                f"Waiting edge {list(starts)} -> {end!r} waits for START, which is not a "
+                f"node; add_edge(START, {end!r}) starts {end!r} on its own."
+            )
+        if start not in nodes:
             raise ValueError(f"Waiting edge {list(starts)} -> {end!r}: add_node({start!r}) first.")
     if end == START:
         raise ValueError("START cannot be the end of an edge.")
@@ -367,6 +373,12 @@ def validate(builder: StateGraph) -> None:
             "Graph must have an entrypoint: add an edge from START, e.g. "
             f"add_edge(START, {next(iter(builder.nodes), 'my_node')!r})."
         )
+    for kind, names in (("State key", builder.channels), ("Node", builder.nodes)):
+        if taken := sorted(RESERVED_NAMES.intersection(names)):
+            raise ValueError(
+                f"{kind} name {taken[0]!r} is reserved by the runtime (LangGraph refuses it "
+                "too); rename it."
+            )
     _warn_about_suspicious_shapes(builder)
 
 

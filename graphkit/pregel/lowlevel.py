@@ -16,7 +16,7 @@ from typing import Any
 
 from graphkit.cache.base import node_namespace
 from graphkit.channels import Channel, Topic
-from graphkit.constants import END, START, TASKS
+from graphkit.constants import END, RESERVED_NAMES, START, TASKS
 from graphkit.diagnostics import graph as diagnose
 from graphkit.diagnostics.cache import check_cache_policy
 from graphkit.errors import warn
@@ -29,7 +29,8 @@ from graphkit.types import RetryPolicy, Send
 __all__ = ["Pregel"]
 
 Channels = str | Sequence[str]
-RESERVED = frozenset({START, END, TASKS, "__input__", "__interrupt__", "__root__"})
+RESERVED = RESERVED_NAMES | {START, END, TASKS, "__root__"}
+"""LangGraph's reserved names, and those graphkit's runtime uses besides."""
 
 
 @dataclass(frozen=True)

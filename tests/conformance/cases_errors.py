@@ -199,6 +199,24 @@ def reserved_name(name: str):
     return build
 
 
+class RuntimeKeyState(TypedDict):
+    configurable: int
+
+
+def reserved_state_key(lib: Lib):
+    graph = lib.StateGraph(RuntimeKeyState)
+    graph.add_node("a", lambda state: {"configurable": 1})
+    graph.add_edge(lib.START, "a")
+    return graph.compile()
+
+
+def waiting_edge_from_start(lib: Lib):
+    graph = _one_node(lib)
+    graph.add_node("b", appender("b"))
+    graph.add_edge([lib.START, "a"], "b")
+    return graph.compile()
+
+
 def no_entry_point(lib: Lib):
     return _one_node(lib).compile()
 
@@ -265,5 +283,11 @@ CASES = [
     _build_error("reserved-name-end", reserved_name("__end__")),
     _build_error("name-with-colon", reserved_name("a:b")),
     _build_error("name-with-pipe", reserved_name("a|b")),
+    _build_error("reserved-name-input", reserved_name("__input__")),
+    _build_error("reserved-name-interrupt", reserved_name("__interrupt__")),
+    _build_error("reserved-name-push", reserved_name("__pregel_push")),
+    _build_error("reserved-name-configurable", reserved_name("configurable")),
+    _build_error("reserved-state-key", reserved_state_key),
+    _build_error("waiting-edge-from-start", waiting_edge_from_start),
     _build_error("no-entry-point", no_entry_point),
 ]
