@@ -204,3 +204,11 @@ def bad_copy_item(item: Any) -> str:
         f"Invalid update item {item!r} when copying a checkpoint: the values of an "
         "as_node='__copy__' update are a list of (values, as_node) pairs."
     )
+
+
+def resume_without_checkpointer() -> str:
+    return (
+        "Cannot use Command(resume=...) without a checkpointer: a run that paused kept "
+        "nothing to resume. Compile the graph with checkpointer=InMemorySaver() (or another "
+        "saver) and pass the same thread_id to the run that pauses and to the resume."
+    )

@@ -262,6 +262,8 @@ def open_thread(
     if isinstance(input, Command):
         if input.graph is not None:
             raise InvalidUpdateError(diagnose.command_input_to_parent(input))
+        if input.resume is not None and thread is None and parent is None:
+            raise RuntimeError(diagnose.resume_without_checkpointer())
         answer = NO_ANSWER if input.resume is None else input.resume
         writes = command_input_writes(input)
     saved = thread.load() if thread is not None else None

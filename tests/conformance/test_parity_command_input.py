@@ -154,3 +154,17 @@ def _observe_paused(lib: Lib, kind: str, tmp_path) -> dict:
 def test_a_command_inputs_writes_are_kept_when_the_next_step_pauses(kind, tmp_path):
     expected = _observe_paused(load_langgraph(), kind, tmp_path)
     assert _observe_paused(load_graphkit(), kind, tmp_path) == expected
+
+
+def _resume_without_saver(lib: Lib) -> tuple[str, ...]:
+    app = _graph(lib, None)
+    try:
+        return ("ran", repr(app.invoke(lib.Command(resume="yes"))))
+    except Exception as error:  # (the class is what is compared)
+        return ("raised", type(error).__name__)
+
+
+def test_a_resume_without_a_checkpointer_is_refused_as_on_langgraph():
+    expected = _resume_without_saver(load_langgraph())
+    assert expected == ("raised", "RuntimeError")
+    assert _resume_without_saver(load_graphkit()) == expected
