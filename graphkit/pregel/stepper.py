@@ -203,6 +203,11 @@ class Stepper:
             self._finish("interrupted")
         return plan
 
+    def upcoming_plan(self) -> Plan:
+        """The step that would run next, planned without starting it (what a run that
+        paused after its last Update shows as ``next``)."""
+        return self._plan or phases.plan(self.graph, self._state)
+
     def iter_execute(self) -> Iterator[TaskResult | None]:
         """Execute the planned tasks, yielding each result as its task finishes (and
         ``None`` when, streaming live, a running task sent a chunk). If a task failed (and

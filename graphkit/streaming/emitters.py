@@ -4,7 +4,7 @@ answers with ``(mode, chunk)`` pairs in LangGraph's shapes and field names."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -137,7 +137,13 @@ class CallUpdate(dict):  # type: ignore[type-arg]
 
 
 class Checkpoints(Emitter):
-    """The checkpoint each Plan starts from (modes "checkpoints" and "debug")."""
+    """The checkpoint each Plan starts from (modes "checkpoints" and "debug"), and the one
+    a run paused after (``interrupt_after``), with the step it would run next."""
+
+    def updated(self, results: Sequence[TaskResult]) -> Chunks:
+        if self.stepper.status != "interrupted":
+            return ()
+        return self.planned(self.stepper.upcoming_plan())
 
     def planned(self, plan: Plan) -> Chunks:
         thread, checkpoint = self.stepper.thread, self.stepper.checkpoint
