@@ -49,7 +49,7 @@ class StepWork:
 
     __slots__ = (
         "_deadline", "_lock", "_saved", "coroutines", "finished", "graph", "outstanding",
-        "pool", "run", "running", "state", "timed_out", "timeout", "wake",
+        "pool", "run", "running", "state", "stopped", "timeout", "wake",
     )  # fmt: skip
 
     def __init__(
@@ -65,10 +65,13 @@ class StepWork:
         self._saved = saved
         self.timeout = timeout = run.step_timeout
         self._deadline = None if timeout is None else time.monotonic() + timeout
-        self.timed_out = False
+        # the step stopped early (timed out, or in an async run a task failed): running
+        # async nodes are cancelled, and no task starts another attempt
+        self.stopped = False
         # the asyncio tasks of the step's async nodes, by task id (touched on the loop's
-        # thread only), so that the step's timeout can cancel them
-        self.coroutines: dict[str, asyncio.Task[Any]] | None = None if timeout is None else {}
+        # thread only), so that a timeout or a failure can cancel them
+        stoppable = timeout is not None or run.loop is not None
+        self.coroutines: dict[str, asyncio.Task[Any]] | None = {} if stoppable else None
         # Made by the first task submitted (before any worker runs, so by one thread):
         # most steps run one task inline and need none of them.
         self.finished: queue.SimpleQueue[Future[TaskResult]] = None  # type: ignore[assignment]
@@ -187,11 +190,23 @@ class StepWork:
                 if self._past_deadline():
                     self._time_out()
                 continue
-            result = future.result()
+            result = self.handled(future.result())
             with self._lock:
                 self.outstanding -= 1
                 self.running.pop(result.task.id, None)
-            yield self.handled(result)
+            if _fails_the_step(result) and self.run.loop is not None and not self.stopped:
+                self._stop_after_failure()
+            yield result
+
+    def _stop_after_failure(self) -> None:
+        """As LangGraph's async runner does, when a task fails the step: cancel the async
+        nodes still running (each ends with a ``CancelledError``, saved as its error) and
+        start no further attempt. A sync node's thread cannot be stopped: it finishes."""
+        self.stopped = True
+        if self.coroutines:
+            from graphkit.pregel.timeouts import cancel_step
+
+            cancel_step(self)
 
     def _on_done(self, future: Future[TaskResult]) -> None:
         self.finished.put(future)
@@ -210,7 +225,7 @@ class StepWork:
         it passed and, in an async run, as in LangGraph, a ``CancelledError`` for each
         task still running: an async node is cancelled and awaited until it stops; a sync
         node's thread cannot be stopped, so it is left to finish unseen."""
-        self.timed_out = True  # (a task waiting to retry tries no more)
+        self.stopped = True  # (a task waiting to retry tries no more)
         results: list[TaskResult] = []
         while not self.finished.empty():  # finished in time, not yet taken
             results.append(self.finished.get().result())
@@ -235,6 +250,12 @@ class StepWork:
                     results.append(result)
         error.settled = tuple(results)  # type: ignore[attr-defined]
         raise error
+
+
+def _fails_the_step(result: TaskResult) -> bool:
+    """A planned task's failure no error handler took over (a called task's goes to the
+    task that called it, which may catch it)."""
+    return result.error is not None and not result.handled and result.task.kind != "call"
 
 
 def _detached(graph: GraphSpec, state: StepState, run: RunContext) -> StepWork:
@@ -286,14 +307,14 @@ def run_task(
             run, task, len(failed), subruns, [*answers], 0, subgraph_calls, task_work, node=node
         )
         output, writes, error, paused = _attempt(work, node, task, scope, injected, task_config)
-        if error is None or work.timed_out:
+        if error is None or work.stopped:
             break
         if (policy := _retry_policy_for(node, error, len(failed) + 1)) is None:
             break
         answers = tuple(scope.answers)  # a retry is given the answers this attempt took
         failed.append(error)  # type: ignore[arg-type]
         time.sleep(policy.interval(len(failed) + 1))
-        if work.timed_out:  # the step timed out while it waited: no attempt after that
+        if work.stopped:  # the step stopped while it waited: no attempt after that
             error = failed.pop()
             break
     if error is not None:
@@ -341,7 +362,7 @@ def _attempt(
     except (Exception, asyncio.CancelledError) as exc:  # (a cancelled async node too)
         # recorded; the stepper raises it after the step's tasks end; writes made
         # before the error stay visible, but are never applied
-        own = _raised_by_the_node(exc) and not work.timed_out
+        own = _raised_by_the_node(exc) and not work.stopped
         error = _node_cancelled(task.node, exc) if own else exc
     finally:
         leave_task(token)

@@ -68,9 +68,10 @@ async def within_timeout(
 
 
 async def cancellable(coroutine: Coroutine[Any, Any, Any], work: StepWork, task_id: str) -> Any:
-    """Await an async node's ``coroutine`` where its step's timeout can cancel it."""
+    """Await an async node's ``coroutine`` where its step's timeout, or a task failing
+    the step, can cancel it."""
     assert work.coroutines is not None
-    if work.timed_out:  # started after the step timed out (a retry, a late start)
+    if work.stopped:  # started after the step stopped (a retry, a late start)
         coroutine.close()
         raise asyncio.CancelledError()
     work.coroutines[task_id] = asyncio.current_task()  # type: ignore[assignment]

@@ -1,0 +1,83 @@
+"""A task that fails its step in an async run cancels the async nodes still running, as
+in LangGraph: the run raises at once, each cancelled node is saved with a
+``CancelledError``, and ``get_state`` lists both tasks as next. In a sync run (threads
+cannot be cancelled) the others finish and their writes are kept, in both libraries."""
+
+from __future__ import annotations
+
+import asyncio
+import operator
+import threading
+import time
+from typing import Annotated, TypedDict
+
+import pytest
+
+from .harness import Lib, load_graphkit, load_langgraph
+
+
+class State(TypedDict):
+    out: Annotated[list, operator.add]
+
+
+def _saver(lib: Lib):
+    if lib.name == "langgraph":
+        from langgraph.checkpoint.memory import InMemorySaver
+    else:
+        from graphkit import InMemorySaver
+    return InMemorySaver()
+
+
+def _graph(lib: Lib, run_async: bool, finished: list[str]):
+    released = threading.Event()  # never set: "slow" ends only if it is not cancelled
+
+    async def fails(state):
+        await asyncio.sleep(0.05)
+        raise ValueError("boom")
+
+    async def slow(state):
+        await asyncio.sleep(1.0)
+        finished.append("slow")
+        return {"out": ["slow"]}
+
+    def fails_sync(state):
+        time.sleep(0.05)
+        raise ValueError("boom")
+
+    def slow_sync(state):
+        released.wait(0.3)
+        finished.append("slow")
+        return {"out": ["slow"]}
+
+    graph = lib.StateGraph(State)
+    graph.add_node("fails", fails if run_async else fails_sync)
+    graph.add_node("slow", slow if run_async else slow_sync)
+    graph.add_edge(lib.START, "fails").add_edge(lib.START, "slow")
+    return graph.compile(checkpointer=_saver(lib))
+
+
+def _observe(lib: Lib, run_async: bool) -> dict:
+    finished: list[str] = []
+    app = _graph(lib, run_async, finished)
+    config = {"configurable": {"thread_id": "t"}}
+    try:
+        if run_async:
+            asyncio.run(app.ainvoke({"out": []}, config))
+        else:
+            app.invoke({"out": []}, config)
+        raised = None
+    except Exception as error:  # (the class is what is compared)
+        raised = type(error).__name__
+    state = app.get_state(config)
+    tasks = sorted((task.name, str(task.error) if task.error else None) for task in state.tasks)
+    return {"raised": raised, "finished": finished, "state": (state.values, state.next, tasks)}
+
+
+@pytest.mark.parametrize("run_async", [True, False], ids=["async", "sync"])
+def test_a_failing_task_stops_its_step_as_in_langgraph(run_async):
+    expected = _observe(load_langgraph(), run_async)
+    got = _observe(load_graphkit(), run_async)
+    assert got == expected
+    assert got["finished"] == ([] if run_async else ["slow"])
+    if run_async:
+        assert got["state"][2] == [("fails", "ValueError('boom')"), ("slow", "CancelledError()")]
