@@ -128,6 +128,12 @@ class RunnableMethods:
         """The JSON schema of the graph's output schema (see ``get_input_jsonschema``)."""
         return _json_schema(self, "output_schema")
 
+    def get_context_jsonschema(self) -> dict[str, Any] | None:
+        """The JSON schema of the graph's ``context_schema`` (None without one), as
+        LangGraph makes it (with pydantic, which must be installed)."""
+        schema = getattr(self, "context_schema", None)
+        return None if schema is None else _type_json_schema(schema, "get_context_jsonschema()")
+
     def astream_events(self, *args: Any, **kwargs: Any) -> Any:
         """Not in graphkit yet (``NotImplementedError``)."""
         raise NotImplementedError(
@@ -185,9 +191,13 @@ def _json_schema(app: Any, which: str) -> dict[str, Any]:
             f"get_{which.split('_')[0]}_jsonschema() is not supported by graphkit yet for a "
             "graph without a state schema (a low-level Pregel or an entrypoint)."
         )
+    return _type_json_schema(schema, f"get_{which.split('_')[0]}_jsonschema()")
+
+
+def _type_json_schema(schema: Any, feature: str) -> dict[str, Any]:
     from graphkit.extras import require
 
-    require("pydantic", extra="agents", feature=f"get_{which.split('_')[0]}_jsonschema()")
+    require("pydantic", extra="agents", feature=feature)
     from pydantic import TypeAdapter
 
     return TypeAdapter(schema).json_schema()

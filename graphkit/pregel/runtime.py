@@ -378,16 +378,19 @@ _scope: contextvars.ContextVar[TaskScope | None] = contextvars.ContextVar(
 
 
 def enter_task(scope: TaskScope, config: Any = None) -> tuple[Any, ...]:
-    """Make ``scope`` (and, for langchain-core callbacks, ``config``: a chat model called
-    without a config reports to them, as in LangGraph) current; ``leave_task`` undoes it."""
+    """Make ``scope`` current and, when langchain-core is in use, the task's ``config``
+    its current config (as in LangGraph: a runnable or chat model called without a config
+    inherits the task's metadata, tags and callbacks); ``leave_task`` undoes it."""
     token = _scope.set(scope)
     if scope.attempt:  # a retry: the node's runtime parameter shows the new attempt
         _next_attempt(scope)
-    if config is None or not config.get("callbacks"):
+    langchain = sys.modules.get("langchain_core.runnables.config")
+    if langchain is None:  # (nothing could read it: graphkit never imports langchain-core)
         return (token,)
-    from langchain_core.runnables.config import var_child_runnable_config
-
-    return token, var_child_runnable_config, var_child_runnable_config.set(config)
+    if config is None:
+        config = task_config(scope.run, scope.task, scope.node)
+    variable = langchain.var_child_runnable_config
+    return token, variable, variable.set(config)
 
 
 def leave_task(tokens: tuple[Any, ...]) -> None:

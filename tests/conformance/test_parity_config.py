@@ -150,3 +150,49 @@ def _debug_task_metadata(lib: Lib) -> list:
 
 def test_debug_task_metadata_leaves_out_the_run_coordinates():
     assert _debug_task_metadata(load_graphkit()) == _debug_task_metadata(load_langgraph())
+
+
+def _inherited(lib: Lib, run_async: bool) -> list:
+    """What a LangChain runnable called inside a node (and a router) without a config
+    sees through ``ensure_config()``: the task's metadata, tags and configurable."""
+    from langchain_core.runnables import RunnableLambda
+    from langchain_core.runnables.config import ensure_config
+
+    def look(_: object) -> tuple:
+        config = ensure_config()
+        meta = config["metadata"]
+        seen = (meta.get("langgraph_node"), meta.get("langgraph_step"), meta.get("tag"))
+        return (*seen, config["tags"], config["configurable"].get("user_id"))
+
+    probe = RunnableLambda(look)
+    seen: list = []
+
+    def node(state):  # asks for nothing: the config comes from the context
+        seen.append(probe.invoke(None))
+        return {"x": 1}
+
+    async def anode(state):
+        seen.append(await probe.ainvoke(None))
+        return {"x": 1}
+
+    def route(state):
+        seen.append(probe.invoke(None))
+        return lib.END
+
+    graph = lib.StateGraph(State).add_node("a", anode if run_async else node)
+    graph.add_edge(lib.START, "a").add_conditional_edges("a", route)
+    app = graph.compile()
+    config = {"configurable": {"user_id": "u7"}, "metadata": {"tag": "mine"}, "tags": ["t1"]}
+    if run_async:
+        asyncio.run(app.ainvoke({}, config))
+    else:
+        app.invoke({}, config)
+    return seen
+
+
+@pytest.mark.parametrize("run_async", [False, True], ids=["sync", "async"])
+def test_a_runnable_called_in_a_node_inherits_the_task_s_config(run_async):
+    expected = _inherited(load_langgraph(), run_async)
+    got = _inherited(load_graphkit(), run_async)
+    assert got == expected
+    assert got[0] == ("a", 1, "mine", ["t1"], "u7")

@@ -5,6 +5,7 @@ the same graphs; what graphkit does not have yet is refused by name."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import operator
 import threading
 from typing import Annotated, Any
@@ -137,6 +138,25 @@ def test_the_input_and_output_json_schemas_are_langgraph_s():
     assert ours.get_input_jsonschema() == theirs.get_input_jsonschema()
     assert ours.get_output_jsonschema() == theirs.get_output_jsonschema()
     assert list(ours.get_output_jsonschema()["properties"]) == ["n"]
+
+
+@dataclasses.dataclass
+class Settings:
+    user: str
+    retries: int = 3
+
+
+def test_the_context_json_schema_is_langgraph_s():
+    def schemas(side: str) -> tuple[Any, Any]:
+        StateGraph, START = lib(side)
+        plain = StateGraph(State).add_node("a", lambda state: {}).add_edge(START, "a")
+        given = StateGraph(State, context_schema=Settings).add_node("a", lambda state: {})
+        given = given.add_edge(START, "a")
+        return plain.compile().get_context_jsonschema(), given.compile().get_context_jsonschema()
+
+    ours = schemas("graphkit")
+    assert ours == schemas("langgraph")
+    assert ours[0] is None and ours[1]["required"] == ["user"]
 
 
 @pytest.mark.parametrize(
