@@ -118,7 +118,9 @@ def test_the_graphkit_and_types_overwrite_are_one_class():
 RENAMED_IMPORTS = {
     "langgraph.graph": "StateGraph START END add_messages MessagesState MessageGraph",
     "langgraph.graph.state": "StateGraph CompiledStateGraph",
-    "langgraph.graph.message": "add_messages MessagesState MessageGraph REMOVE_ALL_MESSAGES",
+    "langgraph.graph.message": (
+        "add_messages MessagesState MessageGraph REMOVE_ALL_MESSAGES RemoveMessage"
+    ),
     "langgraph.types": (
         "Send Command interrupt Interrupt Overwrite RetryPolicy CachePolicy TimeoutPolicy "
         "StateSnapshot PregelTask StateUpdate StreamMode StreamWriter All Durability "
@@ -141,7 +143,7 @@ RENAMED_IMPORTS = {
     "langgraph.checkpoint.memory": "InMemorySaver MemorySaver",
     "langgraph.checkpoint.sqlite": "SqliteSaver",
     "langgraph.checkpoint.base": "BaseCheckpointSaver CheckpointTuple",
-    "langgraph.store.memory": "InMemoryStore",
+    "langgraph.store.memory": "InMemoryStore BaseStore",
     "langgraph.store.base": "BaseStore Item",
     "langgraph.cache.memory": "InMemoryCache",
     "langgraph.prebuilt": (

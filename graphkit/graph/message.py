@@ -15,11 +15,16 @@ from graphkit.errors import LangGraphDeprecatedSinceV10
 from graphkit.graph.state import StateGraph
 
 if TYPE_CHECKING:  # imported on first use (see __getattr__)
-    from graphkit.prebuilt.messages import REMOVE_ALL_MESSAGES, MessagesState, add_messages
+    from graphkit.prebuilt.messages import (
+        REMOVE_ALL_MESSAGES,
+        MessagesState,
+        RemoveMessage,
+        add_messages,
+    )
 
-__all__ = ["REMOVE_ALL_MESSAGES", "MessageGraph", "MessagesState", "add_messages"]
+__all__ = ["REMOVE_ALL_MESSAGES", "MessageGraph", "MessagesState", "RemoveMessage", "add_messages"]
 
-_FROM_PREBUILT = ("REMOVE_ALL_MESSAGES", "MessagesState", "add_messages")
+_FROM_PREBUILT = ("REMOVE_ALL_MESSAGES", "MessagesState", "RemoveMessage", "add_messages")
 
 
 class MessageGraph(StateGraph):

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from graphkit.store.base import (
+    BaseStore,
     GetOp,
     IndexConfig,
     Item,
@@ -22,7 +23,7 @@ from graphkit.store.base import (
 )
 from graphkit.store.index import IndexedStore, Vectors, rank
 
-__all__ = ["InMemoryStore"]
+__all__ = ["BaseStore", "InMemoryStore"]
 
 
 class InMemoryStore(IndexedStore):
