@@ -90,7 +90,8 @@ class StreamRun:
         _resolve_deprecated(kwargs)
         version = checked_version(kwargs.pop("version", None))
         self.parts = Parts.of(app) if version == "v2" else None
-        self.modes, self.single = checked_modes(kwargs.pop("stream_mode", None) or app.stream_mode)
+        asked = kwargs.pop("stream_mode", None)  # (an empty list asks for nothing)
+        self.modes, self.single = checked_modes(app.stream_mode if asked is None else asked)
         debug = kwargs.pop("debug", None)  # LangGraph's: print as the run goes
         debug = app.debug if debug is None else debug
         print_mode = kwargs.pop("print_mode", ()) or (("updates", "values") if debug else ())

@@ -193,3 +193,17 @@ def test_invoke_takes_langgraph_s_debug_and_prints_as_it_runs(capsys):
     assert "[updates]" in printed and "{'inc': {'n': 2}}" in printed
     app.invoke({"n": 1}, debug=False)
     assert capsys.readouterr().out == ""
+
+
+def test_a_durability_that_is_not_one_of_langgraph_s_is_a_value_error():
+    from typing import TypedDict
+
+    from graphkit import START, InMemorySaver, StateGraph
+
+    class State(TypedDict):
+        x: int
+
+    app = StateGraph(State).add_node("a", lambda state: {"x": 1}).add_edge(START, "a")
+    app = app.compile(checkpointer=InMemorySaver())
+    with pytest.raises(ValueError, match=r"durability must be one of \['sync', 'async', 'exit'\]"):
+        app.invoke({"x": 0}, {"configurable": {"thread_id": "t"}}, durability="fast")
