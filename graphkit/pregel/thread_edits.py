@@ -102,6 +102,8 @@ def _update_superstep(
     """One superstep of ``bulk_update_state``: load the checkpoint, apply, save."""
     thread = ThreadLink(saver, config, config_key(config, "checkpoint_ns") or "")
     saved = thread.load()
+    if saved is not None:  # a subgraph's checkpoint names its parents' (the root's: none)
+        thread.parents = dict(saved.metadata.get("parents") or {})
     values, as_node = _special(updates[0])
     special = as_node if as_node in (END, COPY, INPUT_NODE) else None
     if special == END and values is not None:
@@ -119,8 +121,11 @@ def _update_superstep(
     elif special == INPUT_NODE:
         results = [_input_result(app.spec, state, values)]
     else:
-        count = len(updates)
-        results = [_node_result(app, state, _as_update(u), i, count) for i, u in enumerate(updates)]
+        results = _node_results(app, state, [_as_update(update) for update in updates])
+        if saved is not None:  # each task's writes, saved where it was pending, as LangGraph
+            for result in results:
+                if result.writes:
+                    thread.save_writes(result.task.id, list(result.writes))
     source = "input" if special == INPUT_NODE else "update"
     record = phases.update(app.spec, state, results, source)
     thread.save_step(replace(record, checkpoint=_wakes_all(app.spec, record.checkpoint)))
@@ -133,17 +138,34 @@ def _wakes_all(graph: GraphSpec, checkpoint: Checkpoint) -> Checkpoint:
     return replace(checkpoint, updated_channels=frozenset(graph.trigger_to_nodes))
 
 
+def _node_results(
+    app: CompiledGraph, state: phases.StepState, updates: list[StateUpdate]
+) -> list[TaskResult]:
+    """The tasks of one superstep of updates, each taking the id of a task of its node
+    the checkpoint has pending (in plan order), as LangGraph's do."""
+    pending: dict[str, list[str]] = {}
+    if state.checkpoint.source != "empty":
+        for task in phases.plan(app.spec, state).tasks:
+            pending.setdefault(task.node, []).append(task.id)
+    results = []
+    for index, update in enumerate(updates):
+        node = update.as_node
+        if node is None and len(updates) > 1:
+            raise InvalidUpdateError(diagnose.as_node_required())
+        node = node or _last_writer(app.spec, state)
+        ids = pending.get(node)
+        task_id = update.task_id or (ids.pop(0) if ids else "__update__")
+        results.append(_node_result(app, state, update._replace(as_node=node), index, task_id))
+    return results
+
+
 def _node_result(
-    app: CompiledGraph, state: phases.StepState, update: StateUpdate, index: int, count: int
+    app: CompiledGraph, state: phases.StepState, update: StateUpdate, index: int, task_id: str
 ) -> TaskResult:
     """The writes ``update.values`` make when ``update.as_node``'s writers take them."""
     node = update.as_node
-    if node is None and count > 1:
-        raise InvalidUpdateError(diagnose.as_node_required())
-    node = node or _last_writer(app.spec, state)
     if node not in app.spec.nodes:
         raise InvalidUpdateError(diagnose.unknown_as_node(node, app.spec.nodes))
-    task_id = update.task_id or "__update__"
     path = ("__update__", index)
     task = Task(task_id, state.step, node, "update", path, (INTERRUPT,), update.values)
     writes: list[tuple[str, Any]] = []

@@ -207,7 +207,7 @@ def get_state_history(
     the root graph's only, unless ``config`` names a subgraph's namespace."""
     app, config, saver = addressed(app, _in_namespace(config))
     for saved in saver.list(config, **options):
-        yield snapshot(app.spec, saved, apply_pending=False)
+        yield _with_subgraph_states(app, snapshot(app.spec, saved, False), saver, False)
 
 
 async def aget_state_history(
@@ -216,7 +216,7 @@ async def aget_state_history(
     """``get_state_history`` reading through the saver's async ``alist``."""
     app, config, saver = addressed(app, _in_namespace(config))
     async for saved in saver.alist(config, **options):
-        yield snapshot(app.spec, saved, apply_pending=False)
+        yield _with_subgraph_states(app, snapshot(app.spec, saved, False), saver, False)
 
 
 def tasks_with_writes(

@@ -1,0 +1,87 @@
+"""What ``get_state_history`` shows of edits and subgraphs, against LangGraph: an
+``update_state(as_node=...)`` made while that node was pending is listed as that task's
+result in the snapshot it was made from; a task that ran a subgraph names the
+subgraph's thread as its ``state``; an update made on a subgraph's own config keeps the
+subgraph's ``parents`` in its metadata."""
+
+from __future__ import annotations
+
+import operator
+import re
+from typing import Annotated, Any, TypedDict
+
+import pytest
+
+from .harness import Lib, load_graphkit, load_langgraph
+from .scenarios import SAVERS
+
+
+class State(TypedDict):
+    out: Annotated[list, operator.add]
+    x: int
+
+
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def _ids(text: Any) -> str:
+    return UUID.sub("<id>", str(text))
+
+
+def _snapshot(snapshot: Any) -> tuple:
+    tasks = [(task.name, task.result, _ids(task.state)) for task in snapshot.tasks]
+    meta = {key: snapshot.metadata[key] for key in ("source", "step")}
+    return snapshot.values, snapshot.next, meta, _ids(snapshot.metadata["parents"]), tasks
+
+
+def _chain(lib: Lib, saver: Any) -> Any:
+    graph = lib.StateGraph(State)
+    for name in ("a", "b", "c"):
+        graph.add_node(name, lambda state, name=name: {"out": [name]})
+    graph.add_edge(lib.START, "a").add_edge("a", "b").add_edge("b", "c")
+    return graph.compile(checkpointer=saver, interrupt_before=["b"])
+
+
+def _with_subgraph(lib: Lib, saver: Any) -> Any:
+    inner = lib.StateGraph(State)
+    inner.add_node("i1", lambda state: {"out": ["i1"]})
+    inner.add_node("i2", lambda state: {"out": ["i2"]})
+    inner.add_edge(lib.START, "i1").add_edge("i1", "i2")
+    graph = lib.StateGraph(State)
+    graph.add_node("a", lambda state: {"out": ["a"]})
+    graph.add_node("sub", inner.compile(interrupt_after=["i1"]))
+    graph.add_edge(lib.START, "a").add_edge("a", "sub")
+    return graph.compile(checkpointer=saver)
+
+
+def _observe(lib: Lib, saver_kind: str, shape: str) -> list:
+    config = {"configurable": {"thread_id": "t"}}
+    seen: list = []
+    with SAVERS[saver_kind](lib.name) as saver:
+        if shape == "update-as-pending-node":
+            app = _chain(lib, saver)
+            app.invoke({"out": [], "x": 0}, config)
+            app.update_state(config, {"x": 7})
+            app.update_state(config, {"x": 8}, as_node="b")
+        else:
+            app = _with_subgraph(lib, saver)
+            app.invoke({"out": [], "x": 0}, config)
+            inner = app.get_state(config, subgraphs=True).tasks[0].state.config
+            app.update_state(inner, {"x": 42})
+            seen.append(_snapshot(app.get_state(config, subgraphs=True).tasks[0].state))
+            app.invoke(None, config)
+        seen += [_snapshot(snapshot) for snapshot in app.get_state_history(config)]
+    return seen
+
+
+@pytest.mark.parametrize("saver", sorted(SAVERS))
+@pytest.mark.parametrize("shape", ["update-as-pending-node", "subgraph"])
+def test_history_shows_edits_and_subgraphs_as_langgraph_does(shape, saver):
+    expected = _observe(load_langgraph(), saver, shape)
+    got = _observe(load_graphkit(), saver, shape)
+    assert got == expected
+    if shape == "update-as-pending-node":  # the snapshot the update was made from
+        assert got[1][4] == [("b", {"x": 8}, "None")]
+    else:
+        assert got[0][3] == "{'': '<id>'}"
+        assert any("checkpoint_ns': 'sub:<id>'" in task[2] for s in got[1:] for task in s[4])
