@@ -83,11 +83,15 @@ class RunConfig:
         raw = {
             "callbacks": None,
             **config,
-            "tags": list(config.get("tags") or []),
             "metadata": dict(config.get("metadata") or {}),
-            "recursion_limit": limit,
             "configurable": configurable,
         }
+        # as in LangGraph, the tags and the limit are in a task's config only when given
+        for key, value in (("tags", list(config.get("tags") or ())), ("recursion_limit", limit)):
+            if config.get(key) is None:
+                raw.pop(key, None)
+            else:
+                raw[key] = value
         return cls(limit, configurable, raw)
 
     def for_tasks(self) -> dict[str, Any]:

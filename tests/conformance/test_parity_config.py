@@ -196,3 +196,23 @@ def test_a_runnable_called_in_a_node_inherits_the_task_s_config(run_async):
     got = _inherited(load_graphkit(), run_async)
     assert got == expected
     assert got[0] == ("a", 1, "mine", ["t1"], "u7")
+
+
+@pytest.mark.parametrize(
+    "given",
+    [None, {"tags": ["t"], "recursion_limit": 50}, {"tags": None, "recursion_limit": None}],
+    ids=["nothing", "tags-and-limit", "given-as-none"],
+)
+def test_a_node_s_config_has_tags_and_a_limit_only_when_given(given):
+    def keys(lib: Lib) -> dict:
+        seen: dict = {}
+
+        def node(state, config):
+            seen.update({k: config[k] for k in ("tags", "recursion_limit") if k in config})
+            return {"x": 1}
+
+        graph = lib.StateGraph(State).add_node("a", node).add_edge(lib.START, "a")
+        graph.compile().invoke({}, given)
+        return seen
+
+    assert keys(load_graphkit()) == keys(load_langgraph())

@@ -7,13 +7,8 @@ import pytest
 
 from graphkit.pregel.config import DEFAULT_RECURSION_LIMIT, RunConfig
 
-DEFAULT_RAW = {
-    "tags": [],
-    "metadata": {},
-    "callbacks": None,
-    "recursion_limit": 10007,
-    "configurable": {},
-}
+DEFAULT_RAW = {"metadata": {}, "callbacks": None, "configurable": {}}
+"""As in LangGraph, no ``tags`` or ``recursion_limit`` key unless the caller gave one."""
 
 
 def test_default_recursion_limit_is_langgraph_1_2s():
