@@ -74,7 +74,11 @@ def checkpoint_rows(app: CompiledGraph, config: Mapping[str, Any]) -> list[dict[
             "fork_of": parent if parent is not None and children[parent] > 1 else None,
             "next": snapshot.next,
         }
-        row.update({key: snapshot.values.get(key) for key in _state_keys(app, config)})
+        values, keys = snapshot.values, _state_keys(app, config)
+        if isinstance(values, Mapping):
+            row.update({key: values.get(key) for key in keys})
+        else:  # one value: a functional program's (what it returned), a StateGraph(int)'s
+            row.update(dict.fromkeys(keys, values))
         rows.append(row)
     return rows
 

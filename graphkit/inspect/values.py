@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from graphkit.channels import EMPTY
+from graphkit.constants import END
 from graphkit.graph.schema import ROOT
 from graphkit.types import Overwrite
 
@@ -152,14 +153,20 @@ def _message(message: Any, budget: int) -> str:
 
 def is_internal(channel: str) -> bool:
     """True for the runtime's own channels: ``__start__``, ``branch:to:*``, ``join:*``
-    (a single-value state's one channel, ``__root__``, is the state, not the runtime's).
+    (a single-value state's one channel, ``__root__``, is the state, not the runtime's;
+    so are a functional program's ``__end__``, what it returned, and ``__previous__``,
+    what it saved for the next call).
 
     >>> [is_internal(c) for c in ("weather", "branch:to:news", "join:a+b:c", "__start__")]
     [False, True, True, True]
-    >>> is_internal("__root__")
-    False
+    >>> [is_internal(c) for c in ("__root__", "__end__", "__previous__")]
+    [False, False, False]
     """
-    return channel != ROOT and channel.startswith(("branch:", "join:", "__"))
+    return channel not in STATE_LIKE and channel.startswith(("branch:", "join:", "__"))
+
+
+STATE_LIKE = frozenset({ROOT, END, "__previous__"})
+"""Channels named like the runtime's that hold the state a user reads."""
 
 
 def branch_target(channel: str) -> str | None:

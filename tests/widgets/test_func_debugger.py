@@ -146,3 +146,19 @@ def test_the_why_menu_offers_each_task_once_called():
     debugger.node.value = "add"  # as a learner picks it
     assert debugger.session.selected == "add"
     assert "fan called it" in debugger.why.value
+
+
+def test_a_finished_program_shows_what_it_returned_in_every_table():
+    """What the entrypoint returned (and saved for the next call) is the program's
+    state: the panel, the changes, the state and the checkpoints tables show it."""
+    session = DebugSession(fan_out(), 3)
+    while session.next_phase is not None:
+        session.step()
+    view = session.view()
+    assert "__end__" in view.state_html and "no values yet" not in view.state_html
+    changes = view.tables["changes"]
+    assert list(changes["channel"]) == ["__end__", "__previous__"]
+    assert list(changes["after"]) == ["6", "6"]
+    assert list(view.tables["state"]["__end__"]) == ["<empty>", "6"]
+    checkpoints = view.tables["checkpoints"]  # (its saver's values are plain ints)
+    assert list(checkpoints["__end__"]) == ["6", ""]
