@@ -11,7 +11,8 @@ from graphkit.errors import InvalidUpdateError
 def plain_field_written_twice(key: str, count: int) -> InvalidUpdateError:
     return InvalidUpdateError(
         f"Channel {key!r} received {count} values in one step; a plain field "
-        "keeps one value per step. Give it a reducer, e.g. Annotated[list, operator.add]."
+        "keeps one value per step. Give it a reducer, e.g. Annotated[list, operator.add] "
+        "(in a low-level Pregel, make it a BinaryOperatorAggregate or a Topic channel)."
     )
 
 

@@ -39,7 +39,8 @@ def test_two_values_in_one_step_are_an_error_that_names_the_channel_and_the_fix(
         channel.update([2, 3])
     assert str(error.value) == (
         "Channel 'count' received 2 values in one step; a plain field keeps one value per "
-        "step. Give it a reducer, e.g. Annotated[list, operator.add]."
+        "step. Give it a reducer, e.g. Annotated[list, operator.add] (in a low-level "
+        "Pregel, make it a BinaryOperatorAggregate or a Topic channel)."
     )
     assert channel.get() == 1
 
