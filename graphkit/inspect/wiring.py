@@ -175,8 +175,10 @@ class Wiring:
         parts = self.barrier(channel)
         if parts is not None:
             return f"the waiting edge [{', '.join(parts[0])}] → {target}"
+        names = ["START" if writer == START else writer for writer in writers]
+        if branch_target(channel) is None and not commanded:  # a channel nodes write (Pregel)
+            return join_names(names)
         if not self.exact and not set(writers) & set(commanded):
-            names = ["START" if writer == START else writer for writer in writers]
             return f"an edge or conditional edge of {join_names(names)}"
         return join_names(
             [

@@ -77,3 +77,23 @@ def test_a_router_without_a_path_map_declares_no_node(make):
     wiring = Wiring(app.trace({"x": 0, "log": []}), app)
     assert wiring.may_route("start", "report") and not wiring.declares("start", "report")
     assert not wiring.reached_directly("report") and wiring.reached_directly("start")
+
+
+def test_a_low_level_pregel_node_wakes_another_by_writing_a_channel_not_by_an_edge():
+    from graphkit.channels import EphemeralValue, LastValue
+    from graphkit.pregel import NodeBuilder, Pregel
+
+    one = NodeBuilder().subscribe_only("a").do(lambda text: text + "!").write_to("b")
+    two = NodeBuilder().subscribe_only("b").do(lambda text: text + "?").write_to("c")
+    channels = {"a": EphemeralValue(str), "b": EphemeralValue(str), "c": LastValue(str)}
+    app = Pregel(
+        nodes={"one": one, "two": two},
+        channels=channels,
+        input_channels=["a"],
+        output_channels=["c"],
+    )
+    run = app.trace({"a": "hi"})
+    for graph in (None, app):
+        text = str(run.why("two", graph=graph))
+        assert "b was written in step 0 by one;" in text
+        assert "edge" not in text
