@@ -23,6 +23,7 @@ from graphkit.inspect.values import branch_target, join_names, show, show_error,
 from graphkit.inspect.why_not import Finding, NotRan
 from graphkit.inspect.wiring import Wiring
 from graphkit.inspect.wording import both, who_when, wrote_in
+from graphkit.pregel.stepper import INPUT_TASK
 
 if TYPE_CHECKING:
     from graphkit.pregel.records import Run, Superstep
@@ -142,6 +143,13 @@ class _Ran:
         if not writers:
             text = f"The runtime changed {channel} in step {m}, so step {m + 1}'s Plan woke {node}."
             return [Finding(f"{channel} changed in step {m}", Reason("channel", text, m, channel))]
+        if writers == (INPUT_TASK,) and branch_target(channel) is None:  # a Pregel's input
+            text = (
+                f"Step {m} (the input step) wrote the run's input to {channel}; its Update "
+                f"applied it, so step {m + 1}'s Plan woke {node}."
+            )
+            reason = Reason("input", text, m, channel, writers)
+            return [Finding(f"the input was written to {channel} in step {m}", reason)]
         via = self.wiring.via(writers, node, channel, self.history.commanded(writers, node, m))
         text = (
             f"{channel} was written in step {m} by {via}; "
@@ -202,7 +210,7 @@ def _input_reason() -> Reason:
         "Step -1 (the input step) wrote the run's input to __start__; its Update applied it, "
         "so step 0's Plan woke __start__, which writes the input into the state."
     )
-    return Reason("input", text, -1, START, ("__input__",))
+    return Reason("input", text, -1, START, (INPUT_TASK,))
 
 
 def _started_by(superstep: Superstep, task: Any) -> Finding:

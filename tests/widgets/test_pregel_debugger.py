@@ -73,7 +73,7 @@ def test_why_names_the_channel_and_the_vertex_that_wrote_it():
     assert run.why("a", step=1).summary == "a ran at step 1 because s wrote offers:a in step 0."
     assert run.why("a", step=2).summary == "a ran at step 2 because b wrote offers:a in step 1."
     assert run.why("s", step=0).summary == (
-        "s ran at step 0 because __input__ wrote offers:s in step -1."
+        "s ran at step 0 because the input was written to offers:s in step -1."
     )
     not_ran = run.why("b", step=2, graph=app).summary
     assert not_ran == "b did not run at step 2: nothing wrote offers:b in step 1."
