@@ -418,11 +418,11 @@ def injected_values(
     return injected, config
 
 
-def router_values(names: Sequence[str], config: Any) -> dict[str, Any]:
+def task_values(names: Sequence[str], config: Any) -> dict[str, Any]:
     """The parameters named ``names`` (of ``config``, ``runtime``, ``store``, ``writer``)
-    a conditional edge's router declared, as LangGraph hands them: those of the task
-    running it; outside a task (``update_state``), ``config`` as given and an empty
-    runtime."""
+    a function a task calls for LangGraph (a conditional edge's router, an agent's prompt)
+    declared, as LangGraph hands them: those of the running task; outside a task
+    (``update_state``), ``config`` as given and an empty runtime."""
     scope = _scope.get()
     if scope is None:
         offered = {"config": config, "runtime": Runtime(), "store": None, "writer": _discard}
@@ -460,10 +460,11 @@ def task_config(run: RunContext, task: Task, node: Any) -> dict[str, Any]:
 
 def task_callbacks(run: RunContext) -> Any:
     """The langchain-core callbacks ``run``'s tasks report to: the run's config's and its
-    listener's handlers (None if there are none)."""
-    if run.listener is not None and run.listener.callbacks:
-        return _with_handlers(run.config, run.listener.callbacks)
-    return run.config.get("callbacks")
+    listener's handlers, in a CallbackManager (None if there are none)."""
+    handlers = run.listener.callbacks if run.listener is not None else ()
+    if handlers or run.config.get("callbacks"):
+        return _with_handlers(run.config, handlers)
+    return None
 
 
 def _with_handlers(config: Mapping[str, Any], handlers: Sequence[Any]) -> Any:

@@ -216,3 +216,32 @@ def test_a_node_s_config_has_tags_and_a_limit_only_when_given(given):
         return seen
 
     assert keys(load_graphkit()) == keys(load_langgraph())
+
+
+def _model_starts(lib: Lib) -> int:
+    """How often a handler given in the run's config hears a bound model called with the
+    node's config (a RunnableBinding merges that config with the current one)."""
+    from langchain_core.callbacks import BaseCallbackHandler
+    from langchain_core.messages import AIMessage
+
+    from graphkit.prebuilt import ScriptedChatModel
+
+    class Counter(BaseCallbackHandler):
+        starts = 0
+
+        def on_chat_model_start(self, *args, **kwargs):
+            Counter.starts += 1
+
+    model = ScriptedChatModel(responses=["ok"]).bind(stop=["."])
+
+    def node(state, config):
+        model.invoke([AIMessage("hi")], config)
+        return {"x": 1}
+
+    graph = lib.StateGraph(State).add_node("a", node).add_edge(lib.START, "a")
+    graph.compile().invoke({}, {"callbacks": [Counter()]})
+    return Counter.starts
+
+
+def test_a_handler_hears_a_model_call_once_as_in_langgraph():
+    assert _model_starts(load_graphkit()) == _model_starts(load_langgraph()) == 1
