@@ -15,7 +15,7 @@ from graphkit.diagnostics.graph import refuse_langgraph_class
 from graphkit.errors import InvalidUpdateError, ParentCommand, warn
 from graphkit.graph.declaration import Branch
 from graphkit.graph.schema import ROOT, coerce_to_schema
-from graphkit.pregel.runtime import caller_loop, router_values
+from graphkit.pregel.runtime import caller_loop, task_values
 from graphkit.pregel.spec import FreshRead, Writer, injectable_parameters
 from graphkit.streaming.aio import run_on_loop
 from graphkit.types import Command, Send
@@ -94,7 +94,7 @@ def _router_call(branch: Branch) -> Callable[[Any, Any], Any]:
     def call(state: Any, config: Any) -> Any:
         loop = _caller_loop(branch) if is_async else None
         try:
-            result = path(state, **router_values(wanted, config)) if wanted else path(state)
+            result = path(state, **task_values(wanted, config)) if wanted else path(state)
             return result if loop is None else run_on_loop(result, loop)
         except Exception as error:
             error.add_note(diagnose.raised_by_router(branch.name, branch.source))

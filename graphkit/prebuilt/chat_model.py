@@ -25,6 +25,9 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
 from langchain_core.runnables import RunnableBinding, RunnableSequence
 
+from graphkit.pregel.runtime import task_values
+from graphkit.pregel.spec import injectable_parameters
+
 __all__ = [
     "chat_model_of",
     "check_history",
@@ -58,9 +61,10 @@ def prompt_function(prompt: Any) -> Prompt:
             "create_react_agent(prompt=<async function>) is not supported by graphkit yet; "
             "use a plain def (graphkit runs nodes in worker threads, also under ainvoke)."
         )
-    if callable(prompt):
-        if "config" in _parameters(prompt):
-            return lambda state, config: prompt(state, config=config)
+    if callable(prompt):  # given the config, store, runtime, writer it asks for, as a node
+        wanted = [name for name in injectable_parameters(prompt) if name != "error"]
+        if wanted:
+            return lambda state, config: prompt(state, **task_values(wanted, config))
         return lambda state, config: prompt(state)
     if callable(getattr(prompt, "invoke", None)):
         return lambda state, config: prompt.invoke(state, config)
@@ -68,13 +72,6 @@ def prompt_function(prompt: Any) -> Prompt:
         f"create_react_agent(prompt=...) got {type(prompt).__name__}; use None, a string, a "
         "SystemMessage, a function (state) -> messages, or a Runnable."
     )
-
-
-def _parameters(function: Callable[..., Any]) -> Sequence[str]:
-    try:
-        return list(inspect.signature(function).parameters)
-    except (TypeError, ValueError):
-        return []
 
 
 def _model_step(model: Any) -> Any:

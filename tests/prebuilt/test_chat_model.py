@@ -72,3 +72,27 @@ def test_check_history_wants_an_answer_for_every_call() -> None:
     with pytest.raises(ValueError, match="without a ToolMessage"):
         check_history(asked)
     check_history([*asked, ToolMessage("3", tool_call_id="c1")])
+
+
+def test_a_prompt_function_is_given_the_store_runtime_and_writer_it_asks_for() -> None:
+    """As LangGraph's: a prompt is called like a node, so ``(state, store)`` (its
+    long-term memory pattern), ``(state, runtime)`` and ``(state, writer)`` work."""
+    from graphkit.prebuilt import create_react_agent
+    from graphkit.store.memory import InMemoryStore
+
+    store = InMemoryStore()
+    store.put(("users",), "ada", {"tone": "calm"})
+    seen: list = []
+
+    def prompt(state: dict, store: Any, runtime: Any, writer: Any) -> list:
+        writer("prompting")
+        tone = store.get(("users",), runtime.context["user"]).value["tone"]
+        return [SystemMessage(f"be {tone}"), *state["messages"]]
+
+    model = ScriptedChatModel(responses=[lambda messages: seen.append(messages) or "ok"])
+    agent = create_react_agent(model, [add], prompt=prompt, store=store, context_schema=dict)
+    chunks = list(
+        agent.stream({"messages": [("user", "hi")]}, context={"user": "ada"}, stream_mode="custom")
+    )
+    assert seen[0][0].content == "be calm"
+    assert chunks == ["prompting"]
