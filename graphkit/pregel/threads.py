@@ -131,7 +131,11 @@ class ThreadLink:
         if result.reused or (result.paused and not result.interrupts):
             return  # (a subgraph's breakpoint: nothing, so that a resume runs it again)
         if result.interrupts and result.task.kind == "call":
-            return  # its caller saves the pause; on resume the call runs again
+            # its caller saves the pause and on resume the call runs again: it keeps only
+            # the answers its interrupt() calls got so far, to take them again
+            if result.answers:
+                self.save_writes(result.task.id, [(ANSWERS, list(result.answers))])
+            return
         if result.interrupts:
             answers = [(ANSWERS, list(result.answers))] if result.answers else []
             writes = [(INTERRUPT, list(result.interrupts)), *answers]

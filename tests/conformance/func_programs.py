@@ -142,6 +142,22 @@ def asks_in_task(s: Side, saver: Any) -> tuple[Any, list[Any]]:
     return flow, [2, s.Command(resume="yes"), 5, s.Command(resume="no")]
 
 
+def asks_twice_in_task(s: Side, saver: Any) -> tuple[Any, list[Any]]:
+    """A task that asks two questions in turn: each resume answers the next one (the
+    first answer is kept while the second is asked)."""
+
+    @s.task
+    def ask(topic: str) -> list:
+        return [s.interrupt(f"first about {topic}?"), s.interrupt(f"then about {topic}?")]
+
+    @s.entrypoint(checkpointer=saver)
+    def interview(topic: str) -> list:
+        return ask(topic).result()
+
+    resumes = [s.Command(resume=answer) for answer in ("A", "B")]
+    return interview, ["cats", *resumes, "dogs", *resumes]
+
+
 def retried(s: Side, saver: Any) -> tuple[Any, list[Any]]:
     """A task that fails twice with a retryable error, then succeeds."""
     attempts = {"n": 0}
@@ -288,6 +304,7 @@ SYNC: dict[str, Callable[[Side, Any], tuple[Any, list[Any]]]] = {
     "remembers": remembers,
     "approves": approves,
     "asks_in_task": asks_in_task,
+    "asks_twice_in_task": asks_twice_in_task,
     "retried": retried,
     "catches": catches,
     "fails": fails,

@@ -97,7 +97,9 @@ def test_a_sync_program_runs_as_on_langgraph(name: str, saver: str) -> None:
     assert observe(name, "graphkit", saver, run_async=False) == expected
 
 
-@pytest.mark.parametrize("name", [*ASYNC, "parallel", "approves", "remembers", "catches"])
+@pytest.mark.parametrize(
+    "name", [*ASYNC, "parallel", "approves", "remembers", "catches", "asks_twice_in_task"]
+)
 def test_a_program_runs_async_as_on_langgraph(name: str) -> None:
     expected = observe(name, "langgraph", "memory", run_async=True)
     assert observe(name, "graphkit", "memory", run_async=True) == expected
