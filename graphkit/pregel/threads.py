@@ -130,12 +130,6 @@ class ThreadLink:
         checkpoint, so that a resumed run does not run it again."""
         if result.reused or (result.paused and not result.interrupts):
             return  # (a subgraph's breakpoint: nothing, so that a resume runs it again)
-        if result.interrupts and result.task.kind == "call":
-            # its caller saves the pause and on resume the call runs again: it keeps only
-            # the answers its interrupt() calls got so far, to take them again
-            if result.answers:
-                self.save_writes(result.task.id, [(ANSWERS, list(result.answers))])
-            return
         if result.interrupts:
             answers = [(ANSWERS, list(result.answers))] if result.answers else []
             writes = [(INTERRUPT, list(result.interrupts)), *answers]
@@ -326,14 +320,16 @@ def _resume(
     none, the answers the whole run was resumed with (a subgraph saving nothing, with
     ``checkpointer=False``, starts over and takes them, as LangGraph's does); None when
     no thread here or above could answer."""
-    # a task resumed past its interrupt keeps it saved beside its writes: not waiting
+    # a task resumed past its interrupt keeps it saved beside its writes: not waiting; a
+    # called task's interrupt is saved by the call and by its caller: counted once
     finished = {task_id for task_id, channel, _ in pending if channel not in SPECIAL}
-    waiting = sum(
-        len(value)
+    waiting = {
+        getattr(interrupt, "id", index)
         for task_id, channel, value in pending
         if channel == INTERRUPT and task_id not in finished
-    )
-    if waiting > 1 and answer is not NO_ANSWER and not is_answer_map(answer):
+        for index, interrupt in enumerate(value)
+    }
+    if len(waiting) > 1 and answer is not NO_ANSWER and not is_answer_map(answer):
         raise RuntimeError(diagnose.several_interrupts())
     if outer is not None and outer.resume is not None and answer is NO_ANSWER:
         return outer.resume  # type: ignore[no-any-return]

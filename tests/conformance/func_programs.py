@@ -158,6 +158,22 @@ def asks_twice_in_task(s: Side, saver: Any) -> tuple[Any, list[Any]]:
     return interview, ["cats", *resumes, "dogs", *resumes]
 
 
+def asks_in_parallel_tasks(s: Side, saver: Any) -> tuple[Any, list[Any]]:
+    """Two tasks called at once both ask: a plain resume value is refused (which question
+    would it answer?), as when two nodes ask."""
+
+    @s.task
+    def ask(n: int) -> str:
+        return s.interrupt(f"question {n}?")
+
+    @s.entrypoint(checkpointer=saver)
+    def survey(count: int) -> list:
+        futures = [ask(n) for n in range(count)]
+        return [future.result() for future in futures]
+
+    return survey, [2, s.Command(resume="plain"), 1, s.Command(resume="only one")]
+
+
 def retried(s: Side, saver: Any) -> tuple[Any, list[Any]]:
     """A task that fails twice with a retryable error, then succeeds."""
     attempts = {"n": 0}
@@ -305,6 +321,7 @@ SYNC: dict[str, Callable[[Side, Any], tuple[Any, list[Any]]]] = {
     "approves": approves,
     "asks_in_task": asks_in_task,
     "asks_twice_in_task": asks_twice_in_task,
+    "asks_in_parallel_tasks": asks_in_parallel_tasks,
     "retried": retried,
     "catches": catches,
     "fails": fails,
