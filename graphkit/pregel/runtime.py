@@ -437,12 +437,13 @@ def task_values(names: Sequence[str], config: Any) -> dict[str, Any]:
 
 
 def task_config(run: RunContext, task: Task, node: Any) -> dict[str, Any]:
-    """The run's config with LangGraph's task metadata and the run's callback handlers."""
+    """The run's config with LangGraph's task metadata and the run's callback handlers
+    (``node``: the task's ``NodeSpec``; None for a called task, which has no metadata)."""
     namespace = "|".join((*run.namespace, f"{task.node}:{task.id}"))
     triggers = tuple(sorted(node.triggers)) if task.kind == "pull" else task.triggers
     metadata = {
         **run.config.get("metadata", {}),
-        **node.metadata,
+        **(node.metadata if node is not None else {}),
         "langgraph_step": task.step,
         "langgraph_node": task.node,
         "langgraph_triggers": triggers,

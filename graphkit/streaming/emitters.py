@@ -257,9 +257,19 @@ class Messages(Emitter):
                 self.sink.saw(task.input)
         return ()
 
+    def called(self, task: Task) -> Chunks:
+        """A task started while its step runs: the messages it is given are not sent."""
+        if task.kind == "call":  # (its input: the call's arguments)
+            args, kwargs = task.input
+            self.sink.saw_values([*args, *kwargs.values()])
+        return ()
+
     def finished(self, result: TaskResult) -> Chunks:
-        node = self.graph.nodes.get(result.task.node)
-        if not result.ok or result.cached or node is None or node.hidden:
+        called = result.task.kind == "call"  # (a functional-API task: no node of the graph)
+        node = None if called else self.graph.nodes.get(result.task.node)
+        if not result.ok or result.cached or (node is None and not called):
+            return ()
+        if node is not None and node.hidden:
             return ()
         config = task_config(self.stepper.context, result.task, node)
         metadata = {"ls_integration": "langgraph", **config["metadata"]}

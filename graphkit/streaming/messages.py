@@ -23,9 +23,12 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from graphkit.constants import TAG_NOSTREAM
+from graphkit.constants import END, RETURN, TAG_NOSTREAM
 
 __all__ = ["MessagesSink", "messages_in"]
+
+WHOLE = (RETURN, END)
+"""Channels a task writes its whole return value to (a called task's, an entrypoint's)."""
 
 
 def messages_in(value: Any) -> list[Any]:
@@ -34,6 +37,14 @@ def messages_in(value: Any) -> list[Any]:
 
     values = value if isinstance(value, (list, tuple)) else (value,)
     return [item for item in values if isinstance(item, BaseMessage)]
+
+
+def _returned_messages(value: Any) -> list[Any]:
+    """The messages in what a task returned as a whole (a called task's return value, an
+    entrypoint's): a message, a sequence of them, or the fields of a state, as LangGraph
+    reads a node's output."""
+    found = messages_in(value)
+    return found if found or isinstance(value, (list, tuple)) else list(_input_messages(value))
 
 
 def _input_messages(task_input: Any) -> Iterator[Any]:
@@ -93,15 +104,19 @@ class MessagesSink:
 
     def saw(self, task_input: Any) -> None:
         """Remember the messages a task was given, so they are not streamed back."""
+        self.saw_values(list(_input_messages(task_input)))
+
+    def saw_values(self, values: Sequence[Any]) -> None:
+        """Remember the messages among ``values`` (or in sequences among them)."""
         with self._lock:
-            self.seen.update(m.id for m in _input_messages(task_input) if m.id is not None)
+            self.seen.update(m.id for value in values for m in messages_in(value) if m.id)
 
     def node_output(self, writes: Any, metadata: dict[str, Any]) -> list[tuple[Any, Any]]:
         """The chunks of the messages a finished task wrote that were not sent already."""
         return [
             (message, metadata)
-            for _, value in writes
-            for message in messages_in(value)
+            for channel, value in writes
+            for message in (_returned_messages if channel in WHOLE else messages_in)(value)
             if self._first(message, dedupe=True)
         ]
 

@@ -20,7 +20,7 @@ from graphkit.pregel.runtime import Runtime, current_scope, task_callbacks
 from graphkit.pregel.stepper import Stepper
 from graphkit.pregel.threads import INTERRUPT
 from graphkit.streaming.aio import current_async_run
-from graphkit.streaming.emitters import EVENTS, STREAM_MODES, CallUpdate, Tasks, emitters_for
+from graphkit.streaming.emitters import EVENTS, STREAM_MODES, CallUpdate, emitters_for
 from graphkit.streaming.parts import Collector, Parts, checked_version
 
 if TYPE_CHECKING:
@@ -142,9 +142,10 @@ class StreamRun:
         options = app.run_options(runtime=runtime, listener=listener, loop=loop, **kwargs)
         self.stepper = Stepper(app.spec, input, RunConfig.from_dict(config), options)
         self.emitters = emitters_for(self.stepper, needed, keys, sink)
-        for emitter in self.emitters:
-            if isinstance(emitter, Tasks):  # "tasks"/"debug": a start, as it starts
-                listener.call_started = _starts(emitter, listener, self.stepper.namespace)
+        # a task started while its step runs ("tasks"/"debug": a start chunk; "messages":
+        # the messages it is given are not streamed back)
+        if starting := [emitter for emitter in self.emitters if hasattr(emitter, "called")]:
+            listener.call_started = _starts(starting, listener, self.stepper.namespace)
 
     def chunks(self) -> Iterator[Any]:
         """Run to the end, yielding chunks as ``stream`` documents them."""
@@ -326,11 +327,14 @@ def _resolve_deprecated(kwargs: dict[str, Any]) -> None:
     kwargs["durability"] = "async" if checkpoint_during else "exit"
 
 
-def _starts(emitter: Tasks, listener: Listener, here: tuple[str, ...]) -> Callable[[Any], None]:
+def _starts(
+    emitters: list[Any], listener: Listener, here: tuple[str, ...]
+) -> Callable[[Any], None]:
     """What the listener does when a task starts while a step runs: queue its chunks."""
 
     def started(task: Any) -> None:
-        for mode, chunk in emitter.called(task):
-            listener.send((here, mode, chunk))
+        for emitter in emitters:
+            for mode, chunk in emitter.called(task):
+                listener.send((here, mode, chunk))
 
     return started

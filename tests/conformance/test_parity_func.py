@@ -473,3 +473,46 @@ def test_an_unknown_keyword_of_entrypoint_or_task_is_refused_by_name() -> None:
         TypeError, match=r"task\(\) got unexpected keyword argument\(s\) \['retries'\]"
     ):
         s.task(retries=3)
+
+
+@pytest.mark.parametrize("how", ["sync", "async"])
+def test_messages_a_task_or_the_entrypoint_returns_are_streamed_as_on_langgraph(how: str) -> None:
+    """``stream_mode="messages"`` also sends the messages a task returns (under the
+    task's name) and those in the entrypoint's returned state, never the ones a task was
+    given."""
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+    def run(library: str) -> list[Any]:
+        s = side(library)
+
+        @s.task
+        def call_tool(call_id: str) -> Any:
+            return ToolMessage("sunny", tool_call_id=call_id, id="tool-1")
+
+        @s.task
+        def echo(messages: list) -> Any:
+            return messages[-1]  # given, so not streamed again
+
+        @s.entrypoint()
+        def agent(messages: list) -> dict:
+            echoed = echo(messages).result()
+            result = call_tool("c1").result()
+            return {"messages": [*messages, echoed, result, AIMessage("done", id="ai-1")]}
+
+        given = [HumanMessage("weather?", id="human-1")]
+        if how == "sync":
+            chunks = list(agent.stream(given, stream_mode="messages"))
+        else:
+
+            async def collect() -> list[Any]:
+                return [chunk async for chunk in agent.astream(given, stream_mode="messages")]
+
+            chunks = asyncio.run(collect())
+        return [
+            (type(message).__name__, message.content, metadata["langgraph_node"])
+            for message, metadata in chunks
+        ]
+
+    ours = run("graphkit")
+    assert ours == run("langgraph")
+    assert ours == [("ToolMessage", "sunny", "call_tool"), ("AIMessage", "done", "agent")]
