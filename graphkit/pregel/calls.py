@@ -141,7 +141,9 @@ def call(spec: CallSpec, args: tuple[Any, ...], kwargs: dict[str, Any]) -> TaskF
     parent = scope.task
     index = _next_index(scope)
     path = (PUSH, parent.path, index, True)  # (True: a call, as LangGraph marks one)
-    id_ = task_id(parent.id, parent.step, path)
+    # the name too: a program that calls another task at this place on resume runs it
+    # instead of taking the saved result of the one called here before
+    id_ = task_id(parent.id, parent.step, (*path, spec.name))
     task = Task(
         id_, parent.step, spec.name, "call", path, (PUSH,), (args, kwargs), parent=parent.id
     )

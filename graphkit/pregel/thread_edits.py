@@ -228,7 +228,10 @@ def _copy_item(item: Any) -> Sequence[Any]:
 
 
 def _last_writer(graph: GraphSpec, state: phases.StepState) -> str:
-    """The node whose task saw the newest versions (START on an empty thread)."""
+    """The node whose task saw the newest versions (START on an empty thread); a graph's
+    only node (an entrypoint, a one-node Pregel), as in LangGraph."""
+    if len(graph.nodes) == 1:
+        return next(iter(graph.nodes))
     latest = {
         node: max(seen.values())
         for node, seen in state.versions_seen.items()

@@ -516,3 +516,58 @@ def test_messages_a_task_or_the_entrypoint_returns_are_streamed_as_on_langgraph(
     ours = run("graphkit")
     assert ours == run("langgraph")
     assert ours == [("ToolMessage", "sunny", "call_tool"), ("AIMessage", "done", "agent")]
+
+
+def test_an_update_of_a_paused_or_new_program_needs_no_as_node_as_on_langgraph() -> None:
+    """An entrypoint is its graph's only node: ``update_state`` without ``as_node``
+    writes as it, on a new thread and on one paused in its first run."""
+
+    def run(library: str) -> str:
+        s = side(library)
+        with SAVERS["memory"](library) as checkpointer:
+
+            @s.entrypoint(checkpointer=checkpointer)
+            def ask(x: int) -> int:
+                return x + int(s.interrupt("how many?"))
+
+            seen = []
+            for thread_id, first in (("new", None), ("paused", 1)):
+                thread = {"configurable": {"thread_id": thread_id}}
+                if first is not None:
+                    ask.invoke(first, thread)
+                ask.update_state(thread, 7)
+                seen.append(snapshot(ask.get_state(thread)))
+            return canonical(seen)
+
+    assert run("graphkit") == run("langgraph")
+
+
+def test_a_resumed_program_that_calls_another_task_here_runs_it_as_on_langgraph() -> None:
+    """Call results are reused on resume by task: a program that calls ``b`` where it
+    called ``a`` before the pause runs ``b`` (it does not take ``a``'s result)."""
+
+    def run(library: str) -> str:
+        s = side(library)
+        calls = {"n": 0}
+
+        @s.task
+        def a(x: int) -> str:
+            return f"a{x}"
+
+        @s.task
+        def b(x: int) -> str:
+            return f"b{x}"
+
+        with SAVERS["memory"](library) as checkpointer:
+
+            @s.entrypoint(checkpointer=checkpointer)
+            def flip(x: int) -> list:
+                calls["n"] += 1
+                first = (a if calls["n"] == 1 else b)(x).result()
+                return [first, s.interrupt("go on?")]
+
+            thread = {"configurable": {"thread_id": "t"}}
+            asked = [i.value for i in flip.invoke(1, thread)["__interrupt__"]]
+            return canonical([asked, flip.invoke(s.Command(resume="yes"), thread)])
+
+    assert run("graphkit") == run("langgraph")
