@@ -10,18 +10,11 @@ from typing import Annotated, TypedDict
 import pytest
 
 from .harness import Lib, load_graphkit, load_langgraph
+from .scenarios import SAVERS
 
 
 class State(TypedDict):
     out: Annotated[list, operator.add]
-
-
-def _saver(lib: Lib):
-    if lib.name == "langgraph":
-        from langgraph.checkpoint.memory import InMemorySaver
-    else:
-        from graphkit import InMemorySaver
-    return InMemorySaver()
 
 
 def _shown(mode: str, chunk: dict) -> tuple:
@@ -43,11 +36,12 @@ def _observe(lib: Lib, mode: str, where: str, when: str) -> list:
     graph.add_edge(lib.START, "a").add_edge("a", "b")
     breakpoint = {f"interrupt_{when}": ["a" if when == "after" else "b"]}
     compile_options = breakpoint if where == "compile" else {}
-    app = graph.compile(checkpointer=_saver(lib), **compile_options)
-    config = {"configurable": {"thread_id": "t"}}
-    call_options = breakpoint if where == "call" else {}
-    first = app.stream({"out": []}, config, stream_mode=mode, **call_options)
-    resumed = app.stream(None, config, stream_mode=mode)
+    with SAVERS["memory"](lib.name) as saver:
+        app = graph.compile(checkpointer=saver, **compile_options)
+        config = {"configurable": {"thread_id": "t"}}
+        call_options = breakpoint if where == "call" else {}
+        first = list(app.stream({"out": []}, config, stream_mode=mode, **call_options))
+        resumed = list(app.stream(None, config, stream_mode=mode))
     return [[_shown(mode, chunk) for chunk in run] for run in (first, resumed)]
 
 

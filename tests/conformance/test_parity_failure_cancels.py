@@ -14,21 +14,14 @@ from typing import Annotated, TypedDict
 import pytest
 
 from .harness import Lib, load_graphkit, load_langgraph
+from .scenarios import SAVERS
 
 
 class State(TypedDict):
     out: Annotated[list, operator.add]
 
 
-def _saver(lib: Lib):
-    if lib.name == "langgraph":
-        from langgraph.checkpoint.memory import InMemorySaver
-    else:
-        from graphkit import InMemorySaver
-    return InMemorySaver()
-
-
-def _graph(lib: Lib, run_async: bool, finished: list[str]):
+def _graph(lib: Lib, run_async: bool, finished: list[str], saver: object):
     released = threading.Event()  # never set: "slow" ends only if it is not cancelled
 
     async def fails(state):
@@ -53,22 +46,23 @@ def _graph(lib: Lib, run_async: bool, finished: list[str]):
     graph.add_node("fails", fails if run_async else fails_sync)
     graph.add_node("slow", slow if run_async else slow_sync)
     graph.add_edge(lib.START, "fails").add_edge(lib.START, "slow")
-    return graph.compile(checkpointer=_saver(lib))
+    return graph.compile(checkpointer=saver)
 
 
 def _observe(lib: Lib, run_async: bool) -> dict:
     finished: list[str] = []
-    app = _graph(lib, run_async, finished)
     config = {"configurable": {"thread_id": "t"}}
-    try:
-        if run_async:
-            asyncio.run(app.ainvoke({"out": []}, config))
-        else:
-            app.invoke({"out": []}, config)
-        raised = None
-    except Exception as error:  # (the class is what is compared)
-        raised = type(error).__name__
-    state = app.get_state(config)
+    with SAVERS["memory"](lib.name) as saver:
+        app = _graph(lib, run_async, finished, saver)
+        try:
+            if run_async:
+                asyncio.run(app.ainvoke({"out": []}, config))
+            else:
+                app.invoke({"out": []}, config)
+            raised = None
+        except Exception as error:  # (the class is what is compared)
+            raised = type(error).__name__
+        state = app.get_state(config)
     tasks = sorted((task.name, str(task.error) if task.error else None) for task in state.tasks)
     return {"raised": raised, "finished": finished, "state": (state.values, state.next, tasks)}
 
