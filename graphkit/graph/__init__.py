@@ -7,7 +7,8 @@ from typing import Any
 from graphkit.constants import END, START
 from graphkit.graph.state import StateGraph
 
-__all__ = ["END", "START", "MessageGraph", "MessagesState", "StateGraph", "add_messages"]
+__all__ = ["END", "START", "StateGraph"]  # (the message helpers are not in it: a
+# star import must work without langchain-core)
 
 
 def __getattr__(name: str) -> Any:

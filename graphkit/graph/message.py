@@ -9,20 +9,12 @@ need langchain-core, which is imported only when one of them is used.
 from __future__ import annotations
 
 import warnings
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 from graphkit.errors import LangGraphDeprecatedSinceV10
 from graphkit.graph.state import StateGraph
 
-if TYPE_CHECKING:  # imported on first use (see __getattr__)
-    from graphkit.prebuilt.messages import (
-        REMOVE_ALL_MESSAGES,
-        MessagesState,
-        RemoveMessage,
-        add_messages,
-    )
-
-__all__ = ["REMOVE_ALL_MESSAGES", "MessageGraph", "MessagesState", "RemoveMessage", "add_messages"]
+__all__ = ["MessageGraph"]  # and, imported on first use, the names of _FROM_PREBUILT
 
 _FROM_PREBUILT = ("REMOVE_ALL_MESSAGES", "MessagesState", "RemoveMessage", "add_messages")
 

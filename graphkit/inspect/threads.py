@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from graphkit.checkpoint.saver import config_key
+from graphkit.constants import END, ROOT
 from graphkit.extras import require
 
 if TYPE_CHECKING:
@@ -50,6 +51,11 @@ CHECKPOINT_COLUMNS = (
 WRITE_COLUMNS = ("thread", "ns", "checkpoint_id", "task_id", "node", "channel", "value")
 
 
+ONE_VALUE = ((END,), (ROOT,))
+"""The state keys of a graph whose state is one value, whatever its type: a functional
+program's (what its entrypoint returned) and a ``StateGraph(int)``'s."""
+
+
 def checkpoint_rows(app: CompiledGraph, config: Mapping[str, Any]) -> list[dict[str, Any]]:
     """One row per checkpoint of the thread, newest first, then one column per state key.
 
@@ -75,10 +81,11 @@ def checkpoint_rows(app: CompiledGraph, config: Mapping[str, Any]) -> list[dict[
             "next": snapshot.next,
         }
         values, keys = snapshot.values, _state_keys(app, config)
-        if isinstance(values, Mapping):
-            row.update({key: values.get(key) for key in keys})
-        else:  # one value: a functional program's (what it returned), a StateGraph(int)'s
+        if keys in ONE_VALUE or not isinstance(values, Mapping):
+            # one value: a functional program's (what it returned), a StateGraph(int)'s
             row.update(dict.fromkeys(keys, values))
+        else:
+            row.update({key: values.get(key) for key in keys})
         rows.append(row)
     return rows
 

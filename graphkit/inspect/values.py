@@ -162,10 +162,10 @@ def is_internal(channel: str) -> bool:
     >>> [is_internal(c) for c in ("__root__", "__end__", "__previous__")]
     [False, False, False]
     """
-    return channel not in STATE_LIKE and channel.startswith(("branch:", "join:", "__"))
+    return channel not in USER_STATE_CHANNELS and channel.startswith(("branch:", "join:", "__"))
 
 
-STATE_LIKE = frozenset({ROOT, END, "__previous__"})
+USER_STATE_CHANNELS = frozenset({ROOT, END, "__previous__"})
 """Channels named like the runtime's that hold the state a user reads."""
 
 

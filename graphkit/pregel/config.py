@@ -73,6 +73,7 @@ class RunConfig:
         if not isinstance(config, Mapping):
             raise TypeError(diagnose.config_not_dict(config))
         limit = config.get("recursion_limit")
+        limit_given = limit is not None
         if limit is None:  # as in LangGraph, None means "not set"
             limit = DEFAULT_RECURSION_LIMIT
         if not isinstance(limit, int) or isinstance(limit, bool):
@@ -87,11 +88,12 @@ class RunConfig:
             "configurable": configurable,
         }
         # as in LangGraph, the tags and the limit are in a task's config only when given
+        given = {"tags": bool(config.get("tags")), "recursion_limit": limit_given}
         for key, value in (("tags", list(config.get("tags") or ())), ("recursion_limit", limit)):
-            if config.get(key) is None:
-                raw.pop(key, None)
-            else:
+            if given[key]:
                 raw[key] = value
+            else:
+                raw.pop(key, None)
         return cls(limit, configurable, raw)
 
     def for_tasks(self) -> dict[str, Any]:

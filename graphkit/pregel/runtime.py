@@ -478,7 +478,8 @@ def _with_handlers(config: Mapping[str, Any], handlers: Sequence[Any]) -> Any:
     if isinstance(existing, CallbackManager):
         manager = existing.copy()
     else:
-        manager = CallbackManager(handlers=list(existing or ()))
+        given = list(existing or ())  # (inherited: a runnable the task calls reports too)
+        manager = CallbackManager(handlers=given, inheritable_handlers=given)
     for handler in handlers:
         manager.add_handler(handler, inherit=True)
     if tags := config.get("tags"):

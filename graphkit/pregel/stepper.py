@@ -261,7 +261,7 @@ class Stepper:
             if result.task.kind == "call":  # its caller got its error or pause, and decides
                 continue
             if result.error is not None and not result.handled:
-                self._fail("error", result.error)
+                self._fail("error", _step_error(results, result.error))
             if result.paused or result.interrupts:
                 paused = True
                 self.interrupts += result.interrupts
@@ -428,6 +428,20 @@ def task_cache_keys(
                 raise
             keys[task.id] = ((node.cache_namespace, hash_key(made, task.node)), policy.ttl)
     return keys
+
+
+def _step_error(results: Sequence[TaskResult], first: BaseException) -> BaseException:
+    """The error a failed step raises: the first in plan order, unless it is a
+    ``CancelledError`` of a task the failure of another cancelled (then that failure, as
+    in LangGraph)."""
+    if not isinstance(first, asyncio.CancelledError):
+        return first
+    for result in results:
+        error = result.error
+        failed = error is not None and not result.handled and result.task.kind != "call"
+        if failed and not isinstance(error, asyncio.CancelledError):
+            return error  # type: ignore[return-value]
+    return first
 
 
 def execution_order(plan: Plan, results: Sequence[TaskResult]) -> Any:

@@ -13,8 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 from graphkit.checkpoint import Checkpoint
 from graphkit.checkpoint.base import new_checkpoint_id
-from graphkit.checkpoint.saver import BaseCheckpointSaver, CheckpointTuple, config_key
-from graphkit.constants import END, INTERRUPT, START
+from graphkit.checkpoint.saver import (
+    BaseCheckpointSaver,
+    CheckpointTuple,
+    checkpoint_config,
+    config_key,
+)
+from graphkit.constants import END, INTERRUPT, START, TASKS
 from graphkit.diagnostics import threads as diagnose
 from graphkit.errors import InvalidUpdateError
 from graphkit.pregel import phases
@@ -122,20 +127,38 @@ def _update_superstep(
         results = [_input_result(app.spec, state, values)]
     else:
         results = _node_results(app, state, [_as_update(update) for update in updates])
-        if saved is not None:  # each task's writes, saved where it was pending, as LangGraph
-            for result in results:
-                if result.writes:
-                    thread.save_writes(result.task.id, list(result.writes))
+        if saved is not None and not _superseded(saver, thread, saved):
+            _save_as_pending(thread, results)
     source = "input" if special == INPUT_NODE else "update"
     record = phases.update(app.spec, state, results, source)
     thread.save_step(replace(record, checkpoint=_wakes_all(app.spec, record.checkpoint)))
     return thread.config
 
 
+def _superseded(saver: BaseCheckpointSaver, thread: ThreadLink, saved: CheckpointTuple) -> bool:
+    """Whether the thread has moved past ``saved`` (an edit of an older checkpoint)."""
+    latest = saver.get_tuple(checkpoint_config(thread.thread_id, thread.namespace, None))
+    return latest is not None and latest.checkpoint.id != saved.checkpoint.id
+
+
+def _save_as_pending(thread: ThreadLink, results: list[TaskResult]) -> None:
+    """As LangGraph: an update made as a node that was pending is saved as that task's
+    writes on the checkpoint it was pending at (its snapshot then shows the result);
+    ``Send`` packets go to the new checkpoint only."""
+    for result in results:
+        writes = [(channel, value) for channel, value in result.writes if channel != TASKS]
+        if writes and result.task.id != UPDATE_TASK:
+            thread.save_writes(result.task.id, writes)
+
+
 def _wakes_all(graph: GraphSpec, checkpoint: Checkpoint) -> Checkpoint:
     """A checkpoint an update made: LangGraph plans from it by checking every node (not
     only those the update's channels wake), so a task pending before stays pending."""
     return replace(checkpoint, updated_channels=frozenset(graph.trigger_to_nodes))
+
+
+UPDATE_TASK = "__update__"
+"""The id of an update's task when its node had no task pending."""
 
 
 def _node_results(
@@ -154,7 +177,7 @@ def _node_results(
             raise InvalidUpdateError(diagnose.as_node_required())
         node = node or _last_writer(app.spec, state)
         ids = pending.get(node)
-        task_id = update.task_id or (ids.pop(0) if ids else "__update__")
+        task_id = update.task_id or (ids.pop(0) if ids else UPDATE_TASK)
         results.append(_node_result(app, state, update._replace(as_node=node), index, task_id))
     return results
 

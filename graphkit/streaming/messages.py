@@ -27,7 +27,7 @@ from graphkit.constants import END, RETURN, TAG_NOSTREAM
 
 __all__ = ["MessagesSink", "messages_in"]
 
-WHOLE = (RETURN, END)
+WHOLE_VALUE_CHANNELS = (RETURN, END)
 """Channels a task writes its whole return value to (a called task's, an entrypoint's)."""
 
 
@@ -113,12 +113,11 @@ class MessagesSink:
 
     def node_output(self, writes: Any, metadata: dict[str, Any]) -> list[tuple[Any, Any]]:
         """The chunks of the messages a finished task wrote that were not sent already."""
-        return [
-            (message, metadata)
+        found = [
+            _returned_messages(value) if channel in WHOLE_VALUE_CHANNELS else messages_in(value)
             for channel, value in writes
-            for message in (_returned_messages if channel in WHOLE else messages_in)(value)
-            if self._first(message, dedupe=True)
         ]
+        return [(m, metadata) for ms in found for m in ms if self._first(m, dedupe=True)]
 
 
 def _handler(sink: MessagesSink) -> Any:

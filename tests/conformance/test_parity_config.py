@@ -200,8 +200,13 @@ def test_a_runnable_called_in_a_node_inherits_the_task_s_config(run_async):
 
 @pytest.mark.parametrize(
     "given",
-    [None, {"tags": ["t"], "recursion_limit": 50}, {"tags": None, "recursion_limit": None}],
-    ids=["nothing", "tags-and-limit", "given-as-none"],
+    [
+        None,
+        {"tags": ["t"], "recursion_limit": 50},
+        {"tags": None, "recursion_limit": None},
+        {"tags": []},
+    ],
+    ids=["nothing", "tags-and-limit", "given-as-none", "no-tags"],
 )
 def test_a_node_s_config_has_tags_and_a_limit_only_when_given(given):
     def keys(lib: Lib) -> dict:
@@ -220,7 +225,8 @@ def test_a_node_s_config_has_tags_and_a_limit_only_when_given(given):
 
 def _model_starts(lib: Lib) -> int:
     """How often a handler given in the run's config hears a bound model called with the
-    node's config (a RunnableBinding merges that config with the current one)."""
+    node's config (a RunnableBinding merges that config with the current one), and one
+    called inside a chain (which reports to the handlers it inherits)."""
     from langchain_core.callbacks import BaseCallbackHandler
     from langchain_core.messages import AIMessage
 
@@ -232,10 +238,14 @@ def _model_starts(lib: Lib) -> int:
         def on_chat_model_start(self, *args, **kwargs):
             Counter.starts += 1
 
-    model = ScriptedChatModel(responses=["ok"]).bind(stop=["."])
+    from langchain_core.runnables import RunnableLambda
+
+    model = ScriptedChatModel(responses=["ok", "ok"]).bind(stop=["."])
+    chain = RunnableLambda(lambda messages: messages) | model  # (the handler is inherited)
 
     def node(state, config):
         model.invoke([AIMessage("hi")], config)
+        chain.invoke([AIMessage("again")], config)
         return {"x": 1}
 
     graph = lib.StateGraph(State).add_node("a", node).add_edge(lib.START, "a")
@@ -243,5 +253,5 @@ def _model_starts(lib: Lib) -> int:
     return Counter.starts
 
 
-def test_a_handler_hears_a_model_call_once_as_in_langgraph():
-    assert _model_starts(load_graphkit()) == _model_starts(load_langgraph()) == 1
+def test_a_handler_hears_each_model_call_once_as_in_langgraph():
+    assert _model_starts(load_graphkit()) == _model_starts(load_langgraph()) == 2

@@ -21,7 +21,7 @@ class State(TypedDict):
     out: Annotated[list, operator.add]
 
 
-def _graph(lib: Lib, run_async: bool, finished: list[str], saver: object):
+def _graph(lib: Lib, run_async: bool, finished: list[str], saver: object, first: str):
     released = threading.Event()  # never set: "slow" ends only if it is not cancelled
 
     async def fails(state):
@@ -42,18 +42,21 @@ def _graph(lib: Lib, run_async: bool, finished: list[str], saver: object):
         finished.append("slow")
         return {"out": ["slow"]}
 
+    # ``first``: which of the two the plan lists first (the step raises the failure, not
+    # the cancelled task's CancelledError, whatever the order)
+    failing, slow_name = ("a_fails", "b_slow") if first == "failing" else ("b_fails", "a_slow")
     graph = lib.StateGraph(State)
-    graph.add_node("fails", fails if run_async else fails_sync)
-    graph.add_node("slow", slow if run_async else slow_sync)
-    graph.add_edge(lib.START, "fails").add_edge(lib.START, "slow")
+    graph.add_node(failing, fails if run_async else fails_sync)
+    graph.add_node(slow_name, slow if run_async else slow_sync)
+    graph.add_edge(lib.START, failing).add_edge(lib.START, slow_name)
     return graph.compile(checkpointer=saver)
 
 
-def _observe(lib: Lib, run_async: bool) -> dict:
+def _observe(lib: Lib, run_async: bool, first: str) -> dict:
     finished: list[str] = []
     config = {"configurable": {"thread_id": "t"}}
     with SAVERS["memory"](lib.name) as saver:
-        app = _graph(lib, run_async, finished, saver)
+        app = _graph(lib, run_async, finished, saver, first)
         try:
             if run_async:
                 asyncio.run(app.ainvoke({"out": []}, config))
@@ -67,11 +70,14 @@ def _observe(lib: Lib, run_async: bool) -> dict:
     return {"raised": raised, "finished": finished, "state": (state.values, state.next, tasks)}
 
 
+@pytest.mark.parametrize("first", ["failing", "slow"])
 @pytest.mark.parametrize("run_async", [True, False], ids=["async", "sync"])
-def test_a_failing_task_stops_its_step_as_in_langgraph(run_async):
-    expected = _observe(load_langgraph(), run_async)
-    got = _observe(load_graphkit(), run_async)
+def test_a_failing_task_stops_its_step_as_in_langgraph(run_async, first):
+    expected = _observe(load_langgraph(), run_async, first)
+    got = _observe(load_graphkit(), run_async, first)
     assert got == expected
+    assert got["raised"] == "ValueError"
     assert got["finished"] == ([] if run_async else ["slow"])
     if run_async:
-        assert got["state"][2] == [("fails", "ValueError('boom')"), ("slow", "CancelledError()")]
+        errors = sorted(error for _, error in got["state"][2])
+        assert errors == ["CancelledError()", "ValueError('boom')"]

@@ -63,6 +63,12 @@ def _observe(lib: Lib, saver_kind: str, shape: str) -> list:
             app.invoke({"out": [], "x": 0}, config)
             app.update_state(config, {"x": 7})
             app.update_state(config, {"x": 8}, as_node="b")
+        elif shape == "update-of-an-older-checkpoint":  # time travel: nothing saved there
+            app = _chain(lib, saver)
+            app.invoke({"out": [], "x": 0}, config)
+            older = app.get_state(config).config
+            app.update_state(config, {"x": 7})
+            app.update_state(older, {"x": 8}, as_node="b")
         else:
             app = _with_subgraph(lib, saver)
             app.invoke({"out": [], "x": 0}, config)
@@ -75,13 +81,18 @@ def _observe(lib: Lib, saver_kind: str, shape: str) -> list:
 
 
 @pytest.mark.parametrize("saver", sorted(SAVERS))
-@pytest.mark.parametrize("shape", ["update-as-pending-node", "subgraph"])
+@pytest.mark.parametrize(
+    "shape", ["update-as-pending-node", "update-of-an-older-checkpoint", "subgraph"]
+)
 def test_history_shows_edits_and_subgraphs_as_langgraph_does(shape, saver):
     expected = _observe(load_langgraph(), saver, shape)
     got = _observe(load_graphkit(), saver, shape)
     assert got == expected
     if shape == "update-as-pending-node":  # the snapshot the update was made from
         assert got[1][4] == [("b", {"x": 8}, "None")]
+    elif shape == "update-of-an-older-checkpoint":
+        older = [s for s in got if s[2] == {"source": "loop", "step": 1}]
+        assert [s[4] for s in older] == [[("b", None, "None")]]
     else:
         assert got[0][3] == "{'': '<id>'}"
         assert any("checkpoint_ns': 'sub:<id>'" in task[2] for s in got[1:] for task in s[4])

@@ -162,3 +162,15 @@ def test_a_finished_program_shows_what_it_returned_in_every_table():
     assert list(view.tables["state"]["__end__"]) == ["<empty>", "6"]
     checkpoints = view.tables["checkpoints"]  # (its saver's values are plain ints)
     assert list(checkpoints["__end__"]) == ["6", ""]
+
+
+def test_a_program_that_returns_a_dict_shows_the_dict_in_the_checkpoints_table():
+    @entrypoint()
+    def totals(n: int) -> dict:
+        return {"sum": n + n, "product": n * n}
+
+    session = DebugSession(totals, 3)
+    while session.next_phase is not None:
+        session.step()
+    checkpoints = session.view().tables["checkpoints"]
+    assert list(checkpoints["__end__"]) == ["{'sum': 6, 'product': 9}", ""]
