@@ -40,6 +40,9 @@ RETURN: Final = "__return__"
 """Where a task a functional-API entrypoint called writes its return value (recorded and
 saved, never applied to a channel), as in LangGraph."""
 
+PREVIOUS: Final = "__previous__"
+"""Where a functional-API program saves what its next run on the thread gets as
+``previous``."""
 ROOT: Final = "__root__"
 """The one channel of a single-value state, ``StateGraph(int)`` (LangGraph's name for it)."""
 

@@ -17,7 +17,7 @@ from typing import Any, Generic, TypeVar, get_args, get_origin
 
 from graphkit.cache.base import node_namespace
 from graphkit.channels import EphemeralValue, LastValue
-from graphkit.constants import END, START
+from graphkit.constants import END, PREVIOUS, START
 from graphkit.diagnostics import calls as diagnose
 from graphkit.func.task import is_generator
 from graphkit.pregel.calls import count_calls, stop_using_cache, use_cache
@@ -27,10 +27,7 @@ from graphkit.pregel.runtime import current_scope
 from graphkit.pregel.spec import NodeSpec
 from graphkit.types import CachePolicy, RetryPolicy, TimeoutPolicy
 
-__all__ = ["PREVIOUS", "entrypoint"]
-
-PREVIOUS = "__previous__"
-"""The channel keeping what an entrypoint saved for its thread's next run."""
+__all__ = ["PREVIOUS", "entrypoint"]  # (PREVIOUS: graphkit.constants', re-exported)
 
 INJECTED = ("config", "writer", "runtime", "store", "previous")
 """What an entrypoint function may declare a parameter for, by name (LangGraph's)."""

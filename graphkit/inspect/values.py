@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from graphkit.channels import EMPTY
-from graphkit.constants import END
+from graphkit.constants import END, PREVIOUS
 from graphkit.graph.schema import ROOT
 from graphkit.types import Overwrite
 
@@ -165,7 +165,7 @@ def is_internal(channel: str) -> bool:
     return channel not in USER_STATE_CHANNELS and channel.startswith(("branch:", "join:", "__"))
 
 
-USER_STATE_CHANNELS = frozenset({ROOT, END, "__previous__"})
+USER_STATE_CHANNELS = frozenset({ROOT, END, PREVIOUS})
 """Channels named like the runtime's that hold the state a user reads."""
 
 

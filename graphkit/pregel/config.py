@@ -27,6 +27,9 @@ COORDINATES = ("thread_id", "checkpoint_id", "checkpoint_ns", "task_id", "run_id
 COORDINATES += ("assistant_id", "graph_id")
 """``configurable`` keys LangGraph copies into the metadata nodes see (when set)."""
 
+OPTIONAL = ("tags", "recursion_limit")
+"""Keys a task's config has only when the run's config gave them a value."""
+
 NOT_CARRIED = frozenset(COORDINATES[:3]) | {"checkpoint_map", "langgraph_step"}
 NOT_CARRIED |= {"langgraph_node", "langgraph_triggers", "langgraph_path"}
 NOT_CARRIED |= {"langgraph_checkpoint_ns"}
@@ -73,7 +76,6 @@ class RunConfig:
         if not isinstance(config, Mapping):
             raise TypeError(diagnose.config_not_dict(config))
         limit = config.get("recursion_limit")
-        limit_given = limit is not None
         if limit is None:  # as in LangGraph, None means "not set"
             limit = DEFAULT_RECURSION_LIMIT
         if not isinstance(limit, int) or isinstance(limit, bool):
@@ -83,17 +85,15 @@ class RunConfig:
         configurable = dict(config.get("configurable") or {})
         raw = {
             "callbacks": None,
-            **config,
+            **{key: value for key, value in config.items() if key not in OPTIONAL},
             "metadata": dict(config.get("metadata") or {}),
             "configurable": configurable,
         }
         # as in LangGraph, the tags and the limit are in a task's config only when given
-        given = {"tags": bool(config.get("tags")), "recursion_limit": limit_given}
-        for key, value in (("tags", list(config.get("tags") or ())), ("recursion_limit", limit)):
-            if given[key]:
-                raw[key] = value
-            else:
-                raw.pop(key, None)
+        if config.get("tags"):
+            raw["tags"] = list(config["tags"])
+        if config.get("recursion_limit") is not None:
+            raw["recursion_limit"] = limit
         return cls(limit, configurable, raw)
 
     def for_tasks(self) -> dict[str, Any]:

@@ -410,8 +410,7 @@ def injected_values(
     if not node.injected and not callbacks and not run.config.get("callbacks"):
         return {}, None
     config = task_config(run, task, node)
-    offered = {"config": config, "store": run.runtime.store, "error": failure}
-    offered["writer"] = stream_writer_for(run, node)
+    offered = {**_offered(run, node, config), "error": failure}
     injected = {name: offered.get(name) for name in node.injected}
     if "runtime" in injected:
         injected["runtime"] = _start_task_runtime(task, run, injected).runtime
@@ -430,10 +429,15 @@ def task_values(names: Sequence[str], config: Any) -> dict[str, Any]:
         run = scope.run
         if config is None and "config" in names:
             config = task_config(run, scope.task, scope.node)
-        offered = {"config": config, "store": run.runtime.store}
-        offered["writer"] = stream_writer_for(run, scope.node)
+        offered = _offered(run, scope.node, config)
         offered["runtime"] = _task_runtime(scope) if "runtime" in names else None
     return {name: offered[name] for name in names}
+
+
+def _offered(run: RunContext, node: Any, config: Any) -> dict[str, Any]:
+    """What a task offers the functions it calls besides its runtime: its config, the
+    graph's store and the stream writer."""
+    return {"config": config, "store": run.runtime.store, "writer": stream_writer_for(run, node)}
 
 
 def task_config(run: RunContext, task: Task, node: Any) -> dict[str, Any]:

@@ -324,7 +324,7 @@ def _resume(
     # called task's interrupt is saved by the call and by its caller: counted once
     finished = {task_id for task_id, channel, _ in pending if channel not in SPECIAL}
     waiting = {
-        getattr(interrupt, "id", index)
+        getattr(interrupt, "id", None) or (task_id, index)
         for task_id, channel, value in pending
         if channel == INTERRUPT and task_id not in finished
         for index, interrupt in enumerate(value)
