@@ -102,10 +102,8 @@ class StreamRun:
         # a low-level Pregel's one stream channel named alone: checkpoints show its value
         alone = getattr(app, "stream_channels", None)
         self.stream_key = alone if isinstance(alone, str) else None
-        if output_keys is None:
-            keys = app.spec.stream_keys
-        else:
-            keys = (output_keys,) if self.one_key is not None else tuple(output_keys)
+        named = (output_keys,) if self.one_key is not None else output_keys
+        keys = app.spec.stream_keys if named is None else tuple(named)
         self.subgraphs = kwargs.pop("subgraphs", False)
         parent = current_scope()
         config = _with_callbacks_of(parent, config)
@@ -139,7 +137,10 @@ class StreamRun:
         loop = kwargs.pop("loop", None) or (async_run.loop if async_run is not None else None)
         if unknown := sorted(set(kwargs) - RUN_KEYWORDS):
             raise TypeError(diagnose.unknown_run_options(unknown))
-        options = app.run_options(runtime=runtime, listener=listener, loop=loop, **kwargs)
+        # only a run inside a task keeps supersteps (its task's records): a root run's are unread
+        options = app.run_options(
+            runtime=runtime, listener=listener, loop=loop, record=parent is not None, **kwargs
+        )
         self.stepper = Stepper(app.spec, input, RunConfig.from_dict(config), options)
         self.emitters = emitters_for(self.stepper, needed, keys, sink)
         # a task started while its step runs ("tasks"/"debug": a start chunk; "messages":

@@ -10,6 +10,7 @@ sees the same cancellation in the thread's pending writes when a checkpointer is
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import operator
 from typing import Annotated, Any, TypedDict
 
@@ -62,8 +63,10 @@ def _cancelled_run() -> tuple[Run, Any, BaseException]:
         app, started = _cancelled_app()
         held = {}
 
-        def start(loop):  # what ``astream`` does, keeping the stepper
+        def start(loop):  # what ``astream`` does, keeping the stepper and its records
             stream = open_stream(app, {"log": []}, CONFIG, loop=loop)
+            # (a root stream keeps no supersteps: nobody else reads them; this test does)
+            stream.stepper.options = dataclasses.replace(stream.stepper.options, record=True)
             held["stepper"] = stream.stepper
             return stream.chunks()
 

@@ -158,3 +158,17 @@ def test_checkpoints_stream_reports_each_saved_checkpoint_and_what_runs_next():
         "task_result",
         "checkpoint",
     ]
+
+
+def test_a_root_stream_keeps_no_supersteps_but_a_run_inside_a_task_does():
+    from graphkit.streaming.run import open_stream
+
+    root = open_stream(two_steps(), {"log": []}, None, stream_mode="values")
+    assert list(root.chunks())[-1] == {"log": ["a", "b"]}
+    assert root.stepper.run_so_far.steps == ()  # nobody could read them: memory stays flat
+
+    inner = two_steps()
+    outer = StateGraph(State).add_node("call", lambda state: inner.invoke({"log": []}))
+    run = outer.add_edge(START, "call").compile().trace({"log": []})
+    (subrun,) = run.step(1).execution.results[0].subruns
+    assert [step.plan.nodes for step in subrun.steps][1:] == [["__start__"], ["a"], ["b"]]
