@@ -228,7 +228,8 @@ class RunContext:
     ``listener`` the ``graphkit.streaming.Listener`` running tasks send chunks to;
     ``task_runtimes`` the runtimes of the tasks whose nodes asked for one, by task id;
     ``executor`` runs a step's tasks when there are several (a shared thread pool when
-    None); ``step_timeout`` bounds each step, in seconds."""
+    None); ``step_timeout`` bounds each step, in seconds; ``record``: whether the run
+    keeps its supersteps (a graph its tasks run keeps its own only if so)."""
 
     config: Mapping[str, Any]
     runtime: Runtime = field(default_factory=Runtime)
@@ -242,6 +243,7 @@ class RunContext:
     task_runtimes: dict[str, TaskRuntime] = field(default_factory=dict)
     executor: Executor | None = None
     step_timeout: float | None = None
+    record: bool = True
 
 
 _HEX = frozenset("0123456789abcdef")

@@ -110,6 +110,7 @@ class Stepper:
             options.listener,
             executor=options.executor,
             step_timeout=options.step_timeout,
+            record=options.record,
         )
         self.status = "running"
         self.error: BaseException | None = None

@@ -120,8 +120,7 @@ class StreamRun:
         context = coerce_context(app.context_schema, kwargs.pop("context", None))
         if context is None and parent is not None:
             context = parent.run.runtime.context
-        own_thread = app.checkpointer is True
-        here = parent.subgraph_namespace(own_thread) if parent is not None else ()
+        here = parent.subgraph_namespace(app.checkpointer is True) if parent is not None else ()
         writer = listener.sender(here, "custom") if "custom" in needed else None
         runtime = Runtime(context, app.store, writer) if writer else Runtime(context, app.store)
         sink = None
@@ -137,9 +136,10 @@ class StreamRun:
         loop = kwargs.pop("loop", None) or (async_run.loop if async_run is not None else None)
         if unknown := sorted(set(kwargs) - RUN_KEYWORDS):
             raise TypeError(diagnose.unknown_run_options(unknown))
-        # only a run inside a task keeps supersteps (its task's records): a root run's are unread
+        # only a run inside a recorded task keeps supersteps (for its subruns): unread otherwise
+        record = parent is not None and parent.run.record
         options = app.run_options(
-            runtime=runtime, listener=listener, loop=loop, record=parent is not None, **kwargs
+            runtime=runtime, listener=listener, loop=loop, record=record, **kwargs
         )
         self.stepper = Stepper(app.spec, input, RunConfig.from_dict(config), options)
         self.emitters = emitters_for(self.stepper, needed, keys, sink)

@@ -169,6 +169,24 @@ def test_a_root_stream_keeps_no_supersteps_but_a_run_inside_a_task_does():
 
     inner = two_steps()
     outer = StateGraph(State).add_node("call", lambda state: inner.invoke({"log": []}))
-    run = outer.add_edge(START, "call").compile().trace({"log": []})
+    outer = outer.add_edge(START, "call").compile()
+    run = outer.trace({"log": []})
     (subrun,) = run.step(1).execution.results[0].subruns
     assert [step.plan.nodes for step in subrun.steps][1:] == [["__start__"], ["a"], ["b"]]
+
+
+def test_a_graph_run_inside_a_root_invoke_keeps_no_supersteps_either():
+    from graphkit.pregel.runtime import current_scope
+
+    recorded = []
+
+    def inner_node(state):
+        recorded.append(current_scope().run.record)  # the inner run's own setting
+        return {"log": ["inner"]}
+
+    inner = StateGraph(State).add_node("x", inner_node).add_edge(START, "x").compile()
+    outer = StateGraph(State).add_node("call", lambda state: inner.invoke({"log": []}))
+    outer = outer.add_edge(START, "call").compile()
+    outer.invoke({"log": []})
+    outer.trace({"log": []})
+    assert recorded == [False, True]  # nobody reads them under invoke; trace shows them
