@@ -160,7 +160,7 @@ def test_checkpoints_stream_reports_each_saved_checkpoint_and_what_runs_next():
     ]
 
 
-def test_a_root_stream_keeps_no_supersteps_but_a_run_inside_a_task_does():
+def test_a_root_stream_keeps_no_supersteps_but_a_run_inside_a_traced_task_does():
     from graphkit.streaming.run import open_stream
 
     root = open_stream(two_steps(), {"log": []}, None, stream_mode="values")
