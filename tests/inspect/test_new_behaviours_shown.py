@@ -10,7 +10,6 @@ sees the same cancellation in the thread's pending writes when a checkpointer is
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import operator
 from typing import Annotated, Any, TypedDict
 
@@ -64,9 +63,10 @@ def _cancelled_run() -> tuple[Run, Any, BaseException]:
         held = {}
 
         def start(loop):  # what ``astream`` does, keeping the stepper and its records
+            # (a root stream keeps no supersteps, as nobody else reads them; this test does)
+            graph_options = app.run_options
+            app.run_options = lambda **options: graph_options(**{**options, "record": True})
             stream = open_stream(app, {"log": []}, CONFIG, loop=loop)
-            # (a root stream keeps no supersteps: nobody else reads them; this test does)
-            stream.stepper.options = dataclasses.replace(stream.stepper.options, record=True)
             held["stepper"] = stream.stepper
             return stream.chunks()
 

@@ -178,15 +178,14 @@ def test_a_root_stream_keeps_no_supersteps_but_a_run_inside_a_traced_task_does()
 def test_a_graph_run_inside_a_root_invoke_keeps_no_supersteps_either():
     from graphkit.pregel.runtime import current_scope
 
-    recorded = []
+    inner, kept = two_steps(), []
 
-    def inner_node(state):
-        recorded.append(current_scope().run.record)  # the inner run's own setting
-        return {"log": ["inner"]}
+    def call(state):
+        inner.invoke({"log": []})
+        kept.append(len(current_scope().subruns))  # the runs this task holds for its records
+        return {}
 
-    inner = StateGraph(State).add_node("x", inner_node).add_edge(START, "x").compile()
-    outer = StateGraph(State).add_node("call", lambda state: inner.invoke({"log": []}))
-    outer = outer.add_edge(START, "call").compile()
+    outer = StateGraph(State).add_node("call", call).add_edge(START, "call").compile()
     outer.invoke({"log": []})
     outer.trace({"log": []})
-    assert recorded == [False, True]  # nobody reads them under invoke; trace shows them
+    assert kept == [0, 1]  # nobody reads them under invoke; trace shows them
