@@ -33,38 +33,22 @@ def new_checkpoint_id(after: str | None = None) -> str:
     >>> first < second
     True
     """
-    # 64 bits of wall-clock time, a per-process random part, then a counter that
-    # orders ids made in the same time slot. The time part is formatted at most once
-    # per millisecond (the monotonic clock says when): a superstep makes one id, and
-    # formatting was most of its cost. It never goes back within a process.
-    if time.monotonic_ns() >= _renew_at:
-        _renew_time_part()
-    checkpoint_id = f"{_time_part}{next(_counter) & 0xFFFF_FFFF:08x}"
-    if after is not None and checkpoint_id <= after:
-        target = _time_of(after) + 1
-        if target - time.time_ns() > FOREIGN_AHEAD_NS:
+    # 64 bits of wall-clock time in nanoseconds, a per-process random part, then a
+    # counter. The time never goes back within a process: a stalled or stepped-back
+    # clock, or a parent made by a process whose clock is ahead, moves it one past.
+    global _last_time
+    floor = _time_of(after) + 1 if after is not None else 0
+    with _clock_lock:
+        now = time.time_ns()
+        if floor - now > FOREIGN_AHEAD_NS:
             # an id of another scheme (LangGraph's, in a thread copied from it) reads as
             # a time years ahead: sort after it without moving this process's clock
-            hex_ = f"{target:016x}"
-            counter = next(_counter) & 0xFFFF_FFFF
-            return f"{hex_[:8]}-{hex_[8:12]}-{hex_[12:]}-{_process_part}{counter:08x}"
-        # a parent made by another process whose clock is ahead, or within the same
-        # millisecond: move this process's time part past the parent's
-        _renew_time_part(at_least=target)
-        checkpoint_id = f"{_time_part}{next(_counter) & 0xFFFF_FFFF:08x}"
-    return checkpoint_id
-
-
-def _renew_time_part(at_least: int = 0) -> None:
-    global _time_part, _renew_at, _last_time
-    with _renew_lock:
-        now = time.monotonic_ns()
-        if now < _renew_at and not at_least:  # another thread renewed it meanwhile
-            return
-        _last_time = max(time.time_ns(), _last_time + 1, at_least)
-        hex_ = f"{_last_time:016x}"
-        _time_part = f"{hex_[:8]}-{hex_[8:12]}-{hex_[12:]}-{_process_part}"
-        _renew_at = now + TIME_PART_RESOLUTION_NS
+            taken = floor
+        else:
+            taken = _last_time = max(now, _last_time + 1, floor)
+        counter = next(_counter) & 0xFFFF_FFFF
+    hex_ = f"{taken:016x}"
+    return f"{hex_[:8]}-{hex_[8:12]}-{hex_[12:]}-{_process_part}{counter:08x}"
 
 
 def _time_of(checkpoint_id: str) -> int:
@@ -76,26 +60,21 @@ def _time_of(checkpoint_id: str) -> int:
 
 
 def _new_process() -> None:
-    """In a forked child: a random part of its own, and a fresh time part."""
-    global _process_part, _renew_at
+    """In a forked child: a random part of its own, so its ids differ from the parent's,
+    and a lock of its own (another thread of the parent may have held it)."""
+    global _process_part, _clock_lock
+    _clock_lock = threading.Lock()
     bits = int.from_bytes(os.urandom(4), "big")
     _process_part = f"{bits >> 16:04x}-{bits & 0xFFFF:04x}"
-    _renew_at = 0
 
 
 FOREIGN_AHEAD_NS = 24 * 3_600 * 10**9
 """A parent id whose time is further ahead than this is not a clock running fast but
 another id scheme; following it would date this process's ids years ahead."""
 
-TIME_PART_RESOLUTION_NS = 1_000_000
-"""How long one formatted time part is used: ids carry the time to the millisecond
-(``Checkpoint.created_at`` has it exactly); the counter orders ids within it."""
-
 _process_part = ""
-_renew_lock = threading.Lock()
-_time_part = ""
-_renew_at = 0
-_last_time = 0
+_clock_lock = threading.Lock()
+_last_time = 0  # the time part of this process's latest id
 _new_process()
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_new_process)
