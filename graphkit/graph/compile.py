@@ -151,12 +151,16 @@ def _node_specs(
     writers: dict[str, list[Writer]],
 ) -> dict[str, NodeSpec]:
     """The runtime's nodes: START, which writes the input into the state, then the graph's."""
-    routes = START in builder.branches
-    nodes = {
-        START: NodeSpec(
-            START, (START,), START, _identity, tuple(writers[START]), hidden=True, routes=routes
-        )
-    }
+    input_node = NodeSpec(
+        START,
+        (START,),
+        START,
+        _identity,
+        tuple(writers[START]),
+        hidden=True,
+        has_routers=START in builder.branches,
+    )
+    nodes = {START: input_node}
     keys = frozenset(builder.channels) | builder.managed.keys()
     for node, declaration in declared.items():
         timed = declaration.timeout is not None
@@ -179,7 +183,7 @@ def _node_specs(
                 else declaration.retry_policies
             ),
             is_async=_is_async(call),
-            routes=node in builder.branches,
+            has_routers=node in builder.branches,
             cache_policy=(
                 builder.default_cache_policy
                 if declaration.cache_policy is None and not declaration.is_error_handler

@@ -39,7 +39,7 @@ class StepState:
     checkpoint: Checkpoint
     max_version: int = 0
     live_volatile: set[str] = field(default_factory=set)  # volatile channels holding a value
-    stop: int = 0  # the first step the recursion limit forbids (managed values read it)
+    last_step: int = 0  # the last step the recursion limit lets run (LangGraph's stop)
 
     @classmethod
     def fresh(cls, graph: GraphSpec, step: int = -1) -> StepState:
@@ -65,7 +65,7 @@ class StepState:
         values = {}
         for key in keys:
             if (manager := managed.get(key)) is not None:
-                values[key] = manager.get(self.step, self.stop)
+                values[key] = manager.get(self.step, self.last_step)
             elif channels[key].is_available():
                 values[key] = channels[key].get()
         return values
@@ -259,7 +259,7 @@ class _Changes:
                 message = diagnose.invalid_update(step, writers[name], name, error)
                 raise InvalidUpdateError(message) from error
             except Exception as error:  # a reducer raised: keep its class, say where
-                reducer = self.graph.reducers[name]
+                reducer = self.graph.reducer_names[name]
                 error.add_note(diagnose.reducer_raised(step, name, reducer, writers[name]))
                 raise
         for name in written:
@@ -298,7 +298,7 @@ class _Changes:
                 self.version,
                 tuple(writers),
                 tuple(values),
-                self.graph.reducers[name],
+                self.graph.reducer_names[name],
             )
         channels[name] = after
 

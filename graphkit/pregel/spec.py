@@ -49,7 +49,8 @@ class NodeSpec:
     hidden: bool = False
     retry_policies: tuple[Any, ...] = ()
     is_async: bool = False
-    routes: bool = False
+    has_routers: bool = False
+    """Conditional edges leave this node: their routers read the state as it left it."""
     cache_policy: Any = None
     cache_namespace: tuple[str, ...] = ()
     timeout: Any = None
@@ -75,7 +76,7 @@ class GraphSpec:
     finishing_channels: tuple[str, ...] = field(init=False)
     consuming_channels: frozenset[str] = field(init=False)
     empty_channels: Mapping[str, Channel] = field(init=False, repr=False)
-    reducers: Mapping[str, str] = field(init=False, repr=False)
+    reducer_names: Mapping[str, str] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         index: dict[str, list[str]] = {}
@@ -93,7 +94,7 @@ class GraphSpec:
         # What runs start from: Update never changes a channel in place (it swaps in
         # changed copies), so runs share those that hold nothing (StepState.fresh).
         object.__setattr__(self, "empty_channels", {k: c.empty_copy() for k, c in channels})
-        object.__setattr__(self, "reducers", {k: _reducer_name(c) for k, c in channels})
+        object.__setattr__(self, "reducer_names", {k: _reducer_name(c) for k, c in channels})
 
     def input_writes(self, value: Any) -> tuple[tuple[str, Any], ...]:
         """The writes of the input step: ``value`` to the input channel (the low-level

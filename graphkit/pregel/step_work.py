@@ -354,7 +354,8 @@ def _attempt(
     token = enter_task(scope, task_config)
     try:
         output = _call(node, task.input, injected, work.run, scope)
-        fresh_read = fresh_reader(work.graph, work.state, writes) if node.routes else _no_reader
+        routed = node.has_routers  # (its routers read the state as it leaves it)
+        fresh_read = fresh_reader(work.graph, work.state, writes) if routed else _no_reader
         for writer in node.writers:
             writes.extend(writer(output, fresh_read, task_config))
     except GraphInterrupt as paused:  # the step stops before Update; nothing is applied

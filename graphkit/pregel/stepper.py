@@ -128,8 +128,8 @@ class Stepper:
         elif self.thread is not None and self._command_writes:  # LangGraph's null writes
             self.thread.save_writes(NULL_TASK, list(self._command_writes))
         self._checkpoint_before = self._state.checkpoint
-        # LangGraph's stop: the first step this run takes, plus the limit, plus one
-        self._state.stop = self._state.step + config.recursion_limit + 1
+        # as LangGraph's stop: the first step this run takes, plus the limit, plus one
+        self._state.last_step = self._state.step + config.recursion_limit + 1
 
     # -- where we are -----------------------------------------------------------------
 
@@ -194,7 +194,7 @@ class Stepper:
             self._plan = Plan(state.step, (task,))
             return self._plan
         plan = phases.plan(self.graph, state)
-        if state.step > state.stop:
+        if state.step > state.last_step:
             limit = self.config.recursion_limit
             self._fail("out_of_steps", diagnose.recursion_limit(limit, state.step, plan))
         self._plan = plan

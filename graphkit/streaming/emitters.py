@@ -33,9 +33,11 @@ class Emitter:
     """One mode's view of the run. It defines only the events it speaks at (``EVENTS``;
     "flushed": the run stops or fails planning), each returning ``(mode, chunk)`` pairs."""
 
-    def __init__(self, stepper: Stepper, modes: set[str], keys: tuple[str, ...], sink: Any) -> None:
+    def __init__(
+        self, stepper: Stepper, modes: set[str], keys: tuple[str, ...], messages_sink: Any
+    ) -> None:
         self.stepper, self.graph, self.modes, self.keys = stepper, stepper.graph, modes, keys
-        self.sink = sink  # the run's MessagesSink, when "messages" is streamed
+        self.messages_sink = messages_sink  # the run's MessagesSink, when "messages" is streamed
 
     def _with_debug(self, mode: str, step: int, kind: str, payload: Any) -> Iterator[Any]:
         """``payload`` in ``mode`` and, as a debug event, in "debug" (if asked)."""
@@ -254,14 +256,14 @@ class Messages(Emitter):
         for task in plan.tasks:  # what a task is given is not streamed back
             node = self.graph.nodes.get(task.node)
             if node is not None and not node.hidden:
-                self.sink.saw(task.input)
+                self.messages_sink.saw(task.input)
         return ()
 
     def called(self, task: Task) -> Chunks:
         """A task started while its step runs: the messages it is given are not sent."""
         if task.kind == "call":  # (its input: the call's arguments)
             args, kwargs = task.input
-            self.sink.saw_values([*args, *kwargs.values()])
+            self.messages_sink.saw_values([*args, *kwargs.values()])
         return ()
 
     def finished(self, result: TaskResult) -> Chunks:
@@ -273,7 +275,8 @@ class Messages(Emitter):
             return ()
         config = task_config(self.stepper.context, result.task, node)
         metadata = {"ls_integration": "langgraph", **config["metadata"]}
-        return [("messages", chunk) for chunk in self.sink.node_output(result.writes, metadata)]
+        chunks = self.messages_sink.node_output(result.writes, metadata)
+        return [("messages", chunk) for chunk in chunks]
 
 
 def _is_input_step(plan: Plan) -> bool:
@@ -300,7 +303,7 @@ _KINDS: list[tuple[type[Emitter], set[str]]] = [  # in the order LangGraph inter
 
 
 def emitters_for(
-    stepper: Stepper, modes: set[str], keys: tuple[str, ...], sink: Any
+    stepper: Stepper, modes: set[str], keys: tuple[str, ...], messages_sink: Any
 ) -> list[Emitter]:
     """The emitters ``modes`` need, in the order LangGraph interleaves their chunks."""
-    return [kind(stepper, modes, keys, sink) for kind, wanted in _KINDS if wanted & modes]
+    return [kind(stepper, modes, keys, messages_sink) for kind, wanted in _KINDS if wanted & modes]

@@ -44,7 +44,7 @@ class Listener:
         self.modes, self.wake = modes, wake
         self.queue: deque[Item] = deque()
         self.callbacks: tuple[Any, ...] = ()
-        self.sink: Any = None  # the run's MessagesSink, when "messages" is streamed
+        self.messages_sink: Any = None  # the run's MessagesSink, when "messages" is streamed
         self.call_started: Callable[[Any], None] | None = None
         """Told of each task started while a step runs (a called task; an error handler
         on resume)."""
@@ -57,6 +57,15 @@ class Listener:
     def finished(self, task_id: str) -> None:
         """Mark where, among the chunks sent so far, a called task finished."""
         self.queue.append(((), _FINISHED, task_id))
+
+    def take_messages(self, namespace: tuple[str, ...], parent: Listener | None) -> None:
+        """Stream the chat-model messages of this run's tasks (from ``namespace``),
+        through a sink shared with the ``parent`` run's: one set of message ids seen."""
+        from graphkit.streaming.messages import MessagesSink
+
+        shared = parent.messages_sink if parent is not None else None
+        sink = MessagesSink(self.sender(namespace, "messages"), shared, namespace)
+        self.callbacks, self.messages_sink = (sink.handler,), sink
 
     def sender(self, namespace: tuple[str, ...], mode: str) -> Callable[[Any], None]:
         """A function sending its chunk here, in ``mode``, from ``namespace``."""
@@ -77,13 +86,13 @@ class StreamRun:
         "listener",
         "modes",
         "one_key",
+        "parent_listener",
         "parts",
-        "printed",
+        "print_modes",
         "single",
         "stepper",
         "stream_key",
         "subgraphs",
-        "up",
     )
 
     def __init__(self, app: CompiledGraph, input: Any, config: Any, **kwargs: Any) -> None:
@@ -95,7 +104,7 @@ class StreamRun:
         debug = kwargs.pop("debug", None)  # LangGraph's: print as the run goes
         debug = app.debug if debug is None else debug
         print_mode = kwargs.pop("print_mode", ()) or (("updates", "values") if debug else ())
-        self.printed = checked_modes(print_mode)[0] if print_mode else ()
+        self.print_modes = checked_modes(print_mode)[0] if print_mode else ()
         output_keys = kwargs.pop("output_keys", None)
         # one key named alone (output_keys="x"): values chunks are its value, as in LangGraph
         self.one_key = output_keys if isinstance(output_keys, str) else None
@@ -108,28 +117,27 @@ class StreamRun:
         parent = current_scope()
         config = _with_callbacks_of(parent, config)
         # the listener of the task running this graph as a subgraph, if it wants chunks
-        self.up = parent.run.listener if parent is not None else None
-        up_modes = self.up.modes if self.up is not None else ()
-        needed = set(self.modes).union(up_modes, self.printed)
-        # a subgraph's chunks go up when the caller or a parent asked for them
-        down = tuple(dict.fromkeys((*up_modes, *(self.modes if self.subgraphs else ()))))
-        live = {"custom", "messages"} & needed
+        self.parent_listener = parent.run.listener if parent is not None else None
+        parent_modes = self.parent_listener.modes if self.parent_listener is not None else ()
+        # what this run makes: its own modes, those its parent forwards, those printed
+        produced_modes = set(self.modes).union(parent_modes, self.print_modes)
+        # a subgraph's chunks come up to this run when the caller or a parent asked for them
+        forwarded_modes = (*parent_modes, *(self.modes if self.subgraphs else ()))
+        # modes whose chunks are handed on while tasks run, not after them
+        live_modes = {"custom", "messages"} & produced_modes
         if getattr(app, "calls_tasks", False):  # a called task's chunks come as it runs
-            live = live or {"updates", "tasks", "debug"} & needed
-        self.listener = listener = Listener(down, threading.Event() if live else None)
+            live_modes = live_modes or {"updates", "tasks", "debug"} & produced_modes
+        wake = threading.Event() if live_modes else None
+        self.listener = listener = Listener(tuple(dict.fromkeys(forwarded_modes)), wake)
         context = coerce_context(app.context_schema, kwargs.pop("context", None))
         if context is None and parent is not None:
             context = parent.run.runtime.context
-        here = parent.subgraph_namespace(app.checkpointer is True) if parent is not None else ()
-        writer = listener.sender(here, "custom") if "custom" in needed else None
+        own_thread = app.checkpointer is True
+        namespace = parent.subgraph_namespace(own_thread) if parent is not None else ()
+        writer = listener.sender(namespace, "custom") if "custom" in produced_modes else None
         runtime = Runtime(context, app.store, writer) if writer else Runtime(context, app.store)
-        sink = None
-        if "messages" in needed:
-            from graphkit.streaming.messages import MessagesSink
-
-            shared = self.up.sink if self.up is not None else None  # one set of ids seen
-            sink = MessagesSink(listener.sender(here, "messages"), shared, here)
-            listener.callbacks, listener.sink = (sink.handler,), sink
+        if "messages" in produced_modes:
+            listener.take_messages(namespace, self.parent_listener)
         self.async_run = async_run = current_async_run()  # (None: a sync run)
         # where async nodes run: the async run's loop (or, for a caller driving the
         # stream itself, the loop it names)
@@ -142,7 +150,7 @@ class StreamRun:
             runtime=runtime, listener=listener, loop=loop, record=record, **kwargs
         )
         self.stepper = Stepper(app.spec, input, RunConfig.from_dict(config), options)
-        self.emitters = emitters_for(self.stepper, needed, keys, sink)
+        self.emitters = emitters_for(self.stepper, produced_modes, keys, listener.messages_sink)
         # a task started while its step runs ("tasks"/"debug": a start chunk; "messages":
         # the messages it is given are not streamed back)
         if starting := [emitter for emitter in self.emitters if hasattr(emitter, "called")]:
@@ -150,23 +158,24 @@ class StreamRun:
 
     def chunks(self) -> Iterator[Any]:
         """Run to the end, yielding chunks as ``stream`` documents them."""
-        here, up, single, subgraphs = self.stepper.namespace, self.up, self.single, self.subgraphs
-        modes, printed, parts, one_key = self.modes, self.printed, self.parts, self.one_key
+        own, parent_listener = self.stepper.namespace, self.parent_listener
+        modes, single, subgraphs, parts = self.modes, self.single, self.subgraphs, self.parts
+        print_modes, one_key = self.print_modes, self.one_key
         stream_key = self.stream_key
         for namespace, mode, chunk in self._drive():
-            if one_key is not None and mode == "values" and namespace == here:
+            if one_key is not None and mode == "values" and namespace == own:
                 chunk = _one_value(chunk, one_key)
-            elif one_key is not None and mode == "updates" and namespace == here:
+            elif one_key is not None and mode == "updates" and namespace == own:
                 chunk = _one_update(chunk, one_key)
-            elif stream_key is not None and mode in ("checkpoints", "debug") and namespace == here:
+            elif stream_key is not None and mode in ("checkpoints", "debug") and namespace == own:
                 chunk = _one_checkpoint(chunk, mode, stream_key)
             if type(chunk) is CallUpdate:  # a plain dict for the user
                 chunk = dict(chunk)
-            if up is not None and mode in up.modes:
-                up.send((namespace, mode, chunk))
-            if mode in printed and namespace == here:
+            if parent_listener is not None and mode in parent_listener.modes:
+                parent_listener.send((namespace, mode, chunk))
+            if mode in print_modes and namespace == own:
                 print(f"\x1b[1m[{mode}]\x1b[0m {chunk}")
-            if mode not in modes or (namespace != here and not subgraphs):
+            if mode not in modes or (namespace != own and not subgraphs):
                 continue
             if parts is not None:
                 yield parts.part(namespace, mode, chunk)
@@ -177,7 +186,7 @@ class StreamRun:
 
     def _drive(self) -> Iterator[Item]:
         """The one loop: step phase by phase; after each, every emitter says what it means."""
-        stepper, here, queue = self.stepper, self.stepper.namespace, self.listener.queue
+        stepper, namespace, queue = self.stepper, self.stepper.namespace, self.listener.queue
         hooks: dict[str, list[Any]] = {event: [] for event in EVENTS}
         for emitter in self.emitters:  # per event, the emitters that say something at it
             for event in _events_of(type(emitter)):
@@ -187,7 +196,7 @@ class StreamRun:
             chunks = []
             for hook in hooks[event]:
                 for mode, chunk in hook(*args):
-                    chunks.append((here, mode, chunk))
+                    chunks.append((namespace, mode, chunk))
             return chunks
 
         yield from tell("started")
@@ -329,13 +338,13 @@ def _resolve_deprecated(kwargs: dict[str, Any]) -> None:
 
 
 def _starts(
-    emitters: list[Any], listener: Listener, here: tuple[str, ...]
+    emitters: list[Any], listener: Listener, namespace: tuple[str, ...]
 ) -> Callable[[Any], None]:
     """What the listener does when a task starts while a step runs: queue its chunks."""
 
     def started(task: Any) -> None:
         for emitter in emitters:
             for mode, chunk in emitter.called(task):
-                listener.send((here, mode, chunk))
+                listener.send((namespace, mode, chunk))
 
     return started
