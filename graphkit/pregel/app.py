@@ -11,12 +11,12 @@ from typing import Any
 from graphkit.diagnostics import cache as diagnose_cache
 from graphkit.errors import warn
 from graphkit.pregel import thread_edits, thread_state
-from graphkit.pregel.config import RunConfig, coerce_context, merge_configs
+from graphkit.pregel.config import RunConfig, RunOptions, coerce_context, merge_configs
 from graphkit.pregel.records import Run
 from graphkit.pregel.runnable import RunnableMethods
 from graphkit.pregel.runtime import Runtime
 from graphkit.pregel.spec import GraphSpec
-from graphkit.pregel.stepper import RunOptions, Stepper
+from graphkit.pregel.stepper import Stepper
 from graphkit.streaming import Collector, open_stream
 from graphkit.streaming.aio import astream_from
 

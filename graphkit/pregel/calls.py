@@ -147,7 +147,7 @@ def call(spec: CallSpec, args: tuple[Any, ...], kwargs: dict[str, Any]) -> TaskF
     task = Task(
         id_, parent.step, spec.name, "call", path, (PUSH,), (args, kwargs), parent=parent.id
     )
-    listener = scope.run.listener  # (a graphkit.streaming.Listener, when streaming)
+    listener = scope.run.options.listener  # (a graphkit.streaming.Listener, when streaming)
     if listener is not None and listener.call_started is not None:
         listener.call_started(task)
     # a call that finished before the run stopped is not run again: its saved result;

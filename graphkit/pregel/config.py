@@ -3,18 +3,26 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
-from dataclasses import field
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from graphkit.diagnostics import run as diagnose_run
 from graphkit.diagnostics import threads as diagnose
 from graphkit.frozen import frozen_record
 
+if TYPE_CHECKING:
+    import asyncio
+    from concurrent.futures import Executor
+
+    from graphkit.checkpoint.saver import BaseCheckpointSaver
+    from graphkit.pregel.runtime import Runtime
+
 __all__ = [
     "DEFAULT_RECURSION_LIMIT",
     "NOT_CARRIED",
     "RunConfig",
+    "RunOptions",
     "carried_metadata",
     "coerce_context",
     "merge_configs",
@@ -113,6 +121,29 @@ class RunConfig:
     def as_dict(self) -> dict[str, Any]:
         """The config dict handed to nodes that ask for ``config``."""
         return dict(self.raw)
+
+
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    """How one run is carried out beyond its config: recording, where tasks run (async
+    nodes on ``loop``), saving, breakpoints, and the ``listener`` streaming sets. The
+    stepper takes it, and its tasks reach it as ``RunContext.options``.
+
+    >>> RunOptions(record=False).record
+    False
+    """
+
+    record: bool = True
+    executor: Executor | None = None
+    runtime: Runtime | None = None
+    checkpointer: BaseCheckpointSaver | None = None
+    interrupt_before: Sequence[str] | str = ()
+    interrupt_after: Sequence[str] | str = ()
+    durability: str | None = None
+    loop: asyncio.AbstractEventLoop | None = None
+    listener: Any = None
+    cache: Any = None
+    step_timeout: float | None = None
 
 
 def merge_configs(*configs: Mapping[str, Any] | None) -> dict[str, Any]:

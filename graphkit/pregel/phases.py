@@ -158,13 +158,14 @@ def execute(
     saved: Mapping[str, TaskResult] | None = None,
     known: Sequence[TaskResult] = (),
 ) -> Iterable[TaskResult | None]:
-    """Run the plan's tasks (one inline, several on ``run.executor``, a shared thread pool
+    """Run the plan's tasks (one inline, several on ``run.options.executor``, a thread pool
     by default), and the tasks added while they run (``StepWork``); yield each result as
     its task finishes. When the listener wants live chunks (it has a ``wake`` event),
     tasks run on the executor and ``None`` means a chunk came. ``saved``: results of tasks
     added while running that finished before the run stopped (by task id), reused on
     resume; ``known``: results of the step that are not run (the input step's, reused on
-    resume, cached), yielded first. Past ``run.step_timeout``, ``TimeoutError``."""
+    resume, cached), yielded first. Past the step timeout of ``run.options``,
+    ``TimeoutError``."""
     if not plan.tasks and not any(result.error is not None for result in known):
         return known  # nothing to run (the input step; all reused), nothing to hand over
     work = StepWork(graph, state, run, saved or {})

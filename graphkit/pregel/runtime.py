@@ -11,13 +11,13 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from graphkit.diagnostics import runtime as diagnose
 from graphkit.errors import GraphInterrupt, warn
 from graphkit.frozen import frozen_record
+from graphkit.pregel.config import RunOptions
 from graphkit.types import Interrupt
 
 if TYPE_CHECKING:
@@ -222,14 +222,14 @@ def _progressing(writer: Callable[[Any], None]) -> Callable[[Any], None]:
 
 @frozen_record()
 class RunContext:
-    """Everything Execute needs besides the plan and the channels: ``namespace`` is
+    """Everything Execute needs besides the plan and the channels: ``config`` is what
+    tasks are handed; ``runtime`` what nodes see (from the options, or an empty one);
+    ``loop`` where async nodes run (the options', or the parent run's); ``namespace`` is
     LangGraph's checkpoint_ns (() for a root run); ``resume`` and ``answers`` (per task id)
     answer ``interrupt()``; ``thread`` is the ``ThreadLink`` (None without a checkpointer);
-    ``listener`` the ``graphkit.streaming.Listener`` running tasks send chunks to;
     ``task_runtimes`` the runtimes of the tasks whose nodes asked for one, by task id;
-    ``executor`` runs a step's tasks when there are several (a shared thread pool when
-    None); ``step_timeout`` bounds each step, in seconds; ``record``: whether the run
-    keeps its supersteps (a graph its tasks run keeps its own only if so)."""
+    ``options`` the run's ``RunOptions`` as given (its listener, executor, step timeout,
+    and whether it records)."""
 
     config: Mapping[str, Any]
     runtime: Runtime = field(default_factory=Runtime)
@@ -239,11 +239,8 @@ class RunContext:
     answers: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
     thread: Any = None
     resuming: bool = False
-    listener: Any = None
     task_runtimes: dict[str, TaskRuntime] = field(default_factory=dict)
-    executor: Executor | None = None
-    step_timeout: float | None = None
-    record: bool = True
+    options: RunOptions = field(default_factory=RunOptions)
 
 
 _HEX = frozenset("0123456789abcdef")
@@ -408,7 +405,8 @@ def injected_values(
     (None if nobody needs it); ``failure`` is the ``NodeError`` an error handler gets."""
     # (a subgraph's tasks carry the callbacks their caller's config held, too: a model
     # they call reports as theirs)
-    callbacks = run.listener.callbacks if run.listener is not None else ()
+    listener = run.options.listener
+    callbacks = listener.callbacks if listener is not None else ()
     if not node.injected and not callbacks and not run.config.get("callbacks"):
         return {}, None
     config = task_config(run, task, node)
@@ -468,7 +466,8 @@ def task_config(run: RunContext, task: Task, node: Any) -> dict[str, Any]:
 def task_callbacks(run: RunContext) -> Any:
     """The langchain-core callbacks ``run``'s tasks report to: the run's config's and its
     listener's handlers, in a CallbackManager (None if there are none)."""
-    handlers = run.listener.callbacks if run.listener is not None else ()
+    listener = run.options.listener
+    handlers = listener.callbacks if listener is not None else ()
     if handlers or run.config.get("callbacks"):
         return _with_handlers(run.config, handlers)
     return None

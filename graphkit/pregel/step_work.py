@@ -59,11 +59,12 @@ class StepWork:
         run: RunContext,
         saved: Mapping[str, TaskResult],
     ) -> None:
-        self.graph, self.state, self.run, self.pool = graph, state, run, run.executor or _POOL
-        self.wake = run.listener.wake if run.listener is not None else None
+        options = run.options
+        self.graph, self.state, self.run, self.pool = graph, state, run, options.executor or _POOL
+        self.wake = options.listener.wake if options.listener is not None else None
         self.outstanding = 0  # submitted and not yet taken from ``finished``
         self._saved = saved
-        self.timeout = timeout = run.step_timeout
+        self.timeout = timeout = options.step_timeout
         self._deadline = None if timeout is None else time.monotonic() + timeout
         # the step stopped early (timed out, or in an async run a task failed): running
         # async nodes are cancelled, and no task starts another attempt
@@ -82,7 +83,7 @@ class StepWork:
         # An executor that runs a task in another process ships it the step's inputs,
         # not this machinery (a lock, a queue, the executor): there, as outside Execute,
         # the task can start no other task.
-        return (_detached, (self.graph, self.state, dataclasses.replace(self.run, executor=None)))
+        return (_detached, (self.graph, self.state, _without_executor(self.run)))
 
     def _start(self) -> None:
         if self._lock is None:
@@ -163,7 +164,7 @@ class StepWork:
 
         # (on resume the handler runs again, even if it finished before: LangGraph's rule)
         handler = handler_task(result.task, handler_name)
-        listener = self.run.listener
+        listener = self.run.options.listener
         started = getattr(listener, "call_started", None)
         if result.reused and started is not None:
             started(handler)  # on resume it is planned: its start is streamed
@@ -256,6 +257,10 @@ def _fails_the_step(result: TaskResult) -> bool:
     """A planned task's failure no error handler took over (a called task's goes to the
     task that called it, which may catch it)."""
     return result.error is not None and not result.handled and result.task.kind != "call"
+
+
+def _without_executor(run: RunContext) -> RunContext:
+    return dataclasses.replace(run, options=dataclasses.replace(run.options, executor=None))
 
 
 def _detached(graph: GraphSpec, state: StepState, run: RunContext) -> StepWork:

@@ -8,49 +8,25 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Executor
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, NoReturn
 
 from graphkit.cache.base import FullKey, hash_key
 from graphkit.checkpoint import Checkpoint
-from graphkit.checkpoint.saver import BaseCheckpointSaver
 from graphkit.constants import INTERRUPT, START
 from graphkit.diagnostics import cache as diagnose_cache
 from graphkit.diagnostics import run as diagnose
 from graphkit.errors import warn
 from graphkit.pregel import phases
-from graphkit.pregel.config import RunConfig
+from graphkit.pregel.config import RunConfig, RunOptions
 from graphkit.pregel.records import Execution, Plan, Run, Superstep, Task, TaskResult, Update
 from graphkit.pregel.runtime import RunContext, Runtime, current_scope
 from graphkit.pregel.spec import GraphSpec, shown
 from graphkit.pregel.threads import NULL_TASK, open_thread, reusable_results, thread_link
 
-__all__ = ["INPUT_TASK", "RunOptions", "Stepper"]
+__all__ = ["INPUT_TASK", "Stepper"]
 
 INPUT_TASK = "__input__"  # the input step's pseudo-task: its writes are the run's input
-
-
-@dataclass(frozen=True, slots=True)
-class RunOptions:
-    """How one run is carried out beyond its config: recording, where tasks run (async
-    nodes on ``loop``), saving, breakpoints, and the ``listener`` streaming sets.
-
-    >>> RunOptions(record=False).record
-    False
-    """
-
-    record: bool = True
-    executor: Executor | None = None
-    runtime: Runtime | None = None
-    checkpointer: BaseCheckpointSaver | None = None
-    interrupt_before: Sequence[str] | str = ()
-    interrupt_after: Sequence[str] | str = ()
-    durability: str | None = None
-    loop: asyncio.AbstractEventLoop | None = None
-    listener: Any = None
-    cache: Any = None
-    step_timeout: float | None = None
 
 
 class Stepper:
@@ -107,10 +83,7 @@ class Stepper:
             opening.answers,
             self.thread,
             opening.resumes_subgraphs,
-            options.listener,
-            executor=options.executor,
-            step_timeout=options.step_timeout,
-            record=options.record,
+            options=options,
         )
         self.status = "running"
         self.error: BaseException | None = None

@@ -117,7 +117,7 @@ class StreamRun:
         parent = current_scope()
         config = _with_callbacks_of(parent, config)
         # the listener of the task running this graph as a subgraph, if it wants chunks
-        self.parent_listener = parent.run.listener if parent is not None else None
+        self.parent_listener = parent.run.options.listener if parent is not None else None
         parent_modes = self.parent_listener.modes if self.parent_listener is not None else ()
         # what this run makes: its own modes, those its parent forwards, those printed
         produced_modes = set(self.modes).union(parent_modes, self.print_modes)
@@ -145,7 +145,7 @@ class StreamRun:
         if unknown := sorted(set(kwargs) - RUN_KEYWORDS):
             raise TypeError(diagnose.unknown_run_options(unknown))
         # only a run inside a recorded task keeps supersteps (for its subruns): unread otherwise
-        record = parent is not None and parent.run.record
+        record = parent is not None and parent.run.options.record
         options = app.run_options(
             runtime=runtime, listener=listener, loop=loop, record=record, **kwargs
         )
