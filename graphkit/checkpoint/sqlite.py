@@ -66,11 +66,10 @@ from graphkit.checkpoint.saver import (
 )
 from graphkit.checkpoint.serde import CheckpointDecodeError, JsonPlusSerializer, SerializerProtocol
 from graphkit.checkpoint.sqlite_file import (
-    SCHEMA,
     CheckpointFileError,
-    add_missing_columns,
     database_path,
     file_error,
+    prepare_file,
 )
 
 __all__ = ["CheckpointFileError", "SqliteSaver"]
@@ -127,13 +126,7 @@ class SqliteSaver(BaseCheckpointSaver):
         self._lock = threading.Lock()
         self._memory = RowMemory()
         with self._lock, self._file_errors():
-            conn.execute("PRAGMA journal_mode=WAL")
-            # In WAL mode NORMAL keeps the file consistent and loses nothing when the
-            # process dies (the crash test kills it mid-step); only a power cut can
-            # lose the last commits. FULL would fsync every task's writes.
-            conn.execute("PRAGMA synchronous=NORMAL")
-            conn.executescript(f"BEGIN; {SCHEMA} COMMIT;")
-            add_missing_columns(conn)
+            prepare_file(conn)
 
     @classmethod
     @contextmanager

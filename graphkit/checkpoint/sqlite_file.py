@@ -12,11 +12,24 @@ no file; ``file_error`` turns them into a ``CheckpointFileError`` that does.
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 
 from graphkit.checkpoint.heads import HEADS
 
-__all__ = ["SCHEMA", "CheckpointFileError", "add_missing_columns", "database_path", "file_error"]
+__all__ = [
+    "SCHEMA",
+    "CheckpointFileError",
+    "add_missing_columns",
+    "database_path",
+    "file_error",
+    "prepare_file",
+]
+
+OPEN_WAIT_SECONDS = 5.0
+"""How long opening a file retries while SQLite answers "busy" without waiting itself
+(another connection is recovering the WAL file, or cleaning it up as it closes): as
+long as sqlite3's own busy timeout."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS graphkit_checkpoints (
@@ -118,6 +131,30 @@ def database_path(conn: sqlite3.Connection) -> str:
     """The file ``conn`` has open, or ``':memory:'``."""
     files = [row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main"]
     return files[0] if files and files[0] else ":memory:"
+
+
+def prepare_file(conn: sqlite3.Connection) -> None:
+    """Make ``conn``'s file ready: WAL journal, the tables, the columns a file written by
+    an older graphkit lacks. SQLite refuses a connection that opens a WAL file while
+    another runs recovery or closes it (no busy timeout applies): that is retried for
+    up to ``OPEN_WAIT_SECONDS``, then raised."""
+    deadline = time.monotonic() + OPEN_WAIT_SECONDS
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            # In WAL mode NORMAL keeps the file consistent and loses nothing when the
+            # process dies (the crash test kills it mid-step); only a power cut can
+            # lose the last commits. FULL would fsync every task's writes.
+            conn.execute("PRAGMA synchronous=NORMAL")
+            conn.executescript(f"BEGIN; {SCHEMA} COMMIT;")
+            add_missing_columns(conn)
+            return
+        except sqlite3.OperationalError as error:
+            if conn.in_transaction:
+                conn.rollback()
+            if "database is locked" not in str(error) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.01)
 
 
 def add_missing_columns(conn: sqlite3.Connection) -> None:

@@ -40,3 +40,41 @@ def test_database_path_names_the_file_or_memory(tmp_path):
     assert database_path(sqlite3.connect(":memory:")) == ":memory:"
     path = str(tmp_path / "runs.db")
     assert database_path(sqlite3.connect(path)) == path
+
+
+class BusyAtFirst(sqlite3.Connection):
+    """A connection whose first ``busy`` journal-mode statements fail as SQLite fails a
+    connection that opens a WAL file while another one runs recovery or closes it
+    (SQLITE_BUSY, without waiting for the busy timeout)."""
+
+    busy = 0
+
+    def execute(self, sql, *args):
+        if BusyAtFirst.busy > 0 and sql.startswith("PRAGMA journal_mode"):
+            BusyAtFirst.busy -= 1
+            raise sqlite3.OperationalError("database is locked")
+        return super().execute(sql, *args)
+
+
+def test_opening_a_file_another_process_briefly_locks_waits_for_it(tmp_path):
+    from graphkit.checkpoint import SqliteSaver
+
+    BusyAtFirst.busy = 3
+    conn = sqlite3.connect(tmp_path / "shared.db", factory=BusyAtFirst, check_same_thread=False)
+    saver = SqliteSaver(conn)
+    assert list(saver.list(None)) == [] and BusyAtFirst.busy == 0
+    conn.close()
+
+
+def test_a_file_that_stays_locked_is_named_after_the_wait(tmp_path, monkeypatch):
+    from graphkit.checkpoint import SqliteSaver, sqlite_file
+
+    monkeypatch.setattr(sqlite_file, "OPEN_WAIT_SECONDS", 0.05)
+    BusyAtFirst.busy = 10**6
+    conn = sqlite3.connect(tmp_path / "shared.db", factory=BusyAtFirst, check_same_thread=False)
+    try:
+        with pytest.raises(CheckpointFileError, match=r"shared\.db' is locked"):
+            SqliteSaver(conn)
+    finally:
+        BusyAtFirst.busy = 0
+        conn.close()
