@@ -51,6 +51,27 @@ class StepState:
         }
         return cls(channels, {}, {}, frozenset(), step, _NO_CHECKPOINT)
 
+    @classmethod
+    def restored(cls, graph: GraphSpec, checkpoint: Checkpoint) -> StepState:
+        """The state a saved checkpoint describes, ready for the next Plan: a fresh
+        state given the checkpoint's channel values, versions and versions seen."""
+        state = cls.fresh(graph, checkpoint.step + 1)
+        channels, versions = state.channels, dict(checkpoint.channel_versions)
+        for key, value in checkpoint.channel_values.items():
+            if key in channels:
+                channel = channels[key] = channels[key].from_checkpoint(value)
+                if channel.volatile and channel.is_available():
+                    state.live_volatile.add(key)
+        state.versions, state.max_version = versions, max(versions.values(), default=0)
+        state.versions_seen = {node: dict(seen) for node, seen in checkpoint.versions_seen.items()}
+        state.updated_channels, state.checkpoint = checkpoint.updated_channels, checkpoint
+        return state
+
+    def limit_steps(self, recursion_limit: int) -> None:
+        """Set the last step this run may take, as LangGraph sets its ``stop``: the
+        step it starts at, plus ``recursion_limit``, plus one."""
+        self.last_step = self.step + recursion_limit + 1
+
     def read(
         self,
         keys: Sequence[str],
@@ -73,6 +94,22 @@ class StepState:
     def pass_breakpoints(self) -> None:
         """Resuming: the breakpoint that stopped the run is passed this time."""
         self.versions_seen[INTERRUPT] = dict(self.versions)
+
+    def hold_at(self, loaded: Checkpoint) -> Checkpoint:
+        """After an Update that applied a ``Command``'s writes to the ``loaded``
+        checkpoint of a resumed run: stay at its step and id, with the written values,
+        and keep planned what it was about to run along with what the writes woke."""
+        self.step -= 1
+        self.updated_channels = loaded.updated_channels | self.updated_channels
+        self.checkpoint = dataclasses.replace(
+            self.checkpoint,
+            id=loaded.id,
+            step=loaded.step,
+            source=loaded.source,
+            parent_id=loaded.parent_id,
+            updated_channels=self.updated_channels,
+        )
+        return self.checkpoint
 
     def fork(self) -> Checkpoint:
         """Replaying an older checkpoint: continue from (and return) a copy of it, a new

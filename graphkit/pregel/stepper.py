@@ -101,8 +101,7 @@ class Stepper:
         elif self.thread is not None and self._command_writes:  # LangGraph's null writes
             self.thread.save_writes(NULL_TASK, list(self._command_writes))
         self._checkpoint_before = self._state.checkpoint
-        # as LangGraph's stop: the first step this run takes, plus the limit, plus one
-        self._state.last_step = self._state.step + config.recursion_limit + 1
+        self._state.limit_steps(config.recursion_limit)
 
     # -- where we are -----------------------------------------------------------------
 
@@ -305,13 +304,7 @@ class Stepper:
         task = Task(INPUT_TASK, loaded.step, INPUT_TASK, "input", (INPUT_TASK,), (), self._input)
         result = TaskResult(task, (*self._null_writes, *self._command_writes))
         record = phases.update(self.graph, state, [result])
-        state.step -= 1  # the next step is still the one after the loaded checkpoint
-        # what the loaded checkpoint was about to run stays planned, with what the writes woke
-        state.updated_channels = loaded.updated_channels | record.checkpoint.updated_channels
-        state.checkpoint = replace(record.checkpoint, id=loaded.id, step=loaded.step,
-            source=loaded.source, parent_id=loaded.parent_id,
-            updated_channels=state.updated_channels)  # fmt: skip
-        self._checkpoint_before = state.checkpoint
+        self._checkpoint_before = state.hold_at(loaded)
         if self.options.record:
             plan = Plan(loaded.step, (task,))
             execution = Execution(loaded.step, (result,), (task.id,))

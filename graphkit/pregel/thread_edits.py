@@ -32,7 +32,6 @@ from graphkit.pregel.threads import (
     COPY,
     INPUT_NODE,
     ThreadLink,
-    restore,
     reusable_results,
 )
 from graphkit.types import StateUpdate
@@ -118,7 +117,7 @@ def _update_superstep(
     if special == COPY:
         return _copy(app, saver, thread, saved, values)
     if saved is not None:
-        state = restore(app.spec, saved.checkpoint)
+        state = phases.StepState.restored(app.spec, saved.checkpoint)
     else:  # LangGraph numbers an update of a new thread step 0, a new input -1
         state = phases.StepState.fresh(app.spec, step=-1 if special == INPUT_NODE else 0)
     if special == END:

@@ -24,7 +24,6 @@ from graphkit.pregel.threads import (
     INPUT_NODE,
     null_writes,
     own_thread_namespace,
-    restore,
     reusable_results,
 )
 
@@ -243,7 +242,7 @@ def tasks_with_writes(
 
 def snapshot(graph: GraphSpec, saved: CheckpointTuple, apply_pending: bool) -> StateSnapshot:
     """A checkpoint as ``get_state`` shows it; ``apply_pending`` applies finished tasks' writes."""
-    state = restore(graph, saved.checkpoint)
+    state = phases.StepState.restored(graph, saved.checkpoint)
     plan = phases.plan(graph, state)
     # as LangGraph lists them: the Send tasks, then the nodes in the order they were added
     # (a running step plans woken nodes by name; only the order differs)

@@ -35,7 +35,6 @@ __all__ = [
     "Opening",
     "ThreadLink",
     "open_thread",
-    "restore",
 ]
 
 ANSWERS = "__resume__"
@@ -169,22 +168,6 @@ class ThreadLink:
 # -- starting a run ----------------------------------------------------------------------
 
 
-def restore(graph: GraphSpec, checkpoint: Checkpoint) -> phases.StepState:
-    """The live state a saved checkpoint describes, ready for the next Plan: a fresh
-    state given the checkpoint's channel values, versions and versions seen."""
-    state = phases.StepState.fresh(graph, checkpoint.step + 1)
-    channels, versions = state.channels, dict(checkpoint.channel_versions)
-    for key, value in checkpoint.channel_values.items():
-        if key in channels:
-            channel = channels[key] = channels[key].from_checkpoint(value)
-            if channel.volatile and channel.is_available():
-                state.live_volatile.add(key)
-    state.versions, state.max_version = versions, max(versions.values(), default=0)
-    state.versions_seen = {node: dict(seen) for node, seen in checkpoint.versions_seen.items()}
-    state.updated_channels, state.checkpoint = checkpoint.updated_channels, checkpoint
-    return state
-
-
 @dataclass(slots=True)
 class Opening:
     """Where a run starts: the state, the input step's value, the tasks a new input
@@ -285,7 +268,7 @@ def open_thread(
             raise EmptyInputError(diagnose.no_input())
         state = phases.StepState.fresh(graph)
     else:
-        state = restore(graph, saved.checkpoint)
+        state = phases.StepState.restored(graph, saved.checkpoint)
         if not resuming:  # a new input replaces what the thread was about to run
             discarded = phases.plan(graph, state).tasks
         else:

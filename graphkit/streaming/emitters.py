@@ -18,7 +18,7 @@ from graphkit.pregel.runtime import task_config
 from graphkit.pregel.spec import shown
 from graphkit.pregel.stepper import Stepper
 from graphkit.pregel.thread_state import PregelTask, tasks_with_writes
-from graphkit.pregel.threads import INTERRUPT, restore
+from graphkit.pregel.threads import INTERRUPT
 
 __all__ = ["STREAM_MODES", "Emitter", "emitters_for"]
 
@@ -89,7 +89,7 @@ class Values(Emitter):
             return
         finished = [r for r in execution.results if r.ok and r.writes]
         if _wrote_any(finished, self.keys):
-            preview = restore(self.graph, self.stepper.checkpoint)
+            preview = phases.StepState.restored(self.graph, self.stepper.checkpoint)
             phases.update(self.graph, preview, finished)
             yield "values", shown(self.keys, preview.read(self.keys))
 
