@@ -249,3 +249,72 @@ def test_no_core_function_is_over_60_lines_or_6_parameters():
                     too_many.append(f"{where}:{name} ({count} parameters)")
     assert too_long == [], "over 60 non-blank lines"
     assert too_many == [], "over 6 parameters"
+
+
+# -- who changes the live state (issue 13) ----------------------------------------------
+
+
+def step_state_fields() -> frozenset[str]:
+    """The fields ``StepState`` declares in phases.py."""
+    tree = ast.parse(MODULES["graphkit.pregel.phases"].read_text())
+    (cls,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "StepState"]
+    return frozenset(
+        n.target.id
+        for n in cls.body
+        if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)
+    )
+
+
+STEP_STATE_FIELDS = step_state_fields()
+
+
+def step_state_writes(source: str) -> list[int]:
+    """Lines that assign (or mutate in place) a field of something named ``state``."""
+
+    def names_state(node: ast.expr) -> bool:
+        name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+        return name in ("state", "_state")
+
+    def field_of_state(node: ast.expr) -> bool:
+        while isinstance(node, ast.Subscript):
+            node = node.value
+        return (
+            isinstance(node, ast.Attribute)
+            and node.attr in STEP_STATE_FIELDS
+            and names_state(node.value)
+        )
+
+    def unpacked(target: ast.expr) -> list[ast.expr]:
+        if isinstance(target, ast.Tuple | ast.List):
+            return [t for element in target.elts for t in unpacked(element)]
+        return [target]
+
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):  # (``a.x, b.y = ...`` too)
+            targets = [t for target in node.targets for t in unpacked(target)]
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+            targets = [node.target]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            mutators = ("add", "discard", "update", "pop", "clear", "append", "setdefault")
+            if node.func.attr in mutators:
+                targets = [node.func.value]
+        lines += [node.lineno for target in targets if field_of_state(target)]
+    return sorted(lines)
+
+
+def test_only_phases_changes_a_step_state():
+    assert {"channels", "versions", "step", "checkpoint", "live_volatile"} <= STEP_STATE_FIELDS
+    example = "state.step -= 1\nx = state.step\nself._state.live_volatile.add(k)\n"
+    example += "state.channels[k] = c\nwork.state = s\na, state.checkpoint = 1, 2\n"
+    assert step_state_writes(example) == [1, 3, 4, 6]
+    found = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for name, path in MODULES.items()
+        if name != "graphkit.pregel.phases"
+        for line in step_state_writes(path.read_text())
+    ]
+    assert not found, "StepState changed outside phases.py (add a named operation):\n" + (
+        "\n".join(found)
+    )
