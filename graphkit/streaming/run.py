@@ -10,7 +10,7 @@ import functools
 import threading
 import warnings
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from graphkit.diagnostics import run as diagnose
@@ -25,6 +25,7 @@ from graphkit.streaming.parts import Collector, Parts, checked_version
 
 if TYPE_CHECKING:
     from graphkit.pregel.app import CompiledGraph
+    from graphkit.pregel.records import Plan, TaskResult
 
 __all__ = ["Collector", "Listener", "StreamRun", "open_stream"]
 
@@ -186,7 +187,7 @@ class StreamRun:
 
     def _drive(self) -> Iterator[Item]:
         """The one loop: step phase by phase; after each, every emitter says what it means."""
-        stepper, namespace, queue = self.stepper, self.stepper.namespace, self.listener.queue
+        stepper, namespace = self.stepper, self.stepper.namespace
         hooks: dict[str, list[Any]] = {event: [] for event in EVENTS}
         for emitter in self.emitters:  # per event, the emitters that say something at it
             for event in _events_of(type(emitter)):
@@ -212,24 +213,51 @@ class StreamRun:
             yield from tell("planned", plan)
             if stepper.done:
                 break
-            results = []
-            for result in stepper.iter_execute():
-                # chunks running tasks sent (before a called task finished, when it did)
-                if queue:
-                    called = result is not None and result.task.kind == "call"
-                    yield from _drain(queue, result.task.id if called else None)
-                if result is not None:  # (None: only chunks were waiting)
-                    results.append(result)
-                    yield from tell("finished", result)
+            results, held = yield from self._execute(plan, tell)
             if stepper.done:  # a task paused the run: no Update
+                yield from held
                 break
-            stepper.update()
+            stepper.update()  # (if it raises, what was held is never streamed)
+            yield from held
             yield from tell("updated", results)
         yield from tell("flushed")
         yield from tell("ended")
         if stepper.status == "interrupted" and stepper.namespace:
             # a paused subgraph pauses the task that runs it, and so the parent run
             raise GraphInterrupt(stepper.interrupts)
+
+    def _execute(
+        self, plan: Plan, tell: Callable[..., list[Item]]
+    ) -> Generator[Item, None, tuple[list[TaskResult], list[Item]]]:
+        """Execute the planned step, yielding chunks as tasks finish; return the results
+        and the chunks held back. LangGraph runs a step's one task inline and streams
+        what it said only after the step's Update, so not at all if that Update fails;
+        with a step timeout, live chunks or subgraphs streamed, every task runs on the
+        pool and is heard as it finishes."""
+        stepper, queue = self.stepper, self.listener.queue
+        timed, live = stepper.options.step_timeout is not None, self.listener.wake is not None
+        inline = not (timed or live or self.subgraphs)
+        results: list[TaskResult] = []
+        held: list[Item] = []
+        ran = 0
+        for result in stepper.iter_execute():
+            # chunks running tasks sent (before a called task finished, when it did)
+            if queue:
+                called = result is not None and result.task.kind == "call"
+                yield from _drain(queue, result.task.id if called else None)
+            if result is None:  # (only chunks were waiting)
+                continue
+            results.append(result)
+            chunks = tell("finished", result)
+            if not (result.reused or result.cached):  # (those not run come first)
+                ran += 1
+                yield from held  # a second task ran: the first was heard as it finished
+                held = []
+                alone = ran == 1 and len(plan.tasks) == len(results)
+                if inline and alone and result.ok:
+                    held, chunks = chunks, []
+            yield from chunks
+        return results, held
 
 
 def _with_callbacks_of(parent: Any, config: Any) -> Any:

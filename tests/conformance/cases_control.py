@@ -869,10 +869,13 @@ CASES = [
         command_pairs_to_last_value,
         inputs=({"n": 0},),
         expected=(Raised("InvalidUpdateError"),),
-        # Whether LangGraph delivers a lone task's update chunk before its failing
-        # Update depends on which stream modes are on (with "tasks" on, it does);
-        # graphkit always delivers it (docs/decisions.md). Compare values only.
-        stream_mode="values",
+    ),
+    Case(
+        "command-pairs-to-last-value-tasks",
+        command_pairs_to_last_value,
+        inputs=({"n": 0},),
+        expected=(Raised("InvalidUpdateError"),),
+        stream_mode=("tasks", "updates", "values"),
     ),
     Case(
         "command-parent-in-list",

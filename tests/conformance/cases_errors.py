@@ -2,6 +2,7 @@
 input, and graphs that must not compile. Exceptions are compared by class name only.
 """
 
+import dataclasses
 import operator
 from typing import Annotated, TypedDict
 
@@ -221,6 +222,23 @@ def no_entry_point(lib: Lib):
     return _one_node(lib).compile()
 
 
+def one_task_writes_twice(lib: Lib, *, step_timeout: float | None = None):
+    """A step whose one task returns two Commands writing the plain key ``n``: its Update
+    fails. LangGraph runs a step's lone task inline and streams its chunks after the
+    step's Update, so they are lost with it (unless a step timeout makes it a pool task)."""
+
+    def twice(state):
+        return [lib.Command(update={"n": 1}), lib.Command(update={"n": 2})]
+
+    graph = lib.StateGraph(Counter)
+    graph.add_node("first", appender("first"))
+    graph.add_node("twice", twice)
+    graph.add_edge(lib.START, "first").add_edge("first", "twice")
+    app = graph.compile()
+    app.step_timeout = step_timeout
+    return app
+
+
 def _run_error(name: str, build, expected: str, *, config=None, inputs=({"n": 0},)) -> Case:
     return Case(
         name, build, inputs=inputs, expected=(Raised(expected),) * len(inputs), config=config
@@ -238,6 +256,20 @@ CASES = [
         two_writes_to_ephemeral,
         "InvalidUpdateError",
         inputs=({},),
+    ),
+    _run_error("one-task-writes-twice", one_task_writes_twice, "InvalidUpdateError"),
+    dataclasses.replace(
+        _run_error("one-task-writes-twice-async", one_task_writes_twice, "InvalidUpdateError"),
+        run_async=True,
+    ),
+    dataclasses.replace(
+        _run_error("one-task-writes-twice-tasks", one_task_writes_twice, "InvalidUpdateError"),
+        stream_mode=("tasks", "updates", "checkpoints"),
+    ),
+    _run_error(
+        "one-task-writes-twice-step-timeout",
+        lambda lib: one_task_writes_twice(lib, step_timeout=30.0),
+        "InvalidUpdateError",
     ),
     _run_error("node-returns-non-dict", returns_non_dict, "InvalidUpdateError"),
     _run_error(
