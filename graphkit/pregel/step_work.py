@@ -260,7 +260,9 @@ def _fails_the_step(result: TaskResult) -> bool:
 
 
 def _without_executor(run: RunContext) -> RunContext:
-    return dataclasses.replace(run, options=dataclasses.replace(run.options, executor=None))
+    # (nor the cache, which may hold a lock or an open file: only the stepper uses it)
+    shipped = dataclasses.replace(run.options, executor=None, cache=None)
+    return dataclasses.replace(run, options=shipped)
 
 
 def _detached(graph: GraphSpec, state: StepState, run: RunContext) -> StepWork:

@@ -69,3 +69,19 @@ def test_a_long_run_crosses_the_process_boundary_every_step(dask_executor):
     builder.add_conditional_edges("inc_y", lambda s: "inc_y" if s["y"] < 40 else "__end__")
     app = builder.compile(executor=dask_executor)
     assert app.invoke({"x": 0, "y": 0}, {"recursion_limit": 100}) == {"x": 40, "y": 40}
+
+
+def test_a_graph_with_a_cache_runs_on_another_process(dask_executor):
+    # the cache (a lock, or an open SQLite file) stays with the run: only the stepper
+    # reads and writes it, so what a worker is shipped leaves it out
+    from graphkit.cache.memory import InMemoryCache
+    from graphkit.types import CachePolicy
+
+    builder = StateGraph(State).add_node("split", lambda s: {"log": ["split"]})
+    builder.add_node("square", square, cache_policy=CachePolicy())
+    builder.add_edge(START, "split")
+    builder.add_conditional_edges("split", lambda s: [Send("square", i) for i in range(3)])
+    app = builder.compile(cache=InMemoryCache(), executor=dask_executor)
+    first = app.invoke({"log": [], "pids": []})
+    assert set(first["pids"]) - {os.getpid()}
+    assert app.invoke({"log": [], "pids": []})["log"] == first["log"]  # (a cached run too)
