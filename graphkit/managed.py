@@ -17,8 +17,8 @@ __all__ = ["IsLastStep", "ManagedValue", "RemainingSteps", "managed_value_of"]
 
 
 class ManagedValue(ABC):
-    """A value computed from the step being planned and the step the run must stop at
-    (``stop``: the recursion limit counted from the run's first step)."""
+    """A value computed from the step being planned and LangGraph's ``stop`` (the run's
+    first step plus its recursion limit plus one: the last step number it may plan)."""
 
     name: ClassVar[str] = "managed value"
 

@@ -138,6 +138,8 @@ def prepare_file(conn: sqlite3.Connection) -> None:
     an older graphkit lacks. SQLite refuses a connection that opens a WAL file while
     another runs recovery or closes it (no busy timeout applies): that is retried for
     up to ``OPEN_WAIT_SECONDS``, then raised."""
+    if conn.in_transaction:  # the caller's (executescript would commit it, too)
+        conn.commit()
     deadline = time.monotonic() + OPEN_WAIT_SECONDS
     while True:
         try:
@@ -149,10 +151,13 @@ def prepare_file(conn: sqlite3.Connection) -> None:
             conn.executescript(f"BEGIN; {SCHEMA} COMMIT;")
             add_missing_columns(conn)
             return
-        except sqlite3.OperationalError as error:
-            if conn.in_transaction:
+        except sqlite3.Error as error:
+            if conn.in_transaction:  # (the schema script stopped half-way)
                 conn.rollback()
-            if "database is locked" not in str(error) or time.monotonic() >= deadline:
+            busy = "database is locked" in str(error)
+            if not isinstance(error, sqlite3.OperationalError) or not busy:
+                raise
+            if time.monotonic() >= deadline:
                 raise
             time.sleep(0.01)
 

@@ -39,7 +39,7 @@ class StepState:
     checkpoint: Checkpoint
     max_version: int = 0
     live_volatile: set[str] = field(default_factory=set)  # volatile channels holding a value
-    last_step: int = 0  # the last step the recursion limit lets run (LangGraph's stop)
+    last_step: int = 0  # LangGraph's stop: planning a step past it is over the limit
 
     @classmethod
     def fresh(cls, graph: GraphSpec, step: int = -1) -> StepState:

@@ -103,7 +103,7 @@ def test_a_child_of_another_schemes_id_sorts_after_it_and_keeps_the_clock(clocks
 def test_a_forked_process_makes_ids_of_its_own():
     if not hasattr(os, "fork"):
         pytest.skip("no fork on this platform")
-    new_checkpoint_id()  # the parent has a fresh time part the child inherits
+    new_checkpoint_id()  # the parent has made ids before it forks
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child
