@@ -10,7 +10,7 @@ import functools
 import threading
 import warnings
 from collections import deque
-from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from graphkit.diagnostics import run as diagnose
@@ -25,7 +25,7 @@ from graphkit.streaming.parts import Collector, Parts, checked_version
 
 if TYPE_CHECKING:
     from graphkit.pregel.app import CompiledGraph
-    from graphkit.pregel.records import Plan, TaskResult
+    from graphkit.pregel.records import TaskResult
 
 __all__ = ["Collector", "Listener", "StreamRun", "open_stream"]
 
@@ -186,24 +186,18 @@ class StreamRun:
                 yield chunk if single else (mode, chunk)
 
     def _drive(self) -> Iterator[Item]:
-        """The one loop: step phase by phase; after each, every emitter says what it means."""
-        stepper, namespace = self.stepper, self.stepper.namespace
-        hooks: dict[str, list[Any]] = {event: [] for event in EVENTS}
-        for emitter in self.emitters:  # per event, the emitters that say something at it
-            for event in _events_of(type(emitter)):
-                hooks[event].append(getattr(emitter, event))
+        """The one loop: step phase by phase; after each, every emitter says what it means.
 
-        def tell(event: str, *args: Any) -> list[Item]:
-            chunks = []
-            for hook in hooks[event]:
-                for mode, chunk in hook(*args):
-                    chunks.append((namespace, mode, chunk))
-            return chunks
-
+        LangGraph runs a step's one task inline and streams what it said only after the
+        step's Update, so not at all if that Update fails: such a task's chunks are
+        ``held``. With a step timeout, live chunks or subgraphs streamed, every task
+        runs on the pool and is heard as it finishes."""
+        stepper, queue, tell = self.stepper, self.listener.queue, self._teller()
+        timed, live = stepper.options.step_timeout is not None, self.listener.wake is not None
+        inline = not (timed or live or self.subgraphs)
         yield from tell("started")
-        async_run = self.async_run
         while not stepper.done:
-            if async_run is not None and async_run.cancelled:  # start no further step
+            if self.async_run is not None and self.async_run.cancelled:  # no further step
                 raise asyncio.CancelledError()
             try:
                 plan = stepper.plan()
@@ -213,7 +207,26 @@ class StreamRun:
             yield from tell("planned", plan)
             if stepper.done:
                 break
-            results, held = yield from self._execute(plan, tell)
+            results: list[TaskResult] = []
+            held: list[Item] = []
+            not_run = 0  # results reused or cached (they come first)
+            for result in stepper.iter_execute():
+                # chunks running tasks sent (before a called task finished, when it did)
+                if queue:
+                    called = result is not None and result.task.kind == "call"
+                    yield from _drain(queue, result.task.id if called else None)
+                if result is None:  # (only chunks were waiting)
+                    continue
+                results.append(result)
+                chunks = tell("finished", result)
+                if result.reused or result.cached:
+                    not_run += 1
+                elif held:  # another task started: the first was heard as it finished
+                    yield from held
+                    held = []
+                elif inline and len(results) == len(plan.tasks) == not_run + 1 and result.ok:
+                    held, chunks = chunks, []
+                yield from chunks
             if stepper.done:  # a task paused the run: no Update
                 yield from held
                 break
@@ -226,38 +239,22 @@ class StreamRun:
             # a paused subgraph pauses the task that runs it, and so the parent run
             raise GraphInterrupt(stepper.interrupts)
 
-    def _execute(
-        self, plan: Plan, tell: Callable[..., list[Item]]
-    ) -> Generator[Item, None, tuple[list[TaskResult], list[Item]]]:
-        """Execute the planned step, yielding chunks as tasks finish; return the results
-        and the chunks held back. LangGraph runs a step's one task inline and streams
-        what it said only after the step's Update, so not at all if that Update fails;
-        with a step timeout, live chunks or subgraphs streamed, every task runs on the
-        pool and is heard as it finishes."""
-        stepper, queue = self.stepper, self.listener.queue
-        timed, live = stepper.options.step_timeout is not None, self.listener.wake is not None
-        inline = not (timed or live or self.subgraphs)
-        results: list[TaskResult] = []
-        held: list[Item] = []
-        ran = 0
-        for result in stepper.iter_execute():
-            # chunks running tasks sent (before a called task finished, when it did)
-            if queue:
-                called = result is not None and result.task.kind == "call"
-                yield from _drain(queue, result.task.id if called else None)
-            if result is None:  # (only chunks were waiting)
-                continue
-            results.append(result)
-            chunks = tell("finished", result)
-            if not (result.reused or result.cached):  # (those not run come first)
-                ran += 1
-                yield from held  # a second task ran: the first was heard as it finished
-                held = []
-                alone = ran == 1 and len(plan.tasks) == len(results)
-                if inline and alone and result.ok:
-                    held, chunks = chunks, []
-            yield from chunks
-        return results, held
+    def _teller(self) -> Callable[..., list[Item]]:
+        """``tell(event, *args)``: what every emitter that speaks at ``event`` says."""
+        namespace = self.stepper.namespace
+        hooks: dict[str, list[Any]] = {event: [] for event in EVENTS}
+        for emitter in self.emitters:  # per event, the emitters that say something at it
+            for event in _events_of(type(emitter)):
+                hooks[event].append(getattr(emitter, event))
+
+        def tell(event: str, *args: Any) -> list[Item]:
+            chunks = []
+            for hook in hooks[event]:
+                for mode, chunk in hook(*args):
+                    chunks.append((namespace, mode, chunk))
+            return chunks
+
+        return tell
 
 
 def _with_callbacks_of(parent: Any, config: Any) -> Any:
