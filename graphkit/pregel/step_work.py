@@ -81,9 +81,9 @@ class StepWork:
 
     def __reduce__(self) -> tuple[Any, ...]:
         # An executor that runs a task in another process ships it the step's inputs,
-        # not this machinery (a lock, a queue, the executor): there, as outside Execute,
-        # the task can start no other task.
-        return (_detached, (self.graph, self.state, _without_executor(self.run)))
+        # not this machinery (a lock, a queue, the executor, the run's cache): there, as
+        # outside Execute, the task can start no other task.
+        return (_detached, (self.graph, self.state, _shippable(self.run)))
 
     def _start(self) -> None:
         if self._lock is None:
@@ -259,8 +259,8 @@ def _fails_the_step(result: TaskResult) -> bool:
     return result.error is not None and not result.handled and result.task.kind != "call"
 
 
-def _without_executor(run: RunContext) -> RunContext:
-    # (nor the cache, which may hold a lock or an open file: only the stepper uses it)
+def _shippable(run: RunContext) -> RunContext:
+    # (the cache may hold a lock or an open file, and only the stepper uses it)
     shipped = dataclasses.replace(run.options, executor=None, cache=None)
     return dataclasses.replace(run, options=shipped)
 
