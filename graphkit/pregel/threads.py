@@ -3,7 +3,7 @@
 ``open_thread`` finds where a run starts (a new input step, or a saved checkpoint it
 resumes, forking a new branch when that is not the thread's latest); ``ThreadLink``
 saves each Update's checkpoint and each finished task's writes. Reading and editing
-a saved thread is ``graphkit.pregel.thread_state``.
+a saved thread are ``graphkit.pregel.thread_state`` and ``graphkit.pregel.thread_edits``.
 """
 
 from __future__ import annotations
