@@ -266,6 +266,14 @@ CASES = [
         _run_error("one-task-writes-twice-tasks", one_task_writes_twice, "InvalidUpdateError"),
         stream_mode=("tasks", "updates", "checkpoints"),
     ),
+    dataclasses.replace(  # (subgraphs streamed: every task is heard as it finishes)
+        _run_error("one-task-writes-twice-subgraphs", one_task_writes_twice, "InvalidUpdateError"),
+        subgraphs=True,
+    ),
+    dataclasses.replace(  # (live chunks streamed: the same)
+        _run_error("one-task-writes-twice-custom", one_task_writes_twice, "InvalidUpdateError"),
+        stream_mode=("custom", "updates"),
+    ),
     _run_error(
         "one-task-writes-twice-step-timeout",
         lambda lib: one_task_writes_twice(lib, step_timeout=30.0),
