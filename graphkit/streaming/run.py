@@ -191,10 +191,13 @@ class StreamRun:
         LangGraph runs a step's one task inline and streams what it said only after the
         step's Update, so not at all if that Update fails: such a task's chunks are
         ``held``. With a step timeout, live chunks or subgraphs streamed, every task
-        runs on the pool and is heard as it finishes."""
+        runs on the pool and is heard as it finishes; and a subgraph run whose chunks
+        go up to a run streaming subgraphs puts them straight into that run's stream."""
         stepper, queue, tell = self.stepper, self.listener.queue, self._teller()
         timed, live = stepper.options.step_timeout is not None, self.listener.wake is not None
-        inline = not (timed or live or self.subgraphs)
+        parent = self.parent_listener
+        streamed_up = parent is not None and bool(parent.modes)
+        inline = not (timed or live or self.subgraphs or streamed_up)
         yield from tell("started")
         while not stepper.done:
             if self.async_run is not None and self.async_run.cancelled:  # no further step

@@ -239,6 +239,25 @@ def one_task_writes_twice(lib: Lib, *, step_timeout: float | None = None):
     return app
 
 
+def subgraph_task_writes_twice(lib: Lib, *, invoked: bool = False):
+    """The same failing lone task, one step into a subgraph: a node of the parent (or,
+    with ``invoked``, a node that invokes it). Under a parent streaming subgraphs its
+    chunks go straight to the parent's stream, so LangGraph shows them before the error."""
+
+    def twice(state):
+        return [lib.Command(update={"n": 1}), lib.Command(update={"n": 2})]
+
+    child = lib.StateGraph(Counter)
+    child.add_node("first", appender("first"))
+    child.add_node("twice", twice)
+    child.add_edge(lib.START, "first").add_edge("first", "twice")
+    sub = child.compile()
+    graph = lib.StateGraph(Counter)
+    graph.add_node("sub", (lambda state: sub.invoke(state)) if invoked else sub)
+    graph.add_edge(lib.START, "sub")
+    return graph.compile()
+
+
 def _run_error(name: str, build, expected: str, *, config=None, inputs=({"n": 0},)) -> Case:
     return Case(
         name, build, inputs=inputs, expected=(Raised(expected),) * len(inputs), config=config
@@ -273,6 +292,26 @@ CASES = [
     dataclasses.replace(  # (live chunks streamed: the same)
         _run_error("one-task-writes-twice-custom", one_task_writes_twice, "InvalidUpdateError"),
         stream_mode=("custom", "updates"),
+    ),
+    _run_error("subgraph-task-writes-twice", subgraph_task_writes_twice, "InvalidUpdateError"),
+    *(
+        dataclasses.replace(
+            _run_error(f"subgraph-task-writes-twice-streamed{suffix}", build, "InvalidUpdateError"),
+            subgraphs=True,
+            stream_mode=modes,
+            run_async=run_async,
+        )
+        for suffix, build, modes, run_async in (
+            ("", subgraph_task_writes_twice, ("updates", "values"), False),
+            ("-async", subgraph_task_writes_twice, ("updates", "values"), True),
+            ("-tasks", subgraph_task_writes_twice, ("tasks", "updates"), False),
+            (
+                "-invoked",
+                lambda lib: subgraph_task_writes_twice(lib, invoked=True),
+                ("updates", "values"),
+                False,
+            ),
+        )
     ),
     _run_error(
         "one-task-writes-twice-step-timeout",
