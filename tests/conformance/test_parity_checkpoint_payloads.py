@@ -1,0 +1,81 @@
+"""Whole "checkpoints" payloads against LangGraph, ids aside (each library's ids are
+replaced by their order of appearance). A plain graph's agree; three differences are
+known and pinned as strict xfails until they are fixed (see the closing notes):
+
+- a task that runs a subgraph: LangGraph's payload gives its ``state`` as the config of
+  the subgraph's thread (``{"configurable": {"thread_id", "checkpoint_ns"}}``); graphkit
+  gives None;
+- with ``subgraphs=True``, a subgraph's payload configs carry LangGraph's
+  ``checkpoint_map`` (each namespace's checkpoint id); graphkit's do not;
+- with ``durability="exit"``, LangGraph's ``parent_config`` is None (nothing is saved
+  until the run ends); graphkit names the previous checkpoint.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+from typing import Annotated, Any, TypedDict
+
+import pytest
+
+from .harness import Lib, canonical, load_graphkit, load_langgraph
+from .scenarios import SAVERS
+
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+class State(TypedDict):
+    out: Annotated[list, operator.add]
+
+
+def _graph(lib: Lib, saver: Any, with_subgraph: bool) -> Any:
+    child = lib.StateGraph(State)
+    child.add_node("inner", lambda state: {"out": ["inner"]})
+    child.add_edge(lib.START, "inner")
+    graph = lib.StateGraph(State)
+    graph.add_node("a", lambda state: {"out": ["a"]})
+    graph.add_node("b", child.compile() if with_subgraph else (lambda state: {"out": ["b"]}))
+    graph.add_edge(lib.START, "a").add_edge("a", "b")
+    return graph.compile(checkpointer=saver)
+
+
+def _observe(lib: Lib, with_subgraph: bool, subgraphs: bool, durability: str) -> list[str]:
+    with SAVERS["memory"](lib.name) as saver:
+        app = _graph(lib, saver, with_subgraph)
+        config = {"configurable": {"thread_id": "t"}}
+        chunks = app.stream(
+            {"out": []}, config, stream_mode="checkpoints", subgraphs=subgraphs,
+            durability=durability,
+        )  # fmt: skip
+        seen: dict[str, str] = {}
+        return [
+            UUID.sub(lambda m: seen.setdefault(m.group(0), f"id{len(seen)}"), canonical(chunk))
+            for chunk in chunks
+            if not subgraphs or chunk[0]  # (streaming subgraphs: the subgraph's own chunks)
+        ]
+
+
+def _compare(with_subgraph: bool, subgraphs: bool, durability: str) -> None:
+    expected = _observe(load_langgraph(), with_subgraph, subgraphs, durability)
+    assert _observe(load_graphkit(), with_subgraph, subgraphs, durability) == expected
+
+
+@pytest.mark.parametrize("durability", ["sync", "async"])
+def test_a_plain_graphs_checkpoint_payloads_match(durability):
+    _compare(with_subgraph=False, subgraphs=False, durability=durability)
+
+
+@pytest.mark.xfail(strict=True, reason="known: a subgraph task's state in the payload")
+def test_a_subgraph_tasks_state_is_its_threads_config():
+    _compare(with_subgraph=True, subgraphs=False, durability="sync")
+
+
+@pytest.mark.xfail(strict=True, reason="known: no checkpoint_map in subgraph payloads")
+def test_subgraph_payloads_carry_the_checkpoint_map():
+    _compare(with_subgraph=True, subgraphs=True, durability="sync")
+
+
+@pytest.mark.xfail(strict=True, reason="known: parent_config under durability='exit'")
+def test_no_parent_config_when_nothing_is_saved_until_the_end():
+    _compare(with_subgraph=False, subgraphs=False, durability="exit")
