@@ -17,7 +17,7 @@ from graphkit.pregel.records import Plan, Task, TaskResult
 from graphkit.pregel.runtime import task_config
 from graphkit.pregel.spec import shown
 from graphkit.pregel.stepper import Stepper
-from graphkit.pregel.thread_state import PregelTask, tasks_with_writes
+from graphkit.pregel.thread_state import PregelTask, subgraph_of, tasks_with_writes
 from graphkit.pregel.threads import INTERRUPT
 
 __all__ = ["STREAM_MODES", "Emitter", "emitters_for"]
@@ -34,10 +34,11 @@ class Emitter:
     "flushed": the run stops or fails planning), each returning ``(mode, chunk)`` pairs."""
 
     def __init__(
-        self, stepper: Stepper, modes: set[str], keys: tuple[str, ...], messages_sink: Any
+        self, app: Any, stepper: Stepper, modes: set[str], keys: tuple[str, ...], sink: Any
     ) -> None:
-        self.stepper, self.graph, self.modes, self.keys = stepper, stepper.graph, modes, keys
-        self.messages_sink = messages_sink  # the run's MessagesSink, when "messages" is streamed
+        self.app, self.stepper, self.graph = app, stepper, stepper.graph  # (app: compiled)
+        self.modes, self.keys = modes, keys
+        self.messages_sink = sink  # the run's MessagesSink, when "messages" is streamed
 
     def _with_debug(self, mode: str, step: int, kind: str, payload: Any) -> Iterator[Any]:
         """``payload`` in ``mode`` and, as a debug event, in "debug" (if asked)."""
@@ -153,18 +154,31 @@ class Checkpoints(Emitter):
             return ()
         ids = thread.thread_id, thread.namespace
         parent = checkpoint_config(*ids, checkpoint.parent_id) if checkpoint.parent_id else None
+        pending = self.stepper.pending_writes
+        tasks = (
+            tasks_with_writes(self.graph, plan, pending)[0]
+            if pending
+            else [PregelTask(task.id, task.node, task.path) for task in plan.tasks]
+        )
         payload = {
             "config": checkpoint_config(*ids, checkpoint.id),
             "parent_config": parent,
             "values": self.stepper.output(self.graph.stream_keys),
             "metadata": dict(thread.last_metadata),
             "next": plan.nodes,
-            "tasks": [_listed(task) for task in tasks_with_writes(self.graph, plan, pending)[0]]
-            if (pending := self.stepper.pending_writes)
-            else [_listed(PregelTask(task.id, task.node, task.path)) for task in plan.tasks],
+            "tasks": [_listed(self._with_subgraph_thread(task, *ids)) for task in tasks],
         }
         step = payload["metadata"].get("step", -1)
         return self._with_debug("checkpoints", step, "checkpoint", payload)
+
+    def _with_subgraph_thread(self, task: PregelTask, thread_id: str, ns: str) -> PregelTask:
+        """``task``, whose state is where its subgraph's thread is if it runs one (as
+        LangGraph signals that the subgraph has checkpoints)."""
+        if subgraph_of(self.app, task.name) is None:
+            return task
+        own = f"{ns}|{task.name}:{task.id}" if ns else f"{task.name}:{task.id}"
+        where = {"configurable": {"thread_id": thread_id, "checkpoint_ns": own}}
+        return dataclasses.replace(task, state=where)
 
 
 def _listed(task: PregelTask) -> dict[str, Any]:
@@ -303,7 +317,8 @@ _KINDS: list[tuple[type[Emitter], set[str]]] = [  # in the order LangGraph inter
 
 
 def emitters_for(
-    stepper: Stepper, modes: set[str], keys: tuple[str, ...], messages_sink: Any
+    app: Any, stepper: Stepper, modes: set[str], keys: tuple[str, ...], messages_sink: Any
 ) -> list[Emitter]:
     """The emitters ``modes`` need, in the order LangGraph interleaves their chunks."""
-    return [kind(stepper, modes, keys, messages_sink) for kind, wanted in _KINDS if wanted & modes]
+    wanted_kinds = [kind for kind, wanted in _KINDS if wanted & modes]
+    return [kind(app, stepper, modes, keys, messages_sink) for kind in wanted_kinds]

@@ -150,8 +150,8 @@ class StreamRun:
         options = app.run_options(
             runtime=runtime, listener=listener, loop=loop, record=record, **kwargs
         )
-        self.stepper = Stepper(app.spec, input, RunConfig.from_dict(config), options)
-        self.emitters = emitters_for(self.stepper, produced_modes, keys, listener.messages_sink)
+        self.stepper = stepper = Stepper(app.spec, input, RunConfig.from_dict(config), options)
+        self.emitters = emitters_for(app, stepper, produced_modes, keys, listener.messages_sink)
         # a task started while its step runs ("tasks"/"debug": a start chunk; "messages":
         # the messages it is given are not streamed back)
         if starting := [emitter for emitter in self.emitters if hasattr(emitter, "called")]:

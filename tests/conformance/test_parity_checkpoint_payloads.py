@@ -1,10 +1,9 @@
 """Whole "checkpoints" payloads against LangGraph, ids aside (each library's ids are
-replaced by their order of appearance). A plain graph's agree; three differences are
-known and pinned as strict xfails until they are fixed (see the closing notes):
+replaced by their order of appearance). A plain graph's agree, and so does a task that
+runs a subgraph (its ``state`` is the config of the subgraph's thread, LangGraph's signal
+that the subgraph has checkpoints). Two differences are known and pinned as strict
+xfails until they are fixed:
 
-- a task that runs a subgraph: LangGraph's payload gives its ``state`` as the config of
-  the subgraph's thread (``{"configurable": {"thread_id", "checkpoint_ns"}}``); graphkit
-  gives None;
 - with ``subgraphs=True``, a subgraph's payload configs carry LangGraph's
   ``checkpoint_map`` (each namespace's checkpoint id); graphkit's do not;
 - with ``durability="exit"``, LangGraph's ``parent_config`` is None (nothing is saved
@@ -66,7 +65,6 @@ def test_a_plain_graphs_checkpoint_payloads_match(durability):
     _compare(with_subgraph=False, subgraphs=False, durability=durability)
 
 
-@pytest.mark.xfail(strict=True, reason="known: a subgraph task's state in the payload")
 def test_a_subgraph_tasks_state_is_its_threads_config():
     _compare(with_subgraph=True, subgraphs=False, durability="sync")
 
