@@ -143,6 +143,14 @@ class Checkpoints(Emitter):
     """The checkpoint each Plan starts from (modes "checkpoints" and "debug"), and the one
     a run paused after (``interrupt_after``), with the step it would run next."""
 
+    started_from: str | None = None
+    """The parent of the checkpoint the run started from: with durability "exit" nothing
+    is saved until the run ends, so LangGraph names that parent in every payload."""
+
+    def started(self) -> Chunks:
+        self.started_from = self.stepper.checkpoint.parent_id
+        return ()
+
     def updated(self, results: Sequence[TaskResult]) -> Chunks:
         if self.stepper.status != "interrupted":
             return ()
@@ -153,7 +161,8 @@ class Checkpoints(Emitter):
         if _is_input_step(plan) or thread is None or checkpoint.source == "empty":
             return ()
         ids = thread.thread_id, thread.namespace
-        parent = checkpoint_config(*ids, checkpoint.parent_id) if checkpoint.parent_id else None
+        parent_id = self.started_from if thread.durability == "exit" else checkpoint.parent_id
+        parent = checkpoint_config(*ids, parent_id) if parent_id else None
         pending = self.stepper.pending_writes
         tasks = (
             tasks_with_writes(self.graph, plan, pending)[0]

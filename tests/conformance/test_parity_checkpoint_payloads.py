@@ -1,13 +1,11 @@
 """Whole "checkpoints" payloads against LangGraph, ids aside (each library's ids are
 replaced by their order of appearance). A plain graph's agree, and so does a task that
 runs a subgraph (its ``state`` is the config of the subgraph's thread, LangGraph's signal
-that the subgraph has checkpoints). Two differences are known and pinned as strict
-xfails until they are fixed:
-
-- with ``subgraphs=True``, a subgraph's payload configs carry LangGraph's
-  ``checkpoint_map`` (each namespace's checkpoint id); graphkit's do not;
-- with ``durability="exit"``, LangGraph's ``parent_config`` is None (nothing is saved
-  until the run ends); graphkit names the previous checkpoint.
+that the subgraph has checkpoints), and a run with ``durability="exit"`` (nothing is saved
+until it ends, so every payload's ``parent_config`` is that of the checkpoint the run
+started from). One difference is known and pinned as a strict xfail until it is fixed:
+with ``subgraphs=True``, a subgraph's payload configs carry LangGraph's ``checkpoint_map``
+(each namespace's checkpoint id); graphkit's do not.
 """
 
 from __future__ import annotations
@@ -39,10 +37,14 @@ def _graph(lib: Lib, saver: Any, with_subgraph: bool) -> Any:
     return graph.compile(checkpointer=saver)
 
 
-def _observe(lib: Lib, with_subgraph: bool, subgraphs: bool, durability: str) -> list[str]:
+def _observe(
+    lib: Lib, with_subgraph: bool, subgraphs: bool, durability: str, again: bool = False
+) -> list[str]:
     with SAVERS["memory"](lib.name) as saver:
         app = _graph(lib, saver, with_subgraph)
         config = {"configurable": {"thread_id": "t"}}
+        if again:  # the thread has checkpoints before the observed run
+            app.invoke({"out": []}, config)
         chunks = app.stream(
             {"out": []}, config, stream_mode="checkpoints", subgraphs=subgraphs,
             durability=durability,
@@ -55,9 +57,9 @@ def _observe(lib: Lib, with_subgraph: bool, subgraphs: bool, durability: str) ->
         ]
 
 
-def _compare(with_subgraph: bool, subgraphs: bool, durability: str) -> None:
-    expected = _observe(load_langgraph(), with_subgraph, subgraphs, durability)
-    assert _observe(load_graphkit(), with_subgraph, subgraphs, durability) == expected
+def _compare(with_subgraph: bool, subgraphs: bool, durability: str, again: bool = False) -> None:
+    expected = _observe(load_langgraph(), with_subgraph, subgraphs, durability, again)
+    assert _observe(load_graphkit(), with_subgraph, subgraphs, durability, again) == expected
 
 
 @pytest.mark.parametrize("durability", ["sync", "async"])
@@ -74,6 +76,6 @@ def test_subgraph_payloads_carry_the_checkpoint_map():
     _compare(with_subgraph=True, subgraphs=True, durability="sync")
 
 
-@pytest.mark.xfail(strict=True, reason="known: parent_config under durability='exit'")
-def test_no_parent_config_when_nothing_is_saved_until_the_end():
-    _compare(with_subgraph=False, subgraphs=False, durability="exit")
+@pytest.mark.parametrize("again", [False, True])
+def test_exit_durability_names_the_parent_the_run_started_from(again):
+    _compare(with_subgraph=False, subgraphs=False, durability="exit", again=again)
