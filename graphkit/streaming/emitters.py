@@ -169,11 +169,12 @@ class Checkpoints(Emitter):
             if pending
             else [PregelTask(task.id, task.node, task.path) for task in plan.tasks]
         )
+        metadata = dict(thread.last_metadata)
         payload = {
-            "config": checkpoint_config(*ids, checkpoint.id),
-            "parent_config": parent,
+            "config": _with_checkpoint_map(checkpoint_config(*ids, checkpoint.id), metadata),
+            "parent_config": _with_checkpoint_map(parent, metadata),
             "values": self.stepper.output(self.graph.stream_keys),
-            "metadata": dict(thread.last_metadata),
+            "metadata": metadata,
             "next": plan.nodes,
             "tasks": [_listed(self._with_subgraph_thread(task, *ids)) for task in tasks],
         }
@@ -188,6 +189,16 @@ class Checkpoints(Emitter):
         own = f"{ns}|{task.name}:{task.id}" if ns else f"{task.name}:{task.id}"
         where = {"configurable": {"thread_id": thread_id, "checkpoint_ns": own}}
         return dataclasses.replace(task, state=where)
+
+
+def _with_checkpoint_map(config: dict[str, Any] | None, metadata: dict[str, Any]) -> Any:
+    """A subgraph's checkpoint config as LangGraph streams it: with the checkpoint id of
+    each namespace above it and its own (``checkpoint_map``)."""
+    if config is None or not (parents := metadata.get("parents")):
+        return config
+    own = config["configurable"]
+    checkpoint_map = {**parents, own["checkpoint_ns"]: own["checkpoint_id"]}
+    return {**config, "configurable": {**own, "checkpoint_map": checkpoint_map}}
 
 
 def _listed(task: PregelTask) -> dict[str, Any]:

@@ -3,9 +3,8 @@ replaced by their order of appearance). A plain graph's agree, and so does a tas
 runs a subgraph (its ``state`` is the config of the subgraph's thread, LangGraph's signal
 that the subgraph has checkpoints), and a run with ``durability="exit"`` (nothing is saved
 until it ends, so every payload's ``parent_config`` is that of the checkpoint the run
-started from). One difference is known and pinned as a strict xfail until it is fixed:
-with ``subgraphs=True``, a subgraph's payload configs carry LangGraph's ``checkpoint_map``
-(each namespace's checkpoint id); graphkit's do not.
+started from), and, streaming subgraphs, a subgraph's payloads (whose configs carry
+LangGraph's ``checkpoint_map``: the checkpoint id of each namespace above and its own).
 """
 
 from __future__ import annotations
@@ -53,7 +52,6 @@ def _observe(
         return [
             UUID.sub(lambda m: seen.setdefault(m.group(0), f"id{len(seen)}"), canonical(chunk))
             for chunk in chunks
-            if not subgraphs or chunk[0]  # (streaming subgraphs: the subgraph's own chunks)
         ]
 
 
@@ -71,7 +69,6 @@ def test_a_subgraph_tasks_state_is_its_threads_config():
     _compare(with_subgraph=True, subgraphs=False, durability="sync")
 
 
-@pytest.mark.xfail(strict=True, reason="known: no checkpoint_map in subgraph payloads")
 def test_subgraph_payloads_carry_the_checkpoint_map():
     _compare(with_subgraph=True, subgraphs=True, durability="sync")
 
