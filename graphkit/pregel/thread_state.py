@@ -40,6 +40,7 @@ __all__ = [
     "get_state_history",
     "subgraph_at",
     "subgraph_of",
+    "subgraph_thread",
 ]
 
 
@@ -172,6 +173,13 @@ def _state_of(
     return snapshot(app.spec, saved, apply_pending=not checkpoint_id)
 
 
+def subgraph_thread(thread_id: str, namespace: str, task: PregelTask) -> dict[str, Any]:
+    """The config of the thread ``task`` runs its subgraph in (in the run's thread, under
+    the run's ``namespace``): LangGraph's signal that the subgraph has checkpoints."""
+    own = f"{namespace}|{task.name}:{task.id}" if namespace else f"{task.name}:{task.id}"
+    return {"configurable": {"thread_id": thread_id, "checkpoint_ns": own}}
+
+
 def _with_subgraph_states(
     app: CompiledGraph, state: StateSnapshot, saver: BaseCheckpointSaver, recurse: bool
 ) -> StateSnapshot:
@@ -183,13 +191,7 @@ def _with_subgraph_states(
         if subgraph is None:
             tasks.append(task)
             continue
-        own = f"{namespace}|{task.name}:{task.id}" if namespace else f"{task.name}:{task.id}"
-        where = {
-            "configurable": {
-                "thread_id": config_key(state.config, "thread_id"),
-                "checkpoint_ns": own,
-            }
-        }
+        where = subgraph_thread(config_key(state.config, "thread_id"), namespace, task)
         if recurse:
             config = _own_thread_config(subgraph, where)
             inner = _read(subgraph, saver, config)

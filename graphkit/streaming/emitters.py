@@ -17,7 +17,7 @@ from graphkit.pregel.records import Plan, Task, TaskResult
 from graphkit.pregel.runtime import task_config
 from graphkit.pregel.spec import shown
 from graphkit.pregel.stepper import Stepper
-from graphkit.pregel.thread_state import PregelTask, subgraph_of, tasks_with_writes
+from graphkit.pregel.thread_state import PregelTask, subgraph_of, subgraph_thread, tasks_with_writes
 from graphkit.pregel.threads import INTERRUPT
 
 __all__ = ["STREAM_MODES", "Emitter", "emitters_for"]
@@ -147,6 +147,10 @@ class Checkpoints(Emitter):
     """The parent of the checkpoint the run started from: with durability "exit" nothing
     is saved until the run ends, so LangGraph names that parent in every payload."""
 
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self._runs_subgraph: dict[str, bool] = {}  # by node name
+
     def started(self) -> Chunks:
         self.started_from = self.stepper.checkpoint.parent_id
         return ()
@@ -184,11 +188,11 @@ class Checkpoints(Emitter):
     def _with_subgraph_thread(self, task: PregelTask, thread_id: str, ns: str) -> PregelTask:
         """``task``, whose state is where its subgraph's thread is if it runs one (as
         LangGraph signals that the subgraph has checkpoints)."""
-        if subgraph_of(self.app, task.name) is None:
+        if task.name not in self._runs_subgraph:  # (looked up once per node and run)
+            self._runs_subgraph[task.name] = subgraph_of(self.app, task.name) is not None
+        if not self._runs_subgraph[task.name]:
             return task
-        own = f"{ns}|{task.name}:{task.id}" if ns else f"{task.name}:{task.id}"
-        where = {"configurable": {"thread_id": thread_id, "checkpoint_ns": own}}
-        return dataclasses.replace(task, state=where)
+        return dataclasses.replace(task, state=subgraph_thread(thread_id, ns, task))
 
 
 def _with_checkpoint_map(config: dict[str, Any] | None, metadata: dict[str, Any]) -> Any:

@@ -244,14 +244,7 @@ def subgraph_task_writes_twice(lib: Lib, *, invoked: bool = False):
     with ``invoked``, a node that invokes it). Under a parent streaming subgraphs its
     chunks go straight to the parent's stream, so LangGraph shows them before the error."""
 
-    def twice(state):
-        return [lib.Command(update={"n": 1}), lib.Command(update={"n": 2})]
-
-    child = lib.StateGraph(Counter)
-    child.add_node("first", appender("first"))
-    child.add_node("twice", twice)
-    child.add_edge(lib.START, "first").add_edge("first", "twice")
-    sub = child.compile()
+    sub = one_task_writes_twice(lib)
     graph = lib.StateGraph(Counter)
     graph.add_node("sub", (lambda state: sub.invoke(state)) if invoked else sub)
     graph.add_edge(lib.START, "sub")
