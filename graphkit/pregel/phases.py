@@ -218,11 +218,13 @@ def update(
     results: Sequence[TaskResult],
     source: str | None = None,
     discarded: Sequence[Task] = (),
+    recorded: bool = True,
 ) -> Update:
     """Apply a step's writes in task-path order and return the record. ``source`` is
     the checkpoint's origin (default "loop", or "input" for the input step);
     ``discarded`` tasks (replaced by a new input) count as having seen their triggers,
-    so they do not run, as in LangGraph."""
+    so they do not run, as in LangGraph. Not ``recorded``: the record lists no
+    ``ChannelChange`` (for a run that keeps no records and saves nothing)."""
     # 1. sort by task path; mark what each node has seen, and the channels it consumes
     ordered = sorted(results, key=_task_order) if len(results) > 1 else results
     seen: dict[str, dict[str, int]] = {}
@@ -249,7 +251,7 @@ def update(
             else:  # dropped, as in LangGraph
                 warn(diagnose.unknown_channel(state.step, result.task.node, channel, graph.nodes))
     # 3. reset consumed channels and hand each channel all its writes
-    made = _Changes(graph, state)
+    made = _Changes(graph, state, recorded)
     made.consume_and_write(consumed, grouped, writers)
     if runs_nodes:
         # 4. a step passed: volatile channels not written may clear themselves
@@ -267,10 +269,14 @@ def update(
 
 class _Changes:
     """The channel changes of one Update as they are made: each copies a channel,
-    applies something to the copy, swaps it in and records the ``ChannelChange``."""
+    applies something to the copy, swaps it in and (when ``recorded``) records the
+    ``ChannelChange``. A run nobody reads skips the records: they were 7% of a
+    3-node ``invoke`` (benchmarks/README.md, "After the core redesign")."""
 
-    def __init__(self, graph: GraphSpec, state: StepState) -> None:
+    def __init__(self, graph: GraphSpec, state: StepState, recorded: bool = True) -> None:
         self.graph, self.state, self.version = graph, state, state.max_version + 1
+        self.recorded = recorded
+        self.changed: dict[str, None] = {}  # an ordered set: the channels swapped
         self.changes: dict[str, ChannelChange] = {}
         self.updated: set[str] = set()  # changed to a value (by a write or the runtime)
 
@@ -323,51 +329,59 @@ class _Changes:
     def _swap_in(
         self, name: str, after: Channel, writers: Sequence[str], values: Sequence[Any]
     ) -> None:
+        self.changed[name] = None
+        if self.recorded:
+            self._record(name, after, writers, values)
+        self.state.channels[name] = after
+
+    def _record(
+        self, name: str, after: Channel, writers: Sequence[str], values: Sequence[Any]
+    ) -> None:
         # a channel has one change per step, keeping its first ``before``
-        channels, earlier = self.state.channels, self.changes.get(name)
+        earlier = self.changes.get(name)
         if earlier is not None:
             self.changes[name] = dataclasses.replace(earlier, after=after.checkpoint())
-        else:
-            self.changes[name] = ChannelChange(
-                name,
-                channels[name].checkpoint(),
-                after.checkpoint(),
-                self.state.versions.get(name),
-                self.version,
-                tuple(writers),
-                tuple(values),
-                self.graph.reducer_names[name],
-            )
-        channels[name] = after
+            return
+        self.changes[name] = ChannelChange(
+            name,
+            self.state.channels[name].checkpoint(),
+            after.checkpoint(),
+            self.state.versions.get(name),
+            self.version,
+            tuple(writers),
+            tuple(values),
+            self.graph.reducer_names[name],
+        )
 
     def commit(self, seen: Mapping[str, dict[str, int]], source: str) -> Checkpoint:
         """Give every changed channel the step's new version, and make the checkpoint."""
-        state, changes = self.state, self.changes
-        for name in changes:
+        state, changed = self.state, self.changed
+        for name in changed:
             state.versions[name] = self.version
             channel = state.channels[name]
             if channel.volatile and channel.is_available():
                 state.live_volatile.add(name)
             else:
                 state.live_volatile.discard(name)
-        if changes:
+        if changed:
             state.max_version = self.version
         previous = state.checkpoint
         parent = previous.id if previous.source != "empty" else None
         saved: dict[str, Any] = {}
         removed: list[str] = []
-        for name, change in changes.items():
-            if change.after is EMPTY:
+        for name in changed:
+            after = state.channels[name].checkpoint()
+            if after is EMPTY:
                 removed.append(name)
             else:
-                saved[name] = change.after
+                saved[name] = after
         return Checkpoint(
             new_checkpoint_id(after=parent),
             state.step,
             source,
             parent,
             previous.channel_values.with_changes(saved, removed),  # type: ignore[attr-defined]
-            previous.channel_versions.with_changes(dict.fromkeys(changes, state.max_version)),  # type: ignore[attr-defined]
+            previous.channel_versions.with_changes(dict.fromkeys(changed, state.max_version)),  # type: ignore[attr-defined]
             previous.versions_seen.with_changes(seen),  # type: ignore[attr-defined]
             frozenset(self.updated),
         )

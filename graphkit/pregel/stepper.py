@@ -255,8 +255,12 @@ class Stepper:
         plan, execution = self._plan, self.execution
         assert plan is not None and execution is not None
         discarded = self._discarded if self._needs_input_step else ()
+        # the channel changes are read by the records kept and by the thread saved to
+        read = self.options.record or self.thread is not None
         try:
-            record = phases.update(self.graph, self._state, execution.results, discarded=discarded)
+            record = phases.update(
+                self.graph, self._state, execution.results, discarded=discarded, recorded=read
+            )
         except Exception as error:
             self._fail("error", error)
         if self.thread is not None:

@@ -99,6 +99,46 @@ def test_recording_off_keeps_no_steps_but_same_result():
     assert run.steps == () and run.values == {"n": 2, "log": ["inc", "inc"]}
 
 
+def test_recording_off_lists_no_channel_changes_but_makes_the_same_checkpoints():
+    app = chain(("inc", inc), ("again", inc))
+    recorded, unrecorded = app.stepper({"n": 0}), app.stepper({"n": 0}, record=False)
+    while not recorded.done:
+        recorded.step()
+        if unrecorded.next_phase is None:
+            break
+        unrecorded.plan()
+        if unrecorded.done:
+            break
+        unrecorded.execute()
+        update = unrecorded.update()
+        assert update.changes == ()  # nobody could read them
+        kept = recorded.run_so_far.steps[-1].update
+        assert kept.changes and update.changed == [] and kept.step == update.step
+        assert update.updated_channels == kept.updated_channels
+        ours, theirs = update.checkpoint, kept.checkpoint
+        assert dict(ours.channel_values) == dict(theirs.channel_values)
+        assert dict(ours.channel_versions) == dict(theirs.channel_versions)
+        assert dict(ours.versions_seen) == dict(theirs.versions_seen)
+
+
+def test_recording_off_hands_a_saver_the_same_new_versions():
+    from graphkit.checkpoint import InMemorySaver
+
+    class Noting(InMemorySaver):  # what LangGraph's put() tells a saver: what changed
+        def put(self, config, checkpoint, metadata, new_versions):
+            self.noted.append(dict(new_versions))
+            return super().put(config, checkpoint, metadata, new_versions)
+
+    noted = []
+    for record in (True, False):
+        saver = Noting()
+        saver.noted = []
+        app = chain(("inc", inc), ("again", inc)).copy({"checkpointer": saver})
+        app.stepper({"n": 0}, {"configurable": {"thread_id": "t"}}, record=record).run()
+        noted.append(saver.noted)
+    assert noted[0] == noted[1] and len(noted[1]) == 4 and all(noted[1])
+
+
 def test_a_failing_node_stops_before_update_and_leaves_state_untouched():
     def boom(state):
         raise KeyError("boom")
