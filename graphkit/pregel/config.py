@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from graphkit.diagnostics import run as diagnose_run
@@ -123,7 +123,7 @@ class RunConfig:
         return dict(self.raw)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen_record()
 class RunOptions:
     """How one run is carried out beyond its config: recording, where tasks run (async
     nodes on ``loop``), saving, breakpoints, and the ``listener`` streaming sets. The
