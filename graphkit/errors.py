@@ -31,6 +31,7 @@ __all__ = [
     "NodeInterrupt",
     "NodeTimeoutError",
     "ParentCommand",
+    "is_invalid_resume",
     "warn",
 ]
 
@@ -98,7 +99,7 @@ class NodeInterrupt(GraphInterrupt):
     >>> with warnings.catch_warnings():
     ...     warnings.simplefilter("ignore")
     ...     NodeInterrupt("approve?").args[0]
-    (Interrupt(value='approve?', id='placeholder-id'),)
+    (Interrupt(value='approve?', id='placeholder-id', response_schema=None),)
     """
 
     def __init__(self, value: Any, id: str | None = None) -> None:
@@ -225,3 +226,23 @@ def warn(message: str, category: type[Warning] = GraphkitWarning) -> None:
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
         frame, level = frame.f_back, level + 1
     warnings.warn(message, category, stacklevel=level)
+
+
+_INVALID_RESUME = "_langgraph_invalid_resume"  # LangGraph's mark: its is_invalid_resume knows it
+
+
+def mark_invalid_resume(error: BaseException) -> None:
+    """Mark ``error`` as raised because an answer did not fit its interrupt's schema."""
+    setattr(error, _INVALID_RESUME, True)
+
+
+def is_invalid_resume(error: BaseException) -> bool:
+    """True when ``error`` (a pydantic ``ValidationError``) was raised because an answer
+    given with ``Command(resume=...)`` did not fit the ``response_schema`` its
+    ``interrupt()`` asked with, as LangGraph's ``is_invalid_resume`` says. Such an error
+    does not stop the step's other tasks, and the interrupt can be answered again.
+
+    >>> is_invalid_resume(ValueError("not an answer"))
+    False
+    """
+    return getattr(error, _INVALID_RESUME, False) is True

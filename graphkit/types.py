@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
 
@@ -326,14 +326,16 @@ def _seconds(value: float | timedelta | None, name: str) -> float | None:
 @dataclass(frozen=True)
 class Interrupt:
     """A pause a node asked for with ``interrupt(value)``: what it showed the human
-    (``value``) and the id a ``Command(resume={id: answer})`` can answer it by.
+    (``value``), the id a ``Command(resume={id: answer})`` can answer it by, and the
+    JSON Schema the answer must fit (``response_schema``: None unless the node gave one).
 
     >>> Interrupt(value="approve?", id="3f2a")
-    Interrupt(value='approve?', id='3f2a')
+    Interrupt(value='approve?', id='3f2a', response_schema=None)
     """
 
     value: Any
     id: str = "placeholder-id"  # LangGraph's id for an Interrupt made by hand
+    response_schema: Any = field(default=None, kw_only=True)
 
     @property
     def interrupt_id(self) -> str:

@@ -99,7 +99,8 @@ def to_graphkit(value: Any) -> Any:
     if isinstance(value, lg.Overwrite):
         return gk.Overwrite(value.value)
     if isinstance(value, lg.Interrupt):
-        return gk.Interrupt(value=value.value, id=value.id)
+        schema = getattr(value, "response_schema", None)  # (LangGraph 1.2 has it)
+        return gk.Interrupt(value=value.value, id=value.id, response_schema=schema)
     if isinstance(value, list | tuple) and type(value) in (list, tuple):
         return type(value)(to_graphkit(item) for item in value)
     if type(value) is dict and any(isinstance(v, lg.Overwrite) for v in value.values()):
@@ -185,7 +186,11 @@ def _translated(error: Exception, scratchpad: _Scratchpad) -> Exception:
     if not isinstance(error, LangGraphInterrupt):
         return error
     interrupts = tuple(
-        gk.Interrupt(value=item.value, id=scratchpad.pending_id or item.id)
+        gk.Interrupt(
+            value=item.value,
+            id=scratchpad.pending_id or item.id,
+            response_schema=getattr(item, "response_schema", None),
+        )
         for item in (error.args[0] if error.args else ())
     )
     return GraphInterrupt(interrupts)

@@ -35,7 +35,7 @@ from langchain_core.tools import tool as as_tool
 from pydantic import ValidationError
 
 from graphkit.constants import END
-from graphkit.errors import GraphInterrupt, ParentCommand
+from graphkit.errors import GraphInterrupt, ParentCommand, is_invalid_resume
 from graphkit.prebuilt.tool_args import (
     InjectedArgs,
     InjectedState,
@@ -185,6 +185,8 @@ class ToolNode:
             try:
                 response = _invoke_tool(tool, payload, runtime.config)
             except ValidationError as error:
+                if is_invalid_resume(error):  # a human's answer, not the model's arguments
+                    raise
                 raise invalid_arguments(
                     call["name"], error, call["args"], injected.names
                 ) from error
@@ -192,7 +194,9 @@ class ToolNode:
         except (GraphInterrupt, ParentCommand):
             raise
         except Exception as error:
-            if not self._policy.handles(error):
+            # an answer that did not fit an interrupt's schema fails the run, as in
+            # LangGraph, so that the interrupt can be answered again
+            if not self._policy.handles(error) or is_invalid_resume(error):
                 raise
             return ToolMessage(
                 content=self._policy.content(error),

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from graphkit.diagnostics import runtime as diagnose
-from graphkit.errors import GraphInterrupt, warn
+from graphkit.errors import GraphInterrupt, mark_invalid_resume, warn
+from graphkit.extras import require
 from graphkit.frozen import frozen_record
 from graphkit.pregel.config import RunOptions
 from graphkit.types import Interrupt
@@ -249,14 +250,13 @@ _HEX = frozenset("0123456789abcdef")
 def is_answer_map(value: Any) -> bool:
     """True for ``{interrupt_id: answer}``: a dict whose keys all look like interrupt
     ids (32 hex digits), as LangGraph tells them apart; any other dict is one answer.
+    An empty dict is a map that answers nothing (the interrupts ask again), as in LangGraph.
 
     >>> is_answer_map({"0f" * 16: "yes"}), is_answer_map({"ok": True}), is_answer_map({})
-    (True, False, False)
+    (True, False, True)
     """
-    return (
-        isinstance(value, dict)
-        and bool(value)
-        and all(isinstance(k, str) and len(k) == 32 and set(k) <= _HEX for k in value)
+    return isinstance(value, dict) and all(
+        isinstance(k, str) and len(k) == 32 and set(k) <= _HEX for k in value
     )
 
 
@@ -345,30 +345,63 @@ def without_task_ids(namespace: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(part.split(":")[0] for part in namespace)
 
 
-def interrupt(value: Any) -> Any:
+def interrupt(value: Any, *, response_schema: Any = None) -> Any:
     """Pause the run and show ``value`` to a human; return their answer on resume.
 
     The first time, this raises ``GraphInterrupt``: the run stops (the step's other writes
     are saved) until ``invoke(Command(resume=answer), config)``; then the node runs again
     from its start and this call returns ``answer``. Several calls are answered in order.
     Without a checkpointer the run stops and returns the interrupt, with a warning.
+
+    ``response_schema``, as in LangGraph: a dict (JSON Schema) is shown with the interrupt
+    as it is; a type (pydantic model, dataclass, ``TypedDict``, ``int``...) is shown as
+    its JSON Schema, and the answer is validated against it (and returned validated). An
+    answer that does not fit raises pydantic's ``ValidationError`` (``is_invalid_resume``
+    says so); nothing of the task is saved, so the interrupt can be answered again.
     """
     scope = _scope.get()
     if scope is None:
         raise diagnose.interrupt_outside_node()
+    adapter = answer_adapter(response_schema)
     if scope.run.resume is None:  # no thread here nor above: nothing can answer
         warn(diagnose.interrupt_without_checkpointer(scope.task.node, scope.task.step))
     index = scope.interrupts_seen
     scope.interrupts_seen += 1
     if index < len(scope.answers):
-        return scope.answers[index]
+        return _fitting(adapter, scope.answers[index], scope, value)
     key = "|".join((*scope.namespace, str(index)))
     interrupt_id = hashlib.blake2b(key.encode(), digest_size=16).hexdigest()
     answer = scope.run.resume.take(interrupt_id) if scope.run.resume is not None else NO_ANSWER
     if answer is not NO_ANSWER:
-        scope.answers.append(answer)
+        fitting = _fitting(adapter, answer, scope, value)
+        scope.answers.append(answer)  # (kept as given: it is checked again on a rerun)
+        return fitting
+    shown = adapter.json_schema() if adapter is not None else response_schema
+    raise GraphInterrupt((Interrupt(value=value, id=interrupt_id, response_schema=shown),))
+
+
+def answer_adapter(response_schema: Any) -> Any:
+    """A pydantic ``TypeAdapter`` checking answers against ``response_schema``; None when
+    there is nothing to check (no schema, or a JSON Schema dict, shown as it is)."""
+    if response_schema is None or isinstance(response_schema, dict):
+        return None
+    feature = "interrupt(response_schema=...) with a type"
+    pydantic = require("pydantic", extra="agents", feature=feature)
+    return pydantic.TypeAdapter(response_schema)
+
+
+def _fitting(adapter: Any, answer: Any, scope: TaskScope, value: Any) -> Any:
+    """``answer`` validated by ``adapter`` (as it is without one)."""
+    if adapter is None:
         return answer
-    raise GraphInterrupt((Interrupt(value=value, id=interrupt_id),))
+    from pydantic import ValidationError
+
+    try:
+        return adapter.validate_python(answer)
+    except ValidationError as error:
+        mark_invalid_resume(error)
+        error.add_note(diagnose.answer_does_not_fit(scope.task.node, scope.task.step, value))
+        raise
 
 
 _scope: contextvars.ContextVar[TaskScope | None] = contextvars.ContextVar(

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from graphkit.channels import Channel
 from graphkit.constants import PUSH
 from graphkit.diagnostics import run as diagnose
-from graphkit.errors import GraphInterrupt, ParentCommand
+from graphkit.errors import GraphInterrupt, ParentCommand, is_invalid_resume
 from graphkit.pregel.records import Task, TaskResult, task_id
 from graphkit.pregel.runtime import RunContext, TaskScope, enter_task, injected_values, leave_task
 from graphkit.pregel.spec import FreshRead, GraphSpec, NodeSpec
@@ -195,7 +195,7 @@ class StepWork:
             with self._lock:
                 self.outstanding -= 1
                 self.running.pop(result.task.id, None)
-            if _fails_the_step(result) and self.run.loop is not None and not self.stopped:
+            if _stops_others(result) and self.run.loop is not None and not self.stopped:
                 self._stop_after_failure()
             yield result
 
@@ -253,10 +253,15 @@ class StepWork:
         raise error
 
 
-def _fails_the_step(result: TaskResult) -> bool:
+def _stops_others(result: TaskResult) -> bool:
     """A planned task's failure no error handler took over (a called task's goes to the
-    task that called it, which may catch it)."""
-    return result.error is not None and not result.handled and result.task.kind != "call"
+    task that called it, which may catch it). As in LangGraph, an answer that did not fit
+    its interrupt's schema is raised only once the others finish: a task answered well in
+    the same resume is not cut off, to be run again with its saved answer."""
+    error = result.error
+    if error is None or result.handled or result.task.kind == "call":
+        return False
+    return not is_invalid_resume(error)
 
 
 def _shippable(run: RunContext) -> RunContext:

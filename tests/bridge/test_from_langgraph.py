@@ -441,6 +441,41 @@ def test_langgraph_interrupt_in_an_async_node() -> None:
     assert asyncio.run(play(from_langgraph(oracle))) == expected == (["name?"], {"answer": "ada"})
 
 
+def test_langgraph_interrupt_with_a_response_schema() -> None:
+    """LangGraph's own interrupt() validates the answer; graphkit shows its schema and
+    treats a bad answer as LangGraph does (the run fails, the interrupt waits)."""
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.errors import is_invalid_resume
+    from langgraph.graph import START, StateGraph
+    from langgraph.types import Command, interrupt
+
+    class State(TypedDict):
+        answer: int
+
+    def ask(state: State) -> dict:
+        return {"answer": interrupt("age?", response_schema=int)}
+
+    builder = StateGraph(State).add_node("ask", ask).add_edge(START, "ask")
+    oracle = builder.compile(checkpointer=InMemorySaver())
+
+    def play(graph: Any, thread: str) -> list[Any]:
+        config = {"configurable": {"thread_id": thread}}
+        paused = graph.invoke({"answer": 0}, config)["__interrupt__"]
+        seen = [[(i.value, i.response_schema) for i in paused]]
+        try:
+            graph.invoke(Command(resume="old"), config)
+        except Exception as error:
+            seen.append((type(error).__name__, is_invalid_resume(error)))
+        seen.append([i.value for i in graph.get_state(config).interrupts])
+        seen.append(graph.invoke(Command(resume="42"), config))
+        return seen
+
+    expected = play(oracle, "a")
+    assert expected[0] == [("age?", {"type": "integer"})]
+    assert expected[1:] == [("ValidationError", True), ["age?"], {"answer": 42}]
+    assert play(from_langgraph(oracle), "b") == expected
+
+
 def test_get_config_get_runtime_and_the_stream_writer_reach_graphkit() -> None:
     from langgraph.config import get_config, get_stream_writer
     from langgraph.graph import START, StateGraph

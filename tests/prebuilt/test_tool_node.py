@@ -200,3 +200,51 @@ def test_tools_condition_without_a_path_map_draws_what_langgraph_draws():
     ours = edges(StateGraph, MessagesState, tools_condition)
     assert ours == edges(LangStateGraph, LangMessagesState, lang_tools_condition)
     assert ("assistant", "assistant", True) not in ours
+
+
+def _asking_tool_run(library: str) -> list[str]:
+    """A tool that asks a human for a yes/no (``response_schema=bool``), in a ToolNode that
+    turns every error into a ToolMessage: a bad answer still fails the run (it is not the
+    model's mistake), and a good one then goes through."""
+    if library == "langgraph":
+        from langgraph.checkpoint.memory import InMemorySaver
+        from langgraph.errors import is_invalid_resume
+        from langgraph.graph import START as start
+        from langgraph.graph import MessagesState as state
+        from langgraph.graph import StateGraph as graph
+        from langgraph.prebuilt import ToolNode as tool_node
+        from langgraph.types import Command as command
+        from langgraph.types import interrupt as ask
+    else:
+        from graphkit import START as start
+        from graphkit import Command as command
+        from graphkit import InMemorySaver
+        from graphkit import StateGraph as graph
+        from graphkit import interrupt as ask
+        from graphkit.errors import is_invalid_resume
+        from graphkit.prebuilt import MessagesState as state
+        from graphkit.prebuilt import ToolNode as tool_node
+
+    @tool
+    def delete(path: str) -> str:
+        """Delete a file, if a human agrees."""
+        return f"deleted {path}" if ask(f"delete {path}?", response_schema=bool) else "kept"
+
+    builder = graph(state).add_node("tools", tool_node([delete], handle_tool_errors=True))
+    app = builder.add_edge(start, "tools").compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "1"}}
+    seen = [str(sorted(app.invoke(asking(call("delete", path="a.txt")), config)))]
+    try:
+        result = app.invoke(command(resume="perhaps"), config)
+        seen.append(f"taken: {[m.content for m in result['messages']]}")
+    except Exception as error:
+        seen.append(f"raised {type(error).__name__}, invalid resume: {is_invalid_resume(error)}")
+    result = app.invoke(command(resume="yes"), config)  # (lax pydantic: "yes" is True)
+    seen.append(str([m.content for m in result["messages"][2:]]))
+    return seen
+
+
+def test_a_bad_answer_to_a_tools_interrupt_fails_the_run_as_in_langgraph() -> None:
+    expected = _asking_tool_run("langgraph")
+    assert expected[1] == "raised ValidationError, invalid resume: True"
+    assert _asking_tool_run("graphkit") == expected
