@@ -205,7 +205,9 @@ class StreamRun:
             try:
                 plan = stepper.plan()
             except GraphRecursionError:
-                yield from tell("flushed")  # LangGraph delivers the last values first
+                # LangGraph delivers the last values, and the last checkpoint with the
+                # step it would run next, before the error
+                yield from tell("planned", stepper.upcoming_plan())
                 raise
             yield from tell("planned", plan)
             if stepper.done:

@@ -76,3 +76,50 @@ def test_subgraph_payloads_carry_the_checkpoint_map():
 @pytest.mark.parametrize("again", [False, True])
 def test_exit_durability_names_the_parent_the_run_started_from(again):
     _compare(with_subgraph=False, subgraphs=False, durability="exit", again=again)
+
+
+def _over_the_limit(lib: Lib, modes: list[str], durability: str, use_async: bool) -> list[str]:
+    """A loop stopped by its recursion limit: LangGraph streams the last saved
+    checkpoint (with the step it would run next) before raising."""
+    import asyncio
+
+    graph = lib.StateGraph(State)
+    graph.add_node("a", lambda state: {"out": ["a"]})
+    graph.add_edge(lib.START, "a").add_edge("a", "a")
+    seen: dict[str, str] = {}
+    lines: list[str] = []
+    with SAVERS["memory"](lib.name) as saver:
+        app = graph.compile(checkpointer=saver)
+        config = {"configurable": {"thread_id": "t"}, "recursion_limit": 3}
+        stream = app.astream if use_async else app.stream
+        chunks = stream({"out": []}, config, stream_mode=modes, durability=durability)
+
+        async def drain() -> None:
+            async for chunk in chunks:  # type: ignore[union-attr]
+                lines.append(canonical(chunk))
+
+        try:
+            if use_async:
+                asyncio.run(drain())
+            else:
+                lines.extend(canonical(chunk) for chunk in chunks)
+        except lib.errors.GraphRecursionError:
+            lines.append("raised GraphRecursionError")
+    text = "\n".join(lines)
+    text = re.sub(r"'timestamp': '[^']*'", "'timestamp': ...", text)
+    return UUID.sub(lambda m: seen.setdefault(m.group(0), f"id{len(seen)}"), text).splitlines()
+
+
+@pytest.mark.parametrize(
+    ("modes", "durability", "use_async"),
+    [
+        (["checkpoints", "values"], "sync", False),
+        (["checkpoints", "values"], "async", True),
+        (["debug"], "sync", False),
+        (["checkpoints", "updates"], "exit", False),
+    ],
+)
+def test_the_last_checkpoint_is_streamed_before_the_recursion_error(modes, durability, use_async):
+    expected = _over_the_limit(load_langgraph(), modes, durability, use_async)
+    assert expected[-1] == "raised GraphRecursionError"
+    assert _over_the_limit(load_graphkit(), modes, durability, use_async) == expected
