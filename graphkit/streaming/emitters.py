@@ -83,16 +83,10 @@ class Values(Emitter):
         held, self.held = self.held, None
         return (held,) if held is not None else ()
 
-    def ended(self) -> Chunks:
-        # a task paused the step: the state with the step's finished tasks applied
-        execution = self.stepper.execution
-        if not self.stepper.interrupts or execution is None:
-            return
-        finished = [r for r in execution.results if r.ok and r.writes]
-        if _wrote_any(finished, self.keys):
-            preview = phases.StepState.restored(self.graph, self.stepper.checkpoint)
-            phases.update(self.graph, preview, finished)
-            yield "values", shown(self.keys, preview.read(self.keys))
+    def ended(self, paused: Paused | None) -> Chunks:
+        # a task paused the root run: the state with the step's finished tasks applied
+        if paused is not None and _wrote_any(paused.finished, self.keys):
+            yield "values", shown(self.keys, paused.state.read(self.keys))
 
 
 class Updates(Emitter):
@@ -113,7 +107,7 @@ class Updates(Emitter):
                 chunk["__metadata__"] = {"cached": True}
             yield "updates", chunk
 
-    def ended(self) -> Chunks:
+    def ended(self, paused: Paused | None) -> Chunks:
         stepper = self.stepper
         if stepper.status == "interrupted" and not stepper.interrupts and not stepper.namespace:
             # a breakpoint, as LangGraph reports it: once, by the root run (a subgraph's
@@ -315,6 +309,30 @@ class Messages(Emitter):
         metadata = {"ls_integration": "langgraph", **config["metadata"]}
         chunks = self.messages_sink.node_output(result.writes, metadata)
         return [("messages", chunk) for chunk in chunks]
+
+
+@dataclasses.dataclass(frozen=True)
+class Paused:
+    """A root run a task paused: the step's ``finished`` results, and the ``state`` with
+    their writes applied (what LangGraph shows as the run's last values)."""
+
+    finished: list[TaskResult]
+    state: phases.StepState
+
+    @classmethod
+    def of(cls, stepper: Stepper) -> Paused | None:
+        """As LangGraph does whatever is streamed: applying the writes fails, and so the
+        run, as that step's Update would. None if no task paused the run, if it is a
+        subgraph's (LangGraph shows nothing), or if no finished task wrote anything."""
+        execution = stepper.execution
+        if not stepper.interrupts or execution is None or stepper.namespace:
+            return None
+        finished = [result for result in execution.results if result.ok and result.writes]
+        if not finished:
+            return None
+        state = phases.StepState.restored(stepper.graph, stepper.checkpoint)
+        phases.update(stepper.graph, state, finished, recorded=False)
+        return cls(finished, state)
 
 
 def _is_input_step(plan: Plan) -> bool:

@@ -20,7 +20,7 @@ from graphkit.pregel.runtime import Runtime, current_scope, task_callbacks
 from graphkit.pregel.stepper import Stepper
 from graphkit.pregel.threads import INTERRUPT
 from graphkit.streaming.aio import current_async_run
-from graphkit.streaming.emitters import EVENTS, STREAM_MODES, CallUpdate, emitters_for
+from graphkit.streaming.emitters import EVENTS, STREAM_MODES, CallUpdate, Paused, emitters_for
 from graphkit.streaming.parts import Collector, Parts, checked_version
 
 if TYPE_CHECKING:
@@ -239,7 +239,7 @@ class StreamRun:
             yield from held
             yield from tell("updated", results)
         yield from tell("flushed")
-        yield from tell("ended")
+        yield from tell("ended", Paused.of(stepper))
         if stepper.status == "interrupted" and stepper.namespace:
             # a paused subgraph pauses the task that runs it, and so the parent run
             raise GraphInterrupt(stepper.interrupts)
