@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import functools
 import operator
+import re
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -332,6 +333,41 @@ def observe(blueprint: Blueprint, lib: Lib, resumes: int = 3) -> Outcome:
         if lib.warning is not None and issubclass(w.category, lib.warning)
     )
     return Outcome(lib.name, "ok", tuple(lines), tuple(summary), error, own)
+
+
+PAYLOAD_ID = re.compile(r"[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}|\b[0-9a-f]{32}\b")
+"""Checkpoint, task and interrupt ids: each library's own, so compared by first appearance."""
+
+
+def observe_checkpoints(blueprint: Blueprint, lib: Lib, resumes: int = 3) -> list[str] | None:
+    """The "checkpoints" payloads of the blueprint's run and its resumes, each id replaced
+    by its order of appearance, and "raised" where a stream failed; None if `lib` refuses
+    to build the graph (properties 1-2 compare refusals)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            app = build(blueprint, lib)
+        except Exception:
+            return None
+        config = config_of(blueprint)
+        lines: list[str] = []
+        given: Any = copy.deepcopy(blueprint.input)
+        for _ in range(resumes + 1):
+            try:
+                for chunk in app.stream(given, config, stream_mode="checkpoints"):
+                    lines.append(canonical(chunk))
+            except Exception:
+                lines.append("raised")
+                break
+            pending = app.get_state(config).interrupts if blueprint.checkpointer else ()
+            if not pending:
+                break
+            given = lib.Command(resume={item.id: f"ok {item.value}" for item in pending})
+            lines.append("resume")
+    seen: dict[str, str] = {}
+    text = "\n".join(lines)
+    named = PAYLOAD_ID.sub(lambda m: seen.setdefault(m.group(0), f"<id{len(seen)}>"), text)
+    return named.split("\n")
 
 
 # --- strategies -------------------------------------------------------------------------------

@@ -6,6 +6,7 @@
    exception class or a documented one, and a message naming the node, edge or channel.
 3. Stepping phase by phase gives the run `trace` and `invoke` give.
 4. Drawing any graph works and escapes every name.
+5. The "checkpoints" payloads of runs with interrupts and resumes agree, ids aside.
 
 The profile ("ci" by default, `GRAPHKIT_FUZZ=long` for thousands of graphs) is in
 conftest.py; the tally of what was generated is printed at the end of the session. With
@@ -53,6 +54,7 @@ from tests.fuzz.graphs import (
     config_of,
     node_names,
     observe,
+    observe_checkpoints,
 )
 from tests.fuzz.tally import TALLY
 
@@ -210,6 +212,26 @@ def test_graphkit_agrees_with_langgraph_across_interrupts(blueprint: Blueprint) 
     """Interrupts, a checkpointer and resumes: exactly, or, where K3 stands, the same
     updates and values per stream."""
     check(blueprint, "1-2 interrupts")
+
+
+@given(blueprints(interrupts=True))
+def test_checkpoint_payloads_agree_with_langgraph(blueprint: Blueprint) -> None:
+    """5. The "checkpoints" payloads (config, parent, values, metadata, next, tasks with
+    their results and interrupts) of every run and resume agree exactly, ids aside. One
+    payload per step, listed in plan order, so K3 does not touch them."""
+    expected = observe_checkpoints(blueprint, load_langgraph())
+    if expected is None:  # (refused: compared by properties 1-2)
+        return
+    actual = observe_checkpoints(blueprint, load_graphkit())
+    TALLY["5 checkpoint payloads compared"] += 1
+    try:
+        if actual == expected:
+            TALLY["5 checkpoint payloads agreed"] += 1
+            return
+        lines = ["langgraph:", *expected, "graphkit:", *(actual or ["(refused to build)"])]
+        finding("5 checkpoint payloads disagreed", f"{blueprint!r}\n" + "\n".join(lines))
+    finally:
+        save_tally()
 
 
 # a hand-made example of each kind, so the suite tests something even with few examples
