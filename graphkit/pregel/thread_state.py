@@ -246,10 +246,12 @@ def snapshot(graph: GraphSpec, saved: CheckpointTuple, apply_pending: bool) -> S
     """A checkpoint as ``get_state`` shows it; ``apply_pending`` applies finished tasks' writes."""
     state = phases.StepState.restored(graph, saved.checkpoint)
     plan = phases.plan(graph, state)
-    # as LangGraph lists them: the Send tasks, then the nodes in the order they were added
-    # (a running step plans woken nodes by name; only the order differs)
+    # as LangGraph lists them: the Send tasks in send order (as planned), then the nodes
+    # in the order they were added (a running step plans woken nodes by name)
     position = {name: index for index, name in enumerate(graph.nodes)}
-    listed = sorted(plan.tasks, key=lambda task: (task.kind == "pull", position.get(task.node, 0)))
+    listed = sorted(
+        plan.tasks, key=lambda task: (1, position[task.node]) if task.kind == "pull" else (0, 0)
+    )
     plan = replace(plan, tasks=tuple(listed))
     tasks, finished = tasks_with_writes(graph, plan, saved.pending_writes)
     applied = finished if apply_pending else {}

@@ -96,3 +96,35 @@ def test_history_shows_edits_and_subgraphs_as_langgraph_does(shape, saver):
     else:
         assert got[0][3] == "{'': '<id>'}"
         assert any("checkpoint_ns': 'sub:<id>'" in task[2] for s in got[1:] for task in s[4])
+
+
+def _sends_out_of_node_order(lib: Lib, saver: Any) -> Any:
+    """START sends to `late` (added last) before `early`, and wakes `ask`, which pauses."""
+    from .scenarios import _interrupt
+
+    interrupt = _interrupt(lib.name)
+    graph = lib.StateGraph(State)
+    graph.add_node("early", lambda state: {"out": ["early"]})
+    graph.add_node("ask", lambda state: {"out": [interrupt("go?")]})
+    graph.add_node("late", lambda state: {"out": ["late"]})
+    route = lambda state: [lib.Send("late", state), lib.Send("early", state)]  # noqa: E731
+    graph.add_conditional_edges(lib.START, route, ["late", "early"])
+    graph.add_edge(lib.START, "ask")
+    return graph.compile(checkpointer=saver)
+
+
+@pytest.mark.parametrize("saver_name", list(SAVERS))
+def test_send_tasks_are_listed_in_send_order(saver_name):
+    """A snapshot lists a step's Send tasks in the order they were sent, then its nodes
+    in the order they were added (graphkit listed the Send tasks by node order)."""
+    seen = []
+    for lib in (load_langgraph(), load_graphkit()):
+        with SAVERS[saver_name](lib.name) as saver:
+            app = _sends_out_of_node_order(lib, saver)
+            config = {"configurable": {"thread_id": "t"}}
+            app.invoke({"out": [], "x": 0}, config)
+            state = app.get_state(config)
+            history = [_snapshot(snapshot) for snapshot in app.get_state_history(config)]
+            seen.append((state.next, [task.name for task in state.tasks], history))
+    assert seen[0][:2] == (("ask",), ["late", "early", "ask"])
+    assert seen[1] == seen[0]
