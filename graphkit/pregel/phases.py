@@ -224,7 +224,7 @@ def update(
     the checkpoint's origin (default "loop", or "input" for the input step);
     ``discarded`` tasks (replaced by a new input) count as having seen their triggers,
     so they do not run, as in LangGraph. Not ``recorded``: the record lists no
-    ``ChannelChange`` (for a run that keeps no records and saves nothing)."""
+    ``ChannelChange`` (``invoke`` and ``stream`` keeping no records and saving nothing)."""
     # 1. sort by task path; mark what each node has seen, and the channels it consumes
     ordered = sorted(results, key=_task_order) if len(results) > 1 else results
     seen: dict[str, dict[str, int]] = {}
@@ -355,7 +355,7 @@ class _Changes:
 
     def commit(self, seen: Mapping[str, dict[str, int]], source: str) -> Checkpoint:
         """Give every changed channel the step's new version, and make the checkpoint."""
-        state, changed = self.state, self.changed
+        state, changed, changes = self.state, self.changed, self.changes
         for name in changed:
             state.versions[name] = self.version
             channel = state.channels[name]
@@ -369,8 +369,8 @@ class _Changes:
         parent = previous.id if previous.source != "empty" else None
         saved: dict[str, Any] = {}
         removed: list[str] = []
-        for name in changed:
-            after = state.channels[name].checkpoint()
+        for name in changed:  # (a record's ``after`` is the value saved: one object, not two)
+            after = changes[name].after if self.recorded else state.channels[name].checkpoint()
             if after is EMPTY:
                 removed.append(name)
             else:

@@ -255,8 +255,10 @@ class Stepper:
         plan, execution = self._plan, self.execution
         assert plan is not None and execution is not None
         discarded = self._discarded if self._needs_input_step else ()
-        # the channel changes are read by the records kept and by the thread saved to
-        read = self.options.record or self.thread is not None
+        # the channel changes are read by the records kept, by the thread saved to, and by
+        # whoever drives the stepper by hand; a stream (invoke, stream: a listener) keeping
+        # no records hands back chunks, never an Update
+        read = self.options.record or self.thread is not None or self.options.listener is None
         try:
             record = phases.update(
                 self.graph, self._state, execution.results, discarded=discarded, recorded=read

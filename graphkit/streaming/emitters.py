@@ -31,7 +31,8 @@ Chunks = Iterable[tuple[str, Any]]
 
 class Emitter:
     """One mode's view of the run. It defines only the events it speaks at (``EVENTS``;
-    "flushed": the run stops or fails planning), each returning ``(mode, chunk)`` pairs."""
+    "flushed": the run stops, told a paused run's ``Paused``), each returning
+    ``(mode, chunk)`` pairs."""
 
     def __init__(
         self, app: Any, stepper: Stepper, modes: set[str], keys: tuple[str, ...], sink: Any
@@ -79,14 +80,13 @@ class Values(Emitter):
             self.held = ("values", self.stepper.output(self.keys))
         return ()
 
-    def flushed(self) -> Chunks:
+    def flushed(self, paused: Paused | None = None) -> Chunks:
         held, self.held = self.held, None
-        return (held,) if held is not None else ()
-
-    def ended(self, paused: Paused | None) -> Chunks:
+        chunks = [held] if held is not None else []
         # a task paused the root run: the state with the step's finished tasks applied
         if paused is not None and _wrote_any(paused.finished, self.keys):
-            yield "values", shown(self.keys, paused.state.read(self.keys))
+            chunks.append(("values", shown(self.keys, paused.state.read(self.keys))))
+        return chunks
 
 
 class Updates(Emitter):
@@ -107,7 +107,7 @@ class Updates(Emitter):
                 chunk["__metadata__"] = {"cached": True}
             yield "updates", chunk
 
-    def ended(self, paused: Paused | None) -> Chunks:
+    def ended(self) -> Chunks:
         stepper = self.stepper
         if stepper.status == "interrupted" and not stepper.interrupts and not stepper.namespace:
             # a breakpoint, as LangGraph reports it: once, by the root run (a subgraph's
@@ -313,8 +313,9 @@ class Messages(Emitter):
 
 @dataclasses.dataclass(frozen=True)
 class Paused:
-    """A root run a task paused: the step's ``finished`` results, and the ``state`` with
-    their writes applied (what LangGraph shows as the run's last values)."""
+    """A root run a task paused (by an interrupt, or by a subgraph stopped at its
+    breakpoint): the step's ``finished`` results, and the ``state`` with their writes
+    applied (what LangGraph shows as the run's last values)."""
 
     finished: list[TaskResult]
     state: phases.StepState
@@ -324,8 +325,8 @@ class Paused:
         """As LangGraph does whatever is streamed: applying the writes fails, and so the
         run, as that step's Update would. None if no task paused the run, if it is a
         subgraph's (LangGraph shows nothing), or if no finished task wrote anything."""
-        execution = stepper.execution
-        if not stepper.interrupts or execution is None or stepper.namespace:
+        execution = stepper.execution  # (None: paused at a breakpoint, before or after)
+        if stepper.status != "interrupted" or execution is None or stepper.namespace:
             return None
         finished = [result for result in execution.results if result.ok and result.writes]
         if not finished:

@@ -116,7 +116,7 @@ class StreamRun:
         keys = app.spec.stream_keys if named is None else tuple(named)
         self.subgraphs = kwargs.pop("subgraphs", False)
         parent = current_scope()
-        config = _with_callbacks_of(parent, config)
+        config = _inherited(parent, config)
         # the listener of the task running this graph as a subgraph, if it wants chunks
         self.parent_listener = parent.run.options.listener if parent is not None else None
         parent_modes = self.parent_listener.modes if self.parent_listener is not None else ()
@@ -238,8 +238,10 @@ class StreamRun:
             stepper.update()  # (if it raises, what was held is never streamed)
             yield from held
             yield from tell("updated", results)
-        yield from tell("flushed")
-        yield from tell("ended", Paused.of(stepper))
+        # a paused run's last values (applying them raises as that Update would, as in
+        # LangGraph), before a breakpoint's updates chunk
+        yield from tell("flushed", Paused.of(stepper))
+        yield from tell("ended")
         if stepper.status == "interrupted" and stepper.namespace:
             # a paused subgraph pauses the task that runs it, and so the parent run
             raise GraphInterrupt(stepper.interrupts)
@@ -262,15 +264,20 @@ class StreamRun:
         return tell
 
 
-def _with_callbacks_of(parent: Any, config: Any) -> Any:
+def _inherited(parent: Any, config: Any) -> Any:
     """``config``, for a graph run inside the task ``parent`` (a ``TaskScope``): without
-    callbacks of its own, it reports to the task's, as LangGraph's ``ensure_config``
-    hands them down. (A config that is not a dict is left for ``RunConfig`` to refuse.)"""
+    callbacks or a recursion limit of its own, it has the task's, as LangGraph's
+    ``ensure_config`` hands them down. (A config that is not a dict is left for
+    ``RunConfig`` to refuse.)"""
     if parent is None or not (config is None or isinstance(config, Mapping)):
         return config
-    if (config or {}).get("callbacks") is None and (inherited := task_callbacks(parent.run)):
-        return {**(config or {}), "callbacks": inherited}
-    return config
+    given = config or {}
+    if given.get("callbacks") is None and (inherited := task_callbacks(parent.run)):
+        given = {**given, "callbacks": inherited}
+    limit = parent.run.config.get("recursion_limit")
+    if given.get("recursion_limit") is None and limit is not None:
+        given = {**given, "recursion_limit": limit}
+    return given if given or config is not None else config
 
 
 def _one_value(chunk: Any, key: str) -> Any:

@@ -7,7 +7,8 @@ debug stream's checkpoint metadata is the run's own (source, step, parents)."""
 from __future__ import annotations
 
 import asyncio
-from typing import TypedDict
+import operator
+from typing import Annotated, TypedDict
 
 import pytest
 
@@ -255,3 +256,37 @@ def _model_starts(lib: Lib) -> int:
 
 def test_a_handler_hears_each_model_call_once_as_in_langgraph():
     assert _model_starts(load_graphkit()) == _model_starts(load_langgraph()) == 2
+
+
+class Log(TypedDict, total=False):
+    log: Annotated[list, operator.add]
+
+
+def _nested_loop(lib: Lib, limit: int | None, given: dict | None) -> list[str]:
+    """A looping graph invoked inside a node, with no config or its own: as in LangGraph,
+    one of its own, or else the run's recursion limit, stops it."""
+    ran: list[str] = []
+
+    def step(state: Log) -> Log:
+        ran.append("a")
+        return {"log": ["a"]}
+
+    inner = lib.StateGraph(Log).add_node("a", step).add_edge(lib.START, "a").add_edge("a", "a")
+    inner = inner.compile()
+    outer = lib.StateGraph(Log).add_node("sub", lambda state: inner.invoke(state, given))
+    outer = outer.add_edge(lib.START, "sub").compile()
+    config = {"recursion_limit": limit} if limit is not None else None
+    try:
+        outer.invoke({"log": []}, config)
+    except lib.errors.GraphRecursionError:
+        return ["GraphRecursionError", str(len(ran))]
+    return ["finished", str(len(ran))]
+
+
+@pytest.mark.parametrize(
+    ("limit", "given"), [(4, None), (6, {"recursion_limit": 3}), (5, {"tags": ["x"]})]
+)
+def test_a_graph_invoked_in_a_node_inherits_the_recursion_limit(limit, given):
+    expected = _nested_loop(load_langgraph(), limit, given)
+    assert expected[0] == "GraphRecursionError"
+    assert _nested_loop(load_graphkit(), limit, given) == expected

@@ -77,3 +77,32 @@ def _paused_subgraph(lib: Lib) -> list[str]:
 def test_a_paused_subgraph_shows_no_last_values():
     expected = _paused_subgraph(load_langgraph())
     assert _paused_subgraph(load_graphkit()) == expected
+
+
+def _subgraph_at_its_breakpoint(lib: Lib, clash: bool, call: str) -> list[str]:
+    """START -> [sub, w(, w2)]: `sub` stops at its own `interrupt_before`, which pauses the
+    root with no interrupt, while `w` (and `w2`, writing the same plain key) finish."""
+    inner = lib.StateGraph(State).add_node("x", lambda state: {"log": ["x"]})
+    inner = inner.add_edge(lib.START, "x").compile(interrupt_before=["x"])
+    builder = lib.StateGraph(State).add_node("sub", inner)
+    builder.add_node("w", lambda state: {"n": 1, "log": ["w"]})
+    builder.add_edge(lib.START, "sub").add_edge(lib.START, "w")
+    if clash:
+        builder.add_node("w2", lambda state: {"n": 2}).add_edge(lib.START, "w2")
+    config = {"configurable": {"thread_id": "t"}}
+    with _memory_saver(lib.name) as saver:
+        app = builder.compile(checkpointer=saver)
+        try:
+            if call == "invoke":
+                return [canonical(app.invoke({"log": []}, config))]
+            chunks = app.stream({"log": []}, config, stream_mode=["values", "updates"])
+            return [canonical(chunk) for chunk in chunks]
+        except Exception as error:
+            return [f"raised {type(error).__name__}"]
+
+
+@pytest.mark.parametrize("call", ["stream", "invoke"])
+@pytest.mark.parametrize("clash", [False, True], ids=["plain", "clash"])
+def test_a_subgraph_at_its_breakpoint_pauses_the_root_with_the_last_values(clash, call):
+    expected = _subgraph_at_its_breakpoint(load_langgraph(), clash, call)
+    assert _subgraph_at_its_breakpoint(load_graphkit(), clash, call) == expected

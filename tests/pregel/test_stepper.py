@@ -99,26 +99,36 @@ def test_recording_off_keeps_no_steps_but_same_result():
     assert run.steps == () and run.values == {"n": 2, "log": ["inc", "inc"]}
 
 
-def test_recording_off_lists_no_channel_changes_but_makes_the_same_checkpoints():
+def test_recording_off_still_lists_each_updates_channel_changes():
     app = chain(("inc", inc), ("again", inc))
-    recorded, unrecorded = app.stepper({"n": 0}), app.stepper({"n": 0}, record=False)
-    while not recorded.done:
-        recorded.step()
+    recorded = app.stepper({"n": 0}).run().steps
+    unrecorded = app.stepper({"n": 0}, record=False)
+    for kept in recorded:
         if unrecorded.next_phase is None:
             break
         unrecorded.plan()
-        if unrecorded.done:
-            break
         unrecorded.execute()
         update = unrecorded.update()
-        assert update.changes == ()  # nobody could read them
-        kept = recorded.run_so_far.steps[-1].update
-        assert kept.changes and update.changed == [] and kept.step == update.step
-        assert update.updated_channels == kept.updated_channels
-        ours, theirs = update.checkpoint, kept.checkpoint
-        assert dict(ours.channel_values) == dict(theirs.channel_values)
-        assert dict(ours.channel_versions) == dict(theirs.channel_versions)
-        assert dict(ours.versions_seen) == dict(theirs.versions_seen)
+        assert kept.update is not None and update.changes == kept.update.changes
+        assert dict(update.checkpoint.channel_values) == dict(kept.checkpoint.channel_values)
+
+
+def test_invoke_and_stream_build_no_channel_changes_nobody_reads(monkeypatch):
+    from graphkit import InMemorySaver
+    from graphkit.pregel import phases
+
+    made = []
+    real = phases.ChannelChange
+    monkeypatch.setattr(phases, "ChannelChange", lambda *args: made.append(args) or real(*args))
+    app = chain(("inc", inc), ("again", inc))
+    assert app.invoke({"n": 0}) == {"n": 2, "log": ["inc", "inc"]}
+    assert list(app.stream({"n": 0}, stream_mode="updates"))[-1] == {
+        "again": {"n": 2, "log": ["inc"]}
+    }
+    assert made == []  # nobody could read them
+    saved = app.copy({"checkpointer": InMemorySaver()})
+    saved.invoke({"n": 0}, {"configurable": {"thread_id": "t"}})
+    assert made  # a saver is told the versions they give
 
 
 def test_recording_off_hands_a_saver_the_same_new_versions():
