@@ -278,7 +278,8 @@ def open_thread(
             if answered and not phases.plan(graph, state).tasks:
                 warn(diagnose.finished_thread(thread.thread_id, state.checkpoint.id))
             latest = thread.saver.get_tuple(thread.thread_config)
-            forks = latest is None or latest.checkpoint.id != saved.checkpoint.id
+            superseded = latest is None or latest.checkpoint.id != saved.checkpoint.id
+            forks = superseded or _replays(thread, saved, answer, outer)
             if forks:  # replaying starts a new branch (the stepper saves it)
                 pending = []
     return Opening(
@@ -294,6 +295,15 @@ def open_thread(
         null_writes=null_writes(pending) if resuming else [],
         forks=forks,
     )
+
+
+def _replays(thread: ThreadLink, saved: CheckpointTuple, answer: Any, outer: Any) -> bool:
+    """As in LangGraph, a root run addressed at a checkpoint (its id in the config) that
+    brings no answer replays it on a new branch, even the thread's latest one, unless
+    that one is a branch already (made by ``update_state`` or a fork)."""
+    source = (saved.metadata or {}).get("source")
+    addressed = thread.requested_id is not None and outer is None
+    return addressed and answer is NO_ANSWER and source not in ("update", "fork")
 
 
 def _resume(

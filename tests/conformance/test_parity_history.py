@@ -128,3 +128,37 @@ def test_send_tasks_are_listed_in_send_order(saver_name):
             seen.append((state.next, [task.name for task in state.tasks], history))
     assert seen[0][:2] == (("ask",), ["late", "early", "ask"])
     assert seen[1] == seen[0]
+
+
+def _replay_at_latest(lib: Lib, saver: Any, case: str) -> list[Any]:
+    """Replay addressed at the thread's latest checkpoint (its id in the config): LangGraph
+    starts a new branch from it, as from an older one, unless it is a branch already."""
+    from .scenarios import _interrupt
+
+    interrupt = _interrupt(lib.name)
+    graph = lib.StateGraph(State)
+    graph.add_node("a", lambda state: {"out": ["a"]})
+    graph.add_edge(lib.START, "a")
+    if case == "paused":  # `a` finishes in the step `ask` pauses: its writes are pending
+        graph.add_node("ask", lambda state: {"out": [interrupt("go?")]})
+        graph.add_edge(lib.START, "ask")
+    app = graph.compile(checkpointer=saver)
+    config = {"configurable": {"thread_id": "t"}}
+    app.invoke({"out": [], "x": 0}, config)
+    if case == "updated":
+        app.update_state(config, {"x": 1})
+    latest = app.get_state(config).config
+    chunks = app.stream(None, latest, stream_mode="updates")
+    updates = [re.sub(r"\b[0-9a-f]{32}\b", "<id>", _ids(chunk)) for chunk in chunks]
+    history = [_snapshot(snapshot) for snapshot in app.get_state_history(config)]
+    return [updates, history]
+
+
+@pytest.mark.parametrize("case", ["finished", "paused", "updated"])
+@pytest.mark.parametrize("saver_name", list(SAVERS))
+def test_replaying_the_latest_checkpoint_by_id_starts_a_branch(saver_name, case):
+    seen = []
+    for lib in (load_langgraph(), load_graphkit()):
+        with SAVERS[saver_name](lib.name) as saver:
+            seen.append(_replay_at_latest(lib, saver, case))
+    assert seen[1] == seen[0]
