@@ -277,9 +277,7 @@ def open_thread(
             answered = isinstance(input, Command) and outer is None and not (pending or writes)
             if answered and not phases.plan(graph, state).tasks:
                 warn(diagnose.finished_thread(thread.thread_id, state.checkpoint.id))
-            latest = thread.saver.get_tuple(thread.thread_config)
-            superseded = latest is None or latest.checkpoint.id != saved.checkpoint.id
-            forks = superseded or _replays(thread, saved, answer, outer)
+            forks = _forks(thread, saved, answer, outer)
             if forks:  # replaying starts a new branch (the stepper saves it)
                 pending = []
     return Opening(
@@ -297,10 +295,13 @@ def open_thread(
     )
 
 
-def _replays(thread: ThreadLink, saved: CheckpointTuple, answer: Any, outer: Any) -> bool:
-    """As in LangGraph, a root run addressed at a checkpoint (its id in the config) that
-    brings no answer replays it on a new branch, even the thread's latest one, unless
-    that one is a branch already (made by ``update_state`` or a fork)."""
+def _forks(thread: ThreadLink, saved: CheckpointTuple, answer: Any, outer: Any) -> bool:
+    """Whether resuming ``saved`` starts a new branch: it is not the thread's latest; or,
+    as in LangGraph, a root run addressed at it (its id in the config) brings no answer,
+    so it is replayed, unless it is a branch already (made by ``update_state``, a fork)."""
+    latest = thread.saver.get_tuple(thread.thread_config)
+    if latest is None or latest.checkpoint.id != saved.checkpoint.id:
+        return True
     source = (saved.metadata or {}).get("source")
     addressed = thread.requested_id is not None and outer is None
     return addressed and answer is NO_ANSWER and source not in ("update", "fork")

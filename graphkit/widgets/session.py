@@ -432,10 +432,14 @@ class DebugSession(Notifier):
 
     def _travel(self, kept: list[Superstep], checkpoint: Checkpoint | None, what: str) -> None:
         """Keep the supersteps ``kept`` and run on from ``checkpoint``, loaded through
-        the checkpointer (never from a cache); an older one forks the thread."""
-        assert checkpoint is not None
+        the checkpointer (never from a cache); an older one forks the thread. The
+        thread's latest is resumed, not named: named, it would be replayed on a branch
+        of its own (as LangGraph replays it), running its finished tasks again."""
+        assert checkpoint is not None and self.app.checkpointer is not None
         config = self.thread_config
-        config["configurable"]["checkpoint_id"] = checkpoint.id
+        latest = self.app.checkpointer.get_tuple(config)
+        if latest is None or latest.checkpoint.id != checkpoint.id:
+            config["configurable"]["checkpoint_id"] = checkpoint.id
         from graphkit.widgets.story import dropped_numbers, next_step_text
 
         self.undone = self.undone | dropped_numbers(self, kept)
