@@ -370,6 +370,56 @@ def observe_checkpoints(blueprint: Blueprint, lib: Lib, resumes: int = 3) -> lis
     return named.split("\n")
 
 
+def observe_thread(blueprint: Blueprint, lib: Lib, pick: int) -> list[str] | None:
+    """A checkpointed run and its resumes, then every snapshot of its history, a replay
+    from the `pick`-th of them (its updates as a multiset: a step's tasks finish in any
+    order) and the history after it; ids as "<id>". Saves are synchronous: LangGraph's
+    async saves can race the next step. None if `lib` refuses the graph or its run."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            app = build(blueprint, lib)
+            config = config_of(blueprint)
+            given: Any = copy.deepcopy(blueprint.input)
+            for _ in range(4):
+                for _chunk in app.stream(given, config, durability="sync"):
+                    pass
+                if not (pending := app.get_state(config).interrupts):
+                    break
+                given = lib.Command(resume={item.id: f"ok {item.value}" for item in pending})
+            history = list(app.get_state_history(config))
+        except Exception:
+            return None
+        lines = [_snapshot(snapshot) for snapshot in history]
+        past = history[pick % len(history)].config
+        try:
+            chunks = app.stream(None, past, stream_mode="updates", durability="sync")
+            lines.append(
+                f"replayed {sorted(PAYLOAD_ID.sub('<id>', canonical(scrub(c))) for c in chunks)}"
+            )
+        except Exception as error:
+            lines.append(f"replay raised {type(error).__name__}")
+        lines += [_snapshot(snapshot) for snapshot in app.get_state_history(config)]
+    return [PAYLOAD_ID.sub("<id>", line) for line in lines]
+
+
+def _snapshot(snapshot: Any) -> str:
+    """A StateSnapshot by value (a Send task's path without LangGraph's third item, a
+    difference compatibility.md lists)."""
+    tasks = [
+        (task.name, task.path[:2] if task.path[0] == "__pregel_push" else task.path,
+         repr(task.error) if task.error else None, task.result,
+         [(i.value, i.response_schema) for i in task.interrupts], task.state)
+        for task in snapshot.tasks
+    ]  # fmt: skip
+    shown = {
+        "values": scrub(snapshot.values), "next": snapshot.next, "tasks": tasks,
+        "metadata": snapshot.metadata, "config": snapshot.config,
+        "parent_config": snapshot.parent_config,
+    }  # fmt: skip
+    return canonical(shown)
+
+
 # --- strategies -------------------------------------------------------------------------------
 
 SAFE_NAME = st.text(alphabet=st.sampled_from("abcdefxyz_-0189 éß☃"), min_size=1, max_size=6).filter(

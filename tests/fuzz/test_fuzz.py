@@ -7,6 +7,8 @@
 3. Stepping phase by phase gives the run `trace` and `invoke` give.
 4. Drawing any graph works and escapes every name.
 5. The "checkpoints" payloads of runs with interrupts and resumes agree, ids aside.
+6. A checkpointed run's history, a replay from one of its checkpoints, and the history
+   after it agree, ids aside.
 
 The profile ("ci" by default, `GRAPHKIT_FUZZ=long` for thousands of graphs) is in
 conftest.py; the tally of what was generated is printed at the end of the session. With
@@ -55,6 +57,7 @@ from tests.fuzz.graphs import (
     node_names,
     observe,
     observe_checkpoints,
+    observe_thread,
 )
 from tests.fuzz.tally import TALLY
 
@@ -230,6 +233,28 @@ def test_checkpoint_payloads_agree_with_langgraph(blueprint: Blueprint) -> None:
             return
         lines = ["langgraph:", *expected, "graphkit:", *(actual or ["(refused to build)"])]
         finding("5 checkpoint payloads disagreed", f"{blueprint!r}\n" + "\n".join(lines))
+    finally:
+        save_tally()
+
+
+@given(blueprints(interrupts=True), st.integers(0, 30))
+def test_thread_history_and_replay_agree_with_langgraph(blueprint: Blueprint, pick: int) -> None:
+    """6. A checkpointed run's history (every snapshot), a replay from one of its
+    checkpoints, and the history after it agree, ids aside."""
+    if not blueprint.checkpointer:
+        return
+    expected = observe_thread(blueprint, load_langgraph(), pick)
+    if expected is None:  # (refused: compared by properties 1-2)
+        return
+    actual = observe_thread(blueprint, load_graphkit(), pick)
+    TALLY["6 histories compared"] += 1
+    try:
+        if actual == expected:
+            TALLY["6 histories agreed"] += 1
+            return
+        lines = ["langgraph:", *expected, "graphkit:", *(actual or ["(refused)"])]
+        text = f"{blueprint!r} pick={pick}\n" + "\n".join(lines)
+        finding("6 histories disagreed", text)
     finally:
         save_tally()
 
