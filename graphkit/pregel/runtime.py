@@ -357,7 +357,7 @@ def interrupt(value: Any, *, response_schema: Any = None) -> Any:
     as it is; a type (pydantic model, dataclass, ``TypedDict``, ``int``...) is shown as
     its JSON Schema, and the answer is validated against it (and returned validated). An
     answer that does not fit raises pydantic's ``ValidationError`` (``is_invalid_resume``
-    says so); nothing of the task is saved, so the interrupt can be answered again.
+    says so) and fails the task, so the interrupt still waits to be answered again.
     """
     scope = _scope.get()
     if scope is None:

@@ -271,13 +271,13 @@ def _inherited(parent: Any, config: Any) -> Any:
     ``RunConfig`` to refuse.)"""
     if parent is None or not (config is None or isinstance(config, Mapping)):
         return config
-    given = config or {}
-    if given.get("callbacks") is None and (inherited := task_callbacks(parent.run)):
-        given = {**given, "callbacks": inherited}
+    given, inherited = config or {}, {}
+    if given.get("callbacks") is None and (callbacks := task_callbacks(parent.run)):
+        inherited["callbacks"] = callbacks
     limit = parent.run.config.get("recursion_limit")
     if given.get("recursion_limit") is None and limit is not None:
-        given = {**given, "recursion_limit": limit}
-    return given if given or config is not None else config
+        inherited["recursion_limit"] = limit
+    return {**given, **inherited} if inherited else config
 
 
 def _one_value(chunk: Any, key: str) -> Any:

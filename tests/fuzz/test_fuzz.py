@@ -226,15 +226,7 @@ def test_checkpoint_payloads_agree_with_langgraph(blueprint: Blueprint) -> None:
     if expected is None:  # (refused: compared by properties 1-2)
         return
     actual = observe_checkpoints(blueprint, load_graphkit())
-    TALLY["5 checkpoint payloads compared"] += 1
-    try:
-        if actual == expected:
-            TALLY["5 checkpoint payloads agreed"] += 1
-            return
-        lines = ["langgraph:", *expected, "graphkit:", *(actual or ["(refused to build)"])]
-        finding("5 checkpoint payloads disagreed", f"{blueprint!r}\n" + "\n".join(lines))
-    finally:
-        save_tally()
+    tally_agreement("5 checkpoint payloads", expected, actual, repr(blueprint))
 
 
 @given(blueprints(interrupts=True), st.integers(0, 30))
@@ -247,14 +239,19 @@ def test_thread_history_and_replay_agree_with_langgraph(blueprint: Blueprint, pi
     if expected is None:  # (refused: compared by properties 1-2)
         return
     actual = observe_thread(blueprint, load_graphkit(), pick)
-    TALLY["6 histories compared"] += 1
+    tally_agreement("6 histories", expected, actual, f"{blueprint!r} pick={pick}")
+
+
+def tally_agreement(what: str, expected: list[str], actual: list[str] | None, heading: str) -> None:
+    """Count one comparison of `what` (LangGraph's lines against graphkit's, None if
+    graphkit refused); a disagreement is a finding, reported under `heading`."""
+    TALLY[f"{what} compared"] += 1
     try:
         if actual == expected:
-            TALLY["6 histories agreed"] += 1
+            TALLY[f"{what} agreed"] += 1
             return
-        lines = ["langgraph:", *expected, "graphkit:", *(actual or ["(refused)"])]
-        text = f"{blueprint!r} pick={pick}\n" + "\n".join(lines)
-        finding("6 histories disagreed", text)
+        lines = [heading, "langgraph:", *expected, "graphkit:", *(actual or ["(refused)"])]
+        finding(f"{what} disagreed", "\n".join(lines))
     finally:
         save_tally()
 
