@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import sys
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 from typing import Any, Literal
 
@@ -18,6 +20,8 @@ __all__ = [
     "CheckpointNotFoundError",
     "EmptyChannelError",
     "EmptyInputError",
+    "ErrorCode",
+    "GraphBubbleUp",
     "GraphInterrupt",
     "GraphRecursionError",
     "GraphkitWarning",
@@ -31,9 +35,46 @@ __all__ = [
     "NodeInterrupt",
     "NodeTimeoutError",
     "ParentCommand",
+    "UnknownInterruptError",
+    "create_error_message",
     "is_invalid_resume",
     "warn",
 ]
+
+
+class ErrorCode(Enum):
+    """LangGraph's troubleshooting codes: each names a page of its error guide (see
+    ``create_error_message``)."""
+
+    GRAPH_RECURSION_LIMIT = "GRAPH_RECURSION_LIMIT"
+    INVALID_CONCURRENT_GRAPH_UPDATE = "INVALID_CONCURRENT_GRAPH_UPDATE"
+    INVALID_GRAPH_NODE_RETURN_VALUE = "INVALID_GRAPH_NODE_RETURN_VALUE"
+    MULTIPLE_SUBGRAPHS = "MULTIPLE_SUBGRAPHS"
+    INVALID_CHAT_HISTORY = "INVALID_CHAT_HISTORY"
+
+
+def create_error_message(*, message: str, error_code: ErrorCode) -> str:
+    """``message`` followed by the address of the LangGraph guide page for
+    ``error_code``, as LangGraph words it (for code that builds its errors this way).
+
+    >>> print(create_error_message(message="Too deep.", error_code=ErrorCode.GRAPH_RECURSION_LIMIT))
+    Too deep.
+    For troubleshooting, visit: https://docs.langchain.com/oss/python/langgraph/errors/GRAPH_RECURSION_LIMIT
+    """
+    return (
+        f"{message}\nFor troubleshooting, visit: "
+        f"https://docs.langchain.com/oss/python/langgraph/errors/{error_code.value}"
+    )
+
+
+class GraphBubbleUp(Exception):
+    """The base of what a run raises through node code on purpose: a pause
+    (``GraphInterrupt``) and a route to the parent graph (``ParentCommand``). Node code
+    that catches ``Exception`` should re-raise it, as in LangGraph:
+
+    >>> issubclass(GraphInterrupt, GraphBubbleUp), issubclass(ParentCommand, GraphBubbleUp)
+    (True, True)
+    """
 
 
 class EmptyChannelError(Exception):
@@ -73,7 +114,7 @@ class GraphkitWarning(UserWarning):
     """
 
 
-class ParentCommand(Exception):
+class ParentCommand(GraphBubbleUp):
     """Carries a ``Command(graph=Command.PARENT)`` from a subgraph to the graph that
     runs it; reaches the caller only when there is no such graph (LangGraph's name)."""
 
@@ -82,7 +123,7 @@ class ParentCommand(Exception):
         self.command = command
 
 
-class GraphInterrupt(Exception):
+class GraphInterrupt(GraphBubbleUp):
     """Raised inside a node by ``interrupt()`` to pause the run; the runtime catches it,
     saves the step's other writes, and stops until ``Command(resume=...)``. Its
     argument is the tuple of ``Interrupt`` records."""
@@ -109,6 +150,33 @@ class NodeInterrupt(GraphInterrupt):
             stacklevel=2,
         )
         super().__init__((Interrupt(value=value, id=id or "placeholder-id"),))
+
+
+class UnknownInterruptError(Exception):
+    """``Command(resume=...)`` does not match the interrupts waiting, in strict resume
+    mode (``configurable["__pregel_strict_resume"]``, LangGraph's key, which its server
+    sets). ``reason``: ``"empty_map"`` (a map that answers nothing), ``"not_pending"``
+    (the map names ids nobody waits for: ``interrupt_ids``) or ``"ambiguous"`` (one
+    answer, several waiting). ``pending_ids`` are the ids still waiting; nothing was
+    written, so they can be answered again.
+
+    >>> error = UnknownInterruptError("no", reason="empty_map", pending_ids=["a1"])
+    >>> error.reason, error.interrupt_ids, error.pending_ids
+    ('empty_map', (), ('a1',))
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        reason: Literal["not_pending", "empty_map", "ambiguous"],
+        interrupt_ids: Sequence[str] = (),
+        pending_ids: Sequence[str] = (),
+    ) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.interrupt_ids = tuple(interrupt_ids)
+        self.pending_ids = tuple(pending_ids)
 
 
 @dataclass(frozen=True, slots=True)

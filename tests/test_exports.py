@@ -131,7 +131,8 @@ RENAMED_IMPORTS = {
     "langgraph.constants": "START END TAG_NOSTREAM TASKS",
     "langgraph.errors": (
         "GraphRecursionError InvalidUpdateError GraphInterrupt NodeInterrupt ParentCommand "
-        "EmptyInputError EmptyChannelError NodeError NodeTimeoutError NodeCancelledError"
+        "EmptyInputError EmptyChannelError NodeError NodeTimeoutError NodeCancelledError "
+        "GraphBubbleUp UnknownInterruptError ErrorCode create_error_message"
     ),
     "langgraph.func": "entrypoint task",
     "langgraph.managed": "RemainingSteps IsLastStep",

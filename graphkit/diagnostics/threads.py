@@ -137,6 +137,24 @@ def several_interrupts() -> str:
     )
 
 
+def answers_nothing(pending: Sequence[str]) -> str:
+    return (
+        "Command(resume={}) names no interrupt, and this run checks answers strictly "
+        f"(configurable['__pregel_strict_resume']); the interrupts waiting are {list(pending)}: "
+        "answer them as Command(resume={interrupt_id: answer, ...})."
+    )
+
+
+def not_waiting(unknown: Sequence[str], pending: Sequence[str]) -> str:
+    return (
+        f"Command(resume=...) answers interrupts that are not waiting: {list(unknown)} "
+        "(unknown, or answered already), and this run checks answers strictly "
+        f"(configurable['__pregel_strict_resume']). The interrupts waiting are {list(pending)}: "
+        "answer only those (read them from the paused result's '__interrupt__' or "
+        "get_state(config).interrupts)."
+    )
+
+
 def unknown_as_node(node: str, nodes: Mapping[str, Any]) -> str:
     return f"update_state(as_node={node!r}): there is no such node; use one of {sorted(nodes)}."
 

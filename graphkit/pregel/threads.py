@@ -16,7 +16,7 @@ from graphkit.checkpoint import Checkpoint, checkpoint_config
 from graphkit.checkpoint.saver import BaseCheckpointSaver, CheckpointTuple, config_key
 from graphkit.constants import BRANCH_CHANNEL_PREFIX, END, INTERRUPT, START, TASKS
 from graphkit.diagnostics import threads as diagnose
-from graphkit.errors import EmptyInputError, InvalidUpdateError, warn
+from graphkit.errors import EmptyInputError, InvalidUpdateError, UnknownInterruptError, warn
 from graphkit.pregel import phases
 from graphkit.pregel.config import carried_metadata
 from graphkit.pregel.records import Plan, Task, TaskResult, Update
@@ -45,6 +45,9 @@ ERROR_SOURCE = "__error_source_node__"  # the failed task's error went to its ha
 SPECIAL = (INTERRUPT, ANSWERS, ERROR, ERROR_SOURCE)
 DURABILITY = ("sync", "async", "exit")
 NULL_TASK = "00000000-0000-0000-0000-000000000000"
+STRICT_RESUME = "__pregel_strict_resume"
+"""LangGraph's configurable key (its server sets it): an answer that does not match the
+interrupts waiting raises ``UnknownInterruptError`` instead of being let through."""
 NULL_STARTED = Task(NULL_TASK, -1, "", "call", (), (), None)  # replaced by StepWork.saved
 """The task id of saved writes no task made (a ``Command`` input's): LangGraph's null
 writes, applied again when a run resumes from their checkpoint and by ``get_state``."""
@@ -78,6 +81,7 @@ class ThreadLink:
         self._nested = any(":" in part for part in namespace.split("|"))
         self.thread_id = str(thread_id)
         self.requested_id: str | None = config_key(config, "checkpoint_id")
+        self.strict_resume = bool(config_key(config, STRICT_RESUME))
         # saved with each checkpoint, after (and never instead of) source, step, parents
         carried = carried_metadata(config).items()
         self.metadata = {k: v for k, v in carried if k not in ("source", "step", "parents")}
@@ -286,7 +290,7 @@ def open_thread(
         resuming=resuming,
         pending=pending,
         discarded=discarded,
-        resume=_resume(thread, outer, answer, pending),
+        resume=_resume(thread, outer, answer, pending, strict=_strict(thread, outer, forks)),
         answers={task: tuple(value) for task, channel, value in pending if channel == ANSWERS},
         resumes_subgraphs=thread is not None and (resuming or outer_resumes),
         command_writes=writes,
@@ -307,8 +311,14 @@ def _forks(thread: ThreadLink, saved: CheckpointTuple, answer: Any, outer: Any) 
     return addressed and answer is NO_ANSWER and source not in ("update", "fork")
 
 
+def _strict(thread: ThreadLink | None, outer: Any, forks: bool) -> bool:
+    """Whether the answer is checked strictly: asked for, by a root run that does not
+    replay an older checkpoint (its tasks may ask again), as in LangGraph."""
+    return thread is not None and thread.strict_resume and outer is None and not forks
+
+
 def _resume(
-    thread: ThreadLink | None, outer: Any, answer: Any, pending: Sequence[Any]
+    thread: ThreadLink | None, outer: Any, answer: Any, pending: Sequence[Any], strict: bool
 ) -> Resume | None:
     """What ``interrupt()`` calls are answered with: this run's answer; or, when it has
     none, the answers the whole run was resumed with (a subgraph saving nothing, with
@@ -323,11 +333,36 @@ def _resume(
         if channel == INTERRUPT and task_id not in finished
         for index, interrupt in enumerate(value)
     }
+    if strict and answer is not NO_ANSWER:
+        _check_answer_strictly(answer, waiting)
     if len(waiting) > 1 and answer is not NO_ANSWER and not is_answer_map(answer):
         raise RuntimeError(diagnose.several_interrupts())
     if outer is not None and outer.resume is not None and answer is NO_ANSWER:
         return outer.resume  # type: ignore[no-any-return]
     return Resume(answer) if thread is not None else None
+
+
+def _check_answer_strictly(answer: Any, waiting: set[Any]) -> None:
+    """Raise ``UnknownInterruptError`` for an answer that does not match the interrupts
+    ``waiting`` (their ids): an empty map, a map naming others, one answer for several.
+    One answer with none waiting is a breakpoint's, and passes."""
+    pending = sorted(id_ for id_ in waiting if isinstance(id_, str))
+    if is_answer_map(answer):
+        if not answer:
+            raise UnknownInterruptError(
+                diagnose.answers_nothing(pending), reason="empty_map", pending_ids=pending
+            )
+        if unknown := sorted(answer.keys() - waiting):
+            raise UnknownInterruptError(
+                diagnose.not_waiting(unknown, pending),
+                reason="not_pending",
+                interrupt_ids=unknown,
+                pending_ids=pending,
+            )
+    elif len(waiting) > 1:
+        raise UnknownInterruptError(
+            diagnose.several_interrupts(), reason="ambiguous", pending_ids=pending
+        )
 
 
 def null_writes(pending: Sequence[Any]) -> list[tuple[str, Any]]:
