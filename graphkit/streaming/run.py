@@ -143,6 +143,8 @@ class StreamRun:
         # where async nodes run: the async run's loop (or, for a caller driving the
         # stream itself, the loop it names)
         loop = kwargs.pop("loop", None) or (async_run.loop if async_run is not None else None)
+        if "control" in kwargs:
+            raise NotImplementedError(diagnose.run_control_not_supported())
         if unknown := sorted(set(kwargs) - RUN_KEYWORDS):
             raise TypeError(diagnose.unknown_run_options(unknown))
         # only a run inside a recorded task keeps supersteps (for its subruns): unread otherwise
