@@ -22,6 +22,7 @@ __all__ = [
     "EmptyInputError",
     "ErrorCode",
     "GraphBubbleUp",
+    "GraphDrained",
     "GraphInterrupt",
     "GraphRecursionError",
     "GraphkitWarning",
@@ -75,6 +76,20 @@ class GraphBubbleUp(Exception):
     >>> issubclass(GraphInterrupt, GraphBubbleUp), issubclass(ParentCommand, GraphBubbleUp)
     (True, True)
     """
+
+
+class GraphDrained(GraphBubbleUp):
+    """A run stopped at a superstep boundary because its ``RunControl`` was asked to
+    drain (``reason`` says why); where it stopped is saved, and ``invoke(None, config)``
+    goes on from there.
+
+    >>> GraphDrained("deploy").reason, str(GraphDrained())
+    ('deploy', 'Graph drained: shutdown')
+    """
+
+    def __init__(self, reason: str = "shutdown") -> None:
+        super().__init__(f"Graph drained: {reason}")
+        self.reason = reason
 
 
 class EmptyChannelError(Exception):

@@ -127,12 +127,12 @@ RENAMED_IMPORTS = {
         "Checkpointer GraphOutput StreamPart"
     ),
     "langgraph.config": "get_config get_store get_stream_writer",
-    "langgraph.runtime": "Runtime ExecutionInfo get_runtime",
+    "langgraph.runtime": "Runtime ExecutionInfo RunControl get_runtime",
     "langgraph.constants": "START END TAG_NOSTREAM TASKS",
     "langgraph.errors": (
         "GraphRecursionError InvalidUpdateError GraphInterrupt NodeInterrupt ParentCommand "
         "EmptyInputError EmptyChannelError NodeError NodeTimeoutError NodeCancelledError "
-        "GraphBubbleUp UnknownInterruptError ErrorCode create_error_message"
+        "GraphBubbleUp GraphDrained UnknownInterruptError ErrorCode create_error_message"
     ),
     "langgraph.func": "entrypoint task",
     "langgraph.managed": "RemainingSteps IsLastStep",

@@ -149,14 +149,6 @@ def unknown_run_options(names: list[str]) -> str:
     return f"invoke() / stream() got unexpected keyword argument(s) {names}; {fix}."
 
 
-def run_control_not_supported() -> str:
-    return (
-        "control= (LangGraph 1.2's RunControl, a cooperative drain at the next superstep "
-        "boundary) is not in graphkit yet; stop a run at a step boundary with "
-        "interrupt_before=[...] or drive it step by step with app.stepper(...)."
-    )
-
-
 def context_does_not_fit(schema: Any, given: Mapping[str, Any]) -> str:
     name = getattr(schema, "__name__", repr(schema))
     return (

@@ -145,6 +145,11 @@ def _ending(run: Run) -> list[str]:
         return [f"the run failed in step {following - 1}'s Update: {error}"]
     if run.status == "interrupted":
         return [_paused(run, following)]
+    if run.status == "drained":
+        return [
+            f"step {following}",
+            "  PLAN     not run: a drain was requested (GraphDrained); a resume runs it",
+        ]
     return [f"still running: step {following} is next"]
 
 

@@ -14,7 +14,7 @@ from graphkit.pregel import thread_edits, thread_state
 from graphkit.pregel.config import RunConfig, RunOptions, coerce_context, merge_configs
 from graphkit.pregel.records import Run
 from graphkit.pregel.runnable import RunnableMethods
-from graphkit.pregel.runtime import Runtime
+from graphkit.pregel.runtime import RunControl, Runtime
 from graphkit.pregel.spec import GraphSpec
 from graphkit.pregel.stepper import Stepper
 from graphkit.streaming import Collector, open_stream
@@ -88,7 +88,8 @@ class CompiledGraph(RunnableMethods):
         """Start a run you advance phase by phase (see ``Stepper``); ``options`` are
         ``RunOptions`` fields, ``context`` is what nodes see as ``runtime.context``."""
         context = coerce_context(self.context_schema, context)
-        run = self.run_options(runtime=Runtime(context=context, store=self.store), **options)
+        runtime = Runtime(context=context, store=self.store, control=RunControl())
+        run = self.run_options(runtime=runtime, **options)
         return Stepper(self.spec, input, RunConfig.from_dict(self._configured(config)), run)
 
     def run_options(self, **options: Any) -> RunOptions:

@@ -249,7 +249,8 @@ class Superstep:
 @frozen_record(repr=False)
 class Run:
     """The supersteps of one invocation, from the input step: ``values`` after the last
-    Update, ``status`` ``"done"``, ``"running"``, ``"error"`` or ``"out_of_steps"``, the
+    Update, ``status`` ``"done"``, ``"running"``, ``"interrupted"``, ``"drained"`` (its
+    ``RunControl`` asked it to stop at a step boundary), ``"error"`` or ``"out_of_steps"``, the
     ``namespace`` of the task that ran a subgraph (() at the root), the graph's
     ``state_keys`` in schema order, written or not, and ``saved_in``: the checkpoint
     namespace the run saved its checkpoints under (``""`` at the root; a subgraph's own

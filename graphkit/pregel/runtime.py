@@ -28,6 +28,7 @@ __all__ = [
     "INJECTABLE",
     "ExecutionInfo",
     "Resume",
+    "RunControl",
     "Runtime",
     "get_config",
     "get_runtime",
@@ -77,12 +78,43 @@ class ExecutionInfo:
 ContextT = TypeVar("ContextT")
 
 
+class RunControl:
+    """Asks a run to stop at its next superstep boundary (LangGraph 1.2's cooperative
+    drain): once ``request_drain()`` is called, from a node (``runtime.control``) or from
+    any thread, the run plans its next step, saves where it is and raises
+    ``GraphDrained`` instead of running it; ``invoke(None, config)`` goes on from there.
+
+    >>> control = RunControl()
+    >>> control.request_drain()
+    >>> control.drain_requested, control.drain_reason
+    (True, 'shutdown')
+    """
+
+    __slots__ = ("_reason",)
+
+    def __init__(self) -> None:
+        self._reason: str | None = None
+
+    def request_drain(self, reason: str = "shutdown") -> None:
+        # one attribute store: safe from any thread without a lock
+        self._reason = reason
+
+    @property
+    def drain_requested(self) -> bool:
+        return self._reason is not None
+
+    @property
+    def drain_reason(self) -> str | None:
+        return self._reason
+
+
 @frozen_record()
 class Runtime(Generic[ContextT]):
     """The run-scoped things a node may use: ``context`` from ``invoke(..., context=...)``,
     ``store`` from ``compile(store=...)``, ``stream_writer``, which sends a chunk to
     ``stream_mode="custom"`` (a no-op otherwise), and, inside a running node,
-    ``execution_info`` (an ``ExecutionInfo``; None elsewhere). Generic in the context's
+    ``execution_info`` (an ``ExecutionInfo``; None elsewhere), and ``control``, the run's
+    ``RunControl`` (None outside a run). Generic in the context's
     type, as LangGraph's: annotate a node's parameter ``runtime: Runtime[MyContext]``.
 
     >>> Runtime(context={"user": "ada"}).context
@@ -97,6 +129,7 @@ class Runtime(Generic[ContextT]):
     """LangGraph's functional API's previous return value: None for a graph's nodes."""
     server_info: Any = None
     """LangGraph Platform's server details: None outside a LangGraph server, as here."""
+    control: RunControl | None = None
 
     def heartbeat(self) -> None:
         """Tell the running node's ``TimeoutPolicy`` it is making progress: its idle
@@ -131,6 +164,7 @@ class Runtime(Generic[ContextT]):
             execution_info=other.execution_info or self.execution_info,
             previous=self.previous if other.previous is None else other.previous,
             server_info=other.server_info or self.server_info,
+            control=other.control or self.control,
         )
 
     def patch_execution_info(self, **changes: Any) -> Runtime:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from graphkit.channels import Channel
 from graphkit.constants import PUSH
 from graphkit.diagnostics import run as diagnose
-from graphkit.errors import GraphInterrupt, ParentCommand, is_invalid_resume
+from graphkit.errors import GraphDrained, GraphInterrupt, ParentCommand, is_invalid_resume
 from graphkit.pregel.records import Task, TaskResult, task_id
 from graphkit.pregel.runtime import RunContext, TaskScope, enter_task, injected_values, leave_task
 from graphkit.pregel.spec import FreshRead, GraphSpec, NodeSpec
@@ -372,6 +372,8 @@ def _attempt(
             writes.extend(writer(output, fresh_read, task_config))
     except GraphInterrupt as paused:  # the step stops before Update; nothing is applied
         interrupts, writes = tuple(paused.args[0] if paused.args else ()), []
+    except GraphDrained:  # a subgraph it ran drained: paused, as at a breakpoint
+        interrupts, writes = (), []
     except (Exception, asyncio.CancelledError) as exc:  # (a cancelled async node too)
         # recorded; the stepper raises it after the step's tasks end; writes made
         # before the error stay visible, but are never applied

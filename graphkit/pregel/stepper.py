@@ -111,6 +111,13 @@ class Stepper:
         return self.status != "running"
 
     @property
+    def drain_requested(self) -> bool:
+        """True once the run's ``RunControl`` was asked to drain: the run stops at the
+        next step boundary, with status ``"drained"``."""
+        control = self.context.runtime.control
+        return control is not None and control.drain_requested
+
+    @property
     def next_phase(self) -> str | None:
         """``"plan"``, ``"execute"`` or ``"update"``; None when the run is over."""
         if self.done:
@@ -174,6 +181,8 @@ class Stepper:
             self._finish("done")
         elif (nodes := self.options.interrupt_before) and self._breakpoint(nodes, plan.tasks):
             self._finish("interrupted")
+        elif self.drain_requested:  # (after the breakpoint: a resume passes that one)
+            self._finish("drained")
         return plan
 
     def upcoming_plan(self) -> Plan:
@@ -238,8 +247,9 @@ class Stepper:
             if result.paused or result.interrupts:
                 paused = True
                 self.interrupts += result.interrupts
-        if paused:
-            self._finish("interrupted", keep_step=True)
+        if paused:  # (a subgraph that drained pauses its task, and drains this run)
+            drained = self.drain_requested and not self.interrupts
+            self._finish("drained" if drained else "interrupted", keep_step=True)
 
     def execute(self) -> Execution:
         """Execute the planned tasks and return their results."""
@@ -287,7 +297,7 @@ class Stepper:
         if self.next_phase == "update":
             executed = self._superstep(None)  # taken before update() moves on to the next step
             return replace(executed, update=self.update())
-        if self._plan is not None and self.status in ("done", "interrupted"):  # before Update
+        if self._plan is not None and self.status in ("done", "interrupted", "drained"):
             return self._superstep(None)
         raise diagnose.run_is_over(self.status, "no step is left")
 

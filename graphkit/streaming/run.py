@@ -14,9 +14,14 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from graphkit.diagnostics import run as diagnose
-from graphkit.errors import GraphInterrupt, GraphRecursionError, LangGraphDeprecatedSinceV10
+from graphkit.errors import (
+    GraphDrained,
+    GraphInterrupt,
+    GraphRecursionError,
+    LangGraphDeprecatedSinceV10,
+)
 from graphkit.pregel.config import RunConfig, coerce_context
-from graphkit.pregel.runtime import Runtime, current_scope, task_callbacks
+from graphkit.pregel.runtime import RunControl, Runtime, current_scope, task_callbacks
 from graphkit.pregel.stepper import Stepper
 from graphkit.pregel.threads import INTERRUPT
 from graphkit.streaming.aio import current_async_run
@@ -33,7 +38,7 @@ Item = tuple[tuple[str, ...], str, Any]  # (namespace, mode, chunk)
 
 RUN_KEYWORDS = frozenset({"interrupt_before", "interrupt_after", "durability", "executor"})
 """The run options ``invoke`` / ``stream`` take besides their own named parameters
-(``executor`` is graphkit's: where a step's tasks run)."""
+(``executor`` is graphkit's: where a step's tasks run; ``control`` is taken first)."""
 
 
 class Listener:
@@ -136,15 +141,13 @@ class StreamRun:
         own_thread = app.checkpointer is True
         namespace = parent.subgraph_namespace(own_thread) if parent is not None else ()
         writer = listener.sender(namespace, "custom") if "custom" in produced_modes else None
-        runtime = Runtime(context, app.store, writer) if writer else Runtime(context, app.store)
+        runtime = _runtime(app, context, writer, kwargs.pop("control", None), parent)
         if "messages" in produced_modes:
             listener.take_messages(namespace, self.parent_listener)
         self.async_run = async_run = current_async_run()  # (None: a sync run)
         # where async nodes run: the async run's loop (or, for a caller driving the
         # stream itself, the loop it names)
         loop = kwargs.pop("loop", None) or (async_run.loop if async_run is not None else None)
-        if "control" in kwargs:
-            raise NotImplementedError(diagnose.run_control_not_supported())
         if unknown := sorted(set(kwargs) - RUN_KEYWORDS):
             raise TypeError(diagnose.unknown_run_options(unknown))
         # only a run inside a recorded task keeps supersteps (for its subruns): unread otherwise
@@ -244,9 +247,7 @@ class StreamRun:
         # LangGraph), before a breakpoint's updates chunk
         yield from tell("flushed", Paused.of(stepper))
         yield from tell("ended")
-        if stepper.status == "interrupted" and stepper.namespace:
-            # a paused subgraph pauses the task that runs it, and so the parent run
-            raise GraphInterrupt(stepper.interrupts)
+        _raise_if_stopped(stepper)
 
     def _teller(self) -> Callable[..., list[Item]]:
         """``tell(event, *args)``: what every emitter that speaks at ``event`` says."""
@@ -264,6 +265,26 @@ class StreamRun:
             return chunks
 
         return tell
+
+
+def _runtime(app: Any, context: Any, writer: Any, control: Any, parent: Any) -> Runtime:
+    """What the run's nodes see as ``runtime``; its ``RunControl`` is the one given, else
+    the caller's for a graph run inside a node (it drains with it, as in LangGraph), else
+    a new one."""
+    if control is None and parent is not None:
+        control = parent.run.runtime.control
+    runtime = Runtime(context, app.store, control=control or RunControl())
+    return runtime if writer is None else runtime.override(stream_writer=writer)
+
+
+def _raise_if_stopped(stepper: Stepper) -> None:
+    """A paused subgraph pauses the task that runs it, and so the parent run; a run asked
+    to drain raises ``GraphDrained`` once it stopped at a step boundary."""
+    if stepper.status == "interrupted" and stepper.namespace:
+        raise GraphInterrupt(stepper.interrupts)
+    if stepper.status == "drained":
+        control = stepper.context.runtime.control
+        raise GraphDrained(control.drain_reason if control is not None else "shutdown")
 
 
 def _inherited(parent: Any, config: Any) -> Any:

@@ -57,7 +57,8 @@ _CSS = (
 .gk-debugger .gk-status { color: var(--jp-ui-font-color1, #1f1f29); }
 .gk-debugger .gk-status-error, .gk-debugger .gk-status-out_of_steps {
   color: var(--jp-error-color1, #d55e00); font-weight: 600; }
-.gk-debugger .gk-status-interrupted { color: #cc79a7; font-weight: 600; }
+.gk-debugger .gk-status-interrupted, .gk-debugger .gk-status-drained {
+  color: #cc79a7; font-weight: 600; }
 .gk-debugger .gk-message { color: var(--jp-warn-color1, #b45309); }
 .gk-debugger .gk-legend { font-size: 12px; color: var(--jp-ui-font-color1, #1f1f29); }
 .gk-debugger .gk-state, .gk-debugger .gk-why, .gk-debugger .gk-reveal { max-width: 100%;
@@ -172,7 +173,7 @@ class Debugger:
             self.step_label.value = view.step_label
             self.phase.value = view.phase_label
             self.status.value = view.status_text
-            for status in ("running", "done", "interrupted", "error", "out_of_steps"):
+            for status in ("running", "done", "interrupted", "drained", "error", "out_of_steps"):
                 self.status.remove_class(f"gk-status-{status}")
             self.status.add_class(f"gk-status-{view.status}")
             self.message.value = view.message

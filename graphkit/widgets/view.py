@@ -182,6 +182,9 @@ def status_text(session: DebugSession) -> str:
         questions = "; ".join(f"{node} asks {show(getattr(i, 'value', i))}" for node, i in asked)
         where = story_number(session, last.step) if last else number
         return f"interrupted at step {where}: {questions}"
+    if status == "drained":
+        reason = stepper.context.runtime.control.drain_reason
+        return f"drained before step {number} ({reason}): a node asked the run to stop there"
     failed = next((r for r in results if r.error is not None), None)
     if failed is not None:
         where = story_number(session, failed.task.step)

@@ -174,21 +174,6 @@ def test_a_config_key_given_to_invoke_says_it_goes_in_the_config():
     assert app.invoke({"n": 1}, interrupt_before=[]) == {"n": 1}  # a run option
 
 
-def test_langgraph_s_run_control_is_refused_as_not_there_yet():
-    from typing import TypedDict
-
-    from graphkit import START, StateGraph
-
-    class Counter(TypedDict):
-        n: int
-
-    app = StateGraph(Counter).add_node("inc", lambda s: {"n": 1}).add_edge(START, "inc").compile()
-    with pytest.raises(NotImplementedError, match=r"control= .*RunControl.* not in graphkit yet"):
-        app.invoke({"n": 1}, control=object())
-    with pytest.raises(NotImplementedError, match="interrupt_before"):  # what to do instead
-        list(app.stream({"n": 1}, control=object()))
-
-
 def test_invoke_takes_langgraph_s_debug_and_prints_as_it_runs(capsys):
     from typing import TypedDict
 
