@@ -98,7 +98,7 @@ class Pregel(CompiledGraph):
         **options: Any,
     ) -> None:
         built = {k: n.build() if isinstance(n, NodeBuilder) else n for k, n in nodes.items()}
-        self.nodes: dict[str, PregelNode] = built
+        self.given_nodes: dict[str, PregelNode] = built
         self.channels: dict[str, Channel] = dict(channels or {})
         self.input_channels = input_channels
         self.output_channels = output_channels
@@ -187,6 +187,11 @@ class Pregel(CompiledGraph):
             dataclasses.replace(task, result=value(task.result)) for task in snapshot.tasks
         )
         return dataclasses.replace(snapshot, values=value(snapshot.values), tasks=tasks)
+
+    @property
+    def nodes(self) -> dict[str, PregelNode]:  # type: ignore[override]
+        """The nodes as given (LangGraph's ``Pregel.nodes``)."""
+        return self.given_nodes
 
     def __repr__(self) -> str:
         return f"Pregel(nodes={list(self.nodes)}, channels={list(self.channels)})"

@@ -1,6 +1,7 @@
 """The parts of LangChain's Runnable interface a compiled LangGraph graph has besides
-``invoke`` and ``stream``: ``batch`` / ``abatch``, ``get_subgraphs`` and the input and
-output JSON schemas. ``astream_events``, ``with_retry`` and ``|`` are refused by name."""
+``invoke`` and ``stream``: ``batch`` / ``abatch``, ``get_subgraphs``, the input and
+output JSON schemas, and ``nodes`` (each node alone, for tests). ``astream_events``,
+``with_retry`` and ``|`` are refused by name."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-__all__ = ["RunnableMethods", "graph_in"]
+__all__ = ["GraphNode", "RunnableMethods", "graph_in"]
 
 
 class RunnableMethods:
@@ -22,6 +23,23 @@ class RunnableMethods:
     checkpointer: Any
     invoke: Any
     ainvoke: Any
+    spec: Any
+    store: Any
+
+    @property
+    def nodes(self) -> dict[str, GraphNode]:
+        """Each node by name, START first (LangGraph's ``compiled.nodes``): call one alone,
+        e.g. in a unit test, with ``app.nodes["name"].invoke(state)``.
+
+        >>> from typing import TypedDict
+        >>> from graphkit import StateGraph, START
+        >>> builder = StateGraph(TypedDict("S", {"n": int}))
+        >>> builder = builder.add_node("double", lambda s: {"n": s["n"] * 2})
+        >>> app = builder.add_edge(START, "double").compile()
+        >>> list(app.nodes), app.nodes["double"].invoke({"n": 4})
+        (['__start__', 'double'], {'n': 8})
+        """
+        return {name: GraphNode(node, self.store) for name, node in self.spec.nodes.items()}
 
     def batch(
         self,
@@ -154,6 +172,76 @@ class RunnableMethods:
             "graph | runnable (a LangChain pipe) is not supported by graphkit yet. Call the "
             "next step on the graph's output: step(app.invoke(input))."
         )
+
+
+class GraphNode:
+    """One node of a compiled graph, outside any run: ``invoke(input)`` calls its
+    function on ``input`` as given and returns what it returned (a dict, a ``Command``,
+    None), with no state, edges or checkpointer, as LangGraph's ``PregelNode.invoke``.
+    A ``config``, ``store``, ``writer`` or ``runtime`` parameter is given the config
+    passed (with ``configurable``), the graph's store, a writer that discards, and a
+    ``Runtime`` with that store (LangGraph refuses a runtime here)."""
+
+    __slots__ = ("_node", "_store", "name")
+
+    def __init__(self, node: Any, store: Any) -> None:
+        self._node, self._store, self.name = node, store, node.name
+
+    def __repr__(self) -> str:
+        return f"GraphNode({self.name!r})"
+
+    @property
+    def triggers(self) -> list[str]:
+        """The channels whose change runs it."""
+        return list(self._node.triggers)
+
+    @property
+    def channels(self) -> list[str] | str:
+        """What it reads: the state keys, or START's one input channel."""
+        reads = self._node.reads
+        return reads if isinstance(reads, str) else list(reads)
+
+    @property
+    def metadata(self) -> dict[str, Any] | None:
+        """``add_node(..., metadata=...)``; None when it was given none."""
+        return dict(self._node.metadata) or None
+
+    @property
+    def retry_policy(self) -> tuple[Any, ...] | None:
+        return tuple(self._node.retry_policies) or None
+
+    @property
+    def cache_policy(self) -> Any:
+        return self._node.cache_policy
+
+    def invoke(self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
+        """Call the node's function on ``input`` and return what it returned."""
+        if self._node.is_async:
+            raise TypeError(
+                f"Node {self.name!r} is async: await app.nodes[{self.name!r}].ainvoke(...) "
+                "to call it alone."
+            )
+        return self._node.call(input, **self._injected(config))
+
+    async def ainvoke(
+        self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any
+    ) -> Any:
+        """Call the node's function on ``input`` (awaiting it, if it is async)."""
+        returned = self._node.call(input, **self._injected(config))
+        return await returned if inspect.isawaitable(returned) else returned
+
+    def _injected(self, config: Mapping[str, Any] | None) -> dict[str, Any]:
+        from graphkit.pregel.runtime import Runtime
+
+        given = dict(config or {})
+        offered = {
+            "config": {**given, "configurable": dict(given.get("configurable") or {})},
+            "store": self._store,
+            "writer": lambda chunk: None,
+            "runtime": Runtime(store=self._store),
+            "error": None,
+        }
+        return {name: offered[name] for name in self._node.injected}
 
 
 def _one_per_input(method: str, config: Any, count: int) -> list[Any]:
