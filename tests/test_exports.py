@@ -150,7 +150,9 @@ RENAMED_IMPORTS = {
     "langgraph.prebuilt": (
         "create_react_agent ToolNode tools_condition InjectedState InjectedStore ToolRuntime"
     ),
-    "langgraph.prebuilt.tool_node": "ToolNode tools_condition InjectedState InjectedStore",
+    "langgraph.prebuilt.tool_node": (
+        "ToolNode tools_condition InjectedState InjectedStore ToolCallRequest"
+    ),
     "langgraph.prebuilt.chat_agent_executor": (
         "create_react_agent AgentState AgentStateWithStructuredResponse"
     ),

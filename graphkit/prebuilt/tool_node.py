@@ -7,6 +7,9 @@ tool it does not have gets an error ToolMessage naming the tools it has, so the 
 can correct itself; what a failing tool gives is set by ``handle_tool_errors`` (see
 ``graphkit.prebuilt.tool_results``). A tool may return a ``Command`` to update other
 state keys or route the graph; the ToolNode then returns the list of Commands.
+``wrap_tool_call(request, execute)`` sees each call before it runs (a
+``ToolCallRequest``) and decides what answers it: ``execute(request)`` runs the tool, as
+often as it likes, on the request or a changed copy (``request.override(...)``).
 
 >>> from langchain_core.messages import AIMessage
 >>> def add(a: int, b: int) -> int:
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
@@ -35,7 +39,7 @@ from langchain_core.tools import tool as as_tool
 from pydantic import ValidationError
 
 from graphkit.constants import END
-from graphkit.errors import GraphInterrupt, ParentCommand, is_invalid_resume
+from graphkit.errors import GraphBubbleUp, is_invalid_resume
 from graphkit.prebuilt.tool_args import (
     InjectedArgs,
     InjectedState,
@@ -56,9 +60,53 @@ from graphkit.prebuilt.tool_results import (
 from graphkit.pregel.runtime import Runtime, get_runtime
 from graphkit.types import Command, Send
 
-__all__ = ["InjectedState", "InjectedStore", "ToolNode", "ToolRuntime", "tools_condition"]
+__all__ = [
+    "InjectedState",
+    "InjectedStore",
+    "ToolCallRequest",
+    "ToolNode",
+    "ToolRuntime",
+    "tools_condition",
+]
 
 InputType = Literal["list", "dict", "tool_calls"]
+
+
+@dataclasses.dataclass
+class ToolCallRequest:
+    """One tool call as ``wrap_tool_call`` sees it: the call (``name``, ``args``,
+    ``id``), the tool that would run it (None if the node has no such tool), the state
+    and the ``ToolRuntime`` the tool is given. Change it with ``override``, which returns
+    a copy (as LangGraph's; assigning to a field works too, with a DeprecationWarning).
+
+    >>> request = ToolCallRequest({"name": "add", "args": {"a": 1}, "id": "c1"}, None, {}, None)
+    >>> request.override(tool_call={**request.tool_call, "args": {"a": 2}}).tool_call["args"]
+    {'a': 2}
+    """
+
+    tool_call: dict[str, Any]
+    tool: BaseTool | None
+    state: Any
+    runtime: Any
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in self.__dict__:  # (set once by __init__)
+            warnings.warn(
+                f"Assigning ToolCallRequest.{name} is deprecated (as in LangGraph): use "
+                f"request.override({name}=...) to make a changed copy.",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+        object.__setattr__(self, name, value)
+
+    def override(self, **changes: Any) -> ToolCallRequest:
+        """A copy with ``tool_call`` and/or ``state`` replaced; a new state is also the
+        one the tool's ``ToolRuntime`` (and ``InjectedState``) sees."""
+        copied = dataclasses.replace(self, **changes)
+        if "state" in changes and isinstance(copied.runtime, ToolRuntime):
+            runtime = dataclasses.replace(copied.runtime, state=copied.state)
+            copied = dataclasses.replace(copied, runtime=runtime)
+        return copied
 
 
 class ToolNode:
@@ -78,14 +126,17 @@ class ToolNode:
         tags: list[str] | None = None,
         handle_tool_errors: Any = default_handle_tool_errors,
         messages_key: str = "messages",
+        wrap_tool_call: Callable[[ToolCallRequest, Callable[..., Any]], Any] | None = None,
         **unsupported: Any,
     ) -> None:
         for option in unsupported:
-            if option in ("wrap_tool_call", "awrap_tool_call"):
+            if option == "awrap_tool_call":
                 raise NotImplementedError(
-                    f"ToolNode({option}=...) is not supported by graphkit yet."
+                    "ToolNode(awrap_tool_call=...) is not supported by graphkit yet; "
+                    "wrap_tool_call=... is, for sync and async runs alike."
                 )
             raise TypeError(f"ToolNode() got an unexpected keyword argument {option!r}.")
+        self.wrap_tool_call = wrap_tool_call
         self.name = name
         self.tags = list(tags or [])
         self.handle_tool_errors = handle_tool_errors
@@ -170,20 +221,44 @@ class ToolNode:
         return list(last_ai.tool_calls), input_type
 
     def _run_one(self, call: dict[str, Any], input_type: InputType, runtime: ToolRuntime) -> Any:
-        tool = self._runnable.get(call["name"])
+        """Answer one call: run its tool, or let ``wrap_tool_call`` decide how."""
+        if self.wrap_tool_call is None:
+            return self._execute(call, self._tools.get(call["name"]), input_type, runtime)
+        request = ToolCallRequest(call, self._tools.get(call["name"]), runtime.state, runtime)
+
+        def execute(request: ToolCallRequest) -> Any:  # (as often as the wrapper likes)
+            return self._execute(request.tool_call, request.tool, input_type, request.runtime)
+
+        try:
+            return self.wrap_tool_call(request, execute)
+        except GraphBubbleUp:  # a pause or a parent route always goes up
+            raise
+        except Exception as error:
+            # as in LangGraph, any error of the wrapper's is handled when errors are,
+            # whatever its class (a handler function may still re-raise it)
+            if not self.handle_tool_errors or is_invalid_resume(error):
+                raise
+            return _error_answer(call, self._policy.content(error))
+
+    def _execute(
+        self,
+        call: dict[str, Any],
+        tool: BaseTool | None,
+        input_type: InputType,
+        runtime: ToolRuntime,
+    ) -> Any:
         if tool is None:
-            return ToolMessage(
-                content=f"Error: {call['name']!r} is not a tool here; call one of "
-                f"[{', '.join(self._tools)}].",
-                name=call["name"],
-                tool_call_id=call["id"],
-                status="error",
+            known = ", ".join(self._tools)
+            return _error_answer(
+                call, f"Error: {call['name']!r} is not a tool here; call one of [{known}]."
             )
-        injected = self._injected[call["name"]]
+        own = self._tools.get(tool.name) is tool  # (a wrapper may hand another tool)
+        runnable = self._runnable[tool.name] if own else passing_commands(tool)
+        injected = self._injected[tool.name] if own else injected_args(tool)
         payload = {**call, "args": self._arguments(call, injected, runtime), "type": "tool_call"}
         try:
             try:
-                response = _invoke_tool(tool, payload, runtime.config)
+                response = _invoke_tool(runnable, payload, runtime.config)
             except ValidationError as error:
                 if is_invalid_resume(error):  # a human's answer, not the model's arguments
                     raise
@@ -191,19 +266,14 @@ class ToolNode:
                     call["name"], error, call["args"], injected.names
                 ) from error
             return self._normalise(plain_command(response), call, input_type)
-        except (GraphInterrupt, ParentCommand):
+        except GraphBubbleUp:
             raise
         except Exception as error:
             # an answer that did not fit an interrupt's schema fails the run, as in
             # LangGraph, so that the interrupt can be answered again
             if not self._policy.handles(error) or is_invalid_resume(error):
                 raise
-            return ToolMessage(
-                content=self._policy.content(error),
-                name=call["name"],
-                tool_call_id=call["id"],
-                status="error",
-            )
+            return _error_answer(call, self._policy.content(error))
 
     def _arguments(
         self, call: dict[str, Any], injected: InjectedArgs, runtime: ToolRuntime
@@ -302,6 +372,11 @@ def tools_condition(state: Any, messages_key: str = "messages") -> Literal["tool
             f"of {messages_key!r}. Pass messages_key= if your history has another name."
         )
     return "tools" if getattr(messages[-1], "tool_calls", None) else END
+
+
+def _error_answer(call: dict[str, Any], content: Any) -> ToolMessage:
+    """The error ToolMessage that answers ``call``."""
+    return ToolMessage(content=content, name=call["name"], tool_call_id=call["id"], status="error")
 
 
 def _is_tool_call(value: Any) -> bool:

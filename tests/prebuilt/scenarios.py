@@ -124,6 +124,12 @@ def always_calling() -> list[Any]:
     return [calls(call("add", {"a": i, "b": 1}, f"c{i}")) for i in range(10)]
 
 
+def doubling_arguments(request: Any, execute: Any) -> Any:
+    """A ``wrap_tool_call``: the call runs with every argument doubled."""
+    args = {key: value * 2 for key, value in request.tool_call["args"].items()}
+    return execute(request.override(tool_call={**request.tool_call, "args": args}))
+
+
 TWO_CALLS = (call("add", {"a": 1, "b": 2}, "c1"), call("multiply", {"a": 3, "b": 4}, "c2"))
 MALFORMED = AIMessage(
     "",
@@ -169,6 +175,17 @@ SCENARIOS = [
         lambda: [calls(call("explode", {"a": 7}, "c1")), "it failed"],
         lambda side: side.ToolNode([explode], handle_tool_errors=True),
         error_facts=("ValueError('cannot handle 7')",),
+    ),
+    Scenario(
+        "a ToolNode whose wrap_tool_call doubles the arguments (v2: a Send per call)",
+        lambda: [calls(*TWO_CALLS), "wrapped"],
+        lambda side: side.ToolNode([add, multiply], wrap_tool_call=doubling_arguments),
+    ),
+    Scenario(
+        "a ToolNode whose wrap_tool_call doubles the arguments (v1: one task)",
+        lambda: [calls(*TWO_CALLS), "wrapped"],
+        lambda side: side.ToolNode([add, multiply], wrap_tool_call=doubling_arguments),
+        options=lambda side: {"version": "v1"},
     ),
     Scenario(
         "arguments that do not fit the tool",

@@ -26,7 +26,7 @@ from .harness import (
     observe,
     run_config,
 )
-from .scenarios import SCENARIOS, TWO_CALLS, add, counting, explode, multiply
+from .scenarios import SCENARIOS, TWO_CALLS, add, calls, counting, explode, multiply
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 # (LangGraph's create_react_agent is deprecated in favour of langchain's create_agent.)
@@ -153,6 +153,54 @@ def _only_key_errors(error: KeyError) -> str:
     return "caught"
 
 
+def _passing(request: Any, execute: Any) -> Any:
+    return execute(request)
+
+
+def _doubling_arguments(request: Any, execute: Any) -> Any:
+    args = {key: value * 2 for key, value in request.tool_call["args"].items()}
+    return execute(request.override(tool_call={**request.tool_call, "args": args}))
+
+
+def _running_twice(request: Any, execute: Any) -> Any:
+    first, second = execute(request), execute(request)
+    content = f"{first.content} then {second.content}"
+    return ToolMessage(content, tool_call_id=request.tool_call["id"], name=first.name)
+
+
+def _answering_itself(request: Any, execute: Any) -> Any:
+    if request.tool is None:  # a tool the node does not have: answered here
+        return ToolMessage(f"no {request.tool_call['name']}", tool_call_id=request.tool_call["id"])
+    return execute(request)
+
+
+def _describing(request: Any, execute: Any) -> Any:
+    seen = (
+        len(request.state["messages"]),
+        request.runtime.tool_call_id,
+        request.tool.name,
+        request.tool_call["args"],
+    )
+    return ToolMessage(repr(seen), tool_call_id=request.tool_call["id"])
+
+
+def _more_messages(request: Any, execute: Any) -> Any:
+    messages = [*request.state["messages"], HumanMessage("more", id="m")]
+    return execute(request.override(state={"messages": messages}))
+
+
+def _wrapper_raising(request: Any, execute: Any) -> Any:
+    raise ValueError("wrapper broke")
+
+
+def _routing(side: Side) -> Any:
+    def wrap(request: Any, execute: Any) -> Any:
+        answer = execute(request)
+        return side.Command(update={"messages": [answer], "status": "wrapped"})
+
+    return wrap
+
+
 EXPLODE = {"name": "explode", "args": {"a": 1}, "id": "x1"}
 TOOL_NODE_CASES = [
     (
@@ -243,6 +291,73 @@ TOOL_NODE_CASES = [
         lambda: _asking({"name": "count_messages", "args": {}, "id": "c1"}),
     ),
     ("no AIMessage", lambda s: s.ToolNode([add]), lambda: {"messages": [HumanMessage("hi")]}),
+    (
+        "wrap: passing through, two calls",
+        lambda s: s.ToolNode([add, multiply], wrap_tool_call=_passing),
+        lambda: {"messages": _asking(*TWO_CALLS)},
+    ),
+    (
+        "wrap: arguments changed",
+        lambda s: s.ToolNode([add], wrap_tool_call=_doubling_arguments),
+        lambda: _asking(TWO_CALLS[0]),
+    ),
+    (
+        "wrap: run twice",
+        lambda s: s.ToolNode([add], wrap_tool_call=_running_twice),
+        lambda: _asking(TWO_CALLS[0]),
+    ),
+    (
+        "wrap: unknown tool answered by the wrapper",
+        lambda s: s.ToolNode([add], wrap_tool_call=_answering_itself),
+        lambda: {"messages": _asking({"name": "nope", "args": {}, "id": "n1"})},
+    ),
+    (
+        "wrap: unknown tool passed through",
+        lambda s: s.ToolNode([add], wrap_tool_call=_passing),
+        lambda: {"messages": _asking({"name": "nope", "args": {}, "id": "n1"})},
+    ),
+    (
+        "wrap: what the request holds",
+        lambda s: s.ToolNode([add], wrap_tool_call=_describing),
+        lambda: {"messages": _asking(TWO_CALLS[0])},
+    ),
+    (
+        "wrap: state overridden",
+        lambda s: s.ToolNode([counting(s)], wrap_tool_call=_more_messages),
+        lambda: {"messages": _asking({"name": "count_messages", "args": {}, "id": "c1"})},
+    ),
+    (
+        "wrap: the wrapper raises, default",
+        lambda s: s.ToolNode([add], wrap_tool_call=_wrapper_raising),
+        lambda: _asking(TWO_CALLS[0]),
+    ),
+    (
+        "wrap: the wrapper raises, other classes handled",
+        lambda s: s.ToolNode(
+            [add], wrap_tool_call=_wrapper_raising, handle_tool_errors=(KeyError,)
+        ),
+        lambda: _asking(TWO_CALLS[0]),
+    ),
+    (
+        "wrap: the wrapper raises, False",
+        lambda s: s.ToolNode([add], wrap_tool_call=_wrapper_raising, handle_tool_errors=False),
+        lambda: _asking(TWO_CALLS[0]),
+    ),
+    (
+        "wrap: the tool raises, True",
+        lambda s: s.ToolNode([explode], wrap_tool_call=_passing, handle_tool_errors=True),
+        lambda: _asking(EXPLODE),
+    ),
+    (
+        "wrap: the tool raises, default",
+        lambda s: s.ToolNode([explode], wrap_tool_call=_passing),
+        lambda: _asking(EXPLODE),
+    ),
+    (
+        "wrap: returns a Command",
+        lambda s: s.ToolNode([add], wrap_tool_call=_routing(s)),
+        lambda: {"messages": _asking(TWO_CALLS[0])},
+    ),
     ("no messages", lambda s: s.ToolNode([add]), lambda: {"messages": []}),
     ("an AIMessage without calls", lambda s: s.ToolNode([add]), lambda: _asking()),
 ]
@@ -254,6 +369,7 @@ FACTS = (
     "caught ValueError",
     "'a'",
     "'x'",
+    "ValueError('wrapper broke')",
 )
 
 
@@ -290,3 +406,21 @@ def test_tool_node_cases_are_meaningful() -> None:
         "it broke",
     ):
         assert expected in text
+
+
+@pytest.mark.parametrize("version", ["v1", "v2"])
+def test_wrap_tool_call_under_ainvoke_matches_langgraph(version: str) -> None:
+    """An async run uses ``wrap_tool_call`` too (LangGraph's, with no ``awrap_tool_call``:
+    its sync ``execute`` in a worker thread)."""
+    import asyncio
+
+    from .scenarios import doubling_arguments
+
+    def answer(side: Side) -> list[str]:
+        model = ScriptedChatModel(responses=[calls(*TWO_CALLS), "wrapped"])
+        tools = side.ToolNode([add, multiply], wrap_tool_call=doubling_arguments)
+        agent = side.create_react_agent(model, tools, version=version)
+        result = asyncio.run(agent.ainvoke({"messages": [("user", "hi")]}))
+        return [str(message.content) for message in result["messages"]]
+
+    assert answer(graphkit_side()) == answer(langgraph_side()) == ["hi", "", "6", "48", "wrapped"]

@@ -73,10 +73,37 @@ def test_async_tools_run_from_sync_invoke_and_ainvoke_works() -> None:
 
 
 def test_unsupported_options_are_named() -> None:
-    with pytest.raises(NotImplementedError, match="wrap_tool_call"):
-        ToolNode([], wrap_tool_call=lambda request, run: run(request))
+    async def wrap(request, execute):  # type: ignore[no-untyped-def]
+        return await execute(request)
+
+    with pytest.raises(NotImplementedError, match=r"awrap_tool_call.*wrap_tool_call=\.\.\. is"):
+        ToolNode([], awrap_tool_call=wrap)
     with pytest.raises(TypeError, match="'colour'"):
         ToolNode([], colour="red")
+
+
+def test_a_wrapper_sees_a_request_it_changes_by_copy() -> None:
+    from graphkit.prebuilt.tool_node import ToolCallRequest
+
+    seen = []
+
+    def wrap(request: ToolCallRequest, execute: Any) -> Any:
+        seen.append(request)
+        changed = request.override(state={"messages": []})
+        assert request.state != changed.state and changed.runtime.state == {"messages": []}
+        with pytest.warns(DeprecationWarning, match=r"request.override\(tool_call=...\)"):
+            request.tool_call = {**request.tool_call, "args": {"a": 5, "b": 5}}
+        return execute(request)
+
+    @tool
+    def add(a: int, b: int) -> int:
+        """Add."""
+        return a + b
+
+    call = {"name": "add", "args": {"a": 1, "b": 2}, "id": "c1"}
+    messages = ToolNode([add], wrap_tool_call=wrap).invoke([AIMessage("", tool_calls=[call])])
+    assert [message.content for message in messages] == ["10"]
+    assert seen[0].tool is add and seen[0].runtime.tool_call_id == "c1"
 
 
 def test_tags_reach_the_tool_config() -> None:
