@@ -1,4 +1,5 @@
-"""Tool arguments the graph supplies instead of the model: state, store, runtime.
+"""Tool arguments the graph supplies instead of the model: state, store, runtime (and
+the ``ToolCallRequest`` a ``wrap_tool_call`` handler is given).
 
 Annotate a tool parameter with ``InjectedState`` (the whole state, or one key of it),
 ``InjectedStore`` (the store given to ``compile(store=...)``) or type it ``ToolRuntime``.
@@ -21,8 +22,9 @@ fills them in when it runs the call; LangGraph's own ``InjectedState`` / ``Injec
 from __future__ import annotations
 
 import contextlib
+import warnings
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import UnionType
 from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
 
@@ -35,7 +37,14 @@ try:  # the base langchain-core gives types hidden from the model by their annot
 except ImportError:  # pragma: no cover - older langchain-core
     _HiddenType = object  # type: ignore[assignment,misc]
 
-__all__ = ["InjectedArgs", "InjectedState", "InjectedStore", "ToolRuntime", "injected_args"]
+__all__ = [
+    "InjectedArgs",
+    "InjectedState",
+    "InjectedStore",
+    "ToolCallRequest",
+    "ToolRuntime",
+    "injected_args",
+]
 
 
 class InjectedState(InjectedToolArg):
@@ -66,6 +75,43 @@ class ToolRuntime(_HiddenType):
     tool_call_id: str | None = None
     store: Any = None
     tools: list[Any] = field(default_factory=list)
+
+
+@dataclass
+class ToolCallRequest:
+    """One tool call as ``wrap_tool_call`` sees it: the call (``name``, ``args``,
+    ``id``), the tool that would run it (None if the node has no such tool), the state
+    and the ``ToolRuntime`` the tool is given. Change it with ``override``, which returns
+    a copy (as LangGraph's; assigning to a field works too, with a DeprecationWarning).
+
+    >>> request = ToolCallRequest({"name": "add", "args": {"a": 1}, "id": "c1"}, None, {}, None)
+    >>> request.override(tool_call={**request.tool_call, "args": {"a": 2}}).tool_call["args"]
+    {'a': 2}
+    """
+
+    tool_call: dict[str, Any]
+    tool: BaseTool | None
+    state: Any
+    runtime: Any
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in self.__dict__:  # (set once by __init__)
+            warnings.warn(
+                f"Assigning ToolCallRequest.{name} is deprecated (as in LangGraph): use "
+                f"request.override({name}=...) to make a changed copy.",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+        object.__setattr__(self, name, value)
+
+    def override(self, **changes: Any) -> ToolCallRequest:
+        """A copy with ``tool_call`` and/or ``state`` replaced; a new state is also the
+        one the tool's ``ToolRuntime`` (and ``InjectedState``) sees."""
+        copied = replace(self, **changes)
+        if "state" in changes and isinstance(copied.runtime, ToolRuntime):
+            runtime = replace(copied.runtime, state=copied.state)
+            copied = replace(copied, runtime=runtime)
+        return copied
 
 
 @dataclass(frozen=True)

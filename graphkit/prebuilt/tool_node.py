@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import warnings
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
@@ -44,6 +43,7 @@ from graphkit.prebuilt.tool_args import (
     InjectedArgs,
     InjectedState,
     InjectedStore,
+    ToolCallRequest,
     ToolRuntime,
     injected_args,
 )
@@ -70,43 +70,6 @@ __all__ = [
 ]
 
 InputType = Literal["list", "dict", "tool_calls"]
-
-
-@dataclasses.dataclass
-class ToolCallRequest:
-    """One tool call as ``wrap_tool_call`` sees it: the call (``name``, ``args``,
-    ``id``), the tool that would run it (None if the node has no such tool), the state
-    and the ``ToolRuntime`` the tool is given. Change it with ``override``, which returns
-    a copy (as LangGraph's; assigning to a field works too, with a DeprecationWarning).
-
-    >>> request = ToolCallRequest({"name": "add", "args": {"a": 1}, "id": "c1"}, None, {}, None)
-    >>> request.override(tool_call={**request.tool_call, "args": {"a": 2}}).tool_call["args"]
-    {'a': 2}
-    """
-
-    tool_call: dict[str, Any]
-    tool: BaseTool | None
-    state: Any
-    runtime: Any
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in self.__dict__:  # (set once by __init__)
-            warnings.warn(
-                f"Assigning ToolCallRequest.{name} is deprecated (as in LangGraph): use "
-                f"request.override({name}=...) to make a changed copy.",
-                DeprecationWarning,
-                stacklevel=2,
-            )
-        object.__setattr__(self, name, value)
-
-    def override(self, **changes: Any) -> ToolCallRequest:
-        """A copy with ``tool_call`` and/or ``state`` replaced; a new state is also the
-        one the tool's ``ToolRuntime`` (and ``InjectedState``) sees."""
-        copied = dataclasses.replace(self, **changes)
-        if "state" in changes and isinstance(copied.runtime, ToolRuntime):
-            runtime = dataclasses.replace(copied.runtime, state=copied.state)
-            copied = dataclasses.replace(copied, runtime=runtime)
-        return copied
 
 
 class ToolNode:
