@@ -183,6 +183,7 @@ def _node_specs(
                 else declaration.retry_policies
             ),
             is_async=_is_async(call),
+            async_call=_async_side(declaration.action, call),
             has_routers=node in builder.branches,
             cache_policy=(
                 builder.default_cache_policy
@@ -241,6 +242,15 @@ def _subgraph_call(
         return returned(await child.ainvoke(given(state), config))
 
     return await_subgraph if awaited else run_subgraph
+
+
+def _async_side(action: Any, call: Any) -> Any:
+    """An object node's ``ainvoke`` when its ``invoke`` is what runs (a Runnable: a
+    chain, a ToolNode...), for async runs; None for functions and compiled graphs."""
+    ainvoke = getattr(action, "ainvoke", None)
+    if isinstance(action, CompiledGraph) or not callable(ainvoke):
+        return None
+    return ainvoke if call == getattr(action, "invoke", None) else None
 
 
 def _is_async(call: Any) -> bool:

@@ -57,6 +57,9 @@ class NodeSpec:
     """A ``TimeoutPolicy`` for each attempt (async nodes only)."""
     error_handler: str | None = None
     """The node that takes over when this one fails after its retries."""
+    async_call: Callable[..., Any] | None = None
+    """A Runnable node's ``ainvoke``, which an async run calls instead of ``call`` (its
+    ``invoke``), as LangGraph does."""
 
 
 @dataclass(frozen=True, slots=True)

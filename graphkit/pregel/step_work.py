@@ -388,16 +388,19 @@ def _call(
     node: NodeSpec, value: Any, injected: dict[str, Any], run: RunContext, scope: TaskScope
 ) -> Any:
     try:
-        if not node.is_async:
-            return node.call(value, **injected)
-        if run.loop is None:
+        call = node.call
+        if node.async_call is not None and run.loop is not None:  # an async run: its async side
+            call = node.async_call
+        elif not node.is_async:
+            return call(value, **injected)
+        elif run.loop is None:
             raise diagnose.async_node_in_sync_run(node.name)
         # The coroutine runs on the caller's event loop, concurrently with the other
         # async tasks of the step; this worker thread waits for it (the async run
         # cancels it when its caller is cancelled).
         from graphkit.streaming.aio import run_on_loop
 
-        coroutine = node.call(value, **injected)
+        coroutine = call(value, **injected)
         if node.timeout is not None:
             from graphkit.pregel.timeouts import within_timeout
 

@@ -192,3 +192,67 @@ def test_a_subgraph_that_keeps_no_state_is_not_listed():
         return [name for name, _ in outer.compile().get_subgraphs()]
 
     assert names("graphkit") == names("langgraph") == ["kept"]
+
+
+# -- a Runnable as a node: its async side in an async run ---------------------------------
+
+
+class Count(TypedDict):
+    n: int
+
+
+def _runnable_nodes(side: str) -> dict[str, Any]:
+    """Graphs whose one node is a Runnable: async only, or sync and async sides that
+    differ (as a chain whose model has both), made with RunnableLambda or written."""
+    from langchain_core.runnables import Runnable, RunnableLambda
+
+    StateGraph, START = lib(side)
+
+    async def later(state: Count) -> dict:
+        await asyncio.sleep(0)
+        return {"n": state["n"] + 100}
+
+    def now(state: Count) -> dict:
+        return {"n": state["n"] + 1}
+
+    class Both(Runnable):
+        def invoke(self, state: Count, config: Any = None, **kwargs: Any) -> dict:
+            return {"n": state["n"] + 2}
+
+        async def ainvoke(self, state: Count, config: Any = None, **kwargs: Any) -> dict:
+            return {"n": state["n"] + 200}
+
+    made = {
+        "async only": RunnableLambda(later),
+        "both sides": RunnableLambda(now, afunc=later),
+        "a Runnable with both methods": Both(),
+    }
+    return {
+        name: StateGraph(Count).add_node("x", node).add_edge(START, "x").compile()
+        for name, node in made.items()
+    }
+
+
+def _runs(graph: Any) -> list[Any]:
+    async def streamed() -> list[Any]:
+        return [chunk async for chunk in graph.astream({"n": 0}, stream_mode="updates")]
+
+    outcomes = []
+    for run in (
+        lambda: graph.invoke({"n": 0}),
+        lambda: asyncio.run(graph.ainvoke({"n": 0})),
+        lambda: asyncio.run(streamed()),
+    ):
+        try:
+            outcomes.append(run())
+        except Exception as error:
+            outcomes.append(f"raised {type(error).__name__}")
+    return outcomes
+
+
+@pytest.mark.parametrize("name", ["async only", "both sides", "a Runnable with both methods"])
+def test_a_runnable_node_runs_its_async_side_in_an_async_run(name):
+    theirs = _runs(_runnable_nodes("langgraph")[name])
+    ours = _runs(_runnable_nodes("graphkit")[name])
+    assert ours == theirs
+    assert ours[1] != ours[0] or name == "async only"  # (the two sides differ)
