@@ -90,16 +90,12 @@ class ToolNode:
         handle_tool_errors: Any = default_handle_tool_errors,
         messages_key: str = "messages",
         wrap_tool_call: Callable[[ToolCallRequest, Callable[..., Any]], Any] | None = None,
+        awrap_tool_call: Callable[[ToolCallRequest, Callable[..., Any]], Any] | None = None,
         **unsupported: Any,
     ) -> None:
         for option in unsupported:
-            if option == "awrap_tool_call":
-                raise NotImplementedError(
-                    "ToolNode(awrap_tool_call=...) is not supported by graphkit yet; "
-                    "wrap_tool_call=... is, for sync and async runs alike."
-                )
             raise TypeError(f"ToolNode() got an unexpected keyword argument {option!r}.")
-        self.wrap_tool_call = wrap_tool_call
+        self.wrap_tool_call, self.awrap_tool_call = wrap_tool_call, awrap_tool_call
         self.name = name
         self.tags = list(tags or [])
         self.handle_tool_errors = handle_tool_errors
@@ -128,7 +124,32 @@ class ToolNode:
         self, input: Any, config: Any = None, *, runtime: Any = None, store: Any = None
     ) -> Any:
         """Run the calls; return ``{messages_key: [ToolMessage, ...]}`` for a state,
-        a list of ToolMessages for a list, or a list of Commands if a tool returned one."""
+        a list of ToolMessages for a list, or a list of Commands if a tool returned one.
+        (``awrap_tool_call`` is for ``ainvoke`` only, as in LangGraph.)"""
+        calls, input_type, runtimes = self._prepare(input, config, runtime, store)
+        if len(calls) == 1:
+            outputs = [self._run_one(calls[0], input_type, runtimes[0])]
+        else:
+            with get_executor_for_config(config) as executor:  # copies contextvars per call
+                kinds = [input_type] * len(calls)
+                outputs = list(executor.map(self._run_one, calls, kinds, runtimes))
+        return self._combine(outputs, input_type)
+
+    async def ainvoke(
+        self, input: Any, config: Any = None, *, runtime: Any = None, store: Any = None
+    ) -> Any:
+        """``invoke`` on a worker thread; with ``awrap_tool_call``, each call goes through
+        it on this event loop (its ``execute`` runs the tool on a worker thread)."""
+        if self.awrap_tool_call is None:
+            return await asyncio.to_thread(self.invoke, input, config, runtime=runtime, store=store)
+        calls, input_type, runtimes = self._prepare(input, config, runtime, store)
+        runs = [self._arun_one(c, input_type, r) for c, r in zip(calls, runtimes, strict=True)]
+        return self._combine(list(await asyncio.gather(*runs)), input_type)
+
+    def _prepare(
+        self, input: Any, config: Any, runtime: Any, store: Any
+    ) -> tuple[list[dict[str, Any]], InputType, list[ToolRuntime]]:
+        """The calls to run, the input's kind, and each call's ``ToolRuntime``."""
         calls, input_type = self._parse(input)
         if runtime is None:
             runtime = _current_runtime(store)
@@ -146,17 +167,7 @@ class ToolNode:
             )
             for call, call_config in zip(calls, configs, strict=True)
         ]
-        if len(calls) == 1:
-            outputs = [self._run_one(calls[0], input_type, runtimes[0])]
-        else:
-            with get_executor_for_config(config) as executor:  # copies contextvars per call
-                kinds = [input_type] * len(calls)
-                outputs = list(executor.map(self._run_one, calls, kinds, runtimes))
-        return self._combine(outputs, input_type)
-
-    async def ainvoke(self, input: Any, config: Any = None, **injected: Any) -> Any:
-        """``invoke`` on a worker thread."""
-        return await asyncio.to_thread(self.invoke, input, config, **injected)
+        return calls, input_type, runtimes
 
     def _parse(self, input: Any) -> tuple[list[dict[str, Any]], InputType]:
         if isinstance(input, list) and input and _is_tool_call(input[-1]):
@@ -197,11 +208,34 @@ class ToolNode:
         except GraphBubbleUp:  # a pause or a parent route always goes up
             raise
         except Exception as error:
-            # as in LangGraph, any error of the wrapper's is handled when errors are,
-            # whatever its class (a handler function may still re-raise it)
-            if not self.handle_tool_errors or is_invalid_resume(error):
-                raise
-            return _error_answer(call, self._policy.content(error))
+            return self._wrapper_failed(call, error)
+
+    async def _arun_one(
+        self, call: dict[str, Any], input_type: InputType, runtime: ToolRuntime
+    ) -> Any:
+        """``_run_one`` through ``awrap_tool_call``, whose ``execute`` is awaited."""
+        assert self.awrap_tool_call is not None
+        request = ToolCallRequest(call, self._tools.get(call["name"]), runtime.state, runtime)
+
+        async def execute(request: ToolCallRequest) -> Any:
+            run = self._execute
+            return await asyncio.to_thread(
+                run, request.tool_call, request.tool, input_type, request.runtime
+            )
+
+        try:
+            return await self.awrap_tool_call(request, execute)
+        except GraphBubbleUp:
+            raise
+        except Exception as error:
+            return self._wrapper_failed(call, error)
+
+    def _wrapper_failed(self, call: dict[str, Any], error: Exception) -> ToolMessage:
+        """As in LangGraph, any error of a wrapper's is answered when errors are handled
+        at all, whatever its class (a handler function may still re-raise it)."""
+        if not self.handle_tool_errors or is_invalid_resume(error):
+            raise error
+        return _error_answer(call, self._policy.content(error))
 
     def _execute(
         self,

@@ -424,3 +424,76 @@ def test_wrap_tool_call_under_ainvoke_matches_langgraph(version: str) -> None:
         return [str(message.content) for message in result["messages"]]
 
     assert answer(graphkit_side()) == answer(langgraph_side()) == ["hi", "", "6", "48", "wrapped"]
+
+
+async def _apassing(request: Any, execute: Any) -> Any:
+    return await execute(request)
+
+
+async def _adoubling(request: Any, execute: Any) -> Any:
+    args = {key: value * 2 for key, value in request.tool_call["args"].items()}
+    return await execute(request.override(tool_call={**request.tool_call, "args": args}))
+
+
+async def _aanswering(request: Any, execute: Any) -> Any:
+    return ToolMessage(f"async {request.tool_call['name']}", tool_call_id=request.tool_call["id"])
+
+
+async def _araising(request: Any, execute: Any) -> Any:
+    raise ValueError("wrapper broke")
+
+
+AWRAP_CASES = [
+    ("passing through, two calls", {"awrap_tool_call": _apassing}, TWO_CALLS),
+    ("arguments changed", {"awrap_tool_call": _adoubling}, TWO_CALLS[:1]),
+    ("answering itself", {"awrap_tool_call": _aanswering}, TWO_CALLS[:1]),
+    ("raising, True", {"awrap_tool_call": _araising, "handle_tool_errors": True}, TWO_CALLS[:1]),
+    ("raising, default", {"awrap_tool_call": _araising}, TWO_CALLS[:1]),
+    (
+        "with wrap_tool_call too",
+        {"awrap_tool_call": _adoubling, "wrap_tool_call": _running_twice},
+        TWO_CALLS[:1],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "tool_calls"), AWRAP_CASES, ids=[c[0] for c in AWRAP_CASES]
+)
+def test_awrap_tool_call_matches_langgraph(name: str, options: dict, tool_calls: Any) -> None:
+    """``ainvoke`` goes through ``awrap_tool_call``; ``invoke`` ignores it (and uses
+    ``wrap_tool_call`` if given), on both libraries."""
+    import asyncio
+
+    def outcome(side: Side) -> Any:
+        node = side.ToolNode([add, multiply], **options)
+
+        def both(config: Any) -> Any:
+            seen = []
+            for run in (
+                lambda: node.invoke({"messages": _asking(*tool_calls)}, config),
+                lambda: asyncio.run(node.ainvoke({"messages": _asking(*tool_calls)}, config)),
+            ):
+                try:
+                    seen.append(canonical(run(), facts=FACTS))
+                except Exception as error:
+                    seen.append(f"raised {type(error).__name__}")
+            return seen
+
+        return side.inside_a_node(both)
+
+    assert outcome(graphkit_side()) == outcome(langgraph_side())
+
+
+@pytest.mark.parametrize("version", ["v1", "v2"])
+def test_awrap_tool_call_in_an_async_agent_matches_langgraph(version: str) -> None:
+    import asyncio
+
+    def answer(side: Side) -> list[str]:
+        model = ScriptedChatModel(responses=[calls(*TWO_CALLS), "wrapped"])
+        tools = side.ToolNode([add, multiply], awrap_tool_call=_adoubling)
+        agent = side.create_react_agent(model, tools, version=version)
+        result = asyncio.run(agent.ainvoke({"messages": [("user", "hi")]}))
+        return [str(message.content) for message in result["messages"]]
+
+    assert answer(graphkit_side()) == answer(langgraph_side()) == ["hi", "", "6", "48", "wrapped"]

@@ -73,11 +73,6 @@ def test_async_tools_run_from_sync_invoke_and_ainvoke_works() -> None:
 
 
 def test_unsupported_options_are_named() -> None:
-    async def wrap(request, execute):  # type: ignore[no-untyped-def]
-        return await execute(request)
-
-    with pytest.raises(NotImplementedError, match=r"awrap_tool_call.*wrap_tool_call=\.\.\. is"):
-        ToolNode([], awrap_tool_call=wrap)
     with pytest.raises(TypeError, match="'colour'"):
         ToolNode([], colour="red")
 
