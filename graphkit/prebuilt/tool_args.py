@@ -44,6 +44,7 @@ __all__ = [
     "ToolCallRequest",
     "ToolRuntime",
     "injected_args",
+    "tool_arguments",
 ]
 
 
@@ -200,3 +201,50 @@ def _candidates(hint: Any) -> list[Any]:
     if isinstance(origin, type):
         return [origin]
     return [hint] if isinstance(hint, type) else []
+
+
+def tool_arguments(
+    call: dict[str, Any], injected: InjectedArgs, runtime: ToolRuntime, messages_key: str
+) -> dict[str, Any]:
+    """The arguments ``call``'s tool runs with: the model's, without anything it may not
+    set, plus the graph's (``injected``: state, store, runtime)."""
+    values: dict[str, Any] = {}
+    if injected.state:
+        values.update(_state_arguments(call, injected, runtime.state, messages_key))
+    if injected.store:
+        if runtime.store is None:
+            raise ValueError(
+                f"Tool {call['name']!r} asks for the store (InjectedStore), but the graph "
+                "has none; compile it with a store, e.g. compile(store=InMemoryStore())."
+            )
+        values[injected.store] = runtime.store
+    if injected.runtime:
+        values[injected.runtime] = runtime
+    own = {key: value for key, value in call["args"].items() if key not in injected.hidden}
+    return {**own, **values}
+
+
+def _state_arguments(
+    call: dict[str, Any], injected: InjectedArgs, state: Any, messages_key: str
+) -> dict[str, Any]:
+    """The values of the state the tool reads (``InjectedState``)."""
+    fields = list(injected.state.values())
+    if isinstance(state, list):
+        if (len(fields) == 1 and fields[0] == messages_key) or fields[0] is None:
+            state = {messages_key: state}
+        else:
+            raise ValueError(
+                f"Tool {call['name']!r} reads state keys {[f for f in fields if f]}, but "
+                "this ToolNode was given a list of messages; give it the state dict."
+            )
+    values = {}
+    for argument, key in injected.state.items():
+        if key is None:
+            values[argument] = state
+        elif isinstance(state, dict) and key in state:
+            values[argument] = state[key]
+        elif not isinstance(state, dict) and hasattr(state, key):
+            values[argument] = getattr(state, key)
+        elif argument not in injected.optional:
+            raise (KeyError if isinstance(state, dict) else AttributeError)(key)
+    return values

@@ -46,6 +46,7 @@ from graphkit.prebuilt.tool_args import (
     ToolCallRequest,
     ToolRuntime,
     injected_args,
+    tool_arguments,
 )
 from graphkit.prebuilt.tool_results import (
     ErrorPolicy,
@@ -252,7 +253,8 @@ class ToolNode:
         own = self._tools.get(tool.name) is tool  # (a wrapper may hand another tool)
         runnable = self._runnable[tool.name] if own else passing_commands(tool)
         injected = self._injected[tool.name] if own else injected_args(tool)
-        payload = {**call, "args": self._arguments(call, injected, runtime), "type": "tool_call"}
+        args = tool_arguments(call, injected, runtime, self.messages_key)
+        payload = {**call, "args": args, "type": "tool_call"}
         try:
             try:
                 response = _invoke_tool(runnable, payload, runtime.config)
@@ -271,47 +273,6 @@ class ToolNode:
             if not self._policy.handles(error) or is_invalid_resume(error):
                 raise
             return _error_answer(call, self._policy.content(error))
-
-    def _arguments(
-        self, call: dict[str, Any], injected: InjectedArgs, runtime: ToolRuntime
-    ) -> dict:
-        """The model's arguments without anything it may not set, plus the graph's."""
-        values: dict[str, Any] = {}
-        if injected.state:
-            values.update(self._state_arguments(call, injected, runtime.state))
-        if injected.store:
-            if runtime.store is None:
-                raise ValueError(
-                    f"Tool {call['name']!r} asks for the store (InjectedStore), but the graph "
-                    "has none; compile it with a store, e.g. compile(store=InMemoryStore())."
-                )
-            values[injected.store] = runtime.store
-        if injected.runtime:
-            values[injected.runtime] = runtime
-        own = {key: value for key, value in call["args"].items() if key not in injected.hidden}
-        return {**own, **values}
-
-    def _state_arguments(self, call: dict[str, Any], injected: InjectedArgs, state: Any) -> dict:
-        fields = list(injected.state.values())
-        if isinstance(state, list):
-            if (len(fields) == 1 and fields[0] == self.messages_key) or fields[0] is None:
-                state = {self.messages_key: state}
-            else:
-                raise ValueError(
-                    f"Tool {call['name']!r} reads state keys {[f for f in fields if f]}, but "
-                    "this ToolNode was given a list of messages; give it the state dict."
-                )
-        values = {}
-        for argument, key in injected.state.items():
-            if key is None:
-                values[argument] = state
-            elif isinstance(state, dict) and key in state:
-                values[argument] = state[key]
-            elif not isinstance(state, dict) and hasattr(state, key):
-                values[argument] = getattr(state, key)
-            elif argument not in injected.optional:
-                raise (KeyError if isinstance(state, dict) else AttributeError)(key)
-        return values
 
     def _normalise(self, response: Any, call: dict[str, Any], input_type: InputType) -> Any:
         if isinstance(response, Command):
