@@ -24,27 +24,19 @@ tool call is its own PUSH task (a ``Send``), so parallel calls run as parallel t
 
 from __future__ import annotations
 
-import dataclasses
-import inspect
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Annotated, Any, Literal, NotRequired, TypedDict, get_type_hints
 
-from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, SystemMessage, ToolMessage
+from langchain_core.messages import AnyMessage, BaseMessage
 
 from graphkit.constants import END
 from graphkit.graph import StateGraph
 from graphkit.managed import RemainingSteps
-from graphkit.prebuilt.chat_model import (
-    chat_model_of,
-    check_history,
-    prompt_function,
-    state_value,
-    with_tools,
-)
+from graphkit.prebuilt.agent_nodes import NEED_MORE_STEPS, Agent, AsyncAware
+from graphkit.prebuilt.chat_model import prompt_function, with_tools
 from graphkit.prebuilt.messages import add_messages
 from graphkit.prebuilt.tool_node import ToolNode
-from graphkit.types import Send
 
 __all__ = [
     "NEED_MORE_STEPS",
@@ -52,9 +44,6 @@ __all__ = [
     "AgentStateWithStructuredResponse",
     "create_react_agent",
 ]
-
-NEED_MORE_STEPS = "Sorry, need more steps to process this request."
-"""The agent's answer when the recursion limit leaves no room for another tool round."""
 
 
 class AgentState(TypedDict):
@@ -68,119 +57,6 @@ class AgentStateWithStructuredResponse(AgentState):
     """AgentState plus the structured answer asked for with ``response_format``."""
 
     structured_response: Any
-
-
-@dataclasses.dataclass(frozen=True)
-class _Agent:
-    """What the agent's nodes and routers share, fixed when the agent is built."""
-
-    model: Any  # the model with its tools bound, or None for a model chosen per call
-    choose_model: Callable[[Any, Any], Any] | None
-    prompt: Callable[[Any, Any], Any]
-    response_format: Any
-    pre_model_hook: Any
-    post_model_hook: Any
-    return_direct: frozenset[str]
-    version: str
-    name: str | None
-
-    @property
-    def entry(self) -> str:
-        """The node each round starts at."""
-        return "pre_model_hook" if self.pre_model_hook is not None else "agent"
-
-    def resolve(self, state: Any, runtime: Any) -> Any:
-        """The model for this call."""
-        if self.choose_model is None:
-            return self.model
-        return self.choose_model(state, runtime)
-
-    # -- nodes --------------------------------------------------------------------------
-
-    def call_model(self, state: Any, config: Any, runtime: Any) -> dict[str, Any]:
-        """The ``agent`` node: one model call on the (prompted) history."""
-        hooked = self.pre_model_hook is not None
-        messages = state_value(state, "messages")
-        if hooked:
-            messages = state_value(state, "llm_input_messages") or messages
-        if messages is None:
-            keys = "'llm_input_messages' or 'messages'" if hooked else "'messages'"
-            raise ValueError(f"The agent node needs {keys} in its input, got {state!r}.")
-        check_history(messages)
-        model_state = _replaced(state, messages=messages)
-        response = self.resolve(state, runtime).invoke(self.prompt(model_state, config), config)
-        response.name = self.name
-        if self.needs_more_steps(state, response):
-            return {"messages": [AIMessage(id=response.id, content=NEED_MORE_STEPS)]}
-        return {"messages": [response]}
-
-    def needs_more_steps(self, state: Any, response: BaseMessage) -> bool:
-        """LangGraph's rule: stop with NEED_MORE_STEPS when fewer than 2 steps remain
-        and the model wants tools (or fewer than 1 and every call returns directly)."""
-        remaining = state_value(state, "remaining_steps")
-        if remaining is None:
-            return False
-        is_ai = isinstance(response, AIMessage)
-        calls = response.tool_calls if is_ai else []
-        all_direct = is_ai and all(call["name"] in self.return_direct for call in calls)
-        return (remaining < 1 and all_direct) or (remaining < 2 and bool(calls))
-
-    def structured_response(self, state: Any, config: Any, runtime: Any) -> dict[str, Any]:
-        """The ``generate_structured_response`` node: one more call, for the schema."""
-        messages = state_value(state, "messages")
-        schema = self.response_format
-        if isinstance(schema, tuple):
-            system, schema = schema
-            messages = [SystemMessage(content=system), *messages]
-        model = chat_model_of(self.resolve(state, runtime)).with_structured_output(schema)
-        return {"structured_response": model.invoke(messages, config)}
-
-    # -- routers ------------------------------------------------------------------------
-
-    def after_model(self, state: Any) -> str | list[Send]:
-        """Tools if the answer has calls (v2: one Send per call), else the end."""
-        last = state_value(state, "messages")[-1]
-        if not isinstance(last, AIMessage) or not last.tool_calls:
-            if self.post_model_hook is not None:
-                return "post_model_hook"
-            return "generate_structured_response" if self.response_format is not None else END
-        if self.version == "v1":
-            return "tools"
-        if self.post_model_hook is not None:
-            return "post_model_hook"
-        return [self.send(call, state) for call in last.tool_calls]
-
-    def after_post_hook(self, state: Any) -> str | list[Send]:
-        """Run the calls not answered yet, or go on as ``after_model`` would."""
-        messages = state_value(state, "messages")
-        answered = {m.tool_call_id for m in messages if isinstance(m, ToolMessage)}
-        last_ai = next(m for m in reversed(messages) if isinstance(m, AIMessage))
-        pending = [call for call in last_ai.tool_calls if call["id"] not in answered]
-        if pending:
-            return [self.send(call, state) for call in pending]
-        if isinstance(messages[-1], ToolMessage):
-            return self.entry
-        return "generate_structured_response" if self.response_format is not None else END
-
-    def after_tools(self, state: Any) -> str:
-        """The end if a ``return_direct`` tool just answered, else the next round."""
-        message = None
-        for message in reversed(state_value(state, "messages")):
-            if not isinstance(message, ToolMessage):
-                break
-            if message.name in self.return_direct:
-                return END
-        # with v2, a return_direct call may have run in another task of the same step
-        if isinstance(message, AIMessage) and any(
-            call["name"] in self.return_direct for call in message.tool_calls
-        ):
-            return END
-        return self.entry
-
-    @staticmethod
-    def send(call: dict[str, Any], state: Any) -> Send:
-        payload = {"__type": "tool_call_with_context", "tool_call": call, "state": state}
-        return Send("tools", payload)
 
 
 def create_react_agent(
@@ -231,7 +107,7 @@ def create_react_agent(
         builtin = [tool for tool in tools if isinstance(tool, dict)]
         tool_node = ToolNode([tool for tool in tools if not isinstance(tool, dict)])
     tool_list = list(tool_node.tools_by_name.values())
-    agent = _Agent(
+    agent = Agent(
         *_models(model, tool_list, builtin),
         prompt=prompt_function(prompt),
         response_format=response_format,
@@ -253,10 +129,11 @@ def create_react_agent(
     )
 
 
-def _add_nodes(builder: StateGraph, agent: _Agent, tool_node: ToolNode | None) -> None:
+def _add_nodes(builder: StateGraph, agent: Agent, tool_node: ToolNode | None) -> None:
     """LangGraph's agent graph: its nodes, then its edges."""
     schema = _model_input_schema(builder.state_schema, agent.pre_model_hook)
-    builder.add_node("agent", agent.call_model, input_schema=schema)
+    agent_node = AsyncAware(agent.call_model, agent.acall_model) if agent.is_async else None
+    builder.add_node("agent", agent_node or agent.call_model, input_schema=schema)
     if tool_node is not None:
         builder.add_node("tools", tool_node)
     if agent.pre_model_hook is not None:
@@ -267,7 +144,10 @@ def _add_nodes(builder: StateGraph, agent: _Agent, tool_node: ToolNode | None) -
         builder.add_node("post_model_hook", agent.post_model_hook)
         builder.add_edge("agent", "post_model_hook")
     if agent.response_format is not None:
-        builder.add_node("generate_structured_response", agent.structured_response)
+        answer: Any = agent.structured_response
+        if agent.is_async:
+            answer = AsyncAware(agent.structured_response, agent.astructured_response)
+        builder.add_node("generate_structured_response", answer)
     if tool_node is not None:
         _wire_tool_loop(builder, agent)
     elif agent.response_format is not None:  # no tools: straight to the structured answer
@@ -275,7 +155,7 @@ def _add_nodes(builder: StateGraph, agent: _Agent, tool_node: ToolNode | None) -
         builder.add_edge(last, "generate_structured_response")
 
 
-def _wire_tool_loop(builder: StateGraph, agent: _Agent) -> None:
+def _wire_tool_loop(builder: StateGraph, agent: Agent) -> None:
     """The edges of an agent with tools, as LangGraph draws them."""
     finish = "generate_structured_response" if agent.response_format is not None else END
     if agent.post_model_hook is not None:
@@ -295,11 +175,6 @@ def _models(model: Any, tools: list[Any], builtin: list[dict[str, Any]]) -> tupl
     """The static model with tools bound, or a function choosing the model per call."""
     is_runnable = callable(getattr(model, "invoke", None))
     if callable(model) and not isinstance(model, str) and not is_runnable:
-        if inspect.iscoroutinefunction(model):
-            raise NotImplementedError(
-                "create_react_agent(model=<async function>) is not supported by graphkit "
-                "yet; choose the model with a plain def (state, runtime) -> model."
-            )
         return None, model
     if isinstance(model, str):
         try:
@@ -345,12 +220,3 @@ def _model_input_schema(state_schema: Any, pre_model_hook: Any) -> Any:
         llm_input_messages: list[AnyMessage]
 
     return CallModelInputSchema
-
-
-def _replaced(state: Any, **values: Any) -> Any:
-    """A copy of the state with some keys replaced (the task's input stays as it was)."""
-    if isinstance(state, dict):
-        return {**state, **values}
-    if hasattr(state, "model_copy"):
-        return state.model_copy(update=values)
-    return dataclasses.replace(state, **values)

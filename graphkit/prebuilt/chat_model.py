@@ -56,22 +56,25 @@ def prompt_function(prompt: Any) -> Prompt:
         return lambda state, config: [system, *state_value(state, "messages")]
     if isinstance(prompt, SystemMessage):
         return lambda state, config: [prompt, *state_value(state, "messages")]
-    if inspect.iscoroutinefunction(prompt):
-        raise NotImplementedError(
-            "create_react_agent(prompt=<async function>) is not supported by graphkit yet; "
-            "use a plain def (graphkit runs nodes in worker threads, also under ainvoke)."
-        )
     if callable(prompt):  # given the config, store, runtime, writer it asks for, as a node
         wanted = [name for name in injectable_parameters(prompt) if name != "error"]
-        if wanted:
-            return lambda state, config: prompt(state, **task_values(wanted, config))
-        return lambda state, config: prompt(state)
+
+        def made(state: Any, config: Any) -> Any:
+            return prompt(state, **task_values(wanted, config)) if wanted else prompt(state)
+
+        made.is_async = inspect.iscoroutinefunction(prompt)  # type: ignore[attr-defined]
+        return made
     if callable(getattr(prompt, "invoke", None)):
         return lambda state, config: prompt.invoke(state, config)
     raise ValueError(
         f"create_react_agent(prompt=...) got {type(prompt).__name__}; use None, a string, a "
         "SystemMessage, a function (state) -> messages, or a Runnable."
     )
+
+
+def is_async_prompt(prompt: Prompt) -> bool:
+    """True for the prompt of an ``async def``: it gives an awaitable, for async runs."""
+    return getattr(prompt, "is_async", False)
 
 
 def _model_step(model: Any) -> Any:

@@ -108,10 +108,11 @@ def test_what_is_not_built_or_not_valid_says_so() -> None:
     async def prompt(state: Any) -> list:
         return []
 
-    with pytest.raises(NotImplementedError, match="async function"):
-        create_react_agent(pick, [add])
-    with pytest.raises(NotImplementedError, match="prompt=<async function>"):
-        create_react_agent(ScriptedChatModel(), [add], prompt=prompt)
+    given = {"messages": [("user", "hi")]}
+    with pytest.raises(RuntimeError, match=r"model=<async function>.*ainvoke\(\) or astream"):
+        create_react_agent(pick, [add]).invoke(given)
+    with pytest.raises(TypeError, match=r"prompt=<async function>.*ainvoke\(\) or astream"):
+        create_react_agent(ScriptedChatModel(), [add], prompt=prompt).invoke(given)
     with pytest.raises(ValueError, match="'v1' or 'v2'"):
         create_react_agent(ScriptedChatModel(), [add], version="v3")
     with pytest.raises(ValueError, match="use None, a string"):
@@ -248,3 +249,26 @@ def test_ainvoke_and_astream_run_the_same_agent() -> None:
     result, chunks = asyncio.run(main())
     assert result["messages"][-1].content == "3"
     assert [list(chunk) for chunk in chunks] == [["agent"], ["tools"], ["agent"]]
+
+
+def test_an_async_chooser_serves_the_structured_answer_in_an_async_run() -> None:
+    import asyncio
+
+    class Answer(BaseModel):
+        text: str
+
+    structured = {"name": "Answer", "args": {"text": "ok"}, "id": "s1"}
+    model = ScriptedChatModel(responses=["done", AIMessage("", tool_calls=[structured])])
+    chosen = []
+
+    async def pick(state: Any, runtime: Any) -> Any:
+        await asyncio.sleep(0)
+        chosen.append(len(state["messages"]))
+        return model
+
+    agent = create_react_agent(pick, [add], response_format=Answer)
+    result = asyncio.run(agent.ainvoke({"messages": [("user", "hi")]}))
+    assert result["structured_response"] == Answer(text="ok")
+    assert chosen == [1, 2]  # the model call, then the structured one
+    with pytest.raises(RuntimeError, match="ainvoke"):
+        agent.invoke({"messages": [("user", "hi")]})

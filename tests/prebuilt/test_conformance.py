@@ -497,3 +497,72 @@ def test_awrap_tool_call_in_an_async_agent_matches_langgraph(version: str) -> No
         return [str(message.content) for message in result["messages"]]
 
     assert answer(graphkit_side()) == answer(langgraph_side()) == ["hi", "", "6", "48", "wrapped"]
+
+
+# -- an async def choosing the model, or making the prompt --------------------------------
+
+
+def _async_agent_outcomes(side: Side, kind: str) -> list[str]:
+    """Sync invoke, ainvoke and astream of an agent whose model chooser or prompt is an
+    ``async def``: what each gives (the history's contents) or raises. (The chooser
+    returns the scripted model as it is: it calls its scripted tools unbound.)"""
+
+    from pydantic import BaseModel
+
+    class Answer(BaseModel):
+        text: str
+
+    return [_async_agent_run(side, kind, run, Answer) for run in ("invoke", "ainvoke", "astream")]
+
+
+def _async_agent_run(side: Side, kind: str, run: str, answer: type) -> str:
+    import asyncio
+
+    from langchain_core.messages import SystemMessage
+
+    structured = calls({"name": "Answer", "args": {"text": "ok"}, "id": "s1"})
+    model = ScriptedChatModel(responses=[calls(TWO_CALLS[0]), "done", structured])
+
+    async def choose(state: Any, runtime: Any) -> Any:
+        await asyncio.sleep(0)
+        return model
+
+    async def prompt(state: Any) -> list[Any]:
+        await asyncio.sleep(0)
+        return [SystemMessage("be brief"), *state["messages"]]
+
+    if kind == "model":
+        agent = side.create_react_agent(choose, [add])
+    elif kind == "model and response_format":
+        agent = side.create_react_agent(choose, [add], response_format=answer)
+    else:
+        agent = side.create_react_agent(model, [add], prompt=prompt)
+    given = {"messages": [("user", "hi")]}
+
+    async def streamed() -> Any:
+        last = None
+        async for chunk in agent.astream(given, stream_mode="values"):
+            last = chunk
+        return last
+
+    try:
+        if run == "invoke":
+            result = agent.invoke(given)
+        elif run == "ainvoke":
+            result = asyncio.run(agent.ainvoke(given))
+        else:
+            result = asyncio.run(streamed())
+    except Exception as error:
+        return f"raised {type(error).__name__}"
+    shown = [str(message.content) for message in result["messages"]]
+    if "structured_response" in result:
+        shown.append(repr(result["structured_response"]))
+    sent = [[str(m.content) for m in call] for call in model.calls]
+    return f"{shown} sent {sent}"
+
+
+@pytest.mark.parametrize("kind", ["model", "model and response_format", "prompt"])
+def test_an_async_model_chooser_or_prompt_matches_langgraph(kind: str) -> None:
+    ours = _async_agent_outcomes(graphkit_side(), kind)
+    assert ours == _async_agent_outcomes(langgraph_side(), kind)
+    assert ours[0].startswith("raised ") and ours[1] == ours[2]
