@@ -70,8 +70,9 @@ def create_error_message(*, message: str, error_code: ErrorCode) -> str:
 
 class GraphBubbleUp(Exception):
     """The base of what a run raises through node code on purpose: a pause
-    (``GraphInterrupt``) and a route to the parent graph (``ParentCommand``). Node code
-    that catches ``Exception`` should re-raise it, as in LangGraph:
+    (``GraphInterrupt``), a route to the parent graph (``ParentCommand``) and a drain
+    (``GraphDrained``). Node code that catches ``Exception`` should re-raise it, as in
+    LangGraph:
 
     >>> issubclass(GraphInterrupt, GraphBubbleUp), issubclass(ParentCommand, GraphBubbleUp)
     (True, True)

@@ -33,7 +33,7 @@ from langchain_core.messages import AnyMessage, BaseMessage
 from graphkit.constants import END
 from graphkit.graph import StateGraph
 from graphkit.managed import RemainingSteps
-from graphkit.prebuilt.agent_nodes import NEED_MORE_STEPS, Agent, AsyncAware
+from graphkit.prebuilt.agent_nodes import NEED_MORE_STEPS, Agent, TwoSidedNode
 from graphkit.prebuilt.chat_model import prompt_function, with_tools
 from graphkit.prebuilt.messages import add_messages
 from graphkit.prebuilt.tool_node import ToolNode
@@ -132,8 +132,10 @@ def create_react_agent(
 def _add_nodes(builder: StateGraph, agent: Agent, tool_node: ToolNode | None) -> None:
     """LangGraph's agent graph: its nodes, then its edges."""
     schema = _model_input_schema(builder.state_schema, agent.pre_model_hook)
-    agent_node = AsyncAware(agent.call_model, agent.acall_model) if agent.is_async else None
-    builder.add_node("agent", agent_node or agent.call_model, input_schema=schema)
+    # both sides, as LangGraph's: an async run awaits the chooser and prompt and calls the
+    # model's ainvoke
+    agent_node = TwoSidedNode(agent.call_model, agent.acall_model)
+    builder.add_node("agent", agent_node, input_schema=schema)
     if tool_node is not None:
         builder.add_node("tools", tool_node)
     if agent.pre_model_hook is not None:
@@ -144,9 +146,7 @@ def _add_nodes(builder: StateGraph, agent: Agent, tool_node: ToolNode | None) ->
         builder.add_node("post_model_hook", agent.post_model_hook)
         builder.add_edge("agent", "post_model_hook")
     if agent.response_format is not None:
-        answer: Any = agent.structured_response
-        if agent.is_async:
-            answer = AsyncAware(agent.structured_response, agent.astructured_response)
+        answer = TwoSidedNode(agent.structured_response, agent.astructured_response)
         builder.add_node("generate_structured_response", answer)
     if tool_node is not None:
         _wire_tool_loop(builder, agent)

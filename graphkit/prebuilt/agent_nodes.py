@@ -14,12 +14,11 @@ from graphkit.constants import END
 from graphkit.prebuilt.chat_model import (
     chat_model_of,
     check_history,
-    is_async_prompt,
     state_value,
 )
 from graphkit.types import Send
 
-__all__ = ["NEED_MORE_STEPS", "Agent", "AsyncAware"]
+__all__ = ["NEED_MORE_STEPS", "Agent", "TwoSidedNode"]
 
 NEED_MORE_STEPS = "Sorry, need more steps to process this request."
 """The agent's answer when the recursion limit leaves no room for another tool round."""
@@ -43,12 +42,6 @@ class Agent:
     def entry(self) -> str:
         """The node each round starts at."""
         return "pre_model_hook" if self.pre_model_hook is not None else "agent"
-
-    @property
-    def is_async(self) -> bool:
-        """An ``async def`` chooses the model or makes the prompt: only an async run
-        (``ainvoke``, ``astream``) can call the model, as in LangGraph."""
-        return inspect.iscoroutinefunction(self.choose_model) or is_async_prompt(self.prompt)
 
     def resolve(self, state: Any, runtime: Any) -> Any:
         """The model for this call."""
@@ -123,24 +116,25 @@ class Agent:
 
     def structured_response(self, state: Any, config: Any, runtime: Any) -> dict[str, Any]:
         """The ``generate_structured_response`` node: one more call, for the schema."""
-        messages = state_value(state, "messages")
-        schema = self.response_format
-        if isinstance(schema, tuple):
-            system, schema = schema
-            messages = [SystemMessage(content=system), *messages]
+        messages, schema = self._structured_input(state)
         model = chat_model_of(self.resolve(state, runtime)).with_structured_output(schema)
         return {"structured_response": model.invoke(messages, config)}
 
     async def astructured_response(self, state: Any, config: Any, runtime: Any) -> dict[str, Any]:
         """``structured_response`` in an async run (an async chooser awaited)."""
-        messages = state_value(state, "messages")
-        schema = self.response_format
-        if isinstance(schema, tuple):
-            system, schema = schema
-            messages = [SystemMessage(content=system), *messages]
+        messages, schema = self._structured_input(state)
         chosen = await self.aresolve(state, runtime)
         model = chat_model_of(chosen).with_structured_output(schema)
         return {"structured_response": await model.ainvoke(messages, config)}
+
+    def _structured_input(self, state: Any) -> tuple[list[Any], Any]:
+        """The messages of the structured call (after the system text given with
+        ``response_format=(text, schema)``) and its schema."""
+        messages, schema = state_value(state, "messages"), self.response_format
+        if isinstance(schema, tuple):
+            system, schema = schema
+            messages = [SystemMessage(content=system), *messages]
+        return messages, schema
 
     # -- routers ------------------------------------------------------------------------
 
@@ -202,7 +196,7 @@ def _refuse(awaitable: Any, error: Exception) -> NoReturn:
     raise error
 
 
-class AsyncAware:
+class TwoSidedNode:
     """A node that has both sides, as LangGraph's agent nodes: a sync run calls
     ``invoke`` (which refuses an async chooser or prompt), an async run ``ainvoke``."""
 

@@ -17,7 +17,6 @@ four shapes:
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -59,10 +58,9 @@ def prompt_function(prompt: Any) -> Prompt:
     if callable(prompt):  # given the config, store, runtime, writer it asks for, as a node
         wanted = [name for name in injectable_parameters(prompt) if name != "error"]
 
-        def made(state: Any, config: Any) -> Any:
+        def made(state: Any, config: Any) -> Any:  # (an awaitable for an async def)
             return prompt(state, **task_values(wanted, config)) if wanted else prompt(state)
 
-        made.is_async = inspect.iscoroutinefunction(prompt)  # type: ignore[attr-defined]
         return made
     if callable(getattr(prompt, "invoke", None)):
         return lambda state, config: prompt.invoke(state, config)
@@ -70,11 +68,6 @@ def prompt_function(prompt: Any) -> Prompt:
         f"create_react_agent(prompt=...) got {type(prompt).__name__}; use None, a string, a "
         "SystemMessage, a function (state) -> messages, or a Runnable."
     )
-
-
-def is_async_prompt(prompt: Prompt) -> bool:
-    """True for the prompt of an ``async def``: it gives an awaitable, for async runs."""
-    return getattr(prompt, "is_async", False)
 
 
 def _model_step(model: Any) -> Any:

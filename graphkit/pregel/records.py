@@ -106,7 +106,8 @@ class TaskResult:
     ``handled``: it failed and its node's error handler took over, so the step goes on;
     ``store_ops``: what its last attempt did with the graph's store (``StoreOp``);
     ``paused``: it stopped the run, with its ``interrupts`` or, when a subgraph it ran
-    stopped at one of its breakpoints, with none."""
+    stopped at one of its breakpoints or drained, with none; ``drained``: why that
+    subgraph drained (the run drains too)."""
 
     task: Task
     writes: tuple[tuple[str, Any], ...]
@@ -125,6 +126,7 @@ class TaskResult:
     handled: bool = False
     store_ops: tuple[StoreOp, ...] = ()
     paused: bool = False
+    drained: str | None = None
 
     @property
     def ok(self) -> bool:

@@ -208,10 +208,12 @@ class GraphNode:
 
     @property
     def retry_policy(self) -> tuple[Any, ...] | None:
+        """Its ``RetryPolicy`` list; None when it retries nothing."""
         return tuple(self._node.retry_policies) or None
 
     @property
     def cache_policy(self) -> Any:
+        """Its ``CachePolicy``, or None."""
         return self._node.cache_policy
 
     def invoke(self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
@@ -226,8 +228,10 @@ class GraphNode:
     async def ainvoke(
         self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any
     ) -> Any:
-        """Call the node's function on ``input`` (awaiting it, if it is async)."""
-        returned = self._node.call(input, **self._injected(config))
+        """Call the node's function on ``input`` (awaiting it, if it is async; a
+        Runnable node's ``ainvoke``, as in an async run)."""
+        call = self._node.async_call or self._node.call
+        returned = call(input, **self._injected(config))
         return await returned if inspect.isawaitable(returned) else returned
 
     def _injected(self, config: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from graphkit.errors import GraphInterrupt, mark_invalid_resume, warn
 from graphkit.extras import require
 from graphkit.frozen import frozen_record
 from graphkit.pregel.config import RunOptions
+from graphkit.pregel.run_control import RunControl
 from graphkit.types import Interrupt
 
 if TYPE_CHECKING:
@@ -78,36 +79,6 @@ class ExecutionInfo:
 ContextT = TypeVar("ContextT")
 
 
-class RunControl:
-    """Asks a run to stop at its next superstep boundary (LangGraph 1.2's cooperative
-    drain): once ``request_drain()`` is called, from a node (``runtime.control``) or from
-    any thread, the run plans its next step, saves where it is and raises
-    ``GraphDrained`` instead of running it; ``invoke(None, config)`` goes on from there.
-
-    >>> control = RunControl()
-    >>> control.request_drain()
-    >>> control.drain_requested, control.drain_reason
-    (True, 'shutdown')
-    """
-
-    __slots__ = ("_reason",)
-
-    def __init__(self) -> None:
-        self._reason: str | None = None
-
-    def request_drain(self, reason: str = "shutdown") -> None:
-        # one attribute store: safe from any thread without a lock
-        self._reason = reason
-
-    @property
-    def drain_requested(self) -> bool:
-        return self._reason is not None
-
-    @property
-    def drain_reason(self) -> str | None:
-        return self._reason
-
-
 @frozen_record()
 class Runtime(Generic[ContextT]):
     """The run-scoped things a node may use: ``context`` from ``invoke(..., context=...)``,
@@ -130,6 +101,8 @@ class Runtime(Generic[ContextT]):
     server_info: Any = None
     """LangGraph Platform's server details: None outside a LangGraph server, as here."""
     control: RunControl | None = None
+    """The run's ``RunControl`` (``runtime.control.request_drain()`` stops the run at the
+    next step boundary); None outside a run."""
 
     def heartbeat(self) -> None:
         """Tell the running node's ``TimeoutPolicy`` it is making progress: its idle
@@ -340,6 +313,8 @@ class TaskScope:
     """What the attempt did with the graph's store (``StoreOp``), once it did anything."""
     node: Any = None
     """The ``NodeSpec`` the task runs (``get_config()`` builds the task's config from it)."""
+    drained: str | None = None
+    """Why a graph the attempt ran drained (``GraphDrained``), if one did."""
 
     def progress(self, heartbeat: bool = False) -> None:
         """Note that the attempt made progress: it streamed a chunk, a subgraph it runs

@@ -348,6 +348,7 @@ def run_task(
         tuple(scope.answers),
         store_ops=tuple(scope.store_ops or ()),
         paused=paused is not None,
+        drained=scope.drained,
     )
 
 
@@ -372,8 +373,8 @@ def _attempt(
             writes.extend(writer(output, fresh_read, task_config))
     except GraphInterrupt as paused:  # the step stops before Update; nothing is applied
         interrupts, writes = tuple(paused.args[0] if paused.args else ()), []
-    except GraphDrained:  # a subgraph it ran drained: paused, as at a breakpoint
-        interrupts, writes = (), []
+    except GraphDrained as drained:  # a graph it ran drained: paused, and the run drains
+        interrupts, writes, scope.drained = (), [], drained.reason
     except (Exception, asyncio.CancelledError) as exc:  # (a cancelled async node too)
         # recorded; the stepper raises it after the step's tasks end; writes made
         # before the error stay visible, but are never applied
@@ -389,7 +390,8 @@ def _call(
 ) -> Any:
     try:
         call = node.call
-        if node.async_call is not None and run.loop is not None:  # an async run: its async side
+        # a Runnable node in an async run: its ainvoke, as LangGraph awaits it
+        if node.async_call is not None and run.loop is not None:
             call = node.async_call
         elif not node.is_async:
             return call(value, **injected)

@@ -88,6 +88,7 @@ class Stepper:
         self.status = "running"
         self.error: BaseException | None = None
         self.interrupts: tuple[Any, ...] = ()
+        self.drain_reason: str | None = None  # why the run drained (status "drained")
         self._steps: list[Superstep] = []
         self._plan: Plan | None = None
         self.execution: Execution | None = None  # the current step's, until its Update
@@ -182,6 +183,7 @@ class Stepper:
         elif (nodes := self.options.interrupt_before) and self._breakpoint(nodes, plan.tasks):
             self._finish("interrupted")
         elif self.drain_requested:  # (after the breakpoint: a resume passes that one)
+            self.drain_reason = self.context.runtime.control.drain_reason  # type: ignore[union-attr]
             self._finish("drained")
         return plan
 
@@ -238,8 +240,13 @@ class Stepper:
         if len(results) > 1:  # back to plan order; tasks started while running after theirs
             results.sort(key=execution_order(plan, results))
         self.execution = Execution(plan.step, tuple(results), finish_order)
+        self._stop_if_failed_or_paused(results)
+
+    def _stop_if_failed_or_paused(self, results: list[TaskResult]) -> None:
+        """After Execute: raise the first error in plan order, or pause (or drain) the run
+        if a task paused it."""
         paused = False  # (a subgraph at its breakpoint pauses its task with no interrupt)
-        for result in results:  # the first error in plan order
+        for result in results:
             if result.task.kind == "call":  # its caller got its error or pause, and decides
                 continue
             if result.error is not None and not result.handled:
@@ -247,9 +254,12 @@ class Stepper:
             if result.paused or result.interrupts:
                 paused = True
                 self.interrupts += result.interrupts
-        if paused:  # (a subgraph that drained pauses its task, and drains this run)
-            drained = self.drain_requested and not self.interrupts
-            self._finish("drained" if drained else "interrupted", keep_step=True)
+        drained = next((r.drained for r in results if r.drained is not None), None)
+        if drained is not None:  # a graph a task ran drained: this run too, over any
+            self.drain_reason = drained  # interrupt, as LangGraph raises GraphDrained
+            self._finish("drained", keep_step=True)
+        elif paused:
+            self._finish("interrupted", keep_step=True)
 
     def execute(self) -> Execution:
         """Execute the planned tasks and return their results."""

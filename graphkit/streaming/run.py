@@ -283,8 +283,7 @@ def _raise_if_stopped(stepper: Stepper) -> None:
     if stepper.status == "interrupted" and stepper.namespace:
         raise GraphInterrupt(stepper.interrupts)
     if stepper.status == "drained":
-        control = stepper.context.runtime.control
-        raise GraphDrained(control.drain_reason if control is not None else "shutdown")
+        raise GraphDrained(stepper.drain_reason or "shutdown")
 
 
 def _inherited(parent: Any, config: Any) -> Any:

@@ -184,7 +184,7 @@ def status_text(session: DebugSession) -> str:
         return f"interrupted at step {where}: {questions}"
     if status == "drained":
         reason = stepper.context.runtime.control.drain_reason
-        return f"drained before step {number} ({reason}): a node asked the run to stop there"
+        return f"drained before step {number} ({reason}): a drain was requested"
     failed = next((r for r in results if r.error is not None), None)
     if failed is not None:
         where = story_number(session, failed.task.step)

@@ -189,3 +189,56 @@ def test_run_control_and_graph_drained(load):
     assert isinstance(drained, lib.errors.GraphBubbleUp)
     assert (drained.reason, str(drained)) == ("shutdown", "Graph drained: shutdown")
     assert _runtime_module(lib).Runtime().control is None
+
+
+def _drained_elsewhere(lib: Lib, case: str) -> Any:
+    """A ``GraphDrained`` the run's own control did not ask for: a graph a node invokes
+    with a control of its own, a node raising it, a subgraph draining while a sibling
+    asks a question. LangGraph raises it from the run every time."""
+    from .scenarios import _interrupt
+
+    interrupt = _interrupt(lib.name)
+    runtime_module = _runtime_module(lib)
+    inner = lib.StateGraph(State)
+    inner.add_node("x", _node(lib, "x", True)).add_node("y", _node(lib, "y", False))
+    inner = inner.add_edge(lib.START, "x").add_edge("x", "y").compile()
+
+    def own_control(state: State) -> dict:
+        control = runtime_module.RunControl()
+        control.request_drain("inner only")
+        return inner.invoke(state, control=control)
+
+    def by_hand(state: State) -> dict:
+        raise lib.errors.GraphDrained("by hand")
+
+    def asks(state: State) -> dict:
+        return {"log": [interrupt("p?")]}
+
+    builder = lib.StateGraph(State)
+    if case == "a graph invoked with its own control":
+        builder.add_node("s", own_control)
+    elif case == "a node raising GraphDrained":
+        builder.add_node("s", by_hand)
+    else:
+        builder.add_node("s", inner).add_node("p", asks).add_edge(lib.START, "p")
+    builder.add_node("q", _node(lib, "q", False))
+    builder.add_edge(lib.START, "s").add_edge(lib.START, "q")
+    with _memory_saver(lib.name) as saver:
+        graph = builder.compile(checkpointer=saver)
+        outcome = _outcome(lib, lambda: graph.invoke({"log": []}, _thread()))
+        state = graph.get_state(_thread())
+        return outcome, state.values, sorted(state.next)
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "a graph invoked with its own control",
+        "a node raising GraphDrained",
+        "a subgraph draining beside a question",
+    ],
+)
+def test_a_drain_the_run_did_not_ask_for_still_drains_it(case):
+    ours = _drained_elsewhere(load_graphkit(), case)
+    assert ours == _drained_elsewhere(load_langgraph(), case)
+    assert ours[0][0] == "drained"

@@ -57,6 +57,10 @@ def _app(lib: Lib) -> Any:
     builder.add_node("nothing", lambda state: None).add_node("later", later)
     builder.add_node("reads_config", reads_config).add_node("asks", asks)
     builder.add_node("inner", inner)
+    from langchain_core.runnables import RunnableLambda
+
+    builder.add_node("both_sides", RunnableLambda(inc, afunc=later))
+    builder.add_node("async_only", RunnableLambda(later))
     with warnings.catch_warnings():  # (graphkit warns that most nodes are unreachable)
         warnings.simplefilter("ignore")
         return builder.add_edge(lib.START, "inc").compile()
@@ -86,6 +90,9 @@ def _observe(lib: Lib) -> list[Any]:
     seen.append(_call(lib, lambda: nodes["nope"]))
     seen.append(asyncio.run(nodes["later"].ainvoke({"n": 1})))
     seen.append(asyncio.run(nodes["inc"].ainvoke({"n": 1})))
+    for name in ("both_sides", "async_only"):  # a Runnable's own sides
+        seen.append((name, _call(lib, lambda name=name: nodes[name].invoke({"n": 1}))))
+        seen.append((name, asyncio.run(nodes[name].ainvoke({"n": 1}))))
     return seen
 
 

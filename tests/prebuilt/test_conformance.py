@@ -566,3 +566,36 @@ def test_an_async_model_chooser_or_prompt_matches_langgraph(kind: str) -> None:
     ours = _async_agent_outcomes(graphkit_side(), kind)
     assert ours == _async_agent_outcomes(langgraph_side(), kind)
     assert ours[0].startswith("raised ") and ours[1] == ours[2]
+
+
+@pytest.mark.parametrize("chosen", [False, True], ids=["static model", "sync chooser"])
+def test_an_async_run_calls_the_model_s_async_side(chosen: bool) -> None:
+    """As LangGraph's agent node, graphkit's has both sides: ``ainvoke`` calls the
+    model's ``ainvoke`` (a model whose two sides answer differently shows which ran)."""
+    import asyncio
+
+    from langchain_core.language_models import BaseChatModel
+    from langchain_core.outputs import ChatGeneration, ChatResult
+
+    class TwoSided(BaseChatModel):
+        @property
+        def _llm_type(self) -> str:
+            return "two-sided"
+
+        def _generate(self, messages: Any, stop: Any = None, **kwargs: Any) -> ChatResult:
+            return ChatResult(generations=[ChatGeneration(message=AIMessage("from invoke"))])
+
+        async def _agenerate(self, messages: Any, stop: Any = None, **kwargs: Any) -> ChatResult:
+            return ChatResult(generations=[ChatGeneration(message=AIMessage("from ainvoke"))])
+
+        def bind_tools(self, tools: Any, **kwargs: Any) -> Any:
+            return self
+
+    def answers(side: Side) -> tuple[str, str]:
+        model = TwoSided()
+        agent = side.create_react_agent((lambda state, runtime: model) if chosen else model, [add])
+        given = {"messages": [("user", "hi")]}
+        synchronous = agent.invoke(given)["messages"][-1].content
+        return synchronous, asyncio.run(agent.ainvoke(given))["messages"][-1].content
+
+    assert answers(graphkit_side()) == answers(langgraph_side()) == ("from invoke", "from ainvoke")
