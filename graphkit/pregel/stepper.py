@@ -254,11 +254,13 @@ class Stepper:
             if result.paused or result.interrupts:
                 paused = True
                 self.interrupts += result.interrupts
+        if not paused:
+            return
         drained = next((r.drained for r in results if r.drained is not None), None)
         if drained is not None:  # a graph a task ran drained: this run too, over any
             self.drain_reason = drained  # interrupt, as LangGraph raises GraphDrained
             self._finish("drained", keep_step=True)
-        elif paused:
+        else:
             self._finish("interrupted", keep_step=True)
 
     def execute(self) -> Execution:
