@@ -237,12 +237,12 @@ class GraphNode:
     def _injected(self, config: Mapping[str, Any] | None) -> dict[str, Any]:
         from graphkit.pregel.runtime import Runtime
 
-        given = dict(config or {})
+        given, runtime = dict(config or {}), Runtime(store=self._store)
         offered = {
             "config": {**given, "configurable": dict(given.get("configurable") or {})},
             "store": self._store,
-            "writer": lambda chunk: None,
-            "runtime": Runtime(store=self._store),
+            "writer": runtime.stream_writer,  # (the Runtime's writer, which discards)
+            "runtime": runtime,
             "error": None,
         }
         return {name: offered[name] for name in self._node.injected}

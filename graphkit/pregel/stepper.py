@@ -89,6 +89,7 @@ class Stepper:
         self.error: BaseException | None = None
         self.interrupts: tuple[Any, ...] = ()
         self.drain_reason: str | None = None  # why the run drained (status "drained")
+        self._control = self.context.runtime.control  # (None: nothing can drain the run)
         self._steps: list[Superstep] = []
         self._plan: Plan | None = None
         self.execution: Execution | None = None  # the current step's, until its Update
@@ -115,8 +116,7 @@ class Stepper:
     def drain_requested(self) -> bool:
         """True once the run's ``RunControl`` was asked to drain: the run stops at the
         next step boundary, with status ``"drained"``."""
-        control = self.context.runtime.control
-        return control is not None and control.drain_requested
+        return self._control is not None and self._control.drain_requested
 
     @property
     def next_phase(self) -> str | None:
@@ -182,8 +182,9 @@ class Stepper:
             self._finish("done")
         elif (nodes := self.options.interrupt_before) and self._breakpoint(nodes, plan.tasks):
             self._finish("interrupted")
-        elif self.drain_requested:  # (after the breakpoint: a resume passes that one)
-            self.drain_reason = self.context.runtime.control.drain_reason  # type: ignore[union-attr]
+        # a drain is looked at after the breakpoint, which a resume passes
+        elif (control := self._control) is not None and control.drain_requested:
+            self.drain_reason = control.drain_reason
             self._finish("drained")
         return plan
 

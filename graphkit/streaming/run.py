@@ -38,7 +38,8 @@ Item = tuple[tuple[str, ...], str, Any]  # (namespace, mode, chunk)
 
 RUN_KEYWORDS = frozenset({"interrupt_before", "interrupt_after", "durability", "executor"})
 """The run options ``invoke`` / ``stream`` take besides their own named parameters
-(``executor`` is graphkit's: where a step's tasks run; ``control`` is taken first)."""
+(``executor`` is graphkit's: where a step's tasks run; ``control``, LangGraph's
+``RunControl``, goes into the run's ``Runtime``)."""
 
 
 class Listener:
@@ -273,8 +274,10 @@ def _runtime(app: Any, context: Any, writer: Any, control: Any, parent: Any) -> 
     a new one."""
     if control is None and parent is not None:
         control = parent.run.runtime.control
-    runtime = Runtime(context, app.store, control=control or RunControl())
-    return runtime if writer is None else runtime.override(stream_writer=writer)
+    control = control or RunControl()
+    if writer is None:
+        return Runtime(context, app.store, control=control)
+    return Runtime(context, app.store, writer, control=control)
 
 
 def _raise_if_stopped(stepper: Stepper) -> None:

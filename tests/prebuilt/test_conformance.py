@@ -408,24 +408,6 @@ def test_tool_node_cases_are_meaningful() -> None:
         assert expected in text
 
 
-@pytest.mark.parametrize("version", ["v1", "v2"])
-def test_wrap_tool_call_under_ainvoke_matches_langgraph(version: str) -> None:
-    """An async run uses ``wrap_tool_call`` too (LangGraph's, with no ``awrap_tool_call``:
-    its sync ``execute`` in a worker thread)."""
-    import asyncio
-
-    from .scenarios import doubling_arguments
-
-    def answer(side: Side) -> list[str]:
-        model = ScriptedChatModel(responses=[calls(*TWO_CALLS), "wrapped"])
-        tools = side.ToolNode([add, multiply], wrap_tool_call=doubling_arguments)
-        agent = side.create_react_agent(model, tools, version=version)
-        result = asyncio.run(agent.ainvoke({"messages": [("user", "hi")]}))
-        return [str(message.content) for message in result["messages"]]
-
-    assert answer(graphkit_side()) == answer(langgraph_side()) == ["hi", "", "6", "48", "wrapped"]
-
-
 async def _apassing(request: Any, execute: Any) -> Any:
     return await execute(request)
 
@@ -486,12 +468,19 @@ def test_awrap_tool_call_matches_langgraph(name: str, options: dict, tool_calls:
 
 
 @pytest.mark.parametrize("version", ["v1", "v2"])
-def test_awrap_tool_call_in_an_async_agent_matches_langgraph(version: str) -> None:
+@pytest.mark.parametrize("wrapping", ["wrap_tool_call", "awrap_tool_call"])
+def test_a_wrapped_tool_node_in_an_async_agent_matches_langgraph(wrapping: str, version: str):
+    """An async run goes through ``awrap_tool_call``, or else ``wrap_tool_call`` (as
+    LangGraph does without the async one: its sync ``execute`` in a worker thread)."""
     import asyncio
+
+    from .scenarios import doubling_arguments
+
+    handler = doubling_arguments if wrapping == "wrap_tool_call" else _adoubling
 
     def answer(side: Side) -> list[str]:
         model = ScriptedChatModel(responses=[calls(*TWO_CALLS), "wrapped"])
-        tools = side.ToolNode([add, multiply], awrap_tool_call=_adoubling)
+        tools = side.ToolNode([add, multiply], **{wrapping: handler})
         agent = side.create_react_agent(model, tools, version=version)
         result = asyncio.run(agent.ainvoke({"messages": [("user", "hi")]}))
         return [str(message.content) for message in result["messages"]]
