@@ -109,6 +109,17 @@ class Checkpoint:
         """The checkpoint a new thread starts from: no values, no versions."""
         return cls(new_checkpoint_id(), -2, "empty", None, _NO_VALUES, _NO_VALUES, _NO_VALUES)
 
+    @classmethod
+    def unsaved(
+        cls, id: str, step: int, source: str, parent_id: str | None, updated: Any
+    ) -> Checkpoint:
+        """A checkpoint of a run that nobody saves or reads (``invoke`` without a
+        checkpointer): its id, step and parent, for the next step's task ids, and no
+        values. LangGraph's checkpoints of such a run also skip copying the values."""
+        return cls(
+            id, step, source, parent_id, _NO_VALUES, _NO_VALUES, _NO_VALUES, frozenset(updated)
+        )
+
     def __repr__(self) -> str:
         return (
             f"Checkpoint(step={self.step}, source={self.source!r}, "

@@ -91,6 +91,17 @@ class StepState:
                 values[key] = channels[key].get()
         return values
 
+    def copy(self) -> StepState:
+        """A copy that an Update can change without changing this state (the channels
+        themselves are shared: Update swaps in copies, never changes one in place)."""
+        return dataclasses.replace(
+            self,
+            channels=dict(self.channels),
+            versions=dict(self.versions),
+            versions_seen=dict(self.versions_seen),
+            live_volatile=set(self.live_volatile),
+        )
+
     def pass_breakpoints(self) -> None:
         """Resuming: the breakpoint that stopped the run is passed this time."""
         self.versions_seen[INTERRUPT] = dict(self.versions)
@@ -223,8 +234,9 @@ def update(
     """Apply a step's writes in task-path order and return the record. ``source`` is
     the checkpoint's origin (default "loop", or "input" for the input step);
     ``discarded`` tasks (replaced by a new input) count as having seen their triggers,
-    so they do not run, as in LangGraph. Not ``recorded``: the record lists no
-    ``ChannelChange`` (``invoke`` and ``stream`` keeping no records and saving nothing)."""
+    so they do not run, as in LangGraph. Not ``recorded`` (``invoke`` and ``stream``
+    keeping no records and saving nothing): the record lists no ``ChannelChange`` and its
+    checkpoint holds no values (``Checkpoint.unsaved``)."""
     # 1. sort by task path; mark what each node has seen, and the channels it consumes
     ordered = sorted(results, key=_task_order) if len(results) > 1 else results
     seen: dict[str, dict[str, int]] = {}
@@ -270,8 +282,8 @@ def update(
 class _Changes:
     """The channel changes of one Update as they are made: each copies a channel,
     applies something to the copy, swaps it in and (when ``recorded``) records the
-    ``ChannelChange``. A run nobody reads skips the records: they were 7% of a
-    3-node ``invoke`` (benchmarks/README.md, "After the core redesign")."""
+    ``ChannelChange``. A run nobody reads skips the records and its checkpoints' values:
+    together 20% of a 3-node ``invoke`` (benchmarks/README.md, "After the core redesign")."""
 
     def __init__(self, graph: GraphSpec, state: StepState, recorded: bool = True) -> None:
         self.graph, self.state, self.version = graph, state, state.max_version + 1
@@ -367,16 +379,19 @@ class _Changes:
             state.max_version = self.version
         previous = state.checkpoint
         parent = previous.id if previous.source != "empty" else None
+        checkpoint_id = new_checkpoint_id(after=parent)  # (the next step's task ids hash it)
+        if not self.recorded:
+            return Checkpoint.unsaved(checkpoint_id, state.step, source, parent, self.updated)
         saved: dict[str, Any] = {}
         removed: list[str] = []
         for name in changed:  # (a record's ``after`` is the value saved: one object, not two)
-            after = changes[name].after if self.recorded else state.channels[name].checkpoint()
+            after = changes[name].after
             if after is EMPTY:
                 removed.append(name)
             else:
                 saved[name] = after
         return Checkpoint(
-            new_checkpoint_id(after=parent),
+            checkpoint_id,
             state.step,
             source,
             parent,

@@ -147,6 +147,14 @@ class Stepper:
         """The current values of ``keys`` that hold one (a single-value state: the value)."""
         return shown(keys, self._state.read(keys))
 
+    def state_after(self, results: Sequence[TaskResult]) -> phases.StepState:
+        """A copy of the state with ``results``' writes applied, this step's Update not
+        made (a paused step's finished tasks, whose values LangGraph shows); raises as
+        that Update would."""
+        state = self._state.copy()
+        phases.update(self.graph, state, results, recorded=False)
+        return state
+
     @property
     def checkpoint(self) -> Checkpoint:
         """The checkpoint the state was last saved as (or restored from)."""

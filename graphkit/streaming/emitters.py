@@ -331,9 +331,7 @@ class Paused:
         finished = [result for result in execution.results if result.ok and result.writes]
         if not finished:
             return None
-        state = phases.StepState.restored(stepper.graph, stepper.checkpoint)
-        phases.update(stepper.graph, state, finished, recorded=False)
-        return cls(finished, state)
+        return cls(finished, stepper.state_after(finished))
 
 
 def _is_input_step(plan: Plan) -> bool:
