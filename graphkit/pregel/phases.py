@@ -379,9 +379,8 @@ class _Changes:
             state.max_version = self.version
         previous = state.checkpoint
         parent = previous.id if previous.source != "empty" else None
-        checkpoint_id = new_checkpoint_id(after=parent)  # (the next step's task ids hash it)
         if not self.recorded:
-            return Checkpoint.unsaved(checkpoint_id, state.step, source, parent, self.updated)
+            return Checkpoint.unsaved(state.step, source, parent, self.updated)
         saved: dict[str, Any] = {}
         removed: list[str] = []
         for name in changed:  # (a record's ``after`` is the value saved: one object, not two)
@@ -391,7 +390,7 @@ class _Changes:
             else:
                 saved[name] = after
         return Checkpoint(
-            checkpoint_id,
+            new_checkpoint_id(after=parent),
             state.step,
             source,
             parent,

@@ -30,6 +30,21 @@ def two_steps():
     return builder.compile()
 
 
+def test_task_ids_differ_between_steps_and_between_unsaved_runs():
+    # as in LangGraph: an unsaved run's checkpoints hold no values, but the ids its task
+    # ids are hashed from are still new each step and each run
+    builder = StateGraph(State).add_node("a", lambda state: {"log": ["a"]})
+    builder.add_conditional_edges("a", lambda state: "a" if len(state["log"]) < 3 else "__end__")
+    app = builder.add_edge(START, "a").compile()
+
+    def ids():
+        return [c["id"] for c in app.stream({"log": []}, stream_mode="tasks") if "input" in c]
+
+    first, second = ids(), ids()
+    assert len(first) == len(set(first)) == 3
+    assert set(first).isdisjoint(second)
+
+
 def test_tasks_stream_has_a_start_and_a_result_payload_per_task():
     chunks = list(two_steps().stream({"log": []}, stream_mode="tasks"))
     start, result = chunks[0], chunks[1]
