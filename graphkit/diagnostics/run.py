@@ -74,6 +74,14 @@ def async_node_in_sync_run(node: str) -> TypeError:
     )
 
 
+def timed_node_in_sync_run(node: str) -> ValueError:
+    return ValueError(
+        f"Node {node!r} has a timeout, which only an async run can enforce: sync Python "
+        "code cannot be cancelled in-process. Run the graph with `await app.ainvoke(...)` "
+        "or `app.astream(...)`, or drop the node's `timeout=`."
+    )
+
+
 def invalid_update(step: int, writers: Sequence[str], channel: str, error: Exception) -> str:
     return f"Step {step}: {_names(writers)} wrote {channel!r}. {error}"
 

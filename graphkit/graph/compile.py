@@ -8,6 +8,7 @@ nodes; ``branch:to:n``, which wakes node ``n``; and ``join:a+b:c`` for a waiting
 from __future__ import annotations
 
 import inspect
+import sys
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -165,7 +166,7 @@ def _node_specs(
     for node, declaration in declared.items():
         timed = declaration.timeout is not None
         call, injected = _adapt_call(declaration.action, keys, prefer_async=timed)
-        if timed and not _is_async(call):
+        if timed and not (_is_async(call) and _has_async_code(declaration.action)):
             raise diagnose.sync_timeout(node)
         reads = builder.schemas[declaration.input_schema]
         nodes[node] = NodeSpec(
@@ -251,6 +252,25 @@ def _async_side(action: Any, call: Any) -> Any:
     if isinstance(action, CompiledGraph) or not callable(ainvoke):
         return None
     return ainvoke if call == getattr(action, "invoke", None) else None
+
+
+def _has_async_code(action: Any) -> bool:
+    """Whether a langchain-core Runnable node has async code of its own, which a timeout
+    can cancel (LangGraph's rule): a lambda given ``afunc``, a sequence or parallel of
+    such, a class overriding ``ainvoke``; not the default ``ainvoke``, which runs the
+    sync code on a thread. Anything else: True (functions are checked by ``_is_async``)."""
+    runnables = sys.modules.get("langchain_core.runnables")
+    if runnables is None or not isinstance(action, runnables.Runnable):
+        return True
+    while isinstance(action, runnables.RunnableBinding):
+        action = action.bound
+    if isinstance(action, runnables.RunnableSequence):
+        return all(_has_async_code(step) for step in action.steps)
+    if isinstance(action, runnables.RunnableParallel):
+        return all(_has_async_code(step) for step in action.steps__.values())
+    if isinstance(action, runnables.RunnableLambda):
+        return getattr(action, "afunc", None) is not None
+    return type(action).ainvoke is not runnables.Runnable.ainvoke
 
 
 def _is_async(call: Any) -> bool:

@@ -395,6 +395,8 @@ def _call(
             call = node.async_call
         elif not node.is_async:
             return call(value, **injected)
+        elif run.loop is None and node.timeout is not None:  # (LangGraph: a ValueError)
+            raise diagnose.timed_node_in_sync_run(node.name)
         elif run.loop is None:
             raise diagnose.async_node_in_sync_run(node.name)
         # The coroutine runs on the caller's event loop, concurrently with the other

@@ -451,6 +451,60 @@ def test_a_sync_node_with_a_timeout_is_refused_at_compile():
     assert messages[1].startswith(messages[0])  # graphkit adds how to fix it
 
 
+def runnable_nodes() -> dict[str, Any]:
+    """Runnable nodes given a timeout: which have async code of their own decides."""
+    from langchain_core.runnables import RunnableLambda
+
+    def step(state: Any) -> Any:
+        return {"log": ["ran"]}
+
+    async def astep(state: Any) -> Any:
+        return {"log": ["ran"]}
+
+    sync_only = RunnableLambda(step)
+    both = RunnableLambda(step, afunc=astep)
+    return {
+        "sync lambda": sync_only,
+        "lambda with afunc": both,
+        "bound sync lambda": sync_only.with_config(tags=["t"]),
+        "sequence with a sync step": both | sync_only,
+        "sequence of async steps": both | RunnableLambda(lambda s: s, afunc=astep),
+    }
+
+
+@pytest.mark.parametrize("node", list(runnable_nodes()))
+def test_a_runnable_node_with_a_timeout_needs_async_code_of_its_own(node):
+    seen = []
+    for library in LIBRARIES:
+        lib = names(library)
+        builder = lib["StateGraph"](State).add_node("a", runnable_nodes()[node], timeout=1.0)
+        builder.add_edge(lib["START"], "a")
+        try:
+            app = builder.compile()
+        except ValueError as refused:
+            seen.append(("refused", str(refused)[:100]))
+            continue
+        seen.append(("ran", asyncio.run(app.ainvoke({"log": []}))))
+    assert seen[1] == seen[0]
+
+
+@pytest.mark.parametrize("node", ["async def", "lambda with afunc"])
+def test_a_timed_node_in_a_sync_run_raises_value_error(node):
+    async def astep(state: Any) -> Any:
+        return {"log": ["ran"]}
+
+    raised = []
+    for library in LIBRARIES:
+        lib = names(library)
+        action = astep if node == "async def" else runnable_nodes()[node]
+        builder = lib["StateGraph"](State).add_node("a", action, timeout=1.0)
+        app = builder.add_edge(lib["START"], "a").compile()
+        with pytest.raises(ValueError) as error:
+            app.invoke({"log": []})
+        raised.append(str(error.value))
+    assert "timeout" in raised[1] and "ainvoke" in raised[1]  # graphkit says how to fix it
+
+
 @pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
 def test_step_timeout_fails_the_step_with_timeout_error(is_async):
     def seen(library: str) -> Any:
