@@ -47,7 +47,9 @@ def node_writer(
                 writes.append((key, value))
             else:
                 warn(diagnose.unknown_key(node, key, keys, input_schema))
-        if isinstance(returned, (Command, list, tuple)):
+        if isinstance(returned, Send):  # as in LangGraph: a Command(goto=Send) for short
+            writes += _route_writes(returned)
+        elif isinstance(returned, (Command, list, tuple)):
             for command in returned if isinstance(returned, (list, tuple)) else [returned]:
                 if isinstance(command, Command):
                     writes += _goto_writes(node, command)
@@ -165,6 +167,8 @@ def _update_items(node: str, returned: Any) -> Writes:
         return list(returned.items())
     if isinstance(returned, Command):
         return _command_items(node, returned)
+    if isinstance(returned, Send):  # no update: it routes (see ``write_node``)
+        return []
     if isinstance(returned, (list, tuple)) and any(isinstance(i, Command) for i in returned):
         parts = [part for part in returned if part is not None]  # LangGraph skips None
         return [item for part in parts for item in _update_items(node, part)]

@@ -609,6 +609,20 @@ def command_pairs_to_last_value(lib: Lib):
     return graph.compile()
 
 
+def node_returns_a_send(lib: Lib):
+    """A node returning a bare Send: LangGraph routes it (and writes no update)."""
+
+    def a(state: Log):
+        return lib.Send("b", {"log": ["sent"]})
+
+    def b(arg: dict) -> dict:
+        return {"log": [f"b got {arg['log']}"]}
+
+    graph = lib.StateGraph(Log).add_node("a", a, destinations=("b",)).add_node("b", b)
+    graph.add_edge(lib.START, "a")
+    return graph.compile()
+
+
 def command_parent_in_list(lib: Lib):
     def a(state: Log) -> list:
         return [
@@ -882,5 +896,12 @@ CASES = [
         command_parent_in_list,
         inputs=({"log": []},),
         expected=(Raised("ParentCommand"),),
+    ),
+    Case(
+        "node-returns-a-send",
+        node_returns_a_send,
+        inputs=({"log": []},),
+        expected=({"log": ["b got ['sent']"]},),
+        stream_mode=("updates", "values"),
     ),
 ]
