@@ -62,17 +62,18 @@ def _time_of(checkpoint_id: str) -> int:
 def _new_process() -> None:
     """In a forked child: a random part of its own, so its ids differ from the parent's,
     and a lock of its own (another thread of the parent may have held it)."""
-    global _process_part, _clock_lock
+    global _process_part, _random_part, _clock_lock
     _clock_lock = threading.Lock()
     bits = int.from_bytes(os.urandom(4), "big")
     _process_part = f"{bits >> 16:04x}-{bits & 0xFFFF:04x}"
+    _random_part = os.urandom(8).hex()  # (in unsaved ids, beside the time: 64 bits)
 
 
 FOREIGN_AHEAD_NS = 24 * 3_600 * 10**9
 """A parent id whose time is further ahead than this is not a clock running fast but
 another id scheme; following it would date this process's ids years ahead."""
 
-_process_part = ""
+_process_part = _random_part = ""
 _clock_lock = threading.Lock()
 _last_time = 0  # the time part of this process's latest id
 _new_process()
@@ -113,15 +114,16 @@ class Checkpoint:
     def unsaved(cls, step: int, source: str, parent_id: str | None, updated: Any) -> Checkpoint:
         """A checkpoint of a run that nobody saves or reads (``invoke`` or ``stream``
         without a checkpointer, keeping no supersteps): no values, as LangGraph's loop
-        copies none into such a run's checkpoints, and an id that is only unique (the
-        next step's task ids hash it; nothing sorts or shows it). Together −13% per
+        copies none into such a run's checkpoints, and an id that is only unique: 64
+        random bits per process, the time and a counter (the next step's task ids hash
+        it; nothing sorts or shows it). Together −13% per
         3-node ``invoke`` (benchmarks/README.md, "After the core redesign").
 
         >>> first, second = (Checkpoint.unsaved(0, "loop", None, ()) for _ in range(2))
         >>> first.id != second.id, dict(first.channel_values)
         (True, {})
         """
-        unique_id = f"{_process_part}-{next(_counter):012x}"
+        unique_id = f"{_random_part}-{time.time_ns():x}-{next(_counter):x}"
         no_values = _NO_VALUES
         return cls(
             unique_id, step, source, parent_id, no_values, no_values, no_values, frozenset(updated)
