@@ -118,7 +118,7 @@ def _type_hints(schema: Any) -> dict[str, Any]:
     try:
         hints = get_type_hints(schema, include_extras=True)
     except NameError as error:
-        raise TypeError(diagnose.unresolved_annotations(schema, error)) from error
+        raise NameError(diagnose.unresolved_annotations(schema, error)) from error
     hints.pop("__slots__", None)
     if not hints:
         raise TypeError(diagnose.schema_without_annotated_fields(schema))

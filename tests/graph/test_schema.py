@@ -318,8 +318,10 @@ def test_something_that_is_not_a_schema_is_a_type_error(schema):
     )
 
 
-def test_an_unresolvable_annotation_is_a_type_error_naming_the_schema():
-    with pytest.raises(TypeError) as excinfo:
+def test_an_unresolvable_annotation_is_a_name_error_naming_the_schema():
+    with pytest.raises(NameError):  # LangGraph's class
+        LangGraphStateGraph(Unresolvable)
+    with pytest.raises(NameError) as excinfo:
         channels_from_schema(Unresolvable)
     assert str(excinfo.value) == (
         "Cannot resolve the annotations of state schema Unresolvable: name 'Missing' is "
