@@ -71,6 +71,14 @@ class Pregel(CompiledGraph):
     [['__input__'], ['double']]
     """
 
+    # kept as given (a compiled StateGraph computes these from its schema)
+    input_channels: Channels = ()
+    output_channels: Channels = ()
+    stream_channels: Channels | None = None
+    interrupt_before_nodes: Channels = ()
+    interrupt_after_nodes: Channels = ()
+    retry_policy: Any = ()
+
     def __init__(
         self,
         *,
@@ -100,13 +108,11 @@ class Pregel(CompiledGraph):
         built = {k: n.build() if isinstance(n, NodeBuilder) else n for k, n in nodes.items()}
         self.given_nodes: dict[str, PregelNode] = built
         self.channels: dict[str, Channel] = dict(channels or {})
-        self.input_channels = input_channels
-        self.output_channels = output_channels
+        self.input_channels, self.output_channels = input_channels, output_channels
         self.stream_channels = stream_channels
         self.cache_policy = cache_policy
         self.node_error_handler_map = dict(node_error_handler_map or {})
-        # LangGraph's switch to stream chunks as soon as they are made: graphkit always
-        # does, so it is kept only to be read back.
+        # (read back only: graphkit always streams chunks as soon as they are made)
         self.stream_eager = stream_eager
         check_cache_policy("Pregel(cache_policy=...)", cache_policy)
         if auto_validate:
@@ -125,10 +131,11 @@ class Pregel(CompiledGraph):
             **options,
         )
         self.context_schema = context_schema
-        self.stream_mode = stream_mode
-        self.step_timeout = step_timeout
-        # which nodes each channel wakes: given (LangGraph lets a caller pass its own
-        # index), or the one the runtime plans with
+        self.retry_policy = policies
+        self.interrupt_before_nodes = interrupt_before_nodes
+        self.interrupt_after_nodes = interrupt_after_nodes
+        self.stream_mode, self.step_timeout = stream_mode, step_timeout
+        # which nodes each channel wakes: as given (LangGraph's), else the runtime's own
         index = trigger_to_nodes or self.spec.trigger_to_nodes
         self.trigger_to_nodes = {k: list(v) for k, v in index.items()}
 

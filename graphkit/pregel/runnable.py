@@ -1,7 +1,8 @@
 """The parts of LangChain's Runnable interface a compiled LangGraph graph has besides
 ``invoke`` and ``stream``: ``batch`` / ``abatch``, ``get_subgraphs``, the input and
 output JSON schemas, and ``nodes`` (each node alone, for tests). ``astream_events``,
-``with_retry`` and ``|`` are refused by name."""
+``with_retry`` and ``|`` are refused by name. The attributes LangGraph reads back
+(``input_channels``, ``interrupt_before_nodes``...) and ``get_name`` are here too."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from graphkit.constants import ROOT, START
+
 __all__ = ["GraphNode", "RunnableMethods", "graph_in"]
 
 
@@ -21,8 +24,11 @@ class RunnableMethods:
 
     builder: Any
     checkpointer: Any
+    interrupt_after: Any
+    interrupt_before: Any
     invoke: Any
     ainvoke: Any
+    name: str
     spec: Any
     store: Any
 
@@ -40,6 +46,54 @@ class RunnableMethods:
         (['__start__', 'double'], {'n': 8})
         """
         return {name: GraphNode(node, self.store) for name, node in self.spec.nodes.items()}
+
+    # -- LangGraph's attributes, read back (a low-level ``Pregel`` keeps those it was given)
+
+    @property
+    def input_channels(self) -> str:
+        """Where the input goes in: a StateGraph's START."""
+        return START
+
+    @property
+    def output_channels(self) -> str | list[str]:
+        """The keys ``invoke`` returns (a single-value state: its one channel's name)."""
+        return _channel_names(self.spec.output_keys)
+
+    @property
+    def stream_channels(self) -> str | list[str]:
+        """The keys "values" chunks show."""
+        return _channel_names(self.spec.stream_keys)
+
+    @property
+    def interrupt_before_nodes(self) -> str | list[str]:
+        """The nodes the run pauses before (``"*"``: all), as ``compile`` was given them."""
+        return _node_names(self.interrupt_before)
+
+    @property
+    def interrupt_after_nodes(self) -> str | list[str]:
+        """The nodes the run pauses after (``"*"``: all)."""
+        return _node_names(self.interrupt_after)
+
+    @property
+    def retry_policy(self) -> tuple[Any, ...]:
+        """The graph's own retry policies: none (a StateGraph's are its nodes')."""
+        return ()
+
+    def get_name(self, suffix: str | None = None, *, name: str | None = None) -> str:
+        """The graph's name (``compile(name=...)``), or ``name``, with ``suffix`` added as
+        LangChain's Runnables add it.
+
+        >>> from typing import TypedDict
+        >>> from graphkit import StateGraph, START
+        >>> app = StateGraph(TypedDict("S", {"n": int})).add_node("a", lambda s: {})
+        >>> app = app.add_edge(START, "a").compile()
+        >>> app.get_name(), app.get_name("input"), app.get_name("x", name="mine")
+        ('LangGraph', 'LangGraphInput', 'mine_x')
+        """
+        named = name or self.name or type(self).__name__
+        if not suffix:
+            return named
+        return named + suffix.title() if named[0].isupper() else f"{named}_{suffix.lower()}"
 
     def batch(
         self,
@@ -293,3 +347,12 @@ def _type_json_schema(schema: Any, feature: str) -> dict[str, Any]:
     from pydantic import TypeAdapter
 
     return TypeAdapter(schema).json_schema()
+
+
+def _channel_names(keys: Sequence[str]) -> str | list[str]:
+    """LangGraph's form of a list of channels: a single-value state's one name alone."""
+    return ROOT if tuple(keys) == (ROOT,) else list(keys)
+
+
+def _node_names(nodes: Sequence[str] | str | None) -> str | list[str]:
+    return nodes if isinstance(nodes, str) else list(nodes or ())

@@ -120,6 +120,25 @@ def test_the_options_read_back_alike():
     assert observed("graphkit") == observed("langgraph")
 
 
+@pytest.mark.parametrize("given", [{}, {"interrupt_before_nodes": ["double"],
+                                   "interrupt_after_nodes": "*", "name": "mine"}])  # fmt: skip
+@pytest.mark.parametrize("policy", ["none", "one", "two"])
+def test_what_pregel_was_given_reads_back_alike(given, policy):
+    def observed(library: str) -> list:
+        from langgraph.types import RetryPolicy as Theirs
+
+        from graphkit.types import RetryPolicy as Ours
+
+        made = Ours if library == "graphkit" else Theirs
+        policies = {"none": (), "one": made(max_attempts=2), "two": [made(), made()]}[policy]
+        app = doubling(side(library), [], retry_policy=policies, **given)
+        return [app.input_channels, app.output_channels, app.stream_channels,
+                app.interrupt_before_nodes, app.interrupt_after_nodes, app.get_name("x"),
+                [(p.max_attempts, p.initial_interval) for p in app.retry_policy]]  # fmt: skip
+
+    assert observed("graphkit") == observed("langgraph")
+
+
 def test_with_config_gives_every_run_its_defaults():
     def observed(library: str) -> list:
         lib = side(library)

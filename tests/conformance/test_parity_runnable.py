@@ -256,3 +256,43 @@ def test_a_runnable_node_runs_its_async_side_in_an_async_run(name):
     ours = _runs(_runnable_nodes("graphkit")[name])
     assert ours == theirs
     assert ours[1] != ours[0] or name == "async only"  # (the two sides differ)
+
+
+# -- the attributes LangGraph's compiled graph reads back ------------------------------------
+
+READ_BACK = (
+    "input_channels",
+    "output_channels",
+    "stream_channels",
+    "interrupt_before_nodes",
+    "interrupt_after_nodes",
+    "retry_policy",
+    "name",
+)
+
+
+def compiled_for_read_back(side: str, shape: str) -> Any:
+    StateGraph, START = lib(side)
+    if shape == "single value":
+        builder = StateGraph(int).add_node("a", lambda value: value + 1)
+        return builder.add_edge(START, "a").compile()
+    builder = StateGraph(State, output_schema=Output).add_node("a", lambda state: {})
+    builder = builder.add_node("b", lambda state: {}).add_edge(START, "a").add_edge("a", "b")
+    if shape == "breakpoints":
+        return builder.compile(interrupt_before=["b"], interrupt_after="*", name="mine")
+    return builder.compile()
+
+
+@pytest.mark.parametrize("shape", ["plain", "breakpoints", "single value"])
+def test_a_compiled_graph_reads_back_langgraphs_attributes(shape):
+    def read(side: str) -> dict[str, Any]:
+        app = compiled_for_read_back(side, shape)
+        names = {
+            "plain": app.get_name(),
+            "suffixed": app.get_name("input"),
+            "given": app.get_name(name="other"),
+            "lower": app.get_name("x", name="lower"),
+        }
+        return {**{key: getattr(app, key) for key in READ_BACK}, **names}
+
+    assert read("graphkit") == read("langgraph")
