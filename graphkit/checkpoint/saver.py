@@ -15,8 +15,7 @@ import asyncio
 import copy
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from graphkit.checkpoint.base import Checkpoint
 
@@ -50,15 +49,15 @@ PendingWrite = tuple[str, str, Any]
 """``(task_id, channel, value)``: one write of a task that finished after a checkpoint."""
 
 
-@dataclass(frozen=True, slots=True)
-class CheckpointTuple:
-    """A saved checkpoint with its config, metadata, parent and pending writes."""
+class CheckpointTuple(NamedTuple):
+    """A saved checkpoint with its config, metadata, parent and pending writes (a named
+    tuple, as LangGraph's)."""
 
     config: dict[str, Any]
     checkpoint: Checkpoint
     metadata: dict[str, Any]
     parent_config: dict[str, Any] | None = None
-    pending_writes: list[PendingWrite] = field(default_factory=list)
+    pending_writes: Sequence[PendingWrite] = ()
 
 
 def config_key(config: Mapping[str, Any] | None, key: str, default: Any = None) -> Any:

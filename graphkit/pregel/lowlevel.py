@@ -9,7 +9,6 @@ it subscribes to gets a new version.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -190,10 +189,8 @@ class Pregel(CompiledGraph):
         def value(read: Any) -> Any:
             return read.get(key) if isinstance(read, dict) else read
 
-        tasks = tuple(
-            dataclasses.replace(task, result=value(task.result)) for task in snapshot.tasks
-        )
-        return dataclasses.replace(snapshot, values=value(snapshot.values), tasks=tasks)
+        tasks = tuple(task._replace(result=value(task.result)) for task in snapshot.tasks)
+        return snapshot._replace(values=value(snapshot.values), tasks=tasks)
 
     @property
     def nodes(self) -> dict[str, PregelNode]:  # type: ignore[override]

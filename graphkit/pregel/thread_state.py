@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from graphkit.checkpoint.saver import BaseCheckpointSaver, CheckpointTuple, config_key
 from graphkit.constants import INTERRUPT
@@ -44,10 +44,9 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class PregelTask:
+class PregelTask(NamedTuple):
     """A task of a saved step, with LangGraph's fields: finished (``result``), failed
-    (``error``), paused (``interrupts``) or not run yet."""
+    (``error``), paused (``interrupts``) or not run yet. A named tuple, as LangGraph's."""
 
     id: str
     name: str
@@ -58,9 +57,9 @@ class PregelTask:
     result: Any = None
 
 
-@dataclass(frozen=True, slots=True)
-class StateSnapshot:
-    """The state of a thread at one checkpoint, as ``get_state`` returns it."""
+class StateSnapshot(NamedTuple):
+    """The state of a thread at one checkpoint, as ``get_state`` returns it: a named
+    tuple, as LangGraph's (``values, next, *_ = app.get_state(config)`` works)."""
 
     values: dict[str, Any]
     next: tuple[str, ...]
@@ -195,10 +194,10 @@ def _with_subgraph_states(
         if recurse:
             config = _own_thread_config(subgraph, where)
             inner = _read(subgraph, saver, config)
-            tasks.append(replace(task, state=_with_subgraph_states(subgraph, inner, saver, True)))
+            tasks.append(task._replace(state=_with_subgraph_states(subgraph, inner, saver, True)))
         else:
-            tasks.append(replace(task, state=where))
-    return replace(state, tasks=tuple(tasks)) if tasks else state
+            tasks.append(task._replace(state=where))
+    return state._replace(tasks=tuple(tasks)) if tasks else state
 
 
 def get_state_history(
@@ -255,7 +254,7 @@ def snapshot(graph: GraphSpec, saved: CheckpointTuple, apply_pending: bool) -> S
     plan = replace(plan, tasks=tuple(listed))
     tasks, finished = tasks_with_writes(graph, plan, saved.pending_writes)
     applied = finished if apply_pending else {}
-    tasks = [replace(task, interrupts=()) if task.id in applied else task for task in tasks]
+    tasks = [task._replace(interrupts=()) if task.id in applied else task for task in tasks]
     if loaded := null_writes(saved.pending_writes):  # a Command input's, as LangGraph
         task = Task(INPUT_NODE, state.step, INPUT_NODE, "input", (INPUT_NODE,), (), None)
         phases.update(graph, state, [TaskResult(task, tuple(loaded))])

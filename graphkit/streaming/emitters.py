@@ -186,7 +186,7 @@ class Checkpoints(Emitter):
             self._runs_subgraph[task.name] = subgraph_of(self.app, task.name) is not None
         if not self._runs_subgraph[task.name]:
             return task
-        return dataclasses.replace(task, state=subgraph_thread(thread_id, ns, task))
+        return task._replace(state=subgraph_thread(thread_id, ns, task))
 
 
 def _with_checkpoint_map(config: dict[str, Any] | None, metadata: dict[str, Any]) -> Any:

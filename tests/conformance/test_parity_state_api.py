@@ -201,3 +201,26 @@ def test_a_snapshot_lists_sends_first_then_nodes_in_the_order_they_were_added(sa
     ours = listed(load_graphkit())
     assert ours == listed(load_langgraph())
     assert ours[1][:3] == ["mid", "zeta", "alpha"]
+
+
+@pytest.mark.parametrize("saver", ["memory", "sqlite"])
+def test_snapshots_tasks_and_saved_tuples_are_named_tuples(saver):
+    """As LangGraph's: unpacked, indexed, ``_asdict()`` / ``_replace()``; a saver's
+    ``CheckpointTuple`` too."""
+
+    def observe(lib: Lib) -> list:
+        with SAVERS[saver](lib.name) as checkpointer:
+            app = _build(lib, checkpointer)
+            app.invoke({"x": 0, "log": []}, THREAD)
+            snapshot = app.get_state(THREAD)
+            values, next_nodes, *_ = snapshot
+            task = snapshot.tasks[0]
+            saved = checkpointer.get_tuple(THREAD)
+            return [
+                isinstance(snapshot, tuple), len(snapshot), list(snapshot._asdict()),
+                values, next_nodes, snapshot[1], snapshot._replace(next=()).next,
+                isinstance(task, tuple), list(task._asdict()), task[1], task._replace(name="z").name,
+                isinstance(saved, tuple), list(saved._asdict()), saved[0] == saved.config,
+            ]  # fmt: skip
+
+    assert observe(load_graphkit()) == observe(load_langgraph())
