@@ -8,6 +8,7 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import field
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from graphkit.checkpoint.delta_map import DeltaMap
@@ -69,6 +70,13 @@ def _new_process() -> None:
     _random_part = os.urandom(8).hex()  # (in unsaved ids, beside the time: 64 bits)
 
 
+LANGGRAPH_CHECKPOINT_VERSION = 2
+"""The format version LangGraph's checkpoint dicts carry as ``"v"``."""
+
+_DICT_KEYS = (
+    "v", "id", "ts", "channel_values", "channel_versions", "versions_seen", "updated_channels",
+)  # fmt: skip
+
 FOREIGN_AHEAD_NS = 24 * 3_600 * 10**9
 """A parent id whose time is further ahead than this is not a clock running fast but
 another id scheme; following it would date this process's ids years ahead."""
@@ -128,6 +136,36 @@ class Checkpoint:
         return cls(
             unique_id, step, source, parent_id, no_values, no_values, no_values, frozenset(updated)
         )
+
+    # -- read as LangGraph's checkpoint dict (``saved.checkpoint["channel_values"]``) --------
+
+    def __getitem__(self, key: str) -> Any:
+        """LangGraph's keys: ``"id"``, ``"ts"`` (ISO time), ``"v"``, and as plain dicts
+        ``"channel_values"``, ``"channel_versions"`` and ``"versions_seen"`` (graphkit's
+        own bookkeeping: int versions), ``"updated_channels"`` (a sorted list).
+
+        >>> Checkpoint.empty()["channel_values"]
+        {}
+        """
+        if key not in _DICT_KEYS:
+            raise KeyError(key)
+        if key == "ts":
+            return datetime.fromtimestamp(self.created_at, UTC).isoformat()
+        if key == "v":
+            return LANGGRAPH_CHECKPOINT_VERSION
+        if key == "updated_channels":
+            return sorted(self.updated_channels)
+        if key == "versions_seen":
+            return {node: dict(seen) for node, seen in self.versions_seen.items()}
+        return dict(getattr(self, key)) if key.startswith("channel_") else getattr(self, key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """``self[key]``, or ``default`` for a key LangGraph's dict does not have."""
+        return self[key] if key in _DICT_KEYS else default
+
+    def keys(self) -> tuple[str, ...]:
+        """The keys of LangGraph's checkpoint dict."""
+        return _DICT_KEYS
 
     def __repr__(self) -> str:
         return (

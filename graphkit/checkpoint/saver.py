@@ -164,6 +164,11 @@ class BaseCheckpointSaver(ABC):
     async def aget_tuple(self, config: Mapping[str, Any]) -> CheckpointTuple | None:
         return await asyncio.to_thread(self.get_tuple, config)
 
+    async def aget(self, config: Mapping[str, Any]) -> Checkpoint | None:
+        """Only the checkpoint of ``aget_tuple``."""
+        saved = await self.aget_tuple(config)
+        return saved.checkpoint if saved is not None else None
+
     async def alist(
         self,
         config: Mapping[str, Any] | None,

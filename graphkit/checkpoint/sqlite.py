@@ -128,6 +128,12 @@ class SqliteSaver(BaseCheckpointSaver):
         with self._lock, self._file_errors():
             prepare_file(conn)
 
+    def setup(self) -> None:
+        """Make the file's tables if they are missing. The saver already did when it was
+        made; LangGraph's saver needs this call, so code written for it runs as is."""
+        with self._lock, self._file_errors():
+            prepare_file(self.conn)
+
     @classmethod
     @contextmanager
     def from_conn_string(cls, conn_string: str) -> Iterator[SqliteSaver]:

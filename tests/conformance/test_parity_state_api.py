@@ -219,7 +219,8 @@ def test_snapshots_tasks_and_saved_tuples_are_named_tuples(saver):
             return [
                 isinstance(snapshot, tuple), len(snapshot), list(snapshot._asdict()),
                 values, next_nodes, snapshot[1], snapshot._replace(next=()).next,
-                isinstance(task, tuple), list(task._asdict()), task[1], task._replace(name="z").name,
+                isinstance(task, tuple), list(task._asdict()), task[1],
+                task._replace(name="z").name,
                 isinstance(saved, tuple), list(saved._asdict()), saved[0] == saved.config,
             ]  # fmt: skip
 
