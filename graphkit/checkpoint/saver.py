@@ -65,6 +65,21 @@ def config_key(config: Mapping[str, Any] | None, key: str, default: Any = None) 
     return ((config or {}).get("configurable") or {}).get(key, default)
 
 
+def with_checkpoint_map(config: dict[str, Any] | None, metadata: Mapping[str, Any] | None) -> Any:
+    """A subgraph's checkpoint config as LangGraph shows it: with the checkpoint id of
+    each namespace above it and its own (``checkpoint_map``); any other config as it is.
+
+    >>> config = checkpoint_config("t", "sub:1", "c2")
+    >>> with_checkpoint_map(config, {"parents": {"": "c1"}})["configurable"]["checkpoint_map"]
+    {'': 'c1', 'sub:1': 'c2'}
+    """
+    if config is None or not (parents := (metadata or {}).get("parents")):
+        return config
+    own = config["configurable"]
+    checkpoint_map = {**parents, own["checkpoint_ns"]: own["checkpoint_id"]}
+    return {**config, "configurable": {**own, "checkpoint_map": checkpoint_map}}
+
+
 def checkpoint_config(thread_id: str, namespace: str, checkpoint_id: str) -> dict[str, Any]:
     """The config that names one checkpoint.
 

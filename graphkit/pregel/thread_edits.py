@@ -18,6 +18,7 @@ from graphkit.checkpoint.saver import (
     CheckpointTuple,
     checkpoint_config,
     config_key,
+    with_checkpoint_map,
 )
 from graphkit.constants import END, INTERRUPT, START, TASKS
 from graphkit.diagnostics import threads as diagnose
@@ -131,7 +132,7 @@ def _update_superstep(
     source = "input" if special == INPUT_NODE else "update"
     record = phases.update(app.spec, state, results, source)
     thread.save_step(replace(record, checkpoint=_wakes_all(app.spec, record.checkpoint)))
-    return thread.config
+    return with_checkpoint_map(thread.config, thread.last_metadata)
 
 
 def _superseded(saver: BaseCheckpointSaver, thread: ThreadLink, saved: CheckpointTuple) -> bool:
@@ -240,7 +241,7 @@ def _copy(
     if isinstance(values, list) and values:
         updates = [StateUpdate(*_copy_item(item)[:2]) for item in values]
         return _update_superstep(app, saver, thread.config, updates)
-    return thread.config
+    return with_checkpoint_map(thread.config, thread.last_metadata)
 
 
 def _copy_item(item: Any) -> Sequence[Any]:

@@ -12,7 +12,12 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from graphkit.checkpoint.saver import BaseCheckpointSaver, CheckpointTuple, config_key
+from graphkit.checkpoint.saver import (
+    BaseCheckpointSaver,
+    CheckpointTuple,
+    config_key,
+    with_checkpoint_map,
+)
 from graphkit.constants import INTERRUPT
 from graphkit.diagnostics import threads as diagnose
 from graphkit.pregel import phases
@@ -264,10 +269,10 @@ def snapshot(graph: GraphSpec, saved: CheckpointTuple, apply_pending: bool) -> S
     return StateSnapshot(
         shown(graph.state_keys, state.read(graph.state_keys)),
         tuple(task.node for task in plan.tasks if task.id not in applied),
-        saved.config,
+        with_checkpoint_map(saved.config, saved.metadata),
         saved.metadata,
         created,
-        saved.parent_config,
+        with_checkpoint_map(saved.parent_config, saved.metadata),
         tuple(tasks),
         tuple(interrupt for task in tasks for interrupt in task.interrupts),
     )

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from graphkit.checkpoint.saver import checkpoint_config
+from graphkit.checkpoint.saver import checkpoint_config, with_checkpoint_map
 from graphkit.constants import PUSH, RETURN
 from graphkit.pregel import phases
 from graphkit.pregel.calls import returned
@@ -169,8 +169,8 @@ class Checkpoints(Emitter):
         )
         metadata = dict(thread.last_metadata)
         payload = {
-            "config": _with_checkpoint_map(checkpoint_config(*ids, checkpoint.id), metadata),
-            "parent_config": _with_checkpoint_map(parent, metadata),
+            "config": with_checkpoint_map(checkpoint_config(*ids, checkpoint.id), metadata),
+            "parent_config": with_checkpoint_map(parent, metadata),
             "values": self.stepper.output(self.graph.stream_keys),
             "metadata": metadata,
             "next": plan.nodes,
@@ -187,16 +187,6 @@ class Checkpoints(Emitter):
         if not self._runs_subgraph[task.name]:
             return task
         return task._replace(state=subgraph_thread(thread_id, ns, task))
-
-
-def _with_checkpoint_map(config: dict[str, Any] | None, metadata: dict[str, Any]) -> Any:
-    """A subgraph's checkpoint config as LangGraph streams it: with the checkpoint id of
-    each namespace above it and its own (``checkpoint_map``)."""
-    if config is None or not (parents := metadata.get("parents")):
-        return config
-    own = config["configurable"]
-    checkpoint_map = {**parents, own["checkpoint_ns"]: own["checkpoint_id"]}
-    return {**config, "configurable": {**own, "checkpoint_map": checkpoint_map}}
 
 
 def _listed(task: PregelTask) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import operator
-from typing import Annotated, TypedDict
+from typing import Annotated, Any, TypedDict
 
 import pytest
 
@@ -223,5 +223,46 @@ def test_snapshots_tasks_and_saved_tuples_are_named_tuples(saver):
                 task._replace(name="z").name,
                 isinstance(saved, tuple), list(saved._asdict()), saved[0] == saved.config,
             ]  # fmt: skip
+
+    assert observe(load_graphkit()) == observe(load_langgraph())
+
+
+def _interrupt(lib: Lib) -> Any:
+    if lib.name == "langgraph":
+        from langgraph.types import interrupt
+    else:
+        from graphkit import interrupt
+    return interrupt
+
+
+def test_a_subgraphs_snapshot_and_update_configs_carry_the_checkpoint_map():
+    """LangGraph's ``checkpoint_map`` (the checkpoint each namespace above and at a
+    subgraph's checkpoint is at) in its snapshot's config and parent config, its
+    history's, and the config ``update_state`` returns."""
+
+    def observe(lib: Lib) -> list:
+        interrupt = _interrupt(lib)
+        sub = lib.StateGraph(State).add_node("ask", lambda state: {"x": interrupt("q")})
+        sub = sub.add_edge(lib.START, "ask").compile()
+        with SAVERS["memory"](lib.name) as saver:
+            app = lib.StateGraph(State).add_node("sub", sub).add_edge(lib.START, "sub")
+            app = app.compile(checkpointer=saver)
+            app.invoke({"x": 0, "log": []}, THREAD)
+            root_id = app.get_state(THREAD).config["configurable"]["checkpoint_id"]
+
+            def shape(config: dict | None) -> Any:
+                if config is None:
+                    return None
+                own = config["configurable"]
+                mapped = own.get("checkpoint_map") or {}
+                at = {ns.split(":")[0]: (i == own["checkpoint_id"], i == root_id)
+                      for ns, i in mapped.items()}  # fmt: skip
+                return sorted(key for key in own if not key.startswith("__")), at
+
+            snapshot = app.get_state(THREAD, subgraphs=True).tasks[0].state
+            history = [shape(s.config) for s in app.get_state_history(snapshot.config)]
+            updated = app.update_state(snapshot.config, {"x": 5})
+            return [shape(snapshot.config), shape(snapshot.parent_config), history,
+                    shape(updated), app.get_state(updated).values]  # fmt: skip
 
     assert observe(load_graphkit()) == observe(load_langgraph())
