@@ -303,3 +303,25 @@ def test_a_node_name_that_is_not_a_string_is_refused_by_name():
 
     with pytest.raises(TypeError, match=r"add_node\(123, \.\.\.\): a node's name must be a string"):
         StateGraph(Counter).add_node(123, lambda state: {})
+
+
+@pytest.mark.parametrize("update", [5, "text", object()])
+def test_a_commands_update_that_is_not_a_mapping_is_refused_in_a_dict_state(update):
+    """LangGraph writes it to a ``__root__`` key the state does not have and drops it
+    without a word; graphkit refuses it (docs/compatibility.md, "Differs on purpose")."""
+    from langgraph.graph import StateGraph as LangGraphStateGraph
+    from langgraph.types import Command as LangGraphCommand
+
+    from graphkit import Command, InvalidUpdateError
+
+    class Pair(TypedDict, total=False):
+        x: int
+        y: int
+
+    def build(graph_class, command_class):
+        builder = graph_class(Pair).add_node("a", lambda state: command_class(update=update))
+        return builder.add_edge(START, "a").compile()
+
+    assert build(LangGraphStateGraph, LangGraphCommand).invoke({"x": 1}) == {"x": 1}
+    with pytest.raises(InvalidUpdateError, match="Command whose update is"):
+        build(StateGraph, Command).invoke({"x": 1})
