@@ -119,6 +119,8 @@ class BinaryOperatorAggregate(_OneValue[Value]):
                 return self._update_with_overwrite(values)
         # Fold into a local so that an operator that raises leaves the channel as it was.
         value, rest = (values[0], values[1:]) if self.value is EMPTY else (self.value, values)
+        if rest:
+            value = _own_copy(value)
         for item in rest:
             value = self.operator(value, item)
         self.value = value
@@ -127,7 +129,7 @@ class BinaryOperatorAggregate(_OneValue[Value]):
     def _update_with_overwrite(self, values: Sequence[Value]) -> bool:
         """A step with an ``Overwrite``: it replaces what was folded so far and the
         step's later plain writes are dropped, so it wins wherever it comes."""
-        value, replaced = self.value, False
+        value, replaced = _own_copy(self.value), False
         for item in values:
             is_overwrite, new_value = overwritten_value(item)
             if is_overwrite:
@@ -141,6 +143,15 @@ class BinaryOperatorAggregate(_OneValue[Value]):
 
     def _config(self) -> tuple[Any, ...]:
         return (self.typ, self.operator)
+
+
+def _own_copy(value: Any) -> Any:
+    """A shallow copy of a list, dict or set, for an operator to fold into: one that
+    changes its left side in place (``x.extend(y); return x``) must not change the value
+    a checkpoint, a record or a chunk already holds (LangGraph's savers keep serialized
+    copies; graphkit keeps the values). An operator that builds a new value, as
+    ``operator.add`` does, costs as much again as this copy."""
+    return value.copy() if type(value) in (list, dict, set) else value
 
 
 class AnyValue(_OneValue[Value]):
