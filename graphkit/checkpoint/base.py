@@ -124,8 +124,8 @@ class Checkpoint:
         without a checkpointer, keeping no supersteps): no values, as LangGraph's loop
         copies none into such a run's checkpoints, and an id that is only unique: 64
         random bits per process, the time and a counter (the next step's task ids hash
-        it; nothing sorts or shows it). Together −13% per
-        3-node ``invoke`` (benchmarks/README.md, "After the core redesign").
+        it; nothing sorts or shows it). Together −13% per 3-node ``invoke``
+        (benchmarks/README.md, "After the core redesign").
 
         >>> first, second = (Checkpoint.unsaved(0, "loop", None, ()) for _ in range(2))
         >>> first.id != second.id, dict(first.channel_values)
@@ -166,6 +166,9 @@ class Checkpoint:
     def keys(self) -> tuple[str, ...]:
         """The keys of LangGraph's checkpoint dict."""
         return _DICT_KEYS
+
+    def __contains__(self, key: object) -> bool:
+        return key in _DICT_KEYS
 
     def __repr__(self) -> str:
         return (

@@ -40,6 +40,8 @@ def observe(lib: Lib, saver_kind: str) -> list[Any]:
             isinstance(checkpoint["ts"], str),
             sorted(checkpoint.get("updated_channels") or ()),
             checkpoint.get("no such key", "default"),
+            ["channel_values" in checkpoint, "no such key" in checkpoint],
+            sorted(dict(checkpoint)) == sorted(checkpoint.keys()),
             history,
             dict(saver.get(THREAD)["channel_values"]),
             dict(asyncio.run(saver.aget(THREAD))["channel_values"]) if saver_kind == "memory"
