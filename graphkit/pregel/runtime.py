@@ -497,12 +497,17 @@ def task_config(run: RunContext, task: Task, node: Any) -> dict[str, Any]:
         "langgraph_checkpoint_ns": namespace,
     }
     configurable = {**run.config.get("configurable", {}), "checkpoint_ns": namespace}
+    # the run's own name and id are not the task's (LangChain drops them for a child run)
+    inherited = {k: v for k, v in run.config.items() if k not in _RUN_OWN}
     return {
-        **run.config,
+        **inherited,
         "metadata": metadata,
         "configurable": configurable,
         "callbacks": task_callbacks(run),
     }
+
+
+_RUN_OWN = frozenset(("run_name", "run_id"))
 
 
 def task_callbacks(run: RunContext) -> Any:

@@ -290,3 +290,34 @@ def test_a_graph_invoked_in_a_node_inherits_the_recursion_limit(limit, given):
     expected = _nested_loop(load_langgraph(), limit, given)
     assert expected[0] == "GraphRecursionError"
     assert _nested_loop(load_graphkit(), limit, given) == expected
+
+
+def _run_name_and_id(lib: Lib) -> list:
+    """What a node's config holds of the run's ``run_name`` / ``run_id``, and the name
+    and id a runnable the node calls with that config reports under."""
+    import uuid
+
+    from langchain_core.callbacks import BaseCallbackHandler
+    from langchain_core.runnables import RunnableLambda
+
+    given_id = uuid.UUID(int=42)
+    runs: list = []
+
+    class Heard(BaseCallbackHandler):
+        def on_chain_start(self, serialized, inputs, *, run_id, name=None, **kwargs):
+            runs.append((name, run_id == given_id))
+
+    inner = RunnableLambda(lambda value: value + 1, name="inner")
+    seen: list = []
+
+    def node(state, config):
+        seen.append((config.get("run_name"), config.get("run_id")))
+        return {"x": inner.invoke(state["x"], config)}
+
+    app = lib.StateGraph(State).add_node("a", node).add_edge(lib.START, "a").compile()
+    app.invoke({"x": 1}, {"run_name": "MyRun", "run_id": given_id, "callbacks": [Heard()]})
+    return [seen, [run for run in runs if run[0] == "inner"]]
+
+
+def test_a_nodes_config_drops_the_runs_name_and_id():
+    assert _run_name_and_id(load_graphkit()) == _run_name_and_id(load_langgraph())
