@@ -117,7 +117,6 @@ class entrypoint:  # (LangGraph's name: a decorator class)
             store=self.store,
             cache=self.cache,
             retry_policy=policies,
-            name=name,
             auto_validate=False,  # its channels are the runtime's own names, on purpose
         )
         wanted = tuple(p.name for p in parameters[1:] if p.name in INJECTED)

@@ -571,3 +571,22 @@ def test_a_resumed_program_that_calls_another_task_here_runs_it_as_on_langgraph(
             return canonical([asked, flip.invoke(s.Command(resume="yes"), thread)])
 
     assert run("graphkit") == run("langgraph")
+
+
+def test_an_entrypoints_name_is_langgraphs_and_so_is_its_node_name_in_a_graph() -> None:
+    def observe(name: str) -> list:
+        lib = side(name)
+        package = "langgraph.graph" if name == "langgraph" else "graphkit"
+        graph_module = importlib.import_module(package)
+
+        @lib.entrypoint()
+        def double(state: dict) -> dict:
+            return {"x": state["x"] * 2}
+
+        builder = graph_module.StateGraph(dict).add_node(double)
+        node = next(iter(builder.nodes))
+        builder.add_edge(graph_module.START, node)
+        updates = list(builder.compile().stream({"x": 3}, stream_mode="updates"))
+        return [double.name, double.get_name(), node, list(double.stream({"x": 3})), updates]
+
+    assert observe("graphkit") == observe("langgraph")
