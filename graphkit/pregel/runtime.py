@@ -503,27 +503,31 @@ def task_config(run: RunContext, task: Task, node: Any) -> dict[str, Any]:
         **inherited,
         "metadata": metadata,
         "configurable": configurable,
-        "callbacks": task_callbacks(run),
+        "callbacks": task_callbacks(run, metadata),
     }
 
 
 _RUN_OWN = frozenset(("run_name", "run_id"))
 
 
-def task_callbacks(run: RunContext) -> Any:
+def task_callbacks(run: RunContext, metadata: Mapping[str, Any] | None = None) -> Any:
     """The langchain-core callbacks ``run``'s tasks report to: the run's config's and its
-    listener's handlers, in a CallbackManager (None if there are none)."""
+    listener's handlers, in a CallbackManager (None if there are none) that hands down the
+    task's ``metadata``."""
     listener = run.options.listener
     handlers = listener.callbacks if listener is not None else ()
     if handlers or run.config.get("callbacks"):
-        return _with_handlers(run.config, handlers)
+        return _with_handlers(run.config, handlers, metadata)
     return None
 
 
-def _with_handlers(config: Mapping[str, Any], handlers: Sequence[Any]) -> Any:
+def _with_handlers(
+    config: Mapping[str, Any], handlers: Sequence[Any], metadata: Mapping[str, Any] | None
+) -> Any:
     """The config's callbacks plus ``handlers`` in a CallbackManager, which keeps each
     handler once when a runnable merges configs (a list would not), and hands the run's
-    tags down to what the task calls, as LangGraph's does."""
+    tags and the task's metadata down to what the task calls, as LangGraph's does (so a
+    model called with ``{"metadata": ...}`` of its own still streams as the task's)."""
     from langchain_core.callbacks import CallbackManager
 
     existing = config.get("callbacks")
@@ -536,6 +540,8 @@ def _with_handlers(config: Mapping[str, Any], handlers: Sequence[Any]) -> Any:
         manager.add_handler(handler, inherit=True)
     if tags := config.get("tags"):
         manager.add_tags(list(tags), inherit=True)
+    if metadata:
+        manager.add_metadata(dict(metadata), inherit=True)
     return manager
 
 

@@ -324,3 +324,43 @@ def test_a_model_call_s_tags_are_in_the_metadata_and_nostream_is_not_streamed(ta
         assert [content for content, _ in ours] == ["secret text"]
     else:
         assert ours[0] == ("secret", [*(run_tags or ()), *tags])
+
+
+def _model_with_its_own_metadata(side: str, in_subgraph: bool) -> Any:
+    """A node calls a model with ``{"metadata": ...}`` of its own (the node's metadata,
+    which the model's config would otherwise carry, is no longer in that config)."""
+    StateGraph, START, add_messages = _lib(side)
+
+    class State(TypedDict):
+        messages: Annotated[list[AnyMessage], add_messages]
+
+    model = GenericFakeChatModel(messages=iter([AIMessage("two words", id="model-1")]))
+
+    def call(state: State) -> dict:
+        return {"messages": [model.invoke(state["messages"], {"metadata": {"k": "v"}})]}
+
+    builder = StateGraph(State).add_node("call", call).add_edge(START, "call")
+    if in_subgraph:
+        builder = StateGraph(State).add_node("sub", builder.compile()).add_edge(START, "sub")
+    return builder.compile()
+
+
+@pytest.mark.parametrize("subgraphs", [False, True])
+@pytest.mark.parametrize("in_subgraph", [False, True], ids=["root", "subgraph"])
+def test_a_model_given_its_own_metadata_still_streams_as_the_tasks(in_subgraph, subgraphs):
+    def seen(side: str) -> list:
+        app = _model_with_its_own_metadata(side, in_subgraph)
+        given = {"messages": [HumanMessage("hi", id="h0")]}
+        out = []
+        for chunk in app.stream(given, stream_mode="messages", subgraphs=subgraphs):
+            namespace, (message, metadata) = chunk if subgraphs else ((), chunk)
+            where = tuple(part.split(":")[0] for part in namespace)
+            shown = (
+                metadata.get("langgraph_node"),
+                metadata.get("langgraph_step"),
+                metadata.get("k"),
+            )
+            out.append((where, message.content, shown))
+        return out
+
+    assert seen("graphkit") == seen("langgraph")
