@@ -11,6 +11,7 @@ import dataclasses
 import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -48,8 +49,9 @@ class StepWork:
     task reaches this object as ``current_scope().work``."""
 
     __slots__ = (
-        "_deadline", "_lock", "_saved", "coroutines", "finished", "graph", "outstanding",
-        "pool", "run", "running", "state", "stopped", "timeout", "wake",
+        "_deadline", "_limit", "_lock", "_saved", "_started", "_waiting", "coroutines",
+        "finished", "graph", "outstanding", "pool", "run", "running", "state", "stopped",
+        "timeout", "wake",
     )  # fmt: skip
 
     def __init__(
@@ -63,6 +65,10 @@ class StepWork:
         self.graph, self.state, self.run, self.pool = graph, state, run, options.executor or _POOL
         self.wake = options.listener.wake if options.listener is not None else None
         self.outstanding = 0  # submitted and not yet taken from ``finished``
+        # the config's max_concurrency: how many planned tasks run at once (None: all)
+        self._limit: int | None = run.config.get("max_concurrency") or None
+        self._waiting: deque[Task] = deque()  # planned tasks not started yet
+        self._started: set[str] = set()  # planned tasks started and not yet taken
         self._saved = saved
         self.timeout = timeout = options.step_timeout
         self._deadline = None if timeout is None else time.monotonic() + timeout
@@ -111,8 +117,8 @@ class StepWork:
             with self._lock:
                 self.outstanding += 1
         else:
-            for task in tasks:
-                self.submit(task)
+            self._waiting.extend(tasks)
+            self._start_waiting()
         results = self.results()
         return results if run.loop is None else _unless_cancelled(results)
 
@@ -133,6 +139,13 @@ class StepWork:
             future = self.pool.submit(run_task, self, task, node, failure)
         future.add_done_callback(self._on_done)
         return future
+
+    def _start_waiting(self) -> None:
+        """Start planned tasks while fewer than the config's ``max_concurrency`` run."""
+        while self._waiting and (self._limit is None or len(self._started) < self._limit):
+            task = self._waiting.popleft()
+            self._started.add(task.id)
+            self.submit(task)
 
     def saved(self, task: Task) -> TaskResult | None:
         """The result ``task`` (added while running) saved before the run stopped on this
@@ -195,8 +208,13 @@ class StepWork:
             with self._lock:
                 self.outstanding -= 1
                 self.running.pop(result.task.id, None)
-            if _stops_others(result) and self.run.loop is not None and not self.stopped:
-                self._stop_after_failure()
+            if _stops_others(result):
+                self._waiting.clear()  # as LangGraph cancels tasks not started yet
+                if self.run.loop is not None and not self.stopped:
+                    self._stop_after_failure()
+            elif result.task.id in self._started:
+                self._started.discard(result.task.id)
+                self._start_waiting()
             yield result
 
     def _stop_after_failure(self) -> None:
