@@ -321,3 +321,34 @@ def _run_name_and_id(lib: Lib) -> list:
 
 def test_a_nodes_config_drops_the_runs_name_and_id():
     assert _run_name_and_id(load_graphkit()) == _run_name_and_id(load_langgraph())
+
+
+def _context_seen(lib: Lib, schema_kind: str, given: object) -> object:
+    import dataclasses
+
+    from typing_extensions import TypedDict as ContextDict
+
+    class Typed(ContextDict, total=False):
+        user: str
+
+    @dataclasses.dataclass
+    class Data:
+        user: str = "anon"
+
+    schema = {"none": None, "typed": Typed, "dataclass": Data}[schema_kind]
+    seen: list = []
+
+    def node(state, runtime):
+        seen.append(runtime.context)
+        return {"x": 1}
+
+    builder = lib.StateGraph(State, context_schema=schema).add_node("a", node)
+    builder.add_edge(lib.START, "a").compile().invoke({}, context=given)
+    return dataclasses.asdict(seen[0]) if dataclasses.is_dataclass(seen[0]) else seen[0]
+
+
+@pytest.mark.parametrize("given", [{}, None, {"user": "u"}], ids=["empty", "none", "given"])
+@pytest.mark.parametrize("schema_kind", ["none", "typed", "dataclass"])
+def test_a_runs_context_reaches_nodes_as_in_langgraph(schema_kind, given):
+    ours = _context_seen(load_graphkit(), schema_kind, given)
+    assert ours == _context_seen(load_langgraph(), schema_kind, given)
