@@ -198,6 +198,8 @@ class BaseStore(ABC):
         self, namespace: tuple[str, ...], key: str, value: dict[str, Any], index: Any, ttl: Any
     ) -> PutOp:
         validate_namespace(namespace)
+        if value is None:  # LangGraph's put of None deletes the item
+            return PutOp(tuple(namespace), str(key), None)
         if not isinstance(value, dict):
             raise TypeError(
                 f"A store value must be a dict, got {type(value).__name__} for key {key!r} "

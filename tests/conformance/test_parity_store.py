@@ -60,6 +60,10 @@ SCRIPTS: dict[str, list[tuple[str, tuple, dict]]] = {
         ("get", (("users", "ada"), "prefs"), {}),
         ("delete", (("users", "ada"), "prefs"), {}),
         ("search", (("users",),), {}),
+        ("put", (("users", "ada"), 7, None), {}),  # a put of None deletes, as a delete
+        ("get", (("users", "ada"), 7), {}),
+        ("put", (("users", "ada"), 7, None), {}),
+        ("put", (("langgraph",), "k", None), {}),
     ],
     "search-order-and-pages": [
         ("put", (("a", "x"), "1", {"n": 1}), {}),
