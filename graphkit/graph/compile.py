@@ -132,7 +132,7 @@ def _writers(
     schema = builder.input_schema
     own_input = "" if schema is builder.state_schema else getattr(schema, "__name__", repr(schema))
     input_keys = frozenset(builder.schemas[schema]) - managed
-    start = node_writer(START, input_keys, frozenset(), edges.get(START, []), own_input)
+    start = node_writer(START, input_keys, managed, edges.get(START, []), own_input)
     writers = {START: [start]}
     for node in nodes:
         writers[node] = [node_writer(node, keys, managed, edges.get(node, []))]

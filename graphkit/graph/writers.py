@@ -41,8 +41,9 @@ def node_writer(
     def write_node(returned: Any, fresh_read: FreshRead, config: Any) -> Writes:
         writes = []
         for key, value in [] if returned is None else items(node, returned):
-            if key in managed:
-                warn(diagnose.managed_key(node, key))
+            if key in managed:  # dropped; silently from the input (a parent's whole state)
+                if node != START:
+                    warn(diagnose.managed_key(node, key))
             elif key in keys:
                 writes.append((key, value))
             else:

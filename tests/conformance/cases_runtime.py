@@ -233,6 +233,23 @@ def managed_from_start(lib: Lib):
     return graph.compile()
 
 
+def managed_in_a_subgraphs_input(lib: Lib):
+    """A subgraph whose state (shared with its parent) has a managed value: the parent's
+    whole state is its input, managed key included, dropped without a word."""
+
+    class State(TypedDict):
+        log: Annotated[list, operator.add]
+        remaining: lib.managed.RemainingSteps
+
+    def inner(state: State) -> dict:
+        return {"log": [f"inner sees {state['remaining']}"]}
+
+    sub = lib.StateGraph(State).add_node("inner", inner).add_edge(lib.START, "inner")
+    graph = lib.StateGraph(State).add_node("sub", sub.compile())
+    graph.add_edge(lib.START, "sub")
+    return graph.compile()
+
+
 CASES = [
     Case(
         "defer-unequal-branches",
@@ -368,5 +385,11 @@ CASES = [
         expected=({"log": ["wide: 3 left, last=False"]},),
         config={"recursion_limit": 4},
         warns=True,
+    ),
+    Case(
+        "managed-in-a-subgraphs-input",
+        managed_in_a_subgraphs_input,
+        inputs=({"log": []}, {"log": [], "remaining": 3}),
+        expected=({"log": ["inner sees 10006"]}, {"log": ["inner sees 10006"]}),
     ),
 ]
