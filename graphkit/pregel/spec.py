@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphkit.channels import BinaryOperatorAggregate, Channel
+from graphkit.channels import BinaryOperatorAggregate, Channel, UntrackedValue
 from graphkit.constants import ROOT
 from graphkit.pregel.runtime import INJECTABLE
 
@@ -78,6 +78,7 @@ class GraphSpec:
     trigger_to_nodes: Mapping[str, tuple[str, ...]] = field(init=False)
     finishing_channels: tuple[str, ...] = field(init=False)
     consuming_channels: frozenset[str] = field(init=False)
+    untracked_channels: frozenset[str] = field(init=False)  # their writes are never saved
     empty_channels: Mapping[str, Channel] = field(init=False, repr=False)
     reducer_names: Mapping[str, str] = field(init=False, repr=False)
 
@@ -94,6 +95,8 @@ class GraphSpec:
         )
         object.__setattr__(self, "finishing_channels", finishing)
         object.__setattr__(self, "consuming_channels", consuming)
+        untracked = frozenset(k for k, c in channels if isinstance(c, UntrackedValue))
+        object.__setattr__(self, "untracked_channels", untracked)
         # What runs start from: Update never changes a channel in place (it swaps in
         # changed copies), so runs share those that hold nothing (StepState.fresh).
         object.__setattr__(self, "empty_channels", {k: c.empty_copy() for k, c in channels})

@@ -65,7 +65,12 @@ class Stepper:
         own_thread = options.checkpointer is True
         self.namespace = parent.start_subgraph(own_thread) if parent is not None else ()
         self.thread = thread_link(
-            options.checkpointer, config.raw, options.durability, parent, self.namespace
+            options.checkpointer,
+            config.raw,
+            options.durability,
+            parent,
+            self.namespace,
+            graph.untracked_channels,
         )
         opening = open_thread(graph, self.thread, parent, input)
         self._state, self._input, self._discarded = opening.state, opening.input, opening.discarded

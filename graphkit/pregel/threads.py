@@ -69,6 +69,7 @@ class ThreadLink:
         namespace: str = "",
         durability: str | None = None,
         outer: ThreadLink | None = None,
+        untracked: frozenset[str] = frozenset(),
     ) -> None:
         thread_id = config_key(config, "thread_id")
         if thread_id is None:
@@ -77,6 +78,7 @@ class ThreadLink:
         if durability not in DURABILITY:
             raise ValueError(diagnose.bad_durability(durability, DURABILITY))
         self.saver, self.durability, self.namespace = saver, durability, namespace
+        self.untracked = untracked  # channels whose writes are never saved (UntrackedValue)
         # a subgraph's own thread ("node", no task id) keeps its state like a root run
         self._nested = any(":" in part for part in namespace.split("|"))
         self.thread_id = str(thread_id)
@@ -140,8 +142,9 @@ class ThreadLink:
             text = getattr(result.error, "saved_text", None) or repr(result.error)
             handled = [(ERROR_SOURCE, result.task.node)] if result.handled else []
             writes = [(ERROR, text), *handled]
-        else:
-            writes = list(result.writes) or [(NO_WRITES, None)]
+        else:  # (as LangGraph: an untracked channel's writes are not saved)
+            writes = [write for write in result.writes if write[0] not in self.untracked]
+            writes = writes or [(NO_WRITES, None)]
         self.save_writes(result.task.id, writes)
 
     def save_writes(self, task_id: str, writes: list[tuple[str, Any]]) -> None:
@@ -203,6 +206,7 @@ def thread_link(
     durability: str | None,
     parent: TaskScope | None,
     namespace: tuple[str, ...] = (),
+    untracked: frozenset[str] = frozenset(),
 ) -> ThreadLink | None:
     """Where a run saves. A root run: its own checkpointer, or nowhere. A subgraph run
     (``namespace`` given by its parent task): the parent lends its saver, as in
@@ -214,7 +218,7 @@ def thread_link(
             raise RuntimeError(diagnose.own_thread_at_root())
         if checkpointer is None or checkpointer is False:
             return None
-        return ThreadLink(checkpointer, config, "", durability)
+        return ThreadLink(checkpointer, config, "", durability, untracked=untracked)
     outer = parent.run.thread
     if outer is None or checkpointer is False:
         return None
@@ -225,7 +229,7 @@ def thread_link(
     config = {**config, "configurable": configurable}
     if checkpointer is True:
         joined = own_thread_namespace(joined)
-    return ThreadLink(outer.saver, config, joined, outer.durability, outer)
+    return ThreadLink(outer.saver, config, joined, outer.durability, outer, untracked)
 
 
 def own_thread_namespace(namespace: str) -> str:
