@@ -129,15 +129,18 @@ class BinaryOperatorAggregate(_OneValue[Value]):
     def _update_with_overwrite(self, values: Sequence[Value]) -> bool:
         """A step with an ``Overwrite``: it replaces what was folded so far and the
         step's later plain writes are dropped, so it wins wherever it comes."""
-        value, replaced = _own_copy(self.value), False
+        value, replaced, owned = self.value, False, False
         for item in values:
             is_overwrite, new_value = overwritten_value(item)
             if is_overwrite:
                 if replaced:
                     raise diagnose.overwritten_twice(self.key)
                 value, replaced = new_value, True
-            elif not replaced:
-                value = item if value is EMPTY else self.operator(value, item)
+            elif not replaced and value is EMPTY:
+                value = item
+            elif not replaced:  # (copied once, and only if a write is folded in)
+                value = self.operator(value if owned else _own_copy(value), item)
+                owned = True
         self.value = value
         return True
 

@@ -259,10 +259,10 @@ def _has_async_code(action: Any) -> bool:
     can cancel (LangGraph's rule): a lambda given ``afunc``, a sequence or parallel of
     such, a class overriding ``ainvoke``; not the default ``ainvoke``, which runs the
     sync code on a thread. Anything else: True (functions are checked by ``_is_async``)."""
-    runnables = sys.modules.get("langchain_core.runnables")
+    runnables = sys.modules.get("langchain_core.runnables.base")
     if runnables is None or not isinstance(action, runnables.Runnable):
         return True
-    while isinstance(action, runnables.RunnableBinding):
+    while isinstance(action, runnables.RunnableBindingBase):  # (with_retry's too)
         action = action.bound
     if isinstance(action, runnables.RunnableSequence):
         return all(_has_async_code(step) for step in action.steps)

@@ -179,14 +179,15 @@ def coerce_context(schema: Any, context: Any) -> Any:
     >>> coerce_context(Context, {"user": "ada"})
     Context(user='ada')
 
-    Without such a schema, an empty dict is no context, as in LangGraph:
+    Without such a schema, an empty context (``{}``, ``[]``, ``""``) is none, as in
+    LangGraph:
 
     >>> coerce_context(None, {}) is None
     True
     """
     is_class = dataclasses.is_dataclass(schema) or hasattr(schema, "model_fields")
     if not isinstance(context, dict) or not isinstance(schema, type) or not is_class:
-        return None if type(context) is dict and not context else context  # (LangGraph's)
+        return context or None  # (LangGraph's: an empty context is none)
     try:
         return schema(**context)
     except Exception as error:  # TypeError for a dataclass, ValidationError for pydantic

@@ -106,7 +106,7 @@ class Stepper:
         if opening.forks and self.thread is not None:  # holding the Command's writes
             self.thread.save_checkpoint(self._state.checkpoint, versions)
         elif self.thread is not None and self._command_writes:  # LangGraph's null writes
-            self.thread.save_writes(NULL_TASK, list(self._command_writes))
+            self.thread.save_writes(NULL_TASK, self.thread.tracked(self._command_writes))
         self._checkpoint_before = self._state.checkpoint
         self._state.limit_steps(config.recursion_limit)
 

@@ -8,7 +8,7 @@ a saved thread are ``graphkit.pregel.thread_state`` and ``graphkit.pregel.thread
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -142,10 +142,24 @@ class ThreadLink:
             text = getattr(result.error, "saved_text", None) or repr(result.error)
             handled = [(ERROR_SOURCE, result.task.node)] if result.handled else []
             writes = [(ERROR, text), *handled]
-        else:  # (as LangGraph: an untracked channel's writes are not saved)
-            writes = [write for write in result.writes if write[0] not in self.untracked]
-            writes = writes or [(NO_WRITES, None)]
+        else:
+            writes = self.tracked(result.writes) or [(NO_WRITES, None)]
         self.save_writes(result.task.id, writes)
+
+    def tracked(self, writes: Iterable[tuple[str, Any]]) -> list[tuple[str, Any]]:
+        """``writes`` as they are saved: none to an untracked channel, and a ``Send``'s
+        dict argument without its untracked keys (as LangGraph saves them)."""
+        if not self.untracked:
+            return list(writes)
+        kept = []
+        for channel, value in writes:
+            if channel in self.untracked:
+                continue
+            if isinstance(value, Send) and isinstance(value.arg, dict):
+                arg = {k: v for k, v in value.arg.items() if k not in self.untracked}
+                value = value if len(arg) == len(value.arg) else Send(value.node, arg)
+            kept.append((channel, value))
+        return kept
 
     def save_writes(self, task_id: str, writes: list[tuple[str, Any]]) -> None:
         """Save writes against the checkpoint saved (or loaded) last."""

@@ -347,7 +347,9 @@ def _context_seen(lib: Lib, schema_kind: str, given: object) -> object:
     return dataclasses.asdict(seen[0]) if dataclasses.is_dataclass(seen[0]) else seen[0]
 
 
-@pytest.mark.parametrize("given", [{}, None, {"user": "u"}], ids=["empty", "none", "given"])
+@pytest.mark.parametrize(
+    "given", [{}, None, {"user": "u"}, [], ""], ids=["empty", "none", "given", "list", "text"]
+)
 @pytest.mark.parametrize("schema_kind", ["none", "typed", "dataclass"])
 def test_a_runs_context_reaches_nodes_as_in_langgraph(schema_kind, given):
     ours = _context_seen(load_graphkit(), schema_kind, given)

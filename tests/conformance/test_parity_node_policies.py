@@ -469,6 +469,8 @@ def runnable_nodes() -> dict[str, Any]:
         "bound sync lambda": sync_only.with_config(tags=["t"]),
         "sequence with a sync step": both | sync_only,
         "sequence of async steps": both | RunnableLambda(lambda s: s, afunc=astep),
+        "sync lambda with retries": sync_only.with_retry(stop_after_attempt=2),
+        "lambda with afunc and retries": both.with_retry(stop_after_attempt=2),
     }
 
 

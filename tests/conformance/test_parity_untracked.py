@@ -63,3 +63,50 @@ def observe(lib: Lib, saver_kind: str) -> list:
 @pytest.mark.parametrize("saver", ["memory", "sqlite"])
 def test_an_untracked_channels_writes_are_never_saved(saver):
     assert observe(load_graphkit(), saver) == observe(load_langgraph(), saver)
+
+
+def pending(lib: Lib, saver_kind: str, durability: str) -> list:
+    """What is saved of untracked writes: a node's, a ``Command(update=...)``'s given
+    with a resume, and a ``Send``'s argument's untracked key."""
+    interrupt = _interrupt(lib)
+
+    class State(TypedDict, total=False):
+        x: int
+        scratch: Annotated[str, lib.channels.UntrackedValue(str)]
+
+    def ask(state: State) -> dict:
+        interrupt("first")
+        interrupt("second")
+        return {"x": 1}
+
+    def scribble(state: State) -> Any:
+        return [lib.Send("sent", {"x": 5, "scratch": "secret"})]
+
+    builder = lib.StateGraph(State).add_node("ask", ask).add_node("sent", lambda s: {})
+    builder.add_node("scribble", lambda state: {"scratch": "from-node"})
+    builder.add_edge(lib.START, "ask").add_edge(lib.START, "scribble")
+    builder.add_conditional_edges("scribble", scribble, ["sent"])
+    seen = []
+    with SAVERS[saver_kind](lib.name) as saver:
+        app = builder.compile(checkpointer=saver)
+        app.invoke({"x": 0}, THREAD, durability=durability)
+        update = lib.Command(resume="r1", update={"scratch": "from-command"})
+        app.invoke(update, THREAD, durability=durability)
+        for saved in saver.list(THREAD):
+            for _, channel, value in saved.pending_writes:
+                if isinstance(value, lib.Send):
+                    seen.append(("send", sorted(value.arg)))
+                elif channel == "scratch":
+                    seen.append((channel, value))
+        return sorted(seen)
+
+
+@pytest.mark.parametrize("saver", ["memory", "sqlite"])
+def test_no_untracked_write_is_saved_from_a_command_or_a_send(saver):
+    assert pending(load_graphkit(), saver, "sync") == pending(load_langgraph(), saver, "sync")
+
+
+@pytest.mark.parametrize("saver", ["memory", "sqlite"])
+def test_durability_exit_saves_no_untracked_write_either(saver):
+    """On purpose (docs/compatibility.md): LangGraph's "exit" path saves them."""
+    assert pending(load_graphkit(), saver, "exit") == [("send", ["x"])]
