@@ -498,7 +498,9 @@ def task_config(run: RunContext, task: Task, node: Any) -> dict[str, Any]:
     }
     configurable = {**run.config.get("configurable", {}), "checkpoint_ns": namespace}
     # the run's own name and id are not the task's (LangChain drops them for a child run)
-    inherited = {k: v for k, v in run.config.items() if k not in _RUN_OWN}
+    inherited = run.config
+    if not _RUN_OWN.isdisjoint(inherited):
+        inherited = {k: v for k, v in inherited.items() if k not in _RUN_OWN}
     return {
         **inherited,
         "metadata": metadata,

@@ -67,8 +67,9 @@ class StepWork:
         self.outstanding = 0  # submitted and not yet taken from ``finished``
         # the config's max_concurrency: how many planned tasks run at once (None: all)
         self._limit: int | None = run.config.get("max_concurrency") or None
-        self._waiting: deque[Task] = deque()  # planned tasks not started yet
-        self._started: set[str] = set()  # planned tasks started and not yet taken
+        # (made for a step with several tasks: most steps run one task inline)
+        self._waiting: deque[Task] = None  # type: ignore[assignment]  # not started yet
+        self._started: set[str] = _NO_IDS  # type: ignore[assignment]  # started, not taken
         self._saved = saved
         self.timeout = timeout = options.step_timeout
         self._deadline = None if timeout is None else time.monotonic() + timeout
@@ -117,7 +118,7 @@ class StepWork:
             with self._lock:
                 self.outstanding += 1
         else:
-            self._waiting.extend(tasks)
+            self._waiting, self._started = deque(tasks), set()
             self._start_waiting()
         results = self.results()
         return results if run.loop is None else _unless_cancelled(results)
@@ -209,7 +210,8 @@ class StepWork:
                 self.outstanding -= 1
                 self.running.pop(result.task.id, None)
             if _stops_others(result):
-                self._waiting.clear()  # as LangGraph cancels tasks not started yet
+                if self._waiting:
+                    self._waiting.clear()  # as LangGraph cancels tasks not started yet
                 if self.run.loop is not None and not self.stopped:
                     self._stop_after_failure()
             elif result.task.id in self._started:
@@ -269,6 +271,9 @@ class StepWork:
                     results.append(result)
         error.settled = tuple(results)  # type: ignore[attr-defined]
         raise error
+
+
+_NO_IDS: frozenset[str] = frozenset()
 
 
 def _stops_others(result: TaskResult) -> bool:
