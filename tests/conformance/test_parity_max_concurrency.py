@@ -20,42 +20,65 @@ class State(TypedDict):
 
 
 class Peak:
-    """How many nodes run at once, at most."""
+    """How many nodes run at once, at most. Each node waits, inside, until as many as
+    the limit allows are running (so the peak reaches it however slowly threads start),
+    then lingers a moment, so that a node the limit should have held back would be
+    counted too."""
 
-    def __init__(self) -> None:
-        self.lock, self.now, self.most = threading.Lock(), 0, 0
+    def __init__(self, expected: int, tasks: int) -> None:
+        self.expected, self.tasks, self.now, self.most, self.done = expected, tasks, 0, 0, 0
+        self.changed = threading.Condition()
 
     def enter(self) -> None:
-        with self.lock:
+        with self.changed:
             self.now += 1
             self.most = max(self.most, self.now)
+            self.changed.notify_all()
+
+    def full(self) -> bool:
+        """As many run as the limit allows, or every task not done yet does."""
+        return self.now >= min(self.expected, self.tasks - self.done)
+
+    def wait_until_full(self) -> None:
+        with self.changed:
+            self.changed.wait_for(self.full, timeout=LONG_ENOUGH)
 
     def leave(self) -> None:
-        with self.lock:
+        with self.changed:
             self.now -= 1
+            self.done += 1
+
+
+LONG_ENOUGH = 10.0  # (only a broken limit, which lets too few run, waits this long)
+LINGER = 0.02
+TASKS = 5
 
 
 def observe(lib: Lib, limit: int | None, how: str) -> tuple[int, list]:
-    peak = Peak()
+    peak = Peak(limit or TASKS, TASKS)
 
     def work(state: Any) -> dict:
         peak.enter()
-        time.sleep(0.05)
+        peak.wait_until_full()
+        time.sleep(LINGER)
         peak.leave()
         return {"out": [1]}
 
     async def awork(state: Any) -> dict:
         peak.enter()
-        await asyncio.sleep(0.05)
+        deadline = time.monotonic() + LONG_ENOUGH
+        while not peak.full() and time.monotonic() < deadline:
+            await asyncio.sleep(0.001)
+        await asyncio.sleep(LINGER)
         peak.leave()
         return {"out": [1]}
 
     builder = lib.StateGraph(State)
     if how == "sends":
         builder.add_node("w", work)
-        builder.add_conditional_edges(lib.START, lambda s: [lib.Send("w", s) for _ in range(5)])
+        builder.add_conditional_edges(lib.START, lambda s: [lib.Send("w", s) for _ in range(TASKS)])
     else:
-        for index in range(5):
+        for index in range(TASKS):
             builder.add_node(f"n{index}", awork if how == "async" else work)
             builder.add_edge(lib.START, f"n{index}")
     app = builder.compile()
@@ -75,7 +98,4 @@ def test_max_concurrency_bounds_the_tasks_running_at_once(limit, how):
         observe(load_langgraph(), limit, how),
     )
     assert ours == theirs
-    if limit is None:  # all at once, as far as the machine's threads start together
-        assert our_peak > 2 and their_peak > 2
-    else:
-        assert our_peak == their_peak == limit
+    assert our_peak == their_peak == (limit or TASKS)
