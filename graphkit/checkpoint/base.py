@@ -67,7 +67,7 @@ def _new_process() -> None:
     _clock_lock = threading.Lock()
     bits = int.from_bytes(os.urandom(4), "big")
     _process_part = f"{bits >> 16:04x}-{bits & 0xFFFF:04x}"
-    _random_part = os.urandom(8).hex()  # (in unsaved ids, beside the time: 64 bits)
+    _random_part = os.urandom(8).hex()  # (unsaved ids: 64 bits, then a counter)
 
 
 LANGGRAPH_CHECKPOINT_VERSION = 2
@@ -123,15 +123,15 @@ class Checkpoint:
         """A checkpoint of a run that nobody saves or reads (``invoke`` or ``stream``
         without a checkpointer, keeping no supersteps): no values, as LangGraph's loop
         copies none into such a run's checkpoints, and an id that is only unique: 64
-        random bits per process, the time and a counter (the next step's task ids hash
-        it; nothing sorts or shows it). Together −13% per 3-node ``invoke``
+        random bits per process (drawn again in a forked child) and a counter (the next
+        step's task ids hash it; nothing sorts or shows it). Together −13% per 3-node ``invoke``
         (benchmarks/README.md, "After the core redesign").
 
         >>> first, second = (Checkpoint.unsaved(0, "loop", None, ()) for _ in range(2))
         >>> first.id != second.id, dict(first.channel_values)
         (True, {})
         """
-        unique_id = f"{_random_part}-{time.time_ns():x}-{next(_counter):x}"
+        unique_id = f"{_random_part}-{next(_counter):x}"
         no_values = _NO_VALUES
         return cls(
             unique_id, step, source, parent_id, no_values, no_values, no_values, frozenset(updated)

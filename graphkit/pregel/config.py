@@ -185,8 +185,8 @@ def coerce_context(schema: Any, context: Any) -> Any:
     >>> coerce_context(None, {}) is None
     True
     """
-    is_class = dataclasses.is_dataclass(schema) or hasattr(schema, "model_fields")
-    if not isinstance(context, dict) or not isinstance(schema, type) or not is_class:
+    to_coerce = isinstance(context, dict) and isinstance(schema, type)
+    if not (to_coerce and (dataclasses.is_dataclass(schema) or hasattr(schema, "model_fields"))):
         return context or None  # (LangGraph's: an empty context is none)
     try:
         return schema(**context)
