@@ -17,6 +17,7 @@ from graphkit.checkpoint.saver import (
     checkpoint_config,
     config_key,
     matches,
+    thread_id_of,
     write_index,
 )
 from graphkit.checkpoint.serde import JsonPlusSerializer, SerializerProtocol
@@ -50,7 +51,7 @@ class InMemorySaver(BaseCheckpointSaver):
         self._writes: dict[tuple[str, str, str], dict[tuple[str, int], tuple[str, Any]]] = {}
 
     def get_tuple(self, config: Mapping[str, Any]) -> CheckpointTuple | None:
-        thread, namespace = _thread(config), config_key(config, "checkpoint_ns", "")
+        thread, namespace = thread_id_of(config), config_key(config, "checkpoint_ns", "")
         wanted = config_key(config, "checkpoint_id")
         with self._lock:
             saved = self._checkpoints.get((thread, namespace), {})
@@ -94,7 +95,7 @@ class InMemorySaver(BaseCheckpointSaver):
         metadata: Mapping[str, Any],
         new_versions: Mapping[str, int],
     ) -> dict[str, Any]:
-        thread, namespace = _thread(config), config_key(config, "checkpoint_ns", "")
+        thread, namespace = thread_id_of(config), config_key(config, "checkpoint_ns", "")
         metadata = dict(metadata)
         with self._lock:
             saved = self._checkpoints.setdefault((thread, namespace), {})
@@ -117,7 +118,7 @@ class InMemorySaver(BaseCheckpointSaver):
         task_id: str,
         task_path: str = "",
     ) -> None:
-        thread, namespace = _thread(config), config_key(config, "checkpoint_ns", "")
+        thread, namespace = thread_id_of(config), config_key(config, "checkpoint_ns", "")
         checkpoint_id = config_key(config, "checkpoint_id")
         self._refuse_unstorable(
             writes,
@@ -200,13 +201,3 @@ def _new_values(values: Mapping[str, Any], saved: Mapping[str, Any] | None) -> M
     if isinstance(values, DeltaMap) and values.derived_from() is saved:
         return values.delta()[0]  # the usual step: the runtime says what it changed
     return map_delta(values, saved, operator.is_)[0]
-
-
-def _thread(config: Mapping[str, Any]) -> str:
-    thread = config_key(config, "thread_id")
-    if thread is None:
-        raise ValueError(
-            "A checkpointer needs a thread: pass config={'configurable': {'thread_id': '1'}} "
-            "to invoke/stream/get_state."
-        )
-    return str(thread)

@@ -25,6 +25,7 @@ __all__ = [
     "PendingWrite",
     "checkpoint_config",
     "config_key",
+    "thread_id_of",
     "write_index",
 ]
 
@@ -63,6 +64,18 @@ class CheckpointTuple(NamedTuple):
 def config_key(config: Mapping[str, Any] | None, key: str, default: Any = None) -> Any:
     """``config["configurable"][key]``, or ``default``."""
     return ((config or {}).get("configurable") or {}).get(key, default)
+
+
+def thread_id_of(config: Mapping[str, Any] | None) -> str:
+    """The ``thread_id`` a saver's call needs (as a string); ValueError saying how to
+    pass it when ``config`` has none."""
+    thread = config_key(config, "thread_id")
+    if thread is None:
+        raise ValueError(
+            "A checkpointer needs a thread: pass config={'configurable': {'thread_id': '1'}} "
+            "to invoke/stream/get_state."
+        )
+    return str(thread)
 
 
 def with_checkpoint_map(config: dict[str, Any] | None, metadata: Mapping[str, Any] | None) -> Any:

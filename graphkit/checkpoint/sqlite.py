@@ -55,13 +55,13 @@ from graphkit.checkpoint.integrity import (
     write_check,
     write_hash,
 )
-from graphkit.checkpoint.memory import _thread
 from graphkit.checkpoint.saver import (
     BaseCheckpointSaver,
     CheckpointTuple,
     checkpoint_config,
     config_key,
     matches,
+    thread_id_of,
     write_index,
 )
 from graphkit.checkpoint.serde import CheckpointDecodeError, JsonPlusSerializer, SerializerProtocol
@@ -158,7 +158,7 @@ class SqliteSaver(BaseCheckpointSaver):
     # -- the saver protocol ----------------------------------------------------------------
 
     def get_tuple(self, config: Mapping[str, Any]) -> CheckpointTuple | None:
-        thread, namespace = _thread(config), config_key(config, "checkpoint_ns", "")
+        thread, namespace = thread_id_of(config), config_key(config, "checkpoint_ns", "")
         wanted = config_key(config, "checkpoint_id")
         where, params = "replaced = 0 AND thread_id = ? AND checkpoint_ns = ?", [thread, namespace]
         if wanted is not None:
@@ -211,7 +211,8 @@ class SqliteSaver(BaseCheckpointSaver):
         )
         with self._lock, self._file_errors(config_key(config, "thread_id")), self._snapshot():
             rows = self._rows(" AND ".join(clauses), params, order)
-            if before_id is None:  # every row of the threads: check them against their heads
+            whole = before_id is None and config_key(config, "checkpoint_id") is None
+            if whole:  # every row of the threads: check them against their heads
                 thread_id, namespace = (
                     None if value is None else str(value)
                     for value in (
@@ -235,7 +236,7 @@ class SqliteSaver(BaseCheckpointSaver):
         metadata: Mapping[str, Any],
         new_versions: Mapping[str, int],
     ) -> dict[str, Any]:
-        thread = (_thread(config), config_key(config, "checkpoint_ns", ""))
+        thread = (thread_id_of(config), config_key(config, "checkpoint_ns", ""))
         with self._lock, self._file_errors(thread[0]):
             # The base is looked up inside the write transaction, so that no other
             # connection can delete it before the delta that builds on it is committed.
@@ -258,7 +259,7 @@ class SqliteSaver(BaseCheckpointSaver):
         task_id: str,
         task_path: str = "",
     ) -> None:
-        thread, namespace = _thread(config), config_key(config, "checkpoint_ns", "")
+        thread, namespace = thread_id_of(config), config_key(config, "checkpoint_ns", "")
         checkpoint_id = config_key(config, "checkpoint_id")
         where = f"a write of task {task_id!r} to checkpoint {checkpoint_id!r} of thread {thread!r}"
         rows = [

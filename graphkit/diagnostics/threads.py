@@ -105,6 +105,15 @@ def bad_input_goto(target: object) -> str:
     )
 
 
+def bad_input_update(update: object) -> str:
+    return (
+        f"The run's input Command(update=...) is {type(update).__name__} {update!r}; "
+        "unless the state is a single value (e.g. StateGraph(int)), update takes a dict "
+        "of state keys, (key, value) pairs or a state object, e.g. "
+        "Command(update={'key': value})."
+    )
+
+
 def no_input() -> str:
     return (
         "Received no input and there is nothing to resume: a new run needs an "

@@ -19,6 +19,7 @@ from graphkit.pregel.spec import GraphSpec
 from graphkit.pregel.stepper import Stepper
 from graphkit.streaming import Collector, open_stream
 from graphkit.streaming.aio import astream_from
+from graphkit.types import StateUpdate
 
 __all__ = ["CompiledGraph"]
 
@@ -266,10 +267,16 @@ class CompiledGraph(RunnableMethods):
         return history(self, self._configured(config), filter=filter, before=before, limit=limit)
 
     def update_state(
-        self, config: Mapping[str, Any], values: Any, as_node: str | None = None
+        self,
+        config: Mapping[str, Any],
+        values: Any,
+        as_node: str | None = None,
+        task_id: str | None = None,
     ) -> dict[str, Any]:
-        """Write ``values`` as if ``as_node`` had returned them; returns the new config."""
-        return thread_edits.update_state(self, self._configured(config), values, as_node)
+        """Write ``values`` as if ``as_node`` had returned them (as its pending task
+        ``task_id``, when given); returns the new config."""
+        edit = StateUpdate(values, as_node, task_id)
+        return thread_edits.bulk_update_state(self, self._configured(config), [[edit]])
 
     def bulk_update_state(
         self, config: Mapping[str, Any], supersteps: Sequence[Sequence[Any]]
@@ -315,10 +322,15 @@ class CompiledGraph(RunnableMethods):
             yield snapshot
 
     async def aupdate_state(
-        self, config: Mapping[str, Any], values: Any, as_node: str | None = None
+        self,
+        config: Mapping[str, Any],
+        values: Any,
+        as_node: str | None = None,
+        task_id: str | None = None,
     ) -> dict[str, Any]:
         """``update_state`` for async code."""
-        return await thread_edits.aupdate_state(self, self._configured(config), values, as_node)
+        edit = StateUpdate(values, as_node, task_id)
+        return await thread_edits.abulk_update_state(self, self._configured(config), [[edit]])
 
     async def abulk_update_state(
         self, config: Mapping[str, Any], supersteps: Sequence[Sequence[Any]]

@@ -40,16 +40,7 @@ from graphkit.types import StateUpdate
 if TYPE_CHECKING:
     from graphkit.pregel.app import CompiledGraph
 
-__all__ = ["abulk_update_state", "aupdate_state", "bulk_update_state", "update_state"]
-
-
-def update_state(
-    app: CompiledGraph, config: Mapping[str, Any], values: Any, as_node: str | None = None
-) -> dict[str, Any]:
-    """Apply ``values`` as if ``as_node`` (default: the node that ran last, as in
-    LangGraph) had returned them, without calling it, as a new checkpoint
-    (``source="update"``); on an older checkpoint that starts a new branch."""
-    return bulk_update_state(app, config, [[StateUpdate(values, as_node)]])
+__all__ = ["abulk_update_state", "bulk_update_state"]
 
 
 def bulk_update_state(
@@ -67,13 +58,6 @@ def bulk_update_state(
     for updates in supersteps:
         config = _update_superstep(app, saver, config, list(updates))
     return dict(config)
-
-
-async def aupdate_state(
-    app: CompiledGraph, config: Mapping[str, Any], values: Any, as_node: str | None = None
-) -> dict[str, Any]:
-    """``update_state`` off the event loop (see ``abulk_update_state``)."""
-    return await abulk_update_state(app, config, [[StateUpdate(values, as_node)]])
 
 
 async def abulk_update_state(

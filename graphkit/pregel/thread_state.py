@@ -16,6 +16,7 @@ from graphkit.checkpoint.saver import (
     BaseCheckpointSaver,
     CheckpointTuple,
     config_key,
+    thread_id_of,
     with_checkpoint_map,
 )
 from graphkit.constants import INTERRUPT
@@ -102,6 +103,7 @@ def addressed(
 def _in_namespace(config: Mapping[str, Any]) -> Mapping[str, Any]:
     """``config`` naming a namespace: the root's ("") when it names none, as LangGraph
     lists a thread's history (a saver's ``list`` alone lists every namespace)."""
+    thread_id_of(config)  # (LangGraph raises too: a saver's list alone lists every thread)
     if config_key(config, "checkpoint_ns") is not None:
         return config
     return {**config, "configurable": {**config.get("configurable", {}), "checkpoint_ns": ""}}

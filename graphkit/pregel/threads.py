@@ -14,7 +14,7 @@ from typing import Any
 
 from graphkit.checkpoint import Checkpoint, checkpoint_config
 from graphkit.checkpoint.saver import BaseCheckpointSaver, CheckpointTuple, config_key
-from graphkit.constants import BRANCH_CHANNEL_PREFIX, END, INTERRUPT, START, TASKS
+from graphkit.constants import BRANCH_CHANNEL_PREFIX, END, INTERRUPT, ROOT, START, TASKS
 from graphkit.diagnostics import threads as diagnose
 from graphkit.errors import EmptyInputError, InvalidUpdateError, UnknownInterruptError, warn
 from graphkit.pregel import phases
@@ -268,7 +268,7 @@ def open_thread(
         if input.resume is not None and thread is None and parent is None:
             raise RuntimeError(diagnose.resume_without_checkpointer())
         answer = NO_ANSWER if input.resume is None else input.resume
-        writes = command_input_writes(input)
+        writes = command_input_writes(input, root=graph.state_keys == (ROOT,))
     saved = thread.load() if thread is not None else None
     outer = parent.run if parent is not None else None
     outer_resumes = outer is not None and outer.resuming
@@ -388,12 +388,15 @@ def null_writes(pending: Sequence[Any]) -> list[tuple[str, Any]]:
     return [(channel, value) for task_id, channel, value in pending if task_id == NULL_TASK]
 
 
-def command_input_writes(command: Command) -> list[tuple[str, Any]]:
+def command_input_writes(command: Command, root: bool = False) -> list[tuple[str, Any]]:
     """The writes a ``Command`` given as a run's input makes, as LangGraph's: each goto
-    target wakes its node (or sends its packet), then each update key is written.
+    target wakes its node (or sends its packet), then each update key is written; in a
+    single-value state (``root``), an update that is not a dict or pairs is the new value.
 
     >>> command_input_writes(Command(update={"x": 1}, goto="b"))
     [('branch:to:b', '__start__'), ('x', 1)]
+    >>> command_input_writes(Command(update=5), root=True)
+    [('__root__', 5)]
     """
     writes: list[tuple[str, Any]] = []
     for target in command.destinations():
@@ -405,13 +408,23 @@ def command_input_writes(command: Command) -> list[tuple[str, Any]]:
         else:
             raise TypeError(diagnose.bad_input_goto(target))
     update = command.update
+    if not update:  # (LangGraph skips an empty or falsy update)
+        return writes
     if isinstance(update, dict):
         writes += update.items()
-    elif isinstance(update, (list, tuple)):
+    elif isinstance(update, (list, tuple)) and all(_is_pair(item) for item in update):
         writes += update
-    elif update is not None:
+    elif root:
+        writes.append((ROOT, update))
+    elif hasattr(update, "__dict__") and not isinstance(update, type):  # a state object
         writes += vars(update).items()
+    else:
+        raise InvalidUpdateError(diagnose.bad_input_update(update))
     return writes
+
+
+def _is_pair(item: Any) -> bool:
+    return isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)
 
 
 def _is_route(channel: str) -> bool:

@@ -1,0 +1,164 @@
+"""Thread calls that failed (or answered for every thread) where LangGraph answers, run on
+both libraries: the history of a config naming a checkpoint (on both savers), an input
+``Command(update=...)`` in a single-value state, ``update_state(..., task_id=...)``, and
+``get_state_history`` without a ``thread_id``."""
+
+import operator
+from typing import Annotated, Any, TypedDict
+
+import pytest
+
+from .harness import Lib, load_graphkit, load_langgraph
+from .scenarios import SAVERS, _interrupt
+
+LIBS = [load_langgraph, load_graphkit]
+
+
+class State(TypedDict):
+    x: int
+
+
+class Items(TypedDict):
+    items: Annotated[list, operator.add]
+
+
+def _thread(name: str = "t") -> dict[str, Any]:
+    return {"configurable": {"thread_id": name}}
+
+
+def _chain(lib: Lib, saver: Any) -> Any:
+    builder = lib.StateGraph(State)
+    builder.add_node("a", lambda state: {"x": state["x"] + 1})
+    builder.add_node("b", lambda state: {"x": state["x"] * 10})
+    builder.add_edge(lib.START, "a").add_edge("a", "b")
+    return builder.compile(checkpointer=saver)
+
+
+def _run(lib: Lib, app: Any, *args: Any) -> Any:
+    kwargs = {"durability": "sync"} if lib.name == "langgraph" else {}
+    return app.invoke(*args, **kwargs)
+
+
+@pytest.mark.parametrize("saver", sorted(SAVERS))
+def test_the_history_of_a_config_naming_a_checkpoint_is_that_checkpoint(saver: str) -> None:
+    seen = []
+    for load in LIBS:
+        lib = load()
+        with SAVERS[saver](lib.name) as checkpointer:
+            app = _chain(lib, checkpointer)
+            _run(lib, app, {"x": 1}, _thread())
+            history = list(app.get_state_history(_thread()))
+            found = []
+            for snapshot in history:  # each one, with and without its namespace
+                named = snapshot.config["configurable"]["checkpoint_id"]
+                bare = {"configurable": {"thread_id": "t", "checkpoint_id": named}}
+                for config in (snapshot.config, bare):
+                    steps = [s.metadata["step"] for s in app.get_state_history(config)]
+                    listed = [t.metadata["step"] for t in checkpointer.list(config)]
+                    found.append((steps, listed))
+            seen.append(found)
+    assert seen[0] == seen[1]
+    assert seen[1][0] == ([2], [2]) and len(seen[1]) == 8
+
+
+def _counter(lib: Lib, saver: Any, schema: Any, node: Any) -> Any:
+    builder = lib.StateGraph(schema)
+    builder.add_node("a", node)
+    builder.add_edge(lib.START, "a")
+    return builder.compile(checkpointer=saver)
+
+
+@pytest.mark.parametrize("update", [5, [("__root__", 3)]])  # (0: LangGraph 1.2 crashes)
+def test_an_input_commands_update_is_a_single_value_states_new_value(update: Any) -> None:
+    seen = []
+    for load in LIBS:
+        lib = load()
+        with SAVERS["memory"](lib.name) as saver:
+            app = _counter(lib, saver, int, lambda state: state + 1)
+            _run(lib, app, 0, _thread())
+            result = _run(lib, app, lib.Command(update=update), _thread())
+            snapshot = app.get_state(_thread())
+            seen.append((result, snapshot.values, snapshot.metadata["source"], snapshot.next))
+    assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize(
+    ("schema", "given", "update"),
+    [(int, 0, 10), (Annotated[list, operator.add], [0], [7])],
+    ids=["int", "reducer-list"],
+)
+def test_a_resume_with_a_single_value_update(schema: Any, given: Any, update: Any) -> None:
+    seen = []
+    for load in LIBS:
+        lib = load()
+        interrupt = _interrupt(lib.name)
+        with SAVERS["memory"](lib.name) as saver:
+            app = _counter(lib, saver, schema, lambda state, ask=interrupt: ask("q") and state)
+            _run(lib, app, given, _thread())
+            seen.append(_run(lib, app, lib.Command(resume=True, update=update), _thread()))
+    assert seen[0] == seen[1]
+    assert seen[1] in (10, [0, 7, 0, 7])
+
+
+def test_graphkit_refuses_an_input_update_that_is_not_a_mapping_in_a_dict_state() -> None:
+    """LangGraph writes it to a ``__root__`` key the state does not have and drops it;
+    graphkit says what to pass instead (as it does for a node's Command)."""
+    lib = load_graphkit()
+    with SAVERS["memory"](lib.name) as saver:
+        app = _counter(lib, saver, State, lambda state: {"x": 1})
+        app.invoke({"x": 0}, _thread())
+        with pytest.raises(lib.errors.InvalidUpdateError, match=r"Command\(update=\{'key'"):
+            app.invoke(lib.Command(update=5), _thread())
+
+
+def _parallel_pause(lib: Lib, saver: Any) -> Any:
+    interrupt = _interrupt(lib.name)
+    builder = lib.StateGraph(Items)
+    builder.add_node("a", lambda state: {"items": [interrupt("a?")]})
+    builder.add_node("b", lambda state: {"items": [interrupt("b?")]})
+    builder.add_edge(lib.START, "a").add_edge(lib.START, "b")
+    return builder.compile(checkpointer=saver)
+
+
+@pytest.mark.parametrize(
+    ("saver", "call"), [("memory", "sync"), ("sqlite", "sync"), ("memory", "async")]
+)  # (LangGraph's SqliteSaver has no async methods)
+def test_update_state_takes_the_task_id_of_the_pending_task_it_answers(
+    saver: str, call: str
+) -> None:
+    import asyncio
+
+    seen = []
+    for load in LIBS:
+        lib = load()
+        with SAVERS[saver](lib.name) as checkpointer:
+            app = _parallel_pause(lib, checkpointer)
+            _run(lib, app, {"items": ["in"]}, _thread())
+            task = next(t for t in app.get_state(_thread()).tasks if t.name == "b")
+            if call == "sync":
+                app.update_state(_thread(), {"items": ["B"]}, as_node="b", task_id=task.id)
+            else:
+                update = app.aupdate_state(_thread(), {"items": ["B"]}, "b", task.id)
+                asyncio.run(update)
+            snapshot = app.get_state(_thread())
+            pending = [(t.name, bool(t.interrupts)) for t in snapshot.tasks]
+            seen.append((snapshot.values, snapshot.next, pending))
+    assert seen[0] == seen[1]
+    assert seen[1][0] == {"items": ["in", "B"]}
+
+
+@pytest.mark.parametrize("saver", sorted(SAVERS))
+def test_get_state_history_needs_a_thread(saver: str) -> None:
+    """LangGraph raises ``KeyError('thread_id')``; graphkit the ``ValueError`` every
+    checkpointed call without a thread raises, saying how to pass one. Neither lists
+    every thread's checkpoints."""
+    raised = []
+    for load in LIBS:
+        lib = load()
+        with SAVERS[saver](lib.name) as checkpointer:
+            app = _chain(lib, checkpointer)
+            _run(lib, app, {"x": 1}, _thread("one"))
+            with pytest.raises((KeyError, ValueError)) as error:
+                list(app.get_state_history({"configurable": {}}))
+            raised.append(error.type)
+    assert raised == [KeyError, ValueError]
