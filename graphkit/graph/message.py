@@ -16,7 +16,9 @@ from graphkit.graph.state import StateGraph
 
 __all__ = ["MessageGraph"]  # and, imported on first use, the names of _FROM_PREBUILT
 
-_FROM_PREBUILT = ("REMOVE_ALL_MESSAGES", "MessagesState", "RemoveMessage", "add_messages")
+_FROM_PREBUILT = (
+    "REMOVE_ALL_MESSAGES", "MessagesState", "RemoveMessage", "add_messages", "push_message",
+)  # fmt: skip
 
 
 class MessageGraph(StateGraph):

@@ -30,7 +30,13 @@ from langchain_core.messages import (
     message_chunk_to_message,
 )
 
-__all__ = ["REMOVE_ALL_MESSAGES", "MessagesState", "RemoveMessage", "add_messages"]
+__all__ = [
+    "REMOVE_ALL_MESSAGES",
+    "MessagesState",
+    "RemoveMessage",
+    "add_messages",
+    "push_message",
+]
 
 REMOVE_ALL_MESSAGES = "__remove_all__"
 """The id of a ``RemoveMessage`` that clears the history (LangGraph's value)."""
@@ -146,3 +152,41 @@ class MessagesState(TypedDict):
     """
 
     messages: Annotated[list[AnyMessage], add_messages]
+
+
+def push_message(message: Any, *, state_key: str | None = "messages") -> AnyMessage:
+    """Send ``message`` to the "messages" stream now, from inside a node, and (unless
+    ``state_key`` is None) write it to that state key with the node's other writes, as
+    LangGraph's ``push_message``; it needs an id, and is not streamed again when the
+    node returns it. Returns the message (a string or ``(role, text)`` made one).
+
+    >>> from langchain_core.messages import AIMessage
+    >>> from graphkit import StateGraph, START
+    >>> def node(state):
+    ...     push_message(AIMessage("working on it", id="note-1"))
+    ...     return {}
+    >>> app = StateGraph(MessagesState).add_node("n", node).add_edge(START, "n").compile()
+    >>> [(m.content, meta["langgraph_node"]) for m, meta in app.stream(
+    ...     {"messages": []}, stream_mode="messages")]
+    [('working on it', 'n')]
+    >>> [m.content for m in app.invoke({"messages": []})["messages"]]
+    ['working on it']
+    """
+    from graphkit.pregel.runtime import current_scope, get_config, push_writes
+
+    scope = current_scope()
+    if scope is None or scope.writes is None:
+        raise RuntimeError("push_message() works only inside a running node.")
+    message = convert_to_messages([message])[0]
+    if message.id is None:
+        raise ValueError(
+            f"push_message() needs a message with an id (got {message!r}): the id is how "
+            "the messages stream and add_messages know it, e.g. AIMessage('...', id='note-1')."
+        )
+    listener = scope.run.options.listener
+    sink = listener.messages_sink if listener is not None else None
+    if sink is not None:  # (the run, or its caller with subgraphs=True, streams messages)
+        sink.emit(message, get_config()["metadata"], dedupe=False)
+    if state_key:
+        push_writes([(state_key, message)])
+    return message

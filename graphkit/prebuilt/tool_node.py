@@ -29,9 +29,10 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
-from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.messages import AIMessage, ToolCall, ToolMessage
+from langchain_core.runnables import Runnable
 from langchain_core.runnables.config import get_config_list, get_executor_for_config
 from langchain_core.tools import BaseTool
 from langchain_core.tools import tool as as_tool
@@ -50,6 +51,7 @@ from graphkit.prebuilt.tool_args import (
 )
 from graphkit.prebuilt.tool_results import (
     ErrorPolicy,
+    ToolInvocationError,
     check_answers,
     check_command,
     content_of,
@@ -65,21 +67,36 @@ __all__ = [
     "InjectedState",
     "InjectedStore",
     "ToolCallRequest",
+    "ToolCallWithContext",
+    "ToolInvocationError",
     "ToolNode",
     "ToolRuntime",
+    "msg_content_output",
     "tools_condition",
 ]
 
 InputType = Literal["list", "dict", "tool_calls"]
 
+msg_content_output = content_of
+"""LangGraph's name for how a tool's output becomes a ToolMessage's content."""
 
-class ToolNode:
+ToolCallWithContext = TypedDict(
+    "ToolCallWithContext",
+    {"__type": Literal["tool_call_with_context"], "tool_call": ToolCall, "state": Any},
+)
+"""One tool call with the state it answers, as a ``Send`` to a ToolNode carries it."""
+
+
+class ToolNode(Runnable[Any, Any]):
     """A node that runs the tool calls of the last AIMessage (see the module docstring).
 
     ``tools`` are langchain-core tools or plain functions (made tools with
     ``langchain_core.tools.tool``). ``messages_key`` is the state key holding the
     history. The default ``handle_tool_errors`` is LangGraph's: arguments that do not
-    fit the tool's schema give an error ToolMessage, any other error ends the run.
+    fit the tool's schema give an error ToolMessage, any other error ends the run; a
+    false value (``False``, ``None``) lets every error end it. Like LangGraph's, it is
+    a langchain-core ``Runnable`` (``node | step``, ``with_config``...), and ``tags``
+    are kept on it but not given to the tools (LangGraph runs them untraced).
     """
 
     def __init__(
@@ -103,21 +120,31 @@ class ToolNode:
         self.messages_key = messages_key
         self._policy = ErrorPolicy.of(handle_tool_errors)
         self._tools: dict[str, BaseTool] = {}
-        self._runnable: dict[str, BaseTool] = {}
-        self._injected: dict[str, InjectedArgs] = {}
+        self._prepared: dict[str, tuple[BaseTool, BaseTool, InjectedArgs]] = {}
         for item in tools:
             tool = item if isinstance(item, BaseTool) else as_tool(item)
             self._tools[tool.name] = tool
-            self._runnable[tool.name] = passing_commands(tool)
-            self._injected[tool.name] = injected_args(tool)
+            self._prepare_tool(tool)
 
     @property
     def tools_by_name(self) -> dict[str, BaseTool]:
-        """The tools, by the name the model calls them."""
-        return dict(self._tools)
+        """The tools, by the name the model calls them (LangGraph's live dict: a tool
+        added to it is called too)."""
+        return self._tools
 
     def __repr__(self) -> str:
         return f"ToolNode(name={self.name!r}, tools={list(self._tools)})"
+
+    def _prepare_tool(self, tool: BaseTool) -> tuple[BaseTool, InjectedArgs]:
+        """``tool`` made to hand back Commands, and the arguments the graph injects into
+        it: kept per name for this node's tools (made again if the name's tool changed)."""
+        kept = self._prepared.get(tool.name)
+        if kept is not None and kept[0] is tool:
+            return kept[1], kept[2]
+        runnable, injected = passing_commands(tool), injected_args(tool)
+        if self._tools.get(tool.name) is tool:  # (a wrapper may hand another tool)
+            self._prepared[tool.name] = (tool, runnable, injected)
+        return runnable, injected
 
     # -- running ------------------------------------------------------------------------
 
@@ -155,7 +182,7 @@ class ToolNode:
         if runtime is None:
             runtime = _current_runtime(store)
         state = _state_of(input)
-        configs = get_config_list(_with_tags(config, self.tags), len(calls))
+        configs = get_config_list(config, len(calls))
         runtimes = [
             ToolRuntime(
                 state=state,
@@ -250,9 +277,7 @@ class ToolNode:
             return _error_answer(
                 call, f"Error: {call['name']!r} is not a tool here; call one of [{known}]."
             )
-        own = self._tools.get(tool.name) is tool  # (a wrapper may hand another tool)
-        runnable = self._runnable[tool.name] if own else passing_commands(tool)
-        injected = self._injected[tool.name] if own else injected_args(tool)
+        runnable, injected = self._prepare_tool(tool)
         args = tool_arguments(call, injected, runtime, self.messages_key)
         payload = {**call, "args": args, "type": "tool_call"}
         try:
@@ -365,14 +390,6 @@ def _current_runtime(store: Any) -> Runtime:
     except RuntimeError:  # called outside a running graph
         runtime = Runtime()
     return dataclasses.replace(runtime, store=store) if store is not None else runtime
-
-
-def _with_tags(config: Any, tags: list[str]) -> Any:
-    if not tags:
-        return config
-    config = dict(config or {})
-    config["tags"] = [*config.get("tags", []), *tags]
-    return config
 
 
 def _invoke_tool(tool: BaseTool, payload: dict[str, Any], config: Any) -> Any:

@@ -58,15 +58,22 @@ except ImportError:  # pragma: no cover - older langchain-core
 class ToolInvocationError(ToolException):
     """The model called a tool with arguments that do not fit its schema.
 
-    ``tool_kwargs`` are the model's arguments without the ones the graph injects.
+    ``tool_kwargs`` are the model's arguments without the ones the graph injects;
+    ``filtered_errors`` the validation errors (pydantic's dicts) about them.
     """
 
     def __init__(
-        self, tool_name: str, source: Exception, tool_kwargs: dict[str, Any], problems: list[str]
+        self,
+        tool_name: str,
+        source: Exception,
+        tool_kwargs: dict[str, Any],
+        problems: list[str],
+        filtered_errors: list[Any] | None = None,
     ) -> None:
         self.tool_name = tool_name
         self.tool_kwargs = tool_kwargs
         self.source = source
+        self.filtered_errors = filtered_errors
         self.message = (
             f"Error: the arguments {tool_kwargs} do not fit tool {tool_name!r}:\n"
             + "\n".join(problems)
@@ -80,13 +87,12 @@ def invalid_arguments(
 ) -> ToolInvocationError:
     """Turn a pydantic ValidationError into a ToolInvocationError that names only the
     model's own arguments (injected ones are the graph's business, never echoed)."""
+    details = [d for d in error.errors() if d.get("loc") and d["loc"][0] not in hidden]
     problems = [
-        f"{'.'.join(map(str, detail.get('loc', ())))}: {detail.get('msg', 'invalid')}"
-        for detail in error.errors()
-        if detail.get("loc") and detail["loc"][0] not in hidden
+        f"{'.'.join(map(str, detail['loc']))}: {detail.get('msg', 'invalid')}" for detail in details
     ]
     shown = {key: value for key, value in kwargs.items() if key not in hidden}
-    return ToolInvocationError(tool_name, error, shown, problems)
+    return ToolInvocationError(tool_name, error, shown, problems, details)
 
 
 def default_handle_tool_errors(error: Exception) -> str:
@@ -106,11 +112,13 @@ class ErrorPolicy:
 
     @classmethod
     def of(cls, flag: Any) -> ErrorPolicy:
-        if isinstance(flag, type) and issubclass(flag, Exception):
+        if not flag:  # (None, 0, "", (): as False, errors end the run, as in LangGraph)
+            return cls(flag, ())
+        if _is_error_class(flag):
             return cls(flag, (flag,))
         if isinstance(flag, tuple):
             return cls(flag, flag)
-        if isinstance(flag, (bool, str)):
+        if isinstance(flag, (bool, str, type)):  # (another class, e.g. str: called)
             return cls(flag, (Exception,))
         if callable(flag):
             return cls(flag, _annotated_error_types(flag))
@@ -125,11 +133,15 @@ class ErrorPolicy:
 
     def content(self, error: Exception) -> Any:
         """The text of the error ToolMessage (a handler function may still re-raise)."""
-        if isinstance(self.flag, (bool, tuple, type)):
+        if isinstance(self.flag, (bool, tuple)) or _is_error_class(self.flag):
             return f"Error: {error!r}\nCheck the arguments and try again."
         if isinstance(self.flag, str):
             return self.flag
         return self.flag(error)
+
+
+def _is_error_class(flag: Any) -> bool:
+    return isinstance(flag, type) and issubclass(flag, Exception)
 
 
 def _annotated_error_types(handler: Callable[..., Any]) -> tuple[type[BaseException], ...]:

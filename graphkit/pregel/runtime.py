@@ -36,6 +36,7 @@ __all__ = [
     "get_store",
     "get_stream_writer",
     "interrupt",
+    "push_writes",
 ]
 
 INJECTABLE = ("config", "writer", "runtime", "store", "error")
@@ -184,6 +185,21 @@ def get_config() -> dict[str, Any]:
     raise RuntimeError("get_config() works only inside a running node or runnable.")
 
 
+def push_writes(writes: Sequence[tuple[str, Any]]) -> None:
+    """Add ``(channel, value)`` writes to the running task's now, before its return
+    value's (LangGraph's send, which ``push_message`` uses); Update applies them with
+    the task's other writes, and not at all if the task fails or pauses.
+
+    >>> push_writes([("messages", "hi")])
+    Traceback (most recent call last):
+    RuntimeError: push_writes() works only inside a running node.
+    """
+    scope = _scope.get()
+    if scope is None or scope.writes is None:
+        raise RuntimeError("push_writes() works only inside a running node.")
+    scope.writes.extend(writes)
+
+
 def get_store() -> Any:
     """The store of the graph whose node is running (``compile(store=...)``), as
     LangGraph's ``get_store()``; None when the graph has none.
@@ -315,6 +331,9 @@ class TaskScope:
     """The ``NodeSpec`` the task runs (``get_config()`` builds the task's config from it)."""
     drained: str | None = None
     """Why a graph the attempt ran drained (``GraphDrained``), if one did."""
+    writes: list[Any] | None = None
+    """The attempt's writes so far: those it pushed as it ran (``push_writes``), then
+    its return value's."""
 
     def progress(self, heartbeat: bool = False) -> None:
         """Note that the attempt made progress: it streamed a chunk, a subgraph it runs

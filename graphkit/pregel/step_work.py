@@ -386,6 +386,7 @@ def _attempt(
     """One try of ``task``: its output, writes, error, and the interrupts it paused with
     (None: it did not pause; empty: a subgraph it ran stopped at a breakpoint)."""
     writes: list[tuple[str, Any]] = []
+    scope.writes = writes  # (what the node pushes while it runs goes first)
     output, error, interrupts = None, None, None
     token = enter_task(scope, task_config)
     try:
