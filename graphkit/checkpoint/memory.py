@@ -76,17 +76,23 @@ class InMemorySaver(BaseCheckpointSaver):
         wanted = config_key(config, "checkpoint_id")  # only that one, as LangGraph's savers
         before_id = config_key(before, "checkpoint_id")
         with self._lock:
+            # as LangGraph's: thread by thread, then namespace by namespace (in the order
+            # they were first written), newest first within each
+            first: dict[str, int] = {}
+            for index, (t, _) in enumerate(self._checkpoints):
+                first.setdefault(t, index)
             found = [
                 self._tuple(t, ns, checkpoint_id, checkpoint, metadata)
-                for (t, ns), saved in self._checkpoints.items()
+                for t, ns in sorted(self._checkpoints, key=lambda key: first[key[0]])
                 if (thread is None or t == thread) and (namespace is None or ns == namespace)
-                for checkpoint_id, (checkpoint, metadata) in saved.items()
+                for checkpoint_id, (checkpoint, metadata) in sorted(
+                    self._checkpoints[t, ns].items(), reverse=True
+                )
                 if (wanted is None or checkpoint_id == wanted)
                 and (before_id is None or checkpoint_id < before_id)
                 and matches(metadata, filter)
             ]
-        found.sort(key=lambda item: item.checkpoint.id, reverse=True)
-        yield from found[:limit] if limit is not None else found
+        yield from found[: max(limit, 0)] if limit is not None else found  # (negative: none)
 
     def put(
         self,

@@ -224,7 +224,7 @@ class SqliteSaver(BaseCheckpointSaver):
             found = [
                 (row, metadata) for row in rows if matches(metadata := self._metadata(row), filter)
             ]
-            found = found[:limit] if limit is not None else found
+            found = found[:limit] if limit is not None and limit >= 0 else found  # (SQL's)
             # Read oldest first, so that each checkpoint's base is already in memory.
             by_seq = {row.seq: self._tuple(row, metadata) for row, metadata in sorted(found)}
         yield from (by_seq[row.seq] for row, _ in found)

@@ -285,9 +285,12 @@ def open_thread(
     resuming = input is None or (isinstance(input, Command) and saved is not None)
     pending: list[Any] = list(saved.pending_writes) if saved is not None else []
     discarded: tuple[Task, ...] = ()
+    # nothing to resume: no checkpoint or, for a root run, one that holds nothing (after
+    # update_state(config, None) on a new thread), as in LangGraph
+    empty = saved is None or (outer is None and not saved.checkpoint.channel_versions)
+    if resuming and input is None and empty:
+        raise EmptyInputError(diagnose.no_input())
     if saved is None:
-        if resuming:
-            raise EmptyInputError(diagnose.no_input())
         state = phases.StepState.fresh(graph)
     else:
         state = phases.StepState.restored(graph, saved.checkpoint)

@@ -136,8 +136,17 @@ def test_list_without_a_thread_covers_every_thread_and_namespace(saver):
     put_chain(saver, chain(2, 2, seed=1), "a")
     put_chain(saver, chain(2, 2, seed=2), "b")
     put_chain(saver, chain(2, 2, seed=3), "a", namespace="child")
-    everything = ids(saver.list(None))
-    assert len(everything) == 6 and everything == sorted(everything, reverse=True)
+    everything = list(saver.list(None))
+    newest_first = [saved.checkpoint.id for saved in everything]
+    where = [
+        (saved.config["configurable"]["thread_id"], saved.config["configurable"]["checkpoint_ns"])
+        for saved in everything
+    ]
+    if isinstance(saver, InMemorySaver):  # LangGraph's: by thread, then namespace
+        assert where == [("a", "")] * 2 + [("a", "child")] * 2 + [("b", "")] * 2
+        assert all(newest_first[i] > newest_first[i + 1] for i in (0, 2, 4))
+    else:  # LangGraph's SQLite saver: newest first overall
+        assert len(where) == 6 and newest_first == sorted(newest_first, reverse=True)
     assert len(list(saver.list(thread("a")))) == 4
     assert len(list(saver.list(thread("a", namespace="")))) == 2
     assert len(list(saver.list(thread("a", namespace="child")))) == 2
@@ -258,10 +267,23 @@ def test_random_operations_read_the_same_from_both_savers(steps):
                 each.delete_thread(step[1])
         else:
             _, name, limit = step
-            config = thread(name) if name else None
-            assert list(saver.list(config, limit=limit)) == list(
-                reference.list(config, limit=limit)
-            )
+            if limit is not None and limit < 0:  # LangGraph's: none in memory, all in SQLite
+                config = thread(name) if name else None
+                assert list(reference.list(config, limit=limit)) == []
+                assert list(saver.list(config, limit=limit)) == list(saver.list(config))
+            elif name:
+                config = thread(name)
+                assert list(saver.list(config, limit=limit)) == list(
+                    reference.list(config, limit=limit)
+                )
+            else:
+                assert list(saver.list(None))[:limit] == _newest_first(reference.list(None))[:limit]
     for name in "ab":
         assert saver.get_tuple(thread(name)) == reference.get_tuple(thread(name))
-    assert list(saver.list(None)) == list(reference.list(None))
+    assert list(saver.list(None)) == _newest_first(reference.list(None))
+
+
+def _newest_first(listed):
+    """The in-memory saver lists thread by thread (as LangGraph's); SQLite, newest first
+    overall (as LangGraph's): the same tuples, in the other order."""
+    return sorted(listed, key=lambda saved: saved.checkpoint.id, reverse=True)

@@ -162,3 +162,62 @@ def test_get_state_history_needs_a_thread(saver: str) -> None:
                 list(app.get_state_history({"configurable": {}}))
             raised.append(error.type)
     assert raised == [KeyError, ValueError]
+
+
+def test_a_thread_holding_nothing_has_nothing_to_resume() -> None:
+    """``update_state(config, None, as_node=...)`` on a new thread saves a checkpoint
+    with no values; ``invoke(None)`` then has no input and nothing to resume."""
+    raised = []
+    for load in LIBS:
+        lib = load()
+        with SAVERS["memory"](lib.name) as saver:
+            app = _chain(lib, saver)
+            app.update_state(_thread(), None, as_node="b")
+            with pytest.raises(lib.errors.EmptyInputError):
+                app.invoke(None, _thread())
+            raised.append(app.get_state(_thread()).values)
+    assert raised == [{}, {}]
+
+
+def _nested(lib: Lib, saver: Any) -> Any:
+    inner = lib.StateGraph(Items)
+    inner.add_node("inner", lambda state: {"items": ["i"]})
+    inner.add_edge(lib.START, "inner")
+    builder = lib.StateGraph(Items)
+    builder.add_node("sub", inner.compile())
+    builder.add_edge(lib.START, "sub")
+    return builder.compile(checkpointer=saver)
+
+
+@pytest.mark.parametrize("saver", sorted(SAVERS))
+def test_a_savers_list_order_and_negative_limits(saver: str) -> None:
+    """In-memory: thread by thread, then namespace by namespace, newest first in each;
+    SQLite: newest first overall. A negative ``limit`` lists nothing in memory and
+    everything in SQLite (SQL's ``LIMIT -1``), as LangGraph's savers do."""
+    seen = []
+    for load in LIBS:
+        lib = load()
+        with SAVERS[saver](lib.name) as checkpointer:
+            app = _nested(lib, checkpointer)
+            for thread in ("t1", "t2"):
+                _run(lib, app, {"items": []}, _thread(thread))
+
+            def rows(listed: Any) -> list[tuple[str, str, int]]:
+                return [
+                    (
+                        t.config["configurable"]["thread_id"],
+                        t.config["configurable"]["checkpoint_ns"].split(":")[0],
+                        t.metadata["step"],
+                    )
+                    for t in listed
+                ]
+
+            seen.append(
+                (
+                    rows(checkpointer.list(None)),
+                    rows(checkpointer.list(None, limit=2)),
+                    rows(checkpointer.list(_thread("t1"), limit=-1)),
+                )
+            )
+    assert seen[0] == seen[1]
+    assert len(seen[1][0]) == 12
