@@ -11,7 +11,7 @@ import inspect
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from graphkit.constants import END, RESERVED_CHARACTERS, RESERVED_NAMES, START
+from graphkit.constants import END, RESERVED_CHARACTERS, RESERVED_NAMES, START, TASKS
 from graphkit.errors import (
     InvalidUpdateError,
     LangGraphDeprecatedSinceV05,
@@ -335,10 +335,36 @@ def invalid_destination(router: str, choice: Any) -> str:
     )
 
 
-def unknown_path_key(router: str, choice: Any, path_map: Mapping[Any, str]) -> str:
+def managed_in_io_schema(schema: Any, keys: list[str]) -> str:
+    name = getattr(schema, "__name__", repr(schema))
     return (
-        f"{router} returned {choice!r}, which is not a key of its path_map "
-        f"{sorted(map(str, path_map))}; add it to the path_map or return one of its keys."
+        f"The input or output schema {name} declares managed values {keys}; they are "
+        "computed for nodes, never given or returned: declare them in the state schema only."
+    )
+
+
+def channel_redeclared(schema: Any, key: str, known: Any, declared: Any) -> str:
+    name = getattr(schema, "__name__", repr(schema))
+    return (
+        f"{name} declares {key!r} as {_kind(declared)}, but another schema of this graph "
+        f"declared it as {_kind(known)}; a key has one reducer: annotate it the same way "
+        "in every schema (or as a plain type, which keeps the first one)."
+    )
+
+
+def _kind(channel: Any) -> str:
+    operator = getattr(channel, "operator", None)
+    if operator is not None:
+        return f"{type(channel).__name__} with reducer {getattr(operator, '__name__', operator)!r}"
+    return getattr(channel, "__name__", type(channel).__name__)
+
+
+def unknown_path_key(
+    router: str, choice: Any, path_map: Mapping[Any, str], map_source: str = "path_map"
+) -> str:
+    return (
+        f"{router} returned {choice!r}, which is not a key of its {map_source} "
+        f"{sorted(map(str, path_map))}; add it there or return one of those."
     )
 
 
@@ -366,20 +392,39 @@ def validate(builder: StateGraph) -> None:
                 if target != END and target not in known:
                     raise ValueError(
                         f"Conditional edge {branch.name!r} of {source!r} maps to unknown "
-                        f"node {target!r}; fix its path_map or add_node({target!r}, ...)."
+                        f"node {target!r}; fix its {branch.map_source} or "
+                        f"add_node({target!r}, ...)."
                     )
+    _check_destinations(builder, known)
     if START not in _successors(builder):
         raise ValueError(
             "Graph must have an entrypoint: add an edge from START, e.g. "
             f"add_edge(START, {next(iter(builder.nodes), 'my_node')!r})."
         )
-    for kind, names in (("State key", builder.channels), ("Node", builder.nodes)):
-        if taken := sorted(RESERVED_NAMES.intersection(names)):
+    # (a state key may not be the channel Send packets travel in, either)
+    for kind, names, reserved in (
+        ("State key", builder.channels, RESERVED_NAMES | {TASKS}),
+        ("Node", builder.nodes, RESERVED_NAMES),
+    ):
+        if taken := sorted(reserved.intersection(names)):
             raise ValueError(
                 f"{kind} name {taken[0]!r} is reserved by the runtime (LangGraph refuses it "
                 "too); rename it."
             )
     _warn_about_suspicious_shapes(builder)
+
+
+def _check_destinations(builder: StateGraph, known: set[str]) -> None:
+    """A node's declared ``destinations`` (or ``-> Command[Literal[...]]``) must name
+    nodes, as in LangGraph."""
+    for name, declaration in builder.nodes.items():
+        for target in declaration.destinations or ():
+            if target != END and target not in known:
+                raise ValueError(
+                    f"Node {name!r} declares destination {target!r}, which is not a node; "
+                    f"fix its destinations (or its Command[Literal[...]] annotation) or "
+                    f"add_node({target!r}, ...). Nodes: {sorted(known)}."
+                )
 
 
 def _warn_about_suspicious_shapes(builder: StateGraph) -> None:

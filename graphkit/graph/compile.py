@@ -7,6 +7,7 @@ nodes; ``branch:to:n``, which wakes node ``n``; and ``join:a+b:c`` for a waiting
 
 from __future__ import annotations
 
+import functools
 import inspect
 import sys
 from collections.abc import Callable
@@ -216,7 +217,41 @@ def _adapt_call(
     method = "ainvoke" if prefer_async and callable(getattr(action, "ainvoke", None)) else "invoke"
     bound = getattr(action, method, None)
     function = bound if not plain and callable(bound) else action
+    if inspect.isgeneratorfunction(function) or inspect.isasyncgenfunction(function):
+        function = _folded(function)
     return function, injectable_parameters(function)
+
+
+def _folded(generator: Callable[..., Any]) -> Callable[..., Any]:
+    """A generator function node returns what it yields added up, as LangGraph (through
+    langchain-core's ``RunnableLambda``) makes it: chunks joined with ``+`` (lists,
+    strings), the last one where they do not add (dicts)."""
+
+    def add(output: Any, chunk: Any) -> Any:
+        try:
+            return chunk if output is None else output + chunk
+        except TypeError:
+            return chunk
+
+    if inspect.isasyncgenfunction(generator):
+
+        @functools.wraps(generator)
+        async def run_async(*args: Any, **kwargs: Any) -> Any:
+            output = None
+            async for chunk in generator(*args, **kwargs):
+                output = add(output, chunk)
+            return output
+
+        return run_async
+
+    @functools.wraps(generator)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        output = None
+        for chunk in generator(*args, **kwargs):
+            output = add(output, chunk)
+        return output
+
+    return run
 
 
 def _subgraph_call(

@@ -65,6 +65,9 @@ class Branch:
     path_map: Mapping[Hashable, str] | None
     name: str
     input_schema: Any = None
+    map_source: str = "path_map"
+    """Where the path_map came from, as error messages name it: ``path_map``, or the
+    router's ``-> Literal[...]`` return annotation."""
 
     def targets(self) -> list[str] | None:
         """The nodes this branch can route to, or None when any node can be chosen."""
@@ -102,6 +105,21 @@ def input_schema_of(action: Any) -> Any:
         return hint if isinstance(hint, type) and get_type_hints(hint) else None
     except (NameError, TypeError, ValueError, StopIteration):
         return None
+
+
+def literal_path_map(path: Any) -> dict[Any, str] | None:
+    """A router's ``-> Literal["a", "b"]`` return annotation as its path_map (exactly a
+    Literal: not in a union or a list), as LangGraph reads it; None without one."""
+    function = getattr(path, "func", None) or getattr(path, "afunc", None) or path
+    if not (inspect.isfunction(function) or inspect.ismethod(function)):
+        return None
+    try:
+        returns = get_type_hints(function).get("return")
+    except (NameError, TypeError):
+        return None
+    if get_origin(returns) is not Literal:
+        return None
+    return {name: name for name in get_args(returns)}
 
 
 def command_destinations(action: Any) -> tuple[str, ...] | None:

@@ -89,6 +89,19 @@ def managed_from_schema(schema: Any) -> dict[str, type[ManagedValue]]:
     return {name: manager for name, manager in managed.items() if manager is not None}
 
 
+def different_kinds(known: Channel, declared: Channel) -> bool:
+    """Whether two schemas' channels for one key disagree, by LangGraph's rule: another
+    class, another reducer (any lambda matches any reducer: they cannot be told apart),
+    or another configuration (a Topic's ``accumulate``, a guard); the value type aside."""
+    if type(known) is not type(declared):
+        return True
+    if isinstance(known, BinaryOperatorAggregate):
+        operators = (known.operator, declared.operator)  # type: ignore[attr-defined]
+        lambdas = any(getattr(op, "__name__", "") == "<lambda>" for op in operators)
+        return not lambdas and operators[0] is not operators[1]
+    return known._config()[1:] != declared._config()[1:]
+
+
 def _unwrap_required(hint: Any) -> Any:
     """``T`` for ``Required[T]`` and ``NotRequired[T]``."""
     return hint.__args__[0] if get_origin(hint) in (Required, NotRequired) else hint

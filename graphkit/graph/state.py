@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
-from graphkit.channels import Channel
+from graphkit.channels import Channel, LastValue
 from graphkit.checkpoint.allowlist import allow_schema_classes
 from graphkit.constants import END, START
 from graphkit.diagnostics import cache as diagnose_cache
@@ -20,9 +20,15 @@ from graphkit.graph.declaration import (
     command_destinations,
     infer_name,
     input_schema_of,
+    literal_path_map,
     named_action,
 )
-from graphkit.graph.schema import channels_from_schema, managed_from_schema, schema_keys
+from graphkit.graph.schema import (
+    channels_from_schema,
+    different_kinds,
+    managed_from_schema,
+    schema_keys,
+)
 from graphkit.managed import ManagedValue
 from graphkit.pregel.app import CompiledGraph
 from graphkit.types import CachePolicy, RetryPolicy, TimeoutPolicy
@@ -83,16 +89,27 @@ class StateGraph:
         """``set_node_defaults(timeout=...)``: for each node given none."""
         self.default_error_handler: Any = None
         """``set_node_defaults(error_handler=...)``: for each node given none."""
-        for schema in (state_schema, self.input_schema, self.output_schema):
-            self._add_schema(schema)
+        self._add_schema(state_schema)
+        for schema in (self.input_schema, self.output_schema):
+            self._add_schema(schema, allow_managed=False)
 
-    def _add_schema(self, schema: Any) -> None:
-        if schema not in self.schemas:
-            for key, channel in channels_from_schema(schema).items():
-                self.channels.setdefault(key, channel)
-            for key, manager in managed_from_schema(schema).items():
-                self.managed.setdefault(key, manager)
-            self.schemas[schema] = schema_keys(schema)
+    def _add_schema(self, schema: Any, allow_managed: bool = True) -> None:
+        """Add ``schema``'s keys; as in LangGraph, a key declared again must be the same
+        kind of channel (or a plain one), and managed values live in the state only."""
+        if schema in self.schemas:
+            return
+        managed = managed_from_schema(schema)
+        if managed and not allow_managed:
+            raise ValueError(diagnose.managed_in_io_schema(schema, sorted(managed)))
+        for key, channel in channels_from_schema(schema).items():
+            known = self.channels.setdefault(key, channel)
+            plain = isinstance(channel, LastValue)  # (a plain key keeps the first kind)
+            if known is not channel and not plain and different_kinds(known, channel):
+                raise ValueError(diagnose.channel_redeclared(schema, key, known, channel))
+        for key, manager in managed.items():
+            if (known_manager := self.managed.setdefault(key, manager)) is not manager:
+                raise ValueError(diagnose.channel_redeclared(schema, key, known_manager, manager))
+        self.schemas[schema] = schema_keys(schema)
 
     # -- nodes ----------------------------------------------------------------------------
 
@@ -228,6 +245,10 @@ class StateGraph:
         ['big', 'small']
         """
         schema = input_schema_of(path) if callable(path) else None
+        map_source = "path_map"
+        if path_map is None:  # a router annotated -> Literal["a", "b"] names its targets
+            path_map = literal_path_map(path)
+            map_source = "-> Literal[...] return annotation"
         if not callable(path):
             path = getattr(path, "invoke", None)
             if not callable(path):
@@ -239,8 +260,8 @@ class StateGraph:
         branches = self.branches.setdefault(source, {})
         if name in branches:
             raise ValueError(diagnose.duplicate_branch(source, name))
-        path_map = None if path_map is None else dict(path_map)
-        branches[name] = Branch(source, path, path_map, name, schema)
+        path_map = dict(path_map) if path_map else None  # (an empty one: none, as in LangGraph)
+        branches[name] = Branch(source, path, path_map, name, schema, map_source)
         if schema is not None:
             self._add_schema(schema)
         return self

@@ -149,14 +149,15 @@ def _resolve(branch: Branch, choice: Any) -> Any:
         if choice.node == END:
             raise InvalidUpdateError(diagnose.send_to_end(router, choice))
         return choice
+    if branch.path_map is not None:  # (its keys may be anything, None too)
+        try:
+            return branch.path_map[choice]
+        except KeyError:
+            message = diagnose.unknown_path_key(router, choice, branch.path_map, branch.map_source)
+            raise KeyError(message) from None
     if choice is None or choice == START:
         raise ValueError(diagnose.invalid_destination(router, choice))
-    if branch.path_map is None:
-        return choice
-    try:
-        return branch.path_map[choice]
-    except KeyError:
-        raise KeyError(diagnose.unknown_path_key(router, choice, branch.path_map)) from None
+    return choice
 
 
 # -- the (key, value) updates in what a node returned -------------------------------------

@@ -372,10 +372,10 @@ class Stepper:
         return hits
 
     def _cache_result(self, result: TaskResult) -> None:
-        """Cache a finished task's writes, as LangGraph does: not an error or a pause,
-        not a task that wrote nothing."""
+        """Cache a finished task's writes, as LangGraph does: not an error or a pause
+        (no writes at all are cached too: the next call is served, writing nothing)."""
         entry = self._cache_keys.get(result.task.id)
-        if entry is None or not result.ok or not result.writes:
+        if entry is None or not result.ok:
             return
         key, ttl = entry
         try:

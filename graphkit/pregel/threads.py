@@ -261,14 +261,8 @@ def open_thread(
 ) -> Opening:
     """Load the thread's checkpoint, if any, and decide what the run does with
     ``input``: apply it as a new input step, or resume (None / ``Command(resume=...)``)."""
-    answer, writes, forks = NO_ANSWER, [], False
-    if isinstance(input, Command):
-        if input.graph is not None:
-            raise InvalidUpdateError(diagnose.command_input_to_parent(input))
-        if input.resume is not None and thread is None and parent is None:
-            raise RuntimeError(diagnose.resume_without_checkpointer())
-        answer = NO_ANSWER if input.resume is None else input.resume
-        writes = command_input_writes(input, root=graph.state_keys == (ROOT,))
+    answer, writes = _command_input(graph, input, thread, parent)
+    forks = False
     saved = thread.load() if thread is not None else None
     outer = parent.run if parent is not None else None
     outer_resumes = outer is not None and outer.resuming
@@ -318,6 +312,20 @@ def open_thread(
         null_writes=null_writes(pending) if resuming else [],
         forks=forks,
     )
+
+
+def _command_input(
+    graph: GraphSpec, input: Any, thread: ThreadLink | None, parent: TaskScope | None
+) -> tuple[Any, list[tuple[str, Any]]]:
+    """The answer and the writes a run's input ``Command`` brings (none for other input)."""
+    if not isinstance(input, Command):
+        return NO_ANSWER, []
+    if input.graph is not None:
+        raise InvalidUpdateError(diagnose.command_input_to_parent(input))
+    if input.resume is not None and thread is None and parent is None:
+        raise RuntimeError(diagnose.resume_without_checkpointer())
+    answer = NO_ANSWER if input.resume is None else input.resume
+    return answer, command_input_writes(input, root=graph.state_keys == (ROOT,))
 
 
 def _forks(thread: ThreadLink, saved: CheckpointTuple, answer: Any, outer: Any) -> bool:

@@ -1,0 +1,247 @@
+"""Building a graph as LangGraph reads it, on both libraries: a router's ``-> Literal[...]``
+return annotation is its path_map; an empty path_map is none, and a ``None`` key maps;
+one key may not take two reducers across schemas, nor managed values in the input or
+output schema; declared destinations must be nodes; ``__pregel_tasks`` is no state key;
+a cached node that writes nothing is served from the cache; a generator function node
+returns what it yields, added up."""
+
+import asyncio
+import operator
+from typing import Annotated, Any, Literal, TypedDict
+
+import pytest
+
+from .harness import Lib, load_graphkit, load_langgraph
+
+LIBS = [load_langgraph, load_graphkit]
+
+
+class Log(TypedDict):
+    log: Annotated[list, operator.add]
+
+
+class Plain(TypedDict):
+    a: int
+
+
+class Adds(TypedDict):
+    a: Annotated[int, operator.add]
+
+
+def _multiply(left: int, right: int) -> int:
+    return left * right
+
+
+class Multiplies(TypedDict):
+    a: Annotated[int, _multiply]
+
+
+def _outcome(build: Any, given: Any, *, run: Any = None) -> list[Any]:
+    """Per library: what ``build(lib)`` then ``invoke(given)`` gave, or the error class
+    and the phase (build or run) that raised it."""
+    seen = []
+    for load in LIBS:
+        lib = load()
+        try:
+            app = build(lib).compile()
+        except Exception as error:
+            seen.append(("build", type(error).__name__))
+            continue
+        try:
+            seen.append(run(app) if run else app.invoke(given))
+        except Exception as error:
+            seen.append(("run", type(error).__name__))
+    return seen
+
+
+def _logging(name: str) -> Any:
+    return lambda state: {"log": [name]}
+
+
+def _chain(lib: Lib, *names: str) -> Any:
+    builder = lib.StateGraph(Log)
+    for name in names:
+        builder.add_node(name, _logging(name))
+    return builder.add_edge(lib.START, names[0])
+
+
+def to_b_or_zz(state: Any) -> Literal["b", "zz"]:
+    return "b"
+
+
+def to_outside(state: Any) -> Literal["b", "c"]:
+    return "elsewhere"
+
+
+def to_c(state: Any) -> Literal["b", "c"]:
+    return "c"
+
+
+def to_end(state: Any) -> Literal["b", "c"]:
+    return "__end__"
+
+
+@pytest.mark.parametrize(
+    ("router", "expected"),
+    [
+        (to_b_or_zz, ("build", "ValueError")),
+        (to_outside, ("run", "KeyError")),
+        (to_c, {"log": ["a", "c"]}),
+        (to_end, ("run", "KeyError")),
+    ],
+    ids=["names-no-node", "returns-outside", "returns-one", "end-not-listed"],
+)
+def test_a_routers_literal_annotation_is_its_path_map(router: Any, expected: Any) -> None:
+    def build(lib: Lib) -> Any:
+        return _chain(lib, "a", "b", "c").add_conditional_edges("a", router)
+
+    assert _outcome(build, {"log": []}) == [expected, expected]
+
+
+@pytest.mark.parametrize(
+    ("path_map", "choice"), [({}, "b"), ([], "b"), ({None: "b"}, None)], ids=["{}", "[]", "None"]
+)
+def test_an_empty_path_map_is_none_and_a_none_key_maps(path_map: Any, choice: Any) -> None:
+    def build(lib: Lib) -> Any:
+        return _chain(lib, "a", "b").add_conditional_edges("a", lambda s: choice, path_map)
+
+    assert _outcome(build, {"log": []}) == [{"log": ["a", "b"]}] * 2
+
+
+def _one_node(lib: Lib, state: Any, **schemas: Any) -> Any:
+    builder = lib.StateGraph(state, **schemas)
+    return builder.add_node("n", lambda s: {"a": 1}).add_edge(lib.START, "n")
+
+
+def _node_reading(schema: Any) -> Any:
+    def read(state: Any) -> dict[str, int]:
+        return {"a": 1}
+
+    read.__annotations__["state"] = schema
+    return read
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda lib: _one_node(lib, Plain, input_schema=Adds),
+        lambda lib: _one_node(lib, Plain, output_schema=Adds),
+        lambda lib: _one_node(lib, Adds, input_schema=Multiplies),
+        lambda lib: lib.StateGraph(Plain).add_node("n", _node_reading(Adds)),
+        lambda lib: lib.StateGraph(Plain).add_node("n", lambda s: {}, input_schema=Adds),
+    ],
+    ids=["input-schema", "output-schema", "two-reducers", "node-annotation", "node-schema"],
+)
+def test_one_key_takes_one_reducer_across_schemas(build: Any) -> None:
+    raised = []
+    for load in LIBS:
+        with pytest.raises(ValueError):
+            build(load())
+        raised.append(True)
+    assert raised == [True, True]
+
+
+def test_a_plain_key_in_another_schema_keeps_the_reducer() -> None:
+    assert _outcome(lambda lib: _one_node(lib, Adds, input_schema=Plain), {"a": 5}) == [
+        {"a": 6},
+        {"a": 6},
+    ]
+
+
+def _managed_schema(lib: Lib, kind: str) -> Any:
+    return TypedDict("Steps", {"a": int, "steps": getattr(lib.managed, kind)})  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("where", ["input_schema", "output_schema", "two-kinds"])
+def test_managed_values_live_in_the_state_only(where: str) -> None:
+    raised = []
+    for load in LIBS:
+        lib = load()
+        steps = _managed_schema(lib, "RemainingSteps")
+        other = _managed_schema(lib, "IsLastStep" if where == "two-kinds" else "RemainingSteps")
+        with pytest.raises(ValueError):
+            if where == "two-kinds":
+                lib.StateGraph(steps).add_node("n", lambda s: {}, input_schema=other)
+            else:
+                lib.StateGraph(steps, **{where: other})
+        raised.append(where)
+    assert len(raised) == 2
+
+
+def test_declared_destinations_must_be_nodes() -> None:
+    def build(lib: Lib) -> Any:
+        builder = lib.StateGraph(Log)
+        builder.add_node("a", lambda s: lib.Command(goto="zz"), destinations=("zz",))
+        return builder.add_edge(lib.START, "a")
+
+    assert _outcome(build, {"log": []}) == [("build", "ValueError")] * 2
+
+
+def test_the_send_channel_is_no_state_key() -> None:
+    def build(lib: Lib) -> Any:
+        state = TypedDict("State", {"__pregel_tasks": int})  # type: ignore[misc]
+        return lib.StateGraph(state).add_node("a", lambda s: {}).add_edge(lib.START, "a")
+
+    assert _outcome(build, {"__pregel_tasks": 1}) == [("build", "ValueError")] * 2
+
+
+def _cached(lib: Lib, returned: Any, calls: list[Any]) -> Any:
+    def node(state: Any) -> Any:
+        calls.append(state)
+        return returned
+
+    if lib.name == "langgraph":
+        from langgraph.cache.memory import InMemoryCache
+        from langgraph.types import CachePolicy
+    else:
+        from graphkit.cache.memory import InMemoryCache
+        from graphkit.types import CachePolicy
+    builder = lib.StateGraph(Plain).add_node("n", node, cache_policy=CachePolicy())
+    return builder.add_edge(lib.START, "n").compile(cache=InMemoryCache())
+
+
+@pytest.mark.parametrize("returned", [None, {}])
+def test_a_cached_node_that_writes_nothing_is_served_from_the_cache(returned: Any) -> None:
+    seen = []
+    for load in LIBS:
+        lib = load()
+        calls: list[Any] = []
+        app = _cached(lib, returned, calls)
+        chunks = [list(app.stream({"a": 1}, stream_mode="updates")) for _ in range(3)]
+        seen.append((chunks, len(calls)))
+    assert seen[0] == seen[1]
+    assert seen[1][1] == 1
+
+
+def _yielding_list(state: Any) -> Any:
+    yield {"log": ["first"]}
+    yield {"log": ["second"]}
+
+
+def _yielding_pieces(state: Any) -> Any:
+    yield ["x"]
+    yield ["y"]
+
+
+async def _yielding_async(state: Any) -> Any:
+    yield {"log": ["only"]}
+
+
+@pytest.mark.parametrize("shape", ["dicts", "lists", "async"])
+def test_a_generator_function_node_returns_what_it_yields_added_up(shape: str) -> None:
+    """Dicts do not add up: the last one counts; lists join (in a single-value state)."""
+    seen = []
+    for load in LIBS:
+        lib = load()
+        if shape == "lists":
+            builder = lib.StateGraph(Annotated[list, operator.add])
+            builder.add_node("gen", _yielding_pieces)
+            given: Any = ["start"]
+        else:
+            action = _yielding_async if shape == "async" else _yielding_list
+            builder = lib.StateGraph(Log).add_node("gen", action)
+            given = {"log": []}
+        app = builder.add_edge(lib.START, "gen").compile()
+        seen.append(asyncio.run(app.ainvoke(given)) if shape == "async" else app.invoke(given))
+    assert seen[0] == seen[1]
+    assert seen[1] in ({"log": ["second"]}, ["start", "x", "y"], {"log": ["only"]})
