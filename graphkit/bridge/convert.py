@@ -21,7 +21,7 @@ from typing import Annotated, Any, NotRequired, Required, get_args, get_origin, 
 
 from graphkit import channels as gk_channels
 from graphkit import managed as gk_managed
-from graphkit.bridge.interop import ConvertedGraph, wrap
+from graphkit.bridge.interop import ConvertedGraph, InLangGraphContext, wrap
 from graphkit.errors import warn
 from graphkit.graph.declaration import DEFAULT_ERROR_HANDLER
 from graphkit.pregel.app import CompiledGraph
@@ -237,8 +237,8 @@ class _Converter:
             return self.graph(runnable, subgraph=True)
         function = _function_of(runnable)
         if function is None:
-            if node and callable(getattr(runnable, "invoke", None)):
-                return runnable  # a Runnable: graphkit calls its .invoke
+            if callable(getattr(runnable, "invoke", None)):  # a Runnable: its .invoke
+                return InLangGraphContext(runnable, where)
             raise NotImplementedError(
                 f"{where} is a {type(runnable).__name__}, which graphkit cannot call: "
                 "give LangGraph a plain function, or an object with .invoke."

@@ -26,7 +26,7 @@ from graphkit.errors import GraphInterrupt
 from graphkit.pregel import runtime as gk_runtime
 from graphkit.pregel.app import CompiledGraph
 
-__all__ = ["ConvertedGraph", "to_graphkit", "wrap"]
+__all__ = ["ConvertedGraph", "InLangGraphContext", "to_graphkit", "wrap"]
 
 _ASKED = object()
 """The value graphkit's ``interrupt()`` is called with while LangGraph's asks (never shown)."""
@@ -128,12 +128,17 @@ def wrap(function: Callable[..., Any], *, node: bool, where: str) -> Callable[..
             kwargs.pop("config", None)
         return config
 
+    def given(kwargs: dict[str, Any], config: Any) -> dict[str, Any]:
+        # a function that takes config gets LangGraph's, which it may hand on to the
+        # runnables (tools, chains) it calls: what LangGraph's functions read is in it
+        return {**kwargs, "config": config} if "config" in kwargs else kwargs
+
     if is_async:
 
         async def call_async(*args: Any, **kwargs: Any) -> Any:
-            with _langgraph_context(arguments(kwargs), where) as scratchpad:
+            with _langgraph_context(arguments(kwargs), where) as (scratchpad, config):
                 try:
-                    return to_graphkit(await function(*args, **kwargs))
+                    return to_graphkit(await function(*args, **given(kwargs, config)))
                 except Exception as error:
                     raise _translated(error, scratchpad) from None
 
@@ -141,9 +146,9 @@ def wrap(function: Callable[..., Any], *, node: bool, where: str) -> Callable[..
     else:
 
         def call(*args: Any, **kwargs: Any) -> Any:
-            with _langgraph_context(arguments(kwargs), where) as scratchpad:
+            with _langgraph_context(arguments(kwargs), where) as (scratchpad, config):
                 try:
-                    return to_graphkit(function(*args, **kwargs))
+                    return to_graphkit(function(*args, **given(kwargs, config)))
                 except Exception as error:
                     raise _translated(error, scratchpad) from None
 
@@ -197,10 +202,12 @@ def _translated(error: Exception, scratchpad: _Scratchpad) -> Exception:
 
 
 @contextlib.contextmanager
-def _langgraph_context(config: Any, where: str) -> Iterator[_Scratchpad]:
-    """LangGraph's run context, as its functions read it, for one call."""
+def _langgraph_context(config: Any, where: str) -> Iterator[tuple[_Scratchpad, dict[str, Any]]]:
+    """LangGraph's run context, as its functions read it, for one call: the scratchpad,
+    and the config that holds it (also made the current one)."""
     from langchain_core.runnables.config import var_child_runnable_config
     from langgraph._internal._constants import (
+        CONFIG_KEY_CALL,
         CONFIG_KEY_RUNTIME,
         CONFIG_KEY_SCRATCHPAD,
         CONFIG_KEY_SEND,
@@ -214,14 +221,64 @@ def _langgraph_context(config: Any, where: str) -> Iterator[_Scratchpad]:
         **(base.get("configurable") or {}),
         CONFIG_KEY_SCRATCHPAD: scratchpad,
         CONFIG_KEY_SEND: scratchpad.send,
+        CONFIG_KEY_CALL: _call_task,
     }
     if scope is not None:
         configurable[CONFIG_KEY_RUNTIME] = gk_runtime.get_runtime()
-    token = var_child_runnable_config.set({**base, "configurable": configurable})
+    langgraph_config = {**base, "configurable": configurable}
+    token = var_child_runnable_config.set(langgraph_config)
     try:
-        yield scratchpad
+        yield scratchpad, langgraph_config
     finally:
         var_child_runnable_config.reset(token)
+
+
+def _call_task(
+    function: Callable[..., Any],
+    arguments: tuple[tuple[Any, ...], dict[str, Any]],
+    *,
+    retry_policy: Any = None,
+    cache_policy: Any = None,
+    timeout: Any = None,
+    **_: Any,
+) -> Any:
+    """A LangGraph ``@task`` called inside a converted node: a call of graphkit's (a
+    task of the running step, as graphkit's own ``@task``), its code run in LangGraph's
+    context; its future."""
+    from graphkit.pregel.calls import CallSpec, call
+
+    name = getattr(function, "__name__", type(function).__name__)
+    retries = tuple(gk.RetryPolicy(**policy._asdict()) for policy in retry_policy or ())
+    wrapped = wrap(function, node=False, where=f"Task {name!r}")
+    spec = CallSpec(name, wrapped, retries, cache_policy, timeout)
+    return call(spec, *arguments)
+
+
+class InLangGraphContext:
+    """A LangGraph Runnable that is a node or a router (a ``ToolNode``, a
+    ``RunnableLambda``...), run by graphkit inside LangGraph's run context, with the
+    config that carries it: the tools and chains it calls find what LangGraph's
+    ``interrupt()``, ``get_stream_writer()`` and ``get_store()`` read."""
+
+    def __init__(self, runnable: Any, where: str) -> None:
+        self.runnable, self.where = runnable, where
+
+    def __repr__(self) -> str:
+        return f"InLangGraphContext({self.runnable!r})"
+
+    def invoke(self, input: Any, config: Any = None) -> Any:
+        with _langgraph_context(config, self.where) as (scratchpad, langgraph_config):
+            try:
+                return to_graphkit(self.runnable.invoke(input, langgraph_config))
+            except Exception as error:
+                raise _translated(error, scratchpad) from None
+
+    async def ainvoke(self, input: Any, config: Any = None) -> Any:
+        with _langgraph_context(config, self.where) as (scratchpad, langgraph_config):
+            try:
+                return to_graphkit(await self.runnable.ainvoke(input, langgraph_config))
+            except Exception as error:
+                raise _translated(error, scratchpad) from None
 
 
 class _NoAnswers(list):  # type: ignore[type-arg]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import itertools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -217,26 +218,29 @@ class GraphInfo:
         return cls(keys, triggers, reducers, before, after, channels, root)
 
     def subruns(self, planned: Any) -> tuple[Run, ...]:
-        """The run of the subgraph a task ran, read from the namespace LangGraph saved
-        it under (the task's ``state`` names it); () for a task that ran none."""
+        """The runs of the subgraph a task ran, read from the namespaces LangGraph saved
+        them under: the one the task's ``state`` names, then ``|1``, ``|2``... for each
+        further call from the same task; () for a task that ran none."""
         state = getattr(planned, "state", None)
-        namespace = (
-            (state.get("configurable") or {}).get("checkpoint_ns")
-            if isinstance(state, Mapping)
-            else None
-        )
+        configurable = (state.get("configurable") or {}) if isinstance(state, Mapping) else {}
+        namespace = configurable.get("checkpoint_ns")
         if not namespace:
             return ()
         nodes = "|".join(part.split(":")[0] for part in namespace.split("|"))
         subgraph = dict(self.root.get_subgraphs(recurse=True)).get(nodes)
         if subgraph is None:
             return ()
-        try:
-            from graphkit.bridge.threads import read_run  # it reads this graph's subgraphs
+        from graphkit.bridge.threads import read_run  # it reads this graph's subgraphs
 
-            return (read_run(self.root, GraphInfo.of(subgraph, self.root), state),)
-        except ValueError:  # nothing saved under it (a subgraph compiled checkpointer=False)
-            return ()
+        info, runs = GraphInfo.of(subgraph, self.root), []
+        for call in itertools.count():
+            where = namespace if call == 0 else f"{namespace}|{call}"
+            config = {**state, "configurable": {**configurable, "checkpoint_ns": where}}
+            try:
+                runs.append(read_run(self.root, info, config))
+            except ValueError:  # nothing (more) saved (e.g. compiled checkpointer=False)
+                break
+        return tuple(runs)
 
     def present(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """The saved values of channels that hold one, asked of each channel itself

@@ -46,6 +46,7 @@ from graphkit.channels import EMPTY
 from graphkit.checkpoint import Checkpoint
 from graphkit.checkpoint.delta_map import DeltaMap
 from graphkit.constants import PUSH, START, TASKS
+from graphkit.errors import warn
 from graphkit.pregel.records import (
     ChannelChange,
     Execution,
@@ -104,6 +105,9 @@ def read_run(root: Any, info: GraphInfo, config: Mapping[str, Any]) -> Run:
     """The run of the graph ``info`` describes, saved under ``config``'s namespace
     (``""``: the root graph; ``"node:<task id>"``: a subgraph a task ran)."""
     chain = lineage(root, root.checkpointer, config, info)
+    if chain[0].source not in ("input", "fork", "update"):  # its beginning was not saved
+        saved_in = str(config.get("configurable", {}).get("checkpoint_ns") or "")
+        warn(_history_starts_late(chain[0], saved_in))
     steps: list[Superstep] = []
     parent: SavedCheckpoint | None = None
     for child in chain:
@@ -121,6 +125,17 @@ def read_run(root: Any, info: GraphInfo, config: Mapping[str, Any]) -> Run:
     saved_in = str(config.get("configurable", {}).get("checkpoint_ns") or "")
     namespace = tuple(saved_in.split("|")) if saved_in else ()
     return Run(tuple(steps), values, status, error, namespace, info.state_keys, saved_in)
+
+
+def _history_starts_late(first: SavedCheckpoint, saved_in: str) -> str:
+    where = f"The thread's namespace {saved_in!r}" if saved_in else "The thread"
+    return (
+        f"{where} begins with a checkpoint of step {first.step} (source "
+        f"{first.source!r}), not with its input: the steps before it were not saved "
+        "(a run with durability='exit' saves only its last checkpoint), so the Run starts "
+        "from that state and cannot show which node wrote it. Run with durability='sync' "
+        "(or the default) to keep every step."
+    )
 
 
 # -- building the records -----------------------------------------------------------------

@@ -105,6 +105,17 @@ class Runtime(Generic[ContextT]):
     """The run's ``RunControl`` (``runtime.control.request_drain()`` stops the run at the
     next step boundary); None outside a run."""
 
+    @property
+    def drain_requested(self) -> bool:
+        """Whether the run was asked to drain (``control.drain_requested``; False outside
+        a run), as LangGraph's ``runtime.drain_requested``: a long node may stop early."""
+        return self.control.drain_requested if self.control is not None else False
+
+    @property
+    def drain_reason(self) -> str | None:
+        """Why the run was asked to drain (None: it was not, or outside a run)."""
+        return self.control.drain_reason if self.control is not None else None
+
     def heartbeat(self) -> None:
         """Tell the running node's ``TimeoutPolicy`` it is making progress: its idle
         timeout starts over. A no-op outside a node or for a node without one.

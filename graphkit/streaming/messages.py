@@ -152,7 +152,9 @@ def _handler(sink: MessagesSink) -> Any:
             called_in = tuple(task_namespace.split("|"))[:-1] if task_namespace else ()
             if called_in != sink.namespace or (tags and TAG_NOSTREAM in tags):
                 return
-            self.metadata[run_id] = {**metadata, "tags": list(tags)} if tags else metadata
+            # the call's own tags, without a chain's bookkeeping (as LangGraph shows them)
+            tags = [tag for tag in tags or () if not tag.startswith("seq:step")]
+            self.metadata[run_id] = {**metadata, "tags": tags} if tags else metadata
 
         def on_llm_new_token(self, token, *, chunk=None, run_id, **kwargs):
             metadata = self.metadata.get(run_id)

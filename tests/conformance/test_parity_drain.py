@@ -242,3 +242,31 @@ def test_a_drain_the_run_did_not_ask_for_still_drains_it(case):
     ours = _drained_elsewhere(load_graphkit(), case)
     assert ours == _drained_elsewhere(load_langgraph(), case)
     assert ours[0][0] == "drained"
+
+
+def test_a_node_reads_whether_a_drain_was_asked_on_its_runtime() -> None:
+    """``runtime.drain_requested`` / ``runtime.drain_reason``: LangGraph's shorthands for
+    the run's ``RunControl``, so a long node can stop early."""
+    seen = []
+    for lib in (load_langgraph(), load_graphkit()):
+        Runtime = _runtime_module(lib).Runtime
+
+        def look(state: State, runtime: Runtime) -> dict:  # type: ignore[valid-type]
+            before = [runtime.drain_requested, runtime.drain_reason]  # type: ignore[attr-defined]
+            runtime.control.request_drain("asked")  # type: ignore[attr-defined]
+            after = [runtime.drain_requested, runtime.drain_reason]  # type: ignore[attr-defined]
+            return {"log": [before, after]}
+
+        builder = lib.StateGraph(State).add_node("look", look).add_edge(lib.START, "look")
+        with _memory_saver(lib.name) as saver:
+            graph = builder.compile(checkpointer=saver)
+            try:
+                graph.invoke({"log": []}, _thread())
+                outcome = "done"  # (nothing was left to run: the drain changes nothing)
+            except Exception as error:
+                outcome = type(error).__name__
+            seen.append((outcome, graph.get_state(_thread()).values))
+    assert seen[0] == seen[1]
+    assert seen[1][1] == {"log": [[False, None], [True, "asked"]]}
+    outside = importlib.import_module("graphkit.runtime").Runtime()
+    assert (outside.drain_requested, outside.drain_reason) == (False, None)
