@@ -4,6 +4,7 @@ options it reads off the user's functions (name, input schema, Command destinati
 from __future__ import annotations
 
 import inspect
+import sys
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
 from types import UnionType
@@ -110,7 +111,10 @@ def input_schema_of(action: Any) -> Any:
 def literal_path_map(path: Any) -> dict[Any, str] | None:
     """A router's ``-> Literal["a", "b"]`` return annotation as its path_map (exactly a
     Literal: not in a union or a list), as LangGraph reads it; None without one."""
-    function = getattr(path, "func", None) or getattr(path, "afunc", None) or path
+    function = path
+    runnables = sys.modules.get("langchain_core.runnables")
+    if runnables is not None and isinstance(path, runnables.RunnableLambda):
+        function = path.func or path.afunc  # (LangGraph reads the function it wraps)
     if not (inspect.isfunction(function) or inspect.ismethod(function)):
         return None
     try:
