@@ -135,9 +135,7 @@ def retry_policies(node: str, retry_policy: Any) -> tuple[RetryPolicy, ...]:
             f"{retry_policy!r}. Use e.g. RetryPolicy(max_attempts=3)."
         )
     for policy in policies:
-        retry_on = policy.retry_on
-        if isinstance(retry_on, (list, tuple)) and not retry_on:
-            raise TypeError(f"Node {node!r}: RetryPolicy(retry_on=[]) retries nothing.")
+        retry_on = policy.retry_on  # (an empty list retries nothing, as in LangGraph)
         classes = retry_on if isinstance(retry_on, (list, tuple)) else (retry_on,)
         for item in classes:
             is_exception_class = isinstance(item, type) and issubclass(item, BaseException)

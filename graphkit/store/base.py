@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import functools
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from typing import Any, Literal, NamedTuple, TypedDict
 
 from graphkit.store.item import Item, SearchItem
-from graphkit.store.paths import check_fields
+from graphkit.store.paths import check_fields, split_path, texts_at_path
 from graphkit.store.rules import (
     InvalidNamespaceError,
     matches_filter,
@@ -35,30 +35,60 @@ from graphkit.store.rules import (
 
 __all__ = [
     "NOT_PROVIDED",
+    "AEmbeddingsFunc",
     "BaseStore",
+    "EmbeddingsFunc",
     "GetOp",
     "IndexConfig",
     "InvalidNamespaceError",
     "Item",
     "ListNamespacesOp",
     "MatchCondition",
+    "NamespaceMatchType",
     "NamespacePath",
+    "NotProvided",
     "Op",
     "PutOp",
     "Result",
     "SearchItem",
     "SearchOp",
     "TTLConfig",
+    "get_text_at_path",
     "matches_filter",
     "matches_namespace",
+    "tokenize_path",
     "validate_namespace",
+    "validate_op_namespace",
 ]
 
 NamespacePath = tuple[str, ...]
 """A namespace pattern for ``list_namespaces``; the label ``"*"`` matches any label."""
 
 
-class _NotProvided:
+NamespaceMatchType = Literal["prefix", "suffix"]
+"""Which end of a namespace a ``MatchCondition`` matches."""
+
+EmbeddingsFunc = Callable[[Sequence[str]], list[list[float]]]
+"""A function embedding texts, as an index's ``embed`` may be."""
+
+AEmbeddingsFunc = Callable[[Sequence[str]], Awaitable[list[list[float]]]]
+"""An async function embedding texts, as an index's ``embed`` may be."""
+
+tokenize_path = split_path
+"""LangGraph's name for splitting an index field path into its steps."""
+
+
+def get_text_at_path(value: Any, path: str | list[str]) -> list[str]:
+    """The texts an index embeds for ``path`` (a field path, or its steps) in ``value``,
+    as LangGraph's function of that name.
+
+    >>> get_text_at_path({"who": [{"name": "ada"}, {"name": "bob"}]}, "who[*].name")
+    ['ada', 'bob']
+    """
+    return texts_at_path(value, path if isinstance(path, str) else ".".join(path))
+
+
+class NotProvided:
     """The ``ttl`` argument was left out (``None`` means "never expires")."""
 
     def __bool__(self) -> Literal[False]:
@@ -68,7 +98,7 @@ class _NotProvided:
         return "NOT_PROVIDED"
 
 
-NOT_PROVIDED: Any = _NotProvided()
+NOT_PROVIDED: Any = NotProvided()
 
 
 class TTLConfig(TypedDict, total=False):
@@ -148,6 +178,24 @@ class PutOp(NamedTuple):
 
 
 Op = GetOp | SearchOp | ListNamespacesOp | PutOp
+
+
+def validate_op_namespace(op: Op) -> None:
+    """Check the namespace labels ``op`` carries, as LangGraph's function of that name
+    (for a store whose ``batch`` is given ops directly, not through ``put``/``get``...):
+    ``InvalidNamespaceError`` for a label that is empty, not a string, or holds a ``.``.
+
+    >>> validate_op_namespace(GetOp(("users", "ada"), "prefs"))
+    """
+    if isinstance(op, GetOp | PutOp):
+        validate_labels(op.namespace)
+    elif isinstance(op, SearchOp):
+        validate_labels(op.namespace_prefix)
+    elif isinstance(op, ListNamespacesOp):
+        for condition in op.match_conditions or ():
+            validate_labels(condition.path)
+
+
 Result = Item | list[SearchItem] | list[tuple[str, ...]] | None
 
 
@@ -200,6 +248,8 @@ class BaseStore(ABC):
         validate_namespace(namespace)
         if value is None:  # LangGraph's put of None deletes the item
             return PutOp(tuple(namespace), str(key), None)
+        if isinstance(value, Mapping) and not isinstance(value, dict):
+            value = dict(value)  # (LangGraph's signature takes any Mapping, kept as a dict)
         if not isinstance(value, dict):
             raise TypeError(
                 f"A store value must be a dict, got {type(value).__name__} for key {key!r} "
@@ -210,7 +260,8 @@ class BaseStore(ABC):
                 f"TTL is not supported by {type(self).__name__}. Use a store that "
                 "supports TTL (graphkit.store.sqlite.SqliteStore) or pass ttl=None."
             )
-        if index is not None and index is not False:
+        indexed = getattr(self, "index", None) is not None  # (without one, index= is unused)
+        if index is not None and index is not False and indexed:
             check_fields(index, "put(..., index=...)")
         if ttl is NOT_PROVIDED:
             ttl = (self.ttl_config or {}).get("default_ttl")

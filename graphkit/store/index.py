@@ -74,7 +74,7 @@ class Index:
     def read(cls, config: IndexConfig | None) -> Index | None:
         """The ``Index`` of a store's ``index=`` argument (None: no semantic search);
         a wrong config raises an error that says how to fix it."""
-        if config is None:
+        if config is None or config == {}:  # (an empty one is none, as in LangGraph)
             return None
         if not isinstance(config, dict):
             raise TypeError(
@@ -222,7 +222,7 @@ class IndexedStore(BaseStore):
     def use_index(self, config: IndexConfig | None) -> None:
         """Check ``config`` and keep it (None: no semantic search)."""
         self.index = Index.read(config)
-        self.index_config = None if config is None else IndexConfig(**config)
+        self.index_config = None if self.index is None else IndexConfig(**config)  # type: ignore[arg-type]
 
     @property
     def embeddings(self) -> Embedder | None:

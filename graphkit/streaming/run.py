@@ -271,13 +271,15 @@ class StreamRun:
 def _runtime(app: Any, context: Any, writer: Any, control: Any, parent: Any) -> Runtime:
     """What the run's nodes see as ``runtime``; its ``RunControl`` is the one given, else
     the caller's for a graph run inside a node (it drains with it, as in LangGraph), else
-    a new one."""
+    a new one. A graph run inside a node uses its caller's store (none if the caller has
+    none), whatever it was compiled with, as in LangGraph."""
     if control is None and parent is not None:
         control = parent.run.runtime.control
     control = control or RunControl()
+    store = parent.run.runtime.store if parent is not None else app.store
     if writer is None:
-        return Runtime(context, app.store, control=control)
-    return Runtime(context, app.store, writer, control=control)
+        return Runtime(context, store, control=control)
+    return Runtime(context, store, writer, control=control)
 
 
 def _raise_if_stopped(stepper: Stepper) -> None:

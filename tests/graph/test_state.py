@@ -140,7 +140,7 @@ def test_a_cache_policy_must_be_one():
 
 
 @pytest.mark.parametrize(
-    "retry_on", [ValueError(), "ValueError", int, [ValueError, "x"], [], [ValueError, len]]
+    "retry_on", [ValueError(), "ValueError", int, [ValueError, "x"], None, [ValueError, len]]
 )
 def test_a_retry_policy_must_name_exceptions_or_a_predicate(retry_on):
     with pytest.raises(TypeError, match=r"Node 'a': RetryPolicy\(retry_on="):
