@@ -3,6 +3,7 @@ on the stepper (one loop, run to the end)."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
@@ -362,5 +363,9 @@ class CompiledGraph(RunnableMethods):
         def start(loop: Any) -> Iterator[Any]:
             return self.stream(input, config, **kwargs)  # (its loop: the async run's)
 
-        async for chunk in astream_from(start):
-            yield chunk
+        # closed with this generator: a caller who stops reading stops the run now (and
+        # what durability="exit" held is saved before aclose() returns), not when the
+        # garbage collector finalizes it
+        async with contextlib.aclosing(astream_from(start)) as chunks:
+            async for chunk in chunks:
+                yield chunk

@@ -1,6 +1,7 @@
 """The parts of LangChain's Runnable interface a compiled LangGraph graph has besides
-``invoke`` and ``stream``: ``batch`` / ``abatch``, ``get_subgraphs``, the input and
-output JSON schemas, and ``nodes`` (each node alone, for tests). ``astream_events``,
+``invoke`` and ``stream``: ``batch`` / ``abatch`` (and their ``_as_completed`` forms),
+``get_subgraphs``, the input and output JSON schemas, and ``nodes`` (each node alone,
+for tests). ``astream_events``,
 ``with_retry`` and ``|`` are refused by name. The attributes LangGraph reads back
 (``input_channels``, ``interrupt_before_nodes``...) and ``get_name`` are here too."""
 
@@ -9,8 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import inspect
-from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any
 
 from graphkit.constants import ROOT, START
@@ -118,15 +119,7 @@ class RunnableMethods:
         TypeError("unsupported operand type(s) for *: 'NoneType' and 'int'")
         """
         configs = _one_per_input("batch", config, len(inputs))
-
-        def one(given: Any, given_config: Any) -> Any:
-            try:
-                return self.invoke(given, given_config, **kwargs)
-            except Exception as error:
-                if return_exceptions:
-                    return error
-                raise
-
+        one = _run_one(self.invoke, return_exceptions, kwargs)
         pairs = list(zip(inputs, configs, strict=True))
         if len(pairs) <= 1:
             return [one(given, given_config) for given, given_config in pairs]
@@ -150,22 +143,57 @@ class RunnableMethods:
         """``ainvoke`` each input concurrently (at most ``config["max_concurrency"]`` at
         once); as ``batch``."""
         configs = _one_per_input("abatch", config, len(inputs))
-        limit = (configs[0] or {}).get("max_concurrency") if configs else None
-        gate = asyncio.Semaphore(limit) if limit else None
-
-        async def one(given: Any, given_config: Any) -> Any:
-            try:
-                if gate is None:
-                    return await self.ainvoke(given, given_config, **kwargs)
-                async with gate:
-                    return await self.ainvoke(given, given_config, **kwargs)
-            except Exception as error:
-                if return_exceptions:
-                    return error
-                raise
-
+        one = _await_one(self.ainvoke, configs, return_exceptions, kwargs)
         runs = [one(given, config) for given, config in zip(inputs, configs, strict=True)]
         return list(await asyncio.gather(*runs))
+
+    def batch_as_completed(
+        self,
+        inputs: Sequence[Any],
+        config: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None = None,
+        *,
+        return_exceptions: bool = False,
+        **kwargs: Any,
+    ) -> Iterator[tuple[int, Any]]:
+        """``batch``, yielding ``(index, output)`` as each run ends (LangGraph's).
+
+        >>> from typing import TypedDict
+        >>> from graphkit import StateGraph, START
+        >>> builder = StateGraph(TypedDict("S", {"n": int}))
+        >>> builder = builder.add_node("double", lambda state: {"n": state["n"] * 2})
+        >>> app = builder.add_edge(START, "double").compile()
+        >>> sorted(app.batch_as_completed([{"n": 1}, {"n": 2}]))
+        [(0, {'n': 2}), (1, {'n': 4})]
+        """
+        configs = _one_per_input("batch_as_completed", config, len(inputs))
+        one = _run_one(self.invoke, return_exceptions, kwargs)
+        limit = (configs[0] or {}).get("max_concurrency") if configs else None
+        with ThreadPoolExecutor(max_workers=limit or max(len(inputs), 1)) as pool:
+            started = {
+                pool.submit(contextvars.copy_context().run, one, given, given_config): index
+                for index, (given, given_config) in enumerate(zip(inputs, configs, strict=True))
+            }
+            for future in as_completed(started):
+                yield started[future], future.result()
+
+    async def abatch_as_completed(
+        self,
+        inputs: Sequence[Any],
+        config: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None = None,
+        *,
+        return_exceptions: bool = False,
+        **kwargs: Any,
+    ) -> AsyncIterator[tuple[int, Any]]:
+        """``abatch``, yielding ``(index, output)`` as each run ends (LangGraph's)."""
+        configs = _one_per_input("abatch_as_completed", config, len(inputs))
+        one = _await_one(self.ainvoke, configs, return_exceptions, kwargs)
+
+        async def numbered(index: int, given: Any, given_config: Any) -> tuple[int, Any]:
+            return index, await one(given, given_config)
+
+        pairs = enumerate(zip(inputs, configs, strict=True))
+        for finished in asyncio.as_completed([numbered(i, g, c) for i, (g, c) in pairs]):
+            yield await finished
 
     def get_subgraphs(
         self, *, namespace: str | None = None, recurse: bool = False
@@ -300,6 +328,43 @@ class GraphNode:
             "error": None,
         }
         return {name: offered[name] for name in self._node.injected}
+
+
+def _run_one(invoke: Any, return_exceptions: bool, kwargs: dict[str, Any]) -> Any:
+    """``invoke(given, config)`` with the batch's kwargs; its error returned instead of
+    raised when ``return_exceptions``."""
+
+    def one(given: Any, given_config: Any) -> Any:
+        try:
+            return invoke(given, given_config, **kwargs)
+        except Exception as error:
+            if return_exceptions:
+                return error
+            raise
+
+    return one
+
+
+def _await_one(
+    ainvoke: Any, configs: list[Any], return_exceptions: bool, kwargs: dict[str, Any]
+) -> Any:
+    """``_run_one`` for ``ainvoke``, at most ``max_concurrency`` (of the first config) at
+    once."""
+    limit = (configs[0] or {}).get("max_concurrency") if configs else None
+    gate = asyncio.Semaphore(limit) if limit else None
+
+    async def one(given: Any, given_config: Any) -> Any:
+        try:
+            if gate is None:
+                return await ainvoke(given, given_config, **kwargs)
+            async with gate:
+                return await ainvoke(given, given_config, **kwargs)
+        except Exception as error:
+            if return_exceptions:
+                return error
+            raise
+
+    return one
 
 
 def _one_per_input(method: str, config: Any, count: int) -> list[Any]:

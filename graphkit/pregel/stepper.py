@@ -82,7 +82,7 @@ class Stepper:
         self.context = RunContext(  # what running tasks (and the subgraphs they start) see
             config.for_tasks(),
             options.runtime or Runtime(),
-            options.loop or (parent.run.loop if parent is not None else None),
+            _usable(options.loop or (parent.run.loop if parent is not None else None)),
             self.namespace,
             opening.resume,
             opening.answers,
@@ -398,6 +398,13 @@ class Stepper:
         seen = self._state.versions_seen.get(INTERRUPT, {})
         return hit and self._state.max_version > max(seen.values(), default=0)
 
+    def abandon(self) -> None:
+        """The caller stopped reading the run before its end (it closed the stream): save
+        what ``durability="exit"`` held back, as LangGraph does when its stream is
+        closed, so that ``invoke(None, config)`` goes on from there."""
+        if not self.done and self.thread is not None:
+            self.thread.close("abandoned")
+
     def _finish(self, status: str, keep_step: bool = False) -> None:
         """End the run; ``keep_step`` records the step it stopped in, before its Update."""
         self.status = status
@@ -481,3 +488,17 @@ def _path_key(path: Any) -> tuple[Any, ...]:
         else:
             parts.append(("s", str(part)))
     return tuple(parts)
+
+
+def _usable(loop: asyncio.AbstractEventLoop | None) -> asyncio.AbstractEventLoop | None:
+    """The event loop a run's async nodes run on: ``loop``, unless this very thread runs
+    it. A run started there (a sync ``invoke`` inside an ``async def`` node) could not
+    wait for its async nodes without stopping the loop they need; it runs as any sync
+    run does instead, refusing them with LangGraph's ``TypeError``, not hanging."""
+    if loop is None:
+        return None
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:  # (no loop runs in this thread)
+        return loop
+    return None if running is loop else loop

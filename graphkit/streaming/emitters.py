@@ -10,6 +10,7 @@ from typing import Any
 
 from graphkit.checkpoint.saver import checkpoint_config, with_checkpoint_map
 from graphkit.constants import PUSH, RETURN
+from graphkit.errors import ParentCommand
 from graphkit.pregel import phases
 from graphkit.pregel.calls import returned
 from graphkit.pregel.config import NOT_CARRIED
@@ -218,6 +219,8 @@ class Tasks(Emitter):
             return ()  # as in LangGraph: a paused call has none (its caller reports it)
         if result.paused and not result.interrupts:
             return ()  # a subgraph it ran stopped at a breakpoint: no result, as in LangGraph
+        if isinstance(result.error, ParentCommand):
+            return ()  # it routed its parent (whose task reports it), as in LangGraph
         payload = self._result(result)
         return self._with_debug("tasks", result.task.step, "task_result", payload)
 

@@ -21,7 +21,7 @@ from graphkit.errors import (
     LangGraphDeprecatedSinceV10,
 )
 from graphkit.pregel.config import RunConfig, coerce_context
-from graphkit.pregel.runtime import RunControl, Runtime, current_scope, task_callbacks
+from graphkit.pregel.runtime import RunControl, Runtime, current_scope, task_config
 from graphkit.pregel.stepper import Stepper
 from graphkit.pregel.threads import INTERRUPT
 from graphkit.streaming.aio import current_async_run
@@ -165,6 +165,13 @@ class StreamRun:
 
     def chunks(self) -> Iterator[Any]:
         """Run to the end, yielding chunks as ``stream`` documents them."""
+        try:
+            yield from self._chunks()
+        except GeneratorExit:  # the caller stopped reading: keep what "exit" held back
+            self.stepper.abandon()
+            raise
+
+    def _chunks(self) -> Iterator[Any]:
         own, parent_listener = self.stepper.namespace, self.parent_listener
         modes, single, subgraphs, parts = self.modes, self.single, self.subgraphs, self.parts
         print_modes, one_key = self.print_modes, self.one_key
@@ -292,19 +299,15 @@ def _raise_if_stopped(stepper: Stepper) -> None:
 
 
 def _inherited(parent: Any, config: Any) -> Any:
-    """``config``, for a graph run inside the task ``parent`` (a ``TaskScope``): without
-    callbacks or a recursion limit of its own, it has the task's, as LangGraph's
-    ``ensure_config`` hands them down. (A config that is not a dict is left for
+    """``config``, for a graph run inside the task ``parent`` (a ``TaskScope``): the
+    task's config (its thread and ``configurable`` keys, tags, metadata, callbacks and
+    recursion limit), with what ``config`` gives in place of its keys, as LangGraph's
+    ``ensure_config`` makes it inside a node. (A config that is not a dict is left for
     ``RunConfig`` to refuse.)"""
     if parent is None or not (config is None or isinstance(config, Mapping)):
         return config
-    given, inherited = config or {}, {}
-    if given.get("callbacks") is None and (callbacks := task_callbacks(parent.run)):
-        inherited["callbacks"] = callbacks
-    limit = parent.run.config.get("recursion_limit")
-    if given.get("recursion_limit") is None and limit is not None:
-        inherited["recursion_limit"] = limit
-    return {**given, **inherited} if inherited else config
+    given = {key: value for key, value in (config or {}).items() if value is not None}
+    return {**task_config(parent.run, parent.task, parent.node), **given}
 
 
 def _one_value(chunk: Any, key: str) -> Any:

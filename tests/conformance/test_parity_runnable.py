@@ -296,3 +296,23 @@ def test_a_compiled_graph_reads_back_langgraphs_attributes(shape):
         return {**{key: getattr(app, key) for key in READ_BACK}, **names}
 
     assert read("graphkit") == read("langgraph")
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["batch", "abatch"])
+def test_batch_as_completed_yields_each_index_and_output(asynchronous: bool) -> None:
+    inputs = [{"n": 1, "log": []}, {"n": None, "log": []}, {"n": 3, "log": []}]
+    seen = []
+    for side in SIDES:
+        app = doubling(side)
+        if asynchronous:
+
+            async def collect(app: Any = app) -> list[Any]:
+                pairs = app.abatch_as_completed(inputs, return_exceptions=True)
+                return [pair async for pair in pairs]
+
+            pairs = asyncio.run(collect())
+        else:
+            pairs = list(app.batch_as_completed(inputs, return_exceptions=True))
+        seen.append(sorted((index, repr(output)) for index, output in pairs))
+    assert seen[0] == seen[1]
+    assert [index for index, _ in seen[1]] == [0, 1, 2] and "TypeError" in seen[1][1][1]
