@@ -118,10 +118,6 @@ class RunConfig:
                 metadata[key] = configurable[key]
         return {**self.raw, "metadata": metadata}
 
-    def as_dict(self) -> dict[str, Any]:
-        """The config dict handed to nodes that ask for ``config``."""
-        return dict(self.raw)
-
 
 @frozen_record()
 class RunOptions:

@@ -573,3 +573,45 @@ def test_mistakes_are_named_with_their_fix() -> None:
     with pytest.raises(ValueError, match="is reserved"):
         Pregel(nodes={"__start__": node}, channels=channels, input_channels="a",
                output_channels="b")  # fmt: skip
+
+
+def test_a_builders_meta_shows_in_task_events_and_its_retry_policies_retry() -> None:
+    """``NodeBuilder.meta(**metadata)``: the metadata in the "tasks" stream's start
+    chunks; ``add_retry_policies``: a failing node is tried again."""
+    seen = []
+    for side in (langgraph_side(), graphkit_side()):
+        from importlib import import_module
+
+        RetryPolicy = import_module(f"{side.name}.types").RetryPolicy
+        attempts: list[int] = []
+
+        def flaky(value: Any, attempts: list[int] = attempts) -> Any:
+            attempts.append(1)
+            if len(attempts) < 3:
+                raise ConnectionError("try again")
+            return value + "!"
+
+        policy = RetryPolicy(max_attempts=3, initial_interval=0, jitter=False)
+        node = (
+            side.NodeBuilder()
+            .subscribe_only("a")
+            .do(flaky)
+            .write_to("b")
+            .meta(owner="ada")
+            .add_retry_policies(policy)
+        )
+        app = side.Pregel(
+            nodes={"node": node},
+            channels={"a": side.channels.EphemeralValue(str), "b": side.channels.LastValue(str)},
+            input_channels=["a"],
+            output_channels=["b"],
+        )
+        chunks = list(app.stream({"a": "hi"}, stream_mode=["tasks", "values"]))
+        starts = [
+            payload.get("metadata")
+            for mode, payload in chunks
+            if mode == "tasks" and "input" in payload
+        ]
+        seen.append((starts, chunks[-1], len(attempts)))
+    assert seen[0] == seen[1]
+    assert seen[1] == ([{"owner": "ada"}], ("values", {"b": "hi!"}), 3)

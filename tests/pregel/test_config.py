@@ -24,7 +24,6 @@ def test_defaults_for_a_missing_or_empty_config(config):
     assert run_config.recursion_limit == 10007
     assert run_config.configurable == {}
     assert run_config.raw == DEFAULT_RAW
-    assert run_config.as_dict() == DEFAULT_RAW
 
 
 def test_constructor_defaults_match_from_dict():
@@ -109,15 +108,6 @@ def test_the_callers_dict_is_not_changed():
     config = {"recursion_limit": 3, "run_name": "x"}
     RunConfig.from_dict(config)
     assert config == {"recursion_limit": 3, "run_name": "x"}
-
-
-def test_as_dict_returns_a_copy():
-    run_config = RunConfig.from_dict({"run_name": "x"})
-    handed_out = run_config.as_dict()
-    handed_out["run_name"] = "changed"
-    handed_out["extra"] = 1
-    assert run_config.raw["run_name"] == "x"
-    assert "extra" not in run_config.raw
 
 
 def test_run_config_is_frozen():
