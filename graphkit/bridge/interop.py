@@ -225,7 +225,12 @@ def _langgraph_context(config: Any, where: str) -> Iterator[tuple[_Scratchpad, d
     }
     if scope is not None:
         configurable[CONFIG_KEY_RUNTIME] = gk_runtime.get_runtime()
-    langgraph_config = {**base, "configurable": configurable}
+    # (LangGraph's functions read the callbacks as a list or a manager, never None)
+    langgraph_config = {
+        **base,
+        "configurable": configurable,
+        "callbacks": base.get("callbacks") or [],
+    }
     token = var_child_runnable_config.set(langgraph_config)
     try:
         yield scratchpad, langgraph_config
@@ -309,10 +314,12 @@ class _Scratchpad:
             return None
 
     def send(self, writes: Any) -> None:
+        """LangGraph's writes made while the node runs (``push_message``'s): the task's
+        writes, through graphkit's ``push_writes``; its answer bookkeeping is dropped."""
         from langgraph._internal._constants import RESUME
 
-        if any(channel != RESUME for channel, _ in writes):
-            raise _unsupported(self.where, "writing to channels through LangGraph's runtime")
+        if channel_writes := [(channel, value) for channel, value in writes if channel != RESUME]:
+            gk_runtime.push_writes(channel_writes)
 
     def __getattr__(self, name: str) -> Any:
         raise _unsupported(self.where, f"LangGraph's task scratchpad ({name!r})")

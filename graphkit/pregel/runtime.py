@@ -5,12 +5,13 @@ or fetched with ``get_runtime()`` / ``get_stream_writer()``, as in LangGraph."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import hashlib
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -580,6 +581,17 @@ def _with_handlers(
 def current_scope() -> TaskScope | None:
     """The scope of the task running in this thread, if a graph runs inside a node."""
     return _scope.get()
+
+
+@contextlib.contextmanager
+def outside_tasks() -> Iterator[None]:
+    """Run code as no task's: a graph run inside a node that names its own thread is a
+    run of its own, not the task's subgraph."""
+    token = _scope.set(None)
+    try:
+        yield
+    finally:
+        _scope.reset(token)
 
 
 _editing_loop: contextvars.ContextVar[asyncio.AbstractEventLoop | None] = contextvars.ContextVar(

@@ -423,8 +423,8 @@ def command_input_writes(command: Command, root: bool = False) -> list[tuple[str
         return writes
     if isinstance(update, dict):
         writes += update.items()
-    elif isinstance(update, (list, tuple)) and all(_is_pair(item) for item in update):
-        writes += update
+    elif isinstance(update, (list, tuple)) and all(_is_pair(item, root) for item in update):
+        writes += [tuple(item) for item in update]
     elif root:
         writes.append((ROOT, update))
     elif hasattr(update, "__dict__") and not isinstance(update, type):  # a state object
@@ -434,8 +434,11 @@ def command_input_writes(command: Command, root: bool = False) -> list[tuple[str
     return writes
 
 
-def _is_pair(item: Any) -> bool:
-    return isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)
+def _is_pair(item: Any, root: bool) -> bool:
+    """A ``(key, value)`` pair (as a list too, but for a single-value state, whose value
+    may be such a list: there, as in LangGraph, only a tuple is a pair)."""
+    kinds = tuple if root else (tuple, list)
+    return isinstance(item, kinds) and len(item) == 2 and isinstance(item[0], str)
 
 
 def _is_route(channel: str) -> bool:

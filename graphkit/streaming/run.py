@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import threading
 import warnings
@@ -21,7 +22,13 @@ from graphkit.errors import (
     LangGraphDeprecatedSinceV10,
 )
 from graphkit.pregel.config import RunConfig, coerce_context
-from graphkit.pregel.runtime import RunControl, Runtime, current_scope, task_config
+from graphkit.pregel.runtime import (
+    RunControl,
+    Runtime,
+    current_scope,
+    outside_tasks,
+    task_config,
+)
 from graphkit.pregel.stepper import Stepper
 from graphkit.pregel.threads import INTERRUPT
 from graphkit.streaming.aio import current_async_run
@@ -121,8 +128,7 @@ class StreamRun:
         named = (output_keys,) if self.one_key is not None else output_keys
         keys = app.spec.stream_keys if named is None else tuple(named)
         self.subgraphs = kwargs.pop("subgraphs", False)
-        parent = current_scope()
-        config = _inherited(parent, config)
+        parent, config, own_thread_given = _placed(config)
         # the listener of the task running this graph as a subgraph, if it wants chunks
         self.parent_listener = parent.run.options.listener if parent is not None else None
         parent_modes = self.parent_listener.modes if self.parent_listener is not None else ()
@@ -156,7 +162,8 @@ class StreamRun:
         options = app.run_options(
             runtime=runtime, listener=listener, loop=loop, record=record, **kwargs
         )
-        self.stepper = stepper = Stepper(app.spec, input, RunConfig.from_dict(config), options)
+        with outside_tasks() if own_thread_given else contextlib.nullcontext():
+            self.stepper = stepper = Stepper(app.spec, input, RunConfig.from_dict(config), options)
         self.emitters = emitters_for(app, stepper, produced_modes, keys, listener.messages_sink)
         # a task started while its step runs ("tasks"/"debug": a start chunk; "messages":
         # the messages it is given are not streamed back)
@@ -298,16 +305,49 @@ def _raise_if_stopped(stepper: Stepper) -> None:
         raise GraphDrained(stepper.drain_reason or "shutdown")
 
 
+def _placed(config: Any) -> tuple[Any, Any, bool]:
+    """Where a run starts: the task it runs inside (a ``TaskScope``; None at the root,
+    and for a run inside a node that names its own thread: a run of its own, with its
+    own thread, saver and store, as in LangGraph), its config as inherited there, and
+    whether it names its own thread."""
+    parent = current_scope()
+    own_thread = parent is not None and _names_own_thread(parent, config)
+    config = _inherited(parent, config)
+    return (None if own_thread else parent), config, own_thread
+
+
 def _inherited(parent: Any, config: Any) -> Any:
-    """``config``, for a graph run inside the task ``parent`` (a ``TaskScope``): the
-    task's config (its thread and ``configurable`` keys, tags, metadata, callbacks and
-    recursion limit), with what ``config`` gives in place of its keys, as LangGraph's
-    ``ensure_config`` makes it inside a node. (A config that is not a dict is left for
-    ``RunConfig`` to refuse.)"""
+    """``config``, for a graph run inside the task ``parent`` (a ``TaskScope``), as
+    LangGraph's ``ensure_config`` makes it there: the task's config (its thread and
+    ``configurable`` keys, tags, metadata, callbacks, recursion limit) under what
+    ``config`` gives, ``configurable`` and ``metadata`` merged, tags added. A config naming
+    its own thread starts a ``configurable`` of its own. (A config that is not a dict is
+    left for ``RunConfig`` to refuse.)"""
     if parent is None or not (config is None or isinstance(config, Mapping)):
         return config
+    task = task_config(parent.run, parent.task, parent.node)
     given = {key: value for key, value in (config or {}).items() if value is not None}
-    return {**task_config(parent.run, parent.task, parent.node), **given}
+    inherited = {} if _names_own_thread(parent, config) else task.get("configurable") or {}
+    merged = {**task, **given}
+    merged["configurable"] = {**inherited, **(given.get("configurable") or {})}
+    merged["metadata"] = {**(task.get("metadata") or {}), **(given.get("metadata") or {})}
+    if tags := [*(task.get("tags") or ()), *given.get("tags", ())]:
+        merged["tags"] = list(dict.fromkeys(tags))
+    return merged
+
+
+def _names_own_thread(parent: Any, config: Any) -> bool:
+    """Whether ``config``, given to a graph run inside the task ``parent``, addresses a
+    checkpoint lineage of its own (a ``thread_id``, ``checkpoint_ns``, ``checkpoint_id``
+    or ``checkpoint_map``), other than the task's: the task's own config (a node handing
+    its ``config`` on, a subgraph node) keeps the run the task's subgraph."""
+    configurable = (config or {}).get("configurable") if isinstance(config, Mapping) else None
+    if not configurable or not any(configurable.get(key) for key in _OWN_THREAD_KEYS):
+        return False
+    return configurable.get("checkpoint_ns") != "|".join(parent.namespace)
+
+
+_OWN_THREAD_KEYS = ("thread_id", "checkpoint_ns", "checkpoint_id", "checkpoint_map")
 
 
 def _one_value(chunk: Any, key: str) -> Any:

@@ -213,3 +213,19 @@ def test_an_imported_thread_saved_only_at_exit_says_its_steps_are_missing() -> N
         config = _thread()
         app.invoke({"log": []}, config, durability="sync")
         open_langgraph_thread(app, config)
+
+
+def test_langgraphs_push_message_in_a_converted_node() -> None:
+    from langgraph.graph import MessagesState
+    from langgraph.graph.message import push_message
+
+    def node(state: Any) -> dict[str, Any]:
+        push_message(AIMessage("note", id="n1"))
+        return {}
+
+    app = StateGraph(MessagesState).add_node("node", node).add_edge(START, "node").compile()
+    seen = [
+        [message.content for message in graph.invoke({"messages": []})["messages"]]
+        for graph in (app, from_langgraph(app))
+    ]
+    assert seen == [["note"], ["note"]]

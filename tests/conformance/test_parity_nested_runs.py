@@ -11,6 +11,7 @@ import time
 from typing import Annotated, Any, TypedDict
 
 import pytest
+from langchain_core.runnables import RunnableConfig
 
 from .harness import Lib, load_graphkit, load_langgraph
 from .scenarios import _memory_saver
@@ -173,3 +174,73 @@ def test_a_stream_closed_early_under_exit_durability_saves_where_it_was(
 
 async def _collect(app: Any, config: Any) -> list[Any]:
     return [chunk async for chunk in app.astream(None, config, stream_mode="updates")]
+
+
+class Count(TypedDict):
+    x: int
+
+
+def test_a_graph_run_in_a_node_on_a_thread_of_its_own_is_a_run_of_its_own() -> None:
+    """A config naming its own ``thread_id`` addresses its own checkpoints: the graph runs
+    as a root graph, with its own saver, store and thread, not as the task's subgraph."""
+    seen = []
+    for load in LIBS:
+        lib = load()
+        Store = __import__(f"{lib.name}.store.memory", fromlist=["InMemoryStore"]).InMemoryStore
+        stores: list[Any] = []
+        with _memory_saver(lib.name) as own_saver, _memory_saver(lib.name) as outer_saver:
+
+            def plus(
+                state: Count, store, stores: list = stores
+            ) -> dict:  # (LangGraph: unannotated)
+                stores.append(type(store).__name__)
+                return {"x": state["x"] + 1}
+
+            other = lib.StateGraph(Count).add_node("plus", plus).add_edge(lib.START, "plus")
+            other = other.compile(checkpointer=own_saver, store=Store())
+
+            def call(state: Count, other: Any = other) -> dict:
+                return other.invoke(state, {"configurable": {"thread_id": "other"}})
+
+            app = lib.StateGraph(Count).add_node("call", call).add_edge(lib.START, "call")
+            app = app.compile(checkpointer=outer_saver)
+            app.invoke({"x": 1}, {"configurable": {"thread_id": "main"}})
+            threads = sorted({t.config["configurable"]["thread_id"] for t in own_saver.list(None)})
+            namespaces = sorted(
+                {t.config["configurable"]["checkpoint_ns"] for t in outer_saver.list(None)}
+            )
+            mine = other.get_state({"configurable": {"thread_id": "other"}}).values
+            seen.append((stores, threads, namespaces, mine))
+    assert seen[0] == seen[1] == (["InMemoryStore"], ["other"], [""], {"x": 2})
+
+
+def test_a_partial_config_given_in_a_node_is_merged_over_the_nodes() -> None:
+    seen = []
+    for load in LIBS:
+        lib = load()
+        found: dict[str, Any] = {}
+
+        def look(state: Count, config: RunnableConfig, found: dict = found) -> dict:
+            found["configurable"] = {
+                key: config["configurable"].get(key) for key in ("user", "extra", "thread_id")
+            }
+            found["tags"] = sorted(tag for tag in config.get("tags", []) if ":" not in tag)
+            found["metadata"] = {key: config["metadata"].get(key) for key in ("owner", "m")}
+            return {"x": state["x"] + 1}
+
+        inner = lib.StateGraph(Count).add_node("look", look).add_edge(lib.START, "look").compile()
+        given = {"configurable": {"extra": 1}, "tags": ["mine"], "metadata": {"m": 1}}
+
+        def call(state: Count, inner: Any = inner, given: dict = given) -> dict:
+            return inner.invoke(state, given)
+
+        app = lib.StateGraph(Count).add_node("call", call).add_edge(lib.START, "call").compile()
+        config = {
+            "configurable": {"thread_id": "t", "user": "u"},
+            "tags": ["outer"],
+            "metadata": {"owner": "me"},
+        }
+        app.invoke({"x": 1}, config)
+        seen.append(found)
+    assert seen[0] == seen[1]
+    assert seen[1]["configurable"] == {"user": "u", "extra": 1, "thread_id": "t"}

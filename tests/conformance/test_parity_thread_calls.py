@@ -221,3 +221,22 @@ def test_a_savers_list_order_and_negative_limits(saver: str) -> None:
             )
     assert seen[0] == seen[1]
     assert len(seen[1][0]) == 12
+
+
+def test_graphkit_applies_an_input_update_given_as_list_pairs() -> None:
+    """LangGraph reads only tuples as pairs and drops ``[["x", 2]]`` with a warning;
+    graphkit applies it (as it always did). In a single-value state only tuples are
+    pairs in both, so a list state can be given such a list as its value."""
+    lib = load_graphkit()
+    with SAVERS["memory"](lib.name) as saver:
+        app = _counter(lib, saver, State, lambda state: {})
+        app.invoke({"x": 0}, _thread())
+        assert app.invoke(lib.Command(update=[["x", 2]]), _thread()) == {"x": 2}
+    seen = []
+    for load in LIBS:
+        lib = load()
+        with SAVERS["memory"](lib.name) as saver:
+            app = _counter(lib, saver, Annotated[list, operator.add], lambda state: [])
+            _run(lib, app, [], _thread())
+            seen.append(_run(lib, app, lib.Command(update=[["x", 2]]), _thread()))
+    assert seen[0] == seen[1] == [["x", 2]]
