@@ -108,6 +108,17 @@ def input_schema_of(action: Any) -> Any:
         return None
 
 
+def _return_hint(function: Any) -> Any:
+    """A function's (or method's) return annotation, resolved; None when it has none,
+    is not a function, or the annotation cannot be resolved."""
+    if not (inspect.isfunction(function) or inspect.ismethod(function)):
+        return None
+    try:
+        return get_type_hints(function).get("return")
+    except (NameError, TypeError):
+        return None
+
+
 def literal_path_map(path: Any) -> dict[Any, str] | None:
     """A router's ``-> Literal["a", "b"]`` return annotation as its path_map (exactly a
     Literal: not in a union or a list), as LangGraph reads it; None without one."""
@@ -115,12 +126,7 @@ def literal_path_map(path: Any) -> dict[Any, str] | None:
     runnables = sys.modules.get("langchain_core.runnables")
     if runnables is not None and isinstance(path, runnables.RunnableLambda):
         function = path.func or path.afunc  # (LangGraph reads the function it wraps)
-    if not (inspect.isfunction(function) or inspect.ismethod(function)):
-        return None
-    try:
-        returns = get_type_hints(function).get("return")
-    except (NameError, TypeError):
-        return None
+    returns = _return_hint(function)
     if get_origin(returns) is not Literal:
         return None
     return {name: name for name in get_args(returns)}
@@ -128,12 +134,7 @@ def literal_path_map(path: Any) -> dict[Any, str] | None:
 
 def command_destinations(action: Any) -> tuple[str, ...] | None:
     """The nodes a ``-> Command[Literal["a", "b"]]`` return annotation names, if any."""
-    if not (inspect.isfunction(action) or inspect.ismethod(action)):
-        return None
-    try:
-        returns = get_type_hints(action).get("return")
-    except (NameError, TypeError):
-        return None
+    returns = _return_hint(action)
     candidates = get_args(returns) if get_origin(returns) in (Union, UnionType) else (returns,)
     for candidate in candidates:
         arguments = get_args(candidate)
