@@ -13,6 +13,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
 
 from graphkit.cache.base import default_cache_key
+from graphkit.constants import ROOT
 
 if TYPE_CHECKING:  # imported on first use (see __getattr__ at the end)
     from graphkit.checkpoint import BaseCheckpointSaver
@@ -95,6 +96,45 @@ class Send:
         return f"Send(node={self.node!r}, arg={self.arg!r})"
 
 
+def state_items(value: Any) -> list[tuple[str, Any]] | None:
+    """The ``(key, value)`` updates a state object stands for (an instance of a
+    dataclass, a pydantic model, any class with annotations), as LangGraph reads one:
+    its annotated fields, less a pydantic field left unset at a None default; None for a
+    value that is no such object.
+
+    >>> from dataclasses import dataclass
+    >>> @dataclass
+    ... class State:
+    ...     x: int
+    ...     note: str = ""
+    >>> state_items(State(1)), state_items(5)
+    ([('x', 1), ('note', '')], None)
+    """
+    if isinstance(value, type) or not (keys := _annotated_keys(type(value))):
+        return None
+    fields = getattr(type(value), "model_fields", None) or {}
+    explicitly_set = getattr(value, "model_fields_set", None) or ()
+    items = []
+    for key in keys:
+        field_value = getattr(value, key, _MISSING)
+        unset = field_value is None and key in fields and key not in explicitly_set
+        if field_value is not _MISSING and not (unset and fields[key].default is None):
+            items.append((key, field_value))
+    return items
+
+
+def _annotated_keys(cls: type) -> list[str]:
+    """The annotated attributes of ``cls`` and its bases, base classes' first."""
+    keys: dict[str, None] = {}
+    for base in reversed(cls.__mro__):
+        if "__annotations__" in base.__dict__:
+            keys.update(dict.fromkeys(getattr(base, "__annotations__", {})))
+    return list(keys)
+
+
+_MISSING = object()
+
+
 @dataclass(frozen=True)
 class Command(Generic[Destination]):
     """Update the state and choose where to go next, from inside a node.
@@ -120,6 +160,28 @@ class Command(Generic[Destination]):
         if isinstance(self.goto, (str, Send)):
             return [self.goto]
         return list(self.goto)
+
+    def update_items(self, root: bool = False) -> list[tuple[str, Any]] | None:
+        """``update`` as ``(key, value)`` writes, read as LangGraph reads it: a dict,
+        ``(key, value)`` tuples, a state object (``state_items``), or in a single-value
+        state (``root``) the new value; None for an update that is none of these.
+
+        >>> Command(update={"x": 1}).update_items(), Command(update=5).update_items(root=True)
+        ([('x', 1)], [('__root__', 5)])
+        """
+        update = self.update
+        if update is None:
+            return []
+        if isinstance(update, dict):
+            return list(update.items())
+        if isinstance(update, (list, tuple)) and all(
+            isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)
+            for item in update
+        ):
+            return list(update)
+        if (items := state_items(update)) is not None:
+            return items
+        return [(ROOT, update)] if root else None
 
     def __repr__(self) -> str:
         parts = [

@@ -18,7 +18,7 @@ from graphkit.graph.schema import ROOT, coerce_to_schema
 from graphkit.pregel.runtime import caller_loop, task_values
 from graphkit.pregel.spec import FreshRead, Writer, injectable_parameters
 from graphkit.streaming.aio import run_on_loop
-from graphkit.types import Command, Send
+from graphkit.types import Command, Send, state_items
 
 __all__ = ["branch_channel", "node_writer", "router_writer"]
 
@@ -175,8 +175,8 @@ def _update_items(node: str, returned: Any) -> Writes:
         parts = [part for part in returned if part is not None]  # LangGraph skips None
         return [item for part in parts for item in _update_items(node, part)]
     refuse_langgraph_class("The input" if node == START else f"Node {node!r}", returned)
-    if not isinstance(returned, type) and _annotated_keys(type(returned)):
-        return _object_items(returned)
+    if (items := state_items(returned)) is not None:
+        return items
     raise InvalidUpdateError(diagnose.not_a_dict(node, returned))
 
 
@@ -199,42 +199,7 @@ def _command_items(node: str, command: Command, root: bool = False) -> Writes:
     in a single-value state (``root``), any other value is the new value."""
     if command.graph == Command.PARENT:
         raise ParentCommand(diagnose.command_without_parent(node, command), command)
-    update = command.update
-    if update is None:
-        return []
-    if isinstance(update, dict):
-        return list(update.items())
-    if isinstance(update, (list, tuple)) and all(
-        isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str) for item in update
-    ):
-        return list(update)
-    if _annotated_keys(type(update)):
-        return _object_items(update)
-    if root:
-        return [(ROOT, update)]
-    raise InvalidUpdateError(diagnose.bad_command_update(node, update))
-
-
-def _object_items(value: Any) -> Writes:
-    """The fields of a dataclass or pydantic instance, as in LangGraph: unset if None by default."""
-    fields = getattr(type(value), "model_fields", None) or {}
-    explicitly_set = getattr(value, "model_fields_set", None) or ()
-    items = []
-    for key in _annotated_keys(type(value)):
-        field_value = getattr(value, key, _MISSING)
-        unset = field_value is None and key in fields and key not in explicitly_set
-        if field_value is not _MISSING and not (unset and fields[key].default is None):
-            items.append((key, field_value))
+    items = command.update_items(root)
+    if items is None:
+        raise InvalidUpdateError(diagnose.bad_command_update(node, command.update))
     return items
-
-
-def _annotated_keys(cls: type) -> list[str]:
-    """The annotated attributes of ``cls`` and its bases, base classes' first."""
-    keys: dict[str, None] = {}
-    for base in reversed(cls.__mro__):
-        if "__annotations__" in base.__dict__:
-            keys.update(dict.fromkeys(getattr(base, "__annotations__", {})))
-    return list(keys)
-
-
-_MISSING = object()

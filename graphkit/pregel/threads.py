@@ -421,24 +421,16 @@ def command_input_writes(command: Command, root: bool = False) -> list[tuple[str
     update = command.update
     if not update:  # (LangGraph skips an empty or falsy update)
         return writes
-    if isinstance(update, dict):
-        writes += update.items()
-    elif isinstance(update, (list, tuple)) and all(_is_pair(item, root) for item in update):
-        writes += [tuple(item) for item in update]
-    elif root:
-        writes.append((ROOT, update))
-    elif hasattr(update, "__dict__") and not isinstance(update, type):  # a state object
-        writes += vars(update).items()
-    else:
+    if not root and isinstance(update, list) and all(_is_list_pair(item) for item in update):
+        return writes + [tuple(item) for item in update]  # (graphkit's: LangGraph drops them)
+    items = command.update_items(root)
+    if items is None:
         raise InvalidUpdateError(diagnose.bad_input_update(update))
-    return writes
+    return writes + items
 
 
-def _is_pair(item: Any, root: bool) -> bool:
-    """A ``(key, value)`` pair (as a list too, but for a single-value state, whose value
-    may be such a list: there, as in LangGraph, only a tuple is a pair)."""
-    kinds = tuple if root else (tuple, list)
-    return isinstance(item, kinds) and len(item) == 2 and isinstance(item[0], str)
+def _is_list_pair(item: Any) -> bool:
+    return isinstance(item, list) and len(item) == 2 and isinstance(item[0], str)
 
 
 def _is_route(channel: str) -> bool:

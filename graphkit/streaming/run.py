@@ -172,38 +172,37 @@ class StreamRun:
 
     def chunks(self) -> Iterator[Any]:
         """Run to the end, yielding chunks as ``stream`` documents them."""
-        try:
-            yield from self._chunks()
-        except GeneratorExit:  # the caller stopped reading: keep what "exit" held back
-            self.stepper.abandon()
-            raise
-
-    def _chunks(self) -> Iterator[Any]:
         own, parent_listener = self.stepper.namespace, self.parent_listener
         modes, single, subgraphs, parts = self.modes, self.single, self.subgraphs, self.parts
         print_modes, one_key = self.print_modes, self.one_key
         stream_key = self.stream_key
-        for namespace, mode, chunk in self._drive():
-            if one_key is not None and mode == "values" and namespace == own:
-                chunk = _one_value(chunk, one_key)
-            elif one_key is not None and mode == "updates" and namespace == own:
-                chunk = _one_update(chunk, one_key)
-            elif stream_key is not None and mode in ("checkpoints", "debug") and namespace == own:
-                chunk = _one_checkpoint(chunk, mode, stream_key)
-            if type(chunk) is CallUpdate:  # a plain dict for the user
-                chunk = dict(chunk)
-            if parent_listener is not None and mode in parent_listener.modes:
-                parent_listener.send((namespace, mode, chunk))
-            if mode in print_modes and namespace == own:
-                print(f"\x1b[1m[{mode}]\x1b[0m {chunk}")
-            if mode not in modes or (namespace != own and not subgraphs):
-                continue
-            if parts is not None:
-                yield parts.part(namespace, mode, chunk)
-            elif subgraphs:
-                yield (namespace, chunk) if single else (namespace, mode, chunk)
-            else:
-                yield chunk if single else (mode, chunk)
+        try:
+            for namespace, mode, chunk in self._drive():
+                if one_key is not None and mode == "values" and namespace == own:
+                    chunk = _one_value(chunk, one_key)
+                elif one_key is not None and mode == "updates" and namespace == own:
+                    chunk = _one_update(chunk, one_key)
+                elif (
+                    stream_key is not None and mode in ("checkpoints", "debug") and namespace == own
+                ):
+                    chunk = _one_checkpoint(chunk, mode, stream_key)
+                if type(chunk) is CallUpdate:  # a plain dict for the user
+                    chunk = dict(chunk)
+                if parent_listener is not None and mode in parent_listener.modes:
+                    parent_listener.send((namespace, mode, chunk))
+                if mode in print_modes and namespace == own:
+                    print(f"\x1b[1m[{mode}]\x1b[0m {chunk}")
+                if mode not in modes or (namespace != own and not subgraphs):
+                    continue
+                if parts is not None:
+                    yield parts.part(namespace, mode, chunk)
+                elif subgraphs:
+                    yield (namespace, chunk) if single else (namespace, mode, chunk)
+                else:
+                    yield chunk if single else (mode, chunk)
+        except GeneratorExit:  # the caller stopped reading: keep what "exit" held back
+            self.stepper.abandon()
+            raise
 
     def _drive(self) -> Iterator[Item]:
         """The one loop: step phase by phase; after each, every emitter says what it means.

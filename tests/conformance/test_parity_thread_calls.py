@@ -3,10 +3,12 @@ both libraries: the history of a config naming a checkpoint (on both savers), an
 ``Command(update=...)`` in a single-value state, ``update_state(..., task_id=...)``, and
 ``get_state_history`` without a ``thread_id``."""
 
+import dataclasses
 import operator
 from typing import Annotated, Any, TypedDict
 
 import pytest
+from pydantic import BaseModel
 
 from .harness import Lib, load_graphkit, load_langgraph
 from .scenarios import SAVERS, _interrupt
@@ -240,3 +242,38 @@ def test_graphkit_applies_an_input_update_given_as_list_pairs() -> None:
             _run(lib, app, [], _thread())
             seen.append(_run(lib, app, lib.Command(update=[["x", 2]]), _thread()))
     assert seen[0] == seen[1] == [["x", 2]]
+
+
+class Model(BaseModel):
+    x: int = 0
+    y: int | None = None
+
+
+@dataclasses.dataclass(slots=True)
+class Slotted:
+    x: int = 0
+    y: int | None = None
+
+
+@pytest.mark.parametrize(
+    ("schema", "update"),
+    [(Model, Model(x=2)), (Slotted, Slotted(x=2, y=3))],
+    ids=["pydantic-unset-none", "slots-dataclass"],
+)
+def test_an_input_update_given_as_a_state_object_writes_its_set_fields(
+    schema: Any, update: Any
+) -> None:
+    """As a node's ``Command(update=...)``: a pydantic field left at its None default
+    is not written; a slots dataclass (no ``__dict__``) is read by its annotations."""
+    seen = []
+    for load in LIBS:
+        lib = load()
+        with SAVERS["memory"](lib.name) as saver:
+            app = _counter(lib, saver, schema, lambda state: {})
+            _run(lib, app, {"x": 1, "y": 5}, _thread())
+            result = _run(lib, app, lib.Command(update=update), _thread())
+            seen.append(
+                (result.x, result.y) if hasattr(result, "x") else (result["x"], result["y"])
+            )
+    assert seen[0] == seen[1]
+    assert seen[1] == ((2, 5) if schema is Model else (2, 3))
