@@ -105,8 +105,8 @@ def read_run(root: Any, info: GraphInfo, config: Mapping[str, Any]) -> Run:
     """The run of the graph ``info`` describes, saved under ``config``'s namespace
     (``""``: the root graph; ``"node:<task id>"``: a subgraph a task ran)."""
     chain = lineage(root, root.checkpointer, config, info)
+    saved_in = str(config.get("configurable", {}).get("checkpoint_ns") or "")
     if chain[0].source not in ("input", "fork", "update"):  # its beginning was not saved
-        saved_in = str(config.get("configurable", {}).get("checkpoint_ns") or "")
         warn(_history_starts_late(chain[0], saved_in))
     steps: list[Superstep] = []
     parent: SavedCheckpoint | None = None
@@ -122,7 +122,6 @@ def read_run(root: Any, info: GraphInfo, config: Mapping[str, Any]) -> Run:
     values = last.snapshot.values  # LangGraph's own reading (a reducer's initial [] too)
     if not isinstance(values, Mapping):
         values = {key: last.values[key] for key in info.state_keys if key in last.values}
-    saved_in = str(config.get("configurable", {}).get("checkpoint_ns") or "")
     namespace = tuple(saved_in.split("|")) if saved_in else ()
     return Run(tuple(steps), values, status, error, namespace, info.state_keys, saved_in)
 
