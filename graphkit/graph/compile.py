@@ -140,9 +140,13 @@ def _writers(
     for source, branches in builder.branches.items():
         declared = builder.nodes.get(source)
         source_schema = declared.input_schema if declared else builder.state_schema
-        for branch in branches.values():
+        # where LangGraph's node sequence has the routers (for tracing): after the node
+        # (START has none), its state write and one write per edge
+        position = (source != START) + 1 + len(edges.get(source, []))
+        for number, branch in enumerate(branches.values(), start=1):
             schema = branch.input_schema or source_schema
-            writers[source].append(router_writer(branch, builder.schemas[schema], schema))
+            reads = builder.schemas[schema]
+            writers[source].append(router_writer(branch, reads, schema, position + number))
     return writers
 
 
@@ -277,7 +281,9 @@ def _subgraph_call(
     async def await_subgraph(state: Any, config: Any) -> Any:
         return returned(await child.ainvoke(given(state), config))
 
-    return await_subgraph if awaited else run_subgraph
+    call = await_subgraph if awaited else run_subgraph
+    call.subgraph = child  # type: ignore[attr-defined]  # (a traced run: graphkit.pregel.tracing)
+    return call
 
 
 def _async_side(action: Any, call: Any) -> Any:

@@ -15,8 +15,9 @@ from graphkit.diagnostics.graph import refuse_langgraph_class
 from graphkit.errors import InvalidUpdateError, ParentCommand, warn
 from graphkit.graph.declaration import Branch
 from graphkit.graph.schema import ROOT, coerce_to_schema
-from graphkit.pregel.runtime import caller_loop, task_values
+from graphkit.pregel.runtime import caller_loop, current_scope, task_values
 from graphkit.pregel.spec import FreshRead, Writer, injectable_parameters
+from graphkit.pregel.tracing import traced_route
 from graphkit.streaming.aio import run_on_loop
 from graphkit.types import Command, Send, state_items
 
@@ -60,8 +61,10 @@ def node_writer(
     return write_node
 
 
-def router_writer(branch: Branch, reads: tuple[str, ...], schema: Any) -> Writer:
-    """Runs the router on the state as the source node left it, and wakes its choice.
+def router_writer(branch: Branch, reads: tuple[str, ...], schema: Any, position: int) -> Writer:
+    """Runs the router on the state as the source node left it, and wakes its choice;
+    in a traced run, the router is a chain run of its own, at ``position`` in LangGraph's
+    node sequence (``graphkit.pregel.tracing``).
 
     As in LangGraph, a router without a schema annotation of its own reads its source's
     input schema, plus the keys the node returned (a dict state only; the state wins):
@@ -79,7 +82,10 @@ def router_writer(branch: Branch, reads: tuple[str, ...], schema: Any) -> Writer
             state = coerce(state)
         if merge and isinstance(returned, dict) and isinstance(state, dict):
             state = {**returned, **state}
-        result = route(state, config)
+        if config is None:  # (a task given no config is not traced)
+            result = route(state, config)
+        else:
+            result = traced_route(current_scope(), position, branch.name, route, state, config)
         chosen = result if isinstance(result, (list, tuple)) else [result]
         return [write for choice in chosen for write in _route_writes(_resolve(branch, choice))]
 

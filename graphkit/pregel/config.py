@@ -140,6 +140,8 @@ class RunOptions:
     listener: Any = None
     cache: Any = None
     step_timeout: float | None = None
+    trace: Any = None
+    """The run's ``graphkit.pregel.tracing.RunTrace`` when its config has callbacks."""
 
 
 def merge_configs(*configs: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -1,8 +1,8 @@
 """The parts of LangChain's Runnable interface a compiled LangGraph graph has besides
 ``invoke`` and ``stream``: ``batch`` / ``abatch`` (and their ``_as_completed`` forms),
-``get_subgraphs``, the input and output JSON schemas, and ``nodes`` (each node alone,
-for tests). ``astream_events``,
-``with_retry`` and ``|`` are refused by name. The attributes LangGraph reads back
+``get_subgraphs``, the input and output JSON schemas, ``astream_events`` /
+``astream_log``, and ``nodes`` (each node alone, for tests). ``with_retry`` and ``|``
+are refused by name. The attributes LangGraph reads back
 (``input_channels``, ``interrupt_before_nodes``...) and ``get_name`` are here too."""
 
 from __future__ import annotations
@@ -234,13 +234,36 @@ class RunnableMethods:
         schema = getattr(self, "context_schema", None)
         return None if schema is None else _type_json_schema(schema, "get_context_jsonschema()")
 
-    def astream_events(self, *args: Any, **kwargs: Any) -> Any:
-        """Not in graphkit yet (``NotImplementedError``)."""
-        raise NotImplementedError(
-            "astream_events() is not supported by graphkit yet. Stream what the run does "
-            "with astream(input, config, stream_mode=['updates', 'messages', 'custom'], "
-            "subgraphs=True)."
-        )
+    def astream_events(
+        self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any
+    ) -> AsyncIterator[dict[str, Any]]:
+        """LangChain's event stream of a run (``version="v2"``; needs langchain-core):
+        the graph, each task and router, and what they call (chat models...) start,
+        stream and end, as in LangGraph. Other keywords filter events as LangChain's do
+        (``include_names=``...) or go to ``astream`` (``stream_mode=``...).
+
+        >>> import asyncio
+        >>> from typing import TypedDict
+        >>> from graphkit import StateGraph, START
+        >>> app = StateGraph(TypedDict("S", {"x": int})).add_node("a", lambda s: {"x": 1})
+        >>> app = app.add_edge(START, "a").compile()
+        >>> async def names():
+        ...     return [(e["event"], e["name"]) async for e in app.astream_events({"x": 0})]
+        >>> asyncio.run(names())  # doctest: +NORMALIZE_WHITESPACE
+        [('on_chain_start', 'LangGraph'), ('on_chain_start', 'a'), ('on_chain_stream', 'a'),
+         ('on_chain_end', 'a'), ('on_chain_stream', 'LangGraph'), ('on_chain_end', 'LangGraph')]
+        """
+        from graphkit.streaming.events import astream_events
+
+        return astream_events(self, input, config, **kwargs)
+
+    def astream_log(
+        self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any
+    ) -> AsyncIterator[Any]:
+        """LangChain's run log of a run (``RunLogPatch`` objects; needs langchain-core)."""
+        from graphkit.streaming.events import astream_log
+
+        return astream_log(self, input, config, **kwargs)
 
     def with_retry(self, *args: Any, **kwargs: Any) -> Any:
         """Not in graphkit yet (``NotImplementedError``)."""

@@ -21,6 +21,7 @@ from graphkit.extras import require
 from graphkit.frozen import frozen_record
 from graphkit.pregel.config import RunOptions
 from graphkit.pregel.run_control import RunControl
+from graphkit.pregel.tracing import node_callbacks
 from graphkit.types import Interrupt
 
 if TYPE_CHECKING:
@@ -190,7 +191,7 @@ def get_config() -> dict[str, Any]:
     """
     scope = _scope.get()
     if scope is not None and scope.node is not None:
-        return task_config(scope.run, scope.task, scope.node)
+        return scope_config(scope)
     runnable = sys.modules.get("langchain_core.runnables.config")
     if runnable is not None and (config := runnable.var_child_runnable_config.get()):
         return config
@@ -346,6 +347,8 @@ class TaskScope:
     writes: list[Any] | None = None
     """The attempt's writes so far: those it pushed as it ran (``push_writes``), then
     its return value's."""
+    trace: Any = None
+    """The attempt's chain run (a langchain-core run manager) when the run is traced."""
 
     def progress(self, heartbeat: bool = False) -> None:
         """Note that the attempt made progress: it streamed a chunk, a subgraph it runs
@@ -460,7 +463,7 @@ def enter_task(scope: TaskScope, config: Any = None) -> tuple[Any, ...]:
     if langchain is None:  # (nothing could read it: graphkit never imports langchain-core)
         return (token,)
     if config is None:
-        config = task_config(scope.run, scope.task, scope.node)
+        config = scope_config(scope)
     variable = langchain.var_child_runnable_config
     return token, variable, variable.set(config)
 
@@ -524,7 +527,8 @@ def task_config(run: RunContext, task: Task, node: Any) -> dict[str, Any]:
         "langgraph_step": task.step,
         "langgraph_node": task.node,
         "langgraph_triggers": triggers,
-        "langgraph_path": task.path,
+        # (LangGraph marks a Send's task as no call: (PUSH, index, False))
+        "langgraph_path": (*task.path, False) if task.kind == "push" else task.path,
         "langgraph_checkpoint_ns": namespace,
     }
     configurable = {**run.config.get("configurable", {}), "checkpoint_ns": namespace}
@@ -543,12 +547,38 @@ def task_config(run: RunContext, task: Task, node: Any) -> dict[str, Any]:
 _RUN_OWN = frozenset(("run_name", "run_id"))
 
 
+def scope_config(scope: TaskScope) -> dict[str, Any]:
+    """The config of the task running in ``scope``, as its node is given it."""
+    config = task_config(scope.run, scope.task, scope.node)
+    if scope.trace is not None:
+        config["callbacks"] = node_callbacks(scope.trace, _listening(scope.run))
+    return config
+
+
+def traced_task(
+    trace: Any, scope: TaskScope, injected: dict[str, Any], config: Any
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Start the chain run of the attempt in ``scope`` (``trace``: the run's
+    ``RunTrace``); the values and config its node gets, reporting inside that run."""
+    base = config if config is not None else task_config(scope.run, scope.task, scope.node)
+    if scope.node.hidden:  # (START, run for its routers: hidden from tracers)
+        base = {**base, "tags": [*base.get("tags", ()), "langsmith:hidden"]}
+    scope.trace = trace.start_task(scope.task, base)
+    config = {**base, "callbacks": node_callbacks(scope.trace, _listening(scope.run))}
+    return ({**injected, "config": config} if "config" in injected else injected), config
+
+
+def _listening(run: RunContext) -> tuple[Any, ...]:
+    """The callback handlers the run's listener adds to its tasks ("messages")."""
+    listener = run.options.listener
+    return listener.callbacks if listener is not None else ()
+
+
 def task_callbacks(run: RunContext, metadata: Mapping[str, Any] | None = None) -> Any:
     """The langchain-core callbacks ``run``'s tasks report to: the run's config's and its
     listener's handlers, in a CallbackManager (None if there are none) that hands down the
     task's ``metadata``."""
-    listener = run.options.listener
-    handlers = listener.callbacks if listener is not None else ()
+    handlers = _listening(run)
     if handlers or run.config.get("callbacks"):
         return _with_handlers(run.config, handlers, metadata)
     return None

@@ -21,7 +21,14 @@ from graphkit.constants import PUSH
 from graphkit.diagnostics import run as diagnose
 from graphkit.errors import GraphDrained, GraphInterrupt, ParentCommand, is_invalid_resume
 from graphkit.pregel.records import Task, TaskResult, task_id
-from graphkit.pregel.runtime import RunContext, TaskScope, enter_task, injected_values, leave_task
+from graphkit.pregel.runtime import (
+    RunContext,
+    TaskScope,
+    enter_task,
+    injected_values,
+    leave_task,
+    traced_task,
+)
 from graphkit.pregel.spec import FreshRead, GraphSpec, NodeSpec
 
 if TYPE_CHECKING:
@@ -388,6 +395,11 @@ def _attempt(
     writes: list[tuple[str, Any]] = []
     scope.writes = writes  # (what the node pushes while it runs goes first)
     output, error, interrupts = None, None, None
+    trace = work.run.options.trace
+    if node.hidden and not node.has_routers:  # (LangGraph runs no START task then)
+        trace = None
+    if trace is not None:  # the attempt is a chain run; its node reports inside it
+        injected, task_config = traced_task(trace, scope, injected, task_config)
     token = enter_task(scope, task_config)
     try:
         output = _call(node, task.input, injected, work.run, scope)
@@ -395,6 +407,8 @@ def _attempt(
         fresh_read = fresh_reader(work.graph, work.state, writes) if routed else _no_reader
         for writer in node.writers:
             writes.extend(writer(output, fresh_read, task_config))
+        if trace is not None:
+            trace.end_task(scope.trace, output, None)
     except GraphInterrupt as paused:  # the step stops before Update; nothing is applied
         interrupts, writes = tuple(paused.args[0] if paused.args else ()), []
     except GraphDrained as drained:  # a graph it ran drained: paused, and the run drains
@@ -406,6 +420,8 @@ def _attempt(
         error = _node_cancelled(task.node, exc) if own else exc
     finally:
         leave_task(token)
+    if trace is not None and (error is not None or interrupts is not None):
+        trace.end_task(scope.trace, None, error or GraphInterrupt(interrupts))
     return output, writes, error, interrupts
 
 

@@ -131,6 +131,7 @@ def _handler(sink: MessagesSink) -> Any:
         """Having ``tap_output_iter`` makes ``model.invoke`` stream (as in LangGraph)."""
 
         run_inline = True  # called in the model's thread, in token order
+        graphkit_messages = True  # (it needs no chain runs: graphkit.pregel.tracing)
 
         def tap_output_iter(self, run_id, output):
             return output

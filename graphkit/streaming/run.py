@@ -27,10 +27,11 @@ from graphkit.pregel.runtime import (
     Runtime,
     current_scope,
     outside_tasks,
-    task_config,
+    scope_config,
 )
 from graphkit.pregel.stepper import Stepper
 from graphkit.pregel.threads import INTERRUPT
+from graphkit.pregel.tracing import open_trace
 from graphkit.streaming.aio import current_async_run
 from graphkit.streaming.emitters import EVENTS, STREAM_MODES, CallUpdate, Paused, emitters_for
 from graphkit.streaming.parts import Collector, Parts, checked_version
@@ -107,6 +108,7 @@ class StreamRun:
         "stepper",
         "stream_key",
         "subgraphs",
+        "trace",
     )
 
     def __init__(self, app: CompiledGraph, input: Any, config: Any, **kwargs: Any) -> None:
@@ -115,10 +117,7 @@ class StreamRun:
         self.parts = Parts.of(app) if version == "v2" else None
         asked = kwargs.pop("stream_mode", None)  # (an empty list asks for nothing)
         self.modes, self.single = checked_modes(app.stream_mode if asked is None else asked)
-        debug = kwargs.pop("debug", None)  # LangGraph's: print as the run goes
-        debug = app.debug if debug is None else debug
-        print_mode = kwargs.pop("print_mode", ()) or (("updates", "values") if debug else ())
-        self.print_modes = checked_modes(print_mode)[0] if print_mode else ()
+        self.print_modes = _print_modes(app, kwargs)
         output_keys = kwargs.pop("output_keys", None)
         # one key named alone (output_keys="x"): values chunks are its value, as in LangGraph
         self.one_key = output_keys if isinstance(output_keys, str) else None
@@ -159,11 +158,12 @@ class StreamRun:
             raise TypeError(diagnose.unknown_run_options(unknown))
         # only a run inside a recorded task keeps supersteps (for its subruns): unread otherwise
         record = parent is not None and parent.run.options.record
+        self.trace = trace = open_trace(config, input, app.get_name(), async_run, parent)
         options = app.run_options(
-            runtime=runtime, listener=listener, loop=loop, record=record, **kwargs
+            runtime=runtime, listener=listener, loop=loop, record=record, trace=trace, **kwargs
         )
         with outside_tasks() if own_thread_given else contextlib.nullcontext():
-            self.stepper = stepper = Stepper(app.spec, input, RunConfig.from_dict(config), options)
+            self.stepper = stepper = _stepper(app, input, config, options)
         self.emitters = emitters_for(app, stepper, produced_modes, keys, listener.messages_sink)
         # a task started while its step runs ("tasks"/"debug": a start chunk; "messages":
         # the messages it is given are not streamed back)
@@ -202,7 +202,15 @@ class StreamRun:
                     yield chunk if single else (mode, chunk)
         except GeneratorExit:  # the caller stopped reading: keep what "exit" held back
             self.stepper.abandon()
+            if self.trace is not None:
+                self.trace.fail(GeneratorExit())
             raise
+        except BaseException as error:
+            if self.trace is not None:
+                self.trace.fail(error)
+            raise
+        if self.trace is not None:  # (as in LangGraph: the output invoke would return)
+            self.trace.end(self.stepper.output(self.stepper.graph.output_keys))
 
     def _drive(self) -> Iterator[Item]:
         """The one loop: step phase by phase; after each, every emitter says what it means.
@@ -281,6 +289,25 @@ class StreamRun:
         return tell
 
 
+def _print_modes(app: Any, kwargs: dict[str, Any]) -> tuple[str, ...]:
+    """The modes the run prints as it goes: ``print_mode``, else (LangGraph's ``debug``)
+    updates and values."""
+    debug = kwargs.pop("debug", None)
+    debug = app.debug if debug is None else debug
+    print_mode = kwargs.pop("print_mode", ()) or (("updates", "values") if debug else ())
+    return checked_modes(print_mode)[0] if print_mode else ()
+
+
+def _stepper(app: Any, input: Any, config: Any, options: Any) -> Stepper:
+    """The run's stepper; a traced run whose input is refused ends with that error."""
+    try:
+        return Stepper(app.spec, input, RunConfig.from_dict(config), options)
+    except BaseException as error:
+        if options.trace is not None:
+            options.trace.fail(error)
+        raise
+
+
 def _runtime(app: Any, context: Any, writer: Any, control: Any, parent: Any) -> Runtime:
     """What the run's nodes see as ``runtime``; its ``RunControl`` is the one given, else
     the caller's for a graph run inside a node (it drains with it, as in LangGraph), else
@@ -324,7 +351,7 @@ def _inherited(parent: Any, config: Any) -> Any:
     left for ``RunConfig`` to refuse.)"""
     if parent is None or not (config is None or isinstance(config, Mapping)):
         return config
-    task = task_config(parent.run, parent.task, parent.node)
+    task = scope_config(parent)
     given = {key: value for key, value in (config or {}).items() if value is not None}
     inherited = {} if _names_own_thread(parent, config) else task.get("configurable") or {}
     merged = {**task, **given}

@@ -95,7 +95,7 @@ def calls_get_config(lib: Lib):
         config = lib.get_config()
         meta = config["metadata"]
         seen = (meta["langgraph_step"], meta["langgraph_node"], meta["langgraph_triggers"])
-        path = meta["langgraph_path"][:2]  # (LangGraph adds a third item to a Send's path)
+        path = meta["langgraph_path"]  # (a Send's: (PUSH, index, False))
         user, tags = config["configurable"]["user"], config["tags"]
         return {"log": [user, seen, path, meta.get("team"), tags, config["recursion_limit"]]}
 
@@ -305,7 +305,7 @@ CASES = [
                 "log": [
                     *("ada", (1, "look", ("branch:to:look",)), ("__pregel_pull", "look")),
                     *("red", ["fast"], 30),
-                    *("ada", (2, "look", ("__pregel_push",)), ("__pregel_push", 0)),
+                    *("ada", (2, "look", ("__pregel_push",)), ("__pregel_push", 0, False)),
                     *("red", ["fast"], 30),
                 ]
             },

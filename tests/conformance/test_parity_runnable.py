@@ -162,11 +162,10 @@ def test_the_context_json_schema_is_langgraph_s():
 @pytest.mark.parametrize(
     "call, fix",
     [
-        (lambda app: app.astream_events({"n": 1, "log": []}), "astream"),
         (lambda app: app.with_retry(), "retry_policy"),
         (lambda app: app | (lambda output: output), "app.invoke"),
     ],
-    ids=["astream_events", "with_retry", "pipe"],
+    ids=["with_retry", "pipe"],
 )
 def test_what_graphkit_does_not_have_yet_is_refused_with_what_to_do(call, fix):
     with pytest.raises(NotImplementedError, match=fix):

@@ -1,0 +1,130 @@
+"""LangChain callbacks for a run, reported as LangGraph reports them, so that a tracer
+(LangSmith) and ``astream_events`` see the same tree: the graph's run, one chain run
+per task (tagged ``graph:step:N``) and, inside it, one per router (tagged ``seq:step:K``,
+K being the router's place after the node and its edge writes in LangGraph's node
+sequence). A run is traced only when its config carries callbacks, so a run without
+them pays nothing; langchain-core is imported only then."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+__all__ = ["RunTrace", "open_trace", "traced_route"]
+
+SEQ_STEP = "seq:step:"
+"""The tag of a step of LangGraph's node sequence (the node itself is ``seq:step:1``)."""
+
+
+class RunTrace:
+    """The chain run of one graph run: ``run`` is its langchain-core run manager;
+    ``streams``: each task's output goes to the streaming handlers too (``on_chain_stream``
+    in ``astream_events``), which LangGraph does only for a run streamed asynchronously."""
+
+    __slots__ = ("async_run", "run", "streams")
+
+    def __init__(self, run: Any, streams: bool, async_run: Any) -> None:
+        self.run, self.streams, self.async_run = run, streams, async_run
+
+    def __repr__(self) -> str:
+        return f"RunTrace({self.run.run_id}, streams={self.streams})"
+
+    def start_task(self, task: Any, config: Mapping[str, Any]) -> Any:
+        """Start ``task``'s chain run, named for its node and given its input; ``config``
+        is the task's (its tags and metadata). Returns the task's run manager."""
+        from langchain_core.runnables.config import get_callback_manager_for_config
+
+        child = self.run.get_child(f"graph:step:{task.step}")
+        manager = get_callback_manager_for_config({**config, "callbacks": child})
+        return manager.on_chain_start(None, task.input, name=task.node)
+
+    def end_task(self, task_run: Any, output: Any, error: BaseException | None) -> None:
+        """End a task's chain run with its node's output, or with the error it raised
+        (an interrupt too, as in LangGraph)."""
+        if error is not None:
+            task_run.on_chain_error(error)
+            return
+        if self.streams:
+            for handler in task_run.handlers:
+                tap = getattr(handler, "tap_output_iter", None)
+                if tap is not None and not _streams_messages(handler):
+                    for _ in tap(task_run.run_id, iter((output,))):
+                        pass
+        task_run.on_chain_end(output)
+
+    def end(self, output: Any) -> None:
+        self.run.on_chain_end(output)
+
+    def fail(self, error: BaseException) -> None:
+        self.run.on_chain_error(error)
+
+
+def open_trace(config: Any, input: Any, name: str, async_run: Any, parent: Any) -> RunTrace | None:
+    """Start the chain run of a graph run configured with ``config`` (None when the config
+    has no callbacks other than graphkit's own "messages" handler). ``async_run``: the
+    async run this run works for, if any; ``parent``: the task running it, if any.
+
+    As in LangGraph, task outputs are streamed to streaming handlers when the run was
+    started asynchronously, or is a subgraph node of a run that streams them."""
+    if not isinstance(config, Mapping) or not _has_handlers(config.get("callbacks")):
+        return None  # (a config that is not a dict is refused later, by RunConfig)
+    from langchain_core.runnables.config import get_callback_manager_for_config
+
+    manager = get_callback_manager_for_config(config)
+    if "ls_integration" not in manager.metadata:
+        manager.add_metadata({"ls_integration": "langgraph"})
+    run = manager.on_chain_start(
+        None, input, name=config.get("run_name", name), run_id=config.get("run_id")
+    )
+    above = parent.run.options.trace if parent is not None else None
+    if above is None:
+        streams = async_run is not None
+    elif above.async_run is not async_run:  # awaited by the task: started asynchronously
+        streams = True
+    else:  # a subgraph node streams as its parent does; a graph a node invokes does not
+        streams = above.streams and getattr(parent.node.call, "subgraph", None) is not None
+    return RunTrace(run, streams, async_run)
+
+
+def node_callbacks(task_run: Any, handlers: tuple[Any, ...]) -> Any:
+    """The callbacks a traced task's node is given: children of the task's run (the
+    node is step 1 of LangGraph's sequence), with the run's own ``handlers`` added."""
+    manager = task_run.get_child(f"{SEQ_STEP}1")
+    for handler in handlers:
+        manager.add_handler(handler, inherit=True)
+    return manager
+
+
+def traced_route(
+    scope: Any, position: int, name: str, route: Callable[[Any, Any], Any], state: Any, config: Any
+) -> Any:
+    """``route(state, config)`` as a chain run of its own inside the traced task of
+    ``scope`` (step ``position`` of the node's sequence); untraced outside a traced task."""
+    task_run = scope.trace if scope is not None else None
+    if task_run is None:
+        return route(state, config)
+    from langchain_core.runnables.config import get_callback_manager_for_config
+
+    child = task_run.get_child(f"{SEQ_STEP}{position}")
+    manager = get_callback_manager_for_config({**(config or {}), "callbacks": child})
+    run = manager.on_chain_start(None, state, name=name)
+    try:
+        result = route(state, {**(config or {}), "callbacks": run.get_child()})
+    except BaseException as error:
+        run.on_chain_error(error)
+        raise
+    run.on_chain_end(result)
+    return result
+
+
+def _has_handlers(callbacks: Any) -> bool:
+    """Whether ``callbacks`` (a list or a manager) holds a handler besides graphkit's
+    "messages" sink, which needs no chain runs."""
+    if not callbacks:
+        return False
+    handlers = callbacks if isinstance(callbacks, (list, tuple)) else callbacks.handlers
+    return any(not _streams_messages(handler) for handler in handlers)
+
+
+def _streams_messages(handler: Any) -> bool:
+    return getattr(handler, "graphkit_messages", False)
