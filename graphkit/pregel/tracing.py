@@ -59,22 +59,23 @@ class RunTrace:
         self.run.on_chain_error(error)
 
 
-def open_trace(config: Any, input: Any, name: str, async_run: Any, parent: Any) -> RunTrace | None:
-    """Start the chain run of a graph run configured with ``config`` (None when the config
-    has no callbacks other than graphkit's own "messages" handler). ``async_run``: the
-    async run this run works for, if any; ``parent``: the task running it, if any.
+def open_trace(config: Any, input: Any, app: Any, async_run: Any, parent: Any) -> RunTrace | None:
+    """Start the chain run of ``app``'s run configured with ``config`` (None when the
+    config has no callbacks other than graphkit's own "messages" handler). ``async_run``:
+    the async run this run works for, if any; ``parent``: the task running it, if any.
 
     As in LangGraph, task outputs are streamed to streaming handlers when the run was
     started asynchronously, or is a subgraph node of a run that streams them."""
-    if not isinstance(config, Mapping) or not _has_handlers(config.get("callbacks")):
-        return None  # (a config that is not a dict is refused later, by RunConfig)
+    # (a config that is not a dict is refused later, by RunConfig)
+    if not isinstance(config, dict) or not _has_handlers(config.get("callbacks")):
+        return None
     from langchain_core.runnables.config import get_callback_manager_for_config
 
     manager = get_callback_manager_for_config(config)
     if "ls_integration" not in manager.metadata:
         manager.add_metadata({"ls_integration": "langgraph"})
     run = manager.on_chain_start(
-        None, input, name=config.get("run_name", name), run_id=config.get("run_id")
+        None, input, name=config.get("run_name", app.get_name()), run_id=config.get("run_id")
     )
     above = parent.run.options.trace if parent is not None else None
     if above is None:
@@ -120,7 +121,7 @@ def traced_route(
 def _has_handlers(callbacks: Any) -> bool:
     """Whether ``callbacks`` (a list or a manager) holds a handler besides graphkit's
     "messages" sink, which needs no chain runs."""
-    if not callbacks:
+    if not callbacks:  # (most runs)
         return False
     handlers = callbacks if isinstance(callbacks, (list, tuple)) else callbacks.handlers
     return any(not _streams_messages(handler) for handler in handlers)

@@ -141,13 +141,10 @@ class StreamRun:
             live_modes = live_modes or {"updates", "tasks", "debug"} & produced_modes
         wake = threading.Event() if live_modes else None
         self.listener = listener = Listener(tuple(dict.fromkeys(forwarded_modes)), wake)
-        context = coerce_context(app.context_schema, kwargs.pop("context", None))
-        if context is None and parent is not None:
-            context = parent.run.runtime.context
         own_thread = app.checkpointer is True
         namespace = parent.subgraph_namespace(own_thread) if parent is not None else ()
         writer = listener.sender(namespace, "custom") if "custom" in produced_modes else None
-        runtime = _runtime(app, context, writer, kwargs.pop("control", None), parent)
+        runtime = _runtime(app, kwargs, writer, parent)
         if "messages" in produced_modes:
             listener.take_messages(namespace, self.parent_listener)
         self.async_run = async_run = current_async_run()  # (None: a sync run)
@@ -158,7 +155,7 @@ class StreamRun:
             raise TypeError(diagnose.unknown_run_options(unknown))
         # only a run inside a recorded task keeps supersteps (for its subruns): unread otherwise
         record = parent is not None and parent.run.options.record
-        self.trace = trace = open_trace(config, input, app.get_name(), async_run, parent)
+        self.trace = trace = open_trace(config, input, app, async_run, parent)
         options = app.run_options(
             runtime=runtime, listener=listener, loop=loop, record=record, trace=trace, **kwargs
         )
@@ -308,11 +305,16 @@ def _stepper(app: Any, input: Any, config: Any, options: Any) -> Stepper:
         raise
 
 
-def _runtime(app: Any, context: Any, writer: Any, control: Any, parent: Any) -> Runtime:
-    """What the run's nodes see as ``runtime``; its ``RunControl`` is the one given, else
-    the caller's for a graph run inside a node (it drains with it, as in LangGraph), else
-    a new one. A graph run inside a node uses its caller's store (none if the caller has
-    none), whatever it was compiled with, as in LangGraph."""
+def _runtime(app: Any, kwargs: dict[str, Any], writer: Any, parent: Any) -> Runtime:
+    """What the run's nodes see as ``runtime``, from the run's ``context`` and ``control``
+    (taken out of ``kwargs``). A graph run inside a node gets its caller's context when
+    given none, and its caller's ``RunControl`` (it drains with it, as in LangGraph), else
+    a new one; it uses its caller's store (none if the caller has none), whatever it was
+    compiled with, as in LangGraph."""
+    context = coerce_context(app.context_schema, kwargs.pop("context", None))
+    if context is None and parent is not None:
+        context = parent.run.runtime.context
+    control = kwargs.pop("control", None)
     if control is None and parent is not None:
         control = parent.run.runtime.control
     control = control or RunControl()
