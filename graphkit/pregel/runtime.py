@@ -300,21 +300,39 @@ class Resume:
     """The answers a run was resumed with: ``Command(resume=value)`` (one answer,
     taken by the first ``interrupt()`` that needs one) or ``{interrupt_id: value}``."""
 
-    __slots__ = ("_lock", "_value", "by_id")
+    __slots__ = ("_lock", "_mapped", "_value", "by_id")
 
     def __init__(self, value: Any = NO_ANSWER) -> None:
         self._lock = threading.Lock()
         is_map = is_answer_map(value)
         self.by_id: dict[str, Any] = dict(value) if is_map else {}
         self._value = NO_ANSWER if is_map else value
+        self._mapped: set[tuple[str, ...]] = set()  # the tasks a map answered, by namespace
 
-    def take(self, interrupt_id: str) -> Any:
-        """The answer for ``interrupt_id``, or the single answer if still unused."""
-        if interrupt_id in self.by_id:
-            return self.by_id[interrupt_id]
+    def take(self, namespace: tuple[str, ...], index: int) -> Any:
+        """The answer for interrupt ``index`` of the task running in ``namespace``, or the
+        single answer if still unused. As in LangGraph, a map answers one interrupt per
+        task and run: its own id's answer, else the task's first interrupt id's (the id
+        older versions gave all of a task's interrupts)."""
+        if self.by_id and namespace not in self._mapped:
+            for key in (interrupt_id(namespace, index), interrupt_id(namespace, 0)):
+                if key in self.by_id:
+                    self._mapped.add(namespace)
+                    return self.by_id[key]
         with self._lock:
             value, self._value = self._value, NO_ANSWER
         return value
+
+    def expire(self) -> None:
+        """The step this run resumed is over: as in LangGraph, the single answer (a saved
+        "null" resume write) answers no later ``interrupt()``; a map stays."""
+        self._value = NO_ANSWER
+
+
+def interrupt_id(namespace: tuple[str, ...], index: int) -> str:
+    """The id of interrupt ``index`` of the task running in ``namespace``."""
+    key = "|".join((*namespace, str(index)))
+    return hashlib.blake2b(key.encode(), digest_size=16).hexdigest()
 
 
 @dataclass(slots=True)
@@ -412,15 +430,15 @@ def interrupt(value: Any, *, response_schema: Any = None) -> Any:
     scope.interrupts_seen += 1
     if index < len(scope.answers):
         return _fitting(adapter, scope.answers[index], scope, value)
-    key = "|".join((*scope.namespace, str(index)))
-    interrupt_id = hashlib.blake2b(key.encode(), digest_size=16).hexdigest()
-    answer = scope.run.resume.take(interrupt_id) if scope.run.resume is not None else NO_ANSWER
+    namespace = scope.namespace
+    answer = scope.run.resume.take(namespace, index) if scope.run.resume is not None else NO_ANSWER
     if answer is not NO_ANSWER:
         fitting = _fitting(adapter, answer, scope, value)
         scope.answers.append(answer)  # (kept as given: it is checked again on a rerun)
         return fitting
     shown = adapter.json_schema() if adapter is not None else response_schema
-    raise GraphInterrupt((Interrupt(value=value, id=interrupt_id, response_schema=shown),))
+    asked = Interrupt(value=value, id=interrupt_id(namespace, index), response_schema=shown)
+    raise GraphInterrupt((asked,))
 
 
 def answer_adapter(response_schema: Any) -> Any:

@@ -310,6 +310,8 @@ class Stepper:
         self._pending, self._needs_input_step = [], False
         self._plan = self.execution = None
         self._checkpoint_before = record.checkpoint
+        if self.context.resume is not None and self._parent is None:
+            self.context.resume.expire()
         if (nodes := self.options.interrupt_after) and self._breakpoint(nodes, plan.tasks):
             self._finish("interrupted")  # after the tasks that ran
         return record
@@ -347,6 +349,7 @@ class Stepper:
         result = TaskResult(task, (*self._null_writes, *self._command_writes))
         record = phases.update(self.graph, state, [result])
         self._checkpoint_before = state.hold_at(loaded)
+        state.pass_breakpoints()  # (as in LangGraph, the writes do not stop it again)
         if self.options.record:
             plan = Plan(loaded.step, (task,))
             execution = Execution(loaded.step, (result,), (task.id,))
