@@ -136,7 +136,7 @@ _TEMPERATURES = (30, 25, 24, -5, 12, 40)
 def check_router(builder: Any) -> str:
     """measure, then hot (25 °C or more) or cold (below): a conditional edge, tried on
     several temperatures, drawn with exactly the two choices."""
-    with warnings.catch_warnings():  # "hot can never run": said better below, with the fix
+    with warnings.catch_warnings():  # "nothing leads to hot": said better below, with the fix
         warnings.simplefilter("ignore", GraphkitWarning)
         app = compiled(builder)
     missing = [n for n in ("measure", "hot", "cold") if n not in app.spec.nodes]

@@ -143,6 +143,9 @@ _SCORE_CASES: tuple[tuple[dict[str, int], dict[str, int], dict[str, int]], ...] 
     ({"ann": 5, "bob": 1}, {"ann": 2}, {"ann": 5, "bob": 1}),
     ({"cy": -2}, {"cy": -7, "dee": 0}, {"cy": -2, "dee": 0}),
     ({"ann": 4, "bob": 4}, {}, {"ann": 4, "bob": 4}),
+    # a player on one side only keeps a negative score (a default of 0 would lift it)
+    ({"ann": 1}, {"zed": -3}, {"ann": 1, "zed": -3}),
+    ({"zed": -3}, {"ann": 1}, {"zed": -3, "ann": 1}),
 )
 
 

@@ -210,7 +210,7 @@ def check_triage(triage: Any) -> str:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", GraphkitWarning)
         app = triage_graph(triage)
-    never = [str(w.message) for w in caught if "can never run" in str(w.message)]
+    never = [str(w.message) for w in caught if "nothing leads to it" in str(w.message)]
     if never:
         raise Wrong(
             "The graph cannot see where triage goes: compiling it warned\n  " + never[0],

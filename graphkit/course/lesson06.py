@@ -230,18 +230,25 @@ def keep_last_graph(keep_last: Any, n: int = 2) -> Any:
 @exercise("6.2 · Keep the last N messages")
 def check_keep_last(keep_last: Any) -> str:
     """``keep_last(state, n)`` deletes, with ``RemoveMessage``, every message but the last
-    ``n`` — checked for several ``n`` and history lengths."""
-    cases = [(2, 5), (2, 2), (2, 1), (3, 8), (1, 4), (4, 10)]
+    ``n`` — checked for several ``n`` (0: delete them all) and history lengths."""
+    cases = [(2, 5), (2, 2), (2, 1), (3, 8), (1, 4), (4, 10), (0, 3)]
     for n, length in cases:
         messages = history(length)
         run = _quiet_trace(keep_last_graph(keep_last, n), {"messages": messages})
         kept = _ids(run.values["messages"])
-        expected = _ids(messages[-n:])
+        expected = _ids(messages[length - n :])  # (messages[-n:] is all of them for n=0)
         if kept == expected:
             continue
         change = run.step(1).update.change("messages") if len(run.steps) > 2 else None
         written = change.values if change is not None else ()
         wrote = f" Your node wrote {written[0]!r}." if written else " Your node wrote nothing."
+        if n == 0 and len(kept) == length:
+            raise Wrong(
+                f"With n=0 and {length} messages ({_ids(messages)}), every message should go, "
+                f"but all {length} are still there.{wrote}",
+                hint="messages[:-n] is messages[:0], empty, when n is 0: slice up to "
+                "len(messages) - n instead.",
+            )
         if len(kept) == length:
             raise Wrong(
                 f"With n={n} and {length} messages ({_ids(messages)}), all {length} are still "
@@ -252,7 +259,8 @@ def check_keep_last(keep_last: Any) -> str:
         raise Wrong(
             f"With n={n} and {length} messages ({_ids(messages)}), the filter kept {kept}; "
             f"expected the last {n}: {expected}.",
-            hint="Which messages are 'all but the last n'? Try slicing with -n.",
+            hint="Which messages are 'all but the last n'? Slice up to len(messages) - n "
+            "(messages[:-n] keeps them all when n is 0).",
         )
     return f"Right on all {len(cases)} histories: only the last n messages survive."
 

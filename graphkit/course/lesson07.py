@@ -237,8 +237,8 @@ def check_fix_city(fix_city: Callable[[Any, dict, str], Any]) -> str:
                 "returns.",
             )
     return (
-        "update_state wrote the city as a new checkpoint (source `update`) on the branch "
-        "before lookup, and invoke(None, ...) ran lookup and compose again: 'Sunny in Paris', "
+        "update_state wrote the city as a new checkpoint (source `update`) from which lookup "
+        "runs again, and invoke(None, ...) ran lookup and compose: 'Sunny in Paris', "
         "'Rainy in London'."
     )
 

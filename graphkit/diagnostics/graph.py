@@ -441,8 +441,10 @@ def _warn_about_suspicious_shapes(builder: StateGraph) -> None:
     for node in builder.nodes:
         if node not in seen:
             warn(
-                f"Node {node!r} can never run: no edge, conditional edge or declared "
-                f"destination leads to it from START. Add an edge to it, e.g. "
+                f"Node {node!r}: nothing leads to it from START (no edge, conditional edge "
+                "or declared destination), so it runs only if a Command(goto=...) or a "
+                "Send(...) goes there unannounced, and the drawing shows no way in. Add an "
+                f"edge to it, e.g. "
                 f"add_edge(START, {node!r}); if a node reaches it with Command(goto=...) "
                 "or a router with Send(...), declare that: add_node(..., destinations=(...)) "
                 "or annotate the node -> Command[Literal[...]]."

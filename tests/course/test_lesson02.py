@@ -86,7 +86,7 @@ def test_old_value_fails_on_the_stub():
 
 def test_old_value_fails_when_no_edge_leads_to_peek():
     stub = graph([(START, "bump"), ("bump", "double"), ("double", END)])
-    with pytest.warns(GraphkitWarning, match="'peek' can never run"):
+    with pytest.warns(GraphkitWarning, match="'peek': nothing leads to it from START"):
         verdict = lesson02.check_old_value(stub)
     assert not verdict.passed
     assert "peek never ran" in verdict.message

@@ -212,3 +212,12 @@ def test_fix_conflict_fails_on_a_reducer_that_changes_current_in_place():
     assert not verdict.passed
     assert "in place" in verdict.message and "['seed', 'new']" in verdict.message
     assert "new list" in verdict.hint
+
+
+def test_best_scores_fails_when_a_missing_player_counts_as_zero():
+    def zero_default(current, update):
+        return {k: max(current.get(k, 0), update.get(k, 0)) for k in {**current, **update}}
+
+    verdict = lesson03.check_best_scores(zero_default)
+    assert not verdict
+    assert "'zed': -3" in verdict.message

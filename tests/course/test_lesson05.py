@@ -93,7 +93,7 @@ def test_triage_without_annotation_is_told_the_compile_warning():
 
     verdict = lesson05.check_triage(triage)
     assert not verdict
-    assert "can never run" in verdict.message
+    assert "nothing leads to it from START" in verdict.message
     assert "Command[Literal" in verdict.hint
 
 

@@ -210,3 +210,12 @@ def test_should_summarize_at_least_instead_of_more_than():
     verdict = lesson06.check_should_summarize(should_summarize)
     assert not verdict
     assert "With 6 messages" in verdict.message and "not at least" in verdict.hint
+
+
+def test_keep_last_slicing_with_minus_n_fails_for_n_zero():
+    def keep_last(state, n):
+        return {"messages": [RemoveMessage(id=m.id) for m in state["messages"][:-n]]}
+
+    verdict = lesson06.check_keep_last(keep_last)
+    assert not verdict
+    assert "n=0" in verdict.message and "len(messages) - n" in verdict.hint
