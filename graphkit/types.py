@@ -4,6 +4,7 @@ parts) live in ``graphkit.stream_types`` and are re-exported here, as LangGraph 
 
 from __future__ import annotations
 
+import hashlib
 import random
 import sys
 import warnings
@@ -392,11 +393,13 @@ def _seconds(value: float | timedelta | None, name: str) -> float | None:
     return seconds
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Interrupt:
     """A pause a node asked for with ``interrupt(value)``: what it showed the human
     (``value``), the id a ``Command(resume={id: answer})`` can answer it by, and the
     JSON Schema the answer must fit (``response_schema``: None unless the node gave one).
+    As LangGraph's, it is compared by value and cannot be hashed; ``ns=`` (deprecated)
+    makes the id from a task's namespace.
 
     >>> Interrupt(value="approve?", id="3f2a")
     Interrupt(value='approve?', id='3f2a', response_schema=None)
@@ -405,6 +408,28 @@ class Interrupt:
     value: Any
     id: str = "placeholder-id"  # LangGraph's id for an Interrupt made by hand
     response_schema: Any = field(default=None, kw_only=True)
+    __hash__ = None  # type: ignore[assignment]
+
+    def __init__(
+        self,
+        value: Any,
+        id: str = "placeholder-id",
+        *,
+        response_schema: Any = None,
+        **deprecated: Any,
+    ) -> None:
+        ns = deprecated.get("ns")  # (LangGraph ignores its other deprecated keywords too)
+        if ns is not None and id == "placeholder-id" and isinstance(ns, Sequence):
+            id = interrupt_id(ns)
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "response_schema", response_schema)
+
+    @classmethod
+    def from_ns(cls, value: Any, ns: str, *, response_schema: Any = None) -> Interrupt:
+        """The interrupt the first ``interrupt(value)`` of the task running in the
+        checkpoint namespace ``ns`` raises (its id)."""
+        return cls(value, interrupt_id(ns.split("|"), 0), response_schema=response_schema)
 
     @property
     def interrupt_id(self) -> str:
@@ -417,6 +442,13 @@ class Interrupt:
             stacklevel=2,
         )
         return self.id
+
+
+def interrupt_id(namespace: Sequence[str], index: int | None = None) -> str:
+    """The id of interrupt ``index`` of the task running in ``namespace`` (without an
+    index: the id of an ``Interrupt`` made with LangGraph's deprecated ``ns=``)."""
+    parts = namespace if index is None else (*namespace, str(index))
+    return hashlib.blake2b("|".join(parts).encode(), digest_size=16).hexdigest()
 
 
 class StateUpdate(NamedTuple):

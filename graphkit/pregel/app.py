@@ -129,7 +129,7 @@ class CompiledGraph(RunnableMethods):
     ) -> Any:
         """Run to the end; return the final output, or the chunks of another stream mode."""
         keys = self.spec.output_keys if output_keys is None else output_keys
-        collector = Collector(stream_mode, kwargs.get("version"))
+        collector = Collector(stream_mode, kwargs.get("version"), kwargs.get("subgraphs", False))
         config = self._configured(config)
         run = open_stream(self, input, config, stream_mode=stream_mode, output_keys=keys, **kwargs)
         for chunk in run.chunks():
@@ -349,7 +349,7 @@ class CompiledGraph(RunnableMethods):
     ) -> Any:
         """``invoke`` for async code: async nodes run concurrently on this event loop."""
         keys = kwargs.pop("output_keys", None) or self.spec.output_keys
-        collector = Collector(stream_mode, kwargs.get("version"))
+        collector = Collector(stream_mode, kwargs.get("version"), kwargs.get("subgraphs", False))
         chunks = self.astream(input, config, stream_mode=stream_mode, output_keys=keys, **kwargs)
         async for chunk in chunks:
             collector.add(chunk)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-import hashlib
 import sys
 import threading
 import time
@@ -22,7 +21,7 @@ from graphkit.frozen import frozen_record
 from graphkit.pregel.config import RunOptions
 from graphkit.pregel.run_control import RunControl
 from graphkit.pregel.tracing import node_callbacks
-from graphkit.types import Interrupt
+from graphkit.types import Interrupt, interrupt_id
 
 if TYPE_CHECKING:
     from graphkit.pregel.records import Task
@@ -327,12 +326,6 @@ class Resume:
         """The step this run resumed is over: as in LangGraph, the single answer (a saved
         "null" resume write) answers no later ``interrupt()``; a map stays."""
         self._value = NO_ANSWER
-
-
-def interrupt_id(namespace: tuple[str, ...], index: int) -> str:
-    """The id of interrupt ``index`` of the task running in ``namespace``."""
-    key = "|".join((*namespace, str(index)))
-    return hashlib.blake2b(key.encode(), digest_size=16).hexdigest()
 
 
 @dataclass(slots=True)

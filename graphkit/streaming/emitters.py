@@ -79,6 +79,8 @@ class Values(Emitter):
     def updated(self, results: list[TaskResult]) -> Chunks:
         if not self.input_step and _wrote_any(results, self.keys):
             self.held = ("values", self.stepper.output(self.keys))
+            if self.stepper.done:  # a breakpoint after the step: no Plan comes, say it now
+                return self.flushed()
         return ()
 
     def flushed(self, paused: Paused | None = None) -> Chunks:

@@ -112,9 +112,12 @@ class Collector:
     waits for); v2, "values": a ``GraphOutput``; any other mode: every chunk (v2: part).
     """
 
-    def __init__(self, mode: Any, version: Any = "v1") -> None:
+    def __init__(self, mode: Any, version: Any = "v1", subgraphs: bool = False) -> None:
         self.values = mode == "values"
         self.v2 = version == "v2"
+        # (v1 chunks come as (namespace, chunk): as in LangGraph, the last values of any
+        # namespace are returned, with each level's interrupts)
+        self.unwrap = subgraphs and self.values and not self.v2
         self.latest: Any = None
         self.interrupts: list[Any] = []
         self.chunks: list[Any] = []
@@ -124,6 +127,8 @@ class Collector:
         return f"Collector({mode}, {'v2' if self.v2 else 'v1'}, seen={len(self.chunks)})"
 
     def add(self, chunk: Any) -> None:
+        if self.unwrap:
+            chunk = chunk[1]
         if not self.values:
             self.chunks.append(chunk)
         elif self.v2:

@@ -1,0 +1,116 @@
+"""Stream and output edges on both libraries: ``invoke(..., subgraphs=True)`` returns the
+state (not a ``(namespace, state)`` pair), with a paused subgraph's interrupt from each
+level; with ``interrupt_after``, the paused step's values come before its checkpoint;
+``Interrupt``'s constructor takes LangGraph's deprecated ``ns=``, it has ``from_ns``,
+and it is compared by value and not hashable, as LangGraph's."""
+
+import asyncio
+import operator
+from typing import Annotated, Any, TypedDict
+
+import pytest
+
+from .harness import Lib, load_graphkit, load_langgraph
+from .scenarios import _memory_saver
+
+LIBS = [load_langgraph, load_graphkit]
+
+
+class Log(TypedDict):
+    x: int
+    res: Annotated[list, operator.add]
+
+
+def _types(lib: Lib) -> Any:
+    if lib.name == "langgraph":
+        import langgraph.types as types
+    else:
+        import graphkit.types as types
+    return types
+
+
+def _with_subgraph(lib: Lib, asks: bool) -> Any:
+    child = lib.StateGraph(Log)
+    child.add_node("c1", lambda state: {"res": ["c1"]})
+
+    def c2(state: Log) -> dict[str, Any]:
+        return {"res": ["c2:" + _types(lib).interrupt("q")]} if asks else {"res": ["c2"]}
+
+    child.add_node("c2", c2)
+    child.add_edge(lib.START, "c1").add_edge("c1", "c2")
+    graph = lib.StateGraph(Log).add_node("sub", child.compile()).add_edge(lib.START, "sub")
+    with _memory_saver(lib.name) as saver:
+        return graph.compile(checkpointer=saver)
+
+
+def _shown(output: Any) -> Any:
+    if not isinstance(output, dict):
+        return output
+    asked = [item.value for item in output.get("__interrupt__", ())]
+    return {**{k: v for k, v in output.items() if k != "__interrupt__"}, "asks": asked}
+
+
+@pytest.mark.parametrize("asks", [False, True], ids=["done", "paused"])
+@pytest.mark.parametrize("use_async", [False, True], ids=["sync", "async"])
+def test_invoke_with_subgraphs_returns_the_state(asks, use_async):
+    seen = []
+    for loader in LIBS:
+        lib = loader()
+        app = _with_subgraph(lib, asks)
+        config = {"configurable": {"thread_id": "t"}}
+        inputs = [{"x": 1, "res": []}, *([lib.Command(resume="R")] if asks else [])]
+        outputs = []
+        for given in inputs:
+            if use_async:
+                output = asyncio.run(app.ainvoke(given, config, subgraphs=True))
+            else:
+                output = app.invoke(given, config, subgraphs=True)
+            outputs.append(_shown(output))
+        seen.append(outputs)
+    assert seen[1] == seen[0]
+    assert seen[1][-1] == {"x": 1, "res": ["c1", "c2:R" if asks else "c2"], "asks": []}
+
+
+def _chain(lib: Lib) -> Any:
+    graph = lib.StateGraph(Log)
+    graph.add_node("a", lambda state: {"res": ["a"]})
+    graph.add_node("b", lambda state: {"res": ["b"]})
+    graph.add_edge(lib.START, "a").add_edge("a", "b")
+    with _memory_saver(lib.name) as saver:
+        return graph.compile(checkpointer=saver, interrupt_after=["a"])
+
+
+@pytest.mark.parametrize("modes", [["values", "checkpoints"], ["values", "debug"]])
+def test_a_breakpoint_after_a_step_streams_its_values_before_its_checkpoint(modes):
+    seen = []
+    for loader in LIBS:
+        app = _chain(loader())
+        config = {"configurable": {"thread_id": "t"}}
+        runs = [list(app.stream(given, config, stream_mode=modes)) for given in ({"res": []}, None)]
+        seen.append([[mode for mode, _ in chunks] for chunks in runs])
+    assert seen[1] == seen[0]
+    assert seen[1][0][-2:] == ["values", modes[1]]
+
+
+def test_interrupt_takes_the_deprecated_ns_and_has_from_ns():
+    made = []
+    for loader in LIBS:
+        interrupt_class = _types(loader()).Interrupt
+        by_ns = interrupt_class(value=1, ns=["a:1", "b:2"])
+        same_ns = interrupt_class(value=2, ns=["a:1", "b:2"])
+        other_ns = interrupt_class(value=1, ns=["a:1"])
+        from_ns = interrupt_class.from_ns(1, "a:1")
+        with pytest.raises(TypeError):
+            hash(by_ns)
+        made.append(
+            (
+                by_ns.id == same_ns.id != other_ns.id,
+                by_ns.id != "placeholder-id",
+                from_ns.value,
+                from_ns.id == interrupt_class.from_ns(5, "a:1").id != by_ns.id,
+                interrupt_class(1, "x") == interrupt_class(1, "x"),
+                interrupt_class(1, "x", ns=["a"]).id,  # (an id given wins)
+            )
+        )
+    assert made[1] == made[0]
+    assert made[1] == (True, True, 1, True, True, "x")
