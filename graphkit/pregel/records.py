@@ -51,6 +51,12 @@ class Task:
         """The node's name (LangGraph's field name for it)."""
         return self.node
 
+    @property
+    def shown_path(self) -> tuple[Any, ...]:
+        """The path LangGraph shows (snapshots, metadata): a Send's ends with ``False``
+        (no call made), ``(PUSH, index, False)``."""
+        return (*self.path, False) if self.kind == "push" else self.path
+
     def __repr__(self) -> str:
         return f"Task(step={self.step}, node={self.node!r}, triggers={list(self.triggers)})"
 

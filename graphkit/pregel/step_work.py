@@ -216,7 +216,7 @@ class StepWork:
             with self._lock:
                 self.outstanding -= 1
                 self.running.pop(result.task.id, None)
-            if _stops_others(result):
+            if stops_the_step(result):
                 if self._waiting:
                     self._waiting.clear()  # as LangGraph cancels tasks not started yet
                 if self.run.loop is not None and not self.stopped:
@@ -283,7 +283,7 @@ class StepWork:
 _NO_IDS: frozenset[str] = frozenset()
 
 
-def _stops_others(result: TaskResult) -> bool:
+def stops_the_step(result: TaskResult) -> bool:
     """A planned task's failure no error handler took over (a called task's goes to the
     task that called it, which may catch it). As in LangGraph, an answer that did not fit
     its interrupt's schema is raised only once the others finish: a task answered well in

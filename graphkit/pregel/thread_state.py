@@ -244,7 +244,7 @@ def tasks_with_writes(
         written = {c: v for c, v in result.writes if c in keys} if result is not None else None
         written = shown(keys, written) if written is not None else None
         error = first.get((task.id, ERROR))
-        tasks.append(PregelTask(task.id, task.node, task.path, error, paused, result=written))
+        tasks.append(PregelTask(task.id, task.node, task.shown_path, error, paused, result=written))
     return tasks, finished
 
 

@@ -168,7 +168,7 @@ class Checkpoints(Emitter):
         tasks = (
             tasks_with_writes(self.graph, plan, pending)[0]
             if pending
-            else [PregelTask(task.id, task.node, task.path) for task in plan.tasks]
+            else [PregelTask(task.id, task.node, task.shown_path) for task in plan.tasks]
         )
         metadata = dict(thread.last_metadata)
         payload = {

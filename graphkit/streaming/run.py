@@ -11,7 +11,7 @@ import functools
 import threading
 import warnings
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from graphkit.diagnostics import run as diagnose
@@ -29,6 +29,7 @@ from graphkit.pregel.runtime import (
     outside_tasks,
     scope_config,
 )
+from graphkit.pregel.step_work import stops_the_step
 from graphkit.pregel.stepper import Stepper
 from graphkit.pregel.threads import INTERRUPT
 from graphkit.pregel.tracing import open_trace
@@ -226,20 +227,18 @@ class StreamRun:
         while not stepper.done:
             if self.async_run is not None and self.async_run.cancelled:  # no further step
                 raise asyncio.CancelledError()
-            try:
-                plan = stepper.plan()
-            except GraphRecursionError:
-                # LangGraph delivers the last values, and the last checkpoint with the
-                # step it would run next, before the error
-                yield from tell("planned", stepper.upcoming_plan())
-                raise
-            yield from tell("planned", plan)
+            plan = yield from _planned(stepper, tell)
             if stepper.done:
                 break
+            # not_run: results reused or cached (they come first); failed: as in LangGraph,
+            # a step a task failed streams nothing more
             results: list[TaskResult] = []
             held: list[Item] = []
-            not_run = 0  # results reused or cached (they come first)
+            not_run, failed = 0, False
             for result in stepper.iter_execute():
+                if failed:  # (the other tasks end, and are saved, unheard)
+                    queue.clear()
+                    continue
                 # chunks running tasks sent (before a called task finished, when it did)
                 if queue:
                     called = result is not None and result.task.kind == "call"
@@ -256,6 +255,7 @@ class StreamRun:
                 elif inline and len(results) == len(plan.tasks) == not_run + 1 and result.ok:
                     held, chunks = chunks, []
                 yield from chunks
+                failed = stops_the_step(result)
             if stepper.done:  # a task paused the run: no Update
                 yield from held
                 break
@@ -322,6 +322,19 @@ def _runtime(app: Any, kwargs: dict[str, Any], writer: Any, parent: Any) -> Runt
     if writer is None:
         return Runtime(context, store, control=control)
     return Runtime(context, store, writer, control=control)
+
+
+def _planned(stepper: Stepper, tell: Callable[..., list[Item]]) -> Generator[Item, None, Any]:
+    """Plan the next step; yield what the emitters say of it and return it. At the
+    recursion limit, LangGraph delivers the last values, and the last checkpoint with
+    the step it would run next, before the error."""
+    try:
+        plan = stepper.plan()
+    except GraphRecursionError:
+        yield from tell("planned", stepper.upcoming_plan())
+        raise
+    yield from tell("planned", plan)
+    return plan
 
 
 def _raise_if_stopped(stepper: Stepper) -> None:
