@@ -133,6 +133,9 @@ class TaskResult:
     store_ops: tuple[StoreOp, ...] = ()
     paused: bool = False
     drained: str | None = None
+    routed_up: bool = False
+    """Its output is a ``Command(graph=Command.PARENT)`` a subgraph it ran sent up (as in
+    LangGraph, its messages are not streamed as a node's)."""
 
     @property
     def ok(self) -> bool:

@@ -360,6 +360,8 @@ class TaskScope:
     its return value's."""
     trace: Any = None
     """The attempt's chain run (a langchain-core run manager) when the run is traced."""
+    routed_up: bool = False
+    """A subgraph the attempt ran routed its parent (``Command.PARENT``): that is its output."""
 
     def progress(self, heartbeat: bool = False) -> None:
         """Note that the attempt made progress: it streamed a chunk, a subgraph it runs

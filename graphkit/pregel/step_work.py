@@ -379,6 +379,7 @@ def run_task(
         store_ops=tuple(scope.store_ops or ()),
         paused=paused is not None,
         drained=scope.drained,
+        routed_up=scope.routed_up,
     )
 
 
@@ -457,6 +458,7 @@ def _call(
     except ParentCommand as sent_up:  # a subgraph this node ran routes its parent: us
         if sent_up.command is None:
             raise
+        scope.routed_up = True
         return dataclasses.replace(sent_up.command, graph=None)
 
 

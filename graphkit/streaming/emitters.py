@@ -296,7 +296,7 @@ class Messages(Emitter):
     def finished(self, result: TaskResult) -> Chunks:
         called = result.task.kind == "call"  # (a functional-API task: no node of the graph)
         node = None if called else self.graph.nodes.get(result.task.node)
-        if not result.ok or result.cached or (node is None and not called):
+        if not result.ok or result.cached or result.routed_up or (node is None and not called):
             return ()
         if node is not None and node.hidden:
             return ()

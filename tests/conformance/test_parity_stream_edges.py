@@ -178,3 +178,46 @@ def test_a_send_tasks_path_ends_with_false_in_snapshots_and_checkpoints():
         seen.append((streamed, [task.path for task in app.get_state(config).tasks]))
     assert seen[1] == seen[0]
     assert seen[1][1] == [("__pregel_push", 0, False), ("__pregel_push", 1, False)]
+
+
+def _handing_off(lib: Lib, how: str) -> Any:
+    """A subgraph's node hands off to the parent's ``z`` with a message, as a
+    multi-agent handoff does (``how``: the subgraph is a node, or invoked in one)."""
+    from langchain_core.messages import AIMessage
+
+    if lib.name == "langgraph":
+        from langgraph.graph import add_messages
+    else:
+        from graphkit import add_messages
+
+    class Chat(TypedDict):
+        messages: Annotated[list, add_messages]
+
+    def hand_off(state: Chat) -> Any:
+        update = {"messages": [AIMessage("from child", id="fc")]}
+        return lib.Command(graph=lib.Command.PARENT, goto="z", update=update)
+
+    inner = lib.StateGraph(Chat).add_node("c", hand_off).add_edge(lib.START, "c").compile()
+    graph = lib.StateGraph(Chat)
+    if how == "node":
+        graph.add_node("sub", inner, destinations=("z",))
+    else:
+        graph.add_node("sub", lambda state: inner.invoke(state), destinations=("z",))
+    graph.add_node("z", lambda state: {"messages": [AIMessage("z", id="z")]})
+    return graph.add_edge(lib.START, "sub").compile()
+
+
+@pytest.mark.parametrize("how", ["node", "in_node"])
+def test_messages_a_subgraph_hands_to_its_parent_are_not_streamed_as_messages(how):
+    from langchain_core.messages import HumanMessage
+
+    seen = []
+    for loader in LIBS:
+        app = _handing_off(loader(), how)
+        given = {"messages": [HumanMessage("hi", id="h0")]}
+        chunks = app.stream(given, stream_mode=["messages", "updates"])
+        seen.append(
+            [(mode, chunk[0].id if mode == "messages" else list(chunk)) for mode, chunk in chunks]
+        )
+    assert seen[1] == seen[0]
+    assert ("messages", "fc") not in seen[1] and ("messages", "z") in seen[1]
