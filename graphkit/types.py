@@ -451,6 +451,21 @@ def interrupt_id(namespace: Sequence[str], index: int | None = None) -> str:
     return hashlib.blake2b("|".join(parts).encode(), digest_size=16).hexdigest()
 
 
+def as_tool_output() -> None:
+    """Make ``Command`` a langchain-core ``ToolOutputMixin``, as LangGraph's is, so that a
+    ``@tool`` returning one hands it back instead of a ``ToolMessage`` of its text. Done
+    when ``graphkit.types`` is imported after langchain-core, or when graphkit first
+    imports langchain-core itself (``graphkit.prebuilt``): graphkit never imports it
+    just for this."""
+    tool = sys.modules.get("langchain_core.messages.tool")
+    mixin = getattr(tool, "ToolOutputMixin", None)
+    if mixin is not None and not issubclass(Command, mixin):
+        Command.__bases__ = (*Command.__bases__, mixin)
+
+
+as_tool_output()
+
+
 class StateUpdate(NamedTuple):
     """One write of ``bulk_update_state``: ``values`` as if ``as_node`` had returned them
     (None: the node that ran last); ``task_id`` names the update's task.

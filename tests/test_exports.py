@@ -93,6 +93,14 @@ LANGGRAPH_PLACES = [
     ("graphkit.types", "All", "langgraph.types"),
     ("graphkit.types", "StreamMode", "langgraph.types"),
     ("graphkit.types", "StreamWriter", "langgraph.types"),
+    (
+        "graphkit.checkpoint.serde.jsonplus",
+        "JsonPlusSerializer",
+        "langgraph.checkpoint.serde.jsonplus",
+    ),
+    ("graphkit.checkpoint.serde.base", "SerializerProtocol", "langgraph.checkpoint.serde.base"),
+    ("graphkit.managed.is_last_step", "RemainingSteps", "langgraph.managed.is_last_step"),
+    ("graphkit.managed.is_last_step", "IsLastStep", "langgraph.managed.is_last_step"),
 ]
 
 

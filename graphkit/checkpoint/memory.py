@@ -72,6 +72,7 @@ class InMemorySaver(BaseCheckpointSaver):
         limit: int | None = None,
     ) -> Iterator[CheckpointTuple]:
         thread = config_key(config, "thread_id")
+        thread = None if thread is None else str(thread)  # (as put saved it: a UUID too)
         namespace = config_key(config, "checkpoint_ns")
         wanted = config_key(config, "checkpoint_id")  # only that one, as LangGraph's savers
         before_id = config_key(before, "checkpoint_id")
@@ -142,6 +143,7 @@ class InMemorySaver(BaseCheckpointSaver):
                 pending[key] = (channel, value)
 
     def delete_thread(self, thread_id: str) -> None:
+        thread_id = str(thread_id)  # (a UUID too, as put saved it)
         with self._lock:
             for key in [key for key in self._checkpoints if key[0] == thread_id]:
                 del self._checkpoints[key]

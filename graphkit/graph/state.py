@@ -233,10 +233,12 @@ class StateGraph:
         self,
         source: str,
         path: Callable[..., Any] | Any,
-        path_map: Mapping[Hashable, str] | Sequence[str] | None = None,
+        path_map: Mapping[Hashable, str] | list[str] | None = None,
     ) -> StateGraph:
         """After ``source`` runs, call ``path(state)``; run the node(s) it names (or
         that ``path_map`` maps its result to) in the next step. END stops that branch.
+        ``path_map`` is a dict or a list of names; as in LangGraph, anything else (a
+        tuple, a set, one name as a string) is no path_map.
 
         >>> from typing import TypedDict
         >>> builder = StateGraph(TypedDict("S", {"x": int}))
@@ -246,6 +248,8 @@ class StateGraph:
         """
         schema = input_schema_of(path) if callable(path) else None
         map_source = "path_map"
+        if not isinstance(path_map, (Mapping, list)):  # (LangGraph reads no other kind)
+            path_map = None
         if path_map is None:  # a router annotated -> Literal["a", "b"] names its targets
             path_map = literal_path_map(path)
             map_source = "-> Literal[...] return annotation"
@@ -273,7 +277,7 @@ class StateGraph:
     def set_conditional_entry_point(
         self,
         path: Callable[..., Any],
-        path_map: Mapping[Hashable, str] | Sequence[str] | None = None,
+        path_map: Mapping[Hashable, str] | list[str] | None = None,
     ) -> StateGraph:
         """The same as ``add_conditional_edges(START, path, path_map)``."""
         return self.add_conditional_edges(START, path, path_map)

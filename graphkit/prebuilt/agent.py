@@ -26,9 +26,16 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal, NotRequired, TypedDict, get_type_hints
+from typing import (
+    Annotated,
+    Any,
+    Literal,
+    NotRequired,  # (pydantic reads it: see messages.py)
+    get_type_hints,
+)
 
 from langchain_core.messages import AnyMessage, BaseMessage
+from typing_extensions import TypedDict
 
 from graphkit.constants import END
 from graphkit.graph import StateGraph

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import uuid
 from functools import partial
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal
 
 from langchain_core.messages import (
     AnyMessage,
@@ -30,6 +30,12 @@ from langchain_core.messages import (
     message_chunk_to_message,
 )
 
+# (typing_extensions' TypedDict, as LangGraph's: pydantic refuses typing's before Python
+# 3.12, so a tool's Annotated[MessagesState, InjectedState] could not be built)
+from typing_extensions import TypedDict
+
+from graphkit.types import as_tool_output
+
 __all__ = [
     "REMOVE_ALL_MESSAGES",
     "MessagesState",
@@ -37,6 +43,8 @@ __all__ = [
     "add_messages",
     "push_message",
 ]
+
+as_tool_output()  # (langchain-core is loaded now: a tool's Command passes as it does there)
 
 REMOVE_ALL_MESSAGES = "__remove_all__"
 """The id of a ``RemoveMessage`` that clears the history (LangGraph's value)."""

@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, ToolCall, ToolMessage
 from langchain_core.runnables import Runnable
@@ -37,6 +37,7 @@ from langchain_core.runnables.config import get_config_list, get_executor_for_co
 from langchain_core.tools import BaseTool
 from langchain_core.tools import tool as as_tool
 from pydantic import ValidationError
+from typing_extensions import TypedDict  # (pydantic reads it: see messages.py)
 
 from graphkit.constants import END
 from graphkit.errors import GraphBubbleUp, is_invalid_resume
@@ -57,7 +58,6 @@ from graphkit.prebuilt.tool_results import (
     content_of,
     default_handle_tool_errors,
     invalid_arguments,
-    passing_commands,
     plain_command,
 )
 from graphkit.pregel.runtime import Runtime, get_runtime
@@ -136,12 +136,12 @@ class ToolNode(Runnable[Any, Any]):
         return f"ToolNode(name={self.name!r}, tools={list(self._tools)})"
 
     def _prepare_tool(self, tool: BaseTool) -> tuple[BaseTool, InjectedArgs]:
-        """``tool`` made to hand back Commands, and the arguments the graph injects into
-        it: kept per name for this node's tools (made again if the name's tool changed)."""
+        """``tool`` and the arguments the graph injects into it: kept per name for this
+        node's tools (made again if the name's tool changed)."""
         kept = self._prepared.get(tool.name)
         if kept is not None and kept[0] is tool:
             return kept[1], kept[2]
-        runnable, injected = passing_commands(tool), injected_args(tool)
+        runnable, injected = tool, injected_args(tool)
         if self._tools.get(tool.name) is tool:  # (a wrapper may hand another tool)
             self._prepared[tool.name] = (tool, runnable, injected)
         return runnable, injected

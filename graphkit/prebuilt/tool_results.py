@@ -22,7 +22,6 @@ Check the arguments and try again.
 from __future__ import annotations
 
 import copy
-import functools
 import inspect
 import json
 from collections.abc import Callable
@@ -31,8 +30,7 @@ from types import UnionType
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from langchain_core.messages import RemoveMessage, ToolMessage, convert_to_messages
-from langchain_core.messages.tool import ToolOutputMixin
-from langchain_core.tools import BaseTool, ToolException
+from langchain_core.tools import ToolException
 
 from graphkit.prebuilt.messages import REMOVE_ALL_MESSAGES
 from graphkit.types import Command, Send
@@ -45,7 +43,6 @@ __all__ = [
     "content_of",
     "default_handle_tool_errors",
     "invalid_arguments",
-    "passing_commands",
     "plain_command",
 ]
 
@@ -256,42 +253,7 @@ def check_answers(
     return checked
 
 
-# -- letting Commands out of langchain-core tools --------------------------------------
-
-
-class _ToolCommand(Command, ToolOutputMixin):
-    """A graphkit Command leaving a langchain-core tool: langchain-core passes
-    ``ToolOutputMixin`` objects through instead of turning them into text."""
-
-
-def _marked(result: Any) -> Any:
-    if isinstance(result, Command) and not isinstance(result, ToolOutputMixin):
-        return _ToolCommand(result.update, result.goto, result.graph, result.resume)
-    if isinstance(result, list) and any(isinstance(item, Command) for item in result):
-        return [_marked(item) for item in result]
-    return result
-
-
-def passing_commands(tool: BaseTool) -> BaseTool:
-    """A copy of ``tool`` whose function's Commands reach the ToolNode as Commands."""
-    updates: dict[str, Any] = {}
-    function = getattr(tool, "func", None)
-    if function is not None:
-
-        @functools.wraps(function)
-        def run(*args: Any, **kwargs: Any) -> Any:
-            return _marked(function(*args, **kwargs))
-
-        updates["func"] = run
-    coroutine = getattr(tool, "coroutine", None)
-    if coroutine is not None:
-
-        @functools.wraps(coroutine)
-        async def arun(*args: Any, **kwargs: Any) -> Any:
-            return _marked(await coroutine(*args, **kwargs))
-
-        updates["coroutine"] = arun
-    return tool.model_copy(update=updates) if updates else tool
+# -- Commands tools return (graphkit's pass langchain-core: graphkit.types.as_tool_output)
 
 
 def plain_command(value: Any) -> Any:
@@ -302,7 +264,7 @@ def plain_command(value: Any) -> Any:
     is_langgraph = type(value).__name__ == "Command" and type(value).__module__.startswith(
         "langgraph"
     )
-    if not (isinstance(value, _ToolCommand) or is_langgraph):
+    if not is_langgraph:
         return value
     goto = value.goto
     if isinstance(goto, (list, tuple)):

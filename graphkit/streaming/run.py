@@ -11,7 +11,7 @@ import functools
 import threading
 import warnings
 from collections import deque
-from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from graphkit.diagnostics import run as diagnose
@@ -227,7 +227,10 @@ class StreamRun:
         while not stepper.done:
             if self.async_run is not None and self.async_run.cancelled:  # no further step
                 raise asyncio.CancelledError()
-            plan = yield from _planned(stepper, tell)
+            plan, chunks, error = _planned(stepper, tell)
+            yield from chunks
+            if error is not None:
+                raise error
             if stepper.done:
                 break
             # not_run: results reused or cached (they come first); failed: as in LangGraph,
@@ -255,7 +258,7 @@ class StreamRun:
                 elif inline and len(results) == len(plan.tasks) == not_run + 1 and result.ok:
                     held, chunks = chunks, []
                 yield from chunks
-                failed = stops_the_step(result)
+                failed = result.error is not None and stops_the_step(result)
             if stepper.done:  # a task paused the run: no Update
                 yield from held
                 break
@@ -324,17 +327,15 @@ def _runtime(app: Any, kwargs: dict[str, Any], writer: Any, parent: Any) -> Runt
     return Runtime(context, store, writer, control=control)
 
 
-def _planned(stepper: Stepper, tell: Callable[..., list[Item]]) -> Generator[Item, None, Any]:
-    """Plan the next step; yield what the emitters say of it and return it. At the
-    recursion limit, LangGraph delivers the last values, and the last checkpoint with
-    the step it would run next, before the error."""
+def _planned(stepper: Stepper, tell: Callable[..., list[Item]]) -> tuple[Any, list[Item], Any]:
+    """Plan the next step: the plan, what the emitters say of it, and the error to raise
+    after saying it (at the recursion limit, LangGraph delivers the last values, and the
+    last checkpoint with the step it would run next, before the error)."""
     try:
         plan = stepper.plan()
-    except GraphRecursionError:
-        yield from tell("planned", stepper.upcoming_plan())
-        raise
-    yield from tell("planned", plan)
-    return plan
+    except GraphRecursionError as error:
+        return None, tell("planned", stepper.upcoming_plan()), error
+    return plan, tell("planned", plan), None
 
 
 def _raise_if_stopped(stepper: Stepper) -> None:

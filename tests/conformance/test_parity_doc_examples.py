@@ -1,0 +1,110 @@
+"""Patterns from LangGraph's own documentation, on both libraries: a tool injected with
+``Annotated[AgentState subclass, InjectedState]`` (multi-agent handoffs, memory) and the
+JSON schema of a ``MessagesState`` graph (pydantic reads those TypedDicts); a ``@tool``
+returning a ``Command`` called directly (it comes back as the Command); a path_map given
+as a string (the fractal-graph example: LangGraph ignores it and reads the router's
+``Literal``); a compiled graph's ``channels``."""
+
+from typing import Annotated, Any, Literal, TypedDict
+
+from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.tools import InjectedToolCallId, tool
+
+from .harness import Lib, load_graphkit, load_langgraph
+
+LIBS = [load_langgraph, load_graphkit]
+
+
+def _prebuilt(lib: Lib) -> Any:
+    if lib.name == "langgraph":
+        import langgraph.prebuilt as prebuilt
+        from langgraph.graph import MessagesState
+        from langgraph.prebuilt.chat_agent_executor import AgentState
+    else:
+        import graphkit.prebuilt as prebuilt
+        from graphkit.graph import MessagesState
+        from graphkit.prebuilt.chat_agent_executor import AgentState
+    return prebuilt, MessagesState, AgentState
+
+
+def test_agent_and_messages_states_can_be_read_by_pydantic():
+    seen = []
+    for loader in LIBS:
+        lib = loader()
+        prebuilt, messages_state, agent_state = _prebuilt(lib)
+
+        class Custom(agent_state):  # type: ignore[misc,valid-type]
+            user_id: str
+
+        def get_user_info(state: Annotated[Custom, prebuilt.InjectedState]) -> str:
+            """Look up user info."""
+            return state["user_id"]
+
+        node = prebuilt.ToolNode([tool(get_user_info)])
+        app = lib.StateGraph(messages_state).add_node("a", lambda state: {})
+        app = app.add_edge(lib.START, "a").compile()
+        schema = app.get_input_jsonschema()
+        seen.append((list(node.tools_by_name), sorted(schema["properties"])))
+    assert seen[1] == seen[0] == (["get_user_info"], ["messages"])
+
+
+def test_a_tool_returning_a_command_gives_it_back_when_called_with_a_tool_call():
+    seen = []
+    for loader in LIBS:
+        lib = loader()
+        _, messages_state, _ = _prebuilt(lib)
+
+        command = lib.Command
+
+        @tool
+        def rename(new_name: str, tool_call_id: Annotated[str, InjectedToolCallId]) -> Any:
+            """Update the user's name."""
+            reply = ToolMessage(f"Renamed to {new_name}", tool_call_id=tool_call_id)
+            return command(update={"user_name": new_name, "messages": [reply]})  # noqa: B023
+
+        class State(messages_state):  # type: ignore[misc,valid-type]
+            user_name: str
+
+        def call_tools(state: State) -> list[Any]:
+            return [rename.invoke(call) for call in state["messages"][-1].tool_calls]
+
+        call = {"name": "rename", "args": {"new_name": "Bob"}, "id": "c9", "type": "tool_call"}
+        direct = rename.invoke(call)
+        app = lib.StateGraph(State).add_node("call_tools", call_tools)
+        app = app.add_edge(lib.START, "call_tools").compile()
+        output = app.invoke({"messages": [AIMessage("", id="x", tool_calls=[call])]})
+        seen.append((type(direct).__name__, output["user_name"], output["messages"][-1].content))
+    assert seen[1] == seen[0] == ("Command", "Bob", "Renamed to Bob")
+
+
+class Tally(TypedDict):
+    n: Annotated[list, lambda left, right: left + right]
+
+
+def test_a_path_map_given_as_a_string_is_no_path_map():
+    seen = []
+    for loader in LIBS:
+        lib = loader()
+
+        def route(state: Tally) -> Literal["again", "__end__"]:
+            return "__end__" if len(state["n"]) > 3 else "again"
+
+        graph = lib.StateGraph(Tally).add_node("again", lambda state: {"n": [1]})
+        graph.add_edge(lib.START, "again").add_conditional_edges("again", route, "again")
+        graph.add_conditional_edges(lib.START, lambda state: "again", ("again",))
+        seen.append(graph.compile().invoke({"n": []}))
+    assert seen[1] == seen[0]
+
+
+def test_a_compiled_graph_lists_its_channels():
+    seen = []
+    for loader in LIBS:
+        lib = loader()
+        graph = (
+            lib.StateGraph(Tally).add_node("a", lambda state: {}).add_node("b", lambda state: {})
+        )
+        graph.add_edge(lib.START, "a").add_edge(["a"], "b")
+        channels = graph.compile().channels
+        seen.append({name: type(channel).__name__ for name, channel in channels.items()})
+    assert seen[1] == seen[0]
+    assert {"n", "__start__", "__pregel_tasks", "branch:to:a"} <= set(seen[1])
