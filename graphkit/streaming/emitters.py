@@ -77,7 +77,9 @@ class Values(Emitter):
         return [("values", {**values, INTERRUPT: result.interrupts})]
 
     def updated(self, results: list[TaskResult]) -> Chunks:
-        if not self.input_step and _wrote_any(results, self.keys):
+        # as in LangGraph: a task wrote a key, and one of the keys holds a value after it
+        available = not self.stepper.checkpoint.updated_channels.isdisjoint(self.keys)
+        if not self.input_step and available and _wrote_any(results, self.keys):
             self.held = ("values", self.stepper.output(self.keys))
             if self.stepper.done:  # a breakpoint after the step: no Plan comes, say it now
                 return self.flushed()

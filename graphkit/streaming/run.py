@@ -213,21 +213,21 @@ class StreamRun:
     def _drive(self) -> Iterator[Item]:
         """The one loop: step phase by phase; after each, every emitter says what it means.
 
-        LangGraph runs a step's one task inline and streams what it said only after the
-        step's Update, so not at all if that Update fails: such a task's chunks are
-        ``held``. With a step timeout, live chunks or subgraphs streamed, every task
-        runs on the pool and is heard as it finishes; and a subgraph run whose chunks
-        go up to a run streaming subgraphs puts them straight into that run's stream."""
+        LangGraph runs a step's one task inline and streams what it said only once the
+        next step is planned, so not at all if that step's Update or the next Plan fails:
+        such a task's chunks are ``held``. With a step timeout, live chunks or subgraphs
+        streamed, every task runs on the pool and is heard as it finishes; and a subgraph
+        run whose chunks go up to a run streaming subgraphs puts them straight into that
+        run's stream."""
         stepper, queue, tell = self.stepper, self.listener.queue, self._teller()
-        timed, live = stepper.options.step_timeout is not None, self.listener.wake is not None
-        parent = self.parent_listener
-        streamed_up = parent is not None and bool(parent.modes)
-        inline = not (timed or live or self.subgraphs or streamed_up)
+        inline, held = self._inline(), []
         yield from tell("started")
         while not stepper.done:
             if self.async_run is not None and self.async_run.cancelled:  # no further step
                 raise asyncio.CancelledError()
             plan, chunks, error = _planned(stepper, tell)
+            yield from held  # (not if planning failed: LangGraph never says them then)
+            held = []
             yield from chunks
             if error is not None:
                 raise error
@@ -236,7 +236,6 @@ class StreamRun:
             # not_run: results reused or cached (they come first); failed: as in LangGraph,
             # a step a task failed streams nothing more
             results: list[TaskResult] = []
-            held: list[Item] = []
             not_run, failed = 0, False
             for result in stepper.iter_execute():
                 if failed:  # (the other tasks end, and are saved, unheard)
@@ -263,13 +262,20 @@ class StreamRun:
                 yield from held
                 break
             stepper.update()  # (if it raises, what was held is never streamed)
-            yield from held
-            yield from tell("updated", results)
+            held = [*held, *tell("updated", results)]
+        yield from held
         # a paused run's last values (applying them raises as that Update would, as in
         # LangGraph), before a breakpoint's updates chunk
         yield from tell("flushed", Paused.of(stepper))
         yield from tell("ended")
         _raise_if_stopped(stepper)
+
+    def _inline(self) -> bool:
+        """Whether a step's one task runs inline (see ``_drive``)."""
+        timed = self.stepper.options.step_timeout is not None
+        parent = self.parent_listener
+        streamed_up = parent is not None and bool(parent.modes)
+        return not (timed or self.listener.wake is not None or self.subgraphs or streamed_up)
 
     def _teller(self) -> Callable[..., list[Item]]:
         """``tell(event, *args)``: what every emitter that speaks at ``event`` says."""

@@ -221,3 +221,77 @@ def test_messages_a_subgraph_hands_to_its_parent_are_not_streamed_as_messages(ho
         )
     assert seen[1] == seen[0]
     assert ("messages", "fc") not in seen[1] and ("messages", "z") in seen[1]
+
+
+@pytest.mark.parametrize("modes", [["updates", "values"], ["tasks"], ["debug"]], ids=str)
+@pytest.mark.parametrize("use_async", [False, True], ids=["sync", "async"])
+def test_a_lone_tasks_chunks_are_dropped_when_the_next_step_cannot_start(modes, use_async):
+    """The next node's input does not fit its pydantic schema: as in LangGraph, what the
+    step before it (one task, run inline) said is never streamed."""
+    from pydantic import BaseModel
+
+    class Strict(BaseModel):
+        x: int
+        res: list[int]
+
+    seen = []
+    for loader in LIBS:
+        lib = loader()
+        graph = lib.StateGraph(Log).add_node("n0", lambda state: {"res": ["text"]})
+        graph.add_node("n1", lambda state: {}, input_schema=Strict)
+        app = graph.add_edge(lib.START, "n0").add_edge("n0", "n1").compile()
+        chunks: list[Any] = []
+
+        async def collect(app: Any = app, chunks: list[Any] = chunks) -> None:
+            async for chunk in app.astream({"x": 1, "res": []}, stream_mode=modes):
+                chunks.append(chunk)
+
+        with pytest.raises(Exception, match="validation error"):
+            if use_async:
+                asyncio.run(collect())
+            else:
+                chunks.extend(app.stream({"x": 1, "res": []}, stream_mode=modes))
+        seen.append([(mode, _named(chunk)) for mode, chunk in chunks])
+    assert seen[1] == seen[0]
+    assert not any("n0" in str(chunk) for _, chunk in seen[1][1:])
+
+
+def _named(chunk: Any) -> Any:
+    """A chunk without its ids and timestamps: the name of a task it shows, else itself."""
+    if isinstance(chunk, dict) and "payload" in chunk:
+        chunk = chunk["payload"]
+    if isinstance(chunk, dict) and "name" in chunk:
+        return chunk["name"]
+    return chunk
+
+
+def _emptying_a_topic(lib: Lib, keys: str) -> Any:
+    class Board(TypedDict):
+        t: Annotated[list, lib.channels.Topic(int)]
+        k: int
+
+    graph = lib.StateGraph(Board, output_schema=None if keys == "all" else _only_t(lib))
+    graph.add_node("n0", lambda state: {"t": [1]}).add_node("n1", lambda state: {"t": []})
+    graph.add_edge(lib.START, "n0").add_edge("n0", "n1")
+    with _memory_saver(lib.name) as saver:
+        return graph.compile(checkpointer=saver)
+
+
+def _only_t(lib: Lib) -> Any:
+    class OnlyT(TypedDict):
+        t: Annotated[list, lib.channels.Topic(int)]
+
+    return OnlyT
+
+
+@pytest.mark.parametrize("keys", ["all", "only-t"])
+def test_a_step_that_leaves_its_channels_empty_makes_no_values_chunk(keys):
+    seen = []
+    for loader in LIBS:
+        app = _emptying_a_topic(loader(), keys)
+        config = {"configurable": {"thread_id": "t"}}
+        streamed = list(app.stream({"k": 0}, config, stream_mode="values"))
+        returned = app.invoke({"k": 0}, {"configurable": {"thread_id": "u"}})
+        seen.append((streamed, returned, app.get_state(config).values))
+    assert seen[1] == seen[0]
+    assert seen[1][1] == ({"t": [1], "k": 0} if keys == "all" else {"t": [1]})

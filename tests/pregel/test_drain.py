@@ -66,12 +66,13 @@ def test_a_control_drained_from_another_thread_stops_the_next_step():
     with pytest.raises(GraphDrained, match="Graph drained: shutdown"):
         for chunk in app.stream({"log": []}, config, control=control):
             seen.append(chunk)
-            if len(seen) == 1:  # after a's step: another thread asks
+            if len(seen) == 1:  # another thread asks once a's update arrives
                 thread = threading.Thread(target=control.request_drain)
                 thread.start()
                 thread.join()
-    assert seen == [{"a": {"log": ["a"]}}]
-    assert app.get_state(config).next == ("b",)
+    # as in LangGraph, a lone task's update arrives once the next step is planned: b runs
+    assert seen == [{"a": {"log": ["a"]}}, {"b": {"log": ["b"]}}]
+    assert app.get_state(config).next == ("c",)
     assert app.invoke(None, config) == {"log": ["a", "b", "c"]}
 
 
