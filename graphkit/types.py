@@ -97,11 +97,12 @@ class Send:
         return f"Send(node={self.node!r}, arg={self.arg!r})"
 
 
-def state_items(value: Any) -> list[tuple[str, Any]] | None:
+def state_items(value: Any, keys: Sequence[str] = ()) -> list[tuple[str, Any]] | None:
     """The ``(key, value)`` updates a state object stands for (an instance of a
     dataclass, a pydantic model, any class with annotations), as LangGraph reads one:
-    its annotated fields, less a pydantic field left unset at a None default; None for a
-    value that is no such object.
+    each of ``keys`` (the state's; by default its own annotated fields) it has as an
+    attribute (a property or a computed field too), less a pydantic field left unset at
+    a None default; None for a value that is no such object.
 
     >>> from dataclasses import dataclass
     >>> @dataclass
@@ -111,8 +112,9 @@ def state_items(value: Any) -> list[tuple[str, Any]] | None:
     >>> state_items(State(1)), state_items(5)
     ([('x', 1), ('note', '')], None)
     """
-    if isinstance(value, type) or not (keys := _annotated_keys(type(value))):
+    if isinstance(value, type) or not (annotated := _annotated_keys(type(value))):
         return None
+    keys = keys or annotated
     fields = getattr(type(value), "model_fields", None) or {}
     explicitly_set = getattr(value, "model_fields_set", None) or ()
     items = []

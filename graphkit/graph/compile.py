@@ -129,10 +129,10 @@ def _writers(
 ) -> dict[str, list[Writer]]:
     """Each node's writers: its node writer, then its routers."""
     managed = frozenset(builder.managed)
-    keys = frozenset(builder.channels) | managed
+    keys = (*builder.channels, *managed)  # (in schema order: an object returned is read so)
     schema = builder.input_schema
     own_input = "" if schema is builder.state_schema else getattr(schema, "__name__", repr(schema))
-    input_keys = frozenset(builder.schemas[schema]) - managed
+    input_keys = tuple(key for key in builder.schemas[schema] if key not in managed)
     start = node_writer(START, input_keys, managed, edges.get(START, []), own_input)
     writers = {START: [start]}
     for node in nodes:

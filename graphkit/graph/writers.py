@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from graphkit.constants import BRANCH_CHANNEL_PREFIX, END, START, TASKS
@@ -32,16 +32,24 @@ def branch_channel(node: str) -> str:
 
 
 def node_writer(
-    node: str, keys: frozenset[str], managed: frozenset[str], edges: Writes, input_schema: str = ""
+    node: str,
+    keys: Sequence[str],
+    managed: frozenset[str],
+    edges: Writes,
+    input_schema: str = "",
 ) -> Writer:
     """Writes the state keys a node (or the input) returned, dropping others with a warning,
     then wakes the nodes its Commands go to (a Command input's too), then its edges. In a
-    single-value state (keys: just ``ROOT``), what a node returns is the new value."""
-    items = _root_items if keys == {ROOT} else _update_items
+    single-value state (keys: just ``ROOT``), what a node returns is the new value. An
+    object returned (a pydantic model, a dataclass) is read, as in LangGraph, for each of
+    ``keys`` (in their order) that is no managed value."""
+    read_keys = tuple(key for key in keys if key not in managed)
+    items = _root_items if read_keys == (ROOT,) else _update_items
+    keys = frozenset(keys)
 
     def write_node(returned: Any, fresh_read: FreshRead, config: Any) -> Writes:
         writes = []
-        for key, value in [] if returned is None else items(node, returned):
+        for key, value in [] if returned is None else items(node, returned, read_keys):
             if key in managed:  # dropped; silently from the input (a parent's whole state)
                 if node != START:
                     warn(diagnose.managed_key(node, key))
@@ -169,8 +177,9 @@ def _resolve(branch: Branch, choice: Any) -> Any:
 # -- the (key, value) updates in what a node returned -------------------------------------
 
 
-def _update_items(node: str, returned: Any) -> Writes:
-    """The updates in a dict, a state object, a Command or a list mixing Commands."""
+def _update_items(node: str, returned: Any, keys: Sequence[str]) -> Writes:
+    """The updates in a dict, a state object (read for ``keys``), a Command or a list
+    mixing Commands."""
     if isinstance(returned, dict):
         return list(returned.items())
     if isinstance(returned, Command):
@@ -179,14 +188,14 @@ def _update_items(node: str, returned: Any) -> Writes:
         return []
     if isinstance(returned, (list, tuple)) and any(isinstance(i, Command) for i in returned):
         parts = [part for part in returned if part is not None]  # LangGraph skips None
-        return [item for part in parts for item in _update_items(node, part)]
+        return [item for part in parts for item in _update_items(node, part, keys)]
     refuse_langgraph_class("The input" if node == START else f"Node {node!r}", returned)
-    if (items := state_items(returned)) is not None:
+    if (items := state_items(returned, keys)) is not None:
         return items
     raise InvalidUpdateError(diagnose.not_a_dict(node, returned))
 
 
-def _root_items(node: str, returned: Any) -> Writes:
+def _root_items(node: str, returned: Any, keys: Sequence[str] = ()) -> Writes:
     """A single-value state's updates: the value returned, or a Command's update."""
     if isinstance(returned, Command):
         return _command_items(node, returned, root=True)

@@ -476,7 +476,9 @@ def enter_task(scope: TaskScope, config: Any = None) -> tuple[Any, ...]:
     if langchain is None:  # (nothing could read it: graphkit never imports langchain-core)
         return (token,)
     if config is None:
-        config = scope_config(scope)
+        config = task_config(scope.run, scope.task, scope.node)
+        if scope.trace is not None:  # (see scope_config)
+            config["callbacks"] = node_callbacks(scope.trace, _listening(scope.run))
     variable = langchain.var_child_runnable_config
     return token, variable, variable.set(config)
 
@@ -540,7 +542,7 @@ def task_config(run: RunContext, task: Task, node: Any) -> dict[str, Any]:
         "langgraph_step": task.step,
         "langgraph_node": task.node,
         "langgraph_triggers": triggers,
-        "langgraph_path": task.shown_path,
+        "langgraph_path": task.path if task.kind != "push" else (*task.path, False),
         "langgraph_checkpoint_ns": namespace,
     }
     configurable = {**run.config.get("configurable", {}), "checkpoint_ns": namespace}
@@ -590,7 +592,8 @@ def task_callbacks(run: RunContext, metadata: Mapping[str, Any] | None = None) -
     """The langchain-core callbacks ``run``'s tasks report to: the run's config's and its
     listener's handlers, in a CallbackManager (None if there are none) that hands down the
     task's ``metadata``."""
-    handlers = _listening(run)
+    listener = run.options.listener
+    handlers = listener.callbacks if listener is not None else ()
     if handlers or run.config.get("callbacks"):
         return _with_handlers(run.config, handlers, metadata)
     return None

@@ -397,8 +397,8 @@ def _attempt(
     scope.writes = writes  # (what the node pushes while it runs goes first)
     output, error, interrupts = None, None, None
     trace = work.run.options.trace
-    if node.hidden and not node.has_routers:  # (LangGraph runs no START task then)
-        trace = None
+    if trace is not None and node.hidden and not node.has_routers:
+        trace = None  # (LangGraph runs no START task then)
     if trace is not None:  # the attempt is a chain run; its node reports inside it
         injected, task_config = traced_task(trace, scope, injected, task_config)
     token = enter_task(scope, task_config)

@@ -90,6 +90,8 @@ class Stepper:
             opening.resumes_subgraphs,
             options=options,
         )
+        # a root run's single answer answers only the step it resumes, as in LangGraph
+        self._resume_expires = opening.resume is not None and parent is None
         self.status = "running"
         self.error: BaseException | None = None
         self.interrupts: tuple[Any, ...] = ()
@@ -310,7 +312,8 @@ class Stepper:
         self._pending, self._needs_input_step = [], False
         self._plan = self.execution = None
         self._checkpoint_before = record.checkpoint
-        if self.context.resume is not None and self._parent is None:
+        if self._resume_expires:  # (once: the step the run resumed is over)
+            self._resume_expires = False
             self.context.resume.expire()
         if (nodes := self.options.interrupt_after) and self._breakpoint(nodes, plan.tasks):
             self._finish("interrupted")  # after the tasks that ran

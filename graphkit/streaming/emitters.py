@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from graphkit.channels import AnyValue, BinaryOperatorAggregate, LastValue, UntrackedValue
 from graphkit.checkpoint.saver import checkpoint_config, with_checkpoint_map
 from graphkit.constants import PUSH, RETURN
 from graphkit.errors import ParentCommand
@@ -60,6 +61,15 @@ class Values(Emitter):
     held: tuple[str, Any] | None = None
     input_step = False
 
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        # the keys whose channel may hold nothing after a write (a Topic written [], a
+        # barrier still waiting): only for those is the Update asked
+        channels = self.graph.channels
+        self.emptiable = frozenset(
+            key for key in self.keys if not isinstance(channels.get(key), _ALWAYS_HELD)
+        )
+
     def started(self) -> Chunks:
         # LangGraph shows the state it resumes from
         return [("values", self.stepper.output(self.keys))] if self.stepper.resumed else ()
@@ -77,13 +87,23 @@ class Values(Emitter):
         return [("values", {**values, INTERRUPT: result.interrupts})]
 
     def updated(self, results: list[TaskResult]) -> Chunks:
-        # as in LangGraph: a task wrote a key, and one of the keys holds a value after it
-        available = not self.stepper.checkpoint.updated_channels.isdisjoint(self.keys)
-        if not self.input_step and available and _wrote_any(results, self.keys):
+        if not self.input_step and self._wrote_a_value(results):
             self.held = ("values", self.stepper.output(self.keys))
             if self.stepper.done:  # a breakpoint after the step: no Plan comes, say it now
                 return self.flushed()
         return ()
+
+    def _wrote_a_value(self, results: list[TaskResult]) -> bool:
+        """LangGraph's rule for a values chunk: a task wrote one of the keys (changed or
+        not), and it holds a value after the Update."""
+        keys, emptiable = self.keys, self.emptiable
+        for result in results:
+            for channel, _ in result.writes:
+                if channel in keys and (
+                    channel not in emptiable or channel in self.stepper.checkpoint.updated_channels
+                ):
+                    return True
+        return False
 
     def flushed(self, paused: Paused | None = None) -> Chunks:
         held, self.held = self.held, None
@@ -344,6 +364,9 @@ def _wrote_any(results: list[TaskResult], keys: tuple[str, ...]) -> bool:
                 return True
     return False
 
+
+_ALWAYS_HELD = (LastValue, BinaryOperatorAggregate, AnyValue, UntrackedValue)
+"""Channels that hold a value once written."""
 
 _KINDS: list[tuple[type[Emitter], set[str]]] = [  # in the order LangGraph interleaves chunks
     (Messages, {"messages"}),

@@ -212,25 +212,26 @@ class StreamRun:
 
     def _drive(self) -> Iterator[Item]:
         """The one loop: step phase by phase; after each, every emitter says what it means.
-
-        LangGraph runs a step's one task inline and streams what it said only once the
-        next step is planned, so not at all if that step's Update or the next Plan fails:
-        such a task's chunks are ``held``. With a step timeout, live chunks or subgraphs
-        streamed, every task runs on the pool and is heard as it finishes; and a subgraph
-        run whose chunks go up to a run streaming subgraphs puts them straight into that
-        run's stream."""
+        LangGraph runs a step's one task inline and streams what it said once the next
+        step is planned (not if that Update or Plan fails): its chunks are ``held``. Else
+        (``_inline``) every task runs on the pool and is heard as it finishes; a subgraph
+        run whose chunks go up puts them straight into its parent's stream."""
         stepper, queue, tell = self.stepper, self.listener.queue, self._teller()
         inline, held = self._inline(), []
         yield from tell("started")
         while not stepper.done:
             if self.async_run is not None and self.async_run.cancelled:  # no further step
                 raise asyncio.CancelledError()
-            plan, chunks, error = _planned(stepper, tell)
-            yield from held  # (not if planning failed: LangGraph never says them then)
-            held = []
-            yield from chunks
-            if error is not None:
-                raise error
+            try:  # (held chunks are not said if planning fails, as in LangGraph)
+                plan = stepper.plan()
+            except GraphRecursionError:  # LangGraph gives the last values and checkpoint
+                yield from held
+                yield from tell("planned", stepper.upcoming_plan())
+                raise
+            if held:
+                yield from held
+                held = []
+            yield from tell("planned", plan)
             if stepper.done:
                 break
             # not_run: results reused or cached (they come first); failed: as in LangGraph,
@@ -331,17 +332,6 @@ def _runtime(app: Any, kwargs: dict[str, Any], writer: Any, parent: Any) -> Runt
     if writer is None:
         return Runtime(context, store, control=control)
     return Runtime(context, store, writer, control=control)
-
-
-def _planned(stepper: Stepper, tell: Callable[..., list[Item]]) -> tuple[Any, list[Item], Any]:
-    """Plan the next step: the plan, what the emitters say of it, and the error to raise
-    after saying it (at the recursion limit, LangGraph delivers the last values, and the
-    last checkpoint with the step it would run next, before the error)."""
-    try:
-        plan = stepper.plan()
-    except GraphRecursionError as error:
-        return None, tell("planned", stepper.upcoming_plan()), error
-    return plan, tell("planned", plan), None
 
 
 def _raise_if_stopped(stepper: Stepper) -> None:

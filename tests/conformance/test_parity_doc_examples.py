@@ -108,3 +108,41 @@ def test_a_compiled_graph_lists_its_channels():
         seen.append({name: type(channel).__name__ for name, channel in channels.items()})
     assert seen[1] == seen[0]
     assert {"n", "__start__", "__pregel_tasks", "branch:to:a"} <= set(seen[1])
+
+
+def test_an_object_returned_is_read_for_each_state_key():
+    """As in LangGraph: a pydantic model's computed field, or a dataclass's property,
+    named like a state key is written too, as the input and as a node's update."""
+    import dataclasses
+
+    from pydantic import BaseModel, computed_field
+
+    class Pair(TypedDict):
+        x: int
+        doubled: int
+
+    class Out(BaseModel):
+        x: int
+
+        @computed_field  # type: ignore[prop-decorator]
+        @property
+        def doubled(self) -> int:
+            return self.x * 2
+
+    @dataclasses.dataclass
+    class Half:
+        x: int
+
+        @property
+        def doubled(self) -> int:
+            return self.x
+
+    seen = []
+    for loader in LIBS:
+        lib = loader()
+        graph = lib.StateGraph(Pair).add_node("model", lambda state: Out(x=3))
+        graph.add_node("plain", lambda state: Half(x=state["x"] + 1))
+        app = graph.add_edge(lib.START, "model").add_edge("model", "plain").compile()
+        seen.append(list(app.stream(Out(x=1), stream_mode=["updates", "values"])))
+    assert seen[1] == seen[0]
+    assert seen[1][-1] == ("values", {"x": 4, "doubled": 4})
