@@ -187,7 +187,9 @@ class StreamRun:
                 if type(chunk) is CallUpdate:  # a plain dict for the user
                     chunk = dict(chunk)
                 if parent_listener is not None and mode in parent_listener.modes:
-                    parent_listener.send((namespace, mode, chunk))
+                    # (custom chunks go to the nearest stream asking for them, as in LangGraph)
+                    if mode != "custom" or "custom" not in modes:
+                        parent_listener.send((namespace, mode, chunk))
                 if mode in print_modes and namespace == own:
                     print(f"\x1b[1m[{mode}]\x1b[0m {chunk}")
                 if mode not in modes or (namespace != own and not subgraphs):

@@ -295,3 +295,27 @@ def test_a_step_that_leaves_its_channels_empty_makes_no_values_chunk(keys):
         seen.append((streamed, returned, app.get_state(config).values))
     assert seen[1] == seen[0]
     assert seen[1][1] == ({"t": [1], "k": 0} if keys == "all" else {"t": [1]})
+
+
+@pytest.mark.parametrize("inner_modes", ["custom", ["custom", "updates"], "updates"], ids=str)
+def test_a_graph_a_node_streams_itself_keeps_the_custom_chunks_it_asked_for(inner_modes):
+    """As in LangGraph: custom chunks go to the stream that asked for "custom" nearest
+    the writer, so an inner stream asking for them takes them from an outer one."""
+    seen = []
+    for loader in LIBS:
+        lib = loader()
+
+        def c1(state: Log, lib: Lib = lib) -> dict[str, Any]:
+            lib.get_stream_writer()("hello from child")
+            return {"res": ["c1"]}
+
+        child = lib.StateGraph(Log).add_node("c1", c1).add_edge(lib.START, "c1").compile()
+
+        def outer(state: Log, child: Any = child) -> dict[str, Any]:
+            got = list(child.stream(state, stream_mode=inner_modes))
+            return {"res": [f"inner got {len(got)}"]}
+
+        app = lib.StateGraph(Log).add_node("n", outer).add_edge(lib.START, "n").compile()
+        chunks = app.stream({"x": 0, "res": []}, stream_mode=["custom", "updates"], subgraphs=True)
+        seen.append([(mode, chunk) for _, mode, chunk in chunks])
+    assert seen[1] == seen[0]
