@@ -28,7 +28,7 @@ def require(module: str, *, extra: str, feature: str) -> ModuleType:
     """Import ``module`` and return it; if it cannot be imported, raise an ``ImportError``
     saying that ``feature`` needs it and that ``pip install "graphkit[extra]"`` brings it."""
     try:
-        return importlib.import_module(module)
+        imported = importlib.import_module(module)
     except ImportError as error:
         top = module.partition(".")[0]
         package = _DISTRIBUTIONS.get(top, top)
@@ -37,3 +37,8 @@ def require(module: str, *, extra: str, feature: str) -> ModuleType:
             f'pip install "graphkit[{extra}]" (or pip install {package}).',
             name=module,
         ) from error
+    if module.startswith("langchain_core"):  # (a tool may now return graphkit's Command)
+        from graphkit.types import as_tool_output
+
+        as_tool_output()
+    return imported

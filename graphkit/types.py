@@ -422,7 +422,7 @@ class Interrupt:
     ) -> None:
         ns = deprecated.get("ns")  # (LangGraph ignores its other deprecated keywords too)
         if ns is not None and id == "placeholder-id" and isinstance(ns, Sequence):
-            id = interrupt_id(ns)
+            id = interrupt_id(ns, 0)  # (as LangGraph: the same id as from_ns gives)
         object.__setattr__(self, "value", value)
         object.__setattr__(self, "id", id)
         object.__setattr__(self, "response_schema", response_schema)
@@ -446,11 +446,11 @@ class Interrupt:
         return self.id
 
 
-def interrupt_id(namespace: Sequence[str], index: int | None = None) -> str:
-    """The id of interrupt ``index`` of the task running in ``namespace`` (without an
-    index: the id of an ``Interrupt`` made with LangGraph's deprecated ``ns=``)."""
-    parts = namespace if index is None else (*namespace, str(index))
-    return hashlib.blake2b("|".join(parts).encode(), digest_size=16).hexdigest()
+def interrupt_id(namespace: Sequence[str], index: int) -> str:
+    """The id of interrupt ``index`` of the task running in ``namespace`` (graphkit's
+    own ids: LangGraph hashes otherwise)."""
+    key = "|".join((*namespace, str(index)))
+    return hashlib.blake2b(key.encode(), digest_size=16).hexdigest()
 
 
 def as_tool_output() -> None:

@@ -237,8 +237,8 @@ class StateGraph:
     ) -> StateGraph:
         """After ``source`` runs, call ``path(state)``; run the node(s) it names (or
         that ``path_map`` maps its result to) in the next step. END stops that branch.
-        ``path_map`` is a dict or a list of names; as in LangGraph, anything else (a
-        tuple, a set, one name as a string) is no path_map.
+        ``path_map`` is a dict (any Mapping) or a list of names; as in LangGraph,
+        anything else (a tuple, a set, one name as a string) is no path_map.
 
         >>> from typing import TypedDict
         >>> builder = StateGraph(TypedDict("S", {"x": int}))

@@ -45,7 +45,7 @@ def node_writer(
     ``keys`` (in their order) that is no managed value."""
     read_keys = tuple(key for key in keys if key not in managed)
     items = _root_items if read_keys == (ROOT,) else _update_items
-    keys = frozenset(keys)
+    known = frozenset(keys)
 
     def write_node(returned: Any, fresh_read: FreshRead, config: Any) -> Writes:
         writes = []
@@ -53,10 +53,10 @@ def node_writer(
             if key in managed:  # dropped; silently from the input (a parent's whole state)
                 if node != START:
                     warn(diagnose.managed_key(node, key))
-            elif key in keys:
+            elif key in known:
                 writes.append((key, value))
             else:
-                warn(diagnose.unknown_key(node, key, keys, input_schema))
+                warn(diagnose.unknown_key(node, key, known, input_schema))
         if isinstance(returned, Send):  # as in LangGraph: a Command(goto=Send) for short
             writes += _route_writes(returned)
         elif isinstance(returned, (Command, list, tuple)):
@@ -196,7 +196,8 @@ def _update_items(node: str, returned: Any, keys: Sequence[str]) -> Writes:
 
 
 def _root_items(node: str, returned: Any, keys: Sequence[str] = ()) -> Writes:
-    """A single-value state's updates: the value returned, or a Command's update."""
+    """A single-value state's updates: the value returned, or a Command's update
+    (``keys``: unread, as the one key is the value; ``_update_items``' signature)."""
     if isinstance(returned, Command):
         return _command_items(node, returned, root=True)
     if isinstance(returned, (list, tuple)) and any(isinstance(i, Command) for i in returned):

@@ -120,11 +120,11 @@ class ToolNode(Runnable[Any, Any]):
         self.messages_key = messages_key
         self._policy = ErrorPolicy.of(handle_tool_errors)
         self._tools: dict[str, BaseTool] = {}
-        self._prepared: dict[str, tuple[BaseTool, BaseTool, InjectedArgs]] = {}
+        self._injected: dict[str, tuple[BaseTool, InjectedArgs]] = {}
         for item in tools:
             tool = item if isinstance(item, BaseTool) else as_tool(item)
             self._tools[tool.name] = tool
-            self._prepare_tool(tool)
+            self._injected_into(tool)
 
     @property
     def tools_by_name(self) -> dict[str, BaseTool]:
@@ -135,16 +135,16 @@ class ToolNode(Runnable[Any, Any]):
     def __repr__(self) -> str:
         return f"ToolNode(name={self.name!r}, tools={list(self._tools)})"
 
-    def _prepare_tool(self, tool: BaseTool) -> tuple[BaseTool, InjectedArgs]:
-        """``tool`` and the arguments the graph injects into it: kept per name for this
-        node's tools (made again if the name's tool changed)."""
-        kept = self._prepared.get(tool.name)
+    def _injected_into(self, tool: BaseTool) -> InjectedArgs:
+        """The arguments the graph injects into ``tool``: kept per name for this node's
+        tools (read again if the name's tool changed)."""
+        kept = self._injected.get(tool.name)
         if kept is not None and kept[0] is tool:
-            return kept[1], kept[2]
-        runnable, injected = tool, injected_args(tool)
+            return kept[1]
+        injected = injected_args(tool)
         if self._tools.get(tool.name) is tool:  # (a wrapper may hand another tool)
-            self._prepared[tool.name] = (tool, runnable, injected)
-        return runnable, injected
+            self._injected[tool.name] = (tool, injected)
+        return injected
 
     # -- running ------------------------------------------------------------------------
 
@@ -277,12 +277,12 @@ class ToolNode(Runnable[Any, Any]):
             return _error_answer(
                 call, f"Error: {call['name']!r} is not a tool here; call one of [{known}]."
             )
-        runnable, injected = self._prepare_tool(tool)
+        injected = self._injected_into(tool)
         args = tool_arguments(call, injected, runtime, self.messages_key)
         payload = {**call, "args": args, "type": "tool_call"}
         try:
             try:
-                response = _invoke_tool(runnable, payload, runtime.config)
+                response = _invoke_tool(tool, payload, runtime.config)
             except ValidationError as error:
                 if is_invalid_resume(error):  # a human's answer, not the model's arguments
                     raise

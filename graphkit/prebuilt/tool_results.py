@@ -253,12 +253,13 @@ def check_answers(
     return checked
 
 
-# -- Commands tools return (graphkit's pass langchain-core: graphkit.types.as_tool_output)
+# -- Commands tools return ------------------------------------------------------------
 
 
 def plain_command(value: Any) -> Any:
-    """graphkit's own Command for a Command a tool returned (also LangGraph's, so tools
-    written for LangGraph work); anything else unchanged."""
+    """graphkit's own Command for a LangGraph Command a tool returned (so tools written
+    for LangGraph work); anything else unchanged (a graphkit Command passes langchain-core
+    as it is: ``graphkit.types.as_tool_output``)."""
     if isinstance(value, list):
         return [plain_command(item) for item in value]
     is_langgraph = type(value).__name__ == "Command" and type(value).__module__.startswith(

@@ -306,6 +306,7 @@ def _node_of(spec: CallSpec) -> NodeSpec:
             count_calls()
             return function(*args, **kwargs, **values)
 
+    run.function = function  # type: ignore[attr-defined]  # (what a tracer shows: pregel/tracing)
     return NodeSpec(
         name=spec.name,
         triggers=(),

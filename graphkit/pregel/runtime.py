@@ -311,8 +311,8 @@ class Resume:
     def take(self, namespace: tuple[str, ...], index: int) -> Any:
         """The answer for interrupt ``index`` of the task running in ``namespace``, or the
         single answer if still unused. As in LangGraph, a map answers one interrupt per
-        task and run: its own id's answer, else the task's first interrupt id's (the id
-        older versions gave all of a task's interrupts)."""
+        task and run: its own id's answer, else the task's first interrupt id's (LangGraph
+        reads that id so for the ids its older versions gave all of a task's interrupts)."""
         if self.by_id and namespace not in self._mapped:
             for key in (interrupt_id(namespace, index), interrupt_id(namespace, 0)):
                 if key in self.by_id:
@@ -360,8 +360,9 @@ class TaskScope:
     its return value's."""
     trace: Any = None
     """The attempt's chain run (a langchain-core run manager) when the run is traced."""
-    routed_up: bool = False
-    """A subgraph the attempt ran routed its parent (``Command.PARENT``): that is its output."""
+    routed_up: BaseException | None = None
+    """The ``ParentCommand`` a subgraph the attempt ran raised to route its parent
+    (``Command.PARENT``): its command is the attempt's output."""
 
     def progress(self, heartbeat: bool = False) -> None:
         """Note that the attempt made progress: it streamed a chunk, a subgraph it runs
@@ -476,9 +477,7 @@ def enter_task(scope: TaskScope, config: Any = None) -> tuple[Any, ...]:
     if langchain is None:  # (nothing could read it: graphkit never imports langchain-core)
         return (token,)
     if config is None:
-        config = task_config(scope.run, scope.task, scope.node)
-        if scope.trace is not None:  # (see scope_config)
-            config["callbacks"] = node_callbacks(scope.trace, _listening(scope.run))
+        config = scope_config(scope)
     variable = langchain.var_child_runnable_config
     return token, variable, variable.set(config)
 
@@ -577,7 +576,9 @@ def traced_task(
     base = config if config is not None else task_config(scope.run, scope.task, scope.node)
     if scope.node.hidden:  # (START, run for its routers: hidden from tracers)
         base = {**base, "tags": [*base.get("tags", ()), "langsmith:hidden"]}
-    scope.trace = trace.start_task(scope.task, base)
+    # a called task reports inside its caller (whose scope this thread still sees)
+    caller = current_scope() if scope.task.kind == "call" else None
+    scope.trace = trace.start_task(scope.task, base, scope.node, getattr(caller, "trace", None))
     config = {**base, "callbacks": node_callbacks(scope.trace, _listening(scope.run))}
     return ({**injected, "config": config} if "config" in injected else injected), config
 

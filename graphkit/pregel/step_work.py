@@ -379,7 +379,7 @@ def run_task(
         store_ops=tuple(scope.store_ops or ()),
         paused=paused is not None,
         drained=scope.drained,
-        routed_up=scope.routed_up,
+        routed_up=scope.routed_up is not None,
     )
 
 
@@ -408,8 +408,8 @@ def _attempt(
         fresh_read = fresh_reader(work.graph, work.state, writes) if routed else _no_reader
         for writer in node.writers:
             writes.extend(writer(output, fresh_read, task_config))
-        if trace is not None:
-            trace.end_task(scope.trace, output, None)
+        if trace is not None:  # (a subgraph's ParentCommand: the node raised, to LangGraph)
+            trace.end_task(scope.trace, output, scope.routed_up)
     except GraphInterrupt as paused:  # the step stops before Update; nothing is applied
         interrupts, writes = tuple(paused.args[0] if paused.args else ()), []
     except GraphDrained as drained:  # a graph it ran drained: paused, and the run drains
@@ -458,7 +458,7 @@ def _call(
     except ParentCommand as sent_up:  # a subgraph this node ran routes its parent: us
         if sent_up.command is None:
             raise
-        scope.routed_up = True
+        scope.routed_up = sent_up
         return dataclasses.replace(sent_up.command, graph=None)
 
 

@@ -21,22 +21,30 @@ class RunTrace:
     ``streams``: each task's output goes to the streaming handlers too (``on_chain_stream``
     in ``astream_events``), which LangGraph does only for a run streamed asynchronously."""
 
-    __slots__ = ("async_run", "run", "streams")
+    __slots__ = ("async_run", "output_keys", "run", "streams")
 
-    def __init__(self, run: Any, streams: bool, async_run: Any) -> None:
+    def __init__(self, run: Any, streams: bool, async_run: Any, output_keys: Any) -> None:
         self.run, self.streams, self.async_run = run, streams, async_run
+        self.output_keys = output_keys  # (LangGraph's form: one name alone, or a list)
 
     def __repr__(self) -> str:
         return f"RunTrace({self.run.run_id}, streams={self.streams})"
 
-    def start_task(self, task: Any, config: Mapping[str, Any]) -> Any:
+    def start_task(
+        self, task: Any, config: Mapping[str, Any], node: Any, caller: Any = None
+    ) -> Any:
         """Start ``task``'s chain run, named for its node and given its input; ``config``
-        is the task's (its tags and metadata). Returns the task's run manager."""
+        is the task's (its tags and metadata); ``caller``: the run manager of the task
+        that called this one (a functional-API call), inside whose node it reports, as in
+        LangGraph. Returns the task's run manager."""
         from langchain_core.runnables.config import get_callback_manager_for_config
 
-        child = self.run.get_child(f"graph:step:{task.step}")
+        if caller is not None:
+            child = caller.get_child(f"{SEQ_STEP}1")
+        else:
+            child = self.run.get_child(f"graph:step:{task.step}")
         manager = get_callback_manager_for_config({**config, "callbacks": child})
-        return manager.on_chain_start(None, task.input, name=task.node)
+        return manager.on_chain_start(None, _shown_input(task, node), name=task.node)
 
     def end_task(self, task_run: Any, output: Any, error: BaseException | None) -> None:
         """End a task's chain run with its node's output, or with the error it raised
@@ -52,17 +60,29 @@ class RunTrace:
                         pass
         task_run.on_chain_end(output)
 
-    def end(self, output: Any) -> None:
+    def end(self, stepper: Any) -> None:
+        """End the run's chain run with what ``invoke`` returns: the output keys' values
+        (one key named alone: its value)."""
+        keys = self.output_keys
+        if isinstance(keys, str):
+            values = stepper.output((keys,))
+            output = values.get(keys) if isinstance(values, dict) else values
+        else:
+            output = stepper.output(tuple(keys))
         self.run.on_chain_end(output)
 
     def fail(self, error: BaseException) -> None:
+        """End the run's chain run with the error it raised."""
         self.run.on_chain_error(error)
 
 
-def open_trace(config: Any, input: Any, app: Any, async_run: Any, parent: Any) -> RunTrace | None:
+def open_trace(
+    config: Any, input: Any, app: Any, async_run: Any, parent: Any, output_keys: Any = None
+) -> RunTrace | None:
     """Start the chain run of ``app``'s run configured with ``config`` (None when the
     config has no callbacks other than graphkit's own "messages" handler). ``async_run``:
-    the async run this run works for, if any; ``parent``: the task running it, if any.
+    the async run this run works for, if any; ``parent``: the task running it, if any;
+    ``output_keys``: the keys asked for (None: the graph's).
 
     As in LangGraph, task outputs are streamed to streaming handlers when the run was
     started asynchronously, or is a subgraph node of a run that streams them."""
@@ -84,7 +104,8 @@ def open_trace(config: Any, input: Any, app: Any, async_run: Any, parent: Any) -
         streams = True
     else:  # a subgraph node streams as its parent does; a graph a node invokes does not
         streams = above.streams and getattr(parent.node.call, "subgraph", None) is not None
-    return RunTrace(run, streams, async_run)
+    keys = app.output_channels if output_keys is None else output_keys
+    return RunTrace(run, streams, async_run, keys)
 
 
 def node_callbacks(task_run: Any, handlers: tuple[Any, ...]) -> Any:
@@ -116,6 +137,20 @@ def traced_route(
         raise
     run.on_chain_end(result)
     return result
+
+
+def _shown_input(task: Any, node: Any) -> Any:
+    """A task's input as LangGraph shows it: a call's arguments by parameter name."""
+    function = getattr(getattr(node, "call", None), "function", None)
+    if task.kind != "call" or function is None:
+        return task.input
+    import inspect
+
+    args, kwargs = task.input
+    try:
+        return dict(inspect.signature(function).bind_partial(*args, **kwargs).arguments)
+    except (TypeError, ValueError):  # (a call that does not fit fails in the node, said so)
+        return task.input
 
 
 def _has_handlers(callbacks: Any) -> bool:

@@ -93,14 +93,15 @@ class Values(Emitter):
                 return self.flushed()
         return ()
 
-    def _wrote_a_value(self, results: list[TaskResult]) -> bool:
+    def _wrote_a_value(self, results: Sequence[TaskResult], state: Any = None) -> bool:
         """LangGraph's rule for a values chunk: a task wrote one of the keys (changed or
-        not), and it holds a value after the Update."""
+        not), and it holds a value after the Update (of ``state``, by default the run's)."""
         keys, emptiable = self.keys, self.emptiable
         for result in results:
             for channel, _ in result.writes:
                 if channel in keys and (
-                    channel not in emptiable or channel in self.stepper.checkpoint.updated_channels
+                    channel not in emptiable
+                    or channel in (state or self.stepper.checkpoint).updated_channels
                 ):
                     return True
         return False
@@ -109,7 +110,7 @@ class Values(Emitter):
         held, self.held = self.held, None
         chunks = [held] if held is not None else []
         # a task paused the root run: the state with the step's finished tasks applied
-        if paused is not None and _wrote_any(paused.finished, self.keys):
+        if paused is not None and self._wrote_a_value(paused.finished, paused.state):
             chunks.append(("values", shown(self.keys, paused.state.read(self.keys))))
         return chunks
 
@@ -354,15 +355,6 @@ class Paused:
 def _is_input_step(plan: Plan) -> bool:
     """The input step writes the input; LangGraph streams no values or checkpoint for it."""
     return bool(plan.tasks) and plan.tasks[0].kind == "input"
-
-
-def _wrote_any(results: list[TaskResult], keys: tuple[str, ...]) -> bool:
-    """LangGraph's rule for a values chunk: a task wrote one of ``keys`` (changed or not)."""
-    for result in results:
-        for channel, _ in result.writes:
-            if channel in keys:
-                return True
-    return False
 
 
 _ALWAYS_HELD = (LastValue, BinaryOperatorAggregate, AnyValue, UntrackedValue)

@@ -156,7 +156,7 @@ class StreamRun:
             raise TypeError(diagnose.unknown_run_options(unknown))
         # only a run inside a recorded task keeps supersteps (for its subruns): unread otherwise
         record = parent is not None and parent.run.options.record
-        self.trace = trace = open_trace(config, input, app, async_run, parent)
+        self.trace = trace = open_trace(config, input, app, async_run, parent, output_keys)
         options = app.run_options(
             runtime=runtime, listener=listener, loop=loop, record=record, trace=trace, **kwargs
         )
@@ -186,10 +186,13 @@ class StreamRun:
                     chunk = _one_checkpoint(chunk, mode, stream_key)
                 if type(chunk) is CallUpdate:  # a plain dict for the user
                     chunk = dict(chunk)
-                if parent_listener is not None and mode in parent_listener.modes:
-                    # (custom chunks go to the nearest stream asking for them, as in LangGraph)
-                    if mode != "custom" or "custom" not in modes:
-                        parent_listener.send((namespace, mode, chunk))
+                # (custom chunks go to the nearest stream asking for them, as in LangGraph)
+                if (
+                    parent_listener is not None
+                    and mode in parent_listener.modes
+                    and (mode != "custom" or "custom" not in modes)
+                ):
+                    parent_listener.send((namespace, mode, chunk))
                 if mode in print_modes and namespace == own:
                     print(f"\x1b[1m[{mode}]\x1b[0m {chunk}")
                 if mode not in modes or (namespace != own and not subgraphs):
@@ -210,7 +213,7 @@ class StreamRun:
                 self.trace.fail(error)
             raise
         if self.trace is not None:  # (as in LangGraph: the output invoke would return)
-            self.trace.end(self.stepper.output(self.stepper.graph.output_keys))
+            self.trace.end(self.stepper)
 
     def _drive(self) -> Iterator[Item]:
         """The one loop: step phase by phase; after each, every emitter says what it means.

@@ -344,3 +344,47 @@ def test_version_v1_and_astream_log_come_from_the_same_runs():
         seen.append(asyncio.run(collect()))
     assert seen[1] == seen[0]
     assert seen[1][1] == {"a": {"n": ["a"]}} and "route" in seen[1][2]  # (the last chunk)
+
+
+def _entrypoint(lib: Lib) -> Any:
+    if lib.name == "langgraph":
+        from langgraph.func import entrypoint, task
+    else:
+        from graphkit.func import entrypoint, task
+
+    @task
+    def double(x: int) -> int:
+        return x * 2
+
+    @entrypoint()
+    def main(x: int) -> int:
+        return double(x).result() + 1
+
+    return main
+
+
+def _routing_up(lib: Lib) -> Any:
+    def up(state: Log) -> Any:
+        return lib.Command(graph=lib.Command.PARENT, goto="z", update={"n": ["up"]})
+
+    inner = lib.StateGraph(Log).add_node("up", up).add_edge(lib.START, "up").compile()
+    graph = lib.StateGraph(Log).add_node("sub", inner, destinations=("z",))
+    graph.add_node("z", lambda state: {"n": ["z"]})
+    return graph.add_edge(lib.START, "sub").compile()
+
+
+@pytest.mark.parametrize("build, given", [(_entrypoint, 3), (_routing_up, {"n": []})])
+def test_a_tracer_hears_called_tasks_inside_their_caller_and_a_parent_command_as_an_error(
+    build, given
+):
+    heard = []
+    for loader in LIBS:
+        recorder = _Recorder()
+        build(loader()).invoke(given, {"callbacks": [recorder]})
+        heard.append(recorder.seen)
+    assert heard[1] == heard[0]
+    if build is _entrypoint:
+        assert ("start", "double", "main", ("seq:step:1",)) in heard[1]
+        assert heard[1][-1] == ("end", "LangGraph", "7")
+    else:
+        assert ("error", "sub", "ParentCommand") in heard[1]

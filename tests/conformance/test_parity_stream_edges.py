@@ -109,12 +109,13 @@ def test_interrupt_takes_the_deprecated_ns_and_has_from_ns():
                 by_ns.id != "placeholder-id",
                 from_ns.value,
                 from_ns.id == interrupt_class.from_ns(5, "a:1").id != by_ns.id,
+                from_ns.id == interrupt_class(value=1, ns=["a:1"]).id,
                 interrupt_class(1, "x") == interrupt_class(1, "x"),
                 interrupt_class(1, "x", ns=["a"]).id,  # (an id given wins)
             )
         )
     assert made[1] == made[0]
-    assert made[1] == (True, True, 1, True, True, "x")
+    assert made[1] == (True, True, 1, True, True, True, "x")
 
 
 def _failing_beside_a_slow_sibling(lib: Lib, sibling_is_subgraph: bool) -> Any:
@@ -318,4 +319,28 @@ def test_a_graph_a_node_streams_itself_keeps_the_custom_chunks_it_asked_for(inne
         app = lib.StateGraph(Log).add_node("n", outer).add_edge(lib.START, "n").compile()
         chunks = app.stream({"x": 0, "res": []}, stream_mode=["custom", "updates"], subgraphs=True)
         seen.append([(mode, chunk) for _, mode, chunk in chunks])
+    assert seen[1] == seen[0]
+
+
+@pytest.mark.parametrize("write", [[], [1]], ids=["emptied", "written"])
+def test_a_paused_steps_values_follow_the_same_rule(write):
+    seen = []
+    for loader in LIBS:
+        lib = loader()
+
+        class Board(TypedDict):
+            t: Annotated[list, lib.channels.Topic(int)]
+            k: int
+
+        def ask(state: Board, lib: Lib = lib) -> dict[str, Any]:
+            _types(lib).interrupt("q")
+            return {}
+
+        graph = lib.StateGraph(Board).add_node("w", lambda state: {"t": write})
+        graph.add_node("ask", ask).add_edge(lib.START, "w").add_edge(lib.START, "ask")
+        with _memory_saver(lib.name) as saver:
+            app = graph.compile(checkpointer=saver)
+        config = {"configurable": {"thread_id": "t"}}
+        chunks = app.stream({"k": 0}, config, stream_mode="values")
+        seen.append([{k: v for k, v in chunk.items() if k != "__interrupt__"} for chunk in chunks])
     assert seen[1] == seen[0]
