@@ -12,21 +12,13 @@ from typing import Annotated, Any, TypedDict
 import pytest
 
 from .harness import Lib, load_graphkit, load_langgraph
-from .scenarios import _memory_saver
+from .scenarios import _interrupt, _memory_saver
 
 LIBS = [load_langgraph, load_graphkit]
 
 
 class Log(TypedDict):
     x: Annotated[list, operator.add]
-
-
-def _types(lib: Lib) -> Any:
-    if lib.name == "langgraph":
-        import langgraph.types as types
-    else:
-        import graphkit.types as types
-    return types
 
 
 def _shown(output: dict[str, Any]) -> Any:
@@ -42,7 +34,7 @@ def _chain(lib: Lib, *, asks_in: str = "", **compiled: Any) -> Any:
 
         def node(state: Log, name: str = name) -> dict[str, Any]:
             if name == asks_in:
-                return {"x": [f"{name}:{_types(lib).interrupt('q' + name)}"]}
+                return {"x": [f"{name}:{_interrupt(lib.name)('q' + name)}"]}
             return {"x": [name]}
 
         graph.add_node(name, node)
@@ -108,7 +100,7 @@ def test_a_resume_at_a_breakpoint_answers_only_the_step_it_resumes(asks_in, use_
 
 def _asking_thrice(lib: Lib) -> Any:
     def ask(state: Log) -> dict[str, Any]:
-        interrupt = _types(lib).interrupt
+        interrupt = _interrupt(lib.name)
         return {"x": [interrupt("q1"), interrupt("q2"), interrupt("q3")]}
 
     graph = lib.StateGraph(Log).add_node("ask", ask).add_edge(lib.START, "ask")

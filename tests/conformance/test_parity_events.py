@@ -16,7 +16,7 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 
 from .harness import Lib, load_graphkit, load_langgraph
-from .scenarios import _memory_saver
+from .scenarios import _interrupt, _memory_saver
 
 LIBS = [load_langgraph, load_graphkit]
 _HIDDEN_KEYS = ("langgraph_checkpoint_ns", "checkpoint_ns", "lc_versions", "thread_id")
@@ -24,14 +24,6 @@ _HIDDEN_KEYS = ("langgraph_checkpoint_ns", "checkpoint_ns", "lc_versions", "thre
 
 class Log(TypedDict):
     n: Annotated[list, operator.add]
-
-
-def _types(lib: Lib) -> Any:
-    if lib.name == "langgraph":
-        import langgraph.types as types
-    else:
-        import graphkit.types as types
-    return types
 
 
 def _tidy(value: Any) -> str:
@@ -148,7 +140,7 @@ def test_a_start_router_runs_in_a_hidden_start_task_and_sends_show_their_path():
 
 def _asking(lib: Lib) -> Any:
     def ask(state: Log) -> dict[str, Any]:
-        return {"n": [_types(lib).interrupt("q")]}
+        return {"n": [_interrupt(lib.name)("q")]}
 
     graph = lib.StateGraph(Log)
     graph.add_node("ask", ask)
@@ -164,7 +156,7 @@ def test_an_interrupted_run_ends_with_its_values_and_a_resumed_one_runs_the_node
         app = _asking(lib)
         config = {"configurable": {"thread_id": "1"}}
         paused = _events(loader, lambda lib, app=app: app, {"n": []}, config)
-        resume = _types(lib).Command(resume="x")
+        resume = lib.Command(resume="x")
         resumed = _events(loader, lambda lib, app=app: app, resume, config)
         seen.append((paused, resumed))
     assert seen[1] == seen[0]

@@ -12,7 +12,7 @@ from typing import Annotated, Any, TypedDict
 import pytest
 
 from .harness import Lib, load_graphkit, load_langgraph
-from .scenarios import _memory_saver
+from .scenarios import _interrupt, _memory_saver
 
 LIBS = [load_langgraph, load_graphkit]
 
@@ -22,20 +22,12 @@ class Log(TypedDict):
     res: Annotated[list, operator.add]
 
 
-def _types(lib: Lib) -> Any:
-    if lib.name == "langgraph":
-        import langgraph.types as types
-    else:
-        import graphkit.types as types
-    return types
-
-
 def _with_subgraph(lib: Lib, asks: bool) -> Any:
     child = lib.StateGraph(Log)
     child.add_node("c1", lambda state: {"res": ["c1"]})
 
     def c2(state: Log) -> dict[str, Any]:
-        return {"res": ["c2:" + _types(lib).interrupt("q")]} if asks else {"res": ["c2"]}
+        return {"res": ["c2:" + _interrupt(lib.name)("q")]} if asks else {"res": ["c2"]}
 
     child.add_node("c2", c2)
     child.add_edge(lib.START, "c1").add_edge("c1", "c2")
@@ -93,10 +85,18 @@ def test_a_breakpoint_after_a_step_streams_its_values_before_its_checkpoint(mode
     assert seen[1][0][-2:] == ["values", modes[1]]
 
 
+def _interrupt_class(lib: Lib) -> Any:
+    if lib.name == "langgraph":
+        from langgraph.types import Interrupt
+    else:
+        from graphkit.types import Interrupt
+    return Interrupt
+
+
 def test_interrupt_takes_the_deprecated_ns_and_has_from_ns():
     made = []
     for loader in LIBS:
-        interrupt_class = _types(loader()).Interrupt
+        interrupt_class = _interrupt_class(loader())
         by_ns = interrupt_class(value=1, ns=["a:1", "b:2"])
         same_ns = interrupt_class(value=2, ns=["a:1", "b:2"])
         other_ns = interrupt_class(value=1, ns=["a:1"])
@@ -162,7 +162,7 @@ def _sending(lib: Lib) -> Any:
         return [lib.Send("w", {"x": 0, "res": [index]}) for index in range(2)]
 
     def ask(state: Log) -> dict[str, Any]:
-        return {"res": [_types(lib).interrupt("q")]}
+        return {"res": [_interrupt(lib.name)("q")]}
 
     graph = lib.StateGraph(Log).add_node("w", ask).add_conditional_edges(lib.START, fan)
     with _memory_saver(lib.name) as saver:
@@ -333,7 +333,7 @@ def test_a_paused_steps_values_follow_the_same_rule(write):
             k: int
 
         def ask(state: Board, lib: Lib = lib) -> dict[str, Any]:
-            _types(lib).interrupt("q")
+            _interrupt(lib.name)("q")
             return {}
 
         graph = lib.StateGraph(Board).add_node("w", lambda state: {"t": write})
