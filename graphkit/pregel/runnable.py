@@ -265,18 +265,21 @@ class RunnableMethods:
 
         return astream_log(self, input, config, **kwargs)
 
-    def with_retry(self, *args: Any, **kwargs: Any) -> Any:
-        """Not in graphkit yet (``NotImplementedError``)."""
-        raise NotImplementedError(
-            "with_retry() is not supported by graphkit yet. Give the nodes a retry policy "
-            "instead: add_node(..., retry_policy=RetryPolicy(...))."
-        )
+    def with_retry(self, **kwargs: Any) -> Any:
+        """LangChain's ``RunnableRetry`` around the whole graph (needs langchain-core): a
+        run that raises is run again, as ``with_retry`` of LangGraph's graph does. To
+        retry one node, give it a ``RetryPolicy`` instead."""
+        from graphkit.streaming.events import as_runnable
+
+        return as_runnable(self).with_retry(**kwargs)
 
     def __or__(self, other: Any) -> Any:
-        raise NotImplementedError(
-            "graph | runnable (a LangChain pipe) is not supported by graphkit yet. Call the "
-            "next step on the graph's output: step(app.invoke(input))."
-        )
+        """``graph | runnable``: LangChain's ``RunnableSequence`` with the graph as its
+        first step (needs langchain-core). (``runnable | graph`` is not supported: the
+        graph is no langchain-core ``Runnable``.)"""
+        from graphkit.streaming.events import as_runnable
+
+        return as_runnable(self) | other
 
 
 class GraphNode:

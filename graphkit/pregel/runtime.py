@@ -607,11 +607,19 @@ def _with_handlers(
     handler once when a runnable merges configs (a list would not), and hands the run's
     tags and the task's metadata down to what the task calls, as LangGraph's does (so a
     model called with ``{"metadata": ...}`` of its own still streams as the task's)."""
-    from langchain_core.callbacks import CallbackManager
+    from langchain_core.callbacks import BaseCallbackManager, CallbackManager
 
     existing = config.get("callbacks")
-    if isinstance(existing, CallbackManager):
-        manager = existing.copy()
+    if isinstance(existing, BaseCallbackManager):  # (an async one too: an async caller's)
+        manager = CallbackManager(
+            handlers=list(existing.handlers),
+            inheritable_handlers=list(existing.inheritable_handlers),
+            parent_run_id=existing.parent_run_id,
+            tags=list(existing.tags),
+            inheritable_tags=list(existing.inheritable_tags),
+            metadata=dict(existing.metadata),
+            inheritable_metadata=dict(existing.inheritable_metadata),
+        )
     else:
         given = list(existing or ())  # (inherited: a runnable the task calls reports too)
         manager = CallbackManager(handlers=given, inheritable_handlers=given)

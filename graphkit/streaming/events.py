@@ -1,10 +1,11 @@
-"""``astream_events`` and ``astream_log``: LangChain's event streams of a graph run.
+"""The parts of LangChain's Runnable interface made by LangChain itself from the graph's
+own methods: ``astream_events`` and ``astream_log`` (LangChain's event streams of a run,
+made from ``astream`` and the callbacks the run reports, ``graphkit.pregel.tracing``),
+``graph | runnable`` and ``with_retry``.
 
-LangChain makes both from a runnable's ``astream`` and the callbacks its run reports
-(``graphkit.pregel.tracing``: the graph, each task, each router, and what they call). A
-compiled graph is not a langchain-core ``Runnable`` (graphkit does not need
-langchain-core), so it is handed to LangChain's implementation inside a thin one whose
-``astream`` is the graph's."""
+A compiled graph is not a langchain-core ``Runnable`` (graphkit does not need
+langchain-core), so LangChain is handed a thin one whose ``invoke``, ``ainvoke``,
+``stream`` and ``astream`` are the graph's."""
 
 from __future__ import annotations
 
@@ -12,20 +13,21 @@ import functools
 from collections.abc import AsyncIterator
 from typing import Any
 
-__all__ = ["astream_events", "astream_log"]
+__all__ = ["as_runnable", "astream_events", "astream_log"]
 
 
 def astream_events(app: Any, input: Any, config: Any, **kwargs: Any) -> AsyncIterator[Any]:
     """``app.astream_events(input, config, version="v2", ...)`` as LangChain defines it."""
-    return _as_runnable(app).astream_events(input, config, **kwargs)
+    return as_runnable(app).astream_events(input, config, **kwargs)
 
 
 def astream_log(app: Any, input: Any, config: Any, **kwargs: Any) -> AsyncIterator[Any]:
     """``app.astream_log(input, config, ...)`` as LangChain defines it."""
-    return _as_runnable(app).astream_log(input, config, **kwargs)
+    return as_runnable(app).astream_log(input, config, **kwargs)
 
 
-def _as_runnable(app: Any) -> Any:
+def as_runnable(app: Any) -> Any:
+    """``app`` as a langchain-core ``Runnable`` that runs it (its runs report as its own)."""
     return _runnable_class()(app)
 
 
@@ -48,6 +50,9 @@ def _runnable_class() -> type:
 
         async def ainvoke(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
             return await self.app.ainvoke(input, config, **kwargs)
+
+        def stream(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
+            return self.app.stream(input, config, **kwargs)
 
         def astream(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
             return self.app.astream(input, config, **kwargs)

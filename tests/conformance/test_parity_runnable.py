@@ -159,19 +159,6 @@ def test_the_context_json_schema_is_langgraph_s():
     assert ours[0] is None and ours[1]["required"] == ["user"]
 
 
-@pytest.mark.parametrize(
-    "call, fix",
-    [
-        (lambda app: app.with_retry(), "retry_policy"),
-        (lambda app: app | (lambda output: output), "app.invoke"),
-    ],
-    ids=["with_retry", "pipe"],
-)
-def test_what_graphkit_does_not_have_yet_is_refused_with_what_to_do(call, fix):
-    with pytest.raises(NotImplementedError, match=fix):
-        call(doubling("graphkit"))
-
-
 def test_a_subgraph_that_keeps_no_state_is_not_listed():
     """A graph compiled with checkpointer=False keeps no state: LangGraph does not list
     it among the subgraphs, added as a node or called from one."""
