@@ -59,10 +59,9 @@ class CompiledGraph(RunnableMethods):
         interrupt_after: Sequence[str] | str = (),
     ) -> None:
         self.spec = spec
-        if not isinstance(getattr(self, "channels", None), dict):  # (a Pregel keeps its own)
-            self.channels: dict[str, Any] = dict(spec.channels)
-            """The graph's channels by name, as LangGraph's attribute shows them (its state
-            keys, ``__start__``, ``__pregel_tasks``, ``branch:to:...``): what runs copy."""
+        self.channels: dict[str, Any] = dict(spec.channels)
+        """The graph's channels by name, as LangGraph's attribute shows them (its state
+        keys, ``__start__``, ``__pregel_tasks``, ``branch:to:...``): what runs copy."""
         self.checkpointer = checkpointer
         self.interrupt_before = interrupt_before
         self.interrupt_after = interrupt_after

@@ -106,7 +106,8 @@ class Pregel(CompiledGraph):
     ) -> None:
         built = {k: n.build() if isinstance(n, NodeBuilder) else n for k, n in nodes.items()}
         self.given_nodes: dict[str, PregelNode] = built
-        self.channels: dict[str, Channel] = dict(channels or {})
+        self.channels: dict[str, Channel] = dict(channels or {})  # (as given: read back)
+        given_channels = self.channels
         self.input_channels, self.output_channels = input_channels, output_channels
         self.stream_channels = stream_channels
         self.cache_policy = cache_policy
@@ -129,8 +130,8 @@ class Pregel(CompiledGraph):
             interrupt_after=interrupt_after_nodes,
             **options,
         )
-        self.context_schema = context_schema
-        self.retry_policy = policies
+        self.channels = given_channels  # (CompiledGraph's are the spec's)
+        self.context_schema, self.retry_policy = context_schema, policies
         self.interrupt_before_nodes = interrupt_before_nodes
         self.interrupt_after_nodes = interrupt_after_nodes
         self.stream_mode, self.step_timeout = stream_mode, step_timeout

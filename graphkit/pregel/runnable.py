@@ -1,9 +1,10 @@
 """The parts of LangChain's Runnable interface a compiled LangGraph graph has besides
 ``invoke`` and ``stream``: ``batch`` / ``abatch`` (and their ``_as_completed`` forms),
 ``get_subgraphs``, the input and output JSON schemas, ``astream_events`` /
-``astream_log``, and ``nodes`` (each node alone, for tests). ``with_retry`` and ``|``
-are refused by name. The attributes LangGraph reads back
-(``input_channels``, ``interrupt_before_nodes``...) and ``get_name`` are here too."""
+``astream_log``, ``with_retry`` and ``graph | runnable`` (made by LangChain over the
+graph: ``graphkit.streaming.events``), and ``nodes`` (each node alone, for tests). The
+attributes LangGraph reads back (``input_channels``, ``interrupt_before_nodes``...) and
+``get_name`` are here too."""
 
 from __future__ import annotations
 
@@ -253,17 +254,17 @@ class RunnableMethods:
         [('on_chain_start', 'LangGraph'), ('on_chain_start', 'a'), ('on_chain_stream', 'a'),
          ('on_chain_end', 'a'), ('on_chain_stream', 'LangGraph'), ('on_chain_end', 'LangGraph')]
         """
-        from graphkit.streaming.events import astream_events
+        from graphkit.streaming.events import as_runnable
 
-        return astream_events(self, input, config, **kwargs)
+        return as_runnable(self).astream_events(input, config, **kwargs)
 
     def astream_log(
         self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any
     ) -> AsyncIterator[Any]:
         """LangChain's run log of a run (``RunLogPatch`` objects; needs langchain-core)."""
-        from graphkit.streaming.events import astream_log
+        from graphkit.streaming.events import as_runnable
 
-        return astream_log(self, input, config, **kwargs)
+        return as_runnable(self).astream_log(input, config, **kwargs)
 
     def with_retry(self, **kwargs: Any) -> Any:
         """LangChain's ``RunnableRetry`` around the whole graph (needs langchain-core): a

@@ -541,7 +541,7 @@ def task_config(run: RunContext, task: Task, node: Any) -> dict[str, Any]:
         "langgraph_step": task.step,
         "langgraph_node": task.node,
         "langgraph_triggers": triggers,
-        "langgraph_path": task.path if task.kind != "push" else (*task.path, False),
+        "langgraph_path": task.shown_path,
         "langgraph_checkpoint_ns": namespace,
     }
     configurable = {**run.config.get("configurable", {}), "checkpoint_ns": namespace}

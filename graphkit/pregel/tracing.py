@@ -7,6 +7,7 @@ them pays nothing; langchain-core is imported only then."""
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -144,8 +145,6 @@ def _shown_input(task: Any, node: Any) -> Any:
     function = getattr(getattr(node, "call", None), "function", None)
     if task.kind != "call" or function is None:
         return task.input
-    import inspect
-
     args, kwargs = task.input
     try:
         return dict(inspect.signature(function).bind_partial(*args, **kwargs).arguments)

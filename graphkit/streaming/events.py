@@ -10,20 +10,9 @@ langchain-core), so LangChain is handed a thin one whose ``invoke``, ``ainvoke``
 from __future__ import annotations
 
 import functools
-from collections.abc import AsyncIterator
 from typing import Any
 
-__all__ = ["as_runnable", "astream_events", "astream_log"]
-
-
-def astream_events(app: Any, input: Any, config: Any, **kwargs: Any) -> AsyncIterator[Any]:
-    """``app.astream_events(input, config, version="v2", ...)`` as LangChain defines it."""
-    return as_runnable(app).astream_events(input, config, **kwargs)
-
-
-def astream_log(app: Any, input: Any, config: Any, **kwargs: Any) -> AsyncIterator[Any]:
-    """``app.astream_log(input, config, ...)`` as LangChain defines it."""
-    return as_runnable(app).astream_log(input, config, **kwargs)
+__all__ = ["as_runnable"]
 
 
 def as_runnable(app: Any) -> Any:

@@ -109,7 +109,6 @@ class StreamRun:
         "stepper",
         "stream_key",
         "subgraphs",
-        "trace",
     )
 
     def __init__(self, app: CompiledGraph, input: Any, config: Any, **kwargs: Any) -> None:
@@ -156,7 +155,7 @@ class StreamRun:
             raise TypeError(diagnose.unknown_run_options(unknown))
         # only a run inside a recorded task keeps supersteps (for its subruns): unread otherwise
         record = parent is not None and parent.run.options.record
-        self.trace = trace = open_trace(config, input, app, async_run, parent, output_keys)
+        trace = open_trace(config, input, app, async_run, parent, output_keys)
         options = app.run_options(
             runtime=runtime, listener=listener, loop=loop, record=record, trace=trace, **kwargs
         )
@@ -173,7 +172,7 @@ class StreamRun:
         own, parent_listener = self.stepper.namespace, self.parent_listener
         modes, single, subgraphs, parts = self.modes, self.single, self.subgraphs, self.parts
         print_modes, one_key = self.print_modes, self.one_key
-        stream_key = self.stream_key
+        stream_key, trace = self.stream_key, self.stepper.options.trace
         try:
             for namespace, mode, chunk in self._drive():
                 if one_key is not None and mode == "values" and namespace == own:
@@ -205,15 +204,15 @@ class StreamRun:
                     yield chunk if single else (mode, chunk)
         except GeneratorExit:  # the caller stopped reading: keep what "exit" held back
             self.stepper.abandon()
-            if self.trace is not None:
-                self.trace.fail(GeneratorExit())
+            if trace is not None:
+                trace.fail(GeneratorExit())
             raise
         except BaseException as error:
-            if self.trace is not None:
-                self.trace.fail(error)
+            if trace is not None:
+                trace.fail(error)
             raise
-        if self.trace is not None:  # (as in LangGraph: the output invoke would return)
-            self.trace.end(self.stepper)
+        if trace is not None:  # (as in LangGraph: the output invoke would return)
+            trace.end(self.stepper)
 
     def _drive(self) -> Iterator[Item]:
         """The one loop: step phase by phase; after each, every emitter says what it means.

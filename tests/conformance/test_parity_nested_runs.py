@@ -128,7 +128,7 @@ def _chain(lib: Lib, saver: Any, asynchronous: bool) -> Any:
             return {"log": ["a"]}
 
         def b(state: Log) -> dict:
-            time.sleep(0.2)
+            time.sleep(0.2)  # (still running when the stream closes: not a timing assertion)
             return {"log": ["b"]}
 
     builder = lib.StateGraph(Log).add_node("a", a).add_node("b", b)
