@@ -30,6 +30,27 @@ def recursion_limit_below_one(limit: int) -> str:
     )
 
 
+def config_part_not_dict(key: str, value: Any) -> str:
+    example = "{'thread_id': 't1'}" if key == "configurable" else "{'user': 'ada'}"
+    got = f"{type(value).__name__} {value!r}"
+    return f"The config's {key!r} must be a dict, got {got}: write {key!r}: {example}."
+
+
+def max_concurrency_not_number(limit: Any) -> str:
+    return (
+        f"max_concurrency must be a number (how many tasks of a step run at once), got "
+        f"{type(limit).__name__} {limit!r}: write 'max_concurrency': 4, or leave it out "
+        "for no limit."
+    )
+
+
+def max_concurrency_not_positive(limit: Any) -> str:
+    return (
+        f"max_concurrency must be above 0, got {limit!r}: it is how many tasks of a step "
+        "run at once; leave it out (or None) for no limit."
+    )
+
+
 def no_thread_id() -> str:
     return (
         "This graph has a checkpointer, so a run needs a thread: pass "

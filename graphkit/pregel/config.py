@@ -90,6 +90,10 @@ class RunConfig:
             raise TypeError(diagnose.recursion_limit_not_int(limit))
         if limit < 1:
             raise ValueError(diagnose.recursion_limit_below_one(limit))
+        for key in ("configurable", "metadata"):
+            if not isinstance(config.get(key) or {}, Mapping):
+                raise TypeError(diagnose.config_part_not_dict(key, config[key]))
+        _check_max_concurrency(config.get("max_concurrency"))
         configurable = dict(config.get("configurable") or {})
         raw = {
             "callbacks": None,
@@ -117,6 +121,16 @@ class RunConfig:
             if key not in metadata and configurable.get(key):
                 metadata[key] = configurable[key]
         return {**self.raw, "metadata": metadata}
+
+
+def _check_max_concurrency(limit: Any) -> None:
+    """As in LangGraph: a number above 0, or None for no limit."""
+    if limit is None:
+        return
+    if not isinstance(limit, (int, float)):
+        raise TypeError(diagnose.max_concurrency_not_number(limit))
+    if limit <= 0:
+        raise ValueError(diagnose.max_concurrency_not_positive(limit))
 
 
 @frozen_record()

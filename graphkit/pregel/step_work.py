@@ -142,9 +142,9 @@ class StepWork:
             self.running[task.id] = task
         if isinstance(self.pool, ThreadPoolExecutor):  # tasks see the caller's context
             context = contextvars.copy_context()
-            future = self.pool.submit(context.run, run_task, self, task, node, failure)
+            future = self.pool.submit(context.run, _run_on_pool, self, task, node, failure)
         else:  # an executor of the user's: it decides where tasks run
-            future = self.pool.submit(run_task, self, task, node, failure)
+            future = self.pool.submit(_run_on_pool, self, task, node, failure)
         future.add_done_callback(self._on_done)
         return future
 
@@ -351,11 +351,15 @@ def run_task(
         output, writes, error, paused = _attempt(work, node, task, scope, injected, task_config)
         if error is None or work.stopped:
             break
-        if (policy := _retry_policy_for(node, error, len(failed) + 1)) is None:
+        try:  # (a policy that fails, its retry_on raising: that is the task's error)
+            if (policy := _retry_policy_for(node, error, len(failed) + 1)) is None:
+                break
+            answers = tuple(scope.answers)  # a retry is given the answers this attempt took
+            failed.append(error)  # type: ignore[arg-type]
+            time.sleep(policy.interval(len(failed) + 1))
+        except Exception as broken:  # (kept with the node's error, as in LangGraph)
+            broken.__context__, error = error, broken
             break
-        answers = tuple(scope.answers)  # a retry is given the answers this attempt took
-        failed.append(error)  # type: ignore[arg-type]
-        time.sleep(policy.interval(len(failed) + 1))
         if work.stopped:  # the step stopped while it waited: no attempt after that
             error = failed.pop()
             break
@@ -381,6 +385,19 @@ def run_task(
         drained=scope.drained,
         routed_up=scope.routed_up is not None,
     )
+
+
+def _run_on_pool(
+    work: StepWork, task: Task, node: NodeSpec | None = None, failure: Any = None
+) -> TaskResult:
+    """``run_task`` beside other tasks: what escapes it (a ``KeyboardInterrupt``, a
+    ``SystemExit``) is the task's error, as in LangGraph, so the step saves the tasks
+    that finish beside it before it raises. (A task run alone lets it through, as
+    LangGraph's does.)"""
+    try:
+        return run_task(work, task, node, failure)
+    except BaseException as error:
+        return TaskResult(task, (), error=error)
 
 
 def _attempt(

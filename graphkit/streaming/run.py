@@ -208,6 +208,9 @@ class StreamRun:
                 trace.fail(GeneratorExit())
             raise
         except BaseException as error:
+            # (escaped the step, as a KeyboardInterrupt from a lone task: keep what
+            # durability="exit" held back, as LangGraph's loop does on its way out)
+            self.stepper.abandon()
             if trace is not None:
                 trace.fail(error)
             raise

@@ -144,6 +144,22 @@ def test_a_config_that_is_not_a_dict_says_what_a_config_looks_like():
         builder.compile().invoke({"n": 1}, "thread-1")
 
 
+@pytest.mark.parametrize("key", ["configurable", "metadata"])
+@pytest.mark.parametrize("value", ["oops", 5, [("thread_id", "t")]])
+def test_configurable_or_metadata_that_is_not_a_dict_names_the_key(key, value):
+    with pytest.raises(TypeError, match=rf"config's '{key}' must be a dict, got .*write '{key}'"):
+        RunConfig.from_dict({key: value})
+
+
+@pytest.mark.parametrize(
+    "limit, error, says",
+    [(0, ValueError, "above 0, got 0"), (-2, ValueError, "above 0"), ("2", TypeError, "number")],
+)
+def test_a_max_concurrency_that_is_no_limit_says_what_it_counts(limit, error, says):
+    with pytest.raises(error, match=rf"max_concurrency must be .*{says}.*tasks of a step"):
+        RunConfig.from_dict({"max_concurrency": limit})
+
+
 def test_a_config_key_given_to_invoke_says_it_goes_in_the_config():
     from typing import TypedDict
 
