@@ -26,13 +26,17 @@ where it must. Use it only for databases that nobody untrusted can write to.
 from __future__ import annotations
 
 import base64
+import collections
 import copy
 import dataclasses
 import datetime
 import decimal
 import enum
+import ipaddress
 import json
+import pathlib
 import pickle
+import re
 import sys
 import uuid
 import zoneinfo
@@ -144,13 +148,19 @@ class JsonPlusSerializer:
         return self._classes.allowed
 
     def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
-        return "json", _JSON_ENCODER.encode(_encode(obj)).encode()
+        try:
+            return "json", _JSON_ENCODER.encode(_encode(obj)).encode()
+        except RecursionError:
+            raise TypeError(_HOLDS_ITSELF) from None
 
     def check_storable(self, obj: Any) -> None:
         """Raise the ``TypeError`` that ``dumps_typed`` would, without making the bytes
         (what ``InMemorySaver`` calls: it keeps the values, so needs only the verdict)."""
         if type(obj) not in _PLAIN:
-            _check(obj)
+            try:
+                _check(obj)
+            except RecursionError:
+                raise TypeError(_HOLDS_ITSELF) from None
 
     def loads_typed(self, data: tuple[str, bytes]) -> Any:
         type_, payload = data
@@ -224,14 +234,21 @@ def _encode(obj: Any) -> Any:
             return encoder(obj)
     raise TypeError(
         f"Cannot checkpoint a value of type {_name(kind)!r}: the default serializer only "
-        "writes JSON-able types (str, numbers, lists, dicts, tuples, sets, bytes, datetimes, "
-        "UUID, Decimal, enums, dataclasses, pydantic models, langchain-core messages). "
+        "writes JSON-able types (str, numbers, lists, dicts, tuples, sets, deques, bytes, "
+        "datetimes, UUID, Decimal, paths, IP addresses, compiled patterns, enums, dataclasses, "
+        "pydantic models, langchain-core messages). "
         f"Make {kind.__name__} a dataclass or a pydantic model, or opt in to pickle with "
         "serde=PickleSerializer() if nobody untrusted can write the checkpoint database."
     )
 
 
 _PLAIN = frozenset({str, int, float, bool, type(None)})
+
+_HOLDS_ITSELF = (
+    "Cannot checkpoint a value that holds itself (a list or dict inside itself), or one "
+    "nested deeper than Python's recursion limit: store a copy without the cycle, or ids "
+    "that point to the shared parts."
+)
 
 
 def _check(obj: Any) -> None:
@@ -310,6 +327,15 @@ def _is_named_tuple(obj: Any) -> bool:
     return isinstance(obj, tuple) and hasattr(type(obj), "_fields")
 
 
+_IP_CLASSES: dict[str, type] = {
+    cls.__name__: cls
+    for cls in (
+        *(ipaddress.IPv4Address, ipaddress.IPv6Address),
+        *(ipaddress.IPv4Network, ipaddress.IPv6Network),
+        *(ipaddress.IPv4Interface, ipaddress.IPv6Interface),
+    )
+}
+
 _ENCODERS: dict[type, Callable[[Any], Any]] = {
     list: lambda obj: [_encode(item) for item in obj],
     dict: _encode_dict,
@@ -333,6 +359,16 @@ _ENCODERS: dict[type, Callable[[Any], Any]] = {
         "command", [_encode(getattr(obj, name)) for name in ("update", "goto", "graph", "resume")]
     ),
     type(EMPTY): lambda obj: _tagged("empty", None),
+    collections.deque: lambda obj: _tagged(
+        "deque", [_encode(item) for item in obj], maxlen=obj.maxlen
+    ),
+    re.Pattern: lambda obj: _tagged("pattern", _encode(obj.pattern), flags=obj.flags),
+    **dict.fromkeys(
+        (pathlib.PosixPath, pathlib.WindowsPath), lambda obj: _tagged("path", str(obj))
+    ),
+    **dict.fromkeys(
+        _IP_CLASSES.values(), lambda obj: _tagged("ip", str(obj), kind=type(obj).__name__)
+    ),
 }
 
 # Checked in order for types not in _ENCODERS: IntEnum is an int, a named tuple a tuple.
@@ -350,6 +386,8 @@ _ENCODERS_BY_KIND: list[tuple[Callable[[Any], bool], Callable[[Any], Any]]] = [
         _is_named_tuple,
         lambda obj: _tagged("namedtuple", [_encode(x) for x in obj], cls=_class_ref(type(obj))),
     ),
+    # an OrderedDict, defaultdict, Counter...: read back as a dict, as in LangGraph
+    (lambda obj: isinstance(obj, dict), _encode_dict),
 ]
 
 
@@ -456,6 +494,10 @@ _DECODERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "send": lambda obj: Send(*obj["v"]),
     "command": lambda obj: Command(*obj["v"]),
     "empty": lambda obj: EMPTY,
+    "deque": lambda obj: collections.deque(obj["v"], obj["maxlen"]),
+    "pattern": lambda obj: re.compile(obj["v"], obj["flags"]),
+    "path": lambda obj: pathlib.Path(obj["v"]),
+    "ip": lambda obj: _IP_CLASSES[obj["kind"]](obj["v"]),
 }
 
 

@@ -1,0 +1,107 @@
+"""Standard-library values a state may hold, saved and read back as LangGraph's default
+serializer does: paths, IP addresses and networks, compiled patterns and deques come
+back as themselves; ``OrderedDict``, ``defaultdict`` and ``Counter`` as plain dicts. A
+value that holds itself is refused with a ``TypeError``, never a ``RecursionError``."""
+
+from __future__ import annotations
+
+import collections
+import ipaddress
+import operator
+import pathlib
+import re
+import sqlite3
+from typing import Annotated, Any, TypedDict
+
+import pytest
+
+from .harness import Lib, load_graphkit, load_langgraph
+
+VALUES = {
+    "path": pathlib.Path("/tmp/report.txt"),
+    "relative path": pathlib.Path("notes") / "today.md",
+    "IPv4 address": ipaddress.IPv4Address("192.168.0.7"),
+    "IPv6 address": ipaddress.IPv6Address("::1"),
+    "IPv4 network": ipaddress.ip_network("10.0.0.0/8"),
+    "IPv6 network": ipaddress.ip_network("2001:db8::/32"),
+    "IPv4 interface": ipaddress.ip_interface("10.1.2.3/24"),
+    "pattern": re.compile(r"a+b", re.IGNORECASE | re.MULTILINE),
+    "bytes pattern": re.compile(rb"\d+"),
+    "deque": collections.deque([1, "two", 3.0]),
+    "bounded deque": collections.deque([1, 2, 3], maxlen=5),
+    "OrderedDict": collections.OrderedDict(b=1, a=2),
+    "defaultdict": collections.defaultdict(list, a=[1]),
+    "Counter": collections.Counter("abracadabra"),
+    "nested": {"where": [pathlib.Path("/x"), collections.deque([ipaddress.ip_address("::2")])]},
+}
+
+
+def _serializer(lib: Lib) -> Any:
+    if lib.name == "langgraph":
+        from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+    else:
+        from graphkit.checkpoint.serde import JsonPlusSerializer
+    return JsonPlusSerializer()
+
+
+def _described(value: Any) -> Any:
+    """What a reader sees: the type and the value. (Not a deque's ``maxlen``: LangGraph
+    drops it, graphkit keeps it; see ``test_a_bounded_deque_keeps_its_bound``.)"""
+    if isinstance(value, dict):
+        return type(value).__name__, {key: _described(item) for key, item in value.items()}
+    if isinstance(value, (list, collections.deque)):
+        return type(value).__name__, [_described(item) for item in value]
+    return type(value).__name__, value
+
+
+def test_a_bounded_deque_keeps_its_bound():
+    serde = _serializer(load_graphkit())
+    back = serde.loads_typed(serde.dumps_typed(collections.deque([1, 2], maxlen=2)))
+    back.append(3)
+    assert back == collections.deque([2, 3]) and back.maxlen == 2
+
+
+@pytest.mark.parametrize("name", list(VALUES))
+def test_a_standard_library_value_reads_back_as_in_langgraph(name):
+    def round_trip(lib: Lib) -> Any:
+        serde = _serializer(lib)
+        return _described(serde.loads_typed(serde.dumps_typed(VALUES[name])))
+
+    expected = round_trip(load_langgraph())
+    assert round_trip(load_graphkit()) == expected
+
+
+class State(TypedDict):
+    log: Annotated[list, operator.add]
+    kept: Any
+
+
+def test_a_state_of_standard_library_values_resumes_from_sqlite(tmp_path):
+    def observe(lib: Lib) -> Any:
+        if lib.name == "langgraph":
+            from langgraph.checkpoint.sqlite import SqliteSaver
+        else:
+            from graphkit.checkpoint.sqlite import SqliteSaver
+        builder = lib.StateGraph(State)
+        builder.add_node("keep", lambda state: {"log": ["keep"], "kept": dict(VALUES)})
+        builder.add_edge(lib.START, "keep")
+        config = {"configurable": {"thread_id": "t"}}
+        path = tmp_path / f"{lib.name}.db"
+        with sqlite3.connect(path, check_same_thread=False) as conn:
+            builder.compile(checkpointer=SqliteSaver(conn)).invoke({"log": []}, config)
+        with sqlite3.connect(path, check_same_thread=False) as conn:  # a fresh reader
+            values = builder.compile(checkpointer=SqliteSaver(conn)).get_state(config).values
+        return _described(values)
+
+    expected = observe(load_langgraph())
+    assert observe(load_graphkit()) == expected
+
+
+def test_a_value_that_holds_itself_is_refused_with_a_type_error():
+    looped: list[Any] = [1]
+    looped.append(looped)
+    for lib in (load_langgraph(), load_graphkit()):
+        with pytest.raises(TypeError) as raised:
+            _serializer(lib).dumps_typed({"x": looped})
+        if lib.name == "graphkit":
+            assert "holds itself" in str(raised.value)
