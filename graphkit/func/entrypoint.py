@@ -23,7 +23,6 @@ from graphkit.func.task import is_generator
 from graphkit.pregel.calls import count_calls, stop_using_cache, use_cache
 from graphkit.pregel.lowlevel import Pregel
 from graphkit.pregel.node_builder import ChannelWriteEntry, NodeBuilder
-from graphkit.pregel.runtime import current_scope
 from graphkit.pregel.spec import NodeSpec
 from graphkit.types import CachePolicy, RetryPolicy, TimeoutPolicy
 
@@ -174,19 +173,15 @@ def _entry_node(
     timeout: TimeoutPolicy | None,
 ) -> NodeSpec:
     """The entrypoint's node: ``func`` called with the input and the values it asked
-    for (``previous`` read from the step's state); the tasks it calls use ``graph``'s
-    cache."""
+    for (``previous`` from its runtime); the tasks it calls use ``graph``'s cache."""
     injected = tuple(name for name in wanted if name != "previous")
     if "previous" in wanted and "runtime" not in injected:
         injected = (*injected, "runtime")  # the runtime carries ``previous``
 
     def arguments(given: dict[str, Any]) -> dict[str, Any]:
-        previous = _previous()
-        if given.get("runtime") is not None:
-            given["runtime"] = given["runtime"].override(previous=previous)
         values = {name: given[name] for name in wanted if name in given}
-        if "previous" in wanted:
-            values["previous"] = previous
+        if "previous" in wanted:  # (the run's runtime carries it)
+            values["previous"] = given["runtime"].previous
         return values
 
     if _is_async(func):
@@ -215,13 +210,3 @@ def _entry_node(
         cache_policy=cache_policy, cache_namespace=node_namespace(node.name, func),
         timeout=timeout,
     )  # fmt: skip
-
-
-def _previous() -> Any:
-    """What the thread's last run saved (``__previous__`` in the step's state)."""
-    scope = current_scope()
-    work = scope.work if scope is not None else None
-    if work is None:
-        return None
-    channel = work.state.channels.get(PREVIOUS)
-    return channel.get() if channel is not None and channel.is_available() else None

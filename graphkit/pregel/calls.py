@@ -145,7 +145,9 @@ def call(spec: CallSpec, args: tuple[Any, ...], kwargs: dict[str, Any]) -> TaskF
     # instead of taking the saved result of the one called here before
     id_ = task_id(parent.id, parent.step, (*path, spec.name))
     task = Task(
-        id_, parent.step, spec.name, "call", path, (PUSH,), (args, kwargs), parent=parent.id
+        *(id_, parent.step, spec.name, "call", path, (PUSH,), (args, kwargs)),
+        parent=parent.id,
+        caller_namespace=scope.namespace,
     )
     listener = scope.run.options.listener  # (a graphkit.streaming.Listener, when streaming)
     if listener is not None and listener.call_started is not None:

@@ -45,6 +45,14 @@ class Task:
     parent: str | None = None
     """For a task started while its step ran: the id of the task it serves (the failed
     task of an error handler, ``kind="error_handler"``; the caller of a called task)."""
+    caller_namespace: tuple[str, ...] | None = None
+    """For a called task: its caller's namespace, which LangGraph nests the call's under."""
+
+    def namespace(self, run_namespace: tuple[str, ...]) -> tuple[str, ...]:
+        """LangGraph's checkpoint_ns of this task in a run at ``run_namespace``: the
+        run's (a called task's caller's), then ``node:task_id``."""
+        above = run_namespace if self.caller_namespace is None else self.caller_namespace
+        return (*above, f"{self.node}:{self.id}")
 
     @property
     def name(self) -> str:

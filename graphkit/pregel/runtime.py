@@ -375,7 +375,7 @@ class TaskScope:
     def namespace(self) -> tuple[str, ...]:
         """The run's namespace, then ``"node:task_id"`` (every attempt's: a retry answers
         the same ``interrupt()`` ids)."""
-        return (*self.run.namespace, f"{self.task.node}:{self.task.id}")
+        return self.task.namespace(self.run.namespace)
 
     def subgraph_namespace(self, own_thread: bool = False) -> tuple[str, ...]:
         """The namespace of the next subgraph run this task starts: the task's, then the
@@ -533,7 +533,7 @@ def _offered(run: RunContext, node: Any, config: Any) -> dict[str, Any]:
 def task_config(run: RunContext, task: Task, node: Any) -> dict[str, Any]:
     """The run's config with LangGraph's task metadata and the run's callback handlers
     (``node``: the task's ``NodeSpec``; None for a called task, which has no metadata)."""
-    namespace = "|".join((*run.namespace, f"{task.node}:{task.id}"))
+    namespace = "|".join(task.namespace(run.namespace))
     triggers = tuple(sorted(node.triggers)) if task.kind == "pull" else task.triggers
     metadata = {
         **run.config.get("metadata", {}),
@@ -691,7 +691,7 @@ def _start_task_runtime(task: Task, run: RunContext, injected: Any = None) -> Ta
         saved, thread_id = run.thread.checkpoint_id, thread_id or run.thread.thread_id
     info = ExecutionInfo(
         checkpoint_id=saved or "",
-        checkpoint_ns="|".join((*run.namespace, f"{task.node}:{task.id}")),
+        checkpoint_ns="|".join(task.namespace(run.namespace)),
         task_id=task.id,
         thread_id=thread_id,
         run_id=str(run_id) if (run_id := run.config.get("run_id")) else None,

@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 
 from graphkit.cache.base import FullKey, hash_key
 from graphkit.checkpoint import Checkpoint
-from graphkit.constants import INTERRUPT, START
+from graphkit.constants import INTERRUPT, PREVIOUS, START
 from graphkit.diagnostics import cache as diagnose_cache
 from graphkit.diagnostics import run as diagnose
 from graphkit.errors import warn
@@ -81,7 +81,7 @@ class Stepper:
         self._null_writes = tuple(opening.null_writes)
         self.context = RunContext(  # what running tasks (and the subgraphs they start) see
             config.for_tasks(),
-            options.runtime or Runtime(),
+            _with_previous(options.runtime or Runtime(), self._state),
             _usable(options.loop or (parent.run.loop if parent is not None else None)),
             self.namespace,
             opening.resume,
@@ -430,6 +430,15 @@ class Stepper:
         if self.done:
             return diagnose.run_is_over(self.status, f"nothing left to {phase}")
         return diagnose.phase_out_of_order(self.step_number, self.next_phase, phase)
+
+
+def _with_previous(runtime: Runtime, state: phases.StepState) -> Runtime:
+    """``runtime`` with what an entrypoint's thread saved last run as its ``previous``
+    (as in LangGraph: every task's runtime and ``get_runtime()`` see it)."""
+    saved = state.channels.get(PREVIOUS)
+    if saved is None or not saved.is_available():
+        return runtime
+    return runtime.override(previous=saved.get())
 
 
 def task_cache_keys(

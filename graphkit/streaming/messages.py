@@ -20,10 +20,10 @@ from __future__ import annotations
 import dataclasses
 import threading
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from graphkit.constants import END, RETURN, TAG_NOSTREAM
+from graphkit.constants import END, PUSH, RETURN, TAG_NOSTREAM
 
 __all__ = ["MessagesSink", "messages_in"]
 
@@ -149,9 +149,7 @@ def _handler(sink: MessagesSink) -> Any:
         ):
             # the task's metadata (langgraph_node, langgraph_step, ...) and the model's own
             metadata = dict(metadata or {})
-            task_namespace = metadata.get("langgraph_checkpoint_ns")
-            called_in = tuple(task_namespace.split("|"))[:-1] if task_namespace else ()
-            if called_in != sink.namespace or (tags and TAG_NOSTREAM in tags):
+            if _graph_namespace(metadata) != sink.namespace or (tags and TAG_NOSTREAM in tags):
                 return
             # the call's own tags, without a chain's bookkeeping (as LangGraph shows them)
             tags = [tag for tag in tags or () if not tag.startswith("seq:step")]
@@ -181,3 +179,15 @@ def _handler(sink: MessagesSink) -> Any:
             self.streamed.discard(run_id)
 
     return StreamMessages()
+
+
+def _graph_namespace(metadata: Mapping[str, Any]) -> tuple[str, ...]:
+    """The namespace of the graph run a task belongs to: its checkpoint_ns without its
+    own part, nor one part per call it is nested in (a called task's namespace is
+    nested under its caller's, yet the call is part of its caller's run)."""
+    task_namespace = metadata.get("langgraph_checkpoint_ns")
+    parts = tuple(task_namespace.split("|")) if task_namespace else ()
+    path, own = metadata.get("langgraph_path", ()), 1
+    while len(path) == 4 and path[0] == PUSH and path[3] is True:  # (a call's path)
+        path, own = path[1], own + 1
+    return parts[:-own] if parts else ()

@@ -84,12 +84,39 @@ class Listener:
         self.callbacks, self.messages_sink = (sink.handler,), sink
 
     def sender(self, namespace: tuple[str, ...], mode: str) -> Callable[[Any], None]:
-        """A function sending its chunk here, in ``mode``, from ``namespace``."""
+        """A function sending its chunk here, in ``mode``, from ``namespace`` (a custom
+        chunk from a called task of this run: see ``CallNamespace``)."""
 
         def send(chunk: Any) -> None:
             self.send((namespace, mode, chunk))
 
-        return send
+        def send_custom(chunk: Any) -> None:
+            scope = current_scope()
+            caller = scope.task.caller_namespace if scope is not None else None
+            if caller is not None and scope.run.namespace == namespace:  # type: ignore[union-attr]
+                self.send((CallNamespace(caller, namespace), mode, chunk))
+            else:
+                self.send((namespace, mode, chunk))
+
+        return send_custom if mode == "custom" else send
+
+
+class CallNamespace(tuple):  # type: ignore[type-arg]
+    """The namespace a called task's chunk shows, as in LangGraph: its caller's (so a
+    call inside a call shows both). The chunk still belongs to the run the task is part
+    of, at namespace ``run``: it is streamed without ``subgraphs=True``."""
+
+    run: tuple[str, ...]
+
+    def __new__(cls, shown: tuple[str, ...], run: tuple[str, ...]) -> CallNamespace:
+        namespace = super().__new__(cls, shown)
+        namespace.run = run
+        return namespace
+
+
+def _of_run(namespace: tuple[str, ...], run: tuple[str, ...]) -> bool:
+    """Whether a chunk from ``namespace`` is the run's own (not a subgraph's)."""
+    return namespace == run or getattr(namespace, "run", None) == run
 
 
 class StreamRun:
@@ -192,9 +219,9 @@ class StreamRun:
                     and (mode != "custom" or "custom" not in modes)
                 ):
                     parent_listener.send((namespace, mode, chunk))
-                if mode in print_modes and namespace == own:
+                if mode in print_modes and _of_run(namespace, own):
                     print(f"\x1b[1m[{mode}]\x1b[0m {chunk}")
-                if mode not in modes or (namespace != own and not subgraphs):
+                if mode not in modes or not (subgraphs or _of_run(namespace, own)):
                     continue
                 if parts is not None:
                     yield parts.part(namespace, mode, chunk)
