@@ -20,7 +20,7 @@ from graphkit.channels import EphemeralValue, LastValue
 from graphkit.constants import END, PREVIOUS, START
 from graphkit.diagnostics import calls as diagnose
 from graphkit.func.task import is_generator
-from graphkit.pregel.calls import count_calls, stop_using_cache, use_cache
+from graphkit.pregel.calls import count_calls
 from graphkit.pregel.lowlevel import Pregel
 from graphkit.pregel.node_builder import ChannelWriteEntry, NodeBuilder
 from graphkit.pregel.spec import NodeSpec
@@ -122,9 +122,7 @@ class entrypoint:  # (LangGraph's name: a decorator class)
         spec_node = graph.spec.nodes[name]
         graph.spec = dataclasses.replace(
             graph.spec,
-            nodes={
-                name: _entry_node(graph, spec_node, func, wanted, self.cache_policy, self.timeout)
-            },
+            nodes={name: _entry_node(spec_node, func, wanted, self.cache_policy, self.timeout)},
         )
         graph.context_schema = self.context_schema  # type: ignore[attr-defined]
         graph.calls_tasks = True  # type: ignore[attr-defined]  # (streamed as they run)
@@ -165,7 +163,6 @@ def _is_async(func: Callable[..., Any]) -> bool:
 
 
 def _entry_node(
-    graph: Pregel,
     node: NodeSpec,
     func: Callable[..., Any],
     wanted: tuple[str, ...],
@@ -173,7 +170,7 @@ def _entry_node(
     timeout: TimeoutPolicy | None,
 ) -> NodeSpec:
     """The entrypoint's node: ``func`` called with the input and the values it asked
-    for (``previous`` from its runtime); the tasks it calls use ``graph``'s cache."""
+    for (``previous`` from its runtime)."""
     injected = tuple(name for name in wanted if name != "previous")
     if "previous" in wanted and "runtime" not in injected:
         injected = (*injected, "runtime")  # the runtime carries ``previous``
@@ -187,23 +184,15 @@ def _entry_node(
     if _is_async(func):
 
         async def call_async(value: Any, **given: Any) -> Any:
-            cached = use_cache(graph.cache)
             count_calls()
-            try:
-                return await func(value, **arguments(given))
-            finally:
-                stop_using_cache(cached)
+            return await func(value, **arguments(given))
 
         call: Callable[..., Any] = call_async
     else:
 
         def call(value: Any, **given: Any) -> Any:
-            cached = use_cache(graph.cache)
             count_calls()
-            try:
-                return func(value, **arguments(given))
-            finally:
-                stop_using_cache(cached)
+            return func(value, **arguments(given))
 
     return dataclasses.replace(
         node, call=call, injected=injected, is_async=_is_async(func),

@@ -32,7 +32,10 @@ class TaskFunction:
         timeout: TimeoutPolicy | None = None,
     ) -> None:
         self.func = func
-        self.name = name or getattr(func, "__name__", type(func).__name__)
+        named = func
+        while isinstance(named, functools.partial):  # (LangGraph names it by its function)
+            named = named.func
+        self.name = name or getattr(named, "__name__", type(named).__name__)
         self.retry_policy = tuple(retry_policy)
         self.cache_policy = cache_policy
         self.timeout = timeout

@@ -34,8 +34,6 @@ __all__ = [
     "count_calls",
     "identifier",
     "returned",
-    "stop_using_cache",
-    "use_cache",
 ]
 
 
@@ -154,7 +152,7 @@ def call(spec: CallSpec, args: tuple[Any, ...], kwargs: dict[str, Any]) -> TaskF
         listener.call_started(task)
     # a call that finished before the run stopped is not run again: its saved result;
     # nor is one whose cache key hits: its cached result
-    cached = CachedCall.of(spec, args, kwargs)
+    cached = CachedCall.of(spec, args, kwargs, scope.run.options.cache)
     known = work.saved(task) or (cached.hit(task) if cached is not None else None)
     submitted = work.reuse(known) if known is not None else work.submit(task, spec.node)
     future = TaskFuture()
@@ -172,19 +170,6 @@ def call(spec: CallSpec, args: tuple[Any, ...], kwargs: dict[str, Any]) -> TaskF
 
 # -- caching calls -----------------------------------------------------------------------
 
-_cache: contextvars.ContextVar[Any] = contextvars.ContextVar("graphkit_call_cache", default=None)
-
-
-def use_cache(cache: Any) -> contextvars.Token[Any]:
-    """Make ``cache`` (an entrypoint's ``cache=``) where the calls of the code about to
-    run look up and keep the results of tasks with a cache policy (undo with
-    ``stop_using_cache``)."""
-    return _cache.set(cache)
-
-
-def stop_using_cache(token: contextvars.Token[Any]) -> None:
-    _cache.reset(token)
-
 
 @dataclass(frozen=True)
 class CachedCall:
@@ -197,8 +182,12 @@ class CachedCall:
     ttl: float | None
 
     @classmethod
-    def of(cls, spec: CallSpec, args: tuple[Any, ...], kwargs: dict[str, Any]) -> CachedCall | None:
-        cache, policy = _cache.get(), spec.cache_policy
+    def of(
+        cls, spec: CallSpec, args: tuple[Any, ...], kwargs: dict[str, Any], cache: Any
+    ) -> CachedCall | None:
+        """``cache``: the calling run's (the cache its graph or entrypoint was compiled
+        with; a task called from a node uses its graph's, as in LangGraph)."""
+        policy = spec.cache_policy
         if cache is None or policy is None:
             return None
         made = policy.key_func(*args, **kwargs)

@@ -423,13 +423,27 @@ def graph_in(action: Any) -> Any:
 
 
 def _json_schema(app: Any, which: str) -> dict[str, Any]:
+    side = which.split("_")[0]
     schema = getattr(app.builder, which, None)
-    if schema is None:
+    if schema is not None:
+        return _type_json_schema(schema, f"get_{side}_jsonschema()")
+    # a graph without a state schema (a low-level Pregel, an entrypoint): as LangGraph,
+    # the type of its one input (output) channel, titled by the graph's name
+    channel = getattr(app, f"{side}_channels", None)
+    typ = getattr(app.channels.get(channel), "typ", None) if isinstance(channel, str) else None
+    if typ is None:
         raise NotImplementedError(
-            f"get_{which.split('_')[0]}_jsonschema() is not supported by graphkit yet for a "
-            "graph without a state schema (a low-level Pregel or an entrypoint)."
+            f"get_{side}_jsonschema() is not supported by graphkit yet for a graph without "
+            f"a state schema whose {side} is not one typed channel (a low-level Pregel "
+            f"with {side}_channels as a list)."
         )
-    return _type_json_schema(schema, f"get_{which.split('_')[0]}_jsonschema()")
+    from graphkit.extras import require
+
+    require("pydantic", extra="agents", feature=f"get_{side}_jsonschema()")
+    from pydantic import RootModel
+
+    title = f"{app.name}{side.capitalize()}"
+    return type(title, (RootModel[typ],), {"__module__": __name__}).model_json_schema()
 
 
 def _type_json_schema(schema: Any, feature: str) -> dict[str, Any]:

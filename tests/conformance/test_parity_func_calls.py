@@ -149,3 +149,54 @@ def test_previous_is_in_every_runtime_of_the_run():
     expected = _previous_everywhere("langgraph")
     assert _previous_everywhere("graphkit") == expected
     assert ("task get_runtime()", "first") in expected
+
+
+def _cached_call_in_a_node(name: str) -> dict[str, Any]:
+    s, lib = side(name), _library(name)
+    if name == "langgraph":
+        from langgraph.cache.memory import InMemoryCache
+        from langgraph.types import CachePolicy
+    else:
+        from graphkit.cache.memory import InMemoryCache
+        from graphkit.types import CachePolicy
+    runs: list[int] = []
+
+    @s.task(cache_policy=CachePolicy())
+    def double(x: int) -> int:
+        runs.append(x)
+        return x * 2
+
+    builder = lib.StateGraph(Count).add_node(
+        "node", lambda state: {"x": double(state["x"]).result()}
+    )
+    graph = builder.add_edge(lib.START, "node").compile(cache=InMemoryCache())
+    streams = [list(graph.stream({"x": 2})) for _ in range(2)]
+    return {"streams": streams, "runs": runs}
+
+
+def test_a_task_called_by_a_node_uses_the_graphs_cache():
+    expected = _cached_call_in_a_node("langgraph")
+    assert _cached_call_in_a_node("graphkit") == expected
+    assert expected["runs"] == [2]
+
+
+def test_a_task_of_a_partial_is_named_by_its_function():
+    import functools
+
+    def observe(name: str) -> list[Any]:
+        s = side(name)
+
+        def subtract(a: int, b: int) -> int:
+            return a - b
+
+        minus = s.task(functools.partial(subtract, 10))
+
+        @s.entrypoint()
+        def main(x: int) -> int:
+            return minus(x).result()
+
+        return list(main.stream(1))
+
+    expected = observe("langgraph")
+    assert observe("graphkit") == expected
+    assert expected[0] == {"subtract": 9}
