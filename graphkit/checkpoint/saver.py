@@ -235,4 +235,9 @@ class BaseCheckpointSaver(ABC):
 
 def matches(metadata: Mapping[str, Any], filter: Mapping[str, Any] | None) -> bool:
     """True when every item of ``filter`` is in ``metadata``."""
+    if filter and not isinstance(filter, Mapping):
+        raise TypeError(
+            f"filter must be a dict of metadata items to match, got {type(filter).__name__} "
+            f"{filter!r}: write e.g. filter={{'source': 'loop'}}."
+        )
     return not filter or all(metadata.get(key) == value for key, value in filter.items())

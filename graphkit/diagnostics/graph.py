@@ -121,6 +121,13 @@ def node_added_after_compile(node: str) -> str:
     )
 
 
+def edge_added_after_compile(edge: str) -> str:
+    return (
+        f"Edge {edge} was added after compile(); the compiled graph does not have it. "
+        "Call compile() again."
+    )
+
+
 def retry_policies(node: str, retry_policy: Any) -> tuple[RetryPolicy, ...]:
     """Validate ``add_node(retry_policy=...)``: one RetryPolicy or a sequence of them, each
     retrying on exception classes or on one predicate."""
@@ -254,6 +261,15 @@ def managed_key(node: str, key: str) -> str:
     return (
         f"Node {node!r} returned {key!r}, a managed value the runtime computes for "
         "each step; the write is dropped. Store your own value under another key."
+    )
+
+
+def state_key_is_internal(key: str) -> str:
+    """A state key named like a channel the runtime makes for itself."""
+    return (
+        f"State key {key!r} has the name of a channel the runtime makes for itself (the "
+        "input is '__start__', Send packets '__pregel_tasks', the edges into node X "
+        "'branch:to:X', a wait for several nodes 'join:...'). Rename the key."
     )
 
 

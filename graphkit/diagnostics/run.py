@@ -144,6 +144,15 @@ _CONFIG_KEYS = frozenset(
 )  # fmt: skip
 
 
+def unknown_output_keys(unknown: Sequence[str], keys: Sequence[str]) -> str:
+    """``output_keys`` naming what is no channel of the graph."""
+    return (
+        f"output_keys names {', '.join(map(repr, unknown))}, not a key of this graph's "
+        f"state (its keys: {', '.join(map(repr, keys))}). Name state keys, or leave "
+        "output_keys out for the whole output."
+    )
+
+
 def unknown_run_options(names: list[str]) -> str:
     """A keyword argument of ``invoke`` / ``stream`` that is not one of their options."""
     config_keys = [name for name in names if name in _CONFIG_KEYS]

@@ -185,6 +185,13 @@ def not_waiting(unknown: Sequence[str], pending: Sequence[str]) -> str:
     )
 
 
+def update_read_as_node(node: str) -> str:
+    return (
+        f"(in update_state(config, values, as_node={node!r}): the values are read as "
+        f"node {node!r}'s return value, so they must be what that node could return)"
+    )
+
+
 def unknown_as_node(node: str, nodes: Mapping[str, Any]) -> str:
     return f"update_state(as_node={node!r}): there is no such node; use one of {sorted(nodes)}."
 

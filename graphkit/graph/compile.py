@@ -91,8 +91,7 @@ def _channels(
     builder: StateGraph, nodes: dict[str, NodeDeclaration]
 ) -> tuple[dict[str, Channel], dict[str, list[str]], EdgeWrites]:
     """The graph's channels, the channels that wake each node, and its edges' writes."""
-    channels: dict[str, Channel] = {
-        **builder.channels,
+    channels: dict[str, Channel] = {  # (the state's keys, then the runtime's own channels)
         START: EphemeralValue(Any, key=START),
         TASKS: Topic(Send, accumulate=False, key=TASKS),
     }
@@ -121,7 +120,9 @@ def _channels(
             triggers[end].append(join)
             for start in starts:
                 edges.setdefault(start, []).append((join, start))
-    return channels, triggers, edges
+    if clashes := sorted(channels.keys() & builder.channels.keys()):
+        raise ValueError(diagnose.state_key_is_internal(clashes[0]))
+    return {**builder.channels, **channels}, triggers, edges
 
 
 def _writers(

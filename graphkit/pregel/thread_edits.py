@@ -177,8 +177,12 @@ def _node_result(
     task = Task(task_id, state.step, node, "update", path, (INTERRUPT,), update.values)
     writes: list[tuple[str, Any]] = []
     fresh_read = fresh_reader(app.spec, state, writes)
-    for writer in app.spec.nodes[node].writers:
-        writes.extend(writer(update.values, fresh_read, None))
+    try:
+        for writer in app.spec.nodes[node].writers:
+            writes.extend(writer(update.values, fresh_read, None))
+    except InvalidUpdateError as error:  # (its message names the node, not the call)
+        error.add_note(diagnose.update_read_as_node(node))
+        raise
     return TaskResult(task, tuple(writes))
 
 

@@ -20,6 +20,11 @@ __all__ = ["expand_subgraphs", "sorted_edges"]
 
 def expand_subgraphs(graph: DrawableGraph, builder: Any, xray: bool | int) -> DrawableGraph:
     """``graph`` with each subgraph node of ``builder`` replaced by its nodes."""
+    if not isinstance(xray, int):  # (bool is an int)
+        raise TypeError(
+            f"get_graph(xray=...) takes True, False or a number of subgraph levels to "
+            f"expand, got {type(xray).__name__} {xray!r}."
+        )
     if xray is False or xray <= 0:
         return graph
     deeper = True if xray is True else xray - 1

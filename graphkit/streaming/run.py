@@ -152,7 +152,7 @@ class StreamRun:
         alone = getattr(app, "stream_channels", None)
         self.stream_key = alone if isinstance(alone, str) else None
         named = (output_keys,) if self.one_key is not None else output_keys
-        keys = app.spec.stream_keys if named is None else tuple(named)
+        keys = app.spec.stream_keys if named is None else _known_keys(app, tuple(named))
         self.subgraphs = kwargs.pop("subgraphs", False)
         parent, config, own_thread_given = _placed(config)
         # the listener of the task running this graph as a subgraph, if it wants chunks
@@ -328,6 +328,13 @@ class StreamRun:
             return chunks
 
         return tell
+
+
+def _known_keys(app: Any, keys: tuple[str, ...]) -> tuple[str, ...]:
+    """``output_keys``, each a channel of ``app`` (a ``ValueError`` if not, as in LangGraph)."""
+    if unknown := [key for key in keys if key not in app.spec.channels]:
+        raise ValueError(diagnose.unknown_output_keys(unknown, app.spec.stream_keys))
+    return keys
 
 
 def _print_modes(app: Any, kwargs: dict[str, Any]) -> tuple[str, ...]:

@@ -1,0 +1,112 @@
+"""Mistaken input refused as LangGraph refuses it, with graphkit's errors saying what
+was wrong, where, and how to fix it."""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+import pytest
+
+from .harness import Lib, load_graphkit, load_langgraph
+
+
+class State(TypedDict):
+    a: int
+
+
+def _app(lib: Lib) -> Any:
+    builder = lib.StateGraph(State).add_node("n", lambda state: {"a": 1})
+    return builder.add_edge(lib.START, "n").compile()
+
+
+@pytest.mark.parametrize(
+    "how",
+    ["invoke", "stream", "one key alone", "a known key beside it"],
+)
+def test_output_keys_naming_no_state_key_are_refused(how):
+    def observe(lib: Lib) -> Any:
+        app = _app(lib)
+        runs = {
+            "invoke": lambda: app.invoke({"a": 0}, output_keys=["ghost"]),
+            "stream": lambda: list(app.stream({"a": 0}, output_keys=["ghost"])),
+            "one key alone": lambda: app.invoke({"a": 0}, output_keys="ghost"),
+            "a known key beside it": lambda: app.invoke({"a": 0}, output_keys=["a", "ghost"]),
+        }
+        try:
+            return runs[how]()
+        except ValueError as error:
+            return "ValueError", str(error)
+
+    expected, got = observe(load_langgraph()), observe(load_graphkit())
+    assert got[0] == expected[0] == "ValueError"
+    assert "'ghost', not a key of this graph's state (its keys: 'a')" in got[1]
+
+
+def test_update_state_values_that_are_no_update_say_they_came_from_update_state():
+    def observe(lib: Lib) -> Any:
+        from .scenarios import SAVERS
+
+        with SAVERS["memory"](lib.name) as saver:
+            builder = lib.StateGraph(State).add_node("n", lambda state: {"a": 1})
+            app = builder.add_edge(lib.START, "n").compile(checkpointer=saver)
+            config = {"configurable": {"thread_id": "t"}}
+            app.invoke({"a": 0}, config)
+            try:
+                app.update_state(config, [1, 2, 3], as_node="n")
+            except Exception as error:
+                notes = getattr(error, "__notes__", [])
+                return type(error).__name__, "\n".join([str(error), *notes])
+            return None
+
+    expected, got = observe(load_langgraph()), observe(load_graphkit())
+    assert got[0] == expected[0] == "InvalidUpdateError"
+    assert "update_state(config, values, as_node='n')" in got[1]
+
+
+@pytest.mark.parametrize("key", ["__start__", "branch:to:a"])
+def test_a_state_key_named_like_a_runtime_channel_is_refused_at_compile(key):
+    """LangGraph accepts it and then misreads the input or loops; graphkit refuses it."""
+    from graphkit import START, StateGraph
+
+    builder = StateGraph(TypedDict("Clash", {key: int, "y": int}))  # type: ignore[misc]
+    builder.add_node("a", lambda state: {"y": 1}).add_edge(START, "a")
+    with pytest.raises(ValueError, match=rf"State key '{key}' has the name of a channel.*Rename"):
+        builder.compile()
+
+
+@pytest.mark.parametrize("what", ["node", "edge", "conditional edge"])
+def test_building_on_after_compile_warns_that_the_compiled_graph_lacks_it(what):
+    """LangGraph logs it; graphkit warns (a ``GraphkitWarning``), naming what was added."""
+    from graphkit import START, StateGraph
+    from graphkit.errors import GraphkitWarning
+
+    first = StateGraph(State).add_node("first", lambda state: {"a": 1})
+    builder = first.add_edge(START, "first")
+    builder.compile()
+    additions = {
+        "node": lambda: builder.add_node("second", lambda state: {"a": 2}),
+        "edge": lambda: builder.add_edge("first", "second"),
+        "conditional edge": lambda: builder.add_conditional_edges("first", lambda state: "first"),
+    }
+    with pytest.warns(GraphkitWarning, match=r"added after compile\(\).*Call compile\(\) again"):
+        additions[what]()
+
+
+def test_a_history_filter_that_is_not_a_dict_says_what_a_filter_is():
+    from graphkit import START, StateGraph
+    from graphkit.checkpoint.memory import InMemorySaver
+
+    builder = StateGraph(State).add_node("first", lambda state: {"a": 1})
+    app = builder.add_edge(START, "first").compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    app.invoke({"a": 0}, config)
+    with pytest.raises(TypeError, match=r"filter must be a dict.*got str 'source'.*'loop'"):
+        list(app.get_state_history(config, filter="source"))
+
+
+def test_an_xray_that_is_no_level_says_what_xray_takes():
+    from graphkit import START, StateGraph
+
+    app = StateGraph(State).add_node("first", lambda state: {"a": 1}).add_edge(START, "first")
+    with pytest.raises(TypeError, match=r"xray=.*True, False or a number.*got str 'yes'"):
+        app.compile().get_graph(xray="yes")
