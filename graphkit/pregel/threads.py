@@ -135,13 +135,15 @@ class ThreadLink:
         checkpoint, so that a resumed run does not run it again."""
         if result.reused or (result.paused and not result.interrupts):
             return  # (a subgraph's breakpoint: nothing, so that a resume runs it again)
+        # the answers its interrupt() calls took stay given, as in LangGraph, even when
+        # the task then failed (run again, it gets them again)
+        answers = [(ANSWERS, list(result.answers))] if result.answers else []
         if result.interrupts:
-            answers = [(ANSWERS, list(result.answers))] if result.answers else []
             writes = [(INTERRUPT, list(result.interrupts)), *answers]
         elif result.error is not None:
             text = getattr(result.error, "saved_text", None) or repr(result.error)
             handled = [(ERROR_SOURCE, result.task.node)] if result.handled else []
-            writes = [(ERROR, text), *handled]
+            writes = [(ERROR, text), *handled, *answers]
         else:
             writes = self.tracked(result.writes) or [(NO_WRITES, None)]
         self.save_writes(result.task.id, writes)
