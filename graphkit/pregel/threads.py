@@ -16,7 +16,13 @@ from graphkit.checkpoint import Checkpoint, checkpoint_config
 from graphkit.checkpoint.saver import BaseCheckpointSaver, CheckpointTuple, config_key
 from graphkit.constants import BRANCH_CHANNEL_PREFIX, END, INTERRUPT, ROOT, START, TASKS
 from graphkit.diagnostics import threads as diagnose
-from graphkit.errors import EmptyInputError, InvalidUpdateError, UnknownInterruptError, warn
+from graphkit.errors import (
+    EmptyInputError,
+    InvalidUpdateError,
+    UnknownInterruptError,
+    is_invalid_resume,
+    warn,
+)
 from graphkit.pregel import phases
 from graphkit.pregel.config import carried_metadata
 from graphkit.pregel.records import Plan, Task, TaskResult, Update
@@ -136,8 +142,10 @@ class ThreadLink:
         if result.reused or (result.paused and not result.interrupts):
             return  # (a subgraph's breakpoint: nothing, so that a resume runs it again)
         # the answers its interrupt() calls took stay given, as in LangGraph, even when
-        # the task then failed (run again, it gets them again)
-        answers = [(ANSWERS, list(result.answers))] if result.answers else []
+        # the task then failed on one (run again, it gets them again); not one that did
+        # not fit its interrupt's schema: the question is still open
+        kept = result.answers and not is_invalid_resume(result.error)
+        answers = [(ANSWERS, list(result.answers))] if kept else []
         if result.interrupts:
             writes = [(INTERRUPT, list(result.interrupts)), *answers]
         elif result.error is not None:
