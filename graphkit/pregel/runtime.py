@@ -489,17 +489,18 @@ def leave_task(tokens: tuple[Any, ...]) -> None:
 
 
 def injected_values(
-    node: Any, task: Task, run: RunContext, failure: Any = None
+    node: Any, task: Task, run: RunContext, failure: Any = None, checkpoint_id: str | None = None
 ) -> tuple[dict[str, Any], Any]:
     """The run-scoped values a task's node declared parameters for, and the task's config
-    (None if nobody needs it); ``failure`` is the ``NodeError`` an error handler gets."""
+    (None if nobody needs it); ``failure`` is the ``NodeError`` an error handler gets,
+    ``checkpoint_id`` the checkpoint the task's step runs from."""
     # (a subgraph's tasks carry the callbacks their caller's config held, too: a model
     # they call reports as theirs)
     listener = run.options.listener
     callbacks = listener.callbacks if listener is not None else ()
     if not node.injected and not callbacks and not run.config.get("callbacks"):
         return {}, None
-    config = task_config(run, task, node)
+    config = task_config(run, task, node, checkpoint_id)
     offered = {**_offered(run, node, config), "error": failure}
     injected = {name: offered.get(name) for name in node.injected}
     if "runtime" in injected:
@@ -518,7 +519,7 @@ def task_values(names: Sequence[str], config: Any) -> dict[str, Any]:
     else:
         run = scope.run
         if config is None and "config" in names:
-            config = task_config(run, scope.task, scope.node)
+            config = task_config(run, scope.task, scope.node, _step_checkpoint(scope))
         offered = _offered(run, scope.node, config)
         offered["runtime"] = _task_runtime(scope) if "runtime" in names else None
     return {name: offered[name] for name in names}
@@ -530,9 +531,14 @@ def _offered(run: RunContext, node: Any, config: Any) -> dict[str, Any]:
     return {"config": config, "store": run.runtime.store, "writer": stream_writer_for(run, node)}
 
 
-def task_config(run: RunContext, task: Task, node: Any) -> dict[str, Any]:
+def task_config(
+    run: RunContext, task: Task, node: Any, checkpoint_id: str | None = None
+) -> dict[str, Any]:
     """The run's config with LangGraph's task metadata and the run's callback handlers
-    (``node``: the task's ``NodeSpec``; None for a called task, which has no metadata)."""
+    (``node``: the task's ``NodeSpec``; None for a called task, which has no metadata).
+    Given the ``checkpoint_id`` the task's step runs from, its ``configurable`` also has
+    LangGraph's ``checkpoint_map`` (the checkpoint of each graph run it is in, by
+    namespace) and no ``checkpoint_id`` of its own."""
     namespace = "|".join(task.namespace(run.namespace))
     triggers = tuple(sorted(node.triggers)) if task.kind == "pull" else task.triggers
     metadata = {
@@ -545,6 +551,10 @@ def task_config(run: RunContext, task: Task, node: Any) -> dict[str, Any]:
         "langgraph_checkpoint_ns": namespace,
     }
     configurable = {**run.config.get("configurable", {}), "checkpoint_ns": namespace}
+    if checkpoint_id is not None:
+        above = configurable.get("checkpoint_map") or {}
+        own = {"|".join(run.namespace): checkpoint_id}
+        configurable.update(checkpoint_id=None, checkpoint_map={**above, **own})
     # the run's own name and id are not the task's (LangChain drops them for a child run)
     inherited = run.config
     if not _RUN_OWN.isdisjoint(inherited):
@@ -560,9 +570,14 @@ def task_config(run: RunContext, task: Task, node: Any) -> dict[str, Any]:
 _RUN_OWN = frozenset(("run_name", "run_id"))
 
 
+def _step_checkpoint(scope: TaskScope) -> str | None:
+    """The id of the checkpoint the step of the task in ``scope`` runs from."""
+    return scope.work.state.checkpoint.id if scope.work is not None else None
+
+
 def scope_config(scope: TaskScope) -> dict[str, Any]:
     """The config of the task running in ``scope``, as its node is given it."""
-    config = task_config(scope.run, scope.task, scope.node)
+    config = task_config(scope.run, scope.task, scope.node, _step_checkpoint(scope))
     if scope.trace is not None:
         config["callbacks"] = node_callbacks(scope.trace, _listening(scope.run))
     return config
@@ -573,7 +588,7 @@ def traced_task(
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Start the chain run of the attempt in ``scope`` (``trace``: the run's
     ``RunTrace``); the values and config its node gets, reporting inside that run."""
-    base = config if config is not None else task_config(scope.run, scope.task, scope.node)
+    base = config if config is not None else scope_config(scope)
     if scope.node.hidden:  # (START, run for its routers: hidden from tracers)
         base = {**base, "tags": [*base.get("tags", ()), "langsmith:hidden"]}
     # a called task reports inside its caller (whose scope this thread still sees)

@@ -337,7 +337,7 @@ def run_task(
     handler handles."""
     run = work.run
     node = node or work.graph.nodes[task.node]
-    injected, task_config = injected_values(node, task, run, failure)
+    injected, task_config = injected_values(node, task, run, failure, work.state.checkpoint.id)
     started = time.perf_counter()
     failed: list[Exception] = []
     subruns: list[Any] = []

@@ -1,0 +1,77 @@
+"""What a task's config says about where it runs, as LangGraph says it: its
+``configurable`` has ``checkpoint_ns``, ``checkpoint_id`` (None: a task runs from its
+step's checkpoint, named in the map) and ``checkpoint_map``, the checkpoint each graph
+run it is in runs from, by namespace (the root's under ``""``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any, TypedDict
+
+import pytest
+
+from .harness import Lib, load_graphkit, load_langgraph
+from .scenarios import SAVERS
+
+_IDS = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+class State(TypedDict):
+    x: int
+
+
+def _get_config(lib: Lib) -> Any:
+    if lib.name == "langgraph":
+        from langgraph.config import get_config
+    else:
+        from graphkit.config import get_config
+    return get_config
+
+
+def _observe(lib: Lib, saver_kind: str | None) -> dict[str, Any]:
+    get_config = _get_config(lib)
+    seen: dict[str, dict[str, Any]] = {}
+
+    def inner(state: dict) -> dict:
+        seen["inner"] = dict(get_config()["configurable"])
+        return {"x": 1}
+
+    def outer(state: dict, config) -> dict:  # type: ignore[no-untyped-def]
+        seen["outer"] = dict(config["configurable"])
+        return {"x": 2}
+
+    sub = lib.StateGraph(State).add_node("inner", inner).add_edge(lib.START, "inner").compile()
+    builder = lib.StateGraph(State).add_node("outer", outer).add_node("sub", sub)
+    builder.add_edge(lib.START, "outer").add_edge("outer", "sub")
+    config = {"configurable": {"thread_id": "t", "user": "u"}}
+
+    def shapes(saved: set[str]) -> dict[str, Any]:
+        """Each task's configurable, ids as placeholders; a map's ids marked saved or not."""
+        shown = {}
+        for task, configurable in seen.items():
+            mapped = {
+                _IDS.sub("<id>", ns): (saver_kind is None or checkpoint in saved)
+                for ns, checkpoint in configurable.pop("checkpoint_map").items()
+            }
+            shown[task] = {
+                **{k: _IDS.sub("<id>", str(v)) for k, v in configurable.items() if k[:2] != "__"},
+                "checkpoint_map": mapped,
+            }
+        return shown
+
+    if saver_kind is None:
+        builder.compile().invoke({"x": 0}, config)
+        return shapes(set())
+    with SAVERS[saver_kind](lib.name) as saver:
+        app = builder.compile(checkpointer=saver)
+        app.invoke({"x": 0}, config)
+        saved = {t.config["configurable"]["checkpoint_id"] for t in saver.list(None)}
+        return shapes(saved)
+
+
+@pytest.mark.parametrize("saver", [None, *SAVERS])
+def test_a_tasks_config_names_the_checkpoints_it_runs_from(saver):
+    expected = _observe(load_langgraph(), saver)
+    assert _observe(load_graphkit(), saver) == expected
+    assert expected["inner"]["checkpoint_map"] == {"": True, "sub:<id>": True}
+    assert expected["outer"]["checkpoint_id"] == "None"
