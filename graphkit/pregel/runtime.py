@@ -553,8 +553,8 @@ def task_config(
     configurable = {**run.config.get("configurable", {}), "checkpoint_ns": namespace}
     if checkpoint_id is not None:
         above = configurable.get("checkpoint_map") or {}
-        own = {"|".join(run.namespace): checkpoint_id}
-        configurable.update(checkpoint_id=None, checkpoint_map={**above, **own})
+        mapped = {**above, "|".join(run.namespace): checkpoint_id}
+        configurable["checkpoint_id"], configurable["checkpoint_map"] = None, mapped
     # the run's own name and id are not the task's (LangChain drops them for a child run)
     inherited = run.config
     if not _RUN_OWN.isdisjoint(inherited):
