@@ -17,7 +17,8 @@ from graphkit.graph.state import StateGraph
 __all__ = ["MessageGraph"]  # and, imported on first use, the names of _FROM_PREBUILT
 
 _FROM_PREBUILT = (
-    "REMOVE_ALL_MESSAGES", "MessagesState", "RemoveMessage", "add_messages", "push_message",
+    "REMOVE_ALL_MESSAGES", "Messages", "MessagesState", "RemoveMessage", "add_messages",
+    "push_message",
 )  # fmt: skip
 
 
@@ -51,10 +52,21 @@ class MessageGraph(StateGraph):
         super().__init__(Annotated[list[AnyMessage], add_messages])
 
 
+_FROM_LANGCHAIN = (
+    "AnyMessage", "BaseMessage", "BaseMessageChunk", "MessageLikeRepresentation",
+    "convert_to_messages", "message_chunk_to_message",
+)  # fmt: skip
+
+
 def __getattr__(name: str) -> Any:
-    """Import the langchain-core helpers only when one of them is asked for."""
+    """Import the langchain-core helpers only when one of them is asked for (LangGraph's
+    tutorials import ``AnyMessage`` with ``add_messages`` from here)."""
     if name in _FROM_PREBUILT:
         from graphkit.prebuilt import messages
 
         return getattr(messages, name)
+    if name in _FROM_LANGCHAIN:
+        import langchain_core.messages
+
+        return getattr(langchain_core.messages, name)
     raise AttributeError(f"module 'graphkit.graph.message' has no attribute {name!r}")

@@ -26,11 +26,12 @@ import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from types import UnionType
-from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
+from typing import Annotated, Any, Generic, Union, get_args, get_origin, get_type_hints
 
 from langchain_core.tools import BaseTool, InjectedToolArg
 from langchain_core.tools.base import get_all_basemodel_annotations
 from pydantic import BaseModel
+from typing_extensions import TypeVar
 
 try:  # the base langchain-core gives types hidden from the model by their annotation alone
     from langchain_core.tools.base import _DirectlyInjectedToolArg as _HiddenType
@@ -64,18 +65,32 @@ class InjectedStore(InjectedToolArg):
     never sees it."""
 
 
-@dataclass
-class ToolRuntime(_HiddenType):
-    """What a tool typed ``runtime: ToolRuntime`` receives: the state, the run's context,
-    config, stream writer and store, and the id of the tool call being answered."""
+# (with defaults, as LangGraph's: ``ToolRuntime[MyContext]`` alone types the context)
+ContextT = TypeVar("ContextT", default=Any)
+StateT = TypeVar("StateT", default=Any)
 
-    state: Any = None
-    context: Any = None
+
+@dataclass
+class ToolRuntime(_HiddenType, Generic[ContextT, StateT]):
+    """What a tool typed ``runtime: ToolRuntime`` (or ``ToolRuntime[MyContext, MyState]``,
+    which only types it) receives: the state, the run's context, config, stream writer and
+    store, the id of the tool call being answered, the node's tools, and the running
+    task's ``execution_info`` (``server_info``: None, as outside LangGraph's server)."""
+
+    state: StateT = None  # type: ignore[assignment]
+    context: ContextT = None  # type: ignore[assignment]
     config: Mapping[str, Any] = field(default_factory=dict)
     stream_writer: Callable[[Any], None] = print
     tool_call_id: str | None = None
     store: Any = None
     tools: list[Any] = field(default_factory=list)
+    execution_info: Any = None
+    server_info: Any = None
+
+    def emit_output_delta(self, delta: Any) -> None:
+        """LangGraph's partial tool output, streamed in its ``"tools"`` stream mode;
+        graphkit has no such mode, so (as LangGraph does when that mode is not asked
+        for) this sends nothing."""
 
 
 @dataclass

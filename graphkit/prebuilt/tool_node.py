@@ -166,9 +166,12 @@ class ToolNode(Runnable[Any, Any]):
     async def ainvoke(
         self, input: Any, config: Any = None, *, runtime: Any = None, store: Any = None
     ) -> Any:
-        """``invoke`` on a worker thread; with ``awrap_tool_call``, each call goes through
-        it on this event loop (its ``execute`` runs the tool on a worker thread)."""
-        if self.awrap_tool_call is None:
+        """``invoke`` for async code: the calls run concurrently on this event loop, each
+        tool through its ``ainvoke`` (as in LangGraph, an ``async def`` tool shares the
+        caller's loop, its locks and sessions; a sync tool runs on a worker thread), and
+        through ``awrap_tool_call`` when given. With only ``wrap_tool_call``, as LangGraph,
+        ``invoke`` runs on a worker thread."""
+        if self.wrap_tool_call is not None and self.awrap_tool_call is None:
             return await asyncio.to_thread(self.invoke, input, config, runtime=runtime, store=store)
         calls, input_type, runtimes = self._prepare(input, config, runtime, store)
         runs = [self._arun_one(c, input_type, r) for c, r in zip(calls, runtimes, strict=True)]
@@ -192,6 +195,8 @@ class ToolNode(Runnable[Any, Any]):
                 tool_call_id=call["id"],
                 store=runtime.store,
                 tools=list(self._tools.values()),
+                execution_info=runtime.execution_info,
+                server_info=runtime.server_info,
             )
             for call, call_config in zip(calls, configs, strict=True)
         ]
@@ -241,14 +246,14 @@ class ToolNode(Runnable[Any, Any]):
     async def _arun_one(
         self, call: dict[str, Any], input_type: InputType, runtime: ToolRuntime
     ) -> Any:
-        """``_run_one`` through ``awrap_tool_call``, whose ``execute`` is awaited."""
-        assert self.awrap_tool_call is not None
+        """``_run_one`` awaited (through ``awrap_tool_call``, whose ``execute`` is)."""
+        if self.awrap_tool_call is None:
+            return await self._aexecute(call, self._tools.get(call["name"]), input_type, runtime)
         request = ToolCallRequest(call, self._tools.get(call["name"]), runtime.state, runtime)
 
         async def execute(request: ToolCallRequest) -> Any:
-            run = self._execute
-            return await asyncio.to_thread(
-                run, request.tool_call, request.tool, input_type, request.runtime
+            return await self._aexecute(
+                request.tool_call, request.tool, input_type, request.runtime
             )
 
         try:
@@ -273,31 +278,58 @@ class ToolNode(Runnable[Any, Any]):
         runtime: ToolRuntime,
     ) -> Any:
         if tool is None:
-            known = ", ".join(self._tools)
-            return _error_answer(
-                call, f"Error: {call['name']!r} is not a tool here; call one of [{known}]."
-            )
+            return self._unknown_tool(call)
+        payload, injected = self._payload(call, tool, runtime)
+        try:
+            response = _invoke_tool(tool, payload, runtime.config)
+            return self._normalise(plain_command(response), call, input_type)
+        except Exception as error:
+            return self._failed(call, error, injected)
+
+    async def _aexecute(
+        self,
+        call: dict[str, Any],
+        tool: BaseTool | None,
+        input_type: InputType,
+        runtime: ToolRuntime,
+    ) -> Any:
+        """``_execute`` awaiting the tool's ``ainvoke``."""
+        if tool is None:
+            return self._unknown_tool(call)
+        payload, injected = self._payload(call, tool, runtime)
+        try:
+            response = await tool.ainvoke(payload, runtime.config)
+            return self._normalise(plain_command(response), call, input_type)
+        except Exception as error:
+            return self._failed(call, error, injected)
+
+    def _unknown_tool(self, call: dict[str, Any]) -> ToolMessage:
+        known = ", ".join(self._tools)
+        return _error_answer(
+            call, f"Error: {call['name']} is not a valid tool, try one of [{known}]."
+        )
+
+    def _payload(
+        self, call: dict[str, Any], tool: BaseTool, runtime: ToolRuntime
+    ) -> tuple[dict[str, Any], InjectedArgs]:
+        """The tool call as the tool is invoked with it (its injected arguments added)."""
         injected = self._injected_into(tool)
         args = tool_arguments(call, injected, runtime, self.messages_key)
-        payload = {**call, "args": args, "type": "tool_call"}
-        try:
-            try:
-                response = _invoke_tool(tool, payload, runtime.config)
-            except ValidationError as error:
-                if is_invalid_resume(error):  # a human's answer, not the model's arguments
-                    raise
-                raise invalid_arguments(
-                    call["name"], error, call["args"], injected.names
-                ) from error
-            return self._normalise(plain_command(response), call, input_type)
-        except GraphBubbleUp:
-            raise
-        except Exception as error:
-            # an answer that did not fit an interrupt's schema fails the run, as in
-            # LangGraph, so that the interrupt can be answered again
-            if not self._policy.handles(error) or is_invalid_resume(error):
-                raise
-            return _error_answer(call, self._policy.content(error))
+        return {**call, "args": args, "type": "tool_call"}, injected
+
+    def _failed(self, call: dict[str, Any], error: Exception, injected: InjectedArgs) -> Any:
+        """The answer to a call whose tool raised ``error``, or ``error`` raised: a pause or
+        a parent route always goes up; so does what the error policy does not handle,
+        and an answer that did not fit an interrupt's schema (as in LangGraph, the run
+        fails so that the interrupt can be answered again)."""
+        if isinstance(error, GraphBubbleUp) or is_invalid_resume(error):
+            raise error
+        if isinstance(error, ValidationError):  # the model's arguments did not fit
+            wrapped = invalid_arguments(call["name"], error, call["args"], injected.names)
+            wrapped.__cause__, error = error, wrapped
+        if not self._policy.handles(error):
+            raise error
+        return _error_answer(call, self._policy.content(error))
 
     def _normalise(self, response: Any, call: dict[str, Any], input_type: InputType) -> Any:
         if isinstance(response, Command):

@@ -16,7 +16,10 @@
 (True, False)
 >>> print(policy.content(ValueError("bad")))
 Error: ValueError('bad')
-Check the arguments and try again.
+ Please fix your mistakes.
+
+The texts are LangGraph's, word for word: the model reads them, so a graph prompts it
+the same on both libraries.
 """
 
 from __future__ import annotations
@@ -72,9 +75,9 @@ class ToolInvocationError(ToolException):
         self.source = source
         self.filtered_errors = filtered_errors
         self.message = (
-            f"Error: the arguments {tool_kwargs} do not fit tool {tool_name!r}:\n"
+            f"Error invoking tool {tool_name!r} with kwargs {tool_kwargs} with error:\n "
             + "\n".join(problems)
-            + "\nCall the tool again with corrected arguments."
+            + "\n Please fix the error and try again."
         )
         super().__init__(self.message)
 
@@ -131,7 +134,7 @@ class ErrorPolicy:
     def content(self, error: Exception) -> Any:
         """The text of the error ToolMessage (a handler function may still re-raise)."""
         if isinstance(self.flag, (bool, tuple)) or _is_error_class(self.flag):
-            return f"Error: {error!r}\nCheck the arguments and try again."
+            return f"Error: {error!r}\n Please fix your mistakes."
         if isinstance(self.flag, str):
             return self.flag
         return self.flag(error)
