@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from graphkit.inspect.values import show
-from graphkit.pregel.records import Run
+from graphkit.pregel.records import Plan, Run
 from graphkit.widgets.story import story_number, story_steps
 
 if TYPE_CHECKING:
@@ -74,8 +74,11 @@ class Score:
         return f"{self.right} of {self.asked} predictions right"
 
 
-def reveal_nodes(session: DebugSession, guess: Iterable[str]) -> Prediction:
-    """Run the next Plan of ``session`` and compare its nodes with ``guess``."""
+def reveal_nodes(
+    session: DebugSession, guess: Iterable[str], again: Plan | None = None
+) -> tuple[Prediction, Plan]:
+    """Run the next Plan of ``session`` and compare its nodes with ``guess`` (``again``:
+    the Plan a prediction just revealed, judged again); the prediction and the Plan."""
     if isinstance(guess, str):
         guess = [guess]
     guessed = set(guess)
@@ -83,9 +86,9 @@ def reveal_nodes(session: DebugSession, guess: Iterable[str]) -> Prediction:
     unknown = sorted(guessed - known)
     if unknown:
         raise ValueError(f"No node named {unknown}; the graph's nodes are {sorted(known)}.")
-    if session.next_phase != "plan":
+    if again is None and session.next_phase != "plan":
         raise ValueError("Predict which nodes run before Plan; " + _where(session, "Step"))
-    plan = session.plan()
+    plan = again or session.plan()
     if plan is None:
         raise RuntimeError(f"The Plan did not run: {session.message}")
     expected = sorted(set(plan.nodes))
@@ -101,25 +104,29 @@ def reveal_nodes(session: DebugSession, guess: Iterable[str]) -> Prediction:
             lines.extend(
                 f"    · {reason.text}" for a in explanation.answers for reason in a.reasons
             )
-    return Prediction("nodes", step, sorted(guessed), expected, correct, "\n".join(lines))
+    prediction = Prediction("nodes", step, sorted(guessed), expected, correct, "\n".join(lines))
+    return prediction, plan
 
 
-def reveal_channel(session: DebugSession, channel: str, guess: Any) -> Prediction:
+def reveal_channel(
+    session: DebugSession, channel: str, guess: Any, again: tuple[int, Any] | None = None
+) -> tuple[Prediction, tuple[int, Any]]:
     """Run what is left of the step up to and including its Update and compare
-    ``channel``'s value after it with ``guess``."""
+    ``channel``'s value after it with ``guess`` (``again``: the step number and Update a
+    prediction just revealed, judged again); the prediction and that pair."""
     keys = session.app.spec.state_keys
     if channel not in keys:
         raise ValueError(f"No state channel {channel!r}; the state's channels are {list(keys)}.")
-    if session.next_phase not in ("execute", "update"):
-        raise ValueError(
-            "Predict a channel's value after Plan and before Update; " + _where(session, "Plan")
-        )
-    if session.next_phase == "execute" and session.execute() is None:
-        raise RuntimeError(f"The Execute did not finish: {session.message}")
-    step = story_number(session, session.stepper.step_number)
-    update = session.update()
+    if again is None:
+        if session.next_phase not in ("execute", "update"):
+            where = _where(session, "Plan")
+            raise ValueError("Predict a channel's value after Plan and before Update; " + where)
+        if session.next_phase == "execute" and session.execute() is None:
+            raise RuntimeError(f"The Execute did not finish: {session.message}")
+        again = (story_number(session, session.stepper.step_number), session.update())
+    step, update = again
     if update is None:
-        return _failed_update(session, channel, guess, step)
+        return _failed_update(session, channel, guess, step), again
     change = update.change(channel)
     expected = session.values.get(channel)
     correct = _same(guess, expected)
@@ -131,7 +138,7 @@ def reveal_channel(session: DebugSession, channel: str, guess: Any) -> Predictio
         text += f". No task wrote {channel} in step {step}, so it kept its value."
     else:
         text += ".\n" + _change_story(change, step)
-    return Prediction("channel", step, guess, expected, correct, text, channel)
+    return Prediction("channel", step, guess, expected, correct, text, channel), again
 
 
 def _where(session: DebugSession, fix: str) -> str:

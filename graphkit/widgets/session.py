@@ -100,6 +100,9 @@ class DebugSession(Notifier):
         self.message = ""
         self.shown: int | None = None  # the superstep the slider shows; None: the live one
         self.predictions: tuple[Prediction, ...] = ()
+        # what the last prediction revealed, and where the run stood after it: predicting
+        # again from there (a notebook cell run again) judges the same phase again
+        self._revealed: tuple[str, Any, Any] | None = None
         self.undone: frozenset[int] = frozenset()  # story numbers a Back undid
         self._kept: list[Superstep] = []  # supersteps of earlier steppers, all applied
         self._paused_at: tuple[int, int] | None = None
@@ -245,6 +248,8 @@ class DebugSession(Notifier):
         rest of the step. For an Update that will fail, predict the error's class (e.g.
         ``value=InvalidUpdateError``). The returned ``Prediction`` has ``correct``,
         ``expected`` and an ``explanation`` in the words of ``why``; ``score`` counts.
+        Predicting again right after a reveal (the same kind of guess, nothing stepped
+        since: a notebook cell run again with a new guess) judges the same phase again.
 
         >>> from graphkit.inspect.examples import forecast_graph
         >>> session = DebugSession(forecast_graph(), {"topic": "today", "tokens": 0})
@@ -264,14 +269,22 @@ class DebugSession(Notifier):
                 "predict() takes either nodes=[...] (before Plan) or channel='name', "
                 "value=... (before Update)."
             )
-        if nodes is not None:
-            prediction = reveal.reveal_nodes(self, nodes)
-        elif value is _NO_VALUE:
+        if nodes is None and value is _NO_VALUE:
             raise TypeError(f"predict(channel={channel!r}) needs the value you expect: value=...")
+        kind = "nodes" if nodes is not None else "channel"
+        last = self._revealed
+        again = last[2] if last is not None and last[:2] == (kind, self._position()) else None
+        if nodes is not None:
+            prediction, revealed = reveal.reveal_nodes(self, nodes, again)
         else:
-            prediction = reveal.reveal_channel(self, str(channel), value)
+            prediction, revealed = reveal.reveal_channel(self, str(channel), value, again)
+        self._revealed = (kind, self._position(), revealed)
         self.predictions = (*self.predictions, prediction)
         return prediction
+
+    def _position(self) -> tuple[Any, ...]:
+        """Where the live run stands (changed by every step, Back, Reset, Resume)."""
+        return (id(self._stepper), len(self.supersteps), self.next_phase, self.status)
 
     @property
     def score(self) -> Score:

@@ -117,3 +117,26 @@ def test_the_reveal_card_says_right_or_wrong_once():
     html = _at_step_2().predict(nodes=["summarize"])._repr_html_()
     assert "gk-reveal gk-reveal-wrong" in html
     assert html.count("Not quite") == 1 and "step 2 runs news, weather; you predicted" in html
+
+
+def test_predicting_again_right_after_a_reveal_judges_the_same_phase():
+    """A notebook cell run again with a corrected guess: nothing runs twice, the same
+    step is judged, and both tries count."""
+    session = _at_step_2()
+    first = session.predict(nodes=["weather"])
+    position = (len(session.supersteps), session.next_phase)
+    second = session.predict(nodes=["weather", "news"])
+    assert (first.correct, second.correct, second.step) == (False, True, 2)
+    assert (len(session.supersteps), session.next_phase) == position  # no second Plan
+    wrong = session.predict(channel="tokens", value=150)
+    right = session.predict(channel="tokens", value=200)
+    assert (wrong.correct, right.correct, right.step, session.values["tokens"]) == (
+        False,
+        True,
+        2,
+        200,
+    )
+    assert str(session.score) == "2 of 4 predictions right"
+    session.step()  # the run moved on: a prediction is of the new position again
+    with pytest.raises(ValueError, match="press Plan first"):
+        session.predict(channel="tokens", value=200)
