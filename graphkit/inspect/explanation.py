@@ -121,9 +121,9 @@ def explanation_html(explanation: Explanation) -> str:
         background, accent = UPDATE if answer.ran else PLAN
         if any(r.kind in ("raised", "step_failed", "failed") for r in answer.reasons):
             background, accent = ERROR
+        # (the kind is for code reading the page, not for the learner: an attribute)
         reasons = "".join(
-            f'<li style="margin:2px 0">{escape(reason.text)} '
-            f'<span style="color:{MUTED};font-size:11px">[{escape(reason.kind)}]</span></li>'
+            f'<li style="margin:2px 0" data-kind="{escape(reason.kind)}">{escape(reason.text)}</li>'
             for reason in answer.reasons
         )
         parts.append(

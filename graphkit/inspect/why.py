@@ -94,7 +94,10 @@ class _Ran:
         because = found[0].phrase if found else "a trigger channel changed"
         times = f" ({len(tasks)} tasks)" if len(tasks) > 1 else ""
         reasons = (*(f.reason for f in found), *_failure(superstep, node))
-        summary = f"{node} ran at step {n}{times} because {because}."
+        # a step stopped after its Plan (a breakpoint, the debugger between phases) has
+        # not run its tasks yet: they are planned
+        did = "ran" if superstep.execution is not None else "is planned to run"
+        summary = f"{node} {did} at step {n}{times} because {because}."
         return Answer(node, n, True, summary, reasons)
 
     def _packet(self, node: str, path: tuple[Any, ...], n: int) -> Finding:

@@ -108,7 +108,9 @@ class NotRan:
             and self.wiring.deferred(node)
         )
         if parts is not None:
-            waiting = self._waiting(node, channel, parts[0], value, n - 1)
+            waiting = self._waiting(
+                node, channel, parts[0], value, n - 1, f"by step {n - 1}'s Update"
+            )
             return waiting or ([self._deferred(node, n, channel, n - 1)] if held else [])
         if channel in before.updated_channels:
             return []
@@ -152,8 +154,11 @@ class NotRan:
         where = "the Sends in " + TASKS if woke else "those Sends"
         return f" Step {n}'s push tasks came from {where}: {each}."
 
-    def _waiting(self, node: str, channel: str, sources, seen: Any, upto: int) -> list[Finding]:
-        """The waiting edge is still missing some sources (``seen``: the barrier's value)."""
+    def _waiting(
+        self, node: str, channel: str, sources, seen: Any, upto: int, when: str
+    ) -> list[Finding]:
+        """The waiting edge is still missing some sources (``seen``: the barrier's value
+        after step ``upto``, ``when`` in words: a step's writes come later)."""
         seen = barrier_seen(seen)
         missing = [source for source in sources if source not in seen]
         if not missing:
@@ -162,7 +167,7 @@ class NotRan:
         edge = f"[{', '.join(sources)}] → {node}"
         text = (
             f"The waiting edge {edge} ({channel}) runs {node} only once all of its sources "
-            f"have written; {who_when(tuple(wrote), wrote)}, so it is still waiting for "
+            f"have written; {when}, {who_when(tuple(wrote), wrote)}, so it is still waiting for "
             f"{join_names(missing)}."
         )
         reason = Reason("still_waiting", text, upto, channel, tuple(wrote))
@@ -329,7 +334,7 @@ class NotRan:
             parts = self.wiring.barrier(channel)
             if parts is not None and final is not None:
                 seen = final.channel_values.get(channel, EMPTY)
-                found.extend(self._waiting(node, channel, parts[0], seen, last))
+                found.extend(self._waiting(node, channel, parts[0], seen, last, "by the run's end"))
             elif parts is None and not only_waits and not any(self.history.changes(channel)):
                 text = f"Nothing wrote {channel} in this run: no edge or router chose {node}."
                 unwritten = Finding(

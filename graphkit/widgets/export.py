@@ -83,7 +83,7 @@ def export_data(session: DebugSession) -> dict[str, Any]:
             )
     if frames:
         frames[-1]["status"] = status_text(session)
-        frames[-1]["state"] = session.status  # colours the status line
+        frames[-1]["run_status"] = session.status  # colours the status line
     final = session.view()
     return {
         "title": f"{session.app.name} · thread {session.thread_id}",
@@ -228,7 +228,7 @@ _SCRIPT = """
     $(".gk-step").textContent = frame.step;
     $(".gk-phase").textContent = frame.phase;
     $(".gk-status").textContent = frame.status || "";
-    $(".gk-status").className = "gk-status " + (frame.state || "");
+    $(".gk-status").className = "gk-status " + (frame.run_status || "");
     $(".gk-why").textContent = frame.why || "";
     $(".gk-state").innerHTML = frame.state || "";
     $(".gk-position").textContent = (current + 1) + " / " + frames.length;

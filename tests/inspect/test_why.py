@@ -182,7 +182,7 @@ def test_waiting_edge_still_waiting_for_b(waiting):
     assert (reason.kind, reason.channel, reason.writers) == ("still_waiting", "join:a+b:c", ("a",))
     assert reason.text == (
         "The waiting edge [a, b] → c (join:a+b:c) runs c only once all of its sources have "
-        "written; a wrote in step 1, so it is still waiting for b."
+        "written; by step 1's Update, a wrote in step 1, so it is still waiting for b."
     )
 
 
@@ -433,3 +433,18 @@ def test_a_waiting_edge_target_is_still_waiting_even_when_a_router_has_no_path_m
         "report never ran: the waiting edge [search, cite] → report is still waiting for cite."
     )
     assert "never_written" not in answer.kinds
+
+
+def test_a_node_planned_at_a_breakpoint_is_planned_to_run_not_ran():
+    """A run stopped after its Plan (a breakpoint) has not run the planned task yet."""
+    from graphkit.inspect.examples import forecast_graph
+    from graphkit.widgets import DebugSession
+
+    session = DebugSession(forecast_graph(), {"topic": "t", "tokens": 0}, breakpoints=["summarize"])
+    session.run()
+    step = session.supersteps[-1].step
+    explanation = session.stepper.run_so_far.why("summarize", step, graph=session.app)
+    assert explanation.answers[0].summary.startswith(f"summarize is planned to run at step {step}")
+    session.run()  # past the breakpoint: now it ran
+    ran = session.stepper.run_so_far.why("summarize", step, graph=session.app)
+    assert ran.answers[0].summary.startswith("summarize ran at")

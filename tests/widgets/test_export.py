@@ -56,6 +56,10 @@ def test_export_is_one_offline_file(tmp_path):
     ]
     assert len(data["frames"]) == 3 * 5
     assert data["frames"][-1]["status"].startswith("done")
+    last = data["frames"][-1]  # its state panel shows the state, as every frame's does
+    assert (
+        last["run_status"] == "done" and last["state"].startswith("<") and last["state"] != "done"
+    )
     assert data["svg"].startswith("<svg")
 
 
