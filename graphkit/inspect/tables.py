@@ -21,7 +21,7 @@ The ``state`` and ``changes`` tables show the runtime's own channels (``__start_
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from graphkit.channels import EMPTY
@@ -238,17 +238,34 @@ def state_rows(run: Run, internal: bool = False) -> list[dict[str, Any]]:
     [{'step': -1, 'n': <empty>}, {'step': 0, 'n': 1}, {'step': 1, 'n': 2}]
     """
     columns = state_columns(run, internal)
+    held = _held_values(run, columns)
     rows = []
-    for superstep in run.steps:
+    for superstep, unsaved in zip(run.steps, held, strict=True):
         checkpoint = superstep.checkpoint
         if checkpoint is None:
             continue
         values = checkpoint.channel_values
         row: dict[str, Any] = {"step": superstep.step}
         for name in columns:
-            row[name] = values.get(name, EMPTY)
+            row[name] = values[name] if name in values else unsaved[name]
         rows.append(row)
     return rows
+
+
+def _held_values(run: Run, columns: Sequence[str]) -> list[dict[str, Any]]:
+    """Per step, what each key held after it when no checkpoint saved it: the value it
+    starts with (a reducer's ``0`` or ``[]``, saved by neither library), seen as the
+    ``before`` of its next change, or its value at the end if nothing changed it since
+    (``<empty>`` if it holds nothing). Walked from the end, once."""
+    final = run.values if isinstance(run.values, Mapping) else {}
+    held = {name: final.get(name, EMPTY) for name in columns}
+    per_step = []
+    for superstep in reversed(run.steps):
+        per_step.append(dict(held))
+        for change in superstep.update.changes if superstep.update is not None else ():
+            if change.channel in held:
+                held[change.channel] = change.before
+    return per_step[::-1]
 
 
 def superstep_rows(superstep: Superstep) -> list[dict[str, Any]]:
