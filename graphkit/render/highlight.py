@@ -168,8 +168,9 @@ def _edges_taken(
     index: _Index, node: str, result: Any, woken: set[tuple[str, str]] | None
 ) -> list[str]:
     """The edges out of ``node`` that its task's writes took (and, given ``woken``,
-    that woke their target in the next step)."""
-    if result.error is not None:
+    that woke their target in the next step). A task that failed or paused in
+    ``interrupt()`` took none: it did not finish."""
+    if result.error is not None or result.interrupts or getattr(result, "paused", False):
         return []
     written = {channel for channel, _ in result.writes}
     taken = []

@@ -179,7 +179,9 @@ def status_text(session: DebugSession) -> str:
         asked = [(r.task.node, i) for r in results for i in r.interrupts]
         if not asked:
             return f"paused by a compiled breakpoint at step {number}: Resume goes on"
-        questions = "; ".join(f"{node} asks {show(getattr(i, 'value', i))}" for node, i in asked)
+        # (the question in full, or nearly: it is what the human has to answer)
+        asks = [f"{node} asks {show(getattr(i, 'value', i), width=400)}" for node, i in asked]
+        questions = "; ".join(asks)
         where = story_number(session, last.step) if last else number
         return f"interrupted at step {where}: {questions}"
     if status == "drained":

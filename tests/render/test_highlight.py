@@ -223,3 +223,28 @@ def test_a_subgraph_node_stopped_at_its_breakpoint_is_marked_interrupted():
         "planned",
         "interrupted",
     }
+
+
+def test_a_task_paused_in_interrupt_takes_no_edge():
+    """It did not finish: its edge to END is not drawn as taken (lesson 08's approve)."""
+    from typing import TypedDict
+
+    from graphkit import interrupt
+    from graphkit.checkpoint import InMemorySaver
+
+    class Draft(TypedDict):
+        draft: str
+
+    def approve(state: Draft) -> dict:
+        return {"draft": interrupt("send it?")}
+
+    builder = StateGraph(Draft).add_node("approve", approve)
+    app = (
+        builder.add_edge(START, "approve")
+        .add_edge("approve", END)
+        .compile(checkpointer=InMemorySaver())
+    )
+    run = app.trace({"draft": "hi"}, {"configurable": {"thread_id": "t"}})
+    paused = run.steps[-1]
+    marks = classes(highlight(app.get_graph().draw_svg(engine="python"), paused, "execute"))
+    assert marks == {"node-approve": {"planned", "interrupted"}}
