@@ -49,10 +49,13 @@ class Wiring:
         self._routed: dict[str, set[str]] = {}
         self._planned: dict[str, None] = {}
         self._held: set[str] = set()
+        # the channels that woke a task, and those the graph's nodes subscribe to
+        self._triggers = {t for node in (self._spec_nodes or {}).values() for t in node.triggers}
         for superstep in run.steps:
             for task in superstep.plan.tasks:
                 self._planned[task.node] = None
                 self._channels.update(dict.fromkeys(task.triggers))
+                self._triggers.update(task.triggers)
             if superstep.execution is not None:
                 for result in superstep.execution.results:
                     self._note_writes(result.task.node, [channel for channel, _ in result.writes])
@@ -141,8 +144,12 @@ class Wiring:
         )
 
     def is_trigger(self, channel: str) -> bool:
-        """True for a channel that wakes a node (not a state key)."""
-        return channel == START or branch_target(channel) is not None or channel.startswith("join:")
+        """True for a channel that wakes a node: a StateGraph's edge channels, and (a
+        low-level Pregel's nodes subscribe to any channel) one that woke a task of the
+        run or that a node of the graph subscribes to."""
+        if channel == START or branch_target(channel) is not None or channel.startswith("join:"):
+            return True
+        return channel in self._triggers
 
     def barrier(self, channel: str) -> tuple[tuple[str, ...], str] | None:
         """(sources, target) of a waiting edge's channel, or None for another channel."""

@@ -448,3 +448,22 @@ def test_a_node_planned_at_a_breakpoint_is_planned_to_run_not_ran():
     session.run()  # past the breakpoint: now it ran
     ran = session.stepper.run_so_far.why("summarize", step, graph=session.app)
     assert ran.answers[0].summary.startswith("summarize ran at")
+
+
+def test_a_low_level_pregels_not_run_names_the_channels_that_woke_others():
+    """A Pregel's nodes subscribe to any channel: those are its triggers, not only
+    StateGraph's edge channels (lesson 10's shortest paths said "none" woke anything)."""
+    from graphkit.channels import EphemeralValue, LastValue
+    from graphkit.pregel import NodeBuilder, Pregel
+
+    hop = NodeBuilder().subscribe_only("inbox:a").do(lambda x: x + 1).write_to("inbox:b")
+    last = NodeBuilder().subscribe_only("inbox:b").do(lambda x: x).write_to("out")
+    channels = {name: EphemeralValue(int) for name in ("inbox:a", "inbox:b", "inbox:c")}
+    app = Pregel(
+        nodes={"a": hop, "b": last, "c": NodeBuilder().subscribe_only("inbox:c").do(abs)},
+        channels={**channels, "out": LastValue(int)},
+        input_channels="inbox:a",
+        output_channels="out",
+    )
+    (reason,) = app.trace(1).why("c", 1, graph=app).answers[0].reasons
+    assert "step 0's Update changed: inbox:b (written by a). inbox:c was not among" in reason.text
