@@ -7,23 +7,31 @@
 ['messages', 'remaining_steps']
 """
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any
 
-from langchain_core.messages import SystemMessage
+from langchain_core.messages import BaseMessage, SystemMessage
 from langchain_core.runnables import Runnable
 from pydantic import BaseModel
 
+from graphkit.managed import RemainingSteps
 from graphkit.prebuilt.agent import AgentState, AgentStateWithStructuredResponse, create_react_agent
+from graphkit.prebuilt.messages import add_messages
 
 __all__ = [
     "AgentState",
+    "AgentStatePydantic",
     "AgentStateWithStructuredResponse",
+    "AgentStateWithStructuredResponsePydantic",
     "Prompt",
     "StructuredResponse",
     "StructuredResponseSchema",
     "create_react_agent",
+    "create_tool_calling_executor",
 ]
+
+create_tool_calling_executor = create_react_agent
+"""LangGraph's older name for ``create_react_agent`` (the same function)."""
 
 StructuredResponse = dict | BaseModel
 """What ``response_format`` makes the agent return: a dict, or the model instance."""
@@ -34,3 +42,17 @@ StructuredResponseSchema = dict | type[BaseModel]
 Prompt = SystemMessage | str | Callable[[Any], Any] | Runnable[Any, Any]
 """What ``prompt`` takes: a system message (or its text), or a function or Runnable
 turning the state into the model's input."""
+
+
+class AgentStatePydantic(BaseModel):
+    """``AgentState`` as a pydantic model, for ``create_react_agent(state_schema=...)``
+    subclasses that validate their fields."""
+
+    messages: Annotated[Sequence[BaseMessage], add_messages]
+    remaining_steps: RemainingSteps = 25
+
+
+class AgentStateWithStructuredResponsePydantic(AgentStatePydantic):
+    """``AgentStatePydantic`` plus the structured answer asked for with ``response_format``."""
+
+    structured_response: StructuredResponse

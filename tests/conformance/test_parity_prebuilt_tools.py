@@ -122,3 +122,25 @@ def test_langgraph_graph_message_names_import_from_graphkit():
         ours, theirs = getattr(graphkit_module, name), getattr(langgraph_module, name)
         if name not in ("add_messages", "Messages"):
             assert ours is theirs  # langchain-core's own
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # (LangGraph's: moved to langchain)
+def test_the_pydantic_agent_states_and_the_older_agent_name_are_there():
+    from langchain_core.messages import HumanMessage
+
+    def observe(name: str) -> list[Any]:
+        module = importlib.import_module(
+            f"{'langgraph' if name == 'langgraph' else 'graphkit'}.prebuilt.chat_agent_executor"
+        )
+        assert module.create_tool_calling_executor is module.create_react_agent
+        fields = sorted(module.AgentStateWithStructuredResponsePydantic.model_fields)
+
+        class Memory(module.AgentStatePydantic):
+            user: str = "ada"
+
+        model = importlib.import_module("graphkit.prebuilt").ScriptedChatModel(responses=["hi"])
+        agent = module.create_react_agent(model, [], state_schema=Memory)
+        result = agent.invoke({"messages": [HumanMessage("hello", id="h")]})
+        return [fields, [m.content for m in result["messages"]], result.get("user")]
+
+    assert observe("graphkit") == observe("langgraph")
