@@ -353,7 +353,10 @@ class DebugSession(Notifier):
         command = Command(resume=answer) if self._stepper.interrupts else None
         self._kept = [s for s in self.supersteps if s.update is not None]
         self._stepper = self._start(command, self.thread_config)
-        self.message = "Resumed" + (f" with {answer!r}." if command is not None else ".")
+        # (the paused step was not applied: the run goes on from the last applied one,
+        # and its next Step runs the paused step again, as LangGraph resumes)
+        given = f" with {answer!r}: interrupt() returns it" if command is not None else ""
+        self.message = f"Resumed{given}. Step runs the paused step again."
 
     # -- looking ------------------------------------------------------------------------
 

@@ -249,3 +249,23 @@ def test_a_compiled_interrupt_before_pauses_and_resume_passes_it():
     session.resume()
     session.run()
     assert session.status == "done" and session.values["log"] == ["a", "b", "c"]
+
+
+def test_resuming_says_what_the_next_step_does():
+    from typing import TypedDict
+
+    from graphkit import START, StateGraph, interrupt
+
+    class Mail(TypedDict):
+        ok: str
+
+    builder = StateGraph(Mail).add_node("approve", lambda state: {"ok": interrupt("send?")})
+    session = DebugSession(builder.add_edge(START, "approve").compile(), {"ok": ""})
+    session.run()
+    session.resume("yes")
+    assert (
+        session.message
+        == "Resumed with 'yes': interrupt() returns it. Step runs the paused step again."
+    )
+    session.step()
+    assert session.values == {"ok": "yes"}
