@@ -268,8 +268,8 @@ def state_key_is_internal(key: str) -> str:
     """A state key named like a channel the runtime makes for itself."""
     return (
         f"State key {key!r} has the name of a channel the runtime makes for itself (the "
-        "input is '__start__', Send packets '__pregel_tasks', the edges into node X "
-        "'branch:to:X', a wait for several nodes 'join:...'). Rename the key."
+        "input is '__start__', the edges into node X 'branch:to:X', a wait for several "
+        "nodes 'join:...'). Rename the key."
     )
 
 

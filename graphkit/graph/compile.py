@@ -120,6 +120,7 @@ def _channels(
             triggers[end].append(join)
             for start in starts:
                 edges.setdefault(start, []).append((join, start))
+    # (the names LangGraph itself refuses, '__pregel_tasks'..., are refused by validate)
     if clashes := sorted(channels.keys() & builder.channels.keys()):
         raise ValueError(diagnose.state_key_is_internal(clashes[0]))
     return {**builder.channels, **channels}, triggers, edges

@@ -169,8 +169,9 @@ class ToolNode(Runnable[Any, Any]):
         """``invoke`` for async code: the calls run concurrently on this event loop, each
         tool through its ``ainvoke`` (as in LangGraph, an ``async def`` tool shares the
         caller's loop, its locks and sessions; a sync tool runs on a worker thread), and
-        through ``awrap_tool_call`` when given. With only ``wrap_tool_call``, as LangGraph,
-        ``invoke`` runs on a worker thread."""
+        through ``awrap_tool_call`` when given. With only ``wrap_tool_call`` (a sync
+        wrapper), ``invoke`` runs on a worker thread, so the wrapper never blocks the loop
+        (LangGraph calls it on the loop itself; the results are the same)."""
         if self.wrap_tool_call is not None and self.awrap_tool_call is None:
             return await asyncio.to_thread(self.invoke, input, config, runtime=runtime, store=store)
         calls, input_type, runtimes = self._prepare(input, config, runtime, store)

@@ -373,8 +373,8 @@ class TaskScope:
 
     @property
     def namespace(self) -> tuple[str, ...]:
-        """The run's namespace, then ``"node:task_id"`` (every attempt's: a retry answers
-        the same ``interrupt()`` ids)."""
+        """The run's namespace (a called task's: its caller's), then ``"node:task_id"``
+        (every attempt's: a retry answers the same ``interrupt()`` ids)."""
         return self.task.namespace(self.run.namespace)
 
     def subgraph_namespace(self, own_thread: bool = False) -> tuple[str, ...]:
@@ -552,8 +552,12 @@ def task_config(
     }
     configurable = {**run.config.get("configurable", {}), "checkpoint_ns": namespace}
     if checkpoint_id is not None:
-        above = configurable.get("checkpoint_map") or {}
-        mapped = {**above, "|".join(run.namespace): checkpoint_id}
+        mapped = {**(configurable.get("checkpoint_map") or {})}
+        # the run's own checkpoint, under its namespace and (a called task's) under each
+        # caller's it is nested in, as LangGraph maps them
+        nested = task.caller_namespace or run.namespace
+        for depth in range(len(run.namespace), len(nested) + 1):
+            mapped["|".join(nested[:depth])] = checkpoint_id
         configurable["checkpoint_id"], configurable["checkpoint_map"] = None, mapped
     # the run's own name and id are not the task's (LangChain drops them for a child run)
     inherited = run.config

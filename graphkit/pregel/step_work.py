@@ -295,7 +295,8 @@ def stops_the_step(result: TaskResult) -> bool:
 
 
 def _shippable(run: RunContext) -> RunContext:
-    # (the cache may hold a lock or an open file, and only the stepper uses it)
+    # (the cache may hold a lock or an open file: a task in another process runs its
+    # calls uncached)
     shipped = dataclasses.replace(run.options, executor=None, cache=None)
     return dataclasses.replace(run, options=shipped)
 

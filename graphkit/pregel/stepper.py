@@ -405,9 +405,10 @@ class Stepper:
         return hit and self._state.max_version > max(seen.values(), default=0)
 
     def abandon(self) -> None:
-        """The caller stopped reading the run before its end (it closed the stream): save
-        what ``durability="exit"`` held back, as LangGraph does when its stream is
-        closed, so that ``invoke(None, config)`` goes on from there."""
+        """The run ends before its end: the caller stopped reading (it closed the
+        stream), or something escaped a step (a ``KeyboardInterrupt`` from a task run
+        alone). Save what ``durability="exit"`` held back, as LangGraph does on its way
+        out, so that ``invoke(None, config)`` goes on from there."""
         if not self.done and self.thread is not None:
             self.thread.close("abandoned")
 

@@ -9,6 +9,7 @@ subgraph's entry nodes, and the subgraph's edges to END leave from the node's ex
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import replace
 from typing import Any
 
@@ -20,7 +21,9 @@ __all__ = ["expand_subgraphs", "sorted_edges"]
 
 def expand_subgraphs(graph: DrawableGraph, builder: Any, xray: bool | int) -> DrawableGraph:
     """``graph`` with each subgraph node of ``builder`` replaced by its nodes."""
-    if not isinstance(xray, int):  # (bool is an int)
+    if xray is None:  # (as LangGraph takes it: no expansion)
+        return graph
+    if not isinstance(xray, numbers.Real):  # (bool is an int; numpy's numbers are Real)
         raise TypeError(
             f"get_graph(xray=...) takes True, False or a number of subgraph levels to "
             f"expand, got {type(xray).__name__} {xray!r}."

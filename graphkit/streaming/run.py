@@ -201,7 +201,9 @@ class StreamRun:
         print_modes, one_key = self.print_modes, self.one_key
         stream_key, trace = self.stream_key, self.stepper.options.trace
         try:
-            for namespace, mode, chunk in self._drive():
+            for shown_ns, mode, chunk in self._drive():
+                ours = _of_run(shown_ns, own)
+                namespace = tuple(shown_ns)  # (a CallNamespace is the runtime's, not the user's)
                 if one_key is not None and mode == "values" and namespace == own:
                     chunk = _one_value(chunk, one_key)
                 elif one_key is not None and mode == "updates" and namespace == own:
@@ -219,9 +221,9 @@ class StreamRun:
                     and (mode != "custom" or "custom" not in modes)
                 ):
                     parent_listener.send((namespace, mode, chunk))
-                if mode in print_modes and _of_run(namespace, own):
+                if mode in print_modes and ours:
                     print(f"\x1b[1m[{mode}]\x1b[0m {chunk}")
-                if mode not in modes or not (subgraphs or _of_run(namespace, own)):
+                if mode not in modes or not (subgraphs or ours):
                     continue
                 if parts is not None:
                     yield parts.part(namespace, mode, chunk)

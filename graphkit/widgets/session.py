@@ -249,7 +249,8 @@ class DebugSession(Notifier):
         ``value=InvalidUpdateError``). The returned ``Prediction`` has ``correct``,
         ``expected`` and an ``explanation`` in the words of ``why``; ``score`` counts.
         Predicting again right after a reveal (the same kind of guess, nothing stepped
-        since: a notebook cell run again with a new guess) judges the same phase again.
+        since: a notebook cell run again with a new guess) judges the same phase again;
+        only the first try counts in ``score``.
 
         >>> from graphkit.inspect.examples import forecast_graph
         >>> session = DebugSession(forecast_graph(), {"topic": "today", "tokens": 0})
@@ -279,7 +280,8 @@ class DebugSession(Notifier):
         else:
             prediction, revealed = reveal.reveal_channel(self, str(channel), value, again)
         self._revealed = (kind, self._position(), revealed)
-        self.predictions = (*self.predictions, prediction)
+        if again is None:  # (a retry, made knowing the answer, does not count)
+            self.predictions = (*self.predictions, prediction)
         return prediction
 
     def _position(self) -> tuple[Any, ...]:

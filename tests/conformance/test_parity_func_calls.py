@@ -200,3 +200,26 @@ def test_a_task_of_a_partial_is_named_by_its_function():
     expected = observe("langgraph")
     assert observe("graphkit") == expected
     assert expected[0] == {"subtract": 9}
+
+
+def test_a_called_tasks_chunk_namespace_is_a_plain_tuple():
+    """As LangGraph's: it pickles and copies like any namespace (v1 and v2 streams)."""
+    import copy
+    import pickle
+
+    s = side("graphkit")
+
+    @s.task
+    def speaks(x: int) -> int:
+        s.get_stream_writer()("hi")
+        return x
+
+    @s.entrypoint()
+    def main(x: int) -> int:
+        return speaks(x).result()
+
+    (ns, _), *_ = main.stream(1, stream_mode="custom", subgraphs=True)
+    part = next(iter(main.stream(1, stream_mode="custom", version="v2")))
+    for namespace in (ns, part["ns"]):
+        assert type(namespace) is tuple and len(namespace) == 1
+        assert pickle.loads(pickle.dumps(namespace)) == copy.deepcopy(namespace) == namespace

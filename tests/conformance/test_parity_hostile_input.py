@@ -110,3 +110,5 @@ def test_an_xray_that_is_no_level_says_what_xray_takes():
     app = StateGraph(State).add_node("first", lambda state: {"a": 1}).add_edge(START, "first")
     with pytest.raises(TypeError, match=r"xray=.*True, False or a number.*got str 'yes'"):
         app.compile().get_graph(xray="yes")
+    for taken in (None, 1.0, 0, True):  # (LangGraph takes these too)
+        assert app.compile().get_graph(xray=taken).nodes

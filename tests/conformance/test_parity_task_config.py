@@ -75,3 +75,40 @@ def test_a_tasks_config_names_the_checkpoints_it_runs_from(saver):
     assert _observe(load_graphkit(), saver) == expected
     assert expected["inner"]["checkpoint_map"] == {"": True, "sub:<id>": True}
     assert expected["outer"]["checkpoint_id"] == "None"
+
+
+def _called_maps(name: str) -> dict[str, dict[str, str]]:
+    import importlib
+
+    package = "langgraph" if name == "langgraph" else "graphkit"
+    func = importlib.import_module(f"{package}.func")
+    get_config = importlib.import_module(f"{package}.config").get_config
+    seen: dict[str, dict[str, str]] = {}
+
+    @func.task
+    def inner(x: int) -> int:
+        seen["inner"] = get_config()["configurable"]["checkpoint_map"]
+        return x
+
+    @func.task
+    def outer(x: int) -> int:
+        seen["outer"] = get_config()["configurable"]["checkpoint_map"]
+        return inner(x).result()
+
+    @func.entrypoint()
+    def main(x: int) -> int:
+        seen["main"] = get_config()["configurable"]["checkpoint_map"]
+        return outer(x).result()
+
+    main.invoke(1)
+    names: dict[str, str] = {}  # each checkpoint id by the order it is first met
+    return {
+        task: {_IDS.sub("<id>", ns): names.setdefault(i, f"c{len(names)}") for ns, i in m.items()}
+        for task, m in seen.items()
+    }
+
+
+def test_a_called_tasks_map_names_its_run_under_each_caller():
+    expected = _called_maps("langgraph")
+    assert _called_maps("graphkit") == expected
+    assert expected["inner"] == {"": "c0", "main:<id>": "c0", "main:<id>|outer:<id>": "c0"}

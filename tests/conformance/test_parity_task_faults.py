@@ -76,7 +76,7 @@ def _observe(lib: Lib, bad: object, durability: str = "async", node: dict | None
         paused = (
             state.values,
             state.next,
-            sorted((task.name, type(task.error).__name__) for task in state.tasks if task.error),
+            sorted((task.name, str(task.error)) for task in state.tasks if task.error),
         )
         failing["on"] = False
         resumed = app.invoke(None, config)

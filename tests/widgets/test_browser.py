@@ -50,7 +50,7 @@ def test_debugger_in_voila(page, voila_url):
     expect(page.locator(".gk-message")).to_have_text("Breakpoint: step 3 would run c.")
     expect(page.locator(node("c", "planned"))).to_have_count(1)
     page.locator(".gk-node-select select").select_option("c")
-    expect(page.locator(".gk-why")).to_contain_text("c ran at step 3")
+    expect(page.locator(".gk-why")).to_contain_text("c is planned to run at step 3")
     page.locator(".gk-debugger").scroll_into_view_if_needed()
 
 

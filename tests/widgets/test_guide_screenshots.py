@@ -147,7 +147,7 @@ def test_the_debugger_guide_pictures(page, voila_url):
     button("run").click()  # stops at the breakpoint on summarize
     expect(page.locator(".gk-message")).to_have_text("Breakpoint: step 3 would run summarize.")
     page.locator(".gk-node-select select").select_option("summarize")
-    expect(page.locator(".gk-why")).to_contain_text("summarize ran at step 3")
+    expect(page.locator(".gk-why")).to_contain_text("summarize is planned to run at step 3")
     shoot("breakpoint")
 
     for name in SHOTS:

@@ -121,7 +121,7 @@ def test_the_reveal_card_says_right_or_wrong_once():
 
 def test_predicting_again_right_after_a_reveal_judges_the_same_phase():
     """A notebook cell run again with a corrected guess: nothing runs twice, the same
-    step is judged, and both tries count."""
+    step is judged, and only the first try counts (the retry knows the answer)."""
     session = _at_step_2()
     first = session.predict(nodes=["weather"])
     position = (len(session.supersteps), session.next_phase)
@@ -136,7 +136,7 @@ def test_predicting_again_right_after_a_reveal_judges_the_same_phase():
         2,
         200,
     )
-    assert str(session.score) == "2 of 4 predictions right"
+    assert str(session.score) == "0 of 2 predictions right"
     session.step()  # the run moved on: a prediction is of the new position again
     with pytest.raises(ValueError, match="press Plan first"):
         session.predict(channel="tokens", value=200)
