@@ -196,6 +196,7 @@ def sssp_app(
             .read_from(f"distance:{vertex}")
             .do(program)
             .write_to(*writes)
+            .meta(edge_labels=out)  # the drawing writes each edge's weight on it
         )
     return Pregel(
         nodes=nodes,

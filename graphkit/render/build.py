@@ -85,7 +85,14 @@ def _known(node: str, names: set[str]) -> bool:
 
 
 def _static_edges(builder: Any) -> list[Edge]:
-    return [Edge(start, end) for start, end in builder.edges]
+    # A low-level Pregel's wiring also says which channels carry each edge, and may
+    # label it (see ChannelWiring); a StateGraph builder has neither.
+    channels = getattr(builder, "edge_channels", None) or {}
+    labels = getattr(builder, "edge_labels", None) or {}
+    return [
+        Edge(start, end, label=labels.get((start, end)), channels=channels.get((start, end), ()))
+        for start, end in builder.edges
+    ]
 
 
 def _waiting_edges(builder: Any) -> list[Edge]:

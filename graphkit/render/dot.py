@@ -14,10 +14,13 @@ import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator
 
 from graphkit.render.model import DrawableGraph, Edge, Node
-from graphkit.render.text import dot_string, label_lines, xml_attribute, xml_escape
+from graphkit.render.text import dot_string, encode_name, label_lines, xml_attribute, xml_escape
 from graphkit.render.theme import COLORS, FONT, STYLE_ID, STYLESHEET
 
-__all__ = ["svg_from_dot", "to_dot"]
+__all__ = ["VIA_CLASS_PREFIX", "svg_from_dot", "to_dot"]
+
+VIA_CLASS_PREFIX = "gk-via-"
+"""An edge's class ``gk-via-<encoded channel>`` names a channel that travels along it."""
 
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 DOT_TIMEOUT_SECONDS = 60
@@ -87,7 +90,7 @@ def _node_statement(node: Node) -> str:
 
 
 def _edge_statement(edge: Edge, ids: dict[str, str]) -> str:
-    attributes = {"id": f'"{edge.element_id}"', "class": f'"gk-edge gk-edge-{edge.kind}"'}
+    attributes = {"id": f'"{edge.element_id}"', "class": f'"{edge_classes(edge)}"'}
     if edge.label is not None:
         attributes["label"] = dot_string(edge.label)
     attributes.update(_EDGE_STYLE[edge.kind])
@@ -103,9 +106,21 @@ def _join_tooltip(join: str) -> str:
     return f"{end} waits for all of: {', '.join(starts.split('+'))}"
 
 
+def edge_classes(edge: Edge) -> str:
+    """The CSS classes of an edge: its kind, and ``gk-via-<encoded channel>`` for each
+    channel that travels along it (``render.highlight`` reads them back).
+
+    >>> edge_classes(Edge("A", "B", channels=("inbox:B",)))
+    'gk-edge gk-edge-edge gk-via-inbox-3a-B'
+    """
+    via = "".join(f" {VIA_CLASS_PREFIX}{encode_name(channel)}" for channel in edge.channels)
+    return f"gk-edge gk-edge-{edge.kind}{via}"
+
+
 def edge_title(edge: Edge) -> str:
-    """The hover text of an edge."""
-    return f"{edge.source} → {edge.target}"
+    """The hover text of an edge (with the channels that travel along it, if known)."""
+    via = f" via {', '.join(edge.channels)}" if edge.channels else ""
+    return f"{edge.source} → {edge.target}{via}"
 
 
 def node_title(node: Node) -> str:

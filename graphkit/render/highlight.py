@@ -12,7 +12,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from graphkit.constants import BRANCH_CHANNEL_PREFIX, END
+from graphkit.constants import BRANCH_CHANNEL_PREFIX, END, START
+from graphkit.pregel.stepper import INPUT_TASK
+from graphkit.render.dot import VIA_CLASS_PREFIX
 from graphkit.render.text import decode_name, parse_edge_element_id
 from graphkit.render.theme import OVERLAY_CLASSES, PHASE_CLASSES, STYLE_ID, STYLESHEET
 
@@ -36,7 +38,13 @@ class _Index:
                 self.nodes.setdefault(name, []).append(element_id)
             elif (ends := parse_edge_element_id(element_id)) is not None:
                 kind = next((c[len("gk-edge-") :] for c in classes if c.startswith("gk-edge-")), "")
-                self.edges.setdefault(ends[0], []).append(_EdgeElement(element_id, *ends, kind))
+                via = tuple(
+                    decode_name(c[len(VIA_CLASS_PREFIX) :])
+                    for c in classes
+                    if c.startswith(VIA_CLASS_PREFIX)
+                )
+                element = _EdgeElement(element_id, *ends, kind, via)
+                self.edges.setdefault(ends[0], []).append(element)
 
     def node_ids(self, names: Iterable[str]) -> list[str]:
         return [element_id for name in names for element_id in self.nodes.get(name, ())]
@@ -54,6 +62,7 @@ class _EdgeElement:
     source: str
     target: str
     kind: str
+    channels: tuple[str, ...] = ()  # what travels along it, when the drawing says so
 
 
 def highlight(svg: str, superstep: Any, phase: str) -> str:
@@ -175,10 +184,17 @@ def _edges_taken(
     written = {channel for channel, _ in result.writes}
     taken = []
     edges = index.edges_from(node)
+    if node == INPUT_TASK:  # a low-level Pregel's input travels along START's edges
+        edges = [edge for edge in index.edges_from(START) if edge.channels]
     routed = any(
         BRANCH_CHANNEL_PREFIX + e.target in written for e in edges if e.kind == "conditional"
     )
     for edge in edges:
+        if edge.channels:  # a low-level Pregel's edge: taken by the messages it carries
+            sent = [c for c in edge.channels if c in written]
+            if sent and (woken is None or edge.target == END or _woke(edge.target, sent, woken)):
+                taken.append(edge.id)
+            continue
         if edge.kind == "waiting":
             channel = edge.target  # the join point's id is its barrier channel
         elif edge.target == END:
@@ -193,6 +209,10 @@ def _edges_taken(
         if channel in written and released:
             taken.append(edge.id)
     return taken
+
+
+def _woke(target: str, channels: list[str], woken: set[tuple[str, str]]) -> bool:
+    return any((target, channel) in woken for channel in channels)
 
 
 def _mark(marks: dict[str, set[str]], ids: Iterable[str], name: str) -> None:

@@ -43,13 +43,17 @@ class Node:
 @dataclass(frozen=True, slots=True)
 class Edge:
     """An edge as drawn: ``kind`` is one of ``EDGE_KINDS``; ``label`` is the router
-    result (path_map key) or Command label that takes it, if any."""
+    result (path_map key) or Command label that takes it, if any. ``channels`` are the
+    channels a write to which travels along it, when the graph says so (a low-level
+    ``Pregel``: the messages its source sends its target); empty for a ``StateGraph``,
+    whose edge ``a -> b`` is the channel ``branch:to:b``."""
 
     source: str
     target: str
     kind: str = "edge"
     label: str | None = None
     element_id: str = ""
+    channels: tuple[str, ...] = ()
 
     @property
     def conditional(self) -> bool:

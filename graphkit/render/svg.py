@@ -17,7 +17,7 @@ import unicodedata
 import xml.etree.ElementTree as ElementTree
 from collections import OrderedDict
 
-from graphkit.render.dot import edge_title, node_title, svg_from_dot, to_dot
+from graphkit.render.dot import edge_classes, edge_title, node_title, svg_from_dot, to_dot
 from graphkit.render.layout import Layout, LayoutEdge, Route, layered_layout
 from graphkit.render.model import DrawableGraph, Edge, Node
 from graphkit.render.text import label_lines, xml_escape
@@ -178,7 +178,7 @@ def _edge_svg(edge: Edge, route: Route) -> str:
     dashes = ' stroke-dasharray="5,2"' if edge.conditional else ""
     path, tip, direction = _loop_path(route) if route.loop else _curve(route.points)
     parts = [
-        f'<g id="{edge.element_id}" class="edge gk-edge gk-edge-{edge.kind}">',
+        f'<g id="{edge.element_id}" class="edge {edge_classes(edge)}">',
         f"<title>{_title(edge_title(edge))}</title>",
         f'<path fill="none" stroke="{color}"{dashes} d="{path}"/>',
         _arrowhead(tip, direction, color, open_=edge.kind == "command"),

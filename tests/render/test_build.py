@@ -213,3 +213,36 @@ def test_a_graph_without_a_builder_says_so():
 
     with pytest.raises(ValueError, match="no StateGraph builder"):
         build(None)
+
+
+def test_a_pregel_edge_names_the_channels_it_carries_and_its_label():
+    """A low-level Pregel's edge a -> b exists because a writes a channel that wakes b:
+    the drawing keeps which channels (the debugger lights the edge when they are
+    written), and a node's ``meta(edge_labels={target: label})`` labels its edges."""
+    from graphkit.channels import LastValue, Topic
+    from graphkit.pregel import ChannelWriteEntry, NodeBuilder, Pregel
+
+    a = (
+        NodeBuilder()
+        .subscribe_only("inbox:a")
+        .do(lambda m: m[0])
+        .write_to("out", ChannelWriteEntry("inbox:b", mapper=lambda d: d + 3))
+        .meta(edge_labels={"b": 3, "nobody": 9})  # a target it cannot wake: ignored
+    )
+    b = NodeBuilder().subscribe_only("inbox:b").do(lambda m: m[0]).write_to("out")
+    app = Pregel(
+        nodes={"a": a, "b": b},
+        channels={"inbox:a": Topic(int), "inbox:b": Topic(int), "out": LastValue(int)},
+        input_channels="inbox:a",
+        output_channels="out",
+    )
+    drawn = [(e.source, e.target, e.label, e.channels) for e in app.get_graph().edges]
+    assert drawn == [
+        ("__start__", "a", None, ("inbox:a",)),
+        ("a", "b", "3", ("inbox:b",)),
+        ("a", "__end__", None, ("out",)),
+        ("b", "__end__", None, ("out",)),
+    ]
+    svg = app.get_graph().draw_svg(engine="python")
+    assert '<g id="edge-a.b" class="edge gk-edge gk-edge-edge gk-via-inbox-3a-b">' in svg
+    assert "<title>a → b via inbox:b</title>" in svg

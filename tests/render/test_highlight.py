@@ -248,3 +248,108 @@ def test_a_task_paused_in_interrupt_takes_no_edge():
     paused = run.steps[-1]
     marks = classes(highlight(app.get_graph().draw_svg(engine="python"), paused, "execute"))
     assert marks == {"node-approve": {"planned", "interrupted"}}
+
+
+# -- a low-level Pregel: its edges carry messages -----------------------------------------
+
+
+def weighted_paths():
+    """Shortest paths from ``a`` over a -1-> b, a -4-> c, b -1-> c: a vertex program per
+    vertex, as in lesson 10 (its inbox a Topic, its distance an output channel)."""
+    from graphkit.channels import LastValue, Topic
+    from graphkit.pregel import ChannelWriteEntry, NodeBuilder, Pregel
+
+    edges = {"a": {"b": 1, "c": 4}, "b": {"c": 1}, "c": {}}
+    channels = {f"inbox:{v}": Topic(int) for v in edges}
+    channels |= {f"distance:{v}": LastValue(int) for v in edges}
+
+    def relax(vertex):
+        def program(x):
+            best = min(x[f"inbox:{vertex}"])
+            known = x.get(f"distance:{vertex}")
+            return best if known is None or best < known else None
+
+        return program
+
+    nodes = {
+        vertex: NodeBuilder()
+        .subscribe_to(f"inbox:{vertex}")
+        .read_from(f"distance:{vertex}")
+        .do(relax(vertex))
+        .write_to(
+            ChannelWriteEntry(f"distance:{vertex}", skip_none=True),
+            *(
+                ChannelWriteEntry(
+                    f"inbox:{target}",
+                    mapper=lambda d, w=weight: None if d is None else d + w,
+                    skip_none=True,
+                )
+                for target, weight in out.items()
+            ),
+        )
+        .meta(edge_labels=out)
+        for vertex, out in edges.items()
+    }
+    return Pregel(
+        nodes=nodes,
+        channels=channels,
+        input_channels="inbox:a",
+        output_channels=[f"distance:{v}" for v in edges],
+    )
+
+
+@pytest.mark.parametrize(
+    "engine",
+    ["python", pytest.param("dot", marks=pytest.mark.skipif(not has_dot, reason="no dot"))],
+)
+def test_a_pregel_edge_lights_when_its_message_is_sent_not_only_its_output(engine):
+    """Lesson 10: after a vertex's Update, the edges its messages travelled along are
+    applied (before, only its edge to END was, as if it were a StateGraph node)."""
+    app = weighted_paths()
+    run = app.trace(0)
+    svg = app.get_graph().draw_svg(engine=engine)
+    assert classes(highlight(svg, run.step(-1), "update")) == {
+        "edge-__start__.a": {"wrote", "applied"}  # the input is a's first message
+    }
+    assert classes(highlight(svg, run.step(0), "execute")) == {
+        "node-a": {"planned", "wrote", "pending"},
+        "edge-a.b": {"wrote", "pending"},
+        "edge-a.c": {"wrote", "pending"},
+        "edge-a.__end__": {"wrote", "pending"},  # a wrote its distance, an output
+    }
+    # Step 1: b and c ran; c heard 4 from a, b offers it 2, so b sends; c sends nothing.
+    marks = classes(highlight(svg, run.step(1), "update"))
+    assert {element for element, names in marks.items() if "applied" in names} == {
+        "node-b",
+        "node-c",
+        "edge-b.c",
+        "edge-b.__end__",
+        "edge-c.__end__",
+    }
+
+
+def test_a_pregel_vertex_that_halts_sends_nothing_along_its_edges():
+    app = weighted_paths()
+    run = app.trace(0)
+    last = run.step(2)  # c hears 2 from b, improves, and has no one to tell
+    assert last.plan.nodes == ["c"]
+    svg = app.get_graph().draw_svg(engine="python")
+    assert classes(highlight(svg, last, "update")) == {
+        "node-c": {"planned", "wrote", "applied"},
+        "edge-c.__end__": {"wrote", "applied"},
+    }
+
+
+def test_a_pregel_run_path_follows_its_messages():
+    app = weighted_paths()
+    marks = classes(overlay_path(app.get_graph().draw_svg(engine="python"), app.trace(0)))
+    traversed = {element for element, names in marks.items() if "traversed" in names}
+    assert traversed == {
+        "edge-__start__.a",
+        "edge-a.b",
+        "edge-a.c",
+        "edge-a.__end__",
+        "edge-b.c",
+        "edge-b.__end__",
+        "edge-c.__end__",
+    }
