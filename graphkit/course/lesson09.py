@@ -61,9 +61,8 @@ def check_report_runs(build_research: Any) -> str:
         if not _ran(run, "report"):
             why = run.why("report", graph=app)
             raise Wrong(
-                f"For the question {question!r}, node `report` still never runs: "
-                f"{why}{_warned(said)}",
-                "Read the warning and run.why('report', graph=app): which name did the "
+                f"For the question {question!r}, {why}{_warned(said)}",
+                "Read run.why('report', graph=app), and any warning: which names does the "
                 "router return, and which node does the waiting edge still wait for?",
             )
         for node in ("search", "cite"):

@@ -330,11 +330,13 @@ class NotRan:
         # a node reached only by a waiting edge never needs its branch channel written
         waits = any(self.wiring.barrier(channel) is not None for channel in triggers)
         only_waits = waits and not self.wiring.reached_directly(node)
+        missing: list[str] = []  # sources a waiting edge into it still waits for
         for channel in triggers:
             parts = self.wiring.barrier(channel)
             if parts is not None and final is not None:
                 seen = final.channel_values.get(channel, EMPTY)
                 found.extend(self._waiting(node, channel, parts[0], seen, last, "by the run's end"))
+                missing += [s for s in parts[0] if s not in barrier_seen(seen) and s not in missing]
             elif parts is None and not only_waits and not any(self.history.changes(channel)):
                 text = f"Nothing wrote {channel} in this run: no edge or router chose {node}."
                 unwritten = Finding(
@@ -343,7 +345,14 @@ class NotRan:
                 )
                 unapplied = self._written_in(node, last, channel) if last >= -1 else []
                 found.extend(unapplied or [unwritten])
-        found.extend(self._never_chosen(node))
+        if only_waits:
+            # A router that could choose any node also "never chose" this one, but the
+            # waiting edge is what wakes it: say why its missing sources never ran.
+            found.extend(f for f in self._never_chosen(node) if f.rank is None)
+            for source in missing:
+                found.extend(self._never_chosen(source))
+        else:
+            found.extend(self._never_chosen(node))
         if self.history.run.status != "done":
             stopped = self._stopped(node, last + 1)
             found.append(Finding(stopped.summary.split(": ", 1)[1][:-1], stopped.reasons[0]))

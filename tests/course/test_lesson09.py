@@ -44,9 +44,21 @@ def test_report_runs_passes_on_the_solution():
 def test_report_runs_fails_on_the_stub_naming_the_router_and_the_wait():
     verdict = lesson09.check_report_runs(lambda: research(lambda s: ["search", "citations"]))
     assert not verdict
-    assert "still never runs" in verdict.message
+    assert "report never ran" in verdict.message
     assert "still waiting for cite" in verdict.message
     assert "'citations', which is not a node" in verdict.message
+    # the router's misspelt name is cite's, not report's: say so, and nothing about report
+    assert "did you mean cite?" in verdict.message
+    assert "never chose report" not in verdict.message
+    assert "never runs: report never ran" not in verdict.message  # said once
+
+
+def test_report_runs_fails_when_the_router_forgets_cite_naming_cite_only():
+    verdict = lesson09.check_report_runs(lambda: research(lambda s: ["search"]))
+    assert not verdict
+    assert "still waiting for cite" in verdict.message
+    assert "chose search, never cite" in verdict.message
+    assert "never chose report" not in verdict.message
 
 
 def test_report_runs_fails_when_cite_is_dropped():

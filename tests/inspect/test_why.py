@@ -433,6 +433,35 @@ def test_a_waiting_edge_target_is_still_waiting_even_when_a_router_has_no_path_m
         "report never ran: the waiting edge [search, cite] → report is still waiting for cite."
     )
     assert "never_written" not in answer.kinds
+    # The router could choose any node, report too, but what keeps report asleep is
+    # cite: the reason names the router's choice against cite, not against report.
+    texts = [reason.text for reason in answer.answers[0].reasons]
+    assert texts[-1] == "start ran at step 1, and its router 'condition' chose search, never cite."
+    assert not any("report" in text for text in texts[1:])
+
+
+def test_a_misspelt_source_of_a_waiting_edge_is_named_as_that_source(make):
+    """Exercise 9.1: the router returned 'citations'; did it mean cite (the source the
+    waiting edge waits for), not "it never chose report"."""
+    app = make(
+        ["plan", "search", "cite", "report"],
+        [(START, "plan")],
+        [("plan", lambda state: ["search", "citations"], None)],
+        waiting=[(("search", "cite"), "report")],
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", GraphkitWarning)
+        answer = trace(app).why("report", graph=app)
+    assert answer.kinds == ["still_waiting", "chose_otherwise"]
+    assert (
+        answer.answers[0]
+        .reasons[-1]
+        .text.endswith(
+            "so nothing ran for 'citations' (the runtime drops such a choice, with a warning). "
+            "Check the spelling: did you mean cite?"
+        )
+    )
+    assert "never chose report" not in str(answer)
 
 
 def test_a_node_planned_at_a_breakpoint_is_planned_to_run_not_ran():
