@@ -74,7 +74,8 @@ def to_dot(graph: DrawableGraph) -> str:
     ]
     lines += [f"  {_node_statement(node)};" for node in graph.nodes]
     ids = {node.id: node.element_id for node in graph.nodes}
-    lines += [f"  {_edge_statement(edge, ids)};" for edge in graph.edges]
+    returning = _returning_edges(graph)
+    lines += [f"  {_edge_statement(edge, ids, edge in returning)};" for edge in graph.edges]
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -89,10 +90,27 @@ def _node_statement(node: Node) -> str:
     return f'"{node.element_id}" [{_attribute_list(attributes)}]'
 
 
-def _edge_statement(edge: Edge, ids: dict[str, str]) -> str:
+def _returning_edges(graph: DrawableGraph) -> set[Edge]:
+    """Of each pair ``a -> b`` and ``b -> a`` (an agent loop), the edge back from the
+    node declared later. dot draws such a pair as two nearly overlapping arrows; this
+    one leaves and enters its nodes on the east side, an arc beside the other."""
+    order = {node.id: number for number, node in enumerate(graph.nodes)}
+    present = {(edge.source, edge.target) for edge in graph.edges}
+    return {
+        edge
+        for edge in graph.edges
+        if edge.source != edge.target
+        and (edge.target, edge.source) in present
+        and order[edge.source] > order[edge.target]
+    }
+
+
+def _edge_statement(edge: Edge, ids: dict[str, str], returning: bool = False) -> str:
     attributes = {"id": f'"{edge.element_id}"', "class": f'"{edge_classes(edge)}"'}
     if edge.label is not None:
         attributes["label"] = dot_string(edge.label)
+    if returning:
+        attributes |= {"tailport": "e", "headport": "e"}
     attributes.update(_EDGE_STYLE[edge.kind])
     return f'"{ids[edge.source]}" -> "{ids[edge.target]}" [{_attribute_list(attributes)}]'
 

@@ -34,6 +34,7 @@ RANK_GAP = 14.0  # between a layer and the label layer next to it
 NODE_GAP = 28.0  # horizontal space between two boxes in a layer
 DUMMY_GAP = 10.0
 LOOP_WIDTH = 26.0
+OPPOSED_GAP = 30.0  # between the ends of a -> b and b -> a on one side of a box
 DUMMY_WEIGHT = 4.0
 
 
@@ -336,7 +337,7 @@ def _finish(
 ) -> Layout:
     shift = MARGIN - min(x - left for x, left in zip(graph.x, graph.left, strict=True))
     graph.x = [x + shift for x in graph.x]
-    ports = _ports(graph, chains)
+    ports = _ports(graph, chains, _opposed(pairs))
     routes = []
     for i, edge in enumerate(edges):
         if i in loops:
@@ -364,9 +365,19 @@ def _route(graph: _Graph, chain: list[int], start: Point, end: Point, source: in
     return Route(tuple(points), label_at)
 
 
-def _ports(graph: _Graph, chains: dict[int, list[int]]) -> dict[tuple[int, int], Point]:
+def _opposed(pairs: list[tuple[int, int]]) -> set[int]:
+    """The edges ``a -> b`` that have an edge ``b -> a`` too (an agent loop): laid out
+    along the same chain, they need more room between them than parallel edges."""
+    present = set(pairs)
+    return {i for i, (u, v) in enumerate(pairs) if u != v and (v, u) in present}
+
+
+def _ports(
+    graph: _Graph, chains: dict[int, list[int]], opposed: set[int]
+) -> dict[tuple[int, int], Point]:
     """Spread the ends of the edges meeting one side of a box, ordered by where the
-    edges go, so that parallel edges stay apart and do not cross at the box."""
+    edges go, so that parallel edges stay apart and do not cross at the box; a side
+    where two opposite edges meet spreads them wider, so the two arrows read apart."""
     sides: dict[tuple[int, str], list[tuple[float, int, int]]] = {}
     for i, chain in chains.items():
         sides.setdefault((chain[0], "bottom"), []).append((graph.x[chain[1]], i, 0))
@@ -375,7 +386,8 @@ def _ports(graph: _Graph, chains: dict[int, list[int]]) -> dict[tuple[int, int],
     for (vertex, side), ends in sides.items():
         ends.sort()
         width = graph.left[vertex] * 2
-        step = min(12.0, width * 0.6 / max(len(ends) - 1, 1))
+        wanted = OPPOSED_GAP if sum(i in opposed for _, i, _ in ends) > 1 else 12.0
+        step = min(wanted, width * 0.6 / max(len(ends) - 1, 1))
         y = graph.y[vertex] + (graph.height[vertex] / 2) * (1 if side == "bottom" else -1)
         for k, (_, i, end) in enumerate(ends):
             ports[i, end] = (graph.x[vertex] + (k - (len(ends) - 1) / 2) * step, y)

@@ -103,3 +103,45 @@ def test_dot_svg_keeps_ids_classes_and_exact_text(hostile):
     assert edge.find(f"{SVG}title").text == f"{HOSTILE} → a&b"
     assert svg.startswith('<svg width="') and "<!--" not in svg and "DOCTYPE" not in svg
     assert f'<g id="{graph.node("a&b").element_id}" class="node gk-node gk-node-node">' in svg
+
+
+def agent_loop():
+    from graphkit import END, START, StateGraph
+    from graphkit.prebuilt import MessagesState, ToolNode, tools_condition
+
+    def multiply(a: int, b: int) -> int:
+        """Multiply a and b."""
+        return a * b
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("assistant", lambda state: {})
+    builder.add_node("tools", ToolNode([multiply]))
+    builder.add_edge(START, "assistant")
+    builder.add_conditional_edges("assistant", tools_condition, ["tools", END])
+    builder.add_edge("tools", "assistant")
+    return builder.compile().get_graph()
+
+
+def test_the_edge_back_of_an_agent_loop_leaves_and_enters_on_the_east_side():
+    lines = to_dot(agent_loop()).splitlines()
+    there = next(line for line in lines if '"node-assistant" -> "node-tools"' in line)
+    back = next(line for line in lines if '"node-tools" -> "node-assistant"' in line)
+    assert "tailport" not in there
+    assert back.endswith('class="gk-edge gk-edge-edge", tailport=e, headport=e];')
+
+
+@needs_dot
+def test_an_agent_loops_two_arrows_are_drawn_apart():
+    """Lesson 06: dot drew assistant -> tools and tools -> assistant a few pixels apart."""
+    graph = agent_loop()
+    root = ElementTree.fromstring(svg_from_dot(graph, to_dot(graph), shutil.which("dot")))
+
+    def xs(element_id):
+        group = next(g for g in root.iter(f"{SVG}g") if g.get("id") == element_id)
+        path = group.find(f"{SVG}path").get("d")
+        return [
+            float(pair.split(",")[0]) for pair in path.replace("M", " ").replace("C", " ").split()
+        ]
+
+    there, back = xs("edge-assistant.tools"), xs("edge-tools.assistant")
+    assert max(back) - max(there) >= 25  # the way back arcs beside the way there

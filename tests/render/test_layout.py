@@ -112,3 +112,21 @@ def test_any_graph_lays_out_with_disjoint_boxes_and_a_route_per_edge(graph):
     assert len(layout.routes) == len(edges)
     for route in layout.routes:
         assert all(0 <= x <= layout.width and 0 <= y <= layout.height for x, y in route.points)
+
+
+def test_an_agent_loops_two_opposite_edges_keep_apart_at_both_boxes():
+    """Lesson 06: assistant -> tools and tools -> assistant share one chain; their ends
+    must not sit 12 px apart (they read as one line with two arrowheads)."""
+    sizes = {"start": (80.0, 30.0), "assistant": (90.0, 30.0), "tools": (60.0, 30.0)}
+    sizes["end"] = (70.0, 30.0)
+    edges = [
+        LayoutEdge("start", "assistant"),
+        LayoutEdge("assistant", "tools"),
+        LayoutEdge("assistant", "end"),
+        LayoutEdge("tools", "assistant"),
+    ]
+    layout = layered_layout(sizes, edges)
+    there, back = layout.routes[1], layout.routes[3]
+    assert abs(there.points[0][0] - back.points[-1][0]) >= 24  # at assistant's bottom
+    assert abs(there.points[-1][0] - back.points[0][0]) >= 24  # at tools' top
+    assert_no_overlap(layout)
