@@ -94,3 +94,22 @@ def test_notebook_runs_top_to_bottom(path, tmp_path):
     if path in LESSONS:
         html = "".join(o.get("data", {}).get("text/html", "") for o in outputs)
         assert "gk-verdict" in html, "the exercises' checks show their verdicts"
+
+
+def test_lesson_08_run_all_leaves_the_debugger_paused_for_the_learner(tmp_path):
+    """With Run All, no cell may answer the interrupt: the learner must still see the
+    pause and the answer box (before, the cell after the widget resumed it at once)."""
+    path = FOLDER / "08-human-in-the-loop.ipynb"
+    notebook = nbformat.read(path, as_version=4)
+    shown = next(i for i, cell in enumerate(notebook.cells) if "Debugger(app" in cell.source)
+    code_after = "\n".join(
+        cell.source for cell in notebook.cells[shown:] if cell.cell_type == "code"
+    )
+    assert "resume.click()" not in code_after and "answer.value =" not in code_after
+    probe = "print('debugger:', debugger.session.status, debugger.answer.layout.display)"
+    notebook.cells.append(nbformat.v4.new_code_cell(probe, id="probe"))
+    NotebookClient(notebook, timeout=120, resources={"metadata": {"path": str(tmp_path)}}).execute()
+    printed = "".join(o.get("text", "") for o in notebook.cells[-1].outputs)
+    assert printed == "debugger: interrupted None\n", printed  # the answer box shows
+    told = "".join(cell.source for cell in notebook.cells[shown:] if cell.cell_type == "markdown")
+    assert "press **Resume**" in told
