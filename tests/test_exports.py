@@ -146,7 +146,7 @@ RENAMED_IMPORTS = {
     "langgraph.managed": "RemainingSteps IsLastStep",
     "langgraph.channels": (
         "LastValue BinaryOperatorAggregate Topic EphemeralValue NamedBarrierValue AnyValue "
-        "UntrackedValue"
+        "UntrackedValue DeltaChannel"
     ),
     "langgraph.pregel": "Pregel NodeBuilder",
     "langgraph.checkpoint.memory": "InMemorySaver MemorySaver",

@@ -423,6 +423,7 @@ _CHANNEL_ARGUMENTS = {
     "AnyValue": (),
     "LastValueAfterFinish": (),
     "BinaryOperatorAggregate": ("operator",),
+    "DeltaChannel": ("reducer",),  # (made with its keyword, below)
     "EphemeralValue": ("guard",),
     "UntrackedValue": ("guard",),
     "Topic": ("accumulate",),
@@ -450,6 +451,8 @@ def _marker(item: Any, where: str) -> Any:
     counterpart = getattr(gk_channels, kind.__name__)
     if is_class:
         return counterpart
+    if kind.__name__ == "DeltaChannel":  # (the reducer first, as in LangGraph)
+        return counterpart(item.reducer, item.typ, snapshot_frequency=item.snapshot_frequency)
     arguments = [getattr(item, name) for name in _CHANNEL_ARGUMENTS[kind.__name__]]
     return counterpart(item.typ, *arguments)
 

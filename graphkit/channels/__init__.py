@@ -2,6 +2,7 @@
 
 from graphkit.channels.barrier import NamedBarrierValue, NamedBarrierValueAfterFinish
 from graphkit.channels.base import EMPTY, Channel
+from graphkit.channels.delta import DeltaChannel
 from graphkit.channels.topic import Topic
 from graphkit.channels.value import (
     AnyValue,
@@ -17,6 +18,7 @@ __all__ = [
     "AnyValue",
     "BinaryOperatorAggregate",
     "Channel",
+    "DeltaChannel",
     "EphemeralValue",
     "LastValue",
     "LastValueAfterFinish",

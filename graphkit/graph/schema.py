@@ -10,7 +10,7 @@ import inspect
 from collections.abc import Callable
 from typing import Annotated, Any, NotRequired, Required, get_origin, get_type_hints
 
-from graphkit.channels import BinaryOperatorAggregate, Channel, LastValue
+from graphkit.channels import BinaryOperatorAggregate, Channel, DeltaChannel, LastValue
 from graphkit.constants import ROOT
 from graphkit.diagnostics import graph as diagnose
 from graphkit.managed import ManagedValue, managed_value_of
@@ -144,6 +144,8 @@ def _channel_for(name: str, hint: Any) -> Channel:
     if get_origin(hint) is Annotated:
         value_type = hint.__origin__
         for item in hint.__metadata__:
+            if isinstance(item, DeltaChannel):  # (its value type is the field's, as LangGraph's)
+                item = item.of_type(_unwrap_required(value_type))
             if isinstance(item, Channel):
                 channel = item.empty_copy()
                 channel.key = name

@@ -14,6 +14,7 @@ from graphkit.diagnostics import graph as diagnose
 from graphkit.diagnostics.graph import refuse_langgraph_class
 from graphkit.errors import InvalidUpdateError, ParentCommand, warn
 from graphkit.graph.declaration import Branch
+from graphkit.graph.message_ids import with_message_ids
 from graphkit.graph.schema import ROOT, coerce_to_schema
 from graphkit.pregel.runtime import caller_loop, current_scope, task_values
 from graphkit.pregel.spec import FreshRead, Writer, injectable_parameters
@@ -21,7 +22,7 @@ from graphkit.pregel.tracing import traced_route
 from graphkit.streaming.aio import run_on_loop
 from graphkit.types import Command, Send, state_items
 
-__all__ = ["branch_channel", "node_writer", "router_writer"]
+__all__ = ["branch_channel", "message_ids", "node_writer", "router_writer"]
 
 Writes = list[tuple[str, Any]]
 
@@ -67,6 +68,19 @@ def node_writer(
         return writes
 
     return write_node
+
+
+def message_ids(writer: Writer, delta_keys: set[str]) -> Writer:
+    """``writer``, with the messages it writes to a ``DeltaChannel`` given ids (as
+    LangGraph does, so that its replayed writes name the same messages)."""
+
+    def write_with_ids(returned: Any, fresh_read: FreshRead, config: Any) -> Writes:
+        return [
+            (key, with_message_ids(value) if key in delta_keys else value)
+            for key, value in writer(returned, fresh_read, config)
+        ]
+
+    return write_with_ids
 
 
 def router_writer(branch: Branch, reads: tuple[str, ...], schema: Any, position: int) -> Writer:

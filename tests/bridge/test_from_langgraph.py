@@ -242,6 +242,33 @@ def test_langgraph_channels_in_any_schema_become_graphkit_s(kind: str) -> None:
     assert traced(app, case, given) == traced(native, case, given)
 
 
+def test_a_delta_channel_becomes_graphkit_s_with_its_reducer_and_field_type() -> None:
+    from langgraph.channels import DeltaChannel
+    from langgraph.graph import START, StateGraph
+
+    calls: list[int] = []
+
+    def union(value: set, writes: list) -> set:
+        calls.append(len(writes))
+        return value.union(*writes)
+
+    tags = Annotated[set, DeltaChannel(union, snapshot_frequency=5)]
+    builder = StateGraph(TypedDict("State", {"tags": tags}))
+    for name in ("a", "b"):
+        builder.add_node(name, lambda state, name=name: {"tags": {name}})
+        builder.add_edge(START, name)
+    oracle = builder.compile()
+    app = from_langgraph(oracle)
+    channel = app.spec.channels["tags"]
+    assert (type(channel).__module__, channel.snapshot_frequency) == ("graphkit.channels.delta", 5)
+    assert (
+        app.invoke({"tags": {"in"}})
+        == oracle.invoke({"tags": {"in"}})
+        == {"tags": {"in", "a", "b"}}
+    )
+    assert calls == [1, 2, 1, 2]  # per library: the input, then both writes of step 1 at once
+
+
 def test_node_defaults_retry_policy_carries_over() -> None:
     from langgraph.graph import START, StateGraph
     from langgraph.types import RetryPolicy
