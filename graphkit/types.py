@@ -76,25 +76,37 @@ class Send:
 
     Return Sends from a conditional edge's router (or in ``Command(goto=...)``) to fan
     out over data: one task per Send, each with its own input, all in one step.
+    ``timeout`` (seconds, a ``timedelta`` or a ``TimeoutPolicy``) limits this one task
+    in place of its node's timeout.
 
     >>> Send("grade", {"essay": "..."})
     Send(node='grade', arg={'essay': '...'})
+    >>> Send("grade", {}, timeout=30).timeout.run_timeout
+    30.0
     """
 
-    __slots__ = ("arg", "node")
+    __slots__ = ("arg", "node", "timeout")
 
-    def __init__(self, node: str, arg: Any) -> None:
+    def __init__(
+        self, node: str, arg: Any, *, timeout: float | timedelta | TimeoutPolicy | None = None
+    ) -> None:
         self.node = node
         self.arg = arg
+        self.timeout = TimeoutPolicy.coerce(timeout)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Send) and (self.node, self.arg) == (other.node, other.arg)
+        return isinstance(other, Send) and (self.node, self.arg, self.timeout) == (
+            other.node,
+            other.arg,
+            other.timeout,
+        )
 
     def __hash__(self) -> int:
-        return hash((self.node, repr(self.arg)))
+        return hash((self.node, repr(self.arg), self.timeout))
 
     def __repr__(self) -> str:
-        return f"Send(node={self.node!r}, arg={self.arg!r})"
+        timeout = "" if self.timeout is None else f", timeout={self.timeout!r}"
+        return f"Send(node={self.node!r}, arg={self.arg!r}{timeout})"
 
 
 def state_items(value: Any, keys: Sequence[str] = ()) -> list[tuple[str, Any]] | None:

@@ -95,7 +95,11 @@ def to_graphkit(value: Any) -> Any:
             resume=value.resume,
         )
     if isinstance(value, lg.Send):
-        return gk.Send(value.node, value.arg)
+        policy = getattr(value, "timeout", None)  # (LangGraph 1.2 and later)
+        timeout = policy and gk.TimeoutPolicy(
+            policy.run_timeout, policy.idle_timeout, policy.refresh_on
+        )
+        return gk.Send(value.node, value.arg, timeout=timeout)
     if isinstance(value, lg.Overwrite):
         return gk.Overwrite(value.value)
     if isinstance(value, lg.Interrupt):

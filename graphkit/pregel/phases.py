@@ -156,7 +156,9 @@ def plan(graph: GraphSpec, state: StepState) -> Plan:
             continue
         path = (PUSH, index)
         id_ = task_id(checkpoint_id, step, path)
-        tasks.append(Task(id_, step, packet.node, "push", path, (PUSH,), packet.arg))
+        tasks.append(
+            Task(id_, step, packet.node, "push", path, (PUSH,), packet.arg, timeout=packet.timeout)
+        )
     woken = {
         node
         for channel in state.updated_channels

@@ -47,6 +47,8 @@ class Task:
     task of an error handler, ``kind="error_handler"``; the caller of a called task)."""
     caller_namespace: tuple[str, ...] | None = None
     """For a called task: its caller's namespace, which LangGraph nests the call's under."""
+    timeout: Any = None
+    """For a push task: its ``Send``'s ``TimeoutPolicy``, which replaces its node's."""
 
     def namespace(self, run_namespace: tuple[str, ...]) -> tuple[str, ...]:
         """LangGraph's checkpoint_ns of this task in a run at ``run_namespace``: the

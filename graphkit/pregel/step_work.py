@@ -12,7 +12,7 @@ import queue
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -449,12 +449,13 @@ def _call(
 ) -> Any:
     try:
         call = node.call
+        timeout = scope.task.timeout or node.timeout  # (a Send's replaces its node's)
         # a Runnable node in an async run: its ainvoke, as LangGraph awaits it
         if node.async_call is not None and run.loop is not None:
             call = node.async_call
-        elif not node.is_async:
+        elif not node.is_async and scope.task.timeout is None:
             return call(value, **injected)
-        elif run.loop is None and node.timeout is not None:  # (LangGraph: a ValueError)
+        elif run.loop is None and timeout is not None:  # (LangGraph: a ValueError)
             raise diagnose.timed_node_in_sync_run(node.name)
         elif run.loop is None:
             raise diagnose.async_node_in_sync_run(node.name)
@@ -463,11 +464,14 @@ def _call(
         # cancels it when its caller is cancelled).
         from graphkit.streaming.aio import run_on_loop
 
-        coroutine = call(value, **injected)
-        if node.timeout is not None:
+        if node.is_async or call is node.async_call:
+            coroutine = call(value, **injected)
+        else:  # a sync node sent with a timeout
+            coroutine = _in_thread(call, value, injected)
+        if timeout is not None:
             from graphkit.pregel.timeouts import within_timeout
 
-            coroutine = within_timeout(coroutine, node.name, node.timeout, scope)
+            coroutine = within_timeout(coroutine, node.name, timeout, scope)
         if scope.work is not None and scope.work.coroutines is not None:
             from graphkit.pregel.timeouts import cancellable
 
@@ -478,6 +482,14 @@ def _call(
             raise
         scope.routed_up = sent_up
         return dataclasses.replace(sent_up.command, graph=None)
+
+
+def _in_thread(call: Callable[..., Any], value: Any, injected: dict[str, Any]) -> Any:
+    """A sync node's call as a coroutine that runs it in a thread, in this thread's
+    context: a ``Send``'s timeout can then stop waiting for it, as LangGraph's does
+    (the thread itself runs to its end: Python cannot stop it)."""
+    context = contextvars.copy_context()
+    return asyncio.to_thread(context.run, call, value, **injected)
 
 
 def _raised_by_the_node(error: BaseException) -> bool:

@@ -167,7 +167,11 @@ class ThreadLink:
                 continue
             if isinstance(value, Send) and isinstance(value.arg, dict):
                 arg = {k: v for k, v in value.arg.items() if k not in self.untracked}
-                value = value if len(arg) == len(value.arg) else Send(value.node, arg)
+                value = (
+                    value
+                    if len(arg) == len(value.arg)
+                    else Send(value.node, arg, timeout=value.timeout)
+                )
             kept.append((channel, value))
         return kept
 

@@ -269,6 +269,23 @@ def test_a_delta_channel_becomes_graphkit_s_with_its_reducer_and_field_type() ->
     assert calls == [1, 2, 1, 2]  # per library: the input, then both writes of step 1 at once
 
 
+def test_a_send_s_timeout_carries_over() -> None:
+    from langgraph.graph import START, StateGraph
+    from langgraph.types import Send
+
+    async def slow(state: dict) -> dict:
+        await asyncio.sleep(state["d"])
+        return {"n": state["d"]}
+
+    builder = StateGraph(TypedDict("State", {"n": float}))
+    builder.add_node("slow", slow)
+    builder.add_conditional_edges(START, lambda state: [Send("slow", {"d": 0.5}, timeout=0.05)])
+    app = from_langgraph(builder.compile())
+    with pytest.raises(Exception) as raised:
+        asyncio.run(app.ainvoke({"n": 0}))
+    assert type(raised.value).__name__ == "NodeTimeoutError"
+
+
 def test_node_defaults_retry_policy_carries_over() -> None:
     from langgraph.graph import START, StateGraph
     from langgraph.types import RetryPolicy

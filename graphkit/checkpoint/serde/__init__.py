@@ -51,7 +51,7 @@ from graphkit.checkpoint.allowlist import (
     find_class,
     strict_from_environment,
 )
-from graphkit.types import Command, Send
+from graphkit.types import Command, Send, TimeoutPolicy
 
 __all__ = [
     "CheckpointDecodeError",
@@ -279,6 +279,18 @@ def _encode_dict(obj: dict) -> Any:
     return _tagged("dict", [[_encode(key), _encode(value)] for key, value in obj.items()])
 
 
+def _encode_send(send: Send) -> dict[str, Any]:
+    if send.timeout is None:  # (as written before Sends had timeouts)
+        return _tagged("send", [_encode(send.node), _encode(send.arg)])
+    policy = send.timeout
+    timeout = [policy.run_timeout, policy.idle_timeout, policy.refresh_on]  # (in seconds)
+    return _tagged("send", [_encode(send.node), _encode(send.arg)], timeout=timeout)
+
+
+def _decode_timeout(fields: Any) -> TimeoutPolicy | None:
+    return None if fields is None else TimeoutPolicy(*fields)
+
+
 def _encode_tzinfo(tz: datetime.tzinfo | None) -> Any:
     if tz is None or type(tz) in (datetime.timezone, zoneinfo.ZoneInfo):
         return _encode(tz)
@@ -354,7 +366,7 @@ _ENCODERS: dict[type, Callable[[Any], Any]] = {
     zoneinfo.ZoneInfo: lambda obj: _tagged("zoneinfo", obj.key),
     uuid.UUID: lambda obj: _tagged("uuid", str(obj)),
     decimal.Decimal: lambda obj: _tagged("decimal", str(obj)),
-    Send: lambda obj: _tagged("send", [_encode(obj.node), _encode(obj.arg)]),
+    Send: lambda obj: _encode_send(obj),
     Command: lambda obj: _tagged(
         "command", [_encode(getattr(obj, name)) for name in ("update", "goto", "graph", "resume")]
     ),
@@ -491,7 +503,7 @@ _DECODERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "zoneinfo": lambda obj: zoneinfo.ZoneInfo(obj["v"]),
     "uuid": lambda obj: uuid.UUID(obj["v"]),
     "decimal": lambda obj: decimal.Decimal(obj["v"]),
-    "send": lambda obj: Send(*obj["v"]),
+    "send": lambda obj: Send(*obj["v"], timeout=_decode_timeout(obj.get("timeout"))),
     "command": lambda obj: Command(*obj["v"]),
     "empty": lambda obj: EMPTY,
     "deque": lambda obj: collections.deque(obj["v"], obj["maxlen"]),
