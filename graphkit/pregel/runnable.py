@@ -220,6 +220,13 @@ class RunnableMethods:
                 for path, inner in graph.get_subgraphs(namespace=deeper, recurse=True):
                     yield f"{name}|{path}", inner
 
+    async def aget_subgraphs(
+        self, *, namespace: str | None = None, recurse: bool = False
+    ) -> AsyncIterator[tuple[str, Any]]:
+        """``get_subgraphs``, for async code (LangGraph's twin)."""
+        for found in self.get_subgraphs(namespace=namespace, recurse=recurse):
+            yield found
+
     def get_input_jsonschema(self, config: Any = None) -> dict[str, Any]:
         """The JSON schema of the graph's input schema, as LangGraph makes it (with
         pydantic, which must be installed)."""

@@ -12,7 +12,8 @@ methods of ``CompiledGraph``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from graphkit.pregel import CompiledGraph
 from graphkit.render.build import graph_from_builder
@@ -21,13 +22,16 @@ from graphkit.render.display import mimebundle
 if TYPE_CHECKING:
     from graphkit.render.model import DrawableGraph
 
-__all__ = ["attach", "get_graph"]
+__all__ = ["aget_graph", "attach", "get_graph"]
 
 
-def get_graph(app: CompiledGraph, xray: bool | int = False) -> DrawableGraph:
+def get_graph(
+    app: CompiledGraph, config: Mapping[str, Any] | None = None, *, xray: bool | int = False
+) -> DrawableGraph:
     """The graph as drawn: ``.to_dot()``, ``.draw_mermaid()``, ``.draw_svg()``; a
     compiled LangGraph graph is converted first (``as_graphkit``). ``xray=True`` draws
-    subgraph nodes as their own nodes (``xray=n``: n levels).
+    subgraph nodes as their own nodes (``xray=n``: n levels). ``config`` is taken as
+    LangGraph takes it; the drawing does not depend on it.
 
     >>> from typing import TypedDict
     >>> from graphkit import StateGraph, START
@@ -44,7 +48,25 @@ def get_graph(app: CompiledGraph, xray: bool | int = False) -> DrawableGraph:
     return graph_from_builder(app.builder, name=app.name, xray=xray, only=app.spec.nodes)
 
 
+async def aget_graph(
+    app: CompiledGraph, config: Mapping[str, Any] | None = None, *, xray: bool | int = False
+) -> DrawableGraph:
+    """``get_graph``, for async code (LangGraph's twin).
+
+    >>> import asyncio
+    >>> from typing import TypedDict
+    >>> from graphkit import StateGraph, START
+    >>> class State(TypedDict):
+    ...     x: int
+    >>> app = StateGraph(State).add_node("a", lambda s: {}).add_edge(START, "a").compile()
+    >>> [node.id for node in asyncio.run(app.aget_graph()).nodes]
+    ['__start__', 'a', '__end__']
+    """
+    return get_graph(app, config, xray=xray)
+
+
 def attach() -> None:
     """Give ``CompiledGraph`` its drawing methods (``import graphkit`` does this)."""
     CompiledGraph.get_graph = get_graph
+    CompiledGraph.aget_graph = aget_graph
     CompiledGraph._repr_mimebundle_ = mimebundle

@@ -1,7 +1,8 @@
 """``get_graph(xray=...)``: draw a subgraph node as the subgraph's own nodes.
 
-A node whose action is a compiled graph runs that graph as one task. With ``xray``,
-the node is replaced by the subgraph's nodes, named ``<node>:<inner node>`` (``:``
+A node whose action is a compiled graph, or whose function calls one, runs that graph
+inside one task (the subgraphs ``get_subgraphs`` finds). With ``xray``, the node is
+replaced by the subgraph's nodes, named ``<node>:<inner node>`` (``:``
 cannot occur in a node name, so nothing clashes): the edges into the node go to the
 subgraph's entry nodes, and the subgraph's edges to END leave from the node's exits.
 ``xray=True`` expands every level, ``xray=n`` the first n levels.
@@ -33,16 +34,21 @@ def expand_subgraphs(graph: DrawableGraph, builder: Any, xray: bool | int) -> Dr
     deeper = True if xray is True else xray - 1
     for node in list(graph.nodes):
         declaration = builder.nodes.get(node.id) if node.kind == "node" else None
-        action = getattr(declaration, "action", None)
-        if _is_compiled_graph(action):
-            graph = _splice(graph, node.id, action.get_graph(xray=deeper))
+        inner = _drawable_subgraph(getattr(declaration, "action", None))
+        if inner is not None:
+            graph = _splice(graph, node.id, inner.get_graph(xray=deeper))
     return graph
 
 
-def _is_compiled_graph(action: Any) -> bool:
-    from graphkit.pregel.app import CompiledGraph
+def _drawable_subgraph(action: Any) -> Any:
+    """The subgraph ``get_subgraphs`` finds for a node with ``action`` (the graph it is
+    or its function calls; none that keeps no state), if it has a builder to draw."""
+    if action is None:
+        return None
+    from graphkit.pregel.runnable import graph_in
 
-    return isinstance(action, CompiledGraph) and action.builder is not None
+    inner = graph_in(action)
+    return inner if getattr(inner, "builder", None) is not None else None
 
 
 def _splice(graph: DrawableGraph, name: str, inner: DrawableGraph) -> DrawableGraph:

@@ -133,6 +133,61 @@ def test_get_subgraphs_finds_graph_nodes_and_graphs_a_node_calls(kwargs):
         assert [name for name, _ in ours] == ["inner", "inner|deep", "calls"]
 
 
+@pytest.mark.parametrize("kwargs", [{}, {"recurse": True}, {"namespace": "inner|deep"}], ids=str)
+def test_aget_subgraphs_finds_what_get_subgraphs_does(kwargs):
+    async def names(side: str) -> list[str]:
+        app = nested(side).compile()
+        return [name async for name, _ in app.aget_subgraphs(**kwargs)]
+
+    assert asyncio.run(names("graphkit")) == asyncio.run(names("langgraph"))
+
+
+def _drawn(graph: Any) -> tuple[list[str], list[tuple[str, str]]]:
+    """Node ids and edges (LangGraph's ``nodes`` is a dict by id, graphkit's a tuple of
+    ``Node``: a known difference)."""
+    ids = sorted(getattr(node, "id", node) for node in graph.nodes)
+    return ids, sorted((edge.source, edge.target) for edge in graph.edges)
+
+
+@pytest.mark.parametrize(
+    "call",
+    ["config", "none-and-xray", "config-and-xray", "async", "async-xray", "async-config"],
+)
+def test_get_graph_takes_a_config_first_and_has_an_async_twin(call):
+    """LangGraph's ``get_graph(config=None, *, xray=False)`` and ``aget_graph``: a config
+    given first is no xray."""
+
+    def drawn(side: str) -> Any:
+        app = nested(side).compile()
+        config = {"configurable": {"thread_id": "t"}}
+        graph = {
+            "config": lambda: app.get_graph(config),
+            "none-and-xray": lambda: app.get_graph(None, xray=1),
+            "config-and-xray": lambda: app.get_graph(config, xray=True),
+            "async": lambda: asyncio.run(app.aget_graph()),
+            "async-xray": lambda: asyncio.run(app.aget_graph(xray=True)),
+            "async-config": lambda: asyncio.run(app.aget_graph(config, xray=1)),
+        }[call]()
+        return _drawn(graph)
+
+    assert drawn("graphkit") == drawn("langgraph")
+
+
+@pytest.mark.parametrize("saves", [None, True, False], ids=lambda saves: f"checkpointer={saves}")
+def test_xray_expands_the_subgraphs_get_subgraphs_finds(saves):
+    """A subgraph node compiled with ``checkpointer=False`` keeps no state: LangGraph finds
+    no subgraph there, so xray draws the node as one."""
+
+    def drawn(side: str) -> Any:
+        StateGraph, START = lib(side)
+        leaf = StateGraph(State).add_node("leaf", lambda s: {"log": ["leaf"]})
+        leaf = leaf.add_edge(START, "leaf").compile(checkpointer=saves)
+        app = StateGraph(State).add_node("sub", leaf).add_edge(START, "sub").compile()
+        return _drawn(app.get_graph(xray=True))
+
+    assert drawn("graphkit") == drawn("langgraph")
+
+
 def test_the_input_and_output_json_schemas_are_langgraph_s():
     ours, theirs = doubling("graphkit"), doubling("langgraph")
     assert ours.get_input_jsonschema() == theirs.get_input_jsonschema()
