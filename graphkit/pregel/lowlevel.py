@@ -102,6 +102,7 @@ class Pregel(CompiledGraph):
         debug: bool = False,
         name: str = "LangGraph",
         auto_validate: bool = True,
+        config: Mapping[str, Any] | None = None,
         **options: Any,
     ) -> None:
         built = {k: n.build() if isinstance(n, NodeBuilder) else n for k, n in nodes.items()}
@@ -109,11 +110,9 @@ class Pregel(CompiledGraph):
         self.channels: dict[str, Channel] = dict(channels or {})  # (as given: read back)
         given_channels = self.channels
         self.input_channels, self.output_channels = input_channels, output_channels
-        self.stream_channels = stream_channels
-        self.cache_policy = cache_policy
+        self.stream_channels, self.cache_policy = stream_channels, cache_policy
         self.node_error_handler_map = dict(node_error_handler_map or {})
-        # (read back only: graphkit always streams chunks as soon as they are made)
-        self.stream_eager = stream_eager
+        self.stream_eager = stream_eager  # (read back only: graphkit streams chunks as made)
         check_cache_policy("Pregel(cache_policy=...)", cache_policy)
         if auto_validate:
             _validate(self, interrupt_before_nodes, interrupt_after_nodes)
@@ -131,6 +130,7 @@ class Pregel(CompiledGraph):
             **options,
         )
         self.channels = given_channels  # (CompiledGraph's are the spec's)
+        self.config = dict(config) if config else None  # (every run's defaults: with_config's)
         self.context_schema, self.retry_policy = context_schema, policies
         self.interrupt_before_nodes = interrupt_before_nodes
         self.interrupt_after_nodes = interrupt_after_nodes

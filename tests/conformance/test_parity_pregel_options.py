@@ -155,6 +155,23 @@ def test_with_config_gives_every_run_its_defaults():
     assert ours == theirs
 
 
+def test_a_pregel_made_with_a_config_gives_every_run_its_defaults():
+    def observed(library: str) -> list:
+        lib = side(library)
+
+        def tagged(x: int, config: RunnableConfig) -> str:
+            return f"{x}:{config['configurable'].get('user')}:{config.get('recursion_limit')}"
+
+        node = lib.NodeBuilder().subscribe_only("a").do(tagged).write_to("b")
+        config = {"configurable": {"user": "ada"}, "recursion_limit": 7}
+        app = doubling(lib, [], node, config=config)
+        given = app.invoke(2, {"configurable": {"user": "bo"}})
+        again = app.with_config(recursion_limit=9).invoke(3)
+        return [app.invoke(1), given, again, app.config]
+
+    assert observed("graphkit") == observed("langgraph")
+
+
 class Outer(TypedDict):
     x: int
     x_out: int
