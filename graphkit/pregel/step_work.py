@@ -287,11 +287,12 @@ def stops_the_step(result: TaskResult) -> bool:
     """A planned task's failure no error handler took over (a called task's goes to the
     task that called it, which may catch it). As in LangGraph, an answer that did not fit
     its interrupt's schema is raised only once the others finish: a task answered well in
-    the same resume is not cut off, to be run again with its saved answer."""
+    the same resume is not cut off, to be run again with its saved answer; nor does a
+    ``Command(graph=Command.PARENT)`` stop the others: like an interrupt, it is no failure."""
     error = result.error
     if error is None or result.handled or result.task.kind == "call":
         return False
-    return not is_invalid_resume(error)
+    return not (is_invalid_resume(error) or isinstance(error, ParentCommand))
 
 
 def _shippable(run: RunContext) -> RunContext:
