@@ -95,6 +95,7 @@ def router_writer(branch: Branch, reads: tuple[str, ...], schema: Any, position:
     route = _router_call(branch)
     merge = branch.input_schema is None
     root = reads == (ROOT,)
+    run_name = _traced_name(branch.path)
 
     def write_route(returned: Any, fresh_read: FreshRead, config: Any) -> Writes:
         state: Any = fresh_read(reads)
@@ -107,11 +108,19 @@ def router_writer(branch: Branch, reads: tuple[str, ...], schema: Any, position:
         if config is None:  # (a task given no config is not traced)
             result = route(state, config)
         else:
-            result = traced_route(current_scope(), position, branch.name, route, state, config)
+            result = traced_route(current_scope(), position, run_name, route, state, config)
         chosen = result if isinstance(result, (list, tuple)) else [result]
         return [write for choice in chosen for write in _route_writes(_resolve(branch, choice))]
 
     return write_route
+
+
+def _traced_name(path: Any) -> str | None:
+    """The name a router's chain run has in LangGraph: its function's, none for a lambda
+    or a callable object (LangChain then shows "Unnamed"). (The branch's own name, its key
+    in ``builder.branches``, is "condition" for those.)"""
+    name = getattr(path, "__name__", None)
+    return None if name == "<lambda>" or not isinstance(name, str) else name
 
 
 def _router_call(branch: Branch) -> Callable[[Any, Any], Any]:

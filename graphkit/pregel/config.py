@@ -25,6 +25,7 @@ __all__ = [
     "RunOptions",
     "carried_metadata",
     "coerce_context",
+    "coordinates_in_metadata",
     "merge_configs",
 ]
 
@@ -63,6 +64,22 @@ def carried_metadata(config: Mapping[str, Any]) -> dict[str, Any]:
             elif isinstance(value, (int, float, bool)):
                 carried[key] = value
     return carried
+
+
+def coordinates_in_metadata(
+    metadata: Mapping[str, Any] | None, configurable: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """``metadata`` plus the run's coordinates ``configurable`` sets and it lacks, as
+    LangGraph's runs and their tasks name their thread in the metadata they report.
+
+    >>> coordinates_in_metadata({"m": 1}, {"thread_id": "1", "checkpoint_ns": "", "u": 2})
+    {'m': 1, 'thread_id': '1'}
+    """
+    metadata, configurable = dict(metadata or {}), configurable or {}
+    for key in COORDINATES:
+        if key not in metadata and configurable.get(key):
+            metadata[key] = configurable[key]
+    return metadata
 
 
 @frozen_record()
@@ -116,10 +133,7 @@ class RunConfig:
         >>> RunConfig.from_dict({"configurable": {"thread_id": "1"}}).for_tasks()["metadata"]
         {'thread_id': '1'}
         """
-        metadata, configurable = dict(self.raw["metadata"]), self.configurable
-        for key in COORDINATES:
-            if key not in metadata and configurable.get(key):
-                metadata[key] = configurable[key]
+        metadata = coordinates_in_metadata(self.raw["metadata"], self.configurable)
         return {**self.raw, "metadata": metadata}
 
 

@@ -11,6 +11,8 @@ import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from graphkit.pregel.config import coordinates_in_metadata
+
 __all__ = ["RunTrace", "open_trace", "traced_route"]
 
 SEQ_STEP = "seq:step:"
@@ -93,8 +95,11 @@ def open_trace(
     from langchain_core.runnables.config import get_callback_manager_for_config
 
     manager = get_callback_manager_for_config(config)
+    # as LangGraph's: the graph's run names its thread (thread_id, checkpoint_ns...)
+    missing = coordinates_in_metadata(manager.metadata, config.get("configurable"))
     if "ls_integration" not in manager.metadata:
-        manager.add_metadata({"ls_integration": "langgraph"})
+        missing["ls_integration"] = "langgraph"
+    manager.add_metadata({k: v for k, v in missing.items() if k not in manager.metadata})
     run = manager.on_chain_start(
         None, input, name=config.get("run_name", app.get_name()), run_id=config.get("run_id")
     )
@@ -119,10 +124,16 @@ def node_callbacks(task_run: Any, handlers: tuple[Any, ...]) -> Any:
 
 
 def traced_route(
-    scope: Any, position: int, name: str, route: Callable[[Any, Any], Any], state: Any, config: Any
+    scope: Any,
+    position: int,
+    name: str | None,
+    route: Callable[[Any, Any], Any],
+    state: Any,
+    config: Any,
 ) -> Any:
-    """``route(state, config)`` as a chain run of its own inside the traced task of
-    ``scope`` (step ``position`` of the node's sequence); untraced outside a traced task."""
+    """``route(state, config)`` as a chain run of its own, named ``name`` (None: unnamed),
+    inside the traced task of ``scope`` (step ``position`` of the node's sequence);
+    untraced outside a traced task."""
     task_run = scope.trace if scope is not None else None
     if task_run is None:
         return route(state, config)

@@ -19,7 +19,7 @@ from .harness import Lib, load_graphkit, load_langgraph
 from .scenarios import _interrupt, _memory_saver
 
 LIBS = [load_langgraph, load_graphkit]
-_HIDDEN_KEYS = ("langgraph_checkpoint_ns", "checkpoint_ns", "lc_versions", "thread_id")
+_HIDDEN_KEYS = ("langgraph_checkpoint_ns", "lc_versions")
 
 
 class Log(TypedDict):
@@ -380,3 +380,54 @@ def test_a_tracer_hears_called_tasks_inside_their_caller_and_a_parent_command_as
         assert heard[1][-1] == ("end", "LangGraph", "7")
     else:
         assert ("error", "sub", "ParentCommand") in heard[1]
+
+
+def _threaded_subgraph(lib: Lib) -> Any:
+    inner = lib.StateGraph(Log)
+    inner.add_node("inner", lambda state: {"n": ["inner"]})
+    inner.add_edge(lib.START, "inner")
+    graph = lib.StateGraph(Log)
+    graph.add_node("sub", inner.compile())
+    graph.add_edge(lib.START, "sub")
+    with _memory_saver(lib.name) as saver:
+        return graph.compile(checkpointer=saver)
+
+
+def test_each_graphs_run_names_its_thread_in_its_metadata():
+    config = {"configurable": {"thread_id": "t", "user": "ada"}}
+    langgraph, graphkit = _both(_threaded_subgraph, {"n": []}, config)
+    assert graphkit == langgraph
+    runs = [e[3] for e in graphkit if e[:2] == ("on_chain_start", "LangGraph")]
+    assert "'thread_id': 't'" in runs[0] and "checkpoint_ns" not in runs[0]
+    assert "'checkpoint_ns': 'sub:?'" in runs[1]  # (the subgraph's run)
+
+
+class _Router:
+    def __call__(self, state: Log) -> str:
+        return "b"
+
+
+def _routed_by(router: Any) -> Any:
+    def build(lib: Lib) -> Any:
+        def route(state: Log) -> str:
+            return "b"
+
+        graph = lib.StateGraph(Log)
+        graph.add_node("a", lambda state: {"n": ["a"]})
+        graph.add_node("b", lambda state: {"n": ["b"]})
+        graph.add_edge(lib.START, "a")
+        graph.add_conditional_edges("a", route if router is None else router)
+        return graph.compile()
+
+    return build
+
+
+@pytest.mark.parametrize(
+    ("router", "name"),
+    [(None, "route"), (lambda state: "b", "Unnamed"), (_Router(), "Unnamed")],
+    ids=["function", "lambda", "callable object"],
+)
+def test_a_routers_run_is_named_by_its_function_or_left_unnamed(router, name):
+    langgraph, graphkit = _both(_routed_by(router), {"n": []})
+    assert graphkit == langgraph
+    assert ("on_chain_start", name, ("seq:step:3",)) in [e[:3] for e in graphkit]
