@@ -19,7 +19,13 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from graphkit.channels import Channel
 from graphkit.constants import PUSH
 from graphkit.diagnostics import run as diagnose
-from graphkit.errors import GraphDrained, GraphInterrupt, ParentCommand, is_invalid_resume
+from graphkit.errors import (
+    GraphBubbleUp,
+    GraphDrained,
+    GraphInterrupt,
+    ParentCommand,
+    is_invalid_resume,
+)
 from graphkit.pregel.records import Task, TaskResult, task_id
 from graphkit.pregel.runtime import (
     RunContext,
@@ -288,11 +294,12 @@ def stops_the_step(result: TaskResult) -> bool:
     task that called it, which may catch it). As in LangGraph, an answer that did not fit
     its interrupt's schema is raised only once the others finish: a task answered well in
     the same resume is not cut off, to be run again with its saved answer; nor does a
-    ``Command(graph=Command.PARENT)`` stop the others: like an interrupt, it is no failure."""
+    ``GraphBubbleUp`` (a ``Command(graph=Command.PARENT)``) stop the others: like an
+    interrupt, it is no failure."""
     error = result.error
     if error is None or result.handled or result.task.kind == "call":
         return False
-    return not (is_invalid_resume(error) or isinstance(error, ParentCommand))
+    return not (is_invalid_resume(error) or isinstance(error, GraphBubbleUp))
 
 
 def _shippable(run: RunContext) -> RunContext:

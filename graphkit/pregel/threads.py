@@ -18,8 +18,8 @@ from graphkit.constants import BRANCH_CHANNEL_PREFIX, END, INTERRUPT, ROOT, STAR
 from graphkit.diagnostics import threads as diagnose
 from graphkit.errors import (
     EmptyInputError,
+    GraphBubbleUp,
     InvalidUpdateError,
-    ParentCommand,
     UnknownInterruptError,
     is_invalid_resume,
     warn,
@@ -142,8 +142,8 @@ class ThreadLink:
         checkpoint, so that a resumed run does not run it again."""
         if result.reused or (result.paused and not result.interrupts):
             return  # (a subgraph's breakpoint: nothing, so that a resume runs it again)
-        if isinstance(result.error, ParentCommand):
-            return  # (it routes the parent graph: no error of this thread, as in LangGraph)
+        if isinstance(result.error, GraphBubbleUp):
+            return  # (e.g. it routes the parent graph: no error of this thread, as in LangGraph)
         # the answers its interrupt() calls took stay given, as in LangGraph, even when
         # the task then failed on one (run again, it gets them again); not one that did
         # not fit its interrupt's schema: the question is still open

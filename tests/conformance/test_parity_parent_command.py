@@ -1,6 +1,7 @@
 """``Command(graph=Command.PARENT, ...)`` on both libraries, as the thread and the stream
 show it: the task that sends it up saved with no error (in a graph with no parent, where
-the run raises ``ParentCommand``, and in a ``checkpointer=True`` subgraph's own thread),
+the run raises ``ParentCommand``, and in a ``checkpointer=True`` subgraph's own thread;
+so is any ``GraphBubbleUp`` a node raises),
 and its siblings in the same step run to their end and stream their chunks, as a task
 that pauses leaves them."""
 
@@ -63,6 +64,29 @@ def test_a_parent_command_without_a_parent_is_not_saved_as_the_tasks_error(use_a
         seen.append(_tasks(app.get_state_history(_config())))
     assert seen[1] == seen[0]
     assert ("hop", None, None) in seen[1][0]
+
+
+def _bubbles_up(lib: Lib) -> Any:
+    def up(state: Log) -> Any:
+        raise lib.errors.GraphBubbleUp("up")
+
+    graph = lib.StateGraph(Log)
+    graph.add_node("a", lambda state: {"x": ["a"]})
+    graph.add_node("up", up)
+    graph.add_edge(lib.START, "a").add_edge(lib.START, "up")
+    with _memory_saver(lib.name) as saver:
+        return graph.compile(checkpointer=saver)
+
+
+def test_a_graph_bubble_up_a_node_raises_is_not_saved_as_its_error_either():
+    seen = []
+    for loader in LIBS:
+        lib = loader()
+        app = _bubbles_up(lib)
+        with pytest.raises(lib.errors.GraphBubbleUp):
+            app.invoke({"x": []}, _config())
+        seen.append(_tasks([app.get_state(_config())]))
+    assert seen[1] == seen[0] == [[("a", {"x": ["a"]}, None), ("up", None, None)]]
 
 
 def _child_sends_up(lib: Lib, own_thread: bool) -> Any:
