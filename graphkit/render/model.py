@@ -106,6 +106,24 @@ class DrawableGraph:
 
         return draw_mermaid(self)
 
+    def draw_mermaid_png(self, **options: Any) -> bytes:
+        """The graph as PNG bytes, drawn by graphviz's ``dot`` (LangGraph asks a Mermaid
+        web service): ``output_file_path``, ``background_color`` and ``padding`` as
+        LangGraph's; its Mermaid-only options are taken and change nothing (see
+        ``graphkit.render.png``)."""
+        from graphkit.render.png import draw_mermaid_png
+
+        return draw_mermaid_png(self, **options)
+
+    def draw_png(
+        self, output_file_path: str | None = None, fontname: str | None = None, labels: Any = None
+    ) -> bytes | None:
+        """The graph as PNG bytes drawn by graphviz's ``dot``; with ``output_file_path``,
+        written there and None returned (as LangGraph's)."""
+        from graphkit.render.png import draw_png
+
+        return draw_png(self, output_file_path, fontname, labels)
+
     def draw_svg(self, engine: str = "auto") -> str:
         """The graph as SVG: laid out by graphviz's ``dot`` when it is installed
         (``engine="auto"`` or ``"dot"``), else (or with ``engine="python"``) by
