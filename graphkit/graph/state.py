@@ -257,13 +257,15 @@ class StateGraph:
         if path_map is None:  # a router annotated -> Literal["a", "b"] names its targets
             path_map = literal_path_map(path)
             map_source = "-> Literal[...] return annotation"
+        name = None if callable(path) else getattr(path, "name", None)  # (a Runnable's own)
         if not callable(path):
             path = getattr(path, "invoke", None)
             if not callable(path):
                 raise TypeError(f"Conditional edge from {source!r}: path must be callable.")
+            name = name or "condition"
         if path_map is not None and not isinstance(path_map, Mapping):
             path_map = {name: name for name in path_map}
-        name = getattr(path, "__name__", None) or "condition"
+        name = name or getattr(path, "__name__", None) or "condition"
         name = "condition" if name == "<lambda>" else name
         branches = self.branches.setdefault(source, {})
         if name in branches:

@@ -245,3 +245,41 @@ def test_a_generator_function_node_returns_what_it_yields_added_up(shape: str) -
         seen.append(asyncio.run(app.ainvoke(given)) if shape == "async" else app.invoke(given))
     assert seen[0] == seen[1]
     assert seen[1] in ({"log": ["second"]}, ["start", "x", "y"], {"log": ["only"]})
+
+
+def _router(kind: str) -> Any:
+    from langchain_core.runnables import RunnableLambda
+
+    def route(state: dict) -> str:
+        return "b"
+
+    class Router:
+        def __call__(self, state: dict) -> str:
+            return "b"
+
+    return {
+        "function": route,
+        "lambda": lambda state: "b",
+        "callable-object": Router(),
+        "runnable-lambda": RunnableLambda(route),
+        "named-runnable": RunnableLambda(route, name="triage"),
+        "runnable-sequence": RunnableLambda(lambda s: s) | RunnableLambda(route),
+    }[kind]
+
+
+@pytest.mark.parametrize(
+    "kind",
+    ["function", "lambda", "callable-object", "runnable-lambda", "named-runnable",
+     "runnable-sequence"],
+)  # fmt: skip
+def test_a_router_s_branch_is_named_as_in_langgraph(kind: str) -> None:
+    """The branch's name keys ``builder.branches`` and names the router in traces: a
+    Runnable's own name, a function's name, else "condition"."""
+
+    def names(lib: Lib) -> list[Any]:
+        builder = lib.StateGraph(TypedDict("State", {"x": int}))
+        builder.add_node("a", lambda state: {}).add_node("b", lambda state: {})
+        builder.add_edge(lib.START, "a").add_conditional_edges("a", _router(kind), ["b"])
+        return [list(builder.branches["a"]), builder.compile().invoke({"x": 1})]
+
+    assert names(load_graphkit()) == names(load_langgraph())
