@@ -106,7 +106,7 @@ def build_view(session: DebugSession) -> View:
     >>> from graphkit.widgets import DebugSession
     >>> session = DebugSession(forecast_graph(), {"topic": "today", "tokens": 0})
     >>> build_view(session).phase_label
-    'not started · next: Plan'
+    'next: Plan'
     >>> _ = session.step(); build_view(session)
     View(step=-1, phase='update', status='running')
     """
@@ -214,7 +214,7 @@ def _empty_view(session: DebugSession) -> View:
         live=True,
         status=session.status,
         step_label=step_label(None),
-        phase_label=f"not started · next: {_PHASE_NAMES.get(session.next_phase or '', '-')}",
+        phase_label=f"next: {_PHASE_NAMES.get(session.next_phase or '', '-')}",
         status_text=status_text(session),
         message=session.message,
         state_html=state_html(None, None, session.values),

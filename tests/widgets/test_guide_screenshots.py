@@ -92,7 +92,7 @@ def test_the_debugger_guide_pictures(page, voila_url):
         part.screenshot(path=str(IMAGES / f"{name}.png"), animations="disabled")
 
     open_guide()
-    expect(phase).to_have_text("not started · next: Plan")
+    expect(phase).to_have_text("next: Plan")
     shoot("start")
 
     for _ in range(3):  # the input step, step 0 (__start__), step 1 (planner)

@@ -17,7 +17,7 @@ def test_labels_follow_the_phases():
         view = session.view()
         labels.append((view.step_label, view.phase_label))
     assert labels == [
-        ("not started", "not started · next: Plan"),
+        ("not started", "next: Plan"),  # (shown together: "not started · next: Plan")
         ("input step", "after Plan · next: Execute"),
         ("input step", "after Execute · next: Update"),
         ("input step", "after Update · next: Plan"),
