@@ -352,7 +352,8 @@ class CachePolicy:
 
 @dataclass(frozen=True)
 class TimeoutPolicy:
-    """How long one attempt of an async node may take, as LangGraph's: ``run_timeout``
+    """How long one attempt of a node may take (an async node's, or in an async run that
+    of a sync node a ``Send`` carries it to), as LangGraph's: ``run_timeout``
     caps the attempt's wall-clock time; ``idle_timeout`` caps the time between two signs
     of progress. ``refresh_on="auto"`` counts chunks the node streams, supersteps of a
     subgraph it runs and ``runtime.heartbeat()`` as progress; ``"heartbeat"`` only the

@@ -170,7 +170,7 @@ def lineage(
         saved = checkpointer.get_tuple(snapshot.config)
         # LangGraph's Send / Command / Interrupt objects become graphkit's, as records hold
         pending = tuple((t, c, to_graphkit(v)) for t, c, v in (saved.pending_writes or ()))
-        raw = saved.checkpoint.get("channel_values") or {}
+        raw = {**(saved.checkpoint.get("channel_values") or {}), **info.rebuilt(snapshot)}
         values = info.present({key: to_graphkit(value) for key, value in raw.items()})
         chain.append(SavedCheckpoint(snapshot, saved.checkpoint, pending, values))
         parent = snapshot.parent_config
@@ -241,6 +241,17 @@ class GraphInfo:
             except ValueError:  # nothing (more) saved (e.g. compiled checkpointer=False)
                 break
         return tuple(runs)
+
+    def rebuilt(self, snapshot: Any) -> dict[str, Any]:
+        """The values of the ``DeltaChannel`` fields at ``snapshot``: LangGraph saves
+        such a field as the writes that built it (and now and then a snapshot of it), not
+        as a channel value, and its snapshot's values are what it rebuilt from them."""
+        shown = snapshot.values if isinstance(snapshot.values, Mapping) else {}
+        return {
+            name: shown[name]
+            for name, channel in self.channels.items()
+            if type(channel).__name__ == "DeltaChannel" and name in shown
+        }
 
     def present(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """The saved values of channels that hold one, asked of each channel itself

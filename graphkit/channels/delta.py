@@ -8,17 +8,12 @@ what a step changed, so here it is the reducer's calling convention that matters
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from typing import Any, Self
 
 from graphkit.channels.base import EMPTY
-from graphkit.channels.value import (
-    _CONCRETE,
-    BinaryOperatorAggregate,
-    Value,
-    _initial_value,
-    _own_copy,
-)
+from graphkit.channels.value import _CONCRETE, BinaryOperatorAggregate, Value, _initial_value
 from graphkit.diagnostics import channels as diagnose
 from graphkit.types import overwritten_value
 
@@ -79,17 +74,25 @@ class DeltaChannel(BinaryOperatorAggregate[Value]):
         replacing = [new for is_new, new in map(overwritten_value, values) if is_new]
         if len(replacing) > 1:
             raise diagnose.overwritten_twice(self.key)
+        # Copies, as LangGraph's (``copy.copy``, whatever the type): a reducer that extends
+        # its value in place, or a node that changes what it wrote later, must not change
+        # what a checkpoint or a record already holds.
         if replacing:
-            self.value = self._start() if replacing[0] is None else replacing[0]
+            self.value = self._start() if replacing[0] is None else copy.copy(replacing[0])
         else:
-            # the reducer gets a copy, so one that extends its value in place cannot
-            # change what a checkpoint or a record already holds
-            start = self._start() if self.value is EMPTY else _own_copy(self.value)
+            start = self._start() if self.value is EMPTY else copy.copy(self.value)
             self.value = self.operator(start, list(values))
         return True
 
     def _start(self) -> Any:
-        return _initial_value(self.typ)
+        start = _initial_value(self.typ)
+        if start is EMPTY:
+            raise TypeError(
+                f"Channel {self.key!r} is a DeltaChannel of {self.typ!r}, which cannot be made "
+                "empty to start from (calling it failed). Annotate the field with a class that "
+                "can, e.g. Annotated[list, DeltaChannel(reducer)], or pass typ=list."
+            )
+        return start
 
     def _config(self) -> tuple[Any, ...]:
         return (self.typ, self.operator, self.snapshot_frequency)

@@ -74,11 +74,14 @@ def async_node_in_sync_run(node: str) -> TypeError:
     )
 
 
-def timed_node_in_sync_run(node: str) -> ValueError:
+def timed_node_in_sync_run(node: str, sent: bool = False) -> ValueError:
+    """``sent``: the timeout is a ``Send``'s, not the node's."""
+    whose = "a Send to it carries" if sent else "it has"
+    drop = "the Send's `timeout=`" if sent else "the node's `timeout=`"
     return ValueError(
-        f"Node {node!r} has a timeout, which only an async run can enforce: sync Python "
-        "code cannot be cancelled in-process. Run the graph with `await app.ainvoke(...)` "
-        "or `app.astream(...)`, or drop the node's `timeout=`."
+        f"Node {node!r} cannot run with the timeout {whose} in a sync run: only an async run "
+        "can enforce one (sync Python code cannot be cancelled in-process). Run the graph "
+        f"with `await app.ainvoke(...)` or `app.astream(...)`, or drop {drop}."
     )
 
 

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 from graphkit.cache.base import node_namespace
 from graphkit.channels import (
     Channel,
-    DeltaChannel,
     EphemeralValue,
     LastValueAfterFinish,
     NamedBarrierValue,
@@ -28,7 +27,7 @@ from graphkit.constants import END, START, TASKS
 from graphkit.diagnostics import graph as diagnose
 from graphkit.graph.declaration import DEFAULT_ERROR_HANDLER, NodeDeclaration
 from graphkit.graph.schema import ROOT, coerce_to_schema
-from graphkit.graph.writers import branch_channel, message_ids, node_writer, router_writer
+from graphkit.graph.writers import branch_channel, node_writer, router_writer
 from graphkit.pregel.app import CompiledGraph
 from graphkit.pregel.spec import GraphSpec, NodeSpec, Writer, injectable_parameters
 from graphkit.types import Send
@@ -140,9 +139,6 @@ def _writers(
     writers = {START: [start]}
     for node in nodes:
         writers[node] = [node_writer(node, keys, managed, edges.get(node, []))]
-    delta_keys = {key for key, channel in builder.channels.items() if type(channel) is DeltaChannel}
-    if delta_keys:
-        writers = {node: [message_ids(found[0], delta_keys)] for node, found in writers.items()}
     for source, branches in builder.branches.items():
         declared = builder.nodes.get(source)
         source_schema = declared.input_schema if declared else builder.state_schema

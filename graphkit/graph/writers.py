@@ -14,15 +14,14 @@ from graphkit.diagnostics import graph as diagnose
 from graphkit.diagnostics.graph import refuse_langgraph_class
 from graphkit.errors import InvalidUpdateError, ParentCommand, warn
 from graphkit.graph.declaration import Branch
-from graphkit.graph.message_ids import with_message_ids
 from graphkit.graph.schema import ROOT, coerce_to_schema
 from graphkit.pregel.runtime import caller_loop, current_scope, task_values
 from graphkit.pregel.spec import FreshRead, Writer, injectable_parameters
-from graphkit.pregel.tracing import traced_route
+from graphkit.pregel.tracing import traced_route, traced_runnable_route
 from graphkit.streaming.aio import run_on_loop
 from graphkit.types import Command, Send, state_items
 
-__all__ = ["branch_channel", "message_ids", "node_writer", "router_writer"]
+__all__ = ["branch_channel", "node_writer", "router_writer"]
 
 Writes = list[tuple[str, Any]]
 
@@ -70,19 +69,6 @@ def node_writer(
     return write_node
 
 
-def message_ids(writer: Writer, delta_keys: set[str]) -> Writer:
-    """``writer``, with the messages it writes to a ``DeltaChannel`` given ids (as
-    LangGraph does, so that its replayed writes name the same messages)."""
-
-    def write_with_ids(returned: Any, fresh_read: FreshRead, config: Any) -> Writes:
-        return [
-            (key, with_message_ids(value) if key in delta_keys else value)
-            for key, value in writer(returned, fresh_read, config)
-        ]
-
-    return write_with_ids
-
-
 def router_writer(branch: Branch, reads: tuple[str, ...], schema: Any, position: int) -> Writer:
     """Runs the router on the state as the source node left it, and wakes its choice;
     in a traced run, the router is a chain run of its own, at ``position`` in LangGraph's
@@ -96,6 +82,8 @@ def router_writer(branch: Branch, reads: tuple[str, ...], schema: Any, position:
     merge = branch.input_schema is None
     root = reads == (ROOT,)
     run_name = _traced_name(branch.path)
+    # (a Runnable router is kept as its bound ``invoke``: it makes its own run)
+    runnable = inspect.ismethod(branch.path) and branch.path.__name__ == "invoke"
 
     def write_route(returned: Any, fresh_read: FreshRead, config: Any) -> Writes:
         state: Any = fresh_read(reads)
@@ -107,6 +95,8 @@ def router_writer(branch: Branch, reads: tuple[str, ...], schema: Any, position:
             state = {**returned, **state}
         if config is None:  # (a task given no config is not traced)
             result = route(state, config)
+        elif runnable:
+            result = traced_runnable_route(current_scope(), position, route, state, config)
         else:
             result = traced_route(current_scope(), position, run_name, route, state, config)
         chosen = result if isinstance(result, (list, tuple)) else [result]

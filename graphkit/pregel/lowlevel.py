@@ -130,7 +130,7 @@ class Pregel(CompiledGraph):
             **options,
         )
         self.channels = given_channels  # (CompiledGraph's are the spec's)
-        self.config = dict(config) if config else None  # (every run's defaults: with_config's)
+        self.config = None if config is None else dict(config)  # (with_config's defaults)
         self.context_schema, self.retry_policy = context_schema, policies
         self.interrupt_before_nodes = interrupt_before_nodes
         self.interrupt_after_nodes = interrupt_after_nodes

@@ -208,7 +208,7 @@ class RunnableMethods:
             if namespace is not None and namespace != name and not namespace.startswith(f"{name}|"):
                 continue
             graph = graph_in(node.action)
-            if graph is None:
+            if graph is None or graph is self:  # (a node that reads its own graph's name)
                 continue
             if namespace == name:
                 yield name, graph

@@ -10,8 +10,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphkit.channels import BinaryOperatorAggregate, Channel, UntrackedValue
+from graphkit.channels import BinaryOperatorAggregate, Channel, DeltaChannel, UntrackedValue
 from graphkit.constants import ROOT
+from graphkit.pregel.message_ids import is_messages_reducer, with_message_ids
 from graphkit.pregel.runtime import INJECTABLE
 
 __all__ = [
@@ -79,6 +80,8 @@ class GraphSpec:
     finishing_channels: tuple[str, ...] = field(init=False)
     consuming_channels: frozenset[str] = field(init=False)
     untracked_channels: frozenset[str] = field(init=False)  # their writes are never saved
+    delta_channels: Mapping[str, bool] = field(init=False)  # -> is its reducer LangGraph's
+    # batch reducer of messages (see with_message_ids)
     empty_channels: Mapping[str, Channel] = field(init=False, repr=False)
     reducer_names: Mapping[str, str] = field(init=False, repr=False)
 
@@ -97,6 +100,10 @@ class GraphSpec:
         object.__setattr__(self, "consuming_channels", consuming)
         untracked = frozenset(k for k, c in channels if isinstance(c, UntrackedValue))
         object.__setattr__(self, "untracked_channels", untracked)
+        deltas = {
+            k: is_messages_reducer(c.operator) for k, c in channels if type(c) is DeltaChannel
+        }
+        object.__setattr__(self, "delta_channels", deltas)
         # What runs start from: Update never changes a channel in place (it swaps in
         # changed copies), so runs share those that hold nothing (StepState.fresh).
         object.__setattr__(self, "empty_channels", {k: c.empty_copy() for k, c in channels})
@@ -106,6 +113,17 @@ class GraphSpec:
         """The writes of the input step: ``value`` to the input channel (the low-level
         ``Pregel`` maps a dict onto several input channels instead)."""
         return ((self.input_channel, value),)
+
+    def with_message_ids(self, writes: Sequence[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
+        """``writes`` as a task saves and applies them: the messages written to a
+        ``DeltaChannel`` with ids, as LangGraph gives them (``pregel/message_ids.py``)."""
+        if not self.delta_channels:
+            return tuple(writes)
+        deltas = self.delta_channels
+        return tuple(
+            (channel, with_message_ids(value, deltas[channel]) if channel in deltas else value)
+            for channel, value in writes
+        )
 
 
 def shown(keys: tuple[str, ...], values: dict[str, Any]) -> Any:

@@ -378,7 +378,7 @@ def run_task(
             error.add_note(note)
     return TaskResult(
         task,
-        tuple(writes),
+        work.graph.with_message_ids(writes),
         output,
         error,
         len(failed) + 1,
@@ -464,7 +464,7 @@ def _call(
         elif not node.is_async and scope.task.timeout is None:
             return call(value, **injected)
         elif run.loop is None and timeout is not None:  # (LangGraph: a ValueError)
-            raise diagnose.timed_node_in_sync_run(node.name)
+            raise diagnose.timed_node_in_sync_run(node.name, sent=scope.task.timeout is not None)
         elif run.loop is None:
             raise diagnose.async_node_in_sync_run(node.name)
         # The coroutine runs on the caller's event loop, concurrently with the other

@@ -77,7 +77,7 @@ class Stepper:
         self._pending: list[Any] = opening.pending
         self.resumed = opening.resuming
         self._needs_input_step = not opening.resuming
-        self._command_writes = tuple(opening.command_writes)
+        self._command_writes = self.graph.with_message_ids(opening.command_writes)
         self._null_writes = tuple(opening.null_writes)
         self.context = RunContext(  # what running tasks (and the subgraphs they start) see
             config.for_tasks(),
@@ -221,8 +221,8 @@ class Stepper:
         saved: dict[str, TaskResult] = {}  # saved results of tasks started while running
         if self._needs_input_step:  # its one task writes its input; nothing runs
             task = plan.tasks[0]
-            writes = (*self._command_writes, *self.graph.input_writes(task.input))
-            known.append(TaskResult(task, writes))
+            given = self.graph.with_message_ids(self.graph.input_writes(task.input))
+            known.append(TaskResult(task, (*self._command_writes, *given)))
             to_run = Plan(plan.step, ())
         elif self._pending:  # resuming: tasks that finished before are not run again
             reused, saved = reusable_results(plan, self._pending)

@@ -183,7 +183,7 @@ def _node_result(
     except InvalidUpdateError as error:  # (its message names the node, not the call)
         error.add_note(diagnose.update_read_as_node(node))
         raise
-    return TaskResult(task, tuple(writes))
+    return TaskResult(task, app.spec.with_message_ids(writes))
 
 
 def _end_tasks(
@@ -205,7 +205,7 @@ def _input_result(graph: GraphSpec, state: phases.StepState, values: Any) -> Tas
     if values is None:
         raise InvalidUpdateError(diagnose.no_input_writes(graph.input_channel))
     task = Task(INPUT_NODE, state.step, INPUT_NODE, "input", (INPUT_NODE,), (), values)
-    return TaskResult(task, graph.input_writes(values))
+    return TaskResult(task, graph.with_message_ids(graph.input_writes(values)))
 
 
 def _copy(

@@ -151,6 +151,19 @@ def traced_route(
     return result
 
 
+def traced_runnable_route(
+    scope: Any, position: int, route: Callable[[Any, Any], Any], state: Any, config: Any
+) -> Any:
+    """A LangChain Runnable as a router: its own chain run is the router's (LangGraph
+    wraps it in none), at step ``position`` of the node's sequence."""
+    task_run = scope.trace if scope is not None else None
+    if task_run is None:
+        return route(state, config)
+    return route(
+        state, {**(config or {}), "callbacks": task_run.get_child(f"{SEQ_STEP}{position}")}
+    )
+
+
 def _shown_input(task: Any, node: Any) -> Any:
     """A task's input as LangGraph shows it: a call's arguments by parameter name."""
     function = getattr(getattr(node, "call", None), "function", None)

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from graphkit.constants import BRANCH_CHANNEL_PREFIX, END, START
+from graphkit.constants import BRANCH_CHANNEL_PREFIX, END, START, TASKS
 from graphkit.pregel.stepper import INPUT_TASK
 from graphkit.render.dot import VIA_CLASS_PREFIX
 from graphkit.render.text import decode_name, parse_edge_element_id
@@ -111,7 +111,7 @@ def overlay_path(svg: str, run: Any) -> str:
         if superstep.execution is None:
             continue
         following = steps[number + 1].plan if number + 1 < len(steps) else None
-        woken = {(t.node, c) for t in following.tasks for c in t.triggers} if following else set()
+        woken = _woken_by(following)
         applied = superstep.update is not None
         for result in superstep.execution.results:
             node = result.task.node
@@ -209,6 +209,14 @@ def _edges_taken(
         if channel in written and released:
             taken.append(edge.id)
     return taken
+
+
+def _woken_by(plan: Any) -> set[tuple[str, str]]:
+    """``(node, channel)`` for each task of ``plan`` and what woke it; a Send's task is
+    woken by the channel the Sends were written to."""
+    if plan is None:
+        return set()
+    return {(t.node, TASKS if t.kind == "push" else c) for t in plan.tasks for c in t.triggers}
 
 
 def _woke(target: str, channels: list[str], woken: set[tuple[str, str]]) -> bool:

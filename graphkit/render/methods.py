@@ -41,6 +41,11 @@ def get_graph(
     >>> [(edge.source, edge.target) for edge in app.get_graph().edges]
     [('__start__', 'a'), ('a', '__end__')]
     """
+    if config is not None and not isinstance(config, Mapping):
+        raise TypeError(
+            f"get_graph(config) takes a config dict or None, got {type(config).__name__} "
+            f"{config!r}; to draw subgraphs as their nodes, pass xray=True."
+        )
     if not isinstance(app, CompiledGraph):  # a LangGraph graph is drawn as converted
         from graphkit.bridge.convert import as_graphkit
 

@@ -35,7 +35,7 @@ def expand_subgraphs(graph: DrawableGraph, builder: Any, xray: bool | int) -> Dr
     for node in list(graph.nodes):
         declaration = builder.nodes.get(node.id) if node.kind == "node" else None
         inner = _drawable_subgraph(getattr(declaration, "action", None))
-        if inner is not None:
+        if inner is not None and inner.builder is not builder:  # (not the graph itself)
             graph = _splice(graph, node.id, inner.get_graph(xray=deeper))
     return graph
 

@@ -579,3 +579,32 @@ def test_update_and_fork_steps_say_what_happened() -> None:
     fork = next(s for s in run.steps if s.update.checkpoint.source == "fork")
     assert fork.plan.tasks == () and fork.execution.results == ()
     assert [s.step for s in run.steps if any(t.node == "b" for t in s.plan.tasks)] == [3]
+
+
+def test_a_delta_channel_field_is_read_as_langgraph_rebuilt_it():
+    """LangGraph saves a DeltaChannel field as its writes, not as a channel value: the
+    imported thread holds the value LangGraph rebuilds, and a resume continues from it."""
+    from langgraph.channels import DeltaChannel
+    from langgraph.checkpoint.memory import InMemorySaver as TheirSaver
+    from langgraph.graph import START, StateGraph
+
+    from graphkit.bridge import from_langgraph, open_langgraph_thread, save_thread
+    from graphkit.checkpoint import InMemorySaver
+
+    def extend(value: list, writes: list) -> list:
+        return [*value, *writes]
+
+    fields = {"items": Annotated[list, DeltaChannel(extend)], "n": int}
+    builder = StateGraph(TypedDict("State", fields))
+    builder.add_node("a", lambda state: {"items": "a", "n": 1})
+    builder.add_node("b", lambda state: {"items": "b", "n": 2})
+    builder.add_edge(START, "a").add_edge("a", "b")
+    app = builder.compile(checkpointer=TheirSaver(), interrupt_before=["b"])
+    config = {"configurable": {"thread_id": "1"}}
+    app.invoke({"items": ["in"], "n": 0}, config)
+    saver = InMemorySaver()
+    save_thread(open_langgraph_thread(app, config), saver, "t")
+    ours = from_langgraph(app, checkpointer=saver)
+    copied = {"configurable": {"thread_id": "t"}}
+    assert ours.get_state(copied).values == app.get_state(config).values
+    assert ours.invoke(None, copied) == app.invoke(None, config)

@@ -335,3 +335,22 @@ def test_pickle_serializer_keeps_json_for_allowed_values_and_pickles_the_rest():
     assert same(round_trip({"a": (1,)}, opt_in), {"a": (1,)})
     with pytest.raises(CheckpointDecodeError, match="corrupt pickle"):
         opt_in.loads_typed(("pickle", b"not a pickle"))
+
+
+def test_a_send_keeps_its_timeout_in_seconds_and_an_old_send_reads_without_one():
+    from datetime import timedelta
+
+    from graphkit.types import Send, TimeoutPolicy
+
+    serde = JsonPlusSerializer()
+    policy = TimeoutPolicy(
+        run_timeout=timedelta(seconds=3), idle_timeout=0.5, refresh_on="heartbeat"
+    )
+    sent = Send("n", {"a": 1}, timeout=policy)
+    back = serde.loads_typed(serde.dumps_typed(sent))
+    assert back == sent and back.timeout == TimeoutPolicy(3.0, 0.5, "heartbeat")
+    old = ("json", b'{"__gk__":"send","v":["n",1]}')  # (written before Sends had timeouts)
+    assert serde.loads_typed(old) == Send("n", 1) and serde.loads_typed(old).timeout is None
+    changed = Send("n", 1)
+    changed.timeout = TimeoutPolicy(run_timeout=timedelta(seconds=2))  # (set after it was made)
+    assert serde.loads_typed(serde.dumps_typed(changed)).timeout == TimeoutPolicy(2.0)

@@ -278,3 +278,137 @@ def _shape(items: list) -> list[str]:
 def test_messages_written_to_a_delta_channel_get_ids_as_in_langgraph():
     pytest.importorskip("langchain_core")
     assert _messages(load_graphkit()) == _messages(load_langgraph())
+
+
+# --- copies: what a reducer or a node changes in place later -----------------------------
+
+
+def _in_place(lib: Lib) -> list[str]:
+    """A reducer that extends its value in place (of a type graphkit's plain reducer
+    fields do not copy), and a node that changes the list it wrote with an Overwrite."""
+    import collections
+
+    from langgraph.checkpoint.memory import InMemorySaver as TheirSaver
+
+    from graphkit.checkpoint import InMemorySaver as OurSaver
+
+    Overwrite = _overwrite(lib)
+
+    def extend(value: Any, writes: Sequence[Any]) -> Any:
+        value.extend(writes)
+        return value
+
+    kept: list = ["o"]
+
+    class State(TypedDict):
+        items: Annotated[collections.deque, lib.channels.DeltaChannel(extend)]
+        log: Annotated[list, lib.channels.DeltaChannel(lambda value, writes: value + writes)]
+
+    graph = lib.StateGraph(State)
+    graph.add_node("a", lambda state: {"items": "a", "log": Overwrite(kept)})
+    graph.add_node("b", lambda state: kept.append("changed") or {"items": "b"})
+    graph.add_edge(lib.START, "a")
+    graph.add_edge("a", "b")
+    saver = TheirSaver() if lib.name == "langgraph" else OurSaver()
+    app = graph.compile(checkpointer=saver)
+    config = {"configurable": {"thread_id": "t"}}
+    app.invoke({"items": "in", "log": []}, config)
+    history = app.get_state_history(config)
+    return [
+        canonical((s.metadata["step"], list(s.values["items"]), s.values.get("log")))
+        for s in history
+    ]
+
+
+def test_a_delta_channel_keeps_copies_as_in_langgraph():
+    assert _in_place(load_graphkit()) == _in_place(load_langgraph())
+
+
+def _unbuildable(lib: Lib) -> str:
+    class State(TypedDict):
+        items: Annotated[list | None, lib.channels.DeltaChannel(lambda value, writes: writes)]
+
+    graph = lib.StateGraph(State)
+    graph.add_node("a", lambda state: {"items": ["a"]})
+    graph.add_edge(lib.START, "a")
+    try:
+        return canonical(graph.compile().invoke({"items": ["in"]}))
+    except Exception as error:
+        return canonical(Raised(type(error).__name__))
+
+
+def test_a_delta_channel_of_a_type_that_cannot_start_empty_fails_as_in_langgraph():
+    assert _unbuildable(load_graphkit()) == _unbuildable(load_langgraph())
+    with pytest.raises(TypeError, match="Annotated\\[list, DeltaChannel"):
+        lib = load_graphkit()
+
+        class State(TypedDict):
+            items: Annotated[list | None, lib.channels.DeltaChannel(lambda v, w: w)]
+
+        graph = lib.StateGraph(State).add_node("a", lambda state: {"items": ["a"]})
+        graph.add_edge(lib.START, "a").compile().invoke({"items": ["in"]})
+
+
+def _message_paths(lib: Lib) -> list[str]:
+    """Messages reach a DeltaChannel by other ways than a node's return: a Command as
+    the input (new, or resuming), a low-level Pregel's node, and LangGraph's own batch
+    reducer of messages, which makes every message-like a message."""
+    from langchain_core.messages import HumanMessage
+    from langgraph.checkpoint.memory import InMemorySaver as TheirSaver
+    from langgraph.graph.message import _messages_delta_reducer
+
+    from graphkit.checkpoint import InMemorySaver as OurSaver
+
+    def keep(value: list, writes: Sequence[Any]) -> list:
+        return [*value, *(m for w in writes for m in (w if isinstance(w, list) else [w]))]
+
+    types, NodeBuilder, Pregel = _low_level(lib)
+    seen = []
+    for reducer in (keep, _messages_delta_reducer):
+
+        class State(TypedDict):
+            log: Annotated[list, lib.channels.DeltaChannel(reducer)]
+
+        graph = lib.StateGraph(State)
+        graph.add_node("ask", lambda state: {"log": [types.interrupt("?")]})
+        # (a tuple in a plain reducer's list comes back a list from LangGraph's saved
+        # writes: its serializer's doing, not the ids')
+        tuples = [("ai", "tuple")] if reducer is _messages_delta_reducer else []
+        graph.add_node("n", lambda state, tuples=tuples: {"log": ["text", *tuples]})
+        graph.add_edge(lib.START, "n").add_edge("n", "ask")
+        saver = TheirSaver() if lib.name == "langgraph" else OurSaver()
+        app = graph.compile(checkpointer=saver, interrupt_before=["n"])
+        config = {"configurable": {"thread_id": "t"}}
+        app.invoke({"log": ["input"]}, config)
+        app.invoke(types.Command(update={"log": [{"role": "user", "content": "c"}]}), config)
+        update = {"log": [{"role": "user", "content": "r"}, "s"]}
+        result = app.invoke(types.Command(resume="yes", update=update), config)
+        seen.append(_shape(result["log"]))
+    node = (
+        NodeBuilder()
+        .subscribe_only("a")
+        .do(lambda x: [HumanMessage("m"), {"role": "user", "content": "d"}])
+    )
+    app = Pregel(
+        nodes={"n": node.write_to("log")},
+        channels={"a": lib.channels.EphemeralValue(int), "log": lib.channels.DeltaChannel(keep)},
+        input_channels="a",
+        output_channels="log",
+    )
+    seen.append(_shape(app.invoke(1)))
+    return [canonical(shapes) for shapes in seen]
+
+
+def _low_level(lib: Lib) -> tuple[Any, Any, Any]:
+    if lib.name == "langgraph":
+        import langgraph.types as types
+        from langgraph.pregel import NodeBuilder, Pregel
+    else:
+        import graphkit.types as types
+        from graphkit.pregel import NodeBuilder, Pregel
+    return types, NodeBuilder, Pregel
+
+
+def test_messages_reaching_a_delta_channel_any_way_get_ids_as_in_langgraph():
+    pytest.importorskip("langchain_core")
+    assert _message_paths(load_graphkit()) == _message_paths(load_langgraph())

@@ -422,12 +422,23 @@ def _routed_by(router: Any) -> Any:
     return build
 
 
+def _runnable_router() -> Any:
+    from langchain_core.runnables import RunnableLambda
+
+    def triage(state: Log) -> str:
+        return "b"
+
+    return RunnableLambda(triage)
+
+
 @pytest.mark.parametrize(
     ("router", "name"),
-    [(None, "route"), (lambda state: "b", "Unnamed"), (_Router(), "Unnamed")],
-    ids=["function", "lambda", "callable object"],
-)
+    [(None, "route"), (lambda state: "b", "Unnamed"), (_Router(), "Unnamed"),
+     (_runnable_router(), "triage")],
+    ids=["function", "lambda", "callable object", "runnable"],
+)  # fmt: skip
 def test_a_routers_run_is_named_by_its_function_or_left_unnamed(router, name):
+    """A Runnable router's own run is the router's: no run named after its ``invoke``."""
     langgraph, graphkit = _both(_routed_by(router), {"n": []})
     assert graphkit == langgraph
     assert ("on_chain_start", name, ("seq:step:3",)) in [e[:3] for e in graphkit]

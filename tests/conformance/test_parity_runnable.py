@@ -188,6 +188,29 @@ def test_xray_expands_the_subgraphs_get_subgraphs_finds(saves):
     assert drawn("graphkit") == drawn("langgraph")
 
 
+_own_graph: Any = None  # (set to the graph the node below belongs to)
+
+
+def _reads_its_own_graph(state: State) -> dict:
+    return {"log": [str(_own_graph is not None)]}
+
+
+def test_a_node_that_reads_its_own_graph_s_name_is_no_subgraph():
+    """LangGraph looks for subgraphs when it compiles, before the name is bound; graphkit
+    looks later, so it must skip the graph itself (xray=True would recurse for ever)."""
+    global _own_graph
+
+    def found(side: str) -> list[Any]:
+        global _own_graph
+        StateGraph, START = lib(side)
+        builder = StateGraph(State).add_node("a", _reads_its_own_graph).add_edge(START, "a")
+        _own_graph = app = builder.compile()
+        drawn = [_drawn(app.get_graph(xray=xray)) for xray in (1, 3, True)]
+        return [list(app.get_subgraphs(recurse=True)), drawn, app.invoke({"n": 0})]
+
+    assert found("graphkit") == found("langgraph")
+
+
 def test_the_input_and_output_json_schemas_are_langgraph_s():
     ours, theirs = doubling("graphkit"), doubling("langgraph")
     assert ours.get_input_jsonschema() == theirs.get_input_jsonschema()
@@ -357,3 +380,16 @@ def test_batch_as_completed_yields_each_index_and_output(asynchronous: bool) -> 
         seen.append(sorted((index, repr(output)) for index, output in pairs))
     assert seen[0] == seen[1]
     assert [index for index, _ in seen[1]] == [0, 1, 2] and "TypeError" in seen[1][1][1]
+
+
+def test_get_graph_refuses_a_config_that_is_no_dict_and_says_xray():
+    """``get_graph(True)`` (graphkit's old spelling of xray) fails, as in LangGraph, and
+    the error says what to write instead."""
+    StateGraph, START = lib("graphkit")
+    app = StateGraph(State).add_node("a", lambda s: {}).add_edge(START, "a").compile()
+    with pytest.raises(TypeError, match="pass xray=True"):
+        app.get_graph(True)
+    theirs_lib = lib("langgraph")
+    theirs = theirs_lib[0](State).add_node("a", lambda s: {}).add_edge(theirs_lib[1], "a")
+    with pytest.raises(AttributeError):
+        theirs.compile().get_graph(True)

@@ -175,3 +175,13 @@ def test_a_send_s_timeout_survives_the_sqlite_saver():
         assert packet == lib.Send("n", {"d": 0.5}, timeout=0.05)
         with pytest.raises(lib.errors.NodeTimeoutError):
             asyncio.run(app.ainvoke(None, config))
+
+
+def test_a_sync_run_s_error_names_the_send_s_timeout_not_the_node_s():
+    lib = load_graphkit()
+    node, sends, _ = _sends(lib, "sync-node-in-time")
+    graph = lib.StateGraph(State)
+    graph.add_node("n", node)
+    graph.add_conditional_edges(lib.START, lambda state: sends)
+    with pytest.raises(ValueError, match=r"a Send to it carries.*drop the Send's `timeout=`"):
+        graph.compile().invoke({"items": []})

@@ -353,3 +353,24 @@ def test_a_pregel_run_path_follows_its_messages():
         "edge-b.__end__",
         "edge-c.__end__",
     }
+
+
+def test_a_pregel_send_s_edge_is_on_the_run_path():
+    """A vertex that writes a Send wakes its target with a push task, whose trigger is
+    not the Sends' channel: the edge is still the path the run took."""
+    from graphkit.channels import EphemeralValue, LastValue
+    from graphkit.pregel import NodeBuilder, Pregel
+    from graphkit.types import Send
+
+    nodes = {
+        "a": NodeBuilder().subscribe_only("in").do(lambda x: x).write_to("mid", Send("b", 5)),
+        "b": NodeBuilder().do(lambda x: x + 1).write_to("out"),  # woken only by the Send
+        "c": NodeBuilder().subscribe_only("mid").do(lambda x: x).write_to("out2"),
+    }
+    channels = {"in": EphemeralValue(int), "mid": EphemeralValue(int)}
+    channels |= {"out": LastValue(int), "out2": LastValue(int)}
+    app = Pregel(
+        nodes=nodes, channels=channels, input_channels="in", output_channels=["out", "out2"]
+    )
+    marks = classes(overlay_path(app.get_graph().draw_svg(engine="python"), app.trace(1)))
+    assert "traversed" in marks["edge-a.b"] and "traversed" in marks["edge-a.c"]

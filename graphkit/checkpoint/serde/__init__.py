@@ -280,10 +280,10 @@ def _encode_dict(obj: dict) -> Any:
 
 
 def _encode_send(send: Send) -> dict[str, Any]:
-    if send.timeout is None:  # (as written before Sends had timeouts)
+    policy = TimeoutPolicy.coerce(send.timeout)  # (in seconds, even if set after it was made)
+    if policy is None:  # (as written before Sends had timeouts)
         return _tagged("send", [_encode(send.node), _encode(send.arg)])
-    policy = send.timeout
-    timeout = [policy.run_timeout, policy.idle_timeout, policy.refresh_on]  # (in seconds)
+    timeout = [policy.run_timeout, policy.idle_timeout, policy.refresh_on]
     return _tagged("send", [_encode(send.node), _encode(send.arg)], timeout=timeout)
 
 
