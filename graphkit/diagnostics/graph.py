@@ -273,6 +273,15 @@ def state_key_is_internal(key: str) -> str:
     )
 
 
+def no_input_channel_named(input_keys: Sequence[str], given: Any) -> str:
+    """A low-level ``Pregel``'s dict input naming none of its input channels."""
+    return (
+        f"Received no input for {list(input_keys)}: the input {given!r} names none of the "
+        f"input channels, so the run has nothing to start from. Pass e.g. "
+        f"{{{input_keys[0]!r}: ...}}."
+    )
+
+
 def not_a_dict(node: str, returned: Any) -> str:
     if node == START:
         return (

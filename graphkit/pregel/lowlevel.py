@@ -18,7 +18,7 @@ from graphkit.channels import Channel, Topic
 from graphkit.constants import END, RESERVED_NAMES, START, TASKS
 from graphkit.diagnostics import graph as diagnose
 from graphkit.diagnostics.cache import check_cache_policy
-from graphkit.errors import warn
+from graphkit.errors import EmptyInputError, warn
 from graphkit.pregel.app import CompiledGraph
 from graphkit.pregel.node_builder import ChannelWriteEntry, NodeBuilder, PregelNode, node_call
 from graphkit.pregel.node_builder import node_writer as entries_writer
@@ -50,7 +50,10 @@ class PregelSpec(GraphSpec):
         for key in value:
             if key not in self.input_keys:
                 warn(f"Input channel {key!r} is not one of {list(self.input_keys)}; ignored.")
-        return tuple((k, v) for k, v in value.items() if k in self.input_keys)
+        writes = tuple((k, v) for k, v in value.items() if k in self.input_keys)
+        if not writes:  # as in LangGraph: a run (or update) with nothing to write is refused
+            raise EmptyInputError(diagnose.no_input_channel_named(self.input_keys, value))
+        return writes
 
 
 class Pregel(CompiledGraph):

@@ -22,7 +22,7 @@ from graphkit.checkpoint.saver import (
 )
 from graphkit.constants import END, INTERRUPT, START, TASKS
 from graphkit.diagnostics import threads as diagnose
-from graphkit.errors import InvalidUpdateError
+from graphkit.errors import EmptyInputError, InvalidUpdateError
 from graphkit.pregel import phases
 from graphkit.pregel.records import Task, TaskResult
 from graphkit.pregel.runtime import in_worker_thread
@@ -205,7 +205,11 @@ def _input_result(graph: GraphSpec, state: phases.StepState, values: Any) -> Tas
     if values is None:
         raise InvalidUpdateError(diagnose.no_input_writes(graph.input_channel))
     task = Task(INPUT_NODE, state.step, INPUT_NODE, "input", (INPUT_NODE,), (), values)
-    return TaskResult(task, graph.with_message_ids(graph.input_writes(values)))
+    try:
+        writes = graph.input_writes(values)
+    except EmptyInputError as error:  # an edit, not a run: LangGraph's class for it
+        raise InvalidUpdateError(str(error)) from None
+    return TaskResult(task, graph.with_message_ids(writes))
 
 
 def _copy(

@@ -1,0 +1,92 @@
+"""State schemas and channels, found by a differential hunt (about 390 small programs run
+on both libraries): what differed, pinned against LangGraph.
+
+- A low-level ``Pregel`` with a list of input channels, given a dict naming none of them,
+  is refused with ``EmptyInputError`` before anything is saved (graphkit used to run
+  nothing and save an empty input step); ``update_state(..., as_node="__input__")`` with
+  such values is an ``InvalidUpdateError``.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from .harness import Lib, load_graphkit, load_langgraph
+
+
+def _saver(lib: Lib):
+    if lib.name == "langgraph":
+        from langgraph.checkpoint.memory import InMemorySaver
+    else:
+        from graphkit.checkpoint import InMemorySaver
+    return InMemorySaver()
+
+
+def _pregel(lib: Lib, checkpointer=None):
+    """One node copying channel ``a`` to ``out``; input channels given as a list."""
+    if lib.name == "langgraph":
+        from langgraph.pregel import NodeBuilder, Pregel
+    else:
+        from graphkit.pregel import NodeBuilder, Pregel
+    copy = NodeBuilder().subscribe_only("a").do(lambda value: value).write_to("out")
+    channels = {"a": lib.channels.LastValue(int), "out": lib.channels.LastValue(int)}
+    return Pregel(
+        nodes={"copy": copy},
+        channels=channels,
+        input_channels=["a"],
+        output_channels="out",
+        checkpointer=checkpointer,
+    )
+
+
+def _outcome(call) -> str:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # graphkit warns of the unknown key
+        try:
+            return repr(call())
+        except Exception as error:
+            return type(error).__name__
+
+
+@pytest.mark.parametrize("given", [{}, {"other": 3}], ids=["empty", "unknown-key"])
+def test_a_pregel_input_naming_none_of_its_input_channels_is_empty_input(given):
+    def observe(lib: Lib) -> list[str]:
+        app = _pregel(lib, _saver(lib))
+        config = {"configurable": {"thread_id": "t"}}
+        seen = [_outcome(lambda: app.invoke({"a": 1}, config))]
+        seen.append(_outcome(lambda: app.invoke(dict(given), config)))
+        seen.append(_outcome(lambda: list(app.stream(dict(given), config))))
+        seen.append(_outcome(lambda: _pregel(lib).invoke(dict(given))))
+        seen.append(str(len(list(app.get_state_history(config)))))  # nothing more saved
+        return seen
+
+    expected = observe(load_langgraph())
+    assert expected[1:4] == ["EmptyInputError"] * 3
+    assert observe(load_graphkit()) == expected
+
+
+def test_graphkit_says_which_input_channels_it_takes():
+    app = _pregel(load_graphkit())
+    with pytest.raises(load_graphkit().errors.EmptyInputError) as excinfo:
+        app.invoke({})
+    assert str(excinfo.value) == (
+        "Received no input for ['a']: the input {} names none of the input channels, so "
+        "the run has nothing to start from. Pass e.g. {'a': ...}."
+    )
+
+
+@pytest.mark.parametrize("given", [{}, {"other": 3}], ids=["empty", "unknown-key"])
+def test_an_input_update_naming_no_input_channel_is_an_invalid_update(given):
+    def observe(lib: Lib) -> list[str]:
+        app = _pregel(lib, _saver(lib))
+        config = {"configurable": {"thread_id": "t"}}
+        app.invoke({"a": 1}, config)
+        seen = [_outcome(lambda: app.update_state(config, dict(given), as_node="__input__"))]
+        seen.append(str(len(list(app.get_state_history(config)))))
+        return seen
+
+    expected = observe(load_langgraph())
+    assert expected[0] == "InvalidUpdateError"
+    assert observe(load_graphkit()) == expected
