@@ -71,6 +71,16 @@ class Channel(ABC, Generic[Value, Update]):
     def checkpoint(self) -> Any:
         """Return the state that ``from_checkpoint`` restores (``EMPTY`` for none)."""
 
+    @property
+    def ValueType(self) -> Any:  # LangGraph's name, read by code written for it
+        """The type ``get()`` returns: the type the channel was made with."""
+        return self.typ
+
+    @property
+    def UpdateType(self) -> Any:
+        """The type of one write ``update()`` takes."""
+        return self.typ
+
     # -- write --------------------------------------------------------------------
 
     @abstractmethod

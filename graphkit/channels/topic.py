@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Generic, Self
+from typing import Any, Generic, Self, Union
 
 from graphkit.channels.base import EMPTY, Channel, Value
 
@@ -32,6 +32,19 @@ class Topic(Channel[list[Value], Value | list[Value]], Generic[Value]):
     def volatile(self) -> bool:  # type: ignore[override]
         # A topic that does not accumulate must hear about steps without writes to clear.
         return not self.accumulate
+
+    @property
+    def ValueType(self) -> Any:
+        """A sequence of values."""
+        return Sequence[self.typ]
+
+    @property
+    def UpdateType(self) -> Any:
+        """One value, or a list of values (spread)."""
+        try:
+            return self.typ | list[self.typ]
+        except TypeError:  # a type that cannot be or-ed, such as a string annotation
+            return Union[self.typ, list[self.typ]]  # noqa: UP007 (`|` is what failed)
 
     def get(self) -> list[Value]:
         if not self.values:

@@ -5,10 +5,12 @@ on both libraries): what differed, pinned against LangGraph.
   is refused with ``EmptyInputError`` before anything is saved (graphkit used to run
   nothing and save an empty input step); ``update_state(..., as_node="__input__")`` with
   such values is an ``InvalidUpdateError``.
+- Every channel tells its ``ValueType`` and ``UpdateType``, as LangGraph's do.
 """
 
 from __future__ import annotations
 
+import operator
 import warnings
 
 import pytest
@@ -90,3 +92,26 @@ def test_an_input_update_naming_no_input_channel_is_an_invalid_update(given):
     expected = observe(load_langgraph())
     assert expected[0] == "InvalidUpdateError"
     assert observe(load_graphkit()) == expected
+
+
+def _channels(lib: Lib) -> list:
+    kinds = lib.channels
+    return [
+        kinds.LastValue(int),
+        kinds.Topic(int),
+        kinds.Topic(str, accumulate=True),
+        kinds.BinaryOperatorAggregate(list, operator.add),
+        kinds.EphemeralValue(str),
+        kinds.AnyValue(int),
+        kinds.UntrackedValue(dict),
+        kinds.NamedBarrierValue(str, {"a", "b"}),
+        kinds.LastValueAfterFinish(int),
+        kinds.NamedBarrierValueAfterFinish(str, {"a"}),
+    ]
+
+
+def test_channels_tell_their_value_and_update_types():
+    def types(lib: Lib) -> list:
+        return [(type(c).__name__, c.ValueType, c.UpdateType) for c in _channels(lib)]
+
+    assert types(load_graphkit()) == types(load_langgraph())
