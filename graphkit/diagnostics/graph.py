@@ -216,7 +216,9 @@ def schema_without_fields(schema: Any) -> str:
 def unresolved_annotations(schema: Any, error: NameError) -> str:
     return (
         f"Cannot resolve the annotations of state schema {schema.__name__}: {error}. "
-        "Define every type the schema names before building the graph."
+        "Define every type the schema names before building the graph, at module level: "
+        "annotations written as strings (`from __future__ import annotations`) are looked "
+        "up in the schema's module, where a type defined inside a function is not found."
     )
 
 
@@ -239,7 +241,7 @@ def check_reducer(name: str, reducer: Callable[..., Any]) -> None:
         raise ValueError(
             f"The reducer of state key {name!r} must take two arguments (current, update) "
             f"and return the new value; {getattr(reducer, '__name__', reducer)!r} takes "
-            f"{len(positional)}."
+            f"{inspect.signature(reducer)}."
         )
 
 
@@ -290,9 +292,9 @@ def not_a_dict(node: str, returned: Any) -> str:
             "Pass e.g. app.invoke({'key': value})."
         )
     return (
-        f"Expected dict, got {returned!r}: Node {node!r} must be a dict of state keys "
-        f"(or a state object, a Command, or None), not {type(returned).__name__}. "
-        "Return e.g. {'key': value}."
+        f"Expected dict, got {returned!r}: node {node!r} returned a value of type "
+        f"{type(returned).__name__}, and a node must return a dict of state keys (or a "
+        "state object, a Command, or None). Return e.g. {'key': value}."
     )
 
 

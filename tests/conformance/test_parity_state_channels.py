@@ -6,12 +6,14 @@ on both libraries): what differed, pinned against LangGraph.
   nothing and save an empty input step); ``update_state(..., as_node="__input__")`` with
   such values is an ``InvalidUpdateError``.
 - Every channel tells its ``ValueType`` and ``UpdateType``, as LangGraph's do.
+- A node returning something that is no update says what it returned.
 """
 
 from __future__ import annotations
 
 import operator
 import warnings
+from typing import TypedDict
 
 import pytest
 
@@ -115,3 +117,26 @@ def test_channels_tell_their_value_and_update_types():
         return [(type(c).__name__, c.ValueType, c.UpdateType) for c in _channels(lib)]
 
     assert types(load_graphkit()) == types(load_langgraph())
+
+
+class State(TypedDict):
+    x: int
+
+
+@pytest.mark.parametrize("returned", [5, "text", [("x", 1)]], ids=["int", "str", "pairs"])
+def test_a_node_returning_no_update_says_what_it_returned(returned):
+    def run(lib: Lib):
+        graph = lib.StateGraph(State)
+        graph.add_node("shout", lambda state: returned)
+        graph.add_edge(lib.START, "shout")
+        return graph.compile().invoke({"x": 0})
+
+    with pytest.raises(load_langgraph().errors.InvalidUpdateError):
+        run(load_langgraph())
+    with pytest.raises(load_graphkit().errors.InvalidUpdateError) as excinfo:
+        run(load_graphkit())
+    assert str(excinfo.value) == (
+        f"Expected dict, got {returned!r}: node 'shout' returned a value of type "
+        f"{type(returned).__name__}, and a node must return a dict of state keys (or a "
+        "state object, a Command, or None). Return e.g. {'key': value}."
+    )

@@ -250,16 +250,21 @@ def keyword_only_update(current, *, update):
     return current
 
 
+def any_arguments(*values):
+    return values[0]
+
+
 @pytest.mark.parametrize(
-    ("reducer", "shown", "count"),
+    ("reducer", "shown", "signature"),
     [
-        (one_argument, "one_argument", 1),
-        (three_arguments, "three_arguments", 3),
-        (keyword_only_update, "keyword_only_update", 1),
-        (lambda: [], "<lambda>", 0),
+        (one_argument, "one_argument", "(current)"),
+        (three_arguments, "three_arguments", "(current, update, extra)"),
+        (keyword_only_update, "keyword_only_update", "(current, *, update)"),
+        (any_arguments, "any_arguments", "(*values)"),  # LangGraph refuses it too
+        (lambda: [], "<lambda>", "()"),
     ],
 )
-def test_a_reducer_of_the_wrong_arity_is_a_value_error_naming_the_key(reducer, shown, count):
+def test_a_reducer_of_the_wrong_arity_is_a_value_error_naming_the_key(reducer, shown, signature):
     class State(TypedDict):
         ok: int
         history: Annotated[list, reducer]
@@ -268,7 +273,7 @@ def test_a_reducer_of_the_wrong_arity_is_a_value_error_naming_the_key(reducer, s
         channels_from_schema(State)
     assert str(excinfo.value) == (
         "The reducer of state key 'history' must take two arguments (current, update) "
-        f"and return the new value; {shown!r} takes {count}."
+        f"and return the new value; {shown!r} takes {signature}."
     )
 
 
@@ -325,7 +330,10 @@ def test_an_unresolvable_annotation_is_a_name_error_naming_the_schema():
         channels_from_schema(Unresolvable)
     assert str(excinfo.value) == (
         "Cannot resolve the annotations of state schema Unresolvable: name 'Missing' is "
-        "not defined. Define every type the schema names before building the graph."
+        "not defined. Define every type the schema names before building the graph, at "
+        "module level: annotations written as strings (`from __future__ import "
+        "annotations`) are looked up in the schema's module, where a type defined inside a "
+        "function is not found."
     )
     assert isinstance(excinfo.value.__cause__, NameError)
 
