@@ -147,7 +147,9 @@ RENAMED_IMPORTS = {
     "langgraph.channels": (
         "LastValue BinaryOperatorAggregate Topic EphemeralValue NamedBarrierValue AnyValue "
         "UntrackedValue DeltaChannel"
+        "UntrackedValue LastValueAfterFinish NamedBarrierValueAfterFinish BaseChannel"
     ),
+    "langgraph.channels.base": "BaseChannel MISSING",
     "langgraph.pregel": "Pregel NodeBuilder",
     "langgraph.checkpoint.memory": "InMemorySaver MemorySaver",
     "langgraph.checkpoint.sqlite": "SqliteSaver",

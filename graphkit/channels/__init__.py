@@ -3,6 +3,7 @@
 from graphkit.channels.barrier import NamedBarrierValue, NamedBarrierValueAfterFinish
 from graphkit.channels.base import EMPTY, Channel
 from graphkit.channels.delta import DeltaChannel
+from graphkit.channels.base import EMPTY, BaseChannel, Channel
 from graphkit.channels.topic import Topic
 from graphkit.channels.value import (
     AnyValue,
@@ -16,6 +17,7 @@ from graphkit.channels.value import (
 __all__ = [
     "EMPTY",
     "AnyValue",
+    "BaseChannel",
     "BinaryOperatorAggregate",
     "Channel",
     "DeltaChannel",

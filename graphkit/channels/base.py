@@ -30,6 +30,9 @@ class _Empty:
 EMPTY: Any = _Empty()
 """Sentinel for "no value": what ``checkpoint()`` returns for an empty channel."""
 
+MISSING: Any = EMPTY
+"""LangGraph's name for ``EMPTY``, which channels written for it compare with."""
+
 
 class Channel(ABC, Generic[Value, Update]):
     """One piece of state, updated once per superstep with all of that step's writes.
@@ -67,9 +70,13 @@ class Channel(ABC, Generic[Value, Update]):
             return False
         return True
 
-    @abstractmethod
     def checkpoint(self) -> Any:
-        """Return the state that ``from_checkpoint`` restores (``EMPTY`` for none)."""
+        """Return the state that ``from_checkpoint`` restores (``EMPTY`` for none): by
+        default the value, which a kind whose state is more than its value overrides."""
+        try:
+            return self.get()
+        except EmptyChannelError:
+            return EMPTY
 
     @property
     def ValueType(self) -> Any:  # LangGraph's name, read by code written for it
@@ -132,3 +139,7 @@ class Channel(ABC, Generic[Value, Update]):
     @classmethod
     def _empty_error(cls) -> EmptyChannelError:
         return EmptyChannelError(f"{cls.__name__} channel is empty")
+
+
+BaseChannel = Channel
+"""LangGraph's name for the protocol: a channel written for LangGraph subclasses it."""

@@ -7,13 +7,18 @@ on both libraries): what differed, pinned against LangGraph.
   such values is an ``InvalidUpdateError``.
 - Every channel tells its ``ValueType`` and ``UpdateType``, as LangGraph's do.
 - A node returning something that is no update says what it returned.
+- A channel written for LangGraph (a ``BaseChannel`` subclass from ``channels.base``, with
+  ``MISSING`` for "no value" and no ``checkpoint()`` of its own) runs in a ``StateGraph``
+  and a ``Pregel`` as LangGraph runs it.
 """
 
 from __future__ import annotations
 
+import importlib
 import operator
 import warnings
-from typing import TypedDict
+from collections.abc import Sequence
+from typing import Annotated, Any, TypedDict
 
 import pytest
 
@@ -140,3 +145,88 @@ def test_a_node_returning_no_update_says_what_it_returned(returned):
         f"{type(returned).__name__}, and a node must return a dict of state keys (or a "
         "state object, a Command, or None). Return e.g. {'key': value}."
     )
+
+
+def _largest_value(lib: Lib) -> type:
+    """A custom channel as LangGraph's docs write one: it keeps the largest value."""
+    base = importlib.import_module(f"{lib.name}.channels.base")
+    BaseChannel, MISSING = base.BaseChannel, base.MISSING
+
+    class LargestValue(BaseChannel):
+        __slots__ = ("value",)
+
+        def __init__(self, typ: Any, key: str = "") -> None:
+            super().__init__(typ, key)
+            self.value = MISSING
+
+        @property
+        def ValueType(self) -> Any:
+            return self.typ
+
+        @property
+        def UpdateType(self) -> Any:
+            return self.typ
+
+        def from_checkpoint(self, checkpoint: Any) -> LargestValue:
+            channel = type(self)(self.typ, self.key)
+            if checkpoint is not MISSING:
+                channel.value = checkpoint
+            return channel
+
+        def update(self, values: Sequence[Any]) -> bool:
+            if not values:
+                return False
+            largest = max(values if self.value is MISSING else [self.value, *values])
+            changed, self.value = largest != self.value, largest
+            return changed
+
+        def get(self) -> Any:
+            if self.value is MISSING:
+                raise lib.errors.EmptyChannelError()
+            return self.value
+
+    return LargestValue
+
+
+def _in_a_pregel(lib: Lib, channel: Any) -> list[Any]:
+    """Two nodes write the channel in one step; the stream shows what it kept."""
+    if lib.name == "langgraph":
+        from langgraph.pregel import NodeBuilder, Pregel
+    else:
+        from graphkit.pregel import NodeBuilder, Pregel
+    nodes = {
+        "once": NodeBuilder().subscribe_only("a").do(lambda x: x).write_to("best"),
+        "thrice": NodeBuilder().subscribe_only("a").do(lambda x: 3 * x).write_to("best"),
+    }
+    channels = {"a": lib.channels.EphemeralValue(int), "best": channel}
+    app = Pregel(nodes=nodes, channels=channels, input_channels="a", output_channels="best")
+    return list(app.stream(2, stream_mode="values"))
+
+
+def test_a_channel_written_for_langgraph_runs_as_in_langgraph():
+    def observe(lib: Lib) -> list[Any]:
+        LargestValue = _largest_value(lib)
+
+        # (built by call: this module's annotations are strings, and LargestValue is local)
+        fields = {"best": Annotated[int, LargestValue(int)], "seen": int}
+        Scores = TypedDict("Scores", fields)
+
+        graph = lib.StateGraph(Scores)
+        graph.add_node("low", lambda state: {"best": 3})
+        graph.add_node("high", lambda state: {"best": 7})
+        graph.add_node("read", lambda state: {"seen": state["best"], "best": 1})
+        graph.add_edge(lib.START, "low")
+        graph.add_edge(lib.START, "high")
+        graph.add_edge("low", "read")
+        app = graph.compile(checkpointer=_saver(lib))
+        config = {"configurable": {"thread_id": "t"}}
+        seen: list[Any] = [app.invoke({"seen": 0}, config)]
+        seen.append([s.values for s in app.get_state_history(config)])
+        seen.append(_in_a_pregel(lib, LargestValue(int)))
+        channel = LargestValue(int)
+        seen.append(channel.checkpoint() is channel.from_checkpoint(channel.checkpoint()).value)
+        channel.update([4, 2])
+        seen.append((channel.checkpoint(), channel.copy().get(), channel.is_available()))
+        return seen
+
+    assert observe(load_graphkit()) == observe(load_langgraph())
