@@ -340,8 +340,11 @@ def command_without_parent(node: str, command: Command) -> str:
 
 
 def bad_command_update(node: str, update: Any) -> str:
+    what = type(update).__name__
+    if isinstance(update, (list, tuple)):  # pairs gone wrong: say what pairs are
+        what += f" {update!r}, which is not a list of (key, value) tuples with string keys"
     return (
-        f"Node {node!r} returned a Command whose update is {type(update).__name__}; "
+        f"Node {node!r} returned a Command whose update is {what}; "
         "use a dict of state keys, e.g. Command(update={'key': value})."
     )
 

@@ -325,3 +325,21 @@ def test_a_commands_update_that_is_not_a_mapping_is_refused_in_a_dict_state(upda
     assert build(LangGraphStateGraph, LangGraphCommand).invoke({"x": 1}) == {"x": 1}
     with pytest.raises(InvalidUpdateError, match="Command whose update is"):
         build(StateGraph, Command).invoke({"x": 1})
+
+
+@pytest.mark.parametrize("update", [[(1, 2)], [("x", 2, 3)], [["x", 2]], ("x", 2)])
+def test_a_commands_update_that_is_almost_pairs_says_what_pairs_are(update):
+    """The same refusal (LangGraph drops these too), naming the update and what pairs are."""
+    from graphkit import Command, InvalidUpdateError
+
+    class Pair(TypedDict, total=False):
+        x: int
+
+    builder = StateGraph(Pair).add_node("a", lambda state: Command(update=update))
+    with pytest.raises(InvalidUpdateError) as excinfo:
+        builder.add_edge(START, "a").compile().invoke({"x": 1})
+    assert str(excinfo.value) == (
+        f"Node 'a' returned a Command whose update is {type(update).__name__} {update!r}, "
+        "which is not a list of (key, value) tuples with string keys; use a dict of state "
+        "keys, e.g. Command(update={'key': value})."
+    )
