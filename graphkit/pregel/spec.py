@@ -6,7 +6,7 @@ and turn what I return into writes"; edges and conditional edges are writers of 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +20,7 @@ __all__ = [
     "GraphSpec",
     "NodeSpec",
     "Writer",
+    "fold_writes",
     "injectable_parameters",
     "shown",
 ]
@@ -134,6 +135,25 @@ def shown(keys: tuple[str, ...], values: dict[str, Any]) -> Any:
     ({'n': 1}, 1, None)
     """
     return values.get(ROOT) if keys == (ROOT,) else values
+
+
+def fold_writes(writes: Iterable[tuple[str, Any]]) -> dict[str, Any]:
+    """A task's writes as one result dict, as LangGraph shows them in task results: a key
+    written more than once maps to ``{"$writes": [...]}`` (a None written first is
+    replaced, not listed, as in LangGraph).
+
+    >>> fold_writes([("log", ["a"]), ("n", 1), ("log", ["b"])])
+    {'log': {'$writes': [['a'], ['b']]}, 'n': 1}
+    """
+    folded: dict[str, Any] = {}
+    for channel, value in writes:
+        previous = folded.get(channel)
+        if previous is None:
+            folded[channel] = value
+        else:
+            many = isinstance(previous, dict) and isinstance(previous.get("$writes"), list)
+            folded[channel] = {"$writes": [*(previous["$writes"] if many else [previous]), value]}
+    return folded
 
 
 def _reducer_name(channel: Channel) -> str:

@@ -24,7 +24,7 @@ from graphkit.diagnostics import threads as diagnose
 from graphkit.pregel import phases
 from graphkit.pregel.records import Plan, Task, TaskResult
 from graphkit.pregel.runnable import graph_in
-from graphkit.pregel.spec import GraphSpec, shown
+from graphkit.pregel.spec import GraphSpec, fold_writes, shown
 from graphkit.pregel.threads import (
     ERROR,
     INPUT_NODE,
@@ -241,7 +241,7 @@ def tasks_with_writes(
     for task in plan.tasks:
         paused = tuple(first.get((task.id, INTERRUPT), ()))
         result = finished.get(task.id)
-        written = {c: v for c, v in result.writes if c in keys} if result is not None else None
+        written = fold_writes(w for w in result.writes if w[0] in keys) if result else None
         written = shown(keys, written) if written is not None else None
         error = first.get((task.id, ERROR))
         tasks.append(PregelTask(task.id, task.node, task.shown_path, error, paused, result=written))

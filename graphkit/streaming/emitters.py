@@ -17,7 +17,7 @@ from graphkit.pregel.calls import returned
 from graphkit.pregel.config import NOT_CARRIED
 from graphkit.pregel.records import Plan, Task, TaskResult
 from graphkit.pregel.runtime import task_config
-from graphkit.pregel.spec import shown
+from graphkit.pregel.spec import fold_writes, shown
 from graphkit.pregel.stepper import Stepper
 from graphkit.pregel.thread_state import PregelTask, subgraph_of, subgraph_thread, tasks_with_writes
 from graphkit.pregel.threads import INTERRUPT
@@ -280,20 +280,13 @@ class Tasks(Emitter):
         is_call = result.task.kind == "call"
         if (node is None or node.hidden) and not is_call:
             return None
-        folded: dict[str, Any] = {}
-        for channel, value in result.writes:
-            if channel in folded:  # several writes to one key: {"$writes": [...]}
-                previous = folded[channel]
-                many = isinstance(previous, dict) and set(previous) == {"$writes"}
-                earlier = previous["$writes"] if many else [previous]
-                folded[channel] = {"$writes": [*earlier, value]}
-            elif channel in self.graph.stream_keys or (is_call and channel == RETURN):
-                folded[channel] = value
+        keys = self.graph.stream_keys
+        shown_writes = (w for w in result.writes if w[0] in keys or (is_call and w[0] == RETURN))
         return {
             "id": result.task.id,
             "name": result.task.node,
             "error": result.error,
-            "result": folded,
+            "result": fold_writes(shown_writes),
             "interrupts": [dataclasses.asdict(interrupt) for interrupt in result.interrupts],
         }
 

@@ -10,6 +10,9 @@ on both libraries): what differed, pinned against LangGraph.
 - A channel written for LangGraph (a ``BaseChannel`` subclass from ``channels.base``, with
   ``MISSING`` for "no value" and no ``checkpoint()`` of its own) runs in a ``StateGraph``
   and a ``Pregel`` as LangGraph runs it.
+- A task that wrote one key several times (a ``Command`` whose update is pairs, a list of
+  Commands) shows ``{"key": {"$writes": [...]}}`` as its result in ``get_state`` and the
+  history, as its "tasks" and "debug" results already did.
 """
 
 from __future__ import annotations
@@ -230,3 +233,46 @@ def test_a_channel_written_for_langgraph_runs_as_in_langgraph():
         return seen
 
     assert observe(load_graphkit()) == observe(load_langgraph())
+
+
+def _extend(current: list, update: list | None) -> list:
+    return current + (update or [])
+
+
+class Logged(TypedDict):
+    log: Annotated[list, _extend]
+    count: int
+
+
+def _writes_twice(lib: Lib) -> Any:
+    """Nodes writing one key twice in one task, in each way a node can; one writes None
+    first (LangGraph then keeps only the later write)."""
+    command = lib.Command
+    nodes = {
+        "pairs": lambda state: command(update=[("log", ["a"]), ("log", ["b"]), ("count", 1)]),
+        "commands": lambda state: [command(update={"log": ["c"]}), command(update={"log": ["d"]})],
+        "none_first": lambda state: command(update=[("log", None), ("log", ["h"])]),
+        "three": lambda state: command(update=[("log", ["e"]), ("log", ["f"]), ("log", ["g"])]),
+    }
+    graph = lib.StateGraph(Logged)
+    previous = lib.START
+    for name, node in nodes.items():
+        graph.add_node(name, node)
+        graph.add_edge(previous, name)
+        previous = name
+    return graph.compile(checkpointer=_saver(lib))
+
+
+def test_a_task_that_wrote_a_key_twice_shows_every_write_in_the_history():
+    def observe(lib: Lib) -> list[Any]:
+        app = _writes_twice(lib)
+        config = {"configurable": {"thread_id": "t"}}
+        app.invoke({"count": 0}, config)
+        history = [[(t.name, t.result) for t in s.tasks] for s in app.get_state_history(config)]
+        again = {"configurable": {"thread_id": "again"}}
+        tasks = [c.get("result") for c in app.stream({"count": 0}, again, stream_mode="tasks")]
+        return [history, tasks]
+
+    expected = observe(load_langgraph())
+    assert ("pairs", {"log": {"$writes": [["a"], ["b"]]}, "count": 1}) in expected[0][-2]
+    assert observe(load_graphkit()) == expected
