@@ -1,5 +1,6 @@
-"""State schemas and channels, found by a differential hunt (about 390 small programs run
-on both libraries): what differed, pinned against LangGraph.
+"""State schemas and channels, found by a differential hunt (about 470 small programs run
+on both libraries, 210 of them also through ainvoke / astream): what differed, pinned
+against LangGraph.
 
 - A low-level ``Pregel`` with a list of input channels, given a dict naming none of them,
   is refused with ``EmptyInputError`` before anything is saved (graphkit used to run
