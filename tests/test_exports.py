@@ -146,8 +146,8 @@ RENAMED_IMPORTS = {
     "langgraph.managed": "RemainingSteps IsLastStep",
     "langgraph.channels": (
         "LastValue BinaryOperatorAggregate Topic EphemeralValue NamedBarrierValue AnyValue "
-        "UntrackedValue DeltaChannel"
-        "UntrackedValue LastValueAfterFinish NamedBarrierValueAfterFinish BaseChannel"
+        "UntrackedValue LastValueAfterFinish NamedBarrierValueAfterFinish BaseChannel "
+        "DeltaChannel"
     ),
     "langgraph.channels.base": "BaseChannel MISSING",
     "langgraph.pregel": "Pregel NodeBuilder",

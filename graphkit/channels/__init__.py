@@ -1,9 +1,8 @@
 """Channels: one small protocol (``Channel``, in base.py) and its kinds, by family."""
 
 from graphkit.channels.barrier import NamedBarrierValue, NamedBarrierValueAfterFinish
-from graphkit.channels.base import EMPTY, Channel
-from graphkit.channels.delta import DeltaChannel
 from graphkit.channels.base import EMPTY, BaseChannel, Channel
+from graphkit.channels.delta import DeltaChannel
 from graphkit.channels.topic import Topic
 from graphkit.channels.value import (
     AnyValue,
