@@ -19,6 +19,7 @@ from graphkit.checkpoint.saver import (
     matches,
     thread_id_of,
     write_index,
+    written_checkpoint_id,
 )
 from graphkit.checkpoint.serde import JsonPlusSerializer, SerializerProtocol
 
@@ -126,7 +127,7 @@ class InMemorySaver(BaseCheckpointSaver):
         task_path: str = "",
     ) -> None:
         thread, namespace = thread_id_of(config), config_key(config, "checkpoint_ns", "")
-        checkpoint_id = config_key(config, "checkpoint_id")
+        checkpoint_id = written_checkpoint_id(config, task_id)
         self._refuse_unstorable(
             writes,
             lambda channel: (

@@ -27,6 +27,7 @@ __all__ = [
     "config_key",
     "thread_id_of",
     "write_index",
+    "written_checkpoint_id",
 ]
 
 SPECIAL_WRITE_INDEX = {"__error__": -1, "__scheduled__": -2, "__interrupt__": -3, "__resume__": -4}
@@ -76,6 +77,24 @@ def thread_id_of(config: Mapping[str, Any] | None) -> str:
             "to invoke/stream/get_state."
         )
     return str(thread)
+
+
+def written_checkpoint_id(config: Mapping[str, Any], task_id: str) -> str:
+    """The ``checkpoint_id`` a ``put_writes`` call saves against; ValueError when
+    ``config`` names none (LangGraph's savers raise a KeyError): writes kept against no
+    checkpoint would never be read back.
+
+    >>> written_checkpoint_id(checkpoint_config("t", "", "c1"), "task")
+    'c1'
+    """
+    checkpoint_id = config_key(config, "checkpoint_id")
+    if checkpoint_id is None:
+        raise ValueError(
+            f"put_writes of task {task_id!r} needs the checkpoint the writes belong to: pass "
+            "the config put() returned (or a CheckpointTuple's config), which has a "
+            "'checkpoint_id'."
+        )
+    return str(checkpoint_id)
 
 
 def with_checkpoint_map(config: dict[str, Any] | None, metadata: Mapping[str, Any] | None) -> Any:

@@ -63,6 +63,7 @@ from graphkit.checkpoint.saver import (
     matches,
     thread_id_of,
     write_index,
+    written_checkpoint_id,
 )
 from graphkit.checkpoint.serde import CheckpointDecodeError, JsonPlusSerializer, SerializerProtocol
 from graphkit.checkpoint.sqlite_file import (
@@ -260,7 +261,7 @@ class SqliteSaver(BaseCheckpointSaver):
         task_path: str = "",
     ) -> None:
         thread, namespace = thread_id_of(config), config_key(config, "checkpoint_ns", "")
-        checkpoint_id = config_key(config, "checkpoint_id")
+        checkpoint_id = written_checkpoint_id(config, task_id)
         where = f"a write of task {task_id!r} to checkpoint {checkpoint_id!r} of thread {thread!r}"
         rows = [
             (

@@ -107,7 +107,8 @@ class Stepper:
         versions = self._apply_command() if applies else {}
         if opening.forks and self.thread is not None:  # holding the Command's writes
             self.thread.save_checkpoint(self._state.checkpoint, versions)
-        elif self.thread is not None and self._command_writes:  # LangGraph's null writes
+        elif self.thread is not None and self._command_writes and self.thread.has_checkpoint:
+            # LangGraph's null writes (a new thread has no checkpoint to hold them)
             self.thread.save_writes(NULL_TASK, self.thread.tracked(self._command_writes))
         self._checkpoint_before = self._state.checkpoint
         self._state.limit_steps(config.recursion_limit)
@@ -239,7 +240,9 @@ class Stepper:
                 if result is None:  # live streaming: chunks from running tasks wait
                     yield None
                     continue
-                if self.thread is not None:
+                # (the input step's writes are not a task's: the input checkpoint
+                # holds them, and LangGraph saves none on the checkpoint before it)
+                if self.thread is not None and not self._needs_input_step:
                     self.thread.save_task(result)
                 if self._cache_keys and not (result.reused or result.cached):
                     self._cache_result(result)

@@ -7,6 +7,7 @@ pending tasks, write a new input or fork the checkpoint. A config whose
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -111,8 +112,8 @@ def _update_superstep(
         results = [_input_result(app.spec, state, values)]
     else:
         results = _node_results(app, state, [_as_update(update) for update in updates])
-        if saved is not None and not _superseded(saver, thread, saved):
-            _save_as_pending(thread, results)
+    if special != END and saved is not None and not _superseded(saver, thread, saved):
+        _save_as_pending(thread, results, saved.checkpoint.id)
     source = "input" if special == INPUT_NODE else "update"
     record = phases.update(app.spec, state, results, source)
     thread.save_step(replace(record, checkpoint=_wakes_all(app.spec, record.checkpoint)))
@@ -125,14 +126,33 @@ def _superseded(saver: BaseCheckpointSaver, thread: ThreadLink, saved: Checkpoin
     return latest is not None and latest.checkpoint.id != saved.checkpoint.id
 
 
-def _save_as_pending(thread: ThreadLink, results: list[TaskResult]) -> None:
-    """As LangGraph: an update made as a node that was pending is saved as that task's
-    writes on the checkpoint it was pending at (its snapshot then shows the result);
-    ``Send`` packets go to the new checkpoint only."""
+def _save_as_pending(thread: ThreadLink, results: list[TaskResult], checkpoint_id: str) -> None:
+    """As LangGraph: an update's writes are saved on the checkpoint it builds on, as the
+    writes of the task it answers (that task's snapshot then shows the result) or, for an
+    update no task was pending for and a new input, under the id LangGraph gives them
+    (what a saver's ``list`` shows); ``Send`` packets go to the new checkpoint only."""
     for result in results:
         writes = [(channel, value) for channel, value in result.writes if channel != TASKS]
-        if writes and result.task.id != UPDATE_TASK:
-            thread.save_writes(result.task.id, writes)
+        if writes:
+            thread.save_writes(_saved_task_id(result.task, checkpoint_id), writes)
+
+
+def _saved_task_id(task: Task, checkpoint_id: str) -> str:
+    """The id an update's writes are saved under: its task's, or LangGraph's uuid5 of the
+    checkpoint's id and ``"__interrupt__"`` (``"__interrupt__:i"`` for the i-th update of
+    a superstep) or ``"__input__"``."""
+    if task.id == INPUT_NODE:
+        name = INPUT_NODE
+    elif task.id == UPDATE_TASK:
+        index = task.path[1]
+        name = INTERRUPT if index == 0 else f"{INTERRUPT}:{index}"
+    else:
+        return task.id
+    try:
+        namespace = uuid.UUID(checkpoint_id)
+    except ValueError:  # (an id of another scheme: any fixed namespace keeps it stable)
+        namespace = uuid.uuid5(uuid.NAMESPACE_OID, checkpoint_id)
+    return str(uuid.uuid5(namespace, name))
 
 
 def _wakes_all(graph: GraphSpec, checkpoint: Checkpoint) -> Checkpoint:

@@ -107,6 +107,11 @@ class ThreadLink:
         self._held: tuple[Checkpoint, dict[str, Any], dict[str, int]] | None = None
         self._held_writes: list[tuple[str, list[tuple[str, Any]]]] = []
 
+    @property
+    def has_checkpoint(self) -> bool:
+        """Whether a checkpoint was saved or loaded, for writes to belong to."""
+        return "checkpoint_id" in self.config["configurable"]
+
     def load(self) -> CheckpointTuple | None:
         """The checkpoint the run starts from: the one the config names, or the latest."""
         wanted = checkpoint_config(self.thread_id, self.namespace, self.requested_id)

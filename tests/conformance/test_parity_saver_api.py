@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import operator
+import uuid
 from typing import Annotated, Any, TypedDict
 
 import pytest
@@ -60,3 +61,43 @@ def test_sqlite_savers_setup_can_be_called_as_on_langgraph():
             assert saver.setup() is None
             assert saver.setup() is None  # again: nothing changes
             assert list(saver.list(None)) == []
+
+
+def writes_seen(lib: Lib, saver_kind: str, edit: str) -> list[Any]:
+    """The pending writes a saver lists on the checkpoint a call starts from."""
+    with SAVERS[saver_kind](lib.name) as saver:
+        builder = lib.StateGraph(State).add_node("a", lambda state: {"x": state["x"] + 1})
+        builder = builder.add_node("b", lambda state: {"log": ["b"]})
+        app = builder.add_edge(lib.START, "a").add_edge("a", "b").compile(checkpointer=saver)
+        app.invoke({"x": 1, "log": []}, THREAD)
+        before = saver.get_tuple(THREAD)
+        if edit == "invoke again":
+            app.invoke({"x": 5, "log": []}, THREAD)
+        elif edit == "update as a node":
+            app.update_state(THREAD, {"x": 10}, as_node="a")
+        elif edit == "update with no node":
+            app.update_state(THREAD, {"x": 10})
+        else:
+            app.update_state(THREAD, {"x": 9, "log": []}, as_node="__input__")
+        parent = uuid.UUID(before.checkpoint["id"])
+        names = {str(uuid.uuid5(parent, name)): name for name in ("__interrupt__", "__input__")}
+        pending = saver.get_tuple(before.config).pending_writes
+        return [(names.get(task, task), channel, value) for task, channel, value in pending]
+
+
+@pytest.mark.parametrize("saver", ["memory", "sqlite"])
+@pytest.mark.parametrize(
+    "edit", ["invoke again", "update as a node", "update with no node", "update as input"]
+)
+def test_the_writes_saved_on_the_checkpoint_a_call_starts_from_match_langgraphs(saver, edit):
+    # an update's writes under LangGraph's uuid5 task ids; a run's input under none
+    assert writes_seen(load_graphkit(), saver, edit) == writes_seen(load_langgraph(), saver, edit)
+
+
+def test_put_writes_without_a_checkpoint_id_is_refused_rather_than_lost():
+    # LangGraph's savers raise a KeyError; graphkit's a ValueError saying what to pass
+    for saver_kind in ("memory", "sqlite"):
+        with SAVERS[saver_kind]("graphkit") as saver, pytest.raises(ValueError, match="belong"):
+            saver.put_writes(THREAD, [("x", 5)], "task")
+        with SAVERS[saver_kind]("langgraph") as saver, pytest.raises(KeyError):
+            saver.put_writes(THREAD, [("x", 5)], "task")
