@@ -69,6 +69,9 @@ class Branch:
     map_source: str = "path_map"
     """Where the path_map came from, as error messages name it: ``path_map``, or the
     router's ``-> Literal[...]`` return annotation."""
+    runnable: bool = False
+    """Whether ``path`` is a LangChain Runnable's ``invoke``: the Runnable makes its own
+    trace run, which LangGraph wraps in none."""
 
     def targets(self) -> list[str] | None:
         """The nodes this branch can route to, or None when any node can be chosen."""

@@ -257,8 +257,9 @@ class StateGraph:
         if path_map is None:  # a router annotated -> Literal["a", "b"] names its targets
             path_map = literal_path_map(path)
             map_source = "-> Literal[...] return annotation"
-        name = None if callable(path) else getattr(path, "name", None)  # (a Runnable's own)
-        if not callable(path):
+        runnable = not callable(path)
+        name = getattr(path, "name", None) if runnable else None  # (a Runnable's own)
+        if runnable:
             path = getattr(path, "invoke", None)
             if not callable(path):
                 raise TypeError(f"Conditional edge from {source!r}: path must be callable.")
@@ -271,7 +272,7 @@ class StateGraph:
         if name in branches:
             raise ValueError(diagnose.duplicate_branch(source, name))
         path_map = dict(path_map) if path_map else None  # (an empty one: none, as in LangGraph)
-        branches[name] = Branch(source, path, path_map, name, schema, map_source)
+        branches[name] = Branch(source, path, path_map, name, schema, map_source, runnable)
         if schema is not None:
             self._add_schema(schema)
         return self

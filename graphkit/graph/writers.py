@@ -82,8 +82,6 @@ def router_writer(branch: Branch, reads: tuple[str, ...], schema: Any, position:
     merge = branch.input_schema is None
     root = reads == (ROOT,)
     run_name = _traced_name(branch.path)
-    # (a Runnable router is kept as its bound ``invoke``: it makes its own run)
-    runnable = inspect.ismethod(branch.path) and branch.path.__name__ == "invoke"
 
     def write_route(returned: Any, fresh_read: FreshRead, config: Any) -> Writes:
         state: Any = fresh_read(reads)
@@ -95,7 +93,7 @@ def router_writer(branch: Branch, reads: tuple[str, ...], schema: Any, position:
             state = {**returned, **state}
         if config is None:  # (a task given no config is not traced)
             result = route(state, config)
-        elif runnable:
+        elif branch.runnable:
             result = traced_runnable_route(current_scope(), position, route, state, config)
         else:
             result = traced_route(current_scope(), position, run_name, route, state, config)

@@ -81,8 +81,9 @@ class GraphSpec:
     finishing_channels: tuple[str, ...] = field(init=False)
     consuming_channels: frozenset[str] = field(init=False)
     untracked_channels: frozenset[str] = field(init=False)  # their writes are never saved
-    delta_channels: Mapping[str, bool] = field(init=False)  # -> is its reducer LangGraph's
-    # batch reducer of messages (see with_message_ids)
+    delta_channels: Mapping[str, bool] = field(init=False)
+    """Each ``DeltaChannel``: whether its reducer is LangGraph's batch reducer of messages
+    (``with_message_ids`` then makes every message-like a message)."""
     empty_channels: Mapping[str, Channel] = field(init=False, repr=False)
     reducer_names: Mapping[str, str] = field(init=False, repr=False)
 

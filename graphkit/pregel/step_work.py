@@ -456,12 +456,12 @@ def _call(
     node: NodeSpec, value: Any, injected: dict[str, Any], run: RunContext, scope: TaskScope
 ) -> Any:
     try:
-        call = node.call
+        call, makes_coroutine = node.call, node.is_async
         timeout = scope.task.timeout or node.timeout  # (a Send's replaces its node's)
         # a Runnable node in an async run: its ainvoke, as LangGraph awaits it
         if node.async_call is not None and run.loop is not None:
-            call = node.async_call
-        elif not node.is_async and scope.task.timeout is None:
+            call, makes_coroutine = node.async_call, True
+        elif not makes_coroutine and scope.task.timeout is None:
             return call(value, **injected)
         elif run.loop is None and timeout is not None:  # (LangGraph: a ValueError)
             raise diagnose.timed_node_in_sync_run(node.name, sent=scope.task.timeout is not None)
@@ -472,7 +472,7 @@ def _call(
         # cancels it when its caller is cancelled).
         from graphkit.streaming.aio import run_on_loop
 
-        if node.is_async or call is node.async_call:
+        if makes_coroutine:
             coroutine = call(value, **injected)
         else:  # a sync node sent with a timeout
             coroutine = _in_thread(call, value, injected)
