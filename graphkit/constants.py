@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-__all__ = ["END", "START", "TAG_NOSTREAM", "TASKS"]
+__all__ = ["CONF", "CONFIG_KEY_CHECKPOINTER", "END", "START", "TAG_HIDDEN", "TAG_NOSTREAM", "TASKS"]
 
 START: Final = "__start__"
 """The virtual node a run starts from: edges from START pick the first nodes."""
@@ -14,6 +14,13 @@ END: Final = "__end__"
 
 TAG_NOSTREAM: Final = "nostream"
 """A chat model call tagged with it is not streamed token by token (``stream_mode="messages"``)."""
+TAG_HIDDEN: Final = "langsmith:hidden"
+"""LangGraph's tag for a task it hides from streams and traces (its own ``__start__``).
+graphkit's nodes carry no tags yet, so here it is only the name, for code that imports it."""
+CONF: Final = "configurable"
+"""The config key under which a run's thread, checkpoint and runtime objects sit."""
+CONFIG_KEY_CHECKPOINTER: Final = "__pregel_checkpointer"
+"""The ``configurable`` key of the saver a subgraph is given (as in LangGraph)."""
 TASKS: Final = "__pregel_tasks"
 """The channel that carries ``Send`` packets to the next step's PUSH tasks."""
 

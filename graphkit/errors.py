@@ -36,6 +36,7 @@ __all__ = [
     "NodeInterrupt",
     "NodeTimeoutError",
     "ParentCommand",
+    "TaskNotFound",
     "UnknownInterruptError",
     "create_error_message",
     "is_invalid_resume",
@@ -115,6 +116,12 @@ class GraphRecursionError(RecursionError):
 
 class EmptyInputError(Exception):
     """Raised when a run starts with no input and there is nothing to resume."""
+
+
+class TaskNotFound(Exception):
+    """LangGraph's error for a task its distributed executor cannot find. graphkit runs
+    every task in the process that planned it, so it never raises this; the name is
+    here for code that catches it."""
 
 
 class CheckpointNotFoundError(ValueError):

@@ -136,11 +136,16 @@ RENAMED_IMPORTS = {
     ),
     "langgraph.config": "get_config get_store get_stream_writer",
     "langgraph.runtime": "Runtime ExecutionInfo RunControl get_runtime",
-    "langgraph.constants": "START END TAG_NOSTREAM TASKS",
+    "langgraph.constants": "START END TAG_NOSTREAM TAG_HIDDEN TASKS CONF CONFIG_KEY_CHECKPOINTER",
+    "langgraph.warnings": (
+        "LangGraphDeprecationWarning LangGraphDeprecatedSinceV05 LangGraphDeprecatedSinceV10 "
+        "LangGraphDeprecatedSinceV11"
+    ),
     "langgraph.errors": (
         "GraphRecursionError InvalidUpdateError GraphInterrupt NodeInterrupt ParentCommand "
         "EmptyInputError EmptyChannelError NodeError NodeTimeoutError NodeCancelledError "
-        "GraphBubbleUp GraphDrained UnknownInterruptError ErrorCode create_error_message"
+        "GraphBubbleUp GraphDrained UnknownInterruptError ErrorCode create_error_message "
+        "TaskNotFound"
     ),
     "langgraph.func": "entrypoint task",
     "langgraph.managed": "RemainingSteps IsLastStep",
