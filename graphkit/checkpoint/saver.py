@@ -15,7 +15,7 @@ import asyncio
 import copy
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 from graphkit.checkpoint.base import Checkpoint
 
@@ -174,6 +174,28 @@ class BaseCheckpointSaver(ABC):
     def delete_thread(self, thread_id: str) -> None:
         """Forget every checkpoint and write of ``thread_id``."""
 
+    # LangGraph's base saver has these three and its in-memory and SQLite savers leave
+    # them unimplemented; so do graphkit's, with the same error and a way around.
+    def delete_for_runs(self, run_ids: Sequence[str]) -> None:
+        """Not implemented by graphkit's savers (nor by LangGraph's in-memory and SQLite
+        ones): raises ``NotImplementedError``."""
+        _not_kept("delete_for_runs", self, "delete_thread(thread_id) forgets a whole thread")
+
+    def copy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
+        """Not implemented by graphkit's savers (nor by LangGraph's in-memory and SQLite
+        ones): raises ``NotImplementedError``."""
+        _not_kept(
+            "copy_thread",
+            self,
+            "to start a thread from another's state, pass app.get_state(source).values to"
+            " app.update_state(target, values)",
+        )
+
+    def prune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
+        """Not implemented by graphkit's savers (nor by LangGraph's in-memory and SQLite
+        ones): raises ``NotImplementedError``."""
+        _not_kept("prune", self, "delete_thread(thread_id) forgets a whole thread")
+
     def get(self, config: Mapping[str, Any]) -> Checkpoint | None:
         """Only the checkpoint of ``get_tuple``."""
         saved = self.get_tuple(config)
@@ -250,6 +272,22 @@ class BaseCheckpointSaver(ABC):
 
     async def adelete_thread(self, thread_id: str) -> None:
         await asyncio.to_thread(self.delete_thread, thread_id)
+
+    async def adelete_for_runs(self, run_ids: Sequence[str]) -> None:
+        self.delete_for_runs(run_ids)
+
+    async def acopy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
+        self.copy_thread(source_thread_id, target_thread_id)
+
+    async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
+        self.prune(thread_ids, strategy=strategy)
+
+
+def _not_kept(method: str, saver: BaseCheckpointSaver, instead: str) -> NoReturn:
+    raise NotImplementedError(
+        f"{type(saver).__name__}.{method}() is not implemented (LangGraph's in-memory and "
+        f"SQLite savers do not implement it either); {instead}."
+    )
 
 
 def matches(metadata: Mapping[str, Any], filter: Mapping[str, Any] | None) -> bool:

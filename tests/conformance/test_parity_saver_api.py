@@ -101,3 +101,19 @@ def test_put_writes_without_a_checkpoint_id_is_refused_rather_than_lost():
             saver.put_writes(THREAD, [("x", 5)], "task")
         with SAVERS[saver_kind]("langgraph") as saver, pytest.raises(KeyError):
             saver.put_writes(THREAD, [("x", 5)], "task")
+
+
+@pytest.mark.parametrize("saver_kind", ["memory", "sqlite"])
+@pytest.mark.parametrize(
+    ("method", "args"),
+    [("delete_for_runs", (["run"],)), ("copy_thread", ("t", "u")), ("prune", (["t"],))],
+)
+def test_the_savers_leave_langgraphs_unimplemented_thread_methods_unimplemented(
+    saver_kind, method, args
+):
+    for lib in (load_langgraph(), load_graphkit()):
+        with SAVERS[saver_kind](lib.name) as saver:
+            with pytest.raises(NotImplementedError):
+                getattr(saver, method)(*args)
+            with pytest.raises(NotImplementedError):
+                asyncio.run(getattr(saver, f"a{method}")(*args))
