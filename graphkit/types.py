@@ -11,6 +11,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
+from types import GenericAlias
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
 
 from graphkit.cache.base import default_cache_key
@@ -348,6 +349,7 @@ class CachePolicy:
 
     key_func: Callable[..., str | bytes] = default_cache_key
     ttl: float | None = None
+    __class_getitem__ = classmethod(GenericAlias)  # generic in LangGraph (see StateGraph)
 
 
 @dataclass(frozen=True)
@@ -424,6 +426,7 @@ class Interrupt:
     id: str = "placeholder-id"  # LangGraph's id for an Interrupt made by hand
     response_schema: Any = field(default=None, kw_only=True)
     __hash__ = None  # type: ignore[assignment]
+    __class_getitem__ = classmethod(GenericAlias)  # generic in LangGraph (see StateGraph)
 
     def __init__(
         self,

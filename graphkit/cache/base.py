@@ -18,6 +18,7 @@ import asyncio
 import hashlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
+from types import GenericAlias
 from typing import Any
 
 __all__ = [
@@ -41,6 +42,10 @@ class BaseCache(ABC):
     """What the runtime needs from a cache: read many keys, write many, clear namespaces.
     ``ttl`` is in seconds (None: the entry never expires). The async twins run the sync
     methods in a worker thread unless a cache overrides them."""
+
+    # LangGraph's is generic (``BaseCache[...]`` in annotations); here the types are not
+    # checked, so any arguments give a ``types.GenericAlias``, as ``list[int]`` does.
+    __class_getitem__ = classmethod(GenericAlias)
 
     def __init__(self, *, serde: Any = None) -> None:
         if serde is None:

@@ -15,6 +15,7 @@ import asyncio
 import copy
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
+from types import GenericAlias
 from typing import Any, NamedTuple, NoReturn
 
 from graphkit.checkpoint.base import Checkpoint
@@ -133,6 +134,10 @@ class BaseCheckpointSaver(ABC):
     ``put`` receives the ``Checkpoint`` record, whose value maps know what the step
     changed (``DeltaMap.delta()``), so a saver can store only that.
     """
+
+    # LangGraph's is generic (``BaseCheckpointSaver[...]`` in annotations); here the types are not
+    # checked, so any arguments give a ``types.GenericAlias``, as ``list[int]`` does.
+    __class_getitem__ = classmethod(GenericAlias)
 
     @abstractmethod
     def get_tuple(self, config: Mapping[str, Any]) -> CheckpointTuple | None:

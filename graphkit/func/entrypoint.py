@@ -13,6 +13,7 @@ import dataclasses
 import inspect
 from collections.abc import Callable, Sequence
 from datetime import timedelta
+from types import GenericAlias
 from typing import Any, Generic, TypeVar, get_args, get_origin
 
 from graphkit.cache.base import node_namespace
@@ -52,6 +53,8 @@ class entrypoint:  # (LangGraph's name: a decorator class)
     >>> counter.trace(5, thread).steps[-1].plan.nodes
     ['counter']
     """
+
+    __class_getitem__ = classmethod(GenericAlias)  # generic in LangGraph (see StateGraph)
 
     def __init__(
         self,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from types import GenericAlias
 from typing import Any
 
 from graphkit.channels import Channel, LastValue
@@ -58,6 +59,10 @@ class StateGraph:
     >>> builder.compile().invoke({"steps": []})
     {'steps': ['plan', 'act']}
     """
+
+    # LangGraph's is generic (``StateGraph[...]`` in annotations); here the types are not
+    # checked, so any arguments give a ``types.GenericAlias``, as ``list[int]`` does.
+    __class_getitem__ = classmethod(GenericAlias)
 
     def __init__(
         self,

@@ -7,6 +7,7 @@ import contextlib
 import copy
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
+from types import GenericAlias
 from typing import Any
 
 from graphkit.diagnostics import cache as diagnose_cache
@@ -43,6 +44,10 @@ class CompiledGraph(RunnableMethods):
     >>> [superstep.plan.nodes for superstep in app.trace({"text": "hi"}).steps]
     [['__input__'], ['__start__'], ['shout']]
     """
+
+    # LangGraph's is generic (``CompiledStateGraph[...]`` in annotations); here the types are not
+    # checked, so any arguments give a ``types.GenericAlias``, as ``list[int]`` does.
+    __class_getitem__ = classmethod(GenericAlias)
 
     def __init__(
         self,
