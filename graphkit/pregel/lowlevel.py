@@ -132,7 +132,9 @@ class Pregel(CompiledGraph):
             interrupt_after=interrupt_after_nodes,
             **options,
         )
-        self.channels = given_channels  # (CompiledGraph's are the spec's)
+        # as given, then the Send packets' channel the runtime adds, as LangGraph lists them
+        # (CompiledGraph's are the spec's)
+        self.channels = {**given_channels, TASKS: Topic(Send, accumulate=False)}
         self.config = None if config is None else dict(config)  # (with_config's defaults)
         self.context_schema, self.retry_policy = context_schema, policies
         self.interrupt_before_nodes = interrupt_before_nodes
@@ -146,7 +148,7 @@ class Pregel(CompiledGraph):
     def stream_channels_asis(self) -> Channels:
         """The channels "values" chunks and the state show: ``stream_channels``, else all
         (as in LangGraph, the Send packets' channel too)."""
-        return self.stream_channels or [*self.channels, TASKS]
+        return self.stream_channels or list(dict.fromkeys([*self.channels, TASKS]))
 
     def invoke(self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
         """Run to the end; the output channel's value (one name) or a dict of them."""

@@ -32,7 +32,7 @@ def test_an_entrypoint_is_a_one_node_pregel_graph():
 
     assert isinstance(flow, Pregel)
     assert list(flow.nodes) == ["flow"]
-    assert list(flow.channels) == [START, END, "__previous__"]
+    assert list(flow.channels) == [START, END, "__previous__", "__pregel_tasks"]
     assert flow.stream_mode == "updates"
     assert [step.plan.nodes for step in flow.trace(1).steps] == [["__input__"], ["flow"]]
 
