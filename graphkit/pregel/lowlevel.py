@@ -132,9 +132,7 @@ class Pregel(CompiledGraph):
             interrupt_after=interrupt_after_nodes,
             **options,
         )
-        # as given, then the Send packets' channel the runtime adds, as LangGraph lists them
-        # (CompiledGraph's are the spec's)
-        self.channels = {**given_channels, TASKS: Topic(Send, accumulate=False)}
+        self.channels = {**given_channels, TASKS: Topic(Send, accumulate=False)}  # as LangGraph
         self.config = None if config is None else dict(config)  # (with_config's defaults)
         self.context_schema, self.retry_policy = context_schema, policies
         self.interrupt_before_nodes = interrupt_before_nodes

@@ -4,7 +4,7 @@
 Each test keeps the documented program's shape; chat models are replaced by scripted ones.
 """
 
-from typing import Any, Optional, TypedDict
+from typing import Any, TypedDict
 
 import pytest
 
@@ -21,8 +21,8 @@ def _import(library: str, path: str) -> Any:
 
 class Essay(TypedDict):
     topic: str
-    content: Optional[str]
-    score: Optional[float]
+    content: str | None
+    score: float | None
 
 
 def _channel_kinds(channels: dict[str, Any]) -> dict[str, str]:
