@@ -56,6 +56,7 @@ from graphkit.pregel.records import (
     Task,
     TaskResult,
     Update,
+    path_text,
     task_id,
 )
 from graphkit.pregel.stepper import INPUT_TASK
@@ -390,5 +391,6 @@ def save_thread(run: Run, saver: Any, thread_id: str) -> dict[str, Any]:
                     config,
                     list(result.writes),
                     task_id(config["configurable"]["checkpoint_id"], last.step, path),
+                    path_text(result.task.shown_path),
                 )
     return config

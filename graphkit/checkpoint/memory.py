@@ -17,6 +17,7 @@ from graphkit.checkpoint.saver import (
     checkpoint_config,
     config_key,
     matches,
+    pending_order,
     thread_id_of,
     write_index,
     written_checkpoint_id,
@@ -48,8 +49,8 @@ class InMemorySaver(BaseCheckpointSaver):
         self._lock = threading.Lock()
         # (thread, ns) -> {checkpoint id: (checkpoint, metadata)}, in insertion order
         self._checkpoints: dict[tuple[str, str], dict[str, tuple[Checkpoint, dict[str, Any]]]] = {}
-        # (thread, ns, checkpoint id) -> {(task id, index): (channel, value)}
-        self._writes: dict[tuple[str, str, str], dict[tuple[str, int], tuple[str, Any]]] = {}
+        # (thread, ns, checkpoint id) -> {(task id, index): (channel, value, task path)}
+        self._writes: dict[tuple[str, str, str], dict[tuple[str, int], tuple[str, Any, str]]] = {}
 
     def get_tuple(self, config: Mapping[str, Any]) -> CheckpointTuple | None:
         thread, namespace = thread_id_of(config), config_key(config, "checkpoint_ns", "")
@@ -141,7 +142,7 @@ class InMemorySaver(BaseCheckpointSaver):
                 key = (task_id, write_index(channel, position))
                 if key[1] >= 0 and key in pending:
                     continue  # a saved write stays; only special slots are replaced
-                pending[key] = (channel, value)
+                pending[key] = (channel, value, task_path)
 
     def delete_thread(self, thread_id: str) -> None:
         thread_id = str(thread_id)  # (a UUID too, as put saved it)
@@ -177,11 +178,10 @@ class InMemorySaver(BaseCheckpointSaver):
         checkpoint: Checkpoint,
         metadata: dict[str, Any],
     ) -> CheckpointTuple:
+        saved = self._writes.get((thread, namespace, checkpoint_id), {})
+        ordered = sorted(saved.items(), key=lambda item: pending_order(item[1][2], *item[0]))
         pending: list[PendingWrite] = [
-            (task_id, channel, value)
-            for (task_id, _), (channel, value) in self._writes.get(
-                (thread, namespace, checkpoint_id), {}
-            ).items()
+            (task_id, channel, value) for (task_id, _), (channel, value, _) in ordered
         ]
         parent = (
             checkpoint_config(thread, namespace, checkpoint.parent_id)

@@ -26,6 +26,7 @@ __all__ = [
     "PendingWrite",
     "checkpoint_config",
     "config_key",
+    "pending_order",
     "thread_id_of",
     "write_index",
     "written_checkpoint_id",
@@ -46,6 +47,19 @@ def write_index(channel: str, position: int) -> int:
     (0, -3)
     """
     return SPECIAL_WRITE_INDEX.get(channel, position)
+
+
+def pending_order(task_path: str, task_id: str, index: int) -> tuple[str, str, int]:
+    """Where a pending write comes in the list of its checkpoint's (LangGraph's order): by
+    the path of the task that made it (``put_writes``'s ``task_path``), then the task's
+    id, then the write's index, so a task's special writes come before its others. The
+    runtime applies a step's writes in task-path order too, whatever order they finished.
+
+    >>> rows = [("~b", "t1", 0), ("~a", "t2", 1), ("~a", "t2", -3)]
+    >>> sorted(rows, key=lambda row: pending_order(*row))
+    [('~a', 't2', -3), ('~a', 't2', 1), ('~b', 't1', 0)]
+    """
+    return (task_path, task_id, index)
 
 
 PendingWrite = tuple[str, str, Any]

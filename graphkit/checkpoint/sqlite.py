@@ -277,8 +277,8 @@ class SqliteSaver(BaseCheckpointSaver):
         with self._lock, self._file_errors(thread), self._transaction() as conn:
             added, total = 0, 0  # to the check kept on the checkpoint's row
             for row in rows:
-                # A saved write stays (as in InMemorySaver); a special slot is replaced,
-                # and an upsert keeps the row's seq, so it keeps its place.
+                # A saved write stays (as in InMemorySaver); a special slot is replaced
+                # (an upsert: the row keeps its seq).
                 old = None
                 if row[4] < 0:
                     old = conn.execute(
@@ -661,10 +661,11 @@ def _decode_error(
 
 
 def _writes(conn: sqlite3.Connection, checkpoint: tuple[str, str, str]) -> list[Any]:
-    """The pending-write rows of (thread, namespace, checkpoint id), in the order put."""
+    """The pending-write rows of (thread, namespace, checkpoint id), in ``pending_order``
+    (SQLite compares text as Python does: by code point)."""
     return conn.execute(
         "SELECT thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, task_path,"
         " type, value FROM graphkit_writes WHERE thread_id = ? AND checkpoint_ns = ? AND"
-        " checkpoint_id = ? ORDER BY seq",
+        " checkpoint_id = ? ORDER BY task_path, task_id, idx",
         checkpoint,
     ).fetchall()

@@ -56,7 +56,7 @@ CREATE TABLE IF NOT EXISTS graphkit_blobs (
     PRIMARY KEY (checkpoint_seq, channel)
 );
 CREATE TABLE IF NOT EXISTS graphkit_writes (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,  -- keeps the order writes were first put in
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,  -- the order writes were first put in
     thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL, checkpoint_id TEXT,
     task_id TEXT NOT NULL, idx INTEGER NOT NULL, channel TEXT NOT NULL,
     type TEXT NOT NULL, value BLOB NOT NULL, task_path TEXT NOT NULL,

@@ -23,6 +23,7 @@ __all__ = [
     "Task",
     "TaskResult",
     "Update",
+    "path_text",
     "task_id",
 ]
 
@@ -80,6 +81,30 @@ def task_id(checkpoint_id: str, step: int, path: tuple[Any, ...]) -> str:
     """
     hex_ = hashlib.blake2b(f"{checkpoint_id}|{step}|{path}".encode(), digest_size=16).hexdigest()
     return f"{hex_[:8]}-{hex_[8:12]}-{hex_[12:16]}-{hex_[16:20]}-{hex_[20:]}"
+
+
+def path_text(path: tuple[Any, ...]) -> str:
+    """A task path as one string, the key LangGraph sorts a step's tasks by (to apply
+    their writes) and saves with each pending write (to read them back in that order):
+    a ``~``, then the parts joined by ``", "``, numbers (a bool too) as ten digits, so
+    that Send 10 comes after Send 9; a nested path written the same way.
+
+    >>> path_text(("__pregel_push", 10, False))
+    '~__pregel_push, 0000000010, 0000000000'
+    >>> path_text(("__pregel_pull", "a b")) < path_text(("__pregel_pull", "a", "handler"))
+    True
+    """
+    parts = []
+    for part in path:
+        if isinstance(part, str):
+            parts.append(part)
+        elif isinstance(part, int):
+            parts.append(f"{part:010d}")
+        elif isinstance(part, tuple | list):
+            parts.append(path_text(part))
+        else:
+            parts.append(str(part))
+    return "~" + ", ".join(parts)
 
 
 @frozen_record(repr=False)

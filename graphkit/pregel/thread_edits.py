@@ -25,7 +25,7 @@ from graphkit.constants import END, INTERRUPT, START, TASKS
 from graphkit.diagnostics import threads as diagnose
 from graphkit.errors import EmptyInputError, InvalidUpdateError
 from graphkit.pregel import phases
-from graphkit.pregel.records import Task, TaskResult
+from graphkit.pregel.records import Task, TaskResult, path_text
 from graphkit.pregel.runtime import in_worker_thread
 from graphkit.pregel.spec import GraphSpec
 from graphkit.pregel.step_work import fresh_reader
@@ -134,7 +134,9 @@ def _save_as_pending(thread: ThreadLink, results: list[TaskResult], checkpoint_i
     for result in results:
         writes = [(channel, value) for channel, value in result.writes if channel != TASKS]
         if writes:
-            thread.save_writes(_saved_task_id(result.task, checkpoint_id), writes)
+            task = result.task
+            path = "" if task.id == INPUT_NODE else path_text(task.path)  # (LangGraph's)
+            thread.save_writes(_saved_task_id(task, checkpoint_id), writes, path)
 
 
 def _saved_task_id(task: Task, checkpoint_id: str) -> str:
@@ -193,7 +195,7 @@ def _node_result(
     node = update.as_node
     if node not in app.spec.nodes:
         raise InvalidUpdateError(diagnose.unknown_as_node(node, app.spec.nodes))
-    path = ("__update__", index)
+    path = (INTERRUPT, index)  # LangGraph's, which orders the writes saved with it
     task = Task(task_id, state.step, node, "update", path, (INTERRUPT,), update.values)
     writes: list[tuple[str, Any]] = []
     fresh_read = fresh_reader(app.spec, state, writes)

@@ -26,7 +26,7 @@ from graphkit.errors import (
 )
 from graphkit.pregel import phases
 from graphkit.pregel.config import carried_metadata
-from graphkit.pregel.records import Plan, Task, TaskResult, Update
+from graphkit.pregel.records import Plan, Task, TaskResult, Update, path_text
 from graphkit.pregel.runtime import (
     NO_ANSWER,
     Resume,
@@ -105,7 +105,7 @@ class ThreadLink:
         self.last_metadata: dict[str, Any] = {}
         self._last_saved: str | None = None
         self._held: tuple[Checkpoint, dict[str, Any], dict[str, int]] | None = None
-        self._held_writes: list[tuple[str, list[tuple[str, Any]]]] = []
+        self._held_writes: list[tuple[str, list[tuple[str, Any]], str]] = []
 
     @property
     def has_checkpoint(self) -> bool:
@@ -162,7 +162,7 @@ class ThreadLink:
             writes = [(ERROR, text), *handled, *answers]
         else:
             writes = self.tracked(result.writes) or [(NO_WRITES, None)]
-        self.save_writes(result.task.id, writes)
+        self.save_writes(result.task.id, writes, path_text(result.task.shown_path))
 
     def tracked(self, writes: Iterable[tuple[str, Any]]) -> list[tuple[str, Any]]:
         """``writes`` as they are saved: none to an untracked channel, and a ``Send``'s
@@ -183,12 +183,14 @@ class ThreadLink:
             kept.append((channel, value))
         return kept
 
-    def save_writes(self, task_id: str, writes: list[tuple[str, Any]]) -> None:
-        """Save writes against the checkpoint saved (or loaded) last."""
+    def save_writes(self, task_id: str, writes: list[tuple[str, Any]], path: str = "") -> None:
+        """Save writes against the checkpoint saved (or loaded) last; ``path``: the task's
+        ``path_text``, by which savers list a checkpoint's writes (as LangGraph's: "" for
+        writes no task made)."""
         if self.durability == "exit":
-            self._held_writes.append((task_id, writes))
+            self._held_writes.append((task_id, writes, path))
         else:
-            self.saver.put_writes(self.config, writes, task_id)
+            self.saver.put_writes(self.config, writes, task_id, path)
 
     def close(self, status: str = "done") -> None:
         """Save what durability "exit" held back. As in LangGraph, a subgraph run that
@@ -203,8 +205,8 @@ class ThreadLink:
             checkpoint = replace(checkpoint, parent_id=self._last_saved)
             self.config = self.saver.put(self.config, checkpoint, metadata, versions)
             self._last_saved = checkpoint.id
-        for task_id, writes in self._held_writes:
-            self.saver.put_writes(self.config, writes, task_id)
+        for task_id, writes, path in self._held_writes:
+            self.saver.put_writes(self.config, writes, task_id, path)
         self._held_writes = []
 
 

@@ -166,7 +166,9 @@ def test_one_checkpoint_in_two_threads_lists_in_thread_order(saver):
 def test_a_saved_write_stays_and_special_slots_are_replaced(saver):
     # LangGraph's rule: a task's regular writes, once saved, stay (a resumed task that
     # saves again does not change them); its interrupt / resume / error slots are fixed
-    # and replaced, so an interrupt survives the task's later successful writes.
+    # and replaced, so an interrupt survives the task's later successful writes. They come
+    # back in LangGraph's order: by task (path, then id), then index, where the special
+    # slots are negative (resume -4, interrupt -3).
     (first,) = chain(2, 1)
     config = saver.put(thread("t"), first, {}, {})
     saver.put_writes(config, [("a", 1), ("b", 2)], "task-1")
@@ -179,9 +181,31 @@ def test_a_saved_write_stays_and_special_slots_are_replaced(saver):
         ("task-1", "a", 1),
         ("task-1", "b", 2),
         ("task-2", "c", 3),
-        ("task-3", "__interrupt__", "second"),
         ("task-3", "__resume__", []),
+        ("task-3", "__interrupt__", "second"),
         ("task-3", "d", 4),
+    ]
+
+
+def test_pending_writes_come_back_by_task_path_then_task_id_whatever_order_they_came_in(saver):
+    # as LangGraph's savers list them; task paths are put_writes's task_path, "" for writes
+    # no task made (and for callers that pass none)
+    (first,) = chain(2, 1)
+    config = saver.put(thread("t"), first, {}, {})
+    saver.put_writes(config, [("x", "send 10")], "t1", "~__pregel_push, 0000000010, 0000000000")
+    saver.put_writes(config, [("x", "send 9")], "t2", "~__pregel_push, 0000000009, 0000000000")
+    saver.put_writes(config, [("x", "b"), ("y", "b")], "t3", "~__pregel_pull, b")
+    saver.put_writes(config, [("x", "a, second id")], "t5", "~__pregel_pull, a")
+    saver.put_writes(config, [("x", "a, first id")], "t4", "~__pregel_pull, a")
+    saver.put_writes(config, [("x", "no task")], "t6")
+    assert [value for _, _, value in saver.get_tuple(config).pending_writes] == [
+        "no task",
+        "a, first id",
+        "a, second id",
+        "b",
+        "b",
+        "send 9",
+        "send 10",
     ]
 
 

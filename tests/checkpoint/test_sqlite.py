@@ -447,9 +447,9 @@ def test_pending_writes_put_again_or_replaced_keep_their_check(path):
         saver.put(thread("t"), checkpoints[-1], {}, {})  # the same id again
     with SqliteSaver.from_conn_string(path) as reader:
         assert reader.get_tuple(thread("t")).pending_writes == [
+            ("task", "__error__", "boom twice"),  # (its slot, -1, comes first, as in LangGraph)
             ("task", "c0", checkpoints[-1].step),
             ("task", "log", ("t", checkpoints[-1].id)),
-            ("task", "__error__", "boom twice"),
         ]
         assert len(list(reader.list(thread("t")))) == 2
 
