@@ -18,7 +18,15 @@ from graphkit.checkpoint import Checkpoint, new_checkpoint_id
 from graphkit.constants import INTERRUPT, PULL, PUSH, RETURN, START, TASKS
 from graphkit.diagnostics import run as diagnose
 from graphkit.errors import InvalidUpdateError, warn
-from graphkit.pregel.records import ChannelChange, Plan, Task, TaskResult, Update, task_id
+from graphkit.pregel.records import (
+    ChannelChange,
+    Plan,
+    Task,
+    TaskResult,
+    Update,
+    path_text,
+    task_id,
+)
 from graphkit.pregel.runtime import RunContext
 from graphkit.pregel.spec import GraphSpec, NodeSpec
 from graphkit.pregel.step_work import StepWork
@@ -420,7 +428,9 @@ def _mark_seen(
     return node.triggers
 
 
-def _task_order(result: TaskResult) -> tuple[str, ...]:
-    # Pull tasks sort by node name before push tasks by send index, as in LangGraph.
-    path = result.task.path[:3]
-    return tuple(f"{part:010d}" if isinstance(part, int) else str(part) for part in path)
+def _task_order(result: TaskResult) -> str:
+    # LangGraph's key, compared as one string: pull tasks by node name, then push tasks
+    # by send index; so an error handler (its failed task's path, extended) of node "a"
+    # comes after node "a b", as there. (The False a Send's shown path ends with would
+    # change no order: its index, of fixed width, decides first.)
+    return path_text(result.task.path)

@@ -12,7 +12,9 @@ index 9, where a path's numbers must sort as numbers), inside a subgraph, beside
 What is compared: ``get_tuple().pending_writes`` (each task id known by its task's name
 and path, as the ids are each library's own hash of its own checkpoint ids), what
 ``get_state`` lists per task, the history's pending writes, and the resumed run's result,
-whose ``Annotated[list, operator.add]`` shows the order the writes were applied in.
+whose ``Annotated[list, operator.add]`` shows the order the writes were applied in. The
+last case checks that order where LangGraph's string key and a tuple of path parts part
+ways: an error handler's writes beside nodes named "a b" and "a!".
 """
 
 import asyncio
@@ -318,3 +320,38 @@ def test_an_update_beside_an_interrupt_is_listed_where_langgraph_lists_it(where,
     expected = asyncio.run(_edited(load_langgraph(), saver, where))
     got = asyncio.run(_edited(load_graphkit(), saver, where))
     assert got == expected
+
+
+def _handled(lib: Lib, kind: str | None) -> list[Any]:
+    """Node "a" fails and its error handler writes; beside it run "a b" and "a!", whose
+    paths sort before the handler's (a space and a "!" come before the ", " that extends
+    "a"'s path), and, with a saver, "z", which asks, so that the step's writes stay
+    pending until the resume applies them."""
+    interrupt = _interrupt(lib.name)
+
+    def fail(state: State) -> dict:
+        raise ValueError("a failed")
+
+    graph = lib.StateGraph(State)
+    graph.add_node("a", fail, error_handler=lambda state: {"log": ["handler of a"]})
+    graph.add_node("a b", lambda state: {"log": ["a b"]})
+    graph.add_node("a!", lambda state: {"log": ["a!"]})
+    names = ["a", "a b", "a!"]
+    if kind is not None:
+        graph.add_node("z", lambda state: {"log": [f"z={interrupt('z?')}"]})
+        names.append("z")
+    for name in names:
+        graph.add_edge(lib.START, name)
+    if kind is None:
+        return [plain(graph.compile().invoke({"log": []}))]
+    with SAVERS[kind](lib.name) as saver:
+        app = graph.compile(checkpointer=saver)
+        first = plain(app.invoke({"log": []}, THREAD))
+        return [first, plain(app.invoke(lib.Command(resume="yes"), THREAD))]
+
+
+@pytest.mark.parametrize("saver", [None, "memory", "sqlite"])
+def test_an_error_handlers_writes_apply_in_langgraphs_task_path_order(saver):
+    expected = _handled(load_langgraph(), saver)
+    assert expected[-1]["log"] == ["a b", "a!", "handler of a", *(["z=yes"] if saver else [])]
+    assert _handled(load_graphkit(), saver) == expected
