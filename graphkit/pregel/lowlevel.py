@@ -270,7 +270,9 @@ def _validate(app: Pregel, before: Sequence[str] | str, after: Sequence[str] | s
     known = f"the channels are {sorted(app.channels)}; add it to channels={{...}}"
     for kind, names in (("Channel", app.channels), ("Node", app.nodes)):
         for name in names:
-            if name in RESERVED:
+            # (another Pregel's channels hold the runtime's Send Topic: taken, and replaced)
+            sends = kind == "Channel" and name == TASKS and type(names[name]) is Topic
+            if name in RESERVED and not sends:
                 raise ValueError(f"{kind} name {name!r} is reserved by the runtime; rename it.")
     for name, node in app.nodes.items():
         if not isinstance(node, PregelNode):

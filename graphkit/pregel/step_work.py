@@ -324,7 +324,7 @@ def _done(result: TaskResult) -> Future[TaskResult]:
 def handler_task(failed: Task, handler: str) -> Task:
     """The task of ``failed``'s error handler: it runs in the same step on the failed
     task's input, and its writes apply right after where the failed task's would have."""
-    path = (*failed.path[:3], "node_error_handler", False)
+    path = (*failed.shown_path[:3], "node_error_handler", False)  # (a Send's False too)
     return Task(
         task_id(failed.id, failed.step, (handler, "node_error_handler")),
         failed.step,

@@ -62,3 +62,34 @@ def test_pregel_page_lists_the_send_channel_of_low_level_graphs(library: str) ->
         ("__previous__", "LastValue"),
         ("__start__", "EphemeralValue"),
     ]
+
+
+@pytest.mark.parametrize("library", LIBRARIES)
+def test_a_pregel_built_from_anothers_channels_takes_their_send_channel(library: str) -> None:
+    """`Pregel(channels={**other.channels, ...})` hands the runtime's own `__pregel_tasks`
+    Topic back: it is accepted (and replaced); any other channel under that name is not."""
+    channels = _import(library, "langgraph.channels")
+    pregel = _import(library, "langgraph.pregel")
+    node = pregel.NodeBuilder().subscribe_only("a").do(lambda x: x * 2).write_to("b")
+    first = pregel.Pregel(
+        nodes={"double": node},
+        channels={"a": channels.LastValue(int), "b": channels.LastValue(int)},
+        input_channels="a",
+        output_channels="b",
+    )
+    second = pregel.Pregel(
+        nodes=first.nodes,
+        channels={**first.channels, "c": channels.LastValue(int)},
+        input_channels="a",
+        output_channels="b",
+    )
+    assert second.invoke(4) == 8
+    assert list(second.channels) == ["a", "b", "__pregel_tasks", "c"]
+    with pytest.raises(ValueError, match="__pregel_tasks"):
+        pregel.Pregel(
+            nodes=first.nodes,
+            channels={"a": channels.LastValue(int), "b": channels.LastValue(int),
+                      "__pregel_tasks": channels.LastValue(int)},
+            input_channels="a",
+            output_channels="b",
+        )  # fmt: skip

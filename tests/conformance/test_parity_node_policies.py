@@ -723,3 +723,35 @@ def test_a_timeout_does_not_wait_for_the_cancelled_attempt_to_clean_up():
         return seen
 
     assert scenario("graphkit") == scenario("langgraph") == ["NodeTimeoutError", "cleaned up"]
+
+
+@pytest.mark.parametrize("sent", [False, True])
+def test_a_handler_runs_under_langgraphs_task_path(sent):
+    """The handler's path (``langgraph_path`` in its config's metadata, and the key a
+    step's writes are applied by) extends the failed task's, a Send's ``False`` included."""
+
+    def observe(library: str) -> list[Any]:
+        lib = names(library)
+        if library == "langgraph":
+            from langgraph.config import get_config
+        else:
+            from graphkit.config import get_config
+        paths: list[Any] = []
+
+        def fails(state: Any) -> dict:
+            raise ValueError("boom")
+
+        def handle(state: Any) -> dict:
+            paths.append(tuple(get_config()["metadata"]["langgraph_path"]))
+            return {"log": ["handled"]}
+
+        builder = lib["StateGraph"](State)
+        builder.add_node("fails", fails, error_handler=handle)
+        if sent:
+            builder.add_conditional_edges(lib["START"], lambda s: [lib["Send"]("fails", s)])
+        else:
+            builder.add_edge(lib["START"], "fails")
+        assert builder.compile().invoke({"log": []}) == {"log": ["handled"]}
+        return paths
+
+    assert observe("graphkit") == observe("langgraph")
