@@ -258,6 +258,8 @@ def check_read_run(sign_step: Any, text_after_2: Any) -> str:
             hint="Trace the run and look for sign in run.to_frame('tasks') or "
             "print(run.timeline()).",
         )
+    if isinstance(sign_step, str) and sign_step.strip().lstrip("-").isdigit():
+        sign_step = int(sign_step)  # "3", read off a table, is the step number 3
     if sign_step != truth:
         position = next(i for i, s in enumerate(run.steps) if s.step == truth)
         if sign_step == position:
@@ -287,6 +289,13 @@ def check_read_run(sign_step: Any, text_after_2: Any) -> str:
                 f"held after step {other[0]}, not after step 2.",
                 hint="run.to_frame('state') has one row per step: read the row whose "
                 "step is 2 (not the row at position 2).",
+            )
+        if text_after_2 in (f"'{states[2]}'", f'"{states[2]}"'):  # copied with its quotes
+            raise Wrong(
+                f"sign runs in step {truth}, right. Your text_after_2 is "
+                f"{show(text_after_2)}: the value with its quotes inside the string.",
+                hint="A readable table quotes a string to show it is one; the quotes "
+                "are not part of the value. Drop the inner quotes.",
             )
         raise Wrong(
             f"sign runs in step {truth}, right. But text never held "

@@ -223,3 +223,16 @@ def test_chain_fails_when_the_stubs_edge_to_end_is_kept():
     assert not verdict.passed
     assert "also has the edge split_words → __end__" in verdict.message
     assert "add_edge('split_words', END)" in verdict.hint
+
+
+def test_read_run_accepts_the_step_number_written_as_a_string():
+    # '3' read off a table is the right step: it must not be told "there is no step 3"
+    verdict = lesson01.check_read_run(str(solution.SIGN_STEP), solution.TEXT_AFTER_2)
+    assert verdict.passed, verdict
+
+
+def test_read_run_says_when_the_value_was_copied_with_its_quotes():
+    verdict = lesson01.check_read_run(solution.SIGN_STEP, repr(solution.TEXT_AFTER_2))
+    assert not verdict.passed
+    assert "quotes" in verdict.hint
+    assert "never held" not in verdict.message
