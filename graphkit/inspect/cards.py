@@ -286,8 +286,10 @@ def update_html(update: Update | None, *, card: bool = True, step: int = 0, why:
 # -- a step, a run -------------------------------------------------------------------------
 
 
-def superstep_html(superstep: Superstep) -> str:
-    """A superstep as one card: Plan, Execute and Update side by side.
+def superstep_html(superstep: Superstep, *, update_error: BaseException | None = None) -> str:
+    """A superstep as one card: Plan, Execute and Update side by side. ``update_error``
+    is what its Update raised, if it did (a step's record cannot tell that from an
+    Update still to come; its run can).
 
     >>> from graphkit.inspect.examples import forecast_run
     >>> card = superstep_html(forecast_run().step(2))
@@ -300,6 +302,9 @@ def superstep_html(superstep: Superstep) -> str:
     why = "skipped: a task failed, so no channel changed" if failed else ""
     if cancelled:
         why = "skipped: the run was cancelled, so no channel changed"
+    if update_error is not None and superstep.phase == "execute" and not failed:
+        failed = True
+        why = f"failed: {type(update_error).__name__}, so no channel changed"
     outcome = "cancelled" if cancelled else "failed"
     title = "input step" if step == -1 else f"step {step}"
     tasks = len(superstep.plan.tasks)
@@ -336,8 +341,16 @@ def run_html(run: Run, *, max_steps: int = 40) -> str:
     )
     error = _error_box(run.error) if run.error is not None else ""
     steps = list(run.steps)
+    # A run that ended in an error after its last step's Execute failed in that Update.
+    update_error = run.error if run.status == "error" else None
+    last = steps[-1].step if steps else None
+
+    def card(superstep: Superstep) -> str:
+        failed_here = update_error if superstep.step == last else None
+        return superstep_html(superstep, update_error=failed_here)
+
     if len(steps) <= max_steps:
-        cards = [superstep_html(superstep) for superstep in steps]
+        cards = [card(superstep) for superstep in steps]
         timeline = (
             f'<details style="{FONT};margin:4px 0"><summary>timeline</summary>'
             f"{run_timeline_svg(run)}</details>"
@@ -347,9 +360,9 @@ def run_html(run: Run, *, max_steps: int = 40) -> str:
         hidden = f"… {len(steps) - 2 * half} more steps: run.step(n) shows one"
         note = f'<div style="{FONT};margin:6px 0">{muted(hidden)}</div>'
         cards = [
-            *(superstep_html(superstep) for superstep in steps[:half]),
+            *(card(superstep) for superstep in steps[:half]),
             note,
-            *(superstep_html(superstep) for superstep in steps[-half:]),
+            *(card(superstep) for superstep in steps[-half:]),
         ]
         timeline = f'<div style="{FONT}">{muted("run.timeline_svg() draws every step")}</div>'
     return f"<div>{header}{error}{timeline}{''.join(cards)}</div>"

@@ -72,6 +72,37 @@ def test_a_failed_step_is_red_and_its_update_skipped(failing_run):
     assert "script" not in Page(html).tags  # ... never as a tag
 
 
+def _conflicting_run():
+    """Two parallel writes to a plain key: step 1's Update raises InvalidUpdateError."""
+    from typing import TypedDict
+
+    import pytest
+
+    from graphkit import START, InvalidUpdateError, StateGraph
+
+    class State(TypedDict):
+        results: list
+
+    builder = StateGraph(State)
+    builder.add_node("a", lambda state: {"results": ["apple"]})
+    builder.add_node("b", lambda state: {"results": ["banana"]})
+    builder.add_edge(START, "a")
+    builder.add_edge(START, "b")
+    with pytest.raises(InvalidUpdateError) as caught:
+        builder.compile().trace({"results": []})
+    return caught.value.run
+
+
+def test_a_run_whose_update_failed_says_so_on_that_steps_card():
+    # The run is over: its last step's Update is not "not applied yet", it failed.
+    run = _conflicting_run()
+    text = "".join(Page(run_html(run)).text)
+    assert "not applied yet" not in text
+    assert "failed: InvalidUpdateError, so no channel changed" in text
+    step_card = "".join(Page(superstep_html(run.step(1), update_error=run.error)).text)
+    assert "step 12 tasks · 0 channel changesfailed" in step_card
+
+
 def test_run_card_has_a_card_per_step_and_the_timeline(seed_run):
     html = run_html(seed_run)
     text = Page(html).text
