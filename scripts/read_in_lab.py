@@ -122,6 +122,7 @@ def read_notebook(
     *,
     dark: bool = False,
     width: int = 1280,
+    height: int = 900,
     timeout: float = 600,
     look: Callable[[Any], None] | None = None,
 ) -> list[str]:
@@ -140,7 +141,7 @@ def read_notebook(
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            page = browser.new_page(viewport={"width": width, "height": 900})
+            page = browser.new_page(viewport={"width": width, "height": height})
             page.route(
                 "**/*",
                 lambda r: r.continue_() if r.request.url.startswith(LOCAL) else r.abort(),
@@ -212,9 +213,19 @@ def main() -> int:
     parser.add_argument("out", type=Path, help="folder for the screenshots")
     parser.add_argument("--dark", action="store_true", help="JupyterLab's dark theme")
     parser.add_argument("--width", type=int, default=1280, help="window width in pixels")
+    parser.add_argument(
+        "--height",
+        type=int,
+        default=900,
+        help="window height in pixels (a cell taller than the window is cut off)",
+    )
     arguments = parser.parse_args()
     errors = read_notebook(
-        arguments.notebook, arguments.out, dark=arguments.dark, width=arguments.width
+        arguments.notebook,
+        arguments.out,
+        dark=arguments.dark,
+        width=arguments.width,
+        height=arguments.height,
     )
     for error in errors:
         print("ERROR:", error)

@@ -15,7 +15,7 @@ from typing import Any
 from graphkit.channels import EMPTY
 from graphkit.constants import END, PREVIOUS
 from graphkit.graph.schema import ROOT
-from graphkit.types import Overwrite
+from graphkit.types import Overwrite, Send
 
 __all__ = [
     "barrier_parts",
@@ -48,6 +48,8 @@ def show(value: Any, width: int = 60) -> str:
     "'xxxxxxxxxx…"
     >>> show(Overwrite(["fresh"]))
     "Overwrite(['fresh'])"
+    >>> show(Send("joke", {"subject": "cats"}))
+    "Send('joke', {'subject': 'cats'})"
     """
     text = _text(value, width + 1, 0).replace("\n", "\\n")
     return text if len(text) <= width else text[: width - 1] + "…"
@@ -100,6 +102,9 @@ def _text(value: Any, budget: int, depth: int) -> str:
         return _message(value, budget)
     if isinstance(value, Overwrite):  # its ``type`` field is a constant: leave it out
         return f"Overwrite({_text(value.value, budget, depth + 1)})"
+    if isinstance(value, Send):  # no field names: the packet must fit a card's width
+        timeout = "" if value.timeout is None else f", timeout={value.timeout!r}"
+        return f"Send({value.node!r}, {_text(value.arg, budget, depth + 1)}{timeout})"
     kind = type(value)
     if kind in (list, tuple, set, frozenset, dict):
         if depth >= _MAX_DEPTH:

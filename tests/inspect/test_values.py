@@ -107,3 +107,16 @@ def test_join_names():
     assert join_names([]) == ""
     assert join_names(["a", "b", "c"]) == "a, b and c"
     assert join_names(["a", "b"], "or") == "a or b"
+
+
+def test_a_send_shows_its_packet_within_a_cards_width():
+    # Three Sends to one node in a card must be told apart by their packets, so the
+    # text leaves out the field names that pushed the packet past a card's 40 characters.
+    from graphkit import Send
+
+    assert show(Send("generate_joke", {"subject": "cats"})) == (
+        "Send('generate_joke', {'subject': 'cats'})"
+    )
+    assert "'dolp" in show(Send("generate_joke", {"subject": "dolphins"}), width=40)
+    assert show(Send("work", 1, timeout=2)).startswith("Send('work', 1, timeout=")
+    assert show([Send("a", {"x": 1})]) == "[Send('a', {'x': 1})]"
