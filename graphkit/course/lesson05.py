@@ -303,13 +303,42 @@ def word_count_parent(count_words: Any) -> Any:
     return builder.compile()
 
 
+def _say_if_the_child_failed(error: BaseException | None, text: str) -> None:
+    """When the subgraph itself raised (a node of it read a key its input lacked), say
+    so with the keys it was given; otherwise leave the failure as it was."""
+    from graphkit.inspect.values import show, show_error
+
+    run = getattr(error, "run", None)
+    results = run.steps[-1].execution.results if run and run.steps[-1].execution else ()
+    failed = [sub for result in results for sub in result.subruns if sub.status == "error"]
+    if not failed:
+        return
+    child = failed[0]
+    execution = child.steps[-1].execution
+    node = next((r.task.node for r in execution.results if r.error is not None), None)
+    where = f", in its node {node}" if node else ""
+    given = child.steps[0].execution.results[0].writes[0][1]  # the input step's one write
+    keys = f"the keys {sorted(given)}" if isinstance(given, dict) else show(given)
+    ignored = ", and it ignores a key it does not know" if isinstance(given, dict) else ""
+    raise Wrong(
+        f"With text={text!r}, word_counter itself failed{where}: "
+        f"{show_error(error).rstrip('.')}. You invoked it with {keys}; its state has the "
+        f"keys {list(child.state_keys)}{ignored}.",
+        hint="Give the child its own keys: word_counter.invoke({'doc': ...}).",
+    ) from error
+
+
 @exercise("5.3 · Call a subgraph with another schema")
 def check_call_subgraph(count_words: Any) -> str:
     """``count_words(state)`` invokes the word-count subgraph with ``{"doc": text}`` and
     returns ``{"words": count}``; its run must appear in the task's ``subruns``."""
     app = word_count_parent(count_words)
     for text in ("the quick brown fox", "one", "  spaced   out  words  ", ""):
-        run, warned = _run(app, {"text": text})
+        try:
+            run, warned = _run(app, {"text": text})
+        except Wrong as wrong:
+            _say_if_the_child_failed(wrong.__cause__, text)
+            raise
         expected = len(text.split())
         result = run.step(1).execution.results[0]
         dropped = [w for w in warned if "not in the state schema" in w]

@@ -159,7 +159,20 @@ def test_call_subgraph_passing_the_parent_keys():
 
     verdict = lesson05.check_call_subgraph(count_words)
     assert not verdict
-    assert "KeyError" in verdict.message
+    # said in the exercise's terms: the child failed, on the keys it was given
+    assert "KeyError: 'doc'" in verdict.message
+    assert "word_counter itself failed, in its node tokenize" in verdict.message
+    assert "with the keys ['text']" in verdict.message and "['doc', 'count']" in verdict.message
+    assert "word_counter.invoke({'doc': ...})" in verdict.hint
+
+
+def test_call_subgraph_reading_the_child_key_from_the_parent_state():
+    def count_words(state):
+        return {"words": word_counter.invoke({"doc": state["doc"]})["count"]}
+
+    verdict = lesson05.check_call_subgraph(count_words)
+    assert not verdict
+    assert "KeyError" in verdict.message and "itself failed" not in verdict.message
 
 
 def test_call_subgraph_returning_the_child_state():
