@@ -225,6 +225,10 @@ def check_predicted_steps(predicted: Mapping[str, Any]) -> str:
             f"Expected a dict {{node: step}}, got {type(predicted).__name__}.",
             'Write e.g. {"read": 2, "publish": 3, "audit": 4} with your own numbers.',
         )
+    predicted = {  # "3", read off a table, is the step number 3
+        node: int(step) if isinstance(step, str) and step.strip().isdigit() else step
+        for node, step in predicted.items()
+    }
     missing = [node for node in _ASKED if not isinstance(predicted.get(node), int)]
     if missing:
         raise Wrong(

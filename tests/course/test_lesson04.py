@@ -156,3 +156,10 @@ def test_predicted_steps_fails_on_a_list():
     verdict = lesson04.check_predicted_steps([3, 4, 5])
     assert not verdict
     assert "Expected a dict" in verdict.message
+
+
+def test_predicted_steps_takes_step_numbers_written_as_strings():
+    # as lesson 02's checks do: "3" read off a table is the step number 3
+    as_text = {node: str(step) for node, step in solutions.PREDICTED.items()}
+    verdict = lesson04.check_predicted_steps(as_text)
+    assert verdict.passed, verdict
