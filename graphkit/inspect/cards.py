@@ -268,15 +268,19 @@ def change_html(change: ChannelChange) -> str:
     return f'<div style="{CARD};padding:4px">{column}</div>'
 
 
-def update_html(update: Update | None, *, card: bool = True, step: int = 0, why: str = "") -> str:
-    """The Update column (``Update._repr_html_``): every channel change of the step.
+def update_html(
+    update: Update | None, *, card: bool = True, step: int = 0, why: str = "", failed: bool = False
+) -> str:
+    """The Update column (``Update._repr_html_``): every channel change of the step; in
+    the error colours when the Update itself ``failed``.
 
     >>> from graphkit.inspect.examples import counter_run
     >>> "cleared" in update_html(counter_run().step(1).update)
     True
     """
     if update is None:
-        column = _column(f"Update · step {step}", UPDATE, [], why or "not applied yet")
+        colours = ERROR if failed else UPDATE
+        column = _column(f"Update · step {step}", colours, [], why or "not applied yet")
     else:
         items = [change_items(change) for change in update.changes]
         column = _column(f"Update · step {update.step}", UPDATE, items, "nothing changed")
@@ -302,7 +306,8 @@ def superstep_html(superstep: Superstep, *, update_error: BaseException | None =
     why = "skipped: a task failed, so no channel changed" if failed else ""
     if cancelled:
         why = "skipped: the run was cancelled, so no channel changed"
-    if update_error is not None and superstep.phase == "execute" and not failed:
+    update_failed = update_error is not None and superstep.phase == "execute" and not failed
+    if update_failed:
         failed = True
         why = f"failed: {type(update_error).__name__}, so no channel changed"
     outcome = "cancelled" if cancelled else "failed"
@@ -319,7 +324,7 @@ def superstep_html(superstep: Superstep, *, update_error: BaseException | None =
     columns = (
         plan_html(superstep.plan, card=False),
         execution_html(superstep.execution, card=False, step=step),
-        update_html(superstep.update, card=False, step=step, why=why),
+        update_html(superstep.update, card=False, step=step, why=why, failed=update_failed),
     )
     grid = "display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:8px;padding:8px"
     return f'<div style="{CARD}">{header}<div style="{grid}">{"".join(columns)}</div></div>'

@@ -99,8 +99,10 @@ def test_a_run_whose_update_failed_says_so_on_that_steps_card():
     text = "".join(Page(run_html(run)).text)
     assert "not applied yet" not in text
     assert "failed: InvalidUpdateError, so no channel changed" in text
-    step_card = "".join(Page(superstep_html(run.step(1), update_error=run.error)).text)
-    assert "step 12 tasks · 0 channel changesfailed" in step_card
+    html = superstep_html(run.step(1), update_error=run.error)
+    assert "step 12 tasks · 0 channel changesfailed" in "".join(Page(html).text)
+    assert f"border-top:3px solid {ERROR}" in html  # the Update column, in red
+    assert f"border-top:3px solid {UPDATE}" not in html
 
 
 def test_run_card_has_a_card_per_step_and_the_timeline(seed_run):
