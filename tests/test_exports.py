@@ -158,6 +158,7 @@ RENAMED_IMPORTS = {
     "langgraph.pregel": "Pregel NodeBuilder",
     "langgraph.checkpoint.memory": "InMemorySaver MemorySaver",
     "langgraph.checkpoint.sqlite": "SqliteSaver",
+    "langgraph.checkpoint.sqlite.aio": "AsyncSqliteSaver",
     "langgraph.checkpoint.base": "BaseCheckpointSaver CheckpointTuple",
     "langgraph.store.memory": "InMemoryStore BaseStore",
     "langgraph.store.base": "BaseStore Item",

@@ -1,0 +1,92 @@
+"""The async path, found by a differential hunt over ``ainvoke`` / ``astream`` / the async
+savers: programs written for LangGraph's async API that must run on graphkit by renaming
+their imports.
+
+``AsyncSqliteSaver`` (``langgraph.checkpoint.sqlite.aio``) is the saver LangGraph's
+persistence guide gives async apps: ``async with AsyncSqliteSaver.from_conn_string(path)
+as saver``. graphkit's ``SqliteSaver`` serves async runs itself, and the module at the same
+path gives that saver under LangGraph's name, opened by an async context manager.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import operator
+from pathlib import Path
+from typing import Annotated, Any, TypedDict
+
+import pytest
+
+pytest.importorskip("langgraph.checkpoint.sqlite.aio")  # needs aiosqlite on LangGraph's side
+
+
+class State(TypedDict, total=False):
+    topic: str
+    log: Annotated[list, operator.add]
+
+
+def _snapshot(snapshot: Any) -> dict[str, Any]:
+    return {
+        "values": snapshot.values,
+        "next": snapshot.next,
+        "interrupts": [i.value for i in snapshot.interrupts],
+        "step": snapshot.metadata["step"],
+        "source": snapshot.metadata["source"],
+    }
+
+
+async def _async_sqlite_program(root: str, path: Path) -> list[Any]:
+    """A LangGraph program as its persistence guide writes it, imports from ``root``."""
+    aio = importlib.import_module(f"{root}.checkpoint.sqlite.aio")
+    graph_module = importlib.import_module(f"{root}.graph")
+    types = importlib.import_module(f"{root}.types")
+    seen: list[Any] = []
+
+    async def draft(state):
+        await asyncio.sleep(0)
+        return {"log": [f"draft on {state['topic']}"]}
+
+    async def review(state):
+        verdict = types.interrupt({"check": state["log"][-1]})
+        return {"log": [f"review: {verdict}"]}
+
+    builder = graph_module.StateGraph(State)
+    builder.add_node("draft", draft)
+    builder.add_node("review", review)
+    builder.add_edge(graph_module.START, "draft")
+    builder.add_edge("draft", "review")
+    config = {"configurable": {"thread_id": "essay"}}
+    async with aio.AsyncSqliteSaver.from_conn_string(str(path)) as saver:
+        await saver.setup()
+        app = builder.compile(checkpointer=saver)
+        seen.append(await app.ainvoke({"topic": "owls"}, config))
+        seen.append(_snapshot(await app.aget_state(config)))
+        seen.append([chunk async for chunk in app.astream(types.Command(resume="ok"), config)])
+        seen.append([_snapshot(s) async for s in app.aget_state_history(config)])
+        saved = await saver.aget_tuple(config)
+        seen.append((saved.metadata["step"], saved.checkpoint["channel_values"]["log"]))
+        seen.append([s.metadata["source"] async for s in saver.alist(config, limit=2)])
+    async with aio.AsyncSqliteSaver.from_conn_string(str(path)) as again:  # the file keeps it
+        app = builder.compile(checkpointer=again)
+        seen.append(_snapshot(await app.aget_state(config)))
+        await again.adelete_thread("essay")
+        seen.append(await again.aget_tuple(config))
+    return [_tidy(item) for item in seen]
+
+
+def _tidy(value: Any) -> Any:
+    """Interrupt ids differ between the libraries: keep the value."""
+    if isinstance(value, dict) and "__interrupt__" in value:
+        return {**value, "__interrupt__": [i.value for i in value["__interrupt__"]]}
+    if isinstance(value, list):
+        return [_tidy(item) for item in value]
+    return value
+
+
+def test_an_async_sqlite_saver_program_runs_on_graphkit_by_renaming_its_imports(
+    tmp_path: Path,
+) -> None:
+    theirs = asyncio.run(_async_sqlite_program("langgraph", tmp_path / "theirs.sqlite"))
+    ours = asyncio.run(_async_sqlite_program("graphkit", tmp_path / "ours.sqlite"))
+    assert ours == theirs
