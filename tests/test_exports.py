@@ -162,6 +162,8 @@ RENAMED_IMPORTS = {
     "langgraph.checkpoint.base": "BaseCheckpointSaver CheckpointTuple",
     "langgraph.store.memory": "InMemoryStore BaseStore",
     "langgraph.store.base": "BaseStore Item",
+    "langgraph.store.sqlite": "SqliteStore",
+    "langgraph.store.sqlite.aio": "AsyncSqliteStore",
     "langgraph.cache.memory": "InMemoryCache",
     "langgraph.prebuilt": (
         "create_react_agent ToolNode tools_condition InjectedState InjectedStore ToolRuntime"

@@ -5,7 +5,8 @@ their imports.
 ``AsyncSqliteSaver`` (``langgraph.checkpoint.sqlite.aio``) is the saver LangGraph's
 persistence guide gives async apps: ``async with AsyncSqliteSaver.from_conn_string(path)
 as saver``. graphkit's ``SqliteSaver`` serves async runs itself, and the module at the same
-path gives that saver under LangGraph's name, opened by an async context manager.
+path gives that saver under LangGraph's name, opened by an async context manager;
+``AsyncSqliteStore`` (``langgraph.store.sqlite.aio``) likewise for ``SqliteStore``.
 """
 
 from __future__ import annotations
@@ -89,4 +90,46 @@ def test_an_async_sqlite_saver_program_runs_on_graphkit_by_renaming_its_imports(
 ) -> None:
     theirs = asyncio.run(_async_sqlite_program("langgraph", tmp_path / "theirs.sqlite"))
     ours = asyncio.run(_async_sqlite_program("graphkit", tmp_path / "ours.sqlite"))
+    assert ours == theirs
+
+
+async def _async_sqlite_store_program(root: str, path: Path) -> list[Any]:
+    """The store of an async app, as LangGraph's store guide opens it, imports from ``root``."""
+    aio = importlib.import_module(f"{root}.store.sqlite.aio")
+    graph_module = importlib.import_module(f"{root}.graph")
+    config_module = importlib.import_module(f"{root}.config")
+    seen: list[Any] = []
+
+    async def remember(state, *, store):
+        await store.aput(("notes",), state["topic"], {"log": state.get("log", [])})
+        found = await config_module.get_store().asearch(("notes",))
+        return {"log": [f"{len(found)} notes"]}
+
+    builder = graph_module.StateGraph(State)
+    builder.add_node("remember", remember)
+    builder.add_edge(graph_module.START, "remember")
+    ttl = {"default_ttl": 60, "sweep_interval_minutes": 10}
+    async with aio.AsyncSqliteStore.from_conn_string(str(path), ttl=ttl) as store:
+        await store.setup()
+        await store.start_ttl_sweeper()
+        app = builder.compile(store=store)
+        seen.append(await app.ainvoke({"topic": "owls"}))
+        seen.append(await app.ainvoke({"topic": "bats", "log": ["x"]}))
+        item = await store.aget(("notes",), "bats")
+        seen.append((item.key, item.namespace, item.value))
+        seen.append(sorted(i.key for i in await store.asearch(("notes",))))
+        seen.append(await store.alist_namespaces())
+        await store.adelete(("notes",), "owls")
+        seen.append(await store.aget(("notes",), "owls"))
+        seen.append(await store.stop_ttl_sweeper())
+    async with aio.AsyncSqliteStore.from_conn_string(str(path)) as again:  # the file keeps it
+        seen.append([i.key for i in await again.asearch(("notes",))])
+    return seen
+
+
+def test_an_async_sqlite_store_program_runs_on_graphkit_by_renaming_its_imports(
+    tmp_path: Path,
+) -> None:
+    theirs = asyncio.run(_async_sqlite_store_program("langgraph", tmp_path / "theirs.sqlite"))
+    ours = asyncio.run(_async_sqlite_store_program("graphkit", tmp_path / "ours.sqlite"))
     assert ours == theirs

@@ -116,7 +116,7 @@ class SqliteStore(IndexedStore):
         self._lock = threading.RLock()
         self._sweeper: threading.Thread | None = None
         self._stop = threading.Event()
-        self.setup()
+        SqliteStore.setup(self)  # not self.setup(): AsyncSqliteStore's is a coroutine
 
     @classmethod
     @contextmanager
@@ -288,7 +288,7 @@ class SqliteStore(IndexedStore):
 
         def sweep_until_stopped() -> None:
             while not self._stop.wait(minutes * 60):
-                self.sweep_ttl()
+                SqliteStore.sweep_ttl(self)  # (AsyncSqliteStore's is a coroutine)
             done.set_result(None)
 
         self._sweeper = threading.Thread(target=sweep_until_stopped, daemon=True)
