@@ -133,3 +133,22 @@ def test_an_async_sqlite_store_program_runs_on_graphkit_by_renaming_its_imports(
     theirs = asyncio.run(_async_sqlite_store_program("langgraph", tmp_path / "theirs.sqlite"))
     ours = asyncio.run(_async_sqlite_store_program("graphkit", tmp_path / "ours.sqlite"))
     assert ours == theirs
+
+
+def test_graphkit_refuses_a_run_keyword_that_langgraph_ignores() -> None:
+    """``abatch(inputs, max_concurrency=1)`` hands the keyword to each ``ainvoke``: LangGraph
+    drops it without a word (no limit is applied), graphkit says where it goes."""
+
+    def build(root: str) -> Any:
+        graph_module = importlib.import_module(f"{root}.graph")
+        builder = graph_module.StateGraph(State)
+        builder.add_node("note", lambda state: {"log": [state["topic"]]})
+        builder.add_edge(graph_module.START, "note")
+        return builder.compile()
+
+    inputs = [{"topic": "owls"}, {"topic": "bats"}]
+    theirs = asyncio.run(build("langgraph").abatch(inputs, max_concurrency=1))
+    assert theirs == [{"topic": "owls", "log": ["owls"]}, {"topic": "bats", "log": ["bats"]}]
+    with pytest.raises(TypeError, match=r"put max_concurrency in the config instead"):
+        asyncio.run(build("graphkit").abatch(inputs, max_concurrency=1))
+    assert asyncio.run(build("graphkit").abatch(inputs, {"max_concurrency": 1})) == theirs
