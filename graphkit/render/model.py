@@ -60,6 +60,12 @@ class Edge:
         """True when a choice made at run time decides whether it is taken."""
         return self.kind in ("conditional", "command")
 
+    @property
+    def data(self) -> str | None:
+        """The label under LangGraph's name for it (``Edge.data`` of its drawable graph);
+        None for a ``Command`` destination, which LangGraph leaves unlabelled."""
+        return None if self.kind == "command" else self.label
+
 
 @dataclass(frozen=True, slots=True, repr=False)
 class DrawableGraph:

@@ -1,0 +1,42 @@
+"""Behaviours LangGraph's own unit tests assert, run on both libraries: a differential hunt
+through its test suite (``test_pregel.py``, ``test_state.py``...) found each of these
+different on graphkit. Each program is written for this file; none is LangGraph's code."""
+
+import operator
+import time
+from typing import Annotated, Any, Literal, TypedDict
+
+import pytest
+
+from .harness import Lib, load_graphkit, load_langgraph
+
+LIBS = [load_langgraph, load_graphkit]
+
+
+class Text(TypedDict):
+    text: Annotated[str, operator.add]
+
+
+
+def _drawn_edges(lib: Lib) -> list[tuple[str, str, bool, Any]]:
+    def command_node(state: Text) -> lib.Command[Literal["b"]]:
+        return lib.Command(goto="b", update={"text": "a"})
+
+    def route(state: Text) -> Literal["yes", "no"]:
+        return "yes"
+
+    builder = lib.StateGraph(Text)
+    builder.add_node("a", command_node).add_node("b", lambda state: {"text": "b"})
+    builder.add_node("c", lambda state: {"text": "c"})
+    builder.add_edge(lib.START, "a")
+    builder.add_conditional_edges("b", route, {"yes": "c", "no": lib.END})
+    edges = builder.compile().get_graph().edges
+    return sorted((e.source, e.target, e.conditional, e.data) for e in edges)
+
+
+def test_a_drawn_edge_has_langgraphs_data_field():
+    """``get_graph().edges`` items have ``data``: the path_map key that takes a
+    conditional edge, None for a plain edge and a ``Command`` destination."""
+    langgraph, graphkit = (_drawn_edges(loader()) for loader in LIBS)
+    assert graphkit == langgraph
+    assert ("b", "c", True, "yes") in graphkit and ("a", "b", True, None) in graphkit
