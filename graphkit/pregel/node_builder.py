@@ -162,7 +162,11 @@ class NodeBuilder:
         return self
 
     def do(self, function: Callable[..., Any]) -> NodeBuilder:
-        """Run ``function`` on the input (called again: on the previous one's result)."""
+        """Run ``function`` on the input (called again: on the previous one's result); an
+        object with an ``invoke`` method (a LangChain Runnable, a compiled graph's
+        ``map()``) runs by its ``invoke``, as in LangGraph."""
+        if not callable(function) and callable(getattr(function, "invoke", None)):
+            function = function.invoke
         if not callable(function):
             raise TypeError(f"do() takes a function, got {type(function).__name__}.")
         self._functions.append(function)

@@ -281,6 +281,14 @@ class RunnableMethods:
 
         return as_runnable(self).with_retry(**kwargs)
 
+    def map(self) -> Any:
+        """LangChain's ``RunnableEach`` of the graph (needs langchain-core): invoked with a
+        list of inputs, it runs the graph once for each and returns the list of results, as
+        ``map()`` of LangGraph's graph does."""
+        from graphkit.streaming.events import as_runnable
+
+        return as_runnable(self).map()
+
     def __or__(self, other: Any) -> Any:
         """``graph | runnable``: LangChain's ``RunnableSequence`` with the graph as its
         first step (needs langchain-core). (``runnable | graph`` is not supported: the

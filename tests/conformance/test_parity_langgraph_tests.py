@@ -40,3 +40,39 @@ def test_a_drawn_edge_has_langgraphs_data_field():
     langgraph, graphkit = (_drawn_edges(loader()) for loader in LIBS)
     assert graphkit == langgraph
     assert ("b", "c", True, "yes") in graphkit and ("a", "b", True, None) in graphkit
+
+
+def _runs_a_graph_per_item(lib: Lib) -> Any:
+    if lib.name == "langgraph":
+        from langgraph.channels import LastValue, Topic
+        from langgraph.pregel import NodeBuilder, Pregel
+    else:
+        from graphkit.channels import LastValue, Topic
+        from graphkit.pregel import NodeBuilder, Pregel
+
+    inner = Pregel(
+        nodes={"one": NodeBuilder().subscribe_only("input").do(lambda x: x + 1).write_to("output")},
+        channels={"input": LastValue(int), "output": LastValue(int)},
+        input_channels="input",
+        output_channels="output",
+    )
+    spread = NodeBuilder().subscribe_only("input").do(lambda xs: [x + 10 for x in xs])
+    nodes = {
+        "spread": spread.write_to("inbox"),
+        "each": NodeBuilder().subscribe_only("inbox").do(inner.map()).write_to("outbox"),
+        "total": NodeBuilder().subscribe_only("outbox").do(sum).write_to("output"),
+    }
+    channels = {"inbox": Topic(int), "outbox": LastValue(list), "input": LastValue(list)}
+    outer = Pregel(
+        nodes=nodes,
+        channels={**channels, "output": LastValue(int)},
+        input_channels="input",
+        output_channels="output",
+    )
+    return outer.invoke([2, 3])
+
+
+def test_a_graphs_map_runs_as_a_low_level_nodes_step():
+    """``graph.map()`` (LangChain's ``RunnableEach``) given to ``NodeBuilder().do(...)``
+    runs the graph once per item of a list, as in LangGraph."""
+    assert [_runs_a_graph_per_item(loader()) for loader in LIBS] == [27, 27]
