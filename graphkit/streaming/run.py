@@ -166,7 +166,8 @@ class StreamRun:
         live_modes = {"custom", "messages"} & produced_modes
         if getattr(app, "calls_tasks", False):  # a called task's chunks come as it runs
             live_modes = live_modes or {"updates", "tasks", "debug"} & produced_modes
-        wake = threading.Event() if live_modes else None
+        # subgraphs' chunks, forwarded to this stream, are handed on as they come too
+        wake = threading.Event() if live_modes or forwarded_modes else None
         self.listener = listener = Listener(tuple(dict.fromkeys(forwarded_modes)), wake)
         own_thread = app.checkpointer is True
         namespace = parent.subgraph_namespace(own_thread) if parent is not None else ()

@@ -76,3 +76,35 @@ def test_a_graphs_map_runs_as_a_low_level_nodes_step():
     """``graph.map()`` (LangChain's ``RunnableEach``) given to ``NodeBuilder().do(...)``
     runs the graph once per item of a list, as in LangGraph."""
     assert [_runs_a_graph_per_item(loader()) for loader in LIBS] == [27, 27]
+
+
+def _subgraph_chunk_times(lib: Lib) -> list[tuple[float, tuple[str, ...], Any]]:
+    class Inner(TypedDict):
+        text: Annotated[str, operator.add]
+
+    def slow_inner(state: Inner) -> dict[str, str]:
+        time.sleep(0.6)
+        return {"text": " late"}
+
+    def slow_sibling(state: Text) -> dict[str, str]:
+        time.sleep(0.3)
+        return {"text": " sibling"}
+
+    child = lib.StateGraph(Inner).add_node("first", lambda state: {"text": "early"})
+    child.add_node("second", slow_inner).add_edge(lib.START, "first").add_edge("first", "second")
+    builder = lib.StateGraph(Text).add_node("child", child.compile())
+    builder.add_node("sibling", slow_sibling)
+    builder.add_edge(lib.START, "child").add_edge(lib.START, "sibling")
+    started, seen = time.perf_counter(), []
+    for namespace, chunk in builder.compile().stream({"text": ""}, subgraphs=True):
+        at = round(time.perf_counter() - started, 1)
+        seen.append((at, tuple(part.split(":")[0] for part in namespace), chunk))
+    return seen
+
+
+def test_a_subgraphs_chunks_stream_while_a_sibling_task_still_runs():
+    """With ``subgraphs=True`` a subgraph's chunk is streamed as its step ends, not
+    when another task of the parent's step finishes."""
+    langgraph, graphkit = (_subgraph_chunk_times(loader()) for loader in LIBS)
+    assert graphkit[0] == langgraph[0] == (0.0, ("child",), {"first": {"text": "early"}})
+    assert [chunk for _, _, chunk in graphkit] == [chunk for _, _, chunk in langgraph]
