@@ -150,7 +150,7 @@ class Updates(Emitter):
         writes = [(channel, value) for channel, value in result.writes if channel in keys]
         update = dict(writes)
         if len(update) < len(writes):  # a key written twice
-            return {node.name: [{channel: value} for channel, value in writes]}
+            return {node.name: [shown(keys, {channel: value}) for channel, value in writes]}
         return {node.name: shown(keys, update) if update else None}
 
 

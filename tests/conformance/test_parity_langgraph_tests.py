@@ -108,3 +108,22 @@ def test_a_subgraphs_chunks_stream_while_a_sibling_task_still_runs():
     langgraph, graphkit = (_subgraph_chunk_times(loader()) for loader in LIBS)
     assert graphkit[0] == langgraph[0] == (0.0, ("child",), {"first": {"text": "early"}})
     assert [chunk for _, _, chunk in graphkit] == [chunk for _, _, chunk in langgraph]
+
+
+@pytest.mark.parametrize("state", ["single value", "dict"])
+def test_two_commands_of_one_node_stream_as_langgraphs_updates(state):
+    """A node returning two ``Command``s streams a list of its updates; in a single-value
+    state (``StateGraph(Annotated[str, operator.add])``) each is the value itself."""
+
+    def run(lib: Lib) -> list[Any]:
+        wrap = (lambda value: value) if state == "single value" else (lambda v: {"text": v})
+        schema = Annotated[str, operator.add] if state == "single value" else Text
+
+        def twice(value: Any) -> list[Any]:
+            return [lib.Command(update=wrap("a1")), lib.Command(update=wrap("a2"))]
+
+        builder = lib.StateGraph(schema).add_node("twice", twice).add_edge(lib.START, "twice")
+        return list(builder.compile().stream(wrap(""), stream_mode="updates"))
+
+    langgraph, graphkit = (run(loader()) for loader in LIBS)
+    assert graphkit == langgraph
