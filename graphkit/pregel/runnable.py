@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import dataclasses
 import inspect
+import typing
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any
@@ -440,6 +442,8 @@ def graph_in(action: Any) -> Any:
 def _json_schema(app: Any, which: str) -> dict[str, Any]:
     side = which.split("_")[0]
     schema = getattr(app.builder, which, None)
+    if dataclasses.is_dataclass(schema):
+        return _dataclass_json_schema(app, schema, side)
     if schema is not None:
         return _type_json_schema(schema, f"get_{side}_jsonschema()")
     # a graph without a state schema (a low-level Pregel, an entrypoint): as LangGraph,
@@ -459,6 +463,38 @@ def _json_schema(app: Any, which: str) -> dict[str, Any]:
 
     title = f"{app.name}{side.capitalize()}"
     return type(title, (RootModel[typ],), {"__module__": __name__}).model_json_schema()
+
+
+def _dataclass_json_schema(app: Any, schema: Any, side: str) -> dict[str, Any]:
+    """A dataclass state's schema as LangGraph makes it: a model titled by the graph's
+    name (``LangGraphInput``) with a field per state key, typed by what its channel takes;
+    a field's default is the dataclass's (a factory's value), else None for an optional
+    type, else the field is required."""
+    from graphkit.extras import require
+
+    require("pydantic", extra="agents", feature=f"get_{side}_jsonschema()")
+    from pydantic import create_model
+
+    declared = {field.name: field for field in dataclasses.fields(schema)}
+    fields = {}
+    for key in app.builder.schemas[schema]:
+        channel = app.channels.get(key)
+        if channel is not None and hasattr(channel, "UpdateType"):
+            typ = channel.UpdateType
+            fields[key] = (typ, _field_default(declared.get(key), typ))
+    title = f"{app.name}{side.capitalize()}"
+    return create_model(title, __module__=__name__, **fields).model_json_schema()
+
+
+def _field_default(field: Any, typ: Any) -> Any:
+    if field is not None and field.default is not dataclasses.MISSING and field.default is not ...:
+        return field.default
+    if field is not None and field.default_factory is not dataclasses.MISSING:
+        return field.default_factory()
+    while typing.get_origin(typ) is typing.Annotated:
+        typ = typ.__origin__
+    optional = type(None) in typing.get_args(typ) or typ in (None, type(None))
+    return None if optional else ...
 
 
 def _type_json_schema(schema: Any, feature: str) -> dict[str, Any]:

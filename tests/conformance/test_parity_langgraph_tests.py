@@ -2,6 +2,7 @@
 through its test suite (``test_pregel.py``, ``test_state.py``...) found each of these
 different on graphkit. Each program is written for this file; none is LangGraph's code."""
 
+import dataclasses
 import operator
 import time
 from typing import Annotated, Any, Literal, TypedDict
@@ -15,7 +16,6 @@ LIBS = [load_langgraph, load_graphkit]
 
 class Text(TypedDict):
     text: Annotated[str, operator.add]
-
 
 
 def _drawn_edges(lib: Lib) -> list[tuple[str, str, bool, Any]]:
@@ -127,3 +127,33 @@ def test_two_commands_of_one_node_stream_as_langgraphs_updates(state):
 
     langgraph, graphkit = (run(loader()) for loader in LIBS)
     assert graphkit == langgraph
+
+
+def _dataclass_schemas(lib: Lib) -> list[dict[str, Any]]:
+    if lib.name == "langgraph":
+        from langgraph.managed import RemainingSteps
+    else:
+        from graphkit.managed import RemainingSteps
+
+    @dataclasses.dataclass
+    class Form:
+        name: str
+        age: int | None
+        note: Annotated[float | None, "a label"]
+        tags: Annotated[list[str], operator.add]
+        anything: Any
+        steps_left: RemainingSteps = 0
+        size: int = 3
+        seen: list[int] = dataclasses.field(default_factory=lambda: [1])
+
+    builder = lib.StateGraph(Form).add_node("n", lambda state: {}).add_edge(lib.START, "n")
+    app = builder.compile(name="Survey")
+    return [app.get_input_jsonschema(), app.get_output_jsonschema()]
+
+
+def test_a_dataclass_states_json_schema_is_langgraphs():
+    """A dataclass state's JSON schema is titled by the graph (``SurveyInput``), its
+    optional fields default to None and a factory's value is shown as the default."""
+    langgraph, graphkit = (_dataclass_schemas(loader()) for loader in LIBS)
+    assert graphkit == langgraph
+    assert graphkit[0]["required"] == ["name", "tags", "anything"]
