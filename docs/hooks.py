@@ -1,19 +1,22 @@
-"""MkDocs hook: the drawings on the Concepts page, made by graphkit at build time.
+"""MkDocs hook: the drawings on the Home and Concepts pages, made by graphkit at build time.
 
-Nothing generated is committed: every build runs the seed example (examples/seed.py) and
-a graph with a waiting edge, and adds their SVGs to the site as ``concepts/*.svg``.
+Nothing generated is committed: every build runs the first Python block of the Home and
+Concepts pages, so each drawing is of the graph the reader sees built just above it, and
+the seed example (examples/seed.py), whose nodes sleep, for the timing chart.
 """
 
+import contextlib
 import importlib.util
-import operator
+import io
+import re
 import sys
 import warnings
 from pathlib import Path
-from typing import Annotated, TypedDict
 
 from mkdocs.structure.files import File, Files
 
 ROOT = Path(__file__).resolve().parents[1]
+FIRST_PYTHON_BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
 
 def _seed_module():
@@ -26,39 +29,36 @@ def _seed_module():
     return module
 
 
-def _waiting_edge_graph():
-    """planner -> (weather || news) -> summarize, where summarize waits for both."""
-    from graphkit import END, START, StateGraph
-
-    class State(TypedDict):
-        log: Annotated[list, operator.add]
-
-    builder = StateGraph(State)
-    for name in ("planner", "weather", "news", "summarize"):
-        builder.add_node(name, lambda state, name=name: {"log": [name]})
-    builder.add_edge(START, "planner")
-    builder.add_edge("planner", "weather")
-    builder.add_edge("planner", "news")
-    builder.add_edge(["weather", "news"], "summarize")
-    builder.add_edge("summarize", END)
-    return builder.compile()
+def page_namespace(page: str) -> dict:
+    """What the first ```python block of ``docs/<page>`` defines (its ``app``, ``run``),
+    run as the page's test runs it; what it prints is dropped."""
+    code = FIRST_PYTHON_BLOCK.search((ROOT / "docs" / page).read_text()).group(1)
+    name = "graphkit_docs_" + page.removesuffix(".md").replace("-", "_")
+    module = type(sys)(name)
+    sys.modules[name] = module  # so the block's schema's annotations resolve
+    with contextlib.redirect_stdout(io.StringIO()):
+        exec(compile(code, f"docs/{page}", "exec"), module.__dict__)
+    return module.__dict__
 
 
 def drawings() -> dict[str, str]:
-    """Every drawing of the Concepts page, by file name."""
+    """Every drawing of the Home and Concepts pages, by file name."""
     from graphkit.render.highlight import highlight
 
+    home = page_namespace("index.md")["app"]
+    concepts = page_namespace("concepts.md")
+    svg = concepts["app"].get_graph().draw_svg(engine="python")
+    step = concepts["run"].step(2)  # get_weather and get_news, side by side
+    out = {"home.svg": home.get_graph().draw_svg(engine="python"), "graph.svg": svg}
+    for phase in ("plan", "execute", "update"):
+        out[f"step2-{phase}.svg"] = highlight(svg, step, phase)
     seed = _seed_module()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        app = seed.build_graph()
-    svg = app.get_graph().draw_svg(engine="python")
-    run = app.trace({"messages": [("user", "what's up today?")], "token_count": 1})
-    step = run.step(2)  # weather and news, side by side
-    out = {"seed.svg": svg, "timeline.svg": run.timeline_svg()}
-    for phase in ("plan", "execute", "update"):
-        out[f"step2-{phase}.svg"] = highlight(svg, step, phase)
-    out["waiting-edge.svg"] = _waiting_edge_graph().get_graph().draw_svg(engine="python")
+        run = seed.build_graph().trace(
+            {"messages": [("user", "what's up today?")], "token_count": 1}
+        )
+    out["timeline.svg"] = run.timeline_svg()
     return out
 
 

@@ -164,7 +164,8 @@ def test_site_builds_strictly(tmp_path):
         "getting-started/index.html",
         "lessons/02-supersteps/index.html",
         "reference/graphkit/index.html",
-        "concepts/seed.svg",
+        "concepts/home.svg",
+        "concepts/graph.svg",
     ]:
         assert (tmp_path / page).is_file(), page
     lesson = (tmp_path / "lessons/02-supersteps/index.html").read_text()
