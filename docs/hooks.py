@@ -1,8 +1,9 @@
-"""MkDocs hook: the drawings on the Home and Concepts pages, made by graphkit at build time.
+"""MkDocs hook: the drawings on the Home, Concepts and Drawing pages, made at build time.
 
 Nothing generated is committed: every build runs the first Python block of the Home and
 Concepts pages, so each drawing is of the graph the reader sees built just above it, and
-the seed example (examples/seed.py), whose nodes sleep, for the timing chart.
+the seed example (examples/seed.py), whose nodes sleep, for the timing chart and for the
+Drawing page (whose examples take the seed graph as given).
 """
 
 import contextlib
@@ -62,6 +63,23 @@ def drawings() -> dict[str, str]:
     return out
 
 
+def seed_drawings() -> dict[str, str]:
+    """The Drawing page's examples: the seed graph restyled by ``render.highlight`` and
+    ``render.overlay_path``, as that page's first block calls them."""
+    from graphkit import render
+
+    seed = _seed_module()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        app = seed.build_graph()
+    run = app.trace({"messages": [("user", "what's up today?")], "token_count": 1})
+    svg = app.get_graph().draw_svg(engine="python")
+    return {
+        "seed-plan.svg": render.highlight(svg, run.step(2), "plan"),
+        "seed-path.svg": render.overlay_path(svg, run),
+    }
+
+
 def debugger_export() -> str:
     """A debugging session of the example forecast graph, run to the end and exported as
     the debugger's standalone HTML page (what ``Debugger.export_html`` writes)."""
@@ -77,6 +95,8 @@ def debugger_export() -> str:
 def on_files(files: Files, config) -> Files:
     for name, content in drawings().items():
         files.append(File.generated(config, f"concepts/{name}", content=content))
+    for name, content in seed_drawings().items():
+        files.append(File.generated(config, f"images/drawing/{name}", content=content))
     files.append(File.generated(config, "debugger/export.html", content=debugger_export()))
     return files
 
