@@ -45,6 +45,7 @@ from graphkit.bridge.saved import (
 from graphkit.channels import EMPTY
 from graphkit.checkpoint import Checkpoint
 from graphkit.checkpoint.delta_map import DeltaMap
+from graphkit.checkpoint.saver import takes_task_path
 from graphkit.constants import PUSH, START, TASKS
 from graphkit.errors import warn
 from graphkit.pregel.records import (
@@ -387,10 +388,7 @@ def save_thread(run: Run, saver: Any, thread_id: str) -> dict[str, Any]:
             if result.ok and result.task.kind != "input":
                 # graphkit names a task by its checkpoint, step and path, as it will plan it
                 path = result.task.path[:2]
-                saver.put_writes(
-                    config,
-                    list(result.writes),
-                    task_id(config["configurable"]["checkpoint_id"], last.step, path),
-                    path_text(result.task.shown_path),
-                )
+                saved_id = task_id(config["configurable"]["checkpoint_id"], last.step, path)
+                shown = (path_text(result.task.shown_path),) if takes_task_path(saver) else ()
+                saver.put_writes(config, list(result.writes), saved_id, *shown)
     return config

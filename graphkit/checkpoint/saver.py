@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import inspect
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from types import GenericAlias
@@ -27,6 +28,7 @@ __all__ = [
     "checkpoint_config",
     "config_key",
     "pending_order",
+    "takes_task_path",
     "thread_id_of",
     "write_index",
     "written_checkpoint_id",
@@ -60,6 +62,23 @@ def pending_order(task_path: str, task_id: str, index: int) -> tuple[str, str, i
     [('~a', 't2', -3), ('~a', 't2', 1), ('~b', 't1', 0)]
     """
     return (task_path, task_id, index)
+
+
+def takes_task_path(saver: Any) -> bool:
+    """Whether ``saver.put_writes`` takes a ``task_path``: a saver written before LangGraph
+    added it (``put_writes(config, writes, task_id)``) is called without one, as
+    LangGraph's runtime calls it; its writes then all have the path ``""``.
+
+    >>> from graphkit.checkpoint import InMemorySaver
+    >>> class Old(InMemorySaver):
+    ...     def put_writes(self, config, writes, task_id): ...
+    >>> takes_task_path(InMemorySaver()), takes_task_path(Old())
+    (True, False)
+    """
+    try:
+        return "task_path" in inspect.signature(saver.put_writes).parameters
+    except (TypeError, ValueError):  # (no signature to read: pass it, as before)
+        return True
 
 
 PendingWrite = tuple[str, str, Any]

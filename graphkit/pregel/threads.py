@@ -13,7 +13,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from graphkit.checkpoint import Checkpoint, checkpoint_config
-from graphkit.checkpoint.saver import BaseCheckpointSaver, CheckpointTuple, config_key
+from graphkit.checkpoint.saver import (
+    BaseCheckpointSaver,
+    CheckpointTuple,
+    config_key,
+    takes_task_path,
+)
 from graphkit.constants import BRANCH_CHANNEL_PREFIX, END, INTERRUPT, ROOT, START, TASKS
 from graphkit.diagnostics import threads as diagnose
 from graphkit.errors import (
@@ -85,6 +90,7 @@ class ThreadLink:
         if durability not in DURABILITY:
             raise ValueError(diagnose.bad_durability(durability, DURABILITY))
         self.saver, self.durability, self.namespace = saver, durability, namespace
+        self._takes_path = takes_task_path(saver)  # (an older saver's put_writes takes none)
         self.untracked = untracked  # channels whose writes are never saved (UntrackedValue)
         # a subgraph's own thread ("node", no task id) keeps its state like a root run
         self._nested = any(":" in part for part in namespace.split("|"))
@@ -190,7 +196,13 @@ class ThreadLink:
         if self.durability == "exit":
             self._held_writes.append((task_id, writes, path))
         else:
+            self._put_writes(task_id, writes, path)
+
+    def _put_writes(self, task_id: str, writes: list[tuple[str, Any]], path: str) -> None:
+        if self._takes_path:
             self.saver.put_writes(self.config, writes, task_id, path)
+        else:  # a saver written before put_writes took a path, called as LangGraph calls it
+            self.saver.put_writes(self.config, writes, task_id)
 
     def close(self, status: str = "done") -> None:
         """Save what durability "exit" held back. As in LangGraph, a subgraph run that
@@ -206,7 +218,7 @@ class ThreadLink:
             self.config = self.saver.put(self.config, checkpoint, metadata, versions)
             self._last_saved = checkpoint.id
         for task_id, writes, path in self._held_writes:
-            self.saver.put_writes(self.config, writes, task_id, path)
+            self._put_writes(task_id, writes, path)
         self._held_writes = []
 
 

@@ -180,3 +180,24 @@ def test_durability_exit_saves_only_the_last_checkpoint():
     app.invoke({"log": []}, thread(), durability="exit")
     history = list(app.get_state_history(thread()))
     assert len(history) == 1 and history[0].values == {"log": ["a", "b"]}
+
+
+@pytest.mark.parametrize("durability", ["async", "exit"])
+def test_a_saver_whose_put_writes_takes_no_task_path_is_called_without_one(durability):
+    # savers written before LangGraph added put_writes's task_path: LangGraph's runtime
+    # passes it only to those that take it, so such a saver keeps working
+    calls = []
+
+    class OlderSaver(InMemorySaver):
+        def put_writes(self, config, writes, task_id):
+            calls.append(task_id)
+            super().put_writes(config, writes, task_id)
+
+    builder = StateGraph(State)
+    builder.add_node("a", appender("a")).add_node("ask", ask)
+    builder.add_edge(START, "a").add_edge(START, "ask")
+    app = builder.compile(checkpointer=OlderSaver())
+    paused = app.invoke({"log": []}, thread(), durability=durability)
+    assert paused["log"] == ["a"] and calls
+    finished = app.invoke(Command(resume="ok"), thread(), durability=durability)
+    assert finished["log"] == ["a", "ask:ok"]
