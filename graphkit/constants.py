@@ -20,7 +20,9 @@ graphkit's nodes carry no tags yet, so here it is only the name, for code that i
 CONF: Final = "configurable"
 """The config key under which a run's thread, checkpoint and runtime objects sit."""
 CONFIG_KEY_CHECKPOINTER: Final = "__pregel_checkpointer"
-"""The ``configurable`` key of the saver a subgraph is given (as in LangGraph)."""
+"""LangGraph's ``configurable`` key for the saver a run uses (a parent lends its own to a
+subgraph there). graphkit's runs never read it, so here it is only the name: a saver put
+there saves nothing; compile the graph with ``checkpointer=...`` instead."""
 TASKS: Final = "__pregel_tasks"
 """The channel that carries ``Send`` packets to the next step's PUSH tasks."""
 
