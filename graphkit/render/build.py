@@ -24,7 +24,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Any
 
 from graphkit.constants import END, START
-from graphkit.render.model import DrawableGraph, Edge, Node
+from graphkit.render.model import GOTO, DrawableGraph, Edge, Node
 from graphkit.render.xray import expand_subgraphs, sorted_edges
 
 __all__ = ["graph_from_builder", "literal_names"]
@@ -148,7 +148,7 @@ def _command_edges(builder: Any, names: set[str]) -> list[Edge]:
         labels = destinations if isinstance(destinations, Mapping) else {}
         for target in destinations:
             if target in names or target == END:
-                edges.append(Edge(node, target, "command", labels.get(target) or "goto"))
+                edges.append(Edge(node, target, "command", labels.get(target) or GOTO))
     return edges
 
 

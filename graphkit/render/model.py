@@ -13,7 +13,7 @@ from typing import Any
 
 from graphkit.render.text import edge_element_id, node_element_id
 
-__all__ = ["EDGE_KINDS", "NODE_KINDS", "DrawableGraph", "Edge", "Node"]
+__all__ = ["EDGE_KINDS", "GOTO", "NODE_KINDS", "DrawableGraph", "Edge", "Node"]
 
 NODE_KINDS = ("start", "node", "join", "end")
 """``start`` and ``end`` are START/END, ``join`` the point where a waiting edge's
@@ -23,6 +23,11 @@ EDGE_KINDS = ("edge", "conditional", "waiting", "command")
 """``edge``: ``add_edge``; ``conditional``: a router's possible choice;
 ``waiting``: into or out of a join point; ``command``: a ``Command(goto=...)`` route
 declared with ``destinations=`` or a ``Command[Literal[...]]`` return annotation."""
+
+
+GOTO = "goto"
+"""The label drawn on a ``command`` edge whose node gave it none (``destinations`` as a
+tuple, or a ``Command[Literal[...]]`` annotation)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +68,9 @@ class Edge:
     @property
     def data(self) -> str | None:
         """The label under LangGraph's name for it (``Edge.data`` of its drawable graph);
-        None for a ``Command`` destination, which LangGraph leaves unlabelled."""
-        return None if self.kind == "command" else self.label
+        None for a ``Command`` destination its node gave no label, as LangGraph leaves it
+        (a ``destinations={"b": "approve"}`` label is its data there too)."""
+        return None if self.kind == "command" and self.label == GOTO else self.label
 
 
 @dataclass(frozen=True, slots=True, repr=False)

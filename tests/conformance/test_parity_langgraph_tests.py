@@ -42,6 +42,22 @@ def test_a_drawn_edge_has_langgraphs_data_field():
     assert ("b", "c", True, "yes") in graphkit and ("a", "b", True, None) in graphkit
 
 
+def _labelled_command_edges(lib: Lib) -> list[tuple[str, str, bool, Any]]:
+    builder = lib.StateGraph(Text)
+    labels = {"b": "go on", lib.END: "stop"}
+    builder.add_node("a", lambda state: lib.Command(goto="b"), destinations=labels)
+    builder.add_node("b", lambda state: {"text": "b"}).add_edge(lib.START, "a")
+    edges = builder.compile().get_graph().edges
+    return sorted((e.source, e.target, e.conditional, e.data) for e in edges)
+
+
+def test_a_command_destinations_label_is_its_drawn_edges_data():
+    """``destinations={"b": "go on"}`` labels the edge, and LangGraph's data is that label."""
+    langgraph, graphkit = (_labelled_command_edges(loader()) for loader in LIBS)
+    assert graphkit == langgraph
+    assert ("a", "b", True, "go on") in graphkit
+
+
 def _runs_a_graph_per_item(lib: Lib) -> Any:
     if lib.name == "langgraph":
         from langgraph.channels import LastValue, Topic
