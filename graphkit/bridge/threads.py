@@ -250,7 +250,7 @@ def _changes(
     before_versions = parent.versions() if parent is not None else {}
     after_values, after_versions = child.values, child.versions()
     written: dict[str, tuple[list[str], list[Any]]] = {}
-    for result in sorted(results, key=lambda r: _path_order(r.task.path)):
+    for result in sorted(results, key=lambda r: path_text(r.task.path)):
         for channel, value in result.writes:
             writers, values = written.setdefault(channel, ([], []))
             writers.append(result.task.node)
@@ -273,11 +273,6 @@ def _changes(
             )
         )
     return tuple(changes)
-
-
-def _path_order(path: tuple[Any, ...]) -> tuple[str, ...]:
-    # LangGraph applies pull tasks (by node name) before push tasks (by send index).
-    return tuple(f"{part:010d}" if isinstance(part, int) else str(part) for part in path[:3])
 
 
 def _superstep(

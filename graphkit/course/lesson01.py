@@ -258,7 +258,7 @@ def check_read_run(sign_step: Any, text_after_2: Any) -> str:
             hint="Trace the run and look for sign in run.to_frame('tasks') or "
             "print(run.timeline()).",
         )
-    if isinstance(sign_step, str) and sign_step.strip().lstrip("-").isdigit():
+    if isinstance(sign_step, str) and sign_step.strip().lstrip("-").isdecimal():
         sign_step = int(sign_step)  # "3", read off a table, is the step number 3
     if sign_step != truth:
         position = next(i for i, s in enumerate(run.steps) if s.step == truth)

@@ -67,7 +67,7 @@ def uneven_graph() -> Any:
 def _int_keys(guess: Mapping[Any, Any]) -> dict[Any, Any]:
     """``guess`` with step numbers written as strings ("2") turned into ints."""
     return {
-        int(k) if isinstance(k, str) and k.strip().lstrip("-").isdigit() else k: v
+        int(k) if isinstance(k, str) and k.strip().lstrip("-").isdecimal() else k: v
         for k, v in guess.items()
     }
 

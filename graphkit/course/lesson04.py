@@ -226,7 +226,7 @@ def check_predicted_steps(predicted: Mapping[str, Any]) -> str:
             'Write e.g. {"read": 2, "publish": 3, "audit": 4} with your own numbers.',
         )
     predicted = {  # "3", read off a table, is the step number 3
-        node: int(step) if isinstance(step, str) and step.strip().isdigit() else step
+        node: int(step) if isinstance(step, str) and step.strip().isdecimal() else step
         for node, step in predicted.items()
     }
     missing = [node for node in _ASKED if not isinstance(predicted.get(node), int)]
