@@ -270,6 +270,14 @@ def _checked(name: str, function: Callable[..., Any]) -> Callable[..., None]:
 # -- the node a call runs ---------------------------------------------------------------
 
 
+def _not_given(kwargs: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+    """The run's values for the injected parameters the caller left out: a keyword the
+    caller passes (``my_task(store=None)``) is the caller's, as in LangGraph."""
+    if not kwargs:
+        return values
+    return {name: value for name, value in values.items() if name not in kwargs}
+
+
 def _node_of(spec: CallSpec) -> NodeSpec:
     """The ``NodeSpec`` every call of ``spec`` runs: the function applied to the call's
     ``(args, kwargs)`` (plus the run's values it asks for), its result written to
@@ -284,6 +292,7 @@ def _node_of(spec: CallSpec) -> NodeSpec:
 
         async def run_async(given: Any, **values: Any) -> Any:
             args, kwargs = given
+            values = _not_given(kwargs, values)
             check(args, kwargs, values)
             count_calls()
             return await function(*args, **kwargs, **values)
@@ -293,6 +302,7 @@ def _node_of(spec: CallSpec) -> NodeSpec:
 
         def run(given: Any, **values: Any) -> Any:
             args, kwargs = given
+            values = _not_given(kwargs, values)
             check(args, kwargs, values)
             count_calls()
             return function(*args, **kwargs, **values)

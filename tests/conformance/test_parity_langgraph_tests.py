@@ -173,3 +173,34 @@ def test_a_dataclass_states_json_schema_is_langgraphs():
     langgraph, graphkit = (_dataclass_schemas(loader()) for loader in LIBS)
     assert graphkit == langgraph
     assert graphkit[0]["required"] == ["name", "tags", "anything"]
+
+
+def _injected_arguments_given_by_the_caller(lib: Lib) -> list[Any]:
+    if lib.name == "langgraph":
+        from langgraph.func import entrypoint, task
+        from langgraph.store.base import BaseStore
+        from langgraph.store.memory import InMemoryStore
+        from langgraph.types import StreamWriter
+    else:
+        from graphkit.func import entrypoint, task
+        from graphkit.store.base import BaseStore
+        from graphkit.store.memory import InMemoryStore
+        from graphkit.types import StreamWriter
+
+    @task
+    def echo(store: BaseStore, writer: StreamWriter, value: Any) -> list[Any]:
+        return [store, writer, value]
+
+    @entrypoint(store=InMemoryStore())
+    def main(inputs: Any) -> list[Any]:
+        return [echo(store=None, writer=None, value=1).result(), echo(writer="w", value=2).result()]
+
+    first, second = main.invoke({})
+    return [first, second[1:], type(second[0]).__name__]
+
+
+def test_a_tasks_injected_parameter_given_by_its_caller_takes_the_callers_value():
+    """``task(store=None, writer=...)``: an argument the caller passes for a parameter the
+    runtime would fill (``store``, ``writer``, ``config``...) is the caller's, not the run's."""
+    langgraph, graphkit = (_injected_arguments_given_by_the_caller(loader()) for loader in LIBS)
+    assert graphkit == langgraph == [[None, None, 1], ["w", 2], "InMemoryStore"]
