@@ -34,6 +34,25 @@ def _drawn_edges(lib: Lib) -> list[tuple[str, str, bool, Any]]:
     return sorted((e.source, e.target, e.conditional, e.data) for e in edges)
 
 
+def _labelled_destinations(lib: Lib) -> list[tuple[str, str, bool, Any]]:
+    def hop(state: Text) -> Any:
+        return lib.Command(goto="b", update={"text": "a"})
+
+    builder = lib.StateGraph(Text).add_edge(lib.START, "a")
+    builder.add_node("a", hop, destinations={"b": "onward", "c": "aside"})
+    builder.add_node("b", lambda state: {"text": "b"}).add_node("c", lambda state: {})
+    edges = builder.compile().get_graph().edges
+    return sorted((e.source, e.target, e.conditional, e.data) for e in edges)
+
+
+def test_a_labelled_destinations_edge_has_its_label_as_data():
+    """``add_node(..., destinations={"b": "onward"})``: the drawn edge's ``data`` is the
+    label, as in LangGraph (a tuple of destinations gives None)."""
+    langgraph, graphkit = (_labelled_destinations(loader()) for loader in LIBS)
+    assert graphkit == langgraph
+    assert ("a", "b", True, "onward") in graphkit
+
+
 def test_a_drawn_edge_has_langgraphs_data_field():
     """``get_graph().edges`` items have ``data``: the path_map key that takes a
     conditional edge, None for a plain edge and a ``Command`` destination."""
