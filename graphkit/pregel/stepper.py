@@ -318,6 +318,8 @@ class Stepper:
         if self._resume_expires:  # (once: the step the run resumed is over)
             self._resume_expires = False
             self.context.resume.expire()
+        if self.context.resuming:  # a subgraph a later step starts runs its input anew
+            self.context = replace(self.context, resuming=False)
         if (nodes := self.options.interrupt_after) and self._breakpoint(nodes, plan.tasks):
             self._finish("interrupted")  # after the tasks that ran
         return record

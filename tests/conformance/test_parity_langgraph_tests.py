@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal, TypedDict
 import pytest
 
 from .harness import Lib, load_graphkit, load_langgraph
+from .scenarios import SAVERS, _interrupt
 
 LIBS = [load_langgraph, load_graphkit]
 
@@ -223,3 +224,58 @@ def test_a_tasks_injected_parameter_given_by_its_caller_takes_the_callers_value(
     runtime would fill (``store``, ``writer``, ``config``...) is the caller's, not the run's."""
     langgraph, graphkit = (_injected_arguments_given_by_the_caller(loader()) for loader in LIBS)
     assert graphkit == langgraph == [[None, None, 1], ["w", 2], "InMemoryStore"]
+
+
+class Visit(TypedDict):
+    text: str
+    rounds: int
+
+
+def _reentered_subgraph(lib: Lib, saver: Any) -> list[Any]:
+    class Inner(TypedDict):
+        text: str
+        answer: str
+
+    seen: list[Any] = []
+    interrupt = _interrupt(lib.name)
+
+    def greet(state: Inner) -> dict[str, str]:
+        seen.append(("greet", state.get("answer")))
+        return {"text": "greeted"}
+
+    def ask(state: Inner) -> dict[str, str]:
+        return {"text": "asked", "answer": interrupt("value?")}
+
+    inner = lib.StateGraph(Inner).add_node("greet", greet).add_node("ask", ask)
+    inner = inner.add_edge(lib.START, "greet").add_edge("greet", "ask").compile(checkpointer=True)
+
+    def call_inner(state: Visit) -> dict[str, Any]:
+        return {"text": inner.invoke({"text": state["text"]})["text"]}
+
+    def again(state: Visit) -> Any:
+        if state["rounds"] < 1:
+            return lib.Command(goto="call_inner", update={"rounds": state["rounds"] + 1})
+        return {"text": state["text"] + "|done"}
+
+    builder = lib.StateGraph(Visit).add_node("call_inner", call_inner).add_node("again", again)
+    app = builder.add_edge(lib.START, "call_inner").add_edge("call_inner", "again")
+    app = app.compile(checkpointer=saver)
+    config = {"configurable": {"thread_id": "1"}}
+    outputs = [app.invoke({"text": "", "rounds": 0}, config)]
+    outputs += [app.invoke(lib.Command(resume=answer), config) for answer in ("a", "b")]
+    return [[{k: v for k, v in out.items() if k != "__interrupt__"} for out in outputs], seen]
+
+
+def _reentered_with(lib: Lib, saver: str) -> list[Any]:
+    with SAVERS[saver](lib.name) as checkpointer:
+        return _reentered_subgraph(lib, checkpointer)
+
+
+@pytest.mark.parametrize("saver", ["memory", "sqlite"])
+def test_a_subgraph_started_after_the_resumed_step_runs_its_input(saver):
+    """A ``checkpointer=True`` subgraph a later step of a resumed run calls again starts a
+    new run on its thread (its first node runs, it pauses again); only the subgraph the
+    resumed step runs resumes where it paused."""
+    langgraph, graphkit = (_reentered_with(loader(), saver) for loader in LIBS)
+    assert graphkit == langgraph
+    assert graphkit[1] == [("greet", None), ("greet", "a")]
