@@ -139,11 +139,16 @@ class GraphkitWarning(UserWarning):
 
 class ParentCommand(GraphBubbleUp):
     """Carries a ``Command(graph=Command.PARENT)`` from a subgraph to the graph that
-    runs it; reaches the caller only when there is no such graph (LangGraph's name)."""
+    runs it; reaches the caller only when there is no such graph (LangGraph's name).
+    As in LangGraph, ``args[0]`` is the ``Command``; ``str()`` is the ``message``
+    saying what happened, when one was given."""
 
-    def __init__(self, message: str, command: object = None) -> None:
-        super().__init__(message)
-        self.command = command
+    def __init__(self, command: object, message: str | None = None) -> None:
+        super().__init__(command)
+        self.command, self.message = command, message
+
+    def __str__(self) -> str:
+        return self.message if self.message is not None else super().__str__()
 
 
 class GraphInterrupt(GraphBubbleUp):

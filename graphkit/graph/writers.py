@@ -5,6 +5,7 @@ its node writer (state updates, Command routes, edges), then its conditional edg
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -225,7 +226,9 @@ def _command_items(node: str, command: Command, root: bool = False) -> Writes:
     """The updates in ``Command(update=...)``: a dict, (key, value) pairs or a state object;
     in a single-value state (``root``), any other value is the new value."""
     if command.graph == Command.PARENT:
-        raise ParentCommand(diagnose.command_without_parent(node, command), command)
+        # (at the root, LangGraph's Command names the parent namespace: "")
+        sent = dataclasses.replace(command, graph="")
+        raise ParentCommand(sent, diagnose.command_without_parent(node, command))
     items = command.update_items(root)
     if items is None:
         raise InvalidUpdateError(diagnose.bad_command_update(node, command.update))

@@ -36,6 +36,7 @@ from graphkit.pregel.runtime import (
     traced_task,
 )
 from graphkit.pregel.spec import FreshRead, GraphSpec, NodeSpec
+from graphkit.types import Command
 
 if TYPE_CHECKING:
     from graphkit.pregel.phases import StepState
@@ -486,7 +487,12 @@ def _call(
             coroutine = cancellable(coroutine, scope.work, scope.task.id)
         return run_on_loop(coroutine, run.loop)
     except ParentCommand as sent_up:  # a subgraph this node ran routes its parent: us
-        if sent_up.command is None:
+        command = sent_up.command
+        if not isinstance(command, Command):
+            raise
+        if command.graph == Command.PARENT:  # the node raised it itself: for our parent
+            sent_up.command = dataclasses.replace(command, graph="")
+            sent_up.args = (sent_up.command,)
             raise
         scope.routed_up = sent_up
         return dataclasses.replace(sent_up.command, graph=None)

@@ -129,3 +129,39 @@ def test_the_siblings_of_a_task_sending_a_command_up_finish_and_stream(use_async
         seen.append((normalise_stream(tidy(chunks)), saved))
     assert seen[1] == seen[0]
     assert any("{'sibling': {'x': ['sibling']}}" in line for line in seen[1][0])
+
+
+def _parent_command_caught(lib: Lib) -> tuple[Any, ...]:
+    def hop(state: Log) -> Any:
+        return lib.Command(graph=lib.Command.PARENT, goto="elsewhere", update={"x": ["hop"]})
+
+    app = lib.StateGraph(Log).add_node("hop", hop).add_edge(lib.START, "hop").compile()
+    with pytest.raises(lib.errors.ParentCommand) as caught:
+        app.invoke({"x": []})
+    command = caught.value.args[0]
+    return len(caught.value.args), command.goto, command.update, command.graph
+
+
+def test_a_parent_commands_argument_is_the_command():
+    """``ParentCommand.args[0]`` is the ``Command`` (code catching it at the root reads
+    ``error.args[0].goto``), its ``graph`` the parent's namespace, ``""``."""
+    langgraph, graphkit = (_parent_command_caught(loader()) for loader in LIBS)
+    assert graphkit == langgraph == (1, "elsewhere", {"x": ["hop"]}, "")
+
+
+def _raised_by_the_node(lib: Lib) -> Any:
+    def raiser(state: Log) -> Any:
+        command = lib.Command(graph=lib.Command.PARENT, goto="after", update={"x": ["raised"]})
+        raise lib.errors.ParentCommand(command)
+
+    inner = lib.StateGraph(Log).add_node("raiser", raiser).add_edge(lib.START, "raiser")
+    builder = lib.StateGraph(Log).add_node("inner", inner.compile(), destinations=("after",))
+    builder.add_node("after", lambda state: {"x": ["after"]}).add_edge(lib.START, "inner")
+    return builder.compile().invoke({"x": []})
+
+
+def test_a_parent_command_a_node_raises_itself_routes_its_graphs_parent():
+    """``raise ParentCommand(Command(graph=Command.PARENT, goto=...))`` in a subgraph's
+    node routes the parent graph, as the returned ``Command`` does."""
+    langgraph, graphkit = (_raised_by_the_node(loader()) for loader in LIBS)
+    assert graphkit == langgraph == {"x": ["raised", "after"]}
