@@ -136,6 +136,8 @@ class ThreadLink:
         self.last_metadata, self.checkpoint_id = own, checkpoint.id
         metadata = {**own, **self.metadata}
         self._held_writes = []
+        if self.untracked and checkpoint.channel_values.get(TASKS):
+            checkpoint = self._without_untracked_sends(checkpoint)
         if self.durability == "exit":
             self._held = (checkpoint, metadata, dict(new_versions))
             return
@@ -175,19 +177,25 @@ class ThreadLink:
         dict argument without its untracked keys (as LangGraph saves them)."""
         if not self.untracked:
             return list(writes)
-        kept = []
-        for channel, value in writes:
-            if channel in self.untracked:
-                continue
-            if isinstance(value, Send) and isinstance(value.arg, dict):
-                arg = {k: v for k, v in value.arg.items() if k not in self.untracked}
-                value = (
-                    value
-                    if len(arg) == len(value.arg)
-                    else Send(value.node, arg, timeout=value.timeout)
-                )
-            kept.append((channel, value))
-        return kept
+        return [
+            (channel, self._tracked_send(value))
+            for channel, value in writes
+            if channel not in self.untracked
+        ]
+
+    def _tracked_send(self, value: Any) -> Any:
+        """A ``Send`` whose dict argument has untracked keys, without them; else ``value``."""
+        if not (isinstance(value, Send) and isinstance(value.arg, dict)):
+            return value
+        arg = {k: v for k, v in value.arg.items() if k not in self.untracked}
+        return value if len(arg) == len(value.arg) else Send(value.node, arg, timeout=value.timeout)
+
+    def _without_untracked_sends(self, checkpoint: Checkpoint) -> Checkpoint:
+        """``checkpoint`` as saved: the ``Send``s it holds for the next step without their
+        untracked keys, as LangGraph saves them (the run goes on with them whole)."""
+        values = dict(checkpoint.channel_values)
+        values[TASKS] = [self._tracked_send(value) for value in values[TASKS]]
+        return replace(checkpoint, channel_values=values)
 
     def save_writes(self, task_id: str, writes: list[tuple[str, Any]], path: str = "") -> None:
         """Save writes against the checkpoint saved (or loaded) last; ``path``: the task's

@@ -110,3 +110,33 @@ def test_no_untracked_write_is_saved_from_a_command_or_a_send(saver):
 def test_durability_exit_saves_no_untracked_write_either(saver):
     """On purpose (docs/compatibility.md): LangGraph's "exit" path saves them."""
     assert pending(load_graphkit(), saver, "exit") == [("send", ["x"])]
+
+
+def _sends_a_client(lib: Lib, saver_kind: str) -> list:
+    """A router sends its whole state, which holds an untracked client, to a node."""
+
+    class State(TypedDict, total=False):
+        log: Annotated[list, operator.add]
+        client: Annotated[Any, lib.channels.UntrackedValue]
+
+    def use(state: State) -> dict:
+        return {"log": [f"used {state['client']!r}"], "client": Client()}
+
+    builder = lib.StateGraph(State).add_node("connect", lambda s: {"client": Client()})
+    builder.add_node("use", use).add_edge(lib.START, "connect")
+    builder.add_conditional_edges("connect", lambda state: [lib.Send("use", state)])
+    with SAVERS[saver_kind](lib.name) as saver:
+        app = builder.compile(checkpointer=saver)
+        result = app.invoke({"log": []}, THREAD)
+        history = [(s.values, s.next) for s in app.get_state_history(THREAD)]
+        return [result["log"], history]
+
+
+@pytest.mark.parametrize("saver", ["memory", "sqlite"])
+def test_a_checkpoint_saves_a_pending_sends_argument_without_its_untracked_keys(saver):
+    """The checkpoint saved before a ``Send``'s task runs holds the ``Send`` without its
+    untracked keys, so an argument holding an unserializable client saves; the task
+    still gets the client."""
+    graphkit = _sends_a_client(load_graphkit(), saver)
+    assert graphkit == _sends_a_client(load_langgraph(), saver)
+    assert graphkit[0] == ["used Client()"]
