@@ -74,6 +74,14 @@ def renamed_node_arguments(given: dict[str, Any]) -> tuple[dict[str, Any], dict[
     return _renamed("add_node", given, _NODE_RENAMED), rest
 
 
+def renamed_pregel_argument(options: dict[str, Any]) -> Any:
+    """Pop ``Pregel(config_type=...)``, LangGraph's old name of ``context_schema``, from
+    ``options`` and return its value, warning (``LangGraphDeprecatedSinceV10``) as it does."""
+    given = {"config_type": options.pop("config_type")}
+    renames = {"config_type": ("context_schema", LangGraphDeprecatedSinceV10)}
+    return _renamed("Pregel", given, renames)["context_schema"]
+
+
 def refuse_unsupported(call: str, /, **options: Any) -> None:
     """Raise NotImplementedError for a LangGraph option graphkit does not support yet."""
     for option, value in options.items():

@@ -108,6 +108,8 @@ class Pregel(CompiledGraph):
         config: Mapping[str, Any] | None = None,
         **options: Any,
     ) -> None:
+        if "config_type" in options:
+            context_schema = diagnose.renamed_pregel_argument(options)
         built = {k: n.build() if isinstance(n, NodeBuilder) else n for k, n in nodes.items()}
         self.given_nodes: dict[str, PregelNode] = built
         self.channels: dict[str, Channel] = dict(channels or {})  # (as given: read back)

@@ -201,6 +201,19 @@ def _builder(library: str) -> Any:
     return _module(library, "langgraph.graph", "graphkit").StateGraph
 
 
+def _pregel_with_config_type(library: str) -> Any:
+    pregel = _module(library, "langgraph.pregel", "graphkit.pregel")
+    channels = _module(library, "langgraph.channels", "graphkit.channels")
+    node = pregel.NodeBuilder().subscribe_only("a").do(lambda x: x + 1).write_to("b")
+    return pregel.Pregel(
+        nodes={"one": node},
+        channels={"a": channels.LastValue(int), "b": channels.LastValue(int)},
+        input_channels="a",
+        output_channels="b",
+        config_type=Counter,
+    )
+
+
 # name: (what a LangGraph 1.2 app does, given the library; LangGraph's warning class;
 #        a word the refusal must contain)
 DEPRECATED: dict[str, tuple[Callable[[str], Any], str, str | None]] = {
@@ -275,6 +288,11 @@ DEPRECATED: dict[str, tuple[Callable[[str], Any], str, str | None]] = {
         lambda lib: _module(lib, "langgraph.constants", "graphkit.constants").Interrupt,
         "LangGraphDeprecatedSinceV10",
         "graphkit.types",
+    ),
+    "Pregel(config_type=...)": (
+        lambda lib: _pregel_with_config_type(lib).context_schema is Counter or 1 / 0,
+        "LangGraphDeprecatedSinceV10",
+        "context_schema",
     ),
     "pregel.types module": (
         lambda lib: importlib.reload(
