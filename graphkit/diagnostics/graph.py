@@ -74,9 +74,11 @@ def renamed_node_arguments(given: dict[str, Any]) -> tuple[dict[str, Any], dict[
     return _renamed("add_node", given, _NODE_RENAMED), rest
 
 
-def renamed_pregel_argument(options: dict[str, Any]) -> Any:
-    """Pop ``Pregel(config_type=...)``, LangGraph's old name of ``context_schema``, from
-    ``options`` and return its value, warning (``LangGraphDeprecatedSinceV10``) as it does."""
+def renamed_pregel_argument(options: dict[str, Any], context_schema: Any) -> Any:
+    """``Pregel``'s context schema: ``config_type=...`` (LangGraph's old name, popped from
+    ``options``, with its ``LangGraphDeprecatedSinceV10`` warning), else ``context_schema``."""
+    if "config_type" not in options:
+        return context_schema
     given = {"config_type": options.pop("config_type")}
     renames = {"config_type": ("context_schema", LangGraphDeprecatedSinceV10)}
     return _renamed("Pregel", given, renames)["context_schema"]

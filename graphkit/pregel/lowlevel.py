@@ -108,12 +108,10 @@ class Pregel(CompiledGraph):
         config: Mapping[str, Any] | None = None,
         **options: Any,
     ) -> None:
-        if "config_type" in options:
-            context_schema = diagnose.renamed_pregel_argument(options)
+        context_schema = diagnose.renamed_pregel_argument(options, context_schema)
         built = {k: n.build() if isinstance(n, NodeBuilder) else n for k, n in nodes.items()}
         self.given_nodes: dict[str, PregelNode] = built
-        self.channels: dict[str, Channel] = dict(channels or {})  # (as given: read back)
-        given_channels = self.channels
+        self.channels = given_channels = dict(channels or {})  # (as given: read back)
         self.input_channels, self.output_channels = input_channels, output_channels
         self.stream_channels, self.cache_policy = stream_channels, cache_policy
         self.node_error_handler_map = dict(node_error_handler_map or {})
