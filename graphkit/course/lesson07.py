@@ -83,7 +83,8 @@ def forecast_app() -> tuple[Any, Counter[str]]:
 
     def compose(state: Forecast) -> dict:
         calls["compose"] += 1
-        return {"report": f"{state['forecast']} in {state['city']}"}
+        # .get: an edit counted as lookup's output makes compose run with no forecast
+        return {"report": f"{state.get('forecast', 'no forecast')} in {state['city']}"}
 
     builder = StateGraph(Forecast)
     builder.add_node("lookup", lookup)
@@ -227,11 +228,24 @@ def check_fix_city(fix_city: Callable[[Any, dict, str], Any]) -> str:
         if report != expected:
             update = next(s for s in history if _source(s) == "update")
             step = (update.metadata or {}).get("step")
+            reran = calls["lookup"] - ran_before["lookup"]
+            if update.next != ("lookup",):
+                why = (
+                    "lookup is not next there, so lookup never ran on the corrected city "
+                    "(after an edit, as_node decides what is next: the edit counts as that "
+                    "node's output, and its edges choose)."
+                )
+            elif reran:
+                why = (
+                    f"lookup ran {reran} more time(s), but not from your update: the run "
+                    f"resumed from another checkpoint, whose city is still {typo!r}."
+                )
+            else:
+                why = "lookup ran 0 more times."
             raise Wrong(
                 f"(fixing {typo!r} → {city!r}) the final report is {report!r}, expected "
                 f"{expected!r}. Your update made the checkpoint of step {step} with next "
-                f"{update.next} and city {update.values.get('city')!r}; lookup ran "
-                f"{calls['lookup'] - ran_before['lookup']} more time(s).",
+                f"{update.next} and city {update.values.get('city')!r}; {why}",
                 "Update the checkpoint whose .next is ('lookup',) (as_node: the node that "
                 "ran just before it) and then invoke(None, ...) from the config update_state "
                 "returns.",

@@ -97,6 +97,32 @@ def test_fix_city_writing_the_report_directly():
     assert "lookup never ran again" in verdict.message
 
 
+def test_fix_city_as_the_node_to_rerun():
+    # "I want lookup to run again, so the edit is lookup's": its edge makes compose next,
+    # and compose ran on a state with no forecast (a KeyError from the check's own graph)
+    def fix_city(app, config, city):
+        before = next(s for s in app.get_state_history(config) if s.next == ("lookup",))
+        return app.invoke(None, app.update_state(before.config, {"city": city}, as_node="lookup"))
+
+    verdict = lesson07.check_fix_city(fix_city)
+    assert not verdict
+    assert "raised" not in verdict.message
+    assert "next ('compose',)" in verdict.message and "as_node" in verdict.message
+    assert "lookup never ran on the corrected city" in verdict.message
+
+
+def test_fix_city_resuming_the_checkpoint_before_the_edit():
+    def fix_city(app, config, city):
+        before = next(s for s in app.get_state_history(config) if s.next == ("lookup",))
+        app.update_state(before.config, {"city": city})
+        return app.invoke(None, before.config)  # the old checkpoint, not the edited one
+
+    verdict = lesson07.check_fix_city(fix_city)
+    assert not verdict
+    assert "not from your update" in verdict.message and "'Pari'" in verdict.message
+    assert "update_state returns" in verdict.hint
+
+
 def test_fix_city_with_a_new_run():
     def fix_city(app, config, city):
         return app.invoke({"city": city}, config)
