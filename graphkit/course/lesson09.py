@@ -169,7 +169,7 @@ def check_agent_stops(build_agent: Any) -> str:
             answer = partial.values.get("answer")
             raise Wrong(
                 f"Starting with tool_calls={start}, your agent still loops: the recursion "
-                f"limit ({LOOP_LIMIT}) stopped it at step {partial.steps[-1].step}. The last "
+                f"limit ({LOOP_LIMIT}) stopped it after step {partial.steps[-1].step}. The last "
                 f"steps ran {' → '.join(tail)}, though `answer` was {answer!r} and "
                 f"tool_calls {partial.values.get('tool_calls')!r}: the router never chose END.",
                 "Which key does the router read, and which key does agent write when it "

@@ -173,6 +173,8 @@ def test_agent_stops_fails_on_the_stub_saying_it_loops():
     assert not verdict
     assert "still loops" in verdict.message
     assert "recursion limit (25)" in verdict.message
+    # the step the error names (26: about to run agent) follows the last step that ran
+    assert "stopped it after step 25" in verdict.message
     assert "agent → tools" in verdict.message
     assert "answer` was '42'" in verdict.message
 
