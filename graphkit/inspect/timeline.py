@@ -107,9 +107,10 @@ def run_timeline_svg(run: Run, width: int = 720) -> str:
 def timeline_svg(rows: Sequence[dict[str, Any]], width: int = 720) -> str:
     """Draw timeline rows as a standalone SVG document (a string).
 
-    Each task is an amber bar (red if it raised) in its step's band; a dashed grey
-    tail shows how long its result waited for the step's slowest task; the green
-    line at the end of each band is the barrier, where the step's Update runs.
+    On a white background (it stays readable on a dark notebook theme), each task is an
+    orange bar (vermillion if it raised) in its step's band; a dashed grey tail shows how
+    long its result waited for the step's slowest task; the green line at the end of each
+    band is the barrier, where the step's Update runs.
     Elements carry stable ids (``step-2``, ``task-2-0``, ``barrier-2``).
 
     >>> rows = [
@@ -136,6 +137,9 @@ def timeline_svg(rows: Sequence[dict[str, Any]], width: int = 720) -> str:
         # Scale down, never overflow, in a narrow notebook column (the viewBox keeps it sharp).
         'style="max-width:100%;height:auto" class="gk-timeline">',
         "<title>Superstep timeline</title>",
+        # Opaque, as the graph drawings are: the grey legend and axis must not sit on a
+        # dark notebook theme.
+        '<rect class="gk-background" width="100%" height="100%" fill="#ffffff"/>',
     ]
     out.extend(_legend(8))
     by_step: dict[int, list[dict[str, Any]]] = {}

@@ -136,3 +136,15 @@ def test_the_timeline_svg_scales_down_to_a_narrow_column():
 
     svg = forecast_run().timeline_svg(width=720)
     assert 'viewBox="0 0 720 ' in svg and 'style="max-width:100%;height:auto"' in svg
+
+
+def test_the_timeline_has_a_white_background_for_a_dark_notebook(seed_run):
+    # The legend and axis are grey text on whatever is behind the SVG: on JupyterLab's
+    # dark theme a transparent background left them (and the dashed "waiting" swatch)
+    # dark on dark. The graph drawings are white; so is the timeline.
+    root = parse(seed_run.timeline_svg())
+    drawn = [element for element in root if element.tag != f"{SVG}title"]
+    background = drawn[0]
+    assert background.tag == f"{SVG}rect" and background.get("class") == "gk-background"
+    assert background.get("fill") == "#ffffff"
+    assert (background.get("width"), background.get("height")) == ("100%", "100%")
