@@ -64,10 +64,11 @@ def pending_order(task_path: str, task_id: str, index: int) -> tuple[str, str, i
     return (task_path, task_id, index)
 
 
-def takes_task_path(saver: Any) -> bool:
-    """Whether ``saver.put_writes`` takes a ``task_path``: a saver written before LangGraph
-    added it (``put_writes(config, writes, task_id)``) is called without one, as
-    LangGraph's runtime calls it; its writes then all have the path ``""``.
+def takes_task_path(saver: Any, method: str = "put_writes") -> bool:
+    """Whether ``saver.put_writes`` (or its twin ``method``) takes a ``task_path``: a
+    saver written before LangGraph added it (``put_writes(config, writes, task_id)``) is
+    called without one, as LangGraph's runtime calls it; its writes then all have the
+    path ``""``.
 
     >>> from graphkit.checkpoint import InMemorySaver
     >>> class Old(InMemorySaver):
@@ -76,7 +77,7 @@ def takes_task_path(saver: Any) -> bool:
     (True, False)
     """
     try:
-        return "task_path" in inspect.signature(saver.put_writes).parameters
+        return "task_path" in inspect.signature(getattr(saver, method)).parameters
     except (TypeError, ValueError):  # (no signature to read: pass it, as before)
         return True
 

@@ -8,7 +8,8 @@ a saved thread are ``graphkit.pregel.thread_state`` and ``graphkit.pregel.thread
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import asyncio
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -70,6 +71,36 @@ COPY, INPUT_NODE = "__copy__", "__input__"
 # -- saving ------------------------------------------------------------------------------
 
 
+def saver_call(saver: BaseCheckpointSaver, name: str) -> Callable[..., Any]:
+    """The saver's method ``name`` as a run calls it. In an async run (from its worker
+    thread) that is the async twin ``a<name>``, awaited on the run's event loop, when the
+    saver's class wrote its own, as LangGraph's async runs call only the twins (a saver
+    written for them may keep its work there); graphkit's own twins just wrap ``name``,
+    which is then called directly. The call is not cancelled with the run: what a
+    cancelled run saves, it saves whole (as LangGraph shields it)."""
+    from graphkit.streaming.aio import current_async_run
+
+    owner, twin = current_async_run(), getattr(type(saver), "a" + name, None)
+    if owner is None or getattr(twin, "__module__", "graphkit.").startswith("graphkit."):
+        return getattr(saver, name)  # type: ignore[no-any-return]
+    if _on_loop(owner.loop):  # a sync run inside an async node: waiting here would hang
+        return getattr(saver, name)  # type: ignore[no-any-return]
+    method = getattr(saver, "a" + name)
+
+    def call(*args: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(method(*args), owner.loop).result()
+
+    call.__name__ = "a" + name
+    return call
+
+
+def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:  # (no loop runs in this thread)
+        return False
+
+
 class ThreadLink:
     """Saves one run's checkpoints and task writes to one thread of a checkpointer;
     with ``durability="exit"`` only the last checkpoint and its writes, when the run stops."""
@@ -90,7 +121,10 @@ class ThreadLink:
         if durability not in DURABILITY:
             raise ValueError(diagnose.bad_durability(durability, DURABILITY))
         self.saver, self.durability, self.namespace = saver, durability, namespace
-        self._takes_path = takes_task_path(saver)  # (an older saver's put_writes takes none)
+        self._get_tuple, self._put = saver_call(saver, "get_tuple"), saver_call(saver, "put")
+        self._put_writes_call = saver_call(saver, "put_writes")
+        # (an older saver's put_writes takes no task path)
+        self._takes_path = takes_task_path(saver, self._put_writes_call.__name__)
         self.untracked = untracked  # channels whose writes are never saved (UntrackedValue)
         # a subgraph's own thread ("node", no task id) keeps its state like a root run
         self._nested = any(":" in part for part in namespace.split("|"))
@@ -121,7 +155,7 @@ class ThreadLink:
     def load(self) -> CheckpointTuple | None:
         """The checkpoint the run starts from: the one the config names, or the latest."""
         wanted = checkpoint_config(self.thread_id, self.namespace, self.requested_id)
-        saved = self.saver.get_tuple(wanted)
+        saved = self._get_tuple(wanted)
         if saved is None and self.requested_id is not None:
             raise diagnose.missing_checkpoint(self.saver, self.thread_config, self.requested_id)
         if saved is not None:
@@ -141,7 +175,7 @@ class ThreadLink:
         if self.durability == "exit":
             self._held = (checkpoint, metadata, dict(new_versions))
             return
-        self.config = self.saver.put(self.config, checkpoint, metadata, new_versions)
+        self.config = self._put(self.config, checkpoint, metadata, new_versions)
         self._last_saved = checkpoint.id
 
     def save_step(self, update: Update) -> None:
@@ -208,9 +242,9 @@ class ThreadLink:
 
     def _put_writes(self, task_id: str, writes: list[tuple[str, Any]], path: str) -> None:
         if self._takes_path:
-            self.saver.put_writes(self.config, writes, task_id, path)
+            self._put_writes_call(self.config, writes, task_id, path)
         else:  # a saver written before put_writes took a path, called as LangGraph calls it
-            self.saver.put_writes(self.config, writes, task_id)
+            self._put_writes_call(self.config, writes, task_id)
 
     def close(self, status: str = "done") -> None:
         """Save what durability "exit" held back. As in LangGraph, a subgraph run that
@@ -223,7 +257,7 @@ class ThreadLink:
             self._held = None
             # the steps in between were never saved: the parent is the last one that was
             checkpoint = replace(checkpoint, parent_id=self._last_saved)
-            self.config = self.saver.put(self.config, checkpoint, metadata, versions)
+            self.config = self._put(self.config, checkpoint, metadata, versions)
             self._last_saved = checkpoint.id
         for task_id, writes, path in self._held_writes:
             self._put_writes(task_id, writes, path)
@@ -376,7 +410,7 @@ def _forks(thread: ThreadLink, saved: CheckpointTuple, answer: Any, outer: Any) 
     """Whether resuming ``saved`` starts a new branch: it is not the thread's latest; or,
     as in LangGraph, a root run addressed at it (its id in the config) brings no answer,
     so it is replayed, unless it is a branch already (made by ``update_state``, a fork)."""
-    latest = thread.saver.get_tuple(thread.thread_config)
+    latest = thread._get_tuple(thread.thread_config)
     if latest is None or latest.checkpoint.id != saved.checkpoint.id:
         return True
     source = (saved.metadata or {}).get("source")

@@ -12,6 +12,7 @@ path gives that saver under LangGraph's name, opened by an async context manager
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import operator
 from pathlib import Path
@@ -152,3 +153,69 @@ def test_graphkit_refuses_a_run_keyword_that_langgraph_ignores() -> None:
     with pytest.raises(TypeError, match=r"put max_concurrency in the config instead"):
         asyncio.run(build("graphkit").abatch(inputs, max_concurrency=1))
     assert asyncio.run(build("graphkit").abatch(inputs, {"max_concurrency": 1})) == theirs
+
+
+def _saver_with_async_twins(root: str, log: list[str]) -> Any:
+    """A saver written for LangGraph's async runs: its work is in ``aput`` /
+    ``aput_writes`` / ``aget_tuple`` (as a database saver's is), each logged."""
+    memory = importlib.import_module(f"{root}.checkpoint.memory")
+
+    class Audited(memory.InMemorySaver):
+        async def aget_tuple(self, config):
+            log.append("aget_tuple")
+            return self.get_tuple(config)
+
+        async def aput(self, config, checkpoint, metadata, new_versions):
+            log.append(f"aput step {metadata['step']}")
+            await asyncio.sleep(0.05)  # (a cancelled run waits for it)
+            return self.put(config, checkpoint, metadata, new_versions)
+
+        async def aput_writes(self, config, writes, task_id, task_path=""):
+            channels = [channel for channel, _ in writes]
+            if channels != ["__error__"]:  # (a cancelled task's: see compatibility.md)
+                log.append(f"aput_writes {channels}")
+            self.put_writes(config, writes, task_id, task_path)
+
+    return Audited()
+
+
+async def _audited_runs(root: str) -> list[Any]:
+    graph_module = importlib.import_module(f"{root}.graph")
+    log: list[Any] = []
+
+    async def slow(state):
+        await asyncio.sleep(0.5)
+        return {"log": ["slow"]}
+
+    builder = graph_module.StateGraph(State)
+    builder.add_node("note", lambda state: {"log": [state["topic"]]})
+    builder.add_edge(graph_module.START, "note")
+    graph = builder.compile(checkpointer=_saver_with_async_twins(root, log))
+    config = {"configurable": {"thread_id": "1"}}
+    log.append(await graph.ainvoke({"topic": "owls"}, config, durability="sync"))
+    chunks = graph.astream({"topic": "bats"}, config, durability="sync")
+    log.append([chunk async for chunk in chunks])
+
+    builder = graph_module.StateGraph(State)
+    builder.add_node("note", lambda state: {"log": [state["topic"]]})
+    builder.add_node("slow", slow)
+    builder.add_edge(graph_module.START, "note")
+    builder.add_edge("note", "slow")
+    graph = builder.compile(checkpointer=_saver_with_async_twins(root, log))
+    run = asyncio.create_task(graph.ainvoke({"topic": "cats"}, config, durability="exit"))
+    await asyncio.sleep(0.2)
+    run.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await run
+    log.append(_snapshot(await graph.aget_state(config)))  # the put after the cancel, whole
+    return log
+
+
+def test_an_async_run_calls_the_async_methods_a_saver_wrote() -> None:
+    """LangGraph's ``ainvoke`` / ``astream`` read and save through the saver's ``aget_tuple``
+    / ``aput`` / ``aput_writes``: a saver subclass that overrides them (its own async
+    database calls) is called through them, and what a cancelled ``durability="exit"`` run
+    saves is saved whole."""
+    theirs = asyncio.run(_audited_runs("langgraph"))
+    assert "aput step 0" in theirs and "aput_writes ['log']" in theirs
+    assert asyncio.run(_audited_runs("graphkit")) == theirs
