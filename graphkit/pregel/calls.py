@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextvars
+import functools
 import inspect
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
@@ -47,8 +48,20 @@ class TaskFuture(concurrent.futures.Future):  # type: ignore[type-arg]
     3
     """
 
+    on_cancel: Callable[[], None] | None = None
+    """Stops the call when its caller cancels this future (set for an async call)."""
+
     def __await__(self) -> Generator[Any, None, Any]:
         return asyncio.wrap_future(self).__await__()
+
+    def cancel(self) -> bool:
+        """Cancel the call, as LangGraph's ``future.cancel()`` does: an async call still
+        running is cancelled; it streams nothing and saves no result, so a resumed run
+        calls it again."""
+        cancelled = super().cancel()
+        if cancelled and self.on_cancel is not None:
+            self.on_cancel()
+        return cancelled
 
     def result(self, timeout: float | None = None) -> Any:
         """The call's value, waiting for it (in async code, ``await`` the future:
@@ -156,6 +169,8 @@ def call(spec: CallSpec, args: tuple[Any, ...], kwargs: dict[str, Any]) -> TaskF
     known = work.saved(task) or (cached.hit(task) if cached is not None else None)
     submitted = work.reuse(known) if known is not None else work.submit(task, spec.node)
     future = TaskFuture()
+    if known is None and spec.node.is_async and work.coroutines is not None:
+        future.on_cancel = functools.partial(_stop_call, work, id_)
 
     def finished(done: concurrent.futures.Future[TaskResult]) -> None:
         if listener is not None:  # before the caller goes on: streams keep the order
@@ -230,6 +245,27 @@ def identifier(function: Any) -> str:
 def returned(result: TaskResult) -> Any:
     """The value a finished call returned (its ``__return__`` write; None if none)."""
     return next((value for channel, value in result.writes if channel == RETURN), None)
+
+
+def _stop_call(work: Any, task_id: str) -> None:
+    """Cancel the coroutine of the call ``task_id`` (on the run's event loop, where the
+    step's coroutines are kept), if it is running; it then ends as a cancelled call."""
+
+    def stop() -> None:
+        work.dropped = {*(work.dropped or ()), task_id}
+        running = work.coroutines.get(task_id)
+        if running is not None:
+            running.cancel()
+
+    loop = work.run.loop
+    try:
+        on_loop = asyncio.get_running_loop() is loop
+    except RuntimeError:
+        on_loop = False
+    if on_loop:
+        stop()
+    else:
+        loop.call_soon_threadsafe(stop)
 
 
 def _settle(done: concurrent.futures.Future[TaskResult], future: TaskFuture) -> None:

@@ -64,7 +64,7 @@ class StepWork:
 
     __slots__ = (
         "_deadline", "_limit", "_lock", "_saved", "_started", "_waiting", "coroutines",
-        "finished", "graph", "outstanding", "pool", "run", "running", "state", "stopped",
+        "dropped", "finished", "graph", "outstanding", "pool", "run", "running", "state", "stopped",
         "timeout", "wake",
     )  # fmt: skip
 
@@ -94,6 +94,7 @@ class StepWork:
         # thread only), so that a timeout or a failure can cancel them
         stoppable = timeout is not None or run.loop is not None
         self.coroutines: dict[str, asyncio.Task[Any]] | None = {} if stoppable else None
+        self.dropped: set[str] | None = None  # calls whose caller cancelled their future
         # Made by the first task submitted (before any worker runs, so by one thread):
         # most steps run one task inline and need none of them.
         self.finished: queue.SimpleQueue[Future[TaskResult]] = None  # type: ignore[assignment]
@@ -444,7 +445,7 @@ def _attempt(
     except (Exception, asyncio.CancelledError) as exc:  # (a cancelled async node too)
         # recorded; the stepper raises it after the step's tasks end; writes made
         # before the error stay visible, but are never applied
-        own = _raised_by_the_node(exc) and not work.stopped
+        own = _raised_by_the_node(exc) and not work.stopped and not _dropped(work, task)
         error = _node_cancelled(task.node, exc) if own else exc
     finally:
         leave_task(token)
@@ -514,6 +515,12 @@ def _raised_by_the_node(error: BaseException) -> bool:
 
     owner = current_async_run()
     return owner is None or not owner.cancelled
+
+
+def _dropped(work: StepWork, task: Task) -> bool:
+    """A call its caller cancelled (``future.cancel()``): it ends with the
+    ``CancelledError``, as in LangGraph, not as a node that raised one."""
+    return work.dropped is not None and task.id in work.dropped
 
 
 def _node_cancelled(node: str, error: BaseException) -> Exception:

@@ -590,3 +590,60 @@ def test_an_entrypoints_name_is_langgraphs_and_so_is_its_node_name_in_a_graph() 
         return [double.name, double.get_name(), node, list(double.stream({"x": 3})), updates]
 
     assert observe("graphkit") == observe("langgraph")
+
+
+async def _cancels_a_call(root: str) -> list[Any]:
+    """An async entrypoint cancels one of its running calls (``future.cancel()``)."""
+    func = importlib.import_module(f"{root}.func")
+    types = importlib.import_module(f"{root}.types")
+    memory = importlib.import_module(f"{root}.checkpoint.memory")
+    seen: list[Any] = []
+    cancelled: list[int] = []
+
+    @func.task()
+    async def slow(number: int) -> str:
+        try:
+            await asyncio.sleep(0.4)
+        except asyncio.CancelledError:
+            cancelled.append(number)  # (before or after its caller goes on: a race)
+            raise
+        return str(number) * 2
+
+    saver = memory.InMemorySaver()
+
+    @func.entrypoint(checkpointer=saver)
+    async def main(numbers: list[int]) -> list[str]:
+        futures = [slow(number) for number in numbers]
+        await asyncio.sleep(0.1)
+        dropped = futures.pop()
+        seen.append(dropped.cancel())
+        try:
+            await dropped
+        except asyncio.CancelledError:
+            seen.append("await: CancelledError")
+        answer = types.interrupt("question")
+        return [await future + answer for future in futures]
+
+    config = {"configurable": {"thread_id": "1"}}
+    for given in ([0, 1], types.Command(resume="!")):
+        chunks = [chunk async for chunk in main.astream(given, config, stream_mode=["updates"])]
+        seen.append([chunk for _, chunk in chunks if "__interrupt__" not in chunk])
+        seen.append(f"cancelled so far: {cancelled}")
+        saved = await saver.aget_tuple(config)
+        seen.append(
+            sorted(
+                (channel, str(value)[:30])
+                for _, channel, value in saved.pending_writes
+                if channel != "__interrupt__"
+            )
+        )
+    return seen
+
+
+def test_cancelling_a_call_cancels_it_as_on_langgraph() -> None:
+    """``future.cancel()`` on a running async call cancels the call: it streams nothing,
+    its ``CancelledError`` is saved (not a ``NodeCancelledError``: it did not raise it
+    itself), and a resume calls it again."""
+    theirs = asyncio.run(_cancels_a_call("langgraph"))
+    assert "cancelled so far: [1, 1]" in theirs
+    assert asyncio.run(_cancels_a_call("graphkit")) == theirs
