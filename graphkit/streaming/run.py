@@ -255,6 +255,7 @@ class StreamRun:
         run whose chunks go up puts them straight into its parent's stream."""
         stepper, queue, tell = self.stepper, self.listener.queue, self._teller()
         inline, held = self._inline(), []
+        heard: set[str] = set()  # the called tasks whose results were streamed
         yield from tell("started")
         while not stepper.done:
             if self.async_run is not None and self.async_run.cancelled:  # no further step
@@ -280,9 +281,8 @@ class StreamRun:
                     queue.clear()
                     continue
                 # chunks running tasks sent (before a called task finished, when it did)
-                if queue:
-                    called = result is not None and result.task.kind == "call"
-                    yield from _drain(queue, result.task.id if called else None)
+                if queue or result is not None:
+                    yield from _drain(queue, result, heard)
                 if result is None:  # (only chunks were waiting)
                     continue
                 results.append(result)
@@ -458,13 +458,24 @@ def _one_checkpoint(chunk: Any, mode: str, key: str) -> Any:
     return {**chunk, "payload": payload} if event else payload
 
 
-def _drain(queue: deque[Item], until: str | None) -> Iterator[Item]:
-    """The chunks waiting in ``queue``: all, or those sent before the called task
-    ``until`` finished (its ``Listener.finished`` mark), so that they keep their order."""
+def _drain(queue: deque[Item], result: TaskResult | None, heard: set[str]) -> Iterator[Item]:
+    """The chunks waiting in ``queue`` before ``result`` is streamed: all, or if it is a
+    called task's, those sent before it finished (its ``Listener.finished`` mark), so
+    that they keep their order. The mark of a called task whose result is not streamed
+    yet (not in ``heard``) stops it too: what its caller sent after it (the start of its
+    next call) follows that result."""
+    until = None
+    if result is not None and result.task.kind == "call":
+        until = result.task.id
+        heard.add(until)
     while queue:
-        namespace, mode, chunk = queue.popleft()
+        item = queue.popleft()
+        namespace, mode, chunk = item
         if mode is _FINISHED:
             if chunk == until:
+                return
+            if chunk not in heard:
+                queue.appendleft(item)
                 return
             continue
         yield namespace, mode, chunk

@@ -647,3 +647,41 @@ def test_cancelling_a_call_cancels_it_as_on_langgraph() -> None:
     theirs = asyncio.run(_cancels_a_call("langgraph"))
     assert "cancelled so far: [1, 1]" in theirs
     assert asyncio.run(_cancels_a_call("graphkit")) == theirs
+
+
+async def _one_call_after_another(root: str) -> list[Any]:
+    """An async entrypoint awaits one call, then makes the next (sync tasks, run in
+    threads, and an async one), streamed in "tasks" and "updates" modes."""
+    func = importlib.import_module(f"{root}.func")
+    memory = importlib.import_module(f"{root}.checkpoint.memory")
+
+    @func.task()
+    def first(text: str) -> str:
+        return text + "1"
+
+    @func.task()
+    def second(text: str) -> str:
+        return text + "2"
+
+    @func.task()
+    async def third(text: str) -> str:
+        return text + "3"
+
+    @func.entrypoint(checkpointer=memory.InMemorySaver())
+    async def main(text: str) -> str:
+        return await third(await second(await first(text)))
+
+    seen = []
+    for thread in range(5):  # (the order was a race)
+        config = {"configurable": {"thread_id": str(thread)}}
+        modes = ["tasks", "updates"]
+        chunks = [chunk async for chunk in main.astream("0", config, stream_mode=modes)]
+        seen.append(lines(chunks))
+    return seen
+
+
+def test_a_calls_result_streams_before_the_next_call_starts() -> None:
+    """A call's result chunks come before the start of the call its caller makes after
+    awaiting it (graphkit could stream that start first, in an async run)."""
+    theirs = asyncio.run(_one_call_after_another("langgraph"))
+    assert asyncio.run(_one_call_after_another("graphkit")) == theirs
