@@ -86,17 +86,20 @@ class StepState:
         managed: Mapping[str, Any] | None = None,
         channels: Mapping[str, Channel] | None = None,
     ) -> dict[str, Any]:
-        """The values of ``keys`` that hold one: ``managed`` values, and the rest from
-        ``channels`` (by default the state's own)."""
+        """The values of ``keys`` that hold one: those from ``channels`` (by default the
+        state's own), then the ``managed`` values."""
         channels = self.channels if channels is None else channels
-        if not managed:
-            return {key: channels[key].get() for key in keys if channels[key].is_available()}
-        values = {}
+        managed = managed or {}
+        values = {
+            key: channels[key].get()
+            for key in keys
+            if key not in managed and channels[key].is_available()
+        }
+        # Managed values come last, whatever their place in the schema, as in LangGraph
+        # (a node printing its state shows the keys in the same order).
         for key in keys:
             if (manager := managed.get(key)) is not None:
                 values[key] = manager.get(self.step, self.last_step)
-            elif channels[key].is_available():
-                values[key] = channels[key].get()
         return values
 
     def copy(self) -> StepState:
