@@ -60,7 +60,7 @@ from graphkit.prebuilt.tool_results import (
     invalid_arguments,
     plain_command,
 )
-from graphkit.pregel.runtime import Runtime, get_runtime
+from graphkit.pregel.runtime import Runtime, get_runtime, task_state
 from graphkit.types import Command, Send
 
 __all__ = [
@@ -400,11 +400,14 @@ def _is_tool_call(value: Any) -> bool:
 
 
 def _state_of(input: Any) -> Any:
-    """What InjectedState sees: the state the calls came with (none for bare calls)."""
+    """What InjectedState sees: the state the calls came with; for bare calls (sent as
+    ``Send("tools", [tool_call])``), the graph's state as the node would read it (none
+    outside a graph)."""
     if isinstance(input, dict) and input.get("__type") == "tool_call_with_context":
         return input["state"]
     if isinstance(input, list) and input and _is_tool_call(input[-1]):
-        return {}
+        state = task_state()
+        return {} if state is None else state
     return input
 
 

@@ -1,12 +1,12 @@
 """Tools as LangGraph's ToolNode runs them: the error texts the model reads are
 LangGraph's word for word; async tools run on the caller's event loop (sharing its locks
 and sessions); ``ToolRuntime[Context]`` types a tool's runtime, which carries the task's
-``execution_info``; and the names LangGraph's tutorials import from
-``langgraph.graph.message`` are there."""
+``execution_info``; bare tool calls sent with ``Send`` see the graph's state; and the
+names LangGraph's tutorials import from ``langgraph.graph.message`` are there."""
 
 import asyncio
 import importlib
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
 from langchain_core.messages import AIMessage
@@ -144,3 +144,49 @@ def test_the_pydantic_agent_states_and_the_older_agent_name_are_there():
         return [fields, [m.content for m in result["messages"]], result.get("user")]
 
     assert observe("graphkit") == observe("langgraph")
+
+
+@pytest.mark.parametrize("how", ["invoke", "ainvoke"])
+def test_bare_tool_calls_sent_to_a_tool_node_see_the_graphs_state(how):
+    """``Send("tools", [tool_call])`` carries no state: the tool's ``InjectedState``,
+    its ``ToolRuntime.state`` and a ``wrap_tool_call`` request read the graph's (with
+    the managed ``remaining_steps``, as the node reads them)."""
+    seen = {}
+    for name in ["langgraph", "graphkit"]:
+        prebuilt = _prebuilt(name)
+        graph = importlib.import_module(f"{name}.graph")
+        send = importlib.import_module(f"{name}.types").Send
+        agent_state = importlib.import_module(f"{name}.prebuilt.chat_agent_executor").AgentState
+
+        class State(agent_state):
+            files: dict
+
+        @tool
+        def look(
+            files: Annotated[dict, prebuilt.InjectedState("files")],
+            state: Annotated[dict, prebuilt.InjectedState],
+            runtime: prebuilt.ToolRuntime,
+        ) -> str:
+            """Read the state."""
+            return repr((files, sorted(state), sorted(runtime.state)))
+
+        requests = []
+
+        def wrapper(request, execute, requests=requests):
+            requests.append(sorted(request.state))
+            return execute(request)
+
+        call = _call("look")
+        asking = {"messages": [AIMessage("", tool_calls=[call])]}
+        builder = graph.StateGraph(State)
+        builder.add_node("agent", lambda state, asking=asking: asking)
+        builder.add_node("tools", prebuilt.ToolNode([look], wrap_tool_call=wrapper))
+        builder.add_edge(graph.START, "agent")
+        sent = [send("tools", [call])]
+        builder.add_conditional_edges("agent", lambda state, sent=sent: sent, ["tools"])
+        app = builder.compile()
+        given = {"messages": [("user", "hi")], "files": {"a.md": "body"}}
+        result = asyncio.run(app.ainvoke(given)) if how == "ainvoke" else app.invoke(given)
+        seen[name] = (result["messages"][-1].content, requests)
+    assert seen["graphkit"] == seen["langgraph"]
+    assert "'a.md'" in seen["langgraph"][0]
