@@ -38,6 +38,7 @@ from langchain_core.messages import AnyMessage, BaseMessage
 from typing_extensions import TypedDict
 
 from graphkit.constants import END
+from graphkit.errors import LangGraphDeprecatedSinceV10
 from graphkit.graph import StateGraph
 from graphkit.managed import RemainingSteps
 from graphkit.prebuilt.agent_nodes import NEED_MORE_STEPS, Agent, TwoSidedNode
@@ -99,7 +100,7 @@ def create_react_agent(
     if "config_schema" in deprecated:
         warnings.warn(
             "create_react_agent(config_schema=...) is deprecated; use context_schema=...",
-            DeprecationWarning,
+            LangGraphDeprecatedSinceV10,
             stacklevel=2,
         )
         context_schema = context_schema or deprecated.pop("config_schema")

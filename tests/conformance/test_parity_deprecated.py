@@ -201,6 +201,13 @@ def _builder(library: str) -> Any:
     return _module(library, "langgraph.graph", "graphkit").StateGraph
 
 
+def _react_agent(library: str, **options: Any) -> Any:
+    from langchain_core.language_models.fake_chat_models import FakeMessagesListChatModel
+
+    prebuilt = _module(library, "langgraph.prebuilt", "graphkit.prebuilt")
+    return prebuilt.create_react_agent(FakeMessagesListChatModel(responses=[]), [], **options)
+
+
 def _pregel_with_config_type(library: str) -> Any:
     pregel = _module(library, "langgraph.pregel", "graphkit.pregel")
     channels = _module(library, "langgraph.channels", "graphkit.channels")
@@ -234,6 +241,11 @@ DEPRECATED: dict[str, tuple[Callable[[str], Any], str, str | None]] = {
     ),
     "StateGraph(config_schema=...)": (
         lambda lib: _builder(lib)(Counter, config_schema=Counter),
+        "LangGraphDeprecatedSinceV10",
+        "context_schema",
+    ),
+    "create_react_agent(config_schema=...)": (
+        lambda lib: _react_agent(lib, config_schema=Counter).context_schema is Counter or 1 / 0,
         "LangGraphDeprecatedSinceV10",
         "context_schema",
     ),
