@@ -71,10 +71,11 @@ def _usable(name: str) -> bool:
     return bool(_IDENTIFIER.fullmatch(name)) and name.lower() not in _RESERVED
 
 
-def draw_mermaid(graph: DrawableGraph) -> str:
+def draw_mermaid(graph: DrawableGraph, *, with_styles: bool = True) -> str:
     """The graph as a Mermaid ``flowchart``: solid arrows for edges, dotted arrows for
     routers' choices (labelled with their path_map keys) and Command routes (purple),
-    a small ``&`` circle where a waiting edge's inputs join.
+    a small ``&`` circle where a waiting edge's inputs join; ``with_styles=False``
+    leaves out the colours (the ``classDef`` and ``linkStyle`` lines).
 
     >>> from graphkit.render.model import DrawableGraph, Node, Edge
     >>> graph = DrawableGraph("g", (Node("__start__", "__start__", "start"), Node("a", 'say "hi"')),
@@ -84,8 +85,10 @@ def draw_mermaid(graph: DrawableGraph) -> str:
     """
     ids = mermaid_ids(graph)
     lines = ["flowchart TD"]
-    lines += [f"    {_node_line(node, ids[node.id])}" for node in graph.nodes]
+    lines += [f"    {_node_line(node, ids[node.id], with_styles)}" for node in graph.nodes]
     lines += [f"    {_edge_line(edge, ids)}" for edge in graph.edges]
+    if not with_styles:
+        return "\n".join(lines) + "\n"
     commands = [str(i) for i, edge in enumerate(graph.edges) if edge.kind == "command"]
     if commands:
         color = COLORS["command"]
@@ -99,10 +102,10 @@ def draw_mermaid(graph: DrawableGraph) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _node_line(node: Node, mermaid_id: str) -> str:
+def _node_line(node: Node, mermaid_id: str, with_styles: bool = True) -> str:
     text = "&" if node.kind == "join" else node.name
     shape = _SHAPES[node.kind].replace('"{}"', mermaid_label(text))
-    style = "" if node.kind == "node" else f":::gk_{node.kind}"
+    style = "" if node.kind == "node" or not with_styles else f":::gk_{node.kind}"
     return f"{mermaid_id}{shape}{style}"
 
 

@@ -29,6 +29,11 @@ GOTO = "goto"
 """The label drawn on a ``command`` edge whose node gave it none (``destinations`` as a
 tuple, or a ``Command[Literal[...]]`` annotation)."""
 
+_MERMAID_TEXT_OPTIONS = frozenset(
+    {"curve_style", "node_colors", "wrap_label_n_words", "frontmatter_config"}
+)
+"""LangGraph's ``draw_mermaid`` options that graphkit takes and ignores."""
+
 
 @dataclass(frozen=True, slots=True)
 class Node:
@@ -112,11 +117,17 @@ class DrawableGraph:
 
         return to_dot(self)
 
-    def draw_mermaid(self) -> str:
-        """The graph as a Mermaid flowchart (see ``graphkit.render.mermaid``)."""
+    def draw_mermaid(self, *, with_styles: bool = True, **options: Any) -> str:
+        """The graph as a Mermaid flowchart (see ``graphkit.render.mermaid``);
+        ``with_styles=False`` leaves out the colours. LangGraph's other options
+        (``curve_style``, ``node_colors``, ``wrap_label_n_words``, ``frontmatter_config``)
+        are taken and change nothing."""
         from graphkit.render.mermaid import draw_mermaid
 
-        return draw_mermaid(self)
+        unknown = sorted(options.keys() - _MERMAID_TEXT_OPTIONS)
+        if unknown:
+            raise TypeError(f"draw_mermaid() got an unexpected keyword argument {unknown[0]!r}")
+        return draw_mermaid(self, with_styles=with_styles)
 
     def draw_mermaid_png(self, **options: Any) -> bytes:
         """The graph as PNG bytes, drawn by graphviz's ``dot`` (LangGraph asks a Mermaid

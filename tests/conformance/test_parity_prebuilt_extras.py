@@ -3,9 +3,11 @@ a false ``handle_tool_errors`` (``None``, ``0``) lets errors end the run, a clas
 is not an exception is called as a handler, a handler reads ``filtered_errors``;
 ``tags`` do not reach the tools; ToolNode is a langchain-core Runnable whose
 ``tools_by_name`` is live; ``push_message`` streams a message from inside a node and
-writes it to the state; and the names LangGraph's modules export at these paths."""
+writes it to the state; the names LangGraph's modules export at these paths; and an
+agent's graph drawn with ``draw_mermaid(with_styles=False)``."""
 
 import importlib
+import re
 from typing import Annotated, Any, TypedDict
 
 import pytest
@@ -13,6 +15,8 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.tools import tool
+
+from graphkit.prebuilt import ScriptedChatModel
 
 SIDES = ("langgraph", "graphkit")
 
@@ -256,3 +260,30 @@ def test_names_langgraph_exports_at_the_mirrored_paths(module: str, names: list[
     assert ours.msg_content_output([{"type": "text", "text": "hi"}]) == [
         {"type": "text", "text": "hi"}
     ]
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+@pytest.mark.parametrize("tools", [[], [add]], ids=["no tools", "a tool"])
+@pytest.mark.parametrize("hooks", ["none", "pre", "post", "both"])
+def test_an_agent_drawn_without_styles_names_the_same_nodes(hooks, tools):
+    """``draw_mermaid(with_styles=False)`` (LangGraph's snapshot tests of the agent's
+    shape call it) works on both, with no styling, and the arrows join the same nodes."""
+
+    def hook(state: Any) -> dict:
+        return {}
+
+    options = {
+        "none": {},
+        "pre": {"pre_model_hook": hook},
+        "post": {"post_model_hook": hook},
+        "both": {"pre_model_hook": hook, "post_model_hook": hook},
+    }[hooks]
+    drawn = {}
+    for side in SIDES:
+        prebuilt = importlib.import_module(f"{side}.prebuilt")
+        model = ScriptedChatModel(responses=[])  # (a chat model that binds tools, for both)
+        agent = prebuilt.create_react_agent(model, tools, **options)
+        text = agent.get_graph().draw_mermaid(with_styles=False, wrap_label_n_words=9)
+        assert "classDef" not in text and ":::" not in text
+        drawn[side] = set(re.findall(r"(\w+) -\.?->(?:\|[^|]*\|)? (\w+)", text))
+    assert drawn["graphkit"] == drawn["langgraph"]

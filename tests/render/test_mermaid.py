@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from graphkit import END, START, StateGraph
 from graphkit.render import graph_from_builder
 from graphkit.render.mermaid import mermaid_ids
@@ -36,6 +38,21 @@ EDGE_LINE = re.compile(r'    (\w+) (-->|-\.->)(\|"[^"]*"\|)? (\w+)')
 
 def test_seed_mermaid_exactly(seed):
     assert seed.get_graph().draw_mermaid() == SEED_MERMAID
+
+
+def test_without_styles_the_flowchart_has_no_colours(seed):
+    """LangGraph's ``with_styles=False``: the same nodes and arrows, no classes; its
+    other options are taken and change nothing, and a misspelt one is refused."""
+    plain = "".join(
+        line.replace(":::gk_start", "").replace(":::gk_end", "") + "\n"
+        for line in SEED_MERMAID.splitlines()
+        if "classDef" not in line
+    )
+    graph = seed.get_graph()
+    assert graph.draw_mermaid(with_styles=False) == plain
+    assert graph.draw_mermaid(wrap_label_n_words=3, frontmatter_config={}) == SEED_MERMAID
+    with pytest.raises(TypeError, match="with_style"):
+        graph.draw_mermaid(with_style=False)
 
 
 def test_every_line_is_a_node_an_edge_or_a_style(hostile):
