@@ -60,7 +60,8 @@ from graphkit.prebuilt.tool_results import (
     invalid_arguments,
     plain_command,
 )
-from graphkit.pregel.runtime import Runtime, get_runtime, task_state
+from graphkit.pregel.phases import task_state
+from graphkit.pregel.runtime import Runtime, get_runtime
 from graphkit.types import Command, Send
 
 __all__ = [

@@ -27,11 +27,11 @@ from graphkit.pregel.records import (
     path_text,
     task_id,
 )
-from graphkit.pregel.runtime import RunContext
+from graphkit.pregel.runtime import RunContext, current_scope
 from graphkit.pregel.spec import GraphSpec, NodeSpec
 from graphkit.pregel.step_work import StepWork
 
-__all__ = ["StepState", "execute", "plan", "update"]
+__all__ = ["StepState", "execute", "plan", "task_state", "update"]
 
 
 @dataclass(slots=True)
@@ -190,6 +190,20 @@ def plan(graph: GraphSpec, state: StepState) -> Plan:
             id_ = task_id(checkpoint_id, step, path)
             tasks.append(Task(id_, step, name, "pull", path, tuple(fired), task_input, fired))
     return Plan(step, tuple(tasks))
+
+
+def task_state() -> Any:
+    """The graph's state as the running task sees it; None outside a graph. A task sent
+    with ``Send`` gets what its node reads when an edge triggers it (managed values too,
+    coerced to its schema); any other task, the state's channels as they are. (A
+    ``ToolNode`` given bare tool calls hands its tools this state, as LangGraph's does.)"""
+    scope = current_scope()
+    if scope is None or scope.work is None or scope.node is None:
+        return None
+    graph, state = scope.work.graph, scope.work.state
+    if scope.task.kind != "push":
+        return state.read(graph.state_keys)
+    return read_input(graph, scope.node, state)
 
 
 def read_input(graph: GraphSpec, node: NodeSpec, state: StepState) -> Any:

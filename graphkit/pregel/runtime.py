@@ -656,22 +656,6 @@ def current_scope() -> TaskScope | None:
     return _scope.get()
 
 
-def task_state() -> Any:
-    """The graph's state as the running task sees it; None outside a graph. A task sent
-    with ``Send`` gets what its node reads when an edge triggers it (managed values too,
-    coerced to its schema); any other task, the state's channels as they are. (A
-    ``ToolNode`` given bare tool calls hands its tools this state, as LangGraph's does.)"""
-    scope = _scope.get()
-    if scope is None or scope.work is None or scope.node is None:
-        return None
-    graph, state = scope.work.graph, scope.work.state
-    if scope.task.kind != "push":
-        return state.read(graph.state_keys)
-    from graphkit.pregel.phases import read_input  # (phases imports this module)
-
-    return read_input(graph, scope.node, state)
-
-
 @contextlib.contextmanager
 def outside_tasks() -> Iterator[None]:
     """Run code as no task's: a graph run inside a node that names its own thread is a
