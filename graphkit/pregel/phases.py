@@ -89,7 +89,8 @@ class StepState:
         """The values of ``keys`` that hold one: those from ``channels`` (by default the
         state's own), then the ``managed`` values."""
         channels = self.channels if channels is None else channels
-        managed = managed or {}
+        if not managed:
+            return {key: channels[key].get() for key in keys if channels[key].is_available()}
         values = {
             key: channels[key].get()
             for key in keys
