@@ -83,22 +83,17 @@ def saver_call(saver: BaseCheckpointSaver, name: str) -> Callable[..., Any]:
     owner, twin = current_async_run(), getattr(type(saver), "a" + name, None)
     if owner is None or getattr(twin, "__module__", "graphkit.").startswith("graphkit."):
         return getattr(saver, name)  # type: ignore[no-any-return]
-    if _on_loop(owner.loop):  # a sync run inside an async node: waiting here would hang
+    if owner.on_its_loop():  # a sync run inside an async node: waiting here would hang
         return getattr(saver, name)  # type: ignore[no-any-return]
-    method = getattr(saver, "a" + name)
+    method, plain = getattr(saver, "a" + name), getattr(saver, name)
 
     def call(*args: Any) -> Any:
+        if owner.held_up:  # (so do the subgraphs of such a run, in their pool threads)
+            return plain(*args)
         return asyncio.run_coroutine_threadsafe(method(*args), owner.loop).result()
 
     call.__name__ = "a" + name
     return call
-
-
-def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
-    try:
-        return asyncio.get_running_loop() is loop
-    except RuntimeError:  # (no loop runs in this thread)
-        return False
 
 
 class ThreadLink:

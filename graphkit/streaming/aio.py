@@ -29,6 +29,8 @@ class AsyncRun:
         self.loop = loop
         self.cancelled = False
         self.running: set[asyncio.Task[Any]] = set()  # touched on the loop's thread only
+        # sync runs that its async nodes started, holding up the loop (on its thread only)
+        self.held_up = 0
 
     def __repr__(self) -> str:
         state = "cancelled" if self.cancelled else "live"
@@ -59,6 +61,13 @@ class AsyncRun:
 
         self.loop.call_soon_threadsafe(start)  # ``start`` sees this thread's context
         return done.result()
+
+    def on_its_loop(self) -> bool:
+        """Whether this thread runs the run's event loop (as an async node does)."""
+        try:
+            return asyncio.get_running_loop() is self.loop
+        except RuntimeError:  # (no loop runs in this thread)
+            return False
 
     def cancel(self) -> None:
         """Cancel the running coroutines and refuse new ones (call it on the loop)."""

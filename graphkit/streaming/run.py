@@ -201,6 +201,10 @@ class StreamRun:
         modes, single, subgraphs, parts = self.modes, self.single, self.subgraphs, self.parts
         print_modes, one_key = self.print_modes, self.one_key
         stream_key, trace = self.stream_key, self.stepper.options.trace
+        # a sync run inside an async node holds up the loop: no saver call may wait on it
+        held_up = self.async_run if self.async_run and self.async_run.on_its_loop() else None
+        if held_up is not None:
+            held_up.held_up += 1
         try:
             for shown_ns, mode, chunk in self._drive():
                 ours = _of_run(shown_ns, own)
@@ -244,6 +248,9 @@ class StreamRun:
             if trace is not None:
                 trace.fail(error)
             raise
+        finally:
+            if held_up is not None:
+                held_up.held_up -= 1
         if trace is not None:  # (as in LangGraph: the output invoke would return)
             trace.end(self.stepper)
 

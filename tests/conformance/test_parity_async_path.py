@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import importlib
 import operator
+import threading
 from pathlib import Path
 from typing import Annotated, Any, TypedDict
 
@@ -219,3 +220,46 @@ def test_an_async_run_calls_the_async_methods_a_saver_wrote() -> None:
     theirs = asyncio.run(_audited_runs("langgraph"))
     assert "aput step 0" in theirs and "aput_writes ['log']" in theirs
     assert asyncio.run(_audited_runs("graphkit")) == theirs
+
+
+def _sync_run_in_an_async_node(root: str) -> list[str]:
+    """An async node runs a graph with ``invoke`` (holding up the event loop); that graph
+    runs two ``checkpointer=True`` subgraphs side by side, whose runs save in pool threads."""
+    graph_module = importlib.import_module(f"{root}.graph")
+    log: list[str] = []
+    leaf = graph_module.StateGraph(State)
+    leaf.add_node("x", lambda state: {"log": ["x"]})
+    leaf.add_edge(graph_module.START, "x")
+    leaf = leaf.compile(checkpointer=True)
+    middle = graph_module.StateGraph(State)
+    middle.add_node("a", leaf)
+    middle.add_node("b", leaf)
+    middle.add_edge(graph_module.START, "a")
+    middle.add_edge(graph_module.START, "b")
+    middle = middle.compile(checkpointer=_saver_with_async_twins(root, log))
+
+    async def outer(state):
+        return {"log": middle.invoke({"log": []}, {"configurable": {"thread_id": "in"}})["log"]}
+
+    top = graph_module.StateGraph(State)
+    top.add_node("outer", outer)
+    top.add_edge(graph_module.START, "outer")
+    log.extend(asyncio.run(top.compile().ainvoke({"log": []}))["log"])
+    return log
+
+
+def test_a_sync_run_inside_an_async_node_saves_through_the_sync_methods() -> None:
+    """LangGraph's ``invoke`` saves through ``put``, even inside an async run; graphkit's
+    subgraph runs there awaited the saver's ``aput`` on the event loop the node held up
+    (a hang). Run in a thread, so that a hang fails the test instead of the suite."""
+    results: dict[str, list[str]] = {}
+
+    def run(root: str) -> None:
+        results[root] = _sync_run_in_an_async_node(root)
+
+    for root in ("langgraph", "graphkit"):
+        worker = threading.Thread(target=run, args=(root,), daemon=True)
+        worker.start()
+        worker.join(20)
+        assert not worker.is_alive(), f"{root}: the run hung"
+    assert results["graphkit"] == results["langgraph"] == ["x", "x"]
