@@ -672,6 +672,11 @@ _editing_loop: contextvars.ContextVar[asyncio.AbstractEventLoop | None] = contex
 )
 
 
+def editing_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop of an ``aupdate_state`` caller this worker thread serves, if any."""
+    return _editing_loop.get()
+
+
 def caller_loop() -> asyncio.AbstractEventLoop | None:
     """The event loop of the async code the running writers serve: the async run of the
     current task, or the caller of ``aupdate_state`` (None for sync callers)."""

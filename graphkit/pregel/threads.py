@@ -37,6 +37,7 @@ from graphkit.pregel.runtime import (
     NO_ANSWER,
     Resume,
     TaskScope,
+    editing_loop,
     is_answer_map,
     without_task_ids,
 )
@@ -73,7 +74,8 @@ COPY, INPUT_NODE = "__copy__", "__input__"
 
 def saver_call(saver: BaseCheckpointSaver, name: str) -> Callable[..., Any]:
     """The saver's method ``name`` as a run calls it. In an async run (from its worker
-    thread) that is the async twin ``a<name>``, awaited on the run's event loop, when the
+    thread) or ``aupdate_state`` that is the async twin ``a<name>``, awaited on the
+    caller's event loop, when the
     saver's class wrote its own, as LangGraph's async runs call only the twins (a saver
     written for them may keep its work there); graphkit's own twins just wrap ``name``,
     which is then called directly. The call is not cancelled with the run: what a
@@ -81,16 +83,18 @@ def saver_call(saver: BaseCheckpointSaver, name: str) -> Callable[..., Any]:
     from graphkit.streaming.aio import current_async_run
 
     owner, twin = current_async_run(), getattr(type(saver), "a" + name, None)
-    if owner is None or getattr(twin, "__module__", "graphkit.").startswith("graphkit."):
+    # (no async run: an aupdate_state, in a worker thread, awaits on its caller's loop)
+    loop = owner.loop if owner is not None else editing_loop()
+    if loop is None or getattr(twin, "__module__", "graphkit.").startswith("graphkit."):
         return getattr(saver, name)  # type: ignore[no-any-return]
-    if owner.on_its_loop():  # a sync run inside an async node: waiting here would hang
+    if owner is not None and owner.on_its_loop():  # a sync run in an async node: a hang
         return getattr(saver, name)  # type: ignore[no-any-return]
     method, plain = getattr(saver, "a" + name), getattr(saver, name)
 
     def call(*args: Any) -> Any:
-        if owner.held_up:  # (so do the subgraphs of such a run, in their pool threads)
+        if owner is not None and owner.held_up:  # (so do its subgraphs, in pool threads)
             return plain(*args)
-        return asyncio.run_coroutine_threadsafe(method(*args), owner.loop).result()
+        return asyncio.run_coroutine_threadsafe(method(*args), loop).result()
 
     call.__name__ = "a" + name
     return call

@@ -263,3 +263,26 @@ def test_a_sync_run_inside_an_async_node_saves_through_the_sync_methods() -> Non
         worker.join(20)
         assert not worker.is_alive(), f"{root}: the run hung"
     assert results["graphkit"] == results["langgraph"] == ["x", "x"]
+
+
+async def _audited_update(root: str) -> list[Any]:
+    graph_module = importlib.import_module(f"{root}.graph")
+    log: list[Any] = []
+    builder = graph_module.StateGraph(State)
+    builder.add_node("note", lambda state: {"log": [state["topic"]]})
+    builder.add_edge(graph_module.START, "note")
+    graph = builder.compile(checkpointer=_saver_with_async_twins(root, log))
+    config = {"configurable": {"thread_id": "1"}}
+    await graph.ainvoke({"topic": "owls"}, config)
+    del log[:]
+    await graph.aupdate_state(config, {"log": ["edited"]}, as_node="note")
+    log.append(_snapshot(await graph.aget_state(config)))
+    return log
+
+
+def test_aupdate_state_calls_the_async_methods_a_saver_wrote() -> None:
+    """LangGraph's ``aupdate_state`` reads and saves through ``aget_tuple`` / ``aput`` /
+    ``aput_writes`` too; graphkit's went around them, to ``get_tuple`` / ``put``."""
+    theirs = asyncio.run(_audited_update("langgraph"))
+    assert "aput step 2" in theirs
+    assert asyncio.run(_audited_update("graphkit")) == theirs
