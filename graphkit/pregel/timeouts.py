@@ -71,7 +71,9 @@ async def cancellable(coroutine: Coroutine[Any, Any, Any], work: StepWork, task_
     """Await an async node's ``coroutine`` where its step's timeout, or a task failing
     the step, can cancel it."""
     assert work.coroutines is not None
-    if work.stopped:  # started after the step stopped (a retry, a late start)
+    # started after the step stopped (a retry, a late start), or a call whose caller
+    # cancelled its future before it started (LangGraph never starts that one)
+    if work.stopped or (work.dropped is not None and task_id in work.dropped):
         coroutine.close()
         raise asyncio.CancelledError()
     work.coroutines[task_id] = asyncio.current_task()  # type: ignore[assignment]

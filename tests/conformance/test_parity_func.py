@@ -685,3 +685,37 @@ def test_a_calls_result_streams_before_the_next_call_starts() -> None:
     awaiting it (graphkit could stream that start first, in an async run)."""
     theirs = asyncio.run(_one_call_after_another("langgraph"))
     assert asyncio.run(_one_call_after_another("graphkit")) == theirs
+
+
+async def _cancels_a_call_before_it_starts(root: str) -> list[Any]:
+    func = importlib.import_module(f"{root}.func")
+    memory = importlib.import_module(f"{root}.checkpoint.memory")
+    ran: list[str] = []
+
+    @func.task()
+    async def slow(number: int) -> int:
+        ran.append("started")
+        await asyncio.sleep(0.05)
+        return number
+
+    saver = memory.InMemorySaver()
+
+    @func.entrypoint(checkpointer=saver)
+    async def main(number: int) -> str:
+        cancelled = slow(number).cancel()  # (its coroutine has not started yet)
+        await asyncio.sleep(0.3)
+        return f"cancelled: {cancelled}"
+
+    config = {"configurable": {"thread_id": "1"}}
+    chunks = [chunk async for chunk in main.astream(1, config, stream_mode="updates")]
+    saved = await saver.aget_tuple(config)
+    writes = sorted((channel, str(value)[:30]) for _, channel, value in saved.pending_writes)
+    return [chunks, ran, writes]
+
+
+def test_a_call_cancelled_before_it_starts_never_runs_as_on_langgraph() -> None:
+    """LangGraph never starts a call whose future was cancelled first; graphkit's ran on,
+    streamed and saved its result (8d002f9 cancelled only a coroutine already running)."""
+    theirs = asyncio.run(_cancels_a_call_before_it_starts("langgraph"))
+    assert theirs[1] == []
+    assert asyncio.run(_cancels_a_call_before_it_starts("graphkit")) == theirs
