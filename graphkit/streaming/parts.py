@@ -145,6 +145,9 @@ class Collector:
             return self.chunks
         if self.v2:
             return GraphOutput(self.latest, tuple(self.interrupts))
-        if self.interrupts and isinstance(self.latest, dict):
-            return {**self.latest, INTERRUPT: self.interrupts}
-        return self.latest
+        if not self.interrupts:
+            return self.latest
+        # values that are no dict (a list state, say) cannot carry the interrupts: as in
+        # LangGraph, a paused run then returns the interrupts alone
+        latest = self.latest if isinstance(self.latest, dict) else {}
+        return {**latest, INTERRUPT: self.interrupts}
