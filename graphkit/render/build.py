@@ -12,7 +12,9 @@
   ``command`` edges;
 * a node's ``error_handler`` is reached by a ``conditional`` edge labelled "on error";
 * a node with no way out at all ends the run, so it gets an edge to END. A node whose
-  way out is a router or a Command does not: that edge would be a phantom.
+  way out is a router or a Command does not: that edge would be a phantom;
+* only what a walk from START along these edges reaches is drawn with edges (as in
+  LangGraph): a node only a ``Send`` or an unannotated ``Command`` reaches stands alone.
 """
 
 from __future__ import annotations
@@ -70,6 +72,8 @@ def graph_from_builder(
         if (handler := getattr(builder.nodes[node], "error_handler", None)) in names
     ]
 
+    edges = _reached_from_start(edges)
+
     joins = sorted({e.target for e in edges if e.target.startswith("join:")})
     nodes = [Node(START, START, "start")]
     nodes += [Node(n, n, "node", dict(builder.nodes[n].metadata)) for n in declared]
@@ -78,6 +82,20 @@ def graph_from_builder(
         nodes.append(Node(END, END, "end"))
     graph = DrawableGraph(name, tuple(nodes), tuple(sorted_edges(nodes, edges)))
     return expand_subgraphs(graph, builder, xray)
+
+
+def _reached_from_start(edges: list[Edge]) -> list[Edge]:
+    """The edges whose source a path of drawn edges reaches from START (LangGraph draws
+    what a walk from START finds: a node only a Send or an unannotated Command reaches
+    is drawn with no edges)."""
+    reached, frontier = {START}, [START]
+    while frontier:
+        source = frontier.pop()
+        for edge in edges:
+            if edge.source == source and edge.target not in reached:
+                reached.add(edge.target)
+                frontier.append(edge.target)
+    return [edge for edge in edges if edge.source in reached]
 
 
 def _known(node: str, names: set[str]) -> bool:

@@ -5,6 +5,7 @@ different on graphkit. Each program is written for this file; none is LangGraph'
 import dataclasses
 import operator
 import time
+import warnings
 from typing import Annotated, Any, Literal, TypedDict
 
 import pytest
@@ -305,3 +306,24 @@ def test_a_paused_non_dict_states_invoke_returns_only_its_interrupts():
     showed the state with its writes: the values cannot carry the interrupts."""
     langgraph, graphkit = (_paused_beside_a_writer(loader()) for loader in LIBS)
     assert graphkit == langgraph == [["__interrupt__"], ["value?"]]
+
+
+def _unreached_nodes_edges(lib: Lib) -> list[tuple[str, str, bool, Any]]:
+    def fan_out(state: Text) -> Any:  # no Command[Literal[...]] annotation: no drawn way out
+        return lib.Command(goto=[lib.Send("each", {"text": "x"})])
+
+    builder = lib.StateGraph(Text).add_node("fan_out", fan_out).add_edge(lib.START, "fan_out")
+    builder.add_node("each", lambda state: {"text": "each"})  # reached by a Send alone
+    builder.add_node("lone", lambda state: {}).add_edge("lone", "each")  # reached by nothing
+    with warnings.catch_warnings():  # (graphkit warns that nothing leads to them)
+        warnings.simplefilter("ignore")
+        edges = builder.compile().get_graph().edges
+    return sorted((e.source, e.target, e.conditional, e.data) for e in edges)
+
+
+def test_a_node_no_drawn_edge_reaches_has_no_drawn_edges():
+    """A node that no drawn edge leads to from START (one a ``Send`` or an unannotated
+    ``Command`` reaches, one nothing reaches) is drawn without edges, as in LangGraph,
+    whose drawing follows the graph from START: no edge to END, none to its targets."""
+    langgraph, graphkit = (_unreached_nodes_edges(loader()) for loader in LIBS)
+    assert graphkit == langgraph

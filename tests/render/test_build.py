@@ -152,7 +152,7 @@ def test_destinations_are_command_edges_labelled_with_their_labels_or_goto():
     builder = builder_with("b")
     builder.add_node("a", noop, destinations={"b": "retry", END: "give up"})
     builder.add_node("c", noop, destinations=("a", "b", "nowhere"))
-    builder.add_edge(START, "a").add_edge("b", END)
+    builder.add_edge(START, "a").add_edge(START, "c").add_edge("b", END)
     drawn = edges(graph_from_builder(builder))
     assert [e for e in drawn if e[2] == "command"] == [
         ("a", "b", "command", "retry"),
