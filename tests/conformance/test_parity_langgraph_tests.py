@@ -4,6 +4,7 @@ different on graphkit. Each program is written for this file; none is LangGraph'
 
 import dataclasses
 import operator
+import threading
 import time
 import warnings
 from typing import Annotated, Any, Literal, TypedDict
@@ -115,36 +116,43 @@ def test_a_graphs_map_runs_as_a_low_level_nodes_step():
     assert [_runs_a_graph_per_item(loader()) for loader in LIBS] == [27, 27]
 
 
-def _subgraph_chunk_times(lib: Lib) -> list[tuple[float, tuple[str, ...], Any]]:
+def _subgraph_chunks_beside_a_waiting_sibling(lib: Lib) -> tuple[list[bool], list[Any]]:
+    """The sibling task waits until the subgraph's first chunk has reached the caller: it
+    only can if that chunk is streamed while the sibling still runs (no clock read)."""
+
     class Inner(TypedDict):
         text: Annotated[str, operator.add]
 
+    early_seen, waited = threading.Event(), []
+
     def slow_inner(state: Inner) -> dict[str, str]:
-        time.sleep(0.6)
+        time.sleep(0.6)  # (ends after the sibling: the chunks' order is fixed)
         return {"text": " late"}
 
-    def slow_sibling(state: Text) -> dict[str, str]:
-        time.sleep(0.3)
+    def waiting_sibling(state: Text) -> dict[str, str]:
+        waited.append(early_seen.wait(timeout=10))
         return {"text": " sibling"}
 
     child = lib.StateGraph(Inner).add_node("first", lambda state: {"text": "early"})
     child.add_node("second", slow_inner).add_edge(lib.START, "first").add_edge("first", "second")
     builder = lib.StateGraph(Text).add_node("child", child.compile())
-    builder.add_node("sibling", slow_sibling)
+    builder.add_node("sibling", waiting_sibling)
     builder.add_edge(lib.START, "child").add_edge(lib.START, "sibling")
-    started, seen = time.perf_counter(), []
+    seen = []
     for namespace, chunk in builder.compile().stream({"text": ""}, subgraphs=True):
-        at = round(time.perf_counter() - started, 1)
-        seen.append((at, tuple(part.split(":")[0] for part in namespace), chunk))
-    return seen
+        if chunk == {"first": {"text": "early"}}:
+            early_seen.set()
+        seen.append((tuple(part.split(":")[0] for part in namespace), chunk))
+    return waited, seen
 
 
 def test_a_subgraphs_chunks_stream_while_a_sibling_task_still_runs():
     """With ``subgraphs=True`` a subgraph's chunk is streamed as its step ends, not
     when another task of the parent's step finishes."""
-    langgraph, graphkit = (_subgraph_chunk_times(loader()) for loader in LIBS)
-    assert graphkit[0] == langgraph[0] == (0.0, ("child",), {"first": {"text": "early"}})
-    assert [chunk for _, _, chunk in graphkit] == [chunk for _, _, chunk in langgraph]
+    langgraph, graphkit = (_subgraph_chunks_beside_a_waiting_sibling(load()) for load in LIBS)
+    assert graphkit[0] == langgraph[0] == [True]
+    assert graphkit[1][0] == (("child",), {"first": {"text": "early"}})
+    assert graphkit[1] == langgraph[1]
 
 
 @pytest.mark.parametrize("state", ["single value", "dict"])
