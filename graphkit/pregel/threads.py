@@ -75,19 +75,19 @@ COPY, INPUT_NODE = "__copy__", "__input__"
 def saver_call(saver: BaseCheckpointSaver, name: str) -> Callable[..., Any]:
     """The saver's method ``name`` as a run calls it. In an async run (from its worker
     thread) or ``aupdate_state`` that is the async twin ``a<name>``, awaited on the
-    caller's event loop, when the
-    saver's class wrote its own, as LangGraph's async runs call only the twins (a saver
-    written for them may keep its work there); graphkit's own twins just wrap ``name``,
-    which is then called directly. The call is not cancelled with the run: what a
-    cancelled run saves, it saves whole (as LangGraph shields it)."""
+    caller's event loop, when the saver's class wrote its own, as LangGraph's async runs
+    call only the twins (a saver written for them may keep its work there); graphkit's
+    own twins just wrap ``name``, which is then called directly. The call is not
+    cancelled with the run: what a cancelled run saves, it saves whole (as LangGraph
+    shields it)."""
     from graphkit.streaming.aio import current_async_run
 
     owner, twin = current_async_run(), getattr(type(saver), "a" + name, None)
     # (no async run: an aupdate_state, in a worker thread, awaits on its caller's loop)
     loop = owner.loop if owner is not None else editing_loop()
-    if loop is None or getattr(twin, "__module__", "graphkit.").startswith("graphkit."):
-        return getattr(saver, name)  # type: ignore[no-any-return]
-    if owner is not None and owner.on_its_loop():  # a sync run in an async node: a hang
+    own_twin = getattr(twin, "__module__", "graphkit.").startswith("graphkit.")
+    # (a sync run in an async node would hang awaiting on the loop that node holds)
+    if loop is None or own_twin or (owner is not None and owner.on_its_loop()):
         return getattr(saver, name)  # type: ignore[no-any-return]
     method, plain = getattr(saver, "a" + name), getattr(saver, name)
 
