@@ -88,13 +88,15 @@ def _reached_from_start(edges: list[Edge]) -> list[Edge]:
     """The edges whose source a path of drawn edges reaches from START (LangGraph draws
     what a walk from START finds: a node only a Send or an unannotated Command reaches
     is drawn with no edges)."""
+    targets: dict[str, list[str]] = {}
+    for edge in edges:
+        targets.setdefault(edge.source, []).append(edge.target)
     reached, frontier = {START}, [START]
     while frontier:
-        source = frontier.pop()
-        for edge in edges:
-            if edge.source == source and edge.target not in reached:
-                reached.add(edge.target)
-                frontier.append(edge.target)
+        for target in targets.get(frontier.pop(), ()):
+            if target not in reached:
+                reached.add(target)
+                frontier.append(target)
     return [edge for edge in edges if edge.source in reached]
 
 
