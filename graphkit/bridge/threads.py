@@ -121,6 +121,9 @@ def read_run(root: Any, info: GraphInfo, config: Mapping[str, Any]) -> Run:
     trailing = _stopped_step(last, info)
     if trailing is not None:
         steps.append(trailing)
+        if status == "running":  # every task finished: did the Update fail?
+            error = _update_error(last, trailing, info)
+            status = "running" if error is None else "error"
     values = last.snapshot.values  # LangGraph's own reading (a reducer's initial [] too)
     if not isinstance(values, Mapping):
         values = {key: last.values[key] for key in info.state_keys if key in last.values}
@@ -351,6 +354,62 @@ def _status(
     if info.interrupt_after == "*" or ran_last & set(info.interrupt_after or ()):
         return "interrupted", None
     return "running", None
+
+
+def _update_error(
+    last: SavedCheckpoint, stopped: Superstep, info: GraphInfo
+) -> BaseException | None:
+    """The error the Update of ``stopped`` raised, or None. LangGraph saves no error
+    raised outside a task (two writes to a plain field, a reducer that raised), so the
+    step's saved writes are applied again here, to copies of the graph's own channels."""
+    from graphkit.diagnostics import run as diagnose_run
+    from graphkit.errors import InvalidUpdateError
+
+    written: dict[str, tuple[list[str], list[Any]]] = {}
+    results = stopped.execution.results if stopped.execution is not None else ()
+    for result in sorted(results, key=lambda r: path_text(r.task.path)):
+        for channel, value in result.writes:
+            writers, values = written.setdefault(channel, ([], []))
+            writers.append(result.task.node)
+            values.append(value)
+    for name, (writers, values) in written.items():
+        channel = info.channels.get(name)
+        if channel is None:
+            continue
+        try:
+            fresh = (
+                channel.from_checkpoint(last.values[name])
+                if name in last.values
+                else channel.copy()
+            )
+        except Exception:  # a channel that cannot be rebuilt here: nothing to tell
+            continue
+        try:
+            fresh.update(values)
+        except Exception as error:
+            if type(error).__name__ != "InvalidUpdateError":  # a reducer raised
+                error.add_note(
+                    diagnose_run.reducer_raised(stopped.step, name, info.reducers[name], writers)
+                )
+                return error
+            said = _as_graphkit_says(channel, name, len(values)) or error
+            return InvalidUpdateError(
+                diagnose_run.invalid_update(stopped.step, writers, name, said)
+            )
+    return None
+
+
+def _as_graphkit_says(channel: Any, name: str, count: int) -> BaseException | None:
+    """graphkit's error for ``count`` writes to a one-value channel of LangGraph's kind
+    (it says how to fix it), or None for a kind graphkit words no differently."""
+    from graphkit import channels
+    from graphkit.diagnostics import channels as diagnose
+
+    kind = type(channel).__name__
+    if kind == "LastValue":
+        return diagnose.plain_field_written_twice(name, count)
+    described = getattr(getattr(channels, kind, None), "_kind", "")
+    return diagnose.one_value_per_step(name, count, described, kind) if described else None
 
 
 # -- stepping on in graphkit ----------------------------------------------------------------

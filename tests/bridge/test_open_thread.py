@@ -325,6 +325,50 @@ def test_a_failed_step_keeps_its_error_and_has_no_update() -> None:
     assert str(run.error) == str(expected.error)
 
 
+@pytest.mark.parametrize("name", ["two-writes-to-last-value", "two-writes-to-ephemeral-value"])
+def test_a_failed_update_is_found_from_the_saved_writes(name: str) -> None:
+    """LangGraph saves no error raised in a step's Update; the import applies the step's
+    saved writes again and fails as graphkit's own run of the graph does."""
+    index = 0
+    inputs = build(load_langgraph(), "cases_errors", name)[1]
+    run = open_langgraph_thread(*langgraph_thread("cases_errors", name, index))
+    expected = graphkit_run("cases_errors", name, index)
+    assert inputs and steps_of(run) == steps_of(expected)
+    assert (run.status, str(run.error)) == ("error", str(expected.error))
+    assert type(run.error).__name__ == "InvalidUpdateError"
+    assert run.timeline().splitlines()[-1].startswith("the run failed in step 1's Update:")
+
+
+def test_a_reducer_that_raised_in_the_update_is_the_error() -> None:
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import START, StateGraph
+
+    builder = StateGraph(Picky).add_node("a", lambda state: {"log": ["a"]})
+    app = builder.add_edge(START, "a").compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    run_langgraph(app, {}, config)
+    run = open_langgraph_thread(app, config)
+    assert run.status == "error" and run.steps[-1].update is None
+    assert str(run.error) == "picky refuses ['a']"
+    assert "its reducer picky raised" in run.error.__notes__[0]
+
+
+def test_a_thread_stopped_after_its_tasks_with_valid_writes_is_still_running() -> None:
+    """A process that ended between a step's tasks and its Update left no error to find."""
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import START, StateGraph
+
+    builder = StateGraph(Log).add_node("a", lambda state: {"log": ["a"]})
+    app = builder.add_edge(START, "a").compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    app.invoke({"log": []}, config)
+    last = app.checkpointer.get_tuple(config)
+    # the writes of a saved, as if the process stopped before step 1's checkpoint
+    app.checkpointer.storage["t"][""].pop(last.checkpoint["id"])
+    run = open_langgraph_thread(app, config)
+    assert (run.status, run.error) == ("running", None)
+
+
 def test_an_interrupted_thread_ends_with_its_paused_task() -> None:
     from langgraph.checkpoint.memory import InMemorySaver
     from langgraph.graph import START, StateGraph
@@ -551,6 +595,14 @@ def test_subgraph_runs_are_read_from_their_namespaces(name: str) -> None:
     columns = ["step", "node", "call", "kept", "status", "steps"]
     table, reference = run.to_frame("subgraphs"), expected.to_frame("subgraphs")
     assert table[columns].to_dict("records") == reference[columns].to_dict("records")
+
+
+def picky(old: list, new: list) -> list:
+    raise ValueError(f"picky refuses {new!r}")
+
+
+class Picky(TypedDict):
+    log: Annotated[list, picky]
 
 
 class Log(TypedDict):
