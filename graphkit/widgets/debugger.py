@@ -8,7 +8,7 @@ widgets hold no state of their own. Every widget has a stable ``gk-...`` CSS cla
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from graphkit.constants import START
 from graphkit.extras import require
@@ -16,6 +16,9 @@ from graphkit.widgets.panels import STATE_CSS
 from graphkit.widgets.predict_panel import PredictPanel
 from graphkit.widgets.session import DebugSession
 from graphkit.widgets.view import LEGEND_HTML, TABLES, View
+
+if TYPE_CHECKING:
+    from graphkit.pregel.records import Run
 
 W = require("ipywidgets", extra="notebook", feature="the Debugger")
 
@@ -99,7 +102,34 @@ class Debugger:
         breakpoints: Iterable[str] = (),
         context: Any = None,
     ) -> None:
-        self.session = DebugSession(app, input, config, breakpoints=breakpoints, context=context)
+        self._show(DebugSession(app, input, config, breakpoints=breakpoints, context=context))
+
+    @classmethod
+    def from_run(
+        cls,
+        app: Any,
+        run: Run,
+        config: Mapping[str, Any] | None = None,
+        *,
+        breakpoints: Iterable[str] = (),
+    ) -> Debugger:
+        """The debugger on a recorded run, such as a thread LangGraph saved
+        (``graphkit.open_langgraph_thread``): its supersteps show as already applied, and
+        Step goes on from its last checkpoint (see ``DebugSession.from_run``).
+
+        >>> from graphkit.inspect.examples import forecast_graph
+        >>> app = forecast_graph()
+        >>> run = app.trace({"topic": "today", "tokens": 0})
+        >>> Debugger.from_run(app, run).slider.max
+        3
+        """
+        debugger = cls.__new__(cls)
+        debugger._show(DebugSession.from_run(app, run, config, breakpoints=breakpoints))
+        return debugger
+
+    def _show(self, session: DebugSession) -> None:
+        """Build the widgets around ``session``."""
+        self.session = session
         nodes = [name for name in self.session.app.spec.nodes if name != START]
         self.buttons = {name: _button(name) for name in BUTTONS}
         for name, button in self.buttons.items():

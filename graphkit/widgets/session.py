@@ -76,6 +76,8 @@ class DebugSession(Notifier):
         super().__init__()  # listeners: a widget showing this session refreshes itself
         from graphkit.bridge.convert import as_graphkit
 
+        if input is None:
+            _refuse_a_langgraph_thread(app, config)
         app = as_graphkit(app)  # a compiled LangGraph graph is converted here
         if app.checkpointer is None:
             from graphkit.checkpoint import InMemorySaver
@@ -520,3 +522,26 @@ class DebugSession(Notifier):
 
     def _go_live(self) -> None:
         self.shown = None
+
+
+def _refuse_a_langgraph_thread(app: Any, config: Mapping[str, Any] | None) -> None:
+    """Raise when ``config`` names a thread a LangGraph graph saved in its own saver: the
+    session converts the graph and steps on graphkit's saver, so it would not see it."""
+    from graphkit.bridge.convert import _is_langgraph_graph
+
+    saver = getattr(app, "checkpointer", None)
+    if not _is_langgraph_graph(app) or not hasattr(saver, "get_tuple") or not config:
+        return
+    try:
+        saved = saver.get_tuple(dict(config))
+    except Exception:  # no thread_id, or a saver that cannot say: not a saved thread
+        return
+    if saved is not None:
+        thread = config.get("configurable", {}).get("thread_id")
+        raise ValueError(
+            f"Thread {thread!r} was saved by LangGraph, in the graph's own checkpointer; "
+            "the debugger runs the graph converted to graphkit and does not step on "
+            "LangGraph's saver. Open the thread with Debugger.from_run(app, "
+            "open_langgraph_thread(app, config), config) (DebugSession.from_run without "
+            "the widget), or pass an input to start a new run."
+        )

@@ -101,3 +101,46 @@ def test_only_the_open_table_is_built_and_a_tab_click_builds_its_own():
     assert debugger.tables["changes"].value == ""
     debugger.click("step")  # stepping keeps the open tab, now showing the new step
     assert "<table" in debugger.tables["checkpoints"].value
+
+
+def test_a_thread_langgraph_saved_opens_in_the_widget():
+    """``Debugger.from_run``: the widget on an imported thread, its steps already applied;
+    the slider looks back at them and Step goes on from the last checkpoint."""
+    import pytest
+
+    pytest.importorskip("langgraph")
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import START, StateGraph
+
+    from graphkit import open_langgraph_thread
+    from tests.widgets.graphs import State
+
+    builder = StateGraph(State).add_node("a", lambda state: {"n": state["n"] + 1})
+    builder = builder.add_node("b", lambda state: {"log": ["b"]}).add_edge(START, "a")
+    app = builder.add_edge("a", "b").compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    app.invoke(INPUT, config, interrupt_before=["b"])
+    debugger = Debugger.from_run(app, open_langgraph_thread(app, config), config)
+    assert (debugger.slider.max, debugger.step_label.value) == (1, "step 1")
+    debugger.slider.value = 0
+    assert debugger.step_label.value.startswith("step 0")
+    debugger.click("run")
+    assert debugger.session.status == "done" and debugger.session.values["log"] == ["b"]
+
+
+def test_a_langgraph_thread_given_as_a_config_is_refused_with_the_way_to_open_it():
+    import pytest
+
+    pytest.importorskip("langgraph")
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import START, StateGraph
+
+    from tests.widgets.graphs import State
+
+    builder = StateGraph(State).add_node("a", lambda state: {"n": state["n"] + 1})
+    app = builder.add_edge(START, "a").compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    app.invoke(INPUT, config)
+    with pytest.raises(ValueError, match=r"Thread 't' was saved by LangGraph.*Debugger\.from_run"):
+        Debugger(app, None, config)
+    assert Debugger(app, INPUT, config).session.status == "running"  # a new run: fine
