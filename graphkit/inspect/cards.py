@@ -149,6 +149,9 @@ def result_items(result: TaskResult) -> str:
         f"{duration_text(result.duration)} · {result.worker}" if result.worker else ""
     )
     lines = [_item(head)]
+    if result.answers:  # what each interrupt() of the task was answered, in order
+        answers = ", ".join(value(answer) for answer in result.answers)
+        lines.append(f'<div style="margin:1px 0 1px 12px">{muted("resumed with")} {answers}</div>')
     for channel, written in result.writes:
         lines.append(
             f'<div style="margin:1px 0 1px 12px;overflow-wrap:anywhere">'

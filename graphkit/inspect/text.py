@@ -86,6 +86,8 @@ def superstep_lines(superstep: Superstep, *, durations: bool = False) -> list[st
             did = f"wrote {', '.join(dict.fromkeys(channel for channel, _ in result.writes))}"
         else:
             did = "wrote nothing"
+        if result.answers:  # what each interrupt() of the task was answered, in order
+            did = f"resumed with {', '.join(show(a, _VALUE_WIDTH) for a in result.answers)}; {did}"
         lines.append(_line("EXECUTE", result.task.node, width, took + did))
     if update is not None:
         lines.extend(_update_lines(superstep, width))
@@ -150,6 +152,11 @@ def _ending(run: Run) -> list[str]:
             f"step {following}",
             "  PLAN     not run: a drain was requested (GraphDrained); a resume runs it",
         ]
+    last = run.steps[-1] if run.steps else None
+    if last is not None and last.execution is None:
+        return [f"still running: step {last.step}'s Execute is next"]
+    if last is not None and last.update is None:
+        return [f"still running: step {last.step}'s Update is next"]
     return [f"still running: step {following} is next"]
 
 

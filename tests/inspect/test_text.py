@@ -101,8 +101,14 @@ def test_a_running_run_says_which_step_is_next(seed_app):
     assert lines[0] == "3 supersteps, running"
     assert lines[-2:] == [
         "  PLAN     planner  triggered by branch:to:planner",
-        "still running: step 2 is next",
+        "still running: step 1's Execute is next",
     ]
+    stepper.execute()
+    assert stepper.run_so_far.timeline().splitlines()[-1] == (
+        "still running: step 1's Update is next"
+    )
+    stepper.update()
+    assert stepper.run_so_far.timeline().splitlines()[-1] == "still running: step 2 is next"
 
 
 def test_multiline_errors_stay_on_one_line(make):
@@ -211,3 +217,25 @@ def test_a_run_paused_at_a_subgraph_s_breakpoint_names_the_subgraph_node():
         "with invoke(None, config) on the same thread"
     )
     assert run.steps[-1].execution.results[0].paused
+
+
+def test_a_resumed_task_says_what_it_was_answered():
+    from typing import TypedDict
+
+    from graphkit import START, Command, InMemorySaver, StateGraph, interrupt
+
+    class Draft(TypedDict):
+        text: str
+
+    def review(state):
+        return {"text": interrupt("ok?") + interrupt("sure?")}
+
+    builder = StateGraph(Draft).add_node("review", review).add_edge(START, "review")
+    app = builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    app.invoke({"text": ""}, config)
+    app.invoke(Command(resume="yes"), config)
+    run = app.trace(Command(resume="!"), config)
+    execute = " ".join(str(run).splitlines()[3].split())  # (column widths aside)
+    assert execute == "EXECUTE review resumed with 'yes', '!'; wrote text"
+    assert "resumed with" in run._repr_html_()
