@@ -50,6 +50,9 @@ def show(value: Any, width: int = 60) -> str:
     "Overwrite(['fresh'])"
     >>> show(Send("joke", {"subject": "cats"}))
     "Send('joke', {'subject': 'cats'})"
+    >>> call = {"name": "search", "args": {"query": "cats"}, "id": "1"}
+    >>> show(Send("tools", {"__type": "tool_call_with_context", "tool_call": call, "state": {}}))
+    "Send('tools', tool call search({'query': 'cats'}))"
     """
     text = _text(value, width + 1, 0).replace("\n", "\\n")
     return text if len(text) <= width else text[: width - 1] + "…"
@@ -106,6 +109,8 @@ def _text(value: Any, budget: int, depth: int) -> str:
         timeout = "" if value.timeout is None else f", timeout={value.timeout!r}"
         return f"Send({value.node!r}, {_text(value.arg, budget, depth + 1)}{timeout})"
     kind = type(value)
+    if kind is dict and value.get("__type") == "tool_call_with_context":
+        return _tool_call(value.get("tool_call"), budget, depth)
     if kind in (list, tuple, set, frozenset, dict):
         if depth >= _MAX_DEPTH:
             return "…"
@@ -140,6 +145,15 @@ def _join(texts: Iterable[str], budget: int) -> str:
         parts.append(text)
         length += len(text) + 2
     return ", ".join(parts)
+
+
+def _tool_call(call: Any, budget: int, depth: int) -> str:
+    """The packet ``tools_condition`` sends ``ToolNode`` (LangGraph's and graphkit's):
+    the call it carries, without the copy of the whole state that rides along."""
+    if not isinstance(call, dict):
+        return f"tool call {_text(call, budget, depth + 1)}"
+    args = _text(call.get("args", {}), budget, depth + 1)
+    return f"tool call {call.get('name', '?')}({args})"
 
 
 def _message(message: Any, budget: int) -> str:

@@ -120,3 +120,14 @@ def test_a_send_shows_its_packet_within_a_cards_width():
     assert "'dolp" in show(Send("generate_joke", {"subject": "dolphins"}), width=40)
     assert show(Send("work", 1, timeout=2)).startswith("Send('work', 1, timeout=")
     assert show([Send("a", {"x": 1})]) == "[Send('a', {'x': 1})]"
+
+
+def test_a_tool_call_packet_shows_the_call_not_the_state():
+    """What tools_condition sends ToolNode: the tool a ReAct agent called, and its args,
+    which a cut-off dict with the whole state in it hid ("{'__type': 'tool_call_wit…")."""
+    from graphkit.types import Send
+
+    call = {"name": "search", "args": {"query": "17 * 23"}, "id": "call-1", "type": "tool_call"}
+    packet = {"__type": "tool_call_with_context", "tool_call": call, "state": {"messages": []}}
+    assert show(packet) == "tool call search({'query': '17 * 23'})"
+    assert show(Send("tools", packet)) == "Send('tools', tool call search({'query': '17 * 23'}))"
