@@ -39,7 +39,7 @@ from graphkit.store.base import (
 from graphkit.store.index import IndexedStore, Vectors, rank
 from graphkit.store.memory import cut_and_page
 
-__all__ = ["SqliteStore"]
+__all__ = ["AsyncSqliteStore", "SqliteStore"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS store_namespaces (
@@ -338,3 +338,8 @@ def _item(row: tuple[Any, ...], kind: type[Item], score: float | None = None) ->
     return Item(
         value=value, key=key, namespace=namespace, created_at=created_at, updated_at=updated_at
     )
+
+
+# LangGraph's async store is importable from here too (``from langgraph.store.sqlite import
+# AsyncSqliteStore``); it subclasses SqliteStore, so it is imported once that class exists.
+from graphkit.store.sqlite.aio import AsyncSqliteStore  # noqa: E402
