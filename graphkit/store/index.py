@@ -225,9 +225,14 @@ class IndexedStore(BaseStore):
         self.index_config = None if self.index is None else IndexConfig(**config)  # type: ignore[arg-type]
 
     @property
-    def embeddings(self) -> Embedder | None:
-        """What embeds the store's texts (None without an index)."""
-        return self.index.embedder if self.index else None
+    def embeddings(self) -> Any:
+        """What embeds the store's texts: the LangChain ``Embeddings`` the index was given
+        (as LangGraph's stores show it), else an ``Embedder`` with the same methods; None
+        without an index."""
+        if self.index is None:
+            return None
+        embedder = self.index.embedder
+        return embedder.source if embedder.kind == "embeddings" else embedder
 
     @abstractmethod
     def apply(self, ops: list[Op], vectors: Vectors) -> list[Result]:

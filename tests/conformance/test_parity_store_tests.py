@@ -9,6 +9,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from langchain_core.embeddings import Embeddings
 
 ROOTS = ("langgraph", "graphkit")
 
@@ -22,3 +23,25 @@ def test_the_async_sqlite_store_is_importable_from_the_sqlite_package() -> None:
         package = _module(root, "store.sqlite")
         assert package.AsyncSqliteStore is _module(root, "store.sqlite.aio").AsyncSqliteStore
         assert "AsyncSqliteStore" in package.__all__
+
+
+class _CountingEmbeddings(Embeddings):
+    """A LangChain ``Embeddings`` that counts letters."""
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [[float(len(text)), 1.0] for text in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed_documents([text])[0]
+
+
+def test_a_stores_embeddings_are_the_embeddings_it_was_given() -> None:
+    given = _CountingEmbeddings()
+    index = {"dims": 2, "embed": given}
+    stores = [
+        _module("langgraph", "store.memory").InMemoryStore(index=index),
+        _module("graphkit", "store.memory").InMemoryStore(index=index),
+        _module("graphkit", "store.sqlite").SqliteStore(index=index),
+    ]
+    assert [store.embeddings is given for store in stores] == [True, True, True]
+    assert [store.index_config["embed"] is given for store in stores] == [True, True, True]
