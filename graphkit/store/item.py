@@ -65,8 +65,9 @@ class Item:
         }
 
     def __repr__(self) -> str:
+        # A SearchItem prints as "Item(..., score=...)" too, as LangGraph's search results do.
         fields = ", ".join(f"{name}={value!r}" for name, value in self.dict().items())
-        return f"{type(self).__name__}({fields})"
+        return f"Item({fields})"
 
 
 class SearchItem(Item):

@@ -45,3 +45,26 @@ def test_a_stores_embeddings_are_the_embeddings_it_was_given() -> None:
     ]
     assert [store.embeddings is given for store in stores] == [True, True, True]
     assert [store.index_config["embed"] is given for store in stores] == [True, True, True]
+
+
+def _stores(root: str) -> list[Any]:
+    stores = [_module(root, "store.memory").InMemoryStore()]
+    if root == "graphkit":
+        stores.append(_module(root, "store.sqlite").SqliteStore())
+    return stores
+
+
+def test_search_results_print_as_items_with_their_score() -> None:
+    seen = []
+    for root in ROOTS:
+        base = _module(root, "store.base")
+        made = base.SearchItem(("n",), "k", {"a": 1}, "2026-01-02T03:04:05", "2026-01-02T03:04:05", 0.5)
+        seen.append(repr(made))
+        for store in _stores(root):
+            store.put(("n",), "k", {"a": 1})
+            (found,) = store.search(("n",))
+            assert repr(found).startswith("Item(namespace=['n'], key='k', value={'a': 1}, ")
+            assert repr(found).endswith(", score=None)")
+    assert seen[0] == seen[1]
+    assert seen[1].startswith("Item(namespace=['n'], key='k'")
+
