@@ -199,6 +199,15 @@ def validate_op_namespace(op: Op) -> None:
 Result = Item | list[SearchItem] | list[tuple[str, ...]] | None
 
 
+def unknown_operation(op: object) -> ValueError:
+    """The error for a ``batch`` given something that is no operation record (LangGraph's
+    class, ``ValueError``)."""
+    return ValueError(
+        f"Unknown store operation {op!r}; expected a GetOp, SearchOp, ListNamespacesOp or "
+        "PutOp."
+    )
+
+
 class BaseStore(ABC):
     """The Store interface; a store writes ``batch`` (and may write ``abatch``).
 

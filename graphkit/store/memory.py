@@ -20,6 +20,7 @@ from graphkit.store.base import (
     SearchOp,
     matches_filter,
     matches_namespace,
+    unknown_operation,
 )
 from graphkit.store.index import IndexedStore, Vectors, rank
 
@@ -85,10 +86,7 @@ class InMemoryStore(IndexedStore):
             return self._list_namespaces(op)
         if isinstance(op, PutOp):
             return None
-        raise TypeError(
-            f"Unknown store operation {op!r}; expected a GetOp, SearchOp, "
-            "ListNamespacesOp or PutOp."
-        )
+        raise unknown_operation(op)
 
     def _write(self, op: PutOp, vectors: Vectors) -> None:
         keyed = self._data.setdefault(op.namespace, {})

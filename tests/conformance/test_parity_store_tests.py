@@ -68,3 +68,9 @@ def test_search_results_print_as_items_with_their_score() -> None:
     assert seen[0] == seen[1]
     assert seen[1].startswith("Item(namespace=['n'], key='k'")
 
+
+def test_a_batch_given_no_operation_raises_value_error() -> None:
+    for root in ROOTS:
+        for store in _stores(root):
+            with pytest.raises(ValueError, match="(?i)unknown"):
+                store.batch([("not", "an", "op")])

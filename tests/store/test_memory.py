@@ -51,7 +51,7 @@ def test_a_batch_reads_before_it_writes() -> None:
 
 
 def test_unknown_operations_are_named() -> None:
-    with pytest.raises(TypeError, match="Unknown store operation 'get'"):
+    with pytest.raises(ValueError, match="Unknown store operation 'get'"):
         InMemoryStore().batch(["get"])  # type: ignore[list-item]
 
 

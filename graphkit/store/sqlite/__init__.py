@@ -34,6 +34,7 @@ from graphkit.store.base import (
     TTLConfig,
     matches_filter,
     matches_namespace,
+    unknown_operation,
     validate_labels,
 )
 from graphkit.store.index import IndexedStore, Vectors, rank
@@ -166,10 +167,7 @@ class SqliteStore(IndexedStore):
             return self._list_namespaces(op)
         if isinstance(op, PutOp):
             return None
-        raise TypeError(
-            f"Unknown store operation {op!r}; expected a GetOp, SearchOp, "
-            "ListNamespacesOp or PutOp."
-        )
+        raise unknown_operation(op)
 
     def _rows(self, where: str, parameters: list[Any]) -> list[tuple[Any, ...]]:
         if (self.ttl_config or {}).get("omit_expired", False):
@@ -328,7 +326,9 @@ def _namespace_of(op: Op) -> tuple[str, ...]:
         return op.namespace_prefix
     if isinstance(op, ListNamespacesOp):
         return tuple(label for c in op.match_conditions or () for label in c.path)
-    return op.namespace
+    if isinstance(op, GetOp | PutOp):
+        return op.namespace
+    raise unknown_operation(op)
 
 
 def _item(row: tuple[Any, ...], kind: type[Item], score: float | None = None) -> Any:
