@@ -203,8 +203,7 @@ def unknown_operation(op: object) -> ValueError:
     """The error for a ``batch`` given something that is no operation record (LangGraph's
     class, ``ValueError``)."""
     return ValueError(
-        f"Unknown store operation {op!r}; expected a GetOp, SearchOp, ListNamespacesOp or "
-        "PutOp."
+        f"Unknown store operation {op!r}; expected a GetOp, SearchOp, ListNamespacesOp or PutOp."
     )
 
 

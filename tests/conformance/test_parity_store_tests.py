@@ -58,7 +58,8 @@ def test_search_results_print_as_items_with_their_score() -> None:
     seen = []
     for root in ROOTS:
         base = _module(root, "store.base")
-        made = base.SearchItem(("n",), "k", {"a": 1}, "2026-01-02T03:04:05", "2026-01-02T03:04:05", 0.5)
+        when = "2026-01-02T03:04:05"
+        made = base.SearchItem(("n",), "k", {"a": 1}, when, when, 0.5)
         seen.append(repr(made))
         for store in _stores(root):
             store.put(("n",), "k", {"a": 1})
@@ -72,5 +73,5 @@ def test_search_results_print_as_items_with_their_score() -> None:
 def test_a_batch_given_no_operation_raises_value_error() -> None:
     for root in ROOTS:
         for store in _stores(root):
-            with pytest.raises(ValueError, match="(?i)unknown"):
+            with pytest.raises(ValueError, match=r"(?i)unknown"):
                 store.batch([("not", "an", "op")])
