@@ -5,7 +5,7 @@ from __future__ import annotations
 import operator
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, Self
 
 from graphkit.checkpoint.base import Checkpoint
 from graphkit.checkpoint.delta_map import DeltaMap
@@ -51,6 +51,20 @@ class InMemorySaver(BaseCheckpointSaver):
         self._checkpoints: dict[tuple[str, str], dict[str, tuple[Checkpoint, dict[str, Any]]]] = {}
         # (thread, ns, checkpoint id) -> {(task id, index): (channel, value, task path)}
         self._writes: dict[tuple[str, str, str], dict[tuple[str, int], tuple[str, Any, str]]] = {}
+
+    # ``with InMemorySaver() as saver:`` (and ``async with``), as LangGraph's allows, so
+    # code written for a saver that must be closed runs with this one too; nothing to close.
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        return None
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        return None
 
     def get_tuple(self, config: Mapping[str, Any]) -> CheckpointTuple | None:
         thread, namespace = thread_id_of(config), config_key(config, "checkpoint_ns", "")

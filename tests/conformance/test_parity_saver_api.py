@@ -117,3 +117,16 @@ def test_the_savers_leave_langgraphs_unimplemented_thread_methods_unimplemented(
                 getattr(saver, method)(*args)
             with pytest.raises(NotImplementedError):
                 asyncio.run(getattr(saver, f"a{method}")(*args))
+
+
+def test_an_in_memory_saver_opens_as_a_context_manager():
+    # LangGraph's test_memory_saver: `with InMemorySaver() as saver` and `async with`
+    async def opened_async(saver: Any) -> bool:
+        async with saver as opened:
+            return opened is saver
+
+    for lib in (load_langgraph(), load_graphkit()):
+        with SAVERS["memory"](lib.name) as saver:
+            with saver as opened:
+                assert opened is saver, lib
+            assert asyncio.run(opened_async(saver)), lib
