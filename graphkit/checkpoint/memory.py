@@ -18,6 +18,7 @@ from graphkit.checkpoint.saver import (
     config_key,
     matches,
     pending_order,
+    saved_metadata,
     thread_id_of,
     write_index,
     written_checkpoint_id,
@@ -119,7 +120,7 @@ class InMemorySaver(BaseCheckpointSaver):
         new_versions: Mapping[str, int],
     ) -> dict[str, Any]:
         thread, namespace = thread_id_of(config), config_key(config, "checkpoint_ns", "")
-        metadata = dict(metadata)
+        metadata = saved_metadata(config, metadata)
         with self._lock:
             saved = self._checkpoints.setdefault((thread, namespace), {})
             parent = saved.get(checkpoint.parent_id) if checkpoint.parent_id else None

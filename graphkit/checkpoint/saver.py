@@ -22,12 +22,15 @@ from typing import Any, NamedTuple, NoReturn
 from graphkit.checkpoint.base import Checkpoint
 
 __all__ = [
+    "NOT_CARRIED",
     "BaseCheckpointSaver",
     "CheckpointTuple",
     "PendingWrite",
+    "carried_metadata",
     "checkpoint_config",
     "config_key",
     "pending_order",
+    "saved_metadata",
     "takes_task_path",
     "thread_id_of",
     "write_index",
@@ -37,6 +40,45 @@ __all__ = [
 SPECIAL_WRITE_INDEX = {"__error__": -1, "__scheduled__": -2, "__interrupt__": -3, "__resume__": -4}
 """Writes to these channels have a fixed slot per task (LangGraph's indices), so a
 task's interrupt survives its later, successful writes; they replace each other."""
+
+
+NOT_CARRIED = frozenset({"thread_id", "checkpoint_id", "checkpoint_ns", "checkpoint_map"})
+NOT_CARRIED |= {"langgraph_step", "langgraph_node", "langgraph_triggers", "langgraph_path"}
+NOT_CARRIED |= {"langgraph_checkpoint_ns"}
+"""Keys LangGraph leaves out of checkpoint metadata (the run's coordinates, the task's)."""
+
+
+def carried_metadata(config: Mapping[str, Any] | None) -> dict[str, Any]:
+    """What of a config LangGraph adds to a checkpoint's metadata: the string, number
+    and bool values of its ``metadata`` and then its ``configurable``, except the run's
+    coordinates and keys starting with "__".
+
+    >>> carried_metadata({"configurable": {"thread_id": "1", "user": "ada", "__x": 1},
+    ...                   "metadata": {"tag": "demo", "tags": ["a"]}})
+    {'tag': 'demo', 'user': 'ada'}
+    """
+    carried: dict[str, Any] = {}
+    for part in (config or {}).get("metadata"), (config or {}).get("configurable"):
+        for key, value in (part or {}).items():
+            if key in carried or key in NOT_CARRIED or key.startswith("__"):
+                continue
+            if isinstance(value, str):
+                carried[key] = value.replace("\u0000", "")
+            elif isinstance(value, (int, float, bool)):
+                carried[key] = value
+    return carried
+
+
+def saved_metadata(config: Mapping[str, Any] | None, metadata: Mapping[str, Any]) -> dict[str, Any]:
+    """The metadata ``put`` saves: ``metadata`` plus what ``config`` carries (its own
+    items win), as LangGraph's savers save it, so a checkpoint put directly with
+    ``{"metadata": {"run_id": ...}}`` in its config is found by that key as a run's is.
+
+    >>> saved_metadata({"metadata": {"run_id": "r", "step": 9}}, {"step": 1})
+    {'step': 1, 'run_id': 'r'}
+    """
+    saved = {k: v.replace("\u0000", "") if isinstance(v, str) else v for k, v in metadata.items()}
+    return {**saved, **{k: v for k, v in carried_metadata(config).items() if k not in saved}}
 
 
 def write_index(channel: str, position: int) -> int:

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
+from graphkit.checkpoint.saver import NOT_CARRIED, carried_metadata
 from graphkit.diagnostics import run as diagnose_run
 from graphkit.diagnostics import threads as diagnose
 from graphkit.frozen import frozen_record
@@ -38,32 +39,6 @@ COORDINATES += ("assistant_id", "graph_id")
 
 OPTIONAL = ("tags", "recursion_limit")
 """Keys a task's config has only when the run's config gave them a value."""
-
-NOT_CARRIED = frozenset(COORDINATES[:3]) | {"checkpoint_map", "langgraph_step"}
-NOT_CARRIED |= {"langgraph_node", "langgraph_triggers", "langgraph_path"}
-NOT_CARRIED |= {"langgraph_checkpoint_ns"}
-"""Keys LangGraph leaves out of checkpoint metadata (the run's coordinates, the task's)."""
-
-
-def carried_metadata(config: Mapping[str, Any]) -> dict[str, Any]:
-    """What of a run's config LangGraph adds to each checkpoint's metadata: the string,
-    number and bool values of its ``metadata`` and then its ``configurable``, except
-    the run's coordinates and keys starting with "__".
-
-    >>> carried_metadata({"configurable": {"thread_id": "1", "user": "ada", "__x": 1},
-    ...                   "metadata": {"tag": "demo", "tags": ["a"]}})
-    {'tag': 'demo', 'user': 'ada'}
-    """
-    carried: dict[str, Any] = {}
-    for part in (config.get("metadata"), config.get("configurable")):
-        for key, value in (part or {}).items():
-            if key in carried or key in NOT_CARRIED or key.startswith("__"):
-                continue
-            if isinstance(value, str):
-                carried[key] = value.replace("\u0000", "")
-            elif isinstance(value, (int, float, bool)):
-                carried[key] = value
-    return carried
 
 
 def coordinates_in_metadata(

@@ -130,3 +130,31 @@ def test_an_in_memory_saver_opens_as_a_context_manager():
             with saver as opened:
                 assert opened is saver, lib
             assert asyncio.run(opened_async(saver)), lib
+
+
+def put_with_config_metadata(lib: Lib, saver_kind: str) -> list[Any]:
+    """LangGraph's test_combined_metadata: a checkpoint `put` directly, its config
+    carrying `metadata` and `configurable` keys, then read back and searched."""
+    with SAVERS[saver_kind](lib.name) as saver:
+        app = lib.StateGraph(State).add_node("a", lambda state: {"x": 2})
+        app = app.add_edge(lib.START, "a").compile(checkpointer=saver)
+        app.invoke({"x": 1, "log": []}, THREAD)
+        checkpoint = saver.get_tuple(THREAD).checkpoint
+        config = {
+            "configurable": {"thread_id": "t2", "checkpoint_ns": "", "user": "ada", "__x": 1},
+            "metadata": {"run_id": "my_run_id", "step": 9, "tags": ["not", "carried"]},
+        }
+        saver.put(config, checkpoint, {"source": "loop", "step": 1, "writes": {}}, {})
+        by_user = saver.list(None, filter={"user": "ada"})
+        return [
+            saver.get_tuple(config).metadata,
+            [t.config["configurable"]["thread_id"] for t in by_user],
+            len(list(saver.list(None, filter={"run_id": "my_run_id"}))),
+        ]
+
+
+@pytest.mark.parametrize("saver", ["memory", "sqlite"])
+def test_put_saves_what_the_config_carries_in_the_metadata(saver):
+    assert put_with_config_metadata(load_graphkit(), saver) == put_with_config_metadata(
+        load_langgraph(), saver
+    )

@@ -61,6 +61,7 @@ from graphkit.checkpoint.saver import (
     checkpoint_config,
     config_key,
     matches,
+    saved_metadata,
     thread_id_of,
     write_index,
     written_checkpoint_id,
@@ -243,6 +244,7 @@ class SqliteSaver(BaseCheckpointSaver):
             # connection can delete it before the delta that builds on it is committed.
             with self._transaction() as conn:
                 plan = plan_row(checkpoint, self._base_for(thread, checkpoint))
+                metadata = saved_metadata(config, metadata)
                 seq = self._insert(conn, thread, checkpoint, metadata, plan)
             maps = (
                 checkpoint.channel_values,
