@@ -371,11 +371,32 @@ def _not_kept(method: str, saver: BaseCheckpointSaver, instead: str) -> NoReturn
     )
 
 
-def matches(metadata: Mapping[str, Any], filter: Mapping[str, Any] | None) -> bool:
-    """True when every item of ``filter`` is in ``metadata``."""
+def matches(
+    metadata: Mapping[str, Any], filter: Mapping[str, Any] | None, *, paths: bool = False
+) -> bool:
+    """True when every item of ``filter`` is in ``metadata``. With ``paths``, a dotted
+    key names a nested item (``"user.name"``), as the JSON paths of LangGraph's SQLite
+    saver do.
+
+    >>> matches({"user": {"name": "ada"}}, {"user.name": "ada"}, paths=True)
+    True
+    """
     if filter and not isinstance(filter, Mapping):
         raise TypeError(
             f"filter must be a dict of metadata items to match, got {type(filter).__name__} "
             f"{filter!r}: write e.g. filter={{'source': 'loop'}}."
         )
-    return not filter or all(metadata.get(key) == value for key, value in filter.items())
+    find = _item_at_path if paths else _item
+    return not filter or all(find(metadata, key) == value for key, value in filter.items())
+
+
+def _item(metadata: Mapping[str, Any], key: str) -> Any:
+    return metadata.get(key)
+
+
+def _item_at_path(metadata: Any, path: str) -> Any:
+    for key in path.split("."):
+        if not isinstance(metadata, Mapping):
+            return None
+        metadata = metadata.get(key)
+    return metadata

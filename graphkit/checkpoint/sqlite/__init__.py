@@ -31,6 +31,7 @@ Checkpoint(step=-2, source='empty', channels=[])
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -192,6 +193,7 @@ class SqliteSaver(BaseCheckpointSaver):
         before: Mapping[str, Any] | None = None,
         limit: int | None = None,
     ) -> Iterator[CheckpointTuple]:
+        _check_filter_keys(filter)
         clauses, params = ["replaced = 0"], []
         for column, value in (
             ("thread_id", config_key(config, "thread_id")),
@@ -224,7 +226,9 @@ class SqliteSaver(BaseCheckpointSaver):
                 )
                 self._check_heads(thread_id, namespace, rows, whole=True)
             found = [
-                (row, metadata) for row in rows if matches(metadata := self._metadata(row), filter)
+                (row, metadata)
+                for row in rows
+                if matches(metadata := self._metadata(row), filter, paths=True)
             ]
             found = found[:limit] if limit is not None and limit >= 0 else found  # (SQL's)
             # Read oldest first, so that each checkpoint's base is already in memory.
@@ -671,3 +675,20 @@ def _writes(conn: sqlite3.Connection, checkpoint: tuple[str, str, str]) -> list[
         " checkpoint_id = ? ORDER BY task_path, task_id, idx",
         checkpoint,
     ).fetchall()
+
+
+_FILTER_KEY = re.compile(r"[a-zA-Z0-9_.-]+")
+
+
+def _check_filter_keys(filter: Mapping[str, Any] | None) -> None:
+    """Refuse the filter keys LangGraph's SQLite saver refuses (it puts them in SQL),
+    so that a filter that works here works there too."""
+    if not isinstance(filter, Mapping):
+        return  # (None; or not a dict, which ``matches`` refuses, saying how to write one)
+    for key in filter:
+        if not isinstance(key, str) or not _FILTER_KEY.fullmatch(key):
+            raise ValueError(
+                f"Invalid filter key: {key!r}. SqliteSaver.list filters by keys of "
+                "letters, digits, '_', '-' and '.' (a dot names a nested item: "
+                "'user.name'), as LangGraph's SQLite saver does; rename the metadata key."
+            )
