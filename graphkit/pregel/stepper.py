@@ -136,6 +136,12 @@ class Stepper:
         return "execute" if self.execution is None else "update"
 
     @property
+    def paused_before(self) -> bool:
+        """True when the run stopped at an ``interrupt_before`` breakpoint: its step is
+        planned and not run."""
+        return self.status == "interrupted" and self._plan is not None and not self.execution
+
+    @property
     def pending_writes(self) -> list[Any]:
         """The writes saved for the step this run resumes, as ``(task id, channel,
         value)``, until that step's Update; empty for a step run from its start."""

@@ -190,6 +190,9 @@ class StreamRun:
         with outside_tasks() if own_thread_given else contextlib.nullcontext():
             self.stepper = stepper = _stepper(app, input, config, options)
         self.emitters = emitters_for(app, stepper, produced_modes, keys, listener.messages_sink)
+        # the config's graph handlers (on_resume, on_interrupt) hear the run as emitters do
+        if (lifecycle := open_lifecycle(config, trace, stepper, async_run)) is not None:
+            self.emitters.append(lifecycle)
         # a task started while its step runs ("tasks"/"debug": a start chunk; "messages":
         # the messages it is given are not streamed back)
         if starting := [emitter for emitter in self.emitters if hasattr(emitter, "called")]:
@@ -338,6 +341,17 @@ class StreamRun:
             return chunks
 
         return tell
+
+
+def open_lifecycle(config: Any, trace: Any, stepper: Stepper, async_run: Any) -> Any:
+    """The graph lifecycle handlers (``graphkit.callbacks``) of ``stepper``'s run,
+    configured with ``config``; None without any. A run without callbacks has no
+    ``trace`` either, and imports nothing."""
+    if trace is None:
+        return None
+    from graphkit.callbacks import run_lifecycle
+
+    return run_lifecycle(config, trace.run.run_id, stepper, async_run)
 
 
 def _known_keys(app: Any, keys: tuple[str, ...]) -> tuple[str, ...]:
