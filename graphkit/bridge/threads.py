@@ -416,8 +416,9 @@ def _as_graphkit_says(channel: Any, name: str, count: int) -> BaseException | No
 
 
 def save_thread(run: Run, saver: Any, thread_id: str) -> dict[str, Any]:
-    """Copy an imported thread into a graphkit ``saver`` (its checkpoints, and the
-    writes of the tasks that finished in a step it stopped in), so that the same graph
+    """Copy an imported thread into a graphkit ``saver`` (its checkpoints, and what the
+    tasks of a step it stopped in saved: a finished task's writes, a paused one's
+    interrupts and the answers its ``interrupt()`` calls took), so that the same graph
     running on graphkit (``from_langgraph(app, checkpointer=saver)``) steps on from its
     last checkpoint; return the config naming the thread.
 
@@ -439,10 +440,24 @@ def save_thread(run: Run, saver: Any, thread_id: str) -> dict[str, Any]:
     last = run.steps[-1] if run.steps else None
     if last is not None and last.update is None and last.execution is not None:
         for result in last.execution.results:
-            if result.ok and result.task.kind != "input":
+            writes = _saved_writes(result)
+            if writes is not None and result.task.kind != "input":
                 # graphkit names a task by its checkpoint, step and path, as it will plan it
                 path = result.task.path[:2]
                 saved_id = task_id(config["configurable"]["checkpoint_id"], last.step, path)
                 shown = (path_text(result.task.shown_path),) if takes_task_path(saver) else ()
-                saver.put_writes(config, list(result.writes), saved_id, *shown)
+                saver.put_writes(config, writes, saved_id, *shown)
     return config
+
+
+def _saved_writes(result: TaskResult) -> list[tuple[str, Any]] | None:
+    """What graphkit saves for a task of a step that stopped: a finished task's writes;
+    a paused task's interrupts and the answers its ``interrupt()`` calls took (resumed,
+    it gets them again, and the next answer goes to the question still open); nothing
+    for a failed task (it runs again)."""
+    if result.ok:
+        return list(result.writes)
+    if not result.interrupts:
+        return None
+    answers = [(RESUME, list(result.answers))] if result.answers else []
+    return [(INTERRUPT, list(result.interrupts)), *answers]

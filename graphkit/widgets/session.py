@@ -108,6 +108,7 @@ class DebugSession(Notifier):
         self.undone: frozenset[int] = frozenset()  # story numbers a Back undid
         self._kept: list[Superstep] = []  # supersteps of earlier steppers, all applied
         self._paused_at: tuple[int, int] | None = None
+        self._ended: Run | None = None  # a run that ended before the session opened it
         self._stepper = self._start(input, self.config)
 
     @classmethod
@@ -121,8 +122,10 @@ class DebugSession(Notifier):
     ) -> DebugSession:
         """Open a recorded run in the debugger: a thread read from LangGraph
         (``graphkit.open_langgraph_thread``), with ``app`` the graph that made it (a
-        LangGraph graph is converted). Its supersteps show as already applied; Step goes
-        on from its last checkpoint on a copy of the thread (``app``'s saver is not used).
+        LangGraph graph is converted). Its supersteps show as already applied, and the
+        session reads as the run ended: done, failed (Back discards the failed step) or
+        paused (``resume`` answers the question). Step goes on from its last checkpoint on
+        a copy of the thread (``app``'s saver is not used).
 
         >>> from langgraph.checkpoint.memory import InMemorySaver
         >>> from langgraph.graph import START, StateGraph
@@ -137,6 +140,8 @@ class DebugSession(Notifier):
         >>> session = DebugSession.from_run(app, open_langgraph_thread(app, config), config)
         >>> [superstep.step for superstep in session.supersteps], session.values
         ([-1, 0, 1], {'n': 6})
+        >>> session.status, session.view().status_text
+        ('done', 'done: no node was triggered by the last Update')
         """
         from graphkit.bridge.convert import as_graphkit
         from graphkit.bridge.threads import save_thread
@@ -147,8 +152,14 @@ class DebugSession(Notifier):
         app.checkpointer = InMemorySaver()  # the run's thread, copied: stepping on saves here
         thread_id = str(config_key(config, "thread_id") or f"imported-{uuid.uuid4().hex[:8]}")
         thread = save_thread(run, app.checkpointer, thread_id)
+        # resumed, not named: a named checkpoint is replayed, on a fork of its own
+        del thread["configurable"]["checkpoint_id"]
         session = cls(app, None, thread, breakpoints=breakpoints)
-        session._kept = [*run.steps, *session._kept]
+        session._kept = list(run.steps)
+        if run.status != "running":
+            # The stepper would plan the next step: what LangGraph reached is the run's own
+            # status instead, until Back, Reset or Resume starts a stepper from the thread.
+            session._ended = run
         return session
 
     # -- where the run is -----------------------------------------------------------------
@@ -170,13 +181,28 @@ class DebugSession(Notifier):
 
     @property
     def status(self) -> str:
-        """The stepper's status: running, done, interrupted, error or out_of_steps."""
-        return self._stepper.status
+        """The run's status: running, done, interrupted, error or out_of_steps (for a run
+        opened with ``from_run``, the status it ended with, until the session goes on)."""
+        return self._ended.status if self._ended is not None else self._stepper.status
+
+    @property
+    def error(self) -> BaseException | None:
+        """Why the run failed (status error or out_of_steps), or None."""
+        return self._ended.error if self._ended is not None else self._stepper.error
+
+    @property
+    def interrupts(self) -> tuple[Any, ...]:
+        """What the paused step's ``interrupt()`` calls ask (status interrupted)."""
+        if self._ended is None:
+            return self._stepper.interrupts
+        last = self._ended.steps[-1] if self._ended.steps else None
+        results = last.execution.results if last is not None and last.execution else ()
+        return tuple(asked for result in results for asked in result.interrupts)
 
     @property
     def next_phase(self) -> str | None:
         """The phase the next ``plan``/``execute``/``update`` must be, or None."""
-        return self._stepper.next_phase
+        return None if self._ended is not None else self._stepper.next_phase
 
     @property
     def at_breakpoint(self) -> bool:
@@ -228,7 +254,7 @@ class DebugSession(Notifier):
         """Step until the run ends, pauses (an interrupt) or reaches a breakpoint;
         returns the run so far."""
         self._go_live()
-        while not self._stepper.done and not self._advance():
+        while self.status == "running" and not self._advance():
             pass
         return self._stepper.run_so_far
 
@@ -354,7 +380,7 @@ class DebugSession(Notifier):
         if self.status != "interrupted":
             self.message = f"Nothing to resume: the run is {self.status}."
             return
-        command = Command(resume=answer) if self._stepper.interrupts else None
+        command = Command(resume=answer) if self.interrupts else None
         self._kept = [s for s in self.supersteps if s.update is not None]
         self._stepper = self._start(command, self.thread_config)
         # (the paused step was not applied: the run goes on from the last applied one,
@@ -448,6 +474,7 @@ class DebugSession(Notifier):
 
     def _start(self, input: Any, config: Mapping[str, Any]) -> Stepper:
         self._paused_at = None
+        self._ended = None
         return self.app.stepper(input, config, context=self.context)
 
     def _travel(self, kept: list[Superstep], checkpoint: Checkpoint | None, what: str) -> None:
@@ -488,7 +515,7 @@ class DebugSession(Notifier):
             return None
 
     def _over(self) -> bool:
-        if self._stepper.done:
+        if self.status != "running":
             self.message = f"The run is over ({self.status}): use Back or Reset."
             return True
         return False

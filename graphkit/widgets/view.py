@@ -168,9 +168,9 @@ def step_label(step: int | None) -> str:
 def status_text(session: DebugSession) -> str:
     """One line on how the run stands: running, done, paused or failed (where, why)."""
     stepper = session.stepper
-    status, number = stepper.status, story_number(session, stepper.step_number)
+    status, number = session.status, story_number(session, stepper.step_number)
     if status == "running":
-        return f"running: step {number} waits for its {stepper.next_phase}"
+        return f"running: step {number} waits for its {session.next_phase}"
     if status == "done":
         return "done: no node was triggered by the last Update"
     last = session.supersteps[-1] if session.supersteps else None
@@ -191,7 +191,7 @@ def status_text(session: DebugSession) -> str:
     if failed is not None:
         where = story_number(session, failed.task.step)
         return f"error in node {failed.task.node!r} at step {where}: {show_error(failed.error)}"
-    return f"{status} at step {number}: {show_error(stepper.error)}"
+    return f"{status} at step {number}: {show_error(session.error)}"
 
 
 def frame_html(frame: pandas.DataFrame) -> str:
