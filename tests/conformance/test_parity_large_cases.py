@@ -1,0 +1,49 @@
+"""Behaviours LangGraph's ``test_large_cases.py`` pins, run on both libraries: a
+differential hunt through that file found each of these different on graphkit. Each
+program is written for this file; none is LangGraph's code."""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+from .harness import Lib, load_graphkit, load_langgraph
+from .scenarios import SAVERS
+
+LIBS = [load_langgraph, load_graphkit]
+THREAD = {"configurable": {"thread_id": "t"}}
+
+
+class Plan(TypedDict):
+    call: dict
+
+
+def _on_sqlite(lib: Lib, program: Any) -> Any:
+    with SAVERS["sqlite"](lib.name) as checkpointer:
+        return program(lib, checkpointer)
+
+
+def _edit_a_read_value(lib: Lib, checkpointer: Any) -> dict[str, Any]:
+    """LangGraph's review pattern: read the paused state, edit the tool call in place,
+    hand it back with ``update_state``."""
+    builder = lib.StateGraph(Plan)
+    builder.add_node("plan", lambda state: {"call": {"name": "search", "args": {"q": "sf"}}})
+    builder.add_node("act", lambda state: {})
+    builder.add_edge(lib.START, "plan").add_edge("plan", "act")
+    app = builder.compile(checkpointer=checkpointer, interrupt_after=["plan"])
+    chunks = list(app.stream({"call": {}}, THREAD))
+    call = app.get_state(THREAD).values["call"]
+    call["args"]["q"] = "a different query"
+    read_again = app.get_state(THREAD).values["call"]["args"]["q"]
+    app.update_state(THREAD, {"call": call})
+    history = [snapshot.values.get("call", {}).get("args") for snapshot in app.get_state_history(THREAD)]
+    return {"chunk": chunks[0], "read again": read_again, "history": history}
+
+
+def test_editing_a_value_get_state_gave_changes_no_sqlite_checkpoint():
+    """A value ``get_state`` hands out is the caller's own: editing it in place changes
+    neither the next read nor the checkpoint it came from (SqliteSaver remembers the
+    rows it decoded, and handed those very objects out)."""
+    langgraph, graphkit = (_on_sqlite(loader(), _edit_a_read_value) for loader in LIBS)
+    assert graphkit == langgraph
+    assert graphkit["read again"] == "sf"
+    assert graphkit["history"][1] == {"q": "sf"}
