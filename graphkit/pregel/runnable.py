@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any
 
 from graphkit.constants import ROOT, START
+from graphkit.graph.schema import is_root_schema
 
 __all__ = ["GraphNode", "RunnableMethods", "graph_in"]
 
@@ -444,6 +445,8 @@ def _json_schema(app: Any, which: str) -> dict[str, Any]:
     schema = getattr(app.builder, which, None)
     if dataclasses.is_dataclass(schema):
         return _dataclass_json_schema(app, schema, side)
+    if schema is not None and is_root_schema(schema):
+        return _root_json_schema(app, side)
     if schema is not None:
         return _type_json_schema(schema, f"get_{side}_jsonschema()")
     # a graph without a state schema (a low-level Pregel, an entrypoint): as LangGraph,
@@ -461,8 +464,22 @@ def _json_schema(app: Any, which: str) -> dict[str, Any]:
     require("pydantic", extra="agents", feature=f"get_{side}_jsonschema()")
     from pydantic import RootModel
 
-    title = f"{app.name}{side.capitalize()}"
+    title = app.get_name(side.capitalize())
     return type(title, (RootModel[typ],), {"__module__": __name__}).model_json_schema()
+
+
+def _root_json_schema(app: Any, side: str) -> dict[str, Any]:
+    """A single-value state's schema as LangGraph makes it: its one value, what the
+    channel takes, titled by the graph's name (``LangGraphInput``), defaulting to None."""
+    from graphkit.extras import require
+
+    require("pydantic", extra="agents", feature=f"get_{side}_jsonschema()")
+    from pydantic import RootModel, create_model
+
+    typ = app.channels[ROOT].UpdateType
+    title = app.get_name(side.capitalize())
+    model = create_model(title, __base__=RootModel[typ], __module__=__name__, root=(typ, None))
+    return model.model_json_schema()
 
 
 def _dataclass_json_schema(app: Any, schema: Any, side: str) -> dict[str, Any]:
@@ -482,7 +499,7 @@ def _dataclass_json_schema(app: Any, schema: Any, side: str) -> dict[str, Any]:
         if channel is not None and hasattr(channel, "UpdateType"):
             typ = channel.UpdateType
             fields[key] = (typ, _field_default(declared.get(key), typ))
-    title = f"{app.name}{side.capitalize()}"
+    title = app.get_name(side.capitalize())
     return create_model(title, __module__=__name__, **fields).model_json_schema()
 
 

@@ -4,7 +4,12 @@ program is written for this file; none is LangGraph's code."""
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+import dataclasses
+import operator
+from typing import Annotated, Any, TypedDict
+
+import pytest
+import typing_extensions
 
 from .harness import Lib, load_graphkit, load_langgraph
 from .scenarios import SAVERS
@@ -47,3 +52,38 @@ def test_editing_a_value_get_state_gave_changes_no_sqlite_checkpoint():
     assert graphkit == langgraph
     assert graphkit["read again"] == "sf"
     assert graphkit["history"][1] == {"q": "sf"}
+
+
+@dataclasses.dataclass
+class Counted:
+    count: int = 0
+
+
+class RootKeyed(typing_extensions.TypedDict):  # (LangGraph's old single-value state)
+    __root__: Annotated[list[int], operator.add]
+
+
+SCHEMAS = {
+    "int": int,
+    "a list with a reducer": Annotated[list[int], operator.add],
+    "a dataclass": Counted,
+    "a TypedDict of one __root__ key": RootKeyed,
+}
+
+
+def _json_schemas(lib: Lib, schema: Any, name: str | None) -> tuple[dict, dict]:
+    builder = lib.StateGraph(schema).add_node("a", lambda state: None)
+    app = builder.add_edge(lib.START, "a").compile(name=name)
+    return app.get_input_jsonschema(), app.get_output_jsonschema()
+
+
+@pytest.mark.parametrize("name", [None, "counter"])
+@pytest.mark.parametrize("schema", SCHEMAS)
+def test_a_state_graphs_json_schemas_are_titled_as_langgraph_titles_them(schema, name):
+    """A single-value state (``StateGraph(int)``, LangGraph's ``test_message_graph``)
+    gives its value's schema titled by the graph's name and defaulting to None; a
+    lowercase name gets LangChain's suffix (``counter_input``), as with every schema."""
+    langgraph, graphkit = (_json_schemas(loader(), SCHEMAS[schema], name) for loader in LIBS)
+    assert graphkit == langgraph
+    if schema != "a TypedDict of one __root__ key":  # (titled by its class)
+        assert graphkit[0]["title"] == ("counter_input" if name else "LangGraphInput")
