@@ -155,6 +155,12 @@ RENAMED_IMPORTS = {
         "DeltaChannel"
     ),
     "langgraph.channels.base": "BaseChannel MISSING",
+    "langgraph.channels.last_value": "LastValue LastValueAfterFinish",
+    "langgraph.channels.binop": "BinaryOperatorAggregate",
+    "langgraph.channels.ephemeral_value": "EphemeralValue",
+    "langgraph.channels.untracked_value": "UntrackedValue",
+    "langgraph.channels.any_value": "AnyValue",
+    "langgraph.channels.named_barrier_value": "NamedBarrierValue NamedBarrierValueAfterFinish",
     "langgraph.pregel": "Pregel NodeBuilder",
     "langgraph.checkpoint.memory": "InMemorySaver MemorySaver",
     "langgraph.checkpoint.sqlite": "SqliteSaver",

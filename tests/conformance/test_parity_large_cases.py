@@ -40,7 +40,9 @@ def _edit_a_read_value(lib: Lib, checkpointer: Any) -> dict[str, Any]:
     call["args"]["q"] = "a different query"
     read_again = app.get_state(THREAD).values["call"]["args"]["q"]
     app.update_state(THREAD, {"call": call})
-    history = [snapshot.values.get("call", {}).get("args") for snapshot in app.get_state_history(THREAD)]
+    history = [
+        snapshot.values.get("call", {}).get("args") for snapshot in app.get_state_history(THREAD)
+    ]
     return {"chunk": chunks[0], "read again": read_again, "history": history}
 
 
@@ -87,3 +89,37 @@ def test_a_state_graphs_json_schemas_are_titled_as_langgraph_titles_them(schema,
     assert graphkit == langgraph
     if schema != "a TypedDict of one __root__ key":  # (titled by its class)
         assert graphkit[0]["title"] == ("counter_input" if name else "LangGraphInput")
+
+
+def _channels_by_module_path(library: str) -> Any:
+    """LangGraph's ``test_invoke_two_processes_in_out_interrupt`` imports each channel
+    class from its own module (``langgraph.channels.last_value``)."""
+    import importlib
+
+    def channel(module: str, name: str) -> Any:
+        return getattr(importlib.import_module(f"{library}.channels.{module}"), name)
+
+    pregel = importlib.import_module(f"{library}.pregel")
+    last_value, binop = (
+        channel("last_value", "LastValue"),
+        channel("binop", "BinaryOperatorAggregate"),
+    )
+    node = pregel.NodeBuilder().subscribe_only("given").do(lambda x: [x + 1])
+    app = pregel.Pregel(
+        nodes={"one": node.write_to("total")},
+        channels={
+            "given": last_value(int),
+            "total": binop(list, operator.add),
+            "scratch": channel("untracked_value", "UntrackedValue")(int),
+            "once": channel("ephemeral_value", "EphemeralValue")(int),
+            "any": channel("any_value", "AnyValue")(int),
+            "both": channel("named_barrier_value", "NamedBarrierValue")(str, {"a", "b"}),
+        },
+        input_channels="given",
+        output_channels="total",
+    )
+    return app.invoke(2)
+
+
+def test_each_channel_class_imports_from_langgraphs_module_path():
+    assert _channels_by_module_path("graphkit") == _channels_by_module_path("langgraph") == [3]
