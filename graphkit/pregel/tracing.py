@@ -63,15 +63,16 @@ class RunTrace:
                         pass
         task_run.on_chain_end(output)
 
-    def end(self, stepper: Any) -> None:
+    def end(self, ended: Any) -> None:
         """End the run's chain run with what ``invoke`` returns: the output keys' values
-        (one key named alone: its value)."""
+        (one key named alone: its value) in ``ended``, the run's stepper, or what a paused
+        run shows (its finished tasks' writes applied, as LangGraph's run reports too)."""
         keys = self.output_keys
         if isinstance(keys, str):
-            values = stepper.output((keys,))
+            values = ended.output((keys,))
             output = values.get(keys) if isinstance(values, dict) else values
         else:
-            output = stepper.output(tuple(keys))
+            output = ended.output(tuple(keys))
         self.run.on_chain_end(output)
 
     def fail(self, error: BaseException) -> None:

@@ -344,6 +344,10 @@ class Paused:
             return None
         return cls(finished, stepper.state_after(finished))
 
+    def output(self, keys: tuple[str, ...]) -> Any:
+        """The values of ``keys`` the paused run ends with (a single-value state: the value)."""
+        return shown(keys, self.state.read(keys))
+
 
 def _is_input_step(plan: Plan) -> bool:
     """The input step writes the input; LangGraph streams no values or checkpoint for it."""

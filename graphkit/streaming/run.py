@@ -255,7 +255,7 @@ class StreamRun:
             if held_up is not None:
                 held_up.held_up -= 1
         if trace is not None:  # (as in LangGraph: the output invoke would return)
-            trace.end(self.stepper)
+            trace.end(Paused.of(self.stepper) or self.stepper)
 
     def _drive(self) -> Iterator[Item]:
         """The one loop: step phase by phase; after each, every emitter says what it means.

@@ -166,6 +166,33 @@ def test_an_interrupted_run_ends_with_its_values_and_a_resumed_one_runs_the_node
     assert ("on_chain_end", "ask") in [(e[0], e[1]) for e in resumed]
 
 
+def _paused_beside_a_finished_task(lib: Lib) -> Any:
+    def ask(state: Log) -> dict[str, Any]:
+        return {"n": [_interrupt(lib.name)("q")]}
+
+    graph = lib.StateGraph(Log)
+    graph.add_node("ask", ask).add_node("done", lambda state: {"n": ["done"]})
+    graph.add_edge(lib.START, "ask").add_edge(lib.START, "done")
+    with _memory_saver(lib.name) as saver:
+        return graph.compile(checkpointer=saver)
+
+
+def test_a_paused_runs_trace_ends_with_the_finished_tasks_writes():
+    """A run paused beside a task that finished ends its chain run with what ``invoke``
+    returns: the values with that task's writes (LangGraph's ``test_large_cases.py``
+    ``test_partial_pending_checkpoint`` checks the same with its tracer)."""
+    heard = []
+    for loader in LIBS:
+        recorder, config = _Recorder(), {"configurable": {"thread_id": "1"}}
+        app = _paused_beside_a_finished_task(loader())
+        result = app.invoke({"n": []}, {**config, "callbacks": [recorder]})
+        other_thread = {"configurable": {"thread_id": "2"}}
+        events = _events(loader, lambda lib, app=app: app, {"n": []}, other_thread)
+        heard.append((recorder.seen[-1], events[-1], result["n"]))
+    assert heard[1] == heard[0]
+    assert heard[1][0] == ("end", "LangGraph", "{'n': ['done']}")
+
+
 def _failing(lib: Lib) -> Any:
     def boom(state: Log) -> dict[str, Any]:
         raise ValueError("bad")
