@@ -423,7 +423,7 @@ def _attempt(
     (None: it did not pause; empty: a subgraph it ran stopped at a breakpoint)."""
     writes: list[tuple[str, Any]] = []
     scope.writes = writes  # (what the node pushes while it runs goes first)
-    output, error, interrupts = None, None, None
+    output, error, interrupts, raised_pause = None, None, None, None
     trace = work.run.options.trace
     if trace is not None and node.hidden and not node.has_routers:
         trace = None  # (LangGraph runs no START task then)
@@ -440,6 +440,7 @@ def _attempt(
             trace.end_task(scope.trace, output, scope.routed_up)
     except GraphInterrupt as paused:  # the step stops before Update; nothing is applied
         interrupts, writes = tuple(paused.args[0] if paused.args else ()), []
+        raised_pause = paused  # (reported with its traceback, as LangGraph's tracer shows)
     except GraphDrained as drained:  # a graph it ran drained: paused, and the run drains
         interrupts, writes, scope.drained = (), [], drained.reason
     except (Exception, asyncio.CancelledError) as exc:  # (a cancelled async node too)
@@ -450,7 +451,7 @@ def _attempt(
     finally:
         leave_task(token)
     if trace is not None and (error is not None or interrupts is not None):
-        trace.end_task(scope.trace, None, error or GraphInterrupt(interrupts))
+        trace.end_task(scope.trace, None, error or raised_pause or GraphInterrupt(interrupts))
     return output, writes, error, interrupts
 
 

@@ -193,6 +193,34 @@ def test_a_paused_runs_trace_ends_with_the_finished_tasks_writes():
     assert heard[1][0] == ("end", "LangGraph", "{'n': ['done']}")
 
 
+class _ErrorRecorder(BaseCallbackHandler):
+    """The chain runs that failed: the error's class and whether it has a traceback (a
+    tracer such as LangSmith shows it)."""
+
+    def __init__(self) -> None:
+        self.failed: list[tuple[str, bool]] = []
+
+    def on_chain_error(self, error, *, run_id, **kwargs):
+        self.failed.append((type(error).__name__, error.__traceback__ is not None))
+
+
+def test_an_interrupted_tasks_run_fails_with_the_raised_interrupt_and_its_traceback():
+    """The task's chain run (and a subgraph's, inside it) fails with the ``GraphInterrupt``
+    the node raised, traceback and all, not with a new one."""
+    heard = []
+    for loader in LIBS:
+        lib = loader()
+        recorder, config = _ErrorRecorder(), {"configurable": {"thread_id": "1"}}
+        outer = lib.StateGraph(Log)
+        outer.add_node("sub", _asking(lib)).add_edge(lib.START, "sub")
+        with _memory_saver(lib.name) as saver:
+            app = outer.compile(checkpointer=saver)
+        app.invoke({"n": []}, {**config, "callbacks": [recorder]})
+        heard.append(recorder.failed)
+    assert heard[1] == heard[0]
+    assert heard[1] == [("GraphInterrupt", True)] * 3  # ask's task, its graph, sub's task
+
+
 def _failing(lib: Lib) -> Any:
     def boom(state: Log) -> dict[str, Any]:
         raise ValueError("bad")
