@@ -132,8 +132,9 @@ def node_added_after_compile(node: str) -> str:
 
 
 def edge_added_after_compile(edge: str) -> str:
+    """``edge``: what was added, as a sentence starts (``"Edge 'a' → 'b'"``)."""
     return (
-        f"Edge {edge} was added after compile(); the compiled graph does not have it. "
+        f"{edge} was added after compile(); the compiled graph does not have it. "
         "Call compile() again."
     )
 

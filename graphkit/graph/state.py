@@ -226,7 +226,7 @@ class StateGraph:
         {(('a', 'b'), 'c')}
         """
         if self.compiled:
-            warn(diagnose.edge_added_after_compile(f"{start_key!r} → {end_key!r}"))
+            warn(diagnose.edge_added_after_compile(f"Edge {start_key!r} → {end_key!r}"))
         if isinstance(start_key, str):
             diagnose.check_edge(start_key, end_key)
             self.edges.add((start_key, end_key))
@@ -254,7 +254,7 @@ class StateGraph:
         ['big', 'small']
         """
         if self.compiled:
-            warn(diagnose.edge_added_after_compile(f"the conditional edge from {source!r}"))
+            warn(diagnose.edge_added_after_compile(f"The conditional edge from {source!r}"))
         schema = input_schema_of(path) if callable(path) else None
         map_source = "path_map"
         if not isinstance(path_map, (Mapping, list)):  # (LangGraph reads no other kind)

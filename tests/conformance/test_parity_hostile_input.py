@@ -88,8 +88,11 @@ def test_building_on_after_compile_warns_that_the_compiled_graph_lacks_it(what):
         "edge": lambda: builder.add_edge("first", "second"),
         "conditional edge": lambda: builder.add_conditional_edges("first", lambda state: "first"),
     }
-    with pytest.warns(GraphkitWarning, match=r"added after compile\(\).*Call compile\(\) again"):
+    told = r"added after compile\(\).*Call compile\(\) again"
+    with pytest.warns(GraphkitWarning, match=told) as got:
         additions[what]()
+    said = {"node": "Node 'second'", "edge": "Edge 'first' → 'second'"}
+    assert str(got[0].message).startswith(said.get(what, "The conditional edge from 'first'"))
 
 
 def test_a_history_filter_that_is_not_a_dict_says_what_a_filter_is():
