@@ -81,7 +81,9 @@ def _special(update: Any) -> tuple[Any, Any]:
 def _as_update(update: Any) -> StateUpdate:
     if isinstance(update, StateUpdate):
         return update
-    if not isinstance(update, Sequence) or len(update) != 3:
+    if not isinstance(update, Sequence):  # (a TypeError, as LangGraph's: a dict, a number)
+        raise TypeError(diagnose.not_a_state_update(update))
+    if len(update) != 3:
         raise ValueError(diagnose.not_a_state_update(update))
     return StateUpdate(*update)
 

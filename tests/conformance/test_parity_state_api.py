@@ -54,6 +54,9 @@ BULKS = {
     "unknown_node": [[_update({"log": ["u8"]}, "zz")]],
     "end_with_others": [[(None, "__end__"), _update({}, "a")]],
     "input_of_nothing": [[(None, "__input__")]],
+    "a_dict_not_an_update": [[{"values": {"log": ["u9"]}, "as_node": "a"}]],  # TypeError
+    "a_number_not_an_update": [[5]],  # TypeError
+    "a_pair_not_a_triple": [[({"log": ["u10"]}, "a")]],  # ValueError
 }
 
 
