@@ -16,7 +16,7 @@ from graphkit.pregel import thread_edits, thread_state
 from graphkit.pregel.config import RunConfig, RunOptions, coerce_context, merge_configs
 from graphkit.pregel.records import Run
 from graphkit.pregel.runnable import RunnableMethods
-from graphkit.pregel.runtime import RunControl, Runtime
+from graphkit.pregel.runtime import RunControl, Runtime, ServerInfo
 from graphkit.pregel.spec import GraphSpec
 from graphkit.pregel.stepper import Stepper
 from graphkit.streaming import Collector, open_stream
@@ -98,9 +98,11 @@ class CompiledGraph(RunnableMethods):
         """Start a run you advance phase by phase (see ``Stepper``); ``options`` are
         ``RunOptions`` fields, ``context`` is what nodes see as ``runtime.context``."""
         context = coerce_context(self.context_schema, context)
-        runtime = Runtime(context=context, store=self.store, control=RunControl())
+        config = self._configured(config)
+        server = ServerInfo.from_config(config) if isinstance(config, Mapping) else None
+        runtime = Runtime(context, self.store, control=RunControl(), server_info=server)
         run = self.run_options(runtime=runtime, **options)
-        return Stepper(self.spec, input, RunConfig.from_dict(self._configured(config)), run)
+        return Stepper(self.spec, input, RunConfig.from_dict(config), run)
 
     def run_options(self, **options: Any) -> RunOptions:
         """A run's options, with this graph's compile-time defaults filled in (as in

@@ -32,6 +32,7 @@ __all__ = [
     "Resume",
     "RunControl",
     "Runtime",
+    "ServerInfo",
     "get_config",
     "get_runtime",
     "get_store",
@@ -78,6 +79,40 @@ class ExecutionInfo:
         return replace(self, **changes)
 
 
+@frozen_record()
+class ServerInfo:
+    """Who runs the graph, as LangGraph's ``langgraph.runtime.ServerInfo``: the
+    ``assistant_id`` and ``graph_id`` a LangGraph server puts in ``configurable`` and the
+    authenticated ``user`` (``configurable["langgraph_auth_user"]``). A run builds one when
+    its config names any of them; ``runtime.server_info`` is None otherwise.
+
+    >>> ServerInfo(assistant_id="a1", graph_id="g1")
+    ServerInfo(assistant_id='a1', graph_id='g1', user=None)
+    """
+
+    assistant_id: str
+    graph_id: str
+    user: Any = None
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> ServerInfo | None:
+        """The server info a run's config names, None when it names none (LangGraph
+        takes as the user only an object with an ``identity``, not a plain dict).
+
+        >>> ServerInfo.from_config({"configurable": {"graph_id": 7}})
+        ServerInfo(assistant_id='', graph_id='7', user=None)
+        >>> ServerInfo.from_config({}) is None
+        True
+        """
+        configurable = config.get("configurable") or {}
+        assistant_id, graph_id = configurable.get("assistant_id"), configurable.get("graph_id")
+        user = configurable.get("langgraph_auth_user")
+        user = user if hasattr(user, "identity") else None
+        if assistant_id is None and graph_id is None and user is None:
+            return None
+        return cls(str(assistant_id or ""), str(graph_id or ""), user)
+
+
 ContextT = TypeVar("ContextT")
 
 
@@ -100,8 +135,9 @@ class Runtime(Generic[ContextT]):
     execution_info: ExecutionInfo | None = None
     previous: Any = None
     """LangGraph's functional API's previous return value: None for a graph's nodes."""
-    server_info: Any = None
-    """LangGraph Platform's server details: None outside a LangGraph server, as here."""
+    server_info: ServerInfo | None = None
+    """Who runs the graph (a ``ServerInfo``), when the run's config names an
+    ``assistant_id``, a ``graph_id`` or a ``langgraph_auth_user``; None otherwise."""
     control: RunControl | None = None
     """The run's ``RunControl`` (``runtime.control.request_drain()`` stops the run at the
     next step boundary); None outside a run."""

@@ -25,6 +25,7 @@ from graphkit.pregel.config import RunConfig, coerce_context
 from graphkit.pregel.runtime import (
     RunControl,
     Runtime,
+    ServerInfo,
     current_scope,
     outside_tasks,
     scope_config,
@@ -172,7 +173,7 @@ class StreamRun:
         own_thread = app.checkpointer is True
         namespace = parent.subgraph_namespace(own_thread) if parent is not None else ()
         writer = listener.sender(namespace, "custom") if "custom" in produced_modes else None
-        runtime = _runtime(app, kwargs, writer, parent)
+        runtime = _runtime(app, kwargs, writer, parent, config)
         if "messages" in produced_modes:
             listener.take_messages(namespace, self.parent_listener)
         self.async_run = async_run = current_async_run()  # (None: a sync run)
@@ -380,12 +381,12 @@ def _stepper(app: Any, input: Any, config: Any, options: Any) -> Stepper:
         raise
 
 
-def _runtime(app: Any, kwargs: dict[str, Any], writer: Any, parent: Any) -> Runtime:
+def _runtime(app: Any, kwargs: dict[str, Any], writer: Any, parent: Any, config: Any) -> Runtime:
     """What the run's nodes see as ``runtime``, from the run's ``context`` and ``control``
-    (taken out of ``kwargs``). A graph run inside a node gets its caller's context when
-    given none, and its caller's ``RunControl`` (it drains with it, as in LangGraph), else
-    a new one; it uses its caller's store (none if the caller has none), whatever it was
-    compiled with, as in LangGraph."""
+    (taken out of ``kwargs``) and the ``ServerInfo`` its config names. A graph run inside
+    a node gets its caller's context when given none, and its caller's ``RunControl`` (it
+    drains with it, as in LangGraph), else a new one; it uses its caller's store (none if
+    the caller has none), whatever it was compiled with, as in LangGraph."""
     context = coerce_context(app.context_schema, kwargs.pop("context", None))
     if context is None and parent is not None:
         context = parent.run.runtime.context
@@ -394,9 +395,10 @@ def _runtime(app: Any, kwargs: dict[str, Any], writer: Any, parent: Any) -> Runt
         control = parent.run.runtime.control
     control = control or RunControl()
     store = parent.run.runtime.store if parent is not None else app.store
+    server = ServerInfo.from_config(config) if isinstance(config, Mapping) else None
     if writer is None:
-        return Runtime(context, store, control=control)
-    return Runtime(context, store, writer, control=control)
+        return Runtime(context, store, control=control, server_info=server)
+    return Runtime(context, store, writer, control=control, server_info=server)
 
 
 def _raise_if_stopped(stepper: Stepper) -> None:

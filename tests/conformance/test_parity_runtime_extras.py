@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import os
 import tempfile
 import time
@@ -311,4 +312,64 @@ def parallel_retries(library: str, use_async: bool) -> list[tuple]:
 def test_parallel_retries_through_get_runtime(use_async):
     observed = {library: parallel_retries(library, use_async) for library in LIBRARIES}
     assert [row[1] for row in observed["langgraph"]] == [1, 2, 1, 2]
+    assert observed["graphkit"] == observed["langgraph"]
+
+
+class AuthUser:
+    """A user as a LangGraph server hands it over: an object with an ``identity``."""
+
+    identity = "ada"
+
+    def __getitem__(self, key: str) -> str:
+        return {"display_name": "Ada"}[key]
+
+
+SERVER_CONFIGURABLES = {
+    "both ids": {"assistant_id": "asst", "graph_id": "g"},
+    "assistant only": {"assistant_id": "asst"},
+    "an int graph id": {"graph_id": 7},
+    "a user": {"langgraph_auth_user": AuthUser(), "assistant_id": "a", "graph_id": "g"},
+    "a user alone": {"langgraph_auth_user": AuthUser()},
+    "a dict as the user": {"langgraph_auth_user": {"identity": "d"}},
+    "nothing": {},
+}
+
+
+def server_info_seen(library: str) -> dict[str, Any]:
+    """What ``runtime.server_info`` a root node and a subgraph's node see for each config,
+    and what ``ServerInfo`` itself does."""
+    lib = load(library)
+    server_info_class = importlib.import_module(f"{library}.runtime").ServerInfo
+    seen: list = []
+
+    def shown(runtime: Any) -> Any:
+        info = runtime.server_info
+        if info is None:
+            return None
+        user = info.user and (info.user.identity, info.user["display_name"])
+        return (type(info).__name__, info.assistant_id, info.graph_id, user)
+
+    def node(state: State, runtime: lib.Runtime) -> State:
+        seen.append(shown(runtime))
+        return {"x": 1}
+
+    sub = lib.StateGraph(State).add_node("inner", node).add_edge(lib.START, "inner").compile()
+    graph = lib.StateGraph(State).add_node("n", node).add_node("sub", sub)
+    app = graph.add_edge(lib.START, "n").add_edge("n", "sub").compile()
+    observed: dict[str, Any] = {}
+    for name, configurable in SERVER_CONFIGURABLES.items():
+        seen.clear()
+        app.invoke({"x": 0}, {"configurable": configurable})
+        observed[name] = list(seen)
+    info = server_info_class(assistant_id="a1", graph_id="g1")
+    observed["repr"] = repr(info)
+    observed["merge keeps"] = lib.Runtime(server_info=info).merge(lib.Runtime()).server_info is info
+    with pytest.raises(AttributeError):
+        info.assistant_id = "a2"
+    return observed
+
+
+def test_server_info_comes_from_the_config_as_in_langgraph():
+    observed = {library: server_info_seen(library) for library in LIBRARIES}
+    assert observed["langgraph"]["both ids"] == [("ServerInfo", "asst", "g", None)] * 2
     assert observed["graphkit"] == observed["langgraph"]
