@@ -1,7 +1,9 @@
 """Standard-library values a state may hold, saved and read back as LangGraph's default
 serializer does: paths, IP addresses and networks, compiled patterns and deques come
-back as themselves; ``OrderedDict``, ``defaultdict`` and ``Counter`` as plain dicts. A
-value that holds itself is refused with a ``TypeError``, never a ``RecursionError``."""
+back as themselves; ``OrderedDict``, ``defaultdict`` and ``Counter`` as plain dicts, and
+other subclasses of ``str``, ``int`` and ``list`` (langchain-core's ``message.text``) as
+the plain value. A value that holds itself is refused with a ``TypeError``, never a
+``RecursionError``."""
 
 from __future__ import annotations
 
@@ -105,3 +107,71 @@ def test_a_value_that_holds_itself_is_refused_with_a_type_error():
             _serializer(lib).dumps_typed({"x": looped})
         if lib.name == "graphkit":
             assert "holds itself" in str(raised.value)
+
+
+class Label(str):
+    pass
+
+
+class Count(int):
+    pass
+
+
+class Row(list):
+    pass
+
+
+class Ratio(float):
+    pass
+
+
+def _builtin_subclasses() -> dict[str, Any]:
+    from langchain_core.messages import AIMessage
+
+    return {
+        "message text": AIMessage("hello").text,  # a langchain-core TextAccessor, a str
+        "str subclass": Label("x"),
+        "int subclass": Count(5),
+        "list subclass": Row([1, Label("y")]),
+        "nested": {"rows": Row([Count(2)]), Label("key"): Label("value")},
+    }
+
+
+@pytest.mark.parametrize("name", list(_builtin_subclasses()))
+def test_a_builtin_subclass_reads_back_as_the_plain_value_as_in_langgraph(name):
+    def round_trip(lib: Lib) -> Any:
+        serde = _serializer(lib)
+        return _described(serde.loads_typed(serde.dumps_typed(_builtin_subclasses()[name])))
+
+    expected = round_trip(load_langgraph())
+    assert round_trip(load_graphkit()) == expected
+
+
+def test_a_float_subclass_is_refused_as_in_langgraph():
+    for lib in (load_langgraph(), load_graphkit()):
+        with pytest.raises(TypeError):
+            _serializer(lib).dumps_typed(Ratio(1.5))
+
+
+def test_a_nodes_message_text_is_saved_and_resumed(tmp_path):
+    """`return {"kept": reply.text}` (LangChain 1.x's text property) with a saver, as
+    LangGraph's own subgraph tests do: saved, and read back as a str."""
+
+    def observe(lib: Lib) -> Any:
+        from langchain_core.messages import AIMessage
+
+        if lib.name == "langgraph":
+            from langgraph.checkpoint.sqlite import SqliteSaver
+        else:
+            from graphkit.checkpoint.sqlite import SqliteSaver
+        builder = lib.StateGraph(State)
+        builder.add_node("keep", lambda state: {"log": ["keep"], "kept": AIMessage("hi").text})
+        builder.add_edge(lib.START, "keep")
+        config = {"configurable": {"thread_id": "t"}}
+        with sqlite3.connect(tmp_path / f"{lib.name}-text.db", check_same_thread=False) as conn:
+            app = builder.compile(checkpointer=SqliteSaver(conn))
+            result = app.invoke({"log": []}, config)
+            return _described(result["kept"]), _described(app.get_state(config).values)
+
+    expected = observe(load_langgraph())
+    assert observe(load_graphkit()) == expected

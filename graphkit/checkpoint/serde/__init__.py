@@ -400,6 +400,11 @@ _ENCODERS_BY_KIND: list[tuple[Callable[[Any], bool], Callable[[Any], Any]]] = [
     ),
     # an OrderedDict, defaultdict, Counter...: read back as a dict, as in LangGraph
     (lambda obj: isinstance(obj, dict), _encode_dict),
+    # other str, int and list subclasses (langchain-core's `message.text` is a str one):
+    # read back as the plain value, as LangGraph's msgpack stores them
+    (lambda obj: isinstance(obj, str), str.__str__),
+    (lambda obj: isinstance(obj, int), int.__int__),
+    (lambda obj: isinstance(obj, list), lambda obj: [_encode(item) for item in obj]),
 ]
 
 
