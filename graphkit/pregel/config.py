@@ -150,7 +150,8 @@ class RunOptions:
 def merge_configs(*configs: Mapping[str, Any] | None) -> dict[str, Any]:
     """Configs merged as LangGraph merges a graph's ``with_config`` defaults with a call's:
     ``metadata`` and ``configurable`` key by key, ``tags`` added (a tag given twice is
-    kept twice, as in LangGraph), anything else from the last config that sets it.
+    kept twice, as in LangGraph), ``callbacks`` all kept, anything else from the last
+    config that sets it.
 
     >>> merge_configs({"tags": ["a"], "configurable": {"user": "ada"}},
     ...               {"tags": ["b"], "configurable": {"thread_id": "1"}})
@@ -163,9 +164,30 @@ def merge_configs(*configs: Mapping[str, Any] | None) -> dict[str, Any]:
                 merged[key] = {**merged.get(key, {}), **(value or {})}
             elif key == "tags":
                 merged[key] = [*merged.get(key, []), *(value or [])]
+            elif key == "callbacks" and merged.get(key) is not None and value is not None:
+                merged[key] = _merged_callbacks(merged[key], value)
             elif value is not None or key not in merged:
                 merged[key] = value
     return merged
+
+
+def _merged_callbacks(base: Any, new: Any) -> Any:
+    """Two configs' callbacks, both kept as LangGraph keeps them (so a handler bound with
+    ``with_config`` still hears a run that ``astream_events`` adds its own to): two lists
+    added up, a list's handlers added to a copy of a callback manager, two managers merged.
+
+    >>> _merged_callbacks(["bound"], ["given"])
+    ['bound', 'given']
+    """
+    if isinstance(base, list) and isinstance(new, list):
+        return base + new
+    if not (isinstance(base, list) or isinstance(new, list)):
+        return base.merge(new)  # two langchain-core callback managers
+    manager, handlers = (new, base) if isinstance(base, list) else (base, new)
+    manager = manager.copy()
+    for handler in handlers:
+        manager.add_handler(handler, inherit=True)
+    return manager
 
 
 def coerce_context(schema: Any, context: Any) -> Any:

@@ -258,6 +258,40 @@ def test_a_handler_hears_each_model_call_once_as_in_langgraph():
     assert _model_starts(load_graphkit()) == _model_starts(load_langgraph()) == 2
 
 
+def _bound_handler_heard(lib: Lib) -> dict[str, bool]:
+    """Whether a handler bound with ``with_config(callbacks=...)`` hears the graph's run
+    when the call brings handlers of its own: a list in its config, or the one
+    ``astream_events`` adds."""
+    from langchain_core.callbacks import BaseCallbackHandler
+
+    class Heard(BaseCallbackHandler):
+        def __init__(self) -> None:
+            self.chains = 0
+
+        def on_chain_start(self, *args, **kwargs) -> None:
+            self.chains += 1
+
+    bound, given = Heard(), Heard()
+    graph = lib.StateGraph(State).add_node("a", lambda state: {"x": 1}).add_edge(lib.START, "a")
+    app = graph.compile().with_config({"callbacks": [bound]})
+    app.invoke({}, {"callbacks": [given]})
+    heard = {"bound, with a call's handler": bound.chains > 0, "the call's": given.chains > 0}
+    bound.chains = 0
+
+    async def events() -> int:
+        return len([event async for event in app.astream_events({}, version="v2")])
+
+    heard["events streamed"] = asyncio.run(events()) > 0
+    heard["bound, under astream_events"] = bound.chains > 0
+    return heard
+
+
+def test_a_handler_bound_with_with_config_is_kept_beside_the_calls():
+    expected = _bound_handler_heard(load_langgraph())
+    assert all(expected.values())
+    assert _bound_handler_heard(load_graphkit()) == expected
+
+
 class Log(TypedDict, total=False):
     log: Annotated[list, operator.add]
 
