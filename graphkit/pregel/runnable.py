@@ -9,9 +9,12 @@ attributes LangGraph reads back (``input_channels``, ``interrupt_before_nodes``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import dataclasses
+import dis
 import inspect
+import types
 import typing
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -50,7 +53,11 @@ class RunnableMethods:
         >>> list(app.nodes), app.nodes["double"].invoke({"n": 4})
         (['__start__', 'double'], {'n': 8})
         """
-        return {name: GraphNode(node, self.store) for name, node in self.spec.nodes.items()}
+        declared = getattr(self.builder, "nodes", None) or {}
+        return {
+            name: GraphNode(node, self.store, getattr(declared.get(name), "action", None))
+            for name, node in self.spec.nodes.items()
+        }
 
     # -- LangGraph's attributes, read back (a low-level ``Pregel`` keeps those it was given)
 
@@ -203,8 +210,8 @@ class RunnableMethods:
         self, *, namespace: str | None = None, recurse: bool = False
     ) -> Iterator[tuple[str, Any]]:
         """Each node's subgraph as ``(node name, graph)``: a compiled graph added as the
-        node, or one its function calls (found, as LangGraph looks, among the names the
-        function closes over or reads from its module). ``namespace``: only the one at that
+        node, or one its function reaches (found as LangGraph looks: see ``graph_in``).
+        ``namespace``: only the one at that
         path of node names, e.g. ``"outer|inner"`` (a nested one needs ``recurse``);
         ``recurse``: the subgraphs' own too, named by their path."""
         for name, node in (getattr(self.builder, "nodes", None) or {}).items():
@@ -309,10 +316,11 @@ class GraphNode:
     passed (with ``configurable``), the graph's store, a writer that discards, and a
     ``Runtime`` with that store (LangGraph refuses a runtime here)."""
 
-    __slots__ = ("_node", "_store", "name")
+    __slots__ = ("_action", "_node", "_store", "name")
 
-    def __init__(self, node: Any, store: Any) -> None:
+    def __init__(self, node: Any, store: Any, action: Any = None) -> None:
         self._node, self._store, self.name = node, store, node.name
+        self._action = action  # (what `add_node` was given: None for START)
 
     def __repr__(self) -> str:
         return f"GraphNode({self.name!r})"
@@ -342,6 +350,13 @@ class GraphNode:
     def cache_policy(self) -> Any:
         """Its ``CachePolicy``, or None."""
         return self._node.cache_policy
+
+    @property
+    def subgraphs(self) -> list[Any]:
+        """The graph it runs as a subgraph (the node itself, or one its function
+        reaches; see ``get_subgraphs``), in a list, as LangGraph's; ``[]`` if none."""
+        graph = graph_in(self._action) if self._action is not None else None
+        return [graph] if graph is not None else []
 
     def invoke(self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
         """Call the node's function on ``input`` and return what it returned."""
@@ -424,20 +439,60 @@ def _one_per_input(method: str, config: Any, count: int) -> list[Any]:
 
 
 def graph_in(action: Any) -> Any:
-    """The compiled graph a node's ``action`` is or calls (the first found among the
-    names its function closes over or reads from its module, as LangGraph looks; through
-    decorators that keep ``__wrapped__``, such as a converted LangGraph node's), else
-    None. A graph compiled with ``checkpointer=False`` keeps no state: LangGraph does not
-    count it as a subgraph, nor does graphkit."""
+    """The compiled graph a node's ``action`` is or calls (the first found among what its
+    function reaches, as LangGraph looks: see ``_reached``; through decorators that keep
+    ``__wrapped__``, such as a converted LangGraph node's), else None. A graph compiled
+    with ``checkpointer=False`` keeps no state: LangGraph does not count it as a
+    subgraph, nor does graphkit."""
     candidates, function, seen = [action], action, set()
     while function is not None and id(function) not in seen:
         seen.add(id(function))
-        if inspect.isfunction(function) or inspect.ismethod(function):
-            found = inspect.getclosurevars(function)
-            candidates += [*found.nonlocals.values(), *found.globals.values()]
+        # a bound method's object stands for it: `sub.invoke` reaches `sub`
+        candidates += [getattr(value, "__self__", value) for value in _reached(function)]
         function = getattr(function, "__wrapped__", None)
     graphs = (c for c in candidates if isinstance(c, RunnableMethods))
     return next((graph for graph in graphs if graph.checkpointer is not False), None)
+
+
+def _reached(function: Any) -> list[Any]:
+    """What ``function`` reaches outside its own scope, as LangGraph's subgraph search
+    reads it from the bytecode: the values of its closure (a cell never filled, as for a
+    variable assigned only on a branch not taken, is skipped), the module globals its own
+    code names, and every value along an attribute path loaded from one of those
+    (``holder.graph.invoke``), in its code or in that of the functions it defines."""
+    function = getattr(function, "__func__", function)  # a bound method's function
+    if not inspect.isfunction(function):
+        return []
+    code, cells = function.__code__, {}
+    for name, cell in zip(code.co_freevars, function.__closure__ or (), strict=True):
+        with contextlib.suppress(ValueError):  # (an empty cell)
+            cells[name] = cell.cell_contents
+    module = function.__globals__
+    names = {name: module[name] for name in code.co_names if name in module}
+    found, codes = list(cells.values()), [code]
+    for each in codes:
+        codes += [const for const in each.co_consts if isinstance(const, types.CodeType)]
+        value: Any = None
+        for instruction in dis.get_instructions(each):
+            if instruction.opname == "LOAD_GLOBAL":
+                value = names.get(instruction.argval)
+            elif instruction.opname == "LOAD_DEREF":
+                value = cells.get(instruction.argval)
+            elif instruction.opname in ("LOAD_ATTR", "LOAD_METHOD") and value is not None:
+                value = _attribute(value, instruction.argval)
+            else:
+                value = None  # anything else ends the path: `a, b.c` is not `a.c`
+            if value is not None:
+                found.append(value)
+    return found
+
+
+def _attribute(value: Any, name: str) -> Any:
+    """``value.name``, or None when reading it fails (a property may raise anything)."""
+    try:
+        return getattr(value, name, None)
+    except Exception:
+        return None
 
 
 def _json_schema(app: Any, which: str) -> dict[str, Any]:

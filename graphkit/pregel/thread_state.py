@@ -130,8 +130,9 @@ def subgraph_at(app: CompiledGraph, namespace: str) -> CompiledGraph | None:
 
 def subgraph_of(app: CompiledGraph, node: str) -> CompiledGraph | None:
     """The graph node ``node`` runs as a subgraph: the node itself, or one its function
-    refers to (a closure variable or a global it names), as LangGraph finds them. A
-    subgraph compiled with ``checkpointer=False`` keeps no state, so it is not one here."""
+    reaches (a closure variable, a global, an attribute path: see ``graph_in``), as
+    LangGraph finds them. A subgraph compiled with ``checkpointer=False`` keeps no
+    state, so it is not one here."""
     declaration = app.builder.nodes.get(node) if app.builder is not None else None
     return graph_in(declaration.action) if declaration is not None else None
 
