@@ -448,7 +448,7 @@ def graph_in(action: Any) -> Any:
     while function is not None and id(function) not in seen:
         seen.add(id(function))
         # a bound method's object stands for it: `sub.invoke` reaches `sub`
-        candidates += [getattr(value, "__self__", value) for value in _reached(function)]
+        candidates += [_attribute(value, "__self__") or value for value in _reached(function)]
         function = getattr(function, "__wrapped__", None)
     graphs = (c for c in candidates if isinstance(c, RunnableMethods))
     return next((graph for graph in graphs if graph.checkpointer is not False), None)
