@@ -28,6 +28,8 @@ __all__ = [
     "coerce_context",
     "coordinates_in_metadata",
     "merge_configs",
+    "merged_callbacks",
+    "merged_metadata",
 ]
 
 DEFAULT_RECURSION_LIMIT = 10007
@@ -160,23 +162,39 @@ def merge_configs(*configs: Mapping[str, Any] | None) -> dict[str, Any]:
     merged: dict[str, Any] = {}
     for config in configs:
         for key, value in (config or {}).items():
-            if key in ("metadata", "configurable"):
+            if key == "metadata":
+                merged[key] = merged_metadata(merged.get(key), value)
+            elif key == "configurable":
                 merged[key] = {**merged.get(key, {}), **(value or {})}
             elif key == "tags":
                 merged[key] = [*merged.get(key, []), *(value or [])]
             elif key == "callbacks" and merged.get(key) is not None and value is not None:
-                merged[key] = _merged_callbacks(merged[key], value)
+                merged[key] = merged_callbacks(merged[key], value)
             elif value is not None or key not in merged:
                 merged[key] = value
     return merged
 
 
-def _merged_callbacks(base: Any, new: Any) -> Any:
+def merged_metadata(base: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> dict:
+    """Two configs' metadata, key by key, the newer winning, as LangGraph merges them:
+    only ``lc_versions`` (LangChain packages' versions) merges one level deeper.
+
+    >>> merged_metadata({"lc_versions": {"a": 1}, "k": 1}, {"lc_versions": {"b": 2}})
+    {'lc_versions': {'a': 1, 'b': 2}, 'k': 1}
+    """
+    merged = {**(base or {}), **(new or {})}
+    versions = [(side or {}).get("lc_versions") for side in (base, new)]
+    if all(isinstance(each, Mapping) for each in versions):
+        merged["lc_versions"] = {**versions[0], **versions[1]}
+    return merged
+
+
+def merged_callbacks(base: Any, new: Any) -> Any:
     """Two configs' callbacks, both kept as LangGraph keeps them (so a handler bound with
     ``with_config`` still hears a run that ``astream_events`` adds its own to): two lists
     added up, a list's handlers added to a copy of a callback manager, two managers merged.
 
-    >>> _merged_callbacks(["bound"], ["given"])
+    >>> merged_callbacks(["bound"], ["given"])
     ['bound', 'given']
     """
     if isinstance(base, list) and isinstance(new, list):

@@ -21,7 +21,7 @@ from graphkit.errors import (
     GraphRecursionError,
     LangGraphDeprecatedSinceV10,
 )
-from graphkit.pregel.config import RunConfig, coerce_context
+from graphkit.pregel.config import RunConfig, coerce_context, merged_callbacks, merged_metadata
 from graphkit.pregel.runtime import (
     RunControl,
     Runtime,
@@ -425,9 +425,10 @@ def _inherited(parent: Any, config: Any) -> Any:
     """``config``, for a graph run inside the task ``parent`` (a ``TaskScope``), as
     LangGraph's ``ensure_config`` makes it there: the task's config (its thread and
     ``configurable`` keys, tags, metadata, callbacks, recursion limit) under what
-    ``config`` gives, ``configurable`` and ``metadata`` merged, tags added. A config naming
-    its own thread starts a ``configurable`` of its own. (A config that is not a dict is
-    left for ``RunConfig`` to refuse.)"""
+    ``config`` gives, ``configurable``, ``metadata`` and ``callbacks`` merged, the tags
+    the task has not added again. A config naming its own thread starts a
+    ``configurable`` of its own. (A config that is not a dict is left for ``RunConfig``
+    to refuse.)"""
     if parent is None or not (config is None or isinstance(config, Mapping)):
         return config
     task = scope_config(parent)
@@ -435,9 +436,13 @@ def _inherited(parent: Any, config: Any) -> Any:
     inherited = {} if _names_own_thread(parent, config) else task.get("configurable") or {}
     merged = {**task, **given}
     merged["configurable"] = {**inherited, **(given.get("configurable") or {})}
-    merged["metadata"] = {**(task.get("metadata") or {}), **(given.get("metadata") or {})}
-    if tags := [*(task.get("tags") or ()), *given.get("tags", ())]:
-        merged["tags"] = list(dict.fromkeys(tags))
+    merged["metadata"] = merged_metadata(task.get("metadata"), given.get("metadata"))
+    if task.get("callbacks") is not None and given.get("callbacks") is not None:
+        # the caller's handlers (tracing, astream_events) hear the graph's run too
+        merged["callbacks"] = merged_callbacks(task["callbacks"], given["callbacks"])
+    task_tags = list(task.get("tags") or ())  # (a tag the task has is not added again)
+    if tags := [*task_tags, *(tag for tag in given.get("tags", ()) if tag not in task_tags)]:
+        merged["tags"] = tags
     return merged
 
 

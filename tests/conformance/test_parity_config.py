@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import operator
-from typing import Annotated, TypedDict
+from typing import Annotated, Any, TypedDict
 
 import pytest
 
@@ -290,6 +290,48 @@ def test_a_handler_bound_with_with_config_is_kept_beside_the_calls():
     expected = _bound_handler_heard(load_langgraph())
     assert all(expected.values())
     assert _bound_handler_heard(load_graphkit()) == expected
+
+
+def _nested_config_seen(lib: Lib) -> dict[str, Any]:
+    """What a graph a node invokes with a config of its own gets of the run's: whose
+    handlers hear it, its tags (the run's given twice with ``with_config``), and its
+    metadata's ``lc_versions`` (merged one level deeper, as LangChain does)."""
+    from langchain_core.callbacks import BaseCallbackHandler
+
+    class Heard(BaseCallbackHandler):
+        def __init__(self) -> None:
+            self.names: list[str] = []
+
+        def on_chain_start(self, serialized, inputs, **kwargs) -> None:
+            self.names.append(kwargs.get("name"))
+
+    seen: list = []
+
+    def leaf(state, config):
+        versions = config["metadata"].get("lc_versions")
+        seen.append((list(config.get("tags") or []), versions))
+        return {"x": 1}
+
+    inner = lib.StateGraph(State).add_node("leaf", leaf).add_edge(lib.START, "leaf")
+    inner = inner.compile(name="inner")
+    own = Heard()
+
+    def caller(state):
+        inner.invoke({}, {"callbacks": [own], "tags": ["t", "extra"]})
+        inner.invoke({}, {"metadata": {"lc_versions": {"b": "2"}}})
+        return {"x": 2}
+
+    app = lib.StateGraph(State).add_node("caller", caller).add_edge(lib.START, "caller").compile()
+    app = app.with_config({"tags": ["t"], "metadata": {"lc_versions": {"a": "1"}}})
+    run = Heard()
+    app.invoke({}, {"callbacks": [run], "tags": ["t"], "metadata": {"lc_versions": {"c": "3"}}})
+    return {"run's handler": run.names, "own handler": own.names, "leaf saw": seen}
+
+
+def test_a_graph_invoked_with_its_own_config_keeps_the_runs_handlers_and_tags():
+    expected = _nested_config_seen(load_langgraph())
+    assert "leaf" in expected["run's handler"]
+    assert _nested_config_seen(load_graphkit()) == expected
 
 
 class Log(TypedDict, total=False):
