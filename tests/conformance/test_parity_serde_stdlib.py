@@ -2,7 +2,8 @@
 serializer does: paths, IP addresses and networks, compiled patterns and deques come
 back as themselves; ``OrderedDict``, ``defaultdict`` and ``Counter`` as plain dicts, and
 other subclasses of ``str``, ``int`` and ``list`` (langchain-core's ``message.text``) as
-the plain value. A value that holds itself is refused with a ``TypeError``, never a
+the plain value; numpy arrays as arrays, exceptions as their repr, a ``memoryview`` as
+bytes. A value that holds itself is refused with a ``TypeError``, never a
 ``RecursionError``."""
 
 from __future__ import annotations
@@ -172,6 +173,96 @@ def test_a_nodes_message_text_is_saved_and_resumed(tmp_path):
             app = builder.compile(checkpointer=SqliteSaver(conn))
             result = app.invoke({"log": []}, config)
             return _described(result["kept"]), _described(app.get_state(config).values)
+
+    expected = observe(load_langgraph())
+    assert observe(load_graphkit()) == expected
+
+
+def _arrays() -> dict[str, Any]:
+    numpy = pytest.importorskip("numpy")
+    return {
+        "int16": numpy.array([1, 2], dtype=numpy.int16),
+        "Fortran order": numpy.arange(6).reshape(2, 3).T,
+        "strided": numpy.arange(10)[::2],
+        "zero-dimensional": numpy.array(5.0),
+        "bool": numpy.array([True, False]),
+        "str": numpy.array(["ab", "c"]),
+        "complex": numpy.array([1 + 2j]),
+        "empty": numpy.zeros((0, 3)),
+        "float32 in a dict": {"embedding": numpy.array([0.1, 0.2], dtype=numpy.float32)},
+    }
+
+
+def _array_described(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {key: _array_described(item) for key, item in value.items()}
+    flags = value.flags
+    return str(value.dtype), value.shape, value.tolist(), flags.writeable, flags.f_contiguous
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "int16",
+        "Fortran order",
+        "strided",
+        "zero-dimensional",
+        "bool",
+        "str",
+        "complex",
+        "empty",
+        "float32 in a dict",
+    ],
+)
+def test_a_numpy_array_reads_back_as_in_langgraph(name):
+    def round_trip(lib: Lib) -> Any:
+        serde = _serializer(lib)
+        return _array_described(serde.loads_typed(serde.dumps_typed(_arrays()[name])))
+
+    expected = round_trip(load_langgraph())
+    assert round_trip(load_graphkit()) == expected
+
+
+def test_an_array_of_python_objects_is_refused_where_langgraph_reads_back_none():
+    numpy = pytest.importorskip("numpy")
+    objects = numpy.array([1, "a"], dtype=object)
+    langgraph = _serializer(load_langgraph())
+    assert langgraph.loads_typed(langgraph.dumps_typed(objects)) is None
+    with pytest.raises(TypeError, match="tolist"):
+        _serializer(load_graphkit()).dumps_typed(objects)
+
+
+@pytest.mark.parametrize("value", [ValueError("bad"), KeyError("k"), memoryview(b"ab")], ids=repr)
+def test_an_exception_or_a_memoryview_reads_back_as_in_langgraph(value):
+    def round_trip(lib: Lib) -> Any:
+        serde = _serializer(lib)
+        return _described(serde.loads_typed(serde.dumps_typed(value)))
+
+    expected = round_trip(load_langgraph())
+    assert round_trip(load_graphkit()) == expected
+
+
+def test_a_node_keeping_the_error_it_caught_is_saved(tmp_path):
+    def observe(lib: Lib) -> Any:
+        if lib.name == "langgraph":
+            from langgraph.checkpoint.sqlite import SqliteSaver
+        else:
+            from graphkit.checkpoint.sqlite import SqliteSaver
+
+        def careful(state: State) -> State:
+            try:
+                int("x")
+            except ValueError as error:
+                return {"log": ["caught"], "kept": error}
+            return {"log": []}
+
+        builder = lib.StateGraph(State).add_node("careful", careful)
+        builder.add_edge(lib.START, "careful")
+        config = {"configurable": {"thread_id": "t"}}
+        with sqlite3.connect(tmp_path / f"{lib.name}-error.db", check_same_thread=False) as conn:
+            app = builder.compile(checkpointer=SqliteSaver(conn))
+            app.invoke({"log": []}, config)
+            return _described(app.get_state(config).values)
 
     expected = observe(load_langgraph())
     assert observe(load_graphkit()) == expected

@@ -236,7 +236,7 @@ def _encode(obj: Any) -> Any:
         f"Cannot checkpoint a value of type {_name(kind)!r}: the default serializer only "
         "writes JSON-able types (str, numbers, lists, dicts, tuples, sets, deques, bytes, "
         "datetimes, UUID, Decimal, paths, IP addresses, compiled patterns, enums, dataclasses, "
-        "pydantic models, langchain-core messages). "
+        "pydantic models, langchain-core messages, numpy arrays). "
         f"Make {kind.__name__} a dataclass or a pydantic model, or opt in to pickle with "
         "serde=PickleSerializer() if nobody untrusted can write the checkpoint database."
     )
@@ -339,6 +339,36 @@ def _is_named_tuple(obj: Any) -> bool:
     return isinstance(obj, tuple) and hasattr(type(obj), "_fields")
 
 
+def _is_array(obj: Any) -> bool:
+    numpy = sys.modules.get("numpy")  # (never imported to write: an array needs it loaded)
+    return numpy is not None and isinstance(obj, numpy.ndarray)
+
+
+def _encode_array(obj: Any) -> dict[str, Any]:
+    """A numpy array as its dtype, shape, memory order and raw bytes, as LangGraph keeps
+    it. An array of Python objects has no bytes to keep: refused (LangGraph's reads back
+    None)."""
+    if obj.dtype.hasobject:
+        raise TypeError(
+            f"Cannot checkpoint a numpy array of dtype {obj.dtype} (it holds Python "
+            "objects, not numbers): store a list instead (array.tolist()), or an array of "
+            "a numeric or string dtype."
+        )
+    order = "F" if obj.flags.f_contiguous and not obj.flags.c_contiguous else "C"
+    data = base64.b64encode(obj.tobytes(order=order)).decode()
+    return _tagged("ndarray", data, dtype=obj.dtype.str, shape=list(obj.shape), order=order)
+
+
+def _decode_array(obj: dict[str, Any]) -> Any:
+    """The array back, read-only over its bytes, as LangGraph's (numpy is the only
+    module a row can make graphkit import, and only when the row holds an array)."""
+    import numpy
+
+    data = base64.b64decode(obj["v"], validate=True)
+    array = numpy.frombuffer(data, dtype=numpy.dtype(obj["dtype"]))
+    return array.reshape(obj["shape"], order=obj["order"])
+
+
 _IP_CLASSES: dict[str, type] = {
     cls.__name__: cls
     for cls in (
@@ -356,6 +386,7 @@ _ENCODERS: dict[type, Callable[[Any], Any]] = {
     frozenset: lambda obj: _tagged("frozenset", [_encode(item) for item in obj]),
     bytes: lambda obj: _tagged("bytes", base64.b64encode(obj).decode()),
     bytearray: lambda obj: _tagged("bytearray", base64.b64encode(obj).decode()),
+    memoryview: lambda obj: _tagged("bytes", base64.b64encode(obj.tobytes()).decode()),
     datetime.datetime: lambda obj: _encode_clock("datetime", obj),
     datetime.time: lambda obj: _encode_clock("time", obj),
     datetime.date: lambda obj: _tagged("date", obj.isoformat()),
@@ -405,6 +436,9 @@ _ENCODERS_BY_KIND: list[tuple[Callable[[Any], bool], Callable[[Any], Any]]] = [
     (lambda obj: isinstance(obj, str), str.__str__),
     (lambda obj: isinstance(obj, int), int.__int__),
     (lambda obj: isinstance(obj, list), lambda obj: [_encode(item) for item in obj]),
+    (_is_array, _encode_array),
+    # an exception (a node keeping the error it caught): its repr, as LangGraph keeps it
+    (lambda obj: isinstance(obj, BaseException), repr),
 ]
 
 
@@ -515,6 +549,7 @@ _DECODERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "pattern": lambda obj: re.compile(obj["v"], obj["flags"]),
     "path": lambda obj: pathlib.Path(obj["v"]),
     "ip": lambda obj: _IP_CLASSES[obj["kind"]](obj["v"]),
+    "ndarray": _decode_array,
 }
 
 
