@@ -324,6 +324,18 @@ class AuthUser:
         return {"display_name": "Ada"}[key]
 
 
+class FullUser(AuthUser):
+    """A user with every member of LangGraph's ``BaseUser`` protocol."""
+
+    display_name, is_authenticated, permissions = "Ada", True, ("read",)
+
+    def __contains__(self, key: str) -> bool:
+        return key == "display_name"
+
+    def __iter__(self):
+        return iter(["display_name"])
+
+
 SERVER_CONFIGURABLES = {
     "both ids": {"assistant_id": "asst", "graph_id": "g"},
     "assistant only": {"assistant_id": "asst"},
@@ -361,6 +373,8 @@ def server_info_seen(library: str) -> dict[str, Any]:
         seen.clear()
         app.invoke({"x": 0}, {"configurable": configurable})
         observed[name] = list(seen)
+    base_user = importlib.import_module(f"{library}.runtime").BaseUser
+    observed["BaseUser"] = [isinstance(user, base_user) for user in (FullUser(), AuthUser(), {})]
     info = server_info_class(assistant_id="a1", graph_id="g1")
     observed["repr"] = repr(info)
     observed["merge keeps"] = lib.Runtime(server_info=info).merge(lib.Runtime()).server_info is info
