@@ -362,18 +362,11 @@ def run_task(
         output, writes, error, paused = _attempt(work, node, task, scope, injected, task_config)
         if error is None or work.stopped:
             break
-        try:  # (a policy that fails, its retry_on raising: that is the task's error)
-            if (policy := _retry_policy_for(node, error, len(failed) + 1)) is None:
-                break
-            answers = tuple(scope.answers)  # a retry is given the answers this attempt took
-            failed.append(error)  # type: ignore[arg-type]
-            time.sleep(policy.interval(len(failed) + 1))
-        except Exception as broken:  # (kept with the node's error, as in LangGraph)
-            broken.__context__, error = error, broken
+        if (ended := _wait_to_retry(work, node, task, error, len(failed) + 1)) is not None:
+            error = ended
             break
-        if work.stopped:  # the step stopped while it waited: no attempt after that
-            error = failed.pop()
-            break
+        answers = tuple(scope.answers)  # a retry is given the answers this attempt took
+        failed.append(error)  # type: ignore[arg-type]
     if error is not None:
         note = f"During task with name {task.node!r} and id {task.id!r} (step {task.step})"
         if note not in getattr(error, "__notes__", ()):  # one exception raised twice
@@ -396,6 +389,39 @@ def run_task(
         drained=scope.drained,
         routed_up=scope.routed_up is not None,
     )
+
+
+def _wait_to_retry(
+    work: StepWork, node: NodeSpec, task: Task, error: BaseException, attempt: int
+) -> BaseException | None:
+    """After ``task``'s ``attempt`` failed with ``error``, wait as its retry policy says;
+    None: try again. Else the error the task ends with: ``error`` (no policy wants another
+    attempt, or the step stopped meanwhile), the policy's own (its ``retry_on`` raising,
+    kept with the node's, as in LangGraph), or the run's ``CancelledError``."""
+    try:
+        if (policy := _retry_policy_for(node, error, attempt)) is None:
+            return error
+        _back_off(work, task, policy.interval(attempt + 1))
+    except (Exception, asyncio.CancelledError) as ended:
+        ended.__context__ = error
+        return ended
+    return error if work.stopped else None  # (stopped as it waited: no attempt after that)
+
+
+def _back_off(work: StepWork, task: Task, seconds: float) -> None:
+    """Wait ``seconds`` before ``task``'s next attempt: in a sync run ``time.sleep``; in an
+    async run ``asyncio.sleep`` on the run's loop, as LangGraph does, so that cancelling
+    the run, or a task failing the step, ends the wait at once (``CancelledError``)."""
+    if work.run.loop is None:
+        time.sleep(seconds)
+        return
+    from graphkit.pregel.timeouts import cancellable
+    from graphkit.streaming.aio import run_on_loop
+
+    waiting = asyncio.sleep(seconds)
+    if work.coroutines is not None:
+        waiting = cancellable(waiting, work, task.id)
+    run_on_loop(waiting, work.run.loop)
 
 
 def _run_on_pool(
