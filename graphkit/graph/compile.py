@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import sys
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -29,6 +28,7 @@ from graphkit.graph.declaration import DEFAULT_ERROR_HANDLER, NodeDeclaration
 from graphkit.graph.schema import ROOT, coerce_to_schema
 from graphkit.graph.writers import branch_channel, node_writer, router_writer
 from graphkit.pregel.app import CompiledGraph
+from graphkit.pregel.node_builder import has_async_code
 from graphkit.pregel.spec import GraphSpec, NodeSpec, Writer, injectable_parameters
 from graphkit.types import Send
 
@@ -173,7 +173,7 @@ def _node_specs(
     for node, declaration in declared.items():
         timed = declaration.timeout is not None
         call, injected = _adapt_call(declaration.action, keys, prefer_async=timed)
-        if timed and not (_is_async(call) and _has_async_code(declaration.action)):
+        if timed and not (_is_async(call) and has_async_code(declaration.action)):
             raise diagnose.sync_timeout(node)
         reads = builder.schemas[declaration.input_schema]
         nodes[node] = NodeSpec(
@@ -295,25 +295,6 @@ def _async_side(action: Any, call: Any) -> Any:
     if isinstance(action, CompiledGraph) or not callable(ainvoke):
         return None
     return ainvoke if call == getattr(action, "invoke", None) else None
-
-
-def _has_async_code(action: Any) -> bool:
-    """Whether a langchain-core Runnable node has async code of its own, which a timeout
-    can cancel (LangGraph's rule): a lambda given ``afunc``, a sequence or parallel of
-    such, a class overriding ``ainvoke``; not the default ``ainvoke``, which runs the
-    sync code on a thread. Anything else: True (functions are checked by ``_is_async``)."""
-    runnables = sys.modules.get("langchain_core.runnables.base")
-    if runnables is None or not isinstance(action, runnables.Runnable):
-        return True
-    while isinstance(action, runnables.RunnableBindingBase):  # (with_retry's too)
-        action = action.bound
-    if isinstance(action, runnables.RunnableSequence):
-        return all(_has_async_code(step) for step in action.steps)
-    if isinstance(action, runnables.RunnableParallel):
-        return all(_has_async_code(step) for step in action.steps__.values())
-    if isinstance(action, runnables.RunnableLambda):
-        return getattr(action, "afunc", None) is not None
-    return type(action).ainvoke is not runnables.Runnable.ainvoke
 
 
 def _is_async(call: Any) -> bool:

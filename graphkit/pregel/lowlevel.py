@@ -20,7 +20,14 @@ from graphkit.diagnostics import graph as diagnose
 from graphkit.diagnostics.cache import check_cache_policy
 from graphkit.errors import EmptyInputError, warn
 from graphkit.pregel.app import CompiledGraph
-from graphkit.pregel.node_builder import ChannelWriteEntry, NodeBuilder, PregelNode, node_call
+from graphkit.pregel.node_builder import (
+    ChannelWriteEntry,
+    NodeBuilder,
+    PregelNode,
+    awaited_call,
+    can_time_out,
+    node_call,
+)
 from graphkit.pregel.node_builder import node_writer as entries_writer
 from graphkit.pregel.spec import GraphSpec, NodeSpec
 from graphkit.types import RetryPolicy, Send
@@ -221,9 +228,13 @@ def _spec(app: Pregel, retry_policies: tuple[RetryPolicy, ...]) -> PregelSpec:
     nodes = {}
     handlers = set(app.node_error_handler_map.values())
     for name, node in app.nodes.items():
-        call, injected = node_call(node.functions or (_identity,))
-        if node.timeout is not None and not _awaits(call):
-            raise diagnose.sync_timeout(name)
+        functions = node.functions or (_identity,)
+        call, injected = node_call(functions)
+        async_call = awaited_call(functions)
+        if node.timeout is not None:  # (awaited: a sync run refuses it, as LangGraph's)
+            if not can_time_out(functions):
+                raise diagnose.sync_timeout(name)
+            call, async_call = async_call or call, None
         handler = name in handlers
         nodes[name] = NodeSpec(
             name=name,
@@ -235,6 +246,7 @@ def _spec(app: Pregel, retry_policies: tuple[RetryPolicy, ...]) -> PregelSpec:
             metadata=dict(node.metadata),
             retry_policies=node.retry_policies or retry_policies,
             is_async=_awaits(call),
+            async_call=async_call,
             cache_policy=node.cache_policy or (None if handler else app.cache_policy),
             cache_namespace=node_namespace(name, node.functions[-1] if node.functions else None),
             timeout=node.timeout,

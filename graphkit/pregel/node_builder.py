@@ -10,6 +10,7 @@ a ``StateGraph``.
 from __future__ import annotations
 
 import inspect
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -27,6 +28,9 @@ __all__ = [
     "ChannelWriteEntry",
     "NodeBuilder",
     "PregelNode",
+    "awaited_call",
+    "can_time_out",
+    "has_async_code",
     "node_call",
     "node_writer",
 ]
@@ -265,6 +269,54 @@ def node_call(
         return value
 
     return run_async, injected
+
+
+def awaited_call(functions: Sequence[Callable[..., Any]]) -> Callable[..., Any] | None:
+    """The node's call for an async run when a step is a Runnable (``do(runnable)`` keeps
+    its ``invoke``): that step runs by its ``ainvoke``, as LangGraph awaits it (a lambda
+    with only an async function has no ``invoke`` that works). None: no step is one."""
+    if not any(_ainvoke_of(function) for function in functions):
+        return None
+    return node_call([_ainvoke_of(function) or function for function in functions])[0]
+
+
+def can_time_out(functions: Sequence[Callable[..., Any]]) -> bool:
+    """Whether every step has async code a timeout can cancel (LangGraph's rule): an
+    async function, or a Runnable with async code of its own."""
+    return all(
+        has_async_code(function.__self__) if _ainvoke_of(function) else _is_async(function)
+        for function in functions
+    )
+
+
+def has_async_code(action: Any) -> bool:
+    """Whether a langchain-core Runnable has async code of its own, which a timeout can
+    cancel (LangGraph's rule): a lambda given ``afunc``, a sequence or parallel of such,
+    a class overriding ``ainvoke``; not the default ``ainvoke``, which runs the sync code
+    on a thread. Anything else: True (functions are checked by ``_is_async``)."""
+    runnables = sys.modules.get("langchain_core.runnables.base")
+    if runnables is None or not isinstance(action, runnables.Runnable):
+        return True
+    while isinstance(action, runnables.RunnableBindingBase):  # (with_retry's too)
+        action = action.bound
+    if isinstance(action, runnables.RunnableSequence):
+        return all(has_async_code(step) for step in action.steps)
+    if isinstance(action, runnables.RunnableParallel):
+        return all(has_async_code(step) for step in action.steps__.values())
+    if isinstance(action, runnables.RunnableLambda):
+        return getattr(action, "afunc", None) is not None
+    return type(action).ainvoke is not runnables.Runnable.ainvoke
+
+
+def _ainvoke_of(function: Callable[..., Any]) -> Callable[..., Any] | None:
+    """The ``ainvoke`` of the object whose ``invoke`` ``function`` is (not a compiled
+    graph's: a subgraph step runs in its worker thread, as a StateGraph's does)."""
+    owner = getattr(function, "__self__", None)
+    if getattr(function, "__name__", None) != "invoke" or not hasattr(owner, "ainvoke"):
+        return None
+    from graphkit.pregel.app import CompiledGraph
+
+    return None if isinstance(owner, CompiledGraph) else owner.ainvoke
 
 
 def node_writer(node: str, writes: Sequence[WriteEntry]) -> Writer:
