@@ -23,6 +23,7 @@ from graphkit.errors import (
     GraphBubbleUp,
     GraphDrained,
     GraphInterrupt,
+    NodeCancelledError,
     ParentCommand,
     is_invalid_resume,
 )
@@ -551,18 +552,18 @@ def _dropped(work: StepWork, task: Task) -> bool:
 
 
 def _node_cancelled(node: str, error: BaseException) -> Exception:
-    """As in LangGraph: a node's own ``CancelledError`` fails it like any error (retried,
-    handed to its error handler), as ``NodeCancelledError``."""
-    from graphkit.errors import NodeCancelledError
-
+    """As in LangGraph: a node's own ``CancelledError`` fails it as ``NodeCancelledError``,
+    handed to its error handler like any error (but never retried)."""
     made = NodeCancelledError(node)
     made.__cause__ = error
     return made
 
 
 def _retry_policy_for(node: NodeSpec, error: Exception, attempt: int) -> Any:
-    """The first of the node's retry policies that wants another attempt, if any."""
-    if not isinstance(error, (ParentCommand, GraphInterrupt, asyncio.CancelledError)):
+    """The first of the node's retry policies that wants another attempt, if any. As in
+    LangGraph, a node that raised ``CancelledError`` itself is not tried again."""
+    stops = (ParentCommand, GraphInterrupt, asyncio.CancelledError, NodeCancelledError)
+    if not isinstance(error, stops):
         for policy in node.retry_policies:
             if policy.should_retry(error):
                 return policy if attempt < policy.max_attempts else None

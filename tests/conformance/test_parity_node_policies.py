@@ -39,19 +39,19 @@ class State(TypedDict):
 def names(library: str) -> dict[str, Any]:
     """What a scenario needs from one library, by name."""
     if library == "langgraph":
-        from langgraph.errors import NodeError
+        from langgraph.errors import NodeCancelledError, NodeError
         from langgraph.graph import START, StateGraph
         from langgraph.runtime import Runtime
         from langgraph.types import Command, RetryPolicy, Send, TimeoutPolicy, interrupt
     else:
         from graphkit import START, Command, RetryPolicy, Send, StateGraph, interrupt
-        from graphkit.errors import NodeError
+        from graphkit.errors import NodeCancelledError, NodeError
         from graphkit.pregel.runtime import Runtime
         from graphkit.types import TimeoutPolicy
     return dict(
         StateGraph=StateGraph, START=START, Command=Command, RetryPolicy=RetryPolicy,
         Send=Send, TimeoutPolicy=TimeoutPolicy, interrupt=interrupt, NodeError=NodeError,
-        Runtime=Runtime,
+        Runtime=Runtime, NodeCancelledError=NodeCancelledError,
     )  # fmt: skip
 
 
@@ -689,6 +689,34 @@ def test_a_node_raising_cancelled_error_itself_fails_like_any_error(with_handler
         return list(drain(app, {"log": []}, True, config=None))
 
     assert scenario("graphkit") == scenario("langgraph")
+
+
+@pytest.mark.parametrize("retry_on", ["default", "NodeCancelledError"])
+@pytest.mark.parametrize("is_async", [False, True], ids=["sync", "async"])
+def test_a_node_raising_cancelled_error_itself_is_not_retried(is_async, retry_on):
+    """Whatever its retry policy says: LangGraph raises ``NodeCancelledError`` past it."""
+
+    def scenario(library: str) -> list:
+        lib, attempts = names(library), []
+        cancelled = lib["NodeCancelledError"]
+
+        def gives_up(state: State) -> dict:
+            attempts.append("gives_up")
+            raise asyncio.CancelledError()
+
+        async def gives_up_async(state: State) -> dict:
+            return gives_up(state)
+
+        options = {} if retry_on == "default" else {"retry_on": cancelled}
+        retry = lib["RetryPolicy"](initial_interval=0.0, jitter=False, **options)
+        action = gives_up_async if is_async else gives_up
+        builder = lib["StateGraph"](State).add_node("gives_up", action, retry_policy=retry)
+        app = builder.add_edge(lib["START"], "gives_up").compile()
+        with pytest.raises(cancelled) as raised:
+            asyncio.run(app.ainvoke({"log": []})) if is_async else app.invoke({"log": []})
+        return [attempts, raised.value.node]
+
+    assert scenario("graphkit") == scenario("langgraph") == [["gives_up"], "gives_up"]
 
 
 def test_a_timeout_does_not_wait_for_the_cancelled_attempt_to_clean_up():
