@@ -402,7 +402,8 @@ class TaskScope:
 
     def progress(self, heartbeat: bool = False) -> None:
         """Note that the attempt made progress: it streamed a chunk, a subgraph it runs
-        finished a step, or (``heartbeat``) it called ``runtime.heartbeat()``."""
+        finished a step, what it runs sent a LangChain callback event (under an idle
+        timeout), or (``heartbeat``) it called ``runtime.heartbeat()``."""
         self.last_progress = now = time.monotonic()
         if heartbeat:
             self.last_heartbeat = now

@@ -456,6 +456,10 @@ def _attempt(
         trace = None  # (LangGraph runs no START task then)
     if trace is not None:  # the attempt is a chain run; its node reports inside it
         injected, task_config = traced_task(trace, scope, injected, task_config)
+    if (policy := task.timeout or node.timeout) is not None and work.run.loop is not None:
+        from graphkit.pregel.timeouts import watched_by_callbacks
+
+        injected, task_config = watched_by_callbacks(policy, scope, injected, task_config)
     token = enter_task(scope, task_config)
     try:
         output = _call(node, task.input, injected, work.run, scope)

@@ -6,18 +6,19 @@ cancelled."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from graphkit.errors import NodeTimeoutError
-from graphkit.pregel.runtime import TaskScope
+from graphkit.pregel.runtime import TaskScope, scope_config
 from graphkit.types import TimeoutPolicy
 
 if TYPE_CHECKING:
     from graphkit.pregel.step_work import StepWork
 
-__all__ = ["cancel_step", "cancellable", "within_timeout"]
+__all__ = ["cancel_step", "cancellable", "watched_by_callbacks", "within_timeout"]
 
 
 def _forget(attempt: asyncio.Future[Any]) -> None:
@@ -95,3 +96,54 @@ def cancel_step(work: StepWork) -> set[str]:
         return set(coroutines)
 
     return asyncio.run_coroutine_threadsafe(cancel(), work.run.loop).result()
+
+
+def watched_by_callbacks(
+    policy: TimeoutPolicy, scope: TaskScope, injected: dict[str, Any], config: Any
+) -> tuple[dict[str, Any], Any]:
+    """Under an idle timeout refreshed ``"auto"``, the values and config of the attempt in
+    ``scope`` with a callback handler for which any LangChain callback event of what the
+    node runs (a model's tokens, a tool's start...) is progress, as in LangGraph; else
+    ``injected`` and ``config`` as they are."""
+    if policy.idle_timeout is None or policy.refresh_on != "auto":
+        return injected, config
+    try:
+        handler = _progress_handler_class()(scope)
+    except ImportError:  # (without langchain-core nothing reports to callbacks)
+        return injected, config
+    from langchain_core.callbacks import BaseCallbackManager
+
+    base = config if config is not None else scope_config(scope)
+    callbacks = base.get("callbacks")
+    if isinstance(callbacks, BaseCallbackManager):
+        callbacks = callbacks.copy()
+        callbacks.add_handler(handler, inherit=True)
+    else:
+        callbacks = [*(callbacks or ()), handler]
+    config = {**base, "callbacks": callbacks}
+    return ({**injected, "config": config} if "config" in injected else injected), config
+
+
+@functools.cache
+def _progress_handler_class() -> type:
+    from langchain_core.callbacks import BaseCallbackHandler
+
+    class IdleProgress(BaseCallbackHandler):
+        """Notes progress of the attempt in ``scope`` on every callback event."""
+
+        run_inline = True  # (at once, in the order the events come)
+
+        def __init__(self, scope: TaskScope) -> None:
+            self.scope = scope
+
+        def _progress(self, *args: Any, **kwargs: Any) -> None:
+            self.scope.progress()
+
+        on_llm_start = on_chat_model_start = on_llm_new_token = _progress
+        on_llm_end = on_llm_error = on_chain_start = on_chain_end = _progress
+        on_chain_error = on_tool_start = on_tool_end = on_tool_error = _progress
+        on_retriever_start = on_retriever_end = on_retriever_error = _progress
+        on_agent_action = on_agent_finish = on_text = on_retry = _progress
+        on_custom_event = _progress
+
+    return IdleProgress

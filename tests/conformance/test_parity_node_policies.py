@@ -385,6 +385,65 @@ def test_timeouts_agree(scenario, saver):
     assert seen("graphkit") == seen("langgraph")
 
 
+def _slow_tokens_model() -> Any:
+    """A chat model streaming six tokens 0.1 s apart (0.6 s in all)."""
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage, AIMessageChunk
+    from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
+
+    class SlowTokens(GenericFakeChatModel):
+        async def _astream(self, messages, stop=None, run_manager=None, **kwargs):  # type: ignore[no-untyped-def]
+            for index in range(6):
+                await asyncio.sleep(0.1)
+                last = "last" if index == 5 else None
+                chunk = ChatGenerationChunk(
+                    message=AIMessageChunk(content=str(index), chunk_position=last)
+                )
+                if run_manager:
+                    await run_manager.on_llm_new_token(str(index), chunk=chunk)
+                yield chunk
+
+        def _generate(self, messages, stop=None, run_manager=None, **kwargs):  # type: ignore[no-untyped-def]
+            return ChatResult(generations=[ChatGeneration(message=AIMessage(content=""))])
+
+    return SlowTokens(messages=iter([]))
+
+
+@pytest.mark.parametrize("how", ["ainvoke", "astream"])
+@pytest.mark.parametrize("refresh_on", ["auto", "heartbeat"])
+def test_a_models_callback_events_refresh_an_idle_timeout(refresh_on, how):
+    """As in LangGraph: under ``refresh_on="auto"`` every callback event of what the node
+    runs (here a model's tokens, 0.1 s apart) is progress, whatever the stream mode; under
+    ``"heartbeat"`` none is, and the 0.4 s idle timeout fires."""
+
+    def scenario(library: str) -> Any:
+        lib, model = names(library), _slow_tokens_model()
+
+        async def call_model(state: State) -> dict:
+            reply = None
+            async for chunk in model.astream("hi"):  # (the tokens come as callbacks)
+                reply = chunk if reply is None else reply + chunk
+            return {"log": [reply.content]}
+
+        policy = lib["TimeoutPolicy"](idle_timeout=0.4, refresh_on=refresh_on)
+        builder = lib["StateGraph"](State).add_node("model", call_model, timeout=policy)
+        app = builder.add_edge(lib["START"], "model").compile()
+        try:
+            if how == "ainvoke":
+                return asyncio.run(app.ainvoke({"log": []}))
+
+            async def stream() -> list:
+                return [chunk async for chunk in app.astream({"log": []})]
+
+            return asyncio.run(stream())
+        except Exception as error:
+            return type(error).__name__
+
+    langgraph, graphkit = scenario("langgraph"), scenario("graphkit")
+    assert graphkit == langgraph
+    assert (langgraph == "NodeTimeoutError") == (refresh_on == "heartbeat")
+
+
 def test_the_timeout_error_says_which_limit_fired():
     from langgraph.errors import NodeTimeoutError as Theirs
 
