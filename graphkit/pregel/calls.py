@@ -149,6 +149,8 @@ def call(spec: CallSpec, args: tuple[Any, ...], kwargs: dict[str, Any]) -> TaskF
         raise RuntimeError(diagnose.called_outside_execute(spec.name, scope.task.node))
     if spec.node.is_async and scope.run.loop is None:
         raise RuntimeError(diagnose.async_in_sync_run(spec.name, scope.task.node))
+    if scope.timed_out:  # (its caller passed its timeout: cancelled, as in LangGraph)
+        raise asyncio.CancelledError()
     parent = scope.task
     index = _next_index(scope)
     path = (PUSH, parent.path, index, True)  # (True: a call, as LangGraph marks one)

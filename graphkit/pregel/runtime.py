@@ -286,6 +286,8 @@ def _progressing(writer: Callable[[Any], None]) -> Callable[[Any], None]:
     def write(chunk: Any) -> None:
         scope = _scope.get()
         if scope is not None:
+            if scope.timed_out:  # (a timed-out attempt that goes on: unheard)
+                return
             scope.progress()
         writer(chunk)
 
@@ -385,6 +387,9 @@ class TaskScope:
     sets both when the attempt starts)."""
     last_heartbeat: float = 0.0
     """When it last called ``runtime.heartbeat()``."""
+    timed_out: bool = False
+    """The attempt passed its ``TimeoutPolicy``'s limit: what it streams or calls while
+    it is being cancelled is dropped (a call raises ``CancelledError``), as in LangGraph."""
     store_ops: list[Any] | None = None
     """What the attempt did with the graph's store (``StoreOp``), once it did anything."""
     node: Any = None

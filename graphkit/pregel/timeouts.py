@@ -57,6 +57,7 @@ async def within_timeout(
         attempt.cancel()
         raise
     elapsed = time.monotonic() - started
+    scope.timed_out = True
     attempt.cancel()  # and not waited for, as in LangGraph: a slow cleanup delays nothing
     attempt.add_done_callback(_forget)
     raise NodeTimeoutError(

@@ -444,6 +444,61 @@ def test_a_models_callback_events_refresh_an_idle_timeout(refresh_on, how):
     assert (langgraph == "NodeTimeoutError") == (refresh_on == "heartbeat")
 
 
+@pytest.mark.parametrize("api", ["graph", "functional"])
+def test_what_a_timed_out_attempt_streams_or_calls_as_it_goes_on_is_dropped(api):
+    """An attempt that catches the ``CancelledError`` of its timeout and goes on: its
+    custom chunks are dropped and a task it calls raises ``CancelledError`` (never runs)."""
+
+    def scenario(library: str) -> Any:
+        lib, seen = names(library), []
+        if library == "langgraph":
+            from langgraph.config import get_stream_writer
+            from langgraph.func import entrypoint, task
+        else:
+            from graphkit import get_stream_writer
+            from graphkit.func import entrypoint, task
+
+        @task()
+        def child(value: Any) -> Any:
+            seen.append("child ran")
+            return value
+
+        async def goes_on(value: Any) -> Any:
+            get_stream_writer()("before")
+            try:
+                await asyncio.sleep(1.0)
+            except asyncio.CancelledError:
+                get_stream_writer()("after the timeout")
+                try:
+                    await child(value)
+                except asyncio.CancelledError:
+                    seen.append("call cancelled")
+            return {"log": ["late"]}
+
+        policy = lib["TimeoutPolicy"](idle_timeout=0.1)
+        if api == "graph":
+            builder = lib["StateGraph"](State).add_node("n", goes_on, timeout=policy)
+            app = builder.add_edge(lib["START"], "n").compile()
+        else:
+            app = entrypoint(timeout=policy)(goes_on)
+
+        async def stream() -> list:
+            chunks: list = []
+            try:
+                async for chunk in app.astream({"log": []}, stream_mode=["custom", "updates"]):
+                    chunks.append(chunk)
+            except Exception as error:
+                chunks.append(type(error).__name__)
+            await asyncio.sleep(0.2)  # (the attempt ends its cleanup)
+            return chunks
+
+        return asyncio.run(stream()), seen
+
+    langgraph, graphkit = scenario("langgraph"), scenario("graphkit")
+    assert graphkit == langgraph
+    assert graphkit[0] == [("custom", "before"), "NodeTimeoutError"]
+
+
 def test_the_timeout_error_says_which_limit_fired():
     from langgraph.errors import NodeTimeoutError as Theirs
 
