@@ -272,14 +272,6 @@ def get_stream_writer() -> Callable[[Any], None]:
     return _progressing(scope.run.runtime.stream_writer) if scope is not None else _discard
 
 
-def stream_writer_for(run: RunContext, node: Any) -> Callable[[Any], None]:
-    """The stream writer a node's ``writer`` parameter gets: the run's; for a node with
-    a ``TimeoutPolicy``, one that notes progress too."""
-    if getattr(node, "timeout", None) is None:
-        return run.runtime.stream_writer
-    return _progressing(run.runtime.stream_writer)
-
-
 def _progressing(writer: Callable[[Any], None]) -> Callable[[Any], None]:
     """``writer``, noting progress of the task that calls it (``refresh_on="auto"``)."""
 
@@ -543,7 +535,7 @@ def injected_values(
     if not node.injected and not callbacks and not run.config.get("callbacks"):
         return {}, None
     config = task_config(run, task, node, checkpoint_id)
-    offered = {**_offered(run, node, config), "error": failure}
+    offered = {**_offered(run, config), "error": failure}
     injected = {name: offered.get(name) for name in node.injected}
     if "runtime" in injected:
         injected["runtime"] = _start_task_runtime(task, run, injected).runtime
@@ -562,15 +554,17 @@ def task_values(names: Sequence[str], config: Any) -> dict[str, Any]:
         run = scope.run
         if config is None and "config" in names:
             config = task_config(run, scope.task, scope.node, _step_checkpoint(scope))
-        offered = _offered(run, scope.node, config)
+        offered = _offered(run, config)
         offered["runtime"] = _task_runtime(scope) if "runtime" in names else None
     return {name: offered[name] for name in names}
 
 
-def _offered(run: RunContext, node: Any, config: Any) -> dict[str, Any]:
+def _offered(run: RunContext, config: Any) -> dict[str, Any]:
     """What a task offers the functions it calls besides its runtime: its config, the
     graph's store and the stream writer."""
-    return {"config": config, "store": run.runtime.store, "writer": stream_writer_for(run, node)}
+    # (its chunks are progress for a timeout: the node's own, or its Send's)
+    writer = _progressing(run.runtime.stream_writer)
+    return {"config": config, "store": run.runtime.store, "writer": writer}
 
 
 def task_config(

@@ -185,3 +185,34 @@ def test_a_sync_run_s_error_names_the_send_s_timeout_not_the_node_s():
     graph.add_conditional_edges(lib.START, lambda state: sends)
     with pytest.raises(ValueError, match=r"a Send to it carries.*drop the Send's `timeout=`"):
         graph.compile().invoke({"items": []})
+
+
+def _chunks_refresh_a_sends_idle_timeout(lib: Lib) -> Any:
+    """A node without a timeout of its own, sent with an idle timeout of 0.3 s, streams
+    six chunks through its ``writer`` parameter, 0.1 s apart (0.6 s in all)."""
+    types = _types(lib)
+
+    async def ticking(state: dict, writer: types.StreamWriter) -> dict:
+        for tick in range(6):
+            await asyncio.sleep(0.1)
+            writer(tick)
+        return {"items": ["done"]}
+
+    timeout = types.TimeoutPolicy(idle_timeout=0.3)
+    builder = lib.StateGraph(State).add_node("ticking", ticking)
+    sent = [lib.Send("ticking", {}, timeout=timeout)]
+    builder.add_conditional_edges(lib.START, lambda state: sent)
+    app = builder.compile()
+
+    async def stream() -> Any:
+        try:
+            return [chunk async for chunk in app.astream({"items": []}, stream_mode="custom")]
+        except Exception as error:
+            return type(error).__name__
+
+    return asyncio.run(stream())
+
+
+def test_a_sent_nodes_writer_chunks_refresh_the_sends_idle_timeout():
+    langgraph = _chunks_refresh_a_sends_idle_timeout(load_langgraph())
+    assert _chunks_refresh_a_sends_idle_timeout(load_graphkit()) == langgraph == [0, 1, 2, 3, 4, 5]
