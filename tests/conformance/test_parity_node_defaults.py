@@ -240,3 +240,28 @@ def test_an_empty_policy_list_opts_a_node_out_of_the_default():
 
     result, calls = same(arrange)
     assert result == "ConnectionError" and calls == ["a"]
+
+
+def _a_slow_handler_under_the_default_timeout(lib: Lib) -> Any:
+    async def broken(state: State) -> dict:
+        raise ValueError("broken")
+
+    async def slow_handler(state: State) -> dict:
+        await asyncio.sleep(1.0)
+        return {"log": ["handled"]}
+
+    builder = lib.StateGraph(State).set_node_defaults(timeout=0.1)
+    builder.add_node("broken", broken, error_handler=slow_handler)
+    app = builder.add_edge(lib.START, "broken").compile()
+    try:
+        return asyncio.run(app.ainvoke({"log": []}))
+    except Exception as error:
+        return type(error).__name__
+
+
+def test_graphkit_times_an_error_handler_by_the_default_timeout_as_langgraph_documents():
+    """``set_node_defaults(timeout=...)`` "also applies to error-handler nodes", LangGraph's
+    docstring says, and its ``compile()`` refuses a sync handler for it; but its runtime
+    never gives the handler's task the timeout. graphkit times the handler."""
+    assert _a_slow_handler_under_the_default_timeout(load_langgraph()) == {"log": ["handled"]}
+    assert _a_slow_handler_under_the_default_timeout(load_graphkit()) == "NodeTimeoutError"
