@@ -35,6 +35,7 @@ from typing import (
 )
 
 from langchain_core.messages import AnyMessage, BaseMessage
+from pydantic import BaseModel
 from typing_extensions import TypedDict
 
 from graphkit.constants import END
@@ -61,10 +62,14 @@ class AgentState(TypedDict):
     remaining_steps: NotRequired[RemainingSteps]
 
 
+StructuredResponse = dict | BaseModel
+"""The structured answer of an agent asked for one: a dict, or the pydantic model."""
+
+
 class AgentStateWithStructuredResponse(AgentState):
     """AgentState plus the structured answer asked for with ``response_format``."""
 
-    structured_response: Any
+    structured_response: StructuredResponse
 
 
 def create_react_agent(

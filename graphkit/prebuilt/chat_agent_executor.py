@@ -15,7 +15,12 @@ from langchain_core.runnables import Runnable
 from pydantic import BaseModel
 
 from graphkit.managed import RemainingSteps
-from graphkit.prebuilt.agent import AgentState, AgentStateWithStructuredResponse, create_react_agent
+from graphkit.prebuilt.agent import (
+    AgentState,
+    AgentStateWithStructuredResponse,
+    StructuredResponse,
+    create_react_agent,
+)
 from graphkit.prebuilt.messages import add_messages
 
 __all__ = [
@@ -33,8 +38,6 @@ __all__ = [
 create_tool_calling_executor = create_react_agent
 """LangGraph's older name for ``create_react_agent`` (the same function)."""
 
-StructuredResponse = dict | BaseModel
-"""What ``response_format`` makes the agent return: a dict, or the model instance."""
 
 StructuredResponseSchema = dict | type[BaseModel]
 """What ``response_format`` takes: a JSON schema dict, or a pydantic model class."""

@@ -287,3 +287,26 @@ def test_an_agent_drawn_without_styles_names_the_same_nodes(hooks, tools):
         assert "classDef" not in text and ":::" not in text
         drawn[side] = set(re.findall(r"(\w+) -\.?->(?:\|[^|]*\|)? (\w+)", text))
     assert drawn["graphkit"] == drawn["langgraph"]
+
+
+@pytest.mark.parametrize("direction", ["input", "output"])
+def test_an_agents_structured_response_is_typed_as_langgraphs(direction: str) -> None:
+    """``create_react_agent(response_format=...)``'s JSON schemas type the answer as a dict
+    or a pydantic model, as LangGraph's ``AgentStateWithStructuredResponse`` does (it was
+    ``Any``: a schema with no type)."""
+    from pydantic import BaseModel
+
+    class Weather(BaseModel):
+        temperature: float
+
+    def schema(side: str) -> Any:
+        agents = importlib.import_module(f"{side}.prebuilt")
+        agent = agents.create_react_agent(
+            ScriptedChatModel(responses=["sunny"]), [], response_format=Weather
+        )
+        whole = getattr(agent, f"get_{direction}_jsonschema")()
+        return whole["properties"]["structured_response"], whole["$defs"].get("BaseModel")
+
+    with pytest.warns(Warning):  # (LangGraph deprecates create_react_agent)
+        theirs = schema("langgraph")
+    assert schema("graphkit") == theirs
