@@ -149,7 +149,10 @@ class _GraphCallbackManager(BaseCallbackManager):
         if isinstance(callbacks, GraphCallbackHandler):
             return cls([callbacks], run_id=run_id)
         if isinstance(callbacks, (str, bytes)) or not isinstance(callbacks, Sequence):
-            raise TypeError("callbacks must be a handler, sequence, or manager")
+            raise TypeError(
+                f"config['callbacks'] is a {type(callbacks).__name__}; give a callback "
+                "handler, a list of them, or a langchain-core CallbackManager."
+            )
         return cls(_graph_handlers(callbacks), run_id=run_id)
 
     def on_interrupt(self, event: GraphInterruptEvent) -> None:
