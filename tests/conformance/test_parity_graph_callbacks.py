@@ -245,8 +245,8 @@ def managers(lib: Lib) -> list[Any]:
     graph_manager.add_handler(plain, inherit=True)  # (as an instrumentation library does)
     try:
         module.get_async_graph_callback_manager_for_config({"callbacks": "bad"})
-    except TypeError as error:
-        refused = str(error)
+    except TypeError as error:  # (the class; graphkit's message says what to give)
+        refused = type(error).__name__
     return [
         [type(event).__name__ for event in handler.events],
         [type(h).__name__ for h in graph_manager.handlers],
