@@ -204,6 +204,9 @@ def raising(lib: Lib, raise_error: bool, handler: str, run: str) -> list[Any]:
     with SAVERS["memory"](lib.name) as saver:
         app = interrupt_graph(lib, saver)
         after = Heard()
+        # (inline: a handler beside one that raises runs in an executor thread in an async
+        # run, in both libraries, and the run may end before that thread starts it)
+        after.run_inline = True
         raiser = (Raising if handler == "sync" else Raising.async_twin)(raise_error)
         config = {"configurable": {"thread_id": "t"}, "callbacks": [raiser, after]}
         rows = []
