@@ -112,9 +112,9 @@ class ToolCallRequest:
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name in self.__dict__:  # (set once by __init__)
-            warnings.warn(
-                f"Assigning ToolCallRequest.{name} is deprecated (as in LangGraph): use "
-                f"request.override({name}=...) to make a changed copy.",
+            warnings.warn(  # (LangGraph's words: tests match them with pytest.warns)
+                f"Setting attribute '{name}' on ToolCallRequest is deprecated. Use "
+                f"request.override({name}=...) instead to make a changed copy.",
                 DeprecationWarning,
                 stacklevel=2,
             )
