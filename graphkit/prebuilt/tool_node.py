@@ -78,6 +78,8 @@ __all__ = [
 
 InputType = Literal["list", "dict", "tool_calls"]
 
+_RUNTIME_KEY = "__pregel_runtime"  # where LangGraph's config carries a node's runtime
+
 msg_content_output = content_of
 """LangGraph's name for how a tool's output becomes a ToolMessage's content."""
 
@@ -185,7 +187,7 @@ class ToolNode(Runnable[Any, Any]):
         """The calls to run, the input's kind, and each call's ``ToolRuntime``."""
         calls, input_type = self._parse(input)
         if runtime is None:
-            runtime = _current_runtime(store)
+            runtime = _current_runtime(config, store)
         state = _state_of(input)
         configs = get_config_list(config, len(calls))
         runtimes = [
@@ -421,11 +423,15 @@ def _sends_to_parent(command: Command) -> bool:
     )
 
 
-def _current_runtime(store: Any) -> Runtime:
+def _current_runtime(config: Any, store: Any) -> Runtime:
+    """The running node's runtime; outside a graph, the one the config holds under
+    LangGraph's key ``"__pregel_runtime"`` (how LangGraph's own tests call a ToolNode
+    alone, with a store and a context), else an empty one."""
     try:
         runtime = get_runtime()
     except RuntimeError:  # called outside a running graph
-        runtime = Runtime()
+        configurable = (config or {}).get("configurable") or {}
+        runtime = configurable.get(_RUNTIME_KEY) or Runtime()
     return dataclasses.replace(runtime, store=store) if store is not None else runtime
 
 
