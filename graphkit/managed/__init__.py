@@ -11,7 +11,7 @@ Declare them in the state schema, as in LangGraph:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Annotated, ClassVar
+from typing import Annotated, ClassVar, get_args, get_origin
 
 __all__ = ["IsLastStep", "ManagedValue", "RemainingSteps", "managed_value_of"]
 
@@ -53,14 +53,23 @@ IsLastStep = Annotated[bool, IsLastStepManager]
 
 
 def managed_value_of(annotation: object) -> type[ManagedValue] | None:
-    """The manager an ``Annotated[..., Manager]`` annotation names, if any.
+    """The manager an annotation names, by LangGraph's rule: the last item of an
+    ``Annotated[...]``, else the first argument of a generic (``Optional[RemainingSteps]``
+    is managed; ``Annotated[RemainingSteps, "doc"]`` is a plain field, as a reducer
+    followed by a note is).
 
     >>> managed_value_of(RemainingSteps).__name__
     'RemainingStepsManager'
-    >>> managed_value_of(int) is None
+    >>> from typing import Optional
+    >>> managed_value_of(Optional[IsLastStep]).__name__
+    'IsLastStepManager'
+    >>> managed_value_of(Annotated[RemainingSteps, "doc"]) is None
     True
     """
-    for item in getattr(annotation, "__metadata__", ()):
-        if isinstance(item, type) and issubclass(item, ManagedValue):
-            return item
-    return None
+    metadata = getattr(annotation, "__metadata__", ())
+    if metadata:
+        last = get_origin(metadata[-1]) or metadata[-1]
+        if isinstance(last, type) and issubclass(last, ManagedValue):
+            return last
+    arguments = get_args(annotation) if get_origin(annotation) is not None else ()
+    return managed_value_of(arguments[0]) if arguments else None

@@ -1,13 +1,14 @@
 """Building a graph as LangGraph reads it, on both libraries: a router's ``-> Literal[...]``
 return annotation is its path_map; an empty path_map is none, and a ``None`` key maps;
 one key may not take two reducers across schemas, nor managed values in the input or
-output schema; declared destinations must be nodes; ``__pregel_tasks`` is no state key;
-a cached node that writes nothing is served from the cache; a generator function node
-returns what it yields, added up."""
+output schema; a managed value is read from an annotation by LangGraph's rule; declared
+destinations must be nodes; ``__pregel_tasks`` is no state key; a cached node that
+writes nothing is served from the cache; a generator function node returns what it
+yields, added up."""
 
 import asyncio
 import operator
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, Optional, Required, TypedDict, Union
 
 import pytest
 
@@ -195,6 +196,37 @@ def test_a_node_and_a_router_read_managed_values_last() -> None:
     """Managed values come after the other keys in what a node and a router read (a
     user printing the state sees the keys in the same order)."""
     assert [_keys_read(load()) for load in LIBS] == [[["a", "b", "steps"]] * 2] * 2
+
+
+def _managed_keys_and_what_a_node_reads(lib: Lib) -> tuple[list[str], list[str], Any]:
+    """LangGraph's rule for a managed value: the last item of an ``Annotated``, else the
+    first argument of a generic, with ``Required`` / ``NotRequired`` unwrapped."""
+    steps, last = lib.managed.RemainingSteps, lib.managed.IsLastStep  # type: ignore[union-attr]
+    fields = {
+        "x": int,
+        "optional": Optional[steps],  # noqa: UP045
+        "none_first": Union[None, steps],  # noqa: UP007
+        "noted": Annotated[steps, "a note"],
+        "required_noted": Required[Annotated[last, "a note"]],
+        "note_first": Annotated[int, "a note", steps.__metadata__[-1]],
+        "not_required": NotRequired[last],
+    }
+    seen: list[Any] = []
+    builder = lib.StateGraph(TypedDict("State", fields))  # type: ignore[misc]
+    builder.add_node("n", lambda s: seen.append(sorted(s.items())) or {})
+    builder.add_edge(lib.START, "n").compile().invoke({"x": 1, "noted": 7})
+    return sorted(builder.managed), sorted(builder.channels), seen
+
+
+def test_a_managed_value_is_read_from_an_annotation_as_langgraph_reads_it() -> None:
+    read = [("not_required", False), ("note_first", 10006), ("noted", 7), ("optional", 10006)]
+    assert [_managed_keys_and_what_a_node_reads(load()) for load in LIBS] == [
+        (
+            ["not_required", "note_first", "optional"],
+            ["none_first", "noted", "required_noted", "x"],
+            [[*read, ("x", 1)]],
+        )
+    ] * 2
 
 
 def test_declared_destinations_must_be_nodes() -> None:
