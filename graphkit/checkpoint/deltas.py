@@ -18,7 +18,9 @@ recent rows, so that writing and reading a delta costs what the step changed.
 
 from __future__ import annotations
 
+import dataclasses
 import operator
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -205,6 +207,8 @@ class RowMemory:
         self._rows: OrderedDict[int, RowMaps] = OrderedDict()
         self._by_map: dict[int, int] = {}  # id(values map) -> seq, for maps held in _rows
         self._by_id: dict[tuple[str, str, str], int] = {}  # (thread, ns, checkpoint) -> seq
+        # id(a reader's copy of a row's values) -> (the copy, weakly; the row's seq)
+        self._lent: dict[int, tuple[weakref.ref[DeltaMap], int]] = {}
 
     def get(self, seq: int | None, *, decoded: bool = False) -> RowMaps | None:
         """Row ``seq``'s maps; with ``decoded``, only maps that were read back."""
@@ -216,14 +220,34 @@ class RowMemory:
 
     def base_for(self, thread: tuple[str, str], checkpoint: Checkpoint) -> RowMaps | None:
         """The remembered row of ``thread`` that ``checkpoint``'s maps were derived from:
-        the row whose values map is the parent of ``checkpoint.channel_values``, else the
-        row of its parent checkpoint."""
+        the row whose values map (or a reader's copy of it, see ``lend``) is the parent
+        of ``checkpoint.channel_values``, else the row of its parent checkpoint."""
         parent_map = _derived_from(checkpoint.channel_values)
+        lent = self._lent.get(id(parent_map)) if parent_map is not None else None
+        if lent is not None and lent[0]() is parent_map:
+            known = self.get(lent[1])
+            if known is not None and known.thread == thread:
+                # compared with the copy the checkpoint was derived from: its delta
+                return dataclasses.replace(known, values=parent_map)
         seq = self._by_map.get(id(parent_map)) if parent_map is not None else None
         if seq is None and checkpoint.parent_id is not None:
             seq = self._by_id.get((*thread, checkpoint.parent_id))
         known = self.get(seq)
         return known if known is not None and known.thread == thread else None
+
+    def lend(self, known: RowMaps, copy: DeltaMap) -> DeltaMap:
+        """Note that ``copy``, while it lives, is a reader's own copy of ``known``'s values,
+        and return it: a checkpoint a run derives from it (a resumed run's) is then saved
+        as a delta of ``known``'s row. Else every copied value, equal to the row's but not
+        the same object, would count as changed and be written again."""
+        key = id(copy)
+
+        def forget(dead: weakref.ref[DeltaMap]) -> None:
+            if self._lent.get(key, (None,))[0] is dead:
+                self._lent.pop(key, None)
+
+        self._lent[key] = (weakref.ref(copy, forget), known.seq)
+        return copy
 
     def remember(self, known: RowMaps) -> None:
         self._rows[known.seq] = known

@@ -135,6 +135,26 @@ def test_row_memory_finds_a_base_by_the_identity_of_the_parent_map():
     assert memory.base_for(("another thread", ""), fork) is None
 
 
+def test_row_memory_finds_the_row_a_readers_copy_was_lent_from():
+    """A checkpoint derived from a reader's copy of a row's values is a delta of that
+    row, compared with the copy; in another thread it is not. A copy no one holds any
+    more is forgotten."""
+    first = derive(Checkpoint.empty(), {"a": [1], "b": [2]}, source="input")
+    memory = RowMemory()
+    memory.remember(remembered(first, seq=1))
+    copy = memory.lend(memory.get(1), DeltaMap({"a": [1], "b": [2]}))
+    resumed = dataclasses.replace(
+        derive(first, {"a": [3]}), channel_values=copy.with_changes({"a": [3]})
+    )
+    base = memory.base_for(("t", ""), resumed)
+    assert base.seq == 1 and base.values is copy
+    assert plan_row(resumed, base).changed == {"a": [3]}  # "b" is not written again
+    elsewhere = dataclasses.replace(resumed, parent_id=None)
+    assert memory.base_for(("another thread", ""), elsewhere) is None
+    del copy, base, resumed, elsewhere
+    assert not memory._lent  # (forgotten with the copy)
+
+
 def test_row_memory_is_bounded_and_forgets_threads():
     memory = RowMemory(limit=2)
     rows = [derive(Checkpoint.empty(), {"a": index}, source="input") for index in range(3)]

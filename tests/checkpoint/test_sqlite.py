@@ -18,6 +18,7 @@ import pytest
 
 from graphkit import START, Command, InMemorySaver, StateGraph, interrupt
 from graphkit.checkpoint import (
+    Checkpoint,
     CheckpointDecodeError,
     CheckpointFileError,
     PickleSerializer,
@@ -117,6 +118,26 @@ def test_each_put_serializes_only_the_channels_its_step_changed(path):
     assert count(path, "SELECT MAX(depth) FROM graphkit_checkpoints") == SNAPSHOT_EVERY - 1
     with SqliteSaver.from_conn_string(path) as reopened:
         assert [saved.checkpoint for saved in reopened.list(thread("t"))] == checkpoints[::-1]
+
+
+def test_a_checkpoint_derived_from_a_read_one_writes_only_what_changed(path):
+    """A reader gets its own copy of the values (see the test below); a checkpoint a
+    resumed run derives from that copy is still a delta of the row it was read from:
+    the 50 values no step changed are not written again, read from memory or from the
+    reopened file."""
+    blobs = "SELECT COUNT(*) FROM graphkit_blobs"
+    first = derive(Checkpoint.empty(), {f"c{i}": [i] for i in range(50)}, source="input")
+    with SqliteSaver.from_conn_string(path) as saver:
+        put_chain(saver, [first])
+        before = count(path, blobs)
+        latest = saver.get_tuple(thread("t")).checkpoint
+        saver.put(thread("t"), derive(latest, {"c1": "resumed"}), {}, {})
+        assert count(path, blobs) == before + 1
+    with SqliteSaver.from_conn_string(path) as reopened:
+        latest = next(reopened.list(thread("t"))).checkpoint
+        reopened.put(thread("t"), derive(latest, {"c2": "resumed again"}), {}, {})
+        assert count(path, blobs) == before + 2
+        assert reopened.get_tuple(thread("t")).checkpoint.channel_values["c1"] == "resumed"
 
 
 def test_a_checkpoint_of_plain_dicts_is_stored_whole_and_read_back(path):

@@ -348,7 +348,7 @@ class SqliteSaver(BaseCheckpointSaver):
             step=row.step,
             source=row.source,
             parent_id=row.parent_id,
-            channel_values=_own_copy(known.values),
+            channel_values=self._memory.lend(known, _own_copy(known.values)),
             channel_versions=known.versions,
             versions_seen=known.seen,
             updated_channels=frozenset(updated),
