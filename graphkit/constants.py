@@ -23,6 +23,9 @@ CONFIG_KEY_CHECKPOINTER: Final = "__pregel_checkpointer"
 """LangGraph's ``configurable`` key for the saver a run uses (a parent lends its own to a
 subgraph there). graphkit's runs never read it, so here it is only the name: a saver put
 there saves nothing; compile the graph with ``checkpointer=...`` instead."""
+PROTOCOL_MESSAGES_KEY: Final = "__graphkit_content_events"
+"""The ``configurable`` key a v3 run (``graphkit.stream``) sets: chat models called in it
+send content-block protocol events instead of tokens, in its subgraphs too."""
 TASKS: Final = "__pregel_tasks"
 """The channel that carries ``Send`` packets to the next step's PUSH tasks."""
 

@@ -383,6 +383,7 @@ class StateGraph:
         >>> builder.add_edge(START, "a").compile().invoke({"x": 1})
         {'x': 2}
         """
+        transformers = tuple(kwargs.pop("transformers", None) or ())  # (v3 runs': stream)
         diagnose.refuse_unsupported("compile({}=...)", **kwargs)
         saver_like = callable(getattr(checkpointer, "get_tuple", None))
         if not (checkpointer is None or isinstance(checkpointer, bool) or saver_like):
@@ -391,7 +392,7 @@ class StateGraph:
         diagnose.check_interrupts(interrupt_before, interrupt_after, self.nodes)
         diagnose_cache.check_cache(cache)
         self.compiled = True
-        return CompiledGraph(
+        app = CompiledGraph(
             spec,
             builder=self,
             name=name or "LangGraph",
@@ -404,3 +405,5 @@ class StateGraph:
             interrupt_before=interrupt_before or (),
             interrupt_after=interrupt_after or (),
         )
+        app.stream_transformers = transformers
+        return app

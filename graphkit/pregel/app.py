@@ -49,6 +49,10 @@ class CompiledGraph(RunnableMethods):
     # checked, so any arguments give a ``types.GenericAlias``, as ``list[int]`` does.
     __class_getitem__ = classmethod(GenericAlias)
 
+    stream_transformers: tuple[Any, ...] = ()
+    """Transformer factories every v3 run of this graph adds (``compile(transformers=...)``;
+    see ``graphkit.stream``)."""
+
     def __init__(
         self,
         spec: GraphSpec,

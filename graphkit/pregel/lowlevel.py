@@ -116,13 +116,13 @@ class Pregel(CompiledGraph):
         **options: Any,
     ) -> None:
         context_schema = diagnose.renamed_pregel_argument(options, context_schema)
-        built = {k: n.build() if isinstance(n, NodeBuilder) else n for k, n in nodes.items()}
-        self.given_nodes: dict[str, PregelNode] = built
+        self.given_nodes: dict[str, PregelNode] = {k: _built(n) for k, n in nodes.items()}
         self.channels = given_channels = dict(channels or {})  # (as given: read back)
         self.input_channels, self.output_channels = input_channels, output_channels
         self.stream_channels, self.cache_policy = stream_channels, cache_policy
         self.node_error_handler_map = dict(node_error_handler_map or {})
         self.stream_eager = stream_eager  # (read back only: graphkit streams chunks as made)
+        self.stream_transformers = tuple(options.pop("stream_transformers", None) or ())
         check_cache_policy("Pregel(cache_policy=...)", cache_policy)
         if auto_validate:
             _validate(self, interrupt_before_nodes, interrupt_after_nodes)
@@ -213,6 +213,10 @@ class Pregel(CompiledGraph):
 
 
 # -- building the runtime's spec ------------------------------------------------------------
+
+
+def _built(node: PregelNode | NodeBuilder) -> PregelNode:
+    return node.build() if isinstance(node, NodeBuilder) else node
 
 
 def _names(channels: Channels) -> tuple[str, ...]:

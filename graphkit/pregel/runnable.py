@@ -252,13 +252,42 @@ class RunnableMethods:
         schema = getattr(self, "context_schema", None)
         return None if schema is None else _type_json_schema(schema, "get_context_jsonschema()")
 
+    def stream_events(
+        self,
+        input: Any,
+        config: Mapping[str, Any] | None = None,
+        *,
+        version: str = "v2",
+        transformers: Sequence[Any] | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        """``version="v3"``: the run as LangGraph's v3 event protocol, a
+        ``graphkit.stream.GraphRunStream`` (read it to run the graph; see
+        ``graphkit.stream``). Other versions raise ``NotImplementedError``, as in
+        LangGraph (LangChain has no sync event stream): use ``astream_events``."""
+        from graphkit.stream._start import open_run, refuse_owned_options
+
+        if version == "v3":
+            refuse_owned_options(kwargs)
+            return open_run(self, input, config, transformers, kwargs)
+        from graphkit.streaming.events import as_runnable
+
+        return as_runnable(self).stream_events(input, config, version=version, **kwargs)
+
     def astream_events(
-        self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any
-    ) -> AsyncIterator[dict[str, Any]]:
+        self,
+        input: Any,
+        config: Mapping[str, Any] | None = None,
+        *,
+        version: str = "v2",
+        transformers: Sequence[Any] | None = None,
+        **kwargs: Any,
+    ) -> Any:
         """LangChain's event stream of a run (``version="v2"``; needs langchain-core):
         the graph, each task and router, and what they call (chat models...) start,
         stream and end, as in LangGraph. Other keywords filter events as LangChain's do
         (``include_names=``...) or go to ``astream`` (``stream_mode=``...).
+        ``version="v3"``: an awaitable of a ``graphkit.stream.AsyncGraphRunStream``.
 
         >>> import asyncio
         >>> from typing import TypedDict
@@ -271,9 +300,14 @@ class RunnableMethods:
         [('on_chain_start', 'LangGraph'), ('on_chain_start', 'a'), ('on_chain_stream', 'a'),
          ('on_chain_end', 'a'), ('on_chain_stream', 'LangGraph'), ('on_chain_end', 'LangGraph')]
         """
+        from graphkit.stream._start import open_async_run, refuse_owned_options
+
+        if version == "v3":
+            refuse_owned_options(kwargs)
+            return open_async_run(self, input, config, transformers, kwargs)
         from graphkit.streaming.events import as_runnable
 
-        return as_runnable(self).astream_events(input, config, **kwargs)
+        return as_runnable(self).astream_events(input, config, version=version, **kwargs)
 
     def astream_log(
         self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any

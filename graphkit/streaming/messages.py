@@ -77,11 +77,14 @@ class MessagesSink:
         send: Callable[[tuple[Any, dict[str, Any]]], None],
         shares: MessagesSink | None = None,
         namespace: tuple[str, ...] = (),
+        content_events: bool = False,
     ) -> None:
         self.send, self.namespace = send, namespace
         self.seen: set[str] = shares.seen if shares is not None else set()
         self._lock = shares._lock if shares is not None else threading.Lock()
-        self.handler = _handler(self)
+        # a v3 run asks for content-block events; its subgraphs' sinks inherit that
+        self.content_events = shares.content_events if shares is not None else content_events
+        self.handler = _handler_class(self, self.content_events)()
 
     def __repr__(self) -> str:
         return f"MessagesSink(seen={len(self.seen)})"
@@ -102,6 +105,10 @@ class MessagesSink:
             self.seen.add(message.id)
         return True
 
+    def mark_sent(self, message: Any) -> None:
+        """Count ``message`` as sent (giving it an id if it has none)."""
+        self._first(message, dedupe=False)
+
     def saw(self, task_input: Any) -> None:
         """Remember the messages a task was given, so they are not streamed back."""
         self.saw_values(list(_input_messages(task_input)))
@@ -117,10 +124,12 @@ class MessagesSink:
             _returned_messages(value) if channel in WHOLE_VALUE_CHANNELS else messages_in(value)
             for channel, value in writes
         ]
+        if self.content_events:  # a v3 run streams chat messages; a tool's answer is none
+            found = [[m for m in ms if m.type != "tool"] for ms in found]
         return [(m, metadata) for ms in found for m in ms if self._first(m, dedupe=True)]
 
 
-def _handler(sink: MessagesSink) -> Any:
+def _handler_class(sink: MessagesSink, content_events: bool) -> Any:
     from graphkit.extras import require
 
     require("langchain_core", extra="agents", feature='stream_mode="messages"')
@@ -168,17 +177,53 @@ def _handler(sink: MessagesSink) -> Any:
             if metadata is None or run_id in self.streamed:
                 self.streamed.discard(run_id)
                 return
-            # as LangGraph: the first generation of the first prompt only
-            first = response.generations[0][:1] if response.generations else []
-            message = getattr(first[0], "message", None) if first else None
-            if isinstance(message, BaseMessage):
+            if (message := _final_message(response)) is not None:
                 sink.emit(message, metadata)
 
         def on_llm_error(self, error, *, run_id, **kwargs):
             self.metadata.pop(run_id, None)
             self.streamed.discard(run_id)
 
-    return StreamMessages()
+    return _content_events_handler(sink, StreamMessages) if content_events else StreamMessages
+
+
+def _content_events_handler(sink: MessagesSink, base: type) -> Any:
+    from langchain_core.tracers._streaming import _V2StreamingCallbackHandler
+
+    class StreamContentEvents(base, _V2StreamingCallbackHandler):
+        """A v3 run's handler. Being a ``_V2StreamingCallbackHandler`` is what makes
+        langchain-core run a model's ``invoke`` as content-block events, each handed to
+        ``on_stream_event``; they are sent with the call's ``run_id``, which is how the v3
+        run tells one call's events from another's."""
+
+        def on_llm_new_token(self, token, **kwargs):
+            return None  # (``.stream()`` still gives tokens; a v3 run sends no tokens)
+
+        def on_stream_event(self, event, *, run_id, **kwargs):
+            if (metadata := self.metadata.get(run_id)) is not None:
+                self.streamed.add(run_id)
+                sink.send((event, {**metadata, "run_id": str(run_id)}))
+
+        def on_llm_end(self, response, *, run_id, **kwargs):
+            if run_id not in self.streamed:  # (no events: sent whole, as without v3)
+                return super().on_llm_end(response, run_id=run_id, **kwargs)
+            self.metadata.pop(run_id, None)
+            self.streamed.discard(run_id)
+            # its events were the message: the node returning it must not send it again
+            if (message := _final_message(response)) is not None:
+                sink.mark_sent(message)
+
+    return StreamContentEvents
+
+
+def _final_message(response: Any) -> Any:
+    """What a model call answered: the first generation of the first prompt only, as
+    LangGraph streams it."""
+    from langchain_core.messages import BaseMessage
+
+    first = response.generations[0][:1] if response.generations else []
+    message = getattr(first[0], "message", None) if first else None
+    return message if isinstance(message, BaseMessage) else None
 
 
 def _graph_namespace(metadata: Mapping[str, Any]) -> tuple[str, ...]:

@@ -75,13 +75,17 @@ class Listener:
         """Mark where, among the chunks sent so far, a called task finished."""
         self.queue.append(((), _FINISHED, task_id))
 
-    def take_messages(self, namespace: tuple[str, ...], parent: Listener | None) -> None:
+    def take_messages(
+        self, namespace: tuple[str, ...], parent: Listener | None, content_events: bool = False
+    ) -> None:
         """Stream the chat-model messages of this run's tasks (from ``namespace``),
-        through a sink shared with the ``parent`` run's: one set of message ids seen."""
+        through a sink shared with the ``parent`` run's: one set of message ids seen
+        (``content_events``: a v3 run's, see ``graphkit.streaming.messages``)."""
         from graphkit.streaming.messages import MessagesSink
 
         shared = parent.messages_sink if parent is not None else None
-        sink = MessagesSink(self.sender(namespace, "messages"), shared, namespace)
+        send = self.sender(namespace, "messages")
+        sink = MessagesSink(send, shared, namespace, content_events)
         self.callbacks, self.messages_sink = (sink.handler,), sink
 
     def sender(self, namespace: tuple[str, ...], mode: str) -> Callable[[Any], None]:
@@ -175,7 +179,7 @@ class StreamRun:
         writer = listener.sender(namespace, "custom") if "custom" in produced_modes else None
         runtime = _runtime(app, kwargs, writer, parent, config)
         if "messages" in produced_modes:
-            listener.take_messages(namespace, self.parent_listener)
+            listener.take_messages(namespace, self.parent_listener, _v3(config, self.parts))
         self.async_run = async_run = current_async_run()  # (None: a sync run)
         # where async nodes run: the async run's loop (or, for a caller driving the
         # stream itself, the loop it names)
@@ -353,6 +357,15 @@ def open_lifecycle(config: Any, trace: Any, stepper: Stepper, async_run: Any) ->
     from graphkit.callbacks import run_lifecycle
 
     return run_lifecycle(config, trace.run.run_id, stepper, async_run)
+
+
+def _v3(config: Any, parts: Any) -> bool:
+    """Whether a v2 stream is a v3 run's (``graphkit.stream`` marks its config), which
+    asks for chat-model messages as content-block events."""
+    from graphkit.constants import PROTOCOL_MESSAGES_KEY
+
+    configurable = (config or {}).get("configurable") or {}
+    return parts is not None and bool(configurable.get(PROTOCOL_MESSAGES_KEY))
 
 
 def _known_keys(app: Any, keys: tuple[str, ...]) -> tuple[str, ...]:

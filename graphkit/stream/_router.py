@@ -1,0 +1,219 @@
+"""How a v3 run moves: the ``Pump`` pulls the graph's v2 stream one part at a time, turns
+it into a protocol event and hands it to the run's ``EventRouter``; a router passes each
+event through its scope's transformers into its log, and a subgraph handle has a router
+of its own, fed by its parent's ``SubgraphTransformer``. Nothing runs in the background:
+whoever reads the run (its events, a projection, ``output``) works the pump."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from graphkit.stream._protocol import ProtocolEvent, needs_event_loop, protocol_event
+from graphkit.stream.stream_channel import StreamChannel
+
+__all__ = ["EventRouter", "Pump"]
+
+
+class Pump:
+    """The graph's v2 stream (``subgraphs=True``), pulled on demand; it remembers the
+    run's last own state and interrupts for ``run.output`` / ``run.interrupts``."""
+
+    def __init__(self, scope: tuple[str, ...], is_async: bool) -> None:
+        self.scope, self.is_async = scope, is_async
+        self.parts: Any = None  # the v2 parts (an iterator, or an async one)
+        self.router: EventRouter | None = None  # the run's own (root) router
+        self.done, self.error = False, None
+        self.output: Any = None
+        self.interrupts: list[Any] = []
+        self._arrivals = itertools.count(1)  # (orders items across channels: interleave)
+        self._busy = asyncio.Lock() if is_async else None
+
+    def __repr__(self) -> str:
+        return f"Pump({'async' if self.is_async else 'sync'}, done={self.done})"
+
+    def arrival(self) -> int:
+        return next(self._arrivals)
+
+    def _event(self, part: dict[str, Any]) -> ProtocolEvent:
+        event = protocol_event(part["type"], part["ns"], part["data"])
+        if part["type"] == "values":
+            event["params"]["interrupts"] = part.get("interrupts", ())
+            if tuple(part["ns"]) == self.scope:
+                self.output, self.interrupts = part["data"], list(part.get("interrupts", ()))
+        return event
+
+    def pull(self) -> bool:
+        """Run the graph to its next part and route it; False once the run has ended."""
+        if self.done:
+            return False
+        try:
+            part = next(self.parts, None)  # (a part is a dict: None is the end)
+        except Exception as error:
+            return self._stop(error)
+        if part is None:
+            return self._stop(None)
+        self.router.feed(self._event(part))
+        return True
+
+    async def apull(self) -> bool:
+        """``pull`` for an async run (one pull at a time, whoever asks)."""
+        async with self._busy:
+            if self.done:
+                return False
+            try:
+                part = await anext(self.parts, None)
+            except Exception as error:
+                return await self._astop(error)
+            if part is None:
+                return await self._astop(None)
+            await self.router.afeed(self._event(part))
+            return True
+
+    def _stop(self, error: BaseException | None) -> bool:
+        self.done, self.error = True, error
+        self.router.finish(error)
+        return False
+
+    async def _astop(self, error: BaseException | None) -> bool:
+        self.done, self.error = True, error
+        await self.router.afinish(error)
+        return False
+
+    def run_to_end(self) -> None:
+        while self.pull():
+            pass
+
+    async def arun_to_end(self) -> None:
+        while await self.apull():
+            pass
+
+    def result(self) -> Any:
+        if self.error is not None:
+            raise self.error
+        return self.output
+
+    def abort(self) -> None:
+        """Stop the graph (its generator is closed, so running nodes are cancelled)."""
+        if not self.done:
+            getattr(self.parts, "close", lambda: None)()
+            self._stop(None)
+
+    async def aabort(self) -> None:
+        if not self.done:
+            await getattr(self.parts, "aclose", _nothing)()
+            await self._astop(None)
+
+
+async def _nothing() -> None:
+    return None
+
+
+class EventRouter:
+    """One scope of a run (the run's own, or a subgraph's): its transformers, their
+    projections (``run.extensions``) and its event log. Every transformer sees every event;
+    the event enters the log only if none of them returned False."""
+
+    def __init__(
+        self, scope: tuple[str, ...], factories: Sequence[Callable[..., Any]], pump: Pump
+    ) -> None:
+        self.scope, self.factories, self.pump = tuple(scope), tuple(factories), pump
+        self.is_root = pump.router is None
+        if self.is_root:
+            pump.router = self
+        self._numbers = itertools.count(1)  # (the root's log numbers events: seq)
+        self.finished = False
+        made = [factory(self.scope) for factory in self.factories]
+        # content-changing transformers ask to see events before the built-ins copy them
+        self.transformers = [t for t in made if t.before_builtins] + [
+            t for t in made if not t.before_builtins
+        ]
+        if not pump.is_async:
+            for transformer in self.transformers:
+                if needs_event_loop(transformer):
+                    raise RuntimeError(
+                        f"{type(transformer).__name__} requires an async run — it overrides "
+                        "aprocess/afinalize/afail or sets requires_async=True. "
+                        "Use astream_events(), not stream_events()."
+                    )
+        self.log: StreamChannel[ProtocolEvent] = StreamChannel()
+        self.log._attach(pump)
+        self.projections: dict[str, Any] = {}
+        self.native: list[str] = []
+        for transformer in self.transformers:
+            transformer._join(self)
+            native = bool(getattr(transformer, "_native", False))
+            for key, projection in transformer.init().items():
+                if isinstance(projection, StreamChannel):
+                    projection._attach(pump, self._logger(projection.name, native))
+                self.projections[key] = projection
+                if native:
+                    self.native.append(key)
+
+    def __repr__(self) -> str:
+        names = [type(t).__name__ for t in self.transformers]
+        return f"EventRouter(scope={list(self.scope)}, transformers={names})"
+
+    def _logger(self, name: str | None, native: bool) -> Callable[[Any], None] | None:
+        """For a named channel: what puts each pushed item in the log, as an event of its
+        own (transformers do not see these; they come from one)."""
+        if name is None:
+            return None
+        method = name if native else f"custom:{name}"
+        return lambda item: self._keep(protocol_event(method, [], item))
+
+    def _keep(self, event: ProtocolEvent) -> None:
+        if self.is_root:  # (a subgraph's log shares the root's event objects, and so its seq)
+            event["seq"] = next(self._numbers)
+        self.log.push(event)
+
+    def feed(self, event: ProtocolEvent) -> None:
+        keep = True
+        for transformer in self.transformers:
+            keep = transformer.process(event) and keep  # (each sees it, whatever others say)
+        if keep:
+            self._keep(event)
+
+    async def afeed(self, event: ProtocolEvent) -> None:
+        keep = True
+        for transformer in self.transformers:
+            keep = await transformer.aprocess(event) and keep
+        if keep:
+            self._keep(event)
+
+    def _channels(self) -> list[StreamChannel[Any]]:
+        projections = self.projections.values()
+        return [self.log, *(p for p in projections if isinstance(p, StreamChannel))]
+
+    def finish(self, error: BaseException | None) -> None:
+        """The scope's run ended (with ``error``): tell the transformers, end the channels."""
+        if self.finished:
+            return
+        self.finished = True
+        for transformer in self.transformers:
+            transformer.fail(error) if error is not None else transformer.finalize()
+        self._end_channels(error)
+
+    async def afinish(self, error: BaseException | None) -> None:
+        if self.finished:
+            return
+        self.finished = True
+        jobs = [job for t in self.transformers for job in t.__dict__.get("_scheduled", ())]
+        if error is None:
+            try:  # the last word of a side job lands before the channels close
+                await asyncio.gather(*jobs)
+            except Exception as failed:  # (one scheduled with on_error="raise")
+                error = failed
+        if error is not None:
+            for job in jobs:
+                job.cancel()
+            await asyncio.gather(*jobs, return_exceptions=True)
+        for transformer in self.transformers:
+            await (transformer.afail(error) if error is not None else transformer.afinalize())
+        self._end_channels(error)
+
+    def _end_channels(self, error: BaseException | None) -> None:
+        for channel in self._channels():
+            channel.fail(error) if error is not None else channel.close()

@@ -1,0 +1,156 @@
+"""What ``stream_events(version="v3")`` returns: a run you read, and reading it runs it.
+
+``GraphRunStream`` (``AsyncGraphRunStream`` from ``astream_events``) gives the run's
+protocol events when iterated, and its projections as attributes (``run.values``...)
+and in ``run.extensions``; ``SubgraphRunStream`` is the same view of one subgraph, as
+``run.subgraphs`` hands them out."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator, Mapping
+from typing import Any
+
+from graphkit.stream._protocol import ProtocolEvent
+from graphkit.stream._router import EventRouter, Pump
+
+__all__ = ["AsyncGraphRunStream", "AsyncSubgraphRunStream", "GraphRunStream", "SubgraphRunStream"]
+
+
+class _RunView:
+    """What every run view shares: the projections of its scope's router."""
+
+    def __init__(self, router: EventRouter, pump: Pump) -> None:
+        self._router, self._pump = router, pump
+        self.extensions: dict[str, Any] = router.projections
+        for name in router.native:  # (a native transformer's projections are attributes)
+            setattr(self, name, router.projections[name])
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or "_router" not in self.__dict__:
+            raise AttributeError(name)
+        known = ", ".join(sorted(self.extensions))
+        raise AttributeError(
+            f"{type(self).__name__!r} object has no attribute {name!r} "
+            f"(registered projections: {known})"
+        )
+
+    def __repr__(self) -> str:
+        state = "finished" if self._pump.done else "running"
+        return f"{type(self).__name__}({state}, projections={sorted(self.extensions)})"
+
+
+class GraphRunStream(_RunView):
+    """A v3 run, read synchronously: ``for event in run``, ``run.values``,
+    ``run.messages``, ``run.subgraphs``, ``run.lifecycle``, ``run.output``...
+    Each projection (and the events) has one reader; use ``.tee(n)`` for more."""
+
+    def __iter__(self) -> Iterator[ProtocolEvent]:
+        return iter(self._router.log)
+
+    def __enter__(self) -> GraphRunStream:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.abort()  # (leaving the block early stops the graph)
+
+    def abort(self) -> None:
+        """Stop the run here (again: nothing)."""
+        self._pump.abort()
+
+    @property
+    def output(self) -> Any:
+        """The run's last own state (it runs to its end first; raises its error)."""
+        self._pump.run_to_end()
+        return self._pump.result()
+
+    @property
+    def interrupted(self) -> bool:
+        """Whether the run stopped at an interrupt (it runs to its end first)."""
+        return bool(self.interrupts)
+
+    @property
+    def interrupts(self) -> list[Any]:
+        """The interrupts the run stopped at (it runs to its end first)."""
+        self.output  # noqa: B018
+        return list(self._pump.interrupts)
+
+    def interleave(self, *names: str) -> Iterator[tuple[str, Any]]:
+        """``(name, item)`` from the named projections, in the order items arrived."""
+        channels = {name: self.extensions[name] for name in names}  # (KeyError: unknown)
+        for channel in channels.values():
+            channel._take_reader(asynchronous=False)
+        while channels:
+            queued = [(c._next_arrival(), n) for n, c in channels.items()]
+            ready = [(arrival, name) for arrival, name in queued if arrival is not None]
+            if ready:
+                name = min(ready)[1]
+                yield name, channels[name]._pop()
+                continue
+            for name in [n for n, c in channels.items() if c._ended()]:
+                del channels[name]
+            if channels and not self._pump.pull():
+                return
+
+
+class SubgraphRunStream(GraphRunStream):
+    """One subgraph of a run (from ``run.subgraphs``): its own projections, its ``path``
+    (namespace), ``graph_name``, ``trigger_call_id`` (the task that runs it), ``status``
+    (started, then completed / failed / interrupted) and ``error``."""
+
+    def __init__(self, router: EventRouter, pump: Pump, started: Mapping[str, Any]) -> None:
+        super().__init__(router, pump)
+        _describe(self, started)
+
+    def __repr__(self) -> str:
+        return f"SubgraphRunStream(path={list(self.path)}, status={self.status!r})"
+
+
+class AsyncGraphRunStream(_RunView):
+    """A v3 run read under asyncio: ``async for event in run``, ``async for v in
+    run.values``, ``await run.output()``, ``await run.abort()``..."""
+
+    def __aiter__(self) -> AsyncIterator[ProtocolEvent]:
+        return aiter(self._router.log)
+
+    async def __aenter__(self) -> AsyncGraphRunStream:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.abort()
+
+    async def abort(self) -> None:
+        """Stop the run here (again: nothing)."""
+        await self._pump.aabort()
+
+    async def output(self) -> Any:
+        """The run's last own state (it runs to its end first; raises its error)."""
+        await self._pump.arun_to_end()
+        return self._pump.result()
+
+    async def interrupted(self) -> bool:
+        """Whether the run stopped at an interrupt."""
+        return bool(await self.interrupts())
+
+    async def interrupts(self) -> list[Any]:
+        """The interrupts the run stopped at."""
+        await self.output()
+        return list(self._pump.interrupts)
+
+
+class AsyncSubgraphRunStream(AsyncGraphRunStream):
+    """``SubgraphRunStream`` in an async run."""
+
+    def __init__(self, router: EventRouter, pump: Pump, started: Mapping[str, Any]) -> None:
+        super().__init__(router, pump)
+        _describe(self, started)
+
+    def __repr__(self) -> str:
+        return f"AsyncSubgraphRunStream(path={list(self.path)}, status={self.status!r})"
+
+
+def _describe(handle: Any, started: Mapping[str, Any]) -> None:
+    """A subgraph handle's facts, from the lifecycle payload that announced it (its status
+    and error change when it ends: ``SubgraphTransformer``)."""
+    handle.path = tuple(started["namespace"])
+    handle.graph_name, handle.trigger_call_id = started["graph_name"], started["trigger_call_id"]
+    handle.status, handle.error = "started", None
