@@ -132,6 +132,20 @@ def check_predict_steps(guess: Mapping[int, Any]) -> str:
 _COUNTS = (0, 3, 10)
 
 
+def _say_if_peek_wrote_count(error: BaseException | None) -> None:
+    """When the run failed because peek wrote `count` beside double (a node returning the
+    whole state), say that, rather than the runtime's advice to add a reducer."""
+    run = getattr(error, "run", None)
+    last = run.steps[-1] if run is not None and run.steps else None
+    results = last.execution.results if last is not None and last.execution else ()
+    if any(r.task.node == "peek" and "count" in dict(r.writes) for r in results):
+        raise Wrong(
+            f"peek wrote `count` as well as `seen`, in step {last.step}, where double writes "
+            "`count` too: a plain field takes one write per step, so the Update failed.",
+            hint="A node returns only the keys it changes: peek changes `seen`, nothing else.",
+        ) from error
+
+
 @exercise("2.2 · See the old value")
 def check_old_value(builder: Any) -> str:
     """bump (count + 1), then double (count × 2) and peek (seen = count) in one step:
@@ -144,7 +158,11 @@ def check_old_value(builder: Any) -> str:
             hint='Add it: builder.add_node("peek", peek), and an edge that leads to it.',
         )
     for count in _COUNTS:
-        run = trace(app, {"count": count})
+        try:
+            run = trace(app, {"count": count})
+        except Wrong as wrong:
+            _say_if_peek_wrote_count(wrong.__cause__)
+            raise
         when: dict[str, list[int]] = {}
         for superstep in run.steps:
             for node in superstep.plan.nodes:
@@ -255,6 +273,12 @@ def check_total_after(guess: Mapping[int, Any]) -> str:
         story = f"Step {step} began with total = {change.before} and ran {nodes}."
         if answer is None:
             raise Wrong(f"You have no answer for step {step} yet. {story}")
+        if isinstance(answer, str) and answer.strip() == str(change.after):
+            raise Wrong(
+                f"After step {step}, total holds the number {change.after}; you wrote the "
+                f"string {answer!r}.",
+                hint="total is an int channel: write the number without quotes.",
+            )
         hint = (
             "Every task of a step reads the state as it was when the step began; the "
             "Update then adds up all the step's writes (the reducer is operator.add)."

@@ -176,3 +176,29 @@ def test_step_numbers_may_be_written_as_strings():
     verdict = lesson02.check_predict_steps({"1": ["left", "right"], "2": []})
     assert not verdict.passed
     assert "Step 2 runs" in verdict.message
+
+
+def test_old_value_says_peek_returned_more_than_seen():
+    def whole_state_peek(state: Counter) -> dict:
+        return {**state, "seen": state["count"]}  # the whole state: count too
+
+    def build():
+        builder = StateGraph(Counter)
+        for name, action in (("bump", bump), ("double", double), ("peek", whole_state_peek)):
+            builder.add_node(name, action)
+        builder.add_edge(START, "bump")
+        builder.add_edge("bump", "double")
+        builder.add_edge("bump", "peek")
+        return builder
+
+    verdict = lesson02.check_old_value(build)
+    assert not verdict
+    assert "peek wrote `count` as well as `seen`" in verdict.message
+    assert "reducer" not in verdict.hint and "only the keys it changes" in verdict.hint
+
+
+def test_total_after_says_a_number_typed_as_a_string_is_a_string():
+    verdict = lesson02.check_total_after({2: "22", 3: "44"})
+    assert not verdict
+    assert "the number 22" in verdict.message and "the string '22'" in verdict.message
+    assert "without quotes" in verdict.hint
