@@ -222,8 +222,18 @@ def check_output_schema(builder: Any) -> str:
             raise Wrong(
                 f"invoke({{'topic': {topic!r}}}) raised {type(error).__name__}: {error}",
                 "The input still needs `topic`: keep the input schema (or the state schema) "
-                "holding it, and change only what invoke returns.",
+                "holding it, and change only what invoke returns."
+                if "topic" in str(error)
+                else "Keep every key the nodes read (topic, notes) in the state schema; the "
+                "output schema only chooses what invoke returns.",
             ) from error
+        if not isinstance(returned, dict):
+            raise Wrong(
+                f"invoke({{'topic': {topic!r}}}) returned {returned!r}, not a dict: your "
+                "output schema names no key.",
+                "StateGraph(State, output_schema=...) takes a TypedDict whose keys are what "
+                "invoke returns.",
+            )
         if set(returned) != {"report"}:
             raise Wrong(
                 f"invoke({{'topic': {topic!r}}}) returned the keys {sorted(returned)}; "

@@ -4,6 +4,7 @@ that says what the runtime saw, on the notebook's stub and on typical wrong answ
 from __future__ import annotations
 
 import operator
+import warnings
 from typing import Annotated, TypedDict
 
 import pytest
@@ -134,8 +135,9 @@ def test_best_scores_fails_on_a_non_function():
 
 def report_graph(**schemas) -> StateGraph:
     builder = StateGraph(solutions.ReportState, **schemas)
-    builder.add_node("research", solutions.research)
-    builder.add_node("write", solutions.write)
+    # unannotated nodes: a node's own state annotation would add its keys to the graph's
+    builder.add_node("research", lambda state: solutions.research(state))
+    builder.add_node("write", lambda state: solutions.write(state))
     builder.add_edge(START, "research")
     builder.add_edge("research", "write")
     return builder
@@ -221,3 +223,38 @@ def test_best_scores_fails_when_a_missing_player_counts_as_zero():
     verdict = lesson03.check_best_scores(zero_default)
     assert not verdict
     assert "'zed': -3" in verdict.message
+
+
+def test_output_schema_with_no_keys_is_a_verdict_not_a_crash():
+    verdict = lesson03.check_output_schema(lambda: _report(output_schema=dict))
+    assert not verdict
+    assert "returned None, not a dict" in verdict.message
+    assert "Your code raised" not in verdict.message
+
+
+class Public(TypedDict):  # the state without `notes`, which research writes
+    topic: str
+    report: str
+
+
+class Output(TypedDict):
+    report: str
+
+
+def test_output_schema_names_the_key_a_node_lost_not_topic():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", GraphkitWarning)  # "notes is not in the state"
+        verdict = lesson03.check_output_schema(lambda: _report(Public, output_schema=Output))
+    assert not verdict
+    assert "KeyError: 'notes'" in verdict.message
+    assert "notes" in verdict.hint and "topic" not in verdict.hint.split("(")[0]
+
+
+def _report(state=None, **schemas):
+    builder = StateGraph(state or solutions.ReportState, **schemas)
+    # unannotated nodes: a node's own state annotation would add its keys to the graph's
+    builder.add_node("research", lambda state: solutions.research(state))
+    builder.add_node("write", lambda state: solutions.write(state))
+    builder.add_edge(START, "research")
+    builder.add_edge("research", "write")
+    return builder
