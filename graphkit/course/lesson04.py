@@ -124,7 +124,7 @@ def check_fan_in(builder: Any) -> str:
     if len(ran) != 1:
         times = f"{len(ran)} times (at steps {ran})" if ran else "never"
         why = "".join(
-            f"\n- step {a.step}: {a.reasons[0].text}"
+            f"\n- {f'step {a.step}: ' if a.step is not None else ''}{a.reasons[0].text}"
             for a in run.why("summarize", graph=app).answers
             if a.reasons
         )

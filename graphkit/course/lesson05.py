@@ -224,6 +224,14 @@ def check_triage(triage: Any) -> str:
         run, route = runs[amount], _expected_route(amount)
         if not ran[amount]:
             output = run.step(1).execution.results[0].output if len(run.steps) > 2 else None
+            goto = getattr(output, "goto", None)
+            if goto is not None and goto != () and goto != []:
+                raise Wrong(
+                    f"With amount={amount}, nothing ran after triage: its Command went to "
+                    f"{goto!r}, which is not one of the nodes approve, review, reject"
+                    + (" (END ends the run)." if goto == "__end__" else "."),
+                    hint="goto names the node to run next, spelt as in the graph.",
+                )
             raise Wrong(
                 f"With amount={amount}, nothing ran after triage: it returned a "
                 f"{type(output).__name__} ({output!r}), which updates the state but routes "

@@ -4,7 +4,9 @@ answers."""
 
 from __future__ import annotations
 
-from graphkit import END, START, StateGraph
+import warnings
+
+from graphkit import END, START, GraphkitWarning, StateGraph
 from graphkit.course import lesson04
 from graphkit.course.solutions import lesson04 as solutions
 
@@ -163,3 +165,12 @@ def test_predicted_steps_takes_step_numbers_written_as_strings():
     as_text = {node: str(step) for node, step in solutions.PREDICTED.items()}
     verdict = lesson04.check_predicted_steps(as_text)
     assert verdict.passed, verdict
+
+
+def test_fan_in_without_an_edge_into_summarize_names_no_step_none():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", GraphkitWarning)  # "nothing leads to summarize"
+        verdict = lesson04.check_fan_in(solutions._desk)  # no edge into summarize
+    assert not verdict
+    assert "ran never" in verdict.message and "Nothing wrote" in verdict.message
+    assert "step None" not in verdict.message

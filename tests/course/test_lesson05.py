@@ -201,3 +201,20 @@ def test_call_subgraph_run_for_show_while_counting_by_hand():
     verdict = lesson05.check_call_subgraph(count_words)
     assert not verdict
     assert "subgraph counted 1" in verdict.message and "'placeholder'" in verdict.message
+
+
+def test_triage_says_where_a_command_went_when_it_is_not_a_node():
+    def to_end(state) -> Command[Literal["approve", "review", "reject"]]:
+        return Command(update={"level": "low"}, goto="__end__")
+
+    def misspelt(state) -> Command[Literal["approve", "review", "reject"]]:
+        command = solutions.triage(state)
+        return Command(update=command.update, goto=command.goto.capitalize())
+
+    verdict = lesson05.check_triage(to_end)
+    assert not verdict
+    assert "its Command went to '__end__'" in verdict.message and "END ends" in verdict.message
+    verdict = lesson05.check_triage(misspelt)
+    assert not verdict
+    assert "'Approve', which is not one of the nodes" in verdict.message
+    assert "spelt" in verdict.hint
