@@ -144,6 +144,14 @@ def check_replay(replay_from: Callable[[Any, dict, str], Any]) -> str:
                 "Replay means invoke(None, config) where config names an older checkpoint "
                 "(its checkpoint_id).",
             )
+        if not forks and any(_source(s) == "update" for s in history) and again[node]:
+            raise Wrong(
+                f"(replaying {node!r}) {node} ran again, but from a checkpoint you made with "
+                "update_state (source `update`), not by replaying one: an edit, even an "
+                "empty one, is a new checkpoint of its own.",
+                "A replay needs no edit: invoke(None, config) with the config of the "
+                f"checkpoint whose .next is ({node!r},).",
+            )
         if not forks:
             raise Wrong(
                 f"(replaying {node!r}) nothing was replayed: the thread has no `fork` "
@@ -260,6 +268,20 @@ def check_fix_city(fix_city: Callable[[Any, dict, str], Any]) -> str:
 # -- 7.3 --------------------------------------------------------------------------------
 
 
+def _whole_number(answer: Any, name: str, what: str) -> int:
+    """``answer`` as an int ("6", read off a table, is 6), or ``Wrong`` saying it is not one."""
+    if isinstance(answer, str) and answer.strip().lstrip("-").isdecimal():
+        return int(answer)
+    if isinstance(answer, float) and answer.is_integer():
+        return int(answer)
+    if isinstance(answer, int) and not isinstance(answer, bool):
+        return answer
+    raise Wrong(
+        f"{name} is {answer!r}; give {what}, a whole number.",
+        "Read it off checkpoints_frame(app, config): one row per checkpoint, with its step.",
+    )
+
+
 @exercise("7.3 · Read the history")
 def check_history(app: Any, config: Mapping[str, Any], checkpoints: int, replay_step: int) -> str:
     """Compare the learner's answers with the real thread ``config``: how many checkpoints
@@ -277,6 +299,8 @@ def check_history(app: Any, config: Mapping[str, Any], checkpoints: int, replay_
     real_count = len(history)
     real_step = (before_chat[0].metadata or {}).get("step")
     thread = config.get("configurable", {}).get("thread_id")
+    checkpoints = _whole_number(checkpoints, "checkpoints", "a count of checkpoints")
+    replay_step = _whole_number(replay_step, "replay_step", "a step number")
     if checkpoints != real_count:
         per_turn = real_count // turns
         if checkpoints == per_turn:

@@ -199,3 +199,39 @@ def test_history_leaving_out_the_input_steps():
     verdict = lesson07.check_history(app, config, checkpoints=4, replay_step=3)
     assert not verdict
     assert "left out the input steps" in verdict.message
+
+
+def test_replay_through_an_empty_update_is_named():
+    def replay_from(app, config, node):
+        before = next(s for s in app.get_state_history(config) if s.next == (node,))
+        return app.invoke(None, app.update_state(before.config, {}))
+
+    verdict = lesson07.check_replay(replay_from)
+    assert not verdict
+    assert "from a checkpoint you made with update_state" in verdict.message
+    assert "nothing was replayed" not in verdict.message
+
+
+def _quiz():
+    def chat(state: MessagesState) -> dict:
+        return {"messages": [("ai", "hello")]}
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("chat", chat)
+    builder.add_edge(START, "chat")
+    builder.add_edge("chat", END)
+    app = builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "quiz"}}
+    app.invoke({"messages": [("user", "Hi")]}, config)
+    app.invoke({"messages": [("user", "Again")]}, config)
+    return app, config
+
+
+def test_history_takes_numbers_typed_as_strings_and_names_a_missing_answer():
+    app, config = _quiz()
+    assert lesson07.check_history(app, config, checkpoints="6", replay_step=" 3")
+    verdict = lesson07.check_history(app, config, checkpoints=None, replay_step=None)
+    assert not verdict
+    assert verdict.message == "checkpoints is None; give a count of checkpoints, a whole number."
+    verdict = lesson07.check_history(app, config, checkpoints=6, replay_step="three")
+    assert not verdict and "replay_step is 'three'" in verdict.message
