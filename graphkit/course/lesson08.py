@@ -250,6 +250,14 @@ def check_edit_at_breakpoint(fix_and_send: Callable[[Any, dict, str], Any]) -> s
                 "the outbox yourself.",
                 "Fix only `to`, and let send do the sending.",
             )
+        if final.next == ("send",) and calls["review"] > 1:
+            raise Wrong(
+                f"(mail to {name}) you resumed, but review ran again and the run stopped at "
+                "the breakpoint before send once more: your update_state counted the edit "
+                "as the output of a node before review.",
+                "Leave as_node out (the node that ran last, review, whose edge leads to "
+                "send), or name that node.",
+            )
         if final.next == ("send",):
             raise Wrong(
                 f"(mail to {name}) the run is still paused before send (next ('send',)); "

@@ -92,9 +92,13 @@ def check_report_runs(build_research: Any) -> str:
                 f"It runs, but graphkit still warns:{_warned(said)}",
                 "A warning names a real problem: fix what it points at.",
             )
-    return (
-        f"`report` runs once, at step {_ran(run, 'report')[0]}, after search and cite "
+    waits = any(e.target == "report" and e.kind == "waiting" for e in app.get_graph().edges)
+    return f"`report` runs once, at step {_ran(run, 'report')[0]}, after search and cite " + (
         "met at the waiting edge — on every question, with no warning."
+        if waits
+        else "— on every question, with no warning. Without the waiting edge it runs "
+        "once only because search and cite finish in the same step; "
+        "add_edge(['search', 'cite'], 'report') makes that a rule."
     )
 
 

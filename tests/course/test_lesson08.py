@@ -178,3 +178,14 @@ def test_approval_sending_unless_the_answer_is_no():
     verdict = lesson08.check_approval(approve)
     assert not verdict
     assert "resumed with 'maybe', but send ran" in verdict.message
+
+
+def test_edit_as_an_earlier_node_says_review_ran_again():
+    def fix_and_send(app, config, address):
+        app.update_state(config, {"to": address}, as_node="write")  # review is next again
+        return app.invoke(None, config)
+
+    verdict = lesson08.check_edit_at_breakpoint(fix_and_send)
+    assert not verdict
+    assert "you resumed, but review ran again" in verdict.message
+    assert "as_node" in verdict.hint

@@ -192,3 +192,12 @@ def test_agent_stops_fails_when_the_router_counts_instead_of_reading_the_answer(
     )
     assert not verdict
     assert "should answer '42'" in verdict.message
+
+
+def test_report_runs_with_plain_edges_passes_but_says_the_waiting_edge_makes_it_a_rule():
+    verdict = lesson09.check_report_runs(
+        lambda: research(lambda s: ["search", "cite"], waiting=False)
+    )
+    assert verdict
+    assert "met at the waiting edge" not in verdict.message
+    assert "finish in the same step" in verdict.message
