@@ -292,3 +292,25 @@ def test_component_vertex_fails_on_an_unknown_channel_and_on_a_non_node():
     verdict = lesson10.check_component_vertex(lambda name, neighbours: None)
     assert not verdict
     assert "returned NoneType" in verdict.message
+
+
+def test_component_vertex_fails_when_it_keeps_the_first_label_it_heard():
+    def first_heard(name, neighbours):
+        def first(x):
+            label, known = x[f"heard:{name}"][0], x.get(f"label:{name}")
+            return label if known is None or label < known else None
+
+        writes = [ChannelWriteEntry(f"label:{name}", skip_none=True)]
+        writes += [ChannelWriteEntry(f"heard:{n}", skip_none=True) for n in neighbours]
+        return (
+            NodeBuilder()
+            .subscribe_to(f"heard:{name}")
+            .read_from(f"label:{name}")
+            .do(first)
+            .write_to(*writes)
+        )
+
+    verdict = lesson10.check_component_vertex(first_heard)
+    assert not verdict
+    assert "heard ['q', 'b', 'k'] ended with the label 'm'" in verdict.message
+    assert "combine them all (min)" in verdict.hint
