@@ -174,6 +174,17 @@ def check_router(builder: Any) -> str:
             )
     drawn = sorted(e.target for e in app.get_graph().edges if e.source == "measure")
     if drawn != ["cold", "hot"]:
+        extra = sorted(set(drawn) - {"cold", "hot"})
+        branches = getattr(app.builder, "branches", {}).get("measure", {}).values()
+        if any(branch.path_map for branch in branches):  # the learner listed the choices
+            raise Wrong(
+                f"It runs right, but the drawing shows measure may also go to "
+                f"{', '.join(extra)}: the choices you listed include "
+                f"{'it' if len(extra) == 1 else 'them'}, and the router never returns "
+                f"{'it' if len(extra) == 1 else 'them'}.",
+                hint="List exactly the nodes the router returns: ['hot', 'cold'] (in a "
+                "Literal annotation or as add_conditional_edges' third argument).",
+            )
         raise Wrong(
             f"It runs right, but the drawing shows measure may go to {', '.join(drawn)}: "
             "graphkit cannot tell from your router which nodes it returns.",

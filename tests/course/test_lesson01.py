@@ -236,3 +236,13 @@ def test_read_run_says_when_the_value_was_copied_with_its_quotes():
     assert not verdict.passed
     assert "quotes" in verdict.hint
     assert "never held" not in verdict.message
+
+
+def test_router_with_a_choice_it_never_returns_is_told_which():
+    def untyped(state):
+        return "hot" if state["temperature"] >= 25 else "cold"
+
+    verdict = lesson01.check_router(router(untyped, ["hot", "cold", END]))
+    assert not verdict.passed
+    assert "may also go to __end__: the choices you listed include it" in verdict.message
+    assert "List exactly the nodes the router returns" in verdict.hint
