@@ -155,6 +155,14 @@ RENAMED_IMPORTS = {
         "Checkpointer GraphOutput StreamPart"
     ),
     "langgraph.config": "get_config get_store get_stream_writer",
+    "langgraph.callbacks": (
+        "GraphCallbackHandler GraphInterruptEvent GraphResumeEvent GraphLifecycleEvent "
+        "GraphLifecycleStatus"
+    ),
+    "langgraph.stream": (
+        "GraphRunStream AsyncGraphRunStream SubgraphRunStream StreamTransformer StreamChannel "
+        "UpdatesTransformer CustomTransformer"
+    ),
     "langgraph.runtime": "Runtime ExecutionInfo RunControl get_runtime",
     "langgraph.constants": "START END TAG_NOSTREAM TAG_HIDDEN TASKS CONF CONFIG_KEY_CHECKPOINTER",
     "langgraph.warnings": (
@@ -181,6 +189,8 @@ RENAMED_IMPORTS = {
     "langgraph.channels.untracked_value": "UntrackedValue",
     "langgraph.channels.any_value": "AnyValue",
     "langgraph.channels.named_barrier_value": "NamedBarrierValue NamedBarrierValueAfterFinish",
+    "langgraph.channels.topic": "Topic",
+    "langgraph.channels.delta": "DeltaChannel",
     "langgraph.pregel": "Pregel NodeBuilder",
     "langgraph.checkpoint.memory": "InMemorySaver MemorySaver",
     "langgraph.checkpoint.sqlite": "SqliteSaver",
