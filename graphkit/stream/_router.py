@@ -55,7 +55,11 @@ class Pump:
             return self._stop(error)
         if part is None:
             return self._stop(None)
-        self.router.feed(self._event(part))
+        try:
+            self.router.feed(self._event(part))
+        except Exception as error:  # a transformer's: it ends the run, as a node's would
+            self._close_parts()
+            return self._stop(error)
         return True
 
     async def apull(self) -> bool:
@@ -69,18 +73,38 @@ class Pump:
                 return await self._astop(error)
             if part is None:
                 return await self._astop(None)
-            await self.router.afeed(self._event(part))
+            try:
+                await self.router.afeed(self._event(part))
+            except Exception as error:
+                await self._aclose_parts()
+                return await self._astop(error)
             return True
 
     def _stop(self, error: BaseException | None) -> bool:
+        """End the run with ``error`` (None: normally). A transformer's ``finalize`` that
+        raises makes its error the run's: ``output`` raises it, as the reader did."""
         self.done, self.error = True, error
-        self.router.finish(error)
+        try:
+            self.router.finish(error)
+        except Exception as failed:
+            self.error = failed
+            raise
         return False
 
     async def _astop(self, error: BaseException | None) -> bool:
         self.done, self.error = True, error
-        await self.router.afinish(error)
+        try:
+            await self.router.afinish(error)
+        except Exception as failed:
+            self.error = failed
+            raise
         return False
+
+    def _close_parts(self) -> None:
+        getattr(self.parts, "close", lambda: None)()  # (running nodes are cancelled)
+
+    async def _aclose_parts(self) -> None:
+        await getattr(self.parts, "aclose", _nothing)()
 
     def run_to_end(self) -> None:
         while self.pull():
@@ -98,12 +122,12 @@ class Pump:
     def abort(self) -> None:
         """Stop the graph (its generator is closed, so running nodes are cancelled)."""
         if not self.done:
-            getattr(self.parts, "close", lambda: None)()
+            self._close_parts()
             self._stop(None)
 
     async def aabort(self) -> None:
         if not self.done:
-            await getattr(self.parts, "aclose", _nothing)()
+            await self._aclose_parts()
             await self._astop(None)
 
 
@@ -192,9 +216,15 @@ class EventRouter:
         if self.finished:
             return
         self.finished = True
+        raised = None
         for transformer in self.transformers:
-            transformer.fail(error) if error is not None else transformer.finalize()
+            try:  # (one that raises leaves the others to end, and the channels to close)
+                transformer.fail(error) if error is not None else transformer.finalize()
+            except Exception as failed:
+                raised = raised or failed
         self._end_channels(error)
+        if raised is not None:
+            raise raised
 
     async def afinish(self, error: BaseException | None) -> None:
         if self.finished:
@@ -210,9 +240,15 @@ class EventRouter:
             for job in jobs:
                 job.cancel()
             await asyncio.gather(*jobs, return_exceptions=True)
+        raised = None
         for transformer in self.transformers:
-            await (transformer.afail(error) if error is not None else transformer.afinalize())
+            try:
+                await (transformer.afail(error) if error is not None else transformer.afinalize())
+            except Exception as failed:
+                raised = raised or failed
         self._end_channels(error)
+        if raised is not None:
+            raise raised
 
     def _end_channels(self, error: BaseException | None) -> None:
         for channel in self._channels():

@@ -381,3 +381,96 @@ def test_a_v3_run_inside_a_node_sees_its_own_scope():
         return run_v3(app, INPUT, "sync", lambda run: lines(list(run)), None), seen
 
     assert assert_same(program)[1]["output"]["x"] == 2
+
+
+# -- a transformer that raises, a run that ends inside a subgraph ---------------------------
+
+
+def raising(lib: Any, where: str) -> Any:
+    """A transformer raising once from ``process`` (on the run's second "values" event, or
+    on the first event below a child's scope: ``where="below"``) or from ``finalize``."""
+
+    class Raising(lib.stream.StreamTransformer):
+        broke = False  # (once a run: a second error must not stand in for the first)
+
+        def init(self):
+            self.values = 0
+            return {}
+
+        def process(self, event):
+            below = len(event["params"]["namespace"]) > len(self.scope) + 1
+            self.values += event["method"] == "values"
+            due = self.values == 2 if where == "process" else below and where == "below"
+            if Raising.broke or not due:
+                return True
+            Raising.broke = True
+            raise ValueError(f"transformer broke in {where}")
+
+        def finalize(self):
+            if where == "finalize":
+                raise ValueError("transformer broke in finalize")
+
+    return Raising
+
+
+def _after_an_error(run: Any, first: Any) -> Any:
+    """What each projection gives once ``first`` (a reader) met the run's error: its queued
+    items then the error (or its end), and ``output`` raising it."""
+
+    def read(reader: Any) -> Any:
+        got: list[Any] = []
+        try:
+            got.extend(reader)
+        except ValueError as error:
+            return plain(got, Ids()), str(error)
+        return plain(got, Ids()), None
+
+    others = [iter(run.updates), iter(run.lifecycle)]
+    seen = [read(first), *(read(reader) for reader in others)]
+    try:
+        output = run.output
+    except ValueError as error:
+        output = str(error)
+    return seen, output
+
+
+@pytest.mark.parametrize("where", ["process"])
+def test_a_transformer_that_raises_fails_the_run(where):
+    """graphkit left the graph running after a transformer's error (the next read ran it
+    on, and ``output`` returned the state), and forgot a ``finalize`` error once raised."""
+
+    def program(lib):
+        history: list[str] = []
+        app = nested(lib)
+        transformers = [lib.stream.UpdatesTransformer, raising(lib, where)]
+        run = app.stream_events(INPUT, THREAD, version="v3", transformers=transformers)
+        seen = _after_an_error(run, iter(run.values))
+        for snapshot in app.get_state_history(THREAD):
+            history.append(str(snapshot.next))
+        return seen, history
+
+    seen, _ = assert_same(program)
+    assert seen[1].startswith("transformer broke")
+
+
+def test_an_async_transformer_that_raises_fails_the_run():
+    def program(lib):
+        app = nested(lib)
+
+        async def read(run):
+            got = []
+            try:
+                async for event in run:
+                    got.append(event["method"])
+            except ValueError as error:
+                got.append(str(error))
+            try:
+                output = await run.output()
+            except ValueError as error:
+                output = str(error)
+            return got, output
+
+        transformers = [raising(lib, "process")]
+        return run_v3(app, INPUT, "async", read, transformers=transformers)
+
+    assert assert_same(program)[1] == "transformer broke in process"
