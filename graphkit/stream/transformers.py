@@ -141,6 +141,18 @@ class _SubgraphWatch:
                 return {"event": status, "namespace": list(namespace)}
         return None
 
+    def unfinished(self, error: BaseException | None) -> list[LifecyclePayload]:
+        """How the subgraphs still running end when the run does: ``completed`` (the run
+        finished or was aborted), or ``failed`` with the run's ``error``, outermost first."""
+        ended: list[LifecyclePayload] = []
+        for namespace in self.running:
+            if error is None:
+                ended.append({"event": "completed", "namespace": list(namespace)})
+            else:
+                ended.append({"event": "failed", "namespace": list(namespace), "error": str(error)})
+        self.running.clear()
+        return ended
+
 
 class _ReadsTasks(StreamTransformer):
     """What watches subgraphs needs: the ``tasks`` stream mode."""
@@ -166,6 +178,14 @@ class LifecycleTransformer(_ReadsTasks):
                 if payload is not None:
                     self.channel.push(payload)
         return not is_task_event  # (folded into lifecycle events)
+
+    def finalize(self) -> None:
+        for payload in self.watch.unfinished(None):
+            self.channel.push(payload)
+
+    def fail(self, err: BaseException) -> None:
+        for payload in self.watch.unfinished(err):
+            self.channel.push(payload)
 
 
 class SubgraphTransformer(_ReadsTasks):
@@ -228,18 +248,27 @@ class SubgraphTransformer(_ReadsTasks):
             await ended[0]._router.afinish(ended[1])
         return True
 
+    def _unfinished(self, error: BaseException | None) -> list[Any]:
+        """The handles still running when the run stopped, ended as ``run.lifecycle``
+        says (``LifecycleTransformer``)."""
+        for ended in self.watch.unfinished(error):
+            handle = self.children[tuple(ended["namespace"])]
+            handle.status, handle.error = ended["event"], ended.get("error")
+        handles, self.children = list(self.children.values()), {}
+        return handles
+
     def finalize(self) -> None:
-        for handle in self.children.values():  # (still running when the run stopped)
+        for handle in self._unfinished(None):
             handle._router.finish(None)
 
     async def afinalize(self) -> None:
-        for handle in self.children.values():
+        for handle in self._unfinished(None):
             await handle._router.afinish(None)
 
     def fail(self, err: BaseException) -> None:
-        for handle in self.children.values():
+        for handle in self._unfinished(err):
             handle._router.finish(err)
 
     async def afail(self, err: BaseException) -> None:
-        for handle in self.children.values():
+        for handle in self._unfinished(err):
             await handle._router.afinish(err)

@@ -434,7 +434,7 @@ def _after_an_error(run: Any, first: Any) -> Any:
     return seen, output
 
 
-@pytest.mark.parametrize("where", ["process"])
+@pytest.mark.parametrize("where", ["process", "finalize", "below"])
 def test_a_transformer_that_raises_fails_the_run(where):
     """graphkit left the graph running after a transformer's error (the next read ran it
     on, and ``output`` returned the state), and forgot a ``finalize`` error once raised."""
@@ -474,3 +474,29 @@ def test_an_async_transformer_that_raises_fails_the_run():
         return run_v3(app, INPUT, "async", read, transformers=transformers)
 
     assert assert_same(program)[1] == "transformer broke in process"
+
+
+@pytest.mark.parametrize("how", ["abort", "fail"])
+def test_subgraphs_running_when_the_run_ends(how):
+    """Aborted inside a subgraph, or failed there by a transformer: each subgraph still
+    running gets a last lifecycle event (completed / failed) and its handle that status
+    (graphkit's stayed "started")."""
+
+    def program(lib):
+        transformers = [raising(lib, "below")] if how == "fail" else []
+        run = nested(lib).stream_events(INPUT, THREAD, version="v3", transformers=transformers)
+        lifecycle, subgraphs, seen = iter(run.lifecycle), iter(run.subgraphs), []
+        try:
+            for payload in lifecycle:
+                seen.append(payload)
+                if len(payload["namespace"]) == 2:
+                    run.abort()
+        except ValueError as error:
+            seen.append(str(error))
+        try:
+            handles = [(h.status, h.error) for h in subgraphs]
+        except ValueError as error:
+            handles = [str(error)]
+        return plain(seen, Ids()), handles
+
+    assert assert_same(program)
