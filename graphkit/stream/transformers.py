@@ -117,6 +117,8 @@ class _SubgraphWatch:
             return None
         if self.children_only and below > 1:
             return None  # (a grandchild: its parent's handle watches it)
+        if ":" not in namespace[-1]:
+            return None  # ("1", "2"...: a graph run again by the same task is no subgraph)
         self.running[namespace] = None
         graph_name, _, call_id = namespace[-1].partition(":")
         return {

@@ -383,6 +383,25 @@ def test_a_v3_run_inside_a_node_sees_its_own_scope():
     assert assert_same(program)[1]["output"]["x"] == 2
 
 
+def test_a_graph_run_twice_by_one_task_is_no_subgraph():
+    """A node that runs a graph a second time gets the namespace ``[..., "n:<id>", "1"]``:
+    no lifecycle event announces it (graphkit's announced a subgraph named "1", never
+    ended)."""
+
+    def program(lib):
+        inner = lib.StateGraph(State).add_node("i", lambda s: {"x": 1})
+        inner = inner.add_edge(lib.START, "i").compile()
+
+        def twice(state):
+            inner.invoke(INPUT)
+            return inner.invoke(INPUT)
+
+        app = lib.StateGraph(State).add_node("n", twice).add_edge(lib.START, "n").compile()
+        return run_v3(app, INPUT, "sync", lambda run: plain(list(run.lifecycle), Ids()), None)
+
+    assert [payload["event"] for payload in assert_same(program)] == ["started", "completed"]
+
+
 # -- a transformer that raises, a run that ends inside a subgraph ---------------------------
 
 
