@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import dataclasses
 import operator
-import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from graphkit.checkpoint.base import Checkpoint
+from graphkit.checkpoint.copies import Lent
 from graphkit.checkpoint.delta_map import DeltaMap
 
 __all__ = ["SNAPSHOT_EVERY", "Changes", "RowMaps", "RowMemory", "RowPlan", "plan_row"]
@@ -207,8 +207,7 @@ class RowMemory:
         self._rows: OrderedDict[int, RowMaps] = OrderedDict()
         self._by_map: dict[int, int] = {}  # id(values map) -> seq, for maps held in _rows
         self._by_id: dict[tuple[str, str, str], int] = {}  # (thread, ns, checkpoint) -> seq
-        # id(a reader's copy of a row's values) -> (the copy, weakly; the row's seq)
-        self._lent: dict[int, tuple[weakref.ref[DeltaMap], int]] = {}
+        self._lent = Lent()  # a reader's copy of a row's values -> the row's seq
 
     def get(self, seq: int | None, *, decoded: bool = False) -> RowMaps | None:
         """Row ``seq``'s maps; with ``decoded``, only maps that were read back."""
@@ -223,9 +222,9 @@ class RowMemory:
         the row whose values map (or a reader's copy of it, see ``lend``) is the parent
         of ``checkpoint.channel_values``, else the row of its parent checkpoint."""
         parent_map = _derived_from(checkpoint.channel_values)
-        lent = self._lent.get(id(parent_map)) if parent_map is not None else None
-        if lent is not None and lent[0]() is parent_map:
-            known = self.get(lent[1])
+        lent = self._lent.origin(parent_map)
+        if lent is not None:
+            known = self.get(lent)
             if known is not None and known.thread == thread:
                 # compared with the copy the checkpoint was derived from: its delta
                 return dataclasses.replace(known, values=parent_map)
@@ -240,14 +239,7 @@ class RowMemory:
         and return it: a checkpoint a run derives from it (a resumed run's) is then saved
         as a delta of ``known``'s row. Else every copied value, equal to the row's but not
         the same object, would count as changed and be written again."""
-        key = id(copy)
-
-        def forget(dead: weakref.ref[DeltaMap]) -> None:
-            if self._lent.get(key, (None,))[0] is dead:
-                self._lent.pop(key, None)
-
-        self._lent[key] = (weakref.ref(copy, forget), known.seq)
-        return copy
+        return self._lent.lend(copy, known.seq)
 
     def remember(self, known: RowMaps) -> None:
         self._rows[known.seq] = known

@@ -30,7 +30,6 @@ Checkpoint(step=-2, source='empty', channels=[])
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 import sqlite3
@@ -40,7 +39,7 @@ from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 from graphkit.checkpoint.base import Checkpoint
-from graphkit.checkpoint.delta_map import DeltaMap
+from graphkit.checkpoint.copies import copy_values
 from graphkit.checkpoint.deltas import Changes, RowMaps, RowMemory, RowPlan, plan_row
 from graphkit.checkpoint.heads import MissingCheckpoint, check_head, read_heads, record_put
 from graphkit.checkpoint.integrity import (
@@ -348,7 +347,7 @@ class SqliteSaver(BaseCheckpointSaver):
             step=row.step,
             source=row.source,
             parent_id=row.parent_id,
-            channel_values=self._memory.lend(known, _own_copy(known.values)),
+            channel_values=self._memory.lend(known, copy_values(known.values)),
             channel_versions=known.versions,
             versions_seen=known.seen,
             updated_channels=frozenset(updated),
@@ -694,11 +693,3 @@ def _check_filter_keys(filter: Mapping[str, Any] | None) -> None:
                 "letters, digits, '_', '-' and '.' (a dot names a nested item: "
                 "'user.name'), as LangGraph's SQLite saver does; rename the metadata key."
             )
-
-
-def _own_copy(values: Mapping[str, Any]) -> DeltaMap:
-    """The remembered values of a row, copied for one reader. LangGraph's savers decode
-    each read anew, so a caller that edits what it was given (a tool call in
-    ``get_state(config).values``, before ``update_state``) changes no saved checkpoint;
-    handing out the remembered objects themselves would change every later read."""
-    return DeltaMap({channel: copy.deepcopy(value) for channel, value in values.items()})

@@ -1,0 +1,154 @@
+"""A reader's own copy of saved values, and which saved map each copy stands for.
+
+LangGraph's savers decode every read from bytes, so a caller that edits what it was
+given (a tool call in ``get_state(config).values``, before ``update_state``: LangGraph's
+review pattern) changes no saved checkpoint. graphkit's savers keep objects (the values
+put, or the rows decoded once), so they hand each reader a copy (``private_copy``,
+``copy_values``) and remember, while the copy lives, which saved map it copies
+(``Lent``): a checkpoint a resumed run derives from a copy is then still saved as a
+delta of that map, not as a whole new set of values.
+
+>>> saved = {"call": {"args": {"q": "sf"}}}
+>>> read = private_copy(saved)
+>>> read["call"]["args"]["q"] = "edited"
+>>> saved
+{'call': {'args': {'q': 'sf'}}}
+"""
+
+from __future__ import annotations
+
+import copy
+import operator
+import sys
+import weakref
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from graphkit.checkpoint.delta_map import DeltaMap
+
+__all__ = ["Lent", "copy_values", "private_copy"]
+
+_ATOMS = frozenset({str, int, float, bool, complex, bytes, type(None)})
+"""Immutable types that hold nothing mutable: shared, never copied."""
+
+
+def private_copy(value: Any) -> Any:
+    """A deep copy of ``value`` that shares no mutable object with it.
+
+    Lists, dicts, sets and tuples are walked here, and pydantic models (langchain-core's
+    messages) are rebuilt as their own ``__deepcopy__`` rebuilds them, with their fields
+    walked here too; anything else goes to ``copy.deepcopy``. Walking without
+    ``deepcopy``'s memo and per-object dispatch costs 0.19 ms for 60 chat messages
+    (``deepcopy``: 0.47 ms) and 0.06 ms for 60 small dicts (0.20 ms). Without the memo,
+    an object held twice within one value is copied twice, as decoding it from bytes
+    (LangGraph's read) gives two objects too.
+
+    >>> from langchain_core.messages import AIMessage
+    >>> saved = AIMessage("", tool_calls=[{"name": "search", "args": {"q": "sf"}, "id": "1"}])
+    >>> read = private_copy(saved)
+    >>> read == saved, read.tool_calls[0]["args"] is saved.tool_calls[0]["args"]
+    (True, False)
+    """
+    try:
+        return _copy(value)
+    except RecursionError:  # a value that holds itself (PickleSerializer can store one)
+        return copy.deepcopy(value)
+
+
+def copy_values(values: Mapping[str, Any]) -> DeltaMap:
+    """A reader's own copy of a checkpoint's channel values."""
+    return DeltaMap({channel: private_copy(value) for channel, value in values.items()})
+
+
+def _copy(value: Any) -> Any:
+    kind = type(value)
+    if kind in _ATOMS:
+        return value
+    if kind is list:
+        return [item if type(item) in _ATOMS else _copy(item) for item in value]
+    if kind is dict:
+        return {
+            key if type(key) in _ATOMS else _copy(key): item
+            if type(item) in _ATOMS
+            else _copy(item)
+            for key, item in value.items()
+        }
+    if kind is tuple:
+        items = tuple(item if type(item) in _ATOMS else _copy(item) for item in value)
+        return value if all(map(operator.is_, items, value)) else items
+    if kind is set:
+        return {item if type(item) in _ATOMS else _copy(item) for item in value}
+    copier = _COPIERS.get(kind)
+    if copier is None:
+        copier = _COPIERS[kind] = _copier_for(kind)
+    return copier(value)
+
+
+_COPIERS: dict[type, Callable[[Any], Any]] = {}
+"""How to copy each type ``_copy`` does not walk itself, decided once per type."""
+
+
+def _copier_for(kind: type) -> Callable[[Any], Any]:
+    pydantic = sys.modules.get("pydantic")  # (a model's class imports it first)
+    model = pydantic.BaseModel if pydantic is not None else None
+    if model is not None and issubclass(kind, model) and kind.__deepcopy__ is model.__deepcopy__:
+        return _copy_model
+    return copy.deepcopy
+
+
+def _copy_model(model: Any) -> Any:
+    """What pydantic's ``BaseModel.__deepcopy__`` makes, the fields walked by ``_copy``."""
+    if getattr(model, "__pydantic_private__", None) is not None:
+        return copy.deepcopy(model)  # (private attributes: pydantic's own rules)
+    cls = type(model)
+    new = cls.__new__(cls)
+    extra = model.__pydantic_extra__
+    object.__setattr__(new, "__dict__", _copy(model.__dict__))
+    object.__setattr__(new, "__pydantic_extra__", None if extra is None else _copy(extra))
+    object.__setattr__(new, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
+    object.__setattr__(new, "__pydantic_private__", None)
+    return new
+
+
+class Lent:
+    """Which saved map (or row) each reader's copy stands for, while the copy lives.
+
+    A run resumed from a copy derives its checkpoints from it; a saver asks ``origin``
+    to save such a checkpoint as a delta of the saved map. Without it, every copied
+    value, equal to the saved one but not the same object, would count as changed, and
+    be checked and stored again at every later run on a thread.
+
+    >>> lent, saved = Lent(), DeltaMap({"a": [1]})
+    >>> read = lent.lend(copy_values(saved), saved)
+    >>> lent.origin(read) is saved, lent.origin(saved)
+    (True, None)
+    >>> del read
+    >>> len(lent)  # (forgotten with the copy)
+    0
+    """
+
+    def __init__(self) -> None:
+        # id(copy) -> (the copy, weakly; what it stands for)
+        self._origins: dict[int, tuple[weakref.ref[DeltaMap], Any]] = {}
+
+    def lend(self, copy: DeltaMap, origin: Any) -> DeltaMap:
+        """Note that ``copy`` stands for ``origin`` while it lives; return ``copy``."""
+        key = id(copy)
+
+        def forget(dead: weakref.ref[DeltaMap]) -> None:
+            if self._origins.get(key, (None,))[0] is dead:
+                self._origins.pop(key, None)
+
+        self._origins[key] = (weakref.ref(copy, forget), origin)
+        return copy
+
+    def origin(self, copy: Any) -> Any:
+        """What ``copy`` stands for (None if it is no copy lent, or None)."""
+        lent = self._origins.get(id(copy)) if copy is not None else None
+        return lent[1] if lent is not None and lent[0]() is copy else None
+
+    def __len__(self) -> int:
+        return len(self._origins)
+
+    def __repr__(self) -> str:
+        return f"Lent(copies={len(self)})"

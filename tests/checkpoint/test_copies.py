@@ -1,0 +1,118 @@
+"""private_copy shares no mutable object with what it copies; Lent remembers which
+saved map a copy stands for only while the copy lives."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import gc
+
+import pydantic
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+from graphkit.checkpoint.copies import Lent, copy_values, private_copy
+from graphkit.checkpoint.delta_map import DeltaMap
+
+IMMUTABLE = (str, int, float, bool, complex, bytes, type(None), tuple, frozenset)
+
+
+def mutable_parts(value, found=None):
+    """The ids of every mutable object reachable from ``value``."""
+    found = {} if found is None else found
+    if id(value) in found:
+        return found
+    if not isinstance(value, IMMUTABLE):
+        found[id(value)] = value
+    if isinstance(value, dict):
+        for key, item in value.items():
+            mutable_parts(key, found)
+            mutable_parts(item, found)
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        for item in value:
+            mutable_parts(item, found)
+    elif isinstance(value, pydantic.BaseModel):
+        mutable_parts(value.__dict__, found)
+        mutable_parts(value.__pydantic_private__, found)
+    elif hasattr(value, "__dict__"):
+        mutable_parts(vars(value), found)
+    return found
+
+
+@dataclasses.dataclass
+class Box:
+    items: list
+
+
+class Model(pydantic.BaseModel):
+    tags: list[str]
+    box: dict
+
+
+class WithPrivate(pydantic.BaseModel):
+    name: str
+    _seen: list = pydantic.PrivateAttr(default_factory=list)
+
+
+class OwnCopy(pydantic.BaseModel):
+    items: list
+
+    def __deepcopy__(self, memo=None):
+        return OwnCopy(items=["copied by its own rule"])
+
+
+VALUES = {
+    "nested containers": {"a": [1, {"b": {2, 3}}], ("k", 1): ({"in a tuple": []},)},
+    "chat messages": [
+        HumanMessage("hi", id="1"),
+        AIMessage("", id="2", tool_calls=[{"name": "search", "args": {"q": "sf"}, "id": "c"}]),
+        ToolMessage([{"type": "text", "text": "sunny"}], tool_call_id="c", id="3"),
+    ],
+    "a pydantic model": Model(tags=["x"], box={"y": [1]}),
+    "a model with private attributes": WithPrivate(name="n"),
+    "a dataclass": Box([[1], {"a": 2}]),
+}
+
+
+@pytest.mark.parametrize("value", VALUES.values(), ids=VALUES.keys())
+def test_a_copy_is_equal_and_shares_no_mutable_object(value):
+    copied = private_copy(value)
+    assert copied == value
+    assert type(copied) is type(value)
+    assert not mutable_parts(copied).keys() & mutable_parts(value).keys()
+
+
+def test_immutable_values_are_shared_and_a_models_own_deepcopy_is_used():
+    atoms = ("text", 1, 2.5, None, b"bytes", (1, "a"))
+    assert all(private_copy(value) is value for value in atoms)
+    assert private_copy(OwnCopy(items=[1])).items == ["copied by its own rule"]
+    message = AIMessage("hi", id="1")
+    copied = private_copy(message)
+    assert copied.model_fields_set == message.model_fields_set
+    copied.content = "edited"  # (assignment validates as on any model)
+    assert message.content == "hi"
+
+
+def test_a_value_that_holds_itself_is_copied_with_its_cycle():
+    looped: list = [1]
+    looped.append(looped)
+    copied = private_copy(looped)
+    assert copied is not looped and copied[1] is copied
+
+
+def test_copy_values_copies_each_channel_into_a_new_map():
+    saved = DeltaMap({"messages": [{"text": "hi"}], "count": 1})
+    read = copy_values(saved)
+    read["messages"][0]["text"] = "edited"
+    assert isinstance(read, DeltaMap) and saved["messages"] == [{"text": "hi"}]
+
+
+def test_lent_names_the_origin_only_of_the_copy_itself_while_it_lives():
+    lent, saved = Lent(), DeltaMap({"a": [1]})
+    read = lent.lend(copy_values(saved), saved)
+    equal = copy.copy(read)
+    assert lent.origin(read) is saved
+    assert lent.origin(equal) is None and lent.origin(None) is None
+    del read
+    gc.collect()
+    assert len(lent) == 0
