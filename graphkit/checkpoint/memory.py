@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import operator
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Self
 
 from graphkit.checkpoint.base import Checkpoint
+from graphkit.checkpoint.copies import Lent, copy_values, private_copy
 from graphkit.checkpoint.delta_map import DeltaMap
 from graphkit.checkpoint.deltas import map_delta
 from graphkit.checkpoint.saver import (
@@ -37,8 +39,9 @@ class InMemorySaver(BaseCheckpointSaver):
     It accepts what ``SqliteSaver`` with the same ``serde`` accepts: each value a step
     changes, each pending write and the metadata go through ``serde.dumps_typed`` (as
     LangGraph's in-memory saver serializes them), so a state that could not be saved to
-    a file is refused here too, at the step that made it. The values kept are the ones
-    put, not copies.
+    a file is refused here too, at the step that made it. It keeps the values put, and
+    hands each reader its own copy of them (as LangGraph's saver decodes each read), so
+    editing what ``get_state`` returned changes no saved checkpoint.
 
     >>> saver = InMemorySaver()
     >>> saver.get_tuple({"configurable": {"thread_id": "t1"}}) is None
@@ -52,6 +55,9 @@ class InMemorySaver(BaseCheckpointSaver):
         self._checkpoints: dict[tuple[str, str], dict[str, tuple[Checkpoint, dict[str, Any]]]] = {}
         # (thread, ns, checkpoint id) -> {(task id, index): (channel, value, task path)}
         self._writes: dict[tuple[str, str, str], dict[tuple[str, int], tuple[str, Any, str]]] = {}
+        # a reader's copy of saved values (or a map a run derived from one, once saved)
+        # -> the saved map it stands for
+        self._lent = Lent()
 
     # ``with InMemorySaver() as saver:`` (and ``async with``), as LangGraph's allows, so
     # code written for a saver that must be closed runs with this one too; nothing to close.
@@ -78,7 +84,8 @@ class InMemorySaver(BaseCheckpointSaver):
                 wanted = max(saved)
             if wanted not in saved:
                 return None
-            return self._tuple(thread, namespace, wanted, *saved[wanted])
+            found = self._saved(thread, namespace, wanted, *saved[wanted])
+        return self._tuple(found)  # (copied outside the lock: nothing saved changes)
 
     def list(
         self,
@@ -100,7 +107,7 @@ class InMemorySaver(BaseCheckpointSaver):
             for index, (t, _) in enumerate(self._checkpoints):
                 first.setdefault(t, index)
             found = [
-                self._tuple(t, ns, checkpoint_id, checkpoint, metadata)
+                self._saved(t, ns, checkpoint_id, checkpoint, metadata)
                 for t, ns in sorted(self._checkpoints, key=lambda key: first[key[0]])
                 if (thread is None or t == thread) and (namespace is None or ns == namespace)
                 for checkpoint_id, (checkpoint, metadata) in sorted(
@@ -110,7 +117,8 @@ class InMemorySaver(BaseCheckpointSaver):
                 and (before_id is None or checkpoint_id < before_id)
                 and matches(metadata, filter)
             ]
-        yield from found[: max(limit, 0)] if limit is not None else found  # (negative: none)
+        found = found[: max(limit, 0)] if limit is not None else found  # (negative: none)
+        yield from map(self._tuple, found)  # (each copied when it is reached)
 
     def put(
         self,
@@ -124,6 +132,7 @@ class InMemorySaver(BaseCheckpointSaver):
         with self._lock:
             saved = self._checkpoints.setdefault((thread, namespace), {})
             parent = saved.get(checkpoint.parent_id) if checkpoint.parent_id else None
+            checkpoint = self._rebased(checkpoint)
             values = _new_values(checkpoint.channel_values, parent and parent[0].channel_values)
             self._refuse_unstorable(
                 [(None, metadata), *values.items()],
@@ -185,19 +194,50 @@ class InMemorySaver(BaseCheckpointSaver):
                     raise TypeError(f"Cannot save {where(key)}. {error}") from error
             raise
 
-    def _tuple(
+    def _rebased(self, checkpoint: Checkpoint) -> Checkpoint:
+        """``checkpoint`` as kept: if its values are a reader's copy of saved ones (a
+        fork, a ``__copy__`` update), the saved map itself; if they were derived from
+        such a copy (a resumed run's), the saved map with the same changes. Else a
+        resumed run would keep a whole copy of the thread's values at each run."""
+        values = checkpoint.channel_values
+        saved = self._lent.origin(values)
+        if saved is None and isinstance(values, DeltaMap):
+            origin = self._lent.origin(values.derived_from())
+            if origin is not None:
+                origin = origin if isinstance(origin, DeltaMap) else DeltaMap(origin)
+                saved = origin.with_changes(*values.delta())
+                self._lent.lend(values, saved)  # the run's next checkpoint derives from it
+        if saved is None:
+            return checkpoint
+        return dataclasses.replace(checkpoint, channel_values=saved)
+
+    def _saved(
         self,
         thread: str,
         namespace: str,
         checkpoint_id: str,
         checkpoint: Checkpoint,
         metadata: dict[str, Any],
-    ) -> CheckpointTuple:
+    ) -> tuple[str, str, str, Checkpoint, dict[str, Any], list[PendingWrite]]:
+        """What ``_tuple`` reads, taken while the lock is held."""
         saved = self._writes.get((thread, namespace, checkpoint_id), {})
         ordered = sorted(saved.items(), key=lambda item: pending_order(item[1][2], *item[0]))
         pending: list[PendingWrite] = [
             (task_id, channel, value) for (task_id, _), (channel, value, _) in ordered
         ]
+        return thread, namespace, checkpoint_id, checkpoint, metadata, pending
+
+    def _tuple(
+        self,
+        found: tuple[str, str, str, Checkpoint, dict[str, Any], list[PendingWrite]],
+    ) -> CheckpointTuple:
+        """A saved checkpoint as one reader gets it: its values, its pending writes and
+        its metadata are the reader's own copies (LangGraph's saver decodes them anew)."""
+        thread, namespace, checkpoint_id, checkpoint, metadata, pending = found
+        values = checkpoint.channel_values
+        checkpoint = dataclasses.replace(
+            checkpoint, channel_values=self._lent.lend(copy_values(values), values)
+        )
         parent = (
             checkpoint_config(thread, namespace, checkpoint.parent_id)
             if checkpoint.parent_id
@@ -206,9 +246,9 @@ class InMemorySaver(BaseCheckpointSaver):
         return CheckpointTuple(
             checkpoint_config(thread, namespace, checkpoint_id),
             checkpoint,
-            dict(metadata),
+            private_copy(metadata),
             parent,
-            pending,
+            [(task_id, channel, private_copy(value)) for task_id, channel, value in pending],
         )
 
 

@@ -12,7 +12,7 @@ import pytest
 import typing_extensions
 
 from .harness import Lib, load_graphkit, load_langgraph
-from .scenarios import SAVERS
+from .scenarios import Tools, load_tools
 
 LIBS = [load_langgraph, load_graphkit]
 THREAD = {"configurable": {"thread_id": "t"}}
@@ -22,14 +22,16 @@ class Plan(TypedDict):
     call: dict
 
 
-def _on_sqlite(lib: Lib, program: Any) -> Any:
-    with SAVERS["sqlite"](lib.name) as checkpointer:
-        return program(lib, checkpointer)
+def _on_saver(saver: str, lib: Lib, program: Any) -> Any:
+    with load_tools(lib, saver) as tools:
+        return program(tools)
 
 
-def _edit_a_read_value(lib: Lib, checkpointer: Any) -> dict[str, Any]:
+def _edit_a_read_value(tools: Tools) -> dict[str, Any]:
     """LangGraph's review pattern: read the paused state, edit the tool call in place,
-    hand it back with ``update_state``."""
+    hand it back with ``update_state``; then edit what the history and the saver's own
+    ``get_tuple`` and ``list`` hand out, and read again."""
+    lib, checkpointer = tools.lib, tools.checkpointer
     builder = lib.StateGraph(Plan)
     builder.add_node("plan", lambda state: {"call": {"name": "search", "args": {"q": "sf"}}})
     builder.add_node("act", lambda state: {})
@@ -40,20 +42,69 @@ def _edit_a_read_value(lib: Lib, checkpointer: Any) -> dict[str, Any]:
     call["args"]["q"] = "a different query"
     read_again = app.get_state(THREAD).values["call"]["args"]["q"]
     app.update_state(THREAD, {"call": call})
+    for snapshot in app.get_state_history(THREAD):
+        snapshot.values.get("call", {}).setdefault("args", {})["q"] = "edited in the history"
+    checkpointer.get_tuple(THREAD).checkpoint["channel_values"]["call"]["name"] = "edited"
+    for saved in checkpointer.list(THREAD):
+        saved.metadata["step"] = 99
+        saved.checkpoint["channel_values"].get("call", {})["args"] = "edited in the list"
     history = [
-        snapshot.values.get("call", {}).get("args") for snapshot in app.get_state_history(THREAD)
+        (snapshot.metadata["step"], snapshot.values.get("call"))
+        for snapshot in app.get_state_history(THREAD)
     ]
     return {"chunk": chunks[0], "read again": read_again, "history": history}
 
 
-def test_editing_a_value_get_state_gave_changes_no_sqlite_checkpoint():
-    """A value ``get_state`` hands out is the caller's own: editing it in place changes
-    neither the next read nor the checkpoint it came from (SqliteSaver remembers the
-    rows it decoded, and handed those very objects out)."""
-    langgraph, graphkit = (_on_sqlite(loader(), _edit_a_read_value) for loader in LIBS)
+@pytest.mark.parametrize("saver", ["memory", "sqlite"])
+def test_editing_a_value_get_state_gave_changes_no_checkpoint(saver):
+    """A value ``get_state`` (or the history, or the saver's own reads) hands out is the
+    caller's own: editing it in place changes neither the next read nor the checkpoint it
+    came from (InMemorySaver kept the values put and handed those very objects out;
+    SqliteSaver, the rows it decoded)."""
+    langgraph, graphkit = (_on_saver(saver, loader(), _edit_a_read_value) for loader in LIBS)
     assert graphkit == langgraph
     assert graphkit["read again"] == "sf"
-    assert graphkit["history"][1] == {"q": "sf"}
+    assert graphkit["history"][0] == (2, {"name": "search", "args": {"q": "a different query"}})
+    assert graphkit["history"][1] == (1, {"name": "search", "args": {"q": "sf"}})
+
+
+class Branches(TypedDict):
+    found: Annotated[list, operator.add]
+    answer: str
+
+
+def _edit_a_pending_write(tools: Tools) -> dict[str, Any]:
+    """One branch finishes, the other asks a question: the finished branch's write is
+    saved as a pending write. Edit what ``get_tuple`` hands out, then resume."""
+    lib, checkpointer = tools.lib, tools.checkpointer
+    builder = lib.StateGraph(Branches)
+    builder.add_node("search", lambda state: {"found": [{"title": "sf", "tags": ["city"]}]})
+    builder.add_node("ask", lambda state: {"answer": tools.interrupt("which one?")})
+    builder.add_edge(lib.START, "search").add_edge(lib.START, "ask")
+    app = builder.compile(checkpointer=checkpointer)
+    app.invoke({"found": []}, THREAD)
+    written = [
+        value
+        for _, channel, value in checkpointer.get_tuple(THREAD).pending_writes
+        if channel == "found"
+    ]
+    written[0][0]["tags"].append("edited")
+    read_again = [
+        value
+        for _, channel, value in checkpointer.get_tuple(THREAD).pending_writes
+        if channel == "found"
+    ]
+    result = app.invoke(lib.Command(resume="sf"), THREAD)
+    return {"read again": read_again, "result": result}
+
+
+@pytest.mark.parametrize("saver", ["memory", "sqlite"])
+def test_editing_a_pending_write_a_saver_gave_changes_no_saved_write(saver):
+    """A pending write ``get_tuple`` hands out is the caller's own too: the resumed run
+    applies the write as it was saved."""
+    langgraph, graphkit = (_on_saver(saver, loader(), _edit_a_pending_write) for loader in LIBS)
+    assert graphkit == langgraph
+    assert graphkit["result"] == {"found": [{"title": "sf", "tags": ["city"]}], "answer": "sf"}
 
 
 @dataclasses.dataclass

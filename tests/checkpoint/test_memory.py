@@ -1,0 +1,102 @@
+"""InMemorySaver: each reader gets its own copy of what was saved, and a run resumed
+from such a copy still keeps only what its steps changed."""
+
+from __future__ import annotations
+
+import asyncio
+import operator
+from typing import Annotated, TypedDict
+
+from graphkit import START, InMemorySaver, StateGraph
+from graphkit.checkpoint import Checkpoint, JsonPlusSerializer
+from tests.checkpoint.chains import derive, thread
+
+
+class Notes(TypedDict):
+    document: dict
+    notes: Annotated[list, operator.add]
+
+
+class CountingSerde(JsonPlusSerializer):
+    """Counts how often the saver checks a value with a ``"pages"`` key (the document)."""
+
+    checked = 0
+
+    def check_storable(self, obj):
+        if isinstance(obj, dict) and "pages" in obj:
+            self.checked += 1
+        super().check_storable(obj)
+
+
+def notes_app(saver):
+    builder = StateGraph(Notes)
+    builder.add_node("note", lambda state: {"notes": [f"note {len(state['notes'])}"]})
+    builder.add_edge(START, "note")
+    return builder.compile(checkpointer=saver)
+
+
+def saved_documents(saver):
+    """The document each checkpoint of thread "t" keeps (the objects themselves)."""
+    kept = saver._checkpoints[("t", "")].values()
+    return [checkpoint.channel_values.get("document") for checkpoint, _ in kept]
+
+
+def test_a_value_read_from_the_saver_is_the_readers_own():
+    """Values, pending writes and metadata: editing what ``get_tuple``, ``list`` or
+    their async twins hand out changes nothing saved."""
+    saver = InMemorySaver()
+    first = derive(Checkpoint.empty(), {"call": {"args": {"q": "sf"}}}, source="input")
+    config = saver.put(thread("t"), first, {"source": "input", "parents": {}}, {})
+    saver.put_writes(config, [("found", [{"tags": ["city"]}])], "task")
+
+    def edit(saved):
+        saved.checkpoint.channel_values["call"]["args"]["q"] = "edited"
+        saved.pending_writes[0][2][0]["tags"].append("edited")
+        saved.metadata["parents"][""] = "edited"
+
+    async def read_async():
+        edit(await saver.aget_tuple(thread("t")))
+        async for saved in saver.alist(thread("t")):
+            edit(saved)
+
+    edit(saver.get_tuple(thread("t")))
+    edit(next(saver.list(thread("t"))))
+    asyncio.run(read_async())
+    saved = saver.get_tuple(thread("t"))
+    assert saved.checkpoint.channel_values["call"] == {"args": {"q": "sf"}}
+    assert saved.pending_writes == [("task", "found", [{"tags": ["city"]}])]
+    assert saved.metadata == {"source": "input", "parents": {}}
+
+
+def test_a_long_lived_unchanged_channel_is_kept_once_across_invokes():
+    """Each invoke on a thread resumes from a copy of its latest values; its checkpoints
+    still keep the one saved document (not a copy per run), and the saver checks the
+    document with its serializer once, when it was written, not again at each run."""
+    serde = CountingSerde()
+    saver = InMemorySaver(serde=serde)
+    app = notes_app(saver)
+    document = {"pages": [f"page {index}" for index in range(100)]}
+    app.invoke({"document": document, "notes": []}, thread("t"))
+    for _ in range(4):
+        app.invoke({"notes": []}, thread("t"))
+    documents = [saved for saved in saved_documents(saver) if saved is not None]
+    assert len(documents) >= 10  # (an input and a loop checkpoint per run)
+    assert len({id(saved) for saved in documents}) == 1
+    assert serde.checked == 2  # (its input write, and the checkpoint that applied it)
+    assert app.get_state(thread("t")).values["notes"] == [f"note {index}" for index in range(5)]
+
+
+def test_a_fork_and_a_copy_keep_the_saved_values():
+    """Replaying an older checkpoint (a fork) and ``update_state(..., as_node="__copy__")``
+    save checkpoints whose values are a reader's copies: the saver keeps the values it
+    already had instead."""
+    saver = InMemorySaver()
+    app = notes_app(saver)
+    app.invoke({"document": {"pages": ["one"]}, "notes": []}, thread("t"))
+    older = list(app.get_state_history(thread("t")))[1]  # (the input checkpoint)
+    app.invoke(None, older.config)  # replayed: a fork
+    app.update_state(thread("t"), None, as_node="__copy__")
+    app.invoke({"notes": []}, thread("t"))
+    documents = [saved for saved in saved_documents(saver) if saved is not None]
+    assert len({id(saved) for saved in documents}) == 1
+    assert app.get_state(thread("t")).values["document"] == {"pages": ["one"]}
