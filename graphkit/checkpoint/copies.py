@@ -129,18 +129,18 @@ class Lent:
 
     def __init__(self) -> None:
         # id(copy) -> (the copy, weakly; what it stands for)
-        self._origins: dict[int, tuple[weakref.ref[DeltaMap], Any]] = {}
+        self._origins: dict[int, tuple[weakref.KeyedRef, Any]] = {}
 
     def lend(self, copy: DeltaMap, origin: Any) -> DeltaMap:
         """Note that ``copy`` stands for ``origin`` while it lives; return ``copy``."""
         key = id(copy)
-
-        def forget(dead: weakref.ref[DeltaMap]) -> None:
-            if self._origins.get(key, (None,))[0] is dead:
-                self._origins.pop(key, None)
-
-        self._origins[key] = (weakref.ref(copy, forget), origin)
+        # (a KeyedRef and a bound method: no closure per copy, for the collector to walk)
+        self._origins[key] = (weakref.KeyedRef(copy, self._forget, key), origin)
         return copy
+
+    def _forget(self, dead: weakref.KeyedRef) -> None:
+        if self._origins.get(dead.key, (None,))[0] is dead:
+            self._origins.pop(dead.key, None)
 
     def origin(self, copy: Any) -> Any:
         """What ``copy`` stands for (None if it is no copy lent, or None)."""
