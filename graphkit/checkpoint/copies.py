@@ -57,7 +57,9 @@ def private_copy(value: Any) -> Any:
 
 def copy_values(values: Mapping[str, Any]) -> DeltaMap:
     """A reader's own copy of a checkpoint's channel values."""
-    return DeltaMap({channel: private_copy(value) for channel, value in values.items()})
+    # (a DeltaMap flattened in one walk, not looked up key by key through its chain)
+    flat = values.to_dict() if isinstance(values, DeltaMap) else values
+    return DeltaMap({channel: private_copy(value) for channel, value in flat.items()})
 
 
 def _copy(value: Any) -> Any:
