@@ -170,9 +170,13 @@ class Checkpoints(Emitter):
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
         self._runs_subgraph: dict[str, bool] = {}  # by node name
+        self._loaded_id: str | None = None  # the checkpoint the run resumed from
 
     def started(self) -> Chunks:
         self.started_from = self.stepper.checkpoint.parent_id
+        thread = self.stepper.thread  # (a replay starts from a fork, not from what it loaded)
+        if thread is not None and thread.requested_id is None:
+            self._loaded_id = thread.checkpoint_id
         return ()
 
     def updated(self, results: Sequence[TaskResult]) -> Chunks:
@@ -186,7 +190,9 @@ class Checkpoints(Emitter):
             return ()
         ids = thread.thread_id, thread.namespace
         parent_id = self.started_from if thread.durability == "exit" else checkpoint.parent_id
-        parent = checkpoint_config(*ids, parent_id) if parent_id else None
+        parent = self._run_config(*ids, parent_id) if parent_id else None
+        if parent_id and checkpoint.id == self._loaded_id:  # its parent as saved
+            parent = checkpoint_config(*ids, parent_id)
         pending = self.stepper.pending_writes
         tasks = (
             tasks_with_writes(self.graph, plan, pending)[0]
@@ -195,7 +201,7 @@ class Checkpoints(Emitter):
         )
         metadata = dict(thread.last_metadata)
         payload = {
-            "config": with_checkpoint_map(checkpoint_config(*ids, checkpoint.id), metadata),
+            "config": with_checkpoint_map(self._run_config(*ids, checkpoint.id), metadata),
             "parent_config": with_checkpoint_map(parent, metadata),
             "values": self.stepper.output(self.graph.stream_keys),
             "metadata": metadata,
@@ -204,6 +210,15 @@ class Checkpoints(Emitter):
         }
         step = payload["metadata"].get("step", -1)
         return self._with_debug("checkpoints", step, "checkpoint", payload)
+
+    def _run_config(self, thread_id: str, namespace: str, checkpoint_id: str) -> dict[str, Any]:
+        """The config naming one checkpoint of this run, as LangGraph streams it: the
+        run's own ``configurable`` keys (e.g. a ``user_id``) kept beside the checkpoint's."""
+        given = self.stepper.config.configurable
+        kept = {key: value for key, value in given.items() if not key.startswith("__pregel_")}
+        kept.pop("checkpoint_id", None)  # (named anew, last)
+        named = checkpoint_config(thread_id, namespace, checkpoint_id)["configurable"]
+        return {"configurable": {"checkpoint_ns": namespace, **kept, **named}}
 
     def _with_subgraph_thread(self, task: PregelTask, thread_id: str, ns: str) -> PregelTask:
         """``task``, whose state is where its subgraph's thread is if it runs one (as

@@ -123,3 +123,51 @@ def test_the_last_checkpoint_is_streamed_before_the_recursion_error(modes, durab
     expected = _over_the_limit(load_langgraph(), modes, durability, use_async)
     assert expected[-1] == "raised GraphRecursionError"
     assert _over_the_limit(load_graphkit(), modes, durability, use_async) == expected
+
+
+def _interrupt(lib: Lib) -> Any:
+    module = "graphkit.types" if lib.name == "graphkit" else "langgraph.types"
+    return __import__(module, fromlist=["interrupt"]).interrupt
+
+
+def _run_configs(lib: Lib, with_subgraph: bool) -> list[str]:
+    """The configs of every "checkpoints" payload, as printed (key order too), of a run
+    given its own ``configurable`` keys, then of its resume and of a run after an edit."""
+    interrupt = _interrupt(lib)
+
+    def ask(state: State) -> dict[str, list]:
+        return {"out": [interrupt("go on?")]}
+
+    child = lib.StateGraph(State).add_node("inner", ask).add_edge(lib.START, "inner")
+    graph = lib.StateGraph(State)
+    graph.add_node("a", lambda state: {"out": ["a"]})
+    graph.add_node("b", child.compile() if with_subgraph else ask)
+    graph.add_edge(lib.START, "a").add_edge("a", "b")
+    seen: dict[str, str] = {}
+    lines: list[str] = []
+    with SAVERS["memory"](lib.name) as saver:
+        app = graph.compile(checkpointer=saver)
+        runs = [
+            ({"out": []}, {"thread_id": "t", "user_id": "ada", "limits": {"n": 3}}),
+            (lib.Command(resume="yes"), {"thread_id": "t", "session": 7}),
+            (None, {"thread_id": "t", "user_id": "bob"}),
+        ]
+        for number, (given, configurable) in enumerate(runs):
+            if number == 2:  # a run after an edit starts from the edit's checkpoint
+                app.update_state({"configurable": {"thread_id": "t"}}, {"out": ["edit"]}, "a")
+            config = {"configurable": configurable}
+            for chunk in app.stream(given, config, stream_mode="checkpoints", subgraphs=True):
+                namespace, payload = chunk
+                lines.append(f"{namespace} {payload['config']} {payload['parent_config']}")
+    text = UUID.sub(lambda m: seen.setdefault(m.group(0), f"id{len(seen)}"), "\n".join(lines))
+    return re.sub(r"\('b:id\d+',\)", "('b:…',)", text).splitlines()
+
+
+@pytest.mark.parametrize("with_subgraph", [False, True])
+def test_payload_configs_keep_the_runs_configurable_keys(with_subgraph):
+    """LangGraph streams a checkpoint's config as the run's config naming it: the run's
+    own ``configurable`` keys (a ``user_id``) stay, ``checkpoint_ns`` first. The
+    checkpoint a resume starts from names its parent as it was saved."""
+    expected = _run_configs(load_langgraph(), with_subgraph)
+    assert any("'user_id': 'ada'" in line for line in expected)
+    assert _run_configs(load_graphkit(), with_subgraph) == expected
