@@ -105,6 +105,9 @@ class JsonPlusSerializer:
     A class that is not allowed comes back as its plain data (a dataclass or model as
     a dict of fields, an enum as its value), with a warning saying how to allow it.
 
+    ``pickle_fallback=True`` (LangGraph's argument) pickles what JSON cannot hold, and
+    reads pickles back: ``PickleSerializer``, for databases nobody untrusted can write.
+
     >>> JsonPlusSerializer().dumps_typed(object())  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -114,7 +117,10 @@ class JsonPlusSerializer:
     datetime.timezone.utc
     """
 
-    def __init__(self, *, allowed_msgpack_modules: Any = _DEFAULT) -> None:
+    def __init__(
+        self, *, pickle_fallback: bool = False, allowed_msgpack_modules: Any = _DEFAULT
+    ) -> None:
+        self.pickle_fallback = pickle_fallback
         if allowed_msgpack_modules is _DEFAULT:
             mode = "strict" if strict_from_environment() else "imported"
             allowed: Any = ()
@@ -151,12 +157,19 @@ class JsonPlusSerializer:
         try:
             return "json", _JSON_ENCODER.encode(_encode(obj)).encode()
         except RecursionError:
-            raise TypeError(_HOLDS_ITSELF) from None
+            if not self.pickle_fallback:
+                raise TypeError(_HOLDS_ITSELF) from None
+        except TypeError:
+            if not self.pickle_fallback:
+                raise
+        return "pickle", pickle.dumps(obj)
 
     def check_storable(self, obj: Any) -> None:
         """Raise the ``TypeError`` that ``dumps_typed`` would, without making the bytes
         (what ``InMemorySaver`` calls: it keeps the values, so needs only the verdict)."""
-        if type(obj) not in _PLAIN:
+        if self.pickle_fallback:
+            self.dumps_typed(obj)
+        elif type(obj) not in _PLAIN:
             try:
                 _check(obj)
             except RecursionError:
@@ -164,6 +177,11 @@ class JsonPlusSerializer:
 
     def loads_typed(self, data: tuple[str, bytes]) -> Any:
         type_, payload = data
+        if type_ == "pickle" and self.pickle_fallback:
+            try:
+                return pickle.loads(payload)
+            except Exception as error:
+                raise CheckpointDecodeError(f"corrupt pickle payload: {error!r}") from error
         if type_ == "pickle":
             raise CheckpointDecodeError(
                 "the value is a pickle, and this serializer never unpickles (unpickling can "
@@ -188,7 +206,8 @@ class JsonPlusSerializer:
 
 class PickleSerializer(JsonPlusSerializer):
     """Opt-in serializer for arbitrary objects: JSON for the allow-listed types (so
-    those stay readable by the default serializer), pickle for everything else.
+    those stay readable by the default serializer), pickle for everything else; the same
+    as LangGraph's ``JsonPlusSerializer(pickle_fallback=True)``.
 
     Reading a pickle runs whatever code its author chose; use this only for databases
     that nobody untrusted can write to.
@@ -200,22 +219,8 @@ class PickleSerializer(JsonPlusSerializer):
     range(0, 3)
     """
 
-    def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
-        try:
-            return super().dumps_typed(obj)
-        except TypeError:
-            return "pickle", pickle.dumps(obj)
-
-    def check_storable(self, obj: Any) -> None:
-        self.dumps_typed(obj)
-
-    def loads_typed(self, data: tuple[str, bytes]) -> Any:
-        if data[0] != "pickle":
-            return super().loads_typed(data)
-        try:
-            return pickle.loads(data[1])
-        except Exception as error:
-            raise CheckpointDecodeError(f"corrupt pickle payload: {error!r}") from error
+    def __init__(self, *, allowed_msgpack_modules: Any = _DEFAULT) -> None:
+        super().__init__(pickle_fallback=True, allowed_msgpack_modules=allowed_msgpack_modules)
 
 
 # -- writing ------------------------------------------------------------------------------
