@@ -189,9 +189,10 @@ class Checkpoints(Emitter):
         if _is_input_step(plan) or thread is None or checkpoint.source == "empty":
             return ()
         ids = thread.thread_id, thread.namespace
-        parent_id = self.started_from if thread.durability == "exit" else checkpoint.parent_id
+        exiting = thread.durability == "exit"
+        parent_id = self.started_from if exiting else checkpoint.parent_id
         parent = self._run_config(*ids, parent_id) if parent_id else None
-        if parent_id and checkpoint.id == self._loaded_id:  # its parent as saved
+        if parent_id and (exiting or checkpoint.id == self._loaded_id):  # a parent as saved
             parent = checkpoint_config(*ids, parent_id)
         pending = self.stepper.pending_writes
         tasks = (

@@ -151,12 +151,17 @@ def _run_configs(lib: Lib, with_subgraph: bool) -> list[str]:
             ({"out": []}, {"thread_id": "t", "user_id": "ada", "limits": {"n": 3}}),
             (lib.Command(resume="yes"), {"thread_id": "t", "session": 7}),
             (None, {"thread_id": "t", "user_id": "bob"}),
+            ({"out": []}, {"thread_id": "t", "user_id": "eve"}),  # under durability="exit"
         ]
         for number, (given, configurable) in enumerate(runs):
             if number == 2:  # a run after an edit starts from the edit's checkpoint
                 app.update_state({"configurable": {"thread_id": "t"}}, {"out": ["edit"]}, "a")
             config = {"configurable": configurable}
-            for chunk in app.stream(given, config, stream_mode="checkpoints", subgraphs=True):
+            durability = "exit" if number == 3 else None
+            chunks = app.stream(
+                given, config, stream_mode="checkpoints", subgraphs=True, durability=durability
+            )
+            for chunk in chunks:
                 namespace, payload = chunk
                 lines.append(f"{namespace} {payload['config']} {payload['parent_config']}")
     text = UUID.sub(lambda m: seen.setdefault(m.group(0), f"id{len(seen)}"), "\n".join(lines))
@@ -167,7 +172,8 @@ def _run_configs(lib: Lib, with_subgraph: bool) -> list[str]:
 def test_payload_configs_keep_the_runs_configurable_keys(with_subgraph):
     """LangGraph streams a checkpoint's config as the run's config naming it: the run's
     own ``configurable`` keys (a ``user_id``) stay, ``checkpoint_ns`` first. The
-    checkpoint a resume starts from names its parent as it was saved."""
+    checkpoint a resume starts from names its parent as it was saved, and so does every
+    checkpoint of a run under ``durability="exit"`` (its parent is the one it loaded)."""
     expected = _run_configs(load_langgraph(), with_subgraph)
     assert any("'user_id': 'ada'" in line for line in expected)
     assert _run_configs(load_graphkit(), with_subgraph) == expected
