@@ -13,6 +13,7 @@ import contextlib
 import contextvars
 import dataclasses
 import dis
+import functools
 import inspect
 import types
 import typing
@@ -507,18 +508,26 @@ def _reached(function: Any) -> list[Any]:
     for each in codes:
         codes += [const for const in each.co_consts if isinstance(const, types.CodeType)]
         value: Any = None
-        for instruction in dis.get_instructions(each):
-            if instruction.opname == "LOAD_GLOBAL":
-                value = names.get(instruction.argval)
-            elif instruction.opname == "LOAD_DEREF":
-                value = cells.get(instruction.argval)
-            elif instruction.opname in ("LOAD_ATTR", "LOAD_METHOD") and value is not None:
-                value = _attribute(value, instruction.argval)
+        for opname, argval in _loads(each):
+            if opname == "LOAD_GLOBAL":
+                value = names.get(argval)
+            elif opname == "LOAD_DEREF":
+                value = cells.get(argval)
+            elif opname in ("LOAD_ATTR", "LOAD_METHOD") and value is not None:
+                value = _attribute(value, argval)
             else:
                 value = None  # anything else ends the path: `a, b.c` is not `a.c`
             if value is not None:
                 found.append(value)
     return found
+
+
+@functools.lru_cache(maxsize=1024)
+def _loads(code: types.CodeType) -> tuple[tuple[str, Any], ...]:
+    """``code``'s instructions as (name, argument): disassembled once per function, as
+    every snapshot of a thread's history asks for its nodes' subgraphs (a third of a
+    ``get_state_history`` before)."""
+    return tuple((each.opname, each.argval) for each in dis.get_instructions(code))
 
 
 def _attribute(value: Any, name: str) -> Any:
