@@ -269,6 +269,11 @@ def check_read_run(sign_step: Any, text_after_2: Any) -> str:
             hint="Trace the run and look for sign in run.to_frame('tasks') or "
             "print(run.timeline()).",
         )
+    if isinstance(sign_step, bool):  # (True == 1 in Python: it would pass as step 1)
+        raise Wrong(
+            f"sign_step is {sign_step}, a bool; it should be the step number, an int.",
+            hint="The 'step' column of run.to_frame('tasks') is the step number.",
+        )
     if isinstance(sign_step, str) and sign_step.strip().lstrip("-").isdecimal():
         sign_step = int(sign_step)  # "3", read off a table, is the step number 3
     if sign_step != truth:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TypedDict
 
+import pytest
+
 from graphkit import END, START, StateGraph
 from graphkit.course import lesson01
 from graphkit.course.solutions import lesson01 as solution
@@ -246,3 +248,10 @@ def test_router_with_a_choice_it_never_returns_is_told_which():
     assert not verdict.passed
     assert "may also go to __end__: the choices you listed include it" in verdict.message
     assert "List exactly the nodes the router returns" in verdict.hint
+
+
+@pytest.mark.parametrize("flag", [True, False])
+def test_read_run_refuses_a_bool_for_the_step(flag):
+    verdict = lesson01.check_read_run(flag, solution.TEXT_AFTER_2)
+    assert not verdict.passed
+    assert f"sign_step is {flag}, a bool" in verdict.message
