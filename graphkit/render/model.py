@@ -7,7 +7,7 @@ SVG layout runs graphviz's ``dot`` when it is installed, and is cached).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -76,6 +76,23 @@ class Edge:
         None for a ``Command`` destination its node gave no label, as LangGraph leaves it
         (a ``destinations={"b": "approve"}`` label is its data there too)."""
         return None if self.kind == "command" and self.label == GOTO else self.label
+
+    # LangGraph's drawn edge is the NamedTuple (source, target, data, conditional): code
+    # written for it unpacks an edge or indexes it, so this one reads the same way.
+    def __iter__(self) -> Iterator[Any]:
+        """``source, target, data, conditional = edge``, as with LangGraph's edge.
+
+        >>> source, target, data, conditional = Edge("a", "b", "conditional", "go")
+        >>> (source, target, data, conditional)
+        ('a', 'b', 'go', True)
+        """
+        return iter((self.source, self.target, self.data, self.conditional))
+
+    def __len__(self) -> int:
+        return 4
+
+    def __getitem__(self, index: int | slice) -> Any:
+        return tuple(self)[index]
 
 
 @dataclass(frozen=True, slots=True, repr=False)
