@@ -71,6 +71,8 @@ class CompiledGraph(RunnableMethods):
         self.channels: dict[str, Any] = dict(spec.channels)
         """The graph's channels by name, as LangGraph's attribute shows them (its state
         keys, ``__start__``, ``__pregel_tasks``, ``branch:to:...``): what runs copy."""
+        self.trigger_to_nodes = {k: list(v) for k, v in spec.trigger_to_nodes.items()}
+        """Which nodes a write to each channel wakes (LangGraph's attribute; read back)."""
         self.checkpointer = checkpointer
         self.interrupt_before = interrupt_before
         self.interrupt_after = interrupt_after
