@@ -118,41 +118,40 @@ class StreamChannel(Generic[T]):
 
     def tee(self, n: int = 2) -> tuple[Iterator[T], ...]:
         """``n`` readers, each getting every item."""
-        source = iter(self) if n >= 1 else None
-        if source is None:
-            raise ValueError(f"tee(n={n}): give at least one reader")
-        backlogs: list[deque[T]] = [deque() for _ in range(n)]
+        backlogs, source = _backlogs(n, "tee"), iter(self)
 
         def reader(mine: deque[T]) -> Iterator[T]:
-            while True:
-                if not mine:
-                    item = next(source, _DONE)
-                    if item is _DONE:
-                        return
-                    for backlog in backlogs:
-                        backlog.append(item)
+            while mine or _deal(next(source, _DONE), backlogs):
                 yield mine.popleft()
 
         return tuple(reader(backlog) for backlog in backlogs)
 
     def atee(self, n: int = 2) -> tuple[AsyncIterator[T], ...]:
         """``n`` async readers, each getting every item."""
-        if n < 1:
-            raise ValueError(f"atee(n={n}): give at least one reader")
-        source = aiter(self)
-        backlogs: list[deque[T]] = [deque() for _ in range(n)]
+        backlogs, source = _backlogs(n, "atee"), aiter(self)
 
         async def reader(mine: deque[T]) -> AsyncIterator[T]:
-            while True:
-                if not mine:
-                    item = await anext(source, _DONE)
-                    if item is _DONE:
-                        return
-                    for backlog in backlogs:
-                        backlog.append(item)
+            while mine or _deal(await anext(source, _DONE), backlogs):
                 yield mine.popleft()
 
         return tuple(reader(backlog) for backlog in backlogs)
 
 
 _DONE: Any = object()
+
+
+def _backlogs(n: int, method: str) -> list[deque[Any]]:
+    """One queue per reader of ``tee(n)`` / ``atee(n)``: the items it has yet to read."""
+    if n < 1:
+        raise ValueError(f"{method}(n={n}): give at least one reader")
+    return [deque() for _ in range(n)]
+
+
+def _deal(item: Any, backlogs: list[deque[Any]]) -> bool:
+    """Queue ``item``, the next from a tee's source, for every reader (whichever reader
+    asked for it); False if the source has ended (``_DONE``)."""
+    if item is _DONE:
+        return False
+    for backlog in backlogs:
+        backlog.append(item)
+    return True
