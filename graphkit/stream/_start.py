@@ -46,9 +46,8 @@ def open_run(
     app: Any, input: Any, config: Any, transformers: Sequence[Any] | None, kwargs: Any
 ) -> GraphRunStream:
     """The sync v3 run of ``app`` (nothing runs until it is read)."""
-    _warn_once("stream_events")
-    pump, router, modes, config = _prepare(app, config, transformers, is_async=False)
-    pump.parts = iter(app.stream(input, config, stream_mode=modes, **_v2(kwargs)))
+    _warn_once("stream_events")  # (here, not in _start: the warning names our caller)
+    router, pump = _start(app, input, config, transformers, kwargs, is_async=False)
     _warn_once("GraphRunStream")
     return GraphRunStream(router, pump)
 
@@ -58,25 +57,39 @@ async def open_async_run(
 ) -> AsyncGraphRunStream:
     """The async v3 run of ``app`` (what ``await app.astream_events(...)`` gives)."""
     _warn_once("astream_events")
-    pump, router, modes, config = _prepare(app, config, transformers, is_async=True)
-    pump.parts = aiter(app.astream(input, config, stream_mode=modes, **_v2(kwargs)))
+    router, pump = _start(app, input, config, transformers, kwargs, is_async=True)
     _warn_once("AsyncGraphRunStream")
     return AsyncGraphRunStream(router, pump)
 
 
-def _v2(kwargs: Mapping[str, Any]) -> dict[str, Any]:
-    return {**kwargs, "subgraphs": True, "version": "v2"}
-
-
-def _prepare(
-    app: Any, config: Any, transformers: Sequence[Any] | None, is_async: bool
-) -> tuple[Pump, EventRouter, list[str], dict[str, Any]]:
+def _start(
+    app: Any,
+    input: Any,
+    config: Any,
+    transformers: Sequence[Any] | None,
+    kwargs: Any,
+    is_async: bool,
+) -> tuple[EventRouter, Pump]:
+    """The run's root router and its pump, on the graph's v2 stream (not yet pulled)."""
     factories = [*EVERY_RUN, *app.stream_transformers, *(transformers or ())]
     for factory in factories:
         _check_factory(factory)
     scope = _caller_scope()
     pump = Pump(scope, is_async)
     router = EventRouter(scope, factories, pump)
+    # a chat model called in a node sends content-block events (not tokens) in a v3 run
+    config = dict(config or {})
+    config["configurable"] = {**config.get("configurable", {}), PROTOCOL_MESSAGES_KEY: True}
+    v2 = {"stream_mode": _stream_modes(router), **kwargs, "subgraphs": True, "version": "v2"}
+    if is_async:
+        pump.parts = aiter(app.astream(input, config, **v2))
+    else:
+        pump.parts = iter(app.stream(input, config, **v2))
+    return router, pump
+
+
+def _stream_modes(router: EventRouter) -> list[str]:
+    """The v2 stream modes the run's transformers need, each once, in the order asked."""
     modes: list[str] = []
     for transformer in router.transformers:
         for mode in transformer.required_stream_modes:
@@ -88,10 +101,7 @@ def _prepare(
                 )
                 raise NotImplementedError(f"{lacking}: {hint}")
             modes += [mode] if mode not in modes else []
-    # a chat model called in a node sends content-block events (not tokens) in a v3 run
-    config = dict(config or {})
-    config["configurable"] = {**config.get("configurable", {}), PROTOCOL_MESSAGES_KEY: True}
-    return pump, router, modes, config
+    return modes
 
 
 def _check_factory(factory: Callable[..., Any]) -> None:
