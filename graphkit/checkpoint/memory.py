@@ -132,8 +132,9 @@ class InMemorySaver(BaseCheckpointSaver):
         with self._lock:
             saved = self._checkpoints.setdefault((thread, namespace), {})
             parent = saved.get(checkpoint.parent_id) if checkpoint.parent_id else None
-            checkpoint = self._rebased(checkpoint)
-            values = _new_values(checkpoint.channel_values, parent and parent[0].channel_values)
+            parent_values = parent and parent[0].channel_values
+            checkpoint = self._rebased(checkpoint, parent_values)
+            values = _new_values(checkpoint.channel_values, parent_values)
             self._refuse_unstorable(
                 [(None, metadata), *values.items()],
                 lambda channel: (
@@ -194,19 +195,28 @@ class InMemorySaver(BaseCheckpointSaver):
                     raise TypeError(f"Cannot save {where(key)}. {error}") from error
             raise
 
-    def _rebased(self, checkpoint: Checkpoint) -> Checkpoint:
+    def _rebased(self, checkpoint: Checkpoint, parent: Mapping[str, Any] | None) -> Checkpoint:
         """``checkpoint`` as kept: if its values are a reader's copy of saved ones (a
         fork, a ``__copy__`` update), the saved map itself; if they were derived from
         such a copy (a resumed run's), the saved map with the same changes. Else a
-        resumed run would keep a whole copy of the thread's values at each run."""
+        resumed run would keep a whole copy of the thread's values at each run.
+
+        The copy may be several maps back: with ``durability="exit"`` a resumed run puts
+        only its last checkpoint. The walk stops at ``parent``, the saved parent's values
+        (a run that resumed from no copy derives each checkpoint from the one it put)."""
         values = checkpoint.channel_values
         saved = self._lent.origin(values)
-        if saved is None and isinstance(values, DeltaMap):
-            origin = self._lent.origin(values.derived_from())
+        derived = [values]  # values, then the maps it was derived from, newest first
+        while saved is None and isinstance(derived[-1], DeltaMap):
+            ancestor = derived[-1].derived_from()
+            if ancestor is None or ancestor is parent:
+                return checkpoint
+            origin = self._lent.origin(ancestor)
             if origin is not None:
                 origin = origin if isinstance(origin, DeltaMap) else DeltaMap(origin)
-                saved = origin.with_changes(*values.delta())
+                saved = origin.with_changes(*_changes_of(reversed(derived)))
                 self._lent.lend(values, saved)  # the run's next checkpoint derives from it
+            derived.append(ancestor)
         if saved is None:
             return checkpoint
         return dataclasses.replace(checkpoint, channel_values=saved)
@@ -265,3 +275,16 @@ def _new_values(values: Mapping[str, Any], saved: Mapping[str, Any] | None) -> M
     if isinstance(values, DeltaMap) and values.derived_from() is saved:
         return values.delta()[0]  # the usual step: the runtime says what it changed
     return map_delta(values, saved, operator.is_)[0]
+
+
+def _changes_of(maps: Iterator[DeltaMap]) -> tuple[dict[str, Any], set[str]]:
+    """The keys set and removed by ``maps``' deltas, applied oldest first, as one delta."""
+    changes: dict[str, Any] = {}
+    removed: set[str] = set()
+    for derived in maps:
+        step_changes, step_removed = derived.delta()
+        for key in step_removed:
+            changes.pop(key, None)
+        removed = (removed | step_removed) - step_changes.keys()
+        changes.update(step_changes)
+    return changes, removed

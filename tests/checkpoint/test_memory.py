@@ -7,6 +7,8 @@ import asyncio
 import operator
 from typing import Annotated, TypedDict
 
+import pytest
+
 from graphkit import START, InMemorySaver, StateGraph
 from graphkit.checkpoint import Checkpoint, JsonPlusSerializer
 from tests.checkpoint.chains import derive, thread
@@ -68,21 +70,24 @@ def test_a_value_read_from_the_saver_is_the_readers_own():
     assert saved.metadata == {"source": "input", "parents": {}}
 
 
-def test_a_long_lived_unchanged_channel_is_kept_once_across_invokes():
+@pytest.mark.parametrize(("durability", "kept"), [("sync", 10), ("async", 10), ("exit", 5)])
+def test_a_long_lived_unchanged_channel_is_kept_once_across_invokes(durability, kept):
     """Each invoke on a thread resumes from a copy of its latest values; its checkpoints
     still keep the one saved document (not a copy per run), and the saver checks the
-    document with its serializer once, when it was written, not again at each run."""
+    document with its serializer once, when it was written, not again at each run.
+    With ``durability="exit"`` a run puts only its last checkpoint, derived from the
+    copy through every step the run took (it was kept whole, a copy per run)."""
     serde = CountingSerde()
     saver = InMemorySaver(serde=serde)
     app = notes_app(saver)
     document = {"pages": [f"page {index}" for index in range(100)]}
-    app.invoke({"document": document, "notes": []}, thread("t"))
+    app.invoke({"document": document, "notes": []}, thread("t"), durability=durability)
     for _ in range(4):
-        app.invoke({"notes": []}, thread("t"))
+        app.invoke({"notes": []}, thread("t"), durability=durability)
     documents = [saved for saved in saved_documents(saver) if saved is not None]
-    assert len(documents) >= 10  # (an input and a loop checkpoint per run)
+    assert len(documents) >= kept  # (sync, async: an input and a loop checkpoint per run)
     assert len({id(saved) for saved in documents}) == 1
-    assert serde.checked == 2  # (its input write, and the checkpoint that applied it)
+    assert serde.checked == (2 if durability != "exit" else 1)  # (+ its input write)
     assert app.get_state(thread("t")).values["notes"] == [f"note {index}" for index in range(5)]
 
 

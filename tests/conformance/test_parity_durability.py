@@ -114,3 +114,41 @@ def test_exit_saves_one_checkpoint_for_a_finished_run():
     """The case itself: LangGraph keeps only the parent's last checkpoint."""
     seen = _observe(load_langgraph(), "memory", "exit", "plain")
     assert seen["saved"] == [("", "loop", 2)]
+
+
+class Notes(TypedDict):
+    found: list
+    notes: Annotated[list, operator.add]
+
+
+def _resumed_under_exit(lib: Lib) -> list[dict]:
+    """Run, then resume under durability="exit" through two steps, the first of which
+    edits a channel it does not write (``found``) in place; return the history."""
+    with SAVERS["memory"](lib.name) as saver:
+        interrupt = _interrupt(lib.name)
+
+        def ask(state):
+            answer = interrupt("which one?")
+            state["found"].append("edited in place")  # (no write: not saved)
+            return {"notes": [answer]}
+
+        graph = lib.StateGraph(Notes)
+        graph.add_node("ask", ask)
+        graph.add_node("note", lambda state: {"notes": ["noted"]})
+        graph.add_edge(lib.START, "ask")
+        graph.add_edge("ask", "note")
+        app = graph.compile(checkpointer=saver)
+        thread = {"configurable": {"thread_id": "t"}}
+        app.invoke({"found": ["sf"], "notes": []}, thread, durability="exit")
+        app.invoke(lib.Command(resume="sf"), thread, durability="exit")
+        return [snapshot.values for snapshot in app.get_state_history(thread)]
+
+
+def test_a_run_resumed_under_exit_saves_what_it_wrote():
+    """The one checkpoint a resumed run puts under durability="exit" keeps the saved
+    values of the channels its steps did not write, as LangGraph's in-memory saver
+    (which stores only the channels whose versions changed) does; graphkit's saver kept
+    the run's own copies of them, in-place edits included, and a whole copy per run."""
+    expected = _resumed_under_exit(load_langgraph())
+    assert _resumed_under_exit(load_graphkit()) == expected
+    assert expected[0] == {"found": ["sf"], "notes": ["sf", "noted"]}
