@@ -26,7 +26,7 @@ from typing import Any
 
 from graphkit.checkpoint.delta_map import DeltaMap
 
-__all__ = ["Lent", "copy_values", "private_copy"]
+__all__ = ["Lent", "copy_seen", "copy_values", "private_copy"]
 
 _ATOMS = frozenset({str, int, float, bool, complex, bytes, type(None)})
 """Immutable types that hold nothing mutable: shared, never copied."""
@@ -60,6 +60,13 @@ def copy_values(values: Mapping[str, Any]) -> DeltaMap:
     # (a DeltaMap flattened in one walk, not looked up key by key through its chain)
     flat = values.to_dict() if isinstance(values, DeltaMap) else values
     return DeltaMap({channel: private_copy(value) for channel, value in flat.items()})
+
+
+def copy_seen(versions_seen: Mapping[str, Mapping[str, int]]) -> DeltaMap:
+    """A reader's own copy of a checkpoint's ``versions_seen``: each node's versions are
+    a dict (the runtime never changes one it saved; a reader may)."""
+    flat = versions_seen.to_dict() if isinstance(versions_seen, DeltaMap) else versions_seen
+    return DeltaMap({node: dict(seen) for node, seen in flat.items()})
 
 
 def _copy(value: Any) -> Any:

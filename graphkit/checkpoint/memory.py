@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Self
 
 from graphkit.checkpoint.base import Checkpoint
-from graphkit.checkpoint.copies import Lent, copy_values, private_copy
+from graphkit.checkpoint.copies import Lent, copy_seen, copy_values, private_copy
 from graphkit.checkpoint.delta_map import DeltaMap
 from graphkit.checkpoint.deltas import map_delta
 from graphkit.checkpoint.saver import (
@@ -132,9 +132,16 @@ class InMemorySaver(BaseCheckpointSaver):
         with self._lock:
             saved = self._checkpoints.setdefault((thread, namespace), {})
             parent = saved.get(checkpoint.parent_id) if checkpoint.parent_id else None
-            parent_values = parent and parent[0].channel_values
-            checkpoint = self._rebased(checkpoint, parent_values)
-            values = _new_values(checkpoint.channel_values, parent_values)
+            checkpoint = dataclasses.replace(
+                checkpoint,
+                channel_values=self._rebased(
+                    checkpoint.channel_values, parent and parent[0].channel_values
+                ),
+                versions_seen=self._rebased(
+                    checkpoint.versions_seen, parent and parent[0].versions_seen
+                ),
+            )
+            values = _new_values(checkpoint.channel_values, parent and parent[0].channel_values)
             self._refuse_unstorable(
                 [(None, metadata), *values.items()],
                 lambda channel: (
@@ -195,31 +202,29 @@ class InMemorySaver(BaseCheckpointSaver):
                     raise TypeError(f"Cannot save {where(key)}. {error}") from error
             raise
 
-    def _rebased(self, checkpoint: Checkpoint, parent: Mapping[str, Any] | None) -> Checkpoint:
-        """``checkpoint`` as kept: if its values are a reader's copy of saved ones (a
-        fork, a ``__copy__`` update), the saved map itself; if they were derived from
-        such a copy (a resumed run's), the saved map with the same changes. Else a
-        resumed run would keep a whole copy of the thread's values at each run.
+    def _rebased(self, kept: Mapping[str, Any], parent: Mapping[str, Any] | None) -> Any:
+        """A checkpoint's values (or versions seen) as kept: if ``kept`` is a reader's
+        copy of saved ones (a fork, a ``__copy__`` update), the saved map itself; if it
+        was derived from such a copy (a resumed run's), the saved map with the same
+        changes. Else a resumed run would keep a whole copy of the thread's values at
+        each run.
 
         The copy may be several maps back: with ``durability="exit"`` a resumed run puts
-        only its last checkpoint. The walk stops at ``parent``, the saved parent's values
+        only its last checkpoint. The walk stops at ``parent``, the saved parent's map
         (a run that resumed from no copy derives each checkpoint from the one it put)."""
-        values = checkpoint.channel_values
-        saved = self._lent.origin(values)
-        derived = [values]  # values, then the maps it was derived from, newest first
+        saved = self._lent.origin(kept)
+        derived = [kept]  # kept, then the maps it was derived from, newest first
         while saved is None and isinstance(derived[-1], DeltaMap):
             ancestor = derived[-1].derived_from()
             if ancestor is None or ancestor is parent:
-                return checkpoint
+                return kept
             origin = self._lent.origin(ancestor)
             if origin is not None:
                 origin = origin if isinstance(origin, DeltaMap) else DeltaMap(origin)
                 saved = origin.with_changes(*_changes_of(reversed(derived)))
-                self._lent.lend(values, saved)  # the run's next checkpoint derives from it
+                self._lent.lend(kept, saved)  # the run's next checkpoint derives from it
             derived.append(ancestor)
-        if saved is None:
-            return checkpoint
-        return dataclasses.replace(checkpoint, channel_values=saved)
+        return kept if saved is None else saved
 
     def _saved(
         self,
@@ -244,9 +249,11 @@ class InMemorySaver(BaseCheckpointSaver):
         """A saved checkpoint as one reader gets it: its values, its pending writes and
         its metadata are the reader's own copies (LangGraph's saver decodes them anew)."""
         thread, namespace, checkpoint_id, checkpoint, metadata, pending = found
-        values = checkpoint.channel_values
+        values, seen = checkpoint.channel_values, checkpoint.versions_seen
         checkpoint = dataclasses.replace(
-            checkpoint, channel_values=self._lent.lend(copy_values(values), values)
+            checkpoint,
+            channel_values=self._lent.lend(copy_values(values), values),
+            versions_seen=self._lent.lend(copy_seen(seen), seen),
         )
         parent = (
             checkpoint_config(thread, namespace, checkpoint.parent_id)

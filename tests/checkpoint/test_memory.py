@@ -105,3 +105,17 @@ def test_a_fork_and_a_copy_keep_the_saved_values():
     documents = [saved for saved in saved_documents(saver) if saved is not None]
     assert len({id(saved) for saved in documents}) == 1
     assert app.get_state(thread("t")).values["document"] == {"pages": ["one"]}
+
+
+def test_a_resumed_run_keeps_the_saved_versions_seen_it_did_not_change():
+    """The versions seen a reader is given are its own copy, yet a run resumed from one
+    keeps its checkpoints' versions seen as the saved map plus the step's changes (not
+    a whole copy per run): each checkpoint's map is derived from its saved parent's."""
+    saver = InMemorySaver()
+    app = notes_app(saver)
+    app.invoke({"document": {"pages": []}, "notes": []}, thread("t"))
+    app.invoke({"notes": []}, thread("t"))
+    kept = {saved.id: saved for saved, _ in saver._checkpoints[("t", "")].values()}
+    for saved in kept.values():
+        if saved.parent_id is not None:
+            assert saved.versions_seen.derived_from() is kept[saved.parent_id].versions_seen

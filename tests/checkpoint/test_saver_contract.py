@@ -311,3 +311,14 @@ def _newest_first(listed):
     """The in-memory saver lists thread by thread (as LangGraph's); SQLite, newest first
     overall (as LangGraph's): the same tuples, in the other order."""
     return sorted(listed, key=lambda saved: saved.checkpoint.id, reverse=True)
+
+
+def test_the_versions_a_reader_is_given_are_its_own(saver):
+    """Each node's seen versions in ``get_tuple``'s and ``list``'s checkpoints are the
+    reader's own dicts, as LangGraph's savers decode them: editing one changes nothing
+    saved (both savers handed out the saved dicts themselves)."""
+    first = derive(Checkpoint.empty(), {"a": 1}, node="n")
+    saver.put(thread("t"), first, {"step": 0}, {})
+    saver.get_tuple(thread("t")).checkpoint.versions_seen["n"]["a"] = 99
+    next(saver.list(thread("t"))).checkpoint.versions_seen["n"]["b"] = 1
+    assert dict(saver.get_tuple(thread("t")).checkpoint.versions_seen["n"]) == {"a": 0}

@@ -39,7 +39,7 @@ from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 from graphkit.checkpoint.base import Checkpoint
-from graphkit.checkpoint.copies import copy_values
+from graphkit.checkpoint.copies import copy_seen, copy_values
 from graphkit.checkpoint.deltas import Changes, RowMaps, RowMemory, RowPlan, plan_row
 from graphkit.checkpoint.heads import MissingCheckpoint, check_head, read_heads, record_put
 from graphkit.checkpoint.integrity import (
@@ -349,7 +349,7 @@ class SqliteSaver(BaseCheckpointSaver):
             parent_id=row.parent_id,
             channel_values=self._memory.lend(known, copy_values(known.values)),
             channel_versions=known.versions,
-            versions_seen=known.seen,
+            versions_seen=copy_seen(known.seen),
             updated_channels=frozenset(updated),
             created_at=row.created_at,
         )
