@@ -132,15 +132,7 @@ class InMemorySaver(BaseCheckpointSaver):
         with self._lock:
             saved = self._checkpoints.setdefault((thread, namespace), {})
             parent = saved.get(checkpoint.parent_id) if checkpoint.parent_id else None
-            checkpoint = dataclasses.replace(
-                checkpoint,
-                channel_values=self._rebased(
-                    checkpoint.channel_values, parent and parent[0].channel_values
-                ),
-                versions_seen=self._rebased(
-                    checkpoint.versions_seen, parent and parent[0].versions_seen
-                ),
-            )
+            checkpoint = self._kept(checkpoint, parent and parent[0])
             values = _new_values(checkpoint.channel_values, parent and parent[0].channel_values)
             self._refuse_unstorable(
                 [(None, metadata), *values.items()],
@@ -202,6 +194,15 @@ class InMemorySaver(BaseCheckpointSaver):
                     raise TypeError(f"Cannot save {where(key)}. {error}") from error
             raise
 
+    def _kept(self, checkpoint: Checkpoint, parent: Checkpoint | None) -> Checkpoint:
+        """``checkpoint`` as kept: its values and versions seen ``_rebased`` onto the saved
+        maps a reader's copy stands for."""
+        values = self._rebased(checkpoint.channel_values, parent and parent.channel_values)
+        seen = self._rebased(checkpoint.versions_seen, parent and parent.versions_seen)
+        if values is checkpoint.channel_values and seen is checkpoint.versions_seen:
+            return checkpoint  # (each step of a run that started from no copy)
+        return dataclasses.replace(checkpoint, channel_values=values, versions_seen=seen)
+
     def _rebased(self, kept: Mapping[str, Any], parent: Mapping[str, Any] | None) -> Any:
         """A checkpoint's values (or versions seen) as kept: if ``kept`` is a reader's
         copy of saved ones (a fork, a ``__copy__`` update), the saved map itself; if it
@@ -213,18 +214,22 @@ class InMemorySaver(BaseCheckpointSaver):
         only its last checkpoint. The walk stops at ``parent``, the saved parent's map
         (a run that resumed from no copy derives each checkpoint from the one it put)."""
         saved = self._lent.origin(kept)
+        if saved is not None or not isinstance(kept, DeltaMap):
+            return kept if saved is None else saved
         derived = [kept]  # kept, then the maps it was derived from, newest first
-        while saved is None and isinstance(derived[-1], DeltaMap):
-            ancestor = derived[-1].derived_from()
-            if ancestor is None or ancestor is parent:
-                return kept
+        ancestor = kept.derived_from()
+        while ancestor is not None and ancestor is not parent:
             origin = self._lent.origin(ancestor)
             if origin is not None:
                 origin = origin if isinstance(origin, DeltaMap) else DeltaMap(origin)
-                saved = origin.with_changes(*_changes_of(reversed(derived)))
+                # (one step back, the usual case: that step's own delta)
+                changes = kept.delta() if len(derived) == 1 else _changes_of(reversed(derived))
+                saved = origin.with_changes(*changes)
                 self._lent.lend(kept, saved)  # the run's next checkpoint derives from it
+                return saved
             derived.append(ancestor)
-        return kept if saved is None else saved
+            ancestor = ancestor.derived_from()
+        return kept
 
     def _saved(
         self,
