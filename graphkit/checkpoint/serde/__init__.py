@@ -87,7 +87,8 @@ class JsonPlusSerializer:
     hashable keys), ``tuple``, ``set``, ``frozenset``, ``bytes``, ``bytearray``,
     ``datetime``/``date``/``time``/``timedelta``/``timezone``/``ZoneInfo``, ``UUID``,
     ``Decimal``, ``Enum`` members, named tuples, dataclass instances, pydantic v2 models
-    (langchain-core messages among them), and graphkit's ``Send``, ``Command`` and
+    (langchain-core messages among them) and their ``SecretStr``/``SecretBytes``, a
+    store's ``Item`` and ``SearchItem``, and graphkit's ``Send``, ``Command`` and
     ``EMPTY``. Classes must be defined at module level. Anything else raises a
     ``TypeError`` saying how to make it storable.
 
@@ -374,6 +375,44 @@ def _decode_array(obj: dict[str, Any]) -> Any:
     return array.reshape(obj["shape"], order=obj["order"])
 
 
+def _is_store_item(obj: Any) -> bool:
+    item = sys.modules.get("graphkit.store.item")  # (loaded whenever an Item exists)
+    return item is not None and isinstance(obj, item.Item)
+
+
+def _encode_store_item(obj: Any) -> dict[str, Any]:
+    """A store's ``Item`` (or ``SearchItem``, with its score), as a node keeps the result
+    of ``store.get`` or ``store.search`` in the state; LangGraph's serializer writes them."""
+    fields = [obj.namespace, obj.key, obj.value, obj.created_at, obj.updated_at]
+    extra = {"score": _encode(obj.score)} if hasattr(obj, "score") else {}
+    return _tagged("item", [_encode(field) for field in fields], **extra)
+
+
+def _decode_store_item(obj: dict[str, Any]) -> Any:
+    from graphkit.store.item import Item, SearchItem  # (graphkit's own class: safe to build)
+
+    if "score" in obj:
+        return SearchItem(*obj["v"], score=obj["score"])
+    namespace, key, value, created_at, updated_at = obj["v"]
+    return Item(
+        value=value, key=key, namespace=namespace, created_at=created_at, updated_at=updated_at
+    )
+
+
+def _is_secret(obj: Any) -> bool:
+    pydantic = sys.modules.get("pydantic")
+    return pydantic is not None and isinstance(obj, (pydantic.SecretStr, pydantic.SecretBytes))
+
+
+def _decode_secret(obj: dict[str, Any]) -> Any:
+    """A pydantic ``SecretStr`` or ``SecretBytes`` back (a model's field, or a value of its
+    own), as LangGraph's serializer reads them; stored as its secret, like LangGraph's."""
+    import pydantic
+
+    secret = obj["v"]
+    return pydantic.SecretBytes(secret) if isinstance(secret, bytes) else pydantic.SecretStr(secret)
+
+
 _IP_CLASSES: dict[str, type] = {
     cls.__name__: cls
     for cls in (
@@ -430,6 +469,8 @@ _ENCODERS_BY_KIND: list[tuple[Callable[[Any], bool], Callable[[Any], Any]]] = [
         _encode_dataclass,
     ),
     (_is_pydantic, _encode_pydantic),
+    (_is_secret, lambda obj: _tagged("secret", _encode(obj.get_secret_value()))),
+    (_is_store_item, _encode_store_item),
     (
         _is_named_tuple,
         lambda obj: _tagged("namedtuple", [_encode(x) for x in obj], cls=_class_ref(type(obj))),
@@ -555,6 +596,8 @@ _DECODERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "path": lambda obj: pathlib.Path(obj["v"]),
     "ip": lambda obj: _IP_CLASSES[obj["kind"]](obj["v"]),
     "ndarray": _decode_array,
+    "item": _decode_store_item,
+    "secret": _decode_secret,
 }
 
 
