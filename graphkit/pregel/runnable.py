@@ -266,9 +266,9 @@ class RunnableMethods:
         ``graphkit.stream.GraphRunStream`` (read it to run the graph; see
         ``graphkit.stream``). Other versions raise ``NotImplementedError``, as in
         LangGraph (LangChain has no sync event stream): use ``astream_events``."""
-        from graphkit.stream._start import open_run, refuse_owned_options
-
         if version == "v3":
+            from graphkit.stream._start import open_run, refuse_owned_options
+
             refuse_owned_options(kwargs)
             return open_run(self, input, config, transformers, kwargs)
         from graphkit.streaming.events import as_runnable
@@ -301,9 +301,9 @@ class RunnableMethods:
         [('on_chain_start', 'LangGraph'), ('on_chain_start', 'a'), ('on_chain_stream', 'a'),
          ('on_chain_end', 'a'), ('on_chain_stream', 'LangGraph'), ('on_chain_end', 'LangGraph')]
         """
-        from graphkit.stream._start import open_async_run, refuse_owned_options
-
         if version == "v3":
+            from graphkit.stream._start import open_async_run, refuse_owned_options
+
             refuse_owned_options(kwargs)
             return open_async_run(self, input, config, transformers, kwargs)
         from graphkit.streaming.events import as_runnable
