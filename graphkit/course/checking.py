@@ -21,14 +21,22 @@ red box and is truthy only when the exercise passed.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import html
 import re
+import signal
+import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Verdict", "Wrong", "compiled", "exercise", "trace"]
+__all__ = ["TIME_LIMIT", "Verdict", "Wrong", "compiled", "exercise", "trace"]
+
+TIME_LIMIT = 15.0
+"""Seconds a check may run before it fails as an answer that never finishes. Every
+check takes well under a second on the course's solutions; a learner's loop that never
+ends (a ``while`` whose condition never changes) would otherwise hang the cell."""
 
 
 class Wrong(Exception):
@@ -94,7 +102,18 @@ def exercise(title: str) -> Callable[[Callable[..., str | None]], Callable[..., 
         @functools.wraps(check)
         def run_check(*args: Any, **kwargs: Any) -> Verdict:
             try:
-                praise = check(*args, **kwargs)
+                with _time_limit(TIME_LIMIT):
+                    praise = check(*args, **kwargs)
+            except _OutOfTime:
+                return Verdict(
+                    title,
+                    False,
+                    f"Your code was still running after {TIME_LIMIT:g} seconds, so the "
+                    "check stopped it.",
+                    "Look for a loop that never ends: a while whose condition never "
+                    "changes, or a function that calls itself. Run your answer on its "
+                    "own in a cell to see where it spends its time.",
+                )
             except Wrong as wrong:
                 return Verdict(title, False, wrong.message, wrong.hint)
             except Exception as error:  # the learner's code failed: say how, don't crash
@@ -111,6 +130,37 @@ def exercise(title: str) -> Callable[[Callable[..., str | None]], Callable[..., 
         return run_check
 
     return decorate
+
+
+class _OutOfTime(BaseException):
+    """Raised in the learner's code when a check runs past ``TIME_LIMIT``. Not an
+    ``Exception``: the runtime must not take it for a node's failure (and retry it)."""
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float) -> Any:
+    """Raise ``_OutOfTime`` in the main thread after ``seconds``, where a timer signal
+    can (POSIX, the main thread: a notebook kernel runs cells there). No limit elsewhere,
+    nor when someone else's alarm is already set (pytest-timeout, say): it is theirs."""
+    if (
+        not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+        or signal.getitimer(signal.ITIMER_REAL)[0] > 0
+        or signal.getsignal(signal.SIGALRM) not in (signal.SIG_DFL, signal.SIG_IGN, None)
+    ):
+        yield
+        return
+
+    def ring(signum: int, frame: Any) -> None:
+        raise _OutOfTime()
+
+    previous = signal.signal(signal.SIGALRM, ring)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def compiled(answer: Any, what: str = "your graph") -> Any:

@@ -142,6 +142,14 @@ def check_approval(approve: Callable[[Mail], Any]) -> str:
                     f"again (next {final.next}): approve asked a second question.",
                     "Ask once: one interrupt(...) call, whose return value you compare.",
                 )
+            approved = final.values.get("approved")
+            if approved is not None and type(approved) is not bool:
+                raise Wrong(
+                    f"(mail to {name}, answer {answer!r}) approve wrote "
+                    f"approved={approved!r}, a {type(approved).__name__}: the state's "
+                    "approved is a bool, and the router reads any non-empty value as yes.",
+                    "Write the comparison itself: {'approved': answer == 'yes'}.",
+                )
             sent = calls["send"]
             if answer == "yes" and not sent:
                 raise Wrong(

@@ -88,3 +88,46 @@ def test_backticks_in_a_verdict_show_as_code_and_stay_escaped():
     assert "Wake up <code>report</code>" in html
     assert "<code>&lt;b&gt;</code> is <code>x</code>" in html
     assert "<code>a&lt;b</code>" in html and "`" not in html
+
+
+def test_an_answer_that_never_finishes_fails_once_the_time_limit_passes(monkeypatch):
+    import signal
+
+    import graphkit.course.checking as checking
+
+    monkeypatch.setattr(checking, "TIME_LIMIT", 0.2)
+
+    def forever(x):
+        while True:
+            x += 1
+
+    verdict = check_double(forever)
+    assert not verdict.passed
+    assert verdict.message.startswith("Your code was still running after 0.2 seconds")
+    assert "loop that never ends" in verdict.hint
+    # the alarm is put back as it was: a later check runs unlimited by this one
+    assert signal.getitimer(signal.ITIMER_REAL)[0] == 0
+    assert signal.getsignal(signal.SIGALRM) == signal.SIG_DFL
+    assert check_double(lambda x: x * 2).passed
+
+
+def test_a_graph_whose_node_never_finishes_fails_the_check_and_not_as_a_node_error(monkeypatch):
+    import graphkit.course.checking as checking
+
+    monkeypatch.setattr(checking, "TIME_LIMIT", 0.2)
+
+    class Count(TypedDict):
+        n: int
+
+    def spin(state: Count) -> dict:
+        while True:
+            state = dict(state)
+
+    @exercise("0.3 · Count once")
+    def check_count(builder) -> str:
+        run = trace(compiled(builder), {"n": 0})
+        return f"ran {len(run.steps)} steps"
+
+    builder = StateGraph(Count).add_node("spin", spin).add_edge(START, "spin")
+    verdict = check_count(builder)
+    assert not verdict.passed and "still running after 0.2 seconds" in verdict.message

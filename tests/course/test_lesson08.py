@@ -62,6 +62,24 @@ def test_approval_asking_twice():
     assert "paused again" in verdict.message
 
 
+def test_approval_writing_a_string_that_reads_as_a_bool():
+    def approve(state):
+        return {"approved": "True" if interrupt(state["body"]) == "yes" else ""}
+
+    verdict = lesson08.check_approval(approve)
+    assert not verdict
+    assert "approved='True', a str" in verdict.message and "answer == 'yes'" in verdict.hint
+
+
+def test_approval_writing_the_answer_itself():
+    def approve(state):
+        return {"approved": interrupt(state["body"])}
+
+    verdict = lesson08.check_approval(approve)
+    assert not verdict
+    assert "approved='yes', a str" in verdict.message
+
+
 # -- 8.2 · A static breakpoint
 
 
