@@ -93,8 +93,9 @@ def _copy(value: Any) -> Any:
     return copier(value)
 
 
-_COPIERS: dict[type, Callable[[Any], Any]] = {}
-"""How to copy each type ``_copy`` does not walk itself, decided once per type."""
+_COPIERS: weakref.WeakKeyDictionary[type, Callable[[Any], Any]] = weakref.WeakKeyDictionary()
+"""How to copy each type ``_copy`` does not walk itself, decided once per type. Weak: a
+class made at run time (a model per request, say) is not kept alive by having been read."""
 
 
 def _copier_for(kind: type) -> Callable[[Any], Any]:

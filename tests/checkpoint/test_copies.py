@@ -116,3 +116,16 @@ def test_lent_names_the_origin_only_of_the_copy_itself_while_it_lives():
     del read
     gc.collect()
     assert len(lent) == 0
+
+
+def test_a_class_made_at_run_time_is_not_kept_alive_by_a_copy_of_its_instance():
+    import weakref
+
+    model = pydantic.create_model("PerRequest", answer=(int, 0))
+    plain = type("PerRequestPlain", (), {})
+    copied = private_copy({"model": model(answer=4), "plain": plain()})
+    assert copied["model"].answer == 4 and type(copied["plain"]) is plain
+    classes = [weakref.ref(model), weakref.ref(plain)]
+    del model, plain, copied
+    gc.collect()
+    assert [ref() for ref in classes] == [None, None]
