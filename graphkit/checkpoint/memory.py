@@ -39,9 +39,11 @@ class InMemorySaver(BaseCheckpointSaver):
     It accepts what ``SqliteSaver`` with the same ``serde`` accepts: each value a step
     changes, each pending write and the metadata go through ``serde.dumps_typed`` (as
     LangGraph's in-memory saver serializes them), so a state that could not be saved to
-    a file is refused here too, at the step that made it. It keeps the values put, and
-    hands each reader its own copy of them (as LangGraph's saver decodes each read), so
-    editing what ``get_state`` returned changes no saved checkpoint.
+    a file is refused here too, at the step that made it. It keeps its own copy of each
+    value a step changed and of each pending write (as LangGraph's saver serializes them
+    at put), and hands each reader its own copy (as LangGraph's decodes each read): a
+    value edited in place afterwards, by the caller or a node, changes no saved
+    checkpoint.
 
     >>> saver = InMemorySaver()
     >>> saver.get_tuple({"configurable": {"thread_id": "t1"}}) is None
@@ -132,8 +134,12 @@ class InMemorySaver(BaseCheckpointSaver):
         with self._lock:
             saved = self._checkpoints.setdefault((thread, namespace), {})
             parent = saved.get(checkpoint.parent_id) if checkpoint.parent_id else None
+            run_values = checkpoint.channel_values
+            parent_values = parent[0].channel_values if parent else None
+            # (a reader's copy put back as it is, a fork's, stands for values kept already)
+            read_back = self._lent.origin(run_values) is not None
             checkpoint = self._kept(checkpoint, parent and parent[0])
-            values = _new_values(checkpoint.channel_values, parent and parent[0].channel_values)
+            values = _new_values(checkpoint.channel_values, parent_values)
             self._refuse_unstorable(
                 [(None, metadata), *values.items()],
                 lambda channel: (
@@ -141,6 +147,13 @@ class InMemorySaver(BaseCheckpointSaver):
                     + (f"channel {channel!r}" if channel is not None else "metadata")
                 ),
             )
+            owned = checkpoint.channel_values
+            if not read_back:
+                owned = _owned(checkpoint.channel_values, parent_values, values)
+            if owned is not checkpoint.channel_values:
+                checkpoint = dataclasses.replace(checkpoint, channel_values=owned)
+                if isinstance(run_values, DeltaMap):  # the run's next checkpoint derives from it
+                    self._lent.lend(run_values, owned)
             saved[checkpoint.id] = (checkpoint, metadata)
         return checkpoint_config(thread, namespace, checkpoint.id)
 
@@ -166,7 +179,7 @@ class InMemorySaver(BaseCheckpointSaver):
                 key = (task_id, write_index(channel, position))
                 if key[1] >= 0 and key in pending:
                     continue  # a saved write stays; only special slots are replaced
-                pending[key] = (channel, value, task_path)
+                pending[key] = (channel, _own(value), task_path)
 
     def delete_thread(self, thread_id: str) -> None:
         thread_id = str(thread_id)  # (a UUID too, as put saved it)
@@ -287,6 +300,27 @@ def _new_values(values: Mapping[str, Any], saved: Mapping[str, Any] | None) -> M
     if isinstance(values, DeltaMap) and values.derived_from() is saved:
         return values.delta()[0]  # the usual step: the runtime says what it changed
     return map_delta(values, saved, operator.is_)[0]
+
+
+def _owned(
+    values: Mapping[str, Any], parent: Mapping[str, Any] | None, changed: Mapping[str, Any]
+) -> Mapping[str, Any]:
+    """``values`` with the saver's own copies of the ``changed`` values that can change
+    in place: the run keeps its objects, and a node (or the caller) that changes one
+    later changes no saved checkpoint, as LangGraph's saver serializes each at put."""
+    copies = {channel: _own(value) for channel, value in changed.items()}
+    copies = {channel: copy for channel, copy in copies.items() if copy is not changed[channel]}
+    if not copies:
+        return values
+    if parent is not None and isinstance(values, DeltaMap) and values.derived_from() is parent:
+        changes, removed = values.delta()
+        return parent.with_changes({**changes, **copies}, removed)  # type: ignore[attr-defined]
+    return DeltaMap({**values, **copies})
+
+
+def _own(value: Any) -> Any:
+    """A value the saver keeps: its own copy unless nothing in it can change."""
+    return value if type(value) in _SCALARS else private_copy(value)
 
 
 def _changes_of(maps: Iterator[DeltaMap]) -> tuple[dict[str, Any], set[str]]:

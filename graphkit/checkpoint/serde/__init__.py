@@ -167,7 +167,7 @@ class JsonPlusSerializer:
 
     def check_storable(self, obj: Any) -> None:
         """Raise the ``TypeError`` that ``dumps_typed`` would, without making the bytes
-        (what ``InMemorySaver`` calls: it keeps the values, so needs only the verdict)."""
+        (what ``InMemorySaver`` calls: it keeps copies of the values, so needs only the verdict)."""
         if self.pickle_fallback:
             self.dumps_typed(obj)
         elif type(obj) not in _PLAIN:
