@@ -70,6 +70,14 @@ def _ids(messages: Any) -> list[str]:
     return [getattr(m, "id", None) for m in messages]
 
 
+def _brief(value: Any) -> str:
+    """A node's update to ``messages`` in a line: ``[ai 'answer 2' (id m3)]``, not the
+    messages' full reprs (content, additional_kwargs, response_metadata, ...)."""
+    if not isinstance(value, list) or not all(hasattr(m, "type") for m in value):
+        return repr(value)
+    return "[" + ", ".join(f"{m.type} {m.content!r} (id {m.id})" for m in value) + "]"
+
+
 # -- 6.1 · One tool round trip -------------------------------------------------------------
 
 
@@ -232,16 +240,42 @@ def check_keep_last(keep_last: Any) -> str:
     """``keep_last(state, n)`` deletes, with ``RemoveMessage``, every message but the last
     ``n`` — checked for several ``n`` (0: delete them all) and history lengths."""
     cases = [(2, 5), (2, 2), (2, 1), (3, 8), (1, 4), (4, 10), (0, 3)]
+    edits: list[tuple[list[str], list[str]]] = []
+
+    def watched(state: Any, n: int) -> Any:
+        # The list a node is handed is the channel's own: deleting from it "works", and
+        # rewrites the history the records show, so it is caught before the result.
+        given = state["messages"]
+        before = _ids(given)
+        update = keep_last(state, n)
+        if _ids(given) != before:
+            edits.append((before, _ids(given)))
+        return update
+
     for n, length in cases:
         messages = history(length)
-        run = _quiet_trace(keep_last_graph(keep_last, n), {"messages": messages})
+        run = _quiet_trace(keep_last_graph(watched, n), {"messages": messages})
+        if edits:
+            before, after = edits[0]
+            raise Wrong(
+                f"With n={n}, your node changed state['messages'] in place: inside keep_last "
+                f"the list went from {before} to {after}. A node never edits the state it is "
+                "given; it returns an update, and the reducer applies it in the Update. The "
+                "list was the channel's own, so the records now say step 0 already held "
+                f"{_ids(run.step(0).update.change('messages').after)}: editing in place "
+                "rewrote history (lesson 03).",
+                hint="Leave state['messages'] as it is, and return RemoveMessages for the "
+                "ones to delete: add_messages deletes only those.",
+            )
         kept = _ids(run.values["messages"])
         expected = _ids(messages[length - n :])  # (messages[-n:] is all of them for n=0)
         if kept == expected:
             continue
         change = run.step(1).update.change("messages") if len(run.steps) > 2 else None
         written = change.values if change is not None else ()
-        wrote = f" Your node wrote {written[0]!r}." if written else " Your node wrote nothing."
+        wrote = (
+            f" Your node wrote {_brief(written[0])}." if written else " Your node wrote nothing."
+        )
         if n == 0 and len(kept) == length:
             raise Wrong(
                 f"With n=0 and {length} messages ({_ids(messages)}), every message should go, "

@@ -155,6 +155,35 @@ def test_keep_last_returning_the_last_messages_keeps_everything():
     assert "merges by id" in verdict.message
 
 
+def test_keep_last_names_the_messages_written_briefly():
+    verdict = lesson06.check_keep_last(lambda state, n: {"messages": state["messages"][-n:]})
+    assert "wrote [ai 'answer 2' (id m3), human 'question 3' (id m4)]" in verdict.message
+    assert "additional_kwargs" not in verdict.message
+
+
+def test_keep_last_deleting_from_the_state_in_place_fails():
+    # It "works" (the list is the channel's own), and rewrites what the records show.
+    def keep_last(state, n):
+        del state["messages"][: len(state["messages"]) - n]
+        return state
+
+    verdict = lesson06.check_keep_last(keep_last)
+    assert not verdict
+    assert "changed state['messages'] in place" in verdict.message
+    assert "from ['m0', 'm1', 'm2', 'm3', 'm4'] to ['m3', 'm4']" in verdict.message
+    assert "rewrote history" in verdict.message and "RemoveMessage" in verdict.hint
+
+
+def test_keep_last_reassigning_the_key_is_not_called_in_place():
+    def keep_last(state, n):
+        state["messages"] = state["messages"][len(state["messages"]) - n :]
+        return state
+
+    verdict = lesson06.check_keep_last(keep_last)
+    assert not verdict
+    assert "in place" not in verdict.message and "merges by id" in verdict.message
+
+
 def test_keep_last_off_by_one():
     def keep_last(state, n):
         return {"messages": [RemoveMessage(id=m.id) for m in state["messages"][: -n - 1]]}
