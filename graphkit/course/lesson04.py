@@ -121,6 +121,8 @@ def check_fan_in(builder: Any) -> str:
         )
     run = trace(app, {"city": "Lyon"})
     ran = _steps_of(run, "summarize")
+    if len(ran) > 1:
+        _waiting_beside_plain(app, ran)
     if len(ran) != 1:
         times = f"{len(ran)} times (at steps {ran})" if ran else "never"
         why = "".join(
@@ -167,6 +169,23 @@ def check_fan_in(builder: Any) -> str:
         f"summarize ran once, at step {ran[0]}, after weather (step {last['weather']}) and "
         f"news_2 (step {last['news_2']}); both wrote its trigger {', '.join(shared)}."
     )
+
+
+def _waiting_beside_plain(app: Any, ran: list[int]) -> None:
+    """A waiting edge added while the stub's plain edges stay: say that both wake it."""
+    builder = app.builder
+    plain = sorted(start for start, end in builder.edges if end == "summarize")
+    waiting = sorted(starts for starts, end in builder.waiting_edges if end == "summarize")
+    if plain and waiting:
+        raise Wrong(
+            f"summarize ran {len(ran)} times (at steps {ran}). Your waiting edge "
+            f"[{', '.join(waiting[0])}] → summarize is there, but so "
+            f"{'are the plain edges' if len(plain) > 1 else 'is the plain edge'} "
+            f"{' and '.join(f'{start} → summarize' for start in plain)}: a plain edge still "
+            "wakes summarize one step after its source, whatever the waiting edge waits for.",
+            "A waiting edge is one more way to wake a node; it does not replace the plain "
+            "edges. Keep one wiring into summarize.",
+        )
 
 
 # -- 4.3 · Predict the steps ---------------------------------------------------------------

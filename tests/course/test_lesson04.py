@@ -108,6 +108,29 @@ def test_fan_in_fails_on_the_stub_plain_edges():
     assert "waiting edge" in verdict.hint
 
 
+def test_fan_in_with_a_waiting_edge_beside_the_plain_edges_names_them():
+    # The learner adds the waiting edge below the stub's lines and keeps them.
+    builder = solutions._desk()
+    builder.add_edge("weather", "summarize")
+    builder.add_edge("news_2", "summarize")
+    builder.add_edge(["weather", "news_2"], "summarize")
+    verdict = lesson04.check_fan_in(builder)
+    assert not verdict
+    assert "summarize ran 2 times (at steps [3, 4])" in verdict.message
+    assert "Your waiting edge [weather, news_2] → summarize is there" in verdict.message
+    assert "news_2 → summarize and weather → summarize" in verdict.message
+    assert "does not replace the plain edges" in verdict.hint
+
+
+def test_fan_in_with_a_waiting_edge_beside_one_plain_edge():
+    builder = solutions._desk()
+    builder.add_edge("weather", "summarize")
+    builder.add_edge(["weather", "news_2"], "summarize")
+    verdict = lesson04.check_fan_in(builder)
+    assert not verdict
+    assert "so is the plain edge weather → summarize:" in verdict.message
+
+
 def test_fan_in_fails_when_the_waiting_edge_starts_too_early():
     builder = solutions._desk()
     builder.add_edge(["weather", "news_1"], "summarize")
