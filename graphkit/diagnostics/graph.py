@@ -7,6 +7,7 @@ declared graph before it compiles.
 
 from __future__ import annotations
 
+import difflib
 import inspect
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -167,6 +168,49 @@ def retry_policies(node: str, retry_policy: Any) -> tuple[RetryPolicy, ...]:
     return tuple(policies)
 
 
+def _constant_meant(name: Any) -> str:
+    """``"END"`` or ``"START"`` when ``name`` spells one of them as a plain string (a
+    learner's ``"END"`` for the constant, whose value is ``"__end__"``), else ``""``."""
+    if not isinstance(name, str) or name in (END, START):
+        return ""
+    spelt = name.strip("_ ").upper()
+    return spelt if spelt in ("END", "START") else ""
+
+
+def _use_the_constant(name: str, verb: str = "use") -> str:
+    constant = _constant_meant(name)
+    value, purpose = (END, "end the run") if constant == "END" else (START, "start the run")
+    return (
+        f"to {purpose}, {verb} the constant {constant} (from graphkit import {constant}), "
+        f"whose value is {value!r}, not the string {name!r}"
+    )
+
+
+def _near_miss(name: Any, known: Collection[str]) -> str:
+    """The known name ``name`` is probably a slip for (case or spelling), or ``""``."""
+    if not isinstance(name, str):
+        return ""
+    same_case = [node for node in known if node.lower() == name.lower()]
+    close = same_case or difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.75)
+    return close[0] if close else ""
+
+
+def unknown_node_fix(name: str, known: Collection[str]) -> str:
+    """What to do about an edge to or from ``name``, which is not a node: use the
+    constant START/END, fix a slip, or add the node.
+
+    >>> unknown_node_fix("END", ["a"])[:56]
+    'to end the run, use the constant END (from graphkit impo'
+    >>> unknown_node_fix("news2", ["news_1", "news_2"]), unknown_node_fix("zzz", ["a"])
+    ("did you mean 'news_2'? Otherwise add_node('news2', ...) first", "add_node('zzz', ...) first")
+    """
+    if _constant_meant(name):
+        return _use_the_constant(name)
+    if slip := _near_miss(name, known):
+        return f"did you mean {slip!r}? Otherwise add_node({name!r}, ...) first"
+    return f"add_node({name!r}, ...) first"
+
+
 def check_edge(start: str, end: str) -> None:
     """Refuse an edge out of END or into START."""
     if start == END:
@@ -187,11 +231,12 @@ def check_waiting_edge(starts: tuple[str, ...], end: str, nodes: Collection[str]
                 f"node; add_edge(START, {end!r}) starts {end!r} on its own."
             )
         if start not in nodes:
-            raise ValueError(f"Waiting edge {list(starts)} -> {end!r}: add_node({start!r}) first.")
+            fix = unknown_node_fix(start, nodes)
+            raise ValueError(f"Waiting edge {list(starts)} -> {end!r}: {fix}.")
     if end == START:
         raise ValueError("START cannot be the end of an edge.")
     if end not in nodes and end != END:
-        raise ValueError(f"Waiting edge {list(starts)} -> {end!r}: add_node({end!r}) first.")
+        raise ValueError(f"Waiting edge {list(starts)} -> {end!r}: {unknown_node_fix(end, nodes)}.")
 
 
 def duplicate_branch(source: str, name: str) -> str:
@@ -401,9 +446,14 @@ def _kind(channel: Any) -> str:
 def unknown_path_key(
     router: str, choice: Any, path_map: Mapping[Any, str], map_source: str = "path_map"
 ) -> str:
+    fix = "add it there or return one of those"
+    if _constant_meant(choice) == "END" and END in path_map:
+        fix = _use_the_constant(choice, verb="return")
+    elif slip := _near_miss(choice, [key for key in path_map if isinstance(key, str)]):
+        fix = f"did you mean {slip!r}? Otherwise {fix}"
     return (
         f"{router} returned {choice!r}, which is not a key of its {map_source} "
-        f"{sorted(map(str, path_map))}; add it there or return one of those."
+        f"{sorted(map(str, path_map))}; {fix}."
     )
 
 
@@ -418,7 +468,7 @@ def validate(builder: StateGraph) -> None:
             if node != outside and node not in known:
                 raise ValueError(
                     f"Edge {start!r} -> {end!r} {role} at unknown node {node!r}; "
-                    f"add_node({node!r}, ...) first. Nodes: {sorted(known)}."
+                    f"{unknown_node_fix(node, known)}. Nodes: {sorted(known)}."
                 )
     for source, branches in builder.branches.items():
         if source != START and source not in known:
@@ -429,10 +479,15 @@ def validate(builder: StateGraph) -> None:
         for branch in branches.values():
             for target in branch.targets() or ():
                 if target != END and target not in known:
+                    fix = f"fix its {branch.map_source} or add_node({target!r}, ...)"
+                    if _constant_meant(target):
+                        fix = _use_the_constant(target)
+                    elif slip := _near_miss(target, known):
+                        fix = f"fix its {branch.map_source} (did you mean {slip!r}?) or "
+                        fix += f"add_node({target!r}, ...)"
                     raise ValueError(
                         f"Conditional edge {branch.name!r} of {source!r} maps to unknown "
-                        f"node {target!r}; fix its {branch.map_source} or "
-                        f"add_node({target!r}, ...)."
+                        f"node {target!r}; {fix}."
                     )
     _check_destinations(builder, known)
     if START not in _successors(builder):

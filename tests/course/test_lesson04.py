@@ -75,6 +75,13 @@ def test_router_fails_on_a_key_missing_from_the_path_map_without_raising():
     assert "step 1" in verdict.message and "triage" in verdict.message
 
 
+def test_router_mapping_to_the_string_end_points_at_the_constant():
+    verdict = lesson04.check_router(triage_graph(solutions.route, {**STUB_MAP, "empty": "END"}))
+    assert not verdict
+    assert "maps to unknown node 'END'; to end the run, use the constant END" in verdict.message
+    assert "add_node('END'" not in verdict.message
+
+
 def test_router_fails_when_a_node_is_missing():
     builder = StateGraph(solutions.Ticket).add_node("triage", solutions.triage)
     verdict = lesson04.check_router(builder.add_edge(START, "triage"))
@@ -129,6 +136,13 @@ def test_fan_in_with_a_waiting_edge_beside_one_plain_edge():
     verdict = lesson04.check_fan_in(builder)
     assert not verdict
     assert "so is the plain edge weather → summarize:" in verdict.message
+
+
+def test_fan_in_waiting_edge_from_a_misspelt_node_suggests_the_node():
+    builder = solutions._desk()
+    verdict = lesson04.check_fan_in(lambda: builder.add_edge(["weather", "news2"], "summarize"))
+    assert not verdict
+    assert "did you mean 'news_2'?" in verdict.message
 
 
 def test_fan_in_fails_when_the_waiting_edge_starts_too_early():

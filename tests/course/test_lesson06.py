@@ -241,6 +241,16 @@ def test_should_summarize_at_least_instead_of_more_than():
     assert "With 6 messages" in verdict.message and "not at least" in verdict.hint
 
 
+def test_should_summarize_returning_the_string_end_points_at_the_constant():
+    def should_summarize(state):
+        return "summarize_conversation" if len(state["messages"]) > 6 else "END"
+
+    verdict = lesson06.check_should_summarize(should_summarize)
+    assert not verdict
+    assert "returned 'END'" in verdict.message
+    assert "return the constant END (from graphkit import END)" in verdict.message
+
+
 def test_keep_last_slicing_with_minus_n_fails_for_n_zero():
     def keep_last(state, n):
         return {"messages": [RemoveMessage(id=m.id) for m in state["messages"][:-n]]}

@@ -85,8 +85,51 @@ def test_unknown_path_map_target():
 
 
 def test_waiting_edge_needs_its_nodes_first():
-    with pytest.raises(ValueError, match=r"add_node\('zz'\) first"):
+    with pytest.raises(ValueError, match=r"add_node\('zz', \.\.\.\) first"):
         graph_with("a").add_edge(["a", "zz"], "a")
+
+
+def test_waiting_edge_from_a_misspelt_node_suggests_the_node():
+    with pytest.raises(ValueError, match=r"did you mean 'news_2'\? Otherwise add_node\('news2'"):
+        graph_with("weather", "news_2", "summarize").add_edge(["weather", "news2"], "summarize")
+
+
+def test_an_edge_to_the_string_end_points_at_the_constant():
+    # A learner's "END" is not END: the constant's value is "__end__".
+    builder = graph_with("a").add_edge(START, "a").add_edge("a", "END")
+    with pytest.raises(ValueError, match=r"node 'END'; to end the run, use the constant END"):
+        builder.compile()
+    builder = graph_with("a").add_edge("START", "a")
+    with pytest.raises(ValueError, match=r"use the constant START .* whose value is '__start__'"):
+        builder.compile()
+
+
+def test_a_path_map_to_the_string_end_points_at_the_constant():
+    builder = graph_with("a").add_edge(START, "a")
+    builder.add_conditional_edges("a", lambda state: "done", {"done": "END"})
+    with pytest.raises(ValueError, match=r"'END'; to end the run, use the constant END"):
+        builder.compile()
+
+
+def test_a_misspelt_path_map_target_suggests_the_node():
+    builder = graph_with("a", "billing").add_edge(START, "a")
+    builder.add_conditional_edges("a", lambda state: "pay", {"pay": "Billing"})
+    with pytest.raises(ValueError, match=r"fix its path_map \(did you mean 'billing'\?\)"):
+        builder.compile()
+
+
+def test_a_router_returning_the_string_end_points_at_the_constant():
+    builder = graph_with("a", "b").add_edge(START, "a")
+    builder.add_conditional_edges("a", lambda state: "END", ["b", END])
+    with pytest.raises(KeyError, match=r"returned 'END'.*return the constant END"):
+        builder.compile().invoke({"x": 1})
+
+
+def test_a_router_returning_a_misspelt_key_suggests_the_key():
+    builder = graph_with("a", "b").add_edge(START, "a")
+    builder.add_conditional_edges("a", lambda state: "Go", {"go": "b", "stop": END})
+    with pytest.raises(KeyError, match=r"returned 'Go'.*did you mean 'go'\? Otherwise add it"):
+        builder.compile().invoke({"x": 1})
 
 
 def test_no_entry_point_says_which_edge_to_add():
