@@ -84,6 +84,9 @@ class Send:
     Send(node='grade', arg={'essay': '...'})
     >>> Send("grade", {}, timeout=30).timeout.run_timeout
     30.0
+    >>> Send({"essay": "..."}, "grade")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    TypeError: Send(node, arg) takes the node's name first, ... Send('grade', {'essay': '...'}).
     """
 
     __slots__ = ("arg", "node", "timeout")
@@ -91,6 +94,16 @@ class Send:
     def __init__(
         self, node: str, arg: Any, *, timeout: float | timedelta | TimeoutPolicy | None = None
     ) -> None:
+        if not isinstance(node, str):  # else a dict fails later, in the Plan, as "unhashable"
+            fix = (
+                f"the arguments are swapped: write Send({arg!r}, {node!r})"
+                if isinstance(arg, str)
+                else "the second is the task's whole input"
+            )
+            raise TypeError(
+                f"Send(node, arg) takes the node's name first, a str, and got a "
+                f"{type(node).__name__}; {fix}."
+            )
         self.node = node
         self.arg = arg
         self.timeout = TimeoutPolicy.coerce(timeout)

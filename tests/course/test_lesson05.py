@@ -63,6 +63,16 @@ def test_fan_out_sending_to_a_misspelt_node():
     assert "'worker', which is not a node" in verdict.message
 
 
+def test_fan_out_with_the_send_arguments_swapped():
+    # The runtime failed in the next Plan with "unhashable type: 'dict'".
+    verdict = lesson05.check_fan_out(
+        lambda state: [Send({"item": item}, "work") for item in state["items"]]
+    )
+    assert not verdict
+    assert "takes the node's name first" in verdict.message
+    assert "swapped: write Send('work', {'item': 'ant'})" in verdict.message
+
+
 def test_fan_out_sending_nothing():
     verdict = lesson05.check_fan_out(lambda state: [])
     assert not verdict
