@@ -320,6 +320,7 @@ def _say_if_the_child_failed(error: BaseException | None, text: str) -> None:
     results = run.steps[-1].execution.results if run and run.steps[-1].execution else ()
     failed = [sub for result in results for sub in result.subruns if sub.status == "error"]
     if not failed:
+        _say_if_the_childs_result_was_misread(error, results, text)
         return
     child = failed[0]
     execution = child.steps[-1].execution
@@ -333,6 +334,26 @@ def _say_if_the_child_failed(error: BaseException | None, text: str) -> None:
         f"{show_error(error).rstrip('.')}. You invoked it with {keys}; its state has the "
         f"keys {list(child.state_keys)}{ignored}.",
         hint="Give the child its own keys: word_counter.invoke({'doc': ...}).",
+    ) from error
+
+
+def _say_if_the_childs_result_was_misread(
+    error: BaseException | None, results: Any, text: str
+) -> None:
+    """When count_words read a key the child's result lacks (the parent's ``words``)
+    after the child finished, say which keys that result has."""
+    done = [sub for result in results for sub in result.subruns if sub.status == "done"]
+    if not (done and isinstance(error, KeyError) and error.args):
+        return
+    values = dict(done[-1].values)
+    if error.args[0] in values:
+        return
+    raise Wrong(
+        f"With text={text!r}, word_counter ran and finished, then count_words raised "
+        f"KeyError: {error.args[0]!r}. What word_counter.invoke returns is the child's state, "
+        f"{values}: it has the child's keys {sorted(values)}, not the parent's.",
+        hint="Translate on the way out too: read the child's key from the result, and "
+        "return it under the parent's key.",
     ) from error
 
 

@@ -185,6 +185,19 @@ def test_call_subgraph_reading_the_child_key_from_the_parent_state():
     assert "KeyError" in verdict.message and "itself failed" not in verdict.message
 
 
+def test_call_subgraph_reading_the_parent_key_from_the_child_result():
+    def count_words(state):
+        return {"words": word_counter.invoke({"doc": state["text"]})["words"]}
+
+    verdict = lesson05.check_call_subgraph(count_words)
+    assert not verdict
+    assert "word_counter ran and finished, then count_words raised KeyError: 'words'" in (
+        verdict.message
+    )
+    assert "the child's keys ['count', 'doc'], not the parent's" in verdict.message
+    assert "on the way out" in verdict.hint
+
+
 def test_call_subgraph_returning_the_child_state():
     def count_words(state):
         return word_counter.invoke({"doc": state["text"]})
