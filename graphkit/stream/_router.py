@@ -11,25 +11,31 @@ import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from graphkit.stream._protocol import ProtocolEvent, needs_event_loop, protocol_event
+from graphkit.stream._protocol import (
+    ProtocolEvent,
+    StreamTransformer,
+    needs_event_loop,
+    protocol_event,
+)
 from graphkit.stream.stream_channel import StreamChannel
 
 __all__ = ["EventRouter", "Pump"]
 
 
 class Pump:
-    """The graph's v2 stream (``subgraphs=True``), pulled on demand; it remembers the
-    run's last own state and interrupts for ``run.output`` / ``run.interrupts``."""
+    """The graph's v2 stream (``subgraphs=True``), pulled on demand; its root router
+    remembers the run's last own state and interrupts for ``run.output`` /
+    ``run.interrupts``."""
 
     def __init__(self, scope: tuple[str, ...], is_async: bool) -> None:
         self.scope, self.is_async = scope, is_async
         self.parts: Any = None  # the v2 parts (an iterator, or an async one)
         self.router: EventRouter | None = None  # the run's own (root) router
         self.done, self.error = False, None
-        self.output: Any = None
-        self.interrupts: list[Any] = []
         self._arrivals = itertools.count(1)  # (orders items across channels: interleave)
         self._busy = asyncio.Lock() if is_async else None
+        self._puller: asyncio.Task[Any] | None = None  # (the task in apull, if any)
+        self._aborting = False
 
     def __repr__(self) -> str:
         return f"Pump({'async' if self.is_async else 'sync'}, done={self.done})"
@@ -41,8 +47,6 @@ class Pump:
         event = protocol_event(part["type"], part["ns"], part["data"])
         if part["type"] == "values":
             event["params"]["interrupts"] = part.get("interrupts", ())
-            if tuple(part["ns"]) == self.scope:
-                self.output, self.interrupts = part["data"], list(part.get("interrupts", ()))
         return event
 
     def pull(self) -> bool:
@@ -65,12 +69,20 @@ class Pump:
     async def apull(self) -> bool:
         """``pull`` for an async run (one pull at a time, whoever asks)."""
         async with self._busy:
-            if self.done:
+            if self.done or self._aborting:
                 return False
+            self._puller = asyncio.current_task()
             try:
                 part = await anext(self.parts, None)
+            except asyncio.CancelledError:
+                if not self._aborting:
+                    raise
+                self._puller.uncancel()  # (aabort's cancel: the run stops, the reader not)
+                return False
             except Exception as error:
                 return await self._astop(error)
+            finally:
+                self._puller = None
             if part is None:
                 return await self._astop(None)
             try:
@@ -117,7 +129,7 @@ class Pump:
     def result(self) -> Any:
         if self.error is not None:
             raise self.error
-        return self.output
+        return self.router.output
 
     def abort(self) -> None:
         """Stop the graph (its generator is closed, so running nodes are cancelled)."""
@@ -126,9 +138,21 @@ class Pump:
             self._stop(None)
 
     async def aabort(self) -> None:
-        if not self.done:
+        """``abort`` for an async run: a pull under way in another task (a node
+        running for ``await run.output()``) is cancelled first, as the run's nodes are."""
+        if self.done:
+            return
+        self._aborting = True
+        if self._puller is asyncio.current_task():  # (from a transformer, mid-pull)
             await self._aclose_parts()
             await self._astop(None)
+            return
+        if self._puller is not None:
+            self._puller.cancel()
+        async with self._busy:
+            if not self.done:
+                await self._aclose_parts()
+                await self._astop(None)
 
 
 async def _nothing() -> None:
@@ -149,7 +173,7 @@ class EventRouter:
             pump.router = self
         self._numbers = itertools.count(1)  # (the root's log numbers events: seq)
         self.finished = False
-        made = [factory(self.scope) for factory in self.factories]
+        made = [_made(factory, self.scope) for factory in self.factories]
         # content-changing transformers ask to see events before the built-ins copy them
         self.transformers = [t for t in made if t.before_builtins] + [
             t for t in made if not t.before_builtins
@@ -166,10 +190,14 @@ class EventRouter:
         self.log._attach(pump)
         self.projections: dict[str, Any] = {}
         self.native: list[str] = []
+        self.output: Any = None  # the scope's last own state, and its interrupts
+        self.interrupts: list[Any] = []
+        self.error: BaseException | None = None  # what the scope's run ended with
+        owners: dict[str, str] = {}
         for transformer in self.transformers:
             transformer._join(self)
             native = bool(getattr(transformer, "_native", False))
-            for key, projection in transformer.init().items():
+            for key, projection in _projections(transformer, owners).items():
                 if isinstance(projection, StreamChannel):
                     projection._attach(pump, self._logger(projection.name, native))
                 self.projections[key] = projection
@@ -193,7 +221,14 @@ class EventRouter:
             event["seq"] = next(self._numbers)
         self.log.push(event)
 
+    def _note(self, event: ProtocolEvent) -> None:
+        """Remember the scope's own last state (``output``) and its interrupts."""
+        params = event["params"]
+        if event["method"] == "values" and tuple(params["namespace"]) == self.scope:
+            self.output, self.interrupts = params["data"], list(params.get("interrupts", ()))
+
     def feed(self, event: ProtocolEvent) -> None:
+        self._note(event)
         keep = True
         for transformer in self.transformers:
             keep = transformer.process(event) and keep  # (each sees it, whatever others say)
@@ -201,6 +236,7 @@ class EventRouter:
             self._keep(event)
 
     async def afeed(self, event: ProtocolEvent) -> None:
+        self._note(event)
         keep = True
         for transformer in self.transformers:
             keep = await transformer.aprocess(event) and keep
@@ -215,7 +251,7 @@ class EventRouter:
         """The scope's run ended (with ``error``): tell the transformers, end the channels."""
         if self.finished:
             return
-        self.finished = True
+        self.finished, self.error = True, error
         raised = None
         for transformer in self.transformers:
             try:  # (one that raises leaves the others to end, and the channels to close)
@@ -223,13 +259,12 @@ class EventRouter:
             except Exception as failed:
                 raised = raised or failed
         self._end_channels(error)
-        if raised is not None:
-            raise raised
+        _raise_first(error, raised)
 
     async def afinish(self, error: BaseException | None) -> None:
         if self.finished:
             return
-        self.finished = True
+        self.finished, self.error = True, error
         jobs = [job for t in self.transformers for job in t.__dict__.get("_scheduled", ())]
         if error is None:
             try:  # the last word of a side job lands before the channels close
@@ -246,10 +281,54 @@ class EventRouter:
                 await (transformer.afail(error) if error is not None else transformer.afinalize())
             except Exception as failed:
                 raised = raised or failed
+        self.error = error
         self._end_channels(error)
-        if raised is not None:
-            raise raised
+        _raise_first(error, raised)
 
     def _end_channels(self, error: BaseException | None) -> None:
         for channel in self._channels():
             channel.fail(error) if error is not None else channel.close()
+
+
+def _made(factory: Callable[..., Any], scope: tuple[str, ...]) -> Any:
+    """The transformer ``factory`` makes for ``scope``, checked to be one."""
+    made = factory(scope)
+    if not isinstance(made, StreamTransformer) and not hasattr(made, "process"):
+        name = getattr(factory, "__qualname__", type(factory).__name__)
+        raise AttributeError(
+            f"the v3 transformer factory {name} returned {type(made).__name__} "
+            f"({made!r}), not a StreamTransformer: a factory is called as factory(scope) "
+            "and must return the transformer, e.g. `lambda scope: MyTransformer(scope)`"
+        )
+    return made
+
+
+def _projections(transformer: Any, owners: dict[str, str]) -> dict[str, Any]:
+    """What ``transformer.init()`` returns, checked: a dict whose keys no transformer of
+    the scope took before (``owners``: key -> the transformer that took it)."""
+    name = type(transformer).__name__
+    projections = transformer.init()
+    if not isinstance(projections, dict):
+        raise TypeError(
+            f"StreamTransformer.init() must return a dict, got {type(projections).__name__} "
+            f"from {name}.init(): return {{'name': StreamChannel(...)}}, or {{}} for none"
+        )
+    if taken := [key for key in projections if key in owners]:
+        owned = ", ".join(f"{key!r} (owned by {owners[key]})" for key in taken)
+        raise ValueError(
+            f"Transformer {name} returned projection keys that conflict with "
+            f"already-registered keys: {owned}; give its projections other names"
+        )
+    owners.update(dict.fromkeys(projections, name))
+    return projections
+
+
+def _raise_first(error: BaseException | None, raised: BaseException | None) -> None:
+    """After a scope ended: a transformer's error in ``finalize`` is the run's; in
+    ``fail``, the run's own ``error`` stays the one raised, and says what else failed."""
+    if raised is None:
+        return
+    if error is None:
+        raise raised
+    if error is not raised:
+        error.add_note(f"(ending the run, a stream transformer's fail() also raised {raised!r})")

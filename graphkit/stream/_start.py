@@ -71,7 +71,7 @@ def _start(
     is_async: bool,
 ) -> tuple[EventRouter, Pump]:
     """The run's root router and its pump, on the graph's v2 stream (not yet pulled)."""
-    factories = [*EVERY_RUN, *app.stream_transformers, *(transformers or ())]
+    factories = [*EVERY_RUN, *app.stream_transformers, *_given(transformers)]
     for factory in factories:
         _check_factory(factory)
     scope = _caller_scope()
@@ -104,6 +104,19 @@ def _stream_modes(router: EventRouter) -> list[str]:
     return modes
 
 
+def _given(transformers: Any) -> list[Any]:
+    """The call's ``transformers=``: a list (or other iterable) of factories, or None."""
+    if transformers is None:
+        return []
+    if isinstance(transformers, (str, bytes, Mapping)) or not hasattr(transformers, "__iter__"):
+        raise TypeError(
+            "stream_events(version='v3') transformers= takes a list of transformer "
+            f"classes or factories, got {type(transformers).__name__}: write "
+            "transformers=[MyTransformer]"
+        )
+    return list(transformers)
+
+
 def _check_factory(factory: Callable[..., Any]) -> None:
     # a transformer is made once per scope (the run's, each subgraph's), so a run is
     # given what makes one, not one
@@ -112,6 +125,12 @@ def _check_factory(factory: Callable[..., Any]) -> None:
             "stream_events(version='v3') transformers must be scope-aware callables, got "
             f"pre-built instance {type(factory).__name__}. Pass the transformer class or a "
             "factory like `lambda scope: MyTransformer(scope, ...)`."
+        )
+    if not callable(factory):
+        raise TypeError(
+            "stream_events(version='v3') transformers must be scope-aware callables, got "
+            f"{type(factory).__name__} ({factory!r}). Pass a StreamTransformer subclass or "
+            "a factory like `lambda scope: MyTransformer(scope, ...)`."
         )
 
 

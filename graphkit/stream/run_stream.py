@@ -72,11 +72,15 @@ class GraphRunStream(_RunView):
     def interrupts(self) -> list[Any]:
         """The interrupts the run stopped at (it runs to its end first)."""
         self.output  # noqa: B018
-        return list(self._pump.interrupts)
+        return list(self._router.interrupts)
 
     def interleave(self, *names: str) -> Iterator[tuple[str, Any]]:
         """``(name, item)`` from the named projections, in the order items arrived."""
         channels = {name: self.extensions[name] for name in names}  # (KeyError: unknown)
+        if twice := next((name for name in names if names.count(name) > 1), None):
+            raise RuntimeError(
+                f"StreamChannel {twice!r} already has a subscriber; use .tee(n) for fan-out."
+            )
         for channel in channels.values():
             channel._take_reader(asynchronous=False)
         while channels:
@@ -103,6 +107,18 @@ class SubgraphRunStream(GraphRunStream):
 
     def __repr__(self) -> str:
         return f"SubgraphRunStream(path={list(self.path)}, status={self.status!r})"
+
+    def abort(self) -> None:
+        """Stop reading this subgraph: its projections end here; the run goes on."""
+        self._router.finish(None)
+
+    @property
+    def output(self) -> Any:
+        """The subgraph's last own state (it runs until the subgraph ends; raises its
+        error)."""
+        while not self._router.finished and self._pump.pull():
+            pass
+        return _own_result(self._router)
 
 
 class AsyncGraphRunStream(_RunView):
@@ -134,7 +150,7 @@ class AsyncGraphRunStream(_RunView):
     async def interrupts(self) -> list[Any]:
         """The interrupts the run stopped at."""
         await self.output()
-        return list(self._pump.interrupts)
+        return list(self._router.interrupts)
 
 
 class AsyncSubgraphRunStream(AsyncGraphRunStream):
@@ -146,6 +162,24 @@ class AsyncSubgraphRunStream(AsyncGraphRunStream):
 
     def __repr__(self) -> str:
         return f"AsyncSubgraphRunStream(path={list(self.path)}, status={self.status!r})"
+
+    async def abort(self) -> None:
+        """Stop reading this subgraph: its projections end here; the run goes on."""
+        await self._router.afinish(None)
+
+    async def output(self) -> Any:
+        """The subgraph's last own state (it runs until the subgraph ends; raises its
+        error)."""
+        while not self._router.finished and await self._pump.apull():
+            pass
+        return _own_result(self._router)
+
+
+def _own_result(router: EventRouter) -> Any:
+    """A subgraph's output: its last own state, or the error it ended with."""
+    if router.error is not None:
+        raise router.error
+    return router.output
 
 
 def _describe(handle: Any, started: Mapping[str, Any]) -> None:

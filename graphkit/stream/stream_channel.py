@@ -77,7 +77,10 @@ class StreamChannel(Generic[T]):
             how = "async for" if self._pump.is_async else "for"
             raise TypeError(f"this StreamChannel's run is read with `{how}`")
         if self._has_reader:
-            raise RuntimeError("StreamChannel already has a subscriber; use .tee(n) for fan-out.")
+            named = f" {self.name!r}" if self.name else ""
+            raise RuntimeError(
+                f"StreamChannel{named} already has a subscriber; use .tee(n) for fan-out."
+            )
         self._has_reader = True
 
     def _ended(self) -> bool:

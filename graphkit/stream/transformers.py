@@ -236,7 +236,7 @@ class SubgraphTransformer(_ReadsTasks):
 
     def process(self, event: ProtocolEvent) -> bool:
         inside, ended = self._route(event)
-        if inside is not None:
+        if inside is not None and not inside._router.finished:  # (finished: aborted)
             inside._router.feed(event)
         if ended:
             ended[0]._router.finish(ended[1])
@@ -244,7 +244,7 @@ class SubgraphTransformer(_ReadsTasks):
 
     async def aprocess(self, event: ProtocolEvent) -> bool:
         inside, ended = self._route(event)
-        if inside is not None:
+        if inside is not None and not inside._router.finished:
             await inside._router.afeed(event)
         if ended:
             await ended[0]._router.afinish(ended[1])

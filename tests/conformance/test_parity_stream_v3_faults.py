@@ -1,0 +1,239 @@
+"""Hostile input and faults on a v3 run (``stream_events`` / ``astream_events(version="v3")``):
+transformers that are not transformers or misbehave, a projection read twice, ``abort()``
+while a node runs, and a subgraph handle's own ``output`` and ``abort()``. The same
+programs run on LangGraph and graphkit; errors are compared by type (and, where the
+wording is LangGraph's too, by message)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from .stream_v3_programs import HOW, INPUT, THREAD, State, chain, lib, nested, run_v3
+
+pytestmark = pytest.mark.filterwarnings("ignore:The v3 streaming protocol")
+
+
+def both(program: Any) -> tuple[Any, Any]:
+    return program(lib("langgraph")), program(lib("graphkit"))
+
+
+def assert_same(program: Any) -> Any:
+    expected, actual = both(program)
+    assert actual == expected
+    return expected
+
+
+def raised(call: Any) -> tuple[str, str]:
+    try:
+        call()
+    except Exception as error:
+        return type(error).__name__, str(error)
+    raise AssertionError("nothing raised")
+
+
+def transformer(lib: Any, **hooks: Any) -> Any:
+    """A transformer whose ``init`` / ``process`` / ``fail`` are the ``hooks`` given."""
+
+    class Odd(lib.stream.StreamTransformer):
+        def init(self):
+            return hooks["init"]() if "init" in hooks else {}
+
+        def process(self, event):
+            return True
+
+        def fail(self, err):
+            if "fail" in hooks:
+                hooks["fail"]()
+
+    return Odd
+
+
+def _boom() -> None:
+    raise RuntimeError("transformer broke")
+
+
+@pytest.mark.parametrize(
+    "transformers",
+    [[5], ["values"], 5, [lambda scope: None]],
+    ids=["an-int", "a-string", "not-a-list", "a-factory-making-none"],
+)
+def test_what_is_no_transformer_is_refused_when_the_run_starts(transformers):
+    """graphkit said "'int' object is not callable" (or "Value after * must be an
+    iterable"), and "'NoneType' object has no attribute 'before_builtins'"."""
+
+    def program(lib):
+        app = chain(lib)
+        return raised(
+            lambda: app.stream_events(INPUT, THREAD, version="v3", transformers=transformers)
+        )
+
+    kind, message = both(program)[1]
+    assert kind == both(program)[0][0]
+    assert "transformers" in message or "factory" in message
+
+
+@pytest.mark.parametrize("init", [None, [1, 2]], ids=["none", "a-list"])
+def test_init_must_return_a_dict(init):
+    """graphkit raised AttributeError ("'NoneType' object has no attribute 'items'")."""
+
+    def program(lib):
+        odd = transformer(lib, init=lambda: init)
+        return raised(
+            lambda: chain(lib).stream_events(INPUT, THREAD, version="v3", transformers=[odd])
+        )
+
+    expected, actual = both(program)
+    assert actual[0] == expected[0] == "TypeError"
+    assert actual[1].startswith(expected[1])
+
+
+def test_a_projection_name_taken_twice_is_refused():
+    """graphkit let the second transformer's channel replace the first's: ``run.values``
+    then gave nothing (the built-in's states were lost)."""
+
+    def program(lib):
+        def clash():
+            return {"values": lib.stream.StreamChannel()}
+
+        odd = transformer(lib, init=clash)
+        app = chain(lib)
+        return (
+            raised(lambda: app.stream_events(INPUT, THREAD, version="v3", transformers=[odd])),
+            raised(
+                lambda: app.stream_events(
+                    INPUT, THREAD, version="v3", transformers=[lib.stream.UpdatesTransformer] * 2
+                )
+            ),
+        )
+
+    expected, actual = both(program)
+    for (kind, message), (their_kind, theirs) in zip(actual, expected, strict=True):
+        assert kind == their_kind == "ValueError"
+        assert message.startswith(theirs)
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_a_transformer_failing_in_fail_leaves_the_node_error_raised(how):
+    """graphkit raised the transformer's error from ``fail`` (``afail``) instead of the
+    node's: the reason the run stopped was lost."""
+
+    def program(lib):
+        app = chain(lib, fail=True)
+        odd = transformer(lib, fail=_boom)
+
+        def read(run):
+            try:
+                run.output  # noqa: B018
+            except Exception as error:
+                return type(error).__name__, str(error)
+
+        async def aread(run):
+            try:
+                await run.output()
+            except Exception as error:
+                return type(error).__name__, str(error)
+
+        return run_v3(app, INPUT, how, read if how == "sync" else aread, transformers=[odd])
+
+    assert assert_same(program) == ("ValueError", "b broke")
+
+
+def test_interleave_refuses_a_name_given_twice():
+    """graphkit read the channel once and said nothing."""
+
+    def program(lib):
+        run = chain(lib).stream_events(INPUT, THREAD, version="v3")
+        return raised(lambda: list(run.interleave("values", "values")))
+
+    assert assert_same(program)[0] == "RuntimeError"
+
+
+def test_abort_while_another_task_awaits_output():
+    """graphkit closed the graph's generator while ``output()`` was running it:
+    "RuntimeError: aclose(): asynchronous generator is already running"."""
+
+    def program(lib):
+        async def slow(state: State) -> dict:
+            await asyncio.sleep(0.5)
+            return {"items": ["slow"], "x": 1}
+
+        builder = lib.StateGraph(State).add_node("slow", slow).add_edge(lib.START, "slow")
+        app = builder.compile(checkpointer=lib.InMemorySaver())
+
+        async def main():
+            run = await app.astream_events(INPUT, THREAD, version="v3")
+            output = asyncio.ensure_future(run.output())
+            while not app.get_state(THREAD).next:
+                await asyncio.sleep(0.01)  # (the input step is saved: "slow" runs)
+            await run.abort()
+            return await output, app.get_state(THREAD).values, app.get_state(THREAD).next
+
+        return asyncio.run(main())
+
+    assert assert_same(program) == (INPUT, INPUT, ("slow",))
+
+
+@pytest.mark.parametrize("how", HOW)
+@pytest.mark.parametrize("end", ["done", "fail", "ask"])
+def test_a_subgraph_handle_output_is_the_subgraphs_own(how, end):
+    """graphkit gave the whole run's last state (and its error) for a handle's output."""
+
+    def program(lib):
+        app = nested(lib, fail=end == "fail", ask=end == "ask")
+
+        def read(run):
+            seen = []
+            for handle in run.subgraphs:
+                try:
+                    seen.append((handle.output, handle.interrupted))
+                except Exception as error:
+                    seen.append((type(error).__name__, str(error)))
+            return seen
+
+        async def aread(run):
+            seen = []
+            async for handle in run.subgraphs:
+                try:
+                    seen.append((await handle.output(), await handle.interrupted()))
+                except Exception as error:
+                    seen.append((type(error).__name__, str(error)))
+            return seen
+
+        try:
+            return run_v3(app, INPUT, how, read if how == "sync" else aread)
+        except ValueError as error:  # (the run's own error, once the handles are read)
+            return str(error)
+
+    seen = assert_same(program)
+    if end == "done":
+        assert seen == [({"items": ["inner"], "x": 2}, False)]
+
+
+@pytest.mark.parametrize("how", HOW)
+def test_aborting_a_subgraph_handle_leaves_the_run_going(how):
+    """graphkit's handle ``abort()`` stopped the whole graph: "after" never ran and the
+    thread was left mid-run."""
+
+    def program(lib):
+        app = nested(lib)
+
+        def read(run):
+            for handle in run.subgraphs:
+                handle.abort()
+                statuses = [handle.status, list(handle.values)]
+            return statuses, handle.status, run.output
+
+        async def aread(run):
+            async for handle in run.subgraphs:
+                await handle.abort()
+                statuses = [handle.status, [v async for v in handle.values]]
+            return statuses, handle.status, await run.output()
+
+        seen = run_v3(app, INPUT, how, read if how == "sync" else aread)
+        return seen, app.get_state(THREAD).next
+
+    seen = assert_same(program)
+    assert seen[0][2] == {"items": ["inner"], "x": 3}
