@@ -10,7 +10,7 @@ import sqlite3
 from typing import Any, TypedDict
 
 import pytest
-from pydantic import BaseModel, SecretBytes, SecretStr
+from pydantic import BaseModel, SecretBytes, SecretStr, field_validator
 
 from .harness import Lib, load_graphkit, load_langgraph
 
@@ -97,3 +97,34 @@ def test_a_pydantic_secret_reads_back_as_in_langgraph(name):
     expected = round_trip(load_langgraph())
     assert round_trip(load_graphkit()) == expected
     assert expected == _described(SECRETS[name])
+
+
+class NonNegative(BaseModel):
+    n: int
+
+    @field_validator("n")
+    @classmethod
+    def not_negative(cls, n: int) -> int:
+        if n < 0:
+            raise ValueError("n must be >= 0")
+        return n
+
+
+def _kept_invalid_model(lib: Lib, kind: str) -> Any:
+    """A node keeps a model its validator would refuse (built with ``model_construct``)."""
+    graph = _module(lib, "graph").StateGraph(Found)
+    graph.add_node("keep", lambda state: {"found": NonNegative.model_construct(n=-5)})
+    graph.set_entry_point("keep")
+    app = graph.compile(checkpointer=_saver(lib, kind))
+    config = {"configurable": {"thread_id": "1"}}
+    app.invoke({"found": None}, config)
+    found = app.get_state(config).values["found"]
+    return type(found).__name__, found.n, len(list(app.get_state_history(config)))
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_a_saved_model_its_validator_refuses_is_read_back_as_in_langgraph(kind):
+    """graphkit's SqliteSaver validated the model as it read it, and raised
+    CheckpointDecodeError: the thread could no longer be read at all."""
+    expected = _kept_invalid_model(load_langgraph(), kind)
+    assert _kept_invalid_model(load_graphkit(), kind) == expected == ("NonNegative", -5, 3)

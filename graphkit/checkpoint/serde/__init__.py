@@ -554,9 +554,18 @@ def _build_dataclass(cls: Any, values: dict[str, Any]) -> Any:
 
 
 def _build_pydantic(cls: Any, values: dict[str, Any]) -> Any:
-    if getattr(cls, "__pydantic_root_model__", False):
-        return cls.model_validate(values["root"])
-    return cls.model_validate(values, by_alias=False, by_name=True)
+    import pydantic
+
+    root = getattr(cls, "__pydantic_root_model__", False)
+    try:
+        if root:
+            return cls.model_validate(values["root"])
+        return cls.model_validate(values, by_alias=False, by_name=True)
+    except pydantic.ValidationError:
+        # What was saved is read back, valid or not (a model_construct()ed value, a
+        # validator made stricter since), as LangGraph's serializer does: refusing it
+        # would leave the whole thread unreadable.
+        return cls.model_construct(values["root"]) if root else cls.model_construct(**values)
 
 
 _CLASS_DECODERS: dict[str, tuple[str, Callable[[Any, Any], Any]]] = {
