@@ -115,3 +115,40 @@ def test_an_xray_that_is_no_level_says_what_xray_takes():
         app.compile().get_graph(xray="yes")
     for taken in (None, 1.0, 0, True):  # (LangGraph takes these too)
         assert app.compile().get_graph(xray=taken).nodes
+
+
+def _nested(levels: int) -> list:
+    value: list = []
+    for _ in range(levels - 1):
+        value = [value]
+    return value
+
+
+class Anything(TypedDict):
+    v: Any
+
+
+@pytest.mark.parametrize("levels", [255, 256, 500])
+def test_a_value_nested_too_deep_for_in_memory_saver_is_refused_when_written(levels):
+    """graphkit's InMemorySaver kept a 500-level list (Python's recursion limit allowed
+    its check), then every read of the thread (get_state, history, update_state, a
+    resume) raised RecursionError copying it: the thread was lost. LangGraph refuses
+    more than 255 levels when the node writes it."""
+
+    def observe(lib: Lib) -> Any:
+        import importlib
+
+        saver = importlib.import_module(f"{lib.name}.checkpoint.memory").InMemorySaver()
+        builder = lib.StateGraph(Anything).add_node("n", lambda state: {"v": _nested(levels)})
+        app = builder.add_edge(lib.START, "n").compile(checkpointer=saver)
+        config = {"configurable": {"thread_id": "1"}}
+        try:
+            app.invoke({"v": None}, config)
+        except TypeError as error:
+            return "TypeError", app.get_state(config).next, str(error)
+        return "saved", app.get_state(config).values["v"] == _nested(levels)
+
+    expected, got = observe(load_langgraph()), observe(load_graphkit())
+    assert got[:2] == expected[:2]
+    if got[0] == "TypeError":
+        assert "channel 'v'" in got[2] and "255 levels" in got[2]

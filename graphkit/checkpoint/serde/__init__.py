@@ -257,20 +257,35 @@ _HOLDS_ITSELF = (
 )
 
 
-def _check(obj: Any) -> None:
+MAX_NESTING = 255
+"""How deep dicts, lists and tuples may nest in a value ``InMemorySaver`` keeps:
+LangGraph's serializer refuses deeper ones, and a reader's copy of a deeper one could
+overflow Python's stack (``copies.private_copy``), leaving its thread unreadable."""
+
+_TOO_DEEP = (
+    f"Cannot checkpoint a value whose dicts, lists or tuples nest more than {MAX_NESTING} "
+    "levels deep (LangGraph's serializer refuses it too, and reading it back could "
+    "overflow Python's stack): store it flatter, e.g. as a list of (parent, item) pairs."
+)
+
+
+def _check(obj: Any, depth: int = 1) -> None:
     """Raise what ``_encode(obj)`` would, without building its output for the common
-    containers (a dict, list or tuple of storable items is storable)."""
+    containers (a dict, list or tuple of storable items is storable), or refuse them
+    nested past ``MAX_NESTING``."""
     kind = type(obj)
+    if (kind is dict or kind is list or kind is tuple) and depth > MAX_NESTING:
+        raise TypeError(_TOO_DEEP)
     if kind is dict:
         for key, value in obj.items():
             if type(key) not in _PLAIN:
-                _check(key)
+                _check(key, depth + 1)
             if type(value) not in _PLAIN:
-                _check(value)
+                _check(value, depth + 1)
     elif kind is list or kind is tuple:
         for item in obj:
             if type(item) not in _PLAIN:
-                _check(item)
+                _check(item, depth + 1)
     elif kind not in _PLAIN:
         _encode(obj)
 
