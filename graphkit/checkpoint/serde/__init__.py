@@ -263,9 +263,10 @@ LangGraph's serializer refuses deeper ones, and a reader's copy of a deeper one 
 overflow Python's stack (``copies.private_copy``), leaving its thread unreadable."""
 
 _TOO_DEEP = (
-    f"Cannot checkpoint a value whose dicts, lists or tuples nest more than {MAX_NESTING} "
-    "levels deep (LangGraph's serializer refuses it too, and reading it back could "
-    "overflow Python's stack): store it flatter, e.g. as a list of (parent, item) pairs."
+    "Cannot checkpoint a value that holds itself (a list or dict inside itself) or whose "
+    f"dicts, lists or tuples nest more than {MAX_NESTING} levels deep (LangGraph's "
+    "serializer refuses both, and reading it back could overflow Python's stack): store "
+    "a copy without the cycle, or a flatter one, e.g. a list of (parent, item) pairs."
 )
 
 
