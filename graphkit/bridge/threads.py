@@ -97,6 +97,11 @@ def open_langgraph_thread(compiled: Any, config: Mapping[str, Any]) -> Run:
     True
     """
     checkpointer_of(compiled)
+    if not isinstance(config, Mapping):
+        raise TypeError(
+            f"open_langgraph_thread(app, config) reads the thread config names, got "
+            f"{type(config).__name__}: pass {{'configurable': {{'thread_id': ...}}}}"
+        )
     from graphkit.bridge.convert import check_langgraph_version
 
     check_langgraph_version()

@@ -148,7 +148,9 @@ class DebugSession(Notifier):
         from graphkit.checkpoint import InMemorySaver
         from graphkit.checkpoint.saver import config_key
 
+        _check_recorded(run, config)
         app = copy.copy(as_graphkit(app))
+        _check_made_by(app, run)
         app.checkpointer = InMemorySaver()  # the run's thread, copied: stepping on saves here
         thread_id = str(config_key(config, "thread_id") or f"imported-{uuid.uuid4().hex[:8]}")
         thread = save_thread(run, app.checkpointer, thread_id)
@@ -437,6 +439,8 @@ class DebugSession(Notifier):
     @notifies
     def set_breakpoints(self, nodes: Iterable[str]) -> None:
         """Pause Step and Run before any step that would run one of ``nodes``."""
+        if isinstance(nodes, str):  # (its letters would be taken for node names)
+            raise TypeError(f"breakpoints take a list of node names: write [{nodes!r}]")
         nodes = frozenset(nodes)
         unknown = sorted(nodes - set(self.app.spec.nodes))
         if unknown:
@@ -571,4 +575,30 @@ def _refuse_a_langgraph_thread(app: Any, config: Mapping[str, Any] | None) -> No
             "LangGraph's saver. Open the thread with Debugger.from_run(app, "
             "open_langgraph_thread(app, config), config) (DebugSession.from_run without "
             "the widget), or pass an input to start a new run."
+        )
+
+
+def _check_recorded(run: Any, config: Any) -> None:
+    """``from_run``'s ``run`` and ``config`` are what it reads (not, say, swapped)."""
+    if not isinstance(run, Run):
+        raise TypeError(
+            f"from_run(app, run, config) opens a Run, got {type(run).__name__}: pass what "
+            "graphkit.open_langgraph_thread(app, config) or app.trace(...) returned"
+        )
+    if config is not None and not isinstance(config, Mapping):
+        raise TypeError(
+            f"from_run()'s config is a dict, got {type(config).__name__}: pass "
+            '{"configurable": {"thread_id": ...}}, the thread the run was read from'
+        )
+
+
+def _check_made_by(app: Any, run: Run) -> None:
+    """Refuse a run whose steps ran nodes ``app`` does not have (another graph's run):
+    stepping on would plan ``app``'s graph from a state it never made."""
+    ran = {node for step in run.steps if step.plan for node in step.plan.nodes}
+    missing = sorted(node for node in ran - set(app.spec.nodes) if not node.startswith("__"))
+    if missing:
+        raise ValueError(
+            f"This run ran nodes {missing} that the graph given to from_run() does not "
+            f"have (its nodes: {sorted(app.spec.nodes)}); pass the graph that made the run."
         )

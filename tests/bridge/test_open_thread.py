@@ -424,6 +424,9 @@ def test_wrong_arguments_are_refused_with_a_fix() -> None:
     bare = StateGraph(dict).add_node("a", lambda s: s).add_edge(START, "a").compile()
     with pytest.raises(ValueError, match="checkpointer="):
         open_langgraph_thread(bare, config)
+    for config in (None, "t"):  # (was AttributeError: "... has no attribute 'get'")
+        with pytest.raises(TypeError, match="thread_id"):
+            open_langgraph_thread(app, config)
 
 
 # -- the views work on an imported run -----------------------------------------------------

@@ -220,3 +220,26 @@ def test_a_thread_stopped_at_a_compiled_breakpoint_reads_as_paused_and_resume_go
         session.run()
     assert lines(imported) == lines(live) and imported.values == live.values
     assert numbers(imported) == numbers(live) == [-1, 0, 1, 2]
+
+
+def test_wrong_arguments_to_from_run_are_refused_with_a_fix():
+    """A missing or swapped run or config was an AttributeError ("'NoneType' object has
+    no attribute 'steps'"), breakpoints="a" was read letter by letter, and another
+    graph's run opened as if the graph had made it."""
+    from graphkit import open_langgraph_thread
+
+    lang, kit = kits()
+    app = chain(lang).compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "saved"}}
+    app.invoke({"n": 1, "log": []}, config)
+    run = open_langgraph_thread(app, config)
+    for wrong in (None, {"steps": []}, app):
+        with pytest.raises(TypeError, match="open_langgraph_thread"):
+            DebugSession.from_run(app, wrong, config)
+    with pytest.raises(TypeError, match="thread_id"):
+        DebugSession.from_run(app, run, "saved")
+    with pytest.raises(TypeError, match=r"\['a'\]"):
+        DebugSession.from_run(app, run, config, breakpoints="a")
+    other = kit.StateGraph(Counter).add_node("z", lambda state: {"n": 0})
+    with pytest.raises(ValueError, match=r"nodes \['a', 'b'\] that the graph"):
+        DebugSession.from_run(other.add_edge(kit.START, "z").compile(), run, config)
