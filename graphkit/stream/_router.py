@@ -34,7 +34,8 @@ class Pump:
         self.done, self.error = False, None
         self._arrivals = itertools.count(1)  # (orders items across channels: interleave)
         self._busy = asyncio.Lock() if is_async else None
-        self._puller: asyncio.Task[Any] | None = None  # (the task in apull, if any)
+        self._holder: asyncio.Task[Any] | None = None  # (the task in apull, if any)
+        self._running = False  # (whether it is running the graph: aabort cancels that)
         self._aborting = False
 
     def __repr__(self) -> str:
@@ -69,28 +70,35 @@ class Pump:
     async def apull(self) -> bool:
         """``pull`` for an async run (one pull at a time, whoever asks)."""
         async with self._busy:
-            if self.done or self._aborting:
-                return False
-            self._puller = asyncio.current_task()
+            self._holder = asyncio.current_task()
             try:
-                part = await anext(self.parts, None)
-            except asyncio.CancelledError:
-                if not self._aborting:
-                    raise
-                self._puller.uncancel()  # (aabort's cancel: the run stops, the reader not)
-                return False
-            except Exception as error:
-                return await self._astop(error)
+                return await self._apull_held()
             finally:
-                self._puller = None
-            if part is None:
-                return await self._astop(None)
-            try:
-                await self.router.afeed(self._event(part))
-            except Exception as error:
-                await self._aclose_parts()
-                return await self._astop(error)
-            return True
+                self._holder = None
+
+    async def _apull_held(self) -> bool:
+        if self.done or self._aborting:
+            return False
+        self._running = True
+        try:
+            part = await anext(self.parts, None)
+        except asyncio.CancelledError:
+            if not self._aborting:
+                raise
+            self._holder.uncancel()  # (aabort's cancel: the run stops, the reader not)
+            return False
+        except Exception as error:
+            return await self._astop(error)
+        finally:
+            self._running = False
+        if part is None:
+            return await self._astop(None)
+        try:
+            await self.router.afeed(self._event(part))
+        except Exception as error:
+            await self._aclose_parts()
+            return await self._astop(error)
+        return True
 
     def _stop(self, error: BaseException | None) -> bool:
         """End the run with ``error`` (None: normally). A transformer's ``finalize`` that
@@ -143,12 +151,12 @@ class Pump:
         if self.done:
             return
         self._aborting = True
-        if self._puller is asyncio.current_task():  # (from a transformer, mid-pull)
+        if self._holder is asyncio.current_task():  # (from a transformer, mid-pull)
             await self._aclose_parts()
             await self._astop(None)
             return
-        if self._puller is not None:
-            self._puller.cancel()
+        if self._running and self._holder is not None:
+            self._holder.cancel()
         async with self._busy:
             if not self.done:
                 await self._aclose_parts()
@@ -232,6 +240,8 @@ class EventRouter:
         keep = True
         for transformer in self.transformers:
             keep = transformer.process(event) and keep  # (each sees it, whatever others say)
+            if self.finished:  # (one aborted the run: its channels are closed)
+                return
         if keep:
             self._keep(event)
 
@@ -240,6 +250,8 @@ class EventRouter:
         keep = True
         for transformer in self.transformers:
             keep = await transformer.aprocess(event) and keep
+            if self.finished:
+                return
         if keep:
             self._keep(event)
 

@@ -237,3 +237,57 @@ def test_aborting_a_subgraph_handle_leaves_the_run_going(how):
 
     seen = assert_same(program)
     assert seen[0][2] == {"items": ["inner"], "x": 3}
+
+
+def _aborting(lib: Any, holder: dict[str, Any], how: str) -> Any:
+    """A transformer that aborts the run when it sees the state after "a"."""
+
+    def due(event):
+        return event["method"] == "values" and event["params"]["data"].get("x") == 1
+
+    class Aborting(lib.stream.StreamTransformer):
+        def init(self):
+            return {}
+
+        def process(self, event):
+            if due(event):
+                holder["run"].abort()
+            return True
+
+    class AsyncAborting(Aborting):
+        async def aprocess(self, event):
+            if due(event):
+                await holder["run"].abort()
+            return True
+
+    return Aborting if how == "sync" else AsyncAborting
+
+
+def _aborted_from_a_transformer(lib: Any, how: str) -> Any:
+    app, holder = chain(lib), {}
+
+    def read(run):
+        holder["run"] = run
+        return [event["method"] for event in run], run.output
+
+    async def aread(run):
+        holder["run"] = run
+        return [event["method"] async for event in run], await run.output()
+
+    reader = read if how == "sync" else aread
+    seen = run_v3(app, INPUT, how, reader, transformers=[_aborting(lib, holder, how)])
+    return seen, app.get_state(THREAD).next
+
+
+def test_an_async_transformer_may_abort_the_run():
+    """graphkit waited forever for the pull the transformer itself was in (and, before
+    that, the transformers after it pushed to closed channels: RuntimeError)."""
+    seen = assert_same(lambda lib: _aborted_from_a_transformer(lib, "async"))
+    assert seen == ((["values"], {"items": ["a"], "x": 1}), ("b",))
+
+
+def test_a_sync_transformer_may_abort_the_run_too():
+    """LangGraph's sync run raises "Cannot push to a closed StreamChannel" here (its async
+    run does not): graphkit stops both quietly (docs/compatibility.md)."""
+    seen = _aborted_from_a_transformer(lib("graphkit"), "sync")
+    assert seen == ((["values"], {"items": ["a"], "x": 1}), ("b",))
