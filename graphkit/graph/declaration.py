@@ -89,11 +89,23 @@ def infer_name(action: Any) -> str:
 
 
 def named_action(node: Any, action: Any) -> tuple[str, Any]:
-    """The name and action ``add_node(node, action)`` declares; ``add_node(f)`` is named ``f``."""
-    if not isinstance(node, str) and action is None:
+    """The name and action ``add_node(node, action)`` declares; ``add_node(f)`` is named ``f``.
+
+    ``add_node(f, "f")``, the name after the action, is accepted when it is the action's
+    own name: LangGraph's SQL-agent tutorial writes ``add_node(tool_node, "get_schema")``
+    (LangGraph takes the name from the action and ignores the string, so they agree)."""
+    if not isinstance(node, str) and (action is None or _is_own_name(action, node)):
         action, node = node, infer_name(node)
     diagnose.check_action(node, action)
     return node, action
+
+
+def _is_own_name(name: Any, action: Any) -> bool:
+    """Whether ``name`` is the name ``action`` would be given anyway (never for a lambda)."""
+    try:
+        return isinstance(name, str) and name == infer_name(action)
+    except ValueError:
+        return False
 
 
 def input_schema_of(action: Any) -> Any:

@@ -146,3 +146,32 @@ def test_an_object_returned_is_read_for_each_state_key():
         seen.append(list(app.stream(Out(x=1), stream_mode=["updates", "values"])))
     assert seen[1] == seen[0]
     assert seen[1][-1] == ("values", {"x": 4, "doubled": 4})
+
+
+def test_a_node_added_with_its_own_name_after_it_is_accepted():
+    """The SQL-agent tutorial writes ``add_node(tool_node, "get_schema")`` for a ToolNode
+    named ``"get_schema"``: LangGraph names the node after the action and ignores the
+    string, which agrees with it, so the graph builds and runs on both."""
+    seen = []
+    for loader in LIBS:
+        lib = loader()
+        prebuilt, messages_state, _ = _prebuilt(lib)
+
+        @tool
+        def sql_db_schema(table_names: str) -> str:
+            """Get the schema of tables."""
+            return f"CREATE TABLE {table_names}(id int)"
+
+        def list_tables(state: Any) -> dict[str, Any]:
+            call = {"name": "sql_db_schema", "args": {"table_names": "Genre"}, "id": "s1"}
+            return {"messages": [AIMessage("", id="ask", tool_calls=[call])]}
+
+        builder = lib.StateGraph(messages_state)
+        builder.add_node(list_tables, "list_tables")
+        builder.add_node(prebuilt.ToolNode([sql_db_schema], name="get_schema"), "get_schema")
+        builder.add_edge(lib.START, "list_tables").add_edge("list_tables", "get_schema")
+        app = builder.compile()
+        output = app.invoke({"messages": [("user", "Which genre?")]})
+        seen.append((list(app.nodes), [message.content for message in output["messages"]]))
+    assert seen[1] == seen[0]
+    assert seen[0][0] == ["__start__", "list_tables", "get_schema"]
