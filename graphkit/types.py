@@ -9,7 +9,7 @@ import random
 import sys
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import timedelta
 from types import GenericAlias
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, NamedTuple, TypeVar
@@ -164,7 +164,7 @@ def _annotated_keys(cls: type) -> list[str]:
 _MISSING = object()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Command(Generic[Destination]):
     """Update the state and choose where to go next, from inside a node.
 
@@ -173,14 +173,17 @@ class Command(Generic[Destination]):
     still apply alongside ``goto`` (as in LangGraph). ``graph=Command.PARENT`` sends the
     command to the graph that runs this one as a subgraph.
 
-    >>> Command(update={"answer": 42}, goto="review")
-    Command(update={'answer': 42}, goto='review')
+    Its fields are keyword-only and in LangGraph's order, which its repr shows (the
+    fields that are set, a dataclass in them shown as a dict, as LangGraph prints it):
+
+    >>> Command(update={"answer": 42}, goto="review", graph=Command.PARENT)
+    Command(graph='__parent__', update={'answer': 42}, goto='review')
     """
 
-    update: Any = None
-    goto: Any = ()
     graph: str | None = None
+    update: Any = None
     resume: Any = None
+    goto: Any = ()
 
     PARENT: ClassVar[str] = "__parent__"
 
@@ -213,16 +216,8 @@ class Command(Generic[Destination]):
         return [(ROOT, update)] if root else None
 
     def __repr__(self) -> str:
-        parts = [
-            f"{name}={value!r}"
-            for name, value in (
-                ("update", self.update),
-                ("goto", self.goto),
-                ("graph", self.graph),
-                ("resume", self.resume),
-            )
-            if value not in (None, ())
-        ]
+        # LangGraph's repr: asdict() (dataclass values become dicts), the truthy fields
+        parts = [f"{name}={value!r}" for name, value in asdict(self).items() if value]
         return f"Command({', '.join(parts)})"
 
 

@@ -175,3 +175,41 @@ def test_a_node_added_with_its_own_name_after_it_is_accepted():
         seen.append((list(app.nodes), [message.content for message in output["messages"]]))
     assert seen[1] == seen[0]
     assert seen[0][0] == ["__start__", "list_tables", "get_schema"]
+
+
+def test_a_command_prints_and_is_built_as_langgraphs():
+    """A handoff tool called directly gives its Command back (multi-agent guides), and
+    printing it shows LangGraph's repr: the fields that are set, in LangGraph's order
+    (graph, update, resume, goto), a dataclass value as a dict. The fields are
+    keyword-only in both."""
+    import dataclasses
+
+    import pytest
+
+    @dataclasses.dataclass
+    class Note:
+        text: str
+
+    seen = []
+    for loader in LIBS:
+        lib = loader()
+        command = lib.Command
+
+        @tool("transfer_to_bob")
+        def handoff(tool_call_id: Annotated[str, InjectedToolCallId]) -> Any:
+            """Transfer to bob."""
+            reply = {"role": "tool", "content": "to bob", "tool_call_id": tool_call_id}
+            return command(goto="bob", update={"messages": [reply]}, graph=command.PARENT)  # noqa: B023
+
+        call = {"name": "transfer_to_bob", "args": {}, "id": "c1", "type": "tool_call"}
+        shown = [
+            repr(handoff.invoke(call)),
+            repr(command(resume=0, goto="x", update={})),
+            repr(command(update=Note("hi"), resume="yes")),
+            [field.name for field in dataclasses.fields(command)],
+        ]
+        with pytest.raises(TypeError):
+            command({"x": 1})
+        seen.append(shown)
+    assert seen[1] == seen[0]
+    assert seen[0][0].startswith("Command(graph='__parent__', update=")

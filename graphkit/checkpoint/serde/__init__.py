@@ -301,6 +301,10 @@ def _encode_dict(obj: dict) -> Any:
     return _tagged("dict", [[_encode(key), _encode(value)] for key, value in obj.items()])
 
 
+_COMMAND_FIELDS = ("update", "goto", "graph", "resume")
+"""The order a saved ``Command`` lists its fields in (files written before keep it)."""
+
+
 def _encode_send(send: Send) -> dict[str, Any]:
     policy = TimeoutPolicy.coerce(send.timeout)  # (in seconds, even if set after it was made)
     if policy is None:  # (as written before Sends had timeouts)
@@ -459,7 +463,7 @@ _ENCODERS: dict[type, Callable[[Any], Any]] = {
     decimal.Decimal: lambda obj: _tagged("decimal", str(obj)),
     Send: lambda obj: _encode_send(obj),
     Command: lambda obj: _tagged(
-        "command", [_encode(getattr(obj, name)) for name in ("update", "goto", "graph", "resume")]
+        "command", [_encode(getattr(obj, name)) for name in _COMMAND_FIELDS]
     ),
     type(EMPTY): lambda obj: _tagged("empty", None),
     collections.deque: lambda obj: _tagged(
@@ -614,7 +618,7 @@ _DECODERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "uuid": lambda obj: uuid.UUID(obj["v"]),
     "decimal": lambda obj: decimal.Decimal(obj["v"]),
     "send": lambda obj: Send(*obj["v"], timeout=_decode_timeout(obj.get("timeout"))),
-    "command": lambda obj: Command(*obj["v"]),
+    "command": lambda obj: Command(**dict(zip(_COMMAND_FIELDS, obj["v"], strict=True))),
     "empty": lambda obj: EMPTY,
     "deque": lambda obj: collections.deque(obj["v"], obj["maxlen"]),
     "pattern": lambda obj: re.compile(obj["v"], obj["flags"]),
