@@ -129,8 +129,8 @@ def _check_factory(factory: Callable[..., Any]) -> None:
     if not callable(factory):
         raise TypeError(
             "stream_events(version='v3') transformers must be scope-aware callables, got "
-            f"{type(factory).__name__} ({factory!r}). Pass a StreamTransformer subclass or "
-            "a factory like `lambda scope: MyTransformer(scope, ...)`."
+            f"{type(factory).__name__}. Pass a StreamTransformer subclass or a factory like "
+            "`lambda scope: MyTransformer(scope, ...)`."
         )
 
 

@@ -8,6 +8,7 @@ and in ``run.extensions``; ``SubgraphRunStream`` is the same view of one subgrap
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from graphkit.stream._protocol import ProtocolEvent
@@ -21,7 +22,8 @@ class _RunView:
 
     def __init__(self, router: EventRouter, pump: Pump) -> None:
         self._router, self._pump = router, pump
-        self.extensions: dict[str, Any] = router.projections
+        # (read-only: a projection is the transformer's, put there as the run starts)
+        self.extensions: Mapping[str, Any] = MappingProxyType(router.projections)
         for name in router.native:  # (a native transformer's projections are attributes)
             setattr(self, name, router.projections[name])
 
@@ -186,5 +188,8 @@ def _describe(handle: Any, started: Mapping[str, Any]) -> None:
     """A subgraph handle's facts, from the lifecycle payload that announced it (its status
     and error change when it ends: ``SubgraphTransformer``)."""
     handle.path = tuple(started["namespace"])
-    handle.graph_name, handle.trigger_call_id = started["graph_name"], started["trigger_call_id"]
+    handle.graph_name, handle.trigger_call_id = (
+        started.get("graph_name"),
+        started["trigger_call_id"],
+    )
     handle.status, handle.error = "started", None
