@@ -188,8 +188,7 @@ def _describe(handle: Any, started: Mapping[str, Any]) -> None:
     """A subgraph handle's facts, from the lifecycle payload that announced it (its status
     and error change when it ends: ``SubgraphTransformer``)."""
     handle.path = tuple(started["namespace"])
-    handle.graph_name, handle.trigger_call_id = (
-        started.get("graph_name"),
-        started["trigger_call_id"],
-    )
+    # (an agent named "" has no graph_name in the payload, and "" as its handle's)
+    handle.graph_name = started.get("graph_name", "")
+    handle.trigger_call_id = started["trigger_call_id"]
     handle.status, handle.error = "started", None

@@ -109,9 +109,12 @@ class _SubgraphWatch:
     def __init__(self, scope: tuple[str, ...], children_only: bool) -> None:
         self.scope, self.children_only = scope, children_only
         self.running: dict[tuple[str, ...], None] = {}  # (an ordered set)
+        self.inputs: dict[tuple[tuple[str, ...], str], Any] = {}  # running tasks' inputs
 
     def started(self, event: ProtocolEvent) -> LifecyclePayload | None:
-        namespace = tuple(event["params"]["namespace"])
+        namespace, task = tuple(event["params"]["namespace"]), event["params"]["data"]
+        if "input" in task:  # (a subagent's cause is in the input of the task running it)
+            self.inputs[namespace, task["id"]] = task["input"]
         below = len(namespace) - len(self.scope)
         if below < 1 or namespace[: len(self.scope)] != self.scope or namespace in self.running:
             return None
@@ -121,18 +124,25 @@ class _SubgraphWatch:
             return None  # ("1", "2"...: a graph run again by the same task is no subgraph)
         self.running[namespace] = None
         graph_name, _, call_id = namespace[-1].partition(":")
-        return {
-            "event": "started",
-            "namespace": list(namespace),
-            "graph_name": graph_name,
-            "trigger_call_id": call_id,
-        }
+        payload: LifecyclePayload = {"event": "started", "namespace": list(namespace)}
+        agent_name = (task.get("metadata") or {}).get("lc_agent_name")
+        if agent_name is None:
+            return {**payload, "graph_name": graph_name, "trigger_call_id": call_id}
+        # an agent (langchain's create_agent(name=...)): known by its name, and by the tool
+        # call that asked for it, as LangGraph reports it
+        if agent_name:
+            payload["graph_name"] = agent_name
+        payload["trigger_call_id"] = call_id
+        if tool_call_id := _tool_call_id(self.inputs.get((namespace[:-1], call_id))):
+            payload["cause"] = {"type": "toolCall", "tool_call_id": tool_call_id}
+        return payload
 
     def ended(self, event: ProtocolEvent) -> LifecyclePayload | None:
         result = event["params"]["data"]
         if "result" not in result:
             return None  # (a task starting)
         caller = tuple(event["params"]["namespace"])
+        self.inputs.pop((caller, result["id"]), None)
         for namespace in self.running:
             if namespace[:-1] == caller and namespace[-1].partition(":")[2] == result["id"]:
                 del self.running[namespace]
@@ -154,6 +164,22 @@ class _SubgraphWatch:
                 ended.append({"event": "failed", "namespace": list(namespace), "error": str(error)})
         self.running.clear()
         return ended
+
+
+def _tool_call_id(task_input: Any) -> str | None:
+    """The id of the tool call a task runs: a prebuilt ``ToolNode``'s task is given one
+    call with its context (``{"tool_call": {...}, "state": ...}``), an older one a list
+    of calls (the first with an id); None for any other input."""
+    if isinstance(task_input, dict):
+        calls = [task_input.get("tool_call")]
+    elif isinstance(task_input, list):
+        calls = task_input
+    else:
+        return None
+    for call in calls:
+        if isinstance(call, dict) and isinstance(call.get("id"), str) and call["id"]:
+            return call["id"]
+    return None
 
 
 class _ReadsTasks(StreamTransformer):
@@ -210,8 +236,7 @@ class SubgraphTransformer(_ReadsTasks):
         """(the child whose scope the event is in, the child it ends) — either may be None;
         a child's first event only announces it, so it is not handed to it."""
         if event["method"] == "tasks" and (started := self.watch.started(event)) is not None:
-            self._open(started)
-            return None, None
+            return self._open(started), None  # (the child sees its first task start too)
         namespace = tuple(event["params"]["namespace"])
         inside = self.children.get(namespace[: len(self.scope) + 1])
         if len(namespace) <= len(self.scope):
@@ -219,7 +244,7 @@ class SubgraphTransformer(_ReadsTasks):
         ended = self.watch.ended(event) if event["method"] == "tasks" else None
         return inside, ended and self._close(ended)
 
-    def _open(self, started: LifecyclePayload) -> None:
+    def _open(self, started: LifecyclePayload) -> Any:
         from graphkit.stream._router import EventRouter
         from graphkit.stream.run_stream import AsyncSubgraphRunStream, SubgraphRunStream
 
@@ -228,6 +253,7 @@ class SubgraphTransformer(_ReadsTasks):
         kind = AsyncSubgraphRunStream if pump.is_async else SubgraphRunStream
         self.children[path] = handle = kind(child, pump, started)
         self.channel.push(handle)
+        return handle
 
     def _close(self, ended: LifecyclePayload) -> tuple[Any, BaseException | None]:
         handle = self.children.pop(tuple(ended["namespace"]))
