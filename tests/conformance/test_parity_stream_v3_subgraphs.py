@@ -5,11 +5,12 @@ for it, and what a handle's own transformers see."""
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+import operator
+from typing import Annotated, Any, TypedDict
 
 import pytest
 
-from .stream_v3_programs import Ids, drain, plain, run_v3
+from .stream_v3_programs import THREAD, Ids, drain, outcome, plain, run_v3
 from .test_parity_stream_v3 import assert_same
 
 pytestmark = pytest.mark.filterwarnings("ignore:The v3 streaming protocol")
@@ -141,3 +142,98 @@ def test_a_handle_sees_its_first_task(how):
         return seen
 
     assert assert_same(program)[0] == ("one", False)
+
+
+# -- a handle's own output, and abort ------------------------------------------------------
+
+Items = TypedDict("Items", {"items": Annotated[list, operator.add]})  # noqa: UP013
+
+
+def siblings(lib: Any, *, fail: bool = False, ask: bool = False) -> Any:
+    """Subgraph "one" then subgraph "two", each adding its name to "items" ("one"
+    raises with ``fail``; asks a human with ``ask``)."""
+
+    def add(name: str) -> Any:
+        def node(state: Any) -> dict:
+            if fail and name == "one":
+                raise ValueError("one broke")
+            return {"items": [lib.interrupt("ok?") if ask and name == "one" else name]}
+
+        graph = lib.StateGraph(Items).add_node(f"add_{name}", node)
+        return graph.add_edge(lib.START, f"add_{name}").compile()
+
+    builder = lib.StateGraph(Items).add_node("one", add("one")).add_node("two", add("two"))
+    builder.add_edge(lib.START, "one").add_edge("one", "two")
+    return builder.compile(checkpointer=lib.InMemorySaver())
+
+
+def outcome_of(read: Any) -> Any:
+    try:
+        return read()
+    except Exception as error:
+        return outcome(error)
+
+
+@pytest.mark.parametrize("kind", ["completed", "failed", "interrupted"])
+def test_a_handle_output_is_its_subgraph_state(kind):
+    """``handle.output`` reads the run up to the subgraph's end (the next handle's
+    events are still to come) and gives its last state, or raises its error."""
+
+    def program(lib):
+        app = siblings(lib, fail=kind == "failed", ask=kind == "interrupted")
+        run = app.stream_events({"items": []}, THREAD, version="v3")
+        seen = []
+
+        def read(handle: Any) -> None:
+            if handle.graph_name == "one":
+                seen.append((outcome_of(lambda: handle.output), handle.status))
+                seen.append(outcome_of(lambda: plain(handle.interrupts, Ids())))
+            else:
+                seen.append((handle.graph_name, list(handle.values), handle.status))
+
+        seen.append(outcome_of(lambda: [read(handle) for handle in run.subgraphs]))
+        return seen, outcome_of(lambda: run.output)
+
+    assert_same(program)
+
+
+def test_async_handle_output():
+    def program(lib):
+        async def read(run):
+            seen = []
+            async for handle in run.subgraphs:
+                seen.append((handle.graph_name, await handle.output(), handle.status))
+            return seen, await run.output()
+
+        return run_v3(siblings(lib), {"items": []}, "async", read)
+
+    assert assert_same(program)[0][0] == ("one", {"items": ["one"]}, "completed")
+
+
+@pytest.mark.parametrize("how", ["sync", "async"])
+def test_aborting_a_handle_leaves_the_run_going(how):
+    def program(lib):
+        def sync(run):
+            seen = []
+            for handle in run.subgraphs:
+                if handle.graph_name == "one":
+                    handle.abort()
+                    seen.append((handle.status, list(handle.values), handle.output))
+                else:
+                    seen.append(list(handle.values))
+            return seen, run.output
+
+        async def asynchronous(run):
+            seen = []
+            async for handle in run.subgraphs:
+                if handle.graph_name == "one":
+                    await handle.abort()
+                    seen.append((handle.status, [v async for v in handle.values]))
+                else:
+                    seen.append([v async for v in handle.values])
+            return seen, await run.output()
+
+        read = sync if how == "sync" else asynchronous
+        return run_v3(siblings(lib), {"items": []}, how, read)
+
+    assert assert_same(program)[1] == {"items": ["one", "one", "two"]}
