@@ -4,7 +4,9 @@ Two kinds of ``messages`` events reach it. A chat model called in a node of a v3
 sends content-block protocol events (``message-start`` ... ``message-finish``, each with
 the call's ``run_id`` in its metadata): they open a stream and feed it as they come, so
 ``stream.text`` reads the model live. A message a node returns whole is replayed through
-langchain-core's own converter into an already finished stream."""
+langchain-core's own converter into an already finished stream: any message but a tool's
+(a human or system message a node returns too, as in LangGraph), and not a chunk (what a
+model's ``stream()`` sends on the old path: LangGraph leaves those out)."""
 
 from __future__ import annotations
 
@@ -16,12 +18,10 @@ from graphkit.stream.stream_channel import StreamChannel
 
 __all__ = ["MessagesTransformer"]
 
-_AI_TYPES = ("ai", "AIMessageChunk")
-
 
 class MessagesTransformer(StreamTransformer):
     """``run.messages``: a ``ChatModelStream`` (``AsyncChatModelStream`` in an async run)
-    per AI message at the scope, in order; tool messages are not chat messages here."""
+    per message at the scope, in order; tool messages are not chat messages here."""
 
     _native = True
     required_stream_modes = ("messages",)
@@ -41,7 +41,7 @@ class MessagesTransformer(StreamTransformer):
         message, metadata = params["data"]
         if isinstance(message, Mapping) and "event" in message:
             self._follow(message, metadata)
-        elif getattr(message, "type", None) in _AI_TYPES:
+        elif _whole(message):
             self._replay(message, metadata)
         return True
 
@@ -62,7 +62,7 @@ class MessagesTransformer(StreamTransformer):
 
     def _follow(self, content_event: Mapping[str, Any], metadata: Mapping[str, Any]) -> None:
         call = metadata.get("run_id")
-        if content_event["event"] == "message-start":
+        if content_event["event"] == "message-start" and content_event.get("role") != "tool":
             self.live[call] = self._stream(metadata, content_event.get("id"))
             self.channel.push(self.live[call])
         stream = self.live.get(call)
@@ -87,3 +87,12 @@ class MessagesTransformer(StreamTransformer):
         for stream in self.live.values():
             stream.fail(err)
         self.live.clear()
+
+
+def _whole(message: Any) -> bool:
+    """Whether ``message`` is one to replay: a whole message, not a tool's answer."""
+    from langchain_core.messages import BaseMessage, BaseMessageChunk
+
+    if not isinstance(message, BaseMessage) or isinstance(message, BaseMessageChunk):
+        return False
+    return message.type != "tool"
