@@ -196,6 +196,8 @@ def _content_events_handler(sink: MessagesSink, base: type) -> Any:
         ``on_stream_event``; they are sent with the call's ``run_id``, which is how the v3
         run tells one call's events from another's."""
 
+        of_a_v3_run = True  # (what ``without_content_events`` looks for)
+
         def on_llm_new_token(self, token, **kwargs):
             return None  # (``.stream()`` still gives tokens; a v3 run sends no tokens)
 
@@ -214,6 +216,26 @@ def _content_events_handler(sink: MessagesSink, base: type) -> Any:
                 sink.mark_sent(message)
 
     return StreamContentEvents
+
+
+def without_content_events(config: Any) -> Any:
+    """``config`` without the handlers v3 runs added to its callbacks: a run inside a v3
+    run's task that streams "messages" to its caller the old way (as tokens) must not
+    have its models run as content-block events (nor heard by the v3 run), as in
+    LangGraph. The caller's handlers are copied, not changed."""
+    from langchain_core.callbacks import BaseCallbackManager
+
+    callbacks = config.get("callbacks") if isinstance(config, Mapping) else None
+    if isinstance(callbacks, BaseCallbackManager):
+        kept = callbacks.copy()
+        for handler in [*kept.handlers, *kept.inheritable_handlers]:
+            if getattr(handler, "of_a_v3_run", False):
+                kept.remove_handler(handler)
+    elif isinstance(callbacks, list):
+        kept = [handler for handler in callbacks if not getattr(handler, "of_a_v3_run", False)]
+    else:
+        return config
+    return {**config, "callbacks": kept}
 
 
 def _final_message(response: Any) -> Any:

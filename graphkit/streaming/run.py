@@ -141,6 +141,7 @@ class StreamRun:
         "stepper",
         "stream_key",
         "subgraphs",
+        "withheld",
     )
 
     def __init__(self, app: CompiledGraph, input: Any, config: Any, **kwargs: Any) -> None:
@@ -178,8 +179,15 @@ class StreamRun:
         namespace = parent.subgraph_namespace(own_thread) if parent is not None else ()
         writer = listener.sender(namespace, "custom") if "custom" in produced_modes else None
         runtime = _runtime(app, kwargs, writer, parent, config)
+        old_way = _messages_the_old_way(self.parent_listener, self.parts, self.modes)
+        self.withheld = ("messages",) if old_way else ()  # (modes not handed to the parent)
+        if old_way:
+            from graphkit.streaming.messages import without_content_events
+
+            config = without_content_events(config)
         if "messages" in produced_modes:
-            listener.take_messages(namespace, self.parent_listener, _v3(config, self.parts))
+            shared = None if old_way else self.parent_listener
+            listener.take_messages(namespace, shared, _v3(config, self.parts))
         self.async_run = async_run = current_async_run()  # (None: a sync run)
         # where async nodes run: the async run's loop (or, for a caller driving the
         # stream itself, the loop it names)
@@ -232,6 +240,7 @@ class StreamRun:
                     parent_listener is not None
                     and mode in parent_listener.modes
                     and (mode != "custom" or "custom" not in modes)
+                    and mode not in self.withheld
                 ):
                     parent_listener.send((namespace, mode, chunk))
                 if mode in print_modes and ours:
@@ -366,6 +375,15 @@ def _v3(config: Any, parts: Any) -> bool:
 
     configurable = (config or {}).get("configurable") or {}
     return parts is not None and bool(configurable.get(PROTOCOL_MESSAGES_KEY))
+
+
+def _messages_the_old_way(parent: Listener | None, parts: Any, modes: Sequence[str]) -> bool:
+    """Whether a run inside a v3 run's task streams its chat messages to its caller as
+    tokens (a v1 ``stream`` asking for "messages" itself), not as the v3 run's content
+    events; as in LangGraph, those messages then do not reach the v3 run."""
+    sink = parent.messages_sink if parent is not None else None
+    in_v3 = sink is not None and sink.content_events
+    return in_v3 and parts is None and "messages" in modes
 
 
 def _known_keys(app: Any, keys: tuple[str, ...]) -> tuple[str, ...]:
