@@ -36,6 +36,7 @@ from graphkit.pregel.threads import INTERRUPT
 from graphkit.pregel.tracing import open_trace
 from graphkit.streaming.aio import current_async_run
 from graphkit.streaming.emitters import EVENTS, STREAM_MODES, CallUpdate, Paused, emitters_for
+from graphkit.streaming.messages import without_content_events
 from graphkit.streaming.parts import Collector, Parts, checked_version
 
 if TYPE_CHECKING:
@@ -160,6 +161,7 @@ class StreamRun:
         named = (output_keys,) if self.one_key is not None else output_keys
         keys = app.spec.stream_keys if named is None else _known_keys(app, tuple(named))
         self.subgraphs = kwargs.pop("subgraphs", False)
+        self.withheld: tuple[str, ...] = ()
         parent, config, own_thread_given = _placed(config)
         # the listener of the task running this graph as a subgraph, if it wants chunks
         self.parent_listener = parent.run.options.listener if parent is not None else None
@@ -179,15 +181,8 @@ class StreamRun:
         namespace = parent.subgraph_namespace(own_thread) if parent is not None else ()
         writer = listener.sender(namespace, "custom") if "custom" in produced_modes else None
         runtime = _runtime(app, kwargs, writer, parent, config)
-        old_way = _messages_the_old_way(self.parent_listener, self.parts, self.modes)
-        self.withheld = ("messages",) if old_way else ()  # (modes not handed to the parent)
-        if old_way:
-            from graphkit.streaming.messages import without_content_events
-
-            config = without_content_events(config)
         if "messages" in produced_modes:
-            shared = None if old_way else self.parent_listener
-            listener.take_messages(namespace, shared, _v3(config, self.parts))
+            config = self._take_messages(listener, namespace, config)
         self.async_run = async_run = current_async_run()  # (None: a sync run)
         # where async nodes run: the async run's loop (or, for a caller driving the
         # stream itself, the loop it names)
@@ -332,6 +327,26 @@ class StreamRun:
         yield from tell("ended")
         _raise_if_stopped(stepper)
 
+    def _take_messages(self, listener: Listener, namespace: tuple[str, ...], config: Any) -> Any:
+        """Stream the chat messages of this run's tasks to ``listener``; ``config`` as the
+        run goes on with it (without a v3 run's handlers, for a stream asking for
+        "messages" the old way inside one: ``_messages_the_old_way``)."""
+        if self._messages_the_old_way():
+            self.withheld = ("messages",)  # (not handed to the parent run either)
+            listener.take_messages(namespace, None, content_events=False)
+            return without_content_events(config)
+        listener.take_messages(namespace, self.parent_listener, _v3(config, self.parts))
+        return config
+
+    def _messages_the_old_way(self) -> bool:
+        """Whether this run, inside a v3 run's task, streams its chat messages to its caller
+        as tokens (a v1 ``stream`` asking for "messages" itself), not as the v3 run's
+        content events; as in LangGraph, those messages then do not reach the v3 run."""
+        parent = self.parent_listener
+        sink = parent.messages_sink if parent is not None else None
+        in_v3 = sink is not None and sink.content_events
+        return in_v3 and self.parts is None and "messages" in self.modes
+
     def _inline(self) -> bool:
         """Whether a step's one task runs inline (see ``_drive``)."""
         timed = self.stepper.options.step_timeout is not None
@@ -375,15 +390,6 @@ def _v3(config: Any, parts: Any) -> bool:
 
     configurable = (config or {}).get("configurable") or {}
     return parts is not None and bool(configurable.get(PROTOCOL_MESSAGES_KEY))
-
-
-def _messages_the_old_way(parent: Listener | None, parts: Any, modes: Sequence[str]) -> bool:
-    """Whether a run inside a v3 run's task streams its chat messages to its caller as
-    tokens (a v1 ``stream`` asking for "messages" itself), not as the v3 run's content
-    events; as in LangGraph, those messages then do not reach the v3 run."""
-    sink = parent.messages_sink if parent is not None else None
-    in_v3 = sink is not None and sink.content_events
-    return in_v3 and parts is None and "messages" in modes
 
 
 def _known_keys(app: Any, keys: tuple[str, ...]) -> tuple[str, ...]:
