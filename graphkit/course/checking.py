@@ -22,10 +22,12 @@ red box and is truthy only when the exercise passed.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import functools
 import html
 import re
 import signal
+import sys
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -140,8 +142,10 @@ class _OutOfTime(BaseException):
 @contextlib.contextmanager
 def _time_limit(seconds: float) -> Any:
     """Raise ``_OutOfTime`` in the main thread after ``seconds``, where a timer signal
-    can (POSIX, the main thread: a notebook kernel runs cells there). No limit elsewhere,
-    nor when someone else's alarm is already set (pytest-timeout, say): it is theirs."""
+    can (POSIX, the main thread: a notebook kernel runs cells there), and in the tasks
+    the check started on a worker thread (a node beside another runs there, out of the
+    signal's reach). No limit elsewhere, nor when someone else's alarm is already set
+    (pytest-timeout, say): it is theirs."""
     if (
         not hasattr(signal, "setitimer")
         or threading.current_thread() is not threading.main_thread()
@@ -151,7 +155,12 @@ def _time_limit(seconds: float) -> Any:
         yield
         return
 
+    running = _pool_tasks()  # (someone else's: left alone)
+
     def ring(signum: int, frame: Any) -> None:
+        for thread, task in _pool_tasks().items():
+            if running.get(thread) is not task:
+                _raise_in(thread)
         raise _OutOfTime()
 
     previous = signal.signal(signal.SIGALRM, ring)
@@ -161,6 +170,27 @@ def _time_limit(seconds: float) -> Any:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def _pool_tasks() -> dict[int, Any]:
+    """The threads running a graph's task on a pool, each with that task's frame."""
+    from graphkit.pregel import step_work
+
+    code = step_work._run_on_pool.__code__
+    running = {}
+    for thread, frame in sys._current_frames().items():
+        while frame is not None and frame.f_code is not code:
+            frame = frame.f_back
+        if frame is not None:
+            running[thread] = frame
+    return running
+
+
+def _raise_in(thread: int) -> None:
+    """Raise ``_OutOfTime`` in ``thread`` at its next Python instruction (a loop in C, a
+    long ``sleep``, sees it only when it returns to Python). The task ends with it as
+    its error; nobody reads that, the check has given its verdict."""
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), ctypes.py_object(_OutOfTime))
 
 
 def compiled(answer: Any, what: str = "your graph") -> Any:

@@ -131,3 +131,46 @@ def test_a_graph_whose_node_never_finishes_fails_the_check_and_not_as_a_node_err
     builder = StateGraph(Count).add_node("spin", spin).add_edge(START, "spin")
     verdict = check_count(builder)
     assert not verdict.passed and "still running after 0.2 seconds" in verdict.message
+
+
+def test_the_time_limit_stops_a_node_running_on_the_pool_too(monkeypatch):
+    """A node beside another runs on graphkit's worker threads, where the alarm (the main
+    thread's) does not reach: the check returned, but the loop kept a core busy (and a
+    pool thread taken) until the kernel restarted."""
+    import threading
+
+    import graphkit.course.checking as checking
+
+    monkeypatch.setattr(checking, "TIME_LIMIT", 0.2)
+    ended: list[str] = []
+    release = threading.Event()  # (ends the loop if the check could not)
+
+    class Tally(TypedDict):
+        seen: Annotated[list, operator.add]
+
+    def spin(state: Tally) -> dict:
+        try:
+            while not release.is_set():
+                pass
+        except BaseException as error:
+            ended.append(type(error).__name__)
+            raise
+        return {"seen": ["spin"]}
+
+    @exercise("0.4 · Fan out")
+    def check_fan_out(builder) -> str:
+        trace(compiled(builder), {"seen": []})
+        return "done"
+
+    builder = StateGraph(Tally).add_node("spin", spin).add_node("ok", lambda s: {"seen": ["ok"]})
+    builder.add_edge(START, "spin").add_edge(START, "ok")
+    try:
+        verdict = check_fan_out(builder)
+        for _ in range(100):
+            if ended:
+                break
+            threading.Event().wait(0.05)
+    finally:
+        release.set()
+    assert not verdict.passed and "still running after 0.2 seconds" in verdict.message
+    assert ended == ["_OutOfTime"]
