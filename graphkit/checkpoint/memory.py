@@ -140,16 +140,14 @@ class InMemorySaver(BaseCheckpointSaver):
             read_back = self._lent.origin(run_values) is not None
             checkpoint = self._kept(checkpoint, parent and parent[0])
             values = _new_values(checkpoint.channel_values, parent_values)
-            self._refuse_unstorable(
-                [(None, metadata), *values.items()],
-                lambda channel: (
-                    f"checkpoint {checkpoint.id!r} of thread {thread!r}, "
-                    + (f"channel {channel!r}" if channel is not None else "metadata")
-                ),
+            where = lambda channel: (  # noqa: E731
+                f"checkpoint {checkpoint.id!r} of thread {thread!r}, "
+                + (f"channel {channel!r}" if channel is not None else "metadata")
             )
+            self._refuse_unstorable([(None, metadata), *values.items()], where)
             owned = checkpoint.channel_values
             if not read_back:
-                owned = _owned(checkpoint.channel_values, parent_values, values)
+                owned = _owned(checkpoint.channel_values, parent_values, values, where)
             if owned is not checkpoint.channel_values:
                 checkpoint = dataclasses.replace(checkpoint, channel_values=owned)
                 if isinstance(run_values, DeltaMap):  # the run's next checkpoint derives from it
@@ -166,20 +164,19 @@ class InMemorySaver(BaseCheckpointSaver):
     ) -> None:
         thread, namespace = thread_id_of(config), config_key(config, "checkpoint_ns", "")
         checkpoint_id = written_checkpoint_id(config, task_id)
-        self._refuse_unstorable(
-            writes,
-            lambda channel: (
-                f"a write of task {task_id!r} to checkpoint {checkpoint_id!r} "
-                f"of thread {thread!r}, channel {channel!r}"
-            ),
+        where = lambda channel: (  # noqa: E731
+            f"a write of task {task_id!r} to checkpoint {checkpoint_id!r} "
+            f"of thread {thread!r}, channel {channel!r}"
         )
-        with self._lock:
+        self._refuse_unstorable(writes, where)
+        owned = [(channel, _own(value, where, channel)) for channel, value in writes]
+        with self._lock:  # (each copied first: one refused leaves none of them saved)
             pending = self._writes.setdefault((thread, namespace, checkpoint_id), {})
-            for position, (channel, value) in enumerate(writes):
+            for position, (channel, value) in enumerate(owned):
                 key = (task_id, write_index(channel, position))
                 if key[1] >= 0 and key in pending:
                     continue  # a saved write stays; only special slots are replaced
-                pending[key] = (channel, _own(value), task_path)
+                pending[key] = (channel, value, task_path)
 
     def delete_thread(self, thread_id: str) -> None:
         thread_id = str(thread_id)  # (a UUID too, as put saved it)
@@ -303,12 +300,15 @@ def _new_values(values: Mapping[str, Any], saved: Mapping[str, Any] | None) -> M
 
 
 def _owned(
-    values: Mapping[str, Any], parent: Mapping[str, Any] | None, changed: Mapping[str, Any]
+    values: Mapping[str, Any],
+    parent: Mapping[str, Any] | None,
+    changed: Mapping[str, Any],
+    where: Callable[[str], str],
 ) -> Mapping[str, Any]:
     """``values`` with the saver's own copies of the ``changed`` values that can change
     in place: the run keeps its objects, and a node (or the caller) that changes one
     later changes no saved checkpoint, as LangGraph's saver serializes each at put."""
-    copies = {channel: _own(value) for channel, value in changed.items()}
+    copies = {channel: _own(value, where, channel) for channel, value in changed.items()}
     copies = {channel: copy for channel, copy in copies.items() if copy is not changed[channel]}
     if not copies:
         return values
@@ -318,9 +318,20 @@ def _owned(
     return DeltaMap({**values, **copies})
 
 
-def _own(value: Any) -> Any:
-    """A value the saver keeps: its own copy unless nothing in it can change."""
-    return value if type(value) in _SCALARS else private_copy(value)
+def _own(value: Any, where: Callable[[str], str], channel: str) -> Any:
+    """A value the saver keeps: its own copy unless nothing in it can change. One nested
+    too deep to copy (300 dataclasses, each holding the next) is refused here, as the
+    serializer refuses one too deep for it: every reader's copy would fail the same way,
+    leaving the thread unreadable."""
+    if type(value) in _SCALARS:
+        return value
+    try:
+        return private_copy(value)
+    except RecursionError:
+        raise TypeError(
+            f"Cannot save {where(channel)}: its value nests too deep to copy (past Python's "
+            "recursion limit). Store a flatter one, e.g. a list of (parent, item) pairs."
+        ) from None
 
 
 def _changes_of(maps: Iterator[DeltaMap]) -> tuple[dict[str, Any], set[str]]:
