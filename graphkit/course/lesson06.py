@@ -241,13 +241,20 @@ def check_keep_last(keep_last: Any) -> str:
     ``n`` — checked for several ``n`` (0: delete them all) and history lengths."""
     cases = [(2, 5), (2, 2), (2, 1), (3, 8), (1, 4), (4, 10), (0, 3)]
     edits: list[tuple[list[str], list[str]]] = []
+    misuses: list[Any] = []  # what RemoveMessage was given instead of an id
 
     def watched(state: Any, n: int) -> Any:
         # The list a node is handed is the channel's own: deleting from it "works", and
         # rewrites the history the records show, so it is caught before the result.
         given = state["messages"]
         before = _ids(given)
-        update = keep_last(state, n)
+        try:
+            update = keep_last(state, n)
+        except Exception as error:
+            if (given_instead := _remove_message_given(error)) is None:
+                raise
+            misuses.append(given_instead)
+            return {}
         if _ids(given) != before:
             edits.append((before, _ids(given)))
         return update
@@ -255,6 +262,12 @@ def check_keep_last(keep_last: Any) -> str:
     for n, length in cases:
         messages = history(length)
         run = _quiet_trace(keep_last_graph(watched, n), {"messages": messages})
+        if misuses:
+            raise Wrong(
+                f"RemoveMessage was given {_given(misuses[0])}, but it takes the id of the "
+                "message to delete (a string), not the message itself.",
+                hint="Each message has its id in m.id: RemoveMessage(id=m.id).",
+            )
         if edits:
             before, after = edits[0]
             raise Wrong(
@@ -297,6 +310,22 @@ def check_keep_last(keep_last: Any) -> str:
             "(messages[:-n] keeps them all when n is 0).",
         )
     return f"Right on all {len(cases)} histories: only the last n messages survive."
+
+
+def _given(value: Any) -> str:
+    """A value a learner passed, in a line: a message as ``the message human 'hi' (id m0)``."""
+    return f"the message {_brief([value])[1:-1]}" if hasattr(value, "type") else repr(value)
+
+
+def _remove_message_given(error: Exception) -> Any:
+    """What a ``RemoveMessage(...)`` that pydantic refused was given as its ``id``, when
+    that is what ``error`` is (None otherwise): a learner writes ``RemoveMessage(m)``."""
+    if getattr(error, "title", None) != "RemoveMessage" or not hasattr(error, "errors"):
+        return None
+    for problem in error.errors():
+        if tuple(problem.get("loc", ())) == ("id",):
+            return problem.get("input")
+    return None
 
 
 # -- 6.3 · Summarise only when the history is long ----------------------------------------

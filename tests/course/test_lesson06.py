@@ -258,3 +258,19 @@ def test_keep_last_slicing_with_minus_n_fails_for_n_zero():
     verdict = lesson06.check_keep_last(keep_last)
     assert not verdict
     assert "n=0" in verdict.message and "len(messages) - n" in verdict.hint
+
+
+def test_keep_last_giving_remove_message_the_message_itself():
+    from langchain_core.messages import RemoveMessage
+
+    def keep_last(state, n):
+        return {
+            "messages": [
+                RemoveMessage(id=m) for m in state["messages"][: len(state["messages"]) - n]
+            ]
+        }
+
+    verdict = lesson06.check_keep_last(keep_last)
+    assert not verdict
+    assert "RemoveMessage was given the message human 'question 1' (id m0)" in verdict.message
+    assert "m.id" in verdict.hint and "ValidationError" not in verdict.message
