@@ -172,7 +172,10 @@ class ThreadLink:
         if self.untracked and checkpoint.channel_values.get(TASKS):
             checkpoint = self._without_untracked_sends(checkpoint)
         if self.durability == "exit":
-            self._held = (checkpoint, metadata, dict(new_versions))
+            # the one put at the end says every channel changed since the last put, as
+            # LangGraph's does: a saver may store only those (graphkit's own read the map)
+            changed = self._held[2] if self._held is not None else {}
+            self._held = (checkpoint, metadata, {**changed, **new_versions})
             return
         self.config = self._put(self.config, checkpoint, metadata, new_versions)
         self._last_saved = checkpoint.id

@@ -1,0 +1,63 @@
+"""The ``new_versions`` a saver's ``put`` is given: the channels changed since the
+thread's last saved checkpoint, which a saver may store alone (LangGraph's database
+savers write only those values). With ``durability="exit"`` the one put at the end
+names every channel the run changed, not only its last step's."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TypedDict
+
+import pytest
+
+from .harness import Lib, load_graphkit, load_langgraph
+from .scenarios import SAVERS
+
+
+class State(TypedDict, total=False):
+    a: int
+    b: int
+    c: int
+
+
+def _observe(lib: Lib, durability: str, run_async: bool) -> list:
+    puts: list = []
+    with SAVERS["memory"](lib.name) as saver:
+        put, aput = saver.put, saver.aput
+
+        inside_aput = []  # (LangGraph's aput calls its put: one put, recorded once)
+
+        def recorded_put(config, checkpoint, metadata, new_versions):
+            if not inside_aput:
+                puts.append((metadata["step"], sorted(new_versions)))
+            return put(config, checkpoint, metadata, new_versions)
+
+        async def recorded_aput(config, checkpoint, metadata, new_versions):
+            puts.append((metadata["step"], sorted(new_versions)))
+            inside_aput.append(True)
+            try:
+                return await aput(config, checkpoint, metadata, new_versions)
+            finally:
+                inside_aput.pop()
+
+        saver.put, saver.aput = recorded_put, recorded_aput
+        builder = lib.StateGraph(State).add_node("x", lambda state: {"a": 1})
+        builder.add_node("y", lambda state: {"b": 2}).add_node("z", lambda state: {"c": 3})
+        app = builder.add_edge(lib.START, "x").add_edge("x", "y").add_edge("y", "z")
+        app = app.compile(checkpointer=saver)
+        thread = {"configurable": {"thread_id": "t"}}
+        for given in ({"a": 0}, {"a": 5}):
+            if run_async:
+                asyncio.run(app.ainvoke(given, thread, durability=durability))
+            else:
+                app.invoke(given, thread, durability=durability)
+    return puts
+
+
+@pytest.mark.parametrize("run_async", [False, True], ids=["sync", "async"])
+@pytest.mark.parametrize("durability", ["exit", "sync"])
+def test_put_is_told_every_channel_changed_since_the_last_put(durability, run_async):
+    ours = _observe(load_graphkit(), durability, run_async)
+    assert ours == _observe(load_langgraph(), durability, run_async)
+    if durability == "exit":  # (the one put names the input's and the first steps' channels)
+        assert ours[-1][1][:3] == ["__start__", "a", "b"]
