@@ -261,17 +261,19 @@ def update(
 ) -> Update:
     """Apply a step's writes in task-path order and return the record. ``source`` is
     the checkpoint's origin (default "loop", or "input" for the input step);
-    ``discarded`` tasks (replaced by a new input) count as having seen their triggers,
-    so they do not run, as in LangGraph. Not ``recorded`` (``invoke`` and ``stream``
-    keeping no records and saving nothing): the record lists no ``ChannelChange`` and its
-    checkpoint holds no values (``Checkpoint.unsaved``)."""
+    ``discarded`` tasks (replaced by a new input) pass with the step as if they had run,
+    as in LangGraph: they see their triggers and the step clears what it would clear (the
+    ``Send``s they were). Not ``recorded`` (``invoke`` and ``stream`` keeping no records
+    and saving nothing): the record lists no ``ChannelChange`` and its checkpoint holds no
+    values (``Checkpoint.unsaved``)."""
     # 1. sort by task path; mark what each node has seen, and the channels it consumes
     ordered = sorted(results, key=_task_order) if len(results) > 1 else results
     seen: dict[str, dict[str, int]] = {}
-    for task in discarded:
-        _mark_seen(graph, state, task, seen)
-    runs_nodes = False  # the input step and update_state's steps run no node
     consumed: dict[str, None] = {}  # an ordered set
+    for task in discarded:
+        for channel in _mark_seen(graph, state, task, seen):
+            consumed[channel] = None
+    runs_nodes = False  # the input step and update_state's steps run no node
     grouped: dict[str, list[Any]] = {}  # each channel's writes, in apply order
     writers: dict[str, list[str]] = {}
     for result in ordered:
@@ -293,7 +295,7 @@ def update(
     # 3. reset consumed channels and hand each channel all its writes
     made = _Changes(graph, state, recorded)
     made.consume_and_write(consumed, grouped, writers)
-    if runs_nodes:
+    if runs_nodes or discarded:
         # 4. a step passed: volatile channels not written may clear themselves
         made.change(sorted(state.live_volatile - grouped.keys()), finish=False)
         # 5. nothing runs next: let channels waiting for the end finish

@@ -1,7 +1,8 @@
 """Edges of the thread API a review found (issue 14), each run on LangGraph and graphkit:
 ``update_state`` on a subgraph's thread, a ``Command`` input on a paused thread and on an
 older checkpoint (a fork), a subgraph nested in a ``checkpointer=True`` subgraph, an
-``interrupt()`` first reached on a retry, and ``get_state_history`` of one checkpoint."""
+``interrupt()`` first reached on a retry, ``get_state_history`` of one checkpoint, and a
+new input on a thread paused before (or inside) a ``Send`` task."""
 
 from __future__ import annotations
 
@@ -26,13 +27,22 @@ def _library(name: str) -> SimpleNamespace:
     if name == "langgraph":
         from langgraph.checkpoint.memory import InMemorySaver
         from langgraph.graph import START, StateGraph
-        from langgraph.types import Command, RetryPolicy, interrupt
+        from langgraph.types import Command, RetryPolicy, Send, interrupt
     else:
-        from graphkit import START, Command, InMemorySaver, RetryPolicy, StateGraph, interrupt
+        from graphkit import (
+            START,
+            Command,
+            InMemorySaver,
+            RetryPolicy,
+            Send,
+            StateGraph,
+            interrupt,
+        )
     return SimpleNamespace(
         StateGraph=StateGraph,
         START=START,
         Command=Command,
+        Send=Send,
         RetryPolicy=RetryPolicy,
         InMemorySaver=InMemorySaver,
         interrupt=interrupt,
@@ -165,6 +175,36 @@ def history_of_one_checkpoint(m: SimpleNamespace) -> list[Any]:
     return [(s.metadata["step"], s.values) for s in app.get_state_history(one.config)]
 
 
+def _paused_before_a_send(m: SimpleNamespace, work, **compile_options: Any):
+    app = m.StateGraph(State).add_node("plan", lambda s: {"log": ["plan"]})
+    app = app.add_node("work", work).add_edge(m.START, "plan")
+    app = app.add_conditional_edges("plan", lambda s: [m.Send("work", {"log": []})], ["work"])
+    return app.compile(checkpointer=m.InMemorySaver(), **compile_options)
+
+
+def _after_a_new_input(app) -> list[Any]:
+    first = _plain(app.invoke({"log": ["in1"]}, CONFIG))
+    chunks = [_plain(chunk) for chunk in app.stream({"log": ["in2"]}, CONFIG)]
+    snapshot = app.get_state(CONFIG)
+    history = [
+        (h.metadata["source"], h.metadata["step"], h.next) for h in app.get_state_history(CONFIG)
+    ]
+    return [first, chunks, snapshot.values, snapshot.next, history]
+
+
+def new_input_at_a_breakpoint_before_a_send(m: SimpleNamespace) -> list[Any]:
+    """The new input replaces the pending Send, as a pull task would be: ``plan`` runs
+    again and the run stops before the Send it makes (a Send kept would stop the run
+    before its input was ever applied: a chat agent's new message lost)."""
+    app = _paused_before_a_send(m, lambda s: {"log": ["work"]}, interrupt_before=["work"])
+    return _after_a_new_input(app)
+
+
+def new_input_while_a_send_task_waits_for_an_answer(m: SimpleNamespace) -> list[Any]:
+    """The Send task paused in ``interrupt()`` is dropped by the new input too."""
+    return _after_a_new_input(_paused_before_a_send(m, _asker(m, "work")))
+
+
 @pytest.mark.parametrize(
     "scenario",
     [
@@ -174,6 +214,8 @@ def history_of_one_checkpoint(m: SimpleNamespace) -> list[Any]:
         nested_in_an_own_thread,
         interrupt_reached_on_a_retry,
         history_of_one_checkpoint,
+        new_input_at_a_breakpoint_before_a_send,
+        new_input_while_a_send_task_waits_for_an_answer,
     ],
 )
 def test_matches_langgraph(scenario):
