@@ -5,11 +5,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from graphkit.errors import InvalidUpdateError
+from graphkit.errors import ErrorCode, InvalidUpdateError, create_error_message
+
+
+def _concurrent_update(message: str) -> InvalidUpdateError:
+    """A step's writes a channel cannot take together, with LangGraph's guide page."""
+    code = ErrorCode.INVALID_CONCURRENT_GRAPH_UPDATE
+    return InvalidUpdateError(create_error_message(message=message, error_code=code))
 
 
 def plain_field_written_twice(key: str, count: int) -> InvalidUpdateError:
-    return InvalidUpdateError(
+    return _concurrent_update(
         f"Channel {key!r} received {count} values in one step; a plain field "
         "keeps one value per step. Give it a reducer, e.g. Annotated[list, operator.add] "
         "(in a low-level Pregel, make it a BinaryOperatorAggregate or a Topic channel)."
@@ -33,7 +39,7 @@ def not_a_barrier_name(key: str, value: Any, names: Iterable[Any]) -> InvalidUpd
 
 
 def overwritten_twice(key: str) -> InvalidUpdateError:
-    return InvalidUpdateError(
+    return _concurrent_update(
         f"Channel {key!r} received two Overwrite values in one step; only one write per "
         "step may replace a reducer field's value. Return Overwrite(...) from one node of "
         "the step, or plain values for the reducer to fold."

@@ -14,9 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 from graphkit.constants import END, RESERVED_CHARACTERS, RESERVED_NAMES, START, TASKS
 from graphkit.errors import (
+    ErrorCode,
     InvalidUpdateError,
     LangGraphDeprecatedSinceV05,
     LangGraphDeprecatedSinceV10,
+    create_error_message,
     warn,
 )
 from graphkit.types import Command, RetryPolicy, Send
@@ -342,16 +344,19 @@ def no_input_channel_named(input_keys: Sequence[str], given: Any) -> str:
 
 def not_a_dict(node: str, returned: Any) -> str:
     if node == START:
-        return (
+        message = (
             f"Expected dict, got {returned!r}: the run's input must be a dict of state keys "
             f"(or a state object), not {type(returned).__name__}. "
             "Pass e.g. app.invoke({'key': value})."
         )
-    return (
-        f"Expected dict, got {returned!r}: node {node!r} returned a value of type "
-        f"{type(returned).__name__}, and a node must return a dict of state keys (or a "
-        "state object, a Command, or None). Return e.g. {'key': value}."
-    )
+    else:
+        message = (
+            f"Expected dict, got {returned!r}: node {node!r} returned a value of type "
+            f"{type(returned).__name__}, and a node must return a dict of state keys (or a "
+            "state object, a Command, or None). Return e.g. {'key': value}."
+        )
+    code = ErrorCode.INVALID_GRAPH_NODE_RETURN_VALUE
+    return create_error_message(message=message, error_code=code)
 
 
 def refuse_langgraph_class(what: str, value: Any) -> None:

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from graphkit.constants import START
-from graphkit.errors import GraphRecursionError
+from graphkit.errors import ErrorCode, GraphRecursionError, create_error_message
 
 if TYPE_CHECKING:
     from graphkit.pregel.records import Plan
@@ -103,11 +103,14 @@ def recursion_limit(limit: int, step: int, plan: Plan) -> GraphRecursionError:
         if plan.tasks
         else "no task was left, but as in LangGraph the limit is checked first"
     )
-    return GraphRecursionError(
+    message = (
         f"Recursion limit of {limit} reached at step {step} without "
         f"hitting a stop condition ({pending}). If the graph really needs more "
         f"steps, raise the limit: app.invoke(input, {{'recursion_limit': {limit * 2}}}). "
         "If it loops forever, check that a conditional edge eventually routes to END."
+    )
+    return GraphRecursionError(
+        create_error_message(message=message, error_code=ErrorCode.GRAPH_RECURSION_LIMIT)
     )
 
 

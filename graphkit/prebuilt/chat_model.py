@@ -24,6 +24,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
 from langchain_core.runnables import RunnableBinding, RunnableSequence
 
+from graphkit.errors import ErrorCode, create_error_message
 from graphkit.pregel.runtime import task_values
 from graphkit.pregel.spec import injectable_parameters
 
@@ -144,8 +145,10 @@ def check_history(messages: Sequence[BaseMessage]) -> None:
         if call["id"] not in answered
     ]
     if unanswered:
-        raise ValueError(
+        message = (
             f"The history has tool calls without a ToolMessage answering them (first few: "
             f"{unanswered[:3]}); chat models refuse such a history. Add a ToolMessage for "
             "each call (tool_call_id=...), or remove the AIMessage that made it."
         )
+        code = ErrorCode.INVALID_CHAT_HISTORY
+        raise ValueError(create_error_message(message=message, error_code=code))

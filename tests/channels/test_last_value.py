@@ -40,7 +40,9 @@ def test_two_values_in_one_step_are_an_error_that_names_the_channel_and_the_fix(
     assert str(error.value) == (
         "Channel 'count' received 2 values in one step; a plain field keeps one value per "
         "step. Give it a reducer, e.g. Annotated[list, operator.add] (in a low-level "
-        "Pregel, make it a BinaryOperatorAggregate or a Topic channel)."
+        "Pregel, make it a BinaryOperatorAggregate or a Topic channel).\nFor "
+        "troubleshooting, visit: https://docs.langchain.com/oss/python/langgraph/errors/"
+        "INVALID_CONCURRENT_GRAPH_UPDATE"
     )
     assert channel.get() == 1
 

@@ -147,7 +147,9 @@ def test_a_node_returning_no_update_says_what_it_returned(returned):
     assert str(excinfo.value) == (
         f"Expected dict, got {returned!r}: node 'shout' returned a value of type "
         f"{type(returned).__name__}, and a node must return a dict of state keys (or a "
-        "state object, a Command, or None). Return e.g. {'key': value}."
+        "state object, a Command, or None). Return e.g. {'key': value}.\nFor "
+        "troubleshooting, visit: https://docs.langchain.com/oss/python/langgraph/errors/"
+        "INVALID_GRAPH_NODE_RETURN_VALUE"
     )
 
 

@@ -103,7 +103,9 @@ def test_an_input_of_the_wrong_type_says_it_is_the_input():
         app.invoke(5)
     assert str(raised.value) == (
         "Expected dict, got 5: the run's input must be a dict of state keys (or a state "
-        "object), not int. Pass e.g. app.invoke({'key': value})."
+        "object), not int. Pass e.g. app.invoke({'key': value}).\nFor troubleshooting, "
+        "visit: https://docs.langchain.com/oss/python/langgraph/errors/"
+        "INVALID_GRAPH_NODE_RETURN_VALUE"
     )
     assert task_note(raised.value)["node"] == START
 
