@@ -1,8 +1,8 @@
 """The drawable graph: a frozen record of nodes and edges, with its drawings.
 
 ``CompiledGraph.get_graph()`` builds one (see ``graphkit.render.build``); its
-``to_dot()``, ``draw_mermaid()`` and ``draw_svg()`` are pure text generators (the
-SVG layout runs graphviz's ``dot`` when it is installed, and is cached).
+``to_dot()``, ``draw_mermaid()``, ``draw_ascii()`` and ``draw_svg()`` are pure text
+generators (the SVG layout runs graphviz's ``dot`` when it is installed, and is cached).
 """
 
 from __future__ import annotations
@@ -163,6 +163,17 @@ class DrawableGraph:
         from graphkit.render.png import draw_png
 
         return draw_png(self, output_file_path, fontname, labels)
+
+    def draw_ascii(self) -> str:
+        """The graph as ASCII art, drawn as LangGraph draws it (langchain-core's drawing,
+        which needs ``grandalf``: ``pip install grandalf``; see ``graphkit.render.ascii``)."""
+        from graphkit.render.ascii import draw_ascii
+
+        return draw_ascii(self)
+
+    def print_ascii(self) -> None:
+        """Print ``draw_ascii()`` (LangGraph's name for it)."""
+        print(self.draw_ascii())
 
     def draw_svg(self, engine: str = "auto") -> str:
         """The graph as SVG: laid out by graphviz's ``dot`` when it is installed

@@ -1,8 +1,10 @@
 """What code written for LangGraph reads off a compiled graph reads the same: a drawn
 edge unpacks and indexes as the NamedTuple ``(source, target, data, conditional)`` of
-LangGraph's ``get_graph().edges``, and ``trigger_to_nodes`` is LangGraph's index."""
+LangGraph's ``get_graph().edges``, ``trigger_to_nodes`` is LangGraph's index, and
+``get_graph().draw_ascii()`` draws what LangGraph's draws."""
 
 import importlib
+import importlib.util
 from typing import Any, TypedDict
 
 import pytest
@@ -49,3 +51,60 @@ def test_a_compiled_graph_says_which_nodes_each_channel_wakes() -> None:
         return {channel: sorted(nodes) for channel, nodes in app.trigger_to_nodes.items()}
 
     assert index("graphkit") == index("langgraph")
+
+
+def _tutorial_graphs(library: str) -> dict[str, Any]:
+    """The graphs of LangGraph's basics tutorial (a chatbot, its tool loop with the
+    tutorial's path_map) and a waiting edge, which graphkit draws with a join point."""
+    graph = importlib.import_module(f"{library}.graph")
+    chatbot = graph.StateGraph(State).add_node("chatbot", lambda state: {})
+    chatbot = chatbot.add_edge(graph.START, "chatbot").add_edge("chatbot", graph.END)
+    tools = graph.StateGraph(State).add_node("chatbot", lambda state: {})
+    tools = tools.add_node("tools", lambda state: {}).add_edge(graph.START, "chatbot")
+    tools.add_conditional_edges(
+        "chatbot", lambda state: "tools", {"tools": "tools", graph.END: graph.END}
+    )
+    tools.add_edge("tools", "chatbot")
+    waiting = graph.StateGraph(State)
+    for name in ("b", "a", "c"):
+        waiting.add_node(name, lambda state: {})
+    waiting.add_edge(graph.START, "b").add_edge(graph.START, "a").add_edge(["a", "b"], "c")
+    return {"chatbot": chatbot, "tools": tools, "waiting": waiting}
+
+
+def test_draw_ascii_hands_langchain_cores_drawing_the_graph_langgraph_hands_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """``get_graph().draw_ascii()`` (the basics tutorial names it beside the PNGs): both
+    lay the graph out with langchain-core's ``draw_ascii`` (grandalf, whose layout may
+    change from run to run), given the same boxes and the same edges in the same order;
+    ``print_ascii()`` prints it. Without grandalf both raise langchain-core's ImportError."""
+    from langchain_core.runnables import graph_ascii
+
+    handed: list[Any] = []
+
+    def draw(vertices: Any, edges: Any) -> str:
+        handed.append((dict(vertices), [tuple(edge) for edge in edges]))
+        return f"<drawing {len(handed)}>"
+
+    monkeypatch.setattr(graph_ascii, "draw_ascii", draw)
+    for library in ("langgraph", "graphkit"):
+        for builder in _tutorial_graphs(library).values():
+            builder.compile().get_graph().draw_ascii()
+    assert handed[3:] == handed[:3]
+    _tutorial_graphs("graphkit")["chatbot"].compile().get_graph().print_ascii()
+    assert capsys.readouterr().out == "<drawing 7>\n"
+
+
+def test_draw_ascii_without_grandalf_says_to_install_it(capsys: pytest.CaptureFixture) -> None:
+    if importlib.util.find_spec("grandalf") is not None:
+        pytest.skip("grandalf is installed")
+
+    def raised(library: str) -> tuple[str, str]:
+        drawable = _tutorial_graphs(library)["tools"].compile().get_graph()
+        with pytest.raises(ImportError) as error:
+            drawable.print_ascii()
+        return type(error.value).__name__, str(error.value)
+
+    assert raised("graphkit") == raised("langgraph")
+    assert capsys.readouterr().out == ""
