@@ -218,7 +218,7 @@ def trace(app: Any, input: Any, config: Mapping[str, Any] | None = None, **kwarg
         return app.trace(input, config, **kwargs)
     except Exception as error:
         run = getattr(error, "run", None)
-        where = ""
+        where, failed = "", []
         if run is not None and run.steps:
             last = run.steps[-1]
             failed = [
@@ -227,7 +227,43 @@ def trace(app: Any, input: Any, config: Mapping[str, Any] | None = None, **kwarg
                 if r.error is not None
             ]
             where = f" in step {last.step}" + (f" (node {', '.join(failed)})" if failed else "")
+        # The runtime's notes say where inside the step (a router, a reducer); the note
+        # naming the task by its id says nothing a learner can use.
+        notes = [n for n in getattr(error, "__notes__", ()) if not n.startswith("During task")]
+        message = f"Running your graph raised {type(error).__name__}{where}: {error}"
+        message = "\n".join([message, *notes])
+        unset = _read_before_written(app, run, error, failed)
+        if unset is not None:
+            raise Wrong(f"{message}\n{unset[0]}", unset[1]) from error
         raise Wrong(
-            f"Running your graph raised {type(error).__name__}{where}: {error}",
-            "Run it yourself with app.trace(...) and look at the last superstep.",
+            message, "Run it yourself with app.trace(...) and look at the last superstep."
         ) from error
+
+
+def _read_before_written(
+    app: Any, run: Any, error: BaseException, failed: list[str]
+) -> tuple[str, str] | None:
+    """For a ``KeyError`` on a state key that had no value yet when the step began: what
+    happened (who wrote what in the step before) and a hint; else None."""
+    key = error.args[0] if isinstance(error, KeyError) and len(error.args) == 1 else None
+    if key not in getattr(app.spec, "state_keys", ()) or not run.steps or len(failed) != 1:
+        return None
+    last = run.steps[-1]
+    if key in last.checkpoint_before.channel_values:
+        return None  # (it had a value: the KeyError came from elsewhere)
+    keys = app.spec.state_keys
+    before = [s for s in run.steps if s.step == last.step - 1 and s.execution]
+    wrote = [
+        f"{r.task.node} wrote {', '.join(c for c, _ in r.writes if c in keys) or 'nothing'}"
+        for s in before
+        for r in s.execution.results
+        if r.task.node in app.spec.nodes and not r.task.node.startswith("__")
+    ]
+    earlier = f" (step {last.step - 1}: {'; '.join(wrote)})" if wrote else ""
+    return (
+        f"{failed[0]} read state[{key!r}], but {key} had no value yet when step "
+        f"{last.step} began: neither the input nor a node before it wrote {key}{earlier}.",
+        "A node changes the state only through the dict it returns (changing `state` in "
+        f"place is not kept), and it sees what earlier steps returned. Make sure a node "
+        f"that returns {{{key!r}: ...}} runs in a step before {failed[0]}.",
+    )

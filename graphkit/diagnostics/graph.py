@@ -462,6 +462,20 @@ def unknown_path_key(
     )
 
 
+def unhashable_choice(router: str, choice: Any, path_map: Mapping[Any, str]) -> str:
+    """A router returned a value that cannot be a path_map key (a dict, a set)."""
+    names = sorted(map(str, path_map))
+    update = (
+        " It looks like a state update: a node returns one; a router only chooses where to go."
+        if isinstance(choice, dict)
+        else ""
+    )
+    return (
+        f"{router} returned {choice!r}, a {type(choice).__name__}, which cannot name a "
+        f"destination; return the name of the node to run next (one of {names}).{update}"
+    )
+
+
 # -- validating a declared graph ----------------------------------------------------------
 
 

@@ -181,6 +181,9 @@ def _resolve(branch: Branch, choice: Any) -> Any:
         except KeyError:
             message = diagnose.unknown_path_key(router, choice, branch.path_map, branch.map_source)
             raise KeyError(message) from None
+        except TypeError:  # unhashable: LangGraph raises TypeError too ("unhashable type")
+            message = diagnose.unhashable_choice(router, choice, branch.path_map)
+            raise TypeError(message) from None
     if choice is None or choice == START:
         raise ValueError(diagnose.invalid_destination(router, choice))
     return choice

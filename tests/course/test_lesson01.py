@@ -3,7 +3,7 @@ typical wrong answers and on the notebook's stub."""
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Literal, TypedDict
 
 import pytest
 
@@ -83,6 +83,21 @@ def test_chain_fails_when_two_nodes_share_a_step():
     assert not verdict.passed
     # write_report reads count before count_words wrote it: the run fails in step 2
     assert "KeyError in step 2 (node write_report)" in verdict.message
+    assert "count had no value yet when step 2 began" in verdict.message
+    assert "(step 1: split_words wrote words)" in verdict.message
+
+
+def test_chain_fails_when_a_node_changes_the_state_in_place():
+    def split_words(state):
+        state["words"] = state["text"].split()  # lost: only what a node returns counts
+        return {}
+
+    verdict = lesson01.check_chain(chain(split_words=split_words))
+    assert not verdict.passed
+    assert "count_words read state['words'], but words had no value yet" in verdict.message
+    assert "(step 1: split_words wrote nothing)" in verdict.message
+    assert "changing `state` in place is not kept" in verdict.hint
+    assert "{'words': ...}" in verdict.hint
 
 
 def test_chain_fails_on_a_wrong_value():
@@ -255,3 +270,24 @@ def test_read_run_refuses_a_bool_for_the_step(flag):
     verdict = lesson01.check_read_run(flag, solution.TEXT_AFTER_2)
     assert not verdict.passed
     assert f"sign_step is {flag}, a bool" in verdict.message
+
+
+def test_router_that_fails_is_named_in_the_verdict():
+    def reads_the_reading(state: Weather) -> Literal["hot", "cold"]:
+        return "hot" if state["reading"] >= 25 else "cold"  # reading is a str
+
+    def build():
+        builder = StateGraph(Weather)
+        for name in ("measure", "hot", "cold"):
+            builder.add_node(name, getattr(solution, name))
+        builder.add_edge(START, "measure")
+        builder.add_conditional_edges("measure", reads_the_reading)
+        builder.add_edge("hot", END)
+        builder.add_edge("cold", END)
+        return builder
+
+    verdict = lesson01.check_router(build)
+    assert not verdict.passed
+    assert "TypeError in step 1 (node measure)" in verdict.message
+    assert "Raised by the router reads_the_reading of node 'measure'" in verdict.message
+    assert "During task" not in verdict.message  # (its id tells a learner nothing)

@@ -132,6 +132,14 @@ def test_a_router_returning_a_misspelt_key_suggests_the_key():
         builder.compile().invoke({"x": 1})
 
 
+def test_a_router_returning_a_state_update_says_a_router_only_chooses():
+    # LangGraph raises TypeError too, with only "unhashable type: 'dict'"
+    builder = graph_with("a", "b").add_edge(START, "a")
+    builder.add_conditional_edges("a", lambda state: {"x": 2}, ["b", END])
+    with pytest.raises(TypeError, match=r"returned \{'x': 2\}, a dict.*a state update"):
+        builder.compile().invoke({"x": 1})
+
+
 def test_no_entry_point_says_which_edge_to_add():
     with pytest.raises(ValueError, match=r"entrypoint.*add_edge\(START, 'a'\)"):
         graph_with("a").compile()
