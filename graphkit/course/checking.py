@@ -33,7 +33,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["TIME_LIMIT", "Verdict", "Wrong", "compiled", "exercise", "trace"]
+__all__ = ["TIME_LIMIT", "Verdict", "Wrong", "compiled", "exercise", "failed_run", "trace"]
 
 TIME_LIMIT = 15.0
 """Seconds a check may run before it fails as an answer that never finishes. Every
@@ -217,27 +217,32 @@ def trace(app: Any, input: Any, config: Mapping[str, Any] | None = None, **kwarg
     try:
         return app.trace(input, config, **kwargs)
     except Exception as error:
-        run = getattr(error, "run", None)
-        where, failed = "", []
-        if run is not None and run.steps:
-            last = run.steps[-1]
-            failed = [
-                r.task.node
-                for r in (last.execution.results if last.execution else ())
-                if r.error is not None
-            ]
-            where = f" in step {last.step}" + (f" (node {', '.join(failed)})" if failed else "")
-        # The runtime's notes say where inside the step (a router, a reducer); the note
-        # naming the task by its id says nothing a learner can use.
-        notes = [n for n in getattr(error, "__notes__", ()) if not n.startswith("During task")]
-        message = f"Running your graph raised {type(error).__name__}{where}: {error}"
-        message = "\n".join([message, *notes])
-        unset = _read_before_written(app, run, error, failed)
-        if unset is not None:
-            raise Wrong(f"{message}\n{unset[0]}", unset[1]) from error
-        raise Wrong(
-            message, "Run it yourself with app.trace(...) and look at the last superstep."
-        ) from error
+        raise failed_run(app, error) from error
+
+
+def failed_run(app: Any, error: BaseException) -> Wrong:
+    """The ``Wrong`` for a run of ``app`` that raised ``error``: the step and node that
+    failed, the runtime's notes (a router, a reducer), and for a key read before anything
+    wrote it, who read it and what the step before wrote."""
+    run = getattr(error, "run", None)
+    where, failed = "", []
+    if run is not None and run.steps:
+        last = run.steps[-1]
+        failed = [
+            r.task.node
+            for r in (last.execution.results if last.execution else ())
+            if r.error is not None
+        ]
+        where = f" in step {last.step}" + (f" (node {', '.join(failed)})" if failed else "")
+    # The runtime's notes say where inside the step (a router, a reducer); the note
+    # naming the task by its id says nothing a learner can use.
+    notes = [n for n in getattr(error, "__notes__", ()) if not n.startswith("During task")]
+    message = f"Running your graph raised {type(error).__name__}{where}: {error}"
+    message = "\n".join([message, *notes])
+    unset = _read_before_written(app, run, error, failed) if run is not None else None
+    if unset is not None:
+        return Wrong(f"{message}\n{unset[0]}", unset[1])
+    return Wrong(message, "Run it yourself with app.trace(...) and look at the last superstep.")
 
 
 def _read_before_written(

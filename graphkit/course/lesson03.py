@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any, TypedDict
 
-from graphkit.course.checking import Wrong, compiled, exercise
+from graphkit.course.checking import Wrong, compiled, exercise, failed_run
 from graphkit.errors import InvalidUpdateError
 
 __all__ = ["check_best_scores", "check_fix_conflict", "check_output_schema"]
@@ -31,12 +31,26 @@ def _trace_or_wrong(app: Any, input: dict[str, Any]) -> Any:
             "a reducer with Annotated[list, <a function that combines two lists>].",
         ) from error
     except Exception as error:
-        run = getattr(error, "run", None)
-        where = f" in step {run.steps[-1].step}" if run is not None and run.steps else ""
+        _say_if_the_reducer_returns_none(app.spec.channels.get("results"))
+        raise failed_run(app, error) from error
+
+
+def _say_if_the_reducer_returns_none(channel: Any) -> None:
+    """A reducer that returns None (``list.append``, or a function that extends
+    ``current`` and forgets to return it): the next write meets None, and the run fails
+    with a TypeError that does not say why."""
+    reducer = getattr(channel, "operator", None)
+    try:
+        returned = reducer([], ["apple"]) if reducer is not None else ...
+    except Exception:
+        return
+    if returned is None:
         raise Wrong(
-            f"Running your graph raised {type(error).__name__}{where}: {error}",
-            "Run it yourself with app.trace(...) and look at the last superstep.",
-        ) from error
+            "Your reducer returned None when called with current = [] and update = "
+            "['apple']. The Update keeps what the reducer returns, so the next write met "
+            "None and the run failed. (list.append changes a list in place and returns None.)",
+            "Return the combined list: a new list holding the items of both.",
+        )
 
 
 def _items(value: Any) -> list[Any]:
@@ -112,14 +126,14 @@ def check_fix_conflict(builder: Any) -> str:
         raise Wrong(
             f"Step {step.step} had two writes to `results`, {writes['a']!r} from a and "
             f"{writes['b']!r} from b, but after its Update `results` is {after!r}: the write "
-            f"of {' and '.join(lost)} was lost.",
+            f"of {' and '.join(lost)} was lost.{_kind_says(app)}",
             "Your reducer must combine the value so far with each new write, not replace it.",
         )
     seeded = _trace_or_wrong(app, {"results": ["seed"]})
     if "seed" not in _items(seeded.values.get("results")):
         raise Wrong(
             f"Started from results=['seed'], the run ended with results="
-            f"{seeded.values.get('results')!r}: the input's value was lost.",
+            f"{seeded.values.get('results')!r}: the input's value was lost.{_kind_says(app)}",
             "The reducer also combines the input with the channel's starting value, and "
             "then every write with the value so far: keep the old items.",
         )
@@ -127,6 +141,26 @@ def check_fix_conflict(builder: Any) -> str:
     return (
         f"Both writes reached `results` in step {step.step}: {change.values!r} met in the "
         f"reducer {change.reducer}, giving {after!r}."
+    )
+
+
+_KINDS = {  # what lesson 03's table says of each kind a learner may pick instead
+    "Topic": "it holds one step's writes, and a step without a write clears it",
+    "AnyValue": "it keeps one of a step's writes, assuming they are equal",
+    "EphemeralValue": "it holds only the previous step's write",
+}
+
+
+def _kind_says(app: Any) -> str:
+    """For `results` declared as a channel kind rather than with a reducer: that kind's
+    rule, and that a reducer is what keeps every write."""
+    kind = type(app.spec.channels.get("results")).__name__
+    if kind not in _KINDS:
+        return ""
+    return (
+        f" `results` is {'an' if kind[0] in 'AEIOU' else 'a'} {kind} channel: {_KINDS[kind]}. "
+        "A reducer, "
+        "Annotated[list, <a function that combines two lists>], keeps every write."
     )
 
 

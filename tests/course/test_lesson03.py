@@ -57,6 +57,38 @@ def test_fix_conflict_fails_on_a_reducer_that_keeps_the_last_write():
     assert "two writes to `results`" in verdict.message and "lost" in verdict.message
 
 
+class Appends(TypedDict):  # list.append returns None
+    results: Annotated[list, list.append]
+
+
+def test_fix_conflict_says_a_reducer_that_returns_none_returned_none():
+    verdict = lesson03.check_fix_conflict(fan_out(Appends))
+    assert not verdict
+    assert "Your reducer returned None" in verdict.message
+    assert "list.append changes a list in place and returns None" in verdict.message
+
+
+def test_fix_conflict_names_the_channel_kind_picked_instead_of_a_reducer():
+    from graphkit.channels import AnyValue, Topic
+
+    topic = TypedDict("Topics", {"results": Annotated[list, Topic]})  # noqa: UP013
+    verdict = lesson03.check_fix_conflict(fan_out(topic))
+    assert not verdict
+    assert "the input's value was lost. `results` is a Topic channel" in verdict.message
+    any_value = TypedDict("AnyValues", {"results": Annotated[list, AnyValue]})  # noqa: UP013
+    verdict = lesson03.check_fix_conflict(fan_out(any_value))
+    assert not verdict
+    assert "`results` is an AnyValue channel: it keeps one of a step's writes" in verdict.message
+
+
+def test_fix_conflict_keeps_the_note_naming_a_reducer_that_raised():
+    ors = TypedDict("Ors", {"results": Annotated[list, operator.or_]})  # noqa: UP013
+    verdict = lesson03.check_fix_conflict(fan_out(ors))
+    assert not verdict
+    assert "TypeError in step 0" in verdict.message
+    assert "its reducer or_ raised (writers: '__start__')" in verdict.message
+
+
 def test_fix_conflict_fails_when_the_nodes_no_longer_run_in_parallel():
     verdict = lesson03.check_fix_conflict(fan_out(Plain, chain=True))
     assert not verdict
