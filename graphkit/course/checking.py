@@ -4,8 +4,8 @@
 A check is a function decorated with ``exercise(title)``. Inside it, ``Wrong(message,
 hint)`` fails the exercise with a message that names what the runtime saw (the step,
 the node, the channel); returning a string passes it with that string as praise. The
-decorated function returns a ``Verdict``, which shows itself in a notebook as a green or
-red box and is truthy only when the exercise passed.
+decorated function returns a ``Verdict``, which shows itself in a notebook as a blue or
+an orange-red box and is truthy only when the exercise passed.
 
 >>> @exercise("0.1 · Return forty-two")
 ... def answer_is_42(value):

@@ -116,14 +116,14 @@ def check_predict_steps(guess: Mapping[int, Any]) -> str:
         raise Wrong(
             f"Step {step} runs {really}; you said {said}.\n" + "\n".join(reasons),
             hint="A node runs in step N+1 when an edge into it was written in step N "
-            "(START's edges in step 0). Without a waiting edge, any one edge is enough, "
-            "even while another branch is still on its way.",
+            "(START's edges in step 0). A plain edge wakes its node on its own: any one "
+            "edge is enough, even while another branch is still on its way.",
         )
     merge_steps = [step for step, nodes in truth.items() if "merge" in nodes]
     return (
         f"Right: merge ran twice, in steps {merge_steps[0]} and {merge_steps[1]}: two plain "
-        "edges wake it once per branch. add_edge(['left', 'slow'], 'merge') would wait "
-        "for both."
+        "edges wake it once per branch. A waiting edge, add_edge(['left', 'slow'], "
+        "'merge') (lessons 03 and 04), would wait for both."
     )
 
 

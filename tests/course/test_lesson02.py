@@ -32,7 +32,9 @@ def test_predict_steps_fails_when_merge_waits_for_both_branches():
     assert not verdict.passed
     assert "Step 2 runs merge, slow; you said slow" in verdict.message
     assert "merge ran at step 2 because left wrote branch:to:merge in step 1" in verdict.message
-    assert "waiting edge" in verdict.hint
+    # a waiting edge is taught in lessons 03 and 04: the hint says it without the term
+    assert "A plain edge wakes its node on its own: any one edge is enough" in verdict.hint
+    assert "waiting" not in verdict.hint
 
 
 def test_predict_steps_fails_when_merge_runs_only_once():
