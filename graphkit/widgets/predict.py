@@ -79,8 +79,7 @@ def reveal_nodes(
 ) -> tuple[Prediction, Plan]:
     """Run the next Plan of ``session`` and compare its nodes with ``guess`` (``again``:
     the Plan a prediction just revealed, judged again); the prediction and the Plan."""
-    if isinstance(guess, str):
-        guess = [guess]
+    guess = [guess] if isinstance(guess, str) else list(guess)
     guessed = set(guess)
     known = set(session.app.spec.nodes)
     unknown = sorted(guessed - known)
@@ -92,13 +91,18 @@ def reveal_nodes(
     if plan is None:
         raise RuntimeError(f"The Plan did not run: {session.message}")
     expected = sorted(set(plan.nodes))
-    correct = guessed == set(expected)
+    # A node listed more often than it runs is a claim about how many times (listing a
+    # node sent several packets once is not: the set is compared).
+    over = {n: guess.count(n) for n in guessed if guess.count(n) > max(1, plan.nodes.count(n))}
+    correct = guessed == set(expected) and not over
     step = story_number(session, plan.step)  # as the debugger tells it, after a fork too
     run = Run(story_steps(session), session.values, session.status)
-    lines = [_nodes_headline(step, sorted(guessed), expected, correct)]
+    lines = [_nodes_headline(step, sorted(guess if over else guessed), expected, correct)]
+    lines += [_over_counted(node, n, plan.nodes.count(node), step) for node, n in over.items()]
     for node in sorted(guessed | set(expected)):
         explanation = run.why(node, step, graph=session.app)
-        mark = "" if (node in guessed) == (node in expected) else "  ← you predicted otherwise"
+        wrong = (node in guessed) != (node in expected) or node in over
+        mark = "  ← you predicted otherwise" if wrong else ""
         lines.append(f"- {explanation.summary}{mark}")
         if mark:
             lines.extend(
@@ -157,6 +161,17 @@ def _failed_update(session: DebugSession, channel: str, guess: Any, step: int) -
         f"{session.message}"
     )
     return Prediction("channel", step, guess, error, correct, text, channel)
+
+
+def _over_counted(node: str, listed: int, runs: int, step: int) -> str:
+    """The line for a node listed more times than the step runs it."""
+    why = (
+        "one step wakes a node once, however many edges into it were written"
+        if runs <= 1
+        else "once per Send packet to it"
+    )
+    times = {1: "once", 2: "twice"}.get(runs, f"{runs} times")
+    return f"- you listed {node} {listed} times; it runs {times} in step {step}: {why}."
 
 
 def _nodes_headline(step: int, guessed: list[str], expected: list[str], correct: bool) -> str:

@@ -140,3 +140,41 @@ def test_predicting_again_right_after_a_reveal_judges_the_same_phase():
     session.step()  # the run moved on: a prediction is of the new position again
     with pytest.raises(ValueError, match="press Plan first"):
         session.predict(channel="tokens", value=200)
+
+
+def test_a_node_listed_more_often_than_it_runs_is_a_wrong_prediction():
+    # lesson 02 asks "which nodes will step 3 run, and how many times?": a learner who
+    # thinks summarize runs once per edge into it lists it twice
+    session = _at_step_2()
+    session.plan(), session.execute(), session.update()
+    prediction = session.predict(nodes=["summarize", "summarize"])
+    assert not prediction.correct
+    lines = prediction.explanation.splitlines()
+    assert lines[0] == "Not quite: step 3 runs summarize; you predicted summarize, summarize."
+    assert lines[1] == (
+        "- you listed summarize 2 times; it runs once in step 3: one step wakes a node "
+        "once, however many edges into it were written."
+    )
+
+
+def test_a_node_sent_several_packets_may_be_listed_once_or_once_per_packet():
+    from graphkit import Send
+
+    class Jobs(TypedDict):
+        jobs: list
+
+    def build():
+        builder = StateGraph(Jobs)
+        builder.add_node("fan", lambda state: {})
+        builder.add_node("work", lambda state: {})
+        builder.add_edge(START, "fan")
+        builder.add_conditional_edges("fan", lambda state: [Send("work", {}) for _ in range(3)])
+        return builder.compile()
+
+    for guess, correct in ((["work"], True), (["work"] * 3, True), (["work"] * 4, False)):
+        session = DebugSession(build(), {"jobs": []})
+        for _ in range(3):  # the input step, __start__, fan
+            session.step()
+        prediction = session.predict(nodes=guess)
+        assert prediction.correct is correct, prediction.explanation
+    assert "it runs 3 times in step 2: once per Send packet to it" in prediction.explanation
