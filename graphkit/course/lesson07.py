@@ -115,6 +115,20 @@ def _source(snapshot: Any) -> str | None:
     return (snapshot.metadata or {}).get("source")
 
 
+def _run(answer: Callable[..., Any], app: Any, config: dict[str, Any], argument: str) -> Any:
+    """Call the learner's function; a ``next(...)`` in it that found no checkpoint (a bare
+    ``StopIteration``, with no message) becomes ``Wrong`` saying what to compare."""
+    try:
+        return answer(app, config, argument)
+    except StopIteration:
+        raise Wrong(
+            "Your code raised StopIteration: a next(...) over the history found no "
+            "checkpoint matching your condition.",
+            "A checkpoint's .next is a tuple of node names, such as ('lookup',): compare it "
+            "with a tuple, not with the string 'lookup' or the list ['lookup'].",
+        ) from None
+
+
 # -- 7.1 --------------------------------------------------------------------------------
 
 
@@ -131,7 +145,7 @@ def check_replay(replay_from: Callable[[Any, dict, str], Any]) -> str:
         app.invoke({"url": "example.org"}, config)
         inputs = sum(1 for s in _history(app, config) if _source(s) == "input")
         ran_before = Counter(calls)
-        replay_from(app, dict(config), node)
+        _run(replay_from, app, dict(config), node)
         again = {name: calls[name] - ran_before[name] for name in order}
         history = _history(app, config)
         forks = [s for s in history if _source(s) == "fork"]
@@ -202,7 +216,7 @@ def check_fix_city(fix_city: Callable[[Any, dict, str], Any]) -> str:
         config = _thread(f"check-7.2-{city}")
         app.invoke({"city": typo}, config)
         ran_before = Counter(calls)
-        fix_city(app, dict(config), city)
+        _run(fix_city, app, dict(config), city)
         expected = f"{WEATHER[city]} in {city}"
         history = _history(app, config)
         latest = app.get_state(_latest(config))
@@ -233,8 +247,19 @@ def check_fix_city(fix_city: Callable[[Any, dict, str], Any]) -> str:
                 "Correct only the city, at the checkpoint before lookup ran, and let the "
                 "nodes compute the rest.",
             )
+        update = next(s for s in history if _source(s) == "update")
+        edited = app.get_state(update.parent_config)
+        if edited.next == () and report == expected:
+            raise Wrong(
+                f"(fixing {typo!r} → {city!r}) the report is right, but your update_state "
+                f"edited the last checkpoint, step {(edited.metadata or {}).get('step')}, where "
+                "the run had already finished: lookup and compose ran again on top of the "
+                "old run, whose forecast and report were still in the state (a reducer, a "
+                "messages list, would have kept the old results beside the new ones).",
+                "Edit the checkpoint from before lookup ran (its .next is ('lookup',)), as a "
+                "replay would start from it; the old run stays a branch of its own.",
+            )
         if report != expected:
-            update = next(s for s in history if _source(s) == "update")
             step = (update.metadata or {}).get("step")
             reran = calls["lookup"] - ran_before["lookup"]
             if update.next != ("lookup",):
@@ -328,7 +353,13 @@ def check_history(app: Any, config: Mapping[str, Any], checkpoints: int, replay_
                 "first question, not the second"
             )
         else:
-            why = f"the checkpoint of step {replay_step} is not the one just before chat's last run"
+            nexts = [s.next for s in history if (s.metadata or {}).get("step") == replay_step]
+            why = (
+                f"the checkpoint of step {replay_step} has next {nexts[0]}, not ('chat',): "
+                "it is not the one just before chat's last run"
+                if nexts
+                else f"thread {thread!r} has no checkpoint of step {replay_step}"
+            )
         raise Wrong(
             f"You said step {replay_step}; {why}.",
             "Look for the newest row whose next is ('chat',) in the checkpoints table.",

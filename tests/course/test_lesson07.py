@@ -49,6 +49,18 @@ def test_replay_from_the_very_first_checkpoint():
     assert "too early" in verdict.message and "fetch" in verdict.message
 
 
+def test_replay_comparing_next_with_a_string_says_next_is_a_tuple():
+    # next(...) finds nothing and raises a StopIteration with no message of its own
+    def replay_from(app, config, node):
+        before = next(s for s in app.get_state_history(config) if s.next == node)
+        return app.invoke(None, before.config)
+
+    verdict = lesson07.check_replay(replay_from)
+    assert not verdict
+    assert "found no checkpoint matching your condition" in verdict.message
+    assert "tuple" in verdict.hint
+
+
 def test_replay_with_new_input_is_a_new_run():
     def replay_from(app, config, node):
         return app.invoke({"url": "example.org"}, config)
@@ -123,6 +135,18 @@ def test_fix_city_resuming_the_checkpoint_before_the_edit():
     assert "update_state returns" in verdict.hint
 
 
+def test_fix_city_editing_the_finished_run_as_start():
+    # the report comes out right, but the edit sits on top of the finished run, not on
+    # the checkpoint before lookup ran that the exercise asks for
+    def fix_city(app, config, city):
+        return app.invoke(None, app.update_state(config, {"city": city}, as_node=START))
+
+    verdict = lesson07.check_fix_city(fix_city)
+    assert not verdict
+    assert "edited the last checkpoint" in verdict.message
+    assert "already finished" in verdict.message and "('lookup',)" in verdict.hint
+
+
 def test_fix_city_with_a_new_run():
     def fix_city(app, config, city):
         return app.invoke({"city": city}, config)
@@ -185,6 +209,13 @@ def test_history_giving_the_first_turn():
     assert not verdict
     assert "first question, not the second" in verdict.message
     assert "step 3" not in verdict.message  # the answer is not given away
+
+
+def test_history_giving_the_input_step_of_the_second_turn():
+    app, config = two_turn_chat()
+    verdict = lesson07.check_history(app, config, checkpoints=6, replay_step=2)
+    assert not verdict
+    assert "step 2 has next ('__start__',), not ('chat',)" in verdict.message
 
 
 def test_history_on_an_empty_thread():
