@@ -249,9 +249,17 @@ def duplicate_branch(source: str, name: str) -> str:
 
 
 def check_interrupts(before: Any, after: Any, nodes: Collection[str]) -> None:
-    """Refuse ``compile(interrupt_before=[...])`` naming a node the graph does not have."""
+    """Refuse ``compile(interrupt_before=[...])`` naming a node the graph does not have,
+    or a bare node name instead of a list of them."""
     interrupts = {"interrupt_before": before, "interrupt_after": after}
     for option, names in interrupts.items():
+        if isinstance(names, str) and names != "*":
+            # LangGraph fails here too (a TypeError from inside compile); say why
+            raise TypeError(
+                f"compile({option}={names!r}): give a list of node names, "
+                f"{option}=[{names!r}], or '*' for every node; a string would be read "
+                "letter by letter."
+            )
         for node in () if names == "*" else names or ():
             if node not in nodes:
                 raise ValueError(

@@ -120,6 +120,14 @@ def test_breakpoint_before_review_is_too_early():
     assert "too early" in verdict.message and "('review',)" in verdict.message
 
 
+def test_breakpoint_named_by_a_string_asks_for_a_list():
+    verdict = lesson08.check_breakpoint(
+        lambda builder: builder.compile(checkpointer=InMemorySaver(), interrupt_before="send")
+    )
+    assert not verdict
+    assert "interrupt_before=['send']" in verdict.message and "no node 's'" not in verdict.message
+
+
 def test_breakpoint_without_a_checkpointer():
     verdict = lesson08.check_breakpoint(lambda builder: builder.compile(interrupt_before=["send"]))
     assert not verdict

@@ -210,6 +210,13 @@ def test_breakpoints_must_name_nodes():
         graph_with("a").add_edge(START, "a").compile(interrupt_before=["nope"])
 
 
+def test_breakpoints_given_as_one_string_ask_for_a_list():
+    # a learner's compile(interrupt_before="a") read as the letters of "a", or of "send"
+    with pytest.raises(TypeError, match=r"compile\(interrupt_after='a'\): give a list"):
+        graph_with("a").add_edge(START, "a").compile(interrupt_after="a")
+    graph_with("a").add_edge(START, "a").compile(interrupt_before="*")
+
+
 class Private(TypedDict):
     secret: str
 
