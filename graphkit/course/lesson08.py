@@ -125,7 +125,8 @@ def check_approval(approve: Callable[[Mail], Any]) -> str:
                 raise Wrong(
                     f"(mail to {name}) the run never paused: approve returned without "
                     f"asking and the run ended with next {paused.next} and outbox {outbox}.",
-                    "Call interrupt(...) inside approve; what it returns is the human's answer.",
+                    "Call interrupt(...) inside approve; what it returns is the human's answer. "
+                    "(It pauses the run by raising: a try/except around it catches the pause.)",
                 )
             asked = paused.interrupts[0].value
             if body not in str(asked):
@@ -286,15 +287,28 @@ def check_edit_at_breakpoint(fix_and_send: Callable[[Any, dict, str], Any]) -> s
                 "send), or name that node.",
             )
         if outbox != [f"to {address}: Hi {name}, lunch on Friday? -- Ann"]:
+            if "exmaple" not in outbox[0]:
+                detail = f": `to` is {final.values.get('to')!r}."
+            elif "update" in sources:
+                detail = ": send ran before your edit."
+            else:
+                detail = (
+                    ": the thread's `to` was never changed (no `update` checkpoint). "
+                    "Command(resume=...) answers an interrupt() and edits nothing, and "
+                    "changing get_state(...).values changes only your copy."
+                )
             raise Wrong(
                 f"(mail to {name}) the outbox is {outbox}; expected one mail to {address!r}"
-                + (
-                    ": send ran before your edit."
-                    if "exmaple" in outbox[0]
-                    else f": `to` is {final.values.get('to')!r}."
-                ),
+                + detail,
                 "While the run is paused, correct `to` with app.update_state(...); then resume.",
             )
+    if "update" not in sources:
+        return (
+            "send ran once, to the right address: Command(update=...) as the resume input "
+            "wrote `to` into the paused step, as in LangGraph. update_state, the lesson's "
+            "way, does the same before you resume and leaves an `update` checkpoint in the "
+            "history, so you can look at the edit before anything runs."
+        )
     return (
         "update_state saved your address as a new checkpoint, attributed to review, so "
         "send stayed next; invoke(None, config) ran send once, to the right address."

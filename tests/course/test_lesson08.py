@@ -3,7 +3,7 @@ the notebook's stub and on typical wrong answers."""
 
 from __future__ import annotations
 
-from graphkit import InMemorySaver, interrupt
+from graphkit import Command, InMemorySaver, interrupt
 from graphkit.course import lesson08
 from graphkit.course.solutions import lesson08 as solutions
 
@@ -22,6 +22,19 @@ def test_approval_stub_never_pauses():
     verdict = lesson08.check_approval(approve)
     assert not verdict
     assert "never paused" in verdict.message and "interrupt(" in verdict.hint
+
+
+def test_approval_catching_the_pause_names_the_try():
+    def approve(state):
+        try:
+            answer = interrupt({"draft": state["body"]})
+        except Exception:  # catches the interrupt itself
+            answer = "no"
+        return {"approved": answer == "yes"}
+
+    verdict = lesson08.check_approval(approve)
+    assert not verdict
+    assert "never paused" in verdict.message and "try/except" in verdict.hint
 
 
 def test_approval_without_the_draft_in_the_question():
@@ -154,7 +167,36 @@ def test_edit_stub_sends_to_the_misspelt_address():
 
     verdict = lesson08.check_edit_at_breakpoint(fix_and_send)
     assert not verdict
-    assert "ada@exmaple.com" in verdict.message and "send ran before your edit" in verdict.message
+    assert "ada@exmaple.com" in verdict.message and "`to` was never changed" in verdict.message
+
+
+def test_edit_after_resuming_says_send_ran_first():
+    def fix_and_send(app, config, address):
+        app.invoke(None, config)
+        return app.update_state(config, {"to": address})
+
+    verdict = lesson08.check_edit_at_breakpoint(fix_and_send)
+    assert not verdict
+    assert "send ran before your edit" in verdict.message
+
+
+def test_edit_by_resuming_with_the_address_says_resume_edits_nothing():
+    def fix_and_send(app, config, address):
+        return app.invoke(Command(resume=address), config)  # a breakpoint asks nothing
+
+    verdict = lesson08.check_edit_at_breakpoint(fix_and_send)
+    assert not verdict
+    assert "`to` was never changed" in verdict.message
+    assert "Command(resume=...) answers an interrupt()" in verdict.message
+
+
+def test_edit_with_command_update_passes_and_names_update_state():
+    def fix_and_send(app, config, address):
+        return app.invoke(Command(update={"to": address}), config)
+
+    verdict = lesson08.check_edit_at_breakpoint(fix_and_send)
+    assert verdict, verdict.message
+    assert "Command(update=...)" in verdict.message and "update_state" in verdict.message
 
 
 def test_edit_as_send_skips_sending():
