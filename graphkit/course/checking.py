@@ -225,7 +225,10 @@ def failed_run(app: Any, error: BaseException) -> Wrong:
     failed, the runtime's notes (a router, a reducer), and for a key read before anything
     wrote it, who read it and what the step before wrote."""
     run = getattr(error, "run", None)
-    where, failed = "", []
+    # The runtime's notes say where inside the step (a router, a reducer); the note
+    # naming the task by its id says nothing a learner can use.
+    notes = [n for n in getattr(error, "__notes__", ()) if not n.startswith("During task")]
+    where, failed, reader = "", [], None  # reader: the learner's function, if no node
     if run is not None and run.steps:
         last = run.steps[-1]
         failed = [
@@ -233,23 +236,46 @@ def failed_run(app: Any, error: BaseException) -> Wrong:
             for r in (last.execution.results if last.execution else ())
             if r.error is not None
         ]
-        where = f" in step {last.step}" + (f" (node {', '.join(failed)})" if failed else "")
-    # The runtime's notes say where inside the step (a router, a reducer); the note
-    # naming the task by its id says nothing a learner can use.
-    notes = [n for n in getattr(error, "__notes__", ()) if not n.startswith("During task")]
+        shown = list(failed)
+        function = _raised_in(error)
+        named = function in shown or any(f" {function} " in note for note in notes)
+        if shown and function and not named:
+            shown[-1] += f", in {function}"  # (a router runs in its source's task)
+        if failed and function and function not in failed:
+            reader = function
+        where = f" in step {last.step}" + (f" (node {', '.join(shown)})" if shown else "")
     message = f"Running your graph raised {type(error).__name__}{where}: {error}"
     message = "\n".join([message, *notes])
-    unset = _read_before_written(app, run, error, failed) if run is not None else None
+    unset = _read_before_written(app, run, error, failed, reader) if run is not None else None
     if unset is not None:
         return Wrong(f"{message}\n{unset[0]}", unset[1])
     return Wrong(message, "Run it yourself with app.trace(...) and look at the last superstep.")
 
 
+def _raised_in(error: BaseException) -> str | None:
+    """The name of the innermost function of the learner's that ``error`` went through:
+    not graphkit's, nor the standard library's or an installed package's."""
+    import sysconfig
+    from pathlib import Path
+
+    library = [Path(__file__).parent.parent]
+    library += [Path(sysconfig.get_path(name)) for name in ("stdlib", "platstdlib", "purelib")]
+    name = None
+    frame = error.__traceback__
+    while frame is not None:
+        path = Path(frame.tb_frame.f_code.co_filename)
+        if not any(path.is_relative_to(folder) for folder in library):
+            name = frame.tb_frame.f_code.co_name
+        frame = frame.tb_next
+    return name
+
+
 def _read_before_written(
-    app: Any, run: Any, error: BaseException, failed: list[str]
+    app: Any, run: Any, error: BaseException, failed: list[str], reader: str | None = None
 ) -> tuple[str, str] | None:
     """For a ``KeyError`` on a state key that had no value yet when the step began: what
-    happened (who wrote what in the step before) and a hint; else None."""
+    happened (who wrote what in the step before) and a hint; else None. ``reader``: the
+    learner's function that read it, when that is not the node (a router)."""
     key = error.args[0] if isinstance(error, KeyError) and len(error.args) == 1 else None
     if key not in getattr(app.spec, "state_keys", ()) or not run.steps or len(failed) != 1:
         return None
@@ -266,7 +292,7 @@ def _read_before_written(
     ]
     earlier = f" (step {last.step - 1}: {'; '.join(wrote)})" if wrote else ""
     return (
-        f"{failed[0]} read state[{key!r}], but {key} had no value yet when step "
+        f"{reader or failed[0]} read state[{key!r}], but {key} had no value yet when step "
         f"{last.step} began: neither the input nor a node before it wrote {key}{earlier}.",
         "A node changes the state only through the dict it returns (changing `state` in "
         f"place is not kept), and it sees what earlier steps returned. Make sure a node "

@@ -177,7 +177,7 @@ def check_agent_stops(build_agent: Any) -> str:
                 f"steps ran {' → '.join(tail)}, though `answer` was {answer!r} and "
                 f"tool_calls {partial.values.get('tool_calls')!r}: the router never chose END.",
                 "Which key does the router read, and which key does agent write when it "
-                "is done? (print(error.run.timeline()) shows every step.)",
+                "is done, with what value? (print(error.run.timeline()) shows every step.)",
             ) from error
         calls = run.values.get("tool_calls")
         if run.values.get("answer") != "42" or calls != max(start, 2):

@@ -201,3 +201,24 @@ def test_report_runs_with_plain_edges_passes_but_says_the_waiting_edge_makes_it_
     assert verdict
     assert "met at the waiting edge" not in verdict.message
     assert "finish in the same step" in verdict.message
+
+
+def test_agent_stops_names_the_router_that_raised():
+    # a KeyError in the router runs in agent's task: the verdict names the function too
+    def should_continue(state: Agent) -> str:
+        return END if state["answer"] else "tools"
+
+    verdict = lesson09.check_agent_stops(lambda: agent_graph(should_continue))
+    assert not verdict
+    assert "KeyError in step 1 (node agent): 'answer'" in verdict.message
+    assert "Raised by the router should_continue of node 'agent'" in verdict.message
+    assert "should_continue read state['answer']" in verdict.message
+
+
+def test_agent_stops_comparing_the_answer_with_a_number_hints_at_the_value():
+    verdict = lesson09.check_agent_stops(
+        lambda: agent_graph(lambda s: END if s.get("answer") == 42 else "tools")
+    )
+    assert not verdict
+    assert "the router never chose END" in verdict.message
+    assert "with what value" in verdict.hint
