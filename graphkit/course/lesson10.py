@@ -244,11 +244,47 @@ def _run(app: Pregel, given: Any, what: str, halting_hint: str) -> Any:
     except Exception as error:
         run = getattr(error, "run", None)
         where = f" in step {run.steps[-1].step}" if run is not None and run.steps else ""
+        raised = f"On {what} running your vertex program raised {type(error).__name__}{where}"
+        key = error.args[0] if isinstance(error, KeyError) and error.args else None
+        if isinstance(key, str) and key in app.channels:
+            raise Wrong(
+                f"{raised}: {key!r}. A channel no node has written yet is absent from the "
+                "dict a node receives (why the lesson's vertices read their distance with "
+                "x.get).",
+                f"Read it with x.get({key!r}), which gives None while {key} is empty.",
+            ) from error
+        odd = _odd_write(app, run)
+        if odd is not None:
+            raise Wrong(f"{raised}: {error}. {odd[0]}", odd[1]) from error
         raise Wrong(
-            f"On {what} running your vertex program raised {type(error).__name__}{where}: {error}",
+            f"{raised}: {error}",
             "Build the app yourself and run app.trace(...); the last superstep's tasks "
             "table shows which vertex failed.",
         ) from error
+
+
+def _odd_write(app: Pregel, run: Any) -> tuple[str, str] | None:
+    """The first write of ``run`` whose value is not of its channel's type (a None a
+    write without ``skip_none`` sent on, a dict of writes sent whole), said and hinted;
+    None when every write fits."""
+    for superstep in run.steps if run is not None else ():
+        results = superstep.execution.results if superstep.execution is not None else ()
+        for result in results:
+            for name, value in result.writes:
+                typ = getattr(app.channels.get(name), "typ", None)
+                spread = isinstance(app.channels.get(name), Topic) and isinstance(value, list)
+                if not isinstance(typ, type) or all(
+                    isinstance(v, typ) for v in (value if spread else [value])
+                ):
+                    continue
+                return (
+                    f"Before that, {result.task.node!r} wrote {value!r} to {name} in step "
+                    f"{superstep.step}, a channel of {typ.__name__} values.",
+                    f"write_to({name!r}) sends the channel what your function returns, "
+                    "whole, and None too: return the value alone, and write with "
+                    f"ChannelWriteEntry({name!r}, skip_none=True) so that None sends nothing.",
+                )
+    return None
 
 
 # -- 10.1 ------------------------------------------------------------------------------------
@@ -260,6 +296,7 @@ RELAX_CASES: list[tuple[list[int], int | None, int | None, str]] = [
     ([2, 9, 4], 3, 2, "an offer that beats what the vertex knows"),
     ([4], 3, None, "an offer worse than what the vertex knows"),
     ([3, 7], 3, None, "an offer no better than what the vertex knows"),
+    ([4], 0, None, "a vertex whose known distance is 0 (the source)"),
 ]
 
 
@@ -279,7 +316,13 @@ def check_relax(relax: Callable[[list, Any], Any]) -> str:
                 "Read the offers without sorting or popping them: min(offers) makes no change.",
             )
         if got != expected or type(got) is bool:
-            if expected is None:
+            if known == 0:  # `not known` takes the source's 0 for "no distance yet"
+                hint = (
+                    "0 is a distance the vertex knows, yet it is falsy: a test that treats "
+                    "a falsy known like None lets any offer beat the source. Only None "
+                    "means no distance yet."
+                )
+            elif expected is None:
                 hint = (
                     "When the best offer does not beat the distance the vertex knows, return "
                     "None: nothing is written, no neighbour is woken. That is the vote to halt."
@@ -467,6 +510,16 @@ def check_component_vertex(component_vertex: Callable[[str, list[str]], Any]) ->
                 "from its input): the smallest label it heard is its label.",
             )
         wrong = {v: got[v] for v in want if got[v] != want[v]}
+        raised = sorted(v for v in wrong if isinstance(got[v], str) and got[v] > v)
+        if raised:
+            raise Wrong(
+                f"On {what} the vertices ended with labels {got}: {raised} hold a label "
+                "above their own name. Each should hold the smallest vertex of its "
+                f"component, {want}.",
+                "A vertex first hears its own name; after that its label only goes down. "
+                "Keep the smallest label heard, and only when it is below the label the "
+                "vertex has.",
+            )
         if wrong:
             raise Wrong(
                 f"On {what} the vertices ended with labels {got}; each should hold the "

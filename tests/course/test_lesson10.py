@@ -314,3 +314,89 @@ def test_component_vertex_fails_when_it_keeps_the_first_label_it_heard():
     assert not verdict
     assert "heard ['q', 'b', 'k'] ended with the label 'm'" in verdict.message
     assert "combine them all (min)" in verdict.hint
+
+
+def test_relax_fails_on_a_falsy_test_that_takes_the_sources_0_for_no_distance():
+    def falsy(offers, known):
+        best = min(offers)
+        return best if not known or best < known else None
+
+    verdict = lesson10.check_relax(falsy)
+    assert not verdict
+    assert "relax([4], 0) returned 4" in verdict.message
+    assert "0 is a distance the vertex knows, yet it is falsy" in verdict.hint
+
+
+def vertex_with(smallest, *, skip_none=True):
+    """A 10.3 vertex around ``smallest(name, x)``, telling its neighbours."""
+
+    def vertex(name, neighbours):
+        writes = [ChannelWriteEntry(f"label:{name}", skip_none=True)]
+        writes += [
+            ChannelWriteEntry(f"heard:{n}", skip_none=True) if skip_none else f"heard:{n}"
+            for n in neighbours
+        ]
+        return (
+            NodeBuilder()
+            .subscribe_to(f"heard:{name}")
+            .read_from(f"label:{name}")
+            .do(lambda x: smallest(name, x))
+            .write_to(*writes)
+        )
+
+    return vertex
+
+
+def lowered(name, x):
+    label, known = min(x[f"heard:{name}"]), x.get(f"label:{name}")
+    return label if known is None or label < known else None
+
+
+def test_component_vertex_names_the_absent_label_a_learner_indexed():
+    def indexed(name, x):
+        label = min(x[f"heard:{name}"])
+        return label if label < x[f"label:{name}"] else None
+
+    verdict = lesson10.check_component_vertex(vertex_with(indexed))
+    assert not verdict
+    assert "raised KeyError in step 0: 'label:a'" in verdict.message
+    assert "absent from the dict a node receives" in verdict.message
+    assert "x.get('label:a')" in verdict.hint
+
+
+def test_component_vertex_names_the_none_a_write_without_skip_none_sent_on():
+    verdict = lesson10.check_component_vertex(vertex_with(lowered, skip_none=False))
+    assert not verdict
+    assert "'a' wrote None to heard:b in step 1, a channel of str values" in verdict.message
+    assert "skip_none=True" in verdict.hint
+
+
+def test_component_vertex_names_a_dict_of_writes_sent_whole():
+    def as_a_state_graph_node(name, neighbours):  # returns its writes, as lessons 01-09 do
+        def smallest(x):
+            label = lowered(name, x)
+            return None if label is None else {f"label:{name}": label}
+
+        return (
+            NodeBuilder()
+            .subscribe_to(f"heard:{name}")
+            .read_from(f"label:{name}")
+            .do(smallest)
+            .write_to(f"label:{name}", *(f"heard:{n}" for n in neighbours))
+        )
+
+    verdict = lesson10.check_component_vertex(as_a_state_graph_node)
+    assert not verdict
+    assert "wrote {'label:a': 'a'} to label:a in step 0" in verdict.message
+    assert "sends the channel what your function returns, whole" in verdict.hint
+
+
+def test_component_vertex_fails_on_a_label_that_goes_up():
+    def largest(name, x):
+        label, known = max(x[f"heard:{name}"]), x.get(f"label:{name}")
+        return label if known is None or label > known else None
+
+    verdict = lesson10.check_component_vertex(vertex_with(largest))
+    assert not verdict
+    assert "['a', 'b', 'd'] hold a label above their own name" in verdict.message
+    assert "only goes down" in verdict.hint
