@@ -46,7 +46,8 @@ _ICONS = {
 
 # JupyterLab's theme variables (with light fallbacks) keep the text readable in its dark
 # theme; the graph sits on its own light panel, as its colours are drawn for one. Wide
-# tables scroll inside their box instead of widening the cell.
+# tables scroll inside their box instead of widening the cell. The status and the
+# message wrap: a Label cuts its text at the cell's edge, and an error's fix is at its end.
 _CSS = (
     """<style>
 .gk-debugger { max-width: 100%; }
@@ -63,6 +64,8 @@ _CSS = (
 .gk-debugger .gk-status-interrupted, .gk-debugger .gk-status-drained {
   color: #cc79a7; font-weight: 600; }
 .gk-debugger .gk-message { color: var(--jp-warn-color1, #b45309); }
+.gk-debugger .gk-status, .gk-debugger .gk-message {
+  white-space: normal; overflow-wrap: anywhere; height: auto; line-height: 1.4; }
 .gk-debugger .gk-legend { font-size: 12px; color: var(--jp-ui-font-color1, #1f1f29); }
 .gk-debugger .gk-state, .gk-debugger .gk-why, .gk-debugger .gk-reveal { max-width: 100%;
   overflow-x: auto; color: var(--jp-ui-font-color1, #1f1f29); }
@@ -206,7 +209,9 @@ class Debugger:
             for status in ("running", "done", "interrupted", "drained", "error", "out_of_steps"):
                 self.status.remove_class(f"gk-status-{status}")
             self.status.add_class(f"gk-status-{view.status}")
-            self.message.value = view.message
+            # (an error the status already shows in full is not said twice)
+            said = view.message and view.message in view.status_text
+            self.message.value = "" if said else view.message
             self._slide_to(view)
             self.why.value = view.why_html
             self.state.value = view.state_html

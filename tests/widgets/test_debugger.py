@@ -72,6 +72,19 @@ def test_errors_and_interrupts_show_in_the_widget():
     assert asking.resume.layout.display == "none"
 
 
+def test_an_error_is_said_once_and_wraps_instead_of_being_cut():
+    debugger = Debugger(failing_app(), INPUT)
+    debugger.click("run")
+    assert "ValueError: boom" in debugger.status.value
+    assert debugger.session.message.startswith("ValueError: boom")  # the session keeps it
+    assert debugger.message.value == ""  # the widget does not repeat the status
+    debugger.click("back")
+    assert debugger.message.value.startswith("Back: ")
+    css = debugger.widget.children[0].value
+    assert ".gk-debugger .gk-status, .gk-debugger .gk-message {" in css
+    assert "white-space: normal;" in css.split(".gk-debugger .gk-status, ")[1]
+
+
 def test_display_delegates_to_the_widget():
     debugger = Debugger(chain_app(), INPUT)
     bundle = debugger._repr_mimebundle_()
