@@ -147,7 +147,7 @@ def check_approval(approve: Callable[[Mail], Any]) -> str:
             if approved is not None and type(approved) is not bool:
                 raise Wrong(
                     f"(mail to {name}, answer {answer!r}) approve wrote "
-                    f"approved={approved!r}, a {type(approved).__name__}: the state's "
+                    f"approved={approved!r} (of type {type(approved).__name__}): the state's "
                     "approved is a bool, and the router reads any non-empty value as yes.",
                     "Write the comparison itself: {'approved': answer == 'yes'}.",
                 )

@@ -81,7 +81,7 @@ def test_approval_writing_a_string_that_reads_as_a_bool():
 
     verdict = lesson08.check_approval(approve)
     assert not verdict
-    assert "approved='True', a str" in verdict.message and "answer == 'yes'" in verdict.hint
+    assert "approved='True' (of type str)" in verdict.message and "answer == 'yes'" in verdict.hint
 
 
 def test_approval_writing_the_answer_itself():
@@ -90,7 +90,7 @@ def test_approval_writing_the_answer_itself():
 
     verdict = lesson08.check_approval(approve)
     assert not verdict
-    assert "approved='yes', a str" in verdict.message
+    assert "approved='yes' (of type str)" in verdict.message
 
 
 # -- 8.2 · A static breakpoint
