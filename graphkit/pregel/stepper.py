@@ -369,7 +369,10 @@ class Stepper:
             execution = Execution(loaded.step, (result,), (task.id,))
             update = replace(record, step=loaded.step, checkpoint=state.checkpoint)
             self._steps.append(Superstep(loaded.step, plan, execution, update, loaded))
-        return {change.channel: change.version_after for change in record.changes}
+        versions = {change.channel: change.version_after for change in record.changes}
+        if self.thread is not None:  # (the next checkpoint saved holds them)
+            self.thread.changed(versions)
+        return versions
 
     def _cached_results(self, plan: Plan) -> dict[str, TaskResult]:
         """Look up the cache keys of the plan's tasks that have a cache policy; the hits,

@@ -143,7 +143,11 @@ class ThreadLink:
         """The config of the checkpoint saved (or loaded) last."""
         self.last_metadata: dict[str, Any] = {}
         self._last_saved: str | None = None
-        self._held: tuple[Checkpoint, dict[str, Any], dict[str, int]] | None = None
+        # the versions changed since the last put (a resumed run's Command writes, the
+        # steps "exit" holds): the next put names them all, as LangGraph's does, since a
+        # saver may store only the values new_versions names (LangGraph's database savers)
+        self._unsaved: dict[str, int] = {}
+        self._held: tuple[Checkpoint, dict[str, Any]] | None = None
         self._held_writes: list[tuple[str, list[tuple[str, Any]], str]] = []
 
     @property
@@ -171,14 +175,18 @@ class ThreadLink:
         self._held_writes = []
         if self.untracked and checkpoint.channel_values.get(TASKS):
             checkpoint = self._without_untracked_sends(checkpoint)
+        self._unsaved = {**self._unsaved, **new_versions}
         if self.durability == "exit":
-            # the one put at the end says every channel changed since the last put, as
-            # LangGraph's does: a saver may store only those (graphkit's own read the map)
-            changed = self._held[2] if self._held is not None else {}
-            self._held = (checkpoint, metadata, {**changed, **new_versions})
+            self._held = (checkpoint, metadata)
             return
+        new_versions, self._unsaved = self._unsaved, {}
         self.config = self._put(self.config, checkpoint, metadata, new_versions)
         self._last_saved = checkpoint.id
+
+    def changed(self, versions: Mapping[str, int]) -> None:
+        """Note channels changed with no checkpoint of their own (a resumed run's
+        ``Command`` writes): the next checkpoint saved names them in ``new_versions``."""
+        self._unsaved = {**self._unsaved, **versions}
 
     def save_step(self, update: Update) -> None:
         """Save the checkpoint an Update made."""
@@ -253,10 +261,10 @@ class ThreadLink:
         finished saves nothing (its parent's checkpoint has its result); one that stopped
         (interrupted, failed) saves, so that a resumed run finds where it was."""
         if self._nested and status == "done":
-            self._held, self._held_writes = None, []
+            self._held, self._held_writes, self._unsaved = None, [], {}
         if self._held is not None:
-            checkpoint, metadata, versions = self._held
-            self._held = None
+            (checkpoint, metadata), versions = self._held, self._unsaved
+            self._held, self._unsaved = None, {}
             # the steps in between were never saved: the parent is the last one that was
             checkpoint = replace(checkpoint, parent_id=self._last_saved)
             self.config = self._put(self.config, checkpoint, metadata, versions)

@@ -1,7 +1,8 @@
 """The ``new_versions`` a saver's ``put`` is given: the channels changed since the
 thread's last saved checkpoint, which a saver may store alone (LangGraph's database
 savers write only those values). With ``durability="exit"`` the one put at the end
-names every channel the run changed, not only its last step's."""
+names every channel the run changed, not only its last step's, and a put after a
+resume names the channels the resuming `Command(update=...)` changed."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import TypedDict
 import pytest
 
 from .harness import Lib, load_graphkit, load_langgraph
-from .scenarios import SAVERS
+from .scenarios import SAVERS, _interrupt
 
 
 class State(TypedDict, total=False):
@@ -61,3 +62,38 @@ def test_put_is_told_every_channel_changed_since_the_last_put(durability, run_as
     assert ours == _observe(load_langgraph(), durability, run_async)
     if durability == "exit":  # (the one put names the input's and the first steps' channels)
         assert ours[-1][1][:3] == ["__start__", "a", "b"]
+
+
+def _resumed_with_update(lib: Lib, durability: str, run_async: bool) -> list:
+    """The puts of a run resumed with ``Command(resume=..., update={"a": 7})`` that pauses
+    again before its next node: the update changed ``a`` with no checkpoint of its own."""
+    interrupt = _interrupt(lib.name)
+    puts: list = []
+    with SAVERS["memory"](lib.name) as saver:
+        put = saver.put
+
+        def recorded_put(config, checkpoint, metadata, new_versions):
+            puts.append((metadata["step"], sorted(new_versions)))
+            return put(config, checkpoint, metadata, new_versions)
+
+        saver.put = recorded_put  # (the async runs here use the saver's own aput: its put)
+        builder = lib.StateGraph(State).add_node("ask", lambda state: {"b": interrupt("b?")})
+        builder.add_node("z", lambda state: {"c": 3})
+        app = builder.add_edge(lib.START, "ask").add_edge("ask", "z")
+        app = app.compile(checkpointer=saver, interrupt_before=["z"])
+        thread = {"configurable": {"thread_id": "t"}}
+        for given in ({"a": 0}, lib.Command(resume=2, update={"a": 7})):
+            if run_async:
+                asyncio.run(app.ainvoke(given, thread, durability=durability))
+            else:
+                app.invoke(given, thread, durability=durability)
+        puts.append(saver.get_tuple(thread).checkpoint["channel_values"])
+    return puts
+
+
+@pytest.mark.parametrize("run_async", [False, True], ids=["sync", "async"])
+@pytest.mark.parametrize("durability", ["exit", "sync"])
+def test_put_is_told_the_channels_a_resuming_commands_update_changed(durability, run_async):
+    ours = _resumed_with_update(load_graphkit(), durability, run_async)
+    assert ours == _resumed_with_update(load_langgraph(), durability, run_async)
+    assert "a" in ours[-2][1] and ours[-1]["a"] == 7  # (the resumed step's put names it)
