@@ -70,8 +70,11 @@ def _new_process() -> None:
     _random_part = os.urandom(8).hex()  # (unsaved ids: 64 bits, then a counter)
 
 
-LANGGRAPH_CHECKPOINT_VERSION = 2
-"""The format version LangGraph's checkpoint dicts carry as ``"v"``."""
+LANGGRAPH_CHECKPOINT_VERSION = 4
+"""The format version LangGraph 1.x's runtime gives its checkpoints as ``"v"``: 4, where a
+step's ``Send``s are in the ``__pregel_tasks`` channel, as graphkit keeps them. A saver
+written for LangGraph reads an older one's Sends from its parent's pending writes instead
+(LangGraph's Postgres saver moves them into the checkpoint when ``v < 4``)."""
 
 _DICT_KEYS = (
     "v", "id", "ts", "channel_values", "channel_versions", "versions_seen", "updated_channels",
