@@ -114,7 +114,7 @@ def _update_superstep(
         results = [_input_result(app.spec, state, values)]
     else:
         results = _node_results(app, state, [_as_update(update) for update in updates])
-    if special != END and saved is not None and not _superseded(saver, thread, saved):
+    if special != END and saved is not None and not _superseded(thread, saved):
         _save_as_pending(thread, results, saved.checkpoint.id)
     source = "input" if special == INPUT_NODE else "update"
     record = phases.update(app.spec, state, results, source)
@@ -122,9 +122,11 @@ def _update_superstep(
     return with_checkpoint_map(thread.config, thread.last_metadata)
 
 
-def _superseded(saver: BaseCheckpointSaver, thread: ThreadLink, saved: CheckpointTuple) -> bool:
+def _superseded(thread: ThreadLink, saved: CheckpointTuple) -> bool:
     """Whether the thread has moved past ``saved`` (an edit of an older checkpoint)."""
-    latest = saver.get_tuple(checkpoint_config(thread.thread_id, thread.namespace, None))
+    if thread.requested_id is None:
+        return False  # (``saved`` is the latest: read as such)
+    latest = thread._get_tuple(checkpoint_config(thread.thread_id, thread.namespace, None))
     return latest is not None and latest.checkpoint.id != saved.checkpoint.id
 
 

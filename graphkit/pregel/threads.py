@@ -100,6 +100,25 @@ def saver_call(saver: BaseCheckpointSaver, name: str) -> Callable[..., Any]:
     return call
 
 
+COORDINATES = ("thread_id", "checkpoint_ns", "checkpoint_id")
+
+
+def handing(call: Callable[..., Any], config: Mapping[str, Any]) -> Callable[..., Any]:
+    """``call`` (a saver's method taking a config first), handed the run's own
+    ``configurable`` keys as well (a user, a tenant; not the thread's coordinates, nor
+    internal ``"__"`` keys), as LangGraph's runtime hands a saver its run's config: a
+    saver may keep its tenants' threads apart by them."""
+    configurable = config.get("configurable") or {}
+    own = {k: v for k, v in configurable.items() if k not in COORDINATES and k[:2] != "__"}
+    if not own:
+        return call
+
+    def handed(given: Mapping[str, Any], *args: Any) -> Any:
+        return call({**given, "configurable": {**own, **given["configurable"]}}, *args)
+
+    return handed
+
+
 class ThreadLink:
     """Saves one run's checkpoints and task writes to one thread of a checkpointer;
     with ``durability="exit"`` only the last checkpoint and its writes, when the run stops."""
@@ -120,10 +139,10 @@ class ThreadLink:
         if durability not in DURABILITY:
             raise ValueError(diagnose.bad_durability(durability, DURABILITY))
         self.saver, self.durability, self.namespace = saver, durability, namespace
-        self._get_tuple, self._put = saver_call(saver, "get_tuple"), saver_call(saver, "put")
-        self._put_writes_call = saver_call(saver, "put_writes")
+        calls = [saver_call(saver, name) for name in ("get_tuple", "put", "put_writes")]
         # (an older saver's put_writes takes no task path)
-        self._takes_path = takes_task_path(saver, self._put_writes_call.__name__)
+        self._takes_path = takes_task_path(saver, calls[2].__name__)
+        self._get_tuple, self._put, self._put_writes_call = (handing(c, config) for c in calls)
         self.untracked = untracked  # channels whose writes are never saved (UntrackedValue)
         # a subgraph's own thread ("node", no task id) keeps its state like a root run
         self._nested = any(":" in part for part in namespace.split("|"))
