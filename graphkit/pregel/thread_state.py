@@ -24,6 +24,7 @@ from graphkit.diagnostics import threads as diagnose
 from graphkit.pregel import phases
 from graphkit.pregel.records import Plan, Task, TaskResult
 from graphkit.pregel.runnable import graph_in
+from graphkit.pregel.runtime import in_worker_thread
 from graphkit.pregel.spec import GraphSpec, fold_writes, shown
 from graphkit.pregel.threads import (
     ERROR,
@@ -31,6 +32,7 @@ from graphkit.pregel.threads import (
     null_writes,
     own_thread_namespace,
     reusable_results,
+    saver_call,
 )
 
 if TYPE_CHECKING:
@@ -149,7 +151,8 @@ def get_state(
 def _read(
     app: CompiledGraph, saver: BaseCheckpointSaver, config: Mapping[str, Any]
 ) -> StateSnapshot:
-    return _state_of(app, saver, config, saver.get_tuple(config))
+    # (in aget_state's worker thread: the saver's aget_tuple, awaited on the caller's loop)
+    return _state_of(app, saver, config, saver_call(saver, "get_tuple")(config))
 
 
 async def aget_state(
@@ -163,7 +166,7 @@ async def aget_state(
     state = _state_of(app, saver, config, saved)
     if not any(subgraph_of(app, task.name) for task in state.tasks):
         return state
-    return await asyncio.to_thread(_with_subgraph_states, app, state, saver, subgraphs)
+    return await in_worker_thread(_with_subgraph_states, app, state, saver, subgraphs)
 
 
 def _state_of(
