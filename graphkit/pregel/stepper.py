@@ -103,8 +103,10 @@ class Stepper:
         self._cache_keys: dict[str, tuple[FullKey, float | None]] = {}  # this step's, by task id
         if opening.forks:
             self._state.fork()  # replaying an older checkpoint: a new branch, saved below
-        applies = (self._command_writes or self._null_writes) and self.resumed
+        applies = self._null_writes or (self._command_writes and self.resumed)
         versions = self._apply_command() if applies else {}
+        if applies and not self.resumed:  # a new input replaces what they woke as well
+            self._discarded = phases.plan(graph, self._state).tasks
         if opening.forks and self.thread is not None:  # holding the Command's writes
             self.thread.save_checkpoint(self._state.checkpoint, versions)
         elif self.thread is not None and self._command_writes and self.thread.has_checkpoint:
@@ -363,7 +365,8 @@ class Stepper:
         result = TaskResult(task, (*self._null_writes, *self._command_writes))
         record = phases.update(self.graph, state, [result])
         self._checkpoint_before = state.hold_at(loaded)
-        state.pass_breakpoints()  # (as in LangGraph, the writes do not stop it again)
+        if self.resumed:
+            state.pass_breakpoints()  # (as in LangGraph, the writes do not stop it again)
         if self.options.record:
             plan = Plan(loaded.step, (task,))
             execution = Execution(loaded.step, (result,), (task.id,))

@@ -314,8 +314,9 @@ class Opening:
     """A ``Command`` input's writes, made before anything runs: on a new thread its
     update (its START task routes its goto), on a saved one its update and goto."""
     null_writes: list[tuple[str, Any]]
-    """The writes an earlier ``Command`` input saved on the checkpoint a run resumes
-    from (its next step had paused or failed): applied again first, as in LangGraph."""
+    """The writes an earlier ``Command`` input saved on the checkpoint a run starts
+    from (its next step had paused or failed): applied again first, as in LangGraph,
+    whether the run resumes or brings a new input."""
     forks: bool
     """The run replays an older checkpoint: it continues on a new branch, from a "fork"
     checkpoint that holds a ``Command`` input's writes."""
@@ -416,7 +417,7 @@ def open_thread(
         answers={task: tuple(value) for task, channel, value in pending if channel == ANSWERS},
         resumes_subgraphs=thread is not None and (resuming or outer_resumes),
         command_writes=writes,
-        null_writes=null_writes(pending) if resuming else [],
+        null_writes=null_writes(pending),  # (a new input's run applies them too)
         forks=forks,
     )
 

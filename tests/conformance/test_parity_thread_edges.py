@@ -2,7 +2,8 @@
 ``update_state`` on a subgraph's thread, a ``Command`` input on a paused thread and on an
 older checkpoint (a fork), a subgraph nested in a ``checkpointer=True`` subgraph, an
 ``interrupt()`` first reached on a retry, ``get_state_history`` of one checkpoint, and a
-new input on a thread paused before (or inside) a ``Send`` task."""
+new input on a thread paused before (or inside) a ``Send`` task or after a ``Command``
+whose task paused again."""
 
 from __future__ import annotations
 
@@ -205,6 +206,35 @@ def new_input_while_a_send_task_waits_for_an_answer(m: SimpleNamespace) -> list[
     return _after_a_new_input(_paused_before_a_send(m, _asker(m, "work")))
 
 
+def _asks_twice(m: SimpleNamespace):
+    def ask(state):
+        return {"log": [f"ask:{m.interrupt('q1')}:{m.interrupt('q2')}"]}
+
+    app = m.StateGraph(State).add_node("ask", ask).add_node("z", lambda s: {"log": ["z"]})
+    app = app.add_edge(m.START, "ask").add_edge("ask", "z")
+    return app.compile(checkpointer=m.InMemorySaver())
+
+
+def new_input_after_a_command_that_paused_again(m: SimpleNamespace, goto: Any = ()) -> list[Any]:
+    """``Command(resume=..., update=...)`` whose task pauses again saves its update as
+    writes of no task; a new input then keeps it (applied first, as a resume would) and
+    replaces what its ``goto`` woke too."""
+    app = _asks_twice(m)
+    app.invoke({"log": ["in1"]}, CONFIG)
+    app.invoke(m.Command(resume="A", update={"log": ["u"]}, goto=goto), CONFIG)
+    chunks = [_plain(chunk) for chunk in app.stream({"log": ["in2"]}, CONFIG)]
+    snapshot = app.get_state(CONFIG)
+    history = [
+        (h.metadata["source"], h.metadata["step"], h.values, h.next)
+        for h in app.get_state_history(CONFIG)
+    ]
+    return [chunks, snapshot.values, snapshot.next, history]
+
+
+def new_input_after_a_command_with_goto_that_paused_again(m: SimpleNamespace) -> list[Any]:
+    return new_input_after_a_command_that_paused_again(m, goto="z")
+
+
 @pytest.mark.parametrize(
     "scenario",
     [
@@ -216,6 +246,8 @@ def new_input_while_a_send_task_waits_for_an_answer(m: SimpleNamespace) -> list[
         history_of_one_checkpoint,
         new_input_at_a_breakpoint_before_a_send,
         new_input_while_a_send_task_waits_for_an_answer,
+        new_input_after_a_command_that_paused_again,
+        new_input_after_a_command_with_goto_that_paused_again,
     ],
 )
 def test_matches_langgraph(scenario):
