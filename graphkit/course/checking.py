@@ -243,6 +243,8 @@ def failed_run(app: Any, error: BaseException) -> Wrong:
             shown[-1] += f", in {function}"  # (a router runs in its source's task)
         if failed and function and function not in failed:
             reader = function
+        elif failed and function is None and any(n.startswith(_ROUTER) for n in notes):
+            reader = f"the router of {failed[0]}"  # (a lambda: no name to give)
         where = f" in step {last.step}" + (f" (node {', '.join(shown)})" if shown else "")
     message = f"Running your graph raised {type(error).__name__}{where}: {error}"
     message = "\n".join([message, *notes])
@@ -250,6 +252,9 @@ def failed_run(app: Any, error: BaseException) -> Wrong:
     if unset is not None:
         return Wrong(f"{message}\n{unset[0]}", unset[1])
     return Wrong(message, "Run it yourself with app.trace(...) and look at the last superstep.")
+
+
+_ROUTER = "Raised by the router "  # (the runtime's note: diagnostics.graph.raised_by_router)
 
 
 def _raised_in(error: BaseException) -> str | None:
@@ -263,9 +268,11 @@ def _raised_in(error: BaseException) -> str | None:
     name = None
     frame = error.__traceback__
     while frame is not None:
-        path = Path(frame.tb_frame.f_code.co_filename)
-        if not any(path.is_relative_to(folder) for folder in library):
-            name = frame.tb_frame.f_code.co_name
+        code = frame.tb_frame.f_code
+        path = Path(code.co_filename)
+        # (a lambda's "<lambda>" names nothing the learner can find: its node is named)
+        if code.co_name.isidentifier() and not any(path.is_relative_to(f) for f in library):
+            name = code.co_name
         frame = frame.tb_next
     return name
 

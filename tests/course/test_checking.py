@@ -83,6 +83,35 @@ def test_trace_names_the_step_and_node_that_failed():
         raise AssertionError("a failing graph should be Wrong")
 
 
+class Pair(TypedDict, total=False):
+    a: int
+    b: int
+
+
+def _wrong_of(builder) -> str:
+    try:
+        trace(builder.compile(), {})
+    except Wrong as wrong:
+        return wrong.message
+    raise AssertionError("a failing graph should be Wrong")
+
+
+def test_a_lambda_that_raised_is_known_by_its_node_or_router():
+    """A lambda's code is named "<lambda>": the verdict names its node (or its node's
+    router) instead, as the learner knows it."""
+    builder = StateGraph(Pair).add_node("first", lambda s: {"a": 1})
+    builder.add_node("second", lambda s: {"b": s["b"] + 1})
+    message = _wrong_of(builder.add_edge(START, "first").add_edge("first", "second"))
+    assert "(node second): 'b'" in message and "second read state['b']" in message
+    assert "<lambda>" not in message
+
+    builder = StateGraph(Pair).add_node("first", lambda s: {"a": 1})
+    builder.add_node("second", lambda s: {"b": 1}).add_edge(START, "first")
+    builder.add_conditional_edges("first", lambda s: s["b"], ["second"])
+    message = _wrong_of(builder)
+    assert "the router of first read state['b']" in message and "<lambda>" not in message
+
+
 def test_backticks_in_a_verdict_show_as_code_and_stay_escaped():
     html = Verdict("9.1 · Wake up `report`", False, "`<b>` is `x`", "use `a<b`")._repr_html_()
     assert "Wake up <code>report</code>" in html
