@@ -157,6 +157,15 @@ def test_a_node_listed_more_often_than_it_runs_is_a_wrong_prediction():
     )
 
 
+def test_a_node_listed_twice_that_does_not_run_is_not_said_to_run_zero_times():
+    session = _at_step_2()
+    session.plan(), session.execute(), session.update()
+    prediction = session.predict(nodes=["summarize", "news", "news"])
+    assert not prediction.correct
+    assert "news did not run at step 3" in prediction.explanation
+    assert "0 times" not in prediction.explanation and "you listed" not in prediction.explanation
+
+
 def test_a_node_sent_several_packets_may_be_listed_once_or_once_per_packet():
     from graphkit import Send
 
