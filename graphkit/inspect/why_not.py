@@ -349,8 +349,7 @@ class NotRan:
             # A router that could choose any node also "never chose" this one, but the
             # waiting edge is what wakes it: say why its missing sources never ran.
             found.extend(f for f in self._never_chosen(node) if f.rank is None)
-            for source in missing:
-                found.extend(self._never_chosen(source))
+            found.extend(self._never_chosen(*missing))
         else:
             found.extend(self._never_chosen(node))
         if self.history.run.status != "done":
@@ -360,25 +359,29 @@ class NotRan:
         reasons = tuple(f.reason for f in found)
         return Answer(node, None, False, sentence(f"{node} never ran: {phrase}"), reasons)
 
-    def _never_chosen(self, node: str) -> list[Finding]:
-        """One finding per router that could have chosen ``node`` and never did."""
-        by_source: dict[str, dict[int, tuple[str, ...]]] = {}
-        for n in sorted(self.history.steps):
-            for finding in self._chose_otherwise(node, n + 1):
-                source = finding.reason.writers[0]
-                by_source.setdefault(source, {})[n] = self.history.chosen(source, n)
+    def _never_chosen(self, *nodes: str) -> list[Finding]:
+        """One finding per router that could have chosen ``nodes`` and never did: one
+        for all the nodes it passed over at the same steps, whose sentence is the same."""
+        missed: dict[tuple[str, tuple[int, ...], str, int | None], list[str]] = {}
+        for node in nodes:
+            by_source: dict[str, list[int]] = {}
+            for n in sorted(self.history.steps):
+                for finding in self._chose_otherwise(node, n + 1):
+                    by_source.setdefault(finding.reason.writers[0], []).append(n)
+            for source, steps in by_source.items():
+                words = self.wiring.router_words(source, node)
+                rank = None if self.wiring.declares(source, node) else _UNDECLARED
+                missed.setdefault((source, tuple(steps), words, rank), []).append(node)
         found = []
-        for source, by_step in by_source.items():
-            steps = join_names([str(n) for n in by_step])
-            chosen = tuple(dict.fromkeys(t for ts in by_step.values() for t in ts))
+        for (source, steps, words, rank), targets in missed.items():
+            chosen = tuple(dict.fromkeys(t for n in steps for t in self.history.chosen(source, n)))
             dropped = tuple(
-                dict.fromkeys(t for n in by_step for t in self.history.dropped(source, n))
+                dict.fromkeys(t for n in steps for t in self.history.dropped(source, n))
             )
-            words = self.wiring.router_words(source, node)
-            ran = f"{source} ran at step{'s' * (len(by_step) > 1)} {steps}, and its {words}"
-            text, choice = router_choice(ran, chosen, dropped, node)
-            reason = Reason("chose_otherwise", text, max(by_step), None, (source,))
-            rank = None if self.wiring.declares(source, node) else _UNDECLARED
+            at = join_names([str(n) for n in steps])
+            ran = f"{source} ran at step{'s' * (len(steps) > 1)} {at}, and its {words}"
+            text, choice = router_choice(ran, chosen, dropped, tuple(targets))
+            reason = Reason("chose_otherwise", text, max(steps), None, (source,))
             found.append(Finding(f"{source} chose {choice}", reason, rank))
         return found
 

@@ -82,12 +82,16 @@ def spelling(node: str, dropped: tuple[str, ...]) -> str:
 
 
 def router_choice(
-    ran: str, chosen: tuple[str, ...], dropped: tuple[str, ...], node: str, when: str = ""
+    ran: str,
+    chosen: tuple[str, ...],
+    dropped: tuple[str, ...],
+    node: str | tuple[str, ...],
+    when: str = "",
 ) -> tuple[str, str]:
-    """A router that did not choose ``node``: the reason's text, and the summary's
-    words for the choice. ``ran`` starts the text ("check ran in step 1 and its router
-    'route'"); ``when`` is the step for a one-step answer (" in step 1"), empty for the
-    whole run.
+    """A router that did not choose ``node`` (or any of several nodes): the reason's
+    text, and the summary's words for the choice. ``ran`` starts the text ("check ran
+    in step 1 and its router 'route'"); ``when`` is the step for a one-step answer
+    (" in step 1"), empty for the whole run.
 
     >>> text, choice = router_choice("t ran at step 1, and its router 'r'", ("Billing",),
     ...                              ("Billing",), "billing")
@@ -95,17 +99,28 @@ def router_choice(
     "'Billing', which is not a node; did you mean billing?"
     >>> router_choice("c ran in step 1 and its router 'r'", ("small",), (), "big", " in step 1")
     ("c ran in step 1 and its router 'r' chose small, not big.", 'small in step 1, not big')
+    >>> router_choice("p ran at step 1, and its router 'r'", ("a",), (), ("b", "c"))[0]
+    "p ran at step 1, and its router 'r' chose a, never b or c."
     """
-    choice, hint = choices(chosen, dropped), spelling(node, dropped)
-    negation = "not" if when else "never"
-    tail = f"; did you mean {node}?" if hint else f", {negation} {node}"
+    nodes = (node,) if isinstance(node, str) else node
+    choice, negation = choices(chosen, dropped), "not" if when else "never"
+    hints = {name: spelling(name, dropped) for name in nodes}
+    meant = [name for name in nodes if hints[name]]
+    passed = join_names([name for name in nodes if not hints[name]], "or")
+    tail = f"; did you mean {join_names(meant)}?" if meant else f", {negation} {passed}"
     if not dropped:
-        return f"{ran} chose {choice}, {negation} {node}.", f"{choice}{when}{tail}"
+        return f"{ran} chose {choice}, {negation} {passed}.", f"{choice}{when}{tail}"
     them = "it" if len(chosen) == 1 else join_names([repr(name) for name in dropped])
-    did_not = f"It did not choose {node}." if when else f"It never chose {node}."
+    # one "did you mean" per kind of slip, then the nodes no returned name looks like
+    by_hint: dict[str, list[str]] = {}
+    for name in meant:
+        by_hint.setdefault(hints[name], []).append(name)
+    advice = [f"{hint}: did you mean {join_names(names)}?" for hint, names in by_hint.items()]
+    if passed:
+        advice.append(f"It did not choose {passed}." if when else f"It never chose {passed}.")
     text = (
         f"{ran} returned {choice}, so nothing ran for {them} (the runtime drops such a "
-        f"choice, with a warning). {f'{hint}: did you mean {node}?' if hint else did_not}"
+        f"choice, with a warning). {' '.join(advice)}"
     )
     return text, f"{choice}{when}{tail}"
 

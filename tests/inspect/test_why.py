@@ -464,6 +464,33 @@ def test_a_misspelt_source_of_a_waiting_edge_is_named_as_that_source(make):
     assert "never chose report" not in str(answer)
 
 
+@pytest.mark.parametrize(
+    ("returned", "advice"),
+    [
+        (["Search", "Cite"], "Node names are case-sensitive: did you mean search and cite?"),
+        ("search, cite", "Check the spelling: did you mean search? It never chose cite."),
+    ],
+)
+def test_a_router_that_missed_both_sources_of_a_waiting_edge_is_named_once(make, returned, advice):
+    """Exercise 9.1: one router passed over both sources the edge waits for; its
+    sentence is said once, for both, not once per source."""
+    app = make(
+        ["plan", "search", "cite", "report"],
+        [(START, "plan")],
+        [("plan", lambda state: returned, None)],
+        waiting=[(("search", "cite"), "report")],
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", GraphkitWarning)
+        answer = trace(app).why("report", graph=app)
+    assert answer.kinds == ["still_waiting", "chose_otherwise"]
+    assert (
+        answer.answers[0]
+        .reasons[-1]
+        .text.endswith("(the runtime drops such a choice, with a warning). " + advice)
+    )
+
+
 def test_a_node_planned_at_a_breakpoint_is_planned_to_run_not_ran():
     """A run stopped after its Plan (a breakpoint) has not run the planned task yet."""
     from graphkit.inspect.examples import forecast_graph

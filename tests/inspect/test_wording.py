@@ -29,3 +29,16 @@ def test_router_choice_for_the_whole_run_with_a_dropped_name():
         "for 'x' (the runtime drops such a choice, with a warning). It never chose b."
     )
     assert choice == "a and 'x' (not a node), never b"
+
+
+def test_router_choice_for_several_nodes_says_each_once():
+    ran = "p ran at step 1, and its router 'r'"
+    assert router_choice(ran, ("a",), (), ("b", "c"))[0] == f"{ran} chose a, never b or c."
+    text, choice = router_choice(
+        ran, ("Bee", "citation"), ("Bee", "citation"), ("bee", "cite", "d")
+    )
+    assert text.endswith(
+        "Node names are case-sensitive: did you mean bee? Check the spelling: did you mean "
+        "cite? It never chose d."
+    )
+    assert choice == "'Bee' (not a node) and 'citation' (not a node); did you mean bee and cite?"
