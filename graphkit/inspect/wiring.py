@@ -49,12 +49,15 @@ class Wiring:
         self._routed: dict[str, set[str]] = {}
         self._planned: dict[str, None] = {}
         self._held: set[str] = set()
+        self._woken_by: dict[str, dict[str, None]] = {}  # node -> channels that woke it
         # the channels that woke a task, and those the graph's nodes subscribe to
         self._triggers = {t for node in (self._spec_nodes or {}).values() for t in node.triggers}
         for superstep in run.steps:
             for task in superstep.plan.tasks:
                 self._planned[task.node] = None
                 self._channels.update(dict.fromkeys(task.triggers))
+                if task.kind == "pull":
+                    self._woken_by.setdefault(task.node, {}).update(dict.fromkeys(task.triggers))
                 self._triggers.update(task.triggers)
             if superstep.execution is not None:
                 for result in superstep.execution.results:
@@ -114,7 +117,14 @@ class Wiring:
             for channel in self._channels
             if (parts := self.barrier(channel)) is not None and parts[1] == node
         ]
-        return (f"branch:to:{node}", *joins)
+        # a low-level Pregel's node subscribes to channels of any name: the run recorded
+        # those that woke it, and a StateGraph's branch:to:<node> would name none of them
+        subscribed = [
+            channel
+            for channel in self._woken_by.get(node, ())
+            if channel != START and branch_target(channel) is None and self.barrier(channel) is None
+        ]
+        return (*subscribed, *joins) if subscribed else (f"branch:to:{node}", *joins)
 
     def deferred(self, node: str) -> bool:
         """True for a node added with ``defer=True`` (without the graph: one whose

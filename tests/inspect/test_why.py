@@ -523,3 +523,29 @@ def test_a_low_level_pregels_not_run_names_the_channels_that_woke_others():
     )
     (reason,) = app.trace(1).why("c", 1, graph=app).answers[0].reasons
     assert "step 0's Update changed: inbox:b (written by a). inbox:c was not among" in reason.text
+
+
+def test_a_low_level_pregels_not_run_without_the_program_names_the_trigger_the_run_recorded():
+    """Lesson 10: without ``graph=``, a vertex's triggers are the channels that woke it
+    in the run (inbox:b), not a StateGraph's branch:to:b, which nothing ever writes."""
+    from graphkit.channels import EphemeralValue, LastValue
+    from graphkit.pregel import NodeBuilder, Pregel
+
+    hop = NodeBuilder().subscribe_only("inbox:a").do(lambda x: x + 1).write_to("inbox:b")
+    last = NodeBuilder().subscribe_only("inbox:b").do(lambda x: x).write_to("out")
+    app = Pregel(
+        nodes={"a": hop, "b": last},
+        channels={
+            "inbox:a": EphemeralValue(int),
+            "inbox:b": EphemeralValue(int),
+            "out": LastValue(int),
+        },
+        input_channels="inbox:a",
+        output_channels="out",
+    )
+    run = app.trace(1)
+    assert run.why("b", 0).summary == (
+        "b did not run at step 0: a wrote inbox:b in step 0, and a write becomes visible only "
+        "in the next step, so b runs at step 1."
+    )
+    assert str(run.why("b", 0)) == str(run.why("b", 0, graph=app))

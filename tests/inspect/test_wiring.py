@@ -97,3 +97,18 @@ def test_a_low_level_pregel_node_wakes_another_by_writing_a_channel_not_by_an_ed
         text = str(run.why("two", graph=graph))
         assert "b was written in step 0 by one;" in text
         assert "edge" not in text
+
+
+def test_a_low_level_pregel_nodes_triggers_without_the_graph_are_those_the_run_recorded():
+    from graphkit.channels import LastValue, Topic
+    from graphkit.pregel import NodeBuilder, Pregel
+
+    one = NodeBuilder().subscribe_to("inbox:one").do(lambda x: 1).write_to("inbox:two")
+    two = NodeBuilder().subscribe_to("inbox:two").do(lambda x: 2).write_to("out")
+    app = Pregel(
+        nodes={"one": one, "two": two},
+        channels={"inbox:one": Topic(int), "inbox:two": Topic(int), "out": LastValue(int)},
+        input_channels="inbox:one",
+        output_channels="out",
+    )
+    assert Wiring(app.trace(0)).triggers("two") == ("inbox:two",)
