@@ -197,6 +197,25 @@ def _near_miss(name: Any, known: Collection[str]) -> str:
     return close[0] if close else ""
 
 
+def _constant_or_slip(name: Any, known: Collection[str], verb: str = "use") -> str:
+    """For ``name`` spelling START or END: use the constant, or, when it is also a slip
+    for a node (``"end"`` with a node ``"End"``), both, the closer one first; else ``""``.
+
+    >>> _constant_or_slip("end", ["End"])[:56]
+    "did you mean 'End'? Or, to end the run, use the constant"
+    >>> _constant_or_slip("END", ["End"])[-44:]
+    "not the string 'END'; or did you mean 'End'?"
+    """
+    if not _constant_meant(name):
+        return ""
+    constant, slip = _use_the_constant(name, verb), _near_miss(name, known)
+    if not slip:
+        return constant
+    if name == _constant_meant(name):  # "END" is the constant's own name: it comes first
+        return f"{constant}; or did you mean {slip!r}?"
+    return f"did you mean {slip!r}? Or, {constant}"
+
+
 def unknown_node_fix(name: str, known: Collection[str]) -> str:
     """What to do about an edge to or from ``name``, which is not a node: use the
     constant START/END, fix a slip, or add the node.
@@ -206,8 +225,8 @@ def unknown_node_fix(name: str, known: Collection[str]) -> str:
     >>> unknown_node_fix("news2", ["news_1", "news_2"]), unknown_node_fix("zzz", ["a"])
     ("did you mean 'news_2'? Otherwise add_node('news2', ...) first", "add_node('zzz', ...) first")
     """
-    if _constant_meant(name):
-        return _use_the_constant(name)
+    if constant := _constant_or_slip(name, known):
+        return constant
     if slip := _near_miss(name, known):
         return f"did you mean {slip!r}? Otherwise add_node({name!r}, ...) first"
     return f"add_node({name!r}, ...) first"
@@ -460,9 +479,10 @@ def unknown_path_key(
     router: str, choice: Any, path_map: Mapping[Any, str], map_source: str = "path_map"
 ) -> str:
     fix = "add it there or return one of those"
+    keys = [key for key in path_map if isinstance(key, str)]
     if _constant_meant(choice) == "END" and END in path_map:
-        fix = _use_the_constant(choice, verb="return")
-    elif slip := _near_miss(choice, [key for key in path_map if isinstance(key, str)]):
+        fix = _constant_or_slip(choice, keys, verb="return")
+    elif slip := _near_miss(choice, keys):
         fix = f"did you mean {slip!r}? Otherwise {fix}"
     return (
         f"{router} returned {choice!r}, which is not a key of its {map_source} "
@@ -507,8 +527,8 @@ def validate(builder: StateGraph) -> None:
             for target in branch.targets() or ():
                 if target != END and target not in known:
                     fix = f"fix its {branch.map_source} or add_node({target!r}, ...)"
-                    if _constant_meant(target):
-                        fix = _use_the_constant(target)
+                    if constant := _constant_or_slip(target, known):
+                        fix = constant
                     elif slip := _near_miss(target, known):
                         fix = f"fix its {branch.map_source} (did you mean {slip!r}?) or "
                         fix += f"add_node({target!r}, ...)"

@@ -104,6 +104,21 @@ def test_an_edge_to_the_string_end_points_at_the_constant():
         builder.compile()
 
 
+def test_an_edge_to_end_with_a_node_named_end_suggests_the_closer_first():
+    """ "end" with a node "End" is most likely that node, its case slipped: that comes
+    first, then the constant; "END" is the constant's own name, so the constant does."""
+    builder = graph_with("a", "End").add_edge(START, "a").add_edge("a", "end")
+    with pytest.raises(ValueError, match=r"node 'end'; did you mean 'End'\? Or, to end the run"):
+        builder.compile()
+    builder = graph_with("a", "End").add_edge(START, "a").add_edge("a", "END")
+    with pytest.raises(ValueError, match=r"not the string 'END'; or did you mean 'End'\?"):
+        builder.compile()
+    builder = graph_with("a", "End").add_edge(START, "a")
+    builder.add_conditional_edges("a", lambda state: "end", {"End": "End", "__end__": END})
+    with pytest.raises(KeyError, match=r"returned 'end'.*; did you mean 'End'\? Or, to end"):
+        builder.compile().invoke({"x": 1})
+
+
 def test_a_path_map_to_the_string_end_points_at_the_constant():
     builder = graph_with("a").add_edge(START, "a")
     builder.add_conditional_edges("a", lambda state: "done", {"done": "END"})
