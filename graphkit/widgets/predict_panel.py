@@ -3,10 +3,11 @@ commits to a guess for the next phase, one button runs it through
 ``DebugSession.predict`` and the verdict appears with the score.
 
 Before Plan the guess is which nodes the step runs (a multiple choice of the graph's
-nodes); after Plan or Execute it is the value a channel holds after the Update (a
-channel menu and a text box, read as a Python literal, else as a string). While predict
-mode is on, the Plan, Execute, Update, Step and Run buttons are off: the guess runs the
-phase. Back and Reset stay on, and the score is the session's (kept across them).
+nodes, and "no node" for a Plan that ends the run; Reveal with nothing chosen asks for a
+choice and counts nothing); after Plan or Execute it is the value a channel holds after
+the Update (a channel menu and a text box, read as a Python literal, else as a string).
+While predict mode is on, the Plan, Execute, Update, Step and Run buttons are off: the
+guess runs the phase. Back and Reset stay on, and the score is the session's (kept across them).
 """
 
 from __future__ import annotations
@@ -24,6 +25,14 @@ if TYPE_CHECKING:
     from graphkit.widgets.session import DebugSession
 
 __all__ = ["PredictPanel", "parse_value"]
+
+NO_NODE = "no node: the run ends"  # the chooser's option for an empty Plan (its value: None)
+_ASK = {
+    "nothing": f"Choose the nodes first (Ctrl- or ⌘-click for several), or “{NO_NODE}”; "
+    "nothing was counted.",
+    "both": f"“{NO_NODE}” and a node cannot both be right: choose one or the other; "
+    "nothing was counted.",
+}
 
 
 def parse_value(text: str) -> Any:
@@ -55,9 +64,12 @@ class PredictPanel:
         ).add_class("gk-predict")
         self.score = W.Label().add_class("gk-score")
         self.prompt = W.Label().add_class("gk-predict-prompt")
+        # (never one row: a browser draws a one-row multiple choice as a "0 selected" menu)
+        options = [*((name, name) for name in nodes), (NO_NODE, None)]
         self.nodes = W.SelectMultiple(
-            options=nodes, description="will run", rows=min(len(nodes), 5)
+            options=options, description="will run", rows=min(len(options), 5)
         ).add_class("gk-predict-nodes")
+        self._asked: str | None = None  # why Reveal did not reveal (see _ASK), until a choice
         self.channel = W.Dropdown(options=channels, description="channel").add_class(
             "gk-predict-channel"
         )
@@ -73,6 +85,7 @@ class PredictPanel:
             "gk-predict-panel"
         )
         self.toggle.observe(lambda _: self.refresh(), names="value")
+        self.nodes.observe(self._chosen, names="value")
         self.refresh()
 
     @property
@@ -92,16 +105,30 @@ class PredictPanel:
         self.channel.layout.display = None if guess_value else "none"
         channel_row.layout.display = None if guess_value else "none"
         self.button.disabled = not (guess_nodes or guess_value)
-        if guess_nodes:
+        if not guess_nodes:
+            self._asked = None
+        if guess_nodes and self._asked:
+            self.prompt.value = _ASK[self._asked]
+        elif guess_nodes:
             self.prompt.value = "Which nodes will this step run? Choose them, then Reveal."
         elif guess_value:
             self.prompt.value = "What will the channel hold after this step's Update?"
         else:
             self.prompt.value = f"Nothing to predict: the run is {session.status}."
 
+    def _chosen(self, _: Any) -> None:
+        self._asked = None
+        self.refresh()
+
     def _predict(self) -> None:
         if self.session.next_phase == "plan":
-            prediction = self.session.predict(nodes=list(self.nodes.value))
+            chosen = list(self.nodes.value)
+            if not chosen or (None in chosen and len(chosen) > 1):
+                # a guess the learner did not make is not a wrong guess: ask, count nothing
+                self._asked = "nothing" if not chosen else "both"
+                self.refresh()
+                return
+            prediction = self.session.predict(nodes=[n for n in chosen if n is not None])
         else:
             value = parse_value(self.value.value)
             prediction = self.session.predict(channel=self.channel.value, value=value)

@@ -170,7 +170,10 @@ def status_text(session: DebugSession) -> str:
     stepper = session.stepper
     status, number = session.status, story_number(session, stepper.step_number)
     if status == "running":
-        return f"running: step {number} waits for its {session.next_phase}"
+        # (as the step label says: before the input step's Plan, the run has not started)
+        state = "running" if session.supersteps else "not started"
+        first = " (the input step)" if number == -1 else ""
+        return f"{state}: step {number}{first} waits for its {session.next_phase}"
     if status == "done":
         return "done: no node was triggered by the last Update"
     last = session.supersteps[-1] if session.supersteps else None

@@ -34,6 +34,47 @@ def test_a_node_prediction_runs_the_plan_and_reveals_it():
     assert panel.channel.layout.display is None and panel.nodes.layout.display == "none"
 
 
+def test_reveal_with_no_node_chosen_asks_and_counts_nothing():
+    debugger = Debugger(chain_app(), INPUT)
+    debugger.click("step")
+    panel = debugger.predictor
+    panel.toggle.value = True
+    panel.button.click()  # nothing chosen: no guess was made
+    assert panel.prompt.value.startswith("Choose the nodes first")
+    assert debugger.session.predictions == () and panel.score.value == ""
+    assert debugger.phase.value == "after Update · next: Plan"  # the Plan did not run
+    panel.nodes.value = (None, "a")  # "no node" and a node: not a guess either
+    panel.button.click()
+    assert panel.prompt.value.startswith("“no node: the run ends” and a node cannot both")
+    assert debugger.session.predictions == ()
+    panel.nodes.value = ("a",)  # a choice: the question is asked again
+    assert panel.prompt.value == "Which nodes will this step run? Choose them, then Reveal."
+
+
+def test_no_node_is_a_guess_the_last_plan_proves_right():
+    debugger = Debugger(chain_app(), INPUT)
+    for _ in range(5):
+        debugger.click("step")  # up to step 3 (c); step 4's Plan has nothing to run
+    panel = debugger.predictor
+    panel.toggle.value = True
+    panel.nodes.value = (None,)
+    panel.button.click()
+    assert "gk-reveal-right" in panel.reveal.value
+    assert debugger.session.status == "done"
+
+
+def test_a_one_node_graph_offers_its_node_and_no_node_in_a_list():
+    """A one-row multiple choice reads as a "0 selected" menu in a browser."""
+    from graphkit import END, START, StateGraph
+    from tests.widgets.graphs import State
+
+    builder = StateGraph(State).add_node("only", lambda state: {"n": 2})
+    builder.add_edge(START, "only").add_edge("only", END)
+    panel = Debugger(builder.compile(), INPUT).predictor
+    assert [label for label, _ in panel.nodes.options] == ["only", "no node: the run ends"]
+    assert panel.nodes.rows == 2
+
+
 def test_a_channel_prediction_parses_a_literal_and_scores():
     debugger = Debugger(chain_app(), INPUT)
     for _ in range(2):

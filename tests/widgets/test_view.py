@@ -24,6 +24,16 @@ def test_labels_follow_the_phases():
     ]
 
 
+def test_the_status_line_agrees_with_the_step_label_before_the_input_step():
+    """The header says "not started": the line under it does not say "running"."""
+    session = DebugSession(chain_app(), INPUT)
+    assert session.view().status_text == "not started: step -1 (the input step) waits for its plan"
+    session.plan()
+    assert session.view().status_text == "running: step -1 (the input step) waits for its execute"
+    session.execute(), session.update()
+    assert session.view().status_text == "running: step 0 waits for its plan"
+
+
 def test_svg_is_restyled_not_laid_out_again(monkeypatch):
     session = DebugSession(chain_app(), INPUT)
     from graphkit.render import model
