@@ -7,7 +7,7 @@ resume names the channels the resuming `Command(update=...)` changed."""
 from __future__ import annotations
 
 import asyncio
-from typing import TypedDict
+from typing import Any, TypedDict
 
 import pytest
 
@@ -21,37 +21,46 @@ class State(TypedDict, total=False):
     c: int
 
 
-def _observe(lib: Lib, durability: str, run_async: bool) -> list:
+def _record_puts(saver: Any) -> list:
+    """Record ``(step, sorted new_versions)`` of each put ``saver`` gets, sync or async
+    (LangGraph's ``aput`` calls its ``put``: one put, recorded once)."""
     puts: list = []
-    with SAVERS["memory"](lib.name) as saver:
-        put, aput = saver.put, saver.aput
+    put, aput = saver.put, saver.aput
+    inside_aput: list = []
 
-        inside_aput = []  # (LangGraph's aput calls its put: one put, recorded once)
-
-        def recorded_put(config, checkpoint, metadata, new_versions):
-            if not inside_aput:
-                puts.append((metadata["step"], sorted(new_versions)))
-            return put(config, checkpoint, metadata, new_versions)
-
-        async def recorded_aput(config, checkpoint, metadata, new_versions):
+    def recorded_put(config, checkpoint, metadata, new_versions):
+        if not inside_aput:
             puts.append((metadata["step"], sorted(new_versions)))
-            inside_aput.append(True)
-            try:
-                return await aput(config, checkpoint, metadata, new_versions)
-            finally:
-                inside_aput.pop()
+        return put(config, checkpoint, metadata, new_versions)
 
-        saver.put, saver.aput = recorded_put, recorded_aput
+    async def recorded_aput(config, checkpoint, metadata, new_versions):
+        puts.append((metadata["step"], sorted(new_versions)))
+        inside_aput.append(True)
+        try:
+            return await aput(config, checkpoint, metadata, new_versions)
+        finally:
+            inside_aput.pop()
+
+    saver.put, saver.aput = recorded_put, recorded_aput
+    return puts
+
+
+def _run(app: Any, inputs: Any, durability: str, run_async: bool) -> None:
+    thread = {"configurable": {"thread_id": "t"}}
+    for given in inputs:
+        if run_async:
+            asyncio.run(app.ainvoke(given, thread, durability=durability))
+        else:
+            app.invoke(given, thread, durability=durability)
+
+
+def _observe(lib: Lib, durability: str, run_async: bool) -> list:
+    with SAVERS["memory"](lib.name) as saver:
+        puts = _record_puts(saver)
         builder = lib.StateGraph(State).add_node("x", lambda state: {"a": 1})
         builder.add_node("y", lambda state: {"b": 2}).add_node("z", lambda state: {"c": 3})
         app = builder.add_edge(lib.START, "x").add_edge("x", "y").add_edge("y", "z")
-        app = app.compile(checkpointer=saver)
-        thread = {"configurable": {"thread_id": "t"}}
-        for given in ({"a": 0}, {"a": 5}):
-            if run_async:
-                asyncio.run(app.ainvoke(given, thread, durability=durability))
-            else:
-                app.invoke(given, thread, durability=durability)
+        _run(app.compile(checkpointer=saver), ({"a": 0}, {"a": 5}), durability, run_async)
     return puts
 
 
@@ -68,25 +77,15 @@ def _resumed_with_update(lib: Lib, durability: str, run_async: bool) -> list:
     """The puts of a run resumed with ``Command(resume=..., update={"a": 7})`` that pauses
     again before its next node: the update changed ``a`` with no checkpoint of its own."""
     interrupt = _interrupt(lib.name)
-    puts: list = []
     with SAVERS["memory"](lib.name) as saver:
-        put = saver.put
-
-        def recorded_put(config, checkpoint, metadata, new_versions):
-            puts.append((metadata["step"], sorted(new_versions)))
-            return put(config, checkpoint, metadata, new_versions)
-
-        saver.put = recorded_put  # (the async runs here use the saver's own aput: its put)
+        puts = _record_puts(saver)
         builder = lib.StateGraph(State).add_node("ask", lambda state: {"b": interrupt("b?")})
         builder.add_node("z", lambda state: {"c": 3})
         app = builder.add_edge(lib.START, "ask").add_edge("ask", "z")
         app = app.compile(checkpointer=saver, interrupt_before=["z"])
+        given = ({"a": 0}, lib.Command(resume=2, update={"a": 7}))
+        _run(app, given, durability, run_async)
         thread = {"configurable": {"thread_id": "t"}}
-        for given in ({"a": 0}, lib.Command(resume=2, update={"a": 7})):
-            if run_async:
-                asyncio.run(app.ainvoke(given, thread, durability=durability))
-            else:
-                app.invoke(given, thread, durability=durability)
         puts.append(saver.get_tuple(thread).checkpoint["channel_values"])
     return puts
 

@@ -12,18 +12,9 @@ from typing import Any
 import pytest
 
 from .stream_v3_programs import HOW, INPUT, THREAD, State, chain, lib, nested, run_v3
+from .test_parity_stream_v3 import assert_same, both
 
 pytestmark = pytest.mark.filterwarnings("ignore:The v3 streaming protocol")
-
-
-def both(program: Any) -> tuple[Any, Any]:
-    return program(lib("langgraph")), program(lib("graphkit"))
-
-
-def assert_same(program: Any) -> Any:
-    expected, actual = both(program)
-    assert actual == expected
-    return expected
 
 
 def raised(call: Any) -> tuple[str, str]:
