@@ -386,6 +386,9 @@ def open_thread(
             input = {}  # LangGraph runs the new thread with no input
     resuming = input is None or (isinstance(input, Command) and saved is not None)
     pending: list[Any] = list(saved.pending_writes) if saved is not None else []
+    # an earlier Command input's writes are the checkpoint's own state (get_state shows
+    # them), so a run applies them first, a replay of the checkpoint too, as LangGraph's
+    earlier_command_writes = null_writes(pending)
     discarded: tuple[Task, ...] = ()
     # nothing to resume: no checkpoint or, for a root run, one that holds nothing (after
     # update_state(config, None) on a new thread), as in LangGraph
@@ -417,7 +420,7 @@ def open_thread(
         answers={task: tuple(value) for task, channel, value in pending if channel == ANSWERS},
         resumes_subgraphs=thread is not None and (resuming or outer_resumes),
         command_writes=writes,
-        null_writes=null_writes(pending),  # (a new input's run applies them too)
+        null_writes=earlier_command_writes,  # (a new input's run applies them too)
         forks=forks,
     )
 

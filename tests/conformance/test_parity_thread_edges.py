@@ -3,7 +3,7 @@
 older checkpoint (a fork), a subgraph nested in a ``checkpointer=True`` subgraph, an
 ``interrupt()`` first reached on a retry, ``get_state_history`` of one checkpoint, and a
 new input on a thread paused before (or inside) a ``Send`` task or after a ``Command``
-whose task paused again."""
+whose task paused again, and a replay of the checkpoint a resuming ``Command`` updated."""
 
 from __future__ import annotations
 
@@ -235,6 +235,25 @@ def new_input_after_a_command_with_goto_that_paused_again(m: SimpleNamespace) ->
     return new_input_after_a_command_that_paused_again(m, goto="z")
 
 
+def replay_of_a_checkpoint_holding_a_commands_update(m: SimpleNamespace) -> list[Any]:
+    """A resuming ``Command(update=...)`` is saved as writes of no task on the checkpoint
+    it resumed, which ``get_state`` shows as that checkpoint's state; replaying that
+    checkpoint (``invoke(None, its config)``) starts from it, update included."""
+    app = m.StateGraph(State).add_node("ask", _asker(m)).add_node("z", lambda s: {"log": ["z"]})
+    app = app.add_edge(m.START, "ask").add_edge("ask", "z")
+    app = app.compile(checkpointer=m.InMemorySaver())
+    app.invoke({"log": ["in"]}, CONFIG)
+    app.invoke(m.Command(resume="A", update={"log": ["u"]}), CONFIG)
+    paused = next(s for s in app.get_state_history(CONFIG) if s.metadata["step"] == 0)
+    replayed = [_plain(chunk) for chunk in app.stream(None, paused.config, stream_mode="values")]
+    resumed = app.invoke(m.Command(resume="B"), CONFIG)
+    history = [
+        (h.metadata["source"], h.metadata["step"], h.values, h.next)
+        for h in app.get_state_history(CONFIG)
+    ]
+    return [app.get_state(paused.config).values, replayed, resumed, history]
+
+
 @pytest.mark.parametrize(
     "scenario",
     [
@@ -248,6 +267,7 @@ def new_input_after_a_command_with_goto_that_paused_again(m: SimpleNamespace) ->
         new_input_while_a_send_task_waits_for_an_answer,
         new_input_after_a_command_that_paused_again,
         new_input_after_a_command_with_goto_that_paused_again,
+        replay_of_a_checkpoint_holding_a_commands_update,
     ],
 )
 def test_matches_langgraph(scenario):
