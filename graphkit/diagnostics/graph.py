@@ -471,7 +471,9 @@ def channel_redeclared(schema: Any, key: str, known: Any, declared: Any) -> str:
 def _kind(channel: Any) -> str:
     operator = getattr(channel, "operator", None)
     if operator is not None:
-        return f"{type(channel).__name__} with reducer {getattr(operator, '__name__', operator)!r}"
+        kind = f"{type(channel).__name__} with reducer {getattr(operator, '__name__', operator)!r}"
+        frequency = getattr(channel, "snapshot_frequency", None)  # (a DeltaChannel's)
+        return kind if frequency is None else f"{kind} and snapshot_frequency={frequency}"
     return getattr(channel, "__name__", type(channel).__name__)
 
 

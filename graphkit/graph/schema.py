@@ -92,8 +92,12 @@ def managed_from_schema(schema: Any) -> dict[str, type[ManagedValue]]:
 def different_kinds(known: Channel, declared: Channel) -> bool:
     """Whether two schemas' channels for one key disagree, by LangGraph's rule: another
     class, another reducer (any lambda matches any reducer: they cannot be told apart),
-    or another configuration (a Topic's ``accumulate``, a guard); the value type aside."""
+    another ``snapshot_frequency`` of a ``DeltaChannel``, or another configuration (a
+    Topic's ``accumulate``, a guard); the value type aside."""
     if type(known) is not type(declared):
+        return True
+    frequencies = (getattr(channel, "snapshot_frequency", None) for channel in (known, declared))
+    if len(set(frequencies)) > 1:  # (two DeltaChannels differ by it too, in LangGraph)
         return True
     if isinstance(known, BinaryOperatorAggregate):
         operators = (known.operator, declared.operator)  # type: ignore[attr-defined]

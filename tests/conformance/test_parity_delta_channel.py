@@ -412,3 +412,48 @@ def _low_level(lib: Lib) -> tuple[Any, Any, Any]:
 def test_messages_reaching_a_delta_channel_any_way_get_ids_as_in_langgraph():
     pytest.importorskip("langchain_core")
     assert _message_paths(load_graphkit()) == _message_paths(load_langgraph())
+
+
+def _redeclared(lib: Lib, frequencies: tuple[int, int], where: str) -> str:
+    """``items`` declared by the state and again by an input schema or a node's input
+    schema, each with a DeltaChannel of one reducer and the given snapshot frequencies."""
+
+    def keep(value: list, writes: Sequence[list]) -> list:
+        return [*value, *(item for write in writes for item in write)]
+
+    State = TypedDict(
+        "State",
+        {
+            "items": Annotated[
+                list, lib.channels.DeltaChannel(keep, snapshot_frequency=frequencies[0])
+            ]
+        },
+    )
+    Given = TypedDict(
+        "Given",
+        {
+            "items": Annotated[
+                list, lib.channels.DeltaChannel(keep, snapshot_frequency=frequencies[1])
+            ]
+        },
+    )
+
+    def node(state: Given) -> dict:
+        return {"items": ["a"]}
+
+    try:
+        graph = lib.StateGraph(State, input_schema=Given if where == "input" else None)
+        graph.add_node("a", node if where == "node" else (lambda state: {"items": ["a"]}))
+        graph.add_edge(lib.START, "a")
+        return canonical(graph.compile().invoke({"items": ["in"]}))
+    except Exception as error:
+        return canonical(Raised(type(error).__name__))
+
+
+@pytest.mark.parametrize("where", ["input", "node"])
+@pytest.mark.parametrize("frequencies", [(100, 100), (100, 5)], ids=["same", "other"])
+def test_a_key_redeclared_with_another_snapshot_frequency_is_refused_as_in_langgraph(
+    frequencies, where
+):
+    expected = _redeclared(load_langgraph(), frequencies, where)
+    assert _redeclared(load_graphkit(), frequencies, where) == expected
