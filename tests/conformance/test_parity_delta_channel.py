@@ -421,22 +421,13 @@ def _redeclared(lib: Lib, frequencies: tuple[int, int], where: str) -> str:
     def keep(value: list, writes: Sequence[list]) -> list:
         return [*value, *(item for write in writes for item in write)]
 
-    State = TypedDict(
-        "State",
-        {
-            "items": Annotated[
-                list, lib.channels.DeltaChannel(keep, snapshot_frequency=frequencies[0])
-            ]
-        },
-    )
-    Given = TypedDict(
-        "Given",
-        {
-            "items": Annotated[
-                list, lib.channels.DeltaChannel(keep, snapshot_frequency=frequencies[1])
-            ]
-        },
-    )
+    first, second = (lib.channels.DeltaChannel(keep, snapshot_frequency=f) for f in frequencies)
+
+    class State(TypedDict):
+        items: Annotated[list, first]
+
+    class Given(TypedDict):
+        items: Annotated[list, second]
 
     def node(state: Given) -> dict:
         return {"items": ["a"]}
