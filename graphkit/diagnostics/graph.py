@@ -199,21 +199,23 @@ def _near_miss(name: Any, known: Collection[str]) -> str:
 
 def _constant_or_slip(name: Any, known: Collection[str], verb: str = "use") -> str:
     """For ``name`` spelling START or END: use the constant, or, when it is also a slip
-    for a node (``"end"`` with a node ``"End"``), both, the closer one first; else ``""``.
+    for a node, both: a node spelt the same but for case (``"end"`` for ``"End"``) first,
+    another near name (``"end"`` for ``"send"``) after the constant; else ``""``.
 
     >>> _constant_or_slip("end", ["End"])[:56]
     "did you mean 'End'? Or, to end the run, use the constant"
-    >>> _constant_or_slip("END", ["End"])[-44:]
-    "not the string 'END'; or did you mean 'End'?"
+    >>> _constant_or_slip("END", ["End"])[-45:]
+    "not the string 'END' (or did you mean 'End'?)"
+    >>> _constant_or_slip("end", ["send"])[-46:]
+    "not the string 'end' (or did you mean 'send'?)"
     """
     if not _constant_meant(name):
         return ""
     constant, slip = _use_the_constant(name, verb), _near_miss(name, known)
-    if not slip:
-        return constant
-    if name == _constant_meant(name):  # "END" is the constant's own name: it comes first
-        return f"{constant}; or did you mean {slip!r}?"
-    return f"did you mean {slip!r}? Or, {constant}"
+    # "END" is the constant's own name: the constant comes first, as for any other slip
+    if slip and slip.lower() == name.lower() and name != _constant_meant(name):
+        return f"did you mean {slip!r}? Or, {constant}"
+    return f"{constant} (or did you mean {slip!r}?)" if slip else constant
 
 
 def unknown_node_fix(name: str, known: Collection[str]) -> str:

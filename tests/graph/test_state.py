@@ -111,11 +111,24 @@ def test_an_edge_to_end_with_a_node_named_end_suggests_the_closer_first():
     with pytest.raises(ValueError, match=r"node 'end'; did you mean 'End'\? Or, to end the run"):
         builder.compile()
     builder = graph_with("a", "End").add_edge(START, "a").add_edge("a", "END")
-    with pytest.raises(ValueError, match=r"not the string 'END'; or did you mean 'End'\?"):
+    with pytest.raises(ValueError, match=r"not the string 'END' \(or did you mean 'End'\?\)\. "):
         builder.compile()
     builder = graph_with("a", "End").add_edge(START, "a")
     builder.add_conditional_edges("a", lambda state: "end", {"End": "End", "__end__": END})
     with pytest.raises(KeyError, match=r"returned 'end'.*; did you mean 'End'\? Or, to end"):
+        builder.compile().invoke({"x": 1})
+
+
+def test_an_edge_to_end_with_a_node_spelt_near_it_suggests_the_constant_first():
+    """ "end" with a node "send" is most likely END: only a case slip of a node's name
+    comes before the constant."""
+    builder = graph_with("a", "send").add_edge(START, "a").add_edge("a", "end")
+    with pytest.raises(ValueError, match=r"node 'end'; to end the run, use the constant END") as e:
+        builder.compile()
+    assert "not the string 'end' (or did you mean 'send'?). Nodes:" in str(e.value)
+    builder = graph_with("a", "send").add_edge(START, "a")
+    builder.add_conditional_edges("a", lambda state: "end", {"send": "send", "__end__": END})
+    with pytest.raises(KeyError, match=r"returned 'end'.*; to end the run, return the constant"):
         builder.compile().invoke({"x": 1})
 
 
