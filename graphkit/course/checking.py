@@ -33,6 +33,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from graphkit.constants import START
+
 __all__ = ["TIME_LIMIT", "Verdict", "Wrong", "compiled", "exercise", "failed_run", "trace"]
 
 TIME_LIMIT = 15.0
@@ -244,7 +246,8 @@ def failed_run(app: Any, error: BaseException) -> Wrong:
         if failed and function and function not in failed:
             reader = function
         elif failed and function is None and any(n.startswith(_ROUTER) for n in notes):
-            reader = f"the router of {failed[0]}"  # (a lambda: no name to give)
+            # (a lambda: no name to give; START's task is no node the learner added)
+            reader = "the router from START" if failed[0] == START else f"the router of {failed[0]}"
         where = f" in step {last.step}" + (f" (node {', '.join(shown)})" if shown else "")
     message = f"Running your graph raised {type(error).__name__}{where}: {error}"
     message = "\n".join([message, *notes])
@@ -298,10 +301,13 @@ def _read_before_written(
         if r.task.node in app.spec.nodes and not r.task.node.startswith("__")
     ]
     earlier = f" (step {last.step - 1}: {'; '.join(wrote)})" if wrote else ""
+    fix = f"Make sure a node that returns {{{key!r}: ...}} runs in a step before {failed[0]}."
+    if failed[0] == START:  # (no node runs before it: only the input can give the key)
+        fix = f"A router from START sees only the input: give {key!r} in the input, or "
+        fix += "route from a node that returns it."
     return (
         f"{reader or failed[0]} read state[{key!r}], but {key} had no value yet when step "
         f"{last.step} began: neither the input nor a node before it wrote {key}{earlier}.",
         "A node changes the state only through the dict it returns (changing `state` in "
-        f"place is not kept), and it sees what earlier steps returned. Make sure a node "
-        f"that returns {{{key!r}: ...}} runs in a step before {failed[0]}.",
+        f"place is not kept), and it sees what earlier steps returned. {fix}",
     )

@@ -112,6 +112,20 @@ def test_a_lambda_that_raised_is_known_by_its_node_or_router():
     assert "the router of first read state['b']" in message and "<lambda>" not in message
 
 
+def test_a_lambda_router_from_start_is_named_as_such_and_told_to_read_the_input():
+    """START's task is no node the learner added, and no node runs before it: the
+    verdict names "the router from START" and says the input must give the key."""
+    builder = StateGraph(Pair).add_node("first", lambda s: {"a": 1})
+    builder.add_conditional_edges(START, lambda s: s["b"], ["first"])
+    try:
+        trace(builder.compile(), {})
+    except Wrong as wrong:
+        assert "the router from START read state['b']" in wrong.message
+        assert "give 'b' in the input" in wrong.hint and "before __start__" not in wrong.hint
+    else:
+        raise AssertionError("a failing graph should be Wrong")
+
+
 def test_backticks_in_a_verdict_show_as_code_and_stay_escaped():
     html = Verdict("9.1 · Wake up `report`", False, "`<b>` is `x`", "use `a<b`")._repr_html_()
     assert "Wake up <code>report</code>" in html
