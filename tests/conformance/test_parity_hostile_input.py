@@ -152,3 +152,34 @@ def test_a_value_nested_too_deep_for_in_memory_saver_is_refused_when_written(lev
     assert got[:2] == expected[:2]
     if got[0] == "TypeError":
         assert "channel 'v'" in got[2] and "255 levels" in got[2]
+
+
+@pytest.mark.parametrize(
+    ("node", "langgraph_run"),
+    [({"item": 1}, "TypeError"), (3, "dropped")],
+    ids=["unhashable", "hashable"],
+)
+def test_a_send_whose_node_is_no_string_is_refused_when_made(node, langgraph_run):
+    """Differs on purpose (docs/compatibility.md): LangGraph makes ``Send(node, "n")``
+    and fails the next Plan if ``node`` is unhashable (the arguments swapped), or drops
+    the packet with a log line; graphkit refuses it when made, saying how to write it."""
+
+    def observe(lib: Lib) -> str:
+        builder = lib.StateGraph(State).add_node("fan", lambda state: {}).add_node("n", _one)
+        builder.add_edge(lib.START, "fan").add_conditional_edges(
+            "fan", lambda state: [lib.Send(node, "n")], ["n"]
+        )
+        try:
+            output = builder.compile().invoke({"a": 0})
+        except TypeError as error:
+            return f"TypeError: {error}"
+        return "dropped" if output == {"a": 0} else f"ran: {output}"
+
+    assert observe(load_langgraph()).startswith(langgraph_run)
+    made = observe(load_graphkit())
+    assert made.startswith("TypeError: Send(node, arg) takes the node's name first, a str")
+    assert f"write Send('n', {node!r})" in made
+
+
+def _one(state: State) -> dict[str, int]:
+    return {"a": 1}
