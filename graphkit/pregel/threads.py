@@ -316,7 +316,7 @@ class Opening:
     null_writes: list[tuple[str, Any]]
     """The writes an earlier ``Command`` input saved on the checkpoint a run starts
     from (its next step had paused or failed): applied again first, as in LangGraph,
-    whether the run resumes or brings a new input."""
+    whether the run resumes, replays that checkpoint or brings a new input."""
     forks: bool
     """The run replays an older checkpoint: it continues on a new branch, from a "fork"
     checkpoint that holds a ``Command`` input's writes."""
@@ -408,7 +408,7 @@ def open_thread(
             if answered and not phases.plan(graph, state).tasks:
                 warn(diagnose.finished_thread(thread.thread_id, state.checkpoint.id))
             forks = _forks(thread, saved, answer, outer)
-            if forks:  # replaying starts a new branch (the stepper saves it)
+            if forks:  # replaying starts a new branch (the stepper saves it), its tasks anew
                 pending = []
     return Opening(
         state=state,

@@ -3,7 +3,8 @@
 older checkpoint (a fork), a subgraph nested in a ``checkpointer=True`` subgraph, an
 ``interrupt()`` first reached on a retry, ``get_state_history`` of one checkpoint, and a
 new input on a thread paused before (or inside) a ``Send`` task or after a ``Command``
-whose task paused again, and a replay of the checkpoint a resuming ``Command`` updated."""
+whose task paused again, and a replay of the checkpoint a resuming ``Command`` updated (before and after the
+thread moved past it)."""
 
 from __future__ import annotations
 
@@ -254,6 +255,19 @@ def replay_of_a_checkpoint_holding_a_commands_update(m: SimpleNamespace) -> list
     return [app.get_state(paused.config).values, replayed, resumed, history]
 
 
+def replay_after_the_thread_moved_past_a_commands_update(m: SimpleNamespace) -> list[Any]:
+    """Replaying (``invoke(None, ...)`` with its id) the checkpoint a paused-again
+    ``Command`` saved its update on: the fork keeps the update, as a resume would."""
+    app = _asks_twice(m)
+    app.invoke({"log": ["in1"]}, CONFIG)
+    app.invoke(m.Command(resume="A", update={"log": ["u"]}), CONFIG)
+    app.invoke(m.Command(resume="B"), CONFIG)  # the thread moves on past it
+    (paused,) = [h for h in app.get_state_history(CONFIG) if h.next == ("ask",)]
+    replayed = _plain(app.invoke(None, paused.config))
+    history = [(h.metadata["source"], h.values, h.next) for h in app.get_state_history(CONFIG)]
+    return [replayed, history]
+
+
 @pytest.mark.parametrize(
     "scenario",
     [
@@ -268,6 +282,7 @@ def replay_of_a_checkpoint_holding_a_commands_update(m: SimpleNamespace) -> list
         new_input_after_a_command_that_paused_again,
         new_input_after_a_command_with_goto_that_paused_again,
         replay_of_a_checkpoint_holding_a_commands_update,
+        replay_after_the_thread_moved_past_a_commands_update,
     ],
 )
 def test_matches_langgraph(scenario):
