@@ -174,7 +174,13 @@ class DebugSession(Notifier):
     @property
     def supersteps(self) -> tuple[Superstep, ...]:
         """Every superstep recorded so far, the one in progress included."""
-        return (*self._kept, *self._stepper.run_so_far.steps)
+        steps = self._stepper.run_so_far.steps
+        if self._kept and steps and [t.kind for t in steps[0].plan.tasks] == ["input"]:
+            # a stepper started after Back or a resume has no input of its own: this is a
+            # Command's update, saved on the checkpoint as writes of no task and applied
+            # again; the kept steps show it once, where it was first applied
+            steps = steps[1:]
+        return (*self._kept, *steps)
 
     @property
     def values(self) -> dict[str, Any]:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import operator
+from typing import Annotated, TypedDict
+
 import pytest
 
-from graphkit import InMemorySaver
+from graphkit import START, Command, InMemorySaver, StateGraph, interrupt
 from graphkit.widgets import DebugSession
 from tests.widgets.graphs import Calls, asking_app, chain_app, failing_app
 
@@ -269,3 +272,50 @@ def test_resuming_says_what_the_next_step_does():
     )
     session.step()
     assert session.values == {"ok": "yes"}
+
+
+class Log(TypedDict):
+    log: Annotated[list, operator.add]
+
+
+def _asks_twice(*inputs: object) -> tuple[object, dict]:
+    """A thread of a node that asks twice, given ``inputs``."""
+
+    def ask(state: Log) -> dict:
+        return {"log": [f"ask:{interrupt('q1')}:{interrupt('q2')}"]}
+
+    builder = StateGraph(Log).add_node("ask", ask).add_node("z", lambda s: {"log": ["z"]})
+    app = builder.add_edge(START, "ask").add_edge("ask", "z").compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    for given in inputs:
+        app.invoke(given, config)
+    return app, config
+
+
+def test_back_to_a_checkpoint_holding_a_commands_update_keeps_it_and_shows_it_once():
+    """A ``Command(resume=..., update=...)`` that paused again saved its update on the
+    checkpoint as writes of no task; a replay of it applies the update again (as
+    LangGraph's does): the values keep it, and the step that first applied it is not
+    shown twice."""
+    update = Command(resume="A", update={"log": ["u"]})
+    app, config = _asks_twice({"log": ["in1"]}, update)
+    session = DebugSession(app, {"log": ["in2"]}, config)
+    for _ in range(3):
+        session.step()
+    for _ in range(3):
+        session.back()
+    assert session.values == {"log": ["in1", "u"]}
+    assert [s.plan.tasks[0].node for s in session.supersteps] == ["__input__"]
+    session.run()
+    assert session.values == {"log": ["in1", "u"]} and session.status == "interrupted"
+
+
+def test_resuming_after_a_command_update_paused_again_shows_the_update_once():
+    app, config = _asks_twice({"log": ["in1"]})
+    session = DebugSession(app, Command(resume="A", update={"log": ["u"]}), config)
+    session.run()  # ask asks again
+    session.resume("B")
+    session.run()
+    nodes = [s.plan.tasks[0].node for s in session.supersteps]
+    assert nodes == ["__input__", "ask", "z"]
+    assert session.values == {"log": ["in1", "u", "ask:A:B", "z"]}
