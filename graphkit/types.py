@@ -101,8 +101,8 @@ class Send:
                 else "the second is the task's whole input"
             )
             raise TypeError(
-                f"Send(node, arg) takes the node's name first, a str, and got a "
-                f"{type(node).__name__}; {fix}."
+                f"Send(node, arg) takes the node's name first, a str, and got "
+                f"{node!r} ({type(node).__name__}); {fix}."
             )
         self.node = node
         self.arg = arg

@@ -178,6 +178,7 @@ def test_a_send_whose_node_is_no_string_is_refused_when_made(node, langgraph_run
     assert observe(load_langgraph()).startswith(langgraph_run)
     made = observe(load_graphkit())
     assert made.startswith("TypeError: Send(node, arg) takes the node's name first, a str")
+    assert f"got {node!r} ({type(node).__name__})" in made  # (not "got a int")
     assert f"write Send('n', {node!r})" in made
 
 
