@@ -378,6 +378,8 @@ class NotRan:
             dropped = tuple(
                 dict.fromkeys(t for n in steps for t in self.history.dropped(source, n))
             )
+            if chosen and any(not self.history.chosen(source, n) for n in steps):
+                chosen = (*chosen, "END")  # (a loop's router choosing END at its last step)
             at = join_names([str(n) for n in steps])
             ran = f"{source} ran at step{'s' * (len(steps) > 1)} {at}, and its {words}"
             text, choice = router_choice(ran, chosen, dropped, tuple(targets))

@@ -8,7 +8,7 @@ from typing import Annotated, TypedDict
 
 import pytest
 
-from graphkit import START, Command, GraphkitWarning, Send, StateGraph
+from graphkit import END, START, Command, GraphkitWarning, Send, StateGraph
 from graphkit.inspect import Explanation
 
 
@@ -549,3 +549,22 @@ def test_a_low_level_pregels_not_run_without_the_program_names_the_trigger_the_r
         "in the next step, so b runs at step 1."
     )
     assert str(run.why("b", 0)) == str(run.why("b", 0, graph=app))
+
+
+def test_a_loops_router_that_ended_the_run_says_it_chose_end(make):
+    """A router that chose its own node twice, then END: the answer names END too (it
+    read "chose loop, never s or c", as if the loop never stopped)."""
+
+    def route(state):
+        return "loop" if len(state["log"]) < 3 else END
+
+    app = make(
+        ["loop", "s", "c", "report"],
+        [(START, "loop")],
+        [("loop", route, ["loop", "s", "c", END])],
+        waiting=[(("s", "c"), "report")],
+    )
+    answer = trace(app).why("report", graph=app)
+    assert answer.answers[0].reasons[-1].text == (
+        "loop ran at steps 1, 2 and 3, and its router 'route' chose loop and END, never s or c."
+    )
