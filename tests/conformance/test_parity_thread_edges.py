@@ -3,8 +3,8 @@
 older checkpoint (a fork), a subgraph nested in a ``checkpointer=True`` subgraph, an
 ``interrupt()`` first reached on a retry, ``get_state_history`` of one checkpoint, and a
 new input on a thread paused before (or inside) a ``Send`` task or after a ``Command``
-whose task paused again, and a replay of the checkpoint a resuming ``Command`` updated (before and after the
-thread moved past it)."""
+whose task paused again, and a replay of the checkpoint a resuming ``Command`` updated
+(before and after the thread moved past it)."""
 
 from __future__ import annotations
 
