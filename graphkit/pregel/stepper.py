@@ -138,6 +138,12 @@ class Stepper:
         return "execute" if self.execution is None else "update"
 
     @property
+    def at_input_step(self) -> bool:
+        """True while the step to run is the input step, whose one task, ``__input__``,
+        writes the run's input."""
+        return self._needs_input_step and not self.done
+
+    @property
     def paused_before(self) -> bool:
         """True when the run stopped at an ``interrupt_before`` breakpoint: its step is
         planned and not run."""

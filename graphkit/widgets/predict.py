@@ -14,8 +14,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from graphkit.inspect.values import show
+from graphkit.constants import START
+from graphkit.inspect.values import join_names, show
 from graphkit.pregel.records import Plan, Run
+from graphkit.pregel.stepper import INPUT_TASK
 from graphkit.widgets.story import story_number, story_steps
 
 if TYPE_CHECKING:
@@ -82,9 +84,12 @@ def reveal_nodes(
     guess = [guess] if isinstance(guess, str) else list(guess)
     guessed = set(guess)
     known = set(session.app.spec.nodes)
+    if session.stepper.at_input_step:
+        known.add(INPUT_TASK)  # not a node of the graph, but the input step's one task
     unknown = sorted(guessed - known)
     if unknown:
-        raise ValueError(f"No node named {unknown}; the graph's nodes are {sorted(known)}.")
+        where = f" ({INPUT_TASK} runs only in the input step)" if INPUT_TASK in unknown else ""
+        raise ValueError(f"No node named {unknown}{where}; the graph's nodes are {sorted(known)}.")
     if again is None and session.next_phase != "plan":
         raise ValueError("Predict which nodes run before Plan; " + _where(session, "Step"))
     plan = again or session.plan()
@@ -100,6 +105,8 @@ def reveal_nodes(
     run = Run(story_steps(session), session.values, session.status)
     lines = [_nodes_headline(step, sorted(guess if over else guessed), expected, correct)]
     lines += [_over_counted(node, n, plan.nodes.count(node), step) for node, n in over.items()]
+    if not correct:
+        lines += _first_steps(session, step, expected)
     for node in sorted(guessed | set(expected)):
         explanation = run.why(node, step, graph=session.app)
         wrong = (node in guessed) != (node in expected) or node in over
@@ -173,6 +180,33 @@ def _over_counted(node: str, listed: int, runs: int, step: int) -> str:
     )
     times = {1: "once", 2: "twice"}.get(runs, f"{runs} times")
     return f"- you listed {node} {listed} times; it runs {times} in step {step}: {why}."
+
+
+def _first_steps(session: DebugSession, step: int, expected: list[str]) -> list[str]:
+    """For a wrong guess at a run's own first steps (the input step, then ``__start__``):
+    what they do, and the step the graph's first nodes run in."""
+    if expected == [INPUT_TASK]:
+        return [
+            f"- Step {step} is the input step: its one task, {INPUT_TASK}, writes your input "
+            f"to the channel {START}. Step {step + 1} runs {START}, which copies the input "
+            f"into the state; your nodes run from step {step + 2}."
+        ]
+    if START not in expected:
+        return []
+    builder = getattr(session.app, "builder", None)
+    targets = sorted(end for start, end in getattr(builder, "edges", ()) or () if start == START)
+    routed = START in (getattr(builder, "branches", {}) or {})
+    if targets and not routed:
+        edges = join_names(f"the edge START → {end}" for end in targets)
+        first = f"follows {edges} by writing " + join_names(f"branch:to:{t}" for t in targets)
+        runs = f"so {join_names(targets)} {'runs' if len(targets) == 1 else 'run'}"
+    else:
+        first, runs = "follows the edges from START", "so the nodes after START run"
+    return [
+        f"- Step {step} runs only {START}, the run's own first task, before any node of "
+        f"yours: it copies the input into the state and {first}; a write becomes visible "
+        f"only in the next step, {runs} in step {step + 1}."
+    ]
 
 
 def _nodes_headline(step: int, guessed: list[str], expected: list[str], correct: bool) -> str:

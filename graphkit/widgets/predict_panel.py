@@ -3,9 +3,11 @@ commits to a guess for the next phase, one button runs it through
 ``DebugSession.predict`` and the verdict appears with the score.
 
 Before Plan the guess is which nodes the step runs (a multiple choice of the graph's
-nodes, and "no node" for a Plan that ends the run; Reveal with nothing chosen asks for a
-choice and counts nothing); after Plan or Execute it is the value a channel holds after
-the Update (a channel menu and a text box, read as a Python literal, else as a string).
+nodes, ``__start__`` included, which runs the step after the input; ``__input__`` in the
+input step, whose one task it is; and "no node" for a Plan that ends the run; Reveal with
+nothing chosen asks for a choice and counts nothing); after Plan or Execute it is the
+value a channel holds after the Update (a channel menu and a text box, read as a Python
+literal, else as a string).
 While predict mode is on, the Plan, Execute, Update, Step and Run buttons are off: the
 guess runs the phase. Back and Reset stay on, and the score is the session's (kept across them).
 """
@@ -15,9 +17,10 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any
 
-from graphkit.constants import START
 from graphkit.extras import require
+from graphkit.pregel.stepper import INPUT_TASK
 from graphkit.widgets.predict import prediction_html
+from graphkit.widgets.story import story_label
 
 W = require("ipywidgets", extra="notebook", feature="the Debugger")
 
@@ -57,18 +60,16 @@ class PredictPanel:
     def __init__(self, session: DebugSession, report: Any) -> None:
         self.session = session
         self._report = report  # the Debugger's handler: shows what a failed guess raised
-        nodes = [name for name in session.app.spec.nodes if name != START]
+        # __start__ too: it is the task of the step after the input step (the drawing's START)
+        self._node_names = list(session.app.spec.nodes)
         channels = list(session.app.spec.state_keys)
         self.toggle = W.ToggleButton(
             description="Predict", icon="question", tooltip="predict, then reveal"
         ).add_class("gk-predict")
         self.score = W.Label().add_class("gk-score")
         self.prompt = W.Label().add_class("gk-predict-prompt")
-        # (never one row: a browser draws a one-row multiple choice as a "0 selected" menu)
-        options = [*((name, name) for name in nodes), (NO_NODE, None)]
-        self.nodes = W.SelectMultiple(
-            options=options, description="will run", rows=min(len(options), 5)
-        ).add_class("gk-predict-nodes")
+        self.nodes = W.SelectMultiple(description="will run").add_class("gk-predict-nodes")
+        self._offer_nodes()
         self._asked: str | None = None  # why Reveal did not reveal (see _ASK), until a choice
         self.channel = W.Dropdown(options=channels, description="channel").add_class(
             "gk-predict-channel"
@@ -107,14 +108,28 @@ class PredictPanel:
         self.button.disabled = not (guess_nodes or guess_value)
         if not guess_nodes:
             self._asked = None
+        if guess_nodes:
+            self._offer_nodes()
         if guess_nodes and self._asked:
             self.prompt.value = _ASK[self._asked]
         elif guess_nodes:
-            self.prompt.value = "Which nodes will this step run? Choose them, then Reveal."
+            step = story_label(session, session.stepper.step_number)
+            step = "the input step" if step == "input step" else step
+            self.prompt.value = f"Which nodes will {step} run? Choose them, then Reveal."
         elif guess_value:
             self.prompt.value = "What will the channel hold after this step's Update?"
         else:
             self.prompt.value = f"Nothing to predict: the run is {session.status}."
+
+    def _offer_nodes(self) -> None:
+        """The graph's nodes, ``__input__`` first while the input step is next (it runs
+        only there), and "no node"."""
+        first = [INPUT_TASK] if self.session.stepper.at_input_step else []
+        options = [*((name, name) for name in (*first, *self._node_names)), (NO_NODE, None)]
+        if list(self.nodes.options) != options:  # (a new list clears the choice)
+            self.nodes.options = options
+            # never one row: a browser draws a one-row multiple choice as a "0 selected" menu
+            self.nodes.rows = min(len(options), 7)
 
     def _chosen(self, _: Any) -> None:
         self._asked = None

@@ -95,6 +95,7 @@ def test_the_score_counts_every_prediction_and_survives_reset():
         (lambda s: s.predict(nodes=["x"], channel="tokens", value=1), "takes either nodes"),
         (lambda s: s.predict(channel="tokens"), "needs the value you expect"),
         (lambda s: s.predict(nodes=["nope"]), "No node named ['nope']"),
+        (lambda s: s.predict(nodes=["__input__"]), "runs only in the input step"),
         (lambda s: s.predict(channel="nope", value=1), "No state channel 'nope'"),
         (lambda s: s.predict(channel="tokens", value=1), "press Plan first"),
     ],
@@ -104,6 +105,28 @@ def test_a_prediction_at_the_wrong_time_or_of_an_unknown_name_is_refused(call, m
     with pytest.raises((TypeError, ValueError), match=message.replace("[", r"\[")):
         call(session)
     assert session.score.asked == 0 and session.next_phase == "plan"  # nothing ran
+
+
+def test_the_input_step_and_step_0_can_be_predicted_and_the_verdict_says_what_they_do():
+    session = DebugSession(forecast_graph(), {"topic": "today", "tokens": 0})
+    first = session.predict(nodes=["__input__"])  # the input step's one task
+    assert first.correct and first.step == -1
+    session.step()
+    wrong = session.predict(nodes=["planner"])  # the node after START: a step too early
+    assert not wrong.correct and wrong.expected == ["__start__"]
+    assert wrong.explanation.splitlines()[1] == (
+        "- Step 0 runs only __start__, the run's own first task, before any node of yours: "
+        "it copies the input into the state and follows the edge START → planner by writing "
+        "branch:to:planner; a write becomes visible only in the next step, so planner runs "
+        "in step 1."
+    )
+    session.back()
+    session.back()
+    assert session.predict(nodes=["planner"]).explanation.splitlines()[1] == (
+        "- Step -1 is the input step: its one task, __input__, writes your input to the "
+        "channel __start__. Step 0 runs __start__, which copies the input into the state; "
+        "your nodes run from step 1."
+    )
 
 
 def test_predicting_nodes_after_the_run_ended_says_so():

@@ -48,7 +48,7 @@ def test_reveal_with_no_node_chosen_asks_and_counts_nothing():
     assert panel.prompt.value.startswith("“no node: the run ends” and a node cannot both")
     assert debugger.session.predictions == ()
     panel.nodes.value = ("a",)  # a choice: the question is asked again
-    assert panel.prompt.value == "Which nodes will this step run? Choose them, then Reveal."
+    assert panel.prompt.value == "Which nodes will step 0 run? Choose them, then Reveal."
 
 
 def test_no_node_is_a_guess_the_last_plan_proves_right():
@@ -71,8 +71,37 @@ def test_a_one_node_graph_offers_its_node_and_no_node_in_a_list():
     builder = StateGraph(State).add_node("only", lambda state: {"n": 2})
     builder.add_edge(START, "only").add_edge("only", END)
     panel = Debugger(builder.compile(), INPUT).predictor
-    assert [label for label, _ in panel.nodes.options] == ["only", "no node: the run ends"]
-    assert panel.nodes.rows == 2
+    labels = [label for label, _ in panel.nodes.options]
+    assert labels == ["__input__", "__start__", "only", "no node: the run ends"]
+    assert panel.nodes.rows == 4
+
+
+def test_the_first_two_steps_can_be_guessed_right_and_the_verdict_says_what_they_do():
+    """Step -1 runs the input task and step 0 runs __start__: the chooser offers both
+    while they can run, and a guess of the first node at step 0 is told when it runs."""
+    debugger = Debugger(chain_app(), INPUT)
+    panel = debugger.predictor
+    panel.toggle.value = True
+    assert panel.prompt.value.startswith("Which nodes will the input step run?")
+    panel.nodes.value = ("__input__",)
+    panel.button.click()
+    assert "gk-reveal-right" in panel.reveal.value
+    debugger.click("update")  # (disabled in predict mode: a channel guess runs it)
+    panel.channel.value, panel.value.value = "n", "1"
+    panel.button.click()  # the input is in __start__, not yet in the state
+    assert "gk-reveal-wrong" in panel.reveal.value and "n holds None" in panel.reveal.value
+    labels = [label for label, _ in panel.nodes.options]
+    assert labels == ["__start__", "a", "b", "c", "no node: the run ends"]  # no __input__
+    assert panel.prompt.value.startswith("Which nodes will step 0 run?")
+    panel.nodes.value = ("a",)
+    panel.button.click()
+    assert "gk-reveal-wrong" in panel.reveal.value
+    assert "Step 0 runs only __start__" in panel.reveal.value
+    assert "so a runs in step 1" in panel.reveal.value
+    debugger.click("reset")
+    panel.nodes.value = ("__input__",)  # offered again: the input step is next again
+    panel.button.click()
+    assert debugger.session.score.right == 2
 
 
 def test_a_channel_prediction_parses_a_literal_and_scores():
