@@ -15,6 +15,7 @@ from typing import Annotated, Any, TypedDict
 
 from graphkit.course.checking import Wrong, compiled, exercise, failed_run
 from graphkit.errors import InvalidUpdateError
+from graphkit.inspect.values import join_names
 
 __all__ = ["check_best_scores", "check_fix_conflict", "check_output_schema"]
 
@@ -26,13 +27,45 @@ def _trace_or_wrong(app: Any, input: dict[str, Any]) -> Any:
         return app.trace(input)
     except InvalidUpdateError as error:
         raise Wrong(
-            f"The run failed in an Update: {error}",
-            "A plain field (a LastValue channel) takes one write per step. Give `results` "
-            "a reducer with Annotated[list, <a function that combines two lists>].",
+            _conflict(app, error),
+            "Keep both writes: give `results` a reducer (section 3), with "
+            "Annotated[list, <a function that combines two lists>].",
         ) from error
     except Exception as error:
         _say_if_the_reducer_returns_none(app.spec.channels.get("results"))
         raise failed_run(app, error) from error
+
+
+def _conflict(app: Any, error: InvalidUpdateError) -> str:
+    """What the failed Update met, from the records: the step, who wrote `results` what,
+    and the channel's rule. (The runtime's own message ends with the fix, which is the
+    exercise's answer: the hint points at it instead.)"""
+    run = getattr(error, "run", None)
+    last = run.steps[-1] if run is not None and run.steps else None
+    results = last.execution.results if last is not None and last.execution else ()
+    writes = [
+        (result.task.node, value)
+        for result in results
+        for channel, value in result.writes
+        if channel == "results"
+    ]
+    kind = type(app.spec.channels.get("results")).__name__
+    rule = (
+        "a plain key (a LastValue channel)"
+        if kind == "LastValue"
+        else f"{'an' if kind[0] in 'AEIOU' else 'a'} {kind} channel"
+    )
+    if last is None or len(writes) < 2:
+        return f"The run failed in an Update with InvalidUpdateError: `results` is {rule}."
+    writers = join_names([node for node, _ in writes])
+    values = ", ".join(f"{value!r} from {node}" for node, value in writes)
+    return (
+        f"The run failed in step {last.step}'s Update with InvalidUpdateError: {writers} "
+        f"{'both ' if len(writes) == 2 else ''}wrote `results` in that step ({values}), "
+        f"and `results` is {rule}, which "
+        "keeps one value per step. Of writes made at the same time none is the last, so "
+        "the Update refused them."
+    )
 
 
 def _say_if_the_reducer_returns_none(channel: Any) -> None:

@@ -47,8 +47,30 @@ def test_fix_conflict_passes_on_the_solution():
 def test_fix_conflict_fails_on_the_stub_naming_the_step_and_writers():
     verdict = lesson03.check_fix_conflict(fan_out(Plain))
     assert not verdict
-    assert "Step 1" in verdict.message and "'a' and 'b' wrote 'results'" in verdict.message
+    assert verdict.message == (
+        "The run failed in step 1's Update with InvalidUpdateError: a and b both wrote "
+        "`results` in that step (['apple'] from a, ['banana'] from b), and `results` is a "
+        "plain key (a LastValue channel), which keeps one value per step. Of writes made at "
+        "the same time none is the last, so the Update refused them."
+    )
     assert "reducer" in verdict.hint
+
+
+def test_fix_conflict_on_the_stub_does_not_hand_over_the_answer():
+    """The runtime's error ends with its fix, Annotated[list, operator.add]: the
+    exercise's answer, which the verdict must not quote (the hint points at it)."""
+    verdict = lesson03.check_fix_conflict(fan_out(Plain))
+    assert "operator.add" not in verdict.message + verdict.hint
+    assert "Annotated[list, <a function that combines two lists>]" in verdict.hint
+
+
+def test_fix_conflict_names_a_channel_kind_that_takes_one_write_per_step():
+    from graphkit.channels import EphemeralValue
+
+    ephemeral = TypedDict("Ephemeral", {"results": Annotated[list, EphemeralValue]})  # noqa: UP013
+    verdict = lesson03.check_fix_conflict(fan_out(ephemeral))
+    assert not verdict
+    assert "`results` is an EphemeralValue channel, which keeps one value" in verdict.message
 
 
 def test_fix_conflict_fails_on_a_reducer_that_keeps_the_last_write():
