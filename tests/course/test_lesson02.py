@@ -3,6 +3,9 @@ typical wrong answers and on the notebook's stub."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from graphkit import END, START, GraphkitWarning, StateGraph
@@ -204,3 +207,49 @@ def test_total_after_says_a_number_typed_as_a_string_is_a_string():
     assert not verdict
     assert "the number 22" in verdict.message and "the string '22'" in verdict.message
     assert "without quotes" in verdict.hint
+
+
+# -- the predict questions ---------------------------------------------------------------------
+
+NOTEBOOK = Path(__file__).parents[2] / "notebooks" / "02-supersteps.ipynb"
+ANSWERS = {  # the guess cell of each question, and the answer its reveal explains
+    "l02-c37": "sunny (saw 120 tokens)",
+    "l02-c66": 220,
+    "l02-c67": 252,
+    "l02-c68": ["news", "weather"],
+}
+
+
+def _predictions(answers: dict[str, object]) -> list:
+    """Run the lesson's code up to the exercises with ``answers`` in its guess cells;
+    the predictions its four questions made."""
+    cells = json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"]
+    namespace: dict[str, object] = {}
+    made = []
+    for cell in cells:
+        source = "".join(cell["source"])
+        if cell["cell_type"] != "code" or source.startswith("from IPython"):
+            continue
+        if "graphkit.course" in source:
+            break
+        if cell["id"] in answers:
+            source = f"guess = {answers[cell['id']]!r}"
+        exec(compile(source, cell["id"], "exec", dont_inherit=True), namespace)
+        if source.startswith("session.predict("):
+            made.append(namespace["session"].predictions[-1])
+    return made
+
+
+def test_the_predict_questions_are_answered_as_their_reveals_say():
+    """Each question is about a run the lesson has not shown; the prose after it gives
+    the answer (120, 220, 252, news once), which must stay what the runtime does."""
+    right = _predictions(ANSWERS)
+    assert [p.correct for p in right] == [True] * 4, [p.explanation for p in right]
+    cells = json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"]
+    guesses = {cell["id"]: "".join(cell["source"]) for cell in cells if cell["id"] in ANSWERS}
+    assert set(guesses) == set(ANSWERS) and all(g.startswith("guess =") for g in guesses.values())
+    wrong = _predictions(
+        {**ANSWERS, "l02-c37": "sunny (saw 170 tokens)", "l02-c68": ["news", "news", "weather"]}
+    )
+    assert [p.correct for p in wrong] == [False, True, True, False]
+    assert "it runs once in step 2" in wrong[3].explanation
