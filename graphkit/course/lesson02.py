@@ -90,6 +90,17 @@ def check_predict_steps(guess: Mapping[int, Any]) -> str:
             hint='For example {1: ["left"], 2: [...]}.',
         )
     guess = _int_keys(guess)
+    early = {n: _as_nodes(guess[n]) - {"__start__"} for n in (-1, 0) if n in guess}
+    for step, nodes in early.items():
+        if nodes:
+            runs = "only __input__, the input step's task" if step == -1 else "only __start__"
+            raise Wrong(
+                f"You put {', '.join(sorted(nodes))} in step {step}, but step {step} runs "
+                f"{runs}. The run's first two steps are its own: step -1 takes the input, "
+                "step 0 copies it into the state and writes START's edges, so the nodes "
+                "after START run in step 1.",
+                hint="Number the steps as a run does: step 1 runs the nodes after START.",
+            )
     app = uneven_graph()
     run = app.trace({"log": []})
     truth = {s.step: set(s.plan.nodes) for s in run.steps if s.step >= 1 and s.plan.nodes}
@@ -184,13 +195,13 @@ def check_old_value(builder: Any) -> str:
         if peek > double:
             raise Wrong(
                 f"peek ran in step {peek}, after double's step {double}, so it saw double's "
-                f"write: seen = {show(seen)} on count={count}.",
+                f"write: from count={count}, seen ended at {show(seen)}.",
                 hint="To miss double's write, peek must run in the same step as double.",
             )
         if peek <= bump:
             raise Wrong(
                 f"peek ran in step {peek} and bump in step {bump}, so peek never saw bump's "
-                f"write (seen = {show(seen)} on count={count}).",
+                f"write: from count={count}, seen ended at {show(seen)}.",
                 hint="peek must run one step after bump: give it an edge from bump.",
             )
         if peek != double:

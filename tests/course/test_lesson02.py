@@ -55,6 +55,17 @@ def test_predict_steps_fails_on_a_step_too_many_and_on_a_wrong_shape():
     assert "Expected a dict" in verdict.message
 
 
+def test_predict_steps_says_step_0_is_the_runs_own_when_the_steps_start_at_0():
+    """Off by one: the learner's nodes numbered from step 0, where __start__ runs."""
+    verdict = lesson02.check_predict_steps({0: ["left", "right"], 1: ["slow", "merge"]})
+    assert not verdict.passed
+    assert verdict.message.startswith(
+        "You put left, right in step 0, but step 0 runs only __start__."
+    )
+    assert "the nodes after START run in step 1" in verdict.message
+    assert lesson02.check_predict_steps({0: ["__start__"], **solution.STEPS}).passed
+
+
 def test_predict_steps_names_a_node_that_does_not_exist():
     verdict = lesson02.check_predict_steps({1: ["left", "rigth"]})
     assert not verdict.passed
@@ -104,14 +115,14 @@ def test_old_value_fails_on_a_chain():
     assert "peek ran in step 3, after double's step 2, so it saw double's write" in (
         verdict.message
     )
-    assert "seen = 2" in verdict.message
+    assert "from count=0, seen ended at 2." in verdict.message
 
 
 def test_old_value_fails_when_peek_runs_beside_bump():
     side = graph([(START, "bump"), (START, "peek"), ("bump", "double"), ("double", END)])
     verdict = lesson02.check_old_value(side)
     assert not verdict.passed
-    assert "peek never saw bump's write (seen = 0" in verdict.message
+    assert "peek never saw bump's write: from count=0, seen ended at 0." in verdict.message
 
 
 def test_old_value_fails_when_peek_reads_the_wrong_key_or_runs_twice():
