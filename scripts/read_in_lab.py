@@ -28,6 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--headless",
@@ -89,6 +90,9 @@ def start_lab(root: Path, tmp: Path, dark: bool) -> tuple[subprocess.Popen, str]
     env = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(settings))
     for key in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR"):
         env[key] = str(tmp / key.lower())
+    # the kernel imports the graphkit of this checkout (a second worktree sharing the
+    # .venv would otherwise read its lessons with the installed checkout's graphkit)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
     port = free_port()
     cmd = [
         sys.executable,
