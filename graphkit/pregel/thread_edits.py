@@ -269,14 +269,15 @@ def _copy_item(item: Any) -> Sequence[Any]:
 
 
 def _last_writer(graph: GraphSpec, state: phases.StepState) -> str:
-    """The node whose task saw the newest versions (START on an empty thread); a graph's
+    """The node whose task saw the newest versions (START too: on a thread's later run,
+    before its first node, the edit is START's; START on an empty thread); a graph's
     only node (an entrypoint, a one-node Pregel), as in LangGraph."""
     if len(graph.nodes) == 1:
         return next(iter(graph.nodes))
     latest = {
         node: max(seen.values())
         for node, seen in state.versions_seen.items()
-        if node in graph.nodes and node != START and seen
+        if node in graph.nodes and seen
     }
     if not latest:
         return START
