@@ -9,6 +9,8 @@ a saved thread are ``graphkit.pregel.thread_state`` and ``graphkit.pregel.thread
 from __future__ import annotations
 
 import asyncio
+import functools
+import inspect
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -33,6 +35,7 @@ from graphkit.errors import (
 from graphkit.pregel import phases
 from graphkit.pregel.config import carried_metadata
 from graphkit.pregel.records import Plan, Task, TaskResult, Update, path_text
+from graphkit.pregel.replay import ReplayPoint, replay_point
 from graphkit.pregel.runtime import (
     NO_ANSWER,
     Resume,
@@ -90,14 +93,20 @@ def saver_call(saver: BaseCheckpointSaver, name: str) -> Callable[..., Any]:
     if loop is None or own_twin or (owner is not None and owner.on_its_loop()):
         return getattr(saver, name)  # type: ignore[no-any-return]
     method, plain = getattr(saver, "a" + name), getattr(saver, name)
+    if inspect.isasyncgenfunction(twin):  # (alist: its items, collected on the loop)
+        method = functools.partial(_collected, method)
 
-    def call(*args: Any) -> Any:
+    def call(*args: Any, **options: Any) -> Any:
         if owner is not None and owner.held_up:  # (so do its subgraphs, in pool threads)
-            return plain(*args)
-        return asyncio.run_coroutine_threadsafe(method(*args), loop).result()
+            return plain(*args, **options)
+        return asyncio.run_coroutine_threadsafe(method(*args, **options), loop).result()
 
     call.__name__ = "a" + name
     return call
+
+
+async def _collected(method: Callable[..., Any], *args: Any, **options: Any) -> list[Any]:
+    return [item async for item in method(*args, **options)]
 
 
 COORDINATES = ("thread_id", "checkpoint_ns", "checkpoint_id")
@@ -113,8 +122,8 @@ def handing(call: Callable[..., Any], config: Mapping[str, Any]) -> Callable[...
     if not own:
         return call
 
-    def handed(given: Mapping[str, Any], *args: Any) -> Any:
-        return call({**given, "configurable": {**own, **given["configurable"]}}, *args)
+    def handed(given: Mapping[str, Any], *args: Any, **options: Any) -> Any:
+        return call({**given, "configurable": {**own, **given["configurable"]}}, *args, **options)
 
     return handed
 
@@ -139,10 +148,13 @@ class ThreadLink:
         if durability not in DURABILITY:
             raise ValueError(diagnose.bad_durability(durability, DURABILITY))
         self.saver, self.durability, self.namespace = saver, durability, namespace
-        calls = [saver_call(saver, name) for name in ("get_tuple", "put", "put_writes")]
+        names = ("get_tuple", "put", "put_writes", "list")
+        calls = [saver_call(saver, name) for name in names]
         # (an older saver's put_writes takes no task path)
         self._takes_path = takes_task_path(saver, calls[2].__name__)
-        self._get_tuple, self._put, self._put_writes_call = (handing(c, config) for c in calls)
+        self._get_tuple, self._put, self._put_writes_call, self._list = (
+            handing(c, config) for c in calls
+        )
         self.untracked = untracked  # channels whose writes are never saved (UntrackedValue)
         # a subgraph's own thread ("node", no task id) keeps its state like a root run
         self._nested = any(":" in part for part in namespace.split("|"))
@@ -154,6 +166,8 @@ class ThreadLink:
         self.metadata = {k: v for k, v in carried if k not in ("source", "step", "parents")}
         # a subgraph's checkpoints name the checkpoint each enclosing run was at
         self.parents = {**outer.parents, outer.namespace: outer.checkpoint_id} if outer else {}
+        # where the root run time-travels to, for the subgraph threads it reaches
+        self.replay: ReplayPoint | None = outer.replay if outer else None
         self.checkpoint_id: str | None = None
         self.thread_config = {
             "configurable": {"thread_id": self.thread_id, "checkpoint_ns": namespace}
@@ -174,10 +188,15 @@ class ThreadLink:
         """Whether a checkpoint was saved or loaded, for writes to belong to."""
         return "checkpoint_id" in self.config["configurable"]
 
-    def load(self) -> CheckpointTuple | None:
-        """The checkpoint the run starts from: the one the config names, or the latest."""
-        wanted = checkpoint_config(self.thread_id, self.namespace, self.requested_id)
-        saved = self._get_tuple(wanted)
+    def load(self, before: str | None = None) -> CheckpointTuple | None:
+        """The checkpoint the run starts from: the one the config names, the latest, or
+        the latest saved before the checkpoint id ``before`` (of any namespace)."""
+        if before is not None:
+            bound = {"configurable": {"checkpoint_id": before}}
+            saved = next(iter(self._list(self.thread_config, before=bound, limit=1)), None)
+        else:
+            wanted = checkpoint_config(self.thread_id, self.namespace, self.requested_id)
+            saved = self._get_tuple(wanted)
         if saved is None and self.requested_id is not None:
             raise diagnose.missing_checkpoint(self.saver, self.thread_config, self.requested_id)
         if saved is not None:
@@ -371,9 +390,9 @@ def open_thread(
     ``input``: apply it as a new input step, or resume (None / ``Command(resume=...)``)."""
     answer, writes = _command_input(graph, input, thread, parent)
     forks = False
-    saved = thread.load() if thread is not None else None
     outer = parent.run if parent is not None else None
-    outer_resumes = outer is not None and outer.resuming
+    saved, replayed = _load(thread, outer is None, answer)
+    outer_resumes = outer is not None and outer.resuming and not replayed
     if outer_resumes and saved is not None:
         input, writes = None, []  # the parent resumes, so this subgraph resumes where it paused
     if saved is None and isinstance(input, Command):
@@ -425,6 +444,21 @@ def open_thread(
     )
 
 
+def _load(
+    thread: ThreadLink | None, root: bool, answer: Any
+) -> tuple[CheckpointTuple | None, bool]:
+    """The checkpoint a run starts from, and whether it is a subgraph thread's state at
+    the point its root run time-travels to (reached first, it takes its input anew)."""
+    if thread is None:
+        return None, False
+    replay = thread.replay
+    replayed = replay is not None and replay.first_reach(thread.namespace)
+    saved = thread.load(replay.checkpoint_id if replay is not None and replayed else None)
+    if root:  # where it time-travels to, for the subgraph threads it reaches
+        thread.replay = _time_travel(thread, saved, answer)
+    return saved, replayed
+
+
 def _command_input(
     graph: GraphSpec, input: Any, thread: ThreadLink | None, parent: TaskScope | None
 ) -> tuple[Any, list[tuple[str, Any]]]:
@@ -449,6 +483,16 @@ def _forks(thread: ThreadLink, saved: CheckpointTuple, answer: Any, outer: Any) 
     source = (saved.metadata or {}).get("source")
     addressed = thread.requested_id is not None and outer is None
     return addressed and answer is NO_ANSWER and source not in ("update", "fork")
+
+
+def _time_travel(
+    thread: ThreadLink, saved: CheckpointTuple | None, answer: Any
+) -> ReplayPoint | None:
+    """Where a root run time-travels to: the checkpoint its config names, unless it
+    answers an interrupt there (``Command(resume=...)``), as in LangGraph."""
+    if saved is None or thread.requested_id is None or answer is not NO_ANSWER:
+        return None
+    return replay_point(saved.checkpoint.id, saved.metadata, saved.parent_config)
 
 
 def _strict(thread: ThreadLink | None, outer: Any, forks: bool) -> bool:

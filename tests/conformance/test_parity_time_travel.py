@@ -1,16 +1,134 @@
-"""Time travel against LangGraph (programs after its ``test_time_travel.py``):
-``update_state`` without ``as_node`` on a thread's later run counts START among the nodes
-that wrote last."""
+"""Time travel against LangGraph (programs after its ``test_time_travel.py``): a replay
+or a fork of the parent thread restores what a ``checkpointer=True`` subgraph had saved
+at that moment (the first call of each subgraph thread; a later call in a loop reads its
+latest), so the subgraph's interrupts ask again; and ``update_state`` without
+``as_node`` on a thread's later run counts START among the nodes that wrote last."""
 
 from __future__ import annotations
 
+import asyncio
 import operator
 from typing import Annotated, Any, TypedDict
 
 import pytest
 
 from .harness import Lib, load_graphkit, load_langgraph
-from .scenarios import SAVERS
+from .scenarios import SAVERS, _interrupt
+
+
+class Parent(TypedDict):
+    results: Annotated[list, operator.add]
+    counter: int
+
+
+class Sub(TypedDict):
+    trail: Annotated[list, operator.add]
+
+
+def _parent(lib: Lib, saver: Any, seen: list, *, ask: bool = False, loop: bool = False) -> Any:
+    """START -> a -> sub_node (a ``checkpointer=True`` subgraph: step, then ``ask`` if
+    asked for) -> END, or back to ``a`` while the counter is below 2 (``loop``)."""
+    interrupt = _interrupt(lib.name)
+
+    def step(state: Sub) -> dict:
+        seen.append(("step", list(state["trail"])))
+        return {"trail": ["s"]}
+
+    def question(state: Sub) -> dict:
+        return {"trail": [f"human:{interrupt('answer?')}"]}
+
+    sub = lib.StateGraph(Sub).add_node("step", step).add_edge(lib.START, "step")
+    if ask:
+        sub.add_node("ask", question).add_edge("step", "ask")
+    graph = lib.StateGraph(Parent)
+    graph.add_node("a", lambda state: {"results": ["a"], "counter": state["counter"] + 1})
+    graph.add_node("sub_node", sub.compile(checkpointer=True))
+    graph.add_edge(lib.START, "a").add_edge("a", "sub_node")
+    if loop:
+        again = lambda state: "a" if state["counter"] < 2 else lib.END  # noqa: E731
+        graph.add_conditional_edges("sub_node", again, ["a", lib.END])
+    return graph.compile(checkpointer=saver)
+
+
+def _summary(app: Any, config: dict) -> list:
+    """The thread's history as (values, next, source, step), and the subgraph's state."""
+    history = [
+        (s.values, s.next, s.metadata["source"], s.metadata["step"])
+        for s in app.get_state_history(config)
+    ]
+    state = app.get_state(config, subgraphs=True)
+    inner = [task.state.values for task in state.tasks if task.state is not None]
+    return [history, state.next, inner]
+
+
+def _results(result: dict) -> dict:
+    shown = {key: value for key, value in result.items() if key != "__interrupt__"}
+    return {**shown, "asks": [i.value for i in result.get("__interrupt__", ())]}
+
+
+def _replays(lib: Lib, saver: Any, case: str) -> list:
+    seen: list = []
+    config = {"configurable": {"thread_id": "t"}}
+    start = {"results": [], "counter": 0}
+    app = _parent(lib, saver, seen, ask=case == "interrupt", loop=case == "loop")
+    answer = lib.Command(resume="yes")
+    for _ in range(2):  # two runs: the subgraph's thread holds two runs' state
+        result = app.invoke(start, config)
+        if case == "interrupt":
+            result = app.invoke(answer, config)
+    history = list(app.get_state_history(config))
+    before_sub = [s.config for s in history if s.next == ("sub_node",)]
+    before_a = [s.config for s in history if s.next == ("a",)]
+    runs: list = [_results(result)]
+    if case == "fork":
+        targets = [app.update_state(before_a[0], {"results": ["forked"]})]
+    elif case == "loop":
+        targets = [before_a[-1], before_a[0]]  # the 1st run's start, the 2nd run's 2nd lap
+    else:
+        targets = [before_sub[-1], before_sub[0], before_a[0]]
+    for target in targets:
+        seen.append("replay")
+        runs.append(_results(app.invoke(None, target)))
+        if case == "interrupt":
+            runs.append(_results(app.invoke(answer, config)))
+    return [seen, runs, _summary(app, config)]
+
+
+@pytest.mark.parametrize("saver", sorted(SAVERS))
+@pytest.mark.parametrize("case", ["replay", "fork", "interrupt", "loop"])
+def test_a_replay_restores_a_stateful_subgraph_as_it_was_then(case, saver):
+    """graphkit's subgraph resumed its latest checkpoint (finished: it ran nothing, its
+    interrupt did not ask again) or started from its latest state."""
+    runs = []
+    for lib in (load_langgraph(), load_graphkit()):
+        with SAVERS[saver](lib.name) as checkpointer:
+            runs.append(_replays(lib, checkpointer, case))
+    assert runs[1] == runs[0]
+    if case == "replay":  # the 1st run's point: empty; the 2nd run's: the 1st run's state
+        assert runs[0][0][2:6] == ["replay", ("step", []), "replay", ("step", ["s"])]
+
+
+async def _areplays(lib: Lib, saver: Any) -> list:
+    seen: list = []
+    config = {"configurable": {"thread_id": "t"}}
+    app = _parent(lib, saver, seen, ask=True)
+    for _ in range(2):
+        await app.ainvoke({"results": [], "counter": 0}, config)
+        await app.ainvoke(lib.Command(resume="yes"), config)
+    history = [s async for s in app.aget_state_history(config)]
+    before_sub = [s.config for s in history if s.next == ("sub_node",)]
+    fork = await app.aupdate_state(before_sub[0], {"results": ["forked"]})
+    runs = [_results(await app.ainvoke(None, c)) for c in (before_sub[-1], fork)]
+    state = await app.aget_state(config, subgraphs=True)
+    return [seen, runs, state.tasks[0].state.values, state.next]
+
+
+def test_an_async_replay_restores_a_stateful_subgraph_as_it_was_then():
+    runs = []
+    for lib in (load_langgraph(), load_graphkit()):
+        with SAVERS["memory"](lib.name) as checkpointer:
+            runs.append(asyncio.run(_areplays(lib, checkpointer)))
+    assert runs[1] == runs[0]
 
 
 class Chain(TypedDict):
