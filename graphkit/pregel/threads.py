@@ -359,18 +359,36 @@ def thread_link(
             raise RuntimeError(diagnose.own_thread_at_root())
         if checkpointer is None or checkpointer is False:
             return None
-        return ThreadLink(checkpointer, config, "", durability, untracked=untracked)
+        link = ThreadLink(checkpointer, _addressed(config, ""), "", durability, untracked=untracked)
+        link.parents = dict(config_key(config, "checkpoint_map") or {})  # (as LangGraph's)
+        return link
     outer = parent.run.thread
     if outer is None or checkpointer is False:
         return None
     joined = "|".join(namespace)
-    # the parent's thread, and what the task's config carries into metadata
-    configurable = {**config.get("configurable", {}), "thread_id": outer.thread_id}
-    configurable.pop("checkpoint_id", None)
-    config = {**config, "configurable": configurable}
     if checkpointer is True:
         joined = own_thread_namespace(joined)
+    # the parent's thread, and what the task's config carries into metadata
+    config = _addressed({**config, "configurable": {**config["configurable"]}}, joined)
+    config["configurable"]["thread_id"] = outer.thread_id
     return ThreadLink(outer.saver, config, joined, outer.durability, outer, untracked)
+
+
+def _addressed(config: Any, namespace: str) -> Any:
+    """``config`` naming the checkpoint a run under ``namespace`` starts from. A
+    subgraph's config (from ``get_state(subgraphs=True)`` or ``update_state``) names the
+    subgraph's checkpoint and, in its ``checkpoint_map``, the parent's (under ""): given to
+    the parent, the parent starts from its own, and each run whose namespace the map
+    names from the checkpoint it gives (time travel into a subgraph, as in LangGraph)."""
+    configurable = config.get("configurable") or {}
+    mapped = configurable.get("checkpoint_map") or {}
+    if namespace in mapped:
+        wanted = mapped[namespace]
+    elif namespace or configurable.get("checkpoint_ns"):
+        wanted = None  # (a task's config names no checkpoint of the subgraph's)
+    else:
+        return config
+    return {**config, "configurable": {**configurable, "checkpoint_id": wanted}}
 
 
 def own_thread_namespace(namespace: str) -> str:
@@ -426,7 +444,7 @@ def open_thread(
             answered = isinstance(input, Command) and outer is None and not (pending or writes)
             if answered and not phases.plan(graph, state).tasks:
                 warn(diagnose.finished_thread(thread.thread_id, state.checkpoint.id))
-            forks = _forks(thread, saved, answer, outer)
+            forks = _forks(thread, saved, answer)
             if forks:  # replaying starts a new branch (the stepper saves it), its tasks anew
                 pending = []
     return Opening(
@@ -452,7 +470,8 @@ def _load(
     if thread is None:
         return None, False
     replay = thread.replay
-    replayed = replay is not None and replay.first_reach(thread.namespace)
+    pinned = thread.requested_id is not None  # (a subgraph's, by the config's checkpoint_map)
+    replayed = replay is not None and not pinned and replay.first_reach(thread.namespace)
     saved = thread.load(replay.checkpoint_id if replay is not None and replayed else None)
     if root:  # where it time-travels to, for the subgraph threads it reaches
         thread.replay = _time_travel(thread, saved, answer)
@@ -473,15 +492,16 @@ def _command_input(
     return answer, command_input_writes(input, root=graph.state_keys == (ROOT,))
 
 
-def _forks(thread: ThreadLink, saved: CheckpointTuple, answer: Any, outer: Any) -> bool:
+def _forks(thread: ThreadLink, saved: CheckpointTuple, answer: Any) -> bool:
     """Whether resuming ``saved`` starts a new branch: it is not the thread's latest; or,
-    as in LangGraph, a root run addressed at it (its id in the config) brings no answer,
-    so it is replayed, unless it is a branch already (made by ``update_state``, a fork)."""
+    as in LangGraph, a run addressed at it (its id in the config, or a subgraph's in the
+    config's ``checkpoint_map``) brings no answer, so it is replayed, unless it is a
+    branch already (made by ``update_state``, a fork)."""
     latest = thread._get_tuple(thread.thread_config)
     if latest is None or latest.checkpoint.id != saved.checkpoint.id:
         return True
     source = (saved.metadata or {}).get("source")
-    addressed = thread.requested_id is not None and outer is None
+    addressed = thread.requested_id is not None  # (a subgraph's: by a checkpoint_map)
     return addressed and answer is NO_ANSWER and source not in ("update", "fork")
 
 

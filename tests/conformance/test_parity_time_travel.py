@@ -162,3 +162,61 @@ def test_an_edit_after_start_ran_again_is_start_s(saver):
             runs.append(_edits(lib, checkpointer))
     assert runs[1] == runs[0]
     assert runs[0][2][:2] == (("a",), ("a",))
+
+
+def _executor(lib: Lib, saver: Any, called: list) -> Any:
+    """START -> executor (a ``checkpointer=True`` subgraph: step_a -> ask_1 -> ask_2,
+    both asking) -> END."""
+    interrupt = _interrupt(lib.name)
+
+    def node(name: str, question: str | None = None) -> Any:
+        def run(state: Sub) -> dict:
+            called.append(name)
+            return {"trail": [f"{name}:{interrupt(question)}" if question else name]}
+
+        return run
+
+    executor = lib.StateGraph(Sub)
+    executor.add_node("step_a", node("step_a"))
+    executor.add_node("ask_1", node("ask_1", "Question 1?"))
+    executor.add_node("ask_2", node("ask_2", "Question 2?"))
+    executor.add_edge(lib.START, "step_a").add_edge("step_a", "ask_1").add_edge("ask_1", "ask_2")
+    graph = lib.StateGraph(Sub).add_node("executor", executor.compile(checkpointer=True))
+    return graph.add_edge(lib.START, "executor").compile(checkpointer=saver)
+
+
+def _into_subgraph(lib: Lib, saver: Any, case: str) -> list:
+    called: list = []
+    app = _executor(lib, saver, called)
+    config = {"configurable": {"thread_id": "t"}}
+    runs = [_results(app.invoke({"trail": []}, config))]
+    sub_config = app.get_state(config, subgraphs=True).tasks[0].state.config
+    for answer in ("one", "two"):
+        runs.append(_results(app.invoke(lib.Command(resume=answer), config)))
+    called.append("travel")
+    if case == "fork":  # an edit of the subgraph's checkpoint, run from the parent
+        sub_config = app.update_state(sub_config, {"trail": ["edited"]})
+    elif case == "namespace-only":  # no checkpoint_map: the parent's latest checkpoint
+        sub_config = {"configurable": {"thread_id": "t", "checkpoint_ns": "executor"}}
+    runs.append(_results(app.invoke(None, sub_config)))
+    for answer in ("three", "four") if case != "namespace-only" else ():
+        runs.append(_results(app.invoke(lib.Command(resume=answer), config)))
+    return [called, runs, _summary(app, config)]
+
+
+@pytest.mark.parametrize("saver", sorted(SAVERS))
+@pytest.mark.parametrize("case", ["replay", "fork", "namespace-only"])
+def test_a_subgraph_s_config_given_to_the_parent_travels_into_the_subgraph(case, saver):
+    """A config from ``get_state(subgraphs=True)`` (or the one ``update_state`` returns
+    for it), given to the parent's ``invoke``: the parent starts from its checkpoint in
+    the config's ``checkpoint_map`` and the subgraph from its own, so its interrupt asks
+    again and the nodes before it do not run (graphkit looked for the subgraph's
+    checkpoint among the parent's: ``CheckpointNotFoundError``)."""
+    runs = []
+    for lib in (load_langgraph(), load_graphkit()):
+        with SAVERS[saver](lib.name) as checkpointer:
+            runs.append(_into_subgraph(lib, checkpointer, case))
+    assert runs[1] == runs[0]
+    if case != "namespace-only":  # step_a does not run again
+        assert runs[0][0][5:] == ["travel", "ask_1", "ask_1", "ask_2", "ask_2"]
+        assert runs[0][1][3]["asks"] == ["Question 1?"]
