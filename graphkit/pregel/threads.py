@@ -409,7 +409,7 @@ def open_thread(
     answer, writes = _command_input(graph, input, thread, parent)
     forks = False
     outer = parent.run if parent is not None else None
-    saved, replayed = _load(thread, outer is None, answer)
+    saved, replayed = _load(thread, outer is None, input, answer)
     outer_resumes = outer is not None and outer.resuming and not replayed
     if outer_resumes and saved is not None:
         input, writes = None, []  # the parent resumes, so this subgraph resumes where it paused
@@ -463,7 +463,7 @@ def open_thread(
 
 
 def _load(
-    thread: ThreadLink | None, root: bool, answer: Any
+    thread: ThreadLink | None, root: bool, input: Any, answer: Any
 ) -> tuple[CheckpointTuple | None, bool]:
     """The checkpoint a run starts from, and whether it is a subgraph thread's state at
     the point its root run time-travels to (reached first, it takes its input anew)."""
@@ -474,7 +474,7 @@ def _load(
     replayed = replay is not None and not pinned and replay.first_reach(thread.namespace)
     saved = thread.load(replay.checkpoint_id if replay is not None and replayed else None)
     if root:  # where it time-travels to, for the subgraph threads it reaches
-        thread.replay = _time_travel(thread, saved, answer)
+        thread.replay = _time_travel(thread, saved, input, answer)
     return saved, replayed
 
 
@@ -506,11 +506,14 @@ def _forks(thread: ThreadLink, saved: CheckpointTuple, answer: Any) -> bool:
 
 
 def _time_travel(
-    thread: ThreadLink, saved: CheckpointTuple | None, answer: Any
+    thread: ThreadLink, saved: CheckpointTuple | None, input: Any, answer: Any
 ) -> ReplayPoint | None:
     """Where a root run time-travels to: the checkpoint its config names, unless it
-    answers an interrupt there (``Command(resume=...)``), as in LangGraph."""
+    answers an interrupt there (``Command(resume=...)``) or brings a new input (which
+    starts from now: its subgraphs read their latest), as in LangGraph."""
     if saved is None or thread.requested_id is None or answer is not NO_ANSWER:
+        return None
+    if input is not None and not isinstance(input, Command):
         return None
     return replay_point(saved.checkpoint.id, saved.metadata, saved.parent_config)
 

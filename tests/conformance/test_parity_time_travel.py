@@ -86,16 +86,20 @@ def _replays(lib: Lib, saver: Any, case: str) -> list:
         targets = [before_a[-1], before_a[0]]  # the 1st run's start, the 2nd run's 2nd lap
     else:
         targets = [before_sub[-1], before_sub[0], before_a[0]]
+    given = {  # what the run brings: a new input starts from now (the latest subgraph)
+        "input": {"results": ["new"], "counter": 0},
+        "command": lib.Command(update={"results": ["edit"]}),
+    }.get(case)
     for target in targets:
         seen.append("replay")
-        runs.append(_results(app.invoke(None, target)))
+        runs.append(_results(app.invoke(given, target)))
         if case == "interrupt":
             runs.append(_results(app.invoke(answer, config)))
     return [seen, runs, _summary(app, config)]
 
 
 @pytest.mark.parametrize("saver", sorted(SAVERS))
-@pytest.mark.parametrize("case", ["replay", "fork", "interrupt", "loop"])
+@pytest.mark.parametrize("case", ["replay", "fork", "interrupt", "loop", "input", "command"])
 def test_a_replay_restores_a_stateful_subgraph_as_it_was_then(case, saver):
     """graphkit's subgraph resumed its latest checkpoint (finished: it ran nothing, its
     interrupt did not ask again) or started from its latest state."""
