@@ -224,3 +224,28 @@ def test_a_subgraph_s_config_given_to_the_parent_travels_into_the_subgraph(case,
     if case != "namespace-only":  # step_a does not run again
         assert runs[0][0][5:] == ["travel", "ask_1", "ask_1", "ask_2", "ask_2"]
         assert runs[0][1][3]["asks"] == ["Question 1?"]
+
+
+async def _replays_through_async_only_saver(lib: Lib) -> list:
+    from .test_parity_async_only_saver import _async_only_saver
+
+    seen: list = []
+    app = _parent(lib, _async_only_saver(lib), seen)
+    config = {"configurable": {"thread_id": "t"}}
+    for _ in range(2):
+        await app.ainvoke({"results": [], "counter": 0}, config)
+    history = [s async for s in app.aget_state_history(config)]
+    before_sub = [s.config for s in history if s.next == ("sub_node",)]
+    runs = [_results(await app.ainvoke(None, c)) for c in (before_sub[-1], before_sub[0])]
+    return [seen, runs]
+
+
+def test_a_replay_reads_a_subgraph_s_past_through_a_saver_with_only_async_methods():
+    """The subgraph's checkpoint before the replayed one is listed with the saver's
+    ``alist``, as LangGraph lists it, when that is all the saver has."""
+    runs = [
+        asyncio.run(_replays_through_async_only_saver(lib))
+        for lib in (load_langgraph(), load_graphkit())
+    ]
+    assert runs[1] == runs[0]
+    assert runs[0][0][2:] == [("step", []), ("step", ["s"])]
