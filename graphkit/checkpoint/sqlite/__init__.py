@@ -31,6 +31,7 @@ Checkpoint(step=-2, source='empty', channels=[])
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
 import threading
@@ -125,11 +126,15 @@ class SqliteSaver(BaseCheckpointSaver):
     """
 
     def __init__(self, conn: sqlite3.Connection, *, serde: SerializerProtocol | None = None):
+        if not isinstance(conn, sqlite3.Connection):
+            raise TypeError(_not_a_connection(type(self).__name__, conn))
         self.conn = conn
         self.serde = serde if serde is not None else JsonPlusSerializer()
         self._lock = threading.Lock()
         self._memory = RowMemory()
+        self._file: str | None = None  # (kept: a closed connection can no longer say it)
         with self._lock, self._file_errors():
+            self._file = database_path(conn)
             prepare_file(conn)
 
     def setup(self) -> None:
@@ -157,7 +162,7 @@ class SqliteSaver(BaseCheckpointSaver):
             conn.close()
 
     def __repr__(self) -> str:
-        return f"SqliteSaver({database_path(self.conn)!r})"
+        return f"SqliteSaver({self._file!r})"
 
     # -- the saver protocol ----------------------------------------------------------------
 
@@ -612,8 +617,18 @@ class SqliteSaver(BaseCheckpointSaver):
         """SQLite's errors about the file, re-raised naming the file (and the thread)."""
         try:
             yield
-        except (sqlite3.ProgrammingError, sqlite3.InterfaceError, CheckpointFileError):
-            raise  # a closed connection or a misuse: not the file's fault
+        except sqlite3.ProgrammingError as error:  # a misuse of the connection, not the file
+            fix = _CONNECTION_MISUSES.get(str(error).partition(".")[0])
+            if fix is None:
+                raise
+            file = "its file" if self._file is None else repr(self._file)
+            where = f" (reading or writing thread {thread!r})" if thread is not None else ""
+            raise sqlite3.ProgrammingError(
+                f"{type(self).__name__} cannot use its connection to {file}{where}: {fix} "
+                f"(SQLite says: {error})"
+            ) from error
+        except (sqlite3.InterfaceError, CheckpointFileError):
+            raise
         except sqlite3.DatabaseError as error:
             raise file_error(database_path(self.conn), error, thread) from error
 
@@ -693,3 +708,35 @@ def _check_filter_keys(filter: Mapping[str, Any] | None) -> None:
                 "letters, digits, '_', '-' and '.' (a dot names a nested item: "
                 "'user.name'), as LangGraph's SQLite saver does; rename the metadata key."
             )
+
+
+# SQLite's message for a misuse of the connection (up to its first '.') -> what to do.
+_CONNECTION_MISUSES = {
+    "Cannot operate on a closed database": (
+        "the connection is closed. A saver from `with SqliteSaver.from_conn_string(path) "
+        "as saver:` works only inside that block: run the graph there, or keep a connection "
+        "open yourself, SqliteSaver(sqlite3.connect(path, check_same_thread=False))."
+    ),
+    "SQLite objects created in a thread can only be used in that same thread": (
+        "the connection was opened in another thread without check_same_thread=False, and "
+        "a graph calls its saver from the thread that runs it and from its workers. Open it "
+        "with sqlite3.connect(path, check_same_thread=False), as from_conn_string does; "
+        "the saver locks it itself."
+    ),
+}
+
+
+def _not_a_connection(saver: str, conn: object) -> str:
+    """Why ``conn`` is refused: what the saver takes, and how to make one from a path."""
+    if isinstance(conn, (str, bytes, os.PathLike)):
+        path = os.fsdecode(conn)
+        return (
+            f"{saver} takes an open sqlite3.Connection, not the path {path!r}. Use "
+            f"`with {saver}.from_conn_string({path!r}) as saver:`, or "
+            f"{saver}(sqlite3.connect({path!r}, check_same_thread=False))."
+        )
+    return (
+        f"{saver} takes a sqlite3.Connection, got {type(conn).__name__}. Pass "
+        f"sqlite3.connect(path, check_same_thread=False), or use "
+        f"`with {saver}.from_conn_string(path) as saver:`."
+    )

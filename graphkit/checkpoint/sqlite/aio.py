@@ -26,7 +26,7 @@ from contextlib import asynccontextmanager
 
 from graphkit.checkpoint.serde import SerializerProtocol
 from graphkit.checkpoint.sqlite import SqliteSaver
-from graphkit.checkpoint.sqlite_file import database_path, file_error
+from graphkit.checkpoint.sqlite_file import file_error
 
 __all__ = ["AsyncSqliteSaver"]
 
@@ -67,4 +67,4 @@ class AsyncSqliteSaver(SqliteSaver):
         await asyncio.to_thread(super().setup)
 
     def __repr__(self) -> str:
-        return f"AsyncSqliteSaver({database_path(self.conn)!r})"
+        return f"AsyncSqliteSaver({self._file!r})"
