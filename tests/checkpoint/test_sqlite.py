@@ -426,6 +426,27 @@ def test_a_deleted_older_checkpoint_is_refused_by_list(path):
     assert f"{len(checkpoints)} checkpoints were saved in its thread" in str(error.value)
 
 
+def test_the_first_page_of_a_history_reads_only_its_own_rows(path, monkeypatch):
+    # (a history's first page cost every row of the thread: linear in its length)
+    checkpoints = chain(3, 40)
+    with SqliteSaver.from_conn_string(path) as saver:
+        put_chain(saver, checkpoints)
+    read = []
+    decode = SqliteSaver._metadata
+    monkeypatch.setattr(
+        SqliteSaver, "_metadata", lambda self, row: read.append(row) or decode(self, row)
+    )
+    with SqliteSaver.from_conn_string(path) as reader:
+        page = [saved.checkpoint for saved in reader.list(thread("t", ""), limit=3)]
+        assert page == checkpoints[::-1][:3] and len(read) == 3
+        assert [saved.checkpoint for saved in reader.list(thread("t", ""))] == checkpoints[::-1]
+    latest = "(SELECT MAX(seq) FROM graphkit_checkpoints)"
+    execute(path, f"DELETE FROM graphkit_checkpoints WHERE seq = {latest}")
+    with SqliteSaver.from_conn_string(path) as reader:  # the page's newest is still checked
+        with pytest.raises(CheckpointDecodeError, match=checkpoints[-1].id):
+            list(reader.list(thread("t", ""), limit=3))
+
+
 def test_a_deleted_head_row_is_refused(path):
     with SqliteSaver.from_conn_string(path) as saver:
         put_chain(saver, chain(3, 2))

@@ -219,9 +219,17 @@ class SqliteSaver(BaseCheckpointSaver):
             "ORDER BY checkpoint_id DESC, (SELECT MIN(seq) FROM graphkit_checkpoints AS first"
             " WHERE first.thread_id = c.thread_id AND first.checkpoint_ns = c.checkpoint_ns)"
         )
+        whole = before_id is None and config_key(config, "checkpoint_id") is None
+        # The newest few of one thread (a history's first page) are read alone, not every
+        # row of it: only the newest is then checked against the thread's head, as
+        # get_tuple checks it.
+        page = whole and not filter and type(limit) is int and limit > 0 and len(params) == 2
+        if page:  # (two params: a thread_id and a checkpoint_ns)
+            order, whole = f"{order} LIMIT {limit}", False
         with self._lock, self._file_errors(config_key(config, "thread_id")), self._snapshot():
             rows = self._rows(" AND ".join(clauses), params, order)
-            whole = before_id is None and config_key(config, "checkpoint_id") is None
+            if page:
+                self._check_heads(params[0], params[1], rows, whole=False)
             if whole:  # every row of the threads: check them against their heads
                 thread_id, namespace = (
                     None if value is None else str(value)
