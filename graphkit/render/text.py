@@ -157,15 +157,17 @@ def dot_string(text: str) -> str:
 
 
 # Characters that mean something inside a quoted Mermaid label (entity codes start
-# with '#', HTML and markdown strings use the others) are written as '#<code>;'.
-_MERMAID_SPECIAL = {c: f"#{ord(c)};" for c in '#"&<>`'}
+# with '#', HTML and markdown strings use the others, and Mermaid reads '%%{...}%%'
+# anywhere in the text, quoted or not, as a directive that sets its config: themeCSS
+# too) are written as '#<code>;'.
+_MERMAID_SPECIAL = {c: f"#{ord(c)};" for c in '#"&<>`%'}
 
 
 def mermaid_label(text: str) -> str:
     """A double-quoted Mermaid label that shows ``text`` as plain text.
 
-    >>> print(mermaid_label('a "b" <script> #1'))
-    "a #34;b#34; #60;script#62; #35;1"
+    >>> print(mermaid_label('a "b" <script> #1 %%{init}%%'))
+    "a #34;b#34; #60;script#62; #35;1 #37;#37;{init}#37;#37;"
     >>> print(mermaid_label("two\\nlines"))
     "two<br>lines"
     """

@@ -77,6 +77,21 @@ def test_hostile_labels_are_quoted_and_escaped(hostile):
     assert HOSTILE not in text
 
 
+def test_a_label_holding_a_mermaid_directive_stays_text():
+    # Mermaid reads '%%{init: ...}%%' anywhere in the source, inside a quoted label too,
+    # as its config: this path_map key hid every node's label (themeCSS) and darkened
+    # the theme, and the label lost the directive's text.
+    label = "x %%{init: {'themeCSS': '.nodeLabel {display:none}'}}%% 50%"
+    builder = StateGraph(PlainState).add_node("a", noop).add_node("b", noop)
+    builder.add_edge(START, "a").add_conditional_edges("a", lambda state: label, {label: "b"})
+    text = builder.compile().get_graph().draw_mermaid()
+    assert "%" not in text
+    assert (
+        "a -.->|\"x #37;#37;{init: {'themeCSS': '.nodeLabel {display:none}'}}#37;#37; 50#37;\"| b"
+        in text
+    )
+
+
 def test_ids_are_identifiers_and_never_keywords():
     builder = StateGraph(PlainState)
     for name in ("end", "graph", "node_2", "my node", "ok_1", "Style"):
