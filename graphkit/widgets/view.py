@@ -304,10 +304,16 @@ def _checkpoints(session: DebugSession) -> pandas.DataFrame:
 
     from graphkit.inspect.threads import CHECKPOINT_COLUMNS, checkpoint_rows
 
-    columns = [*CHECKPOINT_COLUMNS, *session.app.spec.state_keys]
+    keys = session.app.spec.state_keys
     rows = checkpoint_rows(session.app, session.thread_config)
-    texts = [{key: _cell(row.get(key)) for key in columns} for row in rows]
-    return pandas.DataFrame(texts, columns=columns)
+    texts = [
+        {key: _cell(row.get(key)) for key in CHECKPOINT_COLUMNS}
+        # a state value as the state tab shows it: a string quoted and cut short too (a
+        # long one went in whole, once per checkpoint, into the widget and the export)
+        | {key: "" if row.get(key) is None else show(row.get(key)) for key in keys}
+        for row in rows
+    ]
+    return pandas.DataFrame(texts, columns=[*CHECKPOINT_COLUMNS, *keys])
 
 
 def _tidy(frame: pandas.DataFrame) -> pandas.DataFrame:

@@ -69,6 +69,18 @@ def test_tables_show_the_shown_step_as_of_its_phase():
     assert "<table" in view.table_html("changes")
 
 
+def test_the_checkpoints_table_cuts_a_long_string_short_as_the_state_tab_does():
+    # (the whole string went in once per checkpoint: 4 MB of export for a 1 MB value)
+    long = "x" * 100_000
+    session = DebugSession(hostile_app(), {"text": long})
+    session.run()
+    view = session.view()
+    cells = view.tables["checkpoints"]["text"].tolist()
+    assert cells[0] == view.tables["state"]["text"].tolist()[-1]
+    assert all(len(cell) <= 60 for cell in cells) and cells[1].startswith("'xxx")
+    assert long not in session.to_html()
+
+
 def test_as_of_and_phases_of():
     session = DebugSession(chain_app(), INPUT)
     session.run()
