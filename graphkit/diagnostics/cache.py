@@ -6,6 +6,8 @@ from __future__ import annotations
 from numbers import Real
 from typing import Any
 
+from graphkit.diagnostics import some_names
+
 
 def check_cache_policy(where: str, policy: Any) -> None:
     """Refuse what is not a ``CachePolicy`` (anything with a callable ``key_func`` and a
@@ -50,7 +52,7 @@ def unknown_nodes(method: str, nodes: Any, known: Any) -> str:
     return (
         f"{method}(nodes={list(nodes)!r}): the graph has no node named "
         f"{', '.join(repr(n) for n in nodes)}, so there is nothing to clear for it; "
-        f"its nodes are {sorted(known)}."
+        f"its nodes are {some_names(known)}."
     )
 
 

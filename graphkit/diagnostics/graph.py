@@ -13,6 +13,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from graphkit.constants import END, RESERVED_CHARACTERS, RESERVED_NAMES, START, TASKS
+from graphkit.diagnostics import some_names
 from graphkit.errors import (
     ErrorCode,
     InvalidUpdateError,
@@ -285,7 +286,7 @@ def check_interrupts(before: Any, after: Any, nodes: Collection[str]) -> None:
             if node not in nodes:
                 raise ValueError(
                     f"compile({option}=[{node!r}]): there is no node {node!r}; nodes: "
-                    f"{sorted(nodes)}."
+                    f"{some_names(nodes)}."
                 )
 
 
@@ -519,13 +520,13 @@ def validate(builder: StateGraph) -> None:
             if node != outside and node not in known:
                 raise ValueError(
                     f"Edge {start!r} -> {end!r} {role} at unknown node {node!r}; "
-                    f"{unknown_node_fix(node, known)}. Nodes: {sorted(known)}."
+                    f"{unknown_node_fix(node, known)}. Nodes: {some_names(known)}."
                 )
     for source, branches in builder.branches.items():
         if source != START and source not in known:
             raise ValueError(
                 f"Conditional edge starts at unknown node {source!r}; add_node({source!r}, ...) "
-                f"first. Nodes: {sorted(known)}."
+                f"first. Nodes: {some_names(known)}."
             )
         for branch in branches.values():
             for target in branch.targets() or ():
@@ -568,7 +569,7 @@ def _check_destinations(builder: StateGraph, known: set[str]) -> None:
                 raise ValueError(
                     f"Node {name!r} declares destination {target!r}, which is not a node; "
                     f"fix its destinations (or its Command[Literal[...]] annotation) or "
-                    f"add_node({target!r}, ...). Nodes: {sorted(known)}."
+                    f"add_node({target!r}, ...). Nodes: {some_names(known)}."
                 )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from graphkit.diagnostics import some_names
 from graphkit.errors import CheckpointNotFoundError
 
 if TYPE_CHECKING:
@@ -193,7 +194,7 @@ def update_read_as_node(node: str) -> str:
 
 
 def unknown_as_node(node: str, nodes: Mapping[str, Any]) -> str:
-    return f"update_state(as_node={node!r}): there is no such node; use one of {sorted(nodes)}."
+    return f"update_state(as_node={node!r}): there is no such node; use one of {some_names(nodes)}."
 
 
 def ambiguous_update(candidates: Sequence[str]) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from graphkit.constants import START
+from graphkit.diagnostics import some_names
 from graphkit.inspect.explanation import Answer, Explanation, Reason
 from graphkit.inspect.history import History
 from graphkit.inspect.values import branch_target, join_names, show, show_error, was_cancelled
@@ -49,7 +50,7 @@ def why(run: Run, node: str, step: int | None = None, *, graph: Any = None) -> E
     history, wiring = History(run), Wiring(run, graph)
     if not wiring.knows(node):
         raise ValueError(
-            f"Node {node!r} is not in this run; its nodes are {wiring.node_names()}. "
+            f"Node {node!r} is not in this run; its nodes are {some_names(wiring.node_names())}. "
             "To ask about a node the run never came near, pass the graph: "
             "run.why(node, graph=app)."
         )

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from graphkit.constants import START
+from graphkit.diagnostics import some_names
 from graphkit.inspect.values import join_names, show
 from graphkit.pregel.records import Plan, Run
 from graphkit.pregel.stepper import INPUT_TASK
@@ -89,7 +90,9 @@ def reveal_nodes(
     unknown = sorted(guessed - known)
     if unknown:
         where = f" ({INPUT_TASK} runs only in the input step)" if INPUT_TASK in unknown else ""
-        raise ValueError(f"No node named {unknown}{where}; the graph's nodes are {sorted(known)}.")
+        raise ValueError(
+            f"No node named {unknown}{where}; the graph's nodes are {some_names(known)}."
+        )
     if again is None and session.next_phase != "plan":
         raise ValueError("Predict which nodes run before Plan; " + _where(session, "Step"))
     plan = again or session.plan()

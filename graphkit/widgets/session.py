@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from graphkit.checkpoint import Checkpoint
+from graphkit.diagnostics import some_names
 from graphkit.pregel.records import Plan, Run, Superstep
 from graphkit.types import Command
 from graphkit.widgets.listeners import Notifier, notifies
@@ -451,7 +452,8 @@ class DebugSession(Notifier):
         unknown = sorted(nodes - set(self.app.spec.nodes))
         if unknown:
             raise ValueError(
-                f"No node named {unknown}; breakpoints go on nodes: {sorted(self.app.spec.nodes)}."
+                f"No node named {unknown}; breakpoints go on nodes: "
+                f"{some_names(self.app.spec.nodes)}."
             )
         self.breakpoints = nodes
 
@@ -606,5 +608,5 @@ def _check_made_by(app: Any, run: Run) -> None:
     if missing:
         raise ValueError(
             f"This run ran nodes {missing} that the graph given to from_run() does not "
-            f"have (its nodes: {sorted(app.spec.nodes)}); pass the graph that made the run."
+            f"have (its nodes: {some_names(app.spec.nodes)}); pass the graph that made the run."
         )

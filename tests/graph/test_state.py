@@ -71,6 +71,17 @@ def test_unknown_end_of_an_edge_names_the_edge_and_the_nodes():
         builder.compile()
 
 
+def test_unknown_end_of_an_edge_in_a_big_graph_lists_a_few_nodes():
+    # (5,000 nodes made a 59 KB message; the near miss is the useful part)
+    names = [f"node{index}" for index in range(5000)]
+    builder = graph_with(*names).add_edge(START, "node0").add_edge("node0", "nodee1")
+    with pytest.raises(ValueError) as raised:
+        builder.compile()
+    message = str(raised.value)
+    assert "did you mean 'node1'?" in message and len(message) < 400, message
+    assert message.endswith("'node1005', ... 4990 more].")
+
+
 def test_unknown_start_of_an_edge():
     builder = graph_with("a").add_edge(START, "a").add_edge("qqq", "a")
     with pytest.raises(ValueError, match="starts at unknown node 'qqq'"):

@@ -166,6 +166,19 @@ def test_unknown_breakpoint_or_node_is_refused():
         session.select("nope")
 
 
+def test_an_unknown_breakpoint_or_guess_in_a_big_graph_lists_a_few_nodes():
+    from tests.widgets.graphs import wide_app
+
+    session = DebugSession(wide_app(500), {"n": 1, "log": []})
+    with pytest.raises(ValueError) as refused:
+        session.set_breakpoints(["nope"])
+    session.step(), session.step()
+    with pytest.raises(ValueError) as guessed:
+        session.predict(nodes=["nope"])
+    for raised in (refused, guessed):
+        assert len(str(raised.value)) < 300 and "... " in str(raised.value), raised.value
+
+
 def test_a_failing_node_is_shown_not_raised():
     session = DebugSession(failing_app(), INPUT)
     session.run()
