@@ -82,6 +82,7 @@ class Verdict:
         return (
             f'<div class="gk-verdict gk-verdict-{outcome}" style="border-left:4px solid '
             f"{'#0072b2' if self.passed else '#d55e00'};padding:6px 10px;margin:4px 0;"
+            "overflow-wrap:anywhere;"
             f'background:rgba(127,127,127,0.08)">'
             f"<b>{mark}</b> · {_markup(self.exercise)}"
             f'<div class="gk-verdict-message" style="white-space:pre-wrap">'

@@ -193,6 +193,7 @@ h1 { font-size: 18px; margin: 0 0 8px; }
 .gk-table-box, .gk-state { overflow-x: auto; max-width: 100%; }
 .gk-unfinished { border: 2px dashed #d55e00; border-radius: 6px; padding: 6px 10px;
                  margin: 8px 0; font-weight: 600; }
+h1, .gk-labels, .gk-status, .gk-why, .gk-unfinished { overflow-wrap: anywhere; }
 """
     + STATE_CSS
 )

@@ -10,6 +10,7 @@ from tests.widgets.graphs import HOSTILE, chain_app, hostile_app
 
 pytestmark = pytest.mark.browser
 
+INPUT = {"n": 1, "log": []}
 LOAD = 90_000  # ms: Voila starts a kernel and runs the notebook on the first GET
 
 
@@ -99,3 +100,23 @@ def test_hostile_export_shows_text_and_runs_nothing(page, tmp_path):
     assert page.locator(".gk-table-view script").count() == 0
     assert page.dialogs == []
     assert HOSTILE.split("\n")[0] in page.locator(".gk-graph svg").text_content()
+
+
+def test_a_long_unbroken_text_wraps_instead_of_widening_the_page(page, tmp_path):
+    # (a 600-character thread id, hint or guess made the page 6,000 px wide)
+    from graphkit.course.checking import Verdict
+
+    long = "W" * 600
+    session = DebugSession(chain_app(), INPUT, {"configurable": {"thread_id": long}})
+    session.step(), session.step(), session.step(), session.plan()
+    reveal = session.predict(channel="log", value=[long])._repr_html_()
+    verdict = Verdict(long, False, long, long)._repr_html_()
+    session.run()
+    path = tmp_path / "long.html"
+    session.export_html(path)
+    cards = tmp_path / "cards.html"
+    cards.write_text(f"<!DOCTYPE html><meta charset=utf-8><body>{reveal}{verdict}</body>")
+    for shown in (path, cards):
+        page.goto(shown.as_uri())
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1200, shown.name
+        assert long in page.locator("body").inner_text().replace("\n", ""), shown.name
