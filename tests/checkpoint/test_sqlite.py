@@ -442,9 +442,11 @@ def test_the_first_page_of_a_history_reads_only_its_own_rows(path, monkeypatch):
         assert [saved.checkpoint for saved in reader.list(thread("t", ""))] == checkpoints[::-1]
     latest = "(SELECT MAX(seq) FROM graphkit_checkpoints)"
     execute(path, f"DELETE FROM graphkit_checkpoints WHERE seq = {latest}")
-    with SqliteSaver.from_conn_string(path) as reader:  # the page's newest is still checked
-        with pytest.raises(CheckpointDecodeError, match=checkpoints[-1].id):
-            list(reader.list(thread("t", ""), limit=3))
+    with (  # the page's newest is still checked against the head
+        SqliteSaver.from_conn_string(path) as reader,
+        pytest.raises(CheckpointDecodeError, match=checkpoints[-1].id),
+    ):
+        list(reader.list(thread("t", ""), limit=3))
 
 
 def test_a_deleted_head_row_is_refused(path):
