@@ -100,6 +100,19 @@ class History:
         )
         return tuple(dict.fromkeys(targets))
 
+    def sent(self, source: str, step: int) -> tuple[str, ...]:
+        """The nodes ``source``'s task sent a packet to in ``step`` (its ``Send``s)."""
+        superstep = self.steps.get(step)
+        execution = superstep.execution if superstep is not None else None
+        targets = (
+            str(getattr(value, "node", value))
+            for result in (execution.results if execution is not None else ())
+            if result.task.node == source
+            for channel, value in result.writes
+            if channel == TASKS
+        )
+        return tuple(dict.fromkeys(targets))
+
     def dropped(self, source: str, step: int) -> tuple[str, ...]:
         """The names ``source`` chose in ``step`` that are not nodes: the Update had no
         channel for them, so it dropped the write (a router's misspelt return value)."""

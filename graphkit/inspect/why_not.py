@@ -272,7 +272,7 @@ class NotRan:
             source = result.task.node
             if result.error is not None or not self.wiring.may_route(source, node):
                 continue
-            chosen = self.history.chosen(source, n - 1)
+            chosen = self._choices(source, n - 1)
             if node in chosen:
                 continue
             dropped = self.history.dropped(source, n - 1)
@@ -374,11 +374,11 @@ class NotRan:
                 missed.setdefault((source, tuple(steps), words, rank), []).append(node)
         found = []
         for (source, steps, words, rank), targets in missed.items():
-            chosen = tuple(dict.fromkeys(t for n in steps for t in self.history.chosen(source, n)))
+            chosen = tuple(dict.fromkeys(t for n in steps for t in self._choices(source, n)))
             dropped = tuple(
                 dict.fromkeys(t for n in steps for t in self.history.dropped(source, n))
             )
-            if chosen and any(not self.history.chosen(source, n) for n in steps):
+            if chosen and any(not self._choices(source, n) for n in steps):
                 chosen = (*chosen, "END")  # (a loop's router choosing END at its last step)
             at = join_names([str(n) for n in steps])
             ran = f"{source} ran at step{'s' * (len(steps) > 1)} {at}, and its {words}"
@@ -386,6 +386,12 @@ class NotRan:
             reason = Reason("chose_otherwise", text, max(steps), None, (source,))
             found.append(Finding(f"{source} chose {choice}", reason, rank))
         return found
+
+    def _choices(self, source: str, step: int) -> tuple[str, ...]:
+        """What ``source``'s router chose in ``step``: the nodes it woke, then its ``Send``s
+        ("a Send to c"); none is END (a step whose router only sent chose no END)."""
+        sent = (f"a Send to {node}" for node in self.history.sent(source, step))
+        return (*self.history.chosen(source, step), *sent)
 
 
 def most_telling(found: list[Finding], default: str) -> str:

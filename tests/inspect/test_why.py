@@ -568,3 +568,26 @@ def test_a_loops_router_that_ended_the_run_says_it_chose_end(make):
     assert answer.answers[0].reasons[-1].text == (
         "loop ran at steps 1, 2 and 3, and its router 'route' chose loop and END, never s or c."
     )
+
+
+def test_a_router_step_that_only_sent_is_no_choice_of_end(make):
+    """A step whose router returned only a ``Send`` chose that Send, not END: the loop's
+    router sent to c at its last step (it read "chose loop and END, never s", and for the
+    step "chose END (no node), not s")."""
+
+    def route(state):
+        return "loop" if len(state["log"]) < 2 else [Send("c", state)]
+
+    app = make(
+        ["loop", "s", "c", "report"],
+        [(START, "loop")],
+        [("loop", route, ["loop", "s", "c", END])],
+        waiting=[(("s", "c"), "report")],
+    )
+    run = trace(app)
+    assert run.why("report", graph=app).answers[0].reasons[-1].text == (
+        "loop ran at steps 1 and 2, and its router 'route' chose loop and a Send to c, never s."
+    )
+    assert run.why("s", 3, graph=app).answers[0].reasons[-1].text == (
+        "loop ran in step 2 and its router 'route' chose a Send to c, not s."
+    )
