@@ -90,7 +90,8 @@ def check_predict_steps(guess: Mapping[int, Any]) -> str:
             hint='For example {1: ["left"], 2: [...]}.',
         )
     guess = _int_keys(guess)
-    early = {n: _as_nodes(guess[n]) - {"__start__"} for n in (-1, 0) if n in guess}
+    own = {-1: "__input__", 0: "__start__"}  # the run's own steps and their one task
+    early = {n: _as_nodes(guess[n]) - {own[n]} for n in own if n in guess}
     for step, nodes in early.items():
         if nodes:
             runs = "only __input__, the input step's task" if step == -1 else "only __start__"

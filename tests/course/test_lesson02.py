@@ -66,6 +66,15 @@ def test_predict_steps_says_step_0_is_the_runs_own_when_the_steps_start_at_0():
     assert lesson02.check_predict_steps({0: ["__start__"], **solution.STEPS}).passed
 
 
+def test_predict_steps_takes_the_runs_own_steps_named_right():
+    """Step -1 runs __input__ (a whole run's steps, -1 on, are right: the check said
+    "You put __input__ in step -1, but step -1 runs only __input__"); __start__ there is
+    wrong."""
+    assert lesson02.check_predict_steps({-1: "__input__", 0: "__start__", **solution.STEPS}).passed
+    verdict = lesson02.check_predict_steps({-1: ["__start__"], **solution.STEPS})
+    assert verdict.message.startswith("You put __start__ in step -1, but step -1 runs only")
+
+
 def test_predict_steps_names_a_node_that_does_not_exist():
     verdict = lesson02.check_predict_steps({1: ["left", "rigth"]})
     assert not verdict.passed
