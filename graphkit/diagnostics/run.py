@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from graphkit.constants import START
+from graphkit.diagnostics import some_names
 from graphkit.errors import ErrorCode, GraphRecursionError, create_error_message
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ def _names(writers: Iterable[str]) -> str:
 
 
 def unknown_send_target(step: int, target: str, nodes: Iterable[str], input_node: str) -> str:
-    nodes = sorted(name for name in nodes if name != input_node)
+    nodes = some_names(name for name in nodes if name != input_node)
     return (
         f"Step {step}: a Send targets {target!r}, which is not a node of this graph "
         f"(nodes: {nodes}); it is dropped, as in LangGraph. Fix the node name in the Send."
@@ -43,7 +44,7 @@ def unknown_channel(step: int, node: str, channel: str, nodes: Iterable[str]) ->
             f"Step {step}: node {node!r} wrote to {channel!r}, which is not a channel of this "
             "graph; the write is dropped (as in LangGraph)."
         )
-    nodes = sorted(name for name in nodes if name != START)
+    nodes = some_names(name for name in nodes if name != START)
     return (
         f"Step {step}: the router or Command(goto=...) of {node!r} returned "
         f"{channel[len('branch:to:') :]!r}, which is not a node (nodes: {nodes}); nothing runs "

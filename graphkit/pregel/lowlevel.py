@@ -17,6 +17,7 @@ from graphkit.cache.base import node_namespace
 from graphkit.channels import Channel, Topic
 from graphkit.constants import END, RESERVED_NAMES, START, TASKS
 from graphkit.diagnostics import graph as diagnose
+from graphkit.diagnostics import some_names
 from graphkit.diagnostics.cache import check_cache_policy
 from graphkit.errors import EmptyInputError, warn
 from graphkit.pregel.app import CompiledGraph
@@ -313,12 +314,12 @@ def _validate(app: Pregel, before: Sequence[str] | str, after: Sequence[str] | s
             if node not in app.nodes:
                 raise ValueError(
                     f"node_error_handler_map[{failing!r}] = {handler!r}: the {role} {node!r} "
-                    f"is not a node; nodes: {sorted(app.nodes)}."
+                    f"is not a node; nodes: {some_names(app.nodes)}."
                 )
     for where, names in (("interrupt_before_nodes", before), ("interrupt_after_nodes", after)):
         for node in () if names == "*" else _names(names):
             if node not in app.nodes:
-                nodes = sorted(app.nodes)
+                nodes = some_names(app.nodes)
                 raise ValueError(f"{where} names {node!r}, which is not a node; nodes: {nodes}.")
 
 

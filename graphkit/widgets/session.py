@@ -415,7 +415,8 @@ class DebugSession(Notifier):
         if node is not None and node not in self.app.spec.nodes and node not in self.called():
             raise ValueError(
                 f"No node {node!r}, nor a task called so far: the nodes are "
-                f"{sorted(self.app.spec.nodes)}, the tasks called so far {list(self.called())}."
+                f"{some_names(self.app.spec.nodes)}, the tasks called so far "
+                f"{some_names(self.called())}."
             )
         self.selected = node
 

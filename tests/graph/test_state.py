@@ -82,6 +82,31 @@ def test_unknown_end_of_an_edge_in_a_big_graph_lists_a_few_nodes():
     assert message.endswith("'node1005', ... 4990 more].")
 
 
+def test_a_run_s_warnings_in_a_big_graph_list_a_few_nodes():
+    # (a router's or a Send's unknown target in a 100-node graph warned with every name)
+    from graphkit import Send
+
+    names = [f"node{index}" for index in range(100)]
+    builder = graph_with(*names).add_edge(START, "node0")
+    builder.add_conditional_edges("node0", lambda state: ["nodee1", Send("nodee2", state)])
+    with pytest.warns(GraphkitWarning) as caught:
+        builder.compile().invoke({"x": 1})
+    texts = sorted(str(warning.message) for warning in caught)
+    assert len(texts) == 2 and all("'node17', ... 90 more])" in text for text in texts), texts
+
+
+def test_a_low_level_pregel_naming_no_node_in_a_big_graph_lists_a_few():
+    from graphkit.channels import EphemeralValue, LastValue
+    from graphkit.pregel import NodeBuilder, Pregel
+
+    nodes = {f"n{i}": NodeBuilder().subscribe_only("x").write_to("y") for i in range(30)}
+    wiring = {"channels": {"x": EphemeralValue(int), "y": LastValue(int)}}
+    wiring |= {"input_channels": "x", "output_channels": "y"}
+    for options in ({"interrupt_before_nodes": ["nope"]}, {"node_error_handler_map": {"n1": "x"}}):
+        with pytest.raises(ValueError, match=r"'n17', \.\.\. 20 more\]\.$"):
+            Pregel(nodes=nodes, **wiring, **options)
+
+
 def test_unknown_start_of_an_edge():
     builder = graph_with("a").add_edge(START, "a").add_edge("qqq", "a")
     with pytest.raises(ValueError, match="starts at unknown node 'qqq'"):

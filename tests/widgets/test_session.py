@@ -175,7 +175,9 @@ def test_an_unknown_breakpoint_or_guess_in_a_big_graph_lists_a_few_nodes():
     session.step(), session.step()
     with pytest.raises(ValueError) as guessed:
         session.predict(nodes=["nope"])
-    for raised in (refused, guessed):
+    with pytest.raises(ValueError) as selected:
+        session.select("nope")
+    for raised in (refused, guessed, selected):
         assert len(str(raised.value)) < 300 and "... " in str(raised.value), raised.value
 
 
