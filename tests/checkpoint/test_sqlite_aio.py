@@ -40,3 +40,17 @@ def test_a_path_in_a_missing_folder_is_a_checkpoint_file_error(tmp_path: Path):
 
     with pytest.raises(CheckpointFileError, match="does not exist"):
         asyncio.run(main())
+
+
+def test_a_saver_used_after_its_async_with_block_shows_its_own_opener(tmp_path: Path):
+    # (the message showed SqliteSaver's `with` block, which an async saver does not have)
+    async def main() -> None:
+        async with AsyncSqliteSaver.from_conn_string(str(tmp_path / "a.db")) as saver:
+            pass
+        with pytest.raises(sqlite3.ProgrammingError) as closed:
+            await saver.aget_tuple({"configurable": {"thread_id": "1"}})
+        message = str(closed.value)
+        assert "`async with AsyncSqliteSaver.from_conn_string(path) as saver:`" in message
+        assert "yourself, AsyncSqliteSaver(sqlite3.connect(path" in message
+
+    asyncio.run(main())

@@ -125,6 +125,8 @@ class SqliteSaver(BaseCheckpointSaver):
     []
     """
 
+    _block = "with"  # (how from_conn_string is used, for the messages)
+
     def __init__(self, conn: sqlite3.Connection, *, serde: SerializerProtocol | None = None):
         if not isinstance(conn, sqlite3.Connection):
             raise TypeError(_not_a_connection(type(self).__name__, conn))
@@ -629,6 +631,7 @@ class SqliteSaver(BaseCheckpointSaver):
             fix = _CONNECTION_MISUSES.get(str(error).partition(".")[0])
             if fix is None:
                 raise
+            fix = fix.format(saver=type(self).__name__, block=self._block)
             file = "its file" if self._file is None else repr(self._file)
             where = f" (reading or writing thread {thread!r})" if thread is not None else ""
             raise sqlite3.ProgrammingError(
@@ -721,9 +724,9 @@ def _check_filter_keys(filter: Mapping[str, Any] | None) -> None:
 # SQLite's message for a misuse of the connection (up to its first '.') -> what to do.
 _CONNECTION_MISUSES = {
     "Cannot operate on a closed database": (
-        "the connection is closed. A saver from `with SqliteSaver.from_conn_string(path) "
+        "the connection is closed. A saver from `{block} {saver}.from_conn_string(path) "
         "as saver:` works only inside that block: run the graph there, or keep a connection "
-        "open yourself, SqliteSaver(sqlite3.connect(path, check_same_thread=False))."
+        "open yourself, {saver}(sqlite3.connect(path, check_same_thread=False))."
     ),
     "SQLite objects created in a thread can only be used in that same thread": (
         "the connection was opened in another thread without check_same_thread=False, and "

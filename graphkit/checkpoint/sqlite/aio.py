@@ -36,6 +36,8 @@ class AsyncSqliteSaver(SqliteSaver):
     LangGraph's ``AsyncSqliteSaver``. It takes a ``sqlite3`` connection, not an
     ``aiosqlite`` one."""
 
+    _block = "async with"
+
     def __init__(self, conn: sqlite3.Connection, *, serde: SerializerProtocol | None = None):
         if not isinstance(conn, sqlite3.Connection):
             raise TypeError(
