@@ -90,6 +90,14 @@ def check_predict_steps(guess: Mapping[int, Any]) -> str:
             hint='For example {1: ["left"], 2: [...]}.',
         )
     guess = _int_keys(guess)
+    if not any(_as_nodes(nodes) for nodes in guess.values()):
+        raise Wrong(
+            "Your guess names no node yet: every step in it is empty. Fill in the nodes "
+            "each step runs, from step 1 until the run ends.",
+            hint="Read the drawing: the nodes after START run in step 1, and a node runs "
+            "in step N+1 when an edge into it was written in step N (\"Plan: who runs, "
+            "and why\").",
+        )
     own = {-1: "__input__", 0: "__start__"}  # the run's own steps and their one task
     early = {n: _as_nodes(guess[n]) - {own[n]} for n in own if n in guess}
     for step, nodes in early.items():
@@ -283,8 +291,18 @@ def check_total_after(guess: Mapping[int, Any]) -> str:
             continue
         nodes = " and ".join(run.step(step).plan.nodes)
         story = f"Step {step} began with total = {change.before} and ran {nodes}."
-        if answer is None:
-            raise Wrong(f"You have no answer for step {step} yet. {story}")
+        if answer is None:  # (the stub: the story would hand over the step's start)
+            raise Wrong(
+                f"You have no answer for step {step} yet"
+                + (
+                    ": total_after needs a number for step 2 and one for step 3."
+                    if step == 2
+                    else f" (step 2's {guess[2]} is right)."
+                ),
+                hint="Follow the run from {'total': 5} one step at a time: which nodes the "
+                "step runs, what each reads (the state as the step began) and writes, and "
+                "what operator.add makes of the step's writes in its Update.",
+            )
         if isinstance(answer, str) and answer.strip() == str(change.after):
             raise Wrong(
                 f"After step {step}, total holds the number {change.after}; you wrote the "

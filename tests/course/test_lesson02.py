@@ -24,10 +24,14 @@ def test_predict_steps_passes_on_its_solution_in_any_order():
     assert "merge ran twice" in verdict.message
 
 
-def test_predict_steps_fails_on_the_stub():
-    verdict = lesson02.check_predict_steps({1: [], 2: [], 3: []})
-    assert not verdict.passed
-    assert "Step 1 runs left, right; you said no node" in verdict.message
+def test_predict_steps_fails_on_the_stub_without_giving_step_1_away():
+    for stub in ({1: [], 2: []}, {1: [], 2: [], 3: []}, {}):
+        verdict = lesson02.check_predict_steps(stub)
+        assert not verdict.passed
+        assert "names no node yet" in verdict.message
+        assert "Plan: who runs, and why" in verdict.hint
+        text = verdict.message + verdict.hint
+        assert not any(node in text for node in ("left", "right", "slow", "merge")), text
 
 
 def test_predict_steps_fails_when_merge_waits_for_both_branches():
@@ -157,10 +161,15 @@ def test_total_after_passes_on_its_solution():
     assert verdict.passed, verdict
 
 
-def test_total_after_fails_on_the_stub():
+def test_total_after_fails_on_the_stub_without_giving_step_2s_start():
     verdict = lesson02.check_total_after({2: None, 3: None})
     assert not verdict.passed
     assert "no answer for step 2" in verdict.message
+    assert "one step at a time" in verdict.hint
+    assert "6" not in verdict.message + verdict.hint  # step 1's total, step 2's start
+    verdict = lesson02.check_total_after({2: 22, 3: None})
+    assert "no answer for step 3 yet (step 2's 22 is right)" in verdict.message
+    assert "finish" not in verdict.message  # that it runs once is the step's question
 
 
 def test_total_after_fails_when_a_sibling_sees_the_other_write():
