@@ -288,12 +288,14 @@ def _read_before_written(
     happened (who wrote what in the step before) and a hint; else None. ``reader``: the
     learner's function that read it, when that is not the node (a router)."""
     key = error.args[0] if isinstance(error, KeyError) and len(error.args) == 1 else None
-    if key not in getattr(app.spec, "state_keys", ()) or not run.steps or len(failed) != 1:
+    if not isinstance(key, str) or not run.steps or len(failed) != 1:
         return None
-    last = run.steps[-1]
-    if key in last.checkpoint_before.channel_values:
+    keys, last = getattr(app.spec, "state_keys", ()), run.steps[-1]
+    who = reader or failed[0]
+    if _dropped_from_input(run, key):
+        return _input_dropped(key, who, declared=key in keys)
+    if key not in keys or key in last.checkpoint_before.channel_values:
         return None  # (it had a value: the KeyError came from elsewhere)
-    keys = app.spec.state_keys
     before = [s for s in run.steps if s.step == last.step - 1 and s.execution]
     wrote = [
         f"{r.task.node} wrote {', '.join(c for c, _ in r.writes if c in keys) or 'nothing'}"
@@ -307,8 +309,51 @@ def _read_before_written(
         fix = f"A router from START sees only the input: give {key!r} in the input, or "
         fix += "route from a node that returns it."
     return (
-        f"{reader or failed[0]} read state[{key!r}], but {key} had no value yet when step "
+        f"{who} read state[{key!r}], but {key} had no value yet when step "
         f"{last.step} began: neither the input nor a node before it wrote {key}{earlier}.",
         "A node changes the state only through the dict it returns (changing `state` in "
         f"place is not kept), and it sees what earlier steps returned. {fix}",
+    )
+
+
+def _dropped_from_input(run: Any, key: str) -> bool:
+    """Whether the run's input gave ``key`` and step 0 did not copy it into the state
+    (the input schema has no such key)."""
+    given = [
+        value
+        for s in run.steps
+        if s.step == -1 and s.execution
+        for r in s.execution.results
+        for channel, value in r.writes
+        if channel == START
+    ]
+    copied = [
+        channel
+        for s in run.steps
+        if s.step == 0 and s.execution
+        for r in s.execution.results
+        if r.task.node == START
+        for channel, _ in r.writes
+    ]
+    return any(isinstance(v, Mapping) and key in v for v in given) and key not in copied
+
+
+
+def _input_dropped(key: str, who: str, declared: bool) -> tuple[str, str]:
+    """What a reader of ``key`` met when the input gave it and step 0 did not copy it
+    into the state: the input schema, or every schema, has no such key."""
+    if declared:
+        return (
+            f"{who} read state[{key!r}], but {key} never reached the state: the input "
+            f"gave {key}, but the input schema has no key {key!r}, so step 0 (__start__) "
+            "did not copy it into the state.",
+            "Step 0 copies into the state only the keys of the input schema "
+            "(input_schema=..., or the state schema when there is none): keep "
+            f"{key!r} in it.",
+        )
+    return (
+        f"{who} read state[{key!r}], but the state has no key {key!r}: the input gave "
+        f"{key}, but no schema of the graph declares it, so step 0 (__start__) dropped it.",
+        "The state keeps only the keys its schemas declare (the state schema, and the "
+        f"schemas nodes are annotated with): add {key!r} to the state schema.",
     )

@@ -277,6 +277,25 @@ def _judges_run(reducer: Callable[[Any, Any], Any]) -> str:
 _TOPICS = ("tides", "volcanoes", "bees")
 
 
+def _invoke_failed(app: Any, topic: str, error: Exception) -> Wrong:
+    """``invoke({"topic": topic})`` raised ``error``: traced again, the step and node that
+    failed, and for a key the state never got (a `topic` the input schema dropped), why."""
+    try:
+        app.trace({"topic": topic})
+    except Exception as traced:
+        error = traced  # (the same failure, now with its run: error.run)
+    wrong = failed_run(app, error)
+    hint = (
+        "The input still needs `topic`: keep the input schema (or the state schema) "
+        "holding it, and change only what invoke returns."
+        if "topic" in str(error)
+        else "Keep every key the nodes read (topic, notes) in the state schema; the "
+        "output schema only chooses what invoke returns."
+    )
+    invoked = f"invoke({{'topic': {topic!r}}})"
+    return Wrong(wrong.message.replace("Running your graph", invoked, 1), hint)
+
+
 @exercise("3.3 · Return only the report")
 def check_output_schema(builder: Any) -> str:
     """``invoke({"topic": ...})`` returns only ``{"report": ...}``, while the graph's
@@ -286,14 +305,7 @@ def check_output_schema(builder: Any) -> str:
         try:
             returned = app.invoke({"topic": topic})
         except Exception as error:
-            raise Wrong(
-                f"invoke({{'topic': {topic!r}}}) raised {type(error).__name__}: {error}",
-                "The input still needs `topic`: keep the input schema (or the state schema) "
-                "holding it, and change only what invoke returns."
-                if "topic" in str(error)
-                else "Keep every key the nodes read (topic, notes) in the state schema; the "
-                "output schema only chooses what invoke returns.",
-            ) from error
+            raise _invoke_failed(app, topic, error) from error
         if not isinstance(returned, dict):
             raise Wrong(
                 f"invoke({{'topic': {topic!r}}}) returned {returned!r}, not a dict: your "

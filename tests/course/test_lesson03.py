@@ -251,7 +251,33 @@ def test_output_schema_fails_when_the_input_loses_topic():
     with pytest.warns(GraphkitWarning, match="topic"):
         verdict = lesson03.check_output_schema(report_graph(input_schema=NoTopic))
     assert not verdict
-    assert "raised KeyError" in verdict.message
+    assert "raised KeyError in step 1 (node research): 'topic'" in verdict.message
+    assert (
+        "research read state['topic'], but topic never reached the state: the input gave "
+        "topic, but the input schema has no key 'topic'"
+    ) in verdict.message
+    assert "keep the input schema (or the state schema) holding it" in verdict.hint
+
+
+def test_output_schema_names_the_reader_when_the_state_loses_topic():
+    """The output schema given as the state schema: topic is no key of the graph."""
+
+    def research(state):
+        return {"notes": f"3 facts about {state['topic']}"}
+
+    builder = StateGraph(solutions.ReportOutput)
+    builder.add_node("research", research)
+    builder.add_node("write", lambda state: {"report": "..."})
+    builder.add_edge(START, "research")
+    builder.add_edge("research", "write")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", GraphkitWarning)
+        verdict = lesson03.check_output_schema(builder)
+    assert not verdict
+    assert "(node research)" in verdict.message
+    assert "the state has no key 'topic': the input gave topic, but no schema" in (
+        verdict.message
+    )
 
 
 def _extend_in_place(current: list, update: list) -> list:
@@ -300,7 +326,7 @@ def test_output_schema_names_the_key_a_node_lost_not_topic():
         warnings.simplefilter("ignore", GraphkitWarning)  # "notes is not in the state"
         verdict = lesson03.check_output_schema(lambda: _report(Public, output_schema=Output))
     assert not verdict
-    assert "KeyError: 'notes'" in verdict.message
+    assert "KeyError in step 2 (node write): 'notes'" in verdict.message
     assert "notes" in verdict.hint and "topic" not in verdict.hint.split("(")[0]
 
 
