@@ -338,7 +338,6 @@ def _dropped_from_input(run: Any, key: str) -> bool:
     return any(isinstance(v, Mapping) and key in v for v in given) and key not in copied
 
 
-
 def _input_dropped(key: str, who: str, declared: bool) -> tuple[str, str]:
     """What a reader of ``key`` met when the input gave it and step 0 did not copy it
     into the state: the input schema, or every schema, has no such key."""

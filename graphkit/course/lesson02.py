@@ -95,8 +95,8 @@ def check_predict_steps(guess: Mapping[int, Any]) -> str:
             "Your guess names no node yet: every step in it is empty. Fill in the nodes "
             "each step runs, from step 1 until the run ends.",
             hint="Read the drawing: the nodes after START run in step 1, and a node runs "
-            "in step N+1 when an edge into it was written in step N (\"Plan: who runs, "
-            "and why\").",
+            'in step N+1 when an edge into it was written in step N ("Plan: who runs, '
+            'and why").',
         )
     own = {-1: "__input__", 0: "__start__"}  # the run's own steps and their one task
     early = {n: _as_nodes(guess[n]) - {own[n]} for n in own if n in guess}
