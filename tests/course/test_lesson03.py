@@ -275,7 +275,8 @@ def test_output_schema_names_the_reader_when_the_state_loses_topic():
         verdict = lesson03.check_output_schema(builder)
     assert not verdict
     assert "(node research)" in verdict.message
-    assert "the state has no key 'topic': the input gave topic, but no schema" in (verdict.message)
+    lost = "the state has no key 'topic': the input gave topic, but no schema"
+    assert lost in verdict.message
 
 
 def _extend_in_place(current: list, update: list) -> list:
