@@ -108,8 +108,9 @@ def _refuse_in_place(channel: Any) -> None:
             f"['seed'] and update = ['new'], it left current = {current!r}. graphkit folds "
             "into a copy, but in LangGraph a checkpoint saved in the background, or a "
             "chunk already streamed, can share that list: the history gets rewritten.",
-            "Return a new list (e.g. current + update) instead of changing `current` with "
-            "append, extend or +=.",
+            "Leave `current` as it is (no append, extend or += on it): build a new list "
+            "holding the items of both, and return that. (Section 4 does the same for a "
+            "dict.)",
         )
 
 

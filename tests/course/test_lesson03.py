@@ -293,6 +293,7 @@ def test_fix_conflict_fails_on_a_reducer_that_changes_current_in_place():
     assert not verdict.passed
     assert "in place" in verdict.message and "['seed', 'new']" in verdict.message
     assert "new list" in verdict.hint
+    assert "current + update" not in verdict.hint  # nearly the answer: not given
 
 
 def test_best_scores_fails_when_a_missing_player_counts_as_zero():
