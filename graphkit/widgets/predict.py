@@ -146,10 +146,17 @@ def reveal_channel(
     expected = session.values.get(channel)
     correct = _same(guess, expected)
     verdict = "Right" if correct else "Not quite"
-    held = show(expected, _WIDTH)
-    text = f"{verdict}: {channel} holds {held} after step {step}'s Update "
+    held = f"holds {show(expected, _WIDTH)}" if channel in session.values else "has no value"
+    text = f"{verdict}: {channel} {held} after step {step}'s Update "
     text += f"(you predicted {show(guess, _WIDTH)})"
-    if change is None:
+    if change is None and step == -1:  # (the input is not in the state yet)
+        kept = "so it kept its value" if channel in session.values else "so it has no value yet"
+        text += (
+            f". No task wrote {channel} in the input step: its one task, {INPUT_TASK}, "
+            f"writes your input only to the channel {START}, {kept}. Step 0 runs {START}, "
+            "which copies the input into the state."
+        )
+    elif change is None:
         text += f". No task wrote {channel} in step {step}, so it kept its value."
     else:
         text += ".\n" + _change_story(change, step)

@@ -70,7 +70,9 @@ class PredictPanel:
         self.prompt = W.Label().add_class("gk-predict-prompt")
         self.nodes = W.SelectMultiple(description="will run").add_class("gk-predict-nodes")
         self._offer_nodes()
-        self._asked: str | None = None  # why Reveal did not reveal (see _ASK), until a choice
+        # why Reveal did not reveal (see _ASK), and where the run stood: asked until a
+        # choice, or until the run moves (Back, Reset)
+        self._asked: tuple[str, Any] | None = None
         self.channel = W.Dropdown(options=channels, description="channel").add_class(
             "gk-predict-channel"
         )
@@ -106,18 +108,21 @@ class PredictPanel:
         self.channel.layout.display = None if guess_value else "none"
         channel_row.layout.display = None if guess_value else "none"
         self.button.disabled = not (guess_nodes or guess_value)
-        if not guess_nodes:
+        if not guess_nodes or (self._asked and self._asked[1] != session._position()):
             self._asked = None
         if guess_nodes:
             self._offer_nodes()
+        step = story_label(session, session.stepper.step_number)
+        step = "the input step" if step == "input step" else step
         if guess_nodes and self._asked:
-            self.prompt.value = _ASK[self._asked]
+            self.prompt.value = _ASK[self._asked[0]]
         elif guess_nodes:
-            step = story_label(session, session.stepper.step_number)
-            step = "the input step" if step == "input step" else step
             self.prompt.value = f"Which nodes will {step} run? Choose them, then Reveal."
         elif guess_value:
-            self.prompt.value = "What will the channel hold after this step's Update?"
+            self.prompt.value = (
+                f"What will the channel hold after the Update of {step}? "
+                "(None: it has no value.) Type it, then Reveal."
+            )
         else:
             self.prompt.value = f"Nothing to predict: the run is {session.status}."
 
@@ -140,7 +145,7 @@ class PredictPanel:
             chosen = list(self.nodes.value)
             if not chosen or (None in chosen and len(chosen) > 1):
                 # a guess the learner did not make is not a wrong guess: ask, count nothing
-                self._asked = "nothing" if not chosen else "both"
+                self._asked = ("nothing" if not chosen else "both", self.session._position())
                 self.refresh()
                 return
             prediction = self.session.predict(nodes=[n for n in chosen if n is not None])

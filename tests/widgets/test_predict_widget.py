@@ -51,6 +51,33 @@ def test_reveal_with_no_node_chosen_asks_and_counts_nothing():
     assert panel.prompt.value == "Which nodes will step 0 run? Choose them, then Reveal."
 
 
+def test_the_ask_for_a_choice_goes_once_the_run_moves():
+    """Reveal with nothing chosen asks for a choice; after Back (or Reset) the run stands
+    elsewhere, and the prompt asks that step's question again."""
+    debugger = Debugger(chain_app(), INPUT)
+    for _ in range(3):
+        debugger.click("step")
+    panel = debugger.predictor
+    panel.toggle.value = True
+    panel.button.click()
+    assert panel.prompt.value.startswith("Choose the nodes first")
+    debugger.click("back")
+    assert panel.prompt.value.startswith("Which nodes will step 1 (replayed) run?")
+    panel.button.click()
+    debugger.click("reset")
+    assert panel.prompt.value.startswith("Which nodes will the input step run?")
+
+
+def test_the_value_prompt_names_the_step():
+    debugger = Debugger(chain_app(), INPUT)
+    for _ in range(3):
+        debugger.click("step")
+    debugger.click("plan")
+    panel = debugger.predictor
+    panel.toggle.value = True
+    assert panel.prompt.value.startswith("What will the channel hold after the Update of step 2?")
+
+
 def test_no_node_is_a_guess_the_last_plan_proves_right():
     debugger = Debugger(chain_app(), INPUT)
     for _ in range(5):
@@ -87,9 +114,14 @@ def test_the_first_two_steps_can_be_guessed_right_and_the_verdict_says_what_they
     panel.button.click()
     assert "gk-reveal-right" in panel.reveal.value
     debugger.click("update")  # (disabled in predict mode: a channel guess runs it)
+    assert panel.prompt.value.startswith(
+        "What will the channel hold after the Update of the input step? (None: it has no value.)"
+    )
     panel.channel.value, panel.value.value = "n", "1"
     panel.button.click()  # the input is in __start__, not yet in the state
-    assert "gk-reveal-wrong" in panel.reveal.value and "n holds None" in panel.reveal.value
+    assert "gk-reveal-wrong" in panel.reveal.value
+    assert "n has no value after step -1&#x27;s Update" in panel.reveal.value
+    assert "writes your input only to the channel __start__" in panel.reveal.value
     labels = [label for label, _ in panel.nodes.options]
     assert labels == ["__start__", "a", "b", "c", "no node: the run ends"]  # no __input__
     assert panel.prompt.value.startswith("Which nodes will step 0 run?")
