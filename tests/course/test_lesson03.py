@@ -3,8 +3,10 @@ that says what the runtime saw, on the notebook's stub and on typical wrong answ
 
 from __future__ import annotations
 
+import json
 import operator
 import warnings
+from pathlib import Path
 from typing import Annotated, TypedDict
 
 import pytest
@@ -338,3 +340,51 @@ def _report(state=None, **schemas):
     builder.add_edge(START, "research")
     builder.add_edge("research", "write")
     return builder
+
+
+# -- the predict questions ---------------------------------------------------------------------
+
+NOTEBOOK = Path(__file__).parents[2] / "notebooks" / "03-state-channels-reducers.ipynb"
+GUESSES = {  # each question's guess cell, and the answer its reveal explains
+    "l03-c10": "InvalidUpdateError",
+    "l03-c55": "['seed', 'apple', 'banana']",
+}
+
+
+def _predictions(answers: dict[str, str]) -> tuple[list, list[list[str]]]:
+    """Run the lesson's code up to the exercises with ``answers`` in its guess cells;
+    the predictions made, and each question's cells (setup, guess, reveal) by id."""
+    cells = json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"]
+    code = [c for c in cells if c["cell_type"] == "code"]
+    namespace: dict[str, object] = {}
+    made, questions = [], []
+    for number, cell in enumerate(code):
+        source = "".join(cell["source"])
+        if "graphkit.course" in source:
+            break
+        if cell["id"] in answers:
+            before, after = code[number - 1], code[number + 1]
+            questions.append([before["id"], cell["id"], after["id"]])
+            source = f"guess = {answers[cell['id']]}"
+        exec(compile(source, cell["id"], "exec", dont_inherit=True), namespace)
+        if source.startswith("session.predict("):
+            made.append(namespace["session"].predictions[-1])
+    return made, questions
+
+
+def test_each_predict_question_is_setup_guess_then_reveal():
+    """As in lesson 02: a cell that runs up to the question, a cell holding only the
+    guess, and a cell that reveals; the stub's guess is wrong, the reveal's answer right."""
+    cells = {
+        c["id"]: "".join(c["source"])
+        for c in json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"]
+    }
+    right, questions = _predictions(GUESSES)
+    assert [p.correct for p in right] == [True, True], [p.explanation for p in right]
+    for setup, guess, reveal in questions:
+        assert cells[setup].startswith(("from graphkit.widgets", "session = DebugSession("))
+        assert cells[setup].rstrip().endswith("session.plan()  # step 1: a and b are planned")
+        assert cells[guess].startswith("guess = None  # your guess")
+        assert cells[reveal] == 'session.predict(channel="results", value=guess)'
+    stubs, _ = _predictions({cell: "None" for cell in GUESSES})
+    assert [p.correct for p in stubs] == [False, False]
