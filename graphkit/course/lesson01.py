@@ -115,8 +115,9 @@ def check_chain(builder: Any) -> str:
         source, target = extra[0]
         name = {START: "START", END: "END"}
         code = ", ".join(name.get(n, repr(n)) for n in (source, target))
+        edge = " → ".join(name.get(n, n) for n in (source, target))  # as the lesson writes it
         raise Wrong(
-            f"It runs right, but your graph also has the edge {source} → {target}. It "
+            f"It runs right, but your graph also has the edge {edge}. It "
             "changes nothing at run time, but the drawing now shows a path your chain "
             "does not have.",
             hint=f"Remove builder.add_edge({code}) (in the stub it was only a placeholder).",
@@ -300,11 +301,16 @@ def check_read_run(sign_step: Any, text_after_2: Any) -> str:
     if text_after_2 != states[2]:
         other = [n for n, value in states.items() if value == text_after_2 and n != 2]
         if other:
+            misread = (  # the last row (the final state), or the row at position 2
+                "not the last row, which is the final state"
+                if other[0] == max(states)
+                else "not the row at position 2"
+            )
             raise Wrong(
                 f"sign runs in step {truth}, right. But {show(text_after_2)} is what text "
                 f"held after step {other[0]}, not after step 2.",
                 hint="run.to_frame('state') has one row per step: read the row whose "
-                "step is 2 (not the row at position 2).",
+                f"step is 2 ({misread}).",
             )
         if text_after_2 in (f"'{states[2]}'", f'"{states[2]}"'):  # copied with its quotes
             raise Wrong(

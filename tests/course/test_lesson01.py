@@ -221,6 +221,14 @@ def test_read_run_fails_on_the_value_after_another_step():
     assert "after step 1, not after step 2" in verdict.message
 
 
+def test_read_run_on_the_final_text_points_at_the_last_row_not_a_position():
+    verdict = lesson01.check_read_run(3, "HELLO ADA! (signed, graphkit)")
+    assert not verdict.passed
+    assert "after step 3, not after step 2" in verdict.message
+    assert "not the last row, which is the final state" in verdict.hint
+    assert "position 2" not in verdict.hint  # (that misreading gives step 1's value)
+
+
 def test_read_run_fails_on_a_value_the_run_never_held():
     verdict = lesson01.check_read_run(3, "HELLO ADA")
     assert not verdict.passed
@@ -238,7 +246,7 @@ def test_chain_fails_when_the_stubs_edge_to_end_is_kept():
 
     verdict = lesson01.check_chain(builder)
     assert not verdict.passed
-    assert "also has the edge split_words → __end__" in verdict.message
+    assert "also has the edge split_words → END" in verdict.message
     assert "add_edge('split_words', END)" in verdict.hint
 
 
