@@ -149,15 +149,15 @@ def reveal_channel(
     held = f"holds {show(expected, _WIDTH)}" if channel in session.values else "has no value"
     text = f"{verdict}: {channel} {held} after step {step}'s Update "
     text += f"(you predicted {show(guess, _WIDTH)})"
+    kept = "kept its value" if channel in session.values else "still has no value"
     if change is None and step == -1:  # (the input is not in the state yet)
-        kept = "so it kept its value" if channel in session.values else "so it has no value yet"
         text += (
             f". No task wrote {channel} in the input step: its one task, {INPUT_TASK}, "
-            f"writes your input only to the channel {START}, {kept}. Step 0 runs {START}, "
-            "which copies the input into the state."
+            f"writes your input only to the channel {START}, so {channel} {kept}. Step 0 "
+            f"runs {START}, which copies the input into the state."
         )
     elif change is None:
-        text += f". No task wrote {channel} in step {step}, so it kept its value."
+        text += f". No task wrote {channel} in step {step}, so it {kept}."
     else:
         text += ".\n" + _change_story(change, step)
     return Prediction("channel", step, guess, expected, correct, text, channel), again

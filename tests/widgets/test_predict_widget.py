@@ -121,7 +121,9 @@ def test_the_first_two_steps_can_be_guessed_right_and_the_verdict_says_what_they
     panel.button.click()  # the input is in __start__, not yet in the state
     assert "gk-reveal-wrong" in panel.reveal.value
     assert "n has no value after step -1&#x27;s Update" in panel.reveal.value
-    assert "writes your input only to the channel __start__" in panel.reveal.value
+    assert "writes your input only to the channel __start__, so n still has no value" in (
+        panel.reveal.value
+    )
     labels = [label for label, _ in panel.nodes.options]
     assert labels == ["__start__", "a", "b", "c", "no node: the run ends"]  # no __input__
     assert panel.prompt.value.startswith("Which nodes will step 0 run?")
@@ -161,3 +163,22 @@ def test_a_value_that_is_not_a_literal_is_a_string():
     assert parse_value("[1, 2]") == [1, 2]
     assert parse_value("sunny") == "sunny"
     assert parse_value(" 'x' ") == "x"
+
+
+def test_a_channel_no_step_wrote_is_told_it_still_has_no_value():
+    """Not "has no value ... so it kept its value": a key nothing wrote yet."""
+    from graphkit import END, START, StateGraph
+    from tests.widgets.graphs import Asked
+
+    builder = StateGraph(Asked).add_node("only", lambda state: {"n": 2})
+    builder.add_edge(START, "only").add_edge("only", END)
+    debugger = Debugger(builder.compile(), {"n": 1})
+    for _ in range(2):
+        debugger.click("step")
+    debugger.click("plan")
+    panel = debugger.predictor
+    panel.toggle.value = True
+    panel.channel.value, panel.value.value = "answer", "'yes'"
+    panel.button.click()
+    assert "answer has no value after step 1" in panel.reveal.value
+    assert "No task wrote answer in step 1, so it still has no value." in panel.reveal.value
