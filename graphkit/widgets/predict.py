@@ -264,5 +264,5 @@ def prediction_html(prediction: Prediction) -> str:
         f'<div class="gk-reveal gk-reveal-{outcome}" style="border-left:4px solid {accent};'
         'padding:6px 10px;margin:4px 0;background:rgba(127,127,127,0.08);overflow-wrap:anywhere">'
         f"<b>{mark}</b> · step {prediction.step}"
-        f'<div style="white-space:pre-wrap;font-size:13px">{body}</div></div>'
+        f'<div style="white-space:pre-wrap;font-size:13px;line-height:1.45">{body}</div></div>'
     )

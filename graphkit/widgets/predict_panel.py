@@ -10,6 +10,7 @@ value a channel holds after the Update (a channel menu and a text box, read as a
 literal, else as a string).
 While predict mode is on, the Plan, Execute, Update, Step and Run buttons are off: the
 guess runs the phase. Back and Reset stay on, and the score is the session's (kept across them).
+The last verdict stays until the next guess, hidden while predict mode is off.
 """
 
 from __future__ import annotations
@@ -100,7 +101,9 @@ class PredictPanel:
         """Show the chooser the next phase needs (or none), and the score."""
         session, channel_row = self.session, self.box.children[2]
         self.score.value = str(session.score) if session.predictions else ""
-        self.box.layout.display = None if self.on else "none"
+        # (the last verdict belongs to predict mode: out of it, it would speak of a step
+        # long gone; it shows again when the mode is back on)
+        self.box.layout.display = self.reveal.layout.display = None if self.on else "none"
         phase = session.next_phase
         guess_nodes = phase == "plan"
         guess_value = phase in ("execute", "update")

@@ -182,3 +182,18 @@ def test_a_channel_no_step_wrote_is_told_it_still_has_no_value():
     panel.button.click()
     assert "answer has no value after step 1" in panel.reveal.value
     assert "No task wrote answer in step 1, so it still has no value." in panel.reveal.value
+
+
+def test_the_verdict_hides_with_predict_mode_and_reads_as_lines():
+    """Out of predict mode a verdict about an earlier step would sit above the step shown;
+    its lines keep a text line height (a widget's HTML has a 28 px one)."""
+    debugger = Debugger(chain_app(), INPUT)
+    panel = debugger.predictor
+    panel.toggle.value = True
+    panel.nodes.value = ("__input__",)
+    panel.button.click()
+    assert panel.reveal.layout.display is None and "line-height:1.45" in panel.reveal.value
+    panel.toggle.value = False
+    assert panel.reveal.layout.display == "none"
+    panel.toggle.value = True
+    assert panel.reveal.layout.display is None and "gk-reveal-right" in panel.reveal.value
