@@ -10,7 +10,7 @@ value a channel holds after the Update (a channel menu and a text box, read as a
 literal, else as a string).
 While predict mode is on, the Plan, Execute, Update, Step and Run buttons are off: the
 guess runs the phase. Back and Reset stay on, and the score is the session's (kept across them).
-The last verdict stays until the next guess, hidden while predict mode is off.
+The last verdict stays until the next guess; with predict mode off, until the run moves on.
 """
 
 from __future__ import annotations
@@ -74,6 +74,7 @@ class PredictPanel:
         # why Reveal did not reveal (see _ASK), and where the run stood: asked until a
         # choice, or until the run moves (Back, Reset)
         self._asked: tuple[str, Any] | None = None
+        self._revealed_at: Any = None  # where the run stood right after the last reveal
         self.channel = W.Dropdown(options=channels, description="channel").add_class(
             "gk-predict-channel"
         )
@@ -101,9 +102,11 @@ class PredictPanel:
         """Show the chooser the next phase needs (or none), and the score."""
         session, channel_row = self.session, self.box.children[2]
         self.score.value = str(session.score) if session.predictions else ""
-        # (the last verdict belongs to predict mode: out of it, it would speak of a step
-        # long gone; it shows again when the mode is back on)
-        self.box.layout.display = self.reveal.layout.display = None if self.on else "none"
+        self.box.layout.display = None if self.on else "none"
+        # Out of predict mode the last verdict stays only until the run moves on: after
+        # that it would speak of a step long gone (it shows again when the mode is back on).
+        fresh = self._revealed_at == session._position()
+        self.reveal.layout.display = None if self.on or fresh else "none"
         phase = session.next_phase
         guess_nodes = phase == "plan"
         guess_value = phase in ("execute", "update")
@@ -156,4 +159,5 @@ class PredictPanel:
             value = parse_value(self.value.value)
             prediction = self.session.predict(channel=self.channel.value, value=value)
         self.reveal.value = prediction_html(prediction)
+        self._revealed_at = self.session._position()
         self.refresh()

@@ -184,9 +184,10 @@ def test_a_channel_no_step_wrote_is_told_it_still_has_no_value():
     assert "No task wrote answer in step 1, so it still has no value." in panel.reveal.value
 
 
-def test_the_verdict_hides_with_predict_mode_and_reads_as_lines():
-    """Out of predict mode a verdict about an earlier step would sit above the step shown;
-    its lines keep a text line height (a widget's HTML has a 28 px one)."""
+def test_the_verdict_hides_once_the_run_moves_out_of_predict_mode():
+    """Predict off, the verdict stays while it is about where the run stands; once the
+    run moves on it would sit above a later step, so it hides (and shows in predict mode
+    again). Its lines keep a text line height (a widget's HTML has a 28 px one)."""
     debugger = Debugger(chain_app(), INPUT)
     panel = debugger.predictor
     panel.toggle.value = True
@@ -194,6 +195,8 @@ def test_the_verdict_hides_with_predict_mode_and_reads_as_lines():
     panel.button.click()
     assert panel.reveal.layout.display is None and "line-height:1.45" in panel.reveal.value
     panel.toggle.value = False
+    assert panel.reveal.layout.display is None  # (the guide's picture of a verdict)
+    debugger.click("step")
     assert panel.reveal.layout.display == "none"
     panel.toggle.value = True
     assert panel.reveal.layout.display is None and "gk-reveal-right" in panel.reveal.value
