@@ -24,7 +24,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import functools
-import html
 import re
 import signal
 import sys
@@ -34,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from graphkit.constants import START
+from graphkit.inspect.markup import escape
 
 __all__ = ["TIME_LIMIT", "Verdict", "Wrong", "compiled", "exercise", "failed_run", "trace"]
 
@@ -92,7 +92,7 @@ class Verdict:
 
 def _markup(text: str) -> str:
     """Escaped text with `code` spans shown as code, as in the lessons' prose."""
-    return re.sub(r"`([^`\n]+)`", r"<code>\1</code>", html.escape(text))
+    return re.sub(r"`([^`\n]+)`", r"<code>\1</code>", escape(text))
 
 
 def exercise(title: str) -> Callable[[Callable[..., str | None]], Callable[..., Verdict]]:

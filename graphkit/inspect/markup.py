@@ -6,7 +6,9 @@ set), so a phase has one colour wherever it is shown.
 Every piece of text a run produced (node names, channel names, values, error messages)
 goes through ``escape`` before it lands in markup, so quotes, ``<script>``, ``&`` and
 any Unicode render as text. Characters XML forbids even when escaped (most control
-characters, lone surrogates) are written as visible ``\\xNN`` escapes instead.
+characters, lone surrogates) are written as visible ``\\xNN`` escapes instead, and so
+are the bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069), which would
+show the text after them in another order than it has (the drawings write them so too).
 """
 
 from __future__ import annotations
@@ -43,7 +45,9 @@ FONT_STYLE = (
 )
 CODE_STYLE = "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px"
 
-_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff\ufffe\uffff]")
+_WRITTEN_AS_ESCAPES = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff]"
+)
 
 
 def escape(text: object) -> str:
@@ -52,7 +56,7 @@ def escape(text: object) -> str:
     >>> escape('<script>alert("hi")</script> & \\x00')
     '&lt;script&gt;alert(&quot;hi&quot;)&lt;/script&gt; &amp; \\\\x00'
     """
-    value = _FORBIDDEN.sub(_visible, str(text))
+    value = _WRITTEN_AS_ESCAPES.sub(_visible, str(text))
     return html.escape(value, quote=True)
 
 

@@ -9,13 +9,13 @@ node, which writes met in which reducer). The session keeps a ``Score``.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from graphkit.constants import START
 from graphkit.diagnostics import some_names
+from graphkit.inspect.markup import escape
 from graphkit.inspect.values import join_names, show
 from graphkit.pregel.records import Plan, Run
 from graphkit.pregel.stepper import INPUT_TASK
@@ -259,7 +259,7 @@ def prediction_html(prediction: Prediction) -> str:
     mark = "✓ Right" if prediction.correct else "✗ Not quite"
     # The header already says right or wrong: the body starts with what happened.
     text = prediction.explanation.removeprefix("Right: ").removeprefix("Not quite: ")
-    body = html.escape(text)
+    body = escape(text)
     return (
         f'<div class="gk-reveal gk-reveal-{outcome}" style="border-left:4px solid {accent};'
         'padding:6px 10px;margin:4px 0;background:rgba(127,127,127,0.08);overflow-wrap:anywhere">'

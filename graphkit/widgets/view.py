@@ -95,7 +95,9 @@ class View:
     def _repr_html_(self) -> str:
         return (
             f"<div><b>{escape(self.step_label)}</b> · {escape(self.phase_label)}"
-            f"<br>{escape(self.status_text)}</div>{self.svg}"
+            f"<br>{escape(self.status_text)}</div>"
+            # (a graph wider than the cell scrolls in its box, not the whole page)
+            f'<div class="gk-graph" style="max-width:100%;overflow-x:auto">{self.svg}</div>'
         )
 
 

@@ -29,3 +29,9 @@ def test_anything_escaped_parses_as_xml_text_and_attribute():
     assert element.text.startswith("<script>\"&'</script>\\x00\\x07\\ud83d")
     assert element.get("a").startswith("<script>\"&'</script>")
     assert not list(element)
+
+
+def test_bidirectional_overrides_become_visible_escapes():
+    # (an RLO in a value would show the text after it reversed, in every card)
+    assert escape("ok\u202etxt.exe \u2066x\u2069") == "ok\\u202etxt.exe \\u2066x\\u2069"
+    assert escape("שלום עולם") == "שלום עולם"  # right-to-left text itself is kept

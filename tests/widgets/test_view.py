@@ -107,3 +107,10 @@ def test_step_view_on_a_50_node_graph():
     assert [v.step for v in views] == [-1, 0, 1, 2]
     assert views[2].tables["tasks"].shape[0] == 49
     assert views[-1].tables["writes"]["node"].tolist() == ["sink"]
+
+
+def test_a_view_shown_in_a_cell_keeps_a_wide_graph_in_its_own_scrolling_box():
+    view = DebugSession(chain_app(), INPUT).view()
+    html = view._repr_html_()
+    assert '<div class="gk-graph" style="max-width:100%;overflow-x:auto"><svg' in html
+    assert html.endswith("</svg></div>")
