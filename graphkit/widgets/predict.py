@@ -150,11 +150,14 @@ def reveal_channel(
     text = f"{verdict}: {channel} {held} after step {step}'s Update "
     text += f"(you predicted {show(guess, _WIDTH)})"
     kept = "kept its value" if channel in session.values else "still has no value"
-    if change is None and step == -1:  # (the input is not in the state yet)
+    # (the input is not in the state yet; on a thread with history the input step is
+    # numbered after the last step, not -1)
+    inputs = any(s.update is update and s.plan.nodes == [INPUT_TASK] for s in session.supersteps)
+    if change is None and inputs:
         text += (
             f". No task wrote {channel} in the input step: its one task, {INPUT_TASK}, "
-            f"writes your input only to the channel {START}, so {channel} {kept}. Step 0 "
-            f"runs {START}, which copies the input into the state."
+            f"writes your input only to the channel {START}, so {channel} {kept}. Step "
+            f"{step + 1} runs {START}, which copies the input into the state."
         )
     elif change is None:
         text += f". No task wrote {channel} in step {step}, so it {kept}."

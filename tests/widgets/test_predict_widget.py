@@ -200,3 +200,27 @@ def test_the_verdict_hides_once_the_run_moves_out_of_predict_mode():
     assert panel.reveal.layout.display == "none"
     panel.toggle.value = True
     assert panel.reveal.layout.display is None and "gk-reveal-right" in panel.reveal.value
+
+
+def test_the_input_step_of_a_thread_with_history_is_told_as_the_input_step():
+    """On a thread that already ran, the input step is numbered after its last step
+    (step 4 here, as in LangGraph), not -1: its verdict still says where the input went
+    (it said only "No task wrote n in step 4, so it kept its value")."""
+    from graphkit import InMemorySaver
+
+    app = chain_app(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    app.invoke(INPUT, config)
+    debugger = Debugger(app, {"n": 7, "log": []}, config=config)
+    panel = debugger.predictor
+    panel.toggle.value = True
+    panel.nodes.value = ("__input__",)
+    panel.button.click()
+    panel.channel.value, panel.value.value = "n", "7"
+    panel.button.click()
+    assert "gk-reveal-wrong" in panel.reveal.value and "n holds 51 after step 4" in (
+        panel.reveal.value
+    )
+    assert "writes your input only to the channel __start__, so n kept its value. Step 5 runs" in (
+        panel.reveal.value
+    )
