@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 import operator
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, TypedDict
 
 from graphkit import END, START, StateGraph
@@ -75,9 +75,9 @@ def _int_keys(guess: Mapping[Any, Any]) -> dict[Any, Any]:
 def _as_nodes(value: Any) -> set[str]:
     if value is None:
         return set()
-    if isinstance(value, str):
-        return {value}
-    return {str(node) for node in value}
+    if isinstance(value, str) or not isinstance(value, Iterable):
+        value = [value]  # (one name, or a slip such as 3: "There is no node '3'")
+    return {str(node) for node in value if str(node).strip()}  # ("" is no node)
 
 
 @exercise("2.1 · Predict the steps")
@@ -90,15 +90,16 @@ def check_predict_steps(guess: Mapping[int, Any]) -> str:
             hint='For example {1: ["left"], 2: [...]}.',
         )
     guess = _int_keys(guess)
-    if not any(_as_nodes(nodes) for nodes in guess.values()):
+    own = {-1: "__input__", 0: "__start__"}  # the run's own steps and their one task
+    # (the run's own tasks at their own steps are no answer yet: steps 1 on are)
+    if not any(_as_nodes(nodes) - {own.get(step)} for step, nodes in guess.items()):
         raise Wrong(
-            "Your guess names no node yet: every step in it is empty. Fill in the nodes "
+            "Your guess names no node yet: no step from 1 on has one. Fill in the nodes "
             "each step runs, from step 1 until the run ends.",
             hint="Read the drawing: the nodes after START run in step 1, and a node runs "
             'in step N+1 when an edge into it was written in step N ("Plan: who runs, '
             'and why").',
         )
-    own = {-1: "__input__", 0: "__start__"}  # the run's own steps and their one task
     early = {n: _as_nodes(guess[n]) - {own[n]} for n in own if n in guess}
     for step, nodes in early.items():
         if nodes:
@@ -292,13 +293,14 @@ def check_total_after(guess: Mapping[int, Any]) -> str:
         nodes = " and ".join(run.step(step).plan.nodes)
         story = f"Step {step} began with total = {change.before} and ran {nodes}."
         if answer is None:  # (the stub: the story would hand over the step's start)
+            if step == 3:
+                said = f" (step 2's {guess[2]} is right)."
+            elif guess.get(3) is None:
+                said = ": total_after needs a number for step 2 and one for step 3."
+            else:
+                said = "."  # (step 3's number is judged once step 2's is right)
             raise Wrong(
-                f"You have no answer for step {step} yet"
-                + (
-                    ": total_after needs a number for step 2 and one for step 3."
-                    if step == 2
-                    else f" (step 2's {guess[2]} is right)."
-                ),
+                f"You have no answer for step {step} yet{said}",
                 hint="Follow the run from {'total': 5} one step at a time: which nodes the "
                 "step runs, what each reads (the state as the step began) and writes, and "
                 "what operator.add makes of the step's writes in its Update.",

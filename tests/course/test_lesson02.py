@@ -25,7 +25,11 @@ def test_predict_steps_passes_on_its_solution_in_any_order():
 
 
 def test_predict_steps_fails_on_the_stub_without_giving_step_1_away():
-    for stub in ({1: [], 2: []}, {1: [], 2: [], 3: []}, {}):
+    # (the run's own steps named right, or a blank name, are no answer yet either: they
+    # got "Step 1 runs left, right", or "Your steps stop before step 1, which runs ...")
+    stubs = [{1: [], 2: []}, {1: [], 2: [], 3: []}, {}, {1: "", 2: [""]}]
+    stubs += [{0: ["__start__"], 1: [], 2: []}, {-1: "__input__", 0: "__start__"}]
+    for stub in stubs:
         verdict = lesson02.check_predict_steps(stub)
         assert not verdict.passed
         assert "names no node yet" in verdict.message
@@ -77,6 +81,12 @@ def test_predict_steps_takes_the_runs_own_steps_named_right():
     assert lesson02.check_predict_steps({-1: "__input__", 0: "__start__", **solution.STEPS}).passed
     verdict = lesson02.check_predict_steps({-1: ["__start__"], **solution.STEPS})
     assert verdict.message.startswith("You put __start__ in step -1, but step -1 runs only")
+
+
+def test_predict_steps_takes_a_name_that_is_no_list_as_a_guess():
+    # (it said "Your code raised TypeError: 'int' object is not iterable")
+    verdict = lesson02.check_predict_steps({1: 3})
+    assert "you said 3" in verdict.message and "There is no node '3'" in verdict.message
 
 
 def test_predict_steps_names_a_node_that_does_not_exist():
@@ -167,6 +177,8 @@ def test_total_after_fails_on_the_stub_without_giving_step_2s_start():
     assert "no answer for step 2" in verdict.message
     assert "one step at a time" in verdict.hint
     assert "6" not in verdict.message + verdict.hint  # step 1's total, step 2's start
+    verdict = lesson02.check_total_after({2: None, 3: 44})  # (step 3 has a number)
+    assert verdict.message == "You have no answer for step 2 yet."
     verdict = lesson02.check_total_after({2: 22, 3: None})
     assert "no answer for step 3 yet (step 2's 22 is right)" in verdict.message
     assert "finish" not in verdict.message  # that it runs once is the step's question
