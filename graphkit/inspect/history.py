@@ -113,6 +113,16 @@ class History:
         )
         return tuple(dict.fromkeys(targets))
 
+    def dropped_sends(self, source: str, step: int) -> tuple[str, ...]:
+        """The nodes ``source`` sent to in ``step`` that the next Plan made no push task
+        for: no nodes of the graph, so the runtime dropped those Sends (with a warning)."""
+        later = self.steps.get(step + 1)
+        if later is None and not (step == self.last and self.run.status == "done"):
+            return ()  # (the run stopped first: nothing says what became of them)
+        # (a run that finished after the step planned no task: not even for a Send)
+        pushed = {t.node for t in later.plan.tasks if t.kind == "push"} if later else set()
+        return tuple(node for node in self.sent(source, step) if node not in pushed)
+
     def dropped(self, source: str, step: int) -> tuple[str, ...]:
         """The names ``source`` chose in ``step`` that are not nodes: the Update had no
         channel for them, so it dropped the write (a router's misspelt return value)."""

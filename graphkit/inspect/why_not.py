@@ -390,7 +390,11 @@ class NotRan:
     def _choices(self, source: str, step: int) -> tuple[str, ...]:
         """What ``source``'s router chose in ``step``: the nodes it woke, then its ``Send``s
         ("a Send to c"); none is END (a step whose router only sent chose no END)."""
-        sent = (f"a Send to {node}" for node in self.history.sent(source, step))
+        dropped = self.history.dropped_sends(source, step)
+        sent = (
+            f"a Send to {node!r} (not a node)" if node in dropped else f"a Send to {node}"
+            for node in self.history.sent(source, step)
+        )
         return (*self.history.chosen(source, step), *sent)
 
 

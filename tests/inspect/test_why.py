@@ -591,3 +591,24 @@ def test_a_router_step_that_only_sent_is_no_choice_of_end(make):
     assert run.why("s", 3, graph=app).answers[0].reasons[-1].text == (
         "loop ran in step 2 and its router 'route' chose a Send to c, not s."
     )
+
+
+def test_a_send_to_no_node_is_named_as_dropped(make):
+    """A Send to a misspelt node is dropped by the runtime (with a warning); why said the
+    router "chose a Send to S", as if that had run (here and when it ended the run)."""
+
+    def route(state):
+        return [Send("S", state), *[Send("c", state)] * (len(state["log"]) < 2)]
+
+    app = make(["loop", "s", "c"], [(START, "loop"), ("c", "loop")], [("loop", route, ["s", "c"])])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", GraphkitWarning)  # (the runtime's, for the Send)
+        run = trace(app)
+    assert run.why("s", 2, graph=app).answers[0].reasons[-1].text == (
+        "loop ran in step 1 and its router 'route' chose a Send to 'S' (not a node) and a "
+        "Send to c, not s."
+    )
+    assert run.why("s", graph=app).answers[0].reasons[-1].text == (
+        "loop ran at steps 1 and 3, and its router 'route' chose a Send to 'S' (not a node) "
+        "and a Send to c, never s."
+    )
