@@ -513,12 +513,21 @@ def enter_task(scope: TaskScope, config: Any = None) -> tuple[Any, ...]:
     if config is None:
         config = scope_config(scope)
     variable = langchain.var_child_runnable_config
-    return token, variable, variable.set(config)
+    # langchain-core's own setter also makes the task's LangSmith run the parent of a
+    # `@traceable` function the node calls, as LangGraph's nodes run (None: unchanged)
+    set_context = getattr(langchain, "_set_config_context", None)
+    if set_context is None:
+        return token, variable, variable.set(config), None
+    return token, variable, *set_context(config)
 
 
 def leave_task(tokens: tuple[Any, ...]) -> None:
     if len(tokens) > 1:
         tokens[1].reset(tokens[2])
+        if tokens[3] is not None:  # the LangSmith tracing context before the task
+            from langsmith.run_helpers import _set_tracing_context
+
+            _set_tracing_context(tokens[3])
     _scope.reset(tokens[0])
 
 
