@@ -349,7 +349,8 @@ class GraphNode:
     None), with no state, edges or checkpointer, as LangGraph's ``PregelNode.invoke``.
     A ``config``, ``store``, ``writer`` or ``runtime`` parameter is given the config
     passed (with ``configurable``), the graph's store, a writer that discards, and a
-    ``Runtime`` with that store (LangGraph refuses a runtime here)."""
+    ``Runtime`` with that store (LangGraph refuses a runtime here); keywords given to
+    ``invoke`` (``store=...``) go to the function, over those, as in LangGraph."""
 
     __slots__ = ("_action", "_node", "_store", "name")
 
@@ -400,7 +401,7 @@ class GraphNode:
                 f"Node {self.name!r} is async: await app.nodes[{self.name!r}].ainvoke(...) "
                 "to call it alone."
             )
-        return self._node.call(input, **self._injected(config))
+        return self._node.call(input, **{**self._injected(config), **kwargs})
 
     async def ainvoke(
         self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any
@@ -408,7 +409,7 @@ class GraphNode:
         """Call the node's function on ``input`` (awaiting it, if it is async; a
         Runnable node's ``ainvoke``, as in an async run)."""
         call = self._node.async_call or self._node.call
-        returned = call(input, **self._injected(config))
+        returned = call(input, **{**self._injected(config), **kwargs})
         return await returned if inspect.isawaitable(returned) else returned
 
     def _injected(self, config: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -105,3 +105,32 @@ def test_an_async_node_called_synchronously_says_to_await_it(load):
     lib = load()
     with pytest.raises(TypeError):
         _app(lib).nodes["later"].invoke({"n": 1})
+
+
+def _given_a_store(lib: Lib) -> list[Any]:
+    """A node that takes a store, called alone with ``store=`` (LangGraph's way to test
+    it without a graph run), sync and async."""
+    store_module = "langgraph.store.memory" if lib.name == "langgraph" else "graphkit.store.memory"
+    store = __import__(store_module, fromlist=["InMemoryStore"]).InMemoryStore()
+    store.put(("notes",), "n1", {"text": "from the store"})
+
+    def remember(state: State, store: Any) -> dict:
+        return {"note": store.get(("notes",), "n1").value["text"] if store else "no store"}
+
+    async def aremember(state: State, store: Any) -> dict:
+        return remember(state, store)
+
+    graph = lib.StateGraph(State).add_node("remember", remember).add_node("aremember", aremember)
+    graph.add_edge(lib.START, "remember").add_edge(lib.START, "aremember")
+    nodes = graph.compile().nodes
+    return [
+        nodes["remember"].invoke({"n": 1}, store=store),
+        asyncio.run(nodes["aremember"].ainvoke({"n": 1}, store=store)),
+        asyncio.run(nodes["remember"].ainvoke({"n": 1}, None, store=store)),
+    ]
+
+
+def test_a_store_given_to_a_node_called_alone_reaches_it():
+    expected = _given_a_store(load_langgraph())
+    assert expected[0] == {"note": "from the store"}
+    assert _given_a_store(load_graphkit()) == expected
