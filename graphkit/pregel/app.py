@@ -255,10 +255,11 @@ class CompiledGraph(RunnableMethods):
     def config_schema(self, *, include: Sequence[str] | None = None) -> Any:
         """Deprecated, as in LangGraph: a pydantic model of the configuration (its
         ``configurable`` field is the context schema). Needs pydantic; warns
-        ``LangGraphDeprecatedSinceV10``. Read ``builder.context_schema`` instead."""
+        ``LangGraphDeprecatedSinceV10``. Read ``context_schema`` instead."""
         from graphkit.diagnostics.graph import legacy_config_model
 
-        context_schema = getattr(self.builder, "context_schema", None)
+        # (the graph's own: an entrypoint's or a low-level Pregel's has no builder's)
+        context_schema = getattr(self, "context_schema", None)
         return legacy_config_model(self.name, context_schema, include or ())
 
     def get_config_jsonschema(self, *, include: Sequence[str] | None = None) -> dict[str, Any]:

@@ -418,3 +418,24 @@ def test_pregel_types_re_exports_the_types_ones():
     # a plain record)
     missing = set(langgraph_types.__all__) - set(old.__all__)
     assert missing == {"PregelExecutableTask"}
+
+
+def _entrypoint_config_schemas(library: str) -> list[Any]:
+    """``config_schema()`` / ``get_config_jsonschema()`` of an entrypoint and of a
+    low-level ``Pregel``: their ``configurable`` is the context schema, as a graph's."""
+    entrypoint = _module(library, "langgraph.func", "graphkit.func").entrypoint
+    seen = []
+    for options in ({"context_schema": Ctx}, {"config_schema": Ctx}, {}):
+        made, _, _ = _caught(lambda options=options: entrypoint(**options)(lambda n: n))
+        model, warned, _ = _caught(made.config_schema)
+        schema, warned_too, _ = _caught(made.get_config_jsonschema)
+        seen.append([model.model_json_schema(), warned, schema, warned_too])
+    pregel, _, _ = _caught(lambda: _pregel_with_config_type(library))
+    seen.append(_caught(pregel.get_config_jsonschema)[:2])
+    return seen
+
+
+def test_an_entrypoints_config_schema_holds_its_context_schema_as_in_langgraph():
+    expected = _entrypoint_config_schemas("langgraph")
+    assert "Ctx" in expected[0][0]["$defs"]
+    assert _entrypoint_config_schemas("graphkit") == expected
