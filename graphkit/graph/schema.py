@@ -40,6 +40,25 @@ def is_root_schema(schema: Any) -> bool:
     return is_type and not hasattr(schema, "__annotations__")
 
 
+def declares_no_keys(schema: Any) -> bool:
+    """True for a schema class without annotated fields (``class Empty(TypedDict): ...``):
+    no state, but a fine input or output schema, as LangGraph takes it (a node that reads
+    nothing, a graph whose output is nothing).
+
+    >>> from typing import TypedDict
+    >>> declares_no_keys(TypedDict("Empty", {})), declares_no_keys(TypedDict("S", {"n": int}))
+    (True, False)
+    """
+    if is_root_schema(schema) or not hasattr(schema, "__annotations__"):
+        return False
+    try:
+        hints = get_type_hints(schema)
+    except NameError:  # (reported, naming the schema, where its keys are read)
+        return False
+    hints.pop("__slots__", None)
+    return not hints
+
+
 def schema_keys(schema: Any) -> tuple[str, ...]:
     """The field names of a state schema, in declaration order.
 

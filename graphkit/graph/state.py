@@ -26,6 +26,7 @@ from graphkit.graph.declaration import (
 )
 from graphkit.graph.schema import (
     channels_from_schema,
+    declares_no_keys,
     different_kinds,
     managed_from_schema,
     schema_keys,
@@ -94,14 +95,20 @@ class StateGraph:
         """``set_node_defaults(timeout=...)``: for each node given none."""
         self.default_error_handler: Any = None
         """``set_node_defaults(error_handler=...)``: for each node given none."""
-        self._add_schema(state_schema)
+        self._add_schema(state_schema, of_the_state=True)
         for schema in (self.input_schema, self.output_schema):
             self._add_schema(schema, allow_managed=False)
 
-    def _add_schema(self, schema: Any, allow_managed: bool = True) -> None:
+    def _add_schema(
+        self, schema: Any, allow_managed: bool = True, of_the_state: bool = False
+    ) -> None:
         """Add ``schema``'s keys; as in LangGraph, a key declared again must be the same
-        kind of channel (or a plain one), and managed values live in the state only."""
+        kind of channel (or a plain one), and managed values live in the state only. An
+        input or output schema may declare none (the state schema must: refused)."""
         if schema in self.schemas:
+            return
+        if not of_the_state and declares_no_keys(schema):
+            self.schemas[schema] = ()
             return
         managed = managed_from_schema(schema)
         if managed and not allow_managed:

@@ -8,9 +8,11 @@ yields, added up."""
 
 import asyncio
 import operator
+import warnings
 from typing import Annotated, Any, Literal, NotRequired, Optional, Required, TypedDict, Union
 
 import pytest
+from typing_extensions import TypedDict as ExtTypedDict
 
 from .harness import Lib, load_graphkit, load_langgraph
 
@@ -344,3 +346,41 @@ def test_a_router_s_branch_is_named_as_in_langgraph(kind: str) -> None:
         return [list(builder.branches["a"]), builder.compile().invoke({"x": 1})]
 
     assert names(load_graphkit()) == names(load_langgraph())
+
+
+class NoKeys(ExtTypedDict):  # (pydantic reads only typing_extensions' before 3.12)
+    pass
+
+
+class PlainForSchemas(ExtTypedDict):
+    a: int
+
+
+def _without_keys(lib: Lib) -> list[Any]:
+    """An input or output schema that declares no key (a node's or the graph's): the node
+    reads ``{}``, the graph takes no input keys or returns None; a state schema without
+    keys stays refused (see ``tests/graph/test_schema.py``)."""
+    seen: list[Any] = []
+
+    def note(state: Any) -> dict:
+        seen.append(state)
+        return {"a": 8}
+
+    graph = lib.StateGraph
+    node_reads_nothing = graph(PlainForSchemas).add_node("n", note, input_schema=NoKeys)
+    takes_nothing = graph(PlainForSchemas, input_schema=NoKeys).add_node("n", note)
+    gives_nothing = graph(PlainForSchemas, output_schema=NoKeys).add_node("n", note)
+    for graph in (node_reads_nothing, takes_nothing, gives_nothing):
+        app = graph.add_edge(lib.START, "n").compile()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (graphkit warns of the input key it drops)
+            seen.append(app.invoke({"a": 1}))
+            seen.append(list(app.stream({"a": 2}, stream_mode=["values", "updates"])))
+        seen.append((app.get_input_jsonschema(), app.get_output_jsonschema()))
+    return seen
+
+
+def test_an_input_or_output_schema_may_declare_no_key() -> None:
+    expected = _without_keys(load_langgraph())
+    assert expected[0] == {} and expected[1] == {"a": 8}
+    assert _without_keys(load_graphkit()) == expected
