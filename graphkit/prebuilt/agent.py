@@ -108,9 +108,10 @@ def create_react_agent(
             LangGraphDeprecatedSinceV10,
             stacklevel=2,
         )
-        context_schema = context_schema or deprecated.pop("config_schema")
-    if deprecated:
-        raise TypeError(f"create_react_agent() got unexpected arguments {sorted(deprecated)}.")
+        config_schema = deprecated.pop("config_schema")  # (context_schema wins, as in LangGraph)
+        context_schema = config_schema if context_schema is None else context_schema
+    if deprecated:  # (LangGraph's words, which its tests match)
+        raise TypeError(f"create_react_agent() got unexpected keyword arguments: {deprecated}")
     if version not in ("v1", "v2"):
         raise ValueError(f"create_react_agent(version={version!r}): use 'v1' or 'v2'.")
     state_schema = _checked_schema(state_schema, response_format)

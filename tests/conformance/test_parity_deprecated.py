@@ -439,3 +439,23 @@ def test_an_entrypoints_config_schema_holds_its_context_schema_as_in_langgraph()
     expected = _entrypoint_config_schemas("langgraph")
     assert "Ctx" in expected[0][0]["$defs"]
     assert _entrypoint_config_schemas("graphkit") == expected
+
+
+class OtherCtx(ExtTypedDict):
+    team: str
+
+
+def _agent_options(library: str) -> list[Any]:
+    """``create_react_agent(config_schema=...)`` beside ``context_schema=`` (the new name
+    wins), and a keyword it does not take (LangGraph's ``TypeError``, word for word)."""
+    both, _, error = _caught(
+        lambda: _react_agent(library, config_schema=OtherCtx, context_schema=Ctx)
+    )
+    _, _, unknown = _caught(lambda: _react_agent(library, extra="extra"))
+    return [both.context_schema.__name__, error, type(unknown).__name__, str(unknown)]
+
+
+def test_create_react_agents_old_and_new_context_names_together_as_in_langgraph():
+    expected = _agent_options("langgraph")
+    assert expected[:3] == ["Ctx", None, "TypeError"]
+    assert _agent_options("graphkit") == expected
