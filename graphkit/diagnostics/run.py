@@ -160,6 +160,16 @@ def unknown_output_keys(unknown: Sequence[str], keys: Sequence[str]) -> str:
     )
 
 
+def durability_without_checkpointer(durability: str) -> str:
+    """``durability=`` given to a run that saves nothing (LangGraph's words first, so a
+    warnings filter written for LangGraph matches)."""
+    return (
+        "`durability` has no effect when no checkpointer is present. This run saves "
+        f"nothing, so durability={durability!r} changes nothing: compile the graph with "
+        "checkpointer=... to save its steps, or leave durability out."
+    )
+
+
 def unknown_run_options(names: list[str]) -> str:
     """A keyword argument of ``invoke`` / ``stream`` that is not one of their options."""
     config_keys = [name for name in names if name in _CONFIG_KEYS]

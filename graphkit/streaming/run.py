@@ -20,6 +20,7 @@ from graphkit.errors import (
     GraphInterrupt,
     GraphRecursionError,
     LangGraphDeprecatedSinceV10,
+    warn,
 )
 from graphkit.pregel.config import RunConfig, coerce_context, merged_callbacks, merged_metadata
 from graphkit.pregel.runtime import (
@@ -197,6 +198,8 @@ class StreamRun:
         )
         with outside_tasks() if own_thread_given else contextlib.nullcontext():
             self.stepper = stepper = _stepper(app, input, config, options)
+        if kwargs.get("durability") is not None and stepper.thread is None:  # (as LangGraph)
+            warn(diagnose.durability_without_checkpointer(kwargs["durability"]), UserWarning)
         self.emitters = emitters_for(app, stepper, produced_modes, keys, listener.messages_sink)
         # the config's graph handlers (on_resume, on_interrupt) hear the run as emitters do
         if (lifecycle := open_lifecycle(config, trace, stepper, async_run)) is not None:

@@ -152,3 +152,52 @@ def test_a_run_resumed_under_exit_saves_what_it_wrote():
     expected = _resumed_under_exit(load_langgraph())
     assert _resumed_under_exit(load_graphkit()) == expected
     assert expected[0] == {"found": ["sf"], "notes": ["sf", "noted"]}
+
+
+LANGGRAPHS_WORDS = "`durability` has no effect when no checkpointer is present."
+
+
+def _warned_of_durability(lib: Lib) -> list[tuple[str, list[str]]]:
+    """The ``UserWarning`` a run given ``durability=`` (or the deprecated
+    ``checkpoint_during=``) gives when it saves nothing: the graph has no checkpointer, or
+    a subgraph has none to borrow; none when one saves. (``durability="sync"`` without a
+    checkpointer crashes LangGraph 1.2 with an ``AttributeError``; graphkit warns and
+    runs, see docs/compatibility.md.)"""
+    import warnings
+
+    from .scenarios import SAVERS
+
+    def warned(call) -> list[str]:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            call()
+        return [
+            type(w.message).__name__ for w in caught if str(w.message).startswith(LANGGRAPHS_WORDS)
+        ]
+
+    bare = _subgraph(lib, lambda state: {"n": 1})
+
+    def runs_a_subgraph(state: State) -> dict:
+        return bare.invoke(state, durability="exit")
+
+    outer = lib.StateGraph(State).add_node("s", runs_a_subgraph).add_edge(lib.START, "s")
+    seen = [
+        ("invoke", warned(lambda: bare.invoke({"n": 0}, durability="exit"))),
+        ("stream", warned(lambda: list(bare.stream({"n": 0}, durability="async")))),
+        ("ainvoke", warned(lambda: asyncio.run(bare.ainvoke({"n": 0}, durability="async")))),
+        ("checkpoint_during", warned(lambda: bare.invoke({"n": 0}, checkpoint_during=False))),
+        ("no durability", warned(lambda: bare.invoke({"n": 0}))),
+        ("a subgraph, no saver", warned(lambda: outer.compile().invoke({"n": 0}))),
+    ]
+    with SAVERS["memory"](lib.name) as saver:
+        config = {"configurable": {"thread_id": "t"}}
+        saved = outer.compile(checkpointer=saver)
+        seen.append(("a saver", warned(lambda: saved.invoke({"n": 0}, config, durability="exit"))))
+        seen.append(("its subgraph", warned(lambda: saved.invoke({"n": 0}, config))))
+    return seen
+
+
+def test_durability_without_a_checkpointer_warns_as_in_langgraph():
+    expected = _warned_of_durability(load_langgraph())
+    assert expected[0] == ("invoke", ["UserWarning"]) and expected[-2] == ("a saver", [])
+    assert _warned_of_durability(load_graphkit()) == expected
