@@ -85,8 +85,8 @@ def __getattr__(name: str) -> Any:
     from graphkit.errors import LangGraphDeprecatedSinceV10
 
     warnings.warn(
-        f"Importing {name} from graphkit.constants is deprecated (as in LangGraph); "
-        f"write `from graphkit.types import {name}`.",
+        f"Importing {name} from graphkit.constants is deprecated. Please use "
+        f"'from graphkit.types import {name}' instead.",
         LangGraphDeprecatedSinceV10,
         stacklevel=2,
     )

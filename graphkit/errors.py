@@ -173,7 +173,8 @@ class NodeInterrupt(GraphInterrupt):
 
     def __init__(self, value: Any, id: str | None = None) -> None:
         warnings.warn(
-            "NodeInterrupt is deprecated: call graphkit.interrupt(value) in the node instead.",
+            "NodeInterrupt is deprecated. Please use `graphkit.types.interrupt` instead: call "
+            "interrupt(value) in the node.",
             LangGraphDeprecatedSinceV10,
             stacklevel=2,
         )

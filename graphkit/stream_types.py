@@ -75,8 +75,8 @@ def _warn_dict_access(how: str) -> None:
     from graphkit.errors import LangGraphDeprecatedSinceV11  # errors imports this module
 
     warnings.warn(
-        f"Reading a GraphOutput like a dict (`{how}`) is deprecated: read `result.value` "
-        "for the output and `result.interrupts` for the interrupts.",
+        f"Accessing GraphOutput via `{how}` is deprecated. Use `result.value` to access "
+        "the output value directly, or `result.interrupts` for interrupts.",
         LangGraphDeprecatedSinceV11,
         stacklevel=3,
     )

@@ -463,7 +463,7 @@ class Interrupt:
         from graphkit.errors import LangGraphDeprecatedSinceV10  # errors imports this module
 
         warnings.warn(
-            "Interrupt.interrupt_id is deprecated: read Interrupt.id instead.",
+            "`interrupt_id` is deprecated. Use `id` instead (Interrupt.id).",
             LangGraphDeprecatedSinceV10,
             stacklevel=2,
         )

@@ -47,12 +47,13 @@ _NODE_RENAMED = {
 def _renamed(
     call: str, given: dict[str, Any], renames: Mapping[str, tuple[str, type[Warning]]]
 ) -> dict[str, Any]:
-    """Map the old argument names in ``given`` to the new ones, warning about each."""
+    """Map the old argument names in ``given`` to the new ones, warning about each (in
+    LangGraph's words first, so that a warnings filter written for LangGraph matches)."""
     for old, (new, category) in renames.items():
         if old in given:
             warn(
-                f"{call}({old}=...) is the old name of `{new}`: `{old}` still works but is "
-                f"deprecated (LangGraph will remove it). Write {call}(..., {new}=...).",
+                f"`{old}` is deprecated and will be removed. Please use `{new}` instead: "
+                f"write {call}(..., {new}=...).",
                 category,
             )
     return {renames[old][0]: value for old, value in given.items() if old in renames}
@@ -637,16 +638,20 @@ def bad_checkpointer(checkpointer: Any) -> str:
 # -- deprecated: CompiledGraph.config_schema() ------------------------------------------
 
 
-def legacy_config_model(graph_name: str, context_schema: Any, include: Sequence[str]) -> Any:
+def legacy_config_model(
+    graph_name: str, context_schema: Any, include: Sequence[str], method: str = "config_schema"
+) -> Any:
     """What LangGraph's deprecated ``compiled.config_schema()`` returns: a pydantic model
     named ``<graph name>Config`` with a ``configurable`` field typed by the context schema
     (when there is one) and the RunnableConfig keys named in ``include``. It warns
-    ``LangGraphDeprecatedSinceV10``; read ``compiled.builder.context_schema`` instead.
-    Needs pydantic (``pip install graphkit[agents]``)."""
+    ``LangGraphDeprecatedSinceV10`` (in LangGraph's words for ``method``, the deprecated
+    method called); read ``compiled.context_schema`` instead. Needs pydantic
+    (``pip install graphkit[agents]``)."""
+    replacement = "for the relevant schema " if method == "config_schema" else ""
     warn(
-        "compiled.config_schema() and get_config_jsonschema() are deprecated (as in "
-        "LangGraph 1.0): configuration moved to the context schema; read "
-        "StateGraph(..., context_schema=...) (compiled.builder.context_schema) instead.",
+        f"`{method}` is deprecated. Use `get_context_jsonschema` {replacement}instead. "
+        "(Configuration moved to the context schema: read compiled.context_schema, given "
+        "as StateGraph(..., context_schema=...).)",
         LangGraphDeprecatedSinceV10,
     )
     try:

@@ -44,8 +44,9 @@ class MessageGraph(StateGraph):
         from graphkit.prebuilt.messages import add_messages
 
         warnings.warn(
-            "MessageGraph is deprecated: use StateGraph with a `messages` key, e.g. "
-            "StateGraph(MessagesState), and have nodes return {'messages': [...]}.",
+            "MessageGraph is deprecated in LangGraph v1.0.0, to be removed in v2.0.0. Please "
+            "use StateGraph with a `messages` key instead: e.g. StateGraph(MessagesState), "
+            "with nodes returning {'messages': [...]}.",
             LangGraphDeprecatedSinceV10,
             stacklevel=2,
         )

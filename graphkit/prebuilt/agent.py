@@ -104,7 +104,8 @@ def create_react_agent(
     """
     if "config_schema" in deprecated:
         warnings.warn(
-            "create_react_agent(config_schema=...) is deprecated; use context_schema=...",
+            "`config_schema` is deprecated and will be removed. Please use `context_schema` "
+            "instead: write create_react_agent(..., context_schema=...).",
             LangGraphDeprecatedSinceV10,
             stacklevel=2,
         )

@@ -264,7 +264,13 @@ class CompiledGraph(RunnableMethods):
 
     def get_config_jsonschema(self, *, include: Sequence[str] | None = None) -> dict[str, Any]:
         """Deprecated, as in LangGraph: the JSON schema of ``config_schema()``."""
-        return self.config_schema(include=include).model_json_schema()
+        from graphkit.diagnostics.graph import legacy_config_model
+
+        context_schema = getattr(self, "context_schema", None)
+        model = legacy_config_model(
+            self.name, context_schema, include or (), "get_config_jsonschema"
+        )
+        return model.model_json_schema()
 
     # -- threads: reading and editing saved state ----------------------------------------
 

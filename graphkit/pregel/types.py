@@ -39,8 +39,8 @@ __all__ = [
 ]
 
 warnings.warn(
-    "graphkit.pregel.types is deprecated (as LangGraph's langgraph.pregel.types is); "
-    "write `from graphkit.types import ...` instead.",
+    "Importing from graphkit.pregel.types is deprecated. Please use "
+    "'from graphkit.types import ...' instead.",
     LangGraphDeprecatedSinceV10,
     stacklevel=2,
 )

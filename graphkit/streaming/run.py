@@ -595,8 +595,8 @@ def _resolve_deprecated(kwargs: dict[str, Any]) -> None:
     if checkpoint_during is None:
         return
     warnings.warn(
-        "checkpoint_during= is deprecated: write durability='async' (for True) or "
-        "durability='exit' (for False) instead.",
+        "`checkpoint_during` is deprecated and will be removed. Please use `durability` "
+        "instead: durability='async' for True, durability='exit' for False.",
         LangGraphDeprecatedSinceV10,
         stacklevel=4,
     )

@@ -4,6 +4,7 @@ behaviour, or refuses it with an error that names the replacement."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import warnings
 from collections.abc import Callable
@@ -306,6 +307,16 @@ DEPRECATED: dict[str, tuple[Callable[[str], Any], str, str | None]] = {
         "LangGraphDeprecatedSinceV10",
         "context_schema",
     ),
+    "GraphOutput[key]": (
+        lambda lib: _module(lib, "langgraph.types", "graphkit.types").GraphOutput({"a": 1})["a"],
+        "LangGraphDeprecatedSinceV11",
+        "value",
+    ),
+    "key in GraphOutput": (
+        lambda lib: "a" in _module(lib, "langgraph.types", "graphkit.types").GraphOutput({"a": 1}),
+        "LangGraphDeprecatedSinceV11",
+        "value",
+    ),
     "pregel.types module": (
         lambda lib: importlib.reload(
             _module(lib, "langgraph.pregel.types", "graphkit.pregel.types")
@@ -459,3 +470,29 @@ def test_create_react_agents_old_and_new_context_names_together_as_in_langgraph(
     expected = _agent_options("langgraph")
     assert expected[:3] == ["Ctx", None, "TypeError"]
     assert _agent_options("graphkit") == expected
+
+
+def _messages(call: Callable[[], Any]) -> list[str]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with contextlib.suppress(Exception):  # (the refusals are compared above)
+            call()
+    return [str(w.message) for w in caught if issubclass(w.category, DeprecationWarning)]
+
+
+def _first_sentence(message: str) -> str:
+    """What a warnings filter written for LangGraph names: its message's first sentence,
+    with LangGraph's module paths spelled as graphkit's."""
+    return message.split(". ")[0].replace("langgraph.", "graphkit.")
+
+
+@pytest.mark.parametrize("name", list(DEPRECATED))
+def test_a_deprecation_warning_opens_with_langgraphs_words(name):
+    """So that ``filterwarnings("ignore:<LangGraph's message>")``, as LangGraph's own tests
+    and many test suites write it, silences graphkit's warning too."""
+    use = DEPRECATED[name][0]
+    theirs = _messages(lambda: use("langgraph"))
+    ours = _messages(lambda: use("graphkit"))
+    # (create_react_agent warns once more in LangGraph: it moved to langchain.agents)
+    expected = [_first_sentence(m) for m in theirs if "langchain.agents" not in m]
+    assert [m[: len(start)] for m, start in zip(ours, expected, strict=True)] == expected
