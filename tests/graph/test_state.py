@@ -465,3 +465,9 @@ def test_a_commands_update_that_is_almost_pairs_says_what_pairs_are(update):
         "which is not a list of (key, value) tuples with string keys; use a dict of state "
         "keys, e.g. Command(update={'key': value})."
     )
+
+
+def test_an_unknown_keyword_of_stategraph_is_refused_by_name():
+    # LangGraph ignores it, so a misspelt `contex_schema=` would leave the graph without one
+    with pytest.raises(TypeError, match=r"unexpected keyword argument\(s\) \['contex_schema'\]"):
+        StateGraph(State, contex_schema=State)
