@@ -223,6 +223,8 @@ def _adapt_call(
     method = "ainvoke" if prefer_async and callable(getattr(action, "ainvoke", None)) else "invoke"
     bound = getattr(action, method, None)
     function = bound if not plain and callable(bound) else action
+    if not plain and inspect.isasyncgenfunction(getattr(function, "__call__", None)):  # noqa: B004
+        function = function.__call__  # (an object with an `async def __call__` that yields)
     if inspect.isgeneratorfunction(function) or inspect.isasyncgenfunction(function):
         function = _folded(function)
     return function, injectable_parameters(function)

@@ -290,7 +290,15 @@ async def _yielding_async(state: Any) -> Any:
     yield {"log": ["only"]}
 
 
-@pytest.mark.parametrize("shape", ["dicts", "lists", "async"])
+class _YieldsWhenCalled:
+    """An object whose ``__call__`` is an async generator (LangGraph folds it too)."""
+
+    async def __call__(self, state: Any) -> Any:
+        yield {"log": ["first"]}
+        yield {"log": ["only"]}
+
+
+@pytest.mark.parametrize("shape", ["dicts", "lists", "async", "async object"])
 def test_a_generator_function_node_returns_what_it_yields_added_up(shape: str) -> None:
     """Dicts do not add up: the last one counts; lists join (in a single-value state)."""
     seen = []
@@ -301,11 +309,13 @@ def test_a_generator_function_node_returns_what_it_yields_added_up(shape: str) -
             builder.add_node("gen", _yielding_pieces)
             given: Any = ["start"]
         else:
-            action = _yielding_async if shape == "async" else _yielding_list
+            actions = {"async": _yielding_async, "async object": _YieldsWhenCalled()}
+            action = actions.get(shape, _yielding_list)
             builder = lib.StateGraph(Log).add_node("gen", action)
             given = {"log": []}
         app = builder.add_edge(lib.START, "gen").compile()
-        seen.append(asyncio.run(app.ainvoke(given)) if shape == "async" else app.invoke(given))
+        run_async = shape.startswith("async")
+        seen.append(asyncio.run(app.ainvoke(given)) if run_async else app.invoke(given))
     assert seen[0] == seen[1]
     assert seen[1] in ({"log": ["second"]}, ["start", "x", "y"], {"log": ["only"]})
 
