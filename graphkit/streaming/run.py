@@ -198,8 +198,6 @@ class StreamRun:
         )
         with outside_tasks() if own_thread_given else contextlib.nullcontext():
             self.stepper = stepper = _stepper(app, input, config, options)
-        if kwargs.get("durability") is not None and stepper.thread is None:  # (as LangGraph)
-            warn(diagnose.durability_without_checkpointer(kwargs["durability"]), UserWarning)
         self.emitters = emitters_for(app, stepper, produced_modes, keys, listener.messages_sink)
         # the config's graph handlers (on_resume, on_interrupt) hear the run as emitters do
         if (lifecycle := open_lifecycle(config, trace, stepper, async_run)) is not None:
@@ -412,13 +410,17 @@ def _print_modes(app: Any, kwargs: dict[str, Any]) -> tuple[str, ...]:
 
 
 def _stepper(app: Any, input: Any, config: Any, options: Any) -> Stepper:
-    """The run's stepper; a traced run whose input is refused ends with that error."""
+    """The run's stepper; a traced run whose input is refused ends with that error. A
+    ``durability`` given to a run that saves nothing is warned of, as LangGraph does."""
     try:
-        return Stepper(app.spec, input, RunConfig.from_dict(config), options)
+        stepper = Stepper(app.spec, input, RunConfig.from_dict(config), options)
     except BaseException as error:
         if options.trace is not None:
             options.trace.fail(error)
         raise
+    if options.durability is not None and stepper.thread is None:
+        warn(diagnose.durability_without_checkpointer(options.durability), UserWarning)
+    return stepper
 
 
 def _runtime(app: Any, kwargs: dict[str, Any], writer: Any, parent: Any, config: Any) -> Runtime:
