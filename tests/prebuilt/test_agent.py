@@ -117,7 +117,7 @@ def test_what_is_not_built_or_not_valid_says_so() -> None:
         create_react_agent(ScriptedChatModel(), [add], version="v3")
     with pytest.raises(ValueError, match="use None, a string"):
         create_react_agent(ScriptedChatModel(), [add], prompt=42)
-    with pytest.raises(TypeError, match="unexpected arguments"):
+    with pytest.raises(TypeError, match="unexpected keyword arguments"):
         create_react_agent(ScriptedChatModel(), [add], colour="red")
 
 
