@@ -307,6 +307,9 @@ class RunContext:
     resuming: bool = False
     task_runtimes: dict[str, TaskRuntime] = field(default_factory=dict)
     options: RunOptions = field(default_factory=RunOptions)
+    lends: Any = None
+    """The ``ThreadLink`` the subgraphs its tasks start save through: ``thread``, or for
+    a ``checkpointer=False`` subgraph run (no thread) the one its parent lends."""
 
 
 _HEX = frozenset("0123456789abcdef")

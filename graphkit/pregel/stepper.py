@@ -22,7 +22,7 @@ from graphkit.pregel.config import RunConfig, RunOptions
 from graphkit.pregel.records import Execution, Plan, Run, Superstep, Task, TaskResult, Update
 from graphkit.pregel.runtime import RunContext, Runtime, current_scope
 from graphkit.pregel.spec import GraphSpec, shown
-from graphkit.pregel.threads import NULL_TASK, open_thread, reusable_results, thread_link
+from graphkit.pregel.threads import NULL_TASK, open_thread, reusable_results, run_links
 
 __all__ = ["INPUT_TASK", "Stepper"]
 
@@ -64,13 +64,8 @@ class Stepper:
         # a checkpointer=True subgraph runs (and saves) under its node's name, as in LangGraph
         own_thread = options.checkpointer is True
         self.namespace = parent.start_subgraph(own_thread) if parent is not None else ()
-        self.thread = thread_link(
-            options.checkpointer,
-            config.raw,
-            options.durability,
-            parent,
-            self.namespace,
-            graph.untracked_channels,
+        self.thread, lends = run_links(
+            options, config.raw, parent, self.namespace, graph.untracked_channels
         )
         opening = open_thread(graph, self.thread, parent, input)
         self._state, self._input, self._discarded = opening.state, opening.input, opening.discarded
@@ -89,6 +84,7 @@ class Stepper:
             self.thread,
             opening.resumes_subgraphs,
             options=options,
+            lends=lends,
         )
         # a root run's single answer answers only the step it resumes, as in LangGraph
         self._resume_expires = opening.resume is not None and parent is None
@@ -322,6 +318,8 @@ class Stepper:
             self._fail("error", error)
         if self.thread is not None:
             self.thread.save_step(record)
+        elif self.context.lends is not None:  # (the checkpoint its subgraphs' metadata name)
+            self.context.lends.checkpoint_id = record.checkpoint.id
         if self._parent is not None:  # a subgraph's step is progress of the task running it
             self._parent.progress()
         if self.options.record:

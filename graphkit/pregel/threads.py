@@ -33,7 +33,7 @@ from graphkit.errors import (
     warn,
 )
 from graphkit.pregel import phases
-from graphkit.pregel.config import carried_metadata
+from graphkit.pregel.config import RunOptions, carried_metadata
 from graphkit.pregel.records import Plan, Task, TaskResult, Update, path_text
 from graphkit.pregel.replay import ReplayPoint, replay_point
 from graphkit.pregel.runtime import (
@@ -362,7 +362,7 @@ def thread_link(
         link = ThreadLink(checkpointer, _addressed(config, ""), "", durability, untracked=untracked)
         link.parents = dict(config_key(config, "checkpoint_map") or {})  # (as LangGraph's)
         return link
-    outer = parent.run.thread
+    outer = parent.run.lends
     if outer is None or checkpointer is False:
         return None
     joined = "|".join(namespace)
@@ -372,6 +372,24 @@ def thread_link(
     config = _addressed({**config, "configurable": {**config["configurable"]}}, joined)
     config["configurable"]["thread_id"] = outer.thread_id
     return ThreadLink(outer.saver, config, joined, outer.durability, outer, untracked)
+
+
+def run_links(
+    options: RunOptions,
+    config: Any,
+    parent: TaskScope | None,
+    namespace: tuple[str, ...],
+    untracked: frozenset[str],
+) -> tuple[ThreadLink | None, ThreadLink | None]:
+    """Where a run saves (``thread_link``), and the thread the subgraphs its tasks start
+    save through: its own; for a ``checkpointer=False`` subgraph run, which saves
+    nothing, its parent's saver under the run's namespace, as LangGraph's passes on the
+    saver its parent gave it (so a ``checkpointer=True`` graph inside keeps its state)."""
+    checkpointer = options.checkpointer
+    thread = thread_link(checkpointer, config, options.durability, parent, namespace, untracked)
+    if checkpointer is not False or parent is None or parent.run.lends is None:
+        return thread, thread
+    return thread, thread_link(None, config, None, parent, namespace)
 
 
 def _addressed(config: Any, namespace: str) -> Any:

@@ -267,3 +267,96 @@ def test_two_calls_stream_under_their_own_namespaces():
         return [(re.sub(r":[^|]*", ":*", "|".join(ns)), mode, chunk) for ns, mode, chunk in chunks]
 
     assert observe("graphkit") == observe("langgraph")
+
+
+# -- nested levels ------------------------------------------------------------------------
+# A subgraph inside a subgraph: each level's own checkpointer= setting says what that
+# level keeps, whatever the levels around it keep. A checkpointer=False level saves
+# nothing, yet, as in LangGraph, it passes the root's saver on to the graphs it runs, so
+# a checkpointer=True (or None) graph inside still saves, under "mid|inner" (or
+# "mid:<id>|inner:<id>"), and a True one keeps its state across the parent's runs.
+
+
+LEVELS = {"t": "true", "f": "false", "n": "none"}
+
+
+def _chain(lib: Lib, modes: str, usage: str, asks: int, saver):
+    """Subgraphs nested ``len(modes)`` deep, the outermost first ("t" True, "f" False,
+    "n" None); each one a node of the level above, or called from inside its node."""
+    sub = _subgraph(lib, LEVELS[modes[-1]], asks)
+    for mode in reversed(modes[:-1]):
+        sub = _parent(lib, sub, usage, MODES[LEVELS[mode]])
+    return _parent(lib, sub, usage, saver)
+
+
+def _parents(saver) -> list[tuple[str, list[str]]]:
+    """Each namespace's checkpoints' ``parents`` metadata: the enclosing runs they name."""
+    return sorted(
+        {
+            (
+                re.sub(r":[^|]*", ":*", saved.config["configurable"]["checkpoint_ns"]),
+                tuple(sorted(re.sub(r":[^|]*", ":*", ns) for ns in saved.metadata["parents"])),
+            )
+            for saved in saver.list(None)
+        }
+    )
+
+
+def _tree(snapshot) -> Any:
+    """A snapshot with its subgraph tasks' snapshots, as ``get_state(subgraphs=True)``."""
+    if snapshot is None or isinstance(snapshot, dict):
+        return snapshot if snapshot is None else "config"
+    inside = [
+        (task.name, [i.value for i in task.interrupts], _tree(task.state))
+        for task in snapshot.tasks
+    ]
+    return {**_snapshot(snapshot), "tasks": inside}
+
+
+def _observe_nested(name: str, modes: str, usage: str, saver_kind: str, asks: int, run) -> dict:
+    lib = LIBS[name]()
+    config = {"configurable": {"thread_id": "t"}}
+    with SAVERS[saver_kind](name) as saver:
+        app = _chain(lib, modes, usage, asks, saver)
+        seen: dict[str, Any] = {"first": _shown(run(app, {"items": ["p1"]}, config))}
+        seen["inside"] = _tree(app.get_state(config, subgraphs=True))
+        seen["answers"] = [
+            _shown(
+                _quietly(lib, lambda answer=answer: run(app, lib.Command(resume=answer), config))
+            )
+            for answer in ("A", "B")[:asks]
+        ]
+        seen["second"] = _shown(run(app, {"items": ["p2"]}, config))
+        seen["saved"], seen["parents"] = _namespaces(saver), _parents(saver)
+        own = "|".join(("sub" if usage == "node" else "node",) * len(modes))
+        own_config = {"configurable": {"thread_id": "t", "checkpoint_ns": own}}
+        seen["own history"] = [_snapshot(state) for state in app.get_state_history(own_config)]
+        return seen
+
+
+@pytest.mark.parametrize("saver", ["memory", "sqlite"])
+@pytest.mark.parametrize("asks", [0, 1])
+@pytest.mark.parametrize("usage", ["node", "called"])
+@pytest.mark.parametrize(
+    "modes", ["ft", "fn", "ff", "tf", "tn", "nt", "nf", "tt", "ffn", "fft", "nft"]
+)
+def test_a_subgraph_inside_a_subgraph_keeps_what_its_own_mode_says(modes, usage, asks, saver):
+    expected = _observe_nested("langgraph", modes, usage, saver, asks, _invoke)
+    assert _observe_nested("graphkit", modes, usage, saver, asks, _invoke) == expected
+
+
+@pytest.mark.parametrize("modes", ["ft", "fn", "fft"])
+def test_a_subgraph_inside_a_subgraph_async(modes):
+    expected = _observe_nested("langgraph", modes, "node", "memory", 1, _ainvoke)
+    assert _observe_nested("graphkit", modes, "node", "memory", 1, _ainvoke) == expected
+
+
+def test_the_nested_case_itself():
+    """LangGraph's answer, pinned: a True graph inside a False one sees the first run's
+    items as well (7 of them, where a fresh one would see 5), saved in the root's thread
+    under "sub|sub", its metadata naming the False level's (unsaved) checkpoint."""
+    kept = _observe_nested("langgraph", "ft", "node", "memory", 0, _invoke)
+    fresh = _observe_nested("langgraph", "ff", "node", "memory", 0, _invoke)
+    assert (kept["second"]["items"][-1], fresh["second"]["items"][-1]) == (7, 5)
+    assert kept["saved"] == {"": 6, "sub|sub": 6}
+    assert kept["parents"] == [("", ()), ("sub|sub", ("", "sub:*"))]
