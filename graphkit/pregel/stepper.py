@@ -306,10 +306,12 @@ class Stepper:
         plan, execution = self._plan, self.execution
         assert plan is not None and execution is not None
         discarded = self._discarded if self._needs_input_step else ()
-        # the channel changes are read by the records kept, by the thread saved to, and by
-        # whoever drives the stepper by hand; a stream (invoke, stream: a listener) keeping
-        # no records hands back chunks, never an Update
-        read = self.options.record or self.thread is not None or self.options.listener is None
+        # the channel changes are read by the records kept, by the thread saved to (or lent:
+        # its subgraphs' metadata name the checkpoint's id), and by whoever drives the
+        # stepper by hand; a stream (invoke, stream: a listener) keeping no records hands
+        # back chunks, never an Update
+        lends = self.context.lends
+        read = self.options.record or lends is not None or self.options.listener is None
         try:
             record = phases.update(
                 self.graph, self._state, execution.results, discarded=discarded, recorded=read
@@ -318,8 +320,8 @@ class Stepper:
             self._fail("error", error)
         if self.thread is not None:
             self.thread.save_step(record)
-        elif self.context.lends is not None:  # (the checkpoint its subgraphs' metadata name)
-            self.context.lends.checkpoint_id = record.checkpoint.id
+        elif lends is not None:  # (the checkpoint its subgraphs' metadata name)
+            lends.checkpoint_id = record.checkpoint.id
         if self._parent is not None:  # a subgraph's step is progress of the task running it
             self._parent.progress()
         if self.options.record:

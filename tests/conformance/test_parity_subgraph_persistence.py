@@ -289,13 +289,22 @@ def _chain(lib: Lib, modes: str, usage: str, asks: int, saver):
     return _parent(lib, sub, usage, saver)
 
 
-def _parents(saver) -> list[tuple[str, list[str]]]:
-    """Each namespace's checkpoints' ``parents`` metadata: the enclosing runs they name."""
+CHECKPOINT_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def _parents(saver) -> list[tuple[str, tuple[tuple[str, bool], ...]]]:
+    """Each namespace's checkpoints' ``parents`` metadata: the enclosing runs they name,
+    and whether each is named by a checkpoint id (a ``False`` level's too, never saved)."""
     return sorted(
         {
             (
                 re.sub(r":[^|]*", ":*", saved.config["configurable"]["checkpoint_ns"]),
-                tuple(sorted(re.sub(r":[^|]*", ":*", ns) for ns in saved.metadata["parents"])),
+                tuple(
+                    sorted(
+                        (re.sub(r":[^|]*", ":*", ns), bool(CHECKPOINT_ID.fullmatch(id_)))
+                        for ns, id_ in saved.metadata["parents"].items()
+                    )
+                ),
             )
             for saved in saver.list(None)
         }
@@ -359,4 +368,4 @@ def test_the_nested_case_itself():
     fresh = _observe_nested("langgraph", "ff", "node", "memory", 0, _invoke)
     assert (kept["second"]["items"][-1], fresh["second"]["items"][-1]) == (7, 5)
     assert kept["saved"] == {"": 6, "sub|sub": 6}
-    assert kept["parents"] == [("", ()), ("sub|sub", ("", "sub:*"))]
+    assert kept["parents"] == [("", ()), ("sub|sub", (("", True), ("sub:*", True)))]
