@@ -759,8 +759,10 @@ def _start_task_runtime(task: Task, run: RunContext, injected: Any = None) -> Ta
     """The task's runtime at its first attempt (started now), kept in ``run``."""
     thread_id = run.config.get("configurable", {}).get("thread_id")
     saved = None
-    if run.thread is not None:  # (a subgraph run inside a node has it here only)
-        saved, thread_id = run.thread.checkpoint_id, thread_id or run.thread.thread_id
+    # (a subgraph run inside a node has it here only; a checkpointer=False one, which
+    # saves nothing, names its unsaved checkpoint, as LangGraph's, when it lends a saver)
+    if run.lends is not None:
+        saved, thread_id = run.lends.checkpoint_id, thread_id or run.lends.thread_id
     info = ExecutionInfo(
         checkpoint_id=saved or "",
         checkpoint_ns="|".join(task.namespace(run.namespace)),

@@ -8,6 +8,7 @@ the same task get their own namespaces (``node``, ``node|1``)."""
 from __future__ import annotations
 
 import asyncio
+import importlib
 import operator
 import re
 import warnings
@@ -369,3 +370,40 @@ def test_the_nested_case_itself():
     assert (kept["second"]["items"][-1], fresh["second"]["items"][-1]) == (7, 5)
     assert kept["saved"] == {"": 6, "sub|sub": 6}
     assert kept["parents"] == [("", ()), ("sub|sub", (("", True), ("sub:*", True)))]
+
+
+@pytest.mark.parametrize("modes", ["ft", "fn", "ff", "nf"])
+def test_a_task_in_a_subgraph_that_saves_nothing_names_its_checkpoint(modes):
+    """``runtime.execution_info.checkpoint_id`` in a checkpointer=False level of a run that
+    saves: the id of the level's unsaved checkpoint, which the graphs inside it name in
+    their ``parents`` metadata, as in LangGraph."""
+
+    def observe(name):
+        lib, seen = LIBS[name](), []
+        runtime_type = importlib.import_module(f"{name}.runtime").Runtime
+
+        def leaf(state, runtime: runtime_type):
+            seen.append(runtime.execution_info)
+            return {"items": [1]}
+
+        inner = lib.StateGraph(State).add_node("leaf", leaf).add_edge(lib.START, "leaf")
+        inner = inner.compile(checkpointer=MODES[LEVELS[modes[1]]])
+        mid = lib.StateGraph(State).add_node("inner", inner).add_node("own", leaf)
+        mid = mid.add_edge(lib.START, "inner").add_edge("inner", "own")
+        mid = mid.compile(checkpointer=MODES[LEVELS[modes[0]]])
+        with SAVERS["memory"](name) as saver:
+            app = _parent(lib, mid, "node", saver)
+            app.invoke({"items": []}, {"configurable": {"thread_id": "t"}})
+            named = {
+                id_ for saved in saver.list(None) for id_ in saved.metadata["parents"].values()
+            }
+        return [
+            (
+                re.sub(r":[^|]*", ":*", info.checkpoint_ns),
+                bool(CHECKPOINT_ID.fullmatch(info.checkpoint_id)),
+                info.checkpoint_id in named,
+            )
+            for info in seen
+        ]
+
+    assert observe("graphkit") == observe("langgraph")
