@@ -115,17 +115,20 @@ def _source(snapshot: Any) -> str | None:
     return (snapshot.metadata or {}).get("source")
 
 
-def _run(answer: Callable[..., Any], app: Any, config: dict[str, Any], argument: str) -> Any:
+def _run(
+    answer: Callable[..., Any], app: Any, config: dict[str, Any], argument: str, node: str
+) -> Any:
     """Call the learner's function; a ``next(...)`` in it that found no checkpoint (a bare
-    ``StopIteration``, with no message) becomes ``Wrong`` saying what to compare."""
+    ``StopIteration``, with no message) becomes ``Wrong`` saying what to compare, with
+    ``node``, a node of the exercise's own graph, as the example."""
     try:
         return answer(app, config, argument)
     except StopIteration:
         raise Wrong(
             "Your code raised StopIteration: a next(...) over the history found no "
             "checkpoint matching your condition.",
-            "A checkpoint's .next is a tuple of node names, such as ('lookup',): compare it "
-            "with a tuple, not with the string 'lookup' or the list ['lookup'].",
+            f"A checkpoint's .next is a tuple of node names, such as ({node!r},): compare it "
+            f"with a tuple, not with the string {node!r} or the list [{node!r}].",
         ) from None
 
 
@@ -145,7 +148,7 @@ def check_replay(replay_from: Callable[[Any, dict, str], Any]) -> str:
         app.invoke({"url": "example.org"}, config)
         inputs = sum(1 for s in _history(app, config) if _source(s) == "input")
         ran_before = Counter(calls)
-        _run(replay_from, app, dict(config), node)
+        _run(replay_from, app, dict(config), node, node)
         again = {name: calls[name] - ran_before[name] for name in order}
         history = _history(app, config)
         forks = [s for s in history if _source(s) == "fork"]
@@ -216,7 +219,7 @@ def check_fix_city(fix_city: Callable[[Any, dict, str], Any]) -> str:
         config = _thread(f"check-7.2-{city}")
         app.invoke({"city": typo}, config)
         ran_before = Counter(calls)
-        _run(fix_city, app, dict(config), city)
+        _run(fix_city, app, dict(config), city, "lookup")
         expected = f"{WEATHER[city]} in {city}"
         history = _history(app, config)
         latest = app.get_state(_latest(config))
@@ -262,6 +265,17 @@ def check_fix_city(fix_city: Callable[[Any, dict, str], Any]) -> str:
         if report != expected:
             step = (update.metadata or {}).get("step")
             reran = calls["lookup"] - ran_before["lookup"]
+            if update.next != ("lookup",) and edited.next == ("lookup",):
+                raise Wrong(
+                    f"(fixing {typo!r} → {city!r}) the final report is {report!r}, expected "
+                    f"{expected!r}. You edited the right checkpoint, the one whose next is "
+                    f"('lookup',), but your edit made next {update.next}: with as_node, the "
+                    "edit counts as that node's output, and that node's edges chose what "
+                    "runs next, so lookup never ran on the corrected city.",
+                    "For lookup to be next, the edit must count as the output of the node "
+                    "whose edge leads to lookup: the node that ran last before that "
+                    "checkpoint (which is what update_state takes when as_node is left out).",
+                )
             if update.next != ("lookup",):
                 why = (
                     "lookup is not next there, so lookup never ran on the corrected city "

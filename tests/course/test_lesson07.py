@@ -61,6 +61,22 @@ def test_replay_comparing_next_with_a_string_says_next_is_a_tuple():
     assert "tuple" in verdict.hint
 
 
+def test_fix_city_comparing_next_with_a_string_names_lookup_and_7_1_names_its_own_node():
+    # each exercise's hint shows a node of its own graph: 7.1 has no node lookup
+    def fix_city(app, config, city):
+        before = next(s for s in app.get_state_history(config) if s.next == "lookup")
+        return app.invoke(None, app.update_state(before.config, {"city": city}))
+
+    def replay_from(app, config, node):
+        before = next(s for s in app.get_state_history(config) if s.next == [node])
+        return app.invoke(None, before.config)
+
+    verdict = lesson07.check_fix_city(fix_city)
+    assert not verdict and "('lookup',)" in verdict.hint
+    verdict = lesson07.check_replay(replay_from)
+    assert not verdict and "('clean',)" in verdict.hint and "lookup" not in verdict.hint
+
+
 def test_replay_with_new_input_is_a_new_run():
     def replay_from(app, config, node):
         return app.invoke({"url": "example.org"}, config)
@@ -121,6 +137,23 @@ def test_fix_city_as_the_node_to_rerun():
     assert "raised" not in verdict.message
     assert "next ('compose',)" in verdict.message and "as_node" in verdict.message
     assert "lookup never ran on the corrected city" in verdict.message
+
+
+def test_fix_city_on_the_right_checkpoint_with_the_wrong_as_node_is_told_so():
+    # the checkpoint is the one the hint names, so the hint must not send the learner
+    # back to it: it is as_node that chose what runs next
+    for wrong in ("lookup", "compose"):
+
+        def fix_city(app, config, city, wrong=wrong):
+            before = next(s for s in app.get_state_history(config) if s.next == ("lookup",))
+            edited = app.update_state(before.config, {"city": city}, as_node=wrong)
+            return app.invoke(None, edited)
+
+        verdict = lesson07.check_fix_city(fix_city)
+        assert not verdict
+        assert "You edited the right checkpoint" in verdict.message
+        assert "as_node" in verdict.message and "edge leads to lookup" in verdict.hint
+        assert "Update the checkpoint whose .next is" not in verdict.hint
 
 
 def test_fix_city_resuming_the_checkpoint_before_the_edit():
