@@ -292,7 +292,9 @@ class RunContext:
     tasks are handed; ``runtime`` what nodes see (from the options, or an empty one);
     ``loop`` where async nodes run (the options', or the parent run's); ``namespace`` is
     LangGraph's checkpoint_ns (() for a root run); ``resume`` and ``answers`` (per task id)
-    answer ``interrupt()``; ``thread`` is the ``ThreadLink`` (None without a checkpointer);
+    answer ``interrupt()``; ``lends`` is the ``ThreadLink`` the subgraphs its tasks start
+    save through (None when nothing saves): the run's own thread, or for a
+    ``checkpointer=False`` subgraph run, which has none, the one its parent lends;
     ``task_runtimes`` the runtimes of the tasks whose nodes asked for one, by task id;
     ``options`` the run's ``RunOptions`` as given (its listener, executor, step timeout,
     and whether it records)."""
@@ -303,13 +305,10 @@ class RunContext:
     namespace: tuple[str, ...] = ()
     resume: Resume | None = None
     answers: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
-    thread: Any = None
+    lends: Any = None
     resuming: bool = False
     task_runtimes: dict[str, TaskRuntime] = field(default_factory=dict)
     options: RunOptions = field(default_factory=RunOptions)
-    lends: Any = None
-    """The ``ThreadLink`` the subgraphs its tasks start save through: ``thread``, or for
-    a ``checkpointer=False`` subgraph run (no thread) the one its parent lends."""
 
 
 _HEX = frozenset("0123456789abcdef")

@@ -81,10 +81,9 @@ class Stepper:
             self.namespace,
             opening.resume,
             opening.answers,
-            self.thread,
+            lends,
             opening.resumes_subgraphs,
             options=options,
-            lends=lends,
         )
         # a root run's single answer answers only the step it resumes, as in LangGraph
         self._resume_expires = opening.resume is not None and parent is None
