@@ -24,6 +24,8 @@ tool call is its own PUSH task (a ``Send``), so parallel calls run as parallel t
 
 from __future__ import annotations
 
+import difflib
+import inspect
 import warnings
 from collections.abc import Sequence
 from typing import (
@@ -111,8 +113,8 @@ def create_react_agent(
         )
         config_schema = deprecated.pop("config_schema")  # (context_schema wins, as in LangGraph)
         context_schema = config_schema if context_schema is None else context_schema
-    if deprecated:  # (LangGraph's words, which its tests match)
-        raise TypeError(f"create_react_agent() got unexpected keyword arguments: {deprecated}")
+    if deprecated:
+        raise TypeError(_unknown_keywords(deprecated))
     if version not in ("v1", "v2"):
         raise ValueError(f"create_react_agent(version={version!r}): use 'v1' or 'v2'.")
     state_schema = _checked_schema(state_schema, response_format)
@@ -141,6 +143,30 @@ def create_react_agent(
         interrupt_after=interrupt_after,
         debug=debug,
         name=name,
+    )
+
+
+def _unknown_keywords(given: dict[str, Any]) -> str:
+    """Keywords ``create_react_agent`` does not take: LangGraph's words first (its tests
+    match them), then the fix: the keyword each one is probably a slip for, and them all.
+
+    >>> _unknown_keywords({"promt": "Be brief."})[:86]
+    "create_react_agent() got unexpected keyword arguments: {'promt': 'Be brief.'}. Did you"
+    """
+    keywords = [
+        parameter.name
+        for parameter in inspect.signature(create_react_agent).parameters.values()
+        if parameter.kind is inspect.Parameter.KEYWORD_ONLY
+    ]
+    meant = [
+        f"{close[0]}="
+        for name in given
+        if (close := difflib.get_close_matches(name, keywords, n=1, cutoff=0.75))
+    ]
+    hint = f" Did you mean {', '.join(meant)}?" if meant else ""
+    return (
+        f"create_react_agent() got unexpected keyword arguments: {given}.{hint} Its "
+        f"keywords are {', '.join(keywords)}."
     )
 
 

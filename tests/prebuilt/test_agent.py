@@ -121,6 +121,18 @@ def test_what_is_not_built_or_not_valid_says_so() -> None:
         create_react_agent(ScriptedChatModel(), [add], colour="red")
 
 
+def test_an_unknown_keyword_is_refused_with_the_keywords_taken() -> None:
+    # LangGraph's words first (its tests match them), then the slip and the keywords
+    with pytest.raises(TypeError) as refused:
+        create_react_agent(ScriptedChatModel(), [add], promt="Be brief.")
+    assert str(refused.value) == (
+        "create_react_agent() got unexpected keyword arguments: {'promt': 'Be brief.'}. "
+        "Did you mean prompt=? Its keywords are prompt, response_format, pre_model_hook, "
+        "post_model_hook, state_schema, context_schema, checkpointer, store, "
+        "interrupt_before, interrupt_after, debug, version, name."
+    )
+
+
 def test_a_custom_state_schema_needs_the_agents_keys() -> None:
     class Bare(BaseModel):
         messages: list
