@@ -13,7 +13,9 @@ the SQLite saver (and chains of 100 and 5,000 nodes, to show how the cost per st
 grows); 3 a fan-out of 100 Sends into a reducing node; 4 200 invocations of a 3-node
 graph; 5 a ReAct loop of 20 tool round trips with a scripted model; 6 graphkit only:
 recording on vs off, ``Run.to_frame`` of a 1,000-step run, SVG of a 200-node graph,
-one debugger step update on 50-node graphs; 7 peak memory of a 10,000-step run with recording on.
+one debugger step update on 50-node graphs; 7 peak memory of a 10,000-step run with recording on;
+8 a 2,000-step loop whose ``Annotated[list, operator.add]`` grows by one int per step, with
+each saver: the run, a full ``get_state_history``, and the SQLite file's size.
 """
 
 from __future__ import annotations
@@ -51,6 +53,12 @@ class Items(TypedDict):
 
 class Chat(TypedDict):
     messages: Annotated[list, operator.add]
+
+
+class Growing(TypedDict):
+    n: int
+    log: Annotated[list, operator.add]
+    other: str
 
 
 def chain(lib: Any, length: int, checkpointer: Any = None) -> Any:
@@ -109,6 +117,15 @@ def react(lib: Any, rounds: int = 20) -> Any:
     return builder.compile()
 
 
+def growing(lib: Any, steps: int, checkpointer: Any) -> Any:
+    """One node looping ``steps`` times, each step adding an int to a list: a long
+    thread whose saved state grows by one item per step."""
+    builder = lib.StateGraph(Growing).add_node("f", lambda s: {"n": s["n"] + 1, "log": [s["n"]]})
+    builder.add_edge(lib.START, "f")
+    builder.add_conditional_edges("f", lambda s: "f" if s["n"] < steps else lib.END)
+    return builder.compile(checkpointer=checkpointer)
+
+
 def timed(function: Callable[[], Any]) -> float:
     gc.collect()
     started = time.perf_counter()
@@ -124,7 +141,7 @@ Case = tuple[Callable[[], tuple[Callable[[], Any], Callable[[], Any]]], int]
 def compare(repeats: int, cases: dict[str, Case]) -> None:
     """Each case's graphs are built just before it runs and dropped after, so no case
     pays for the garbage collector walking an earlier case's graphs and threads."""
-    header = f"{'case':<42} {'graphkit':>12} {'LangGraph':>12} {'ratio':>7}"
+    header = f"{'case':<56} {'graphkit':>12} {'LangGraph':>12} {'ratio':>7}"
     print(f"{header}   (per unit, median of {repeats})")
     for name, (build, units) in cases.items():
         ours, theirs = build()
@@ -135,7 +152,7 @@ def compare(repeats: int, cases: dict[str, Case]) -> None:
         del ours, theirs
         gc.collect()
         mine, other = statistics.median(ours_times) / units, statistics.median(their_times) / units
-        print(f"{name:<42} {mine * 1e6:>10.1f}µs {other * 1e6:>10.1f}µs {other / mine:>6.1f}×")
+        print(f"{name:<56} {mine * 1e6:>10.1f}µs {other * 1e6:>10.1f}µs {other / mine:>6.1f}×")
 
 
 def chain_cases(lengths: list[int]) -> dict[str, Case]:
@@ -182,6 +199,78 @@ def _connect(path: Path) -> sqlite3.Connection:
 
 def _thread(limit: dict) -> dict:
     return {**limit, "configurable": {"thread_id": f"t{next(_threads)}"}}
+
+
+def growing_cases(steps: int) -> dict[str, Case]:
+    """Case 8: ``growing`` with each saver, its run and its full ``get_state_history``
+    (SQLite: read through a new connection each time, as another process reads it)."""
+    folder = Path(tempfile.mkdtemp())
+    start = {"n": 0, "log": [], "other": "x" * 1000}
+    limit = {"recursion_limit": steps + 10}
+    libraries = {"g": (graphkit, SqliteSaver), "l": (langgraph_graph, LangGraphSqlite)}
+
+    def run(saver: str) -> Any:
+        def build() -> Any:
+            def runner(lib: Any, saver_class: Any, prefix: str) -> Callable[[], Any]:
+                durability = {} if lib is graphkit else {"durability": "sync"}
+                if saver == "memory":
+                    app = growing(
+                        lib, steps, InMemorySaver() if lib is graphkit else LangGraphMemory()
+                    )
+                    return lambda: app.invoke(start, _thread(limit), **durability)
+                path = folder / f"{prefix}{next(_threads)}.db"
+                app = growing(lib, steps, saver_class(_connect(path)))
+                return lambda: app.invoke(start, _thread(limit), **durability)
+
+            return tuple(
+                runner(lib, saver_class, key) for key, (lib, saver_class) in libraries.items()
+            )
+
+        return build
+
+    def history(saver: str) -> Any:
+        def build() -> Any:
+            def reader(lib: Any, saver_class: Any, prefix: str) -> Callable[[], Any]:
+                config = _thread(limit)
+                if saver == "memory":
+                    memory = InMemorySaver() if lib is graphkit else LangGraphMemory()
+                    growing(lib, steps, memory).invoke(start, config)
+                    return lambda: list(growing(lib, steps, memory).get_state_history(config))
+                path = folder / f"{prefix}{next(_threads)}.db"
+                growing(lib, steps, saver_class(_connect(path))).invoke(start, config)
+                opened = lambda: growing(lib, steps, saver_class(_connect(path)))  # noqa: E731
+                return lambda: list(opened().get_state_history(config))
+
+            return tuple(
+                reader(lib, saver_class, key) for key, (lib, saver_class) in libraries.items()
+            )
+
+        return build
+
+    return {
+        f"8 growing list {steps}, in-memory saver, per step": (run("memory"), steps),
+        f"8 growing list {steps}, in-memory history, per checkpoint": (history("memory"), steps),
+        f"8 growing list {steps}, SQLite saver, per step": (run("sqlite"), steps),
+        f"8 growing list {steps}, SQLite history, per checkpoint": (history("sqlite"), steps),
+    }
+
+
+def growing_file_size(steps: int) -> None:
+    """Case 8: the SQLite file (with its write-ahead log) after one ``growing`` run."""
+    folder, sizes = Path(tempfile.mkdtemp()), []
+    for lib, saver_class in ((graphkit, SqliteSaver), (langgraph_graph, LangGraphSqlite)):
+        path = folder / f"{lib.__name__}.db"
+        connection = _connect(path)
+        app = growing(lib, steps, saver_class(connection))
+        app.invoke(
+            {"n": 0, "log": [], "other": "x" * 1000}, _thread({"recursion_limit": steps + 10})
+        )
+        connection.close()
+        sizes.append(sum(p.stat().st_size for p in folder.glob(f"{path.name}*")) / 1e6)
+    print(
+        f"{f'8 growing list {steps}, SQLite file':<56} {sizes[0]:>10.1f}MB "
+        f"{sizes[1]:>10.1f}MB {sizes[1] / sizes[0]:>6.1f}×"
+    )
 
 
 def checkpoint_cost(lengths: list[int]) -> None:
@@ -306,7 +395,9 @@ def target_running(target: Any) -> bool:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats and sizes")
-    quick = parser.parse_args().quick
+    parser.add_argument("--only", metavar="PREFIX", help="only the cases named so, e.g. '8 '")
+    options = parser.parse_args()
+    quick = options.quick
     repeats = 3 if quick else 5
     cases = chain_cases([100, 1000] if quick else [100, 1000, 5000])
 
@@ -335,8 +426,14 @@ def main() -> None:
     cases["3 fan-out of 100 Sends, per Send task"] = (fan, 100)
     cases["4 200 invokes of a 3-node graph, per invoke"] = (invokes, 200)
     cases["5 ReAct loop, 20 tool round trips, per run"] = (agent, 1)
+    cases.update(growing_cases(2000))
+    if options.only:
+        cases = {name: case for name, case in cases.items() if name.startswith(options.only)}
     compare(repeats, cases)
-    graphkit_only(quick)
+    if not options.only or "8 ".startswith(options.only):
+        growing_file_size(2000)
+    if not options.only:
+        graphkit_only(quick)
 
 
 if __name__ == "__main__":
