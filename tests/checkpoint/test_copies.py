@@ -93,6 +93,29 @@ def test_immutable_values_are_shared_and_a_models_own_deepcopy_is_used():
     assert message.content == "hi"
 
 
+class Tally(int):
+    """An int that carries a mutable attribute: not an atom, though ``isinstance`` of int."""
+
+    def __new__(cls, value: int) -> Tally:
+        tally = super().__new__(cls, value)
+        tally.seen = []
+        return tally
+
+
+def test_a_list_of_atoms_is_copied_whole_and_any_other_item_still_copied():
+    atoms = [1, "a", 2.5, None, True, b"x", 3j] * 3
+    copied = private_copy(atoms)
+    assert copied == atoms and copied is not atoms
+    # atoms first, then one item that is not (exact types: an int subclass is not)
+    tally = Tally(3)
+    for last in ({"a": [2]}, [2], tally, Box([1])):
+        mixed = [*range(20), last]
+        copied = private_copy(mixed)
+        assert copied == mixed and copied[-1] is not last
+        assert not mutable_parts(copied).keys() & mutable_parts(mixed).keys()
+    assert private_copy([*range(20), tally])[-1].seen is not tally.seen
+
+
 def test_a_value_that_holds_itself_is_copied_with_its_cycle():
     looped: list = [1]
     looped.append(looped)

@@ -154,6 +154,22 @@ def test_allow_listed_values_round_trip_with_their_types(value):
         assert back.tzinfo == value.tzinfo and back.fold == value.fold
 
 
+def test_a_list_of_plain_items_is_written_as_it_is_and_any_other_item_still_encoded():
+    plain = [1, "a", 2.5, None, True] * 2
+    written = json.dumps(plain, separators=(",", ":")).encode()
+    assert serde.dumps_typed(plain) == ("json", written)
+    assert serde.dumps_typed(tuple(plain)) == ("json", b'{"__gk__":"tuple","v":' + written + b"}")
+    # plain items first, then one that is not (exact types: an IntEnum is an int)
+    for last in (Priority.LOW, (2, 3), b"x", {4, 5}, [2, (3,)]):
+        for value in ([*range(20), last], (*range(20), last)):
+            assert same(round_trip(value), value), value
+    for value in ([*range(20), object()], (*range(20), object()), [*range(20), [object()]]):
+        with pytest.raises(TypeError, match="'object'"):
+            serde.dumps_typed(value)
+        with pytest.raises(TypeError, match="'object'"):
+            serde.check_storable(value)
+
+
 def test_empty_comes_back_as_the_same_sentinel():
     assert round_trip(EMPTY) is EMPTY
 
