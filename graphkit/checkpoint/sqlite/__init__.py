@@ -37,6 +37,7 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from functools import partial
 from typing import Any, NamedTuple
 
 from graphkit.checkpoint.base import Checkpoint
@@ -70,6 +71,7 @@ from graphkit.checkpoint.saver import (
     written_checkpoint_id,
 )
 from graphkit.checkpoint.serde import CheckpointDecodeError, JsonPlusSerializer, SerializerProtocol
+from graphkit.checkpoint.sqlite.grown import GrownLists
 from graphkit.checkpoint.sqlite_file import (
     CheckpointFileError,
     database_path,
@@ -134,6 +136,7 @@ class SqliteSaver(BaseCheckpointSaver):
         self.serde = serde if serde is not None else JsonPlusSerializer()
         self._lock = threading.Lock()
         self._memory = RowMemory()
+        self._lists = GrownLists()
         self._file: str | None = None  # (kept: a closed connection can no longer say it)
         with self._lock, self._file_errors():
             self._file = database_path(conn)
@@ -339,6 +342,7 @@ class SqliteSaver(BaseCheckpointSaver):
                 for table in ("graphkit_checkpoints", "graphkit_writes", "graphkit_heads"):
                     conn.execute(f"DELETE FROM {table} WHERE thread_id = ?", (thread,))
             self._memory.forget_thread(thread)
+            self._lists.forget_thread(thread)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -419,11 +423,14 @@ class SqliteSaver(BaseCheckpointSaver):
         self._check_blobs(row, self._checks(older.keys()), older)
         blobs.update(older)
         values = Changes(removed=refs.removed)
+        grown = isinstance(self.serde, JsonPlusSerializer)  # (its lists' JSON: see grown.py)
         for channel, seq in refs.changed.items():
             typed = blobs.get(seq, {}).get(channel)
             if typed is None:
                 raise self._error(row, f"the value of channel {channel!r} is missing", damaged=True)
-            values.changed[channel] = self._load(row, f"channel {channel!r}", typed)
+            load = partial(self._load, row, f"channel {channel!r}")
+            key = (row.thread_id, row.checkpoint_ns, channel)
+            values.changed[channel] = self._lists.read(key, typed, load) if grown else load(typed)
         known = RowMaps(
             row.seq,
             (row.thread_id, row.checkpoint_ns),

@@ -1,0 +1,75 @@
+"""Reading a list that grew: decode only what a newer blob added to the one read before.
+
+A reducer field such as ``Annotated[list, operator.add]`` (or ``add_messages``) saves
+its whole list at every step, so the blobs of a thread's checkpoints repeat each other:
+step 2,000's holds the 1,999 items of step 1,999's, then one more. Reading a history
+decoded every blob whole, 2,000 items 2,000 times over. ``GrownLists`` remembers, per
+thread and channel, the JSON text of the last list it decoded and the list; a blob
+that is that text with more items after it is decoded as the list plus its new items.
+
+This holds for JSON because a list's text is its items' texts, each read on its own,
+between commas: ``[1,2]`` then ``[1,2,3]`` reads as ``[1, 2] + [3]``. The bytes are
+compared, not the values, so a list whose earlier items changed, even to equal ones, is
+decoded whole; and the blobs compared are the ones the saver checked against their
+hashes. The lists kept are the saver's own (readers get copies): the new list shares
+its earlier items with the one kept, as two checkpoints of an in-memory thread share
+unchanged values.
+
+>>> from graphkit.checkpoint.serde import JsonPlusSerializer
+>>> lists, load = GrownLists(), JsonPlusSerializer().loads_typed
+>>> first = lists.read(("t", "", "log"), ("json", b"[1,2]"), load)
+>>> lists.read(("t", "", "log"), ("json", b"[1,2,3]"), load), lists.grown
+([1, 2, 3], 1)
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["GrownLists"]
+
+
+class GrownLists:
+    """The last list decoded per (thread, namespace, channel), as JSON text and value;
+    ``read`` decodes a blob, reusing it when the blob only adds items. Bounded: the
+    ``limit`` keys read most recently. Only for the default serializer's blobs, whose
+    JSON is written item by item."""
+
+    def __init__(self, limit: int = 64) -> None:
+        self.limit = limit
+        self.grown = 0  # blobs read as a kept list plus new items
+        # key -> (the kept list's text without its closing "]", then ","; the list)
+        self._kept: OrderedDict[tuple[str, ...], tuple[bytes, list]] = OrderedDict()
+
+    def read(self, key: tuple[str, ...], typed: tuple[str, Any], load: Callable[[Any], Any]) -> Any:
+        """The value of blob ``typed``: ``load(typed)``, or the list kept for ``key`` plus
+        the items the blob adds (decoded by ``load`` too)."""
+        kind, data = typed
+        if kind != "json" or type(data) is not bytes:
+            return load(typed)
+        kept = self._kept.get(key)
+        value = None
+        if kept is not None and data.startswith(kept[0]) and data.endswith(b"]"):
+            try:  # (the new items alone are a list's text once given their "[")
+                added = load(("json", b"[" + data[len(kept[0]) :]))
+            except Exception:  # (malformed: read whole, for the error that names it)
+                added = None
+            if type(added) is list and added:
+                value, self.grown = kept[1] + added, self.grown + 1
+        if value is None:
+            value = load(typed)
+        if type(value) is list and value and data.startswith(b"["):
+            self._kept[key] = (data[:-1] + b",", value)
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.limit:
+                self._kept.popitem(last=False)
+        return value
+
+    def forget_thread(self, thread_id: str) -> None:
+        for key in [key for key in self._kept if key[0] == thread_id]:
+            del self._kept[key]
+
+    def __repr__(self) -> str:
+        return f"GrownLists(kept={len(self._kept)}, grown={self.grown})"

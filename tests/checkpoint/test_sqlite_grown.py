@@ -1,0 +1,109 @@
+"""GrownLists: a blob that adds items to the list read before it is decoded as that list
+plus its new items, and only then; the lists it keeps are never a reader's."""
+
+from __future__ import annotations
+
+import operator
+import sqlite3
+from typing import Annotated, TypedDict
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage
+
+from graphkit import END, START, StateGraph
+from graphkit.checkpoint import SqliteSaver
+from graphkit.checkpoint.serde import JsonPlusSerializer
+from graphkit.checkpoint.sqlite.grown import GrownLists
+
+serde = JsonPlusSerializer()
+KEY = ("t", "", "log")
+
+
+def read_all(values):
+    """Each value written then read in turn, as a history reads its rows oldest first:
+    (what was read, how many were read as a kept list plus new items)."""
+    lists = GrownLists()
+    read = [lists.read(KEY, serde.dumps_typed(value), serde.loads_typed) for value in values]
+    return read, lists.grown
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        [[1, 2], [1, 23]],  # the last item's text goes on: not an added item
+        [[1, 2], [1, 3, 4]],  # an earlier item changed
+        [[1, 2], [1, 2.0, 3]],  # changed to an equal one
+        [["a]", "b"], ["a]", "b,", "c"]],  # brackets and commas inside strings
+        [[[1]], [[1, 2]]],  # a nested list grew, not the list
+        [[1, 2], (1, 2, 3)],  # a tuple now
+        [[1, 2], []],
+        [[], [1]],
+    ],
+)
+def test_a_list_that_did_not_only_grow_is_read_whole_and_as_written(values):
+    read, grown = read_all(values)
+    assert read == values and [type(value) for value in read] == [type(v) for v in values]
+    assert grown == 0
+
+
+def test_a_list_that_grew_is_read_as_the_kept_one_plus_its_new_items():
+    messages = [HumanMessage("hi", id="1"), AIMessage("", id="2")]
+    values = [[1], [1, {"a": [2]}], [1, {"a": [2]}, "x"], messages[:1], messages]
+    read, grown = read_all(values)
+    assert read == values and type(read[-1][-1]) is AIMessage
+    assert grown == 3  # [1] -> [1, {...}] -> [1, {...}, "x"], and the messages
+
+
+def test_a_kept_list_is_not_changed_by_reading_the_next_one():
+    lists = GrownLists()
+    first = lists.read(KEY, ("json", b"[1,2]"), serde.loads_typed)
+    second = lists.read(KEY, ("json", b"[1,2,3]"), serde.loads_typed)
+    assert first == [1, 2] and second == [1, 2, 3] and second is not first
+
+
+def test_a_malformed_blob_is_read_whole_for_the_error_that_names_it():
+    lists = GrownLists()
+    lists.read(KEY, ("json", b"[1,2]"), serde.loads_typed)
+    with pytest.raises(ValueError, match="corrupt JSON"):
+        lists.read(KEY, ("json", b"[1,2,}]"), serde.loads_typed)
+
+
+def test_the_kept_lists_are_bounded_and_forgotten_with_their_thread():
+    lists = GrownLists(limit=2)
+    for thread in ("a", "b", "c"):
+        lists.read((thread, "", "log"), ("json", b"[1]"), serde.loads_typed)
+    assert repr(lists) == "GrownLists(kept=2, grown=0)"
+    lists.forget_thread("c")
+    assert repr(lists) == "GrownLists(kept=1, grown=0)"
+
+
+class Log(TypedDict):
+    n: int
+    log: Annotated[list, operator.add]
+
+
+def test_a_history_of_a_growing_list_reads_each_checkpoint_as_saved(tmp_path):
+    def step(state: Log) -> dict:
+        return {"n": state["n"] + 1, "log": [{"step": state["n"]}]}
+
+    builder = StateGraph(Log).add_node("f", step).add_edge(START, "f")
+    builder.add_conditional_edges("f", lambda state: "f" if state["n"] < 12 else END)
+    config = {"configurable": {"thread_id": "t"}, "recursion_limit": 20}
+    path = tmp_path / "grown.db"
+    builder.compile(checkpointer=SqliteSaver(sqlite3.connect(path))).invoke(
+        {"n": 0, "log": []}, config
+    )
+    saver = SqliteSaver(sqlite3.connect(path))
+    app = builder.compile(checkpointer=saver)
+    history = list(app.get_state_history(config))
+    logs = [[{"step": i} for i in range(len(state.values.get("log", [])))] for state in history]
+    assert [state.values.get("log", []) for state in history] == logs and len(logs[0]) == 12
+    assert saver._lists.grown >= 10
+    for state in history:  # a reader's edits change no saved checkpoint
+        log = state.values.get("log", [])
+        for item in log:
+            item["step"] = "edited"
+        log.append("edited")
+    for reader in (saver, SqliteSaver(sqlite3.connect(path))):
+        read = list(builder.compile(checkpointer=reader).get_state_history(config))
+        assert [state.values.get("log", []) for state in read] == logs
