@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Self
 
 from graphkit.checkpoint.base import Checkpoint
-from graphkit.checkpoint.copies import Lent, copy_seen, copy_values, private_copy
+from graphkit.checkpoint.copies import Lent, copy_seen, copy_values, kept_copy, private_copy
 from graphkit.checkpoint.delta_map import DeltaMap
 from graphkit.checkpoint.deltas import map_delta
 from graphkit.checkpoint.saver import (
@@ -326,7 +326,7 @@ def _own(value: Any, where: Callable[[str], str], channel: str) -> Any:
     if type(value) in _SCALARS:
         return value
     try:
-        return private_copy(value)
+        return kept_copy(value)
     except RecursionError:
         raise TypeError(
             f"Cannot save {where(channel)}: its value nests too deep to copy (past Python's "

@@ -11,7 +11,14 @@ import pydantic
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
-from graphkit.checkpoint.copies import Lent, copy_values, private_copy
+from graphkit.checkpoint.copies import (
+    AtomList,
+    Lent,
+    copy_values,
+    kept_copy,
+    marked_atoms,
+    private_copy,
+)
 from graphkit.checkpoint.delta_map import DeltaMap
 
 IMMUTABLE = (str, int, float, bool, complex, bytes, type(None), tuple, frozenset)
@@ -114,6 +121,19 @@ def test_a_list_of_atoms_is_copied_whole_and_any_other_item_still_copied():
         assert copied == mixed and copied[-1] is not last
         assert not mutable_parts(copied).keys() & mutable_parts(mixed).keys()
     assert private_copy([*range(20), tally])[-1].seen is not tally.seen
+
+
+def test_a_kept_list_of_atoms_is_marked_and_copied_out_as_a_plain_list():
+    numbers = list(range(20))
+    kept = kept_copy(numbers)
+    assert type(kept) is AtomList and kept == numbers and kept is not numbers
+    assert marked_atoms(numbers) == numbers and type(marked_atoms(numbers)) is AtomList
+    read = private_copy(kept)
+    assert type(read) is list and read == numbers and read is not kept
+    for other in ([1, 2], [*range(20), [1]], [*range(20), Tally(3)], "text", {"a": 1}):
+        assert type(kept_copy(other)) is type(other) and type(marked_atoms(other)) is type(other)
+        assert marked_atoms(other) is other
+    assert private_copy({"kept": kept})["kept"].__class__ is list
 
 
 def test_a_value_that_holds_itself_is_copied_with_its_cycle():

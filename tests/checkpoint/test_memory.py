@@ -71,6 +71,26 @@ def test_a_value_read_from_the_saver_is_the_readers_own():
     assert saved.metadata == {"source": "input", "parents": {}}
 
 
+def test_a_long_list_of_atoms_is_kept_marked_and_read_as_a_plain_list_of_the_readers_own():
+    """The saver keeps its copy of a long list of atoms as an ``AtomList`` (its readers'
+    copies then need no check); a reader gets a plain list, and editing it, or the list
+    put, changes nothing saved."""
+    saver, numbers = InMemorySaver(), list(range(20))
+    first = derive(Checkpoint.empty(), {"numbers": numbers}, source="input")
+    config = saver.put(thread("t"), first, {"source": "input", "parents": {}}, {})
+    saver.put_writes(config, [("found", numbers)], "task")
+    numbers.append("edited after the put")
+    for _ in range(2):
+        saved = saver.get_tuple(thread("t"))
+        read, written = saved.checkpoint.channel_values["numbers"], saved.pending_writes[0][2]
+        assert type(read) is list and type(written) is list
+        assert read == written == list(range(20))
+        read.append("edited by a reader")
+        written.append("edited by a reader")
+    kept = saver._checkpoints["t", ""][first.id][0].channel_values["numbers"]
+    assert type(kept).__name__ == "AtomList"
+
+
 @pytest.mark.parametrize(("durability", "kept"), [("sync", 10), ("async", 10), ("exit", 5)])
 def test_a_long_lived_unchanged_channel_is_kept_once_across_invokes(durability, kept):
     """Each invoke on a thread resumes from a copy of its latest values; its checkpoints

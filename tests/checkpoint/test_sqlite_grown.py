@@ -61,6 +61,17 @@ def test_a_kept_list_is_not_changed_by_reading_the_next_one():
     assert first == [1, 2] and second == [1, 2, 3] and second is not first
 
 
+def test_a_long_list_of_atoms_is_kept_marked_as_it_grows_and_never_changed():
+    lists, kept = GrownLists(), []
+    for length in (3, 12, 13, 14):
+        typed = serde.dumps_typed(list(range(length)))
+        kept.append(lists.read(KEY, typed, serde.loads_typed))
+    assert [type(value).__name__ for value in kept] == ["list", *["AtomList"] * 3]
+    assert kept == [list(range(length)) for length in (3, 12, 13, 14)]
+    with_a_dict = lists.read(KEY, serde.dumps_typed([*range(14), {"a": 1}]), serde.loads_typed)
+    assert type(with_a_dict) is list and kept[-1] == list(range(14))
+
+
 def test_a_malformed_blob_is_read_whole_for_the_error_that_names_it():
     lists = GrownLists()
     lists.read(KEY, ("json", b"[1,2]"), serde.loads_typed)
@@ -82,9 +93,10 @@ class Log(TypedDict):
     log: Annotated[list, operator.add]
 
 
-def test_a_history_of_a_growing_list_reads_each_checkpoint_as_saved(tmp_path):
+@pytest.mark.parametrize("item", [lambda n: {"step": n}, lambda n: n], ids=["dicts", "ints"])
+def test_a_history_of_a_growing_list_reads_each_checkpoint_as_saved(tmp_path, item):
     def step(state: Log) -> dict:
-        return {"n": state["n"] + 1, "log": [{"step": state["n"]}]}
+        return {"n": state["n"] + 1, "log": [item(state["n"])]}
 
     builder = StateGraph(Log).add_node("f", step).add_edge(START, "f")
     builder.add_conditional_edges("f", lambda state: "f" if state["n"] < 12 else END)
@@ -96,13 +108,15 @@ def test_a_history_of_a_growing_list_reads_each_checkpoint_as_saved(tmp_path):
     saver = SqliteSaver(sqlite3.connect(path))
     app = builder.compile(checkpointer=saver)
     history = list(app.get_state_history(config))
-    logs = [[{"step": i} for i in range(len(state.values.get("log", [])))] for state in history]
+    logs = [[item(i) for i in range(len(state.values.get("log", [])))] for state in history]
     assert [state.values.get("log", []) for state in history] == logs and len(logs[0]) == 12
+    assert all(type(state.values.get("log", [])) is list for state in history)
     assert saver._lists.grown >= 10
     for state in history:  # a reader's edits change no saved checkpoint
         log = state.values.get("log", [])
-        for item in log:
-            item["step"] = "edited"
+        for entry in log:
+            if isinstance(entry, dict):
+                entry["step"] = "edited"
         log.append("edited")
     for reader in (saver, SqliteSaver(sqlite3.connect(path))):
         read = list(builder.compile(checkpointer=reader).get_state_history(config))

@@ -13,7 +13,8 @@ compared, not the values, so a list whose earlier items changed, even to equal o
 decoded whole; and the blobs compared are the ones the saver checked against their
 hashes. The lists kept are the saver's own (readers get copies): the new list shares
 its earlier items with the one kept, as two checkpoints of an in-memory thread share
-unchanged values.
+unchanged values; a long list of atoms is kept as an ``AtomList``
+(``graphkit.checkpoint.copies``), so that a reader's copy of it needs no check.
 
 >>> from graphkit.checkpoint.serde import JsonPlusSerializer
 >>> lists, load = GrownLists(), JsonPlusSerializer().loads_typed
@@ -27,6 +28,8 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
+
+from graphkit.checkpoint.copies import AtomList, all_atoms, marked_atoms
 
 __all__ = ["GrownLists"]
 
@@ -57,10 +60,10 @@ class GrownLists:
             except Exception:  # (malformed: read whole, for the error that names it)
                 added = None
             if type(added) is list and added:
-                value, self.grown = kept[1] + added, self.grown + 1
+                value, self.grown = _joined(kept[1], added), self.grown + 1
         if value is None:
-            value = load(typed)
-        if type(value) is list and value and data.startswith(b"["):
+            value = marked_atoms(load(typed))
+        if isinstance(value, list) and value and data.startswith(b"["):
             self._kept[key] = (data[:-1] + b",", value)
             self._kept.move_to_end(key)
             while len(self._kept) > self.limit:
@@ -73,3 +76,15 @@ class GrownLists:
 
     def __repr__(self) -> str:
         return f"GrownLists(kept={len(self._kept)}, grown={self.grown})"
+
+
+def _joined(kept: list, added: list) -> list:
+    """``kept + added``: an ``AtomList`` if both hold only atoms (``kept`` says so by
+    its type), so that a reader's copy needs no check of the whole list again."""
+    if type(kept) is AtomList and all_atoms(added):
+        joined = AtomList(kept)
+        joined += added
+        return joined
+    if len(kept) <= 8:  # (too short to be marked: checked whole, once it is long)
+        return marked_atoms(kept + added)
+    return kept + added
