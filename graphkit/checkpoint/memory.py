@@ -9,7 +9,14 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Self
 
 from graphkit.checkpoint.base import Checkpoint
-from graphkit.checkpoint.copies import Lent, copy_seen, copy_values, kept_copy, private_copy
+from graphkit.checkpoint.copies import (
+    AtomList,
+    Lent,
+    copy_seen,
+    copy_values,
+    kept_copy,
+    private_copy,
+)
 from graphkit.checkpoint.delta_map import DeltaMap
 from graphkit.checkpoint.deltas import map_delta
 from graphkit.checkpoint.saver import (
@@ -144,10 +151,19 @@ class InMemorySaver(BaseCheckpointSaver):
                 f"checkpoint {checkpoint.id!r} of thread {thread!r}, "
                 + (f"channel {channel!r}" if channel is not None else "metadata")
             )
-            self._refuse_unstorable([(None, metadata), *values.items()], where)
+            # (a long list of str, numbers, bools and None: one pass tells that the JSON
+            # serializers store it and that the saver's copy needs no other look)
+            plain = _plain_lists(values) if isinstance(self.serde, JsonPlusSerializer) else {}
+            unchecked = (
+                [item for item in values.items() if item[0] not in plain]
+                if plain
+                else values.items()
+            )
+            self._refuse_unstorable([(None, metadata), *unchecked], where)
             owned = checkpoint.channel_values
             if not read_back:
-                owned = _owned(checkpoint.channel_values, parent_values, values, where)
+                copies = _copies(values, plain, where)
+                owned = _owned(checkpoint.channel_values, parent_values, copies)
             if owned is not checkpoint.channel_values:
                 checkpoint = dataclasses.replace(checkpoint, channel_values=owned)
                 if isinstance(run_values, DeltaMap):  # the run's next checkpoint derives from it
@@ -299,23 +315,45 @@ def _new_values(values: Mapping[str, Any], saved: Mapping[str, Any] | None) -> M
     return map_delta(values, saved, operator.is_)[0]
 
 
+def _copies(
+    changed: Mapping[str, Any], plain: Mapping[str, AtomList], where: Callable[[str], str]
+) -> dict[str, Any]:
+    """The saver's own copies of the ``changed`` values that can change in place (the
+    lists in ``plain`` are copied already)."""
+    copies = {
+        channel: plain[channel] if channel in plain else _own(value, where, channel)
+        for channel, value in changed.items()
+    }
+    return {channel: copy for channel, copy in copies.items() if copy is not changed[channel]}
+
+
 def _owned(
-    values: Mapping[str, Any],
-    parent: Mapping[str, Any] | None,
-    changed: Mapping[str, Any],
-    where: Callable[[str], str],
+    values: Mapping[str, Any], parent: Mapping[str, Any] | None, copies: Mapping[str, Any]
 ) -> Mapping[str, Any]:
-    """``values`` with the saver's own copies of the ``changed`` values that can change
-    in place: the run keeps its objects, and a node (or the caller) that changes one
-    later changes no saved checkpoint, as LangGraph's saver serializes each at put."""
-    copies = {channel: _own(value, where, channel) for channel, value in changed.items()}
-    copies = {channel: copy for channel, copy in copies.items() if copy is not changed[channel]}
+    """``values`` with the saver's own ``copies`` of the values a step changed: the run
+    keeps its objects, and a node (or the caller) that changes one later changes no
+    saved checkpoint, as LangGraph's saver serializes each at put."""
     if not copies:
         return values
     if parent is not None and isinstance(values, DeltaMap) and values.derived_from() is parent:
         changes, removed = values.delta()
         return parent.with_changes({**changes, **copies}, removed)  # type: ignore[attr-defined]
     return DeltaMap({**values, **copies})
+
+
+def _plain_lists(values: Mapping[str, Any]) -> dict[str, AtomList]:
+    """The saver's copies of the ``values`` that are lists of more than 8 str, numbers,
+    bools or None (checked in C; the first item settles a list of messages at once)."""
+    plain = {}
+    for channel, value in values.items():  # (a loop: a comprehension is a call in 3.11)
+        if (
+            type(value) is list
+            and len(value) > 8
+            and type(value[0]) in _SCALARS
+            and _SCALARS.issuperset(map(type, value))
+        ):
+            plain[channel] = AtomList(value)
+    return plain
 
 
 def _own(value: Any, where: Callable[[str], str], channel: str) -> Any:

@@ -91,6 +91,29 @@ def test_a_long_list_of_atoms_is_kept_marked_and_read_as_a_plain_list_of_the_rea
     assert type(kept).__name__ == "AtomList"
 
 
+class ShortListsOnly:
+    """A serializer of its own, which refuses lists of more than 10 items."""
+
+    def dumps_typed(self, obj):
+        if isinstance(obj, list) and len(obj) > 10:
+            raise TypeError("too long for this serializer")
+        return JsonPlusSerializer().dumps_typed(obj)
+
+    def loads_typed(self, data):
+        return JsonPlusSerializer().loads_typed(data)
+
+
+def test_a_long_list_of_numbers_skips_only_the_json_serializers_check():
+    """The JSON serializers store any list of str, numbers, bools and None, so the saver
+    does not ask them; another serializer is asked, as SqliteSaver would ask it."""
+    checkpoint = derive(Checkpoint.empty(), {"numbers": list(range(20))}, source="input")
+    metadata = {"source": "input", "parents": {}}
+    with pytest.raises(TypeError, match=r"channel 'numbers'\. too long for this serializer"):
+        InMemorySaver(serde=ShortListsOnly()).put(thread("t"), checkpoint, metadata, {})
+    counting = CountingSerde()
+    InMemorySaver(serde=counting).put(thread("t"), checkpoint, metadata, {})
+
+
 @pytest.mark.parametrize(("durability", "kept"), [("sync", 10), ("async", 10), ("exit", 5)])
 def test_a_long_lived_unchanged_channel_is_kept_once_across_invokes(durability, kept):
     """Each invoke on a thread resumes from a copy of its latest values; its checkpoints
