@@ -28,12 +28,13 @@ from graphkit.checkpoint.delta_map import DeltaMap
 
 __all__ = [
     "AtomList",
+    "AtomRope",
     "Lent",
     "all_atoms",
+    "atom_rope",
     "copy_seen",
     "copy_values",
     "kept_copy",
-    "marked_atoms",
     "private_copy",
 ]
 
@@ -86,10 +87,38 @@ def kept_copy(value: Any) -> Any:
     return private_copy(value)
 
 
-def marked_atoms(value: Any) -> Any:
-    """``value``, as an ``AtomList`` if it is a long list of atoms: for a value a saver
+class AtomRope:
+    """A long list of atoms a saver keeps in two parts, ``head + tail`` (lists only it
+    holds, never changed). A list that grows by a few items per checkpoint, read oldest
+    first, is then kept with the time of its new items (``grown``), not of the whole
+    list, and a reader's copy is ``head + tail``: one pass over the items.
+
+    >>> rope = atom_rope(list(range(20))).grown([20, 21])
+    >>> rope, type(private_copy(rope)).__name__, private_copy(rope) == list(range(22))
+    (AtomRope(head=20, tail=2), 'list', True)
+    """
+
+    __slots__ = ("head", "tail")
+
+    def __init__(self, head: list, tail: list) -> None:
+        self.head, self.tail = head, tail
+
+    def grown(self, added: list) -> AtomRope:
+        """This list with the atoms ``added`` after it (the tail joins the head once it
+        is an eighth of it, so that the copies add up to a few passes in all)."""
+        tail = self.tail + added
+        if len(tail) * 8 > len(self.head):
+            return AtomRope(self.head + tail, [])
+        return AtomRope(self.head, tail)
+
+    def __repr__(self) -> str:
+        return f"AtomRope(head={len(self.head)}, tail={len(self.tail)})"
+
+
+def atom_rope(value: Any) -> Any:
+    """``value``, as an ``AtomRope`` if it is a long list of atoms: for a list a saver
     decoded for itself, which needs no copy of its own."""
-    return AtomList(value) if _all_atoms(value) else value
+    return AtomRope(value, []) if _all_atoms(value) else value
 
 
 def all_atoms(items: Any) -> bool:
@@ -156,6 +185,7 @@ class made at run time (a model per request, say) is not kept alive by having be
 
 
 _COPIERS[AtomList] = list
+_COPIERS[AtomRope] = lambda rope: rope.head + rope.tail
 
 
 def _copier_for(kind: type) -> Callable[[Any], Any]:

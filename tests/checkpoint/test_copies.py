@@ -14,9 +14,9 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from graphkit.checkpoint.copies import (
     AtomList,
     Lent,
+    atom_rope,
     copy_values,
     kept_copy,
-    marked_atoms,
     private_copy,
 )
 from graphkit.checkpoint.delta_map import DeltaMap
@@ -127,13 +127,24 @@ def test_a_kept_list_of_atoms_is_marked_and_copied_out_as_a_plain_list():
     numbers = list(range(20))
     kept = kept_copy(numbers)
     assert type(kept) is AtomList and kept == numbers and kept is not numbers
-    assert marked_atoms(numbers) == numbers and type(marked_atoms(numbers)) is AtomList
-    read = private_copy(kept)
-    assert type(read) is list and read == numbers and read is not kept
-    for other in ([1, 2], [*range(20), [1]], [*range(20), Tally(3)], "text", {"a": 1}):
-        assert type(kept_copy(other)) is type(other) and type(marked_atoms(other)) is type(other)
-        assert marked_atoms(other) is other
+    rope = atom_rope(numbers).grown([20]).grown([21, 22, 23])
+    for marked, expected in ((kept, numbers), (rope, list(range(24)))):
+        read = private_copy(marked)
+        assert type(read) is list and read == expected and read is not marked
+        read.append("edited by a reader")
+        assert private_copy(marked) == expected
     assert private_copy({"kept": kept})["kept"].__class__ is list
+    for other in ([1, 2], [*range(20), [1]], [*range(20), Tally(3)], "text", {"a": 1}):
+        assert type(kept_copy(other)) is type(other) and atom_rope(other) is other
+
+
+def test_a_rope_grown_again_and_again_stays_the_list_it_stands_for():
+    rope, expected = atom_rope(list(range(9))), list(range(9))
+    for step in range(200):
+        before = private_copy(rope)
+        rope, expected = rope.grown([step, "s"]), [*expected, step, "s"]
+        assert private_copy(rope) == expected and before == expected[:-2]
+    assert len(rope.tail) * 8 <= len(rope.head)
 
 
 def test_a_value_that_holds_itself_is_copied_with_its_cycle():

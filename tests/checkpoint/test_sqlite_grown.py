@@ -12,6 +12,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 
 from graphkit import END, START, StateGraph
 from graphkit.checkpoint import SqliteSaver
+from graphkit.checkpoint.copies import private_copy
 from graphkit.checkpoint.serde import JsonPlusSerializer
 from graphkit.checkpoint.sqlite.grown import GrownLists
 
@@ -66,10 +67,13 @@ def test_a_long_list_of_atoms_is_kept_marked_as_it_grows_and_never_changed():
     for length in (3, 12, 13, 14):
         typed = serde.dumps_typed(list(range(length)))
         kept.append(lists.read(KEY, typed, serde.loads_typed))
-    assert [type(value).__name__ for value in kept] == ["list", *["AtomList"] * 3]
-    assert kept == [list(range(length)) for length in (3, 12, 13, 14)]
+    assert [type(value).__name__ for value in kept] == ["list", *["AtomRope"] * 3]
+    assert kept[0] == [0, 1, 2] and lists.grown == 3
+    copies = [private_copy(value) for value in kept]
+    assert copies == [list(range(length)) for length in (3, 12, 13, 14)]
     with_a_dict = lists.read(KEY, serde.dumps_typed([*range(14), {"a": 1}]), serde.loads_typed)
-    assert type(with_a_dict) is list and kept[-1] == list(range(14))
+    assert with_a_dict == [*range(14), {"a": 1}] and type(with_a_dict) is list
+    assert [private_copy(value) for value in kept] == copies
 
 
 def test_a_malformed_blob_is_read_whole_for_the_error_that_names_it():

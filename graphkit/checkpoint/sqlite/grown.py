@@ -13,8 +13,9 @@ compared, not the values, so a list whose earlier items changed, even to equal o
 decoded whole; and the blobs compared are the ones the saver checked against their
 hashes. The lists kept are the saver's own (readers get copies): the new list shares
 its earlier items with the one kept, as two checkpoints of an in-memory thread share
-unchanged values; a long list of atoms is kept as an ``AtomList``
-(``graphkit.checkpoint.copies``), so that a reader's copy of it needs no check.
+unchanged values; a long list of atoms is kept as an ``AtomRope``
+(``graphkit.checkpoint.copies``), which grows without a copy of the whole list and
+whose reader's copy needs no check.
 
 >>> from graphkit.checkpoint.serde import JsonPlusSerializer
 >>> lists, load = GrownLists(), JsonPlusSerializer().loads_typed
@@ -29,7 +30,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from graphkit.checkpoint.copies import AtomList, all_atoms, marked_atoms
+from graphkit.checkpoint.copies import AtomRope, all_atoms, atom_rope
 
 __all__ = ["GrownLists"]
 
@@ -62,8 +63,8 @@ class GrownLists:
             if type(added) is list and added:
                 value, self.grown = _joined(kept[1], added), self.grown + 1
         if value is None:
-            value = marked_atoms(load(typed))
-        if isinstance(value, list) and value and data.startswith(b"["):
+            value = atom_rope(load(typed))
+        if type(value) in (list, AtomRope) and data.startswith(b"[") and data != b"[]":
             self._kept[key] = (data[:-1] + b",", value)
             self._kept.move_to_end(key)
             while len(self._kept) > self.limit:
@@ -78,13 +79,14 @@ class GrownLists:
         return f"GrownLists(kept={len(self._kept)}, grown={self.grown})"
 
 
-def _joined(kept: list, added: list) -> list:
-    """``kept + added``: an ``AtomList`` if both hold only atoms (``kept`` says so by
-    its type), so that a reader's copy needs no check of the whole list again."""
-    if type(kept) is AtomList and all_atoms(added):
-        joined = AtomList(kept)
-        joined += added
-        return joined
+def _joined(kept: list | AtomRope, added: list) -> list | AtomRope:
+    """``kept + added``: an ``AtomRope`` grown by ``added`` if both hold only atoms
+    (``kept`` says so by its type), so that neither the whole list is copied nor a
+    reader's copy checks it again."""
+    if type(kept) is AtomRope:
+        if all_atoms(added):
+            return kept.grown(added)
+        return kept.head + kept.tail + added
     if len(kept) <= 8:  # (too short to be marked: checked whole, once it is long)
-        return marked_atoms(kept + added)
+        return atom_rope(kept + added)
     return kept + added
