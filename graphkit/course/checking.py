@@ -252,7 +252,8 @@ def failed_run(app: Any, error: BaseException) -> Wrong:
         where = f" in step {last.step}" + (f" (node {', '.join(shown)})" if shown else "")
     message = f"Running your graph raised {type(error).__name__}{where}: {error}"
     message = "\n".join([message, *notes])
-    unset = _read_before_written(app, run, error, failed, reader) if run is not None else None
+    router = any(n.startswith(_ROUTER) for n in notes)
+    unset = _read_before_written(app, run, error, failed, reader, router) if run else None
     if unset is not None:
         return Wrong(f"{message}\n{unset[0]}", unset[1])
     return Wrong(message, "Run it yourself with app.trace(...) and look at the last superstep.")
@@ -282,11 +283,17 @@ def _raised_in(error: BaseException) -> str | None:
 
 
 def _read_before_written(
-    app: Any, run: Any, error: BaseException, failed: list[str], reader: str | None = None
+    app: Any,
+    run: Any,
+    error: BaseException,
+    failed: list[str],
+    reader: str | None = None,
+    router: bool = False,
 ) -> tuple[str, str] | None:
     """For a ``KeyError`` on a state key that had no value yet when the step began: what
     happened (who wrote what in the step before) and a hint; else None. ``reader``: the
-    learner's function that read it, when that is not the node (a router)."""
+    learner's function that read it, when that is not the node (a router); ``router``:
+    whether the runtime said a router raised it."""
     key = error.args[0] if isinstance(error, KeyError) and len(error.args) == 1 else None
     if not isinstance(key, str) or not run.steps or len(failed) != 1:
         return None
@@ -308,6 +315,16 @@ def _read_before_written(
     if failed[0] == START:  # (no node runs before it: only the input can give the key)
         fix = f"A router from START sees only the input: give {key!r} in the input, or "
         fix += "route from a node that returns it."
+    elif router:  # (it also sees what its node just returned: a loop's key set later)
+        return (
+            f"{who} read state[{key!r}], but {key} had no value yet in step {last.step}: "
+            f"neither the input, nor a node before it{earlier}, nor {failed[0]} itself in "
+            f"this step wrote {key}.",
+            f"A router sees what earlier steps wrote and what {failed[0]} just returned. "
+            f"If {key} is written only later (a loop's last round), read it with "
+            f"state.get({key!r}), which gives None until then; otherwise {fix[0].lower()}"
+            f"{fix[1:]}",
+        )
     return (
         f"{who} read state[{key!r}], but {key} had no value yet when step "
         f"{last.step} began: neither the input nor a node before it wrote {key}{earlier}.",

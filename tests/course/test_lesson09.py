@@ -213,6 +213,11 @@ def test_agent_stops_names_the_router_that_raised():
     assert "KeyError in step 1 (node agent): 'answer'" in verdict.message
     assert "Raised by the router should_continue of node 'agent'" in verdict.message
     assert "should_continue read state['answer']" in verdict.message
+    # the router runs after agent returned, in agent's step: no node "before agent" is
+    # missing; answer comes in a later round, so the hint is to read it with .get
+    assert "nor agent itself in this step wrote answer" in verdict.message
+    assert "state.get('answer')" in verdict.hint
+    assert "what agent just returned" in verdict.hint
 
 
 def test_agent_stops_comparing_the_answer_with_a_number_hints_at_the_value():
