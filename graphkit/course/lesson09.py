@@ -129,11 +129,27 @@ def check_no_overwrite(build_tally: Any) -> str:
                 "only the keys it changes; keep the reducer, it is what appends.",
             )
         total = run.values.get("total")
+        wrote_total = [
+            value
+            for step in run.steps
+            if step.step > 0 and step.execution is not None
+            for node, channel, value in step.execution.writes
+            if node == "count" and channel == "total"
+        ]
+        if total != len(expected) and not wrote_total:
+            raise Wrong(
+                f"items is right ({items!r}), but total is still {total!r}, the input's: "
+                "count wrote no `total` (the writes table has no row for it); it should be "
+                f"{len(expected)}, the number of items.",
+                "Setting state['total'] in place is not a write: a node changes the state "
+                "only through the dict it returns.",
+            )
         if total != len(expected):
             raise Wrong(
-                f"items is right ({items!r}), but total = {total!r}; it should be "
-                f"{len(expected)}, the number of items.",
-                "count returns {'total': len(state['items'])}.",
+                f"items is right ({items!r}), but count wrote total = {total!r}; it should "
+                f"be {len(expected)}, the number of items.",
+                "count runs after collect: the items it sees are the input's and "
+                "collect's, all of them.",
             )
         writers = {
             node
@@ -186,7 +202,10 @@ def check_agent_stops(build_agent: Any) -> str:
                 f"{run.steps[-1].step} with answer={run.values.get('answer')!r} and "
                 f"tool_calls={calls!r}; it should answer '42' after {max(start, 2)} tool "
                 f"calls. `tools` ran at steps {_ran(run, 'tools')}.{_warned(said)}",
-                "Stop when the agent has answered, not before: the loop itself was right.",
+                "Stop when the agent has answered, not before: the loop itself was right."
+                if not isinstance(calls, int) or calls <= max(start, 2)
+                else "Stop as soon as the agent has answered, not a round later: end on "
+                "what agent writes when it is done rather than on a count.",
             )
     return (
         "The router now chooses END once the agent is done: the loop ends after two tool "

@@ -145,7 +145,20 @@ def test_no_overwrite_fails_when_the_reducer_is_removed():
 def test_no_overwrite_fails_when_count_rewrites_items_and_total_is_wrong():
     verdict = lesson09.check_no_overwrite(lambda: tally(lambda s: {"items": [], "total": 2}))
     assert not verdict
-    assert "total = 2" in verdict.message
+    assert "count wrote total = 2" in verdict.message
+    assert "len(state['items'])" not in verdict.hint
+
+
+def test_no_overwrite_names_a_total_set_in_place_and_keeps_the_answer_back():
+    def in_place(state: Tally) -> dict:
+        state["total"] = len(state["items"])  # not a write: only the returned dict is
+        return {}
+
+    verdict = lesson09.check_no_overwrite(lambda: tally(in_place))
+    assert not verdict
+    assert "count wrote no `total`" in verdict.message
+    assert "in place is not a write" in verdict.hint
+    assert "len(state['items'])" not in verdict.hint  # the hint points, not answers
 
 
 def agent_graph(should_continue) -> StateGraph:
@@ -192,6 +205,15 @@ def test_agent_stops_fails_when_the_router_counts_instead_of_reading_the_answer(
     )
     assert not verdict
     assert "should answer '42'" in verdict.message
+
+
+def test_agent_stops_fails_when_the_router_stops_a_round_late_saying_so():
+    verdict = lesson09.check_agent_stops(
+        lambda: agent_graph(lambda s: END if s["tool_calls"] > 2 else "tools")
+    )
+    assert not verdict
+    assert "tool_calls=3" in verdict.message
+    assert "not a round later" in verdict.hint and "not before" not in verdict.hint
 
 
 def test_report_runs_with_plain_edges_passes_but_says_the_waiting_edge_makes_it_a_rule():
