@@ -49,9 +49,13 @@ def why(run: Run, node: str, step: int | None = None, *, graph: Any = None) -> E
     """
     history, wiring = History(run), Wiring(run, graph)
     if not wiring.knows(node):
+        # (a name a router chose but no task ran is no node: listing it as one made a
+        # learner asking about 'billing' think 'Billing' was the graph's spelling)
+        chosen = wiring.chosen_not_run()
+        also = f" (a router or Command chose {some_names(chosen)}, never run)" if chosen else ""
         raise ValueError(
-            f"Node {node!r} is not in this run; its nodes are {some_names(wiring.node_names())}. "
-            "To ask about a node the run never came near, pass the graph: "
+            f"Node {node!r} is not in this run; its nodes are {some_names(wiring.node_names())}"
+            f"{also}. To ask about a node the run never came near, pass the graph: "
             "run.why(node, graph=app)."
         )
     if step is not None and step < -1:

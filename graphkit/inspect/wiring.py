@@ -102,9 +102,13 @@ class Wiring:
         )
 
     def node_names(self) -> list[str]:
-        """The nodes of the graph (or, without it, those the run planned or woke)."""
-        names = set(self._spec_nodes or ()) | set(self._planned) | set(self._routed)
-        return sorted(names)
+        """The nodes of the graph (or, without it, those the run planned)."""
+        return sorted(set(self._spec_nodes or ()) | set(self._planned))
+
+    def chosen_not_run(self) -> list[str]:
+        """The names a router or edge chose that are no node listed by ``node_names``:
+        a name no node has (dropped) or a node the run stopped before."""
+        return sorted(set(self._routed) - set(self.node_names()))
 
     def triggers(self, node: str) -> tuple[str, ...]:
         """The channels whose new version wakes ``node``."""

@@ -147,6 +147,20 @@ def test_without_the_graph_a_node_the_run_never_touched_is_refused(branch):
         run.why("small", -2)
 
 
+def test_without_the_graph_a_name_a_router_chose_is_not_listed_as_a_node():
+    # lesson 09: the router returned 'Billing'; asking about 'billing' must not read as if
+    # 'Billing' were the graph's spelling of it
+    builder = StateGraph(Log).add_node("triage", log("triage")).add_node("billing", log("b"))
+    builder.add_edge(START, "triage").add_conditional_edges("triage", lambda s: "Billing")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", GraphkitWarning)
+        run = trace(builder.compile())
+    with pytest.raises(ValueError) as refused:
+        run.why("billing")
+    assert "its nodes are ['__input__', '__start__', 'triage'] (" in str(refused.value)
+    assert "chose ['Billing'], never run" in str(refused.value)
+
+
 def test_without_the_graph_a_router_is_recognised_once_it_chose_the_node(branch):
     run = trace(branch, x=7)  # big at step 2
     assert run.why("small", 2, graph=branch).kinds == ["not_updated", "chose_otherwise"]
