@@ -321,6 +321,7 @@ def _say_if_the_child_failed(error: BaseException | None, text: str) -> None:
     failed = [sub for result in results for sub in result.subruns if sub.status == "error"]
     if not failed:
         _say_if_the_childs_result_was_misread(error, results, text)
+        _say_if_a_child_key_was_read_from_the_parent(error, results, text)
         return
     child = failed[0]
     execution = child.steps[-1].execution
@@ -354,6 +355,26 @@ def _say_if_the_childs_result_was_misread(
         f"{values}: it has the child's keys {sorted(values)}, not the parent's.",
         hint="Translate on the way out too: read the child's key from the result, and "
         "return it under the parent's key.",
+    ) from error
+
+
+def _say_if_a_child_key_was_read_from_the_parent(
+    error: BaseException | None, results: Any, text: str
+) -> None:
+    """When count_words read one of the child's keys (``doc``) from its own state, the
+    parent's, before any subgraph ran: say whose keys those are."""
+    ran = [sub for result in results for sub in result.subruns]
+    if ran or not (isinstance(error, KeyError) and error.args):
+        return
+    key = error.args[0]
+    if key not in Counting.__annotations__ or key in Article.__annotations__:
+        return
+    raise Wrong(
+        f"With text={text!r}, count_words raised KeyError: {key!r} before word_counter ran. "
+        f"count_words receives the parent's state, whose keys are "
+        f"{sorted(Article.__annotations__)}; {key!r} is a key of the child's state.",
+        "Translate on the way in: read the parent's key, and hand it to the child under "
+        "the child's key.",
     ) from error
 
 

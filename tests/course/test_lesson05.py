@@ -183,6 +183,12 @@ def test_call_subgraph_reading_the_child_key_from_the_parent_state():
     verdict = lesson05.check_call_subgraph(count_words)
     assert not verdict
     assert "KeyError" in verdict.message and "itself failed" not in verdict.message
+    # the generic "run it yourself" said nothing of whose key 'doc' is
+    assert "receives the parent's state, whose keys are ['summary', 'text', 'words']" in (
+        verdict.message
+    )
+    assert "'doc' is a key of the child's state" in verdict.message
+    assert "Translate on the way in" in verdict.hint
 
 
 def test_call_subgraph_reading_the_parent_key_from_the_child_result():
