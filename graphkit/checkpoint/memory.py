@@ -32,7 +32,7 @@ from graphkit.checkpoint.saver import (
     write_index,
     written_checkpoint_id,
 )
-from graphkit.checkpoint.serde import JsonPlusSerializer, SerializerProtocol
+from graphkit.checkpoint.serde import JsonPlusSerializer, SerializerProtocol, is_json_plus
 
 __all__ = ["InMemorySaver", "MemorySaver"]
 
@@ -152,8 +152,9 @@ class InMemorySaver(BaseCheckpointSaver):
                 + (f"channel {channel!r}" if channel is not None else "metadata")
             )
             # (a long list of str, numbers, bools and None: one pass tells that the JSON
-            # serializers store it and that the saver's copy needs no other look)
-            plain = _plain_lists(values) if isinstance(self.serde, JsonPlusSerializer) else {}
+            # serializers store it and that the saver's copy needs no other look; a
+            # subclass with a check of its own is asked)
+            plain = _plain_lists(values) if is_json_plus(self.serde) else {}
             unchecked = (
                 [item for item in values.items() if item[0] not in plain]
                 if plain

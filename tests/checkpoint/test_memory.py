@@ -103,15 +103,28 @@ class ShortListsOnly:
         return JsonPlusSerializer().loads_typed(data)
 
 
+class NoLongListsJson(JsonPlusSerializer):
+    """The JSON serializer with a rule of its own: no list of more than 10 items."""
+
+    def check_storable(self, obj):
+        if isinstance(obj, list) and len(obj) > 10:
+            raise TypeError("too long for this serializer")
+        super().check_storable(obj)
+
+
 def test_a_long_list_of_numbers_skips_only_the_json_serializers_check():
     """The JSON serializers store any list of str, numbers, bools and None, so the saver
-    does not ask them; another serializer is asked, as SqliteSaver would ask it."""
+    does not ask them; another serializer is asked, as SqliteSaver would ask it, and so
+    is a subclass of the JSON one with a check of its own."""
     checkpoint = derive(Checkpoint.empty(), {"numbers": list(range(20))}, source="input")
     metadata = {"source": "input", "parents": {}}
-    with pytest.raises(TypeError, match=r"channel 'numbers'\. too long for this serializer"):
-        InMemorySaver(serde=ShortListsOnly()).put(thread("t"), checkpoint, metadata, {})
-    counting = CountingSerde()
-    InMemorySaver(serde=counting).put(thread("t"), checkpoint, metadata, {})
+    for serde in (ShortListsOnly(), NoLongListsJson()):
+        with pytest.raises(TypeError, match=r"channel 'numbers'\. too long for this serializer"):
+            InMemorySaver(serde=serde).put(thread("t"), checkpoint, metadata, {})
+    serde, asked = JsonPlusSerializer(), []
+    serde.check_storable = asked.append  # (on the instance: the class's rules are kept)
+    InMemorySaver(serde=serde).put(thread("t"), checkpoint, metadata, {})
+    assert asked == [metadata]
 
 
 @pytest.mark.parametrize(("durability", "kept"), [("sync", 10), ("async", 10), ("exit", 5)])

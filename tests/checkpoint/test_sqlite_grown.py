@@ -11,10 +11,12 @@ import pytest
 from langchain_core.messages import AIMessage, HumanMessage
 
 from graphkit import END, START, StateGraph
-from graphkit.checkpoint import SqliteSaver
+from graphkit.checkpoint import Checkpoint, SqliteSaver
 from graphkit.checkpoint.copies import private_copy
+from graphkit.checkpoint.deltas import RowMemory
 from graphkit.checkpoint.serde import JsonPlusSerializer
 from graphkit.checkpoint.sqlite.grown import GrownLists
+from tests.checkpoint.chains import derive, thread
 
 serde = JsonPlusSerializer()
 KEY = ("t", "", "log")
@@ -24,7 +26,7 @@ def read_all(values):
     """Each value written then read in turn, as a history reads its rows oldest first:
     (what was read, how many were read as a kept list plus new items)."""
     lists = GrownLists()
-    read = [lists.read(KEY, serde.dumps_typed(value), serde.loads_typed) for value in values]
+    read = [lists.read(KEY, serde.dumps_typed(value), serde) for value in values]
     return read, lists.grown
 
 
@@ -57,8 +59,8 @@ def test_a_list_that_grew_is_read_as_the_kept_one_plus_its_new_items():
 
 def test_a_kept_list_is_not_changed_by_reading_the_next_one():
     lists = GrownLists()
-    first = lists.read(KEY, ("json", b"[1,2]"), serde.loads_typed)
-    second = lists.read(KEY, ("json", b"[1,2,3]"), serde.loads_typed)
+    first = lists.read(KEY, ("json", b"[1,2]"), serde)
+    second = lists.read(KEY, ("json", b"[1,2,3]"), serde)
     assert first == [1, 2] and second == [1, 2, 3] and second is not first
 
 
@@ -66,27 +68,46 @@ def test_a_long_list_of_atoms_is_kept_marked_as_it_grows_and_never_changed():
     lists, kept = GrownLists(), []
     for length in (3, 12, 13, 14):
         typed = serde.dumps_typed(list(range(length)))
-        kept.append(lists.read(KEY, typed, serde.loads_typed))
+        kept.append(lists.read(KEY, typed, serde))
     assert [type(value).__name__ for value in kept] == ["list", *["AtomRope"] * 3]
     assert kept[0] == [0, 1, 2] and lists.grown == 3
     copies = [private_copy(value) for value in kept]
     assert copies == [list(range(length)) for length in (3, 12, 13, 14)]
-    with_a_dict = lists.read(KEY, serde.dumps_typed([*range(14), {"a": 1}]), serde.loads_typed)
+    with_a_dict = lists.read(KEY, serde.dumps_typed([*range(14), {"a": 1}]), serde)
     assert with_a_dict == [*range(14), {"a": 1}] and type(with_a_dict) is list
     assert [private_copy(value) for value in kept] == copies
 
 
+class LastTen(JsonPlusSerializer):
+    """A subclass with a reading rule of its own: a list comes back as its last 10 items."""
+
+    def loads_typed(self, data):
+        value = super().loads_typed(data)
+        return value[-10:] if type(value) is list else value
+
+
+def test_a_serializer_subclass_that_reads_lists_its_own_way_is_asked_for_each_blob():
+    saver, config = SqliteSaver(sqlite3.connect(":memory:"), serde=LastTen()), thread("t")
+    checkpoint = Checkpoint.empty()
+    for n in (12, 13):
+        checkpoint = derive(checkpoint, {"log": list(range(n))})
+        saver.put(config, checkpoint, {}, {})
+    saver._memory = RowMemory()  # (the rows decoded anew: their blobs are read in turn)
+    read = [saved.checkpoint.channel_values["log"] for saved in saver.list(config)]
+    assert read == [list(range(3, 13)), list(range(2, 12))] and saver._lists.grown == 0
+
+
 def test_a_malformed_blob_is_read_whole_for_the_error_that_names_it():
     lists = GrownLists()
-    lists.read(KEY, ("json", b"[1,2]"), serde.loads_typed)
+    lists.read(KEY, ("json", b"[1,2]"), serde)
     with pytest.raises(ValueError, match="corrupt JSON"):
-        lists.read(KEY, ("json", b"[1,2,}]"), serde.loads_typed)
+        lists.read(KEY, ("json", b"[1,2,}]"), serde)
 
 
 def test_the_kept_lists_are_bounded_and_forgotten_with_their_thread():
     lists = GrownLists(limit=2)
     for thread in ("a", "b", "c"):
-        lists.read((thread, "", "log"), ("json", b"[1]"), serde.loads_typed)
+        lists.read((thread, "", "log"), ("json", b"[1]"), serde)
     assert repr(lists) == "GrownLists(kept=2, grown=0)"
     lists.forget_thread("c")
     assert repr(lists) == "GrownLists(kept=1, grown=0)"

@@ -58,6 +58,7 @@ __all__ = [
     "JsonPlusSerializer",
     "PickleSerializer",
     "SerializerProtocol",
+    "is_json_plus",
 ]
 
 TAG = "__gk__"
@@ -203,6 +204,25 @@ class JsonPlusSerializer:
             raise
         except (ValueError, TypeError, RecursionError) as error:
             raise CheckpointDecodeError(f"corrupt JSON payload: {error}") from error
+
+
+def is_json_plus(serde: object) -> bool:
+    """Whether ``serde`` checks, writes and reads as ``JsonPlusSerializer`` does (a
+    ``PickleSerializer`` or a copy with a wider allow-list does): the savers' shortcuts
+    for long lists rely on that. A subclass that overrides one of those methods has rules
+    of its own (a value it refuses, a list it reads otherwise), so it is asked each time.
+
+    >>> class Strict(JsonPlusSerializer):
+    ...     def check_storable(self, obj): raise TypeError("nothing")
+    >>> is_json_plus(PickleSerializer()), is_json_plus(Strict())
+    (True, False)
+    """
+    kind = type(serde)
+    return isinstance(serde, JsonPlusSerializer) and (
+        kind.check_storable is JsonPlusSerializer.check_storable
+        and kind.dumps_typed is JsonPlusSerializer.dumps_typed
+        and kind.loads_typed is JsonPlusSerializer.loads_typed
+    )
 
 
 class PickleSerializer(JsonPlusSerializer):

@@ -423,14 +423,13 @@ class SqliteSaver(BaseCheckpointSaver):
         self._check_blobs(row, self._checks(older.keys()), older)
         blobs.update(older)
         values = Changes(removed=refs.removed)
-        grown = isinstance(self.serde, JsonPlusSerializer)  # (its lists' JSON: see grown.py)
         for channel, seq in refs.changed.items():
             typed = blobs.get(seq, {}).get(channel)
             if typed is None:
                 raise self._error(row, f"the value of channel {channel!r} is missing", damaged=True)
             load = partial(self._load, row, f"channel {channel!r}")
             key = (row.thread_id, row.checkpoint_ns, channel)
-            values.changed[channel] = self._lists.read(key, typed, load) if grown else load(typed)
+            values.changed[channel] = self._lists.read(key, typed, self.serde, load)
         known = RowMaps(
             row.seq,
             (row.thread_id, row.checkpoint_ns),

@@ -18,9 +18,9 @@ unchanged values; a long list of atoms is kept as an ``AtomRope``
 whose reader's copy needs no check.
 
 >>> from graphkit.checkpoint.serde import JsonPlusSerializer
->>> lists, load = GrownLists(), JsonPlusSerializer().loads_typed
->>> first = lists.read(("t", "", "log"), ("json", b"[1,2]"), load)
->>> lists.read(("t", "", "log"), ("json", b"[1,2,3]"), load), lists.grown
+>>> lists, serde = GrownLists(), JsonPlusSerializer()
+>>> first = lists.read(("t", "", "log"), ("json", b"[1,2]"), serde)
+>>> lists.read(("t", "", "log"), ("json", b"[1,2,3]"), serde), lists.grown
 ([1, 2, 3], 1)
 """
 
@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from graphkit.checkpoint.copies import AtomRope, all_atoms, atom_rope
+from graphkit.checkpoint.serde import is_json_plus
 
 __all__ = ["GrownLists"]
 
@@ -39,7 +40,7 @@ class GrownLists:
     """The last list decoded per (thread, namespace, channel), as JSON text and value;
     ``read`` decodes a blob, reusing it when the blob only adds items. Bounded: the
     ``limit`` keys read most recently. Only for the default serializer's blobs, whose
-    JSON is written item by item."""
+    JSON is written and read item by item (``is_json_plus``: not a subclass's)."""
 
     def __init__(self, limit: int = 64) -> None:
         self.limit = limit
@@ -47,11 +48,19 @@ class GrownLists:
         # key -> (the kept list's text without its closing "]", then ","; the list)
         self._kept: OrderedDict[tuple[str, ...], tuple[bytes, list]] = OrderedDict()
 
-    def read(self, key: tuple[str, ...], typed: tuple[str, Any], load: Callable[[Any], Any]) -> Any:
-        """The value of blob ``typed``: ``load(typed)``, or the list kept for ``key`` plus
-        the items the blob adds (decoded by ``load`` too)."""
+    def read(
+        self,
+        key: tuple[str, ...],
+        typed: tuple[str, Any],
+        serde: Any,
+        load: Callable[[Any], Any] | None = None,
+    ) -> Any:
+        """The value of blob ``typed``, written by ``serde``: ``load(typed)`` (by default
+        ``serde.loads_typed``), or the list kept for ``key`` plus the items the blob adds
+        (decoded by ``load`` too)."""
+        load = serde.loads_typed if load is None else load
         kind, data = typed
-        if kind != "json" or type(data) is not bytes:
+        if kind != "json" or type(data) is not bytes or not is_json_plus(serde):
             return load(typed)
         kept = self._kept.get(key)
         value = None
