@@ -83,13 +83,16 @@ def class_keys(entries: Iterable[Any]) -> frozenset[tuple[str, str]]:
 class ClassPolicy:
     """Which classes a reader builds. ``mode`` is ``"strict"`` (``SAFE_CLASSES`` and
     ``allowed`` only), ``"imported"`` (also, with a warning, classes of modules already
-    imported) or ``"all"`` (any class, importing its module, with a warning)."""
+    imported) or ``"all"`` (any class, importing its module, with a warning).
+    ``read_as_data`` counts the classes it refused: what was read then may read
+    otherwise later (a module imported since), so a cache of decoded values checks it."""
 
-    __slots__ = ("allowed", "mode")
+    __slots__ = ("allowed", "mode", "read_as_data")
 
     def __init__(self, mode: str, allowed: frozenset[tuple[str, str]] = frozenset()) -> None:
         self.mode = mode
         self.allowed = allowed
+        self.read_as_data = 0
 
     def __repr__(self) -> str:
         return f"ClassPolicy({self.mode!r}, allowed={sorted(self.allowed)})"
@@ -112,6 +115,7 @@ class ClassPolicy:
                 self.mode == "imported" and module_name not in sys.modules
             ):
                 _warn_once((*key, self.mode), _blocked(key, self.mode))
+                self.read_as_data += 1
                 return None
             _warn_once((*key, "built"), _unregistered(key))
         module = sys.modules.get(module_name)

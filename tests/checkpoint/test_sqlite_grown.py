@@ -3,8 +3,11 @@ plus its new items, and only then; the lists it keeps are never a reader's."""
 
 from __future__ import annotations
 
+import dataclasses
 import operator
 import sqlite3
+import sys
+import types
 from typing import Annotated, TypedDict
 
 import pytest
@@ -95,6 +98,35 @@ def test_a_serializer_subclass_that_reads_lists_its_own_way_is_asked_for_each_bl
     saver._memory = RowMemory()  # (the rows decoded anew: their blobs are read in turn)
     read = [saved.checkpoint.channel_values["log"] for saved in saver.list(config)]
     assert read == [list(range(3, 13)), list(range(2, 12))] and saver._lists.grown == 0
+
+
+@dataclasses.dataclass
+class Thing:
+    n: int
+
+
+def test_a_list_read_before_its_class_could_be_built_is_not_kept(monkeypatch):
+    """Read while its module is not imported, a class comes back as its plain data; read
+    after, it is built: a grown list must not hold both (nor a wider copy of the
+    serializer reuse a list the narrower one read)."""
+    module = types.ModuleType("grown_things")
+    module.Thing = Thing
+    monkeypatch.setattr(Thing, "__module__", module.__name__)
+    monkeypatch.delenv("LANGGRAPH_STRICT_MSGPACK", raising=False)
+    reader = JsonPlusSerializer()  # (built without the variable: reads imported modules)
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    blobs = [reader.dumps_typed([Thing(i) for i in range(n)]) for n in (1, 2, 3, 4)]
+    monkeypatch.delitem(sys.modules, module.__name__)
+    lists = GrownLists()
+    assert lists.read(KEY, blobs[0], reader) == [{"n": 0}]  # (and a warning is logged)
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    assert lists.read(KEY, blobs[1], reader) == [Thing(0), Thing(1)]
+    assert lists.read(KEY, blobs[2], reader) == [Thing(0), Thing(1), Thing(2)]
+    assert lists.grown == 1
+    strict = JsonPlusSerializer(allowed_msgpack_modules=None)  # (builds no class of ours)
+    wider = strict.with_msgpack_allowlist([Thing])  # (a saver's copy from compile(), say)
+    assert lists.read(KEY, blobs[2], wider) == [Thing(0), Thing(1), Thing(2)]
+    assert lists.read(KEY, blobs[3], strict) == [{"n": i} for i in range(4)]
 
 
 def test_a_malformed_blob_is_read_whole_for_the_error_that_names_it():

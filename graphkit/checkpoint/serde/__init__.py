@@ -155,6 +155,13 @@ class JsonPlusSerializer:
         """The ``(module, name)`` pairs allowed by name (beyond the built-in ones)."""
         return self._classes.allowed
 
+    @property
+    def classes_read_as_data(self) -> int:
+        """How many class objects this serializer has read back as their plain data (not
+        allowed): a cache of what it decoded must not keep those, since the same bytes
+        read after the class's module is imported build the class."""
+        return self._classes.read_as_data
+
     def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
         try:
             return "json", _JSON_ENCODER.encode(_encode(obj)).encode()

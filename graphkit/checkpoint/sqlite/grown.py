@@ -11,7 +11,10 @@ This holds for JSON because a list's text is its items' texts, each read on its 
 between commas: ``[1,2]`` then ``[1,2,3]`` reads as ``[1, 2] + [3]``. The bytes are
 compared, not the values, so a list whose earlier items changed, even to equal ones, is
 decoded whole; and the blobs compared are the ones the saver checked against their
-hashes. The lists kept are the saver's own (readers get copies): the new list shares
+hashes. A list is kept only with the serializer that read it, and only if every
+class it names was built: one read back as plain data (its module not imported, or not
+allowed) would be built by a later read, so keeping it would mix the two in one list.
+The lists kept are the saver's own (readers get copies): the new list shares
 its earlier items with the one kept, as two checkpoints of an in-memory thread share
 unchanged values; a long list of atoms is kept as an ``AtomRope``
 (``graphkit.checkpoint.copies``), which grows without a copy of the whole list and
@@ -45,8 +48,9 @@ class GrownLists:
     def __init__(self, limit: int = 64) -> None:
         self.limit = limit
         self.grown = 0  # blobs read as a kept list plus new items
-        # key -> (the kept list's text without its closing "]", then ","; the list)
-        self._kept: OrderedDict[tuple[str, ...], tuple[bytes, list]] = OrderedDict()
+        # key -> (the kept list's text without its closing "]", then ","; the list; the
+        # serializer that read it)
+        self._kept: OrderedDict[tuple[str, ...], tuple[bytes, Any, Any]] = OrderedDict()
 
     def read(
         self,
@@ -62,9 +66,14 @@ class GrownLists:
         kind, data = typed
         if kind != "json" or type(data) is not bytes or not is_json_plus(serde):
             return load(typed)
-        kept = self._kept.get(key)
-        value = None
-        if kept is not None and data.startswith(kept[0]) and data.endswith(b"]"):
+        kept, value = self._kept.get(key), None
+        read_as_data = serde.classes_read_as_data
+        if (
+            kept is not None
+            and kept[2] is serde  # (a copy with a wider allow-list builds more classes)
+            and data.startswith(kept[0])
+            and data.endswith(b"]")
+        ):
             try:  # (the new items alone are a list's text once given their "[")
                 added = load(("json", b"[" + data[len(kept[0]) :]))
             except Exception:  # (malformed: read whole, for the error that names it)
@@ -73,8 +82,10 @@ class GrownLists:
                 value, self.grown = _joined(kept[1], added), self.grown + 1
         if value is None:
             value = atom_rope(load(typed))
-        if type(value) in (list, AtomRope) and data.startswith(b"[") and data != b"[]":
-            self._kept[key] = (data[:-1] + b",", value)
+        if serde.classes_read_as_data != read_as_data:  # (see the module's docstring)
+            self._kept.pop(key, None)
+        elif type(value) in (list, AtomRope) and data.startswith(b"[") and data != b"[]":
+            self._kept[key] = (data[:-1] + b",", value, serde)
             self._kept.move_to_end(key)
             while len(self._kept) > self.limit:
                 self._kept.popitem(last=False)
