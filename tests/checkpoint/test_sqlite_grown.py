@@ -138,8 +138,8 @@ def test_a_malformed_blob_is_read_whole_for_the_error_that_names_it():
 
 def test_the_kept_lists_are_bounded_and_forgotten_with_their_thread():
     lists = GrownLists(limit=2)
-    for thread in ("a", "b", "c"):
-        lists.read((thread, "", "log"), ("json", b"[1]"), serde)
+    for name in ("a", "b", "c"):
+        lists.read((name, "", "log"), ("json", b"[1]"), serde)
     assert repr(lists) == "GrownLists(kept=2, grown=0)"
     lists.forget_thread("c")
     assert repr(lists) == "GrownLists(kept=1, grown=0)"
