@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from graphkit.checkpoint.delta_map import DeltaMap
+from graphkit.checkpoint.serde import long_run_of
 
 __all__ = [
     "AtomList",
@@ -127,16 +128,8 @@ def all_atoms(items: Any) -> bool:
 
 
 def _all_atoms(value: Any) -> bool:
-    """Whether ``value`` is a list of more than 8 items, all atoms: checked in C (a
-    tenth of a Python loop over 10,000 ints); the first item settles a list of messages
-    or dicts at once (``issuperset`` of an iterator reads it all before answering), and
-    a loop is quicker over 8 items."""
-    return (
-        type(value) is list
-        and len(value) > 8
-        and type(value[0]) in _ATOMS
-        and _ATOMS.issuperset(map(type, value))
-    )
+    """Whether ``value`` is a list of more than 8 items, all atoms."""
+    return type(value) is list and long_run_of(_ATOMS, value)
 
 
 def copy_values(values: Mapping[str, Any]) -> DeltaMap:

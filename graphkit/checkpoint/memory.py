@@ -32,7 +32,13 @@ from graphkit.checkpoint.saver import (
     write_index,
     written_checkpoint_id,
 )
-from graphkit.checkpoint.serde import JsonPlusSerializer, SerializerProtocol, is_json_plus
+from graphkit.checkpoint.serde import (
+    JSON_SCALARS,
+    JsonPlusSerializer,
+    SerializerProtocol,
+    is_json_plus,
+    long_run_of,
+)
 
 __all__ = ["InMemorySaver", "MemorySaver"]
 
@@ -211,7 +217,7 @@ class InMemorySaver(BaseCheckpointSaver):
         check = getattr(self.serde, "check_storable", None) or self.serde.dumps_typed
         try:
             for _, value in items:
-                if type(value) not in _SCALARS:  # every serializer stores these
+                if type(value) not in JSON_SCALARS:  # every serializer stores these
                     check(value)
         except TypeError:
             for key, value in items:  # again, to say which one (in SqliteSaver's words)
@@ -304,8 +310,6 @@ class InMemorySaver(BaseCheckpointSaver):
 MemorySaver = InMemorySaver
 """LangGraph's older name for ``InMemorySaver``."""
 
-_SCALARS = frozenset({str, int, float, bool, type(None)})
-
 
 def _new_values(values: Mapping[str, Any], saved: Mapping[str, Any] | None) -> Mapping[str, Any]:
     """The values of a checkpoint that are not in its saved parent's (all, without one)."""
@@ -347,12 +351,7 @@ def _plain_lists(values: Mapping[str, Any]) -> dict[str, AtomList]:
     bools or None (checked in C; the first item settles a list of messages at once)."""
     plain = {}
     for channel, value in values.items():  # (a loop: a comprehension is a call in 3.11)
-        if (
-            type(value) is list
-            and len(value) > 8
-            and type(value[0]) in _SCALARS
-            and _SCALARS.issuperset(map(type, value))
-        ):
+        if type(value) is list and long_run_of(JSON_SCALARS, value):
             plain[channel] = AtomList(value)
     return plain
 
@@ -362,7 +361,7 @@ def _own(value: Any, where: Callable[[str], str], channel: str) -> Any:
     too deep to copy (300 dataclasses, each holding the next) is refused here, as the
     serializer refuses one too deep for it: every reader's copy would fail the same way,
     leaving the thread unreadable."""
-    if type(value) in _SCALARS:
+    if type(value) in JSON_SCALARS:
         return value
     try:
         return kept_copy(value)

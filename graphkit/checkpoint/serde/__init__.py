@@ -54,11 +54,13 @@ from graphkit.checkpoint.allowlist import (
 from graphkit.types import Command, Send, TimeoutPolicy
 
 __all__ = [
+    "JSON_SCALARS",
     "CheckpointDecodeError",
     "JsonPlusSerializer",
     "PickleSerializer",
     "SerializerProtocol",
     "is_json_plus",
+    "long_run_of",
 ]
 
 TAG = "__gk__"
@@ -178,7 +180,7 @@ class JsonPlusSerializer:
         (what ``InMemorySaver`` calls: it keeps copies of the values, so needs only the verdict)."""
         if self.pickle_fallback:
             self.dumps_typed(obj)
-        elif type(obj) not in _PLAIN:
+        elif type(obj) not in JSON_SCALARS:
             try:
                 _check(obj)
             except RecursionError:
@@ -257,7 +259,7 @@ class PickleSerializer(JsonPlusSerializer):
 def _encode(obj: Any) -> Any:
     """``obj`` as plain JSON data (dicts, lists, str, numbers, None)."""
     kind = type(obj)
-    if kind in _PLAIN:
+    if kind in JSON_SCALARS:
         return obj
     encoder = _ENCODERS.get(kind)
     if encoder is not None:
@@ -275,7 +277,21 @@ def _encode(obj: Any) -> Any:
     )
 
 
-_PLAIN = frozenset({str, int, float, bool, type(None)})
+JSON_SCALARS = frozenset({str, int, float, bool, type(None)})
+"""The types JSON writes as they are: every serializer stores them."""
+
+
+def long_run_of(kinds: frozenset[type], items: list | tuple) -> bool:
+    """Whether ``items`` are more than 8, each of a type in ``kinds``. Checked in C (a
+    tenth of a Python loop over 10,000 ints); the first item settles a list of messages
+    or dicts at once (``issuperset`` of an iterator reads it all before answering), and
+    a loop is quicker over 8 items.
+
+    >>> long_run_of(JSON_SCALARS, list(range(9))), long_run_of(JSON_SCALARS, [{}] * 9)
+    (True, False)
+    """
+    return len(items) > 8 and type(items[0]) in kinds and kinds.issuperset(map(type, items))
+
 
 _HOLDS_ITSELF = (
     "Cannot checkpoint a value that holds itself (a list or dict inside itself), or one "
@@ -306,28 +322,26 @@ def _check(obj: Any, depth: int = 1) -> None:
         raise TypeError(_TOO_DEEP)
     if kind is dict:
         for key, value in obj.items():
-            if type(key) not in _PLAIN:
+            if type(key) not in JSON_SCALARS:
                 _check(key, depth + 1)
-            if type(value) not in _PLAIN:
+            if type(value) not in JSON_SCALARS:
                 _check(value, depth + 1)
     elif kind is list or kind is tuple:
-        # (as ``_encode_list`` checks, inline: a call would cost a short list a tenth more)
-        if len(obj) > 8 and type(obj[0]) in _PLAIN and _PLAIN.issuperset(map(type, obj)):
+        # (as ``_encode_list`` checks; the length first: a call would cost a short list a
+        # tenth more)
+        if len(obj) > 8 and long_run_of(JSON_SCALARS, obj):
             return
         for item in obj:
-            if type(item) not in _PLAIN:
+            if type(item) not in JSON_SCALARS:
                 _check(item, depth + 1)
-    elif kind not in _PLAIN:
+    elif kind not in JSON_SCALARS:
         _encode(obj)
 
 
 def _encode_list(obj: list | tuple) -> list | tuple:
-    """A list's (or tuple's) items encoded; the list itself when every item is a str,
-    number, bool or None (the JSON encoder reads it as it is). That is checked in C, a
-    tenth of the loop over 10,000 ints; the first item settles a list of messages or
-    dicts at once (``issuperset`` of an iterator reads it all before answering), and
-    the loop is quicker over 8 items."""
-    if len(obj) > 8 and type(obj[0]) in _PLAIN and _PLAIN.issuperset(map(type, obj)):
+    """A list's (or tuple's) items encoded; the list itself when it is a long run of
+    str, numbers, bools or None (the JSON encoder reads it as it is)."""
+    if long_run_of(JSON_SCALARS, obj):
         return obj
     return [_encode(item) for item in obj]
 
