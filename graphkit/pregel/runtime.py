@@ -516,9 +516,10 @@ def enter_task(scope: TaskScope, config: Any = None) -> tuple[Any, ...]:
         config = scope_config(scope)
     variable = langchain.var_child_runnable_config
     # langchain-core's own setter also makes the task's LangSmith run the parent of a
-    # `@traceable` function the node calls, as LangGraph's nodes run (None: unchanged)
+    # `@traceable` function the node calls, as LangGraph's nodes run (None: unchanged);
+    # only a config with callbacks has a run to parent (the setter imports twice a call)
     set_context = getattr(langchain, "_set_config_context", None)
-    if set_context is None:
+    if set_context is None or not config.get("callbacks"):
         return token, variable, variable.set(config), None
     return token, variable, *set_context(config)
 
