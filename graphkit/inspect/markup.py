@@ -28,6 +28,7 @@ __all__ = [
     "PLAN",
     "UPDATE",
     "escape",
+    "visible",
 ]
 
 PLAN = (TINTS["blue"], PALETTE["blue"])
@@ -56,8 +57,17 @@ def escape(text: object) -> str:
     >>> escape('<script>alert("hi")</script> & \\x00')
     '&lt;script&gt;alert(&quot;hi&quot;)&lt;/script&gt; &amp; \\\\x00'
     """
-    value = _WRITTEN_AS_ESCAPES.sub(_visible, str(text))
-    return html.escape(value, quote=True)
+    return html.escape(visible(str(text)), quote=True)
+
+
+def visible(text: str) -> str:
+    """``text`` with what ``escape`` writes as escapes so written, and nothing else
+    changed: for a writer that escapes markup itself, as pandas' ``to_html`` does.
+
+    >>> visible("a\u202eb <i>")
+    'a\\u202eb <i>'
+    """
+    return _WRITTEN_AS_ESCAPES.sub(_visible, text)
 
 
 def _visible(match: re.Match[str]) -> str:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from graphkit.extras import require
-from graphkit.inspect.markup import escape
+from graphkit.inspect.markup import escape, visible
 from graphkit.inspect.values import show, show_error
 from graphkit.pregel.records import Run, Superstep
 from graphkit.render import PHASES, highlight
@@ -200,12 +200,19 @@ def status_text(session: DebugSession) -> str:
 
 
 def frame_html(frame: pandas.DataFrame) -> str:
-    """A DataFrame of texts as an HTML table (pandas escapes every cell), in a box that
-    scrolls sideways: ids of tasks and checkpoints make tables wider than a cell."""
+    """A DataFrame of texts as an HTML table (pandas escapes every cell; a control or a
+    bidirectional override in a node's or channel's name is written as its escape first,
+    as ``escape`` writes it), in a box that scrolls sideways: ids of tasks and
+    checkpoints make tables wider than a cell."""
     if frame.empty:
         return '<p class="gk-empty">no rows yet</p>'
+    frame = frame.apply(lambda column: column.map(_visible_cell)).rename(columns=_visible_cell)
     table = frame.to_html(index=False, border=0, classes="gk-table", escape=True, na_rep="")
     return f'<div class="gk-table-box" style="overflow-x:auto;max-width:100%">{table}</div>'
+
+
+def _visible_cell(cell: Any) -> Any:
+    return visible(cell) if isinstance(cell, str) else cell
 
 
 def _empty_view(session: DebugSession) -> View:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from graphkit import START, StateGraph
 from graphkit.widgets import TABLES, DebugSession
 from graphkit.widgets.view import as_of, phases_of
-from tests.widgets.graphs import HOSTILE, chain_app, hostile_app, wide_app
+from tests.widgets.graphs import HOSTILE, State, chain_app, hostile_app, wide_app
 
 INPUT = {"n": 1, "log": []}
 
@@ -114,3 +115,15 @@ def test_a_view_shown_in_a_cell_keeps_a_wide_graph_in_its_own_scrolling_box():
     html = view._repr_html_()
     assert '<div class="gk-graph" style="max-width:100%;overflow-x:auto"><svg' in html
     assert html.endswith("</svg></div>")
+
+
+def test_a_table_writes_a_bidirectional_override_in_a_name_as_its_escape():
+    # (pandas escapes <, > and & only: a node named with U+202E showed the rest of its row
+    # reversed in the tasks, writes, changes and checkpoints tables)
+    builder = StateGraph(State).add_node("ok\u202etxt", lambda state: {"log": ["\u2067"]})
+    session = DebugSession(builder.add_edge(START, "ok\u202etxt").compile(), INPUT)
+    session.run()
+    view = session.view()
+    tasks = view.table_html("tasks")
+    assert "ok\\u202etxt" in tasks
+    assert not any(c in view.table_html(kind) for kind in TABLES for c in "\u202e\u2067")
