@@ -50,13 +50,21 @@ def why(run: Run, node: str, step: int | None = None, *, graph: Any = None) -> E
     history, wiring = History(run), Wiring(run, graph)
     if not wiring.knows(node):
         # (a name a router chose but no task ran is no node: listing it as one made a
-        # learner asking about 'billing' think 'Billing' was the graph's spelling)
-        chosen = wiring.chosen_not_run()
-        also = f" (a router or Command chose {some_names(chosen)}, never run)" if chosen else ""
+        # learner asking about 'billing' think 'Billing' was the graph's spelling; and a
+        # name the runtime dropped was answered "no edge or router chose Billing")
+        dropped, stopped = wiring.chosen_not_run()
+        chose = [f"{some_names(dropped)}, no node's name"] if dropped else []
+        chose += [f"{some_names(stopped)}, never run"] if stopped else []
+        also = f" (a router or Command chose {'; '.join(chose)})" if chose else ""
+        if wiring.has_graph:
+            where, fix = "graph", "Check the name's spelling"
+        else:
+            where = "run"
+            fix = "To ask about a node the run never came near, pass the graph: "
+            fix += "run.why(node, graph=app)"
         raise ValueError(
-            f"Node {node!r} is not in this run; its nodes are {some_names(wiring.node_names())}"
-            f"{also}. To ask about a node the run never came near, pass the graph: "
-            "run.why(node, graph=app)."
+            f"Node {node!r} is not in this {where}; its nodes are "
+            f"{some_names(wiring.node_names())}{also}. {fix}."
         )
     if step is not None and step < -1:
         raise ValueError(f"Steps start at -1 (the input step); there is no step {step}.")

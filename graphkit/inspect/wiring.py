@@ -17,7 +17,7 @@ from graphkit.constants import START
 from graphkit.inspect.values import barrier_parts, branch_target, join_names
 
 if TYPE_CHECKING:
-    from graphkit.pregel.records import Run, Update
+    from graphkit.pregel.records import Run, Superstep, Update
 
 __all__ = ["Wiring"]
 
@@ -45,8 +45,10 @@ class Wiring:
         self._waiting = set(getattr(builder, "waiting_edges", ()) or ())
         self._declared = dict(getattr(builder, "nodes", {}) or {})
         self.exact = builder is not None
+        self.has_graph = self._spec_nodes is not None  # (a low-level Pregel has no builder)
         self._channels: dict[str, None] = {}
         self._routed: dict[str, set[str]] = {}
+        self._dropped: set[str] = set()  # routed names with no branch channel: no nodes
         self._planned: dict[str, None] = {}
         self._held: set[str] = set()
         self._woken_by: dict[str, dict[str, None]] = {}  # node -> channels that woke it
@@ -66,6 +68,7 @@ class Wiring:
                         self._planned[result.task.node] = None
             if superstep.update is not None:
                 self._note_held(superstep.update)
+                self._note_dropped(superstep)
 
     def _note_held(self, update: Update) -> None:
         """Without the graph, a deferred node shows in the records: a write to its
@@ -78,6 +81,16 @@ class Wiring:
             released = not change.writers and updated and change.after is not EMPTY
             if target is not None and (held or released):
                 self._held.add(target)
+
+    def _note_dropped(self, superstep: Superstep) -> None:
+        """A name a router or ``Command`` chose whose write the Update dropped: the
+        graph has no branch channel for it, so no node has that name."""
+        update, execution = superstep.update, superstep.execution
+        for result in execution.results if execution is not None else ():
+            for channel, _ in result.writes:
+                target = branch_target(channel)
+                if target is not None and update is not None and update.change(channel) is None:
+                    self._dropped.add(target)
 
     def _note_writes(self, writer: str, channels: Sequence[str]) -> None:
         for channel in channels:
@@ -94,7 +107,7 @@ class Wiring:
             return True
         return (
             node in self._planned
-            or node in self._routed
+            or (node in self._routed and node not in self._dropped)
             or any(
                 (parts := self.barrier(channel)) is not None and parts[1] == node
                 for channel in self._channels
@@ -105,10 +118,11 @@ class Wiring:
         """The nodes of the graph (or, without it, those the run planned)."""
         return sorted(set(self._spec_nodes or ()) | set(self._planned))
 
-    def chosen_not_run(self) -> list[str]:
+    def chosen_not_run(self) -> tuple[list[str], list[str]]:
         """The names a router or edge chose that are no node listed by ``node_names``:
-        a name no node has (dropped) or a node the run stopped before."""
-        return sorted(set(self._routed) - set(self.node_names()))
+        those no node has (the runtime dropped them), then nodes the run stopped before."""
+        chosen = set(self._routed) - set(self.node_names())
+        return sorted(chosen & self._dropped), sorted(chosen - self._dropped)
 
     def triggers(self, node: str) -> tuple[str, ...]:
         """The channels whose new version wakes ``node``."""

@@ -158,7 +158,27 @@ def test_without_the_graph_a_name_a_router_chose_is_not_listed_as_a_node():
     with pytest.raises(ValueError) as refused:
         run.why("billing")
     assert "its nodes are ['__input__', '__start__', 'triage'] (" in str(refused.value)
-    assert "chose ['Billing'], never run" in str(refused.value)
+    assert "chose ['Billing'], no node's name)" in str(refused.value)
+
+
+def test_the_name_a_router_chose_that_no_node_has_is_refused_not_explained():
+    # asked about 'Billing' itself, why answered "no edge or router chose Billing" though
+    # triage's router had chosen it (the runtime dropped the write: no node has the name)
+    builder = StateGraph(Log).add_node("triage", log("triage")).add_node("billing", log("b"))
+    builder.add_edge(START, "triage").add_conditional_edges("triage", lambda s: "Billing")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", GraphkitWarning)
+        app = builder.compile()
+        run = trace(app)
+    with pytest.raises(ValueError, match=r"Node 'Billing' is not in this run; .*graph=app"):
+        run.why("Billing")
+    with pytest.raises(ValueError) as refused:
+        run.why("Billing", graph=app)
+    assert str(refused.value) == (
+        "Node 'Billing' is not in this graph; its nodes are ['__input__', '__start__', "
+        "'billing', 'triage'] (a router or Command chose ['Billing'], no node's name). "
+        "Check the name's spelling."
+    )
 
 
 def test_without_the_graph_a_router_is_recognised_once_it_chose_the_node(branch):
