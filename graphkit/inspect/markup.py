@@ -64,8 +64,8 @@ def visible(text: str) -> str:
     """``text`` with what ``escape`` writes as escapes so written, and nothing else
     changed: for a writer that escapes markup itself, as pandas' ``to_html`` does.
 
-    >>> visible("a\u202eb <i>")
-    'a\\u202eb <i>'
+    >>> visible("a\\u202eb <i>")
+    'a\\\\u202eb <i>'
     """
     return _WRITTEN_AS_ESCAPES.sub(_visible, text)
 
