@@ -75,7 +75,8 @@ class Verdict:
         outcome = "pass" if self.passed else "fail"
         mark = "✓ Correct" if self.passed else "✗ Not yet"
         hint = (
-            f'<div class="gk-verdict-hint"><b>Hint:</b> {_markup(self.hint)}</div>'
+            f'<div class="gk-verdict-hint" style="white-space:pre-wrap"><b>Hint:</b> '
+            f"{_markup(self.hint)}</div>"
             if self.hint
             else ""
         )

@@ -193,7 +193,12 @@ def check_agent_stops(build_agent: Any) -> str:
                 f"steps ran {' → '.join(tail)}, though `answer` was {answer!r} and "
                 f"tool_calls {partial.values.get('tool_calls')!r}: the router never chose END.",
                 "Which key does the router read, and which key does agent write when it "
-                "is done, with what value? (print(error.run.timeline()) shows every step.)",
+                "is done, with what value? To see every step of the loop, run:\n"
+                "`try:`\n"
+                "    `build_agent().compile().trace("
+                '{"question": "q", "tool_calls": 0}, {"recursion_limit": 12})`\n'
+                "`except GraphRecursionError as error:`\n"
+                "    `print(error.run.timeline())`",
             ) from error
         calls = run.values.get("tool_calls")
         if run.values.get("answer") != "42" or calls != max(start, 2):

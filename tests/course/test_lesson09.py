@@ -249,3 +249,21 @@ def test_agent_stops_comparing_the_answer_with_a_number_hints_at_the_value():
     assert not verdict
     assert "the router never chose END" in verdict.message
     assert "with what value" in verdict.hint
+
+
+def test_agent_stops_hint_gives_a_trace_that_runs_as_written(capsys):
+    # The hint's code must run in the learner's notebook: the `error` it prints exists
+    # only inside an except clause, so the hint has to bring its own try/except.
+    from graphkit import GraphRecursionError
+
+    def stub():
+        return agent_graph(lambda s: END if s.get("final") else "tools")
+
+    verdict = lesson09.check_agent_stops(stub)
+    assert not verdict
+    code = "\n".join(verdict.hint.splitlines()[1:]).replace("`", "")
+    assert "except GraphRecursionError as error:" in code
+    exec(code, {"build_agent": stub, "GraphRecursionError": GraphRecursionError})
+    assert "the recursion limit was reached" in capsys.readouterr().out
+    # and the notebook shows it on its lines, indented
+    assert 'gk-verdict-hint" style="white-space:pre-wrap"' in verdict._repr_html_()
