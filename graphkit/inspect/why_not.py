@@ -338,11 +338,7 @@ class NotRan:
                 found.extend(self._waiting(node, channel, parts[0], seen, last, "by the run's end"))
                 missing += [s for s in parts[0] if s not in barrier_seen(seen) and s not in missing]
             elif parts is None and not only_waits and not any(self.history.changes(channel)):
-                text = f"Nothing wrote {channel} in this run: no edge or router chose {node}."
-                unwritten = Finding(
-                    f"nothing wrote {channel} in this run",
-                    Reason("never_written", text, None, channel),
-                )
+                unwritten = self._unwritten(node, channel)
                 unapplied = self._written_in(node, last, channel) if last >= -1 else []
                 found.extend(unapplied or [unwritten])
         if only_waits:
@@ -358,6 +354,29 @@ class NotRan:
         phrase = most_telling(found, "none of its trigger channels changed")
         reasons = tuple(f.reason for f in found)
         return Answer(node, None, False, sentence(f"{node} never ran: {phrase}"), reasons)
+
+    def _unwritten(self, node: str, channel: str) -> Finding:
+        """Nothing wrote ``node``'s trigger ``channel`` in the whole run. Where a router
+        that could reach ``node`` sent packets instead (map-reduce), a Send is how it
+        would have come: say that nothing sent it one, not only that no name chose it."""
+        senders = [
+            result.task.node
+            for step in self.history.steps.values()
+            for result in (step.execution.results if step.execution else ())
+            if self.wiring.may_route(result.task.node, node)
+            and self.history.sent(result.task.node, step.step)
+        ]
+        if not senders:
+            text = f"Nothing wrote {channel} in this run: no edge or router chose {node}."
+            return Finding(
+                f"nothing wrote {channel} in this run", Reason("never_written", text, None, channel)
+            )
+        text = (
+            f"Nothing sent {node} a packet (Send) in this run, and no edge or router chose "
+            f"it by name ({channel} was never written)."
+        )
+        reason = Reason("never_written", text, None, channel)
+        return Finding(f"nothing sent {node} a packet in this run", reason)
 
     def _never_chosen(self, *nodes: str) -> list[Finding]:
         """One finding per router that could have chosen ``nodes`` and never did: one

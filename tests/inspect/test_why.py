@@ -646,3 +646,36 @@ def test_a_send_to_no_node_is_named_as_dropped(make):
         "loop ran at steps 1 and 3, and its router 'route' chose a Send to 'S' (not a node) "
         "and a Send to c, never s."
     )
+
+
+def test_a_node_only_sent_to_never_ran_because_nothing_sent_it_a_packet(make):
+    """A map-reduce router sent its packets to a misspelt node: why said first "Nothing
+    wrote branch:to:work ...: no edge or router chose work", a name's words, though a
+    Send is how work would have come. The first reason now says nothing sent it one (and
+    keeps what is still true: nothing chose it by name)."""
+
+    def fan_out(state):
+        return [Send("wrk", {"x": value, "log": []}) for value in (1, 2)]
+
+    app = make(["plan", "work"], [(START, "plan")], [("plan", fan_out, ["work"])])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", GraphkitWarning)  # (the runtime's, for the Send)
+        run = trace(app)
+    answer = run.why("work", graph=app)
+    assert answer.kinds == ["never_written", "chose_otherwise"]
+    texts = [reason.text for reason in answer.answers[0].reasons]
+    assert texts[0] == (
+        "Nothing sent work a packet (Send) in this run, and no edge or router chose it by "
+        "name (branch:to:work was never written)."
+    )
+    assert texts[1] == (
+        "plan ran at step 1, and its router 'fan_out' chose a Send to 'wrk' (not a node), "
+        "never work."
+    )
+    # a router that chose names keeps the words of a name
+    branch = make(
+        ["check", "small", "big"], [(START, "check")], [("check", lambda s: "small", None)]
+    )
+    assert trace(branch).why("big", graph=branch).answers[0].reasons[0].text == (
+        "Nothing wrote branch:to:big in this run: no edge or router chose big."
+    )
