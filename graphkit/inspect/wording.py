@@ -53,15 +53,25 @@ def choices(chosen: tuple[str, ...], dropped: tuple[str, ...]) -> str:
     """What a router chose, in words (``dropped``: the names that are not nodes).
 
     >>> choices(("search", "citations"), ("citations",))
-    "search and 'citations' (not a node)"
-    >>> choices(("Billing",), ("Billing",)), choices((), ())
-    ("'Billing', which is not a node", 'END (no node)')
+    "'search' and 'citations' (not a node)"
+    >>> choices(("Billing",), ("Billing",)), choices((), ()), choices(("a", "b"), ())
+    ("'Billing', which is not a node", 'END (no node)', 'a and b')
     """
     if not chosen:
         return "END (no node)"
-    if len(chosen) == 1 and dropped:
+    if not dropped:
+        return join_names(chosen)
+    if len(chosen) == 1:
         return f"{chosen[0]!r}, which is not a node"
-    return join_names([f"{name!r} (not a node)" if name in dropped else name for name in chosen])
+    # A name that is no node is quoted, as the string the router returned; quote the
+    # names beside it too, or "search and 'citations'" reads as two kinds of thing.
+    return join_names([_returned(name, dropped) for name in chosen])
+
+
+def _returned(name: str, dropped: tuple[str, ...]) -> str:
+    if name.startswith("a Send to "):  # (a Send is no returned name: it stays as it is)
+        return name
+    return f"{name!r} (not a node)" if name in dropped else repr(name)
 
 
 def spelling(node: str, dropped: tuple[str, ...]) -> str:

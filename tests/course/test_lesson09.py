@@ -47,6 +47,8 @@ def test_report_runs_fails_on_the_stub_naming_the_router_and_the_wait():
     assert "report never ran" in verdict.message
     assert "still waiting for cite" in verdict.message
     assert "'citations', which is not a node" in verdict.message
+    # the router's two names, quoted alike (it read "returned search and 'citations'")
+    assert "returned 'search' and 'citations' (not a node)" in verdict.message
     # the router's misspelt name is cite's, not report's: say so, and nothing about report
     assert "did you mean cite?" in verdict.message
     assert "never chose report" not in verdict.message

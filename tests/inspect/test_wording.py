@@ -12,8 +12,12 @@ def test_who_wrote_when():
 
 
 def test_a_choice_that_is_not_a_node_is_quoted():
-    assert choices(("a", "B"), ("B",)) == "a and 'B' (not a node)"
+    # quoted as the string the router returned, and so are the names beside it: one way
+    # in the whole list ("a and 'B'" read as two kinds of thing)
+    assert choices(("a", "B"), ("B",)) == "'a' and 'B' (not a node)"
+    assert choices(("a", "a Send to c", "B"), ("B",)) == "'a', a Send to c and 'B' (not a node)"
     assert choices(("a",), ()) == "a"
+    assert choices(("a", "b"), ()) == "a and b"
 
 
 def test_spelling_hints_only_for_a_name_that_looks_like_the_node():
@@ -25,10 +29,10 @@ def test_spelling_hints_only_for_a_name_that_looks_like_the_node():
 def test_router_choice_for_the_whole_run_with_a_dropped_name():
     text, choice = router_choice("p ran at step 1, and its router 'r'", ("a", "x"), ("x",), "b")
     assert text == (
-        "p ran at step 1, and its router 'r' returned a and 'x' (not a node), so nothing ran "
+        "p ran at step 1, and its router 'r' returned 'a' and 'x' (not a node), so nothing ran "
         "for 'x' (the runtime drops such a choice, with a warning). It never chose b."
     )
-    assert choice == "a and 'x' (not a node), never b"
+    assert choice == "'a' and 'x' (not a node), never b"
 
 
 def test_router_choice_for_several_nodes_says_each_once():
