@@ -247,3 +247,18 @@ def test_triage_says_where_a_command_went_when_it_is_not_a_node():
     assert not verdict
     assert "'Approve', which is not one of the nodes" in verdict.message
     assert "spelt" in verdict.hint
+
+
+def test_the_lesson_names_no_checkpoint_term_before_lesson_07():
+    """The namespace of a subgraph's run is said in the lesson's words: "LangGraph's
+    `checkpoint_ns`" named a checkpoint field three lessons before checkpoints."""
+    import json
+    from pathlib import Path
+
+    notebook = Path(__file__).parents[2] / "notebooks" / "05-send-command-subgraphs.ipynb"
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    prose = "".join(
+        line for cell in cells if cell["cell_type"] == "markdown" for line in cell["source"]
+    )
+    assert "checkpoint_ns" not in prose
+    assert "namespace** `node:task_id`, the node's name and its task's id" in prose
