@@ -184,6 +184,30 @@ def test_a_channel_no_step_wrote_is_told_it_still_has_no_value():
     assert "No task wrote answer in step 1, so it still has no value." in panel.reveal.value
 
 
+def test_none_typed_in_lower_case_is_the_prompts_none():
+    """The prompt says "None: it has no value"; a learner typing `none` was read as the
+    string 'none' and told wrong. Any case is None; quoted, it stays a string."""
+    from graphkit import END, START, StateGraph
+    from graphkit.widgets.predict_panel import parse_value
+    from tests.widgets.graphs import Asked
+
+    assert parse_value("none") is None and parse_value(" NONE ") is None
+    assert parse_value("'none'") == "none" and parse_value("nones") == "nones"
+    builder = StateGraph(Asked).add_node("only", lambda state: {"n": 2})
+    builder.add_edge(START, "only").add_edge("only", END)
+    debugger = Debugger(builder.compile(), {"n": 1})
+    for _ in range(2):
+        debugger.click("step")
+    debugger.click("plan")
+    panel = debugger.predictor
+    panel.toggle.value = True
+    assert "(None: it has no value.)" in panel.prompt.value
+    panel.channel.value, panel.value.value = "answer", "none"
+    panel.button.click()
+    assert "gk-reveal-right" in panel.reveal.value
+    assert panel.score.value == "1 of 1 predictions right"
+
+
 def test_the_verdict_hides_once_the_run_moves_out_of_predict_mode():
     """Predict off, the verdict stays while it is about where the run stands; once the
     run moves on it would sit above a later step, so it hides (and shows in predict mode
