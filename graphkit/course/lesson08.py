@@ -226,6 +226,25 @@ def check_breakpoint(pause_before_send: Callable[[Any], Any]) -> str:
 # -- 8.3 --------------------------------------------------------------------------------
 
 
+def _resumes(app: Any) -> list[Any]:
+    """The answers ``app`` will be resumed with (``Command(resume=...)`` inputs to its
+    ``invoke`` and ``stream``): at a breakpoint no interrupt() reads one, so the thread
+    keeps no trace of it."""
+    from graphkit import Command
+
+    resumes: list[Any] = []
+    for name in ("invoke", "stream"):
+        method = getattr(app, name)
+
+        def watched(input: Any, *args: Any, _method: Any = method, **kwargs: Any) -> Any:
+            if isinstance(input, Command) and input.resume is not None:
+                resumes.append(input.resume)
+            return _method(input, *args, **kwargs)
+
+        setattr(app, name, watched)
+    return resumes
+
+
 @exercise("8.3 · Edit the state at a breakpoint")
 def check_edit_at_breakpoint(fix_and_send: Callable[[Any, dict, str], Any]) -> str:
     """``fix_and_send(app, config, address)`` gets a thread paused before ``send`` whose
@@ -240,6 +259,7 @@ def check_edit_at_breakpoint(fix_and_send: Callable[[Any, dict, str], Any]) -> s
         config = _thread(f"check-8.3-{name}")
         app.invoke({"name": name}, config)
         address = f"{name.lower()}@example.com"
+        resumed = _resumes(app)
         fix_and_send(app, dict(config), address)
         final = app.get_state(config)
         outbox = final.values.get("outbox") or []
@@ -291,11 +311,16 @@ def check_edit_at_breakpoint(fix_and_send: Callable[[Any, dict, str], Any]) -> s
                 detail = f": `to` is {final.values.get('to')!r}."
             elif "update" in sources:
                 detail = ": send ran before your edit."
-            else:
+            elif resumed:
                 detail = (
                     ": the thread's `to` was never changed (no `update` checkpoint). "
-                    "Command(resume=...) answers an interrupt() and edits nothing, and "
-                    "changing get_state(...).values changes only your copy."
+                    "Command(resume=...) answers an interrupt() and edits nothing."
+                )
+            else:  # (the stub; or a change made to get_state(...).values, a copy)
+                detail = (
+                    ": you resumed the run without changing the thread's `to` first (its "
+                    "history has no `update` checkpoint), so send mailed the misspelt "
+                    "address."
                 )
             raise Wrong(
                 f"(mail to {name}) the outbox is {outbox}; expected one mail to {address!r}"

@@ -167,7 +167,11 @@ def test_edit_stub_sends_to_the_misspelt_address():
 
     verdict = lesson08.check_edit_at_breakpoint(fix_and_send)
     assert not verdict
-    assert "ada@exmaple.com" in verdict.message and "`to` was never changed" in verdict.message
+    assert "ada@exmaple.com" in verdict.message
+    # what is missing, and nothing about what the learner did not try
+    assert "resumed the run without changing the thread's `to` first" in verdict.message
+    assert "Command(resume" not in verdict.message and "get_state" not in verdict.message
+    assert "update_state" in verdict.hint
 
 
 def test_edit_after_resuming_says_send_ran_first():
@@ -187,6 +191,17 @@ def test_edit_by_resuming_with_the_address_says_resume_edits_nothing():
     verdict = lesson08.check_edit_at_breakpoint(fix_and_send)
     assert not verdict
     assert "`to` was never changed" in verdict.message
+    assert "Command(resume=...) answers an interrupt()" in verdict.message
+    assert "get_state" not in verdict.message
+
+
+def test_edit_by_streaming_a_resume_says_resume_edits_nothing():
+    def fix_and_send(app, config, address):
+        for _ in app.stream(Command(resume=address), config):
+            pass
+
+    verdict = lesson08.check_edit_at_breakpoint(fix_and_send)
+    assert not verdict
     assert "Command(resume=...) answers an interrupt()" in verdict.message
 
 
