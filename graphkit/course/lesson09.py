@@ -175,7 +175,7 @@ def check_agent_stops(build_agent: Any) -> str:
     """The agent loop calls its tool twice, answers, and routes to END — within a
     recursion limit of 25, for any number of tool calls already made."""
     app = compiled(build_agent, "build_agent()")
-    for start in (0, 1):
+    for start in (0, 1, 3):  # (3: past the two calls, agent answers at once)
         try:
             run, said = _quietly(
                 app, {"question": "q", "tool_calls": start}, config={"recursion_limit": LOOP_LIMIT}
@@ -194,9 +194,10 @@ def check_agent_stops(build_agent: Any) -> str:
                 f"tool_calls {partial.values.get('tool_calls')!r}: the router never chose END.",
                 "Which key does the router read, and which key does agent write when it "
                 "is done, with what value? To see every step of the loop, run:\n"
+                "`agent_app = build_agent().compile()`\n"
                 "`try:`\n"
-                "    `build_agent().compile().trace("
-                '{"question": "q", "tool_calls": 0}, {"recursion_limit": 12})`\n'
+                '    `agent_app.trace({"question": "q", "tool_calls": 0}, '
+                '{"recursion_limit": 12})`\n'
                 "`except GraphRecursionError as error:`\n"
                 "    `print(error.run.timeline())`",
             ) from error
