@@ -269,3 +269,13 @@ def test_agent_stops_hint_gives_a_trace_that_runs_as_written(capsys):
     assert "the recursion limit was reached" in capsys.readouterr().out
     # and the notebook shows it on its lines, indented
     assert 'gk-verdict-hint" style="white-space:pre-wrap"' in verdict._repr_html_()
+
+
+def test_agent_stops_fails_when_the_router_ends_on_an_exact_count():
+    # tool_calls == 2 stops the lesson's run, but an agent that already made three calls
+    # answers at once and loops on: the check starts from more than 0 and 1
+    verdict = lesson09.check_agent_stops(
+        lambda: agent_graph(lambda s: END if s["tool_calls"] == 2 else "tools")
+    )
+    assert not verdict
+    assert "Starting with tool_calls=3, your agent still loops" in verdict.message
