@@ -48,7 +48,7 @@ class RowMaps:
     versions: Mapping[str, Any]
     seen: Mapping[str, Any]
     refs: Mapping[str, int]  # channel -> seq of the row whose blob holds its value
-    decoded: bool  # read back from storage (True), or the very maps that were put (False)
+    decoded_by: Any  # the serializer that read it back; None: the very maps that were put
 
     def __repr__(self) -> str:
         return f"RowMaps(seq={self.seq}, checkpoint_id={self.checkpoint_id!r})"
@@ -209,10 +209,12 @@ class RowMemory:
         self._by_id: dict[tuple[str, str, str], int] = {}  # (thread, ns, checkpoint) -> seq
         self._lent = Lent()  # a reader's copy of a row's values -> the row's seq
 
-    def get(self, seq: int | None, *, decoded: bool = False) -> RowMaps | None:
-        """Row ``seq``'s maps; with ``decoded``, only maps that were read back."""
+    def get(self, seq: int | None, *, decoded_by: Any = None) -> RowMaps | None:
+        """Row ``seq``'s maps; with ``decoded_by``, only maps that serializer read back
+        (a saver's ``with_allowlist`` copy shares its memory, and may build classes the
+        first read gave as plain data)."""
         known = self._rows.get(seq) if seq is not None else None
-        if known is None or (decoded and not known.decoded):
+        if known is None or (decoded_by is not None and known.decoded_by is not decoded_by):
             return None
         self._rows.move_to_end(seq)
         return known

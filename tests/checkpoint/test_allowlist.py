@@ -8,6 +8,7 @@ import datetime
 import enum
 import logging
 import sys
+import warnings
 from typing import Annotated, Any, NamedTuple, Optional, TypedDict
 
 import pydantic
@@ -215,3 +216,20 @@ def test_both_savers_refuse_the_same_values_in_the_same_words(saver):
     saved = saver.put(config, empty, {}, {})
     with pytest.raises(TypeError, match=r"Cannot save a write of task 'task-1'.*channel 'y'"):
         saver.put_writes(saved, [("y", Plain())], "task-1")
+
+
+def test_a_wider_copy_of_a_sqlite_saver_builds_what_the_narrow_one_read_as_plain_data():
+    """``with_allowlist`` shares the saver's memory of decoded rows: a row the strict saver
+    read (a class it may not build, so a dict) was handed to the wider copy as it was."""
+    from graphkit.checkpoint import Checkpoint
+
+    with SqliteSaver.from_conn_string(":memory:") as writer:
+        config = {"configurable": {"thread_id": "t", "checkpoint_ns": ""}}
+        checkpoint = Checkpoint("id-1", -1, "input", None, {"x": [Spot(1)]}, {"x": 1}, {}, {"x"})
+        writer.put(config, checkpoint, {}, {})
+        strict = SqliteSaver(writer.conn, serde=JsonPlusSerializer(allowed_msgpack_modules=None))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert strict.get_tuple(config).checkpoint.channel_values["x"] == [{"x": 1}]
+        wider = strict.with_allowlist([Spot]).get_tuple(config).checkpoint.channel_values["x"]
+        assert wider == [Spot(1)]

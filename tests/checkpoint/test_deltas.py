@@ -31,7 +31,7 @@ def remembered(checkpoint: Checkpoint, seq: int = 1, depth: int = 0, thread=("t"
         checkpoint.channel_versions,
         checkpoint.versions_seen,
         refs,
-        decoded=False,
+        decoded_by=None,
     )
 
 
@@ -161,6 +161,6 @@ def test_row_memory_is_bounded_and_forgets_threads():
     for seq, checkpoint in enumerate(rows, start=1):
         memory.remember(remembered(checkpoint, seq=seq, thread=(f"t{seq}", "")))
     assert memory.get(1) is None and memory.get(3).seq == 3
-    assert memory.get(3, decoded=True) is None  # put, not read back
+    assert memory.get(3, decoded_by=object()) is None  # put, not read back by that reader
     memory.forget_thread("t3")
     assert memory.get(3) is None and repr(memory) == "RowMemory(rows=1, limit=2)"

@@ -274,7 +274,7 @@ class SqliteSaver(BaseCheckpointSaver):
                 checkpoint.channel_versions,
                 checkpoint.versions_seen,
             )
-            known = RowMaps(seq, thread, checkpoint.id, plan.depth, *maps, plan.refs(seq), False)
+            known = RowMaps(seq, thread, checkpoint.id, plan.depth, *maps, plan.refs(seq), None)
             self._memory.remember(known)
         return checkpoint_config(*thread, checkpoint.id)
 
@@ -405,7 +405,7 @@ class SqliteSaver(BaseCheckpointSaver):
     def _maps(self, row: _Row) -> RowMaps:
         """The three maps of ``row``: from memory, or by applying the deltas of the rows
         it builds on, from the last snapshot (or a row already in memory) onwards."""
-        known = self._memory.get(row.seq, decoded=True)
+        known = self._memory.get(row.seq, decoded_by=self.serde)
         if known is not None:
             return known
         chain, start = self._chain(row)
@@ -439,7 +439,7 @@ class SqliteSaver(BaseCheckpointSaver):
             versions.onto(start and start.versions),
             seen.onto(start and start.seen),
             refs.onto(start and start.refs),
-            decoded=True,
+            decoded_by=self.serde,
         )
         self._memory.remember(known)
         return known
@@ -449,7 +449,7 @@ class SqliteSaver(BaseCheckpointSaver):
         row whose maps are in memory (returned second)."""
         chain = [row]
         while (base_seq := chain[-1].base_seq) is not None:
-            start = self._memory.get(base_seq, decoded=True)
+            start = self._memory.get(base_seq, decoded_by=self.serde)
             if start is not None and start.thread == (row.thread_id, row.checkpoint_ns):
                 return chain, start
             if any(link.seq == base_seq for link in chain):  # a crafted row: never loop
