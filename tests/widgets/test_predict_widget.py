@@ -167,17 +167,7 @@ def test_a_value_that_is_not_a_literal_is_a_string():
 
 def test_a_channel_no_step_wrote_is_told_it_still_has_no_value():
     """Not "has no value ... so it kept its value": a key nothing wrote yet."""
-    from graphkit import END, START, StateGraph
-    from tests.widgets.graphs import Asked
-
-    builder = StateGraph(Asked).add_node("only", lambda state: {"n": 2})
-    builder.add_edge(START, "only").add_edge("only", END)
-    debugger = Debugger(builder.compile(), {"n": 1})
-    for _ in range(2):
-        debugger.click("step")
-    debugger.click("plan")
-    panel = debugger.predictor
-    panel.toggle.value = True
+    panel = _value_question_of_a_one_node_run()
     panel.channel.value, panel.value.value = "answer", "'yes'"
     panel.button.click()
     assert "answer has no value after step 1" in panel.reveal.value
@@ -187,20 +177,11 @@ def test_a_channel_no_step_wrote_is_told_it_still_has_no_value():
 def test_none_typed_in_lower_case_is_the_prompts_none():
     """The prompt says "None: it has no value"; a learner typing `none` was read as the
     string 'none' and told wrong. Any case is None; quoted, it stays a string."""
-    from graphkit import END, START, StateGraph
     from graphkit.widgets.predict_panel import parse_value
-    from tests.widgets.graphs import Asked
 
     assert parse_value("none") is None and parse_value(" NONE ") is None
     assert parse_value("'none'") == "none" and parse_value("nones") == "nones"
-    builder = StateGraph(Asked).add_node("only", lambda state: {"n": 2})
-    builder.add_edge(START, "only").add_edge("only", END)
-    debugger = Debugger(builder.compile(), {"n": 1})
-    for _ in range(2):
-        debugger.click("step")
-    debugger.click("plan")
-    panel = debugger.predictor
-    panel.toggle.value = True
+    panel = _value_question_of_a_one_node_run()
     assert "(None: it has no value.)" in panel.prompt.value
     panel.channel.value, panel.value.value = "answer", "none"
     panel.button.click()
@@ -248,3 +229,20 @@ def test_the_input_step_of_a_thread_with_history_is_told_as_the_input_step():
     assert "writes your input only to the channel __start__, so n kept its value. Step 5 runs" in (
         panel.reveal.value
     )
+
+
+def _value_question_of_a_one_node_run():
+    """The predict panel, on, at step 1's value question of a graph whose one node
+    writes n (its state also has the key answer, which nothing writes)."""
+    from graphkit import END, START, StateGraph
+    from tests.widgets.graphs import Asked
+
+    builder = StateGraph(Asked).add_node("only", lambda state: {"n": 2})
+    builder.add_edge(START, "only").add_edge("only", END)
+    debugger = Debugger(builder.compile(), {"n": 1})
+    for _ in range(2):
+        debugger.click("step")
+    debugger.click("plan")
+    panel = debugger.predictor
+    panel.toggle.value = True
+    return panel
