@@ -15,6 +15,7 @@ from typing import Annotated, Any, TypedDict
 
 from graphkit.constants import END, START
 from graphkit.course.checking import Wrong, compiled, exercise, trace
+from graphkit.inspect.values import join_names
 
 __all__ = [
     "NEWSROOM_INPUT",
@@ -123,6 +124,7 @@ def check_fan_in(builder: Any) -> str:
     ran = _steps_of(run, "summarize")
     if len(ran) > 1:
         _waiting_beside_plain(app, ran)
+        _deferred_beside(app, ran)
     if len(ran) != 1:
         times = f"{len(ran)} times (at steps {ran})" if ran else "never"
         why = "".join(
@@ -185,6 +187,23 @@ def _waiting_beside_plain(app: Any, ran: list[int]) -> None:
             "wakes summarize one step after its source, whatever the waiting edge waits for.",
             "A waiting edge is one more way to wake a node; it does not replace the plain "
             "edges. Keep one wiring into summarize.",
+        )
+
+
+def _deferred_beside(app: Any, ran: list[int]) -> None:
+    """defer=True written in the stub's loop, so every node waits: say that a deferred
+    node waits only for nodes that are not deferred."""
+    nodes = app.builder.nodes
+    others = [n for n in _user_nodes(app) if n != "summarize" and nodes[n].defer]
+    if nodes["summarize"].defer and others:
+        raise Wrong(
+            f"summarize ran {len(ran)} times (at steps {ran}). It is deferred, but so "
+            f"{'is' if len(others) == 1 else 'are'} {join_names(others)}: a deferred node "
+            "waits only while some node that is not deferred still has work. With "
+            f"{'it' if len(others) == 1 else 'them'} deferred too, nothing holds summarize back, so each branch's edge woke it in "
+            "turn, as plain edges do.",
+            "Give defer=True to summarize alone (add it apart from the loop), and keep the "
+            "other nodes as they were.",
         )
 
 

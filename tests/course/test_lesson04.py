@@ -211,3 +211,22 @@ def test_fan_in_without_an_edge_into_summarize_names_no_step_none():
     assert not verdict
     assert "ran never" in verdict.message and "Nothing wrote" in verdict.message
     assert "step None" not in verdict.message
+
+
+def test_fan_in_with_every_node_deferred_says_the_others_are_deferred_too():
+    # defer=True added in the stub's loop: every node waits, so none holds summarize back.
+    builder = StateGraph(solutions.Desk)
+    for node in (solutions.fetch, solutions.weather, solutions.news_1, solutions.news_2):
+        builder.add_node(node.__name__, node, defer=True)
+    builder.add_node("summarize", solutions.summarize, defer=True)
+    builder.add_edge(START, "fetch")
+    builder.add_edge("fetch", "weather")
+    builder.add_edge("fetch", "news_1")
+    builder.add_edge("news_1", "news_2")
+    builder.add_edge("weather", "summarize")
+    builder.add_edge("news_2", "summarize")
+    verdict = lesson04.check_fan_in(builder)
+    assert not verdict
+    assert "It is deferred, but so are fetch, news_1, news_2 and weather" in verdict.message
+    assert "held back instead of waking" not in verdict.message
+    assert "summarize alone" in verdict.hint
