@@ -11,9 +11,11 @@ True
 
 from __future__ import annotations
 
+import functools
 import warnings
 from typing import Any
 
+from graphkit.constants import END
 from graphkit.course.checking import Wrong, compiled, exercise, trace
 from graphkit.extras import require
 
@@ -358,15 +360,58 @@ def summary_graph(should_summarize: Any) -> Any:
     return builder.compile()
 
 
+_DESTINATIONS = ("summarize_conversation", END)
+
+
+def _stray(size: int, choice: Any) -> Wrong:
+    """The verdict for a router that returned neither destination: the graph is the
+    check's, so its conditional edge, not the learner, decides what may be returned."""
+    where = f"With {size} message{'s' if size != 1 else ''} after conversation (step 1)"
+    if choice is None:
+        return Wrong(
+            f"{where}, your router returned None: a function that reaches its end without "
+            "a return statement returns None. The conditional edge goes only to "
+            "'summarize_conversation' or END.",
+            hint="Give every path of the router a return: 'summarize_conversation' for a "
+            "long history, END otherwise.",
+        )
+    if choice == "END":
+        return Wrong(
+            f"{where}, your router returned the string 'END'; END is a constant whose value "
+            "is '__end__'.",
+            hint="Return END itself (from graphkit import END), not the string 'END'.",
+        )
+    return Wrong(
+        f"{where}, your router returned {choice!r}; the conditional edge goes only to "
+        "'summarize_conversation' (the node's name) or END.",
+        hint="Return exactly 'summarize_conversation' or END.",
+    )
+
+
 @exercise("6.3 · Summarise only when the history is long")
 def check_should_summarize(should_summarize: Any) -> str:
     """``should_summarize(state)`` routes to ``summarize_conversation`` when the history
     holds more than ``MAX_MESSAGES`` messages, else to ``END`` — checked on histories
     from 1 to 10 messages."""
-    app = summary_graph(should_summarize)
+    strays: list[tuple[int, Any]] = []  # (messages the router saw, what it returned)
+
+    @functools.wraps(should_summarize)
+    def watched(state: Any) -> Any:
+        choice = should_summarize(state)
+        # (a dict or a list gets the runtime's own words: a state update, a fan-out)
+        if choice is None or (isinstance(choice, str) and choice not in _DESTINATIONS):
+            strays.append((len(state["messages"]), choice))
+        return choice
+
+    app = summary_graph(watched)
     wrong = []  # (messages after `conversation`, summarised?)
     for length in range(0, 10):
-        run = _quiet_trace(app, {"messages": history(length), "summary": ""})
+        try:
+            run = _quiet_trace(app, {"messages": history(length), "summary": ""})
+        except Wrong:
+            if strays:
+                raise _stray(*strays[0]) from None
+            raise
         size = length + 1  # conversation adds its reply in step 1
         summarized = any("summarize_conversation" in s.plan.nodes for s in run.steps)
         if summarized != (size > MAX_MESSAGES):

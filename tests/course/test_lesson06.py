@@ -247,8 +247,35 @@ def test_should_summarize_returning_the_string_end_points_at_the_constant():
 
     verdict = lesson06.check_should_summarize(should_summarize)
     assert not verdict
-    assert "returned 'END'" in verdict.message
-    assert "return the constant END (from graphkit import END)" in verdict.message
+    assert "returned the string 'END'; END is a constant whose value is '__end__'" in (
+        verdict.message
+    )
+    assert "Return END itself (from graphkit import END)" in verdict.hint
+
+
+def test_should_summarize_misspelling_the_node_names_the_two_destinations():
+    # The path map is the check's: "add it there", the runtime's words, cannot be done.
+    def should_summarize(state):
+        return "summarize" if len(state["messages"]) > 6 else END
+
+    verdict = lesson06.check_should_summarize(should_summarize)
+    assert not verdict
+    assert "With 7 messages after conversation (step 1), your router returned 'summarize'" in (
+        verdict.message
+    )
+    assert "goes only to 'summarize_conversation' (the node's name) or END" in verdict.message
+    assert "add it there" not in verdict.message
+
+
+def test_should_summarize_falling_off_its_end_returns_none():
+    def should_summarize(state):
+        if len(state["messages"]) > 6:
+            return "summarize_conversation"
+
+    verdict = lesson06.check_should_summarize(should_summarize)
+    assert not verdict
+    assert "your router returned None: a function that reaches its end" in verdict.message
+    assert "every path" in verdict.hint
 
 
 def test_keep_last_slicing_with_minus_n_fails_for_n_zero():
