@@ -163,7 +163,21 @@ def reveal_channel(
         text += f". No task wrote {channel} in step {step}, so it {kept}."
     else:
         text += ".\n" + _change_story(change, step)
+    if not correct and _reordered(guess, expected):
+        order = f" (here {', then '.join(change.writers)})" if change and change.writers else ""
+        text += (
+            "\nYou have the right items in another order: an Update applies a step's writes "
+            f"in the order of its tasks{order}, whatever order they finished in."
+        )
     return Prediction("channel", step, guess, expected, correct, text, channel), again
+
+
+def _reordered(guess: Any, expected: Any) -> bool:
+    """Two lists (or tuples) with the same items, in another order."""
+    sequences = (list, tuple)
+    if not isinstance(guess, sequences) or not isinstance(expected, sequences):
+        return False
+    return len(guess) == len(expected) and sorted(map(repr, guess)) == sorted(map(repr, expected))
 
 
 def _where(session: DebugSession, fix: str) -> str:

@@ -3,11 +3,12 @@ explained in the words of ``why``, and the score counts."""
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Annotated, TypedDict
 
 import pytest
 
 from graphkit import START, InvalidUpdateError, StateGraph
+from graphkit.channels import Topic
 from graphkit.inspect.examples import forecast_graph
 from graphkit.widgets import DebugSession
 
@@ -210,3 +211,30 @@ def test_a_node_sent_several_packets_may_be_listed_once_or_once_per_packet():
         prediction = session.predict(nodes=guess)
         assert prediction.correct is correct, prediction.explanation
     assert "it runs 3 times in step 2: once per Send packet to it" in prediction.explanation
+
+
+def test_a_list_with_the_right_items_in_another_order_says_the_order_is_the_tasks():
+    # Lesson 04 asks for a Topic's list: ['itinerary', 'hotel_book'] has the items, not
+    # the order, and the reveal said only what the channel holds.
+    class Trip(TypedDict):
+        seen: Annotated[list, Topic]
+
+    builder = StateGraph(Trip)
+    builder.add_node("plan", lambda state: {"seen": "plan"})
+    builder.add_node("hotel", lambda state: {"seen": "hotel"})
+    builder.add_node("flights", lambda state: {"seen": "flights"})
+    builder.add_edge(START, "plan")
+    builder.add_edge("plan", "hotel")
+    builder.add_edge("plan", "flights")
+    session = DebugSession(builder.compile(), {"seen": []})
+    for _ in range(3):  # the input step, __start__, plan
+        session.step()
+    session.plan()
+    prediction = session.predict(channel="seen", value=["hotel", "flights"])
+    assert not prediction.correct and prediction.expected == ["flights", "hotel"]
+    assert (
+        "You have the right items in another order: an Update applies a step's writes in "
+        "the order of its tasks (here flights, then hotel)" in prediction.explanation
+    )
+    wrong_items = session.predict(channel="seen", value=["hotel", "plan"])
+    assert "another order" not in wrong_items.explanation
