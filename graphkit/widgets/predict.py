@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from graphkit.constants import START
+from graphkit.constants import END, START
 from graphkit.diagnostics import some_names
 from graphkit.inspect.markup import escape
 from graphkit.inspect.values import join_names, show
@@ -90,6 +90,11 @@ def reveal_nodes(
     unknown = sorted(guessed - known)
     if unknown:
         where = f" ({INPUT_TASK} runs only in the input step)" if INPUT_TASK in unknown else ""
+        if {END, "END"} & guessed:
+            where = (
+                " (END is where a run stops, not a node that runs: for a step that runs no "
+                "node, predict [])"
+            )
         raise ValueError(
             f"No node named {unknown}{where}; the graph's nodes are {some_names(known)}."
         )

@@ -97,6 +97,9 @@ def test_the_score_counts_every_prediction_and_survives_reset():
         (lambda s: s.predict(channel="tokens"), "needs the value you expect"),
         (lambda s: s.predict(nodes=["nope"]), "No node named ['nope']"),
         (lambda s: s.predict(nodes=["__input__"]), "runs only in the input step"),
+        # lesson 06: "the model answers, so the run ends at step 3"
+        (lambda s: s.predict(nodes=["__end__"]), "END is where a run stops, not a node"),
+        (lambda s: s.predict(nodes=["END"]), "for a step that runs no node, predict []"),
         (lambda s: s.predict(channel="nope", value=1), "No state channel 'nope'"),
         (lambda s: s.predict(channel="tokens", value=1), "press Plan first"),
     ],
