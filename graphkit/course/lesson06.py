@@ -133,7 +133,18 @@ def _round_trip(build_agent: Any) -> tuple[str, Any, Any]:
     message, or raise ``Wrong`` saying what the run did instead."""
     AIMessage, ToolMessage = _message_classes("AIMessage", "ToolMessage")
 
-    app = compiled(build_agent, "build_agent()")
+    try:
+        app = compiled(build_agent, "build_agent()")
+    except TypeError as error:  # langchain-core builds each tool call of an AIMessage
+        if "tool_call()" not in str(error) or "'id'" not in str(error):
+            raise
+        raise Wrong(
+            f"Scripting the model raised TypeError: {error}. Each tool call of an "
+            "AIMessage needs an 'id' (any string, e.g. 'call-1'): the ToolMessage that "
+            "answers the call carries the same id, so the model can tell which call it "
+            "answers.",
+            hint="Write each tool call as {'name': ..., 'args': {...}, 'id': ...}.",
+        ) from None
     try:
         run = _quiet_trace(app, {"messages": [("user", QUESTION)]})
     except Wrong as wrong:

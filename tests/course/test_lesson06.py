@@ -120,6 +120,18 @@ def test_round_trip_with_a_tool_that_always_says_18():
     assert "TEMPERATURES[city]" in verdict.hint
 
 
+def test_round_trip_with_a_tool_call_without_an_id():
+    # langchain-core refuses it while the learner's build_agent scripts the model
+    def build_agent():
+        call = {"name": "temperature", "args": {"city": "Rome"}}
+        return _agent(AIMessage("", tool_calls=[call]), "It is 18°C.")()
+
+    verdict = lesson06.check_tool_round_trip(build_agent)
+    assert not verdict
+    assert "Each tool call of an AIMessage needs an 'id' (any string" in verdict.message
+    assert "'id': ..." in verdict.hint
+
+
 def test_round_trip_with_a_script_too_short():
     verdict = lesson06.check_tool_round_trip(_agent(AIMessage("", tool_calls=[_call()])))
     assert not verdict
