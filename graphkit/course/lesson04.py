@@ -200,8 +200,8 @@ def _deferred_beside(app: Any, ran: list[int]) -> None:
             f"summarize ran {len(ran)} times (at steps {ran}). It is deferred, but so "
             f"{'is' if len(others) == 1 else 'are'} {join_names(others)}: a deferred node "
             "waits only while some node that is not deferred still has work. With "
-            f"{'it' if len(others) == 1 else 'them'} deferred too, nothing holds summarize back, so each branch's edge woke it in "
-            "turn, as plain edges do.",
+            f"{'it' if len(others) == 1 else 'them'} deferred too, nothing holds summarize "
+            "back, so each branch's edge woke it in turn, as plain edges do.",
             "Give defer=True to summarize alone (add it apart from the loop), and keep the "
             "other nodes as they were.",
         )
