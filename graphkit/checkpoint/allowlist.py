@@ -202,10 +202,16 @@ def _visit(hint: Any, found: set[tuple[str, str]], seen: set[int]) -> None:
         return
     if _is_storable_class(hint):
         found.add((hint.__module__, hint.__qualname__))
-    elif not typing.is_typeddict(hint):
+    elif not _is_typeddict(hint):
         return
     for field in _field_hints(hint):
         _visit(field, found, seen)
+
+
+def _is_typeddict(cls: type) -> bool:
+    # by shape, not typing.is_typeddict: before Python 3.12 that misses a
+    # typing_extensions.TypedDict, the class LangGraph's own examples import
+    return issubclass(cls, dict) and hasattr(cls, "__required_keys__")
 
 
 def _is_storable_class(cls: type) -> bool:

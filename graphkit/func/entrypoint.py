@@ -18,6 +18,7 @@ from typing import Any, Generic, TypeVar, get_args, get_origin
 
 from graphkit.cache.base import node_namespace
 from graphkit.channels import EphemeralValue, LastValue
+from graphkit.checkpoint.allowlist import allow_schema_classes
 from graphkit.constants import END, PREVIOUS, START
 from graphkit.diagnostics import calls as diagnose
 from graphkit.func.task import is_generator
@@ -115,7 +116,10 @@ class entrypoint:  # (LangGraph's name: a decorator class)
             output_channels=END,
             stream_channels=END,
             stream_mode="updates",
-            checkpointer=self.checkpointer,
+            # the classes its input, output and saved value declare may be read back
+            checkpointer=allow_schema_classes(
+                self.checkpointer, [input_type, output_type, save_type, self.context_schema]
+            ),
             store=self.store,
             cache=self.cache,
             retry_policy=policies,
