@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+import graphkit
+
 TYPES = "parity_serde_types"
 """The module, written to a temporary directory, that defines the state's classes."""
 
@@ -203,7 +205,10 @@ def workdir(tmp_path_factory) -> Path:
 
 def run(workdir: Path, *, strict: bool = False, **args) -> dict:
     """Run one action in a fresh interpreter; its JSON result."""
-    env = {**os.environ, "PYTHONPATH": str(workdir), "LANGGRAPH_STRICT_MSGPACK": str(strict)}
+    # this checkout's graphkit first: run from a worktree, the venv's would be another's
+    checkout = str(Path(graphkit.__file__).resolve().parent.parent)
+    path = os.pathsep.join([str(workdir), checkout])
+    env = {**os.environ, "PYTHONPATH": path, "LANGGRAPH_STRICT_MSGPACK": str(strict)}
     done = subprocess.run(
         [sys.executable, str(workdir / "runner.py"), json.dumps(args)],
         capture_output=True,
