@@ -17,12 +17,13 @@ four shapes:
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
-from langchain_core.runnables import RunnableBinding, RunnableSequence
+from langchain_core.runnables import Runnable, RunnableBinding, RunnableSequence
 
 from graphkit.errors import ErrorCode, create_error_message
 from graphkit.pregel.runtime import task_values
@@ -60,7 +61,10 @@ def prompt_function(prompt: Any) -> Prompt:
         wanted = [name for name in injectable_parameters(prompt) if name != "error"]
 
         def made(state: Any, config: Any) -> Any:  # (an awaitable for an async def)
-            return prompt(state, **task_values(wanted, config)) if wanted else prompt(state)
+            made_input = prompt(state, **task_values(wanted, config)) if wanted else prompt(state)
+            if inspect.isawaitable(made_input):
+                return _awaited_prompt(made_input, state, config)
+            return _run_if_runnable(made_input, state, config)
 
         return made
     if callable(getattr(prompt, "invoke", None)):
@@ -69,6 +73,22 @@ def prompt_function(prompt: Any) -> Prompt:
         f"create_react_agent(prompt=...) got {type(prompt).__name__}; use None, a string, a "
         "SystemMessage, a function (state) -> messages, or a Runnable."
     )
+
+
+def _run_if_runnable(made_input: Any, state: Any, config: Any) -> Any:
+    """A prompt function may return a Runnable (``SystemMessage("...") + messages`` is a
+    ``ChatPromptTemplate``): LangGraph invokes it on the same state, as a RunnableLambda does."""
+    if isinstance(made_input, Runnable):
+        return made_input.invoke(state, config)
+    return made_input
+
+
+async def _awaited_prompt(pending: Any, state: Any, config: Any) -> Any:
+    """An ``async def`` prompt's input, a Runnable it returned run with ``ainvoke``."""
+    made_input = await pending
+    if isinstance(made_input, Runnable):
+        return await made_input.ainvoke(state, config)
+    return made_input
 
 
 def _model_step(model: Any) -> Any:
