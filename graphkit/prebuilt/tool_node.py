@@ -415,10 +415,13 @@ def _state_of(input: Any) -> Any:
 
 
 def _sends_to_parent(command: Command) -> bool:
+    """A Command that only sends to the parent, merged with the others (as LangGraph does,
+    only for a list of Sends: a parent Command whose ``goto`` is the default ``()`` or a
+    tuple carries its ``update`` to the parent as it is)."""
     goto = command.goto
     return (
         command.graph == Command.PARENT
-        and isinstance(goto, (list, tuple))
+        and isinstance(goto, list)
         and all(isinstance(target, Send) for target in goto)
     )
 

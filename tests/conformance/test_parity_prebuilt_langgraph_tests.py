@@ -1,13 +1,14 @@
 """Behaviours LangGraph's own prebuilt tests pin (``test_react_agent.py``,
 ``test_tool_node.py``), run on both libraries: a prompt function that returns a Runnable
-has it run on the state."""
+has it run on the state; a tool's parent Command without ``goto`` updates the parent."""
 
 import asyncio
 import importlib
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
-from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.tools import InjectedToolCallId, tool
 
 from graphkit.prebuilt import ScriptedChatModel
 
@@ -52,3 +53,47 @@ def test_a_prompt_function_returning_a_runnable_has_it_run_on_the_state(prompt, 
 
     expected = answer("langgraph")
     assert answer("graphkit") == expected == "foo-hi"
+
+
+def _tell_parent(name: str) -> Any:
+    types = importlib.import_module(f"{name}.types")
+
+    @tool
+    def tell_parent(tool_call_id: Annotated[str, InjectedToolCallId]) -> Any:
+        """Update the parent graph's state without routing it."""
+        answer = ToolMessage("told", tool_call_id=tool_call_id)
+        return types.Command(
+            update={"messages": [answer], "note": "from the tool"}, graph=types.Command.PARENT
+        )
+
+    return tell_parent
+
+
+def test_a_tools_parent_command_without_goto_updates_the_parent() -> None:
+    """LangGraph's ``test_tool_node_command`` (``node_update_parent_tool``): a parent
+    Command whose ``goto`` is the default is no list of Sends to merge; its ``update``
+    reaches the parent graph."""
+
+    def answer(name: str) -> Any:
+        graph = importlib.import_module(f"{name}.graph")
+
+        class State(graph.MessagesState):
+            note: str
+
+        tools = _prebuilt(name).ToolNode([_tell_parent(name)])
+        agent = graph.StateGraph(State).add_node("tools", tools).add_edge(graph.START, "tools")
+
+        def after(state: dict[str, Any]) -> dict[str, Any]:
+            return {"messages": [AIMessage(f"after sees {state['note']!r}", id="after")]}
+
+        parent = graph.StateGraph(State).add_node("agent", agent.compile())
+        parent = parent.add_node("after", after).add_edge(graph.START, "agent")
+        parent = parent.add_edge("agent", "after").compile()
+        call = {"name": "tell_parent", "args": {}, "id": "c1"}
+        given = {"messages": [AIMessage("", tool_calls=[call], id="a")], "note": ""}
+        final = parent.invoke(given)
+        return final["note"], [(m.type, m.content) for m in final["messages"]]
+
+    expected = answer("langgraph")
+    assert answer("graphkit") == expected
+    assert expected[0] == "from the tool"
