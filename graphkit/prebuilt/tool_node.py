@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, ToolCall, ToolMessage
@@ -51,6 +51,11 @@ from graphkit.prebuilt.tool_args import (
     tool_arguments,
 )
 from graphkit.prebuilt.tool_results import (
+    INVALID_TOOL_NAME_ERROR_TEMPLATE,
+    TOOL_CALL_ERROR_TEMPLATE,
+    TOOL_EXECUTION_ERROR_TEMPLATE,
+    TOOL_INVOCATION_ERROR_TEMPLATE,
+    TOOL_MESSAGE_BLOCK_TYPES,
     ErrorPolicy,
     ToolInvocationError,
     check_answers,
@@ -65,10 +70,17 @@ from graphkit.pregel.runtime import Runtime, get_runtime
 from graphkit.types import Command, Send
 
 __all__ = [
+    "INVALID_TOOL_NAME_ERROR_TEMPLATE",
+    "TOOL_CALL_ERROR_TEMPLATE",
+    "TOOL_EXECUTION_ERROR_TEMPLATE",
+    "TOOL_INVOCATION_ERROR_TEMPLATE",
+    "TOOL_MESSAGE_BLOCK_TYPES",
+    "AsyncToolCallWrapper",
     "InjectedState",
     "InjectedStore",
     "ToolCallRequest",
     "ToolCallWithContext",
+    "ToolCallWrapper",
     "ToolInvocationError",
     "ToolNode",
     "ToolRuntime",
@@ -77,6 +89,16 @@ __all__ = [
 ]
 
 InputType = Literal["list", "dict", "tool_calls"]
+
+ToolCallWrapper = Callable[
+    [ToolCallRequest, Callable[[ToolCallRequest], ToolMessage | Command]], ToolMessage | Command
+]
+"""The type of ``wrap_tool_call``: ``(request, execute) -> ToolMessage | Command``."""
+AsyncToolCallWrapper = Callable[
+    [ToolCallRequest, Callable[[ToolCallRequest], Awaitable[ToolMessage | Command]]],
+    Awaitable[ToolMessage | Command],
+]
+"""The type of ``awrap_tool_call``: ``execute`` and the wrapper are awaited."""
 
 _RUNTIME_KEY = "__pregel_runtime"  # where LangGraph's config carries a node's runtime
 
@@ -309,9 +331,10 @@ class ToolNode(Runnable[Any, Any]):
 
     def _unknown_tool(self, call: dict[str, Any]) -> ToolMessage:
         known = ", ".join(self._tools)
-        return _error_answer(
-            call, f"Error: {call['name']} is not a valid tool, try one of [{known}]."
+        text = INVALID_TOOL_NAME_ERROR_TEMPLATE.format(
+            requested_tool=call["name"], available_tools=known
         )
+        return _error_answer(call, text)
 
     def _payload(
         self, call: dict[str, Any], tool: BaseTool, runtime: ToolRuntime

@@ -39,6 +39,11 @@ from graphkit.prebuilt.messages import REMOVE_ALL_MESSAGES
 from graphkit.types import Command, Send
 
 __all__ = [
+    "INVALID_TOOL_NAME_ERROR_TEMPLATE",
+    "TOOL_CALL_ERROR_TEMPLATE",
+    "TOOL_EXECUTION_ERROR_TEMPLATE",
+    "TOOL_INVOCATION_ERROR_TEMPLATE",
+    "TOOL_MESSAGE_BLOCK_TYPES",
     "ErrorPolicy",
     "ToolInvocationError",
     "check_answers",
@@ -50,9 +55,24 @@ __all__ = [
 ]
 
 try:  # the content blocks a ToolMessage may carry as they are
-    from langchain_core.tools.base import TOOL_MESSAGE_BLOCK_TYPES as _BLOCK_TYPES
+    from langchain_core.tools.base import TOOL_MESSAGE_BLOCK_TYPES
 except ImportError:  # pragma: no cover - older langchain-core
-    _BLOCK_TYPES = ("text", "image_url", "image", "json", "search_result")
+    TOOL_MESSAGE_BLOCK_TYPES = ("text", "image_url", "image", "json", "search_result")
+
+# The texts a model reads, under LangGraph's names: a handler can answer in the same
+# words (LangGraph's own tests format TOOL_CALL_ERROR_TEMPLATE in one).
+INVALID_TOOL_NAME_ERROR_TEMPLATE = (
+    "Error: {requested_tool} is not a valid tool, try one of [{available_tools}]."
+)
+TOOL_CALL_ERROR_TEMPLATE = "Error: {error}\n Please fix your mistakes."
+TOOL_EXECUTION_ERROR_TEMPLATE = (
+    "Error executing tool '{tool_name}' with kwargs {tool_kwargs} with error:\n {error}\n"
+    " Please fix the error and try again."
+)
+TOOL_INVOCATION_ERROR_TEMPLATE = (
+    "Error invoking tool '{tool_name}' with kwargs {tool_kwargs} with error:\n {error}\n"
+    " Please fix the error and try again."
+)
 
 
 class ToolInvocationError(ToolException):
@@ -74,10 +94,8 @@ class ToolInvocationError(ToolException):
         self.tool_kwargs = tool_kwargs
         self.source = source
         self.filtered_errors = filtered_errors
-        self.message = (
-            f"Error invoking tool {tool_name!r} with kwargs {tool_kwargs} with error:\n "
-            + "\n".join(problems)
-            + "\n Please fix the error and try again."
+        self.message = TOOL_INVOCATION_ERROR_TEMPLATE.format(
+            tool_name=tool_name, tool_kwargs=tool_kwargs, error="\n".join(problems)
         )
         super().__init__(self.message)
 
@@ -134,7 +152,7 @@ class ErrorPolicy:
     def content(self, error: Exception) -> Any:
         """The text of the error ToolMessage (a handler function may still re-raise)."""
         if isinstance(self.flag, (bool, tuple)) or _is_error_class(self.flag):
-            return f"Error: {error!r}\n Please fix your mistakes."
+            return TOOL_CALL_ERROR_TEMPLATE.format(error=repr(error))
         if isinstance(self.flag, str):
             return self.flag
         return self.flag(error)
@@ -170,7 +188,7 @@ def content_of(output: Any) -> Any:
     if isinstance(output, str):
         return output
     if isinstance(output, list) and all(
-        isinstance(item, dict) and item.get("type") in _BLOCK_TYPES for item in output
+        isinstance(item, dict) and item.get("type") in TOOL_MESSAGE_BLOCK_TYPES for item in output
     ):
         return output
     try:

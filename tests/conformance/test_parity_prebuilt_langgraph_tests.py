@@ -97,3 +97,50 @@ def test_a_tools_parent_command_without_goto_updates_the_parent() -> None:
     expected = answer("langgraph")
     assert answer("graphkit") == expected
     assert expected[0] == "from the tool"
+
+
+TOOL_NODE_NAMES = [
+    "INVALID_TOOL_NAME_ERROR_TEMPLATE",
+    "TOOL_CALL_ERROR_TEMPLATE",
+    "TOOL_EXECUTION_ERROR_TEMPLATE",
+    "TOOL_INVOCATION_ERROR_TEMPLATE",
+    "TOOL_MESSAGE_BLOCK_TYPES",
+]
+
+
+@pytest.mark.parametrize("constant", TOOL_NODE_NAMES)
+def test_the_error_templates_are_langgraphs(constant: str) -> None:
+    """LangGraph's ``test_tool_node_error_handling`` formats ``TOOL_CALL_ERROR_TEMPLATE``
+    in a handler: the texts the model reads, importable from ``prebuilt.tool_node``."""
+    ours = getattr(importlib.import_module("graphkit.prebuilt.tool_node"), constant)
+    assert ours == getattr(importlib.import_module("langgraph.prebuilt.tool_node"), constant)
+
+
+def _failing(some_val: int) -> str:
+    """Fail."""
+    raise ValueError("Test error")
+
+
+def test_a_handler_answering_with_the_template_reads_as_the_default() -> None:
+    def answer(name: str) -> Any:
+        tool_node = importlib.import_module(f"{name}.prebuilt.tool_node")
+
+        def handle(error: ValueError) -> str:
+            return tool_node.TOOL_CALL_ERROR_TEMPLATE.format(error=repr(error))
+
+        call = {"name": "_failing", "args": {"some_val": 0}, "id": "c1"}
+        given = {"messages": [AIMessage("", tool_calls=[call])]}
+        graph = importlib.import_module(f"{name}.graph")
+        node = tool_node.ToolNode([_failing], handle_tool_errors=handle)
+        app = graph.StateGraph(graph.MessagesState).add_node("tools", node)
+        message = app.add_edge(graph.START, "tools").compile().invoke(given)["messages"][-1]
+        return message.status, message.content
+
+    assert answer("graphkit") == answer("langgraph")
+
+
+def test_the_wrapper_types_are_there() -> None:
+    """``ToolCallWrapper`` / ``AsyncToolCallWrapper`` type a ``wrap_tool_call``."""
+    tool_node = importlib.import_module("graphkit.prebuilt.tool_node")
+    assert tool_node.ToolCallWrapper.__args__[0] is tool_node.ToolCallRequest
+    assert tool_node.AsyncToolCallWrapper.__args__[0] is tool_node.ToolCallRequest
