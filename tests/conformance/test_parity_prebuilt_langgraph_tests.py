@@ -43,6 +43,7 @@ async def _async_prompt_returning_a_template(state: dict[str, Any]) -> Any:
 def test_a_prompt_function_returning_a_runnable_has_it_run_on_the_state(prompt, run):
     """LangGraph's ``test_prompt_with_store``: ``SystemMessage("foo") + messages`` is a
     ``ChatPromptTemplate``, which the agent invokes on the state before the model."""
+
     def answer(name: str) -> Any:
         model = ScriptedChatModel(responses=[_echo])
         agent = _prebuilt(name).create_react_agent(model, [], prompt=prompt)
