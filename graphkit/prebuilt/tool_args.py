@@ -146,10 +146,14 @@ class InjectedArgs:
     optional: frozenset[str] = frozenset()
 
     @property
+    def supplied(self) -> frozenset[str]:
+        """The parameters the graph fills in: the state's, the store's, the runtime's."""
+        return frozenset(name for name in (*self.state, self.store, self.runtime) if name)
+
+    @property
     def names(self) -> frozenset[str]:
-        """The parameters graphkit supplies (never shown in error messages)."""
-        supplied = set(self.state) | {self.store, self.runtime}
-        return frozenset(name for name in supplied if name) | self.hidden
+        """Every injected parameter: none is echoed in error messages."""
+        return self.supplied | self.hidden
 
 
 def injected_args(tool: BaseTool) -> InjectedArgs:

@@ -352,7 +352,7 @@ class ToolNode(Runnable[Any, Any]):
         if isinstance(error, GraphBubbleUp) or is_invalid_resume(error):
             raise error
         if isinstance(error, ValidationError):  # the model's arguments did not fit
-            wrapped = invalid_arguments(call["name"], error, call["args"], injected.names)
+            wrapped = invalid_arguments(call["name"], error, call["args"], injected)
             wrapped.__cause__, error = error, wrapped
         if not self._policy.handles(error):
             raise error

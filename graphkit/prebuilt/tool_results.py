@@ -30,13 +30,16 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import UnionType
-from typing import Any, Union, get_args, get_origin, get_type_hints
+from typing import TYPE_CHECKING, Any, Union, get_args, get_origin, get_type_hints
 
 from langchain_core.messages import RemoveMessage, ToolMessage, convert_to_messages
 from langchain_core.tools import ToolException
 
 from graphkit.prebuilt.messages import REMOVE_ALL_MESSAGES
 from graphkit.types import Command, Send
+
+if TYPE_CHECKING:
+    from graphkit.prebuilt.tool_args import InjectedArgs
 
 __all__ = [
     "INVALID_TOOL_NAME_ERROR_TEMPLATE",
@@ -101,11 +104,14 @@ class ToolInvocationError(ToolException):
 
 
 def invalid_arguments(
-    tool_name: str, error: Any, kwargs: dict[str, Any], hidden: frozenset[str]
+    tool_name: str, error: Any, kwargs: dict[str, Any], injected: InjectedArgs
 ) -> ToolInvocationError:
-    """Turn a pydantic ValidationError into a ToolInvocationError that names only the
-    model's own arguments (injected ones are the graph's business, never echoed)."""
-    details = [d for d in error.errors() if d.get("loc") and d["loc"][0] not in hidden]
+    """Turn a pydantic ValidationError into a ToolInvocationError that echoes only the
+    model's own arguments (injected ones are the graph's business). Problems with what
+    the graph fills in are left out; as in LangGraph, a plain ``InjectedToolArg`` nobody
+    filled in is named (else the message would list no problem at all)."""
+    hidden, supplied = injected.names, injected.supplied
+    details = [d for d in error.errors() if d.get("loc") and d["loc"][0] not in supplied]
     problems = [
         f"{'.'.join(map(str, detail['loc']))}: {detail.get('msg', 'invalid')}" for detail in details
     ]

@@ -14,7 +14,7 @@ import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.runnables import Runnable, RunnableConfig
-from langchain_core.tools import tool
+from langchain_core.tools import InjectedToolArg, tool
 
 from graphkit.prebuilt import ScriptedChatModel
 
@@ -96,6 +96,22 @@ def test_a_handler_reads_the_filtered_validation_errors() -> None:
         for side in SIDES
     ]
     assert seen[0] == seen[1] == ("a: int_parsing", "error")
+
+
+@tool
+def lookup(query: str, auth: Annotated[str, InjectedToolArg]) -> str:
+    """Look a query up (``auth`` is the caller's to give; a graph gives it nothing)."""
+    return query + auth
+
+
+@pytest.mark.parametrize("args", [{"query": "x"}, {}])
+def test_an_injected_tool_arg_nobody_filled_in_is_named_in_the_error(args: dict) -> None:
+    """ToolNode fills in the state, the store and the runtime; a plain ``InjectedToolArg``
+    it leaves missing is the problem the model is told about (graphkit's message had
+    listed no problem at all)."""
+    seen = [_tool_run(side, lambda T: T([lookup]), _call("lookup", args)) for side in SIDES]
+    assert seen[0] == seen[1]
+    assert "auth: Field required" in seen[1][0]
 
 
 def _asking_tool(model: Any, tags_seen: list[Any]) -> Any:
