@@ -111,7 +111,7 @@ class PredictPanel:
         self.box.layout.display = None if self.on else "none"
         # Out of predict mode the last verdict stays only until the run moves on: after
         # that it would speak of a step long gone (it shows again when the mode is back on).
-        fresh = self._revealed_at == session._position()
+        fresh = self._revealed_at == session.position
         self.reveal.layout.display = None if self.on or fresh else "none"
         phase = session.next_phase
         guess_nodes = phase == "plan"
@@ -120,7 +120,7 @@ class PredictPanel:
         self.channel.layout.display = None if guess_value else "none"
         channel_row.layout.display = None if guess_value else "none"
         self.button.disabled = not (guess_nodes or guess_value)
-        if not guess_nodes or (self._asked and self._asked[1] != session._position()):
+        if not guess_nodes or (self._asked and self._asked[1] != session.position):
             self._asked = None
         if guess_nodes:
             self._offer_nodes()
@@ -157,7 +157,7 @@ class PredictPanel:
             chosen = list(self.nodes.value)
             if not chosen or (None in chosen and len(chosen) > 1):
                 # a guess the learner did not make is not a wrong guess: ask, count nothing
-                self._asked = ("nothing" if not chosen else "both", self.session._position())
+                self._asked = ("nothing" if not chosen else "both", self.session.position)
                 self.refresh()
                 return
             prediction = self.session.predict(nodes=[n for n in chosen if n is not None])
@@ -165,5 +165,5 @@ class PredictPanel:
             value = parse_value(self.value.value)
             prediction = self.session.predict(channel=self.channel.value, value=value)
         self.reveal.value = prediction_html(prediction)
-        self._revealed_at = self.session._position()
+        self._revealed_at = self.session.position
         self.refresh()

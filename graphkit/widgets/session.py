@@ -110,6 +110,7 @@ class DebugSession(Notifier):
         self._kept: list[Superstep] = []  # supersteps of earlier steppers, all applied
         self._paused_at: tuple[int, int] | None = None
         self._ended: Run | None = None  # a run that ended before the session opened it
+        self._started = 0  # steppers started so far (an id() can be reused once one is freed)
         self._stepper = self._start(input, self.config)
 
     @classmethod
@@ -214,6 +215,21 @@ class DebugSession(Notifier):
         return None if self._ended is not None else self._stepper.next_phase
 
     @property
+    def position(self) -> tuple[Any, ...]:
+        """Where the live run stands, as a value to compare: every phase, Back, Reset and
+        resume changes it, so two equal positions mean the run did not move in between
+        (a widget uses it to tell whether what it showed is still about this moment).
+
+        >>> from graphkit.inspect.examples import forecast_graph
+        >>> session = DebugSession(forecast_graph(), {"topic": "today", "tokens": 0})
+        >>> before = session.position
+        >>> _ = session.plan()
+        >>> session.position == before
+        False
+        """
+        return (self._started, len(self.supersteps), self.next_phase, self.status)
+
+    @property
     def at_breakpoint(self) -> bool:
         """True while Step or Run paused after the Plan of a step with a breakpoint."""
         here = (id(self._stepper), self._stepper.step_number)
@@ -311,19 +327,15 @@ class DebugSession(Notifier):
             raise TypeError(f"predict(channel={channel!r}) needs the value you expect: value=...")
         kind = "nodes" if nodes is not None else "channel"
         last = self._revealed
-        again = last[2] if last is not None and last[:2] == (kind, self._position()) else None
+        again = last[2] if last is not None and last[:2] == (kind, self.position) else None
         if nodes is not None:
             prediction, revealed = reveal.reveal_nodes(self, nodes, again)
         else:
             prediction, revealed = reveal.reveal_channel(self, str(channel), value, again)
-        self._revealed = (kind, self._position(), revealed)
+        self._revealed = (kind, self.position, revealed)
         if again is None:  # (a retry, made knowing the answer, does not count)
             self.predictions = (*self.predictions, prediction)
         return prediction
-
-    def _position(self) -> tuple[Any, ...]:
-        """Where the live run stands (changed by every step, Back, Reset, Resume)."""
-        return (id(self._stepper), len(self.supersteps), self.next_phase, self.status)
 
     @property
     def score(self) -> Score:
@@ -486,6 +498,7 @@ class DebugSession(Notifier):
     # -- helpers ------------------------------------------------------------------------
 
     def _start(self, input: Any, config: Mapping[str, Any]) -> Stepper:
+        self._started += 1
         self._paused_at = None
         self._ended = None
         return self.app.stepper(input, config, context=self.context)

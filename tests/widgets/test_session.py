@@ -28,6 +28,25 @@ def test_phases_go_plan_execute_update_in_order():
     assert session.view().phase_label == "after Update · next: Plan"
 
 
+def test_position_says_whether_the_run_moved():
+    """The public position (the predict panel's "is this verdict still about now?"):
+    every phase, Back and Reset change it; looking (a view, a goto) does not. A Reset
+    that brings the run back to the same shape is a move too."""
+    session = DebugSession(chain_app(), INPUT)
+    start = session.position
+    session.view()
+    assert session.position == start
+    seen = [start]
+    for move in ("plan", "execute", "update", "step", "back"):
+        getattr(session, move)()
+        assert session.position not in seen, move
+        seen.append(session.position)
+    session.goto(0)
+    assert session.position == seen[-1]
+    session.reset()
+    assert session.position != start and session.next_phase == "plan"
+
+
 def test_a_phase_out_of_turn_does_nothing_and_says_what_is_next():
     session = DebugSession(chain_app(), INPUT)
     assert session.execute() is None
