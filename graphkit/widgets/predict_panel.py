@@ -7,7 +7,7 @@ nodes, ``__start__`` included, which runs the step after the input; ``__input__`
 input step, whose one task it is; and "no node" for a Plan that ends the run; Reveal with
 nothing chosen asks for a choice and counts nothing); after Plan or Execute it is the
 value a channel holds after the Update (a channel menu and a text box, read as a Python
-literal, else as a string; ``none`` is None).
+literal, else as a string; ``none`` is None, ``true`` and ``false`` the booleans).
 While predict mode is on, the Plan, Execute, Update, Step and Run buttons are off: the
 guess runs the phase. Back and Reset stay on, and the score is the session's (kept across them).
 The last verdict stays until the next guess; with predict mode off, until the run moves on.
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PredictPanel", "parse_value"]
 
+_WORDS = {"none": None, "true": True, "false": False}  # Python's constants, typed in any case
 NO_NODE = "no node: the run ends"  # the chooser's option for an empty Plan (its value: None)
 _ASK = {
     "nothing": f"Choose the nodes first (Ctrl- or ⌘-click for several), or “{NO_NODE}”; "
@@ -41,16 +42,17 @@ _ASK = {
 
 def parse_value(text: str) -> Any:
     """The value a learner typed: a Python literal if it is one, else the text; ``none``
-    in any case is None, as the prompt's "None: it has no value" means (quote it for the
-    text).
+    in any case is None, as the prompt's "None: it has no value" means, and ``true`` /
+    ``false`` in any case are the booleans (quote them for the text).
 
     >>> parse_value("[1, 2]"), parse_value("sunny"), parse_value(" 'x' ")
     ([1, 2], 'sunny', 'x')
-    >>> parse_value("none"), parse_value("'none'")
-    (None, 'none')
+    >>> parse_value("none"), parse_value("'none'"), parse_value("true"), parse_value("FALSE")
+    (None, 'none', True, False)
     """
-    if text.strip().lower() == "none":
-        return None
+    word = text.strip().lower()
+    if word in _WORDS:
+        return _WORDS[word]
     try:
         return ast.literal_eval(text.strip())
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):

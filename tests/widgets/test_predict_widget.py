@@ -189,6 +189,16 @@ def test_none_typed_in_lower_case_is_the_prompts_none():
     assert panel.score.value == "1 of 1 predictions right"
 
 
+def test_true_and_false_typed_in_lower_case_are_the_booleans():
+    """A learner typing `true` (as in JSON or JavaScript) was read as the string 'true'
+    and told wrong about a boolean channel; quoted, it stays a string."""
+    from graphkit.widgets.predict_panel import parse_value
+
+    assert parse_value("true") is True and parse_value(" False ") is False
+    assert parse_value("TRUE") is True and parse_value("'true'") == "true"
+    assert parse_value("truth") == "truth"
+
+
 def test_the_verdict_hides_once_the_run_moves_out_of_predict_mode():
     """Predict off, the verdict stays while it is about where the run stands; once the
     run moves on it would sit above a later step, so it hides (and shows in predict mode
