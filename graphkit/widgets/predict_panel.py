@@ -11,6 +11,8 @@ literal, else as a string; ``none`` is None, ``true`` and ``false`` the booleans
 While predict mode is on, the Plan, Execute, Update, Step and Run buttons are off: the
 guess runs the phase. Back and Reset stay on, and the score is the session's (kept across them).
 The last verdict stays until the next guess; with predict mode off, until the run moves on.
+Turning predict mode back on clears the choice, and the verdict unless the run is still
+where it was revealed.
 """
 
 from __future__ import annotations
@@ -97,7 +99,7 @@ class PredictPanel:
         self.widget = W.VBox([W.HBox([self.toggle, self.score]), self.box, self.reveal]).add_class(
             "gk-predict-panel"
         )
-        self.toggle.observe(lambda _: self.refresh(), names="value")
+        self.toggle.observe(self._toggled, names="value")
         self.nodes.observe(self._chosen, names="value")
         self.refresh()
 
@@ -112,9 +114,10 @@ class PredictPanel:
         self.score.value = str(session.score) if session.predictions else ""
         self.box.layout.display = None if self.on else "none"
         # Out of predict mode the last verdict stays only until the run moves on: after
-        # that it would speak of a step long gone (it shows again when the mode is back on).
+        # that it would speak of a step long gone (turning the mode back on clears it).
         fresh = self._revealed_at == session.position
-        self.reveal.layout.display = None if self.on or fresh else "none"
+        shown = self.reveal.value and (self.on or fresh)
+        self.reveal.layout.display = None if shown else "none"
         phase = session.next_phase
         guess_nodes = phase == "plan"
         guess_value = phase in ("execute", "update")
@@ -149,6 +152,15 @@ class PredictPanel:
             self.nodes.options = options
             # never one row: a browser draws a one-row multiple choice as a "0 selected" menu
             self.nodes.rows = min(len(options), 7)
+
+    def _toggled(self, change: Any) -> None:
+        if change["new"]:
+            # Back on, the panel starts clean: a verdict from before the run moved would
+            # read as this step's, and the last choice as a guess already made.
+            if self._revealed_at != self.session.position:
+                self.reveal.value, self._revealed_at = "", None
+            self.nodes.value, self.value.value, self._asked = (), "", None
+        self.refresh()
 
     def _chosen(self, _: Any) -> None:
         self._asked = None

@@ -201,8 +201,8 @@ def test_true_and_false_typed_in_lower_case_are_the_booleans():
 
 def test_the_verdict_hides_once_the_run_moves_out_of_predict_mode():
     """Predict off, the verdict stays while it is about where the run stands; once the
-    run moves on it would sit above a later step, so it hides (and shows in predict mode
-    again). Its lines keep a text line height (a widget's HTML has a 28 px one)."""
+    run moves on it would sit above a later step, so it hides. Its lines keep a text line
+    height (a widget's HTML has a 28 px one)."""
     debugger = Debugger(chain_app(), INPUT)
     panel = debugger.predictor
     panel.toggle.value = True
@@ -213,6 +213,37 @@ def test_the_verdict_hides_once_the_run_moves_out_of_predict_mode():
     assert panel.reveal.layout.display is None  # (the guide's picture of a verdict)
     debugger.click("step")
     assert panel.reveal.layout.display == "none"
+
+
+def test_predict_turned_on_again_later_starts_clean():
+    """Predict off, a few steps, Predict on: the last verdict (step 0's) and the last
+    choice showed again, as if about the step now asked; the panel starts clean."""
+    debugger = Debugger(chain_app(), INPUT)
+    debugger.click("step")
+    panel = debugger.predictor
+    panel.toggle.value = True
+    panel.nodes.value = ("__start__",)
+    panel.button.click()
+    panel.value.value = "1"
+    panel.toggle.value = False
+    debugger.click("step")
+    debugger.click("step")  # step 2's Plan is next: the same chooser as step 0's
+    panel.toggle.value = True
+    assert panel.reveal.value == "" and panel.reveal.layout.display == "none"
+    assert panel.nodes.value == () and panel.value.value == ""
+    assert panel.prompt.value == "Which nodes will step 2 run? Choose them, then Reveal."
+    assert panel.score.value == "1 of 1 predictions right"  # the score is the session's
+
+
+def test_predict_turned_off_and_on_where_it_revealed_keeps_the_verdict():
+    """Nothing moved since the reveal: the verdict is still about this moment."""
+    debugger = Debugger(chain_app(), INPUT)
+    debugger.click("step")
+    panel = debugger.predictor
+    panel.toggle.value = True
+    panel.nodes.value = ("__start__",)
+    panel.button.click()
+    panel.toggle.value = False
     panel.toggle.value = True
     assert panel.reveal.layout.display is None and "gk-reveal-right" in panel.reveal.value
 
