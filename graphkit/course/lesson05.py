@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import operator
 import warnings
+from collections.abc import Hashable
 from typing import Annotated, Any, TypedDict
 
 from graphkit.course.checking import Wrong, exercise, trace
@@ -344,14 +345,15 @@ def _say_if_the_childs_result_was_misread(
     """When count_words read a key the child's result lacks (the parent's ``words``)
     after the child finished, say which keys that result has."""
     done = [sub for result in results for sub in result.subruns if sub.status == "done"]
-    if not (done and isinstance(error, KeyError) and error.args):
+    key = _missing_key(error)
+    if not done or key is None:
         return
     values = dict(done[-1].values)
-    if error.args[0] in values:
+    if key in values:
         return
     raise Wrong(
         f"With text={text!r}, word_counter ran and finished, then count_words raised "
-        f"KeyError: {error.args[0]!r}. What word_counter.invoke returns is the child's state, "
+        f"KeyError: {key!r}. What word_counter.invoke returns is the child's state, "
         f"{values}: it has the child's keys {sorted(values)}, not the parent's.",
         hint="Translate on the way out too: read the child's key from the result, and "
         "return it under the parent's key.",
@@ -364,9 +366,9 @@ def _say_if_a_child_key_was_read_from_the_parent(
     """When count_words read one of the child's keys (``doc``) from its own state, the
     parent's, before any subgraph ran: say whose keys those are."""
     ran = [sub for result in results for sub in result.subruns]
-    if ran or not (isinstance(error, KeyError) and error.args):
+    key = _missing_key(error)
+    if ran or key is None:
         return
-    key = error.args[0]
     if key not in Counting.__annotations__ or key in Article.__annotations__:
         return
     raise Wrong(
@@ -376,6 +378,20 @@ def _say_if_a_child_key_was_read_from_the_parent(
         "Translate on the way in: read the parent's key, and hand it to the child under "
         "the child's key.",
     ) from error
+
+
+def _missing_key(error: BaseException | None) -> Hashable | None:
+    """The key a ``KeyError`` names, if it could be a dict's key: ``KeyError(['a'])``
+    (raised by the learner's own code, or a pandas lookup) names none, and looking it
+    up in a dict would raise ``TypeError`` inside the check."""
+    if not (isinstance(error, KeyError) and error.args):
+        return None
+    key = error.args[0]
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 @exercise("5.3 · Call a subgraph with another schema")

@@ -204,6 +204,28 @@ def test_call_subgraph_reading_the_parent_key_from_the_child_result():
     assert "on the way out" in verdict.hint
 
 
+def test_call_subgraph_raising_a_key_error_of_a_list_gets_a_verdict():
+    """KeyError(['a']) names no dict key: looking it up in the state's keys raised
+    TypeError inside the check, reported as the learner's own "unhashable type" error;
+    the verdict is now the runtime's account of the KeyError, before or after the child."""
+
+    def before_the_child(state):
+        raise KeyError(["a"])
+
+    def after_the_child(state):
+        word_counter.invoke({"doc": state["text"]})
+        raise KeyError(["a"])
+
+    for count_words in (before_the_child, after_the_child):
+        verdict = lesson05.check_call_subgraph(count_words)
+        assert not verdict
+        assert "unhashable" not in verdict.message
+        name = count_words.__name__
+        assert f"raised KeyError in step 1 (node count_words, in {name}): ['a']" in (
+            verdict.message
+        )
+
+
 def test_call_subgraph_returning_the_child_state():
     def count_words(state):
         return word_counter.invoke({"doc": state["text"]})
