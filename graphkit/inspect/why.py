@@ -55,7 +55,14 @@ def why(run: Run, node: str, step: int | None = None, *, graph: Any = None) -> E
         dropped, stopped = wiring.chosen_not_run()
         chose = [f"{some_names(dropped)}, no node's name"] if dropped else []
         chose += [f"{some_names(stopped)}, never run"] if stopped else []
-        also = f" (a router or Command chose {'; '.join(chose)})" if chose else ""
+        told = [f"a router or Command chose {'; '.join(chose)}"] if chose else []
+        # (a misspelt Send is in the records too: a packet no push task took)
+        senders, unsent = _sent_to_no_node(history, wiring)
+        if unsent:
+            told.append(
+                f"a Send from {join_names(senders)} named {some_names(unsent)}, no node's name"
+            )
+        also = f" ({'; '.join(told)})" if told else ""
         if wiring.has_graph:
             where, fix = "graph", "Check the name's spelling"
         else:
@@ -219,6 +226,21 @@ class _Ran:
         ]
 
     # -- it did not run at step n -----------------------------------------------------------------
+
+
+def _sent_to_no_node(history: History, wiring: Wiring) -> tuple[list[str], list[str]]:
+    """Who sent packets (``Send``) the runtime dropped, and the names they were sent to:
+    names of no node, for which the next Plan made no push task."""
+    nodes = set(wiring.node_names())
+    senders: dict[str, None] = {}
+    unsent: dict[str, None] = {}
+    for n, superstep in sorted(history.steps.items()):
+        for result in superstep.execution.results if superstep.execution else ():
+            source = result.task.node
+            for target in history.dropped_sends(source, n):
+                if target not in nodes:
+                    senders[source], unsent[target] = None, None
+    return list(senders), list(unsent)
 
 
 def _input_reason() -> Reason:

@@ -648,6 +648,30 @@ def test_a_send_to_no_node_is_named_as_dropped(make):
     )
 
 
+def test_without_the_graph_a_send_to_no_node_is_named(make):
+    """Without the graph, a map-reduce whose router sent to a misspelt node left `why`
+    only "Node 'search' is not in this run"; the records hold the Send and the Plan
+    that made no task for it, so the refusal names it (as it names a router's name)."""
+
+    def fan_out(state):
+        return [Send("serch", {"x": value, "log": []}) for value in (1, 2)]
+
+    app = make(["plan", "search"], [(START, "plan")], [("plan", fan_out, ["search"])])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", GraphkitWarning)  # (the runtime's, for the Send)
+        run = trace(app)
+    for asked in ("search", "serch"):
+        with pytest.raises(ValueError) as refused:
+            run.why(asked)
+        assert str(refused.value) == (
+            f"Node {asked!r} is not in this run; its nodes are ['__input__', '__start__', "
+            "'plan'] (a Send from plan named ['serch'], no node's name). To ask about a "
+            "node the run never came near, pass the graph: run.why(node, graph=app)."
+        )
+    with pytest.raises(ValueError, match=r"\(a Send from plan named \['serch'\], no node's"):
+        run.why("serch", graph=app)
+
+
 def test_a_node_only_sent_to_never_ran_because_nothing_sent_it_a_packet(make):
     """A map-reduce router sent its packets to a misspelt node: why said first "Nothing
     wrote branch:to:work ...: no edge or router chose work", a name's words, though a
