@@ -61,7 +61,7 @@ def check_report_runs(build_research: Any) -> str:
         if not _ran(run, "report"):
             why = run.why("report", graph=app)
             raise Wrong(
-                f"For the question {question!r}, {why}{_warned(said)}",
+                f"For the question {question!r}, {why.text(width=None)}{_warned(said)}",
                 "Read run.why('report', graph=app), and any warning: which names does the "
                 "router return, and which node does the waiting edge still wait for?",
             )

@@ -104,10 +104,12 @@ def recursion_limit(limit: int, step: int, plan: Plan) -> GraphRecursionError:
         if plan.tasks
         else "no task was left, but as in LangGraph the limit is checked first"
     )
+    # Broken at clauses, not at a width: a notebook breaks a long printed line wherever
+    # it meets the edge, mid-word, and a search for a phrase should not meet a break.
     message = (
-        f"Recursion limit of {limit} reached at step {step} without "
-        f"hitting a stop condition ({pending}). If the graph really needs more "
-        f"steps, raise the limit: app.invoke(input, {{'recursion_limit': {limit * 2}}}). "
+        f"Recursion limit of {limit} reached at step {step} without hitting a stop "
+        f"condition\n({pending}).\nIf the graph really needs more steps, raise the limit:\n"
+        f"app.invoke(input, {{'recursion_limit': {limit * 2}}}).\n"
         "If it loops forever, check that a conditional edge eventually routes to END."
     )
     return GraphRecursionError(

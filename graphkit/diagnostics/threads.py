@@ -263,8 +263,8 @@ def bad_copy_item(item: Any) -> str:
 
 
 def resume_without_checkpointer() -> str:
-    return (
-        "Cannot use Command(resume=...) without a checkpointer: a run that paused kept "
-        "nothing to resume. Compile the graph with checkpointer=InMemorySaver() (or another "
-        "saver) and pass the same thread_id to the run that pauses and to the resume."
+    return (  # (broken at clauses, as a learner prints it: see diagnose.recursion_limit)
+        "Cannot use Command(resume=...) without a checkpointer:\na run that paused kept "
+        "nothing to resume.\nCompile the graph with checkpointer=InMemorySaver() (or another "
+        "saver)\nand pass the same thread_id to the run that pauses and to the resume."
     )

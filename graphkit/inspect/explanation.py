@@ -24,6 +24,7 @@ parsing text:
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 
 from graphkit.inspect.markup import ERROR, FONT_STYLE, MUTED, PLAN, UPDATE, escape
@@ -96,11 +97,17 @@ class Explanation:
         return [kind for answer in self.answers for kind in answer.kinds]
 
     def __str__(self) -> str:
+        return self.text()
+
+    def text(self, width: int | None = 88) -> str:
+        """The summary, then each reason as an item, wrapped at words to ``width``
+        columns (a notebook breaks a longer printed line mid-word, wherever it meets the
+        edge); ``width=None``: one line each, for a box that wraps its own lines."""
         lines = []
         for answer in self.answers:
-            lines.append(answer.summary)
-            lines.extend(f"  - {reason.text}" for reason in answer.reasons)
-        return "\n".join(map(terminal_text, lines))  # names may hold control characters
+            lines.append(_fill(answer.summary, width, ""))
+            lines.extend(_fill(r.text, width, "  - ", "    ") for r in answer.reasons)
+        return "\n".join(lines)
 
     def __repr__(self) -> str:
         return f"Explanation(node={self.node!r}, step={self.step!r}, ran={self.ran})"
@@ -137,4 +144,21 @@ def explanation_html(explanation: Explanation) -> str:
         f'<div style="{FONT_STYLE};color:#111827;max-width:1000px">'
         f'<div style="color:{MUTED}"><b>why</b> {escape(explanation.node)} · {where}</div>'
         f"{''.join(parts)}</div>"
+    )
+
+
+def _fill(text: str, width: int | None, first: str, rest: str = "") -> str:
+    """``text`` as printable lines (control characters a name may hold are escaped) of
+    at most ``width`` characters, broken between words only (a long name or value stays
+    whole, on a line of its own)."""
+    text = terminal_text(text)
+    if width is None:
+        return first + text
+    return textwrap.fill(
+        text,
+        width,
+        initial_indent=first,
+        subsequent_indent=rest,
+        break_long_words=False,
+        break_on_hyphens=False,
     )

@@ -49,26 +49,36 @@ def test_seed_weather_did_not_run_at_planners_step_the_write_is_visible_next_ste
 
 
 def test_seed_with_the_graph_names_the_router_and_the_edges(seed_run, seed_app):
-    assert str(seed_run.why("weather", step=1, graph=seed_app)).splitlines()[-1] == (
-        "  - planner wrote branch:to:weather during step 1's Execute (through planner's "
+    assert seed_run.why("weather", step=1, graph=seed_app).answers[0].reasons[-1].text == (
+        "planner wrote branch:to:weather during step 1's Execute (through planner's "
         "router 'route'). Writes are applied in step 1's Update, after every task of step 1 "
         "finished, so the write becomes visible only in the next step: weather runs at step 2."
     )
-    text = str(seed_run.why("summarize", step=3, graph=seed_app))
+    text = " ".join(str(seed_run.why("summarize", step=3, graph=seed_app)).split())
     assert "the edge news → summarize and the edge weather → summarize" in text
 
 
 def test_seed_full_text_of_a_not_run_answer(seed_run):
+    """Printed, the answer wraps at words (88 columns, each reason indented under its
+    dash): JupyterLab breaks a longer line mid-word wherever it meets the edge."""
     assert str(seed_run.why("weather", step=1)) == (
-        "weather did not run at step 1: planner wrote branch:to:weather in step 1, and a "
-        "write becomes visible only in the next step, so weather runs at step 2.\n"
-        "  - Step 1's Plan wakes the nodes whose trigger channels step 0's Update changed: "
-        "branch:to:planner (written by __start__). branch:to:weather was not among them.\n"
-        "  - planner wrote branch:to:weather during step 1's Execute (through an edge or "
-        "conditional edge of planner). Writes are applied in step 1's Update, after every "
-        "task of step 1 finished, so the write becomes visible only in the next step: "
-        "weather runs at step 2."
+        "weather did not run at step 1: planner wrote branch:to:weather in step 1, and a write\n"
+        "becomes visible only in the next step, so weather runs at step 2.\n"
+        "  - Step 1's Plan wakes the nodes whose trigger channels step 0's Update changed:\n"
+        "    branch:to:planner (written by __start__). branch:to:weather was not among them.\n"
+        "  - planner wrote branch:to:weather during step 1's Execute (through an edge or\n"
+        "    conditional edge of planner). Writes are applied in step 1's Update, after every\n"
+        "    task of step 1 finished, so the write becomes visible only in the next step: weather\n"
+        "    runs at step 2."
     )
+
+
+def test_a_long_name_is_not_broken_to_wrap_the_printed_answer(make):
+    long = "fetch_the_latest_weather_report_for_every_city_in_the_list_of_cities_we_track"
+    app = make(["first", long], [(START, "first"), ("first", long)])
+    text = str(trace(app).why(long, graph=app))
+    assert long in text.split() and "first-" not in text
+    assert all(len(line) <= 88 or long in line for line in text.splitlines())
 
 
 def test_step_none_explains_every_step_where_it_ran(seed_run):
@@ -328,8 +338,8 @@ def test_command_goto_is_named_as_such(make):
 
     app = make([("decide", decide), "yes", "no"], [(START, "decide")])
     run = trace(app)
-    assert "decide's Command(goto='yes')" in str(run.why("yes", 2))
-    assert "decide's Command(goto='yes')" in str(run.why("yes", 1))
+    for step in (2, 1):
+        assert "decide's Command(goto='yes')" in " ".join(str(run.why("yes", step)).split())
 
 
 # -- the answer object ---------------------------------------------------------------------------
