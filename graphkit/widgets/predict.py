@@ -198,9 +198,35 @@ def _failed_update(session: DebugSession, channel: str, guess: Any, step: int) -
     verdict = "Right" if correct else "Not quite"
     text = (
         f"{verdict}: step {step}'s Update failed, so {channel} holds no new value. "
-        f"{session.message}"
+        f"{_conflict(session, step) or session.message}"
     )
     return Prediction("channel", step, guess, error, correct, text, channel)
+
+
+def _conflict(session: DebugSession, step: int) -> str | None:
+    """Why an Update failed on a plain key written twice, told from the records. The
+    error's own text ends with its fix (give the key a reducer): a reveal explains the
+    rule, and leaves the fix to the learner (lesson 03's exercise 3.1 asks for it)."""
+    from graphkit.channels import LastValue
+
+    superstep = session.supersteps[-1] if session.supersteps else None
+    if superstep is None or superstep.update is not None or superstep.execution is None:
+        return None
+    writers: dict[str, list[str]] = {}
+    for result in superstep.execution.results:
+        for name, _ in result.writes:
+            writers.setdefault(name, []).append(result.task.node)
+    channels = session.app.spec.channels
+    for name, who in writers.items():
+        if len(who) > 1 and type(channels.get(name)) is LastValue:
+            return (
+                f"In step {step}'s Execute, {join_names(who)} each wrote {name}, a plain key "
+                f"(a LastValue channel): it keeps one value per step, and of writes made at "
+                f"the same time none is the last. So the Update raised "
+                f"{type(session.stepper.error).__name__} and applied none of the step's "
+                "writes."
+            )
+    return None
 
 
 def _over_counted(node: str, listed: int, runs: int, step: int) -> str:

@@ -388,3 +388,16 @@ def test_each_predict_question_is_setup_guess_then_reveal():
         assert cells[reveal] == 'session.predict(channel="results", value=guess)'
     stubs, _ = _predictions({cell: "None" for cell in GUESSES})
     assert [p.correct for p in stubs] == [False, False]
+
+
+def test_the_conflict_reveal_explains_without_handing_over_exercise_3_1():
+    """The first reveal quoted the error's text, whose last sentence is its fix ("Give
+    it a reducer, e.g. Annotated[list, operator.add]"), the answer exercise 3.1 asks
+    for; it now says, from the records, who wrote what and the rule that refused it."""
+    for guess in ("InvalidUpdateError", "None"):
+        (conflict, _), _ = _predictions({"l03-c10": guess, "l03-c55": "None"})
+        text = conflict.explanation
+        assert "step 1's Update failed, so results holds no new value" in text
+        assert "a and b each wrote results, a plain key (a LastValue channel)" in text
+        assert "of writes made at the same time none is the last" in text
+        assert "reducer" not in text and "Annotated" not in text

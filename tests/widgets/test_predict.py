@@ -76,6 +76,7 @@ def test_predicting_the_conflict_of_a_plain_channel():
     right = session.predict(channel="x", value=InvalidUpdateError)
     assert right.correct and isinstance(right.expected, InvalidUpdateError)
     assert "step 1's Update failed" in right.explanation
+    assert "a and b each wrote x, a plain key (a LastValue channel)" in right.explanation
     assert not wrong.predict(channel="x", value=2).correct
 
 
