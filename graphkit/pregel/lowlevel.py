@@ -64,7 +64,24 @@ class PregelSpec(GraphSpec):
         return writes
 
 
-class Pregel(CompiledGraph):
+class _CountsEveryCompiledGraph(type):
+    """``Pregel``'s metaclass. In LangGraph every compiled graph is a ``Pregel`` (a
+    compiled ``StateGraph``, an entrypoint, a prebuilt agent), and code tells a graph by
+    ``isinstance(agent, Pregel)`` (LangGraph's app templates test their agent so). Here
+    they share ``CompiledGraph`` instead, so ``Pregel`` counts every one of them."""
+
+    def __instancecheck__(cls, instance: Any) -> bool:
+        if cls is Pregel:
+            return isinstance(instance, CompiledGraph)
+        return super().__instancecheck__(instance)
+
+    def __subclasscheck__(cls, subclass: type) -> bool:
+        if cls is Pregel:
+            return issubclass(subclass, CompiledGraph)
+        return super().__subclasscheck__(subclass)
+
+
+class Pregel(CompiledGraph, metaclass=_CountsEveryCompiledGraph):
     """A graph of nodes and channels, run in supersteps (LangGraph's ``Pregel``).
 
     >>> from graphkit.channels import EphemeralValue, LastValue
