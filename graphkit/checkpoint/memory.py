@@ -92,7 +92,9 @@ class InMemorySaver(BaseCheckpointSaver):
         thread, namespace = thread_id_of(config), config_key(config, "checkpoint_ns", "")
         wanted = config_key(config, "checkpoint_id")
         with self._lock:
-            saved = self._checkpoints.get((thread, namespace), {})
+            # a namespace read is listed from then on in the place of its first reading, as
+            # LangGraph's does (a run reads its own first), even if a subgraph saves first
+            saved = self._checkpoints.setdefault((thread, namespace), {})
             if wanted is None:
                 if not saved:
                     return None

@@ -11,7 +11,7 @@ from typing import Annotated, Any, TypedDict
 import pytest
 
 from .harness import Lib, load_graphkit, load_langgraph
-from .scenarios import SAVERS
+from .scenarios import SAVERS, _interrupt
 
 THREAD = {"configurable": {"thread_id": "t"}}
 
@@ -199,3 +199,33 @@ def filtered(lib: Lib, saver_kind: str) -> list[Any]:
 def test_a_filter_finds_what_langgraphs_finds_and_refuses_what_it_refuses(saver):
     # SQLite: a dotted key names a nested item; a key SQL could not quote is refused
     assert filtered(load_graphkit(), saver) == filtered(load_langgraph(), saver)
+
+
+def namespaces_listed(lib: Lib, saver_kind: str) -> list[Any]:
+    """What ``list`` shows of a thread whose subgraph saved before its root did
+    (``durability="exit"``), and the threads ``list(None)`` shows after one was read
+    before it was written."""
+    interrupt = _interrupt(lib.name)
+    inner = lib.StateGraph(State).add_node("ask", lambda state: {"x": interrupt("x?")})
+    inner = inner.add_edge(lib.START, "ask").compile()
+    builder = lib.StateGraph(State).add_node("inner", inner).add_edge(lib.START, "inner")
+    with SAVERS[saver_kind](lib.name) as saver:
+        app = builder.compile(checkpointer=saver)
+        later = {"configurable": {"thread_id": "later"}}
+        app.get_state(later)  # read before anything is saved for it
+        app.invoke({"x": 1, "log": []}, THREAD, durability="exit")
+        app.invoke({"x": 2, "log": []}, later)
+        return [
+            [
+                (c.config["configurable"]["checkpoint_ns"].partition(":")[0], c.metadata["step"])
+                for c in saver.list(THREAD)
+            ],
+            [c.config["configurable"]["thread_id"] for c in saver.list(None)],
+        ]
+
+
+@pytest.mark.parametrize("saver", ["memory", "sqlite"])
+def test_list_orders_namespaces_and_threads_as_langgraph(saver):
+    # LangGraph's InMemorySaver lists namespace by namespace in the order each was first
+    # read or written: a run reads its own before its subgraphs save theirs
+    assert namespaces_listed(load_graphkit(), saver) == namespaces_listed(load_langgraph(), saver)
