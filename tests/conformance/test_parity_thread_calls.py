@@ -225,6 +225,33 @@ def test_a_savers_list_order_and_negative_limits(saver: str) -> None:
     assert len(seen[1][0]) == 12
 
 
+def test_an_in_memory_list_names_namespaces_in_the_order_first_read() -> None:
+    """Under ``durability="exit"`` a subgraph compiled with ``checkpointer=True`` saves
+    before its parent, which saves only when the run ends; LangGraph's in-memory saver
+    still lists the root namespace first, as it made the root's entry at the run's first
+    read. graphkit listed the subgraph's checkpoints first."""
+    seen = []
+    for load in LIBS:
+        lib = load()
+        inner = lib.StateGraph(Items)
+        inner.add_node("inner", lambda state: {"items": ["i"]})
+        inner.add_edge(lib.START, "inner")
+        builder = lib.StateGraph(Items)
+        builder.add_node("sub", inner.compile(checkpointer=True))
+        builder.add_edge(lib.START, "sub")
+        with SAVERS["memory"](lib.name) as checkpointer:
+            app = builder.compile(checkpointer=checkpointer)
+            app.invoke({"items": []}, _thread(), durability="exit")
+            seen.append(
+                [
+                    (t.config["configurable"]["checkpoint_ns"].split(":")[0], t.metadata["step"])
+                    for t in checkpointer.list(_thread())
+                ]
+            )
+    assert seen[0] == seen[1]
+    assert seen[1][0] == ("", 1)
+
+
 def test_graphkit_applies_an_input_update_given_as_list_pairs() -> None:
     """LangGraph reads only tuples as pairs and drops ``[["x", 2]]`` with a warning;
     graphkit applies it (as it always did). In a single-value state only tuples are
