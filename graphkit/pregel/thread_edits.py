@@ -141,6 +141,8 @@ def _save_as_pending(thread: ThreadLink, results: list[TaskResult], checkpoint_i
             task = result.task
             path = "" if task.id == INPUT_NODE else path_text(task.path)  # (LangGraph's)
             thread.save_writes(_saved_task_id(task, checkpoint_id), writes, path)
+            if thread.write_error is not None:  # (an edit saves in its call, as LangGraph's)
+                raise thread.write_error
 
 
 def _saved_task_id(task: Task, checkpoint_id: str) -> str:

@@ -182,6 +182,10 @@ class ThreadLink:
         self._unsaved: dict[str, int] = {}
         self._held: tuple[Checkpoint, dict[str, Any]] | None = None
         self._held_writes: list[tuple[str, list[tuple[str, Any]], str]] = []
+        self.write_error: Exception | None = None
+        """The first error of the saver's ``put_writes``: LangGraph saves task writes in
+        the background and raises the first failure only once the run is over, so the
+        run goes on meanwhile (its checkpoints saved), and the driver raises it then."""
 
     @property
     def has_checkpoint(self) -> bool:
@@ -285,8 +289,11 @@ class ThreadLink:
         writes no task made)."""
         if self.durability == "exit":
             self._held_writes.append((task_id, writes, path))
-        else:
+            return
+        try:
             self._put_writes(task_id, writes, path)
+        except Exception as error:
+            self.write_error = self.write_error or error
 
     def _put_writes(self, task_id: str, writes: list[tuple[str, Any]], path: str) -> None:
         if self._takes_path:

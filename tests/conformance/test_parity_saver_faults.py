@@ -1,0 +1,132 @@
+"""A saver whose ``put_writes`` fails during a run (a database gone for a moment), run on
+both libraries: LangGraph saves task writes in the background and raises the first
+failure only once the run is over, so the run goes on to its end (its nodes run, its
+checkpoints are saved); a state edit saves in its own call and raises at once
+(LangGraph's ``test_checkpoint_errors`` fails a run this way)."""
+
+from __future__ import annotations
+
+import asyncio
+import operator
+from typing import Annotated, Any, TypedDict
+
+import pytest
+
+from .harness import Lib, load_graphkit, load_langgraph
+from .scenarios import _interrupt
+
+LIBS = [load_langgraph, load_graphkit]
+
+
+class Text(TypedDict):
+    text: Annotated[str, operator.add]
+
+
+def _faulty_saver(lib: Lib, failing: str | None) -> Any:
+    """An in-memory saver whose ``put_writes`` raises for writes naming its ``failing``
+    channel (None: it saves them all)."""
+    if lib.name == "langgraph":
+        from langgraph.checkpoint.memory import InMemorySaver
+    else:
+        from graphkit import InMemorySaver
+
+    class FaultySaver(InMemorySaver):
+        def put_writes(self, config, writes, task_id, task_path=""):  # type: ignore[no-untyped-def]
+            if self.failing in [channel for channel, _ in writes]:
+                raise ValueError("put_writes failed")
+            return super().put_writes(config, writes, task_id, task_path)
+
+        async def aput_writes(self, config, writes, task_id, task_path=""):  # type: ignore[no-untyped-def]
+            return self.put_writes(config, writes, task_id, task_path)
+
+    saver = FaultySaver()
+    saver.failing = failing
+    return saver
+
+
+def _chain(lib: Lib, saver: Any, ran: list[str], last: Any = None) -> Any:
+    def node(name: str) -> Any:
+        def write(state: Text) -> dict[str, str]:
+            ran.append(name)
+            return {"text": name}
+
+        return write
+
+    builder = lib.StateGraph(Text)
+    builder.add_node("a", node("a")).add_node("b", node("b"))
+    builder.add_node("c", last or node("c"))
+    builder.add_edge(lib.START, "a").add_edge("a", "b").add_edge("b", "c")
+    return builder.compile(checkpointer=saver)
+
+
+def _asker(lib: Lib) -> Any:
+    """A node that asks "?" and writes the answer."""
+    interrupt = _interrupt(lib.name)
+    return lambda state: {"text": interrupt("?")}
+
+
+def _run(app: Any, mode: str, *args: Any, **options: Any) -> Any:
+    try:
+        if mode == "async":
+            return asyncio.run(app.ainvoke(*args, **options))
+        return app.invoke(*args, **options)
+    except ValueError as error:
+        return ("raised", str(error))
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+@pytest.mark.parametrize("durability", ["sync", "async"])
+@pytest.mark.parametrize("failing", ["branch:to:a", "branch:to:b", "branch:to:c"])
+def test_a_run_goes_on_past_a_failed_put_writes_and_raises_it_at_its_end(
+    mode: str, durability: str, failing: str
+) -> None:
+    seen = []
+    for load in LIBS:
+        lib = load()
+        ran: list[str] = []
+        app = _chain(lib, _faulty_saver(lib, failing), ran)
+        config = {"configurable": {"thread_id": "t"}}
+        outcome = _run(app, mode, {"text": ""}, config, durability=durability)
+        state = app.get_state(config)
+        seen.append((outcome, ran, state.values, state.next, state.metadata["step"]))
+    assert seen[0] == seen[1]
+    assert seen[1][:2] == (("raised", "put_writes failed"), ["a", "b", "c"])
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_a_run_that_pauses_after_a_failed_put_writes_raises_it(mode: str) -> None:
+    """The paused run raises the saver's error, not the interrupt, as in LangGraph; the
+    thread is paused all the same, and its resume goes on."""
+    seen = []
+    for load in LIBS:
+        lib = load()
+        ran: list[str] = []
+        saver = _faulty_saver(lib, "branch:to:b")
+        app = _chain(lib, saver, ran, last=_asker(lib))
+        config = {"configurable": {"thread_id": "t"}}
+        outcome = _run(app, mode, {"text": ""}, config)
+        paused = app.get_state(config)
+        resumed = _run(app, mode, lib.Command(resume="!"), config)
+        seen.append((outcome, ran, paused.values, paused.next, resumed))
+    assert seen[0] == seen[1]
+    assert seen[1][0] == ("raised", "put_writes failed")
+    assert seen[1][3] == ("c",)
+
+
+def test_a_state_edit_raises_a_failed_put_writes_at_once() -> None:
+    seen = []
+    for load in LIBS:
+        lib = load()
+        saver = _faulty_saver(lib, None)
+        app = _chain(lib, saver, [], last=_asker(lib))
+        config = {"configurable": {"thread_id": "t"}}
+        app.invoke({"text": ""}, config)
+        saver.failing = "text"
+        try:
+            app.update_state(config, {"text": "edit"})
+            outcome: Any = "saved"
+        except ValueError as error:
+            outcome = str(error)
+        seen.append((outcome, len(list(app.get_state_history(config)))))
+    assert seen[0] == seen[1]
+    assert seen[1][0] == "put_writes failed"
