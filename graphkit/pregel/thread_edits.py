@@ -93,6 +93,7 @@ def _update_superstep(
 ) -> dict[str, Any]:
     """One superstep of ``bulk_update_state``: load the checkpoint, apply, save."""
     thread = ThreadLink(saver, config, config_key(config, "checkpoint_ns") or "")
+    thread.background = False
     saved = thread.load()
     if saved is not None:  # a subgraph's checkpoint names its parents' (the root's: none)
         thread.parents = dict(saved.metadata.get("parents") or {})
@@ -141,8 +142,6 @@ def _save_as_pending(thread: ThreadLink, results: list[TaskResult], checkpoint_i
             task = result.task
             path = "" if task.id == INPUT_NODE else path_text(task.path)  # (LangGraph's)
             thread.save_writes(_saved_task_id(task, checkpoint_id), writes, path)
-            if thread.write_error is not None:  # (an edit saves in its call, as LangGraph's)
-                raise thread.write_error
 
 
 def _saved_task_id(task: Task, checkpoint_id: str) -> str:

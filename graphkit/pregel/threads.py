@@ -182,10 +182,15 @@ class ThreadLink:
         self._unsaved: dict[str, int] = {}
         self._held: tuple[Checkpoint, dict[str, Any]] | None = None
         self._held_writes: list[tuple[str, list[tuple[str, Any]], str]] = []
-        self.write_error: Exception | None = None
-        """The first error of the saver's ``put_writes``: LangGraph saves task writes in
-        the background and raises the first failure only once the run is over, so the
-        run goes on meanwhile (its checkpoints saved), and the driver raises it then."""
+        self.save_error: Exception | None = None
+        """The first failure of a save LangGraph makes in the background (a task's writes;
+        a checkpoint under durability="async"): the run goes on, and its driver raises
+        the error once the run is over. After a checkpoint failed nothing more is saved,
+        as LangGraph saves each checkpoint after the one before."""
+        self.background = True
+        """Whether such a failure waits for the run's end (a run's saves) or raises at
+        once (a state edit's, which LangGraph saves in the call)."""
+        self._put_failed = False
 
     @property
     def has_checkpoint(self) -> bool:
@@ -222,7 +227,15 @@ class ThreadLink:
             self._held = (checkpoint, metadata)
             return
         new_versions, self._unsaved = self._unsaved, {}
-        self.config = self._put(self.config, checkpoint, metadata, new_versions)
+        if self._put_failed:
+            return
+        try:
+            self.config = self._put(self.config, checkpoint, metadata, new_versions)
+        except Exception as error:
+            if self.durability == "sync" or not self.background:
+                raise
+            self._put_failed, self.save_error = True, self.save_error or error
+            return
         self._last_saved = checkpoint.id
 
     def changed(self, versions: Mapping[str, int]) -> None:
@@ -290,10 +303,14 @@ class ThreadLink:
         if self.durability == "exit":
             self._held_writes.append((task_id, writes, path))
             return
+        if self._put_failed:
+            return
         try:
             self._put_writes(task_id, writes, path)
         except Exception as error:
-            self.write_error = self.write_error or error
+            if not self.background:
+                raise
+            self.save_error = self.save_error or error
 
     def _put_writes(self, task_id: str, writes: list[tuple[str, Any]], path: str) -> None:
         if self._takes_path:

@@ -445,15 +445,15 @@ def _runtime(app: Any, kwargs: dict[str, Any], writer: Any, parent: Any, config:
 
 def _raise_if_stopped(stepper: Stepper) -> None:
     """A paused subgraph pauses the task that runs it, and so the parent run; a run asked
-    to drain raises ``GraphDrained`` once it stopped at a step boundary. Else a run whose
-    saver failed to save task writes raises that error now that it is over, as LangGraph
-    raises its background saves' first failure (a run that failed raises its own)."""
+    to drain raises ``GraphDrained`` once it stopped at a step boundary. Else a run one of
+    whose saves failed raises that error now that it is over, as LangGraph raises its
+    background saves' first failure (a run that failed raises its own)."""
     if stepper.status == "interrupted" and stepper.namespace:
         raise GraphInterrupt(stepper.interrupts)
     if stepper.status == "drained":
         raise GraphDrained(stepper.drain_reason or "shutdown")
-    if stepper.thread is not None and stepper.thread.write_error is not None:
-        raise stepper.thread.write_error
+    if stepper.thread is not None and stepper.thread.save_error is not None:
+        raise stepper.thread.save_error
 
 
 def _placed(config: Any) -> tuple[Any, Any, bool]:

@@ -1,8 +1,9 @@
-"""A saver whose ``put_writes`` fails during a run (a database gone for a moment), run on
-both libraries: LangGraph saves task writes in the background and raises the first
-failure only once the run is over, so the run goes on to its end (its nodes run, its
-checkpoints are saved); a state edit saves in its own call and raises at once
-(LangGraph's ``test_checkpoint_errors`` fails a run this way)."""
+"""A saver whose ``put_writes`` or ``put`` fails during a run (a database gone for a
+moment), run on both libraries: LangGraph saves task writes, and under
+``durability="async"`` checkpoints, in the background and raises the first failure only
+once the run is over, so the run goes on to its end (its nodes run; after a failed
+checkpoint nothing more is saved); a state edit saves in its own call and raises at
+once (LangGraph's ``test_checkpoint_errors`` fails a run this way)."""
 
 from __future__ import annotations
 
@@ -42,6 +43,25 @@ def _faulty_saver(lib: Lib, failing: str | None) -> Any:
     saver = FaultySaver()
     saver.failing = failing
     return saver
+
+
+def _failing_put(lib: Lib, step: int) -> Any:
+    """An in-memory saver whose ``put`` raises for the checkpoint of ``step``."""
+    if lib.name == "langgraph":
+        from langgraph.checkpoint.memory import InMemorySaver
+    else:
+        from graphkit import InMemorySaver
+
+    class FaultySaver(InMemorySaver):
+        def put(self, config, checkpoint, metadata, new_versions):  # type: ignore[no-untyped-def]
+            if metadata.get("step") == step:
+                raise ValueError("put failed")
+            return super().put(config, checkpoint, metadata, new_versions)
+
+        async def aput(self, config, checkpoint, metadata, new_versions):  # type: ignore[no-untyped-def]
+            return self.put(config, checkpoint, metadata, new_versions)
+
+    return FaultySaver()
 
 
 def _chain(lib: Lib, saver: Any, ran: list[str], last: Any = None) -> Any:
@@ -130,3 +150,25 @@ def test_a_state_edit_raises_a_failed_put_writes_at_once() -> None:
         seen.append((outcome, len(list(app.get_state_history(config)))))
     assert seen[0] == seen[1]
     assert seen[1][0] == "put_writes failed"
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+@pytest.mark.parametrize("durability", ["sync", "async"])
+@pytest.mark.parametrize("step", [-1, 0, 1, 3])
+def test_a_failed_checkpoint_stops_the_saving_and_under_async_durability_not_the_run(
+    mode: str, durability: str, step: int
+) -> None:
+    """Under ``durability="sync"`` the run stops at the failed checkpoint, in both."""
+    seen = []
+    for load in LIBS:
+        lib = load()
+        ran: list[str] = []
+        app = _chain(lib, _failing_put(lib, step), ran)
+        config = {"configurable": {"thread_id": "t"}}
+        outcome = _run(app, mode, {"text": ""}, config, durability=durability)
+        state = app.get_state(config)
+        seen.append((outcome, ran, state.values, state.next, len(state.tasks)))
+    assert seen[0] == seen[1]
+    assert seen[1][0] == ("raised", "put failed")
+    if durability == "async":
+        assert seen[1][1] == ["a", "b", "c"]
