@@ -173,6 +173,13 @@ class Stepper:
         return state
 
     @property
+    def save_error(self) -> Exception | None:
+        """The first failed save the run went on past: as LangGraph saves a task's writes
+        (and, under durability="async", checkpoints) in the background, such a failure
+        does not stop the run; ``invoke`` and ``stream`` raise it once the run is over."""
+        return self.thread.save_error if self.thread is not None else None
+
+    @property
     def checkpoint(self) -> Checkpoint:
         """The checkpoint the state was last saved as (or restored from)."""
         return self._state.checkpoint

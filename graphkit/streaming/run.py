@@ -452,8 +452,8 @@ def _raise_if_stopped(stepper: Stepper) -> None:
         raise GraphInterrupt(stepper.interrupts)
     if stepper.status == "drained":
         raise GraphDrained(stepper.drain_reason or "shutdown")
-    if stepper.thread is not None and stepper.thread.save_error is not None:
-        raise stepper.thread.save_error
+    if stepper.save_error is not None:
+        raise stepper.save_error
 
 
 def _placed(config: Any) -> tuple[Any, Any, bool]:

@@ -539,6 +539,13 @@ class DebugSession(Notifier):
         except Exception as error:  # shown in the view instead
             self.message = f"{type(error).__name__}: {error}"
             return None
+        finally:  # (the run goes on past a failed save, as invoke's does: say it each time)
+            if (failed := self._stepper.save_error) is not None and not self.message:
+                self.message = (
+                    f"Saving to the checkpointer failed ({type(failed).__name__}: {failed}); "
+                    "the run goes on, as invoke's would, but what failed was not saved "
+                    "(after a failed checkpoint, nothing more is)."
+                )
 
     def _over(self) -> bool:
         if self.status != "running":

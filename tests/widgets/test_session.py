@@ -353,3 +353,27 @@ def test_resuming_after_a_command_update_paused_again_shows_the_update_once():
     nodes = [s.plan.tasks[0].node for s in session.supersteps]
     assert nodes == ["__input__", "ask", "z"]
     assert session.values == {"log": ["in1", "u", "ask:A:B", "z"]}
+
+
+def test_a_failed_save_is_told_and_the_run_goes_on():
+    """A saver whose ``put_writes`` fails: ``invoke`` goes on to the end and raises it
+    then (as LangGraph's background saves); stepping in the debugger goes on too, and
+    says after each phase that what failed was not saved."""
+
+    class FailingWrites(InMemorySaver):
+        def put_writes(self, config, writes, task_id, task_path=""):
+            if any(channel == "log" and value == ["b"] for channel, value in writes):
+                raise OSError("disk full")
+            return super().put_writes(config, writes, task_id, task_path)
+
+    config = {"configurable": {"thread_id": "t1"}}
+    with pytest.raises(OSError, match="disk full"):
+        chain_app(checkpointer=FailingWrites()).invoke(INPUT, config)
+    session = DebugSession(chain_app(checkpointer=FailingWrites()), INPUT, config)
+    while session.status == "running":
+        session.step()
+        if "b" in session.values["log"]:
+            assert "disk full" in session.message and "not saved" in session.message
+    assert session.values["log"] == ["a", "b", "c"]
+    assert session.stepper.save_error is not None
+    assert "disk full" in session.message
