@@ -98,10 +98,17 @@ KINDS = ("tasks", "writes", "changes", "state", "timeline", "subgraphs", "store"
 _VALUE_COLUMNS = {
     "tasks": ("error",),
     "writes": ("value",),
-    "changes": ("before", "after", "values"),
+    "changes": ("before", "after"),
     "superstep": ("before", "value"),
     "subgraphs": (),
     "store": ("given", "returned"),
+}
+# Columns whose cells are tuples, and how ``readable=True`` shows each item before it
+# joins them with ", ": names as they are (``flights``, not ``(flights,)``), the values an
+# Update applied as ``show`` writes a value.
+_TUPLE_COLUMNS: dict[str, dict[str, Callable[[Any], str]]] = {
+    "tasks": {"triggers": str},
+    "changes": {"writers": str, "values": show},
 }
 
 
@@ -424,7 +431,9 @@ def run_frame(
         columns, value_columns = TIMELINE_COLUMNS, ()
     else:
         columns, value_columns = COLUMNS[kind], _VALUE_COLUMNS[kind]
-    return _frame(rows, columns, value_columns if readable else ())
+    if not readable:
+        return _frame(rows, columns, ())
+    return _frame(rows, columns, value_columns, _TUPLE_COLUMNS.get(kind, {}))
 
 
 def superstep_frame(superstep: Superstep, *, readable: bool = False) -> pandas.DataFrame:
@@ -439,17 +448,22 @@ def superstep_frame(superstep: Superstep, *, readable: bool = False) -> pandas.D
 
 
 def _frame(
-    rows: list[dict[str, Any]], columns: Sequence[str], readable: Sequence[str]
+    rows: list[dict[str, Any]],
+    columns: Sequence[str],
+    readable: Sequence[str],
+    tuples: Mapping[str, Callable[[Any], str]] | None = None,
 ) -> pandas.DataFrame:
     pandas = require("pandas", extra="notebook", feature="run.to_frame()")
 
-    for row in rows if readable else ():
+    for row in rows if readable or tuples else ():
         for name in readable:
             value = row[name]
             if isinstance(value, BaseException) or (name == "error" and value is None):
                 row[name] = show_error(value)
             else:
                 row[name] = show(value)
+        for name, text in (tuples or {}).items():
+            row[name] = _joined(map(text, row[name]))
     frame = pandas.DataFrame(rows, columns=list(columns))
     # whole numbers that may be missing (a task not executed, a channel's first version)
     integers = {
@@ -458,3 +472,9 @@ def _frame(
         if name in frame and not any(isinstance(value, str) for value in frame[name])  # unknown
     }
     return frame.astype(integers) if integers else frame
+
+
+def _joined(texts: Iterable[str], width: int = 60) -> str:
+    """Texts joined with ", ", cut as ``show`` cuts a value."""
+    text = ", ".join(texts)
+    return text if len(text) <= width else text[: width - 1] + "…"

@@ -143,6 +143,21 @@ def test_readable_frames_hold_text(seed_run, failing_run):
     assert tasks["error"].tolist()[-2:] == ["ValueError: bad <script>alert(1)</script>", ""]
 
 
+def test_readable_frames_join_names_and_writes_instead_of_showing_tuples(seed_run):
+    # Lesson 04 showed writers as (flights,) and triggers as (branch:to:tools,): a
+    # learner reads names, several joined with ", "; readable=False keeps the tuples.
+    tasks = seed_run.to_frame("tasks", readable=True)
+    assert tasks["triggers"].tolist()[:3] == ["", "__start__", "branch:to:planner"]
+    changes = seed_run.to_frame("changes", readable=True)
+    tokens = changes[(changes.step == 2) & (changes.channel == "token_count")]
+    assert tokens[["writers", "values"]].values.tolist() == [["news, weather", "50, 50"]]
+    news = changes[(changes.step == 2) & (changes.channel == "news")]
+    assert news[["writers", "values"]].values.tolist() == [["news", "'market up'"]]
+    raw = seed_run.to_frame("changes")
+    assert raw[raw.step == 2]["writers"].tolist()[0] == ("news",)
+    assert seed_run.to_frame("tasks")["triggers"].tolist()[2] == ("branch:to:planner",)
+
+
 def test_a_failed_step_has_tasks_and_writes_but_no_changes_or_state(failing_run):
     assert [row["node"] for row in task_rows(failing_run.steps) if row["step"] == 1] == [
         "bad",
