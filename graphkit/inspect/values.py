@@ -9,6 +9,7 @@ attributes, so langchain-core need not be installed.
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -36,14 +37,19 @@ def show(value: Any, width: int = 60) -> str:
     """A short, readable, single-line text for ``value`` (at most ``width`` characters).
 
     Strings keep their quotes, sets are sorted (so the text never depends on hashing),
-    an empty channel shows as ``<empty>``, and messages show their type and content.
+    an empty channel shows as ``<empty>``, and messages show their type and content, in
+    double quotes whatever it holds (Python's own repr switches to them only for a text
+    with an apostrophe, and a history would mix both).
 
     >>> show("sunny"), show(EMPTY), show({"news", "weather"})
     ("'sunny'", '<empty>', "{'news', 'weather'}")
     >>> class Message:
     ...     type, content = "ai", "hello"
-    >>> show({"messages": [Message()]})
-    "{'messages': [ai: 'hello']}"
+    >>> print(show({"messages": [Message()]}))
+    {'messages': [ai: "hello"]}
+    >>> Message.content = "I'm Lance"
+    >>> print(show([Message()]))
+    [ai: "I'm Lance"]
     >>> show("x" * 100, width=12)
     "'xxxxxxxxxx…"
     >>> show(Overwrite(["fresh"]))
@@ -147,6 +153,11 @@ def _join(texts: Iterable[str], budget: int) -> str:
     return ", ".join(parts)
 
 
+def _quoted(text: str) -> str:
+    """``text`` in double quotes, with what must be escaped escaped (as JSON does)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
 def _tool_call(call: Any, budget: int, depth: int) -> str:
     """The packet ``tools_condition`` sends ``ToolNode`` (LangGraph's and graphkit's):
     the call it carries, without the copy of the whole state that rides along."""
@@ -158,7 +169,7 @@ def _tool_call(call: Any, budget: int, depth: int) -> str:
 
 def _message(message: Any, budget: int) -> str:
     content = message.content
-    body = repr(content) if isinstance(content, str) else _text(content, budget, 1)
+    body = _quoted(content) if isinstance(content, str) else _text(content, budget, 1)
     text = f"{message.type}: {body}"
     calls = getattr(message, "tool_calls", None)
     if calls:

@@ -67,10 +67,10 @@ def test_a_broken_repr_does_not_break_the_view():
 
 
 def test_messages_show_type_and_content_duck_typed():
-    assert show(Message("ai", "hello")) == "ai: 'hello'"
-    assert show([Message("human", "hi"), Message("ai", "yo")]) == "[human: 'hi', ai: 'yo']"
+    assert show(Message("ai", "hello")) == 'ai: "hello"'
+    assert show([Message("human", "hi"), Message("ai", "yo")]) == '[human: "hi", ai: "yo"]'
     call = Message("ai", "", [{"name": "get_weather", "args": {"city": "Paris"}}])
-    assert show(call) == "ai: '' → tool calls: get_weather"
+    assert show(call) == 'ai: "" → tool calls: get_weather'
     assert (
         show(Message("ai", [{"type": "text", "text": "hi"}]))
         == "ai: [{'type': 'text', 'text': 'hi'}]"
@@ -78,10 +78,18 @@ def test_messages_show_type_and_content_duck_typed():
     assert is_message(Message("ai", "x")) and not is_message(Message) and not is_message("ai")
 
 
+def test_a_history_quotes_every_message_alike():
+    # Lesson 06 showed [human: "Hi, I'm Lance.", ai: 'Hello Lance!']: Python's repr
+    # switches quotes for a text with an apostrophe, so a history mixed both.
+    history = [Message("human", "Hi, I'm Lance."), Message("ai", "Hello Lance!")]
+    assert show(history) == '[human: "Hi, I\'m Lance.", ai: "Hello Lance!"]'
+    assert show(Message("ai", 'say "hi"\nthen go')) == 'ai: "say \\"hi\\"\\nthen go"'
+
+
 def test_real_langchain_core_messages():
     messages = pytest.importorskip("langchain_core.messages")
-    assert show(messages.HumanMessage("hi")) == "human: 'hi'"
-    assert show([messages.AIMessage("hello")]) == "[ai: 'hello']"
+    assert show(messages.HumanMessage("hi")) == 'human: "hi"'
+    assert show([messages.AIMessage("hello")]) == '[ai: "hello"]'
 
 
 def test_show_error():
