@@ -95,6 +95,10 @@ def reveal_nodes(
                 " (END is where a run stops, not a node that runs: for a step that runs no "
                 "node, predict [])"
             )
+        tools = _tools_run_by(session.app)
+        if held := [name for name in unknown if name in tools]:
+            where = " (" + "; ".join(f"{t} is a tool, run by the node {tools[t]}" for t in held)
+            where += ")"
         raise ValueError(
             f"No node named {unknown}{where}; the graph's nodes are {some_names(known)}."
         )
@@ -117,7 +121,9 @@ def reveal_nodes(
         lines += _first_steps(session, step, expected)
     for node in sorted(guessed | set(expected)):
         explanation = run.why(node, step, graph=session.app)
-        wrong = (node in guessed) != (node in expected) or node in over
+        # (a node listed too often does run, as predicted: its "you listed" line says
+        # how often)
+        wrong = (node in guessed) != (node in expected)
         mark = "  ← you predicted otherwise" if wrong else ""
         lines.append(f"- {explanation.summary}{mark}")
         if mark:
@@ -175,6 +181,18 @@ def reveal_channel(
             f"in the order of its tasks{order}, whatever order they finished in."
         )
     return Prediction("channel", step, guess, expected, correct, text, channel), again
+
+
+def _tools_run_by(app: Any) -> dict[str, str]:
+    """The tools each ``ToolNode`` of ``app`` holds, with the node that runs them (a
+    learner who read a model's tool call may predict the tool as the node that runs)."""
+    declared = getattr(getattr(app, "builder", None), "nodes", None) or {}
+    found = {}
+    for name, declaration in declared.items():
+        tools = getattr(getattr(declaration, "action", None), "tools_by_name", None)
+        if isinstance(tools, dict):
+            found.update(dict.fromkeys(tools, name))
+    return found
 
 
 def _reordered(guess: Any, expected: Any) -> bool:

@@ -112,6 +112,36 @@ def test_a_prediction_at_the_wrong_time_or_of_an_unknown_name_is_refused(call, m
     assert session.score.asked == 0 and session.next_phase == "plan"  # nothing ran
 
 
+def test_predicting_a_tool_as_a_node_names_the_node_that_runs_it():
+    # Lesson 06: the model's answer asks for multiply, and a learner predicts
+    # ["multiply"] for the next step; the refusal listed only the graph's nodes.
+    pytest.importorskip("langchain_core")
+    from langchain_core.messages import AIMessage, HumanMessage
+    from langchain_core.tools import tool
+
+    from graphkit.prebuilt import ScriptedChatModel, create_react_agent
+
+    @tool
+    def multiply(a: int, b: int) -> int:
+        """Multiply a and b."""
+        return a * b
+
+    call = {"name": "multiply", "args": {"a": 6, "b": 7}, "id": "call-1"}
+    model = ScriptedChatModel(responses=[AIMessage("", tool_calls=[call]), "42"])
+    session = DebugSession(
+        create_react_agent(model, [multiply]), {"messages": [HumanMessage("6 × 7?")]}
+    )
+    for _ in range(3):  # the input step, __start__, agent
+        session.step()
+    with pytest.raises(ValueError) as refused:
+        session.predict(nodes=["multiply"])
+    assert str(refused.value) == (
+        "No node named ['multiply'] (multiply is a tool, run by the node tools); the "
+        "graph's nodes are ['__start__', 'agent', 'tools']."
+    )
+    assert session.predict(nodes=["tools"]).correct
+
+
 def test_the_input_step_and_step_0_can_be_predicted_and_the_verdict_says_what_they_do():
     session = DebugSession(forecast_graph(), {"topic": "today", "tokens": 0})
     first = session.predict(nodes=["__input__"])  # the input step's one task
@@ -183,6 +213,10 @@ def test_a_node_listed_more_often_than_it_runs_is_a_wrong_prediction():
         "- you listed summarize 2 times; it runs once in step 3: one step wakes a node "
         "once, however many edges into it were written."
     )
+    # It does run, as predicted: the line that says why is not marked "otherwise" too
+    # (lesson 04's ['hotel_book', 'itinerary', 'itinerary'] read both at once).
+    assert lines[2].startswith("- summarize is planned to run at step 3 because")
+    assert "you predicted otherwise" not in prediction.explanation
 
 
 def test_a_node_listed_twice_that_does_not_run_is_not_said_to_run_zero_times():
