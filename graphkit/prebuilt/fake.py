@@ -93,10 +93,11 @@ class ScriptedChatModel(BaseChatModel):
         with self._lock:
             position = self._position
             if position >= len(self.responses):
+                calls, answers = position + 1, len(self.responses)
                 raise ScriptExhaustedError(
-                    f"ScriptedChatModel was called {position + 1} times but its script has "
-                    f"{len(self.responses)} responses; add the answer for call "
-                    f"{position + 1} to responses=[...]."
+                    f"ScriptedChatModel was called {calls} time{'s' * (calls != 1)} but its "
+                    f"script has {answers} response{'s' * (answers != 1)}; add the answer for "
+                    f"call {calls} to responses=[...]."
                 )
             self._position += 1
             self._calls.append(list(messages))

@@ -29,8 +29,14 @@ def test_answers_in_order_and_records_what_it_was_sent() -> None:
 def test_running_out_of_script_says_how_to_fix_it() -> None:
     model = ScriptedChatModel(responses=["only one"])
     model.invoke("a")
-    with pytest.raises(ScriptExhaustedError, match="called 2 times but its script has 1"):
+    with pytest.raises(ScriptExhaustedError) as caught:
         model.invoke("b")
+    assert str(caught.value) == (
+        "ScriptedChatModel was called 2 times but its script has 1 response; add the "
+        "answer for call 2 to responses=[...]."
+    )
+    with pytest.raises(ScriptExhaustedError, match="called 1 time but its script has 0 "):
+        ScriptedChatModel(responses=[]).invoke("a")
 
 
 def test_a_response_can_be_a_function_of_the_messages() -> None:
