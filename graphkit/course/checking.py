@@ -127,7 +127,10 @@ def exercise(title: str) -> Callable[[Callable[..., str | None]], Callable[..., 
                     title,
                     False,
                     f"Your code raised {type(error).__name__}: {error}",
-                    "Run your answer on its own in a cell and read the error; "
+                    # (graphkit's own errors, a path map's None, already say the fix)
+                    ""
+                    if _raised_by_graphkit(error)
+                    else "Run your answer on its own in a cell and read the error; "
                     "fix it, then check again.",
                 )
             return Verdict(title, True, praise or "Correct.")
@@ -251,16 +254,36 @@ def failed_run(app: Any, error: BaseException) -> Wrong:
             # (a lambda: no name to give; START's task is no node the learner added)
             reader = "the router from START" if failed[0] == START else f"the router of {failed[0]}"
         where = f" in step {last.step}" + (f" (node {', '.join(shown)})" if shown else "")
-    message = f"Running your graph raised {type(error).__name__}{where}: {error}"
+    text = str(error)
+    if isinstance(error, KeyError) and _raised_by_graphkit(error) and error.args:
+        text = str(error.args[0])  # (a sentence of graphkit's, not a key: no quotes)
+    message = f"Running your graph raised {type(error).__name__}{where}: {text}"
     message = "\n".join([message, *notes])
     router = any(n.startswith(_ROUTER) for n in notes)
     unset = _read_before_written(app, run, error, failed, reader, router) if run else None
     if unset is not None:
         return Wrong(f"{message}\n{unset[0]}", unset[1])
+    # A generic hint only where the message leaves the learner without a lead: graphkit's
+    # own errors say what to change (a key missing from a path map), and an error raised
+    # in the learner's function is named with it (a tool's KeyError 'rome').
+    if _raised_by_graphkit(error) or _raised_in(error) is not None:
+        return Wrong(message)
     return Wrong(message, "Run it yourself with app.trace(...) and look at the last superstep.")
 
 
 _ROUTER = "Raised by the router "  # (the runtime's note: diagnostics.graph.raised_by_router)
+
+
+def _raised_by_graphkit(error: BaseException) -> bool:
+    """Whether graphkit itself raised ``error``: its innermost frame is graphkit's."""
+    from pathlib import Path
+
+    frame = error.__traceback__
+    while frame is not None and frame.tb_next is not None:
+        frame = frame.tb_next
+    if frame is None:
+        return False
+    return Path(frame.tb_frame.f_code.co_filename).is_relative_to(Path(__file__).parent.parent)
 
 
 def _raised_in(error: BaseException) -> str | None:

@@ -83,6 +83,25 @@ def test_trace_names_the_step_and_node_that_failed():
         raise AssertionError("a failing graph should be Wrong")
 
 
+def test_a_failed_run_hints_at_tracing_only_when_the_message_gives_no_lead():
+    class S(TypedDict):
+        n: int
+
+    def named(state):
+        return {"n": int("x")}
+
+    hints = []
+    for node in (named, lambda state: {"n": int("x")}):
+        builder = StateGraph(S).add_node("convert", node).add_edge(START, "convert")
+        try:
+            trace(builder.compile(), {"n": 1})
+        except Wrong as wrong:
+            hints.append(wrong.hint)
+    # raised in the learner's function, named in the message: nothing to add; raised
+    # in a lambda (no name to give), the records are where to look
+    assert hints == ["", "Run it yourself with app.trace(...) and look at the last superstep."]
+
+
 class Pair(TypedDict, total=False):
     a: int
     b: int

@@ -132,10 +132,33 @@ def test_round_trip_with_a_tool_call_without_an_id():
     assert "'id': ..." in verdict.hint
 
 
+def test_round_trip_with_a_tool_that_raises_names_it_and_adds_no_generic_hint():
+    # The model asks for 'rome': TEMPERATURES[city] raises KeyError in the learner's tool.
+    # The verdict names the tool; "run it with app.trace(...)" would add nothing.
+    @tool
+    def temperature(city: str) -> str:
+        """The temperature in a city right now."""
+        return lesson06.TEMPERATURES[city]
+
+    verdict = lesson06.check_tool_round_trip(
+        _agent(
+            AIMessage("", tool_calls=[_call(args={"city": "rome"})]),
+            lambda messages: f"It is {messages[-1].content}.",
+            tools=(temperature,),
+        )
+    )
+    assert not verdict
+    assert verdict.message == (
+        "Running your graph raised KeyError in step 2 (node tools, in temperature): 'rome'"
+    )
+    assert "app.trace" not in verdict.hint
+
+
 def test_round_trip_with_a_script_too_short():
     verdict = lesson06.check_tool_round_trip(_agent(AIMessage("", tool_calls=[_call()])))
     assert not verdict
     assert "ScriptExhaustedError" in verdict.message
+    assert "its script has 1 response;" in verdict.message
     assert "one answer per model call" in verdict.hint
 
 
