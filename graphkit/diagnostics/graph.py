@@ -530,6 +530,9 @@ def validate(builder: StateGraph) -> None:
                 f"first. Nodes: {some_names(known)}."
             )
         for branch in branches.values():
+            for key, target in (branch.path_map or {}).items():
+                if not isinstance(target, str):  # (LangGraph: "found unknown target 'None'")
+                    raise ValueError(_no_node_target(branch, key, target))
             for target in branch.targets() or ():
                 if target != END and target not in known:
                     fix = f"fix its {branch.map_source} or add_node({target!r}, ...)"
@@ -559,6 +562,28 @@ def validate(builder: StateGraph) -> None:
                 "too); rename it."
             )
     _warn_about_suspicious_shapes(builder)
+
+
+def _no_node_target(branch: Any, key: Any, target: Any) -> str:
+    """A path map entry whose value is no node's name (``'empty': None``): name the key,
+    and what it can map to instead.
+
+    >>> from graphkit.graph.declaration import Branch
+    >>> branch = Branch("triage", len, {"empty": None, "other": "human"}, "route")
+    >>> print(_no_node_target(branch, "empty", None).replace("; ", ";\\n"))
+    Conditional edge 'route' of 'triage': its path_map maps 'empty' to None, which is no node;
+    map 'empty' to END (from graphkit import END) to end the run there, or to the name of a node.
+    """
+    where = f"Conditional edge {branch.name!r} of {branch.source!r}: its {branch.map_source}"
+    if key == target:  # (a list, or a Literal annotation: each name is its own key)
+        return (
+            f"{where} lists {target!r}, which is no node; list END (from graphkit import "
+            "END) or the name of a node instead."
+        )
+    return (
+        f"{where} maps {key!r} to {target!r}, which is no node; map {key!r} to END (from "
+        "graphkit import END) to end the run there, or to the name of a node."
+    )
 
 
 def _check_destinations(builder: StateGraph, known: set[str]) -> None:

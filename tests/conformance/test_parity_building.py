@@ -111,6 +111,16 @@ def test_an_empty_path_map_is_none_and_a_none_key_maps(path_map: Any, choice: An
     assert _outcome(build, {"log": []}) == [{"log": ["a", "b"]}] * 2
 
 
+def test_a_path_map_value_of_none_is_refused_when_building() -> None:
+    # A learner's {"empty": None} for "go nowhere" (lesson 04): both refuse the graph with
+    # ValueError; graphkit's message names the key and END (tests/graph/test_state.py).
+    def build(lib: Lib) -> Any:
+        path_map = {"go": "b", "empty": None}
+        return _chain(lib, "a", "b").add_conditional_edges("a", lambda s: "empty", path_map)
+
+    assert _outcome(build, {"log": []}) == [("build", "ValueError")] * 2
+
+
 def _one_node(lib: Lib, state: Any, **schemas: Any) -> Any:
     builder = lib.StateGraph(state, **schemas)
     return builder.add_node("n", lambda s: {"a": 1}).add_edge(lib.START, "n")

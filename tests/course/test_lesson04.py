@@ -72,7 +72,25 @@ def test_router_fails_when_an_empty_message_does_not_end():
 def test_router_fails_on_a_key_missing_from_the_path_map_without_raising():
     verdict = lesson04.check_router(triage_graph(solutions.route, STUB_MAP))
     assert not verdict
-    assert "step 1" in verdict.message and "triage" in verdict.message
+    assert verdict.message == (
+        "Running your graph raised KeyError in step 1 (node triage): The router of "
+        "'triage' returned 'empty', which is not a key of its path_map ['crash', 'money', "
+        "'other']; add it there or return one of those."
+    )
+    assert verdict.hint == ""  # the message says the fix: "Run it yourself..." added nothing
+
+
+def test_router_mapping_a_key_to_none_names_the_key_and_points_at_end():
+    # A learner writes 'empty': None for "nowhere"; the runtime said "maps to unknown
+    # node None; ... add_node(None, ...)".
+    verdict = lesson04.check_router(triage_graph(solutions.route, {**STUB_MAP, "empty": None}))
+    assert not verdict
+    assert verdict.message == (
+        "Your code raised ValueError: Conditional edge 'route' of 'triage': its path_map "
+        "maps 'empty' to None, which is no node; map 'empty' to END (from graphkit import "
+        "END) to end the run there, or to the name of a node."
+    )
+    assert verdict.hint == ""
 
 
 def test_router_mapping_to_the_string_end_points_at_the_constant():

@@ -120,6 +120,24 @@ def test_unknown_path_map_target():
         builder.compile()
 
 
+def test_a_path_map_value_that_is_no_name_names_its_key_and_points_at_end():
+    # LangGraph raises ValueError too: "At 'a' node, 'condition' branch found unknown
+    # target 'None'"; add_node(None, ...) was graphkit's fix, which cannot work.
+    builder = graph_with("a", "b").add_edge(START, "a")
+    builder.add_conditional_edges("a", lambda state: "empty", {"go": "b", "empty": None})
+    with pytest.raises(ValueError) as caught:
+        builder.compile()
+    assert str(caught.value) == (
+        "Conditional edge 'condition' of 'a': its path_map maps 'empty' to None, which is "
+        "no node; map 'empty' to END (from graphkit import END) to end the run there, or "
+        "to the name of a node."
+    )
+    listed = graph_with("a", "b").add_edge(START, "a")
+    listed.add_conditional_edges("a", lambda state: "b", ["b", None])
+    with pytest.raises(ValueError, match="its path_map lists None, which is no node; list END"):
+        listed.compile()
+
+
 def test_waiting_edge_needs_its_nodes_first():
     with pytest.raises(ValueError, match=r"add_node\('zz', \.\.\.\) first"):
         graph_with("a").add_edge(["a", "zz"], "a")
