@@ -129,7 +129,7 @@ def exercise(title: str) -> Callable[[Callable[..., str | None]], Callable[..., 
                     f"Your code raised {type(error).__name__}: {error}",
                     # (graphkit's own errors, a path map's None, already say the fix)
                     ""
-                    if _raised_by_graphkit(error)
+                    if _explained_by_graphkit(error)
                     else "Run your answer on its own in a cell and read the error; "
                     "fix it, then check again.",
                 )
@@ -255,7 +255,7 @@ def failed_run(app: Any, error: BaseException) -> Wrong:
             reader = "the router from START" if failed[0] == START else f"the router of {failed[0]}"
         where = f" in step {last.step}" + (f" (node {', '.join(shown)})" if shown else "")
     text = str(error)
-    if isinstance(error, KeyError) and _raised_by_graphkit(error) and error.args:
+    if isinstance(error, KeyError) and _explained_by_graphkit(error):
         text = str(error.args[0])  # (a sentence of graphkit's, not a key: no quotes)
     message = f"Running your graph raised {type(error).__name__}{where}: {text}"
     message = "\n".join([message, *notes])
@@ -266,7 +266,7 @@ def failed_run(app: Any, error: BaseException) -> Wrong:
     # A generic hint only where the message leaves the learner without a lead: graphkit's
     # own errors say what to change (a key missing from a path map), and an error raised
     # in the learner's function is named with it (a tool's KeyError 'rome').
-    if _raised_by_graphkit(error) or _raised_in(error) is not None:
+    if _explained_by_graphkit(error) or _raised_in(error) is not None:
         return Wrong(message)
     return Wrong(message, "Run it yourself with app.trace(...) and look at the last superstep.")
 
@@ -274,14 +274,15 @@ def failed_run(app: Any, error: BaseException) -> Wrong:
 _ROUTER = "Raised by the router "  # (the runtime's note: diagnostics.graph.raised_by_router)
 
 
-def _raised_by_graphkit(error: BaseException) -> bool:
-    """Whether graphkit itself raised ``error``: its innermost frame is graphkit's."""
+def _explained_by_graphkit(error: BaseException) -> bool:
+    """Whether graphkit itself raised ``error`` with a message of its own (a sentence,
+    which says what to change), not a bare key its state lookup could not find."""
     from pathlib import Path
 
     frame = error.__traceback__
     while frame is not None and frame.tb_next is not None:
         frame = frame.tb_next
-    if frame is None:
+    if frame is None or not error.args or " " not in str(error.args[0]):
         return False
     return Path(frame.tb_frame.f_code.co_filename).is_relative_to(Path(__file__).parent.parent)
 
