@@ -100,15 +100,17 @@ def reducer_raised(step: int, channel: str, reducer: str, writers: Sequence[str]
 
 def recursion_limit(limit: int, step: int, plan: Plan) -> GraphRecursionError:
     pending = (
-        f"it was about to run {plan.nodes}"
+        f"Step {step} was about to run {plan.nodes}."
         if plan.tasks
-        else "no task was left, but as in LangGraph the limit is checked first"
+        else f"Step {step} had no task left, but as in LangGraph the limit is checked first."
     )
-    # Broken at clauses, not at a width: a notebook breaks a long printed line wherever
-    # it meets the edge, mid-word, and a search for a phrase should not meet a break.
+    # LangGraph's line first, whole (a `match=` copied from LangGraph finds it); then
+    # ours, broken at clauses, not at a width: a notebook breaks a long printed line
+    # wherever it meets the edge, mid-word.
     message = (
-        f"Recursion limit of {limit} reached at step {step} without hitting a stop "
-        f"condition\n({pending}).\nIf the graph really needs more steps, raise the limit:\n"
+        f"Recursion limit of {limit} reached without hitting a stop condition. You can "
+        "increase the limit by setting the `recursion_limit` config key.\n"
+        f"{pending}\nIf the graph really needs more steps, raise the limit:\n"
         f"app.invoke(input, {{'recursion_limit': {limit * 2}}}).\n"
         "If it loops forever, check that a conditional edge eventually routes to END."
     )

@@ -263,8 +263,8 @@ def bad_copy_item(item: Any) -> str:
 
 
 def resume_without_checkpointer() -> str:
-    return (  # (broken at clauses, as a learner prints it: see diagnose.recursion_limit)
-        "Cannot use Command(resume=...) without a checkpointer:\na run that paused kept "
+    return (  # (LangGraph's sentence, then ours broken at clauses: see recursion_limit)
+        "Cannot use Command(resume=...) without checkpointer:\na run that paused kept "
         "nothing to resume.\nCompile the graph with checkpointer=InMemorySaver() (or another "
         "saver)\nand pass the same thread_id to the run that pauses and to the resume."
     )

@@ -191,7 +191,8 @@ def test_recursion_limit_counts_steps_after_the_input_like_langgraph():
     with pytest.raises(GraphRecursionError) as error:
         app.invoke({"n": 0}, {"recursion_limit": 3})
     message = str(error.value)
-    assert "Recursion limit of 3 reached at step 4" in message
+    assert "Recursion limit of 3 reached without hitting a stop condition." in message
+    assert "Step 4 had no task left" in message
     assert "'recursion_limit': 6" in message
 
 
