@@ -5,6 +5,7 @@ applies a write twice."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -15,11 +16,15 @@ ROOT = Path(__file__).parents[2]
 
 
 def child(db: Path, log: Path, mode: str) -> subprocess.Popen[str]:
+    # this checkout's graphkit first: a script's own folder leads sys.path, so from a
+    # worktree the child would import the venv's (another checkout's) graphkit
+    path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     return subprocess.Popen(
         [sys.executable, str(CHILD), str(db), str(log), mode],
         stdout=subprocess.PIPE,
         text=True,
         cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": path},
     )
 
 
