@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.runnables import RunnableLambda
 from langchain_core.tools import InjectedToolCallId, tool
 
 from graphkit.prebuilt import ScriptedChatModel
@@ -54,6 +55,42 @@ def test_a_prompt_function_returning_a_runnable_has_it_run_on_the_state(prompt, 
 
     expected = answer("langgraph")
     assert answer("graphkit") == expected == "foo-hi"
+
+
+def _both_ways(said: str) -> Any:
+    """A Runnable whose sync and async paths say which one ran."""
+
+    async def awaited(state: dict[str, Any]) -> list[Any]:
+        return [SystemMessage(f"{said} ainvoke"), *state["messages"]]
+
+    return RunnableLambda(
+        lambda state: [SystemMessage(f"{said} invoke"), *state["messages"]], afunc=awaited
+    )
+
+
+def _plain_prompt(state: dict[str, Any]) -> Any:
+    return _both_ways("plain")
+
+
+async def _async_prompt(state: dict[str, Any]) -> Any:
+    return _both_ways("async")
+
+
+@pytest.mark.parametrize("prompt", [_plain_prompt, _async_prompt])
+def test_which_path_runs_a_returned_runnable_in_an_async_run(prompt):
+    """Under ``ainvoke`` a plain prompt function's Runnable runs with ``invoke``, an
+    ``async def`` one's with ``ainvoke``, in both libraries."""
+
+    def answer(name: str) -> Any:
+        agent = _prebuilt(name).create_react_agent(
+            ScriptedChatModel(responses=[_echo]), [], prompt=prompt
+        )
+        given = {"messages": [HumanMessage("hi", id="h")]}
+        return asyncio.run(agent.ainvoke(given))["messages"][-1].content
+
+    expected = answer("langgraph")
+    assert answer("graphkit") == expected
+    assert expected == ("plain invoke-hi" if prompt is _plain_prompt else "async ainvoke-hi")
 
 
 def _tell_parent(name: str) -> Any:
