@@ -139,7 +139,7 @@ def view_at(session: DebugSession, index: int, phase: str, *, checkpoints: bool 
         phase_label=_phase_label(session, phase, live),
         status_text=status_text(session),
         message=session.message,
-        why_text=str(explanation) if explanation is not None else "",
+        why_text=_why_text(explanation),
         why_html=_why_html(explanation),
         state_html=state_html(superstep, phase),
         tables=_tables(session, superstep, before, checkpoints),
@@ -258,6 +258,16 @@ class _Unexplained:
 
     def __str__(self) -> str:
         return self.text
+
+
+def _why_text(explanation: Any) -> str:
+    """The answer as text for a box that wraps its own lines (the exported page's):
+    ``str()`` breaks lines at 88 columns, which a narrower box would break again."""
+    if explanation is None:
+        return ""
+    if isinstance(explanation, _Unexplained):
+        return explanation.text
+    return explanation.text(width=None)
 
 
 def _why_html(explanation: Any) -> str:

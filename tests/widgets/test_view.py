@@ -127,3 +127,19 @@ def test_a_table_writes_a_bidirectional_override_in_a_name_as_its_escape():
     tasks = view.table_html("tasks")
     assert "ok\\u202etxt" in tasks
     assert not any(c in view.table_html(kind) for kind in TABLES for c in "\u202e\u2067")
+
+
+def test_the_why_text_is_one_line_per_reason_for_a_box_that_wraps_its_own():
+    """The exported page shows ``why_text`` in a box that wraps (pre-wrap): ``str()``
+    of an answer breaks at 88 columns, which a narrower box broke again mid-line."""
+    from graphkit.inspect.examples import forecast_graph
+
+    session = DebugSession(forecast_graph(), {"topic": "today", "tokens": 0})
+    session.run()
+    session.select("weather")
+    assert session.view().why_text.splitlines() == [
+        "weather did not run at step 3: nothing wrote branch:to:weather in step 2.",
+        "  - Step 3's Plan wakes the nodes whose trigger channels step 2's Update changed: "
+        "join:weather+news:summarize (written by news and weather). branch:to:weather was "
+        "not among them. weather last ran at step 2.",
+    ]
