@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from graphkit.constants import END, START
 from graphkit.diagnostics import some_names
+from graphkit.errors import InvalidUpdateError
 from graphkit.inspect.markup import escape
 from graphkit.inspect.values import join_names, show
 from graphkit.pregel.records import Plan, Run
@@ -90,7 +91,7 @@ def reveal_nodes(
     unknown = sorted(guessed - known)
     if unknown:
         where = f" ({INPUT_TASK} runs only in the input step)" if INPUT_TASK in unknown else ""
-        if {END, "END"} & guessed:
+        if {END, "END"} & set(unknown):
             where = (
                 " (END is where a run stops, not a node that runs: for a step that runs no "
                 "node, predict [])"
@@ -174,8 +175,8 @@ def reveal_channel(
         text += f". No task wrote {channel} in step {step}, so it {kept}."
     else:
         text += ".\n" + _change_story(change, step)
-    if not correct and _reordered(guess, expected):
-        order = f" (here {', then '.join(change.writers)})" if change and change.writers else ""
+    if not correct and change is not None and _reordered(guess, expected, change):
+        order = f" (here {', then '.join(change.writers)})"
         text += (
             "\nYou have the right items in another order: an Update applies a step's writes "
             f"in the order of its tasks{order}, whatever order they finished in."
@@ -195,12 +196,20 @@ def _tools_run_by(app: Any) -> dict[str, str]:
     return found
 
 
-def _reordered(guess: Any, expected: Any) -> bool:
-    """Two lists (or tuples) with the same items, in another order."""
+def _reordered(guess: Any, expected: Any, change: Any) -> bool:
+    """Two lists (or tuples) with the same items, in another order, where the order is
+    the tasks': several writes met in this Update, and the items the channel held
+    before it are in place (one writer's list, or an old value, has an order of its own)."""
     sequences = (list, tuple)
     if not isinstance(guess, sequences) or not isinstance(expected, sequences):
         return False
-    return len(guess) == len(expected) and sorted(map(repr, guess)) == sorted(map(repr, expected))
+    if len(change.writers) < 2 or len(guess) != len(expected):
+        return False
+    before = change.before if isinstance(change.before, sequences) else ()
+    kept = len(before) if list(expected[: len(before)]) == list(before) else 0
+    if list(guess[:kept]) != list(expected[:kept]):
+        return False
+    return sorted(map(repr, guess)) == sorted(map(repr, expected))
 
 
 def _where(session: DebugSession, fix: str) -> str:
@@ -228,7 +237,10 @@ def _conflict(session: DebugSession, step: int) -> str | None:
     from graphkit.channels import LastValue
 
     superstep = session.supersteps[-1] if session.supersteps else None
+    error = session.stepper.error
     if superstep is None or superstep.update is not None or superstep.execution is None:
+        return None
+    if not isinstance(error, InvalidUpdateError):  # (a reducer that raised, say)
         return None
     writers: dict[str, list[str]] = {}
     for result in superstep.execution.results:
@@ -236,15 +248,25 @@ def _conflict(session: DebugSession, step: int) -> str | None:
             writers.setdefault(name, []).append(result.task.node)
     channels = session.app.spec.channels
     for name, who in writers.items():
-        if len(who) > 1 and type(channels.get(name)) is LastValue:
+        # (the channel the error names: two plain keys may both be written twice)
+        if len(who) > 1 and type(channels.get(name)) is LastValue and repr(name) in str(error):
             return (
-                f"In step {step}'s Execute, {join_names(who)} each wrote {name}, a plain key "
+                f"In step {step}'s Execute, {_tasks_of(who)} each wrote {name}, a plain key "
                 f"(a LastValue channel): it keeps one value per step, and of writes made at "
                 f"the same time none is the last. So the Update raised "
-                f"{type(session.stepper.error).__name__} and applied none of the step's "
+                f"{type(error).__name__} and applied none of the step's "
                 "writes."
             )
     return None
+
+
+def _tasks_of(nodes: list[str]) -> str:
+    """``a and b``; a node that ran several tasks (one per Send packet) once, counted."""
+    counts = {node: nodes.count(node) for node in nodes}
+    return join_names(
+        node if n == 1 else f"the {n} tasks of {node} (one per Send packet)"
+        for node, n in counts.items()
+    )
 
 
 def _over_counted(node: str, listed: int, runs: int, step: int) -> str:

@@ -3,11 +3,12 @@ explained in the words of ``why``, and the score counts."""
 
 from __future__ import annotations
 
+import operator
 from typing import Annotated, TypedDict
 
 import pytest
 
-from graphkit import START, InvalidUpdateError, StateGraph
+from graphkit import START, InvalidUpdateError, Send, StateGraph
 from graphkit.channels import Topic
 from graphkit.inspect.examples import forecast_graph
 from graphkit.widgets import DebugSession
@@ -276,3 +277,97 @@ def test_a_list_with_the_right_items_in_another_order_says_the_order_is_the_task
     )
     wrong_items = session.predict(channel="seen", value=["hotel", "plan"])
     assert "another order" not in wrong_items.explanation
+
+
+def test_the_order_note_is_only_for_writes_that_met_in_the_update():
+    # One writer's list, or a value no task wrote this step, has an order of its own:
+    # "an Update applies a step's writes in the order of its tasks" was said of both.
+    class Log(TypedDict):
+        items: Annotated[list, operator.add]
+        other: int
+
+    builder = StateGraph(Log)
+    builder.add_node("a", lambda state: {"items": ["x", "y"]})
+    builder.add_node("b", lambda state: {"other": 1})
+    builder.add_edge(START, "a")
+    builder.add_edge("a", "b")
+    session = DebugSession(builder.compile(), {"items": [], "other": 0})
+    session.step(), session.step(), session.plan()
+    one_writer = session.predict(channel="items", value=["y", "x"])
+    session.plan()
+    no_writer = session.predict(channel="items", value=["y", "x"])
+    for prediction in (one_writer, no_writer):
+        assert not prediction.correct and "another order" not in prediction.explanation
+
+
+def test_the_order_note_is_not_for_items_the_channel_held_before():
+    class Log(TypedDict):
+        items: Annotated[list, operator.add]
+
+    builder = StateGraph(Log)
+    builder.add_node("a", lambda state: {"items": ["a"]})
+    builder.add_node("b", lambda state: {"items": ["b"]})
+    builder.add_edge(START, "a")
+    builder.add_edge(START, "b")
+    old = DebugSession(builder.compile(), {"items": ["p", "q"]})
+    old.step(), old.step(), old.plan()
+    assert "another order" not in str(old.predict(channel="items", value=["q", "p", "a", "b"]))
+    new = DebugSession(builder.compile(), {"items": ["p", "q"]})
+    new.step(), new.step(), new.plan()
+    assert "another order" in str(new.predict(channel="items", value=["p", "q", "b", "a"]))
+
+
+def test_the_conflict_of_send_packets_counts_the_tasks_of_one_node():
+    class Jokes(TypedDict):
+        subjects: list
+        best: str
+
+    def fan_out(state):
+        return [Send("joke", {"subjects": [s], "best": ""}) for s in state["subjects"]]
+
+    builder = StateGraph(Jokes)
+    builder.add_node("pick", lambda state: {})
+    builder.add_node("joke", lambda state: {"best": state["subjects"][0]})
+    builder.add_edge(START, "pick")
+    builder.add_conditional_edges("pick", fan_out, ["joke"])
+    session = DebugSession(builder.compile(), {"subjects": ["cats", "dogs", "owls"]})
+    session.step(), session.step(), session.step(), session.plan()
+    text = session.predict(channel="best", value=InvalidUpdateError).explanation
+    assert "the 3 tasks of joke (one per Send packet) each wrote best, a plain key" in text
+    assert "joke, joke" not in text
+
+
+def _broken(left, right):
+    raise ValueError("the reducer broke")
+
+
+def test_a_conflict_is_not_blamed_for_an_update_another_error_stopped():
+    class State(TypedDict):
+        a: Annotated[int, _broken]
+        x: int
+
+    builder = StateGraph(State)
+    builder.add_node("p", lambda state: {"a": 1, "x": 1})
+    builder.add_node("q", lambda state: {"x": 2})
+    builder.add_edge(START, "p")
+    builder.add_edge(START, "q")
+    session = DebugSession(builder.compile(), {"x": 0})
+    session.step(), session.step(), session.plan()
+    text = session.predict(channel="x", value=InvalidUpdateError).explanation
+    assert "ValueError: the reducer broke" in text and "each wrote x" not in text
+
+
+def test_a_node_named_end_is_not_told_that_end_is_where_a_run_stops():
+    class State(TypedDict):
+        x: int
+
+    builder = StateGraph(State)
+    builder.add_node("END", lambda state: {"x": 1})
+    builder.add_edge(START, "END")
+    session = DebugSession(builder.compile(), {"x": 0})
+    session.step(), session.step()
+    with pytest.raises(ValueError) as refused:
+        session.predict(nodes=["END", "nope"])
+    assert (
+        str(refused.value) == "No node named ['nope']; the graph's nodes are ['END', '__start__']."
+    )
