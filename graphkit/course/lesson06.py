@@ -12,12 +12,15 @@ True
 from __future__ import annotations
 
 import functools
+import inspect
+import re
 import warnings
 from typing import Any
 
 from graphkit.constants import END
 from graphkit.course.checking import Wrong, compiled, exercise, trace
 from graphkit.extras import require
+from graphkit.inspect.values import join_names
 
 __all__ = [
     "MAX_MESSAGES",
@@ -136,13 +139,18 @@ def _round_trip(build_agent: Any) -> tuple[str, Any, Any]:
     try:
         app = compiled(build_agent, "build_agent()")
     except TypeError as error:  # langchain-core builds each tool call of an AIMessage
-        if "tool_call()" not in str(error) or "'id'" not in str(error):
+        missing = re.findall(r"'(name|args|id)'", str(error))
+        if "tool_call()" not in str(error) or not missing:
             raise
+        needs = {
+            "name": "a 'name' (the tool to run)",
+            "args": "its 'args' (a dict of the tool's arguments)",
+            "id": "an 'id' (any string, e.g. 'call-1'): the ToolMessage that answers the "
+            "call carries the same id, so the model can tell which call it answers",
+        }
         raise Wrong(
             f"Scripting the model raised TypeError: {error}. Each tool call of an "
-            "AIMessage needs an 'id' (any string, e.g. 'call-1'): the ToolMessage that "
-            "answers the call carries the same id, so the model can tell which call it "
-            "answers.",
+            f"AIMessage needs {join_names([needs[key] for key in missing])}.",
             hint="Write each tool call as {'name': ..., 'args': {...}, 'id': ...}.",
         ) from None
     try:
@@ -374,6 +382,15 @@ def summary_graph(should_summarize: Any) -> Any:
 _DESTINATIONS = ("summarize_conversation", END)
 
 
+def _strays(choice: Any) -> bool:
+    """Whether a router's ``choice`` names anything but the two destinations (a list's
+    items too); a dict or a Send gets the runtime's own words."""
+    from graphkit import Send
+
+    items = choice if isinstance(choice, (list, tuple)) else [choice]
+    return any(not isinstance(item, (dict, Send)) and item not in _DESTINATIONS for item in items)
+
+
 def _stray(size: int, choice: Any) -> Wrong:
     """The verdict for a router that returned neither destination: the graph is the
     check's, so its conditional edge, not the learner, decides what may be returned."""
@@ -392,9 +409,14 @@ def _stray(size: int, choice: Any) -> Wrong:
             "is '__end__'.",
             hint="Return END itself (from graphkit import END), not the string 'END'.",
         )
+    test = (
+        " A comparison is True or False, not a destination: use it in an if."
+        if isinstance(choice, bool)
+        else ""
+    )
     return Wrong(
         f"{where}, your router returned {choice!r}; the conditional edge goes only to "
-        "'summarize_conversation' (the node's name) or END.",
+        f"'summarize_conversation' (the node's name) or END.{test}",
         hint="Return exactly 'summarize_conversation' or END.",
     )
 
@@ -409,12 +431,13 @@ def check_should_summarize(should_summarize: Any) -> str:
     @functools.wraps(should_summarize)
     def watched(state: Any) -> Any:
         choice = should_summarize(state)
-        # (a dict or a list gets the runtime's own words: a state update, a fan-out)
-        if choice is None or (isinstance(choice, str) and choice not in _DESTINATIONS):
+        if _strays(choice):
             strays.append((len(state["messages"]), choice))
         return choice
 
-    app = summary_graph(watched)
+    # (an async router is left as it is: the runtime says to make it a plain def)
+    async_router = inspect.iscoroutinefunction(should_summarize)
+    app = summary_graph(should_summarize if async_router else watched)
     wrong = []  # (messages after `conversation`, summarised?)
     for length in range(0, 10):
         try:

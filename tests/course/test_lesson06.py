@@ -336,3 +336,52 @@ def test_keep_last_giving_remove_message_the_message_itself():
     assert not verdict
     assert "RemoveMessage was given the message human 'question 1' (id m0)" in verdict.message
     assert "m.id" in verdict.hint and "ValidationError" not in verdict.message
+
+
+def test_round_trip_with_a_tool_call_without_a_name_or_args():
+    # the same TypeError as a missing id, for the call's other keys
+    for key, needs in (("name", "a 'name' (the tool to run)"), ("args", "its 'args' (a dict")):
+        call = {"name": "temperature", "args": {"city": "Rome"}, "id": "call-1"}
+        del call[key]
+
+        def build_agent(call=call):
+            return _agent(AIMessage("", tool_calls=[call]), "It is 18°C.")()
+
+        verdict = lesson06.check_tool_round_trip(build_agent)
+        assert not verdict
+        assert f"Each tool call of an AIMessage needs {needs}" in verdict.message
+        assert "'id': ..." in verdict.hint
+
+
+def test_should_summarize_returning_a_comparison_names_the_two_destinations():
+    # `return len(state["messages"]) > 6`: a bool got the runtime's "add it there"
+    verdict = lesson06.check_should_summarize(lambda state: len(state["messages"]) > 6)
+    assert not verdict
+    assert "your router returned False; the conditional edge goes only to" in verdict.message
+    assert "A comparison is True or False, not a destination" in verdict.message
+    assert "add it there" not in verdict.message
+
+
+def test_should_summarize_returning_a_list_with_a_misspelt_name():
+    def should_summarize(state):
+        return ["summarize"] if len(state["messages"]) > 6 else [END]
+
+    verdict = lesson06.check_should_summarize(should_summarize)
+    assert not verdict
+    assert "With 7 messages after conversation (step 1), your router returned ['summarize']" in (
+        verdict.message
+    )
+    assert "add it there" not in verdict.message
+
+
+def test_should_summarize_written_async_is_told_to_be_a_plain_def():
+    # the check's wrapper hid that the router is async: the verdict said it returned a
+    # coroutine, which was "not a key of its path_map"
+    async def should_summarize(state):
+        return END
+
+    verdict = lesson06.check_should_summarize(should_summarize)
+    assert not verdict
+    assert "is an async function" in verdict.message and "make the router a plain def" in (
+        verdict.message
+    )
