@@ -18,6 +18,7 @@ where it was revealed.
 from __future__ import annotations
 
 import ast
+import json
 from typing import TYPE_CHECKING, Any
 
 from graphkit.extras import require
@@ -51,6 +52,8 @@ def parse_value(text: str) -> Any:
     ([1, 2], 'sunny', 'x')
     >>> parse_value("none"), parse_value("'none'"), parse_value("true"), parse_value("FALSE")
     (None, 'none', True, False)
+    >>> parse_value('[true, null]'), parse_value('{"done": false}')  # JSON inside, too
+    ([True, None], {'done': False})
     """
     word = text.strip().lower()
     if word in _WORDS:
@@ -58,7 +61,13 @@ def parse_value(text: str) -> Any:
     try:
         return ast.literal_eval(text.strip())
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return text.strip()
+        pass
+    if word[:1] in ("[", "{"):  # (a list or dict written as JSON: [true], {"a": null})
+        try:
+            return json.loads(text)
+        except (ValueError, RecursionError):
+            pass
+    return text.strip()
 
 
 class PredictPanel:

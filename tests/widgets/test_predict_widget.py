@@ -199,6 +199,16 @@ def test_true_and_false_typed_in_lower_case_are_the_booleans():
     assert parse_value("truth") == "truth"
 
 
+def test_a_list_or_dict_typed_as_json_is_read_as_json():
+    """The same learner types a list of booleans as `[true, false]`: it was the string
+    '[true, false]', and a right guess about a list channel was scored wrong."""
+    from graphkit.widgets.predict_panel import parse_value
+
+    assert parse_value("[true, false, null]") == [True, False, None]
+    assert parse_value('{"done": true}') == {"done": True}
+    assert parse_value("[sunny]") == "[sunny]"  # neither Python nor JSON: the text
+
+
 def test_the_verdict_hides_once_the_run_moves_out_of_predict_mode():
     """Predict off, the verdict stays while it is about where the run stands; once the
     run moves on it would sit above a later step, so it hides. Its lines keep a text line
