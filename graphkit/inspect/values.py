@@ -9,7 +9,6 @@ attributes, so langchain-core need not be installed.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -154,8 +153,15 @@ def _join(texts: Iterable[str], budget: int) -> str:
 
 
 def _quoted(text: str) -> str:
-    """``text`` in double quotes, with what must be escaped escaped (as JSON does)."""
-    return json.dumps(text, ensure_ascii=False)
+    r"""``text`` in double quotes, escaped as ``repr`` escapes a string: a newline, a
+    bidi control or a line separator shows as its escape (JSON leaves the last two raw).
+
+    >>> print(_quoted('say "hi"\n\u202e\u2028'))
+    "say \"hi\"\n\u202e\u2028"
+    """
+    if text.isprintable() and '"' not in text and "\\" not in text:
+        return f'"{text}"'
+    return '"' + "".join('\\"' if c == '"' else repr(c)[1:-1] for c in text) + '"'
 
 
 def _tool_call(call: Any, budget: int, depth: int) -> str:
@@ -169,7 +175,8 @@ def _tool_call(call: Any, budget: int, depth: int) -> str:
 
 def _message(message: Any, budget: int) -> str:
     content = message.content
-    body = _quoted(content) if isinstance(content, str) else _text(content, budget, 1)
+    # (only what can show: ``show`` cuts the text at ``budget`` anyway)
+    body = _quoted(content[:budget]) if isinstance(content, str) else _text(content, budget, 1)
     text = f"{message.type}: {body}"
     calls = getattr(message, "tool_calls", None)
     if calls:

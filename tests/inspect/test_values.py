@@ -86,6 +86,14 @@ def test_a_history_quotes_every_message_alike():
     assert show(Message("ai", 'say "hi"\nthen go')) == 'ai: "say \\"hi\\"\\nthen go"'
 
 
+def test_a_message_text_escapes_what_a_string_escapes():
+    # Double quotes came from json.dumps, which leaves a bidi override, a line separator
+    # and NEL raw: they reordered or broke the one-line text a str's repr escapes.
+    for raw in ("abc\u202edcba", "one\u2028two", "x\x85y", "a\u200bb", "a\x01b\\"):
+        assert show(Message("ai", raw)) == f'ai: "{repr(raw)[1:-1]}"'
+    assert show(Message("ai", "x" * 10_000), width=12) == 'ai: "xxxxxx…'
+
+
 def test_real_langchain_core_messages():
     messages = pytest.importorskip("langchain_core.messages")
     assert show(messages.HumanMessage("hi")) == 'human: "hi"'
