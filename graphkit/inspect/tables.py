@@ -103,12 +103,15 @@ _VALUE_COLUMNS = {
     "subgraphs": (),
     "store": ("given", "returned"),
 }
-# Columns whose cells are tuples, and how ``readable=True`` shows each item before it
-# joins them with ", ": names as they are (``flights``, not ``(flights,)``), the values an
-# Update applied as ``show`` writes a value.
-_TUPLE_COLUMNS: dict[str, dict[str, Callable[[Any], str]]] = {
-    "tasks": {"triggers": str},
-    "changes": {"writers": str, "values": show},
+# Columns whose cells are tuples, and how ``readable=True`` joins them with ", ": names
+# as they are and whole (``flights``, not ``(flights,)``; the ``node`` and ``channel``
+# columns are not cut either), the values an Update applied as ``show`` writes a value.
+_TUPLE_COLUMNS: dict[str, dict[str, Callable[[tuple[Any, ...]], str]]] = {
+    "tasks": {"triggers": ", ".join},
+    "changes": {
+        "writers": ", ".join,
+        "values": lambda values: _cut(", ".join(map(show, values))),
+    },
 }
 
 
@@ -451,7 +454,7 @@ def _frame(
     rows: list[dict[str, Any]],
     columns: Sequence[str],
     readable: Sequence[str],
-    tuples: Mapping[str, Callable[[Any], str]] | None = None,
+    tuples: Mapping[str, Callable[[tuple[Any, ...]], str]] | None = None,
 ) -> pandas.DataFrame:
     pandas = require("pandas", extra="notebook", feature="run.to_frame()")
 
@@ -462,8 +465,8 @@ def _frame(
                 row[name] = show_error(value)
             else:
                 row[name] = show(value)
-        for name, text in (tuples or {}).items():
-            row[name] = _joined(map(text, row[name]))
+        for name, joined in (tuples or {}).items():
+            row[name] = joined(row[name])
     frame = pandas.DataFrame(rows, columns=list(columns))
     # whole numbers that may be missing (a task not executed, a channel's first version)
     integers = {
@@ -474,7 +477,6 @@ def _frame(
     return frame.astype(integers) if integers else frame
 
 
-def _joined(texts: Iterable[str], width: int = 60) -> str:
-    """Texts joined with ", ", cut as ``show`` cuts a value."""
-    text = ", ".join(texts)
+def _cut(text: str, width: int = 60) -> str:
+    """``text`` cut as ``show`` cuts a value."""
     return text if len(text) <= width else text[: width - 1] + "…"

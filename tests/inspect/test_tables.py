@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import operator
 import subprocess
 import sys
+from typing import Annotated, TypedDict
 
 import pytest
 
+from graphkit import START, StateGraph
 from graphkit.channels import EMPTY
 from graphkit.inspect.tables import (
     COLUMNS,
@@ -156,6 +159,28 @@ def test_readable_frames_join_names_and_writes_instead_of_showing_tuples(seed_ru
     raw = seed_run.to_frame("changes")
     assert raw[raw.step == 2]["writers"].tolist()[0] == ("news",)
     assert seed_run.to_frame("tasks")["triggers"].tolist()[2] == ("branch:to:planner",)
+
+
+class Log(TypedDict):
+    log: Annotated[list, operator.add]
+
+
+def test_readable_frames_keep_long_names_whole():
+    # Joining cut triggers and writers at 60 characters, as show cuts a value: the
+    # debugger's tasks tab showed join:hotel_book_long_name+…+car_rental_… for a
+    # channel the changes table names in full.
+    names = ["hotel_book_long_name", "flight_book_long_name", "car_rental_long_name"]
+    builder = StateGraph(Log).add_node("itinerary", lambda state: {})
+    for name in names:
+        builder.add_node(name, lambda state: {"log": ["x" * 30]}).add_edge(START, name)
+    run = builder.add_edge(names, "itinerary").compile().trace({"log": []})
+    tasks = run.to_frame("tasks", readable=True)
+    join = "join:hotel_book_long_name+flight_book_long_name+car_rental_long_name:itinerary"
+    assert tasks[tasks.node == "itinerary"]["triggers"].tolist() == [join]
+    changes = run.to_frame("changes", readable=True)
+    writers, values = changes[changes.step == 1][["writers", "values"]].values.tolist()[0]
+    assert writers == "car_rental_long_name, flight_book_long_name, hotel_book_long_name"
+    assert len(values) == 60 and values.endswith("…")  # values are cut, as show cuts
 
 
 def test_a_failed_step_has_tasks_and_writes_but_no_changes_or_state(failing_run):
