@@ -90,16 +90,15 @@ def reveal_nodes(
         known.add(INPUT_TASK)  # not a node of the graph, but the input step's one task
     unknown = sorted(guessed - known)
     if unknown:
-        where = f" ({INPUT_TASK} runs only in the input step)" if INPUT_TASK in unknown else ""
+        notes = [f"{INPUT_TASK} runs only in the input step"] if INPUT_TASK in unknown else []
         if {END, "END"} & set(unknown):
-            where = (
-                " (END is where a run stops, not a node that runs: for a step that runs no "
-                "node, predict [])"
+            notes.append(
+                "END is where a run stops, not a node that runs: for a step that runs no "
+                "node, predict []"
             )
-        tools = _tools_run_by(session.app)
-        if held := [name for name in unknown if name in tools]:
-            where = " (" + "; ".join(f"{t} is a tool, run by the node {tools[t]}" for t in held)
-            where += ")"
+        tools = _tools_run_by(session.app)  # (one note per unknown name: none hides another)
+        notes += [f"{t} is a tool, run by the node {tools[t]}" for t in unknown if t in tools]
+        where = f" ({'; '.join(notes)})" if notes else ""
         raise ValueError(
             f"No node named {unknown}{where}; the graph's nodes are {some_names(known)}."
         )

@@ -8,7 +8,7 @@ from typing import Annotated, TypedDict
 
 import pytest
 
-from graphkit import START, InvalidUpdateError, Send, StateGraph
+from graphkit import END, START, InvalidUpdateError, Send, StateGraph
 from graphkit.channels import Topic
 from graphkit.inspect.examples import forecast_graph
 from graphkit.widgets import DebugSession
@@ -140,6 +140,11 @@ def test_predicting_a_tool_as_a_node_names_the_node_that_runs_it():
         "No node named ['multiply'] (multiply is a tool, run by the node tools); the "
         "graph's nodes are ['__start__', 'agent', 'tools']."
     )
+    # Beside END, each name keeps its own note (the tool's replaced END's).
+    with pytest.raises(
+        ValueError, match=r"predict \[\]; multiply is a tool, run by the node tools\)"
+    ):
+        session.predict(nodes=["multiply", END])
     assert session.predict(nodes=["tools"]).correct
 
 
