@@ -275,8 +275,11 @@ _ROUTER = "Raised by the router "  # (the runtime's note: diagnostics.graph.rais
 
 
 def _explained_by_graphkit(error: BaseException) -> bool:
-    """Whether graphkit itself raised ``error`` with a message of its own (a sentence,
-    which says what to change), not a bare key its state lookup could not find."""
+    """Whether a ``raise`` of graphkit's raised ``error`` with a message of its own (a
+    sentence, which says what to change): not a bare key its state lookup could not
+    find, nor Python's own error from an operation in graphkit's code (``unhashable
+    type: 'list'`` for a list given where a node's name goes), which says no fix."""
+    import linecache
     from pathlib import Path
 
     frame = error.__traceback__
@@ -284,7 +287,10 @@ def _explained_by_graphkit(error: BaseException) -> bool:
         frame = frame.tb_next
     if frame is None or not error.args or " " not in str(error.args[0]):
         return False
-    return Path(frame.tb_frame.f_code.co_filename).is_relative_to(Path(__file__).parent.parent)
+    path = frame.tb_frame.f_code.co_filename
+    if not Path(path).is_relative_to(Path(__file__).parent.parent):
+        return False
+    return linecache.getline(path, frame.tb_lineno).lstrip().startswith("raise ")
 
 
 def _raised_in(error: BaseException) -> str | None:

@@ -107,6 +107,28 @@ class Pair(TypedDict, total=False):
     b: int
 
 
+def test_python_s_own_error_in_graphkit_s_code_keeps_the_hint():
+    # Only a raise of graphkit's says the fix: add_edge(START, ["a", "b"]) fails with
+    # "unhashable type: 'list'" inside graphkit, and lost "Run your answer on its own".
+    @exercise("0.2 · Build it")
+    def check_build(build) -> str:
+        compiled(build)
+        return "built."
+
+    def two_targets():
+        builder = StateGraph(Pair).add_node("a", lambda state: {}).add_node("b", len)
+        return builder.add_edge(START, ["a", "b"])
+
+    verdict = check_build(two_targets)
+    assert verdict.message == "Your code raised TypeError: unhashable type: 'list'"
+    assert verdict.hint.startswith("Run your answer on its own in a cell")
+    duplicate = check_build(
+        lambda: StateGraph(Pair).add_node("a", lambda state: {}).add_node("a", len)
+    )
+    assert duplicate.message.startswith("Your code raised ValueError: Node 'a' already present")
+    assert duplicate.hint == ""  # graphkit's own sentence says the fix
+
+
 def _wrong_of(builder) -> str:
     try:
         trace(builder.compile(), {})
