@@ -97,8 +97,10 @@ class Checkpoint:
     """What a run looks like between supersteps: every channel's saved value and
     version, and which channel versions each node has already seen.
 
-    ``source`` is ``"input"`` for the step that applies the input and ``"loop"`` for
-    the steps that run nodes (LangGraph's names). The value maps share unchanged
+    ``source`` is ``"input"`` for the step that applies the input, ``"loop"`` for
+    the steps that run nodes, ``"update"`` for an ``update_state``, ``"fork"`` for the
+    copy a replay of an older checkpoint continues from, and ``"empty"`` before any
+    (LangGraph's names). The value maps share unchanged
     entries with the previous checkpoint, so recording one per step is cheap.
 
     >>> checkpoint = Checkpoint.empty()

@@ -42,8 +42,8 @@ __all__ = [
 ]
 
 INJECTABLE = ("config", "writer", "runtime", "store", "error")
-"""(``error`` only when annotated ``NodeError``: what an error handler is given.)"""
-"""Parameter names a node function can declare to be handed these (LangGraph's)."""
+"""Parameter names a node function can declare to be handed these (LangGraph's);
+``error`` only when annotated ``NodeError``: what an error handler is given."""
 
 NO_ANSWER: Any = object()
 """No resume value was given (distinct from ``None``, a valid answer)."""
@@ -295,6 +295,8 @@ class RunContext:
     answer ``interrupt()``; ``lends`` is the ``ThreadLink`` the subgraphs its tasks start
     save through (None when nothing saves): the run's own thread, or for a
     ``checkpointer=False`` subgraph run, which has none, the one its parent lends;
+    ``resuming``: the subgraphs its tasks start resume where they paused (a resumed run
+    with a thread, until its first Update; later steps' subgraphs take their input anew);
     ``task_runtimes`` the runtimes of the tasks whose nodes asked for one, by task id;
     ``options`` the run's ``RunOptions`` as given (its listener, executor, step timeout,
     and whether it records)."""

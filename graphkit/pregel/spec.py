@@ -37,7 +37,7 @@ Writer = Callable[[Any, FreshRead, "Mapping[str, Any] | None"], Sequence[tuple[s
 class NodeSpec:
     """One node as the runtime sees it: ``reads`` is channel names (the node gets a dict
     of those with a value) or one name (its value); ``call(input, **injected)`` runs the
-    user's code; ``routes``: a router is among the writers (it needs a fresh reader);
+    user's code; ``has_routers``: a router is among the writers (it needs a fresh reader);
     ``cache_policy``: its writes are cached under ``cache_namespace`` (see graphkit.cache)."""
 
     name: str

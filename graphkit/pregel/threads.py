@@ -62,12 +62,14 @@ ERROR_SOURCE = "__error_source_node__"  # the failed task's error went to its ha
 SPECIAL = (INTERRUPT, ANSWERS, ERROR, ERROR_SOURCE)
 DURABILITY = ("sync", "async", "exit")
 NULL_TASK = "00000000-0000-0000-0000-000000000000"
+"""The task id of saved writes no task made (a ``Command`` input's): LangGraph's null
+writes, applied again when a run resumes from their checkpoint and by ``get_state``."""
 STRICT_RESUME = "__pregel_strict_resume"
 """LangGraph's configurable key (its server sets it): an answer that does not match the
 interrupts waiting raises ``UnknownInterruptError`` instead of being let through."""
-NULL_STARTED = Task(NULL_TASK, -1, "", "call", (), (), None)  # replaced by StepWork.saved
-"""The task id of saved writes no task made (a ``Command`` input's): LangGraph's null
-writes, applied again when a run resumes from their checkpoint and by ``get_state``."""
+NULL_STARTED = Task(NULL_TASK, -1, "", "call", (), (), None)
+"""The placeholder task of a saved result of a task started while its step ran (a call,
+an error handler), until ``StepWork.saved`` puts the task started again in its place."""
 COPY, INPUT_NODE = "__copy__", "__input__"
 """``as_node`` values of ``bulk_update_state`` that fork the checkpoint, or write an input."""
 

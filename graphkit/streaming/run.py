@@ -270,9 +270,9 @@ class StreamRun:
     def _drive(self) -> Iterator[Item]:
         """The one loop: step phase by phase; after each, every emitter says what it means.
         LangGraph runs a step's one task inline and streams what it said once the next
-        step is planned (not if that Update or Plan fails): its chunks are ``held``. Else
-        (``_inline``) every task runs on the pool and is heard as it finishes; a subgraph
-        run whose chunks go up puts them straight into its parent's stream."""
+        step is planned (not if that Update or Plan fails): its chunks are ``held``. When
+        tasks run on the pool instead (not ``_inline``), each is heard as it finishes; a
+        subgraph run whose chunks go up puts them straight into its parent's stream."""
         stepper, queue, tell = self.stepper, self.listener.queue, self._teller()
         inline, held = self._inline(), []
         heard: set[str] = set()  # the called tasks whose results were streamed
