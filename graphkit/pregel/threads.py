@@ -150,10 +150,10 @@ class ThreadLink:
         if durability not in DURABILITY:
             raise ValueError(diagnose.bad_durability(durability, DURABILITY))
         self.saver, self.durability, self.namespace = saver, durability, namespace
-        names = ("get_tuple", "put", "put_writes", "list")
-        calls = [saver_call(saver, name) for name in names]
-        # (an older saver's put_writes takes no task path)
-        self._takes_path = takes_task_path(saver, calls[2].__name__)
+        calls = [saver_call(saver, name) for name in ("get_tuple", "put", "put_writes", "list")]
+        # (an older saver's put_writes takes no task path; one set on the saver: any name)
+        twin = getattr(calls[2], "__name__", None) == "aput_writes"
+        self._takes_path = takes_task_path(saver, "aput_writes" if twin else "put_writes")
         self._get_tuple, self._put, self._put_writes_call, self._list = (
             handing(c, config) for c in calls
         )

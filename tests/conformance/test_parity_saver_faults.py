@@ -172,3 +172,43 @@ def test_a_failed_checkpoint_stops_the_saving_and_under_async_durability_not_the
     assert seen[1][0] == ("raised", "put failed")
     if durability == "async":
         assert seen[1][1] == ["a", "b", "c"]
+
+
+def _refusing_b(put_writes: Any, how: str) -> Any:
+    """``put_writes`` refusing the writes of node "b", as a plain function (named
+    otherwise), a lambda, a ``functools.partial`` or a ``Mock``."""
+    import functools
+    from unittest import mock
+
+    def refuse_b(config, writes, task_id, task_path=""):  # type: ignore[no-untyped-def]
+        if ("text", "b") in writes:
+            raise ValueError("put_writes failed")
+        return put_writes(config, writes, task_id, task_path)
+
+    return {
+        "function": refuse_b,
+        "lambda": lambda *args, **options: refuse_b(*args, **options),
+        "partial": functools.partial(refuse_b),
+        "mock": mock.MagicMock(side_effect=refuse_b),
+    }[how]
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+@pytest.mark.parametrize("how", ["function", "lambda", "partial", "mock"])
+def test_a_saver_whose_put_writes_is_set_on_it_is_called(mode: str, how: str) -> None:
+    """``saver.put_writes = ...`` (a test's ``mock.patch.object``, a wrapper): graphkit
+    looked for its task-path parameter on the method named by the function's
+    ``__name__``, and a sync run raised AttributeError before its first step."""
+    seen = []
+    for load in LIBS:
+        lib = load()
+        saver = _faulty_saver(lib, None)
+        saver.put_writes = _refusing_b(saver.put_writes, how)
+        ran: list[str] = []
+        app = _chain(lib, saver, ran)
+        config = {"configurable": {"thread_id": "t"}}
+        outcome = _run(app, mode, {"text": ""}, config)
+        state = app.get_state(config)
+        seen.append((outcome, ran, state.values, state.next))
+    assert seen[0] == seen[1]
+    assert seen[1][:2] == (("raised", "put_writes failed"), ["a", "b", "c"])
