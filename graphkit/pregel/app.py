@@ -124,10 +124,14 @@ class CompiledGraph(RunnableMethods):
 
     def trace(self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any) -> Run:
         """Run to completion and return the recorded ``Run``; on an error, the partial
-        run is attached to it as ``error.run``."""
+        run is attached to it as ``error.run``. A save that failed while the run went on
+        (``Stepper.save_error``) is raised at the end, as ``invoke`` raises it."""
         stepper = self.stepper(input, config, **kwargs)
         try:
-            return stepper.run()
+            run = stepper.run()
+            if stepper.save_error is not None:
+                raise stepper.save_error
+            return run
         except Exception as error:
             error.run = stepper.run_so_far  # type: ignore[attr-defined]
             raise

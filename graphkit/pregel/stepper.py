@@ -175,8 +175,9 @@ class Stepper:
     @property
     def save_error(self) -> Exception | None:
         """The first failed save the run went on past: as LangGraph saves a task's writes
-        (and, under durability="async", checkpoints) in the background, such a failure
-        does not stop the run; ``invoke`` and ``stream`` raise it once the run is over."""
+        (and, unless durability="sync", checkpoints) in the background, such a failure
+        does not stop the run; ``invoke``, ``stream`` and ``trace`` raise it once the run is
+        over (unless it failed: then its own error)."""
         return self.thread.save_error if self.thread is not None else None
 
     @property

@@ -186,9 +186,10 @@ class ThreadLink:
         self._held_writes: list[tuple[str, list[tuple[str, Any]], str]] = []
         self.save_error: Exception | None = None
         """The first failure of a save LangGraph makes in the background (a task's writes;
-        a checkpoint under durability="async"): the run goes on, and its driver raises
-        the error once the run is over. After a checkpoint failed nothing more is saved,
-        as LangGraph saves each checkpoint after the one before."""
+        a checkpoint unless durability="sync"; what "exit" saves at the end): the run
+        goes on, and its driver raises the error once the run is over, unless the run
+        failed (its own error then). After a checkpoint failed nothing more is saved, as
+        LangGraph saves each checkpoint after the one before."""
         self.background = True
         """Whether such a failure waits for the run's end (a run's saves) or raises at
         once (a state edit's, which LangGraph saves in the call)."""
@@ -229,6 +230,13 @@ class ThreadLink:
             self._held = (checkpoint, metadata)
             return
         new_versions, self._unsaved = self._unsaved, {}
+        self._put_checkpoint(checkpoint, metadata, new_versions)
+
+    def _put_checkpoint(
+        self, checkpoint: Checkpoint, metadata: dict[str, Any], new_versions: Mapping[str, int]
+    ) -> None:
+        """Put a checkpoint; a failure raises at once under durability="sync" (and in a
+        state edit), else it is kept in ``save_error`` and nothing more is saved."""
         if self._put_failed:
             return
         try:
@@ -304,7 +312,12 @@ class ThreadLink:
         writes no task made)."""
         if self.durability == "exit":
             self._held_writes.append((task_id, writes, path))
-            return
+        else:
+            self._put_task_writes(task_id, writes, path)
+
+    def _put_task_writes(self, task_id: str, writes: list[tuple[str, Any]], path: str) -> None:
+        """Put a task's writes; a failure is kept in ``save_error`` (a state edit's
+        raises at once). None are put after a failed checkpoint: they would be its."""
         if self._put_failed:
             return
         try:
@@ -323,19 +336,20 @@ class ThreadLink:
     def close(self, status: str = "done") -> None:
         """Save what durability "exit" held back. As in LangGraph, a subgraph run that
         finished saves nothing (its parent's checkpoint has its result); one that stopped
-        (interrupted, failed) saves, so that a resumed run finds where it was."""
+        (interrupted, failed) saves, so that a resumed run finds where it was. A failed
+        save is kept in ``save_error``, as LangGraph makes these saves in the background:
+        a run that failed raises its own error, not the saver's."""
         if self._nested and status == "done":
             self._held, self._held_writes, self._unsaved = None, [], {}
+        held_writes, self._held_writes = self._held_writes, []
         if self._held is not None:
             (checkpoint, metadata), versions = self._held, self._unsaved
             self._held, self._unsaved = None, {}
             # the steps in between were never saved: the parent is the last one that was
             checkpoint = replace(checkpoint, parent_id=self._last_saved)
-            self.config = self._put(self.config, checkpoint, metadata, versions)
-            self._last_saved = checkpoint.id
-        for task_id, writes, path in self._held_writes:
-            self._put_writes(task_id, writes, path)
-        self._held_writes = []
+            self._put_checkpoint(checkpoint, metadata, versions)
+        for task_id, writes, path in held_writes:
+            self._put_task_writes(task_id, writes, path)
 
 
 # -- starting a run ----------------------------------------------------------------------

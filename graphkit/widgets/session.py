@@ -542,9 +542,9 @@ class DebugSession(Notifier):
         finally:  # (the run goes on past a failed save, as invoke's does: say it each time)
             if (failed := self._stepper.save_error) is not None and not self.message:
                 self.message = (
-                    f"Saving to the checkpointer failed ({type(failed).__name__}: {failed}); "
-                    "the run goes on, as invoke's would, but what failed was not saved "
-                    "(after a failed checkpoint, nothing more is)."
+                    f"Saving to the checkpointer failed ({type(failed).__name__}: {failed}): "
+                    "what failed was not saved, nor anything after a failed checkpoint. The "
+                    "run goes on to its end, as invoke's does (invoke then raises this error)."
                 )
 
     def _over(self) -> bool:

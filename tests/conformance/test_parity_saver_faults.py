@@ -174,6 +174,85 @@ def test_a_failed_checkpoint_stops_the_saving_and_under_async_durability_not_the
         assert seen[1][1] == ["a", "b", "c"]
 
 
+def _breaking(lib: Lib, ran: list[str]) -> Any:
+    """Node "c" of ``_chain``, which raises KeyError."""
+
+    def c(state: Text) -> dict[str, str]:
+        ran.append("c")
+        raise KeyError("c broke")
+
+    return c
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+@pytest.mark.parametrize("last", ["fails", "pauses"])
+def test_what_durability_exit_saves_at_the_end_fails_as_a_background_save(
+    mode: str, last: str
+) -> None:
+    """LangGraph makes the saves of ``durability="exit"`` in the background as the run
+    ends: a run that failed raises its node's error, not the saver's (graphkit raised
+    the saver's), and a paused run raises the saver's error."""
+    seen = []
+    for load in LIBS:
+        lib = load()
+        ran: list[str] = []
+        node = _breaking(lib, ran) if last == "fails" else _asker(lib)
+        app = _chain(lib, _failing_put(lib, 2), ran, last=node)
+        config = {"configurable": {"thread_id": "t"}}
+        try:
+            outcome: Any = _run(app, mode, {"text": ""}, config, durability="exit")
+        except KeyError as error:
+            outcome = ("node raised", str(error))
+        state = app.get_state(config)
+        seen.append((outcome, ran, state.values, state.next))
+    assert seen[0] == seen[1]
+    raised = ("node raised", "'c broke'") if last == "fails" else ("raised", "put failed")
+    assert seen[1][0] == raised
+
+
+def _fan_out(lib: Lib, saver: Any, ran: list[str]) -> Any:
+    """a, then b beside c (which asks "?"), then d."""
+    interrupt = _interrupt(lib.name)
+
+    def node(name: str) -> Any:
+        def write(state: Text) -> dict[str, str]:
+            ran.append(name)
+            return {"text": interrupt("?") if name == "c" else name}
+
+        return write
+
+    builder = lib.StateGraph(Text)
+    for name in ("a", "b", "c", "d"):
+        builder.add_node(name, node(name))
+    builder.add_edge(lib.START, "a").add_edge("a", "b").add_edge("a", "c")
+    builder.add_edge(["b", "c"], "d")
+    return builder.compile(checkpointer=saver)
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+def test_a_paused_run_under_durability_exit_saves_the_writes_after_a_failed_one(
+    mode: str,
+) -> None:
+    """Of the writes "exit" holds back, one the saver refuses leaves the others saved
+    (LangGraph saves each in the background): the saver refuses the writes of "b",
+    which finished beside the pause of "c", and the pause is saved all the same.
+    graphkit saved none after the refused one."""
+    seen = []
+    for load in LIBS:
+        lib = load()
+        ran: list[str] = []
+        app = _fan_out(lib, _faulty_saver(lib, "text"), ran)
+        config = {"configurable": {"thread_id": "t"}}
+        outcome = _run(app, mode, {"text": ""}, config, durability="exit")
+        paused = app.get_state(config)
+        resumed = _run(app, mode, lib.Command(resume="R"), config, durability="exit")
+        waiting = [len(task.interrupts) for task in paused.tasks]
+        seen.append((outcome, paused.values, paused.next, waiting, resumed, sorted(ran)))
+    assert seen[0] == seen[1]
+    assert seen[1][0] == ("raised", "put_writes failed")
+    assert seen[1][3] == [0, 1]  # ("b" is run again, "c" is answered)
+
+
 def _refusing_b(put_writes: Any, how: str) -> Any:
     """``put_writes`` refusing the writes of node "b", as a plain function (named
     otherwise), a lambda, a ``functools.partial`` or a ``Mock``."""

@@ -175,3 +175,25 @@ def test_trace_attaches_the_partial_run_to_an_error():
         builder.compile().trace({"x": 1})
     run = error.value.run
     assert run.status == "error" and run.steps[-1].plan.nodes == ["boom"]
+
+
+def test_trace_raises_a_failed_save_once_the_run_is_over():
+    """A save the run went on past (a task's writes here) is raised at the end, as
+    ``invoke`` raises it, with the whole run attached; it was returned silently."""
+    from graphkit import InMemorySaver
+
+    class FailingWrites(InMemorySaver):
+        def put_writes(self, config, writes, task_id, task_path=""):
+            if ("log", ["left"]) in writes:
+                raise OSError("disk full")
+            return super().put_writes(config, writes, task_id, task_path)
+
+    builder = StateGraph(State)
+    for name in ("left", "last"):
+        builder.add_node(name, appender(name))
+    builder.add_edge(START, "left").add_edge("left", "last")
+    app = builder.compile(checkpointer=FailingWrites())
+    with pytest.raises(OSError, match="disk full") as error:
+        app.trace({"log": []}, {"configurable": {"thread_id": "t"}})
+    run = error.value.run
+    assert run.status == "done" and run.values["log"] == ["left", "last"]
