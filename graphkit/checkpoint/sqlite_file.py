@@ -14,6 +14,7 @@ from __future__ import annotations
 import sqlite3
 import time
 from pathlib import Path
+from typing import Any
 
 from graphkit.checkpoint.heads import HEADS
 
@@ -67,7 +68,42 @@ CREATE TABLE IF NOT EXISTS graphkit_writes (
 
 class CheckpointFileError(sqlite3.DatabaseError):
     """The file given to ``SqliteSaver`` cannot be used: its folder is missing, it is not
-    an SQLite database, it is damaged, full or read-only. The message names the file."""
+    an SQLite database, it is damaged, full or read-only. The message names the file.
+
+    It is also of the class SQLite raised (``sqlite3.OperationalError`` for a locked,
+    read-only or full file), so an ``except`` written for LangGraph's saver catches it:
+
+    >>> error = file_error("runs.db", sqlite3.OperationalError("database is locked"))
+    >>> isinstance(error, CheckpointFileError), isinstance(error, sqlite3.OperationalError)
+    (True, True)
+    """
+
+    def __reduce__(self) -> tuple[Any, tuple[str, type]]:
+        # (the class made for SQLite's is not found by its name: rebuild it from that)
+        sqlite_class = next(c for c in type(self).__mro__ if c.__module__ == "sqlite3")
+        return _rebuilt, (str(self), sqlite_class)
+
+
+_WITH_SQLITES_CLASS: dict[type, type] = {}  # SQLite's error class -> CheckpointFileError's
+
+
+def _checkpoint_file_error(message: str, cause: sqlite3.Error) -> CheckpointFileError:
+    """A ``CheckpointFileError`` saying ``message`` that is also of ``cause``'s class."""
+    kind = type(cause)
+    if kind is sqlite3.DatabaseError or not issubclass(kind, sqlite3.DatabaseError):
+        return CheckpointFileError(message)
+    if issubclass(kind, CheckpointFileError):
+        return kind(message)
+    if kind not in _WITH_SQLITES_CLASS:
+        # (named as the base, so tracebacks and reprs read CheckpointFileError)
+        made = type("CheckpointFileError", (CheckpointFileError, kind), {})
+        made.__module__ = __name__
+        _WITH_SQLITES_CLASS[kind] = made
+    return _WITH_SQLITES_CLASS[kind](message)
+
+
+def _rebuilt(message: str, sqlite_class: type) -> CheckpointFileError:
+    return _checkpoint_file_error(message, sqlite_class(message))
 
 
 # SQLite's message (a fragment of it) -> what it means and what to do.
@@ -123,8 +159,10 @@ def file_error(path: str, error: sqlite3.Error, thread: str | None = None) -> Ch
         )
     for fragment, meaning, fix in _MEANINGS:
         if fragment in message:
-            return CheckpointFileError(f"{where} {meaning} (SQLite says: {message}). {fix}")
-    return CheckpointFileError(f"SQLite failed on {where}: {message}")
+            return _checkpoint_file_error(
+                f"{where} {meaning} (SQLite says: {message}). {fix}", error
+            )
+    return _checkpoint_file_error(f"SQLite failed on {where}: {message}", error)
 
 
 def database_path(conn: sqlite3.Connection) -> str:

@@ -100,3 +100,30 @@ def test_the_first_page_of_a_long_history_is_the_newest_checkpoints(lib, tmp_pat
         page = [(s.values, s.metadata["step"]) for s in app.get_state_history(THREAD, limit=3)]
         other = [s.values for s in app.get_state_history({"configurable": {"thread_id": "x"}})]
     assert page == every[:3] and len(every) == 18 and other == []
+
+
+def test_a_locked_file_raises_sqlites_own_class(lib, tmp_path):
+    """Another connection holds the file: LangGraph raises SQLite's OperationalError, which
+    code written for it catches (to retry); graphkit's error, which names the file and
+    the thread, is of that class too, and survives pickling (a worker process)."""
+    import pickle
+
+    file = tmp_path / "runs.db"
+    app = app_on(lib, saver_class(lib)(sqlite3.connect(file, check_same_thread=False, timeout=0)))
+    app.invoke({"n": 0}, THREAD)
+    holder = sqlite3.connect(file, timeout=0)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(sqlite3.OperationalError) as raised:
+            app.invoke({"n": 0}, THREAD, durability="sync")
+    finally:
+        holder.rollback()
+        holder.close()
+    assert "locked" in str(raised.value)
+    again = pickle.loads(pickle.dumps(raised.value))
+    assert isinstance(again, sqlite3.OperationalError) and str(again) == str(raised.value)
+    if lib.name == "graphkit":
+        from graphkit.checkpoint import CheckpointFileError
+
+        assert isinstance(raised.value, CheckpointFileError)
+        assert str(file) in str(raised.value) and "'t1'" in str(raised.value)
