@@ -210,9 +210,10 @@ class Pregel(CompiledGraph, metaclass=_CountsEveryCompiledGraph):
 
     def _bare(self, snapshot: Any) -> Any:
         """As in LangGraph, a state read through ``stream_channels="name"`` is that
-        channel's value (None while empty), and so is each finished task's result."""
+        channel's value (None while empty), and so is each finished task's result; a
+        thread with nothing saved reads as every thread does, ``{}``."""
         key = self.stream_channels
-        if not isinstance(key, str):
+        if not isinstance(key, str) or snapshot.metadata is None:
             return snapshot
 
         def value(read: Any) -> Any:

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from .func_programs import ASYNC, SYNC, Side, approves, remembers, side
+from .func_programs import ASYNC, SIDES, SYNC, Side, approves, remembers, side
 from .harness import canonical, normalise_stream, tidy
 from .scenarios import SAVERS
 from .test_parity_stream_v2 import checkpoint_summary, plain_value
@@ -719,3 +719,23 @@ def test_a_call_cancelled_before_it_starts_never_runs_as_on_langgraph() -> None:
     theirs = asyncio.run(_cancels_a_call_before_it_starts("langgraph"))
     assert theirs[1] == []
     assert asyncio.run(_cancels_a_call_before_it_starts("graphkit")) == theirs
+
+
+def test_a_thread_with_nothing_saved_reads_as_an_empty_dict() -> None:
+    """An entrypoint reads a saved thread as its bare return value, but a thread with
+    nothing saved as ``{}``, as every graph's does (graphkit gave None)."""
+    seen = []
+    for name in SIDES:
+        s = side(name)
+        saver = importlib.import_module(f"{name}.checkpoint.memory").InMemorySaver()
+
+        @s.entrypoint(checkpointer=saver)
+        def flow(number: int) -> int:
+            return number + 1
+
+        empty = flow.get_state({"configurable": {"thread_id": "never"}})
+        flow.invoke(1, {"configurable": {"thread_id": "t"}})
+        saved = flow.get_state({"configurable": {"thread_id": "t"}})
+        later = asyncio.run(flow.aget_state({"configurable": {"thread_id": "other"}}))
+        seen.append((empty.values, empty.next, saved.values, later.values))
+    assert seen[0] == seen[1] == ({}, (), 2, {})
