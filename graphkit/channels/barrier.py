@@ -55,7 +55,7 @@ class NamedBarrierValue(Channel[None, Value], Generic[Value]):
         return True
 
     def from_checkpoint(self, checkpoint: Any) -> Self:
-        channel = type(self)(*self._config(), key=self.key)
+        channel = self._empty_like()
         if checkpoint is not EMPTY:
             channel.seen = set(checkpoint)
         return channel
@@ -111,7 +111,7 @@ class NamedBarrierValueAfterFinish(NamedBarrierValue[Value]):
         return True
 
     def from_checkpoint(self, checkpoint: Any) -> Self:
-        channel = type(self)(*self._config(), key=self.key)
+        channel = self._empty_like()
         if checkpoint is not EMPTY:
             seen, channel.finished = checkpoint
             channel.seen = set(seen)

@@ -119,13 +119,23 @@ class Channel(ABC, Generic[Value, Update]):
     # -- comparison and display ---------------------------------------------------
 
     def _config(self) -> tuple[Any, ...]:
-        """The constructor arguments before ``key``."""
+        """The constructor's positional arguments before ``key``, in its order."""
         return (self.typ,)
+
+    def _options(self) -> dict[str, Any]:
+        """The constructor's keyword-only arguments besides ``key`` (most kinds: none)."""
+        return {}
+
+    def _empty_like(self) -> Self:
+        """A new, empty channel of this one's configuration: where ``from_checkpoint``
+        starts, so ``_config()`` and ``_options()`` must fit the constructor."""
+        return type(self)(*self._config(), **self._options(), key=self.key)
 
     def __eq__(self, other: object) -> bool:
         return (
             type(other) is type(self)
             and self._config() == other._config()  # type: ignore[attr-defined]
+            and self._options() == other._options()  # type: ignore[attr-defined]
             and self.checkpoint() == other.checkpoint()  # type: ignore[attr-defined]
         )
 

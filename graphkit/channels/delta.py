@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Sequence
-from typing import Any, Self
+from typing import Any
 
 from graphkit.channels.base import EMPTY
 from graphkit.channels.value import _CONCRETE, BinaryOperatorAggregate, Value, _initial_value
@@ -95,10 +95,7 @@ class DeltaChannel(BinaryOperatorAggregate[Value]):
         return start
 
     def _config(self) -> tuple[Any, ...]:
-        return (self.typ, self.operator, self.snapshot_frequency)
+        return (self.operator, self.typ)  # (the constructor's order: reducer first)
 
-    def from_checkpoint(self, checkpoint: Any) -> Self:
-        channel = self.of_type(self.typ)
-        if checkpoint is not EMPTY:
-            channel.value = checkpoint
-        return channel  # type: ignore[return-value]
+    def _options(self) -> dict[str, Any]:
+        return {"snapshot_frequency": self.snapshot_frequency}

@@ -73,7 +73,7 @@ class Topic(Channel[list[Value], Value | list[Value]], Generic[Value]):
         return changed
 
     def from_checkpoint(self, checkpoint: Any) -> Self:
-        channel = type(self)(*self._config(), key=self.key)
+        channel = self._empty_like()
         if checkpoint is not EMPTY:
             channel.values = list(checkpoint)
         return channel

@@ -53,7 +53,7 @@ class _OneValue(Channel[Value, Value], Generic[Value]):
         """Raise ``InvalidUpdateError`` if one step may not bring ``count`` writes."""
 
     def from_checkpoint(self, checkpoint: Any) -> Self:
-        channel = type(self)(*self._config(), key=self.key)
+        channel = self._empty_like()
         if checkpoint is not EMPTY:
             channel.value = checkpoint
         return channel
@@ -222,7 +222,7 @@ class UntrackedValue(_Guarded[Value]):
         return EMPTY
 
     def from_checkpoint(self, checkpoint: Any) -> Self:
-        return type(self)(*self._config(), key=self.key)  # nothing was saved
+        return self._empty_like()  # nothing was saved
 
     # The state is not in the checkpoint, so compare and show the value itself.
     def __eq__(self, other: object) -> bool:
@@ -282,7 +282,7 @@ class LastValueAfterFinish(_OneValue[Value]):
         return True
 
     def from_checkpoint(self, checkpoint: Any) -> Self:
-        channel = type(self)(*self._config(), key=self.key)
+        channel = self._empty_like()
         if checkpoint is not EMPTY:
             channel.value, channel.finished = checkpoint
         return channel
