@@ -372,10 +372,11 @@ class CompiledGraph(RunnableMethods):
         config: Mapping[str, Any] | None = None,
         *,
         stream_mode: str = "values",
+        output_keys: Sequence[str] | None = None,
         **kwargs: Any,
     ) -> Any:
         """``invoke`` for async code: async nodes run concurrently on this event loop."""
-        keys = kwargs.pop("output_keys", None) or self.spec.output_keys
+        keys = self.spec.output_keys if output_keys is None else output_keys  # ([]: none)
         collector = Collector(stream_mode, kwargs.get("version"), kwargs.get("subgraphs", False))
         chunks = self.astream(input, config, stream_mode=stream_mode, output_keys=keys, **kwargs)
         async for chunk in chunks:
