@@ -116,6 +116,7 @@ class entrypoint:  # (LangGraph's name: a decorator class)
             output_channels=END,
             stream_channels=END,
             stream_mode="updates",
+            stream_eager=True,  # (as LangGraph's; read back only)
             # the classes its input, output and saved value declare may be read back
             checkpointer=allow_schema_classes(
                 self.checkpointer, [input_type, output_type, save_type, self.context_schema]

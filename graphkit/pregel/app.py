@@ -210,7 +210,9 @@ class CompiledGraph(RunnableMethods):
         >>> app.invoke({"x": 0})
         {'x': 7}
         """
-        return self.copy({"config": merge_configs(self.config, config, kwargs)})
+        merged = merge_configs(self.config, config, kwargs)
+        merged.setdefault("configurable", {})  # (as LangGraph's: `app.config["configurable"]`)
+        return self.copy({"config": merged})
 
     def _configured(self, config: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
         return merge_configs(self.config, config) if self.config else config

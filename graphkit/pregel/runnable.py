@@ -1,10 +1,12 @@
 """The parts of LangChain's Runnable interface a compiled LangGraph graph has besides
 ``invoke`` and ``stream``: ``batch`` / ``abatch`` (and their ``_as_completed`` forms),
 ``get_subgraphs``, the input and output JSON schemas, ``astream_events`` /
-``astream_log``, ``with_retry`` and ``graph | runnable`` (made by LangChain over the
-graph: ``graphkit.streaming.events``), and ``nodes`` (each node alone, for tests). The
-attributes LangGraph reads back (``input_channels``, ``interrupt_before_nodes``...) and
-``get_name`` are here too."""
+``astream_log`` (made by LangChain over the graph: ``graphkit.streaming.events``), and
+``nodes`` (each node alone, for tests). The attributes LangGraph reads back
+(``input_channels``, ``stream_channels_list``, ``interrupt_before_nodes``...) and
+``get_name`` are here too. (The input and output models are in
+``graphkit.pregel.schemas``, ``graph | runnable`` and LangChain's other compositions in
+``graphkit.pregel.composing``.)"""
 
 from __future__ import annotations
 
@@ -23,13 +25,17 @@ from typing import Any
 
 from graphkit.constants import ROOT, START
 from graphkit.graph.schema import is_root_schema
+from graphkit.pregel.composing import ComposingMethods
+from graphkit.pregel.schemas import RunnableSchemas
 
 __all__ = ["GraphNode", "RunnableMethods", "graph_in"]
 
 
-class RunnableMethods:
+class RunnableMethods(RunnableSchemas, ComposingMethods):
     """Mixed into ``CompiledGraph``: what these methods need is its ``invoke``,
-    ``ainvoke`` and ``builder``."""
+    ``ainvoke`` and ``builder``. The input and output types are ``RunnableSchemas``'
+    (``graphkit.pregel.schemas``), ``graph | runnable`` and the other compositions
+    ``ComposingMethods``' (``graphkit.pregel.composing``)."""
 
     builder: Any
     checkpointer: Any
@@ -76,6 +82,32 @@ class RunnableMethods:
     def stream_channels(self) -> str | list[str]:
         """The keys "values" chunks show."""
         return _channel_names(self.spec.stream_keys)
+
+    @property
+    def stream_channels_asis(self) -> str | list[str]:
+        """The channels "values" chunks show, as LangGraph names them (a single-value
+        state's one channel alone): a StateGraph's ``stream_channels``."""
+        return self.stream_channels
+
+    @property
+    def stream_channels_list(self) -> list[str]:
+        """``stream_channels_asis`` as a list, even when it names one channel.
+
+        >>> from graphkit import StateGraph, START
+        >>> app = StateGraph(int).add_node("a", lambda n: n + 1).add_edge(START, "a").compile()
+        >>> app.stream_channels_asis, app.stream_channels_list
+        ('__root__', ['__root__'])
+        """
+        channels = self.stream_channels_asis
+        return [channels] if isinstance(channels, str) else list(channels)
+
+    stream_eager: bool = False
+    """LangGraph's switch to stream each chunk as soon as it is made (an entrypoint's is
+    True); read back only: graphkit always streams chunks as they are made."""
+
+    cache_policy: Any = None
+    """The graph-wide ``CachePolicy`` (a low-level ``Pregel``'s, as given; a StateGraph's
+    cache policies are its nodes')."""
 
     @property
     def interrupt_before_nodes(self) -> str | list[str]:
@@ -317,30 +349,6 @@ class RunnableMethods:
         from graphkit.streaming.events import as_runnable
 
         return as_runnable(self).astream_log(input, config, **kwargs)
-
-    def with_retry(self, **kwargs: Any) -> Any:
-        """LangChain's ``RunnableRetry`` around the whole graph (needs langchain-core): a
-        run that raises is run again, as ``with_retry`` of LangGraph's graph does. To
-        retry one node, give it a ``RetryPolicy`` instead."""
-        from graphkit.streaming.events import as_runnable
-
-        return as_runnable(self).with_retry(**kwargs)
-
-    def map(self) -> Any:
-        """LangChain's ``RunnableEach`` of the graph (needs langchain-core): invoked with a
-        list of inputs, it runs the graph once for each and returns the list of results, as
-        ``map()`` of LangGraph's graph does."""
-        from graphkit.streaming.events import as_runnable
-
-        return as_runnable(self).map()
-
-    def __or__(self, other: Any) -> Any:
-        """``graph | runnable``: LangChain's ``RunnableSequence`` with the graph as its
-        first step (needs langchain-core). (``runnable | graph`` is not supported: the
-        graph is no langchain-core ``Runnable``.)"""
-        from graphkit.streaming.events import as_runnable
-
-        return as_runnable(self) | other
 
 
 class GraphNode:

@@ -1,7 +1,8 @@
 """The parts of LangChain's Runnable interface made by LangChain itself from the graph's
 own methods: ``astream_events`` and ``astream_log`` (LangChain's event streams of a run,
 made from ``astream`` and the callbacks the run reports, ``graphkit.pregel.tracing``),
-``graph | runnable`` and ``with_retry``.
+``graph | runnable``, ``with_retry`` and the other compositions of
+``graphkit.pregel.composing``.
 
 A compiled graph is not a langchain-core ``Runnable`` (graphkit does not need
 langchain-core), so LangChain is handed a thin one whose ``invoke``, ``ainvoke``,
@@ -45,5 +46,25 @@ def _runnable_class() -> type:
 
         def astream(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
             return self.app.astream(input, config, **kwargs)
+
+        # the graph's own types, so that a sequence it starts, ``as_tool`` and
+        # ``with_types`` read what LangGraph's graph gives them
+        @property
+        def InputType(self) -> Any:  # (LangChain's name)
+            return self.app.InputType
+
+        @property
+        def OutputType(self) -> Any:  # (LangChain's name)
+            return self.app.OutputType
+
+        def get_input_schema(self, config: Any = None) -> Any:
+            return self.app.get_input_schema(config)
+
+        def get_output_schema(self, config: Any = None) -> Any:
+            return self.app.get_output_schema(config)
+
+        @property
+        def config_specs(self) -> list[Any]:
+            return self.app.config_specs
 
     return GraphAsRunnable
