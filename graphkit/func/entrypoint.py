@@ -149,11 +149,12 @@ def _types(func: Callable[..., Any], first: inspect.Parameter) -> tuple[Any, Any
     """The channel types: the input's annotation, and the output's and the saved
     value's (both from ``-> entrypoint.final[output, saved]``)."""
     empty = inspect.Signature.empty
-    input_type = first.annotation if first.annotation is not empty else Any
     try:  # (annotations written as strings, e.g. under `from __future__ import annotations`)
-        returns = inspect.signature(func, eval_str=True).return_annotation
+        evaluated = inspect.signature(func, eval_str=True)
+        returns, first = evaluated.return_annotation, evaluated.parameters[first.name]
     except NameError:  # a name the annotation uses is not importable here: no types
         returns = empty
+    input_type = first.annotation if first.annotation is not empty else Any
     if returns is empty or returns is entrypoint.final or isinstance(returns, str):
         return input_type, Any, Any
     if get_origin(returns) is entrypoint.final:

@@ -8,6 +8,7 @@ import asyncio
 from typing import Any
 
 import pytest
+from typing_extensions import TypedDict
 
 from graphkit import InMemorySaver, StateGraph
 from graphkit.constants import END, START
@@ -270,3 +271,24 @@ def test_a_step_timeout_cancels_an_awaited_call_quietly(caplog):
         asyncio.run(program.ainvoke(1, {"configurable": {"thread_id": "t"}}))
     logged = [record.getMessage() + str(record.exc_info) for record in caplog.records]
     assert not [text for text in logged if "InvalidStateError" in text]
+
+
+class Question(TypedDict):
+    """An input class of this module, named by string annotations (this module's
+    ``from __future__ import annotations``)."""
+
+    q: int
+
+
+def test_an_entrypoints_annotations_written_as_strings_are_its_types():
+    """Its input annotation is evaluated as its return annotation is, so its schemas
+    name the class (LangGraph keeps the string ``'Question'``, and its input schema then
+    fails: pydantic cannot find the class from LangGraph's module)."""
+
+    @entrypoint()
+    def ask(question: Question) -> list[int]:
+        return [len(question)]
+
+    assert (ask.InputType, ask.OutputType) == (Question, list[int])
+    assert ask.get_input_schema().model_validate({"q": 1}).root == {"q": 1}
+    assert ask.get_input_jsonschema()["$ref"] == "#/$defs/Question"
