@@ -123,10 +123,12 @@ def exercise(title: str) -> Callable[[Callable[..., str | None]], Callable[..., 
             except Wrong as wrong:
                 return Verdict(title, False, wrong.message, wrong.hint)
             except Exception as error:  # the learner's code failed: say how, don't crash
+                # (compile() checks the whole graph: the learner's code did not raise it)
+                who = "Compiling your graph" if _raised_compiling(error) else "Your code"
                 return Verdict(
                     title,
                     False,
-                    f"Your code raised {type(error).__name__}: {error}",
+                    f"{who} raised {type(error).__name__}: {error}",
                     # (graphkit's own errors, a path map's None, already say the fix)
                     ""
                     if _explained_by_graphkit(error)
@@ -272,6 +274,18 @@ def failed_run(app: Any, error: BaseException) -> Wrong:
 
 
 _ROUTER = "Raised by the router "  # (the runtime's note: diagnostics.graph.raised_by_router)
+
+
+def _raised_compiling(error: BaseException) -> bool:
+    """Whether ``error`` was raised by ``StateGraph.compile`` (the check's call or the
+    learner's own): an unknown node in a path map, an interrupt before no node."""
+    from graphkit.graph.state import StateGraph
+
+    code = StateGraph.compile.__code__
+    frame = error.__traceback__
+    while frame is not None and frame.tb_frame.f_code is not code:
+        frame = frame.tb_next
+    return frame is not None
 
 
 def _explained_by_graphkit(error: BaseException) -> bool:

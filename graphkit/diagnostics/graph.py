@@ -533,18 +533,9 @@ def validate(builder: StateGraph) -> None:
             for key, target in (branch.path_map or {}).items():
                 if not isinstance(target, str):  # (LangGraph: "found unknown target 'None'")
                     raise ValueError(_no_node_target(branch, key, target))
-            for target in branch.targets() or ():
+            for key, target in (branch.path_map or {}).items():
                 if target != END and target not in known:
-                    fix = f"fix its {branch.map_source} or add_node({target!r}, ...)"
-                    if constant := _constant_or_slip(target, known):
-                        fix = constant
-                    elif slip := _near_miss(target, known):
-                        fix = f"fix its {branch.map_source} (did you mean {slip!r}?) or "
-                        fix += f"add_node({target!r}, ...)"
-                    raise ValueError(
-                        f"Conditional edge {branch.name!r} of {source!r} maps to unknown "
-                        f"node {target!r}; {fix}."
-                    )
+                    raise ValueError(_unknown_target(branch, key, target, known))
     _check_destinations(builder, known)
     if START not in _successors(builder):
         raise ValueError(
@@ -584,6 +575,28 @@ def _no_node_target(branch: Any, key: Any, target: Any) -> str:
         f"{where} maps {key!r} to {target!r}, which is no node; map {key!r} to END (from "
         "graphkit import END) to end the run there, or to the name of a node."
     )
+
+
+def _unknown_target(branch: Any, key: Any, target: str, known: Collection[str]) -> str:
+    """A path map entry whose value names no node (``'bug': 'bgu'``): name the key, as
+    for a value of None, and the fix (the constant END, a slip, or a node to add).
+
+    >>> from graphkit.graph.declaration import Branch
+    >>> branch = Branch("triage", len, {"other": "humna"}, "route")
+    >>> print(_unknown_target(branch, "other", "humna", ["bug", "human"]).replace("; ", ";\\n"))
+    Conditional edge 'route' of 'triage': its path_map maps 'other' to unknown node 'humna';
+    fix its path_map (did you mean 'human'?) or add_node('humna', ...).
+    """
+    where = f"Conditional edge {branch.name!r} of {branch.source!r}: its {branch.map_source}"
+    # (a list, or a Literal annotation: each name is its own key)
+    node = f"unknown node {target!r}"
+    entry = f"lists {node}" if key == target else f"maps {key!r} to {node}"
+    fix = f"fix its {branch.map_source} or add_node({target!r}, ...)"
+    if constant := _constant_or_slip(target, known):
+        fix = constant
+    elif slip := _near_miss(target, known):
+        fix = f"fix its {branch.map_source} (did you mean {slip!r}?) or add_node({target!r}, ...)"
+    return f"{where} {entry}; {fix}."
 
 
 def _check_destinations(builder: StateGraph, known: set[str]) -> None:

@@ -86,9 +86,9 @@ def test_router_mapping_a_key_to_none_names_the_key_and_points_at_end():
     verdict = lesson04.check_router(triage_graph(solutions.route, {**STUB_MAP, "empty": None}))
     assert not verdict
     assert verdict.message == (
-        "Your code raised ValueError: Conditional edge 'route' of 'triage': its path_map "
-        "maps 'empty' to None, which is no node; map 'empty' to END (from graphkit import "
-        "END) to end the run there, or to the name of a node."
+        "Compiling your graph raised ValueError: Conditional edge 'route' of 'triage': its "
+        "path_map maps 'empty' to None, which is no node; map 'empty' to END (from graphkit "
+        "import END) to end the run there, or to the name of a node."
     )
     assert verdict.hint == ""
 
@@ -96,8 +96,22 @@ def test_router_mapping_a_key_to_none_names_the_key_and_points_at_end():
 def test_router_mapping_to_the_string_end_points_at_the_constant():
     verdict = lesson04.check_router(triage_graph(solutions.route, {**STUB_MAP, "empty": "END"}))
     assert not verdict
-    assert "maps to unknown node 'END'; to end the run, use the constant END" in verdict.message
+    assert "maps 'empty' to unknown node 'END'; to end the run, use the constant END" in (
+        verdict.message
+    )
     assert "add_node('END'" not in verdict.message
+
+
+def test_router_mapping_a_key_to_a_misspelt_node_names_the_key_and_compiling():
+    # It said "Your code raised ValueError: Conditional edge 'route' of 'triage' maps to
+    # unknown node 'bgu'", though graphkit raised it compiling, and named no key.
+    verdict = lesson04.check_router(triage_graph(solutions.route, {**FULL_MAP, "crash": "bgu"}))
+    assert not verdict
+    assert verdict.message == (
+        "Compiling your graph raised ValueError: Conditional edge 'route' of 'triage': its "
+        "path_map maps 'crash' to unknown node 'bgu'; fix its path_map or add_node('bgu', ...)."
+    )
+    assert verdict.hint == ""
 
 
 def test_router_fails_when_a_node_is_missing():

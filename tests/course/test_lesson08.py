@@ -141,6 +141,18 @@ def test_breakpoint_named_by_a_string_asks_for_a_list():
     assert "interrupt_before=['send']" in verdict.message and "no node 's'" not in verdict.message
 
 
+def test_breakpoint_before_a_misspelt_node_says_compiling_raised_it():
+    # (it said "Your code raised ValueError", though compile() refused the name)
+    verdict = lesson08.check_breakpoint(
+        lambda builder: builder.compile(checkpointer=InMemorySaver(), interrupt_before=["sned"])
+    )
+    assert not verdict
+    assert verdict.message.startswith(
+        "Compiling your graph raised ValueError: compile(interrupt_before=['sned']): there is "
+        "no node 'sned'"
+    )
+
+
 def test_breakpoint_without_a_checkpointer():
     verdict = lesson08.check_breakpoint(lambda builder: builder.compile(interrupt_before=["send"]))
     assert not verdict

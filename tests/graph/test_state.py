@@ -113,11 +113,21 @@ def test_unknown_start_of_an_edge():
         builder.compile()
 
 
-def test_unknown_path_map_target():
+def test_unknown_path_map_target_names_its_key():
+    # As for a value of None: "maps to unknown node 'nope'" left the learner to find
+    # which entry says it. (LangGraph raises ValueError at compile too: "unknown target")
     builder = graph_with("a").add_edge(START, "a")
     builder.add_conditional_edges("a", lambda state: "b", {"b": "nope"})
-    with pytest.raises(ValueError, match="maps to unknown node 'nope'; fix its path_map"):
+    with pytest.raises(ValueError) as caught:
         builder.compile()
+    assert str(caught.value) == (
+        "Conditional edge 'condition' of 'a': its path_map maps 'b' to unknown node 'nope'; "
+        "fix its path_map or add_node('nope', ...)."
+    )
+    listed = graph_with("a").add_edge(START, "a")
+    listed.add_conditional_edges("a", lambda state: "nope", ["a", "nope"])
+    with pytest.raises(ValueError, match="its path_map lists unknown node 'nope'; fix its"):
+        listed.compile()
 
 
 def test_a_path_map_value_that_is_no_name_names_its_key_and_points_at_end():
