@@ -160,10 +160,15 @@ def check_fan_in(builder: Any) -> str:
     }
     silent = [node for node, channels in woke.items() if not channels]
     if silent:
+        names = ", ".join(sorted(triggers))  # (as the tables print a task's triggers)
+        which = (
+            f"summarize's trigger {names}"
+            if len(triggers) == 1
+            else f"any of summarize's triggers ({names})"
+        )
         raise Wrong(
             f"summarize ran once, at step {ran[0]}, but {' and '.join(silent)} never wrote "
-            f"any of its triggers {sorted(triggers)}: it works only because the other branch "
-            "happens to be longer.",
+            f"{which}. It works only because the other branch happens to be longer.",
             "Wire both branches into summarize, and make it wait for both.",
         )
     shared = sorted(woke["weather"] & woke["news_2"]) or sorted(woke["weather"] | woke["news_2"])

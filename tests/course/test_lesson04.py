@@ -190,7 +190,22 @@ def test_fan_in_fails_when_only_the_long_branch_is_wired():
     builder.add_edge("news_2", "summarize")
     verdict = lesson04.check_fan_in(builder)
     assert not verdict
-    assert "weather never wrote any of its triggers" in verdict.message
+    # (the trigger was printed as a Python list: ['branch:to:summarize'])
+    assert verdict.message == (
+        "summarize ran once, at step 4, but weather never wrote summarize's trigger "
+        "branch:to:summarize. It works only because the other branch happens to be longer."
+    )
+
+
+def test_fan_in_waiting_edge_from_the_long_branch_alone_lists_the_triggers():
+    builder = solutions._desk()
+    builder.add_edge(["news_2"], "summarize")
+    verdict = lesson04.check_fan_in(builder)
+    assert not verdict
+    assert (
+        "never wrote any of summarize's triggers (branch:to:summarize, join:news_2:summarize)."
+        in (verdict.message)
+    )
 
 
 # -- 4.3 · Predict the steps ---------------------------------------------------------------
