@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import json
 import re
 import warnings
 from typing import Any
@@ -20,7 +21,7 @@ from typing import Any
 from graphkit.constants import END
 from graphkit.course.checking import Wrong, compiled, exercise, trace
 from graphkit.extras import require
-from graphkit.inspect.values import join_names
+from graphkit.inspect.values import join_names, show
 
 __all__ = [
     "MAX_MESSAGES",
@@ -76,11 +77,18 @@ def _ids(messages: Any) -> list[str]:
 
 
 def _brief(value: Any) -> str:
-    """A node's update to ``messages`` in a line: ``[ai 'answer 2' (id m3)]``, not the
-    messages' full reprs (content, additional_kwargs, response_metadata, ...)."""
+    """A node's update to ``messages`` in a line, as the tables show messages:
+    ``[ai: "answer 2" (id m3)]``, not the messages' full reprs (content,
+    additional_kwargs, response_metadata, ...)."""
     if not isinstance(value, list) or not all(hasattr(m, "type") for m in value):
         return repr(value)
-    return "[" + ", ".join(f"{m.type} {m.content!r} (id {m.id})" for m in value) + "]"
+    return "[" + ", ".join(f"{show(m)} (id {m.id})" for m in value) + "]"
+
+
+def _said(text: Any) -> str:
+    """A message's text in double quotes, as ``show`` and the tables print it (Python's
+    repr would switch quotes for a text with an apostrophe)."""
+    return json.dumps(text, ensure_ascii=False) if isinstance(text, str) else repr(text)
 
 
 # -- 6.1 · One tool round trip -------------------------------------------------------------
@@ -126,7 +134,7 @@ def check_tool_round_trip(build_agent: Any) -> str:
         TEMPERATURES["Rome"] = rome
     return (
         f"Steps 1–3 ran {names}: the model asked, the tool "
-        f"answered {answer.content!r}, the model replied {final.content!r} "
+        f"answered {_said(answer.content)}, the model replied {_said(final.content)} "
         "(and followed the table when the check changed it)."
     )
 
@@ -173,7 +181,7 @@ def _round_trip(build_agent: Any) -> tuple[str, Any, Any]:
     if not asked:
         said = first[-1].content if first else None
         raise Wrong(
-            f"In step 1 the model answered {said!r} with no tool call, so the run ended "
+            f"In step 1 the model answered {_said(said)} with no tool call, so the run ended "
             "there. The tools never ran.",
             hint="Script an AIMessage('', tool_calls=[{'name': ..., 'args': {...}, "
             "'id': ...}]) as the model's first answer.",
@@ -198,7 +206,7 @@ def _round_trip(build_agent: Any) -> tuple[str, Any, Any]:
     answer = tool_messages[0]
     if answer.status == "error":
         raise Wrong(
-            f"The tool call failed in step 2: the tools node answered {answer.content!r}.",
+            f"The tool call failed in step 2: the tools node answered {_said(answer.content)}.",
             hint="The call's name and args must fit your tool: temperature(city='Rome').",
         )
     if answer.name != "temperature":
@@ -209,7 +217,7 @@ def _round_trip(build_agent: Any) -> tuple[str, Any, Any]:
         )
     if TEMPERATURES["Rome"] not in str(answer.content):
         raise Wrong(
-            f"The temperature tool answered {answer.content!r} for the call "
+            f"The temperature tool answered {_said(answer.content)} for the call "
             f"{asked[0].tool_calls[0]['args']}; expected Rome's {TEMPERATURES['Rome']} "
             "from lesson06.TEMPERATURES.",
             hint="Look the city up in TEMPERATURES, and call it with city='Rome'.",
@@ -224,13 +232,13 @@ def _round_trip(build_agent: Any) -> tuple[str, Any, Any]:
     final = run.values["messages"][-1]
     if not isinstance(final, AIMessage) or final.tool_calls:
         raise Wrong(
-            f"The last message is {final!r}; expected the model's final answer.",
+            f"The last message is {show(final)}; expected the model's final answer.",
             hint="Script a plain answer as the model's second response.",
         )
     if TEMPERATURES["Rome"] not in str(final.content):
         raise Wrong(
-            f"The final answer {final.content!r} does not give the tool's result "
-            f"{answer.content!r}.",
+            f"The final answer {_said(final.content)} does not give the tool's result "
+            f"{_said(answer.content)}.",
             hint="A scripted response can be a function: lambda messages: ... "
             "messages[-1].content ...",
         )
@@ -334,7 +342,7 @@ def check_keep_last(keep_last: Any) -> str:
 
 
 def _given(value: Any) -> str:
-    """A value a learner passed, in a line: a message as ``the message human 'hi' (id m0)``."""
+    """A value a learner passed, in a line: a message as ``the message human: "hi" (id m0)``."""
     return f"the message {_brief([value])[1:-1]}" if hasattr(value, "type") else repr(value)
 
 

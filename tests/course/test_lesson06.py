@@ -40,7 +40,7 @@ def test_round_trip_stub_answers_without_a_tool():
 
     verdict = lesson06.check_tool_round_trip(build_agent)
     assert not verdict
-    assert "no tool call" in verdict.message and "'I have no idea.'" in verdict.message
+    assert "no tool call" in verdict.message and '"I have no idea."' in verdict.message
 
 
 def test_round_trip_calling_a_tool_the_agent_does_not_have():
@@ -61,7 +61,7 @@ def test_round_trip_with_a_tool_that_ignores_the_table():
         _agent(AIMessage("", tool_calls=[_call()]), "It is warm.", tools=[temperature])
     )
     assert not verdict
-    assert "answered 'warm'" in verdict.message and "18°C" in verdict.message
+    assert 'answered "warm"' in verdict.message and "18°C" in verdict.message
 
 
 def test_round_trip_asking_for_the_wrong_city():
@@ -116,7 +116,7 @@ def test_round_trip_with_a_tool_that_always_says_18():
         )
     )
     assert not verdict
-    assert "second run" in verdict.message and "tool answered '18°C'" in verdict.message
+    assert "second run" in verdict.message and 'tool answered "18°C"' in verdict.message
     assert "TEMPERATURES[city]" in verdict.hint
 
 
@@ -192,7 +192,9 @@ def test_keep_last_returning_the_last_messages_keeps_everything():
 
 def test_keep_last_names_the_messages_written_briefly():
     verdict = lesson06.check_keep_last(lambda state, n: {"messages": state["messages"][-n:]})
-    assert "wrote [ai 'answer 2' (id m3), human 'question 3' (id m4)]" in verdict.message
+    # in double quotes, as the tables and show() print message texts (it was Python's
+    # repr: 'answer 2', but "I'm Lance" for a text with an apostrophe)
+    assert 'wrote [ai: "answer 2" (id m3), human: "question 3" (id m4)]' in verdict.message
     assert "additional_kwargs" not in verdict.message
 
 
@@ -334,7 +336,7 @@ def test_keep_last_giving_remove_message_the_message_itself():
 
     verdict = lesson06.check_keep_last(keep_last)
     assert not verdict
-    assert "RemoveMessage was given the message human 'question 1' (id m0)" in verdict.message
+    assert 'RemoveMessage was given the message human: "question 1" (id m0)' in verdict.message
     assert "m.id" in verdict.hint and "ValidationError" not in verdict.message
 
 
