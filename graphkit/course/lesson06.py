@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import json
 import re
 import warnings
 from typing import Any
@@ -21,7 +20,7 @@ from typing import Any
 from graphkit.constants import END
 from graphkit.course.checking import Wrong, compiled, exercise, trace
 from graphkit.extras import require
-from graphkit.inspect.values import join_names, show
+from graphkit.inspect.values import join_names, quoted, show
 
 __all__ = [
     "MAX_MESSAGES",
@@ -88,7 +87,7 @@ def _brief(value: Any) -> str:
 def _said(text: Any) -> str:
     """A message's text in double quotes, as ``show`` and the tables print it (Python's
     repr would switch quotes for a text with an apostrophe)."""
-    return json.dumps(text, ensure_ascii=False) if isinstance(text, str) else repr(text)
+    return quoted(text) if isinstance(text, str) else repr(text)
 
 
 # -- 6.1 · One tool round trip -------------------------------------------------------------

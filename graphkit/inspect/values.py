@@ -24,6 +24,7 @@ __all__ = [
     "is_internal",
     "is_message",
     "join_names",
+    "quoted",
     "show",
     "show_error",
     "was_cancelled",
@@ -152,11 +153,12 @@ def _join(texts: Iterable[str], budget: int) -> str:
     return ", ".join(parts)
 
 
-def _quoted(text: str) -> str:
-    r"""``text`` in double quotes, escaped as ``repr`` escapes a string: a newline, a
-    bidi control or a line separator shows as its escape (JSON leaves the last two raw).
+def quoted(text: str) -> str:
+    r"""``text`` in double quotes, as ``show`` prints a message's text (the course's checks
+    quote one so too), escaped as ``repr`` escapes a string: a newline, a bidi control
+    or a line separator shows as its escape (JSON leaves the last two raw).
 
-    >>> print(_quoted('say "hi"\n\u202e\u2028'))
+    >>> print(quoted('say "hi"\n\u202e\u2028'))
     "say \"hi\"\n\u202e\u2028"
     """
     if text.isprintable() and '"' not in text and "\\" not in text:
@@ -176,7 +178,7 @@ def _tool_call(call: Any, budget: int, depth: int) -> str:
 def _message(message: Any, budget: int) -> str:
     content = message.content
     # (only what can show: ``show`` cuts the text at ``budget`` anyway)
-    body = _quoted(content[:budget]) if isinstance(content, str) else _text(content, budget, 1)
+    body = quoted(content[:budget]) if isinstance(content, str) else _text(content, budget, 1)
     text = f"{message.type}: {body}"
     calls = getattr(message, "tool_calls", None)
     if calls:

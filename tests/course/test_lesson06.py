@@ -64,6 +64,21 @@ def test_round_trip_with_a_tool_that_ignores_the_table():
     assert 'answered "warm"' in verdict.message and "18°C" in verdict.message
 
 
+def test_round_trip_quotes_a_tool_answer_as_show_does():
+    # An apostrophe, a double quote and a newline: in double quotes, as show() prints
+    # a message's text, escaped as repr escapes it (repr itself gave 'it\'s "warm"\n').
+    @tool
+    def temperature(city: str) -> str:
+        """The temperature in a city right now."""
+        return 'it\'s "warm"\n'
+
+    verdict = lesson06.check_tool_round_trip(
+        _agent(AIMessage("", tool_calls=[_call()]), "It is warm.", tools=[temperature])
+    )
+    assert not verdict
+    assert 'answered "it\'s \\"warm\\"\\n" for the call' in verdict.message
+
+
 def test_round_trip_asking_for_the_wrong_city():
     verdict = lesson06.check_tool_round_trip(
         _agent(AIMessage("", tool_calls=[_call(args={"city": "Oslo"})]), "It is 4°C.")
