@@ -195,8 +195,27 @@ def _near_miss(name: Any, known: Collection[str]) -> str:
     if not isinstance(name, str):
         return ""
     same_case = [node for node in known if node.lower() == name.lower()]
-    close = same_case or difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.75)
+    # two letters swapped ("bgu" for "bug") is a common slip that difflib rates low
+    swapped = [node for node in sorted(known) if _one_swap(name.lower(), node.lower())]
+    close = same_case or swapped or difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.75)
     return close[0] if close else ""
+
+
+def _one_swap(typed: str, known: str) -> bool:
+    """Whether ``typed`` is ``known`` with two neighbouring letters swapped.
+
+    >>> _one_swap("bgu", "bug"), _one_swap("bug", "bug"), _one_swap("gub", "bug")
+    (True, False, False)
+    """
+    if len(typed) != len(known) or typed == known:
+        return False
+    differ = [i for i, (a, b) in enumerate(zip(typed, known, strict=True)) if a != b]
+    return (
+        len(differ) == 2
+        and differ[1] == differ[0] + 1
+        and typed[differ[0]] == known[differ[1]]
+        and typed[differ[1]] == known[differ[0]]
+    )
 
 
 def _constant_or_slip(name: Any, known: Collection[str], verb: str = "use") -> str:
@@ -285,8 +304,10 @@ def check_interrupts(before: Any, after: Any, nodes: Collection[str]) -> None:
             )
         for node in () if names == "*" else names or ():
             if node not in nodes:
+                meant = _near_miss(node, nodes)
+                slip = f"did you mean {meant!r}? " if meant else ""
                 raise ValueError(
-                    f"compile({option}=[{node!r}]): there is no node {node!r}; nodes: "
+                    f"compile({option}=[{node!r}]): there is no node {node!r}; {slip}nodes: "
                     f"{some_names(nodes)}."
                 )
 

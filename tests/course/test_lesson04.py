@@ -109,7 +109,8 @@ def test_router_mapping_a_key_to_a_misspelt_node_names_the_key_and_compiling():
     assert not verdict
     assert verdict.message == (
         "Compiling your graph raised ValueError: Conditional edge 'route' of 'triage': its "
-        "path_map maps 'crash' to unknown node 'bgu'; fix its path_map or add_node('bgu', ...)."
+        "path_map maps 'crash' to unknown node 'bgu'; fix its path_map (did you mean 'bug'?) "
+        "or add_node('bgu', ...)."
     )
     assert verdict.hint == ""
 

@@ -302,6 +302,22 @@ def test_breakpoints_must_name_nodes():
         graph_with("a").add_edge(START, "a").compile(interrupt_before=["nope"])
 
 
+@pytest.mark.parametrize("typed", ["A", "b_a"])
+def test_a_breakpoint_with_a_slip_names_the_node_meant(typed):
+    """A case slip, or two letters swapped (which difflib rates too low), is named."""
+    meant = {"A": "a", "b_a": "ba_"}[typed]
+    graph = graph_with("a").add_node("ba_", noop).add_edge(START, "a").add_edge("a", "ba_")
+    with pytest.raises(ValueError, match=f"did you mean '{meant}'"):
+        graph.compile(interrupt_after=[typed])
+
+
+def test_an_edge_to_a_name_with_two_letters_swapped_names_the_node():
+    builder = graph_with("bug").add_edge(START, "bug")
+    builder.add_conditional_edges("bug", lambda state: "x", {"x": "bgu"})
+    with pytest.raises(ValueError, match="did you mean 'bug'"):
+        builder.compile()
+
+
 def test_breakpoints_given_as_one_string_ask_for_a_list():
     # a learner's compile(interrupt_before="a") read as the letters of "a", or of "send"
     with pytest.raises(TypeError, match=r"compile\(interrupt_after='a'\): give a list"):
