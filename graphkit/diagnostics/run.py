@@ -194,3 +194,21 @@ def context_does_not_fit(schema: Any, given: Mapping[str, Any]) -> str:
         f"(a dict given as context becomes a {name}, as in LangGraph). Pass the fields "
         f"{name} takes, or a {name} instance."
     )
+
+
+def context_schema_not_a_class(schema: Any) -> str:
+    """A run given a context, of a graph whose ``context_schema`` is no class."""
+    return (
+        f"This run was given a context, and the graph's context_schema is {schema!r} "
+        f"({type(schema).__name__}), not a class. Declare the context as a class (a "
+        "dataclass, a TypedDict or a pydantic model) and pass it: StateGraph(State, "
+        "context_schema=Context)."
+    )
+
+
+def not_names(option: str, value: Any, example: str) -> str:
+    """A run's ``stream_mode`` or ``output_keys`` that is neither a name nor a list."""
+    return (
+        f"{option}={value!r}: give a name or a list of names, e.g. {option}={example}; "
+        f"got {type(value).__name__}."
+    )

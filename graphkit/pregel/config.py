@@ -226,6 +226,8 @@ def coerce_context(schema: Any, context: Any) -> Any:
     >>> coerce_context(None, {}) is None
     True
     """
+    if context is not None and schema is not None and not isinstance(schema, type):
+        raise TypeError(diagnose_run.context_schema_not_a_class(schema))  # (LangGraph's too)
     to_coerce = isinstance(context, dict) and isinstance(schema, type)
     if not (to_coerce and (dataclasses.is_dataclass(schema) or hasattr(schema, "model_fields"))):
         return context or None  # (LangGraph's: an empty context is none)

@@ -105,6 +105,8 @@ class ServerInfo:
         True
         """
         configurable = config.get("configurable") or {}
+        if not isinstance(configurable, Mapping):  # (refused, saying why, by RunConfig)
+            return None
         assistant_id, graph_id = configurable.get("assistant_id"), configurable.get("graph_id")
         user = configurable.get("langgraph_auth_user")
         user = user if hasattr(user, "identity") else None

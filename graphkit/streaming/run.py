@@ -11,7 +11,7 @@ import functools
 import threading
 import warnings
 from collections import deque
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from graphkit.diagnostics import run as diagnose
@@ -160,7 +160,7 @@ class StreamRun:
         alone = getattr(app, "stream_channels", None)
         self.stream_key = alone if isinstance(alone, str) else None
         named = (output_keys,) if self.one_key is not None else output_keys
-        keys = app.spec.stream_keys if named is None else _known_keys(app, tuple(named))
+        keys = app.spec.stream_keys if named is None else _known_keys(app, named)
         self.subgraphs = kwargs.pop("subgraphs", False)
         self.withheld: tuple[str, ...] = ()
         parent, config, own_thread_given = _placed(config)
@@ -393,8 +393,11 @@ def _v3(config: Any, parts: Any) -> bool:
     return parts is not None and bool(configurable.get(PROTOCOL_MESSAGES_KEY))
 
 
-def _known_keys(app: Any, keys: tuple[str, ...]) -> tuple[str, ...]:
+def _known_keys(app: Any, keys: Sequence[str]) -> tuple[str, ...]:
     """``output_keys``, each a channel of ``app`` (a ``ValueError`` if not, as in LangGraph)."""
+    if not isinstance(keys, Iterable):  # (LangGraph's TypeError, "not iterable")
+        raise TypeError(diagnose.not_names("output_keys", keys, "['answer']"))
+    keys = tuple(keys)
     if unknown := [key for key in keys if key not in app.spec.channels]:
         raise ValueError(diagnose.unknown_output_keys(unknown, app.spec.stream_keys))
     return keys
@@ -586,6 +589,8 @@ def open_stream(app: CompiledGraph, input: Any, config: Any, **kwargs: Any) -> S
 def checked_modes(stream_mode: str | Sequence[str]) -> tuple[tuple[str, ...], bool]:
     """``(modes, single)``: the modes asked, and whether one was asked as a string."""
     single = isinstance(stream_mode, str)
+    if not single and not isinstance(stream_mode, Iterable):  # (LangGraph's TypeError too)
+        raise TypeError(diagnose.not_names("stream_mode", stream_mode, "['values', 'updates']"))
     modes = (stream_mode,) if single else tuple(stream_mode)
     for mode in modes:
         if mode not in STREAM_MODES:

@@ -151,6 +151,18 @@ def test_configurable_or_metadata_that_is_not_a_dict_names_the_key(key, value):
         RunConfig.from_dict({key: value})
 
 
+@pytest.mark.parametrize("value", ["oops", 5])
+def test_a_run_whose_configurable_is_not_a_dict_is_refused_by_name(value):
+    # the run read the server info out of it first: AttributeError "'str' has no 'get'"
+    from typing import TypedDict
+
+    from graphkit import START, StateGraph
+
+    app = StateGraph(TypedDict("S", {"n": int})).add_node("a", lambda state: {})
+    with pytest.raises(TypeError, match=r"config's 'configurable' must be a dict"):
+        app.add_edge(START, "a").compile().invoke({"n": 1}, {"configurable": value})
+
+
 @pytest.mark.parametrize(
     "limit, error, says",
     [(0, ValueError, "above 0, got 0"), (-2, ValueError, "above 0"), ("2", TypeError, "number")],
