@@ -14,6 +14,11 @@ def check_cache_policy(where: str, policy: Any) -> None:
     ``ttl`` of None or seconds >= 0, so LangGraph's own works too)."""
     if policy is None:
         return
+    if isinstance(policy, type):  # (its fields' defaults make the class look like one)
+        raise TypeError(
+            f"{where}: cache_policy={policy.__name__} is the class; pass an instance: "
+            f"cache_policy={policy.__name__}() (or {policy.__name__}(ttl=60))."
+        )
     key_func, ttl = getattr(policy, "key_func", None), getattr(policy, "ttl", 0)
     if not callable(key_func):
         raise TypeError(
@@ -30,6 +35,11 @@ def check_cache(cache: Any) -> None:
     """Refuse a ``compile(cache=...)`` that is not a cache (get / set / clear)."""
     if cache is None:
         return
+    if isinstance(cache, type):  # (the class has the methods, unbound)
+        raise TypeError(
+            f"compile(cache={cache.__name__}) got the class; pass a cache, an instance of "
+            f"it: compile(cache={cache.__name__}())."
+        )
     missing = [name for name in ("get", "set", "clear") if not callable(getattr(cache, name, None))]
     if missing:
         raise TypeError(

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import difflib
 import inspect
-from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, get_origin
 
 from graphkit.constants import END, RESERVED_CHARACTERS, RESERVED_NAMES, START, TASKS
 from graphkit.diagnostics import some_names
@@ -71,12 +71,44 @@ def renamed_arguments(given: dict[str, Any]) -> dict[str, Any]:
     return _renamed("StateGraph", given, _RENAMED)
 
 
-def renamed_node_arguments(given: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Split ``add_node``'s extra keywords into the old names LangGraph still accepts
-    (``retry``, ``input``: mapped to ``retry_policy``, ``input_schema``, with a warning)
-    and the rest."""
+_NODE_OPTIONS = (
+    "defer", "metadata", "input_schema", "retry_policy", "cache_policy", "destinations",
+    "error_handler", "timeout",
+)  # fmt: skip
+"""The keyword arguments ``add_node`` takes (LangGraph's, but ``trace_policy``)."""
+
+COMPILE_OPTIONS = (
+    "checkpointer", "store", "cache", "interrupt_before", "interrupt_after", "debug", "name",
+    "transformers", "executor",
+)  # fmt: skip
+"""The keyword arguments ``compile`` takes (LangGraph's, and ``executor``)."""
+
+
+def renamed_node_arguments(given: dict[str, Any]) -> dict[str, Any]:
+    """``add_node``'s extra keywords: the old names LangGraph still accepts (``retry``,
+    ``input``: mapped to ``retry_policy``, ``input_schema``, with a warning); LangGraph's
+    ``trace_policy`` is not supported yet, and any other name is a mistake."""
     rest = {key: value for key, value in given.items() if key not in _NODE_RENAMED}
-    return _renamed("add_node", given, _NODE_RENAMED), rest
+    refuse_unsupported("add_node(..., {}=...)", trace_policy=rest.pop("trace_policy", None))
+    refuse_unknown("add_node", rest, _NODE_OPTIONS)
+    return _renamed("add_node", given, _NODE_RENAMED)
+
+
+def refuse_unknown(call: str, given: Mapping[str, Any], takes: Sequence[str]) -> None:
+    """Raise Python's TypeError for a keyword argument ``call`` does not take, naming the
+    one it probably means and the ones it takes.
+
+    >>> refuse_unknown("compile", {"checkpoint": None}, COMPILE_OPTIONS)
+    Traceback (most recent call last):
+    TypeError: compile() got an unexpected keyword argument 'checkpoint'. Did you mean checkpointer=...? It takes checkpointer, store, cache, interrupt_before, interrupt_after, debug, name, transformers and executor.
+    """  # noqa: E501
+    for name in given:
+        close = difflib.get_close_matches(name, takes, n=1, cutoff=0.6)
+        meant = f"Did you mean {close[0]}=...? " if close else ""
+        raise TypeError(
+            f"{call}() got an unexpected keyword argument {name!r}. {meant}It takes "
+            f"{', '.join(takes[:-1])} and {takes[-1]}."
+        )
 
 
 def renamed_pregel_argument(options: dict[str, Any], context_schema: Any) -> Any:
@@ -96,20 +128,85 @@ def refuse_unsupported(call: str, /, **options: Any) -> None:
             raise NotImplementedError(f"{call.format(option)} is not supported by graphkit yet.")
 
 
-def check_action(node: Any, action: Any) -> None:
-    """Refuse ``add_node(node, action)`` unless node is a name and action is callable."""
+def check_action(node: Any, action: Any, where: str = "") -> None:
+    """Refuse ``add_node(node, action)`` unless node is a name and action is callable;
+    ``where``: the call that gave ``action``, when it is not ``add_node(node, ...)`` (an
+    error handler's)."""
     if not isinstance(node, str):
+        if isinstance(action, str) and callable(node):  # add_node(f, "name"): swapped
+            name = shown(node)
+            raise TypeError(
+                f"add_node({name}, {action!r}): the node's name comes first, then its "
+                f"function. Write add_node({action!r}, {name})."
+            )
         raise TypeError(
-            f"add_node({node!r}, ...): a node's name must be a string, got "
+            f"add_node({shown(node)}, ...): a node's name must be a string, got "
             f"{type(node).__name__}. Write add_node('name', function)."
         )
     if action is None:
         raise ValueError(f"add_node({node!r}) needs an action: a function or a runnable.")
     if not callable(action) and not callable(getattr(action, "invoke", None)):
+        if where:
+            raise TypeError(
+                f"{where}: the error handler must be a function (state, error) -> update, "
+                f"got {type(action).__name__} {action!r}."
+            )
         raise TypeError(
             f"Node {node!r}: expected a function or an object with .invoke(), got "
             f"{type(action).__name__}."
         )
+
+
+def shown(value: Any) -> str:
+    """``value`` as a message shows it: a function, a class or a named runnable by its
+    name (what the learner wrote), not by a repr with a memory address; else its repr.
+
+    >>> def route(state): ...
+    >>> shown(route), shown("a"), shown(("a", route))
+    ('route', "'a'", "('a', route)")
+    """
+    if isinstance(value, tuple):
+        inner = ", ".join(map(shown, value))
+        return f"({inner},)" if len(value) == 1 else f"({inner})"
+    if isinstance(value, list):
+        return f"[{', '.join(map(shown, value))}]"
+    name = getattr(value, "__name__", None) or getattr(value, "name", None)
+    if callable(value) and isinstance(name, str) and name.isidentifier():
+        return name
+    return "lambda state: ..." if name == "<lambda>" else repr(value)
+
+
+def not_a_node_name(value: Any, known: Collection[str]) -> str:
+    """What to do about ``value`` given where a node's name goes (a function, a list,
+    None...): a node is named by a string.
+
+    >>> def shout(state): ...
+    >>> not_a_node_name(shout, ["shout"])
+    "nodes are named by strings: write 'shout', not the function shout itself"
+    >>> not_a_node_name(shout, [])
+    "nodes are named by strings: add_node('shout', shout) first, then write 'shout'"
+    """
+    name = getattr(value, "__name__", None) or getattr(value, "name", None)
+    if callable(value) and isinstance(name, str) and name.isidentifier():
+        kind = "class" if isinstance(value, type) else "function"
+        if name in known:
+            return f"nodes are named by strings: write {name!r}, not the {kind} {name} itself"
+        return f"nodes are named by strings: add_node({name!r}, {name}) first, then write {name!r}"
+    if value is None:
+        return "to end the run there, use END (from graphkit import END)"
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return (
+            "one node is named by one string; for several nodes, add an edge to each "
+            "(they run in the same step)"
+        )
+    return f"a node's name is a string, not {type(value).__name__}"
+
+
+def _spelt(name: Any) -> str:
+    """How code names ``name``: the constant START or END, else the value's own text."""
+    if isinstance(name, str) and name in (START, END):
+        return "START" if name == START else "END"
+    return shown(name)
 
 
 def check_node_name(name: str, nodes: Collection[str]) -> None:
@@ -127,6 +224,45 @@ def check_node_name(name: str, nodes: Collection[str]) -> None:
             f"Node {name!r} already present; give the second one another name, e.g. "
             f"add_node('{name}_2', ...)."
         )
+
+
+def check_sequence(nodes: Any) -> None:
+    """Refuse ``add_sequence`` given something other than a list of nodes (LangGraph's
+    TypeError too)."""
+    if isinstance(nodes, Mapping):
+        raise TypeError(
+            "add_sequence takes a list of nodes, not a dict (which it would read as its "
+            "keys, names without functions): write add_sequence(list(nodes.items())), "
+            "a list of ('name', function) pairs."
+        )
+    if isinstance(nodes, str) or not isinstance(nodes, Iterable):
+        raise TypeError(
+            f"add_sequence takes a list of nodes, got {type(nodes).__name__}: write "
+            f"add_sequence([{shown(nodes)}]) (functions, or ('name', function) pairs, in "
+            "the order they run)."
+        )
+
+
+def check_sequence_item(item: Any) -> None:
+    """Refuse an ``add_sequence`` item that is neither a node's function nor a
+    ``('name', function)`` pair (LangGraph's TypeError too)."""
+    if isinstance(item, tuple) and len(item) != 2:
+        raise TypeError(
+            f"add_sequence got {shown(item)}, a tuple of {len(item)}; each item is a "
+            "function or a ('name', function) pair."
+        )
+    if isinstance(item, str):
+        raise TypeError(
+            f"add_sequence got {item!r}, a name without its function; each item is a "
+            f"function (named after itself) or a pair: ({item!r}, function)."
+        )
+
+
+def duplicate_in_sequence(name: str, action: Any) -> str:
+    return (
+        f"add_sequence: node {name!r} already present; to run the same function twice, "
+        f"give the second its own name with a pair: ('{name}_2', {shown(action)})."
+    )
 
 
 def node_added_after_compile(node: str) -> str:
@@ -248,6 +384,8 @@ def unknown_node_fix(name: str, known: Collection[str]) -> str:
     >>> unknown_node_fix("news2", ["news_1", "news_2"]), unknown_node_fix("zzz", ["a"])
     ("did you mean 'news_2'? Otherwise add_node('news2', ...) first", "add_node('zzz', ...) first")
     """
+    if not isinstance(name, str):
+        return not_a_node_name(name, known)
     if constant := _constant_or_slip(name, known):
         return constant
     if slip := _near_miss(name, known):
@@ -255,8 +393,37 @@ def unknown_node_fix(name: str, known: Collection[str]) -> str:
     return f"add_node({name!r}, ...) first"
 
 
+def _check_one_end(start: Any, end: Any) -> None:
+    """Refuse an edge's end that is several nodes (a list: LangGraph's TypeError too)."""
+    if not isinstance(end, (list, set, dict)):
+        return
+    first = _spelt(next(iter(end), "b"))
+    after = (
+        " To run one node after several, put the list first: add_edge(['a', 'b'], 'c')."
+        if isinstance(start, str)
+        else ""
+    )
+    raise TypeError(
+        f"add_edge({_spelt(start)}, {shown(end)}): an edge ends at one node. Add one edge "
+        f"per node, e.g. add_edge({_spelt(start)}, {first}); they run in the same step." + after
+    )
+
+
+def waiting_starts(start: Any, end: Any) -> tuple[Any, ...]:
+    """The nodes a waiting edge ``add_edge([...], end)`` waits for; a TypeError (as
+    LangGraph's) when ``start`` is neither a name nor a list of names."""
+    if isinstance(start, Iterable):
+        _check_one_end(start, end)
+        return tuple(start)
+    raise TypeError(
+        f"add_edge({shown(start)}, {_spelt(end)}): an edge starts at a node's name, or at a "
+        f"list of names to wait for; {not_a_node_name(start, ())}."
+    )
+
+
 def check_edge(start: str, end: str) -> None:
-    """Refuse an edge out of END or into START."""
+    """Refuse an edge out of END or into START, or into several nodes."""
+    _check_one_end(start, end)
     if start == END:
         raise ValueError("END cannot be the start of an edge; edges leave END nowhere.")
     if end == START:
@@ -276,11 +443,39 @@ def check_waiting_edge(starts: tuple[str, ...], end: str, nodes: Collection[str]
             )
         if start not in nodes:
             fix = unknown_node_fix(start, nodes)
-            raise ValueError(f"Waiting edge {list(starts)} -> {end!r}: {fix}.")
+            raise ValueError(f"Waiting edge {shown(list(starts))} -> {shown(end)}: {fix}.")
     if end == START:
         raise ValueError("START cannot be the end of an edge.")
     if end not in nodes and end != END:
-        raise ValueError(f"Waiting edge {list(starts)} -> {end!r}: {unknown_node_fix(end, nodes)}.")
+        fix = unknown_node_fix(end, nodes)
+        raise ValueError(f"Waiting edge {shown(list(starts))} -> {shown(end)}: {fix}.")
+
+
+def check_branch_source(source: Any, path: Any) -> None:
+    """Refuse ``add_conditional_edges`` from several nodes at once (a list: LangGraph's
+    TypeError too, "unhashable type")."""
+    if isinstance(source, (list, set, dict)):
+        first = _spelt(next(iter(source), "a"))
+        raise TypeError(
+            f"add_conditional_edges({shown(source)}, {shown(path)}, ...): a conditional "
+            f"edge starts at one node. Add one per node, e.g. "
+            f"add_conditional_edges({first}, {shown(path)}, ...)."
+        )
+
+
+def path_not_callable(source: str, path: Any) -> str:
+    """``add_conditional_edges(source, path)`` whose path is not a function (a node's name
+    given for a fixed next step, or None)."""
+    fix = "pass the function that returns where to go next, e.g. "
+    fix += f"add_conditional_edges({_spelt(source)}, route, ['b', 'c'])"
+    if isinstance(path, str):
+        edge = f"add_edge({_spelt(source)}, {_spelt(path)})"
+        fix = f"to always go to {_spelt(path)} next, write {edge}"
+    return (
+        f"add_conditional_edges({_spelt(source)}, {shown(path)}): the path must be a "
+        f"function (state) -> the next node's name (a router), got {type(path).__name__}; "
+        f"{fix}."
+    )
 
 
 def duplicate_branch(source: str, name: str) -> str:
@@ -302,17 +497,61 @@ def check_interrupts(before: Any, after: Any, nodes: Collection[str]) -> None:
                 f"{option}=[{names!r}], or '*' for every node; a string would be read "
                 "letter by letter."
             )
+        if names is not None and not isinstance(names, Iterable):  # (LangGraph's TypeError)
+            raise TypeError(
+                f"compile({option}={shown(names)}): give a list of node names, e.g. "
+                f"{option}=['my_node'], or '*' for every node; got {type(names).__name__}."
+            )
         for node in () if names == "*" else names or ():
             if node not in nodes:
-                meant = _near_miss(node, nodes)
-                slip = f"did you mean {meant!r}? " if meant else ""
+                if isinstance(node, str):
+                    meant = _near_miss(node, nodes)
+                    fix = f"did you mean {meant!r}? " if meant else ""
+                else:
+                    fix = f"{not_a_node_name(node, nodes)}; "
                 raise ValueError(
-                    f"compile({option}=[{node!r}]): there is no node {node!r}; {slip}nodes: "
-                    f"{some_names(nodes)}."
+                    f"compile({option}=[{shown(node)}]): there is no node {shown(node)}; "
+                    f"{fix}nodes: {some_names(nodes)}."
                 )
 
 
 # -- building: state schemas --------------------------------------------------------------
+
+
+def check_schema(schema: Any, where: str, of_the_state: bool = False) -> None:
+    """Refuse a value given where a schema class goes (a dict of values, a list of key
+    names: LangGraph's TypeError too, "unhashable type"); ``where``: the call, with
+    ``{}`` for the schema. A state schema that is no type is refused where its keys
+    are read (``schema_without_fields``)."""
+    try:
+        hash(schema)
+        is_type = inspect.isclass(schema) or hasattr(schema, "__annotations__")
+        if of_the_state or is_type or get_origin(schema) is not None:
+            return
+    except TypeError:
+        pass
+    call = (where or "{}").format(shown(schema))
+    if isinstance(schema, dict):
+        types = all(isinstance(value, type) for value in schema.values())
+        fields = {k: (v if types else type(v)).__name__ for k, v in schema.items()}
+        declared = "{" + ", ".join(f"{key!r}: {kind}" for key, kind in fields.items()) + "}"
+        raise TypeError(
+            f"{call}: a schema is a class whose annotated fields are the keys, not a dict"
+            f"{'' if types else ' of values'}. Declare one, e.g. State = TypedDict('State', "
+            f"{declared}) (from typing import TypedDict), and pass State"
+            f"{'.' if types else '; values go to invoke().'}"
+        )
+    if isinstance(schema, (list, tuple, set)) and all(isinstance(k, str) for k in schema):
+        declared = "{" + ", ".join(f"{key!r}: str" for key in schema) + "}"
+        raise TypeError(
+            f"{call}: a schema is a class whose annotated fields are the keys, not a "
+            f"{type(schema).__name__} of names. Declare one, e.g. State = TypedDict('State', "
+            f"{declared}) (each key with its type), and pass State."
+        )
+    raise TypeError(
+        f"{call}: a schema is a class (a TypedDict, a dataclass or a pydantic model) whose "
+        f"annotated fields are the keys, got {type(schema).__name__} {schema!r}."
+    )
 
 
 def schema_without_fields(schema: Any) -> str:
@@ -537,18 +776,30 @@ def unhashable_choice(router: str, choice: Any, path_map: Mapping[Any, str]) -> 
 def validate(builder: StateGraph) -> None:
     """Raise ValueError for what cannot run; warn about what probably should not."""
     known = set(builder.nodes)
-    for start, end in sorted(builder.edges):
+    # (by the names' text: an edge to a function or a number cannot be compared with one to a name)
+    for start, end in sorted(builder.edges, key=lambda edge: [str(node) for node in edge]):
         for role, node, outside in (("starts", start, START), ("ends", end, END)):
             if node != outside and node not in known:
+                what = f"unknown node {node!r}"
+                if not isinstance(node, str):
+                    what = f"{shown(node)}, which is not a node's name"
                 raise ValueError(
-                    f"Edge {start!r} -> {end!r} {role} at unknown node {node!r}; "
+                    f"Edge {shown(start)} -> {shown(end)} {role} at {what}; "
                     f"{unknown_node_fix(node, known)}. Nodes: {some_names(known)}."
                 )
     for source, branches in builder.branches.items():
-        if source != START and source not in known:
+        if source == END:  # (LangGraph: "unknown node '__end__'")
             raise ValueError(
-                f"Conditional edge starts at unknown node {source!r}; add_node({source!r}, ...) "
-                f"first. Nodes: {some_names(known)}."
+                "A conditional edge cannot start at END: nothing runs after END. Start it "
+                "at the node whose result it routes, e.g. add_conditional_edges('my_node', ...)."
+            )
+        if source != START and source not in known:
+            what, fix = f"unknown node {source!r}", f"add_node({source!r}, ...) first"
+            if not isinstance(source, str):
+                what = f"{shown(source)}, which is not a node's name"
+                fix = not_a_node_name(source, known)
+            raise ValueError(
+                f"Conditional edge starts at {what}; {fix}. Nodes: {some_names(known)}."
             )
         for branch in branches.values():
             for key, target in (branch.path_map or {}).items():
@@ -624,13 +875,40 @@ def _check_destinations(builder: StateGraph, known: set[str]) -> None:
     """A node's declared ``destinations`` (or ``-> Command[Literal[...]]``) must name
     nodes, as in LangGraph."""
     for name, declaration in builder.nodes.items():
-        for target in declaration.destinations or ():
-            if target != END and target not in known:
-                raise ValueError(
-                    f"Node {name!r} declares destination {target!r}, which is not a node; "
-                    f"fix its destinations (or its Command[Literal[...]] annotation) or "
-                    f"add_node({target!r}, ...). Nodes: {some_names(known)}."
+        destinations = declaration.destinations
+        if destinations is not None and not isinstance(destinations, (tuple, Mapping)):
+            raise TypeError(  # (LangGraph's, here too: "'int' object is not iterable")
+                f"add_node({name!r}, ..., destinations={shown(destinations)}): give the nodes "
+                "it may go to as a tuple of names, e.g. destinations=('a', 'b'), or a dict "
+                "of names to edge labels."
+            )
+        for target in destinations or ():
+            if isinstance(target, (list, set, dict)):  # (LangGraph's: "unhashable type")
+                raise TypeError(
+                    f"add_node({name!r}, ..., destinations=...) lists {shown(target)}; give "
+                    "one flat tuple of node names, e.g. destinations=('a', 'b')."
                 )
+            if target != END and target not in known:
+                fix = "fix its destinations (or its Command[Literal[...]] annotation) or "
+                fix += f"add_node({target!r}, ...)"
+                if not isinstance(target, str):
+                    fix = not_a_node_name(target, known)
+                raise ValueError(
+                    f"Node {name!r} declares destination {shown(target)}, which is not a "
+                    f"node; {fix}. Nodes: {some_names(known)}."
+                )
+
+
+def node_metadata(node: str, metadata: Any) -> dict[str, Any]:
+    """``add_node(..., metadata=...)`` as a dict; the error ``dict()`` raises (as
+    LangGraph's run does) says what metadata is."""
+    try:
+        return dict(metadata or {})
+    except (TypeError, ValueError) as error:
+        raise type(error)(
+            f"add_node({node!r}, ..., metadata={metadata!r}): metadata is a dict of your "
+            "own notes about the node, e.g. metadata={'owner': 'search'}."
+        ) from None
 
 
 def _warn_about_suspicious_shapes(builder: StateGraph) -> None:
@@ -687,6 +965,11 @@ def _successors(builder: StateGraph) -> dict[str, set[str]]:
 
 
 def bad_checkpointer(checkpointer: Any) -> str:
+    if isinstance(checkpointer, type):
+        return (
+            f"compile(checkpointer={checkpointer.__name__}) got the class; pass a saver, an "
+            f"instance of it: compile(checkpointer={checkpointer.__name__}())."
+        )
     return (
         f"compile(checkpointer=...) got a {type(checkpointer).__name__}: pass a saver "
         "(e.g. InMemorySaver(), SqliteSaver), or, for a subgraph, True (its own thread "

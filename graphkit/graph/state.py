@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from types import GenericAlias
 from typing import Any
 
@@ -95,16 +95,18 @@ class StateGraph:
         """``set_node_defaults(timeout=...)``: for each node given none."""
         self.default_error_handler: Any = None
         """``set_node_defaults(error_handler=...)``: for each node given none."""
-        self._add_schema(state_schema, of_the_state=True)
-        for schema in (self.input_schema, self.output_schema):
-            self._add_schema(schema, allow_managed=False)
+        self._add_schema(state_schema, of_the_state=True, where="StateGraph({})")
+        for schema, option in ((self.input_schema, "input"), (self.output_schema, "output")):
+            self._add_schema(schema, False, where=f"StateGraph(..., {option}_schema={{}})")
 
     def _add_schema(
-        self, schema: Any, allow_managed: bool = True, of_the_state: bool = False
+        self, schema: Any, allow_managed: bool = True, of_the_state: bool = False, where: str = ""
     ) -> None:
         """Add ``schema``'s keys; as in LangGraph, a key declared again must be the same
         kind of channel (or a plain one), and managed values live in the state only. An
-        input or output schema may declare none (the state schema must: refused)."""
+        input or output schema may declare none (the state schema must: refused).
+        ``where``: the call that gave it, ``{}`` for the schema (for errors)."""
+        diagnose.check_schema(schema, where, of_the_state)
         if schema in self.schemas:
             return
         if not of_the_state and declares_no_keys(schema):
@@ -155,8 +157,7 @@ class StateGraph:
         ``timeout``: seconds, a ``timedelta`` or a ``TimeoutPolicy`` for each attempt of
         an async node (see ``docs/errors-and-timeouts.md``).
         """
-        old, kwargs = diagnose.renamed_node_arguments(kwargs)
-        diagnose.refuse_unsupported("add_node(..., {}=...)", **kwargs)
+        old = diagnose.renamed_node_arguments(kwargs)
         retry_policy = retry_policy if retry_policy is not None else old.get("retry_policy")
         input_schema = input_schema if input_schema is not None else old.get("input_schema")
         node, action = named_action(node, action)
@@ -168,17 +169,17 @@ class StateGraph:
         if self.compiled:
             warn(diagnose.node_added_after_compile(node))
         schema = input_schema or input_schema_of(action) or self.state_schema
-        self._add_schema(schema)
+        self._add_schema(schema, where=f"add_node({node!r}, ..., input_schema={{}})")
         if destinations is None:
             destinations = command_destinations(action)
-        elif not isinstance(destinations, Mapping):
-            destinations = tuple(destinations)
+        elif isinstance(destinations, Iterable) and not isinstance(destinations, Mapping):
+            destinations = tuple(destinations)  # (anything else: refused at compile)
         handler = None if error_handler is None else self._add_handler(node, error_handler, schema)
         self.nodes[node] = NodeDeclaration(
             node,
             action,
             schema,
-            dict(metadata or {}),
+            diagnose.node_metadata(node, metadata),
             destinations,
             bool(defer),
             policies,
@@ -193,7 +194,7 @@ class StateGraph:
         handler = f"{ERROR_HANDLER_PREFIX}{node}"
         if handler in self.nodes:
             raise ValueError(diagnose.handler_exists(node, handler))
-        diagnose.check_action(handler, error_handler)
+        diagnose.check_action(handler, error_handler, f"add_node({node!r}, ..., error_handler=...)")
         destinations = command_destinations(error_handler)
         self.nodes[handler] = NodeDeclaration(
             handler, error_handler, schema, destinations=destinations, is_error_handler=True
@@ -208,11 +209,15 @@ class StateGraph:
         >>> sorted(builder.add_sequence([("a", lambda s: {}), ("b", lambda s: {})]).edges)
         [('a', 'b')]
         """
+        diagnose.check_sequence(nodes)
         if not nodes:
             raise ValueError("add_sequence needs at least one node.")
         previous = None
         for item in nodes:
+            diagnose.check_sequence_item(item)
             name, action = item if isinstance(item, tuple) else (infer_name(item), item)
+            if name in self.nodes:
+                raise ValueError(diagnose.duplicate_in_sequence(name, action))
             self.add_node(name, action)
             if previous is not None:
                 self.add_edge(previous, name)
@@ -238,7 +243,7 @@ class StateGraph:
             diagnose.check_edge(start_key, end_key)
             self.edges.add((start_key, end_key))
         else:
-            starts = tuple(start_key)
+            starts = diagnose.waiting_starts(start_key, end_key)
             diagnose.check_waiting_edge(starts, end_key, self.nodes)
             self.waiting_edges.add((starts, end_key))
         return self
@@ -260,6 +265,7 @@ class StateGraph:
         >>> builder.branches[START]["condition"].targets()
         ['big', 'small']
         """
+        diagnose.check_branch_source(source, path)
         if self.compiled:
             warn(diagnose.edge_added_after_compile(f"The conditional edge from {source!r}"))
         schema = input_schema_of(path) if callable(path) else None
@@ -272,10 +278,9 @@ class StateGraph:
         runnable = not callable(path)
         name = getattr(path, "name", None) if runnable else None  # (a Runnable's own)
         if runnable:
-            path = getattr(path, "invoke", None)
-            if not callable(path):
-                raise TypeError(f"Conditional edge from {source!r}: path must be callable.")
-            name = name or "condition"
+            if not callable(getattr(path, "invoke", None)):
+                raise TypeError(diagnose.path_not_callable(source, path))
+            path, name = path.invoke, name or "condition"
         if path_map is not None and not isinstance(path_map, Mapping):
             path_map = {name: name for name in path_map}
         name = name or getattr(path, "__name__", None) or "condition"
@@ -334,7 +339,7 @@ class StateGraph:
         if timeout is not None:
             self.default_timeout = diagnose.timeout_policy("set_node_defaults(...)", timeout)
         if error_handler is not None:
-            diagnose.check_action(DEFAULT_ERROR_HANDLER, error_handler)
+            diagnose.check_action(DEFAULT_ERROR_HANDLER, error_handler, "set_node_defaults(...)")
             self.default_error_handler = error_handler
         if retry_policy is not None:
             try:
@@ -391,8 +396,9 @@ class StateGraph:
         {'x': 2}
         """
         transformers = tuple(kwargs.pop("transformers", None) or ())  # (v3 runs': stream)
-        diagnose.refuse_unsupported("compile({}=...)", **kwargs)
+        diagnose.refuse_unknown("compile", kwargs, diagnose.COMPILE_OPTIONS)
         saver_like = callable(getattr(checkpointer, "get_tuple", None))
+        saver_like &= not isinstance(checkpointer, type)  # (the class: InMemorySaver)
         if not (checkpointer is None or isinstance(checkpointer, bool) or saver_like):
             raise TypeError(diagnose.bad_checkpointer(checkpointer))
         spec = compile_graph(self)

@@ -328,6 +328,20 @@ def test_graphkit_refuses_a_bad_policy_or_cache_with_the_fix():
         chain("graphkit", [], cache=object())
 
 
+def test_graphkit_refuses_the_class_of_a_policy_or_a_cache_where_an_instance_goes():
+    # LangGraph fails when the node runs ("'member_descriptor' object is not callable",
+    # "InMemoryCache.get() missing 1 required positional argument"); the class passes
+    # the checks above, having their methods
+    from graphkit.cache.memory import InMemoryCache
+    from graphkit.types import CachePolicy
+
+    lib = load_graphkit()
+    with pytest.raises(TypeError, match=r"cache_policy=CachePolicy is the class; pass an inst"):
+        lib.StateGraph(State).add_node("a", lambda s: {}, cache_policy=CachePolicy)
+    with pytest.raises(TypeError, match=r"compile\(cache=InMemoryCache\) got the class; pass"):
+        chain("graphkit", [], cache=InMemoryCache)
+
+
 def test_a_key_function_must_return_text_or_bytes():
     from graphkit.cache.memory import InMemoryCache
 

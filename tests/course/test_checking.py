@@ -5,7 +5,7 @@ from __future__ import annotations
 import operator
 from typing import Annotated, TypedDict
 
-from graphkit import START, StateGraph
+from graphkit import END, START, StateGraph
 from graphkit.course import Verdict, Wrong, compiled, exercise, trace
 
 
@@ -108,20 +108,29 @@ class Pair(TypedDict, total=False):
 
 
 def test_python_s_own_error_in_graphkit_s_code_keeps_the_hint():
-    # Only a raise of graphkit's says the fix: add_edge(START, ["a", "b"]) fails with
-    # "unhashable type: 'list'" inside graphkit, and lost "Run your answer on its own".
+    # Only a raise of graphkit's says the fix: a waiting edge for a list inside the list
+    # fails with "unhashable type: 'list'" inside graphkit, and lost "Run your answer on
+    # its own" (add_edge(START, ["a", "b"]) did too, before graphkit named it).
     @exercise("0.2 · Build it")
     def check_build(build) -> str:
         compiled(build)
         return "built."
 
+    def nested():
+        builder = StateGraph(Pair).add_node("a", lambda state: {}).add_node("b", len)
+        return builder.add_edge(["a", ["b"]], END)
+
+    verdict = check_build(nested)
+    assert verdict.message == "Your code raised TypeError: unhashable type: 'list'"
+    assert verdict.hint.startswith("Run your answer on its own in a cell")
+
     def two_targets():
         builder = StateGraph(Pair).add_node("a", lambda state: {}).add_node("b", len)
         return builder.add_edge(START, ["a", "b"])
 
-    verdict = check_build(two_targets)
-    assert verdict.message == "Your code raised TypeError: unhashable type: 'list'"
-    assert verdict.hint.startswith("Run your answer on its own in a cell")
+    two = check_build(two_targets)
+    assert two.message.startswith("Your code raised TypeError: add_edge(START, ['a', 'b'])")
+    assert two.hint == ""  # graphkit's own sentence says the fix
     duplicate = check_build(
         lambda: StateGraph(Pair).add_node("a", lambda state: {}).add_node("a", len)
     )

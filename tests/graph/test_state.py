@@ -515,3 +515,49 @@ def test_an_unknown_keyword_of_stategraph_is_refused_by_name():
     # LangGraph ignores it, so a misspelt `contex_schema=` would leave the graph without one
     with pytest.raises(TypeError, match=r"unexpected keyword argument\(s\) \['contex_schema'\]"):
         StateGraph(State, contex_schema=State)
+
+
+def test_an_unknown_keyword_of_add_node_is_refused_by_name():
+    # LangGraph ignores it (a misspelt `retry_polcy=` leaves the node without retries);
+    # graphkit said "not supported by graphkit yet", as if LangGraph had such an option
+    with pytest.raises(TypeError) as excinfo:
+        graph_with().add_node("a", noop, retry_polcy=RetryPolicy())
+    assert str(excinfo.value) == (
+        "add_node() got an unexpected keyword argument 'retry_polcy'. Did you mean "
+        "retry_policy=...? It takes defer, metadata, input_schema, retry_policy, "
+        "cache_policy, destinations, error_handler and timeout."
+    )
+
+
+@pytest.mark.parametrize(("metadata", "error"), [(["owner"], ValueError), (5, TypeError)])
+def test_metadata_that_is_not_a_dict_says_what_metadata_is(metadata, error):
+    # (dict()'s own error, which LangGraph raises when the graph runs)
+    with pytest.raises(error, match=r"add_node\('a', \.\.\., metadata=.*\): metadata is a dict"):
+        graph_with().add_node("a", noop, metadata=metadata)
+
+
+@pytest.mark.parametrize(
+    ("build", "call"),
+    [
+        (lambda: StateGraph(State, output_schema=5), "StateGraph(..., output_schema=5)"),
+        (lambda: StateGraph(State, input_schema="x"), "StateGraph(..., input_schema='x')"),
+        (
+            lambda: graph_with().add_node("a", noop, input_schema=5),
+            "add_node('a', ..., input_schema=5)",
+        ),
+    ],
+)  # fmt: skip
+def test_a_schema_that_is_no_class_is_named_by_the_argument_that_gave_it(build, call):
+    # (it was "State schema 5 has no fields", though the state schema was fine)
+    with pytest.raises(TypeError) as excinfo:
+        build()
+    assert str(excinfo.value).startswith(f"{call}: a schema is a class (a TypedDict")
+
+
+def test_a_function_given_before_its_name_shows_the_call_the_right_way_round():
+    with pytest.raises(TypeError) as excinfo:
+        graph_with().add_node(noop, "a")
+    assert str(excinfo.value) == (
+        "add_node(noop, 'a'): the node's name comes first, then its function. "
+        "Write add_node('a', noop)."
+    )
