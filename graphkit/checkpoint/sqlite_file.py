@@ -78,28 +78,35 @@ class CheckpointFileError(sqlite3.DatabaseError):
     (True, True)
     """
 
-    def __reduce__(self) -> tuple[Any, tuple[str, type]]:
-        # (the class made for SQLite's is not found by its name: rebuild it from that)
+    def __reduce__(self) -> tuple[Any, tuple[str, type], dict[str, Any]]:
+        # (the class made for SQLite's is not found by its name: rebuild it from that;
+        # its attributes, sqlite_errorcode and notes, come back as its state)
         sqlite_class = next(c for c in type(self).__mro__ if c.__module__ == "sqlite3")
-        return _rebuilt, (str(self), sqlite_class)
+        return _rebuilt, (str(self), sqlite_class), self.__dict__
 
 
 _WITH_SQLITES_CLASS: dict[type, type] = {}  # SQLite's error class -> CheckpointFileError's
 
 
 def _checkpoint_file_error(message: str, cause: sqlite3.Error) -> CheckpointFileError:
-    """A ``CheckpointFileError`` saying ``message`` that is also of ``cause``'s class."""
+    """A ``CheckpointFileError`` saying ``message`` that is also of ``cause``'s class,
+    with its ``sqlite_errorcode`` and ``sqlite_errorname`` (what a retry may test)."""
     kind = type(cause)
     if kind is sqlite3.DatabaseError or not issubclass(kind, sqlite3.DatabaseError):
-        return CheckpointFileError(message)
-    if issubclass(kind, CheckpointFileError):
-        return kind(message)
-    if kind not in _WITH_SQLITES_CLASS:
-        # (named as the base, so tracebacks and reprs read CheckpointFileError)
-        made = type("CheckpointFileError", (CheckpointFileError, kind), {})
-        made.__module__ = __name__
-        _WITH_SQLITES_CLASS[kind] = made
-    return _WITH_SQLITES_CLASS[kind](message)
+        error = CheckpointFileError(message)
+    elif issubclass(kind, CheckpointFileError):
+        error = kind(message)
+    else:
+        if kind not in _WITH_SQLITES_CLASS:
+            # (named as the base, so tracebacks and reprs read CheckpointFileError)
+            made = type("CheckpointFileError", (CheckpointFileError, kind), {})
+            made.__module__ = __name__
+            _WITH_SQLITES_CLASS[kind] = made
+        error = _WITH_SQLITES_CLASS[kind](message)
+    for code in ("sqlite_errorcode", "sqlite_errorname"):
+        if hasattr(cause, code):
+            setattr(error, code, getattr(cause, code))
+    return error
 
 
 def _rebuilt(message: str, sqlite_class: type) -> CheckpointFileError:
@@ -148,14 +155,16 @@ def file_error(path: str, error: sqlite3.Error, thread: str | None = None) -> Ch
     where = f"{path!r}" + (f" (reading or writing thread {thread!r})" if thread is not None else "")
     folder = Path(path).parent
     if path not in ("", ":memory:") and not folder.is_dir():
-        return CheckpointFileError(
+        return _checkpoint_file_error(
             f"Cannot open the checkpoint file {path!r}: its folder {str(folder)!r} does not "
-            f"exist. Create it first (Path(...).mkdir(parents=True)), or choose another path."
+            f"exist. Create it first (Path(...).mkdir(parents=True)), or choose another path.",
+            error,
         )
     if Path(path).is_dir():
-        return CheckpointFileError(
+        return _checkpoint_file_error(
             f"Cannot open the checkpoint file {path!r}: it is a folder. Give the path of a "
-            f"file in it, e.g. {str(Path(path) / 'checkpoints.db')!r}."
+            f"file in it, e.g. {str(Path(path) / 'checkpoints.db')!r}.",
+            error,
         )
     for fragment, meaning, fix in _MEANINGS:
         if fragment in message:

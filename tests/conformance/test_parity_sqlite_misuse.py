@@ -120,10 +120,27 @@ def test_a_locked_file_raises_sqlites_own_class(lib, tmp_path):
         holder.rollback()
         holder.close()
     assert "locked" in str(raised.value)
+    # what a retry written for SQLite's error may test
+    assert (raised.value.sqlite_errorcode, raised.value.sqlite_errorname) == (5, "SQLITE_BUSY")
+    raised.value.add_note("seen by the caller")
     again = pickle.loads(pickle.dumps(raised.value))
     assert isinstance(again, sqlite3.OperationalError) and str(again) == str(raised.value)
+    assert again.sqlite_errorname == "SQLITE_BUSY" and again.__notes__ == ["seen by the caller"]
     if lib.name == "graphkit":
         from graphkit.checkpoint import CheckpointFileError
 
         assert isinstance(raised.value, CheckpointFileError)
         assert str(file) in str(raised.value) and "'t1'" in str(raised.value)
+
+
+@pytest.mark.parametrize("where", ["missing/runs.db", "."])
+def test_a_file_that_cannot_be_opened_raises_sqlites_own_class(lib, tmp_path, where):
+    """A path in a missing folder, or a folder: LangGraph raises SQLite's
+    OperationalError ("unable to open database file"); graphkit's error, which says
+    why, is of that class too."""
+    opening = saver_class(lib).from_conn_string(str(tmp_path / where))
+    with pytest.raises(sqlite3.OperationalError) as raised, opening:
+        pass
+    assert raised.value.sqlite_errorname == "SQLITE_CANTOPEN"
+    if lib.name == "graphkit":
+        assert "Cannot open the checkpoint file" in str(raised.value)
