@@ -104,6 +104,8 @@ def _runnable(app: Any) -> Any:
 
 
 def _seen(other: Any) -> Any:
-    """A graphkit graph as LangChain sees it; anything else as given (LangChain coerces
-    functions and dicts itself)."""
+    """A graphkit graph as LangChain sees it, also as a value of a dict (LangChain's
+    ``RunnableParallel``); anything else as given (LangChain coerces functions itself)."""
+    if isinstance(other, dict):
+        return {key: _seen(value) for key, value in other.items()}
     return _runnable(other) if isinstance(other, ComposingMethods) else other

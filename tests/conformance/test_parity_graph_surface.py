@@ -231,6 +231,11 @@ def _composed(lib: Side) -> dict[str, Any]:
         "sequence config_specs": sequence.config_specs,
         "pipe": app.pipe(RunnableLambda(lambda output: output["items"])).invoke({"x": 3}),
         "graph | graph": (app | build()).invoke({"x": 1}),
+        "graph | dict of graphs": (app | {"again": build(), "nested": {"g": build()}}).invoke(
+            {"x": 1}
+        ),
+        "pipe a dict": app.pipe({"again": build()}).invoke({"x": 2}),
+        "assign a graph": app.assign(again=build()).invoke({"x": 3}),
         "with_fallbacks": build(fail=True).with_fallbacks([app]).invoke({"x": 4}),
         "with_listeners": (listened.invoke({"x": 5}), events),
         "with_types": app.with_types(input_type=dict).input_schema.model_json_schema(),
