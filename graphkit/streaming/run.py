@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import sys
 import threading
 import warnings
 from collections import deque
@@ -486,13 +487,23 @@ def _inherited(parent: Any, config: Any) -> Any:
     merged = {**task, **given}
     merged["configurable"] = {**inherited, **(given.get("configurable") or {})}
     merged["metadata"] = merged_metadata(task.get("metadata"), given.get("metadata"))
-    if task.get("callbacks") is not None and given.get("callbacks") is not None:
+    if (ambient := _ambient_callbacks(task)) is not None:
         # the caller's handlers (tracing, astream_events) hear the graph's run too
-        merged["callbacks"] = merged_callbacks(task["callbacks"], given["callbacks"])
+        own = given.get("callbacks")
+        merged["callbacks"] = ambient if own is None else merged_callbacks(ambient, own)
     task_tags = list(task.get("tags") or ())  # (a tag the task has is not added again)
     if tags := [*task_tags, *(tag for tag in given.get("tags", ()) if tag not in task_tags)]:
         merged["tags"] = tags
     return merged
+
+
+def _ambient_callbacks(task: Mapping[str, Any]) -> Any:
+    """The callbacks of the langchain-core runnable running inside the task, if any (a
+    ``RunnableSequence`` or ``RunnableLambda`` the graph is called from: its run is the
+    graph's parent, as LangGraph's ``ensure_config`` reads it), else the task's."""
+    langchain = sys.modules.get("langchain_core.runnables.config")
+    running = langchain.var_child_runnable_config.get() if langchain is not None else None
+    return (running or task).get("callbacks")
 
 
 def _names_own_thread(parent: Any, config: Any) -> bool:

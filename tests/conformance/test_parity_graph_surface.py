@@ -285,3 +285,30 @@ def test_empty_output_keys_mean_no_keys_on_the_sync_and_async_paths() -> None:
     langgraph, graphkit = _both(_output_keys)
     assert langgraph["ainvoke [] values"] is None
     assert graphkit == langgraph
+
+
+def _nested_events(lib: Side) -> dict[str, Any]:
+    """The depth of each run's start in events v2 when a node calls the graph through
+    LangChain (a composition of it, a ``RunnableLambda``): the runnable's run is the
+    graph's parent, as for a graph a node calls itself."""
+    sub = _state_graph(lib, Typed).compile()
+    calls = {
+        "pick": lambda state, config: {"items": sub.pick("items").invoke(state, config)},
+        "sequence": lambda state, config: (sub | RunnableLambda(dict)).invoke(state, config),
+        "lambda": RunnableLambda(lambda state, config: sub.invoke(state, config)),
+        "lambda without config": RunnableLambda(lambda state: sub.invoke(state)),
+        "itself": lambda state, config: sub.invoke(state, config),
+    }
+
+    async def depths(node: Any) -> list[Any]:
+        builder = lib.StateGraph(Typed).add_node("p", node).add_edge(lib.START, "p")
+        events = builder.compile().astream_events({"x": 1, "items": []}, version="v2")
+        return [(e["name"], len(e["parent_ids"])) async for e in events if "start" in e["event"]]
+
+    return {name: asyncio.run(depths(node)) for name, node in calls.items()}
+
+
+def test_a_graph_called_through_langchain_in_a_node_is_its_runs_child() -> None:
+    langgraph, graphkit = _both(_nested_events)
+    assert langgraph["pick"][3] == ("LangGraph", 3)  # under p's RunnableSequence
+    assert graphkit == langgraph
