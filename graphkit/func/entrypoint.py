@@ -152,7 +152,9 @@ def _types(func: Callable[..., Any], first: inspect.Parameter) -> tuple[Any, Any
     try:  # (annotations written as strings, e.g. under `from __future__ import annotations`)
         evaluated = inspect.signature(func, eval_str=True)
         returns, first = evaluated.return_annotation, evaluated.parameters[first.name]
-    except NameError:  # a name the annotation uses is not importable here: no types
+    except (NameError, AttributeError):  # a name or attribute not found from here (a
+        # forward reference, a class defined in a function): as written, as LangGraph
+        # takes it (it never evaluates them); a TypeError, e.g. final[int], is raised
         returns = empty
     input_type = first.annotation if first.annotation is not empty else Any
     if returns is empty or returns is entrypoint.final or isinstance(returns, str):

@@ -739,3 +739,24 @@ def test_a_thread_with_nothing_saved_reads_as_an_empty_dict() -> None:
         later = asyncio.run(flow.aget_state({"configurable": {"thread_id": "other"}}))
         seen.append((empty.values, empty.next, saved.values, later.values))
     assert seen[0] == seen[1] == ({}, (), 2, {})
+
+
+def test_an_annotation_naming_a_missing_attribute_still_builds_the_entrypoint() -> None:
+    """graphkit evaluates an entrypoint's string annotations (this module's ``from
+    __future__ import annotations``), LangGraph never does; one naming an attribute that
+    is not there is left as written, as a name that cannot be found is, and the
+    entrypoint builds and runs as on LangGraph."""
+    seen = []
+    for name in SIDES:
+        s = side(name)
+
+        @s.entrypoint()
+        def given(x: asyncio.NoSuchClass) -> dict:  # type: ignore[name-defined]
+            return x
+
+        @s.entrypoint()
+        def returned(x: list) -> copy.NoSuchClass:  # type: ignore[name-defined]
+            return x
+
+        seen.append((given.invoke({"x": 1}), returned.invoke([2])))
+    assert seen[0] == seen[1] == ({"x": 1}, [2])
