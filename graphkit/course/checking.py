@@ -273,7 +273,7 @@ def failed_run(app: Any, error: BaseException) -> Wrong:
     return Wrong(message, "Run it yourself with app.trace(...) and look at the last superstep.")
 
 
-_ROUTER = "Raised by the router "  # (the runtime's note: diagnostics.graph.raised_by_router)
+_ROUTER = "Raised by the router "  # (the runtime's note: diagnostics.returns.raised_by_router)
 
 
 def _raised_compiling(error: BaseException) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphkit.diagnostics.graph import _renamed
+from graphkit.diagnostics.arguments import renamed
 from graphkit.errors import LangGraphDeprecatedSinceV05, LangGraphDeprecatedSinceV10
 
 _RENAMED = {
@@ -28,7 +28,7 @@ def renamed_arguments(call: str, given: dict[str, Any]) -> dict[str, Any]:
             f"{call}() got unexpected keyword argument(s) {unknown}; the old names it "
             f"still accepts are {sorted(renames)}."
         )
-    return _renamed(call, given, renames)
+    return renamed(call, given, renames)
 
 
 def called_outside(name: str) -> str:

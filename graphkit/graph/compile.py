@@ -23,7 +23,9 @@ from graphkit.channels import (
     Topic,
 )
 from graphkit.constants import END, START, TASKS
+from graphkit.diagnostics import building as diagnose_building
 from graphkit.diagnostics import graph as diagnose
+from graphkit.diagnostics import schemas as diagnose_schemas
 from graphkit.graph.declaration import DEFAULT_ERROR_HANDLER, NodeDeclaration
 from graphkit.graph.schema import ROOT, coerce_to_schema
 from graphkit.graph.writers import branch_channel, node_writer, router_writer
@@ -122,7 +124,7 @@ def _channels(
                 edges.setdefault(start, []).append((join, start))
     # (the names LangGraph itself refuses, '__pregel_tasks'..., are refused by validate)
     if clashes := sorted(channels.keys() & builder.channels.keys()):
-        raise ValueError(diagnose.state_key_is_internal(clashes[0]))
+        raise ValueError(diagnose_schemas.state_key_is_internal(clashes[0]))
     return {**builder.channels, **channels}, triggers, edges
 
 
@@ -174,7 +176,7 @@ def _node_specs(
         timed = declaration.timeout is not None
         call, injected = _adapt_call(declaration.action, keys, prefer_async=timed)
         if timed and not (_is_async(call) and has_async_code(declaration.action)):
-            raise diagnose.sync_timeout(node)
+            raise diagnose_building.sync_timeout(node)
         reads = builder.schemas[declaration.input_schema]
         nodes[node] = NodeSpec(
             name=node,

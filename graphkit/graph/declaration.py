@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from types import UnionType
 from typing import Any, Literal, Union, get_args, get_origin, get_type_hints
 
-from graphkit.diagnostics import graph as diagnose
+from graphkit.diagnostics import building as diagnose
 from graphkit.types import CachePolicy, Command, RetryPolicy, TimeoutPolicy
 
 __all__ = [

@@ -12,7 +12,7 @@ from typing import Annotated, Any, NotRequired, Required, get_origin, get_type_h
 
 from graphkit.channels import BinaryOperatorAggregate, Channel, DeltaChannel, LastValue
 from graphkit.constants import ROOT
-from graphkit.diagnostics import graph as diagnose
+from graphkit.diagnostics import schemas as diagnose
 from graphkit.managed import ManagedValue, managed_value_of
 
 __all__ = [

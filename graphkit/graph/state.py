@@ -9,8 +9,11 @@ from typing import Any
 from graphkit.channels import Channel, LastValue
 from graphkit.checkpoint.allowlist import allow_schema_classes
 from graphkit.constants import END, START
+from graphkit.diagnostics import arguments as diagnose_arguments
+from graphkit.diagnostics import building as diagnose
 from graphkit.diagnostics import cache as diagnose_cache
-from graphkit.diagnostics import graph as diagnose
+from graphkit.diagnostics import graph as diagnose_graph
+from graphkit.diagnostics import schemas as diagnose_schemas
 from graphkit.errors import warn
 from graphkit.graph.compile import compile_graph
 from graphkit.graph.declaration import (
@@ -74,7 +77,7 @@ class StateGraph:
         output_schema: Any = None,
         **deprecated: Any,
     ) -> None:
-        old = diagnose.renamed_arguments(deprecated)
+        old = diagnose_arguments.renamed_arguments(deprecated)
         self.state_schema = state_schema
         self.context_schema = context_schema or old.get("context_schema")
         self.input_schema = input_schema or old.get("input_schema") or state_schema
@@ -106,7 +109,7 @@ class StateGraph:
         kind of channel (or a plain one), and managed values live in the state only. An
         input or output schema may declare none (the state schema must: refused).
         ``where``: the call that gave it, ``{}`` for the schema (for errors)."""
-        diagnose.check_schema(schema, where, of_the_state)
+        diagnose_schemas.check_schema(schema, where, of_the_state)
         if schema in self.schemas:
             return
         if not of_the_state and declares_no_keys(schema):
@@ -114,15 +117,17 @@ class StateGraph:
             return
         managed = managed_from_schema(schema)
         if managed and not allow_managed:
-            raise ValueError(diagnose.managed_in_io_schema(schema, sorted(managed)))
+            raise ValueError(diagnose_schemas.managed_in_io_schema(schema, sorted(managed)))
         for key, channel in channels_from_schema(schema).items():
             known = self.channels.setdefault(key, channel)
             plain = isinstance(channel, LastValue)  # (a plain key keeps the first kind)
             if known is not channel and not plain and different_kinds(known, channel):
-                raise ValueError(diagnose.channel_redeclared(schema, key, known, channel))
+                raise ValueError(diagnose_schemas.channel_redeclared(schema, key, known, channel))
         for key, manager in managed.items():
             if (known_manager := self.managed.setdefault(key, manager)) is not manager:
-                raise ValueError(diagnose.channel_redeclared(schema, key, known_manager, manager))
+                raise ValueError(
+                    diagnose_schemas.channel_redeclared(schema, key, known_manager, manager)
+                )
         self.schemas[schema] = schema_keys(schema)
 
     # -- nodes ----------------------------------------------------------------------------
@@ -157,7 +162,7 @@ class StateGraph:
         ``timeout``: seconds, a ``timedelta`` or a ``TimeoutPolicy`` for each attempt of
         an async node (see ``docs/errors-and-timeouts.md``).
         """
-        old = diagnose.renamed_node_arguments(kwargs)
+        old = diagnose_arguments.renamed_node_arguments(kwargs)
         retry_policy = retry_policy if retry_policy is not None else old.get("retry_policy")
         input_schema = input_schema if input_schema is not None else old.get("input_schema")
         node, action = named_action(node, action)
@@ -362,7 +367,7 @@ class StateGraph:
         Traceback (most recent call last):
         ValueError: Graph must have an entrypoint: add an edge from START, e.g. add_edge(...).
         """
-        diagnose.validate(self)
+        diagnose_graph.validate(self)
 
     def compile(
         self,
@@ -396,7 +401,7 @@ class StateGraph:
         {'x': 2}
         """
         transformers = tuple(kwargs.pop("transformers", None) or ())  # (v3 runs': stream)
-        diagnose.refuse_unknown("compile", kwargs, diagnose.COMPILE_OPTIONS)
+        diagnose_arguments.refuse_unknown("compile", kwargs, diagnose_arguments.COMPILE_OPTIONS)
         saver_like = callable(getattr(checkpointer, "get_tuple", None))
         saver_like &= not isinstance(checkpointer, type)  # (the class: InMemorySaver)
         if not (checkpointer is None or isinstance(checkpointer, bool) or saver_like):

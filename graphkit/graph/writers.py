@@ -11,8 +11,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from graphkit.constants import BRANCH_CHANNEL_PREFIX, END, START, TASKS
-from graphkit.diagnostics import graph as diagnose
-from graphkit.diagnostics.graph import refuse_langgraph_class
+from graphkit.diagnostics import returns as diagnose
+from graphkit.diagnostics.returns import refuse_langgraph_class
 from graphkit.errors import InvalidUpdateError, ParentCommand, warn
 from graphkit.graph.declaration import Branch
 from graphkit.graph.schema import ROOT, coerce_to_schema

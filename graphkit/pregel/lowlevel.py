@@ -16,9 +16,11 @@ from typing import Any
 from graphkit.cache.base import node_namespace
 from graphkit.channels import Channel, Topic
 from graphkit.constants import END, RESERVED_NAMES, START, TASKS
-from graphkit.diagnostics import graph as diagnose
 from graphkit.diagnostics import some_names
+from graphkit.diagnostics.arguments import renamed_pregel_argument
+from graphkit.diagnostics.building import sync_timeout
 from graphkit.diagnostics.cache import check_cache_policy
+from graphkit.diagnostics.returns import no_input_channel_named
 from graphkit.errors import EmptyInputError, warn
 from graphkit.pregel.app import CompiledGraph
 from graphkit.pregel.node_builder import (
@@ -60,7 +62,7 @@ class PregelSpec(GraphSpec):
                 warn(f"Input channel {key!r} is not one of {list(self.input_keys)}; ignored.")
         writes = tuple((k, v) for k, v in value.items() if k in self.input_keys)
         if not writes:  # as in LangGraph: a run (or update) with nothing to write is refused
-            raise EmptyInputError(diagnose.no_input_channel_named(self.input_keys, value))
+            raise EmptyInputError(no_input_channel_named(self.input_keys, value))
         return writes
 
 
@@ -133,7 +135,7 @@ class Pregel(CompiledGraph, metaclass=_CountsEveryCompiledGraph):
         config: Mapping[str, Any] | None = None,
         **options: Any,
     ) -> None:
-        context_schema = diagnose.renamed_pregel_argument(options, context_schema)
+        context_schema = renamed_pregel_argument(options, context_schema)
         self.given_nodes: dict[str, PregelNode] = {k: _built(n) for k, n in nodes.items()}
         self.channels = given_channels = dict(channels or {})  # (as given: read back)
         self.input_channels, self.output_channels = input_channels, output_channels
@@ -256,7 +258,7 @@ def _spec(app: Pregel, retry_policies: tuple[RetryPolicy, ...]) -> PregelSpec:
         async_call = awaited_call(functions)
         if node.timeout is not None:  # (awaited: a sync run refuses it, as LangGraph's)
             if not can_time_out(functions):
-                raise diagnose.sync_timeout(name)
+                raise sync_timeout(name)
             call, async_call = async_call or call, None
         handler = name in handlers
         nodes[name] = NodeSpec(

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from graphkit.constants import TASKS
+from graphkit.diagnostics.building import timeout_policy
 from graphkit.diagnostics.cache import check_cache_policy
-from graphkit.diagnostics.graph import timeout_policy
 from graphkit.errors import InvalidUpdateError
 from graphkit.pregel.spec import FreshRead, Writer, injectable_parameters
 from graphkit.types import RetryPolicy, Send

@@ -1,0 +1,126 @@
+"""What graphkit says about the state schemas: the classes whose fields are the keys.
+
+Checked as ``StateGraph(...)`` reads its state, input and output schemas and makes a
+channel per key (``graphkit.graph.schema``): a value where a class goes, a schema
+without fields, a reducer that does not take (current, update), a key two schemas
+declare differently, a key named like one of the runtime's own channels.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any, get_origin
+
+from graphkit.diagnostics.names import shown
+
+
+def check_schema(schema: Any, where: str, of_the_state: bool = False) -> None:
+    """Refuse a value given where a schema class goes (a dict of values, a list of key
+    names: LangGraph's TypeError too, "unhashable type"); ``where``: the call, with
+    ``{}`` for the schema. A state schema that is no type is refused where its keys
+    are read (``schema_without_fields``)."""
+    try:
+        hash(schema)
+        is_type = inspect.isclass(schema) or hasattr(schema, "__annotations__")
+        if of_the_state or is_type or get_origin(schema) is not None:
+            return
+    except TypeError:
+        pass
+    call = (where or "{}").format(shown(schema))
+    if isinstance(schema, dict):
+        types = all(isinstance(value, type) for value in schema.values())
+        fields = {k: (v if types else type(v)).__name__ for k, v in schema.items()}
+        declared = "{" + ", ".join(f"{key!r}: {kind}" for key, kind in fields.items()) + "}"
+        raise TypeError(
+            f"{call}: a schema is a class whose annotated fields are the keys, not a dict"
+            f"{'' if types else ' of values'}. Declare one, e.g. State = TypedDict('State', "
+            f"{declared}) (from typing import TypedDict), and pass State"
+            f"{'.' if types else '; values go to invoke().'}"
+        )
+    if isinstance(schema, (list, tuple, set)) and all(isinstance(k, str) for k in schema):
+        declared = "{" + ", ".join(f"{key!r}: str" for key in schema) + "}"
+        raise TypeError(
+            f"{call}: a schema is a class whose annotated fields are the keys, not a "
+            f"{type(schema).__name__} of names. Declare one, e.g. State = TypedDict('State', "
+            f"{declared}) (each key with its type), and pass State."
+        )
+    raise TypeError(
+        f"{call}: a schema is a class (a TypedDict, a dataclass or a pydantic model) whose "
+        f"annotated fields are the keys, got {type(schema).__name__} {schema!r}."
+    )
+
+
+def schema_without_fields(schema: Any) -> str:
+    return (
+        f"State schema {schema!r} has no fields. Use a TypedDict, a dataclass or a "
+        "pydantic model whose annotated fields are the state keys, or a type for a "
+        "single-value state, e.g. StateGraph(int) or StateGraph(Annotated[list, operator.add])."
+    )
+
+
+def unresolved_annotations(schema: Any, error: NameError) -> str:
+    return (
+        f"Cannot resolve the annotations of state schema {schema.__name__}: {error}. "
+        "Define every type the schema names before building the graph, at module level: "
+        "annotations written as strings (`from __future__ import annotations`) are looked "
+        "up in the schema's module, where a type defined inside a function is not found."
+    )
+
+
+def schema_without_annotated_fields(schema: Any) -> str:
+    return (
+        f"State schema {schema!r} has no annotated fields, so its graph would have no "
+        "state. Annotate the fields that are the state keys (e.g. `count: int`), or use "
+        "a type for a single-value state, e.g. StateGraph(int)."
+    )
+
+
+def check_reducer(name: str, reducer: Callable[..., Any]) -> None:
+    """Refuse a reducer that does not take (current, update)."""
+    try:
+        parameters = inspect.signature(reducer).parameters.values()
+    except (TypeError, ValueError):  # builtins without a signature, e.g. operator.add
+        return
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if len(positional) != 2:
+        raise ValueError(
+            f"The reducer of state key {name!r} must take two arguments (current, update) "
+            f"and return the new value; {getattr(reducer, '__name__', reducer)!r} takes "
+            f"{inspect.signature(reducer)}."
+        )
+
+
+def managed_in_io_schema(schema: Any, keys: list[str]) -> str:
+    name = getattr(schema, "__name__", repr(schema))
+    return (
+        f"The input or output schema {name} declares managed values {keys}; they are "
+        "computed for nodes, never given or returned: declare them in the state schema only."
+    )
+
+
+def channel_redeclared(schema: Any, key: str, known: Any, declared: Any) -> str:
+    name = getattr(schema, "__name__", repr(schema))
+    return (
+        f"{name} declares {key!r} as {_kind(declared)}, but another schema of this graph "
+        f"declared it as {_kind(known)}; a key has one reducer: annotate it the same way "
+        "in every schema (or as a plain type, which keeps the first one)."
+    )
+
+
+def _kind(channel: Any) -> str:
+    operator = getattr(channel, "operator", None)
+    if operator is not None:
+        kind = f"{type(channel).__name__} with reducer {getattr(operator, '__name__', operator)!r}"
+        frequency = getattr(channel, "snapshot_frequency", None)  # (a DeltaChannel's)
+        return kind if frequency is None else f"{kind} and snapshot_frequency={frequency}"
+    return getattr(channel, "__name__", type(channel).__name__)
+
+
+def state_key_is_internal(key: str) -> str:
+    """A state key named like a channel the runtime makes for itself."""
+    return (
+        f"State key {key!r} has the name of a channel the runtime makes for itself (the "
+        "input is '__start__', the edges into node X 'branch:to:X', a wait for several "
+        "nodes 'join:...'). Rename the key."
+    )
