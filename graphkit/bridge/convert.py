@@ -236,7 +236,7 @@ class _Converter:
         if _is_langgraph_graph(runnable):
             return self.graph(runnable, subgraph=True)
         function = _function_of(runnable)
-        if function is None:
+        if function is None or _has_both_sides(runnable):
             if callable(getattr(runnable, "invoke", None)):  # a Runnable: its .invoke
                 return InLangGraphContext(runnable, where)
             raise NotImplementedError(
@@ -369,14 +369,22 @@ def _retry(policy: Any) -> Any:
 
 def _function_of(runnable: Any) -> Callable[..., Any] | None:
     """The user's function inside LangGraph's ``RunnableCallable``: the sync one, else
-    the async one (LangGraph adds an async twin that runs a sync function in a thread)."""
+    the async one (LangGraph adds an async twin that runs a sync function in a thread).
+    A subclass (a ``ToolNode``) is a Runnable of its own, with an async side of its own."""
     from langgraph._internal._runnable import RunnableCallable
 
-    if isinstance(runnable, RunnableCallable):
+    if type(runnable) is RunnableCallable:
         return runnable.func if runnable.func is not None else runnable.afunc
     if inspect.isfunction(runnable) or inspect.ismethod(runnable):
         return runnable
     return None
+
+
+def _has_both_sides(runnable: Any) -> bool:
+    """True for a ``RunnableCallable`` given a sync and an async function (as
+    ``create_react_agent``'s model node is): LangGraph runs the async one in async runs,
+    so graphkit calls it as the Runnable it is, by ``invoke`` or ``ainvoke``."""
+    return getattr(runnable, "func", None) is not None and getattr(runnable, "afunc", None) is not None
 
 
 class _Globals(dict):  # type: ignore[type-arg]

@@ -784,3 +784,54 @@ def test_a_subgraph_a_node_invokes_is_found_through_the_conversion() -> None:
         task = app.get_state(config, subgraphs=True).tasks[0]
         seen.append(([name for name, _ in app.get_subgraphs()], task.state.next))
     assert seen[1] == seen[0] == (["call"], ("ask",))
+
+
+def test_a_tool_node_runs_its_async_tools_in_an_async_run() -> None:
+    """LangGraph's ToolNode (a RunnableCallable subclass) is awaited in an async run, so
+    a tool with only an async implementation runs, as on LangGraph."""
+    from langchain_core.messages import AIMessage
+    from langchain_core.tools import tool
+    from langgraph.graph import START, MessagesState, StateGraph
+    from langgraph.prebuilt import ToolNode
+
+    @tool
+    async def double(x: int) -> int:
+        """Double a number (async only)."""
+        return 2 * x
+
+    call = {"name": "double", "args": {"x": 21}, "id": "c1", "type": "tool_call"}
+    given = {"messages": [AIMessage("", tool_calls=[call])]}
+    builder = StateGraph(MessagesState).add_node("tools", ToolNode([double]))
+    app = builder.add_edge(START, "tools").compile()
+    outputs = [
+        asyncio.run(graph.ainvoke(given))["messages"][-1].content
+        for graph in (app, from_langgraph(app))
+    ]
+    assert outputs == ["42", "42"]
+
+
+def test_a_node_with_a_sync_and_an_async_function_runs_the_async_one_in_async_runs() -> None:
+    """create_react_agent's model node has both; an async prompt only works through the
+    async one, which LangGraph's ainvoke runs."""
+    import warnings
+
+    from langchain_core.messages import HumanMessage
+    from langgraph.prebuilt import create_react_agent
+
+    from graphkit.prebuilt import ScriptedChatModel
+
+    async def prompt(state):
+        return [HumanMessage(f"Bar {state['messages'][-1].content}")]
+
+    def answer(messages):
+        return " / ".join(message.content for message in messages)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # create_react_agent's own deprecation
+        app = create_react_agent(ScriptedChatModel(responses=[answer] * 2), [], prompt=prompt)
+    given = {"messages": [("user", "hi")]}
+    outputs = [
+        asyncio.run(graph.ainvoke(given))["messages"][-1].content
+        for graph in (app, from_langgraph(app))
+    ]
+    assert outputs == ["Bar hi", "Bar hi"]
