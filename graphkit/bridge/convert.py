@@ -384,7 +384,9 @@ def _has_both_sides(runnable: Any) -> bool:
     """True for a ``RunnableCallable`` given a sync and an async function (as
     ``create_react_agent``'s model node is): LangGraph runs the async one in async runs,
     so graphkit calls it as the Runnable it is, by ``invoke`` or ``ainvoke``."""
-    return getattr(runnable, "func", None) is not None and getattr(runnable, "afunc", None) is not None
+    return (
+        getattr(runnable, "func", None) is not None and getattr(runnable, "afunc", None) is not None
+    )
 
 
 class _Globals(dict):  # type: ignore[type-arg]
