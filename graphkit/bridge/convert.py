@@ -12,6 +12,7 @@ graphkit cannot carry over is refused with an error that names it.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import types
 from collections.abc import Callable, Mapping
@@ -383,10 +384,12 @@ def _function_of(runnable: Any) -> Callable[..., Any] | None:
 def _has_both_sides(runnable: Any) -> bool:
     """True for a ``RunnableCallable`` given a sync and an async function (as
     ``create_react_agent``'s model node is): LangGraph runs the async one in async runs,
-    so graphkit calls it as the Runnable it is, by ``invoke`` or ``ainvoke``."""
-    return (
-        getattr(runnable, "func", None) is not None and getattr(runnable, "afunc", None) is not None
-    )
+    so graphkit calls it as the Runnable it is, by ``invoke`` or ``ainvoke``. Not the
+    twin LangGraph adds to a sync function (a partial that runs it in a thread)."""
+    func, afunc = getattr(runnable, "func", None), getattr(runnable, "afunc", None)
+    if func is None or afunc is None:
+        return False
+    return not (isinstance(afunc, functools.partial) and func in afunc.args)
 
 
 class _Globals(dict):  # type: ignore[type-arg]
