@@ -99,6 +99,14 @@ def trace(app: Any, input: Any, config: Mapping[str, Any] | None = None, **kwarg
 def _not_accepted(obj: Any, where: str) -> str:
     shown = repr(obj)
     shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    if type(obj).__name__ == "Pregel" and (type(obj).__module__ or "").startswith("langgraph"):
+        return (
+            f"{where}() converts graphs built with LangGraph's StateGraph; this is a "
+            "LangGraph Pregel (a functional-API @entrypoint, or one built with Pregel(...) "
+            "itself), which it does not convert. graphkit has the same API: import "
+            "entrypoint and task from graphkit.func (Pregel, NodeBuilder from "
+            "graphkit.pregel) instead of langgraph's, and the same code runs on graphkit."
+        )
     return (
         f"Expected a graphkit CompiledGraph or a compiled LangGraph StateGraph, got "
         f"{type(obj).__name__} ({shown}). {where}() reads a graph made by "

@@ -397,6 +397,20 @@ def test_a_builder_is_refused_with_the_fix() -> None:
         as_graphkit(StateGraph(State))
 
 
+def test_an_entrypoint_is_refused_with_the_graphkit_import_to_use() -> None:
+    """A LangGraph @entrypoint is a Pregel: the refusal says so and what to import,
+    not "call .compile() first", which does not apply."""
+    from langgraph.func import entrypoint
+
+    @entrypoint()
+    def flow(number: int) -> int:
+        return number
+
+    with pytest.raises(TypeError, match="@entrypoint") as raised:
+        from_langgraph(flow)
+    assert "graphkit.func" in str(raised.value) and "compile()" not in str(raised.value)
+
+
 def test_as_graphkit_passes_graphkit_graphs_through_and_converts_langgraph() -> None:
     native = BUILDABLE[0].build(load_graphkit())
     assert as_graphkit(native) is native
