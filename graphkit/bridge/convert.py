@@ -317,6 +317,8 @@ class _Converter:
                 namespace.update(_pydantic_defaults(schema))
                 subclass = type(schema)(schema.__name__, (schema,), namespace)
                 subclass.__qualname__ = schema.__qualname__
+                # (its instances, in a Send or a node's input, are saved as the user's class)
+                type.__setattr__(subclass, "__graphkit_saved_as__", schema)
                 self.schemas[schema] = subclass
         return self.schemas[schema]
 

@@ -13,6 +13,7 @@ import warnings
 from typing import Annotated, Any, TypedDict
 
 import pytest
+from langgraph.prebuilt.chat_agent_executor import AgentStatePydantic
 
 from graphkit import CompiledGraph, GraphkitWarning, Run
 from graphkit.bridge.convert import as_graphkit, from_langgraph
@@ -849,3 +850,47 @@ def test_a_node_with_a_sync_and_an_async_function_runs_the_async_one_in_async_ru
         for graph in (app, from_langgraph(app))
     ]
     assert outputs == ["Bar hi", "Bar hi"]
+
+
+class _AskingState(AgentStatePydantic):  # (at module level: a checkpoint names its class)
+    user_name: str = "nobody"
+
+
+@pytest.mark.parametrize("saver", ["memory", "sqlite"])
+def test_an_agent_with_a_pydantic_state_subclass_pauses_and_resumes(saver: str, tmp_path) -> None:
+    """create_react_agent sends its (pydantic) state to the tools in a Send; the bridge's
+    copy of that state class is saved as the user's class, as LangGraph saves it (it was
+    refused: its module and name led back to the user's class, not to the copy)."""
+    import sqlite3
+
+    from langchain_core.messages import AIMessage, HumanMessage
+    from langchain_core.tools import tool
+    from langgraph.checkpoint.memory import InMemorySaver as LangGraphSaver
+    from langgraph.prebuilt import create_react_agent
+    from langgraph.types import Command, interrupt
+
+    from graphkit.checkpoint import InMemorySaver, SqliteSaver
+    from graphkit.prebuilt import ScriptedChatModel
+
+    @tool
+    def ask(question: str) -> str:
+        """Ask the human."""
+        return interrupt(question)
+
+    def outcome(app: Any) -> tuple[Any, ...]:
+        config = {"configurable": {"thread_id": "t"}}
+        paused = app.invoke({"messages": [HumanMessage("hi")]}, config)["__interrupt__"]
+        done = app.invoke(Command(resume="yes"), config)
+        return [i.value for i in paused], [m.content for m in done["messages"]]
+
+    def agent() -> Any:
+        call = {"name": "ask", "args": {"question": "ok?"}, "id": "1"}
+        model = ScriptedChatModel(responses=[AIMessage("", tool_calls=[call]), AIMessage("done")])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return create_react_agent(
+                model, [ask], state_schema=_AskingState, checkpointer=LangGraphSaver()
+            )
+
+    ours = InMemorySaver() if saver == "memory" else SqliteSaver(sqlite3.connect(tmp_path / "a.db"))
+    assert outcome(from_langgraph(agent(), checkpointer=ours)) == outcome(agent())

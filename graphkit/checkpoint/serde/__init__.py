@@ -387,7 +387,10 @@ def _encode_clock(tag: str, obj: datetime.datetime | datetime.time) -> dict[str,
 
 
 def _class_ref(cls: type) -> str:
-    """``module:qualname``, checked to lead back to ``cls`` when read."""
+    """``module:qualname``, checked to lead back to ``cls`` when read. A class standing
+    in for another (``__graphkit_saved_as__``: the bridge's copy of a LangGraph state
+    schema, with graphkit's channels) is saved as that one, which LangGraph would build."""
+    cls = cls.__dict__.get("__graphkit_saved_as__", cls)
     ref = f"{cls.__module__}:{cls.__qualname__}"
     module = sys.modules.get(cls.__module__)
     if module is None or find_class(module, ref) is not cls:
