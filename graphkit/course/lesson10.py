@@ -463,6 +463,18 @@ def _check_inbox_order(component_vertex: Callable[[str, list[str]], Any]) -> Non
         )
 
 
+def _tells_neighbours(run: Any) -> bool:
+    """Whether a vertex of ``run`` wrote a neighbour's inbox (``heard:<n>``); the input
+    step's writes are not a vertex's."""
+    return any(
+        name.startswith("heard:")
+        for superstep in run.steps
+        if superstep.step >= 0 and superstep.execution is not None
+        for result in superstep.execution.results
+        for name, _ in result.writes
+    )
+
+
 @exercise("10.3 · Connected components, one vertex at a time")
 def check_component_vertex(component_vertex: Callable[[str, list[str]], Any]) -> str:
     """``component_vertex(name, neighbours)`` returns the node of one vertex: woken by
@@ -521,11 +533,21 @@ def check_component_vertex(component_vertex: Callable[[str, list[str]], Any]) ->
                 "vertex has.",
             )
         if wrong:
+            hint = (
+                "A vertex that lowers its label must tell every neighbour, by writing it "
+                "to heard:<neighbour>; the label then travels one edge per superstep."
+            )
+            if _tells_neighbours(run):  # the labels travel: what a vertex keeps is wrong
+                _check_inbox_order(component_vertex)
+                hint = (
+                    "Your vertices do tell their neighbours. Trace that graph and read the "
+                    "changes table of the vertices named: which labels reached each, and "
+                    "which did it keep?"
+                )
             raise Wrong(
                 f"On {what} the vertices ended with labels {got}; each should hold the "
                 f"smallest vertex of its component, {want} (wrong at {sorted(wrong)}).",
-                "A vertex that lowers its label must tell every neighbour, by writing it "
-                "to heard:<neighbour>; the label then travels one edge per superstep.",
+                hint,
             )
     _check_inbox_order(component_vertex)  # (last: the graphs' verdicts come first)
     return (

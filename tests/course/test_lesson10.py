@@ -400,3 +400,18 @@ def test_component_vertex_fails_on_a_label_that_goes_up():
     assert not verdict
     assert "['a', 'b', 'd'] hold a label above their own name" in verdict.message
     assert "only goes down" in verdict.hint
+
+
+def test_component_vertex_that_keeps_the_last_label_heard_is_told_to_combine():
+    """The lesson's first try at relax (offers[-1]) written for labels: the vertices do
+    tell their neighbours, so the hint must be about the combine, not about telling."""
+
+    def last_heard(name, x):
+        label, known = x[f"heard:{name}"][-1], x.get(f"label:{name}")
+        return label if known is None or label < known else None
+
+    verdict = lesson10.check_component_vertex(vertex_with(last_heard))
+    assert not verdict
+    assert "heard ['q', 'b', 'k'] ended with the label 'k'" in verdict.message
+    assert "combine them all (min)" in verdict.hint
+    assert "tell every neighbour" not in verdict.hint
