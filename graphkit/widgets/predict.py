@@ -119,6 +119,11 @@ def reveal_nodes(
     lines += [_over_counted(node, n, plan.nodes.count(node), step) for node, n in over.items()]
     if not correct:
         lines += _first_steps(session, step, expected)
+    if not guessed and not expected:  # (a right "no node": nobody's why would say it)
+        lines.append(
+            f"- Step {step} planned no task: step {step - 1}'s Update changed no trigger "
+            "channel, so the run finished."
+        )
     for node in sorted(guessed | set(expected)):
         explanation = run.why(node, step, graph=session.app)
         # (a node listed too often does run, as predicted: its "you listed" line says

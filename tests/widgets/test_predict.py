@@ -177,6 +177,19 @@ def test_predicting_nodes_after_the_run_ended_says_so():
         session.predict(nodes=["summarize"])
 
 
+def test_a_right_guess_of_no_node_says_why_the_run_finished():
+    """Every right guess says why; for the empty last Plan no node's why says it."""
+    session = _at_step_2()
+    session.step(), session.step()  # steps 2 and 3 (summarize)
+    prediction = session.predict(nodes=[])
+    assert prediction.correct and prediction.expected == []
+    assert prediction.explanation.splitlines() == [
+        "Right: step 4 runs no node.",
+        "- Step 4 planned no task: step 3's Update changed no trigger channel, so the run "
+        "finished.",
+    ]
+
+
 def test_the_reveal_card_says_right_or_wrong_once():
     html = _at_step_2().predict(nodes=["summarize"])._repr_html_()
     assert "gk-reveal gk-reveal-wrong" in html
