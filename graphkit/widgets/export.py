@@ -134,7 +134,8 @@ class Exported:
         what = f"Exported {self.path.name}: {self.frames} frames"
         if self.unfinished is None:
             return f"{what}, the run is done."
-        return f"{what}; the run is unfinished: {self.unfinished}."
+        # (the reason on a line of its own: one long line breaks mid-word in a notebook)
+        return f"{what}; the run is unfinished:\n  {self.unfinished}."
 
 
 def write_html(session: DebugSession, path: Any) -> Exported:

@@ -90,6 +90,10 @@ def test_an_unfinished_run_says_so_in_the_export(tmp_path):
     assert "unfinished" in repr(exported) and "breakpoint" in repr(exported)
     page = (tmp_path / "run.html").read_text()
     assert 'class="gk-unfinished"' in page
+    assert repr(exported) == (  # the reason on its own line: a notebook breaks a long one
+        "Exported run.html: 13 frames; the run is unfinished:\n"
+        "  paused at a breakpoint after the Plan of step 3; nothing of it ran."
+    )
     asking = DebugSession(asking_app(), {"n": 1})
     asking.run()
     assert "unfinished" in repr(asking.export_html(tmp_path / "asking.html"))
