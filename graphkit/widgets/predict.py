@@ -225,11 +225,16 @@ def _where(session: DebugSession, fix: str) -> str:
 
 def _failed_update(session: DebugSession, channel: str, guess: Any, step: int) -> Prediction:
     error = session.stepper.error
-    correct = isinstance(guess, type) and error is not None and isinstance(error, guess)
+    # (the widget's box can only send text: the class's name, typed, is the class)
+    named = {kind.__name__ for kind in type(error).__mro__} if error is not None else set()
+    correct = (isinstance(guess, type) and isinstance(error, guess)) or (
+        isinstance(guess, str) and guess.strip() in named - {"object"}
+    )
     verdict = "Right" if correct else "Not quite"
+    guessed = guess.__name__ if isinstance(guess, type) else show(guess, _WIDTH)
     text = (
-        f"{verdict}: step {step}'s Update failed, so {channel} holds no new value. "
-        f"{_conflict(session, step) or session.message}"
+        f"{verdict}: step {step}'s Update failed, so {channel} holds no new value (you "
+        f"predicted {guessed}). {_conflict(session, step) or session.message}"
     )
     return Prediction("channel", step, guess, error, correct, text, channel)
 

@@ -81,6 +81,35 @@ def test_predicting_the_conflict_of_a_plain_channel():
     assert not wrong.predict(channel="x", value=2).correct
 
 
+def test_a_failed_update_is_predicted_by_the_errors_name_as_typed_in_the_widget():
+    """The widget's value box sends text: 'InvalidUpdateError' typed there was scored
+    wrong beside a reveal naming InvalidUpdateError, and the reveal never said what was
+    guessed."""
+    predictions = []
+    for guess in ("InvalidUpdateError", "ValueError", 2, InvalidUpdateError):
+        session = DebugSession(forecast_conflict(), {"x": 0})
+        session.step(), session.step(), session.plan()
+        predictions.append(session.predict(channel="x", value=guess))
+    assert [p.correct for p in predictions] == [True, False, False, True]
+    assert "holds no new value (you predicted 'InvalidUpdateError')." in predictions[0].explanation
+    assert "(you predicted 2)." in predictions[2].explanation
+    assert "(you predicted InvalidUpdateError)." in predictions[3].explanation
+
+
+def forecast_conflict():
+    """Two nodes write the plain key x in step 1."""
+
+    class State(TypedDict):
+        x: int
+
+    builder = StateGraph(State)
+    builder.add_node("a", lambda state: {"x": 1})
+    builder.add_node("b", lambda state: {"x": 2})
+    builder.add_edge(START, "a")
+    builder.add_edge(START, "b")
+    return builder.compile()
+
+
 def test_the_score_counts_every_prediction_and_survives_reset():
     session = _at_step_2()
     session.predict(nodes=["news", "weather"])
