@@ -15,7 +15,13 @@ from typing import Any
 
 from graphkit.constants import END, RESERVED_CHARACTERS, START
 from graphkit.diagnostics import some_names
-from graphkit.diagnostics.names import near_miss, not_a_node_name, shown, unknown_node_fix
+from graphkit.diagnostics.names import (
+    into_start,
+    near_miss,
+    not_a_node_name,
+    shown,
+    unknown_node_fix,
+)
 from graphkit.types import RetryPolicy
 
 # -- nodes: add_node, add_sequence --------------------------------------------------------
@@ -252,7 +258,7 @@ def check_waiting_edge(starts: tuple[str, ...], end: str, nodes: Collection[str]
     if end == START:
         raise ValueError("START cannot be the end of an edge.")
     if end not in nodes and end != END:
-        fix = unknown_node_fix(end, nodes)
+        fix = into_start(end, nodes) or unknown_node_fix(end, nodes)
         raise ValueError(f"Waiting edge {shown(list(starts))} -> {shown(end)}: {fix}.")
 
 

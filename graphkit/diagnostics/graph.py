@@ -16,6 +16,7 @@ from graphkit.constants import END, RESERVED_NAMES, START, TASKS
 from graphkit.diagnostics import some_names
 from graphkit.diagnostics.names import (
     constant_or_slip,
+    into_start,
     near_miss,
     not_a_node_name,
     shown,
@@ -40,9 +41,10 @@ def validate(builder: StateGraph) -> None:
                 what = f"unknown node {node!r}"
                 if not isinstance(node, str):
                     what = f"{shown(node)}, which is not a node's name"
+                fix = (role == "ends" and into_start(node, known)) or unknown_node_fix(node, known)
                 raise ValueError(
-                    f"Edge {shown(start)} -> {shown(end)} {role} at {what}; "
-                    f"{unknown_node_fix(node, known)}. Nodes: {some_names(known)}."
+                    f"Edge {shown(start)} -> {shown(end)} {role} at {what}; {fix}. "
+                    f"Nodes: {some_names(known)}."
                 )
     for source, branches in builder.branches.items():
         if source == END:  # (LangGraph: "unknown node '__end__'")
@@ -121,7 +123,9 @@ def _unknown_target(branch: Any, key: Any, target: str, known: Collection[str]) 
     node = f"unknown node {target!r}"
     entry = f"lists {node}" if key == target else f"maps {key!r} to {node}"
     fix = f"fix its {branch.map_source} or add_node({target!r}, ...)"
-    if constant := constant_or_slip(target, known):
+    if back := into_start(target, known):  # (START is no node to add, nor a constant to use)
+        fix = back
+    elif constant := constant_or_slip(target, known):
         fix = constant
     elif slip := near_miss(target, known):
         fix = f"fix its {branch.map_source} (did you mean {slip!r}?) or add_node({target!r}, ...)"

@@ -78,6 +78,24 @@ def _use_the_constant(name: str, verb: str = "use") -> str:
     )
 
 
+def into_start(target: Any, known: Collection[str]) -> str:
+    """For an edge's end or a path map's value that is START, or spells it (``"START"``)
+    and is no slip for a node: no edge leads into START, so neither the constant nor a
+    node of that name helps; say how to go back to the beginning instead. Else ``""``.
+
+    >>> into_start("START", ["plan"])[:50]
+    'nothing runs into START (a run enters there once, '
+    >>> into_start("start", ["Start"]), into_start("plan", [])
+    ('', '')
+    """
+    if target != START and (constant_meant(target) != "START" or near_miss(target, known)):
+        return ""
+    return (
+        "nothing runs into START (a run enters there once, with its input); to go back "
+        "to the beginning, name the node START leads to"
+    )
+
+
 def near_miss(name: Any, known: Collection[str]) -> str:
     """The known name ``name`` is probably a slip for (case or spelling), or ``""``."""
     if not isinstance(name, str):

@@ -98,6 +98,24 @@ CASES: dict[str, tuple[Program, str, str, list[str]]] = {
         lambda lib, at: _compiled(lib, at, _builder(lib).add_conditional_edges(lib.END, first)),
         "compile", "ValueError", ["cannot start at END"],
     ),
+    # (a way back to the beginning: START is neither a node to add nor, as a target, a
+    # constant to use; graphkit suggested add_node('__start__', ...), a reserved name)
+    "path map to START": (
+        lambda lib, at: _compiled(
+            lib, at, _builder(lib).add_conditional_edges("a", first, {"again": lib.START})
+        ),
+        "compile", "ValueError", ["maps 'again' to", "nothing runs into START"],
+    ),
+    "path map to the string START": (
+        lambda lib, at: _compiled(
+            lib, at, _builder(lib).add_conditional_edges("a", first, {"again": "START"})
+        ),
+        "compile", "ValueError", ["maps 'again' to", "name the node START leads to"],
+    ),
+    "edge to the string START": (
+        lambda lib, at: _compiled(lib, at, _builder(lib).add_edge("a", "START")),
+        "compile", "ValueError", ["Edge 'a' -> 'START'", "nothing runs into START"],
+    ),
     "conditional edge whose path is a name": (
         lambda lib, at: _builder(lib).add_node("b", second).add_conditional_edges("a", "b"),
         "call", "TypeError", ["add_conditional_edges('a', 'b')", "write add_edge('a', 'b')"],
