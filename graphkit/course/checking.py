@@ -212,6 +212,14 @@ def compiled(answer: Any, what: str = "your graph") -> Any:
         answer = answer()
     if isinstance(answer, StateGraph):
         answer = answer.compile()
+    if type(answer).__module__.partition(".")[0] == "langgraph":
+        # (its class is named StateGraph too: "expected a StateGraph, got StateGraph")
+        raise Wrong(
+            f"Got LangGraph's {type(answer).__name__} (from {type(answer).__module__}) as "
+            f"{what}: the checks read the records graphkit makes of a run.",
+            "Import from graphkit instead of langgraph, with the same names: from graphkit "
+            "import StateGraph, START, END (graphkit.prebuilt for create_react_agent).",
+        )
     if not isinstance(answer, CompiledGraph):
         raise Wrong(
             f"Expected {what} to be a StateGraph or a compiled graph, got {type(answer).__name__}.",

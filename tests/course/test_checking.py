@@ -65,6 +65,34 @@ def test_compiled_accepts_a_builder_an_app_or_a_function_and_refuses_the_rest():
         raise AssertionError("compiled(42) should be Wrong")
 
 
+def test_compiled_names_a_langgraph_graph_and_the_import_to_change():
+    # A learner who copies "from langgraph.graph import StateGraph" from a tutorial read
+    # "Expected your graph to be a StateGraph or a compiled graph, got StateGraph."
+    from langgraph.graph import START as LANGGRAPH_START
+    from langgraph.graph import StateGraph as LangGraphStateGraph
+
+    class S(TypedDict):
+        n: int
+
+    builder = LangGraphStateGraph(S)
+    builder.add_node("inc", lambda s: {"n": s["n"] + 1})
+    builder.add_edge(LANGGRAPH_START, "inc")
+    for answer, name in (
+        (builder, "StateGraph"),
+        (lambda: builder.compile(), "CompiledStateGraph"),
+    ):
+        try:
+            compiled(answer, "build_agent()")
+        except Wrong as wrong:
+            assert wrong.message == (
+                f"Got LangGraph's {name} (from langgraph.graph.state) as build_agent(): the "
+                "checks read the records graphkit makes of a run."
+            )
+            assert "from graphkit import StateGraph, START, END" in wrong.hint
+        else:
+            raise AssertionError("a LangGraph graph should be Wrong")
+
+
 def test_trace_names_the_step_and_node_that_failed():
     class S(TypedDict):
         n: Annotated[int, operator.add]
