@@ -321,6 +321,10 @@ def _whole_number(answer: Any, name: str, what: str) -> int:
     )
 
 
+def _steps(history: list[Any]) -> list[int]:
+    return [(snapshot.metadata or {}).get("step", -1) for snapshot in history]
+
+
 @exercise("7.3 · Read the history")
 def check_history(app: Any, config: Mapping[str, Any], checkpoints: int, replay_step: int) -> str:
     """Compare the learner's answers with the real thread ``config``: how many checkpoints
@@ -344,6 +348,15 @@ def check_history(app: Any, config: Mapping[str, Any], checkpoints: int, replay_
         per_turn = real_count // turns
         if checkpoints == per_turn:
             detail = f"that is one turn's worth, and thread {thread!r} has {turns} turns"
+        elif checkpoints in (last_step := max(_steps(history)), last_step + 1):
+            which = "the last" if checkpoints == last_step else "one past the last"
+            detail = (
+                f"{checkpoints} is {which} checkpoint's step, not how many there are: steps "
+                "start at -1 (the first input step), and the table's index is the step, not "
+                "a row count"
+            )
+            if checkpoints == real_count - turns:
+                detail += "; if you counted, you left out the input steps"
         elif checkpoints == real_count - turns:
             detail = "you left out the input steps: each turn's input is a superstep too"
         else:

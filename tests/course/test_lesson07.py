@@ -3,6 +3,8 @@ the notebook's stub and on typical wrong answers."""
 
 from __future__ import annotations
 
+import pytest
+
 from graphkit import END, START, InMemorySaver, StateGraph
 from graphkit.course import lesson07
 from graphkit.course.solutions import lesson07 as solutions
@@ -299,3 +301,14 @@ def test_history_takes_numbers_typed_as_strings_and_names_a_missing_answer():
     assert verdict.message == "checkpoints is None; give a count of checkpoints, a whole number."
     verdict = lesson07.check_history(app, config, checkpoints=6, replay_step="three")
     assert not verdict and "replay_step is 'three'" in verdict.message
+
+
+@pytest.mark.parametrize("answer", [4, 5])
+def test_history_giving_the_last_step_as_the_count(answer):
+    """The history table is indexed by step (-1 to 4): a learner who reads its last
+    index, or one past it, as the count is told a step is not a count."""
+    app, config = two_turn_chat()
+    verdict = lesson07.check_history(app, config, checkpoints=answer, replay_step=3)
+    assert not verdict
+    assert f"{answer} is" in verdict.message and "steps start at -1" in verdict.message
+    assert "6" not in verdict.message  # the answer is not given away
