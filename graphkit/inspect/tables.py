@@ -55,6 +55,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "node",
         "kind",
         "triggers",
+        "packet",
         "attempts",
         "duration",
         "cached",
@@ -96,7 +97,7 @@ KINDS = ("tasks", "writes", "changes", "state", "timeline", "subgraphs", "store"
 
 # Columns whose cells are run values; ``readable=True`` turns them into text.
 _VALUE_COLUMNS = {
-    "tasks": ("error",),
+    "tasks": ("packet", "error"),
     "writes": ("value",),
     "changes": ("before", "after"),
     "superstep": ("before", "value"),
@@ -121,7 +122,8 @@ _TUPLE_COLUMNS: dict[str, dict[str, Callable[[tuple[Any, ...]], str]]] = {
 def task_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
     """One row per planned task, then per task started while its step ran (an error
     handler, whose ``started_by`` is the failed node; a task a functional-API entrypoint
-    called, ``started_by`` its caller); a task that never executed has no attempts or
+    called, ``started_by`` its caller); ``packet`` is what a ``Send`` gave a push task
+    (the rows of a map-reduce's tasks differ by it); a task that never executed has no attempts or
     duration; ``cached`` is True for a task served from the node cache (it did not run).
 
     >>> from graphkit.inspect.examples import counter_run
@@ -143,6 +145,7 @@ def task_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
                     "node": task.node,
                     "kind": task.kind,
                     "triggers": task.triggers,
+                    "packet": task.input if task.kind == "push" else None,
                     "attempts": _known(result, "attempts"),
                     "duration": _known(result, "duration"),
                     "cached": result.cached if result is not None else None,
@@ -463,6 +466,8 @@ def _frame(
             value = row[name]
             if isinstance(value, BaseException) or (name == "error" and value is None):
                 row[name] = show_error(value)
+            elif name == "packet" and row["kind"] != "push":  # (only a Send gives one)
+                row[name] = ""
             else:
                 row[name] = show(value)
         for name, joined in (tuples or {}).items():

@@ -30,6 +30,7 @@ def test_tasks_table_columns_and_rows(seed_run):
         "node",
         "kind",
         "triggers",
+        "packet",
         "attempts",
         "duration",
         "cached",
@@ -295,3 +296,32 @@ def test_changes_table_hides_the_runtimes_channels_unless_internal(seed_run):
     everything = seed_run.to_frame("changes", internal=True)
     assert {"__start__", "branch:to:weather"} <= set(everything["channel"])
     assert len(everything) == len(change_rows(seed_run.steps))
+
+
+def test_a_push_tasks_packet_tells_the_rows_of_a_map_reduce_apart():
+    """Three tasks of one node sent by Send look alike but for what each was sent."""
+    import operator
+    from typing import Annotated, TypedDict
+
+    from graphkit import START, Send, StateGraph
+
+    class Jokes(TypedDict):
+        subjects: list[str]
+        jokes: Annotated[list[str], operator.add]
+
+    builder = StateGraph(Jokes).add_node("topics", lambda state: {})
+    builder.add_node("joke", lambda packet: {"jokes": [packet["subject"]]})
+    builder.add_edge(START, "topics")
+    builder.add_conditional_edges(
+        "topics", lambda state: [Send("joke", {"subject": s}) for s in state["subjects"]]
+    )
+    run = builder.compile().trace({"subjects": ["cats", "owls"], "jokes": []})
+    frame = run.to_frame("tasks", readable=True)
+    pushed = frame.loc[frame["kind"] == "push", "packet"].tolist()
+    assert len(pushed) == 2 and "cats" in pushed[0] and "owls" in pushed[1], pushed
+    assert set(frame.loc[frame["kind"] != "push", "packet"]) == {""}
+    raw = run.to_frame("tasks")
+    assert raw.loc[raw["kind"] == "push", "packet"].tolist() == [
+        {"subject": "cats"},
+        {"subject": "owls"},
+    ]
