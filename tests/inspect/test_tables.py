@@ -9,7 +9,7 @@ from typing import Annotated, TypedDict
 
 import pytest
 
-from graphkit import START, StateGraph
+from graphkit import START, Send, StateGraph
 from graphkit.channels import EMPTY
 from graphkit.inspect.tables import (
     COLUMNS,
@@ -298,17 +298,13 @@ def test_changes_table_hides_the_runtimes_channels_unless_internal(seed_run):
     assert len(everything) == len(change_rows(seed_run.steps))
 
 
+class Jokes(TypedDict):
+    subjects: list[str]
+    jokes: Annotated[list[str], operator.add]
+
+
 def test_a_push_tasks_packet_tells_the_rows_of_a_map_reduce_apart():
     """Three tasks of one node sent by Send look alike but for what each was sent."""
-    import operator
-    from typing import Annotated, TypedDict
-
-    from graphkit import START, Send, StateGraph
-
-    class Jokes(TypedDict):
-        subjects: list[str]
-        jokes: Annotated[list[str], operator.add]
-
     builder = StateGraph(Jokes).add_node("topics", lambda state: {})
     builder.add_node("joke", lambda packet: {"jokes": [packet["subject"]]})
     builder.add_edge(START, "topics")
