@@ -226,7 +226,7 @@ def coerce_context(schema: Any, context: Any) -> Any:
     >>> coerce_context(None, {}) is None
     True
     """
-    if context is not None and schema is not None and not isinstance(schema, type):
+    if context is not None and schema is not None and not _is_class(schema):
         raise TypeError(diagnose_run.context_schema_not_a_class(schema))  # (LangGraph's too)
     to_coerce = isinstance(context, dict) and isinstance(schema, type)
     if not (to_coerce and (dataclasses.is_dataclass(schema) or hasattr(schema, "model_fields"))):
@@ -236,3 +236,13 @@ def coerce_context(schema: Any, context: Any) -> Any:
     except Exception as error:  # TypeError for a dataclass, ValidationError for pydantic
         error.add_note(diagnose_run.context_does_not_fit(schema, context))
         raise
+
+
+def _is_class(schema: Any) -> bool:
+    """Whether ``issubclass`` takes ``schema``, as LangGraph's check of a context_schema
+    does: a class, and a subscripted builtin (``dict[str, Any]``); not ``5``,
+    ``Optional[...]`` or ``typing.Dict[...]``."""
+    try:
+        return issubclass(schema, object)
+    except TypeError:
+        return False

@@ -213,3 +213,18 @@ def test_a_building_mistake_is_refused_as_in_langgraph_and_named(case: str) -> N
     assert got[:2] == (moment, kind), got[2]
     assert all(word in got[2] for word in words), got[2]
     assert "0x" not in got[2] and "unhashable" not in got[2]
+
+
+@pytest.mark.parametrize("schema", [dict[str, Any], list[int], Any], ids=repr)
+def test_a_context_schema_issubclass_takes_runs_as_in_langgraph(schema: Any) -> None:
+    """LangGraph's check is ``issubclass``, which takes a subscripted builtin: a graph
+    declaring ``context_schema=dict[str, Any]`` runs with its context passed as given."""
+
+    def read(state: State, runtime: Any) -> dict[str, int]:
+        return {"x": len(runtime.context)}
+
+    def run(lib: Lib) -> Any:
+        builder = lib.StateGraph(State, context_schema=schema).add_node("a", read)
+        return builder.add_edge(lib.START, "a").compile().invoke({"x": 0}, context=[1, 2])
+
+    assert run(load_graphkit()) == run(load_langgraph()) == {"x": 2}
