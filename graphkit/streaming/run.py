@@ -479,8 +479,10 @@ def _inherited(parent: Any, config: Any) -> Any:
     the task has not added again. A config naming its own thread starts a
     ``configurable`` of its own. (A config that is not a dict is left for ``RunConfig``
     to refuse.)"""
-    if parent is None or not (config is None or isinstance(config, Mapping)):
+    if not (config is None or isinstance(config, Mapping)):
         return config
+    if parent is None:
+        return _under_runnable(config)
     task = scope_config(parent)
     given = {key: value for key, value in (config or {}).items() if value is not None}
     inherited = {} if _names_own_thread(parent, config) else task.get("configurable") or {}
@@ -501,9 +503,35 @@ def _ambient_callbacks(task: Mapping[str, Any]) -> Any:
     """The callbacks of the langchain-core runnable running inside the task, if any (a
     ``RunnableSequence`` or ``RunnableLambda`` the graph is called from: its run is the
     graph's parent, as LangGraph's ``ensure_config`` reads it), else the task's."""
+    return (_running_config() or task).get("callbacks")
+
+
+def _running_config() -> Any:
+    """The config of the langchain-core runnable running here, or None (graphkit never
+    imports langchain-core: if nobody did, nothing runs)."""
     langchain = sys.modules.get("langchain_core.runnables.config")
-    running = langchain.var_child_runnable_config.get() if langchain is not None else None
-    return (running or task).get("callbacks")
+    return langchain.var_child_runnable_config.get() if langchain is not None else None
+
+
+def _under_runnable(config: Any) -> Any:
+    """``config``, for a graph run outside any graph but called from a langchain-core
+    runnable (a ``RunnableLambda``, a tool, a LangGraph node): that runnable's callbacks,
+    tags and metadata under what ``config`` gives, as LangGraph's ``ensure_config`` reads
+    them, so tracing and ``astream_events`` show the graph as its child. (Its
+    ``configurable`` is not taken: a thread stays the caller's to name.)"""
+    if not (running := _running_config()):
+        return config
+    given = {key: value for key, value in (config or {}).items() if value is not None}
+    merged = dict(given)
+    if (ambient := running.get("callbacks")) is not None:
+        own = given.get("callbacks")
+        merged["callbacks"] = ambient if own is None else merged_callbacks(ambient, own)
+    if running.get("metadata"):
+        merged["metadata"] = merged_metadata(running["metadata"], given.get("metadata"))
+    inherited = list(running.get("tags") or ())
+    if tags := [*inherited, *(tag for tag in given.get("tags", ()) if tag not in inherited)]:
+        merged["tags"] = tags
+    return merged
 
 
 def _names_own_thread(parent: Any, config: Any) -> bool:

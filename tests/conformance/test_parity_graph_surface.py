@@ -312,3 +312,48 @@ def test_a_graph_called_through_langchain_in_a_node_is_its_runs_child() -> None:
     langgraph, graphkit = _both(_nested_events)
     assert langgraph["pick"][3] == ("LangGraph", 3)  # under p's RunnableSequence
     assert graphkit == langgraph
+
+
+def _called_from_langchain(lib: Side) -> dict[str, Any]:
+    """A graph called, outside any graph, from a ``RunnableLambda`` or a tool: its run is
+    that runnable's child in events v2, and its nodes see the runnable's tags and
+    metadata, as LangGraph's ``ensure_config`` reads the current runnable's config."""
+    from langchain_core.runnables import RunnableConfig
+    from langchain_core.tools import tool
+
+    def peek(state: Typed, config: RunnableConfig) -> dict[str, Any]:
+        return {"items": [sorted(config.get("tags") or ()), config["metadata"].get("user")]}
+
+    app = lib.StateGraph(Typed).add_node("peek", peek).add_edge(lib.START, "peek").compile()
+
+    async def ainvoke(state: Any) -> Any:
+        return await app.ainvoke(state)
+
+    @tool
+    def ask(x: int) -> str:
+        """Run the graph."""
+        return str(app.invoke({"x": x, "items": []}))
+
+    async def starts(runnable: Any, value: Any) -> list[Any]:
+        events = runnable.astream_events(value, version="v2")
+        return [(e["name"], len(e["parent_ids"])) async for e in events if "start" in e["event"]]
+
+    callers = {
+        "lambda": RunnableLambda(lambda state: app.invoke(state)),
+        "async lambda": RunnableLambda(ainvoke),
+        "lambda with tags": RunnableLambda(lambda state: app.invoke(state, {"tags": ["own"]})),
+    }
+    seen: dict[str, Any] = {
+        name: asyncio.run(starts(caller, {"x": 1, "items": []})) for name, caller in callers.items()
+    }
+    seen["tool"] = asyncio.run(starts(ask, {"x": 1}))
+    config = {"tags": ["outer"], "metadata": {"user": "ada"}}
+    seen["config"] = callers["lambda with tags"].invoke({"x": 1, "items": []}, config)["items"]
+    return seen
+
+
+def test_a_graph_called_from_langchain_outside_a_graph_is_its_runs_child() -> None:
+    langgraph, graphkit = _both(_called_from_langchain)
+    assert langgraph["lambda"][1:] == [("LangGraph", 1), ("peek", 2)]
+    assert langgraph["config"] == [["outer", "own"], "ada"]
+    assert graphkit == langgraph
