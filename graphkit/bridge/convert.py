@@ -107,10 +107,17 @@ def _not_accepted(obj: Any, where: str) -> str:
             "entrypoint and task from graphkit.func (Pregel, NodeBuilder from "
             "graphkit.pregel) instead of langgraph's, and the same code runs on graphkit."
         )
+    if isinstance(obj, CompiledGraph):  # (only from_langgraph refuses one)
+        return (
+            f"{where}() converts a graph compiled with LangGraph, and this "
+            f"{type(obj).__name__} is graphkit's already: use it as it is (as_graphkit() "
+            "takes either kind)."
+        )
+    expected = "a compiled LangGraph StateGraph"
+    expected = expected if where == "from_langgraph" else f"a graphkit CompiledGraph or {expected}"
     return (
-        f"Expected a graphkit CompiledGraph or a compiled LangGraph StateGraph, got "
-        f"{type(obj).__name__} ({shown}). {where}() reads a graph made by "
-        "StateGraph(...).compile(); for a builder, call .compile() first."
+        f"Expected {expected}, got {type(obj).__name__} ({shown}). {where}() reads a graph "
+        "made by StateGraph(...).compile(); for a builder, call .compile() first."
     )
 
 

@@ -412,6 +412,21 @@ def test_an_entrypoint_is_refused_with_the_graphkit_import_to_use() -> None:
     assert "graphkit.func" in str(raised.value) and "compile()" not in str(raised.value)
 
 
+def test_a_graphkit_graph_given_to_from_langgraph_is_told_to_be_used_as_it_is() -> None:
+    """from_langgraph converts LangGraph's graphs only: a graphkit graph was refused by a
+    message expecting "a graphkit CompiledGraph" and saying to call .compile()."""
+    from graphkit.func import entrypoint
+
+    @entrypoint()
+    def flow(number: int) -> int:
+        return number
+
+    for graph in (BUILDABLE[0].build(load_graphkit()), flow):
+        with pytest.raises(TypeError, match="graphkit's already: use it as it is") as raised:
+            from_langgraph(graph)
+        assert "compile()" not in str(raised.value)
+
+
 def test_as_graphkit_passes_graphkit_graphs_through_and_converts_langgraph() -> None:
     native = BUILDABLE[0].build(load_graphkit())
     assert as_graphkit(native) is native
