@@ -329,6 +329,32 @@ def check_interrupts(before: Any, after: Any, nodes: Collection[str]) -> None:
                 )
 
 
+def refuse_langgraph_saver(where: str, checkpointer: Any) -> None:
+    """Refuse LangGraph's own saver: graphkit's checkpoints are not LangGraph's, and such
+    a saver would fail at the first save with an AttributeError naming neither.
+
+    >>> class InMemorySaver: ...
+    >>> InMemorySaver.__module__ = "langgraph.checkpoint.memory"
+    >>> refuse_langgraph_saver("compile", InMemorySaver())
+    Traceback (most recent call last):
+    TypeError: compile(checkpointer=...) got LangGraph's InMemorySaver (langgraph.checkpoint.memory); graphkit saves its own checkpoints: use graphkit's, e.g. from graphkit.checkpoint import InMemorySaver (or SqliteSaver). To read a thread LangGraph saved, use graphkit.open_langgraph_thread.
+    """  # noqa: E501
+    kind = type(checkpointer)
+    if isinstance(checkpointer, type):
+        return
+    # (a saver of one's own built on LangGraph's base class writes LangGraph's format too)
+    theirs = [c for c in kind.__mro__ if c.__module__.partition(".")[0] == "langgraph"]
+    if not theirs:
+        return
+    raise TypeError(
+        f"{where}(checkpointer=...) got LangGraph's {theirs[0].__name__} ({theirs[0].__module__})"
+        f"{'' if theirs[0] is kind else f', through {kind.__name__}'}; "
+        "graphkit saves its own checkpoints: use graphkit's, e.g. from graphkit.checkpoint "
+        "import InMemorySaver (or SqliteSaver). To read a thread LangGraph saved, use "
+        "graphkit.open_langgraph_thread."
+    )
+
+
 def bad_checkpointer(checkpointer: Any) -> str:
     if isinstance(checkpointer, type):
         return (

@@ -21,6 +21,7 @@ from graphkit.channels import EphemeralValue, LastValue
 from graphkit.checkpoint.allowlist import allow_schema_classes
 from graphkit.constants import END, PREVIOUS, START
 from graphkit.diagnostics import calls as diagnose
+from graphkit.diagnostics.building import refuse_langgraph_saver
 from graphkit.func.task import is_generator
 from graphkit.pregel.calls import count_calls
 from graphkit.pregel.lowlevel import Pregel
@@ -69,6 +70,7 @@ class entrypoint:  # (LangGraph's name: a decorator class)
         **deprecated: Any,
     ) -> None:
         old = diagnose.renamed_arguments("entrypoint", deprecated)  # as LangGraph: new wins
+        refuse_langgraph_saver("entrypoint", checkpointer)
         self.checkpointer, self.store, self.cache = checkpointer, store, cache
         self.context_schema = context_schema or old.get("context_schema")
         self.cache_policy = cache_policy

@@ -402,6 +402,7 @@ class StateGraph:
         """
         transformers = tuple(kwargs.pop("transformers", None) or ())  # (v3 runs': stream)
         diagnose_arguments.refuse_unknown("compile", kwargs, diagnose_arguments.COMPILE_OPTIONS)
+        diagnose.refuse_langgraph_saver("compile", checkpointer)
         saver_like = callable(getattr(checkpointer, "get_tuple", None))
         saver_like &= not isinstance(checkpointer, type)  # (the class: InMemorySaver)
         if not (checkpointer is None or isinstance(checkpointer, bool) or saver_like):

@@ -18,7 +18,7 @@ from graphkit.channels import Channel, Topic
 from graphkit.constants import END, RESERVED_NAMES, START, TASKS
 from graphkit.diagnostics import some_names
 from graphkit.diagnostics.arguments import renamed_pregel_argument
-from graphkit.diagnostics.building import sync_timeout
+from graphkit.diagnostics.building import refuse_langgraph_saver, sync_timeout
 from graphkit.diagnostics.cache import check_cache_policy
 from graphkit.diagnostics.returns import no_input_channel_named
 from graphkit.errors import EmptyInputError, warn
@@ -143,7 +143,7 @@ class Pregel(CompiledGraph, metaclass=_CountsEveryCompiledGraph):
         self.node_error_handler_map = dict(node_error_handler_map or {})
         self.stream_eager = stream_eager  # (read back only: graphkit streams chunks as made)
         self.stream_transformers = tuple(options.pop("stream_transformers", None) or ())
-        check_cache_policy("Pregel(cache_policy=...)", cache_policy)
+        _check_options(cache_policy, checkpointer)
         if auto_validate:
             _validate(self, interrupt_before_nodes, interrupt_after_nodes)
         policies = (retry_policy,) if isinstance(retry_policy, RetryPolicy) else tuple(retry_policy)
@@ -300,6 +300,12 @@ def _awaits(call: Any) -> bool:
 
 def _identity(value: Any) -> Any:
     return value
+
+
+def _check_options(cache_policy: Any, checkpointer: Any) -> None:
+    """Refuse, at construction as a compiled graph does, what no run could use."""
+    check_cache_policy("Pregel(cache_policy=...)", cache_policy)
+    refuse_langgraph_saver("Pregel", checkpointer)
 
 
 def _validate(app: Pregel, before: Sequence[str] | str, after: Sequence[str] | str) -> None:

@@ -561,3 +561,26 @@ def test_a_function_given_before_its_name_shows_the_call_the_right_way_round():
         "add_node(noop, 'a'): the node's name comes first, then its function. "
         "Write add_node('a', noop)."
     )
+
+
+def test_a_langgraph_saver_is_refused_where_it_is_given():
+    """LangGraph's saver (or one built on its base class) writes LangGraph's checkpoints:
+    it failed at the first save with "'Checkpoint' object has no attribute 'copy'"."""
+    from langgraph.checkpoint.memory import InMemorySaver as LangGraphSaver
+
+    from graphkit.func import entrypoint
+    from graphkit.pregel import Pregel
+
+    class OwnSaver(LangGraphSaver):
+        pass
+
+    builder = graph_with("a").add_edge(START, "a")
+    with pytest.raises(TypeError, match=r"got LangGraph's InMemorySaver .*open_langgraph_thread"):
+        builder.compile(checkpointer=LangGraphSaver())
+    with pytest.raises(TypeError, match="through OwnSaver"):
+        builder.compile(checkpointer=OwnSaver())
+    with pytest.raises(TypeError, match=r"entrypoint\(checkpointer=\.\.\.\) got LangGraph's"):
+        entrypoint(checkpointer=LangGraphSaver())
+    with pytest.raises(TypeError, match=r"Pregel\(checkpointer=\.\.\.\) got LangGraph's"):
+        Pregel(nodes={}, channels={}, input_channels=[], output_channels=[],
+               checkpointer=LangGraphSaver())  # fmt: skip

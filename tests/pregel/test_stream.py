@@ -204,3 +204,17 @@ def test_a_graph_run_inside_a_root_invoke_keeps_no_supersteps_either():
     outer.invoke({"log": []})
     outer.trace({"log": []})
     assert kept == [0, 1]  # nobody reads them under invoke; trace shows them
+
+
+def test_modes_given_as_a_tuple_are_labelled_as_a_list_is():
+    """LangGraph labels only a list's chunks; a tuple of modes gets unlabelled chunks of
+    several kinds, which nobody could tell apart: graphkit labels them (compatibility.md,
+    "Differs on purpose")."""
+
+    class One(TypedDict):
+        n: int
+
+    app = StateGraph(One).add_node("a", lambda state: {"n": 1}).add_edge(START, "a").compile()
+    as_tuple = list(app.stream({"n": 0}, stream_mode=("updates", "values")))
+    assert as_tuple == list(app.stream({"n": 0}, stream_mode=["updates", "values"]))
+    assert as_tuple == [("values", {"n": 0}), ("updates", {"a": {"n": 1}}), ("values", {"n": 1})]
