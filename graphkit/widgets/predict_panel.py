@@ -10,9 +10,9 @@ value a channel holds after the Update (a channel menu and a text box, read as a
 literal, else as a string; ``none`` is None, ``true`` and ``false`` the booleans).
 While predict mode is on, the Plan, Execute, Update, Step and Run buttons are off: the
 guess runs the phase. Back and Reset stay on, and the score is the session's (kept across them).
-The last verdict stays until the next guess; with predict mode off, until the run moves on.
-Turning predict mode back on clears the choice, and the verdict unless the run is still
-where it was revealed.
+A verdict stays while the run stands where it was revealed: the next guess, a Back, a Reset
+or a phase run with predict mode off clears it. Turning predict mode back on clears the
+choice.
 """
 
 from __future__ import annotations
@@ -122,11 +122,11 @@ class PredictPanel:
         session, channel_row = self.session, self.box.children[2]
         self.score.value = str(session.score) if session.predictions else ""
         self.box.layout.display = None if self.on else "none"
-        # Out of predict mode the last verdict stays only until the run moves on: after
-        # that it would speak of a step long gone (turning the mode back on clears it).
-        fresh = self._revealed_at == session.position
-        shown = self.reveal.value and (self.on or fresh)
-        self.reveal.layout.display = None if shown else "none"
+        # A verdict is about where the run stood when it was revealed: once the run moves
+        # (Back, Reset, a phase run with predict mode off) it would read as this step's.
+        if self._revealed_at != session.position:
+            self.reveal.value, self._revealed_at = "", None
+        self.reveal.layout.display = None if self.reveal.value else "none"
         phase = session.next_phase
         guess_nodes = phase == "plan"
         guess_value = phase in ("execute", "update")
@@ -164,10 +164,7 @@ class PredictPanel:
 
     def _toggled(self, change: Any) -> None:
         if change["new"]:
-            # Back on, the panel starts clean: a verdict from before the run moved would
-            # read as this step's, and the last choice as a guess already made.
-            if self._revealed_at != self.session.position:
-                self.reveal.value, self._revealed_at = "", None
+            # Back on, the last choice would read as a guess already made.
             self.nodes.value, self.value.value, self._asked = (), "", None
         self.refresh()
 

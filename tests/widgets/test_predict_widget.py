@@ -258,6 +258,34 @@ def test_predict_turned_off_and_on_where_it_revealed_keeps_the_verdict():
     assert panel.reveal.layout.display is None and "gk-reveal-right" in panel.reveal.value
 
 
+def test_back_or_reset_in_predict_mode_clears_the_verdict():
+    """In predict mode Back and Reset stay on; the verdict they leave behind ("step 1 runs
+    a") would read as the verdict of the step the run now stands at, before any guess."""
+    for control in ("back", "reset"):
+        debugger = Debugger(chain_app(), INPUT)
+        debugger.click("step")
+        debugger.click("step")
+        panel = debugger.predictor
+        panel.toggle.value = True
+        panel.nodes.value = ("a",)
+        panel.button.click()
+        assert "gk-reveal-right" in panel.reveal.value
+        debugger.click(control)
+        assert panel.reveal.value == "" and panel.reveal.layout.display == "none", control
+        assert panel.score.value == "1 of 1 predictions right"  # the score stays
+
+
+def test_a_run_moved_from_code_clears_the_widgets_verdict():
+    """A cell that steps the session moves the run too: the widget's verdict goes."""
+    debugger = Debugger(chain_app(), INPUT)
+    panel = debugger.predictor
+    panel.toggle.value = True
+    panel.nodes.value = ("__input__",)
+    panel.button.click()
+    debugger.session.step()
+    assert panel.reveal.value == "" and panel.reveal.layout.display == "none"
+
+
 def test_the_input_step_of_a_thread_with_history_is_told_as_the_input_step():
     """On a thread that already ran, the input step is numbered after its last step
     (step 4 here, as in LangGraph), not -1: its verdict still says where the input went
