@@ -124,7 +124,10 @@ def reveal_nodes(
             f"- Step {step} planned no task: step {step - 1}'s Update changed no trigger "
             "channel, so the run finished."
         )
-    for node in sorted(guessed | set(expected)):
+    # (a wrong guess at the input step: its line above says all each node's why would,
+    # which is the same thing again: "it is the input step")
+    said = not correct and expected == [INPUT_TASK]
+    for node in [] if said else sorted(guessed | set(expected)):
         explanation = run.why(node, step, graph=session.app)
         # (a node listed too often does run, as predicted: its "you listed" line says
         # how often)
@@ -295,8 +298,9 @@ def _first_steps(session: DebugSession, step: int, expected: list[str]) -> list[
     if expected == [INPUT_TASK]:
         return [
             f"- Step {step} is the input step: its one task, {INPUT_TASK}, writes your input "
-            f"to the channel {START}. Step {step + 1} runs {START}, which copies the input "
-            f"into the state; your nodes run from step {step + 2}."
+            f"to the channel {START}, and no node runs beside it. Step {step + 1} runs "
+            f"{START}, which copies the input into the state; your nodes run from step "
+            f"{step + 2}."
         ]
     if START not in expected:
         return []

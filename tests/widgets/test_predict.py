@@ -192,11 +192,13 @@ def test_the_input_step_and_step_0_can_be_predicted_and_the_verdict_says_what_th
     )
     session.back()
     session.back()
-    assert session.predict(nodes=["planner"]).explanation.splitlines()[1] == (
+    # said once: each guessed node's why said "it is the input step" again, twice over
+    assert session.predict(nodes=["planner"]).explanation.splitlines() == [
+        "Not quite: step -1 runs __input__; you predicted planner.",
         "- Step -1 is the input step: its one task, __input__, writes your input to the "
-        "channel __start__. Step 0 runs __start__, which copies the input into the state; "
-        "your nodes run from step 1."
-    )
+        "channel __start__, and no node runs beside it. Step 0 runs __start__, which copies "
+        "the input into the state; your nodes run from step 1.",
+    ]
 
 
 def test_predicting_nodes_after_the_run_ended_says_so():
