@@ -243,10 +243,12 @@ def _failed_update(session: DebugSession, channel: str, guess: Any, step: int) -
 
 
 def _conflict(session: DebugSession, step: int) -> str | None:
-    """Why an Update failed on a plain key written twice, told from the records. The
+    """Why an Update failed on a plain key (or a low-level ``Pregel``'s LastValue
+    channel) written twice, told from the records. The
     error's own text ends with its fix (give the key a reducer): a reveal explains the
     rule, and leaves the fix to the learner (lesson 03's exercise 3.1 asks for it)."""
     from graphkit.channels import LastValue
+    from graphkit.graph import StateGraph
 
     superstep = session.supersteps[-1] if session.supersteps else None
     error = session.stepper.error
@@ -259,12 +261,15 @@ def _conflict(session: DebugSession, step: int) -> str | None:
         for name, _ in result.writes:
             writers.setdefault(name, []).append(result.task.node)
     channels = session.app.spec.channels
+    # (a low-level Pregel has channels, but no state keys)
+    keyed = isinstance(getattr(session.app, "builder", None), StateGraph)
+    kind = "a plain key (a LastValue channel)" if keyed else "a LastValue channel"
     for name, who in writers.items():
         # (the channel the error names: two plain keys may both be written twice)
         if len(who) > 1 and type(channels.get(name)) is LastValue and repr(name) in str(error):
             return (
-                f"In step {step}'s Execute, {_tasks_of(who)} each wrote {name}, a plain key "
-                f"(a LastValue channel): it keeps one value per step, and of writes made at "
+                f"In step {step}'s Execute, {_tasks_of(who)} each wrote {name}, {kind}: "
+                f"it keeps one value per step, and of writes made at "
                 f"the same time none is the last. So the Update raised "
                 f"{type(error).__name__} and applied none of the step's "
                 "writes."

@@ -92,6 +92,15 @@ def test_the_lessons_run_steps_as_the_lesson_says():
     )
 
 
+def test_the_conflict_reveal_speaks_of_a_channel_not_a_state_key():
+    """Section 5's LastValue inbox: a program built with Pregel has no state keys (the
+    reveal called inbox:D "a plain key"); a StateGraph's keep their wording (lesson 03)."""
+    lesson = run_cells("EDGES = {", "def latest", "from graphkit.widgets", "one_value = ")
+    text = lesson["strict"].predictions[-1].explanation
+    assert "B and C each wrote inbox:D, a LastValue channel: it keeps one value" in text
+    assert "key" not in text
+
+
 def test_components_reference_names_each_component_by_its_smallest_vertex():
     assert lesson10.components_reference(lesson10.FRIENDS["cycle"]) == {
         "a": "a", "b": "b", "c": "b", "d": "b", "e": "a", "f": "a"
