@@ -189,10 +189,10 @@ class NotRan:
             writers = tuple(dict.fromkeys(change.writers))
             later = self.history.get(n + 1)
             runs = "runs" if later is not None and node in later.plan.nodes else "would be woken"
-            via = self.wiring.via(writers, node, channel, self.history.commanded(writers, node, n))
+            through = self._through(writers, node, channel, n)
             text = (
-                f"{join_names(writers)} wrote {channel} during step {n}'s Execute (through "
-                f"{via}). Writes are applied in step {n}'s "
+                f"{join_names(writers)} wrote {channel} during step {n}'s Execute{through}. "
+                f"Writes are applied in step {n}'s "
                 f"Update, after every task of step {n} finished, so the write becomes visible "
                 f"only in the next step: {node} {runs} at step {n + 1}."
             )
@@ -211,6 +211,15 @@ class NotRan:
         )
         phrase = f"{join_names(writers)} wrote {channel} in step {n}, but that step failed"
         return [Finding(phrase, Reason("unapplied", text, n, channel, writers))]
+
+    def _through(self, writers: tuple[str, ...], node: str, channel: str, n: int) -> str:
+        """`` (through the edge a → b)``: the way step ``n``'s writers reached ``node``;
+        nothing for a channel they write themselves (a low-level Pregel's), where the way
+        is the writers the sentence already names."""
+        commanded = self.history.commanded(writers, node, n)
+        if self.wiring.direct(channel, commanded):
+            return ""
+        return f" (through {self.wiring.via(writers, node, channel, commanded)})"
 
     def _deferred(self, node: str, n: int, channel: str, upto: int) -> Finding:
         """``node`` is deferred: the writes to its trigger up to step ``upto`` are held

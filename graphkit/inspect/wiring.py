@@ -211,7 +211,7 @@ class Wiring:
         if parts is not None:
             return f"the waiting edge [{', '.join(parts[0])}] → {target}"
         names = ["START" if writer == START else writer for writer in writers]
-        if branch_target(channel) is None and not commanded:  # a channel nodes write (Pregel)
+        if self.direct(channel, commanded):
             return join_names(names)
         if not self.exact and not set(writers) & set(commanded):
             return f"an edge or conditional edge of {join_names(names)}"
@@ -223,6 +223,18 @@ class Wiring:
                 for writer in writers
             ]
         )
+
+    def direct(self, channel: str, commanded: Sequence[str] = ()) -> bool:
+        """True for a channel nodes write themselves (a low-level Pregel's): no edge,
+        router or Command stands between the writers and the node it wakes, so the way
+        is the writers.
+
+        >>> from graphkit.inspect.examples import forecast_graph
+        >>> run = forecast_graph().trace({"topic": "today", "tokens": 0})
+        >>> Wiring(run).direct("inbox:E"), Wiring(run).direct("branch:to:weather")
+        (True, False)
+        """
+        return self.barrier(channel) is None and branch_target(channel) is None and not commanded
 
     def _one_via(self, writer: str, target: str) -> str:
         name = "START" if writer == START else writer

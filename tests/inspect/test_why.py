@@ -593,6 +593,9 @@ def test_a_low_level_pregels_not_run_without_the_program_names_the_trigger_the_r
         "in the next step, so b runs at step 1."
     )
     assert str(run.why("b", 0)) == str(run.why("b", 0, graph=app))
+    # the write is the way: no "(through a)" after "a wrote inbox:b" (lesson 10's E)
+    (_, reason) = run.why("b", 0, graph=app).answers[0].reasons
+    assert reason.text.startswith("a wrote inbox:b during step 0's Execute. Writes are")
 
 
 def test_a_loops_router_that_ended_the_run_says_it_chose_end(make):
