@@ -518,7 +518,11 @@ class DebugSession(Notifier):
         self.undone = self.undone | dropped_numbers(self, kept)
         self._kept = kept
         self._stepper = self._start(None, config)
-        self.message = f"Back: {what}; {next_step_text(self)} is next (checkpoint {checkpoint.id})."
+        # one clause a line, the id on its own: printed on one line, it ran to ~150
+        # characters, which a notebook breaks mid-word (the widget joins the lines)
+        self.message = (
+            f"Back: {what};\n{next_step_text(self)} is next.\nCheckpoint id: {checkpoint.id}"
+        )
 
     def _phase(self, phase: str) -> Any:
         self._go_live()

@@ -87,6 +87,23 @@ def test_back_restores_the_previous_checkpoint_through_the_saver():
     assert sources.count("fork") == 1
 
 
+def test_back_says_where_it_went_in_lines_a_notebook_need_not_break():
+    """Printed, the message was one ~150-character line with the checkpoint id inside,
+    which JupyterLab broke mid-word; each clause has its line now, the id its own."""
+    session = DebugSession(chain_app(), INPUT)
+    session.run()
+    session.back()
+    session.run()  # forked twice now: the message names LangGraph's number too
+    restored = session.supersteps[-1].checkpoint_before
+    session.back()
+    assert restored is not None and session.message.splitlines() == [
+        "Back: restored the checkpoint before step 3;",
+        "step 3 (LangGraph: step 5, after the fork) is next.",
+        f"Checkpoint id: {restored.id}",
+    ]
+    assert all(len(line) <= 88 for line in session.message.splitlines())
+
+
 def test_back_twice_and_rewind():
     session = DebugSession(chain_app(), INPUT)
     session.run()
