@@ -9,6 +9,7 @@ node, which writes met in which reducer). The session keeps a ``Score``.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["Prediction", "Score", "reveal_channel", "reveal_nodes"]
 
 _WIDTH = 400  # a reveal shows values long enough to be read in full, on one line
+_OTHERWISE = "← you predicted otherwise"  # (the mark of a node guessed wrong)
 
 
 @dataclass(frozen=True)
@@ -57,10 +59,33 @@ class Prediction:
         return f"Prediction(step={self.step}, {what}, correct={self.correct})"
 
     def __str__(self) -> str:
-        return self.explanation
+        # printed in a notebook, which breaks a long line mid-word: wrapped at words (the
+        # widget's reveal wraps ``explanation`` itself)
+        return "\n".join(_wrap(line) for line in self.explanation.splitlines())
 
     def _repr_html_(self) -> str:
         return prediction_html(self)
+
+
+def _wrap(line: str, width: int = 88) -> str:
+    """``line`` wrapped at words to ``width`` columns, its continuation lines indented
+    under the text of a bullet (``- ``, ``    · ``); a long value stays whole.
+
+    >>> print(_wrap("- " + "word " * 20, width=30))
+    - word word word word word
+      word word word word word
+      word word word word word
+      word word word word word
+    """
+    bullet = len(line) - len(line.lstrip(" -·"))
+    whole = _OTHERWISE.replace(" ", "\xa0")  # (the mark is not broken: it moves whole)
+    return textwrap.fill(
+        line.rstrip().replace(_OTHERWISE, whole),
+        width,
+        subsequent_indent=" " * bullet,
+        break_long_words=False,
+        break_on_hyphens=False,
+    ).replace(whole, _OTHERWISE)
 
 
 @dataclass(frozen=True)
@@ -132,7 +157,7 @@ def reveal_nodes(
         # (a node listed too often does run, as predicted: its "you listed" line says
         # how often)
         wrong = (node in guessed) != (node in expected)
-        mark = "  ← you predicted otherwise" if wrong else ""
+        mark = f"  {_OTHERWISE}" if wrong else ""
         lines.append(f"- {explanation.summary}{mark}")
         if mark:
             lines.extend(

@@ -420,3 +420,23 @@ def test_a_node_named_end_is_not_told_that_end_is_where_a_run_stops():
     assert (
         str(refused.value) == "No node named ['nope']; the graph's nodes are ['END', '__start__']."
     )
+
+
+def test_a_printed_prediction_is_wrapped_at_words():
+    """The debugger tour prints a reveal: its 107-character line broke mid-word in
+    JupyterLab. Printed, each line wraps at words under its bullet (the mark of a wrong
+    node moves whole); ``explanation``, which the widget wraps, keeps one line each."""
+    session = DebugSession(forecast_graph(), {"topic": "today", "tokens": 0})
+    for _ in range(3):
+        session.step()
+    printed = str(session.predict(nodes=["weather"])).splitlines()
+    assert printed[1:3] == [
+        "- news is planned to run at step 2 because planner wrote branch:to:news in step 1.",
+        "  ← you predicted otherwise",
+    ]
+    value = session.predict(channel="tokens", value=200)
+    assert str(value).splitlines()[1:] == [
+        "Step 2's Execute wrote 50 from news, 50 from weather; the Update combined the 2 writes",
+        "with add: 100 → 200.",
+    ]
+    assert len(value.explanation.splitlines()) == 2
