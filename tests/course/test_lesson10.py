@@ -101,6 +101,16 @@ def test_the_conflict_reveal_speaks_of_a_channel_not_a_state_key():
     assert "key" not in text
 
 
+def test_the_why_cell_prints_lines_a_notebook_need_not_break(capsys):
+    """Section 4 printed two ``.summary`` lines of up to 123 characters, which JupyterLab
+    breaks mid-word; a printed explanation is wrapped at words, reasons included."""
+    run_cells("EDGES = {", "def latest", "run = paths.trace", "print(run.why(")
+    printed = capsys.readouterr().out
+    assert "D ran at step 2 because both B and C wrote inbox:D in step 1." in printed
+    assert "D wrote inbox:E during step 2's Execute. Writes are" in printed
+    assert max(len(line) for line in printed.splitlines()) <= 88
+
+
 def test_components_reference_names_each_component_by_its_smallest_vertex():
     assert lesson10.components_reference(lesson10.FRIENDS["cycle"]) == {
         "a": "a", "b": "b", "c": "b", "d": "b", "e": "a", "f": "a"
