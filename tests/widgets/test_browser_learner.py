@@ -91,6 +91,19 @@ def test_predict_then_reveal_in_voila(page, voila_url, tmp_path):
     expect(page.locator(".gk-score")).to_have_text("1 of 2 predictions right")
     expect(page.locator(".gk-state tr.gk-changed")).not_to_have_count(0)
     page.locator(".gk-debugger").screenshot(path=str(tmp_path / "predict.png"))
+    # Back moves the run: the verdict ("n holds 3") no longer describes where it stands,
+    # and the message's clauses wrap at words, the checkpoint id last
+    page.locator(".gk-back-button").click()
+    expect(page.locator(".widget-html.gk-reveal")).to_be_hidden()
+    expect(page.locator(".gk-message")).to_contain_text("is next. Checkpoint id: ")
+    page.locator(".gk-debugger").screenshot(path=str(tmp_path / "predict-back.png"))
+    page.locator(".gk-predict-nodes select").select_option(["a"])
+    page.locator(".gk-predict-button").click()
+    expect(page.locator(".gk-reveal-right")).to_contain_text("step 1 runs a")
+    page.locator(".gk-reset-button").click()
+    expect(page.locator(".widget-html.gk-reveal")).to_be_hidden()
+    expect(page.locator(".gk-predict-prompt")).to_contain_text("the input step")
+    page.locator(".gk-debugger").screenshot(path=str(tmp_path / "predict-reset.png"))
 
 
 def test_pending_then_applied_in_voila(page, voila_url, tmp_path):
