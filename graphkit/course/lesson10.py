@@ -432,6 +432,22 @@ def _built(node: Any, name: str) -> PregelNode:
     return node
 
 
+def _check_writes_known(node: PregelNode, name: str, vertices: Iterable[str]) -> None:
+    """A write to a misspelt channel is dropped at run time (with a warning only): the
+    run would end with wrong labels, and the verdict would blame the neighbours untold."""
+    known = {f"{kind}:{v}" for v in vertices for kind in ("heard", "label")}
+    unknown = [
+        w.channel for w in node.writes if isinstance(w, ChannelWriteEntry) and w.channel not in known
+    ]
+    if unknown:
+        raise Wrong(
+            f"The vertex {name!r} writes {unknown}, which the program has no channel for: "
+            "the run drops such a write (with a warning), so nobody hears it.",
+            "The channels are heard:<vertex> and label:<vertex>; check the spelling of "
+            "each channel your node writes.",
+        )
+
+
 def _check_inbox_order(component_vertex: Callable[[str, list[str]], Any]) -> None:
     """One vertex, ``z``, whose inbox holds ``["q", "b", "k"]`` while its label is ``m``:
     it must keep ``b``. (On the four graphs the first label a vertex hears is often its
@@ -483,8 +499,10 @@ def check_component_vertex(component_vertex: Callable[[str, list[str]], Any]) ->
     ends with the smallest vertex of its component; and a vertex whose inbox's smallest
     label is not its first keeps that smallest one."""
     for edges in FRIENDS.values():
-        for name, near in neighbours_of(edges).items():
+        vertices = neighbours_of(edges)
+        for name, near in vertices.items():
             node = _built(component_vertex(name, list(near)), name)
+            _check_writes_known(node, name, vertices)
             if tuple(node.triggers) != (f"heard:{name}",):
                 raise Wrong(
                     f"The vertex {name!r} wakes on {list(node.triggers)}; a vertex program "

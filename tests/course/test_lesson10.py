@@ -313,6 +313,32 @@ def test_component_vertex_fails_on_an_unknown_channel_and_on_a_non_node():
     assert "returned NoneType" in verdict.message
 
 
+def test_component_vertex_names_a_misspelt_channel_it_writes():
+    """A write to hear:b is dropped at run time with only a warning; the verdict blamed
+    the vertices for not telling their neighbours, which they tried to."""
+
+    def misspelt(name, neighbours):
+        def smallest(x):
+            best, known = min(x[f"heard:{name}"]), x.get(f"label:{name}")
+            return best if known is None or best < known else None
+
+        writes = [ChannelWriteEntry(f"hear:{n}", skip_none=True) for n in neighbours]
+        return (
+            NodeBuilder()
+            .subscribe_to(f"heard:{name}")
+            .read_from(f"label:{name}")
+            .do(smallest)
+            .write_to(ChannelWriteEntry(f"label:{name}", skip_none=True), *writes)
+        )
+
+    verdict = lesson10.check_component_vertex(misspelt)
+    assert not verdict
+    assert "The vertex 'a' writes ['hear:b'], which the program has no channel for" in (
+        verdict.message
+    )
+    assert "check the spelling" in verdict.hint
+
+
 def test_component_vertex_fails_when_it_keeps_the_first_label_it_heard():
     def first_heard(name, neighbours):
         def first(x):
