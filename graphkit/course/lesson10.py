@@ -436,9 +436,8 @@ def _check_writes_known(node: PregelNode, name: str, vertices: Iterable[str]) ->
     """A write to a misspelt channel is dropped at run time (with a warning only): the
     run would end with wrong labels, and the verdict would blame the neighbours untold."""
     known = {f"{kind}:{v}" for v in vertices for kind in ("heard", "label")}
-    unknown = [
-        w.channel for w in node.writes if isinstance(w, ChannelWriteEntry) and w.channel not in known
-    ]
+    written = [w.channel for w in node.writes if isinstance(w, ChannelWriteEntry)]
+    unknown = [channel for channel in written if channel not in known]
     if unknown:
         raise Wrong(
             f"The vertex {name!r} writes {unknown}, which the program has no channel for: "
