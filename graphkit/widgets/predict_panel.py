@@ -94,6 +94,7 @@ class PredictPanel:
         # choice, or until the run moves (Back, Reset)
         self._asked: tuple[str, Any] | None = None
         self._revealed_at: Any = None  # where the run stood right after the last reveal
+        self._question_at: Any = session.position  # where the run stood for the open question
         self.channel = W.Dropdown(options=channels, description="channel").add_class(
             "gk-predict-channel"
         )
@@ -126,6 +127,9 @@ class PredictPanel:
         # (Back, Reset, a phase run with predict mode off) it would read as this step's.
         if self._revealed_at != session.position:
             self.reveal.value, self._revealed_at = "", None
+        if self._question_at != session.position:  # a new question: the last answer is not it
+            self.nodes.value, self.value.value = (), ""
+            self._question_at = session.position
         self.reveal.layout.display = None if self.reveal.value else "none"
         phase = session.next_phase
         guess_nodes = phase == "plan"

@@ -325,3 +325,25 @@ def _value_question_of_a_one_node_run():
     panel = debugger.predictor
     panel.toggle.value = True
     return panel
+
+
+def test_each_question_starts_with_nothing_chosen():
+    """The choice made for one step's question stays no answer to the next: Reveal with
+    it would count a guess never made for that step (and skip "choose first")."""
+    debugger = Debugger(chain_app(), INPUT)
+    debugger.click("step")
+    debugger.click("step")
+    panel = debugger.predictor
+    panel.toggle.value = True
+    panel.nodes.value = ("a",)
+    panel.button.click()  # step 1's guess: a, revealed
+    panel.value.value = "3"
+    debugger.click("execute")
+    debugger.click("update")  # the next question: which nodes will step 2 run?
+    assert panel.nodes.value == () and panel.value.value == ""
+    panel.button.click()
+    assert panel.prompt.value.startswith("Choose the nodes first")
+    assert len(debugger.session.predictions) == 1
+    panel.nodes.value = ("b",)
+    debugger.click("reset")
+    assert panel.nodes.value == ()
