@@ -23,6 +23,7 @@ from typing import Annotated, Any, NotRequired, Required, get_args, get_origin, 
 from graphkit import channels as gk_channels
 from graphkit import managed as gk_managed
 from graphkit.bridge.interop import ConvertedGraph, InLangGraphContext, wrap
+from graphkit.diagnostics.building import refuse_langgraph_saver
 from graphkit.errors import warn
 from graphkit.graph.declaration import DEFAULT_ERROR_HANDLER
 from graphkit.pregel.app import CompiledGraph
@@ -56,13 +57,7 @@ def from_langgraph(compiled: Any, *, checkpointer: Any = None) -> CompiledGraph:
     check_langgraph_version()
     if not _is_langgraph_graph(compiled):
         raise TypeError(_not_accepted(compiled, "from_langgraph"))
-    if type(checkpointer).__module__.startswith("langgraph"):
-        raise TypeError(
-            f"from_langgraph(checkpointer=...) got LangGraph's {type(checkpointer).__name__}; "
-            "a converted graph saves graphkit checkpoints: pass a graphkit saver, e.g. "
-            "graphkit.InMemorySaver() or graphkit.SqliteSaver. To read a thread LangGraph "
-            "saved, use graphkit.open_langgraph_thread."
-        )
+    refuse_langgraph_saver("from_langgraph", checkpointer)
     return _Converter(_root_saver(compiled.checkpointer, checkpointer)).graph(compiled)
 
 

@@ -349,8 +349,17 @@ def test_a_langgraph_saver_is_refused_and_a_graphkit_one_taken() -> None:
 
     from graphkit import InMemorySaver
 
-    with pytest.raises(TypeError, match=r"got LangGraph's InMemorySaver.*graphkit saver"):
+    with pytest.raises(TypeError, match=r"from_langgraph\(checkpointer=\.\.\.\) got LangGraph's"):
         from_langgraph(_one_node_graph(), checkpointer=LangGraphSaver())
+
+    class OwnSaver(LangGraphSaver):  # (its module is the user's, its format LangGraph's)
+        pass
+
+    # it was let through to compile(), whose refusal named a call the user never made
+    with pytest.raises(
+        TypeError, match=r"from_langgraph\(checkpointer=\.\.\.\) .*through OwnSaver"
+    ):
+        from_langgraph(_one_node_graph(), checkpointer=OwnSaver())
     saver = InMemorySaver()
     assert from_langgraph(_one_node_graph(), checkpointer=saver).checkpointer is saver
 
