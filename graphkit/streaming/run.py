@@ -517,12 +517,15 @@ def _under_runnable(config: Any) -> Any:
     """``config``, for a graph run outside any graph but called from a langchain-core
     runnable (a ``RunnableLambda``, a tool, a LangGraph node): that runnable's callbacks,
     tags and metadata under what ``config`` gives, as LangGraph's ``ensure_config`` reads
-    them, so tracing and ``astream_events`` show the graph as its child. (Its
+    them, so tracing and ``astream_events`` show the graph as its child; its recursion
+    limit and ``max_concurrency`` too, unless ``config`` sets them (langchain-core gives
+    every runnable's config a limit of 25, which LangGraph's graph then runs under). (Its
     ``configurable`` is not taken: a thread stays the caller's to name.)"""
     if not (running := _running_config()):
         return config
     given = {key: value for key, value in (config or {}).items() if value is not None}
-    merged = dict(given)
+    limits = ("recursion_limit", "max_concurrency")
+    merged = {key: running[key] for key in limits if running.get(key) is not None} | given
     if (ambient := running.get("callbacks")) is not None:
         own = given.get("callbacks")
         merged["callbacks"] = ambient if own is None else merged_callbacks(ambient, own)

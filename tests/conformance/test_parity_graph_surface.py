@@ -357,3 +357,38 @@ def test_a_graph_called_from_langchain_outside_a_graph_is_its_runs_child() -> No
     assert langgraph["lambda"][1:] == [("LangGraph", 1), ("peek", 2)]
     assert langgraph["config"] == [["outer", "own"], "ada"]
     assert graphkit == langgraph
+
+
+def _limited_from_langchain(lib: Side) -> dict[str, Any]:
+    """A looping graph called from a ``RunnableLambda`` outside any graph runs under the
+    runnable's recursion limit (langchain-core's default of 25 when none is given), as
+    LangGraph's ``ensure_config`` copies it; a limit the call gives wins."""
+
+    def step(state: Typed) -> dict[str, Any]:
+        return {"x": state["x"] + 1}
+
+    builder = lib.StateGraph(Typed).add_node("step", step).add_edge(lib.START, "step")
+    app = builder.add_conditional_edges("step", lambda s: "__end__" if s["x"] >= 30 else "step")
+    app = app.compile()
+
+    def outcome(caller: Any, config: Any = None) -> Any:
+        try:
+            return caller.invoke({"x": 0, "items": []}, config)["x"]
+        except Exception as error:  # (GraphRecursionError: each library's own class)
+            return type(error).__name__
+
+    plain = RunnableLambda(lambda state: app.invoke(state))
+    own = RunnableLambda(lambda state: app.invoke(state, {"recursion_limit": 100}))
+    return {
+        "default": outcome(plain),
+        "given": outcome(plain, {"recursion_limit": 3}),
+        "roomy": outcome(plain, {"recursion_limit": 100}),
+        "own": outcome(own, {"recursion_limit": 3}),
+    }
+
+
+def test_a_graph_called_from_langchain_runs_under_the_runnables_recursion_limit() -> None:
+    langgraph, graphkit = _both(_limited_from_langchain)
+    assert langgraph == {"default": "GraphRecursionError", "given": "GraphRecursionError",
+                         "roomy": 30, "own": 30}  # fmt: skip
+    assert graphkit == langgraph
