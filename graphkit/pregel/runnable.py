@@ -19,6 +19,7 @@ import functools
 import inspect
 import types
 import typing
+import warnings
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any
@@ -479,6 +480,15 @@ def _one_per_input(method: str, config: Any, count: int) -> list[Any]:
                 "config for all, or exactly one per input."
             )
         return list(config)
+    if count > 1 and isinstance(config, Mapping) and config.get("run_id") is not None:
+        # one run id names one run: LangChain's batch gives it to the first input only
+        warnings.warn(
+            "Provided run_id be used only for the first element of the batch.",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        rest = {key: value for key, value in config.items() if key != "run_id"}
+        return [config, *[rest] * (count - 1)]
     return [config] * count
 
 

@@ -93,6 +93,45 @@ def test_batch_takes_one_config_per_input():
     assert run("graphkit") == run("langgraph") == ["first", "second"]
 
 
+def _roots_named_by_the_run_id(side: str, asynchronous: bool) -> tuple[list[bool], list[str]]:
+    """Which root runs of a ``batch`` given a ``run_id`` carry it, and the warnings."""
+    import uuid
+    import warnings
+
+    from langchain_core.callbacks import BaseCallbackHandler
+
+    given_id, given = uuid.UUID(int=7), []
+
+    class Roots(BaseCallbackHandler):
+        def on_chain_start(self, serialized, inputs, *, run_id, parent_run_id=None, **kwargs):
+            if parent_run_id is None:
+                given.append(run_id == given_id)
+
+    app = doubling(side)
+    config = {"run_id": given_id, "callbacks": [Roots()]}
+    inputs = [{"n": k, "log": []} for k in range(3)]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        if asynchronous:
+            asyncio.run(app.abatch(inputs, config))
+        else:
+            app.batch(inputs, config)
+    said = [str(warning.message) for warning in caught if warning.category is RuntimeWarning]
+    return sorted(given), said
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["batch", "abatch"])
+def test_a_run_id_given_to_batch_names_its_first_run_only(asynchronous):
+    """One run id names one run (run-id-langsmith.mdx: "Works with all standard Runnable
+    methods like invoke, batch"): LangChain's batch gives it to the first input only."""
+    expected = _roots_named_by_the_run_id("langgraph", asynchronous)
+    assert expected == (
+        [False, False, True],
+        ["Provided run_id be used only for the first element of the batch."],
+    )
+    assert _roots_named_by_the_run_id("graphkit", asynchronous) == expected
+
+
 def test_batch_runs_at_most_max_concurrency_at_once():
     threads: set[str] = set()
     app = doubling("graphkit", threads)
