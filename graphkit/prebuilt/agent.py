@@ -45,7 +45,7 @@ from graphkit.errors import LangGraphDeprecatedSinceV10
 from graphkit.graph import StateGraph
 from graphkit.managed import RemainingSteps
 from graphkit.prebuilt.agent_nodes import NEED_MORE_STEPS, Agent, TwoSidedNode
-from graphkit.prebuilt.chat_model import prompt_function, with_tools
+from graphkit.prebuilt.chat_model import prompt_runnable, with_tools
 from graphkit.prebuilt.messages import add_messages
 from graphkit.prebuilt.tool_node import ToolNode
 
@@ -126,7 +126,7 @@ def create_react_agent(
     tool_list = list(tool_node.tools_by_name.values())
     agent = Agent(
         *_models(model, tool_list, builtin),
-        prompt=prompt_function(prompt),
+        prompt=prompt_runnable(prompt),
         response_format=response_format,
         pre_model_hook=pre_model_hook,
         post_model_hook=post_model_hook,
@@ -187,7 +187,9 @@ def _add_nodes(builder: StateGraph, agent: Agent, tool_node: ToolNode | None) ->
         builder.add_node("post_model_hook", agent.post_model_hook)
         builder.add_edge("agent", "post_model_hook")
     if agent.response_format is not None:
-        answer = TwoSidedNode(agent.structured_response, agent.astructured_response)
+        answer = TwoSidedNode(
+            agent.generate_structured_response, agent.agenerate_structured_response
+        )
         builder.add_node("generate_structured_response", answer)
     if tool_node is not None:
         _wire_tool_loop(builder, agent)
@@ -202,12 +204,12 @@ def _wire_tool_loop(builder: StateGraph, agent: Agent) -> None:
     if agent.post_model_hook is not None:
         agent_paths = ["post_model_hook"]
         post_paths = [agent.entry, "tools", finish]
-        builder.add_conditional_edges("post_model_hook", agent.after_post_hook, post_paths)
+        builder.add_conditional_edges("post_model_hook", agent.post_model_hook_router, post_paths)
     else:
         agent_paths = ["tools", finish]
-    builder.add_conditional_edges("agent", agent.after_model, agent_paths)
+    builder.add_conditional_edges("agent", agent.should_continue, agent_paths)
     if agent.return_direct:
-        builder.add_conditional_edges("tools", agent.after_tools, [agent.entry, END])
+        builder.add_conditional_edges("tools", agent.route_tool_responses, [agent.entry, END])
     else:
         builder.add_edge("tools", agent.entry)
 

@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 from collections.abc import Callable
 from typing import Any, NoReturn
 
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
+from langchain_core.runnables import Runnable
 
 from graphkit.constants import END
 from graphkit.prebuilt.chat_model import (
@@ -16,6 +18,7 @@ from graphkit.prebuilt.chat_model import (
     check_history,
     state_value,
 )
+from graphkit.prebuilt.runs import atraced, traced
 from graphkit.types import Send
 
 __all__ = ["NEED_MORE_STEPS", "Agent", "TwoSidedNode"]
@@ -30,7 +33,7 @@ class Agent:
 
     model: Any  # the model with its tools bound, or None for a model chosen per call
     choose_model: Callable[[Any, Any], Any] | None
-    prompt: Callable[[Any, Any], Any]
+    prompt: Runnable[Any, Any]  # the first step of each model call (``prompt | model``)
     response_format: Any
     pre_model_hook: Any
     post_model_hook: Any
@@ -42,6 +45,11 @@ class Agent:
     def entry(self) -> str:
         """The node each round starts at."""
         return "pre_model_hook" if self.pre_model_hook is not None else "agent"
+
+    @functools.cached_property
+    def pipeline(self) -> Any:
+        """``prompt | model``, as LangGraph calls a model it was given (not chosen)."""
+        return self.prompt | self.model
 
     def resolve(self, state: Any, runtime: Any) -> Any:
         """The model for this call."""
@@ -66,23 +74,21 @@ class Agent:
     def call_model(self, state: Any, config: Any, runtime: Any) -> dict[str, Any]:
         """The ``agent`` node: one model call on the (prompted) history."""
         model_state = self._model_state(state)
-        model_input = self.prompt(model_state, config)
-        if inspect.isawaitable(model_input):
-            _refuse(
-                model_input, TypeError(_ONLY_ASYNC.format(what="prompt", does="makes the prompt"))
-            )
-        response = self.resolve(state, runtime).invoke(model_input, config)
-        return self._answered(state, response)
+        if self.choose_model is None:
+            pipeline = self.pipeline
+        else:  # the model is chosen first, as in LangGraph
+            pipeline = self.prompt | self.resolve(state, runtime)
+        return self._answered(state, pipeline.invoke(model_state, config))
 
     async def acall_model(self, state: Any, config: Any, runtime: Any) -> dict[str, Any]:
         """``call_model`` in an async run: the chooser and prompt awaited, and the model's
         ``ainvoke``, as LangGraph's agent node does."""
         model_state = self._model_state(state)
-        model_input = self.prompt(model_state, config)
-        if inspect.isawaitable(model_input):
-            model_input = await model_input
-        model = await self.aresolve(state, runtime)
-        return self._answered(state, await model.ainvoke(model_input, config))
+        if self.choose_model is None:
+            pipeline = self.pipeline
+        else:
+            pipeline = self.prompt | await self.aresolve(state, runtime)
+        return self._answered(state, await pipeline.ainvoke(model_state, config))
 
     def _model_state(self, state: Any) -> Any:
         """The state the prompt is made from: its history checked (with a pre-model hook,
@@ -114,14 +120,16 @@ class Agent:
         all_direct = is_ai and all(call["name"] in self.return_direct for call in calls)
         return (remaining < 1 and all_direct) or (remaining < 2 and bool(calls))
 
-    def structured_response(self, state: Any, config: Any, runtime: Any) -> dict[str, Any]:
+    def generate_structured_response(self, state: Any, config: Any, runtime: Any) -> dict[str, Any]:
         """The ``generate_structured_response`` node: one more call, for the schema."""
         messages, schema = self._structured_input(state)
         model = chat_model_of(self.resolve(state, runtime)).with_structured_output(schema)
         return {"structured_response": model.invoke(messages, config)}
 
-    async def astructured_response(self, state: Any, config: Any, runtime: Any) -> dict[str, Any]:
-        """``structured_response`` in an async run (an async chooser awaited)."""
+    async def agenerate_structured_response(
+        self, state: Any, config: Any, runtime: Any
+    ) -> dict[str, Any]:
+        """``generate_structured_response`` in an async run (an async chooser awaited)."""
         messages, schema = self._structured_input(state)
         chosen = await self.aresolve(state, runtime)
         model = chat_model_of(chosen).with_structured_output(schema)
@@ -136,9 +144,9 @@ class Agent:
             messages = [SystemMessage(content=system), *messages]
         return messages, schema
 
-    # -- routers ------------------------------------------------------------------------
+    # -- routers (named as LangGraph's: callbacks hear each as a run of that name) -------
 
-    def after_model(self, state: Any) -> str | list[Send]:
+    def should_continue(self, state: Any) -> str | list[Send]:
         """Tools if the answer has calls (v2: one Send per call), else the end."""
         last = state_value(state, "messages")[-1]
         if not isinstance(last, AIMessage) or not last.tool_calls:
@@ -151,8 +159,8 @@ class Agent:
             return "post_model_hook"
         return [self.send(call, state) for call in last.tool_calls]
 
-    def after_post_hook(self, state: Any) -> str | list[Send]:
-        """Run the calls not answered yet, or go on as ``after_model`` would."""
+    def post_model_hook_router(self, state: Any) -> str | list[Send]:
+        """Run the calls not answered yet, or go on as ``should_continue`` would."""
         messages = state_value(state, "messages")
         answered = {m.tool_call_id for m in messages if isinstance(m, ToolMessage)}
         last_ai = next(m for m in reversed(messages) if isinstance(m, AIMessage))
@@ -163,7 +171,7 @@ class Agent:
             return self.entry
         return "generate_structured_response" if self.response_format is not None else END
 
-    def after_tools(self, state: Any) -> str:
+    def route_tool_responses(self, state: Any) -> str:
         """The end if a ``return_direct`` tool just answered, else the next round."""
         message = None
         for message in reversed(state_value(state, "messages")):
@@ -198,16 +206,24 @@ def _refuse(awaitable: Any, error: Exception) -> NoReturn:
 
 class TwoSidedNode:
     """A node that has both sides, as LangGraph's agent nodes: a sync run calls
-    ``invoke`` (which refuses an async chooser or prompt), an async run ``ainvoke``."""
+    ``invoke`` (which refuses an async chooser or prompt), an async run ``ainvoke``.
+    Callbacks hear it as a run named after its function (``call_model``) inside the
+    task, as LangGraph's ``RunnableCallable`` makes one."""
 
     def __init__(self, sync: Callable[..., Any], asynchronous: Callable[..., Any]) -> None:
         self.sync, self.asynchronous = sync, asynchronous
+        self.name = sync.__name__
 
     def invoke(self, state: Any, config: Any, runtime: Any) -> Any:
-        return self.sync(state, config, runtime)
+        return traced(
+            self.name, lambda state, config: self.sync(state, config, runtime), state, config
+        )
 
     async def ainvoke(self, state: Any, config: Any, runtime: Any) -> Any:
-        return await self.asynchronous(state, config, runtime)
+        async def call(state: Any, config: Any) -> Any:
+            return await self.asynchronous(state, config, runtime)
+
+        return await atraced(self.name, call, state, config)
 
 
 def _replaced(state: Any, **values: Any) -> Any:

@@ -24,15 +24,19 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolMessage
 from langchain_core.runnables import Runnable, RunnableBinding, RunnableSequence
+from langchain_core.runnables.config import ensure_config
 
 from graphkit.errors import ErrorCode, create_error_message
+from graphkit.prebuilt.runs import atraced, traced
 from graphkit.pregel.runtime import task_values
 from graphkit.pregel.spec import injectable_parameters
 
 __all__ = [
+    "PromptStep",
     "chat_model_of",
     "check_history",
     "prompt_function",
+    "prompt_runnable",
     "state_value",
     "with_tools",
 ]
@@ -50,6 +54,29 @@ def state_value(state: Any, key: str, default: Any = None) -> Any:
 
 def prompt_function(prompt: Any) -> Prompt:
     """The prompt as a function ``(state, config) -> model input``."""
+    made = _made_input(prompt)
+    if made is None:
+        return lambda state, config: prompt.invoke(state, config)
+
+    def resolved(state: Any, config: Any) -> Any:  # (an awaitable for an async def)
+        made_input = made(state, config)
+        if inspect.isawaitable(made_input):
+            return _awaited_prompt(made_input, state, config)
+        return _run_if_runnable(made_input, state, config)
+
+    return resolved
+
+
+def prompt_runnable(prompt: Any) -> Runnable[Any, Any]:
+    """The prompt as the first step of the agent's ``prompt | model`` pipeline, as
+    LangGraph builds it: a Runnable prompt as it is, any other a ``PromptStep``."""
+    made = _made_input(prompt)
+    return prompt if made is None else PromptStep(made)
+
+
+def _made_input(prompt: Any) -> Prompt | None:
+    """``(state, config) -> what the prompt made`` (None for a Runnable prompt): a
+    function prompt's answer as it is, which may be an awaitable or a Runnable."""
     if prompt is None:
         return lambda state, config: state_value(state, "messages")
     if isinstance(prompt, str):
@@ -59,20 +86,57 @@ def prompt_function(prompt: Any) -> Prompt:
         return lambda state, config: [prompt, *state_value(state, "messages")]
     if callable(prompt):  # given the config, store, runtime, writer it asks for, as a node
         wanted = [name for name in injectable_parameters(prompt) if name != "error"]
-
-        def made(state: Any, config: Any) -> Any:  # (an awaitable for an async def)
-            made_input = prompt(state, **task_values(wanted, config)) if wanted else prompt(state)
-            if inspect.isawaitable(made_input):
-                return _awaited_prompt(made_input, state, config)
-            return _run_if_runnable(made_input, state, config)
-
-        return made
+        if wanted:
+            return lambda state, config: prompt(state, **task_values(wanted, config))
+        return lambda state, config: prompt(state)
     if callable(getattr(prompt, "invoke", None)):
-        return lambda state, config: prompt.invoke(state, config)
+        return None
     raise ValueError(
         f"create_react_agent(prompt=...) got {type(prompt).__name__}; use None, a string, a "
         "SystemMessage, a function (state) -> messages, or a Runnable."
     )
+
+
+class PromptStep(Runnable[Any, Any]):
+    """A prompt that is no Runnable, run as LangGraph runs it: heard by callbacks as a
+    run named ``Prompt``; a Runnable it returns then runs on the same state."""
+
+    name = "Prompt"
+
+    def __init__(self, made: Prompt) -> None:
+        self.made = made
+
+    def invoke(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
+        config = ensure_config(config)
+        made_input = traced(self.name, self.made, input, config)
+        if inspect.isawaitable(made_input):
+            made_input.close()  # type: ignore[attr-defined]
+            raise TypeError(_ONLY_ASYNC_PROMPT)
+        return _run_if_runnable(made_input, input, config)
+
+    async def ainvoke(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
+        config = ensure_config(config)
+        awaited = []
+
+        async def made(state: Any, config: Any) -> Any:
+            made_input = self.made(state, config)
+            if not inspect.isawaitable(made_input):
+                return made_input
+            awaited.append(True)
+            return await made_input
+
+        made_input = await atraced(self.name, made, input, config)
+        # an async def's Runnable runs with ainvoke, a plain function's with invoke, as
+        # LangGraph runs a function without an async side
+        if awaited and isinstance(made_input, Runnable):
+            return await made_input.ainvoke(input, config)
+        return _run_if_runnable(made_input, input, config)
+
+
+_ONLY_ASYNC_PROMPT = (
+    "create_react_agent(prompt=<async function>) makes the prompt with an async def, so the "
+    "agent runs only with ainvoke() or astream() (as in LangGraph); or use a plain def."
+)
 
 
 def _run_if_runnable(made_input: Any, state: Any, config: Any) -> Any:
