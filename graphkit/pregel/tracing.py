@@ -2,18 +2,21 @@
 (LangSmith) and ``astream_events`` see the same tree: the graph's run, one chain run
 per task (tagged ``graph:step:N``) and, inside it, one per router (tagged ``seq:step:K``,
 K being the router's place after the node and its edge writes in LangGraph's node
-sequence). A run is traced only when its config carries callbacks, so a run without
-them pays nothing; langchain-core is imported only then."""
+sequence). A run is traced only when its config carries callbacks, or LangSmith tracing
+is turned on without them (``LANGSMITH_TRACING=true``, ``tracing_context``), so a run
+without them pays nothing; langchain-core is imported only then."""
 
 from __future__ import annotations
 
 import inspect
+import os
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from graphkit.pregel.config import coordinates_in_metadata
 
-__all__ = ["RunTrace", "open_trace", "traced_route"]
+__all__ = ["RunTrace", "open_trace", "traced_route", "with_ambient_tracer"]
 
 SEQ_STEP = "seq:step:"
 """The tag of a step of LangGraph's node sequence (the node itself is ``seq:step:1``)."""
@@ -113,6 +116,36 @@ def open_trace(
         streams = above.streams and getattr(parent.node.call, "subgraph", None) is not None
     keys = app.output_channels if output_keys is None else output_keys
     return RunTrace(run, streams, async_run, keys)
+
+
+_TRACING_VARIABLES = (
+    "LANGSMITH_TRACING_V2",
+    "LANGCHAIN_TRACING_V2",
+    "LANGSMITH_TRACING",
+    "LANGCHAIN_TRACING",
+)
+"""The environment variables that turn LangSmith tracing on (set to "true")."""
+
+
+def with_ambient_tracer(config: Any) -> Any:
+    """``config`` with LangSmith's tracer as its callbacks when tracing is turned on but
+    the config has no handlers (the environment, ``tracing_context``), as LangChain adds
+    it to every runnable's callbacks: the graph's run, its tasks and what they call are
+    then one trace, under the ``@traceable`` the run is inside, if any."""
+    given = {} if config is None else config
+    if not isinstance(given, dict) or _has_handlers(given.get("callbacks")):
+        return config
+    environment = any(os.environ.get(name, "").lower() == "true" for name in _TRACING_VARIABLES)
+    # (only a program that imported langsmith's helpers can have turned tracing on in code)
+    if not environment and "langsmith.run_helpers" not in sys.modules:
+        return config
+    try:
+        from langchain_core.callbacks import CallbackManager
+    except ImportError:  # (nothing to trace with: nodes call no LangChain code)
+        return config
+    # LangChain's own choice of handlers: its tracer when tracing is on, else none
+    manager = CallbackManager.configure(given.get("callbacks"))
+    return {**given, "callbacks": manager} if _has_handlers(manager) else config
 
 
 def node_callbacks(task_run: Any, handlers: tuple[Any, ...]) -> Any:

@@ -35,7 +35,7 @@ from graphkit.pregel.runtime import (
 from graphkit.pregel.step_work import stops_the_step
 from graphkit.pregel.stepper import Stepper
 from graphkit.pregel.threads import INTERRUPT
-from graphkit.pregel.tracing import open_trace
+from graphkit.pregel.tracing import open_trace, with_ambient_tracer
 from graphkit.streaming.aio import current_async_run
 from graphkit.streaming.emitters import EVENTS, STREAM_MODES, CallUpdate, Paused, emitters_for
 from graphkit.streaming.messages import without_content_events
@@ -463,11 +463,12 @@ def _raise_if_stopped(stepper: Stepper) -> None:
 def _placed(config: Any) -> tuple[Any, Any, bool]:
     """Where a run starts: the task it runs inside (a ``TaskScope``; None at the root,
     and for a run inside a node that names its own thread: a run of its own, with its
-    own thread, saver and store, as in LangGraph), its config as inherited there, and
-    whether it names its own thread."""
+    own thread, saver and store, as in LangGraph), its config as inherited there (with
+    LangSmith's tracer when tracing is on: ``with_ambient_tracer``), and whether it names
+    its own thread."""
     parent = current_scope()
     own_thread = parent is not None and _names_own_thread(parent, config)
-    config = _inherited(parent, config)
+    config = with_ambient_tracer(_inherited(parent, config))
     return (None if own_thread else parent), config, own_thread
 
 

@@ -122,3 +122,50 @@ def test_get_current_run_tree_in_a_node_is_the_nodes_run():
     expected = _run_tree_names(load_langgraph())
     assert expected[0] == {"value": "n"}
     assert _run_tree_names(load_graphkit()) == expected
+
+
+def _ambient_tree(lib: Lib, how: str) -> tuple[list[tuple[Any, ...]], list[Any]]:
+    """Tracing turned on by LangSmith's ``tracing_context`` (as ``LANGSMITH_TRACING=true``
+    does; trace-agent.mdx), no handler in the config: the runs posted, each as (depth,
+    name, parent's name, traces in all), and ``get_current_run_tree()`` in the nodes."""
+    seen = []
+
+    def node(state: State) -> State:
+        run = ls.get_current_run_tree()
+        seen.append(run.name if run is not None else None)
+        return {"value": state["value"] + "."}
+
+    child = lib.StateGraph(State).add_node("inner", node).add_edge(lib.START, "inner")
+    parent = lib.StateGraph(State).add_node("a", node).add_node("sub", child.compile())
+    graph = parent.add_edge(lib.START, "a").add_edge("a", "sub").compile()
+
+    @ls.traceable(name="outer")
+    def outer() -> Any:
+        return graph.invoke({"value": ""})
+
+    client = ls.Client(session=MagicMock(), api_key="test", auto_batch_tracing=False)
+    with ls.tracing_context(enabled=how != "disabled", client=client):
+        if how == "ainvoke":
+            asyncio.run(graph.ainvoke({"value": ""}))
+        elif how == "inside a traceable":
+            outer()
+        else:
+            graph.invoke({"value": ""})
+    client.flush()
+    runs = _posted_runs(client)
+    names = {run_id: run["name"] for run_id, run in runs.items()}
+    traces = len({run["trace_id"] for run in runs.values()})
+    tree = sorted(
+        (run["dotted_order"].count("."), run["name"], names.get(run.get("parent_run_id")), traces)
+        for run in runs.values()
+    )
+    return tree, seen
+
+
+@pytest.mark.parametrize("how", ["invoke", "ainvoke", "inside a traceable", "disabled"])
+def test_tracing_turned_on_without_a_handler_traces_the_whole_run(how):
+    """As LangChain's runnables, a graph adds LangSmith's tracer itself when tracing is
+    on: one trace of the graph, its tasks and its subgraph, not the node's calls alone."""
+    expected = _ambient_tree(load_langgraph(), how)
+    assert bool(expected[0]) is (how != "disabled")
+    assert _ambient_tree(load_graphkit(), how) == expected
