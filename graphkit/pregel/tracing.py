@@ -129,15 +129,18 @@ _TRACING_VARIABLES = (
 
 def with_ambient_tracer(config: Any) -> Any:
     """``config`` with LangSmith's tracer as its callbacks when tracing is turned on but
-    the config has no handlers (the environment, ``tracing_context``), as LangChain adds
-    it to every runnable's callbacks: the graph's run, its tasks and what they call are
-    then one trace, under the ``@traceable`` the run is inside, if any."""
+    the config has no handlers (the environment, ``tracing_context``,
+    ``langsmith.configure``), as LangChain adds it to every runnable's callbacks: the
+    graph's run, its tasks and what they call are then one trace, under the
+    ``@traceable`` the run is inside, if any."""
     given = {} if config is None else config
     if not isinstance(given, dict) or _has_handlers(given.get("callbacks")):
         return config
-    environment = any(os.environ.get(name, "").lower() == "true" for name in _TRACING_VARIABLES)
-    # (only a program that imported langsmith's helpers can have turned tracing on in code)
-    if not environment and "langsmith.run_helpers" not in sys.modules:
+    # tracing turned on in code (tracing_context, langsmith.configure, tracing_v2_enabled)
+    # needs langsmith imported; without it only the environment can have turned it on
+    if "langsmith" not in sys.modules and not any(
+        os.environ.get(name, "").lower() == "true" for name in _TRACING_VARIABLES
+    ):
         return config
     try:
         from langchain_core.callbacks import CallbackManager

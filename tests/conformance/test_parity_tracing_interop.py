@@ -169,3 +169,67 @@ def test_tracing_turned_on_without_a_handler_traces_the_whole_run(how):
     expected = _ambient_tree(load_langgraph(), how)
     assert bool(expected[0]) is (how != "disabled")
     assert _ambient_tree(load_graphkit(), how) == expected
+
+
+_CONFIGURED = """
+import json, sys
+from typing import TypedDict
+from unittest.mock import MagicMock
+
+import langsmith
+
+if sys.argv[1] == "graphkit":
+    from graphkit import START, StateGraph
+else:
+    from langgraph.graph import START, StateGraph
+
+
+class State(TypedDict):
+    value: str
+
+
+graph = StateGraph(State).add_node("a", lambda state: {"value": "a"})
+graph = graph.add_edge(START, "a").compile()
+client = langsmith.Client(session=MagicMock(), api_key="test", auto_batch_tracing=False)
+langsmith.configure(enabled=True, client=client)
+graph.invoke({"value": ""})
+posted = [
+    json.loads(call.kwargs["data"])["name"]
+    for call in client.session.request.mock_calls
+    if call.args and call.args[0] == "POST" and "data" in call.kwargs
+]
+print(json.dumps(sorted(posted)))
+"""
+
+
+def _configured_runs(library: str) -> list[str]:
+    """The runs posted when ``langsmith.configure(enabled=True)`` turned tracing on, in a
+    fresh interpreter (so LangGraph has not imported LangSmith's helpers for graphkit)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import graphkit
+
+    checkout = str(Path(graphkit.__file__).resolve().parent.parent)
+    env = {**os.environ, "PYTHONPATH": checkout}
+    for name in ("LANGSMITH_TRACING", "LANGSMITH_TRACING_V2", "LANGCHAIN_TRACING_V2"):
+        env.pop(name, None)
+    done = subprocess.run(
+        [sys.executable, "-c", _CONFIGURED, library],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_tracing_turned_on_by_langsmith_configure_traces_the_run():
+    """``langsmith.configure(enabled=True)`` is LangSmith's switch in code, as the
+    environment variable: it turns on without importing ``langsmith.run_helpers``."""
+    expected = _configured_runs("langgraph")
+    assert expected == ["LangGraph", "a"]
+    assert _configured_runs("graphkit") == expected
