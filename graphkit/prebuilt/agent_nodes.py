@@ -199,7 +199,7 @@ _ONLY_ASYNC = (
 
 
 def _refuse(awaitable: Any, error: Exception) -> NoReturn:
-    """A sync run met an async chooser or prompt: drop what it started, say so."""
+    """A sync run met an async model chooser: drop what it started, say so."""
     awaitable.close()
     raise error
 

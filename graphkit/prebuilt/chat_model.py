@@ -5,13 +5,13 @@ four shapes:
 
 >>> from langchain_core.messages import HumanMessage, SystemMessage
 >>> state = {"messages": [HumanMessage("hi")]}
->>> [m.type for m in prompt_function(None)(state, None)]
+>>> [m.type for m in prompt_runnable(None).invoke(state)]
 ['human']
->>> [m.content for m in prompt_function("Be brief.")(state, None)]
+>>> [m.content for m in prompt_runnable("Be brief.").invoke(state)]
 ['Be brief.', 'hi']
->>> [m.type for m in prompt_function(SystemMessage("Be kind."))(state, None)]
+>>> [m.type for m in prompt_runnable(SystemMessage("Be kind.")).invoke(state)]
 ['system', 'human']
->>> prompt_function(lambda state: "just text")(state, None)
+>>> prompt_runnable(lambda state: "just text").invoke(state)
 'just text'
 """
 
@@ -35,7 +35,6 @@ __all__ = [
     "PromptStep",
     "chat_model_of",
     "check_history",
-    "prompt_function",
     "prompt_runnable",
     "state_value",
     "with_tools",
@@ -50,21 +49,6 @@ def state_value(state: Any, key: str, default: Any = None) -> Any:
     if isinstance(state, dict):
         return state.get(key, default)
     return getattr(state, key, default)
-
-
-def prompt_function(prompt: Any) -> Prompt:
-    """The prompt as a function ``(state, config) -> model input``."""
-    made = _made_input(prompt)
-    if made is None:
-        return lambda state, config: prompt.invoke(state, config)
-
-    def resolved(state: Any, config: Any) -> Any:  # (an awaitable for an async def)
-        made_input = made(state, config)
-        if inspect.isawaitable(made_input):
-            return _awaited_prompt(made_input, state, config)
-        return _run_if_runnable(made_input, state, config)
-
-    return resolved
 
 
 def prompt_runnable(prompt: Any) -> Runnable[Any, Any]:
@@ -144,14 +128,6 @@ def _run_if_runnable(made_input: Any, state: Any, config: Any) -> Any:
     ``ChatPromptTemplate``): LangGraph invokes it on the same state, as a RunnableLambda does."""
     if isinstance(made_input, Runnable):
         return made_input.invoke(state, config)
-    return made_input
-
-
-async def _awaited_prompt(pending: Any, state: Any, config: Any) -> Any:
-    """An ``async def`` prompt's input, a Runnable it returned run with ``ainvoke``."""
-    made_input = await pending
-    if isinstance(made_input, Runnable):
-        return await made_input.ainvoke(state, config)
     return made_input
 
 

@@ -12,7 +12,7 @@ from graphkit.prebuilt import ScriptedChatModel
 from graphkit.prebuilt.chat_model import (
     chat_model_of,
     check_history,
-    prompt_function,
+    prompt_runnable,
     state_value,
     with_tools,
 )
@@ -32,9 +32,9 @@ def test_prompt_shapes() -> None:
         return [SystemMessage(config["configurable"]["tone"]), *state["messages"]]
 
     runnable = RunnableLambda(lambda state: [SystemMessage(state["user"]), *state["messages"]])
-    assert prompt_function(runnable)(STATE, None)[0].content == "ada"
+    assert prompt_runnable(runnable).invoke(STATE)[0].content == "ada"
     config = {"configurable": {"tone": "calm"}}
-    assert prompt_function(with_config)(STATE, config)[0].content == "calm"
+    assert prompt_runnable(with_config).invoke(STATE, config)[0].content == "calm"
 
 
 def test_state_value_reads_dicts_and_objects() -> None:
