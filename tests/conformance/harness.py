@@ -23,9 +23,14 @@ import dataclasses
 import difflib
 import functools
 import io
+import json
+import os
+import subprocess
+import sys
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -69,6 +74,34 @@ class Lib:
 
     def __repr__(self) -> str:
         return f"Lib({self.name!r})"
+
+
+CHECKOUT = Path(__file__).resolve().parents[2]
+"""The checkout these tests belong to (its graphkit, not the venv's, which may be another's)."""
+
+
+def run_fresh(
+    args: list[str],
+    *,
+    first: tuple[str, ...] = (),
+    env: Mapping[str, str | None] | None = None,
+    cwd: Path | None = None,
+) -> Any:
+    """Run ``python *args`` in a fresh interpreter that imports this checkout's graphkit
+    (after the folders ``first``); ``env`` sets variables (None: removes one). Its last
+    line of output, read as JSON."""
+    variables = {**os.environ, "PYTHONPATH": os.pathsep.join([*first, str(CHECKOUT)])}
+    for name, value in (env or {}).items():
+        if value is None:
+            variables.pop(name, None)
+        else:
+            variables[name] = value
+    done = subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, env=variables, cwd=cwd,
+        timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 @functools.cache

@@ -13,15 +13,12 @@ saver alone (which does not), with and without an allow-list.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 
-import graphkit
+from .harness import run_fresh
 
 TYPES = "parity_serde_types"
 """The module, written to a temporary directory, that defines the state's classes."""
@@ -205,20 +202,9 @@ def workdir(tmp_path_factory) -> Path:
 
 def run(workdir: Path, *, strict: bool = False, **args) -> dict:
     """Run one action in a fresh interpreter; its JSON result."""
-    # this checkout's graphkit first: run from a worktree, the venv's would be another's
-    checkout = str(Path(graphkit.__file__).resolve().parent.parent)
-    path = os.pathsep.join([str(workdir), checkout])
-    env = {**os.environ, "PYTHONPATH": path, "LANGGRAPH_STRICT_MSGPACK": str(strict)}
-    done = subprocess.run(
-        [sys.executable, str(workdir / "runner.py"), json.dumps(args)],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=workdir,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    strictness = {"LANGGRAPH_STRICT_MSGPACK": str(strict)}
+    runner = [str(workdir / "runner.py"), json.dumps(args)]
+    return run_fresh(runner, first=(str(workdir),), env=strictness, cwd=workdir)
 
 
 @pytest.fixture(scope="module")

@@ -11,15 +11,11 @@ copies and reads no rows back (see docs/compatibility.md).
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-import graphkit
+from .harness import run_fresh
 
 PROGRAM = """
 import json, operator, sqlite3, sys
@@ -190,18 +186,7 @@ def run(lib: str, workdir: Path) -> dict:
     """The program's result on ``lib`` in a fresh interpreter, strict reading on."""
     program = workdir / "strict_program.py"
     program.write_text(PROGRAM)
-    source_root = str(Path(graphkit.__file__).resolve().parent.parent)  # this checkout's
-    env = {**os.environ, "LANGGRAPH_STRICT_MSGPACK": "true", "PYTHONPATH": source_root}
-    done = subprocess.run(
-        [sys.executable, str(program), lib],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=workdir,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return run_fresh([str(program), lib], env={"LANGGRAPH_STRICT_MSGPACK": "true"}, cwd=workdir)
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from unittest.mock import MagicMock
 
 import pytest
 
-from .harness import Lib, load_graphkit, load_langgraph
+from .harness import Lib, load_graphkit, load_langgraph, run_fresh
 
 ls = pytest.importorskip("langsmith")
 LIBS = {"langgraph": load_langgraph, "graphkit": load_graphkit}
@@ -205,26 +205,8 @@ print(json.dumps(sorted(posted)))
 def _configured_runs(library: str) -> list[str]:
     """The runs posted when ``langsmith.configure(enabled=True)`` turned tracing on, in a
     fresh interpreter (so LangGraph has not imported LangSmith's helpers for graphkit)."""
-    import os
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    import graphkit
-
-    checkout = str(Path(graphkit.__file__).resolve().parent.parent)
-    env = {**os.environ, "PYTHONPATH": checkout}
-    for name in ("LANGSMITH_TRACING", "LANGSMITH_TRACING_V2", "LANGCHAIN_TRACING_V2"):
-        env.pop(name, None)
-    done = subprocess.run(
-        [sys.executable, "-c", _CONFIGURED, library],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    switches = ("LANGSMITH_TRACING", "LANGSMITH_TRACING_V2", "LANGCHAIN_TRACING_V2")
+    return run_fresh(["-c", _CONFIGURED, library], env=dict.fromkeys(switches))
 
 
 def test_tracing_turned_on_by_langsmith_configure_traces_the_run():
