@@ -490,14 +490,7 @@ def _inherited(parent: Any, config: Any) -> Any:
     merged = {**task, **given}
     merged["configurable"] = {**inherited, **(given.get("configurable") or {})}
     merged["metadata"] = merged_metadata(task.get("metadata"), given.get("metadata"))
-    if (ambient := _ambient_callbacks(task)) is not None:
-        # the caller's handlers (tracing, astream_events) hear the graph's run too
-        own = given.get("callbacks")
-        merged["callbacks"] = ambient if own is None else merged_callbacks(ambient, own)
-    task_tags = list(task.get("tags") or ())  # (a tag the task has is not added again)
-    if tags := [*task_tags, *(tag for tag in given.get("tags", ()) if tag not in task_tags)]:
-        merged["tags"] = tags
-    return merged
+    return _under_caller(merged, given, _ambient_callbacks(task), task.get("tags"))
 
 
 def _ambient_callbacks(task: Mapping[str, Any]) -> Any:
@@ -527,14 +520,23 @@ def _under_runnable(config: Any) -> Any:
     given = {key: value for key, value in (config or {}).items() if value is not None}
     limits = ("recursion_limit", "max_concurrency")
     merged = {key: running[key] for key in limits if running.get(key) is not None} | given
-    if (ambient := running.get("callbacks")) is not None:
-        own = given.get("callbacks")
-        merged["callbacks"] = ambient if own is None else merged_callbacks(ambient, own)
     if running.get("metadata"):
         merged["metadata"] = merged_metadata(running["metadata"], given.get("metadata"))
-    inherited = list(running.get("tags") or ())
-    if tags := [*inherited, *(tag for tag in given.get("tags", ()) if tag not in inherited)]:
-        merged["tags"] = tags
+    return _under_caller(merged, given, running.get("callbacks"), running.get("tags"))
+
+
+def _under_caller(
+    merged: dict[str, Any], given: Mapping[str, Any], callbacks: Any, tags: Any
+) -> Any:
+    """``merged`` with the caller's ``callbacks`` (its handlers, tracing and
+    ``astream_events``, hear the graph's run too) and ``tags`` (first, none twice) under
+    what the run was ``given``."""
+    if callbacks is not None:
+        own = given.get("callbacks")
+        merged["callbacks"] = callbacks if own is None else merged_callbacks(callbacks, own)
+    first = list(tags or ())
+    if joined := [*first, *(tag for tag in given.get("tags", ()) if tag not in first)]:
+        merged["tags"] = joined
     return merged
 
 
