@@ -119,10 +119,7 @@ def _channel_type(app: Any, channel: Any, which: str) -> Any:
 def _root_model(name: str, typ: Any) -> type:
     if inspect.isclass(typ) and not isinstance(typ, GenericAlias) and _is_model(typ):
         return typ
-    try:
-        return _cached_root_model(name, typ)
-    except TypeError:  # (a type that cannot be hashed: made each time)
-        return _cached_root_model.__wrapped__(name, typ)
+    return _cached(_cached_root_model, name, typ)
 
 
 def _fields_model(name: str, app: Any, keys: Sequence[str], which: str) -> type:
@@ -131,10 +128,15 @@ def _fields_model(name: str, app: Any, keys: Sequence[str], which: str) -> type:
         for key in keys
         if hasattr(app.channels.get(key), which)
     )
+    return _cached(_cached_fields_model, name, fields)
+
+
+def _cached(make: Any, *args: Any) -> type:
+    """``make(*args)`` from its cache, or made each time for a type that cannot be hashed."""
     try:
-        return _cached_fields_model(name, fields)
+        return make(*args)
     except TypeError:
-        return _cached_fields_model.__wrapped__(name, fields)
+        return make.__wrapped__(*args)
 
 
 @functools.lru_cache(maxsize=256)
