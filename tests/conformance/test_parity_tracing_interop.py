@@ -112,7 +112,9 @@ def _run_tree_names(lib: Lib) -> list[Any]:
     seen = []
     for function in (node, anode):
         graph = lib.StateGraph(State).add_node("n", function).add_edge(lib.START, "n").compile()
-        tracer = LangChainTracer(client=ls.Client(session=MagicMock(), api_key="test"))
+        tracer = LangChainTracer(
+            client=ls.Client(session=MagicMock(), api_key="test", auto_batch_tracing=False)
+        )
         seen.append(asyncio.run(graph.ainvoke({"value": ""}, {"callbacks": [tracer]})))
         seen.append(ls.get_current_run_tree())  # (nothing left behind after the run)
     return seen
