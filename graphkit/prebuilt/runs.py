@@ -19,6 +19,7 @@ import asyncio
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from langchain_core.callbacks import AsyncCallbackManager, CallbackManager
 from langchain_core.runnables.config import (
     get_async_callback_manager_for_config,
     get_callback_manager_for_config,
@@ -33,7 +34,7 @@ def traced(name: str, function: Callable[[Any, Any], Any], value: Any, config: A
     """``function(value, config)``, heard by the config's callbacks as a run ``name``."""
     if not (config or {}).get("callbacks"):  # nobody listens: no run to make
         return function(value, config)
-    run = get_callback_manager_for_config(config).on_chain_start(None, value, name=name)
+    run = _manager(config, CallbackManager).on_chain_start(None, value, name=name)
     try:
         with set_config_context(patch_config(config, callbacks=run.get_child())) as context:
             output = context.run(function, value, config)
@@ -50,7 +51,7 @@ async def atraced(
     """``await function(value, config)``, heard by the config's callbacks as a run."""
     if not (config or {}).get("callbacks"):
         return await function(value, config)
-    manager = get_async_callback_manager_for_config(config)
+    manager = _manager(config, AsyncCallbackManager)
     run = await manager.on_chain_start(None, value, name=name)
     try:
         with set_config_context(patch_config(config, callbacks=run.get_child())) as context:
@@ -60,3 +61,21 @@ async def atraced(
         raise
     await run.on_chain_end(output)
     return output
+
+
+def _manager(config: Any, kind: type[Any]) -> Any:
+    """The callback manager the run starts under: the config's own, when it is one of
+    ``kind`` (the task's, with its tags and metadata), as LangGraph's steps take it;
+    otherwise one configured from the config. (Configuring a manager anew would add
+    LangChain's handlers from context once more, as a ``collect_runs()`` that keeps
+    only the graph's run.)"""
+    callbacks = config.get("callbacks")
+    if not isinstance(callbacks, kind):
+        if kind is CallbackManager:
+            return get_callback_manager_for_config(config)
+        return get_async_callback_manager_for_config(config)
+    if tags := config.get("tags"):
+        callbacks.add_tags(list(tags))
+    if metadata := config.get("metadata"):
+        callbacks.add_metadata(metadata)
+    return callbacks

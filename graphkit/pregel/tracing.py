@@ -43,13 +43,11 @@ class RunTrace:
         is the task's (its tags and metadata); ``caller``: the run manager of the task
         that called this one (a functional-API call), inside whose node it reports, as in
         LangGraph. Returns the task's run manager."""
-        from langchain_core.runnables.config import get_callback_manager_for_config
-
         if caller is not None:
             child = caller.get_child(f"{SEQ_STEP}1")
         else:
             child = self.run.get_child(f"graph:step:{task.step}")
-        manager = get_callback_manager_for_config({**config, "callbacks": child})
+        manager = _tagged(child, config)
         return manager.on_chain_start(None, _shown_input(task, node), name=task.node)
 
     def end_task(self, task_run: Any, output: Any, error: BaseException | None) -> None:
@@ -148,19 +146,41 @@ def with_ambient_tracer(config: Any) -> Any:
 
 
 def _tracing_on() -> bool:
-    """Whether LangSmith tracing is on, asked as LangChain asks it but without building a
-    callback manager, which cost every run of a 3-node graph about 5% of its time
-    wherever langsmith is imported (it is, with langchain-core): LangChain's
-    ``tracing_v2_enabled()``, then langsmith's own answer (a ``tracing_context``, a run
-    tree the run is inside, ``langsmith.configure``, the environment)."""
+    """Whether LangChain would give a run with no callbacks any handler, asked without
+    building a callback manager, which cost every run of a 3-node graph about 5% of its
+    time wherever langsmith is imported (it is, with langchain-core): LangSmith tracing
+    (``tracing_v2_enabled()``, a ``tracing_context``, a run tree the run is inside,
+    ``langsmith.configure``, the environment), LangChain's ``set_debug(True)``, or a
+    handler a configure hook put in context (``collect_runs()``,
+    ``get_openai_callback()``)."""
     if "langsmith" not in sys.modules:  # (nothing can have turned it on in code)
         return any(os.environ.get(name, "").lower() == "true" for name in _TRACING_VARIABLES)
-    tracers = sys.modules.get("langchain_core.tracers.context")
-    if tracers is not None and tracers.tracing_v2_callback_var.get() is not None:
+    hooks = sys.modules.get("langchain_core.tracers.context")
+    if hooks is not None and _hooked_handler(hooks):
+        return True
+    settings = sys.modules.get("langchain_core.globals")
+    if settings is not None and settings.get_debug():
         return True
     from langsmith.utils import tracing_is_enabled
 
     return bool(tracing_is_enabled())
+
+
+def _hooked_handler(hooks: Any) -> bool:
+    """Whether a configure hook (``register_configure_hook``: LangChain's tracer and run
+    collector, a library's own) has a handler in context or turned on by its
+    environment variable, as ``CallbackManager.configure`` reads them."""
+    registered = getattr(hooks, "_configure_hooks", None)
+    if registered is None:  # (a langchain-core that keeps them elsewhere: ask it whole)
+        return True
+    from langchain_core.utils.env import env_var_is_set
+
+    for variable, _, handler_class, env_var in registered:
+        if variable.get() is not None:
+            return True
+        if env_var is not None and handler_class is not None and env_var_is_set(env_var):
+            return True
+    return False
 
 
 def node_callbacks(task_run: Any, handlers: tuple[Any, ...]) -> Any:
@@ -186,10 +206,7 @@ def traced_route(
     task_run = scope.trace if scope is not None else None
     if task_run is None:
         return route(state, config)
-    from langchain_core.runnables.config import get_callback_manager_for_config
-
-    child = task_run.get_child(f"{SEQ_STEP}{position}")
-    manager = get_callback_manager_for_config({**(config or {}), "callbacks": child})
+    manager = _tagged(task_run.get_child(f"{SEQ_STEP}{position}"), config or {})
     run = manager.on_chain_start(None, state, name=name)
     try:
         result = route(state, {**(config or {}), "callbacks": run.get_child()})
@@ -211,6 +228,17 @@ def traced_runnable_route(
     return route(
         state, {**(config or {}), "callbacks": task_run.get_child(f"{SEQ_STEP}{position}")}
     )
+
+
+def _tagged(child: Any, config: Mapping[str, Any]) -> Any:
+    """A child callback manager with ``config``'s tags and metadata, used as it is, as
+    LangGraph's nodes and routers take theirs: configuring it anew would add LangChain's
+    handlers from context again (one ``collect_runs()`` keeps for the graph's run alone)."""
+    if tags := config.get("tags"):
+        child.add_tags(list(tags))
+    if metadata := config.get("metadata"):
+        child.add_metadata(metadata)
+    return child
 
 
 def _shown_input(task: Any, node: Any) -> Any:
