@@ -262,6 +262,16 @@ def check_fix_city(fix_city: Callable[[Any, dict, str], Any]) -> str:
                 "Edit the checkpoint from before lookup ran (its .next is ('lookup',)), as a "
                 "replay would start from it; the old run stays a branch of its own.",
             )
+        if report != expected and update.values.get("city") == typo:
+            raise Wrong(
+                f"(fixing {typo!r} → {city!r}) the final report is {report!r}, expected "
+                f"{expected!r}. Your update did not change city: it is still {typo!r} at "
+                "your update's checkpoint. update_state writes only the keys the state has "
+                f"({', '.join(Forecast.__annotations__)}) and drops any other key, with a "
+                "warning that names it.",
+                "Give update_state the key city itself, spelt as in the state, with the "
+                "corrected city as its value.",
+            )
         if report != expected:
             step = (update.metadata or {}).get("step")
             reran = calls["lookup"] - ran_before["lookup"]

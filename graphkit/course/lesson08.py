@@ -259,6 +259,7 @@ def check_edit_at_breakpoint(fix_and_send: Callable[[Any, dict, str], Any]) -> s
         config = _thread(f"check-8.3-{name}")
         app.invoke({"name": name}, config)
         address = f"{name.lower()}@example.com"
+        before_edit = app.get_state(config).values.get("to")
         resumed = _resumes(app)
         fix_and_send(app, dict(config), address)
         final = app.get_state(config)
@@ -309,6 +310,17 @@ def check_edit_at_breakpoint(fix_and_send: Callable[[Any, dict, str], Any]) -> s
         if outbox != [f"to {address}: Hi {name}, lunch on Friday? -- Ann"]:
             if "exmaple" not in outbox[0]:
                 detail = f": `to` is {final.values.get('to')!r}."
+            elif any(
+                s.values.get("to") == before_edit and app.get_state(s.parent_config).next
+                for s in history
+                if (s.metadata or {}).get("source") == "update"
+            ):
+                detail = (
+                    f": your update_state did not change `to` (still {before_edit!r}), so "
+                    "send mailed the misspelt address. update_state writes only the keys the "
+                    f"state has ({', '.join(Mail.__annotations__)}) and drops any other key, "
+                    "with a warning that names it."
+                )
             elif "update" in sources:
                 detail = ": send ran before your edit."
             elif resumed:

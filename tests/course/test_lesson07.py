@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphkit import END, START, InMemorySaver, StateGraph
+from graphkit import END, START, GraphkitWarning, InMemorySaver, StateGraph
 from graphkit.course import lesson07
 from graphkit.course.solutions import lesson07 as solutions
 from graphkit.prebuilt import MessagesState
@@ -168,6 +168,21 @@ def test_fix_city_resuming_the_checkpoint_before_the_edit():
     assert not verdict
     assert "not from your update" in verdict.message and "'Pari'" in verdict.message
     assert "update_state returns" in verdict.hint
+
+
+def test_fix_city_with_a_misspelt_key_says_the_city_did_not_change():
+    # the run did resume from the edit; the edit wrote nothing (the key was dropped)
+    def fix_city(app, config, city):
+        before = next(s for s in app.get_state_history(config) if s.next == ("lookup",))
+        return app.invoke(None, app.update_state(before.config, {"cty": city}))
+
+    with pytest.warns(GraphkitWarning, match="'cty'"):
+        verdict = lesson07.check_fix_city(fix_city)
+    assert not verdict
+    assert "not from your update" not in verdict.message
+    assert "did not change city: it is still 'Pari'" in verdict.message
+    assert "(city, forecast, report)" in verdict.message
+    assert "key city itself" in verdict.hint
 
 
 def test_fix_city_editing_the_finished_run_as_start():

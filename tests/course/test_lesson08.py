@@ -3,7 +3,9 @@ the notebook's stub and on typical wrong answers."""
 
 from __future__ import annotations
 
-from graphkit import Command, InMemorySaver, interrupt
+import pytest
+
+from graphkit import Command, GraphkitWarning, InMemorySaver, interrupt
 from graphkit.course import lesson08
 from graphkit.course.solutions import lesson08 as solutions
 
@@ -284,3 +286,17 @@ def test_edit_as_an_earlier_node_says_review_ran_again():
     assert not verdict
     assert "you resumed, but review ran again" in verdict.message
     assert "as_node" in verdict.hint
+
+
+def test_edit_with_a_misspelt_key_says_to_did_not_change():
+    # the edit came before send, but wrote nothing: "send ran before your edit" was wrong
+    def fix_and_send(app, config, address):
+        app.update_state(config, {"address": address})
+        return app.invoke(None, config)
+
+    with pytest.warns(GraphkitWarning, match="'address'"):
+        verdict = lesson08.check_edit_at_breakpoint(fix_and_send)
+    assert not verdict
+    assert "send ran before your edit" not in verdict.message
+    assert "did not change `to` (still 'ada@exmaple.com')" in verdict.message
+    assert "(name, to, body, approved, outbox)" in verdict.message
