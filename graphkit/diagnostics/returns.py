@@ -18,9 +18,15 @@ from graphkit.errors import ErrorCode, InvalidUpdateError, create_error_message
 from graphkit.types import Command, Send
 
 
-def unknown_key(node: str, key: str, keys: Collection[str], input_schema: str) -> str:
-    """A returned key (or an input key, for START) that no channel has."""
-    where = "The input has" if node == START else f"Node {node!r} returned"
+def unknown_key(
+    node: str, key: str, keys: Collection[str], input_schema: str, edited_as: str | None = None
+) -> str:
+    """A returned key (or an input key, for START; or a key of ``update_state``'s values,
+    read as ``edited_as``'s return value) that no channel has."""
+    if edited_as is not None:
+        where = f"update_state(config, values, as_node={edited_as!r}) got"
+    else:
+        where = "The input has" if node == START else f"Node {node!r} returned"
     schema = f"the input schema {input_schema}" if input_schema else "the state schema"
     return (
         f"{where} key {key!r}, which is not in {schema} (keys: {sorted(keys)}); the "

@@ -16,7 +16,7 @@ from graphkit.diagnostics.returns import refuse_langgraph_class
 from graphkit.errors import InvalidUpdateError, ParentCommand, warn
 from graphkit.graph.declaration import Branch
 from graphkit.graph.schema import ROOT, coerce_to_schema
-from graphkit.pregel.runtime import caller_loop, current_scope, task_values
+from graphkit.pregel.runtime import caller_loop, current_scope, edited_as, task_values
 from graphkit.pregel.spec import FreshRead, Writer, injectable_parameters
 from graphkit.pregel.tracing import traced_route, traced_runnable_route
 from graphkit.streaming.aio import run_on_loop
@@ -57,7 +57,7 @@ def node_writer(
             elif key in known:
                 writes.append((key, value))
             else:
-                warn(diagnose.unknown_key(node, key, known, input_schema))
+                warn(diagnose.unknown_key(node, key, known, input_schema, edited_as()))
         if isinstance(returned, Send):  # as in LangGraph: a Command(goto=Send) for short
             writes += _route_writes(returned)
         elif isinstance(returned, (Command, list, tuple)):

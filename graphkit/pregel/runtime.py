@@ -736,6 +736,27 @@ def caller_loop() -> asyncio.AbstractEventLoop | None:
     return scope.run.loop if scope is not None else _editing_loop.get()
 
 
+_edited_as: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "graphkit_edited_as", default=None
+)
+
+
+@contextlib.contextmanager
+def editing_as(node: str) -> Iterator[None]:
+    """While ``update_state(..., as_node=node)`` runs ``node``'s writers on its values,
+    so that what they say about the values names that call, not the node."""
+    token = _edited_as.set(node)
+    try:
+        yield
+    finally:
+        _edited_as.reset(token)
+
+
+def edited_as() -> str | None:
+    """The ``as_node`` of the ``update_state`` whose values the writers are reading."""
+    return _edited_as.get()
+
+
 async def in_worker_thread(function: Callable[..., Any], *args: Any) -> Any:
     """``function(*args)`` in a worker thread that may await a coroutine (an async
     router) on this event loop, as the writers of an async run do."""

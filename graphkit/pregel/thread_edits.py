@@ -26,7 +26,7 @@ from graphkit.diagnostics import threads as diagnose
 from graphkit.errors import EmptyInputError, InvalidUpdateError
 from graphkit.pregel import phases
 from graphkit.pregel.records import Task, TaskResult, path_text
-from graphkit.pregel.runtime import in_worker_thread
+from graphkit.pregel.runtime import editing_as, in_worker_thread
 from graphkit.pregel.spec import GraphSpec
 from graphkit.pregel.step_work import fresh_reader
 from graphkit.pregel.thread_state import addressed
@@ -205,8 +205,9 @@ def _node_result(
     writes: list[tuple[str, Any]] = []
     fresh_read = fresh_reader(app.spec, state, writes)
     try:
-        for writer in app.spec.nodes[node].writers:
-            writes.extend(writer(update.values, fresh_read, None))
+        with editing_as(node):
+            for writer in app.spec.nodes[node].writers:
+                writes.extend(writer(update.values, fresh_read, None))
     except InvalidUpdateError as error:  # (its message names the node, not the call)
         error.add_note(diagnose.update_read_as_node(node))
         raise

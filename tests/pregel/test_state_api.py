@@ -9,7 +9,7 @@ from typing import Annotated, TypedDict
 import pytest
 
 from graphkit import START, InMemorySaver, StateGraph
-from graphkit.errors import CheckpointNotFoundError
+from graphkit.errors import CheckpointNotFoundError, GraphkitWarning
 
 
 class State(TypedDict, total=False):
@@ -74,3 +74,22 @@ def test_update_state_with_a_mistyped_checkpoint_id_is_refused_and_saves_nothing
         app.update_state(config("t", "typo"), {"log": ["edited"]})
     assert newest_ids(app, 10) == before
     assert app.get_state({"configurable": {"thread_id": "t"}}).values == {"log": ["n0", "n1"]}
+
+
+def test_update_state_with_a_key_the_state_lacks_names_the_call_not_a_node():
+    # the warning said "Node 'n6' returned key 'lgo'" (or "The input has" for __start__):
+    # neither the node nor the input gave it; update_state's values did
+    app = app_with_a_run(2)
+    thread = {"configurable": {"thread_id": "t"}}
+    for as_node in ("n1", START):
+        with pytest.warns(GraphkitWarning) as caught:
+            app.update_state(thread, {"lgo": ["x"]}, as_node=as_node)
+        (message,) = [str(w.message) for w in caught]
+        assert message.startswith(
+            f"update_state(config, values, as_node={as_node!r}) got key 'lgo', which is not "
+            "in the state schema (keys: ['log']); the write is dropped"
+        )
+    # a node's own return is still the node's
+    node = StateGraph(State).add_node("n0", lambda state: {"lgo": 1}).add_edge(START, "n0")
+    with pytest.warns(GraphkitWarning, match="^Node 'n0' returned key 'lgo'"):
+        node.compile().invoke({})
