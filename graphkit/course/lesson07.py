@@ -384,6 +384,12 @@ def check_history(app: Any, config: Mapping[str, Any], checkpoints: int, replay_
                 f"step {ran} is the step in which chat ran, its checkpoint has next () — "
                 "replaying it runs nothing"
             )
+        elif replay_step == real_step - 1:
+            why = (
+                f"replaying the checkpoint of step {replay_step} (next ('__start__',), the "
+                "second question's input) runs chat again, but __start__ first; the "
+                "exercise asks for the checkpoint just before chat"
+            )
         elif replay_step in first_turn:
             why = (
                 f"the checkpoint of step {replay_step} is the one before chat answered the "
