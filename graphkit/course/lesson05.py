@@ -164,6 +164,7 @@ class Payment(TypedDict):
 
 
 _LEVELS = {"approve": "low", "review": "medium", "reject": "high"}
+_LOGGED = "received"  # what the payment's log holds before triage runs
 
 
 def _destination(name: str) -> Any:
@@ -218,7 +219,8 @@ def check_triage(triage: Any) -> str:
             hint="Annotate the node: def triage(state) -> Command[Literal['approve', ...]]:",
         )
     amounts = (5, 100, 101, 640, 1000, 1001, 50_000)
-    runs = {amount: _run(app, {"amount": amount, "log": []})[0] for amount in amounts}
+    # (a log already started shows an update that writes `log` again: its reducer adds it twice)
+    runs = {amount: _run(app, {"amount": amount, "log": [_LOGGED]})[0] for amount in amounts}
     ran = {amount: _first_after_triage(run) for amount, run in runs.items()}
     misrouted = [a for a in amounts if ran[a] and ran[a] != [_expected_route(a)]]
     for amount in amounts:
@@ -256,7 +258,25 @@ def check_triage(triage: Any) -> str:
                 f"{level!r}; expected {_LEVELS[route]!r}.",
                 hint="The Command's update carries the level; goto carries the route.",
             )
+        _say_if_the_log_was_written_again(run, amount, route)
     return "triage updated `level` and routed in one return, right on all 7 amounts."
+
+
+def _say_if_the_log_was_written_again(run: Any, amount: int, route: str) -> None:
+    """When triage's update wrote `log` too (the whole state, say), the add reducer
+    appended what the log held a second time: name that write."""
+    log, expected = run.values.get("log"), [_LOGGED, route]
+    if log == expected:
+        return
+    wrote = [value for node, channel, value in run.step(1).execution.writes if channel == "log"]
+    what = f"triage's Command wrote log = {wrote[0]!r} too" if wrote else "log was changed"
+    raise Wrong(
+        f"With amount={amount} and log = [{_LOGGED!r}], triage routed and set level right, "
+        f"but log ended as {log!r} instead of {expected!r}: {what}, and log's add reducer "
+        "appended it to what log held.",
+        hint="Put in the update only the key triage changes: a Command's update, like a "
+        "returned dict, is a set of writes, not the new state.",
+    )
 
 
 # -- 5.3 · A subgraph with its own schema ------------------------------------------------

@@ -140,6 +140,19 @@ def test_triage_routing_right_but_wrong_level():
     assert "set level to 'low'" in verdict.message
 
 
+def test_triage_updating_with_the_whole_state_doubles_the_log():
+    def triage(state) -> Command[Literal["approve", "review", "reject"]]:
+        route = solutions.triage(state)
+        state["level"] = route.update["level"]
+        return Command(update=state, goto=route.goto)  # the whole state, log included
+
+    verdict = lesson05.check_triage(triage)
+    assert not verdict
+    assert "log ended as ['received', 'received', 'approve']" in verdict.message
+    assert "triage's Command wrote log = ['received'] too" in verdict.message
+    assert "only the key triage changes" in verdict.hint
+
+
 # -- 5.3 · A subgraph with its own schema
 
 word_counter = lesson05.word_count_graph()
