@@ -305,6 +305,17 @@ class NotRan:
             )
             reason = Reason("finished", text, after)
             phrase = f"the run finished at step {after} (no node was triggered)"
+            # (a step asked after the end is often the wrong step: say where the node ran,
+            # or why it never did, rather than only that nothing ran there)
+            ran_at = self.history.ran_at(node)
+            if ran_at:
+                text += f" {node} last ran at step {ran_at[-1]}."
+                reason = Reason("finished", text, after)
+                phrase += f"; {node} last ran at step {ran_at[-1]}"
+            else:
+                never = self.never_ran(node)
+                extra.extend(never.reasons)
+                phrase += f", and {never.summary.removesuffix('.')}"
         elif run.status == "out_of_steps":
             final = self.history.final_checkpoint()
             due = final is not None and any(
@@ -328,7 +339,7 @@ class NotRan:
             text = f"The run has not reached step {n} yet (its next step is {after})."
             reason = Reason("not_reached", text, after)
             phrase = f"the run has not reached step {n} yet"
-        summary = f"{node} did not run at step {n}: {phrase}."
+        summary = sentence(f"{node} did not run at step {n}: {phrase}")
         return Answer(node, n, False, summary, (reason, *extra))
 
     def never_ran(self, node: str) -> Answer:

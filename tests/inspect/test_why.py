@@ -120,9 +120,29 @@ def test_input_step_and_the_step_after_the_end(linear):
     assert finished.kinds == ["finished"]
     assert (
         finished.summary
-        == "c did not run at step 4: the run finished at step 4 (no node was triggered)."
+        == "c did not run at step 4: the run finished at step 4 (no node was triggered); "
+        "c last ran at step 3."
     )
     assert run.why("c", 99).kinds == ["finished"]
+
+
+def test_a_step_after_the_end_says_why_a_node_never_ran(make):
+    """Lesson 09's help desk: asked at step 2, where billing should have run, why said
+    only that the run had finished there, not that the router's 'Billing' is no node."""
+    app = make(
+        ["triage", "billing", "support"],
+        [(START, "triage")],
+        [("triage", lambda state: "Billing", None)],
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", GraphkitWarning)
+        answer = trace(app).why("billing", 2, graph=app)
+    assert answer.summary == (
+        "billing did not run at step 2: the run finished at step 2 (no node was triggered), "
+        "and billing never ran: triage chose 'Billing', which is not a node; did you mean "
+        "billing?"
+    )
+    assert answer.kinds[0] == "finished" and "chose_otherwise" in answer.kinds
 
 
 # -- branch ----------------------------------------------------------------------------------
