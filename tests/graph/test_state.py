@@ -251,6 +251,34 @@ def test_unreachable_node_warns_and_still_compiles():
     assert app.invoke({"x": 1}) == {"x": 1, "log": []}
 
 
+class Research(TypedDict):
+    query: str
+    findings: Annotated[list, operator.add]
+
+
+def test_a_subgraph_sharing_no_key_with_its_parent_warns_how_to_call_it():
+    # LangGraph runs it silently: it gets an empty input, and its update is dropped
+    child = StateGraph(Research).add_node("look_up", lambda state: {}).add_edge(START, "look_up")
+    builder = StateGraph(State).add_node("research", child.compile())
+    builder.add_edge(START, "research")
+    with pytest.warns(GraphkitWarning) as warned:
+        builder.compile()
+    (warning,) = warned
+    assert str(warning.message) == (
+        "Node 'research' is a compiled graph whose state shares no key with this graph's "
+        "(its keys: ['findings', 'query']; this graph's: ['log', 'x']), so it receives none "
+        "of this graph's state and what it returns is dropped. Give the two states a shared "
+        "key, or call it inside a node function and translate the keys both ways: def "
+        "my_node(state): result = subgraph.invoke({...}); return {...}."
+    )
+
+
+def test_a_subgraph_sharing_a_key_compiles_quietly():
+    child = graph_with("inner").add_edge(START, "inner")
+    builder = StateGraph(State).add_node("sub", child.compile()).add_edge(START, "sub")
+    builder.compile()  # (a GraphkitWarning is an error in the tests)
+
+
 def test_a_router_without_path_map_can_reach_any_node_so_no_warning():
     builder = graph_with("a", "b").add_edge(START, "a")
     builder.add_conditional_edges("a", lambda state: "b")
