@@ -123,6 +123,12 @@ def reveal_nodes(
             )
         tools = _tools_run_by(session.app)  # (one note per unknown name: none hides another)
         notes += [f"{t} is a tool, run by the node {tools[t]}" for t in unknown if t in tools]
+        inner = _subgraph_nodes_run_by(session.app)
+        notes += [
+            f"{n} is a node of the subgraph that the node {inner[n]} runs, as one task"
+            for n in unknown
+            if n in inner and n not in tools
+        ]
         where = f" ({'; '.join(notes)})" if notes else ""
         raise ValueError(
             f"No node named {unknown}{where}; the graph's nodes are {some_names(known)}."
@@ -225,6 +231,16 @@ def _tools_run_by(app: Any) -> dict[str, str]:
         tools = getattr(getattr(declaration, "action", None), "tools_by_name", None)
         if isinstance(tools, dict):
             found.update(dict.fromkeys(tools, name))
+    return found
+
+
+def _subgraph_nodes_run_by(app: Any) -> dict[str, str]:
+    """The nodes of each subgraph of ``app`` (lesson 05's ``research``), with the node
+    that runs it: the parent plans that node, one task, whatever runs inside."""
+    found: dict[str, str] = {}
+    for name, graph in app.get_subgraphs() if hasattr(app, "get_subgraphs") else ():
+        inner = getattr(getattr(graph, "builder", None), "nodes", None) or {}
+        found.update({node: name for node in inner if node not in found})
     return found
 
 

@@ -177,6 +177,29 @@ def test_predicting_a_tool_as_a_node_names_the_node_that_runs_it():
     assert session.predict(nodes=["tools"]).correct
 
 
+class Notes(TypedDict):
+    question: str
+    notes: Annotated[list, operator.add]
+
+
+def test_predicting_a_subgraph_node_names_the_node_that_runs_the_subgraph():
+    # Lesson 05: research is a compiled graph added as a node; a learner predicts its
+    # inner node look_up, and the refusal listed only the parent's nodes.
+    child = StateGraph(Notes).add_node("look_up", lambda state: {"notes": ["found"]})
+    parent = StateGraph(Notes).add_node("research", child.add_edge(START, "look_up").compile())
+    session = DebugSession(parent.add_edge(START, "research").compile(), {"question": "q"})
+    session.step()  # the input step
+    session.step()  # __start__
+    with pytest.raises(ValueError) as refused:
+        session.predict(nodes=["look_up"])
+    assert str(refused.value) == (
+        "No node named ['look_up'] (look_up is a node of the subgraph that the node research "
+        "runs, as one task); the graph's nodes are ['__start__', 'research']."
+    )
+    assert session.score.asked == 0
+    assert session.predict(nodes=["research"]).correct
+
+
 def test_the_input_step_and_step_0_can_be_predicted_and_the_verdict_says_what_they_do():
     session = DebugSession(forecast_graph(), {"topic": "today", "tokens": 0})
     first = session.predict(nodes=["__input__"])  # the input step's one task
