@@ -22,6 +22,10 @@ STATE_CSS = """
   font: 12px ui-monospace, 'DejaVu Sans Mono', monospace; }
 .gk-state-table th, .gk-state-table td { border: 1px solid rgba(127,127,127,.35); padding: 2px 6px;
   text-align: left; vertical-align: top; white-space: pre-wrap; overflow-wrap: anywhere; }
+/* (a channel's name whole: with the values' break-anywhere it was the column given up,
+   'question' read as 'questi' / 'on') */
+.gk-state-table th:first-child, .gk-state-table td:first-child { white-space: nowrap;
+  overflow-wrap: normal; }
 .gk-state-table tr.gk-pending td:first-child { border-left: 3px dashed #009e73; }
 .gk-state-table tr.gk-changed td:first-child { border-left: 4px solid #009e73; }
 .gk-state-table tr.gk-changed td { font-weight: 600; }

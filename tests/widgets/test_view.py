@@ -143,3 +143,14 @@ def test_the_why_text_is_one_line_per_reason_for_a_box_that_wraps_its_own():
         "join:weather+news:summarize (written by news and weather). branch:to:weather was "
         "not among them. weather last ran at step 2.",
     ]
+
+
+def test_the_state_panel_keeps_a_channel_name_whole():
+    # Lesson 05's research step: the values' break-anywhere made the channel column the
+    # one the table gave up, and 'question' read as 'questi' / 'on'.
+    from graphkit.widgets.panels import STATE_CSS
+
+    assert (
+        ".gk-state-table th:first-child, .gk-state-table td:first-child { white-space: nowrap;\n"
+        "  overflow-wrap: normal; }"
+    ) in STATE_CSS
