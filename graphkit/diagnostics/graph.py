@@ -202,9 +202,10 @@ def _warn_about_a_subgraph_apart(node: str, action: Any, builder: StateGraph) ->
     warn(
         f"Node {node!r} is a compiled graph whose state shares no key with this graph's "
         f"(its keys: {some_names(child)}; this graph's: {some_names(builder.channels)}), so "
-        "it receives none of this graph's state and what it returns is dropped. Give the "
-        "two states a shared key, or call it inside a node function and translate the keys "
-        "both ways: def my_node(state): result = subgraph.invoke({...}); return {...}."
+        "it receives none of this graph's state and what it returns is dropped (only a "
+        "Command(graph=Command.PARENT) it sends reaches this graph). Give the two states a "
+        "shared key, or call it inside a node function and translate the keys both ways: "
+        "def my_node(state): result = subgraph.invoke({...}); return {...}."
     )
 
 

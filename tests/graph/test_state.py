@@ -267,9 +267,10 @@ def test_a_subgraph_sharing_no_key_with_its_parent_warns_how_to_call_it():
     assert str(warning.message) == (
         "Node 'research' is a compiled graph whose state shares no key with this graph's "
         "(its keys: ['findings', 'query']; this graph's: ['log', 'x']), so it receives none "
-        "of this graph's state and what it returns is dropped. Give the two states a shared "
-        "key, or call it inside a node function and translate the keys both ways: def "
-        "my_node(state): result = subgraph.invoke({...}); return {...}."
+        "of this graph's state and what it returns is dropped (only a "
+        "Command(graph=Command.PARENT) it sends reaches this graph). Give the two states a "
+        "shared key, or call it inside a node function and translate the keys both ways: "
+        "def my_node(state): result = subgraph.invoke({...}); return {...}."
     )
 
 
