@@ -9,7 +9,7 @@ is built here too.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from graphkit.constants import END, RESERVED_NAMES, START, TASKS
@@ -161,16 +161,13 @@ def _check_destinations(builder: StateGraph, known: set[str]) -> None:
 
 
 def _warn_about_suspicious_shapes(builder: StateGraph) -> None:
-    """Warn about a node named like a state key, a subgraph that shares no key with its
-    parent, and nodes nothing leads to."""
+    """Warn about a node named like a state key, and about nodes nothing leads to."""
     for node in builder.nodes:
         if node in builder.channels:
             warn(
                 f"Node {node!r} has the same name as a state key; updates and the drawn "
                 "graph are easy to misread. Consider renaming the node."
             )
-    for node, declaration in builder.nodes.items():
-        _warn_about_a_subgraph_apart(node, declaration.action, builder)
     successors, seen, frontier = _successors(builder), {START}, [START]
     while frontier:
         new = successors.get(frontier.pop(), set()) - seen
@@ -187,26 +184,6 @@ def _warn_about_suspicious_shapes(builder: StateGraph) -> None:
                 "or a router with Send(...), declare that: add_node(..., destinations=(...)) "
                 "or annotate the node -> Command[Literal[...]]."
             )
-
-
-def _warn_about_a_subgraph_apart(node: str, action: Any, builder: StateGraph) -> None:
-    """A compiled StateGraph added as a node is handed the parent's keys it declares and
-    returns the parent's keys it has: sharing none, it reads nothing and its update is
-    dropped, silently at run time (as in LangGraph), or it fails on a key it lacks."""
-    declared = getattr(action, "builder", None)
-    child = getattr(declared, "channels", None) if hasattr(declared, "schemas") else None
-    if not isinstance(child, Mapping) or not child or not builder.channels:
-        return  # a function, a Runnable, or a low-level Pregel (its input is the state)
-    if set(child) & set(builder.channels):
-        return
-    warn(
-        f"Node {node!r} is a compiled graph whose state shares no key with this graph's "
-        f"(its keys: {some_names(child)}; this graph's: {some_names(builder.channels)}), so "
-        "it receives none of this graph's state and what it returns is dropped (only a "
-        "Command(graph=Command.PARENT) it sends reaches this graph). Give the two states a "
-        "shared key, or call it inside a node function and translate the keys both ways: "
-        "def my_node(state): result = subgraph.invoke({...}); return {...}."
-    )
 
 
 def _successors(builder: StateGraph) -> dict[str, set[str]]:
@@ -275,3 +252,16 @@ def legacy_config_model(
         fields |= {key: (hints[key], None) for key in keys if key in hints}
     suffix = "Config" if graph_name[:1].isupper() else "_config"
     return create_model(graph_name + suffix, **fields)
+
+
+def subgraph_given_nothing(child_keys: Iterable[str], parent_keys: Iterable[str]) -> str:
+    """A note for a ``KeyError`` raised in a subgraph added as a node whose state shares no
+    key with its parent's: it was given none of the parent's state (as in LangGraph)."""
+    return (
+        "This subgraph, added as a node, was given none of its parent's state: its keys "
+        f"({some_names(child_keys)}) and the parent's ({some_names(parent_keys)}) share "
+        "none, so it started empty (and what it returns is dropped; only a "
+        "Command(graph=Command.PARENT) it sends reaches the parent). Give the two states a "
+        "shared key, or call it inside a node function and translate the keys both ways: "
+        "def my_node(state): result = subgraph.invoke({...}); return {...}."
+    )

@@ -281,11 +281,24 @@ def _subgraph_call(
             return {key: value for key, value in output.items() if key in parent_keys}
         return output
 
+    def explain(error: KeyError) -> None:
+        # given nothing (it shares no key with the parent), a node of it reading a key fails
+        if child_inputs.isdisjoint(parent_keys):
+            error.add_note(diagnose.subgraph_given_nothing(child_inputs, parent_keys))
+
     def run_subgraph(state: Any, config: Any) -> Any:
-        return returned(child.invoke(given(state), config))
+        try:
+            return returned(child.invoke(given(state), config))
+        except KeyError as error:
+            explain(error)
+            raise
 
     async def await_subgraph(state: Any, config: Any) -> Any:
-        return returned(await child.ainvoke(given(state), config))
+        try:
+            return returned(await child.ainvoke(given(state), config))
+        except KeyError as error:
+            explain(error)
+            raise
 
     call = await_subgraph if awaited else run_subgraph
     call.subgraph = child  # type: ignore[attr-defined]  # (a traced run: graphkit.pregel.tracing)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import operator
 from dataclasses import dataclass
 from typing import Annotated, TypedDict
@@ -256,22 +257,38 @@ class Research(TypedDict):
     findings: Annotated[list, operator.add]
 
 
-def test_a_subgraph_sharing_no_key_with_its_parent_warns_how_to_call_it():
-    # LangGraph runs it silently: it gets an empty input, and its update is dropped
+def test_a_subgraph_sharing_no_key_with_its_parent_compiles_quietly():
+    # a stateful child keeping keys of its own is a LangGraph pattern (its time-travel tests)
     child = StateGraph(Research).add_node("look_up", lambda state: {}).add_edge(START, "look_up")
     builder = StateGraph(State).add_node("research", child.compile())
-    builder.add_edge(START, "research")
-    with pytest.warns(GraphkitWarning) as warned:
-        builder.compile()
-    (warning,) = warned
-    assert str(warning.message) == (
-        "Node 'research' is a compiled graph whose state shares no key with this graph's "
-        "(its keys: ['findings', 'query']; this graph's: ['log', 'x']), so it receives none "
-        "of this graph's state and what it returns is dropped (only a "
-        "Command(graph=Command.PARENT) it sends reaches this graph). Give the two states a "
-        "shared key, or call it inside a node function and translate the keys both ways: "
-        "def my_node(state): result = subgraph.invoke({...}); return {...}."
+    builder.add_edge(START, "research").compile()  # (a GraphkitWarning is an error here)
+
+
+@pytest.mark.parametrize("run_async", [False, True], ids=["invoke", "ainvoke"])
+def test_a_key_error_in_a_subgraph_given_nothing_says_why(run_async):
+    # LangGraph raises the bare KeyError: the child started empty, sharing no key
+    child = StateGraph(Research).add_node("look_up", lambda state: {"query": state["query"]})
+    builder = StateGraph(State).add_node("research", child.add_edge(START, "look_up").compile())
+    app = builder.add_edge(START, "research").compile()
+    with pytest.raises(KeyError) as raised:
+        asyncio.run(app.ainvoke({"x": 1})) if run_async else app.invoke({"x": 1})
+    assert raised.value.__notes__[1] == (
+        "This subgraph, added as a node, was given none of its parent's state: its keys "
+        "(['findings', 'query']) and the parent's (['log', 'x']) share none, so it started "
+        "empty (and what it returns is dropped; only a Command(graph=Command.PARENT) it sends "
+        "reaches the parent). Give the two states a shared key, or call it inside a node "
+        "function and translate the keys both ways: def my_node(state): result = "
+        "subgraph.invoke({...}); return {...}."
     )
+
+
+def test_a_key_error_in_a_subgraph_sharing_a_key_has_no_such_note():
+    child = StateGraph(State).add_node("inner", lambda state: {"x": state["missing"]})
+    builder = StateGraph(State).add_node("sub", child.add_edge(START, "inner").compile())
+    app = builder.add_edge(START, "sub").compile()
+    with pytest.raises(KeyError) as raised:
+        app.invoke({"x": 1})
+    assert not any("given none" in note for note in raised.value.__notes__)
 
 
 def test_a_subgraph_sharing_a_key_compiles_quietly():
