@@ -96,8 +96,24 @@ def named_action(node: Any, action: Any) -> tuple[str, Any]:
     (LangGraph takes the name from the action and ignores the string, so they agree)."""
     if not isinstance(node, str) and (action is None or _is_own_name(action, node)):
         action, node = node, infer_name(node)
+    if isinstance(node, str) and isinstance(action, dict):
+        action = _runnable_parallel(node, action)
     diagnose.check_action(node, action)
     return node, action
+
+
+def _runnable_parallel(node: str, steps: dict[str, Any]) -> Any:
+    """A dict given as a node's action, as LangGraph takes it: LangChain's
+    ``RunnableParallel``, which runs each value on the state and returns their results
+    under its keys (``{"messages": pick | model}``)."""
+    try:
+        from langchain_core.runnables import RunnableParallel
+    except ImportError:
+        raise TypeError(
+            f"Node {node!r}: a dict as a node is LangChain's RunnableParallel; install "
+            "langchain-core, or give a function returning the dict of updates."
+        ) from None
+    return RunnableParallel(steps)
 
 
 def _is_own_name(name: Any, action: Any) -> bool:
