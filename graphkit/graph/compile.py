@@ -28,6 +28,7 @@ from graphkit.diagnostics import graph as diagnose
 from graphkit.diagnostics import schemas as diagnose_schemas
 from graphkit.graph.declaration import DEFAULT_ERROR_HANDLER, NodeDeclaration
 from graphkit.graph.schema import ROOT, coerce_to_schema
+from graphkit.graph.sequence import extra_steps, stepped
 from graphkit.graph.writers import branch_channel, node_writer, router_writer
 from graphkit.pregel.app import CompiledGraph
 from graphkit.pregel.node_builder import has_async_code
@@ -145,8 +146,9 @@ def _writers(
         declared = builder.nodes.get(source)
         source_schema = declared.input_schema if declared else builder.state_schema
         # where LangGraph's node sequence has the routers (for tracing): after the node
-        # (START has none), its state write and one write per edge
+        # (START has none; a chain: its steps), its state write and one write per edge
         position = (source != START) + 1 + len(edges.get(source, []))
+        position += extra_steps(declared.action) if declared else 0
         for number, branch in enumerate(branches.values(), start=1):
             schema = branch.input_schema or source_schema
             reads = builder.schemas[schema]
@@ -174,7 +176,8 @@ def _node_specs(
     keys = frozenset(builder.channels) | builder.managed.keys()
     for node, declaration in declared.items():
         timed = declaration.timeout is not None
-        call, injected = _adapt_call(declaration.action, keys, prefer_async=timed)
+        action = stepped(declaration.action)
+        call, injected = _adapt_call(action, keys, prefer_async=timed)
         if timed and not (_is_async(call) and has_async_code(declaration.action)):
             raise diagnose_building.sync_timeout(node)
         reads = builder.schemas[declaration.input_schema]
@@ -193,7 +196,7 @@ def _node_specs(
                 else declaration.retry_policies
             ),
             is_async=_is_async(call),
-            async_call=_async_side(declaration.action, call),
+            async_call=_async_side(action, call),
             has_routers=node in builder.branches,
             cache_policy=(
                 builder.default_cache_policy

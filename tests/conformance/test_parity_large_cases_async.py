@@ -9,6 +9,7 @@ import operator
 from typing import Annotated, Any
 
 import pytest
+from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.runnables import RunnableLambda, RunnablePick
 from typing_extensions import TypedDict
 
@@ -64,3 +65,52 @@ def test_a_dict_as_a_node_runs_each_value_on_the_state(run):
     expected, actual = (_a_dict_node_program(side, run) for side in SIDES)
     assert actual == expected
     assert expected[0] == {"question": "why?", "answer": "WHY?", "log": ["answered 'why?'"]}
+
+
+class _RunTree(BaseCallbackHandler):
+    """Each chain run as it starts: its name and tags, indented by its depth."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.depths: dict[Any, int] = {}
+
+    def on_chain_start(self, serialized, inputs, *, run_id, parent_run_id=None, **kwargs):
+        depth = self.depths[run_id] = self.depths.get(parent_run_id, -1) + 1
+        self.lines.append("  " * depth + f"{kwargs.get('name')} {sorted(kwargs.get('tags') or [])}")
+
+
+def _a_chain_node_program(side: str, run: str) -> list[str]:
+    """LangGraph's conditional-graph test adds ``prompt | llm | parser`` as a node; a
+    tracer sees the chain's steps inside the node's run, then the node's router."""
+    StateGraph, START = state_graph(side)
+    end = "__end__"
+    chain = RunnableLambda(lambda state: state["question"], name="pick") | RunnableLambda(
+        lambda question: {"answer": question.upper()}, name="shout"
+    )
+
+    def done(state: State) -> str:
+        return end
+
+    builder = StateGraph(State).add_node("respond", chain).add_edge(START, "respond")
+    app = builder.add_conditional_edges("respond", done).compile()
+    tree = _RunTree()
+    given, config = {"question": "why?", "log": []}, {"callbacks": [tree]}
+    if run == "invoke":
+        app.invoke(given, config)
+    else:
+        asyncio.run(app.ainvoke(given, config))
+    return tree.lines
+
+
+@pytest.mark.parametrize("run", ["invoke", "ainvoke"])
+def test_a_chain_as_a_node_is_traced_as_its_steps(run):
+    """LangGraph runs a ``RunnableSequence`` node's steps in the node's own sequence
+    (``seq:step:1``, ``seq:step:2``, the router after them); graphkit traced a
+    ``RunnableSequence`` run around the steps and tagged the router ``seq:step:3``."""
+    expected, actual = (_a_chain_node_program(side, run) for side in SIDES)
+    assert actual == expected
+    assert expected[2:] == [
+        "    pick ['seq:step:1']",
+        "    shout ['seq:step:2']",
+        "    done ['seq:step:4']",
+    ]
