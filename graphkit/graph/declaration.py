@@ -79,7 +79,12 @@ class Branch:
 
 
 def infer_name(action: Any) -> str:
-    """A node's default name: the action's ``name`` or ``__name__``, else its class's."""
+    """A node's default name: the action's ``name`` or ``__name__``, else its class's; a
+    LangChain Runnable's ``get_name()``, as LangGraph names it (a ``with_retry()`` or
+    ``bind(...)`` is named after what it wraps, a ``RunnableParallel`` after its keys)."""
+    runnables = sys.modules.get("langchain_core.runnables.base")
+    if runnables is not None and isinstance(action, runnables.Runnable):
+        return action.get_name()
     name = getattr(action, "name", None) or getattr(action, "__name__", None)
     if not isinstance(name, str) or not name:
         name = type(action).__name__

@@ -114,3 +114,33 @@ def test_a_chain_as_a_node_is_traced_as_its_steps(run):
         "    shout ['seq:step:2']",
         "    done ['seq:step:4']",
     ]
+
+
+def _names_of_unnamed_runnables(side: str) -> list[Any]:
+    StateGraph, _ = state_graph(side)
+
+    def shout(state: State) -> dict:
+        return {"answer": state["question"].upper()}
+
+    actions = [
+        RunnableLambda(shout).with_retry(),
+        RunnableLambda(shout).with_config(tags=["loud"]),
+        {"answer": RunnablePick("question")},
+        RunnableLambda(shout) | RunnableLambda(shout),
+    ]
+    names = []
+    for action in actions:
+        try:
+            names.append(list(StateGraph(State).add_node(action).nodes))
+        except (TypeError, ValueError) as error:
+            names.append(type(error).__name__)
+    return names
+
+
+def test_a_runnable_added_without_a_name_is_named_as_langgraph_names_it():
+    """LangGraph names an unnamed Runnable node by its ``get_name()``: a ``with_retry()``
+    or ``with_config()`` after the function it wraps; graphkit took the wrapper's class
+    name (``RunnableRetry``, ``RunnableBinding``), so an edge to "shout" found no node."""
+    expected, actual = (_names_of_unnamed_runnables(side) for side in SIDES)
+    assert actual == expected
+    assert expected[:2] == [["shout"], ["shout"]]
