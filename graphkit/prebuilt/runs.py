@@ -70,6 +70,11 @@ def _manager(config: Any, kind: type[Any]) -> Any:
     LangChain's handlers from context once more, as a ``collect_runs()`` that keeps
     only the graph's run.)"""
     callbacks = config.get("callbacks")
+    if kind is AsyncCallbackManager and isinstance(callbacks, CallbackManager):
+        # an async graphkit run gives its tasks sync managers, where LangGraph's gives
+        # async ones: the same manager, made async (configured anew, it would add a
+        # handler meant for the graph's run alone once more)
+        callbacks = _made_async(callbacks)
     if not isinstance(callbacks, kind):
         if kind is CallbackManager:
             return get_callback_manager_for_config(config)
@@ -79,3 +84,16 @@ def _manager(config: Any, kind: type[Any]) -> Any:
     if metadata := config.get("metadata"):
         callbacks.add_metadata(metadata)
     return callbacks
+
+
+def _made_async(manager: CallbackManager) -> AsyncCallbackManager:
+    """An async callback manager with ``manager``'s handlers, parent, tags and metadata."""
+    return AsyncCallbackManager(
+        manager.handlers.copy(),
+        manager.inheritable_handlers.copy(),
+        manager.parent_run_id,
+        tags=manager.tags.copy(),
+        inheritable_tags=manager.inheritable_tags.copy(),
+        metadata=manager.metadata.copy(),
+        inheritable_metadata=manager.inheritable_metadata.copy(),
+    )

@@ -6,6 +6,7 @@ every LangChain runnable does; a graphkit run does too."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import importlib
 import io
@@ -109,7 +110,7 @@ _local: ContextVar[_Starts | None] = ContextVar("graphkit_test_local", default=N
 register_configure_hook(_local, inheritable=False)
 
 
-def _locally_heard(lib: Lib, agent: bool) -> list[str | None]:
+def _locally_heard(lib: Lib, agent: bool, asynchronous: bool = False) -> list[str | None]:
     """What a handler a hook puts in context for one run only (not inherited, as
     ``collect_runs()``'s) hears: the graph's run, and what configures anew inside it (a
     runnable a node calls), not the nodes' and routers' runs."""
@@ -123,7 +124,13 @@ def _locally_heard(lib: Lib, agent: bool) -> list[str | None]:
 
     if agent:
         prebuilt = importlib.import_module(f"{lib.name}.prebuilt")
-        graph = prebuilt.create_react_agent(Model(messages=iter([AIMessage("hi")])), [])
+
+        async def prompt(state: Any) -> Any:  # (LangGraph runs a sync one configured anew)
+            return state["messages"]
+
+        graph = prebuilt.create_react_agent(
+            Model(messages=iter([AIMessage("hi")])), [], prompt=prompt if asynchronous else None
+        )
         given: Any = {"messages": [("user", "hello")]}
     else:
         inner = RunnableLambda(lambda value: value + 1, name="inner")
@@ -142,7 +149,10 @@ def _locally_heard(lib: Lib, agent: bool) -> list[str | None]:
     handler = _Starts()
     token = _local.set(handler)
     try:
-        graph.invoke(given)
+        if asynchronous:
+            asyncio.run(graph.ainvoke(given))
+        else:
+            graph.invoke(given)
     finally:
         _local.reset(token)
     return handler.names
@@ -153,3 +163,12 @@ def test_a_handler_for_the_graphs_run_alone_does_not_hear_its_nodes(agent: bool)
     expected = _locally_heard(load_langgraph(), agent)
     assert expected[0] == "LangGraph"
     assert _locally_heard(load_graphkit(), agent) == expected
+
+
+@pytest.mark.parametrize("agent", [False, True], ids=["node", "react_agent"])
+def test_a_handler_for_the_graphs_run_alone_does_not_hear_its_nodes_run_async(agent: bool):
+    # (an async graphkit run gives its tasks sync managers: the agent's call_model,
+    # configured anew for want of an async one, was heard)
+    expected = _locally_heard(load_langgraph(), agent, asynchronous=True)
+    assert "call_model" not in expected
+    assert _locally_heard(load_graphkit(), agent, asynchronous=True) == expected
