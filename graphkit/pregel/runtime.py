@@ -742,9 +742,10 @@ _edited_as: contextvars.ContextVar[str | None] = contextvars.ContextVar(
 
 
 @contextlib.contextmanager
-def editing_as(node: str) -> Iterator[None]:
-    """While ``update_state(..., as_node=node)`` runs ``node``'s writers on its values,
-    so that what they say about the values names that call, not the node."""
+def editing_as(node: str | None) -> Iterator[None]:
+    """While ``update_state(..., as_node=node)`` runs ``node``'s writer on its values,
+    so that what it says about the values names that call, not the node (None: code
+    run meanwhile that is no such writer)."""
     token = _edited_as.set(node)
     try:
         yield

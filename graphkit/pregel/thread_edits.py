@@ -205,8 +205,10 @@ def _node_result(
     writes: list[tuple[str, Any]] = []
     fresh_read = fresh_reader(app.spec, state, writes)
     try:
-        with editing_as(node):
-            for writer in app.spec.nodes[node].writers:
+        for position, writer in enumerate(app.spec.nodes[node].writers):
+            # the node's own writer reads the values as the call's; its routers may run
+            # graphs, whose nodes' returns are theirs
+            with editing_as(node if position == 0 else None):
                 writes.extend(writer(update.values, fresh_read, None))
     except InvalidUpdateError as error:  # (its message names the node, not the call)
         error.add_note(diagnose.update_read_as_node(node))

@@ -4,11 +4,12 @@ an empty snapshot or a fork from nothing (issue 17, item 6)."""
 from __future__ import annotations
 
 import operator
+import warnings
 from typing import Annotated, TypedDict
 
 import pytest
 
-from graphkit import START, InMemorySaver, StateGraph
+from graphkit import END, START, InMemorySaver, StateGraph
 from graphkit.errors import CheckpointNotFoundError, GraphkitWarning
 
 
@@ -93,3 +94,28 @@ def test_update_state_with_a_key_the_state_lacks_names_the_call_not_a_node():
     node = StateGraph(State).add_node("n0", lambda state: {"lgo": 1}).add_edge(START, "n0")
     with pytest.warns(GraphkitWarning, match="^Node 'n0' returned key 'lgo'"):
         node.compile().invoke({})
+
+
+def test_a_graph_a_router_runs_during_update_state_names_its_own_nodes():
+    # the edit's as_node leaked into the warnings of a graph the router ran: "update_state
+    # (config, values, as_node='n0') got key 'lgo'" for what the inner node returned
+    inner = StateGraph(State).add_node("inner", lambda state: {"lgo": 1}).add_edge(START, "inner")
+    inner_app = inner.compile()
+
+    def route(state: State) -> str:
+        inner_app.invoke({"log": [], "typo": 1})
+        return END
+
+    builder = StateGraph(State).add_node("n0", lambda state: {"log": ["n0"]})
+    builder.add_edge(START, "n0").add_conditional_edges("n0", route)
+    app = builder.compile(checkpointer=InMemorySaver())
+    thread = {"configurable": {"thread_id": "t"}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        app.invoke({"log": []}, thread)
+    with pytest.warns(GraphkitWarning) as caught:
+        app.update_state(thread, {"log": ["edited"]}, as_node="n0")
+    assert [str(w.message).split(",")[0] for w in caught] == [
+        "The input has key 'typo'",
+        "Node 'inner' returned key 'lgo'",
+    ]
