@@ -498,10 +498,11 @@ class DebugSession(Notifier):
     # -- helpers ------------------------------------------------------------------------
 
     def _start(self, input: Any, config: Mapping[str, Any]) -> Stepper:
+        stepper = self.app.stepper(input, config, context=self.context)  # (may raise)
         self._started += 1
         self._paused_at = None
         self._ended = None
-        return self.app.stepper(input, config, context=self.context)
+        return stepper
 
     def _travel(self, kept: list[Superstep], checkpoint: Checkpoint | None, what: str) -> None:
         """Keep the supersteps ``kept`` and run on from ``checkpoint``, loaded through
@@ -510,14 +511,21 @@ class DebugSession(Notifier):
         of its own (as LangGraph replays it), running its finished tasks again."""
         assert checkpoint is not None and self.app.checkpointer is not None
         config = self.thread_config
-        latest = self.app.checkpointer.get_tuple(config)
-        if latest is None or latest.checkpoint.id != checkpoint.id:
-            config["configurable"]["checkpoint_id"] = checkpoint.id
+        # started before anything is changed: a checkpoint the saver cannot give back
+        # (never saved, as a save failed; the saver down) leaves the session as it was
+        try:
+            latest = self.app.checkpointer.get_tuple(config)
+            if latest is None or latest.checkpoint.id != checkpoint.id:
+                config["configurable"]["checkpoint_id"] = checkpoint.id
+            stepper = self._start(None, config)
+        except Exception as error:
+            self.message = _not_restored(checkpoint, error, self._stepper.save_error)
+            return
         from graphkit.widgets.story import dropped_numbers, next_step_text
 
         self.undone = self.undone | dropped_numbers(self, kept)
         self._kept = kept
-        self._stepper = self._start(None, config)
+        self._stepper = stepper
         # one clause a line, the id on its own: printed on one line, it ran to ~150
         # characters, which a notebook breaks mid-word (the widget joins the lines)
         self.message = (
@@ -586,6 +594,23 @@ class DebugSession(Notifier):
 
     def _go_live(self) -> None:
         self.shown = None
+
+
+def _not_restored(checkpoint: Checkpoint, error: Exception, save_error: Exception | None) -> str:
+    """What Back (or a rewind) says when the checkpoint it goes to cannot be loaded."""
+    from graphkit.errors import CheckpointNotFoundError
+
+    if isinstance(error, CheckpointNotFoundError) and save_error is not None:
+        why = (
+            "it was never saved: a save failed earlier in the run "
+            f"({type(save_error).__name__}: {save_error}), and nothing was saved after that"
+        )
+    else:
+        why = f"the checkpointer could not load it ({type(error).__name__}: {error})"
+    return (
+        f"Could not go back to checkpoint {checkpoint.id}:\n{why}.\n"
+        "Nothing moved. Go back to a step saved before that, or Reset to start again."
+    )
 
 
 def _refuse_a_langgraph_thread(app: Any, config: Mapping[str, Any] | None) -> None:

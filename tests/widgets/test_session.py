@@ -394,3 +394,26 @@ def test_a_failed_save_is_told_and_the_run_goes_on():
     assert session.values["log"] == ["a", "b", "c"]
     assert session.stepper.save_error is not None
     assert "disk full" in session.message
+
+
+def test_back_to_a_checkpoint_a_failed_save_never_saved_says_so_and_moves_nothing():
+    """A saver whose ``put`` fails at step 1: the run goes on, nothing more is saved, and
+    Back has no checkpoint to restore. It raised CheckpointNotFoundError into the widget
+    ("copy an id from app.get_state_history") after it had already kept the steps it
+    meant to drop, so the session listed steps 0 to 2 twice and marked step 3 undone."""
+
+    class FailingPut(InMemorySaver):
+        def put(self, config, checkpoint, metadata, new_versions):
+            if metadata["step"] == 1:
+                raise OSError("disk full")
+            return super().put(config, checkpoint, metadata, new_versions)
+
+    session = DebugSession(chain_app(checkpointer=FailingPut()), INPUT)
+    session.run()
+    before = (numbers(session), session.values, session.undone, session.position)
+    session.back()
+    assert (numbers(session), session.values, session.undone, session.position) == before
+    assert session.message.startswith("Could not go back to checkpoint ")
+    assert "never saved: a save failed earlier in the run (OSError: disk full)" in session.message
+    session.rewind(1)  # the checkpoint after step 0 was saved before the failure
+    assert numbers(session) == [-1, 0] and session.message.startswith("Back: restored")
