@@ -21,7 +21,8 @@ class ComposingMethods:
     def __or__(self, other: Any) -> Any:
         """``graph | runnable``: LangChain's ``RunnableSequence`` with the graph as its
         first step. (``runnable | graph`` is not supported: the graph is no
-        langchain-core ``Runnable``, and LangChain refuses it before asking the graph.)
+        langchain-core ``Runnable``, and LangChain refuses it before asking the graph;
+        a function or a dict on the left works, see ``__ror__``.)
 
         >>> from typing import TypedDict
         >>> from langchain_core.runnables import RunnableLambda
@@ -32,6 +33,20 @@ class ComposingMethods:
         20
         """
         return _runnable(self) | _seen(other)
+
+    def __ror__(self, other: Any) -> Any:
+        """``function | graph`` or ``{key: function} | graph``: the sequence with the graph
+        as its last step, as LangChain makes it (a function or a dict has no ``|`` for a
+        graph, so Python asks the graph; a ``Runnable``'s own ``|`` refuses it first).
+
+        >>> from typing import TypedDict
+        >>> from graphkit import StateGraph, START
+        >>> app = StateGraph(TypedDict("S", {"n": int})).add_node("a", lambda s: {"n": 2})
+        >>> app = app.add_edge(START, "a").compile()
+        >>> ({"n": lambda given: given} | app).invoke(1)
+        {'n': 2}
+        """
+        return _runnable(self).__ror__(_seen(other))
 
     def pipe(self, *others: Any, name: str | None = None) -> Any:
         """``graph | first | second ...`` as one ``RunnableSequence`` named ``name``."""

@@ -59,3 +59,38 @@ def test_with_retry_runs_the_graph_again_after_an_error():
             app.with_retry(stop_after_attempt=1).invoke({"n": 1})
         seen.append((output, len(calls)))
     assert seen[1] == seen[0] == ({"n": 2}, 1)
+
+
+def test_a_function_or_a_dict_piped_into_a_graph_runs_it_as_the_last_step():
+    """``function | graph`` and ``{key: function} | graph``: Python asks the graph, as a
+    function and a dict have no ``|`` for it; graphkit's graph had no ``__ror__`` and
+    Python raised "unsupported operand type(s) for |" where LangGraph runs the sequence
+    (and a function's error is raised as the function's)."""
+
+    def broken(value: Any) -> Any:
+        raise RuntimeError("before the graph")
+
+    seen = []
+    for loader in LIBS:
+        app = _adding(loader())
+        called = (lambda value: {"n": value}) | app
+        mapped = {"n": lambda value: value * 2} | app
+        with pytest.raises(RuntimeError, match="before the graph"):
+            (broken | app).invoke(1)
+        seen.append(
+            (
+                called.invoke(1),
+                list(called.stream(2)),
+                asyncio.run(mapped.ainvoke(3)),
+                mapped.batch([4, 5]),
+                type(called).__name__,
+            )
+        )
+    assert seen[1] == seen[0]
+    assert seen[1] == (
+        {"n": 2},
+        [{"add": {"n": 3}}],
+        {"n": 7},
+        [{"n": 9}, {"n": 11}],
+        "RunnableSequence",
+    )
