@@ -326,7 +326,13 @@ class Stepper:
         except Exception as error:
             self._fail("error", error)
         if self.thread is not None:
-            self.thread.save_step(record)
+            try:
+                self.thread.save_step(record)
+            except Exception as error:  # (durability="sync": the run ends at its failed save)
+                if self.options.record:
+                    self._steps.append(self._superstep(record))
+                self._plan = self.execution = None  # (applied: never to be applied again)
+                self._fail("error", error)
         elif lends is not None:  # (the checkpoint its subgraphs' metadata name)
             lends.checkpoint_id = record.checkpoint.id
         if self._parent is not None:  # a subgraph's step is progress of the task running it

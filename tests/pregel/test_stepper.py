@@ -259,3 +259,41 @@ def test_trace_of_a_run_that_pauses_in_a_node_returns_the_paused_run():
     paused = run.steps[-1]
     assert paused.plan.nodes == ["review"] and paused.update is None
     assert paused.execution.results[0].interrupts[0].value == "ok?"
+
+
+def test_a_checkpoint_that_fails_to_save_under_sync_durability_ends_the_run():
+    """``durability="sync"``: the Update was applied, then its checkpoint's ``put``
+    raised. The stepper stayed "running" and waited for that Update again, so a run
+    driven on (``run()`` again, once the disk had room) applied the step's writes twice
+    and saved 'aabc' to the thread; ``trace``'s ``error.run`` read as still running."""
+    from graphkit import InMemorySaver
+
+    class FailingOnce(InMemorySaver):
+        failed = False
+
+        def put(self, config, checkpoint, metadata, new_versions):
+            if metadata["step"] == 1 and not self.failed:
+                self.failed = True
+                raise OSError("disk full")
+            return super().put(config, checkpoint, metadata, new_versions)
+
+    class Text(TypedDict):
+        text: Annotated[str, operator.add]
+
+    builder = StateGraph(Text)
+    for name in "abc":
+        builder.add_node(name, lambda state, name=name: {"text": name})
+    builder.add_edge(START, "a").add_edge("a", "b").add_edge("b", "c")
+    app = builder.compile(checkpointer=FailingOnce())
+    config = {"configurable": {"thread_id": "t"}}
+    stepper = app.stepper({"text": ""}, config, durability="sync")
+    with pytest.raises(OSError, match="disk full"):
+        stepper.run()
+    assert (stepper.status, stepper.next_phase, str(stepper.error)) == ("error", None, "disk full")
+    assert [step.update is not None for step in stepper.run_so_far.steps] == [True, True, True]
+    stepper.run()  # over: nothing is applied again
+    assert stepper.values == app.get_state(config).values == {"text": "a"}
+    assert app.invoke(None, config) == {"text": "abc"}  # from what was saved, as LangGraph
+    with pytest.raises(OSError) as raised:
+        builder.compile(checkpointer=FailingOnce()).trace({"text": ""}, config, durability="sync")
+    assert raised.value.run.status == "error"
