@@ -24,6 +24,34 @@ from graphkit.diagnostics.names import (
 )
 from graphkit.types import RetryPolicy
 
+COMPILED_ONLY = frozenset(
+    "invoke ainvoke stream astream batch abatch trace stepper get_graph get_state "
+    "get_state_history update_state spec".split()
+)
+"""What a compiled graph has and its builder has not: asked of the builder, the fix is
+``compile()``."""
+
+
+def not_compiled(builder: str, name: str) -> str:
+    """The message of the AttributeError for ``builder.<name>``, missing on a builder.
+
+    >>> "first, app = builder.compile(), then call app.invoke(...)" in not_compiled(
+    ...     "StateGraph", "invoke"
+    ... )
+    True
+    >>> not_compiled("StateGraph", "nodez")
+    "'StateGraph' object has no attribute 'nodez'"
+    """
+    missing = f"{builder!r} object has no attribute {name!r}"
+    if name not in COMPILED_ONLY:
+        return missing
+    use = "read app.spec" if name == "spec" else f"call app.{name}(...)"
+    return (
+        f"{missing}: a {builder} only declares the graph's nodes and edges. Compile it "
+        f"first, app = builder.compile(), then {use}."
+    )
+
+
 # -- nodes: add_node, add_sequence --------------------------------------------------------
 
 

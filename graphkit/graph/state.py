@@ -102,6 +102,11 @@ class StateGraph:
         for schema, option in ((self.input_schema, "input"), (self.output_schema, "output")):
             self._add_schema(schema, False, where=f"StateGraph(..., {option}_schema={{}})")
 
+    def __getattr__(self, name: str) -> Any:
+        """Only for a missing attribute: a compiled graph's method, called on the builder
+        (``builder.invoke(...)`` without ``compile()``), says to compile it first."""
+        raise AttributeError(diagnose.not_compiled(type(self).__name__, name), name=name, obj=self)
+
     def _add_schema(
         self, schema: Any, allow_managed: bool = True, of_the_state: bool = False, where: str = ""
     ) -> None:

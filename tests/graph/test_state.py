@@ -630,3 +630,14 @@ def test_a_langgraph_saver_is_refused_where_it_is_given():
     with pytest.raises(TypeError, match=r"Pregel\(checkpointer=\.\.\.\) got LangGraph's"):
         Pregel(nodes={}, channels={}, input_channels=[], output_channels=[],
                checkpointer=LangGraphSaver())  # fmt: skip
+
+
+@pytest.mark.parametrize("method", ["invoke", "stream", "trace", "stepper", "get_graph"])
+def test_a_compiled_graph_s_method_on_the_builder_says_to_compile_first(method):
+    builder = graph_with("a").add_edge(START, "a")
+    with pytest.raises(AttributeError, match=r"Compile it first, app = builder\.compile\(\)"):
+        getattr(builder, method)
+    assert not hasattr(builder, method)  # (still an AttributeError: hasattr tells them apart)
+    with pytest.raises(AttributeError) as missing:
+        builder.nodez  # noqa: B018
+    assert "compile" not in str(missing.value)
