@@ -158,8 +158,12 @@ def check_router(builder: Any) -> str:
     for temperature in _TEMPERATURES:
         wanted = "hot" if temperature >= 25 else "cold"
         advice = "shorts" if wanted == "hot" else "coat"
-        run = trace(app, {"temperature": temperature})
+        with warnings.catch_warnings():  # "returned True, which is not a node": said below
+            warnings.simplefilter("ignore", GraphkitWarning)
+            run = trace(app, {"temperature": temperature})
         steps = _steps(run)
+        if steps == [(1, ["measure"])]:
+            _nothing_chosen(app, run, temperature)
         if steps != [(1, ["measure"]), (2, [wanted])]:
             raise Wrong(
                 f"At {temperature} °C your run went {_story(steps)}; expected step 1: "
@@ -196,6 +200,24 @@ def check_router(builder: Any) -> str:
         "measure's router chose hot or cold on all six temperatures, and the drawing "
         "shows both choices as dashed (conditional) edges."
     )
+
+
+def _nothing_chosen(app: Any, run: Any, temperature: int) -> None:
+    """Nothing ran after measure: say what its router returned, if that was no node's name."""
+    for branch in app.builder.branches.get("measure", {}).values():
+        try:
+            returned = branch.path(dict(run.values))
+        except Exception:  # (a router that fails fails in the run too, and is told so)
+            continue
+        if isinstance(returned, str) and returned in app.spec.nodes:
+            continue
+        said = "END" if returned == END else f"{returned!r}, which is not a node's name"
+        raise Wrong(
+            f"At {temperature} °C your router returned {said}, so nothing ran after "
+            "measure.",
+            hint='A router returns the name of the node to run next, as a string: "hot" '
+            'or "cold".',
+        )
 
 
 # -- 1.3 · Read a run ----------------------------------------------------------------------

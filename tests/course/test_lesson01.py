@@ -299,3 +299,20 @@ def test_router_that_fails_is_named_in_the_verdict():
     assert "TypeError in step 1 (node measure)" in verdict.message
     assert "Raised by the router reads_the_reading of node 'measure'" in verdict.message
     assert "During task" not in verdict.message  # (its id tells a learner nothing)
+
+
+@pytest.mark.parametrize(
+    ("returned", "said"),
+    [(True, "True, which is not a node's name"), (END, "END")],
+)
+def test_router_that_returns_no_node_name_is_told_what_it_returned(returned, said, recwarn):
+    def route(state) -> bool:  # a learner's "is it hot?" instead of a node's name
+        return returned
+
+    verdict = lesson01.check_router(router(route))
+    assert not verdict.passed
+    assert f"At 30 °C your router returned {said}, so nothing ran after measure" in (
+        verdict.message
+    )
+    assert "the name of the node to run next, as a string" in verdict.hint
+    assert not recwarn.list  # the runtime's warning (Command, path_map) is not shown too
