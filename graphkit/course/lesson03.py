@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any, TypedDict
 
+from graphkit.channels import EMPTY
 from graphkit.course.checking import Wrong, compiled, exercise, failed_run
 from graphkit.errors import InvalidUpdateError
 from graphkit.inspect.values import join_names
@@ -33,6 +34,7 @@ def _trace_or_wrong(app: Any, input: dict[str, Any]) -> Any:
         ) from error
     except Exception as error:
         _say_if_the_reducer_returns_none(app.spec.channels.get("results"))
+        _say_if_it_starts_from_no_list(app.spec.channels.get("results"))
         raise failed_run(app, error) from error
 
 
@@ -84,6 +86,24 @@ def _say_if_the_reducer_returns_none(channel: Any) -> None:
             "None and the run failed. (list.append changes a list in place and returns None.)",
             "Return the combined list: a new list holding the items of both.",
         )
+
+
+def _say_if_it_starts_from_no_list(channel: Any) -> None:
+    """``Annotated[int, operator.add]`` (tokens' line, copied): the channel starts from
+    ``int()``, and the first fold, ``0 + ['seed']``, fails with a TypeError that does not
+    say where the 0 came from."""
+    if getattr(channel, "operator", None) is None:
+        return
+    start = channel.checkpoint()
+    if isinstance(start, list) or start is None or start is EMPTY:
+        return
+    kind = type(start).__name__
+    raise Wrong(
+        f"`results` is declared Annotated[{kind}, ...], so its channel starts from "
+        f"{kind}() = {start!r}, and its reducer failed folding the first list into "
+        f"{start!r}: a reducer's channel starts from the empty value of the declared type.",
+        "The nodes write lists: declare Annotated[list, ...].",
+    )
 
 
 def _items(value: Any) -> list[Any]:

@@ -113,6 +113,17 @@ def test_fix_conflict_keeps_the_note_naming_a_reducer_that_raised():
     assert "its reducer or_ raised (writers: '__start__')" in verdict.message
 
 
+def test_fix_conflict_says_a_reducer_key_declared_int_starts_from_zero():
+    # tokens' line copied for results: the channel starts from int(), and 0 + [] fails
+    counts = TypedDict("Counts", {"results": Annotated[int, operator.add]})  # noqa: UP013
+    verdict = lesson03.check_fix_conflict(fan_out(counts))
+    assert not verdict
+    assert "declared Annotated[int, ...], so its channel starts from int() = 0" in (
+        verdict.message
+    )
+    assert "declare Annotated[list, ...]" in verdict.hint
+
+
 def test_fix_conflict_fails_when_the_nodes_no_longer_run_in_parallel():
     verdict = lesson03.check_fix_conflict(fan_out(Plain, chain=True))
     assert not verdict
