@@ -8,6 +8,7 @@ with dashed (pending) and solid (applied) lines, so the two phases never look al
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from graphkit.channels import EMPTY
@@ -15,7 +16,7 @@ from graphkit.inspect.markup import escape
 from graphkit.inspect.values import is_internal, show
 from graphkit.pregel.records import Superstep
 
-__all__ = ["STATE_CSS", "state_html"]
+__all__ = ["STATE_CSS", "starting_values", "state_html"]
 
 STATE_CSS = """
 .gk-state-table { border-collapse: collapse;
@@ -34,8 +35,22 @@ STATE_CSS = """
 """Styles of the panel: pending rows dashed, changed rows solid, both bluish green."""
 
 
-def state_html(superstep: Superstep | None, phase: str | None, values: Any = None) -> str:
-    """The panel for ``superstep`` as of ``phase`` (``values``: the state before any step).
+def starting_values(app: Any) -> dict[str, Any]:
+    """What each state key of ``app`` holds before anything writes it: a reducer's ``0``
+    or ``[]``, which no checkpoint saves (LangGraph's neither) until a write changes it."""
+    channels = getattr(getattr(app, "spec", None), "channels", {})
+    starts = {name: channel.checkpoint() for name, channel in channels.items()}
+    return {name: value for name, value in starts.items() if value is not EMPTY}
+
+
+def state_html(
+    superstep: Superstep | None,
+    phase: str | None,
+    values: Any = None,
+    starts: Mapping[str, Any] | None = None,
+) -> str:
+    """The panel for ``superstep`` as of ``phase`` (``values``: the state before any step;
+    ``starts``: what a key no checkpoint holds yet starts from, ``starting_values(app)``).
 
     >>> state_html(None, None, {"n": 1})
     '<div class="gk-state-caption">the state (no step yet)</div><table class="gk-state-table"><tr><th>channel</th><th>value</th><th>this step</th></tr><tr><td>n</td><td>1</td><td></td></tr></table>'
@@ -59,6 +74,10 @@ def state_html(superstep: Superstep | None, phase: str | None, values: Any = Non
                     pending.setdefault(channel, []).append(f"{show(value)} from {result.task.node}")
             for channel, writes in pending.items():
                 notes[channel] = ("gk-pending", "pending: " + "; ".join(writes))
+    if superstep is not None:  # (a reducer key nothing wrote yet: the run's tables show 0 too)
+        current.update(
+            (name, value) for name, value in (starts or {}).items() if name not in current
+        )
     names = [name for name in dict.fromkeys([*current, *notes]) if not is_internal(name)]
     rows = "".join(_row(name, current.get(name, EMPTY), notes.get(name)) for name in names)
     if not names:

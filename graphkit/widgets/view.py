@@ -18,7 +18,7 @@ from graphkit.inspect.markup import escape, visible
 from graphkit.inspect.values import show, show_error
 from graphkit.pregel.records import Run, Superstep
 from graphkit.render import PHASES, highlight
-from graphkit.widgets.panels import state_html
+from graphkit.widgets.panels import starting_values, state_html
 from graphkit.widgets.story import story_label, story_number, story_steps
 
 if TYPE_CHECKING:
@@ -141,7 +141,7 @@ def view_at(session: DebugSession, index: int, phase: str, *, checkpoints: bool 
         message=session.message,
         why_text=_why_text(explanation),
         why_html=_why_html(explanation),
-        state_html=state_html(superstep, phase),
+        state_html=state_html(superstep, phase, starts=starting_values(session.app)),
         tables=_tables(session, superstep, before, checkpoints),
     )
 

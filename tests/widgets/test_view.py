@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import html
+import operator
+from typing import Annotated, TypedDict
+
 from graphkit import START, StateGraph
 from graphkit.widgets import TABLES, DebugSession
 from graphkit.widgets.view import as_of, phases_of
@@ -154,3 +158,21 @@ def test_the_state_panel_keeps_a_channel_name_whole():
         ".gk-state-table th:first-child, .gk-state-table td:first-child { white-space: nowrap;\n"
         "  overflow-wrap: normal; }"
     ) in STATE_CSS
+
+
+class Tokens(TypedDict):
+    topic: str
+    tokens: Annotated[int, operator.add]
+
+
+def test_the_state_panel_shows_a_reducer_key_nothing_wrote_at_its_start():
+    """Lesson 03's tokens, Annotated[int, operator.add]: no checkpoint holds it before a
+    write (LangGraph's neither), but it holds 0, as the run's state table says."""
+    builder = StateGraph(Tokens).add_node("a", lambda state: {"tokens": 10})
+    app = builder.add_edge(START, "a").compile()
+    assert app.trace({"topic": "fruit"}).to_frame("state").set_index("step").loc[0, "tokens"] == 0
+    session = DebugSession(app, {"topic": "fruit"})
+    session.step(), session.step(), session.plan()
+    panel = html.unescape(session.view().state_html)
+    assert "<td>tokens</td><td>0</td>" in panel
+    assert panel.index("<td>topic</td>") < panel.index("<td>tokens</td>")
