@@ -24,10 +24,9 @@ from graphkit.diagnostics.names import (
 )
 from graphkit.types import RetryPolicy
 
-COMPILED_ONLY = frozenset(
-    "invoke ainvoke stream astream batch abatch trace stepper get_graph get_state "
-    "get_state_history update_state spec".split()
-)
+_RUNS = ("invoke", "ainvoke", "stream", "astream", "batch", "abatch", "trace", "stepper")
+_READS = ("get_graph", "get_state", "get_state_history", "update_state", "spec")
+COMPILED_ONLY = frozenset((*_RUNS, *_READS))
 """What a compiled graph has and its builder has not: asked of the builder, the fix is
 ``compile()``."""
 
