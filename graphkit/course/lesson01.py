@@ -213,10 +213,8 @@ def _nothing_chosen(app: Any, run: Any, temperature: int) -> None:
             continue
         said = "END" if returned == END else f"{returned!r}, which is not a node's name"
         raise Wrong(
-            f"At {temperature} °C your router returned {said}, so nothing ran after "
-            "measure.",
-            hint='A router returns the name of the node to run next, as a string: "hot" '
-            'or "cold".',
+            f"At {temperature} °C your router returned {said}, so nothing ran after measure.",
+            hint='A router returns the name of the node to run next, as a string: "hot" or "cold".',
         )
 
 

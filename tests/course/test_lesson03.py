@@ -118,9 +118,7 @@ def test_fix_conflict_says_a_reducer_key_declared_int_starts_from_zero():
     counts = TypedDict("Counts", {"results": Annotated[int, operator.add]})  # noqa: UP013
     verdict = lesson03.check_fix_conflict(fan_out(counts))
     assert not verdict
-    assert "declared Annotated[int, ...], so its channel starts from int() = 0" in (
-        verdict.message
-    )
+    assert "declared Annotated[int, ...], so its channel starts from int() = 0" in verdict.message
     assert "declare Annotated[list, ...]" in verdict.hint
 
 
