@@ -155,8 +155,10 @@ def _tracing_on() -> bool:
     ``get_openai_callback()``)."""
     if "langsmith" not in sys.modules:  # (nothing can have turned it on in code)
         return any(os.environ.get(name, "").lower() == "true" for name in _TRACING_VARIABLES)
-    hooks = sys.modules.get("langchain_core.tracers.context")
-    if hooks is not None and _hooked_handler(hooks):
+    context = sys.modules.get("langchain_core.tracers.context")
+    if context is not None and (
+        context.tracing_v2_callback_var.get() is not None or _hooked_handler(context)
+    ):
         return True
     settings = sys.modules.get("langchain_core.globals")
     if settings is not None and settings.get_debug():
@@ -166,11 +168,11 @@ def _tracing_on() -> bool:
     return bool(tracing_is_enabled())
 
 
-def _hooked_handler(hooks: Any) -> bool:
-    """Whether a configure hook (``register_configure_hook``: LangChain's tracer and run
-    collector, a library's own) has a handler in context or turned on by its
+def _hooked_handler(context: Any) -> bool:
+    """Whether a configure hook (``register_configure_hook``: LangChain's run collector,
+    a library's own) has a handler in context or turned on by its
     environment variable, as ``CallbackManager.configure`` reads them."""
-    registered = getattr(hooks, "_configure_hooks", None)
+    registered = getattr(context, "_configure_hooks", None)
     if registered is None:  # (a langchain-core that keeps them elsewhere: ask it whole)
         return True
     from langchain_core.utils.env import env_var_is_set

@@ -146,7 +146,13 @@ def _ambient_tree(lib: Lib, how: str) -> tuple[list[tuple[Any, ...]], list[Any]]
         return graph.invoke({"value": ""})
 
     client = ls.Client(session=MagicMock(), api_key="test", auto_batch_tracing=False)
-    with ls.tracing_context(enabled=how != "disabled", client=client):
+    if how == "langchain's tracing_v2_enabled":  # (LangChain's switch, not LangSmith's)
+        from langchain_core.tracers.context import tracing_v2_enabled
+
+        switch: Any = tracing_v2_enabled(client=client)
+    else:
+        switch = ls.tracing_context(enabled=how != "disabled", client=client)
+    with switch:
         if how == "ainvoke":
             asyncio.run(graph.ainvoke({"value": ""}))
         elif how == "inside a traceable":
@@ -164,7 +170,9 @@ def _ambient_tree(lib: Lib, how: str) -> tuple[list[tuple[Any, ...]], list[Any]]
     return tree, seen
 
 
-@pytest.mark.parametrize("how", ["invoke", "ainvoke", "inside a traceable", "disabled"])
+@pytest.mark.parametrize(
+    "how", ["invoke", "ainvoke", "inside a traceable", "langchain's tracing_v2_enabled", "disabled"]
+)
 def test_tracing_turned_on_without_a_handler_traces_the_whole_run(how):
     """As LangChain's runnables, a graph adds LangSmith's tracer itself when tracing is
     on: one trace of the graph, its tasks and its subgraph, not the node's calls alone."""
