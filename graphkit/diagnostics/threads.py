@@ -24,9 +24,9 @@ def recursion_limit_not_int(limit: Any) -> str:
     return f"recursion_limit must be an int, got {limit!r}."
 
 
-def recursion_limit_below_one(limit: int) -> str:
+def recursion_limit_below_one(limit: Any) -> str:
     return (
-        f"recursion_limit must be at least 1, got {limit}; it counts the supersteps "
+        f"recursion_limit must be at least 1, got {limit!r}; it counts the supersteps "
         "a run may take after its input."
     )
 
@@ -96,15 +96,23 @@ def missing_checkpoint(
     ns = configurable.get("checkpoint_ns", "")
     thread = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ns}}
     shown = 5
-    ids = [saved.checkpoint.id for saved in saver.list(thread, limit=shown + 1)]
+    try:
+        ids = [saved.checkpoint.id for saved in saver.list(thread, limit=shown + 1)]
+        older = sum(1 for _ in saver.list(thread)) - shown if len(ids) > shown else 0
+    except Exception as error:  # (a saver that cannot list must not hide the not-found)
+        return CheckpointNotFoundError(
+            f"Thread {thread_id!r} has no checkpoint {checkpoint_id!r} (its checkpoints "
+            f"could not be listed: {type(error).__name__}: {error}). Copy an id from "
+            "app.get_state_history(config), or leave checkpoint_id out to use the latest."
+        )
     if not ids:
         return CheckpointNotFoundError(
             f"Thread {thread_id!r} has no checkpoint {checkpoint_id!r}: it has no checkpoints "
             "at all. Check the thread_id, or leave checkpoint_id out."
         )
     listed = ", ".join(map(repr, ids[:shown]))
-    if len(ids) > shown:
-        listed += f" (and {sum(1 for _ in saver.list(thread)) - shown} older)"
+    if older:
+        listed += f" (and {older} older)"
     return CheckpointNotFoundError(
         f"Thread {thread_id!r} has no checkpoint {checkpoint_id!r}. Its newest checkpoints: "
         f"{listed}. Copy an id from app.get_state_history(config), or leave checkpoint_id "

@@ -80,10 +80,11 @@ class RunConfig:
         limit = config.get("recursion_limit")
         if limit is None:  # as in LangGraph, None means "not set"
             limit = DEFAULT_RECURSION_LIMIT
-        if not isinstance(limit, int) or isinstance(limit, bool):
+        if not isinstance(limit, int):
             raise TypeError(diagnose.recursion_limit_not_int(limit))
         if limit < 1:
             raise ValueError(diagnose.recursion_limit_below_one(limit))
+        limit = int(limit)  # as in LangGraph, True is 1 (and False is below 1)
         for key in ("configurable", "metadata"):
             if not isinstance(config.get(key) or {}, Mapping):
                 raise TypeError(diagnose.config_part_not_dict(key, config[key]))
@@ -99,7 +100,7 @@ class RunConfig:
         if config.get("tags"):
             raw["tags"] = list(config["tags"])
         if config.get("recursion_limit") is not None:
-            raw["recursion_limit"] = limit
+            raw["recursion_limit"] = config["recursion_limit"]
         return cls(limit, configurable, raw)
 
     def for_tasks(self) -> dict[str, Any]:

@@ -48,7 +48,7 @@ def test_a_valid_limit_is_kept():
 
 @pytest.mark.parametrize(
     ("limit", "shown"),
-    [("5", "'5'"), (5.0, "5.0"), ([3], "[3]"), (True, "True"), (False, "False")],
+    [("5", "'5'"), (5.0, "5.0"), ([3], "[3]")],
 )
 def test_a_limit_that_is_not_an_int_is_a_type_error(limit, shown):
     with pytest.raises(TypeError) as excinfo:
@@ -56,12 +56,18 @@ def test_a_limit_that_is_not_an_int_is_a_type_error(limit, shown):
     assert str(excinfo.value) == f"recursion_limit must be an int, got {shown}."
 
 
-@pytest.mark.parametrize("limit", [0, -1, -10007])
+def test_a_bool_limit_is_the_int_it_equals_as_in_langgraph():
+    run_config = RunConfig.from_dict({"recursion_limit": True})
+    assert run_config.recursion_limit == 1 and type(run_config.recursion_limit) is int
+    assert run_config.raw["recursion_limit"] is True  # the config as given, as in LangGraph
+
+
+@pytest.mark.parametrize("limit", [0, -1, -10007, False])
 def test_a_limit_below_one_is_a_value_error_that_says_what_it_counts(limit):
     with pytest.raises(ValueError) as excinfo:
         RunConfig.from_dict({"recursion_limit": limit})
     assert str(excinfo.value) == (
-        f"recursion_limit must be at least 1, got {limit}; it counts the supersteps "
+        f"recursion_limit must be at least 1, got {limit!r}; it counts the supersteps "
         "a run may take after its input."
     )
 

@@ -52,6 +52,22 @@ def test_get_state_with_an_unknown_checkpoint_id_names_it_and_lists_the_thread_i
     assert isinstance(raised.value, ValueError)
 
 
+def test_a_saver_that_cannot_list_keeps_the_not_found_error_without_suggestions():
+    app = app_with_a_run()
+
+    def fail(*args, **kwargs):
+        raise RuntimeError("database is locked")
+
+    app.checkpointer.list = fail
+    with pytest.raises(CheckpointNotFoundError) as raised:
+        app.get_state(config("t", "nope-123"))
+    assert str(raised.value) == (
+        "Thread 't' has no checkpoint 'nope-123' (its checkpoints could not be listed: "
+        "RuntimeError: database is locked). Copy an id from app.get_state_history(config), "
+        "or leave checkpoint_id out to use the latest."
+    )
+
+
 def test_get_state_with_a_checkpoint_id_on_an_empty_thread_says_the_thread_is_empty():
     app = app_with_a_run()
     (known,) = newest_ids(app, 1)
