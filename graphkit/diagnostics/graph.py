@@ -151,7 +151,9 @@ def _check_destinations(builder: StateGraph, known: set[str]) -> None:
                 )
             if target != END and target not in known:
                 fix = "fix its destinations (or its Command[Literal[...]] annotation) or "
-                fix += f"add_node({target!r}, ...)"
+                fix += f"add_node({target!r}, ...). If {shown(target)} is a node of a "
+                fix += "parent graph (the node returns Command(graph=Command.PARENT, ...)), "
+                fix += "leave it out: they name this graph's own nodes (annotate -> Command)"
                 if not isinstance(target, str):
                     fix = not_a_node_name(target, known)
                 raise ValueError(
