@@ -393,13 +393,16 @@ def _update_error(
             fresh.update(values)
         except Exception as error:
             if type(error).__name__ != "InvalidUpdateError":  # a reducer raised
+                held_none = name in last.values and last.values[name] is None
+                reducer = info.reducers[name]
                 error.add_note(
-                    diagnose_run.reducer_raised(stopped.step, name, info.reducers[name], writers)
+                    diagnose_run.reducer_raised(stopped.step, name, reducer, writers, held_none)
                 )
                 return error
             said = _as_graphkit_says(channel, name, len(values)) or error
+            tasks = [r.task for r in results if any(c == name for c, _ in r.writes)]
             return InvalidUpdateError(
-                diagnose_run.invalid_update(stopped.step, writers, name, said)
+                diagnose_run.invalid_update(stopped.step, writers, name, said, tasks)
             )
     return None
 
@@ -412,7 +415,7 @@ def _as_graphkit_says(channel: Any, name: str, count: int) -> BaseException | No
 
     kind = type(channel).__name__
     if kind == "LastValue":
-        return diagnose.plain_field_written_twice(name, count)
+        return diagnose.plain_field_written_twice(name, count, getattr(channel, "typ", Any))
     described = getattr(getattr(channels, kind, None), "_kind", "")
     return diagnose.one_value_per_step(name, count, described, kind) if described else None
 

@@ -84,7 +84,7 @@ class LastValue(_OneValue[Value]):
 
     def _check_writes(self, count: int) -> None:
         if count > 1:
-            raise diagnose.plain_field_written_twice(self.key, count)
+            raise diagnose.plain_field_written_twice(self.key, count, self.typ)
 
 
 class BinaryOperatorAggregate(_OneValue[Value]):

@@ -14,12 +14,42 @@ def _concurrent_update(message: str) -> InvalidUpdateError:
     return InvalidUpdateError(create_error_message(message=message, error_code=code))
 
 
-def plain_field_written_twice(key: str, count: int) -> InvalidUpdateError:
-    return _concurrent_update(
+def plain_field_written_twice(
+    key: str, count: int, typ: Any = Any, low_level: bool = False
+) -> InvalidUpdateError:
+    """The fix fits the graph: a StateGraph's key takes a reducer suited to its declared
+    type ``typ``; a low-level Pregel's channel is made of another class."""
+    if low_level:
+        fix = (
+            f"Make it a BinaryOperatorAggregate({_type_text(typ)}, operator.add) (it folds "
+            f"the values) or a Topic({_type_text(typ)}) (it keeps them all)"
+        )
+    else:
+        fix = f"Give it a reducer in the state schema, e.g. {key}: {_reducer_for(typ)}"
+    error = _concurrent_update(
         f"Channel {key!r} received {count} values in one step; a plain field "
-        "keeps one value per step. Give it a reducer, e.g. Annotated[list, operator.add] "
-        "(in a low-level Pregel, make it a BinaryOperatorAggregate or a Topic channel)."
+        f"keeps one value per step. {fix}, or write it from one node per step."
     )
+    error.plain_field = (key, count, typ)  # (a low-level Pregel words the fix anew)
+    return error
+
+
+def _type_text(typ: Any) -> str:
+    if typ is Any:
+        return "object"
+    return typ.__name__ if isinstance(typ, type) else repr(typ).replace("typing.", "")
+
+
+def _reducer_for(typ: Any) -> str:
+    """A reducer for a key declared ``typ``: ``operator.add`` joins str, list and tuple
+    and sums numbers; ``operator.or_`` merges dicts and sets; other types (and ``Any``)
+    keep every value in a list."""
+    origin = getattr(typ, "__origin__", None) or typ
+    if origin in (str, list, tuple, int, float):
+        return f"Annotated[{_type_text(typ)}, operator.add]"
+    if origin in (dict, set, frozenset):
+        return f"Annotated[{_type_text(typ)}, operator.or_]"
+    return "Annotated[list, operator.add] (each node then writes a one-item list)"
 
 
 def one_value_per_step(key: str, count: int, kind: str, name: str) -> InvalidUpdateError:

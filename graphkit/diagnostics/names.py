@@ -13,6 +13,7 @@ from collections.abc import Collection
 from typing import Any
 
 from graphkit.constants import END, START
+from graphkit.diagnostics import some_names
 
 
 def shown(value: Any) -> str:
@@ -161,3 +162,13 @@ def unknown_node_fix(name: str, known: Collection[str]) -> str:
     if slip := near_miss(name, known):
         return f"did you mean {slip!r}? Otherwise add_node({name!r}, ...) first"
     return f"add_node({name!r}, ...) first"
+
+
+def not_a_state_key(name: str, keys: Collection[str]) -> str:
+    """``Update.change(name)`` for a name that is no state key of the graph."""
+    close = near_miss(name, keys)
+    meant = f"; did you mean {close!r}?" if close else "."
+    return (
+        f"Update.change({name!r}): {name!r} is not a state key of this graph (keys: "
+        f"{some_names(keys)}){meant}"
+    )

@@ -7,10 +7,11 @@ from typing import TYPE_CHECKING, Any
 
 from graphkit.constants import START
 from graphkit.diagnostics import some_names
+from graphkit.diagnostics.channels import plain_field_written_twice
 from graphkit.errors import ErrorCode, GraphRecursionError, create_error_message
 
 if TYPE_CHECKING:
-    from graphkit.pregel.records import Plan
+    from graphkit.pregel.records import Plan, Task
 
 __all__ = [
     "async_node_in_sync_run",
@@ -22,6 +23,7 @@ __all__ = [
     "unknown_channel",
     "unknown_send_target",
     "unreadable_state",
+    "unset_key_read",
 ]
 
 
@@ -31,9 +33,13 @@ def _names(writers: Iterable[str]) -> str:
 
 def unknown_send_target(step: int, target: str, nodes: Iterable[str], input_node: str) -> str:
     nodes = some_names(name for name in nodes if name != input_node)
+    # the packet was written the step before (a Topic of one step's Sends), by a node
+    # or a router of that step, or by the input (a Command) at step -1
+    sent = "with the run's input" if step <= 0 else f"in step {step - 1}"
     return (
         f"Step {step}: a Send targets {target!r}, which is not a node of this graph "
-        f"(nodes: {nodes}); it is dropped, as in LangGraph. Fix the node name in the Send."
+        f"(nodes: {nodes}); it was sent {sent}, and step {step} drops it, as in "
+        "LangGraph. Fix the node name in the Send."
     )
 
 
@@ -67,6 +73,16 @@ def unreadable_state(node: str, step: int, error: Exception, a_node_ran: bool) -
     )
 
 
+def unset_key_read(node: str, step: int, key: str) -> str:
+    """The note on the ``KeyError`` of a node reading a state key that has no value."""
+    return (
+        f"Node {node!r} (step {step}) read state[{key!r}], which has no value yet: the "
+        f"input did not give it and no node wrote it. Give it in the input "
+        f"(app.invoke({{..., {key!r}: ...}})), have a node that runs earlier write it, or "
+        f"read it with state.get({key!r})."
+    )
+
+
 def async_node_in_sync_run(node: str) -> TypeError:
     return TypeError(
         f"Node {node!r} is an async function, and this run is synchronous. "
@@ -86,16 +102,58 @@ def timed_node_in_sync_run(node: str, sent: bool = False) -> ValueError:
     )
 
 
-def invalid_update(step: int, writers: Sequence[str], channel: str, error: Exception) -> str:
-    return f"Step {step}: {_names(writers)} wrote {channel!r}. {error}"
+def invalid_update(
+    step: int,
+    writers: Sequence[str],
+    channel: str,
+    error: Exception,
+    tasks: Sequence[Task] = (),
+    low_level: bool = False,
+) -> str:
+    """``tasks``: the step's tasks that wrote ``channel`` (a node that ran twice is
+    said to, and why); ``low_level``: the graph is a low-level Pregel, whose channels
+    take no reducer (the fix names channel classes instead)."""
+    said = getattr(error, "plain_field", None)
+    if low_level and said is not None:
+        error = plain_field_written_twice(*said, low_level=True)
+    return f"Step {step}: {_names(writers)} wrote {channel!r}{_ran_twice(tasks)}. {error}"
 
 
-def reducer_raised(step: int, channel: str, reducer: str, writers: Sequence[str]) -> str:
-    return (
+def _ran_twice(tasks: Sequence[Task]) -> str:
+    """Why a node ran more than once in the step: each run's cause."""
+    runs: dict[str, list[str]] = {}
+    for task in tasks:
+        runs.setdefault(task.node, []).append(
+            "once for a Send, from a Command(goto=Send(...)) or a router"
+            if task.kind == "push"
+            else f"once because an edge or a Command(goto={task.node!r}) led to it"
+        )
+    return "".join(
+        f"; {node!r} ran {len(why)} times in this step ({', '.join(why)}): "
+        "lead it there one way only"
+        for node, why in runs.items()
+        if len(why) > 1
+    )
+
+
+def reducer_raised(
+    step: int, channel: str, reducer: str, writers: Sequence[str], held_none: bool = False
+) -> str:
+    """``held_none``: the channel held None before the step, most likely what the
+    reducer returned when it last ran (LangGraph stores it too, without a word)."""
+    said = (
         f"While step {step} applied its writes to channel {channel!r}: its "
         f"reducer {reducer} raised (writers: {_names(writers)}); the state is "
         "left as it was before the step."
     )
+    if held_none:
+        said += (
+            f" The channel held None before this step, most likely what {reducer} returned "
+            "when it last ran (a reducer that changes its first argument in place returns "
+            "nothing). "
+            "Make it return the new value, e.g. `return left + right`."
+        )
+    return said
 
 
 def recursion_limit(limit: int, step: int, plan: Plan) -> GraphRecursionError:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from graphkit.cache.base import node_namespace
 from graphkit.channels import Channel, Topic
@@ -47,6 +47,7 @@ class PregelSpec(GraphSpec):
     """A ``GraphSpec`` whose input may feed several channels: a dict, one key each."""
 
     input_keys: tuple[str, ...] | None = None
+    low_level: ClassVar[bool] = True
 
     def input_writes(self, value: Any) -> tuple[tuple[str, Any], ...]:
         if self.input_keys is None:

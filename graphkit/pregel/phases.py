@@ -293,7 +293,7 @@ def update(
             else:  # dropped, as in LangGraph
                 warn(diagnose.unknown_channel(state.step, result.task.node, channel, graph.nodes))
     # 3. reset consumed channels and hand each channel all its writes
-    made = _Changes(graph, state, recorded)
+    made = _Changes(graph, state, recorded, ordered)
     made.consume_and_write(consumed, grouped, writers)
     if runs_nodes or discarded:
         # 4. a step passed: volatile channels not written may clear themselves
@@ -306,7 +306,8 @@ def update(
     state.checkpoint, state.updated_channels = checkpoint, checkpoint.updated_channels
     state.step += 1
     changes = tuple(made.changes.values())
-    return Update(checkpoint.step, changes, checkpoint.updated_channels, checkpoint)
+    keys = () if graph.low_level else graph.state_keys  # (a Pregel's: its stream channels)
+    return Update(checkpoint.step, changes, checkpoint.updated_channels, checkpoint, keys)
 
 
 class _Changes:
@@ -315,9 +316,15 @@ class _Changes:
     ``ChannelChange``. A run nobody reads skips the records and its checkpoints' values:
     together 20% of a 3-node ``invoke`` (benchmarks/README.md, "After the core redesign")."""
 
-    def __init__(self, graph: GraphSpec, state: StepState, recorded: bool = True) -> None:
+    def __init__(
+        self,
+        graph: GraphSpec,
+        state: StepState,
+        recorded: bool = True,
+        results: Sequence[TaskResult] = (),
+    ) -> None:
         self.graph, self.state, self.version = graph, state, state.max_version + 1
-        self.recorded = recorded
+        self.recorded, self.results = recorded, results  # (results: for error messages)
         self.changed: dict[str, None] = {}  # an ordered set: the channels swapped
         self.changes: dict[str, ChannelChange] = {}
         self.updated: set[str] = set()  # changed to a value (by a write or the runtime)
@@ -342,11 +349,16 @@ class _Changes:
                 if copy.update(values):
                     written.append(name)
             except InvalidUpdateError as error:
-                message = diagnose.invalid_update(step, writers[name], name, error)
+                tasks = [r.task for r in self.results if any(c == name for c, _ in r.writes)]
+                message = diagnose.invalid_update(
+                    step, writers[name], name, error, tasks, self.graph.low_level
+                )
                 raise InvalidUpdateError(message) from error
             except Exception as error:  # a reducer raised: keep its class, say where
                 reducer = self.graph.reducer_names[name]
-                error.add_note(diagnose.reducer_raised(step, name, reducer, writers[name]))
+                held_none = getattr(channels[name], "value", EMPTY) is None
+                note = diagnose.reducer_raised(step, name, reducer, writers[name], held_none)
+                error.add_note(note)
                 raise
         for name in written:
             self._swap_in(name, copies[name], writers[name], grouped[name])

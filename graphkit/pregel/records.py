@@ -11,6 +11,7 @@ from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from graphkit.checkpoint import Checkpoint
+from graphkit.diagnostics.names import not_a_state_key
 from graphkit.frozen import frozen_record
 
 __all__ = [
@@ -246,6 +247,8 @@ class Update:
     changes: tuple[ChannelChange, ...]
     updated_channels: frozenset[str]
     checkpoint: Checkpoint
+    state_keys: tuple[str, ...] = ()
+    """The graph's state keys, to tell a misspelt name in ``change``; empty: unknown."""
 
     @property
     def changed(self) -> list[str]:
@@ -253,8 +256,15 @@ class Update:
         return [change.channel for change in self.changes]
 
     def change(self, channel: str) -> ChannelChange | None:
-        """The change of ``channel`` in this step, or None if it did not change."""
-        return next((c for c in self.changes if c.channel == channel), None)
+        """The change of ``channel`` in this step, or None if it did not change: a state
+        key no write reached this step, or a runtime channel (``branch:to:x``) nothing
+        wrote. So test for None before reading ``.before`` or ``.after``. A name that is
+        no state key of the graph (a slip) is a ``KeyError`` naming the keys."""
+        found = next((c for c in self.changes if c.channel == channel), None)
+        known = channel in self.state_keys or ":" in channel or channel.startswith("__")
+        if found is None and self.state_keys and not known:  # (":", "__": the runtime's)
+            raise KeyError(not_a_state_key(channel, self.state_keys))
+        return found
 
     def __repr__(self) -> str:
         return f"Update(step={self.step}, changed={self.changed})"

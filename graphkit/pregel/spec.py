@@ -8,7 +8,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from graphkit.channels import BinaryOperatorAggregate, Channel, DeltaChannel, UntrackedValue
 from graphkit.constants import ROOT
@@ -86,6 +86,7 @@ class GraphSpec:
     (``with_message_ids`` then makes every message-like a message)."""
     empty_channels: Mapping[str, Channel] = field(init=False, repr=False)
     reducer_names: Mapping[str, str] = field(init=False, repr=False)
+    low_level: ClassVar[bool] = False  # a low-level Pregel's, not a StateGraph's
 
     def __post_init__(self) -> None:
         index: dict[str, list[str]] = {}

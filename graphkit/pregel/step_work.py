@@ -340,6 +340,22 @@ def handler_task(failed: Task, handler: str) -> Task:
     )
 
 
+def _unset_key_read(work: StepWork, task: Task, error: KeyError) -> bool:
+    """Whether ``error`` is a StateGraph node's read of a state key that has no value
+    yet: not in the state it was given, and its channel empty (a KeyError of the user's
+    own dicts names a key the state lacks only by chance)."""
+    key = error.args[0] if len(error.args) == 1 else None
+    return (
+        isinstance(key, str)
+        and task.kind == "pull"
+        and not work.graph.low_level
+        and key in work.graph.state_keys
+        and isinstance(task.input, Mapping)
+        and key not in task.input
+        and not work.state.channels[key].is_available()
+    )
+
+
 def run_task(
     work: StepWork, task: Task, node: NodeSpec | None = None, failure: Any = None
 ) -> TaskResult:
@@ -372,6 +388,8 @@ def run_task(
         note = f"During task with name {task.node!r} and id {task.id!r} (step {task.step})"
         if note not in getattr(error, "__notes__", ()):  # one exception raised twice
             error.add_note(note)
+            if isinstance(error, KeyError) and _unset_key_read(work, task, error):
+                error.add_note(diagnose.unset_key_read(task.node, task.step, error.args[0]))
     return TaskResult(
         task,
         work.graph.with_message_ids(writes),

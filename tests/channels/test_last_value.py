@@ -1,5 +1,7 @@
 """LastValue: unit tests, and differential tests against LangGraph's LastValue."""
 
+from typing import Any
+
 import pytest
 from hypothesis import given
 from langgraph.channels import LastValue as LangGraphLastValue
@@ -39,12 +41,27 @@ def test_two_values_in_one_step_are_an_error_that_names_the_channel_and_the_fix(
         channel.update([2, 3])
     assert str(error.value) == (
         "Channel 'count' received 2 values in one step; a plain field keeps one value per "
-        "step. Give it a reducer, e.g. Annotated[list, operator.add] (in a low-level "
-        "Pregel, make it a BinaryOperatorAggregate or a Topic channel).\nFor "
+        "step. Give it a reducer in the state schema, e.g. count: Annotated[int, "
+        "operator.add], or write it from one node per step.\nFor "
         "troubleshooting, visit: https://docs.langchain.com/oss/python/langgraph/errors/"
         "INVALID_CONCURRENT_GRAPH_UPDATE"
     )
     assert channel.get() == 1
+
+
+@pytest.mark.parametrize(
+    ("typ", "reducer"),
+    [
+        (str, "Annotated[str, operator.add]"),
+        (list[str], "Annotated[list[str], operator.add]"),
+        (dict[str, int], "Annotated[dict[str, int], operator.or_]"),
+        (Any, "Annotated[list, operator.add] (each node then writes a one-item list)"),
+    ],
+)
+def test_the_reducer_suggested_for_two_values_suits_the_declared_type(typ, reducer):
+    with pytest.raises(InvalidUpdateError) as error:
+        LastValue(typ, key="text").update(["a", "b"])
+    assert f"e.g. text: {reducer}, or write it from one node per step." in str(error.value)
 
 
 def test_none_is_a_value():

@@ -272,7 +272,8 @@ def test_a_key_error_in_a_subgraph_given_nothing_says_why(run_async):
     app = builder.add_edge(START, "research").compile()
     with pytest.raises(KeyError) as raised:
         asyncio.run(app.ainvoke({"x": 1})) if run_async else app.invoke({"x": 1})
-    assert raised.value.__notes__[1] == (
+    assert raised.value.__notes__[1].startswith("Node 'look_up' (step 1) read state['query']")
+    assert raised.value.__notes__[2] == (  # (why the child's input did not give it)
         "This subgraph, added as a node, was given none of its parent's state: its keys "
         "(['findings', 'query']) and the parent's (['log', 'x']) share none, so it started "
         "empty (and what it returns is dropped; only a Command(graph=Command.PARENT) it sends "

@@ -196,8 +196,14 @@ def test_execution_writes_and_update_changes_in_a_run(run):
     assert change.values == (["a"],)
     assert step.update.change("branch:to:a").after is EMPTY
     assert step.update.change("branch:to:a").writers == ()
-    assert step.update.change("no such channel") is None
     assert step.update.change("__start__") is None  # a channel that did not change
+    assert step.update.change("branch:to:nowhere") is None  # a runtime channel's name
+    with pytest.raises(KeyError) as raised:
+        step.update.change("lgo")  # a slip, not a key that did not change
+    assert raised.value.args[0] == (
+        "Update.change('lgo'): 'lgo' is not a state key of this graph (keys: ['log', "
+        "'x']); did you mean 'log'?"
+    )
 
 
 def test_every_step_of_a_finished_run_completed_its_update(run):

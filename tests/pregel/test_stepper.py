@@ -8,7 +8,7 @@ from typing import Annotated, TypedDict
 
 import pytest
 
-from graphkit import END, START, GraphRecursionError, InvalidUpdateError, StateGraph
+from graphkit import END, START, Command, GraphRecursionError, InvalidUpdateError, Send, StateGraph
 from graphkit.errors import EmptyInputError
 
 
@@ -182,7 +182,24 @@ def test_two_writes_to_a_plain_field_name_channel_step_and_nodes():
         builder.compile().invoke({"n": 0})
     message = str(error.value)
     assert "Step 1: 'a' and 'b' wrote 'n'" in message
-    assert "Give it a reducer, e.g. Annotated[list, operator.add]" in message
+    assert "Give it a reducer in the state schema, e.g. n: Annotated[int, operator.add]" in message
+    assert "ran 2 times" not in message and "low-level" not in message
+
+
+def test_a_node_run_twice_by_an_edge_and_a_send_is_said_to_have_run_twice():
+    def a(state):
+        return Command(goto=Send("b", {"n": 5}), update={"n": 1})
+
+    builder = StateGraph(State)
+    builder.add_node("a", a).add_node("b", lambda s: {"n": s["n"] + 1})
+    builder.add_edge(START, "a").add_edge("a", "b")
+    with pytest.raises(InvalidUpdateError) as error:
+        builder.compile().invoke({"n": 0})
+    assert str(error.value).startswith(
+        "Step 2: 'b' wrote 'n'; 'b' ran 2 times in this step (once because an edge or a "
+        "Command(goto='b') led to it, once for a Send, from a Command(goto=Send(...)) or a "
+        "router): lead it there one way only. Channel 'n' received 2 values"
+    )
 
 
 def test_recursion_limit_counts_steps_after_the_input_like_langgraph():
