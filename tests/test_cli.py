@@ -73,7 +73,7 @@ def test_trace_prints_the_superstep_timeline_then_the_final_state(capsys):
     assert out.startswith("5 supersteps, done")
     assert "UPDATE   token_count          101 -> 201  (from news, weather)" in out
     timeline, state = out.split("\n\n")
-    assert timeline.endswith("no task is triggered: the run is done")
+    assert timeline.endswith("the run is done: step 4's Plan triggers no task")
     assert state.splitlines() == [
         "final state",
         "  messages     [['user', 'hi'], ('ai', 'sunny; market up')]",

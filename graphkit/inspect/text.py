@@ -47,8 +47,7 @@ def run_text(run: Run, *, durations: bool = False) -> str:
       EXECUTE  inc            wrote n
       UPDATE   n              1 -> 2  (from inc)
       UPDATE   (runtime)      cleared branch:to:inc
-    step 2
-      PLAN     no task is triggered: the run is done
+    the run is done: step 2's Plan triggers no task
     """
     lines = [f"{len(run.steps)} supersteps, {run.status}"]
     for superstep in run.steps:
@@ -127,12 +126,14 @@ def _overwriters(change: ChannelChange) -> str:
 
 def _ending(run: Run) -> list[str]:
     following = run.steps[-1].step + 1 if run.steps else -1
+    # One line, not a "step N" block: the title counts the supersteps that ran, and a
+    # block for the step that did not would make one header more than that count.
     if run.status == "done":
-        return [f"step {following}", "  PLAN     no task is triggered: the run is done"]
+        return [f"the run is done: step {following}'s Plan triggers no task"]
     if run.status == "out_of_steps":
         return [
-            f"step {following}",
-            "  PLAN     not run: the recursion limit was reached (GraphRecursionError)",
+            f"the run stopped before step {following}: the recursion limit was reached "
+            "(GraphRecursionError)"
         ]
     if run.status == "error":
         error = _one_line(show_error(run.error))
@@ -149,8 +150,8 @@ def _ending(run: Run) -> list[str]:
         return [_paused(run, following)]
     if run.status == "drained":
         return [
-            f"step {following}",
-            "  PLAN     not run: a drain was requested (GraphDrained); a resume runs it",
+            f"the run stopped before step {following}: a drain was requested (GraphDrained); "
+            "a resume runs it"
         ]
     last = run.steps[-1] if run.steps else None
     if last is not None and last.execution is None:

@@ -41,14 +41,22 @@ SEED_TIMELINE = "\n".join(
         "  EXECUTE  summarize            wrote messages",
         "  UPDATE   messages             [('user', 'hi')] -> [('user', 'hi'), ('ai', 'sunn…  (from summarize)",  # noqa: E501
         "  UPDATE   (runtime)            cleared branch:to:summarize",
-        "step 4",
-        "  PLAN     no task is triggered: the run is done",
+        "the run is done: step 4's Plan triggers no task",
     ]
 )
 
 
 def test_seed_timeline_exactly(seed_run):
     assert seed_run.timeline() == SEED_TIMELINE
+
+
+def test_the_title_counts_as_many_supersteps_as_the_timeline_has_headers(seed_run, loop_run):
+    # "5 supersteps, done" then a sixth "step 4" header for the Plan that found nothing
+    # had a learner of lesson 01 count one step too many.
+    for run in (seed_run, loop_run):
+        lines = run.timeline().splitlines()
+        headers = [line for line in lines if re.fullmatch(r"step -?\d+( \(input\))?", line)]
+        assert lines[0].startswith(f"{len(headers)} supersteps, ")
 
 
 def test_print_run_prints_the_timeline_and_repr_stays_short(seed_run, capsys):
@@ -70,14 +78,13 @@ def test_a_failed_step_shows_the_error_and_a_skipped_update(failing_run):
 
 
 def test_the_recursion_limit_ends_the_timeline(loop_run):
-    assert loop_run.timeline().splitlines()[-7:] == [
+    assert loop_run.timeline().splitlines()[-6:] == [
         "step 3",
         "  PLAN     spin            triggered by branch:to:spin",
         "  EXECUTE  spin            wrote x, branch:to:spin",
         "  UPDATE   x               2 -> 3  (from spin)",
         "  UPDATE   branch:to:spin  None -> None  (from spin)",
-        "step 4",
-        "  PLAN     not run: the recursion limit was reached (GraphRecursionError)",
+        "the run stopped before step 4: the recursion limit was reached (GraphRecursionError)",
     ]
     assert loop_run.timeline().splitlines()[0] == "5 supersteps, out_of_steps"
 
