@@ -35,7 +35,17 @@ from typing import Any
 from graphkit.constants import START
 from graphkit.inspect.markup import escape
 
-__all__ = ["TIME_LIMIT", "Verdict", "Wrong", "compiled", "exercise", "failed_run", "trace"]
+__all__ = [
+    "TIME_LIMIT",
+    "Verdict",
+    "Wrong",
+    "compiled",
+    "counted",
+    "exercise",
+    "failed_run",
+    "ran_again",
+    "trace",
+]
 
 TIME_LIMIT = 15.0
 """Seconds a check may run before it fails as an answer that never finishes. Every
@@ -200,6 +210,27 @@ def _raise_in(thread: int) -> None:
     long ``sleep``, sees it only when it returns to Python). The task ends with it as
     its error; nobody reads that, the check has given its verdict."""
     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread), ctypes.py_object(_OutOfTime))
+
+
+def counted(count: int, noun: str) -> str:
+    """``count`` and ``noun``, plural unless there is one (a verdict says "1 turn" and
+    "0 turns", never "turn(s)").
+
+    >>> counted(1, "turn"), counted(0, "turn"), counted(3, "push task")
+    ('1 turn', '0 turns', '3 push tasks')
+    """
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def ran_again(node: str, count: int) -> str:
+    """How many more times ``node`` ran, in words.
+
+    >>> ran_again("clean", 0), ran_again("clean", 1), ran_again("clean", 2)
+    ('clean did not run again', 'clean ran once more', 'clean ran 2 more times')
+    """
+    if count == 0:
+        return f"{node} did not run again"
+    return f"{node} ran once more" if count == 1 else f"{node} ran {count} more times"
 
 
 def compiled(answer: Any, what: str = "your graph") -> Any:

@@ -17,7 +17,7 @@ import warnings
 from collections.abc import Hashable
 from typing import Annotated, Any, TypedDict
 
-from graphkit.course.checking import Wrong, exercise, trace
+from graphkit.course.checking import Wrong, counted, exercise, trace
 
 __all__ = [
     "check_call_subgraph",
@@ -122,8 +122,9 @@ def check_fan_out(fan_out: Any) -> str:
         inputs = [t.input for t in work]
         if len(work) != len(items):
             raise Wrong(
-                f"With {len(items)} items {items}, step {steps[0]} planned {len(work)} push "
-                f"task(s) of `work`, with inputs {inputs}; one task per item was expected.",
+                f"With {len(items)} items {items}, step {steps[0]} planned "
+                f"{counted(len(work), 'push task')} of `work`, with inputs {inputs}; one task "
+                "per item was expected.",
                 hint="One Send per item of state['items'].",
             )
         bad = [value for value in inputs if not (isinstance(value, dict) and "item" in value)]

@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any, TypedDict
 
-from graphkit.course.checking import Wrong, exercise
+from graphkit.course.checking import Wrong, counted, exercise, ran_again
 
 __all__ = ["check_fix_city", "check_history", "check_replay", "forecast_app", "pipeline_app"]
 
@@ -172,7 +172,7 @@ def check_replay(replay_from: Callable[[Any, dict, str], Any]) -> str:
         if not forks:
             raise Wrong(
                 f"(replaying {node!r}) nothing was replayed: the thread has no `fork` "
-                f"checkpoint and {node} ran {again[node]} more time(s). Invoking the "
+                f"checkpoint and {ran_again(node, again[node])}. Invoking the "
                 "latest checkpoint of a finished thread has nothing left to run.",
                 f"The checkpoint just before {node} ran is the one whose .next is ({node!r},): "
                 "find it in app.get_state_history(config), and replay from its config.",
@@ -294,11 +294,11 @@ def check_fix_city(fix_city: Callable[[Any, dict, str], Any]) -> str:
                 )
             elif reran:
                 why = (
-                    f"lookup ran {reran} more time(s), but not from your update: the run "
+                    f"{ran_again('lookup', reran)}, but not from your update: the run "
                     f"resumed from another checkpoint, whose city is still {typo!r}."
                 )
             else:
-                why = "lookup ran 0 more times."
+                why = f"{ran_again('lookup', 0)}."
             raise Wrong(
                 f"(fixing {typo!r} → {city!r}) the final report is {report!r}, expected "
                 f"{expected!r}. Your update made the checkpoint of step {step} with next "
@@ -345,8 +345,8 @@ def check_history(app: Any, config: Mapping[str, Any], checkpoints: int, replay_
     turns = sum(1 for s in history if _source(s) == "input")
     if turns < 2 or not before_chat:
         raise Wrong(
-            f"The thread {config.get('configurable', {}).get('thread_id')!r} has {turns} "
-            "turn(s); the exercise needs the two-turn chat.",
+            f"The thread {config.get('configurable', {}).get('thread_id')!r} has "
+            f"{counted(turns, 'turn')}; the exercise needs the two-turn chat.",
             "Run the cell above that makes the thread, then check again.",
         )
     real_count = len(history)

@@ -34,7 +34,7 @@ def test_fan_out_sending_only_the_first_item():
 
     verdict = lesson05.check_fan_out(fan_out)
     assert not verdict
-    assert "planned 1 push task" in verdict.message
+    assert "planned 1 push task of `work`" in verdict.message  # not "push task(s)"
 
 
 def test_fan_out_sending_the_bare_item():

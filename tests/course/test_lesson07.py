@@ -26,6 +26,8 @@ def test_replay_stub_invokes_the_latest_checkpoint():
     verdict = lesson07.check_replay(replay_from)
     assert not verdict
     assert "nothing was replayed" in verdict.message and "no `fork`" in verdict.message
+    assert "checkpoint and clean did not run again." in verdict.message  # not "ran 0 more"
+    assert "time(s)" not in verdict.message
     assert ".next" in verdict.hint
 
 
@@ -167,6 +169,7 @@ def test_fix_city_resuming_the_checkpoint_before_the_edit():
     verdict = lesson07.check_fix_city(fix_city)
     assert not verdict
     assert "not from your update" in verdict.message and "'Pari'" in verdict.message
+    assert "lookup ran once more, but" in verdict.message  # not "ran 1 more time(s)"
     assert "update_state returns" in verdict.hint
 
 
@@ -274,7 +277,7 @@ def test_history_on_an_empty_thread():
     app, _ = two_turn_chat()
     verdict = lesson07.check_history(app, {"configurable": {"thread_id": "nobody"}}, 6, 3)
     assert not verdict
-    assert "0 turn(s)" in verdict.message
+    assert "0 turns;" in verdict.message
 
 
 def test_history_leaving_out_the_input_steps():
