@@ -22,6 +22,12 @@ __all__ = [
 
 QUESTIONS = ("why is the sky blue?", "what is BSP?")
 LOOP_LIMIT = 25
+_END_AS_TEXT = "whose value is '__end__', not the string "  # (names.constant_or_slip's words)
+_END_HINT = (
+    "A router returns the name of where to go next, and END is such a name: the "
+    "constant imported at the top of the lesson, written without quotes. Look at each "
+    "`return` of should_continue and at the list given to add_conditional_edges."
+)
 
 
 def _quietly(app: Any, state: dict[str, Any], **options: Any) -> tuple[Any, list[str]]:
@@ -174,7 +180,12 @@ def check_no_overwrite(build_tally: Any) -> str:
 def check_agent_stops(build_agent: Any) -> str:
     """The agent loop calls its tool twice, answers, and routes to END — within a
     recursion limit of 25, for any number of tool calls already made."""
-    app = compiled(build_agent, "build_agent()")
+    try:
+        app = compiled(build_agent, "build_agent()")
+    except ValueError as error:  # a path map listing "END"
+        if _END_AS_TEXT not in str(error):
+            raise
+        raise Wrong(f"Compiling your graph raised ValueError: {error}", _END_HINT) from error
     for start in (0, 1, 3):  # (3: past the two calls, agent answers at once)
         try:
             run, said = _quietly(
@@ -182,6 +193,8 @@ def check_agent_stops(build_agent: Any) -> str:
             )
         except Wrong as wrong:
             error = wrong.__cause__
+            if _END_AS_TEXT in wrong.message and not wrong.hint:  # a router returning "END"
+                raise Wrong(wrong.message, _END_HINT) from error
             if not isinstance(error, GraphRecursionError):
                 raise
             partial = error.run  # type: ignore[attr-defined]

@@ -163,7 +163,7 @@ def test_no_overwrite_names_a_total_set_in_place_and_keeps_the_answer_back():
     assert "len(state['items'])" not in verdict.hint  # the hint points, not answers
 
 
-def agent_graph(should_continue) -> StateGraph:
+def agent_graph(should_continue, ends=END) -> StateGraph:
     def agent(state: Agent) -> dict:
         return {"answer": "42"} if state["tool_calls"] >= 2 else {}
 
@@ -171,7 +171,7 @@ def agent_graph(should_continue) -> StateGraph:
     builder.add_node("agent", agent)
     builder.add_node("tools", lambda s: {"tool_calls": 1})
     builder.add_edge(START, "agent")
-    builder.add_conditional_edges("agent", should_continue, ["tools", END])
+    builder.add_conditional_edges("agent", should_continue, ["tools", ends])
     builder.add_edge("tools", "agent")
     return builder
 
@@ -279,3 +279,17 @@ def test_agent_stops_fails_when_the_router_ends_on_an_exact_count():
     )
     assert not verdict
     assert "Starting with tool_calls=3, your agent still loops" in verdict.message
+
+
+def test_agent_stops_with_end_as_a_string_has_a_hint_like_the_other_verdicts():
+    returned = lesson09.check_agent_stops(
+        lambda: agent_graph(lambda s: "END" if s.get("answer") else "tools")
+    )
+    listed = lesson09.check_agent_stops(
+        lambda: agent_graph(lambda s: END if s.get("answer") else "tools", ends="END")
+    )
+    assert "returned 'END'" in returned.message and "lists unknown node 'END'" in listed.message
+    for verdict in (returned, listed):
+        assert not verdict
+        assert "not the string 'END'" in verdict.message
+        assert "written without quotes" in verdict.hint and "add_conditional_edges" in verdict.hint
