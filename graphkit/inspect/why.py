@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from graphkit.constants import START
 from graphkit.diagnostics import some_names
+from graphkit.diagnostics.names import near_miss
 from graphkit.inspect.explanation import Answer, Explanation, Reason
 from graphkit.inspect.history import History
 from graphkit.inspect.values import branch_target, join_names, show, show_error, was_cancelled
@@ -63,15 +64,20 @@ def why(run: Run, node: str, step: int | None = None, *, graph: Any = None) -> E
                 f"a Send from {join_names(senders)} named {some_names(unsent)}, no node's name"
             )
         also = f" ({'; '.join(told)})" if told else ""
-        if wiring.has_graph:
-            where, fix = "graph", "Check the name's spelling"
+        # The learner's nodes: the input step's task and START's are the runtime's
+        # (asking about them still works, but listing them hid the names one meant).
+        nodes = [name for name in wiring.node_names() if name not in (INPUT_TASK, START)]
+        nodes = nodes or wiring.node_names()
+        if slip := near_miss(node, nodes):
+            fix = f"Did you mean {slip!r}?"
+        elif wiring.has_graph:
+            fix = "Check the name's spelling."
         else:
-            where = "run"
             fix = "To ask about a node the run never came near, pass the graph: "
-            fix += "run.why(node, graph=app)"
+            fix += "run.why(node, graph=app)."
         raise ValueError(
-            f"Node {node!r} is not in this {where}; its nodes are "
-            f"{some_names(wiring.node_names())}{also}. {fix}."
+            f"Node {node!r} is not in this {'graph' if wiring.has_graph else 'run'}; its "
+            f"nodes are {some_names(nodes)}{also}. {fix}"
         )
     if step is not None and step < -1:
         raise ValueError(f"Steps start at -1 (the input step); there is no step {step}.")

@@ -187,7 +187,7 @@ def test_without_the_graph_a_name_a_router_chose_is_not_listed_as_a_node():
         run = trace(builder.compile())
     with pytest.raises(ValueError) as refused:
         run.why("billing")
-    assert "its nodes are ['__input__', '__start__', 'triage'] (" in str(refused.value)
+    assert "its nodes are ['triage'] (" in str(refused.value)
     assert "chose ['Billing'], no node's name)" in str(refused.value)
 
 
@@ -205,10 +205,21 @@ def test_the_name_a_router_chose_that_no_node_has_is_refused_not_explained():
     with pytest.raises(ValueError) as refused:
         run.why("Billing", graph=app)
     assert str(refused.value) == (
-        "Node 'Billing' is not in this graph; its nodes are ['__input__', '__start__', "
-        "'billing', 'triage'] (a router or Command chose ['Billing'], no node's name). "
-        "Check the name's spelling."
+        "Node 'Billing' is not in this graph; its nodes are ['billing', 'triage'] (a router "
+        "or Command chose ['Billing'], no node's name). Did you mean 'billing'?"
     )
+
+
+def test_an_unknown_node_lists_the_learners_nodes_and_suggests_a_case_slip(branch):
+    # it listed '__input__' and '__start__' among the nodes, names no learner wrote
+    run = trace(branch, x=1)
+    with pytest.raises(ValueError) as refused:
+        run.why("Small")
+    assert str(refused.value) == (
+        "Node 'Small' is not in this run; its nodes are ['check', 'small']. "
+        "Did you mean 'small'?"
+    )
+    assert run.why("__start__", 0).summary.startswith("__start__ ran at step 0")
 
 
 def test_without_the_graph_a_router_is_recognised_once_it_chose_the_node(branch):
@@ -697,8 +708,7 @@ def test_without_the_graph_a_send_to_no_node_is_named(make):
         with pytest.raises(ValueError) as refused:
             run.why(asked)
         assert str(refused.value) == (
-            f"Node {asked!r} is not in this run; its nodes are ['__input__', '__start__', "
-            "'plan'] (a Send from plan named ['serch'], no node's name). To ask about a "
+            f"Node {asked!r} is not in this run; its nodes are ['plan'] (a Send from plan named ['serch'], no node's name). To ask about a "
             "node the run never came near, pass the graph: run.why(node, graph=app)."
         )
     with pytest.raises(ValueError, match=r"\(a Send from plan named \['serch'\], no node's"):
