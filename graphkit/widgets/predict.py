@@ -14,8 +14,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from graphkit import channels as channel_kinds
+from graphkit.channels import EMPTY
 from graphkit.constants import END, START
 from graphkit.diagnostics import some_names
+from graphkit.diagnostics.names import near_miss
 from graphkit.errors import InvalidUpdateError
 from graphkit.inspect.markup import escape
 from graphkit.inspect.values import join_names, show
@@ -124,10 +127,14 @@ def reveal_nodes(
         tools = _tools_run_by(session.app)  # (one note per unknown name: none hides another)
         notes += [f"{t} is a tool, run by the node {tools[t]}" for t in unknown if t in tools]
         inner = _subgraph_nodes_run_by(session.app)
+        notes += [_inner_node(n, inner[n]) for n in unknown if n in inner and n not in tools]
+        # a slip of case or spelling ('Weather'), as building a graph suggests one
+        told = tools.keys() | inner.keys() | {END, "END", INPUT_TASK}
+        slips = {n: near_miss(n, known) for n in unknown if n not in told}
         notes += [
-            f"{n} is a node of the subgraph that the node {inner[n]} runs, as one task"
-            for n in unknown
-            if n in inner and n not in tools
+            f"did you mean {slip!r}?" if len(unknown) == 1 else f"for {n!r}, did you mean {slip!r}?"
+            for n, slip in slips.items()
+            if slip
         ]
         where = f" ({'; '.join(notes)})" if notes else ""
         raise ValueError(
@@ -181,7 +188,11 @@ def reveal_channel(
     prediction just revealed, judged again); the prediction and that pair."""
     keys = session.app.spec.state_keys
     if channel not in keys:
-        raise ValueError(f"No state channel {channel!r}; the state's channels are {list(keys)}.")
+        slip = near_miss(channel, keys)
+        also = f" Did you mean {slip!r}?" if slip else ""
+        raise ValueError(
+            f"No state channel {channel!r}; the state's channels are {list(keys)}.{also}"
+        )
     if again is None:
         if session.next_phase not in ("execute", "update"):
             where = _where(session, "Plan")
@@ -234,14 +245,37 @@ def _tools_run_by(app: Any) -> dict[str, str]:
     return found
 
 
-def _subgraph_nodes_run_by(app: Any) -> dict[str, str]:
-    """The nodes of each subgraph of ``app`` (lesson 05's ``research``), with the node
-    that runs it: the parent plans that node, one task, whatever runs inside."""
-    found: dict[str, str] = {}
-    for name, graph in app.get_subgraphs() if hasattr(app, "get_subgraphs") else ():
+def _subgraph_nodes_run_by(app: Any) -> dict[str, tuple[str, ...]]:
+    """The nodes of each subgraph of ``app`` (lesson 05's ``research``), nested ones
+    too, with the path of nodes that runs it (``("research", "deep")``): the parent
+    plans the path's first node, one task, whatever runs inside."""
+    subgraphs = app.get_subgraphs(recurse=True) if hasattr(app, "get_subgraphs") else ()
+    paths = sorted(
+        ((tuple(path.split("|")), graph) for path, graph in subgraphs),
+        key=lambda found: len(found[0]),  # (a name in two subgraphs: the shallower one)
+    )
+    found: dict[str, tuple[str, ...]] = {}
+    for path, graph in paths:
         inner = getattr(getattr(graph, "builder", None), "nodes", None) or {}
-        found.update({node: name for node in inner if node not in found})
+        found.update({node: path for node in inner if node not in found})
     return found
+
+
+def _inner_node(node: str, path: tuple[str, ...]) -> str:
+    """The note for a subgraph's node predicted as one of the graph's.
+
+    >>> _inner_node("look_up", ("research",))
+    'look_up is a node of the subgraph that the node research runs, as one task'
+    >>> _inner_node("dig", ("research", "deep"))
+    'dig is a node of a subgraph inside the node research (research → deep → dig), which runs as one task'
+    """  # noqa: E501
+    if len(path) == 1:
+        return f"{node} is a node of the subgraph that the node {path[0]} runs, as one task"
+    chain = " → ".join((*path, node))
+    return (
+        f"{node} is a node of a subgraph inside the node {path[0]} ({chain}), which runs "
+        "as one task"
+    )
 
 
 def _reordered(guess: Any, expected: Any, change: Any) -> bool:
@@ -381,11 +415,17 @@ def _change_story(change: Any, step: int) -> str:
     count = len(change.values)
     if not change.writers:
         return f"The runtime itself changed {change.channel} ({change.reducer}) in this Update."
-    applied = (
-        f"the Update combined the {count} writes with {change.reducer}"
-        if count > 1
-        else f"the Update applied it ({change.reducer})"
-    )
+    if count > 1:
+        applied = f"the Update combined the {count} writes with {change.reducer}"
+    elif change.reducer == "LastValue":
+        # (no channel kind named: lesson 02 asks this of a plain key, and lesson 03 is
+        # where "LastValue" is taught)
+        replaced = "" if change.before is EMPTY else " in place of the old value"
+        applied = f"the Update stored it{replaced}"
+    elif change.reducer in channel_kinds.__all__:  # (Topic, EphemeralValue...)
+        applied = f"the Update applied it ({change.reducer})"
+    else:  # a reducer, as lesson 02 has it: add folds the write into the value
+        applied = f"the Update folded it in with {change.reducer}"
     return (
         f"Step {step}'s Execute wrote {writes}; {applied}: "
         f"{show(change.before, _WIDTH)} → {show(change.after, _WIDTH)}."

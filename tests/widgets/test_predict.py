@@ -200,6 +200,59 @@ def test_predicting_a_subgraph_node_names_the_node_that_runs_the_subgraph():
     assert session.predict(nodes=["research"]).correct
 
 
+def test_predicting_a_nested_subgraphs_node_names_the_path_of_nodes_that_runs_it():
+    # the hint looked only at the direct subgraphs: a grandchild's node got no note
+    grandchild = StateGraph(Notes).add_node("dig", lambda state: {"notes": ["deep"]})
+    child = StateGraph(Notes).add_node("deep", grandchild.add_edge(START, "dig").compile())
+    parent = StateGraph(Notes).add_node("research", child.add_edge(START, "deep").compile())
+    session = DebugSession(parent.add_edge(START, "research").compile(), {"question": "q"})
+    session.step()  # the input step
+    session.step()  # __start__
+    with pytest.raises(ValueError) as refused:
+        session.predict(nodes=["dig"])
+    assert str(refused.value) == (
+        "No node named ['dig'] (dig is a node of a subgraph inside the node research "
+        "(research → deep → dig), which runs as one task); the graph's nodes are "
+        "['__start__', 'research']."
+    )
+    with pytest.raises(ValueError, match="deep is a node of the subgraph that the node research"):
+        session.predict(nodes=["deep"])
+    assert session.score.asked == 0
+
+
+def test_a_case_slip_in_a_predicted_name_is_suggested():
+    session = _at_step_2()
+    with pytest.raises(ValueError) as refused:
+        session.predict(nodes=["Weather", "news"])
+    assert str(refused.value) == (
+        "No node named ['Weather'] (did you mean 'weather'?); the graph's nodes are "
+        "['__start__', 'news', 'planner', 'summarize', 'weather']."
+    )
+    with pytest.raises(ValueError, match=r"for 'Weather', did you mean 'weather'\?"):
+        session.predict(nodes=["Weather", "Nwes"])
+    session.plan()
+    with pytest.raises(ValueError, match=r"channels are .*\. Did you mean 'tokens'\?$"):
+        session.predict(channel="Tokens", value=200)
+    assert session.score.asked == 0
+
+
+def test_a_plain_keys_reveal_needs_no_channel_kind_lesson_02_has_not_taught():
+    # lesson 02's Q1 (forecast, one write) said "the Update applied it (LastValue)";
+    # LastValue is lesson 03's word
+    session = _at_step_2()
+    session.plan()
+    prediction = session.predict(channel="forecast", value="sunny")
+    assert prediction.correct
+    assert "LastValue" not in prediction.explanation
+    assert "wrote 'sunny' from weather; the Update stored it: <empty> → 'sunny'." in (
+        prediction.explanation
+    )
+    session.plan()
+    session.execute()
+    again = session.predict(channel="summary", value="?").explanation
+    assert "the Update stored it: <empty> → " in again
+
+
 def test_the_input_step_and_step_0_can_be_predicted_and_the_verdict_says_what_they_do():
     session = DebugSession(forecast_graph(), {"topic": "today", "tokens": 0})
     first = session.predict(nodes=["__input__"])  # the input step's one task
