@@ -65,7 +65,7 @@ class _EdgeElement:
     channels: tuple[str, ...] = ()  # what travels along it, when the drawing says so
 
 
-def highlight(svg: str, superstep: Any, phase: str) -> str:
+def highlight(svg: str, superstep: Any, phase: str, *, failed: Iterable[str] = ()) -> str:
     """Restyle ``svg`` to show ``phase`` (``"plan"``, ``"execute"`` or ``"update"``) of
     ``superstep``, replacing any phase shown before (``superstep=None`` clears it).
 
@@ -79,6 +79,9 @@ def highlight(svg: str, superstep: Any, phase: str) -> str:
     * update: the same marks, now ``wrote applied``; a failed step has no Update,
       nothing of it is applied, and only its errors stay marked.
 
+    ``failed`` names the nodes whose writes made the step's Update fail (two writes
+    to a plain key): they are ``error``, not ``wrote pending``, though no task raised.
+
     >>> from graphkit.render.model import DrawableGraph, Node, Edge
     >>> graph = DrawableGraph("g", (Node("__start__", "__start__", "start"), Node("a", "a")),
     ...                       (Edge("__start__", "a"),))
@@ -90,7 +93,9 @@ def highlight(svg: str, superstep: Any, phase: str) -> str:
     """
     if phase not in PHASES:
         raise ValueError(f"Unknown phase {phase!r}; use one of {list(PHASES)}.")
-    marks = _phase_marks(_Index(svg), superstep, phase) if superstep is not None else {}
+    marks = {}
+    if superstep is not None:
+        marks = _phase_marks(_Index(svg), superstep, phase, set(failed))
     return _restyle(svg, marks, PHASE_CLASSES)
 
 
@@ -131,7 +136,9 @@ def overlay_path(svg: str, run: Any) -> str:
 # -- what a phase and a run mark ----------------------------------------------------------
 
 
-def _phase_marks(index: _Index, superstep: Any, phase: str) -> dict[str, set[str]]:
+def _phase_marks(
+    index: _Index, superstep: Any, phase: str, failed: set[str]
+) -> dict[str, set[str]]:
     marks: dict[str, set[str]] = {}
     tasks = superstep.plan.tasks
     _mark(marks, index.node_ids(t.node for t in tasks), "planned")
@@ -160,6 +167,9 @@ def _phase_marks(index: _Index, superstep: Any, phase: str) -> dict[str, set[str
             _mark(marks, node_ids, "interrupted")
         if getattr(result, "cached", False):  # not run: its writes came from the cache
             _mark(marks, node_ids, "cached")
+        if result.task.node in failed:  # its write met another in an Update that failed
+            _mark(marks, node_ids, "error")
+            continue
         if result.error is not None or discarded:
             continue
         # Pending writes (after Execute) are drawn dashed; applied ones (after Update)

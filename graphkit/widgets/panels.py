@@ -9,6 +9,7 @@ with dashed (pending) and solid (applied) lines, so the two phases never look al
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from graphkit.channels import EMPTY
@@ -16,7 +17,7 @@ from graphkit.inspect.markup import escape
 from graphkit.inspect.values import is_internal, show
 from graphkit.pregel.records import Superstep
 
-__all__ = ["STATE_CSS", "starting_values", "state_html"]
+__all__ = ["STATE_CSS", "FailedUpdate", "starting_values", "state_html"]
 
 STATE_CSS = """
 .gk-state-table { border-collapse: collapse;
@@ -30,9 +31,12 @@ STATE_CSS = """
 .gk-state-table tr.gk-pending td:first-child { border-left: 3px dashed #009e73; }
 .gk-state-table tr.gk-changed td:first-child { border-left: 4px solid #009e73; }
 .gk-state-table tr.gk-changed td { font-weight: 600; }
+.gk-state-table tr.gk-failed td:first-child { border-left: 4px solid #d55e00; }
+.gk-state-table tr.gk-failed td { font-weight: 600; }
 .gk-state-caption { font-size: 12px; opacity: .8; margin: 2px 0; }
 """
-"""Styles of the panel: pending rows dashed, changed rows solid, both bluish green."""
+"""Styles of the panel: pending rows dashed, changed rows solid, both bluish green; the
+row of a channel whose Update failed solid vermillion, as the error marks in the drawing."""
 
 
 def starting_values(app: Any) -> dict[str, Any]:
@@ -48,9 +52,11 @@ def state_html(
     phase: str | None,
     values: Any = None,
     starts: Mapping[str, Any] | None = None,
+    failed: FailedUpdate | None = None,
 ) -> str:
     """The panel for ``superstep`` as of ``phase`` (``values``: the state before any step;
-    ``starts``: what a key no checkpoint holds yet starts from, ``starting_values(app)``).
+    ``starts``: what a key no checkpoint holds yet starts from, ``starting_values(app)``;
+    ``failed``: the step's Update raised, and on which channel).
 
     >>> state_html(None, None, {"n": 1})
     '<div class="gk-state-caption">the state (no step yet)</div><table class="gk-state-table"><tr><th>channel</th><th>value</th><th>this step</th></tr><tr><td>n</td><td>1</td><td></td></tr></table>'
@@ -74,6 +80,14 @@ def state_html(
                     pending.setdefault(channel, []).append(f"{show(value)} from {result.task.node}")
             for channel, writes in pending.items():
                 notes[channel] = ("gk-pending", "pending: " + "; ".join(writes))
+            if failed is not None:
+                caption = (
+                    f"step {superstep.step}'s Update failed ({failed.error}): none of these "
+                    "pending writes was applied (the values are unchanged)"
+                )
+                if failed.channel in pending:
+                    writes = "; ".join(pending[failed.channel])
+                    notes[failed.channel] = ("gk-failed", f"{writes}: {failed.reason}")
     if superstep is not None:  # (a reducer key nothing wrote yet: the run's tables show 0 too)
         current.update(
             (name, value) for name, value in (starts or {}).items() if name not in current
@@ -87,6 +101,17 @@ def state_html(
         f'<div class="gk-state-caption">{escape(caption)}</div>'
         f'<table class="gk-state-table">{header}{rows}</table>'
     )
+
+
+@dataclass(frozen=True, slots=True)
+class FailedUpdate:
+    """A step whose Update raised: the error's class name, the channel it names (or
+    ``""``), the nodes that wrote that channel, and the reason in a learner's words."""
+
+    error: str
+    channel: str
+    writers: tuple[str, ...]
+    reason: str
 
 
 def _row(name: str, value: Any, note: tuple[str, str] | None) -> str:

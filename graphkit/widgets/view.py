@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 from graphkit.extras import require
 from graphkit.inspect.markup import escape, visible
-from graphkit.inspect.values import show, show_error
+from graphkit.inspect.values import is_internal, show, show_error
 from graphkit.pregel.records import Run, Superstep
 from graphkit.render import PHASES, highlight
-from graphkit.widgets.panels import starting_values, state_html
+from graphkit.widgets.panels import FailedUpdate, starting_values, state_html
 from graphkit.widgets.story import story_label, story_number, story_steps
 
 if TYPE_CHECKING:
@@ -126,8 +126,9 @@ def view_at(session: DebugSession, index: int, phase: str, *, checkpoints: bool 
     live = session.shown is None and index == len(steps) - 1 and phase == steps[index].phase
     before = Run((*steps[:index], superstep), session.values, session.status)
     explanation = _why(session, before, superstep.step)
+    failed = failed_update(session, superstep) if index == len(steps) - 1 else None
     return View(
-        svg=highlight(session.graph_svg, superstep, phase),
+        svg=highlight(session.graph_svg, superstep, phase, failed=failed.writers if failed else ()),
         index=index,
         count=len(steps),
         step=superstep.step,
@@ -141,9 +142,48 @@ def view_at(session: DebugSession, index: int, phase: str, *, checkpoints: bool 
         message=session.message,
         why_text=_why_text(explanation),
         why_html=_why_html(explanation),
-        state_html=state_html(superstep, phase, starts=starting_values(session.app)),
+        state_html=state_html(
+            superstep, phase, starts=starting_values(session.app), failed=failed
+        ),
         tables=_tables(session, superstep, before, checkpoints),
     )
+
+
+def failed_update(session: DebugSession, superstep: Superstep) -> FailedUpdate | None:
+    """``superstep``'s Update, if it is the one that ended the run by raising (every task
+    finished): the channel the error names and who wrote it. Lesson 03's conflict (two
+    nodes write a plain key in one step) drew the writers as "wrote, pending", and
+    nothing said which channel's Update failed."""
+    error = session.error
+    execution = superstep.execution
+    if session.status != "error" or error is None or superstep.update is not None:
+        return None
+    if execution is None or any(r.error is not None for r in execution.results):
+        return None  # (a task raised: the view marks it, and its status says so)
+    writers: dict[str, list[str]] = {}
+    for result in execution.results:
+        for channel, _ in result.writes:
+            writers.setdefault(channel, []).append(result.task.node)
+    named = [c for c in writers if not is_internal(c) and repr(c) in str(error)]
+    if not named:  # (the error's words name no channel: a plain key written twice)
+        kinds = session.app.spec.channels
+        named = [c for c, who in writers.items() if len(who) > 1 and _plain(kinds.get(c))]
+    channel = max(named, key=lambda c: len(writers[c]), default="")
+    who = tuple(dict.fromkeys(writers.get(channel, ())))
+    count = len(writers.get(channel, ()))
+    from graphkit.errors import InvalidUpdateError
+
+    if isinstance(error, InvalidUpdateError) and count > 1:
+        reason = f"{count} writes in one step, and a plain key keeps one value per step"
+    else:
+        reason = f"the Update raised {type(error).__name__} on these writes"
+    return FailedUpdate(type(error).__name__, channel, who, reason)
+
+
+def _plain(channel: Any) -> bool:
+    from graphkit.channels import LastValue
+
+    return type(channel) is LastValue
 
 
 def as_of(superstep: Superstep, phase: str) -> Superstep:
@@ -196,6 +236,9 @@ def status_text(session: DebugSession) -> str:
     if failed is not None:
         where = story_number(session, failed.task.step)
         return f"error in node {failed.task.node!r} at step {where}: {show_error(failed.error)}"
+    if status == "error" and last is not None and last.execution and last.update is None:
+        where = story_number(session, last.step)  # (every task finished: the Update raised)
+        return f"error in step {where}'s Update: {show_error(session.error)}"
     return f"{status} at step {number}: {show_error(session.error)}"
 
 

@@ -144,7 +144,7 @@ def test_a_thread_whose_update_failed_names_the_error_and_its_step():
     imported, live = sessions(two_judges, {"topics": []})
     status, step, phase, text = lines(imported)
     assert (status, step, phase) == ("error", "step 2", "after Execute · run error")
-    assert text.startswith("error at step 2: InvalidUpdateError: ")
+    assert text.startswith("error in step 2's Update: InvalidUpdateError: ")
     assert "Channel 'best' received 2 values" in text
     assert lines(imported) == lines(live)
     imported.step(), live.step()

@@ -176,3 +176,36 @@ def test_the_state_panel_shows_a_reducer_key_nothing_wrote_at_its_start():
     panel = html.unescape(session.view().state_html)
     assert "<td>tokens</td><td>0</td>" in panel
     assert panel.index("<td>topic</td>") < panel.index("<td>tokens</td>")
+
+
+def test_a_failed_update_marks_its_writers_and_names_the_channel_and_why():
+    # lesson 03's conflict: the debugger drew a and b as "wrote, pending" and nothing
+    # said which channel's Update failed
+    class Conflict(TypedDict):
+        results: list
+        topic: str
+
+    builder = StateGraph(Conflict)
+    builder.add_node("a", lambda state: {"results": ["a"]})
+    builder.add_node("b", lambda state: {"results": ["b"]})
+    builder.add_node("c", lambda state: {"topic": "c"})
+    for node in ("a", "b", "c"):
+        builder.add_edge(START, node)
+    session = DebugSession(builder.compile(), {"topic": "t"})
+    while session.next_phase is not None:
+        getattr(session, session.next_phase)()
+    view = session.view()
+    assert view.status_text.startswith("error in step 1's Update: InvalidUpdateError: ")
+    assert '<g id="node-a" class="node gk-node gk-node-node planned error">' in view.svg
+    assert '<g id="node-b" class="node gk-node gk-node-node planned error">' in view.svg
+    assert 'id="node-c" class="node gk-node gk-node-node planned wrote pending"' in view.svg
+    panel = html.unescape(view.state_html)
+    assert (
+        "step 1's Update failed (InvalidUpdateError): none of these pending writes was "
+        "applied (the values are unchanged)" in panel
+    )
+    assert (
+        '<tr class="gk-failed"><td>results</td><td><empty></td><td>[\'a\'] from a; [\'b\'] '
+        "from b: 2 writes in one step, and a plain key keeps one value per step</td></tr>"
+    ) in panel
+    assert '<tr class="gk-pending"><td>topic</td>' in panel
