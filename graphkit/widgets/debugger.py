@@ -148,7 +148,7 @@ class Debugger:
         self.slider.observe(self._slid, names="value")
         self.answer = W.Text(placeholder="answer", description="answer").add_class("gk-answer")
         self.resume = W.Button(description="Resume", icon="play").add_class("gk-resume-button")
-        self.resume.on_click(self._handler(lambda: self.session.resume(self.answer.value)))
+        self.resume.on_click(self._handler(self._resume))
         self.breakpoints = W.SelectMultiple(
             options=nodes, value=tuple(sorted(self.session.breakpoints)), description="break at"
         ).add_class("gk-breakpoints")
@@ -249,6 +249,20 @@ class Debugger:
         )
 
     # -- wiring -------------------------------------------------------------------------
+
+    def _resume(self) -> None:
+        """Resume with the answer box's text. An empty box is refused: a click before
+        typing resumed with ``''`` and the box went away. ``""`` (or ``''``) typed is
+        the empty string, for an interrupt that means it."""
+        text = self.answer.value
+        if self.session.status == "interrupted" and self.session.interrupts and not text.strip():
+            self.session.message = (
+                "Type an answer first: Resume passes it to the interrupt() that asked "
+                '(Command(resume=answer)). For an empty answer, type "".'
+            )
+            self.refresh()
+            return
+        self.session.resume("" if text.strip() in ('""', "''") else text)
 
     def _handler(self, action: Callable[[], Any]) -> Callable[[Any], None]:
         # The session tells the widget when it changed (``refresh`` is its listener);

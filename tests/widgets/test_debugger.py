@@ -72,6 +72,23 @@ def test_errors_and_interrupts_show_in_the_widget():
     assert asking.resume.layout.display == "none"
 
 
+def test_resume_with_an_empty_answer_box_is_refused_and_the_box_stays():
+    # it resumed with '' and the box went away: a click before typing was an answer
+    asking = Debugger(asking_app(), {"n": 1})
+    asking.click("run")
+    for empty in ("", "   "):
+        asking.answer.value = empty
+        asking.resume.click()
+        assert asking.session.status == "interrupted"
+        assert asking.resume.layout.display is None and asking.answer.layout.display is None
+        assert asking.message.value.startswith("Type an answer first: Resume passes it")
+        assert 'For an empty answer, type "".' in asking.message.value
+    asking.answer.value = '""'  # the empty string, typed on purpose
+    asking.resume.click()
+    asking.click("run")
+    assert asking.session.values == {"n": 20, "answer": ""}
+
+
 def test_an_error_is_said_once_and_wraps_instead_of_being_cut():
     debugger = Debugger(failing_app(), INPUT)
     debugger.click("run")
