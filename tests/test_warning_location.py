@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 import warnings
+from pathlib import Path
 from typing import TypedDict
 
 from graphkit import START, Send, StateGraph
@@ -70,5 +71,5 @@ def _to_stderr(message, category, filename, lineno, file=None, line=None):
 
 
 def _line_of(text: str) -> int:
-    source = open(__file__).read().splitlines()
+    source = Path(__file__).read_text().splitlines()
     return next(n for n, line in enumerate(source, 1) if line.strip().startswith(text))

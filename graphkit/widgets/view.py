@@ -142,9 +142,7 @@ def view_at(session: DebugSession, index: int, phase: str, *, checkpoints: bool 
         message=session.message,
         why_text=_why_text(explanation),
         why_html=_why_html(explanation),
-        state_html=state_html(
-            superstep, phase, starts=starting_values(session.app), failed=failed
-        ),
+        state_html=state_html(superstep, phase, starts=starting_values(session.app), failed=failed),
         tables=_tables(session, superstep, before, checkpoints),
     )
 

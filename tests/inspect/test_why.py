@@ -216,8 +216,7 @@ def test_an_unknown_node_lists_the_learners_nodes_and_suggests_a_case_slip(branc
     with pytest.raises(ValueError) as refused:
         run.why("Small")
     assert str(refused.value) == (
-        "Node 'Small' is not in this run; its nodes are ['check', 'small']. "
-        "Did you mean 'small'?"
+        "Node 'Small' is not in this run; its nodes are ['check', 'small']. Did you mean 'small'?"
     )
     assert run.why("__start__", 0).summary.startswith("__start__ ran at step 0")
 
@@ -708,8 +707,9 @@ def test_without_the_graph_a_send_to_no_node_is_named(make):
         with pytest.raises(ValueError) as refused:
             run.why(asked)
         assert str(refused.value) == (
-            f"Node {asked!r} is not in this run; its nodes are ['plan'] (a Send from plan named ['serch'], no node's name). To ask about a "
-            "node the run never came near, pass the graph: run.why(node, graph=app)."
+            f"Node {asked!r} is not in this run; its nodes are ['plan'] (a Send from plan "
+            "named ['serch'], no node's name). To ask about a node the run never came near, "
+            "pass the graph: run.why(node, graph=app)."
         )
     with pytest.raises(ValueError, match=r"\(a Send from plan named \['serch'\], no node's"):
         run.why("serch", graph=app)

@@ -205,7 +205,7 @@ def test_a_failed_update_marks_its_writers_and_names_the_channel_and_why():
         "applied (the values are unchanged)" in panel
     )
     assert (
-        '<tr class="gk-failed"><td>results</td><td><empty></td><td>[\'a\'] from a; [\'b\'] '
+        "<tr class=\"gk-failed\"><td>results</td><td><empty></td><td>['a'] from a; ['b'] "
         "from b: 2 writes in one step, and a plain key keeps one value per step</td></tr>"
     ) in panel
     assert '<tr class="gk-pending"><td>topic</td>' in panel
