@@ -322,45 +322,7 @@ def warn(message: str, category: type[Warning] = GraphkitWarning) -> None:
     level, frame = 2, sys._getframe(1)
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
         frame, level = frame.f_back, level + 1
-    # Shown on stderr, the warning is one long line after "file:line: Category: ", which
-    # JupyterLab breaks mid-word ("r / eturned"): shown, its text starts on a line of
-    # its own, wrapped at words. Only the shown text: the Warning (str(), a recorded
-    # warning, a filter's message regex) keeps the message as given.
-    shown, warnings.formatwarning = warnings.formatwarning, _format_wrapped
-    try:
-        warnings.warn(message, category, stacklevel=level)
-    finally:
-        warnings.formatwarning = shown
-
-
-_WARNING_WIDTH = 80
-_format_original = warnings.formatwarning
-
-
-def _format_wrapped(
-    message: Warning | str, category: type[Warning], filename: str, lineno: int, line: Any = None
-) -> str:
-    """``warnings.formatwarning`` for graphkit's warnings: the message on lines of its
-    own, wrapped at words to ``_WARNING_WIDTH`` columns (a long name stays whole).
-
-    >>> print(_format_wrapped(GraphkitWarning("word " * 20), GraphkitWarning, "f.py", 3, ""))
-    f.py:3: GraphkitWarning:
-    word word word word word word word word word word word word word word word word
-    word word word word
-    <BLANKLINE>
-    """
-    if not issubclass(category, GraphkitWarning):
-        return _format_original(message, category, filename, lineno, line)
-    import linecache
-    import textwrap
-
-    text = "\n".join(
-        textwrap.fill(part, _WARNING_WIDTH, break_long_words=False, break_on_hyphens=False)
-        for part in str(message).splitlines()
-    )
-    source = linecache.getline(filename, lineno) if line is None else line
-    shown = f"{filename}:{lineno}: {category.__name__}:\n{text}\n"
-    return shown + (f"  {source.strip()}\n" if source and source.strip() else "")
+    warnings.warn(message, category, stacklevel=level)
 
 
 _INVALID_RESUME = "_langgraph_invalid_resume"  # LangGraph's mark: its is_invalid_resume knows it
