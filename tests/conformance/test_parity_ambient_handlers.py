@@ -1,8 +1,8 @@
 """Handlers LangChain adds to every run whose config names none: LangChain's debug
-printer (``set_debug(True)``), the collector of ``collect_runs()`` and any handler a
-library put in context through ``register_configure_hook`` (as
-``get_openai_callback()`` does). A LangGraph run with no callbacks reports to them as
-every LangChain runnable does; a graphkit run does too."""
+printer (``set_debug(True)``), the collector of ``collect_runs()``, the tracer of
+``tracing_v2_enabled()`` and any handler a library put in context through
+``register_configure_hook`` (as ``get_openai_callback()`` does). A LangGraph run with
+no callbacks reports to them as every LangChain runnable does; a graphkit run does too."""
 
 from __future__ import annotations
 
@@ -172,3 +172,39 @@ def test_a_handler_for_the_graphs_run_alone_does_not_hear_its_nodes_run_async(ag
     expected = _locally_heard(load_langgraph(), agent, asynchronous=True)
     assert "call_model" not in expected
     assert _locally_heard(load_graphkit(), agent, asynchronous=True) == expected
+
+
+def _traced_to_client(lib: Lib, asynchronous: bool) -> list[tuple[Any, ...]]:
+    """The runs ``tracing_v2_enabled(client=...)``'s tracer sends its client (a mock:
+    nothing goes to the network), by name, type, tags and whether it has a parent."""
+    from unittest import mock
+
+    from langchain_core.tracers.context import tracing_v2_enabled
+    from langchain_core.tracers.langchain import wait_for_all_tracers
+
+    sent: list[tuple[Any, ...]] = []
+    client = mock.MagicMock()
+
+    def create_run(**run: Any) -> None:
+        tags = sorted(run.get("tags") or [])
+        sent.append((run["name"], run["run_type"], tags, bool(run.get("parent_run_id"))))
+
+    client.create_run.side_effect = create_run
+    graph = _graph(lib)
+    with tracing_v2_enabled(project_name="graphkit-tests", client=client):
+        if asynchronous:
+            asyncio.run(graph.ainvoke({"value": 1}))
+        else:
+            graph.invoke({"value": 1})
+    wait_for_all_tracers()
+    return sorted(sent)
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["invoke", "ainvoke"])
+def test_tracing_v2_enabled_traces_the_graphs_run(asynchronous: bool):
+    expected = _traced_to_client(load_langgraph(), asynchronous)
+    assert expected == [
+        ("LangGraph", "chain", [], False),
+        ("step", "chain", ["graph:step:1"], True),
+    ]
+    assert _traced_to_client(load_graphkit(), asynchronous) == expected
