@@ -14,10 +14,12 @@ from collections import defaultdict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from graphkit.constants import END
+
 if TYPE_CHECKING:
     from graphkit.render.model import DrawableGraph, Edge
 
-__all__ = ["draw_ascii"]
+__all__ = ["as_langchain_graph", "draw_ascii"]
 
 
 def draw_ascii(graph: DrawableGraph) -> str:
@@ -35,11 +37,29 @@ def draw_ascii(graph: DrawableGraph) -> str:
     return draw(nodes, _as_langgraph_lists(graph.edges, joins))
 
 
+def as_langchain_graph(graph: DrawableGraph) -> Any:
+    """The graph as langchain-core's drawable ``Graph``, the kind LangGraph's
+    ``get_graph()`` returns: what LangChain joins when it draws a chain the graph is a
+    step of (``(app | runnable).get_graph()``), with the nodes and edges ``draw_ascii``
+    draws."""
+    from langchain_core.runnables.graph import Graph, Node
+
+    drawn = Graph()
+    joins = {node.id for node in graph.nodes if node.kind == "join"}
+    for node in graph.nodes:
+        if node.id not in joins:
+            drawn.nodes[node.id] = Node(node.id, node.name, None, dict(node.metadata) or None)
+    for source, target, data, conditional in _as_langgraph_lists(graph.edges, joins):
+        drawn.add_edge(drawn.nodes[source], drawn.nodes[target], data, conditional)
+    return drawn
+
+
 def _as_langgraph_lists(edges: Sequence[Edge], joins: set[str]) -> list[tuple[Any, ...]]:
     """The edges as LangGraph's drawable graph lists them, as ``(source, target, data,
     conditional)``, since their order shapes the layout: a waiting edge as an edge from
     each of its sources (LangGraph draws no join point), sorted by names as LangGraph
-    sorts them rather than in graphkit's node order."""
+    sorts them rather than in graphkit's node order, and the plain edges into END last
+    (LangGraph adds them after the others, for the nodes with no other way out)."""
     sources_of_join: dict[str, list[str]] = defaultdict(list)
     for edge in edges:
         if edge.target in joins:
@@ -52,5 +72,10 @@ def _as_langgraph_lists(edges: Sequence[Edge], joins: set[str]) -> list[tuple[An
     }
     return [
         (source, target, data or None, conditional)
-        for source, target, conditional, data in sorted(listed)
+        for source, target, conditional, data in sorted(listed, key=_plain_end_edges_last)
     ]
+
+
+def _plain_end_edges_last(edge: tuple[str, str, bool, str]) -> tuple[bool, tuple[Any, ...]]:
+    _, target, conditional, _ = edge
+    return (target == END and not conditional, edge)

@@ -171,6 +171,14 @@ class DrawableGraph:
 
         return draw_ascii(self)
 
+    def as_langchain_graph(self) -> Any:
+        """The graph as langchain-core's ``Graph`` (what LangGraph's ``get_graph()``
+        returns), for LangChain to draw a chain the graph is a step of; needs
+        langchain-core (see ``graphkit.render.ascii``)."""
+        from graphkit.render.ascii import as_langchain_graph
+
+        return as_langchain_graph(self)
+
     def print_ascii(self) -> None:
         """Print ``draw_ascii()`` (LangGraph's name for it)."""
         print(self.draw_ascii())

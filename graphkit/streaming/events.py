@@ -67,4 +67,7 @@ def _runnable_class() -> type:
         def config_specs(self) -> list[Any]:
             return self.app.config_specs
 
+        def get_graph(self, config: Any = None) -> Any:
+            return self.app.get_graph(config).as_langchain_graph()
+
     return GraphAsRunnable
