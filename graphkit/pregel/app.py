@@ -21,6 +21,7 @@ from graphkit.pregel.spec import GraphSpec
 from graphkit.pregel.stepper import Stepper
 from graphkit.streaming import Collector, open_stream
 from graphkit.streaming.aio import astream_from
+from graphkit.streaming.events import count_as_runnable
 from graphkit.types import StateUpdate
 
 __all__ = ["CompiledGraph"]
@@ -399,3 +400,6 @@ class CompiledGraph(RunnableMethods):
         async with contextlib.aclosing(astream_from(start)) as chunks:
             async for chunk in chunks:
                 yield chunk
+
+
+count_as_runnable(CompiledGraph)

@@ -20,9 +20,7 @@ class ComposingMethods:
 
     def __or__(self, other: Any) -> Any:
         """``graph | runnable``: LangChain's ``RunnableSequence`` with the graph as its
-        first step. (``runnable | graph`` is not supported: the graph is no
-        langchain-core ``Runnable``, and LangChain refuses it before asking the graph;
-        a function or a dict on the left works, see ``__ror__``.)
+        first step.
 
         >>> from typing import TypedDict
         >>> from langchain_core.runnables import RunnableLambda
@@ -35,9 +33,10 @@ class ComposingMethods:
         return _runnable(self) | _seen(other)
 
     def __ror__(self, other: Any) -> Any:
-        """``function | graph`` or ``{key: function} | graph``: the sequence with the graph
-        as its last step, as LangChain makes it (a function or a dict has no ``|`` for a
-        graph, so Python asks the graph; a ``Runnable``'s own ``|`` refuses it first).
+        """``{"key": runnable} | graph`` or ``function | graph``: LangChain's
+        ``RunnableSequence`` with the graph as its last step, as on LangGraph's graph (a
+        runnable first needs nothing here: LangChain counts the graph as a ``Runnable``,
+        see ``graphkit.streaming.events.count_as_runnable``).
 
         >>> from typing import TypedDict
         >>> from graphkit import StateGraph, START
@@ -46,7 +45,9 @@ class ComposingMethods:
         >>> ({"n": lambda given: given} | app).invoke(1)
         {'n': 2}
         """
-        return _runnable(self).__ror__(_seen(other))
+        from langchain_core.runnables.base import coerce_to_runnable
+
+        return coerce_to_runnable(_seen(other)) | self
 
     def pipe(self, *others: Any, name: str | None = None) -> Any:
         """``graph | first | second ...`` as one ``RunnableSequence`` named ``name``."""

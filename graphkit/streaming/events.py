@@ -4,16 +4,25 @@ made from ``astream`` and the callbacks the run reports, ``graphkit.pregel.traci
 ``graph | runnable``, ``with_retry`` and the other compositions of
 ``graphkit.pregel.composing``.
 
-A compiled graph is not a langchain-core ``Runnable`` (graphkit does not need
+A compiled graph is no subclass of langchain-core's ``Runnable`` (graphkit does not need
 langchain-core), so LangChain is handed a thin one whose ``invoke``, ``ainvoke``,
-``stream`` and ``astream`` are the graph's."""
+``stream`` and ``astream`` are the graph's. LangChain's own compositions
+(``runnable | graph``, ``RunnableParallel``...) take the graph itself:
+``count_as_runnable`` registers it as a virtual subclass."""
 
 from __future__ import annotations
 
 import functools
+import importlib.abc
+import importlib.util
+import sys
+from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
-__all__ = ["as_runnable"]
+__all__ = ["as_runnable", "count_as_runnable"]
+
+_RUNNABLES = "langchain_core.runnables.base"
 
 
 def as_runnable(app: Any) -> Any:
@@ -71,3 +80,44 @@ def _runnable_class() -> type:
             return self.app.get_graph(config).as_langchain_graph()
 
     return GraphAsRunnable
+
+
+def count_as_runnable(graph_class: type) -> None:
+    """Make LangChain count every ``graph_class`` as a ``Runnable`` (a virtual subclass),
+    as it counts LangGraph's graphs, so that it takes a graph wherever it takes a step:
+    ``runnable | graph``, a ``RunnableParallel`` or ``RunnableBranch`` of graphs,
+    ``RunnableWithMessageHistory(graph, ...)``. Done now if langchain-core's runnables
+    are imported, else when they are: importing them here would slow every
+    ``import graphkit`` down."""
+    runnables = sys.modules.get(_RUNNABLES)
+    if runnables is not None:
+        runnables.Runnable.register(graph_class)
+    else:
+        sys.meta_path.insert(
+            0, _AfterImport(_RUNNABLES, lambda module: module.Runnable.register(graph_class))
+        )
+
+
+class _AfterImport(importlib.abc.MetaPathFinder):
+    """Runs ``then(module)`` once the module ``name`` is imported, then steps aside. It
+    finds no module: it asks the other finders for ``name``'s and wraps its loading."""
+
+    def __init__(self, name: str, then: Callable[[ModuleType], Any]) -> None:
+        self.name, self.then = name, then
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> Any:
+        if name != self.name:
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        loader = getattr(spec, "loader", None)
+        if loader is None or not hasattr(loader, "exec_module"):
+            return spec
+        load = loader.exec_module
+
+        def exec_module(module: ModuleType) -> None:
+            load(module)
+            self.then(module)
+
+        loader.exec_module = exec_module
+        return spec
