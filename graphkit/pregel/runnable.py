@@ -17,6 +17,7 @@ import dataclasses
 import dis
 import functools
 import inspect
+import sys
 import types
 import typing
 import warnings
@@ -495,10 +496,11 @@ def _one_per_input(method: str, config: Any, count: int) -> list[Any]:
 def graph_in(action: Any) -> Any:
     """The compiled graph a node's ``action`` is or calls (the first found among what its
     function reaches, as LangGraph looks: see ``_reached``; through decorators that keep
-    ``__wrapped__``, such as a converted LangGraph node's), else None. A graph compiled
+    ``__wrapped__``, such as a converted LangGraph node's; in a LangChain chain, its steps
+    and what a ``RunnableLambda`` names), else None. A graph compiled
     with ``checkpointer=False`` keeps no state: LangGraph does not count it as a
     subgraph, nor does graphkit."""
-    candidates, function, seen = [action], action, set()
+    candidates, function, seen = _chain_parts(action), action, set()
     while function is not None and id(function) not in seen:
         seen.add(id(function))
         # a bound method's object stands for it: `sub.invoke` reaches `sub`
@@ -506,6 +508,20 @@ def graph_in(action: Any) -> Any:
         function = getattr(function, "__wrapped__", None)
     graphs = (c for c in candidates if isinstance(c, RunnableMethods))
     return next((graph for graph in graphs if graph.checkpointer is not False), None)
+
+
+def _chain_parts(action: Any) -> list[Any]:
+    """``action`` and, as LangGraph searches them, the steps of a LangChain sequence
+    (``prep | graph``) and the runnables a ``RunnableLambda``'s function names (its
+    ``deps``, read by langchain-core from its source), and theirs in turn."""
+    runnables = sys.modules.get("langchain_core.runnables.base")
+    parts = [action]
+    for part in parts if runnables is not None else ():
+        if isinstance(part, runnables.RunnableSequence):
+            parts += part.steps
+        elif isinstance(part, runnables.RunnableLambda):
+            parts += part.deps
+    return parts
 
 
 def _reached(function: Any) -> list[Any]:

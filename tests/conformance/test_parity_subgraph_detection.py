@@ -1,7 +1,8 @@
 """Which graph a node runs as a subgraph, found as LangGraph finds it (its
 ``test_subgraph_detection.py``): the values a node's function reaches from outside its
 scope (its closure, the globals its own code names, and every value along an attribute
-path loaded from those, also in functions it defines), shown by ``nodes[name].subgraphs``,
+path loaded from those, also in functions it defines; the steps of a LangChain chain
+and the runnables a ``RunnableLambda``'s function names), shown by ``nodes[name].subgraphs``,
 ``get_subgraphs()`` and ``get_graph(xray=True)``. A closure cell never filled (a
 variable assigned only on a branch not taken) is skipped, not an error, so the thread's
 state and history can still be read."""
@@ -156,6 +157,23 @@ def stateless_subgraph(lib: Lib) -> Callable:
     return lambda state: sub.invoke(state)
 
 
+def a_chain_ending_in_a_graph(lib: Lib) -> Any:
+    from langchain_core.runnables import RunnableLambda
+
+    return RunnableLambda(lambda state: state) | leaf(lib, "chain_step")
+
+
+def a_runnable_lambda_naming_a_graph(lib: Lib) -> Any:
+    from langchain_core.runnables import RunnableLambda
+
+    sub = leaf(lib, "lambda_dep")
+
+    async def call(state: State) -> Any:  # (read from its source by langchain-core)
+        return await sub.ainvoke(state)
+
+    return RunnableLambda(call)
+
+
 SHAPES = [
     closure,
     module_global,
@@ -171,6 +189,8 @@ SHAPES = [
     a_path_the_compiler_dropped,
     a_partial,
     stateless_subgraph,
+    a_chain_ending_in_a_graph,
+    a_runnable_lambda_naming_a_graph,
 ]
 
 
