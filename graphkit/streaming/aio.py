@@ -20,6 +20,14 @@ __all__ = ["AsyncRun", "astream_from", "current_async_run", "run_on_loop"]
 
 _DONE = object()
 
+_RUNS = concurrent.futures.ThreadPoolExecutor(
+    max_workers=10_000, thread_name_prefix="graphkit-async-run"
+)
+"""Where each async run's stepper runs: its own pool, not the loop's default executor,
+whose few workers (cpu count + 4) an async run's stepper would wait on (an awaited
+subgraph's stepper, a sync callback handler) while holding one. Idle threads are reused
+and a new one starts only when none is idle, so waiting never deadlocks."""
+
 
 class AsyncRun:
     """The coroutines one async run started on its event loop, so that cancelling the
@@ -128,7 +136,7 @@ async def astream_from(
 
     # The producer thread sees this coroutine's context variables, so a graph awaited
     # inside a running node knows it is that node's subgraph.
-    producer = loop.run_in_executor(None, contextvars.copy_context().run, produce)
+    producer = loop.run_in_executor(_RUNS, contextvars.copy_context().run, produce)
     try:
         while True:
             demand.release()

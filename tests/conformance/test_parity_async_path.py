@@ -286,3 +286,40 @@ def test_aupdate_state_calls_the_async_methods_a_saver_wrote() -> None:
     theirs = asyncio.run(_audited_update("langgraph"))
     assert "aput step 2" in theirs
     assert asyncio.run(_audited_update("graphkit")) == theirs
+
+
+def _nested_awaits(root: str, depth: int) -> dict[str, Any]:
+    """A graph whose node awaits a graph whose node awaits another... ``depth`` deep."""
+    graph_module = importlib.import_module(f"{root}.graph")
+    leaf = graph_module.StateGraph(State)
+    leaf.add_node("leaf", lambda state: {"log": ["leaf"]})
+    leaf.add_edge(graph_module.START, "leaf")
+    app = leaf.compile()
+    for _ in range(depth):
+
+        async def wrap(state: State, inner: Any = app) -> Any:
+            return await inner.ainvoke({"log": []})
+
+        graph = graph_module.StateGraph(State)
+        graph.add_node("wrap", wrap)
+        graph.add_edge(graph_module.START, "wrap")
+        app = graph.compile()
+    return asyncio.run(app.ainvoke({"log": []}))
+
+
+def test_graphs_awaited_inside_nodes_eight_deep_finish() -> None:
+    """Each graphkit async run steps in a thread of its own while the runs it awaits
+    step in theirs: taken from the event loop's default executor (cpu count + 4
+    workers), a run 6 deep waited for a worker that none would give back (a hang).
+    Run in a thread, so that a hang fails the test instead of the suite."""
+    results: dict[str, Any] = {}
+
+    def run(root: str) -> None:
+        results[root] = _nested_awaits(root, 8)
+
+    for root in ("langgraph", "graphkit"):
+        worker = threading.Thread(target=run, args=(root,), daemon=True)
+        worker.start()
+        worker.join(60)
+        assert not worker.is_alive(), f"{root}: the run hung"
+    assert results["graphkit"] == results["langgraph"] == {"log": ["leaf"]}
