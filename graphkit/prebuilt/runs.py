@@ -71,9 +71,10 @@ def _manager(config: Any, kind: type[Any]) -> Any:
     only the graph's run.)"""
     callbacks = config.get("callbacks")
     if kind is AsyncCallbackManager and isinstance(callbacks, CallbackManager):
-        # an async graphkit run gives its tasks sync managers, where LangGraph's gives
-        # async ones: the same manager, made async (configured anew, it would add a
-        # handler meant for the graph's run alone once more)
+        # an async graphkit run that only streams "messages" (no chain runs to report)
+        # gives its tasks a sync manager, where LangGraph's gives an async one: the same
+        # manager, made async (configured anew, it would add a handler meant for the
+        # graph's run alone once more)
         callbacks = _made_async(callbacks)
     if not isinstance(callbacks, kind):
         if kind is CallbackManager:

@@ -4,10 +4,16 @@ per task (tagged ``graph:step:N``) and, inside it, one per router (tagged ``seq:
 K being the router's place after the node and its edge writes in LangGraph's node
 sequence). A run is traced only when its config carries callbacks, or LangSmith tracing
 is turned on without them (``LANGSMITH_TRACING=true``, ``tracing_context``), so a run
-without them pays nothing; langchain-core is imported only then."""
+without them pays nothing; langchain-core is imported only then.
+
+As LangGraph's, a run started asynchronously reports through async callback managers,
+awaited on its event loop (``RunTrace.loop``) while the stepper's thread waits: an async
+handler runs on that loop and its ``raise_error`` raises in the run, a sync handler runs
+on the loop's thread (``run_inline``) or in its executor."""
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import os
 import sys
@@ -25,13 +31,17 @@ SEQ_STEP = "seq:step:"
 class RunTrace:
     """The chain run of one graph run: ``run`` is its langchain-core run manager;
     ``streams``: each task's output goes to the streaming handlers too (``on_chain_stream``
-    in ``astream_events``), which LangGraph does only for a run streamed asynchronously."""
+    in ``astream_events``), which LangGraph does only for a run streamed asynchronously;
+    ``loop``: the event loop its async managers report on (None: its managers are sync)."""
 
-    __slots__ = ("async_run", "output_keys", "run", "streams")
+    __slots__ = ("async_run", "loop", "output_keys", "run", "streams")
 
-    def __init__(self, run: Any, streams: bool, async_run: Any, output_keys: Any) -> None:
+    def __init__(
+        self, run: Any, streams: bool, async_run: Any, output_keys: Any, loop: Any = None
+    ) -> None:
         self.run, self.streams, self.async_run = run, streams, async_run
         self.output_keys = output_keys  # (LangGraph's form: one name alone, or a list)
+        self.loop = loop
 
     def __repr__(self) -> str:
         return f"RunTrace({self.run.run_id}, streams={self.streams})"
@@ -48,13 +58,14 @@ class RunTrace:
         else:
             child = self.run.get_child(f"graph:step:{task.step}")
         manager = _tagged(child, config)
-        return manager.on_chain_start(None, _shown_input(task, node), name=task.node)
+        started = manager.on_chain_start(None, _shown_input(task, node), name=task.node)
+        return reported(started, self.loop)
 
     def end_task(self, task_run: Any, output: Any, error: BaseException | None) -> None:
         """End a task's chain run with its node's output, or with the error it raised
         (an interrupt too, as in LangGraph)."""
         if error is not None:
-            task_run.on_chain_error(error)
+            reported(task_run.on_chain_error(error), self.loop)
             return
         if self.streams:
             for handler in task_run.handlers:
@@ -62,7 +73,7 @@ class RunTrace:
                 if tap is not None and not _streams_messages(handler):
                     for _ in tap(task_run.run_id, iter((output,))):
                         pass
-        task_run.on_chain_end(output)
+        reported(task_run.on_chain_end(output), self.loop)
 
     def end(self, ended: Any) -> None:
         """End the run's chain run with what ``invoke`` returns: the output keys' values
@@ -74,11 +85,20 @@ class RunTrace:
             output = values.get(keys) if isinstance(values, dict) else values
         else:
             output = ended.output(tuple(keys))
-        self.run.on_chain_end(output)
+        reported(self.run.on_chain_end(output), self.loop)
 
     def fail(self, error: BaseException) -> None:
         """End the run's chain run with the error it raised."""
-        self.run.on_chain_error(error)
+        reported(self.run.on_chain_error(error), self.loop)
+
+
+def reported(outcome: Any, loop: Any) -> Any:
+    """What a callback manager's call gives: a sync manager's as it is; an async
+    manager's coroutine awaited on the run's ``loop``, this (stepper or pool) thread
+    waiting for it, so that what a handler raises with ``raise_error`` raises here."""
+    if loop is None:
+        return outcome
+    return asyncio.run_coroutine_threadsafe(outcome, loop).result()
 
 
 def open_trace(
@@ -94,17 +114,6 @@ def open_trace(
     # (a config that is not a dict is refused later, by RunConfig)
     if not isinstance(config, dict) or not _has_handlers(config.get("callbacks")):
         return None
-    from langchain_core.runnables.config import get_callback_manager_for_config
-
-    manager = get_callback_manager_for_config(config)
-    # as LangGraph's: the graph's run names its thread (thread_id, checkpoint_ns...)
-    missing = coordinates_in_metadata(manager.metadata, config.get("configurable"))
-    if "ls_integration" not in manager.metadata:
-        missing["ls_integration"] = "langgraph"
-    manager.add_metadata({k: v for k, v in missing.items() if k not in manager.metadata})
-    run = manager.on_chain_start(
-        None, input, name=config.get("run_name", app.get_name()), run_id=config.get("run_id")
-    )
     above = parent.run.options.trace if parent is not None else None
     if above is None:
         streams = async_run is not None
@@ -112,8 +121,25 @@ def open_trace(
         streams = True
     else:  # a subgraph node streams as its parent does; a graph a node invokes does not
         streams = above.streams and getattr(parent.node.call, "subgraph", None) is not None
+    # reported as it was started: asynchronously on its loop (not from the loop's own
+    # thread, where a sync run inside an async node holds the loop up)
+    on_loop = streams and async_run is not None and not async_run.on_its_loop()
+    loop = async_run.loop if on_loop else None
+    from langchain_core.runnables import config as configs
+
+    if loop is None:
+        manager = configs.get_callback_manager_for_config(config)
+    else:
+        manager = configs.get_async_callback_manager_for_config(config)
+    # as LangGraph's: the graph's run names its thread (thread_id, checkpoint_ns...)
+    missing = coordinates_in_metadata(manager.metadata, config.get("configurable"))
+    if "ls_integration" not in manager.metadata:
+        missing["ls_integration"] = "langgraph"
+    manager.add_metadata({k: v for k, v in missing.items() if k not in manager.metadata})
+    name = config.get("run_name", app.get_name())
+    run = manager.on_chain_start(None, input, name=name, run_id=config.get("run_id"))
     keys = app.output_channels if output_keys is None else output_keys
-    return RunTrace(run, streams, async_run, keys)
+    return RunTrace(reported(run, loop), streams, async_run, keys, loop)
 
 
 _TRACING_VARIABLES = (
@@ -208,14 +234,15 @@ def traced_route(
     task_run = scope.trace if scope is not None else None
     if task_run is None:
         return route(state, config)
+    loop = scope.run.options.trace.loop
     manager = _tagged(task_run.get_child(f"{SEQ_STEP}{position}"), config or {})
-    run = manager.on_chain_start(None, state, name=name)
+    run = reported(manager.on_chain_start(None, state, name=name), loop)
     try:
         result = route(state, {**(config or {}), "callbacks": run.get_child()})
     except BaseException as error:
-        run.on_chain_error(error)
+        reported(run.on_chain_error(error), loop)
         raise
-    run.on_chain_end(result)
+    reported(run.on_chain_end(result), loop)
     return result
 
 
