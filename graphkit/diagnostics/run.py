@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import linecache
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +25,7 @@ __all__ = [
     "unknown_channel",
     "unknown_send_target",
     "unreadable_state",
+    "subscripted",
     "unset_key_read",
 ]
 
@@ -81,6 +84,36 @@ def unset_key_read(node: str, step: int, key: str) -> str:
         f"(app.invoke({{..., {key!r}: ...}})), have a node that runs earlier write it, or "
         f"read it with state.get({key!r})."
     )
+
+
+def subscripted(error: BaseException, mapping: Any) -> bool:
+    """Whether ``error`` was raised where its code subscripts ``mapping`` itself by a name
+    (``state["key"]``): the innermost frame of its traceback, read back from its source.
+    A ``KeyError`` of another dict (``other["key"]``, ``state["a"]["key"]``), raised on
+    purpose or from code whose source cannot be read is not."""
+    traceback = error.__traceback__
+    while traceback is not None and traceback.tb_next is not None:
+        traceback = traceback.tb_next
+    if traceback is None:
+        return False
+    frame = traceback.tb_frame
+    positions = list(frame.f_code.co_positions())
+    start, end, column, end_column = positions[traceback.tb_lasti // 2]
+    lines = linecache.getlines(frame.f_code.co_filename, frame.f_globals)
+    if None in (start, end, column, end_column) or end > len(lines):  # type: ignore[operator]
+        return False
+    text = lines[start - 1 : end]  # type: ignore[operator]
+    text[-1] = text[-1].encode()[:end_column].decode(errors="ignore")
+    text[0] = text[0].encode()[column:].decode(errors="ignore")
+    try:
+        read = ast.parse("".join(text).strip(), mode="eval").body
+    except SyntaxError:
+        return False
+    if not (isinstance(read, ast.Subscript) and isinstance(read.value, ast.Name)):
+        return False
+    name = read.value.id
+    found = frame.f_locals.get(name, frame.f_globals.get(name))
+    return found is mapping
 
 
 def async_node_in_sync_run(node: str) -> TypeError:

@@ -285,8 +285,14 @@ def _subgraph_call(
         return output
 
     def explain(error: KeyError) -> None:
-        # given nothing (it shares no key with the parent), a node of it reading a key fails
-        if child_inputs.isdisjoint(parent_keys):
+        # given nothing (it shares no key with the parent), a node of it reading a key
+        # fails (a KeyError naming no key of the child is not that read)
+        key = error.args[0] if len(error.args) == 1 else None
+        if (
+            isinstance(key, str)
+            and key in child.builder.channels
+            and child_inputs.isdisjoint(parent_keys)
+        ):
             error.add_note(diagnose.subgraph_given_nothing(child_inputs, parent_keys))
 
     def run_subgraph(state: Any, config: Any) -> Any:

@@ -342,8 +342,8 @@ def handler_task(failed: Task, handler: str) -> Task:
 
 def _unset_key_read(work: StepWork, task: Task, error: KeyError) -> bool:
     """Whether ``error`` is a StateGraph node's read of a state key that has no value
-    yet: not in the state it was given, and its channel empty (a KeyError of the user's
-    own dicts names a key the state lacks only by chance)."""
+    yet: raised reading the state it was given (``state[key]``, not a dict of the
+    user's own, nor a subgraph's state), which lacks the key, and its channel empty."""
     key = error.args[0] if len(error.args) == 1 else None
     return (
         isinstance(key, str)
@@ -353,6 +353,7 @@ def _unset_key_read(work: StepWork, task: Task, error: KeyError) -> bool:
         and isinstance(task.input, Mapping)
         and key not in task.input
         and not work.state.channels[key].is_available()
+        and diagnose.subscripted(error, task.input)
     )
 
 

@@ -123,6 +123,45 @@ def test_a_key_error_of_the_nodes_own_dict_gets_no_such_note():
     assert not any("has no value yet" in note for note in error.__notes__)
 
 
+def _own_key_error(lib: Lib, node: Any) -> Any:
+    graph = lib.StateGraph(Named)  # 'greeting' is a state key nothing gave
+    graph.add_node("hello", node)
+    graph.add_edge(lib.START, "hello")
+    return graph.compile().invoke({"name": "x"})
+
+
+def _raise_it(key: str) -> Any:
+    raise KeyError(key)
+
+
+OWN_KEY_ERRORS = {
+    "another dict": lambda state: {"name": {}["greeting"]},
+    "a dict in the state": lambda state: {"name": state["name"] and {}["greeting"]},
+    "raised on purpose": lambda state: _raise_it("greeting"),
+    "a copy of the state": lambda state: {"name": dict(state)["greeting"]},
+}
+
+
+@pytest.mark.parametrize("node", OWN_KEY_ERRORS.values(), ids=OWN_KEY_ERRORS.keys())
+def test_a_key_error_of_the_nodes_own_naming_an_unset_key_gets_no_such_note(node):
+    _, error = _raised(lambda lib: _own_key_error(lib, node))
+    assert error.args == ("greeting",)
+    assert not any("has no value yet" in note for note in error.__notes__)
+
+
+def test_a_subgraph_node_reading_an_unset_key_is_named_once_not_its_parent_node():
+    def run(lib: Lib) -> Any:
+        child = lib.StateGraph(Named).add_node("inner", lambda state: {"name": state["greeting"]})
+        parent = lib.StateGraph(Named).add_node(
+            "outer", child.add_edge(lib.START, "inner").compile()
+        )
+        return parent.add_edge(lib.START, "outer").compile().invoke({"name": "x"})
+
+    _, error = _raised(run)
+    noted = [note for note in error.__notes__ if "has no value yet" in note]
+    assert len(noted) == 1 and noted[0].startswith("Node 'inner' (step 1)")
+
+
 def _extend(left: list, right: list) -> None:
     left.extend(right)  # returns None: the next write fails on None.extend
 

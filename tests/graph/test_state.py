@@ -283,6 +283,17 @@ def test_a_key_error_in_a_subgraph_given_nothing_says_why(run_async):
     )
 
 
+def test_a_key_error_in_a_subgraph_given_nothing_naming_none_of_its_keys_has_no_such_note():
+    def look_up(state):
+        raise KeyError("api_key")  # (the child's own, not a read of its state)
+
+    child = StateGraph(Research).add_node("look_up", look_up).add_edge(START, "look_up")
+    app = StateGraph(State).add_node("research", child.compile()).add_edge(START, "research")
+    with pytest.raises(KeyError) as raised:
+        app.compile().invoke({"x": 1})
+    assert not any("given none of its parent's state" in n for n in raised.value.__notes__)
+
+
 def test_a_key_error_in_a_subgraph_sharing_a_key_has_no_such_note():
     child = StateGraph(State).add_node("inner", lambda state: {"x": state["missing"]})
     builder = StateGraph(State).add_node("sub", child.add_edge(START, "inner").compile())
