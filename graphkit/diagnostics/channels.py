@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from types import UnionType
+from typing import Annotated, Any, Union, get_args, get_origin
 
+from graphkit.constants import ROOT
 from graphkit.errors import ErrorCode, InvalidUpdateError, create_error_message
 
 
@@ -19,19 +21,38 @@ def plain_field_written_twice(
 ) -> InvalidUpdateError:
     """The fix fits the graph: a StateGraph's key takes a reducer suited to its declared
     type ``typ``; a low-level Pregel's channel is made of another class."""
-    if low_level:
+    value = _value_type(typ)
+    if low_level and value in (Any, object):  # (BinaryOperatorAggregate(object) adds to object())
         fix = (
-            f"Make it a BinaryOperatorAggregate({_type_text(typ)}, operator.add) (it folds "
-            f"the values) or a Topic({_type_text(typ)}) (it keeps them all)"
+            "Make it a Topic(object) (it keeps them all) or a BinaryOperatorAggregate of "
+            "the values' type (e.g. BinaryOperatorAggregate(int, operator.add) folds them)"
         )
+    elif low_level:
+        fix = (
+            f"Make it a BinaryOperatorAggregate({_type_text(value)}, operator.add) (it folds "
+            f"the values) or a Topic({_type_text(value)}) (it keeps them all)"
+        )
+    elif key == ROOT:  # StateGraph(int): the state is one value, its schema the reducer's
+        fix = f"Give the state a reducer, e.g. StateGraph({_reducer_for(value)})"
     else:
-        fix = f"Give it a reducer in the state schema, e.g. {key}: {_reducer_for(typ)}"
+        fix = f"Give it a reducer in the state schema, e.g. {key}: {_reducer_for(value)}"
     error = _concurrent_update(
         f"Channel {key!r} received {count} values in one step; a plain field "
         f"keeps one value per step. {fix}, or write it from one node per step."
     )
     error.plain_field = (key, count, typ)  # (a low-level Pregel words the fix anew)
     return error
+
+
+def _value_type(typ: Any) -> Any:
+    """The type of the values ``typ`` declares: ``Annotated[str, "a note"]`` and
+    ``Optional[str]`` (``str | None``) declare str."""
+    if get_origin(typ) is Annotated:
+        return _value_type(typ.__origin__)
+    if get_origin(typ) in (Union, UnionType):
+        others = [arg for arg in get_args(typ) if arg is not type(None)]
+        return _value_type(others[0]) if len(others) == 1 else typ
+    return typ
 
 
 def _type_text(typ: Any) -> str:

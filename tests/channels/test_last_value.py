@@ -1,12 +1,13 @@
 """LastValue: unit tests, and differential tests against LangGraph's LastValue."""
 
-from typing import Any
+from typing import Annotated, Any, Optional
 
 import pytest
 from hypothesis import given
 from langgraph.channels import LastValue as LangGraphLastValue
 
 from graphkit.channels import EMPTY, LastValue
+from graphkit.diagnostics.channels import plain_field_written_twice
 from graphkit.errors import EmptyChannelError, InvalidUpdateError
 from tests.channels.differential import calls, run_both
 
@@ -56,12 +57,30 @@ def test_two_values_in_one_step_are_an_error_that_names_the_channel_and_the_fix(
         (list[str], "Annotated[list[str], operator.add]"),
         (dict[str, int], "Annotated[dict[str, int], operator.or_]"),
         (Any, "Annotated[list, operator.add] (each node then writes a one-item list)"),
+        (Annotated[str, "a note"], "Annotated[str, operator.add]"),
+        (Optional[list[str]], "Annotated[list[str], operator.add]"),  # noqa: UP045
+        (set[int] | None, "Annotated[set[int], operator.or_]"),
     ],
 )
 def test_the_reducer_suggested_for_two_values_suits_the_declared_type(typ, reducer):
     with pytest.raises(InvalidUpdateError) as error:
         LastValue(typ, key="text").update(["a", "b"])
     assert f"e.g. text: {reducer}, or write it from one node per step." in str(error.value)
+
+
+def test_a_single_value_state_is_given_its_reducer_in_the_state_graph_call():
+    with pytest.raises(InvalidUpdateError) as error:  # StateGraph(int): one key, __root__
+        LastValue(int, key="__root__").update([1, 2])
+    assert "e.g. StateGraph(Annotated[int, operator.add]), or write" in str(error.value)
+
+
+@pytest.mark.parametrize("typ", [Any, object])
+def test_a_low_level_channel_of_any_value_is_not_told_to_add_to_an_object(typ):
+    # BinaryOperatorAggregate(object, operator.add) starts from object(): + fails
+    error = plain_field_written_twice("out", 2, typ, low_level=True)
+    assert "Make it a Topic(object) (it keeps them all) or a BinaryOperatorAggregate of " in str(
+        error
+    )
 
 
 def test_none_is_a_value():
