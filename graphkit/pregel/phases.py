@@ -306,7 +306,8 @@ def update(
     state.checkpoint, state.updated_channels = checkpoint, checkpoint.updated_channels
     state.step += 1
     changes = tuple(made.changes.values())
-    keys = () if graph.low_level else graph.state_keys  # (a Pregel's: its stream channels)
+    # (a Pregel's state_keys are its stream channels; a managed value is a key never written)
+    keys = () if graph.low_level else (*graph.state_keys, *graph.managed)
     return Update(checkpoint.step, changes, checkpoint.updated_channels, checkpoint, keys)
 
 

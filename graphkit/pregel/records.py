@@ -248,7 +248,8 @@ class Update:
     updated_channels: frozenset[str]
     checkpoint: Checkpoint
     state_keys: tuple[str, ...] = ()
-    """The graph's state keys, to tell a misspelt name in ``change``; empty: unknown."""
+    """The graph's state keys (managed values too), to tell a misspelt name in ``change``;
+    empty: unknown."""
 
     @property
     def changed(self) -> list[str]:

@@ -24,6 +24,7 @@ from graphkit import (
 )
 from graphkit.channels import EMPTY
 from graphkit.checkpoint import Checkpoint
+from graphkit.managed import RemainingSteps
 
 
 class State(TypedDict):
@@ -204,6 +205,18 @@ def test_execution_writes_and_update_changes_in_a_run(run):
         "Update.change('lgo'): 'lgo' is not a state key of this graph (keys: ['log', "
         "'x']); did you mean 'log'?"
     )
+
+
+def test_update_change_of_a_managed_value_is_none_not_a_slip():
+    class Counted(TypedDict):
+        x: int
+        remaining_steps: RemainingSteps  # a key of the schema that no write reaches
+
+    app = StateGraph(Counted).add_node("a", lambda state: {"x": 2}).add_edge(START, "a")
+    step = app.compile().stepper({"x": 1}).run().step(1)
+    assert step.update.change("remaining_steps") is None
+    with pytest.raises(KeyError):
+        step.update.change("remaining_step")
 
 
 def test_every_step_of_a_finished_run_completed_its_update(run):
