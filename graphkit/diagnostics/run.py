@@ -22,10 +22,10 @@ __all__ = [
     "recursion_limit",
     "reducer_raised",
     "run_is_over",
+    "subscripted",
     "unknown_channel",
     "unknown_send_target",
     "unreadable_state",
-    "subscripted",
     "unset_key_read",
 ]
 
