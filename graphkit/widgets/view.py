@@ -162,20 +162,45 @@ def failed_update(session: DebugSession, superstep: Superstep) -> FailedUpdate |
     for result in execution.results:
         for channel, _ in result.writes:
             writers.setdefault(channel, []).append(result.task.node)
-    named = [c for c in writers if not is_internal(c) and repr(c) in str(error)]
-    if not named:  # (the error's words name no channel: a plain key written twice)
+    channel, by_reducer = _failed_channel(error, [c for c in writers if not is_internal(c)])
+    if not channel:  # (the error's words name no channel: a plain key written twice)
         kinds = session.app.spec.channels
         named = [c for c, who in writers.items() if len(who) > 1 and _plain(kinds.get(c))]
-    channel = max(named, key=lambda c: len(writers[c]), default="")
+        channel = max(named, key=lambda c: len(writers[c]), default="")
     who = tuple(dict.fromkeys(writers.get(channel, ())))
     count = len(writers.get(channel, ()))
     from graphkit.errors import InvalidUpdateError
 
-    if isinstance(error, InvalidUpdateError) and count > 1:
+    if by_reducer:
+        reducer = getattr(session.app.spec, "reducer_names", {}).get(channel)
+        reason = f"its reducer{f' {reducer}' if reducer else ''} raised {type(error).__name__}"
+    elif isinstance(error, InvalidUpdateError) and count > 1:
         reason = f"{count} writes in one step, and a plain key keeps one value per step"
     else:
         reason = f"the Update raised {type(error).__name__} on these writes"
     return FailedUpdate(type(error).__name__, channel, who, reason)
+
+
+def _failed_channel(error: BaseException, written: list[str]) -> tuple[str, bool]:
+    """The channel whose Update raised, in the runtime's own words (and whether its
+    reducer raised): a reducer's error says nothing of the channel, its note does
+    ("applied its writes to channel 'results'"); a conflict says "wrote 'results'". A
+    name quoted elsewhere (a reducer's own message quoting another key) is a last resort.
+
+    >>> error = TypeError("unsupported operand type(s) for +: 'int' and 'list'")
+    >>> error.add_note("While step 1 applied its writes to channel 'results': its ...")
+    >>> _failed_channel(error, ["topic", "results"])
+    ('results', True)
+    """
+    for note in getattr(error, "__notes__", ()):
+        for channel in written:
+            if f"applied its writes to channel {channel!r}:" in str(note):
+                return channel, True
+    text = str(error)
+    for channel in written:
+        if f"wrote {channel!r}" in text:
+            return channel, False
+    return next((channel for channel in written if repr(channel) in text), ""), False
 
 
 def _plain(channel: Any) -> bool:

@@ -209,3 +209,35 @@ def test_a_failed_update_marks_its_writers_and_names_the_channel_and_why():
         "from b: 2 writes in one step, and a plain key keeps one value per step</td></tr>"
     ) in panel
     assert '<tr class="gk-pending"><td>topic</td>' in panel
+
+
+def merge(left: list, right: list) -> list:
+    raise ValueError("cannot merge 'topic' here")  # (quotes a key it does not merge)
+
+
+class Merged(TypedDict):
+    topic: str
+    results: Annotated[list, merge]
+    tokens: Annotated[int, operator.add]
+
+
+def test_a_reducer_that_raised_is_found_by_the_runtime_s_note_not_a_quoted_name():
+    # a reducer's own error names no channel (int + list, check 3.1's slip), or quotes
+    # another key: the debugger marked no channel, or 'topic', which b wrote fine
+    for key, value, reducer, error in (
+        ("results", ["a"], "merge", "ValueError"),
+        ("tokens", ["a"], "add", "TypeError"),
+    ):
+        builder = StateGraph(Merged)
+        builder.add_node("a", lambda state, key=key, value=value: {key: value})
+        builder.add_node("b", lambda state: {"topic": "b"})
+        builder.add_edge(START, "a").add_edge(START, "b")
+        session = DebugSession(builder.compile(), {"topic": "t"})
+        session.run()
+        view = session.view()
+        panel = html.unescape(view.state_html)
+        assert f'<tr class="gk-failed"><td>{key}</td>' in panel
+        assert f"['a'] from a: its reducer {reducer} raised {error}</td></tr>" in panel
+        assert '<tr class="gk-pending"><td>topic</td>' in panel
+        assert '<g id="node-a" class="node gk-node gk-node-node planned error">' in view.svg
+        assert 'id="node-b" class="node gk-node gk-node-node planned wrote pending"' in view.svg
