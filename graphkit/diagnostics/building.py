@@ -25,8 +25,11 @@ from graphkit.diagnostics.names import (
 from graphkit.types import RetryPolicy
 
 _RUNS = ("invoke", "ainvoke", "stream", "astream", "batch", "abatch", "trace", "stepper")
-_READS = ("get_graph", "get_state", "get_state_history", "update_state", "spec")
-COMPILED_ONLY = frozenset((*_RUNS, *_READS))
+_EVENTS = ("astream_events", "stream_events")
+_READS = ("get_graph", "aget_graph", "get_subgraphs", "aget_subgraphs", "spec")
+_STATE = ("get_state", "get_state_history", "update_state", "bulk_update_state")
+_ASYNC_STATE = tuple(f"a{name}" for name in _STATE)  # (aget_state: LangGraph's async code)
+COMPILED_ONLY = frozenset((*_RUNS, *_EVENTS, *_READS, *_STATE, *_ASYNC_STATE))
 """What a compiled graph has and its builder has not: asked of the builder, the fix is
 ``compile()``."""
 

@@ -644,7 +644,10 @@ def test_a_langgraph_saver_is_refused_where_it_is_given():
                checkpointer=LangGraphSaver())  # fmt: skip
 
 
-@pytest.mark.parametrize("method", ["invoke", "stream", "trace", "stepper", "get_graph"])
+@pytest.mark.parametrize(
+    "method",
+    ["invoke", "stream", "trace", "stepper", "get_graph", "astream_events", "aget_state"],
+)
 def test_a_compiled_graph_s_method_on_the_builder_says_to_compile_first(method):
     builder = graph_with("a").add_edge(START, "a")
     with pytest.raises(AttributeError, match=r"Compile it first, app = builder\.compile\(\)"):
@@ -653,3 +656,13 @@ def test_a_compiled_graph_s_method_on_the_builder_says_to_compile_first(method):
     with pytest.raises(AttributeError) as missing:
         builder.nodez  # noqa: B018
     assert "compile" not in str(missing.value)
+
+
+def test_what_the_builder_is_told_to_compile_for_is_on_the_compiled_graph_alone():
+    from graphkit.diagnostics.building import COMPILED_ONLY
+
+    builder = graph_with("a").add_edge(START, "a")
+    app = builder.compile()
+    assert {"aget_state", "aupdate_state", "astream_events", "aget_subgraphs"} <= COMPILED_ONLY
+    assert [name for name in sorted(COMPILED_ONLY) if not hasattr(app, name)] == []
+    assert [name for name in sorted(COMPILED_ONLY) if hasattr(builder, name)] == []
