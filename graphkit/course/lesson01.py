@@ -20,6 +20,7 @@ from typing import Any, Literal, TypedDict
 
 from graphkit import END, START, GraphkitWarning, StateGraph
 from graphkit.course import Wrong, compiled, exercise, trace
+from graphkit.diagnostics.names import near_miss
 from graphkit.inspect.values import show
 
 __all__ = [
@@ -160,10 +161,14 @@ def check_router(builder: Any) -> str:
         advice = "shorts" if wanted == "hot" else "coat"
         with warnings.catch_warnings():  # "returned True, which is not a node": said below
             warnings.simplefilter("ignore", GraphkitWarning)
-            run = trace(app, {"temperature": temperature})
+            try:
+                run = trace(app, {"temperature": temperature})
+            except Wrong:  # a router's True or None with the list ['hot', 'cold'] raises
+                _nothing_chosen(app, _after_measure(temperature), temperature)
+                raise
         steps = _steps(run)
         if steps == [(1, ["measure"])]:
-            _nothing_chosen(app, run, temperature)
+            _nothing_chosen(app, dict(run.values), temperature)
         if steps != [(1, ["measure"]), (2, [wanted])]:
             raise Wrong(
                 f"At {temperature} °C your run went {_story(steps)}; expected step 1: "
@@ -202,16 +207,30 @@ def check_router(builder: Any) -> str:
     )
 
 
-def _nothing_chosen(app: Any, run: Any, temperature: int) -> None:
-    """Nothing ran after measure: say what its router returned, if that was no node's name."""
+def _after_measure(temperature: int) -> dict[str, Any]:
+    """The state measure's router reads: the input and measure's write."""
+    return {"temperature": temperature, "reading": f"{temperature} °C"}
+
+
+def _nothing_chosen(app: Any, state: dict[str, Any], temperature: int) -> None:
+    """Nothing ran after measure (or the run failed there): say what its router returned,
+    if that was no node's name. The runtime's words for it (a path_map's keys, a
+    destination) are not lesson 01's, and a router returning ``True`` is a slip of it."""
     for branch in app.builder.branches.get("measure", {}).values():
         try:
-            returned = branch.path(dict(run.values))
+            returned = branch.path(state)
         except Exception:  # (a router that fails fails in the run too, and is told so)
             continue
-        if isinstance(returned, str) and returned in app.spec.nodes:
+        names = branch.path_map or {name: name for name in app.spec.nodes}
+        # (a node's name missing from a dict path_map: the run's words fit, the learner wrote one)
+        try:
+            if returned in names or returned in app.spec.nodes:
+                continue
+        except TypeError:  # (a list of names, a dict: unhashable, left to the run's words)
             continue
+        slip = near_miss(returned, names)
         said = "END" if returned == END else f"{returned!r}, which is not a node's name"
+        said += f" (did you mean {slip!r}?)" if slip else ""
         raise Wrong(
             f"At {temperature} °C your router returned {said}, so nothing ran after measure.",
             hint='A router returns the name of the node to run next, as a string: "hot" or "cold".',

@@ -316,3 +316,31 @@ def test_router_that_returns_no_node_name_is_told_what_it_returned(returned, sai
     )
     assert "the name of the node to run next, as a string" in verdict.hint
     assert not recwarn.list  # the runtime's warning (Command, path_map) is not shown too
+
+
+@pytest.mark.parametrize(
+    ("returned", "path", "said"),
+    [
+        (True, ["hot", "cold"], "True, which is not a node's name, so"),  # the list the
+        (None, None, "None, which is not a node's name, so"),  # drawing's hint asks for
+        ("Hot", ["hot", "cold"], "'Hot', which is not a node's name (did you mean 'hot'?), so"),
+        ("Hot", None, "'Hot', which is not a node's name (did you mean 'hot'?), so"),
+    ],
+)
+def test_router_returning_no_node_name_is_told_so_when_the_run_raises_too(returned, path, said):
+    # with the list ['hot', 'cold'] (or None) the run raises, and the verdict spoke of a
+    # "path_map" and "a valid destination", words lesson 01 has not taught, with no hint
+    def route(state):
+        return returned if state["temperature"] >= 25 else "cold"
+
+    verdict = lesson01.check_router(router(route, path))
+    assert not verdict.passed
+    assert f"At 30 °C your router returned {said} nothing ran after measure." in verdict.message
+    assert "path_map" not in verdict.message and "destination" not in verdict.message
+    assert "the name of the node to run next, as a string" in verdict.hint
+
+
+def test_router_with_a_dict_of_choices_missing_a_node_keeps_the_run_s_words():
+    verdict = lesson01.check_router(router(lambda s: "hot", {True: "hot", False: "cold"}))
+    assert not verdict.passed
+    assert "not a key of its path_map" in verdict.message
