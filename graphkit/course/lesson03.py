@@ -98,9 +98,10 @@ def _say_if_it_starts_from_no_list(channel: Any) -> None:
     if isinstance(start, list) or start is None or start is EMPTY:
         return
     kind = type(start).__name__
+    empty = f"{kind}()" if repr(start) == f"{kind}()" else f"{kind}() = {start!r}"  # (set())
     raise Wrong(
         f"`results` is declared Annotated[{kind}, ...], so its channel starts from "
-        f"{kind}() = {start!r}, and its reducer failed folding the first list into "
+        f"{empty}, and its reducer failed folding the first list into "
         f"{start!r}: a reducer's channel starts from the empty value of the declared type.",
         "The nodes write lists: declare Annotated[list, ...].",
     )

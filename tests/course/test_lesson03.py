@@ -122,6 +122,14 @@ def test_fix_conflict_says_a_reducer_key_declared_int_starts_from_zero():
     assert "declare Annotated[list, ...]" in verdict.hint
 
 
+def test_fix_conflict_names_a_set_s_start_once():
+    # Annotated[set, operator.or_] (a learner's "union of the results"): "set() = set()"
+    sets = TypedDict("Sets", {"results": Annotated[set, operator.or_]})  # noqa: UP013
+    verdict = lesson03.check_fix_conflict(fan_out(sets))
+    assert not verdict
+    assert "so its channel starts from set(), and its reducer failed" in verdict.message
+
+
 def test_fix_conflict_fails_when_the_nodes_no_longer_run_in_parallel():
     verdict = lesson03.check_fix_conflict(fan_out(Plain, chain=True))
     assert not verdict
