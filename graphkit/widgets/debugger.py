@@ -252,8 +252,10 @@ class Debugger:
 
     def _resume(self) -> None:
         """Resume with the answer box's text. An empty box is refused: a click before
-        typing resumed with ``''`` and the box went away. ``""`` (or ``''``) typed is
-        the empty string, for an interrupt that means it."""
+        typing resumed with ``''`` and the box went away. Text in quotes is the string
+        inside them: ``""`` typed is the empty string, for an interrupt that means it,
+        and ``"yes"`` is ``'yes'``, as the Python habit the ``""`` invites means it (it
+        resumed with ``'"yes"'``, which ``answer == "yes"`` refused without a word)."""
         text = self.answer.value
         if self.session.status == "interrupted" and self.session.interrupts and not text.strip():
             self.session.message = (
@@ -262,7 +264,7 @@ class Debugger:
             )
             self.refresh()
             return
-        self.session.resume("" if text.strip() in ('""', "''") else text)
+        self.session.resume(_unquoted(text))
 
     def _handler(self, action: Callable[[], Any]) -> Callable[[Any], None]:
         # The session tells the widget when it changed (``refresh`` is its listener);
@@ -343,3 +345,15 @@ class Debugger:
 def _button(name: str) -> W.Button:
     button = W.Button(description=name.capitalize(), icon=_ICONS[name], tooltip=name)
     return button.add_class(f"gk-{name}-button").add_class("gk-control")
+
+
+def _unquoted(text: str) -> str:
+    """The answer box's text, or the string inside its quotes.
+
+    >>> _unquoted("yes"), _unquoted('"yes"'), _unquoted(" '' "), _unquoted("it's"), _unquoted('"a')
+    ('yes', 'yes', '', "it's", '"a')
+    """
+    stripped = text.strip()
+    if len(stripped) >= 2 and stripped[0] == stripped[-1] and stripped[0] in "'\"":
+        return stripped[1:-1]
+    return text

@@ -89,6 +89,18 @@ def test_resume_with_an_empty_answer_box_is_refused_and_the_box_stays():
     assert asking.session.values == {"n": 20, "answer": ""}
 
 
+def test_an_answer_typed_in_quotes_is_the_string_inside_them():
+    # the message's 'type ""' invites the Python habit: "yes" resumed with '"yes"', and
+    # lesson 08's approve (answer == "yes") did not send the mail, without a word
+    asking = Debugger(asking_app(), {"n": 1})
+    asking.click("run")
+    asking.answer.value = '"yes"'
+    asking.resume.click()
+    assert "Resumed with 'yes'" in asking.session.message
+    asking.click("run")
+    assert asking.session.values == {"n": 20, "answer": "yes"}
+
+
 def test_an_error_is_said_once_and_wraps_instead_of_being_cut():
     debugger = Debugger(failing_app(), INPUT)
     debugger.click("run")
