@@ -28,6 +28,9 @@ STATE_CSS = """
    'question' read as 'questi' / 'on') */
 .gk-state-table th:first-child, .gk-state-table td:first-child { white-space: nowrap;
   overflow-wrap: normal; }
+/* (a short value whole too: beside the long note of a failed Update, 'fruit' broke as
+   "'fruit" / "'", the value column given up as the channel's was) */
+.gk-state-table td:nth-child(2) { min-width: 12ch; }
 .gk-state-table tr.gk-pending td:first-child { border-left: 3px dashed #009e73; }
 .gk-state-table tr.gk-changed td:first-child { border-left: 4px solid #009e73; }
 .gk-state-table tr.gk-changed td { font-weight: 600; }

@@ -158,6 +158,8 @@ def test_the_state_panel_keeps_a_channel_name_whole():
         ".gk-state-table th:first-child, .gk-state-table td:first-child { white-space: nowrap;\n"
         "  overflow-wrap: normal; }"
     ) in STATE_CSS
+    # and a short value: beside a failed Update's note, 'fruit' read "'fruit" / "'"
+    assert ".gk-state-table td:nth-child(2) { min-width: 12ch; }" in STATE_CSS
 
 
 class Tokens(TypedDict):
