@@ -23,8 +23,8 @@ def unknown_key(
 ) -> str:
     """A returned key (or an input key, for START; or a key of ``update_state``'s values,
     read as ``edited_as``'s return value) that no channel has."""
-    if edited_as is not None:
-        where = f"update_state(config, values, as_node={edited_as!r}) got"
+    if edited_as is not None:  # (named as read, whether as_node was given or defaulted)
+        where = f"update_state's values (read as what {edited_as!r} returned) have"
     else:
         where = "The input has" if node == START else f"Node {node!r} returned"
     schema = f"the input schema {input_schema}" if input_schema else "the state schema"

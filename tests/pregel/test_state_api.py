@@ -98,13 +98,13 @@ def test_update_state_with_a_key_the_state_lacks_names_the_call_not_a_node():
     # neither the node nor the input gave it; update_state's values did
     app = app_with_a_run(2)
     thread = {"configurable": {"thread_id": "t"}}
-    for as_node in ("n1", START):
+    for as_node in ("n1", START, None):  # (None: the node that wrote last, n1)
         with pytest.warns(GraphkitWarning) as caught:
             app.update_state(thread, {"lgo": ["x"]}, as_node=as_node)
         (message,) = [str(w.message) for w in caught]
         assert message.startswith(
-            f"update_state(config, values, as_node={as_node!r}) got key 'lgo', which is not "
-            "in the state schema (keys: ['log']); the write is dropped"
+            f"update_state's values (read as what {as_node or 'n1'!r} returned) have key "
+            "'lgo', which is not in the state schema (keys: ['log']); the write is dropped"
         )
     # a node's own return is still the node's
     node = StateGraph(State).add_node("n0", lambda state: {"lgo": 1}).add_edge(START, "n0")
