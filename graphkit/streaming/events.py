@@ -110,14 +110,26 @@ class _AfterImport(importlib.abc.MetaPathFinder):
             return None
         sys.meta_path.remove(self)
         spec = importlib.util.find_spec(name)
-        loader = getattr(spec, "loader", None)
-        if loader is None or not hasattr(loader, "exec_module"):
-            return spec
-        load = loader.exec_module
-
-        def exec_module(module: ModuleType) -> None:
-            load(module)
-            self.then(module)
-
-        loader.exec_module = exec_module
+        if spec is not None and hasattr(spec.loader, "exec_module"):
+            spec.loader = _LoadThen(spec.loader, self.then)
         return spec
+
+
+class _LoadThen:
+    """``loader`` loading one module, then ``then(module)``. A loader of its own, not the
+    loader patched: a zip's or a frozen app's loader loads every module of its archive,
+    and each would have run ``then``."""
+
+    def __init__(self, loader: Any, then: Callable[[ModuleType], Any]) -> None:
+        self.loader, self.then = loader, then
+
+    def __getattr__(self, name: str) -> Any:  # (get_source, is_package...: the loader's)
+        return getattr(self.loader, name)
+
+    def create_module(self, spec: Any) -> ModuleType | None:
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module: ModuleType) -> None:
+        module.__loader__ = module.__spec__.loader = self.loader  # (as without the hook)
+        self.loader.exec_module(module)
+        self.then(module)

@@ -13,6 +13,8 @@ import pprint
 import re
 import textwrap
 import warnings
+import zipfile
+from pathlib import Path
 from typing import Annotated, Any
 
 import pytest
@@ -194,6 +196,7 @@ _COMPILED_FIRST = textwrap.dedent(
     )
     loaded = "langchain_core.runnables.base" in sys.modules
     from langchain_core.runnables import RunnableParallel
+    from langchain_core.prompts import ChatPromptTemplate  # (imported after registering)
     print(json.dumps([loaded, RunnableParallel(a=app).invoke({"value": 1})]))
     """
 )
@@ -203,3 +206,23 @@ def test_a_graph_compiled_before_langchain_is_imported_is_a_step_too():
     expected = run_fresh(["-c", _COMPILED_FIRST, "langgraph"])
     assert expected[1] == {"a": {"value": 2}}
     assert run_fresh(["-c", _COMPILED_FIRST, "graphkit"]) == [False, expected[1]]
+
+
+def test_a_graph_compiled_before_langchain_is_imported_from_a_zip_is_a_step_too(tmp_path):
+    """langchain-core imported from a zip (as in a zipapp or a frozen app, whose one
+    loader loads every module of the archive): graphkit's hook wrapped that shared
+    loader, so every module imported after the runnables ran the registration, and
+    importing langchain-core failed."""
+    import langchain_core
+
+    package = Path(langchain_core.__file__).parent
+    archive = tmp_path / "langchain_core.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for path in package.rglob("*"):
+            if path.is_file() and "__pycache__" not in path.parts:
+                zipped.write(path, path.relative_to(package.parent))
+    program = _COMPILED_FIRST + "print(json.dumps(ChatPromptTemplate.__module__ + ' ' + "
+    program += "sys.modules['langchain_core'].__file__))\n"
+    expected = run_fresh(["-c", program, "langgraph"], first=(str(archive),))
+    assert expected.endswith(f"{archive}/langchain_core/__init__.py")
+    assert run_fresh(["-c", program, "graphkit"], first=(str(archive),)) == expected
