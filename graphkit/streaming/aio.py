@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextvars
+import itertools
+import queue
 import threading
 from collections.abc import AsyncIterator, Callable, Coroutine, Generator
 from typing import Any
@@ -20,13 +22,41 @@ __all__ = ["AsyncRun", "astream_from", "current_async_run", "run_on_loop"]
 
 _DONE = object()
 
-_RUNS = concurrent.futures.ThreadPoolExecutor(
-    max_workers=10_000, thread_name_prefix="graphkit-async-run"
-)
-"""Where each async run's stepper runs: its own pool, not the loop's default executor,
-whose few workers (cpu count + 4) an async run's stepper would wait on (an awaited
-subgraph's stepper, a sync callback handler) while holding one. Idle threads are reused
-and a new one starts only when none is idle, so waiting never deadlocks."""
+class _Runs(concurrent.futures.Executor):
+    """Where each async run's stepper runs: a pool of its own, not the loop's default
+    executor, whose few workers (cpu count + 4) an async run's stepper would wait on (an
+    awaited subgraph's stepper, a sync callback handler) while holding one. An idle
+    thread is reused and a new one starts only when none is idle, so waiting never
+    deadlocks. Its threads are daemons, unlike ``ThreadPoolExecutor``'s, which Python
+    joins at exit: a run abandoned with its loop (an ``astream`` never closed when the
+    loop closed) waits for that loop for ever, and would keep the process alive."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._idle = threading.Semaphore(0)
+        self._started = itertools.count()
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Any:
+        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        self._jobs.put((future, fn, args, kwargs))
+        if not self._idle.acquire(blocking=False):
+            name = f"graphkit-async-run_{next(self._started)}"
+            threading.Thread(target=self._work, name=name, daemon=True).start()
+        return future
+
+    def _work(self) -> None:
+        while True:
+            future, fn, args, kwargs = self._jobs.get()
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(fn(*args, **kwargs))
+                except BaseException as error:  # (the run's own; handed to its caller)
+                    future.set_exception(error)
+            del future, fn, args, kwargs  # (an idle thread holds no run)
+            self._idle.release()
+
+
+_RUNS = _Runs()
 
 
 class AsyncRun:

@@ -14,12 +14,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import json
 import operator
+import os
+import subprocess
+import sys
+import textwrap
 import threading
 from pathlib import Path
 from typing import Annotated, Any, TypedDict
 
 import pytest
+
+from .harness import CHECKOUT
 
 pytest.importorskip("langgraph.checkpoint.sqlite.aio")  # needs aiosqlite on LangGraph's side
 
@@ -323,3 +330,52 @@ def test_graphs_awaited_inside_nodes_eight_deep_finish() -> None:
         worker.join(60)
         assert not worker.is_alive(), f"{root}: the run hung"
     assert results["graphkit"] == results["langgraph"] == {"log": ["leaf"]}
+
+
+_ABANDONED = textwrap.dedent(
+    """
+    import asyncio, json, operator, sys
+    from typing import Annotated, TypedDict
+    graph = __import__(sys.argv[1] + ".graph", fromlist=["StateGraph"])
+
+    class Count(TypedDict):
+        value: Annotated[int, operator.add]
+
+    async def add(state):
+        await asyncio.sleep(0)
+        return {"value": 1}
+
+    app = (
+        graph.StateGraph(Count)
+        .add_node("add", add)
+        .add_node("again", add)
+        .add_edge(graph.START, "add")
+        .add_edge("add", "again")
+        .compile()
+    )
+
+    async def first_chunk():
+        global chunks  # (kept: never closed, not even when collected)
+        chunks = app.astream({"value": 0})
+        async for chunk in chunks:
+            return chunk
+
+    loop = asyncio.new_event_loop()
+    chunk = loop.run_until_complete(first_chunk())
+    loop.close()  # (no shutdown_asyncgens: the stream is left open)
+    print(json.dumps(chunk))
+    """
+)
+
+
+def test_a_stream_abandoned_with_its_loop_lets_the_process_exit():
+    """An ``astream`` left open when its loop closed: graphkit's stepper thread waits for
+    that loop for ever, and as a ``ThreadPoolExecutor``'s worker, Python joined it at
+    exit, so the process never ended. LangGraph's stream is a coroutine of the loop."""
+    for root in ("langgraph", "graphkit"):
+        done = subprocess.run(
+            [sys.executable, "-c", _ABANDONED, root], capture_output=True, text=True,
+            env={**os.environ, "PYTHONPATH": str(CHECKOUT)}, timeout=60,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout) == {"add": {"value": 1}}, root
