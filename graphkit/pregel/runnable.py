@@ -513,14 +513,19 @@ def graph_in(action: Any) -> Any:
 def _chain_parts(action: Any) -> list[Any]:
     """``action`` and, as LangGraph searches them, the steps of a LangChain sequence
     (``prep | graph``) and the runnables a ``RunnableLambda``'s function names (its
-    ``deps``, read by langchain-core from its source), and theirs in turn."""
+    ``deps``, read by langchain-core from its source), and theirs in turn, each once (a
+    function may name the chain it is a step of)."""
     runnables = sys.modules.get("langchain_core.runnables.base")
-    parts = [action]
+    parts, seen = [action], {id(action)}
     for part in parts if runnables is not None else ():
         if isinstance(part, runnables.RunnableSequence):
-            parts += part.steps
+            inner = part.steps
         elif isinstance(part, runnables.RunnableLambda):
-            parts += part.deps
+            inner = part.deps
+        else:
+            continue
+        parts += [step for step in inner if id(step) not in seen]
+        seen.update(map(id, inner))
     return parts
 
 

@@ -174,6 +174,18 @@ def a_runnable_lambda_naming_a_graph(lib: Lib) -> Any:
     return RunnableLambda(call)
 
 
+def a_chain_whose_step_names_the_chain(lib: Lib) -> Any:
+    """A step that runs its own chain again (a retry): graphkit's search went round the
+    chain's steps and the step's ``deps`` for ever."""
+    from langchain_core.runnables import RunnableLambda
+
+    def again(state: State) -> Any:
+        return chain.invoke(state) if not state["log"] else state
+
+    chain = RunnableLambda(lambda state: state) | RunnableLambda(again) | leaf(lib, "retried")
+    return chain
+
+
 SHAPES = [
     closure,
     module_global,
@@ -191,6 +203,7 @@ SHAPES = [
     stateless_subgraph,
     a_chain_ending_in_a_graph,
     a_runnable_lambda_naming_a_graph,
+    a_chain_whose_step_names_the_chain,
 ]
 
 
