@@ -22,6 +22,7 @@ __all__ = ["AsyncRun", "astream_from", "current_async_run", "run_on_loop"]
 
 _DONE = object()
 
+
 class _Runs(concurrent.futures.Executor):
     """Where each async run's stepper runs: a pool of its own, not the loop's default
     executor, whose few workers (cpu count + 4) an async run's stepper would wait on (an
