@@ -23,6 +23,11 @@ __all__ = ["AsyncRun", "astream_from", "current_async_run", "run_on_loop"]
 _DONE = object()
 
 
+IDLE_SECONDS = 30.0
+"""How long a thread of ``_Runs`` waits for a run before it ends: a burst of concurrent
+runs leaves as many threads, which need not stay for the life of the process."""
+
+
 class _Runs(concurrent.futures.Executor):
     """Where each async run's stepper runs: a pool of its own, not the loop's default
     executor, whose few workers (cpu count + 4) an async run's stepper would wait on (an
@@ -47,7 +52,12 @@ class _Runs(concurrent.futures.Executor):
 
     def _work(self) -> None:
         while True:
-            future, fn, args, kwargs = self._jobs.get()
+            try:
+                future, fn, args, kwargs = self._jobs.get(timeout=IDLE_SECONDS)
+            except queue.Empty:
+                if self._idle.acquire(blocking=False):  # (counted idle by no submit: retire)
+                    return
+                continue  # a submit counted on this thread: its job is on its way
             if future.set_running_or_notify_cancel():
                 try:
                     future.set_result(fn(*args, **kwargs))

@@ -1,0 +1,47 @@
+"""The threads async runs step in (``graphkit.streaming.aio``): one per run at once,
+reused while busy runs keep coming, and ended once idle, so a burst of concurrent runs
+does not leave its threads for the life of the process."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from typing import TypedDict
+
+import pytest
+
+from graphkit import START, StateGraph
+from graphkit.streaming import aio
+
+
+class State(TypedDict):
+    n: int
+
+
+async def _slow(state: State) -> State:
+    await asyncio.sleep(0.05)  # (so that the runs overlap and each needs a thread)
+    return {"n": state["n"] + 1}
+
+
+def _run_threads() -> set[threading.Thread]:
+    return {t for t in threading.enumerate() if t.name.startswith("graphkit-async-run")}
+
+
+def test_a_burst_of_concurrent_runs_leaves_no_thread_once_idle(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setattr(aio, "IDLE_SECONDS", 0.05, raising=False)
+    app = StateGraph(State).add_node("slow", _slow).add_edge(START, "slow").compile()
+    before = _run_threads()
+
+    async def burst() -> list[State]:
+        return await asyncio.gather(*(app.ainvoke({"n": i}) for i in range(20)))
+
+    assert [out["n"] for out in asyncio.run(burst())] == list(range(1, 21))
+    started = _run_threads() - before
+    assert len(started) >= 2  # (the runs overlapped: each stepped in a thread of its own)
+    deadline = time.monotonic() + 10
+    while any(t.is_alive() for t in started) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not any(t.is_alive() for t in started)
+    # and a later run still finds a thread
+    assert asyncio.run(app.ainvoke({"n": 0})) == {"n": 1}
