@@ -33,9 +33,11 @@ def plain_field_written_twice(
             f"the values) or a Topic({_type_text(value)}) (it keeps them all)"
         )
     elif key == ROOT:  # StateGraph(int): the state is one value, its schema the reducer's
-        fix = f"Give the state a reducer, e.g. StateGraph({_reducer_for(value)})"
+        reducer, aside = _reducer_for(value)
+        fix = f"Give the state a reducer, e.g. StateGraph({reducer}){aside}"
     else:
-        fix = f"Give it a reducer in the state schema, e.g. {key}: {_reducer_for(value)}"
+        reducer, aside = _reducer_for(value)
+        fix = f"Give it a reducer in the state schema, e.g. {key}: {reducer}{aside}"
     error = _concurrent_update(
         f"Channel {key!r} received {count} values in one step; a plain field "
         f"keeps one value per step. {fix}, or write it from one node per step."
@@ -61,16 +63,16 @@ def _type_text(typ: Any) -> str:
     return typ.__name__ if isinstance(typ, type) else repr(typ).replace("typing.", "")
 
 
-def _reducer_for(typ: Any) -> str:
-    """A reducer for a key declared ``typ``: ``operator.add`` joins str, list and tuple
-    and sums numbers; ``operator.or_`` merges dicts and sets; other types (and ``Any``)
-    keep every value in a list."""
+def _reducer_for(typ: Any) -> tuple[str, str]:
+    """A reducer for a key declared ``typ``, and an aside said after the code: ``operator.add``
+    joins str, list and tuple and sums numbers; ``operator.or_`` merges dicts and sets;
+    other types (and ``Any``) keep every value in a list."""
     origin = getattr(typ, "__origin__", None) or typ
     if origin in (str, list, tuple, int, float):
-        return f"Annotated[{_type_text(typ)}, operator.add]"
+        return f"Annotated[{_type_text(typ)}, operator.add]", ""
     if origin in (dict, set, frozenset):
-        return f"Annotated[{_type_text(typ)}, operator.or_]"
-    return "Annotated[list, operator.add] (each node then writes a one-item list)"
+        return f"Annotated[{_type_text(typ)}, operator.or_]", ""
+    return "Annotated[list, operator.add]", " (each node then writes a one-item list)"
 
 
 def one_value_per_step(key: str, count: int, kind: str, name: str) -> InvalidUpdateError:

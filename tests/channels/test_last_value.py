@@ -1,6 +1,6 @@
 """LastValue: unit tests, and differential tests against LangGraph's LastValue."""
 
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, Literal, Optional
 
 import pytest
 from hypothesis import given
@@ -72,6 +72,17 @@ def test_a_single_value_state_is_given_its_reducer_in_the_state_graph_call():
     with pytest.raises(InvalidUpdateError) as error:  # StateGraph(int): one key, __root__
         LastValue(int, key="__root__").update([1, 2])
     assert "e.g. StateGraph(Annotated[int, operator.add]), or write" in str(error.value)
+
+
+def test_a_single_value_state_of_another_type_is_told_the_aside_after_the_call():
+    # (the aside inside the parentheses, StateGraph(Annotated[...] (each node ...)), read
+    # as code that does not run)
+    with pytest.raises(InvalidUpdateError) as error:
+        LastValue(Literal["a", "b"], key="__root__").update(["a", "b"])
+    assert (
+        "e.g. StateGraph(Annotated[list, operator.add]) (each node then writes a one-item "
+        "list), or write it from one node per step."
+    ) in str(error.value)
 
 
 @pytest.mark.parametrize("typ", [Any, object])
