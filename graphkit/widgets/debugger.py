@@ -7,6 +7,7 @@ widgets hold no state of their own. Every widget has a stable ``gk-...`` CSS cla
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -252,9 +253,9 @@ class Debugger:
 
     def _resume(self) -> None:
         """Resume with the answer box's text. An empty box is refused: a click before
-        typing resumed with ``''`` and the box went away. Text in quotes is the string
-        inside them: ``""`` typed is the empty string, for an interrupt that means it,
-        and ``"yes"`` is ``'yes'``, as the Python habit the ``""`` invites means it (it
+        typing resumed with ``''`` and the box went away. A Python string literal typed
+        is the string it spells: ``""`` is the empty string, for an interrupt that means
+        it, and ``"yes"`` is ``'yes'``, as the Python habit the ``""`` invites means it (it
         resumed with ``'"yes"'``, which ``answer == "yes"`` refused without a word)."""
         text = self.answer.value
         if self.session.status == "interrupted" and self.session.interrupts and not text.strip():
@@ -348,12 +349,17 @@ def _button(name: str) -> W.Button:
 
 
 def _unquoted(text: str) -> str:
-    """The answer box's text, or the string inside its quotes.
+    r"""The answer box's text or, if it is a Python string literal, the string Python
+    reads from it: not the text inside its first and last quote, which read ``"a" "b"``
+    as ``'a" "b'`` and kept the backslash of ``"\u00e9"``.
 
     >>> _unquoted("yes"), _unquoted('"yes"'), _unquoted(" '' "), _unquoted("it's"), _unquoted('"a')
     ('yes', 'yes', '', "it's", '"a')
+    >>> _unquoted('"a" "b"'), _unquoted('"\u00e9"'), _unquoted('"'), _unquoted("b'x'")
+    ('ab', 'é', '"', "b'x'")
     """
-    stripped = text.strip()
-    if len(stripped) >= 2 and stripped[0] == stripped[-1] and stripped[0] in "'\"":
-        return stripped[1:-1]
-    return text
+    try:
+        value = ast.literal_eval(text.strip())
+    except (SyntaxError, ValueError, MemoryError, RecursionError):  # (no literal)
+        return text
+    return value if isinstance(value, str) else text

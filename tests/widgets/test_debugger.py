@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from graphkit.widgets import Debugger
 from tests.widgets.graphs import asking_app, chain_app, failing_app
 
@@ -99,6 +101,21 @@ def test_an_answer_typed_in_quotes_is_the_string_inside_them():
     assert "Resumed with 'yes'" in asking.session.message
     asking.click("run")
     assert asking.session.values == {"n": 20, "answer": "yes"}
+
+
+@pytest.mark.parametrize(
+    ("typed", "answer"),
+    [('"a" "b"', "ab"), ('"\\u00e9"', "é"), ('"it\\"s"', 'it"s'), ('"', '"'), ("b'x'", "b'x'")],
+)
+def test_an_answer_typed_as_a_string_literal_is_the_string_python_reads(typed, answer):
+    # its first and last quote dropped, '"a" "b"' was 'a" "b' and '"\u00e9"' kept the
+    # backslash: a string literal is read as Python reads it, other text kept as typed
+    asking = Debugger(asking_app(), {"n": 1})
+    asking.click("run")
+    asking.answer.value = typed
+    asking.resume.click()
+    asking.click("run")
+    assert asking.session.values == {"n": 20, "answer": answer}
 
 
 def test_an_error_is_said_once_and_wraps_instead_of_being_cut():
