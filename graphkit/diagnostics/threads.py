@@ -195,9 +195,11 @@ def not_waiting(unknown: Sequence[str], pending: Sequence[str]) -> str:
 
 
 def update_read_as_node(node: str) -> str:
+    """Named as read, whether ``as_node`` was given or defaulted (to the node that wrote
+    last): an ``as_node=`` quoted here the caller may never have written."""
     return (
-        f"(in update_state(config, values, as_node={node!r}): the values are read as "
-        f"node {node!r}'s return value, so they must be what that node could return)"
+        f"(update_state's values are read as what node {node!r} returned, so they must "
+        "be what that node could return)"
     )
 
 

@@ -60,7 +60,7 @@ def test_update_state_values_that_are_no_update_say_they_came_from_update_state(
 
     expected, got = observe(load_langgraph()), observe(load_graphkit())
     assert got[0] == expected[0] == "InvalidUpdateError"
-    assert "update_state(config, values, as_node='n')" in got[1]
+    assert "update_state's values are read as what node 'n' returned" in got[1]
 
 
 @pytest.mark.parametrize("key", ["__start__", "branch:to:a"])

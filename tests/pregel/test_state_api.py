@@ -10,7 +10,7 @@ from typing import Annotated, TypedDict
 import pytest
 
 from graphkit import END, START, InMemorySaver, StateGraph
-from graphkit.errors import CheckpointNotFoundError, GraphkitWarning
+from graphkit.errors import CheckpointNotFoundError, GraphkitWarning, InvalidUpdateError
 
 
 class State(TypedDict, total=False):
@@ -110,6 +110,19 @@ def test_update_state_with_a_key_the_state_lacks_names_the_call_not_a_node():
     node = StateGraph(State).add_node("n0", lambda state: {"lgo": 1}).add_edge(START, "n0")
     with pytest.warns(GraphkitWarning, match="^Node 'n0' returned key 'lgo'"):
         node.compile().invoke({})
+
+
+def test_update_state_values_no_node_could_return_name_the_node_not_an_as_node_not_written():
+    # the note quoted "update_state(config, values, as_node='n1')" to a call without one
+    app = app_with_a_run(2)
+    thread = {"configurable": {"thread_id": "t"}}
+    for as_node in ("n1", None):  # (None: the node that wrote last, n1)
+        with pytest.raises(InvalidUpdateError) as raised:
+            app.update_state(thread, [1, 2], as_node=as_node)
+        assert raised.value.__notes__ == [
+            "(update_state's values are read as what node 'n1' returned, so they must be "
+            "what that node could return)"
+        ]
 
 
 def test_a_graph_a_router_runs_during_update_state_names_its_own_nodes():
