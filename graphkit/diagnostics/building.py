@@ -25,11 +25,15 @@ from graphkit.diagnostics.names import (
 from graphkit.types import RetryPolicy
 
 _RUNS = ("invoke", "ainvoke", "stream", "astream", "batch", "abatch", "trace", "stepper")
+_MORE_RUNS = ("batch_as_completed", "abatch_as_completed", "astream_log", "with_config")
 _EVENTS = ("astream_events", "stream_events")
 _READS = ("get_graph", "aget_graph", "get_subgraphs", "aget_subgraphs", "spec")
+_SCHEMAS = ("get_input_schema", "get_output_schema", "get_input_jsonschema")
 _STATE = ("get_state", "get_state_history", "update_state", "bulk_update_state")
 _ASYNC_STATE = tuple(f"a{name}" for name in _STATE)  # (aget_state: LangGraph's async code)
-COMPILED_ONLY = frozenset((*_RUNS, *_EVENTS, *_READS, *_STATE, *_ASYNC_STATE))
+COMPILED_ONLY = frozenset(
+    (*_RUNS, *_MORE_RUNS, *_EVENTS, *_READS, *_SCHEMAS, *_STATE, *_ASYNC_STATE)
+)
 """What a compiled graph has and its builder has not: asked of the builder, the fix is
 ``compile()``."""
 

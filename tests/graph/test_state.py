@@ -664,5 +664,6 @@ def test_what_the_builder_is_told_to_compile_for_is_on_the_compiled_graph_alone(
     builder = graph_with("a").add_edge(START, "a")
     app = builder.compile()
     assert {"aget_state", "aupdate_state", "astream_events", "aget_subgraphs"} <= COMPILED_ONLY
+    assert {"with_config", "batch_as_completed", "get_input_schema"} <= COMPILED_ONLY
     assert [name for name in sorted(COMPILED_ONLY) if not hasattr(app, name)] == []
     assert [name for name in sorted(COMPILED_ONLY) if hasattr(builder, name)] == []
