@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import field
 from typing import TYPE_CHECKING, Any
@@ -80,11 +81,13 @@ class RunConfig:
         limit = config.get("recursion_limit")
         if limit is None:  # as in LangGraph, None means "not set"
             limit = DEFAULT_RECURSION_LIMIT
-        if not isinstance(limit, int):
-            raise TypeError(diagnose.recursion_limit_not_int(limit))
-        if limit < 1:
+        try:  # an int, a bool (True is 1, as in LangGraph) or NumPy's ints
+            whole = operator.index(limit)
+        except TypeError:
+            raise TypeError(diagnose.recursion_limit_not_int(limit)) from None
+        if whole < 1:
             raise ValueError(diagnose.recursion_limit_below_one(limit))
-        limit = int(limit)  # as in LangGraph, True is 1 (and False is below 1)
+        limit = whole
         for key in ("configurable", "metadata"):
             if not isinstance(config.get(key) or {}, Mapping):
                 raise TypeError(diagnose.config_part_not_dict(key, config[key]))

@@ -430,3 +430,29 @@ def _context_seen(lib: Lib, schema_kind: str, given: object) -> object:
 def test_a_runs_context_reaches_nodes_as_in_langgraph(schema_kind, given):
     ours = _context_seen(load_graphkit(), schema_kind, given)
     assert ours == _context_seen(load_langgraph(), schema_kind, given)
+
+
+def _limited_runs(lib: Lib) -> list[Any]:
+    """A 2-node chain under NumPy's ints as the recursion limit (read from an array, a
+    DataFrame): what each run returns, or the class of what it raises."""
+    numpy = pytest.importorskip("numpy")
+
+    class Count(TypedDict):
+        n: int
+
+    builder = lib.StateGraph(Count).add_node("a", lambda s: {"n": s["n"] + 1})
+    builder.add_node("b", lambda s: {"n": s["n"] + 1}).add_edge(lib.START, "a").add_edge("a", "b")
+    app = builder.compile()
+    seen: list[Any] = []
+    for limit in (numpy.int64(5), numpy.int32(3), numpy.int64(1)):
+        try:
+            seen.append(app.invoke({"n": 0}, {"recursion_limit": limit}))
+        except Exception as error:
+            seen.append(type(error).__name__)
+    return seen
+
+
+def test_a_numpy_int_is_a_recursion_limit():
+    expected = _limited_runs(load_langgraph())
+    assert expected == [{"n": 2}, {"n": 2}, "GraphRecursionError"]
+    assert _limited_runs(load_graphkit()) == expected
