@@ -101,6 +101,27 @@ def test_the_conflict_reveal_speaks_of_a_channel_not_a_state_key():
     assert "key" not in text
 
 
+def test_the_lesson_says_what_the_conflict_error_suggests_in_a_low_level_program():
+    """Section 5 told the learner the error 'gives both fixes', a reducer and another kind
+    of channel: in a program built with Pregel it names only channel classes."""
+    from graphkit.errors import InvalidUpdateError
+
+    lesson = run_cells("EDGES = {", "def latest", "from graphkit.widgets", "one_value = ")
+    with pytest.raises(InvalidUpdateError) as raised:
+        lesson["one_value"].invoke(0)
+    message = str(raised.value)
+    assert "BinaryOperatorAggregate(int, operator.add)" in message
+    assert "Topic(int)" in message
+    assert "Annotated" not in message
+    prose = "".join(
+        "".join(cell["source"])
+        for cell in json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+        if cell["cell_type"] == "markdown"
+    )
+    assert "in a low-level program its message suggests another kind of channel" in prose
+    assert "both fixes" not in prose
+
+
 def test_the_why_cell_prints_lines_a_notebook_need_not_break(capsys):
     """Section 4 printed two ``.summary`` lines of up to 123 characters, which JupyterLab
     breaks mid-word; a printed explanation is wrapped at words, reasons included."""
