@@ -38,8 +38,10 @@ def plain_field_written_twice(
     else:
         reducer, aside = _reducer_for(value)
         fix = f"Give it a reducer in the state schema, e.g. {key}: {reducer}{aside}"
+    # (a low-level program has channels, not fields: its LastValue keeps one value)
+    kept = "a LastValue channel" if low_level else "a plain field"
     error = _concurrent_update(
-        f"Channel {key!r} received {count} values in one step; a plain field "
+        f"Channel {key!r} received {count} values in one step; {kept} "
         f"keeps one value per step. {fix}, or write it from one node per step."
     )
     error.plain_field = (key, count, typ)  # (a low-level Pregel words the fix anew)

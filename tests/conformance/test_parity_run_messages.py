@@ -72,6 +72,7 @@ def test_two_writes_in_a_low_level_pregel_suggest_channel_classes_not_a_reducer(
     assert "Make it a BinaryOperatorAggregate(str, operator.add)" in message
     assert "or a Topic(str)" in message
     assert "Annotated" not in message and "state schema" not in message
+    assert "a LastValue channel keeps one value per step" in message  # (no fields there)
 
 
 def _sent_and_led_to(lib: Lib) -> Any:
