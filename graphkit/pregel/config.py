@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import decimal
+import numbers
 import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import field
@@ -119,10 +121,10 @@ class RunConfig:
 
 
 def _check_max_concurrency(limit: Any) -> None:
-    """As in LangGraph: a number above 0, or None for no limit."""
+    """As in LangGraph: a number above 0 (NumPy's too), or None for no limit."""
     if limit is None:
         return
-    if not isinstance(limit, (int, float)):
+    if not isinstance(limit, (numbers.Real, decimal.Decimal)):  # (Decimal is no Real)
         raise TypeError(diagnose.max_concurrency_not_number(limit))
     if limit <= 0:
         raise ValueError(diagnose.max_concurrency_not_positive(limit))

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import operator
+from decimal import Decimal
+from fractions import Fraction
 from typing import Annotated, Any, TypedDict
 
 import pytest
@@ -456,3 +458,34 @@ def test_a_numpy_int_is_a_recursion_limit():
     expected = _limited_runs(load_langgraph())
     assert expected == [{"n": 2}, {"n": 2}, "GraphRecursionError"]
     assert _limited_runs(load_graphkit()) == expected
+
+
+def _concurrency_limited_runs(lib: Lib) -> list[Any]:
+    """Two branches under NumPy's ints, a Fraction and a Decimal as ``max_concurrency``
+    (every number LangGraph takes): what invoke, batch and abatch return, or the class
+    of what they raise."""
+    numpy = pytest.importorskip("numpy")
+
+    class Count(TypedDict):
+        n: Annotated[int, operator.add]
+
+    builder = lib.StateGraph(Count).add_node("a", lambda s: {"n": 1})
+    builder.add_node("b", lambda s: {"n": 10}).add_edge(lib.START, "a").add_edge(lib.START, "b")
+    app = builder.compile()
+    seen: list[Any] = []
+    for limit in (numpy.int64(1), numpy.int32(2), Fraction(2, 1), Decimal(2)):
+        config = {"max_concurrency": limit}
+        try:
+            seen.append(app.invoke({"n": 0}, config))
+            seen.append(app.batch([{"n": 0}, {"n": 100}], config))
+            seen.append(asyncio.run(app.abatch([{"n": 0}, {"n": 100}], config)))
+        except Exception as error:
+            seen.append(type(error).__name__)
+    return seen
+
+
+def test_a_numpy_int_fraction_or_decimal_is_a_max_concurrency():
+    # (max_concurrency took Python's ints and floats only: np.int64(2) was "not a number")
+    expected = _concurrency_limited_runs(load_langgraph())
+    assert expected == [{"n": 11}, [{"n": 11}, {"n": 111}], [{"n": 11}, {"n": 111}]] * 4
+    assert _concurrency_limited_runs(load_graphkit()) == expected
