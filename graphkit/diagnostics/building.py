@@ -29,10 +29,14 @@ _MORE_RUNS = ("batch_as_completed", "abatch_as_completed", "astream_log", "with_
 _EVENTS = ("astream_events", "stream_events")
 _READS = ("get_graph", "aget_graph", "get_subgraphs", "aget_subgraphs", "spec")
 _SCHEMAS = ("get_input_schema", "get_output_schema", "get_input_jsonschema")
+_SCHEMAS += ("get_output_jsonschema", "get_context_jsonschema", "get_config_jsonschema")
+_SCHEMAS += ("config_schema", "clear_cache", "aclear_cache")
+_CHAINS = ("pipe", "bind", "with_retry", "with_fallbacks", "with_types", "with_listeners")
+_CHAINS += ("with_alisteners", "as_tool", "transform", "atransform", "pick", "assign", "map")
 _STATE = ("get_state", "get_state_history", "update_state", "bulk_update_state")
 _ASYNC_STATE = tuple(f"a{name}" for name in _STATE)  # (aget_state: LangGraph's async code)
 COMPILED_ONLY = frozenset(
-    (*_RUNS, *_MORE_RUNS, *_EVENTS, *_READS, *_SCHEMAS, *_STATE, *_ASYNC_STATE)
+    (*_RUNS, *_MORE_RUNS, *_EVENTS, *_READS, *_SCHEMAS, *_CHAINS, *_STATE, *_ASYNC_STATE)
 )
 """What a compiled graph has and its builder has not: asked of the builder, the fix is
 ``compile()``."""

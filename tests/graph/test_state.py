@@ -667,3 +667,18 @@ def test_what_the_builder_is_told_to_compile_for_is_on_the_compiled_graph_alone(
     assert {"with_config", "batch_as_completed", "get_input_schema"} <= COMPILED_ONLY
     assert [name for name in sorted(COMPILED_ONLY) if not hasattr(app, name)] == []
     assert [name for name in sorted(COMPILED_ONLY) if hasattr(builder, name)] == []
+
+
+def test_the_builder_is_told_to_compile_for_every_method_of_the_compiled_graph():
+    # (ed649f6 listed get_input_jsonschema, not get_output_jsonschema; nor with_retry,
+    # pipe, bind...: those gave the bare "no attribute" error)
+    from graphkit.diagnostics.building import COMPILED_ONLY
+
+    builder = graph_with("a").add_edge(START, "a")
+    app = builder.compile()
+    own = {"copy", "get_name", "run_options"}  # (a builder's copy is not the graph's)
+    methods = {name for name in dir(app) if callable(getattr(type(app), name, None))}
+    public = {name for name in methods if not name.startswith("_") and not hasattr(builder, name)}
+    assert sorted(public - own - COMPILED_ONLY) == []
+    with pytest.raises(AttributeError, match=r"then call app\.get_output_jsonschema\(\.\.\.\)"):
+        builder.get_output_jsonschema  # noqa: B018
