@@ -8,6 +8,7 @@ widgets hold no state of their own. Every widget has a stable ``gk-...`` CSS cla
 from __future__ import annotations
 
 import ast
+import warnings
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -355,11 +356,15 @@ def _unquoted(text: str) -> str:
 
     >>> _unquoted("yes"), _unquoted('"yes"'), _unquoted(" '' "), _unquoted("it's"), _unquoted('"a')
     ('yes', 'yes', '', "it's", '"a')
-    >>> _unquoted('"a" "b"'), _unquoted('"\u00e9"'), _unquoted('"'), _unquoted("b'x'")
+    >>> _unquoted('"a" "b"'), _unquoted('"\\u00e9"'), _unquoted('"'), _unquoted("b'x'")
     ('ab', 'é', '"', "b'x'")
+    >>> _unquoted('"C:\\data"')
+    'C:\\data'
     """
     try:
-        value = ast.literal_eval(text.strip())
+        with warnings.catch_warnings():  # (Python warns of the \d of "C:\data", as of code)
+            warnings.simplefilter("ignore")
+            value = ast.literal_eval(text.strip())
     except (SyntaxError, ValueError, MemoryError, RecursionError):  # (no literal)
         return text
     return value if isinstance(value, str) else text

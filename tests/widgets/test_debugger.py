@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import warnings
 
 import pytest
 
@@ -116,6 +117,20 @@ def test_an_answer_typed_as_a_string_literal_is_the_string_python_reads(typed, a
     asking.resume.click()
     asking.click("run")
     assert asking.session.values == {"n": 20, "answer": answer}
+
+
+def test_an_answer_with_an_invalid_escape_is_read_without_a_warning():
+    # ast.literal_eval warned of the \d (a SyntaxWarning from Python 3.12) under the
+    # debugger's cell, and under -W error kept the quotes: the answer hung on the filters
+    asking = Debugger(asking_app(), {"n": 1})
+    asking.click("run")
+    asking.answer.value = '"C:\\data"'
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        asking.resume.click()
+    asking.click("run")
+    assert [str(warning.message) for warning in said] == []
+    assert asking.session.values == {"n": 20, "answer": "C:\\data"}
 
 
 def test_an_error_is_said_once_and_wraps_instead_of_being_cut():
