@@ -29,7 +29,7 @@ def _run_threads() -> set[threading.Thread]:
 
 
 def test_a_burst_of_concurrent_runs_leaves_no_thread_once_idle(monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(aio, "IDLE_SECONDS", 0.05, raising=False)
+    monkeypatch.setattr(aio, "IDLE_SECONDS", 0.05)
     app = StateGraph(State).add_node("slow", _slow).add_edge(START, "slow").compile()
     before = _run_threads()
 
