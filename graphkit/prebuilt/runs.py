@@ -27,6 +27,8 @@ from langchain_core.runnables.config import (
     set_config_context,
 )
 
+from graphkit.pregel.tracing import manager_like, tagged
+
 __all__ = ["atraced", "traced"]
 
 
@@ -75,26 +77,9 @@ def _manager(config: Any, kind: type[Any]) -> Any:
         # gives its tasks a sync manager, where LangGraph's gives an async one: the same
         # manager, made async (configured anew, it would add a handler meant for the
         # graph's run alone once more)
-        callbacks = _made_async(callbacks)
+        callbacks = manager_like(callbacks, AsyncCallbackManager)
     if not isinstance(callbacks, kind):
         if kind is CallbackManager:
             return get_callback_manager_for_config(config)
         return get_async_callback_manager_for_config(config)
-    if tags := config.get("tags"):
-        callbacks.add_tags(list(tags))
-    if metadata := config.get("metadata"):
-        callbacks.add_metadata(metadata)
-    return callbacks
-
-
-def _made_async(manager: CallbackManager) -> AsyncCallbackManager:
-    """An async callback manager with ``manager``'s handlers, parent, tags and metadata."""
-    return AsyncCallbackManager(
-        manager.handlers.copy(),
-        manager.inheritable_handlers.copy(),
-        manager.parent_run_id,
-        tags=manager.tags.copy(),
-        inheritable_tags=manager.inheritable_tags.copy(),
-        metadata=manager.metadata.copy(),
-        inheritable_metadata=manager.inheritable_metadata.copy(),
-    )
+    return tagged(callbacks, config)

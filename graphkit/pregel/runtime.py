@@ -20,7 +20,7 @@ from graphkit.extras import require
 from graphkit.frozen import frozen_record
 from graphkit.pregel.config import RunOptions
 from graphkit.pregel.run_control import RunControl
-from graphkit.pregel.tracing import node_callbacks
+from graphkit.pregel.tracing import manager_like, node_callbacks
 from graphkit.types import Interrupt, interrupt_id
 
 if TYPE_CHECKING:
@@ -682,15 +682,7 @@ def _with_handlers(
 
     existing = config.get("callbacks")
     if isinstance(existing, BaseCallbackManager):  # (an async one too: an async caller's)
-        manager = CallbackManager(
-            handlers=list(existing.handlers),
-            inheritable_handlers=list(existing.inheritable_handlers),
-            parent_run_id=existing.parent_run_id,
-            tags=list(existing.tags),
-            inheritable_tags=list(existing.inheritable_tags),
-            metadata=dict(existing.metadata),
-            inheritable_metadata=dict(existing.inheritable_metadata),
-        )
+        manager = manager_like(existing, CallbackManager)
     else:
         given = list(existing or ())  # (inherited: a runnable the task calls reports too)
         manager = CallbackManager(handlers=given, inheritable_handlers=given)

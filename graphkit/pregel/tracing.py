@@ -57,7 +57,7 @@ class RunTrace:
             child = caller.get_child(f"{SEQ_STEP}1")
         else:
             child = self.run.get_child(f"graph:step:{task.step}")
-        manager = _tagged(child, config)
+        manager = tagged(child, config)
         started = manager.on_chain_start(None, _shown_input(task, node), name=task.node)
         return reported(started, self.loop)
 
@@ -235,7 +235,7 @@ def traced_route(
     if task_run is None:
         return route(state, config)
     loop = scope.run.options.trace.loop
-    manager = _tagged(task_run.get_child(f"{SEQ_STEP}{position}"), config or {})
+    manager = tagged(task_run.get_child(f"{SEQ_STEP}{position}"), config or {})
     run = reported(manager.on_chain_start(None, state, name=name), loop)
     try:
         result = route(state, {**(config or {}), "callbacks": run.get_child()})
@@ -259,7 +259,7 @@ def traced_runnable_route(
     )
 
 
-def _tagged(child: Any, config: Mapping[str, Any]) -> Any:
+def tagged(child: Any, config: Mapping[str, Any]) -> Any:
     """A child callback manager with ``config``'s tags and metadata, used as it is, as
     LangGraph's nodes and routers take theirs: configuring it anew would add LangChain's
     handlers from context again (one ``collect_runs()`` keeps for the graph's run alone)."""
@@ -268,6 +268,20 @@ def _tagged(child: Any, config: Mapping[str, Any]) -> Any:
     if metadata := config.get("metadata"):
         child.add_metadata(metadata)
     return child
+
+
+def manager_like(manager: Any, kind: type[Any]) -> Any:
+    """A callback manager of ``kind`` (sync or async) with ``manager``'s handlers, parent,
+    tags and metadata, each copied: a task's own, or an async one for a sync manager."""
+    return kind(
+        handlers=list(manager.handlers),
+        inheritable_handlers=list(manager.inheritable_handlers),
+        parent_run_id=manager.parent_run_id,
+        tags=list(manager.tags),
+        inheritable_tags=list(manager.inheritable_tags),
+        metadata=dict(manager.metadata),
+        inheritable_metadata=dict(manager.inheritable_metadata),
+    )
 
 
 def _shown_input(task: Any, node: Any) -> Any:
