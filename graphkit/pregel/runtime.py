@@ -1,6 +1,11 @@
 """What a running node can reach besides its state: the run's context, store and
 stream writer — passed as parameters (``runtime``, ``writer``, ``store``, ``config``)
-or fetched with ``get_runtime()`` / ``get_stream_writer()``, as in LangGraph."""
+or fetched with ``get_runtime()`` / ``get_stream_writer()``, as in LangGraph.
+
+Also what the runtime keeps to hand them out: ``RunContext``, what Execute gives every
+task of a run; ``TaskScope``, the task running in this thread (``current_scope()``),
+where ``interrupt()`` finds its answers (``Resume``) and a subgraph its namespace; the
+config a task is handed (``task_config``); and the store operations a task made."""
 
 from __future__ import annotations
 

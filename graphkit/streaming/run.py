@@ -58,7 +58,8 @@ RUN_KEYWORDS = frozenset({"interrupt_before", "interrupt_after", "durability", "
 class Listener:
     """Where running tasks send chunks while they run: custom chunks, chat-model
     messages, and the chunks of subgraphs they start. ``modes`` are the modes those
-    subgraphs forward; ``wake`` (when set) lets the stepper hand chunks on at once."""
+    subgraphs forward; ``wake`` (when set) wakes Execute as a chunk comes
+    (``StepWork.results``), so that the stream hands it on at once."""
 
     def __init__(self, modes: tuple[str, ...], wake: threading.Event | None) -> None:
         self.modes, self.wake = modes, wake
@@ -157,7 +158,8 @@ class StreamRun:
         output_keys = kwargs.pop("output_keys", None)
         # one key named alone (output_keys="x"): values chunks are its value, as in LangGraph
         self.one_key = output_keys if isinstance(output_keys, str) else None
-        # a low-level Pregel's one stream channel named alone: checkpoints show its value
+        # one stream channel named alone (a low-level Pregel's, or a single-value state's
+        # __root__): checkpoints show its value, as in LangGraph
         alone = getattr(app, "stream_channels", None)
         self.stream_key = alone if isinstance(alone, str) else None
         named = (output_keys,) if self.one_key is not None else output_keys
