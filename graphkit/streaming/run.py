@@ -158,8 +158,7 @@ class StreamRun:
         output_keys = kwargs.pop("output_keys", None)
         # one key named alone (output_keys="x"): values chunks are its value, as in LangGraph
         self.one_key = output_keys if isinstance(output_keys, str) else None
-        # one stream channel named alone (a low-level Pregel's, or a single-value state's
-        # __root__): checkpoints show its value, as in LangGraph
+        # one stream channel named alone (a Pregel's, StateGraph(int)'s): checkpoints show its value
         alone = getattr(app, "stream_channels", None)
         self.stream_key = alone if isinstance(alone, str) else None
         named = (output_keys,) if self.one_key is not None else output_keys
