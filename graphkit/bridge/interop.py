@@ -58,11 +58,17 @@ class ConvertedGraph(CompiledGraph):
     def stepper(self, input: Any, *args: Any, **kwargs: Any) -> Any:
         return super().stepper(to_graphkit(input), *args, **kwargs)
 
+    def trace(self, input: Any, *args: Any, **kwargs: Any) -> Any:
+        with langgraph_errors():
+            return super().trace(input, *args, **kwargs)
+
     def invoke(self, input: Any, *args: Any, **kwargs: Any) -> Any:
-        return super().invoke(to_graphkit(input), *args, **kwargs)
+        with langgraph_errors():
+            return super().invoke(to_graphkit(input), *args, **kwargs)
 
     def stream(self, input: Any, *args: Any, **kwargs: Any) -> Any:
-        return super().stream(to_graphkit(input), *args, **kwargs)
+        with langgraph_errors():  # (ainvoke and astream read this stream)
+            yield from super().stream(to_graphkit(input), *args, **kwargs)
 
     async def ainvoke(self, input: Any, *args: Any, **kwargs: Any) -> Any:
         return await super().ainvoke(to_graphkit(input), *args, **kwargs)
@@ -71,10 +77,55 @@ class ConvertedGraph(CompiledGraph):
         return super().astream(to_graphkit(input), *args, **kwargs)
 
     def update_state(self, config: Any, values: Any, *args: Any, **kwargs: Any) -> Any:
-        return super().update_state(config, to_graphkit(values), *args, **kwargs)
+        with langgraph_errors():
+            return super().update_state(config, to_graphkit(values), *args, **kwargs)
 
     async def aupdate_state(self, config: Any, values: Any, *args: Any, **kwargs: Any) -> Any:
-        return await super().aupdate_state(config, to_graphkit(values), *args, **kwargs)
+        with langgraph_errors():
+            return await super().aupdate_state(config, to_graphkit(values), *args, **kwargs)
+
+
+_BOTH: dict[type, type] = {}
+"""graphkit's error class -> its subclass that is LangGraph's class of that name too."""
+
+
+@contextlib.contextmanager
+def langgraph_errors() -> Iterator[None]:
+    """Raise graphkit's errors as LangGraph's too: code written for LangGraph catches
+    ``langgraph.errors.GraphRecursionError`` (``InvalidUpdateError``, ``EmptyInputError``...)
+    around ``invoke``, and a converted graph must not slip past it. The error keeps its
+    graphkit class (graphkit's ``except`` clauses and ``error.run`` still hold); its
+    class becomes a subclass of both.
+
+    >>> from langgraph import errors
+    >>> from graphkit.errors import GraphRecursionError
+    >>> with contextlib.suppress(errors.GraphRecursionError), langgraph_errors():
+    ...     raise GraphRecursionError("too many steps")
+    """
+    try:
+        yield
+    except Exception as error:
+        kind = type(error)
+        both = _BOTH.get(kind) or _both(kind)
+        if both is not None:
+            error.__class__ = both
+        raise
+
+
+def _both(kind: type) -> type | None:
+    from langgraph import errors
+
+    theirs = getattr(errors, kind.__name__, None)
+    if kind.__module__ != "graphkit.errors" or not isinstance(theirs, type):
+        return None
+    if issubclass(kind, theirs) or not issubclass(theirs, Exception):
+        return None
+
+    def reduce(error: BaseException) -> Any:  # pickled as graphkit's class, which imports
+        return kind, error.args, error.__dict__ or None
+
+    namespace = {"__module__": kind.__module__, "__doc__": kind.__doc__, "__reduce__": reduce}
+    return _BOTH.setdefault(kind, type(kind.__name__, (kind, theirs), namespace))
 
 
 def to_graphkit(value: Any) -> Any:

@@ -918,3 +918,63 @@ def test_an_agent_with_a_pydantic_state_subclass_pauses_and_resumes(saver: str, 
 
     ours = InMemorySaver() if saver == "memory" else SqliteSaver(sqlite3.connect(tmp_path / "a.db"))
     assert outcome(from_langgraph(agent(), checkpointer=ours)) == outcome(agent())
+
+
+def _looping_graph() -> Any:
+    from langgraph.graph import START, StateGraph
+
+    class State(TypedDict):
+        n: int
+
+    builder = StateGraph(State).add_node("inc", lambda s: {"n": s["n"] + 1})
+    return builder.add_edge(START, "inc").add_edge("inc", "inc").compile()
+
+
+@pytest.mark.parametrize("call", ["invoke", "stream", "trace", "ainvoke", "astream"])
+def test_langgraphs_except_clause_catches_the_converted_graphs_errors(call: str) -> None:
+    """Code written for LangGraph catches ``langgraph.errors.GraphRecursionError`` around
+    its ``invoke``; on the converted graph the same clause catches it (it raised graphkit's
+    class, which LangGraph's clause let through). It stays graphkit's, with its run."""
+    from langgraph import errors
+
+    from graphkit.errors import GraphRecursionError
+
+    app = from_langgraph(_looping_graph())
+
+    async def drain() -> list[Any]:
+        return [chunk async for chunk in app.astream({"n": 0}, {"recursion_limit": 3})]
+
+    runs = {
+        "invoke": lambda: app.invoke({"n": 0}, {"recursion_limit": 3}),
+        "stream": lambda: list(app.stream({"n": 0}, {"recursion_limit": 3})),
+        "trace": lambda: app.trace({"n": 0}, {"recursion_limit": 3}),
+        "ainvoke": lambda: asyncio.run(app.ainvoke({"n": 0}, {"recursion_limit": 3})),
+        "astream": lambda: asyncio.run(drain()),
+    }
+    with pytest.raises(errors.GraphRecursionError) as caught:
+        runs[call]()
+    assert isinstance(caught.value, GraphRecursionError)
+    assert type(caught.value).__name__ == "GraphRecursionError"
+    assert "Recursion limit of 3 reached" in str(caught.value)
+    if call == "trace":
+        assert caught.value.run.status == "out_of_steps"
+
+
+def test_an_update_error_of_the_converted_graph_is_langgraphs_class_too() -> None:
+    """``update_state`` as a node the graph does not have: LangGraph's InvalidUpdateError,
+    and graphkit's; pickled, it comes back as graphkit's class."""
+    import pickle
+
+    from langgraph import errors
+
+    from graphkit.checkpoint import InMemorySaver
+    from graphkit.errors import InvalidUpdateError
+
+    app = from_langgraph(_one_node_graph(), checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    app.invoke({"n": 0}, config)
+    with pytest.raises(errors.InvalidUpdateError) as caught:
+        app.update_state(config, {"n": 5}, as_node="nope")
+    assert isinstance(caught.value, InvalidUpdateError)
+    again = pickle.loads(pickle.dumps(caught.value))
+    assert type(again) is InvalidUpdateError and again.args == caught.value.args
