@@ -1,6 +1,8 @@
 """A thread's checkpoints and pending writes as tables; a config whose
 ``checkpoint_ns`` names a subgraph's thread (``{"checkpoint_ns": "node"}`` for a
 subgraph compiled with ``checkpointer=True``) shows that thread, with its own columns.
+``app`` is a graphkit graph or a compiled LangGraph graph (its thread is read from its
+own checkpointer, as ``open_langgraph_thread`` reads it).
 
 Checkpoints form a tree once a thread is forked (``update_state`` on an older
 checkpoint, or a replay): each row names its parent and its source, and
@@ -23,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from graphkit.checkpoint.saver import config_key
 from graphkit.constants import END, ROOT
 from graphkit.extras import require
+from graphkit.inspect.values import show
 
 if TYPE_CHECKING:
     import pandas
@@ -95,6 +98,10 @@ def _state_keys(app: CompiledGraph, config: Mapping[str, Any]) -> tuple[str, ...
     of the subgraph its ``checkpoint_ns`` leads to (e.g. a subgraph's own thread)."""
     from graphkit.pregel.thread_state import subgraph_at
 
+    if not hasattr(app, "spec"):  # a LangGraph graph: the keys of the graph it converts to
+        from graphkit.bridge.convert import as_graphkit
+
+        app = as_graphkit(app)
     namespace = config_key(config, "checkpoint_ns") or ""
     graph = (subgraph_at(app, namespace) if namespace else None) or app
     return graph.spec.state_keys
@@ -124,16 +131,28 @@ def pending_write_rows(app: CompiledGraph, config: Mapping[str, Any]) -> list[di
     ]
 
 
-def checkpoints_frame(app: CompiledGraph, config: Mapping[str, Any]) -> pandas.DataFrame:
-    """``checkpoint_rows`` as a DataFrame."""
+def checkpoints_frame(
+    app: CompiledGraph, config: Mapping[str, Any], readable: bool = False
+) -> pandas.DataFrame:
+    """``checkpoint_rows`` as a DataFrame; ``readable=True``: each state value as the
+    short text ``run.to_frame(..., readable=True)`` shows (a chat message as
+    ``ai: "hello"``, not its whole repr)."""
     pandas = require("pandas", extra="notebook", feature="checkpoints_frame()")
 
-    columns = [*CHECKPOINT_COLUMNS, *_state_keys(app, config)]
-    return pandas.DataFrame(checkpoint_rows(app, config), columns=columns)
+    keys = _state_keys(app, config)
+    rows = checkpoint_rows(app, config)
+    if readable:
+        rows = [row | {key: show(row.get(key)) for key in keys} for row in rows]
+    return pandas.DataFrame(rows, columns=[*CHECKPOINT_COLUMNS, *keys])
 
 
-def pending_writes_frame(app: CompiledGraph, config: Mapping[str, Any]) -> pandas.DataFrame:
-    """``pending_write_rows`` as a DataFrame."""
+def pending_writes_frame(
+    app: CompiledGraph, config: Mapping[str, Any], readable: bool = False
+) -> pandas.DataFrame:
+    """``pending_write_rows`` as a DataFrame; ``readable=True``: each value as short text."""
     pandas = require("pandas", extra="notebook", feature="pending_writes_frame()")
 
-    return pandas.DataFrame(pending_write_rows(app, config), columns=list(WRITE_COLUMNS))
+    rows = pending_write_rows(app, config)
+    if readable:
+        rows = [row | {"value": show(row["value"])} for row in rows]
+    return pandas.DataFrame(rows, columns=list(WRITE_COLUMNS))

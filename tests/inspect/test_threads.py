@@ -57,3 +57,32 @@ def test_an_unknown_thread_has_empty_tables():
     app = two_steps()
     config = {"configurable": {"thread_id": "nobody"}}
     assert checkpoints_frame(app, config).empty and pending_writes_frame(app, config).empty
+
+
+def test_a_thread_langgraph_saved_reads_as_a_table_with_readable_messages():
+    """A compiled LangGraph graph is taken as it is (its thread is in its own saver): the
+    state keys come from the graph it converts to, and readable=True shows a chat message
+    as the run tables do, not its whole repr."""
+    from langchain_core.messages import AIMessage, HumanMessage
+    from langgraph.checkpoint.memory import InMemorySaver as LangGraphSaver
+    from langgraph.graph import START as LANGGRAPH_START
+    from langgraph.graph import MessagesState
+    from langgraph.graph import StateGraph as LangGraphStateGraph
+    from langgraph.types import interrupt
+
+    def ask(state):
+        return {"messages": [AIMessage(interrupt("ok?"))]}
+
+    builder = LangGraphStateGraph(MessagesState).add_node("ask", ask)
+    app = builder.add_edge(LANGGRAPH_START, "ask").compile(checkpointer=LangGraphSaver())
+    config = {"configurable": {"thread_id": "t"}}
+    app.invoke({"messages": [HumanMessage("hi")]}, config)
+
+    frame = checkpoints_frame(app, config, readable=True)
+    assert list(frame.columns) == [*CHECKPOINT_COLUMNS, "messages"]
+    assert frame["step"].tolist() == [0, -1]
+    assert frame["messages"].tolist()[0] == '[human: "hi"]'
+    assert checkpoints_frame(app, config)["messages"][0][0].content == "hi"
+    pending = pending_writes_frame(app, config, readable=True)
+    assert pending[["node", "channel"]].values.tolist() == [["ask", "__interrupt__"]]
+    assert pending["value"][0].startswith("[Interrupt(value='ok?'")
