@@ -125,9 +125,14 @@ def _flatten(items) -> list:
     return out
 
 
+HEADING_ID = re.compile(r"<h([1-6])\b[^>]*\bid=\"([^\"]+)\"")
+
+
 def on_page_context(context, page, config, nav):
     """A lesson's table of contents drops code spans from its headings ("2 · : update and
-    route", for "2 · `Command`: update and route"); put the headings' own text back."""
+    route", for "2 · `Command`: update and route") and from their anchors (#2-update-and-route,
+    where the page's heading is #2-command-update-and-route): put the headings' own text
+    and ids back, so each entry reads as its heading and scrolls to it."""
     if not page.file.src_uri.endswith(".ipynb") or page.toc is None:
         return context
     entries = _flatten(page.toc)
@@ -135,4 +140,8 @@ def on_page_context(context, page, config, nav):
     if len(headings) == len(entries):
         for entry, heading in zip(entries, headings, strict=True):
             entry.title = heading
+    ids = [(int(level), id) for level, id in HEADING_ID.findall(page.content or "")]
+    if [level for level, _ in ids] == [entry.level for entry in entries]:
+        for entry, (_, id) in zip(entries, ids, strict=True):
+            entry.id = id
     return context

@@ -170,6 +170,20 @@ def test_site_builds_strictly(tmp_path):
         assert (tmp_path / page).is_file(), page
     lesson = (tmp_path / "lessons/02-supersteps/index.html").read_text()
     assert "Traceback" not in lesson
+    assert broken_anchors(tmp_path) == {}
+
+
+def broken_anchors(site: Path) -> dict[str, list[str]]:
+    """Each built page's links to its own anchors (``href="#..."``) that name no element of
+    the page: mkdocs checks the Markdown pages' links, not the lessons' table of contents."""
+    broken = {}
+    for page in sorted(site.rglob("*.html")):
+        html = page.read_text()
+        ids = set(re.findall(r'\bid="([^"]+)"', html))
+        missing = sorted({a for a in re.findall(r'href="#([^"]+)"', html) if a not in ids})
+        if missing:
+            broken[page.relative_to(site).as_posix()] = missing
+    return broken
 
 
 def test_the_runtime_walk_names_each_core_file_once():
