@@ -235,7 +235,21 @@ class ChannelChange:
     reducer: str
 
     def __repr__(self) -> str:
-        return f"ChannelChange({self.channel!r}: {self.before!r} -> {self.after!r})"
+        before, after = _sorted_repr(self.before), _sorted_repr(self.after)
+        return f"ChannelChange({self.channel!r}: {before} -> {after})"
+
+
+def _sorted_repr(value: Any) -> str:
+    """``repr``, with a set's items sorted: a barrier's set of names would print in hash
+    order, which for strings changes from one process to the next."""
+    if not isinstance(value, (set, frozenset)) or not value:
+        return repr(value)
+    try:
+        items = sorted(value)
+    except TypeError:  # items of different kinds: order by their text
+        items = sorted(value, key=repr)
+    inner = "{" + ", ".join(map(repr, items)) + "}"
+    return inner if type(value) is set else f"{type(value).__name__}({inner})"
 
 
 @frozen_record(repr=False)

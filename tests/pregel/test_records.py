@@ -140,6 +140,15 @@ def test_channel_change_reprs_of_a_run(run):
     ]
 
 
+def test_channel_change_repr_sorts_a_set():
+    """A barrier's value is a set: its repr would follow hash order, which for strings
+    changes from one process to the next (the README's join printed either way)."""
+    change = ChannelChange("join:a+b:c", EMPTY, {8, 1}, None, 1, ("a", "b"), (8, 1), "barrier")
+    assert repr(change) == "ChannelChange('join:a+b:c': <empty> -> {1, 8})"
+    names = ChannelChange("j", {"search", "check"}, frozenset({"b", "a"}), 1, 2, (), (), "")
+    assert repr(names) == "ChannelChange('j': {'check', 'search'} -> frozenset({'a', 'b'}))"
+
+
 def test_checkpoint_reprs_of_a_run(run):
     assert [repr(step.checkpoint) for step in run.steps] == [
         "Checkpoint(step=-1, source='input', channels=['__start__'])",
