@@ -2,8 +2,8 @@
 
 Nothing generated is committed: every build runs the first Python block of the Home and
 Concepts pages, so each drawing is of the graph the reader sees built just above it, and
-the seed example (examples/seed.py), whose nodes sleep, for the timing chart and for the
-Drawing page (whose examples take the seed graph as given).
+the seed example (examples/seed.py) for the Drawing page (whose examples take the seed
+graph as given) and, its nodes made to sleep, for the timing chart.
 """
 
 import contextlib
@@ -53,14 +53,47 @@ def drawings() -> dict[str, str]:
     out = {"home.svg": home.get_graph().draw_svg(engine="python"), "graph.svg": svg}
     for phase in ("plan", "execute", "update"):
         out[f"step2-{phase}.svg"] = highlight(svg, step, phase)
-    seed = _seed_module()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        run = seed.build_graph().trace(
-            {"messages": [("user", "what's up today?")], "token_count": 1}
-        )
-    out["timeline.svg"] = run.timeline_svg()
+    out["timeline.svg"] = _slow_seed_run().timeline_svg()
     return out
+
+
+# How long each of the seed's nodes sleeps in the timing chart: news is the slow sibling.
+SLEEPS = {"planner": 0.01, "weather": 0.02, "news": 0.05, "summarize": 0.01}
+
+
+def _slow_seed_run():
+    """The seed graph's run, each node sleeping as ``SLEEPS`` says first: the seed's own
+    nodes return at once, and a chart of microseconds of overhead shows no slow sibling."""
+    import time
+
+    from graphkit import END, START, StateGraph
+
+    seed = _seed_module()
+
+    def sleeping(name, node):
+        def run(state):
+            time.sleep(SLEEPS[name])
+            return node(state)
+
+        return run
+
+    builder = StateGraph(seed.State)
+    for name, node in [
+        ("planner", seed.planner),
+        ("weather", seed.call_weather),
+        ("news", seed.call_news),
+        ("summarize", seed.summarize),
+    ]:
+        builder.add_node(name, sleeping(name, node))
+    builder.add_edge(START, "planner")
+    builder.add_conditional_edges("planner", seed.route, ["weather", "news"])
+    builder.add_edge("weather", "summarize")
+    builder.add_edge("news", "summarize")
+    builder.add_edge("summarize", END)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # nodes named like state keys, as in the seed
+        app = builder.compile()
+    return app.trace({"messages": [("user", "what's up today?")], "token_count": 1})
 
 
 def seed_drawings() -> dict[str, str]:
