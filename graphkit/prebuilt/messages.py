@@ -64,7 +64,8 @@ def add_messages(
     Called with only ``format=...``, returns the reducer with that option set, for
     ``Annotated[list, add_messages(format="langchain-openai")]``.
 
-    >>> from langchain_core.messages import AIMessage, HumanMessage
+    >>> from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage
+    >>> from graphkit.prebuilt import REMOVE_ALL_MESSAGES
     >>> history = add_messages([HumanMessage("hi", id="1")], AIMessage("hello", id="2"))
     >>> [(message.content, message.id) for message in history]
     [('hi', '1'), ('hello', '2')]
