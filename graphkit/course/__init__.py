@@ -12,6 +12,26 @@ no answers. ``graphkit lessons DIR`` copies the lessons into a folder you own.
 
 from __future__ import annotations
 
-from graphkit.course.checking import Verdict, Wrong, compiled, exercise, trace
+from graphkit.course.checking import (
+    Verdict,
+    Wrong,
+    compiled,
+    counted,
+    exercise,
+    failed_run,
+    ran_again,
+    ran_at,
+    trace,
+)
 
-__all__ = ["Verdict", "Wrong", "compiled", "exercise", "trace"]
+__all__ = [
+    "Verdict",
+    "Wrong",
+    "compiled",
+    "counted",
+    "exercise",
+    "failed_run",
+    "ran_again",
+    "ran_at",
+    "trace",
+]

@@ -44,6 +44,7 @@ __all__ = [
     "exercise",
     "failed_run",
     "ran_again",
+    "ran_at",
     "trace",
 ]
 
@@ -233,6 +234,20 @@ def ran_again(node: str, count: int) -> str:
     return f"{node} ran once more" if count == 1 else f"{node} ran {count} more times"
 
 
+def ran_at(run: Any, node: str) -> list[int]:
+    """The steps at which ``node`` ran in ``run`` (a ``Run`` from ``trace``), in order;
+    a step that ran it several times (a ``Send`` each) is listed once. What a check
+    says about when a node ran, in the runtime's own step numbers.
+
+    >>> from graphkit import START, StateGraph
+    >>> builder = StateGraph(dict).add_node("a", lambda s: {}).add_node("b", lambda s: {})
+    >>> app = builder.add_edge(START, "a").add_edge("a", "b").compile()
+    >>> ran_at(app.trace({}), "b"), ran_at(app.trace({}), "c")
+    ([2], [])
+    """
+    return [step.step for step in run.steps if node in step.plan.nodes]
+
+
 def compiled(answer: Any, what: str = "your graph") -> Any:
     """The compiled graph behind ``answer``: a compiled graph, a ``StateGraph`` (compiled
     here), or a function of no arguments returning either. Anything else is ``Wrong``."""
@@ -295,6 +310,8 @@ def failed_run(app: Any, error: BaseException) -> Wrong:
             # (a lambda: no name to give; START's task is no node the learner added)
             reader = "the router from START" if failed[0] == START else f"the router of {failed[0]}"
         where = f" in step {last.step}" + (f" (node {', '.join(shown)})" if shown else "")
+        if last.update is not None and not failed:  # (the recursion limit: checked at a Plan)
+            where = f" after step {last.step}"
     text = str(error)
     if isinstance(error, KeyError) and _explained_by_graphkit(error):
         text = str(error.args[0])  # (a sentence of graphkit's, not a key: no quotes)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import operator
 from typing import Annotated, TypedDict
 
-from graphkit import END, START, StateGraph
-from graphkit.course import Verdict, Wrong, compiled, exercise, trace
+from graphkit import END, START, Send, StateGraph
+from graphkit.course import Verdict, Wrong, compiled, exercise, ran_at, trace
 
 
 @exercise("0.1 · Double it")
@@ -295,3 +295,41 @@ def test_the_time_limit_stops_a_node_running_on_the_pool_too(monkeypatch):
         release.set()
     assert not verdict.passed and "still running after 0.2 seconds" in verdict.message
     assert ended == ["_OutOfTime"]
+
+
+def test_a_run_out_of_steps_is_said_to_stop_after_its_last_step():
+    # The limit is checked when the next step is planned: the run's last step finished,
+    # and "in step 5" beside the error's "Step 6 was about to run" read as a contradiction.
+    class Loop(TypedDict):
+        n: Annotated[int, operator.add]
+
+    builder = StateGraph(Loop).add_node("again", lambda state: {"n": 1})
+    builder.add_edge(START, "again").add_conditional_edges("again", lambda s: "again", ["again"])
+    try:
+        trace(builder.compile(), {"n": 0}, {"recursion_limit": 5})
+    except Wrong as wrong:
+        assert wrong.message.startswith("Running your graph raised GraphRecursionError after step 5:")
+        assert "Step 6 was about to run ['again']" in wrong.message
+    else:
+        raise AssertionError("a run past its recursion limit should be Wrong")
+
+
+def test_ran_at_lists_each_step_a_node_ran_at_once():
+    class Batch(TypedDict, total=False):
+        items: list
+        done: Annotated[list, operator.add]
+
+    builder = StateGraph(Batch)
+    builder.add_node("split", lambda state: {"items": [1, 2, 3]})
+    builder.add_node("work", lambda packet: {"done": [packet]})
+    builder.add_edge(START, "split")
+    builder.add_conditional_edges("split", lambda s: [Send("work", i) for i in s["items"]])
+    run = builder.compile().trace({})
+    assert ran_at(run, "work") == [2] and ran_at(run, "split") == [1] and ran_at(run, "x") == []
+
+
+def test_the_helpers_a_check_needs_are_exported_from_graphkit_course():
+    import graphkit.course
+
+    for name in ("counted", "failed_run", "ran_again", "ran_at"):
+        assert name in graphkit.course.__all__ and hasattr(graphkit.course, name)
