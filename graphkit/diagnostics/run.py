@@ -153,7 +153,9 @@ def invalid_update(
 
 
 def _ran_twice(tasks: Sequence[Task]) -> str:
-    """Why a node ran more than once in the step: each run's cause."""
+    """Why a node ran more than once in the step: each run's cause. A node run only by
+    ``Send``s is a map step, meant to run once per packet: its writes want the reducer
+    the error goes on to suggest, not fewer ways in."""
     runs: dict[str, list[str]] = {}
     for task in tasks:
         runs.setdefault(task.node, []).append(
@@ -162,7 +164,9 @@ def _ran_twice(tasks: Sequence[Task]) -> str:
             else f"once because an edge or a Command(goto={task.node!r}) led to it"
         )
     return "".join(
-        f"; {node!r} ran {len(why)} times in this step ({', '.join(why)}): "
+        f"; {node!r} ran {len(why)} times in this step, once for each Send"
+        if all(task.kind == "push" for task in tasks if task.node == node)
+        else f"; {node!r} ran {len(why)} times in this step ({', '.join(why)}): "
         "lead it there one way only"
         for node, why in runs.items()
         if len(why) > 1

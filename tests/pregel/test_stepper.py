@@ -314,3 +314,25 @@ def test_a_checkpoint_that_fails_to_save_under_sync_durability_ends_the_run():
     with pytest.raises(OSError) as raised:
         builder.compile(checkpointer=FailingOnce()).trace({"text": ""}, config, durability="sync")
     assert raised.value.run.status == "error"
+
+
+def test_a_node_run_by_sends_alone_is_not_told_to_be_led_there_one_way_only():
+    # A map step (one Send per item) runs its node once per packet on purpose: the fix
+    # is the reducer, and "lead it there one way only" sent a learner the wrong way.
+    class Batch(TypedDict, total=False):
+        items: list
+        n: int
+
+    builder = StateGraph(Batch)
+    builder.add_node("split", lambda state: {"items": [1, 2, 3]})
+    builder.add_node("work", lambda packet: {"n": packet})
+    builder.add_edge(START, "split")
+    builder.add_conditional_edges("split", lambda s: [Send("work", i) for i in s["items"]])
+    with pytest.raises(InvalidUpdateError) as error:
+        builder.compile().invoke({})
+    message = str(error.value)
+    assert message.startswith(
+        "Step 2: 'work' wrote 'n'; 'work' ran 3 times in this step, once for each Send. "
+        "Channel 'n' received 3 values in one step"
+    )
+    assert "one way only" not in message and "Annotated[int, operator.add]" in message
