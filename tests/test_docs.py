@@ -71,6 +71,7 @@ PAGES = {
     "builder.add_edge(START, 'bot')\n",
     "agents.md": AGENT,
     "langgraph.md": "",
+    "teaching.md": "",
 }
 
 
