@@ -308,7 +308,8 @@ def test_a_run_out_of_steps_is_said_to_stop_after_its_last_step():
     try:
         trace(builder.compile(), {"n": 0}, {"recursion_limit": 5})
     except Wrong as wrong:
-        assert wrong.message.startswith("Running your graph raised GraphRecursionError after step 5:")
+        said = "Running your graph raised GraphRecursionError after step 5:"
+        assert wrong.message.startswith(said)
         assert "Step 6 was about to run ['again']" in wrong.message
     else:
         raise AssertionError("a run past its recursion limit should be Wrong")
