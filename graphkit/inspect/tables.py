@@ -7,7 +7,7 @@ pandas only when called. Cells hold the run's values themselves; pass
 
 | kind | one row per | columns |
 |---|---|---|
-| ``tasks`` | task | step, node, kind, triggers, attempts, duration, cached, error, worker, task_id |
+| ``tasks`` | task | step, node, kind, triggers, attempts, duration, cached, reused, error, worker, task_id |
 | ``writes`` | write | step, task_id, node, channel, value |
 | ``changes`` | channel change | step, channel, before, after, version_before, version_after, writers, values, reducer |
 | ``state`` | step with an Update | step, then one column per state key (every key of the schema) |
@@ -59,6 +59,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "attempts",
         "duration",
         "cached",
+        "reused",
         "error",
         "worker",
         "started_by",
@@ -124,7 +125,10 @@ def task_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
     handler, whose ``started_by`` is the failed node; a task a functional-API entrypoint
     called, ``started_by`` its caller); ``packet`` is what a ``Send`` gave a push task
     (the rows of a map-reduce's tasks differ by it); a task that never executed has no attempts or
-    duration; ``cached`` is True for a task served from the node cache (it did not run).
+    duration; ``cached`` is True for a task served from the node cache, ``reused`` for one
+    that finished before the run paused or crashed and whose saved writes a resumed run
+    applied (neither ran; a task that paused in ``interrupt()`` is not reused: resumed, it
+    runs again from its start).
 
     >>> from graphkit.inspect.examples import counter_run
     >>> rows = task_rows(counter_run().steps)
@@ -149,6 +153,7 @@ def task_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
                     "attempts": _known(result, "attempts"),
                     "duration": _known(result, "duration"),
                     "cached": result.cached if result is not None else None,
+                    "reused": result.reused if result is not None else None,
                     "error": result.error if result is not None else None,
                     "worker": _known(result, "worker"),
                     "started_by": by.task.node if by is not None else None,
@@ -303,6 +308,7 @@ def superstep_rows(superstep: Superstep) -> list[dict[str, Any]]:
         for result in superstep.execution.results:
             node = result.task.node
             served = "from the cache (not run)" if result.cached else ""
+            served = "saved before the run stopped (not run again)" if result.reused else served
             for channel, value in result.writes:
                 rows.append(_row("execute", node, channel, None, value, served))
             if result.error is not None:

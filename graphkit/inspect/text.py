@@ -65,6 +65,7 @@ def superstep_lines(superstep: Superstep, *, durations: bool = False) -> list[st
     """  # noqa: E501
     plan, execution, update = superstep.plan, superstep.execution, superstep.update
     names = [terminal_text(task.node) for task in plan.tasks]
+    names += [terminal_text(r.task.node) for r in execution.results] if execution else []
     if update is not None:
         names += [terminal_text(change.channel) for change in update.changes]
         if any(not change.writers for change in update.changes):
@@ -83,8 +84,14 @@ def superstep_lines(superstep: Superstep, *, durations: bool = False) -> list[st
             did = f"raised {_one_line(show_error(result.error))}"
         elif result.writes:
             did = f"wrote {', '.join(dict.fromkeys(channel for channel, _ in result.writes))}"
+        elif result.interrupts:  # what it asked: the answer to compare with what it did next
+            asked = (getattr(i, "value", i) for i in result.interrupts)
+            did = f"paused in interrupt({', '.join(show(a, 2 * _VALUE_WIDTH) for a in asked)})"
         else:
             did = "wrote nothing"
+        if result.cached or result.reused:  # it did not run: its writes were kept
+            kept = "from the cache" if result.cached else "saved before the run stopped"
+            did = f"{kept}, not run again; {did}"
         if result.answers:  # what each interrupt() of the task was answered, in order
             did = f"resumed with {', '.join(show(a, _VALUE_WIDTH) for a in result.answers)}; {did}"
         lines.append(_line("EXECUTE", result.task.node, width, took + did))

@@ -7,7 +7,8 @@ start; ``timeline_svg`` (pure) draws those rows as SVG text, no plotting library
 needed. ``run.to_frame("timeline")`` is the same rows as a DataFrame.
 
 Times come from ``TaskResult.started`` (a ``perf_counter`` reading) and ``duration``;
-the input step has no task to time and is left out.
+the input step has no task to time and is left out, as are the results a resumed run
+reused and those served from the node cache (they did not run).
 """
 
 from __future__ import annotations
@@ -61,8 +62,11 @@ def timeline_rows(run: Run) -> list[dict[str, Any]]:
         for superstep in run.steps
         if superstep.execution is not None
         for result in superstep.execution.results
-        # an input step takes no time; a thread read from LangGraph's saver has no times
+        # an input step takes no time; a thread read from LangGraph's saver has no times;
+        # a result reused on resume or served from the cache did not run now (its start
+        # of 0.0 stretched the axis to the machine's uptime)
         if result.task.kind != "input"
+        and not (result.reused or result.cached)
         and result.started is not None
         and result.duration is not None
     ]

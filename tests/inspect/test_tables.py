@@ -34,6 +34,7 @@ def test_tasks_table_columns_and_rows(seed_run):
         "attempts",
         "duration",
         "cached",
+        "reused",
         "error",
         "worker",
         "started_by",

@@ -1,0 +1,69 @@
+"""A resumed run shows which tasks it reused and which ran again: a task that finished
+before the pause is marked as not run (tables, text, no bar on the timeline), and the
+task that paused says what its interrupt() asked, so its answer can be compared with
+what it did when it ran again from its start (agentdebug2: an approved e-mail draft
+was drafted anew on resume, and nothing showed which call had run twice)."""
+
+from __future__ import annotations
+
+import itertools
+
+from graphkit import Command, interrupt
+from graphkit.checkpoint.memory import InMemorySaver
+from graphkit.func import entrypoint, task
+from graphkit.inspect.timeline import timeline_rows
+
+
+def mailer():
+    drafts = itertools.count(1)
+
+    @task
+    def plan(topic: str) -> str:
+        return f"mail about {topic}"
+
+    @task
+    def send(goal: str) -> str:
+        draft = f"draft {next(drafts)}: {goal}"  # done again when the task is resumed
+        answer = interrupt({"send": draft})
+        return f"sent {draft}" if answer == "yes" else "cancelled"
+
+    @entrypoint(checkpointer=InMemorySaver())
+    def agent(topic: str) -> str:
+        return send(plan(topic).result()).result()
+
+    return agent
+
+
+def words(run) -> list[str]:
+    """The run's text, one line each, with runs of spaces (the name column) as one."""
+    return [" ".join(line.split()) for line in str(run).splitlines()]
+
+
+def test_a_resumed_run_marks_the_reused_task_and_the_paused_one_asks():
+    agent = mailer()
+    config = {"configurable": {"thread_id": "t"}}
+    first = agent.trace("Q3", config)
+    second = agent.trace(Command(resume="yes"), config)
+    assert second.values["__end__"] == "sent draft 2: mail about Q3"  # as on LangGraph
+    tasks = second.to_frame("tasks")
+    assert tasks[["node", "reused"]].values.tolist() == [
+        ["agent", False],
+        ["plan", True],
+        ["send", False],
+    ]
+    assert "EXECUTE send paused in interrupt({'send': 'draft 1: mail about Q3'})" in words(first)
+    lines = words(second)
+    assert "EXECUTE plan saved before the run stopped, not run again; wrote __return__" in lines
+    assert "EXECUTE send resumed with 'yes'; wrote __return__" in lines
+    writes = second.step(0).to_frame()
+    assert "saved before the run stopped (not run again)" in writes["detail"].tolist()
+
+
+def test_the_timeline_leaves_out_a_reused_task():
+    agent = mailer()
+    config = {"configurable": {"thread_id": "t"}}
+    agent.trace("Q3", config)
+    rows = timeline_rows(agent.trace(Command(resume="yes"), config))
+    assert [row["node"] for row in rows] == ["agent", "send"]
+    # (the reused task's start of 0.0 made the axis span the machine's uptime)
+    assert max(row["end"] for row in rows) < 60
