@@ -279,7 +279,8 @@ class ThreadLink:
             writes = [(ERROR, text), *handled, *answers]
         else:
             writes = self.tracked(result.writes) or [(NO_WRITES, None)]
-        self.save_writes(result.task.id, writes, path_text(result.task.shown_path))
+        who = f"{result.task.node!r} at step {result.task.step}"
+        self.save_writes(result.task.id, writes, path_text(result.task.shown_path), who)
 
     def tracked(self, writes: Iterable[tuple[str, Any]]) -> list[tuple[str, Any]]:
         """``writes`` as they are saved: none to an untracked channel, and a ``Send``'s
@@ -306,16 +307,20 @@ class ThreadLink:
         values[TASKS] = [self._tracked_send(value) for value in values[TASKS]]
         return replace(checkpoint, channel_values=values)
 
-    def save_writes(self, task_id: str, writes: list[tuple[str, Any]], path: str = "") -> None:
+    def save_writes(
+        self, task_id: str, writes: list[tuple[str, Any]], path: str = "", who: str = ""
+    ) -> None:
         """Save writes against the checkpoint saved (or loaded) last; ``path``: the task's
         ``path_text``, by which savers list a checkpoint's writes (as LangGraph's: "" for
-        writes no task made)."""
+        writes no task made); ``who``: the node and step a refusal names."""
         if self.durability == "exit":
             self._held_writes.append((task_id, writes, path))
         else:
-            self._put_task_writes(task_id, writes, path)
+            self._put_task_writes(task_id, writes, path, who)
 
-    def _put_task_writes(self, task_id: str, writes: list[tuple[str, Any]], path: str) -> None:
+    def _put_task_writes(
+        self, task_id: str, writes: list[tuple[str, Any]], path: str, who: str = ""
+    ) -> None:
         """Put a task's writes; a failure is kept in ``save_error`` (a state edit's
         raises at once). None are put after a failed checkpoint: they would be its."""
         if self._put_failed:
@@ -323,8 +328,11 @@ class ThreadLink:
         try:
             self._put_writes(task_id, writes, path)
         except Exception as error:
+            if who and isinstance(error, TypeError):  # a value it cannot store: whose it is
+                refused = TypeError(f"Node {who} wrote a value that cannot be saved. {error}")
+                refused.__cause__, error = error, refused
             if not self.background:
-                raise
+                raise error
             self.save_error = self.save_error or error
 
     def _put_writes(self, task_id: str, writes: list[tuple[str, Any]], path: str) -> None:

@@ -34,6 +34,7 @@ import decimal
 import enum
 import ipaddress
 import json
+import inspect
 import pathlib
 import pickle
 import re
@@ -267,6 +268,11 @@ def _encode(obj: Any) -> Any:
     for applies, encoder in _ENCODERS_BY_KIND:
         if applies(obj):
             return encoder(obj)
+    if inspect.isawaitable(obj):  # what an async function returns when it is not awaited
+        raise TypeError(
+            f"Cannot checkpoint a value of type {_name(kind)!r}: a node or task wrote an "
+            "awaitable, not its result. Add the missing await (value = await call(...))."
+        )
     raise TypeError(
         f"Cannot checkpoint a value of type {_name(kind)!r}: the default serializer only "
         "writes JSON-able types (str, numbers, lists, dicts, tuples, sets, deques, bytes, "

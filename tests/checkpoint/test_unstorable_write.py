@@ -1,0 +1,68 @@
+"""A write the saver cannot store names the node and step that made it, and a coroutine
+(an async function called without ``await``) is told as the missing await, not as a
+class to make a dataclass (agentdebug2: an async fact-check node forgot ``await`` and
+the error named only a task id and said to make ``coroutine`` a dataclass)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, TypedDict
+
+import pytest
+
+from graphkit import END, START, InMemorySaver, SqliteSaver, StateGraph
+from graphkit.checkpoint.serde import JsonPlusSerializer
+
+
+class State(TypedDict):
+    text: str
+    verified: Any
+
+
+async def check(text: str) -> bool:
+    return "owl" in text
+
+
+def forgetful_graph(saver, run):
+    async def fact_check(state: State):
+        return {"verified": check(state["text"])}  # forgot: await
+
+    def plain_fact_check(state: State):  # (a sync run needs a sync node)
+        return {"verified": check(state["text"])}
+
+    builder = StateGraph(State)
+    builder.add_node("fact_check", fact_check if run == "ainvoke" else plain_fact_check)
+    builder.add_edge(START, "fact_check")
+    builder.add_edge("fact_check", END)
+    return builder.compile(checkpointer=saver)
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+def saver(request):
+    if request.param == "memory":
+        yield InMemorySaver()
+    else:
+        with SqliteSaver.from_conn_string(":memory:") as saver:
+            yield saver
+
+
+@pytest.mark.filterwarnings("ignore:coroutine 'check' was never awaited")
+@pytest.mark.parametrize("run", ["invoke", "ainvoke"])
+def test_a_coroutine_written_by_a_node_names_the_node_and_the_missing_await(saver, run):
+    app = forgetful_graph(saver, run)
+    config = {"configurable": {"thread_id": "t"}}
+    with pytest.raises(TypeError) as caught:
+        if run == "invoke":
+            app.invoke({"text": "owls"}, config)
+        else:
+            asyncio.run(app.ainvoke({"text": "owls"}, config))
+    message = str(caught.value)
+    assert message.startswith("Node 'fact_check' at step 1 wrote a value that cannot be saved.")
+    assert "channel 'verified'" in message
+    assert "Add the missing await" in message
+
+
+@pytest.mark.filterwarnings("ignore:coroutine 'check' was never awaited")
+def test_the_serializer_says_a_coroutine_wants_an_await():
+    with pytest.raises(TypeError, match=r"'coroutine': a node or task wrote an awaitable"):
+        JsonPlusSerializer().dumps_typed(check("owls"))
