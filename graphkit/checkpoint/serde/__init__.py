@@ -32,9 +32,9 @@ import dataclasses
 import datetime
 import decimal
 import enum
+import inspect
 import ipaddress
 import json
-import inspect
 import pathlib
 import pickle
 import re
