@@ -39,7 +39,7 @@ def show(value: Any, width: int = 60) -> str:
     Strings keep their quotes, sets are sorted (so the text never depends on hashing),
     an empty channel shows as ``<empty>``, and messages show their type and content, in
     double quotes whatever it holds (Python's own repr switches to them only for a text
-    with an apostrophe, and a history would mix both).
+    with an apostrophe, and a history would mix both), then their tool calls with args.
 
     >>> show("sunny"), show(EMPTY), show({"news", "weather"})
     ("'sunny'", '<empty>', "{'news', 'weather'}")
@@ -50,6 +50,9 @@ def show(value: Any, width: int = 60) -> str:
     >>> Message.content = "I'm Lance"
     >>> print(show([Message()]))
     [ai: "I'm Lance"]
+    >>> Message.tool_calls = [{"name": "search", "args": {"query": "cats"}, "id": "1"}]
+    >>> print(show(Message()))
+    ai: "I'm Lance" → search({'query': 'cats'})
     >>> show("x" * 100, width=12)
     "'xxxxxxxxxx…"
     >>> show(Overwrite(["fresh"]))
@@ -169,21 +172,27 @@ def quoted(text: str) -> str:
 def _tool_call(call: Any, budget: int, depth: int) -> str:
     """The packet ``tools_condition`` sends ``ToolNode`` (LangGraph's and graphkit's):
     the call it carries, without the copy of the whole state that rides along."""
+    return f"tool call {_call(call, budget, depth)}"
+
+
+def _call(call: Any, budget: int, depth: int) -> str:
+    """A tool call as ``name(args)``: an agent asking the same twice shows in its args."""
     if not isinstance(call, dict):
-        return f"tool call {_text(call, budget, depth + 1)}"
-    args = _text(call.get("args", {}), budget, depth + 1)
-    return f"tool call {call.get('name', '?')}({args})"
+        return _text(call, budget, depth + 1)
+    return f"{call.get('name', '?')}({_text(call.get('args', {}), budget, depth + 1)})"
 
 
 def _message(message: Any, budget: int) -> str:
+    if message.type == "remove":  # a RemoveMessage: its id is what it says
+        target = getattr(message, "id", None)
+        return "remove all" if target == "__remove_all__" else f"remove id {target!r}"
     content = message.content
     # (only what can show: ``show`` cuts the text at ``budget`` anyway)
     body = quoted(content[:budget]) if isinstance(content, str) else _text(content, budget, 1)
     text = f"{message.type}: {body}"
     calls = getattr(message, "tool_calls", None)
     if calls:
-        names = ", ".join(str(call.get("name", "?")) for call in calls if isinstance(call, dict))
-        text += f" → tool calls: {names}"
+        text += " → " + ", ".join(_call(call, budget, 1) for call in calls)
     return text
 
 

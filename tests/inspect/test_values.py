@@ -70,12 +70,38 @@ def test_messages_show_type_and_content_duck_typed():
     assert show(Message("ai", "hello")) == 'ai: "hello"'
     assert show([Message("human", "hi"), Message("ai", "yo")]) == '[human: "hi", ai: "yo"]'
     call = Message("ai", "", [{"name": "get_weather", "args": {"city": "Paris"}}])
-    assert show(call) == 'ai: "" → tool calls: get_weather'
+    assert show(call) == 'ai: "" → get_weather({\'city\': \'Paris\'})'
     assert (
         show(Message("ai", [{"type": "text", "text": "hi"}]))
         == "ai: [{'type': 'text', 'text': 'hi'}]"
     )
     assert is_message(Message("ai", "x")) and not is_message(Message) and not is_message("ai")
+
+
+def test_a_tool_call_shows_its_args():
+    """An agent asking the same query again and again was invisible: a call showed
+    only its tool's name (``→ tool calls: search``)."""
+    calls = [
+        {"name": "search", "args": {"query": "cats"}, "id": "1"},
+        {"name": "search", "args": {"query": "dogs"}, "id": "2"},
+    ]
+    assert show(Message("ai", "", calls[:1])) == "ai: \"\" → search({'query': 'cats'})"
+    assert show(Message("ai", "let me look", calls), width=80) == (
+        "ai: \"let me look\" → search({'query': 'cats'}), search({'query': 'dogs'})"
+    )
+    assert show(Message("ai", "", calls), width=30) == "ai: \"\" → search({'query': 'ca…"
+
+
+def test_a_remove_message_shows_the_id_it_removes():
+    class Remove(Message):
+        def __init__(self, id):
+            super().__init__("remove", "")
+            self.id = id
+
+    assert show([Remove("m1"), Remove("m2")]) == "[remove id 'm1', remove id 'm2']"
+    assert show([Remove("__remove_all__"), Message("human", "new")]) == (
+        '[remove all, human: "new"]'
+    )
 
 
 def test_a_history_quotes_every_message_alike():
@@ -98,6 +124,7 @@ def test_real_langchain_core_messages():
     messages = pytest.importorskip("langchain_core.messages")
     assert show(messages.HumanMessage("hi")) == 'human: "hi"'
     assert show([messages.AIMessage("hello")]) == '[ai: "hello"]'
+    assert show(messages.RemoveMessage(id="m0")) == "remove id 'm0'"
 
 
 def test_show_error():
