@@ -40,6 +40,8 @@ def show(value: Any, width: int = 60) -> str:
     an empty channel shows as ``<empty>``, and messages show their type and content, in
     double quotes whatever it holds (Python's own repr switches to them only for a text
     with an apostrophe, and a history would mix both), then their tool calls with args.
+    A list of messages too long for ``width`` shows its count and its newest messages
+    (its start is the same in every state of a conversation; its end is what changed).
 
     >>> show("sunny"), show(EMPTY), show({"news", "weather"})
     ("'sunny'", '<empty>', "{'news', 'weather'}")
@@ -51,8 +53,8 @@ def show(value: Any, width: int = 60) -> str:
     >>> print(show([Message()]))
     [ai: "I'm Lance"]
     >>> Message.tool_calls = [{"name": "search", "args": {"query": "cats"}, "id": "1"}]
-    >>> print(show(Message()))
-    ai: "I'm Lance" → search({'query': 'cats'})
+    >>> print(show([Message()] * 3))
+    [3 messages: …, ai: "I'm Lance" → search({'query': 'cats'})]
     >>> show("x" * 100, width=12)
     "'xxxxxxxxxx…"
     >>> show(Overwrite(["fresh"]))
@@ -134,6 +136,8 @@ def _text(value: Any, budget: int, depth: int) -> str:
                 return f"{kind.__name__}()"
             texts = sorted(_text(item, budget, depth + 1) for item in value)
             return "{" + _join(texts, budget) + "}"
+        if kind is list and len(value) > 1 and all(is_message(item) for item in value):
+            return _history(value, budget)
         inner = _join((_text(item, budget, depth + 1) for item in value), budget)
         if kind is tuple:
             return f"({inner},)" if len(value) == 1 else f"({inner})"
@@ -180,6 +184,27 @@ def _call(call: Any, budget: int, depth: int) -> str:
     if not isinstance(call, dict):
         return _text(call, budget, depth + 1)
     return f"{call.get('name', '?')}({_text(call.get('args', {}), budget, depth + 1)})"
+
+
+def _history(messages: list[Any], budget: int) -> str:
+    """Two or more messages: the whole list when it fits, else their count and the
+    newest ones, whole and in order (the newest always, cut if it must be). A
+    conversation grows at its end, so its start read the same before and after."""
+    texts: list[str] = []  # newest first, only as many as can show
+    length = 0  # of the whole list's text so far: "[" + ", ".join(texts) + "]"
+    for message in reversed(messages):
+        texts.append(_message(message, budget))
+        length += len(texts[-1]) + 2
+        if length >= budget:
+            break
+    if len(texts) == len(messages) and length < budget:
+        return "[" + ", ".join(reversed(texts)) + "]"
+    head = f"[{len(messages)} messages: …, "
+    length, shown = len(head) + len(texts[0]) + 1, 1
+    while shown < len(texts) and length + len(texts[shown]) + 2 < budget:
+        length += len(texts[shown]) + 2
+        shown += 1
+    return head + ", ".join(reversed(texts[:shown])) + "]"
 
 
 def _message(message: Any, budget: int) -> str:

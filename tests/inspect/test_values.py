@@ -70,7 +70,7 @@ def test_messages_show_type_and_content_duck_typed():
     assert show(Message("ai", "hello")) == 'ai: "hello"'
     assert show([Message("human", "hi"), Message("ai", "yo")]) == '[human: "hi", ai: "yo"]'
     call = Message("ai", "", [{"name": "get_weather", "args": {"city": "Paris"}}])
-    assert show(call) == 'ai: "" → get_weather({\'city\': \'Paris\'})'
+    assert show(call) == "ai: \"\" → get_weather({'city': 'Paris'})"
     assert (
         show(Message("ai", [{"type": "text", "text": "hi"}]))
         == "ai: [{'type': 'text', 'text': 'hi'}]"
@@ -90,6 +90,42 @@ def test_a_tool_call_shows_its_args():
         "ai: \"let me look\" → search({'query': 'cats'}), search({'query': 'dogs'})"
     )
     assert show(Message("ai", "", calls), width=30) == "ai: \"\" → search({'query': 'ca…"
+
+
+def test_a_growing_conversation_shows_its_count_and_newest_messages():
+    """Every before → after of a message list read the same (its start, cut at the
+    width); a list that does not fit now shows how many messages and the newest."""
+    history = [Message("human", "what's the weather in sf?")]
+    for turn in range(3):
+        call = {"name": "search", "args": {"query": "weather in sf"}, "id": str(turn)}
+        history += [Message("ai", "", [call]), Message("tool", "results: nothing useful")]
+    texts = [show(history[:n], width=40) for n in range(1, len(history) + 1)]
+    assert texts == [
+        '[human: "what\'s the weather in sf?"]',
+        '[2 messages: …, ai: "" → search({\'query…',
+        '[3 messages: …, tool: "results: nothing…',
+        '[4 messages: …, ai: "" → search({\'query…',
+        '[5 messages: …, tool: "results: nothing…',
+        '[6 messages: …, ai: "" → search({\'query…',
+        '[7 messages: …, tool: "results: nothing…',
+    ]
+    assert len(set(texts)) == len(texts)
+    # the newest messages that fit whole show too, in their order
+    chat = [Message("human", "hi " * 30), Message("ai", "hello"), Message("human", "bye")]
+    assert show(chat) == '[3 messages: …, ai: "hello", human: "bye"]'
+    # a list that fits shows whole, as before
+    assert show(chat[1:]) == '[ai: "hello", human: "bye"]'
+    assert show(chat[1:], width=20) == "[2 messages: …, hum…"
+
+
+def test_only_a_list_of_messages_is_shown_by_count():
+    long = "x" * 80
+    assert show([long, long]) == "['" + "x" * 57 + "…"
+    assert show([Message("ai", long), long]) == '[ai: "' + "x" * 53 + "…"
+    assert show((Message("ai", long), Message("ai", "y"))) == '(ai: "' + "x" * 53 + "…"
+    assert show({"messages": [Message("ai", long), Message("ai", "y")]}) == (
+        "{'messages': [2 messages: …, ai: \"y\"]}"
+    )
 
 
 def test_a_remove_message_shows_the_id_it_removes():
@@ -125,6 +161,8 @@ def test_real_langchain_core_messages():
     assert show(messages.HumanMessage("hi")) == 'human: "hi"'
     assert show([messages.AIMessage("hello")]) == '[ai: "hello"]'
     assert show(messages.RemoveMessage(id="m0")) == "remove id 'm0'"
+    history = [messages.HumanMessage("hi " * 30), messages.AIMessage("hello")]
+    assert show(history) == '[2 messages: …, ai: "hello"]'
 
 
 def test_show_error():
