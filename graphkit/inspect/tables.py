@@ -38,6 +38,7 @@ __all__ = [
     "COLUMNS",
     "KINDS",
     "change_rows",
+    "data_frame",
     "run_frame",
     "run_rows",
     "state_columns",
@@ -465,8 +466,6 @@ def _frame(
     readable: Sequence[str],
     tuples: Mapping[str, Callable[[tuple[Any, ...]], str]] | None = None,
 ) -> pandas.DataFrame:
-    pandas = require("pandas", extra="notebook", feature="run.to_frame()")
-
     for row in rows if readable or tuples else ():
         for name in readable:
             value = row[name]
@@ -478,7 +477,7 @@ def _frame(
                 row[name] = show(value)
         for name, joined in (tuples or {}).items():
             row[name] = joined(row[name])
-    frame = pandas.DataFrame(rows, columns=list(columns))
+    frame = data_frame(rows, columns)
     # whole numbers that may be missing (a task not executed, a channel's first version)
     integers = {
         name: "Int64"
@@ -486,6 +485,28 @@ def _frame(
         if name in frame and not any(isinstance(value, str) for value in frame[name])  # unknown
     }
     return frame.astype(integers) if integers else frame
+
+
+def data_frame(rows: list[dict[str, Any]], columns: Sequence[str]) -> pandas.DataFrame:
+    """``rows`` as a DataFrame whose text columns keep None where a row has none.
+
+    pandas 3 reads a column of text as its string dtype, whose missing value is NaN:
+    a first checkpoint's ``parent_id``, a task's ``started_by`` read ``NaN``.
+
+    >>> data_frame([{"id": "b", "parent": "a"}, {"id": "a", "parent": None}], ["id", "parent"])
+      id parent
+    0  b      a
+    1  a   None
+    """
+    pandas = require("pandas", extra="notebook", feature="run.to_frame()")
+
+    frame = pandas.DataFrame(rows, columns=list(columns))
+    for name in columns:
+        if isinstance(frame[name].dtype, pandas.StringDtype) and frame[name].isna().any():
+            frame[name] = pandas.Series(
+                [row.get(name) for row in rows], index=frame.index, dtype=object
+            )
+    return frame
 
 
 def _cut(text: str, width: int = 60) -> str:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from graphkit.checkpoint.saver import config_key
 from graphkit.constants import END, ROOT
 from graphkit.extras import require
+from graphkit.inspect.tables import data_frame
 from graphkit.inspect.values import show
 
 if TYPE_CHECKING:
@@ -137,22 +138,22 @@ def checkpoints_frame(
     """``checkpoint_rows`` as a DataFrame; ``readable=True``: each state value as the
     short text ``run.to_frame(..., readable=True)`` shows (a chat message as
     ``ai: "hello"``, not its whole repr)."""
-    pandas = require("pandas", extra="notebook", feature="checkpoints_frame()")
+    require("pandas", extra="notebook", feature="checkpoints_frame()")
 
     keys = _state_keys(app, config)
     rows = checkpoint_rows(app, config)
     if readable:
         rows = [row | {key: show(row.get(key)) for key in keys} for row in rows]
-    return pandas.DataFrame(rows, columns=[*CHECKPOINT_COLUMNS, *keys])
+    return data_frame(rows, [*CHECKPOINT_COLUMNS, *keys])
 
 
 def pending_writes_frame(
     app: CompiledGraph, config: Mapping[str, Any], readable: bool = False
 ) -> pandas.DataFrame:
     """``pending_write_rows`` as a DataFrame; ``readable=True``: each value as short text."""
-    pandas = require("pandas", extra="notebook", feature="pending_writes_frame()")
+    require("pandas", extra="notebook", feature="pending_writes_frame()")
 
     rows = pending_write_rows(app, config)
     if readable:
         rows = [row | {"value": show(row["value"])} for row in rows]
-    return pandas.DataFrame(rows, columns=list(WRITE_COLUMNS))
+    return data_frame(rows, WRITE_COLUMNS)

@@ -322,3 +322,20 @@ def test_a_push_tasks_packet_tells_the_rows_of_a_map_reduce_apart():
         {"subject": "cats"},
         {"subject": "owls"},
     ]
+
+
+def test_a_text_column_keeps_none_where_a_row_has_none():
+    """pandas 3 reads a column of text as its string dtype, whose missing value is NaN:
+    the tasks a called task's caller started showed ``started_by`` ``NaN``."""
+    from graphkit.func import entrypoint, task
+
+    @task
+    def double(x):
+        return 2 * x
+
+    @entrypoint()
+    def main(x):
+        return double(x).result()
+
+    frame = main.trace(3).to_frame("tasks")
+    assert frame["started_by"].tolist() == [None, None, "main"]

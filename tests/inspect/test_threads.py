@@ -29,6 +29,9 @@ def test_checkpoint_table_has_lineage_columns_then_one_column_per_state_key():
     assert list(frame.columns) == [*CHECKPOINT_COLUMNS, "log"]
     assert frame["step"].tolist() == [2, 1, 0, -1]
     assert frame["parent_id"].tolist()[:-1] == frame["checkpoint_id"].tolist()[1:]
+    # the first checkpoint has no parent: None, not the NaN pandas' string dtype gives
+    assert frame["parent_id"].tolist()[-1] is None
+    assert checkpoints_frame(app, config, readable=True)["parent_id"].tolist()[-1] is None
     assert frame["log"].tolist()[0] == ["a", "b"]
     assert frame["fork_of"].isna().all()
 
