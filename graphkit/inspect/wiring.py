@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from graphkit.channels import EMPTY
-from graphkit.constants import START
+from graphkit.constants import END, START
 from graphkit.inspect.values import barrier_parts, branch_target, join_names
 
 if TYPE_CHECKING:
@@ -37,6 +37,11 @@ class Wiring:
     """
 
     def __init__(self, run: Run, graph: Any = None) -> None:
+        if graph is not None and hasattr(graph, "builder") and not hasattr(graph, "spec"):
+            # a compiled LangGraph graph: its builder's branches are LangGraph's own
+            from graphkit.bridge.convert import as_graphkit
+
+            graph = as_graphkit(graph)
         spec = getattr(graph, "spec", graph)
         builder = getattr(graph, "builder", None)
         self._spec_nodes = getattr(spec, "nodes", None)
@@ -241,7 +246,9 @@ class Wiring:
         if not self.exact:
             return f"an edge or conditional edge of {name}"
         static = (writer, target) in self._edges
-        routers = ", ".join(repr(router) for router in self.routers(writer, target))
+        routers = ", ".join(
+            self._router_name(writer, name) for name in self.routers(writer, target)
+        )
         if static and routers:
             return f"the edge {name} → {target} and {name}'s router {routers}"
         if static:
@@ -263,4 +270,13 @@ class Wiring:
         routers = self.routers(source, target)
         if not routers:
             return "Command(goto=...)"
-        return "router " + ", ".join(repr(name) for name in routers)
+        return "router " + ", ".join(self._router_name(source, name) for name in routers)
+
+    def _router_name(self, source: str, name: str) -> str:
+        """``'tools_condition'``; a lambda, which has no name (its branch's ``'condition'``
+        is none the user wrote), by the nodes its path_map names."""
+        branch = self._branches[source][name]
+        if getattr(branch.path, "__name__", None) != "<lambda>":
+            return repr(name)
+        targets = ["END" if target == END else target for target in branch.targets() or ()]
+        return f"(a lambda, to {join_names(targets, 'or')})" if targets else "(a lambda)"

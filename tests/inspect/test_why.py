@@ -154,7 +154,7 @@ def test_branch_the_router_chose_the_other_node(branch):
     assert answer.summary == "big did not run at step 2: check chose small in step 1, not big."
     assert answer.kinds == ["not_updated", "chose_otherwise"]
     assert answer.answers[0].reasons[1].text == (
-        "check ran in step 1 and its router 'condition' chose small, not big."
+        "check ran in step 1 and its router (a lambda, to big or small) chose small, not big."
     )
     assert run.why("small", 2, graph=branch).summary == (
         "small ran at step 2 because check wrote branch:to:small in step 1."
@@ -303,7 +303,8 @@ def test_recursion_limit_a_node_the_loop_never_reached(loop_run, loop):
     assert answer.summary == "done never ran: spin chose spin, never done."
     assert answer.kinds == ["never_written", "chose_otherwise", "recursion_limit"]
     assert answer.answers[0].reasons[1].text == (
-        "spin ran at steps 1, 2 and 3, and its router 'condition' chose spin, never done."
+        "spin ran at steps 1, 2 and 3, and its router (a lambda, to spin or done) chose spin, "
+        "never done."
     )
 
 
@@ -489,7 +490,7 @@ def test_a_router_returning_a_name_that_is_not_a_node_is_named_with_its_spelling
         "billing never ran: triage chose 'Billing', which is not a node; did you mean billing?"
     )
     assert answer.answers[0].reasons[-1].text == (
-        "triage ran at step 1, and its router 'condition' returned 'Billing', which is not a "
+        "triage ran at step 1, and its router (a lambda) returned 'Billing', which is not a "
         "node, so nothing ran for it (the runtime drops such a choice, with a warning). Node "
         "names are case-sensitive: did you mean billing?"
     )
@@ -510,7 +511,7 @@ def test_a_waiting_edge_target_is_still_waiting_even_when_a_router_has_no_path_m
     # The router could choose any node, report too, but what keeps report asleep is
     # cite: the reason names the router's choice against cite, not against report.
     texts = [reason.text for reason in answer.answers[0].reasons]
-    assert texts[-1] == "start ran at step 1, and its router 'condition' chose search, never cite."
+    assert texts[-1] == "start ran at step 1, and its router (a lambda) chose search, never cite."
     assert not any("report" in text for text in texts[1:])
 
 
@@ -745,4 +746,24 @@ def test_a_node_only_sent_to_never_ran_because_nothing_sent_it_a_packet(make):
     )
     assert trace(branch).why("big", graph=branch).answers[0].reasons[0].text == (
         "Nothing wrote branch:to:big in this run: no edge or router chose big."
+    )
+
+
+def test_why_given_a_langgraph_app_names_its_router():
+    """``run.why(node, graph=app)`` with the LangGraph app a run was converted from
+    failed with ``AttributeError: 'BranchSpec' object has no attribute 'targets'``."""
+    graph = pytest.importorskip("langgraph.graph")
+    from graphkit import from_langgraph
+
+    def route(state):
+        return "b"
+
+    builder = graph.StateGraph(Log)
+    builder.add_node("a", log("a")).add_node("b", log("b"))
+    builder.add_edge(graph.START, "a").add_conditional_edges("a", route, ["b", graph.END])
+    app = builder.compile()
+    run = trace(from_langgraph(app))
+    assert run.why("b", graph=app).answers[0].reasons[0].text == (
+        "branch:to:b was written in step 1 by a's router 'route'; step 1's Update applied it "
+        "(version 3), so step 2's Plan woke b."
     )
