@@ -183,7 +183,7 @@ class ThreadLink:
         # saver may store only the values new_versions names (LangGraph's database savers)
         self._unsaved: dict[str, int] = {}
         self._held: tuple[Checkpoint, dict[str, Any]] | None = None
-        self._held_writes: list[tuple[str, list[tuple[str, Any]], str]] = []
+        self._held_writes: list[tuple[str, list[tuple[str, Any]], str, str]] = []
         self.save_error: Exception | None = None
         """The first failure of a save LangGraph makes in the background (a task's writes;
         a checkpoint unless durability="sync"; what "exit" saves at the end): the run
@@ -243,7 +243,8 @@ class ThreadLink:
             self.config = self._put(self.config, checkpoint, metadata, new_versions)
         except Exception as error:
             if self.durability == "sync" or not self.background:
-                raise
+                # the first failure: a write of this step refused first names its node
+                raise self.save_error or error
             self._put_failed, self.save_error = True, self.save_error or error
             return
         self._last_saved = checkpoint.id
@@ -314,7 +315,7 @@ class ThreadLink:
         ``path_text``, by which savers list a checkpoint's writes (as LangGraph's: "" for
         writes no task made); ``who``: the node and step a refusal names."""
         if self.durability == "exit":
-            self._held_writes.append((task_id, writes, path))
+            self._held_writes.append((task_id, writes, path, who))
         else:
             self._put_task_writes(task_id, writes, path, who)
 
@@ -328,8 +329,8 @@ class ThreadLink:
         try:
             self._put_writes(task_id, writes, path)
         except Exception as error:
-            if who and isinstance(error, TypeError):  # a value it cannot store: whose it is
-                refused = TypeError(f"Node {who} wrote a value that cannot be saved. {error}")
+            if who and isinstance(error, TypeError):  # (often a value it cannot store)
+                refused = TypeError(f"Node {who}: saving its writes failed. {error}")
                 refused.__cause__, error = error, refused
             if not self.background:
                 raise error
@@ -356,8 +357,8 @@ class ThreadLink:
             # the steps in between were never saved: the parent is the last one that was
             checkpoint = replace(checkpoint, parent_id=self._last_saved)
             self._put_checkpoint(checkpoint, metadata, versions)
-        for task_id, writes, path in held_writes:
-            self._put_task_writes(task_id, writes, path)
+        for task_id, writes, path, who in held_writes:
+            self._put_task_writes(task_id, writes, path, who)
 
 
 # -- starting a run ----------------------------------------------------------------------

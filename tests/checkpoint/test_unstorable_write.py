@@ -10,7 +10,7 @@ from typing import Any, TypedDict
 
 import pytest
 
-from graphkit import END, START, InMemorySaver, SqliteSaver, StateGraph
+from graphkit import END, START, InMemorySaver, SqliteSaver, StateGraph, interrupt
 from graphkit.checkpoint.serde import JsonPlusSerializer
 
 
@@ -57,7 +57,7 @@ def test_a_coroutine_written_by_a_node_names_the_node_and_the_missing_await(save
         else:
             asyncio.run(app.ainvoke({"text": "owls"}, config))
     message = str(caught.value)
-    assert message.startswith("Node 'fact_check' at step 1 wrote a value that cannot be saved.")
+    assert message.startswith("Node 'fact_check' at step 1: saving its writes failed.")
     assert "channel 'verified'" in message
     assert "Add the missing await" in message
 
@@ -66,3 +66,49 @@ def test_a_coroutine_written_by_a_node_names_the_node_and_the_missing_await(save
 def test_the_serializer_says_a_coroutine_wants_an_await():
     with pytest.raises(TypeError, match=r"'coroutine': a node or task wrote an awaitable"):
         JsonPlusSerializer().dumps_typed(check("owls"))
+
+
+class Opaque:
+    """A value the default serializer refuses."""
+
+
+def _opaque_graph(saver, **compile_options):
+    def fact_check(state: State):
+        return {"verified": Opaque()}
+
+    def ask(state: State):
+        return {"text": interrupt("which text?")}
+
+    builder = StateGraph(State).add_node("fact_check", fact_check).add_node("ask", ask)
+    builder.add_edge(START, "fact_check").add_edge(START, "ask")
+    return builder.compile(checkpointer=saver, **compile_options)
+
+
+def test_under_durability_sync_the_refused_write_is_raised_not_the_checkpoint_after_it():
+    # The step's checkpoint holds the same value and is refused too: raised at once, it
+    # hid the write's refusal (saved first), and with it the node's name.
+    app = _opaque_graph(InMemorySaver())
+    with pytest.raises(TypeError, match=r"^Node 'fact_check' at step 1: saving its writes"):
+        app.invoke({"text": "owls"}, {"configurable": {"thread_id": "t"}}, durability="sync")
+
+
+def test_a_write_durability_exit_held_names_its_node_when_saved_at_the_end():
+    # 'ask' pauses: the step's writes, held by "exit", are saved as the run stops
+    app = _opaque_graph(InMemorySaver())
+    with pytest.raises(TypeError, match=r"^Node 'fact_check' at step 1: saving its writes"):
+        app.invoke({"text": "owls"}, {"configurable": {"thread_id": "t"}}, durability="exit")
+
+
+@pytest.mark.filterwarnings("ignore:coroutine 'check' was never awaited")
+def test_a_saver_failing_with_another_type_error_is_not_said_to_refuse_a_value():
+    class Broken(InMemorySaver):
+        def put_writes(self, config, writes, task_id, task_path=""):
+            raise TypeError("unsupported operand type(s) for +: 'int' and 'str'")
+
+    app = forgetful_graph(Broken(), "invoke")
+    with pytest.raises(TypeError) as caught:
+        app.invoke({"text": "owls", "verified": None}, {"configurable": {"thread_id": "t"}})
+    assert str(caught.value) == (
+        "Node '__start__' at step 0: saving its writes failed. "
+        "unsupported operand type(s) for +: 'int' and 'str'"
+    )
