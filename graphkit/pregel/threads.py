@@ -243,8 +243,9 @@ class ThreadLink:
             self.config = self._put(self.config, checkpoint, metadata, new_versions)
         except Exception as error:
             if self.durability == "sync" or not self.background:
-                # the first failure: a write of this step refused first names its node
-                raise self.save_error or error
+                if self.save_error is not None:  # a write refused first: it names its node
+                    raise self.save_error  # noqa: B904 (it keeps its own cause)
+                raise
             self._put_failed, self.save_error = True, self.save_error or error
             return
         self._last_saved = checkpoint.id
