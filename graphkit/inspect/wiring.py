@@ -9,6 +9,8 @@ conditional edge of X".
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -274,9 +276,15 @@ class Wiring:
 
     def _router_name(self, source: str, name: str) -> str:
         """``'tools_condition'``; a lambda, which has no name (its branch's ``'condition'``
-        is none the user wrote), by the nodes its path_map names."""
+        is none the user wrote), by the nodes its path_map names; a ``partial`` by its
+        function (the branch's name, ``'condition'`` or a converted graph's ``'call'``,
+        is none the user wrote either)."""
         branch = self._branches[source][name]
-        if getattr(branch.path, "__name__", None) != "<lambda>":
-            return repr(name)
+        path = inspect.unwrap(branch.path)  # (a converted graph's router wraps LangGraph's)
+        while isinstance(path, functools.partial):
+            path = inspect.unwrap(path.func)
+        own = getattr(path, "__name__", None)
+        if own != "<lambda>":
+            return repr(own if path is not branch.path and isinstance(own, str) else name)
         targets = ["END" if target == END else target for target in branch.targets() or ()]
         return f"(a lambda, to {join_names(targets, 'or')})" if targets else "(a lambda)"

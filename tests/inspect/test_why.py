@@ -767,3 +767,29 @@ def test_why_given_a_langgraph_app_names_its_router():
         "branch:to:b was written in step 1 by a's router 'route'; step 1's Update applied it "
         "(version 3), so step 2's Plan woke b."
     )
+
+
+@pytest.mark.parametrize("library", ["graphkit", "langgraph"])
+def test_a_partial_router_is_named_by_its_function(library):
+    """A ``functools.partial`` router read as ``'condition'`` (graphkit's branch name for
+    it) or, given the LangGraph app, ``'call'`` (the converted wrapper's): names nobody wrote."""
+    import functools
+
+    from graphkit import from_langgraph
+
+    def route(state, to):
+        return to
+
+    if library == "langgraph":
+        graph = pytest.importorskip("langgraph.graph")
+        builder, start = graph.StateGraph(Log), graph.START
+    else:
+        builder, start = StateGraph(Log), START
+    builder.add_node("a", log("a")).add_node("b", log("b")).add_node("c", log("c"))
+    builder.add_edge(start, "a")
+    builder.add_conditional_edges("a", functools.partial(route, to="b"), ["b", "c"])
+    app = builder.compile()
+    run = trace(from_langgraph(app) if library == "langgraph" else app)
+    assert run.why("c", graph=app).answers[0].reasons[-1].text == (
+        "a ran at step 1, and its router 'route' chose b, never c."
+    )
