@@ -29,7 +29,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from graphkit.constants import START
@@ -73,6 +73,9 @@ class Verdict:
     passed: bool
     message: str
     hint: str = ""
+    check_error: BaseException | None = field(default=None, repr=False, compare=False)
+    """The exception the check's own code raised, when the check itself failed (see
+    ``exercise``); None for any verdict on the answer. Its traceback says where."""
 
     def __bool__(self) -> bool:
         return self.passed
@@ -85,6 +88,9 @@ class Verdict:
     def _repr_html_(self) -> str:
         outcome = "pass" if self.passed else "fail"
         mark = "✓ Correct" if self.passed else "✗ Not yet"
+        color = "#0072b2" if self.passed else "#d55e00"
+        if self.check_error is not None:  # (not the learner's: no "Not yet" in vermillion)
+            mark, color = "⚠ The check failed", "#999999"
         hint = (
             f'<div class="gk-verdict-hint" style="white-space:pre-wrap"><b>Hint:</b> '
             f"{_markup(self.hint)}</div>"
@@ -93,7 +99,7 @@ class Verdict:
         )
         return (
             f'<div class="gk-verdict gk-verdict-{outcome}" style="border-left:4px solid '
-            f"{'#0072b2' if self.passed else '#d55e00'};padding:6px 10px;margin:4px 0;"
+            f"{color};padding:6px 10px;margin:4px 0;"
             "overflow-wrap:anywhere;"
             f'background:rgba(127,127,127,0.08)">'
             f"<b>{mark}</b> · {_markup(self.exercise)}"
@@ -107,25 +113,41 @@ def _markup(text: str) -> str:
     return re.sub(r"`([^`\n]+)`", r"<code>\1</code>", escape(text))
 
 
-def exercise(title: str) -> Callable[[Callable[..., str | None]], Callable[..., Verdict]]:
+def exercise(
+    title: str, time_limit: float | None = None
+) -> Callable[[Callable[..., str | None]], Callable[..., Verdict]]:
     """Turn ``check(answer, ...)`` into a function that returns a ``Verdict``.
 
     The check raises ``Wrong`` to fail; any other exception raised while running the
     learner's code fails the exercise too, naming the exception, rather than escaping
-    into the notebook as a traceback.
+    into the notebook as a traceback. An exception of the check's own code (a typo, an
+    index past the end of a list) is said to be the check's, not the learner's: the
+    verdict names the check's line and keeps the exception as ``check_error``. An
+    ``assert`` in the check fails the answer, with the assertion's message.
+
+    ``time_limit``: seconds the check may run (default ``TIME_LIMIT``, read at each call).
+
+    >>> @exercise("0.2 · First word", time_limit=5)
+    ... def check_first(first):
+    ...     words = first("the cat sat").split()
+    ...     return f"{words[1]!r} comes next."
+    >>> verdict = check_first(lambda text: text.split()[0])
+    >>> verdict.message.partition(" (at ")[0], type(verdict.check_error).__name__
+    ('The check itself raised IndexError: list index out of range', 'IndexError')
     """
 
     def decorate(check: Callable[..., str | None]) -> Callable[..., Verdict]:
         @functools.wraps(check)
         def run_check(*args: Any, **kwargs: Any) -> Verdict:
+            limit = TIME_LIMIT if time_limit is None else time_limit
             try:
-                with _time_limit(TIME_LIMIT):
+                with _time_limit(limit):
                     praise = check(*args, **kwargs)
             except _OutOfTime:
                 return Verdict(
                     title,
                     False,
-                    f"Your code was still running after {TIME_LIMIT:g} seconds, so the "
+                    f"Your code was still running after {limit:g} seconds, so the "
                     "check stopped it.",
                     "Look for a loop that never ends: a while whose condition never "
                     "changes, or a function that calls itself. Run your answer on its "
@@ -133,7 +155,11 @@ def exercise(title: str) -> Callable[[Callable[..., str | None]], Callable[..., 
                 )
             except Wrong as wrong:
                 return Verdict(title, False, wrong.message, wrong.hint)
-            except Exception as error:  # the learner's code failed: say how, don't crash
+            except Exception as error:
+                own = _check_failed(title, check, error, [*args, *kwargs.values()])
+                if own is not None:
+                    return own
+                # the learner's code failed: say how, don't crash
                 # (compile() checks the whole graph: the learner's code did not raise it)
                 who = "Compiling your graph" if _raised_compiling(error) else "Your code"
                 return Verdict(
@@ -152,6 +178,98 @@ def exercise(title: str) -> Callable[[Callable[..., str | None]], Callable[..., 
         return run_check
 
     return decorate
+
+
+def _check_line(check: Callable[..., Any], error: BaseException, answers: list[Any]) -> Any:
+    """The innermost traceback entry in ``check``'s own source file, when the check
+    itself raised ``error``: from the check inward, the traceback went only through
+    that file, graphkit.course's helpers, the records and the standard library or an
+    installed package (called by the check) — never through the learner's code (a
+    function in ``answers``, or any other file) nor graphkit's runtime (building or
+    running a graph, which runs the answer). None when the error is the answer's."""
+    import sysconfig
+    from pathlib import Path
+
+    package = Path(__file__).parent.parent
+    readers = [package / "course", package / "inspect", package / "pregel" / "records.py"]
+    python = [Path(sysconfig.get_path(name)) for name in ("stdlib", "platstdlib", "purelib")]
+    learners = {
+        getattr(getattr(answer, "__func__", answer), "__code__", None) for answer in answers
+    }
+    own, line = check.__code__.co_filename, None
+    entry = error.__traceback__.tb_next if error.__traceback__ else None  # (past run_check)
+    while entry is not None:
+        code = entry.tb_frame.f_code
+        path = Path(code.co_filename)
+        if code in learners:
+            return None
+        if code.co_filename == own:
+            line = entry
+        elif path.is_relative_to(package):
+            if not any(path.is_relative_to(reader) for reader in readers):
+                return None  # (graphkit's runtime, running or building the answer)
+        elif not any(path.is_relative_to(folder) for folder in python):
+            return None  # (a file of the learner's: a notebook cell, a module)
+        entry = entry.tb_next
+    return line
+
+
+def _uses_answer(entry: Any, answers: list[Any]) -> bool:
+    """Whether the expression that raised at traceback ``entry`` reads a variable that
+    holds one of ``answers``: ``merge(old, new)`` for a ``merge`` taking one argument,
+    ``None(...)`` for a stub's None, ``app.get_state`` for a function given as an app."""
+    import dis
+
+    code = entry.tb_frame.f_code
+    failing = list(code.co_positions())[entry.tb_lasti // 2]
+    if None in failing:
+        return False
+    first, last = (failing[0], failing[2]), (failing[1], failing[3])
+    read = {
+        instruction.argval
+        for instruction in dis.get_instructions(code)
+        if instruction.opname.startswith(("LOAD_FAST", "LOAD_DEREF", "LOAD_NAME", "LOAD_GLOBAL"))
+        and None not in instruction.positions
+        and first <= (instruction.positions[0], instruction.positions[2])
+        and (instruction.positions[1], instruction.positions[3]) <= last
+    }
+    values = {**entry.tb_frame.f_globals, **entry.tb_frame.f_locals}
+    return any(values[name] is answer for name in read & values.keys() for answer in answers)
+
+
+def _check_failed(
+    title: str, check: Callable[..., Any], error: BaseException, answers: list[Any]
+) -> Verdict | None:
+    """The verdict for ``error`` when the check's own code raised it: an ``assert`` of
+    the check's fails the answer; anything else is the check's mistake. None when the
+    error is the answer's, or the line that raised used the answer itself."""
+    import linecache
+    from pathlib import Path
+
+    entry = _check_line(check, error, answers)
+    if entry is None:
+        return None
+    code = entry.tb_frame.f_code
+    source = linecache.getline(code.co_filename, entry.tb_lineno).strip()
+    if isinstance(error, AssertionError) and entry.tb_next is None and source.startswith("assert"):
+        return Verdict(title, False, str(error) or f"Your answer failed the check's `{source}`.")
+    if _uses_answer(entry, answers):
+        return None  # (calling a learner's function with the wrong arguments, say)
+    name = Path(code.co_filename).name
+    where = "its notebook cell" if "ipykernel_" in code.co_filename else name
+    if code.co_filename.startswith("<"):
+        where = code.co_filename
+    return Verdict(
+        title,
+        False,
+        f"The check itself raised {type(error).__name__}: {error} (at {where}, line "
+        f"{entry.tb_lineno}, in {code.co_name}{f': `{source}`' if source else ''}). "
+        "This is a mistake in the "
+        "check, not in your code: it stopped before it could judge your answer.",
+        "Show this to your instructor. (Instructor: "
+        "`traceback.print_exception(verdict.check_error)` prints the traceback.)",
+        check_error=error,
+    )
 
 
 class _OutOfTime(BaseException):

@@ -334,3 +334,178 @@ def test_the_helpers_a_check_needs_are_exported_from_graphkit_course():
 
     for name in ("counted", "failed_run", "ran_again", "ran_at"):
         assert name in graphkit.course.__all__ and hasattr(graphkit.course, name)
+
+
+# -- whose mistake: the check's own code, or the answer ---------------------------------
+
+
+@exercise("0.5 · Second word")
+def check_second(first) -> str:
+    words = first("the cat sat").split()
+    return f"{words[3]!r} comes next."  # (the check's mistake: three words, no words[3])
+
+
+def test_an_exception_in_the_checks_own_code_is_said_to_be_the_checks():
+    # It read "Your code raised IndexError: list index out of range": the learner
+    # looked for the mistake in their own answer, which had none.
+    verdict = check_second(lambda text: text)
+    line = check_second.__wrapped__.__code__.co_firstlineno + 3
+    assert verdict.message == (
+        "The check itself raised IndexError: list index out of range (at "
+        f'test_checking.py, line {line}, in check_second: `return f"{{words[3]!r}} comes '
+        "next.\"  # (the check's mistake: three words, no words[3])`). This is a mistake "
+        "in the check, not in your code: it stopped before it could judge your answer."
+    )
+    assert verdict.hint == (
+        "Show this to your instructor. (Instructor: "
+        "`traceback.print_exception(verdict.check_error)` prints the traceback.)"
+    )
+    assert isinstance(verdict.check_error, IndexError) and not verdict.passed
+    assert verdict.check_error.__traceback__ is not None
+    html = verdict._repr_html_()
+    assert "⚠ The check failed" in html and "Not yet" not in html and "#999999" in html
+    assert check_double(lambda x: x + 1).check_error is None  # (a verdict on the answer)
+
+    @exercise("0.6 · Typo")
+    def check_typo(double) -> str:
+        return f"{doubel(2)}"  # noqa: F821
+
+    assert check_typo(lambda x: x * 2).message.startswith(
+        "The check itself raised NameError: name 'doubel' is not defined (at test_checking.py"
+    )
+
+
+def _chain(node) -> StateGraph:
+    return StateGraph(Pair).add_node("step", node).add_edge(START, "step")
+
+
+def test_a_helper_or_a_record_the_check_misread_is_the_checks_mistake():
+    @exercise("0.7 · Read the run")
+    def check_read(node, misread) -> str:
+        app = compiled(_chain(node))
+        return str(misread(app, trace(app, {})))
+
+    for misread, error in (
+        (lambda app, run: ran_at(app, "step"), "AttributeError: 'CompiledGraph' object"),
+        (lambda app, run: run.step(7), "KeyError: 'This run has no step 7; its steps"),
+    ):
+        verdict = check_read(lambda state: {"a": 1}, misread)
+        # (misread is an argument here: the check's file is what names the mistake)
+        assert verdict.message.startswith(f"Your code raised {error}"), verdict.message
+
+    @exercise("0.7 · Read the run")
+    def check_steps(node) -> str:
+        app = compiled(_chain(node))
+        return str(ran_at(app, "step"))
+
+    verdict = check_steps(lambda state: {"a": 1})
+    assert verdict.message.startswith(
+        "The check itself raised AttributeError: 'CompiledGraph' object has no attribute"
+    ), verdict.message
+
+    @exercise("0.8 · Read step 7")
+    def check_step_7(node) -> str:
+        run = trace(compiled(_chain(node)), {})
+        return str(run.step(7))
+
+    verdict = check_step_7(lambda state: {"a": 1})
+    assert verdict.message.startswith("The check itself raised KeyError: 'This run has no step 7")
+
+
+def test_the_answers_own_failures_stay_the_learners():
+    """The learner's function raising, called with the wrong arguments, or not a function
+    at all; the runtime refusing the learner's graph (invoke in the check, not trace); a
+    node of the check's own file failing inside the graph the check ran."""
+    from graphkit import END, GraphRecursionError  # noqa: F401
+
+    @exercise("0.9 · Call it")
+    def check_call(double) -> str:
+        return f"{double(2, 3)}"
+
+    assert check_call(lambda x: x).message.startswith("Your code raised TypeError: test_the")
+    assert check_call(lambda x: x).message.endswith("takes 1 positional argument but 2 were given")
+    assert (
+        check_call(None).message == "Your code raised TypeError: 'NoneType' object is not callable"
+    )
+    assert check_double(lambda x: [][x]).message.startswith("Your code raised IndexError")
+
+    @exercise("0.10 · Invoke it")
+    def check_invoke(node, limit=25) -> str:
+        builder = _chain(node).add_conditional_edges("step", lambda s: "step", ["step", END])
+        compiled(builder).invoke({}, {"recursion_limit": limit})
+        return "ran"
+
+    assert check_invoke(lambda state: {"a": 1}, 3).message.startswith(
+        "Your code raised GraphRecursionError: Recursion limit of 3 reached"
+    )
+
+    @exercise("0.10 · Invoke it beside another")
+    def check_beside(node) -> str:
+        builder = _chain(node).add_node("other", lambda s: {"a": 2}).add_edge(START, "other")
+        compiled(builder).invoke({})
+        return "ran"
+
+    assert check_beside(lambda state: {"a": 1}).message.startswith(
+        "Your code raised InvalidUpdateError: "
+    )
+
+    def read_b(state):  # (the check's node, in the check's file, run by the graph)
+        return {"a": state["b"]}
+
+    @exercise("0.11 · Run my node")
+    def check_node(node) -> str:
+        builder = _chain(node).add_node("read_b", read_b).add_edge("step", "read_b")
+        compiled(builder).invoke({})
+        return "ran"
+
+    verdict = check_node(lambda state: {"a": 1})
+    assert verdict.message == "Your code raised KeyError: 'b'" and verdict.check_error is None
+
+
+def test_an_assert_in_the_check_fails_the_answer_with_its_message(tmp_path, monkeypatch):
+    # (in a module of its own: pytest rewrites the asserts of this one)
+    (tmp_path / "asserting_checks.py").write_text(
+        "from graphkit.course import exercise\n"
+        "\n"
+        "@exercise('0.12 · Assert it')\n"
+        "def check_assert(double):\n"
+        "    got = double(2)\n"
+        "    assert isinstance(got, int)\n"
+        "    assert got == 4, f'double(2) gave {got!r}, not 4.'\n"
+        "    return 'double works.'\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from asserting_checks import check_assert
+
+    verdict = check_assert(lambda x: x + 1)
+    assert (verdict.passed, verdict.message, verdict.hint) == (
+        False,
+        "double(2) gave 3, not 4.",
+        "",
+    )
+    assert verdict.check_error is None
+    assert check_assert(lambda x: 2 * x).passed
+    bare = check_assert(lambda x: "4").message
+    assert bare == "Your answer failed the check's `assert isinstance(got, int)`."
+    assert check_double(lambda x: exec("assert False, 'mine'")).message == (
+        "Your code raised AssertionError: mine"  # (the learner's own assert)
+    )
+
+
+def test_a_check_may_have_a_time_limit_of_its_own(monkeypatch):
+    import graphkit.course.checking as checking
+
+    monkeypatch.setattr(checking, "TIME_LIMIT", 30)
+
+    @exercise("0.14 · Quick", time_limit=0.2)
+    def check_quick(function) -> str:
+        function()
+        return "done."
+
+    def forever():
+        while True:
+            pass
+
+    verdict = check_quick(forever)
+    assert verdict.message.startswith("Your code was still running after 0.2 seconds")
+    assert check_quick(lambda: None).passed
