@@ -23,10 +23,13 @@ from graphkit.course.checking import (
     ran_at,
     trace,
 )
+from graphkit.course.testing import assert_fails, assert_passes
 
 __all__ = [
     "Verdict",
     "Wrong",
+    "assert_fails",
+    "assert_passes",
     "compiled",
     "counted",
     "exercise",
