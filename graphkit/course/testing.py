@@ -17,7 +17,7 @@ check(answer)`` would take for a failure as good as any.
 
 from __future__ import annotations
 
-from graphkit.course.checking import Verdict
+from graphkit.course.verdicts import Verdict
 
 __all__ = ["assert_fails", "assert_passes"]
 
