@@ -23,6 +23,7 @@ from typing import Annotated, Any, NotRequired, Required, get_args, get_origin, 
 from graphkit import channels as gk_channels
 from graphkit import managed as gk_managed
 from graphkit.bridge.interop import ConvertedGraph, InLangGraphContext, wrap
+from graphkit.bridge.stores import observed
 from graphkit.diagnostics.building import refuse_langgraph_saver
 from graphkit.errors import warn
 from graphkit.graph.declaration import DEFAULT_ERROR_HANDLER
@@ -204,7 +205,7 @@ class _Converter:
         app = ConvertedGraph.from_compiled(
             builder.compile(
                 self.saver if not subgraph else _subgraph_saver(compiled.checkpointer, self.saver),
-                store=compiled.store,
+                store=observed(compiled.store),  # (its operations show in the run)
                 cache=getattr(compiled, "cache", None),  # get / set / clear, as graphkit's
                 interrupt_before=_breakpoints(compiled.interrupt_before_nodes),
                 interrupt_after=_breakpoints(compiled.interrupt_after_nodes),
