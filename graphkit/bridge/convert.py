@@ -211,6 +211,7 @@ class _Converter:
                 interrupt_after=_breakpoints(compiled.interrupt_after_nodes),
                 debug=compiled.debug,
                 name=compiled.name,
+                transformers=_transformers(compiled, where),
             )
         )
         app.step_timeout = getattr(compiled, "step_timeout", None)
@@ -361,6 +362,26 @@ def _pydantic_defaults(schema: Any) -> dict[str, Any]:
         elif not info.is_required():
             defaults[key] = info.default
     return defaults
+
+
+def _transformers(compiled: Any, where: str) -> tuple[Any, ...]:
+    """The ``compile(transformers=...)`` a v3 run of the converted graph can use:
+    graphkit's ``StreamTransformer`` classes. LangGraph's would fail in graphkit's event
+    router (they lack its hooks), so they are left out, with a warning that names them."""
+    from graphkit.stream import StreamTransformer
+
+    given = tuple(getattr(compiled, "stream_transformers", ()) or ())
+    kept = tuple(
+        item for item in given if inspect.isclass(item) and issubclass(item, StreamTransformer)
+    )
+    if left := [getattr(item, "__name__", repr(item)) for item in given if item not in kept]:
+        warn(
+            f"{where} was compiled with transformers={left}, which the converted graph "
+            "leaves out: graphkit's v3 stream runs graphkit's StreamTransformer classes, "
+            "not LangGraph's. Write them on graphkit.stream.StreamTransformer (the same "
+            "methods) and pass them to stream_events(..., transformers=[...])."
+        )
+    return kept
 
 
 def _timeout(policy: Any) -> Any:

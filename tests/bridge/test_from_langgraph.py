@@ -389,6 +389,35 @@ def test_with_config_defaults_are_carried_over() -> None:
     assert app.invoke({"n": 1}) == {"n": 2}
 
 
+@pytest.mark.filterwarnings("ignore:The v3 streaming protocol")
+def test_langgraph_stream_transformers_are_left_out_with_a_warning() -> None:
+    """compile(transformers=[...]) of LangGraph's cannot run in graphkit's v3 router: the
+    converted graph streams what LangGraph's does without them, and says so once."""
+    from langgraph.stream import StreamChannel, StreamTransformer
+
+    class Steps(StreamTransformer):
+        def init(self) -> dict[str, Any]:
+            self.channel = StreamChannel("steps")
+            return {"steps": self.channel}
+
+        def process(self, event: Any) -> bool:
+            if event["method"] == "values":
+                self.channel.push(event["params"]["data"]["n"])
+            return True
+
+    oracle = _one_node_graph().builder.compile(transformers=[Steps])
+    with pytest.warns(GraphkitWarning, match=r"transformers=\['Steps'\], which the converted"):
+        app = from_langgraph(oracle)
+
+    def events(graph: Any) -> list[Any]:
+        run = graph.stream_events({"n": 1}, version="v3")
+        return [(event["method"], event["params"]["data"]) for event in run]
+
+    expected = events(oracle)
+    assert ("custom:steps", 1) in expected
+    assert events(app) == [event for event in expected if event[0] != "custom:steps"]
+
+
 @pytest.mark.parametrize("thing", [42, "graph", object(), None])
 def test_anything_but_a_graph_is_a_type_error(thing: Any) -> None:
     with pytest.raises(TypeError, match=f"got {type(thing).__name__}"):
