@@ -116,8 +116,9 @@ def _text(value: Any, budget: int, depth: int) -> str:
         return _message(value, budget)
     if isinstance(value, Overwrite):  # its ``type`` field is a constant: leave it out
         return f"Overwrite({_text(value.value, budget, depth + 1)})"
-    if isinstance(value, Send):  # no field names: the packet must fit a card's width
-        timeout = "" if value.timeout is None else f", timeout={value.timeout!r}"
+    if _is_send(value):  # no field names: the packet must fit a card's width
+        timeout = getattr(value, "timeout", None)
+        timeout = "" if timeout is None else f", timeout={timeout!r}"
         return f"Send({value.node!r}, {_text(value.arg, budget, depth + 1)}{timeout})"
     kind = type(value)
     if kind is dict and value.get("__type") == "tool_call_with_context":
@@ -146,6 +147,15 @@ def _text(value: Any, budget: int, depth: int) -> str:
         return repr(value)
     except Exception:  # a broken __repr__ must not break a table or a card
         return f"<{kind.__name__} object>"
+
+
+def _is_send(value: Any) -> bool:
+    """graphkit's ``Send``, or LangGraph's: a thread LangGraph saved keeps its own (a
+    pending ``__pregel_tasks`` write), whose repr hid the tool call in its packet."""
+    if isinstance(value, Send):
+        return True
+    kind = type(value)
+    return kind.__name__ == "Send" and kind.__module__.startswith("langgraph")
 
 
 def _join(texts: Iterable[str], budget: int) -> str:

@@ -229,3 +229,22 @@ def test_langgraphs_push_message_in_a_converted_node() -> None:
         for graph in (app, from_langgraph(app))
     ]
     assert seen == [["note"], ["note"]]
+
+
+def test_a_paused_agents_pending_tool_call_reads_as_the_call() -> None:
+    """An agent compiled with interrupt_before=["tools"] keeps its Send to tools as a
+    pending write, LangGraph's own Send: the readable table showed its repr,
+    "Send(node='tools', arg={'__type': 'tool_call_with_context',…", not the call."""
+    from graphkit.inspect import pending_writes_frame
+
+    call = {"name": "approve", "args": {"action": "rm"}, "id": "c0"}
+    model = ScriptedChatModel(responses=[AIMessage("", tool_calls=[call]), "done"])
+    agent = create_react_agent(
+        model, [approve], checkpointer=InMemorySaver(), interrupt_before=["tools"]
+    )
+    config = _thread()
+    agent.invoke({"messages": [HumanMessage("go")]}, config)
+    parent = agent.get_state(config).parent_config
+    frame = pending_writes_frame(agent, parent, readable=True)
+    sent = frame[frame["channel"] == "__pregel_tasks"]["value"].tolist()
+    assert sent == ["Send('tools', tool call approve({'action': 'rm'}))"]

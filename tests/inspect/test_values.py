@@ -212,3 +212,15 @@ def test_a_tool_call_packet_shows_the_call_not_the_state():
     packet = {"__type": "tool_call_with_context", "tool_call": call, "state": {"messages": []}}
     assert show(packet) == "tool call search({'query': '17 * 23'})"
     assert show(Send("tools", packet)) == "Send('tools', tool call search({'query': '17 * 23'}))"
+
+
+def test_langgraphs_own_send_reads_as_graphkits():
+    """A thread LangGraph saved keeps LangGraph's Send (a pending __pregel_tasks write,
+    as the pending-writes table shows it): it read as its repr,
+    "Send(node='tools', arg={'__type': 'tool_call_with_context',…", the call hidden."""
+    from langgraph.types import Send as LangGraphSend
+
+    call = {"name": "search", "args": {"q": "owls"}, "id": "c1", "type": "tool_call"}
+    packet = {"__type": "tool_call_with_context", "tool_call": call, "state": {}}
+    assert show(LangGraphSend("tools", packet)) == "Send('tools', tool call search({'q': 'owls'}))"
+    assert show([LangGraphSend("a", {"x": 1})]) == "[Send('a', {'x': 1})]"
