@@ -446,6 +446,8 @@ def run_frame(
         columns, value_columns = COLUMNS[kind], _VALUE_COLUMNS[kind]
     if not readable:
         return _frame(rows, columns, ())
+    if "task_id" in columns:
+        _shorten_ids(rows)
     return _frame(rows, columns, value_columns, _TUPLE_COLUMNS.get(kind, {}))
 
 
@@ -458,6 +460,31 @@ def superstep_frame(superstep: Superstep, *, readable: bool = False) -> pandas.D
     """
     value_columns = _VALUE_COLUMNS["superstep"] if readable else ()
     return _frame(superstep_rows(superstep), COLUMNS["superstep"], value_columns)
+
+
+def _shorten_ids(rows: list[dict[str, Any]], length: int = 8) -> None:
+    """Each row's ``task_id`` cut to its first ``length`` characters, longer where two
+    ids of the table would read alike (as git shortens a commit id). A whole id wrapped
+    at its hyphens in JupyterLab and made every row three lines tall; the frame without
+    ``readable`` keeps the whole ids, to look a task up by.
+
+    >>> rows = [{"task_id": "b4db3854-9595-8612-59d4-2be9ca977a0f"}, {"task_id": "__input__"}]
+    >>> _shorten_ids(rows)
+    >>> [row["task_id"] for row in rows]
+    ['b4db3854', '__input__']
+    """
+    ids = {row["task_id"] for row in rows if isinstance(row["task_id"], str)}
+    while length < 36 and len({_short_id(i, length) for i in ids}) < len(ids):
+        length += 4
+    for row in rows:
+        row["task_id"] = _short_id(row["task_id"], length)
+
+
+def _short_id(task_id: Any, length: int) -> Any:
+    """A task id cut to ``length``; the runtime's own ids (``__input__``) stay whole."""
+    if not isinstance(task_id, str) or task_id.startswith("__"):
+        return task_id
+    return task_id[:length]
 
 
 def _frame(

@@ -148,6 +148,26 @@ def test_readable_frames_hold_text(seed_run, failing_run):
     assert tasks["error"].tolist()[-2:] == ["ValueError: bad <script>alert(1)</script>", ""]
 
 
+def test_readable_frames_show_short_task_ids_and_the_plain_frame_whole_ones(seed_run):
+    """A whole task id wrapped at its hyphens in JupyterLab and made every row of the
+    tasks and writes tables tall; the readable tables show its first 8 characters."""
+    whole = [t.id for s in seed_run.steps for t in s.plan.tasks]
+    for kind in ("tasks", "writes", "timeline"):
+        readable = seed_run.to_frame(kind, readable=True)["task_id"].tolist()
+        plain = seed_run.to_frame(kind)["task_id"].tolist()
+        assert set(plain) <= set(whole)
+        assert readable == [i if i.startswith("__") else i[:8] for i in plain]
+    assert "__input__" in seed_run.to_frame("tasks", readable=True)["task_id"].tolist()
+
+
+def test_short_task_ids_grow_where_two_would_read_alike():
+    from graphkit.inspect.tables import _shorten_ids
+
+    rows = [{"task_id": "abcdef12-0000"}, {"task_id": "abcdef12-1111"}, {"task_id": None}]
+    _shorten_ids(rows)
+    assert [row["task_id"] for row in rows] == ["abcdef12-000", "abcdef12-111", None]
+
+
 def test_readable_frames_join_names_and_writes_instead_of_showing_tuples(seed_run):
     # Lesson 04 showed writers as (flights,) and triggers as (branch:to:tools,): a
     # learner reads names, several joined with ", "; readable=False keeps the tuples.
