@@ -111,7 +111,10 @@ def _update_lines(superstep: Superstep, width: int) -> list[str]:
         if not change.writers and change.after is EMPTY:
             cleared.append(change.channel)
             continue
-        before, after = show(change.before, _VALUE_WIDTH), show(change.after, _VALUE_WIDTH)
+        # The value after is what the step did, and twice as wide: a conversation's
+        # newest message and its tool call's args were cut at 30 characters. The value
+        # before is the line above's after (or a first value), so it stays short.
+        before, after = show(change.before, _VALUE_WIDTH), show(change.after, 2 * _VALUE_WIDTH)
         writers = ", ".join(dict.fromkeys(change.writers))
         source = f"  (from {writers}{_overwriters(change)})" if writers else f"  {_RUNTIME}"
         lines.append(_line("UPDATE", change.channel, width, f"{before} -> {after}{source}"))

@@ -10,7 +10,7 @@ SEED_TIMELINE = "\n".join(
         "step -1 (input)",
         "  PLAN     __input__",
         "  EXECUTE  __input__  wrote __start__",
-        "  UPDATE   __start__  <empty> -> {'messages': [('user', 'hi')]…  (from __input__)",
+        "  UPDATE   __start__  <empty> -> {'messages': [('user', 'hi')], 'token_count': 1}  (from __input__)",  # noqa: E501
         "step 0",
         "  PLAN     __start__          triggered by __start__",
         "  EXECUTE  __start__          wrote messages, token_count, branch:to:planner",
@@ -21,7 +21,7 @@ SEED_TIMELINE = "\n".join(
         "step 1",
         "  PLAN     planner            triggered by branch:to:planner",
         "  EXECUTE  planner            wrote plan, token_count, branch:to:weather, branch:to:news",
-        "  UPDATE   plan               <empty> -> 'check the weather and the ne…  (from planner)",
+        "  UPDATE   plan               <empty> -> 'check the weather and the news'  (from planner)",
         "  UPDATE   token_count        1 -> 101  (from planner)",
         "  UPDATE   branch:to:weather  <empty> -> None  (from planner)",
         "  UPDATE   branch:to:news     <empty> -> None  (from planner)",
@@ -39,7 +39,7 @@ SEED_TIMELINE = "\n".join(
         "step 3",
         "  PLAN     summarize            triggered by branch:to:summarize",
         "  EXECUTE  summarize            wrote messages",
-        "  UPDATE   messages             [('user', 'hi')] -> [('user', 'hi'), ('ai', 'sunn…  (from summarize)",  # noqa: E501
+        "  UPDATE   messages             [('user', 'hi')] -> [('user', 'hi'), ('ai', 'sunny; market up')]  (from summarize)",  # noqa: E501
         "  UPDATE   (runtime)            cleared branch:to:summarize",
         "the run is done: step 4's Plan triggers no task",
     ]
