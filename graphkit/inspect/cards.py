@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from graphkit.channels import EMPTY
+from graphkit.inspect.dropped import dropped_keys
 from graphkit.inspect.markup import (
     BORDER,
     CODE_STYLE,
@@ -161,6 +162,8 @@ def result_items(result: TaskResult) -> str:
         lines.append(_error_box(result.error))
     elif not result.writes:
         lines.append(f'<div style="margin-left:12px">{muted("wrote nothing")}</div>')
+    if (dropped := dropped_keys(result)) is not None:  # (no write shows them missing)
+        lines.append(f'<div style="margin:1px 0 1px 12px">{escape(dropped.text())}</div>')
     return "".join(lines)
 
 

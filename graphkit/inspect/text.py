@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from graphkit.channels import EMPTY
+from graphkit.inspect.dropped import dropped_keys
 from graphkit.inspect.timeline import duration_text
 from graphkit.inspect.values import show, show_error, was_cancelled
 from graphkit.render.text import terminal_text
@@ -89,6 +90,8 @@ def superstep_lines(superstep: Superstep, *, durations: bool = False) -> list[st
             did = f"paused in interrupt({', '.join(show(a, 2 * _VALUE_WIDTH) for a in asked)})"
         else:
             did = "wrote nothing"
+        if (dropped := dropped_keys(result)) is not None:  # (no write shows them missing)
+            did = f"{did}; {dropped.text()}"
         if result.cached or result.reused:  # it did not run: its writes were kept
             kept = "from the cache" if result.cached else "saved before the run stopped"
             did = f"{kept}, not run again; {did}"

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from graphkit.constants import START
 from graphkit.diagnostics import some_names
 from graphkit.diagnostics.names import near_miss
+from graphkit.inspect.dropped import dropped_keys
 from graphkit.inspect.explanation import Answer, Explanation, Reason
 from graphkit.inspect.history import History
 from graphkit.inspect.values import branch_target, join_names, show, show_error, was_cancelled
@@ -119,7 +120,7 @@ class _Ran:
                     )
         because = found[0].phrase if found else "a trigger channel changed"
         times = f" ({len(tasks)} tasks)" if len(tasks) > 1 else ""
-        reasons = (*(f.reason for f in found), *_failure(superstep, node))
+        reasons = (*(f.reason for f in found), *_dropped(superstep, node), *_failure(superstep, node))
         # a step stopped after its Plan (a breakpoint, the debugger between phases) has
         # not run its tasks yet: they are planned
         did = "ran" if superstep.execution is not None else "is planned to run"
@@ -280,6 +281,41 @@ def _started_by(superstep: Superstep, task: Any) -> Finding:
         f"beside {by}, and its return value went back to {by}."
     )
     return Finding(f"{by} called it", Reason("call", text, n, None, (by,)))
+
+
+def _dropped(superstep: Superstep, node: str) -> list[Reason]:
+    """The keys the node returned that the state does not have: lost, which its writes
+    alone do not show (a subgraph's output is cut to the parent's keys silently)."""
+    results = superstep.execution.results if superstep.execution is not None else ()
+    found: dict[tuple[str, ...], list[int]] = {}  # (the tasks of a Send fan-out alike)
+    subgraph: dict[tuple[str, ...], bool] = {}
+    for index, result in enumerate(results):
+        if result.task.node == node and (dropped := dropped_keys(result)) is not None:
+            found.setdefault(dropped.keys, []).append(index)
+            subgraph[dropped.keys] = dropped.from_subgraph
+    reasons = []
+    n = superstep.step
+    for keys, indexes in found.items():
+        names, one = join_names([repr(key) for key in keys]), len(keys) == 1
+        who = f"{node} ({len(indexes)} tasks)" if len(indexes) > 1 else node
+        if subgraph[keys]:
+            text = (
+                f"{who} ran a subgraph whose output has {names}, not "
+                f"{'a key' if one else 'keys'} of the parent's state: the parent keeps only "
+                f"its own keys, so {'it was' if one else 'they were'} dropped, without a "
+                f"warning (as in LangGraph). {'Its value is' if one else 'Their values are'} "
+                f"in the subgraph's own run: run.step({n}).execution.results[{indexes[0]}]"
+                f".subruns[0].values. Add {'it' if one else 'them'} to the parent's state, "
+                "or map the subgraph's output in a node that calls it."
+            )
+        else:
+            text = (
+                f"{who} returned {names}, not {'a key' if one else 'keys'} of the graph's "
+                f"state, so {'it was' if one else 'they were'} dropped (with a warning). "
+                f"Add {'it' if one else 'them'} to the state schema, or check the spelling."
+            )
+        reasons.append(Reason("dropped", text, n, None, (node,)))
+    return reasons
 
 
 def _failure(superstep: Superstep, node: str) -> list[Reason]:

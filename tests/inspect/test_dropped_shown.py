@@ -1,0 +1,87 @@
+"""A key a node returned that the state does not have is said where the task shows:
+a subgraph's output the parent's state lacks is dropped silently (as in LangGraph),
+and the step card and print(run) said only that the node wrote branch:to:write."""
+
+from __future__ import annotations
+
+import operator
+import warnings
+from typing import Annotated, TypedDict
+
+from graphkit import END, START, Send, StateGraph
+from graphkit.inspect.dropped import dropped_keys
+
+
+class Overall(TypedDict):
+    topics: list[str]
+    summaries: Annotated[list[str], operator.add]
+
+
+class Sub(TypedDict):
+    topic: str
+    summary: str  # the parent's key is "summaries"
+
+
+def _map_reduce():
+    sub = StateGraph(Sub)
+    sub.add_node("research", lambda state: {"summary": f"{state['topic']}: ok"})
+    sub.add_edge(START, "research")
+    builder = StateGraph(Overall)
+    builder.add_node("plan", lambda state: {})
+    builder.add_node("summarize", sub.compile())
+    builder.add_node("write", lambda state: {})
+    builder.add_edge(START, "plan")
+    fan_out = lambda state: [Send("summarize", {"topic": t}) for t in state["topics"]]  # noqa: E731
+    builder.add_conditional_edges("plan", fan_out, ["summarize"])
+    builder.add_edge("summarize", "write")
+    builder.add_edge("write", END)
+    return builder.compile().trace({"topics": ["cats", "dogs"]})
+
+
+def test_a_subgraphs_output_the_parent_lacks_is_said_in_print_run_and_the_card():
+    run = _map_reduce()
+    assert run.values["summaries"] == []  # (the behaviour stays: LangGraph's)
+    line = (
+        "  EXECUTE  summarize        wrote branch:to:write; dropped topic and summary "
+        "(its subgraph's output): not keys of the parent's state"
+    )
+    assert run.timeline().splitlines().count(line) == 2
+    html = run.step(2)._repr_html_()
+    assert "dropped topic and summary (its subgraph&#x27;s output): not keys of the parent" in html
+
+
+def test_why_says_the_subgraphs_keys_were_dropped_and_where_their_values_are():
+    reasons = _map_reduce().why("summarize", step=2).answers[0].reasons
+    dropped = [reason for reason in reasons if reason.kind == "dropped"]
+    assert len(reasons) == 3 and len(dropped) == 1
+    assert dropped[0].text == (
+        "summarize (2 tasks) ran a subgraph whose output has 'topic' and 'summary', not keys "
+        "of the parent's state: the parent keeps only its own keys, so they were dropped, "
+        "without a warning (as in LangGraph). Their values are in the subgraph's own run: "
+        "run.step(2).execution.results[0].subruns[0].values. Add them to the parent's "
+        "state, or map the subgraph's output in a node that calls it."
+    )
+
+
+def test_a_plain_nodes_unknown_key_is_said_too():
+    class State(TypedDict):
+        a: int
+
+    builder = StateGraph(State).add_node("n", lambda state: {"a": 1, "b": 2})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        run = builder.add_edge(START, "n").compile().trace({"a": 0})
+    assert "  EXECUTE  n            wrote a; dropped b: not a key of the graph's state" in (
+        run.timeline().splitlines()
+    )
+    reason = run.why("n").answers[0].reasons[-1]
+    assert (reason.kind, reason.text) == (
+        "dropped",
+        "n returned 'b', not a key of the graph's state, so it was dropped (with a warning). "
+        "Add it to the state schema, or check the spelling.",
+    )
+
+
+def test_a_node_whose_keys_were_all_taken_drops_nothing(seed_run):
+    results = [r for s in seed_run.steps if s.execution for r in s.execution.results]
+    assert [dropped_keys(result) for result in results] == [None] * len(results)
