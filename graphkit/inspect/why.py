@@ -120,7 +120,11 @@ class _Ran:
                     )
         because = found[0].phrase if found else "a trigger channel changed"
         times = f" ({len(tasks)} tasks)" if len(tasks) > 1 else ""
-        reasons = (*(f.reason for f in found), *_dropped(superstep, node), *_failure(superstep, node))
+        reasons = (
+            *(f.reason for f in found),
+            *_dropped(superstep, node),
+            *_failure(superstep, node),
+        )
         # a step stopped after its Plan (a breakpoint, the debugger between phases) has
         # not run its tasks yet: they are planned
         did = "ran" if superstep.execution is not None else "is planned to run"
