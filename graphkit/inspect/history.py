@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from graphkit.checkpoint import Checkpoint
     from graphkit.pregel.records import ChannelChange, Run, Superstep
 
-__all__ = ["History"]
+__all__ = ["History", "starts_unsaved"]
 
 
 class History:
@@ -35,6 +35,39 @@ class History:
         self.run = run
         self.steps = {superstep.step: superstep for superstep in run.steps}
         self.last = run.steps[-1].step if run.steps else -2
+        self.first = run.steps[0].step if run.steps else -1
+        # Records that begin after the input step start from a saved state they did
+        # not see made: a resumed run's (the checkpoint it loaded), or a thread whose
+        # first saved checkpoint is a later step's (durability="exit", a crash).
+        self.unsaved_start = starts_unsaved(run)
+        self.start: Checkpoint | None = None
+        self.start_words = ""
+        if self.unsaved_start and run.steps[0].update is not None:
+            self.start = run.steps[0].update.checkpoint
+            self.start_words = f"the thread's first saved checkpoint (step {self.first})"
+        elif self.first > -1:
+            self.start = run.steps[0].checkpoint_before
+            self.start_words = f"the checkpoint this run started from (step {self.start.step})"
+
+    def before_records(self, channel: str, version: int | None, step: int) -> bool:
+        """True when ``channel``'s ``version``, which woke a task at ``step``, was
+        written before the records begin: it is in the state they start from."""
+        if self.start is None:
+            return False
+        if version is not None and self.start.channel_versions.get(channel) != version:
+            return False
+        origin = self.written(channel, version, before=step)
+        if origin is None:
+            return True
+        m, change = origin
+        return self.unsaved_start and m == self.first and not change.writers
+
+    def ran_before_records(self, node: str) -> dict[str, int]:
+        """The trigger versions ``node`` had seen in the state the records begin from:
+        it ran before them (empty when it had not, or the records begin at the input)."""
+        if self.start is None:
+            return {}
+        return dict(self.start.versions_seen.get(node) or {})
 
     def get(self, step: int) -> Superstep | None:
         """The superstep numbered ``step``, or None if the run has none."""
@@ -183,6 +216,15 @@ class History:
             for writer in writers
             if any(getattr(d, "node", d) == node for d in self.goto(writer, step))
         ]
+
+
+def starts_unsaved(run: Run) -> bool:
+    """True for a thread read from a saver whose first saved checkpoint is a later
+    step's: its first superstep only brings that state in (no task wrote it)."""
+    if not run.steps:
+        return False
+    first = run.steps[0]
+    return first.step > -1 and first.checkpoint_before.source == "empty"
 
 
 def _change(superstep: Superstep | None, channel: str) -> ChannelChange | None:

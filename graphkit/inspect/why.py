@@ -156,6 +156,8 @@ class _Ran:
         origin = self.history.written(channel, version, before=n)
         if channel == START:
             return [Finding("the input was written to __start__ in step -1", _input_reason())]
+        if self.history.before_records(channel, version, n):
+            return [self._before_records(node, channel, version, n)]
         if origin is None:
             text = f"{channel} had a version {node} had not seen (v{version})."
             return [Finding(f"{channel} changed", Reason("channel", text, None, channel))]
@@ -193,6 +195,20 @@ class _Ran:
         kind = "edge" if branch_target(channel) else "channel"
         reason = Reason(kind, text, m, channel, writers)
         return [Finding(f"{both(writers)} wrote {channel} in step {m}", reason)]
+
+    def _before_records(self, node: str, channel: str, version: int | None, n: int) -> Finding:
+        """The trigger was written before the records begin: they cannot say by whom."""
+        start = self.history.start_words
+        at = f" (version {version})" if version is not None else ""
+        text = (
+            f"{channel}{at} was already in {start}, and {node} had not seen it, so step "
+            f"{n}'s Plan woke {node}. Which node wrote it, and in which step, happened "
+            f"before {start}: the records do not show it."
+        )
+        reason = Reason("before_records", text, self.history.first, channel)
+        return Finding(
+            f"{channel} was written before {start}, by a node the records do not show", reason
+        )
 
     def _released(self, node: str, channel: str, m: int, version: int) -> list[Finding]:
         """A deferred node's trigger: written earlier, held back, and released by step

@@ -68,6 +68,8 @@ class NotRan:
         """Why ``node`` was not planned at step ``n``."""
         if n > self.history.last:
             return self._stopped(node, n)
+        if n < self.history.first or (n == self.history.first and self.history.unsaved_start):
+            return self._before_records(node, n)
         if n == -1:
             text = "Step -1 is the input step: only the input task __input__ runs in it."
             summary = f"{node} did not run at step -1: it is the input step."
@@ -342,8 +344,38 @@ class NotRan:
         summary = sentence(f"{node} did not run at step {n}: {phrase}")
         return Answer(node, n, False, summary, (reason, *extra))
 
+    def _before_records(self, node: str, n: int) -> Answer:
+        """Step n is before the records begin (or is the saved state they begin with)."""
+        start, history = self.history.start_words, self.history
+        if n == history.first:  # the state brought in, not the tasks that made it
+            text = (
+                f"The records begin with {start}: they hold the state step {n} saved, not "
+                "which tasks ran in it (the steps before it were not saved)."
+            )
+        else:
+            text = f"Step {n} is before {start}, where the records of this run begin."
+        seen = history.ran_before_records(node)
+        if seen:
+            text += f" {_ran_before(node, seen)}"
+        summary = f"{node} at step {n}: the records do not show step {n}, which is before {start}."
+        if n == history.first:
+            summary = (
+                f"{node} at step {n}: the records hold only the state step {n} saved, "
+                "not which tasks ran in it."
+            )
+        return Answer(node, n, False, summary, (Reason("before_records", text, n),))
+
     def never_ran(self, node: str) -> Answer:
         """Why ``node`` was not planned at any step of the run."""
+        seen = self.history.ran_before_records(node)
+        if seen:
+            start, first = self.history.start_words, self.history.first
+            text = (
+                f"{node} did not run in the steps the records show, which begin at "
+                f"{start}. {_ran_before(node, seen)}"
+            )
+            summary = f"{node} did not run in this run's records: it ran before {start}."
+            return Answer(node, None, False, summary, (Reason("before_records", text, first),))
         found: list[Finding] = []
         final, last = self.history.final_checkpoint(), self.history.last
         triggers = self.wiring.triggers(node)
@@ -435,6 +467,15 @@ class NotRan:
             for node in self.history.sent(source, step)
         )
         return (*self.history.chosen(source, step), *sent)
+
+
+def _ran_before(node: str, seen: dict[str, int]) -> str:
+    """That ``node`` ran before the records begin, as the state they start from says."""
+    versions = ", ".join(f"{channel} v{version}" for channel, version in sorted(seen.items()))
+    return (
+        f"That checkpoint shows {node} had run before it (it had seen {versions}), but "
+        "not when or why."
+    )
 
 
 def most_telling(found: list[Finding], default: str) -> str:

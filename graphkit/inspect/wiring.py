@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from graphkit.channels import EMPTY
 from graphkit.constants import END, START
+from graphkit.inspect.history import starts_unsaved
 from graphkit.inspect.values import barrier_parts, branch_target, join_names
 
 if TYPE_CHECKING:
@@ -61,7 +62,15 @@ class Wiring:
         self._woken_by: dict[str, dict[str, None]] = {}  # node -> channels that woke it
         # the channels that woke a task, and those the graph's nodes subscribe to
         self._triggers = {t for node in (self._spec_nodes or {}).values() for t in node.triggers}
+        # the nodes that ran before the records begin (a resumed run, a thread whose
+        # first steps were not saved): the state they start from has seen them run
+        start = run.steps[0].checkpoint_before if run.steps else None
+        if run.steps and starts_unsaved(run) and run.steps[0].update is not None:
+            start = run.steps[0].update.checkpoint
+        self._ran_before = set(start.versions_seen) if start is not None else set()
         for superstep in run.steps:
+            if superstep is run.steps[0] and starts_unsaved(run):
+                continue  # (it only brings in the saved state: no task wrote or held it)
             for task in superstep.plan.tasks:
                 self._planned[task.node] = None
                 self._channels.update(dict.fromkeys(task.triggers))
@@ -114,6 +123,7 @@ class Wiring:
             return True
         return (
             node in self._planned
+            or node in self._ran_before
             or (node in self._routed and node not in self._dropped)
             or any(
                 (parts := self.barrier(channel)) is not None and parts[1] == node
@@ -123,7 +133,7 @@ class Wiring:
 
     def node_names(self) -> list[str]:
         """The nodes of the graph (or, without it, those the run planned)."""
-        return sorted(set(self._spec_nodes or ()) | set(self._planned))
+        return sorted(set(self._spec_nodes or ()) | set(self._planned) | self._ran_before)
 
     def chosen_not_run(self) -> tuple[list[str], list[str]]:
         """The names a router or edge chose that are no node listed by ``node_names``:

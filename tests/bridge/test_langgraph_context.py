@@ -248,3 +248,43 @@ def test_a_paused_agents_pending_tool_call_reads_as_the_call() -> None:
     frame = pending_writes_frame(agent, parent, readable=True)
     sent = frame[frame["channel"] == "__pregel_tasks"]["value"].tolist()
     assert sent == ["Send('tools', tool call approve({'action': 'rm'}))"]
+
+
+def test_why_on_a_thread_saved_only_at_exit_says_what_was_not_saved() -> None:
+    """The thread's history begins at its last step's checkpoint: why said "because
+    wrote branch:to:c in step ?" (an empty writer, an unknown step), that c "is
+    deferred", and that b "never ran", though it ran before the first saved checkpoint."""
+
+    def fail(state: Log) -> dict[str, Any]:
+        raise ConnectionError("pages API is down")
+
+    builder = StateGraph(Log)
+    for name in "ab":
+        builder.add_node(name, lambda state, name=name: {"log": [name]})
+    builder.add_node("c", fail)
+    builder.add_edge(START, "a").add_edge("a", "b").add_edge("b", "c")
+    app = builder.compile(checkpointer=InMemorySaver())
+    config = _thread()
+    with pytest.raises(ConnectionError):
+        app.invoke({"log": []}, config, durability="exit")
+    with pytest.warns(GraphkitWarning, match="durability='exit'"):
+        run = open_langgraph_thread(app, config)
+    ran = run.why("c").answers[0]
+    assert ran.summary == (
+        "c ran at step 3 because branch:to:c was written before the thread's first saved "
+        "checkpoint (step 2), by a node the records do not show."
+    )
+    assert [reason.kind for reason in ran.reasons] == ["before_records", "raised"]
+    assert "deferred" not in str(run.why("c")) and "step ?" not in str(run.why("c"))
+    for graph in (None, app):
+        answer = run.why("b", graph=graph).answers[0]
+        assert answer.summary == (
+            "b did not run in this run's records: it ran before the thread's first saved "
+            "checkpoint (step 2)."
+        )
+        assert answer.reasons[0].text == (
+            "b did not run in the steps the records show, which begin at the thread's first "
+            "saved checkpoint (step 2). That checkpoint shows b had run before it (it had "
+            "seen branch:to:b v3), but not when or why."
+        )
+    assert run.why("a", step=1).answers[0].reasons[0].kind == "before_records"

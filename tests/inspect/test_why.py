@@ -793,3 +793,31 @@ def test_a_partial_router_is_named_by_its_function(library):
     assert run.why("c", graph=app).answers[0].reasons[-1].text == (
         "a ran at step 1, and its router 'route' chose b, never c."
     )
+
+
+def test_a_resumed_runs_why_says_what_happened_before_its_records():
+    """A resumed run's records begin at the checkpoint it loaded: why said "branch:to:b
+    had a version b had not seen" and, for a, which ran before, "a never ran"."""
+    from typing import TypedDict
+
+    from graphkit import END, START, InMemorySaver, StateGraph
+
+    class S(TypedDict):
+        n: int
+
+    builder = StateGraph(S)
+    builder.add_node("a", lambda s: {"n": s["n"] + 1})
+    builder.add_node("b", lambda s: {"n": s["n"] * 2})
+    builder.add_edge(START, "a").add_edge("a", "b").add_edge("b", END)
+    app = builder.compile(checkpointer=InMemorySaver(), interrupt_before=["b"])
+    config = {"configurable": {"thread_id": "1"}}
+    app.trace({"n": 1}, config)
+    resumed = app.trace(None, config)
+    assert resumed.why("b").answers[0].summary == (
+        "b ran at step 2 because branch:to:b was written before the checkpoint this run "
+        "started from (step 1), by a node the records do not show."
+    )
+    assert resumed.why("a").answers[0].summary == (
+        "a did not run in this run's records: it ran before the checkpoint this run started "
+        "from (step 1)."
+    )
