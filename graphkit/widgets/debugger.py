@@ -151,8 +151,13 @@ class Debugger:
         self.answer = W.Text(placeholder="answer", description="answer").add_class("gk-answer")
         self.resume = W.Button(description="Resume", icon="play").add_class("gk-resume-button")
         self.resume.on_click(self._handler(self._resume))
+        # A breakpoint compiled into the graph (interrupt_before/after) pauses the run
+        # too, but the list showed no sign of it: it is named so beside its node.
+        compiled = _compiled_breakpoints(self.session.app, nodes)
         self.breakpoints = W.SelectMultiple(
-            options=nodes, value=tuple(sorted(self.session.breakpoints)), description="break at"
+            options=[(f"{n} ({compiled[n]}, compiled)" if n in compiled else n, n) for n in nodes],
+            value=tuple(sorted(self.session.breakpoints)),
+            description="break at",
         ).add_class("gk-breakpoints")
         self.breakpoints.observe(self._breakpoints_changed, names="value")
         self._node_options = [("(choose a node)", None), *[(n, n) for n in nodes]]
@@ -220,7 +225,7 @@ class Debugger:
             self._offer_called_tasks()
             self.node.value = self.session.selected  # code may have chosen them
             self.breakpoints.value = tuple(
-                n for n in self.breakpoints.options if n in self.session.breakpoints
+                n for _, n in self.breakpoints.options if n in self.session.breakpoints
             )
             self._view = view
             self._follow_phase(view)
@@ -342,6 +347,17 @@ class Debugger:
     def _node_changed(self, change: dict[str, Any]) -> None:
         if not self._updating:
             self._handler(lambda: self.session.select(change["new"]))(None)
+
+
+def _compiled_breakpoints(app: Any, nodes: list[str]) -> dict[str, str]:
+    """The nodes ``app`` was compiled to pause at: ``before``, ``after`` or both."""
+    found: dict[str, list[str]] = {}
+    for when in ("before", "after"):
+        names = getattr(app, f"interrupt_{when}", ()) or ()
+        names = nodes if names == "*" else [names] if isinstance(names, str) else names
+        for name in names:
+            found.setdefault(name, []).append(when)
+    return {name: " and ".join(whens) for name, whens in found.items() if name in nodes}
 
 
 def _button(name: str) -> W.Button:

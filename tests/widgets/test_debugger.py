@@ -46,6 +46,23 @@ def test_every_widget_has_its_class():
         assert name in widget._dom_classes
 
 
+def test_a_compiled_breakpoint_is_named_in_the_breakpoints_list():
+    """A graph compiled with interrupt_before=["c"] pauses before c, but the "break at"
+    list showed c like any other node: nothing said where the pause came from."""
+    app = chain_app()
+    app.interrupt_before, app.interrupt_after = ("c",), "*"
+    debugger = Debugger(app, INPUT)
+    assert dict((value, label) for label, value in debugger.breakpoints.options) == {
+        "a": "a (after, compiled)",
+        "b": "b (after, compiled)",
+        "c": "c (before and after, compiled)",
+    }
+    debugger.breakpoints.value = ("b",)  # a breakpoint of the session's own still works
+    assert debugger.session.breakpoints == {"b"}
+    debugger.refresh()
+    assert debugger.breakpoints.value == ("b",)
+
+
 def test_slider_breakpoints_and_why():
     debugger = Debugger(chain_app(), INPUT)
     debugger.breakpoints.value = ("c",)
