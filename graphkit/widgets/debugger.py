@@ -154,8 +154,9 @@ class Debugger:
         # A breakpoint compiled into the graph (interrupt_before/after) pauses the run
         # too, but the list showed no sign of it: it is named so beside its node.
         compiled = _compiled_breakpoints(self.session.app, nodes)
+        self._breakpoint_nodes = nodes
         self.breakpoints = W.SelectMultiple(
-            options=[(f"{n} ({compiled[n]}, compiled)" if n in compiled else n, n) for n in nodes],
+            options=[(f"{n} ({compiled[n]}, compiled)", n) if n in compiled else n for n in nodes],
             value=tuple(sorted(self.session.breakpoints)),
             description="break at",
         ).add_class("gk-breakpoints")
@@ -225,7 +226,7 @@ class Debugger:
             self._offer_called_tasks()
             self.node.value = self.session.selected  # code may have chosen them
             self.breakpoints.value = tuple(
-                n for _, n in self.breakpoints.options if n in self.session.breakpoints
+                n for n in self._breakpoint_nodes if n in self.session.breakpoints
             )
             self._view = view
             self._follow_phase(view)

@@ -52,11 +52,12 @@ def test_a_compiled_breakpoint_is_named_in_the_breakpoints_list():
     app = chain_app()
     app.interrupt_before, app.interrupt_after = ("c",), "*"
     debugger = Debugger(app, INPUT)
-    assert dict((value, label) for label, value in debugger.breakpoints.options) == {
-        "a": "a (after, compiled)",
-        "b": "b (after, compiled)",
-        "c": "c (before and after, compiled)",
+    assert dict(debugger.breakpoints.options) == {
+        "a (after, compiled)": "a",
+        "b (after, compiled)": "b",
+        "c (before and after, compiled)": "c",
     }
+    assert Debugger(chain_app(), INPUT).breakpoints.options == ("a", "b", "c")
     debugger.breakpoints.value = ("b",)  # a breakpoint of the session's own still works
     assert debugger.session.breakpoints == {"b"}
     debugger.refresh()
