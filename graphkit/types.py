@@ -471,8 +471,9 @@ class Interrupt:
 
 
 def interrupt_id(namespace: Sequence[str], index: int) -> str:
-    """The id of interrupt ``index`` of the task running in ``namespace`` (graphkit's
-    own ids: LangGraph hashes otherwise)."""
+    """The id of an interrupt of the task running in ``namespace`` that asks for the
+    task's answer ``index`` (it has ``index`` answers already), as LangGraph keys it;
+    graphkit's own hash (LangGraph hashes otherwise)."""
     key = "|".join((*namespace, str(index)))
     return hashlib.blake2b(key.encode(), digest_size=16).hexdigest()
 

@@ -350,10 +350,11 @@ class Resume:
         self._mapped: set[tuple[str, ...]] = set()  # the tasks a map answered, by namespace
 
     def take(self, namespace: tuple[str, ...], index: int) -> Any:
-        """The answer for interrupt ``index`` of the task running in ``namespace``, or the
-        single answer if still unused. As in LangGraph, a map answers one interrupt per
-        task and run: its own id's answer, else the task's first interrupt id's (LangGraph
-        reads that id so for the ids its older versions gave all of a task's interrupts)."""
+        """The answer for the task's interrupt that would be its answer ``index`` (it has
+        ``index`` answers already), or the single answer if still unused. As in
+        LangGraph, a map answers one interrupt per task and run: its own id's answer, else
+        the task's first interrupt id's (LangGraph reads that id so for the ids its older
+        versions gave all of a task's interrupts)."""
         if self.by_id and namespace not in self._mapped:
             for key in (interrupt_id(namespace, index), interrupt_id(namespace, 0)):
                 if key in self.by_id:
@@ -471,14 +472,17 @@ def interrupt(value: Any, *, response_schema: Any = None) -> Any:
     scope.interrupts_seen += 1
     if index < len(scope.answers):
         return _fitting(adapter, scope.answers[index], scope, value)
-    namespace = scope.namespace
-    answer = scope.run.resume.take(namespace, index) if scope.run.resume is not None else NO_ANSWER
+    # The id names the answer slot this call would fill (the task's answers so far), not
+    # the call's number, as LangGraph keys it: calls made at once (a ToolNode's tools)
+    # are numbered in no stable order, and all of them wait for the same next answer.
+    namespace, slot = scope.namespace, len(scope.answers)
+    answer = scope.run.resume.take(namespace, slot) if scope.run.resume is not None else NO_ANSWER
     if answer is not NO_ANSWER:
         fitting = _fitting(adapter, answer, scope, value)
         scope.answers.append(answer)  # (kept as given: it is checked again on a rerun)
         return fitting
     shown = adapter.json_schema() if adapter is not None else response_schema
-    asked = Interrupt(value=value, id=interrupt_id(namespace, index), response_schema=shown)
+    asked = Interrupt(value=value, id=interrupt_id(namespace, slot), response_schema=shown)
     raise GraphInterrupt((asked,))
 
 

@@ -288,3 +288,66 @@ def test_why_on_a_thread_saved_only_at_exit_says_what_was_not_saved() -> None:
             "seen branch:to:b v3), but not when or why."
         )
     assert run.why("a", step=1).answers[0].reasons[0].kind == "before_records"
+
+
+def _two_emails(library: str) -> tuple[Any, Any, list[tuple[str, str]]]:
+    """An agent whose model sends two emails in one message; each ``send`` asks a human
+    first. Bob's tool waits before it asks, so alice's asks first (as LangGraph's
+    ``ToolNode`` starts them in order). ``library``: LangGraph's classes, graphkit's, or
+    LangGraph's converted."""
+    import time
+
+    import langgraph.graph
+    import langgraph.prebuilt
+    import langgraph.types
+
+    import graphkit.graph
+    import graphkit.prebuilt
+    import graphkit.types
+
+    native = library == "graphkit"
+    graph, prebuilt, types = (
+        (graphkit.graph, graphkit.prebuilt, graphkit.types)
+        if native
+        else (langgraph.graph, langgraph.prebuilt, langgraph.types)
+    )
+    sent: list[tuple[str, str]] = []
+
+    @tool
+    def send(to: str) -> str:
+        """Send an email, once a human approves it."""
+        time.sleep(0.3 if to == "bob" else 0)
+        sent.append((to, types.interrupt(f"send to {to}?")))
+        return f"sent to {to}"
+
+    calls = [{"name": "send", "args": {"to": to}, "id": f"c-{to}"} for to in ("alice", "bob")]
+    model = ScriptedChatModel(responses=[AIMessage("", tool_calls=calls), "done"])
+    builder = graph.StateGraph(graph.MessagesState)
+    builder.add_node("agent", lambda state: {"messages": [model.invoke(state["messages"])]})
+    builder.add_node("tools", prebuilt.ToolNode([send]))
+    builder.add_edge(graph.START, "agent").add_edge("tools", "agent")
+    builder.add_conditional_edges("agent", prebuilt.tools_condition)
+    saver = InMemorySaver() if not native else graphkit.InMemorySaver()
+    app = builder.compile(checkpointer=saver)
+    return (from_langgraph(app) if library == "converted" else app), types.Command, sent
+
+
+@pytest.mark.parametrize("library", ["graphkit", "converted"])
+def test_an_answer_by_id_goes_to_the_tool_call_that_asked_as_on_langgraph(library: str) -> None:
+    """Two tools of one ToolNode task ask at once. LangGraph gives both pauses the id of
+    the task's next answer, so answering the pause shown by its id answers the first
+    tool to ask again. The converted graph named alice's pause with bob's id (the last
+    pause its scratchpad saw), so alice's answer sent bob's email."""
+    seen = []
+    for name in ("langgraph", library):
+        app, command, sent = _two_emails(name)
+        config = _thread()
+        asked = []
+        out = app.invoke({"messages": [HumanMessage("tell alice and bob")]}, config)
+        while "__interrupt__" in out:
+            pause = out["__interrupt__"][0]
+            asked.append(pause.value)
+            out = app.invoke(command(resume={pause.id: f"ok: {pause.value}"}), config)
+        seen.append((asked, sent))
+    assert seen[0] == seen[1]
+    assert seen[0][1][0] == ("alice", "ok: send to alice?")
