@@ -663,3 +663,45 @@ def test_a_delta_channel_field_is_read_as_langgraph_rebuilt_it():
     copied = {"configurable": {"thread_id": "t"}}
     assert ours.get_state(copied).values == app.get_state(config).values
     assert ours.invoke(None, copied) == app.invoke(None, config)
+
+
+def test_a_subgraph_that_hands_off_to_its_parent_ends_before_the_handoff() -> None:
+    """Difference 11 of the docs: LangGraph saves nothing for the subgraph step whose
+    task returned ``Command(graph=Command.PARENT)``, so the imported subrun stops before
+    it (``running``); graphkit's own run shows the step and its ``ParentCommand``."""
+    import uuid
+
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import START, StateGraph
+    from langgraph.types import Command
+
+    from graphkit import from_langgraph
+
+    class State(TypedDict):
+        log: Annotated[list, operator.add]
+
+    def hand_off(state: State) -> Command:
+        return Command(graph=Command.PARENT, goto="billing", update={"log": ["handed off"]})
+
+    inner = StateGraph(State).add_node("think", lambda state: {"log": ["think"]})
+    inner.add_node("hand_off", hand_off).add_edge(START, "think").add_edge("think", "hand_off")
+    builder = StateGraph(State).add_node("triage", inner.compile(), destinations=("billing",))
+    builder.add_node("billing", lambda state: {"log": ["billing"]}).add_edge(START, "triage")
+    app = builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": str(uuid.uuid4())}}
+    app.invoke({"log": []}, config, durability="sync")
+
+    imported = open_langgraph_thread(app, config).step(1).execution.results[0].subruns[0]
+    own_run = from_langgraph(app).trace({"log": []}, {"configurable": {"thread_id": "own"}})
+    own = own_run.step(1).execution.results[0].subruns[0]
+    assert (imported.status, [step.plan.nodes for step in imported.steps][-1]) == (
+        "running",
+        ["think"],
+    )
+    assert (own.status, type(own.error).__name__, own.steps[-1].plan.nodes) == (
+        "error",
+        "ParentCommand",
+        ["hand_off"],
+    )
+    # (the parent gets the command's update only: the subgraph's own "think" stays in it)
+    assert own_run.values == app.get_state(config).values == {"log": ["handed off", "billing"]}
