@@ -5,12 +5,15 @@ classes, and `observe` that runs it and records what a user sees.
 A blueprint holds only names and numbers; the node and router functions made from it are
 the same Python code on both sides and read nothing but the state they are given. Only the
 library's own names (`StateGraph`, `Send`, `Command`, `interrupt`, `InMemorySaver`) differ.
+A `Way` says how a blueprint is run (sync or async, which stream modes, durability,
+breakpoints, a cache); `observe_way` runs it so.
 """
 
 from __future__ import annotations
 
 import copy
 import functools
+import importlib
 import operator
 import re
 import warnings
@@ -20,7 +23,7 @@ from typing import Annotated, Any, TypedDict
 
 from hypothesis import strategies as st
 
-from tests.conformance.harness import Lib, Raised, canonical, normalise_stream, tidy
+from tests.conformance.harness import Lib, Raised, _drain, canonical, normalise_stream, tidy
 
 RECURSION_LIMIT = 8
 """Small, so a random loop ends quickly (in GraphRecursionError, on both sides)."""
@@ -30,12 +33,17 @@ GHOST = "ghost"
 """A name no blueprint declares as a node: an edge or a router naming it is a mistake."""
 
 
-STATE_KEYS = ("log", "total", "tags", "last", "n")
+STATE_KEYS = ("log", "total", "tags", "last", "n", "seen")
 
 
 def merge_tags(left: list, right: list) -> list:
     """The custom reducer: a sorted union, so the order writes arrive in cannot show."""
     return sorted(set(left) | set(right))
+
+
+def accumulate(left: list, right: Any) -> list:
+    """A `Topic`-like reducer: one value or a list of them, appended."""
+    return left + (right if isinstance(right, list) else [right])
 
 
 class State(TypedDict, total=False):
@@ -44,6 +52,11 @@ class State(TypedDict, total=False):
     tags: Annotated[list, merge_tags]
     last: str
     n: int
+    seen: Annotated[list, accumulate]
+
+
+class Flaky(Exception):
+    """What a "flaky" node raises the first time it sees a state."""
 
 
 # --- the description --------------------------------------------------------------------
@@ -55,7 +68,11 @@ class Node:
 
     `kind` is "dict" (return the update), "command" (`Command(update, goto)`), "none"
     (return None), "bad" (return a number: a mistake), "interrupt" (ask, then write the
-    answer) or "subgraph" (a compiled two-node graph on the same state).
+    answer), "overwrite" (the log as `Overwrite([name])`), "flaky" (raise `Flaky` the first
+    time a state is seen; `retry` gives it a `RetryPolicy` of two attempts), "subgraph" (a
+    compiled two-node graph on the same state) or "call" (a node function that invokes
+    that graph). `inner` is the two-node graph's kind: "plain", "asks" (its second node
+    interrupts) or "own" (compiled with `checkpointer=True`).
     """
 
     name: str
@@ -63,6 +80,8 @@ class Node:
     kind: str = "dict"
     goto: tuple[str, ...] = ()
     defer: bool = False
+    retry: bool = False
+    inner: str = "plain"
 
 
 @dataclass(frozen=True)
@@ -95,6 +114,26 @@ class Blueprint:
         return tuple(node.name for node in self.nodes)
 
 
+@dataclass(frozen=True)
+class Way:
+    """How property 7 runs a blueprint: `astream` with async nodes or `stream`; the stream
+    `modes` (a list, so chunks come as `(mode, chunk)`), with `subgraphs=True` or not; a
+    `durability`; `interrupt_before`/`interrupt_after` nodes given at "compile" or per
+    "call" (resumed with None); a `cache` (every node with a `CachePolicy`; the run is
+    repeated on a second thread); and `goto`: the input as `Command(update=..., goto=goto)`.
+    """
+
+    run_async: bool = False
+    modes: tuple[str, ...] = ("updates", "values")
+    subgraphs: bool = False
+    durability: str | None = None
+    breakpoints: str | None = None
+    before: tuple[str, ...] = ()
+    after: tuple[str, ...] = ()
+    cache: bool = False
+    goto: str | None = None
+
+
 # --- building it with one library -----------------------------------------------------------
 
 
@@ -109,6 +148,11 @@ def extras(library: str) -> tuple[Callable[[Any], Any], type]:
     return interrupt, InMemorySaver
 
 
+def named_in(lib: Lib, module: str, name: str) -> Any:
+    """`name` from `lib`'s `module` (graphkit mirrors LangGraph's module paths)."""
+    return getattr(importlib.import_module(f"{lib.name}.{module}"), name)
+
+
 def _update(name: str, writes: Iterable[str], state: dict) -> dict[str, Any]:
     seen = len(state.get("log", []))
     values = {
@@ -117,8 +161,32 @@ def _update(name: str, writes: Iterable[str], state: dict) -> dict[str, Any]:
         "tags": [f"{name}{seen % 3}"],
         "last": name,
         "n": state.get("n", 0) + 1,
+        "seen": name,
     }
     return {key: values[key] for key in writes}
+
+
+def make_inner(lib: Lib, name: str, inner: str) -> Any:
+    """The two-node graph of a "subgraph" or "call" node."""
+    graph = lib.StateGraph(State)
+    graph.add_node("inner_a", lambda state: {"log": [f"{name}/a"], "total": 1})
+    if inner == "asks":
+        interrupt = extras(lib.name)[0]
+        graph.add_node("inner_b", lambda state: {"tags": [f"{name}/b={interrupt(name)}"]})
+    else:
+        graph.add_node("inner_b", lambda state: {"tags": [f"{name}/b"]})
+    graph.add_edge(lib.START, "inner_a")
+    graph.add_edge("inner_a", "inner_b")
+    return graph.compile(checkpointer=True if inner == "own" else None)
+
+
+def made_async(function: Callable[[dict], Any]) -> Callable[[dict], Any]:
+    """The same node as a coroutine function (for the async path)."""
+
+    async def node(state: dict) -> Any:
+        return function(state)
+
+    return node
 
 
 def _pick(targets: tuple[str, ...], state: dict, offset: int = 0) -> str:
@@ -129,12 +197,16 @@ def make_node(lib: Lib, node: Node) -> Any:
     """The node's function (or compiled subgraph) built with `lib`'s names."""
     name, writes = node.name, node.writes
     if node.kind == "subgraph":
-        inner = lib.StateGraph(State)
-        inner.add_node("inner_a", lambda state: {"log": [f"{name}/a"], "total": 1})
-        inner.add_node("inner_b", lambda state: {"tags": [f"{name}/b"]})
-        inner.add_edge(lib.START, "inner_a")
-        inner.add_edge("inner_a", "inner_b")
-        return inner.compile()
+        return make_inner(lib, name, node.inner)
+    if node.kind == "call":
+        inner = make_inner(lib, name, node.inner)
+
+        def calls(state: dict) -> dict:
+            done = inner.invoke({"log": [], "n": state.get("n", 0)})
+            return {"log": done["log"], "tags": done.get("tags", [])}
+
+        return calls
+    failed: set[str] = set()
     if node.kind == "interrupt":
         interrupt = extras(lib.name)[0]
 
@@ -146,6 +218,11 @@ def make_node(lib: Lib, node: Node) -> Any:
 
     def acts(state: dict) -> Any:
         update = _update(name, writes, state)
+        if node.kind == "flaky" and canonical(state) not in failed:
+            failed.add(canonical(state))
+            raise Flaky(f"node '{name}' fails the first time it sees a state")
+        if node.kind == "overwrite":
+            return {**update, "log": named_in(lib, "types", "Overwrite")([name])}
         if node.kind == "none":
             return None
         if node.kind == "bad":
@@ -192,12 +269,25 @@ def _endpoint(lib: Lib, name: str) -> str:
     return {START: lib.START, END: lib.END}.get(name, name)
 
 
-def build(blueprint: Blueprint, lib: Lib) -> Any:
-    """The blueprint's graph, compiled with `lib` (and a fresh checkpointer if it asks)."""
+def build(blueprint: Blueprint, lib: Lib, way: Way | None = None) -> Any:
+    """The blueprint's graph, compiled with `lib` (and a fresh checkpointer if it asks),
+    with the way's async nodes, cache and compile-time breakpoints."""
+    way = way or Way()
     graph = lib.StateGraph(State)
     for node in blueprint.nodes:
-        options = {"defer": True} if node.defer else {}
-        graph.add_node(node.name, make_node(lib, node), **options)
+        options: dict[str, Any] = {"defer": True} if node.defer else {}
+        if node.retry:
+            options["retry_policy"] = lib.RetryPolicy(
+                max_attempts=2, initial_interval=0.0, jitter=False
+            )
+        if way.cache:
+            # keyed by value: LangGraph's default key pickles the state, so equal values
+            # that are not the same objects miss (compatibility.md, "Known differences")
+            options["cache_policy"] = named_in(lib, "types", "CachePolicy")(key_func=canonical)
+        function = make_node(lib, node)
+        if way.run_async and callable(function) and not hasattr(function, "invoke"):
+            function = made_async(function)
+        graph.add_node(node.name, function, **options)
     for source, target in blueprint.edges:
         graph.add_edge(_endpoint(lib, source), _endpoint(lib, target))
     for sources, target in blueprint.waits:
@@ -206,7 +296,12 @@ def build(blueprint: Blueprint, lib: Lib) -> Any:
         route, path_map = make_router(lib, router)
         graph.add_conditional_edges(_endpoint(lib, router.source), route, path_map)
     checkpointer = extras(lib.name)[1]() if blueprint.checkpointer else None
-    return graph.compile(checkpointer=checkpointer)
+    more: dict[str, Any] = {}
+    if way.cache:
+        more["cache"] = named_in(lib, "cache.memory", "InMemoryCache")()
+    if way.breakpoints == "compile":
+        more.update(interrupt_before=list(way.before), interrupt_after=list(way.after))
+    return graph.compile(checkpointer=checkpointer, **more)
 
 
 # --- running it -----------------------------------------------------------------------------
@@ -251,10 +346,10 @@ def scrub(value: Any) -> Any:
     return value
 
 
-def config_of(blueprint: Blueprint) -> dict[str, Any]:
+def config_of(blueprint: Blueprint, thread: str = "1") -> dict[str, Any]:
     config: dict[str, Any] = {"recursion_limit": RECURSION_LIMIT}
     if blueprint.checkpointer:
-        config["configurable"] = {"thread_id": "1"}
+        config["configurable"] = {"thread_id": thread}
     return config
 
 
@@ -373,7 +468,8 @@ def observe_checkpoints(blueprint: Blueprint, lib: Lib, resumes: int = 3) -> lis
 def observe_thread(blueprint: Blueprint, lib: Lib, pick: int) -> list[str] | None:
     """A checkpointed run and its resumes, then every snapshot of its history, a replay
     from the `pick`-th of them (its updates as a multiset: a step's tasks finish in any
-    order) and the history after it; ids as "<id>". Saves are synchronous: LangGraph's
+    order), a fork of it (`update_state` as one of the nodes, then a run) and the history
+    after them; ids as "<id>". Saves are synchronous: LangGraph's
     async saves can race the next step. None if `lib` refuses the graph or its run."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -399,8 +495,80 @@ def observe_thread(blueprint: Blueprint, lib: Lib, pick: int) -> list[str] | Non
             )
         except Exception as error:
             lines.append(f"replay raised {type(error).__name__}")
+        lines.append(_fork(app, past, blueprint.names[pick % len(blueprint.names)]))
         lines += [_snapshot(snapshot) for snapshot in app.get_state_history(config)]
     return [PAYLOAD_ID.sub("<id>", line) for line in lines]
+
+
+def _fork(app: Any, past: dict, as_node: str) -> str:
+    """`update_state` on an old checkpoint as `as_node`, then a run from the fork."""
+    try:
+        forked = app.update_state(past, {"log": ["edited"], "seen": "edit"}, as_node=as_node)
+        config = {**forked, "recursion_limit": RECURSION_LIMIT}
+        chunks = app.stream(None, config, stream_mode="updates", durability="sync")
+        return f"forked as {as_node!r}: {sorted(canonical(scrub(c)) for c in chunks)}"
+    except Exception as error:
+        return f"fork as {as_node!r} raised {type(error).__name__}"
+
+
+def observe_way(blueprint: Blueprint, way: Way, lib: Lib) -> tuple[list[str], list[str]]:
+    """Run the blueprint the `way` says: each stream's chunks (normalised as property 1's),
+    then, with a checkpointer, a resume (with answers to the interrupts, or None after a
+    breakpoint or a `Flaky` failure) while the thread has a next step, the final values and
+    the history. Ids are replaced by their order of appearance. Also a race-free summary
+    (K3): each stream's chunks as one multiset, task ids aside."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            app = build(blueprint, lib, way)
+        except Exception as error:
+            return [f"build raised {type(error).__name__}"], []
+        lines: list[str] = []
+        summary: list[str] = []
+        for thread in ("1", "2") if way.cache else ("1",):
+            lines.append(f"thread {thread}")
+            _run_way(blueprint, way, lib, app, thread, lines, summary)
+    seen: dict[str, str] = {}
+    text = "\n".join(lines)
+    named = PAYLOAD_ID.sub(lambda m: seen.setdefault(m.group(0), f"<id{len(seen)}>"), text)
+    return named.split("\n"), [PAYLOAD_ID.sub("<id>", line) for line in summary]
+
+
+TASK_NAME = re.compile(r"task-\d+")
+
+
+def _run_way(
+    blueprint: Blueprint, way: Way, lib: Lib, app: Any, thread: str, lines: list, summary: list
+) -> None:
+    config = config_of(blueprint, thread)
+    options: dict[str, Any] = {"stream_mode": list(way.modes), "subgraphs": way.subgraphs}
+    if way.durability:
+        options["durability"] = way.durability
+    if way.breakpoints == "call":
+        options.update(interrupt_before=list(way.before), interrupt_after=list(way.after))
+    given: Any = copy.deepcopy(blueprint.input)
+    if way.goto is not None:
+        given = lib.Command(update=given, goto=way.goto)
+    stream = app.astream if way.run_async else app.stream
+    for _ in range(4):
+        chunks, error = _drain(functools.partial(stream, given, config, **options), way.run_async)
+        tidied = tidy((*c[:-1], scrub(c[-1])) for c in chunks)
+        lines += normalise_stream(tidied)
+        texts = sorted(TASK_NAME.sub("task", " ".join(map(canonical, c))) for c in tidied)
+        summary.append(f"stream {texts} {type(error).__name__}")
+        if error is not None:
+            lines.append(canonical(Raised(type(error).__name__)))
+        if not blueprint.checkpointer or not isinstance(error, Flaky | None):
+            return
+        state = app.get_state(config)
+        if not state.next:
+            break
+        pending = state.interrupts
+        given = lib.Command(resume={i.id: f"ok {i.value}" for i in pending}) if pending else None
+        lines.append("resume")
+    lines.append("final " + canonical(scrub(app.get_state(config).values)))
+    lines += [_snapshot(snapshot) for snapshot in app.get_state_history(config)]
+    summary += lines[-1:]
 
 
 def _snapshot(snapshot: Any) -> str:
@@ -455,18 +623,25 @@ def blueprints(
     found = draw(node_names(names))
     mistakes = draw(st.integers(0, 9)) == 0
     targets = st.sampled_from([*found, END, GHOST] if mistakes else [*found, END])
-    kinds = ["dict"] * 6 + ["command", "none", "subgraph"] + ["interrupt"] * (2 * interrupts)
+    kinds = ["dict"] * 6 + ["command", "none", "subgraph", "call", "overwrite", "flaky"]
+    kinds += ["interrupt"] * (2 * interrupts)
     if mistakes:
         kinds.append("bad")
-    writes = st.lists(st.sampled_from((*STATE_KEYS[:4], "log", "log")), max_size=3, unique=True)
+    keys = (*STATE_KEYS[:4], "seen", "log", "log")
+    writes = st.lists(st.sampled_from(keys), max_size=3, unique=True)
+    inner = st.sampled_from(["plain", "plain", "asks" if interrupts else "plain", "own"])
 
     nodes = []
     for name in found:
         kind = draw(st.sampled_from(kinds))
         goto = tuple(draw(st.lists(targets, max_size=2))) if kind == "command" else ()
         nodes.append(
-            Node(name, tuple(draw(writes)), kind, goto, defer=draw(st.integers(0, 7)) == 0)
-        )
+            Node(
+                name, tuple(draw(writes)), kind, goto, defer=draw(st.integers(0, 7)) == 0,
+                retry=kind == "flaky" and draw(st.booleans()),
+                inner=draw(inner) if kind in ("subgraph", "call") else "plain",
+            )
+        )  # fmt: skip
 
     sources = st.sampled_from(found)
     edges = [(START, draw(sources))]
@@ -508,3 +683,25 @@ def blueprints(
     # an interrupt without a checkpointer stops the run for good (K2, fixed): a few of those
     checkpointer = interrupts and draw(st.integers(0, 4)) > 0
     return Blueprint(tuple(nodes), tuple(edges), tuple(waits), tuple(routers), given, checkpointer)
+
+
+@st.composite
+def ways(draw: st.DrawFn, blueprint: Blueprint) -> Way:
+    """A way to run `blueprint` (breakpoints and durability only with a checkpointer)."""
+    cache = draw(st.integers(0, 3)) == 0
+    # with a cache, no modes that show a task's result: a hit within a run races in
+    # LangGraph (K6 in test_fuzz), so hits are compared by the values they give
+    modes = ("updates", "values", "checkpoints") + (() if cache else ("tasks", "debug"))
+    pick = st.lists(st.sampled_from(blueprint.names), max_size=2, unique=True).map(tuple)
+    saved = blueprint.checkpointer
+    return Way(
+        run_async=draw(st.booleans()),
+        modes=tuple(draw(st.lists(st.sampled_from(modes), min_size=1, max_size=3, unique=True))),
+        subgraphs=draw(st.booleans()),
+        durability=draw(st.sampled_from([None, "sync", "async", "exit"])) if saved else None,
+        breakpoints=draw(st.sampled_from([None, "compile", "call"])) if saved else None,
+        before=draw(pick),
+        after=draw(pick),
+        cache=cache,
+        goto=draw(st.sampled_from([None, None, *blueprint.names])),
+    )
