@@ -212,6 +212,17 @@ def race_at_divergence(expected: list[str], actual: list[str], way: Way) -> str 
     return None
 
 
+def shares_a_subgraph_thread(blueprint: Blueprint, prefix: str) -> bool:
+    """A `Send` to a node whose subgraph keeps its own thread (`checkpointer=True`): two
+    tasks of one step may run it, which neither library supports (compatibility.md,
+    "Known differences"), so such graphs are counted and not compared."""
+    own = {node.name for node in blueprint.nodes if node.inner == "own"}
+    shared = any(r.style == "send" and own & set(r.targets) for r in blueprint.routers)
+    if shared:
+        TALLY[f"{prefix} skipped: a Send to a checkpointer=True subgraph (documented)"] += 1
+    return shared
+
+
 def refusal_problems(blueprint: Blueprint, expected: Outcome, actual: Outcome) -> list[str]:
     """Why graphkit's refusal does not match LangGraph's (empty: it does)."""
     oracle, ours = expected.error, actual.error
@@ -254,6 +265,8 @@ def check(blueprint: Blueprint, prefix: str) -> None:
 
 
 def compare_on(blueprint: Blueprint, prefix: str) -> None:
+    if shares_a_subgraph_thread(blueprint, prefix):
+        return
     expected = observe(blueprint, load_langgraph())
     actual = observe(blueprint, load_graphkit())
     note(report(blueprint, expected, actual))
@@ -298,6 +311,8 @@ def test_checkpoint_payloads_agree_with_langgraph(blueprint: Blueprint) -> None:
     """5. The "checkpoints" payloads (config, parent, values, metadata, next, tasks with
     their results and interrupts) of every run and resume agree exactly, ids aside. One
     payload per step, listed in plan order, so K3 does not touch them."""
+    if shares_a_subgraph_thread(blueprint, "5"):
+        return
     expected = observe_checkpoints(blueprint, load_langgraph())
     if expected is None:  # (refused: compared by properties 1-2)
         return
@@ -309,7 +324,7 @@ def test_checkpoint_payloads_agree_with_langgraph(blueprint: Blueprint) -> None:
 def test_thread_history_and_replay_agree_with_langgraph(blueprint: Blueprint, pick: int) -> None:
     """6. A checkpointed run's history (every snapshot), a replay from one of its
     checkpoints, and the history after it agree, ids aside."""
-    if not blueprint.checkpointer:
+    if not blueprint.checkpointer or shares_a_subgraph_thread(blueprint, "6"):
         return
     expected = observe_thread(blueprint, load_langgraph(), pick)
     if expected is None:  # (refused: compared by properties 1-2)
@@ -342,6 +357,8 @@ def test_ways_of_running_agree_with_langgraph(
     if saved:
         blueprint = dataclasses.replace(blueprint, checkpointer=True)
     way = data.draw(ways(blueprint))
+    if shares_a_subgraph_thread(blueprint, "7"):
+        return
     expected, expected_summary = observe_way(blueprint, way, load_langgraph())
     actual, actual_summary = observe_way(blueprint, way, load_graphkit())
     heading = f"{blueprint!r}\n{way!r}"
@@ -354,9 +371,7 @@ def test_ways_of_running_agree_with_langgraph(
     ):
         TALLY["7 ways agreed but for K3 (chunk order: an interrupt or a subgraph)"] += 1
         return save_tally()
-    if expected != actual and (
-        race := race_at_divergence(expected, actual, way.cache, way.run_async)
-    ):
+    if expected != actual and (race := race_at_divergence(expected, actual, way)):
         TALLY[f"7 ways agreed until {race}"] += 1
         return save_tally()
     tally_agreement("7 ways", expected, actual, heading)
