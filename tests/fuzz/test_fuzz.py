@@ -170,8 +170,16 @@ def without_failed_step(lines: Iterable[str]) -> list[str]:
 
 
 def _finished(line: str) -> bool:
-    """A line of what a step's tasks send as they finish (a pause sends its values)."""
-    return line.startswith(FINISHED) or (line.startswith("values") and INTERRUPTED in line)
+    """A line of what a step's tasks send as they finish (a pause sends its values, a
+    subgraph task, with `subgraphs=True`, its own chunks)."""
+    nested = NESTED.match(line) is not None
+    return (
+        line.startswith(FINISHED) or nested or (line.startswith("values") and INTERRUPTED in line)
+    )
+
+
+NESTED = re.compile(r"^\w+ \('")
+"""A line of a chunk a subgraph sent (its namespace is not the root's `()`)."""
 
 
 INTERRUPTED = "'__interrupt__'"
