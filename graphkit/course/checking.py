@@ -24,10 +24,11 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import functools
+import inspect
 import signal
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 # (a check module imports them all from here: one import line for a lesson's checks)
@@ -142,10 +143,12 @@ def _check_line(check: Callable[..., Any], error: BaseException, answers: list[A
     package = Path(__file__).parent.parent
     readers = [package / "course", package / "inspect", package / "pregel" / "records.py"]
     python = [Path(sysconfig.get_path(name)) for name in ("stdlib", "platstdlib", "purelib")]
-    learners = {
-        getattr(getattr(answer, "__func__", answer), "__code__", None) for answer in answers
-    }
-    own, line = check.__code__.co_filename, None
+    learners = {code for answer in answers for code in _codes(answer)}
+    check = getattr(inspect.unwrap(check), "func", check)  # (a functools.partial's)
+    code = getattr(check, "__code__", None) or getattr(check.__call__, "__code__", None)
+    if code is None:
+        return None  # (a check written in C, say: the error is the answer's, as before)
+    own, line = code.co_filename, None
     entry = error.__traceback__.tb_next if error.__traceback__ else None  # (past run_check)
     while entry is not None:
         code = entry.tb_frame.f_code
@@ -161,6 +164,32 @@ def _check_line(check: Callable[..., Any], error: BaseException, answers: list[A
             return None  # (a file of the learner's: a notebook cell, a module)
         entry = entry.tb_next
     return line
+
+
+def _codes(answer: Any) -> Iterator[Any]:
+    """The code objects of ``answer``: a function's (a method's), and a class's own
+    methods (its ``__init__`` runs when the check builds one, from the check's file too
+    when both are in one test module)."""
+    yield getattr(getattr(answer, "__func__", answer), "__code__", None)
+    if isinstance(answer, type):
+        for klass in answer.__mro__[:-1]:
+            for attribute in vars(klass).values():
+                function = getattr(attribute, "__func__", attribute)
+                yield getattr(function, "__code__", None)
+
+
+def _raised_by_assert(entry: Any) -> bool:
+    """Whether an ``assert`` statement raised at traceback ``entry``: its source line
+    is the condition's on an assert written over several lines."""
+    import dis
+
+    loaded = ""  # (what the last raise loaded: AssertionError for an assert's)
+    for instruction in dis.get_instructions(entry.tb_frame.f_code):
+        if instruction.offset >= entry.tb_lasti:
+            return instruction.opname == "RAISE_VARARGS" and loaded == "LOAD_ASSERTION_ERROR"
+        if instruction.opname in ("LOAD_ASSERTION_ERROR", "RAISE_VARARGS", "RETURN_VALUE"):
+            loaded = instruction.opname
+    return False
 
 
 def _uses_answer(entry: Any, answers: list[Any]) -> bool:
@@ -200,7 +229,8 @@ def _check_failed(
         return None
     code = entry.tb_frame.f_code
     source = linecache.getline(code.co_filename, entry.tb_lineno).strip()
-    if isinstance(error, AssertionError) and entry.tb_next is None and source.startswith("assert"):
+    asserted = source.startswith("assert") or _raised_by_assert(entry)
+    if isinstance(error, AssertionError) and entry.tb_next is None and asserted:
         return Verdict(title, False, str(error) or f"Your answer failed the check's `{source}`.")
     if _uses_answer(entry, answers):
         return None  # (calling a learner's function with the wrong arguments, say)

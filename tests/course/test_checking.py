@@ -492,6 +492,56 @@ def test_an_assert_in_the_check_fails_the_answer_with_its_message(tmp_path, monk
     )
 
 
+def test_an_assert_over_several_lines_fails_the_answer_too(tmp_path, monkeypatch):
+    # (its traceback's line is the condition's, not the one starting with assert)
+    (tmp_path / "long_asserts.py").write_text(
+        "from graphkit.course import exercise\n"
+        "\n"
+        "@exercise('0.12 · Assert it')\n"
+        "def check_long(double):\n"
+        "    assert (\n"
+        "        double(2) == 4\n"
+        "    ), 'double(2) is not 4.'\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from long_asserts import check_long
+
+    verdict = check_long(lambda x: x + 1)
+    assert (verdict.message, verdict.check_error) == ("double(2) is not 4.", None)
+
+
+class _Box:  # (an answer that is a class, in the check's own file, as in a test module)
+    def __init__(self, value):
+        self.value = value[0]
+
+
+def test_a_class_given_as_the_answer_is_the_learners_code():
+    @exercise("0.13 · Box it")
+    def check_box(box) -> str:
+        return f"{box(1).value}"
+
+    verdict = check_box(_Box)
+    assert verdict.check_error is None
+    assert verdict.message == "Your code raised TypeError: 'int' object is not subscriptable"
+
+
+def test_a_check_that_is_a_partial_or_a_callable_object_gives_a_verdict():
+    # (they have no __code__: reading it raised inside the except, out of the verdict)
+    import functools
+
+    def check_words(words, split) -> str:
+        return f"{split(words)} then {words[99]}"
+
+    class CheckWords:
+        def __call__(self, split) -> str:
+            return check_words("a b", split)
+
+    for check in (functools.partial(check_words, "a b"), CheckWords()):
+        verdict = exercise("0.14 · Split it")(check)(str.split)
+        assert type(verdict.check_error) is IndexError, verdict
+        assert 'in check_words: `return f"{split(words)} then {words[99]}"`' in verdict.message
+
+
 def test_a_check_may_have_a_time_limit_of_its_own(monkeypatch):
     import graphkit.course.checking as checking
 
