@@ -102,7 +102,7 @@ def _view_class(kind: type) -> type:
     def __del__(self: Any) -> None:  # (the store's own would close what the user holds)
         return None
 
-    def __reduce__(self: Any) -> Any:  # (pickled as a view of the user's store)
+    def __reduce_ex__(self: Any, protocol: Any) -> Any:  # (pickled, copied: a view again)
         return observed, (self._graphkit_store,)
 
     namespace = {
@@ -114,7 +114,7 @@ def _view_class(kind: type) -> type:
         "abatch": abatch,
         "__repr__": __repr__,
         "__del__": __del__,
-        "__reduce__": __reduce__,
+        "__reduce_ex__": __reduce_ex__,
         "__module__": kind.__module__,
         "__qualname__": kind.__qualname__,
         "__doc__": kind.__doc__,
@@ -122,8 +122,9 @@ def _view_class(kind: type) -> type:
     return type(kind)(kind.__name__, (kind,), namespace)
 
 
-_OWN = frozenset({"_graphkit_store", "__class__", "batch", "abatch"})
-"""What the view answers itself (everything else but the class's methods is the store's)."""
+_OWN = frozenset({"_graphkit_store", "__class__", "batch", "abatch", "__reduce_ex__"})
+"""What the view answers itself (everything else but the class's methods is the store's;
+pickle and copy read ``__reduce_ex__`` from the instance, not its class)."""
 
 
 def _watching() -> bool:

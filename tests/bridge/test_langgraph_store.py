@@ -233,3 +233,18 @@ def test_a_graphkit_store_given_to_a_langgraph_graph_shows_as_it_is() -> None:
     assert run.values == expected
     ops = [row[2] for row in _rows(run)]
     assert ops == ["put", "put", "search", "delete", "get", "list_namespaces"]
+
+
+def test_a_copied_or_pickled_view_is_a_view_of_the_same_store() -> None:
+    # (copy and pickle read __reduce_ex__ from the instance: the store's made a bare
+    # store of the view's copy, and a PicklingError of its pickle)
+    import copy
+    import pickle
+
+    store = DictStore()
+    view = from_langgraph(_visit(tidy, store)).store
+    for again in (copy.copy(view), pickle.loads(pickle.dumps(view))):
+        assert type(again) is type(view) and again is not view
+    assert object.__getattribute__(copy.copy(view), "_graphkit_store") is store
+    deep = object.__getattribute__(copy.deepcopy(view), "_graphkit_store")
+    assert type(deep) is DictStore and deep is not store
