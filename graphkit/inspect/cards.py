@@ -139,7 +139,7 @@ def task_items(task: Task) -> str:
     return _item(f"<b>{escape(task.node)}</b>{why}")
 
 
-def result_items(result: TaskResult) -> str:
+def result_items(result: TaskResult, state_keys: tuple[str, ...] = ()) -> str:
     """One executed task: its node, time and worker, then each write or its error.
 
     >>> from graphkit.inspect.examples import counter_run
@@ -162,7 +162,7 @@ def result_items(result: TaskResult) -> str:
         lines.append(_error_box(result.error))
     elif not result.writes:
         lines.append(f'<div style="margin-left:12px">{muted("wrote nothing")}</div>')
-    if (dropped := dropped_keys(result)) is not None:  # (no write shows them missing)
+    if (dropped := dropped_keys(result, state_keys)) is not None:  # (no write shows them missing)
         lines.append(f'<div style="margin:1px 0 1px 12px">{escape(dropped.text())}</div>')
     return "".join(lines)
 
@@ -230,7 +230,9 @@ def result_html(result: TaskResult) -> str:
     return f'<div style="{CARD};padding:4px">{column}</div>'
 
 
-def execution_html(execution: Execution | None, *, card: bool = True, step: int = 0) -> str:
+def execution_html(
+    execution: Execution | None, *, card: bool = True, step: int = 0, keys: tuple[str, ...] = ()
+) -> str:
     """The Execute column (``Execution._repr_html_``): each task's writes or error.
 
     >>> from graphkit.inspect.examples import counter_run
@@ -240,7 +242,7 @@ def execution_html(execution: Execution | None, *, card: bool = True, step: int 
     if execution is None:
         column = _column(f"Execute · step {step}", EXECUTE, [], "not executed")
     else:
-        items = [result_items(result) for result in execution.results]
+        items = [result_items(result, keys) for result in execution.results]
         colours = ERROR if execution.error is not None else EXECUTE
         column = _column(f"Execute · step {execution.step}", colours, items, "no task ran")
     return f'<div style="{CARD};padding:4px">{column}</div>' if card else column
@@ -327,9 +329,10 @@ def superstep_html(superstep: Superstep, *, update_error: BaseException | None =
         + (f'<span style="color:{ERROR[1]};font-weight:600">{outcome}</span>' if failed else "")
         + "</div>"
     )
+    keys = superstep.update.state_keys if superstep.update is not None else ()
     columns = (
         plan_html(superstep.plan, card=False),
-        execution_html(superstep.execution, card=False, step=step),
+        execution_html(superstep.execution, card=False, step=step, keys=keys),
         update_html(superstep.update, card=False, step=step, why=why, failed=update_failed),
     )
     grid = "display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:8px;padding:8px"

@@ -9,6 +9,7 @@ where the task is shown, since the writes alone show nothing missing.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 from graphkit.constants import END, PUSH, ROOT, START
@@ -40,8 +41,10 @@ def _a_key(keys: tuple[str, ...]) -> str:
     return "a key" if len(keys) == 1 else "keys"
 
 
-def dropped_keys(result: TaskResult) -> Dropped | None:
-    """What ``result``'s node returned that no state key took, or None.
+def dropped_keys(result: TaskResult, state_keys: Iterable[str] = ()) -> Dropped | None:
+    """What ``result``'s node returned that no state key took, or None. ``state_keys``:
+    the graph's (``Update.state_keys``), to tell a subgraph run as the node from one a
+    node called (a parent's key missing from the output: the node chose what to return).
 
     >>> from graphkit.pregel.records import Task, TaskResult
     >>> task = Task("t1", 1, "n", "pull", ("n",), ("branch:to:n",), {})
@@ -67,6 +70,8 @@ def dropped_keys(result: TaskResult) -> Dropped | None:
     # a subgraph run as the node: its output is the subgraph's, cut to the parent's keys
     if any(subrun.values.get(key, output) is not value for key, value in output.items()):
         return None  # (a node that called a subgraph and returned values of its own)
+    if any(key in state_keys and key not in output for key in subrun.values):
+        return None  # (... or returned fewer: a subgraph as the node gives every one)
     lost = tuple(key for key in subrun.values if key not in written and key not in output)
     return Dropped(lost, True) if lost else None
 

@@ -90,7 +90,8 @@ def superstep_lines(superstep: Superstep, *, durations: bool = False) -> list[st
             did = f"paused in interrupt({', '.join(show(a, 2 * _VALUE_WIDTH) for a in asked)})"
         else:
             did = "wrote nothing"
-        if (dropped := dropped_keys(result)) is not None:  # (no write shows them missing)
+        keys = update.state_keys if update is not None else ()
+        if (dropped := dropped_keys(result, keys)) is not None:  # (no write shows them missing)
             did = f"{did}; {dropped.text()}"
         if result.cached or result.reused:  # it did not run: its writes were kept
             kept = "from the cache" if result.cached else "saved before the run stopped"

@@ -310,7 +310,8 @@ def _dropped(superstep: Superstep, node: str) -> list[Reason]:
     found: dict[tuple[str, ...], list[int]] = {}  # (the tasks of a Send fan-out alike)
     subgraph: dict[tuple[str, ...], bool] = {}
     for index, result in enumerate(results):
-        if result.task.node == node and (dropped := dropped_keys(result)) is not None:
+        keys = superstep.update.state_keys if superstep.update is not None else ()
+        if result.task.node == node and (dropped := dropped_keys(result, keys)) is not None:
             found.setdefault(dropped.keys, []).append(index)
             subgraph[dropped.keys] = dropped.from_subgraph
     reasons = []

@@ -85,3 +85,30 @@ def test_a_plain_nodes_unknown_key_is_said_too():
 def test_a_node_whose_keys_were_all_taken_drops_nothing(seed_run):
     results = [r for s in seed_run.steps if s.execution for r in s.execution.results]
     assert [dropped_keys(result) for result in results] == [None] * len(results)
+
+
+class Page(TypedDict):
+    topic: str
+    summary: str
+
+
+def test_a_node_that_calls_a_subgraph_and_returns_less_dropped_nothing():
+    # (its output {} or {"summary": ...} matched the subgraph's values, so its keys,
+    # the parent's own, read as "not keys of the parent's state")
+    sub = StateGraph(Sub)
+    sub.add_node("research", lambda state: {"summary": f"{state['topic']}: ok"})
+    sub = sub.add_edge(START, "research").compile()
+
+    def calls_then_nothing(state):
+        sub.invoke({"topic": state["topic"]})
+        return {}
+
+    def calls_then_summary(state):
+        return {"summary": sub.invoke({"topic": state["topic"]})["summary"]}
+
+    for node in (calls_then_nothing, calls_then_summary):
+        builder = StateGraph(Page).add_node("page", node).add_edge(START, "page")
+        run = builder.compile().trace({"topic": "cats", "summary": ""})
+        assert "dropped" not in run.timeline()
+        assert "dropped" not in run.step(1)._repr_html_()
+        assert [r.kind for r in run.why("page", step=1).answers[0].reasons].count("dropped") == 0
