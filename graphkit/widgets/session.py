@@ -109,6 +109,7 @@ class DebugSession(Notifier):
         self.undone: frozenset[int] = frozenset()  # story numbers a Back undid
         self._kept: list[Superstep] = []  # supersteps of earlier steppers, all applied
         self._paused_at: tuple[int, int] | None = None
+        self._passed: tuple[int, int] | None = None  # (a compiled interrupt_before resumed)
         self._ended: Run | None = None  # a run that ended before the session opened it
         self._started = 0  # steppers started so far (an id() can be reused once one is freed)
         self._stepper = self._start(input, self.config)
@@ -404,6 +405,8 @@ class DebugSession(Notifier):
         command = Command(resume=answer) if self.interrupts else None
         self._kept = [s for s in self.supersteps if s.update is not None]
         self._stepper = self._start(command, self.thread_config)
+        if command is None:  # (its interrupt_before paused here: a tick must not again)
+            self._passed = (id(self._stepper), self._stepper.step_number)
         # (the paused step was not applied: the run goes on from the last applied one,
         # and its next Step runs the paused step again, as LangGraph resumes)
         given = f" with {answer!r}: interrupt() returns it" if command is not None else ""
@@ -500,7 +503,7 @@ class DebugSession(Notifier):
     def _start(self, input: Any, config: Mapping[str, Any]) -> Stepper:
         stepper = self.app.stepper(input, config, context=self.context)  # (may raise)
         self._started += 1
-        self._paused_at = None
+        self._paused_at = self._passed = None
         self._ended = None
         return stepper
 
@@ -579,8 +582,11 @@ class DebugSession(Notifier):
         return False
 
     def _at_breakpoint(self, plan: Plan) -> bool:
-        hit = [task.node for task in plan.tasks if task.node in self.breakpoints]
         here = (id(self._stepper), plan.step)
+        before = self.app.interrupt_before if here == self._passed else ()
+        before = [task.node for task in plan.tasks] if before == "*" else before
+        before = [before] if isinstance(before, str) else before
+        hit = [t.node for t in plan.tasks if t.node in self.breakpoints and t.node not in before]
         if not hit or self.next_phase != "execute" or self._paused_at == here:
             return False
         self._paused_at = here

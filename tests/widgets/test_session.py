@@ -305,6 +305,21 @@ def test_a_compiled_interrupt_before_pauses_and_resume_passes_it():
     assert session.status == "done" and session.values["log"] == ["a", "b", "c"]
 
 
+def test_ticking_a_compiled_breakpoint_does_not_pause_there_twice():
+    # (the break-at list names it "b (before, compiled)"; resume made a new stepper,
+    # whose plan of b then stopped at the tick as well)
+    app = chain_app(checkpointer=InMemorySaver())
+    app.interrupt_before = ["b"]
+    session = DebugSession(app, INPUT, breakpoints=["b", "c"])
+    session.run()
+    assert session.status == "interrupted"
+    session.resume()
+    session.run()
+    assert session.at_breakpoint and session.message.endswith("would run c.")
+    session.run()
+    assert session.status == "done" and session.values["log"] == ["a", "b", "c"]
+
+
 def test_resuming_says_what_the_next_step_does():
     from typing import TypedDict
 
