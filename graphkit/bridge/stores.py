@@ -70,7 +70,7 @@ def _view_class(kind: type) -> type:
         return methods[name]
 
     def __getattribute__(self: Any, name: str) -> Any:
-        if name in _OWN or is_method(name):
+        if name in _OWN or (is_method(name) and name not in _ON_THE_STORE):
             return object.__getattribute__(self, name)
         return getattr(object.__getattribute__(self, "_graphkit_store"), name)
 
@@ -125,6 +125,11 @@ def _view_class(kind: type) -> type:
 _OWN = frozenset({"_graphkit_store", "__class__", "batch", "abatch", "__reduce_ex__"})
 """What the view answers itself (everything else but the class's methods is the store's;
 pickle and copy read ``__reduce_ex__`` from the instance, not its class)."""
+
+_ON_THE_STORE = frozenset({"_ensure_task"})
+"""Methods that run on the user's store, not the view: LangGraph's batching stores
+(``AsyncBatchedBaseStore``) start their worker there with a weak reference to ``self``,
+and a worker holding the view would end with it, leaving the store's next call unserved."""
 
 
 def _watching() -> bool:

@@ -23,6 +23,7 @@ from langgraph.store.memory import InMemoryStore
 from langgraph.store.sqlite import SqliteStore
 
 from graphkit.bridge.convert import from_langgraph
+from graphkit.bridge.stores import observed
 from graphkit.prebuilt import ScriptedChatModel
 from graphkit.store import memory as graphkit_memory
 from graphkit.widgets import DebugSession
@@ -248,3 +249,38 @@ def test_a_copied_or_pickled_view_is_a_view_of_the_same_store() -> None:
     assert object.__getattribute__(copy.copy(view), "_graphkit_store") is store
     deep = object.__getattribute__(copy.deepcopy(view), "_graphkit_store")
     assert type(deep) is DictStore and deep is not store
+
+
+def test_an_async_batched_stores_worker_belongs_to_the_users_store() -> None:
+    """A store that batches its async calls in a task of its own (LangGraph's
+    ``AsyncBatchedBaseStore``: ``AsyncSqliteStore``, ``AsyncPostgresStore``) starts that
+    task on first use, holding a weak reference to the store that started it. Started
+    by the view, it ended with the view, and the user's next ``await store.aget(...)``
+    waited for ever: its worker took the call and found no store to run it on."""
+    import gc
+
+    from langgraph.store.base.batch import AsyncBatchedBaseStore
+    from langgraph.store.memory import InMemoryStore
+
+    class Batched(AsyncBatchedBaseStore):
+        def __init__(self) -> None:
+            super().__init__()
+            self.inner = InMemoryStore()
+
+        def batch(self, ops: Any) -> list[Any]:
+            return self.inner.batch(ops)
+
+        async def abatch(self, ops: Any) -> list[Any]:
+            return self.inner.batch(ops)
+
+    async def scenario() -> Any:
+        store = Batched()
+        store._task.cancel()  # (as a store made on another loop, or closed, has no worker)
+        await asyncio.sleep(0)
+        view = observed(store)
+        await view.aput(("users",), "ada", {"theme": "dark"})
+        del view
+        gc.collect()
+        return await asyncio.wait_for(store.aget(("users",), "ada"), timeout=5)
+
+    assert asyncio.run(scenario()).value == {"theme": "dark"}
