@@ -47,7 +47,10 @@ class History:
             self.start_words = f"the thread's first saved checkpoint (step {self.first})"
         elif self.first > -1:
             self.start = run.steps[0].checkpoint_before
-            self.start_words = f"the checkpoint this run started from (step {self.start.step})"
+            # ("saved after": that step made it, so the step is before it, never after)
+            self.start_words = (
+                f"the checkpoint this run started from (saved after step {self.start.step})"
+            )
 
     def before_records(self, channel: str, version: int | None, step: int) -> bool:
         """True when ``channel``'s ``version``, which woke a task at ``step``, was

@@ -815,9 +815,38 @@ def test_a_resumed_runs_why_says_what_happened_before_its_records():
     resumed = app.trace(None, config)
     assert resumed.why("b").answers[0].summary == (
         "b ran at step 2 because branch:to:b was written before the checkpoint this run "
-        "started from (step 1), by a node the records do not show."
+        "started from (saved after step 1), by a node the records do not show."
     )
     assert resumed.why("a").answers[0].summary == (
         "a did not run in this run's records: it ran before the checkpoint this run started "
-        "from (step 1)."
+        "from (saved after step 1)."
+    )
+
+
+def test_a_resumed_runs_why_never_says_a_step_is_before_itself():
+    """The checkpoint a resumed run loads is the one step 1 saved: why read "the records
+    do not show step 1, which is before the checkpoint this run started from (step 1)",
+    a step before itself (lesson 08's resumed run, asked about its first node)."""
+    from typing import TypedDict
+
+    from graphkit import END, START, InMemorySaver, StateGraph
+
+    class S(TypedDict):
+        n: int
+
+    builder = StateGraph(S)
+    builder.add_node("a", lambda s: {"n": s["n"] + 1})
+    builder.add_node("b", lambda s: {"n": s["n"] * 2})
+    builder.add_edge(START, "a").add_edge("a", "b").add_edge("b", END)
+    app = builder.compile(checkpointer=InMemorySaver(), interrupt_before=["b"])
+    config = {"configurable": {"thread_id": "1"}}
+    app.trace({"n": 1}, config)
+    answer = app.trace(None, config).why("a", step=1).answers[0]
+    assert answer.summary == (
+        "a at step 1: the records do not show step 1, which is before the checkpoint this "
+        "run started from (saved after step 1)."
+    )
+    assert answer.reasons[0].text.startswith(
+        "Step 1 is before the checkpoint this run started from (saved after step 1), where "
+        "the records of this run begin."
     )
