@@ -208,6 +208,7 @@ def _read_before_written(
     before = [s for s in run.steps if s.step == last.step - 1 and s.execution]
     wrote = [
         f"{r.task.node} wrote {', '.join(c for c, _ in r.writes if c in keys) or 'nothing'}"
+        f"{_and_dropped(r)}"
         for s in before
         for r in s.execution.results
         if r.task.node in app.spec.nodes and not r.task.node.startswith("__")
@@ -233,6 +234,16 @@ def _read_before_written(
         "A node changes the state only through the dict it returns (changing `state` in "
         f"place is not kept), and it sees what earlier steps returned. {fix}",
     )
+
+
+def _and_dropped(result: Any) -> str:
+    """`` and dropped wrods: not a key of the graph's state`` for a task whose node
+    returned keys the state lacks (a misspelt key reads as "wrote nothing" otherwise,
+    while the node plainly returns it), as ``print(run)`` says; else ""."""
+    from graphkit.inspect.dropped import dropped_keys
+
+    dropped = dropped_keys(result)
+    return f" and {dropped.text()}" if dropped is not None else ""
 
 
 def _dropped_from_input(run: Any, key: str) -> bool:

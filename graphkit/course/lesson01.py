@@ -20,6 +20,7 @@ from typing import Any, Literal, TypedDict
 
 from graphkit import END, START, GraphkitWarning, StateGraph
 from graphkit.course import Wrong, compiled, exercise, trace
+from graphkit.course.answers import _and_dropped
 from graphkit.diagnostics.names import near_miss
 from graphkit.inspect.values import show
 
@@ -91,6 +92,12 @@ def check_chain(builder: Any) -> str:
             wrote = _state_writes(run, node, keys)
             if wrote != wanted:
                 said = ", ".join(wrote) if wrote else "nothing"
+                said += "".join(
+                    _and_dropped(result)
+                    for superstep in run.steps
+                    for result in (superstep.execution.results if superstep.execution else ())
+                    if result.task.node == node
+                )
                 raise Wrong(
                     f"{node} wrote {said}; it should write only {wanted[0]}.",
                     hint=f"A node returns a partial update: just the keys it changes, "

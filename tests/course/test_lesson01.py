@@ -87,6 +87,30 @@ def test_chain_fails_when_two_nodes_share_a_step():
     assert "(step 1: split_words wrote words)" in verdict.message
 
 
+def test_chain_names_a_misspelt_key_the_state_dropped():
+    """A node returning {"wrods": ...} read "split_words wrote nothing" while the learner's
+    node plainly returns a key, and print(run) says it was dropped: the verdict says so."""
+
+    def split_words(state):
+        return {"wrods": state["text"].split()}
+
+    def count_words(state):
+        return {"count": len(state.get("words", []))}
+
+    with pytest.warns(UserWarning, match="wrods"):
+        verdict = lesson01.check_chain(chain(split_words=split_words, count_words=count_words))
+    assert verdict.message == (
+        "split_words wrote nothing and dropped wrods: not a key of the graph's state; it "
+        "should write only words."
+    )
+    with pytest.warns(UserWarning, match="wrods"):
+        verdict = lesson01.check_chain(chain(split_words=split_words))
+    assert (
+        "(step 1: split_words wrote nothing and dropped wrods: not a key of the graph's "
+        "state)" in verdict.message
+    )
+
+
 def test_chain_fails_when_a_node_changes_the_state_in_place():
     def split_words(state):
         state["words"] = state["text"].split()  # lost: only what a node returns counts
