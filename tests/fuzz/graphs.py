@@ -690,13 +690,15 @@ def ways(draw: st.DrawFn, blueprint: Blueprint) -> Way:
     """A way to run `blueprint` (breakpoints and durability only with a checkpointer)."""
     cache = draw(st.integers(0, 3)) == 0
     # with a cache, no modes that show a task's result: a hit within a run races in
-    # LangGraph (K6 in test_fuzz), so hits are compared by the values they give
+    # LangGraph (K6 in test_fuzz), so hits are compared by the values they give, and
+    # "updates" is streamed too, as only it marks a hit, which tells K6 apart
     modes = ("updates", "values", "checkpoints") + (() if cache else ("tasks", "debug"))
     pick = st.lists(st.sampled_from(blueprint.names), max_size=2, unique=True).map(tuple)
     saved = blueprint.checkpointer
+    chosen = draw(st.lists(st.sampled_from(modes), min_size=1, max_size=3, unique=True))
     return Way(
         run_async=draw(st.booleans()),
-        modes=tuple(draw(st.lists(st.sampled_from(modes), min_size=1, max_size=3, unique=True))),
+        modes=tuple(chosen) if not cache or "updates" in chosen else ("updates", *chosen),
         subgraphs=draw(st.booleans()),
         durability=draw(st.sampled_from([None, "sync", "async", "exit"])) if saved else None,
         breakpoints=draw(st.sampled_from([None, "compile", "call"])) if saved else None,
