@@ -10,6 +10,7 @@ from concurrent.futures import Executor
 from types import GenericAlias
 from typing import Any
 
+from graphkit.constants import START
 from graphkit.diagnostics import cache as diagnose_cache
 from graphkit.errors import warn
 from graphkit.pregel import thread_edits, thread_state
@@ -38,6 +39,8 @@ class CompiledGraph(RunnableMethods):
     >>> _ = builder.add_node("shout", lambda state: {"text": state["text"].upper()})
     >>> _ = builder.add_edge(START, "shout")
     >>> app = builder.compile()
+    >>> app
+    CompiledGraph(name='LangGraph', nodes=['shout'], saver=None)
     >>> app.invoke({"text": "hi"})
     {'text': 'HI'}
     >>> list(app.stream({"text": "hi"}))
@@ -91,6 +94,15 @@ class CompiledGraph(RunnableMethods):
         self.step_timeout: float | None = None
         """Seconds a whole step may take (LangGraph's attribute; set it after compile):
         past it the run fails with ``TimeoutError``, keeping what finished."""
+
+    def __repr__(self) -> str:
+        """Its name, nodes (without ``__start__``) and saver, e.g.
+        ``CompiledGraph(name='agent', nodes=['model', 'tools'], saver=InMemorySaver)``
+        (LangGraph's compiled graph keeps Python's default, which says none of them)."""
+        nodes = [name for name in self.spec.nodes if name != START]
+        saver = self.checkpointer
+        saver = saver if saver is None or isinstance(saver, bool) else type(saver).__name__
+        return f"{type(self).__name__}(name={self.name!r}, nodes={nodes}, saver={saver})"
 
     # -- stepping ---------------------------------------------------------------------
 

@@ -1007,3 +1007,17 @@ def test_an_update_error_of_the_converted_graph_is_langgraphs_class_too() -> Non
     assert isinstance(caught.value, InvalidUpdateError)
     again = pickle.loads(pickle.dumps(caught.value))
     assert type(again) is InvalidUpdateError and again.args == caught.value.args
+
+
+def test_a_converted_graph_reads_as_one() -> None:
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import START, StateGraph
+
+    class State(TypedDict):
+        n: int
+
+    builder = StateGraph(State).add_node("inc", lambda s: {"n": s["n"] + 1})
+    app = builder.add_edge(START, "inc").compile(checkpointer=InMemorySaver(), name="counter")
+    assert repr(from_langgraph(app)) == (
+        "ConvertedGraph(name='counter', nodes=['inc'], saver=InMemorySaver)"
+    )

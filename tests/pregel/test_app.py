@@ -197,3 +197,15 @@ def test_trace_raises_a_failed_save_once_the_run_is_over():
         app.trace({"log": []}, {"configurable": {"thread_id": "t"}})
     run = error.value.run
     assert run.status == "done" and run.values["log"] == ["left", "last"]
+
+
+def test_repr_names_the_graph_its_nodes_and_its_saver():
+    # Python's default repr (LangGraph's compiled graph keeps it) says only the address.
+    from graphkit import InMemorySaver
+
+    builder = StateGraph(State)
+    builder.add_node("left", appender("left")).add_edge(START, "left")
+    assert repr(builder.compile()) == "CompiledGraph(name='LangGraph', nodes=['left'], saver=None)"
+    saved = builder.compile(checkpointer=InMemorySaver(), name="agent")
+    assert repr(saved) == "CompiledGraph(name='agent', nodes=['left'], saver=InMemorySaver)"
+    assert repr(builder.compile(checkpointer=True)).endswith("saver=True)")
