@@ -106,14 +106,17 @@ _VALUE_COLUMNS = {
     "subgraphs": (),
     "store": ("given", "returned"),
 }
-# Columns whose cells are tuples, and how ``readable=True`` joins them with ", ": names
-# as they are and whole (``flights``, not ``(flights,)``; the ``node`` and ``channel``
-# columns are not cut either), the values an Update applied as ``show`` writes a value.
-_TUPLE_COLUMNS: dict[str, dict[str, Callable[[tuple[Any, ...]], str]]] = {
-    "tasks": {"triggers": ", ".join},
+# Columns whose cells are tuples, and how ``readable=True`` joins them with ", " (given
+# the tuple and its row as it was): names as they are and whole (``flights``, not
+# ``(flights,)``; the ``node`` and ``channel`` columns are not cut either), the values an
+# Update applied as ``show`` writes a value, a removal naming the message it removed.
+_TUPLE_COLUMNS: dict[str, dict[str, Callable[[tuple[Any, ...], dict[str, Any]], str]]] = {
+    "tasks": {"triggers": lambda names, row: ", ".join(names)},
     "changes": {
-        "writers": ", ".join,
-        "values": lambda values: _cut(", ".join(map(show, values))),
+        "writers": lambda names, row: ", ".join(names),
+        "values": lambda values, row: _cut(
+            ", ".join(show(value, before=row["before"]) for value in values)
+        ),
     },
 }
 
@@ -491,9 +494,10 @@ def _frame(
     rows: list[dict[str, Any]],
     columns: Sequence[str],
     readable: Sequence[str],
-    tuples: Mapping[str, Callable[[tuple[Any, ...]], str]] | None = None,
+    tuples: Mapping[str, Callable[[tuple[Any, ...], dict[str, Any]], str]] | None = None,
 ) -> pandas.DataFrame:
     for row in rows if readable or tuples else ():
+        joined = {name: join(row[name], row) for name, join in (tuples or {}).items()}
         for name in readable:
             value = row[name]
             if isinstance(value, BaseException) or (name == "error" and value is None):
@@ -502,8 +506,7 @@ def _frame(
                 row[name] = ""
             else:
                 row[name] = show(value)
-        for name, joined in (tuples or {}).items():
-            row[name] = joined(row[name])
+        row.update(joined)
     frame = data_frame(rows, columns)
     # whole numbers that may be missing (a task not executed, a channel's first version)
     integers = {

@@ -33,7 +33,7 @@ __all__ = [
 _MAX_DEPTH = 6
 
 
-def show(value: Any, width: int = 60) -> str:
+def show(value: Any, width: int = 60, before: Any = None) -> str:
     """A short, readable, single-line text for ``value`` (at most ``width`` characters).
 
     Strings keep their quotes, sets are sorted (so the text never depends on hashing),
@@ -42,6 +42,8 @@ def show(value: Any, width: int = 60) -> str:
     with an apostrophe, and a history would mix both), then their tool calls with args.
     A list of messages too long for ``width`` shows its count and its newest messages
     (its start is the same in every state of a conversation; its end is what changed).
+    A list of removals reads as one ``remove``, naming each message it removes from
+    ``before`` (the messages the write applies to, where the view knows them), else its id.
 
     >>> show("sunny"), show(EMPTY), show({"news", "weather"})
     ("'sunny'", '<empty>', "{'news', 'weather'}")
@@ -64,8 +66,19 @@ def show(value: Any, width: int = 60) -> str:
     >>> call = {"name": "search", "args": {"query": "cats"}, "id": "1"}
     >>> show(Send("tools", {"__type": "tool_call_with_context", "tool_call": call, "state": {}}))
     "Send('tools', tool call search({'query': 'cats'}))"
+    >>> class Remove:
+    ...     type, content = "remove", ""
+    ...     def __init__(self, id):
+    ...         self.id = id
+    >>> class Human:
+    ...     type, content, id = "human", "she likes boxes", "h-1"
+    >>> print(show([Remove("h-1"), Remove("ai-3")]))
+    [remove ids 'h-1', 'ai-3']
+    >>> print(show([Remove("h-1"), Remove("ai-3")], before=[Human()]))
+    [remove human: "she likes boxes", id 'ai-3']
     """
-    text = _text(value, width + 1, 0).replace("\n", "\\n")
+    known = _by_id(before) if isinstance(value, list) else None
+    text = _text(value, width + 1, 0, known).replace("\n", "\\n")
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
@@ -106,8 +119,9 @@ def is_message(value: Any) -> bool:
     )
 
 
-def _text(value: Any, budget: int, depth: int) -> str:
-    """Readable text, built only as far as ``budget`` characters (big lists stay cheap)."""
+def _text(value: Any, budget: int, depth: int, known: dict[str, Any] | None = None) -> str:
+    """Readable text, built only as far as ``budget`` characters (big lists stay cheap);
+    ``known``: the messages a list of removals may name, by id."""
     if value is EMPTY:
         return "<empty>"
     if isinstance(value, str):
@@ -137,6 +151,8 @@ def _text(value: Any, budget: int, depth: int) -> str:
                 return f"{kind.__name__}()"
             texts = sorted(_text(item, budget, depth + 1) for item in value)
             return "{" + _join(texts, budget) + "}"
+        if kind is list and len(value) > 1 and all(_is_removal(item) for item in value):
+            return _removals(value, budget, known or {})
         if kind is list and len(value) > 1 and all(is_message(item) for item in value):
             return _history(value, budget)
         inner = _join((_text(item, budget, depth + 1) for item in value), budget)
@@ -215,6 +231,47 @@ def _history(messages: list[Any], budget: int) -> str:
         length += len(texts[shown]) + 2
         shown += 1
     return head + ", ".join(reversed(texts[:shown])) + "]"
+
+
+def _is_removal(value: Any) -> bool:
+    return is_message(value) and value.type == "remove"
+
+
+def _by_id(messages: Any) -> dict[str, Any] | None:
+    """The messages of ``messages`` (a state's list) by id, or None for anything else."""
+    if not isinstance(messages, list):
+        return None
+    return {m.id: m for m in messages if is_message(m) and isinstance(getattr(m, "id", None), str)}
+
+
+def _removals(removals: list[Any], budget: int, known: dict[str, Any]) -> str:
+    """Two or more ``RemoveMessage``s as one ``remove``: each message it removes, named
+    by its text where ``known`` has it (else by id), all while they fit, else their count
+    and the last ones whole (as ``_history``). Unlike a conversation, a write of removals
+    has no old start to leave out: every one is what the step does."""
+    ids = [getattr(removal, "id", None) for removal in removals]
+    if all(isinstance(i, str) and i not in known and i != "__remove_all__" for i in ids):
+        head, texts = "remove ids ", [repr(i) for i in ids]
+        counted = f"remove {len(ids)} ids: …, "
+    else:
+        head, counted = "remove ", f"remove {len(ids)} messages: …, "
+        texts = [_target(i, known, budget) for i in ids]
+    whole = "[" + head + ", ".join(texts) + "]"
+    if len(whole) < budget:
+        return whole
+    length, shown = len(counted) + len(texts[-1]) + 2, 1
+    while shown < len(texts) and length + len(texts[-1 - shown]) + 2 < budget:
+        length += len(texts[-1 - shown]) + 2
+        shown += 1
+    return "[" + counted + ", ".join(texts[-shown:]) + "]"
+
+
+def _target(message_id: Any, known: dict[str, Any], budget: int) -> str:
+    if message_id == "__remove_all__":
+        return "all"
+    if message_id in known:
+        return _message(known[message_id], budget)
+    return f"id {message_id!r}"
 
 
 def _message(message: Any, budget: int) -> str:

@@ -80,7 +80,8 @@ def state_html(
             pending: dict[str, list[str]] = {}
             for result in superstep.execution.results:
                 for channel, value in result.writes:
-                    pending.setdefault(channel, []).append(f"{show(value)} from {result.task.node}")
+                    text = show(value, before=current.get(channel))
+                    pending.setdefault(channel, []).append(f"{text} from {result.task.node}")
             for channel, writes in pending.items():
                 notes[channel] = ("gk-pending", "pending: " + "; ".join(writes))
             if failed is not None:

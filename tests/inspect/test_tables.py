@@ -359,3 +359,29 @@ def test_a_text_column_keeps_none_where_a_row_has_none():
 
     frame = main.trace(3).to_frame("tasks")
     assert frame["started_by"].tolist() == [None, None, "main"]
+
+
+def test_a_write_of_removals_names_the_messages_it_removed():
+    # A summariser's [RemoveMessage(<uuid>), RemoveMessage('ai-3')] read
+    # [2 messages: …, remove id 'ai-3'] in the changes table: the first removal was hidden.
+    messages = pytest.importorskip("langchain_core.messages")
+    from graphkit import MessagesState
+
+    def trim(state):
+        return {"messages": [messages.RemoveMessage(id=m.id) for m in state["messages"][-2:]]}
+
+    builder = StateGraph(MessagesState).add_node("trim", trim).add_edge(START, "trim")
+    history = [
+        messages.HumanMessage("hi", id="h-1"),
+        messages.HumanMessage("she likes boxes", id="3cede81d-8a74-bb47-7087-1f138119b800"),
+        messages.AIMessage("reply 3", id="ai-3"),
+    ]
+    run = builder.compile().trace({"messages": history})
+    changes = run.to_frame("changes", readable=True)
+    assert changes[changes.step == 1]["values"].tolist() == [
+        '[remove human: "she likes boxes", ai: "reply 3"]'
+    ]
+    writes = run.to_frame("writes", readable=True)  # (no state before here: the ids)
+    assert writes[writes.node == "trim"]["value"].tolist() == [
+        "[remove ids '3cede81d-8a74-bb47-7087-1f138119b800', 'ai-3']"
+    ]

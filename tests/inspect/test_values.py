@@ -134,9 +134,39 @@ def test_a_remove_message_shows_the_id_it_removes():
             super().__init__("remove", "")
             self.id = id
 
-    assert show([Remove("m1"), Remove("m2")]) == "[remove id 'm1', remove id 'm2']"
+    assert show([Remove("m1"), Remove("m2")]) == "[remove ids 'm1', 'm2']"
     assert show([Remove("__remove_all__"), Message("human", "new")]) == (
         '[remove all, human: "new"]'
+    )
+
+
+def test_a_write_of_removals_shows_every_one_while_they_fit():
+    # A summariser's [RemoveMessage(<uuid>), RemoveMessage('ai-3')] read
+    # [2 messages: …, remove id 'ai-3']: the count form of a long history hid the first.
+    class Remove(Message):
+        def __init__(self, id):
+            super().__init__("remove", "")
+            self.id = id
+
+    uuid = "3cede81d-8a74-bb47-7087-1f138119b800"
+    assert show([Remove(uuid), Remove("ai-3")]) == f"[remove ids '{uuid}', 'ai-3']"
+    three = [Remove(uuid), Remove(uuid.replace("3", "4")), Remove("ai-3")]
+    assert show(three) == "[remove 3 ids: …, 'ai-3']"
+    assert show(three[1:]) != show(three)
+    # where the view knows the messages the write applies to, each removal names its text
+    human, ai = Message("human", "she likes boxes"), Message("ai", "reply 3")
+    human.id, ai.id = uuid, "ai-3"
+    before = [Message("ai", "reply 2"), human, ai]
+    assert show([Remove(uuid), Remove("ai-3")], before=before) == (
+        '[remove human: "she likes boxes", ai: "reply 3"]'
+    )
+    assert show([Remove("gone"), Remove("ai-3")], before=before) == (
+        "[remove id 'gone', ai: \"reply 3\"]"
+    )
+    many = [Remove(uuid), Remove("ai-3")] * 2
+    assert show(many, before=before) == '[remove 4 messages: …, ai: "reply 3"]'
+    assert show(many, before=before, width=70) == (
+        '[remove 4 messages: …, human: "she likes boxes", ai: "reply 3"]'
     )
 
 

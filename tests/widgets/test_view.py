@@ -6,6 +6,8 @@ import html
 import operator
 from typing import Annotated, TypedDict
 
+import pytest
+
 from graphkit import START, StateGraph
 from graphkit.widgets import TABLES, DebugSession
 from graphkit.widgets.view import as_of, phases_of
@@ -243,3 +245,19 @@ def test_a_reducer_that_raised_is_found_by_the_runtime_s_note_not_a_quoted_name(
         assert '<tr class="gk-pending"><td>topic</td>' in panel
         assert '<g id="node-a" class="node gk-node gk-node-node planned error">' in view.svg
         assert 'id="node-b" class="node gk-node gk-node-node planned wrote pending"' in view.svg
+
+
+def test_a_pending_write_of_removals_names_the_messages_it_removes():
+    # the "this step" column read pending: [2 messages: …, remove id 'ai-3'] from trim
+    messages = pytest.importorskip("langchain_core.messages")
+    from graphkit import MessagesState
+
+    def trim(state):
+        return {"messages": [messages.RemoveMessage(id=m.id) for m in state["messages"][-2:]]}
+
+    builder = StateGraph(MessagesState).add_node("trim", trim).add_edge(START, "trim")
+    history = [messages.HumanMessage("hi", id="h-1"), messages.AIMessage("yo", id="ai-3")]
+    session = DebugSession(builder.compile(), {"messages": history})
+    session.step(), session.step(), session.plan(), session.execute()
+    panel = html.unescape(session.view().state_html)
+    assert 'pending: [remove human: "hi", ai: "yo"] from trim' in panel
