@@ -67,3 +67,26 @@ def test_the_timeline_leaves_out_a_reused_task():
     assert [row["node"] for row in rows] == ["agent", "send"]
     # (the reused task's start of 0.0 made the axis span the machine's uptime)
     assert max(row["end"] for row in rows) < 60
+
+
+def test_a_step_paused_again_shows_its_new_question_on_its_card():
+    # A task resumed past its first interrupt() that stopped at a second one: its card
+    # read "resumed with 'yes' · wrote nothing", though print(run) named the question.
+    import html
+    import re
+
+    from graphkit import START, StateGraph
+
+    def review(state: dict) -> dict:
+        first = interrupt("Send the email?")
+        return {"ok": first == interrupt({"question": "Really send?", "to": "bob"})}
+
+    app = StateGraph(dict).add_node("review", review).add_edge(START, "review")
+    app = app.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    app.invoke({"ok": False}, config)
+    run = app.trace(Command(resume="yes"), config)
+    card = html.unescape(re.sub(r"<[^>]+>", "", run.step(1)._repr_html_()))
+    assert "resumed with 'yes'" in card
+    assert "paused in interrupt({'question': 'Really send?', 'to': 'bob…)" in card
+    assert "wrote nothing" not in card
