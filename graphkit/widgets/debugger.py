@@ -117,10 +117,12 @@ class Debugger:
         config: Mapping[str, Any] | None = None,
         *,
         breakpoints: Iterable[str] = (),
+        context: Any = None,
     ) -> Debugger:
         """The debugger on a recorded run, such as a thread LangGraph saved
         (``graphkit.open_langgraph_thread``): its supersteps show as already applied, and
-        Step goes on from its last checkpoint (see ``DebugSession.from_run``).
+        Step goes on from its last checkpoint, with ``context`` as the nodes'
+        ``runtime.context`` (see ``DebugSession.from_run``).
 
         >>> from graphkit.inspect.examples import forecast_graph
         >>> app = forecast_graph()
@@ -129,7 +131,8 @@ class Debugger:
         3
         """
         debugger = cls.__new__(cls)
-        debugger._show(DebugSession.from_run(app, run, config, breakpoints=breakpoints))
+        session = DebugSession.from_run(app, run, config, breakpoints=breakpoints, context=context)
+        debugger._show(session)
         return debugger
 
     def _show(self, session: DebugSession) -> None:

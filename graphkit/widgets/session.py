@@ -122,13 +122,16 @@ class DebugSession(Notifier):
         config: Mapping[str, Any] | None = None,
         *,
         breakpoints: Iterable[str] = (),
+        context: Any = None,
     ) -> DebugSession:
         """Open a recorded run in the debugger: a thread read from LangGraph
         (``graphkit.open_langgraph_thread``), with ``app`` the graph that made it (a
         LangGraph graph is converted). Its supersteps show as already applied, and the
         session reads as the run ended: done, failed (Back discards the failed step) or
         paused (``resume`` answers the question). Step goes on from its last checkpoint on
-        a copy of the thread (``app``'s saver is not used).
+        a copy of the thread (``app``'s saver is not used), with ``context`` as the nodes'
+        ``runtime.context`` (for a graph with a ``context_schema``: neither a run record
+        nor a LangGraph checkpoint keeps the context a run was given, so pass it again).
 
         >>> from langgraph.checkpoint.memory import InMemorySaver
         >>> from langgraph.graph import START, StateGraph
@@ -159,7 +162,7 @@ class DebugSession(Notifier):
         thread = save_thread(run, app.checkpointer, thread_id)
         # resumed, not named: a named checkpoint is replayed, on a fork of its own
         del thread["configurable"]["checkpoint_id"]
-        session = cls(app, None, thread, breakpoints=breakpoints)
+        session = cls(app, None, thread, breakpoints=breakpoints, context=context)
         session._kept = list(run.steps)
         if run.status != "running":
             # The stepper would plan the next step: what LangGraph reached is the run's own

@@ -258,11 +258,25 @@ def status_text(session: DebugSession) -> str:
     failed = next((r for r in results if r.error is not None), None)
     if failed is not None:
         where = story_number(session, failed.task.step)
-        return f"error in node {failed.task.node!r} at step {where}: {show_error(failed.error)}"
+        text = f"error in node {failed.task.node!r} at step {where}: {show_error(failed.error)}"
+        return text + _no_context(session)
     if status == "error" and last is not None and last.execution and last.update is None:
         where = story_number(session, last.step)  # (every task finished: the Update raised)
         return f"error in step {where}'s Update: {show_error(session.error)}"
     return f"{status} at step {number}: {show_error(session.error)}"
+
+
+def _no_context(session: DebugSession) -> str:
+    """A hint for a node that failed in a session given no ``context=`` for a graph with a
+    ``context_schema``: its ``runtime.context`` was None (a run record does not keep it)."""
+    schema = getattr(session.app, "context_schema", None)
+    if schema is None or session.context is not None:
+        return ""
+    name = getattr(schema, "__name__", "the context")
+    return (
+        f" (the graph has a context_schema, {name}, and this debugger was given no "
+        f"context: pass context={name}(...) to Debugger or DebugSession, or their from_run)"
+    )
 
 
 def frame_html(frame: pandas.DataFrame) -> str:

@@ -243,3 +243,47 @@ def test_wrong_arguments_to_from_run_are_refused_with_a_fix():
     other = kit.StateGraph(Counter).add_node("z", lambda state: {"n": 0})
     with pytest.raises(ValueError, match=r"nodes \['a', 'b'\] that the graph"):
         DebugSession.from_run(other.add_edge(kit.START, "z").compile(), run, config)
+
+
+def test_a_graph_with_a_context_schema_steps_on_with_the_context_given():
+    # Back then Step failed with "AttributeError: 'NoneType' object has no attribute
+    # 'tone'" and no hint: from_run took no context=, and no record keeps a run's context.
+    import dataclasses
+
+    from langgraph.graph import START, StateGraph
+    from langgraph.runtime import Runtime
+
+    from graphkit import open_langgraph_thread
+    from graphkit.widgets import Debugger
+
+    @dataclasses.dataclass
+    class Context:
+        tone: str
+
+    class Text(TypedDict):
+        text: str
+
+    def agent(state: Text, runtime: Runtime[Context]) -> dict:
+        return {"text": state["text"] + runtime.context.tone}
+
+    builder = StateGraph(Text, context_schema=Context).add_node("agent", agent)
+    app = builder.add_edge(START, "agent").compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    app.invoke({"text": "hi"}, config, context=Context("!"))
+    run = open_langgraph_thread(app, config)
+    session = DebugSession.from_run(app, run, config)
+    session.back()
+    session.run()
+    assert session.view().status_text == (
+        "error in node 'agent' at step 1: AttributeError: 'NoneType' object has no "
+        "attribute 'tone' (the graph has a context_schema, Context, and this debugger was "
+        "given no context: pass context=Context(...) to Debugger or DebugSession, or their "
+        "from_run)"
+    )
+    for opened in (
+        DebugSession.from_run(app, run, config, context=Context("?")),
+        Debugger.from_run(app, run, config, context=Context("?")).session,
+    ):
+        opened.back()
+        opened.run()
+        assert (opened.status, opened.values) == ("done", {"text": "hi?"})
