@@ -26,7 +26,7 @@ from graphkit.inspect.markup import (
     escape,
 )
 from graphkit.inspect.timeline import duration_text, run_timeline_svg
-from graphkit.inspect.values import show, show_error, was_cancelled
+from graphkit.inspect.values import handoff, handoff_text, show, show_error, was_cancelled
 
 if TYPE_CHECKING:
     from graphkit.pregel.records import (
@@ -354,11 +354,16 @@ def run_html(run: Run, *, max_steps: int = 40) -> str:
     (3, True)
     """
     colour = {"done": UPDATE[1], "error": ERROR[1], "out_of_steps": ERROR[1]}.get(run.status, MUTED)
+    status, error = run.status, _error_box(run.error) if run.error is not None else ""
+    if (sent := handoff(run)) is not None:  # a subgraph's Command.PARENT: not a failure
+        colour, status = UPDATE[1], "handed off"
+        said = muted("to its parent graph: Command(graph=Command.PARENT),")
+        said = f"{said} {escape(handoff_text(sent))}"
+        error = f'<div style="{FONT};margin:2px 0;overflow-wrap:anywhere">{said}</div>'
     header = (
         f'<div style="{FONT};margin:4px 0"><b>Run</b> {muted(f"{len(run.steps)} supersteps ·")} '
-        f'<span style="color:{colour};font-weight:600">{escape(run.status)}</span></div>'
+        f'<span style="color:{colour};font-weight:600">{escape(status)}</span></div>'
     )
-    error = _error_box(run.error) if run.error is not None else ""
     steps = list(run.steps)
     # A run that ended in an error after its last step's Execute failed in that Update.
     update_error = run.error if run.status == "error" else None

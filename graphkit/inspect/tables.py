@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from graphkit.channels import EMPTY
 from graphkit.extras import require
 from graphkit.inspect.store_rows import STORE_COLUMNS, store_rows
-from graphkit.inspect.values import is_internal, show, show_error
+from graphkit.inspect.values import handoff, is_internal, show, show_error
 
 if TYPE_CHECKING:
     import pandas
@@ -350,7 +350,8 @@ def subgraph_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
     ``kept``: in the subgraph's own thread, across calls (``compile(checkpointer=True)``),
     for this call only (the default: it saves under its task's namespace), or nowhere
     (``checkpointer=False``, or no checkpointer above it). ``call`` numbers the runs one
-    task started.
+    task started. ``status`` is the subgraph run's, or ``handed off`` for one a node ended
+    with ``Command(graph=Command.PARENT)`` (its record reads ``error``).
 
     >>> from graphkit.inspect.examples import subgraph_run
     >>> [(row["node"], row["kept"], row["saved_in"]) for row in subgraph_rows(subgraph_run().steps)]
@@ -370,7 +371,8 @@ def subgraph_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
                         "call": int(last) if last.isdigit() else 0,
                         "kept": _kept(subrun.saved_in),
                         "saved_in": subrun.saved_in,
-                        "status": subrun.status,
+                        # (a handoff, Command.PARENT, ends the subgraph's run by raising)
+                        "status": "handed off" if handoff(subrun) is not None else subrun.status,
                         "steps": len(subrun.steps),
                         "namespace": "|".join(subrun.namespace),
                         "task_id": result.task.id,

@@ -9,12 +9,12 @@ escape (``terminal_text``): printing a run cannot clear a terminal or fake a row
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from graphkit.channels import EMPTY
 from graphkit.inspect.dropped import dropped_keys
 from graphkit.inspect.timeline import duration_text
-from graphkit.inspect.values import show, show_error, was_cancelled
+from graphkit.inspect.values import handoff, handoff_text, show, show_error, was_cancelled
 from graphkit.render.text import terminal_text
 from graphkit.types import overwritten_value
 
@@ -50,15 +50,19 @@ def run_text(run: Run, *, durations: bool = False) -> str:
       UPDATE   (runtime)      cleared branch:to:inc
     the run is done: step 2's Plan triggers no task
     """
-    lines = [f"{len(run.steps)} supersteps, {run.status}"]
+    sent = handoff(run)  # (a subgraph's handoff to its parent: no failure)
+    lines = [f"{len(run.steps)} supersteps, {run.status if sent is None else 'handed off'}"]
     for superstep in run.steps:
-        lines.extend(superstep_lines(superstep, durations=durations))
+        lines.extend(superstep_lines(superstep, durations=durations, handed_off=sent))
     lines.extend(map(terminal_text, _ending(run)))
     return "\n".join(lines)
 
 
-def superstep_lines(superstep: Superstep, *, durations: bool = False) -> list[str]:
-    """The lines of one step: a title, then one line per task, write set and change.
+def superstep_lines(
+    superstep: Superstep, *, durations: bool = False, handed_off: Any = None
+) -> list[str]:
+    """The lines of one step: a title, then one line per task, write set and change
+    (``handed_off``: the ``Command`` a subgraph's run handed its parent, see ``handoff``).
 
     >>> from graphkit.inspect.examples import counter_run
     >>> superstep_lines(counter_run().step(1))[:3]
@@ -81,6 +85,8 @@ def superstep_lines(superstep: Superstep, *, durations: bool = False) -> list[st
         took = f"({_took(result.duration)}) " if durations else ""
         if was_cancelled(result.error):
             did = f"cancelled ({_one_line(show_error(result.error))}): the run was cancelled"
+        elif handed_off is not None and getattr(result.error, "command", None) is handed_off:
+            did = f"handed off to the parent graph: {_one_line(handoff_text(handed_off))}"
         elif result.error is not None:
             did = f"raised {_one_line(show_error(result.error))}"
         elif result.writes:
@@ -103,6 +109,8 @@ def superstep_lines(superstep: Superstep, *, durations: bool = False) -> list[st
         lines.extend(_update_lines(superstep, width))
     elif execution is not None and was_cancelled(execution.error):
         lines.append("  UPDATE   skipped: the run was cancelled, so no channel changed")
+    elif handed_off is not None:
+        lines.append("  UPDATE   skipped: the subgraph handed off, so no channel changed")
     elif execution is not None and execution.error is not None:
         lines.append("  UPDATE   skipped: a task failed, so no channel changed")
     return [terminal_text(line) for line in lines]
@@ -148,6 +156,13 @@ def _ending(run: Run) -> list[str]:
         return [
             f"the run stopped before step {following}: the recursion limit was reached "
             "(GraphRecursionError)"
+        ]
+    if (sent := handoff(run)) is not None:
+        results = run.steps[-1].execution.results if run.steps and run.steps[-1].execution else ()
+        node = next((r.task.node for r in results if r.error is run.error), "a node")
+        return [
+            f"the run handed off to its parent graph at step {following - 1}: {node} returned "
+            f"Command(graph=Command.PARENT), {_one_line(handoff_text(sent))}"
         ]
     if run.status == "error":
         error = _one_line(show_error(run.error))

@@ -14,6 +14,7 @@ from typing import Any
 
 from graphkit.channels import EMPTY
 from graphkit.constants import END, PREVIOUS
+from graphkit.errors import ParentCommand
 from graphkit.graph.schema import ROOT
 from graphkit.types import Overwrite, Send
 
@@ -21,6 +22,8 @@ __all__ = [
     "barrier_parts",
     "barrier_seen",
     "branch_target",
+    "handoff",
+    "handoff_text",
     "is_internal",
     "is_message",
     "join_names",
@@ -286,6 +289,49 @@ def _message(message: Any, budget: int) -> str:
     if calls:
         text += " → " + ", ".join(_call(call, budget, 1) for call in calls)
     return text
+
+
+# -- a subgraph's handoff -----------------------------------------------------------------
+
+
+def handoff(run: Any) -> Any:
+    """The ``Command(graph=Command.PARENT)`` a subgraph's run ended with, or None.
+
+    A node of a subgraph that returns one hands its parent where to go next (a swarm's
+    handoff): the runtime stops the subgraph with ``ParentCommand``, so the run record
+    reads ``error``, but the parent applies the update and goes on. At the top, with no
+    parent to take it, the ``ParentCommand`` is an error (``run.namespace`` is empty).
+
+    >>> from graphkit import Command
+    >>> from graphkit.errors import ParentCommand
+    >>> from graphkit.pregel.records import Run
+    >>> sent = Command(goto="billing", update={"agent": "billing"})
+    >>> handoff(Run((), {}, "error", ParentCommand(sent), namespace=("triage:1",))) is sent
+    True
+    >>> handoff(Run((), {}, "error", ParentCommand(sent))) is None
+    True
+    """
+    error = getattr(run, "error", None)
+    if isinstance(error, ParentCommand) and run.namespace:
+        return error.command
+    return None
+
+
+def handoff_text(command: Any) -> str:
+    """What a handoff tells the parent: ``goto 'billing', update {'agent': 'billing'}``.
+
+    >>> from graphkit import Command
+    >>> handoff_text(Command(goto="billing", update={"agent": "billing"}))
+    "goto 'billing', update {'agent': 'billing'}"
+    """
+    parts = []
+    goto = getattr(command, "goto", ())
+    if goto or goto == 0:
+        parts.append(f"goto {show(goto)}")
+    update = getattr(command, "update", None)
+    if update is not None:
+        parts.append(f"update {show(update, 80)}")
+    return ", ".join(parts) or "no goto and no update"
 
 
 # -- the runtime's channel names ---------------------------------------------------------
