@@ -120,15 +120,18 @@ class _Ran:
                     )
         because = found[0].phrase if found else "a trigger channel changed"
         times = f" ({len(tasks)} tasks)" if len(tasks) > 1 else ""
+        edit = _edited_before(self.history, n)
         reasons = (
             *(f.reason for f in found),
             *_dropped(superstep, node),
             *_failure(superstep, node),
+            *((edit[1],) if edit else ()),
         )
         # a step stopped after its Plan (a breakpoint, the debugger between phases) has
         # not run its tasks yet: they are planned
         did = "ran" if superstep.execution is not None else "is planned to run"
-        summary = f"{node} {did} at step {n}{times} because {because}."
+        after = f", after {edit[0]}" if edit else ""
+        summary = f"{node} {did} at step {n}{times} because {because}{after}."
         return Answer(node, n, True, summary, reasons)
 
     def _packet(self, node: str, path: tuple[Any, ...], n: int) -> Finding:
@@ -253,6 +256,32 @@ class _Ran:
         ]
 
     # -- it did not run at step n -----------------------------------------------------------------
+
+
+def _edited_before(history: History, n: int) -> tuple[str, Reason] | None:
+    """The last state edit (``update_state``: a checkpoint of source ``update``) or fork
+    (source ``fork``) the run's lineage went through before step ``n``: the steps after
+    it ran on from the edited state, which a fork of an older checkpoint runs again."""
+    steps = history.run.steps
+    # the checkpoint the records begin with (a run resumed from an edit), then each step's
+    checkpoints = [steps[0].checkpoint_before] if steps else []
+    checkpoints += [s.update.checkpoint for s in steps if s.step < n and s.update is not None]
+    edits = [c for c in checkpoints if getattr(c, "source", None) in ("update", "fork")]
+    if not edits:
+        return None
+    m, source = edits[-1].step, edits[-1].source
+    if source == "update":
+        phrase = f"update_state edited the state in step {m}"
+        what = f"step {m} is a state edit (update_state, checkpoint source 'update')"
+    else:
+        phrase = f"the thread was forked in step {m}"
+        what = f"step {m}'s checkpoint is a fork (source 'fork')"
+    text = (
+        f"The run went on from a changed state: {what}, made on step {m - 1}'s checkpoint, "
+        f"and the steps after it ran from there. If that checkpoint was not the thread's "
+        f"latest, they ran again on a new branch (checkpoints_frame's fork_of names it)."
+    )
+    return phrase, Reason("edited", text, m)
 
 
 def _sent_to_no_node(history: History, wiring: Wiring) -> tuple[list[str], list[str]]:

@@ -705,3 +705,30 @@ def test_a_subgraph_that_hands_off_to_its_parent_ends_before_the_handoff() -> No
     )
     # (the parent gets the command's update only: the subgraph's own "think" stays in it)
     assert own_run.values == app.get_state(config).values == {"log": ["handed off", "billing"]}
+
+
+def test_why_on_a_thread_forked_by_update_state_names_the_edit() -> None:
+    # open_langgraph_thread reads the fork's lineage with its __update__ step
+    from typing import TypedDict as Typed
+
+    from langgraph.checkpoint.memory import InMemorySaver as Saver
+    from langgraph.graph import START as BEGIN
+    from langgraph.graph import StateGraph as Graph
+
+    from graphkit import open_langgraph_thread
+
+    class N(Typed):
+        n: int
+
+    builder = Graph(N).add_node("a", lambda s: {"n": s["n"] + 1})
+    builder.add_node("tools", lambda s: {"n": s["n"] * 10})
+    app = builder.add_edge(BEGIN, "a").add_edge("a", "tools").compile(checkpointer=Saver())
+    config = {"configurable": {"thread_id": "t"}}
+    app.invoke({"n": 1}, config)
+    before_a = [s for s in app.get_state_history(config) if s.next == ("a",)][-1]
+    app.invoke(None, app.update_state(before_a.config, None))
+    answer = open_langgraph_thread(app, config).why("tools").answers[0]
+    assert answer.summary == (
+        "tools ran at step 3 because a wrote branch:to:tools in step 2, after update_state "
+        "edited the state in step 1."
+    )

@@ -850,3 +850,34 @@ def test_a_resumed_runs_why_never_says_a_step_is_before_itself():
         "Step 1 is before the checkpoint this run started from (saved after step 1), where "
         "the records of this run begin."
     )
+
+
+def test_a_step_after_a_state_edit_says_it_ran_from_the_edit():
+    # agentdebug3's fork: the agent charged the card again after update_state on an
+    # older checkpoint, and why("tools") read as on any run.
+    from graphkit import InMemorySaver
+
+    class N(TypedDict):
+        n: int
+
+    builder = StateGraph(N).add_node("a", lambda s: {"n": s["n"] + 1})
+    builder.add_node("tools", lambda s: {"n": s["n"] * 10})
+    app = builder.add_edge(START, "a").add_edge("a", "tools").compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    app.invoke({"n": 1}, config)
+    before_a = [s for s in app.get_state_history(config) if s.next == ("a",)][-1]
+    run = app.trace(None, app.update_state(before_a.config, {"n": 5}))
+    answer = run.why("tools").answers[0]
+    assert answer.summary == (
+        "tools ran at step 3 because a wrote branch:to:tools in step 2, after update_state "
+        "edited the state in step 1."
+    )
+    assert answer.reasons[-1].kind == "edited"
+    assert answer.reasons[-1].text == (
+        "The run went on from a changed state: step 1 is a state edit (update_state, "
+        "checkpoint source 'update'), made on step 0's checkpoint, and the steps after it "
+        "ran from there. If that checkpoint was not the thread's latest, they ran again on "
+        "a new branch (checkpoints_frame's fork_of names it)."
+    )
+    plain = app.trace({"n": 1}, {"configurable": {"thread_id": "u"}})
+    assert [r.kind for r in plain.why("tools").answers[0].reasons] == ["edge"]
