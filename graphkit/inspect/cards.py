@@ -139,8 +139,11 @@ def task_items(task: Task) -> str:
     return _item(f"<b>{escape(task.node)}</b>{why}")
 
 
-def result_items(result: TaskResult, state_keys: tuple[str, ...] = ()) -> str:
-    """One executed task: its node, time and worker, then each write or its error.
+def result_items(
+    result: TaskResult, state_keys: tuple[str, ...] = (), *, handed_off: Any = None
+) -> str:
+    """One executed task: its node, time and worker, then each write or its error
+    (``handed_off``: the ``Command`` a subgraph's run handed its parent, see ``handoff``).
 
     >>> from graphkit.inspect.examples import counter_run
     >>> "wrote nothing" in result_items(counter_run().step(1).execution.results[0])
@@ -158,7 +161,10 @@ def result_items(result: TaskResult, state_keys: tuple[str, ...] = ()) -> str:
             f'<div style="margin:1px 0 1px 12px;overflow-wrap:anywhere">'
             f"{code(channel)} {muted('=')} {value(written)}</div>"
         )
-    if result.error is not None:
+    if handed_off is not None and getattr(result.error, "command", None) is handed_off:
+        said = f"{muted('handed off to the parent graph:')} {escape(handoff_text(handed_off))}"
+        lines.append(f'<div style="margin:1px 0 1px 12px;overflow-wrap:anywhere">{said}</div>')
+    elif result.error is not None:
         lines.append(_error_box(result.error))
     elif result.interrupts:  # what it waits on now (the answers above were to earlier asks)
         asked = ", ".join(value(getattr(i, "value", i)) for i in result.interrupts)
@@ -236,7 +242,12 @@ def result_html(result: TaskResult) -> str:
 
 
 def execution_html(
-    execution: Execution | None, *, card: bool = True, step: int = 0, keys: tuple[str, ...] = ()
+    execution: Execution | None,
+    *,
+    card: bool = True,
+    step: int = 0,
+    keys: tuple[str, ...] = (),
+    handed_off: Any = None,
 ) -> str:
     """The Execute column (``Execution._repr_html_``): each task's writes or error.
 
@@ -247,8 +258,8 @@ def execution_html(
     if execution is None:
         column = _column(f"Execute · step {step}", EXECUTE, [], "not executed")
     else:
-        items = [result_items(result, keys) for result in execution.results]
-        colours = ERROR if execution.error is not None else EXECUTE
+        items = [result_items(r, keys, handed_off=handed_off) for r in execution.results]
+        colours = ERROR if execution.error is not None and handed_off is None else EXECUTE
         column = _column(f"Execute · step {execution.step}", colours, items, "no task ran")
     return f'<div style="{CARD};padding:4px">{column}</div>' if card else column
 
@@ -303,10 +314,13 @@ def update_html(
 # -- a step, a run -------------------------------------------------------------------------
 
 
-def superstep_html(superstep: Superstep, *, update_error: BaseException | None = None) -> str:
+def superstep_html(
+    superstep: Superstep, *, update_error: BaseException | None = None, handed_off: Any = None
+) -> str:
     """A superstep as one card: Plan, Execute and Update side by side. ``update_error``
     is what its Update raised, if it did (a step's record cannot tell that from an
-    Update still to come; its run can).
+    Update still to come; its run can); ``handed_off``, the ``Command`` its subgraph's
+    run handed its parent when it ended with it (``handoff``), not a failure.
 
     >>> from graphkit.inspect.examples import forecast_run
     >>> card = superstep_html(forecast_run().step(2))
@@ -323,7 +337,10 @@ def superstep_html(superstep: Superstep, *, update_error: BaseException | None =
     if update_failed:
         failed = True
         why = f"failed: {type(update_error).__name__}, so no channel changed"
-    outcome = "cancelled" if cancelled else "failed"
+    outcome, colour = ("cancelled" if cancelled else "failed"), ERROR[1]
+    if failed and handed_off is not None:
+        outcome, colour = "handed off", UPDATE[1]
+        why = "skipped: the subgraph handed off, so no channel changed"
     title = "input step" if step == -1 else f"step {step}"
     tasks = len(superstep.plan.tasks)
     changed = len(superstep.update.changes) if superstep.update is not None else 0
@@ -331,13 +348,15 @@ def superstep_html(superstep: Superstep, *, update_error: BaseException | None =
     header = (
         f'<div style="padding:5px 10px;border-bottom:1px solid {BORDER};display:flex;'
         f'gap:10px;align-items:baseline"><b>{escape(title)}</b>{muted(summary)}'
-        + (f'<span style="color:{ERROR[1]};font-weight:600">{outcome}</span>' if failed else "")
+        + (f'<span style="color:{colour};font-weight:600">{outcome}</span>' if failed else "")
         + "</div>"
     )
     keys = superstep.update.state_keys if superstep.update is not None else ()
     columns = (
         plan_html(superstep.plan, card=False),
-        execution_html(superstep.execution, card=False, step=step, keys=keys),
+        execution_html(
+            superstep.execution, card=False, step=step, keys=keys, handed_off=handed_off
+        ),
         update_html(superstep.update, card=False, step=step, why=why, failed=update_failed),
     )
     grid = "display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:8px;padding:8px"
@@ -371,7 +390,8 @@ def run_html(run: Run, *, max_steps: int = 40) -> str:
 
     def card(superstep: Superstep) -> str:
         failed_here = update_error if superstep.step == last else None
-        return superstep_html(superstep, update_error=failed_here)
+        handed = sent if superstep.step == last else None
+        return superstep_html(superstep, update_error=failed_here, handed_off=handed)
 
     if len(steps) <= max_steps:
         cards = [card(superstep) for superstep in steps]

@@ -45,6 +45,10 @@ def test_a_handoff_reads_as_one_in_the_subrun_and_the_subgraphs_table():
     card = html.unescape(re.sub(r"<[^>]+>", "", subrun._repr_html_()))
     assert "3 supersteps · handed off" in card
     assert "Command(graph=Command.PARENT), goto 'billing', update {'active': 'billing'}" in card
+    assert "step 11 task · 0 channel changeshanded off" in card  # the step's own title
+    assert "handed off to the parent graph: goto 'billing', update {'active': 'billing'}" in card
+    assert "skipped: the subgraph handed off, so no channel changed" in card
+    assert "not running as a subgraph" not in card  # (the ParentCommand's own message)
     assert run.to_frame("subgraphs")["status"].tolist() == ["handed off"]
 
 
