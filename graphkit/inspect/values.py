@@ -272,7 +272,7 @@ def _removals(removals: list[Any], budget: int, known: dict[str, Any]) -> str:
 def _target(message_id: Any, known: dict[str, Any], budget: int) -> str:
     if message_id == "__remove_all__":
         return "all"
-    if message_id in known:
+    if isinstance(message_id, str) and message_id in known:  # (an id may be unhashable)
         return _message(known[message_id], budget)
     return f"id {message_id!r}"
 

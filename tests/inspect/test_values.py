@@ -254,3 +254,16 @@ def test_langgraphs_own_send_reads_as_graphkits():
     packet = {"__type": "tool_call_with_context", "tool_call": call, "state": {}}
     assert show(LangGraphSend("tools", packet)) == "Send('tools', tool call search({'q': 'owls'}))"
     assert show([LangGraphSend("a", {"x": 1})]) == "[Send('a', {'x': 1})]"
+
+
+def test_a_write_of_removals_with_an_unhashable_id_still_shows():
+    # show raised TypeError (unhashable type: 'list') looking such an id up in the state
+    class Remove(Message):
+        def __init__(self, id):
+            super().__init__("remove", "")
+            self.id = id
+
+    human = Message("human", "hi")
+    human.id = "h-1"
+    removals = [Remove(["h-1"]), Remove("h-1")]
+    assert show(removals, before=[human]) == "[remove id ['h-1'], human: \"hi\"]"
