@@ -167,10 +167,9 @@ def result_items(
     elif result.error is not None:
         lines.append(_error_box(result.error))
     elif result.interrupts:  # what it waits on now (the answers above were to earlier asks)
-        asked = ", ".join(value(getattr(i, "value", i)) for i in result.interrupts)
-        lines.append(
-            f'<div style="margin:1px 0 1px 12px">{muted("paused in")} interrupt({asked})</div>'
-        )
+        # (a subgraph's task may wait on several: each its own call, not one's arguments)
+        asked = ", ".join(f"interrupt({value(getattr(i, 'value', i))})" for i in result.interrupts)
+        lines.append(f'<div style="margin:1px 0 1px 12px">{muted("paused in")} {asked}</div>')
     elif not result.writes:
         lines.append(f'<div style="margin-left:12px">{muted("wrote nothing")}</div>')
     if (dropped := dropped_keys(result, state_keys)) is not None:  # (no write shows them missing)

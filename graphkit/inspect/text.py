@@ -93,7 +93,7 @@ def superstep_lines(
             did = f"wrote {', '.join(dict.fromkeys(channel for channel, _ in result.writes))}"
         elif result.interrupts:  # what it asked: the answer to compare with what it did next
             asked = (getattr(i, "value", i) for i in result.interrupts)
-            did = f"paused in interrupt({', '.join(show(a, 2 * _VALUE_WIDTH) for a in asked)})"
+            did = "paused in " + ", ".join(f"interrupt({show(a, 2 * _VALUE_WIDTH)})" for a in asked)
         else:
             did = "wrote nothing"
         keys = update.state_keys if update is not None else ()

@@ -90,3 +90,26 @@ def test_a_step_paused_again_shows_its_new_question_on_its_card():
     assert "resumed with 'yes'" in card
     assert "paused in interrupt({'question': 'Really send?', 'to': 'bob…)" in card
     assert "wrote nothing" not in card
+
+
+def test_a_task_waiting_on_two_interrupts_shows_two_calls():
+    # A subgraph's two parallel questions read "paused in interrupt('first?', 'second?')",
+    # one call with two arguments, on the card and in print(run).
+    import html
+    import re
+    from typing import TypedDict
+
+    from graphkit import START, StateGraph
+
+    class Two(TypedDict, total=False):
+        a: str
+        b: str
+
+    sub = StateGraph(Two).add_node("x", lambda s: {"a": interrupt("first?")})
+    sub = sub.add_node("y", lambda s: {"b": interrupt("second?")})
+    sub = sub.add_edge(START, "x").add_edge(START, "y").compile()
+    app = StateGraph(Two).add_node("sub", sub).add_edge(START, "sub")
+    run = app.compile(checkpointer=InMemorySaver()).trace({}, {"configurable": {"thread_id": "t"}})
+    card = html.unescape(re.sub(r"<[^>]+>", "", run.step(1)._repr_html_()))
+    assert "paused in interrupt('first?'), interrupt('second?')" in card
+    assert "sub  paused in interrupt('first?'), interrupt('second?')" in str(run)
