@@ -259,18 +259,19 @@ def status_text(session: DebugSession) -> str:
     if failed is not None:
         where = story_number(session, failed.task.step)
         text = f"error in node {failed.task.node!r} at step {where}: {show_error(failed.error)}"
-        return text + _no_context(session)
+        return text + _no_context(session, failed.error)
     if status == "error" and last is not None and last.execution and last.update is None:
         where = story_number(session, last.step)  # (every task finished: the Update raised)
         return f"error in step {where}'s Update: {show_error(session.error)}"
     return f"{status} at step {number}: {show_error(session.error)}"
 
 
-def _no_context(session: DebugSession) -> str:
-    """A hint for a node that failed in a session given no ``context=`` for a graph with a
-    ``context_schema``: its ``runtime.context`` was None (a run record does not keep it)."""
+def _no_context(session: DebugSession, error: BaseException | None) -> str:
+    """A hint for a node that failed on a None (as reading ``runtime.context.tone`` does)
+    in a session given no ``context=`` for a graph with a ``context_schema``: its
+    ``runtime.context`` was None (a run record does not keep it). Another error gets none."""
     schema = getattr(session.app, "context_schema", None)
-    if schema is None or session.context is not None:
+    if schema is None or session.context is not None or "NoneType" not in str(error):
         return ""
     name = getattr(schema, "__name__", "the context")
     return (

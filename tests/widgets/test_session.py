@@ -432,3 +432,24 @@ def test_back_to_a_checkpoint_a_failed_save_never_saved_says_so_and_moves_nothin
     assert "never saved: a save failed earlier in the run (OSError: disk full)" in session.message
     session.rewind(1)  # the checkpoint after step 0 was saved before the failure
     assert numbers(session) == [-1, 0] and session.message.startswith("Back: restored")
+
+
+def test_a_failure_unrelated_to_the_context_gets_no_context_hint():
+    # A node raising ValueError in a graph with a context_schema read "... ValueError:
+    # boom (the graph has a context_schema, Context, ... pass context=Context(...))".
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Context:
+        tone: str
+
+    class Text(TypedDict):
+        text: str
+
+    def boom(state: Text) -> dict:
+        raise ValueError("boom")
+
+    builder = StateGraph(Text, context_schema=Context).add_node("boom", boom)
+    session = DebugSession(builder.add_edge(START, "boom").compile(), {"text": "hi"})
+    session.run()
+    assert session.view().status_text == "error in node 'boom' at step 1: ValueError: boom"
