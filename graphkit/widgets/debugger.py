@@ -158,8 +158,10 @@ class Debugger:
         # too, but the list showed no sign of it: it is named so beside its node.
         compiled = _compiled_breakpoints(self.session.app, nodes)
         self._breakpoint_nodes = nodes
+        # (every option a (label, value) pair: ipywidgets reads a list mixing pairs and
+        # names as values only, and showed the pair itself, "('tools (before, ...)', 'tools')")
         self.breakpoints = W.SelectMultiple(
-            options=[(f"{n} ({compiled[n]}, compiled)", n) if n in compiled else n for n in nodes],
+            options=[(f"{n} ({compiled[n]}, compiled)" if n in compiled else n, n) for n in nodes],
             value=tuple(sorted(self.session.breakpoints)),
             description="break at",
         ).add_class("gk-breakpoints")

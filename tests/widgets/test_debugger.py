@@ -57,11 +57,24 @@ def test_a_compiled_breakpoint_is_named_in_the_breakpoints_list():
         "b (after, compiled)": "b",
         "c (before and after, compiled)": "c",
     }
-    assert Debugger(chain_app(), INPUT).breakpoints.options == ("a", "b", "c")
+    assert dict(Debugger(chain_app(), INPUT).breakpoints.options) == {"a": "a", "b": "b", "c": "c"}
     debugger.breakpoints.value = ("b",)  # a breakpoint of the session's own still works
     assert debugger.session.breakpoints == {"b"}
     debugger.refresh()
     assert debugger.breakpoints.value == ("b",)
+
+
+def test_a_compiled_breakpoint_on_some_nodes_reads_as_its_name():
+    """interrupt_before=["tools"] (a ReAct agent's) gave the list a pair among names,
+    which ipywidgets took for one value: the list read ('tools (before, compiled)', 'tools')
+    and ticking it made the tuple a breakpoint."""
+    app = chain_app()
+    app.interrupt_before = ("c",)
+    debugger = Debugger(app, INPUT)
+    # (the labels the browser shows)
+    assert debugger.breakpoints._options_labels == ("a", "b", "c (before, compiled)")
+    debugger.breakpoints.value = ("c",)
+    assert debugger.session.breakpoints == {"c"}
 
 
 def test_slider_breakpoints_and_why():
