@@ -196,8 +196,12 @@ def _edges_taken(
     edges = index.edges_from(node)
     if node == INPUT_TASK:  # a low-level Pregel's input travels along START's edges
         edges = [edge for edge in index.edges_from(START) if edge.channels]
+    # a router's Send (a ReAct agent's tool calls) names its target on the Send itself
+    sent_to = {getattr(value, "node", None) for channel, value in result.writes if channel == TASKS}
     routed = any(
-        BRANCH_CHANNEL_PREFIX + e.target in written for e in edges if e.kind == "conditional"
+        BRANCH_CHANNEL_PREFIX + e.target in written or e.target in sent_to
+        for e in edges
+        if e.kind == "conditional"
     )
     for edge in edges:
         if edge.channels:  # a low-level Pregel's edge: taken by the messages it carries
@@ -213,6 +217,8 @@ def _edges_taken(
             if edge.kind == "edge" or (edge.kind == "conditional" and not routed):
                 taken.append(edge.id)
             continue
+        elif edge.kind == "conditional" and edge.target in sent_to:
+            channel, written = TASKS, written | {TASKS}
         else:
             channel = BRANCH_CHANNEL_PREFIX + edge.target
         released = woken is None or edge.kind == "waiting" or (edge.target, channel) in woken

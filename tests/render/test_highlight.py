@@ -174,6 +174,30 @@ def test_a_router_that_chose_end_took_its_edge_to_end():
     assert marks["edge-loop.__end__"] == {"traversed"}
 
 
+def test_a_router_that_sent_took_the_edge_to_its_sends_target_not_end():
+    """A ReAct agent's router sends each tool call to tools with Send: the drawing
+    lit the agent's edge to END (it wrote no branch channel, so "it chose END") and
+    left its edge to tools dark, after Execute, after Update and on the run's path."""
+    from graphkit.types import Send
+
+    builder = StateGraph(PlainState).add_node("agent", lambda s: {"n": s["n"] + 1})
+    builder.add_node("tools", noop).add_edge(START, "agent").add_edge("tools", "agent")
+    builder.add_conditional_edges(
+        "agent", lambda s: [Send("tools", s)] if s["n"] < 2 else END, ["tools", END]
+    )
+    app = builder.compile()
+    svg = app.get_graph().draw_svg(engine="python")
+    run = app.trace({"n": 0})
+    assert classes(highlight(svg, run.step(1), "execute")) == {
+        "node-agent": {"planned", "wrote", "pending"},
+        "edge-agent.tools": {"wrote", "pending"},
+    }
+    assert "edge-agent.__end__" not in classes(highlight(svg, run.step(1), "update"))
+    marks = classes(overlay_path(svg, run))
+    assert marks["edge-agent.tools"] == {"traversed"}
+    assert marks["edge-agent.__end__"] == {"traversed"}  # the last step chose END
+
+
 def test_a_waiting_edge_is_traversed_once_its_join_released():
     builder = StateGraph(PlainState)
     for name in ("fast", "slow_1", "slow_2", "join"):
