@@ -407,9 +407,15 @@ class DebugSession(Notifier):
             return
         command = Command(resume=answer) if self.interrupts else None
         self._kept = [s for s in self.supersteps if s.update is not None]
+        paused_at = self._paused_at
         self._stepper = self._start(command, self.thread_config)
+        here = (id(self._stepper), self._stepper.step_number)
         if command is None:  # (its interrupt_before paused here: a tick must not again)
-            self._passed = (id(self._stepper), self._stepper.step_number)
+            self._passed = here
+        elif paused_at is not None and paused_at[1] == here[1]:
+            # a tick that paused this step before its node asked was passed already: the
+            # step runs again, as in LangGraph, without a second stop at the same tick
+            self._paused_at = here
         # (the paused step was not applied: the run goes on from the last applied one,
         # and its next Step runs the paused step again, as LangGraph resumes)
         given = f" with {answer!r}: interrupt() returns it" if command is not None else ""

@@ -320,6 +320,31 @@ def test_ticking_a_compiled_breakpoint_does_not_pause_there_twice():
     assert session.status == "done" and session.values["log"] == ["a", "b", "c"]
 
 
+def test_a_tick_passed_before_an_interrupt_does_not_pause_again_after_resume():
+    """A breakpoint on writer paused step 1, Execute ran writer into interrupt(), and
+    after Resume the Step stopped at the same tick again before the same step."""
+    from typing import TypedDict
+
+    from graphkit import START, StateGraph, interrupt
+
+    class Asked(TypedDict):
+        answer: str
+
+    builder = StateGraph(Asked).add_node("ask", lambda s: {"answer": interrupt("ok?")})
+    app = builder.add_edge(START, "ask").compile(checkpointer=InMemorySaver())
+    session = DebugSession(app, {"answer": ""}, breakpoints=["ask"])
+    session.run()
+    assert session.at_breakpoint
+    session.run()
+    assert session.status == "interrupted"
+    session.resume("yes")
+    session.run()
+    assert session.status == "done" and session.values == {"answer": "yes"}
+    session.back()  # a step run again after Back stops at the tick once more
+    session.step()
+    assert session.at_breakpoint
+
+
 def test_resuming_says_what_the_next_step_does():
     from typing import TypedDict
 
