@@ -201,8 +201,11 @@ def _edges_taken(
     routed = any(
         BRANCH_CHANNEL_PREFIX + e.target in written or e.target in sent_to
         for e in edges
-        if e.kind == "conditional"
+        if e.kind in ("conditional", "command")
     )
+    # a Command(goto=END) writes nothing either; a node that went on along a static
+    # edge did not end the run
+    static = any(e.kind in ("edge", "waiting") and e.target != END for e in edges)
     for edge in edges:
         if edge.channels:  # a low-level Pregel's edge: taken by the messages it carries
             sent = [c for c in edge.channels if c in written]
@@ -214,10 +217,11 @@ def _edges_taken(
         elif edge.target == END:
             # Nothing is written for END: a static edge to END is taken whenever its
             # source finishes; a router chose END when it wrote none of its choices.
-            if edge.kind == "edge" or (edge.kind == "conditional" and not routed):
+            chose_end = not routed and (edge.kind == "conditional" or not static)
+            if edge.kind == "edge" or (edge.kind in ("conditional", "command") and chose_end):
                 taken.append(edge.id)
             continue
-        elif edge.kind == "conditional" and edge.target in sent_to:
+        elif edge.kind in ("conditional", "command") and edge.target in sent_to:
             channel, written = TASKS, written | {TASKS}
         else:
             channel = BRANCH_CHANNEL_PREFIX + edge.target

@@ -198,6 +198,30 @@ def test_a_router_that_sent_took_the_edge_to_its_sends_target_not_end():
     assert marks["edge-agent.__end__"] == {"traversed"}  # the last step chose END
 
 
+def test_a_command_goto_end_lights_its_edge_to_end():
+    """A supervisor's Command(goto=END) writes nothing, as a router's END does: the
+    drawing lit the supervisor applied and left its goto edge to END dark."""
+    from graphkit import Command
+
+    def boss(state: PlainState) -> Command:
+        return Command(goto="worker" if state["n"] < 1 else END, update={"n": state["n"]})
+
+    builder = StateGraph(PlainState).add_node("boss", boss, destinations=("worker", END))
+    builder.add_node("worker", lambda s: {"n": s["n"] + 1})
+    builder.add_edge(START, "boss").add_edge("worker", "boss")
+    app = builder.compile()
+    svg = app.get_graph().draw_svg(engine="python")
+    run = app.trace({"n": 0})
+    first, last = (
+        classes(highlight(svg, run.step(1), "update")),
+        classes(highlight(svg, run.step(3), "update")),
+    )
+    assert first["edge-boss.worker"] == {"wrote", "applied"}
+    assert "edge-boss.__end__" not in first
+    assert last["edge-boss.__end__"] == {"wrote", "applied"}
+    assert classes(overlay_path(svg, run))["edge-boss.__end__"] == {"traversed"}
+
+
 def test_a_waiting_edge_is_traversed_once_its_join_released():
     builder = StateGraph(PlainState)
     for name in ("fast", "slow_1", "slow_2", "join"):
