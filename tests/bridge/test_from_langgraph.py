@@ -686,7 +686,7 @@ def test_the_debugger_takes_a_langgraph_graph() -> None:
     debugger = Debugger(_one_node_graph(), {"n": 1})
     debugger.click("run")
     assert (debugger.session.status, debugger.session.values["n"]) == ("done", 2)
-    assert "inc" in debugger.breakpoints.options
+    assert ("inc", "inc") in debugger.breakpoints.options  # (label, node) pairs
 
 
 def test_drawing_takes_a_langgraph_graph() -> None:
