@@ -189,6 +189,23 @@ class History:
             return []
         return list(zip(change.writers, change.values, strict=False))
 
+    def queued(self, step: int) -> tuple[int | None, list[tuple[str | None, Any]]]:
+        """The ``Send`` packets step ``step``'s Plan made push tasks for, as (sender,
+        packet), and the step whose Update queued them: the packets are read from the
+        checkpoint the step planned from, so a state edit in between (``update_state``,
+        whose packets no recorded step sent: step and senders None) shows what ran."""
+        superstep = self.steps.get(step)
+        if superstep is None:
+            return None, []
+        checkpoint = superstep.checkpoint_before
+        packets = list(checkpoint.channel_values.get(TASKS) or ())
+        version = checkpoint.channel_versions.get(TASKS)
+        origin = self.written(TASKS, version, before=step) if version is not None else None
+        if origin is None:
+            return None, [(None, packet) for packet in packets]
+        m, change = origin
+        return m, list(zip(change.writers, packets or change.values, strict=False))
+
     def sent_to(self, node: str) -> list[int]:
         """The steps in which some task sent ``node`` a packet."""
         return [

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from graphkit.constants import START
+from graphkit.constants import START, TASKS
 from graphkit.diagnostics import some_names
 from graphkit.diagnostics.names import near_miss
 from graphkit.inspect.dropped import dropped_keys
@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from graphkit.pregel.records import Run, Superstep
 
 __all__ = ["why"]
+
+_EDITED_SEND = "a state edit (update_state) sent it a packet (Send)"
 
 
 def why(run: Run, node: str, step: int | None = None, *, graph: Any = None) -> Explanation:
@@ -130,30 +132,57 @@ class _Ran:
         # a step stopped after its Plan (a breakpoint, the debugger between phases) has
         # not run its tasks yet: they are planned
         did = "ran" if superstep.execution is not None else "is planned to run"
-        after = f", after {edit[0]}" if edit else ""
+        after = f", after {edit[0]}" if edit and because != _EDITED_SEND else ""
         summary = f"{node} {did} at step {n}{times} because {because}{after}."
         return Answer(node, n, True, summary, reasons)
 
     def _packet(self, node: str, path: tuple[Any, ...], n: int) -> Finding:
-        """A push task: which task sent its packet, in which step."""
+        """A push task: which task sent its packet, in which step (or the state edit
+        step n planned from, whose packets replaced what was sent before it)."""
         index = path[1] if len(path) > 1 and isinstance(path[1], int) else -1
-        sends = self.history.sends(n - 1)
+        m, sends = self.history.queued(n)
+        if not sends:  # (a checkpoint that does not keep its packets: the last Sends)
+            m, sends = n - 1, self.history.sends(n - 1)
         if not 0 <= index < len(sends):
             reason = Reason("push", f"{node} was sent a packet (Send) in step {n - 1}.", n - 1)
             return Finding("it was sent a packet (Send)", reason)
         sender, packet = sends[index]
-        how = (
-            "its Command"
-            if sender in self.history.commanded((sender,), node, n - 1)
-            else "a router"
-        )
+        if sender is None:
+            return self._edited_packet(node, packet, n)
+        how = "its Command" if sender in self.history.commanded((sender,), node, m) else "a router"
         text = (
-            f"{sender} sent {show(packet, 80)} in step {n - 1} (through {how}); "
-            f"step {n - 1}'s Update queued it, so step {n}'s Plan made a push task for it, "
+            f"{sender} sent {show(packet, 80)} in step {m} (through {how}); "
+            f"step {m}'s Update queued it, so step {m + 1}'s Plan made a push task for it, "
             "with the packet's value as its whole input."
         )
-        reason = Reason("push", text, n - 1, None, (sender,))
-        return Finding(f"{sender} sent it a packet (Send) in step {n - 1}", reason)
+        reason = Reason("push", text, m, None, (sender,))
+        return Finding(f"{sender} sent it a packet (Send) in step {m}", reason)
+
+    def _edited_packet(self, node: str, packet: Any, n: int) -> Finding:
+        """A packet no recorded step sent: the checkpoint step n planned from is a state
+        edit, or the records begin with it."""
+        checkpoint = self.history.steps[n].checkpoint_before
+        if checkpoint.source != "update":
+            start = self.history.start_words or f"the checkpoint step {n} planned from"
+            text = (
+                f"{show(packet, 80)} was already queued in {start}, by a node the records "
+                f"do not show, so step {n}'s Plan made a push task for it."
+            )
+            reason = Reason("push", text, None)
+            return Finding(f"it was sent a packet (Send) before {start}", reason)
+        earlier = self.history.written(TASKS, None, before=n)
+        instead = (
+            f", in place of the packets {join_names(dict.fromkeys(earlier[1].writers))} "
+            f"sent in step {earlier[0]}"
+            if earlier is not None and earlier[1].writers
+            else ""
+        )
+        text = (
+            f"A state edit (update_state) queued {show(packet, 80)}{instead}: step {n} ran "
+            "from the edited state (checkpoint source 'update'), so its Plan made a push task "
+            "for the edited packet, with the packet's value as its whole input."
+        )
+        return Finding(_EDITED_SEND, Reason("push", text, None))
 
     def _trigger(self, node: str, channel: str, version: int | None, n: int) -> list[Finding]:
         origin = self.history.written(channel, version, before=n)
@@ -263,25 +292,42 @@ def _edited_before(history: History, n: int) -> tuple[str, Reason] | None:
     (source ``fork``) the run's lineage went through before step ``n``: the steps after
     it ran on from the edited state, which a fork of an older checkpoint runs again."""
     steps = history.run.steps
-    # the checkpoint the records begin with (a run resumed from an edit), then each step's
-    checkpoints = [steps[0].checkpoint_before] if steps else []
-    checkpoints += [s.update.checkpoint for s in steps if s.step < n and s.update is not None]
-    edits = [c for c in checkpoints if getattr(c, "source", None) in ("update", "fork")]
+    # the checkpoint the records begin with (a run resumed from an edit), an edit a later
+    # step planned from (made while the run was paused: the debugger's), then each step's
+    checkpoints = [(steps[0].step, steps[0].checkpoint_before)] if steps else []
+    checkpoints += [
+        (s.step, s.checkpoint_before)
+        for s in steps[1:]
+        if s.step <= n and s.checkpoint_before.source == "update"
+    ]
+    checkpoints += [(s.step + 1, s.update.checkpoint) for s in steps if s.update is not None]
+    edits = [
+        (planned, c)
+        for planned, c in checkpoints
+        if planned <= n and getattr(c, "source", None) in ("update", "fork")
+    ]
     if not edits:
         return None
-    m, source = edits[-1].step, edits[-1].source
-    if source == "update":
-        phrase = f"update_state edited the state in step {m}"
-        what = f"step {m} is a state edit (update_state, checkpoint source 'update')"
-    else:
-        phrase = f"the thread was forked in step {m}"
-        what = f"step {m}'s checkpoint is a fork (source 'fork')"
+    planned, checkpoint = max(edits, key=lambda edit: edit[0])
+    m, source = checkpoint.step, checkpoint.source
+    edit = "a state edit (update_state, checkpoint source 'update')"
+    if source == "fork":
+        edit = "a fork (source 'fork')"
+    if m < planned:
+        at, on = f"in step {m}", f"made on step {m - 1}'s checkpoint"
+        what = f"step {m} is {edit}" if source == "update" else f"step {m}'s checkpoint is {edit}"
+    else:  # (the debugger numbers the steps it ran in order, so the edit has no number)
+        at, on = f"before step {planned}", f"made after step {planned - 1}"
+        what = f"step {planned} ran from {edit}"
+    phrase = f"update_state edited the state {at}"
+    if source == "fork":
+        phrase = f"the thread was forked {at}"
     text = (
-        f"The run went on from a changed state: {what}, made on step {m - 1}'s checkpoint, "
+        f"The run went on from a changed state: {what}, {on}, "
         f"and the steps after it ran from there. If that checkpoint was not the thread's "
         f"latest, they ran again on a new branch (checkpoints_frame's fork_of names it)."
     )
-    return phrase, Reason("edited", text, m)
+    return phrase, Reason("edited", text, m if m < planned else None)
 
 
 def _sent_to_no_node(history: History, wiring: Wiring) -> tuple[list[str], list[str]]:

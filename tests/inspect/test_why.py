@@ -881,3 +881,40 @@ def test_a_step_after_a_state_edit_says_it_ran_from_the_edit():
     )
     plain = app.trace({"n": 1}, {"configurable": {"thread_id": "u"}})
     assert [r.kind for r in plain.why("tools").answers[0].reasons] == ["edge"]
+
+
+def _edited_sends_app():
+    """plan sends each topic to work and pauses before work (a ReAct agent's tool calls)."""
+    from graphkit import InMemorySaver
+
+    class Topics(TypedDict):
+        topics: list[str]
+        done: Annotated[list, operator.add]
+
+    builder = StateGraph(Topics).add_node("plan", lambda state: {})
+    builder.add_node("work", lambda topic: {"done": [topic]})
+    builder.add_edge(START, "plan")
+    builder.add_conditional_edges("plan", lambda s: [Send("work", t) for t in s["topics"]])
+    return builder.compile(checkpointer=InMemorySaver(), interrupt_before=["work"])
+
+
+def test_a_send_from_a_state_edit_names_the_edited_packet():
+    # widgetpass: a ReAct agent's tool call edited at its pause read "agent sent
+    # Send('tools', tool call search({'query': 'best bakeries …})) in step 1", the packet
+    # from before the edit, while the edited one ran.
+    app = _edited_sends_app()
+    config = {"configurable": {"thread_id": "t"}}
+    app.invoke({"topics": ["cats"]}, config)
+    app.update_state(config, {"topics": ["owls"]}, as_node="plan")
+    run = app.trace(None, config)
+    assert run.step(3).execution.results[0].writes == (("done", ["owls"]),)
+    answer = run.why("work", 3).answers[0]
+    assert answer.summary == (
+        "work ran at step 3 because a state edit (update_state) sent it a packet (Send)."
+    )
+    assert [(r.kind, r.step) for r in answer.reasons] == [("push", None), ("edited", 2)]
+    assert answer.reasons[0].text == (
+        "A state edit (update_state) queued Send('work', 'owls'): step 3 ran from the "
+        "edited state (checkpoint source 'update'), so its Plan made a push task for the "
+        "edited packet, with the packet's value as its whole input."
+    )

@@ -151,6 +151,42 @@ def test_the_why_text_is_one_line_per_reason_for_a_box_that_wraps_its_own():
     ]
 
 
+def test_why_names_the_packet_a_state_edit_sent_not_the_one_it_replaced():
+    # widgetpass: a ReAct agent's tool call edited at its pause (update_state, same
+    # message id) read "agent sent Send('tools', tool call search({'query': 'best
+    # bakeries …})) in step 1" in the why panel, while the tasks tab showed the edited
+    # packet that ran.
+    from graphkit import InMemorySaver, Send
+
+    class Topics(TypedDict):
+        topics: list[str]
+        done: Annotated[list, operator.add]
+
+    builder = StateGraph(Topics).add_node("plan", lambda state: {})
+    builder.add_node("work", lambda topic: {"done": [topic]})
+    builder.add_edge(START, "plan")
+    builder.add_conditional_edges("plan", lambda s: [Send("work", t) for t in s["topics"]])
+    app = builder.compile(checkpointer=InMemorySaver(), interrupt_before=["work"])
+    session = DebugSession(app, {"topics": ["cats"]})
+    session.run()
+    app.update_state(session.thread_config, {"topics": ["owls"]}, as_node="plan")
+    session.resume()
+    session.step()
+    session.select("work")
+    assert session.values["done"] == ["owls"]
+    assert session.view().why_text.splitlines() == [
+        "work ran at step 2 because a state edit (update_state) sent it a packet (Send).",
+        "  - A state edit (update_state) queued Send('work', 'owls'), in place of the packets "
+        "plan sent in step 1: step 2 ran from the edited state (checkpoint source 'update'), "
+        "so its Plan made a push task for the edited packet, with the packet's value as its "
+        "whole input.",
+        "  - The run went on from a changed state: step 2 ran from a state edit (update_state, "
+        "checkpoint source 'update'), made after step 1, and the steps after it ran from "
+        "there. If that checkpoint was not the thread's latest, they ran again on a new "
+        "branch (checkpoints_frame's fork_of names it).",
+    ]
+
+
 def test_the_state_panel_keeps_a_channel_name_whole():
     # Lesson 05's research step: the values' break-anywhere made the channel column the
     # one the table gave up, and 'question' read as 'questi' / 'on'.
