@@ -24,7 +24,6 @@ from graphkit.widgets.story import story_number
 from graphkit.widgets.view import (
     LEGEND_HTML,
     TABLES,
-    frame_html,
     phases_of,
     status_text,
     view_at,
@@ -90,7 +89,7 @@ def export_data(session: DebugSession) -> dict[str, Any]:
         "svg": base,
         "frames": frames,
         "tables": list(TABLES),
-        "checkpoints": frame_html(final.tables["checkpoints"]),
+        "checkpoints": final.table_html("checkpoints"),
         "unfinished": unfinished(session),
     }
 

@@ -26,7 +26,16 @@ if TYPE_CHECKING:
 
     from graphkit.widgets.session import DebugSession
 
-__all__ = ["LEGEND_HTML", "TABLES", "View", "build_view", "frame_html", "phases_of", "view_at"]
+__all__ = [
+    "LEGEND_HTML",
+    "TABLES",
+    "View",
+    "build_view",
+    "empty_text",
+    "frame_html",
+    "phases_of",
+    "view_at",
+]
 
 TABLES = ("tasks", "writes", "changes", "state", "subgraphs", "store", "checkpoints")
 """The debugger's tables, in tab order."""
@@ -86,8 +95,10 @@ class View:
     tables: Mapping[str, pandas.DataFrame] = field(default_factory=dict)
 
     def table_html(self, kind: str) -> str:
-        """Table ``kind`` as an HTML table (every cell escaped)."""
-        return frame_html(self.tables[kind])
+        """Table ``kind`` as an HTML table (every cell escaped), or what its being empty
+        means at this phase."""
+        failed = self.status == "error" and self.index == self.count - 1
+        return frame_html(self.tables[kind], empty_text(kind, self.phase, failed=failed))
 
     def __repr__(self) -> str:
         return f"View(step={self.step}, phase={self.phase!r}, status={self.status!r})"
@@ -280,13 +291,53 @@ def _no_context(session: DebugSession, error: BaseException | None) -> str:
     )
 
 
-def frame_html(frame: pandas.DataFrame) -> str:
+_NONE_IN_STEP = {
+    "tasks": "no tasks in this step",
+    "writes": "no writes in this step",
+    "changes": "no changes in this step",
+    "subgraphs": "no subgraph runs in this step",
+    "store": "no store operations in this step",
+}
+_NOT_YET = {
+    "writes": "execute",  # (the phase that fills the table: before it, nothing to show)
+    "subgraphs": "execute",
+    "store": "execute",
+    "changes": "update",
+}
+
+
+def empty_text(kind: str, phase: str | None, *, failed: bool = False) -> str:
+    """What an empty table ``kind`` means for a step shown after ``phase`` (None: the
+    run has not started; ``failed``: the step ended the run with an error). "no rows yet"
+    said of a finished step's subgraphs that some were still to come.
+
+    >>> empty_text("subgraphs", "update"), empty_text("changes", "plan")
+    ('no subgraph runs in this step', "none yet: this step's Update has not run")
+    >>> empty_text("changes", "execute", failed=True)
+    "none: this step's Update never ran"
+    """
+    if kind == "checkpoints":
+        return "no checkpoint saved yet" if phase is None else "no checkpoint saved"
+    if phase is None:
+        return "none yet: the run has not started"
+    if kind == "state":
+        return "none yet: no step's Update has run"
+    filled_by = _NOT_YET.get(kind, "plan")
+    if PHASES.index(phase) < PHASES.index(filled_by):
+        name = _PHASE_NAMES[filled_by]
+        if failed:  # (a failed step goes no further: its later phases never come)
+            return f"none: this step's {name} never ran"
+        return f"none yet: this step's {name} has not run"
+    return _NONE_IN_STEP[kind]
+
+
+def frame_html(frame: pandas.DataFrame, empty: str = "no rows") -> str:
     """A DataFrame of texts as an HTML table (pandas escapes every cell; a control or a
     bidirectional override in a node's or channel's name is written as its escape first,
     as ``escape`` writes it), in a box that scrolls sideways: ids of tasks and
-    checkpoints make tables wider than a cell."""
+    checkpoints make tables wider than a cell. An empty one is ``empty``, a sentence."""
     if frame.empty:
-        return '<p class="gk-empty">no rows yet</p>'
+        return f'<p class="gk-empty">{escape(empty)}</p>'
     frame = frame.apply(lambda column: column.map(_visible_cell)).rename(columns=_visible_cell)
     table = frame.to_html(index=False, border=0, classes="gk-table", escape=True, na_rep="")
     return f'<div class="gk-table-box" style="overflow-x:auto;max-width:100%">{table}</div>'

@@ -11,7 +11,7 @@ import pytest
 from graphkit import START, StateGraph
 from graphkit.widgets import TABLES, DebugSession
 from graphkit.widgets.view import as_of, phases_of
-from tests.widgets.graphs import HOSTILE, State, chain_app, hostile_app, wide_app
+from tests.widgets.graphs import HOSTILE, State, chain_app, failing_app, hostile_app, wide_app
 
 INPUT = {"n": 1, "log": []}
 
@@ -74,6 +74,38 @@ def test_tables_show_the_shown_step_as_of_its_phase():
     assert view.tables["state"]["log"].tolist()[-1] == "['a']"
     assert view.tables["checkpoints"]["source"].tolist() == ["loop", "loop", "input"]
     assert "<table" in view.table_html("changes")
+
+
+def test_an_empty_tab_says_what_it_means_at_the_phase_shown():
+    # widgetpass: a finished step's empty subgraphs tab read "no rows yet", as if some
+    # were still to come.
+    session = DebugSession(chain_app(), INPUT)
+    texts = {kind: session.view().table_html(kind) for kind in ("tasks", "state", "checkpoints")}
+    assert texts == {
+        "tasks": '<p class="gk-empty">none yet: the run has not started</p>',
+        "state": '<p class="gk-empty">none yet: the run has not started</p>',
+        "checkpoints": '<p class="gk-empty">no checkpoint saved yet</p>',
+    }
+    session.step(), session.step(), session.plan()
+    view = session.view()
+    assert [
+        html.unescape(view.table_html(kind)) for kind in ("writes", "changes", "subgraphs")
+    ] == [
+        '<p class="gk-empty">none yet: this step\'s Execute has not run</p>',
+        '<p class="gk-empty">none yet: this step\'s Update has not run</p>',
+        '<p class="gk-empty">none yet: this step\'s Execute has not run</p>',
+    ]
+    session.execute(), session.update()
+    view = session.view()
+    assert [html.unescape(view.table_html(kind)) for kind in ("subgraphs", "store")] == [
+        '<p class="gk-empty">no subgraph runs in this step</p>',
+        '<p class="gk-empty">no store operations in this step</p>',
+    ]
+    failed = DebugSession(failing_app(), INPUT)
+    failed.run()
+    assert html.unescape(failed.view().table_html("changes")) == (
+        '<p class="gk-empty">none: this step\'s Update never ran</p>'
+    )
 
 
 def test_the_checkpoints_table_cuts_a_long_string_short_as_the_state_tab_does():
