@@ -198,14 +198,17 @@ def _edges_taken(
         edges = [edge for edge in index.edges_from(START) if edge.channels]
     # a router's Send (a ReAct agent's tool calls) names its target on the Send itself
     sent_to = {getattr(value, "node", None) for channel, value in result.writes if channel == TASKS}
-    routed = any(
-        BRANCH_CHANNEL_PREFIX + e.target in written or e.target in sent_to
-        for e in edges
-        if e.kind in ("conditional", "command")
+    # a router (or Command) that chose any node did not choose END, even one it has no
+    # drawn edge to: a Send or goto outside its path map runs that node all the same
+    static_targets = {e.target for e in edges if e.kind in ("edge", "waiting")}
+    routed = bool(sent_to) or any(
+        channel.startswith(BRANCH_CHANNEL_PREFIX)
+        and channel[len(BRANCH_CHANNEL_PREFIX) :] not in static_targets
+        for channel in written
     )
     # a Command(goto=END) writes nothing either; a node that went on along a static
     # edge did not end the run
-    static = any(e.kind in ("edge", "waiting") and e.target != END for e in edges)
+    static = bool(static_targets - {END})
     for edge in edges:
         if edge.channels:  # a low-level Pregel's edge: taken by the messages it carries
             sent = [c for c in edge.channels if c in written]

@@ -198,6 +198,23 @@ def test_a_router_that_sent_took_the_edge_to_its_sends_target_not_end():
     assert marks["edge-agent.__end__"] == {"traversed"}  # the last step chose END
 
 
+def test_a_send_outside_the_path_map_does_not_light_the_edge_to_end():
+    """A Send goes to its node whatever the router's path map says: the drawing read a
+    router whose Send had no drawn edge as choosing END, and lit a -> __end__ though
+    the run went on to c."""
+    from graphkit.types import Send
+
+    builder = StateGraph(PlainState).add_node("a", noop).add_node("b", noop)
+    builder.add_node("c", noop).add_edge(START, "a").add_edge("c", END)
+    builder.add_conditional_edges("a", lambda s: [Send("c", s)], ["b", END])
+    app = builder.compile()
+    svg = app.get_graph().draw_svg(engine="python")
+    run = app.trace({"n": 0})
+    assert [t.node for t in run.step(2).plan.tasks] == ["c"]
+    assert "edge-a.__end__" not in classes(highlight(svg, run.step(1), "update"))
+    assert "edge-a.__end__" not in classes(overlay_path(svg, run))
+
+
 def test_a_command_goto_end_lights_its_edge_to_end():
     """A supervisor's Command(goto=END) writes nothing, as a router's END does: the
     drawing lit the supervisor applied and left its goto edge to END dark."""
