@@ -407,14 +407,15 @@ class DebugSession(Notifier):
             return
         command = Command(resume=answer) if self.interrupts else None
         self._kept = [s for s in self.supersteps if s.update is not None]
-        paused_at = self._paused_at
+        paused_at, passed = self._paused_at, self._passed
         self._stepper = self._start(command, self.thread_config)
         here = (id(self._stepper), self._stepper.step_number)
-        if command is None:  # (its interrupt_before paused here: a tick must not again)
+        # a pause this step passed already (its interrupt_before, resumed now or before
+        # its node asked; a tick) is not met again: the step runs again, as in LangGraph,
+        # without a second stop at the same tick
+        if command is None or (passed is not None and passed[1] == here[1]):
             self._passed = here
-        elif paused_at is not None and paused_at[1] == here[1]:
-            # a tick that paused this step before its node asked was passed already: the
-            # step runs again, as in LangGraph, without a second stop at the same tick
+        if paused_at is not None and paused_at[1] == here[1]:
             self._paused_at = here
         # (the paused step was not applied: the run goes on from the last applied one,
         # and its next Step runs the paused step again, as LangGraph resumes)

@@ -345,6 +345,32 @@ def test_a_tick_passed_before_an_interrupt_does_not_pause_again_after_resume():
     assert session.at_breakpoint
 
 
+def test_a_tick_on_a_compiled_breakpoint_does_not_pause_again_after_its_interrupt():
+    """ask compiled with interrupt_before and ticked: Resume passed the compiled pause,
+    Run ran ask into interrupt(), and after Resume with the answer the Step stopped at
+    the tick before the same step (the new stepper forgot the pause it had passed)."""
+    from typing import TypedDict
+
+    from graphkit import START, StateGraph, interrupt
+
+    class Asked(TypedDict):
+        answer: str
+
+    builder = StateGraph(Asked).add_node("ask", lambda s: {"answer": interrupt("ok?")})
+    builder.add_edge(START, "ask")
+    app = builder.compile(checkpointer=InMemorySaver(), interrupt_before=["ask"])
+    session = DebugSession(app, {"answer": ""}, breakpoints=["ask"])
+    session.run()
+    assert session.status == "interrupted" and not session.interrupts
+    session.resume()
+    session.run()
+    assert session.status == "interrupted" and session.interrupts
+    session.resume("yes")
+    session.run()
+    assert not session.at_breakpoint
+    assert session.status == "done" and session.values == {"answer": "yes"}
+
+
 def test_resuming_says_what_the_next_step_does():
     from typing import TypedDict
 
