@@ -204,7 +204,11 @@ class History:
         if origin is None:
             return None, [(None, packet) for packet in packets]
         m, change = origin
-        return m, list(zip(change.writers, packets or change.values, strict=False))
+        # (a converted thread records an edit as a step whose task is the update's: no
+        # node sent its packets)
+        edits = {t.node for t in self.steps[m].plan.tasks if t.kind == "update"}
+        senders = [None if writer in edits else writer for writer in change.writers]
+        return m, list(zip(senders, packets or change.values, strict=False))
 
     def sent_to(self, node: str) -> list[int]:
         """The steps in which some task sent ``node`` a packet."""

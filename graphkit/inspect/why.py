@@ -148,7 +148,7 @@ class _Ran:
             return Finding("it was sent a packet (Send)", reason)
         sender, packet = sends[index]
         if sender is None:
-            return self._edited_packet(node, packet, n)
+            return self._edited_packet(node, packet, n, m)
         how = "its Command" if sender in self.history.commanded((sender,), node, m) else "a router"
         text = (
             f"{sender} sent {show(packet, 80)} in step {m} (through {how}); "
@@ -158,11 +158,13 @@ class _Ran:
         reason = Reason("push", text, m, None, (sender,))
         return Finding(f"{sender} sent it a packet (Send) in step {m}", reason)
 
-    def _edited_packet(self, node: str, packet: Any, n: int) -> Finding:
+    def _edited_packet(self, node: str, packet: Any, n: int, m: int | None) -> Finding:
         """A packet no recorded step sent: the checkpoint step n planned from is a state
-        edit, or the records begin with it."""
+        edit (or Back's fork of one: the packets replaced some a recorded step sent, step
+        m when the records hold the edit), or the records begin with it."""
         checkpoint = self.history.steps[n].checkpoint_before
-        if checkpoint.source != "update":
+        earlier = self.history.written(TASKS, None, before=n if m is None else m)
+        if checkpoint.source != "update" and (earlier is None or checkpoint.source != "fork"):
             start = self.history.start_words or f"the checkpoint step {n} planned from"
             text = (
                 f"{show(packet, 80)} was already queued in {start}, by a node the records "
@@ -170,19 +172,21 @@ class _Ran:
             )
             reason = Reason("push", text, None)
             return Finding(f"it was sent a packet (Send) before {start}", reason)
-        earlier = self.history.written(TASKS, None, before=n)
         instead = (
             f", in place of the packets {join_names(dict.fromkeys(earlier[1].writers))} "
             f"sent in step {earlier[0]}"
             if earlier is not None and earlier[1].writers
             else ""
         )
+        source = "checkpoint source 'update'"
+        if checkpoint.source == "fork":  # (the debugger's Back restored the edited state)
+            source = "restored by a fork, checkpoint source 'fork'"
         text = (
             f"A state edit (update_state) queued {show(packet, 80)}{instead}: step {n} ran "
-            "from the edited state (checkpoint source 'update'), so its Plan made a push task "
+            f"from the edited state ({source}), so its Plan made a push task "
             "for the edited packet, with the packet's value as its whole input."
         )
-        return Finding(_EDITED_SEND, Reason("push", text, None))
+        return Finding(_EDITED_SEND, Reason("push", text, m))
 
     def _trigger(self, node: str, channel: str, version: int | None, n: int) -> list[Finding]:
         origin = self.history.written(channel, version, before=n)

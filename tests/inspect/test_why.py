@@ -918,3 +918,38 @@ def test_a_send_from_a_state_edit_names_the_edited_packet():
         "edited state (checkpoint source 'update'), so its Plan made a push task for the "
         "edited packet, with the packet's value as its whole input."
     )
+
+
+def test_a_send_from_a_state_edit_in_a_langgraph_thread_is_the_edits():
+    # A converted thread records update_state as a step whose task is '__update__': the
+    # edited packet read "__update__ sent Send('work', 'owls') in step 2 (through a
+    # router)", as if a node of the graph had sent it.
+    graph = pytest.importorskip("langgraph.graph")
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.types import Send as LangGraphSend
+
+    from graphkit.bridge.threads import open_langgraph_thread
+
+    class Topics(TypedDict):
+        topics: list[str]
+        done: Annotated[list, operator.add]
+
+    builder = graph.StateGraph(Topics).add_node("plan", lambda state: {})
+    builder.add_node("work", lambda topic: {"done": [topic]})
+    builder.add_edge(graph.START, "plan")
+    builder.add_conditional_edges("plan", lambda s: [LangGraphSend("work", t) for t in s["topics"]])
+    app = builder.compile(checkpointer=InMemorySaver(), interrupt_before=["work"])
+    config = {"configurable": {"thread_id": "t"}}
+    app.invoke({"topics": ["cats"]}, config)
+    app.update_state(config, {"topics": ["owls"]}, as_node="plan")
+    app.invoke(None, config)
+    run = open_langgraph_thread(app, config)
+    answer = run.why("work", 3).answers[0]
+    assert answer.summary == (
+        "work ran at step 3 because a state edit (update_state) sent it a packet (Send)."
+    )
+    assert [(r.kind, r.step) for r in answer.reasons] == [("push", 2), ("edited", 2)]
+    assert answer.reasons[0].text.startswith(
+        "A state edit (update_state) queued Send('work', 'owls'), in place of the packets "
+        "plan sent in step 1: step 3 ran from the edited state (checkpoint source 'update')"
+    )
