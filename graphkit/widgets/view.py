@@ -74,7 +74,9 @@ class View:
     ``index`` is the superstep's position among the session's recorded supersteps
     (None before the run started), ``step`` its number (the input step is -1) and
     ``phase`` the last phase it completed; ``live`` is False while the slider shows an
-    earlier step. ``tables`` maps each of ``TABLES`` to a DataFrame of short texts.
+    earlier step. ``tables`` maps each of ``TABLES`` to a DataFrame of short texts;
+    ``failed_here`` is True at the phase the step that ended the run with an error
+    stopped after (its later phases never ran; at an earlier one they had not yet).
     """
 
     svg: str
@@ -93,12 +95,12 @@ class View:
     why_html: str = ""
     state_html: str = ""
     tables: Mapping[str, pandas.DataFrame] = field(default_factory=dict)
+    failed_here: bool = False
 
     def table_html(self, kind: str) -> str:
         """Table ``kind`` as an HTML table (every cell escaped), or what its being empty
         means at this phase."""
-        failed = self.status == "error" and self.index == self.count - 1
-        return frame_html(self.tables[kind], empty_text(kind, self.phase, failed=failed))
+        return frame_html(self.tables[kind], empty_text(kind, self.phase, failed=self.failed_here))
 
     def __repr__(self) -> str:
         return f"View(step={self.step}, phase={self.phase!r}, status={self.status!r})"
@@ -134,10 +136,11 @@ def view_at(session: DebugSession, index: int, phase: str, *, checkpoints: bool 
     """The view of ``session.supersteps[index]`` as it was right after ``phase``."""
     steps = story_steps(session)  # numbered as the learner is told, not as forks number
     superstep = as_of(steps[index], phase)
-    live = session.shown is None and index == len(steps) - 1 and phase == steps[index].phase
+    last_step = index == len(steps) - 1
+    live = session.shown is None and last_step and phase == steps[index].phase
     before = Run((*steps[:index], superstep), session.values, session.status)
     explanation = _why(session, before, superstep.step)
-    failed = failed_update(session, superstep) if index == len(steps) - 1 else None
+    failed = failed_update(session, superstep) if last_step else None
     return View(
         svg=highlight(session.graph_svg, superstep, phase, failed=failed.writers if failed else ()),
         index=index,
@@ -155,6 +158,7 @@ def view_at(session: DebugSession, index: int, phase: str, *, checkpoints: bool 
         why_html=_why_html(explanation),
         state_html=state_html(superstep, phase, starts=starting_values(session.app), failed=failed),
         tables=_tables(session, superstep, before, checkpoints),
+        failed_here=session.status == "error" and last_step and phase == steps[index].phase,
     )
 
 

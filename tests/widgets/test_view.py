@@ -108,6 +108,22 @@ def test_an_empty_tab_says_what_it_means_at_the_phase_shown():
     )
 
 
+def test_a_failed_steps_plan_says_its_execute_had_not_run_yet():
+    # The exported page's (and the slider's) "after Plan" of the step that failed read
+    # "none: this step's Execute never ran", though Execute ran: it raised.
+    from graphkit.widgets.view import view_at
+
+    session = DebugSession(failing_app(), INPUT)
+    session.run()
+    last = len(session.supersteps) - 1
+    assert html.unescape(view_at(session, last, "plan").table_html("writes")) == (
+        '<p class="gk-empty">none yet: this step\'s Execute has not run</p>'
+    )
+    assert html.unescape(view_at(session, last, "execute").table_html("changes")) == (
+        '<p class="gk-empty">none: this step\'s Update never ran</p>'
+    )
+
+
 def test_the_checkpoints_table_cuts_a_long_string_short_as_the_state_tab_does():
     # (the whole string went in once per checkpoint: 4 MB of export for a 1 MB value)
     long = "x" * 100_000
