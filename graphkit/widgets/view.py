@@ -286,13 +286,28 @@ def _no_context(session: DebugSession, error: BaseException | None) -> str:
     in a session given no ``context=`` for a graph with a ``context_schema``: its
     ``runtime.context`` was None (a run record does not keep it). Another error gets none."""
     schema = getattr(session.app, "context_schema", None)
-    if schema is None or session.context is not None or "NoneType" not in str(error):
+    if schema is None or session.context is not None or not _read_none(error, schema):
         return ""
     name = getattr(schema, "__name__", "the context")
     return (
         f" (the graph has a context_schema, {name}, and this debugger was given no "
         f"context: pass context={name}(...) to Debugger or DebugSession, or their from_run)"
     )
+
+
+def _read_none(error: BaseException | None, schema: Any) -> bool:
+    """True for an error reading a None as the context is read: an attribute the schema
+    names (``.tone``; a state value's ``None.upper()`` is not the context's), ``.get``
+    or a subscript."""
+    if not isinstance(error, AttributeError | TypeError) or "NoneType" not in str(error):
+        return False
+    name = getattr(error, "name", None)  # (the attribute an AttributeError read on None)
+    fields = {
+        n
+        for klass in getattr(schema, "__mro__", ())
+        for n in vars(klass).get("__annotations__", {})
+    }
+    return not isinstance(name, str) or name == "get" or name in fields
 
 
 _NONE_IN_STEP = {

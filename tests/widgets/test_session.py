@@ -504,3 +504,27 @@ def test_a_failure_unrelated_to_the_context_gets_no_context_hint():
     session = DebugSession(builder.add_edge(START, "boom").compile(), {"text": "hi"})
     session.run()
     assert session.view().status_text == "error in node 'boom' at step 1: ValueError: boom"
+
+
+def test_a_none_in_the_state_gets_no_context_hint():
+    # A node reading upper() on a state value that was None read "AttributeError:
+    # 'NoneType' object has no attribute 'upper' (the graph has a context_schema, Context,
+    # ... pass context=Context(...))": only an attribute the context schema names, get()
+    # or a subscript is how a node reads its context.
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Context:
+        tone: str
+
+    class Text(TypedDict):
+        text: str | None
+
+    builder = StateGraph(Text, context_schema=Context)
+    builder.add_node("shout", lambda state: {"text": state["text"].upper()})
+    session = DebugSession(builder.add_edge(START, "shout").compile(), {"text": None})
+    session.run()
+    assert session.view().status_text == (
+        "error in node 'shout' at step 1: AttributeError: 'NoneType' object has no attribute "
+        "'upper'"
+    )
