@@ -150,15 +150,10 @@ class StepWork:
             self.outstanding += 1
             self.running[task.id] = task
         if isinstance(self.pool, ThreadPoolExecutor):  # tasks see the caller's context
-            # (a future watched before the task starts: one that ends while the pool is
-            # still starting its thread is then taken in the order it finished, not later)
-            future: Future[TaskResult] = Future()
-            future.add_done_callback(self._on_done)
             context = contextvars.copy_context()
-            self.pool.submit(context.run, _run_into, future, self, task, node, failure)
-            return future
-        # an executor of the user's: it decides where tasks run
-        future = self.pool.submit(_run_on_pool, self, task, node, failure)
+            future = self.pool.submit(context.run, _run_on_pool, self, task, node, failure)
+        else:  # an executor of the user's: it decides where tasks run
+            future = self.pool.submit(_run_on_pool, self, task, node, failure)
         future.add_done_callback(self._on_done)
         return future
 
@@ -447,18 +442,6 @@ def _back_off(work: StepWork, task: Task, seconds: float) -> None:
     if work.coroutines is not None:
         waiting = cancellable(waiting, work, task.id)
     run_on_loop(waiting, work.run.loop)
-
-
-def _run_into(
-    future: Future[TaskResult],
-    work: StepWork,
-    task: Task,
-    node: NodeSpec | None,
-    failure: Any,
-) -> None:
-    """``_run_on_pool``, its result set on ``future`` (unless it was cancelled first)."""
-    if future.set_running_or_notify_cancel():
-        future.set_result(_run_on_pool(work, task, node, failure))
 
 
 def _run_on_pool(
