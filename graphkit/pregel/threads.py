@@ -183,7 +183,7 @@ class ThreadLink:
         # saver may store only the values new_versions names (LangGraph's database savers)
         self._unsaved: dict[str, int] = {}
         self._held: tuple[Checkpoint, dict[str, Any]] | None = None
-        self._held_writes: list[tuple[str, list[tuple[str, Any]], str, str]] = []
+        self._held_writes: list[tuple[str, list[tuple[str, Any]], str, Task | None]] = []
         self.save_error: Exception | None = None
         """The first failure of a save LangGraph makes in the background (a task's writes;
         a checkpoint unless durability="sync"; what "exit" saves at the end): the run
@@ -281,8 +281,7 @@ class ThreadLink:
             writes = [(ERROR, text), *handled, *answers]
         else:
             writes = self.tracked(result.writes) or [(NO_WRITES, None)]
-        who = f"{result.task.node!r} at step {result.task.step}"
-        self.save_writes(result.task.id, writes, path_text(result.task.shown_path), who)
+        self.save_writes(result.task.id, writes, path_text(result.task.shown_path), result.task)
 
     def tracked(self, writes: Iterable[tuple[str, Any]]) -> list[tuple[str, Any]]:
         """``writes`` as they are saved: none to an untracked channel, and a ``Send``'s
@@ -310,18 +309,18 @@ class ThreadLink:
         return replace(checkpoint, channel_values=values)
 
     def save_writes(
-        self, task_id: str, writes: list[tuple[str, Any]], path: str = "", who: str = ""
+        self, task_id: str, writes: list[tuple[str, Any]], path: str = "", by: Task | None = None
     ) -> None:
         """Save writes against the checkpoint saved (or loaded) last; ``path``: the task's
         ``path_text``, by which savers list a checkpoint's writes (as LangGraph's: "" for
-        writes no task made); ``who``: the node and step a refusal names."""
+        writes no task made); ``by``: the task that made them, which a refusal names."""
         if self.durability == "exit":
-            self._held_writes.append((task_id, writes, path, who))
+            self._held_writes.append((task_id, writes, path, by))
         else:
-            self._put_task_writes(task_id, writes, path, who)
+            self._put_task_writes(task_id, writes, path, by)
 
     def _put_task_writes(
-        self, task_id: str, writes: list[tuple[str, Any]], path: str, who: str = ""
+        self, task_id: str, writes: list[tuple[str, Any]], path: str, by: Task | None = None
     ) -> None:
         """Put a task's writes; a failure is kept in ``save_error`` (a state edit's
         raises at once). None are put after a failed checkpoint: they would be its."""
@@ -330,8 +329,10 @@ class ThreadLink:
         try:
             self._put_writes(task_id, writes, path)
         except Exception as error:
-            if who and isinstance(error, TypeError):  # (often a value it cannot store)
-                refused = TypeError(f"Node {who}: saving its writes failed. {error}")
+            if by is not None and isinstance(error, TypeError):  # (often a value it cannot store)
+                refused = TypeError(
+                    f"Node {by.node!r} at step {by.step}: saving its writes failed. {error}"
+                )
                 refused.__cause__, error = error, refused
             if not self.background:
                 raise error
@@ -358,8 +359,8 @@ class ThreadLink:
             # the steps in between were never saved: the parent is the last one that was
             checkpoint = replace(checkpoint, parent_id=self._last_saved)
             self._put_checkpoint(checkpoint, metadata, versions)
-        for task_id, writes, path, who in held_writes:
-            self._put_task_writes(task_id, writes, path, who)
+        for task_id, writes, path, by in held_writes:
+            self._put_task_writes(task_id, writes, path, by)
 
 
 # -- starting a run ----------------------------------------------------------------------

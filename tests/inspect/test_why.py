@@ -10,6 +10,7 @@ import pytest
 
 from graphkit import END, START, Command, GraphkitWarning, Send, StateGraph
 from graphkit.inspect import Explanation
+from tests.widgets.graphs import edited_sends_app
 
 
 class Log(TypedDict):
@@ -795,12 +796,10 @@ def test_a_partial_router_is_named_by_its_function(library):
     )
 
 
-def test_a_resumed_runs_why_says_what_happened_before_its_records():
-    """A resumed run's records begin at the checkpoint it loaded: why said "branch:to:b
-    had a version b had not seen" and, for a, which ran before, "a never ran"."""
-    from typing import TypedDict
-
-    from graphkit import END, START, InMemorySaver, StateGraph
+def _resumed_run():
+    """a then b, paused before b and resumed: the resumed run's records begin at the
+    checkpoint step 1 saved."""
+    from graphkit import InMemorySaver
 
     class S(TypedDict):
         n: int
@@ -812,7 +811,13 @@ def test_a_resumed_runs_why_says_what_happened_before_its_records():
     app = builder.compile(checkpointer=InMemorySaver(), interrupt_before=["b"])
     config = {"configurable": {"thread_id": "1"}}
     app.trace({"n": 1}, config)
-    resumed = app.trace(None, config)
+    return app.trace(None, config)
+
+
+def test_a_resumed_runs_why_says_what_happened_before_its_records():
+    """A resumed run's records begin at the checkpoint it loaded: why said "branch:to:b
+    had a version b had not seen" and, for a, which ran before, "a never ran"."""
+    resumed = _resumed_run()
     assert resumed.why("b").answers[0].summary == (
         "b ran at step 2 because branch:to:b was written before the checkpoint this run "
         "started from (saved after step 1), by a node the records do not show."
@@ -827,21 +832,7 @@ def test_a_resumed_runs_why_never_says_a_step_is_before_itself():
     """The checkpoint a resumed run loads is the one step 1 saved: why read "the records
     do not show step 1, which is before the checkpoint this run started from (step 1)",
     a step before itself (lesson 08's resumed run, asked about its first node)."""
-    from typing import TypedDict
-
-    from graphkit import END, START, InMemorySaver, StateGraph
-
-    class S(TypedDict):
-        n: int
-
-    builder = StateGraph(S)
-    builder.add_node("a", lambda s: {"n": s["n"] + 1})
-    builder.add_node("b", lambda s: {"n": s["n"] * 2})
-    builder.add_edge(START, "a").add_edge("a", "b").add_edge("b", END)
-    app = builder.compile(checkpointer=InMemorySaver(), interrupt_before=["b"])
-    config = {"configurable": {"thread_id": "1"}}
-    app.trace({"n": 1}, config)
-    answer = app.trace(None, config).why("a", step=1).answers[0]
+    answer = _resumed_run().why("a", step=1).answers[0]
     assert answer.summary == (
         "a at step 1: the records do not show step 1, which is before the checkpoint this "
         "run started from (saved after step 1)."
@@ -883,26 +874,11 @@ def test_a_step_after_a_state_edit_says_it_ran_from_the_edit():
     assert [r.kind for r in plain.why("tools").answers[0].reasons] == ["edge"]
 
 
-def _edited_sends_app():
-    """plan sends each topic to work and pauses before work (a ReAct agent's tool calls)."""
-    from graphkit import InMemorySaver
-
-    class Topics(TypedDict):
-        topics: list[str]
-        done: Annotated[list, operator.add]
-
-    builder = StateGraph(Topics).add_node("plan", lambda state: {})
-    builder.add_node("work", lambda topic: {"done": [topic]})
-    builder.add_edge(START, "plan")
-    builder.add_conditional_edges("plan", lambda s: [Send("work", t) for t in s["topics"]])
-    return builder.compile(checkpointer=InMemorySaver(), interrupt_before=["work"])
-
-
 def test_a_send_from_a_state_edit_names_the_edited_packet():
     # widgetpass: a ReAct agent's tool call edited at its pause read "agent sent
     # Send('tools', tool call search({'query': 'best bakeries …})) in step 1", the packet
     # from before the edit, while the edited one ran.
-    app = _edited_sends_app()
+    app = edited_sends_app()
     config = {"configurable": {"thread_id": "t"}}
     app.invoke({"topics": ["cats"]}, config)
     app.update_state(config, {"topics": ["owls"]}, as_node="plan")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import operator
-from typing import Annotated, TypedDict
+from typing import Annotated, Any, TypedDict
 
 from graphkit import END, START, StateGraph, interrupt
 
@@ -90,3 +90,20 @@ def wide_app(size: int = 50):
         builder.add_edge(START, name)
     builder.add_edge(workers, "sink").add_edge("sink", END)
     return builder.compile()
+
+
+class Topics(TypedDict):
+    topics: list[str]
+    done: Annotated[list, operator.add]
+
+
+def edited_sends_app() -> Any:
+    """plan sends each topic to work and pauses before work, as a ReAct agent pauses
+    before its tool calls (a test then edits the packets with ``update_state``)."""
+    from graphkit import InMemorySaver, Send
+
+    builder = StateGraph(Topics).add_node("plan", lambda state: {})
+    builder.add_node("work", lambda topic: {"done": [topic]})
+    builder.add_edge(START, "plan")
+    builder.add_conditional_edges("plan", lambda s: [Send("work", t) for t in s["topics"]])
+    return builder.compile(checkpointer=InMemorySaver(), interrupt_before=["work"])

@@ -11,7 +11,15 @@ import pytest
 from graphkit import START, StateGraph
 from graphkit.widgets import TABLES, DebugSession
 from graphkit.widgets.view import as_of, phases_of
-from tests.widgets.graphs import HOSTILE, State, chain_app, failing_app, hostile_app, wide_app
+from tests.widgets.graphs import (
+    HOSTILE,
+    State,
+    chain_app,
+    edited_sends_app,
+    failing_app,
+    hostile_app,
+    wide_app,
+)
 
 INPUT = {"n": 1, "log": []}
 
@@ -204,17 +212,7 @@ def test_why_names_the_packet_a_state_edit_sent_not_the_one_it_replaced():
     # message id) read "agent sent Send('tools', tool call search({'query': 'best
     # bakeries …})) in step 1" in the why panel, while the tasks tab showed the edited
     # packet that ran.
-    from graphkit import InMemorySaver, Send
-
-    class Topics(TypedDict):
-        topics: list[str]
-        done: Annotated[list, operator.add]
-
-    builder = StateGraph(Topics).add_node("plan", lambda state: {})
-    builder.add_node("work", lambda topic: {"done": [topic]})
-    builder.add_edge(START, "plan")
-    builder.add_conditional_edges("plan", lambda s: [Send("work", t) for t in s["topics"]])
-    app = builder.compile(checkpointer=InMemorySaver(), interrupt_before=["work"])
+    app = edited_sends_app()
     session = DebugSession(app, {"topics": ["cats"]})
     session.run()
     app.update_state(session.thread_config, {"topics": ["owls"]}, as_node="plan")
