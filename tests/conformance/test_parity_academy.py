@@ -198,13 +198,28 @@ def _research_assistant(library: str, path: Path) -> list[Any]:
     for feedback in ["Add a startup CEO", None]:
         graph.update_state(thread, {"human_analyst_feedback": feedback}, as_node="human_feedback")
         seen.append(graph.get_state(thread).next)
-        seen += list(graph.stream(None, thread, stream_mode="updates"))
+        seen += _updates_per_step(
+            graph.stream(None, thread, stream_mode=["updates", "checkpoints"])
+        )
     state = graph.get_state(thread)
     seen.append((state.values["final_report"], state.next, state.metadata["step"]))
     history = list(graph.get_state_history(thread))
     seen += [(s.metadata["step"], s.metadata["source"], s.next) for s in history]
     seen += [sorted(t.name for t in s.tasks) for s in history]
     return seen
+
+
+def _updates_per_step(chunks: Any) -> list[list[str]]:
+    """Each step's `updates` chunks, in an order of their own: parallel tasks report as they
+    finish, in either library, so two interviews' order is a thread race, not a behaviour.
+    The `checkpoints` chunk that closes each step keeps the steps themselves in order."""
+    steps: list[list[str]] = [[]]
+    for mode, chunk in chunks:
+        if mode == "checkpoints":
+            steps.append([])
+        else:
+            steps[-1].append(repr(chunk))
+    return [sorted(step) for step in steps if step]
 
 
 def _both(program: Any, path: Path) -> tuple[list[Any], list[Any]]:
