@@ -1,6 +1,6 @@
 # graphkit: `make course` runs the course, `make test` runs every test, `make demo` the
 # seed example. Each sets up what it needs first (a local venv, and graphviz's `dot`,
-# Chromium and a font when missing).
+# Chromium, a font and npm when missing).
 
 PYTHON ?= python3
 VENV ?= .venv
@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 RUNTIME := $(VENV)/.installed-runtime
 
-.PHONY: course demo test docs lint system clean
+.PHONY: course demo test docs widget-js lint system clean
 
 COURSE ?= build/course
 
@@ -21,7 +21,7 @@ course: $(STAMP) system
 demo: $(RUNTIME)
 	$(BIN)/python examples/seed.py
 
-test: $(STAMP) system
+test: $(STAMP) system widget-js
 	$(BIN)/ruff check graphkit tests examples benchmarks scripts
 	$(BIN)/python -m pytest -q -p no:cacheprovider --doctest-modules graphkit tests; \
 	status=$$?; \
@@ -29,8 +29,14 @@ test: $(STAMP) system
 	exit $$status
 
 # The documentation site (MkDocs Material), built strictly into site/; it executes the lessons.
-docs: $(STAMP)
+docs: $(STAMP) widget-js
 	$(BIN)/mkdocs build --strict
+
+# The Jupyter widget manager the site's lessons render their saved widgets with, served
+# from the site itself: fetched once into build/ from the npm registry, at the version and
+# hash pinned in scripts/widget_js.py (the docs build fetches it too when it is missing).
+widget-js: $(STAMP) system
+	$(BIN)/python scripts/widget_js.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check graphkit tests examples benchmarks scripts
@@ -47,10 +53,12 @@ $(STAMP): pyproject.toml
 	touch $(STAMP) $(RUNTIME)
 
 # System packages the drawing layer and the browser tests use; installed only when missing
-# (needs root/apt): graphviz's dot, and headless Chromium with a font for the widget tests.
+# (needs root/apt): graphviz's dot, headless Chromium with a font for the widget tests, and
+# npm for the docs site's widget manager.
 system:
 	@missing=""; \
 	command -v dot >/dev/null 2>&1 || missing="$$missing graphviz"; \
+	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	dpkg -s fonts-dejavu-core >/dev/null 2>&1 || missing="$$missing fonts-dejavu-core"; \
 	if [ -n "$$missing" ]; then \

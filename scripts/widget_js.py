@@ -1,0 +1,105 @@
+"""The Jupyter widget manager the docs site's lessons render their saved widgets with.
+
+mkdocs-jupyter's pages load ``@jupyter-widgets/html-manager`` from a public CDN, at any
+version, and in its AMD build, which needs RequireJS that those pages leave out: the
+lessons' debuggers showed nothing, offline or not. The site serves its own copy instead
+(docs/hooks.py points the lessons at it): the standalone build ``dist/embed.js``, its
+license notice and the icon fonts it loads, taken from the npm registry's tarball of one
+pinned version and checked against that tarball's pinned hash. It is fetched once into
+build/ (``make widget-js``, or the first docs build); nothing of it is committed.
+
+    python scripts/widget_js.py    # fetches when missing; prints the folder
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+PACKAGE = "@jupyter-widgets/html-manager"
+VERSION = "1.0.15"  # html-manager 1.0 renders ipywidgets 8's state (pyproject: ipywidgets 8.1)
+# npm's "integrity" of that version's tarball: a tarball that differs is refused.
+INTEGRITY = (
+    "sha512-5thBIV6ymNgmPVOHvzx+gGy8ZSKmSazhtGw4/c4xJDVzRhG9PTeQsRjF3FUTopvFi//"
+    "SABeNz1yp47bCrJ3CQA=="
+)
+# The bundle, its license notice, and the woff2/woff icon fonts (what browsers take; the
+# eot/ttf/svg copies of the same fonts, 2.5 MB, are for browsers long gone).
+KEEP = re.compile(r"package/dist/(embed\.js|embed\.js\.LICENSE\.txt|[0-9a-f]{20}\.woff2?)")
+ROOT = Path(__file__).resolve().parents[1]
+FOLDER = ROOT / "build" / "widget-js" / f"html-manager-{VERSION}"
+
+
+def widget_js(folder: Path = FOLDER) -> Path:
+    """The folder holding ``embed.js`` and its fonts, fetched from the npm registry first
+    when it is not there yet."""
+    if (folder / "embed.js").is_file():
+        return folder
+    npm = shutil.which("npm")
+    if npm is None:
+        raise RuntimeError(
+            f"npm is missing: the docs site serves {PACKAGE}@{VERSION} (the lessons' widget "
+            "manager) from the npm registry. Install it with `make system` "
+            "(apt-get install npm), then build again."
+        )
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=folder.parent) as tmp:
+        tarball = _pack(npm, Path(tmp))
+        staging = Path(tmp) / "files"
+        staging.mkdir()
+        with tarfile.open(tarball) as tar:
+            for member in tar.getmembers():
+                if member.isfile() and KEEP.fullmatch(member.name):
+                    source = tar.extractfile(member)
+                    (staging / Path(member.name).name).write_bytes(source.read())
+        if not (staging / "embed.js").is_file():
+            raise RuntimeError(f"{PACKAGE}@{VERSION} has no dist/embed.js: pick another VERSION")
+        shutil.rmtree(folder, ignore_errors=True)  # a copy cut short (no embed.js)
+        try:
+            staging.rename(folder)
+        except OSError:  # another build put it there meanwhile
+            if not (folder / "embed.js").is_file():
+                raise
+    return folder
+
+
+def _pack(npm: str, into: Path) -> Path:
+    """``npm pack`` the pinned version into ``into`` (the tarball alone, no dependencies)."""
+    result = subprocess.run(
+        [npm, "pack", f"{PACKAGE}@{VERSION}", "--pack-destination", str(into), "--silent"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    tarballs = list(into.glob("*.tgz"))
+    if result.returncode != 0 or len(tarballs) != 1:
+        raise RuntimeError(
+            f"`npm pack {PACKAGE}@{VERSION}` failed (exit {result.returncode}): "
+            f"{result.stderr.strip()[-2000:]}\nThe docs site needs it once (cached in build/); "
+            "check that the npm registry is reachable."
+        )
+    digest = hashlib.sha512(tarballs[0].read_bytes()).digest()
+    integrity = "sha512-" + base64.b64encode(digest).decode()
+    if integrity != INTEGRITY:
+        raise RuntimeError(
+            f"{PACKAGE}@{VERSION} from the npm registry is not the tarball pinned in "
+            f"scripts/widget_js.py: its integrity is {integrity}, pinned {INTEGRITY}. "
+            f"After a change of VERSION, pin what `npm view {PACKAGE}@{VERSION} dist.integrity` "
+            "prints; otherwise check the registry npm uses (`npm config get registry`)."
+        )
+    return tarballs[0]
+
+
+if __name__ == "__main__":
+    try:
+        print(widget_js())
+    except RuntimeError as error:
+        sys.exit(str(error))
