@@ -4,6 +4,9 @@ Nothing generated is committed: every build runs the first Python block of the H
 Concepts pages, so each drawing is of the graph the reader sees built just above it, and
 the seed example (examples/seed.py) for the Drawing page (whose examples take the seed
 graph as given) and, its nodes made to sleep, for the timing chart.
+
+The lessons' saved widgets render with the site's own copy of the Jupyter widget manager
+(scripts/widget_js.py fetches it from the npm registry at a pinned version), not a CDN's.
 """
 
 import contextlib
@@ -14,6 +17,7 @@ import sys
 import warnings
 from pathlib import Path
 
+from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -125,13 +129,51 @@ def debugger_export() -> str:
     return session.to_html()
 
 
+def _widget_js_module():
+    spec = importlib.util.spec_from_file_location(
+        "graphkit_docs_widget_js", ROOT / "scripts" / "widget_js.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# Where the site serves the widget manager, and the CDN address mkdocs-jupyter's lesson
+# pages load it from (html-manager's AMD build; the older package for pre-2 widget state).
+WIDGET_JS = "assets/jupyter-widgets"
+CDN_WIDGET_JS = re.compile(
+    r"https?://[^'\"\s]+/(?:@jupyter-widgets/html-manager|@jupyter-js-widgets)@[^'\"\s]*"
+    r"/dist/embed(?:-amd)?\.js"
+)
+WIDGET_VIEW = 'type="application/vnd.jupyter.widget-view+json"'
+
+
 def on_files(files: Files, config) -> Files:
     for name, content in drawings().items():
         files.append(File.generated(config, f"concepts/{name}", content=content))
     for name, content in seed_drawings().items():
         files.append(File.generated(config, f"images/drawing/{name}", content=content))
     files.append(File.generated(config, "debugger/export.html", content=debugger_export()))
+    for path in sorted(_widget_js_module().widget_js().iterdir()):
+        files.append(File.generated(config, f"{WIDGET_JS}/{path.name}", abs_src_path=str(path)))
     return files
+
+
+def on_page_content(html: str, page, config, files: Files) -> str:
+    """A lesson with saved widgets loads the widget manager from the site: the CDN's copy
+    (any version, AMD, needing RequireJS that the page lacks) rendered nothing, offline or
+    not. The standalone build needs no loader and finds its fonts beside itself."""
+    if not page.file.src_uri.endswith(".ipynb"):
+        return html
+    local = files.get_file_from_path(f"{WIDGET_JS}/embed.js").url_relative_to(page.file)
+    html, replaced = CDN_WIDGET_JS.subn(local, html)
+    if WIDGET_VIEW in html and not replaced:
+        raise PluginError(
+            f"{page.file.src_uri}: the lesson has saved widgets but no widget-manager script "
+            "address to point at the site's own copy: mkdocs-jupyter's template changed? "
+            "Update CDN_WIDGET_JS in docs/hooks.py to what the page loads."
+        )
+    return html
 
 
 def _notebook_headings(path: str) -> list[str]:

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import doctest
+import functools
+import http.server
 import io
 import os
 import re
 import subprocess
 import sys
+import threading
 import warnings
 from pathlib import Path
 
@@ -148,12 +151,13 @@ def test_compatibility_page_names_real_cases():
     assert cited > 100
 
 
-@pytest.mark.docs
-def test_site_builds_strictly(tmp_path):
-    """``mkdocs build --strict``: a broken link, a missing page or a docstring the API
-    reference cannot render fails the build. The lessons are executed while it builds."""
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    """The site, built once for this module's tests by ``mkdocs build --strict``, the
+    lessons executed (no cache: a change to graphkit that breaks a lesson breaks it)."""
+    out = tmp_path_factory.mktemp("site")
     result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path)],
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
         cwd=ROOT,
         env={**os.environ, "GRAPHKIT_DOCS_CACHE": "false", "GRAPHKIT_DOCS_EXECUTE": "true"},
         capture_output=True,
@@ -161,6 +165,13 @@ def test_site_builds_strictly(tmp_path):
         timeout=600,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+    return out
+
+
+@pytest.mark.docs
+def test_site_builds_strictly(site):
+    """``mkdocs build --strict``: a broken link, a missing page or a docstring the API
+    reference cannot render fails the build. The lessons are executed while it builds."""
     for page in [
         "index.html",
         "getting-started/index.html",
@@ -168,11 +179,91 @@ def test_site_builds_strictly(tmp_path):
         "reference/graphkit/index.html",
         "concepts/home.svg",
         "concepts/graph.svg",
+        f"{WIDGET_JS}/embed.js",
     ]:
-        assert (tmp_path / page).is_file(), page
-    lesson = (tmp_path / "lessons/02-supersteps/index.html").read_text()
+        assert (site / page).is_file(), page
+    lesson = (site / "lessons/02-supersteps/index.html").read_text()
     assert "Traceback" not in lesson
-    assert broken_anchors(tmp_path) == {}
+    assert broken_anchors(site) == {}
+    with_widgets = {
+        page.parent.name
+        for page in site.glob("lessons/*/index.html")
+        if WIDGET_VIEW in page.read_text()
+    }
+    assert with_widgets == set(WIDGET_LESSONS), "open each lesson with widgets offline below"
+
+
+# The lessons that show a saved Debugger; the site serves their widget manager itself.
+WIDGET_LESSONS = ["08-human-in-the-loop", "10-bsp-beyond-agents", "A1-debugger-tour"]
+WIDGET_VIEW = 'type="application/vnd.jupyter.widget-view+json"'
+WIDGET_JS = "assets/jupyter-widgets"
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # the test's output, not a line per file served
+        pass
+
+
+@pytest.fixture(scope="module")
+def site_url(site):
+    """The built site, served over HTTP on the loopback address while the module runs."""
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler) as server:
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        yield f"http://127.0.0.1:{server.server_port}"
+        server.shutdown()
+        thread.join(10)
+
+
+@pytest.mark.docs
+@pytest.mark.browser
+@pytest.mark.parametrize("lesson", WIDGET_LESSONS)
+def test_lesson_widgets_render_offline(site_url, lesson, tmp_path):
+    """A lesson's saved Debugger renders from the site alone: headless Chromium gets no
+    answer from anywhere but the local server, as on a course machine offline, and the
+    debugger's graph, buttons and step label show (its PNG lands in ``tmp_path``)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    from playwright.sync_api import sync_playwright
+
+    from scripts.read_in_lab import CHROMIUM, CHROMIUM_ARGS, LOCAL
+
+    refused, answered, errors = [], [], []
+
+    def local_only(route):
+        if route.request.url.startswith(LOCAL):
+            return route.continue_()
+        refused.append((route.request.resource_type, route.request.url))
+        return route.abort()
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1200, "height": 1000})
+            page.route("**/*", local_only)
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.on("response", lambda r: answered.append((r.status, r.request.resource_type)))
+            page.goto(f"{site_url}/lessons/{lesson}/")
+            debugger = page.locator(".gk-debugger")
+            try:
+                debugger.wait_for(state="visible", timeout=30_000)
+            except PlaywrightTimeout:
+                page.screenshot(path=str(tmp_path / f"{lesson}.png"), full_page=True)
+                pytest.fail(
+                    f"lessons/{lesson}: the saved Debugger did not render offline; refused "
+                    f"{refused}, page errors {errors}, screenshot {tmp_path / lesson}.png"
+                )
+            assert debugger.locator(".gk-graph svg g.node").count() >= 3
+            assert debugger.locator("button.gk-step-button").is_visible()
+            assert debugger.locator(".gk-step").inner_text().strip() != ""
+            page.add_style_tag(content=".md-header { visibility: hidden }")  # not over it
+            debugger.screenshot(path=str(tmp_path / f"{lesson}.png"))  # waits for the fonts
+        finally:
+            browser.close()
+    assert [url for kind, url in refused if kind == "script"] == []
+    assert [status for status, _ in answered if status >= 400] == []
+    assert (200, "font") in answered  # the buttons' icon font, from the site too
+    assert errors == []
 
 
 def broken_anchors(site: Path) -> dict[str, list[str]]:
