@@ -59,6 +59,8 @@ def test_run_to_frame_without_pandas(monkeypatch):
         run.to_frame("changes")
     with pytest.raises(ImportError, match=re.escape(NOTEBOOK)):
         run.steps[1].to_frame()
+    with pytest.raises(ImportError, match=re.escape(NOTEBOOK)):  # (its look needs pandas too)
+        run.to_frame("changes", readable=True)
 
 
 def test_thread_tables_without_pandas(monkeypatch):

@@ -3,7 +3,8 @@
 Each ``*_rows`` function turns records into a list of dicts and imports nothing
 heavy; ``run_frame`` and ``superstep_frame`` put the rows into a DataFrame, importing
 pandas only when called. Cells hold the run's values themselves; pass
-``readable=True`` for the short text ``show`` gives them instead.
+``readable=True`` for the short text ``show`` gives them instead, in a DataFrame a
+notebook shows whole and laid out for reading (``readable_frame.ReadableFrame``).
 
 | kind | one row per | columns |
 |---|---|---|
@@ -453,7 +454,11 @@ def run_frame(
         return _frame(rows, columns, ())
     if "task_id" in columns:
         _shorten_ids(rows)
-    return _frame(rows, columns, value_columns, _TUPLE_COLUMNS.get(kind, {}))
+    frame = _frame(rows, columns, value_columns, _TUPLE_COLUMNS.get(kind, {}))
+    # (imported once the frame is built: without pandas, the table's error names the extra)
+    from graphkit.inspect.readable_frame import readable_frame
+
+    return readable_frame(frame)
 
 
 def superstep_frame(superstep: Superstep, *, readable: bool = False) -> pandas.DataFrame:
@@ -463,8 +468,12 @@ def superstep_frame(superstep: Superstep, *, readable: bool = False) -> pandas.D
     >>> superstep_frame(counter_run().steps[2])["phase"].tolist()
     ['plan', 'execute', 'update', 'update']
     """
-    value_columns = _VALUE_COLUMNS["superstep"] if readable else ()
-    return _frame(superstep_rows(superstep), COLUMNS["superstep"], value_columns)
+    if not readable:
+        return _frame(superstep_rows(superstep), COLUMNS["superstep"], ())
+    frame = _frame(superstep_rows(superstep), COLUMNS["superstep"], _VALUE_COLUMNS["superstep"])
+    from graphkit.inspect.readable_frame import readable_frame
+
+    return readable_frame(frame)
 
 
 def _shorten_ids(rows: list[dict[str, Any]], length: int = 8) -> None:

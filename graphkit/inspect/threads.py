@@ -142,9 +142,12 @@ def checkpoints_frame(
 
     keys = _state_keys(app, config)
     rows = checkpoint_rows(app, config)
-    if readable:
-        rows = [row | {key: show(row.get(key)) for key in keys} for row in rows]
-    return data_frame(rows, [*CHECKPOINT_COLUMNS, *keys])
+    if not readable:
+        return data_frame(rows, [*CHECKPOINT_COLUMNS, *keys])
+    from graphkit.inspect.readable_frame import readable_frame
+
+    rows = [row | {key: show(row.get(key)) for key in keys} for row in rows]
+    return readable_frame(data_frame(rows, [*CHECKPOINT_COLUMNS, *keys]))
 
 
 def pending_writes_frame(
@@ -154,6 +157,9 @@ def pending_writes_frame(
     require("pandas", extra="notebook", feature="pending_writes_frame()")
 
     rows = pending_write_rows(app, config)
-    if readable:
-        rows = [row | {"value": show(row["value"])} for row in rows]
-    return data_frame(rows, WRITE_COLUMNS)
+    if not readable:
+        return data_frame(rows, WRITE_COLUMNS)
+    from graphkit.inspect.readable_frame import readable_frame
+
+    rows = [row | {"value": show(row["value"])} for row in rows]
+    return readable_frame(data_frame(rows, WRITE_COLUMNS))
