@@ -6,10 +6,12 @@ so a value ``show`` had already shortened to 60, with its own ``…``, was cut a
 time with pandas' ``...``; and JupyterLab squeezed the value columns (before, after,
 value, a state key) into tall rows while ids kept their room. A ``ReadableFrame`` is
 pandas' own table with neither: its cells whole, the ids, steps and flags on one line
-each, every value column at least as wide as its text (up to ``VALUE_WIDTH``
-characters) and wrapped between words past that, text left-aligned and each row's cells
-at its top. The layout is a ``<style>`` block scoped to the table by a class; colours
-stay JupyterLab's own (its theme variables), so it reads the same in the dark theme.
+each (a whole 36-character checkpoint id still breaks at its hyphens), every value
+column at least as wide as its text, up to ``VALUE_WIDTH`` characters (``VALUE_ROOM``
+between a table's values), and wrapped between words past that, text left-aligned and
+each row's cells at its top. The layout is a ``<style>`` block scoped to the table by
+a class; colours stay JupyterLab's own (its theme variables), so it reads the same in
+the dark theme.
 
 It is still a DataFrame: ``isinstance``, ``.loc``, filtering, ``set_index``,
 ``to_csv`` and equality behave as pandas', a slice or a filtered frame is a
