@@ -22,6 +22,7 @@ import contextlib
 import operator
 import os
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable
@@ -49,14 +50,37 @@ class Work(TypedDict):
 # --- the programs -------------------------------------------------------------------------
 
 
-def _node(lib: Lib, name: str, delay: float, trouble: str | None, run_async: bool) -> Callable:
+class Siblings:
+    """The tasks that run beside the troubled one, counted as they finish. The troubled
+    task's first run waits for all of them, then ``DELAY`` more for the library to keep
+    their writes: on a loaded machine its longer sleep alone did not make it last (CI saw
+    a sibling cancelled in one library and finished in the other)."""
+
+    def __init__(self, count: int) -> None:
+        self.count, self.finished, self.lock = count, 0, threading.Lock()
+
+    def finish(self) -> None:
+        with self.lock:
+            self.finished += 1
+
+    def all_finished(self, deadline: float) -> bool:
+        return self.finished >= self.count or time.monotonic() > deadline
+
+
+def _node(
+    lib: Lib, name: str, delay: float, trouble: str | None, run_async: bool, siblings: Siblings
+) -> Callable:
     """A node that sleeps ``delay`` and logs ``name``; with ``trouble`` it asks first
-    ("interrupt") or fails on its first run ("error")."""
+    ("interrupt") or fails on its first run ("error"), once its siblings have finished."""
     interrupt = _interrupt(lib.name)
     failures = [trouble] if trouble == "error" else []
+    first_run = [True] if trouble else []
 
     def body(state: Any) -> dict:
         label = name if "i" not in state else f"{name}{state['i']}"
+        if not trouble:
+            siblings.finish()
+            return {"log": [label]}
         if trouble == "interrupt":
             return {"log": [f"{label}={interrupt(f'{label}?')}"]}
         if failures:
@@ -64,27 +88,45 @@ def _node(lib: Lib, name: str, delay: float, trouble: str | None, run_async: boo
             raise ValueError(f"{label} failed")
         return {"log": [label]}
 
+    def waits() -> bool:
+        if not first_run:
+            return False
+        first_run.pop()
+        return True
+
     if run_async:
 
         async def node(state: Any) -> dict:
             await asyncio.sleep(delay)
+            if waits():
+                deadline = time.monotonic() + 10
+                while not siblings.all_finished(deadline):
+                    await asyncio.sleep(DELAY / 10)
+                await asyncio.sleep(DELAY)
             return body(state)
 
         return node
 
     def node(state: Any) -> dict:
         time.sleep(delay)
+        if waits():
+            deadline = time.monotonic() + 10
+            while not siblings.all_finished(deadline):
+                time.sleep(DELAY / 10)
+            time.sleep(DELAY)
         return body(state)
 
     return node
 
 
-def parallel(lib: Lib, trouble: str, run_async: bool) -> Any:
+def parallel(lib: Lib, trouble: str, run_async: bool, siblings: Siblings | None = None) -> Any:
     """START -> a, b, c, d; ``a`` finishes last and has the trouble."""
     graph = lib.StateGraph(State)
+    siblings = siblings or Siblings(3)
     for position, name in enumerate("abcd"):
         mine = trouble if name == "a" else None
-        graph.add_node(name, _node(lib, name, (3 - position) * DELAY, mine, run_async))
+        delay = (3 - position) * DELAY
+        graph.add_node(name, _node(lib, name, delay, mine, run_async, siblings))
         graph.add_edge(lib.START, name)
     return graph
 
@@ -94,12 +136,13 @@ def sends(lib: Lib, trouble: str, run_async: bool) -> Any:
     trouble and finishes last, well after the others: LangGraph runs a sync step on a
     pool of a few threads, and an error cancels the tasks still waiting for one."""
     graph = lib.StateGraph(State)
+    siblings = Siblings(12)
     graph.add_node("fan", lambda state: {"log": ["fan"]})
-    graph.add_node("other", _node(lib, "other", 0.0, None, run_async))
+    graph.add_node("other", _node(lib, "other", 0.0, None, run_async, siblings))
     inner: dict[int, Callable] = {
-        i: _node(lib, "w", (11 - i) * DELAY / 3, None, run_async) for i in range(1, 12)
+        i: _node(lib, "w", (11 - i) * DELAY / 3, None, run_async, siblings) for i in range(1, 12)
     }
-    inner[0] = _node(lib, "w", 10 * DELAY, trouble, run_async)
+    inner[0] = _node(lib, "w", 10 * DELAY, trouble, run_async, siblings)
 
     if run_async:
 
@@ -121,9 +164,10 @@ def sends(lib: Lib, trouble: str, run_async: bool) -> Any:
 def subgraph(lib: Lib, trouble: str, run_async: bool) -> Any:
     """START -> sub, p, q, where ``sub`` is a compiled graph fanning out the same way."""
     graph = lib.StateGraph(State)
-    graph.add_node("sub", parallel(lib, trouble, run_async).compile())
-    graph.add_node("p", _node(lib, "p", DELAY, None, run_async))
-    graph.add_node("q", _node(lib, "q", 0.0, None, run_async))
+    siblings = Siblings(5)
+    graph.add_node("sub", parallel(lib, trouble, run_async, siblings).compile())
+    graph.add_node("p", _node(lib, "p", DELAY, None, run_async, siblings))
+    graph.add_node("q", _node(lib, "q", 0.0, None, run_async, siblings))
     for name in ("sub", "p", "q"):
         graph.add_edge(lib.START, name)
     return graph
