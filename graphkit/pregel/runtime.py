@@ -523,7 +523,9 @@ def enter_task(scope: TaskScope, config: Any = None) -> tuple[Any, ...]:
     if scope.attempt:  # a retry: the node's runtime parameter shows the new attempt
         _next_attempt(scope)
     langchain = sys.modules.get("langchain_core.runnables.config")
-    if langchain is None:  # (nothing could read it: graphkit never imports langchain-core)
+    # (nothing could read it: graphkit never imports langchain-core, and START without
+    # routers runs no code of the user's)
+    if langchain is None or not scope.node.runs_user_code:
         return (token,)
     if config is None:
         config = scope_config(scope)

@@ -63,6 +63,13 @@ class NodeSpec:
     """A Runnable node's ``ainvoke``, which an async run calls instead of ``call`` (its
     ``invoke``), as LangGraph does."""
 
+    @property
+    def runs_user_code(self) -> bool:
+        """False for START without conditional edges: its task runs only graphkit's
+        code (the input's writes), so nothing in it can read its config, and LangGraph
+        reports no chain run for it."""
+        return not self.hidden or self.has_routers
+
 
 @dataclass(frozen=True, slots=True)
 class GraphSpec:

@@ -80,9 +80,9 @@ class StepWork:
         self.graph, self.state, self.run, self.pool = graph, state, run, options.executor or _POOL
         self.wake = options.listener.wake if options.listener is not None else None
         self.outstanding = 0  # submitted and not yet taken from ``finished``
-        # the config's max_concurrency: how many planned tasks run at once (None: all)
-        self._limit: int | None = run.config.get("max_concurrency") or None
-        # (made for a step with several tasks: most steps run one task inline)
+        # (set for a step with several tasks: most steps run one task inline) the
+        # config's max_concurrency: how many planned tasks run at once (None: all)
+        self._limit: int | None = None
         self._waiting: deque[Task] = None  # type: ignore[assignment]  # not started yet
         self._started: set[str] = _NO_IDS  # type: ignore[assignment]  # started, not taken
         self._saved = saved
@@ -135,6 +135,7 @@ class StepWork:
                 self.outstanding += 1
         else:
             self._waiting, self._started = deque(tasks), set()
+            self._limit = run.config.get("max_concurrency") or None
             self._start_waiting()
         results = self.results()
         return results if run.loop is None else _unless_cancelled(results)
@@ -471,7 +472,7 @@ def _attempt(
     scope.writes = writes  # (what the node pushes while it runs goes first)
     output, error, interrupts, raised_pause = None, None, None, None
     trace = work.run.options.trace
-    if trace is not None and node.hidden and not node.has_routers:
+    if trace is not None and not node.runs_user_code:
         trace = None  # (LangGraph runs no START task then)
     if trace is not None:  # the attempt is a chain run; its node reports inside it
         injected, task_config = traced_task(trace, scope, injected, task_config)

@@ -251,6 +251,7 @@ class Stepper:
             known.extend(hits.values())
             to_run = Plan(plan.step, tuple(t for t in to_run.tasks if t.id not in hits))
         results: list[TaskResult] = []
+        finish_order: list[str] = []  # the task ids as they came in
         run = phases.execute(self.graph, to_run, self._state, self.context, saved, known)
         try:
             for result in run:
@@ -264,6 +265,7 @@ class Stepper:
                 if self._cache_keys and not (result.reused or result.cached):
                     self._cache_result(result)
                 results.append(result)
+                finish_order.append(result.task.id)
                 yield result
         except TimeoutError as error:  # the step's timeout: what finished is saved
             for result in getattr(error, "settled", ()):  # (finished as it passed, cancelled)
@@ -272,10 +274,9 @@ class Stepper:
                 results.append(result)
             self.execution = Execution(plan.step, tuple(results), ())
             self._fail("error", error)
-        finish_order = tuple([result.task.id for result in results])  # as they came in
         if len(results) > 1:  # back to plan order; tasks started while running after theirs
             results.sort(key=execution_order(plan, results))
-        self.execution = Execution(plan.step, tuple(results), finish_order)
+        self.execution = Execution(plan.step, tuple(results), tuple(finish_order))
         self._stop_if_failed_or_paused(results)
 
     def _stop_if_failed_or_paused(self, results: list[TaskResult]) -> None:

@@ -303,7 +303,7 @@ class StreamRun:
                     queue.clear()
                     continue
                 # chunks running tasks sent (before a called task finished, when it did)
-                if queue or result is not None:
+                if queue or (result is not None and result.task.kind == "call"):
                     yield from _drain(queue, result, heard)
                 if result is None:  # (only chunks were waiting)
                     continue

@@ -112,3 +112,30 @@ def test_a_called_tasks_map_names_its_run_under_each_caller():
     expected = _called_maps("langgraph")
     assert _called_maps("graphkit") == expected
     assert expected["inner"] == {"": "c0", "main:<id>": "c0", "main:<id>|outer:<id>": "c0"}
+
+
+def _start_router_metadata(lib: Lib) -> list[dict[str, Any]]:
+    """What a router on START reads of its task's config from LangChain's context (START
+    without routers runs no code of the user's, and graphkit builds it no config)."""
+    from langchain_core.runnables.config import ensure_config
+
+    seen = []
+
+    def route(state: dict) -> str:
+        metadata = ensure_config()["metadata"]
+        seen.append({k: v for k, v in metadata.items() if k.startswith("langgraph_")})
+        return "a"
+
+    builder = lib.StateGraph(State).add_node("a", lambda state: {"x": 1})
+    builder.add_conditional_edges(lib.START, route)
+    builder.compile().invoke({"x": 0})
+    return [
+        {**each, "langgraph_checkpoint_ns": _IDS.sub("<id>", each["langgraph_checkpoint_ns"])}
+        for each in seen
+    ]
+
+
+def test_a_router_on_start_reads_its_tasks_config_from_langchains_context():
+    expected = _start_router_metadata(load_langgraph())
+    assert _start_router_metadata(load_graphkit()) == expected
+    assert expected[0]["langgraph_node"] == "__start__"
