@@ -126,12 +126,16 @@ class CompiledGraph(RunnableMethods):
     def run_options(self, **options: Any) -> RunOptions:
         """A run's options, with this graph's compile-time defaults filled in (as in
         LangGraph, an empty per-call breakpoint list keeps the compiled ones)."""
-        for name in ("executor", "interrupt_before", "interrupt_after"):
-            options[name] = options.get(name) or getattr(self, name)
+        executor = options.pop("executor", None) or self.executor
+        before = options.pop("interrupt_before", None) or self.interrupt_before
+        after = options.pop("interrupt_after", None) or self.interrupt_after
         return RunOptions(
             checkpointer=self.checkpointer,
             cache=self.cache,
             step_timeout=self.step_timeout,
+            executor=executor,
+            interrupt_before=before,
+            interrupt_after=after,
             **options,
         )
 

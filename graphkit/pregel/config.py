@@ -55,7 +55,9 @@ def coordinates_in_metadata(
     >>> coordinates_in_metadata({"m": 1}, {"thread_id": "1", "checkpoint_ns": "", "u": 2})
     {'m': 1, 'thread_id': '1'}
     """
-    metadata, configurable = dict(metadata or {}), configurable or {}
+    metadata = dict(metadata or {})
+    if not configurable:  # (a run that names no thread)
+        return metadata
     for key in COORDINATES:
         if key not in metadata and configurable.get(key):
             metadata[key] = configurable[key]
@@ -78,7 +80,8 @@ class RunConfig:
     def from_dict(cls, config: Mapping[str, Any] | None) -> RunConfig:
         """Validate a LangGraph-style config dict (None or {} for the defaults)."""
         config = config or {}
-        if not isinstance(config, Mapping):
+        # (a dict is looked for first, in C: the ABC's own check is a Python call)
+        if not isinstance(config, (dict, Mapping)):
             raise TypeError(diagnose.config_not_dict(config))
         limit = config.get("recursion_limit")
         if limit is None:  # as in LangGraph, None means "not set"
@@ -91,7 +94,7 @@ class RunConfig:
             raise ValueError(diagnose.recursion_limit_below_one(limit))
         limit = whole
         for key in ("configurable", "metadata"):
-            if not isinstance(config.get(key) or {}, Mapping):
+            if not isinstance(config.get(key) or {}, (dict, Mapping)):
                 raise TypeError(diagnose.config_part_not_dict(key, config[key]))
         _check_max_concurrency(config.get("max_concurrency"))
         configurable = dict(config.get("configurable") or {})

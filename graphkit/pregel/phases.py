@@ -53,10 +53,9 @@ class StepState:
     def fresh(cls, graph: GraphSpec, step: int = -1) -> StepState:
         """Where a new run starts: empty channels, shared (Update never changes one in
         place) except those that start with a value (a reducer's ``[]``)."""
-        channels = {
-            key: channel.empty_copy() if channel.is_available() else channel
-            for key, channel in graph.empty_channels.items()
-        }
+        channels = dict(graph.empty_channels)
+        for key in graph.filled_channels:
+            channels[key] = channels[key].empty_copy()
         return cls(channels, {}, {}, frozenset(), step, _NO_CHECKPOINT)
 
     @classmethod
@@ -306,9 +305,9 @@ def update(
     state.checkpoint, state.updated_channels = checkpoint, checkpoint.updated_channels
     state.step += 1
     changes = tuple(made.changes.values())
-    # (a Pregel's state_keys are its stream channels; a managed value is a key never written)
-    keys = () if graph.low_level else (*graph.state_keys, *graph.managed)
-    return Update(checkpoint.step, changes, checkpoint.updated_channels, checkpoint, keys)
+    return Update(
+        checkpoint.step, changes, checkpoint.updated_channels, checkpoint, graph.update_keys
+    )
 
 
 class _Changes:

@@ -92,7 +92,13 @@ class GraphSpec:
     """Each ``DeltaChannel``: whether its reducer is LangGraph's batch reducer of messages
     (``with_message_ids`` then makes every message-like a message)."""
     empty_channels: Mapping[str, Channel] = field(init=False, repr=False)
+    filled_channels: tuple[str, ...] = field(init=False, repr=False)
+    """The channels that hold a value when empty (a reducer's ``[]``): each run starts
+    from its own copy of those (``StepState.fresh``)."""
     reducer_names: Mapping[str, str] = field(init=False, repr=False)
+    update_keys: tuple[str, ...] = field(init=False, repr=False)
+    """What each ``Update`` names as the state's keys (managed values too; none for a
+    Pregel, whose state keys are its stream channels)."""
     low_level: ClassVar[bool] = False  # a low-level Pregel's, not a StateGraph's
 
     def __post_init__(self) -> None:
@@ -116,8 +122,13 @@ class GraphSpec:
         object.__setattr__(self, "delta_channels", deltas)
         # What runs start from: Update never changes a channel in place (it swaps in
         # changed copies), so runs share those that hold nothing (StepState.fresh).
-        object.__setattr__(self, "empty_channels", {k: c.empty_copy() for k, c in channels})
+        empty = {k: c.empty_copy() for k, c in channels}
+        object.__setattr__(self, "empty_channels", empty)
+        filled = tuple(k for k, c in empty.items() if c.is_available())
+        object.__setattr__(self, "filled_channels", filled)
         object.__setattr__(self, "reducer_names", {k: _reducer_name(c) for k, c in channels})
+        keys = () if self.low_level else (*self.state_keys, *self.managed)
+        object.__setattr__(self, "update_keys", keys)
 
     def input_writes(self, value: Any) -> tuple[tuple[str, Any], ...]:
         """The writes of the input step: ``value`` to the input channel (the low-level

@@ -397,6 +397,8 @@ def _v3(config: Any, parts: Any) -> bool:
 
 def _known_keys(app: Any, keys: Sequence[str]) -> tuple[str, ...]:
     """``output_keys``, each a channel of ``app`` (a ``ValueError`` if not, as in LangGraph)."""
+    if keys is app.spec.output_keys:  # (``invoke``'s default: compile made them of channels)
+        return keys
     if not isinstance(keys, Iterable):  # (LangGraph's TypeError, "not iterable")
         raise TypeError(diagnose.not_names("output_keys", keys, "['answer']"))
     keys = tuple(keys)
@@ -442,7 +444,8 @@ def _runtime(app: Any, kwargs: dict[str, Any], writer: Any, parent: Any, config:
         control = parent.run.runtime.control
     control = control or RunControl()
     store = parent.run.runtime.store if parent is not None else app.store
-    server = ServerInfo.from_config(config) if isinstance(config, Mapping) else None
+    given = config is not None and isinstance(config, (dict, Mapping))  # (see RunConfig)
+    server = ServerInfo.from_config(config) if given else None
     if writer is None:
         return Runtime(context, store, control=control, server_info=server)
     return Runtime(context, store, writer, control=control, server_info=server)
