@@ -4,14 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import doctest
-import functools
-import http.server
 import io
-import os
 import re
-import subprocess
 import sys
-import threading
 import warnings
 from pathlib import Path
 
@@ -151,23 +146,6 @@ def test_compatibility_page_names_real_cases():
     assert cited > 100
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    """The site, built once for this module's tests by ``mkdocs build --strict``, the
-    lessons executed (no cache: a change to graphkit that breaks a lesson breaks it)."""
-    out = tmp_path_factory.mktemp("site")
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
-        cwd=ROOT,
-        env={**os.environ, "GRAPHKIT_DOCS_CACHE": "false", "GRAPHKIT_DOCS_EXECUTE": "true"},
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    return out
-
-
 @pytest.mark.docs
 def test_site_builds_strictly(site):
     """``mkdocs build --strict``: a broken link, a missing page or a docstring the API
@@ -197,23 +175,6 @@ def test_site_builds_strictly(site):
 WIDGET_LESSONS = ["08-human-in-the-loop", "10-bsp-beyond-agents", "A1-debugger-tour"]
 WIDGET_VIEW = 'type="application/vnd.jupyter.widget-view+json"'
 WIDGET_JS = "assets/jupyter-widgets"
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # the test's output, not a line per file served
-        pass
-
-
-@pytest.fixture(scope="module")
-def site_url(site):
-    """The built site, served over HTTP on the loopback address while the module runs."""
-    handler = functools.partial(_QuietHandler, directory=str(site))
-    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler) as server:
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
-        thread.start()
-        yield f"http://127.0.0.1:{server.server_port}"
-        server.shutdown()
-        thread.join(10)
 
 
 @pytest.mark.docs

@@ -1,0 +1,50 @@
+"""The built documentation site, shared by the tests of its pages (tests/test_docs.py,
+tests/test_docs_layout.py): built once per session, as it takes about 1.5 minutes."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    """The site, built once by ``mkdocs build --strict``, the lessons executed (no cache:
+    a change to graphkit that breaks a lesson breaks it)."""
+    out = tmp_path_factory.mktemp("site")
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
+        cwd=ROOT,
+        env={**os.environ, "GRAPHKIT_DOCS_CACHE": "false", "GRAPHKIT_DOCS_EXECUTE": "true"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return out
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # the test's output, not a line per file served
+        pass
+
+
+@pytest.fixture(scope="session")
+def site_url(site):
+    """The built site, served over HTTP on the loopback address while the tests run."""
+    handler = functools.partial(_QuietHandler, directory=str(site))
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler) as server:
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        yield f"http://127.0.0.1:{server.server_port}"
+        server.shutdown()
+        thread.join(10)
