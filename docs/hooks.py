@@ -7,6 +7,8 @@ graph as given) and, its nodes made to sleep, for the timing chart.
 
 The lessons' saved widgets render with the site's own copy of the Jupyter widget manager
 (scripts/widget_js.py fetches it from the npm registry at a pinned version), not a CDN's.
+A lesson page has no right-hand sidebar: its contents sit in the navigation, its outputs
+get the room (docs/about-these-docs.md says why).
 """
 
 import contextlib
@@ -207,8 +209,15 @@ def on_page_context(context, page, config, nav):
     """A lesson's table of contents drops code spans from its headings ("2 · : update and
     route", for "2 · `Command`: update and route") and from their anchors (#2-update-and-route,
     where the page's heading is #2-command-update-and-route): put the headings' own text
-    and ids back, so each entry reads as its heading and scrolls to it."""
-    if not page.file.src_uri.endswith(".ipynb") or page.toc is None:
+    and ids back, so each entry reads as its heading and scrolls to it.
+
+    A lesson's contents move into the navigation on the left (``on_post_page``) and its
+    right-hand sidebar is hidden, as Material's ``hide: [toc]`` does: the outputs get that
+    room."""
+    if not page.file.src_uri.endswith(".ipynb"):
+        return context
+    page.meta = {**(page.meta or {}), "hide": [*(page.meta or {}).get("hide", []), "toc"]}
+    if page.toc is None:
         return context
     entries = _flatten(page.toc)
     headings = _notebook_headings(page.file.abs_src_path)
@@ -220,3 +229,22 @@ def on_page_context(context, page, config, nav):
         for entry, (_, id) in zip(entries, ids, strict=True):
             entry.id = id
     return context
+
+
+PRIMARY_NAV = 'class="md-nav md-nav--primary"'
+
+
+def on_post_page(output: str, page, config) -> str:
+    """A lesson's table of contents sits in the navigation on the left, as Material's
+    ``toc.integrate`` feature puts every page's, and its right-hand sidebar is hidden
+    (``on_page_context``): at 1280 px the right sidebar left the outputs 632 px, and wide
+    tables and the debugger were cut at that edge. Other pages keep their sidebar."""
+    if not page.file.src_uri.endswith(".ipynb"):
+        return output
+    if output.count(PRIMARY_NAV) != 1:
+        raise PluginError(
+            f"{page.file.src_uri}: the page has no single primary navigation "
+            f"({PRIMARY_NAV}) to put the lesson's contents in: Material's nav template "
+            "changed? Update PRIMARY_NAV in docs/hooks.py."
+        )
+    return output.replace(PRIMARY_NAV, PRIMARY_NAV[:-1] + ' md-nav--integrated"')

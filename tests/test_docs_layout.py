@@ -1,0 +1,90 @@
+"""The lesson pages fit their content: in a common window nothing of a lesson's outputs is
+cut where the reader cannot scroll to it, and the debugger's tabs stay one row of whole
+labels. How the site makes the room: docs/about-these-docs.md."""
+
+from __future__ import annotations
+
+import pytest
+
+# The debugger tour, and the lesson with the widest readable table (a changes table with
+# its values and reducers, about 900 px).
+LAYOUT_LESSONS = ["A1-debugger-tour", "03-state-channels-reducers"]
+
+# Every element of a lesson's outputs whose right edge passes its nearest box that does not
+# show overflow (or, with none, the page's content column) where that box does not scroll
+# sideways: what a reader sees cut and cannot reach. An inline element ends where its last
+# line box does (a wrapped one's box spans the whole width).
+CUT = """() => {
+  const column = document.querySelector('.md-content__inner');
+  const scrolls = (el) => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX);
+  const cut = [];  // {el, said}, outermost first
+  for (const el of document.querySelectorAll('.jp-OutputArea-output, .jp-OutputArea-output *')) {
+    const rects = [...el.getClientRects()].filter(r => r.width > 0 && r.height > 0);
+    if (!rects.length) continue;
+    const right = Math.max(...rects.map(r => r.right));
+    let box = el.parentElement;
+    while (box !== column && getComputedStyle(box).overflowX === 'visible') box = box.parentElement;
+    const edge = box === column
+      ? column.getBoundingClientRect().right
+      : box.getBoundingClientRect().left + box.clientLeft + box.clientWidth;
+    if (right > edge + 1 && !(box !== column && scrolls(box))) {
+      if (cut.some(outer => outer.el.contains(el))) continue;  // said for its container
+      const name = `${el.tagName.toLowerCase()}.${String(el.className).split(' ').join('.')}`;
+      const text = (el.textContent || '').replace(/\\s+/g, ' ').trim().slice(0, 30);
+      cut.push({el, said: `${name} "${text}" ends at ${Math.round(right)} px, ` +
+        `its box ${box.tagName.toLowerCase()}.${String(box.className).split(' ')[0]} ` +
+        `at ${Math.round(edge)} px (overflow-x ${getComputedStyle(box).overflowX})`});
+    }
+  }
+  const said = cut.map(c => c.said);
+  // and the rule as said: an output wider than its area scrolls sideways
+  for (const area of document.querySelectorAll('.jp-OutputArea-output')) {
+    if (area.scrollWidth > area.clientWidth + 1 && !scrolls(area)) {
+      said.push(`an output area ${area.scrollWidth} px wide in ${area.clientWidth} px ` +
+        `does not scroll (overflow-x ${getComputedStyle(area).overflowX})`);
+    }
+  }
+  return said;
+}"""
+
+# The debugger's tabs: each one's top and whether its label shows whole.
+TABS = """() => [...document.querySelectorAll('.gk-debugger .gk-tables .lm-TabBar-tab')].map(
+  tab => {
+    const label = tab.querySelector('.lm-TabBar-tabLabel');
+    return {label: label.textContent, top: Math.round(tab.getBoundingClientRect().top),
+            whole: label.scrollWidth <= label.clientWidth};
+  })"""
+
+
+@pytest.mark.docs
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [1280, 800])
+@pytest.mark.parametrize("lesson", LAYOUT_LESSONS)
+def test_lesson_outputs_fit_or_scroll(site_url, lesson, width, tmp_path):
+    """At 1280 px (the lesson's contents beside it) and 800 px (the phone-like layout), no
+    output of the lesson is cut where it cannot be scrolled to, and a debugger's tabs are
+    one row with every label whole (a page PNG lands in ``tmp_path``)."""
+    from playwright.sync_api import sync_playwright
+
+    from scripts.read_in_lab import CHROMIUM, CHROMIUM_ARGS, LOCAL
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": width, "height": 900})
+            page.route(
+                "**/*", lambda r: r.continue_() if r.request.url.startswith(LOCAL) else r.abort()
+            )
+            page.goto(f"{site_url}/lessons/{lesson}/")
+            if page.locator(".gk-debugger").count():
+                page.locator(".gk-debugger").first.wait_for(state="visible", timeout=30_000)
+            page.evaluate("() => document.fonts.ready.then(() => true)")  # widths with fonts
+            cut, tabs = page.evaluate(CUT), page.evaluate(TABS)
+            page.screenshot(path=str(tmp_path / f"{lesson}-{width}.png"), full_page=True)
+        finally:
+            browser.close()
+    assert cut == [], f"lessons/{lesson} at {width} px: cut where it cannot scroll: {cut}"
+    if lesson == "A1-debugger-tour":
+        assert len(tabs) == 7, tabs
+        assert len({tab["top"] for tab in tabs}) == 1, f"the debugger's tabs wrap: {tabs}"
+        assert all(tab["whole"] for tab in tabs), f"a tab's label is cut: {tabs}"
