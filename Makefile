@@ -35,7 +35,8 @@ docs: $(STAMP) widget-js
 # The Jupyter widget manager the site's lessons render their saved widgets with, served
 # from the site itself: fetched once into build/ from the npm registry, at the version and
 # hash pinned in scripts/widget_js.py (the docs build fetches it too when it is missing).
-widget-js: $(STAMP) system
+# It needs npm alone (`make system` installs it), not the browser tests' packages.
+widget-js: $(STAMP)
 	$(BIN)/python scripts/widget_js.py
 
 lint: $(STAMP)
@@ -54,13 +55,19 @@ $(STAMP): pyproject.toml
 
 # System packages the drawing layer and the browser tests use; installed only when missing
 # (needs root/apt): graphviz's dot, headless Chromium with a font for the widget tests, and
-# npm for the docs site's widget manager.
+# npm for the docs site's widget manager. Without root it names the command to run as root.
 system:
 	@missing=""; \
 	command -v dot >/dev/null 2>&1 || missing="$$missing graphviz"; \
 	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	dpkg -s fonts-dejavu-core >/dev/null 2>&1 || missing="$$missing fonts-dejavu-core"; \
+	if [ -n "$$missing" ] && [ "$$(id -u)" != 0 ]; then \
+		echo "missing system packages:$$missing; installing them needs root. Run" >&2; \
+		echo "  sudo apt-get install -y --no-install-recommends$$missing" >&2; \
+		echo "then make again." >&2; \
+		exit 1; \
+	fi; \
 	if [ -n "$$missing" ]; then \
 		echo "installing$$missing"; \
 		export DEBIAN_FRONTEND=noninteractive; \

@@ -140,6 +140,17 @@ def _widget_js_module():
     return module
 
 
+def widget_js_folder(folder: Path | None = None) -> Path:
+    """The widget manager's folder (``folder``, by default the one in build/), fetched
+    first when missing. A fetch that fails stops the build with its reason and fix, as
+    mkdocs says a plugin's error, not in a traceback of mkdocs' own code."""
+    module = _widget_js_module()
+    try:
+        return module.widget_js(folder or module.FOLDER)
+    except RuntimeError as error:
+        raise PluginError(f"the lessons' widget manager (docs/hooks.py): {error}") from error
+
+
 # Where the site serves the widget manager, and the CDN address mkdocs-jupyter's lesson
 # pages load it from (html-manager's AMD build; the older package for pre-2 widget state).
 WIDGET_JS = "assets/jupyter-widgets"
@@ -151,12 +162,13 @@ WIDGET_VIEW = 'type="application/vnd.jupyter.widget-view+json"'
 
 
 def on_files(files: Files, config) -> Files:
+    widget_js = widget_js_folder()  # (first: a fetch that fails stops the build at once)
     for name, content in drawings().items():
         files.append(File.generated(config, f"concepts/{name}", content=content))
     for name, content in seed_drawings().items():
         files.append(File.generated(config, f"images/drawing/{name}", content=content))
     files.append(File.generated(config, "debugger/export.html", content=debugger_export()))
-    for path in sorted(_widget_js_module().widget_js().iterdir()):
+    for path in sorted(widget_js.iterdir()):
         files.append(File.generated(config, f"{WIDGET_JS}/{path.name}", abs_src_path=str(path)))
     return files
 

@@ -35,6 +35,7 @@ INTEGRITY = (
 KEEP = re.compile(r"package/dist/(embed\.js|embed\.js\.LICENSE\.txt|[0-9a-f]{20}\.woff2?)")
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "build" / "widget-js" / f"html-manager-{VERSION}"
+NPM_ERROR = re.compile(r"npm (?:error|ERR!) (\S.*)")  # (npm 9 and later; npm 8 and before)
 
 
 def widget_js(folder: Path = FOLDER) -> Path:
@@ -73,7 +74,9 @@ def widget_js(folder: Path = FOLDER) -> Path:
 def _pack(npm: str, into: Path) -> Path:
     """``npm pack`` the pinned version into ``into`` (the tarball alone, no dependencies)."""
     result = subprocess.run(
-        [npm, "pack", f"{PACKAGE}@{VERSION}", "--pack-destination", str(into), "--silent"],
+        # (--loglevel=error, not --silent: a failure's reason, e.g. ECONNREFUSED offline,
+        # is npm's error lines, which --silent drops too)
+        [npm, "pack", f"{PACKAGE}@{VERSION}", "--pack-destination", str(into), "--loglevel=error"],
         capture_output=True,
         text=True,
         timeout=300,
@@ -82,9 +85,10 @@ def _pack(npm: str, into: Path) -> Path:
     tarballs = list(into.glob("*.tgz"))
     if result.returncode != 0 or len(tarballs) != 1:
         raise RuntimeError(
-            f"`npm pack {PACKAGE}@{VERSION}` failed (exit {result.returncode}): "
-            f"{result.stderr.strip()[-2000:]}\nThe docs site needs it once (cached in build/); "
-            "check that the npm registry is reachable."
+            f"`npm pack {PACKAGE}@{VERSION}` failed (exit {result.returncode}):\n"
+            f"{_reason(result.stderr)}\nThe docs site needs it once (cached in build/): "
+            "check that the npm registry is reachable (`npm config get registry`), or run "
+            "the build once where it is."
         )
     digest = hashlib.sha512(tarballs[0].read_bytes()).digest()
     integrity = "sha512-" + base64.b64encode(digest).decode()
@@ -96,6 +100,18 @@ def _pack(npm: str, into: Path) -> Path:
             "prints; otherwise check the registry npm uses (`npm config get registry`)."
         )
     return tarballs[0]
+
+
+def _reason(stderr: str, most: int = 6) -> str:
+    """npm's error lines, without the stack trace and error object it indents below
+    them, which bury the reason (``FetchError: request to … failed, reason: connect
+    ECONNREFUSED``); what else it wrote when it wrote none."""
+    lines = [
+        found.group(1)
+        for found in map(NPM_ERROR.fullmatch, stderr.splitlines())
+        if found and found.group(1) != "}" and not found.group(1).startswith("A complete log")
+    ]
+    return "\n".join(f"  {line}" for line in lines[:most]) or f"  {stderr.strip()[-1000:]}"
 
 
 if __name__ == "__main__":
