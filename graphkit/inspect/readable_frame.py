@@ -15,7 +15,9 @@ the dark theme.
 
 It is still a DataFrame: ``isinstance``, ``.loc``, filtering, ``set_index``,
 ``to_csv`` and equality behave as pandas', a slice or a filtered frame is a
-``ReadableFrame`` too, and ``print(frame)`` is pandas' text with its cells whole.
+``ReadableFrame`` too, and ``print(frame)`` is pandas' text with its cells whole. Only
+a check of the class tells it from a plain frame: ``assert_frame_equal(expected, frame)``
+with a plain ``expected`` wants ``check_frame_type=False``.
 
 This module imports pandas: only the functions that build a readable frame import it.
 

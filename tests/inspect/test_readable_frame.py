@@ -120,6 +120,8 @@ def test_a_readable_frame_is_still_a_dataframe(seed_run, tmp_path):
     assert (frame == plain).all().all()
     assert frame.to_csv() == plain.to_csv() and frame.to_dict() == plain.to_dict()
     assert frame.loc[0, "channel"] == plain.loc[0, "channel"]
+    pandas.testing.assert_frame_equal(frame, plain)  # (as the docs say: one way round,
+    pandas.testing.assert_frame_equal(plain, frame, check_frame_type=False)  # or told)
     # a slice keeps the look: the lessons filter, then set the index, then pick columns
     picked = frame[frame.step >= 1].set_index("step")[["channel", "after"]]
     assert type(picked) is ReadableFrame and "gk-readable" in picked._repr_html_()
