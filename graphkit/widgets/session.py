@@ -400,15 +400,24 @@ class DebugSession(Notifier):
     @notifies
     def resume(self, answer: Any = None) -> None:
         """Go on after the run paused: an ``interrupt()`` in a node receives ``answer``
-        (``Command(resume=answer)``); a compiled ``interrupt_before``/``after`` is passed."""
+        (``Command(resume=answer)``); a compiled ``interrupt_before``/``after`` is passed.
+        A resume that cannot start leaves the run paused, and ``message`` says why."""
         self._go_live()
         if self.status != "interrupted":
             self.message = f"Nothing to resume: the run is {self.status}."
             return
         command = Command(resume=answer) if self.interrupts else None
-        self._kept = [s for s in self.supersteps if s.update is not None]
+        kept = [s for s in self.supersteps if s.update is not None]
         paused_at, passed = self._paused_at, self._passed
-        self._stepper = self._start(command, self.thread_config)
+        # started before anything is changed: a resume the runtime refuses leaves the
+        # run paused as it was (it showed the step before, "paused by a compiled
+        # breakpoint", its questions gone)
+        try:
+            stepper = self._start(command, self.thread_config)
+        except Exception as error:
+            self.message = f"Not resumed: {type(error).__name__}: {error}"
+            return
+        self._kept, self._stepper = kept, stepper
         here = (id(self._stepper), self._stepper.step_number)
         # a pause this step passed already (its interrupt_before, resumed now or before
         # its node asked; a tick) is not met again: the step runs again, as in LangGraph,
