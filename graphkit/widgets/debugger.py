@@ -8,6 +8,7 @@ widgets hold no state of their own. Every widget has a stable ``gk-...`` CSS cla
 from __future__ import annotations
 
 import ast
+import json
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -268,7 +269,8 @@ class Debugger:
         typing resumed with ``''`` and the box went away. A Python string literal typed
         is the string it spells: ``""`` is the empty string, for an interrupt that means
         it, and ``"yes"`` is ``'yes'``, as the Python habit the ``""`` invites means it (it
-        resumed with ``'"yes"'``, which ``answer == "yes"`` refused without a word)."""
+        resumed with ``'"yes"'``, which ``answer == "yes"`` refused without a word). With
+        several questions waiting, a dict typed is the answers by id (``_answers``)."""
         text = self.answer.value
         if self.session.status == "interrupted" and self.session.interrupts and not text.strip():
             self.session.message = (
@@ -277,7 +279,8 @@ class Debugger:
             )
             self.refresh()
             return
-        self.session.resume(_unquoted(text))
+        several = len(self.session.interrupts) > 1
+        self.session.resume(_answers(text) if several else _unquoted(text))
 
     def _handler(self, action: Callable[[], Any]) -> Callable[[Any], None]:
         # The session tells the widget when it changed (``refresh`` is its listener);
@@ -369,6 +372,26 @@ def _compiled_breakpoints(app: Any, nodes: list[str]) -> dict[str, str]:
 def _button(name: str) -> W.Button:
     button = W.Button(description=name.capitalize(), icon=_ICONS[name], tooltip=name)
     return button.add_class(f"gk-{name}-button").add_class("gk-control")
+
+
+def _answers(text: str) -> Any:
+    """The answer box's text when several questions wait: a dict typed as Python or
+    JSON (``{'65233a7f': 'yes'}``), keyed by their ids, or the text, which the session
+    refuses, saying what to type.
+
+    >>> _answers("{'65233a7f': 'yes', '5ea9e835': True}"), _answers("yes")
+    ({'65233a7f': 'yes', '5ea9e835': True}, 'yes')
+    >>> _answers('{"65233a7f": true, "5ea9e835": null}')
+    {'65233a7f': True, '5ea9e835': None}
+    """
+    for parse in (ast.literal_eval, json.loads):
+        try:
+            value = parse(text.strip())
+        except (SyntaxError, ValueError, MemoryError, RecursionError):
+            continue
+        if isinstance(value, dict):
+            return value
+    return text
 
 
 def _unquoted(text: str) -> str:

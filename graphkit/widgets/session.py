@@ -401,12 +401,23 @@ class DebugSession(Notifier):
     def resume(self, answer: Any = None) -> None:
         """Go on after the run paused: an ``interrupt()`` in a node receives ``answer``
         (``Command(resume=answer)``); a compiled ``interrupt_before``/``after`` is passed.
-        A resume that cannot start leaves the run paused, and ``message`` says why."""
+        With several questions waiting (parallel tasks that each asked), ``answer`` is a
+        dict keyed by their ids, whole or their first characters (``view().status_text``
+        shows them): ``{'65233a7f': 'yes', '5ea9e835': 'no'}``. A resume that cannot
+        start leaves the run paused, and ``message`` says why."""
         self._go_live()
         if self.status != "interrupted":
             self.message = f"Nothing to resume: the run is {self.status}."
             return
-        command = Command(resume=answer) if self.interrupts else None
+        asked, given = self.interrupts, answer
+        if len(asked) > 1:  # parallel questions: LangGraph takes answers by interrupt id
+            from graphkit.widgets.answers import answers_by_id
+
+            answer = answers_by_id(asked, answer)
+            if isinstance(answer, str):
+                self.message = answer
+                return
+        command = Command(resume=answer) if asked else None
         kept = [s for s in self.supersteps if s.update is not None]
         paused_at, passed = self._paused_at, self._passed
         # started before anything is changed: a resume the runtime refuses leaves the
@@ -428,8 +439,9 @@ class DebugSession(Notifier):
             self._paused_at = here
         # (the paused step was not applied: the run goes on from the last applied one,
         # and its next Step runs the paused step again, as LangGraph resumes)
-        given = f" with {answer!r}: interrupt() returns it" if command is not None else ""
-        self.message = f"Resumed{given}. Step runs the paused step again."
+        returns = "each interrupt() returns its own" if len(asked) > 1 else "interrupt() returns it"
+        said = f" with {given!r}: {returns}" if command is not None else ""
+        self.message = f"Resumed{said}. Step runs the paused step again."
 
     # -- looking ------------------------------------------------------------------------
 

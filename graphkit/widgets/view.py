@@ -18,6 +18,7 @@ from graphkit.inspect.markup import escape, visible
 from graphkit.inspect.values import is_internal, show, show_error
 from graphkit.pregel.records import Run, Superstep
 from graphkit.render import PHASES, highlight
+from graphkit.widgets.answers import waiting_questions
 from graphkit.widgets.panels import FailedUpdate, starting_values, state_html
 from graphkit.widgets.story import story_label, story_number, story_steps
 
@@ -262,9 +263,9 @@ def status_text(session: DebugSession) -> str:
         asked = [(r.task.node, i) for r in results for i in r.interrupts]
         if not asked:
             return f"paused by a compiled breakpoint at step {number}: Resume goes on"
-        # (the question in full, or nearly: it is what the human has to answer)
-        asks = [f"{node} asks {show(getattr(i, 'value', i), width=400)}" for node, i in asked]
-        questions = "; ".join(asks)
+        # (the question in full, or nearly: it is what the human has to answer; with its
+        # id when several wait, as Resume takes an answer for each by its id)
+        questions = waiting_questions(asked)
         where = story_number(session, last.step) if last else number
         return f"interrupted at step {where}: {questions}"
     if status == "drained":
