@@ -112,6 +112,7 @@ class DebugSession(Notifier):
         self._passed: tuple[int, int] | None = None  # (a compiled interrupt_before resumed)
         self._ended: Run | None = None  # a run that ended before the session opened it
         self._started = 0  # steppers started so far (an id() can be reused once one is freed)
+        self._renamed: dict[str, str] = {}  # an imported run's interrupt ids → graphkit's
         self._stepper = self._start(input, self.config)
 
     @classmethod
@@ -150,7 +151,7 @@ class DebugSession(Notifier):
         ('done', 'done: no node was triggered by the last Update')
         """
         from graphkit.bridge.convert import as_graphkit
-        from graphkit.bridge.threads import save_thread
+        from graphkit.bridge.threads import interrupt_ids, save_thread
         from graphkit.checkpoint import InMemorySaver
         from graphkit.checkpoint.saver import config_key
 
@@ -160,10 +161,12 @@ class DebugSession(Notifier):
         app.checkpointer = InMemorySaver()  # the run's thread, copied: stepping on saves here
         thread_id = str(config_key(config, "thread_id") or f"imported-{uuid.uuid4().hex[:8]}")
         thread = save_thread(run, app.checkpointer, thread_id)
+        renamed = interrupt_ids(run, thread["configurable"]["checkpoint_id"])
         # resumed, not named: a named checkpoint is replayed, on a fork of its own
         del thread["configurable"]["checkpoint_id"]
         session = cls(app, None, thread, breakpoints=breakpoints, context=context)
         session._kept = list(run.steps)
+        session._renamed = renamed  # (the run's question ids, as the copy asks them)
         if run.status != "running":
             # The stepper would plan the next step: what LangGraph reached is the run's own
             # status instead, until Back, Reset or Resume starts a stepper from the thread.
@@ -417,6 +420,7 @@ class DebugSession(Notifier):
             if isinstance(answer, str):
                 self.message = answer
                 return
+            answer = {self._renamed.get(key, key): value for key, value in answer.items()}
         command = Command(resume=answer) if asked else None
         kept = [s for s in self.supersteps if s.update is not None]
         paused_at, passed = self._paused_at, self._passed

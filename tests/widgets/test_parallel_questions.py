@@ -1,7 +1,7 @@
 """Several ``interrupt()`` calls waiting at once (a Send fan-out of approvals) in the
 debugger: LangGraph takes only answers keyed by interrupt id, so the debugger names each
-question by its id and its Resume takes a dict of answers by id; a refused Resume
-leaves the run paused as it was."""
+question by its id and its Resume takes a dict of answers by id, on a live run and on a
+thread LangGraph saved; a refused Resume leaves the run paused as it was."""
 
 from __future__ import annotations
 
@@ -127,6 +127,25 @@ def test_one_answer_by_id_leaves_the_other_question_waiting_as_in_langgraph():
     session.run()
     done = app.invoke(Command(resume="no"), {"configurable": {"thread_id": "lg"}})
     assert session.values["decisions"] == done["decisions"] == ["laptop: yes", "chair: no"]
+
+
+def test_a_langgraph_thread_waiting_on_two_questions_resumes_with_langgraphs_ids():
+    # the copied thread asked again under graphkit's ids: answers keyed by LangGraph's
+    # (the ones the session shows, and LangGraph's __interrupt__ gives) were dropped
+    # without a word, and the run stopped at the same two questions
+    from graphkit import open_langgraph_thread
+
+    app = approvals(langgraph_kit()).compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "saved"}}
+    ids = [asked.id for asked in app.invoke(INPUT, config)["__interrupt__"]]
+    session = DebugSession.from_run(app, open_langgraph_thread(app, config), config)
+    assert [asked.id for asked in session.interrupts] == ids
+    assert f"(id {ids[0][:8]})" in session.view().status_text
+    session.resume({ids[0][:8]: "yes", ids[1]: "no"})
+    session.run()
+    assert session.status == "done"
+    _, expected = langgraph_answers(lambda ids: {ids[0]: "yes", ids[1]: "no"})
+    assert session.values["decisions"] == expected
 
 
 def test_the_answer_box_takes_a_dict_of_answers_by_id():
