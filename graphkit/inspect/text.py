@@ -19,7 +19,9 @@ from graphkit.render.text import terminal_text
 from graphkit.types import overwritten_value
 
 if TYPE_CHECKING:
-    from graphkit.pregel.records import ChannelChange, Run, Superstep
+    from collections.abc import Iterable
+
+    from graphkit.pregel.records import ChannelChange, Run, Superstep, TaskResult
 
 __all__ = ["run_text", "superstep_lines"]
 
@@ -81,6 +83,10 @@ def superstep_lines(
     for task in plan.tasks:
         triggered = f"triggered by {', '.join(task.triggers)}" if task.triggers else ""
         lines.append(_line("PLAN", task.node, width, triggered))
+    # several questions at once are answered by id (Command(resume={id: answer})): each
+    # line gives its question's id, as the timeline's last line gives the map to fill
+    # (a called task's question is its caller's too: one id, one question)
+    waiting = len(_question_ids(execution.results)) if execution else 0
     for result in execution.results if execution is not None else ():
         took = f"({_took(result.duration)}) " if durations else ""
         if was_cancelled(result.error):
@@ -94,6 +100,8 @@ def superstep_lines(
         elif result.interrupts:  # what it asked: the answer to compare with what it did next
             asked = (getattr(i, "value", i) for i in result.interrupts)
             did = "paused in " + ", ".join(f"interrupt({show(a, 2 * _VALUE_WIDTH)})" for a in asked)
+            if waiting > 1:
+                did += f" (id {', '.join(str(getattr(i, 'id', '?')) for i in result.interrupts)})"
         else:
             did = "wrote nothing"
         keys = update.state_keys if update is not None else ()
@@ -196,6 +204,15 @@ def _paused(run: Run, following: int) -> str:
     results = last.execution.results if last is not None and last.execution else ()
     asking = [result.task.node for result in results if result.interrupts]
     stopped = [r.task.node for r in results if r.paused and not r.interrupts]
+    ids = _question_ids(results)
+    if last is not None and last.update is None and len(ids) > 1:
+        # (LangGraph refuses one answer for several questions)
+        answers = ", ".join(f"{i!r}: ..." for i in ids)
+        return (
+            f"paused in step {last.step}: {', '.join(asking)} called interrupt(); "
+            f"{len(ids)} questions wait, so resume on the same thread with an answer for "
+            f"each by its id: Command(resume={{{answers}}})"
+        )
     if last is not None and last.update is None and asking:
         return (
             f"paused in step {last.step}: {', '.join(asking)} called "
@@ -210,6 +227,12 @@ def _paused(run: Run, following: int) -> str:
         f"paused at a breakpoint: step {following} is next; go on with invoke(None, config) "
         "on the same thread"
     )
+
+
+def _question_ids(results: Iterable[TaskResult]) -> list[str]:
+    """The ids of the questions ``results`` wait on, each once, in order."""
+    ids = (str(getattr(asked, "id", "?")) for r in results for asked in r.interrupts)
+    return list(dict.fromkeys(ids))
 
 
 def _line(phase: str, name: str, width: int, text: str) -> str:
