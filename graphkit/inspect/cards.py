@@ -25,6 +25,7 @@ from graphkit.inspect.markup import (
     UPDATE,
     escape,
 )
+from graphkit.inspect.retried import retried_text
 from graphkit.inspect.timeline import duration_text, run_timeline_svg
 from graphkit.inspect.values import handoff, handoff_text, show, show_error, was_cancelled
 
@@ -174,6 +175,8 @@ def result_items(
         lines.append(f'<div style="margin-left:12px">{muted("wrote nothing")}</div>')
     if (dropped := dropped_keys(result, state_keys)) is not None:  # (no write shows them missing)
         lines.append(f'<div style="margin:1px 0 1px 12px">{escape(dropped.text())}</div>')
+    if (retried := retried_text(result)) is not None:  # (what it did first, done again)
+        lines.append(f'<div style="margin:1px 0 1px 12px">{muted(retried)}</div>')
     return "".join(lines)
 
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from graphkit.channels import EMPTY
 from graphkit.inspect.dropped import dropped_keys
+from graphkit.inspect.retried import retried_text
 from graphkit.inspect.timeline import duration_text
 from graphkit.inspect.values import handoff, handoff_text, show, show_error, was_cancelled
 from graphkit.render.text import terminal_text
@@ -107,6 +108,8 @@ def superstep_lines(
         keys = update.state_keys if update is not None else ()
         if (dropped := dropped_keys(result, keys)) is not None:  # (no write shows them missing)
             did = f"{did}; {dropped.text()}"
+        if (retried := retried_text(result)) is not None:  # (its side effects, repeated)
+            did = f"{did}; {retried}"
         if result.cached or result.reused:  # it did not run: its writes were kept
             kept = "from the cache" if result.cached else "saved before the run stopped"
             did = f"{kept}, not run again; {did}"

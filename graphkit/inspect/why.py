@@ -22,6 +22,7 @@ from graphkit.diagnostics.names import near_miss
 from graphkit.inspect.dropped import dropped_keys
 from graphkit.inspect.explanation import Answer, Explanation, Reason
 from graphkit.inspect.history import History
+from graphkit.inspect.retried import retried_reason_text
 from graphkit.inspect.values import branch_target, join_names, show, show_error, was_cancelled
 from graphkit.inspect.why_not import Finding, NotRan
 from graphkit.inspect.wiring import Wiring
@@ -121,10 +122,14 @@ class _Ran:
                         self._trigger(node, channel, task.trigger_versions.get(channel), n)
                     )
         because = found[0].phrase if found else "a trigger channel changed"
+        retried = [r for r in started if r.task.node == node and r.failed_attempts]
         times = f" ({len(tasks)} tasks)" if len(tasks) > 1 else ""
+        if len(tasks) == 1 and retried:  # (each attempt ran it from its start: said first)
+            times = f" ({len(retried[0].failed_attempts) + 1} attempts)"
         edit = _edited_before(self.history, n)
         reasons = (
             *(f.reason for f in found),
+            *(Reason("retried", retried_reason_text(r) or "", n, None, (node,)) for r in retried),
             *_dropped(superstep, node),
             *_failure(superstep, node),
             *((edit[1],) if edit else ()),
