@@ -10,6 +10,7 @@ Styles are inline, so a card looks the same wherever the HTML is pasted.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from graphkit.channels import EMPTY
@@ -25,6 +26,7 @@ from graphkit.inspect.markup import (
     UPDATE,
     escape,
 )
+from graphkit.inspect.mutated import mutated_keys
 from graphkit.inspect.retried import retried_text
 from graphkit.inspect.timeline import duration_text, run_timeline_svg
 from graphkit.inspect.values import handoff, handoff_text, show, show_error, was_cancelled
@@ -141,10 +143,15 @@ def task_items(task: Task) -> str:
 
 
 def result_items(
-    result: TaskResult, state_keys: tuple[str, ...] = (), *, handed_off: Any = None
+    result: TaskResult,
+    state_keys: tuple[str, ...] = (),
+    *,
+    handed_off: Any = None,
+    read: Mapping[str, Any] | None = None,
 ) -> str:
     """One executed task: its node, time and worker, then each write or its error
-    (``handed_off``: the ``Command`` a subgraph's run handed its parent, see ``handoff``).
+    (``handed_off``: the ``Command`` a subgraph's run handed its parent, see ``handoff``;
+    ``read``: the values its step planned from, to tell a key it set and lost).
 
     >>> from graphkit.inspect.examples import counter_run
     >>> "wrote nothing" in result_items(counter_run().step(1).execution.results[0])
@@ -175,6 +182,8 @@ def result_items(
         lines.append(f'<div style="margin-left:12px">{muted("wrote nothing")}</div>')
     if (dropped := dropped_keys(result, state_keys)) is not None:  # (no write shows them missing)
         lines.append(f'<div style="margin:1px 0 1px 12px">{escape(dropped.text())}</div>')
+    if read is not None and (mutated := mutated_keys(result, read)) is not None:
+        lines.append(f'<div style="margin:1px 0 1px 12px">{escape(mutated.text())}</div>')
     if (retried := retried_text(result)) is not None:  # (what it did first, done again)
         lines.append(f'<div style="margin:1px 0 1px 12px">{muted(retried)}</div>')
     return "".join(lines)
@@ -250,6 +259,7 @@ def execution_html(
     step: int = 0,
     keys: tuple[str, ...] = (),
     handed_off: Any = None,
+    read: Mapping[str, Any] | None = None,
 ) -> str:
     """The Execute column (``Execution._repr_html_``): each task's writes or error.
 
@@ -260,7 +270,7 @@ def execution_html(
     if execution is None:
         column = _column(f"Execute · step {step}", EXECUTE, [], "not executed")
     else:
-        items = [result_items(r, keys, handed_off=handed_off) for r in execution.results]
+        items = [result_items(r, keys, handed_off=handed_off, read=read) for r in execution.results]
         colours = ERROR if execution.error is not None and handed_off is None else EXECUTE
         column = _column(f"Execute · step {execution.step}", colours, items, "no task ran")
     return f'<div style="{CARD};padding:4px">{column}</div>' if card else column
@@ -357,7 +367,12 @@ def superstep_html(
     columns = (
         plan_html(superstep.plan, card=False),
         execution_html(
-            superstep.execution, card=False, step=step, keys=keys, handed_off=handed_off
+            superstep.execution,
+            card=False,
+            step=step,
+            keys=keys,
+            handed_off=handed_off,
+            read=superstep.checkpoint_before.channel_values,
         ),
         update_html(superstep.update, card=False, step=step, why=why, failed=update_failed),
     )

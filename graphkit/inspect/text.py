@@ -13,9 +13,16 @@ from typing import TYPE_CHECKING, Any
 
 from graphkit.channels import EMPTY
 from graphkit.inspect.dropped import dropped_keys
+from graphkit.inspect.mutated import lost_in_loop, mutated_keys
 from graphkit.inspect.retried import retried_text
 from graphkit.inspect.timeline import duration_text
-from graphkit.inspect.values import handoff, handoff_text, show, show_error, was_cancelled
+from graphkit.inspect.values import (
+    handoff,
+    handoff_text,
+    show,
+    show_error,
+    was_cancelled,
+)
 from graphkit.render.text import terminal_text
 from graphkit.types import overwritten_value
 
@@ -88,6 +95,7 @@ def superstep_lines(
     # line gives its question's id, as the timeline's last line gives the map to fill
     # (a called task's question is its caller's too: one id, one question)
     waiting = len(_question_ids(execution.results)) if execution else 0
+    read = superstep.checkpoint_before.channel_values
     for result in execution.results if execution is not None else ():
         took = f"({_took(result.duration)}) " if durations else ""
         if was_cancelled(result.error):
@@ -108,6 +116,8 @@ def superstep_lines(
         keys = update.state_keys if update is not None else ()
         if (dropped := dropped_keys(result, keys)) is not None:  # (no write shows them missing)
             did = f"{did}; {dropped.text()}"
+        if (mutated := mutated_keys(result, read)) is not None:  # (no write shows it lost)
+            did = f"{did}; {mutated.text()}"
         if (retried := retried_text(result)) is not None:  # (its side effects, repeated)
             did = f"{did}; {retried}"
         if result.cached or result.reused:  # it did not run: its writes were kept
@@ -166,7 +176,7 @@ def _ending(run: Run) -> list[str]:
     if run.status == "out_of_steps":
         return [
             f"the run stopped before step {following}: the recursion limit was reached "
-            "(GraphRecursionError)"
+            f"(GraphRecursionError){'; ' if (lost := lost_in_loop(run.steps)) else ''}{lost}"
         ]
     if (sent := handoff(run)) is not None:
         results = run.steps[-1].execution.results if run.steps and run.steps[-1].execution else ()

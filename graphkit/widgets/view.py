@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from graphkit.extras import require
 from graphkit.inspect.markup import escape, visible
+from graphkit.inspect.mutated import lost_in_loop
 from graphkit.inspect.values import is_internal, show, show_error
 from graphkit.pregel.records import Run, Superstep
 from graphkit.render import PHASES, highlight
@@ -279,7 +280,11 @@ def status_text(session: DebugSession) -> str:
     if status == "error" and last is not None and last.execution and last.update is None:
         where = story_number(session, last.step)  # (every task finished: the Update raised)
         return f"error in step {where}'s Update: {show_error(session.error)}"
-    return f"{status} at step {number}: {show_error(session.error)}"
+    # (a loop that never ended because its exit flag was set and lost: said first, as the
+    # error's own advice, "check that a conditional edge eventually routes to END", is
+    # what the learner already did)
+    lost = lost_in_loop(session.supersteps) if status == "out_of_steps" else ""
+    return f"{status} at step {number}: {lost + '. ' if lost else ''}{show_error(session.error)}"
 
 
 def _no_context(session: DebugSession, error: BaseException | None) -> str:
