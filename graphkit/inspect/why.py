@@ -233,9 +233,31 @@ class _Ran:
             f"step {m}'s Update applied it (version {change.version_after}), so step "
             f"{m + 1}'s Plan woke {node}."
         )
+        text += "".join(self._besides_command(writer, node, m) for writer in writers)
         kind = "edge" if branch_target(channel) else "channel"
         reason = Reason(kind, text, m, channel, writers)
         return [Finding(f"{both(writers)} wrote {channel} in step {m}", reason)]
+
+    def _besides_command(self, writer: str, node: str, m: int) -> str:
+        """A node that routed with ``Command(goto=...)`` and also has an edge to ``node``:
+        both are followed (a leftover ``add_edge`` beside a Command sent a billing
+        question to the tech desk too, and the answer named only the edge)."""
+        chose = [getattr(d, "node", d) for d in self.history.goto(writer, m)]
+        if chose and node not in chose:
+            goto = chose[0] if len(chose) == 1 else chose
+            return (
+                f" {writer} also returned Command(goto={goto!r}), which did not choose "
+                f"{node}: a Command's goto is followed besides its node's edges and routers, "
+                f"not instead of them."
+            )
+        declared = [d for d in self.wiring.destinations(writer) if d != node]
+        if not chose and declared and self.wiring.static_edge(writer, node):
+            return (
+                f" {writer} also routes with Command(goto=...) (to "
+                f"{join_names(declared, 'or')}): its edge to {node} is followed whatever "
+                "the Command chooses, besides it."
+            )
+        return ""
 
     def _before_records(self, node: str, channel: str, version: int | None, n: int) -> Finding:
         """The trigger was written before the records begin: they cannot say by whom."""

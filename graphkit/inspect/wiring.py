@@ -213,6 +213,10 @@ class Wiring:
             if (targets := branch.targets()) is None or target in targets
         ]
 
+    def static_edge(self, source: str, target: str) -> bool:
+        """True for a plain ``add_edge(source, target)`` (exact wiring only)."""
+        return self.exact and (source, target) in self._edges
+
     def destinations(self, source: str) -> tuple[str, ...]:
         """Where ``source``'s ``Command(goto=...)`` may go, as declared (exact only)."""
         declaration = self._declared.get(source)
@@ -265,6 +269,8 @@ class Wiring:
             return f"the edge {name} → {target} and {name}'s router {routers}"
         if static:
             return f"the edge {name} → {target}"
+        if not routers and target in self.destinations(writer):  # (its output not saved)
+            return f"{name}'s Command(goto=...)"
         return f"{name}'s router {routers}" if routers else name
 
     def may_route(self, source: str, target: str) -> bool:
