@@ -98,10 +98,13 @@ class View:
     state_html: str = ""
     tables: Mapping[str, pandas.DataFrame] = field(default_factory=dict)
     failed_here: bool = False
+    unsaved_store: bool = False
 
     def table_html(self, kind: str) -> str:
         """Table ``kind`` as an HTML table (every cell escaped), or what its being empty
         means at this phase."""
+        if kind == "store" and self.unsaved_store:
+            return frame_html(self.tables[kind], _UNSAVED_STORE)
         return frame_html(self.tables[kind], empty_text(kind, self.phase, failed=self.failed_here))
 
     def __repr__(self) -> str:
@@ -161,7 +164,16 @@ def view_at(session: DebugSession, index: int, phase: str, *, checkpoints: bool 
         state_html=state_html(superstep, phase, starts=starting_values(session.app), failed=failed),
         tables=_tables(session, superstep, before, checkpoints),
         failed_here=session.status == "error" and last_step and phase == steps[index].phase,
+        unsaved_store=_read_from_langgraph(superstep),
     )
+
+
+def _read_from_langgraph(superstep: Superstep) -> bool:
+    """True for a step of a thread read from LangGraph's saver, which keeps no task's
+    attempts (None) and no store operations: its empty store tab said "no store
+    operations in this step" of a step whose node had searched the store."""
+    results = superstep.execution.results if superstep.execution is not None else ()
+    return any(result.attempts is None for result in results)
 
 
 def failed_update(session: DebugSession, superstep: Superstep) -> FailedUpdate | None:
@@ -323,6 +335,10 @@ _NONE_IN_STEP = {
     "subgraphs": "no subgraph runs in this step",
     "store": "no store operations in this step",
 }
+_UNSAVED_STORE = (
+    "unknown: LangGraph does not save what a task did with the store, so a thread read "
+    "from its saver shows none; a step run here (Step, or from_langgraph(app).trace) shows them"
+)
 _NOT_YET = {
     "writes": "execute",  # (the phase that fills the table: before it, nothing to show)
     "subgraphs": "execute",
