@@ -464,7 +464,12 @@ def _tables(
         pandas = require("pandas", extra="notebook", feature="the debugger's tables")
         if kind == "checkpoints":
             return _checkpoints(session) if checkpoints else pandas.DataFrame()
-        return _tidy(run_frame(run if kind == "state" else this_step, kind, readable=True))
+        frame = _tidy(run_frame(run if kind == "state" else this_step, kind, readable=True))
+        if kind == "store" and not frame.empty:  # (a look-up in the wrong namespace)
+            from graphkit.widgets.store_hints import with_store_hints
+
+            frame = with_store_hints(frame, session.app.store)
+        return frame
 
     return _LazyTables(build)
 

@@ -1,0 +1,56 @@
+"""A hint beside a store look-up that found nothing: where the store does keep items.
+
+A memory saved under ``("memories", user_id)`` and searched under ``(user_id,
+"memories")`` is never found, and the store tab said only that the search returned
+``[]``. The debugger has the graph's store, so beside an empty ``search`` or ``get``
+it names the namespaces the store holds now with the same labels in another order (or
+more of them), the usual slip; it cannot know what the store held at that step.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas
+
+__all__ = ["with_store_hints"]
+
+_EMPTY = ("[]", "None")  # (what ``show`` makes of a search and a get that found nothing)
+_MOST = 3
+
+
+def with_store_hints(frame: pandas.DataFrame, store: Any) -> pandas.DataFrame:
+    """``frame`` (a readable store table) with the ``returned`` cell of each empty look-up
+    naming the store's namespaces that hold its labels otherwise; as it was if none do
+    (or the store cannot list its namespaces)."""
+    looked = frame["op"].isin(("search", "get")) & frame["returned"].isin(_EMPTY)
+    if store is None or not looked.any():
+        return frame
+    try:
+        kept = [tuple(space) for space in store.list_namespaces(limit=1000)]
+    except Exception:  # (a store of another kind, or one that is closed: no hint)
+        return frame
+    frame = frame.copy()
+    for index in frame.index[looked]:
+        asked = tuple(str(frame.at[index, "namespace"]).split("/"))
+        near = [space for space in kept if _misordered(asked, space)]
+        if near:
+            named = ", ".join("/".join(space) for space in near[:_MOST])
+            more = f" and {len(near) - _MOST} more" if len(near) > _MOST else ""
+            frame.at[index, "returned"] = (
+                f"{frame.at[index, 'returned']}: the store has {named}{more} "
+                "(the same labels, in another order)"
+            )
+    return frame
+
+
+def _misordered(asked: tuple[str, ...], space: tuple[str, ...]) -> bool:
+    """True when ``space`` holds every label of ``asked`` but does not start with them.
+
+    >>> _misordered(("ada", "memories"), ("memories", "ada"))
+    True
+    >>> _misordered(("ada",), ("ada", "memories")), _misordered(("bob",), ("memories", "ada"))
+    (False, False)
+    """
+    return set(asked) <= set(space) and space[: len(asked)] != asked

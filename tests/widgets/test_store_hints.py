@@ -1,0 +1,80 @@
+"""A store look-up that found nothing names where the store keeps those labels: a memory
+saved under ("memories", "ada") and searched under ("ada", "memories") is never found,
+and the debugger's store tab said only that the search returned [] (agentpass: a memory
+bot forgot everything on a new thread)."""
+
+from __future__ import annotations
+
+from typing import Any, TypedDict
+
+import pytest
+
+from graphkit.widgets import DebugSession
+
+
+class Chat(TypedDict, total=False):
+    question: str
+    facts: list
+
+
+def memory_bot(kit: Any) -> Any:
+    def recall(state: Chat, runtime: Any) -> dict:
+        found = runtime.store.search(("ada", "memories"))  # saved under ("memories", "ada")
+        missing = runtime.store.get(("ada", "memories"), "f1")
+        kept = runtime.store.search(("memories",))
+        return {"facts": [item.value for item in [*found, *kept]] + [missing]}
+
+    builder = kit.StateGraph(Chat)
+    builder.add_node("recall", recall)
+    return builder.add_edge(kit.START, "recall")
+
+
+def stepped(app: Any) -> DebugSession:
+    session = DebugSession(app, {"question": "what do I love?"})
+    session.run()
+    session.goto(2)
+    return session
+
+
+HINT = "the store has memories/ada (the same labels, in another order)"
+
+
+def test_an_empty_search_and_get_name_the_namespace_with_the_labels_in_another_order():
+    import graphkit
+    from graphkit.store.memory import InMemoryStore
+
+    store = InMemoryStore()
+    store.put(("memories", "ada"), "f1", {"fact": "loves sailing"})
+    session = stepped(memory_bot(graphkit).compile(store=store))
+    table = session.view().tables["store"]
+    assert table[["op", "namespace", "returned"]].values.tolist() == [
+        ["search", "ada/memories", f"[]: {HINT}"],
+        ["get", "ada/memories", f"None: {HINT}"],
+        ["search", "memories", table["returned"].iloc[2]],
+    ]
+    assert "the store has" not in table["returned"].iloc[2]  # it found the memory
+
+
+def test_a_langgraph_store_gets_the_same_hint():
+    pytest.importorskip("langgraph")
+    import langgraph.graph
+    from langgraph.store.memory import InMemoryStore
+
+    store = InMemoryStore()
+    store.put(("memories", "ada"), "f1", {"fact": "loves sailing"})
+    kit = type("kit", (), vars(langgraph.graph))
+    session = stepped(memory_bot(kit).compile(store=store))
+    assert session.view().tables["store"]["returned"].tolist()[:2] == [
+        f"[]: {HINT}",
+        f"None: {HINT}",
+    ]
+
+
+def test_nothing_is_added_when_no_namespace_holds_the_labels():
+    import graphkit
+    from graphkit.store.memory import InMemoryStore
+
+    store = InMemoryStore()
+    store.put(("notes", "bob"), "f1", {"fact": "likes tea"})
+    session = stepped(memory_bot(graphkit).compile(store=store))
+    assert session.view().tables["store"]["returned"].tolist()[:2] == ["[]", "None"]
