@@ -14,6 +14,7 @@ from typing import Any
 
 from graphkit.channels import EMPTY
 from graphkit.inspect.markup import escape
+from graphkit.inspect.mutated import mutated_in
 from graphkit.inspect.values import is_internal, show
 from graphkit.pregel.records import Superstep
 
@@ -36,10 +37,12 @@ STATE_CSS = """
 .gk-state-table tr.gk-changed td { font-weight: 600; }
 .gk-state-table tr.gk-failed td:first-child { border-left: 4px solid #d55e00; }
 .gk-state-table tr.gk-failed td { font-weight: 600; }
+.gk-state-table tr.gk-lost td:first-child { border-left: 3px dotted #d55e00; }
 .gk-state-caption { font-size: 12px; opacity: .8; margin: 2px 0; }
 """
 """Styles of the panel: pending rows dashed, changed rows solid, both bluish green; the
-row of a channel whose Update failed solid vermillion, as the error marks in the drawing."""
+row of a channel whose Update failed solid vermillion, as the error marks in the drawing,
+and of a key a node set in its input and did not return (lost) dotted vermillion."""
 
 
 def starting_values(app: Any) -> dict[str, Any]:
@@ -92,6 +95,13 @@ def state_html(
                 if failed.channel in pending:
                     writes = "; ".join(pending[failed.channel])
                     notes[failed.channel] = ("gk-failed", f"{writes}: {failed.reason}")
+    if superstep is not None and phase in ("execute", "update"):
+        # (a key set in a node's input and not returned: no write shows it, and the loop
+        # whose exit flag was set so never ends)
+        for result, mutated in mutated_in(superstep):
+            for key, _, now in mutated.changes:
+                lost = f"lost: {result.task.node} set it to {show(now)} in its input, not returned"
+                notes.setdefault(key, ("gk-lost", lost))
     if superstep is not None:  # (a reducer key nothing wrote yet: the run's tables show 0 too)
         current.update(
             (name, value) for name, value in (starts or {}).items() if name not in current

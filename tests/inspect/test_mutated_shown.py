@@ -113,3 +113,17 @@ def test_the_debuggers_status_line_says_why_the_loop_did_not_end():
         "a node changes the state only by what it returns ({'revisions': ..., 'approved': "
         "...}). GraphRecursionError: Recursion limit of 6 reached"
     )
+
+
+def test_the_debuggers_state_panel_marks_the_lost_key_after_execute():
+    from graphkit.widgets import DebugSession
+
+    _, kit = kits()
+    session = DebugSession(reflection(kit), dict(INPUT, notes=[]))
+    session.step(), session.step()  # the input step, step 0
+    session.plan(), session.execute()  # write's step
+    panel = session.view().state_html
+    assert (
+        '<tr class="gk-lost"><td>revisions</td><td>0</td><td>lost: write set it to 1 in its '
+        "input, not returned</td></tr>"
+    ) in panel
