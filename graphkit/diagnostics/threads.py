@@ -169,11 +169,73 @@ def finished_thread(thread_id: str, checkpoint_id: str) -> str:
     )
 
 
-def several_interrupts() -> str:
-    return (
-        "When there are multiple pending interrupts, you must specify the "
-        "interrupt id when resuming: Command(resume={interrupt.id: answer, ...})."
+def several_interrupts(answer: Any, waiting: Mapping[Any, tuple[str, Any]]) -> str:
+    """Why ``answer`` cannot resume the interrupts ``waiting`` (by id: the task that
+    asked, and the interrupt), each with its question, and the map that can: filled in
+    when ``answer`` is keyed by the tasks' ids (``get_state(config).tasks[i].id``, a
+    common slip) or by the interrupts' ids cut short, as a table shows them.
+
+    >>> from graphkit.types import Interrupt
+    >>> waiting = {"i-1": ("task-1", Interrupt("laptop?", "i-1")),
+    ...            "i-2": ("task-2", Interrupt("chair?", "i-2"))}
+    >>> print(several_interrupts({"task-1": "yes", "task-2": "no"}, waiting))
+    Command(resume=...) is keyed by ['task-1', 'task-2']:
+    those are the ids of the tasks that asked (get_state(config).tasks[i].id),
+    not of the pending interrupts, so the dict reads as one answer for 2 questions.
+    The pending interrupts, by their own ids:
+      'i-1' asks 'laptop?' (task 'task-1')
+      'i-2' asks 'chair?' (task 'task-2')
+    Resume with Command(resume={'i-1': 'yes', 'i-2': 'no'})
+    (the ids are in the paused result's '__interrupt__' and in get_state(config).interrupts).
+    """
+    asked = [(str(id_), task, i) for id_, (task, i) in waiting.items()]
+    keyed = answer if isinstance(answer, dict) else {}
+    tasks = {key: _meant(key, [task for _, task, _ in asked]) for key in keyed}
+    ids = {key: _meant(key, [id_ for id_, _, _ in asked]) for key in keyed}
+    given: dict[str, Any] = {}
+    if keyed and all(tasks.values()):
+        given = {id_: keyed[k] for k, t in tasks.items() for id_, task, _ in asked if task == t}
+        what = "the ids of the tasks that asked (get_state(config).tasks[i].id),\nnot of "
+        what += "the pending interrupts"
+    elif keyed and all(ids.values()):
+        given = {ids[key]: value for key, value in keyed.items()}
+        what = "the pending interrupts' ids cut short (a resume map needs them whole)"
+    else:
+        what = "not the ids of the pending interrupts"
+    wrong = (
+        f"Command(resume=...) is keyed by {some_names(map(str, keyed))}:\nthose are {what}, "
+        f"so the dict reads as one answer for {len(asked)} questions."
+        if keyed
+        else f"Command(resume={_clipped(answer)}) gives one answer, and {len(asked)} "
+        "interrupts are pending:\nsay which answer is whose, by interrupt id."
     )
+    fill = ", ".join(f"{i!r}: {repr(given[i]) if i in given else '...'}" for i, _, _ in asked)
+    questions = (
+        f"  {i!r} asks {_clipped(getattr(q, 'value', q))} (task {t!r})" for i, t, q in asked
+    )
+    return "\n".join(
+        [
+            wrong,
+            "The pending interrupts, by their own ids:",
+            *questions,
+            f"Resume with Command(resume={{{fill}}})",
+            "(the ids are in the paused result's '__interrupt__' and in "
+            "get_state(config).interrupts).",
+        ]
+    )
+
+
+def _meant(key: Any, ids: Sequence[str]) -> str | None:
+    """The one id of ``ids`` that ``key`` is, or begins (as a table's short id does)."""
+    if not isinstance(key, str) or len(key) < 4:
+        return None
+    found = {id_ for id_ in ids if id_.startswith(key)}
+    return found.pop() if len(found) == 1 else None
+
+
+def _clipped(value: Any, width: int = 60) -> str:
+    text = repr(value).replace("\n", " ")
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def answers_nothing(pending: Sequence[str]) -> str:

@@ -603,8 +603,8 @@ def _resume(
     # a task resumed past its interrupt keeps it saved beside its writes: not waiting; a
     # called task's interrupt is saved by the call and by its caller: counted once
     finished = {task_id for task_id, channel, _ in pending if channel not in SPECIAL}
-    waiting = {
-        getattr(interrupt, "id", None) or (task_id, index)
+    waiting = {  # each interrupt's id: its task and itself (what the error shows)
+        getattr(interrupt, "id", None) or (task_id, index): (task_id, interrupt)
         for task_id, channel, value in pending
         if channel == INTERRUPT and task_id not in finished
         for index, interrupt in enumerate(value)
@@ -612,15 +612,15 @@ def _resume(
     if strict and answer is not NO_ANSWER:
         _check_answer_strictly(answer, waiting)
     if len(waiting) > 1 and answer is not NO_ANSWER and not is_answer_map(answer):
-        raise RuntimeError(diagnose.several_interrupts())
+        raise RuntimeError(diagnose.several_interrupts(answer, waiting))
     if outer is not None and outer.resume is not None and answer is NO_ANSWER:
         return outer.resume  # type: ignore[no-any-return]
     return Resume(answer) if thread is not None else None
 
 
-def _check_answer_strictly(answer: Any, waiting: set[Any]) -> None:
+def _check_answer_strictly(answer: Any, waiting: Mapping[Any, tuple[str, Any]]) -> None:
     """Raise ``UnknownInterruptError`` for an answer that does not match the interrupts
-    ``waiting`` (their ids): an empty map, a map naming others, one answer for several.
+    ``waiting`` (by id): an empty map, a map naming others, one answer for several.
     One answer with none waiting is a breakpoint's, and passes."""
     pending = sorted(id_ for id_ in waiting if isinstance(id_, str))
     if is_answer_map(answer):
@@ -637,7 +637,7 @@ def _check_answer_strictly(answer: Any, waiting: set[Any]) -> None:
             )
     elif len(waiting) > 1:
         raise UnknownInterruptError(
-            diagnose.several_interrupts(), reason="ambiguous", pending_ids=pending
+            diagnose.several_interrupts(answer, waiting), reason="ambiguous", pending_ids=pending
         )
 
 
