@@ -8,6 +8,7 @@ the checkpointer's ``get_tuple``); its control-flow objects become graphkit's.
 from __future__ import annotations
 
 import ast
+import copy
 import functools
 import itertools
 import re
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from graphkit.bridge.interop import to_graphkit
+from graphkit.channels import EMPTY
 from graphkit.pregel.records import Run
 
 __all__ = [
@@ -266,6 +268,18 @@ class GraphInfo:
             if available:
                 kept[name] = value
         return kept
+
+    def initial(self, name: str) -> Any:
+        """What channel ``name`` holds before anything writes it, asked of LangGraph's
+        channel (a reducer's ``[]`` or ``0``: a node reads it, though no saver keeps it),
+        as a copy; ``EMPTY`` for a channel that starts empty."""
+        channel = self.channels.get(name)
+        try:
+            if channel is None or isinstance(channel, type) or not channel.is_available():
+                return EMPTY
+            return copy.copy(channel.get())
+        except Exception:  # a channel that cannot say: it holds nothing we know of
+            return EMPTY
 
     def known(self, channel: str) -> bool:
         """False for a write LangGraph saved but never applies (a managed value's key)."""

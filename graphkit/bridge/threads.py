@@ -189,7 +189,8 @@ def _tasks(saved: SavedCheckpoint, info: GraphInfo) -> tuple[Task, ...]:
     values, versions = saved.values, saved.versions()
     seen = saved.checkpoint.get("versions_seen") or {}
     sends = values.get(TASKS) or ()
-    state = {key: values[key] for key in info.state_keys if key in values}
+    state = {key: values.get(key, info.initial(key)) for key in info.state_keys}
+    state = {key: value for key, value in state.items() if value is not EMPTY}
     tasks = []
     for planned in saved.snapshot.tasks:
         path = tuple(planned.path)
@@ -278,7 +279,7 @@ def _changes(
         changes.append(
             ChannelChange(
                 channel,
-                before_values.get(channel, EMPTY),
+                before_values[channel] if channel in before_values else info.initial(channel),
                 after_values.get(channel, EMPTY),
                 before_versions.get(channel),
                 after_versions[channel] or 0,

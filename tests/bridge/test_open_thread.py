@@ -30,6 +30,8 @@ from graphkit.bridge.threads import (
     save_thread,
     saved_error,
 )
+from graphkit.constants import START
+from graphkit.pregel.records import path_text
 from tests.conformance import (
     cases_control,
     cases_errors,
@@ -223,16 +225,23 @@ def task_writes(result: Any) -> str:
 
 
 def steps_of(run: Any) -> list[tuple[Any, ...]]:
-    """Per step: the step number, its tasks, their writes and errors, the state after."""
+    """Per step: the step number, its tasks, their writes and errors, the state after and
+    each state key's change (a reducer's key holds its ``[]`` or ``0`` before anything
+    writes it, though no saver keeps that value)."""
     rows = []
     for superstep in run.steps:
         results = superstep.execution.results if superstep.execution is not None else ()
-        state = None
+        state = changes = None
         if superstep.update is not None:
             values = superstep.update.checkpoint.channel_values
             state = {
                 key: canonical(as_lists(values[key])) for key in run.state_keys if key in values
             }
+            changes = sorted(
+                canonical(as_lists((change.channel, change.before, change.after)))
+                for change in superstep.update.changes
+                if change.channel in run.state_keys
+            )
         rows.append(
             (
                 superstep.step,
@@ -240,9 +249,28 @@ def steps_of(run: Any) -> list[tuple[Any, ...]]:
                 sorted(task_writes(result) for result in results),
                 sorted(f"{r.task.node}: {type(r.error).__name__}" for r in results if r.error),
                 state,
+                changes,
             )
         )
     return rows
+
+
+def states_read(run: Any, expected: Any) -> tuple[list[Any], list[Any]]:
+    """The state each node's pull task read, per step, in both runs: where graphkit's
+    own task read a dict (an imported task reads the channels as a dict, not as the
+    state's class; ``__start__`` reads the input)."""
+    ours, theirs = [], []
+    for mine, saved in zip(expected.steps, run.steps, strict=False):
+        pairs = zip(
+            sorted(mine.plan.tasks, key=lambda t: path_text(t.path)),
+            sorted(saved.plan.tasks, key=lambda t: path_text(t.path)),
+            strict=False,
+        )
+        for own, imported in pairs:
+            if own.kind == "pull" and own.node != START and isinstance(own.input, dict):
+                ours.append((own.node, canonical(as_lists(own.input))))
+                theirs.append((imported.node, canonical(as_lists(imported.input))))
+    return theirs, ours
 
 
 @pytest.mark.parametrize("saver", ["memory", "sqlite"])
@@ -254,6 +282,8 @@ def test_imported_thread_agrees_with_graphkit_run(
     run = imported(saver, module, name, index, sqlite)
     expected = graphkit_run(module, name, index)
     assert steps_of(run) == steps_of(expected)
+    theirs, ours = states_read(run, expected)
+    assert theirs == ours
     assert run.status == expected.status
     assert canonical(as_lists(dict(run.values))) == canonical(as_lists(dict(expected.values)))
     assert run.state_keys == expected.state_keys
@@ -298,6 +328,44 @@ def test_each_checkpoint_is_one_superstep_with_langgraph_ids() -> None:
         values = superstep.update.checkpoint.channel_values
         shown = {k: v for k, v in snapshot.values.items() if k in values}
         assert {k: values[k] for k in shown} == shown
+
+
+class Triage(TypedDict, total=False):
+    question: str
+    answers: Annotated[list, operator.add]
+
+
+def _triage(lib: Any) -> Any:
+    builder = lib.StateGraph(Triage)
+    builder.add_node("billing", lambda state: {"answers": ["refund on its way"]})
+    return builder.add_edge(lib.START, "billing")
+
+
+@pytest.mark.parametrize("given", [{"question": "refund?", "answers": []}, {"question": "refund?"}])
+def test_a_reducer_key_holds_its_default_before_anything_writes_it(given: dict) -> None:
+    """LangGraph's channel for ``Annotated[list, operator.add]`` starts as ``[]`` (its
+    nodes and ``get_state`` read it) though no checkpoint saves it until it is written:
+    the import reads it as graphkit's own run does, ``[] -> []``, not ``<empty> -> []``."""
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from graphkit import InMemorySaver as OwnSaver
+
+    config = {"configurable": {"thread_id": "t"}}
+    app = _triage(load_langgraph()).compile(checkpointer=InMemorySaver())
+    app.invoke(copy.deepcopy(given), config)
+    first = list(app.get_state_history(config))[-1]
+    assert first.metadata["step"] == -1 and first.values == {"answers": []}  # the oracle
+    own_app = _triage(load_graphkit()).compile(checkpointer=OwnSaver())
+    own = own_app.trace(copy.deepcopy(given), config)
+    run = open_langgraph_thread(app, config)
+    lines = [[" ".join(line.split()) for line in str(r).splitlines()] for r in (run, own)]
+    changed = "UPDATE answers [] -> [] (from __start__)"
+    assert (changed in lines[0], changed in lines[1]) == ("answers" in given,) * 2
+    assert "UPDATE answers [] -> ['refund on its way'] (from billing)" in lines[0]
+    assert lines[0][-6:] == lines[1][-6:]
+    assert run.step(1).plan.tasks[0].input == own.step(1).plan.tasks[0].input
+    assert run.step(1).plan.tasks[0].input == {"question": "refund?", "answers": []}
+    assert run.to_frame("state").to_dict() == own.to_frame("state").to_dict()
 
 
 def test_values_saved_after_an_in_place_change_are_shown_as_saved() -> None:
