@@ -74,8 +74,9 @@ def highlight(svg: str, superstep: Any, phase: str, *, failed: Iterable[str] = (
     * execute: while the step has no Execution yet, its nodes are ``running``; after,
       a task that raised is ``error``, one that paused in ``interrupt()`` is
       ``interrupted``, one served from the node cache ``cached``, one that wrote
-      anything is ``wrote pending``, and so is
-      each edge whose channel its source wrote (the router's choice, not applied);
+      anything is ``wrote pending``, and so is each edge whose channel its source
+      wrote (the router's choice, not applied); one that finished and wrote nothing
+      is ``wrote-nothing``;
     * update: the same marks, now ``wrote applied``; a failed step has no Update,
       nothing of it is applied, and only its errors stay marked.
 
@@ -180,6 +181,10 @@ def _phase_marks(
             if result.writes:
                 _mark(marks, node_ids, name)
             _mark(marks, edges, name)
+        # a task that finished and wrote nothing ran all the same (left "planned", it
+        # looked unrun); with nothing pending or applied, both phases draw it alike
+        if not (result.writes or result.interrupts or getattr(result, "paused", False)):
+            _mark(marks, node_ids, "wrote-nothing")
     return marks
 
 

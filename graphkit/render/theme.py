@@ -2,8 +2,8 @@
 
 One place for the look, shared by the DOT attributes, the pure-Python SVG writer,
 the Mermaid class definitions and the notebook cards (``inspect.markup``). The phase
-classes (``planned``, ``running``, ``wrote`` with ``pending`` or ``applied``, ``error``,
-``interrupted``) and the run overlay's (``ran``, ``traversed``,
+classes (``planned``, ``running``, ``wrote`` with ``pending`` or ``applied``,
+``wrote-nothing``, ``error``, ``interrupted``) and the run overlay's (``ran``, ``traversed``,
 ``failed``) are plain CSS classes on node and edge elements, so showing a phase is
 restyling, never a new layout.
 """
@@ -66,6 +66,7 @@ PHASE_CLASSES = (
     "planned",
     "running",
     "wrote",
+    "wrote-nothing",
     "cached",
     "pending",
     "applied",
@@ -86,6 +87,9 @@ _NODE_STATES = (
     ("planned", "blue", "stroke-width: 2.5px; stroke-dasharray: none;"),
     ("running", "orange", "stroke-width: 3px; stroke-dasharray: 2 3;"),
     ("wrote", "green", "stroke-width: 2.5px;"),
+    # ran and returned nothing ({} or None): the writers' green, but hollow (nothing came
+    # out of it) and never heavier, as it has nothing pending or applied
+    ("wrote-nothing", "green", "stroke-width: 2.5px; stroke-dasharray: none; fill: #ffffff;"),
     # served from the node cache: it did not run, its cached writes apply (dotted sky)
     ("cached", "sky", "stroke-width: 3px; stroke-dasharray: 1 3;"),
     ("interrupted", "purple", "stroke-width: 3px; stroke-dasharray: 9 3 2 3;"),

@@ -55,6 +55,7 @@ _KEYS = (
     ("running", "running"),
     ("wrote pending", "wrote, pending (after Execute)"),
     ("wrote applied", "applied (after Update)"),
+    ("wrote-nothing", "ran, wrote nothing"),
     ("cached", "from the cache"),
     ("interrupted", "interrupted"),
     ("error", "error"),

@@ -116,7 +116,8 @@ def test_a_failed_task_is_marked_error_and_nothing_is_applied():
     run = caught.value.run
     svg = app.get_graph().draw_svg(engine="python")
     assert classes(highlight(svg, run.steps[-1], "execute")) == {
-        "node-a": {"planned"},  # a returned no update; its edge to END was taken
+        "node-a": {"planned", "wrote-nothing"},  # a ran and returned no update
+        # its edge to END was taken
         "edge-a.__end__": {"wrote", "pending"},
         "node-b": {"planned", "error"},
     }
@@ -127,6 +128,65 @@ def test_a_failed_task_is_marked_error_and_nothing_is_applied():
     overlay = classes(overlay_path(svg, run))
     assert overlay["node-b"] == {"ran", "failed"}
     assert "edge-b.__end__" not in overlay
+
+
+def _report_graph(kit, returns):
+    """approve writes; report runs after it and returns ``returns`` ({} or None)."""
+    builder = kit.StateGraph(PlainState).add_node("approve", lambda s: {"n": s["n"] + 1})
+    builder.add_node("report", lambda s: returns)
+    builder.add_edge(kit.START, "approve").add_edge("approve", "report")
+    return builder.add_edge("report", kit.END)
+
+
+@pytest.mark.parametrize("returns", [{}, None], ids=["empty-dict", "none"])
+@pytest.mark.parametrize("library", ["graphkit", "langgraph"])
+def test_a_node_that_ran_and_wrote_nothing_is_marked_so_not_left_planned(library, returns):
+    """P5's report returned {}: after Update it stayed "planned" (blue), as if it never
+    ran. It is ``wrote-nothing`` with the phase's line, in graphkit's own run and in a
+    thread read from LangGraph's saver."""
+    import graphkit
+
+    if library == "langgraph":
+        langgraph_graph = pytest.importorskip("langgraph.graph")
+        from langgraph.checkpoint.memory import InMemorySaver
+
+        from graphkit import open_langgraph_thread
+
+        app = _report_graph(langgraph_graph, returns).compile(checkpointer=InMemorySaver())
+        config = {"configurable": {"thread_id": "t"}}
+        app.invoke({"n": 1}, config)
+        run = open_langgraph_thread(app, config)
+    else:
+        run = _report_graph(graphkit, returns).compile().trace({"n": 1})
+    svg = _report_graph(graphkit, returns).compile().get_graph().draw_svg(engine="python")
+    last = run.steps[-1]
+    assert last.plan.nodes == ["report"]
+    for phase, line in (("execute", "pending"), ("update", "applied")):
+        assert classes(highlight(svg, last, phase)) == {
+            "node-report": {"planned", "wrote-nothing"},  # nothing pending, nothing applied
+            "edge-report.__end__": {"wrote", line},
+        }
+    assert classes(highlight(svg, last, "plan")) == {"node-report": {"planned"}}
+
+
+def test_a_node_paused_in_interrupt_did_not_finish_so_is_not_wrote_nothing():
+    from graphkit import InMemorySaver, interrupt
+
+    builder = StateGraph(PlainState).add_node("ask", lambda s: {"n": interrupt("n?")})
+    app = builder.add_edge(START, "ask").compile(checkpointer=InMemorySaver())
+    run = app.trace({"n": 1}, {"configurable": {"thread_id": "t"}})
+    svg = app.get_graph().draw_svg(engine="python")
+    assert classes(highlight(svg, run.steps[-1], "execute")) == {
+        "node-ask": {"planned", "interrupted"}
+    }
+
+
+def test_the_stylesheet_draws_wrote_nothing_hollow_in_the_writers_colour():
+    from graphkit.render.theme import PALETTE, STYLESHEET, TINTS
+
+    rule = next(line for line in STYLESHEET.splitlines() if ".gk-node.wrote-nothing " in line)
+    assert f"stroke: {PALETTE['green']}" in rule and "fill: #ffffff" in rule
+    assert rule.index("fill: #ffffff") > rule.index(f"fill: {TINTS['green']}")  # (wins)
 
 
 # -- the path a run took --------------------------------------------------------------------------

@@ -120,3 +120,38 @@ def test_a_long_unbroken_text_wraps_instead_of_widening_the_page(page, tmp_path)
         page.goto(shown.as_uri())
         assert page.evaluate("document.documentElement.scrollWidth") <= 1200, shown.name
         assert long in page.locator("body").inner_text().replace("\n", ""), shown.name
+
+
+SHAPE_STYLE = """(shape) => {
+  shape.getAnimations().forEach((transition) => transition.finish());  // (colours fade in)
+  const style = getComputedStyle(shape);
+  return [style.fill, style.stroke, style.strokeWidth, style.strokeDasharray];
+}"""
+
+
+def test_a_node_that_ran_and_wrote_nothing_is_drawn_so_and_keyed_in_the_legend(page, tmp_path):
+    # (a report node returning {} stayed "planned" blue after Update: it looked unrun)
+    from playwright.sync_api import expect
+
+    from graphkit import END, START, StateGraph
+    from tests.widgets.graphs import State
+
+    builder = StateGraph(State).add_node("approve", lambda state: {"log": ["approved"]})
+    builder.add_node("report", lambda state: {})
+    builder.add_edge(START, "approve").add_edge("approve", "report").add_edge("report", END)
+    session = DebugSession(builder.compile(), INPUT)
+    session.run()
+    path = tmp_path / "report.html"
+    session.export_html(path)
+    page.goto(path.as_uri())
+    slider = page.locator(".gk-slider")
+    slider.fill(slider.get_attribute("max"))  # the last frame: report's step, after Update
+    expect(page.locator(".gk-phase")).to_have_text("after Update")
+    report = page.locator('.gk-graph svg g[id="node-report"]')
+    expect(report).to_have_class("node gk-node gk-node-node planned wrote-nothing")
+    drawn = report.locator("rect, path, polygon, ellipse").first.evaluate(SHAPE_STYLE)
+    assert drawn[:2] == ["rgb(255, 255, 255)", "rgb(0, 158, 115)"]  # hollow, the writers' green
+    key = page.locator(".gk-legend .gk-key").filter(has_text="ran, wrote nothing")
+    assert key.locator("rect").evaluate(SHAPE_STYLE) == drawn
+    planned = page.locator(".gk-legend g.planned:not(.wrote-nothing) rect").first
+    assert planned.evaluate(SHAPE_STYLE)[:2] != drawn[:2]
