@@ -2,9 +2,11 @@
 
 A memory saved under ``("memories", user_id)`` and searched under ``(user_id,
 "memories")`` is never found, and the store tab said only that the search returned
-``[]``. The debugger has the graph's store, so beside an empty ``search`` or ``get``
-it names the namespaces the store holds now with the same labels in another order (or
-more of them), the usual slip; it cannot know what the store held at that step.
+``[]``. The debugger has the graph's store, so for an empty ``search`` or ``get`` it
+names the namespaces the store holds now with the same labels in another order (or
+more of them), the usual slip; it cannot know what the store held at that step. The
+note is a sentence above the table (``frame.attrs["notes"]``, which ``frame_html``
+shows): in the ``returned`` cell it ran past the table box's edge, out of view.
 """
 
 from __future__ import annotations
@@ -21,9 +23,10 @@ _MOST = 3
 
 
 def with_store_hints(frame: pandas.DataFrame, store: Any) -> pandas.DataFrame:
-    """``frame`` (a readable store table) with the ``returned`` cell of each empty look-up
-    naming the store's namespaces that hold its labels otherwise; as it was if none do
-    (or the store cannot list its namespaces)."""
+    """``frame`` (a readable store table) with a note for each empty look-up naming the
+    store's namespaces that hold its labels otherwise (in ``attrs["notes"]``), its
+    ``returned`` cell pointing to it; as it was if none do (or the store cannot list
+    its namespaces)."""
     looked = frame["op"].isin(("search", "get")) & frame["returned"].isin(_EMPTY)
     if store is None or not looked.any():
         return frame
@@ -31,17 +34,22 @@ def with_store_hints(frame: pandas.DataFrame, store: Any) -> pandas.DataFrame:
         kept = [tuple(space) for space in store.list_namespaces(limit=1000)]
     except Exception:  # (a store of another kind, or one that is closed: no hint)
         return frame
-    frame = frame.copy()
+    frame, notes = frame.copy(), []
     for index in frame.index[looked]:
-        asked = tuple(str(frame.at[index, "namespace"]).split("/"))
+        row = frame.loc[index]
+        asked = tuple(str(row["namespace"]).split("/"))
         near = [space for space in kept if _misordered(asked, space)]
         if near:
             named = ", ".join("/".join(space) for space in near[:_MOST])
             more = f" and {len(near) - _MOST} more" if len(near) > _MOST else ""
-            frame.at[index, "returned"] = (
-                f"{frame.at[index, 'returned']}: the store has {named}{more} "
-                "(the same labels, in another order)"
+            key = f" {row['key']}" if row["op"] == "get" and row["key"] else ""
+            notes.append(
+                f"step {row['step']}, {row['node']}: {row['op']} {row['namespace']}{key} "
+                f"returned {row['returned']}, but the store has {named}{more} (the same "
+                "labels, in another order)"
             )
+            frame.at[index, "returned"] = f"{row['returned']} (see the note above)"
+    frame.attrs["notes"] = notes
     return frame
 
 

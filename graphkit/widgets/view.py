@@ -377,12 +377,22 @@ def frame_html(frame: pandas.DataFrame, empty: str = "no rows") -> str:
     """A DataFrame of texts as an HTML table (pandas escapes every cell; a control or a
     bidirectional override in a node's or channel's name is written as its escape first,
     as ``escape`` writes it), in a box that scrolls sideways: ids of tasks and
-    checkpoints make tables wider than a cell. An empty one is ``empty``, a sentence."""
+    checkpoints make tables wider than a cell. An empty one is ``empty``, a sentence.
+    The frame's ``attrs["notes"]`` go above the table as wrapped sentences: in a cell,
+    a long note ran out of the box's view."""
     if frame.empty:
         return f'<p class="gk-empty">{escape(empty)}</p>'
+    notes = "".join(
+        f'<p class="gk-table-note" style="{_NOTE_STYLE}">{escape(note)}</p>'
+        for note in frame.attrs.get("notes", ())
+    )
     frame = frame.apply(lambda column: column.map(_visible_cell)).rename(columns=_visible_cell)
     table = frame.to_html(index=False, border=0, classes="gk-table", escape=True, na_rep="")
-    return f'<div class="gk-table-box" style="overflow-x:auto;max-width:100%">{table}</div>'
+    box = f'<div class="gk-table-box" style="overflow-x:auto;max-width:100%">{table}</div>'
+    return notes + box
+
+
+_NOTE_STYLE = "white-space:normal;overflow-wrap:anywhere;line-height:1.4;margin:4px 0"
 
 
 def _visible_cell(cell: Any) -> Any:

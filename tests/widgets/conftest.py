@@ -48,6 +48,18 @@ Debugger(forecast_graph(), {{"topic": "today", "tokens": 0}}, breakpoints=["summ
 """
 """guide.ipynb: the debugger guide's example, which test_guide_screenshots.py photographs."""
 
+STORE_CODE = f"""\
+import sys
+sys.path.insert(0, {str(REPO)!r})
+from graphkit.widgets import Debugger
+from tests.widgets.graphs import forgetful_memory_app
+debugger = Debugger(forgetful_memory_app(), {{"question": "what do I love?"}})
+debugger.session.run()
+debugger.tabs.selected_index = 5  # store
+debugger
+"""
+"""store.ipynb: a search in the wrong namespace, its store tab open (the note above it)."""
+
 
 @contextmanager
 def _server(cmd: list[str], ready_url: str, tmp: Path):
@@ -72,7 +84,8 @@ def _server(cmd: list[str], ready_url: str, tmp: Path):
 @pytest.fixture(scope="session")
 def voila_url(tmp_path_factory):
     """A Voila server for a folder holding debugger.ipynb (a Debugger on chain_app),
-    learner.ipynb (the same, driven by a later cell) and guide.ipynb (the guide's example)."""
+    learner.ipynb (the same, driven by a later cell), guide.ipynb (the guide's example)
+    and store.ipynb (a store tab with a note)."""
     folder = tmp_path_factory.mktemp("notebooks")
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(NOTEBOOK_CODE)])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
@@ -83,6 +96,9 @@ def voila_url(tmp_path_factory):
     guide = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(GUIDE_CODE)])
     guide.metadata["kernelspec"] = notebook.metadata["kernelspec"]
     nbformat.write(guide, folder / "guide.ipynb")
+    store = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(STORE_CODE)])
+    store.metadata["kernelspec"] = notebook.metadata["kernelspec"]
+    nbformat.write(store, folder / "store.ipynb")
     port = free_port()
     cmd = [
         sys.executable,

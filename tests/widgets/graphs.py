@@ -107,3 +107,23 @@ def edited_sends_app() -> Any:
     builder.add_edge(START, "plan")
     builder.add_conditional_edges("plan", lambda s: [Send("work", t) for t in s["topics"]])
     return builder.compile(checkpointer=InMemorySaver(), interrupt_before=["work"])
+
+
+class Chat(TypedDict, total=False):
+    question: str
+    facts: list
+
+
+def forgetful_memory_app() -> Any:
+    """recall searches ("ada-lovelace", "memories"), its store keeps the memory under
+    ("memories", "ada-lovelace"): the search finds nothing (the store tab's note)."""
+    from graphkit.store.memory import InMemoryStore
+
+    def recall(state: Chat, runtime: Any) -> dict:
+        found = runtime.store.search(("ada-lovelace", "memories"))
+        return {"facts": [item.value for item in found]}
+
+    store = InMemoryStore()
+    store.put(("memories", "ada-lovelace"), "f1", {"fact": "loves the analytical engine"})
+    builder = StateGraph(Chat).add_node("recall", recall).add_edge(START, "recall")
+    return builder.compile(store=store)

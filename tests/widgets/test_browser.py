@@ -155,3 +155,29 @@ def test_a_node_that_ran_and_wrote_nothing_is_drawn_so_and_keyed_in_the_legend(p
     assert key.locator("rect").evaluate(SHAPE_STYLE) == drawn
     planned = page.locator(".gk-legend g.planned:not(.wrote-nothing) rect").first
     assert planned.evaluate(SHAPE_STYLE)[:2] != drawn[:2]
+
+
+def test_the_store_tabs_note_is_read_whole_above_the_table(page, voila_url, tmp_path):
+    # (in the returned cell it ran past the table box's edge: "(the same labels, in
+    # another orde" and the rest out of view)
+    from playwright.sync_api import expect
+
+    page.set_viewport_size({"width": 700, "height": 1400})  # narrower than the note
+    page.goto(f"{voila_url}/voila/render/store.ipynb")
+    note = page.locator(".gk-table-store .gk-table-note")
+    note.wait_for(state="visible", timeout=LOAD)
+    expect(note).to_have_text(
+        "step 1, recall: search ada-lovelace/memories returned [], but the store has "
+        "memories/ada-lovelace (the same labels, in another order)"
+    )
+    tab = page.locator(".gk-table-store").bounding_box()
+    shown = note.bounding_box()
+    assert tab is not None and shown is not None
+    assert shown["x"] + shown["width"] <= tab["x"] + tab["width"]  # inside the tab's box
+    assert note.evaluate("(p) => p.scrollWidth <= p.clientWidth")  # nothing cut
+    assert shown["height"] > 1.5 * note.evaluate(
+        "(p) => parseFloat(getComputedStyle(p).lineHeight)"
+    )
+    cell = page.locator(".gk-table-store td").filter(has_text="[] (see the note above)")
+    expect(cell).to_have_count(1)
+    page.locator(".gk-table-store").screenshot(path=str(tmp_path / "store-tab.png"))

@@ -1,7 +1,8 @@
 """A store look-up that found nothing names where the store keeps those labels: a memory
 saved under ("memories", "ada") and searched under ("ada", "memories") is never found,
 and the debugger's store tab said only that the search returned [] (agentpass: a memory
-bot forgot everything on a new thread)."""
+bot forgot everything on a new thread). The note is a sentence above the table: in the
+``returned`` cell it ran past the table box's edge, out of view."""
 
 from __future__ import annotations
 
@@ -36,7 +37,11 @@ def stepped(app: Any) -> DebugSession:
     return session
 
 
-HINT = "the store has memories/ada (the same labels, in another order)"
+HINT = "but the store has memories/ada (the same labels, in another order)"
+NOTES = [
+    f"step 1, recall: search ada/memories returned [], {HINT}",
+    f"step 1, recall: get ada/memories f1 returned None, {HINT}",
+]
 
 
 def test_an_empty_search_and_get_name_the_namespace_with_the_labels_in_another_order():
@@ -48,11 +53,25 @@ def test_an_empty_search_and_get_name_the_namespace_with_the_labels_in_another_o
     session = stepped(memory_bot(graphkit).compile(store=store))
     table = session.view().tables["store"]
     assert table[["op", "namespace", "returned"]].values.tolist() == [
-        ["search", "ada/memories", f"[]: {HINT}"],
-        ["get", "ada/memories", f"None: {HINT}"],
+        ["search", "ada/memories", "[] (see the note above)"],
+        ["get", "ada/memories", "None (see the note above)"],
         ["search", "memories", table["returned"].iloc[2]],
     ]
-    assert "the store has" not in table["returned"].iloc[2]  # it found the memory
+    assert "note" not in table["returned"].iloc[2]  # it found the memory
+    assert table.attrs["notes"] == NOTES
+
+
+def test_the_note_is_a_wrapped_sentence_above_the_table_not_in_a_cell():
+    import graphkit
+    from graphkit.store.memory import InMemoryStore
+
+    store = InMemoryStore()
+    store.put(("memories", "ada"), "f1", {"fact": "loves sailing"})
+    html = stepped(memory_bot(graphkit).compile(store=store)).view().table_html("store")
+    notes, table = html.split('<div class="gk-table-box"', 1)
+    style = "white-space:normal;overflow-wrap:anywhere;line-height:1.4;margin:4px 0"
+    assert notes == "".join(f'<p class="gk-table-note" style="{style}">{n}</p>' for n in NOTES)
+    assert "the store has" not in table and "[] (see the note above)" in table
 
 
 def test_a_langgraph_store_gets_the_same_hint():
@@ -64,10 +83,12 @@ def test_a_langgraph_store_gets_the_same_hint():
     store.put(("memories", "ada"), "f1", {"fact": "loves sailing"})
     kit = type("kit", (), vars(langgraph.graph))
     session = stepped(memory_bot(kit).compile(store=store))
-    assert session.view().tables["store"]["returned"].tolist()[:2] == [
-        f"[]: {HINT}",
-        f"None: {HINT}",
+    table = session.view().tables["store"]
+    assert table["returned"].tolist()[:2] == [
+        "[] (see the note above)",
+        "None (see the note above)",
     ]
+    assert table.attrs["notes"] == NOTES
 
 
 def test_nothing_is_added_when_no_namespace_holds_the_labels():
@@ -77,4 +98,7 @@ def test_nothing_is_added_when_no_namespace_holds_the_labels():
     store = InMemoryStore()
     store.put(("notes", "bob"), "f1", {"fact": "likes tea"})
     session = stepped(memory_bot(graphkit).compile(store=store))
-    assert session.view().tables["store"]["returned"].tolist()[:2] == ["[]", "None"]
+    table = session.view().tables["store"]
+    assert table["returned"].tolist()[:2] == ["[]", "None"]
+    assert table.attrs.get("notes", []) == []
+    assert "gk-table-note" not in session.view().table_html("store")
