@@ -12,12 +12,13 @@ import copy
 import functools
 import itertools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from graphkit.bridge.interop import to_graphkit
 from graphkit.channels import EMPTY
+from graphkit.graph.schema import coerce_to_schema
 from graphkit.pregel.records import Run
 
 __all__ = [
@@ -194,7 +195,8 @@ def version_number(version: Any) -> int | None:
 @dataclass(frozen=True)
 class GraphInfo:
     """What the records need from the compiled graph: its state keys, each node's
-    trigger channels and each channel's reducer name."""
+    trigger channels, what it reads and the class it reads it as, and each channel's
+    reducer name."""
 
     state_keys: tuple[str, ...]
     triggers: Mapping[str, tuple[str, ...]]
@@ -204,6 +206,12 @@ class GraphInfo:
     channels: Mapping[str, Any]
     root: Any
     """The root graph: its ``get_state_history`` and checkpointer read every namespace."""
+    reads: Mapping[str, str | tuple[str, ...]]
+    """Per node, the one channel whose value it reads (``__start__``: the run's input),
+    or the channels of its input schema."""
+    coercers: Mapping[str, Callable[[dict[str, Any]], Any] | None]
+    """Per node, what turns those channels into its input schema's class (a dataclass,
+    a pydantic model), as graphkit's own runs do; None for a dict."""
 
     @classmethod
     def of(cls, compiled: Any, root: Any) -> GraphInfo:
@@ -217,7 +225,44 @@ class GraphInfo:
         reducers = {name: reducer_name(channel) for name, channel in channels.items()}
         before = getattr(compiled, "interrupt_before_nodes", ()) or ()
         after = getattr(compiled, "interrupt_after_nodes", ()) or ()
-        return cls(keys, triggers, reducers, before, after, channels, root)
+        reads = {name: _reads(node, keys) for name, node in nodes.items()}
+        declared = getattr(getattr(compiled, "builder", None), "nodes", None) or {}
+        coercers = {
+            name: coerce_to_schema(getattr(declared.get(name), "input_schema", None))
+            for name in nodes
+        }
+        return cls(keys, triggers, reducers, before, after, channels, root, reads, coercers)
+
+    def node_input(self, name: str, values: Mapping[str, Any]) -> Any:
+        """What node ``name`` received when a step read a checkpoint's ``values``: the
+        one channel it reads (``__start__``: the run's input), else the channels of its
+        input schema (a reducer's key that nothing wrote yet as its channel starts),
+        as an instance of the schema's class when it has one (its defaults filled in).
+
+        >>> from langgraph.graph import START, StateGraph
+        >>> from pydantic import BaseModel
+        >>> class State(BaseModel):
+        ...     n: int
+        ...     name: str = "anon"
+        >>> app = StateGraph(State).add_node("a", lambda s: {}).add_edge(START, "a").compile()
+        >>> info = GraphInfo.of(app, app)
+        >>> info.node_input("__start__", {"__start__": {"n": 1}, "n": 1})
+        {'n': 1}
+        >>> info.node_input("a", {"n": 1})
+        State(n=1, name='anon')
+        """
+        reads = self.reads.get(name, self.state_keys)
+        if isinstance(reads, str):
+            return values.get(reads, self.initial(reads))
+        state = {key: values.get(key, self.initial(key)) for key in reads}
+        state = {key: value for key, value in state.items() if value is not EMPTY}
+        coerce = self.coercers.get(name)
+        if coerce is None:
+            return state
+        try:
+            return coerce(state)
+        except Exception:  # (LangGraph's node failed on it too): the channels as saved
+            return state
 
     def subruns(self, planned: Any) -> tuple[Run, ...]:
         """The runs of the subgraph a task ran, read from the namespaces LangGraph saved
@@ -286,6 +331,14 @@ class GraphInfo:
         if not self.channels:
             return True
         return channel in self.channels and not isinstance(self.channels[channel], type)
+
+
+def _reads(node: Any, state_keys: tuple[str, ...]) -> str | tuple[str, ...]:
+    """The channels a compiled LangGraph node reads: one name, or its input's keys."""
+    channels = getattr(node, "channels", None)
+    if isinstance(channels, str):
+        return channels
+    return tuple(channels) if channels else state_keys
 
 
 def reducer_name(channel: Any) -> str:

@@ -189,8 +189,6 @@ def _tasks(saved: SavedCheckpoint, info: GraphInfo) -> tuple[Task, ...]:
     values, versions = saved.values, saved.versions()
     seen = saved.checkpoint.get("versions_seen") or {}
     sends = values.get(TASKS) or ()
-    state = {key: values.get(key, info.initial(key)) for key in info.state_keys}
-    state = {key: value for key, value in state.items() if value is not EMPTY}
     tasks = []
     for planned in saved.snapshot.tasks:
         path = tuple(planned.path)
@@ -211,7 +209,8 @@ def _tasks(saved: SavedCheckpoint, info: GraphInfo) -> tuple[Task, ...]:
             and (version_number(versions.get(channel)) or 0)
             > (version_number(node_seen.get(channel)) or 0)
         }
-        tasks.append(Task(planned.id, step, planned.name, "pull", path, tuple(fired), state, fired))
+        given = info.node_input(planned.name, values)
+        tasks.append(Task(planned.id, step, planned.name, "pull", path, tuple(fired), given, fired))
     return tuple(tasks)
 
 

@@ -30,7 +30,6 @@ from graphkit.bridge.threads import (
     save_thread,
     saved_error,
 )
-from graphkit.constants import START
 from graphkit.pregel.records import path_text
 from tests.conformance import (
     cases_control,
@@ -83,6 +82,7 @@ CORPUS = [
     ("cases_state", "ephemeral-and-topic-classes", 0),
     ("cases_state", "topic-accumulate-or-not", 0),
     ("cases_nodes", "add-sequence", 0),
+    ("cases_nodes", "node-input-schema", 0),
     ("cases_nodes", "last-node-returns-none", 0),
     ("cases_nodes", "graph-input-and-output-schema", 0),
     ("cases_runtime", "defer-after-sends", 0),
@@ -256,9 +256,9 @@ def steps_of(run: Any) -> list[tuple[Any, ...]]:
 
 
 def states_read(run: Any, expected: Any) -> tuple[list[Any], list[Any]]:
-    """The state each node's pull task read, per step, in both runs: where graphkit's
-    own task read a dict (an imported task reads the channels as a dict, not as the
-    state's class; ``__start__`` reads the input)."""
+    """What each pull task read, per step, in both runs: ``__start__`` the run's input,
+    a node the state as its input schema gives it (a dataclass or pydantic state as an
+    instance of the class, with its defaults)."""
     ours, theirs = [], []
     for mine, saved in zip(expected.steps, run.steps, strict=False):
         pairs = zip(
@@ -267,7 +267,7 @@ def states_read(run: Any, expected: Any) -> tuple[list[Any], list[Any]]:
             strict=False,
         )
         for own, imported in pairs:
-            if own.kind == "pull" and own.node != START and isinstance(own.input, dict):
+            if own.kind == "pull":
                 ours.append((own.node, canonical(as_lists(own.input))))
                 theirs.append((imported.node, canonical(as_lists(imported.input))))
     return theirs, ours
