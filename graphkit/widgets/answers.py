@@ -14,7 +14,30 @@ from typing import Any
 
 from graphkit.inspect.values import show
 
-__all__ = ["answers_by_id", "short_ids", "waiting_questions"]
+__all__ = ["answers_by_id", "asked_once", "short_ids", "waiting_questions"]
+
+
+def asked_once(results: Sequence[Any]) -> tuple[tuple[str, Any], ...]:
+    """Each question the task ``results`` of a paused step wait on, once, with the node
+    of the first task that asked it: a functional API's called task's question is its
+    caller's too (one id, one answer), and a second called task's question, which
+    LangGraph's ``__interrupt__`` leaves out, still needs its own answer.
+
+    >>> from graphkit.pregel.records import Task, TaskResult
+    >>> from graphkit.types import Interrupt
+    >>> first, second = Interrupt("a?", id="65233a7f"), Interrupt("b?", id="5ea9e835")
+    >>> def paused(node, kind, asked):
+    ...     return TaskResult(Task(node, 0, node, kind, (), (), None), (), interrupts=(asked,))
+    >>> results = [paused("wf", "pull", first), paused("ask", "call", first),
+    ...            paused("ask", "call", second)]
+    >>> [(node, i.value) for node, i in asked_once(results)]
+    [('wf', 'a?'), ('ask', 'b?')]
+    """
+    found: dict[Any, tuple[str, Any]] = {}
+    for result in results:
+        for asked in result.interrupts:
+            found.setdefault(getattr(asked, "id", None) or id(asked), (result.task.node, asked))
+    return tuple(found.values())
 
 
 def short_ids(interrupts: Sequence[Any]) -> list[str]:
@@ -47,30 +70,51 @@ def answers_by_id(interrupts: Sequence[Any], answer: Any) -> dict[str, Any] | st
     """The resume map for ``answer`` given to the ``interrupts`` waiting: its keys, the
     whole ids or their first characters (4 at least, one id each), made whole. A text
     saying what to give instead when ``answer`` is not such a map (one answer for
-    several questions, which LangGraph refuses too, or a key no question has).
+    several questions, which LangGraph refuses too, a text that meant a dict but does
+    not read as one, a key no question has or several have, two keys for one question).
 
     >>> from graphkit.types import Interrupt
-    >>> waiting = [Interrupt("a?", id="65233a7fd395"), Interrupt("b?", id="5ea9e835e654")]
-    >>> answers_by_id(waiting, {"65233a7f": "yes", "5ea9e835e654": "no"})
-    {'65233a7fd395': 'yes', '5ea9e835e654': 'no'}
+    >>> waiting = [Interrupt("a?", id="65233a7fd395"), Interrupt("b?", id="65239e835e65")]
+    >>> answers_by_id(waiting, {"65233a7f": "yes", "65239e835e65": "no"})
+    {'65233a7fd395': 'yes', '65239e835e65': 'no'}
     >>> print(answers_by_id(waiting, "yes"))
-    2 questions are waiting, so Resume needs an answer for each, keyed by its id: type {'65233a7f': ..., '5ea9e835': ...} (a question left out asks again).
+    2 questions are waiting, so Resume needs an answer for each, keyed by its id: type {'65233a7f': ..., '65239e83': ...} (a question left out asks again).
+    >>> print(answers_by_id(waiting, "{65233a7f: yes}"))
+    {65233a7f: yes} does not read as a dict (as Python or JSON): quote each id and each text answer, as in {'65233a7f': ..., '65239e83': ...}.
+    >>> print(answers_by_id(waiting, {"6523": "yes"}))
+    '6523' begins the ids of 2 questions ('65233a7f', '65239e83'): type more of it, as in {'65233a7f': ..., '65239e83': ...}.
     """  # noqa: E501
     ids = [str(getattr(asked, "id", "")) for asked in interrupts]
     shown = short_ids(interrupts)
     example = "{" + ", ".join(f"{short!r}: ..." for short in shown) + "}"
+    if isinstance(answer, str) and answer.strip().startswith("{"):
+        return (
+            f"{answer.strip()} does not read as a dict (as Python or JSON): quote each id "
+            f"and each text answer, as in {example}."
+        )
     if not isinstance(answer, Mapping):
         return (
             f"{len(ids)} questions are waiting, so Resume needs an answer for each, keyed "
             f"by its id: type {example} (a question left out asks again)."
         )
     answers: dict[str, Any] = {}
+    keys: dict[str, Any] = {}
     for key, value in answer.items():
-        found = [i for i in ids if isinstance(key, str) and len(key) >= 4 and i.startswith(key)]
-        if len(found) != 1:
+        # (an id of decimal digits only, typed without quotes, reads as a number)
+        text = str(key) if isinstance(key, int) and not isinstance(key, bool) else key
+        found = [i for i in ids if isinstance(text, str) and len(text) >= 4 and i.startswith(text)]
+        if len(found) > 1:
+            named = ", ".join(repr(s) for i, s in zip(ids, shown, strict=True) if i in found)
+            return (
+                f"{key!r} begins the ids of {len(found)} questions ({named}): type more of "
+                f"it, as in {example}."
+            )
+        if not found:
             return (
                 f"{key!r} is not the id of one of the questions waiting "
                 f"({', '.join(map(repr, shown))}): type {example}."
             )
-        answers[found[0]] = value
+        if found[0] in answers:
+            return f"{keys[found[0]]!r} and {key!r} answer the same question: type {example}."
+        answers[found[0]], keys[found[0]] = value, key
     return answers

@@ -279,7 +279,7 @@ class Debugger:
             )
             self.refresh()
             return
-        several = len(self.session.interrupts) > 1
+        several = len(self.session.questions) > 1
         self.session.resume(_answers(text) if several else _unquoted(text))
 
     def _handler(self, action: Callable[[], Any]) -> Callable[[Any], None]:
@@ -387,7 +387,8 @@ def _answers(text: str) -> Any:
     for parse in (ast.literal_eval, json.loads):
         try:
             value = parse(text.strip())
-        except (SyntaxError, ValueError, MemoryError, RecursionError):
+        except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
+            # (TypeError: a list or dict as a key, which a dict cannot hold)
             continue
         if isinstance(value, dict):
             return value

@@ -217,6 +217,20 @@ class DebugSession(Notifier):
         return tuple(asked for result in results for asked in result.interrupts)
 
     @property
+    def questions(self) -> tuple[tuple[str, Any], ...]:
+        """What the paused step waits on (status interrupted): each question once, with
+        the node that asked it. Unlike ``interrupts`` (LangGraph's ``__interrupt__``),
+        it holds a functional API's second called task's question, which a resume must
+        answer too (LangGraph counts it as well)."""
+        from graphkit.widgets.answers import asked_once
+
+        if self.status != "interrupted":
+            return ()
+        steps = self._ended.steps if self._ended is not None else self.supersteps
+        last = steps[-1] if steps else None
+        return asked_once(last.execution.results if last and last.execution else ())
+
+    @property
     def next_phase(self) -> str | None:
         """The phase the next ``plan``/``execute``/``update`` must be, or None."""
         return None if self._ended is not None else self._stepper.next_phase
@@ -412,7 +426,7 @@ class DebugSession(Notifier):
         if self.status != "interrupted":
             self.message = f"Nothing to resume: the run is {self.status}."
             return
-        asked, given = self.interrupts, answer
+        asked, given = tuple(question for _, question in self.questions), answer
         if len(asked) > 1:  # parallel questions: LangGraph takes answers by interrupt id
             from graphkit.widgets.answers import answers_by_id
 

@@ -274,7 +274,7 @@ def status_text(session: DebugSession) -> str:
     last = session.supersteps[-1] if session.supersteps else None
     results = last.execution.results if last is not None and last.execution is not None else ()
     if status == "interrupted":
-        asked = [(r.task.node, i) for r in results for i in r.interrupts]
+        asked = session.questions
         if not asked:
             return f"paused by a compiled breakpoint at step {number}: Resume goes on"
         # (the question in full, or nearly: it is what the human has to answer; with its

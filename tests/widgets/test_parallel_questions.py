@@ -163,3 +163,103 @@ def test_the_answer_box_takes_a_dict_of_answers_by_id():
     debugger.resume.click()
     debugger.click("run")
     assert debugger.session.values["decisions"] == ["laptop: yes", "chair: no"]
+
+
+def functional_questions(lib: Any) -> Any:
+    """An entrypoint whose two called tasks each ask (started together, then awaited)."""
+
+    @lib.task
+    def ask(question: str) -> Any:
+        return lib.interrupt(question)
+
+    @lib.entrypoint(checkpointer=lib.saver())
+    def review(_: Any) -> list:
+        first, second = ask("First?"), ask("Second?")
+        return [first.result(), second.result()]
+
+    return review
+
+
+def functional_kit(name: str) -> Any:
+    """``task``, ``entrypoint``, ``interrupt`` and ``saver`` of either library."""
+    if name == "langgraph":
+        from langgraph.func import entrypoint, task
+        from langgraph.types import interrupt
+
+        saver: Any = InMemorySaver
+    else:
+        from graphkit import InMemorySaver as saver
+        from graphkit.func import entrypoint, task
+        from graphkit.types import interrupt
+    return type(
+        "kit", (), {"task": task, "entrypoint": entrypoint, "interrupt": interrupt, "saver": saver}
+    )
+
+
+def test_two_called_tasks_questions_are_both_shown_and_answered_by_id():
+    # LangGraph's __interrupt__ holds the first question only, yet counts both: one
+    # answer is refused. The debugger showed the first twice (its caller's and its
+    # own, by whole ids) and, its interrupts holding one, read a dict typed as text
+    from langgraph.types import Command
+
+    from graphkit.widgets import Debugger
+
+    app = functional_questions(functional_kit("langgraph"))
+    config = {"configurable": {"thread_id": "lg"}}
+    assert [i.value for i in app.invoke(1, config)["__interrupt__"]] == ["First?"]
+    with pytest.raises(RuntimeError, match="multiple pending interrupts"):
+        app.invoke(Command(resume="yes"), config)
+    debugger = Debugger(functional_questions(functional_kit("graphkit")), 1)
+    debugger.click("run")
+    results = debugger.session.supersteps[-1].execution.results
+    first, second = dict.fromkeys(asked.id[:8] for r in results for asked in r.interrupts)
+    assert debugger.session.view().status_text == (
+        f"interrupted at step 0: review asks 'First?' (id {first}); "
+        f"ask asks 'Second?' (id {second})"
+    )
+    debugger.answer.value = f"{{'{first}': 'A', '{second}': 'B'}}"
+    debugger.resume.click()
+    debugger.click("run")
+    assert debugger.session.status == "done"
+    assert debugger.session.values["__end__"] == ["A", "B"]
+
+
+def test_the_answer_box_says_what_was_wrong_with_a_dict_it_cannot_use():
+    import graphkit
+    from graphkit.widgets import Debugger
+
+    debugger = Debugger(approvals(graphkit).compile(), INPUT)
+    debugger.click("run")
+    first, second = (asked.id[:8] for asked in debugger.session.interrupts)
+    example = f"{{'{first}': ..., '{second}': ...}}"
+    said = {}
+    for typed in (
+        f"{{{first}: yes, {second}: no}}",  # ids and answers unquoted: no dict
+        "{[1]: 'yes'}",  # a list as a key (it raised TypeError at the widget)
+        f"{{'{first[:4]}': 'yes', '{first}': 'no'}}",
+    ):
+        debugger.answer.value = typed
+        debugger.resume.click()
+        said[typed] = debugger.message.value
+        assert debugger.session.status == "interrupted"
+    unquoted, listed, twice = said.values()
+    assert unquoted == (
+        f"{{{first}: yes, {second}: no}} does not read as a dict (as Python or JSON): "
+        f"quote each id and each text answer, as in {example}."
+    )
+    assert listed.startswith("{[1]: 'yes'} does not read as a dict")
+    assert twice == f"'{first[:4]}' and '{first}' answer the same question: type {example}."
+
+
+def test_an_id_cut_short_that_begins_two_ids_is_named_as_such():
+    from graphkit.types import Interrupt
+    from graphkit.widgets.answers import answers_by_id
+
+    waiting = [Interrupt("a?", id="65233a7f" + "0" * 24), Interrupt("b?", id="6523b111" + "0" * 24)]
+    assert answers_by_id(waiting, {"6523": "yes", "6523b111": "no"}) == (
+        "'6523' begins the ids of 2 questions ('65233a7f', '6523b111'): type more of it, "
+        "as in {'65233a7f': ..., '6523b111': ...}."
+    )
+    # an id of digits only, typed without quotes, is a number: still that id
+    digits = [Interrupt("a?", id="12345678" + "0" * 24), waiting[1]]
+    assert answers_by_id(digits, {12345678: "yes"}) == {digits[0].id: "yes"}
