@@ -182,8 +182,10 @@ def _phase_marks(
                 _mark(marks, node_ids, name)
             _mark(marks, edges, name)
         # a task that finished and wrote nothing ran all the same (left "planned", it
-        # looked unrun); with nothing pending or applied, both phases draw it alike
-        if not (result.writes or result.interrupts or getattr(result, "paused", False)):
+        # looked unrun); with nothing pending or applied, both phases draw it alike (a
+        # cached one did not run: "cached" says so)
+        ran = not (getattr(result, "paused", False) or getattr(result, "cached", False))
+        if ran and not (result.writes or result.interrupts):
             _mark(marks, node_ids, "wrote-nothing")
     return marks
 

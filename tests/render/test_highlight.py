@@ -181,6 +181,22 @@ def test_a_node_paused_in_interrupt_did_not_finish_so_is_not_wrote_nothing():
     }
 
 
+def test_a_node_served_from_the_cache_did_not_run_so_is_not_wrote_nothing():
+    """A cached report that returned {}: it did not run (its writes, none, came from
+    the cache), so it is ``cached`` only, not also "ran, wrote nothing"."""
+    from graphkit.cache.memory import InMemoryCache
+    from graphkit.types import CachePolicy
+
+    builder = StateGraph(PlainState).add_node("report", lambda s: {}, cache_policy=CachePolicy())
+    app = builder.add_edge(START, "report").compile(cache=InMemoryCache())
+    app.invoke({"n": 1})
+    last = app.trace({"n": 1}).steps[-1]
+    assert [r.cached for r in last.execution.results] == [True]
+    svg = app.get_graph().draw_svg(engine="python")
+    for phase in ("execute", "update"):
+        assert classes(highlight(svg, last, phase))["node-report"] == {"planned", "cached"}
+
+
 def test_the_stylesheet_draws_wrote_nothing_hollow_in_the_writers_colour():
     from graphkit.render.theme import PALETTE, STYLESHEET, TINTS
 
