@@ -136,8 +136,23 @@ def invalid_destination(router: str, choice: Any) -> str:
 def unknown_path_key(
     router: str, choice: Any, path_map: Mapping[Any, str], map_source: str = "path_map"
 ) -> str:
+    """A router's choice that its path_map has no key for; a node name or END that the
+    map leads to is told the key that leads there (a router returns the map's keys).
+
+    >>> print(unknown_path_key("The router of 'triage'", END, {"money": "refund", "empty": END}))
+    The router of 'triage' returned '__end__' (END), where its path_map's key 'empty' leads; a router with a path_map returns one of its keys ['empty', 'money']: return 'empty'.
+    """  # noqa: E501
     fix = "add it there or return one of those"
     keys = [key for key in path_map if isinstance(key, str)]
+    leading = _keys_leading_to(choice, path_map)
+    if leading:
+        told = " (END)" if choice == END else ""
+        where = " or ".join(map(repr, leading))
+        return (
+            f"{router} returned {choice!r}{told}, where its {map_source}'s key {where} leads; "
+            f"a router with a {map_source} returns one of its keys "
+            f"{sorted(map(str, path_map))}: return {where}."
+        )
     if constant_meant(choice) == "END" and END in path_map:
         fix = constant_or_slip(choice, keys, verb="return")
     elif slip := near_miss(choice, keys):
@@ -146,6 +161,14 @@ def unknown_path_key(
         f"{router} returned {choice!r}, which is not a key of its {map_source} "
         f"{sorted(map(str, path_map))}; {fix}."
     )
+
+
+def _keys_leading_to(choice: Any, path_map: Mapping[Any, str]) -> list[Any]:
+    """The keys of ``path_map`` whose destination is ``choice`` (a node name, END)."""
+    try:
+        return [key for key, target in path_map.items() if target == choice]
+    except Exception:  # a choice whose == is not a bool
+        return []
 
 
 def unhashable_choice(router: str, choice: Any, path_map: Mapping[Any, str]) -> str:

@@ -367,4 +367,6 @@ def test_router_returning_no_node_name_is_told_so_when_the_run_raises_too(return
 def test_router_with_a_dict_of_choices_missing_a_node_keeps_the_run_s_words():
     verdict = lesson01.check_router(router(lambda s: "hot", {True: "hot", False: "cold"}))
     assert not verdict.passed
-    assert "not a key of its path_map" in verdict.message
+    # the map's key that leads to the node it returned: the router returns keys
+    assert "returned 'hot', where its path_map's key True leads" in verdict.message
+    assert verdict.message.endswith(": return True.")

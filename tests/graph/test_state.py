@@ -225,6 +225,31 @@ def test_a_router_returning_a_misspelt_key_suggests_the_key():
         builder.compile().invoke({"x": 1})
 
 
+def test_a_router_returning_where_its_path_map_leads_is_told_the_key():
+    """A router that returns the node (or END) its path_map leads to, not the key, fails
+    with KeyError in both libraries; graphkit names the key to return (lesson 04's
+    triage returned END where its map said "empty": END)."""
+    import langgraph.graph
+
+    import graphkit
+
+    for library in (graphkit, langgraph.graph):
+        for choice in ("b", library.END):
+            builder = library.StateGraph(State)
+            builder.add_node("a", noop).add_node("b", noop)
+            builder.add_edge(library.START, "a")
+            path_map = {"go": "b", "empty": library.END}
+            builder.add_conditional_edges("a", lambda state, c=choice: c, path_map)
+            with pytest.raises(KeyError) as raised:
+                builder.compile().invoke({"x": 1})
+            if library is graphkit:
+                key, told = ("'go'", "'b'") if choice == "b" else ("'empty'", "'__end__' (END)")
+                assert (
+                    f"returned {told}, where its path_map's key {key} leads; a router with a "
+                    f"path_map returns one of its keys ['empty', 'go']: return {key}."
+                ) in str(raised.value)
+
+
 def test_a_router_returning_a_state_update_says_a_router_only_chooses():
     # LangGraph raises TypeError too, with only "unhashable type: 'dict'"
     builder = graph_with("a", "b").add_edge(START, "a")
