@@ -9,6 +9,7 @@ node, which writes met in which reducer). The session keeps a ``Score``.
 
 from __future__ import annotations
 
+import itertools
 import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -225,10 +226,12 @@ def reveal_channel(
     else:
         text += ".\n" + _change_story(change, step)
     if not correct and change is not None and _reordered(guess, expected, change):
-        order = f" (here {', then '.join(change.writers)})"
+        record = next((s for s in session.supersteps if s.update is update), None)
+        pushed = [t.node for t in record.plan.tasks if t.kind == "push"] if record else []
         text += (
             "\nYou have the right items in another order: an Update applies a step's writes "
-            f"in the order of its tasks{order}, whatever order they finished in."
+            f"in the order of its tasks (here {_task_order(change.writers, pushed)}), "
+            "whatever order they finished in."
         )
     return Prediction("channel", step, guess, expected, correct, text, channel), again
 
@@ -276,6 +279,26 @@ def _inner_node(node: str, path: tuple[str, ...]) -> str:
         f"{node} is a node of a subgraph inside the node {path[0]} ({chain}), which runs "
         "as one task"
     )
+
+
+def _task_order(writers: tuple[str, ...], pushed: list[str]) -> str:
+    """The writers of a change in the order the Update applied them; a node's push tasks
+    (one per ``Send``) are counted once, as "generate_joke, then generate_joke" told
+    a learner nothing about which of them came first.
+
+    >>> _task_order(("flights", "hotel"), [])
+    'flights, then hotel'
+    >>> _task_order(("collect", "joke", "joke", "joke"), ["joke"] * 3)
+    'collect, then the 3 joke tasks in the order their Send packets were sent'
+    """
+    parts = []
+    for node, group in itertools.groupby(writers):
+        count = len(list(group))
+        sent = count > 1 and pushed.count(node) >= count
+        parts.append(
+            f"the {count} {node} tasks in the order their Send packets were sent" if sent else node
+        )
+    return ", then ".join(parts)
 
 
 def _reordered(guess: Any, expected: Any, change: Any) -> bool:

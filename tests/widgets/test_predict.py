@@ -404,6 +404,31 @@ def test_a_list_with_the_right_items_in_another_order_says_the_order_is_the_task
     assert "another order" not in wrong_items.explanation
 
 
+def test_the_order_note_counts_one_nodes_send_tasks_instead_of_repeating_its_name():
+    # Lesson 05's jokes in finish order read "(here generate_joke, then generate_joke,
+    # then generate_joke)": nothing about which task came first.
+    class Jokes(TypedDict):
+        jokes: Annotated[list, operator.add]
+
+    builder = StateGraph(Jokes)
+    builder.add_node("topics", lambda state: {})
+    builder.add_node("joke", lambda state: {"jokes": [state["subject"]]})
+    builder.add_edge(START, "topics")
+    builder.add_conditional_edges(
+        "topics", lambda state: [Send("joke", {"subject": s}) for s in ("cats", "owls")]
+    )
+    session = DebugSession(builder.compile(), {"jokes": []})
+    for _ in range(3):  # the input step, __start__, topics
+        session.step()
+    session.plan()
+    prediction = session.predict(channel="jokes", value=["owls", "cats"])
+    assert not prediction.correct and prediction.expected == ["cats", "owls"]
+    assert (
+        "in the order of its tasks (here the 2 joke tasks in the order their Send packets "
+        "were sent), whatever order they finished in" in prediction.explanation
+    )
+
+
 def test_the_order_note_is_only_for_writes_that_met_in_the_update():
     # One writer's list, or a value no task wrote this step, has an order of its own:
     # "an Update applies a step's writes in the order of its tasks" was said of both.
