@@ -1,7 +1,7 @@
 """What a check says about the learner's graph: compile it (``compiled``), run it
 (``trace``), turn a failed run into a ``Wrong`` that names the step, node and key
-(``failed_run``), and the words a verdict counts in (``counted``, ``ran_again``,
-``ran_at``)."""
+(``failed_run``), and the words a verdict counts in (``counted``, ``no_nodes``,
+``ran_again``, ``ran_at``)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from typing import Any
 
 from graphkit.constants import START
 from graphkit.course.verdicts import Wrong
+from graphkit.inspect.values import join_names
 
-__all__ = ["compiled", "counted", "failed_run", "ran_again", "ran_at", "trace"]
+__all__ = ["compiled", "counted", "failed_run", "no_nodes", "ran_again", "ran_at", "trace"]
 
 
 def counted(count: int, noun: str) -> str:
@@ -22,6 +23,17 @@ def counted(count: int, noun: str) -> str:
     ('1 turn', '0 turns', '3 push tasks')
     """
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def no_nodes(missing: list[str]) -> str:
+    """The nodes a learner's graph lacks, in words (it read "no node 'count_words',
+    'write_report'").
+
+    >>> no_nodes(["peek"]), no_nodes(["count_words", "write_report"])
+    ("no node 'peek'", "no nodes 'count_words' and 'write_report'")
+    """
+    names = [repr(name) for name in missing]
+    return f"no node {names[0]}" if len(names) == 1 else f"no nodes {join_names(names)}"
 
 
 def ran_again(node: str, count: int) -> str:

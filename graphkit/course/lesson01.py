@@ -20,7 +20,7 @@ from typing import Any, Literal, TypedDict
 
 from graphkit import END, START, GraphkitWarning, StateGraph
 from graphkit.course import Wrong, compiled, exercise, trace
-from graphkit.course.answers import _and_dropped
+from graphkit.course.answers import _and_dropped, no_nodes
 from graphkit.diagnostics.names import near_miss
 from graphkit.inspect.values import show
 
@@ -72,7 +72,7 @@ def check_chain(builder: Any) -> str:
     missing = [n for n in CHAIN_NODES if n not in app.spec.nodes]
     if missing:
         raise Wrong(
-            f"Your graph has no node {', '.join(map(repr, missing))}; its nodes are "
+            f"Your graph has {no_nodes(missing)}; its nodes are "
             f"{sorted(n for n in app.spec.nodes if n != START)}.",
             hint='Add each node with builder.add_node("count_words", count_words).',
         )
@@ -151,7 +151,7 @@ def check_router(builder: Any) -> str:
     missing = [n for n in ("measure", "hot", "cold") if n not in app.spec.nodes]
     if missing:
         raise Wrong(
-            f"Your graph has no node {', '.join(map(repr, missing))}.",
+            f"Your graph has {no_nodes(missing)}.",
             hint="Keep the nodes measure, hot and cold from the stub.",
         )
     out_of_measure = [e for e in app.get_graph().edges if e.source == "measure"]

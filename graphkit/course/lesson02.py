@@ -22,6 +22,7 @@ from typing import Annotated, Any, TypedDict
 
 from graphkit import END, START, StateGraph
 from graphkit.course import Wrong, compiled, exercise, trace
+from graphkit.course.answers import no_nodes
 from graphkit.inspect.values import show
 
 __all__ = [
@@ -150,7 +151,9 @@ def check_predict_steps(guess: Mapping[int, Any]) -> str:
 
 # -- 2.2 · See the old value ---------------------------------------------------------------
 
-_COUNTS = (0, 3, 10)
+# 3 first, as the exercise's own example ("From count = 3: seen must end at 4"): a verdict
+# on another count told a learner checking 3 by hand of numbers they had not seen
+_COUNTS = (3, 0, 10)
 
 
 def _say_if_peek_wrote_count(error: BaseException | None) -> None:
@@ -175,7 +178,7 @@ def check_old_value(builder: Any) -> str:
     missing = [n for n in ("bump", "double", "peek") if n not in app.spec.nodes]
     if missing:
         raise Wrong(
-            f"Your graph has no node {', '.join(map(repr, missing))}.",
+            f"Your graph has {no_nodes(missing)}.",
             hint='Add it: builder.add_node("peek", peek), and an edge that leads to it.',
         )
     for count in _COUNTS:
@@ -226,9 +229,11 @@ def check_old_value(builder: Any) -> str:
                 f"value) and count = {2 * (count + 1)}.",
                 hint='peek returns {"seen": state["count"]}; keep bump and double as given.',
             )
+    first = _COUNTS[0]
     return (
-        f"peek ran in step {peek} beside double and saw {count + 1}, bump's write from step "
-        f"{bump}; double's {2 * (count + 1)} was still pending in step {double}'s buffer."
+        f"peek ran in step {peek} beside double and, from count={first}, saw {first + 1}, "
+        f"bump's write from step {bump}; double's {2 * (first + 1)} was still pending in "
+        f"step {double}'s buffer (and so on the other counts)."
     )
 
 

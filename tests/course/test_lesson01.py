@@ -52,7 +52,7 @@ def test_chain_fails_on_the_stub():
 
     verdict = lesson01.check_chain(build_chain)
     assert not verdict.passed
-    assert "no node 'count_words', 'write_report'" in verdict.message
+    assert "no nodes 'count_words' and 'write_report'" in verdict.message
 
 
 def test_chain_fails_when_a_node_returns_the_whole_state():
@@ -208,7 +208,7 @@ def test_router_fails_on_a_graph_of_another_shape():
     builder.add_edge(START, "measure")
     verdict = lesson01.check_router(builder)
     assert not verdict.passed
-    assert "no node 'hot', 'cold'" in verdict.message
+    assert "no nodes 'hot' and 'cold'" in verdict.message
 
 
 # -- 1.3 · Read a run -----------------------------------------------------------------------
