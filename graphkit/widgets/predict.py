@@ -21,10 +21,11 @@ from graphkit.constants import END, START
 from graphkit.diagnostics import some_names
 from graphkit.diagnostics.names import near_miss
 from graphkit.errors import InvalidUpdateError
-from graphkit.inspect.markup import escape
 from graphkit.inspect.values import join_names, show
 from graphkit.pregel.records import Plan, Run
 from graphkit.pregel.stepper import INPUT_TASK
+from graphkit.widgets.reveal import OTHERWISE as _OTHERWISE
+from graphkit.widgets.reveal import prediction_html
 from graphkit.widgets.story import story_number, story_steps
 
 if TYPE_CHECKING:
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
 __all__ = ["Prediction", "Score", "reveal_channel", "reveal_nodes"]
 
 _WIDTH = 400  # a reveal shows values long enough to be read in full, on one line
-_OTHERWISE = "← you predicted otherwise"  # (the mark of a node guessed wrong)
 
 
 @dataclass(frozen=True)
@@ -460,19 +460,3 @@ def _same(guess: Any, expected: Any) -> bool:
         return bool(guess == expected)
     except Exception:  # values whose == is not a bool (arrays, frames) compare by repr
         return repr(guess) == repr(expected)
-
-
-def prediction_html(prediction: Prediction) -> str:
-    """The reveal as an HTML card with the class ``gk-reveal``."""
-    outcome = "right" if prediction.correct else "wrong"
-    accent = "#0072b2" if prediction.correct else "#d55e00"
-    mark = "✓ Right" if prediction.correct else "✗ Not quite"
-    # The header already says right or wrong: the body starts with what happened.
-    text = prediction.explanation.removeprefix("Right: ").removeprefix("Not quite: ")
-    body = escape(text)
-    return (
-        f'<div class="gk-reveal gk-reveal-{outcome}" style="border-left:4px solid {accent};'
-        'padding:6px 10px;margin:4px 0;background:rgba(127,127,127,0.08);overflow-wrap:anywhere">'
-        f"<b>{mark}</b> · step {prediction.step}"
-        f'<div style="white-space:pre-wrap;font-size:13px;line-height:1.45">{body}</div></div>'
-    )

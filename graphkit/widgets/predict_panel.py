@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from graphkit.extras import require
 from graphkit.pregel.stepper import INPUT_TASK
-from graphkit.widgets.predict import prediction_html
+from graphkit.widgets.reveal import prediction_html
 from graphkit.widgets.story import story_label
 
 W = require("ipywidgets", extra="notebook", feature="the Debugger")

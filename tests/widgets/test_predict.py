@@ -303,6 +303,19 @@ def test_the_reveal_card_says_right_or_wrong_once():
     assert html.count("Not quite") == 1 and "step 2 runs news, weather; you predicted" in html
 
 
+def test_the_reveal_card_lists_each_nodes_reason_as_why_does():
+    # the card showed the text as it is, "- news is planned…" and "    · branch:to:news
+    # was written…", beside why's bulleted card for the same reasons
+    prediction = _at_step_2().predict(nodes=["weather"])
+    lines = str(prediction.explanation).splitlines()
+    assert lines[1].startswith("- news is planned") and lines[2].startswith("    · ")
+    html = prediction._repr_html_()
+    assert "<li>news is planned to run at step 2 because planner wrote" in html
+    assert "<ul" in html.split("<li>news is planned", 1)[1].split("</li>", 1)[0]
+    assert "- news" not in html and "· branch" not in html
+    assert '<span style="white-space:nowrap">← you predicted otherwise</span>' in html
+
+
 def test_predicting_again_right_after_a_reveal_judges_the_same_phase():
     """A notebook cell run again with a corrected guess: nothing runs twice, the same
     step is judged, and only the first try counts (the retry knows the answer)."""
