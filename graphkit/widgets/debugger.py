@@ -58,6 +58,7 @@ _CSS = (
 .gk-debugger .gk-table { border-collapse: collapse; font: 12px ui-monospace, monospace; }
 .gk-debugger .gk-table th, .gk-debugger .gk-table td {
   border: 1px solid rgba(127,127,127,.35); padding: 2px 6px; text-align: left; white-space: pre; }
+.gk-debugger .gk-table th { white-space: normal; vertical-align: bottom; }
 .gk-debugger .gk-graph { background: #ffffff; border-radius: 6px; padding: 4px; }
 .gk-debugger .gk-graph svg { max-width: 100%; height: auto; }
 .gk-debugger .gk-step { font-weight: 600; font-size: 15px; }

@@ -189,6 +189,7 @@ h1 { font-size: 18px; margin: 0 0 8px; }
 .gk-table { border-collapse: collapse; font: 12px ui-monospace, 'DejaVu Sans Mono', monospace; }
 .gk-table th, .gk-table td { border: 1px solid #e5e7eb; padding: 2px 6px; text-align: left;
                              white-space: pre; }
+.gk-table th { white-space: normal; vertical-align: bottom; }
 .gk-why { white-space: pre-wrap; color: #374151; }
 .gk-table-box, .gk-state { overflow-x: auto; max-width: 100%; }
 .gk-unfinished { border: 2px dashed #d55e00; border-radius: 6px; padding: 6px 10px;

@@ -379,7 +379,14 @@ def frame_html(frame: pandas.DataFrame, empty: str = "no rows") -> str:
     as ``escape`` writes it), in a box that scrolls sideways: ids of tasks and
     checkpoints make tables wider than a cell. An empty one is ``empty``, a sentence.
     The frame's ``attrs["notes"]`` go above the table as wrapped sentences: in a cell,
-    a long note ran out of the box's view."""
+    a long note ran out of the box's view. A column's name may break after each ``_``
+    where the box is too narrow (the changes tab's version_before kept a column of
+    one-digit versions 14 characters wide, and its last column, reducer, out of view).
+
+    >>> html = frame_html(__import__("pandas").DataFrame({"version_before": ["a_b"]}))
+    >>> "<th>version_<wbr>before</th>" in html, "<td>a_b</td>" in html
+    (True, True)
+    """
     if frame.empty:
         return f'<p class="gk-empty">{escape(empty)}</p>'
     notes = "".join(
@@ -388,6 +395,8 @@ def frame_html(frame: pandas.DataFrame, empty: str = "no rows") -> str:
     )
     frame = frame.apply(lambda column: column.map(_visible_cell)).rename(columns=_visible_cell)
     table = frame.to_html(index=False, border=0, classes="gk-table", escape=True, na_rep="")
+    head, end, body = table.partition("</thead>")
+    table = head.replace("_", "_<wbr>") + end + body  # (only names are in the head)
     box = f'<div class="gk-table-box" style="overflow-x:auto;max-width:100%">{table}</div>'
     return notes + box
 

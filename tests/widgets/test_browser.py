@@ -181,3 +181,29 @@ def test_the_store_tabs_note_is_read_whole_above_the_table(page, voila_url, tmp_
     cell = page.locator(".gk-table-store td").filter(has_text="[] (see the note above)")
     expect(cell).to_have_count(1)
     page.locator(".gk-table-store").screenshot(path=str(tmp_path / "store-tab.png"))
+
+
+def test_a_tabs_column_names_break_at_their_underscores_to_keep_the_table_in_its_box(
+    page, tmp_path
+):
+    # the changes tab's version_before and version_after kept two columns of one-digit
+    # versions 14 and 13 characters wide, and the reducer column out of the box's view
+    from graphkit.inspect.examples import forecast_graph
+
+    session = DebugSession(forecast_graph(), {"topic": "today", "tokens": 0})
+    session.run()
+    path = tmp_path / "run.html"
+    session.export_html(path)
+    page.set_viewport_size({"width": 800, "height": 900})  # (833 px of table in 768 before)
+    page.goto(path.as_uri())
+    page.locator(".gk-slider").fill("14")  # the last step, after its Update
+    page.locator('.gk-tab[data-kind="changes"]').click()
+    table = page.locator(".gk-table-view .gk-table")
+    sizes = table.evaluate(
+        "t => [t.getBoundingClientRect().width, t.parentElement.clientWidth,"
+        " t.querySelector('th:nth-child(5)').getBoundingClientRect().height,"
+        " t.querySelector('td').getBoundingClientRect().height]"
+    )
+    width, room, name_height, cell_height = sizes
+    assert width <= room, sizes  # nothing to scroll to
+    assert name_height > 1.5 * cell_height, sizes  # version_before took two lines
