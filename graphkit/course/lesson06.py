@@ -106,6 +106,18 @@ def _messages_written(result: Any) -> list[Any]:
     return found
 
 
+def _go_on(sentence: str) -> str:
+    """``sentence`` going on after a comma: its first word lowercased, unless it is a
+    name (it read "…in lesson06.TEMPERATURES: The final answer…").
+
+    >>> _go_on("The final answer"), _go_on("ScriptedChatModel ran out")
+    ('the final answer', 'ScriptedChatModel ran out')
+    """
+    word = sentence.split(" ", 1)[0]
+    plain = word[1:].islower() or len(word) == 1
+    return sentence[:1].lower() + sentence[1:] if word.isalpha() and plain else sentence
+
+
 @exercise("6.1 · One tool round trip")
 def check_tool_round_trip(build_agent: Any) -> str:
     """``build_agent()`` returns an agent (``create_react_agent`` or hand-built) whose
@@ -126,7 +138,8 @@ def check_tool_round_trip(build_agent: Any) -> str:
                 "the final answer is a function of the messages the model was sent."
             )
         raise Wrong(
-            "On a second run, with Rome set to '21°C' in lesson06.TEMPERATURES: " + wrong.message,
+            "On a second run, with Rome set to '21°C' in lesson06.TEMPERATURES, "
+            + _go_on(wrong.message),
             hint=hint,
         ) from wrong
     finally:

@@ -113,6 +113,8 @@ def test_round_trip_with_a_final_answer_typed_into_the_script():
     )
     assert not verdict
     assert "second run" in verdict.message and "'21°C'" in verdict.message
+    # one sentence: it read "...in lesson06.TEMPERATURES: The final answer..."
+    assert "lesson06.TEMPERATURES, the final answer" in verdict.message
     assert "does not give the tool's result" in verdict.message
     assert lesson06.TEMPERATURES["Rome"] == "18°C"  # the check put the table back
 
