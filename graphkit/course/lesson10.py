@@ -434,7 +434,8 @@ def _built(node: Any, name: str) -> PregelNode:
 
 def _check_writes_known(node: PregelNode, name: str, vertices: Iterable[str]) -> None:
     """A write to a misspelt channel is dropped at run time (with a warning only): the
-    run would end with wrong labels, and the verdict would blame the neighbours untold."""
+    run would end with wrong labels, and the verdict would blame the neighbours untold.
+    A write to a neighbour's label is refused here too."""
     known = {f"{kind}:{v}" for v in vertices for kind in ("heard", "label")}
     written = [w.channel for w in node.writes if isinstance(w, ChannelWriteEntry)]
     unknown = [channel for channel in written if channel not in known]
@@ -444,6 +445,16 @@ def _check_writes_known(node: PregelNode, name: str, vertices: Iterable[str]) ->
             "the run drops such a write (with a warning), so nobody hears it.",
             "The channels are heard:<vertex> and label:<vertex>; check the spelling of "
             "each channel your node writes.",
+        )
+    # (run, two such vertices fail together, and the runtime's advice is to change a
+    # channel the check builds, which the learner cannot)
+    others = [c for c in written if c.startswith("label:") and c != f"label:{name}"]
+    if others:
+        raise Wrong(
+            f"The vertex {name!r} writes {others}: another vertex's label is that vertex's "
+            f"own value, which only it writes; {name!r} keeps its label in label:{name}.",
+            "Tell a neighbour n by writing to its inbox, ChannelWriteEntry('heard:n', "
+            "skip_none=True): the neighbour then decides whether the label beats its own.",
         )
 
 

@@ -360,6 +360,33 @@ def test_component_vertex_names_a_misspelt_channel_it_writes():
     assert "check the spelling" in verdict.hint
 
 
+def test_component_vertex_that_writes_its_neighbours_labels_is_told_to_use_their_inbox():
+    """Two vertices writing label:a in one step failed the run with InvalidUpdateError
+    and the runtime's advice to make label:a a Topic: a channel the check builds."""
+
+    def bossy(name, neighbours):
+        def smallest(x):
+            best, known = min(x[f"heard:{name}"]), x.get(f"label:{name}")
+            return best if known is None or best < known else None
+
+        writes = [ChannelWriteEntry(f"label:{n}", skip_none=True) for n in neighbours]
+        return (
+            NodeBuilder()
+            .subscribe_to(f"heard:{name}")
+            .read_from(f"label:{name}")
+            .do(smallest)
+            .write_to(ChannelWriteEntry(f"label:{name}", skip_none=True), *writes)
+        )
+
+    verdict = lesson10.check_component_vertex(bossy)
+    assert not verdict
+    assert verdict.message.startswith(
+        "The vertex 'a' writes ['label:b']: another vertex's label is that vertex's own value"
+    )
+    assert "InvalidUpdateError" not in verdict.message
+    assert "ChannelWriteEntry('heard:n', skip_none=True)" in verdict.hint
+
+
 def test_component_vertex_fails_when_it_keeps_the_first_label_it_heard():
     def first_heard(name, neighbours):
         def first(x):
