@@ -17,12 +17,14 @@ True
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, TypedDict
 
 from graphkit import END, START, StateGraph
 from graphkit.course import Wrong, compiled, exercise, trace
 from graphkit.course.answers import no_nodes
+from graphkit.diagnostics.names import constant_meant
 from graphkit.inspect.values import show
 
 __all__ = [
@@ -81,6 +83,33 @@ def _as_nodes(value: Any) -> set[str]:
     return {str(node) for node in value if str(node).strip()}  # ("" is no node)
 
 
+def _not_nodes(unknown: list[str], nodes: set[str]) -> tuple[list[str], set[str]]:
+    """What a guessed name that is no node is, and the nodes it holds: several names in
+    one text, or END; the rest are no node at all.
+
+    >>> _not_nodes(["left, right", "END", "lfet"], {"left", "right"})[0]  # doctest: +NORMALIZE_WHITESPACE
+    ["'left, right' is one text, not 2 names: write a list, ['left', 'right'].",
+     "'END' is where the run stops, not a node that runs: leave out a step that runs no node.",
+     "There is no node 'lfet'."]
+    """  # noqa: E501
+    notes, named, missing = [], set(), []
+    for name in unknown:
+        parts = [part for part in re.split(r"[,\s]+", name) if part]
+        if len(parts) > 1 and set(parts) <= nodes:
+            notes.append(f"{name!r} is one text, not {len(parts)} names: write a list, {parts}.")
+            named |= set(parts)
+        elif constant_meant(name) == "END" or name == END:
+            notes.append(
+                f"{name!r} is where the run stops, not a node that runs: leave out a step "
+                "that runs no node."
+            )
+        else:
+            missing.append(name)
+    if missing:
+        notes.append(f"There is no node {', '.join(map(repr, missing))}.")
+    return notes, named
+
+
 @exercise("2.1 · Predict the steps")
 def check_predict_steps(guess: Mapping[int, Any]) -> str:
     """``guess`` maps step numbers (1, 2, ...) to the nodes that step runs, for the run
@@ -125,19 +154,23 @@ def check_predict_steps(guess: Mapping[int, Any]) -> str:
                 hint="A step runs every node whose trigger the step before wrote; keep "
                 "going until a step wakes no node.",
             )
-        said = ", ".join(sorted(guessed)) or "no node"
+        nodes = set(app.spec.nodes)
+        # (a name that is no node is quoted: "you said left, right" read as two nodes)
+        said = ", ".join(n if n in nodes else repr(n) for n in sorted(guessed)) or "no node"
         really = ", ".join(sorted(ran)) or "no node (the run is over)"
+        unknown = sorted(guessed - nodes)
+        notes, named = _not_nodes(unknown, nodes)
         reasons = [
             run.why(node, step, graph=app).summary
             for node in sorted(guessed ^ ran)
-            if node in app.spec.nodes
+            if node in nodes and node not in named
         ]
-        unknown = sorted(guessed - set(app.spec.nodes))
-        if unknown:
-            reasons.append(f"There is no node {', '.join(map(repr, unknown))}.")
+        reasons += notes
         raise Wrong(
             f"Step {step} runs {really}; you said {said}.\n" + "\n".join(reasons),
-            hint="A node runs in step N+1 when an edge into it was written in step N "
+            hint='Write each step\'s nodes as a list of names: {1: ["left", "right"], ...}.'
+            if named
+            else "A node runs in step N+1 when an edge into it was written in step N "
             "(START's edges in step 0). A plain edge wakes its node on its own: any one "
             "edge is enough, even while another branch is still on its way.",
         )

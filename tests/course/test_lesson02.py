@@ -86,7 +86,23 @@ def test_predict_steps_takes_the_runs_own_steps_named_right():
 def test_predict_steps_takes_a_name_that_is_no_list_as_a_guess():
     # (it said "Your code raised TypeError: 'int' object is not iterable")
     verdict = lesson02.check_predict_steps({1: 3})
-    assert "you said 3" in verdict.message and "There is no node '3'" in verdict.message
+    assert "you said '3'" in verdict.message and "There is no node '3'" in verdict.message
+
+
+def test_predict_steps_reads_names_in_one_text_and_end_as_what_they_are():
+    # "Step 1 runs left, right; you said left, right." read as a right answer judged wrong
+    verdict = lesson02.check_predict_steps({1: "left, right", 2: ["slow", "merge"], 3: "merge"})
+    assert verdict.message == (
+        "Step 1 runs left, right; you said 'left, right'.\n"
+        "'left, right' is one text, not 2 names: write a list, ['left', 'right']."
+    )
+    assert verdict.hint.startswith("Write each step's nodes as a list of names")
+    verdict = lesson02.check_predict_steps({**solution.STEPS, 4: [END]})
+    assert verdict.message == (
+        "Step 4 runs no node (the run is over); you said '__end__'.\n"
+        "'__end__' is where the run stops, not a node that runs: leave out a step that runs "
+        "no node."
+    )
 
 
 def test_predict_steps_names_a_node_that_does_not_exist():
