@@ -10,6 +10,7 @@ node, which writes met in which reducer). The session keeps a ``Score``.
 from __future__ import annotations
 
 import itertools
+import re
 import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -129,8 +130,12 @@ def reveal_nodes(
         notes += [f"{t} is a tool, run by the node {tools[t]}" for t in unknown if t in tools]
         inner = _subgraph_nodes_run_by(session.app)
         notes += [_inner_node(n, inner[n]) for n in unknown if n in inner and n not in tools]
+        # several names in one text ("weather, news"): a list of them was meant
+        texts = {n: [p for p in re.split(r"[,\s]+", n) if p] for n in unknown}
+        texts = {n: parts for n, parts in texts.items() if len(parts) > 1 and set(parts) <= known}
+        notes += [f"{n!r} is one text: predict a list, {parts}" for n, parts in texts.items()]
         # a slip of case or spelling ('Weather'), as building a graph suggests one
-        told = tools.keys() | inner.keys() | {END, "END", INPUT_TASK}
+        told = tools.keys() | inner.keys() | texts.keys() | {END, "END", INPUT_TASK}
         slips = {n: near_miss(n, known) for n in unknown if n not in told}
         notes += [
             f"did you mean {slip!r}?" if len(unknown) == 1 else f"for {n!r}, did you mean {slip!r}?"

@@ -220,6 +220,14 @@ def test_predicting_a_nested_subgraphs_node_names_the_path_of_nodes_that_runs_it
     assert session.score.asked == 0
 
 
+def test_several_names_in_one_text_are_told_to_be_a_list():
+    # "No node named ['weather, news']" said nothing of the list that was meant
+    session = _at_step_2()
+    with pytest.raises(ValueError, match=r"\('weather, news' is one text: predict a list, "):
+        session.predict(nodes="weather, news")
+    assert session.predict(nodes=["weather", "news"]).correct
+
+
 def test_a_case_slip_in_a_predicted_name_is_suggested():
     session = _at_step_2()
     with pytest.raises(ValueError) as refused:
