@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from graphkit.channels import EMPTY
 from graphkit.checkpoint.saver import config_key
 from graphkit.constants import END, ROOT
 from graphkit.extras import require
@@ -60,8 +61,11 @@ ONE_VALUE = ((END,), (ROOT,))
 program's (what its entrypoint returned) and a ``StateGraph(int)``'s."""
 
 
-def checkpoint_rows(app: CompiledGraph, config: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """One row per checkpoint of the thread, newest first, then one column per state key.
+def checkpoint_rows(
+    app: CompiledGraph, config: Mapping[str, Any], missing: Any = None
+) -> list[dict[str, Any]]:
+    """One row per checkpoint of the thread, newest first, then one column per state key
+    (``missing`` for a key the checkpoint holds no value for).
 
     ``fork_of`` is the parent's id when the parent has more than one child (the
     checkpoint starts a branch) and None otherwise.
@@ -89,7 +93,7 @@ def checkpoint_rows(app: CompiledGraph, config: Mapping[str, Any]) -> list[dict[
             # one value: a functional program's (what it returned), a StateGraph(int)'s
             row.update(dict.fromkeys(keys, values))
         else:
-            row.update({key: values.get(key) for key in keys})
+            row.update({key: values.get(key, missing) for key in keys})
         rows.append(row)
     return rows
 
@@ -141,11 +145,13 @@ def checkpoints_frame(
     require("pandas", extra="notebook", feature="checkpoints_frame()")
 
     keys = _state_keys(app, config)
-    rows = checkpoint_rows(app, config)
     if not readable:
-        return data_frame(rows, [*CHECKPOINT_COLUMNS, *keys])
+        return data_frame(checkpoint_rows(app, config), [*CHECKPOINT_COLUMNS, *keys])
     from graphkit.inspect.readable_frame import readable_frame
 
+    # a key not written yet reads <empty>, as in run.to_frame("state", readable=True): it
+    # read None, as a key that holds None does
+    rows = checkpoint_rows(app, config, missing=EMPTY)
     rows = [row | {key: show(row.get(key)) for key in keys} for row in rows]
     return readable_frame(data_frame(rows, [*CHECKPOINT_COLUMNS, *keys]))
 

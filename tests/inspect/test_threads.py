@@ -89,3 +89,24 @@ def test_a_thread_langgraph_saved_reads_as_a_table_with_readable_messages():
     pending = pending_writes_frame(app, config, readable=True)
     assert pending[["node", "channel"]].values.tolist() == [["ask", "__interrupt__"]]
     assert pending["value"][0].startswith("[Interrupt(value='ok?'")
+
+
+def test_a_readable_table_tells_a_key_not_written_yet_from_a_key_holding_none():
+    # readable=True showed both as None (lesson 07's essay table: a text not drafted yet)
+    class Essay(TypedDict, total=False):
+        outline: str
+        text: str | None
+
+    builder = StateGraph(Essay)
+    builder.add_node("sketch", lambda s: {"outline": "tea", "text": None})
+    builder.add_edge(START, "sketch")
+    app, config = (
+        builder.compile(checkpointer=InMemorySaver()),
+        {"configurable": {"thread_id": "t"}},
+    )
+    app.invoke({}, config)
+    frame = checkpoints_frame(app, config, readable=True).set_index("step")
+    assert frame.loc[0, "text"] == "<empty>" and frame.loc[1, "text"] == "None"
+    assert frame.loc[1, "outline"] == "'tea'"
+    raw = checkpoints_frame(app, config).set_index("step")  # (unchanged: None for both)
+    assert raw.loc[0, "text"] is None and raw.loc[1, "text"] is None
