@@ -461,18 +461,20 @@ def test_a_pending_write_changed_behind_the_savers_back_is_refused(path, change)
     checkpoints = chain(3, 2)
     with SqliteSaver.from_conn_string(path) as saver:
         put_chain(saver, checkpoints)
-    last = "(SELECT MAX(seq) FROM graphkit_writes)"
+    # the newest checkpoint's second write, and the oldest one's first
+    last = "checkpoint_id = (SELECT MAX(checkpoint_id) FROM graphkit_writes) AND idx = 1"
+    first = "checkpoint_id = (SELECT MIN(checkpoint_id) FROM graphkit_writes) AND idx = 0"
     execute(
         path,
         {
-            "deleted": f"DELETE FROM graphkit_writes WHERE seq = {last}",
-            "value": f"UPDATE graphkit_writes SET value = CAST('[1]' AS BLOB) WHERE seq = {last}",
-            "task": f"UPDATE graphkit_writes SET task_id = 'other' WHERE seq = {last}",
-            "moved": "UPDATE graphkit_writes SET checkpoint_id = ?, idx = 9 WHERE seq = 1",
+            "deleted": f"DELETE FROM graphkit_writes WHERE {last}",
+            "value": f"UPDATE graphkit_writes SET value = CAST('[1]' AS BLOB) WHERE {last}",
+            "task": f"UPDATE graphkit_writes SET task_id = 'other' WHERE {last}",
+            "moved": f"UPDATE graphkit_writes SET checkpoint_id = ?, idx = 9 WHERE {first}",
             "added": "INSERT INTO graphkit_writes (thread_id, checkpoint_ns, checkpoint_id,"
             " task_id, idx, channel, type, value, task_path) SELECT thread_id, checkpoint_ns,"
             " checkpoint_id, task_id, 7, channel, type, value, task_path FROM graphkit_writes"
-            f" WHERE seq = {last}",
+            f" WHERE {last}",
         }[change],
         *([checkpoints[-1].id] if change == "moved" else []),
     )

@@ -127,23 +127,28 @@ def changes(db: str, pick: random.Random, target: str) -> list[Change]:
         ]
         for table in sorted(tables):
             columns = [row[1] for row in conn.execute(f"PRAGMA table_info({table})")]
-            rows = conn.execute(f"SELECT rowid, * FROM {table}").fetchall()
+            key = row_key(conn, table)
+            where = " AND ".join(f"{column} IS ?" for column in key)
+            rows = conn.execute(f"SELECT {', '.join(key)}, * FROM {table}").fetchall()
             max_seq = conn.execute("SELECT MAX(seq) FROM graphkit_checkpoints").fetchone()[0]
-            for rowid, *_ in rows:
+            for row in rows:
                 made.append(
                     Change(
-                        f"{table}: row deleted", f"DELETE FROM {table} WHERE rowid = ?", (rowid,)
+                        f"{table}: row deleted",
+                        f"DELETE FROM {table} WHERE {where}",
+                        tuple(row[: len(key)]),
                     )
                 )
             for index, column in enumerate(columns):
-                for kind, value in values(column, rows, index, pick, target, max_seq):
+                # (each row is its key's columns, then every column)
+                for kind, value in values(column, rows, len(key) + index, pick, target, max_seq):
                     for row in pick.sample(rows, min(ROWS_PER_CHANGE, len(rows))):
                         chosen = value(row) if callable(value) else value
                         made.append(
                             Change(
                                 f"{table}.{column}: {kind}",
-                                f"UPDATE {table} SET {column} = ? WHERE rowid = ?",
-                                (chosen, row[0]),
+                                f"UPDATE {table} SET {column} = ? WHERE {where}",
+                                (chosen, *row[: len(key)]),
                             )
                         )
         return made
@@ -151,8 +156,19 @@ def changes(db: str, pick: random.Random, target: str) -> list[Change]:
         conn.close()
 
 
+def row_key(conn: sqlite3.Connection, table: str) -> list[str]:
+    """The columns that pick one row of ``table``: its rowid, or, in a table without one
+    (the layout of files written since 2026-12-06), its primary key."""
+    sql = conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", (table,)).fetchone()[0]
+    if not sql.rstrip().upper().endswith("WITHOUT ROWID"):
+        return ["rowid"]
+    info = sorted(conn.execute(f"PRAGMA table_info({table})"), key=lambda column: column[5])
+    return [column[1] for column in info if column[5] > 0]
+
+
 def values(column, rows, index, pick, target, max_seq):
-    """(kind, value or row -> value) of the changes to make to ``column``."""
+    """(kind, value or row -> value) of the changes to make to ``column``, the
+    ``index``-th field of each of ``rows``."""
     evil = pickle.dumps(Payload(target))
     deep = b"[" * 100_000 + b"]" * 100_000
     made = [
@@ -164,9 +180,9 @@ def values(column, rows, index, pick, target, max_seq):
         ("empty text", ""),
         ("bytes", b"\x00\xff"),
         ("NULL", None),
-        ("a value from another row", lambda row: pick.choice(rows)[index + 1]),
-        ("truncated", lambda row: truncated(row[index + 1])),
-        ("a huge value", lambda row: huge(row[index + 1])),
+        ("a value from another row", lambda row: pick.choice(rows)[index]),
+        ("truncated", lambda row: truncated(row[index])),
+        ("a huge value", lambda row: huge(row[index])),
     ]
     if column in ("type", "metadata_type", "delta_type"):
         made.append(("'pickle'", "pickle"))
