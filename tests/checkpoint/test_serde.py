@@ -170,6 +170,23 @@ def test_a_list_of_plain_items_is_written_as_it_is_and_any_other_item_still_enco
             serde.check_storable(value)
 
 
+def test_a_dict_of_plain_values_is_written_as_it_is_and_any_other_value_still_encoded():
+    plain = {"a": 1, "b": "x", "c": 2.5, "d": None, "e": True}
+    assert serde.dumps_typed(plain) == ("json", json.dumps(plain, separators=(",", ":")).encode())
+    # one value that is not plain (exact types: an IntEnum is an int), or a key that is
+    # not text, or the tag as a key: encoded as before
+    for odd in (Priority.LOW, (2, 3), b"x", {4, 5}, [2, (3,)], object()):
+        value = {**plain, "z": odd}
+        if odd.__class__ is object:
+            with pytest.raises(TypeError, match="'object'"):
+                serde.dumps_typed(value)
+            continue
+        assert same(round_trip(value), value), value
+    for value in ({**plain, 1: "one"}, {**plain, "__gk__": "tuple"}):
+        assert b'"__gk__":"dict"' in serde.dumps_typed(value)[1]
+        assert round_trip(value) == value
+
+
 def test_empty_comes_back_as_the_same_sentinel():
     assert round_trip(EMPTY) is EMPTY
 

@@ -167,7 +167,7 @@ class JsonPlusSerializer:
 
     def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
         try:
-            return "json", _JSON_ENCODER.encode(_encode(obj)).encode()
+            return "json", _to_json(_encode(obj)).encode()
         except RecursionError:
             if not self.pickle_fallback:
                 raise TypeError(_HOLDS_ITSELF) from None
@@ -357,7 +357,11 @@ def _tagged(tag: str, value: Any, **extra: Any) -> dict[str, Any]:
 
 
 def _encode_dict(obj: dict) -> Any:
-    if TAG not in obj and all(type(key) is str for key in obj):
+    if TAG not in obj and _TEXT.issuperset(map(type, obj)):
+        # (a dict of text keys and scalars, such as a checkpoint's versions, is written
+        # as it is: its types checked in C, not a call per value)
+        if JSON_SCALARS.issuperset(map(type, obj.values())):
+            return obj
         return {key: _encode(value) for key, value in obj.items()}
     return _tagged("dict", [[_encode(key), _encode(value)] for key, value in obj.items()])
 
@@ -575,6 +579,36 @@ _ENCODERS_BY_KIND: list[tuple[Callable[[Any], bool], Callable[[Any], Any]]] = [
 # -- reading ------------------------------------------------------------------------------
 
 _JSON_ENCODER = json.JSONEncoder(separators=(",", ":"))
+_TEXT = frozenset({str})
+
+# The C encoder JSONEncoder.encode builds anew for each call, built once: a put writes
+# several small values (its metadata, its delta, a blob per changed channel). Without
+# its check for cycles, which _encode's data cannot hold (it rebuilds every container
+# but the dicts and lists of scalars it hands over as they are).
+_C_ENCODER = (
+    json.encoder.c_make_encoder(
+        None,
+        _JSON_ENCODER.default,
+        json.encoder.encode_basestring_ascii,
+        None,
+        ":",
+        ",",
+        False,
+        False,
+        True,
+    )
+    if json.encoder.c_make_encoder is not None
+    else None
+)
+
+
+def _to_json(data: Any) -> str:
+    """``_JSON_ENCODER.encode(data)``, for what ``_encode`` returns."""
+    if _C_ENCODER is None or type(data) is str:
+        return _JSON_ENCODER.encode(data)
+    return "".join(_C_ENCODER(data, 0))
+
+
 _PLAIN_DECODER = json.JSONDecoder()
 _TAG_BYTES = f'"{TAG}"'.encode()
 
