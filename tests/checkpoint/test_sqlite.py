@@ -500,6 +500,21 @@ def test_pending_writes_put_again_or_replaced_keep_their_check(path):
         assert len(list(reader.list(thread("t")))) == 2
 
 
+def test_a_checkpoint_put_again_behind_a_head_edited_to_an_older_id_still_replaces_its_row(path):
+    # A put asks the thread's head whether its id can have been put before; a head
+    # edited by hand must not make it fail on the row it would replace.
+    checkpoints = chain(3, 2)
+    with SqliteSaver.from_conn_string(path) as saver:
+        configs = put_chain(saver, checkpoints)
+    execute(path, "UPDATE graphkit_heads SET checkpoint_id = '0'")
+    with SqliteSaver.from_conn_string(path) as saver:
+        saver.put(thread("t"), checkpoints[-1], {"again": True}, {})
+    assert count(path, "SELECT COUNT(*) FROM graphkit_checkpoints WHERE replaced = 1") == 1
+    with SqliteSaver.from_conn_string(path) as reader:
+        saved = reader.get_tuple(configs[-1])
+    assert saved.metadata["again"] is True and len(saved.pending_writes) == 2
+
+
 @pytest.mark.parametrize("column", ["step", "created_at", "source", "parent_id", "metadata"])
 def test_a_checkpoint_row_changed_behind_the_savers_back_is_refused(path, column):
     checkpoints = chain(3, 3)

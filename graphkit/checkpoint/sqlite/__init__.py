@@ -266,9 +266,15 @@ class SqliteSaver(BaseCheckpointSaver):
             # The base is looked up inside the write transaction, so that no other
             # connection can delete it before the delta that builds on it is committed.
             with self._transaction() as conn:
-                plan = plan_row(checkpoint, self._base_for(thread, checkpoint))
+                known = self._memory.base_for(thread, checkpoint)
+                found = conn.execute(_BEFORE_PUT, (known and known.seq, *thread, checkpoint.id))
+                base_kept, head, writes = found.fetchone()
+                # (another connection may have deleted the base since this saver saw it)
+                plan = plan_row(checkpoint, known if base_kept else None)
                 metadata = saved_metadata(config, metadata)
-                seq = self._insert(conn, thread, checkpoint, metadata, plan)
+                # Put before, unless newer than the thread's newest (new ids are newer).
+                again = type(head) is not str or checkpoint.id <= head
+                seq = self._insert(conn, thread, checkpoint, metadata, plan, again, writes)
             maps = (
                 checkpoint.channel_values,
                 checkpoint.channel_versions,
@@ -579,8 +585,12 @@ class SqliteSaver(BaseCheckpointSaver):
         checkpoint: Checkpoint,
         metadata: Mapping[str, Any],
         plan: RowPlan,
+        again: bool = True,
+        writes: bool = True,
     ) -> int:
-        """Write ``checkpoint``'s row and the blobs of the values its step changed."""
+        """Write ``checkpoint``'s row and the blobs of the values its step changed;
+        ``again``: it may have been put before, ``writes``: writes may have been saved
+        against its id."""
         where = f"checkpoint {checkpoint.id!r} of thread {thread[0]!r}"
         row = (
             *thread,
@@ -602,20 +612,31 @@ class SqliteSaver(BaseCheckpointSaver):
         row = (*row, *blob_check(blobs))
         # The writes saved against this id so far stay its writes: keep their check
         # (or, for a new id, count the writes saved before it, as a put of them would).
-        old = conn.execute(
-            "UPDATE graphkit_checkpoints SET replaced = 1 WHERE thread_id = ? AND "
-            "checkpoint_ns = ? AND checkpoint_id = ? AND replaced = 0 "
-            "RETURNING row_hash, write_count, write_sum",
-            (*thread, checkpoint.id),
-        ).fetchone()
-        writes = old[1:] if old else write_check(_writes(conn, (*thread, checkpoint.id)))
-        row = (*row, row_check(row), *writes)
+        old = None
+        if again:
+            old = conn.execute(
+                "UPDATE graphkit_checkpoints SET replaced = 1 WHERE thread_id = ? AND "
+                "checkpoint_ns = ? AND checkpoint_id = ? AND replaced = 0 "
+                "RETURNING row_hash, write_count, write_sum",
+                (*thread, checkpoint.id),
+            ).fetchone()
+        if old:
+            check = old[1:]
+        else:
+            check = write_check(_writes(conn, (*thread, checkpoint.id)) if writes else ())
+        full = (*row, row_check(row), *check)
+        try:
+            seq: int = conn.execute(
+                f"INSERT INTO graphkit_checkpoints ({_COLUMNS.partition(', ')[2]}) "
+                f"VALUES ({', '.join('?' * len(full))})",
+                full,
+            ).lastrowid  # type: ignore[assignment]
+        except sqlite3.IntegrityError:
+            if again:
+                raise
+            # a row of this id, newer than the thread's head says (a file edited by hand)
+            return self._insert(conn, thread, checkpoint, metadata, plan)
         record_put(conn, thread, checkpoint.id, added=0 if old and old[0] is not None else 1)
-        seq: int = conn.execute(
-            f"INSERT INTO graphkit_checkpoints ({_COLUMNS.partition(', ')[2]}) "
-            f"VALUES ({', '.join('?' * len(row))})",
-            row,
-        ).lastrowid  # type: ignore[assignment]
         conn.executemany(
             "INSERT INTO graphkit_blobs (checkpoint_seq, channel, type, value) VALUES (?, ?, ?, ?)",
             [(seq, *blob) for blob in blobs],
@@ -674,12 +695,6 @@ class SqliteSaver(BaseCheckpointSaver):
         finally:
             self.conn.rollback()  # nothing was written
 
-    def _base_for(self, thread: tuple[str, str], checkpoint: Checkpoint) -> RowMaps | None:
-        known = self._memory.base_for(thread, checkpoint)
-        # Another connection may have deleted the thread since this saver saw the row.
-        exists = "SELECT 1 FROM graphkit_checkpoints WHERE seq = ?"
-        return known if known and self.conn.execute(exists, (known.seq,)).fetchone() else None
-
 
 def _decode_error(
     thread_id: str, namespace: str, checkpoint_id: str | None, what: str, *, damaged: bool
@@ -709,6 +724,15 @@ def _writes(conn: sqlite3.Connection, checkpoint: tuple[str, str, str]) -> list[
         checkpoint,
     ).fetchall()
 
+
+_BEFORE_PUT = (
+    # what a put needs to know, in one statement: whether its base row (?1) is still
+    # there, the thread's newest checkpoint id, whether writes were saved against its id
+    "SELECT EXISTS (SELECT 1 FROM graphkit_checkpoints WHERE seq = ?1),"
+    " (SELECT checkpoint_id FROM graphkit_heads WHERE thread_id = ?2 AND checkpoint_ns = ?3),"
+    " EXISTS (SELECT 1 FROM graphkit_writes WHERE thread_id = ?2 AND checkpoint_ns = ?3"
+    " AND checkpoint_id = ?4)"
+)
 
 _FILTER_KEY = re.compile(r"[a-zA-Z0-9_.-]+")
 
