@@ -29,11 +29,24 @@ from graphkit.checkpoint.base import Checkpoint
 from graphkit.checkpoint.copies import Lent
 from graphkit.checkpoint.delta_map import DeltaMap
 
-__all__ = ["SNAPSHOT_EVERY", "Changes", "RowMaps", "RowMemory", "RowPlan", "plan_row"]
+__all__ = [
+    "LONGEST_CHAIN",
+    "SNAPSHOT_EVERY",
+    "Changes",
+    "RowMaps",
+    "RowMemory",
+    "RowPlan",
+    "plan_row",
+]
 
 SNAPSHOT_EVERY = 64
-"""A chain of delta rows is cut by a full snapshot after this many rows, so that reading
-a checkpoint walks at most this many rows."""
+"""A chain of delta rows is cut by a full snapshot after this many rows, or later (up to
+``LONGEST_CHAIN``) while its deltas hold fewer bytes than its snapshot did."""
+
+LONGEST_CHAIN = 256
+"""The most rows a chain of deltas runs to, so that reading a checkpoint walks at most
+this many rows. A snapshot lists every channel: at 1,000 channels one costs about what
+500 of a chain step's deltas do, and one every 64 rows was a tenth of that step's put."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +62,10 @@ class RowMaps:
     seen: Mapping[str, Any]
     refs: Mapping[str, int]  # channel -> seq of the row whose blob holds its value
     decoded_by: Any  # the serializer that read it back; None: the very maps that were put
+    # bytes of the deltas written since the chain's snapshot, and of that snapshot's
+    # (None: not known, for a row read back, whose chain is then cut as soon as it may)
+    chain_bytes: int | None = None
+    snapshot_bytes: int | None = None
 
     def __repr__(self) -> str:
         return f"RowMaps(seq={self.seq}, checkpoint_id={self.checkpoint_id!r})"
@@ -111,6 +128,15 @@ class RowPlan:
             "seen": self.seen,
         }
 
+    def chain_bytes(self, size: int) -> tuple[int | None, int | None]:
+        """``RowMaps.chain_bytes`` and ``snapshot_bytes`` of this row, once its delta is
+        written in ``size`` bytes."""
+        if self.base is None:
+            return 0, size
+        if self.base.chain_bytes is None:
+            return None, None
+        return self.base.chain_bytes + size, self.base.snapshot_bytes
+
     def refs(self, seq: int) -> Mapping[str, int]:
         """The row's ``refs`` once it is stored as row ``seq``."""
         return Changes({**self.inherited, **dict.fromkeys(self.changed, seq)}, self.removed).onto(
@@ -131,7 +157,7 @@ def plan_row(checkpoint: Checkpoint, known: RowMaps | None) -> RowPlan:
         changed, removed = _as_dict(checkpoint.channel_values), set()
     else:
         changed, removed = map_delta(checkpoint.channel_values, known.values, operator.is_)
-    base = known if known is not None and known.depth + 1 < SNAPSHOT_EVERY else None
+    base = known if known is not None and _continues(known) else None
     inherited = {}
     if base is None and known is not None:
         inherited = {
@@ -144,6 +170,19 @@ def plan_row(checkpoint: Checkpoint, known: RowMaps | None) -> RowPlan:
     seen = _map_changes(checkpoint.versions_seen, base and base.seen)
     seen[0] = {node: dict(versions) for node, versions in seen[0].items()}
     return RowPlan(base, changed, removed, inherited, versions, seen)
+
+
+def _continues(known: RowMaps) -> bool:
+    """Whether the next row may be a delta of ``known``: a chain is cut after
+    ``SNAPSHOT_EVERY`` rows once its deltas hold as many bytes as its snapshot, so that
+    a put's share of snapshots follows what steps change, not how many channels there
+    are; and after ``LONGEST_CHAIN`` rows in any case."""
+    depth = known.depth + 1
+    if depth < SNAPSHOT_EVERY:
+        return True
+    if depth >= LONGEST_CHAIN or known.chain_bytes is None or known.snapshot_bytes is None:
+        return False
+    return known.chain_bytes < known.snapshot_bytes
 
 
 def _map_changes(child: Mapping[str, Any], base: Mapping[str, Any] | None) -> list[Any]:

@@ -10,6 +10,7 @@ import operator
 from graphkit.checkpoint import Checkpoint, DeltaMap
 from graphkit.checkpoint.delta_map import _FLATTEN_AFTER
 from graphkit.checkpoint.deltas import (
+    LONGEST_CHAIN,
     SNAPSHOT_EVERY,
     Changes,
     RowMaps,
@@ -64,6 +65,26 @@ def test_every_snapshot_every_rows_the_chain_is_cut_without_serializing_again():
     assert plan.inherited == {"c": 1}  # ... the rest points at older blobs
     assert plan.versions[0] == dict(second.channel_versions)  # versions in full
     assert plan.refs(5) == {"a": 5, "c": 1}
+
+
+def test_past_snapshot_every_a_chain_goes_on_while_its_deltas_are_smaller_than_its_snapshot():
+    first = derive(Checkpoint.empty(), {"a": 1, "b": 2, "c": 3}, source="input")
+    second = derive(first, {"a": 10})
+    past = SNAPSHOT_EVERY - 1
+
+    def plan(depth, chain_bytes, snapshot_bytes):
+        known = dataclasses.replace(
+            remembered(first, depth=depth), chain_bytes=chain_bytes, snapshot_bytes=snapshot_bytes
+        )
+        return plan_row(second, known)
+
+    assert not plan(past, 900, 1000).snapshot  # smaller than its snapshot: a delta
+    assert plan(past, 1000, 1000).snapshot  # as big: cut
+    assert plan(past, None, None).snapshot  # not known (a row read back): cut
+    assert not plan(past - 1, None, None).snapshot  # before SNAPSHOT_EVERY rows: a delta
+    assert plan(LONGEST_CHAIN - 1, 0, 10**9).snapshot  # the longest chain: cut
+    assert plan(0, 100, 1000).chain_bytes(40) == (140, 1000)
+    assert plan_row(first, None).chain_bytes(500) == (0, 500)
 
 
 def test_maps_derived_through_unsaved_steps_are_compared_not_trusted():

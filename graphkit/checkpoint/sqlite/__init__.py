@@ -9,9 +9,10 @@ and how a file written by an older graphkit is brought up to date, are in
     metadata, the count and hash of the blobs it wrote, a hash of its own fields, the
     count and hash-sum of its pending writes, and a *delta* of its three maps
     (channel values, channel versions, versions seen) against the row named by
-    ``base_seq``, usually its parent. Every ``SNAPSHOT_EVERY``-th row of a chain, and any
-    row whose base the saver does not know, is a snapshot instead (``base_seq`` is NULL):
-    it lists every channel, so reading a checkpoint walks at most ``SNAPSHOT_EVERY`` rows.
+    ``base_seq``, usually its parent. A row whose base the saver does not know, and one
+    in every ``SNAPSHOT_EVERY`` to ``LONGEST_CHAIN`` rows of a chain (see ``deltas.py``),
+    is a snapshot instead (``base_seq`` is NULL): it lists every channel, so reading a
+    checkpoint walks at most ``LONGEST_CHAIN`` rows.
 ``graphkit_blobs``
     One serialized value per channel a step changed, keyed by (checkpoint row, channel).
     A snapshot points at older rows' blobs for the values that did not change, so each
@@ -42,7 +43,14 @@ from typing import Any, NamedTuple
 
 from graphkit.checkpoint.base import Checkpoint
 from graphkit.checkpoint.copies import copy_seen, copy_values
-from graphkit.checkpoint.deltas import Changes, RowMaps, RowMemory, RowPlan, plan_row
+from graphkit.checkpoint.deltas import (
+    LONGEST_CHAIN,
+    Changes,
+    RowMaps,
+    RowMemory,
+    RowPlan,
+    plan_row,
+)
 from graphkit.checkpoint.heads import MissingCheckpoint, check_head, read_heads, record_put
 from graphkit.checkpoint.integrity import (
     WRITE_SUM_MODULUS,
@@ -112,6 +120,15 @@ class _Row(NamedTuple):
 
 
 _COLUMNS = ", ".join(_Row._fields)
+
+_CHAIN = (
+    "WITH RECURSIVE link (seq, n) AS (SELECT ?1, 0 UNION ALL SELECT c.base_seq, link.n + 1"
+    " FROM graphkit_checkpoints AS c JOIN link ON c.seq = link.seq"
+    " WHERE c.base_seq IS NOT NULL AND link.n < ?2)"
+    f" SELECT {', '.join(f'c.{column}' for column in _Row._fields)}"
+    " FROM graphkit_checkpoints AS c WHERE c.seq IN (SELECT seq FROM link)"
+)
+"""A row and the rows it builds on, back to a snapshot (at most ``?2`` links)."""
 
 
 class SqliteSaver(BaseCheckpointSaver):
@@ -274,13 +291,16 @@ class SqliteSaver(BaseCheckpointSaver):
                 metadata = saved_metadata(config, metadata)
                 # Put before, unless newer than the thread's newest (new ids are newer).
                 again = type(head) is not str or checkpoint.id <= head
-                seq = self._insert(conn, thread, checkpoint, metadata, plan, again, writes)
+                seq, size = self._insert(conn, thread, checkpoint, metadata, plan, again, writes)
             maps = (
                 checkpoint.channel_values,
                 checkpoint.channel_versions,
                 checkpoint.versions_seen,
             )
-            known = RowMaps(seq, thread, checkpoint.id, plan.depth, *maps, plan.refs(seq), None)
+            known = RowMaps(
+                *(seq, thread, checkpoint.id, plan.depth, *maps, plan.refs(seq), None),
+                *plan.chain_bytes(size),
+            )
             self._memory.remember(known)
         return checkpoint_config(*thread, checkpoint.id)
 
@@ -453,16 +473,19 @@ class SqliteSaver(BaseCheckpointSaver):
     def _chain(self, row: _Row) -> tuple[list[_Row], RowMaps | None]:
         """``row`` and the rows it builds on, newest first, back to a snapshot or to a
         row whose maps are in memory (returned second)."""
-        chain = [row]
+        chain, seqs, fetched = [row], {row.seq}, None
         while (base_seq := chain[-1].base_seq) is not None:
             start = self._memory.get(base_seq, decoded_by=self.serde)
             if start is not None and start.thread == (row.thread_id, row.checkpoint_ns):
                 return chain, start
-            if any(link.seq == base_seq for link in chain):  # a crafted row: never loop
+            if base_seq in seqs:  # a crafted row: never loop
                 cycle = " -> ".join(str(link.seq) for link in chain)
                 problem = f"the rows it builds on form a cycle (seq {cycle} -> {base_seq})"
                 raise self._error(row, problem, damaged=True)
-            found = self._rows("seq = ?", [base_seq])
+            seqs.add(base_seq)
+            if fetched is None or base_seq not in fetched:  # the rest of it, in one query
+                fetched = {link.seq: link for link in self._links(base_seq)}
+            found = [fetched[base_seq]] if base_seq in fetched else []
             if not found:
                 problem = f"the row it builds on (seq {base_seq}) is missing"
                 raise self._error(row, problem, damaged=True)
@@ -476,6 +499,11 @@ class SqliteSaver(BaseCheckpointSaver):
                 raise self._error(row, problem, damaged=True) from error
             chain.append(found[0])
         return chain, None
+
+    def _links(self, seq: Any) -> list[_Row]:
+        """Row ``seq`` and the rows it builds on, up to ``LONGEST_CHAIN`` of them (a
+        crafted chain may loop, or run on: the caller checks each link)."""
+        return [_Row(*found) for found in self.conn.execute(_CHAIN, (seq, LONGEST_CHAIN))]
 
     def _delta(self, row: _Row, link: _Row) -> Delta:
         """The checked delta of ``link``, a row that ``row`` builds on (or ``row``)."""
@@ -587,10 +615,10 @@ class SqliteSaver(BaseCheckpointSaver):
         plan: RowPlan,
         again: bool = True,
         writes: bool = True,
-    ) -> int:
+    ) -> tuple[int, int]:
         """Write ``checkpoint``'s row and the blobs of the values its step changed;
         ``again``: it may have been put before, ``writes``: writes may have been saved
-        against its id."""
+        against its id. Returns the row's seq and the size of its delta."""
         where = f"checkpoint {checkpoint.id!r} of thread {thread[0]!r}"
         row = (
             *thread,
@@ -603,7 +631,7 @@ class SqliteSaver(BaseCheckpointSaver):
             *self._dump(dict(metadata), f"{where}, metadata"),
             plan.base.seq if plan.base else None,
             plan.depth,
-            *self._dump(plan.delta(), f"{where}, channel versions"),
+            *(delta := self._dump(plan.delta(), f"{where}, channel versions")),
         )
         blobs = [
             (channel, *self._dump(value, f"{where}, channel {channel!r}"))
@@ -641,7 +669,7 @@ class SqliteSaver(BaseCheckpointSaver):
             "INSERT INTO graphkit_blobs (checkpoint_seq, channel, type, value) VALUES (?, ?, ?, ?)",
             [(seq, *blob) for blob in blobs],
         )
-        return seq
+        return seq, len(delta[1])
 
     def _dump(self, value: Any, where: str) -> tuple[str, bytes]:
         try:
