@@ -19,6 +19,7 @@ from typing import Any
 from graphkit.checkpoint.heads import HEADS
 
 __all__ = [
+    "NEW_FILE_INDEXES",
     "SCHEMA",
     "CheckpointFileError",
     "add_missing_columns",
@@ -49,8 +50,6 @@ CREATE TABLE IF NOT EXISTS graphkit_checkpoints (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS graphkit_checkpoints_by_id
     ON graphkit_checkpoints (thread_id, checkpoint_ns, checkpoint_id) WHERE replaced = 0;
-CREATE INDEX IF NOT EXISTS graphkit_checkpoints_by_thread
-    ON graphkit_checkpoints (thread_id, checkpoint_ns);
 -- The three tables below have no rowid (files written before 2026-12-06 have one, and
 -- keep it): a rowid table with a primary key is two b-trees, and each commit writes
 -- every page it changed to the WAL, so a step then wrote three pages fewer.
@@ -66,6 +65,15 @@ CREATE TABLE IF NOT EXISTS graphkit_writes (
     PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
 ) WITHOUT ROWID;
 """
+
+NEW_FILE_INDEXES = """
+CREATE INDEX IF NOT EXISTS graphkit_checkpoints_replaced
+    ON graphkit_checkpoints (thread_id, checkpoint_ns) WHERE replaced <> 0;
+"""
+"""What a new file indexes beside ``SCHEMA``: the rows put again, by thread (the others
+are indexed by id). A file written before 2026-12-06 indexes every row by thread
+instead (``graphkit_checkpoints_by_thread``, which it keeps): an index every put
+writes to, a page more in each put's commit."""
 
 
 class CheckpointFileError(sqlite3.DatabaseError):
@@ -197,7 +205,10 @@ def prepare_file(conn: sqlite3.Connection) -> None:
             # process dies (the crash test kills it mid-step); only a power cut can
             # lose the last commits. FULL would fsync every task's writes.
             conn.execute("PRAGMA synchronous=NORMAL")
-            conn.executescript(f"BEGIN; {SCHEMA} COMMIT;")
+            new = not conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'graphkit_checkpoints'"
+            ).fetchone()
+            conn.executescript(f"BEGIN; {SCHEMA} {NEW_FILE_INDEXES if new else ''} COMMIT;")
             add_missing_columns(conn)
             return
         except sqlite3.Error as error:

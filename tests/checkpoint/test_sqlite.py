@@ -156,6 +156,33 @@ def rows(path, sql, *params):
         return conn.execute(sql, params).fetchall()
 
 
+def test_a_threads_rows_are_found_by_index_not_by_reading_every_row(path):
+    # A new file indexes rows by id and rows put again by thread; no read or delete of a
+    # thread reads every row of the file.
+    checkpoints = chain(3, 3)
+    with SqliteSaver.from_conn_string(path) as saver:
+        put_chain(saver, checkpoints)
+        put_chain(saver, chain(3, 2, tag="u"), "other")
+        saver.put(thread("t"), checkpoints[-1], {}, {})  # (a row put again)
+        conn = saver.conn
+        for sql in (
+            "SELECT seq FROM graphkit_checkpoints WHERE thread_id = ? AND replaced = 0",
+            "SELECT seq FROM graphkit_checkpoints WHERE thread_id = ? AND replaced <> 0",
+            "DELETE FROM graphkit_checkpoints WHERE thread_id = ? AND replaced <> 0",
+            "SELECT * FROM graphkit_checkpoints AS c WHERE replaced = 0 AND thread_id = ?"
+            " AND checkpoint_ns = ? ORDER BY checkpoint_id DESC",
+        ):
+            plan = " ".join(
+                row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}", ("t",) * sql.count("?"))
+            )
+            assert "USING" in plan and "SCAN graphkit_checkpoints " not in f"{plan} ", (sql, plan)
+        saver.delete_thread("t")
+        assert list(saver.list(thread("t"))) == [] and len(list(saver.list(None))) == 2
+    assert count(path, "SELECT COUNT(*) FROM graphkit_checkpoints WHERE thread_id = 't'") == 0
+    names = {name for (name,) in rows(path, "SELECT name FROM sqlite_master")}
+    assert "graphkit_checkpoints_by_thread" not in names  # (a page less per put)
+
+
 def test_a_checkpoint_derived_from_a_read_one_writes_only_what_changed(path):
     """A reader gets its own copy of the values (see the test below); a checkpoint a
     resumed run derives from that copy is still a delta of the row it was read from:

@@ -31,6 +31,7 @@ Checkpoint(step=-2, source='empty', channels=[])
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -235,12 +236,7 @@ class SqliteSaver(BaseCheckpointSaver):
         if before_id is not None:
             clauses.append("checkpoint_id < ?")
             params.append(before_id)
-        # Newest first; equal ids (one checkpoint put in two threads) in the order the
-        # threads were first written, as InMemorySaver's dicts keep them.
-        order = (
-            "ORDER BY checkpoint_id DESC, (SELECT MIN(seq) FROM graphkit_checkpoints AS first"
-            " WHERE first.thread_id = c.thread_id AND first.checkpoint_ns = c.checkpoint_ns)"
-        )
+        order = "ORDER BY checkpoint_id DESC"  # (equal ids: see _first_thread_first)
         whole = before_id is None and config_key(config, "checkpoint_id") is None
         # The newest few of one thread (a history's first page) are read alone, not every
         # row of it: only the newest is then checked against the thread's head, as
@@ -250,6 +246,11 @@ class SqliteSaver(BaseCheckpointSaver):
             order, whole = f"{order} LIMIT {limit}", False
         with self._lock, self._file_errors(config_key(config, "thread_id")), self._snapshot():
             rows = self._rows(" AND ".join(clauses), params, order)
+            if (
+                config_key(config, "thread_id") is None
+                or config_key(config, "checkpoint_ns") is None
+            ):
+                rows = self._first_thread_first(rows)
             if page:
                 self._check_heads(params[0], params[1], rows, whole=False)
             if whole:  # every row of the threads: check them against their heads
@@ -360,12 +361,19 @@ class SqliteSaver(BaseCheckpointSaver):
         thread = str(thread_id)
         with self._lock, self._file_errors(thread):
             with self._transaction() as conn:
-                conn.execute(
-                    "DELETE FROM graphkit_blobs WHERE checkpoint_seq IN "
-                    "(SELECT seq FROM graphkit_checkpoints WHERE thread_id = ?)",
-                    (thread,),
-                )
-                for table in ("graphkit_checkpoints", "graphkit_writes", "graphkit_heads"):
+                # (rows put again apart: a file written since 2026-12-06 indexes them
+                # apart, and the rest by id)
+                for rows in ("replaced = 0", "replaced <> 0"):
+                    conn.execute(
+                        "DELETE FROM graphkit_blobs WHERE checkpoint_seq IN (SELECT seq FROM"
+                        f" graphkit_checkpoints WHERE thread_id = ? AND {rows})",
+                        (thread,),
+                    )
+                    conn.execute(
+                        f"DELETE FROM graphkit_checkpoints WHERE thread_id = ? AND {rows}",
+                        (thread,),
+                    )
+                for table in ("graphkit_writes", "graphkit_heads"):
                     conn.execute(f"DELETE FROM {table} WHERE thread_id = ?", (thread,))
             self._memory.forget_thread(thread)
             self._lists.forget_thread(thread)
@@ -375,6 +383,22 @@ class SqliteSaver(BaseCheckpointSaver):
     def _rows(self, where: str, params: Sequence[Any], order: str = "") -> list[_Row]:
         query = f"SELECT {_COLUMNS} FROM graphkit_checkpoints AS c WHERE {where} {order}"
         return [_Row(*found) for found in self.conn.execute(query, params)]
+
+    def _first_thread_first(self, rows: list[_Row]) -> list[_Row]:
+        """``rows`` (newest id first) with equal ids (one checkpoint put in two threads)
+        in the order their threads were first written, as InMemorySaver's dicts keep
+        them (the ids of one thread and namespace differ)."""
+        ordered: list[_Row] = []
+        for _, same in itertools.groupby(rows, key=lambda row: row.checkpoint_id):
+            tied = list(same)
+            if len(tied) > 1:
+                first = {
+                    key: self.conn.execute(_FIRST_SEQ, key).fetchone()[0]
+                    for key in {(row.thread_id, row.checkpoint_ns) for row in tied}
+                }
+                tied.sort(key=lambda row: first[row.thread_id, row.checkpoint_ns])
+            ordered += tied
+        return ordered
 
     def _tuple(self, row: _Row, metadata: dict[str, Any]) -> CheckpointTuple:
         try:
@@ -761,6 +785,13 @@ _BEFORE_PUT = (
     " EXISTS (SELECT 1 FROM graphkit_writes WHERE thread_id = ?2 AND checkpoint_ns = ?3"
     " AND checkpoint_id = ?4)"
 )
+
+_FIRST_SEQ = (
+    "SELECT MIN(seq) FROM (SELECT seq FROM graphkit_checkpoints WHERE thread_id = ?1 AND"
+    " checkpoint_ns = ?2 AND replaced = 0 UNION ALL SELECT seq FROM graphkit_checkpoints"
+    " WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND replaced <> 0)"
+)
+"""The first row put in a thread's namespace (its rows put again too)."""
 
 _FILTER_KEY = re.compile(r"[a-zA-Z0-9_.-]+")
 
