@@ -26,7 +26,7 @@ CREATE TABLE graphkit_heads (
     checkpoint_id TEXT NOT NULL,  -- the thread's newest checkpoint
     checkpoints INTEGER NOT NULL,  -- how many of its rows carry a row check
     PRIMARY KEY (thread_id, checkpoint_ns)
-) WITHOUT ROWID;  -- (one b-tree, not two: a page less per put, as in sqlite_file.py)
+) WITHOUT ROWID;  -- (one b-tree, not two: a page less for each put to write)
 INSERT INTO graphkit_heads
     SELECT thread_id, checkpoint_ns, MAX(checkpoint_id), COUNT(row_hash)
     FROM graphkit_checkpoints WHERE replaced = 0 GROUP BY thread_id, checkpoint_ns;

@@ -50,20 +50,20 @@ CREATE TABLE IF NOT EXISTS graphkit_checkpoints (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS graphkit_checkpoints_by_id
     ON graphkit_checkpoints (thread_id, checkpoint_ns, checkpoint_id) WHERE replaced = 0;
--- The three tables below have no rowid (files written before 2026-12-06 have one, and
--- keep it): a rowid table with a primary key is two b-trees, and each commit writes
--- every page it changed to the WAL, so a step then wrote three pages fewer.
+-- Values and pending writes keep a rowid: SQLite keeps a row of a table without one
+-- in its key's b-tree, where a row above about 1 KB of a 4 KB page spills to a page of
+-- its own (a 1.5 KB message list took 2.25 times the room, and longer to commit).
 CREATE TABLE IF NOT EXISTS graphkit_blobs (
     checkpoint_seq INTEGER NOT NULL, channel TEXT NOT NULL,
     type TEXT NOT NULL, value BLOB NOT NULL,
     PRIMARY KEY (checkpoint_seq, channel)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS graphkit_writes (
+);
+CREATE TABLE IF NOT EXISTS graphkit_writes (  -- (no AUTOINCREMENT seq: nothing reads it)
     thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL, checkpoint_id TEXT NOT NULL,
     task_id TEXT NOT NULL, idx INTEGER NOT NULL, channel TEXT NOT NULL,
     type TEXT NOT NULL, value BLOB NOT NULL, task_path TEXT NOT NULL,
-    PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
-) WITHOUT ROWID;
+    UNIQUE (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
+);
 """
 
 NEW_FILE_INDEXES = """
