@@ -1,7 +1,8 @@
 """Files written by an older graphkit still open, read, grow and refuse edits.
 
-``files/sqlite_2026_12_05.db`` was written by graphkit at ``759abf9`` (before the value,
-write and head tables lost their rowids): thread ``chain`` is ``chain(4, 70)`` put with
+``files/sqlite_2026_12_05.db`` was written by graphkit at ``759abf9`` (its head table has
+a rowid, its writes an AUTOINCREMENT seq, every row is indexed by thread; files written
+since have none of these): thread ``chain`` is ``chain(4, 70)`` put with
 ``put_chain`` (two snapshots and the delta rows between them; its newest checkpoint put
 twice, so one row is replaced), thread ``graph`` a 12-step run of ``growing_graph``.
 ``files/make_sqlite_2026_12_05.py`` wrote it.

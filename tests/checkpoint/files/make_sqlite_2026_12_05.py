@@ -1,6 +1,6 @@
 """Writes ``sqlite_2026_12_05.db``: a checkpoint file in the layout graphkit wrote up to
-2026-12-05 (``graphkit_blobs``, ``graphkit_writes`` and ``graphkit_heads`` with rowids,
-the ``graphkit_checkpoints_by_thread`` index), for ``test_sqlite_old_files.py``.
+2026-12-05 (``graphkit_heads`` with a rowid, ``graphkit_writes`` with an AUTOINCREMENT
+``seq``, the ``graphkit_checkpoints_by_thread`` index), for ``test_sqlite_old_files.py``.
 
 It was made with graphkit at ``759abf9``; run it again only with a graphkit of that layout:
 ``PYTHONPATH=<that checkout> python tests/checkpoint/files/make_sqlite_2026_12_05.py``.
