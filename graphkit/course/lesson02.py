@@ -17,14 +17,13 @@ True
 from __future__ import annotations
 
 import operator
-import re
 from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, TypedDict
 
 from graphkit import END, START, StateGraph
 from graphkit.course import Wrong, compiled, exercise, trace
 from graphkit.course.answers import no_nodes
-from graphkit.diagnostics.names import constant_meant
+from graphkit.diagnostics.names import constant_meant, names_in_text
 from graphkit.inspect.values import show
 
 __all__ = [
@@ -83,26 +82,29 @@ def _as_nodes(value: Any) -> set[str]:
     return {str(node) for node in value if str(node).strip()}  # ("" is no node)
 
 
-def _not_nodes(unknown: list[str], nodes: set[str]) -> tuple[list[str], set[str]]:
-    """What a guessed name that is no node is, and the nodes it holds: several names in
-    one text, or END; the rest are no node at all.
+def _not_nodes(
+    unknown: list[str], nodes: set[str], step: int, ran: set[str]
+) -> tuple[list[str], set[str]]:
+    """What a name guessed for ``step`` (which runs ``ran``) that is no node is, and the
+    nodes it holds: several names in one text, or END; the rest are no node at all.
 
-    >>> _not_nodes(["left, right", "END", "lfet"], {"left", "right"})[0]  # doctest: +NORMALIZE_WHITESPACE
+    >>> _not_nodes(["left, right", "END", "lfet"], {"left", "right"}, 4, set())[0]  # doctest: +NORMALIZE_WHITESPACE
     ["'left, right' is one text, not 2 names: write a list, ['left', 'right'].",
      "'END' is where the run stops, not a node that runs: leave out a step that runs no node.",
      "There is no node 'lfet'."]
+    >>> _not_nodes(["__end__"], {"merge"}, 3, {"merge"})[0]
+    ["'__end__' is where the run stops, not a node that runs: leave it out of step 3's list."]
     """  # noqa: E501
     notes, named, missing = [], set(), []
+    # (a step that runs a node is no step to leave out: "leave out a step that runs no
+    # node" was said of step 3, which runs merge, to a guess of [merge, END])
+    drop = f"leave it out of step {step}'s list" if ran else "leave out a step that runs no node"
     for name in unknown:
-        parts = [part for part in re.split(r"[,\s]+", name) if part]
-        if len(parts) > 1 and set(parts) <= nodes:
+        if parts := names_in_text(name, nodes):
             notes.append(f"{name!r} is one text, not {len(parts)} names: write a list, {parts}.")
             named |= set(parts)
         elif constant_meant(name) == "END" or name == END:
-            notes.append(
-                f"{name!r} is where the run stops, not a node that runs: leave out a step "
-                "that runs no node."
-            )
+            notes.append(f"{name!r} is where the run stops, not a node that runs: {drop}.")
         else:
             missing.append(name)
     if missing:
@@ -159,7 +161,7 @@ def check_predict_steps(guess: Mapping[int, Any]) -> str:
         said = ", ".join(n if n in nodes else repr(n) for n in sorted(guessed)) or "no node"
         really = ", ".join(sorted(ran)) or "no node (the run is over)"
         unknown = sorted(guessed - nodes)
-        notes, named = _not_nodes(unknown, nodes)
+        notes, named = _not_nodes(unknown, nodes, step, ran)
         reasons = [
             run.why(node, step, graph=app).summary
             for node in sorted(guessed ^ ran)

@@ -9,6 +9,7 @@ the constant END; "bgu" is "bug" with two letters swapped.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Collection
 from typing import Any
 
@@ -33,6 +34,19 @@ def shown(value: Any) -> str:
     if callable(value) and isinstance(name, str) and name.isidentifier():
         return name
     return "lambda state: ..." if name == "<lambda>" else repr(value)
+
+
+def names_in_text(text: str, known: Collection[str]) -> list[str]:
+    """The names of ``known`` that ``text`` holds when it is several of them written as
+    one text ("left, right", "left right"): a list of them was meant. Else ``[]``.
+
+    >>> names_in_text("left, right", ["left", "right"]), names_in_text("left", ["left"])
+    (['left', 'right'], [])
+    >>> names_in_text("left and right", ["left", "right"])
+    []
+    """
+    parts = [part for part in re.split(r"[,\s]+", text) if part]
+    return parts if len(parts) > 1 and set(parts) <= set(known) else []
 
 
 def not_a_node_name(value: Any, known: Collection[str]) -> str:

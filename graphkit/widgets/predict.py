@@ -10,7 +10,6 @@ node, which writes met in which reducer). The session keeps a ``Score``.
 from __future__ import annotations
 
 import itertools
-import re
 import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -20,7 +19,7 @@ from graphkit import channels as channel_kinds
 from graphkit.channels import EMPTY
 from graphkit.constants import END, START
 from graphkit.diagnostics import some_names
-from graphkit.diagnostics.names import near_miss
+from graphkit.diagnostics.names import names_in_text, near_miss
 from graphkit.errors import InvalidUpdateError
 from graphkit.inspect.values import join_names, show
 from graphkit.pregel.records import Plan, Run
@@ -131,8 +130,7 @@ def reveal_nodes(
         inner = _subgraph_nodes_run_by(session.app)
         notes += [_inner_node(n, inner[n]) for n in unknown if n in inner and n not in tools]
         # several names in one text ("weather, news"): a list of them was meant
-        texts = {n: [p for p in re.split(r"[,\s]+", n) if p] for n in unknown}
-        texts = {n: parts for n, parts in texts.items() if len(parts) > 1 and set(parts) <= known}
+        texts = {n: parts for n in unknown if (parts := names_in_text(n, known))}
         notes += [f"{n!r} is one text: predict a list, {parts}" for n, parts in texts.items()]
         # a slip of case or spelling ('Weather'), as building a graph suggests one
         told = tools.keys() | inner.keys() | texts.keys() | {END, "END", INPUT_TASK}

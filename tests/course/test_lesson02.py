@@ -105,6 +105,17 @@ def test_predict_steps_reads_names_in_one_text_and_end_as_what_they_are():
     )
 
 
+def test_predict_steps_tells_end_beside_a_steps_node_to_leave_end_out_of_the_list():
+    # "leave out a step that runs no node" was said of step 3, which runs merge
+    guess = {1: ["left", "right"], 2: ["slow", "merge"], 3: ["merge", END]}
+    verdict = lesson02.check_predict_steps(guess)
+    assert verdict.message == (
+        "Step 3 runs merge; you said '__end__', merge.\n"
+        "'__end__' is where the run stops, not a node that runs: leave it out of step 3's "
+        "list."
+    )
+
+
 def test_predict_steps_names_a_node_that_does_not_exist():
     verdict = lesson02.check_predict_steps({1: ["left", "rigth"]})
     assert not verdict.passed
