@@ -293,14 +293,20 @@ def _task_order(writers: tuple[str, ...], pushed: list[str]) -> str:
     'flights, then hotel'
     >>> _task_order(("collect", "joke", "joke", "joke"), ["joke"] * 3)
     'collect, then the 3 joke tasks in the order their Send packets were sent'
+
+    A node whose edge woke it beside its Send packets keeps each write named (its one
+    name had read as one task: "(here joke)" for three):
+
+    >>> _task_order(("joke", "joke", "joke"), ["joke"] * 2)
+    'joke, then joke, then joke'
     """
     parts = []
     for node, group in itertools.groupby(writers):
         count = len(list(group))
-        sent = count > 1 and pushed.count(node) >= count
-        parts.append(
-            f"the {count} {node} tasks in the order their Send packets were sent" if sent else node
-        )
+        if count > 1 and pushed.count(node) >= count:
+            parts.append(f"the {count} {node} tasks in the order their Send packets were sent")
+        else:
+            parts += [node] * count
     return ", then ".join(parts)
 
 

@@ -450,6 +450,30 @@ def test_the_order_note_counts_one_nodes_send_tasks_instead_of_repeating_its_nam
     )
 
 
+def test_the_order_note_names_each_write_of_a_node_woken_by_an_edge_and_by_sends():
+    # a node with an edge from topics and two Send packets ran three tasks; the note
+    # said "(here joke)", as if one task wrote all three items
+    class Jokes(TypedDict, total=False):
+        jokes: Annotated[list, operator.add]
+        subject: str
+
+    builder = StateGraph(Jokes)
+    builder.add_node("topics", lambda state: {})
+    builder.add_node("joke", lambda state: {"jokes": [state.get("subject", "plain")]})
+    builder.add_edge(START, "topics")
+    builder.add_edge("topics", "joke")
+    builder.add_conditional_edges(
+        "topics", lambda state: [Send("joke", {"subject": s}) for s in ("cats", "owls")]
+    )
+    session = DebugSession(builder.compile(), {"jokes": []})
+    for _ in range(3):  # the input step, __start__, topics
+        session.step()
+    session.plan()
+    prediction = session.predict(channel="jokes", value=["owls", "cats", "plain"])
+    assert not prediction.correct and sorted(prediction.expected) == ["cats", "owls", "plain"]
+    assert "(here joke, then joke, then joke)" in prediction.explanation
+
+
 def test_the_order_note_is_only_for_writes_that_met_in_the_update():
     # One writer's list, or a value no task wrote this step, has an order of its own:
     # "an Update applies a step's writes in the order of its tasks" was said of both.
