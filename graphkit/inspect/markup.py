@@ -27,6 +27,7 @@ __all__ = [
     "MUTED",
     "PLAN",
     "UPDATE",
+    "breakable_names",
     "escape",
     "visible",
 ]
@@ -49,6 +50,22 @@ CODE_STYLE = "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;f
 _WRITTEN_AS_ESCAPES = re.compile(
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069\ud800-\udfff\ufffe\uffff]"
 )
+
+
+def breakable_names(table: str) -> str:
+    """pandas' HTML ``table`` with each column name breakable after its ``_`` (a
+    ``<wbr>``): ``version_before`` kept a column of one-digit versions 14 characters
+    wide. Only the ``<thead>`` is touched, where a name is escaped text in cells without
+    attributes; the table's own tag, a ``<style>`` before it and the cells are not.
+
+    >>> breakable_names('<table class="a_b"><thead><tr><th>x_y</th></tr></thead><td>c_d</td>')
+    '<table class="a_b"><thead><tr><th>x_<wbr>y</th></tr></thead><td>c_d</td>'
+    """
+    before, start, rest = table.partition("<thead>")
+    names, end, body = rest.partition("</thead>")
+    if not end:
+        return table
+    return before + start + names.replace("_", "_<wbr>") + end + body
 
 
 def escape(text: object) -> str:

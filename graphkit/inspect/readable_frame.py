@@ -36,6 +36,8 @@ from collections.abc import Hashable
 
 import pandas
 
+from graphkit.inspect.markup import breakable_names
+
 __all__ = ["NARROW", "NOT_VALUES", "ReadableFrame", "readable_frame", "styled"]
 
 NARROW = frozenset(
@@ -121,12 +123,7 @@ def styled(html: str, frame: pandas.DataFrame) -> str:
     # (after pandas' own rules, which set an index cell's vertical-align as specifically)
     html = html.replace("<div>", f'<div class="gk-readable {scope}">', 1)
     html = html.replace("<table", f"<style>\n{style}\n</style>\n<table", 1)
-    before, start, rest = html.partition("<thead>")
-    names, end, body = rest.partition("</thead>")
-    if not end:
-        return html
-    # (a name is escaped text in cells without attributes: only names hold a "_")
-    return before + start + names.replace("_", "_<wbr>") + end + body
+    return breakable_names(html)
 
 
 def _rules(frame: pandas.DataFrame) -> list[str]:

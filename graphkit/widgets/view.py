@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from graphkit.extras import require
-from graphkit.inspect.markup import escape, visible
+from graphkit.inspect.markup import breakable_names, escape, visible
 from graphkit.inspect.mutated import lost_in_loop
 from graphkit.inspect.values import is_internal, show, show_error
 from graphkit.pregel.records import Run, Superstep
@@ -395,8 +395,7 @@ def frame_html(frame: pandas.DataFrame, empty: str = "no rows") -> str:
     )
     frame = frame.apply(lambda column: column.map(_visible_cell)).rename(columns=_visible_cell)
     table = frame.to_html(index=False, border=0, classes="gk-table", escape=True, na_rep="")
-    head, end, body = table.partition("</thead>")
-    table = head.replace("_", "_<wbr>") + end + body  # (only names are in the head)
+    table = breakable_names(table)
     box = f'<div class="gk-table-box" style="overflow-x:auto;max-width:100%">{table}</div>'
     return notes + box
 
