@@ -334,16 +334,16 @@ def test_component_vertex_fails_on_an_unknown_channel_and_on_a_non_node():
     assert "returned NoneType" in verdict.message
 
 
-def test_component_vertex_names_a_misspelt_channel_it_writes():
-    """A write to hear:b is dropped at run time with only a warning; the verdict blamed
-    the vertices for not telling their neighbours, which they tried to."""
+def _telling(kind):
+    """A vertex that keeps its smallest label and writes it to ``kind:<neighbour>`` for
+    each neighbour (the exercise's channel is heard)."""
 
-    def misspelt(name, neighbours):
+    def vertex(name, neighbours):
         def smallest(x):
             best, known = min(x[f"heard:{name}"]), x.get(f"label:{name}")
             return best if known is None or best < known else None
 
-        writes = [ChannelWriteEntry(f"hear:{n}", skip_none=True) for n in neighbours]
+        writes = [ChannelWriteEntry(f"{kind}:{n}", skip_none=True) for n in neighbours]
         return (
             NodeBuilder()
             .subscribe_to(f"heard:{name}")
@@ -352,7 +352,14 @@ def test_component_vertex_names_a_misspelt_channel_it_writes():
             .write_to(ChannelWriteEntry(f"label:{name}", skip_none=True), *writes)
         )
 
-    verdict = lesson10.check_component_vertex(misspelt)
+    return vertex
+
+
+def test_component_vertex_names_a_misspelt_channel_it_writes():
+    """A write to hear:b is dropped at run time with only a warning; the verdict blamed
+    the vertices for not telling their neighbours, which they tried to."""
+
+    verdict = lesson10.check_component_vertex(_telling("hear"))
     assert not verdict
     assert "The vertex 'a' writes ['hear:b'], which the program has no channel for" in (
         verdict.message
@@ -364,21 +371,7 @@ def test_component_vertex_that_writes_its_neighbours_labels_is_told_to_use_their
     """Two vertices writing label:a in one step failed the run with InvalidUpdateError
     and the runtime's advice to make label:a a Topic: a channel the check builds."""
 
-    def bossy(name, neighbours):
-        def smallest(x):
-            best, known = min(x[f"heard:{name}"]), x.get(f"label:{name}")
-            return best if known is None or best < known else None
-
-        writes = [ChannelWriteEntry(f"label:{n}", skip_none=True) for n in neighbours]
-        return (
-            NodeBuilder()
-            .subscribe_to(f"heard:{name}")
-            .read_from(f"label:{name}")
-            .do(smallest)
-            .write_to(ChannelWriteEntry(f"label:{name}", skip_none=True), *writes)
-        )
-
-    verdict = lesson10.check_component_vertex(bossy)
+    verdict = lesson10.check_component_vertex(_telling("label"))
     assert not verdict
     assert verdict.message.startswith(
         "The vertex 'a' writes ['label:b']: another vertex's label is that vertex's own value"
