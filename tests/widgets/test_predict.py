@@ -425,16 +425,20 @@ def test_a_list_with_the_right_items_in_another_order_says_the_order_is_the_task
     assert "another order" not in wrong_items.explanation
 
 
-def test_the_order_note_counts_one_nodes_send_tasks_instead_of_repeating_its_name():
-    # Lesson 05's jokes in finish order read "(here generate_joke, then generate_joke,
-    # then generate_joke)": nothing about which task came first.
-    class Jokes(TypedDict):
-        jokes: Annotated[list, operator.add]
+class _Jokes(TypedDict, total=False):
+    jokes: Annotated[list, operator.add]
+    subject: str
 
-    builder = StateGraph(Jokes)
+
+def _jokes_at_their_update(*, edge: bool = False) -> DebugSession:
+    """topics sends joke two packets (cats, owls), and with ``edge`` wakes it by an edge
+    too; the session stands before joke's step's Execute."""
+    builder = StateGraph(_Jokes)
     builder.add_node("topics", lambda state: {})
-    builder.add_node("joke", lambda state: {"jokes": [state["subject"]]})
+    builder.add_node("joke", lambda state: {"jokes": [state.get("subject", "plain")]})
     builder.add_edge(START, "topics")
+    if edge:
+        builder.add_edge("topics", "joke")
     builder.add_conditional_edges(
         "topics", lambda state: [Send("joke", {"subject": s}) for s in ("cats", "owls")]
     )
@@ -442,7 +446,13 @@ def test_the_order_note_counts_one_nodes_send_tasks_instead_of_repeating_its_nam
     for _ in range(3):  # the input step, __start__, topics
         session.step()
     session.plan()
-    prediction = session.predict(channel="jokes", value=["owls", "cats"])
+    return session
+
+
+def test_the_order_note_counts_one_nodes_send_tasks_instead_of_repeating_its_name():
+    # Lesson 05's jokes in finish order read "(here generate_joke, then generate_joke,
+    # then generate_joke)": nothing about which task came first.
+    prediction = _jokes_at_their_update().predict(channel="jokes", value=["owls", "cats"])
     assert not prediction.correct and prediction.expected == ["cats", "owls"]
     assert (
         "in the order of its tasks (here the 2 joke tasks in the order their Send packets "
@@ -453,22 +463,7 @@ def test_the_order_note_counts_one_nodes_send_tasks_instead_of_repeating_its_nam
 def test_the_order_note_names_each_write_of_a_node_woken_by_an_edge_and_by_sends():
     # a node with an edge from topics and two Send packets ran three tasks; the note
     # said "(here joke)", as if one task wrote all three items
-    class Jokes(TypedDict, total=False):
-        jokes: Annotated[list, operator.add]
-        subject: str
-
-    builder = StateGraph(Jokes)
-    builder.add_node("topics", lambda state: {})
-    builder.add_node("joke", lambda state: {"jokes": [state.get("subject", "plain")]})
-    builder.add_edge(START, "topics")
-    builder.add_edge("topics", "joke")
-    builder.add_conditional_edges(
-        "topics", lambda state: [Send("joke", {"subject": s}) for s in ("cats", "owls")]
-    )
-    session = DebugSession(builder.compile(), {"jokes": []})
-    for _ in range(3):  # the input step, __start__, topics
-        session.step()
-    session.plan()
+    session = _jokes_at_their_update(edge=True)
     prediction = session.predict(channel="jokes", value=["owls", "cats", "plain"])
     assert not prediction.correct and sorted(prediction.expected) == ["cats", "owls", "plain"]
     assert "(here joke, then joke, then joke)" in prediction.explanation
