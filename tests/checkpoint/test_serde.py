@@ -4,6 +4,7 @@ imports, never unpickles, and refuses what it does not recognise."""
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import datetime
 import decimal
@@ -185,6 +186,72 @@ def test_a_dict_of_plain_values_is_written_as_it_is_and_any_other_value_still_en
     for value in ({**plain, 1: "one"}, {**plain, "__gk__": "tuple"}):
         assert b'"__gk__":"dict"' in serde.dumps_typed(value)[1]
         assert round_trip(value) == value
+
+
+json_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**80), max_value=2**80),  # (past 64 bits too)
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.just(-0.0),
+    st.text(st.characters(codec=None), max_size=6),  # (lone surrogates, control chars)
+)
+plain_json = st.recursive(
+    json_scalars,
+    lambda inner: st.lists(inner, max_size=12) | st.dictionaries(st.text(max_size=4), inner),
+    max_leaves=40,
+)
+
+
+@given(plain_json)
+def test_plain_json_is_written_byte_for_byte_as_json_dumps_writes_it(value):
+    # (the bytes every file already holds for these values: the fast paths for lists
+    # and dicts of scalars, and the encoder built once, must not change one of them)
+    assert serde.dumps_typed(value) == ("json", json.dumps(value, separators=(",", ":")).encode())
+
+
+@given(
+    st.dictionaries(st.text(max_size=4), json_scalars, max_size=10),
+    st.sampled_from(["ordered", "moved", "default", "counter", "subclass"]),
+)
+def test_a_dict_subclass_of_plain_values_is_written_and_read_as_its_plain_dict(items, kind):
+    value = {
+        "ordered": collections.OrderedDict,
+        "moved": collections.OrderedDict,
+        "default": lambda items: collections.defaultdict(list, items),
+        "counter": collections.Counter,
+        "subclass": Subclassed,
+    }[kind](items)
+    if kind == "moved" and value:
+        value.move_to_end(next(iter(value)))  # (its own order, not the dict it was made from)
+    plain = dict(value.items())
+    assert serde.dumps_typed(value) == ("json", json.dumps(plain, separators=(",", ":")).encode())
+    back = round_trip(value)
+    assert type(back) is dict and list(back) == list(plain)
+
+
+class Subclassed(dict):
+    pass
+
+
+class Word(str):
+    pass
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ({"a": True, "b": 1, "c": 1.0}, {"a": True, "b": 1, "c": 1.0}),  # bools stay bools
+        ({"a": Priority.LOW, "b": Mode.FAST}, {"a": Priority.LOW, "b": Mode.FAST}),  # enums
+        ({"a": (1, 2), "b": [1, (2,)]}, {"a": (1, 2), "b": [1, (2,)]}),
+        ({Word("k"): 1, "j": Word("v")}, {"k": 1, "j": "v"}),  # as LangGraph: plain str
+        ({1: "a", "1": "b", None: 0}, {1: "a", "1": "b", None: 0}),  # keys that are not text
+        ({"__gk__": 1, "v": 2}, {"__gk__": 1, "v": 2}),  # the tag as a key
+        ({"a": {"b": {"c": 2**70}}}, {"a": {"b": {"c": 2**70}}}),
+    ],
+)
+def test_a_dict_the_fast_path_must_not_take_reads_back_with_its_types(value, expected):
+    assert same(round_trip(value), expected)
 
 
 def test_empty_comes_back_as_the_same_sentinel():
