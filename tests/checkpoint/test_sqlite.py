@@ -563,6 +563,23 @@ def test_pending_writes_put_again_or_replaced_keep_their_check(path):
         assert len(list(reader.list(thread("t")))) == 2
 
 
+@pytest.mark.parametrize("bad_id", [5, None, b"1f0"])
+def test_a_checkpoint_whose_id_is_not_text_is_refused_naming_it_and_nothing_is_written(
+    path, bad_id
+):
+    # (a put compares the id with the thread's newest: an int or None there raised
+    # Python's own "'<=' not supported"; before that, an int id was written, and its
+    # row then read back as damaged)
+    checkpoints = chain(3, 2)
+    with SqliteSaver.from_conn_string(path) as saver:
+        put_chain(saver, checkpoints)
+        odd = dataclasses.replace(checkpoints[-1], id=bad_id)
+        with pytest.raises(TypeError, match=rf"{bad_id!r} in thread 't': its id is a .*not a str"):
+            saver.put(thread("t"), odd, {}, {})
+        assert saver.get_tuple(thread("t")).checkpoint == checkpoints[-1]
+    assert count(path, "SELECT COUNT(*) FROM graphkit_checkpoints") == 2
+
+
 def test_a_checkpoint_put_again_behind_a_head_edited_to_an_older_id_still_replaces_its_row(path):
     # A put asks the thread's head whether its id can have been put before; a head
     # edited by hand must not make it fail on the row it would replace.

@@ -280,6 +280,12 @@ class SqliteSaver(BaseCheckpointSaver):
         new_versions: Mapping[str, int],
     ) -> dict[str, Any]:
         thread = (thread_id_of(config), config_key(config, "checkpoint_ns", ""))
+        if not isinstance(checkpoint.id, str):  # (compared with the thread's newest id)
+            raise TypeError(
+                f"Cannot put checkpoint {checkpoint.id!r} in thread {thread[0]!r}: its id is "
+                f"a {type(checkpoint.id).__name__}, not a str. Give it one from "
+                "new_checkpoint_id(), as the checkpoints a graph makes have."
+            )
         with self._lock, self._file_errors(thread[0]):
             # The base is looked up inside the write transaction, so that no other
             # connection can delete it before the delta that builds on it is committed.
