@@ -5,8 +5,7 @@ said ``resume with Command(resume=...)``, which fails with a RuntimeError."""
 
 from __future__ import annotations
 
-import operator
-from typing import Annotated, Any, TypedDict
+from typing import Any
 
 import pytest
 
@@ -14,23 +13,9 @@ langgraph = pytest.importorskip("langgraph")
 
 from langgraph.checkpoint.memory import InMemorySaver  # noqa: E402
 
+from tests.widgets.graphs import approvals  # noqa: E402
+
 INPUT = {"expenses": [{"item": "laptop"}, {"item": "chair"}]}
-
-
-class Expenses(TypedDict, total=False):
-    expenses: list
-    decisions: Annotated[list, operator.add]
-
-
-def approvals(kit: Any) -> Any:
-    def approve(expense: dict) -> dict:
-        return {"decisions": [f"{expense['item']}: {kit.interrupt(expense['item'] + '?')}"]}
-
-    builder = kit.StateGraph(Expenses)
-    builder.add_node("approve", approve)
-    sends = lambda state: [kit.Send("approve", e) for e in state["expenses"]]  # noqa: E731
-    builder.add_conditional_edges(kit.START, sends, ["approve"])
-    return builder.add_edge("approve", kit.END)
 
 
 def words(run: Any) -> list[str]:
@@ -50,8 +35,8 @@ def test_the_timeline_gives_each_questions_id_and_the_map_that_resumes_langgraph
     first, second = (asked.id for asked in app.invoke(INPUT, config)["__interrupt__"])
     lines = words(open_langgraph_thread(app, config))
     assert lines[-3:] == [
-        f"EXECUTE approve paused in interrupt('laptop?') (id {first})",
-        f"EXECUTE approve paused in interrupt('chair?') (id {second})",
+        f"EXECUTE approve paused in interrupt('Approve laptop?') (id {first})",
+        f"EXECUTE approve paused in interrupt('Approve chair?') (id {second})",
         "paused in step 1: approve, approve called interrupt(); 2 questions wait, so resume "
         "on the same thread with an answer for each by its id: "
         f"Command(resume={{'{first}': ..., '{second}': ...}})",
@@ -68,7 +53,7 @@ def test_one_question_keeps_the_short_advice_and_no_id():
     app = approvals(graphkit).compile(checkpointer=graphkit.InMemorySaver())
     run = app.trace({"expenses": [{"item": "laptop"}]}, {"configurable": {"thread_id": "t"}})
     assert words(run)[-2:] == [
-        "EXECUTE approve paused in interrupt('laptop?')",
+        "EXECUTE approve paused in interrupt('Approve laptop?')",
         "paused in step 1: approve called interrupt(); resume with Command(resume=...) on "
         "the same thread",
     ]

@@ -127,3 +127,23 @@ def forgetful_memory_app() -> Any:
     store.put(("memories", "ada-lovelace"), "f1", {"fact": "loves the analytical engine"})
     builder = StateGraph(Chat).add_node("recall", recall).add_edge(START, "recall")
     return builder.compile(store=store)
+
+
+class Expenses(TypedDict, total=False):
+    expenses: list
+    decisions: Annotated[list, operator.add]
+
+
+def approvals(kit: Any) -> Any:
+    """One ``approve`` task per expense (Send), each asking a manager; ``kit`` is graphkit
+    or a namespace of LangGraph's names (``StateGraph``, ``Send``, ``interrupt``, ...)."""
+
+    def approve(expense: dict) -> dict:
+        answer = kit.interrupt(f"Approve {expense['item']}?")
+        return {"decisions": [f"{expense['item']}: {answer}"]}
+
+    builder = kit.StateGraph(Expenses)
+    builder.add_node("approve", approve)
+    sends = lambda state: [kit.Send("approve", e) for e in state["expenses"]]  # noqa: E731
+    builder.add_conditional_edges(kit.START, sends, ["approve"])
+    return builder.add_edge("approve", kit.END)

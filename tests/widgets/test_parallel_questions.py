@@ -5,8 +5,7 @@ thread LangGraph saved; a refused Resume leaves the run paused as it was."""
 
 from __future__ import annotations
 
-import operator
-from typing import Annotated, Any, TypedDict
+from typing import Any
 
 import pytest
 
@@ -16,26 +15,9 @@ langgraph = pytest.importorskip("langgraph")
 
 from langgraph.checkpoint.memory import InMemorySaver  # noqa: E402
 
+from tests.widgets.graphs import approvals  # noqa: E402
+
 INPUT = {"expenses": [{"item": "laptop", "amount": 1800}, {"item": "chair", "amount": 240}]}
-
-
-class Expenses(TypedDict, total=False):
-    expenses: list
-    decisions: Annotated[list, operator.add]
-
-
-def approvals(kit: Any) -> Any:
-    """One ``approve`` task per expense (Send), each asking a manager."""
-
-    def approve(expense: dict) -> dict:
-        answer = kit.interrupt(f"Approve {expense['item']}?")
-        return {"decisions": [f"{expense['item']}: {answer}"]}
-
-    builder = kit.StateGraph(Expenses)
-    builder.add_node("approve", approve)
-    sends = lambda state: [kit.Send("approve", e) for e in state["expenses"]]  # noqa: E731
-    builder.add_conditional_edges(kit.START, sends, ["approve"])
-    return builder.add_edge("approve", kit.END)
 
 
 def langgraph_kit() -> Any:
