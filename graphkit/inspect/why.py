@@ -239,9 +239,10 @@ class _Ran:
         return [Finding(f"{both(writers)} wrote {channel} in step {m}", reason)]
 
     def _besides_command(self, writer: str, node: str, m: int) -> str:
-        """A node that routed with ``Command(goto=...)`` and also has an edge to ``node``:
-        both are followed (a leftover ``add_edge`` beside a Command sent a billing
-        question to the tech desk too, and the answer named only the edge)."""
+        """A node that routed with ``Command(goto=...)`` in step ``m`` and also has an edge
+        to ``node``: both are followed (a leftover ``add_edge`` beside a Command sent a
+        billing question to the tech desk too, and the answer named only the edge).
+        Nothing when its task returned no Command that step."""
         chose = [getattr(d, "node", d) for d in self.history.goto(writer, m)]
         if chose and node not in chose:
             goto = chose[0] if len(chose) == 1 else chose
@@ -250,12 +251,21 @@ class _Ran:
                 f"{node}: a Command's goto is followed besides its node's edges and routers, "
                 f"not instead of them."
             )
-        declared = [d for d in self.wiring.destinations(writer) if d != node]
-        if not chose and declared and self.wiring.static_edge(writer, node):
+        # A thread LangGraph saved keeps no node's output, so no Command: the nodes it
+        # woke that only its Command could have (declared, with no edge or router to
+        # them) say it returned one that step. A step that returned a plain dict woke none.
+        went = [
+            d
+            for d in self.history.chosen(writer, m)
+            if d != node
+            and d in self.wiring.destinations(writer)
+            and not self.wiring.static_edge(writer, d)
+            and not self.wiring.routers(writer, d)
+        ]
+        if not chose and went and self.wiring.static_edge(writer, node):
             return (
-                f" {writer} also routes with Command(goto=...) (to "
-                f"{join_names(declared, 'or')}): its edge to {node} is followed whatever "
-                "the Command chooses, besides it."
+                f" {writer} also routes with Command(goto=...) (to {join_names(went)}): its "
+                f"edge to {node} is followed whatever the Command chooses, besides it."
             )
         return ""
 

@@ -21,9 +21,9 @@ class Desk(TypedDict, total=False):
     answers: Annotated[list, operator.add]
 
 
-def triage_bot(kit: Any) -> Any:
+def triage_bot(kit: Any, command: bool = True) -> Any:
     def triage(state: Desk) -> Any:
-        return kit.Command(goto="billing")
+        return kit.Command(goto="billing") if command else {"question": "sorted"}
 
     builder = kit.StateGraph(Desk)
     builder.add_node("triage", triage, destinations=("billing", "tech"))
@@ -81,3 +81,23 @@ def test_an_imported_thread_names_the_command_its_output_did_not_keep():
         "followed whatever the Command chooses, besides it."
     )
     assert "by triage's Command(goto=...);" in reasons(run, "billing", graph=app)
+
+
+def test_a_step_that_returned_a_plain_dict_is_not_said_to_route_with_a_command():
+    """triage declares its Command's destinations, but this time it returned a dict:
+    only its edge ran, in both libraries, and neither answer may speak of a Command."""
+    from graphkit import open_langgraph_thread
+
+    lang, kit = kits()
+    app = triage_bot(kit, command=False).compile()
+    run = app.trace({"question": "refund?"})
+    saved = triage_bot(lang, command=False).compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    assert saved.invoke({"question": "refund?"}, config)["answers"] == ["tech"]
+    assert run.values["answers"] == ["tech"]  # as LangGraph
+    imported = open_langgraph_thread(saved, config)
+    for said in (reasons(run, "tech", graph=app), reasons(imported, "tech", graph=saved)):
+        assert said == (
+            "branch:to:tech was written in step 1 by the edge triage → tech; step 1's "
+            "Update applied it (version 3), so step 2's Plan woke tech."
+        )
