@@ -102,3 +102,25 @@ def test_nothing_is_added_when_no_namespace_holds_the_labels():
     assert table["returned"].tolist()[:2] == ["[]", "None"]
     assert table.attrs.get("notes", []) == []
     assert "gk-table-note" not in session.view().table_html("store")
+
+
+def test_a_namespace_with_more_labels_is_not_called_the_same_labels():
+    """("memories", "ada", "old") holds the labels searched and one more: the note said
+    "the same labels, in another order" of it, which is not what it holds."""
+    import graphkit
+    from graphkit.store.memory import InMemoryStore
+
+    store = InMemoryStore()
+    store.put(("memories", "ada", "old"), "f0", {"fact": "liked tea"})
+    session = stepped(memory_bot(graphkit).compile(store=store))
+    assert session.view().tables["store"].attrs["notes"][0] == (
+        "step 1, recall: search ada/memories returned [], but the store has "
+        "memories/ada/old (these labels and more)"
+    )
+    store.put(("memories", "ada"), "f1", {"fact": "loves sailing"})
+    session = stepped(memory_bot(graphkit).compile(store=store))
+    assert session.view().tables["store"].attrs["notes"][0] == (
+        "step 1, recall: search ada/memories returned [], but the store has "
+        "memories/ada (the same labels, in another order) and memories/ada/old (these "
+        "labels and more)"
+    )
