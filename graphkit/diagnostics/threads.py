@@ -191,20 +191,29 @@ def several_interrupts(answer: Any, waiting: Mapping[Any, tuple[str, Any]]) -> s
     asked = [(str(id_), task, i) for id_, (task, i) in waiting.items()]
     keyed = answer if isinstance(answer, dict) else {}
     tasks = {key: _meant(key, [task for _, task, _ in asked]) for key in keyed}
-    ids = {key: _meant(key, [id_ for id_, _, _ in asked]) for key in keyed}
+    pending = [id_ for id_, _, _ in asked]
+    ids = {key: _meant(key, pending) for key in keyed}
     given: dict[str, Any] = {}
+    unclear: list[str] = []  # keys cut too short to name one question each
     if keyed and all(tasks.values()):
         given = {id_: keyed[k] for k, t in tasks.items() for id_, task, _ in asked if task == t}
         what = "the ids of the tasks that asked (get_state(config).tasks[i].id),\nnot of "
         what += "the pending interrupts"
-    elif keyed and all(ids.values()):
-        given = {ids[key]: value for key, value in keyed.items()}
+    elif keyed and any(ids[k] or len(ids_begun_by(k, pending)) > 1 for k in keyed):
+        given = {ids[key]: value for key, value in keyed.items() if ids[key]}
+        cut = all(ids_begun_by(key, pending) for key in keyed)
         what = "the pending interrupts' ids cut short (a resume map needs them whole)"
+        what = what if cut else "not the pending interrupts' whole ids"
+        unclear = [
+            f"\n{unclear_id(key, ids_begun_by(key, pending), pending)}."
+            for key in keyed
+            if not ids[key]
+        ]
     else:
         what = "not the ids of the pending interrupts"
     wrong = (
         f"Command(resume=...) is keyed by {some_names(map(str, keyed))}:\nthose are {what}, "
-        f"so the dict reads as one answer for {len(asked)} questions."
+        f"so the dict reads as one answer for {len(asked)} questions.{''.join(unclear)}"
         if keyed
         else f"Command(resume={_clipped(answer)}) gives one answer, and {len(asked)} "
         "interrupts are pending:\nsay which answer is whose, by interrupt id."
@@ -227,10 +236,49 @@ def several_interrupts(answer: Any, waiting: Mapping[Any, tuple[str, Any]]) -> s
 
 def _meant(key: Any, ids: Sequence[str]) -> str | None:
     """The one id of ``ids`` that ``key`` is, or begins (as a table's short id does)."""
-    if not isinstance(key, str) or len(key) < 4:
-        return None
-    found = {id_ for id_ in ids if id_.startswith(key)}
-    return found.pop() if len(found) == 1 else None
+    begun = ids_begun_by(key, ids)
+    return begun[0] if len(begun) == 1 and len(key) >= SHORTEST_ID else None
+
+
+SHORTEST_ID = 4
+"""The fewest first characters of an interrupt's id that name it (the debugger shows 8)."""
+
+
+def ids_begun_by(key: Any, ids: Sequence[str]) -> list[str]:
+    """The ids of ``ids`` that ``key`` is or begins (none for a key that is no text).
+
+    >>> ids_begun_by("6523", ["65233a7f", "6523b111", "5ea9e835"])
+    ['65233a7f', '6523b111']
+    """
+    if not isinstance(key, str) or not key:
+        return []
+    return [id_ for id_ in ids if id_.startswith(key)]
+
+
+def unclear_id(key: Any, begun: Sequence[str], waiting: Sequence[str]) -> str:
+    """Why the resume key ``key`` names no one question: it begins the ids of several
+    (``begun``, as the caller shows ids), is too short, or begins none of ``waiting``.
+    The one sentence the debugger's answer box and the runtime give; each adds the map
+    to pass (the debugger's of short ids, the runtime's of whole ones).
+
+    >>> print(unclear_id("6523", ["65233a7f", "6523b111"], ["65233a7f", "6523b111"]))
+    '6523' begins the ids of 2 questions ('65233a7f', '6523b111'), so it does not say which it answers: key each answer by its own id
+    >>> print(unclear_id("zz", [], ["65233a7f", "6523b111"]))
+    'zz' begins none of the ids of the 2 questions waiting ('65233a7f', '6523b111'): key each answer by its own id
+    """  # noqa: E501
+    if len(begun) > 1:
+        said = (
+            f"begins the ids of {len(begun)} questions ({', '.join(map(repr, begun))}), so "
+            "it does not say which it answers"
+        )
+    elif begun:
+        said = f"begins the id of the question {begun[0]!r}, but too little of it to name it"
+    else:
+        said = (
+            f"begins none of the ids of the {len(waiting)} questions waiting "
+            f"({', '.join(map(repr, waiting))})"
+        )
+    return f"{key!r} {said}: key each answer by its own id"
 
 
 def _clipped(value: Any, width: int = 60) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from graphkit.diagnostics.threads import SHORTEST_ID, ids_begun_by, unclear_id
 from graphkit.inspect.values import show
 
 __all__ = ["answers_by_id", "asked_once", "short_ids", "waiting_questions"]
@@ -82,7 +83,7 @@ def answers_by_id(interrupts: Sequence[Any], answer: Any) -> dict[str, Any] | st
     >>> print(answers_by_id(waiting, "{65233a7f: yes}"))
     {65233a7f: yes} does not read as a dict (as Python or JSON): quote each id and each text answer, as in {'65233a7f': ..., '65239e83': ...}.
     >>> print(answers_by_id(waiting, {"6523": "yes"}))
-    '6523' begins the ids of 2 questions ('65233a7f', '65239e83'): type more of it, as in {'65233a7f': ..., '65239e83': ...}.
+    '6523' begins the ids of 2 questions ('65233a7f', '65239e83'), so it does not say which it answers: key each answer by its own id, as in {'65233a7f': ..., '65239e83': ...}.
     """  # noqa: E501
     ids = [str(getattr(asked, "id", "")) for asked in interrupts]
     shown = short_ids(interrupts)
@@ -102,18 +103,10 @@ def answers_by_id(interrupts: Sequence[Any], answer: Any) -> dict[str, Any] | st
     for key, value in answer.items():
         # (an id of decimal digits only, typed without quotes, reads as a number)
         text = str(key) if isinstance(key, int) and not isinstance(key, bool) else key
-        found = [i for i in ids if isinstance(text, str) and len(text) >= 4 and i.startswith(text)]
-        if len(found) > 1:
-            named = ", ".join(repr(s) for i, s in zip(ids, shown, strict=True) if i in found)
-            return (
-                f"{key!r} begins the ids of {len(found)} questions ({named}): type more of "
-                f"it, as in {example}."
-            )
-        if not found:
-            return (
-                f"{key!r} is not the id of one of the questions waiting "
-                f"({', '.join(map(repr, shown))}): type {example}."
-            )
+        found = ids_begun_by(text, ids)
+        if len(found) != 1 or len(text) < SHORTEST_ID:
+            named = [s for i, s in zip(ids, shown, strict=True) if i in found]
+            return f"{unclear_id(key, named, shown)}, as in {example}."
         if found[0] in answers:
             return f"{keys[found[0]]!r} and {key!r} answer the same question: type {example}."
         answers[found[0]], keys[found[0]] = value, key
