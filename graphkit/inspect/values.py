@@ -42,7 +42,9 @@ def show(value: Any, width: int = 60, before: Any = None) -> str:
     Strings keep their quotes, sets are sorted (so the text never depends on hashing),
     an empty channel shows as ``<empty>``, and messages show their type and content, in
     double quotes whatever it holds (Python's own repr switches to them only for a text
-    with an apostrophe, and a history would mix both), then their tool calls with args.
+    with an apostrophe, and a history would mix both), then the tools they call with
+    args, in words (``ai calls search(...)``, its empty text left out): a card's and a
+    timeline's arrows are a change's before and after.
     A list of messages too long for ``width`` shows its count and its newest messages
     (its start is the same in every state of a conversation; its end is what changed).
     A list of removals reads as one ``remove``, naming each message it removes from
@@ -58,8 +60,11 @@ def show(value: Any, width: int = 60, before: Any = None) -> str:
     >>> print(show([Message()]))
     [ai: "I'm Lance"]
     >>> Message.tool_calls = [{"name": "search", "args": {"query": "cats"}, "id": "1"}]
+    >>> print(show([Message()] * 3, width=70))
+    [3 messages: …, ai: "I'm Lance" calls search({'query': 'cats'})]
+    >>> Message.content = ""
     >>> print(show([Message()] * 3))
-    [3 messages: …, ai: "I'm Lance" → search({'query': 'cats'})]
+    [3 messages: …, ai calls search({'query': 'cats'})]
     >>> show("x" * 100, width=12)
     "'xxxxxxxxxx…"
     >>> show(Overwrite(["fresh"]))
@@ -284,11 +289,12 @@ def _message(message: Any, budget: int) -> str:
     content = message.content
     # (only what can show: ``show`` cuts the text at ``budget`` anyway)
     body = quoted(content[:budget]) if isinstance(content, str) else _text(content, budget, 1)
-    text = f"{message.type}: {body}"
     calls = getattr(message, "tool_calls", None)
-    if calls:
-        text += " → " + ", ".join(_call(call, budget, 1) for call in calls)
-    return text
+    if not calls:
+        return f"{message.type}: {body}"
+    # (a model that only calls a tool says nothing: its empty text would be noise)
+    said = message.type if content == "" else f"{message.type}: {body}"
+    return f"{said} calls " + ", ".join(_call(call, budget, 1) for call in calls)
 
 
 # -- a subgraph's handoff -----------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from graphkit.channels import EMPTY
@@ -70,7 +72,7 @@ def test_messages_show_type_and_content_duck_typed():
     assert show(Message("ai", "hello")) == 'ai: "hello"'
     assert show([Message("human", "hi"), Message("ai", "yo")]) == '[human: "hi", ai: "yo"]'
     call = Message("ai", "", [{"name": "get_weather", "args": {"city": "Paris"}}])
-    assert show(call) == "ai: \"\" → get_weather({'city': 'Paris'})"
+    assert show(call) == "ai calls get_weather({'city': 'Paris'})"
     assert (
         show(Message("ai", [{"type": "text", "text": "hi"}]))
         == "ai: [{'type': 'text', 'text': 'hi'}]"
@@ -85,11 +87,11 @@ def test_a_tool_call_shows_its_args():
         {"name": "search", "args": {"query": "cats"}, "id": "1"},
         {"name": "search", "args": {"query": "dogs"}, "id": "2"},
     ]
-    assert show(Message("ai", "", calls[:1])) == "ai: \"\" → search({'query': 'cats'})"
+    assert show(Message("ai", "", calls[:1])) == "ai calls search({'query': 'cats'})"
     assert show(Message("ai", "let me look", calls), width=80) == (
-        "ai: \"let me look\" → search({'query': 'cats'}), search({'query': 'dogs'})"
+        "ai: \"let me look\" calls search({'query': 'cats'}), search({'query': 'dogs'})"
     )
-    assert show(Message("ai", "", calls), width=30) == "ai: \"\" → search({'query': 'ca…"
+    assert show(Message("ai", "", calls), width=30) == "ai calls search({'query': 'ca…"
 
 
 def test_a_growing_conversation_shows_its_count_and_newest_messages():
@@ -102,11 +104,11 @@ def test_a_growing_conversation_shows_its_count_and_newest_messages():
     texts = [show(history[:n], width=40) for n in range(1, len(history) + 1)]
     assert texts == [
         '[human: "what\'s the weather in sf?"]',
-        '[2 messages: …, ai: "" → search({\'query…',
+        "[2 messages: …, ai calls search({'query…",
         '[3 messages: …, tool: "results: nothing…',
-        '[4 messages: …, ai: "" → search({\'query…',
+        "[4 messages: …, ai calls search({'query…",
         '[5 messages: …, tool: "results: nothing…',
-        '[6 messages: …, ai: "" → search({\'query…',
+        "[6 messages: …, ai calls search({'query…",
         '[7 messages: …, tool: "results: nothing…',
     ]
     assert len(set(texts)) == len(texts)
@@ -267,3 +269,17 @@ def test_a_write_of_removals_with_an_unhashable_id_still_shows():
     human.id = "h-1"
     removals = [Remove(["h-1"]), Remove("h-1")]
     assert show(removals, before=[human]) == "[remove id ['h-1'], human: \"hi\"]"
+
+
+def test_a_tool_call_is_not_drawn_as_the_arrow_of_a_change():
+    """A message's tool call read ``ai: "" → search(...)``, so a change of a message list,
+    ``before → after``, had two arrows and looked like two changes."""
+    from graphkit.inspect.cards import change_items
+    from graphkit.pregel.records import ChannelChange
+
+    asked = [Message("human", "cats?")]
+    called = [*asked, Message("ai", "", [{"name": "search", "args": {"q": "cats"}}])]
+    change = ChannelChange("messages", asked, called, 1, 2, ("agent",), (called[1:],), "add")
+    shown = re.sub(r'title="[^"]*"', "", change_items(change))  # (the versions' tooltip)
+    assert shown.count("→") == 1
+    assert show(called) == "[human: \"cats?\", ai calls search({'q': 'cats'})]"
