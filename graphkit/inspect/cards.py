@@ -62,7 +62,6 @@ CARD = (
     f"{FONT};color:#111827;background:#ffffff;border:1px solid {BORDER};border-radius:8px;"
     "margin:6px 0;max-width:1000px"
 )
-_VALUE_WIDTH = 40
 _TITLE_WIDTH = 400
 
 
@@ -76,12 +75,14 @@ def code(text: str) -> str:
 
 
 def value(item: Any) -> str:
-    """A run value, shortened, with the longer text as a tooltip.
+    """A run value, shortened as a readable table's cell is (``show``'s width, on two
+    lines of a column), with the longer text as a tooltip: at 40 characters, two
+    ``Send`` packets to one node read alike.
 
     >>> value("<b>").endswith('title="&#x27;&lt;b&gt;&#x27;">&#x27;&lt;b&gt;&#x27;</span>')
     True
     """
-    short, long = show(item, _VALUE_WIDTH), show(item, _TITLE_WIDTH)
+    short, long = show(item), show(item, _TITLE_WIDTH)
     return f'<span style="{CODE}" title="{escape(long)}">{escape(short)}</span>'
 
 
@@ -139,6 +140,8 @@ def task_items(task: Task) -> str:
             for channel in task.triggers
         ]
         why = muted(" ← ") + ", ".join(woke)
+    if task.kind == "push":  # (a node's Send tasks wake on one channel: packets tell them apart)
+        why += f'<div style="margin:1px 0 1px 12px">{muted("packet")} {value(task.input)}</div>'
     return _item(f"<b>{escape(task.node)}</b>{why}")
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import operator
 from html.parser import HTMLParser
+from typing import Annotated, TypedDict
 
 from graphkit import ChannelChange
 from graphkit.channels import EMPTY
@@ -149,3 +151,29 @@ def test_long_values_are_shortened_with_the_longer_text_as_a_tooltip(make):
     html = superstep_html(run.step(1))
     assert "x" * 100 not in "".join(Page(html).text)
     assert 'title="[' in html
+
+
+class Jokes(TypedDict, total=False):
+    subjects: list
+    jokes: Annotated[list, operator.add]
+
+
+def test_each_send_task_shows_the_packet_it_was_sent():
+    """Two Sends to one node read ``Send('joke', {'subject': 'dogs and thei…`` (cut at 40
+    characters) in the Execute column, and their tasks ``joke ← __pregel_push`` alike in
+    the Plan: which Send carried what could not be seen. Values are now cut as a readable
+    table's cells are, and each push task shows its packet."""
+    from graphkit import START, Send, StateGraph
+
+    def sends(state: Jokes) -> list:
+        audience = "the team"
+        return [Send("joke", {"subject": s, "audience": audience}) for s in state["subjects"]]
+
+    builder = StateGraph(Jokes).add_node("joke", lambda p: {"jokes": [p["subject"]]})
+    app = builder.add_conditional_edges(START, sends, ["joke"]).compile()
+    run = app.trace({"subjects": ["cats", "dogs and their owners"]})
+    sent = "".join(Page(superstep_html(run.step(0))).text)
+    assert "Send('joke', {'subject': 'dogs and their owners', 'audience…" in sent
+    planned = "".join(Page(superstep_html(run.step(1))).text)
+    assert "packet {'subject': 'cats', 'audience': 'the team'}" in planned
+    assert "packet {'subject': 'dogs and their owners', 'audience': 'the team'}" in planned

@@ -88,7 +88,7 @@ def test_a_step_paused_again_shows_its_new_question_on_its_card():
     run = app.trace(Command(resume="yes"), config)
     card = html.unescape(re.sub(r"<[^>]+>", "", run.step(1)._repr_html_()))
     assert "resumed with 'yes'" in card
-    assert "paused in interrupt({'question': 'Really send?', 'to': 'bob…)" in card
+    assert "paused in interrupt({'question': 'Really send?', 'to': 'bob'})" in card
     assert "wrote nothing" not in card
 
 
