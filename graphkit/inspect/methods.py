@@ -11,7 +11,7 @@ calls ``run_frame(run, "state")`` and ``help(Run.to_frame)`` shows that function
 | `Superstep.to_frame(*, readable=False)` | `tables.superstep_frame` |
 | `Run.why(node, step=None, *, graph=None)` | `why.why` |
 | `Run.diff(step_a, step_b)` | `diff.diff` |
-| `Run.timeline(*, durations=False)` and `str(run)` | `text.run_text` |
+| `Run.timeline(*, durations=False, width=100)` and `str(run)` | `text.run_text` |
 | `Run.timeline_svg(width=720)` | `timeline.run_timeline_svg` |
 | `_repr_html_()` of all nine records | `cards.task_html` … `cards.run_html` |
 

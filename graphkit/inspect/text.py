@@ -9,6 +9,7 @@ escape (``terminal_text``): printing a run cannot clear a terminal or fake a row
 
 from __future__ import annotations
 
+import textwrap
 from typing import TYPE_CHECKING, Any
 
 from graphkit.channels import EMPTY
@@ -35,10 +36,17 @@ __all__ = ["run_text", "superstep_lines"]
 
 _VALUE_WIDTH = 30
 _RUNTIME = "(runtime)"
+WIDTH = 100
+"""The longest line ``print(run)`` prints: a longer one goes on under its text column,
+broken at a space. JupyterLab breaks an output line anywhere, inside a name ("(from
+summ" / "arize)"), where it passes the cell; beside Lab's file browser a 1280-pixel
+screen's cell holds 107 characters."""
 
 
-def run_text(run: Run, *, durations: bool = False) -> str:
-    """Every step of ``run`` as lines of text, then how the run ended.
+def run_text(run: Run, *, durations: bool = False, width: int | None = WIDTH) -> str:
+    """Every step of ``run`` as lines of text, then how the run ended. A line longer
+    than ``width`` goes on on the next, indented by three spaces or more, broken at a
+    space (``width=None``: one line per task, write set and change, for ``grep``).
 
     >>> from graphkit.inspect.examples import counter_run
     >>> print(run_text(counter_run()))
@@ -63,16 +71,22 @@ def run_text(run: Run, *, durations: bool = False) -> str:
     sent = handoff(run)  # (a subgraph's handoff to its parent: no failure)
     lines = [f"{len(run.steps)} supersteps, {run.status if sent is None else 'handed off'}"]
     for superstep in run.steps:
-        lines.extend(superstep_lines(superstep, durations=durations, handed_off=sent))
-    lines.extend(map(terminal_text, _ending(run)))
+        lines.extend(superstep_lines(superstep, durations=durations, handed_off=sent, width=width))
+    ending = (terminal_text(line) for line in _ending(run))
+    lines.extend(folded for line in ending for folded in _fold(line, 4, width))
     return "\n".join(lines)
 
 
 def superstep_lines(
-    superstep: Superstep, *, durations: bool = False, handed_off: Any = None
+    superstep: Superstep,
+    *,
+    durations: bool = False,
+    handed_off: Any = None,
+    width: int | None = WIDTH,
 ) -> list[str]:
     """The lines of one step: a title, then one line per task, write set and change
-    (``handed_off``: the ``Command`` a subgraph's run handed its parent, see ``handoff``).
+    (``handed_off``: the ``Command`` a subgraph's run handed its parent, see ``handoff``),
+    each folded at ``width`` as ``run_text`` folds them.
 
     >>> from graphkit.inspect.examples import counter_run
     >>> superstep_lines(counter_run().step(1))[:3]
@@ -85,12 +99,12 @@ def superstep_lines(
         names += [terminal_text(change.channel) for change in update.changes]
         if any(not change.writers for change in update.changes):
             names.append(_RUNTIME)
-    width = max(len(name) for name in names) if names else 0
+    column = max(len(name) for name in names) if names else 0
     title = "(input)" if superstep.step == -1 else ""
     lines = [f"step {superstep.step} {title}".rstrip()]
     for task in plan.tasks:
         triggered = f"triggered by {', '.join(task.triggers)}" if task.triggers else ""
-        lines.append(_line("PLAN", task.node, width, triggered))
+        lines.append(_line("PLAN", task.node, column, triggered))
     # several questions at once are answered by id (Command(resume={id: answer})): each
     # line gives its question's id, as the timeline's last line gives the map to fill
     # (a called task's question is its caller's too: one id, one question)
@@ -125,19 +139,40 @@ def superstep_lines(
             did = f"{kept}, not run again; {did}"
         if result.answers:  # what each interrupt() of the task was answered, in order
             did = f"resumed with {', '.join(show(a, _VALUE_WIDTH) for a in result.answers)}; {did}"
-        lines.append(_line("EXECUTE", result.task.node, width, took + did))
+        lines.append(_line("EXECUTE", result.task.node, column, took + did))
     if update is not None:
-        lines.extend(_update_lines(superstep, width))
+        lines.extend(_update_lines(superstep, column))
     elif execution is not None and was_cancelled(execution.error):
         lines.append("  UPDATE   skipped: the run was cancelled, so no channel changed")
     elif handed_off is not None:
         lines.append("  UPDATE   skipped: the subgraph handed off, so no channel changed")
     elif execution is not None and execution.error is not None:
         lines.append("  UPDATE   skipped: a task failed, so no channel changed")
-    return [terminal_text(line) for line in lines]
+    # (a long line goes on under the text column: where its phase's words begin)
+    return [folded for line in lines for folded in _fold(terminal_text(line), column + 13, width)]
 
 
-def _update_lines(superstep: Superstep, width: int) -> list[str]:
+def _fold(line: str, indent: int, width: int | None) -> list[str]:
+    """``line`` as lines of ``width`` characters at most, broken at spaces only, each
+    after the first indented by ``indent`` (at most half the width, so a long name
+    leaves its text room); a word longer than a line stays whole.
+
+    >>> lines = _fold("  UPDATE   n  " + "word " * 30, 15, 100)
+    >>> [len(line) for line in lines], lines[1][:20]
+    ([98, 79], '               word ')
+    """
+    if width is None or len(line) <= width:
+        return [line]
+    return textwrap.wrap(
+        line,
+        width,
+        subsequent_indent=" " * min(indent, width // 2),
+        break_long_words=False,
+        break_on_hyphens=False,
+    )
+
+
+def _update_lines(superstep: Superstep, column: int) -> list[str]:
     assert superstep.update is not None
     lines, cleared = [], []
     for change in superstep.update.changes:
@@ -150,10 +185,10 @@ def _update_lines(superstep: Superstep, width: int) -> list[str]:
         before, after = show(change.before, _VALUE_WIDTH), show(change.after, 2 * _VALUE_WIDTH)
         writers = ", ".join(dict.fromkeys(change.writers))
         source = f"  (from {writers}{_overwriters(change)})" if writers else f"  {_RUNTIME}"
-        lines.append(_line("UPDATE", change.channel, width, f"{before} -> {after}{source}"))
+        lines.append(_line("UPDATE", change.channel, column, f"{before} -> {after}{source}"))
     if cleared:
         # sorted: the runtime clears channels in no order worth showing
-        lines.append(_line("UPDATE", _RUNTIME, width, f"cleared {', '.join(sorted(cleared))}"))
+        lines.append(_line("UPDATE", _RUNTIME, column, f"cleared {', '.join(sorted(cleared))}"))
     return lines
 
 
@@ -248,8 +283,8 @@ def _question_ids(results: Iterable[TaskResult]) -> list[str]:
     return list(dict.fromkeys(ids))
 
 
-def _line(phase: str, name: str, width: int, text: str) -> str:
-    return f"  {phase:<8} {terminal_text(name):<{width}}  {text}".rstrip()
+def _line(phase: str, name: str, column: int, text: str) -> str:
+    return f"  {phase:<8} {terminal_text(name):<{column}}  {text}".rstrip()
 
 
 def _one_line(text: str, width: int = 100) -> str:

@@ -404,7 +404,8 @@ def test_a_failed_update_is_found_from_the_saved_writes(name: str) -> None:
     assert inputs and steps_of(run) == steps_of(expected)
     assert (run.status, str(run.error)) == ("error", str(expected.error))
     assert type(run.error).__name__ == "InvalidUpdateError"
-    assert run.timeline().splitlines()[-1].startswith("the run failed in step 1's Update:")
+    ending = run.timeline(width=None).splitlines()[-1]
+    assert ending.startswith("the run failed in step 1's Update:")
 
 
 def test_a_reducer_that_raised_in_the_update_is_the_error() -> None:

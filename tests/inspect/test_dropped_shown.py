@@ -45,7 +45,7 @@ def test_a_subgraphs_output_the_parent_lacks_is_said_in_print_run_and_the_card()
         "  EXECUTE  summarize        wrote branch:to:write; dropped topic and summary "
         "(its subgraph's output): not keys of the parent's state"
     )
-    assert run.timeline().splitlines().count(line) == 2
+    assert run.timeline(width=None).splitlines().count(line) == 2
     html = run.step(2)._repr_html_()
     assert "dropped topic and summary (its subgraph&#x27;s output): not keys of the parent" in html
 

@@ -33,7 +33,7 @@ def test_a_handoff_reads_as_one_in_the_subrun_and_the_subgraphs_table():
     assert run.values == {"active": "billing", "log": "refunded"}
     subrun = run.step(1).execution.results[0].subruns[0]
     assert subrun.status == "error"  # the record keeps the runtime's word
-    text = str(subrun).splitlines()
+    text = subrun.timeline(width=None).splitlines()
     assert text[0] == "3 supersteps, handed off"
     assert text[-3:] == [
         "  EXECUTE  tools  handed off to the parent graph: goto 'billing', update {'active': "
@@ -62,4 +62,5 @@ def test_a_command_for_a_parent_at_the_top_is_still_an_error():
     except Exception as error:  # ParentCommand: no parent to take it
         run = error.run
     assert str(run).splitlines()[0] == "3 supersteps, error"
-    assert str(run).splitlines()[-1].startswith("the run failed at step 1: tools raised ")
+    ending = run.timeline(width=None).splitlines()[-1]
+    assert ending.startswith("the run failed at step 1: tools raised ")

@@ -72,7 +72,7 @@ def test_the_lost_keys_are_named_where_the_loop_is_read_as_langgraph_lost_them()
         reflection(kit).trace(dict(INPUT, notes=[]), config)
     run = raised.value.run  # type: ignore[attr-defined]
     assert run.to_frame("state")["revisions"].tolist()[1:] == [0] * 7
-    lines = words(str(run))
+    lines = words(run.timeline(width=None))
     write = "set revisions to 1 (it read 0) in the state it was given, and did not return it: lost"
     assert f"EXECUTE write wrote draft, branch:to:critique; {write}" in lines
     approved = (

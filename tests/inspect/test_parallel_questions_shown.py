@@ -19,7 +19,7 @@ INPUT = {"expenses": [{"item": "laptop"}, {"item": "chair"}]}
 
 
 def words(run: Any) -> list[str]:
-    return [" ".join(line.split()) for line in str(run).splitlines()]
+    return [" ".join(line.split()) for line in run.timeline(width=None).splitlines()]
 
 
 def test_the_timeline_gives_each_questions_id_and_the_map_that_resumes_langgraph():

@@ -62,7 +62,7 @@ def test_a_retried_task_says_it_ran_again_from_its_start_as_langgraph_ran_it():
         "on attempt 3, after RateLimitError: 429 Too Many Requests ×2 "
         "(each attempt ran the node from its start)"
     )
-    lines = [" ".join(line.split()) for line in str(run).splitlines()]
+    lines = [" ".join(line.split()) for line in run.timeline(width=None).splitlines()]
     assert [line for line in lines if line.startswith("EXECUTE confirm")] == [
         f"EXECUTE confirm wrote summary; {said}"
     ]
@@ -89,7 +89,7 @@ def test_a_task_that_failed_after_its_retries_says_both():
     with pytest.raises(RateLimitError) as raised:
         order_bot(kit, [], 5).trace({"order": "tea"})
     run = raised.value.run  # type: ignore[attr-defined]
-    lines = [" ".join(x.split()) for x in str(run).splitlines()]
+    lines = [" ".join(x.split()) for x in run.timeline(width=None).splitlines()]
     assert (
         "EXECUTE confirm raised RateLimitError: 429 Too Many Requests; on attempt 3, after "
         "RateLimitError: 429 Too Many Requests ×2 (each attempt ran the node from its start)"

@@ -39,7 +39,8 @@ SEED_TIMELINE = "\n".join(
         "step 3",
         "  PLAN     summarize            triggered by branch:to:summarize",
         "  EXECUTE  summarize            wrote messages",
-        "  UPDATE   messages             [('user', 'hi')] -> [('user', 'hi'), ('ai', 'sunny; market up')]  (from summarize)",  # noqa: E501
+        "  UPDATE   messages             [('user', 'hi')] -> [('user', 'hi'), ('ai', 'sunny; market up')]",  # noqa: E501
+        "                                (from summarize)",
         "  UPDATE   (runtime)            cleared branch:to:summarize",
         "the run is done: step 4's Plan triggers no task",
     ]
@@ -57,6 +58,22 @@ def test_the_title_counts_as_many_supersteps_as_the_timeline_has_headers(seed_ru
         lines = run.timeline().splitlines()
         headers = [line for line in lines if re.fullmatch(r"step -?\d+( \(input\))?", line)]
         assert lines[0].startswith(f"{len(headers)} supersteps, ")
+
+
+def test_a_long_line_goes_on_under_its_text_broken_at_a_space(seed_run):
+    """JupyterLab breaks an output line wherever it reaches the cell's edge: lesson 02's
+    timeline read "(from summ" / "arize)" at 1280 pixels. A line past 100 characters now
+    goes on under its text column, broken at a space; ``width=None`` keeps it whole."""
+    lines = seed_run.timeline().splitlines()
+    assert max(map(len, lines)) <= 100
+    at = lines.index("                                (from summarize)")
+    assert lines[at - 1].endswith("('ai', 'sunny; market up')]")
+    whole = seed_run.timeline(width=None).splitlines()
+    assert f"{lines[at - 1]}  {lines[at].strip()}" in whole
+    assert len(whole) == len(lines) - 1
+    narrow = seed_run.timeline(width=60).splitlines()
+    assert max(map(len, narrow)) <= 60
+    assert " ".join(narrow).split() == " ".join(whole).split()  # no word, no name broken
 
 
 def test_print_run_prints_the_timeline_and_repr_stays_short(seed_run, capsys):
@@ -219,7 +236,7 @@ def test_a_run_paused_at_a_subgraph_s_breakpoint_names_the_subgraph_node():
     app = builder.add_edge(START, "drafting").compile(checkpointer=InMemorySaver())
     run = app.trace({"text": ""}, {"configurable": {"thread_id": "t"}})
     assert run.status == "interrupted"
-    assert str(run).splitlines()[-1] == (
+    assert run.timeline(width=None).splitlines()[-1] == (
         "paused in step 1: the subgraph drafting ran stopped at one of its breakpoints; go on "
         "with invoke(None, config) on the same thread"
     )
