@@ -1,8 +1,9 @@
 """HTML for notebooks: a compact card per superstep, its three phases side by side.
 
 Plan is blue, Execute orange, Update bluish green, errors vermillion: the graph's
-colours (Okabe and Ito's colour-blind-safe set, ``render.theme.PALETTE``); a column's
-title is dark text under its colour, readable on every tint. Each
+colours (Okabe and Ito's colour-blind-safe set, ``render.theme.PALETTE``), tinted into
+the notebook's ground, so a card follows JupyterLab's light or dark theme
+(``inspect.markup``); a column's title is the text's colour under its accent. Each
 record's ``_repr_html_`` is a one-line delegate to a function here; every function is
 pure (records in, an HTML string out) and every text a run produced is escaped.
 Styles are inline, so a card looks the same wherever the HTML is pasted.
@@ -19,10 +20,13 @@ from graphkit.inspect.markup import (
     BORDER,
     CODE_STYLE,
     ERROR,
+    ERROR_TEXT,
     EXECUTE,
     FONT_STYLE,
+    GROUND,
     MUTED,
     PLAN,
+    TEXT,
     UPDATE,
     escape,
 )
@@ -59,7 +63,7 @@ __all__ = [
 FONT = FONT_STYLE
 CODE = CODE_STYLE
 CARD = (
-    f"{FONT};color:#111827;background:#ffffff;border:1px solid {BORDER};border-radius:8px;"
+    f"{FONT};color:{TEXT};background:{GROUND};border:1px solid {BORDER};border-radius:8px;"
     "margin:6px 0;max-width:1000px"
 )
 _TITLE_WIDTH = 400
@@ -90,7 +94,7 @@ def muted(text: str) -> str:
     """``text`` escaped, in grey.
 
     >>> muted("a<b")
-    '<span style="color:#6b7280">a&lt;b</span>'
+    '<span style="color:var(--jp-content-font-color2, #6b7280)">a&lt;b</span>'
     """
     return f'<span style="color:{MUTED}">{escape(text)}</span>'
 
@@ -105,7 +109,7 @@ def _column(title: str, colours: tuple[str, str], items: list[str], empty: str) 
     return (
         f'<div style="background:{background};border-top:3px solid {accent};'
         f'border-radius:6px;padding:6px 8px;min-width:0">'
-        f'<div style="color:#1f1f29;font-weight:600;font-size:11px;'
+        f'<div style="color:{TEXT};font-weight:600;font-size:11px;'
         f'text-transform:uppercase;letter-spacing:.05em;margin-bottom:4px">{escape(title)}</div>'
         f"{body}</div>"
     )
@@ -114,7 +118,7 @@ def _column(title: str, colours: tuple[str, str], items: list[str], empty: str) 
 def _error_box(error: BaseException | None) -> str:
     background, accent = ERROR
     return (
-        f'<div style="background:{background};border-left:3px solid {accent};color:#991b1b;'
+        f'<div style="background:{background};border-left:3px solid {accent};color:{ERROR_TEXT};'
         f'padding:2px 6px;margin:2px 0;white-space:pre-wrap;{CODE}">'
         f"{escape(show_error(error))}</div>"
     )

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from graphkit.channels import EMPTY
-from graphkit.inspect.markup import FONT_STYLE, MUTED, UPDATE, escape
+from graphkit.inspect.markup import BORDER, FONT_STYLE, MUTED, UPDATE, escape
 from graphkit.inspect.tables import state_columns
 from graphkit.inspect.values import show
 from graphkit.render.text import terminal_text
@@ -86,7 +86,7 @@ def diff_html(state_diff: StateDiff) -> str:
     >>> "<table" in diff_html(StateDiff(1, 2, {"n": (1, 2)}))
     True
     """
-    cell = "padding:2px 8px;border-bottom:1px solid #d1fae5;text-align:left"
+    cell = f"padding:2px 8px;border-bottom:1px solid {BORDER};text-align:left"
     mono = "font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px"
     rows = "".join(
         f'<tr><td style="{cell};{mono}">{escape(key)}</td>'

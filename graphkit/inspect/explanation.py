@@ -29,7 +29,7 @@ from __future__ import annotations
 import textwrap
 from dataclasses import dataclass
 
-from graphkit.inspect.markup import ERROR, FONT_STYLE, MUTED, PLAN, UPDATE, escape
+from graphkit.inspect.markup import ERROR, FONT_STYLE, MUTED, PLAN, TEXT, UPDATE, escape
 from graphkit.render.text import terminal_text
 
 __all__ = ["Answer", "Explanation", "Reason"]
@@ -143,7 +143,7 @@ def explanation_html(explanation: Explanation) -> str:
         )
     where = "the whole run" if explanation.step is None else f"step {explanation.step}"
     return (
-        f'<div style="{FONT_STYLE};color:#111827;max-width:1000px">'
+        f'<div style="{FONT_STYLE};color:{TEXT};max-width:1000px">'
         f'<div style="color:{MUTED}"><b>why</b> {escape(explanation.node)} · {where}</div>'
         f"{''.join(parts)}</div>"
     )

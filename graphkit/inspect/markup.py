@@ -1,7 +1,10 @@
 """Escaping and colours shared by the HTML cards, the explanations and the timeline SVG.
 
 The colours are the graph's (``render.theme.PALETTE``, Okabe and Ito's colour-blind-safe
-set), so a phase has one colour wherever it is shown.
+set), so a phase has one colour wherever it is shown. The ground, the text and the
+greys are JupyterLab's theme variables with light fallbacks, and a phase's tint is its
+colour mixed into that ground: a card reads as the notebook around it, light or dark
+(classic Jupyter, Voila and a pasted page have no variables, so they get the fallbacks).
 
 Every piece of text a run produced (node names, channel names, values, error messages)
 goes through ``escape`` before it lands in markup, so quotes, ``<script>``, ``&`` and
@@ -16,32 +19,61 @@ from __future__ import annotations
 import html
 import re
 
-from graphkit.render.theme import PALETTE, TINTS
+from graphkit.render.theme import PALETTE
 
 __all__ = [
     "BORDER",
     "CODE_STYLE",
     "ERROR",
+    "ERROR_TEXT",
     "EXECUTE",
     "FONT_STYLE",
+    "GROUND",
+    "LIGHT",
     "MUTED",
     "PLAN",
+    "TEXT",
     "UPDATE",
     "breakable_names",
     "escape",
+    "tint",
     "visible",
 ]
 
-PLAN = (TINTS["blue"], PALETTE["blue"])
+LIGHT = {"ground": "#ffffff", "text": "#111827", "muted": "#6b7280", "border": "#e5e7eb"}
+"""The colours where no theme says otherwise (and an SVG's attributes, for a renderer
+that reads no CSS variables)."""
+GROUND = f"var(--jp-layout-color0, {LIGHT['ground']})"
+"""A card's ground: the notebook's own (white in Lab's light theme, near black in its dark)."""
+TEXT = f"var(--jp-content-font-color1, {LIGHT['text']})"
+"""Text on the ground or on a tint."""
+MUTED = f"var(--jp-content-font-color2, {LIGHT['muted']})"
+"""Secondary text: times, arrows, notes."""
+BORDER = f"var(--jp-border-color2, {LIGHT['border']})"
+
+
+def tint(accent: str, share: int = 18) -> str:
+    """A CSS colour: ``accent`` mixed into the ground, ``share`` percent of it (a light
+    tint on a light theme, a dark one on a dark theme; the graph's ``TINTS`` are about
+    18% of their colours on white). A browser without ``color-mix`` drops it, leaving
+    the ground.
+
+    >>> tint("#0072b2")
+    'color-mix(in srgb, #0072b2 18%, var(--jp-layout-color0, #ffffff))'
+    """
+    return f"color-mix(in srgb, {accent} {share}%, {GROUND})"
+
+
+PLAN = (tint(PALETTE["blue"]), PALETTE["blue"])
 """Plan phase: (background, accent), the graph's ``planned`` blue."""
-EXECUTE = (TINTS["orange"], PALETTE["orange"])
+EXECUTE = (tint(PALETTE["orange"]), PALETTE["orange"])
 """Execute phase: (background, accent), the graph's ``running`` orange."""
-UPDATE = (TINTS["green"], PALETTE["green"])
+UPDATE = (tint(PALETTE["green"]), PALETTE["green"])
 """Update phase: (background, accent), the graph's ``wrote`` bluish green."""
-ERROR = (TINTS["vermillion"], PALETTE["vermillion"])
+ERROR = (tint(PALETTE["vermillion"]), PALETTE["vermillion"])
 """A task that raised: (background, accent), vermillion as a wrong verdict."""
-MUTED = "#6b7280"
-BORDER = "#e5e7eb"
+ERROR_TEXT = f"color-mix(in srgb, {PALETTE['vermillion']} 60%, {TEXT})"
+"""An error's text on its tint: vermillion darkened on a light theme, lightened on a dark."""
 FONT_STYLE = (
     "font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:13px;line-height:1.45"
 )

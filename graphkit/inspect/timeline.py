@@ -17,7 +17,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from graphkit.inspect.markup import ERROR, EXECUTE, MUTED, UPDATE, escape
+from graphkit.inspect.markup import ERROR, EXECUTE, GROUND, LIGHT, MUTED, TEXT, UPDATE, escape
 
 if TYPE_CHECKING:
     from graphkit.pregel.records import Run
@@ -111,10 +111,11 @@ def run_timeline_svg(run: Run, width: int = 720) -> str:
 def timeline_svg(rows: Sequence[dict[str, Any]], width: int = 720) -> str:
     """Draw timeline rows as a standalone SVG document (a string).
 
-    On a white background (it stays readable on a dark notebook theme), each task is an
-    orange bar (vermillion if it raised) in its step's band; a dashed grey tail shows how
-    long its result waited for the step's slowest task; the green line at the end of each
-    band is the barrier, where the step's Update runs.
+    On the notebook's ground (JupyterLab's theme; white where there is none, as in an
+    ``<img>`` or a file), each task is an orange bar (vermillion if it raised) in its
+    step's band; a dashed grey tail shows how long its result waited for the step's
+    slowest task; the green line at the end of each band is the barrier, where the
+    step's Update runs.
     Elements carry stable ids (``step-2``, ``task-2-0``, ``barrier-2``).
 
     >>> rows = [
@@ -141,9 +142,8 @@ def timeline_svg(rows: Sequence[dict[str, Any]], width: int = 720) -> str:
         # Scale down, never overflow, in a narrow notebook column (the viewBox keeps it sharp).
         'style="max-width:100%;height:auto" class="gk-timeline">',
         "<title>Superstep timeline</title>",
-        # Opaque, as the graph drawings are: the grey legend and axis must not sit on a
-        # dark notebook theme.
-        '<rect class="gk-background" width="100%" height="100%" fill="#ffffff"/>',
+        # Opaque: the legend and axis are drawn for this ground, whatever lies under it.
+        f'<rect class="gk-background" width="100%" height="100%" {_paint("fill", "ground")}/>',
     ]
     out.extend(_legend(8))
     by_step: dict[int, list[dict[str, Any]]] = {}
@@ -161,11 +161,11 @@ def timeline_svg(rows: Sequence[dict[str, Any]], width: int = 720) -> str:
 def _legend(left: int) -> list[str]:
     y = 14
     return [
-        f'<g class="gk-legend" fill="{MUTED}">',
+        f'<g class="gk-legend" {_paint("fill", "muted")}>',
         f'<rect x="{left}" y="{y - 9}" width="18" height="10" rx="2" fill="{EXECUTE[1]}"/>',
         f'<text x="{left + 24}" y="{y}">task running</text>',
         f'<line x1="{left + 112}" y1="{y - 4}" x2="{left + 130}" y2="{y - 4}" '
-        f'stroke="{MUTED}" stroke-dasharray="3 2" stroke-width="2"/>',
+        f'{_paint("stroke", "muted")} stroke-dasharray="3 2" stroke-width="2"/>',
         f'<text x="{left + 136}" y="{y}">waiting for the slowest sibling</text>',
         f'<line x1="{left + 336}" y1="{y - 10}" x2="{left + 336}" y2="{y + 2}" '
         f'stroke="{UPDATE[1]}" stroke-width="2"/>',
@@ -176,12 +176,12 @@ def _legend(left: int) -> list[str]:
 
 def _step_group(step: int, rows: list[dict[str, Any]], band: int, top: int, width: int, x):
     height = _ROW * len(rows)
-    fill = "#f3f4f6" if band % 2 == 0 else "#ffffff"
+    fill = _paint("fill", "band" if band % 2 == 0 else "ground")
     barrier = x(rows[0]["barrier"])
     out = [
         f'<g id="step-{step}" class="gk-step" data-step="{step}">',
-        f'<rect x="0" y="{top}" width="{width}" height="{height}" fill="{fill}"/>',
-        f'<text x="8" y="{top + 15}" font-weight="600" fill="#111827">step {step}</text>',
+        f'<rect x="0" y="{top}" width="{width}" height="{height}" {fill}/>',
+        f'<text x="8" y="{top + 15}" font-weight="600" {_paint("fill", "text")}>step {step}</text>',
     ]
     for index, row in enumerate(rows):
         y = top + index * _ROW + (_ROW - _BAR) / 2
@@ -190,7 +190,8 @@ def _step_group(step: int, rows: list[dict[str, Any]], band: int, top: int, widt
         colour = ERROR[1] if row.get("error") else EXECUTE[1]
         took = duration_text(row["end"] - row["start"])
         left = round(x(0) - 8, 2)
-        out.append(f'<text x="{left}" y="{y + 11}" text-anchor="end" fill="#111827">{node}</text>')
+        label = f'x="{left}" y="{y + 11}" text-anchor="end" {_paint("fill", "text")}'
+        out.append(f"<text {label}>{node}</text>")
         out.append(
             f'<rect id="task-{step}-{index}" class="gk-bar" data-node="{node}" x="{start}" '
             f'y="{y}" width="{max(2.0, round(end - start, 2))}" height="{_BAR}" rx="2" '
@@ -201,7 +202,8 @@ def _step_group(step: int, rows: list[dict[str, Any]], band: int, top: int, widt
             waited = duration_text(row["barrier"] - row["end"])
             out.append(
                 f'<line class="gk-wait" x1="{end}" y1="{y + _BAR / 2}" x2="{barrier}" '
-                f'y2="{y + _BAR / 2}" stroke="{MUTED}" stroke-dasharray="3 2" stroke-width="2">'
+                f'y2="{y + _BAR / 2}" {_paint("stroke", "muted")} stroke-dasharray="3 2" '
+                'stroke-width="2">'
                 f"<title>{node} waited {waited} for its siblings</title></line>"
             )
     failed = any(row.get("error") for row in rows)
@@ -219,17 +221,40 @@ def _step_group(step: int, rows: list[dict[str, Any]], band: int, top: int, widt
 def _axis(span: float, top: int, left: int, plot: float, x) -> list[str]:
     tick = _nice_tick(span)
     out = [
-        f'<g class="gk-axis" fill="{MUTED}">',
-        f'<line x1="{left}" y1="{top}" x2="{left + plot}" y2="{top}" stroke="{MUTED}"/>',
+        f'<g class="gk-axis" {_paint("fill", "muted")}>',
+        f'<line x1="{left}" y1="{top}" x2="{left + plot}" y2="{top}" {_paint("stroke", "muted")}/>',
     ]
     count = int(span / tick + 1e-9)
     for number in range(count + 1):
         at = x(number * tick)
-        out.append(f'<line x1="{at}" y1="{top}" x2="{at}" y2="{top + 4}" stroke="{MUTED}"/>')
+        out.append(
+            f'<line x1="{at}" y1="{top}" x2="{at}" y2="{top + 4}" {_paint("stroke", "muted")}/>'
+        )
         label = duration_text(number * tick) if number else "0"
         out.append(f'<text x="{at}" y="{top + 17}" text-anchor="middle">{label}</text>')
     out.append("</g>")
     return out
+
+
+_THEMED = {
+    "ground": (LIGHT["ground"], GROUND),
+    "band": ("#f3f4f6", f"color-mix(in srgb, {TEXT} 5%, {GROUND})"),
+    "text": (LIGHT["text"], TEXT),
+    "muted": (LIGHT["muted"], MUTED),
+}
+"""Each colour of the drawing that follows the notebook's theme: (plain, themed)."""
+
+
+def _paint(kind: str, colour: str) -> str:
+    """``fill`` or ``stroke`` as an attribute, the plain colour (what an ``<img>``, a
+    file or a renderer without CSS variables draws), and as a style that follows
+    JupyterLab's theme where the SVG is inline in the page.
+
+    >>> _paint("fill", "muted")
+    'fill="#6b7280" style="fill:var(--jp-content-font-color2, #6b7280)"'
+    """
+    plain, themed = _THEMED[colour]
+    return f'{kind}="{plain}" style="{kind}:{themed}"'
 
 
 def _nice_tick(span: float, ticks: int = 6) -> float:

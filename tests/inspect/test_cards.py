@@ -139,7 +139,7 @@ def test_exact_html_of_small_pieces():
     assert change_items(cleared) == (
         '<div style="margin:2px 0;overflow-wrap:anywhere">'
         f'<span style="{CODE_STYLE}" title="EphemeralValue, version 1 → 2">branch:to:a</span> '
-        '<span style="color:#6b7280">cleared</span></div>'
+        '<span style="color:var(--jp-content-font-color2, #6b7280)">cleared</span></div>'
     )
 
 
