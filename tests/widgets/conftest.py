@@ -1,4 +1,5 @@
-"""Fixtures for the browser tests: one Voila server and one headless Chromium per session.
+"""Fixtures for the browser tests: one Voila server per session, one headless Chromium per
+test module.
 
 Chromium is Debian's /usr/bin/chromium (``make system`` installs it); Playwright only
 drives it (never run ``playwright install``). Every request that is not local is
@@ -115,7 +116,13 @@ def voila_url(tmp_path_factory):
         yield f"http://127.0.0.1:{port}"
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: Playwright's sync API runs its asyncio loop in the main
+# thread from start to stop, so while it is open every other test of the session sees a
+# running loop, and ``asyncio.run`` refuses to start ("cannot be called from a running
+# event loop"). A session-wide browser broke the async tests of any module run after the
+# first browser test (tests/inspect/ after tests/widgets/); closed at the end of its
+# module, it is gone before the next module's first test.
+@pytest.fixture(scope="module")
 def browser():
     if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
         pytest.fail(
