@@ -221,10 +221,47 @@ def test_lesson_widgets_render_offline(site_url, lesson, tmp_path):
             debugger.screenshot(path=str(tmp_path / f"{lesson}.png"))  # waits for the fonts
         finally:
             browser.close()
-    assert [url for kind, url in refused if kind == "script"] == []
+    assert refused == [], f"lessons/{lesson} asked another host: {refused}"
     assert [status for status, _ in answered if status >= 400] == []
     assert (200, "font") in answered  # the buttons' icon font, from the site too
     assert errors == []
+
+
+@pytest.mark.docs
+@pytest.mark.browser
+def test_lesson_pages_ask_no_other_host(site, site_url):
+    """Every lesson page, and the Home page, loads from the site alone: a request to any
+    other host (a web font, a CDN's script or stylesheet) would fail on a course machine
+    offline, so each one fails here. (Material asked Google Fonts for Roboto on every page
+    until ``theme.font: false``.)"""
+    from playwright.sync_api import sync_playwright
+
+    from scripts.read_in_lab import CHROMIUM, CHROMIUM_ARGS, LOCAL
+
+    pages = ["", *sorted(f"lessons/{p.parent.name}/" for p in site.glob("lessons/*/index.html"))]
+    assert len(pages) == 12, pages  # Home, ten lessons and the appendix
+    refused: dict[str, list[str]] = {}
+
+    def local_only(path):
+        def handle(route):
+            if route.request.url.startswith(LOCAL):
+                return route.continue_()
+            refused.setdefault(path or "index", []).append(route.request.url)
+            return route.abort()
+
+        return handle
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            for path in pages:
+                page = browser.new_page()
+                page.route("**/*", local_only(path))
+                page.goto(f"{site_url}/{path}", wait_until="networkidle")
+                page.close()
+        finally:
+            browser.close()
+    assert refused == {}, f"pages that asked another host: {refused}"
 
 
 def broken_anchors(site: Path) -> dict[str, list[str]]:
