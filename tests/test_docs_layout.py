@@ -88,3 +88,76 @@ def test_lesson_outputs_fit_or_scroll(site_url, lesson, width, tmp_path):
         assert len(tabs) == 7, tabs
         assert len({tab["top"] for tab in tabs}) == 1, f"the debugger's tabs wrap: {tabs}"
         assert all(tab["whole"] for tab in tabs), f"a tab's label is cut: {tabs}"
+
+
+# Each copy button (Material's on a Markdown page, mkdocs-jupyter's on a lesson's cell) and
+# the first character of its code block that shows under it: a character shows where it
+# lies inside the box that clips the code (the block's scroll box, without its border).
+COVERED = """() => {
+  const covered = [];
+  for (const button of document.querySelectorAll('.md-code__nav, .zeroclipboard-container')) {
+    const b = button.getBoundingClientRect();
+    const pre = button.closest('pre') ||
+      button.closest('.jp-InputArea-editor')?.querySelector('pre');
+    if (!b.width || !pre) continue;
+    let clips = pre.querySelector('code') || pre;
+    while (clips !== pre.parentElement && getComputedStyle(clips).overflowX === 'visible') {
+      clips = clips.parentElement;
+    }
+    const left = clips.getBoundingClientRect().left + clips.clientLeft;
+    const right = left + clips.clientWidth;
+    const text = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+    let hit = null;
+    while (!hit && text.nextNode()) {
+      const node = text.currentNode;
+      for (let i = 0; i < node.length && !hit; i++) {
+        if (!node.data[i].trim()) continue;
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const c = range.getBoundingClientRect();
+        if (c.left < left || c.right > right) continue;  // scrolled out of sight
+        if (c.right > b.left && c.left < b.right && c.bottom > b.top && c.top < b.bottom) {
+          hit = `"${node.data[i]}" of ${JSON.stringify(pre.textContent.split('\\n')[0])}`;
+        }
+      }
+    }
+    if (hit) covered.push(hit);
+  }
+  return covered;
+}"""
+
+# Pages whose code has lines that reach the copy button: a lesson (07's cells run to 88
+# characters) and Markdown pages whose first lines are long outputs and commands.
+COPY_PAGES = ["lessons/07-checkpoints-time-travel/", "getting-started/", "concepts/", "store/"]
+
+
+@pytest.mark.docs
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [1280, 800])
+def test_copy_buttons_cover_no_code(site_url, width, tmp_path):
+    """A code block's copy button sits in a column of its own: at 1280 and 800 px no
+    character of code shows under one (a first line that ran to the block's edge lost
+    its end under the button). A PNG of each page's top lands in tmp_path."""
+    from playwright.sync_api import sync_playwright
+
+    from scripts.read_in_lab import CHROMIUM, CHROMIUM_ARGS, LOCAL
+
+    covered = {}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": width, "height": 900})
+            page.route(
+                "**/*", lambda r: r.continue_() if r.request.url.startswith(LOCAL) else r.abort()
+            )
+            for path in COPY_PAGES:
+                page.goto(f"{site_url}/{path}", wait_until="networkidle")
+                page.evaluate("() => document.fonts.ready.then(() => true)")
+                if found := page.evaluate(COVERED):
+                    covered[path] = found
+                name = path.strip("/").replace("/", "-")
+                page.screenshot(path=str(tmp_path / f"{name}-{width}.png"))
+        finally:
+            browser.close()
+    assert covered == {}, f"at {width} px a copy button covers code: {covered}"
