@@ -159,6 +159,19 @@ CDN_WIDGET_JS = re.compile(
     r"/dist/embed(?:-amd)?\.js"
 )
 WIDGET_VIEW = 'type="application/vnd.jupyter.widget-view+json"'
+# Each saved widget's view: the widget manager draws the widget just before this tag.
+WIDGET_VIEW_TAG = f"<script {WIDGET_VIEW}>"
+# Said above each saved widget of a lesson page, and only on the site: the page has no
+# kernel, so the widget is a picture whose buttons do nothing.
+SAVED_WIDGET_NOTE = (
+    '<div class="admonition info gk-saved-widget">'
+    '<p class="admonition-title">A saved picture: its buttons do nothing here</p>'
+    "<p>This widget was recorded when the site was built; stepping it needs a running "
+    "Python kernel. To use it, run the lesson live: <code>pip install "
+    '"graphkit[course]"</code>, then <code>graphkit lessons ~/graphkit-course</code> and '
+    '<code>jupyter lab ~/graphkit-course</code> (<a href="{course}">getting the lessons</a>).'
+    "</p></div>"
+)
 
 
 def on_files(files: Files, config) -> Files:
@@ -176,9 +189,15 @@ def on_files(files: Files, config) -> Files:
 def on_page_content(html: str, page, config, files: Files) -> str:
     """A lesson with saved widgets loads the widget manager from the site: the CDN's copy
     (any version, AMD, needing RequireJS that the page lacks) rendered nothing, offline or
-    not. The standalone build needs no loader and finds its fonts beside itself."""
+    not. The standalone build needs no loader and finds its fonts beside itself.
+
+    Each saved widget gets a note above it (``SAVED_WIDGET_NOTE``): a learner who pressed
+    Step on the page and saw nothing happen was told why only on "About these docs"."""
     if not page.file.src_uri.endswith(".ipynb"):
         return html
+    course = files.get_file_from_path("course.md").url_relative_to(page.file)
+    note = SAVED_WIDGET_NOTE.format(course=f"{course}#getting-the-lessons")
+    html = html.replace(WIDGET_VIEW_TAG, note + WIDGET_VIEW_TAG)
     local = files.get_file_from_path(f"{WIDGET_JS}/embed.js").url_relative_to(page.file)
     html, replaced = CDN_WIDGET_JS.subn(local, html)
     if WIDGET_VIEW in html and not replaced:

@@ -180,10 +180,11 @@ WIDGET_JS = "assets/jupyter-widgets"
 @pytest.mark.docs
 @pytest.mark.browser
 @pytest.mark.parametrize("lesson", WIDGET_LESSONS)
-def test_lesson_widgets_render_offline(site_url, lesson, tmp_path):
+def test_lesson_widgets_render_offline(site, site_url, lesson, tmp_path):
     """A lesson's saved Debugger renders from the site alone: headless Chromium gets no
     answer from anywhere but the local server, as on a course machine offline, and the
-    debugger's graph, buttons and step label show (its PNG lands in ``tmp_path``)."""
+    debugger's graph, buttons and step label show (its PNG lands in ``tmp_path``). Right
+    above it a note says it is a saved picture and how to run the lesson live."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
@@ -217,11 +218,23 @@ def test_lesson_widgets_render_offline(site_url, lesson, tmp_path):
             assert debugger.locator(".gk-graph svg g.node").count() >= 3
             assert debugger.locator("button.gk-step-button").is_visible()
             assert debugger.locator(".gk-step").inner_text().strip() != ""
+            note = page.locator(".gk-saved-widget")
+            assert note.count() == debugger.count() == 1
+            assert note.is_visible()
+            said = " ".join(note.inner_text().split())
+            assert "buttons do nothing here" in said and "jupyter lab" in said, said
+            below = debugger.bounding_box()["y"] - sum(
+                note.bounding_box()[k] for k in ("y", "height")
+            )
+            assert 0 <= below < 60, f"the note ends {below} px above the debugger"
+            link = note.locator("a").get_attribute("href")
+            assert link.endswith("course/#getting-the-lessons"), link
             page.add_style_tag(content=".md-header { visibility: hidden }")  # not over it
             debugger.screenshot(path=str(tmp_path / f"{lesson}.png"))  # waits for the fonts
         finally:
             browser.close()
     assert refused == [], f"lessons/{lesson} asked another host: {refused}"
+    assert 'id="getting-the-lessons"' in (site / "course/index.html").read_text()
     assert [status for status, _ in answered if status >= 400] == []
     assert (200, "font") in answered  # the buttons' icon font, from the site too
     assert errors == []
