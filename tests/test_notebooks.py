@@ -62,6 +62,32 @@ def test_lesson_has_the_shape_of_a_lesson(path):
     importlib.import_module(f"graphkit.course.solutions.lesson{number}")
 
 
+# A collapsed block whose Markdown renders in JupyterLab, on GitHub and on the site: a blank
+# line after the summary and before the end, so the body is Markdown, not raw HTML.
+FOLDED = re.compile(r"<details>\n<summary>[^\n]+</summary>\n\n.+?\n\n</details>", re.DOTALL)
+
+
+def test_a_predict_questions_answer_is_folded_until_opened():
+    """The prose right after a question's reveal explains the answer, so it opens with a
+    collapsed ``<details>`` block: read in full, it handed the answer to a learner who
+    scrolled on before guessing (lesson 02's "`weather` saw 120" sat under the Q1 cell)."""
+    shown = []
+    for path in LESSONS:
+        cells = nbformat.read(path, as_version=4).cells
+        for i, cell in enumerate(cells):
+            if cell.cell_type != "code" or ".predict(" not in cell.source:
+                continue
+            after = next(
+                (c for c in cells[i + 1 :] if ".predict(" in c.source or c.cell_type == "markdown"),
+                None,
+            )
+            if after is None or after.cell_type == "code":
+                continue  # another question follows: the prose after it answers both
+            if not FOLDED.match(after.source):
+                shown.append(f"{path.name} {after.id}: {after.source[:60]!r}")
+    assert shown == [], "prose right after a predict cell shows its answer: " + "; ".join(shown)
+
+
 # Run first, hidden, in the lesson's kernel: any connection off this machine fails the
 # lesson (the kernel's own sockets are on loopback).
 OFFLINE = """\
