@@ -238,7 +238,7 @@ def _results(
             TaskResult(
                 task,
                 tuple((c, v) for c, v in writes if c not in SPECIAL and info.known(c)),
-                output=getattr(planned, "result", None),
+                output=_output(task, planned),
                 error=saved_error(error) if error is not None else None,
                 attempts=UNKNOWN,
                 started=UNKNOWN,
@@ -251,6 +251,15 @@ def _results(
             )
         )
     return tuple(results)
+
+
+def _output(task: Task, planned: Any) -> Any:
+    """What the task's node returned. LangGraph saves what a task wrote to the state's
+    keys (``PregelTask.result``); ``__start__`` returns the run's input whole, so an input
+    key the state lacks, dropped on the way, shows as in graphkit's own run."""
+    if task.node == START and task.kind == "pull" and isinstance(task.input, Mapping):
+        return task.input
+    return getattr(planned, "result", None)
 
 
 def _changes(
