@@ -31,6 +31,7 @@ from graphkit.inspect.markup import (
     escape,
 )
 from graphkit.inspect.mutated import mutated_keys
+from graphkit.inspect.resumed import AGAIN
 from graphkit.inspect.retried import retried_text
 from graphkit.inspect.timeline import duration_text, run_timeline_svg
 from graphkit.inspect.values import handoff, handoff_text, show, show_error, was_cancelled
@@ -170,7 +171,10 @@ def result_items(
     lines = [_item(head)]
     if result.answers:  # what each interrupt() of the task was answered, in order
         answers = ", ".join(value(answer) for answer in result.answers)
-        lines.append(f'<div style="margin:1px 0 1px 12px">{muted("resumed with")} {answers}</div>')
+        again = muted(f"({AGAIN})")
+        lines.append(
+            f'<div style="margin:1px 0 1px 12px">{muted("resumed with")} {answers} {again}</div>'
+        )
     for channel, written in result.writes:
         lines.append(
             f'<div style="margin:1px 0 1px 12px;overflow-wrap:anywhere">'

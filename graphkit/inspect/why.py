@@ -22,6 +22,7 @@ from graphkit.diagnostics.names import near_miss
 from graphkit.inspect.dropped import dropped_keys
 from graphkit.inspect.explanation import Answer, Explanation, Reason
 from graphkit.inspect.history import History
+from graphkit.inspect.resumed import resumed_reason_text
 from graphkit.inspect.retried import retried_reason_text
 from graphkit.inspect.values import branch_target, join_names, show, show_error, was_cancelled
 from graphkit.inspect.why_not import Finding, NotRan
@@ -123,6 +124,7 @@ class _Ran:
                     )
         because = found[0].phrase if found else "a trigger channel changed"
         retried = [r for r in started if r.task.node == node and r.failed_attempts]
+        resumed = [r for r in started if r.task.node == node and r.answers]
         times = f" ({len(tasks)} tasks)" if len(tasks) > 1 else ""
         if len(tasks) == 1 and retried:  # (each attempt ran it from its start: said first)
             times = f" ({len(retried[0].failed_attempts) + 1} attempts)"
@@ -130,6 +132,7 @@ class _Ran:
         reasons = (
             *(f.reason for f in found),
             *(Reason("retried", retried_reason_text(r) or "", n, None, (node,)) for r in retried),
+            *(Reason("resumed", resumed_reason_text(r) or "", n, None, (node,)) for r in resumed),
             *_dropped(superstep, node),
             *_failure(superstep, node),
             *((edit[1],) if edit else ()),

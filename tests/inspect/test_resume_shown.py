@@ -52,9 +52,12 @@ def test_a_resumed_run_marks_the_reused_task_and_the_paused_one_asks():
         ["send", False],
     ]
     assert "EXECUTE send paused in interrupt({'send': 'draft 1: mail about Q3'})" in words(first)
-    lines = words(second)
+    lines = words(second.timeline(width=None))
     assert "EXECUTE plan saved before the run stopped, not run again; wrote __return__" in lines
-    assert "EXECUTE send resumed with 'yes'; wrote __return__" in lines
+    assert (
+        "EXECUTE send resumed with 'yes' (it ran again from its start: what it did before "
+        "interrupt() was done again); wrote __return__"
+    ) in lines
     writes = second.step(0).to_frame()
     assert "saved before the run stopped (not run again)" in writes["detail"].tolist()
 
@@ -113,3 +116,70 @@ def test_a_task_waiting_on_two_interrupts_shows_two_calls():
     card = html.unescape(re.sub(r"<[^>]+>", "", run.step(1)._repr_html_()))
     assert "paused in interrupt('first?'), interrupt('second?')" in card
     assert "sub  paused in interrupt('first?'), interrupt('second?')" in str(run)
+
+
+def _refund_graph(library):
+    """A node that writes an audit line, then asks: resumed, it writes it again."""
+    from typing import TypedDict
+
+    class Refund(TypedDict):
+        amount: int
+        done: str
+
+    audit: list[str] = []
+
+    def refund(state: Refund) -> dict:
+        audit.append(f"refund {state['amount']} requested")
+        answer = library.interrupt(f"Refund {state['amount']}?")
+        return {"done": "refunded" if answer == "yes" else "declined"}
+
+    builder = library.StateGraph(Refund).add_node("refund", refund)
+    builder.add_edge(library.START, "refund")
+    return builder.compile(checkpointer=library.InMemorySaver()), audit
+
+
+def test_a_resumed_task_says_it_ran_again_from_its_start_as_langgraph_ran_it():
+    # A refund tool logged its request, then asked; approved, the audit log had the
+    # request twice, and the views said only "resumed with 'yes'".
+    import types
+
+    import pytest
+
+    import graphkit
+    from graphkit import open_langgraph_thread
+
+    langgraph_graph = pytest.importorskip("langgraph.graph")
+    from langgraph.checkpoint.memory import InMemorySaver as LangGraphSaver
+    from langgraph.types import Command as LangGraphCommand
+    from langgraph.types import interrupt as langgraph_interrupt
+
+    langgraph = types.SimpleNamespace(
+        StateGraph=langgraph_graph.StateGraph,
+        START=langgraph_graph.START,
+        InMemorySaver=LangGraphSaver,
+        interrupt=langgraph_interrupt,
+    )
+    config = {"configurable": {"thread_id": "t"}}
+    theirs, their_audit = _refund_graph(langgraph)
+    theirs.invoke({"amount": 40}, config)
+    theirs.invoke(LangGraphCommand(resume="yes"), config)
+    ours, our_audit = _refund_graph(graphkit)
+    ours.invoke({"amount": 40}, config)
+    run = ours.trace(Command(resume="yes"), config)
+    assert their_audit == our_audit == ["refund 40 requested"] * 2
+    for resumed in (run, open_langgraph_thread(theirs, config)):
+        step = resumed.steps[-1].step
+        assert (
+            "EXECUTE refund resumed with 'yes' (it ran again from its start: what it did "
+            "before interrupt() was done again); wrote done"
+        ) in words(resumed.timeline(width=None))
+        assert "it ran again from its start" in resumed.step(step)._repr_html_()
+        reasons = resumed.why("refund", step=step).answers[0].reasons
+        said = [reason.text for reason in reasons if reason.kind == "resumed"]
+        assert said == [
+            f"refund was resumed with 'yes' in step {step}: a resumed task runs its node "
+            "again from its start, and each interrupt() it reaches returns its answer, in "
+            "order. Whatever it did before its interrupt() (a row written, a message sent, a "
+            "model called) was done when it asked and again when it was answered. Do such "
+            "things after the interrupt(), or in a node that runs after it."
+        ]

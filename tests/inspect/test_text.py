@@ -260,6 +260,9 @@ def test_a_resumed_task_says_what_it_was_answered():
     app.invoke({"text": ""}, config)
     app.invoke(Command(resume="yes"), config)
     run = app.trace(Command(resume="!"), config)
-    execute = " ".join(str(run).splitlines()[3].split())  # (column widths aside)
-    assert execute == "EXECUTE review resumed with 'yes', '!'; wrote text"
+    execute = " ".join(run.timeline(width=None).splitlines()[3].split())  # (widths aside)
+    assert execute == (
+        "EXECUTE review resumed with 'yes', '!' (it ran again from its start: what it did "
+        "before interrupt() was done again); wrote text"
+    )
     assert "resumed with" in run._repr_html_()
