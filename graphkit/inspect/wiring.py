@@ -53,6 +53,8 @@ class Wiring:
         self._waiting = set(getattr(builder, "waiting_edges", ()) or ())
         self._declared = dict(getattr(builder, "nodes", {}) or {})
         self.exact = builder is not None
+        self.context_schema = getattr(graph, "context_schema", None)
+        self._cache = getattr(graph, "cache", None)
         self.has_graph = self._spec_nodes is not None  # (a low-level Pregel has no builder)
         self._channels: dict[str, None] = {}
         self._routed: dict[str, set[str]] = {}
@@ -160,6 +162,13 @@ class Wiring:
             if channel != START and branch_target(channel) is None and self.barrier(channel) is None
         ]
         return (*subscribed, *joins) if subscribed else (f"branch:to:{node}", *joins)
+
+    def cacheable(self, node: str) -> bool:
+        """Whether the graph may serve ``node``'s writes from its node cache: the node
+        has a ``CachePolicy`` and the graph was compiled with a cache (False without
+        the graph)."""
+        spec = (self._spec_nodes or {}).get(node)
+        return self._cache is not None and getattr(spec, "cache_policy", None) is not None
 
     def deferred(self, node: str) -> bool:
         """True for a node added with ``defer=True`` (without the graph: one whose

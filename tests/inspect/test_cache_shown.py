@@ -93,3 +93,82 @@ def test_the_picture_draws_a_cached_task_apart_from_one_that_ran():
     assert "cached" not in classes(first, "execute") and "wrote" in classes(first, "execute")
     assert {"cached", "wrote"} <= set(classes(second, "execute"))
     assert "cached" in classes(second, "update")
+
+
+def _pricing(library, cache, calls: list[str]):
+    """A quote node cached by its input, reading the customer's tier from the run's
+    context: the key leaves the context out, so a second customer gets the first's price."""
+    from dataclasses import dataclass
+
+    @dataclass
+    class Customer:
+        name: str
+        tier: str
+
+    class Item(TypedDict):
+        item: str
+        price: float
+
+    def quote(state: Item, runtime) -> dict:
+        calls.append(runtime.context.name)
+        return {"price": 800.0 if runtime.context.tier == "gold" else 1000.0}
+
+    builder = library.StateGraph(Item, context_schema=Customer)
+    builder.add_node("quote", quote, cache_policy=library.CachePolicy())
+    builder.add_edge(library.START, "quote")
+    return builder.compile(checkpointer=library.InMemorySaver(), cache=cache), Customer
+
+
+def test_why_says_a_cached_node_did_not_run_and_what_its_key_leaves_out():
+    import types
+
+    import pytest
+
+    from graphkit import InMemorySaver, open_langgraph_thread
+
+    langgraph_graph = pytest.importorskip("langgraph.graph")
+    from langgraph.cache.memory import InMemoryCache as LangGraphCache
+    from langgraph.checkpoint.memory import InMemorySaver as LangGraphSaver
+    from langgraph.types import CachePolicy as LangGraphPolicy
+
+    langgraph = types.SimpleNamespace(
+        StateGraph=langgraph_graph.StateGraph,
+        START=langgraph_graph.START,
+        InMemorySaver=LangGraphSaver,
+        CachePolicy=LangGraphPolicy,
+    )
+    ada, bob = ({"configurable": {"thread_id": name}} for name in ("ada", "bob"))
+    their_calls: list[str] = []
+    theirs, Customer = _pricing(langgraph, LangGraphCache(), their_calls)
+    theirs.invoke({"item": "laptop"}, ada, context=Customer("Ada", "gold"))
+    served = theirs.invoke({"item": "laptop"}, bob, context=Customer("Bob", "basic"))
+    our_calls: list[str] = []
+    graphkit = types.SimpleNamespace(
+        StateGraph=StateGraph, START=START, InMemorySaver=InMemorySaver, CachePolicy=CachePolicy
+    )
+    ours, Customer = _pricing(graphkit, InMemoryCache(), our_calls)
+    ours.invoke({"item": "laptop"}, ada, context=Customer("Ada", "gold"))
+    run = ours.trace({"item": "laptop"}, bob, context=Customer("Bob", "basic"))
+    assert their_calls == our_calls == ["Ada"]  # Bob was served Ada's price
+    assert served["price"] == run.values["price"] == 800.0
+    key = (
+        "The key is made from quote's input alone (the policy's key_func, by default the "
+        "whole input): what else it reads (the run's Customer context, its config, the "
+        "store) is not part of it, so a run that differs only there is served the writes "
+        "cached first."
+    )
+    answer = run.why("quote", graph=ours).answers[0]
+    assert answer.summary == (
+        "quote was planned at step 1 because __start__ wrote branch:to:quote in step 0; the "
+        "node cache served its writes, so it did not run."
+    )
+    assert [r.kind for r in answer.reasons] == ["edge", "cached"]
+    assert key in answer.reasons[-1].text.replace("\n", " ")
+    # LangGraph saves no word of the cache: with the graph, why says it may have served it
+    imported = open_langgraph_thread(theirs, bob)
+    answer = imported.why("quote", graph=theirs).answers[0]
+    assert answer.summary.endswith(
+        "; or the node cache served its writes: LangGraph does not save which."
+    )
+    assert answer.reasons[-1].kind == "cached" and key in answer.reasons[-1].text
+    assert all(r.kind != "cached" for r in imported.why("quote").answers[0].reasons)
