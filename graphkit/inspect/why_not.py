@@ -206,6 +206,8 @@ class NotRan:
         writers = self.history.unapplied_writers(channel, n)
         if not writers:
             return []
+        if self.history.run.error is None:  # stopped before the Update, which may yet run
+            return [self._not_applied_yet(node, channel, n, writers)]
         text = (
             f"{join_names(writers)} wrote {channel} in step {n}, but the step failed "
             f"({show_error(self.history.run.error)}), so its Update never ran and the write "
@@ -213,6 +215,26 @@ class NotRan:
         )
         phrase = f"{join_names(writers)} wrote {channel} in step {n}, but that step failed"
         return [Finding(phrase, Reason("unapplied", text, n, channel, writers))]
+
+    def _not_applied_yet(
+        self, node: str, channel: str, n: int, writers: tuple[str, ...]
+    ) -> Finding:
+        """Step n stopped after its Execute without failing (the debugger between phases,
+        a task paused in ``interrupt()``, a LangGraph thread whose process ended): its
+        writes are kept, and the Update applies them when the run goes on."""
+        through = self._through(writers, node, channel, n)
+        text = (
+            f"{join_names(writers)} wrote {channel} during step {n}'s Execute{through}, and "
+            f"the run stopped before step {n}'s Update, so the write is not applied yet. "
+            f"The step's finished writes are kept with its checkpoint: when the run goes on "
+            "(the debugger's Update, a resume, invoke(None, config) on the thread), they are "
+            f"applied and {node} runs at step {n + 1}."
+        )
+        phrase = (
+            f"{both(writers)} wrote {channel} in step {n}, and the run stopped before that "
+            f"step's Update, so {node} would run at step {n + 1}"
+        )
+        return Finding(phrase, Reason("next_step", text, n, channel, writers))
 
     def _through(self, writers: tuple[str, ...], node: str, channel: str, n: int) -> str:
         """`` (through the edge a → b)``: the way step ``n``'s writers reached ``node``;

@@ -1,0 +1,84 @@
+"""``why`` of a node whose trigger was written in a step that stopped after its Execute
+without failing (a sibling paused in ``interrupt()``, the debugger between phases, a
+LangGraph thread whose process ended): it read "b wrote branch:to:d in step 1, but the
+step failed ()", though nothing failed, and the write is applied when the run goes on."""
+
+from __future__ import annotations
+
+import types
+from typing import TypedDict
+
+import pytest
+
+from graphkit import START, InMemorySaver, StateGraph, interrupt, open_langgraph_thread
+from graphkit.widgets import DebugSession
+
+
+class Review(TypedDict):
+    draft: str
+    ok: str
+    sent: str
+
+
+def _review(library):
+    """b drafts and leads to d; c, beside it, asks a human."""
+    builder = library.StateGraph(Review)
+    builder.add_node("b", lambda state: {"draft": "hello"})
+    builder.add_node("c", lambda state: {"ok": library.interrupt("send it?")})
+    builder.add_node("d", lambda state: {"sent": state["draft"]})
+    builder.add_edge(library.START, "b").add_edge(library.START, "c").add_edge("b", "d")
+    return builder.compile(checkpointer=library.InMemorySaver())
+
+
+NOT_YET = (
+    "b wrote branch:to:d during step 1's Execute (through the edge b → d), and the run "
+    "stopped before step 1's Update, so the write is not applied yet. The step's finished "
+    "writes are kept with its checkpoint: when the run goes on (the debugger's Update, a "
+    "resume, invoke(None, config) on the thread), they are applied and d runs at step 2."
+)
+
+
+def test_a_write_of_a_step_paused_beside_it_is_applied_when_the_run_goes_on():
+    graph = pytest.importorskip("langgraph.graph")
+    from langgraph.checkpoint.memory import InMemorySaver as LangGraphSaver
+    from langgraph.types import Command
+    from langgraph.types import interrupt as langgraph_interrupt
+
+    langgraph = types.SimpleNamespace(
+        StateGraph=graph.StateGraph,
+        START=graph.START,
+        InMemorySaver=LangGraphSaver,
+        interrupt=langgraph_interrupt,
+    )
+    theirs, config = _review(langgraph), {"configurable": {"thread_id": "t"}}
+    theirs.invoke({"draft": ""}, config)
+    ours = _review(types.SimpleNamespace(
+        StateGraph=StateGraph, START=START, InMemorySaver=InMemorySaver, interrupt=interrupt
+    ))  # fmt: skip
+    for run, app in ((open_langgraph_thread(theirs, config), theirs), (ours.trace(
+        {"draft": ""}, config), ours)):  # fmt: skip
+        assert run.status == "interrupted"
+        answer = run.why("d", step=1, graph=app).answers[0]
+        assert answer.summary == (
+            "d did not run at step 1: b wrote branch:to:d in step 1, and the run stopped "
+            "before that step's Update, so d would run at step 2."
+        )
+        assert answer.reasons[-1].kind == "next_step"
+        assert answer.reasons[-1].text == NOT_YET
+    # as LangGraph goes on: the resume applies b's write, and d runs at step 2
+    theirs.invoke(Command(resume="yes"), config)
+    assert [s.metadata["step"] for s in theirs.get_state_history(config) if "d" in s.next] == [1]
+
+
+def test_the_debugger_after_execute_does_not_call_the_step_failed():
+    builder = StateGraph(Review)
+    builder.add_node("b", lambda state: {"draft": "hello"})
+    builder.add_node("d", lambda state: {"sent": state["draft"]})
+    builder.add_edge(START, "b").add_edge("b", "d")
+    session = DebugSession(builder.compile(), {"draft": ""})
+    session.step(), session.step(), session.plan(), session.execute()
+    session.select("d")
+    assert "failed" not in session.view().why_text
+    assert "and the run stopped before that step's Update, so d would run at step 2" in (
+        session.view().why_text
+    )
