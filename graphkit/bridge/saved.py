@@ -159,7 +159,11 @@ def lineage(
         raise ValueError(
             f"Thread {configurable['thread_id']!r} has no checkpoints in "
             f"{type(checkpointer).__name__}; run the graph on it first, or check the "
-            "thread_id and the saver (a SqliteSaver must open the file the run wrote)."
+            "thread_id and the saver (a SqliteSaver must open the file the run wrote). A "
+            "run with durability='exit' saves its checkpoint only when it ends, so one "
+            "whose process was killed mid-run saved nothing (invoke(None, config) then "
+            "raises EmptyInputError): run it again with its input, and with "
+            "durability='sync' to keep every step."
         )
     at = wanted if wanted is not None else next(iter(snapshots))
     if at not in snapshots:
