@@ -29,6 +29,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
+from graphkit.bridge.edits import edit_writes
 from graphkit.bridge.saved import (
     ERROR,
     INTERRUPT,
@@ -267,9 +268,11 @@ def _changes(
     child: SavedCheckpoint,
     results: Iterable[TaskResult],
     info: GraphInfo,
+    editor: str | None = None,
 ) -> tuple[ChannelChange, ...]:
     """Each channel whose version changed from ``parent`` to ``child``: written ones in
-    the order their writes apply (task path order), then the runtime's, by name."""
+    the order their writes apply (task path order), then the runtime's, by name (or,
+    for a state edit, ``editor``'s, whose write's value is not known)."""
     before_values = parent.values if parent is not None else {}
     before_versions = parent.versions() if parent is not None else {}
     after_values, after_versions = child.values, child.versions()
@@ -284,6 +287,8 @@ def _changes(
     changes = []
     for channel in order:
         writers, values = written.get(channel, ([], []))
+        if editor is not None and not writers and channel not in SPECIAL:
+            writers = [editor]
         changes.append(
             ChannelChange(
                 channel,
@@ -310,13 +315,15 @@ def _superstep(
         results: tuple[TaskResult, ...] = (TaskResult(task, writes),)
         tasks: tuple[Task, ...] = (task,)
     elif child.source == "update":
-        tasks, results = _update_task(parent, step, info)
+        tasks, results = _update_task(parent, child, step, info)
     elif child.source == "fork":  # a replay copied its parent: nothing ran
         tasks, results = (), ()
     else:
         tasks = _tasks(parent, info)
         results = _results(parent, tasks, info)
-    changes = _changes(parent, child, results, info)
+    # (every channel an edit changed is the edit's, its written value known or not)
+    editor = UPDATE_TASK if child.source == "update" and parent is not None else None
+    changes = _changes(parent, child, results, info, editor)
     checkpoint = _checkpoint(child)
     updated = checkpoint.updated_channels or frozenset(change.channel for change in changes)
     update = Update(step, changes, updated, checkpoint)
@@ -325,16 +332,26 @@ def _superstep(
 
 
 def _update_task(
-    parent: SavedCheckpoint, step: int, info: GraphInfo
+    parent: SavedCheckpoint | None, child: SavedCheckpoint, step: int, info: GraphInfo
 ) -> tuple[tuple[Task, ...], tuple[TaskResult, ...]]:
-    """An ``update_state`` step: LangGraph saves its writes against the parent checkpoint
-    under a task id no planned task has; which node it was made as is not saved."""
-    planned = {task.id for task in parent.snapshot.tasks}
+    """An ``update_state`` step: the writes saved against the parent checkpoint under a
+    task id no planned task has, else the writes that made each channel it changed
+    (``edit_writes``: LangGraph saves none for an edit of an older checkpoint); which
+    node it was made as is not saved."""
+    saved = parent.pending_writes if parent is not None else ()
+    planned = {task.id for task in parent.snapshot.tasks} if parent is not None else set()
     writes = tuple(
         (channel, value)
-        for task_id, channel, value in parent.pending_writes
+        for task_id, channel, value in saved
         if task_id not in planned and channel not in SPECIAL and info.known(channel)
     )
+    if not writes:
+        before = parent.values if parent is not None else {}
+        before_versions = parent.versions() if parent is not None else {}
+        versions = child.versions()
+        changed = [c for c in versions if versions[c] != before_versions.get(c)]
+        changed = [c for c in changed if c not in SPECIAL and info.known(c)]
+        writes = edit_writes(before, child.values, changed, info.channels)
     values = dict(writes)
     task = Task(UPDATE_TASK, step, UPDATE_TASK, "update", (UPDATE_TASK,), (), values)
     return (task,), (TaskResult(task, writes),)

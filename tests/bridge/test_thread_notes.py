@@ -5,8 +5,9 @@ records: each test runs the graph on LangGraph, reads the thread with
 
 from __future__ import annotations
 
+import operator
 import warnings
-from typing import TypedDict
+from typing import Annotated, TypedDict
 
 import pytest
 
@@ -21,6 +22,10 @@ from langgraph.graph import END, START, StateGraph
 class Order(TypedDict):
     question: str
     answer: str
+
+
+class Score(TypedDict):
+    total: Annotated[int, operator.add]
 
 
 def _order_bot() -> object:
@@ -97,3 +102,71 @@ def test_a_thread_killed_mid_run_with_durability_exit_says_why_it_has_no_checkpo
         "EmptyInputError): run it again with its input, and with durability='sync' to keep "
         "every step."
     ) in str(raised.value)
+
+
+def _chat():
+    from langchain_core.messages import AIMessage
+    from langgraph.graph import MessagesState
+
+    def chatbot(state: MessagesState) -> dict:
+        return {"messages": [AIMessage(f"re: {state['messages'][-1].content}")]}
+
+    builder = StateGraph(MessagesState).add_node("chatbot", chatbot)
+    builder.add_edge(START, "chatbot").add_edge("chatbot", END)
+    return builder.compile(checkpointer=InMemorySaver())
+
+
+def _edited(as_node: str | None):
+    """A chat thread of two turns whose first turn's end was edited with a new question
+    (time travel: get_state_history, update_state, invoke(None, fork))."""
+    from langchain_core.messages import HumanMessage
+
+    app, config = _chat(), {"configurable": {"thread_id": "trip"}}
+    for question in ("plan 3 days in Lisbon", "add Porto"):
+        app.invoke({"messages": [("user", question)]}, config)
+    after_turn_1 = next(s for s in app.get_state_history(config) if s.metadata["step"] == 1)
+    edit = {"messages": [HumanMessage("add Sintra instead", id="h-2")]}
+    app.invoke(None, app.update_state(after_turn_1.config, edit, as_node=as_node))
+    return app, config
+
+
+def _words(run) -> list[str]:
+    return [" ".join(line.split()) for line in run.timeline(width=None).splitlines()]
+
+
+def test_an_imported_edit_shows_what_it_wrote():
+    # LangGraph 1.2 saves an edit's checkpoint, not its writes: the step read
+    # "__update__ wrote nothing" and its message "(runtime)", as if the runtime edited
+    run = open_langgraph_thread(*_edited(None))
+    lines = _words(run)
+    assert "EXECUTE __update__ wrote messages" in lines
+    assert any(line.endswith('human: "add Sintra instead"] (from __update__)') for line in lines)
+    edit = run.step(2).execution.results[0]
+    assert [(channel, [m.content for m in value]) for channel, value in edit.writes] == [
+        ("messages", ["add Sintra instead"])
+    ]
+    # made as __start__, the edit also ran START's edge, which the next step followed
+    app, config = _edited("__start__")
+    assert app.get_state(config).values["messages"][-1].content == "re: add Sintra instead"
+    lines = _words(open_langgraph_thread(app, config))
+    assert "EXECUTE __update__ wrote messages, branch:to:chatbot" in lines
+    assert "UPDATE branch:to:chatbot <empty> -> None (from __update__)" in lines
+    assert "PLAN chatbot triggered by branch:to:chatbot" in lines[lines.index(
+        "UPDATE branch:to:chatbot <empty> -> None (from __update__)") + 2:]  # fmt: skip
+
+
+def test_an_edit_whose_write_cannot_be_told_keeps_its_writer_and_shows_no_write():
+    builder = StateGraph(Score).add_node("score", lambda state: {"total": 3})
+    app = builder.add_edge(START, "score").compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "1"}}
+    app.invoke({"total": 0}, config)
+    app.invoke({"total": 0}, config)
+    first = next(s for s in app.get_state_history(config) if s.metadata["step"] == 1)
+    # an edit of an older checkpoint: 3 -> 5, which no candidate write (5) makes
+    run = open_langgraph_thread(app, app.update_state(first.config, {"total": 2}))
+    edit = run.steps[-1]
+    assert edit.execution.results[0].writes == ()
+    assert [(c.channel, c.before, c.after, c.writers) for c in edit.update.changes] == [
+        ("total", 3, 5, ("__update__",))
+    ]
+    assert "UPDATE total 3 -> 5 (from __update__)" in _words(run)
