@@ -25,6 +25,7 @@ from graphkit.inspect.values import (
     show_error,
     was_cancelled,
 )
+from graphkit.inspect.why_not import NO_STEP
 from graphkit.render.text import terminal_text
 from graphkit.types import overwritten_value
 
@@ -208,6 +209,8 @@ def _ending(run: Run) -> list[str]:
     following = run.steps[-1].step + 1 if run.steps else -1
     # One line, not a "step N" block: the title counts the supersteps that ran, and a
     # block for the step that did not would make one header more than that count.
+    if run.status == "done" and not run.steps:  # (it knows no step number to name)
+        return [f"the run is done without a step: {NO_STEP}"]
     if run.status == "done":
         return [f"the run is done: step {following}'s Plan triggers no task"]
     if run.status == "out_of_steps":

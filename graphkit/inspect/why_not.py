@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from graphkit.channels import EMPTY
 from graphkit.constants import TASKS
+from graphkit.inspect.edited import edit_woke_nothing
 from graphkit.inspect.explanation import Answer, Reason
 from graphkit.inspect.values import barrier_seen, join_names, show_error
 from graphkit.inspect.wording import both, router_choice, sentence, who_when, wrote_in
@@ -23,7 +24,16 @@ if TYPE_CHECKING:
     from graphkit.inspect.history import History
     from graphkit.inspect.wiring import Wiring
 
-__all__ = ["Finding", "NotRan"]
+__all__ = ["NO_STEP", "Finding", "NotRan"]
+
+NO_STEP = (
+    "the checkpoint it went on from planned no task (get_state(config).next == ()): a "
+    "finished thread, or one whose last state edit woke no node (an edit made without "
+    "as_node is made as the node that ran last, and runs only that node's edges); give an "
+    "input, or make the edit as a node that leads on (update_state(config, values, "
+    "as_node=...))"
+)
+"""Why a run that went on from a checkpoint (``invoke(None, config)``) ran no step."""
 
 
 class Finding(NamedTuple):
@@ -327,6 +337,9 @@ class NotRan:
                 f"Step {after} planned no task: step {last}'s Update changed no trigger "
                 "channel, so the run finished."
             )
+            edit = self.history.get(last)
+            if edit is not None and any(task.kind == "update" for task in edit.plan.tasks):
+                text += " " + edit_woke_nothing(edit, node, self.wiring)
             reason = Reason("finished", text, after)
             phrase = f"the run finished at step {after} (no node was triggered)"
             # (a step asked after the end is often the wrong step: say where the node ran,
@@ -389,6 +402,11 @@ class NotRan:
 
     def never_ran(self, node: str) -> Answer:
         """Why ``node`` was not planned at any step of the run."""
+        if not self.history.run.steps and self.history.run.status == "done":
+            text = f"This run ran no step: {NO_STEP}."
+            return Answer(node, None, False, f"{node} never ran: this run ran no step.", (
+                Reason("finished", text, None),
+            ))  # fmt: skip
         seen = self.history.ran_before_records(node)
         if seen:
             start, first = self.history.start_words, self.history.first

@@ -1,0 +1,70 @@
+"""Why a state edit (``update_state``) woke no node.
+
+An edit is made as a node (``as_node``): its values are that node's writes, and that
+node's edges and routers run on the edited state, waking what they lead to. Without
+``as_node``, LangGraph (and graphkit) take the node that ran last. So a chat thread
+edited after its turn (a new question written into ``messages``) is an edit made as
+the chatbot, whose edge goes to END: ``invoke(None, config)`` then runs nothing, and
+the answer never comes. ``why`` said only that the Update "changed no trigger channel".
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from graphkit.constants import END, START
+
+if TYPE_CHECKING:
+    from graphkit.checkpoint import Checkpoint
+    from graphkit.inspect.wiring import Wiring
+    from graphkit.pregel.records import Superstep
+
+__all__ = ["edit_woke_nothing", "ran_last"]
+
+
+def ran_last(checkpoint: Checkpoint, nodes: list[str]) -> str | None:
+    """The node an edit of ``checkpoint`` without ``as_node`` is made as: the one that
+    saw the newest channel versions (None when two saw them at once: LangGraph refuses
+    such an edit).
+
+    >>> from graphkit.checkpoint import Checkpoint
+    >>> from graphkit.checkpoint.delta_map import DeltaMap
+    >>> seen = DeltaMap({"__start__": {"__start__": 1}, "chatbot": {"branch:to:chatbot": 2}})
+    >>> ran_last(Checkpoint("c", 1, "loop", None, DeltaMap(), DeltaMap(), seen), ["chatbot"])
+    'chatbot'
+    """
+    latest = {
+        node: max(seen.values())
+        for node, seen in checkpoint.versions_seen.items()
+        if (node in nodes or node == START) and seen
+    }
+    if not latest:
+        return START
+    newest = max(latest.values())
+    found = [node for node, version in latest.items() if version == newest]
+    return found[0] if len(found) == 1 else None
+
+
+def edit_woke_nothing(edit: Superstep, node: str, wiring: Wiring) -> str:
+    """What ``why`` adds when the run finished right after the state edit ``edit``: how
+    an edit wakes nodes, which node it was likely made as, and how to run ``node``."""
+    n = edit.step
+    made_as = ran_last(edit.checkpoint_before, wiring.node_names())
+    said = (
+        f"Step {n} is a state edit (update_state), and it woke no node. An edit is made as a "
+        "node (as_node): that node's edges and routers run on the edited state and wake what "
+        "they lead to. Without as_node, the edit is made as the node that ran last"
+    )
+    if made_as is not None:
+        said += f", here {made_as}"
+        if wiring.static_edge(made_as, END):
+            said += ", whose edge goes to END"
+    sources = [s for s in [START, *wiring.node_names()] if wiring.static_edge(s, node)]
+    fix = f"as_node={sources[0]!r}, whose edge leads to {node}" if sources else "as_node="
+    if not sources:
+        fix += f"a node whose edge or router leads to {node}"
+    return (
+        f"{said}. To run {node} on the edited state, make the edit as a node that leads to "
+        f"it (update_state(config, values, {fix})), or give the new input on the "
+        "checkpoint before the edit: app.invoke(input, config_of_that_checkpoint)."
+    )
