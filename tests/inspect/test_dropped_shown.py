@@ -112,3 +112,52 @@ def test_a_node_that_calls_a_subgraph_and_returns_less_dropped_nothing():
         assert "dropped" not in run.timeline()
         assert "dropped" not in run.step(1)._repr_html_()
         assert [r.kind for r in run.why("page", step=1).answers[0].reasons].count("dropped") == 0
+
+
+def test_why_ties_a_tools_key_error_to_the_input_key_the_state_dropped():
+    # A support agent's tool read InjectedState("user_id"), given in the input; the
+    # agent's state has no user_id, so __start__ dropped it and the tool raised KeyError:
+    # the timeline said both, steps apart, and why("tools") only the KeyError.
+    import pytest
+
+    pytest.importorskip("langgraph")
+    from langchain_core.messages import AIMessage
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.prebuilt import InjectedState, create_react_agent
+
+    from graphkit import from_langgraph, open_langgraph_thread
+    from graphkit.prebuilt import ScriptedChatModel
+
+    def list_orders(user_id: str) -> str:
+        """List the current user's orders."""
+        return f"orders of {user_id}"
+
+    # (set here: this module's annotations are strings, read in its globals)
+    list_orders.__annotations__["user_id"] = Annotated[str, InjectedState("user_id")]
+
+    def agent():
+        call = AIMessage("", tool_calls=[{"name": "list_orders", "args": {}, "id": "c1"}])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (create_react_agent moved, in LangGraph 1)
+            return create_react_agent(
+                ScriptedChatModel(responses=[call]), [list_orders], checkpointer=InMemorySaver()
+            )
+
+    given = {"messages": [("user", "where are my orders?")], "user_id": "u-42"}
+    config = {"configurable": {"thread_id": "1"}}
+    theirs = agent()
+    with pytest.raises(KeyError, match="user_id"):
+        theirs.invoke(given, config)
+    with warnings.catch_warnings(), pytest.raises(KeyError) as raised:
+        warnings.simplefilter("ignore")
+        from_langgraph(agent()).trace(given, config)
+    for run in (open_langgraph_thread(theirs, config), raised.value.run):
+        reason = run.why("tools", step=2).answers[0].reasons[-1]
+        assert (reason.kind, reason.step, reason.channel) == ("dropped", 0, "user_id")
+        assert reason.text == (
+            "'user_id' is not a key of the graph's state: the input gave it, and step 0 "
+            "dropped it (__start__ wrote only the state's keys), so tools, which read it "
+            "(state['user_id'], or a tool's InjectedState('user_id')), found no such key. "
+            "Add it to the state schema (for create_react_agent, a state_schema that "
+            "subclasses AgentState)."
+        )
