@@ -337,19 +337,21 @@ class NotRan:
                 f"Step {after} planned no task: step {last}'s Update changed no trigger "
                 "channel, so the run finished."
             )
-            edit = self.history.get(last)
-            if edit is not None and any(task.kind == "update" for task in edit.plan.tasks):
-                text += " " + edit_woke_nothing(edit, node, self.wiring)
-            reason = Reason("finished", text, after)
             phrase = f"the run finished at step {after} (no node was triggered)"
+            edit = self.history.get(last)
+            edited = edit is not None and any(task.kind == "update" for task in edit.plan.tasks)
+            if edited:
+                phrase = f"the run finished at step {after}: step {last}'s state edit woke no node"
             # (a step asked after the end is often the wrong step: say where the node ran,
             # or why it never did, rather than only that nothing ran there)
             ran_at = self.history.ran_at(node)
             if ran_at:
                 text += f" {node} last ran at step {ran_at[-1]}."
-                reason = Reason("finished", text, after)
                 phrase += f"; {node} last ran at step {ran_at[-1]}"
-            else:
+            if edit is not None and edited:
+                text += " " + edit_woke_nothing(edit, node, self.wiring)
+            reason = Reason("finished", text, after)
+            if not ran_at:
                 never = self.never_ran(node)
                 extra.extend(never.reasons)
                 phrase += f", and {never.summary.removesuffix('.')}"

@@ -44,7 +44,12 @@ def test_why_says_an_imported_edit_woke_nothing_as_it_was_made_as_the_chatbot():
     config, _, result = _time_travel(app)
     assert result["messages"][-1].content == "add Sintra instead"  # no answer, in LangGraph
     run = open_langgraph_thread(app, config)
-    reason = run.why("chatbot", step=3, graph=app).answers[0].reasons[0]
+    answer = run.why("chatbot", step=3, graph=app).answers[0]
+    assert answer.summary == (
+        "chatbot did not run at step 3: the run finished at step 3: step 2's state edit "
+        "woke no node; chatbot last ran at step 1."
+    )
+    reason = answer.reasons[0]
     assert reason.kind == "finished"
     assert (
         "Step 2 is a state edit (update_state), and it woke no node. An edit is made as a "
