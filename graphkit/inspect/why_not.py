@@ -378,8 +378,32 @@ class NotRan:
             text = f"The run has not reached step {n} yet (its next step is {after})."
             reason = Reason("not_reached", text, after)
             phrase = f"the run has not reached step {n} yet"
+            due = self._due(node) if run.status == "running" and n == after else None
+            if due is not None:
+                text = (
+                    f"Step {after} would run {node} (step {last}'s Update changed {due}), and "
+                    f"the run stopped before it: nothing of step {after} is in the records. A "
+                    "thread LangGraph saved stops so when its process ended during the step "
+                    "(or it was run with interrupt_before, or reached its recursion limit); "
+                    f"going on (invoke(None, config), the debugger's Step) runs {node}."
+                )
+                reason = Reason("not_reached", text, after, due)
+                phrase = f"the run stopped before step {after}, which would run {node}"
         summary = sentence(f"{node} did not run at step {n}: {phrase}")
         return Answer(node, n, False, summary, (reason, *extra))
+
+    def _due(self, node: str) -> str | None:
+        """The trigger channel of ``node`` the run's last Update changed to a version the
+        node has not seen, so that the next Plan runs it; None if there is none."""
+        final = self.history.final_checkpoint()
+        if final is None or self.history.steps[self.history.last].update is None:
+            return None
+        seen = final.versions_seen.get(node) or {}
+        for channel in self.wiring.triggers(node):
+            version = final.channel_versions.get(channel)
+            if version is not None and version > seen.get(channel, 0):
+                return channel
+        return None
 
     def _before_records(self, node: str, n: int) -> Answer:
         """Step n is before the records begin (or is the saved state they begin with)."""

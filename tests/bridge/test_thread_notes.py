@@ -68,24 +68,27 @@ builder = StateGraph(Rows).add_node("fetch", lambda state: {"raw": "a,1"})
 builder.add_node("enrich", enrich).add_edge(START, "fetch").add_edge("fetch", "enrich")
 saver = SqliteSaver(sqlite3.connect(sys.argv[1], check_same_thread=False))
 app = builder.compile(checkpointer=saver)
-app.invoke({"raw": ""}, {"configurable": {"thread_id": "ingest"}}, durability=sys.argv[2])
+if sys.argv[2:]:
+    app.invoke({"raw": ""}, {"configurable": {"thread_id": "ingest"}}, durability=sys.argv[2])
 """
 
 
 def _killed_thread(path, durability: str):
-    import sqlite3
+    """The thread of a worker killed in its second node, and the graph, read here."""
     import subprocess
     import sys
-
-    from langgraph.checkpoint.sqlite import SqliteSaver
 
     done = subprocess.run(
         [sys.executable, "-c", KILLED, str(path), durability], capture_output=True, timeout=120
     )
     assert done.returncode == 137, done.stderr[-2000:]
-    builder = StateGraph(dict).add_node("fetch", lambda state: {}).add_edge(START, "fetch")
-    saver = SqliteSaver(sqlite3.connect(str(path), check_same_thread=False))
-    return builder.compile(checkpointer=saver), {"configurable": {"thread_id": "ingest"}}
+    namespace: dict = {}
+    argv, sys.argv = sys.argv, ["-c", str(path)]
+    try:
+        exec(KILLED, namespace)
+    finally:
+        sys.argv = argv
+    return namespace["app"], {"configurable": {"thread_id": "ingest"}}
 
 
 def test_a_thread_killed_mid_run_with_durability_exit_says_why_it_has_no_checkpoint(tmp_path):
@@ -170,3 +173,22 @@ def test_an_edit_whose_write_cannot_be_told_keeps_its_writer_and_shows_no_write(
         ("total", 3, 5, ("__update__",))
     ]
     assert "UPDATE total 3 -> 5 (from __update__)" in _words(run)
+
+
+def test_a_thread_killed_in_a_step_says_the_node_would_run_there(tmp_path):
+    # saved with durability="sync", the thread ends after fetch's step, enrich next:
+    # why("enrich") read "the run has not reached step 2 yet", of a node the author saw
+    # the worker die in
+    app, config = _killed_thread(tmp_path / "sync.sqlite", "sync")
+    assert app.get_state(config).next == ("enrich",)
+    answer = open_langgraph_thread(app, config).why("enrich", graph=app).answers[0]
+    assert answer.summary == (
+        "enrich never ran: the run stopped before step 2, which would run enrich."
+    )
+    assert answer.reasons[-1].text == (
+        "Step 2 would run enrich (step 1's Update changed branch:to:enrich), and the run "
+        "stopped before it: nothing of step 2 is in the records. A thread LangGraph saved "
+        "stops so when its process ended during the step (or it was run with "
+        "interrupt_before, or reached its recursion limit); going on (invoke(None, "
+        "config), the debugger's Step) runs enrich."
+    )
