@@ -88,6 +88,63 @@ def test_a_predict_questions_answer_is_folded_until_opened():
     assert shown == [], "prose right after a predict cell shows its answer: " + "; ".join(shown)
 
 
+def seen_before_guessing(cells: list, question: int) -> str:
+    """What a learner reading down to the predict cell ``cells[question]`` sees before
+    running a guess, whitespace collapsed: every cell above it, it and the code cells after
+    it up to the prose that explains the answer, that prose without its fold, and the cell
+    after that prose (the rest of the screen)."""
+    seen = [cell.source for cell in cells[: question + 1]]
+    rest = iter(cells[question + 1 :])
+    for cell in rest:
+        if cell.cell_type == "markdown":
+            seen.append(FOLDED.sub("", cell.source))
+            seen.extend(cell.source for cell in [next(rest, None)] if cell is not None)
+            break
+        seen.append(cell.source)
+    return " ".join(" ".join(seen).split())
+
+
+# What a review found the lessons said or ran before their questions, each a question's
+# answer: the setup ("so both run in step 2"), the goals ("fail with InvalidUpdateError"),
+# a heading, a comment, or a cell right after the question (`except InvalidUpdateError`).
+GIVEAWAYS = {
+    ("03-state-channels-reducers", "l03-c54"): [
+        "fail with `InvalidUpdateError`",
+        "except InvalidUpdateError",
+        "when an Update fails, `app.trace` raises",
+    ],
+    ("04-routing-fanout-fanin", "l04-c18"): [
+        "so both run in step 2",
+        "its router writes branch:to:flights",
+        "both run in the next step",
+    ],
+    ("04-routing-fanout-fanin", "l04-c20"): ["runs twice"],
+    ("05-send-command-subgraphs", "l05-c07"): ["one **push** task per packet, all in the next"],
+    ("06-messages-and-agents", "l06-c14"): [
+        "step N+1 the tools run",
+        "The loop is three supersteps",
+        "each turn is its own superstep",
+    ],
+    ("06-messages-and-agents", "l06-c15"): ['run.why("assistant", 3'],
+    ("10-bsp-beyond-agents", "l10-c13"): ["offered `4` to `inbox:B` and `1` to `inbox:C`"],
+    ("10-bsp-beyond-agents", "l10-c27"): [
+        "an error class such as `InvalidUpdateError`",
+        "for a prediction in section 5",
+    ],
+}
+
+
+def test_no_question_is_answered_before_the_learner_guesses():
+    told = []
+    for (lesson, question), answers in GIVEAWAYS.items():
+        cells = nbformat.read(FOLDER / f"{lesson}.ipynb", as_version=4).cells
+        index = next(i for i, cell in enumerate(cells) if cell.id == question)
+        assert ".predict(" in cells[index].source, f"{lesson} {question} asks no question"
+        seen = seen_before_guessing(cells, index)
+        told += [f"{lesson} {question}: {answer!r}" for answer in answers if answer in seen]
+    assert told == [], "said before the question is guessed: " + "; ".join(told)
+
+
 # Run first, hidden, in the lesson's kernel: any connection off this machine fails the
 # lesson (the kernel's own sockets are on loopback).
 OFFLINE = """\

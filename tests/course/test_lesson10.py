@@ -501,3 +501,20 @@ def test_component_vertex_that_keeps_the_last_label_heard_is_told_to_combine():
     assert "heard ['q', 'b', 'k'] ended with the label 'k'" in verdict.message
     assert "combine them all (min)" in verdict.hint
     assert "tell every neighbour" not in verdict.hint
+
+
+def test_the_combiner_question_is_answered_by_the_errors_name():
+    """Section 5 asks what a LastValue inbox holds after two writes. The error class was
+    imported at the top "for a prediction in section 5", which gave the answer away; the
+    learner now writes the class's name, and the reveal judges it."""
+    cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+    code = {cell["id"]: "".join(cell["source"]) for cell in cells if cell["cell_type"] == "code"}
+    assert "InvalidUpdateError" not in "".join(code[i] for i in list(code)[:3])
+    names: dict = {}
+    for cell_id in ("l10-c02", "l10-c08", "l10-c10", "l10-c13"):
+        exec(code[cell_id], names)
+    question = code["l10-c27"]
+    assert "my_guess = 6  # edit me" in question
+    for guess, right in [("6", False), ("'InvalidUpdateError'", True), ("'ValueError'", False)]:
+        exec(question.replace("my_guess = 6", f"my_guess = {guess}"), names)
+        assert names["strict"].predictions[-1].correct is right, guess
