@@ -8,7 +8,8 @@ graph as given) and, its nodes made to sleep, for the timing chart.
 The lessons' saved widgets render with the site's own copy of the Jupyter widget manager
 (scripts/widget_js.py fetches it from the npm registry at a pinned version), not a CDN's.
 A lesson page has no right-hand sidebar: its contents sit in the navigation, its outputs
-get the room (docs/about-these-docs.md says why).
+get the room (docs/about-these-docs.md says why). A predict question's saved output, which
+holds its answer, is folded until the reader opens it.
 """
 
 import contextlib
@@ -174,6 +175,76 @@ SAVED_WIDGET_NOTE = (
 )
 
 
+# A predict question of a lesson (a cell calling ``.predict(``) was run with its stub guess
+# when the site was built, so its saved output is the truth ("forecast holds 'sunny (saw
+# 120 tokens)'"), and so are the outputs of the cells after it up to the prose that explains
+# the answer (which the lesson folds itself). On the site each of those outputs is folded.
+# The fold sits in a row of its own with an empty prompt, so it lines up with the code
+# above it (and, where the prompts go above the cells, takes the whole width).
+REVEAL_OPEN = (
+    '<div class="jp-OutputArea-child gk-folded-output">'
+    '<div class="jp-OutputPrompt jp-OutputArea-prompt"></div>'
+    '<details class="question"><summary>Reveal (run your guess first)</summary>'
+)
+REVEAL_CLOSE = "</details></div>"
+OUTPUT_WRAPPER = '<div class="jp-Cell-outputWrapper">'
+# The <div> tags of a page, past scripts, styles and comments (a widget's saved state, a
+# card's CSS), whose text may hold what looks like a tag.
+DIV_TAG = re.compile(
+    r"<script\b.*?</script>|<style\b.*?</style>|<!--.*?-->|<(/?)div\b[^>]*>",
+    re.DOTALL | re.IGNORECASE,
+)
+LESSON = re.compile(r"\d\d-")  # a numbered lesson; the appendix's predict cells are a demo
+
+
+def revealing_cells(notebook: str) -> list[str]:
+    """The ids of a lesson's cells whose outputs answer a predict question: each code cell
+    calling ``.predict(`` and the code cells after it, up to the next Markdown cell."""
+    import json
+
+    ids, revealing = [], False
+    for cell in json.loads(Path(notebook).read_text())["cells"]:
+        if cell["cell_type"] == "markdown":
+            revealing = False
+        elif ".predict(" in "".join(cell["source"]):
+            revealing = True
+        if revealing:
+            ids.append(cell["id"])
+    return ids
+
+
+def _div_end(html: str, start: int) -> int:
+    """Where the ``<div>`` opened at ``start`` is closed: the index of its ``</div>``."""
+    depth = 0
+    for match in DIV_TAG.finditer(html, start):
+        if match.group(1) is None:
+            continue  # a script, a style or a comment
+        depth += -1 if match.group(1) else 1
+        if depth == 0:
+            return match.start()
+    raise PluginError(f"docs/hooks.py: the <div> at {start} of a lesson page is never closed")
+
+
+def fold_reveals(html: str, cell_ids: list[str], where: str) -> str:
+    """``html`` with the output of each cell of ``cell_ids`` folded in a ``<details>``
+    (``REVEAL_OPEN``); a cell with no output (the lessons not executed) is left alone."""
+    for cell_id in cell_ids:
+        anchor = html.find(f'id="cell-id={cell_id}"')
+        if anchor < 0:
+            raise PluginError(
+                f'{where}: no element id="cell-id={cell_id}" on the page, so the output of '
+                "that predict question cannot be folded: mkdocs-jupyter's template changed? "
+                "Update fold_reveals in docs/hooks.py to how the page marks a cell."
+            )
+        cell = html.rfind("<div", 0, anchor)
+        wrapper = html.find(OUTPUT_WRAPPER, cell, _div_end(html, cell))
+        if wrapper < 0:
+            continue
+        end = _div_end(html, wrapper) + len("</div>")
+        html = html[:wrapper] + REVEAL_OPEN + html[wrapper:end] + REVEAL_CLOSE + html[end:]
+    return html
+
+
 def on_files(files: Files, config) -> Files:
     widget_js = widget_js_folder()  # (first: a fetch that fails stops the build at once)
     for name, content in drawings().items():
@@ -192,9 +263,15 @@ def on_page_content(html: str, page, config, files: Files) -> str:
     not. The standalone build needs no loader and finds its fonts beside itself.
 
     Each saved widget gets a note above it (``SAVED_WIDGET_NOTE``): a learner who pressed
-    Step on the page and saw nothing happen was told why only on "About these docs"."""
+    Step on the page and saw nothing happen was told why only on "About these docs".
+
+    A predict question's saved output, judged against the stub guess, showed the answer
+    right above the folded explanation: it is folded too (``fold_reveals``)."""
     if not page.file.src_uri.endswith(".ipynb"):
         return html
+    if LESSON.match(Path(page.file.src_uri).name):
+        cells = revealing_cells(page.file.abs_src_path)
+        html = fold_reveals(html, cells, page.file.src_uri)
     course = files.get_file_from_path("course.md").url_relative_to(page.file)
     note = SAVED_WIDGET_NOTE.format(course=f"{course}#getting-the-lessons")
     html = html.replace(WIDGET_VIEW_TAG, note + WIDGET_VIEW_TAG)

@@ -47,6 +47,9 @@ CUT = """() => {
   return said;
 }"""
 
+# Open every folded block: a predict question's saved output is folded on the site.
+OPEN_FOLDS = "() => document.querySelectorAll('details').forEach(d => { d.open = true; })"
+
 # The debugger's tabs: each one's top and whether its label shows whole.
 TABS = """() => [...document.querySelectorAll('.gk-debugger .gk-tables .lm-TabBar-tab')].map(
   tab => {
@@ -79,6 +82,7 @@ def test_lesson_outputs_fit_or_scroll(site_url, lesson, width, tmp_path):
             if page.locator(".gk-debugger").count():
                 page.locator(".gk-debugger").first.wait_for(state="visible", timeout=30_000)
             page.evaluate("() => document.fonts.ready.then(() => true)")  # widths with fonts
+            page.evaluate(OPEN_FOLDS)  # the outputs a fold hides fit too, once opened
             cut, tabs = page.evaluate(CUT), page.evaluate(TABS)
             page.screenshot(path=str(tmp_path / f"{lesson}-{width}.png"), full_page=True)
         finally:
