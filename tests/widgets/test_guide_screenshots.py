@@ -2,15 +2,20 @@
 
 One test drives the guide's example (the forecast graph, a breakpoint on summarize) in
 Voila through the states docs/debugger.md describes, photographs the widget in each, and
-checks that every picture is a real, non-blank image of a sensible size. Each run writes
-the pictures again, so the guide shows the widget as it is now; commit them when they
-change.
+checks that every picture is a real, non-blank image of a sensible size. A picture whose
+pixels changed is written again, so the guide shows the widget as it is now, and the test
+warns which ones and where they changed: commit them. One that did not change is left as
+it is: each run wrote all of them again, and the tree was dirty after every run, their
+bytes changed by the random ids a run shows (a task's, a forked checkpoint's), whose
+cells the comparison skips.
 """
 
 from __future__ import annotations
 
 import base64
+import shutil
 import struct
+import warnings
 from pathlib import Path
 
 import pytest
@@ -62,6 +67,62 @@ PIXELS = """async (source) => {
 pixels that are not (near) white."""
 
 
+RANDOM_IDS = """(part) => {
+  const id = /^([0-9a-f]{8}|[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12})$/;
+  const box = part.getBoundingClientRect(), scale = window.devicePixelRatio;
+  const text = document.createTreeWalker(part, NodeFilter.SHOW_TEXT), rects = [];
+  while (text.nextNode()) {
+    if (!id.test(text.currentNode.data.trim())) continue;
+    const range = document.createRange();
+    range.selectNodeContents(text.currentNode);
+    for (const r of range.getClientRects()) {
+      rects.push({x: (r.left - box.left - 2) * scale, y: (r.top - box.top - 2) * scale,
+                  width: (r.width + 4) * scale, height: (r.height + 4) * scale});
+    }
+  }
+  return rects;
+}"""
+"""Where a picture of ``part`` shows a random id (a task id, 8 hex digits, or a checkpoint
+id), in the picture's pixels: a new run shows new ones, which is no change to the guide."""
+
+DIFF = """async ([before, after, skipped, tolerance]) => {
+  const pixels = async (source) => {
+    const image = new Image();
+    image.src = source;
+    await image.decode();
+    const canvas = document.createElement("canvas");
+    canvas.width = image.naturalWidth;
+    canvas.height = image.naturalHeight;
+    const context = canvas.getContext("2d");
+    context.drawImage(image, 0, 0);
+    return context.getImageData(0, 0, canvas.width, canvas.height);
+  };
+  const [a, b] = [await pixels(before), await pixels(after)];
+  const sizes = [[a.width, a.height], [b.width, b.height]];
+  if (a.width !== b.width || a.height !== b.height) return {sizes, changed: null, box: null};
+  const skip = (x, y) => skipped.some(
+    (r) => x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height);
+  let changed = 0, box = null;
+  for (let i = 0; i < a.data.length; i += 4) {
+    const most = Math.max(...[0, 1, 2, 3].map((c) => Math.abs(a.data[i + c] - b.data[i + c])));
+    const x = (i / 4) % a.width, y = Math.floor(i / 4 / a.width);
+    if (most <= tolerance || skip(x, y)) continue;
+    changed += 1;
+    box = box ? [Math.min(box[0], x), Math.min(box[1], y), Math.max(box[2], x), Math.max(box[3], y)]
+              : [x, y, x, y];
+  }
+  return {sizes, changed, box};
+}"""
+"""Compare two PNGs pixel by pixel, decoded in the browser: their sizes and, of the same
+size, how many pixels differ by more than ``tolerance`` in a channel (outside the
+``skipped`` rectangles), and the box that holds them."""
+
+TOLERANCE = 32
+"""How far a pixel's channel may move and the pixel count as unchanged (antialiasing)."""
+CHANGED_PIXELS = 10
+"""How many changed pixels a picture may have and still be kept: one character is more."""
+
+
 def png_size(path: Path) -> tuple[int, int]:
     """The width and height a PNG file's header declares."""
     head = path.read_bytes()[:24]
@@ -69,12 +130,30 @@ def png_size(path: Path) -> tuple[int, int]:
     return struct.unpack(">II", head[16:24])
 
 
-def test_the_debugger_guide_pictures(page, voila_url):
+def data_url(path: Path) -> str:
+    return "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode()
+
+
+def change(page, committed: Path, taken: Path, skipped: list[dict]) -> str | None:
+    """How the picture ``taken`` differs from the ``committed`` one, in words, or None when
+    it does not beyond the tolerance (the random ids' rectangles ``skipped``)."""
+    if not committed.is_file():
+        return "new"
+    found = page.evaluate(DIFF, [data_url(committed), data_url(taken), skipped, TOLERANCE])
+    (width, height), (new_width, new_height) = found["sizes"]
+    if (width, height) != (new_width, new_height):
+        return f"{width}×{height} px → {new_width}×{new_height} px"
+    if found["changed"] <= CHANGED_PIXELS:
+        return None
+    left, top, right, bottom = found["box"]
+    return f"{found['changed']} pixels changed, within x {left}–{right}, y {top}–{bottom}"
+
+
+def test_the_debugger_guide_pictures(page, voila_url, tmp_path):
     from playwright.sync_api import expect
 
     IMAGES.mkdir(parents=True, exist_ok=True)
-    for name in SHOTS:
-        (IMAGES / f"{name}.png").unlink(missing_ok=True)
+    ids: dict[str, list[dict]] = {}  # each picture's random ids, skipped when compared
     # as wide as the guide's text column, and tall enough for the whole widget
     page.set_viewport_size({"width": 800, "height": 1800})
     button = lambda name: page.locator(f".gk-{name}-button")  # noqa: E731
@@ -89,7 +168,8 @@ def test_the_debugger_guide_pictures(page, voila_url):
     def shoot(name: str, part=debugger) -> None:
         page.mouse.move(0, 0)  # no hover highlight
         page.evaluate("document.activeElement && document.activeElement.blur()")  # no focus ring
-        part.screenshot(path=str(IMAGES / f"{name}.png"), animations="disabled")
+        part.screenshot(path=str(tmp_path / f"{name}.png"), animations="disabled")
+        ids[name] = part.evaluate(RANDOM_IDS)
 
     open_guide()
     expect(phase).to_have_text("next: Plan")
@@ -150,13 +230,22 @@ def test_the_debugger_guide_pictures(page, voila_url):
     expect(page.locator(".gk-why")).to_contain_text("summarize is planned to run at step 3")
     shoot("breakpoint")
 
+    rewritten = []
     for name in SHOTS:
-        path = IMAGES / f"{name}.png"
+        path = tmp_path / f"{name}.png"
         assert path.is_file(), f"{name}.png was not written"
         width, height = png_size(path)
-        source = "data:image/png;base64," + base64.b64encode(path.read_bytes()).decode()
-        pixels = page.evaluate(PIXELS, source)
+        pixels = page.evaluate(PIXELS, data_url(path))
         assert (pixels["width"], pixels["height"]) == (width, height), name
         assert 300 <= width <= 1000 and 80 <= height <= 1800, (name, width, height)
         assert pixels["colours"] >= 16, f"{name}.png is nearly blank: {pixels}"
         assert 0.01 <= pixels["ink"] <= 0.8, f"{name}.png is blank or solid: {pixels}"
+        if said := change(page, IMAGES / f"{name}.png", path, ids[name]):
+            shutil.copyfile(path, IMAGES / f"{name}.png")
+            rewritten.append(f"{name}.png ({said})")
+    if rewritten:
+        warnings.warn(
+            f"rewrote {', '.join(rewritten)} in {IMAGES}: the debugger's look changed; commit "
+            "them with the change that made it",
+            stacklevel=1,
+        )
