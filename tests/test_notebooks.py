@@ -145,6 +145,29 @@ def test_no_question_is_answered_before_the_learner_guesses():
     assert told == [], "said before the question is guessed: " + "; ".join(told)
 
 
+def test_no_step_card_shows_a_questions_answer():
+    """A cell that steps a question's session and ends with ``session.step()`` shows that
+    step's card, whose writes say what the next step runs (lesson 04's step 1 card listed
+    ``branch:to:flights`` and ``branch:to:hotel_search`` above "which nodes run in step
+    2?", lesson 05's three ``Send``s above "how many tasks?"): before a question, such a
+    cell ends with ``;``, which keeps the card out of sight."""
+    shown = []
+    for path in LESSONS:
+        asked = 0  # the cell after the last question
+        cells = nbformat.read(path, as_version=4).cells
+        for i, cell in enumerate(cells):
+            asks = re.search(r"(\w+)\.predict\(", cell.source) if cell.cell_type == "code" else None
+            if not asks:
+                continue
+            for before in cells[asked:i]:
+                code = [line.split("#")[0].rstrip() for line in before.source.splitlines()]
+                last = next((line for line in reversed(code) if line), "")
+                if before.cell_type == "code" and last == f"{asks[1]}.step()":
+                    shown.append(f"{path.name} {before.id}")
+            asked = i + 1
+    assert shown == [], "a step's card shows a question's answer: " + ", ".join(shown)
+
+
 # Run first, hidden, in the lesson's kernel: any connection off this machine fails the
 # lesson (the kernel's own sockets are on loopback).
 OFFLINE = """\
