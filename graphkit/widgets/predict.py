@@ -335,11 +335,13 @@ def _where(session: DebugSession, fix: str) -> str:
 
 def _failed_update(session: DebugSession, channel: str, guess: Any, step: int) -> Prediction:
     error = session.stepper.error
-    # (the widget's box can only send text: the class's name, typed, is the class)
+    # (the widget's box can only send text: the class's name, typed, is the class;
+    # a base every error has says nothing about this one, so it is no answer)
     named = {kind.__name__ for kind in type(error).__mro__} if error is not None else set()
-    correct = (isinstance(guess, type) and isinstance(error, guess)) or (
-        isinstance(guess, str) and guess.strip() in named - {"object"}
-    )
+    named -= {"Exception", "BaseException", "object"}
+    correct = (
+        isinstance(guess, type) and isinstance(error, guess) and guess.__name__ in named
+    ) or (isinstance(guess, str) and guess.strip() in named)
     verdict = "Right" if correct else "Not quite"
     guessed = guess.__name__ if isinstance(guess, type) else show(guess, _WIDTH)
     text = (

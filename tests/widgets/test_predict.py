@@ -96,6 +96,15 @@ def test_a_failed_update_is_predicted_by_the_errors_name_as_typed_in_the_widget(
     assert "(you predicted InvalidUpdateError)." in predictions[3].explanation
 
 
+def test_a_base_every_error_has_is_no_answer_to_a_failed_update():
+    """Exception (or 'BaseException' typed in the box) was scored right beside an
+    InvalidUpdateError: a learner could pass lessons 03 and 10 without knowing it."""
+    for guess in (Exception, BaseException, "Exception", "BaseException", " object"):
+        session = DebugSession(forecast_conflict(), {"x": 0})
+        session.step(), session.step(), session.plan()
+        assert not session.predict(channel="x", value=guess).correct, guess
+
+
 def forecast_conflict():
     """Two nodes write the plain key x in step 1."""
 
