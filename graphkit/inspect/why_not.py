@@ -233,18 +233,35 @@ class NotRan:
         a task paused in ``interrupt()``, a LangGraph thread whose process ended): its
         writes are kept, and the Update applies them when the run goes on."""
         through = self._through(writers, node, channel, n)
+        waits = self._still_waits(node, channel, n, writers)
         text = (
             f"{join_names(writers)} wrote {channel} during step {n}'s Execute{through}, and "
             f"the run stopped before step {n}'s Update, so the write is not applied yet. "
             f"The step's finished writes are kept with its checkpoint: when the run goes on "
             "(the debugger's Update, a resume, invoke(None, config) on the thread), they are "
-            f"applied and {node} runs at step {n + 1}."
+            f"applied and {waits or f'{node} runs at step {n + 1}'}."
         )
+        then = f"; applied, {waits}" if waits else f", so {node} would run at step {n + 1}"
         phrase = (
             f"{both(writers)} wrote {channel} in step {n}, and the run stopped before that "
-            f"step's Update, so {node} would run at step {n + 1}"
+            f"step's Update{then}"
         )
         return Finding(phrase, Reason("next_step", text, n, channel, writers))
+
+    def _still_waits(self, node: str, channel: str, n: int, writers: tuple[str, ...]) -> str | None:
+        """What keeps ``node`` waiting once step n's kept writes are applied: the rest of
+        its waiting edge, or its ``defer=True``; None when it then runs at step n+1."""
+        parts = self.wiring.barrier(channel)
+        if parts is not None:
+            before = self.history.steps[n].checkpoint_before.channel_values.get(channel, EMPTY)
+            seen = barrier_seen(before) | set(writers)
+            missing = [source for source in parts[0] if source not in seen]
+            if missing:
+                edge = f"[{', '.join(parts[0])}] → {node}"
+                return f"the waiting edge {edge} still waits for {join_names(missing)}"
+        if self.wiring.deferred(node):
+            return f"{node}, added with defer=True, runs once the run has nothing else to run"
+        return None
 
     def _through(self, writers: tuple[str, ...], node: str, channel: str, n: int) -> str:
         """`` (through the edge a → b)``: the way step ``n``'s writers reached ``node``;

@@ -5,8 +5,9 @@ step failed ()", though nothing failed, and the write is applied when the run go
 
 from __future__ import annotations
 
+import operator
 import types
-from typing import TypedDict
+from typing import Annotated, TypedDict
 
 import pytest
 
@@ -82,3 +83,64 @@ def test_the_debugger_after_execute_does_not_call_the_step_failed():
     assert "and the run stopped before that step's Update, so d would run at step 2" in (
         session.view().why_text
     )
+
+
+class Log(TypedDict):
+    log: Annotated[list, operator.add]
+
+
+def _joined(library, *, asks: bool):
+    """b and c run at step 1 (c asks a human when ``asks``), e after c, and d waits for
+    b and e: d runs at step 3, not at the step after b wrote its half of the edge."""
+    builder = library.StateGraph(Log)
+    builder.add_node("b", lambda state: {"log": ["b"]})
+    ask = (lambda state: {"log": [library.interrupt("ok?")]}) if asks else None
+    builder.add_node("c", ask or (lambda state: {"log": ["c"]}))
+    builder.add_node("e", lambda state: {"log": ["e"]})
+    builder.add_node("d", lambda state: {"log": ["d"]})
+    builder.add_edge(library.START, "b").add_edge(library.START, "c").add_edge("c", "e")
+    builder.add_edge(["b", "e"], "d")
+    return builder.compile(checkpointer=library.InMemorySaver())
+
+
+def _libraries():
+    graph = pytest.importorskip("langgraph.graph")
+    from langgraph.checkpoint.memory import InMemorySaver as LangGraphSaver
+    from langgraph.types import interrupt as langgraph_interrupt
+
+    langgraph = types.SimpleNamespace(
+        StateGraph=graph.StateGraph,
+        START=graph.START,
+        InMemorySaver=LangGraphSaver,
+        interrupt=langgraph_interrupt,
+    )
+    graphkit = types.SimpleNamespace(
+        StateGraph=StateGraph, START=START, InMemorySaver=InMemorySaver, interrupt=interrupt
+    )
+    return langgraph, graphkit
+
+
+def test_a_half_written_waiting_edge_of_a_stopped_step_is_not_said_to_run_next():
+    # b wrote its half of [b, e] -> d in step 1, beside c paused in interrupt(): why said
+    # "d would run at step 2", while LangGraph runs d at step 3, after e
+    from langgraph.types import Command as LangGraphCommand
+
+    langgraph, graphkit = _libraries()
+    config = {"configurable": {"thread_id": "t"}}
+    theirs = _joined(langgraph, asks=True)
+    theirs.invoke({"log": []}, config)
+    ours = _joined(graphkit, asks=True)
+    for run, app in ((open_langgraph_thread(theirs, config), theirs), (ours.trace(
+        {"log": []}, config), ours)):  # fmt: skip
+        answer = run.why("d", step=1, graph=app).answers[0]
+        assert "would run at step 2" not in answer.summary
+        said = [reason.text for reason in answer.reasons if reason.kind == "next_step"]
+        assert said == [
+            "b wrote join:b+e:d during step 1's Execute (through the waiting edge [b, e] → "
+            "d), and the run stopped before step 1's Update, so the write is not applied "
+            "yet. The step's finished writes are kept with its checkpoint: when the run "
+            "goes on (the debugger's Update, a resume, invoke(None, config) on the thread), "
+            "they are applied and the waiting edge [b, e] → d still waits for e."
+        ]
+    theirs.invoke(LangGraphCommand(resume="yes"), config)
+    assert [s.metadata["step"] for s in theirs.get_state_history(config) if "d" in s.next] == [2]
