@@ -411,14 +411,28 @@ class NotRan:
 
     def _due(self, node: str) -> str | None:
         """The trigger channel of ``node`` the run's last Update changed to a version the
-        node has not seen, so that the next Plan runs it; None if there is none."""
+        node has not seen, so that the next Plan runs it; None if there is none (a
+        waiting edge still missing a source, a deferred node behind another that is due)."""
         final = self.history.final_checkpoint()
         if final is None or self.history.steps[self.history.last].update is None:
             return None
+        channel = self._woken(node, final)
+        if channel is None or not self.wiring.deferred(node):
+            return channel
+        others = [n for n in self.wiring.node_names() if n != node and not self.wiring.deferred(n)]
+        return None if any(self._woken(other, final) for other in others) else channel
+
+    def _woken(self, node: str, final: Checkpoint) -> str | None:
+        """A trigger channel of ``node`` newer in ``final`` than the node has seen, and
+        available (a waiting edge all of whose sources have written)."""
         seen = final.versions_seen.get(node) or {}
         for channel in self.wiring.triggers(node):
             version = final.channel_versions.get(channel)
-            if version is not None and version > seen.get(channel, 0):
+            if version is None or version <= seen.get(channel, 0):
+                continue
+            parts = self.wiring.barrier(channel)
+            value = final.channel_values.get(channel, EMPTY)
+            if parts is None or set(parts[0]) <= barrier_seen(value):
                 return channel
         return None
 

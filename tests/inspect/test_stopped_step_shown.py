@@ -144,3 +144,37 @@ def test_a_half_written_waiting_edge_of_a_stopped_step_is_not_said_to_run_next()
         ]
     theirs.invoke(LangGraphCommand(resume="yes"), config)
     assert [s.metadata["step"] for s in theirs.get_state_history(config) if "d" in s.next] == [2]
+
+
+def test_a_stopped_run_does_not_say_a_half_written_waiting_edge_or_a_deferred_node_runs_next():
+    # the debugger after step 1: c's waiting edge has a's half only, or c is deferred
+    # behind b; why said "Step 2 would run c", and c runs at step 3 (LangGraph too)
+    langgraph, _ = _libraries()
+
+    def graph(library, deferred: bool):
+        builder = library.StateGraph(Log)
+        for name in "axb":
+            builder.add_node(name, lambda state, name=name: {"log": [name]})
+        builder.add_node("c", lambda state: {"log": ["c"]}, defer=deferred)
+        builder.add_edge(library.START, "a").add_edge(library.START, "x").add_edge("x", "b")
+        if deferred:
+            return builder.add_edge("a", "c")
+        return builder.add_edge(["a", "b"], "c")
+
+    ours = types.SimpleNamespace(StateGraph=StateGraph, START=START)
+    for deferred in (False, True):
+        session = DebugSession(graph(ours, deferred).compile(), {"log": []})
+        for _ in range(3):  # the input, __start__ and step 1 (a and x)
+            session.step()
+        run = session.stepper.run_so_far
+        assert run.status == "running" and run.steps[-1].step == 1
+        answer = run.why("c", step=2).answers[0]
+        assert answer.summary == "c did not run at step 2: the run has not reached step 2 yet."
+        assert session.run().why("c").answers[0].step == 3
+        theirs = graph(langgraph, deferred).compile(checkpointer=langgraph.InMemorySaver())
+        config = {"configurable": {"thread_id": "t"}}
+        theirs.invoke({"log": []}, config)
+        # (c ran at the first step whose checkpoint has its write; get_state().next after
+        # step 1 names c too, for the waiting edge, though c does not run at step 2)
+        history = theirs.get_state_history(config)
+        assert min(s.metadata["step"] for s in history if "c" in s.values["log"]) == 3
