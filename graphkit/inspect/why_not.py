@@ -356,7 +356,7 @@ class NotRan:
             )
             phrase = f"the run finished at step {after} (no node was triggered)"
             edit = self.history.get(last)
-            edited = edit is not None and any(task.kind == "update" for task in edit.plan.tasks)
+            edited = self._edited(last)
             if edited:
                 phrase = f"the run finished at step {after}: step {last}'s state edit woke no node"
             # (a step asked after the end is often the wrong step: say where the node ran,
@@ -404,10 +404,22 @@ class NotRan:
                     "(or it was run with interrupt_before, or reached its recursion limit); "
                     f"going on (invoke(None, config), the debugger's Step) runs {node}."
                 )
+                if self._edited(last):  # (nothing stopped it: an edit runs no node)
+                    text = (
+                        f"Step {after} would run {node} (step {last}'s Update changed {due}). "
+                        f"Step {last} is a state edit (update_state): an edit saves the edited "
+                        "state and runs no node, so nothing ran after it. Going on "
+                        f"(invoke(None, config), the debugger's Step) runs {node}."
+                    )
                 reason = Reason("not_reached", text, after, due)
                 phrase = f"the run stopped before step {after}, which would run {node}"
         summary = sentence(f"{node} did not run at step {n}: {phrase}")
         return Answer(node, n, False, summary, (reason, *extra))
+
+    def _edited(self, step: int) -> bool:
+        """Whether step ``step`` is a state edit (``update_state``), not a step of nodes."""
+        superstep = self.history.get(step)
+        return superstep is not None and any(t.kind == "update" for t in superstep.plan.tasks)
 
     def _due(self, node: str) -> str | None:
         """The trigger channel of ``node`` the run's last Update changed to a version the

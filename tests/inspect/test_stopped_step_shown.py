@@ -178,3 +178,36 @@ def test_a_stopped_run_does_not_say_a_half_written_waiting_edge_or_a_deferred_no
         # step 1 names c too, for the waiting edge, though c does not run at step 2)
         history = theirs.get_state_history(config)
         assert min(s.metadata["step"] for s in history if "c" in s.values["log"]) == 3
+
+
+def test_a_state_edit_not_gone_on_from_says_an_edit_runs_nothing():
+    # a chat thread edited as __start__ (which wakes the chatbot) and not invoked again:
+    # why blamed a process that ended, interrupt_before or the recursion limit
+    from langchain_core.messages import AIMessage, HumanMessage
+    from langgraph.graph import MessagesState
+
+    langgraph, _ = _libraries()
+
+    def chatbot(state: MessagesState) -> dict:
+        return {"messages": [AIMessage(f"re: {state['messages'][-1].content}")]}
+
+    builder = langgraph.StateGraph(MessagesState).add_node("chatbot", chatbot)
+    app = builder.add_edge(langgraph.START, "chatbot").compile(
+        checkpointer=langgraph.InMemorySaver()
+    )
+    config = {"configurable": {"thread_id": "t"}}
+    app.invoke({"messages": [("user", "hi")]}, config)
+    app.update_state(config, {"messages": [HumanMessage("and Porto?")]}, as_node="__start__")
+    assert app.get_state(config).next == ("chatbot",)
+    answer = open_langgraph_thread(app, config).why("chatbot", step=3, graph=app).answers[0]
+    assert answer.summary == (
+        "chatbot did not run at step 3: the run stopped before step 3, which would run chatbot."
+    )
+    assert answer.reasons[-1].text == (
+        "Step 3 would run chatbot (step 2's Update changed branch:to:chatbot). Step 2 is a "
+        "state edit (update_state): an edit saves the edited state and runs no node, so "
+        "nothing ran after it. Going on (invoke(None, config), the debugger's Step) runs "
+        "chatbot."
+    )
+    app.invoke(None, config)
+    assert app.get_state(config).values["messages"][-1].content == "re: and Porto?"
