@@ -11,7 +11,7 @@ Styles are inline, so a card looks the same wherever the HTML is pasted.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from graphkit.channels import EMPTY
@@ -31,7 +31,7 @@ from graphkit.inspect.markup import (
     escape,
 )
 from graphkit.inspect.mutated import mutated_keys
-from graphkit.inspect.resumed import AGAIN
+from graphkit.inspect.resumed import again
 from graphkit.inspect.retried import retried_text
 from graphkit.inspect.timeline import duration_text, run_timeline_svg
 from graphkit.inspect.values import handoff, handoff_text, show, show_error, was_cancelled
@@ -156,10 +156,12 @@ def result_items(
     *,
     handed_off: Any = None,
     read: Mapping[str, Any] | None = None,
+    results: Sequence[TaskResult] = (),
 ) -> str:
     """One executed task: its node, time and worker, then each write or its error
     (``handed_off``: the ``Command`` a subgraph's run handed its parent, see ``handoff``;
-    ``read``: the values its step planned from, to tell a key it set and lost).
+    ``read``: the values its step planned from, to tell a key it set and lost;
+    ``results``: its step's, to tell the tasks it called that a resume did not rerun).
 
     >>> from graphkit.inspect.examples import counter_run
     >>> "wrote nothing" in result_items(counter_run().step(1).execution.results[0])
@@ -171,9 +173,9 @@ def result_items(
     lines = [_item(head)]
     if result.answers:  # what each interrupt() of the task was answered, in order
         answers = ", ".join(value(answer) for answer in result.answers)
-        again = muted(f"({AGAIN})")
+        note = muted(f"({again(result, results)})")
         lines.append(
-            f'<div style="margin:1px 0 1px 12px">{muted("resumed with")} {answers} {again}</div>'
+            f'<div style="margin:1px 0 1px 12px">{muted("resumed with")} {answers} {note}</div>'
         )
     for channel, written in result.writes:
         lines.append(
@@ -281,7 +283,10 @@ def execution_html(
     if execution is None:
         column = _column(f"Execute · step {step}", EXECUTE, [], "not executed")
     else:
-        items = [result_items(r, keys, handed_off=handed_off, read=read) for r in execution.results]
+        items = [
+            result_items(r, keys, handed_off=handed_off, read=read, results=execution.results)
+            for r in execution.results
+        ]
         colours = ERROR if execution.error is not None and handed_off is None else EXECUTE
         column = _column(f"Execute · step {execution.step}", colours, items, "no task ran")
     return f'<div style="{CARD};padding:4px">{column}</div>' if card else column

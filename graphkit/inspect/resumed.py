@@ -5,11 +5,14 @@ LangGraph resumes a paused task by running its node again, from its first line: 
 node did before its ``interrupt()`` (an audit line written, an e-mail drafted, a model
 called) was done once when it asked and again when it was answered. The records keep
 the answers (``TaskResult.answers``); a view that said only ``resumed with 'yes'`` left
-the user to know the rule, as a retry's note once did (see ``retried``).
+the user to know the rule, as a retry's note once did (see ``retried``). The tasks it
+called (``@task``) that had finished are the exception: a resume returns their saved
+results and does not run them again, so a side effect inside one happened once.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from graphkit.inspect.values import show
@@ -17,15 +20,37 @@ from graphkit.inspect.values import show
 if TYPE_CHECKING:
     from graphkit.pregel.records import TaskResult
 
-__all__ = ["AGAIN", "resumed_reason_text"]
-
-AGAIN = "it ran again from its start: what it did before interrupt() was done again"
-"""What ``print(run)`` and a step card add to a resumed task's answers."""
+__all__ = ["again", "resumed_reason_text"]
 
 
-def resumed_reason_text(result: TaskResult) -> str | None:
+def again(result: TaskResult, results: Iterable[TaskResult] = ()) -> str:
+    """What ``print(run)`` and a step card add to a resumed task's answers; ``results``:
+    its step's, where the tasks it called and did not run again are.
+
+    >>> from graphkit.pregel.records import Task, TaskResult
+    >>> task = Task("t1", 2, "refund", "pull", ("refund",), ("branch:to:refund",), {})
+    >>> again(TaskResult(task, (), answers=("yes",)))
+    'it ran again from its start: what it did before interrupt() was done again'
+    """
+    return "it ran again from its start: what it did before interrupt() was done again" + (
+        _but_calls(result, results)
+    )
+
+
+def _but_calls(result: TaskResult, results: Iterable[TaskResult]) -> str:
+    """``, but for the tasks it called that had finished (draft): ...``, or nothing."""
+    kept = [r.task.node for r in results if r.task.parent == result.task.id and r.reused]
+    if not kept:
+        return ""
+    return (
+        f", but for the tasks it called that had finished ({', '.join(dict.fromkeys(kept))}): "
+        "they returned their saved results, not run again"
+    )
+
+
+def resumed_reason_text(result: TaskResult, results: Iterable[TaskResult] = ()) -> str | None:
     """What ``why`` says of a task a resume let past its ``interrupt()`` calls, or None
-    for a task that was not resumed.
+    for a task that was not resumed (``results``: its step's, as for ``again``).
 
     >>> from graphkit.pregel.records import Task, TaskResult
     >>> task = Task("t1", 2, "refund", "pull", ("refund",), ("branch:to:refund",), {})
@@ -43,6 +68,8 @@ def resumed_reason_text(result: TaskResult) -> str | None:
         f"{who} was resumed with {answers} in step {task.step}: a resumed task runs its "
         "node again from its start, and each interrupt() it reaches returns its answer, in "
         "order. Whatever it did before its interrupt() (a row written, a message sent, a "
-        "model called) was done when it asked and again when it was answered. Do such "
-        "things after the interrupt(), or in a node that runs after it."
+        f"model called) was done when it asked and again when it was answered"
+        f"{_but_calls(result, results)}. Do such things after the interrupt(), in a node "
+        "that runs after it, or in a task it calls (@task), whose finished result a "
+        "resume reuses."
     )

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from graphkit.channels import EMPTY
 from graphkit.inspect.dropped import dropped_keys
 from graphkit.inspect.mutated import lost_in_loop, mutated_keys
-from graphkit.inspect.resumed import AGAIN
+from graphkit.inspect.resumed import again
 from graphkit.inspect.retried import retried_text
 from graphkit.inspect.timeline import duration_text
 from graphkit.inspect.values import (
@@ -141,7 +141,7 @@ def superstep_lines(
             did = f"{kept}, not run again; {did}"
         if result.answers:  # what each interrupt() of the task was answered, in order
             answers = ", ".join(show(a, _VALUE_WIDTH) for a in result.answers)
-            did = f"resumed with {answers} ({AGAIN}); {did}"
+            did = f"resumed with {answers} ({again(result, execution.results)}); {did}"
         lines.append(_line("EXECUTE", result.task.node, column, took + did))
     if update is not None:
         lines.extend(_update_lines(superstep, column))

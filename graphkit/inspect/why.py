@@ -138,7 +138,10 @@ class _Ran:
         reasons = (
             *(f.reason for f in found),
             *(Reason("retried", retried_reason_text(r) or "", n, None, (node,)) for r in retried),
-            *(Reason("resumed", resumed_reason_text(r) or "", n, None, (node,)) for r in resumed),
+            *(
+                Reason("resumed", resumed_reason_text(r, started) or "", n, None, (node,))
+                for r in resumed
+            ),
             *((_cached(node, n, len(cached), self.wiring),) if cached else ()),
             *((_maybe_cached(node, n, self.wiring),) if unsaid else ()),
             *_dropped(superstep, node),

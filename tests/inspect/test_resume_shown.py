@@ -181,5 +181,66 @@ def test_a_resumed_task_says_it_ran_again_from_its_start_as_langgraph_ran_it():
             "again from its start, and each interrupt() it reaches returns its answer, in "
             "order. Whatever it did before its interrupt() (a row written, a message sent, a "
             "model called) was done when it asked and again when it was answered. Do such "
-            "things after the interrupt(), or in a node that runs after it."
+            "things after the interrupt(), in a node that runs after it, or in a task it "
+            "calls (@task), whose finished result a resume reuses."
         ]
+
+
+def test_a_resumed_entrypoint_does_not_say_its_finished_tasks_ran_again():
+    # a flow called draft() (a @task), then asked: resumed, the flow ran again but draft
+    # returned its saved result (it ran once, in LangGraph too), while the views said
+    # "what it did before interrupt() was done again"
+    import html
+    import re
+
+    from langgraph.checkpoint.memory import InMemorySaver as LangGraphSaver
+    from langgraph.func import entrypoint as langgraph_entrypoint
+    from langgraph.func import task as langgraph_task
+    from langgraph.types import Command as LangGraphCommand
+    from langgraph.types import interrupt as langgraph_interrupt
+
+    from graphkit.func import entrypoint, task
+
+    def flow(make_entrypoint, make_task, saver, ask):
+        drafted: list[str] = []
+
+        @make_task
+        def draft(topic: str) -> str:
+            drafted.append(topic)
+            return f"draft on {topic}"
+
+        @make_entrypoint(checkpointer=saver())
+        def mail(topic: str) -> dict:
+            text = draft(topic).result()
+            return {"sent": ask(text)}
+
+        return mail, drafted
+
+    config = {"configurable": {"thread_id": "t"}}
+    theirs, their_drafts = flow(
+        langgraph_entrypoint, langgraph_task, LangGraphSaver, langgraph_interrupt
+    )
+    theirs.invoke("Q3", config)
+    theirs.invoke(LangGraphCommand(resume="yes"), config)
+    ours, our_drafts = flow(entrypoint, task, InMemorySaver, interrupt)
+    ours.invoke("Q3", config)
+    run = ours.trace(Command(resume="yes"), config)
+    assert their_drafts == our_drafts == ["Q3"]
+    again = (
+        "(it ran again from its start: what it did before interrupt() was done again, but "
+        "for the tasks it called that had finished (draft): they returned their saved "
+        "results, not run again)"
+    )
+    lines = words(run.timeline(width=None))
+    assert any(line.startswith(f"EXECUTE mail resumed with 'yes' {again}; ") for line in lines)
+    assert again in html.unescape(re.sub(r"<[^>]+>", "", run.step(0)._repr_html_()))
+    said = [r.text for r in run.why("mail", step=0).answers[0].reasons if r.kind == "resumed"]
+    assert said == [
+        "mail was resumed with 'yes' in step 0: a resumed task runs its node again from its "
+        "start, and each interrupt() it reaches returns its answer, in order. Whatever it "
+        "did before its interrupt() (a row written, a message sent, a model called) was done "
+        "when it asked and again when it was answered, but for the tasks it called that had "
+        "finished (draft): they returned their saved results, not run again. Do such things "
+        "after the interrupt(), in a node that runs after it, or in a task it calls "
+        "(@task), whose finished result a resume reuses."
+    ]
