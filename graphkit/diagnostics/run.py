@@ -22,6 +22,7 @@ __all__ = [
     "recursion_limit",
     "reducer_raised",
     "run_is_over",
+    "subscript_read",
     "subscripted",
     "unknown_channel",
     "unknown_send_target",
@@ -91,29 +92,35 @@ def subscripted(error: BaseException, mapping: Any) -> bool:
     (``state["key"]``): the innermost frame of its traceback, read back from its source.
     A ``KeyError`` of another dict (``other["key"]``, ``state["a"]["key"]``), raised on
     purpose or from code whose source cannot be read is not."""
+    return mapping is not None and subscript_read(error) is mapping
+
+
+def subscript_read(error: BaseException) -> Any:
+    """What the code that raised ``error`` subscripted by a name (``state`` of
+    ``state["key"]``), read back from the source of its traceback's innermost frame;
+    None where that frame does not read ``name[...]`` or its source cannot be read."""
     traceback = error.__traceback__
     while traceback is not None and traceback.tb_next is not None:
         traceback = traceback.tb_next
     if traceback is None:
-        return False
+        return None
     frame = traceback.tb_frame
     positions = list(frame.f_code.co_positions())
     start, end, column, end_column = positions[traceback.tb_lasti // 2]
     lines = linecache.getlines(frame.f_code.co_filename, frame.f_globals)
     if None in (start, end, column, end_column) or end > len(lines):  # type: ignore[operator]
-        return False
+        return None
     text = lines[start - 1 : end]  # type: ignore[operator]
     text[-1] = text[-1].encode()[:end_column].decode(errors="ignore")
     text[0] = text[0].encode()[column:].decode(errors="ignore")
     try:
         read = ast.parse("".join(text).strip(), mode="eval").body
     except SyntaxError:
-        return False
+        return None
     if not (isinstance(read, ast.Subscript) and isinstance(read.value, ast.Name)):
-        return False
+        return None
     name = read.value.id
-    found = frame.f_locals.get(name, frame.f_globals.get(name))
-    return found is mapping
+    return frame.f_locals.get(name, frame.f_globals.get(name))
 
 
 def async_node_in_sync_run(node: str) -> TypeError:

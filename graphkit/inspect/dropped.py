@@ -4,21 +4,26 @@ A ``StateGraph`` keeps only the keys its state has: a node returning another one
 it (graphkit warns), and a subgraph run as a node loses every key of its output the
 parent's state lacks, silently, as in LangGraph. The records keep what was lost: a
 node's ``output``, and a subgraph's own run (``TaskResult.subruns``); the views say it
-where the task is shown, since the writes alone show nothing missing.
+where the task is shown, since the writes alone show nothing missing, and ``why`` ties
+a later ``KeyError`` on such a key, read from the state, to the step that dropped it
+(``read_dropped``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
 from graphkit.constants import END, PUSH, ROOT, START
+from graphkit.diagnostics.run import subscript_read
+from graphkit.inspect.explanation import Reason
 from graphkit.inspect.values import barrier_parts, branch_target, join_names
 
 if TYPE_CHECKING:
-    from graphkit.pregel.records import TaskResult
+    from graphkit.inspect.history import History
+    from graphkit.pregel.records import Superstep, TaskResult
 
-__all__ = ["Dropped", "dropped_keys"]
+__all__ = ["Dropped", "dropped_keys", "read_dropped"]
 
 
 class Dropped(NamedTuple):
@@ -86,3 +91,58 @@ def _state_graph_task(result: TaskResult) -> bool:
         channel in (START, PUSH) or branch_target(channel) or barrier_parts(channel)
         for channel in task.triggers
     )
+
+
+def read_dropped(history: History, superstep: Superstep, node: str) -> list[Reason]:
+    """The node raised ``KeyError`` reading its state for a key an earlier task returned
+    and the state dropped (an agent's input key, read by a tool's ``InjectedState``):
+    the two lines of the timeline, steps apart, are one story."""
+    execution = superstep.execution
+    failed = [r for r in execution.results if r.task.node == node] if execution else []
+    keys = [key for r in failed if (key := _missing_state_key(r, history.run.state_keys))]
+    for m in sorted(step for step in history.steps if step < superstep.step):
+        earlier = history.steps[m]
+        state_keys = earlier.update.state_keys if earlier.update is not None else ()
+        for result in earlier.execution.results if earlier.execution is not None else ():
+            dropped = dropped_keys(result, state_keys)
+            lost = [key for key in keys if dropped is not None and key in dropped.keys]
+            if lost:
+                by = "the input" if result.task.node == START else result.task.node
+                text = (
+                    f"{lost[0]!r} is not a key of the graph's state: {by} gave it, and "
+                    f"step {m} dropped it ({result.task.node} wrote only the state's keys), "
+                    f"so {node}, which read it (state[{lost[0]!r}], or a tool's "
+                    f"InjectedState({lost[0]!r})), found no such key. Add it to the state "
+                    "schema (for create_react_agent, a state_schema that subclasses "
+                    "AgentState)."
+                )
+                return [Reason("dropped", text, m, lost[0], (result.task.node,))]
+    return []
+
+
+def _missing_state_key(result: TaskResult, state_keys: Iterable[str]) -> str | None:
+    """The key of ``result``'s ``KeyError`` when its node read it from the state it was
+    given (``state[key]``, or a tool's ``InjectedState(key)`` raising in a ``ToolNode``)
+    and the state has no such key; None for a ``KeyError`` of another dict (the config,
+    a table of the node's own). An error whose traceback is gone (a saver kept its text
+    alone) cannot tell where it was raised: its key is taken."""
+    error = result.error
+    if type(error).__name__ != "KeyError" or len(error.args) != 1:  # (a saved one too)
+        return None
+    key = error.args[0]
+    if not isinstance(key, str) or key in state_keys:
+        return None
+    traceback = error.__traceback__
+    if traceback is None:
+        return key
+    while traceback.tb_next is not None:
+        traceback = traceback.tb_next
+    module = str(traceback.tb_frame.f_globals.get("__name__", ""))
+    if module.startswith(("langgraph.prebuilt.", "graphkit.prebuilt.")):
+        return key  # (a tool's injected argument, read from the state by its ToolNode)
+    read, given = subscript_read(error), result.task.input
+    try:
+        state = isinstance(read, Mapping) and (read is given or bool(read == given))
+    except Exception:  # (values that refuse to compare: not the state, then)
+        state = False
+    return key if state else None

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from graphkit.constants import START, TASKS
 from graphkit.diagnostics import some_names
 from graphkit.diagnostics.names import near_miss
-from graphkit.inspect.dropped import dropped_keys
+from graphkit.inspect.dropped import dropped_keys, read_dropped
 from graphkit.inspect.explanation import Answer, Explanation, Reason
 from graphkit.inspect.history import History
 from graphkit.inspect.resumed import resumed_reason_text
@@ -146,7 +146,7 @@ class _Ran:
             *((_maybe_cached(node, n, self.wiring),) if unsaid else ()),
             *_dropped(superstep, node),
             *_failure(superstep, node),
-            *_read_dropped(self.history, superstep, node),
+            *read_dropped(self.history, superstep, node),
             *((edit[1],) if edit else ()),
         )
         # a step stopped after its Plan (a breakpoint, the debugger between phases) has
@@ -511,38 +511,6 @@ def _dropped(superstep: Superstep, node: str) -> list[Reason]:
             )
         reasons.append(Reason("dropped", text, n, None, (node,)))
     return reasons
-
-
-def _read_dropped(history: History, superstep: Superstep, node: str) -> list[Reason]:
-    """The node raised ``KeyError`` for a key an earlier task returned and the state
-    dropped (an agent's input key, read by a tool's ``InjectedState``): the two lines
-    of the timeline, steps apart, are one story."""
-    execution = superstep.execution
-    errors = [r.error for r in execution.results if r.task.node == node] if execution else []
-    keys = [
-        error.args[0]
-        for error in errors
-        if type(error).__name__ == "KeyError" and len(error.args) == 1
-        and isinstance(error.args[0], str) and error.args[0] not in history.run.state_keys
-    ]  # fmt: skip
-    for m in sorted(step for step in history.steps if step < superstep.step):
-        earlier = history.steps[m]
-        state_keys = earlier.update.state_keys if earlier.update is not None else ()
-        for result in earlier.execution.results if earlier.execution is not None else ():
-            dropped = dropped_keys(result, state_keys)
-            lost = [key for key in keys if dropped is not None and key in dropped.keys]
-            if lost:
-                by = "the input" if result.task.node == START else result.task.node
-                text = (
-                    f"{lost[0]!r} is not a key of the graph's state: {by} gave it, and "
-                    f"step {m} dropped it ({result.task.node} wrote only the state's keys), "
-                    f"so {node}, which read it (state[{lost[0]!r}], or a tool's "
-                    f"InjectedState({lost[0]!r})), found no such key. Add it to the state "
-                    "schema (for create_react_agent, a state_schema that subclasses "
-                    "AgentState)."
-                )
-                return [Reason("dropped", text, m, lost[0], (result.task.node,))]
-    return []
 
 
 def _failure(superstep: Superstep, node: str) -> list[Reason]:

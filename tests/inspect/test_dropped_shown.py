@@ -8,6 +8,8 @@ import operator
 import warnings
 from typing import Annotated, TypedDict
 
+import pytest
+
 from graphkit import END, START, Send, StateGraph
 from graphkit.inspect.dropped import dropped_keys
 
@@ -161,3 +163,29 @@ def test_why_ties_a_tools_key_error_to_the_input_key_the_state_dropped():
             "Add it to the state schema (for create_react_agent, a state_schema that "
             "subclasses AgentState)."
         )
+
+
+def test_why_ties_a_key_error_to_a_dropped_key_only_when_the_state_was_read():
+    # user_id was given in the input (and dropped: the state has none) and in the config;
+    # a node raising KeyError('user_id') from the config was said to have read it from
+    # the state, and told to add it to the state schema
+    class Question(TypedDict):
+        question: str
+        answer: str
+
+    def from_config(state: Question, config) -> dict:
+        return {"answer": config["configurable"]["user_id"]}
+
+    def from_state(state: Question) -> dict:
+        return {"answer": state["user_id"]}
+
+    given = {"question": "where is my order?", "user_id": "u-42"}
+    kinds = {}
+    for node in (from_config, from_state):
+        builder = StateGraph(Question).add_node("answer", node).add_edge(START, "answer")
+        with warnings.catch_warnings(), pytest.raises(KeyError) as raised:
+            warnings.simplefilter("ignore")  # (graphkit warns of the key it drops)
+            builder.compile().trace(given)
+        reasons = raised.value.run.why("answer", step=1).answers[0].reasons
+        kinds[node.__name__] = [(r.kind, r.step) for r in reasons if r.kind == "dropped"]
+    assert kinds == {"from_config": [], "from_state": [("dropped", 0)]}
