@@ -127,9 +127,13 @@ class _Ran:
         resumed = [r for r in started if r.task.node == node and r.answers]
         cached = [r for r in started if r.task.node == node and r.cached]
         # a thread read from LangGraph's saver does not say whether the cache served a
-        # task (its attempts, not saved either, are None): the graph says whether it could
+        # task (its attempts, not saved either, are None): the graph says whether it could.
+        # The cache holds only finished writes: a task that raised, asked or was answered ran
         mine = [r for r in started if r.task.node == node]
         unsaid = bool(mine) and all(r.attempts is None for r in mine)
+        unsaid = unsaid and any(
+            r.error is None and not r.interrupts and not r.paused and not r.answers for r in mine
+        )
         unsaid = unsaid and not cached and self.wiring.cacheable(node)
         times = f" ({len(tasks)} tasks)" if len(tasks) > 1 else ""
         if len(tasks) == 1 and retried:  # (each attempt ran it from its start: said first)

@@ -172,3 +172,45 @@ def test_why_says_a_cached_node_did_not_run_and_what_its_key_leaves_out():
     )
     assert answer.reasons[-1].kind == "cached" and key in answer.reasons[-1].text
     assert all(r.kind != "cached" for r in imported.why("quote").answers[0].reasons)
+
+
+def test_a_langgraph_task_that_raised_or_asked_is_not_said_maybe_served_by_the_cache():
+    # LangGraph caches only a task that finished (not an error, not an interrupt): why
+    # said of quote, which raised, "quote may not have run" beside "quote raised"
+    import pytest
+
+    pytest.importorskip("langgraph")
+    from langgraph.cache.memory import InMemoryCache as LangGraphCache
+    from langgraph.checkpoint.memory import InMemorySaver as LangGraphSaver
+    from langgraph.graph import START as LANGGRAPH_START
+    from langgraph.graph import StateGraph as LangGraphStateGraph
+    from langgraph.types import CachePolicy as LangGraphPolicy
+    from langgraph.types import interrupt
+
+    from graphkit import open_langgraph_thread
+
+    class Order(TypedDict):
+        n: int
+        out: str
+
+    def quote(state: Order) -> dict:
+        if state["n"] < 0:
+            raise ValueError("a negative amount")
+        return {"out": f"quote {state['n']}"}
+
+    def approve(state: Order) -> dict:
+        return {"out": interrupt(f"approve {state['out']}?")}
+
+    builder = LangGraphStateGraph(Order)
+    builder.add_node("quote", quote, cache_policy=LangGraphPolicy())
+    builder.add_node("approve", approve, cache_policy=LangGraphPolicy())
+    builder.add_edge(LANGGRAPH_START, "quote").add_edge("quote", "approve")
+    app = builder.compile(checkpointer=LangGraphSaver(), cache=LangGraphCache())
+    failed, asked = ({"configurable": {"thread_id": name}} for name in ("failed", "asked"))
+    with pytest.raises(ValueError):
+        app.invoke({"n": -1, "out": ""}, failed)
+    app.invoke({"n": 1, "out": ""}, asked)
+    for config, node, step in ((asked, "approve", 2), (failed, "quote", 1)):
+        answer = open_langgraph_thread(app, config).why(node, step=step, graph=app).answers[0]
+        assert "cache" not in answer.summary
+        assert [r.kind for r in answer.reasons if r.kind == "cached"] == []
