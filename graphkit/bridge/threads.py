@@ -272,7 +272,8 @@ def _changes(
 ) -> tuple[ChannelChange, ...]:
     """Each channel whose version changed from ``parent`` to ``child``: written ones in
     the order their writes apply (task path order), then the runtime's, by name (or,
-    for a state edit, ``editor``'s, whose write's value is not known)."""
+    for a state edit, ``editor``'s, whose write's value is not known, but for the
+    channels the edit left empty: cleared by the runtime)."""
     before_values = parent.values if parent is not None else {}
     before_versions = parent.versions() if parent is not None else {}
     after_values, after_versions = child.values, child.versions()
@@ -287,7 +288,13 @@ def _changes(
     changes = []
     for channel in order:
         writers, values = written.get(channel, ([], []))
-        if editor is not None and not writers and channel not in SPECIAL:
+        # (a channel left empty was consumed, as a step's triggers are: the runtime's)
+        if (
+            editor is not None
+            and not writers
+            and channel not in SPECIAL
+            and channel in after_values
+        ):
             writers = [editor]
         changes.append(
             ChannelChange(

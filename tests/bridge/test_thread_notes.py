@@ -192,3 +192,28 @@ def test_a_thread_killed_in_a_step_says_the_node_would_run_there(tmp_path):
         "interrupt_before, or reached its recursion limit); going on (invoke(None, "
         "config), the debugger's Step) runs enrich."
     )
+
+
+def test_an_edit_does_not_claim_the_channels_the_runtime_cleared():
+    # an edit of a step paused beside a finished sibling: LangGraph consumes the step's
+    # trigger channels, and the import said "branch:to:b None -> <empty> (from __update__)"
+    from langgraph.types import interrupt
+
+    class Review(TypedDict):
+        draft: str
+        ok: str
+
+    builder = StateGraph(Review)
+    builder.add_node("b", lambda state: {"draft": "hello"})
+    builder.add_node("c", lambda state: {"ok": interrupt("send it?")})
+    builder.add_edge(START, "b").add_edge(START, "c")
+    app = builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "1"}}
+    app.invoke({"draft": ""}, config)
+    app.update_state(config, {"ok": "edited"}, as_node="c")
+    edit = open_langgraph_thread(app, config).steps[-1].update
+    assert [(c.channel, c.writers) for c in edit.changes] == [
+        ("ok", ("__update__",)),
+        ("branch:to:b", ()),
+        ("branch:to:c", ()),
+    ]
