@@ -84,6 +84,24 @@ def test_trace_prints_the_superstep_timeline_then_the_final_state(capsys):
     ]
 
 
+def test_trace_into_a_pipe_prints_one_line_per_change_for_grep(tmp_path, capsys):
+    # print(run) folds a line past 100 characters for JupyterLab; `graphkit trace ... |
+    # grep UPDATE` then lost the end of each long change, on a line of its own
+    module = write_module(
+        tmp_path,
+        "def grow(state):\n    return {'x': state['x'] * 10**40}\n"
+        "builder = StateGraph(S)\nbuilder.add_node('grow', grow)\n"
+        "builder.add_edge(START, 'grow')\n",
+    )
+    assert main(["trace", f"{module}:builder", "--input", '{"x": 10000000000}']) == 0
+    lines = capsys.readouterr().out.splitlines()
+    change = [
+        line for line in lines if line.startswith("  UPDATE   x") and "10000000000 ->" in line
+    ]
+    assert len(change) == 1 and change[0].endswith("(from grow)") and len(change[0]) > 100
+    assert all(line == "" or not line.startswith("     ") for line in lines)
+
+
 def test_a_run_over_the_recursion_limit_exits_1_after_showing_what_ran(capsys):
     config = '{"recursion_limit": 2}'
     assert main(["trace", SEED, "--input", INPUT, "--config", config]) == 1

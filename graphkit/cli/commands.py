@@ -4,6 +4,8 @@ through ``fail`` (one line on stderr, exit code 1)."""
 from __future__ import annotations
 
 import json
+import shutil
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -62,7 +64,18 @@ def trace(target: str, input_json: str, config_json: str | None) -> tuple[str, s
 
 def _trace_text(run: Any) -> str:
     heading = "final state" if run.status == "done" else "state when the run stopped"
-    return f"{run.timeline()}\n\n{state_text(run.values, heading)}"
+    return f"{run.timeline(width=_width())}\n\n{state_text(run.values, heading)}"
+
+
+def _width() -> int | None:
+    """Where the timeline folds its lines: a terminal's width, so that it breaks at a
+    space rather than anywhere; none into a pipe or a file, so that ``grep`` reads one
+    line per task, write set and change."""
+    try:
+        terminal = sys.stdout is not None and sys.stdout.isatty()
+    except ValueError:  # (closed: what is printed goes nowhere)
+        terminal = False
+    return max(shutil.get_terminal_size().columns, 60) if terminal else None
 
 
 def state_text(values: Mapping[str, Any], heading: str = "final state") -> str:
