@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from graphkit.constants import END, START
+from graphkit.pregel.thread_edits import last_writers
 
 if TYPE_CHECKING:
     from graphkit.checkpoint import Checkpoint
@@ -33,15 +34,7 @@ def ran_last(checkpoint: Checkpoint, nodes: list[str]) -> str | None:
     >>> ran_last(Checkpoint("c", 1, "loop", None, DeltaMap(), DeltaMap(), seen), ["chatbot"])
     'chatbot'
     """
-    latest = {
-        node: max(seen.values())
-        for node, seen in checkpoint.versions_seen.items()
-        if (node in nodes or node == START) and seen
-    }
-    if not latest:
-        return START
-    newest = max(latest.values())
-    found = [node for node, version in latest.items() if version == newest]
+    found = last_writers(checkpoint.versions_seen, {START, *nodes})
     return found[0] if len(found) == 1 else None
 
 

@@ -41,7 +41,7 @@ from graphkit.types import StateUpdate
 if TYPE_CHECKING:
     from graphkit.pregel.app import CompiledGraph
 
-__all__ = ["abulk_update_state", "bulk_update_state"]
+__all__ = ["abulk_update_state", "bulk_update_state", "last_writers"]
 
 
 def bulk_update_state(
@@ -273,20 +273,29 @@ def _copy_item(item: Any) -> Sequence[Any]:
 
 
 def _last_writer(graph: GraphSpec, state: phases.StepState) -> str:
-    """The node whose task saw the newest versions (START too: on a thread's later run,
-    before its first node, the edit is START's; START on an empty thread); a graph's
-    only node (an entrypoint, a one-node Pregel), as in LangGraph."""
+    """The node an edit without ``as_node`` is made as: the one that ran last
+    (``last_writers``), or a graph's only node (an entrypoint, a one-node Pregel), as in
+    LangGraph."""
     if len(graph.nodes) == 1:
         return next(iter(graph.nodes))
-    latest = {
-        node: max(seen.values())
-        for node, seen in state.versions_seen.items()
-        if node in graph.nodes and seen
-    }
-    if not latest:
-        return START
-    newest = max(latest.values())
-    candidates = sorted(node for node, version in latest.items() if version == newest)
+    candidates = last_writers(state.versions_seen, graph.nodes)
     if len(candidates) > 1:
         raise InvalidUpdateError(diagnose.ambiguous_update(candidates))
     return candidates[0]
+
+
+def last_writers(versions_seen: Mapping[str, Mapping[str, Any]], nodes: Any) -> list[str]:
+    """The nodes of ``nodes`` whose tasks saw the newest channel versions, sorted (START
+    too: on a thread's later run, before its first node, the edit is START's; START on
+    an empty thread). Two or more: they ran last together.
+
+    >>> last_writers({"__start__": {"__start__": 1}, "chat": {"branch:to:chat": 2}}, ["chat"])
+    ['chat']
+    """
+    latest = {
+        node: max(seen.values()) for node, seen in versions_seen.items() if node in nodes and seen
+    }
+    if not latest:
+        return [START]
+    newest = max(latest.values())
+    return sorted(node for node, version in latest.items() if version == newest)
