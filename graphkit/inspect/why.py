@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from graphkit.constants import START, TASKS
 from graphkit.diagnostics import some_names
 from graphkit.diagnostics.names import near_miss
+from graphkit.inspect.cached import MAYBE, cached_reason, maybe_cached, maybe_cached_reason
 from graphkit.inspect.dropped import dropped_keys, read_dropped
 from graphkit.inspect.explanation import Answer, Explanation, Reason
 from graphkit.inspect.history import History
@@ -126,15 +127,7 @@ class _Ran:
         retried = [r for r in started if r.task.node == node and r.failed_attempts]
         resumed = [r for r in started if r.task.node == node and r.answers]
         cached = [r for r in started if r.task.node == node and r.cached]
-        # a thread read from LangGraph's saver does not say whether the cache served a
-        # task (its attempts, not saved either, are None): the graph says whether it could.
-        # The cache holds only finished writes: a task that raised, asked or was answered ran
-        mine = [r for r in started if r.task.node == node]
-        unsaid = bool(mine) and all(r.attempts is None for r in mine)
-        unsaid = unsaid and any(
-            r.error is None and not r.interrupts and not r.paused and not r.answers for r in mine
-        )
-        unsaid = unsaid and not cached and self.wiring.cacheable(node)
+        unsaid = not cached and maybe_cached(node, started, self.wiring)
         times = f" ({len(tasks)} tasks)" if len(tasks) > 1 else ""
         if len(tasks) == 1 and retried:  # (each attempt ran it from its start: said first)
             times = f" ({len(retried[0].failed_attempts) + 1} attempts)"
@@ -146,8 +139,8 @@ class _Ran:
                 Reason("resumed", resumed_reason_text(r, started) or "", n, None, (node,))
                 for r in resumed
             ),
-            *((_cached(node, n, len(cached), self.wiring),) if cached else ()),
-            *((_maybe_cached(node, n, self.wiring),) if unsaid else ()),
+            *((cached_reason(node, n, len(cached), self.wiring),) if cached else ()),
+            *((maybe_cached_reason(node, n, self.wiring),) if unsaid else ()),
             *_dropped(superstep, node),
             *_failure(superstep, node),
             *read_dropped(self.history, superstep, node),
@@ -157,8 +150,7 @@ class _Ran:
         # not run its tasks yet: they are planned
         did = "ran" if superstep.execution is not None else "is planned to run"
         after = f", after {edit[0]}" if edit and because != _EDITED_SEND else ""
-        maybe = "; or the node cache served its writes: LangGraph does not save which"
-        summary = f"{node} {did} at step {n}{times} because {because}{after}{maybe * unsaid}."
+        summary = f"{node} {did} at step {n}{times} because {because}{after}{MAYBE * unsaid}."
         if cached and len(cached) == len(tasks):  # (its writes were the cache's: it did not run)
             summary = (
                 f"{node} was planned at step {n}{times} because {because}{after}; the node "
@@ -417,43 +409,6 @@ def _input_reason() -> Reason:
         "so step 0's Plan woke __start__, which writes the input into the state."
     )
     return Reason("input", text, -1, START, (INPUT_TASK,))
-
-
-def _cached(node: str, n: int, count: int, wiring: Wiring) -> Reason:
-    """The node's writes came from the node cache: which key served them, and what the
-    key leaves out (a pricing node reading the run's context served one customer's price
-    to another)."""
-    tasks = f" ({count} tasks)" if count > 1 else ""
-    text = (
-        f"Step {n} applied writes the node cache held for {node}{tasks} (its CachePolicy), "
-        f"saved when a task of {node} with the same key ran before, in this run or another: "
-        f"{node} did not run. {_cache_key(node, wiring)}"
-    )
-    return Reason("cached", text, n, None, (node,))
-
-
-def _maybe_cached(node: str, n: int, wiring: Wiring) -> Reason:
-    """A thread LangGraph saved: the node may have been served from the cache."""
-    text = (
-        f"{node} has a CachePolicy and the graph a node cache, and LangGraph does not save "
-        f"whether a task's writes came from the cache: at step {n} they may be writes "
-        f"cached when a task of {node} with the same key ran before, in this thread or "
-        f"another, and {node} may not have run. {_cache_key(node, wiring)}"
-    )
-    return Reason("cached", text, n, None, (node,))
-
-
-def _cache_key(node: str, wiring: Wiring) -> str:
-    """What a node cache's key leaves out."""
-    context = wiring.context_schema
-    named = f"{getattr(context, '__name__', context)} " if context is not None else ""
-    return (
-        f"The key is made from {node}'s input alone (the policy's key_func, by default the "
-        f"whole input): what else it reads (the run's {named}context, its config, the "
-        "store) is not part of it, so a run that differs only there is served the writes "
-        "cached first. Put what its answer depends on in the state (and the key_func), or "
-        "give the policy a shorter ttl."
-    )
 
 
 def _started_by(superstep: Superstep, task: Any) -> Finding:
