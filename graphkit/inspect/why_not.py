@@ -16,6 +16,7 @@ from graphkit.channels import EMPTY
 from graphkit.constants import TASKS
 from graphkit.inspect.edited import edit_woke_nothing
 from graphkit.inspect.explanation import Answer, Reason
+from graphkit.inspect.stopped import is_edit, not_reached
 from graphkit.inspect.values import barrier_seen, join_names, show_error
 from graphkit.inspect.wording import both, router_choice, sentence, who_when, wrote_in
 
@@ -356,7 +357,7 @@ class NotRan:
             )
             phrase = f"the run finished at step {after} (no node was triggered)"
             edit = self.history.get(last)
-            edited = self._edited(last)
+            edited = is_edit(self.history, last)
             if edited:
                 phrase = f"the run finished at step {after}: step {last}'s state edit woke no node"
             # (a step asked after the end is often the wrong step: say where the node ran,
@@ -392,61 +393,9 @@ class NotRan:
             for channel in self.wiring.triggers(node):
                 extra.extend(f.reason for f in self._written_in(node, last, channel))
         else:
-            text = f"The run has not reached step {n} yet (its next step is {after})."
-            reason = Reason("not_reached", text, after)
-            phrase = f"the run has not reached step {n} yet"
-            due = self._due(node) if run.status == "running" and n == after else None
-            if due is not None:
-                text = (
-                    f"Step {after} would run {node} (step {last}'s Update changed {due}), and "
-                    f"the run stopped before it: nothing of step {after} is in the records. A "
-                    "thread LangGraph saved stops so when its process ended during the step "
-                    "(or it was run with interrupt_before, or reached its recursion limit); "
-                    f"going on (invoke(None, config), the debugger's Step) runs {node}."
-                )
-                if self._edited(last):  # (nothing stopped it: an edit runs no node)
-                    text = (
-                        f"Step {after} would run {node} (step {last}'s Update changed {due}). "
-                        f"Step {last} is a state edit (update_state): an edit saves the edited "
-                        "state and runs no node, so nothing ran after it. Going on "
-                        f"(invoke(None, config), the debugger's Step) runs {node}."
-                    )
-                reason = Reason("not_reached", text, after, due)
-                phrase = f"the run stopped before step {after}, which would run {node}"
+            reason, phrase = not_reached(self.history, self.wiring, node, n)
         summary = sentence(f"{node} did not run at step {n}: {phrase}")
         return Answer(node, n, False, summary, (reason, *extra))
-
-    def _edited(self, step: int) -> bool:
-        """Whether step ``step`` is a state edit (``update_state``), not a step of nodes."""
-        superstep = self.history.get(step)
-        return superstep is not None and any(t.kind == "update" for t in superstep.plan.tasks)
-
-    def _due(self, node: str) -> str | None:
-        """The trigger channel of ``node`` the run's last Update changed to a version the
-        node has not seen, so that the next Plan runs it; None if there is none (a
-        waiting edge still missing a source, a deferred node behind another that is due)."""
-        final = self.history.final_checkpoint()
-        if final is None or self.history.steps[self.history.last].update is None:
-            return None
-        channel = self._woken(node, final)
-        if channel is None or not self.wiring.deferred(node):
-            return channel
-        others = [n for n in self.wiring.node_names() if n != node and not self.wiring.deferred(n)]
-        return None if any(self._woken(other, final) for other in others) else channel
-
-    def _woken(self, node: str, final: Checkpoint) -> str | None:
-        """A trigger channel of ``node`` newer in ``final`` than the node has seen, and
-        available (a waiting edge all of whose sources have written)."""
-        seen = final.versions_seen.get(node) or {}
-        for channel in self.wiring.triggers(node):
-            version = final.channel_versions.get(channel)
-            if version is None or version <= seen.get(channel, 0):
-                continue
-            parts = self.wiring.barrier(channel)
-            value = final.channel_values.get(channel, EMPTY)
-            if parts is None or set(parts[0]) <= barrier_seen(value):
-                return channel
-        return None
 
     def _before_records(self, node: str, n: int) -> Answer:
         """Step n is before the records begin (or is the saved state they begin with)."""
