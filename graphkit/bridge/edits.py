@@ -37,7 +37,11 @@ def edit_writes(
         if channel is None or name not in after:
             continue
         old = before.get(name, EMPTY)
-        for candidate in _candidates(old, after[name]):
+        try:
+            candidates = list(_candidates(old, after[name]))
+        except Exception:  # (items that refuse to compare, as numpy arrays: none told)
+            candidates = []
+        for candidate in candidates:
             if _makes(channel, old, candidate, after[name]):
                 writes.append((name, candidate))
                 break

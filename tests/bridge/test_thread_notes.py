@@ -217,3 +217,22 @@ def test_an_edit_does_not_claim_the_channels_the_runtime_cleared():
         ("branch:to:b", ()),
         ("branch:to:c", ()),
     ]
+
+
+def test_an_edit_of_a_list_of_arrays_is_read_without_comparing_them_whole():
+    # a time-travel edit appended an embedding to a list of numpy arrays: reading the
+    # thread raised "The truth value of an array with more than one element is ambiguous"
+    np = pytest.importorskip("numpy")
+
+    class Vectors(TypedDict):
+        vectors: Annotated[list, operator.add]
+
+    builder = StateGraph(Vectors).add_node("embed", lambda state: {"vectors": [np.ones(2)]})
+    app = builder.add_edge(START, "embed").compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "1"}}
+    app.invoke({"vectors": []}, config)
+    app.invoke({"vectors": []}, config)
+    first = next(s for s in app.get_state_history(config) if s.metadata["step"] == 1)
+    fork = app.update_state(first.config, {"vectors": [np.zeros(2)]})
+    edit = open_langgraph_thread(app, fork).steps[-1]
+    assert [(c.channel, c.writers) for c in edit.update.changes] == [("vectors", ("__update__",))]
