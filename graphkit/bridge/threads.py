@@ -220,6 +220,7 @@ def _results(
 ) -> tuple[TaskResult, ...]:
     """What each planned task did, from the writes saved against ``saved``."""
     by_id = {planned.id: planned for planned in saved.snapshot.tasks}
+    root = not (saved.snapshot.config.get("configurable") or {}).get("checkpoint_ns")
     results = []
     for task in tasks:
         writes = [(c, v) for t, c, v in saved.pending_writes if t == task.id]
@@ -239,7 +240,7 @@ def _results(
             TaskResult(
                 task,
                 tuple((c, v) for c, v in writes if c not in SPECIAL and info.known(c)),
-                output=_output(task, planned),
+                output=_output(task, planned, root),
                 error=saved_error(error) if error is not None else None,
                 attempts=UNKNOWN,
                 started=UNKNOWN,
@@ -254,11 +255,13 @@ def _results(
     return tuple(results)
 
 
-def _output(task: Task, planned: Any) -> Any:
+def _output(task: Task, planned: Any, root: bool) -> Any:
     """What the task's node returned. LangGraph saves what a task wrote to the state's
-    keys (``PregelTask.result``); ``__start__`` returns the run's input whole, so an input
-    key the state lacks, dropped on the way, shows as in graphkit's own run."""
-    if task.node == START and task.kind == "pull" and isinstance(task.input, Mapping):
+    keys (``PregelTask.result``); a root run's ``__start__`` returns the run's input
+    whole, so an input key the state lacks, dropped on the way, shows as in graphkit's
+    own run. A subgraph's is given its parent's whole state, whose other keys it leaves
+    out as graphkit's subrun does: no word of them."""
+    if task.node == START and task.kind == "pull" and root and isinstance(task.input, Mapping):
         return task.input
     return getattr(planned, "result", None)
 

@@ -236,3 +236,28 @@ def test_an_edit_of_a_list_of_arrays_is_read_without_comparing_them_whole():
     fork = app.update_state(first.config, {"vectors": [np.zeros(2)]})
     edit = open_langgraph_thread(app, fork).steps[-1]
     assert [(c.channel, c.writers) for c in edit.update.changes] == [("vectors", ("__update__",))]
+
+
+def test_a_subgraphs_input_step_does_not_say_it_dropped_the_parents_keys():
+    # a subgraph's __start__ is given the parent's whole state: the imported subrun said
+    # "dropped user: not a key of the graph's state", graphkit's own subrun nothing
+    class Parent(TypedDict):
+        topic: str
+        user: str
+        summary: str
+
+    class Child(TypedDict):
+        topic: str
+        summary: str
+
+    inner = StateGraph(Child).add_node("write", lambda state: {"summary": state["topic"]})
+    builder = StateGraph(Parent).add_node("sub", inner.add_edge(START, "write").compile())
+    app = builder.add_edge(START, "sub").compile(checkpointer=InMemorySaver())
+    given = {"topic": "owls", "user": "ada", "summary": ""}
+    config = {"configurable": {"thread_id": "1"}}
+    app.invoke(given, config)
+    (imported,) = open_langgraph_thread(app, config).steps[-1].execution.results[0].subruns
+    own = from_langgraph(app).trace(given, {"configurable": {"thread_id": "2"}})
+    (subrun,) = own.steps[-1].execution.results[0].subruns
+    for run in (imported, subrun):
+        assert "dropped" not in run.timeline(width=None)
