@@ -274,7 +274,6 @@ def update(
             consumed[channel] = None
     runs_nodes = False  # the input step and update_state's steps run no node
     grouped: dict[str, list[Any]] = {}  # each channel's writes, in apply order
-    writers: dict[str, list[str]] = {}
     for result in ordered:
         if result.task.triggers:
             runs_nodes = True
@@ -284,16 +283,15 @@ def update(
         for channel, value in result.writes:
             if channel in grouped:
                 grouped[channel].append(value)
-                writers[channel].append(result.task.node)
             elif channel in graph.channels:
-                grouped[channel], writers[channel] = [value], [result.task.node]
+                grouped[channel] = [value]
             elif channel == RETURN:  # a called task's return value: recorded, not a channel
                 continue
             else:  # dropped, as in LangGraph
                 warn(diagnose.unknown_channel(state.step, result.task.node, channel, graph.nodes))
     # 3. reset consumed channels and hand each channel all its writes
     made = _Changes(graph, state, recorded, ordered)
-    made.consume_and_write(consumed, grouped, writers)
+    made.consume_and_write(consumed, grouped)
     if runs_nodes or discarded:
         # 4. a step passed: volatile channels not written may clear themselves
         made.change(sorted(state.live_volatile - grouped.keys()), finish=False)
@@ -329,9 +327,7 @@ class _Changes:
         self.changes: dict[str, ChannelChange] = {}
         self.updated: set[str] = set()  # changed to a value (by a write or the runtime)
 
-    def consume_and_write(
-        self, consumed: Iterable[str], grouped: dict[str, list[Any]], writers: dict[str, list[str]]
-    ) -> None:
+    def consume_and_write(self, consumed: Iterable[str], grouped: dict[str, list[Any]]) -> None:
         """Reset consumed channels, then hand each channel all its writes, on copies
         swapped in only once every channel accepted its writes."""
         channels, copies, reset, written = self.state.channels, {}, [], []
@@ -351,46 +347,52 @@ class _Changes:
             except InvalidUpdateError as error:
                 tasks = [r.task for r in self.results if any(c == name for c, _ in r.writes)]
                 message = diagnose.invalid_update(
-                    step, writers[name], name, error, tasks, self.graph.low_level
+                    step, self._writers(name), name, error, tasks, self.graph.low_level
                 )
                 raise InvalidUpdateError(message) from error
             except Exception as error:  # a reducer raised: keep its class, say where
                 reducer = self.graph.reducer_names[name]
                 held_none = getattr(channels[name], "value", EMPTY) is None
-                note = diagnose.reducer_raised(step, name, reducer, writers[name], held_none)
+                note = diagnose.reducer_raised(step, name, reducer, self._writers(name), held_none)
                 error.add_note(note)
                 raise
         for name in written:
-            self._swap_in(name, copies[name], writers[name], grouped[name])
-            if copies[name].is_available():
-                self.updated.add(name)
+            self._swap_in(name, copies[name], grouped[name])
         for name in reset:
             if name not in written:  # (a write that changed nothing keeps its writers)
-                self._swap_in(name, copies[name], writers.get(name, ()), grouped.get(name, ()))
-                if name in grouped and copies[name].is_available():
-                    self.updated.add(name)
+                self._swap_in(name, copies[name], grouped.get(name, ()), name in grouped)
 
     def change(self, names: Iterable[str], finish: bool) -> None:
         """Tell channels a step passed (``update(())``) or that the run ends (``finish()``)."""
         for name in names:
             channel = self.state.channels[name].copy()
-            changed = channel.finish() if finish else channel.update(())
-            if changed:
-                self._swap_in(name, channel, (), ())
-                if channel.is_available():
-                    self.updated.add(name)
+            if channel.finish() if finish else channel.update(()):
+                self._swap_in(name, channel, ())
 
     def _swap_in(
-        self, name: str, after: Channel, writers: Sequence[str], values: Sequence[Any]
+        self, name: str, after: Channel, values: Sequence[Any], updates: bool = True
     ) -> None:
-        self.changed[name] = None
+        """Swap ``after`` in for channel ``name``, at the step's new version, once it took
+        ``values`` (the step's writes to it, none for the runtime's own change); one that
+        holds a value then counts as ``updated`` unless told otherwise."""
+        state = self.state
         if self.recorded:
-            self._record(name, after, writers, values)
-        self.state.channels[name] = after
+            self._record(name, after, values)
+        self.changed[name] = None
+        state.channels[name], state.versions[name] = after, self.version
+        holds_value = after.is_available()
+        if holds_value and updates:
+            self.updated.add(name)
+        if holds_value and after.volatile:
+            state.live_volatile.add(name)
+        else:
+            state.live_volatile.discard(name)
 
-    def _record(
-        self, name: str, after: Channel, writers: Sequence[str], values: Sequence[Any]
-    ) -> None:
+    def _writers(self, name: str) -> list[str]:
+        """The nodes whose writes to channel ``name`` the step applies, in apply order."""
+        return [r.task.node for r in self.results for channel, _ in r.writes if channel == name]
+
+    def _record(self, name: str, after: Channel, values: Sequence[Any]) -> None:
         # a channel has one change per step, keeping its first ``before``
         earlier = self.changes.get(name)
         if earlier is not None:
@@ -402,21 +404,14 @@ class _Changes:
             after.checkpoint(),
             self.state.versions.get(name),
             self.version,
-            tuple(writers),
+            tuple(self._writers(name) if values else ()),
             tuple(values),
             self.graph.reducer_names[name],
         )
 
     def commit(self, seen: Mapping[str, dict[str, int]], source: str) -> Checkpoint:
-        """Give every changed channel the step's new version, and make the checkpoint."""
+        """Make the checkpoint of the changes swapped in (at the step's new version)."""
         state, changed, changes = self.state, self.changed, self.changes
-        for name in changed:
-            state.versions[name] = self.version
-            channel = state.channels[name]
-            if channel.volatile and channel.is_available():
-                state.live_volatile.add(name)
-            else:
-                state.live_volatile.discard(name)
         if changed:
             state.max_version = self.version
         previous = state.checkpoint
