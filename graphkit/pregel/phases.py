@@ -257,14 +257,14 @@ def update(
     source: str | None = None,
     discarded: Sequence[Task] = (),
     recorded: bool = True,
-) -> Update:
+) -> Update | None:
     """Apply a step's writes in task-path order and return the record. ``source`` is
     the checkpoint's origin (default "loop", or "input" for the input step);
     ``discarded`` tasks (replaced by a new input) pass with the step as if they had run,
     as in LangGraph: they see their triggers and the step clears what it would clear (the
     ``Send``s they were). Not ``recorded`` (``invoke`` and ``stream`` keeping no records
-    and saving nothing): the record lists no ``ChannelChange`` and its checkpoint holds no
-    values (``Checkpoint.unsaved``)."""
+    and saving nothing): no record (None), and the new checkpoint holds no values
+    (``Checkpoint.unsaved``)."""
     # 1. sort by task path; mark what each node has seen, and the channels it consumes
     ordered = sorted(results, key=_task_order) if len(results) > 1 else results
     seen: dict[str, dict[str, int]] = {}
@@ -302,6 +302,8 @@ def update(
     checkpoint = made.commit(seen, source or ("loop" if runs_nodes else "input"))
     state.checkpoint, state.updated_channels = checkpoint, checkpoint.updated_channels
     state.step += 1
+    if not recorded:
+        return None
     changes = tuple(made.changes.values())
     return Update(
         checkpoint.step, changes, checkpoint.updated_channels, checkpoint, graph.update_keys

@@ -67,6 +67,10 @@ class Stepper:
         self.thread, lends = run_links(
             options, config.raw, parent, self.namespace, graph.untracked_channels
         )
+        # who reads an Update: the records kept, the thread saved to (or lent: its
+        # subgraphs' metadata name the checkpoint's id), whoever drives the stepper by
+        # hand; a stream (invoke, stream: a listener) keeping no records reads none
+        self._read = options.record or lends is not None or options.listener is None
         opening = open_thread(graph, self.thread, parent, input)
         self._state, self._input, self._discarded = opening.state, opening.input, opening.discarded
         self._pending: list[Any] = opening.pending
@@ -307,26 +311,23 @@ class Stepper:
         assert self.execution is not None
         return self.execution
 
-    def update(self) -> Update:
-        """Apply the step's writes; this is where the state changes."""
+    def update(self) -> Update | None:
+        """Apply the step's writes; this is where the state changes. Returns the step's
+        ``Update``; None in a run nobody reads one of (a stream keeping no records and
+        saving nothing, as ``invoke`` runs)."""
         if self.execution is None or self.status != "running":
             raise self._out_of_turn("update")
         plan, execution = self._plan, self.execution
         assert plan is not None and execution is not None
         discarded = self._discarded if self._needs_input_step else ()
-        # the channel changes are read by the records kept, by the thread saved to (or lent:
-        # its subgraphs' metadata name the checkpoint's id), and by whoever drives the
-        # stepper by hand; a stream (invoke, stream: a listener) keeping no records hands
-        # back chunks, never an Update
         lends = self.context.lends
-        read = self.options.record or lends is not None or self.options.listener is None
         try:
             record = phases.update(
-                self.graph, self._state, execution.results, discarded=discarded, recorded=read
+                self.graph, self._state, execution.results, discarded=discarded, recorded=self._read
             )
         except Exception as error:
             self._fail("error", error)
-        if self.thread is not None:
+        if record is not None and self.thread is not None:
             try:
                 self.thread.save_step(record)
             except Exception as error:  # (durability="sync": the run ends at its failed save)
@@ -334,7 +335,7 @@ class Stepper:
                     self._steps.append(self._superstep(record))
                 self._plan = self.execution = None  # (applied: never to be applied again)
                 self._fail("error", error)
-        elif lends is not None:  # (the checkpoint its subgraphs' metadata name)
+        elif record is not None and lends is not None:  # (their metadata name it)
             lends.checkpoint_id = record.checkpoint.id
         if self._parent is not None:  # a subgraph's step is progress of the task running it
             self._parent.progress()
@@ -342,7 +343,7 @@ class Stepper:
             self._steps.append(self._superstep(record))
         self._pending, self._needs_input_step = [], False
         self._plan = self.execution = None
-        self._checkpoint_before = record.checkpoint
+        self._checkpoint_before = self._state.checkpoint
         if self._resume_expires:  # (once: the step the run resumed is over)
             self._resume_expires = False
             self.context.resume.expire()
