@@ -88,13 +88,15 @@ class StepState:
         """The values of ``keys`` that hold one: those from ``channels`` (by default the
         state's own), then the ``managed`` values."""
         channels = self.channels if channels is None else channels
+        values = {}
+        for key in keys:  # (a loop: a comprehension is a call of its own, per Plan task)
+            if managed and key in managed:
+                continue
+            channel = channels[key]
+            if channel.is_available():
+                values[key] = channel.get()
         if not managed:
-            return {key: channels[key].get() for key in keys if channels[key].is_available()}
-        values = {
-            key: channels[key].get()
-            for key in keys
-            if key not in managed and channels[key].is_available()
-        }
+            return values
         # Managed values come last, whatever their place in the schema, as in LangGraph
         # (a node printing its state shows the keys in the same order).
         for key in keys:
@@ -170,20 +172,17 @@ def plan(graph: GraphSpec, state: StepState) -> Plan:
         tasks.append(
             Task(id_, step, packet.node, "push", path, (PUSH,), packet.arg, timeout=packet.timeout)
         )
-    woken = {
-        node
-        for channel in state.updated_channels
-        for node in graph.trigger_to_nodes.get(channel, ())
-    }
+    woken: set[str] = set()
+    for channel in state.updated_channels:
+        woken.update(graph.trigger_to_nodes.get(channel, ()))
     for name in sorted(woken) if len(woken) > 1 else woken:
         node = graph.nodes[name]
         seen = state.versions_seen.get(name, {})
-        fired = {
-            channel: state.versions[channel]
-            for channel in node.triggers
-            if state.channels[channel].is_available()
-            and state.versions.get(channel, 0) > seen.get(channel, 0)
-        }
+        fired = {}
+        for channel in node.triggers:
+            version = state.versions.get(channel, 0)
+            if version > seen.get(channel, 0) and state.channels[channel].is_available():
+                fired[channel] = version
         if fired:
             task_input = read_input(graph, node, state)
             path = (PULL, name)

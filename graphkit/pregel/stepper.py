@@ -67,9 +67,8 @@ class Stepper:
         self.thread, lends = run_links(
             options, config.raw, parent, self.namespace, graph.untracked_channels
         )
-        # who reads an Update: the records kept, the thread saved to (or lent: its
-        # subgraphs' metadata name the checkpoint's id), whoever drives the stepper by
-        # hand; a stream (invoke, stream: a listener) keeping no records reads none
+        # an Update is read by the records kept, the thread saved to (or lent), whoever
+        # drives the stepper by hand; not by a stream (a listener) keeping no records
         self._read = options.record or lends is not None or options.listener is None
         opening = open_thread(graph, self.thread, parent, input)
         self._state, self._input, self._discarded = opening.state, opening.input, opening.discarded
@@ -91,7 +90,7 @@ class Stepper:
         )
         # a root run's single answer answers only the step it resumes, as in LangGraph
         self._resume_expires = opening.resume is not None and parent is None
-        self.status = "running"
+        self.status, self.done = "running", False  # done: finished, failed or out of steps
         self.error: BaseException | None = None
         self.interrupts: tuple[Any, ...] = ()
         self.drain_reason: str | None = None  # why the run drained (status "drained")
@@ -115,11 +114,6 @@ class Stepper:
         self._state.limit_steps(config.recursion_limit)
 
     # -- where we are -----------------------------------------------------------------
-
-    @property
-    def done(self) -> bool:
-        """True once the run finished, failed or hit its recursion limit."""
-        return self.status != "running"
 
     @property
     def drain_requested(self) -> bool:
@@ -203,7 +197,7 @@ class Stepper:
 
     def plan(self) -> Plan:
         """Plan the next step. Raises GraphRecursionError past the recursion limit."""
-        if self._plan is not None or self.status != "running":
+        if self._plan is not None or self.done:
             raise self._out_of_turn("plan")
         state = self._state
         if self._needs_input_step:
@@ -235,7 +229,7 @@ class Stepper:
         ``None`` when, streaming live, a running task sent a chunk). If a task failed (and
         no error handler took over), the step stops here, before Update, and the first
         error in plan order is raised."""
-        if self._plan is None or self.execution is not None or self.status != "running":
+        if self._plan is None or self.execution is not None or self.done:
             raise self._out_of_turn("execute")
         plan = to_run = self._plan
         assert plan is not None
@@ -315,7 +309,7 @@ class Stepper:
         """Apply the step's writes; this is where the state changes. Returns the step's
         ``Update``; None in a run nobody reads one of (a stream keeping no records and
         saving nothing, as ``invoke`` runs)."""
-        if self.execution is None or self.status != "running":
+        if self.execution is None or self.done:
             raise self._out_of_turn("update")
         plan, execution = self._plan, self.execution
         assert plan is not None and execution is not None
@@ -452,7 +446,7 @@ class Stepper:
 
     def _finish(self, status: str, keep_step: bool = False) -> None:
         """End the run; ``keep_step`` records the step it stopped in, before its Update."""
-        self.status = status
+        self.status, self.done = status, True
         if keep_step and self.options.record and self._plan is not None:
             self._steps.append(self._superstep(None))
         if self.thread is not None:
