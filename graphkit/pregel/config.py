@@ -94,16 +94,16 @@ class RunConfig:
             raise ValueError(diagnose.recursion_limit_below_one(limit))
         limit = whole
         for key in ("configurable", "metadata"):
-            if not isinstance(config.get(key) or {}, (dict, Mapping)):
-                raise TypeError(diagnose.config_part_not_dict(key, config[key]))
+            if (part := config.get(key)) and not isinstance(part, (dict, Mapping)):
+                raise TypeError(diagnose.config_part_not_dict(key, part))
         _check_max_concurrency(config.get("max_concurrency"))
-        configurable = dict(config.get("configurable") or {})
-        raw = {
-            "callbacks": None,
-            **{key: value for key, value in config.items() if key not in OPTIONAL},
-            "metadata": dict(config.get("metadata") or {}),
-            "configurable": configurable,
-        }
+        configurable = dict(config.get("configurable") or ())
+        raw: dict[str, Any] = {"callbacks": None}
+        for key, value in config.items():
+            if key not in OPTIONAL:
+                raw[key] = value
+        raw["metadata"] = dict(config.get("metadata") or ())
+        raw["configurable"] = configurable
         # as in LangGraph, the tags and the limit are in a task's config only when given
         if config.get("tags"):
             raw["tags"] = list(config["tags"])
