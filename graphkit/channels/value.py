@@ -45,12 +45,13 @@ class _OneValue(Channel[Value, Value], Generic[Value]):
                 return False
             self.value = EMPTY
             return True
-        self._check_writes(len(values))
+        if len(values) > 1:
+            self._check_writes(len(values))
         self.value = values[-1]
         return True
 
     def _check_writes(self, count: int) -> None:
-        """Raise ``InvalidUpdateError`` if one step may not bring ``count`` writes."""
+        """Raise ``InvalidUpdateError`` if one step may not bring ``count`` (> 1) writes."""
 
     def from_checkpoint(self, checkpoint: Any) -> Self:
         channel = self._empty_like()

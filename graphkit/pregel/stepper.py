@@ -54,6 +54,14 @@ class Stepper:
     {'n': 6}
     """
 
+    __slots__ = (
+        "_cache_keys", "_checkpoint_before", "_command_writes", "_control", "_discarded",
+        "_execution", "_finish_order", "_input", "_needs_input_step", "_null_writes",
+        "_parent", "_pending", "_plan", "_read", "_results", "_resume_expires", "_state",
+        "_steps", "config", "context", "done", "drain_reason", "error", "graph",
+        "interrupts", "namespace", "options", "resumed", "status", "thread",
+    )  # fmt: skip
+
     def __init__(
         self, graph: GraphSpec, input: Any, config: RunConfig, options: RunOptions | None = None
     ) -> None:
@@ -97,7 +105,9 @@ class Stepper:
         self._control = self.context.runtime.control  # (None: nothing can drain the run)
         self._steps: list[Superstep] = []
         self._plan: Plan | None = None
-        self.execution: Execution | None = None  # the current step's, until its Update
+        self._results: list[TaskResult] | None = None  # the current step's, until its Update
+        self._finish_order: list[str] = []  # their task ids as they came in
+        self._execution: Execution | None = None  # (made from them when read)
         self._cache_keys: dict[str, tuple[FullKey, float | None]] = {}  # this step's, by task id
         if opening.forks:
             self._state.fork()  # replaying an older checkpoint: a new branch, saved below
@@ -128,7 +138,7 @@ class Stepper:
             return None
         if self._plan is None:
             return "plan"
-        return "execute" if self.execution is None else "update"
+        return "execute" if self._results is None else "update"
 
     @property
     def at_input_step(self) -> bool:
@@ -140,7 +150,7 @@ class Stepper:
     def paused_before(self) -> bool:
         """True when the run stopped at an ``interrupt_before`` breakpoint: its step is
         planned and not run."""
-        return self.status == "interrupted" and self._plan is not None and not self.execution
+        return self.status == "interrupted" and self._plan is not None and self._results is None
 
     @property
     def pending_writes(self) -> list[Any]:
@@ -229,7 +239,7 @@ class Stepper:
         ``None`` when, streaming live, a running task sent a chunk). If a task failed (and
         no error handler took over), the step stops here, before Update, and the first
         error in plan order is raised."""
-        if self._plan is None or self.execution is not None or self.done:
+        if self._plan is None or self._results is not None or self.done:
             raise self._out_of_turn("execute")
         plan = to_run = self._plan
         assert plan is not None
@@ -270,11 +280,11 @@ class Stepper:
                 if self.thread is not None:
                     self.thread.save_task(result)
                 results.append(result)
-            self.execution = Execution(plan.step, tuple(results), ())
+            self._results, self._finish_order = results, []
             self._fail("error", error)
         if len(results) > 1:  # back to plan order; tasks started while running after theirs
             results.sort(key=execution_order(plan, results))
-        self.execution = Execution(plan.step, tuple(results), tuple(finish_order))
+        self._results, self._finish_order = results, finish_order
         self._stop_if_failed_or_paused(results)
 
     def _stop_if_failed_or_paused(self, results: list[TaskResult]) -> None:
@@ -305,19 +315,28 @@ class Stepper:
         assert self.execution is not None
         return self.execution
 
+    @property
+    def execution(self) -> Execution | None:
+        """The current step's ``Execution``, from its Execute until its Update (made when
+        first read: a run nobody reads only applies the results)."""
+        if self._execution is None and self._results is not None and self._plan is not None:
+            order = tuple(self._finish_order)
+            self._execution = Execution(self._plan.step, tuple(self._results), order)
+        return self._execution
+
     def update(self) -> Update | None:
         """Apply the step's writes; this is where the state changes. Returns the step's
         ``Update``; None in a run nobody reads one of (a stream keeping no records and
         saving nothing, as ``invoke`` runs)."""
-        if self.execution is None or self.done:
+        if self._results is None or self.done:
             raise self._out_of_turn("update")
-        plan, execution = self._plan, self.execution
-        assert plan is not None and execution is not None
+        plan, results = self._plan, self._results
+        assert plan is not None
         discarded = self._discarded if self._needs_input_step else ()
         lends = self.context.lends
         try:
             record = phases.update(
-                self.graph, self._state, execution.results, discarded=discarded, recorded=self._read
+                self.graph, self._state, results, discarded=discarded, recorded=self._read
             )
         except Exception as error:
             self._fail("error", error)
@@ -327,7 +346,7 @@ class Stepper:
             except Exception as error:  # (durability="sync": the run ends at its failed save)
                 if self.options.record:
                     self._steps.append(self._superstep(record))
-                self._plan = self.execution = None  # (applied: never to be applied again)
+                self._plan = self._results = self._execution = None  # (applied: not again)
                 self._fail("error", error)
         elif record is not None and lends is not None:  # (their metadata name it)
             lends.checkpoint_id = record.checkpoint.id
@@ -336,7 +355,7 @@ class Stepper:
         if self.options.record:
             self._steps.append(self._superstep(record))
         self._pending, self._needs_input_step = [], False
-        self._plan = self.execution = None
+        self._plan = self._results = self._execution = None
         self._checkpoint_before = self._state.checkpoint
         if self._resume_expires:  # (once: the step the run resumed is over)
             self._resume_expires = False

@@ -59,7 +59,6 @@ class Values(Emitter):
     (as in LangGraph: if planning fails, the error comes instead of that chunk)."""
 
     held: tuple[str, Any] | None = None
-    input_step = False
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
@@ -75,7 +74,6 @@ class Values(Emitter):
         return [("values", self.stepper.output(self.keys))] if self.stepper.resumed else ()
 
     def planned(self, plan: Plan) -> Chunks:
-        self.input_step = _is_input_step(plan)
         return self.flushed()
 
     def finished(self, result: TaskResult) -> Chunks:
@@ -87,7 +85,9 @@ class Values(Emitter):
         return [("values", {**values, INTERRUPT: result.interrupts})]
 
     def updated(self, results: list[TaskResult]) -> Chunks:
-        if not self.input_step and self._wrote_a_value(results):
+        # (the input step's one result is its input: LangGraph streams no values for it)
+        input_step = results[0].task.kind == "input" if results else False
+        if not input_step and self._wrote_a_value(results):
             self.held = ("values", self.stepper.output(self.keys))
             if self.stepper.done:  # a breakpoint after the step: no Plan comes, say it now
                 return self.flushed()

@@ -123,11 +123,6 @@ class CallNamespace(tuple):  # type: ignore[type-arg]
         return namespace
 
 
-def _of_run(namespace: tuple[str, ...], run: tuple[str, ...]) -> bool:
-    """Whether a chunk from ``namespace`` is the run's own (not a subgraph's)."""
-    return namespace == run or getattr(namespace, "run", None) == run
-
-
 class StreamRun:
     """``app``'s run of ``input``, prepared as ``stream(input, config, **kwargs)`` was
     asked (see its docs); the remaining kwargs are run options (breakpoints, ...)."""
@@ -221,7 +216,8 @@ class StreamRun:
             held_up.held_up += 1
         try:
             for shown_ns, mode, chunk in self._drive():
-                ours = _of_run(shown_ns, own)
+                # the run's own chunk (a called task's shows its caller's namespace)
+                ours = shown_ns == own or getattr(shown_ns, "run", None) == own
                 namespace = tuple(shown_ns)  # (a CallNamespace is the runtime's, not the user's)
                 if one_key is not None and mode == "values" and namespace == own:
                     chunk = _one_value(chunk, one_key)
