@@ -15,7 +15,7 @@ from typing import Any
 
 from graphkit.channels import EMPTY, Channel
 from graphkit.checkpoint import Checkpoint, new_checkpoint_id
-from graphkit.constants import INTERRUPT, PULL, PUSH, RETURN, START, TASKS
+from graphkit.constants import INTERRUPT, PUSH, RETURN, START, TASKS
 from graphkit.diagnostics import run as diagnose
 from graphkit.errors import InvalidUpdateError, warn
 from graphkit.pregel.records import (
@@ -185,8 +185,8 @@ def plan(graph: GraphSpec, state: StepState) -> Plan:
                 fired[channel] = version
         if fired:
             task_input = read_input(graph, node, state)
-            path = (PULL, name)
-            id_ = task_id(checkpoint_id, step, path)
+            path, text = graph.pull_paths[name]
+            id_ = task_id(checkpoint_id, step, path, text)
             tasks.append(Task(id_, step, name, "pull", path, tuple(fired), task_input, fired))
     return Plan(step, tuple(tasks))
 

@@ -73,14 +73,16 @@ class Task:
         return f"Task(step={self.step}, node={self.node!r}, triggers={list(self.triggers)})"
 
 
-def task_id(checkpoint_id: str, step: int, path: tuple[Any, ...]) -> str:
+def task_id(checkpoint_id: str, step: int, path: tuple[Any, ...], text: str = "") -> str:
     """A UUID-shaped id for the task at ``path``, the same in every process (so a resumed
-    run finds the writes its tasks saved).
+    run finds the writes its tasks saved); ``text`` is ``str(path)`` when the caller has
+    it already (a node's pull path: ``GraphSpec.pull_paths``).
 
     >>> task_id("cp", 3, ("__pregel_pull", "a")) == task_id("cp", 3, ("__pregel_pull", "a"))
     True
     """
-    hex_ = hashlib.blake2b(f"{checkpoint_id}|{step}|{path}".encode(), digest_size=16).hexdigest()
+    made = f"{checkpoint_id}|{step}|{text or str(path)}"
+    hex_ = hashlib.blake2b(made.encode(), digest_size=16).hexdigest()
     return f"{hex_[:8]}-{hex_[8:12]}-{hex_[12:16]}-{hex_[16:20]}-{hex_[20:]}"
 
 

@@ -603,7 +603,7 @@ def task_config(
     LangGraph's ``checkpoint_map`` (the checkpoint of each graph run it is in, by
     namespace) and no ``checkpoint_id`` of its own."""
     namespace = "|".join(task.namespace(run.namespace))
-    triggers = tuple(sorted(node.triggers)) if task.kind == "pull" else task.triggers
+    triggers = node.sorted_triggers if task.kind == "pull" else task.triggers
     metadata = {
         **run.config.get("metadata", {}),
         **(node.metadata if node is not None else {}),

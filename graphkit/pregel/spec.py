@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from graphkit.channels import BinaryOperatorAggregate, Channel, DeltaChannel, UntrackedValue
-from graphkit.constants import ROOT
+from graphkit.constants import PULL, ROOT
 from graphkit.pregel.message_ids import is_messages_reducer, with_message_ids
 from graphkit.pregel.runtime import INJECTABLE
 
@@ -62,13 +62,16 @@ class NodeSpec:
     async_call: Callable[..., Any] | None = None
     """A Runnable node's ``ainvoke``, which an async run calls instead of ``call`` (its
     ``invoke``), as LangGraph does."""
+    runs_user_code: bool = field(init=False, repr=False, compare=False)
+    """False for START without conditional edges: its task runs only graphkit's code (the
+    input's writes), so nothing in it can read its config, and LangGraph reports no chain
+    run for it."""
+    sorted_triggers: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """The triggers in order, as a task's metadata names them (``langgraph_triggers``)."""
 
-    @property
-    def runs_user_code(self) -> bool:
-        """False for START without conditional edges: its task runs only graphkit's
-        code (the input's writes), so nothing in it can read its config, and LangGraph
-        reports no chain run for it."""
-        return not self.hidden or self.has_routers
+    def __post_init__(self) -> None:  # (what each of its tasks would work out again)
+        object.__setattr__(self, "runs_user_code", not self.hidden or self.has_routers)
+        object.__setattr__(self, "sorted_triggers", tuple(sorted(self.triggers)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +102,8 @@ class GraphSpec:
     update_keys: tuple[str, ...] = field(init=False, repr=False)
     """What each ``Update`` names as the state's keys (managed values too; none for a
     Pregel, whose state keys are its stream channels)."""
+    pull_paths: Mapping[str, tuple[tuple[str, str], str]] = field(init=False, repr=False)
+    """Each node's path as a task an edge woke, and its text (hashed by the task's id)."""
     low_level: ClassVar[bool] = False  # a low-level Pregel's, not a StateGraph's
 
     def __post_init__(self) -> None:
@@ -129,6 +134,8 @@ class GraphSpec:
         object.__setattr__(self, "reducer_names", {k: _reducer_name(c) for k, c in channels})
         keys = () if self.low_level else (*self.state_keys, *self.managed)
         object.__setattr__(self, "update_keys", keys)
+        paths = {name: ((PULL, name), str((PULL, name))) for name in self.nodes}
+        object.__setattr__(self, "pull_paths", paths)
 
     def input_writes(self, value: Any) -> tuple[tuple[str, Any], ...]:
         """The writes of the input step: ``value`` to the input channel (the low-level

@@ -275,7 +275,7 @@ class Tasks(Emitter):
         node = self.graph.nodes.get(task.node)
         if node is None or node.hidden:
             return None
-        triggers = tuple(sorted(node.triggers)) if task.kind == "pull" else task.triggers
+        triggers = node.sorted_triggers if task.kind == "pull" else task.triggers
         payload = {"id": task.id, "name": task.node, "input": task.input, "triggers": triggers}
         config = config or {}
         merged = {**(config.get("metadata") or {}), **node.metadata}
