@@ -327,6 +327,7 @@ class _Changes:
         self.changed: dict[str, None] = {}  # an ordered set: the channels swapped
         self.changes: dict[str, ChannelChange] = {}
         self.updated: set[str] = set()  # changed to a value (by a write or the runtime)
+        self.writers: dict[str, list[str]] | None = None  # by channel, once one is asked
 
     def consume_and_write(self, consumed: Iterable[str], grouped: dict[str, list[Any]]) -> None:
         """Reset consumed channels, then hand each channel all its writes, on copies
@@ -390,8 +391,15 @@ class _Changes:
             state.live_volatile.discard(name)
 
     def _writers(self, name: str) -> list[str]:
-        """The nodes whose writes to channel ``name`` the step applies, in apply order."""
-        return [r.task.node for r in self.results for channel, _ in r.writes if channel == name]
+        """The nodes whose writes to channel ``name`` the step applies, in apply order.
+        Found for every channel in one pass when first asked: a record asks per channel,
+        and a pass each made a recorded step quadratic in the channels written."""
+        if self.writers is None:
+            self.writers = {}
+            for result in self.results:
+                for channel, _ in result.writes:
+                    self.writers.setdefault(channel, []).append(result.task.node)
+        return self.writers.get(name, [])
 
     def _record(self, name: str, after: Channel, values: Sequence[Any]) -> None:
         # a channel has one change per step, keeping its first ``before``

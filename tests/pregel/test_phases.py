@@ -201,3 +201,25 @@ def test_a_reducer_error_keeps_its_class_and_names_channel_step_reducer_and_writ
         "While step 1 applied its writes to channel 'total': its reducer refuse_even raised "
         "(writers: 'one' and 'two'); the state is left as it was before the step."
     ]
+
+
+def test_a_recorded_update_reads_each_tasks_writes_a_fixed_number_of_times():
+    # a ChannelChange names its writers: finding them per channel by reading every write
+    # again made a recorded step (a saver, the debugger) quadratic in the keys written
+    keys = [f"k{index}" for index in range(40)]
+    builder = StateGraph(TypedDict("Wide", dict.fromkeys(keys, int)))  # type: ignore[operator]
+    builder.add_node("a", lambda state: dict.fromkeys(keys, 1)).add_edge(START, "a")
+    app = builder.compile()
+    stepper = advance(app, {}, 2)
+    (task,) = phases.plan(app.spec, stepper._state).tasks
+    reads = []
+
+    class Writes(tuple):
+        def __iter__(self):
+            reads.append(None)
+            return super().__iter__()
+
+    result = TaskResult(task, Writes((key, 1) for key in keys))
+    update = phases.update(app.spec, stepper._state, [result])
+    assert update is not None and [c.writers for c in update.changes[:2]] == [("a",), ("a",)]
+    assert len(reads) <= 3
