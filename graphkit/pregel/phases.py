@@ -89,7 +89,7 @@ class StepState:
         state's own), then the ``managed`` values."""
         channels = self.channels if channels is None else channels
         values = {}
-        for key in keys:  # (a loop: a comprehension is a call of its own, per Plan task)
+        for key in keys:  # (a loop: in Python 3.11 a comprehension is a call of its own)
             if managed and key in managed:
                 continue
             channel = channels[key]
