@@ -54,6 +54,13 @@ class SavedError(Exception):
 
     text: str = ""
 
+    def __str__(self) -> str:
+        # Python prints a KeyError's one argument as its repr (KeyError: 'user_id'), as
+        # graphkit shows one its own runtime raised; every other class prints its text
+        if type(self).__name__ == "KeyError" and len(self.args) == 1:
+            return repr(self.args[0])
+        return super().__str__()
+
 
 @functools.cache
 def _saved_error_class(name: str) -> type[SavedError]:

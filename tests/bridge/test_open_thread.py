@@ -383,14 +383,19 @@ def test_values_saved_after_an_in_place_change_are_shown_as_saved() -> None:
         }
 
 
-def test_a_failed_step_keeps_its_error_and_has_no_update() -> None:
-    run = open_langgraph_thread(*langgraph_thread("cases_errors", "node-raises-own-exception"))
-    expected = graphkit_run("cases_errors", "node-raises-own-exception", 0)
+@pytest.mark.parametrize("name", ["node-raises-own-exception", "node-raises-key-error"])
+def test_a_failed_step_keeps_its_error_and_has_no_update(name: str) -> None:
+    """A saved error reads as Python and graphkit's own run print it: a KeyError's key in
+    quotes (``KeyError: 'missing'``), as ``str(KeyError('missing'))`` has it."""
+    run = open_langgraph_thread(*langgraph_thread("cases_errors", name))
+    expected = graphkit_run("cases_errors", name, 0)
     last = run.steps[-1]
     assert run.status == "error" and last.update is None
     assert isinstance(run.error, SavedError)
     assert type(run.error).__name__ == type(expected.error).__name__
     assert str(run.error) == str(expected.error)
+    ending = expected.timeline(width=None).splitlines()[-1]
+    assert run.timeline(width=None).splitlines()[-1] == ending
 
 
 @pytest.mark.parametrize("name", ["two-writes-to-last-value", "two-writes-to-ephemeral-value"])
@@ -477,6 +482,8 @@ def test_a_fork_is_read_along_the_lineage_of_the_named_checkpoint() -> None:
 def test_saved_errors_keep_their_class_name_and_message() -> None:
     error = saved_error("KeyError('missing')")
     assert type(error).__name__ == "KeyError" and error.args == ("missing",)
+    assert str(error) == str(KeyError("missing")) == "'missing'"
+    assert str(saved_error("KeyError()")) == "" and str(saved_error("KeyError(1, 2)")) == "(1, 2)"
     assert type(saved_error("not a repr")).__name__ == "SavedError"
 
 
