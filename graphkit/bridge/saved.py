@@ -223,6 +223,9 @@ class GraphInfo:
     coercers: Mapping[str, Callable[[dict[str, Any]], Any] | None]
     """Per node, what turns those channels into its input schema's class (a dataclass,
     a pydantic model), as graphkit's own runs do; None for a dict."""
+    cached: frozenset[str] = frozenset()
+    """The nodes whose writes a node cache may have served (a ``CachePolicy``, and a cache
+    given to this graph or, for a subgraph, to its root): LangGraph does not save which."""
 
     @classmethod
     def of(cls, compiled: Any, root: Any) -> GraphInfo:
@@ -242,7 +245,13 @@ class GraphInfo:
             name: coerce_to_schema(getattr(declared.get(name), "input_schema", None))
             for name in nodes
         }
-        return cls(keys, triggers, reducers, before, after, channels, root, reads, coercers)
+        cache = getattr(compiled, "cache", None) or getattr(root, "cache", None)
+        cached = frozenset(
+            name
+            for name, node in nodes.items()
+            if cache is not None and getattr(node, "cache_policy", None) is not None
+        )
+        return cls(keys, triggers, reducers, before, after, channels, root, reads, coercers, cached)
 
     def node_input(self, name: str, values: Mapping[str, Any]) -> Any:
         """What node ``name`` received when a step read a checkpoint's ``values``: the

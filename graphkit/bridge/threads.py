@@ -77,8 +77,9 @@ UPDATE_TASK = "__update__"
 the update was made as)."""
 
 UNKNOWN: Any = None
-"""What an imported task's ``attempts``, ``started``, ``duration`` and ``worker`` hold:
-LangGraph does not save them, so the records say nothing rather than invent them."""
+"""What an imported task's ``attempts``, ``started``, ``duration`` and ``worker`` hold,
+and its ``cached`` where a node cache may have served it: LangGraph does not save them,
+so the records say nothing rather than invent them."""
 
 
 def open_langgraph_thread(compiled: Any, config: Mapping[str, Any]) -> Run:
@@ -236,6 +237,9 @@ def _results(
         subruns = info.subruns(planned) if planned is not None else ()
         # a subgraph that stopped at its own breakpoint pauses its task with no interrupt
         stopped = not writes and any(run.status == "interrupted" for run in subruns)
+        # the cache may have served a task that finished (it holds no error, no interrupt)
+        ran = error is not None or interrupts or answers or stopped
+        cached = UNKNOWN if task.node in info.cached and not ran else False
         results.append(
             TaskResult(
                 task,
@@ -250,6 +254,7 @@ def _results(
                 interrupts=interrupts,
                 answers=tuple(answers),
                 paused=bool(interrupts) or stopped,
+                cached=cached,
             )
         )
     return tuple(results)

@@ -129,11 +129,12 @@ def task_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
     """One row per planned task, then per task started while its step ran (an error
     handler, whose ``started_by`` is the failed node; a task a functional-API entrypoint
     called, ``started_by`` its caller); ``packet`` is what a ``Send`` gave a push task
-    (the rows of a map-reduce's tasks differ by it); a task that never executed has no attempts or
-    duration; ``cached`` is True for a task served from the node cache, ``reused`` for one
-    that finished before the run paused or crashed and whose saved writes a resumed run
-    applied (neither ran; a task that paused in ``interrupt()`` is not reused: resumed, it
-    runs again from its start).
+    (the rows of a map-reduce's tasks differ by it); a task that never executed has no
+    attempts or duration; ``cached`` is True for a task served from the node cache
+    (``"unknown"`` in a thread read from LangGraph, which does not save it, for a task
+    the cache may have served), ``reused`` for one that finished before the run paused or
+    crashed and whose saved writes a resumed run applied (neither ran; a task that paused
+    in ``interrupt()`` is not reused: resumed, it runs again from its start).
 
     >>> from graphkit.inspect.examples import counter_run
     >>> rows = task_rows(counter_run().steps)
@@ -157,7 +158,7 @@ def task_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
                     "packet": task.input if task.kind == "push" else None,
                     "attempts": _known(result, "attempts"),
                     "duration": _known(result, "duration"),
-                    "cached": result.cached if result is not None else None,
+                    "cached": _known(result, "cached"),
                     "reused": result.reused if result is not None else None,
                     "error": result.error if result is not None else None,
                     "worker": _known(result, "worker"),
@@ -170,7 +171,8 @@ def task_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
 
 def _known(result: TaskResult | None, field: str) -> Any:
     """A task's ``field``: None when it never ran, ``"unknown"`` when it ran but nothing
-    recorded it (a thread read from LangGraph's saver keeps no times or attempts)."""
+    recorded it (a thread read from LangGraph's saver keeps no times or attempts, nor
+    whether the node cache served a task)."""
     if result is None:
         return None
     value = getattr(result, field)

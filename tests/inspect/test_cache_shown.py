@@ -214,3 +214,54 @@ def test_a_langgraph_task_that_raised_or_asked_is_not_said_maybe_served_by_the_c
         answer = open_langgraph_thread(app, config).why(node, step=step, graph=app).answers[0]
         assert "cache" not in answer.summary
         assert [r.kind for r in answer.reasons if r.kind == "cached"] == []
+
+
+def test_the_tasks_table_of_a_langgraph_thread_does_not_claim_a_task_ran():
+    # LangGraph saves no word of the cache: bob's quote was served ada's writes, and the
+    # imported tasks table read cached False. It is "unknown" where the cache may have
+    # served the task, False where it cannot have (no policy, no cache, an error)
+    import types
+
+    import pytest
+
+    from graphkit import InMemorySaver, open_langgraph_thread
+
+    langgraph_graph = pytest.importorskip("langgraph.graph")
+    from langgraph.cache.memory import InMemoryCache as LangGraphCache
+    from langgraph.checkpoint.memory import InMemorySaver as LangGraphSaver
+    from langgraph.types import CachePolicy as LangGraphPolicy
+
+    langgraph = types.SimpleNamespace(
+        StateGraph=langgraph_graph.StateGraph,
+        START=langgraph_graph.START,
+        InMemorySaver=LangGraphSaver,
+        CachePolicy=LangGraphPolicy,
+    )
+    graphkit = types.SimpleNamespace(
+        StateGraph=StateGraph, START=START, InMemorySaver=InMemorySaver, CachePolicy=CachePolicy
+    )
+    ada, bob = ({"configurable": {"thread_id": name}} for name in ("ada", "bob"))
+
+    def cached_column(run) -> list[tuple[str, object]]:
+        return [(r["node"], r["cached"]) for r in task_rows(run.steps)]
+
+    ours, Customer = _pricing(graphkit, InMemoryCache(), [])
+    ours.invoke({"item": "laptop"}, ada, context=Customer("Ada", "gold"))
+    mine = ours.trace({"item": "laptop"}, bob, context=Customer("Bob", "basic"))
+    assert cached_column(mine) == [("__input__", False), ("__start__", False), ("quote", True)]
+    for cache, quote in ((None, False), (LangGraphCache(), "unknown")):
+        theirs, Customer = _pricing(langgraph, cache, [])
+        theirs.invoke({"item": "laptop"}, ada, context=Customer("Ada", "gold"))
+        theirs.invoke({"item": "laptop"}, bob, context=Customer("Bob", "basic"))
+        imported = open_langgraph_thread(theirs, bob)
+        assert cached_column(imported) == [
+            ("__input__", False),
+            ("__start__", False),
+            ("quote", quote),
+        ]
+        readable = imported.to_frame(readable=True)
+        assert readable["cached"].tolist()[-1] == quote
+    failed = {"configurable": {"thread_id": "failed"}}
+    with pytest.raises(AttributeError):  # (a new item, no context: quote ran and raised)
+        theirs.invoke({"item": "phone"}, failed)
+    assert cached_column(open_langgraph_thread(theirs, failed))[-1] == ("quote", False)
