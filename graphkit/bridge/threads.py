@@ -49,6 +49,7 @@ from graphkit.checkpoint.delta_map import DeltaMap
 from graphkit.checkpoint.saver import takes_task_path
 from graphkit.constants import PUSH, START, TASKS
 from graphkit.errors import warn
+from graphkit.inspect.unsaved import NotSaved
 from graphkit.pregel.records import (
     ChannelChange,
     Execution,
@@ -217,9 +218,10 @@ def _tasks(saved: SavedCheckpoint, info: GraphInfo) -> tuple[Task, ...]:
 
 
 def _results(
-    saved: SavedCheckpoint, tasks: Iterable[Task], info: GraphInfo
+    saved: SavedCheckpoint, tasks: Iterable[Task], info: GraphInfo, completed: bool = False
 ) -> tuple[TaskResult, ...]:
-    """What each planned task did, from the writes saved against ``saved``."""
+    """What each planned task did, from the writes saved against ``saved`` (``completed``:
+    the step's Update was saved, so each of its tasks had finished)."""
     by_id = {planned.id: planned for planned in saved.snapshot.tasks}
     root = not (saved.snapshot.config.get("configurable") or {}).get("checkpoint_ns")
     results = []
@@ -240,11 +242,15 @@ def _results(
         # the cache may have served a task that finished (it holds no error, no interrupt)
         ran = error is not None or interrupts or answers or stopped
         cached = UNKNOWN if task.node in info.cached and not ran else False
+        # a finished task saves a write at least (a marker when it wrote none): none was
+        # saved when the process ended first (still running, or a background save pending)
+        unsaved = not writes and error is None and not interrupts and not stopped
+        output = NotSaved(completed) if unsaved else _output(task, planned, root)
         results.append(
             TaskResult(
                 task,
                 tuple((c, v) for c, v in writes if c not in SPECIAL and info.known(c)),
-                output=_output(task, planned, root),
+                output=output,
                 error=saved_error(error) if error is not None else None,
                 attempts=UNKNOWN,
                 started=UNKNOWN,
@@ -274,7 +280,7 @@ def _output(task: Task, planned: Any, root: bool) -> Any:
 def _changes(
     parent: SavedCheckpoint | None,
     child: SavedCheckpoint,
-    results: Iterable[TaskResult],
+    results: tuple[TaskResult, ...],
     info: GraphInfo,
     editor: str | None = None,
 ) -> tuple[ChannelChange, ...]:
@@ -293,9 +299,14 @@ def _changes(
             values.append(value)
     changed = [c for c in after_versions if after_versions[c] != before_versions.get(c)]
     order = [c for c in written if c in changed] + sorted(c for c in changed if c not in written)
+    # a channel left holding a value no saved write explains was written by the one task
+    # whose writes were not saved (what it wrote is the value after, not its write)
+    unsaved = [r.task.node for r in results if isinstance(r.output, NotSaved)]
     changes = []
     for channel in order:
         writers, values = written.get(channel, ([], []))
+        if len(unsaved) == 1 and editor is None and not writers and channel in after_values:
+            writers = unsaved
         # (a channel left empty was consumed, as a step's triggers are: the runtime's)
         if (
             editor is not None
@@ -335,7 +346,7 @@ def _superstep(
         tasks, results = (), ()
     else:
         tasks = _tasks(parent, info)
-        results = _results(parent, tasks, info)
+        results = _results(parent, tasks, info, completed=True)
     # (every channel an edit changed is the edit's, its written value known or not)
     editor = UPDATE_TASK if child.source == "update" and parent is not None else None
     changes = _changes(parent, child, results, info, editor)

@@ -34,6 +34,7 @@ from graphkit.inspect.mutated import mutated_keys
 from graphkit.inspect.resumed import again
 from graphkit.inspect.retried import retried_text
 from graphkit.inspect.timeline import duration_text, run_timeline_svg
+from graphkit.inspect.unsaved import not_saved
 from graphkit.inspect.values import handoff, handoff_text, show, show_error, was_cancelled
 
 if TYPE_CHECKING:
@@ -192,7 +193,9 @@ def result_items(
         asked = ", ".join(f"interrupt({value(getattr(i, 'value', i))})" for i in result.interrupts)
         lines.append(f'<div style="margin:1px 0 1px 12px">{muted("paused in")} {asked}</div>')
     elif not result.writes:
-        lines.append(f'<div style="margin-left:12px">{muted("wrote nothing")}</div>')
+        unsaved = not_saved(result)
+        did = unsaved.text() if unsaved is not None else "wrote nothing"
+        lines.append(f'<div style="margin-left:12px">{muted(did)}</div>')
     if (dropped := dropped_keys(result, state_keys)) is not None:  # (no write shows them missing)
         lines.append(f'<div style="margin:1px 0 1px 12px">{escape(dropped.text())}</div>')
     if read is not None and (mutated := mutated_keys(result, read)) is not None:

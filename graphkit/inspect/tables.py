@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from graphkit.channels import EMPTY
 from graphkit.extras import require
 from graphkit.inspect.store_rows import STORE_COLUMNS, store_rows
+from graphkit.inspect.unsaved import not_saved
 from graphkit.inspect.values import handoff, is_internal, show, show_error
 
 if TYPE_CHECKING:
@@ -321,7 +322,8 @@ def superstep_rows(superstep: Superstep) -> list[dict[str, Any]]:
             if result.error is not None:
                 rows.append(_row("execute", node, None, None, result.error, "raised"))
             elif not result.writes:
-                rows.append(_row("execute", node, None, None, None, "wrote nothing"))
+                did = unsaved.text() if (unsaved := not_saved(result)) else "wrote nothing"
+                rows.append(_row("execute", node, None, None, None, did))
     if superstep.update is not None:
         for change in superstep.update.changes:
             how = change.reducer if change.writers else "cleared by the runtime"

@@ -18,9 +18,11 @@ from graphkit.inspect.mutated import lost_in_loop, mutated_keys
 from graphkit.inspect.resumed import again
 from graphkit.inspect.retried import retried_text
 from graphkit.inspect.timeline import duration_text
+from graphkit.inspect.unsaved import not_saved
 from graphkit.inspect.values import (
     handoff,
     handoff_text,
+    join_names,
     show,
     show_error,
     was_cancelled,
@@ -127,6 +129,8 @@ def superstep_lines(
             did = "paused in " + ", ".join(f"interrupt({show(a, 2 * _VALUE_WIDTH)})" for a in asked)
             if waiting > 1:
                 did += f" (id {', '.join(str(getattr(i, 'id', '?')) for i in result.interrupts)})"
+        elif (unsaved := not_saved(result)) is not None:
+            did = unsaved.text()
         else:
             did = "wrote nothing"
         keys = update.state_keys if update is not None else ()
@@ -247,6 +251,13 @@ def _ending(run: Run) -> list[str]:
     if last is not None and last.execution is None:
         return [f"still running: step {last.step}'s Execute is next"]
     if last is not None and last.update is None:
+        results = last.execution.results
+        if unsaved := [r.task.node for r in results if not_saved(r) is not None]:
+            return [
+                f"still running: step {last.step} stopped with nothing saved of "
+                f"{join_names(unsaved)}; going on runs {'it' if len(unsaved) == 1 else 'them'} "
+                f"again, then step {last.step}'s Update"
+            ]
         return [f"still running: step {last.step}'s Update is next"]
     return [f"still running: step {following} is next"]
 

@@ -25,6 +25,7 @@ from graphkit.inspect.explanation import Answer, Explanation, Reason
 from graphkit.inspect.history import History
 from graphkit.inspect.resumed import resumed_reason_text
 from graphkit.inspect.retried import retried_reason_text
+from graphkit.inspect.unsaved import not_saved, not_saved_reason
 from graphkit.inspect.values import branch_target, join_names, show, show_error, was_cancelled
 from graphkit.inspect.why_not import Finding, NotRan
 from graphkit.inspect.wiring import Wiring
@@ -127,6 +128,7 @@ class _Ran:
         retried = [r for r in started if r.task.node == node and r.failed_attempts]
         resumed = [r for r in started if r.task.node == node and r.answers]
         cached = [r for r in started if r.task.node == node and r.cached]
+        unsaved = [r for r in started if r.task.node == node and not_saved(r) is not None]
         unsaid = not cached and maybe_cached(node, started, self.wiring)
         times = f" ({len(tasks)} tasks)" if len(tasks) > 1 else ""
         if len(tasks) == 1 and retried:  # (each attempt ran it from its start: said first)
@@ -141,6 +143,7 @@ class _Ran:
             ),
             *((cached_reason(node, n, len(cached), self.wiring),) if cached else ()),
             *((maybe_cached_reason(node, n, self.wiring),) if unsaid else ()),
+            *((not_saved_reason(node, n, unsaved),) if unsaved else ()),
             *_dropped(superstep, node),
             *_failure(superstep, node),
             *read_dropped(self.history, superstep, node),
@@ -155,6 +158,11 @@ class _Ran:
             summary = (
                 f"{node} was planned at step {n}{times} because {because}{after}; the node "
                 f"cache served its writes, so it did not run."
+            )
+        if unsaved and len(unsaved) == len(tasks) and superstep.update is None:
+            summary = (  # (nothing saved: it may not have finished, and will run again)
+                f"{node} was planned at step {n}{times} because {because}{after}; nothing of "
+                "it was saved, so it may not have finished, and going on runs it again."
             )
         return Answer(node, n, True, summary, reasons)
 

@@ -1,0 +1,173 @@
+"""A LangGraph thread whose process was killed before a task's writes were saved, as
+``print(run)``, the step card, the tables and ``why`` show it: "not saved", never
+"wrote nothing" (``graphkit/inspect/unsaved.py``).
+
+A separate process runs the graph on LangGraph with a ``SqliteSaver`` and kills itself
+(SIGKILL) at a chosen point, as a worker dies; this process opens the file it wrote.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("langgraph")
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Two threads. "killed": a finished and its writes were saved, then the process died
+# while b ran. "behind": the saver is slow to save __start__'s writes; its checkpoint of
+# step 0 was saved, then the process died in step 1, before those writes were.
+WRITER = textwrap.dedent(
+    """
+    import operator, os, signal, sqlite3, sys, threading, time
+    from typing import Annotated, TypedDict
+    from langgraph.checkpoint.sqlite import SqliteSaver
+    from langgraph.graph import START, StateGraph
+
+    class Log(TypedDict):
+        log: Annotated[list, operator.add]
+
+    saved_a, saved_step_0, never = threading.Event(), threading.Event(), threading.Event()
+
+    class Saver(SqliteSaver):
+        def put_writes(self, config, writes, task_id, task_path=""):
+            if thread == "behind" and any(c == "branch:to:a" for c, _ in writes):
+                never.wait()  # a slow database: __start__'s writes are still on their way
+            super().put_writes(config, writes, task_id, task_path)
+            if any(value == ["a"] for _, value in writes):
+                saved_a.set()
+
+        def put(self, config, checkpoint, metadata, new_versions):
+            done = super().put(config, checkpoint, metadata, new_versions)
+            if metadata.get("step") == 0:
+                saved_step_0.set()
+            return done
+
+    def die_when(event):
+        assert event.wait(20)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    def a(state):
+        if thread == "behind":
+            die_when(saved_step_0)
+        return {"log": ["a"]}
+
+    def b(state):
+        die_when(saved_a)
+
+    thread, path = sys.argv[1], sys.argv[2]
+    builder = StateGraph(Log).add_node("a", a).add_node("b", b)
+    builder.add_node("c", lambda state: {"log": ["c"]})
+    builder.add_edge(START, "a").add_edge(START, "b").add_edge(["a", "b"], "c")
+    app = builder.compile(checkpointer=Saver(sqlite3.connect(path, check_same_thread=False)))
+    app.invoke({"log": []}, {"configurable": {"thread_id": thread}}, durability="async")
+    """
+)
+
+
+def _graph(path: Path) -> Any:
+    from langgraph.checkpoint.sqlite import SqliteSaver
+    from langgraph.graph import START, StateGraph
+
+    from tests.inspect.conftest import Log
+
+    builder = StateGraph(Log)
+    for name in "abc":
+        builder.add_node(name, lambda state: {})
+    builder.add_edge(START, "a").add_edge(START, "b").add_edge(["a", "b"], "c")
+    saver = SqliteSaver(sqlite3.connect(str(path), check_same_thread=False))
+    return builder.compile(checkpointer=saver)
+
+
+@pytest.fixture(scope="module")
+def killed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path]:
+    path = tmp_path_factory.mktemp("killed") / "threads.sqlite"
+    for thread in ("killed", "behind"):
+        done = subprocess.run(
+            [sys.executable, "-c", WRITER, thread, str(path)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=ROOT,
+        )
+        assert done.returncode == -9, done.stderr[-2000:]  # (killed, as a worker dies)
+    return _graph(path), path
+
+
+def _open(app: Any, thread: str) -> Any:
+    from graphkit import open_langgraph_thread
+
+    return open_langgraph_thread(app, {"configurable": {"thread_id": thread}})
+
+
+def test_a_task_killed_mid_step_is_not_said_to_have_written_nothing(killed):
+    app, _ = killed
+    config = {"configurable": {"thread_id": "killed"}}
+    assert app.get_state(config).next == ("b",)  # LangGraph runs b again: it had not finished
+    run = _open(app, "killed")
+    text = run.timeline(width=None)
+    assert "EXECUTE  a  wrote log, join:a+b:c" in text
+    assert "wrote nothing" not in text
+    assert (
+        "EXECUTE  b  nothing saved: the process ended before it finished or before its "
+        "writes were saved; going on (invoke(None, config)) runs it again"
+    ) in text
+    assert text.splitlines()[-1] == (
+        "still running: step 1 stopped with nothing saved of b; going on runs it again, "
+        "then step 1's Update"
+    )
+    card = re.sub(r"<[^>]+>", " ", run.step(1)._repr_html_())
+    assert "wrote nothing" not in card and "nothing saved: the process ended" in card
+    answer = run.why("b", graph=app).answers[0]
+    assert answer.summary == (
+        "b was planned at step 1 because __start__ wrote branch:to:b in step 0; nothing of "
+        "it was saved, so it may not have finished, and going on runs it again."
+    )
+    assert answer.kinds[-1] == "not_saved" and "runs b again" in answer.reasons[-1].text
+    assert run.why("a", graph=app).answers[0].summary.startswith("a ran at step 1")
+
+
+def test_a_step_saved_before_its_tasks_writes_says_they_were_not_saved(killed):
+    app, _ = killed
+    run = _open(app, "behind")
+    step = run.step(0)
+    text = "\n".join(line.strip() for line in run.timeline(width=None).splitlines())
+    assert (
+        "EXECUTE  __start__    its writes were not saved: the process ended before "
+        "LangGraph saved them (in the background)"
+    ) in text
+    # it did not write nothing, nor drop the input's log (a key of the state)
+    assert "wrote nothing" not in text and "dropped" not in text
+    # the step's changes are known, and the one task whose writes were lost made them
+    assert [(c.channel, c.writers) for c in step.update.changes if c.writers] == [
+        ("branch:to:a", ("__start__",)),
+        ("branch:to:b", ("__start__",)),
+        ("log", ("__start__",)),
+    ]
+    assert "(runtime)" not in text.replace("(runtime)    cleared __start__", "")
+    rows = run.to_frame("tasks")
+    assert rows[rows.node == "__start__"].cached.tolist() == [False]
+    details = [r["detail"] for r in _superstep_rows(step) if r["phase"] == "execute"]
+    assert details == [
+        "its writes were not saved: the process ended before LangGraph "
+        "saved them (in the background)"
+    ]
+    why_a = run.why("a", graph=app).answers[0]
+    assert "nothing wrote" not in why_a.summary.lower()
+    reasons = run.why("__start__", step=0, graph=app).answers[0].reasons
+    assert reasons[-1].kind == "not_saved"
+    assert "what each of its tasks wrote is not" in reasons[-1].text
+
+
+def _superstep_rows(step: Any) -> list[dict[str, Any]]:
+    from graphkit.inspect.tables import superstep_rows
+
+    return superstep_rows(step)
