@@ -1,11 +1,11 @@
 """A task of a thread read from LangGraph that has no write saved.
 
 LangGraph saves a task's writes when it finishes (a marker at least, for a task that
-wrote nothing), in the background while the run goes on. A process that ended (killed, out of memory) before that save left a task
-with no write saved: one still running, or one that had finished but whose writes were
-still to be saved. Such a task's ``output`` is a ``NotSaved`` (``open_langgraph_thread``
-sets it) and the views say so, not "wrote nothing", nor that it dropped the keys of the
-input it was given.
+wrote nothing), in the background while the run goes on. A process that ended (killed,
+out of memory) before that save left a task with no write saved: one still running, or
+one that had finished but whose writes were still to be saved. Such a task's ``output``
+is a ``NotSaved`` (``open_langgraph_thread`` sets it) and the views say so, not "wrote
+nothing", nor that it dropped the keys of the input it was given.
 """
 
 from __future__ import annotations
