@@ -194,21 +194,35 @@ def several_interrupts(answer: Any, waiting: Mapping[Any, tuple[str, Any]]) -> s
     pending = [id_ for id_, _, _ in asked]
     ids = {key: _meant(key, pending) for key in keyed}
     given: dict[str, Any] = {}
-    unclear: list[str] = []  # keys cut too short to name one question each
+    unclear: list[str] = []  # keys that name no one question, or one another key names
     if keyed and all(tasks.values()):
         given = {id_: keyed[k] for k, t in tasks.items() for id_, task, _ in asked if task == t}
         what = "the ids of the tasks that asked (get_state(config).tasks[i].id),\nnot of "
         what += "the pending interrupts"
     elif keyed and any(ids[k] or len(ids_begun_by(k, pending)) > 1 for k in keyed):
-        given = {ids[key]: value for key, value in keyed.items() if ids[key]}
-        cut = all(ids_begun_by(key, pending) for key in keyed)
+        cut = all(ids_begun_by(key, pending) and key not in pending for key in keyed)
         what = "the pending interrupts' ids cut short (a resume map needs them whole)"
-        what = what if cut else "not the pending interrupts' whole ids"
+        what = what if cut else "not all whole ids of the pending interrupts"
+        # (the questions are listed below by their ids: named here by what they ask)
+        asks = {id_: getattr(question, "value", question) for id_, _, question in asked}
         unclear = [
-            f"\n{unclear_id(key, ids_begun_by(key, pending), pending)}."
+            f"\n{unclear_id(key, ids_begun_by(key, pending), pending, asks=asks)}."
             for key in keyed
             if not ids[key]
         ]
+        by_question: dict[str, list[Any]] = {}
+        for key in keyed:
+            if ids[key]:
+                by_question.setdefault(ids[key], []).append(key)
+        for id_, keys in by_question.items():
+            if len(keys) > 1:  # (which answer is meant is not said: left to fill in)
+                said = " and ".join(map(repr, keys))
+                unclear.append(
+                    f"\n{said} answer the same question ({_clipped(asks[id_], 30)}): "
+                    "give it one answer."
+                )
+            else:
+                given[id_] = keyed[keys[0]]
     else:
         what = "not the ids of the pending interrupts"
     wrong = (
@@ -255,29 +269,44 @@ def ids_begun_by(key: Any, ids: Sequence[str]) -> list[str]:
     return [id_ for id_ in ids if id_.startswith(key)]
 
 
-def unclear_id(key: Any, begun: Sequence[str], waiting: Sequence[str]) -> str:
+def unclear_id(
+    key: Any,
+    begun: Sequence[str],
+    waiting: Sequence[str],
+    *,
+    asks: Mapping[str, Any] | None = None,
+) -> str:
     """Why the resume key ``key`` names no one question: it begins the ids of several
     (``begun``, as the caller shows ids), is too short, or begins none of ``waiting``.
     The one sentence the debugger's answer box and the runtime give; each adds the map
-    to pass (the debugger's of short ids, the runtime's of whole ones).
+    to pass (the debugger's of short ids, the runtime's of whole ones), or the list of
+    questions by id. ``asks``: what each question asks, by id, for a message that shows
+    the ids elsewhere: the questions are then named by what they ask, not by id again.
 
-    >>> print(unclear_id("6523", ["65233a7f", "6523b111"], ["65233a7f", "6523b111"]))
+    >>> ids = ["65233a7f", "6523b111"]
+    >>> print(unclear_id("6523", ids, ids))
     '6523' begins the ids of 2 questions ('65233a7f', '6523b111'), so it does not say which it answers: key each answer by its own id
-    >>> print(unclear_id("zz", [], ["65233a7f", "6523b111"]))
+    >>> print(unclear_id("6523", ids, ids, asks={ids[0]: "laptop?", ids[1]: "chair?"}))
+    '6523' begins the ids of 2 questions (those asking 'laptop?' and 'chair?'), so it does not say which it answers: key each answer by its own id
+    >>> print(unclear_id("zz", [], ids))
     'zz' begins none of the ids of the 2 questions waiting ('65233a7f', '6523b111'): key each answer by its own id
     """  # noqa: E501
+    if asks is not None:
+        named = f"those asking {' and '.join(_clipped(asks[id_], 30) for id_ in begun)}"
+        listed = ""
+    else:
+        named = ", ".join(map(repr, begun))
+        listed = f" ({', '.join(map(repr, waiting))})"
     if len(begun) > 1:
         said = (
-            f"begins the ids of {len(begun)} questions ({', '.join(map(repr, begun))}), so "
-            "it does not say which it answers"
+            f"begins the ids of {len(begun)} questions ({named}), so it does not say which "
+            "it answers"
         )
     elif begun:
-        said = f"begins the id of the question {begun[0]!r}, but too little of it to name it"
+        one = f"asking {_clipped(asks[begun[0]], 30)}" if asks is not None else repr(begun[0])
+        said = f"begins the id of the question {one}, but too little of it to name it"
     else:
-        said = (
-            f"begins none of the ids of the {len(waiting)} questions waiting "
-            f"({', '.join(map(repr, waiting))})"
-        )
+        said = f"begins none of the ids of the {len(waiting)} questions waiting{listed}"
     return f"{key!r} {said}: key each answer by its own id"
 
 

@@ -83,7 +83,7 @@ def answers_by_id(interrupts: Sequence[Any], answer: Any) -> dict[str, Any] | st
     >>> print(answers_by_id(waiting, "{65233a7f: yes}"))
     {65233a7f: yes} does not read as a dict (as Python or JSON): quote each id and each text answer, as in {'65233a7f': ..., '65239e83': ...}.
     >>> print(answers_by_id(waiting, {"6523": "yes"}))
-    '6523' begins the ids of 2 questions ('65233a7f', '65239e83'), so it does not say which it answers: key each answer by its own id, as in {'65233a7f': ..., '65239e83': ...}.
+    '6523' begins the ids of 2 questions (those asking 'a?' and 'b?'), so it does not say which it answers: key each answer by its own id, as in {'65233a7f': ..., '65239e83': ...}.
     """  # noqa: E501
     ids = [str(getattr(asked, "id", "")) for asked in interrupts]
     shown = short_ids(interrupts)
@@ -106,7 +106,9 @@ def answers_by_id(interrupts: Sequence[Any], answer: Any) -> dict[str, Any] | st
         found = ids_begun_by(text, ids)
         if len(found) != 1 or len(text) < SHORTEST_ID:
             named = [s for i, s in zip(ids, shown, strict=True) if i in found]
-            return f"{unclear_id(key, named, shown)}, as in {example}."
+            # (the example names each id: the sentence names the questions by what they ask)
+            asks = {s: getattr(i, "value", i) for s, i in zip(shown, interrupts, strict=True)}
+            return f"{unclear_id(key, named, shown, asks=asks)}, as in {example}."
         if found[0] in answers:
             return f"{keys[found[0]]!r} and {key!r} answer the same question: type {example}."
         answers[found[0]], keys[found[0]] = value, key
