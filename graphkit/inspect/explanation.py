@@ -27,9 +27,9 @@ parsing text:
 
 from __future__ import annotations
 
-import textwrap
 from dataclasses import dataclass
 
+from graphkit.inspect.folding import fold
 from graphkit.inspect.markup import ERROR, FONT_STYLE, MUTED, PLAN, TEXT, UPDATE, escape
 from graphkit.render.text import terminal_text
 
@@ -152,16 +152,6 @@ def explanation_html(explanation: Explanation) -> str:
 
 def _fill(text: str, width: int | None, first: str, rest: str = "") -> str:
     """``text`` as printable lines (control characters a name may hold are escaped) of
-    at most ``width`` characters, broken between words only (a long name or value stays
-    whole, on a line of its own)."""
-    text = terminal_text(text)
-    if width is None:
-        return first + text
-    return textwrap.fill(
-        text,
-        width,
-        initial_indent=first,
-        subsequent_indent=rest,
-        break_long_words=False,
-        break_on_hyphens=False,
-    )
+    at most ``width`` characters, broken between words (a word longer than a line, a
+    URL or a hash, broken with ``↩``: ``graphkit.inspect.folding``)."""
+    return "\n".join(fold(terminal_text(text), width, len(rest), first))

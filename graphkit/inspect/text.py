@@ -9,11 +9,11 @@ escape (``terminal_text``): printing a run cannot clear a terminal or fake a row
 
 from __future__ import annotations
 
-import textwrap
 from typing import TYPE_CHECKING, Any
 
 from graphkit.channels import EMPTY
 from graphkit.inspect.dropped import dropped_keys
+from graphkit.inspect.folding import fold
 from graphkit.inspect.mutated import lost_in_loop, mutated_keys
 from graphkit.inspect.resumed import again
 from graphkit.inspect.retried import retried_text
@@ -160,23 +160,18 @@ def superstep_lines(
 
 
 def _fold(line: str, indent: int, width: int | None) -> list[str]:
-    """``line`` as lines of ``width`` characters at most, broken at spaces only, each
-    after the first indented by ``indent`` (at most half the width, so a long name
-    leaves its text room); a word longer than a line stays whole.
+    """``line`` as lines of ``width`` characters at most, broken at spaces, each after
+    the first indented by ``indent`` (at most half the width, so a long name leaves its
+    text room); a word longer than a line (a URL, a hash) is broken too, each piece but
+    the last ending with ``↩`` (``graphkit.inspect.folding``).
 
     >>> lines = _fold("  UPDATE   n  " + "word " * 30, 15, 100)
     >>> [len(line) for line in lines], lines[1][:20]
     ([98, 79], '               word ')
-    """
-    if width is None or len(line) <= width:
-        return [line]
-    return textwrap.wrap(
-        line,
-        width,
-        subsequent_indent=" " * min(indent, width // 2),
-        break_long_words=False,
-        break_on_hyphens=False,
-    )
+    >>> _fold("  UPDATE   n  'sha256:" + "0123456789abcdef" * 4 + "'", 15, 40)
+    ['  UPDATE   n', "               'sha256:0123456789abcdef↩", '               0123456789abcdef01234567↩', "               89abcdef0123456789abcdef'"]
+    """  # noqa: E501
+    return fold(line, width, indent)
 
 
 def _update_lines(superstep: Superstep, column: int) -> list[str]:

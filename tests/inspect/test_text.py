@@ -266,3 +266,41 @@ def test_a_resumed_task_says_what_it_was_answered():
         "before interrupt() was done again); wrote text"
     )
     assert "resumed with" in run._repr_html_()
+
+
+def test_a_long_value_with_no_space_is_broken_with_a_mark_not_left_past_the_width():
+    """A value with no space (a URL, a hash) stayed whole past the width, so a notebook
+    or a terminal cut it mid-word at its edge with no sign of it. It is broken to fit,
+    after a part of it (``/``) where it has one, each piece but the last ending ``↩``;
+    ``width=None`` (``graphkit trace`` into a pipe) keeps one line per change."""
+    from typing import TypedDict
+
+    from graphkit import START, StateGraph
+
+    class Page(TypedDict):
+        url: str
+        digest: str
+
+    url = "https://example.com/" + "a1b2c3d4e5/" * 4 + "?token=" + "f" * 20
+    digest = "sha256:" + "0123456789abcdef" * 4
+
+    def fetch(state: Page) -> Page:
+        return {"url": url, "digest": digest}
+
+    builder = StateGraph(Page).add_node("fetch_the_document", fetch)
+    run = builder.add_edge(START, "fetch_the_document").compile().trace({"url": "", "digest": ""})
+    whole = run.timeline(width=None).splitlines()
+    shown = whole[-4].split()[4]  # (the value as a line shows it: cut at its width, …)
+    assert url.startswith(shown.strip("'…")) and len(shown) > 50
+    for width in (100, 80, 60):
+        lines = run.timeline(width=width).splitlines()
+        assert max(map(len, lines)) <= width, width
+        at = next(i for i, line in enumerate(lines) if "'https://" in line)
+        pieces = [lines[at]]
+        while pieces[-1].endswith("↩"):
+            pieces.append(lines[at + len(pieces)])
+        assert len(pieces) > 1 and pieces[0].endswith("/↩")  # (after a part of the URL)
+        assert "".join(piece.strip().removesuffix("↩") for piece in pieces) == shown
+        # nothing else changed: the same words, the broken ones joined again
+        joined = re.sub(r"↩ +", "", " ".join(lines)).split()
+        assert joined == " ".join(whole).split()
