@@ -288,8 +288,15 @@ class NotRan:
         )
         later = [step for step in self.history.ran_at(node) if step > n]
         runs = f"{node} runs at step {later[0]}." if later else f"The run ended before {node} ran."
+        if not later and self.history.run.status not in ("done", "error", "out_of_steps"):
+            # (the debugger mid-run, a paused thread: the run has not got there yet)
+            runs = (
+                f"{node} has not run yet: the run's next step is {self.history.last + 1}, "
+                f"and it runs {node} at the first step with nothing else to run."
+            )
         superstep = self.history.get(n)
         if superstep is not None and upto < n and superstep.plan.nodes:
+            runs = runs.replace("The run ended", "the run ended")  # (after a semicolon)
             runs = f"Step {n}'s Plan woke {join_names(superstep.plan.nodes)} instead; {runs}"
         text = (
             f"{who} (through {via}), and {node} was added with defer=True: a deferred node "

@@ -449,6 +449,35 @@ def test_a_deferred_node_did_not_run_while_its_write_was_held_back():
     )
 
 
+def test_a_deferred_node_mid_run_is_not_said_to_have_missed_the_end_of_the_run():
+    # in the debugger after step 2, report (deferred, due at step 5) read "The run ended
+    # before report ran" while the run could go on; a run that ended still says so
+    app = deferred_graph()
+    stepper = app.stepper({"x": 0, "log": []})
+    for _ in range(4):  # the input step and steps 0, 1 and 2
+        stepper.step()
+    text = stepper.run_so_far.why("report", step=2, graph=app).answers[0].reasons[0].text
+    assert text.endswith(
+        "Step 2's Plan woke b1 instead; report has not run yet: the run's next step is 3, "
+        "and it runs report at the first step with nothing else to run."
+    )
+    assert "ended" not in text
+
+    def broken(state):
+        raise ValueError("b2 broke")
+
+    builder = StateGraph(Log)
+    for name in ("a", "b1", "b3"):
+        builder.add_node(name, log(name))
+    builder.add_node("b2", broken).add_node("report", log("report"), defer=True)
+    builder.add_edge(START, "a").add_edge("a", "b1").add_edge("b1", "b2").add_edge("b2", "b3")
+    app = builder.add_edge("a", "report").compile()
+    with pytest.raises(ValueError) as failed:
+        app.trace({"x": 0, "log": []})
+    text = failed.value.run.why("report", step=2, graph=app).answers[0].reasons[0].text
+    assert text.endswith("Step 2's Plan woke b1 instead; the run ended before report ran.")
+
+
 # -- after a Send ---------------------------------------------------------------------------------
 
 
