@@ -2,7 +2,7 @@
 
 A database file can be edited by anyone who can write it, and a disk can lose pages. So
 a stored checkpoint row must have fields of the right types, a delta of the right shape,
-fields that match the hash written with them, and value rows (blobs) and pending writes
+fields that match the hash written with them, and values (blobs) and pending writes
 that match the count and hash written with them. Each check here raises ``RowProblem``
 saying what is wrong; the saver adds the thread and checkpoint and raises
 ``CheckpointDecodeError``.
@@ -149,12 +149,13 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:59] + "…"
 
 
-# -- value rows --------------------------------------------------------------------------
+# -- values ------------------------------------------------------------------------------
 
 
 def blob_check(blobs: Iterable[tuple[str, str, Any]]) -> tuple[int, str]:
-    """The count and hash of a row's value rows, ``(channel, type, value)`` each, in any
-    order. Computed from what is written, so a put reads nothing back."""
+    """The count and hash of the values a row wrote, ``(channel, type, value)`` each, in
+    any order (wherever each is kept: ``graphkit_blobs`` or the row itself). Computed
+    from what is written, so a put reads nothing back."""
     rows = sorted(blobs)  # a row's channels differ, so this sorts by channel
     channels, types, values = zip(*rows, strict=True) if rows else ((), (), ())
     values = [value if type(value) is bytes else _bytes(value) for value in values]
@@ -180,29 +181,29 @@ def _bytes(part: Any) -> bytes:
 def check_blobs(
     expected: tuple[int | None, str | None], found: Mapping[str, tuple[str, Any]]
 ) -> None:
-    """Refuse value rows that differ from the ``(count, hash)`` written with them
+    """Refuse values that differ from the ``(count, hash)`` written with them
     (``(None, None)``: a row written before checks existed, taken as it is).
 
     >>> check_blobs((2, "0" * 32), {"a": ("json", b"1")})
     Traceback (most recent call last):
     ...
-    graphkit.checkpoint.integrity.RowProblem: 2 value rows were written, 1 is left
+    graphkit.checkpoint.integrity.RowProblem: 2 values were written, 1 is left
     """
     count, hash_ = expected
     if count is None and hash_ is None:
         return
     for channel, (type_, value) in found.items():  # what SQLite keeps in any column
         if type(channel) is not str:
-            raise RowProblem(f"a value row's channel is {_short(channel)}, not text")
+            raise RowProblem(f"a value's channel is {_short(channel)}, not text")
         if not (isinstance(type_, (str, bytes)) and isinstance(value, (str, bytes))):
-            raise RowProblem(f"the value row of {channel!r} holds {_short(value)}, not bytes")
+            raise RowProblem(f"the value of {channel!r} holds {_short(value)}, not bytes")
     actual_count, actual_hash = blob_check([(channel, *typed) for channel, typed in found.items()])
     if actual_count != count:
-        rows = "value row was" if count == 1 else "value rows were"
+        rows = "value was" if count == 1 else "values were"
         left = "is" if actual_count == 1 else "are"
         raise RowProblem(f"{count} {rows} written, {actual_count} {left} left")
     if actual_hash != hash_:
-        raise RowProblem(f"the {count} value rows were changed after they were written")
+        raise RowProblem(f"the {count} values were changed after they were written")
 
 
 # -- the checkpoint row itself -----------------------------------------------------------

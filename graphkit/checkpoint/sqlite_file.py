@@ -44,9 +44,10 @@ CREATE TABLE IF NOT EXISTS graphkit_checkpoints (
     depth INTEGER NOT NULL,  -- rows since the last snapshot
     delta_type TEXT NOT NULL, delta BLOB NOT NULL,
     replaced INTEGER NOT NULL DEFAULT 0,  -- 1: put again since (kept: later rows build on it)
-    blob_count INTEGER, blob_hash TEXT,  -- its value rows' check; NULL: written before checks
+    blob_count INTEGER, blob_hash TEXT,  -- its values' check; NULL: written before checks
     row_hash TEXT,  -- the check of the fields above (not seq, replaced); NULL: as blob_count
-    write_count INTEGER, write_sum INTEGER  -- its pending writes' check, kept up to date
+    write_count INTEGER, write_sum INTEGER,  -- its pending writes' check, kept up to date
+    small_values TEXT  -- its values of a few bytes (sqlite/rows.py); a new file's only
 );
 CREATE UNIQUE INDEX IF NOT EXISTS graphkit_checkpoints_by_id
     ON graphkit_checkpoints (thread_id, checkpoint_ns, checkpoint_id) WHERE replaced = 0;
@@ -190,11 +191,12 @@ def database_path(conn: sqlite3.Connection) -> str:
     return files[0] if files and files[0] else ":memory:"
 
 
-def prepare_file(conn: sqlite3.Connection) -> None:
+def prepare_file(conn: sqlite3.Connection) -> bool:
     """Make ``conn``'s file ready: WAL journal, the tables, the columns a file written by
-    an older graphkit lacks. SQLite refuses a connection that opens a WAL file while
-    another runs recovery or closes it (no busy timeout applies): that is retried for
-    up to ``OPEN_WAIT_SECONDS``, then raised."""
+    an older graphkit lacks; return whether it keeps small values in their checkpoint's
+    row (whether ``SCHEMA`` created it). SQLite refuses a connection that opens
+    a WAL file while another runs recovery or closes it (no busy timeout applies): that
+    is retried for up to ``OPEN_WAIT_SECONDS``, then raised."""
     if conn.in_transaction:  # the caller's (executescript would commit it, too)
         conn.commit()
     deadline = time.monotonic() + OPEN_WAIT_SECONDS
@@ -209,8 +211,7 @@ def prepare_file(conn: sqlite3.Connection) -> None:
                 "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'graphkit_checkpoints'"
             ).fetchone()
             conn.executescript(f"BEGIN; {SCHEMA} {NEW_FILE_INDEXES if new else ''} COMMIT;")
-            add_missing_columns(conn)
-            return
+            return add_missing_columns(conn)
         except sqlite3.Error as error:
             if conn.in_transaction:  # (the schema script stopped half-way)
                 conn.rollback()
@@ -222,15 +223,19 @@ def prepare_file(conn: sqlite3.Connection) -> None:
             time.sleep(0.01)
 
 
-def add_missing_columns(conn: sqlite3.Connection) -> None:
+def add_missing_columns(conn: sqlite3.Connection) -> bool:
     """Bring a file written by an older graphkit up to date: its rows keep NULL in the
     new columns (for the checks: not checked, as before), and its threads get a head
     (``heads.py``) naming their newest checkpoint. Only a file that needs it takes the
     write lock, and it looks again once it holds it, in case another process opening
-    the file at the same time did it first."""
+    the file at the same time did it first. Returns whether the file has the
+    ``small_values`` column (which only a new file gets)."""
+    small_values = False
 
     def missing() -> tuple[list[tuple[str, str]], bool]:
+        nonlocal small_values
         have = {found[1] for found in conn.execute("PRAGMA table_info(graphkit_checkpoints)")}
+        small_values = "small_values" in have
         columns = [(column, kind) for column, kind in _NEW_COLUMNS if column not in have]
         heads = conn.execute(
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'graphkit_heads'"
@@ -238,7 +243,7 @@ def add_missing_columns(conn: sqlite3.Connection) -> None:
         return columns, heads is None
 
     if missing() == ([], False):
-        return
+        return small_values
     conn.execute("BEGIN IMMEDIATE")
     try:
         columns, no_heads = missing()
@@ -252,6 +257,7 @@ def add_missing_columns(conn: sqlite3.Connection) -> None:
         conn.rollback()
         raise
     conn.commit()
+    return small_values
 
 
 _NEW_COLUMNS = (

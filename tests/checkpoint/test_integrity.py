@@ -57,9 +57,9 @@ def test_a_row_written_before_checks_is_taken_as_it_is():
 
 def test_changed_value_rows_say_what_changed():
     count, hash_ = blob_check([("a", "json", b"1"), ("b", "json", b"2")])
-    with pytest.raises(RowProblem, match="2 value rows were written, 1 is left"):
+    with pytest.raises(RowProblem, match="2 values were written, 1 is left"):
         check_blobs((count, hash_), {"a": ("json", b"1")})
-    with pytest.raises(RowProblem, match="the 2 value rows were changed after they were written"):
+    with pytest.raises(RowProblem, match="the 2 values were changed after they were written"):
         check_blobs((count, hash_), {"a": ("json", b"1"), "b": ("json", b"3")})
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 import operator
 import pathlib
 import pickle
@@ -25,6 +26,7 @@ from graphkit.checkpoint import (
     SqliteSaver,
 )
 from graphkit.checkpoint.deltas import LONGEST_CHAIN, SNAPSHOT_EVERY
+from graphkit.checkpoint.sqlite.rows import SMALL_VALUE_BYTES
 from tests.checkpoint.chains import chain, derive, put_chain, thread
 
 
@@ -41,6 +43,33 @@ def execute(path, sql, *params):
 
 
 CHECKS = ("blob_count", "blob_hash", "row_hash", "write_count", "write_sum")
+
+BIG = "x" * SMALL_VALUE_BYTES
+"""A ``chain`` tag that makes every value too big for its row: each one is a blob."""
+
+
+def stored_values(path):
+    """How many values the file holds: its blobs, and the small values its rows keep."""
+    return count(
+        path,
+        "SELECT (SELECT COUNT(*) FROM graphkit_blobs) + (SELECT"
+        " COALESCE(SUM(json_array_length(small_values)), 0) FROM graphkit_checkpoints) / 3",
+    )
+
+
+def edit_small_values(path, edit, where="small_values IS NOT NULL"):
+    """Apply ``edit`` to the small values of the rows ``where`` picks: it takes the list
+    of [channel, type, value text] and returns the new one (None: the column cleared)."""
+    conn = sqlite3.connect(path)
+    with conn:
+        found = conn.execute(f"SELECT seq, small_values FROM graphkit_checkpoints WHERE {where}")
+        for seq, text in found.fetchall():
+            items = json.loads(text)
+            edited = edit([items[start : start + 3] for start in range(0, len(items), 3)])
+            text = None if edited is None else json.dumps([part for one in edited for part in one])
+            update = "UPDATE graphkit_checkpoints SET small_values = ? WHERE seq = ?"
+            conn.execute(update, (text, seq))
+    conn.close()
 
 
 def without_checks(path):
@@ -107,12 +136,12 @@ def test_each_put_serializes_only_the_channels_its_step_changed(path):
     checkpoints = chain(1000, steps, changed=2)
     with SqliteSaver.from_conn_string(path) as saver:
         put_chain(saver, checkpoints[:1])
-        assert count(path, "SELECT COUNT(*) FROM graphkit_blobs") == 1000
+        assert stored_values(path) == 1000
         for done, checkpoint in enumerate(checkpoints[1:], start=1):
             changed = len(checkpoint.channel_values.delta()[0])
-            before = count(path, "SELECT COUNT(*) FROM graphkit_blobs")
+            before = stored_values(path)
             saver.put(thread("t"), checkpoint, {}, {})
-            assert count(path, "SELECT COUNT(*) FROM graphkit_blobs") == before + changed, done
+            assert stored_values(path) == before + changed, done
     snapshots = count(path, "SELECT COUNT(*) FROM graphkit_checkpoints WHERE base_seq IS NULL")
     assert snapshots in (2, 3)  # the first row, then one every SNAPSHOT_EVERY or more rows
     longest = count(path, "SELECT MAX(depth) FROM graphkit_checkpoints")
@@ -188,18 +217,17 @@ def test_a_checkpoint_derived_from_a_read_one_writes_only_what_changed(path):
     resumed run derives from that copy is still a delta of the row it was read from:
     the 50 values no step changed are not written again, read from memory or from the
     reopened file."""
-    blobs = "SELECT COUNT(*) FROM graphkit_blobs"
     first = derive(Checkpoint.empty(), {f"c{i}": [i] for i in range(50)}, source="input")
     with SqliteSaver.from_conn_string(path) as saver:
         put_chain(saver, [first])
-        before = count(path, blobs)
+        before = stored_values(path)
         latest = saver.get_tuple(thread("t")).checkpoint
         saver.put(thread("t"), derive(latest, {"c1": "resumed"}), {}, {})
-        assert count(path, blobs) == before + 1
+        assert stored_values(path) == before + 1
     with SqliteSaver.from_conn_string(path) as reopened:
         latest = next(reopened.list(thread("t"))).checkpoint
         reopened.put(thread("t"), derive(latest, {"c2": "resumed again"}), {}, {})
-        assert count(path, blobs) == before + 2
+        assert stored_values(path) == before + 2
         assert reopened.get_tuple(thread("t")).checkpoint.channel_values["c1"] == "resumed"
 
 
@@ -269,19 +297,24 @@ class Payload:
         return (pathlib.Path.touch, (pathlib.Path(self.path),))
 
 
-@pytest.mark.parametrize("where", ["blob", "metadata", "write"])
+@pytest.mark.parametrize("where", ["blob", "small value", "metadata", "write"])
 def test_a_pickle_smuggled_into_a_row_is_refused_and_never_run(path, tmp_path, where):
     target = tmp_path / "pwned"
     evil = pickle.dumps(Payload(str(target)))
-    checkpoints = chain(3, 2)
+    checkpoints = chain(3, 2, tag=BIG if where == "blob" else "")
     with SqliteSaver.from_conn_string(path) as saver:
         put_chain(saver, checkpoints, "victim")
-    table, columns = {
-        "blob": ("graphkit_blobs", "type = 'pickle', value = ?"),
-        "metadata": ("graphkit_checkpoints", "metadata_type = 'pickle', metadata = ?"),
-        "write": ("graphkit_writes", "type = 'pickle', value = ?"),
-    }[where]
-    execute(path, f"UPDATE {table} SET {columns}", evil)
+    if where == "small value":
+        edit_small_values(
+            path, lambda kept: [[channel, "pickle", evil.decode("latin-1")] for channel, *_ in kept]
+        )
+    else:
+        table, columns = {
+            "blob": ("graphkit_blobs", "type = 'pickle', value = ?"),
+            "metadata": ("graphkit_checkpoints", "metadata_type = 'pickle', metadata = ?"),
+            "write": ("graphkit_writes", "type = 'pickle', value = ?"),
+        }[where]
+        execute(path, f"UPDATE {table} SET {columns}", evil)
     without_checks(path)
     with (
         SqliteSaver.from_conn_string(path) as reader,
@@ -294,6 +327,7 @@ def test_a_pickle_smuggled_into_a_row_is_refused_and_never_run(path, tmp_path, w
     assert not target.exists()
 
 
+@pytest.mark.parametrize("kept", ["as a blob", "in its row"])
 @pytest.mark.parametrize(
     ("stored", "problem"),
     [
@@ -301,12 +335,21 @@ def test_a_pickle_smuggled_into_a_row_is_refused_and_never_run(path, tmp_path, w
         (b'{"truncated": ', "corrupt JSON"),
     ],
 )
-def test_an_unreadable_value_names_thread_checkpoint_and_channel(path, stored, problem):
-    first, second = chain(3, 2)
+def test_an_unreadable_value_names_thread_checkpoint_and_channel(path, stored, problem, kept):
+    first, second = chain(3, 2, tag=BIG if kept == "as a blob" else "")
     with SqliteSaver.from_conn_string(path) as saver:
         put_chain(saver, [first, second])
     channel = sorted(second.channel_values.delta()[0])[0]
-    execute(path, "UPDATE graphkit_blobs SET value = ? WHERE channel = ?", stored, channel)
+    if kept == "as a blob":
+        execute(path, "UPDATE graphkit_blobs SET value = ? WHERE channel = ?", stored, channel)
+    else:
+        edit_small_values(
+            path,
+            lambda values: [
+                [name, type_, stored.decode() if name == channel else value]
+                for name, type_, value in values
+            ],
+        )
     without_checks(path)
     with (
         SqliteSaver.from_conn_string(path) as reader,
@@ -329,7 +372,7 @@ def test_an_unsupported_value_is_refused_on_write_and_nothing_is_stored(path):
             list(saver.list(None)) == list(saver.list(thread("t")))
             and len(list(saver.list(None))) == 1
         )
-    assert count(path, "SELECT COUNT(*) FROM graphkit_blobs") == 3
+    assert stored_values(path) == 3
 
 
 def test_pickle_is_an_explicit_opt_in(path):
@@ -399,53 +442,69 @@ def test_a_base_pointer_into_another_thread_is_refused(path):
     assert "belongs to another thread" in message
 
 
-def test_deleted_value_rows_are_refused_not_read_as_the_previous_value(path):
-    checkpoints = chain(3, 3)
+@pytest.mark.parametrize("kept", ["as blobs", "in its row"])
+def test_deleted_values_are_refused_not_read_as_the_previous_values(path, kept):
+    checkpoints = chain(3, 3, tag=BIG if kept == "as blobs" else "")
     with SqliteSaver.from_conn_string(path) as saver:
         configs = put_chain(saver, checkpoints)
-    execute(
-        path,
-        "DELETE FROM graphkit_blobs WHERE checkpoint_seq = "
-        "(SELECT MAX(seq) FROM graphkit_checkpoints)",
-    )
+    latest = "(SELECT MAX(seq) FROM graphkit_checkpoints)"
+    if kept == "as blobs":
+        execute(path, f"DELETE FROM graphkit_blobs WHERE checkpoint_seq = {latest}")
+    else:
+        edit_small_values(path, lambda values: None, f"seq = {latest}")
     message = reader_error(path)
     assert f"checkpoint {checkpoints[-1].id!r} of thread 't'" in message
-    assert "2 value rows were written, 0 are left" in message
+    assert "its values do not match the check written with them" in message
+    assert "2 values were written, 0 are left" in message
     with SqliteSaver.from_conn_string(path) as reader:  # the older checkpoints are intact
         assert reader.get_tuple(configs[-2]).checkpoint == checkpoints[-2]
         with pytest.raises(CheckpointDecodeError):
             list(reader.list(thread("t")))
 
 
-@pytest.mark.parametrize("change", ["value", "channel", "added row"])
-def test_a_value_row_changed_behind_the_savers_back_is_refused(path, change):
-    checkpoints = chain(3, 1)
+@pytest.mark.parametrize("kept", ["as blobs", "in its row"])
+@pytest.mark.parametrize("change", ["value", "channel", "added value"])
+def test_a_value_changed_behind_the_savers_back_is_refused(path, change, kept):
+    checkpoints = chain(3, 1, tag=BIG if kept == "as blobs" else "")
     for step in range(SNAPSHOT_EVERY + 1):  # the last rows read c1 and c2 from the first
         checkpoints.append(derive(checkpoints[-1], {"c0": step}))
     with SqliteSaver.from_conn_string(path) as saver:
         put_chain(saver, checkpoints)
     first_seq = "(SELECT MIN(seq) FROM graphkit_checkpoints)"
-    execute(
-        path,
-        *{
-            "value": (
-                f"UPDATE graphkit_blobs SET value = ? WHERE checkpoint_seq = {first_seq}",
-                b'"x"',
-            ),
-            "channel": (
-                f"UPDATE graphkit_blobs SET channel = 'c9' WHERE checkpoint_seq = {first_seq} "
-                "AND channel = ?",
-                "c2",
-            ),
-            "added row": (
-                f"INSERT INTO graphkit_blobs VALUES ({first_seq}, 'c9', 'json', ?)",
-                b"1",
-            ),
-        }[change],
-    )
+    if kept == "as blobs":
+        execute(
+            path,
+            *{
+                "value": (
+                    f"UPDATE graphkit_blobs SET value = ? WHERE checkpoint_seq = {first_seq}",
+                    b'"x"',
+                ),
+                "channel": (
+                    f"UPDATE graphkit_blobs SET channel = 'c9' WHERE checkpoint_seq = "
+                    f"{first_seq} AND channel = ?",
+                    "c2",
+                ),
+                "added value": (
+                    f"INSERT INTO graphkit_blobs VALUES ({first_seq}, 'c9', 'json', ?)",
+                    b"1",
+                ),
+            }[change],
+        )
+    else:
+        edit_small_values(
+            path,
+            {
+                "value": lambda values: [[name, type_, '"x"'] for name, type_, _ in values],
+                "channel": lambda values: [
+                    ["c9" if name == "c2" else name, *rest] for name, *rest in values
+                ],
+                "added value": lambda values: [*values, ["c9", "json", "1"]],
+            }[change],
+            f"seq = {first_seq}",
+        )
     message = reader_error(path)
     assert f"checkpoint {checkpoints[-1].id!r} of thread 't'" in message
-    assert f"the value rows of checkpoint {checkpoints[0].id!r}" in message
+    assert f"the values of checkpoint {checkpoints[0].id!r}, which it reads," in message
 
 
 def test_a_deleted_latest_checkpoint_is_refused_not_read_as_the_previous_one(path):
@@ -624,7 +683,7 @@ def test_an_old_files_threads_get_heads_that_catch_a_deleted_latest_row(path):
 
 
 def test_a_file_written_before_the_checks_is_migrated_and_read(path):
-    checkpoints = chain(3, 4)
+    checkpoints = chain(3, 4, tag=BIG)
     with SqliteSaver.from_conn_string(path) as saver:
         put_chain(saver, checkpoints[:3])
     as_before_the_checks(path)
@@ -634,7 +693,7 @@ def test_a_file_written_before_the_checks_is_migrated_and_read(path):
     unchecked = "SELECT COUNT(*) FROM graphkit_checkpoints WHERE blob_hash IS NULL"
     assert count(path, unchecked) == 3
     execute(path, "DELETE FROM graphkit_blobs")
-    assert "value rows" in reader_error(path)
+    assert "values do not match" in reader_error(path)
 
 
 def test_processes_opening_an_old_file_at_once_migrate_it_once(path):

@@ -142,8 +142,8 @@ EDITS = {
     "based on another row": f"UPDATE graphkit_checkpoints SET base_seq = 140 WHERE seq = {MIDDLE}",
     "based on a later row": f"UPDATE graphkit_checkpoints SET base_seq = 200 WHERE seq = {MIDDLE}",
     "made a snapshot": f"UPDATE graphkit_checkpoints SET base_seq = NULL WHERE seq = {MIDDLE}",
-    "value truncated": "UPDATE graphkit_blobs SET value = substr(value, 1, length(value) - 1)"
-    f" WHERE checkpoint_seq = {MIDDLE}",
+    "values truncated": "UPDATE graphkit_checkpoints SET small_values ="
+    f" substr(small_values, 1, length(small_values) - 1) WHERE seq = {MIDDLE}",
 }
 
 
@@ -158,6 +158,8 @@ def test_a_row_edited_inside_a_long_chain_is_refused_and_the_rows_before_it_stil
     for index in (MIDDLE, LONGEST_CHAIN - 1):  # (seq MIDDLE + 1, and the chain's last row)
         with pytest.raises(CheckpointDecodeError):
             read_cold(path, "t", checkpoints[index])
-    # before it, and in the next chain (unless it reads the value that was edited)
-    for index in (MIDDLE - 2,) if edit == "value truncated" else (MIDDLE - 2, STEPS - 1):
+    # before it, and in the next chain (unless it reads the value that was edited, or
+    # kept in the deleted row: the snapshot that starts it refers to that row's value)
+    reads_it = edit in ("values truncated", "deleted")
+    for index in (MIDDLE - 2,) if reads_it else (MIDDLE - 2, STEPS - 1):
         assert read_cold(path, "t", checkpoints[index]) == checkpoints[index]

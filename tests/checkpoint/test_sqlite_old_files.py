@@ -2,10 +2,12 @@
 
 ``files/sqlite_2026_12_05.db`` was written by graphkit at ``759abf9`` (its head table has
 a rowid, its writes an AUTOINCREMENT seq, every row is indexed by thread; files written
-since have none of these): thread ``chain`` is ``chain(4, 70)`` put with
-``put_chain`` (two snapshots and the delta rows between them; its newest checkpoint put
-twice, so one row is replaced), thread ``graph`` a 12-step run of ``growing_graph``.
-``files/make_sqlite_2026_12_05.py`` wrote it.
+since have none of these), ``files/sqlite_2026_12_06.db`` at ``8704ca7`` (without those,
+but every value in ``graphkit_blobs``: its rows have no ``small_values``). In both, thread
+``chain`` is ``chain(4, 70)`` put with ``put_chain`` (two snapshots and the delta rows
+between them; its newest checkpoint put twice, so one row is replaced), thread ``graph``
+a 12-step run of ``growing_graph``. ``files/make_sqlite_2026_12_05.py`` (and ``_06``)
+wrote them.
 """
 
 from __future__ import annotations
@@ -20,14 +22,19 @@ from graphkit.checkpoint import CheckpointDecodeError, SqliteSaver
 from tests.checkpoint.chains import chain, derive, put_chain, thread
 from tests.checkpoint.files.make_sqlite_2026_12_05 import STEPS, growing_graph
 
-FIXTURE = Path(__file__).parent / "files" / "sqlite_2026_12_05.db"
+FILES = Path(__file__).parent / "files"
 
 
-@pytest.fixture
-def old_file(tmp_path):
+@pytest.fixture(params=["sqlite_2026_12_05.db", "sqlite_2026_12_06.db"])
+def old_file(tmp_path, request):
     copy = tmp_path / "old.db"
-    shutil.copy(FIXTURE, copy)  # (the committed file is never opened for writing)
+    shutil.copy(FILES / request.param, copy)  # (the committed file is never opened for writing)
     return str(copy)
+
+
+def blobs(path: str) -> int:
+    with sqlite3.connect(path) as conn:
+        return conn.execute("SELECT COUNT(*) FROM graphkit_blobs").fetchone()[0]
 
 
 def layout(path: str) -> list[tuple[str, str]]:
@@ -59,7 +66,7 @@ def test_an_old_file_reads_back_every_checkpoint_and_write(old_file):
 
 
 def test_an_old_file_grows_and_keeps_its_layout(old_file):
-    before = layout(old_file)
+    before, values_before = layout(old_file), blobs(old_file)
     with SqliteSaver.from_conn_string(old_file) as saver:
         latest = saver.get_tuple(thread("chain")).checkpoint
         more = [derive(latest, {"c1": "new"})]
@@ -67,6 +74,9 @@ def test_an_old_file_grows_and_keeps_its_layout(old_file):
         put_chain(saver, more, "chain")
         growing_graph(saver).invoke({"log": []}, thread("graph"))
     assert layout(old_file) == before  # an older graphkit can still open it
+    # every value it wrote is a blob, as the graphkit that made the file writes them:
+    # the two puts' two, and the run's five (its input, a branch, n and log twice)
+    assert blobs(old_file) == values_before + 2 + 5
     with SqliteSaver.from_conn_string(old_file) as reader:
         saved = list(reader.list(thread("chain")))
         assert [found.checkpoint for found in saved[:2]] == more[::-1]
@@ -78,7 +88,7 @@ def test_an_old_file_grows_and_keeps_its_layout(old_file):
 @pytest.mark.parametrize(
     ("edit", "problem"),
     [
-        ("UPDATE graphkit_blobs SET value = CAST('\"edited\"' AS BLOB)", "value rows"),
+        ("UPDATE graphkit_blobs SET value = CAST('\"edited\"' AS BLOB)", "values do not match"),
         (
             "DELETE FROM graphkit_checkpoints WHERE seq = (SELECT MAX(seq) FROM "
             "graphkit_checkpoints WHERE thread_id = 'chain')",

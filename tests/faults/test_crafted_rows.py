@@ -186,7 +186,7 @@ def values(column, rows, index, pick, target, max_seq):
     ]
     if column in ("type", "metadata_type", "delta_type"):
         made.append(("'pickle'", "pickle"))
-    if column in ("value", "metadata", "delta", "updated_channels"):
+    if column in ("value", "metadata", "delta", "updated_channels", "small_values"):
         made += [
             ("a pickle that creates a file", evil),
             ("JSON: a list", b"[]"),

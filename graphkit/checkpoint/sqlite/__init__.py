@@ -2,11 +2,13 @@
 
 Four tables, prefixed ``graphkit_`` so they never clash with LangGraph's own (their SQL,
 and how a file written by an older graphkit is brought up to date, are in
-``sqlite_file.py``; what a read checks is in ``integrity.py`` and ``heads.py``):
+``sqlite_file.py``; what a read checks is in ``integrity.py`` and ``heads.py``; how a
+read rebuilds a row's maps, in ``reading.py``):
 
 ``graphkit_checkpoints``
     One row per checkpoint: ids, parent id, step, source, created_at, updated channels,
-    metadata, the count and hash of the blobs it wrote, a hash of its own fields, the
+    metadata, its small values (a new file's: ``rows.py``), the count and hash of the
+    values it wrote, a hash of its own fields, the
     count and hash-sum of its pending writes, and a *delta* of its three maps
     (channel values, channel versions, versions seen) against the row named by
     ``base_seq``, usually its parent. A row whose base the saver does not know, and one
@@ -14,9 +16,10 @@ and how a file written by an older graphkit is brought up to date, are in
     is a snapshot instead (``base_seq`` is NULL): it lists every channel, so reading a
     checkpoint walks at most ``LONGEST_CHAIN`` rows.
 ``graphkit_blobs``
-    One serialized value per channel a step changed, keyed by (checkpoint row, channel).
-    A snapshot points at older rows' blobs for the values that did not change, so each
-    value is serialized once however many checkpoints share it.
+    One serialized value per channel a step changed (but the small ones a new file keeps
+    in the row), keyed by (checkpoint row, channel). A snapshot points at the older rows
+    that wrote the values that did not change, so each value is serialized once however
+    many checkpoints share it.
 ``graphkit_writes``
     Pending writes, one row per (checkpoint, task, index).
 ``graphkit_heads``
@@ -37,33 +40,22 @@ import os
 import re
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from functools import partial
-from typing import Any, NamedTuple
+from typing import Any
 
 from graphkit.checkpoint.base import Checkpoint
 from graphkit.checkpoint.copies import copy_seen, copy_values
-from graphkit.checkpoint.deltas import (
-    LONGEST_CHAIN,
-    Changes,
-    RowMaps,
-    RowMemory,
-    RowPlan,
-    plan_row,
-)
+from graphkit.checkpoint.deltas import RowMaps, RowMemory, RowPlan, plan_row
 from graphkit.checkpoint.heads import MissingCheckpoint, check_head, read_heads, record_put
 from graphkit.checkpoint.integrity import (
     WRITE_SUM_MODULUS,
-    Delta,
     RowProblem,
     blob_check,
-    check_blobs,
     check_fields,
     check_names,
     check_row,
     check_writes,
-    read_delta,
     row_check,
     write_check,
     write_hash,
@@ -81,6 +73,8 @@ from graphkit.checkpoint.saver import (
 )
 from graphkit.checkpoint.serde import CheckpointDecodeError, JsonPlusSerializer, SerializerProtocol
 from graphkit.checkpoint.sqlite.grown import GrownLists
+from graphkit.checkpoint.sqlite.reading import MapsReading, decode_error
+from graphkit.checkpoint.sqlite.rows import Row, split_small
 from graphkit.checkpoint.sqlite_file import (
     CheckpointFileError,
     database_path,
@@ -91,51 +85,10 @@ from graphkit.checkpoint.sqlite_file import (
 __all__ = ["CheckpointFileError", "SqliteSaver"]
 
 
-class _Row(NamedTuple):
-    """One row of ``graphkit_checkpoints`` (all but ``replaced``)."""
-
-    seq: int
-    thread_id: str
-    checkpoint_ns: str
-    checkpoint_id: str
-    parent_id: str | None
-    step: int
-    source: str
-    created_at: float
-    updated_channels: str
-    metadata_type: str
-    metadata: bytes
-    base_seq: int | None
-    depth: int
-    delta_type: str
-    delta: bytes
-    blob_count: int | None
-    blob_hash: str | None
-    row_hash: str | None
-    write_count: int | None
-    write_sum: int | None
-
-    def checked(self) -> tuple[Any, ...]:
-        """The fields ``row_hash`` covers: all but seq and the checks kept up to date."""
-        return self[1:-3]
-
-
-_COLUMNS = ", ".join(_Row._fields)
-
-_CHAIN = (
-    "WITH RECURSIVE link (seq, n) AS (SELECT ?1, 0 UNION ALL SELECT c.base_seq, link.n + 1"
-    " FROM graphkit_checkpoints AS c JOIN link ON c.seq = link.seq"
-    " WHERE c.base_seq IS NOT NULL AND link.n < ?2)"
-    f" SELECT {', '.join(f'c.{column}' for column in _Row._fields)}"
-    " FROM graphkit_checkpoints AS c WHERE c.seq IN (SELECT seq FROM link)"
-)
-"""A row and the rows it builds on, back to a snapshot (at most ``?2`` links)."""
-
-
-class SqliteSaver(BaseCheckpointSaver):
+class SqliteSaver(MapsReading, BaseCheckpointSaver):
     """Keeps checkpoints in SQLite (stdlib ``sqlite3``, WAL journal), safe to share between
     threads; observably the same as ``InMemorySaver``. A checkpoint costs what its step
-    changed: one row, plus one blob per changed channel.
+    changed: one row, plus one blob per changed channel whose value is not small.
 
     Values go through ``serde`` (default ``JsonPlusSerializer``, which never unpickles).
 
@@ -158,13 +111,13 @@ class SqliteSaver(BaseCheckpointSaver):
         self._file: str | None = None  # (kept: a closed connection can no longer say it)
         with self._lock, self._file_errors():
             self._file = database_path(conn)
-            prepare_file(conn)
+            self._small_values = prepare_file(conn)
 
     def setup(self) -> None:
         """Make the file's tables if they are missing. The saver already did when it was
         made; LangGraph's saver needs this call, so code written for it runs as is."""
         with self._lock, self._file_errors():
-            prepare_file(self.conn)
+            self._small_values = prepare_file(self.conn)
 
     @classmethod
     @contextmanager
@@ -209,9 +162,7 @@ class SqliteSaver(BaseCheckpointSaver):
                     self._check_heads(thread, namespace, rows, whole=True)
                 except CheckpointDecodeError as error:
                     problem = f"it is not in the file, and the thread is damaged: {error}"
-                    raise _decode_error(
-                        thread, namespace, wanted, problem, damaged=False
-                    ) from error
+                    raise decode_error(thread, namespace, wanted, problem, damaged=False) from error
             return self._tuple(found[0], self._metadata(found[0])) if found else None
 
     def list(
@@ -386,15 +337,11 @@ class SqliteSaver(BaseCheckpointSaver):
 
     # -- reading ---------------------------------------------------------------------------
 
-    def _rows(self, where: str, params: Sequence[Any], order: str = "") -> list[_Row]:
-        query = f"SELECT {_COLUMNS} FROM graphkit_checkpoints AS c WHERE {where} {order}"
-        return [_Row(*found) for found in self.conn.execute(query, params)]
-
-    def _first_thread_first(self, rows: list[_Row]) -> list[_Row]:
+    def _first_thread_first(self, rows: list[Row]) -> list[Row]:
         """``rows`` (newest id first) with equal ids (one checkpoint put in two threads)
         in the order their threads were first written, as InMemorySaver's dicts keep
         them (the ids of one thread and namespace differ)."""
-        ordered: list[_Row] = []
+        ordered: list[Row] = []
         for _, same in itertools.groupby(rows, key=lambda row: row.checkpoint_id):
             tied = list(same)
             if len(tied) > 1:
@@ -406,7 +353,7 @@ class SqliteSaver(BaseCheckpointSaver):
             ordered += tied
         return ordered
 
-    def _tuple(self, row: _Row, metadata: dict[str, Any]) -> CheckpointTuple:
+    def _tuple(self, row: Row, metadata: dict[str, Any]) -> CheckpointTuple:
         try:
             check_fields(row)
             check_row(row.row_hash, row.checked())
@@ -451,168 +398,19 @@ class SqliteSaver(BaseCheckpointSaver):
         config = checkpoint_config(row.thread_id, row.checkpoint_ns, row.checkpoint_id)
         return CheckpointTuple(config, checkpoint, metadata, parent, writes)
 
-    def _metadata(self, row: _Row) -> dict[str, Any]:
+    def _metadata(self, row: Row) -> dict[str, Any]:
         metadata = self._load(row, "its metadata", (row.metadata_type, row.metadata))
         if not isinstance(metadata, dict):
             kind = type(metadata).__name__
             raise self._error(row, f"its metadata is a {kind}, not a dict", damaged=True)
         return metadata
 
-    def _maps(self, row: _Row) -> RowMaps:
-        """The three maps of ``row``: from memory, or by applying the deltas of the rows
-        it builds on, from the last snapshot (or a row already in memory) onwards."""
-        known = self._memory.get(row.seq, decoded_by=self.serde)
-        if known is not None:
-            return known
-        chain, start = self._chain(row)
-        blobs = self._blobs({link.seq for link in chain})
-        checks = [(link.seq, link.checkpoint_id, link.blob_count, link.blob_hash) for link in chain]
-        self._check_blobs(row, checks, blobs)
-        refs, versions, seen = Changes(), Changes(), Changes()
-        for link in reversed(chain):
-            delta = self._delta(row, link)
-            inherited, removed = delta.refs
-            refs.apply({**inherited, **dict.fromkeys(blobs.get(link.seq, ()), link.seq)}, removed)
-            versions.apply(*delta.versions)
-            seen.apply(*delta.seen)
-        older = self._blobs(set(refs.changed.values()) - blobs.keys())
-        self._check_blobs(row, self._checks(older.keys()), older)
-        blobs.update(older)
-        values = Changes(removed=refs.removed)
-        for channel, seq in refs.changed.items():
-            typed = blobs.get(seq, {}).get(channel)
-            if typed is None:
-                raise self._error(row, f"the value of channel {channel!r} is missing", damaged=True)
-            load = partial(self._load, row, f"channel {channel!r}")
-            key = (row.thread_id, row.checkpoint_ns, channel)
-            values.changed[channel] = self._lists.read(key, typed, self.serde, load)
-        known = RowMaps(
-            row.seq,
-            (row.thread_id, row.checkpoint_ns),
-            row.checkpoint_id,
-            row.depth,
-            values.onto(start and start.values),
-            versions.onto(start and start.versions),
-            seen.onto(start and start.seen),
-            refs.onto(start and start.refs),
-            decoded_by=self.serde,
-        )
-        self._memory.remember(known)
-        return known
-
-    def _chain(self, row: _Row) -> tuple[list[_Row], RowMaps | None]:
-        """``row`` and the rows it builds on, newest first, back to a snapshot or to a
-        row whose maps are in memory (returned second)."""
-        chain, seqs, fetched = [row], {row.seq}, None
-        while (base_seq := chain[-1].base_seq) is not None:
-            start = self._memory.get(base_seq, decoded_by=self.serde)
-            if start is not None and start.thread == (row.thread_id, row.checkpoint_ns):
-                return chain, start
-            if base_seq in seqs:  # a crafted row: never loop
-                cycle = " -> ".join(str(link.seq) for link in chain)
-                problem = f"the rows it builds on form a cycle (seq {cycle} -> {base_seq})"
-                raise self._error(row, problem, damaged=True)
-            seqs.add(base_seq)
-            if fetched is None or base_seq not in fetched:  # the rest of it, in one query
-                fetched = {link.seq: link for link in self._links(base_seq)}
-            found = [fetched[base_seq]] if base_seq in fetched else []
-            if not found:
-                problem = f"the row it builds on (seq {base_seq}) is missing"
-                raise self._error(row, problem, damaged=True)
-            if (found[0].thread_id, found[0].checkpoint_ns) != (row.thread_id, row.checkpoint_ns):
-                problem = f"it builds on row {base_seq}, which belongs to another thread"
-                raise self._error(row, problem, damaged=True)
-            try:
-                check_row(found[0].row_hash, found[0].checked())
-            except RowProblem as error:
-                problem = f"the row it builds on (seq {base_seq}): {error}"
-                raise self._error(row, problem, damaged=True) from error
-            chain.append(found[0])
-        return chain, None
-
-    def _links(self, seq: Any) -> list[_Row]:
-        """Row ``seq`` and the rows it builds on, up to ``LONGEST_CHAIN`` of them (a
-        crafted chain may loop, or run on: the caller checks each link)."""
-        return [_Row(*found) for found in self.conn.execute(_CHAIN, (seq, LONGEST_CHAIN))]
-
-    def _delta(self, row: _Row, link: _Row) -> Delta:
-        """The checked delta of ``link``, a row that ``row`` builds on (or ``row``)."""
-        try:
-            return read_delta(self._load(row, "its delta", (link.delta_type, link.delta)))
-        except RowProblem as error:
-            whose = (
-                "its delta"
-                if link is row
-                else f"the delta of checkpoint {link.checkpoint_id!r}, which it builds on,"
-            )
-            raise self._error(row, f"{whose} has the wrong shape: {error}", damaged=True) from error
-
-    def _check_blobs(
-        self,
-        row: _Row,
-        checks: Iterable[Sequence[Any]],
-        blobs: Mapping[int, Mapping[str, tuple[str, bytes]]],
-    ) -> None:
-        """Refuse ``row`` if the value rows of a row it reads differ from their check;
-        ``checks`` holds (seq, checkpoint id, blob count, blob hash) per row."""
-        for seq, checkpoint_id, count, hash_ in checks:
-            try:
-                check_blobs((count, hash_), blobs.get(seq, {}))
-            except RowProblem as error:
-                whose = (
-                    "its value rows"
-                    if seq == row.seq
-                    else f"the value rows of checkpoint {checkpoint_id!r}, which it reads,"
-                )
-                problem = f"{whose} do not match the check written with them ({error})"
-                raise self._error(row, problem, damaged=True) from error
-
-    def _checks(self, seqs: Iterable[int]) -> list[tuple[int, str, int | None, str | None]]:
-        """(seq, checkpoint id, blob count, blob hash) of the rows ``seqs``."""
-        ordered, found = sorted(seqs), []
-        for start in range(0, len(ordered), 500):
-            chunk = ordered[start : start + 500]
-            found.extend(
-                self.conn.execute(
-                    "SELECT seq, checkpoint_id, blob_count, blob_hash FROM graphkit_checkpoints "
-                    f"WHERE seq IN ({', '.join('?' * len(chunk))})",
-                    chunk,
-                )
-            )
-        return found
-
-    def _blobs(self, seqs: set[int]) -> dict[int, dict[str, tuple[str, bytes]]]:
-        """Every blob the rows ``seqs`` wrote: seq -> {channel: (type, bytes)}."""
-        found: dict[int, dict[str, tuple[str, bytes]]] = {}
-        ordered = sorted(seqs)
-        for start in range(0, len(ordered), 500):
-            chunk = ordered[start : start + 500]
-            for seq, channel, type_, value in self.conn.execute(
-                "SELECT checkpoint_seq, channel, type, value FROM graphkit_blobs "
-                f"WHERE checkpoint_seq IN ({', '.join('?' * len(chunk))})",
-                chunk,
-            ):
-                found.setdefault(seq, {})[channel] = (type_, value)
-        return found
-
-    def _load(self, row: _Row, what: str, typed: tuple[str, bytes] | Sequence[Any]) -> Any:
-        try:
-            return self.serde.loads_typed((typed[0], typed[1]))
-        except Exception as error:  # a custom serde may raise anything
-            raise self._error(row, what, error) from error
-
-    def _error(
-        self, row: _Row, what: str, cause: Exception | None = None, *, damaged: bool = False
-    ) -> Exception:
-        where = (row.thread_id, row.checkpoint_ns, row.checkpoint_id)
-        return _decode_error(*where, what + (f": {cause}" if cause else ""), damaged=damaged)
-
     def _check_heads(
-        self, thread_id: str | None, namespace: str | None, rows: Sequence[_Row], *, whole: bool
+        self, thread_id: str | None, namespace: str | None, rows: Sequence[Row], *, whole: bool
     ) -> None:
         """Refuse threads whose newest row (``rows`` newest first) or, if ``whole``
         holds every row of them, whose number of rows differs from their head."""
-        newest: dict[tuple[str, str], _Row] = {}
+        newest: dict[tuple[str, str], Row] = {}
         checked: dict[tuple[str, str], int] = {}
         for row in rows:
             key = (row.thread_id, row.checkpoint_ns)
@@ -628,10 +426,10 @@ class SqliteSaver(BaseCheckpointSaver):
                     checked.get(key, 0) if whole else None,
                 )
             except MissingCheckpoint as error:
-                raise _decode_error(*key, error.checkpoint_id, str(error), damaged=True) from error
+                raise decode_error(*key, error.checkpoint_id, str(error), damaged=True) from error
             except RowProblem as error:
                 if row is None:  # a head without rows: a thread deleted by hand
-                    raise _decode_error(*key, None, str(error), damaged=True) from error
+                    raise decode_error(*key, None, str(error), damaged=True) from error
                 raise self._error(row, str(error), damaged=True) from error
 
     # -- writing ---------------------------------------------------------------------------
@@ -646,9 +444,10 @@ class SqliteSaver(BaseCheckpointSaver):
         again: bool = True,
         writes: bool = True,
     ) -> tuple[int, int]:
-        """Write ``checkpoint``'s row and the blobs of the values its step changed;
-        ``again``: it may have been put before, ``writes``: writes may have been saved
-        against its id. Returns the row's seq and the size of its delta."""
+        """Write ``checkpoint``'s row and the values its step changed (small ones in the
+        row, if the file keeps them so; the rest as blobs); ``again``: it may have been
+        put before, ``writes``: writes may have been saved against its id. Returns the
+        row's seq and the size of its delta."""
         where = f"checkpoint {checkpoint.id!r} of thread {thread[0]!r}"
         row = (
             *thread,
@@ -683,22 +482,23 @@ class SqliteSaver(BaseCheckpointSaver):
         else:
             check = write_check(_writes(conn, (*thread, checkpoint.id)) if writes else ())
         full = (*row, row_check(row), *check)
+        if self._small_values:
+            small, blobs = split_small(blobs)
+            full = (*full, small)
         try:
-            seq: int = conn.execute(
-                f"INSERT INTO graphkit_checkpoints ({_COLUMNS.partition(', ')[2]}) "
-                f"VALUES ({', '.join('?' * len(full))})",
-                full,
-            ).lastrowid  # type: ignore[assignment]
+            seq: int = conn.execute(_INSERT_ROW[self._small_values], full).lastrowid  # type: ignore[assignment]
         except sqlite3.IntegrityError:
             if again:
                 raise
             # a row of this id, newer than the thread's head says (a file edited by hand)
             return self._insert(conn, thread, checkpoint, metadata, plan)
         record_put(conn, thread, checkpoint.id, added=0 if old and old[0] is not None else 1)
-        conn.executemany(
-            "INSERT INTO graphkit_blobs (checkpoint_seq, channel, type, value) VALUES (?, ?, ?, ?)",
-            [(seq, *blob) for blob in blobs],
-        )
+        if blobs:
+            conn.executemany(
+                "INSERT INTO graphkit_blobs (checkpoint_seq, channel, type, value)"
+                " VALUES (?, ?, ?, ?)",
+                [(seq, *blob) for blob in blobs],
+            )
         return seq, len(delta[1])
 
     def _dump(self, value: Any, where: str) -> tuple[str, bytes]:
@@ -754,24 +554,6 @@ class SqliteSaver(BaseCheckpointSaver):
             self.conn.rollback()  # nothing was written
 
 
-def _decode_error(
-    thread_id: str, namespace: str, checkpoint_id: str | None, what: str, *, damaged: bool
-) -> CheckpointDecodeError:
-    """The error for a checkpoint of ``thread_id`` that cannot be read (``damaged``: the
-    file, not the serializer, is at fault)."""
-    checkpoint = f"checkpoint {checkpoint_id!r} of " if checkpoint_id is not None else ""
-    fix = (
-        ". The file was changed outside graphkit, or is damaged: restore it from a "
-        f"backup, or delete the thread with saver.delete_thread({thread_id!r})"
-    )
-    return CheckpointDecodeError(
-        f"Cannot read {checkpoint}thread {thread_id!r}"
-        + (f" (namespace {namespace!r})" if namespace else "")
-        + f": {what}"
-        + (fix if damaged else "")
-    )
-
-
 def _writes(conn: sqlite3.Connection, checkpoint: tuple[str, str, str]) -> list[Any]:
     """The pending-write rows of (thread, namespace, checkpoint id), in ``pending_order``
     (SQLite compares text as Python does: by code point)."""
@@ -791,6 +573,15 @@ _BEFORE_PUT = (
     " EXISTS (SELECT 1 FROM graphkit_writes WHERE thread_id = ?2 AND checkpoint_ns = ?3"
     " AND checkpoint_id = ?4)"
 )
+
+_INSERT_ROW = {
+    small_values: "INSERT INTO graphkit_checkpoints ({}) VALUES ({})".format(
+        ", ".join(columns), ", ".join("?" * len(columns))
+    )
+    for small_values in (False, True)
+    for columns in [Row._fields[1 : None if small_values else -1]]
+}
+"""A row's INSERT (all but seq), into a file with the ``small_values`` column or without."""
 
 _FIRST_SEQ = (
     "SELECT MIN(seq) FROM (SELECT seq FROM graphkit_checkpoints WHERE thread_id = ?1 AND"

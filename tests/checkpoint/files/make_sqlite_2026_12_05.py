@@ -35,8 +35,9 @@ def growing_graph(saver: SqliteSaver, steps: int = 12):
     return builder.compile(checkpointer=saver)
 
 
-def main() -> None:
-    path = Path(__file__).with_name("sqlite_2026_12_05.db")
+def main(name: str = "sqlite_2026_12_05.db") -> None:
+    """Write the file ``name`` beside this script with the graphkit on the path."""
+    path = Path(__file__).with_name(name)
     path.unlink(missing_ok=True)
     conn = sqlite3.connect(str(path), check_same_thread=False)
     saver = SqliteSaver(conn)
