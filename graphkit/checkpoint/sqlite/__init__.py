@@ -36,11 +36,10 @@ from __future__ import annotations
 
 import itertools
 import json
-import os
 import re
 import sqlite3
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -71,7 +70,18 @@ from graphkit.checkpoint.saver import (
     write_index,
     written_checkpoint_id,
 )
-from graphkit.checkpoint.serde import CheckpointDecodeError, JsonPlusSerializer, SerializerProtocol
+from graphkit.checkpoint.serde import (
+    CheckpointDecodeError,
+    JsonPlusSerializer,
+    SerializerProtocol,
+    plain_json,
+)
+from graphkit.checkpoint.sqlite.connection import (
+    FileErrors,
+    Snapshot,
+    Transaction,
+    not_a_connection,
+)
 from graphkit.checkpoint.sqlite.grown import GrownLists
 from graphkit.checkpoint.sqlite.reading import MapsReading, decode_error
 from graphkit.checkpoint.sqlite.rows import Row, split_small
@@ -102,7 +112,7 @@ class SqliteSaver(MapsReading, BaseCheckpointSaver):
 
     def __init__(self, conn: sqlite3.Connection, *, serde: SerializerProtocol | None = None):
         if not isinstance(conn, sqlite3.Connection):
-            raise TypeError(_not_a_connection(type(self).__name__, conn))
+            raise TypeError(not_a_connection(type(self).__name__, conn))
         self.conn = conn
         self.serde = serde if serde is not None else JsonPlusSerializer()
         self._lock = threading.Lock()
@@ -271,18 +281,20 @@ class SqliteSaver(MapsReading, BaseCheckpointSaver):
     ) -> None:
         thread, namespace = thread_id_of(config), config_key(config, "checkpoint_ns", "")
         checkpoint_id = written_checkpoint_id(config, task_id)
-        where = f"a write of task {task_id!r} to checkpoint {checkpoint_id!r} of thread {thread!r}"
+        dumped = self._dump_all(
+            [value for _, value in writes],
+            lambda index: (
+                f"a write of task {task_id!r} to checkpoint {checkpoint_id!r} of "
+                f"thread {thread!r}, channel {writes[index][0]!r}"
+            ),
+        )
         rows = [
             (
                 *(thread, namespace, checkpoint_id, task_id, write_index(channel, position)),
-                *(channel, task_path, *self._dump(value, f"{where}, channel {channel!r}")),
+                *(channel, task_path, *typed),
             )
-            for position, (channel, value) in enumerate(writes)
+            for position, ((channel, _), typed) in enumerate(zip(writes, dumped, strict=True))
         ]
-        insert = (
-            "INSERT INTO graphkit_writes (thread_id, checkpoint_ns, checkpoint_id, task_id,"
-            " idx, channel, task_path, type, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        )
         with self._lock, self._file_errors(thread), self._transaction() as conn:
             added, total = 0, 0  # to the check kept on the checkpoint's row
             for row in rows:
@@ -296,22 +308,13 @@ class SqliteSaver(MapsReading, BaseCheckpointSaver):
                         " checkpoint_ns = ? AND checkpoint_id IS ? AND task_id = ? AND idx = ?",
                         row[:5],
                     ).fetchone()
-                    conn.execute(
-                        insert + " ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id,"
-                        " task_id, idx) DO UPDATE SET channel = excluded.channel,"
-                        " task_path = excluded.task_path, type = excluded.type,"
-                        " value = excluded.value",
-                        row,
-                    )
-                elif not conn.execute(insert + " ON CONFLICT DO NOTHING", row).rowcount:
+                    conn.execute(_UPSERT_WRITE, row)
+                elif not conn.execute(_INSERT_WRITE, row).rowcount:
                     continue
                 added += old is None
                 total += write_hash(row) - (write_hash(old) if old else 0)
             conn.execute(
-                "UPDATE graphkit_checkpoints SET write_count = write_count + ?,"
-                f" write_sum = (write_sum + ?) % {WRITE_SUM_MODULUS} WHERE thread_id = ?"
-                " AND checkpoint_ns = ? AND checkpoint_id = ? AND replaced = 0",
-                (added, total % WRITE_SUM_MODULUS, thread, namespace, checkpoint_id),
+                _COUNT_WRITES, (added, total % WRITE_SUM_MODULUS, thread, namespace, checkpoint_id)
             )
 
     def delete_thread(self, thread_id: str) -> None:
@@ -448,7 +451,15 @@ class SqliteSaver(MapsReading, BaseCheckpointSaver):
         row, if the file keeps them so; the rest as blobs); ``again``: it may have been
         put before, ``writes``: writes may have been saved against its id. Returns the
         row's seq and the size of its delta."""
-        where = f"checkpoint {checkpoint.id!r} of thread {thread[0]!r}"
+        channels = list(plan.changed)
+
+        def where(index: int) -> str:
+            what = ("metadata", "channel versions")[index] if index < 2 else "channel"
+            name = f" {channels[index - 2]!r}" if index >= 2 else ""
+            return f"checkpoint {checkpoint.id!r} of thread {thread[0]!r}, {what}{name}"
+
+        dumped = self._dump_all([dict(metadata), plan.delta(), *plan.changed.values()], where)
+        metadata_typed, delta, *values = dumped
         row = (
             *thread,
             checkpoint.id,
@@ -456,16 +467,13 @@ class SqliteSaver(MapsReading, BaseCheckpointSaver):
             checkpoint.step,
             checkpoint.source,
             float(checkpoint.created_at),  # what SQLite gives back from a REAL column
-            json.dumps(sorted(checkpoint.updated_channels)),
-            *self._dump(dict(metadata), f"{where}, metadata"),
+            plain_json(sorted(checkpoint.updated_channels)),
+            *metadata_typed,
             plan.base.seq if plan.base else None,
             plan.depth,
-            *(delta := self._dump(plan.delta(), f"{where}, channel versions")),
+            *delta,
         )
-        blobs = [
-            (channel, *self._dump(value, f"{where}, channel {channel!r}"))
-            for channel, value in plan.changed.items()
-        ]
+        blobs = [(channel, *typed) for channel, typed in zip(channels, values, strict=True)]
         row = (*row, *blob_check(blobs))
         # The writes saved against this id so far stay its writes: keep their check
         # (or, for a new id, count the writes saved before it, as a put of them would).
@@ -507,51 +515,25 @@ class SqliteSaver(MapsReading, BaseCheckpointSaver):
         except TypeError as error:
             raise TypeError(f"Cannot save {where}. {error}") from error
 
-    @contextmanager
-    def _file_errors(self, thread: str | None = None) -> Iterator[None]:
-        """SQLite's errors about the file, re-raised naming the file (and the thread)."""
+    def _dump_all(self, values: Sequence[Any], where: Callable[[int], str]) -> list[Any]:
+        """``serde.dumps_typed`` of each of ``values``; a TypeError names the value it
+        refused (``where(its index)``: its words are built only then)."""
+        dumps = self.serde.dumps_typed
         try:
-            yield
-        except sqlite3.ProgrammingError as error:  # a misuse of the connection, not the file
-            fix = _CONNECTION_MISUSES.get(str(error).partition(".")[0])
-            if fix is None:
-                raise
-            fix = fix.format(saver=type(self).__name__, block=self._block)
-            file = "its file" if self._file is None else repr(self._file)
-            where = f" (reading or writing thread {thread!r})" if thread is not None else ""
-            raise sqlite3.ProgrammingError(
-                f"{type(self).__name__} cannot use its connection to {file}{where}: {fix} "
-                f"(SQLite says: {error})"
-            ) from error
-        except (sqlite3.InterfaceError, CheckpointFileError):
+            return [dumps(value) for value in values]
+        except TypeError:
+            for index, value in enumerate(values):
+                self._dump(value, where(index))
             raise
-        except sqlite3.DatabaseError as error:
-            raise file_error(database_path(self.conn), error, thread) from error
 
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """Everything written in the block is committed together, or not at all."""
-        if not self.conn.in_transaction:
-            self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield self.conn
-        except BaseException:
-            self.conn.rollback()
-            raise
-        self.conn.commit()
+    def _file_errors(self, thread: str | None = None) -> FileErrors:
+        return FileErrors(self, thread)
 
-    @contextmanager
-    def _snapshot(self) -> Iterator[None]:
-        """Every read in the block sees the file as one commit left it: a checkpoint row,
-        its writes and its thread's head, even while another process saves more."""
-        if self.conn.in_transaction:  # already inside one (e.g. a caller's)
-            yield
-            return
-        self.conn.execute("BEGIN")
-        try:
-            yield
-        finally:
-            self.conn.rollback()  # nothing was written
+    def _transaction(self) -> Transaction:
+        return Transaction(self.conn)
+
+    def _snapshot(self) -> Snapshot:
+        return Snapshot(self.conn)
 
 
 def _writes(conn: sqlite3.Connection, checkpoint: tuple[str, str, str]) -> list[Any]:
@@ -573,6 +555,24 @@ _BEFORE_PUT = (
     " EXISTS (SELECT 1 FROM graphkit_writes WHERE thread_id = ?2 AND checkpoint_ns = ?3"
     " AND checkpoint_id = ?4)"
 )
+
+_INSERT_WRITE = (
+    "INSERT INTO graphkit_writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx,"
+    " channel, task_path, type, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_UPSERT_WRITE = (
+    f"{_INSERT_WRITE} ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)"
+    " DO UPDATE SET channel = excluded.channel, task_path = excluded.task_path,"
+    " type = excluded.type, value = excluded.value"
+)
+_INSERT_WRITE += " ON CONFLICT DO NOTHING"
+
+_COUNT_WRITES = (
+    "UPDATE graphkit_checkpoints SET write_count = write_count + ?,"
+    f" write_sum = (write_sum + ?) % {WRITE_SUM_MODULUS} WHERE thread_id = ?"
+    " AND checkpoint_ns = ? AND checkpoint_id = ? AND replaced = 0"
+)
+"""Add writes (how many, the sum of their hashes) to their checkpoint's check."""
 
 _INSERT_ROW = {
     small_values: "INSERT INTO graphkit_checkpoints ({}) VALUES ({})".format(
@@ -605,35 +605,3 @@ def _check_filter_keys(filter: Mapping[str, Any] | None) -> None:
                 "letters, digits, '_', '-' and '.' (a dot names a nested item: "
                 "'user.name'), as LangGraph's SQLite saver does; rename the metadata key."
             )
-
-
-# SQLite's message for a misuse of the connection (up to its first '.') -> what to do.
-_CONNECTION_MISUSES = {
-    "Cannot operate on a closed database": (
-        "the connection is closed. A saver from `{block} {saver}.from_conn_string(path) "
-        "as saver:` works only inside that block: run the graph there, or keep a connection "
-        "open yourself, {saver}(sqlite3.connect(path, check_same_thread=False))."
-    ),
-    "SQLite objects created in a thread can only be used in that same thread": (
-        "the connection was opened in another thread without check_same_thread=False, and "
-        "a graph calls its saver from the thread that runs it and from its workers. Open it "
-        "with sqlite3.connect(path, check_same_thread=False), as from_conn_string does; "
-        "the saver locks it itself."
-    ),
-}
-
-
-def _not_a_connection(saver: str, conn: object) -> str:
-    """Why ``conn`` is refused: what the saver takes, and how to make one from a path."""
-    if isinstance(conn, (str, bytes, os.PathLike)):
-        path = os.fsdecode(conn)
-        return (
-            f"{saver} takes an open sqlite3.Connection, not the path {path!r}. Use "
-            f"`with {saver}.from_conn_string({path!r}) as saver:`, or "
-            f"{saver}(sqlite3.connect({path!r}, check_same_thread=False))."
-        )
-    return (
-        f"{saver} takes a sqlite3.Connection, got {type(conn).__name__}. Pass "
-        f"sqlite3.connect(path, check_same_thread=False), or use "
-        f"`with {saver}.from_conn_string(path) as saver:`."
-    )

@@ -27,6 +27,7 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from graphkit.checkpoint.integrity import RowProblem
+from graphkit.checkpoint.serde import plain_json
 
 __all__ = ["SMALL_VALUE_BYTES", "Row", "chain_query", "read_small", "row_columns", "split_small"]
 
@@ -87,9 +88,6 @@ def chain_query(small_values: bool) -> str:
     )
 
 
-_ENCODE = json.JSONEncoder(separators=(",", ":")).encode
-
-
 def split_small(blobs: Sequence[tuple[Any, Any, Any]]) -> tuple[str | None, list[Any]]:
     """``blobs`` (channel, type, bytes each) as the row's ``small_values`` text (None if
     none is small) and the list of those that go to ``graphkit_blobs``."""
@@ -106,7 +104,7 @@ def split_small(blobs: Sequence[tuple[Any, Any, Any]]) -> tuple[str | None, list
             small += (channel, type_, value.decode("latin-1"))
         else:
             rest.append(blob)
-    return (_ENCODE(small) if small else None), rest
+    return (plain_json(small) if small else None), rest
 
 
 def read_small(text: Any) -> dict[str, tuple[str, bytes]]:
