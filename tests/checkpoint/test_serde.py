@@ -304,6 +304,15 @@ def test_nested_structures_round_trip(value):
     assert same(round_trip(value), value)
 
 
+@given(json_values | st.dictionaries(st.sampled_from(["__gk__", "v", "x"]), json_values))
+def test_data_written_as_it_is_gives_the_bytes_the_encoder_gives(value):
+    # (plain data is checked in place rather than rebuilt by _encode: the same bytes, and
+    # anything else, tuples, other keys, a dict with the tag's key, goes through _encode)
+    from graphkit.checkpoint.serde import _encode, plain_json
+
+    assert serde.dumps_typed(value) == ("json", plain_json(_encode(value)).encode())
+
+
 # -- refusing to write -----------------------------------------------------------------------
 
 

@@ -168,7 +168,7 @@ class JsonPlusSerializer:
 
     def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
         try:
-            return "json", plain_json(_encode(obj)).encode()
+            return "json", plain_json(obj if _is_plain(obj) else _encode(obj)).encode()
         except RecursionError:
             if not self.pickle_fallback:
                 raise TypeError(_HOLDS_ITSELF) from None
@@ -343,6 +343,41 @@ def _check(obj: Any, depth: int = 1) -> None:
                 _check(item, depth + 1)
     elif kind not in JSON_SCALARS:
         _encode(obj)
+
+
+def _is_plain(obj: Any) -> bool:
+    """Whether ``_encode(obj)`` would give ``obj`` back as it is: a JSON scalar, or a list
+    or a dict of text keys (none of them ``TAG``) holding only such values. The delta and
+    the metadata of every checkpoint are such data: checked in place, they are not
+    rebuilt a container at a time. Small containers are checked item by item (quicker
+    than a set built of their types), long ones a type at a time in C.
+
+    >>> _is_plain({"seen": [{"n": {"c": 1}}, []]}), _is_plain({"s": (1,)}), _is_plain({1: 2})
+    (True, False, False)
+    """
+    kind = type(obj)
+    if kind is dict:
+        if TAG in obj:
+            return False
+        if len(obj) > 8:
+            if not _TEXT.issuperset(map(type, obj)):
+                return False
+            if JSON_SCALARS.issuperset(map(type, obj.values())):
+                return True
+        for key, value in obj.items():
+            if type(key) is not str:
+                return False
+            if type(value) not in JSON_SCALARS and not _is_plain(value):
+                return False
+        return True
+    if kind is list:
+        if long_run_of(JSON_SCALARS, obj):
+            return True
+        for item in obj:  # noqa: SIM110 (a loop: all() would make a generator per list)
+            if type(item) not in JSON_SCALARS and not _is_plain(item):
+                return False
+        return True
+    return kind in JSON_SCALARS
 
 
 def _encode_list(obj: list | tuple) -> list | tuple:
