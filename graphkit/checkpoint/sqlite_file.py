@@ -14,14 +14,15 @@ from __future__ import annotations
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from graphkit.checkpoint.heads import HEADS
 
 __all__ = [
-    "NEW_FILE_INDEXES",
+    "NEW_FILE_SCHEMA",
     "SCHEMA",
     "CheckpointFileError",
+    "Layout",
     "add_missing_columns",
     "database_path",
     "file_error",
@@ -51,30 +52,42 @@ CREATE TABLE IF NOT EXISTS graphkit_checkpoints (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS graphkit_checkpoints_by_id
     ON graphkit_checkpoints (thread_id, checkpoint_ns, checkpoint_id) WHERE replaced = 0;
--- Values and pending writes keep a rowid: SQLite keeps a row of a table without one
--- in its key's b-tree, where a row above about 1 KB of a 4 KB page spills to a page of
--- its own (a 1.5 KB message list took 2.25 times the room, and longer to commit).
+-- Values keep a rowid: SQLite keeps a row of a table without one in its key's b-tree,
+-- where a row above about 1 KB of a 4 KB page spills to a page of its own (a 1.5 KB
+-- message list took 2.25 times the room, and longer to commit). A pending write is keyed
+-- by its columns (one b-tree, not a table and an index), its value kept apart when it
+-- is larger than sqlite/writes.py's INLINE_WRITE_BYTES (value_seq, else value).
 CREATE TABLE IF NOT EXISTS graphkit_blobs (
     checkpoint_seq INTEGER NOT NULL, channel TEXT NOT NULL,
     type TEXT NOT NULL, value BLOB NOT NULL,
     PRIMARY KEY (checkpoint_seq, channel)
 );
-CREATE TABLE IF NOT EXISTS graphkit_writes (  -- (no AUTOINCREMENT seq: nothing reads it)
+CREATE TABLE IF NOT EXISTS graphkit_writes (
     thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL, checkpoint_id TEXT NOT NULL,
     task_id TEXT NOT NULL, idx INTEGER NOT NULL, channel TEXT NOT NULL,
-    type TEXT NOT NULL, value BLOB NOT NULL, task_path TEXT NOT NULL,
-    UNIQUE (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
-);
+    type TEXT NOT NULL, value BLOB, task_path TEXT NOT NULL,
+    value_seq INTEGER,  -- its value's row in graphkit_write_values
+    PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)
+) WITHOUT ROWID;
 """
 
-NEW_FILE_INDEXES = """
+NEW_FILE_SCHEMA = """
 CREATE INDEX IF NOT EXISTS graphkit_checkpoints_replaced
     ON graphkit_checkpoints (thread_id, checkpoint_ns) WHERE replaced <> 0;
+CREATE TABLE IF NOT EXISTS graphkit_write_values (seq INTEGER PRIMARY KEY, value BLOB NOT NULL);
 """
-"""What a new file indexes beside ``SCHEMA``: the rows put again, by thread (the others
-are indexed by id). A file written before 2026-12-06 indexes every row by thread
-instead (``graphkit_checkpoints_by_thread``, which it keeps): an index every put
-writes to, a page more in each put's commit."""
+"""What a new file has beside ``SCHEMA``: an index of the rows put again, by thread (the
+others are indexed by id; a file written before 2026-12-06 indexes every row by thread
+instead, ``graphkit_checkpoints_by_thread``, which it keeps: an index every put writes
+to, a page more in each put's commit), and the table of the pending writes' larger
+values. A file made before keeps the tables ``SCHEMA`` made then: ``Layout`` says which."""
+
+
+class Layout(NamedTuple):
+    """What a file's tables keep, as the graphkit that created it made them."""
+
+    small_values: bool  # a checkpoint row keeps its small values (sqlite/rows.py)
+    keyed_writes: bool  # the pending writes are keyed by their columns (sqlite/writes.py)
 
 
 class CheckpointFileError(sqlite3.DatabaseError):
@@ -191,10 +204,9 @@ def database_path(conn: sqlite3.Connection) -> str:
     return files[0] if files and files[0] else ":memory:"
 
 
-def prepare_file(conn: sqlite3.Connection) -> bool:
+def prepare_file(conn: sqlite3.Connection) -> Layout:
     """Make ``conn``'s file ready: WAL journal, the tables, the columns a file written by
-    an older graphkit lacks; return whether it keeps small values in their checkpoint's
-    row (whether ``SCHEMA`` created it). SQLite refuses a connection that opens
+    an older graphkit lacks; return its ``Layout``. SQLite refuses a connection that opens
     a WAL file while another runs recovery or closes it (no busy timeout applies): that
     is retried for up to ``OPEN_WAIT_SECONDS``, then raised."""
     if conn.in_transaction:  # the caller's (executescript would commit it, too)
@@ -210,7 +222,7 @@ def prepare_file(conn: sqlite3.Connection) -> bool:
             new = not conn.execute(
                 "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'graphkit_checkpoints'"
             ).fetchone()
-            conn.executescript(f"BEGIN; {SCHEMA} {NEW_FILE_INDEXES if new else ''} COMMIT;")
+            conn.executescript(f"BEGIN; {SCHEMA} {NEW_FILE_SCHEMA if new else ''} COMMIT;")
             return add_missing_columns(conn)
         except sqlite3.Error as error:
             if conn.in_transaction:  # (the schema script stopped half-way)
@@ -223,19 +235,19 @@ def prepare_file(conn: sqlite3.Connection) -> bool:
             time.sleep(0.01)
 
 
-def add_missing_columns(conn: sqlite3.Connection) -> bool:
+def add_missing_columns(conn: sqlite3.Connection) -> Layout:
     """Bring a file written by an older graphkit up to date: its rows keep NULL in the
     new columns (for the checks: not checked, as before), and its threads get a head
     (``heads.py``) naming their newest checkpoint. Only a file that needs it takes the
     write lock, and it looks again once it holds it, in case another process opening
-    the file at the same time did it first. Returns whether the file has the
-    ``small_values`` column (which only a new file gets)."""
-    small_values = False
+    the file at the same time did it first. Returns the file's ``Layout``."""
+    layout = Layout(small_values=False, keyed_writes=False)
 
     def missing() -> tuple[list[tuple[str, str]], bool]:
-        nonlocal small_values
+        nonlocal layout
         have = {found[1] for found in conn.execute("PRAGMA table_info(graphkit_checkpoints)")}
-        small_values = "small_values" in have
+        writes = {found[1] for found in conn.execute("PRAGMA table_info(graphkit_writes)")}
+        layout = Layout("small_values" in have, "value_seq" in writes)
         columns = [(column, kind) for column, kind in _NEW_COLUMNS if column not in have]
         heads = conn.execute(
             "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'graphkit_heads'"
@@ -243,7 +255,7 @@ def add_missing_columns(conn: sqlite3.Connection) -> bool:
         return columns, heads is None
 
     if missing() == ([], False):
-        return small_values
+        return layout
     conn.execute("BEGIN IMMEDIATE")
     try:
         columns, no_heads = missing()
@@ -257,7 +269,7 @@ def add_missing_columns(conn: sqlite3.Connection) -> bool:
         conn.rollback()
         raise
     conn.commit()
-    return small_values
+    return layout
 
 
 _NEW_COLUMNS = (

@@ -3,7 +3,8 @@
 ``files/sqlite_2026_12_05.db`` was written by graphkit at ``759abf9`` (its head table has
 a rowid, its writes an AUTOINCREMENT seq, every row is indexed by thread; files written
 since have none of these), ``files/sqlite_2026_12_06.db`` at ``8704ca7`` (without those,
-but every value in ``graphkit_blobs``: its rows have no ``small_values``). In both, thread
+but every value in ``graphkit_blobs``, its rows without ``small_values``, its writes in a
+rowid table with a unique index). In both, thread
 ``chain`` is ``chain(4, 70)`` put with ``put_chain`` (two snapshots and the delta rows
 between them; its newest checkpoint put twice, so one row is replaced), thread ``graph``
 a 12-step run of ``growing_graph``. ``files/make_sqlite_2026_12_05.py`` (and ``_06``)

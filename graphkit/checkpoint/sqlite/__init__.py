@@ -21,7 +21,8 @@ read rebuilds a row's maps, in ``reading.py``):
     that wrote the values that did not change, so each value is serialized once however
     many checkpoints share it.
 ``graphkit_writes``
-    Pending writes, one row per (checkpoint, task, index).
+    Pending writes, one row per (checkpoint, task, index); a new file keys the table by
+    those columns, and keeps a large value in ``graphkit_write_values`` (``writes.py``).
 ``graphkit_heads``
     One row per thread: its newest checkpoint id and how many checkpoints it has.
 
@@ -57,7 +58,6 @@ from graphkit.checkpoint.integrity import (
     check_writes,
     row_check,
     write_check,
-    write_hash,
 )
 from graphkit.checkpoint.saver import (
     BaseCheckpointSaver,
@@ -85,6 +85,7 @@ from graphkit.checkpoint.sqlite.connection import (
 from graphkit.checkpoint.sqlite.grown import GrownLists
 from graphkit.checkpoint.sqlite.reading import MapsReading, decode_error
 from graphkit.checkpoint.sqlite.rows import Row, split_small
+from graphkit.checkpoint.sqlite.writes import PendingWrites
 from graphkit.checkpoint.sqlite_file import (
     CheckpointFileError,
     database_path,
@@ -121,13 +122,15 @@ class SqliteSaver(MapsReading, BaseCheckpointSaver):
         self._file: str | None = None  # (kept: a closed connection can no longer say it)
         with self._lock, self._file_errors():
             self._file = database_path(conn)
-            self._small_values = prepare_file(conn)
+            self._layout = prepare_file(conn)
+            self._writes = PendingWrites(self._layout.keyed_writes)
 
     def setup(self) -> None:
         """Make the file's tables if they are missing. The saver already did when it was
         made; LangGraph's saver needs this call, so code written for it runs as is."""
         with self._lock, self._file_errors():
-            self._small_values = prepare_file(self.conn)
+            self._layout = prepare_file(self.conn)
+            self._writes = PendingWrites(self._layout.keyed_writes)
 
     @classmethod
     @contextmanager
@@ -296,23 +299,7 @@ class SqliteSaver(MapsReading, BaseCheckpointSaver):
             for position, ((channel, _), typed) in enumerate(zip(writes, dumped, strict=True))
         ]
         with self._lock, self._file_errors(thread), self._transaction() as conn:
-            added, total = 0, 0  # to the check kept on the checkpoint's row
-            for row in rows:
-                # A saved write stays (as in InMemorySaver); a special slot is replaced
-                # (an upsert: the row keeps its seq).
-                old = None
-                if row[4] < 0:
-                    old = conn.execute(
-                        "SELECT thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel,"
-                        " task_path, type, value FROM graphkit_writes WHERE thread_id = ? AND"
-                        " checkpoint_ns = ? AND checkpoint_id IS ? AND task_id = ? AND idx = ?",
-                        row[:5],
-                    ).fetchone()
-                    conn.execute(_UPSERT_WRITE, row)
-                elif not conn.execute(_INSERT_WRITE, row).rowcount:
-                    continue
-                added += old is None
-                total += write_hash(row) - (write_hash(old) if old else 0)
+            added, total = self._writes.save(conn, rows)  # (for the checkpoint row's check)
             conn.execute(
                 _COUNT_WRITES, (added, total % WRITE_SUM_MODULUS, thread, namespace, checkpoint_id)
             )
@@ -333,8 +320,8 @@ class SqliteSaver(MapsReading, BaseCheckpointSaver):
                         f"DELETE FROM graphkit_checkpoints WHERE thread_id = ? AND {rows}",
                         (thread,),
                     )
-                for table in ("graphkit_writes", "graphkit_heads"):
-                    conn.execute(f"DELETE FROM {table} WHERE thread_id = ?", (thread,))
+                self._writes.delete_thread(conn, thread)
+                conn.execute("DELETE FROM graphkit_heads WHERE thread_id = ?", (thread,))
             self._memory.forget_thread(thread)
             self._lists.forget_thread(thread)
 
@@ -378,7 +365,7 @@ class SqliteSaver(MapsReading, BaseCheckpointSaver):
             updated_channels=frozenset(updated),
             created_at=row.created_at,
         )
-        stored = _writes(self.conn, (row.thread_id, row.checkpoint_ns, row.checkpoint_id))
+        stored = self._writes.read(self.conn, (row.thread_id, row.checkpoint_ns, row.checkpoint_id))
         try:
             check_writes((row.write_count, row.write_sum), stored)
         except RowProblem as error:
@@ -488,13 +475,13 @@ class SqliteSaver(MapsReading, BaseCheckpointSaver):
         if old:
             check = old[1:]
         else:
-            check = write_check(_writes(conn, (*thread, checkpoint.id)) if writes else ())
+            check = write_check(self._writes.read(conn, (*thread, checkpoint.id)) if writes else ())
         full = (*row, row_check(row), *check)
-        if self._small_values:
+        if self._layout.small_values:
             small, blobs = split_small(blobs)
             full = (*full, small)
         try:
-            seq: int = conn.execute(_INSERT_ROW[self._small_values], full).lastrowid  # type: ignore[assignment]
+            seq: int = conn.execute(_INSERT_ROW[self._layout.small_values], full).lastrowid  # type: ignore[assignment]
         except sqlite3.IntegrityError:
             if again:
                 raise
@@ -536,17 +523,6 @@ class SqliteSaver(MapsReading, BaseCheckpointSaver):
         return Snapshot(self.conn)
 
 
-def _writes(conn: sqlite3.Connection, checkpoint: tuple[str, str, str]) -> list[Any]:
-    """The pending-write rows of (thread, namespace, checkpoint id), in ``pending_order``
-    (SQLite compares text as Python does: by code point)."""
-    return conn.execute(
-        "SELECT thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, task_path,"
-        " type, value FROM graphkit_writes WHERE thread_id = ? AND checkpoint_ns = ? AND"
-        " checkpoint_id = ? ORDER BY task_path, task_id, idx",
-        checkpoint,
-    ).fetchall()
-
-
 _BEFORE_PUT = (
     # what a put needs to know, in one statement: whether its base row (?1) is still
     # there, the thread's newest checkpoint id, whether writes were saved against its id
@@ -555,17 +531,6 @@ _BEFORE_PUT = (
     " EXISTS (SELECT 1 FROM graphkit_writes WHERE thread_id = ?2 AND checkpoint_ns = ?3"
     " AND checkpoint_id = ?4)"
 )
-
-_INSERT_WRITE = (
-    "INSERT INTO graphkit_writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx,"
-    " channel, task_path, type, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
-_UPSERT_WRITE = (
-    f"{_INSERT_WRITE} ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx)"
-    " DO UPDATE SET channel = excluded.channel, task_path = excluded.task_path,"
-    " type = excluded.type, value = excluded.value"
-)
-_INSERT_WRITE += " ON CONFLICT DO NOTHING"
 
 _COUNT_WRITES = (
     "UPDATE graphkit_checkpoints SET write_count = write_count + ?,"

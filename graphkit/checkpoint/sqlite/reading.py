@@ -23,6 +23,7 @@ from graphkit.checkpoint.integrity import Delta, RowProblem, check_blobs, check_
 from graphkit.checkpoint.serde import CheckpointDecodeError, SerializerProtocol
 from graphkit.checkpoint.sqlite.grown import GrownLists
 from graphkit.checkpoint.sqlite.rows import Row, chain_query, read_small, row_columns
+from graphkit.checkpoint.sqlite_file import Layout
 
 __all__ = ["MapsReading", "decode_error"]
 
@@ -61,7 +62,7 @@ class MapsReading:
 
     conn: sqlite3.Connection
     serde: SerializerProtocol
-    _small_values: bool  # the file has the column (rows.py)
+    _layout: Layout  # what the file's tables keep
     _memory: RowMemory
     _lists: GrownLists
 
@@ -140,7 +141,7 @@ class MapsReading:
     def _links(self, seq: Any) -> list[Row]:
         """Row ``seq`` and the rows it builds on, up to ``LONGEST_CHAIN`` of them (a
         crafted chain may loop, or run on: the caller checks each link)."""
-        query = chain_query(self._small_values)
+        query = chain_query(self._layout.small_values)
         return [Row(*found) for found in self.conn.execute(query, (seq, LONGEST_CHAIN))]
 
     def _delta(self, row: Row, link: Row) -> Delta:
@@ -172,7 +173,7 @@ class MapsReading:
 
     def _checks(self, seqs: Iterable[int]) -> list[_Check]:
         """What the rows ``seqs`` say about the values they wrote."""
-        small = "small_values" if self._small_values else "NULL"
+        small = "small_values" if self._layout.small_values else "NULL"
         ordered, found = sorted(seqs), []
         for start in range(0, len(ordered), 500):
             chunk = ordered[start : start + 500]
@@ -236,7 +237,7 @@ class MapsReading:
         return decode_error(*where, what + (f": {cause}" if cause else ""), damaged=damaged)
 
     def _rows(self, where: str, params: Sequence[Any], order: str = "") -> list[Row]:
-        columns = row_columns(self._small_values)
+        columns = row_columns(self._layout.small_values)
         query = f"SELECT {columns} FROM graphkit_checkpoints AS c WHERE {where} {order}"
         return [Row(*found) for found in self.conn.execute(query, params)]
 
