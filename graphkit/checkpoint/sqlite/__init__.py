@@ -1,15 +1,15 @@
 """SqliteSaver: checkpoints in an SQLite file, each row holding only what its step changed.
 
-Four tables, prefixed ``graphkit_`` so they never clash with LangGraph's own (their SQL,
-and how a file written by an older graphkit is brought up to date, are in
-``sqlite_file.py``; what a read checks is in ``integrity.py`` and ``heads.py``; how a
-read rebuilds a row's maps, in ``reading.py``):
+Four tables (five in a new file), prefixed ``graphkit_`` so they never clash with
+LangGraph's own (their SQL, and how a file written by an older graphkit is brought up to
+date, are in ``sqlite_file.py``; what a read checks is in ``integrity.py`` and
+``heads.py``; how a read rebuilds a row's maps, in ``reading.py``):
 
 ``graphkit_checkpoints``
     One row per checkpoint: ids, parent id, step, source, created_at, updated channels,
     metadata, its small values (a new file's: ``rows.py``), the count and hash of the
-    values it wrote, a hash of its own fields, the
-    count and hash-sum of its pending writes, and a *delta* of its three maps
+    values it wrote, a hash of its own fields, the count and hash-sum of its pending
+    writes, and a *delta* of its three maps
     (channel values, channel versions, versions seen) against the row named by
     ``base_seq``, usually its parent. A row whose base the saver does not know, and one
     in every ``SNAPSHOT_EVERY`` to ``LONGEST_CHAIN`` rows of a chain (see ``deltas.py``),
@@ -22,7 +22,8 @@ read rebuilds a row's maps, in ``reading.py``):
     many checkpoints share it.
 ``graphkit_writes``
     Pending writes, one row per (checkpoint, task, index); a new file keys the table by
-    those columns, and keeps a large value in ``graphkit_write_values`` (``writes.py``).
+    those columns, and keeps a value above 512 bytes in ``graphkit_write_values``
+    (``writes.py``).
 ``graphkit_heads``
     One row per thread: its newest checkpoint id and how many checkpoints it has.
 
