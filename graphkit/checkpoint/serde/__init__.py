@@ -345,7 +345,7 @@ def _check(obj: Any, depth: int = 1) -> None:
         _encode(obj)
 
 
-def _is_plain(obj: Any) -> bool:
+def _is_plain(obj: Any, depth: int = 1) -> bool:
     """Whether ``_encode(obj)`` would give ``obj`` back as it is: a JSON scalar, or a list
     or a dict of text keys (none of them ``TAG``) holding only such values. The delta and
     the metadata of every checkpoint are such data: checked in place, they are not
@@ -354,10 +354,14 @@ def _is_plain(obj: Any) -> bool:
 
     >>> _is_plain({"seen": [{"n": {"c": 1}}, []]}), _is_plain({"s": (1,)}), _is_plain({1: 2})
     (True, False, False)
+
+    Containers nested past ``MAX_NESTING`` are not plain: ``_encode`` takes them, and
+    refuses them as it did (its two frames a level reach the recursion limit well before
+    the C encoder does; written, a value ~500 levels deep read back as a RecursionError).
     """
     kind = type(obj)
     if kind is dict:
-        if TAG in obj:
+        if TAG in obj or depth > MAX_NESTING:
             return False
         if len(obj) > 8:
             if not _TEXT.issuperset(map(type, obj)):
@@ -367,14 +371,16 @@ def _is_plain(obj: Any) -> bool:
         for key, value in obj.items():
             if type(key) is not str:
                 return False
-            if type(value) not in JSON_SCALARS and not _is_plain(value):
+            if type(value) not in JSON_SCALARS and not _is_plain(value, depth + 1):
                 return False
         return True
     if kind is list:
+        if depth > MAX_NESTING:
+            return False
         if long_run_of(JSON_SCALARS, obj):
             return True
-        for item in obj:  # noqa: SIM110 (a loop: all() would make a generator per list)
-            if type(item) not in JSON_SCALARS and not _is_plain(item):
+        for item in obj:  # (a loop: all() would make a generator per list)
+            if type(item) not in JSON_SCALARS and not _is_plain(item, depth + 1):
                 return False
         return True
     return kind in JSON_SCALARS
