@@ -304,10 +304,46 @@ def test_nested_structures_round_trip(value):
     assert same(round_trip(value), value)
 
 
-@given(json_values | st.dictionaries(st.sampled_from(["__gk__", "v", "x"]), json_values))
+any_keys = (
+    st.text(max_size=2) | st.integers(0, 9) | st.tuples(st.integers(0, 3)) | st.just(Word("k"))
+)
+mixed_values = st.recursive(
+    json_scalars
+    | st.lists(json_scalars | st.just(Word("w")), min_size=9, max_size=12)
+    | st.binary(max_size=4)
+    | st.sampled_from(
+        [
+            datetime.datetime(2024, 5, 1, 12, 30, tzinfo=datetime.UTC),
+            decimal.Decimal("1.5"),
+            uuid.UUID(int=7),
+            Point(1, 2.5, ["a"]),
+            Person(name="Ada", address=Address(city="Paris", zip="75001")),
+            HumanMessage("hi", id="h1"),
+            Send("node", {"n": 1}),
+            Word("word"),
+            Priority.LOW,
+            Pair(1, "b"),
+        ]
+    ),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.lists(inner, min_size=9, max_size=10)  # (past 8: the checks a type at a time)
+        | st.dictionaries(st.text(max_size=3), inner, min_size=9, max_size=10)
+        | st.lists(inner, max_size=3).map(tuple)
+        | st.dictionaries(st.text(max_size=3), inner, max_size=4)
+        | st.dictionaries(st.sampled_from(["__gk__", "v", "x"]) | st.text(max_size=2), inner)
+        | st.dictionaries(any_keys, inner, max_size=12)
+        | st.frozensets(st.integers() | st.text(max_size=3), max_size=4)
+    ),
+    max_leaves=40,
+)
+
+
+@given(mixed_values | st.dictionaries(any_keys, json_scalars, min_size=9, max_size=12))
 def test_data_written_as_it_is_gives_the_bytes_the_encoder_gives(value):
     # (plain data is checked in place rather than rebuilt by _encode: the same bytes, and
-    # anything else, tuples, other keys, a dict with the tag's key, goes through _encode)
+    # anything else, tuples, other keys, a dict with the tag's key, objects, str and enum
+    # subclasses, anywhere in it, goes through _encode)
     from graphkit.checkpoint.serde import _encode, plain_json
 
     assert serde.dumps_typed(value) == ("json", plain_json(_encode(value)).encode())
