@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 from graphkit.checkpoint.heads import HEADS
 
 __all__ = [
+    "LAYOUT",
     "NEW_FILE_SCHEMA",
     "SCHEMA",
     "CheckpointFileError",
@@ -75,12 +76,23 @@ NEW_FILE_SCHEMA = """
 CREATE INDEX IF NOT EXISTS graphkit_checkpoints_replaced
     ON graphkit_checkpoints (thread_id, checkpoint_ns) WHERE replaced <> 0;
 CREATE TABLE IF NOT EXISTS graphkit_write_values (seq INTEGER PRIMARY KEY, value BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS graphkit_layout (version INTEGER NOT NULL);
+INSERT INTO graphkit_layout (version) SELECT 2 WHERE NOT EXISTS (SELECT 1 FROM graphkit_layout);
 """
 """What a new file has beside ``SCHEMA``: an index of the rows put again, by thread (the
 others are indexed by id; a file written before 2026-12-06 indexes every row by thread
 instead, ``graphkit_checkpoints_by_thread``, which it keeps: an index every put writes
-to, a page more in each put's commit), and the table of the pending writes' larger
-values. A file made before keeps the tables ``SCHEMA`` made then: ``Layout`` says which."""
+to, a page more in each put's commit), the table of the pending writes' larger values,
+and ``graphkit_layout``, the number of its layout (``LAYOUT``). A file made before keeps
+the tables ``SCHEMA`` made then: ``Layout`` says which."""
+
+LAYOUT = 2
+"""The layout of the files this graphkit creates, kept in their ``graphkit_layout``: 2,
+small values in the checkpoint's row and pending writes keyed by their columns. A file
+without that table was made before (its columns say what it keeps). A file of a higher
+number was made by a newer graphkit, whose tables this one could misread: it is refused,
+saying so, rather than read (an older graphkit reads a layout 2 file's small values as
+missing, and calls its checkpoints damaged)."""
 
 
 class Layout(NamedTuple):
@@ -245,14 +257,14 @@ def add_missing_columns(conn: sqlite3.Connection) -> Layout:
 
     def missing() -> tuple[list[tuple[str, str]], bool]:
         nonlocal layout
+        tables = {found[0] for found in conn.execute(_TABLES)}
+        if "graphkit_layout" in tables:
+            _check_layout(conn)
         have = {found[1] for found in conn.execute("PRAGMA table_info(graphkit_checkpoints)")}
         writes = {found[1] for found in conn.execute("PRAGMA table_info(graphkit_writes)")}
         layout = Layout("small_values" in have, "value_seq" in writes)
         columns = [(column, kind) for column, kind in _NEW_COLUMNS if column not in have]
-        heads = conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'graphkit_heads'"
-        ).fetchone()
-        return columns, heads is None
+        return columns, "graphkit_heads" not in tables
 
     if missing() == ([], False):
         return layout
@@ -270,6 +282,45 @@ def add_missing_columns(conn: sqlite3.Connection) -> Layout:
         raise
     conn.commit()
     return layout
+
+
+_TABLES = (
+    "SELECT name FROM sqlite_master WHERE type = 'table'"
+    " AND name IN ('graphkit_heads', 'graphkit_layout')"
+)
+
+
+def _check_layout(conn: sqlite3.Connection) -> None:
+    """Refuse a file whose ``graphkit_layout`` names a layout this graphkit does not know.
+
+    >>> conn = sqlite3.connect(":memory:")
+    >>> _ = conn.execute("CREATE TABLE graphkit_layout (version INTEGER NOT NULL)")
+    >>> _ = conn.execute("INSERT INTO graphkit_layout VALUES (3)")
+    >>> try:
+    ...     _check_layout(conn)
+    ... except CheckpointFileError as error:
+    ...     print(str(error).partition(": ")[2].partition(" (")[0])
+    a newer graphkit made it
+    """
+    versions = [found[0] for found in conn.execute("SELECT version FROM graphkit_layout")]
+    if versions == [LAYOUT]:
+        return
+    from graphkit import __version__  # (graphkit imports this module)
+
+    path = database_path(conn)
+    if all(type(version) is int for version in versions) and max(versions, default=0) > LAYOUT:
+        raise CheckpointFileError(
+            f"Cannot open the checkpoint file {path!r}: a newer graphkit made it (its tables"
+            f" have layout {max(versions)}; graphkit {__version__} reads layouts up to"
+            f" {LAYOUT}), and this one could misread it. Upgrade graphkit (pip install -U"
+            " graphkit) to open it."
+        )
+    raise CheckpointFileError(
+        f"Cannot open the checkpoint file {path!r}: its table graphkit_layout holds"
+        f" {versions!r}, not one layout number (graphkit {__version__} writes [{LAYOUT}]):"
+        " the file was changed outside graphkit. Restore it from a backup, or start a new"
+        " file."
+    )
 
 
 _NEW_COLUMNS = (

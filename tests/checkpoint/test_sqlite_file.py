@@ -78,3 +78,34 @@ def test_a_file_that_stays_locked_is_named_after_the_wait(tmp_path, monkeypatch)
     finally:
         BusyAtFirst.busy = 0
         conn.close()
+
+
+@pytest.mark.parametrize(
+    ("stored", "we_say"),
+    [
+        ("VALUES (3)", "a newer graphkit made it (its tables have layout 3; graphkit"),
+        ("VALUES ('two')", "graphkit_layout holds ['two'], not one layout number"),
+        ("SELECT version FROM graphkit_layout", "holds [2, 2], not one layout number"),
+    ],
+)
+def test_a_file_of_a_layout_this_graphkit_does_not_know_is_refused(tmp_path, stored, we_say):
+    """A new file says which layout its tables have: a graphkit that does not know it
+    refuses the file, naming it and what to do, rather than misreading its rows (an
+    older graphkit, without this check, calls such a file's checkpoints damaged)."""
+    from graphkit.checkpoint import Checkpoint, SqliteSaver
+    from graphkit.checkpoint.sqlite_file import LAYOUT
+
+    path = str(tmp_path / "runs.db")
+    with SqliteSaver.from_conn_string(path) as saver:
+        saver.put({"configurable": {"thread_id": "t"}}, Checkpoint.empty(), {}, {})
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT version FROM graphkit_layout").fetchall() == [(LAYOUT,)]
+        if stored.startswith("VALUES"):
+            conn.execute("DELETE FROM graphkit_layout")
+        conn.execute(f"INSERT INTO graphkit_layout (version) {stored}")
+    with pytest.raises(CheckpointFileError) as refused, SqliteSaver.from_conn_string(path):
+        pass
+    assert f"Cannot open the checkpoint file {path!r}: " in str(refused.value)
+    assert we_say in str(refused.value)
+    fix = "Upgrade graphkit" if "newer" in we_say else "Restore it from a backup"
+    assert fix in str(refused.value)

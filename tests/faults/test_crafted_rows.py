@@ -1,6 +1,8 @@
 """Crafted rows of every table: each read of a file whose rows someone changed returns what
 the untouched file returns, or raises ``CheckpointDecodeError`` naming the thread and the
-checkpoint; it never hangs, never runs code from the file, never raises anything else.
+checkpoint; it never hangs, never runs code from the file, never raises anything else
+(but for the layout number a new file keeps: edited, the file is refused when opened, with
+a ``CheckpointFileError`` naming it).
 
 The file: two threads of ``graph_child``'s graph, one stopped after a step's tasks ran
 (so its latest checkpoint has pending writes). For every table, column and kind of
@@ -31,7 +33,7 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from graphkit.checkpoint import CheckpointDecodeError, SqliteSaver
+from graphkit.checkpoint import CheckpointDecodeError, CheckpointFileError, SqliteSaver
 from tests.faults import graph_child
 from tests.faults.tally import TALLY, scaled
 
@@ -89,19 +91,27 @@ def config(thread: str, checkpoint_id: str | None = None) -> dict[str, Any]:
 def read_all(db: str, ids: dict[str, list[str]] | None = None) -> dict[str, Any]:
     """Every read of both threads (their latest, their list, each checkpoint by id), on
     a new connection: what each returned (normalized) or raised."""
+    reads = [
+        read
+        for thread in THREADS
+        for read in [
+            (f"latest {thread}", config(thread)),
+            (f"list {thread}", None),
+            *((f"{thread} {id_}", config(thread, id_)) for id_ in (ids or {}).get(thread, [])),
+        ]
+    ]
     found: dict[str, Any] = {}
-    with SqliteSaver.from_conn_string(db) as saver:
-        for thread in THREADS:
-            reads = [(f"latest {thread}", config(thread)), (f"list {thread}", None)]
-            reads += [
-                (f"{thread} {id_}", config(thread, id_)) for id_ in (ids or {}).get(thread, [])
-            ]
+    try:
+        with SqliteSaver.from_conn_string(db) as saver:
             for name, one in reads:
+                thread = name.split()[1] if name.startswith(("latest", "list")) else name.split()[0]
                 try:
                     saved = [saver.get_tuple(one)] if one else list(saver.list(config(thread)))
                     found[name] = [normal(item) for item in saved]
                 except Exception as error:  # judged by the caller
                     found[name] = error
+    except CheckpointFileError as error:  # the file refused whole, when it is opened
+        return {name: error for name, _ in reads}
     return found
 
 
@@ -238,6 +248,11 @@ def judge(read: str, found: Any, expected: Any) -> str:
     else fails the test."""
     if not isinstance(found, Exception):
         return "same" if found == expected else "read as written"
+    if isinstance(found, CheckpointFileError):  # (a file whose layout number was edited)
+        message = str(found)
+        assert message.startswith("Cannot open the checkpoint file "), message
+        assert "graphkit_layout" in message or "a newer graphkit made it" in message, message
+        return "refused"
     assert isinstance(found, CheckpointDecodeError), (
         f"{read}: {found!r}\n{''.join(traceback.format_exception(found))}"
     )

@@ -1,6 +1,6 @@
 """SqliteSaver: checkpoints in an SQLite file, each row holding only what its step changed.
 
-Four tables (five in a new file), prefixed ``graphkit_`` so they never clash with
+Four tables (six in a new file), prefixed ``graphkit_`` so they never clash with
 LangGraph's own (their SQL, and how a file written by an older graphkit is brought up to
 date, are in ``sqlite_file.py``; what a read checks is in ``integrity.py`` and
 ``heads.py``; how a read rebuilds a row's maps, in ``reading.py``):
@@ -26,6 +26,9 @@ date, are in ``sqlite_file.py``; what a read checks is in ``integrity.py`` and
     (``writes.py``).
 ``graphkit_heads``
     One row per thread: its newest checkpoint id and how many checkpoints it has.
+``graphkit_layout``
+    A new file's: the number of its layout (``sqlite_file.LAYOUT``), so that a graphkit
+    that does not know it refuses the file rather than misreads it.
 
 >>> from graphkit.checkpoint import Checkpoint
 >>> with SqliteSaver.from_conn_string(":memory:") as saver:
