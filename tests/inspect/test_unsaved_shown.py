@@ -61,6 +61,7 @@ WRITER = textwrap.dedent(
         return {"log": ["a"]}
 
     def b(state):
+        assert saved_step_0.wait(20)  # (saved in the background too: else no step 1 to show)
         die_when(saved_a)
 
     thread, path = sys.argv[1], sys.argv[2]
