@@ -49,7 +49,6 @@ from graphkit.checkpoint.delta_map import DeltaMap
 from graphkit.checkpoint.saver import takes_task_path
 from graphkit.constants import PUSH, START, TASKS
 from graphkit.errors import warn
-from graphkit.inspect.unsaved import NotSaved
 from graphkit.pregel.records import (
     ChannelChange,
     Execution,
@@ -64,6 +63,7 @@ from graphkit.pregel.records import (
 )
 from graphkit.pregel.stepper import INPUT_TASK
 from graphkit.types import Interrupt, interrupt_id
+from graphkit.unsaved import NotSaved
 
 __all__ = [
     "UNKNOWN",

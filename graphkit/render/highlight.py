@@ -17,6 +17,7 @@ from graphkit.pregel.stepper import INPUT_TASK
 from graphkit.render.dot import VIA_CLASS_PREFIX
 from graphkit.render.text import decode_name, parse_edge_element_id
 from graphkit.render.theme import OVERLAY_CLASSES, PHASE_CLASSES, STYLE_ID, STYLESHEET
+from graphkit.unsaved import not_saved
 
 __all__ = ["PHASES", "highlight", "overlay_path"]
 
@@ -76,7 +77,8 @@ def highlight(svg: str, superstep: Any, phase: str, *, failed: Iterable[str] = (
       ``interrupted``, one served from the node cache ``cached``, one that wrote
       anything is ``wrote pending``, and so is each edge whose channel its source
       wrote (the router's choice, not applied); one that finished and wrote nothing
-      is ``wrote-nothing``;
+      is ``wrote-nothing``; one of a thread read from LangGraph whose writes were never
+      saved (its process ended) is ``not-saved``, not ``wrote-nothing``;
     * update: the same marks, now ``wrote applied``; a failed step has no Update,
       nothing of it is applied, and only its errors stay marked.
 
@@ -185,7 +187,9 @@ def _phase_marks(
         # looked unrun); with nothing pending or applied, both phases draw it alike (a
         # cached one did not run: "cached" says so)
         ran = not (getattr(result, "paused", False) or getattr(result, "cached", False))
-        if ran and not (result.writes or result.interrupts):
+        if not_saved(result) is not None:  # what it wrote (if it finished) is not known
+            _mark(marks, node_ids, "not-saved")
+        elif ran and not (result.writes or result.interrupts):
             _mark(marks, node_ids, "wrote-nothing")
     return marks
 

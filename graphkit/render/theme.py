@@ -3,9 +3,9 @@
 One place for the look, shared by the DOT attributes, the pure-Python SVG writer,
 the Mermaid class definitions and the notebook cards (``inspect.markup``). The phase
 classes (``planned``, ``running``, ``wrote`` with ``pending`` or ``applied``,
-``wrote-nothing``, ``error``, ``interrupted``) and the run overlay's (``ran``, ``traversed``,
-``failed``) are plain CSS classes on node and edge elements, so showing a phase is
-restyling, never a new layout.
+``wrote-nothing``, ``not-saved``, ``error``, ``interrupted``) and the run overlay's
+(``ran``, ``traversed``, ``failed``) are plain CSS classes on node and edge elements, so
+showing a phase is restyling, never a new layout.
 """
 
 from __future__ import annotations
@@ -67,6 +67,7 @@ PHASE_CLASSES = (
     "running",
     "wrote",
     "wrote-nothing",
+    "not-saved",
     "cached",
     "pending",
     "applied",
@@ -90,6 +91,9 @@ _NODE_STATES = (
     # ran and returned nothing ({} or None): the writers' green, but hollow (nothing came
     # out of it) and never heavier, as it has nothing pending or applied
     ("wrote-nothing", "green", "stroke-width: 2.5px; stroke-dasharray: none; fill: #ffffff;"),
+    # a LangGraph thread saved none of its writes (its process ended): hollow, as what
+    # came out of it is not known, in Execute's orange, dash-dot-dot (no other state has it)
+    ("not-saved", "orange", "stroke-width: 2.5px; stroke-dasharray: 8 2 2 2 2 2; fill: #ffffff;"),
     # served from the node cache: it did not run, its cached writes apply (dotted sky)
     ("cached", "sky", "stroke-width: 3px; stroke-dasharray: 1 3;"),
     ("interrupted", "purple", "stroke-width: 3px; stroke-dasharray: 9 3 2 3;"),

@@ -56,6 +56,7 @@ _KEYS = (
     ("wrote pending", "wrote, pending (after Execute)"),
     ("wrote applied", "applied (after Update)"),
     ("wrote-nothing", "ran, wrote nothing"),
+    ("not-saved", "writes not saved"),
     ("cached", "from the cache"),
     ("interrupted", "interrupted"),
     ("error", "error"),

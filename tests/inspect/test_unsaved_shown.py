@@ -172,3 +172,35 @@ def _superstep_rows(step: Any) -> list[dict[str, Any]]:
     from graphkit.inspect.tables import superstep_rows
 
     return superstep_rows(step)
+
+
+def test_the_debugger_draws_a_task_with_nothing_saved_so_not_as_one_that_wrote_nothing(killed):
+    """The drawing read "ran, wrote nothing" (``wrote-nothing``) for b, killed mid-step,
+    and for __start__, whose writes the process never saved: it is ``not-saved``."""
+    from graphkit.render.highlight import highlight
+    from graphkit.widgets.view import LEGEND_HTML
+    from tests.render.test_highlight import classes
+
+    app, _ = killed
+    svg = _svg()
+    run = _open(app, "killed")
+    marks = classes(highlight(svg, run.step(1), "execute"))
+    assert marks["node-b"] == {"planned", "not-saved"}
+    assert marks["node-a"] == {"planned", "wrote", "pending"}
+    behind = _open(app, "behind")
+    for phase in ("execute", "update"):
+        assert "wrote-nothing" not in classes(highlight(svg, behind.step(0), phase)).get(
+            "node-__start__", set()
+        )
+    assert 'class="gk-node not-saved"' in LEGEND_HTML
+
+
+def _svg() -> str:
+    """The graph the threads ran, drawn by graphkit (its element ids are the nodes')."""
+    import graphkit
+
+    builder = graphkit.StateGraph(dict)
+    for name in "abc":
+        builder.add_node(name, lambda state: {})
+    builder.add_edge(graphkit.START, "a").add_edge(graphkit.START, "b")
+    return builder.add_edge(["a", "b"], "c").compile().get_graph().draw_svg(engine="python")

@@ -1,0 +1,58 @@
+"""A task of a thread read from LangGraph that has no write saved: ``NotSaved``.
+
+LangGraph saves a task's writes when it finishes (a marker at least, for a task that
+wrote nothing), in the background while the run goes on. A process that ended (killed,
+out of memory) before that save left a task with no write saved: one still running, or
+one that had finished but whose writes were still to be saved. Such a task's ``output``
+is a ``NotSaved`` (``open_langgraph_thread`` sets it) and every view says so, not "wrote
+nothing", nor that it dropped the keys of the input it was given.
+
+The record sits outside the layers that read it: the bridge makes it, and both
+``graphkit.inspect`` (text, cards, tables, ``why``) and ``graphkit.render`` (the
+debugger's drawing) read it, and ``render`` may not import ``inspect``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from graphkit.frozen import frozen_record
+
+__all__ = ["NotSaved", "not_saved"]
+
+
+@frozen_record()
+class NotSaved:
+    """The output of a task whose writes LangGraph did not save; ``finished``: its step's
+    Update was saved (so the task had finished), else the thread stopped in its step.
+
+    >>> NotSaved(True).text()
+    'its writes were not saved: the process ended before LangGraph saved them (in the background)'
+    """
+
+    finished: bool
+
+    def text(self) -> str:
+        """What a task line says in place of its writes."""
+        if self.finished:
+            return (
+                "its writes were not saved: the process ended before LangGraph saved them "
+                "(in the background)"
+            )
+        return (
+            "nothing saved: the process ended before it finished or before its writes "
+            "were saved; going on (invoke(None, config)) runs it again"
+        )
+
+
+def not_saved(result: Any) -> NotSaved | None:
+    """The ``NotSaved`` of a task result whose writes were not saved, else None.
+
+    >>> from types import SimpleNamespace
+    >>> not_saved(SimpleNamespace(output=NotSaved(False)))
+    NotSaved(finished=False)
+    >>> print(not_saved(SimpleNamespace(output={"n": 1})))
+    None
+    """
+    output = getattr(result, "output", None)
+    return output if isinstance(output, NotSaved) else None
