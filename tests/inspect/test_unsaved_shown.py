@@ -168,6 +168,22 @@ def test_a_step_saved_before_its_tasks_writes_says_they_were_not_saved(killed):
     assert "what each of its tasks wrote is not" in reasons[-1].text
 
 
+def test_why_of_a_waiting_edge_names_the_part_saved_but_not_applied(killed):
+    """a's write to the barrier was saved, its step's Update not: why("c") said "none has
+    written yet" and that the edge waited for a and b."""
+    app, _ = killed
+    answer = _open(app, "killed").why("c", graph=app).answers[0]
+    assert answer.summary == (
+        "c never ran: the waiting edge [a, b] → c is still waiting for b (a's part is "
+        "written, not yet applied)."
+    )
+    assert answer.reasons[0].text == (
+        "The waiting edge [a, b] → c (join:a+b:c) runs c only once all of its sources have "
+        "written; by the run's end, a wrote its part in step 1, not applied yet: step 1's "
+        "Update has not run (saved: going on applies it), so it is still waiting for b."
+    )
+
+
 def _superstep_rows(step: Any) -> list[dict[str, Any]]:
     from graphkit.inspect.tables import superstep_rows
 

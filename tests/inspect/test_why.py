@@ -285,6 +285,30 @@ def test_waiting_edge_that_never_completes(make):
     assert answer.summary == "c never ran: the waiting edge [a, b] → c is still waiting for b."
 
 
+def test_a_waiting_edge_part_written_in_a_failed_step_is_said_written_not_missing():
+    """b raised beside a, whose write to the barrier was never applied: why("c") said
+    "none has written yet" and that the edge waited for a and b."""
+
+    def boom(state: Log) -> dict:
+        raise ValueError("boom")
+
+    builder = StateGraph(Log).add_node("a", lambda s: {"log": ["a"]}).add_node("b", boom)
+    builder.add_node("c", lambda s: {}).add_edge(START, "a").add_edge(START, "b")
+    app = builder.add_edge(["a", "b"], "c").compile()
+    with pytest.raises(ValueError) as caught:
+        app.trace({"log": []})
+    answer = caught.value.run.why("c")
+    assert answer.summary == (
+        "c never ran: the waiting edge [a, b] → c is still waiting for b (a's part is "
+        "written, not applied: the step failed)."
+    )
+    assert answer.answers[0].reasons[0].text == (
+        "The waiting edge [a, b] → c (join:a+b:c) runs c only once all of its sources have "
+        "written; by the run's end, a wrote its part in step 1, but the step failed before "
+        "its Update applied it, so it is still waiting for b."
+    )
+
+
 # -- recursion limit ---------------------------------------------------------------------------
 
 
