@@ -13,10 +13,11 @@ import functools
 import itertools
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from graphkit.bridge.interop import to_graphkit
+from graphkit.bridge.unsaved import NodeWrites, node_writes
 from graphkit.channels import EMPTY
 from graphkit.graph.schema import coerce_to_schema
 from graphkit.pregel.records import Run
@@ -226,6 +227,9 @@ class GraphInfo:
     cached: frozenset[str] = frozenset()
     """The nodes whose writes a node cache may have served (a ``CachePolicy``, and a cache
     given to this graph or, for a subgraph, to its root): LangGraph does not save which."""
+    writes: Mapping[str, NodeWrites] = field(default_factory=dict)
+    """Per node, what its writers may write: who made a change whose writes a killed
+    process never saved (``graphkit.bridge.unsaved``)."""
 
     @classmethod
     def of(cls, compiled: Any, root: Any) -> GraphInfo:
@@ -251,7 +255,10 @@ class GraphInfo:
             for name, node in nodes.items()
             if cache is not None and getattr(node, "cache_policy", None) is not None
         )
-        return cls(keys, triggers, reducers, before, after, channels, root, reads, coercers, cached)
+        writes = {name: node_writes(node) for name, node in nodes.items()}
+        return cls(
+            keys, triggers, reducers, before, after, channels, root, reads, coercers, cached, writes
+        )
 
     def node_input(self, name: str, values: Mapping[str, Any]) -> Any:
         """What node ``name`` received when a step read a checkpoint's ``values``: the

@@ -43,6 +43,7 @@ from graphkit.bridge.saved import (
     saved_error,
     version_number,
 )
+from graphkit.bridge.unsaved import unsaved_writers
 from graphkit.channels import EMPTY
 from graphkit.checkpoint import Checkpoint
 from graphkit.checkpoint.delta_map import DeltaMap
@@ -299,14 +300,13 @@ def _changes(
             values.append(value)
     changed = [c for c in after_versions if after_versions[c] != before_versions.get(c)]
     order = [c for c in written if c in changed] + sorted(c for c in changed if c not in written)
-    # a channel left holding a value no saved write explains was written by the one task
-    # whose writes were not saved (what it wrote is the value after, not its write)
+    # the tasks whose writes were not saved made what no saved write explains
     unsaved = [r.task.node for r in results if isinstance(r.output, NotSaved)]
     changes = []
     for channel in order:
         writers, values = written.get(channel, ([], []))
-        if len(unsaved) == 1 and editor is None and not writers and channel in after_values:
-            writers = unsaved
+        if unsaved and editor is None and channel in after_values:
+            writers, values = unsaved_writers(channel, (writers, values), unsaved, info.writes)
         # (a channel left empty was consumed, as a step's triggers are: the runtime's)
         if (
             editor is not None

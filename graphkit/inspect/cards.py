@@ -34,7 +34,7 @@ from graphkit.inspect.mutated import mutated_keys
 from graphkit.inspect.resumed import again
 from graphkit.inspect.retried import retried_text
 from graphkit.inspect.timeline import duration_text, run_timeline_svg
-from graphkit.inspect.unsaved import not_saved
+from graphkit.inspect.unsaved import not_saved, writers_text
 from graphkit.inspect.values import handoff, handoff_text, show, show_error, was_cancelled
 
 if TYPE_CHECKING:
@@ -217,7 +217,7 @@ def change_items(change: ChannelChange) -> str:
     channel = f'<span style="{CODE}" title="{escape(versions)}">{escape(change.channel)}</span>'
     if not change.writers and change.after is EMPTY:
         return _item(f"{channel} {muted('cleared')}")
-    who = ", ".join(dict.fromkeys(change.writers)) or "runtime"
+    who = writers_text(change) or "runtime"
     # a reducer function (add, add_messages) is worth showing; a channel kind is not
     if not change.reducer[:1].isupper():
         who = f"{who} · {change.reducer}"

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from graphkit.channels import EMPTY
 from graphkit.extras import require
 from graphkit.inspect.store_rows import STORE_COLUMNS, store_rows
-from graphkit.inspect.unsaved import not_saved
+from graphkit.inspect.unsaved import not_saved, writers_text
 from graphkit.inspect.values import handoff, is_internal, show, show_error
 
 if TYPE_CHECKING:
@@ -330,7 +330,7 @@ def superstep_rows(superstep: Superstep) -> list[dict[str, Any]]:
             if not change.writers and change.after is not EMPTY:
                 how = "changed by the runtime"
             detail = f"v{change.version_before or 0} → v{change.version_after}, {how}"
-            writers = ", ".join(dict.fromkeys(change.writers))
+            writers = writers_text(change)
             rows.append(
                 _row("update", writers, change.channel, change.before, change.after, detail)
             )

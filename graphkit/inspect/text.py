@@ -18,7 +18,7 @@ from graphkit.inspect.mutated import lost_in_loop, mutated_keys
 from graphkit.inspect.resumed import again
 from graphkit.inspect.retried import retried_text
 from graphkit.inspect.timeline import duration_text
-from graphkit.inspect.unsaved import not_saved
+from graphkit.inspect.unsaved import not_saved, writers_text
 from graphkit.inspect.values import (
     handoff,
     handoff_text,
@@ -185,7 +185,7 @@ def _update_lines(superstep: Superstep, column: int) -> list[str]:
         # newest message and its tool call's args were cut at 30 characters. The value
         # before is the line above's after (or a first value), so it stays short.
         before, after = show(change.before, _VALUE_WIDTH), show(change.after, 2 * _VALUE_WIDTH)
-        writers = ", ".join(dict.fromkeys(change.writers))
+        writers = writers_text(change)
         source = f"  (from {writers}{_overwriters(change)})" if writers else f"  {_RUNTIME}"
         lines.append(_line("UPDATE", change.channel, column, f"{before} -> {after}{source}"))
     if cleared:

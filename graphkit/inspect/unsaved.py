@@ -10,9 +10,30 @@ from graphkit.inspect.explanation import Reason
 from graphkit.unsaved import NotSaved, not_saved
 
 if TYPE_CHECKING:
-    from graphkit.pregel.records import TaskResult
+    from graphkit.pregel.records import ChannelChange, TaskResult
 
-__all__ = ["NotSaved", "not_saved", "not_saved_reason"]
+__all__ = ["NotSaved", "not_saved", "not_saved_reason", "writers_text"]
+
+
+def writers_text(change: ChannelChange) -> str:
+    """Who made ``change``, in words: its writers, or, for a change several tasks whose
+    writes were not saved may have made (writers and no value:
+    ``graphkit.bridge.unsaved``), which of them it may be.
+
+    >>> from graphkit.pregel.records import ChannelChange
+    >>> writers_text(ChannelChange("last", "a", "b", 1, 2, ("a", "b"), (), "LastValue"))
+    'one of a, b (not saved)'
+    >>> writers_text(ChannelChange("log", [], [1], 1, 2, ("a", "b"), (), "add"))
+    'one or more of a, b (not saved)'
+    >>> writers_text(ChannelChange("log", [], [1, 2], 1, 2, ("a", "b"), ([1], [2]), "add"))
+    'a, b'
+    """
+    names = ", ".join(dict.fromkeys(change.writers))
+    if len(set(change.writers)) > 1 and not change.values:
+        # (two writes to a plain key fail the Update: only one of them can have made it)
+        some = "one of" if change.reducer == "LastValue" else "one or more of"
+        return f"{some} {names} (not saved)"
+    return names
 
 
 def not_saved_reason(node: str, n: int, unsaved: Sequence[TaskResult]) -> Reason:

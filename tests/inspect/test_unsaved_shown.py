@@ -8,13 +8,14 @@ A separate process runs the graph on LangGraph with a ``SqliteSaver`` and kills 
 
 from __future__ import annotations
 
+import operator
 import re
 import sqlite3
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, TypedDict
 
 import pytest
 
@@ -220,3 +221,96 @@ def _svg() -> str:
         builder.add_node(name, lambda state: {})
     builder.add_edge(graphkit.START, "a").add_edge(graphkit.START, "b")
     return builder.add_edge(["a", "b"], "c").compile().get_graph().draw_svg(engine="python")
+
+
+# "both": the saver is slow to save the writes of step 1 (a and b); its checkpoint was
+# saved, then the process died in step 2, before those writes were.
+BOTH = textwrap.dedent(
+    """
+    import operator, os, signal, sqlite3, sys, threading
+    from typing import Annotated, TypedDict
+    from langgraph.checkpoint.sqlite import SqliteSaver
+    from langgraph.graph import START, StateGraph
+
+    class State(TypedDict):
+        log: Annotated[list, operator.add]
+        last: str
+
+    saved_step_1, never = threading.Event(), threading.Event()
+
+    class Saver(SqliteSaver):
+        def put_writes(self, config, writes, task_id, task_path=""):
+            if any(c == "log" for c, _ in writes):
+                never.wait()  # a slow database: a's and b's writes are still on their way
+            super().put_writes(config, writes, task_id, task_path)
+
+        def put(self, config, checkpoint, metadata, new_versions):
+            done = super().put(config, checkpoint, metadata, new_versions)
+            if metadata.get("step") == 1:
+                saved_step_1.set()
+            return done
+
+    def die(state):
+        assert saved_step_1.wait(20)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    builder = StateGraph(State)
+    builder.add_node("a", lambda state: {"log": ["a"], "last": "a"})
+    builder.add_node("b", lambda state: {"log": ["b"]})
+    builder.add_node("c", die).add_node("d", die)
+    builder.add_edge(START, "a").add_edge(START, "b").add_edge("a", "c").add_edge("b", "d")
+    saver = Saver(sqlite3.connect(sys.argv[1], check_same_thread=False))
+    app = builder.compile(checkpointer=saver)
+    app.invoke({"log": []}, {"configurable": {"thread_id": "both"}}, durability="async")
+    """
+)
+
+
+def test_changes_of_several_unsaved_tasks_are_credited_as_far_as_the_graph_tells(tmp_path):
+    """a and b ran in step 1, whose checkpoint was saved but not their writes: every
+    change read "(runtime)". An edge's channel is its source's; a key either may have
+    written reads "one of a, b (not saved)", a reducer's "one or more of"."""
+    from langgraph.checkpoint.sqlite import SqliteSaver
+    from langgraph.graph import START, StateGraph
+
+    from graphkit.inspect.tables import superstep_rows
+
+    path = tmp_path / "both.sqlite"
+    done = subprocess.run(
+        [sys.executable, "-c", BOTH, str(path)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == -9, done.stderr[-2000:]
+    builder = StateGraph(_Last)
+    for name in "abcd":
+        builder.add_node(name, lambda state: {})
+    builder.add_edge(START, "a").add_edge(START, "b").add_edge("a", "c").add_edge("b", "d")
+    saver = SqliteSaver(sqlite3.connect(str(path), check_same_thread=False))
+    run = _open(builder.compile(checkpointer=saver), "both")
+    step = run.step(1)
+    assert [r.output.finished for r in step.execution.results] == [True, True]
+    changes = {c.channel: (c.writers, c.values) for c in step.update.changes if c.writers}
+    assert changes == {
+        "branch:to:c": (("a",), (None,)),
+        "branch:to:d": (("b",), (None,)),
+        "last": (("a", "b"), ()),
+        "log": (("a", "b"), ()),
+    }
+    text = run.timeline(width=None)
+    updates = [line.split()[1:] for line in text.splitlines() if "UPDATE" in line]
+    assert [u for u in updates if "(runtime)" in u] == [
+        ["(runtime)", "cleared", "__start__"],
+        ["(runtime)", "cleared", "branch:to:a,", "branch:to:b"],
+    ]
+    assert "(from one of a, b (not saved))" in text
+    assert "(from one or more of a, b (not saved))" in text
+    rows = {r["channel"]: r["node"] for r in superstep_rows(step) if r["phase"] == "update"}
+    assert rows["last"] == "one of a, b (not saved)" and rows["branch:to:c"] == "a"
+    card = re.sub(r"<[^>]+>", " ", run.step(1)._repr_html_())
+    assert "one or more of a, b (not saved)" in card
+
+
+class _Last(TypedDict):
+    """BOTH's state."""
+
+    log: Annotated[list, operator.add]
+    last: str
