@@ -31,9 +31,23 @@ class NotSaved:
     """
 
     finished: bool
+    failed: tuple[str, ...] = ()
+    """The nodes whose tasks raised in its step, when one did: the process need not have
+    ended (a run with ``durability="exit"`` saves, when it fails, only the writes of the
+    tasks that had finished by then)."""
 
     def text(self) -> str:
-        """What a task line says in place of its writes."""
+        """What a task line says in place of its writes.
+
+        >>> print(NotSaved(False, ("b",)).text())
+        nothing saved: b raised while it ran, and LangGraph saved none of its writes (a run with durability='exit' keeps only those of the tasks that had finished); going on (invoke(None, config)) runs it again
+        """  # noqa: E501
+        if self.failed:
+            return (
+                f"nothing saved: {', '.join(self.failed)} raised while it ran, and LangGraph "
+                "saved none of its writes (a run with durability='exit' keeps only those of "
+                "the tasks that had finished); going on (invoke(None, config)) runs it again"
+            )
         if self.finished:
             return (
                 "its writes were not saved: the process ended before LangGraph saved them "
@@ -50,7 +64,7 @@ def not_saved(result: Any) -> NotSaved | None:
 
     >>> from types import SimpleNamespace
     >>> not_saved(SimpleNamespace(output=NotSaved(False)))
-    NotSaved(finished=False)
+    NotSaved(finished=False, failed=())
     >>> print(not_saved(SimpleNamespace(output={"n": 1})))
     None
     """

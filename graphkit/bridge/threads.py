@@ -25,7 +25,7 @@ LangGraph is imported only to turn its control-flow objects into graphkit's.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -219,12 +219,22 @@ def _tasks(saved: SavedCheckpoint, info: GraphInfo) -> tuple[Task, ...]:
 
 
 def _results(
-    saved: SavedCheckpoint, tasks: Iterable[Task], info: GraphInfo, completed: bool = False
+    saved: SavedCheckpoint, tasks: Sequence[Task], info: GraphInfo, completed: bool = False
 ) -> tuple[TaskResult, ...]:
     """What each planned task did, from the writes saved against ``saved`` (``completed``:
     the step's Update was saved, so each of its tasks had finished)."""
     by_id = {planned.id: planned for planned in saved.snapshot.tasks}
     root = not (saved.snapshot.config.get("configurable") or {}).get("checkpoint_ns")
+    # a sibling with nothing saved beside a task that raised need not have been killed:
+    # durability="exit" saves, when a task fails, only the writes of those that finished
+    failed = tuple(
+        dict.fromkeys(
+            task.node
+            for task in tasks
+            if any(t == task.id and c == ERROR for t, c, _ in saved.pending_writes)
+            or getattr(by_id.get(task.id), "error", None) is not None
+        )
+    )
     results = []
     for task in tasks:
         writes = [(c, v) for t, c, v in saved.pending_writes if t == task.id]
@@ -246,7 +256,7 @@ def _results(
         # a finished task saves a write at least (a marker when it wrote none): none was
         # saved when the process ended first (still running, or a background save pending)
         unsaved = not writes and error is None and not interrupts and not stopped
-        output = NotSaved(completed) if unsaved else _output(task, planned, root)
+        output = NotSaved(completed, failed) if unsaved else _output(task, planned, root)
         results.append(
             TaskResult(
                 task,

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from graphkit.inspect.explanation import Reason
+from graphkit.inspect.values import join_names
 from graphkit.unsaved import NotSaved, not_saved
 
 if TYPE_CHECKING:
@@ -46,6 +47,14 @@ def not_saved_reason(node: str, n: int, unsaved: Sequence[TaskResult]) -> Reason
             f"the writes of {tasks}: it saves a task's writes in the background, apart from "
             "the step's checkpoint, and the process ended before they were saved. The "
             "step's changes are known; what each of its tasks wrote is not."
+        )
+    elif failed := next((r.output.failed for r in unsaved if r.output.failed), ()):
+        text = (
+            f"LangGraph saved nothing of {tasks} at step {n}: {join_names(failed)} raised "
+            f"while {node} ran, and a run with durability='exit' saves, when a task fails, "
+            f"only the writes of the tasks that had finished (else the process ended "
+            f"first). LangGraph counts it as not run: going on (invoke(None, config)) runs "
+            f"{node} again."
         )
     else:
         text = (

@@ -535,4 +535,9 @@ def _failure(superstep: Superstep, node: str) -> list[Reason]:
         f"{node} finished, but {join_names(failed)} {how} in the same step, so step {n}'s "
         f"Update never ran and {node}'s writes were not applied."
     )
+    if not_saved(mine) is not None:  # (whether it finished is not known)
+        text = (
+            f"{join_names(failed)} {how} in the same step, so step {n}'s Update never ran "
+            f"and nothing {node} may have written was applied."
+        )
     return [Reason("step_failed", text, n, None, failed)]

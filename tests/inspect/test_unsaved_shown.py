@@ -314,3 +314,43 @@ class _Last(TypedDict):
 
     log: Annotated[list, operator.add]
     last: str
+
+
+def test_a_task_unsaved_beside_one_that_raised_is_not_said_killed():
+    """durability="exit": b raised while a ran, and LangGraph kept none of a's writes
+    though no process ended. a read "nothing saved: the process ended before it finished"
+    and why said both that it may not have finished and that "a finished"."""
+    import time
+
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import START, StateGraph
+
+    from tests.inspect.conftest import Log
+
+    def a(state: Log) -> dict:
+        time.sleep(0.3)  # (still running when b raises)
+        return {"log": ["a"]}
+
+    def b(state: Log) -> dict:
+        raise ValueError("boom")
+
+    builder = StateGraph(Log).add_node("a", a).add_node("b", b)
+    app = builder.add_edge(START, "a").add_edge(START, "b").compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "exit"}}
+    with pytest.raises(ValueError):
+        app.invoke({"log": []}, config, durability="exit")
+    with pytest.warns(Warning, match="durability='exit'"):
+        run = _open(app, "exit")
+    text = run.timeline(width=None)
+    assert "process ended" not in text
+    assert (
+        "EXECUTE  a  nothing saved: b raised while it ran, and LangGraph saved none of its "
+        "writes (a run with durability='exit' keeps only those of the tasks that had "
+        "finished); going on (invoke(None, config)) runs it again"
+    ) in text
+    reasons = run.why("a", graph=app).answers[0].reasons
+    assert "durability='exit'" in reasons[-2].text
+    assert reasons[-1].text == (
+        "b raised in the same step, so step 1's Update never ran and nothing a may have "
+        "written was applied."
+    )
