@@ -332,9 +332,13 @@ class NotRan:
         runs = f"{node} runs at step {later[0]}." if later else f"The run ended before {node} ran."
         if not later and self.history.run.status not in ("done", "error", "out_of_steps"):
             # (the debugger mid-run, a paused thread: the run has not got there yet)
+            last = self.history.get(self.history.last)
+            following = f"the run's next step is {self.history.last + 1}"
+            if last is not None and last.update is None:  # (paused or stopped inside it)
+                following = f"the run stopped inside step {last.step} and goes on with it"
             runs = (
-                f"{node} has not run yet: the run's next step is {self.history.last + 1}, "
-                f"and it runs {node} at the first step with nothing else to run."
+                f"{node} has not run yet: {following}, and it runs {node} at the first step "
+                "with nothing else to run."
             )
         superstep = self.history.get(n)
         if superstep is not None and upto < n and superstep.plan.nodes:

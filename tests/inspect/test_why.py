@@ -473,6 +473,27 @@ def test_a_deferred_node_did_not_run_while_its_write_was_held_back():
     )
 
 
+def test_a_deferred_node_of_a_run_paused_inside_a_step_names_that_step_as_next():
+    """b paused in interrupt() at step 2: why("c") said "the run's next step is 3", but
+    resuming goes on with step 2."""
+    from graphkit import InMemorySaver, interrupt
+
+    def b(state: Log) -> dict:
+        interrupt("ok?")
+        return {"log": ["b"]}
+
+    builder = StateGraph(Log).add_node("a", log("a")).add_node("b", b)
+    builder.add_node("c", log("c"), defer=True).add_edge(START, "a")
+    app = builder.add_edge("a", "b").add_edge("a", "c").compile(checkpointer=InMemorySaver())
+    run = app.trace({"log": []}, {"configurable": {"thread_id": "t"}})
+    assert run.status == "interrupted"
+    text = run.why("c", step=2).answers[0].reasons[0].text
+    assert text.endswith(
+        "c has not run yet: the run stopped inside step 2 and goes on with it, and it runs c "
+        "at the first step with nothing else to run."
+    )
+
+
 def test_a_deferred_node_mid_run_is_not_said_to_have_missed_the_end_of_the_run():
     # in the debugger after step 2, report (deferred, due at step 5) read "The run ended
     # before report ran" while the run could go on; a run that ended still says so
