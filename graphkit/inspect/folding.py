@@ -58,7 +58,9 @@ def _broken(line: str, width: int, rest: str) -> list[str]:
         cut = max((at + 1 for at in range(floor, end) if line[at] in _SAFE), default=end)
         if cut <= start:  # (no room past the indent: a width too small to fold into)
             break
-        pieces.append(line[:cut].rstrip() + CONTINUED)
-        line = rest + line[cut:].lstrip()
+        # (no strip: the word holds no ASCII space, and a no-break or other Unicode
+        # space at a cut is part of the value: stripped, the value would read changed)
+        pieces.append(line[:cut] + CONTINUED)
+        line = rest + line[cut:]
     pieces.append(line)
     return pieces

@@ -304,3 +304,15 @@ def test_a_long_value_with_no_space_is_broken_with_a_mark_not_left_past_the_widt
         # nothing else changed: the same words, the broken ones joined again
         joined = re.sub(r"↩ +", "", " ".join(lines)).split()
         assert joined == " ".join(whole).split()
+
+
+def test_a_word_broken_to_fit_keeps_every_character_of_it():
+    """A cut next to a no-break space dropped it (the pieces were stripped of Unicode
+    whitespace textwrap does not break at): the value read changed."""
+    from graphkit.inspect.folding import CONTINUED, fold
+
+    word = "a" * 14 + "\u00a0\u2003" + "b" * 30
+    lines = fold("x " + word, 20, 4)
+    assert all(len(line) <= 20 for line in lines)
+    pieces = [line[4:] for line in lines[1:]]
+    assert "".join(piece.removesuffix(CONTINUED) for piece in pieces) == word
