@@ -123,20 +123,6 @@ class History:
                 wrote.setdefault(writer, step)
         return dict(sorted(wrote.items(), key=lambda item: (item[1], item[0])))
 
-    def unapplied(self, channel: str) -> tuple[str, ...]:
-        """The tasks of the run's last step that wrote ``channel`` when that step has no
-        Update (the debugger after Execute, a thread stopped or failed in the step): their
-        writes are in the records, not in the state."""
-        superstep = self.steps.get(self.last)
-        if superstep is None or superstep.execution is None or superstep.update is not None:
-            return ()
-        writers = (
-            result.task.node
-            for result in superstep.execution.results
-            if any(written == channel for written, _ in result.writes)
-        )
-        return tuple(dict.fromkeys(writers))
-
     def chosen(self, source: str, step: int) -> tuple[str, ...]:
         """The nodes ``source``'s task woke in ``step`` (its ``branch:to:*`` writes)."""
         superstep = self.steps.get(step)

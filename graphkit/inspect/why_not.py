@@ -498,7 +498,7 @@ class NotRan:
             parts = self.wiring.barrier(channel)
             if parts is not None and final is not None:
                 seen = final.channel_values.get(channel, EMPTY)
-                unapplied = self.history.unapplied(channel)
+                unapplied = self.history.unapplied_writers(channel, last)
                 found.extend(
                     self._waiting(
                         node, channel, parts[0], seen, last, "by the run's end", unapplied

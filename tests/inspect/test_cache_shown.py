@@ -5,7 +5,9 @@ tasks tab (issue 15, item 1)."""
 from __future__ import annotations
 
 import operator
-from typing import Annotated, TypedDict
+from typing import Annotated, Any, TypedDict
+
+import pytest
 
 from graphkit import START, StateGraph
 from graphkit.cache.memory import InMemoryCache
@@ -120,32 +122,16 @@ def _pricing(library, cache, calls: list[str]):
 
 
 def test_why_says_a_cached_node_did_not_run_and_what_its_key_leaves_out():
-    import types
+    from graphkit import open_langgraph_thread
 
-    import pytest
-
-    from graphkit import InMemorySaver, open_langgraph_thread
-
-    langgraph_graph = pytest.importorskip("langgraph.graph")
-    from langgraph.cache.memory import InMemoryCache as LangGraphCache
-    from langgraph.checkpoint.memory import InMemorySaver as LangGraphSaver
-    from langgraph.types import CachePolicy as LangGraphPolicy
-
-    langgraph = types.SimpleNamespace(
-        StateGraph=langgraph_graph.StateGraph,
-        START=langgraph_graph.START,
-        InMemorySaver=LangGraphSaver,
-        CachePolicy=LangGraphPolicy,
-    )
+    langgraph, LangGraphCache = _langgraph()
     ada, bob = ({"configurable": {"thread_id": name}} for name in ("ada", "bob"))
     their_calls: list[str] = []
     theirs, Customer = _pricing(langgraph, LangGraphCache(), their_calls)
     theirs.invoke({"item": "laptop"}, ada, context=Customer("Ada", "gold"))
     served = theirs.invoke({"item": "laptop"}, bob, context=Customer("Bob", "basic"))
     our_calls: list[str] = []
-    graphkit = types.SimpleNamespace(
-        StateGraph=StateGraph, START=START, InMemorySaver=InMemorySaver, CachePolicy=CachePolicy
-    )
+    graphkit = _graphkit()
     ours, Customer = _pricing(graphkit, InMemoryCache(), our_calls)
     ours.invoke({"item": "laptop"}, ada, context=Customer("Ada", "gold"))
     run = ours.trace({"item": "laptop"}, bob, context=Customer("Bob", "basic"))
@@ -220,26 +206,10 @@ def test_the_tasks_table_of_a_langgraph_thread_does_not_claim_a_task_ran():
     # LangGraph saves no word of the cache: bob's quote was served ada's writes, and the
     # imported tasks table read cached False. It is "unknown" where the cache may have
     # served the task, False where it cannot have (no policy, no cache, an error)
-    import types
+    from graphkit import open_langgraph_thread
 
-    import pytest
-
-    from graphkit import InMemorySaver, open_langgraph_thread
-
-    langgraph_graph = pytest.importorskip("langgraph.graph")
-    from langgraph.cache.memory import InMemoryCache as LangGraphCache
-    from langgraph.checkpoint.memory import InMemorySaver as LangGraphSaver
-    from langgraph.types import CachePolicy as LangGraphPolicy
-
-    langgraph = types.SimpleNamespace(
-        StateGraph=langgraph_graph.StateGraph,
-        START=langgraph_graph.START,
-        InMemorySaver=LangGraphSaver,
-        CachePolicy=LangGraphPolicy,
-    )
-    graphkit = types.SimpleNamespace(
-        StateGraph=StateGraph, START=START, InMemorySaver=InMemorySaver, CachePolicy=CachePolicy
-    )
+    langgraph, LangGraphCache = _langgraph()
+    graphkit = _graphkit()
     ada, bob = ({"configurable": {"thread_id": name}} for name in ("ada", "bob"))
 
     def cached_column(run) -> list[tuple[str, object]]:
@@ -265,3 +235,34 @@ def test_the_tasks_table_of_a_langgraph_thread_does_not_claim_a_task_ran():
     with pytest.raises(AttributeError):  # (a new item, no context: quote ran and raised)
         theirs.invoke({"item": "phone"}, failed)
     assert cached_column(open_langgraph_thread(theirs, failed))[-1] == ("quote", False)
+
+
+def _langgraph() -> tuple[Any, Any]:
+    """LangGraph's classes ``_pricing`` builds with, and its cache class."""
+    import types
+
+    import pytest
+
+    langgraph_graph = pytest.importorskip("langgraph.graph")
+    from langgraph.cache.memory import InMemoryCache as LangGraphCache
+    from langgraph.checkpoint.memory import InMemorySaver as LangGraphSaver
+    from langgraph.types import CachePolicy as LangGraphPolicy
+
+    langgraph = types.SimpleNamespace(
+        StateGraph=langgraph_graph.StateGraph,
+        START=langgraph_graph.START,
+        InMemorySaver=LangGraphSaver,
+        CachePolicy=LangGraphPolicy,
+    )
+    return langgraph, LangGraphCache
+
+
+def _graphkit() -> Any:
+    """graphkit's classes ``_pricing`` builds with."""
+    import types
+
+    from graphkit import InMemorySaver
+
+    return types.SimpleNamespace(
+        StateGraph=StateGraph, START=START, InMemorySaver=InMemorySaver, CachePolicy=CachePolicy
+    )
