@@ -18,7 +18,8 @@ from graphkit.inspect.edited import edit_woke_nothing
 from graphkit.inspect.explanation import Answer, Reason
 from graphkit.inspect.stopped import is_edit, not_reached
 from graphkit.inspect.values import barrier_seen, join_names, show_error
-from graphkit.inspect.wording import both, router_choice, sentence, who_when, wrote_in
+from graphkit.inspect.waiting import still_waiting
+from graphkit.inspect.wording import both, router_choice, sentence, wrote_in
 
 if TYPE_CHECKING:
     from graphkit.checkpoint import Checkpoint
@@ -177,58 +178,9 @@ class NotRan:
         when: str,
         unapplied: tuple[str, ...] = (),
     ) -> list[Finding]:
-        """The waiting edge is still missing some sources (``seen``: the barrier's value
-        after step ``upto``, ``when`` in words: a step's writes come later; ``unapplied``:
-        the sources whose part the last step wrote, its Update not run)."""
-        seen = barrier_seen(seen)
-        missing = [source for source in sources if source not in seen]
-        if not missing:
-            return []
-        wrote = self.history.writes_since_reset(channel, upto) if seen else {}
-        edge = f"[{', '.join(sources)}] → {node}"
-        pending = [source for source in missing if source in unapplied]
-        missing = [source for source in missing if source not in pending]
-        said = f"{when}, {who_when(tuple(wrote), wrote)}"
-        if pending:  # ("none has written yet" is no longer true of them)
-            said = f"{said}; " if wrote else f"{when}, "
-            said += self._unapplied_parts(pending)
-        text = (
-            f"The waiting edge {edge} ({channel}) runs {node} only once all of its sources "
-            f"have written; {said}, so it is still waiting for {join_names(missing)}."
-        )
-        if pending and not missing:  # (all written: the Update not run is all it waits for)
-            text = (
-                f"The waiting edge {edge} ({channel}) runs {node} only once all of its "
-                f"sources have written; {said}, so it waits only for that Update."
-            )
-        reason = Reason("still_waiting", text, upto, channel, tuple(wrote))
-        waits = f"{join_names(missing)}" if missing else f"step {self.history.last}'s Update"
-        failed = self.history.run.status == "error"
-        unapplied_words = "not applied: the step failed" if failed else "not yet applied"
-        written = (
-            f"{pending[0]}'s part is written"
-            if len(pending) == 1
-            else f"the parts of {join_names(pending)} are written"
-        )
-        also = f" ({written}, {unapplied_words})" if pending else ""
-        return [Finding(f"the waiting edge {edge} is still waiting for {waits}{also}", reason)]
-
-    def _unapplied_parts(self, pending: list[str]) -> str:
-        """That ``pending`` wrote their parts in the last step, whose Update has not run
-        (or never will: the step failed), and whether the writes are saved."""
-        last, run = self.history.last, self.history.run
-        parts = "its part" if len(pending) == 1 else "their parts"
-        it = "it" if len(pending) == 1 else "them"
-        if run.status == "error":
-            return (
-                f"{join_names(pending)} wrote {parts} in step {last}, but the step failed "
-                f"before its Update applied {it}"
-            )
-        saved = f" (saved: going on applies {it})" if run.saved_in is not None else ""
-        return (
-            f"{join_names(pending)} wrote {parts} in step {last}, not applied yet: step "
-            f"{last}'s Update has not run{saved}"
-        )
+        """The waiting edge is still missing some sources (``graphkit.inspect.waiting``)."""
+        found = still_waiting(self.history, (node, channel, sources), seen, upto, when, unapplied)
+        return [Finding(*found)] if found is not None else []
 
     def _written_in(self, node: str, n: int, channel: str) -> list[Finding]:
         """The trigger was written during step n itself: visible only at step n+1 (or
