@@ -18,7 +18,7 @@ from graphkit.extras import require
 from graphkit.widgets.panels import STATE_CSS
 from graphkit.widgets.predict_panel import PredictPanel
 from graphkit.widgets.session import DebugSession
-from graphkit.widgets.view import LEGEND_HTML, TABLES, View
+from graphkit.widgets.view import TABLES, View, has_unsaved, legend_html
 
 if TYPE_CHECKING:
     from graphkit.pregel.records import Run
@@ -175,6 +175,7 @@ class Debugger:
             description="why",
         ).add_class("gk-node-select")
         self.node.observe(self._node_changed, names="value")
+        self.legend = W.HTML(legend_html()).add_class("gk-legend")
         self.why = W.HTML().add_class("gk-why")
         self.state = W.HTML().add_class("gk-state")
         self.predictor = PredictPanel(self.session, self._handler)
@@ -195,7 +196,7 @@ class Debugger:
                 W.HBox([self.answer, self.resume]).add_class("gk-resume"),
                 self.predictor.widget,
                 self.slider,
-                W.HTML(LEGEND_HTML).add_class("gk-legend"),
+                self.legend,
                 self.graph,
                 self.state,
                 W.HBox([self.breakpoints, W.VBox([self.node, self.why], layout=_GROW)]).add_class(
@@ -218,6 +219,7 @@ class Debugger:
         self._updating = True
         try:
             self.graph.value = view.svg
+            self.legend.value = legend_html(has_unsaved(self.session.supersteps))
             self.step_label.value = view.step_label
             self.phase.value = view.phase_label
             self.status.value = view.status_text

@@ -22,8 +22,9 @@ from graphkit.render import highlight
 from graphkit.widgets.panels import STATE_CSS
 from graphkit.widgets.story import story_number
 from graphkit.widgets.view import (
-    LEGEND_HTML,
     TABLES,
+    has_unsaved,
+    legend_html,
     phases_of,
     status_text,
     view_at,
@@ -91,6 +92,7 @@ def export_data(session: DebugSession) -> dict[str, Any]:
         "tables": list(TABLES),
         "checkpoints": final.table_html("checkpoints"),
         "unfinished": unfinished(session),
+        "unsaved": has_unsaved(steps),  # (keys "writes not saved" only then)
     }
 
 
@@ -162,7 +164,7 @@ def page_html(data: dict[str, Any]) -> str:
         banner=banner,
         title=escape(data["title"]),
         tabs=tabs,
-        legend=LEGEND_HTML,
+        legend=legend_html(bool(data.get("unsaved"))),
         data=payload,
         css=_CSS,
         script=_SCRIPT,

@@ -9,7 +9,7 @@ restyled by ``render.highlight``, the tables come from ``graphkit.inspect``.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -19,6 +19,7 @@ from graphkit.inspect.mutated import lost_in_loop
 from graphkit.inspect.values import is_internal, show, show_error
 from graphkit.pregel.records import Run, Superstep
 from graphkit.render import PHASES, highlight
+from graphkit.unsaved import not_saved
 from graphkit.widgets.answers import waiting_questions
 from graphkit.widgets.panels import FailedUpdate, starting_values, state_html
 from graphkit.widgets.story import story_label, story_number, story_steps
@@ -29,12 +30,13 @@ if TYPE_CHECKING:
     from graphkit.widgets.session import DebugSession
 
 __all__ = [
-    "LEGEND_HTML",
     "TABLES",
     "View",
     "build_view",
     "empty_text",
     "frame_html",
+    "has_unsaved",
+    "legend_html",
     "phases_of",
     "view_at",
 ]
@@ -61,14 +63,34 @@ _KEYS = (
     ("interrupted", "interrupted"),
     ("error", "error"),
 )
-LEGEND_HTML = (
-    '<div class="gk-legend">'
-    + " &nbsp; ".join(_SWATCH.format(classes, label) for classes, label in _KEYS)
-    + "</div>"
-)
-"""A key for the phase classes; the swatches take their colours and lines (solid,
-dotted, dashed, dash-dot) from the stylesheet the graph's SVG carries, so they always
-match it."""
+
+
+def legend_html(unsaved: bool = False) -> str:
+    """A key for the phase classes; the swatches take their colours and lines (solid,
+    dotted, dashed, dash-dot) from the stylesheet the graph's SVG carries, so they always
+    match it. "writes not saved" is keyed only when ``unsaved`` (``has_unsaved``): in a
+    run with no such task the key named something the picture can never show.
+
+    >>> "writes not saved" in legend_html(), "ran, wrote nothing" in legend_html()
+    (False, True)
+    """
+    keys = [(c, label) for c, label in _KEYS if unsaved or c != "not-saved"]
+    return (
+        '<div class="gk-legend">'
+        + " &nbsp; ".join(_SWATCH.format(classes, label) for classes, label in keys)
+        + "</div>"
+    )
+
+
+def has_unsaved(steps: Iterable[Superstep]) -> bool:
+    """Whether a task of ``steps`` has no write saved (only a thread read from LangGraph
+    whose process ended has one: ``graphkit.unsaved``)."""
+    return any(
+        not_saved(result) is not None
+        for step in steps
+        if step.execution is not None
+        for result in step.execution.results
+    )
 
 
 @dataclass(frozen=True, slots=True, repr=False)

@@ -195,7 +195,7 @@ def test_the_debugger_draws_a_task_with_nothing_saved_so_not_as_one_that_wrote_n
     """The drawing read "ran, wrote nothing" (``wrote-nothing``) for b, killed mid-step,
     and for __start__, whose writes the process never saved: it is ``not-saved``."""
     from graphkit.render.highlight import highlight
-    from graphkit.widgets.view import LEGEND_HTML
+    from graphkit.widgets import Debugger
     from tests.render.test_highlight import classes
 
     app, _ = killed
@@ -209,7 +209,10 @@ def test_the_debugger_draws_a_task_with_nothing_saved_so_not_as_one_that_wrote_n
         assert "wrote-nothing" not in classes(highlight(svg, behind.step(0), phase)).get(
             "node-__start__", set()
         )
-    assert 'class="gk-node not-saved"' in LEGEND_HTML
+    config = {"configurable": {"thread_id": "killed"}}
+    debugger = Debugger.from_run(app, run, config)
+    legend = next(w for w in debugger.widget.children if "gk-legend" in w._dom_classes)
+    assert 'class="gk-node not-saved"' in legend.value and "writes not saved" in legend.value
 
 
 def _svg() -> str:

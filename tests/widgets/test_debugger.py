@@ -249,3 +249,21 @@ def test_a_langgraph_thread_given_as_a_config_is_refused_with_the_way_to_open_it
     with pytest.raises(ValueError, match=r"Thread 't' was saved by LangGraph.*Debugger\.from_run"):
         Debugger(app, None, config)
     assert Debugger(app, INPUT, config).session.status == "running"  # a new run: fine
+
+
+def test_the_legend_keys_writes_not_saved_only_where_a_task_can_have_them(tmp_path):
+    """Lessons 08 and 10 and the debugger tour showed "writes not saved" in the key of a
+    run made in the notebook, where no task's writes can be unsaved (only a thread read
+    from LangGraph's saver, whose process ended, has such a task): a key for nothing on
+    the page. The debugger and its exported page key it only when a task has it."""
+    debugger = Debugger(chain_app(), INPUT)
+    debugger.session.run()
+    legend = _legend(debugger)
+    assert "writes not saved" not in legend.value and "not-saved" not in legend.value
+    assert "ran, wrote nothing" in legend.value and "error" in legend.value
+    page = debugger.session.export_html(tmp_path / "run.html").path.read_text()
+    assert "writes not saved" not in page and "ran, wrote nothing" in page
+
+
+def _legend(debugger: Debugger):
+    return next(w for w in debugger.widget.children if "gk-legend" in w._dom_classes)
