@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from graphkit.bridge.calls import callable_tasks
 from graphkit.bridge.interop import to_graphkit
 from graphkit.bridge.unsaved import NodeWrites, node_writes
 from graphkit.channels import EMPTY
@@ -26,6 +27,7 @@ __all__ = [
     "ERROR",
     "INTERRUPT",
     "RESUME",
+    "RETURN",
     "SPECIAL",
     "GraphInfo",
     "SavedCheckpoint",
@@ -37,8 +39,8 @@ __all__ = [
     "version_number",
 ]
 
-ERROR, INTERRUPT, RESUME = "__error__", "__interrupt__", "__resume__"
-SPECIAL = (ERROR, INTERRUPT, RESUME, "__no_writes__", "__return__")
+ERROR, INTERRUPT, RESUME, RETURN = "__error__", "__interrupt__", "__resume__", "__return__"
+SPECIAL = (ERROR, INTERRUPT, RESUME, "__no_writes__", RETURN)
 """LangGraph's own pending-write channels: a task's error, interrupts, resume answers,
 the marker of a task that wrote nothing, and a functional entrypoint's return value."""
 
@@ -230,6 +232,9 @@ class GraphInfo:
     writes: Mapping[str, NodeWrites] = field(default_factory=dict)
     """Per node, what its writers may write: who made a change whose writes a killed
     process never saved (``graphkit.bridge.unsaved``)."""
+    calls: tuple[str, ...] = ()
+    """The names of the ``@task`` functions the graph's functions may call (functional
+    API): what an id LangGraph saved writes under, planned by no one, is matched to."""
 
     @classmethod
     def of(cls, compiled: Any, root: Any) -> GraphInfo:
@@ -250,14 +255,17 @@ class GraphInfo:
             for name in nodes
         }
         cache = getattr(compiled, "cache", None) or getattr(root, "cache", None)
+        calls = callable_tasks(compiled)
+        policies = {name: getattr(node, "cache_policy", None) for name, node in nodes.items()}
         cached = frozenset(
             name
-            for name, node in nodes.items()
-            if cache is not None and getattr(node, "cache_policy", None) is not None
+            for name, own in {**calls, **policies}.items()
+            if cache is not None and own is not None
         )
         writes = {name: node_writes(node) for name, node in nodes.items()}
         return cls(
-            keys, triggers, reducers, before, after, channels, root, reads, coercers, cached, writes
+            *(keys, triggers, reducers, before, after, channels, root, reads, coercers),
+            *(cached, writes, tuple(calls)),
         )
 
     def node_input(self, name: str, values: Mapping[str, Any]) -> Any:

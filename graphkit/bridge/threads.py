@@ -29,11 +29,13 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from graphkit.bridge.calls import called_tasks
 from graphkit.bridge.edits import edit_writes
 from graphkit.bridge.saved import (
     ERROR,
     INTERRUPT,
     RESUME,
+    RETURN,
     SPECIAL,
     GraphInfo,
     SavedCheckpoint,
@@ -256,11 +258,11 @@ def _results(
         # a finished task saves a write at least (a marker when it wrote none): none was
         # saved when the process ended first (still running, or a background save pending)
         unsaved = not writes and error is None and not interrupts and not stopped
-        output = NotSaved(completed, failed) if unsaved else _output(task, planned, root)
+        output = NotSaved(completed, failed) if unsaved else _output(task, planned, root, writes)
         results.append(
             TaskResult(
                 task,
-                tuple((c, v) for c, v in writes if c not in SPECIAL and info.known(c)),
+                tuple((c, v) for c, v in writes if _shown(task, c, info)),
                 output=output,
                 error=saved_error(error) if error is not None else None,
                 attempts=UNKNOWN,
@@ -277,14 +279,26 @@ def _results(
     return tuple(results)
 
 
-def _output(task: Task, planned: Any, root: bool) -> Any:
+def _shown(task: Task, channel: str, info: GraphInfo) -> bool:
+    """Whether a task's saved write is one the records show: a write to the graph's
+    channels, and a called task's ``__return__`` (its result, as graphkit's own run
+    shows it)."""
+    if task.kind == "call" and channel == RETURN:
+        return True
+    return channel not in SPECIAL and info.known(channel)
+
+
+def _output(task: Task, planned: Any, root: bool, writes: Sequence[tuple[str, Any]]) -> Any:
     """What the task's node returned. LangGraph saves what a task wrote to the state's
     keys (``PregelTask.result``); a root run's ``__start__`` returns the run's input
     whole, so an input key the state lacks, dropped on the way, shows as in graphkit's
     own run. A subgraph's is given its parent's whole state, whose other keys it leaves
-    out as graphkit's subrun does: no word of them."""
+    out as graphkit's subrun does: no word of them. A called task's is its
+    ``__return__`` write."""
     if task.node == START and task.kind == "pull" and root and isinstance(task.input, Mapping):
         return task.input
+    if task.kind == "call":
+        return next((v for c, v in writes if c == RETURN), None)
     return getattr(planned, "result", None)
 
 
@@ -356,7 +370,8 @@ def _superstep(
         tasks, results = (), ()
     else:
         tasks = _tasks(parent, info)
-        results = _results(parent, tasks, info, completed=True)
+        called = called_tasks(parent, tasks, info.calls)
+        results = _results(parent, (*tasks, *called), info, completed=True)
     # (every channel an edit changed is the edit's, its written value known or not)
     editor = UPDATE_TASK if child.source == "update" and parent is not None else None
     changes = _changes(parent, child, results, info, editor)
@@ -399,7 +414,7 @@ def _stopped_step(last: SavedCheckpoint, info: GraphInfo) -> Superstep | None:
     tasks = _tasks(last, info)
     if not tasks:
         return None
-    results = _results(last, tasks, info)
+    results = _results(last, (*tasks, *called_tasks(last, tasks, info.calls)), info)
     if not any(r.writes or r.error is not None or r.paused for r in results):
         return None
     step = last.step + 1
