@@ -227,8 +227,9 @@ class GraphInfo:
     """Per node, what turns those channels into its input schema's class (a dataclass,
     a pydantic model), as graphkit's own runs do; None for a dict."""
     cached: frozenset[str] = frozenset()
-    """The nodes whose writes a node cache may have served (a ``CachePolicy``, and a cache
-    given to this graph or, for a subgraph, to its root): LangGraph does not save which."""
+    """The nodes and called tasks whose writes a node cache may have served (a
+    ``CachePolicy`` of their own or the graph's, and a cache given to this graph or, for
+    a subgraph, to its root): LangGraph does not save which."""
     writes: Mapping[str, NodeWrites] = field(default_factory=dict)
     """Per node, what its writers may write: who made a change whose writes a killed
     process never saved (``graphkit.bridge.unsaved``)."""
@@ -255,12 +256,15 @@ class GraphInfo:
             for name in nodes
         }
         cache = getattr(compiled, "cache", None) or getattr(root, "cache", None)
+        # a graph's own policy (Pregel's, entrypoint(cache_policy=...)) covers each node
+        # and called task that has none
+        policy = getattr(compiled, "cache_policy", None)
         calls = callable_tasks(compiled)
         policies = {name: getattr(node, "cache_policy", None) for name, node in nodes.items()}
         cached = frozenset(
             name
             for name, own in {**calls, **policies}.items()
-            if cache is not None and own is not None
+            if cache is not None and (own is not None or policy is not None)
         )
         writes = {name: node_writes(node) for name, node in nodes.items()}
         return cls(

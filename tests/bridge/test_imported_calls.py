@@ -1,5 +1,6 @@
 """An imported functional-API thread shows the ``@task`` calls its entrypoint made, as
-graphkit's own run of the same program does (``open_langgraph_thread``)."""
+graphkit's own run of the same program does, and a graph-level ``cache_policy`` makes
+an imported task's ``cached`` unknown (``open_langgraph_thread``)."""
 
 from __future__ import annotations
 
@@ -97,3 +98,58 @@ def test_an_imported_entrypoint_shows_the_tasks_it_called():
         False,
         False,
     ]
+
+
+def test_a_graph_level_cache_policy_makes_cached_unknown():
+    # entrypoint(cache_policy=...) covers the entrypoint's task and each task it calls
+    # that has none, as a node's own policy does
+    from langgraph.cache.memory import InMemoryCache
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.func import entrypoint, task
+    from langgraph.types import CachePolicy
+
+    calls: list[int] = []
+
+    @task
+    def quote(x: int) -> int:
+        calls.append(x)
+        return x * 2
+
+    @entrypoint(checkpointer=InMemorySaver(), cache=InMemoryCache(), cache_policy=CachePolicy())
+    def main(x: int) -> int:
+        return quote(x).result()
+
+    for thread in ("1", "2"):
+        main.invoke(3, {"configurable": {"thread_id": thread}})
+    assert calls == [3]  # the second thread's main came from the cache
+    first = open_langgraph_thread(main, {"configurable": {"thread_id": "1"}})
+    assert _rows(first) == [
+        (-1, "__input__", "input", None, False),
+        (0, "main", "pull", None, "unknown"),
+        (0, "quote", "call", "main", "unknown"),
+    ]
+    second = open_langgraph_thread(main, {"configurable": {"thread_id": "2"}})
+    assert _rows(second) == _rows(first)[:2]
+
+
+def test_a_pregel_cache_policy_makes_a_nodes_cached_unknown():
+    from langgraph.cache.memory import InMemoryCache
+    from langgraph.channels import LastValue
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.pregel import NodeBuilder, Pregel
+    from langgraph.types import CachePolicy
+
+    double = NodeBuilder().subscribe_only("a").do(lambda x: x * 2).write_to("b")
+    app = Pregel(
+        nodes={"double": double},
+        channels={"a": LastValue(int), "b": LastValue(int)},
+        input_channels="a",
+        output_channels="b",
+        checkpointer=InMemorySaver(),
+        cache=InMemoryCache(),
+        cache_policy=CachePolicy(),
+    )
+    config = {"configurable": {"thread_id": "1"}}
+    assert app.invoke(2, config) == 4
+    run = open_langgraph_thread(app, config)
+    assert [(r["node"], r["cached"]) for r in task_rows(run.steps)][-1] == ("double", "unknown")
