@@ -8,6 +8,7 @@ the checkpointer's ``get_tuple``); its control-flow objects become graphkit's.
 from __future__ import annotations
 
 import ast
+import asyncio
 import copy
 import functools
 import itertools
@@ -67,7 +68,10 @@ class SavedError(Exception):
 
 @functools.cache
 def _saved_error_class(name: str) -> type[SavedError]:
-    return type(name, (SavedError,), {"__module__": __name__})
+    # a saved CancelledError is one: an async task cancelled (by the run, or because a
+    # sibling failed the step) is told from one that raised by its class
+    bases = (SavedError, asyncio.CancelledError) if name == "CancelledError" else (SavedError,)
+    return type(name, bases, {"__module__": __name__})
 
 
 def saved_error(saved: Any) -> BaseException:

@@ -25,6 +25,7 @@ LangGraph is imported only to turn its control-flow objects into graphkit's.
 
 from __future__ import annotations
 
+from asyncio import CancelledError
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
@@ -431,10 +432,13 @@ def _status(
     planned = tuple(last.snapshot.tasks)
     if not planned:
         return "done", None
+    errors = []
     for task in planned:
         error = next((v for t, c, v in last.pending_writes if t == task.id and c == ERROR), None)
         if error is not None or task.error is not None:
-            return "error", saved_error(error if error is not None else task.error)
+            errors.append(saved_error(error if error is not None else task.error))
+    if errors:  # a task's error, not that of the async siblings it cancelled (as LangGraph)
+        return "error", next((e for e in errors if not isinstance(e, CancelledError)), errors[0])
     if any(r.paused for r in _results(last, _tasks(last, info), info)):
         return "interrupted", None
     names = {task.name for task in planned}

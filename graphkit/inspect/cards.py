@@ -35,7 +35,14 @@ from graphkit.inspect.resumed import again
 from graphkit.inspect.retried import retried_text
 from graphkit.inspect.timeline import duration_text, run_timeline_svg
 from graphkit.inspect.unsaved import not_saved, writers_text
-from graphkit.inspect.values import handoff, handoff_text, show, show_error, was_cancelled
+from graphkit.inspect.values import (
+    handoff,
+    handoff_text,
+    show,
+    show_error,
+    step_failure,
+    was_cancelled,
+)
 
 if TYPE_CHECKING:
     from graphkit.pregel.records import (
@@ -360,7 +367,8 @@ def superstep_html(
     """
     step = superstep.step
     failed = superstep.execution is not None and superstep.execution.error is not None
-    cancelled = failed and was_cancelled(superstep.execution.error)  # type: ignore[union-attr]
+    failure = step_failure(superstep.execution.results) if failed else None  # type: ignore[union-attr]
+    cancelled = failure is not None and was_cancelled(failure.error)
     why = "skipped: a task failed, so no channel changed" if failed else ""
     if cancelled:
         why = "skipped: the run was cancelled, so no channel changed"

@@ -25,6 +25,7 @@ from graphkit.inspect.values import (
     join_names,
     show,
     show_error,
+    step_failure,
     was_cancelled,
 )
 from graphkit.inspect.why_not import NO_STEP
@@ -114,10 +115,17 @@ def superstep_lines(
     # (a called task's question is its caller's too: one id, one question)
     waiting = len(_question_ids(execution.results)) if execution else 0
     read = superstep.checkpoint_before.channel_values
+    failure = step_failure(execution.results) if execution is not None else None
     for result in execution.results if execution is not None else ():
         took = f"({_took(result.duration)}) " if durations else ""
         if was_cancelled(result.error):
             did = f"cancelled ({_one_line(show_error(result.error))}): the run was cancelled"
+            if failure is not None and not was_cancelled(failure.error):
+                # (an async run cancels the tasks still running when one fails)
+                did = (
+                    f"cancelled ({_one_line(show_error(result.error))}): "
+                    f"{failure.task.node} raised, which cancelled it"
+                )
         elif handed_off is not None and getattr(result.error, "command", None) is handed_off:
             did = f"handed off to the parent graph: {_one_line(handoff_text(handed_off))}"
         elif result.error is not None:
@@ -149,7 +157,7 @@ def superstep_lines(
         lines.append(_line("EXECUTE", result.task.node, column, took + did))
     if update is not None:
         lines.extend(_update_lines(superstep, column))
-    elif execution is not None and was_cancelled(execution.error):
+    elif failure is not None and was_cancelled(failure.error):
         lines.append("  UPDATE   skipped: the run was cancelled, so no channel changed")
     elif handed_off is not None:
         lines.append("  UPDATE   skipped: the subgraph handed off, so no channel changed")
@@ -228,7 +236,7 @@ def _ending(run: Run) -> list[str]:
         error = _one_line(show_error(run.error))
         execution = run.steps[-1].execution if run.steps else None
         results = execution.results if execution is not None else ()
-        bad = next((result for result in results if result.error is not None), None)
+        bad = step_failure(results)
         if bad is not None and was_cancelled(bad.error):
             stopped = ", ".join(r.task.node for r in results if was_cancelled(r.error))
             return [f"the run was cancelled at step {following - 1}: {stopped} cancelled ({error})"]

@@ -30,6 +30,7 @@ __all__ = [
     "quoted",
     "show",
     "show_error",
+    "step_failure",
     "was_cancelled",
 ]
 
@@ -110,6 +111,17 @@ def was_cancelled(error: BaseException | None) -> bool:
     (True, False)
     """
     return isinstance(error, asyncio.CancelledError)
+
+
+def step_failure(results: Iterable[Any]) -> Any:
+    """The result of the task whose error failed a step, or None: the first in plan
+    order that raised (not taken over by an error handler, not a called task, whose
+    caller decides), unless its error is a ``CancelledError`` a sibling's failure
+    caused (an async run cancels the tasks still running when one fails), then that
+    sibling's; the first cancelled one when nothing else failed (the run was cancelled).
+    """
+    failed = [r for r in results if r.error is not None and not r.handled and r.task.kind != "call"]
+    return next((r for r in failed if not was_cancelled(r.error)), failed[0] if failed else None)
 
 
 def is_message(value: Any) -> bool:

@@ -26,7 +26,14 @@ from graphkit.inspect.history import History
 from graphkit.inspect.resumed import resumed_reason_text
 from graphkit.inspect.retried import retried_reason_text
 from graphkit.inspect.unsaved import not_saved, not_saved_reason
-from graphkit.inspect.values import branch_target, join_names, show, show_error, was_cancelled
+from graphkit.inspect.values import (
+    branch_target,
+    join_names,
+    show,
+    show_error,
+    step_failure,
+    was_cancelled,
+)
 from graphkit.inspect.why_not import Finding, NotRan
 from graphkit.inspect.wiring import Wiring
 from graphkit.inspect.wording import both, who_when, wrote_in
@@ -514,6 +521,16 @@ def _failure(superstep: Superstep, node: str) -> list[Reason]:
         return [Reason("raised", text, n)]
     if execution.error is None:  # only failures a handler took over
         return []
+    failure = step_failure(execution.results)
+    by_sibling = failure is not None and not was_cancelled(failure.error)
+    if was_cancelled(mine.error) and by_sibling:
+        text = (
+            f"{node} was cancelled ({show_error(mine.error)}): {failure.task.node} raised "
+            f"{show_error(failure.error)} in the same step while {node} ran, and a failing "
+            "task cancels the async tasks still running and stops the step before its "
+            f"Update, so none of step {n}'s writes were applied."
+        )
+        return [Reason("raised", text, n, None, (failure.task.node,))]
     if was_cancelled(mine.error):
         text = (
             f"{node} was cancelled ({show_error(mine.error)}): its run was cancelled while "
@@ -527,8 +544,15 @@ def _failure(superstep: Superstep, node: str) -> list[Reason]:
             f"its Update, so none of step {n}'s writes were applied."
         )
         return [Reason("raised", text, n)]
-    failed = tuple(dict.fromkeys(r.task.node for r in execution.results if r.error is not None))
-    how = "was cancelled" if was_cancelled(execution.error) else "raised"
+    # (the siblings it cancelled did not fail the step: the one that raised did)
+    failed = tuple(
+        dict.fromkeys(
+            r.task.node
+            for r in execution.results
+            if r.error is not None and not (by_sibling and was_cancelled(r.error))
+        )
+    )
+    how = "raised" if by_sibling else "was cancelled"
     if how != "raised" and len(failed) > 1:
         how = "were cancelled"
     text = (
