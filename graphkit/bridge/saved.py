@@ -49,7 +49,8 @@ the marker of a task that wrote nothing, and a functional entrypoint's return va
 class SavedError(Exception):
     """A task error LangGraph saved as text (its ``repr``): the class is known only by
     name, so each imported error is an instance of a ``SavedError`` subclass with the
-    original class name (``type(error).__name__ == "ValueError"``).
+    original class name (``type(error).__name__ == "ValueError"``); a ``KeyError`` (or a
+    subclass loaded here) and a ``CancelledError`` are instances of that class too.
 
     >>> error = saved_error("ValueError('n must be zero')")
     >>> type(error).__name__, str(error), isinstance(error, SavedError)
@@ -59,19 +60,41 @@ class SavedError(Exception):
     text: str = ""
 
     def __str__(self) -> str:
-        # Python prints a KeyError's one argument as its repr (KeyError: 'user_id'), as
-        # graphkit shows one its own runtime raised; every other class prints its text
-        if type(self).__name__ == "KeyError" and len(self.args) == 1:
+        # Python prints a KeyError's one argument as its repr (KeyError: 'user_id'), a
+        # subclass's too, as graphkit shows one its own runtime raised; every other
+        # class prints its text
+        if isinstance(self, KeyError) and len(self.args) == 1:
             return repr(self.args[0])
         return super().__str__()
 
 
-@functools.cache
 def _saved_error_class(name: str) -> type[SavedError]:
-    # a saved CancelledError is one: an async task cancelled (by the run, or because a
-    # sibling failed the step) is told from one that raised by its class
-    bases = (SavedError, asyncio.CancelledError) if name == "CancelledError" else (SavedError,)
+    return _error_class(name, _builtin_base(name))
+
+
+@functools.cache
+def _error_class(name: str, base: type[BaseException] | None) -> type[SavedError]:
+    bases = (SavedError,) if base is None else (SavedError, base)
     return type(name, bases, {"__module__": __name__})
+
+
+def _builtin_base(name: str) -> type[BaseException] | None:
+    """The built-in class a saved error of class ``name`` is also an instance of:
+    ``CancelledError`` (a cancelled async task is told from one that raised by its
+    class), ``KeyError`` (it prints its key quoted). LangGraph saves an error's repr,
+    which names its class but neither its module nor its bases, so a subclass
+    (``class MissingKey(KeyError)``) is told only by a class of that name among
+    KeyError's subclasses loaded in this process: ``open_langgraph_thread`` runs beside
+    the graph's code, so a node's own class is loaded; where it is not (or a class of
+    another kind shares its name) the error reads as any other class would."""
+    if name == "CancelledError":
+        return asyncio.CancelledError
+    found, todo = False, [KeyError]
+    while todo and not found:
+        kind = todo.pop()
+        found = kind.__name__ == name
+        todo.extend(kind.__subclasses__())
+    return KeyError if found else None
 
 
 def saved_error(saved: Any) -> BaseException:

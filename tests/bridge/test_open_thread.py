@@ -487,6 +487,37 @@ def test_saved_errors_keep_their_class_name_and_message() -> None:
     assert type(saved_error("not a repr")).__name__ == "SavedError"
 
 
+class MissingSetting(KeyError):
+    """A node's own KeyError: loaded where the thread is read, beside the graph's code."""
+
+
+def test_a_saved_key_error_of_a_subclass_prints_its_key_quoted() -> None:
+    # LangGraph saves the repr, MissingSetting('user_id'), naming no base: it printed
+    # "MissingSetting: user_id" where Python prints the key quoted
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import START, StateGraph
+
+    class State(TypedDict):
+        n: int
+
+    def read(state: State) -> dict:
+        raise MissingSetting("user_id")
+
+    app = StateGraph(State).add_node("read", read).add_edge(START, "read")
+    app = app.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    with pytest.raises(MissingSetting) as raised:
+        app.invoke({"n": 1}, config)
+    run = open_langgraph_thread(app, config)
+    assert isinstance(run.error, SavedError) and isinstance(run.error, KeyError)
+    assert str(run.error) == str(raised.value) == "'user_id'"
+    assert run.timeline(width=None).splitlines()[-1] == (
+        "the run failed at step 1: read raised MissingSetting: 'user_id'"
+    )
+    # a class of a name no loaded KeyError has reads as any other
+    assert str(saved_error("UnknownKeyError('user_id')")) == "user_id"
+
+
 def test_wrong_arguments_are_refused_with_a_fix() -> None:
     from langgraph.graph import START, StateGraph
 
