@@ -104,9 +104,11 @@ def highlight(svg: str, superstep: Any, phase: str, *, failed: Iterable[str] = (
 
 def overlay_path(svg: str, run: Any) -> str:
     """Mark the path ``run`` took on ``svg``: every node that ran is ``ran`` (and
-    ``failed`` if its task raised); an edge is ``traversed`` when its source wrote
-    the edge's channel in step N, the write was applied, and its target ran in step
-    N+1 woken by that channel (for a waiting edge, once the join released it).
+    ``failed`` if its task raised; ``not-saved`` for a task of a LangGraph thread that
+    stopped in its step with none of its writes saved, as ``highlight`` has it); an
+    edge is ``traversed`` when its source wrote the edge's channel in step N, the write
+    was applied, and its target ran in step N+1 woken by that channel (for a waiting
+    edge, once the join released it).
 
     >>> from graphkit.pregel.records import Run
     >>> overlay_path('<svg><g id="node-a" class="gk-node"></g></svg>', Run((), {}, "done"))
@@ -123,7 +125,11 @@ def overlay_path(svg: str, run: Any) -> str:
         applied = superstep.update is not None
         for result in superstep.execution.results:
             node = result.task.node
-            _mark(marks, index.node_ids([node]), "ran")
+            unsaved = not_saved(result)
+            # (a LangGraph task with nothing saved in the step the thread stopped in may
+            # not have finished, and runs again: not-saved, as the debugger draws it)
+            ran = "not-saved" if unsaved is not None and not unsaved.finished else "ran"
+            _mark(marks, index.node_ids([node]), ran)
             if result.error is not None:
                 _mark(marks, index.node_ids([node]), "failed")
             if applied:

@@ -74,7 +74,7 @@ PHASE_CLASSES = (
     "error",
     "interrupted",
 )
-OVERLAY_CLASSES = ("ran", "traversed", "failed")
+OVERLAY_CLASSES = ("ran", "traversed", "failed", "not-saved")
 
 STYLE_ID = "gk-style"
 

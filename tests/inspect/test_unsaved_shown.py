@@ -215,6 +215,21 @@ def test_the_debugger_draws_a_task_with_nothing_saved_so_not_as_one_that_wrote_n
     assert 'class="gk-node not-saved"' in legend.value and "writes not saved" in legend.value
 
 
+def test_the_run_overlay_draws_a_task_with_nothing_saved_as_the_debugger_does(killed):
+    """The run's path marked b, killed mid-step (it runs again), ``ran``, where the
+    debugger draws it ``not-saved``; __start__ of the "behind" thread had finished (its
+    step's checkpoint was saved): it ran."""
+    from graphkit.render.highlight import overlay_path
+    from tests.render.test_highlight import classes
+
+    app, _ = killed
+    svg = _svg()
+    marks = classes(overlay_path(svg, _open(app, "killed")))
+    assert marks["node-b"] == {"not-saved"}
+    assert marks["node-a"] == {"ran"}
+    assert classes(overlay_path(svg, _open(app, "behind")))["node-__start__"] == {"ran"}
+
+
 def _svg() -> str:
     """The graph the threads ran, drawn by graphkit (its element ids are the nodes')."""
     import graphkit
