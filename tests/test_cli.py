@@ -102,6 +102,30 @@ def test_trace_into_a_pipe_prints_one_line_per_change_for_grep(tmp_path, capsys)
     assert all(line == "" or not line.startswith("     ") for line in lines)
 
 
+def test_trace_in_a_terminal_keeps_a_long_url_whole_for_copying(tmp_path, capsys, monkeypatch):
+    # a word longer than the terminal was broken with ↩ and a newline: copied or clicked
+    # there, the link was cut; the terminal wraps it whole itself. print(run) in a
+    # notebook still breaks it with ↩ (JupyterLab cuts it at the edge with no sign)
+    url = "https://example.com/r/" + "0123456789abcdef" * 2  # (shown whole: 56 characters)
+    module = write_module(
+        tmp_path,
+        "class U(TypedDict):\n    url: str\n"
+        f"builder = StateGraph(U)\nbuilder.add_node('link', lambda s: {{'url': {url!r}}})\n"
+        "builder.add_edge(START, 'link')\n",
+    )
+    monkeypatch.setenv("COLUMNS", "60")
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert main(["trace", f"{module}:builder", "--input", '{"url": ""}']) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert not any("↩" in line for line in lines)
+    assert [line.strip() for line in lines if url in line] == [f"'{url}'", f"url  '{url}'"]
+    assert max(len(line) for line in lines if url not in line) <= 60  # (spaces still fold)
+    from graphkit.cli.targets import load_graph
+
+    run = load_graph(f"{module}:builder").trace({"url": ""})
+    assert "↩" in run.timeline(width=60)  # (print(run) at a notebook's width: broken)
+
+
 def test_a_run_over_the_recursion_limit_exits_1_after_showing_what_ran(capsys):
     config = '{"recursion_limit": 2}'
     assert main(["trace", SEED, "--input", INPUT, "--config", config]) == 1

@@ -12,6 +12,7 @@ from typing import Any
 
 from graphkit.cli import fail
 from graphkit.cli.targets import load_graph
+from graphkit.inspect.text import terminal_run_text
 from graphkit.inspect.values import show, show_error
 from graphkit.render.text import terminal_text
 
@@ -64,13 +65,17 @@ def trace(target: str, input_json: str, config_json: str | None) -> tuple[str, s
 
 def _trace_text(run: Any) -> str:
     heading = "final state" if run.status == "done" else "state when the run stopped"
-    return f"{run.timeline(width=_width())}\n\n{state_text(run.values, heading)}"
+    # (a word longer than the terminal is not broken: the terminal wraps it whole, so a
+    # URL or a hash copied or clicked there is one; a ↩ and a newline would cut it)
+    timeline = terminal_run_text(run, _width())
+    return f"{timeline}\n\n{state_text(run.values, heading)}"
 
 
 def _width() -> int | None:
     """Where the timeline folds its lines: a terminal's width, so that it breaks at a
-    space rather than anywhere; none into a pipe or a file, so that ``grep`` reads one
-    line per task, write set and change."""
+    space rather than anywhere (a word longer than it is left whole, for the terminal
+    to wrap); none into a pipe or a file, so that ``grep`` reads one line per task,
+    write set and change."""
     try:
         terminal = sys.stdout is not None and sys.stdout.isatty()
     except ValueError:  # (closed: what is printed goes nowhere)

@@ -4,7 +4,10 @@ A line is broken at spaces, each line after the first indented. A word longer th
 line (a URL, a hash, a long name) is broken too, or a notebook or a terminal breaks it
 at its edge with no sign of it: after a character that ends a part of it (``/``, ``?``,
 ``&``, ``=``, ``,``, ...) near the line's end when it has one, and each piece but the
-last ends with ``↩``, so that the value reads as broken, not as ended.
+last ends with ``↩``, so that the value reads as broken, not as ended. A terminal
+(``graphkit trace``) folds at spaces only (``break_words=False``): it wraps a word too
+long for it whole at its edge, so that copying or clicking a URL or a hash there gets
+it unbroken, where a ``↩`` and a newline inside it would break the link.
 """
 
 from __future__ import annotations
@@ -21,14 +24,19 @@ _SAFE = "/?&=,;:.-_+)]}|"
 parts (a break right after one does not read as a cut through a name)."""
 
 
-def fold(line: str, width: int | None, indent: int, first: str = "") -> list[str]:
+def fold(
+    line: str, width: int | None, indent: int, first: str = "", *, break_words: bool = True
+) -> list[str]:
     """``line`` as lines of ``width`` characters at most (None: one line), broken at
     spaces, each after the first indented by ``indent`` (at most half the width, so a
     long name leaves its text room) and the first by ``first``; a word longer than a
-    line is broken as the module says.
+    line is broken as the module says, or, with ``break_words=False``, kept whole on a
+    line of its own.
 
     >>> fold("see https://example.com/a/very/long/path?x=1", 20, 4)
     ['see', '    https://example↩', '    .com/a/very/↩', '    long/path?x=1']
+    >>> fold("see https://example.com/a/very/long/path?x=1", 20, 4, break_words=False)
+    ['see', '    https://example.com/a/very/long/path?x=1']
     >>> fold("a b", None, 4)
     ['a b']
     """
@@ -43,6 +51,8 @@ def fold(line: str, width: int | None, indent: int, first: str = "") -> list[str
         break_long_words=False,
         break_on_hyphens=False,
     )
+    if not break_words:
+        return lines
     return [piece for wrapped in lines for piece in _broken(wrapped, width, rest)]
 
 

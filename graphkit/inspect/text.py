@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
     from graphkit.pregel.records import ChannelChange, Run, Superstep, TaskResult
 
-__all__ = ["run_text", "superstep_lines"]
+__all__ = ["run_text", "superstep_lines", "terminal_run_text"]
 
 _VALUE_WIDTH = 30
 _RUNTIME = "(runtime)"
@@ -51,7 +51,8 @@ screen's cell holds 107 characters."""
 def run_text(run: Run, *, durations: bool = False, width: int | None = WIDTH) -> str:
     """Every step of ``run`` as lines of text, then how the run ended. A line longer
     than ``width`` goes on on the next, indented by three spaces or more, broken at a
-    space (``width=None``: one line per task, write set and change, for ``grep``).
+    space (``width=None``: one line per task, write set and change, for ``grep``); a
+    word longer than a line is broken with ``↩`` (``graphkit.inspect.folding``).
 
     >>> from graphkit.inspect.examples import counter_run
     >>> print(run_text(counter_run()))
@@ -73,12 +74,36 @@ def run_text(run: Run, *, durations: bool = False, width: int | None = WIDTH) ->
       UPDATE   (runtime)      cleared branch:to:inc
     the run is done: step 2's Plan triggers no task
     """
+    return _run_text(run, durations, width, break_words=True)
+
+
+def terminal_run_text(run: Run, width: int | None) -> str:
+    """``run_text`` for a terminal (``graphkit trace``): folded at spaces only, a word
+    longer than a line kept whole on a line of its own, for the terminal to wrap, so
+    that a URL or a hash copied or clicked there is whole.
+
+    >>> from graphkit.inspect.examples import counter_run
+    >>> terminal_run_text(counter_run(), 60) == run_text(counter_run(), width=60)
+    True
+    """
+    return _run_text(run, False, width, break_words=False)
+
+
+def _run_text(run: Run, durations: bool, width: int | None, break_words: bool) -> str:
     sent = handoff(run)  # (a subgraph's handoff to its parent: no failure)
     lines = [f"{len(run.steps)} supersteps, {run.status if sent is None else 'handed off'}"]
     for superstep in run.steps:
-        lines.extend(superstep_lines(superstep, durations=durations, handed_off=sent, width=width))
+        lines.extend(
+            superstep_lines(
+                superstep,
+                durations=durations,
+                handed_off=sent,
+                width=width,
+                break_words=break_words,
+            )
+        )
     ending = (terminal_text(line) for line in _ending(run))
-    lines.extend(folded for line in ending for folded in _fold(line, 4, width))
+    lines.extend(folded for line in ending for folded in _fold(line, 4, width, break_words))
     return "\n".join(lines)
 
 
@@ -88,6 +113,7 @@ def superstep_lines(
     durations: bool = False,
     handed_off: Any = None,
     width: int | None = WIDTH,
+    break_words: bool = True,
 ) -> list[str]:
     """The lines of one step: a title, then one line per task, write set and change
     (``handed_off``: the ``Command`` a subgraph's run handed its parent, see ``handoff``),
@@ -164,10 +190,14 @@ def superstep_lines(
     elif execution is not None and execution.error is not None:
         lines.append("  UPDATE   skipped: a task failed, so no channel changed")
     # (a long line goes on under the text column: where its phase's words begin)
-    return [folded for line in lines for folded in _fold(terminal_text(line), column + 13, width)]
+    return [
+        folded
+        for line in lines
+        for folded in _fold(terminal_text(line), column + 13, width, break_words)
+    ]
 
 
-def _fold(line: str, indent: int, width: int | None) -> list[str]:
+def _fold(line: str, indent: int, width: int | None, break_words: bool = True) -> list[str]:
     """``line`` as lines of ``width`` characters at most, broken at spaces, each after
     the first indented by ``indent`` (at most half the width, so a long name leaves its
     text room); a word longer than a line (a URL, a hash) is broken too, each piece but
@@ -179,7 +209,7 @@ def _fold(line: str, indent: int, width: int | None) -> list[str]:
     >>> _fold("  UPDATE   n  'sha256:" + "0123456789abcdef" * 4 + "'", 15, 40)
     ['  UPDATE   n', "               'sha256:0123456789abcdef↩", '               0123456789abcdef01234567↩', "               89abcdef0123456789abcdef'"]
     """  # noqa: E501
-    return fold(line, width, indent)
+    return fold(line, width, indent, break_words=break_words)
 
 
 def _update_lines(superstep: Superstep, column: int) -> list[str]:
