@@ -3,7 +3,8 @@
 Four tables (six in a new file), prefixed ``graphkit_`` so they never clash with
 LangGraph's own (their SQL, and how a file written by an older graphkit is brought up to
 date, are in ``sqlite_file.py``; what a read checks is in ``integrity.py`` and
-``heads.py``; how a read rebuilds a row's maps, in ``reading.py``):
+``heads.py``; how a read rebuilds a row's maps, in ``reading.py``, and turns rows
+into checked tuples, in ``tuples.py``; how a put writes its row, in ``writing.py``):
 
 ``graphkit_checkpoints``
     One row per checkpoint: ids, parent id, step, source, created_at, updated channels,
@@ -39,30 +40,16 @@ Checkpoint(step=-2, source='empty', channels=[])
 
 from __future__ import annotations
 
-import itertools
-import json
 import re
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from graphkit.checkpoint.base import Checkpoint
-from graphkit.checkpoint.copies import copy_seen, copy_values
-from graphkit.checkpoint.deltas import RowMaps, RowMemory, RowPlan, plan_row
-from graphkit.checkpoint.heads import MissingCheckpoint, check_head, read_heads, record_put
-from graphkit.checkpoint.integrity import (
-    WRITE_SUM_MODULUS,
-    RowProblem,
-    blob_check,
-    check_fields,
-    check_names,
-    check_row,
-    check_writes,
-    row_check,
-    write_check,
-)
+from graphkit.checkpoint.deltas import RowMaps, RowMemory, plan_row
+from graphkit.checkpoint.integrity import WRITE_SUM_MODULUS
 from graphkit.checkpoint.saver import (
     BaseCheckpointSaver,
     CheckpointTuple,
@@ -74,12 +61,7 @@ from graphkit.checkpoint.saver import (
     write_index,
     written_checkpoint_id,
 )
-from graphkit.checkpoint.serde import (
-    CheckpointDecodeError,
-    JsonPlusSerializer,
-    SerializerProtocol,
-    plain_json,
-)
+from graphkit.checkpoint.serde import CheckpointDecodeError, JsonPlusSerializer, SerializerProtocol
 from graphkit.checkpoint.sqlite.connection import (
     FileErrors,
     Snapshot,
@@ -87,9 +69,10 @@ from graphkit.checkpoint.sqlite.connection import (
     not_a_connection,
 )
 from graphkit.checkpoint.sqlite.grown import GrownLists
-from graphkit.checkpoint.sqlite.reading import MapsReading, decode_error
-from graphkit.checkpoint.sqlite.rows import Row, split_small
+from graphkit.checkpoint.sqlite.reading import decode_error
+from graphkit.checkpoint.sqlite.tuples import TupleReading
 from graphkit.checkpoint.sqlite.writes import PendingWrites
+from graphkit.checkpoint.sqlite.writing import RowWriting
 from graphkit.checkpoint.sqlite_file import (
     CheckpointFileError,
     database_path,
@@ -100,7 +83,7 @@ from graphkit.checkpoint.sqlite_file import (
 __all__ = ["CheckpointFileError", "SqliteSaver"]
 
 
-class SqliteSaver(MapsReading, BaseCheckpointSaver):
+class SqliteSaver(TupleReading, RowWriting, BaseCheckpointSaver):
     """Keeps checkpoints in SQLite (stdlib ``sqlite3``, WAL journal), safe to share between
     threads; observably the same as ``InMemorySaver``. A checkpoint costs what its step
     changed: one row, plus one blob per changed channel whose value is not small.
@@ -329,194 +312,6 @@ class SqliteSaver(MapsReading, BaseCheckpointSaver):
             self._memory.forget_thread(thread)
             self._lists.forget_thread(thread)
 
-    # -- reading ---------------------------------------------------------------------------
-
-    def _first_thread_first(self, rows: list[Row]) -> list[Row]:
-        """``rows`` (newest id first) with equal ids (one checkpoint put in two threads)
-        in the order their threads were first written, as InMemorySaver's dicts keep
-        them (the ids of one thread and namespace differ)."""
-        ordered: list[Row] = []
-        for _, same in itertools.groupby(rows, key=lambda row: row.checkpoint_id):
-            tied = list(same)
-            if len(tied) > 1:
-                first = {
-                    key: self.conn.execute(_FIRST_SEQ, key).fetchone()[0]
-                    for key in {(row.thread_id, row.checkpoint_ns) for row in tied}
-                }
-                tied.sort(key=lambda row: first[row.thread_id, row.checkpoint_ns])
-            ordered += tied
-        return ordered
-
-    def _tuple(self, row: Row, metadata: dict[str, Any]) -> CheckpointTuple:
-        try:
-            check_fields(row)
-            check_row(row.row_hash, row.checked())
-        except RowProblem as error:
-            raise self._error(row, str(error), damaged=True) from error
-        try:
-            updated = check_names(json.loads(row.updated_channels))
-        except (ValueError, TypeError, RecursionError) as error:  # a RowProblem, bad JSON, not text
-            raise self._error(row, "its updated channels", error, damaged=True) from error
-        known = self._maps(row)
-        checkpoint = Checkpoint(
-            id=row.checkpoint_id,
-            step=row.step,
-            source=row.source,
-            parent_id=row.parent_id,
-            channel_values=self._memory.lend(known, copy_values(known.values)),
-            channel_versions=known.versions,
-            versions_seen=copy_seen(known.seen),
-            updated_channels=frozenset(updated),
-            created_at=row.created_at,
-        )
-        stored = self._writes.read(self.conn, (row.thread_id, row.checkpoint_ns, row.checkpoint_id))
-        try:
-            check_writes((row.write_count, row.write_sum), stored)
-        except RowProblem as error:
-            problem = f"its pending writes do not match the check kept with them ({error})"
-            raise self._error(row, problem, damaged=True) from error
-        writes = [
-            (task, channel, self._load(row, f"a write of task {task!r} to {channel!r}", typed))
-            for *_, task, _, channel, _, type_, value in stored
-            for typed in [(type_, value)]
-        ]
-        for task, channel, _ in writes:
-            if not (isinstance(task, str) and isinstance(channel, str)):
-                problem = f"a write of task {task!r} to {channel!r}: task and channel must be text"
-                raise self._error(row, problem, damaged=True)
-        parent = (
-            checkpoint_config(row.thread_id, row.checkpoint_ns, row.parent_id)
-            if row.parent_id
-            else None
-        )
-        config = checkpoint_config(row.thread_id, row.checkpoint_ns, row.checkpoint_id)
-        return CheckpointTuple(config, checkpoint, metadata, parent, writes)
-
-    def _metadata(self, row: Row) -> dict[str, Any]:
-        metadata = self._load(row, "its metadata", (row.metadata_type, row.metadata))
-        if not isinstance(metadata, dict):
-            kind = type(metadata).__name__
-            raise self._error(row, f"its metadata is a {kind}, not a dict", damaged=True)
-        return metadata
-
-    def _check_heads(
-        self, thread_id: str | None, namespace: str | None, rows: Sequence[Row], *, whole: bool
-    ) -> None:
-        """Refuse threads whose newest row (``rows`` newest first) or, if ``whole``
-        holds every row of them, whose number of rows differs from their head."""
-        newest: dict[tuple[str, str], Row] = {}
-        checked: dict[tuple[str, str], int] = {}
-        for row in rows:
-            key = (row.thread_id, row.checkpoint_ns)
-            newest.setdefault(key, row)
-            checked[key] = checked.get(key, 0) + (row.row_hash is not None)
-        heads = read_heads(self.conn, thread_id, namespace)
-        for key in sorted({*heads, *newest}, key=repr):
-            row = newest.get(key)
-            try:
-                check_head(
-                    heads.get(key),
-                    row and (row.checkpoint_id, row.row_hash is not None),
-                    checked.get(key, 0) if whole else None,
-                )
-            except MissingCheckpoint as error:
-                raise decode_error(*key, error.checkpoint_id, str(error), damaged=True) from error
-            except RowProblem as error:
-                if row is None:  # a head without rows: a thread deleted by hand
-                    raise decode_error(*key, None, str(error), damaged=True) from error
-                raise self._error(row, str(error), damaged=True) from error
-
-    # -- writing ---------------------------------------------------------------------------
-
-    def _insert(
-        self,
-        conn: sqlite3.Connection,
-        thread: tuple[str, str],
-        checkpoint: Checkpoint,
-        metadata: Mapping[str, Any],
-        plan: RowPlan,
-        again: bool = True,
-        writes: bool = True,
-    ) -> tuple[int, int]:
-        """Write ``checkpoint``'s row and the values its step changed (small ones in the
-        row, if the file keeps them so; the rest as blobs); ``again``: it may have been
-        put before, ``writes``: writes may have been saved against its id. Returns the
-        row's seq and the size of its delta."""
-        channels = list(plan.changed)
-
-        def where(index: int) -> str:
-            what = ("metadata", "channel versions")[index] if index < 2 else "channel"
-            name = f" {channels[index - 2]!r}" if index >= 2 else ""
-            return f"checkpoint {checkpoint.id!r} of thread {thread[0]!r}, {what}{name}"
-
-        dumped = self._dump_all([dict(metadata), plan.delta(), *plan.changed.values()], where)
-        metadata_typed, delta, *values = dumped
-        row = (
-            *thread,
-            checkpoint.id,
-            checkpoint.parent_id,
-            checkpoint.step,
-            checkpoint.source,
-            float(checkpoint.created_at),  # what SQLite gives back from a REAL column
-            plain_json(sorted(checkpoint.updated_channels)),
-            *metadata_typed,
-            plan.base.seq if plan.base else None,
-            plan.depth,
-            *delta,
-        )
-        blobs = [(channel, *typed) for channel, typed in zip(channels, values, strict=True)]
-        row = (*row, *blob_check(blobs))
-        # The writes saved against this id so far stay its writes: keep their check
-        # (or, for a new id, count the writes saved before it, as a put of them would).
-        old = None
-        if again:
-            old = conn.execute(
-                "UPDATE graphkit_checkpoints SET replaced = 1 WHERE thread_id = ? AND "
-                "checkpoint_ns = ? AND checkpoint_id = ? AND replaced = 0 "
-                "RETURNING row_hash, write_count, write_sum",
-                (*thread, checkpoint.id),
-            ).fetchone()
-        if old:
-            check = old[1:]
-        else:
-            check = write_check(self._writes.read(conn, (*thread, checkpoint.id)) if writes else ())
-        full = (*row, row_check(row), *check)
-        if self._layout.small_values:
-            small, blobs = split_small(blobs)
-            full = (*full, small)
-        try:
-            seq: int = conn.execute(_INSERT_ROW[self._layout.small_values], full).lastrowid  # type: ignore[assignment]
-        except sqlite3.IntegrityError:
-            if again:
-                raise
-            # a row of this id, newer than the thread's head says (a file edited by hand)
-            return self._insert(conn, thread, checkpoint, metadata, plan)
-        record_put(conn, thread, checkpoint.id, added=0 if old and old[0] is not None else 1)
-        if blobs:
-            conn.executemany(
-                "INSERT INTO graphkit_blobs (checkpoint_seq, channel, type, value)"
-                " VALUES (?, ?, ?, ?)",
-                [(seq, *blob) for blob in blobs],
-            )
-        return seq, len(delta[1])
-
-    def _dump(self, value: Any, where: str) -> tuple[str, bytes]:
-        try:
-            return self.serde.dumps_typed(value)
-        except TypeError as error:
-            raise TypeError(f"Cannot save {where}. {error}") from error
-
-    def _dump_all(self, values: Sequence[Any], where: Callable[[int], str]) -> list[Any]:
-        """``serde.dumps_typed`` of each of ``values``; a TypeError names the value it
-        refused (``where(its index)``: its words are built only then)."""
-        dumps = self.serde.dumps_typed
-        try:
-            return [dumps(value) for value in values]
-        except TypeError:
-            for index, value in enumerate(values):
-                self._dump(value, where(index))
-            raise
-
     def _file_errors(self, thread: str | None = None) -> FileErrors:
         return FileErrors(self, thread)
 
@@ -542,22 +337,6 @@ _COUNT_WRITES = (
     " AND checkpoint_ns = ? AND checkpoint_id = ? AND replaced = 0"
 )
 """Add writes (how many, the sum of their hashes) to their checkpoint's check."""
-
-_INSERT_ROW = {
-    small_values: "INSERT INTO graphkit_checkpoints ({}) VALUES ({})".format(
-        ", ".join(columns), ", ".join("?" * len(columns))
-    )
-    for small_values in (False, True)
-    for columns in [Row._fields[1 : None if small_values else -1]]
-}
-"""A row's INSERT (all but seq), into a file with the ``small_values`` column or without."""
-
-_FIRST_SEQ = (
-    "SELECT MIN(seq) FROM (SELECT seq FROM graphkit_checkpoints WHERE thread_id = ?1 AND"
-    " checkpoint_ns = ?2 AND replaced = 0 UNION ALL SELECT seq FROM graphkit_checkpoints"
-    " WHERE thread_id = ?1 AND checkpoint_ns = ?2 AND replaced <> 0)"
-)
-"""The first row put in a thread's namespace (its rows put again too)."""
 
 _FILTER_KEY = re.compile(r"[a-zA-Z0-9_.-]+")
 
