@@ -219,8 +219,7 @@ class SqliteSaver(TupleReading, RowWriting, BaseCheckpointSaver):
                 if matches(metadata := self._metadata(row), filter, paths=True)
             ]
             found = found[:limit] if limit is not None and limit >= 0 else found  # (SQL's)
-            # Read oldest first, so that each checkpoint's base is already in memory.
-            by_seq = {row.seq: self._tuple(row, metadata) for row, metadata in sorted(found)}
+            by_seq = self._tuples(found)
         yield from (by_seq[row.seq] for row, _ in found)
 
     def put(

@@ -25,7 +25,7 @@ from graphkit.checkpoint.sqlite.grown import GrownLists
 from graphkit.checkpoint.sqlite.rows import Row, chain_query, read_small, row_columns
 from graphkit.checkpoint.sqlite_file import Layout
 
-__all__ = ["MapsReading", "decode_error"]
+__all__ = ["MapsReading", "Values", "decode_error"]
 
 Values = dict[int, dict[str, tuple[str, bytes]]]
 """Row seq -> the values that row wrote: channel -> (type, bytes)."""
@@ -66,14 +66,15 @@ class MapsReading:
     _memory: RowMemory
     _lists: GrownLists
 
-    def _maps(self, row: Row) -> RowMaps:
+    def _maps(self, row: Row, blobs: Values | None = None) -> RowMaps:
         """The three maps of ``row``: from memory, or by applying the deltas of the rows
-        it builds on, from the last snapshot (or a row already in memory) onwards."""
+        it builds on, from the last snapshot (or a row already in memory) onwards
+        (``blobs``: those of some rows, read already)."""
         known = self._memory.get(row.seq, decoded_by=self.serde)
         if known is not None:
             return known
         chain, start = self._chain(row)
-        values = self._values(row, chain)
+        values = self._values(row, chain, blobs)
         self._check_blobs(row, chain, values)
         refs, versions, seen = Changes(), Changes(), Changes()
         for link in reversed(chain):
@@ -83,7 +84,7 @@ class MapsReading:
             versions.apply(*delta.versions)
             seen.apply(*delta.seen)
         older = self._checks(set(refs.changed.values()) - {link.seq for link in chain})
-        older_values = self._values(row, older)
+        older_values = self._values(row, older, blobs)
         self._check_blobs(row, older, older_values)
         values.update(older_values)
         found = Changes(removed=refs.removed)
@@ -187,10 +188,12 @@ class MapsReading:
             )
         return found
 
-    def _values(self, row: Row, links: Sequence[_Written]) -> Values:
-        """Every value the rows ``links`` wrote: in ``graphkit_blobs`` and, in a new
-        file, in the rows themselves."""
-        found = self._blobs({link.seq for link in links})
+    def _values(self, row: Row, links: Sequence[_Written], blobs: Values | None = None) -> Values:
+        """Every value the rows ``links`` wrote: in ``graphkit_blobs`` (or ``blobs``,
+        those of some rows, read already) and, in a new file, in the rows themselves."""
+        blobs = blobs or {}
+        found = self._blobs({link.seq for link in links if link.seq not in blobs})
+        found.update((link.seq, dict(blobs[link.seq])) for link in links if link.seq in blobs)
         for link in links:
             if link.small_values is None:
                 continue
@@ -211,8 +214,9 @@ class MapsReading:
         return found
 
     def _blobs(self, seqs: set[int]) -> Values:
-        """Every value the rows ``seqs`` wrote to ``graphkit_blobs``."""
-        found: Values = {}
+        """Every value the rows ``seqs`` wrote to ``graphkit_blobs`` (an empty dict for
+        each that wrote none)."""
+        found: Values = {seq: {} for seq in seqs}
         ordered = sorted(seqs)
         for start in range(0, len(ordered), 500):
             chunk = ordered[start : start + 500]

@@ -22,11 +22,16 @@ from graphkit.checkpoint.integrity import (
     check_writes,
 )
 from graphkit.checkpoint.saver import CheckpointTuple, checkpoint_config
-from graphkit.checkpoint.sqlite.reading import MapsReading, decode_error
+from graphkit.checkpoint.sqlite.reading import MapsReading, Values, decode_error
 from graphkit.checkpoint.sqlite.rows import Row
 from graphkit.checkpoint.sqlite.writes import PendingWrites
 
-__all__ = ["TupleReading"]
+__all__ = ["PAGE_ROWS", "TupleReading"]
+
+PAGE_ROWS = 100
+"""The rows a read of many reads together: their blobs and pending writes in one
+statement each. A page's blobs are held at once (each row's whole value of a long
+list), so not more."""
 
 
 class TupleReading(MapsReading):
@@ -51,7 +56,37 @@ class TupleReading(MapsReading):
             ordered += tied
         return ordered
 
-    def _tuple(self, row: Row, metadata: dict[str, Any]) -> CheckpointTuple:
+    def _tuples(self, found: Sequence[tuple[Row, dict[str, Any]]]) -> dict[int, CheckpointTuple]:
+        """The tuples of the rows ``found`` (each with its metadata), by seq. Read oldest
+        first, so that each row's base is already in memory, a page of rows at a time:
+        the values and pending writes of a page are read in a statement or two, not two
+        per row."""
+        ordered, tuples = sorted(found), {}
+        for start in range(0, len(ordered), PAGE_ROWS):
+            page = ordered[start : start + PAGE_ROWS]
+            ids: dict[tuple[str, str], list[str]] = {}
+            for row, _ in page:
+                ids.setdefault((row.thread_id, row.checkpoint_ns), []).append(row.checkpoint_id)
+            writes = {
+                thread: self._writes.read_some(self.conn, thread, some)
+                for thread, some in ids.items()
+            }
+            blobs = self._blobs({row.seq for row, _ in page})
+            for row, metadata in page:
+                stored = writes[row.thread_id, row.checkpoint_ns].get(row.checkpoint_id, [])
+                tuples[row.seq] = self._tuple(row, metadata, stored, blobs)
+        return tuples
+
+    def _tuple(
+        self,
+        row: Row,
+        metadata: dict[str, Any],
+        stored: list[Any] | None = None,
+        blobs: Values | None = None,
+    ) -> CheckpointTuple:
+        """``row`` checked and read, with ``metadata``, its pending writes (``stored``, as
+        ``PendingWrites.read`` gives them; None: read them here) and the blobs of its
+        page of rows, if read already."""
         try:
             check_fields(row)
             check_row(row.row_hash, row.checked())
@@ -61,7 +96,7 @@ class TupleReading(MapsReading):
             updated = check_names(json.loads(row.updated_channels))
         except (ValueError, TypeError, RecursionError) as error:  # a RowProblem, bad JSON, not text
             raise self._error(row, "its updated channels", error, damaged=True) from error
-        known = self._maps(row)
+        known = self._maps(row, blobs)
         checkpoint = Checkpoint(
             id=row.checkpoint_id,
             step=row.step,
@@ -73,7 +108,9 @@ class TupleReading(MapsReading):
             updated_channels=frozenset(updated),
             created_at=row.created_at,
         )
-        stored = self._writes.read(self.conn, (row.thread_id, row.checkpoint_ns, row.checkpoint_id))
+        if stored is None:
+            where = (row.thread_id, row.checkpoint_ns, row.checkpoint_id)
+            stored = self._writes.read(self.conn, where)
         try:
             check_writes((row.write_count, row.write_sum), stored)
         except RowProblem as error:

@@ -49,7 +49,7 @@ class PendingWrites:
     columns (a new file) or not. A write is the tuple (thread, namespace, checkpoint,
     task, index, channel, task path, type, value)."""
 
-    __slots__ = ("_insert", "_read", "_select_old", "_upsert", "keyed")
+    __slots__ = ("_insert", "_read", "_read_some", "_select_old", "_upsert", "keyed")
 
     def __init__(self, keyed: bool) -> None:
         self.keyed = keyed
@@ -69,6 +69,7 @@ class PendingWrites:
             f"SELECT {_FIELDS}, {value} FROM graphkit_writes WHERE thread_id = ? AND"
             " checkpoint_ns = ? AND checkpoint_id = ? ORDER BY task_path, task_id, idx"
         )
+        self._read_some = self._read.replace("checkpoint_id = ?", "checkpoint_id IN ({})")
 
     def save(self, conn: sqlite3.Connection, writes: Sequence[tuple[Any, ...]]) -> tuple[int, int]:
         """Save ``writes`` (one task's, against one checkpoint) in ``conn``'s transaction;
@@ -111,6 +112,18 @@ class PendingWrites:
         """The writes of (thread, namespace, checkpoint id), in ``pending_order`` (SQLite
         compares text as Python does: by code point)."""
         return conn.execute(self._read, checkpoint).fetchall()
+
+    def read_some(
+        self, conn: sqlite3.Connection, thread: tuple[str, str], ids: Sequence[str]
+    ) -> dict[str, list[Any]]:
+        """The writes of the checkpoints ``ids`` of ``thread`` (thread, namespace) that
+        have any, by id, each checkpoint's as ``read`` gives them: one statement, not one
+        per checkpoint (SQLite before 3.32 binds at most 999 ids)."""
+        found: dict[str, list[Any]] = {}
+        query = self._read_some.format(", ".join("?" * len(ids)))
+        for write in conn.execute(query, (*thread, *ids)):
+            found.setdefault(write[2], []).append(write)
+        return found
 
     def delete_thread(self, conn: sqlite3.Connection, thread: str) -> None:
         if self.keyed:
