@@ -1,9 +1,11 @@
-"""Readable text for the values a run holds, and the names of the runtime's own channels.
+"""Readable text for the values a run holds.
 
 Tables keep the values themselves (objects in cells); ``show`` is the one place that
 turns a value into the short, deterministic text a card, a timeline or a readable table
 prints. langchain-core messages are recognised by their ``type`` and ``content``
-attributes, so langchain-core need not be installed.
+attributes, so langchain-core need not be installed. The runtime's channel names
+(``is_internal``, ``branch_target``, ``barrier_parts``, ``barrier_seen``) are read in
+``graphkit.inspect.channel_names``, and imported from here too.
 """
 
 from __future__ import annotations
@@ -13,9 +15,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from graphkit.channels import EMPTY
-from graphkit.constants import END, PREVIOUS
 from graphkit.errors import ParentCommand
-from graphkit.graph.schema import ROOT
+from graphkit.inspect.channel_names import (
+    barrier_parts,
+    barrier_seen,
+    branch_target,
+    is_internal,
+)
 from graphkit.types import Overwrite, Send
 
 __all__ = [
@@ -350,68 +356,6 @@ def handoff_text(command: Any) -> str:
     if update is not None:
         parts.append(f"update {show(update, 80)}")
     return ", ".join(parts) or "no goto and no update"
-
-
-# -- the runtime's channel names ---------------------------------------------------------
-
-
-def is_internal(channel: str) -> bool:
-    """True for the runtime's own channels: ``__start__``, ``branch:to:*``, ``join:*``
-    (a single-value state's one channel, ``__root__``, is the state, not the runtime's;
-    so are a functional program's ``__end__``, what it returned, and ``__previous__``,
-    what it saved for the next call).
-
-    >>> [is_internal(c) for c in ("weather", "branch:to:news", "join:a+b:c", "__start__")]
-    [False, True, True, True]
-    >>> [is_internal(c) for c in ("__root__", "__end__", "__previous__")]
-    [False, False, False]
-    """
-    return channel not in USER_STATE_CHANNELS and channel.startswith(("branch:", "join:", "__"))
-
-
-USER_STATE_CHANNELS = frozenset({ROOT, END, PREVIOUS})
-"""Channels named like the runtime's that hold the state a user reads."""
-
-
-def branch_target(channel: str) -> str | None:
-    """The node a ``branch:to:<node>`` channel wakes, or None for another channel.
-
-    >>> branch_target("branch:to:weather"), branch_target("weather")
-    ('weather', None)
-    """
-    prefix = "branch:to:"
-    return channel[len(prefix) :] if channel.startswith(prefix) else None
-
-
-def barrier_parts(channel: str) -> tuple[tuple[str, ...], str] | None:
-    """The sources and target of a waiting edge's ``join:<a>+<b>:<node>`` channel.
-
-    Node names cannot contain ``:``; a name containing ``+`` makes the split
-    ambiguous, so pass the compiled graph to ``why`` for such graphs.
-
-    >>> barrier_parts("join:weather+news:summarize")
-    (('weather', 'news'), 'summarize')
-    >>> barrier_parts("branch:to:x") is None
-    True
-    """
-    if not channel.startswith("join:"):
-        return None
-    sources, _, target = channel[len("join:") :].rpartition(":")
-    return tuple(sources.split("+")), target
-
-
-def barrier_seen(value: Any) -> set[str]:
-    """The sources a waiting edge's barrier has seen, from its saved value: a set, or
-    ``(set, finished)`` for a waiting edge into a deferred node.
-
-    >>> sorted(barrier_seen({"a", "b"})), barrier_seen(({"a"}, False)), barrier_seen(EMPTY)
-    (['a', 'b'], {'a'}, set())
-    """
-    if value is EMPTY or value is None:
-        return set()
-    if isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], bool):
-        return set(value[0])
-    return set(value)
 
 
 def join_names(names: Iterable[str], conjunction: str = "and") -> str:
