@@ -6,21 +6,30 @@ the notebook's ground, so a card follows JupyterLab's light or dark theme
 (``inspect.markup``); a column's title is the text's colour under its accent. Each
 record's ``_repr_html_`` is a one-line delegate to a function here; every function is
 pure (records in, an HTML string out) and every text a run produced is escaped.
-Styles are inline, so a card looks the same wherever the HTML is pasted.
+Styles are inline, so a card looks the same wherever the HTML is pasted. The rows a
+column lists (a task, its writes, a channel change) are built in ``inspect.card_rows``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from graphkit.channels import EMPTY
-from graphkit.inspect.dropped import dropped_keys
+from graphkit.inspect.card_rows import (
+    change_items,
+    error_box,
+    muted,
+    result_items,
+    row,
+    task_items,
+    value,
+)
+from graphkit.inspect.card_rows import (
+    code as code,  # (re-exported: callers import it from cards)
+)
 from graphkit.inspect.markup import (
     BORDER,
-    CODE_STYLE,
     ERROR,
-    ERROR_TEXT,
     EXECUTE,
     FONT_STYLE,
     GROUND,
@@ -30,19 +39,8 @@ from graphkit.inspect.markup import (
     UPDATE,
     escape,
 )
-from graphkit.inspect.mutated import mutated_keys
-from graphkit.inspect.resumed import again
-from graphkit.inspect.retried import retried_text
-from graphkit.inspect.timeline import duration_text, run_timeline_svg
-from graphkit.inspect.unsaved import not_saved, writers_text
-from graphkit.inspect.values import (
-    handoff,
-    handoff_text,
-    show,
-    show_error,
-    step_failure,
-    was_cancelled,
-)
+from graphkit.inspect.timeline import run_timeline_svg
+from graphkit.inspect.values import handoff, handoff_text, step_failure, was_cancelled
 
 if TYPE_CHECKING:
     from graphkit.pregel.records import (
@@ -70,51 +68,15 @@ __all__ = [
 ]
 
 FONT = FONT_STYLE
-CODE = CODE_STYLE
 CARD = (
     f"{FONT};color:{TEXT};background:{GROUND};border:1px solid {BORDER};border-radius:8px;"
     "margin:6px 0;max-width:1000px"
 )
-_TITLE_WIDTH = 400
-
-
-def code(text: str) -> str:
-    """``text`` escaped, in a monospace span.
-
-    >>> code("<b>")
-    '<span style="font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px">&lt;b&gt;</span>'
-    """  # noqa: E501
-    return f'<span style="{CODE}">{escape(text)}</span>'
-
-
-def value(item: Any) -> str:
-    """A run value, shortened as a readable table's cell is (``show``'s width, on two
-    lines of a column), with the longer text as a tooltip: at 40 characters, two
-    ``Send`` packets to one node read alike.
-
-    >>> value("<b>").endswith('title="&#x27;&lt;b&gt;&#x27;">&#x27;&lt;b&gt;&#x27;</span>')
-    True
-    """
-    short, long = show(item), show(item, _TITLE_WIDTH)
-    return f'<span style="{CODE}" title="{escape(long)}">{escape(short)}</span>'
-
-
-def muted(text: str) -> str:
-    """``text`` escaped, in grey.
-
-    >>> muted("a<b")
-    '<span style="color:var(--jp-content-font-color2, #6b7280)">a&lt;b</span>'
-    """
-    return f'<span style="color:{MUTED}">{escape(text)}</span>'
-
-
-def _item(inner: str) -> str:
-    return f'<div style="margin:2px 0;overflow-wrap:anywhere">{inner}</div>'
 
 
 def _column(title: str, colours: tuple[str, str], items: list[str], empty: str) -> str:
     background, accent = colours
-    body = "".join(items) or _item(muted(empty))
+    body = "".join(items) or row(muted(empty))
     return (
         f'<div style="background:{background};border-top:3px solid {accent};'
         f'border-radius:6px;padding:6px 8px;min-width:0">'
@@ -124,113 +86,7 @@ def _column(title: str, colours: tuple[str, str], items: list[str], empty: str) 
     )
 
 
-def _error_box(error: BaseException | None) -> str:
-    background, accent = ERROR
-    return (
-        f'<div style="background:{background};border-left:3px solid {accent};color:{ERROR_TEXT};'
-        f'padding:2px 6px;margin:2px 0;white-space:pre-wrap;{CODE}">'
-        f"{escape(show_error(error))}</div>"
-    )
-
-
 # -- one phase ---------------------------------------------------------------------------
-
-
-def task_items(task: Task) -> str:
-    """One planned task: its node, and the trigger channels (and versions) that woke it.
-
-    >>> from graphkit.inspect.examples import counter_run
-    >>> "<b>inc</b>" in task_items(counter_run().step(1).plan.tasks[0])
-    True
-    """
-    if not task.triggers:
-        why = muted(f" ({task.kind} task)")
-    else:
-        woke = [
-            code(channel) + muted(f" v{task.trigger_versions[channel]}")
-            if channel in task.trigger_versions
-            else code(channel)
-            for channel in task.triggers
-        ]
-        why = muted(" ← ") + ", ".join(woke)
-    if task.kind == "push":  # (a node's Send tasks wake on one channel: packets tell them apart)
-        why += f'<div style="margin:1px 0 1px 12px">{muted("packet")} {value(task.input)}</div>'
-    return _item(f"<b>{escape(task.node)}</b>{why}")
-
-
-def result_items(
-    result: TaskResult,
-    state_keys: tuple[str, ...] = (),
-    *,
-    handed_off: Any = None,
-    read: Mapping[str, Any] | None = None,
-    results: Sequence[TaskResult] = (),
-) -> str:
-    """One executed task: its node, time and worker, then each write or its error
-    (``handed_off``: the ``Command`` a subgraph's run handed its parent, see ``handoff``;
-    ``read``: the values its step planned from, to tell a key it set and lost;
-    ``results``: its step's, to tell the tasks it called that a resume did not rerun).
-
-    >>> from graphkit.inspect.examples import counter_run
-    >>> "wrote nothing" in result_items(counter_run().step(1).execution.results[0])
-    False
-    """
-    head = f"<b>{escape(result.task.node)}</b> " + muted(
-        f"{duration_text(result.duration)} · {result.worker}" if result.worker else ""
-    )
-    lines = [_item(head)]
-    if result.answers:  # what each interrupt() of the task was answered, in order
-        answers = ", ".join(value(answer) for answer in result.answers)
-        note = muted(f"({again(result, results)})")
-        lines.append(
-            f'<div style="margin:1px 0 1px 12px">{muted("resumed with")} {answers} {note}</div>'
-        )
-    for channel, written in result.writes:
-        lines.append(
-            f'<div style="margin:1px 0 1px 12px;overflow-wrap:anywhere">'
-            f"{code(channel)} {muted('=')} {value(written)}</div>"
-        )
-    if handed_off is not None and getattr(result.error, "command", None) is handed_off:
-        said = f"{muted('handed off to the parent graph:')} {escape(handoff_text(handed_off))}"
-        lines.append(f'<div style="margin:1px 0 1px 12px;overflow-wrap:anywhere">{said}</div>')
-    elif result.error is not None:
-        lines.append(_error_box(result.error))
-    elif result.interrupts:  # what it waits on now (the answers above were to earlier asks)
-        # (a subgraph's task may wait on several: each its own call, not one's arguments)
-        asked = ", ".join(f"interrupt({value(getattr(i, 'value', i))})" for i in result.interrupts)
-        lines.append(f'<div style="margin:1px 0 1px 12px">{muted("paused in")} {asked}</div>')
-    elif not result.writes:
-        unsaved = not_saved(result)
-        did = unsaved.text() if unsaved is not None else "wrote nothing"
-        lines.append(f'<div style="margin-left:12px">{muted(did)}</div>')
-    if (dropped := dropped_keys(result, state_keys)) is not None:  # (no write shows them missing)
-        lines.append(f'<div style="margin:1px 0 1px 12px">{escape(dropped.text())}</div>')
-    if read is not None and (mutated := mutated_keys(result, read)) is not None:
-        lines.append(f'<div style="margin:1px 0 1px 12px">{escape(mutated.text())}</div>')
-    if (retried := retried_text(result)) is not None:  # (what it did first, done again)
-        lines.append(f'<div style="margin:1px 0 1px 12px">{muted(retried)}</div>')
-    return "".join(lines)
-
-
-def change_items(change: ChannelChange) -> str:
-    """One channel change: before → after, who wrote it and which reducer ran (when it
-    is a function; the channel kind and versions are in the tooltip).
-
-    >>> from graphkit.inspect.examples import counter_run
-    >>> "(inc)" in change_items(counter_run().step(1).update.changes[0])
-    True
-    """
-    versions = f"{change.reducer}, version {change.version_before or 0} → {change.version_after}"
-    channel = f'<span style="{CODE}" title="{escape(versions)}">{escape(change.channel)}</span>'
-    if not change.writers and change.after is EMPTY:
-        return _item(f"{channel} {muted('cleared')}")
-    who = writers_text(change) or "runtime"
-    # a reducer function (add, add_messages) is worth showing; a channel kind is not
-    if not change.reducer[:1].isupper():
-        who = f"{who} · {change.reducer}"
-    return _item(
-        f"{channel} {value(change.before)} {muted('→')} {value(change.after)} {muted(f'({who})')}"
-    )
 
 
 def task_html(task: Task) -> str:
@@ -315,7 +171,7 @@ def store_op_html(op: StoreOp) -> str:
         parts.append(f"{muted('given')} {value(op.given)}")
     if op.returned is not None:
         parts.append(f"{muted('returned')} {value(op.returned)}")
-    column = _column("Store", EXECUTE, [_item(" ".join(parts))], "")
+    column = _column("Store", EXECUTE, [row(" ".join(parts))], "")
     return f'<div style="{CARD};padding:4px">{column}</div>'
 
 
@@ -417,7 +273,7 @@ def run_html(run: Run, *, max_steps: int = 40) -> str:
     (3, True)
     """
     colour = {"done": UPDATE[1], "error": ERROR[1], "out_of_steps": ERROR[1]}.get(run.status, MUTED)
-    status, error = run.status, _error_box(run.error) if run.error is not None else ""
+    status, error = run.status, error_box(run.error) if run.error is not None else ""
     if (sent := handoff(run)) is not None:  # a subgraph's Command.PARENT: not a failure
         colour, status = UPDATE[1], "handed off"
         said = muted("to its parent graph: Command(graph=Command.PARENT),")
