@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from graphkit.inspect.history import History
     from graphkit.pregel.records import Superstep, TaskResult
 
-__all__ = ["Dropped", "dropped_keys", "read_dropped"]
+__all__ = ["Dropped", "dropped_keys", "dropped_reasons", "read_dropped"]
 
 
 class Dropped(NamedTuple):
@@ -146,3 +146,39 @@ def _missing_state_key(result: TaskResult, state_keys: Iterable[str]) -> str | N
     except Exception:  # (values that refuse to compare: not the state, then)
         state = False
     return key if state else None
+
+
+def dropped_reasons(superstep: Superstep, node: str) -> list[Reason]:
+    """The keys the node returned that the state does not have: lost, which its writes
+    alone do not show (a subgraph's output is cut to the parent's keys silently)."""
+    results = superstep.execution.results if superstep.execution is not None else ()
+    found: dict[tuple[str, ...], list[int]] = {}  # (the tasks of a Send fan-out alike)
+    subgraph: dict[tuple[str, ...], bool] = {}
+    for index, result in enumerate(results):
+        keys = superstep.update.state_keys if superstep.update is not None else ()
+        if result.task.node == node and (dropped := dropped_keys(result, keys)) is not None:
+            found.setdefault(dropped.keys, []).append(index)
+            subgraph[dropped.keys] = dropped.from_subgraph
+    reasons = []
+    n = superstep.step
+    for keys, indexes in found.items():
+        names, one = join_names([repr(key) for key in keys]), len(keys) == 1
+        who = f"{node} ({len(indexes)} tasks)" if len(indexes) > 1 else node
+        if subgraph[keys]:
+            text = (
+                f"{who} ran a subgraph whose output has {names}, not "
+                f"{'a key' if one else 'keys'} of the parent's state: the parent keeps only "
+                f"its own keys, so {'it was' if one else 'they were'} dropped, without a "
+                f"warning (as in LangGraph). {'Its value is' if one else 'Their values are'} "
+                f"in the subgraph's own run: run.step({n}).execution.results[{indexes[0]}]"
+                f".subruns[0].values. Add {'it' if one else 'them'} to the parent's state, "
+                "or map the subgraph's output in a node that calls it."
+            )
+        else:
+            text = (
+                f"{who} returned {names}, not {'a key' if one else 'keys'} of the graph's "
+                f"state, so {'it was' if one else 'they were'} dropped (with a warning). "
+                f"Add {'it' if one else 'them'} to the state schema, or check the spelling."
+            )
+        reasons.append(Reason("dropped", text, n, None, (node,)))
+    return reasons

@@ -6,6 +6,9 @@ node's edges and routers run on the edited state, waking what they lead to. With
 edited after its turn (a new question written into ``messages``) is an edit made as
 the chatbot, whose edge goes to END: ``invoke(None, config)`` then runs nothing, and
 the answer never comes. ``why`` said only that the Update "changed no trigger channel".
+
+And which edit (or fork) a step ran after (``edited_before``): the steps after an edit
+ran from the edited state, which ``why`` says of a node that ran there.
 """
 
 from __future__ import annotations
@@ -13,14 +16,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from graphkit.constants import END, START
+from graphkit.inspect.explanation import Reason
 from graphkit.pregel.thread_edits import last_writers
 
 if TYPE_CHECKING:
     from graphkit.checkpoint import Checkpoint
+    from graphkit.inspect.history import History
     from graphkit.inspect.wiring import Wiring
     from graphkit.pregel.records import Superstep
 
-__all__ = ["edit_woke_nothing", "ran_last"]
+__all__ = ["edit_woke_nothing", "edited_before", "ran_last"]
 
 
 def ran_last(checkpoint: Checkpoint, nodes: list[str]) -> str | None:
@@ -61,3 +66,46 @@ def edit_woke_nothing(edit: Superstep, node: str, wiring: Wiring) -> str:
         f"it (update_state(config, values, {fix})), or give the new input on the "
         "checkpoint before the edit: app.invoke(input, config_of_that_checkpoint)."
     )
+
+
+def edited_before(history: History, n: int) -> tuple[str, Reason] | None:
+    """The last state edit (``update_state``: a checkpoint of source ``update``) or fork
+    (source ``fork``) the run's lineage went through before step ``n``: the steps after
+    it ran on from the edited state, which a fork of an older checkpoint runs again."""
+    steps = history.run.steps
+    # the checkpoint the records begin with (a run resumed from an edit), an edit a later
+    # step planned from (made while the run was paused: the debugger's), then each step's
+    checkpoints = [(steps[0].step, steps[0].checkpoint_before)] if steps else []
+    checkpoints += [
+        (s.step, s.checkpoint_before)
+        for s in steps[1:]
+        if s.step <= n and s.checkpoint_before.source == "update"
+    ]
+    checkpoints += [(s.step + 1, s.update.checkpoint) for s in steps if s.update is not None]
+    edits = [
+        (planned, c)
+        for planned, c in checkpoints
+        if planned <= n and getattr(c, "source", None) in ("update", "fork")
+    ]
+    if not edits:
+        return None
+    planned, checkpoint = max(edits, key=lambda edit: edit[0])
+    m, source = checkpoint.step, checkpoint.source
+    edit = "a state edit (update_state, checkpoint source 'update')"
+    if source == "fork":
+        edit = "a fork (source 'fork')"
+    if m < planned:
+        at, on = f"in step {m}", f"made on step {m - 1}'s checkpoint"
+        what = f"step {m} is {edit}" if source == "update" else f"step {m}'s checkpoint is {edit}"
+    else:  # (the debugger numbers the steps it ran in order, so the edit has no number)
+        at, on = f"before step {planned}", f"made after step {planned - 1}"
+        what = f"step {planned} ran from {edit}"
+    phrase = f"update_state edited the state {at}"
+    if source == "fork":
+        phrase = f"the thread was forked {at}"
+    text = (
+        f"The run went on from a changed state: {what}, {on}, "
+        f"and the steps after it ran from there. If that checkpoint was not the thread's "
+        f"latest, they ran again on a new branch (checkpoints_frame's fork_of names it)."
+    )
+    return phrase, Reason("edited", text, m if m < planned else None)

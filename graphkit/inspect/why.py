@@ -20,20 +20,15 @@ from graphkit.constants import START, TASKS
 from graphkit.diagnostics import some_names
 from graphkit.diagnostics.names import near_miss
 from graphkit.inspect.cached import MAYBE, cached_reason, maybe_cached, maybe_cached_reason
-from graphkit.inspect.dropped import dropped_keys, read_dropped
+from graphkit.inspect.dropped import dropped_reasons, read_dropped
+from graphkit.inspect.edited import edited_before
 from graphkit.inspect.explanation import Answer, Explanation, Reason
+from graphkit.inspect.failed import failure_reasons
 from graphkit.inspect.history import History
 from graphkit.inspect.resumed import resumed_reason_text
 from graphkit.inspect.retried import retried_reason_text
 from graphkit.inspect.unsaved import not_saved, not_saved_reason
-from graphkit.inspect.values import (
-    branch_target,
-    join_names,
-    show,
-    show_error,
-    step_failure,
-    was_cancelled,
-)
+from graphkit.inspect.values import branch_target, join_names, show, show_error
 from graphkit.inspect.why_not import Finding, NotRan
 from graphkit.inspect.wiring import Wiring
 from graphkit.inspect.wording import both, who_when, wrote_in
@@ -140,7 +135,7 @@ class _Ran:
         times = f" ({len(tasks)} tasks)" if len(tasks) > 1 else ""
         if len(tasks) == 1 and retried:  # (each attempt ran it from its start: said first)
             times = f" ({len(retried[0].failed_attempts) + 1} attempts)"
-        edit = _edited_before(self.history, n)
+        edit = edited_before(self.history, n)
         reasons = (
             *(f.reason for f in found),
             *(Reason("retried", retried_reason_text(r) or "", n, None, (node,)) for r in retried),
@@ -151,8 +146,8 @@ class _Ran:
             *((cached_reason(node, n, len(cached), self.wiring),) if cached else ()),
             *((maybe_cached_reason(node, n, self.wiring),) if unsaid else ()),
             *((not_saved_reason(node, n, unsaved),) if unsaved else ()),
-            *_dropped(superstep, node),
-            *_failure(superstep, node),
+            *dropped_reasons(superstep, node),
+            *failure_reasons(superstep, node),
             *read_dropped(self.history, superstep, node),
             *((edit[1],) if edit else ()),
         )
@@ -357,51 +352,6 @@ class _Ran:
             Finding(phrase, Reason("deferred", released, m, channel)),
         ]
 
-    # -- it did not run at step n -----------------------------------------------------------------
-
-
-def _edited_before(history: History, n: int) -> tuple[str, Reason] | None:
-    """The last state edit (``update_state``: a checkpoint of source ``update``) or fork
-    (source ``fork``) the run's lineage went through before step ``n``: the steps after
-    it ran on from the edited state, which a fork of an older checkpoint runs again."""
-    steps = history.run.steps
-    # the checkpoint the records begin with (a run resumed from an edit), an edit a later
-    # step planned from (made while the run was paused: the debugger's), then each step's
-    checkpoints = [(steps[0].step, steps[0].checkpoint_before)] if steps else []
-    checkpoints += [
-        (s.step, s.checkpoint_before)
-        for s in steps[1:]
-        if s.step <= n and s.checkpoint_before.source == "update"
-    ]
-    checkpoints += [(s.step + 1, s.update.checkpoint) for s in steps if s.update is not None]
-    edits = [
-        (planned, c)
-        for planned, c in checkpoints
-        if planned <= n and getattr(c, "source", None) in ("update", "fork")
-    ]
-    if not edits:
-        return None
-    planned, checkpoint = max(edits, key=lambda edit: edit[0])
-    m, source = checkpoint.step, checkpoint.source
-    edit = "a state edit (update_state, checkpoint source 'update')"
-    if source == "fork":
-        edit = "a fork (source 'fork')"
-    if m < planned:
-        at, on = f"in step {m}", f"made on step {m - 1}'s checkpoint"
-        what = f"step {m} is {edit}" if source == "update" else f"step {m}'s checkpoint is {edit}"
-    else:  # (the debugger numbers the steps it ran in order, so the edit has no number)
-        at, on = f"before step {planned}", f"made after step {planned - 1}"
-        what = f"step {planned} ran from {edit}"
-    phrase = f"update_state edited the state {at}"
-    if source == "fork":
-        phrase = f"the thread was forked {at}"
-    text = (
-        f"The run went on from a changed state: {what}, {on}, "
-        f"and the steps after it ran from there. If that checkpoint was not the thread's "
-        f"latest, they ran again on a new branch (checkpoints_frame's fork_of names it)."
-    )
-    return phrase, Reason("edited", text, m if m < planned else None)
-
 
 def _sent_to_no_node(history: History, wiring: Wiring) -> tuple[list[str], list[str]]:
     """Who sent packets (``Send``) the runtime dropped, and the names they were sent to:
@@ -449,119 +399,3 @@ def _started_by(superstep: Superstep, task: Any) -> Finding:
         f"beside {by}, and its return value went back to {by}."
     )
     return Finding(f"{by} called it", Reason("call", text, n, None, (by,)))
-
-
-def _dropped(superstep: Superstep, node: str) -> list[Reason]:
-    """The keys the node returned that the state does not have: lost, which its writes
-    alone do not show (a subgraph's output is cut to the parent's keys silently)."""
-    results = superstep.execution.results if superstep.execution is not None else ()
-    found: dict[tuple[str, ...], list[int]] = {}  # (the tasks of a Send fan-out alike)
-    subgraph: dict[tuple[str, ...], bool] = {}
-    for index, result in enumerate(results):
-        keys = superstep.update.state_keys if superstep.update is not None else ()
-        if result.task.node == node and (dropped := dropped_keys(result, keys)) is not None:
-            found.setdefault(dropped.keys, []).append(index)
-            subgraph[dropped.keys] = dropped.from_subgraph
-    reasons = []
-    n = superstep.step
-    for keys, indexes in found.items():
-        names, one = join_names([repr(key) for key in keys]), len(keys) == 1
-        who = f"{node} ({len(indexes)} tasks)" if len(indexes) > 1 else node
-        if subgraph[keys]:
-            text = (
-                f"{who} ran a subgraph whose output has {names}, not "
-                f"{'a key' if one else 'keys'} of the parent's state: the parent keeps only "
-                f"its own keys, so {'it was' if one else 'they were'} dropped, without a "
-                f"warning (as in LangGraph). {'Its value is' if one else 'Their values are'} "
-                f"in the subgraph's own run: run.step({n}).execution.results[{indexes[0]}]"
-                f".subruns[0].values. Add {'it' if one else 'them'} to the parent's state, "
-                "or map the subgraph's output in a node that calls it."
-            )
-        else:
-            text = (
-                f"{who} returned {names}, not {'a key' if one else 'keys'} of the graph's "
-                f"state, so {'it was' if one else 'they were'} dropped (with a warning). "
-                f"Add {'it' if one else 'them'} to the state schema, or check the spelling."
-            )
-        reasons.append(Reason("dropped", text, n, None, (node,)))
-    return reasons
-
-
-def _failure(superstep: Superstep, node: str) -> list[Reason]:
-    """The step failed: this node raised, or a sibling did."""
-    execution, n = superstep.execution, superstep.step
-    handled = execution is not None and any(
-        r.handled or (r.task.kind == "call" and r.error is not None) for r in execution.results
-    )
-    if execution is None or (execution.error is None and not handled):
-        return []
-    results = [result for result in execution.results if result.task.node == node]
-    # of several tasks of the node (Sends, calls), the one that failed tells most
-    mine = next((r for r in results if r.error is not None), results[0])
-    if mine.task.kind == "call" and mine.error is not None:
-        caller = next((r.task.node for r in execution.results if r.task.id == mine.task.parent),
-                      "its caller")  # fmt: skip
-        text = (
-            f"{node} raised {show_error(mine.error)}; the error went back to {caller}, "
-            f"which called it: {caller} decides whether the step fails."
-        )
-        return [Reason("raised", text, n)]
-    if mine.handled:
-        handler = next((r.task.node for r in execution.results if r.task.parent == mine.task.id),
-                       "its error handler")  # fmt: skip
-        went_on = (
-            "the step went on"
-            if execution.error is None
-            else "but another task's error failed the step all the same"
-        )
-        text = (
-            f"{node} raised {show_error(mine.error)}, and {handler} took over in the same "
-            f"step: {went_on}, without {node}'s writes or edges."
-        )
-        return [Reason("raised", text, n)]
-    if execution.error is None:  # only failures a handler took over
-        return []
-    failure = step_failure(execution.results)
-    by_sibling = failure is not None and not was_cancelled(failure.error)
-    if was_cancelled(mine.error) and by_sibling:
-        text = (
-            f"{node} was cancelled ({show_error(mine.error)}): {failure.task.node} raised "
-            f"{show_error(failure.error)} in the same step while {node} ran, and a failing "
-            "task cancels the async tasks still running and stops the step before its "
-            f"Update, so none of step {n}'s writes were applied."
-        )
-        return [Reason("raised", text, n, None, (failure.task.node,))]
-    if was_cancelled(mine.error):
-        text = (
-            f"{node} was cancelled ({show_error(mine.error)}): its run was cancelled while "
-            f"it ran, which stops the step before its Update, so none of step {n}'s writes "
-            "were applied."
-        )
-        return [Reason("raised", text, n)]
-    if mine.error is not None:
-        text = (
-            f"{node} raised {show_error(mine.error)}. A failing task stops the step before "
-            f"its Update, so none of step {n}'s writes were applied."
-        )
-        return [Reason("raised", text, n)]
-    # (the siblings it cancelled did not fail the step: the one that raised did)
-    failed = tuple(
-        dict.fromkeys(
-            r.task.node
-            for r in execution.results
-            if r.error is not None and not (by_sibling and was_cancelled(r.error))
-        )
-    )
-    how = "raised" if by_sibling else "was cancelled"
-    if how != "raised" and len(failed) > 1:
-        how = "were cancelled"
-    text = (
-        f"{node} finished, but {join_names(failed)} {how} in the same step, so step {n}'s "
-        f"Update never ran and {node}'s writes were not applied."
-    )
-    if not_saved(mine) is not None:  # (whether it finished is not known)
-        text = (
-            f"{join_names(failed)} {how} in the same step, so step {n}'s Update never ran "
-            f"and nothing {node} may have written was applied."
-        )
-    return [Reason("step_failed", text, n, None, failed)]
