@@ -24,12 +24,13 @@ from graphkit.inspect.dropped import dropped_reasons, read_dropped
 from graphkit.inspect.edited import edited_before
 from graphkit.inspect.explanation import Answer, Explanation, Reason
 from graphkit.inspect.failed import failure_reasons
+from graphkit.inspect.findings import Finding
 from graphkit.inspect.history import History
 from graphkit.inspect.resumed import resumed_reason_text
 from graphkit.inspect.retried import retried_reason_text
 from graphkit.inspect.unsaved import not_saved, not_saved_reason
 from graphkit.inspect.values import branch_target, join_names, show, show_error
-from graphkit.inspect.why_not import Finding, NotRan
+from graphkit.inspect.why_not import NotRan
 from graphkit.inspect.wiring import Wiring
 from graphkit.inspect.wording import both, who_when, wrote_in
 from graphkit.pregel.stepper import INPUT_TASK

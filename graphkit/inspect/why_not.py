@@ -4,19 +4,20 @@ Step N's Plan wakes a node only if step N-1's Update changed one of its trigger
 channels. So the reasons are, in the order they happened: what step N-1's Update
 changed instead (and who wrote it), a waiting edge still missing a source, a router
 that chose other nodes, a write made *during* step N (visible only at N+1), a write
-lost because its step failed, and the run having stopped.
+lost because its step failed, and the run having stopped. The answers for a step the
+records do not hold, and for the whole run, are ``inspect.never_ran``'s.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from graphkit.channels import EMPTY
 from graphkit.constants import TASKS
-from graphkit.inspect.edited import edit_woke_nothing
 from graphkit.inspect.explanation import Answer, Reason
-from graphkit.inspect.stopped import is_edit, not_reached
+from graphkit.inspect.findings import UNDECLARED, Finding, most_telling
+from graphkit.inspect.never_ran import NO_STEP, NeverRan
 from graphkit.inspect.values import barrier_seen, join_names, show_error
 from graphkit.inspect.waiting import still_waiting
 from graphkit.inspect.wording import both, router_choice, sentence, wrote_in
@@ -28,40 +29,11 @@ if TYPE_CHECKING:
 
 __all__ = ["NO_STEP", "Finding", "NotRan"]
 
-NO_STEP = (
-    "the checkpoint it went on from planned no task (get_state(config).next == ()): a "
-    "finished thread, or one whose last state edit woke no node (an edit made without "
-    "as_node is made as the node that ran last, and runs only that node's edges); give an "
-    "input, or make the edit as a node that leads on (update_state(config, values, "
-    "as_node=...))"
-)
-"""Why a run that went on from a checkpoint (``invoke(None, config)``) ran no step."""
-
-
-class Finding(NamedTuple):
-    """A reason, with the short phrase a one-line summary uses for it."""
-
-    phrase: str  # short, for the one-line summary
-    reason: Reason
-    rank: int | None = None  # how telling, if not as its kind says (see _TELLING)
-
-
-# Which finding makes the summary when there are several (lowest first); a router
-# without a path_map "could" choose any node, so its choice ranks after an open
-# waiting edge (_UNDECLARED) ...
-_TELLING = {
-    "deferred": 0,
-    "next_step": 0,
-    "unapplied": 1,
-    "chose_otherwise": 2,
-    "still_waiting": 3,
-}
-_UNDECLARED = 4
-# ... and the order the reasons are listed in: the order things happened.
+# The order the reasons are listed in: the order things happened.
 _CHRONOLOGY = {"not_updated": 0, "not_sent": 0, "still_waiting": 0, "chose_otherwise": 1}
 
 
-class NotRan:
+class NotRan(NeverRan):
     """Answers "why did ``node`` not run at step n" and "why did it never run".
 
     >>> from graphkit.inspect.examples import forecast_run
@@ -345,188 +317,7 @@ class NotRan:
             ran = f"{source} ran in step {n - 1} and its {self.wiring.router_words(source, node)}"
             text, choice = router_choice(ran, chosen, dropped, node, f" in step {n - 1}")
             reason = Reason("chose_otherwise", text, n - 1, None, (source,))
-            rank = None if self.wiring.declares(source, node) else _UNDECLARED
-            found.append(Finding(f"{source} chose {choice}", reason, rank))
-        return found
-
-    # -- the run had stopped, or the node never ran -------------------------------------------
-
-    def _stopped(self, node: str, n: int) -> Answer:
-        run, last = self.history.run, self.history.last
-        after = last + 1
-        extra: list[Reason] = []
-        if run.status == "done":
-            text = (
-                f"Step {after} planned no task: step {last}'s Update changed no trigger "
-                "channel, so the run finished."
-            )
-            phrase = f"the run finished at step {after} (no node was triggered)"
-            edit = self.history.get(last)
-            edited = is_edit(self.history, last)
-            if edited:
-                phrase = f"the run finished at step {after}: step {last}'s state edit woke no node"
-            # (a step asked after the end is often the wrong step: say where the node ran,
-            # or why it never did, rather than only that nothing ran there)
-            ran_at = self.history.ran_at(node)
-            if ran_at:
-                text += f" {node} last ran at step {ran_at[-1]}."
-                phrase += f"; {node} last ran at step {ran_at[-1]}"
-            if edit is not None and edited:
-                text += " " + edit_woke_nothing(edit, node, self.wiring)
-            reason = Reason("finished", text, after)
-            if not ran_at:
-                never = self.never_ran(node)
-                extra.extend(never.reasons)
-                phrase += f", and {never.summary.removesuffix('.')}"
-        elif run.status == "out_of_steps":
-            final = self.history.final_checkpoint()
-            due = final is not None and any(
-                channel in final.updated_channels for channel in self.wiring.triggers(node)
-            )
-            where = f", where {node} was due to run" if due else ""
-            text = (
-                f"The run reached its recursion limit before step {after} (GraphRecursionError)"
-                f"{where}. Raise config['recursion_limit'] if the graph needs more steps, or "
-                "check that a router eventually routes to END."
-            )
-            reason = Reason("recursion_limit", text, after)
-            phrase = f"the recursion limit stopped the run before step {after}{where}"
-        elif run.status == "error":
-            text = f"Step {last} failed ({show_error(run.error)}), so no later step ran."
-            reason = Reason("failed", text, last)
-            phrase = f"the run failed at step {last}"
-            for channel in self.wiring.triggers(node):
-                extra.extend(f.reason for f in self._written_in(node, last, channel))
-        else:
-            reason, phrase = not_reached(self.history, self.wiring, node, n)
-        summary = sentence(f"{node} did not run at step {n}: {phrase}")
-        return Answer(node, n, False, summary, (reason, *extra))
-
-    def _before_records(self, node: str, n: int) -> Answer:
-        """Step n is before the records begin (or is the saved state they begin with)."""
-        start, history = self.history.start_words, self.history
-        if n == history.first:  # the state brought in, not the tasks that made it
-            text = (
-                f"The records begin with {start}: they hold the state step {n} saved, not "
-                "which tasks ran in it (the steps before it were not saved)."
-            )
-        else:
-            text = f"Step {n} is before {start}, where the records of this run begin."
-        seen = history.ran_before_records(node)
-        if seen:
-            text += f" {_ran_before(node, seen)}"
-        summary = f"{node} at step {n}: the records do not show step {n}, which is before {start}."
-        if n == history.first:
-            summary = (
-                f"{node} at step {n}: the records hold only the state step {n} saved, "
-                "not which tasks ran in it."
-            )
-        return Answer(node, n, False, summary, (Reason("before_records", text, n),))
-
-    def never_ran(self, node: str) -> Answer:
-        """Why ``node`` was not planned at any step of the run."""
-        if not self.history.run.steps and self.history.run.status == "done":
-            text = f"This run ran no step: {NO_STEP}."
-            return Answer(node, None, False, f"{node} never ran: this run ran no step.", (
-                Reason("finished", text, None),
-            ))  # fmt: skip
-        seen = self.history.ran_before_records(node)
-        if seen:
-            start, first = self.history.start_words, self.history.first
-            text = (
-                f"{node} did not run in the steps the records show, which begin at "
-                f"{start}. {_ran_before(node, seen)}"
-            )
-            summary = f"{node} did not run in this run's records: it ran before {start}."
-            return Answer(node, None, False, summary, (Reason("before_records", text, first),))
-        found: list[Finding] = []
-        final, last = self.history.final_checkpoint(), self.history.last
-        triggers = self.wiring.triggers(node)
-        # a node reached only by a waiting edge never needs its branch channel written
-        waits = any(self.wiring.barrier(channel) is not None for channel in triggers)
-        only_waits = waits and not self.wiring.reached_directly(node)
-        missing: list[str] = []  # sources a waiting edge into it still waits for
-        for channel in triggers:
-            parts = self.wiring.barrier(channel)
-            if parts is not None and final is not None:
-                seen = final.channel_values.get(channel, EMPTY)
-                unapplied = self.history.unapplied_writers(channel, last)
-                found.extend(
-                    self._waiting(
-                        node, channel, parts[0], seen, last, "by the run's end", unapplied
-                    )
-                )
-                missing += [
-                    s
-                    for s in parts[0]
-                    if s not in barrier_seen(seen) and s not in missing and s not in unapplied
-                ]
-            elif parts is None and not only_waits and not any(self.history.changes(channel)):
-                unwritten = self._unwritten(node, channel)
-                unapplied = self._written_in(node, last, channel) if last >= -1 else []
-                found.extend(unapplied or [unwritten])
-        if only_waits:
-            # A router that could choose any node also "never chose" this one, but the
-            # waiting edge is what wakes it: say why its missing sources never ran.
-            found.extend(f for f in self._never_chosen(node) if f.rank is None)
-            found.extend(self._never_chosen(*missing))
-        else:
-            found.extend(self._never_chosen(node))
-        if self.history.run.status != "done":
-            stopped = self._stopped(node, last + 1)
-            found.append(Finding(stopped.summary.split(": ", 1)[1][:-1], stopped.reasons[0]))
-        phrase = most_telling(found, "none of its trigger channels changed")
-        reasons = tuple(f.reason for f in found)
-        return Answer(node, None, False, sentence(f"{node} never ran: {phrase}"), reasons)
-
-    def _unwritten(self, node: str, channel: str) -> Finding:
-        """Nothing wrote ``node``'s trigger ``channel`` in the whole run. Where a router
-        that could reach ``node`` sent packets instead (map-reduce), a Send is how it
-        would have come: say that nothing sent it one, not only that no name chose it."""
-        senders = [
-            result.task.node
-            for step in self.history.steps.values()
-            for result in (step.execution.results if step.execution else ())
-            if self.wiring.may_route(result.task.node, node)
-            and self.history.sent(result.task.node, step.step)
-        ]
-        if not senders:
-            text = f"Nothing wrote {channel} in this run: no edge or router chose {node}."
-            return Finding(
-                f"nothing wrote {channel} in this run", Reason("never_written", text, None, channel)
-            )
-        text = (
-            f"Nothing sent {node} a packet (Send) in this run, and no edge or router chose "
-            f"it by name ({channel} was never written)."
-        )
-        reason = Reason("never_written", text, None, channel)
-        return Finding(f"nothing sent {node} a packet in this run", reason)
-
-    def _never_chosen(self, *nodes: str) -> list[Finding]:
-        """One finding per router that could have chosen ``nodes`` and never did: one
-        for all the nodes it passed over at the same steps, whose sentence is the same."""
-        missed: dict[tuple[str, tuple[int, ...], str, int | None], list[str]] = {}
-        for node in nodes:
-            by_source: dict[str, list[int]] = {}
-            for n in sorted(self.history.steps):
-                for finding in self._chose_otherwise(node, n + 1):
-                    by_source.setdefault(finding.reason.writers[0], []).append(n)
-            for source, steps in by_source.items():
-                words = self.wiring.router_words(source, node)
-                rank = None if self.wiring.declares(source, node) else _UNDECLARED
-                missed.setdefault((source, tuple(steps), words, rank), []).append(node)
-        found = []
-        for (source, steps, words, rank), targets in missed.items():
-            chosen = tuple(dict.fromkeys(t for n in steps for t in self._choices(source, n)))
-            dropped = tuple(
-                dict.fromkeys(t for n in steps for t in self.history.dropped(source, n))
-            )
-            if chosen and any(not self._choices(source, n) for n in steps):
-                chosen = (*chosen, "END")  # (a loop's router choosing END at its last step)
-            at = join_names([str(n) for n in steps])
-            ran = f"{source} ran at step{'s' * (len(steps) > 1)} {at}, and its {words}"
-            text, choice = router_choice(ran, chosen, dropped, tuple(targets))
-            reason = Reason("chose_otherwise", text, max(steps), None, (source,))
+            rank = None if self.wiring.declares(source, node) else UNDECLARED
             found.append(Finding(f"{source} chose {choice}", reason, rank))
         return found
 
@@ -539,20 +330,3 @@ class NotRan:
             for node in self.history.sent(source, step)
         )
         return (*self.history.chosen(source, step), *sent)
-
-
-def _ran_before(node: str, seen: dict[str, int]) -> str:
-    """That ``node`` ran before the records begin, as the state they start from says."""
-    versions = ", ".join(f"{channel} v{version}" for channel, version in sorted(seen.items()))
-    return (
-        f"That checkpoint shows {node} had run before it (it had seen {versions}), but "
-        "not when or why."
-    )
-
-
-def most_telling(found: list[Finding], default: str) -> str:
-    """The phrase of the most telling finding (``default`` if there is none)."""
-    if not found:
-        return default
-    telling = min(found, key=lambda f: _TELLING.get(f.reason.kind, 9) if f.rank is None else f.rank)
-    return telling.phrase
