@@ -18,20 +18,22 @@ in the middle of a step (an error, an ``interrupt()``) ends with that step, with
 Update, as graphkit's own runs do. Only the lineage of the checkpoint the config names
 (or the thread's latest) is read: forks made by replaying older checkpoints are left out.
 A task that ran a subgraph gets that subgraph's run, read from the namespace LangGraph
-saved it under, in ``TaskResult.subruns``. ``save_thread`` copies an imported thread into
-a graphkit saver, so the converted graph steps on from its last checkpoint.
+saved it under, in ``TaskResult.subruns``. How the thread ended (its status, an error its
+last Update raised) is read by ``graphkit.bridge.status``; ``save_thread`` (from
+``graphkit.bridge.handover``, where it lives) copies an imported thread into a graphkit
+saver, so the converted graph steps on from its last checkpoint.
 LangGraph is imported only to turn its control-flow objects into graphkit's.
 """
 
 from __future__ import annotations
 
-from asyncio import CancelledError
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from graphkit.bridge.calls import called_tasks
 from graphkit.bridge.edits import edit_writes
+from graphkit.bridge.handover import interrupt_ids, save_thread
 from graphkit.bridge.saved import (
     ERROR,
     INTERRUPT,
@@ -46,11 +48,11 @@ from graphkit.bridge.saved import (
     saved_error,
     version_number,
 )
+from graphkit.bridge.status import thread_status, update_error
 from graphkit.bridge.unsaved import unsaved_writers
 from graphkit.channels import EMPTY
 from graphkit.checkpoint import Checkpoint
 from graphkit.checkpoint.delta_map import DeltaMap
-from graphkit.checkpoint.saver import takes_task_path
 from graphkit.constants import PUSH, START, TASKS
 from graphkit.errors import warn
 from graphkit.pregel.records import (
@@ -63,10 +65,8 @@ from graphkit.pregel.records import (
     TaskResult,
     Update,
     path_text,
-    task_id,
 )
 from graphkit.pregel.stepper import INPUT_TASK
-from graphkit.types import Interrupt, interrupt_id
 from graphkit.unsaved import NotSaved
 
 __all__ = [
@@ -136,18 +136,23 @@ def read_run(root: Any, info: GraphInfo, config: Mapping[str, Any]) -> Run:
         parent = child
     last = chain[-1]
     ran_last = {task.name for task in chain[-2].snapshot.tasks} if len(chain) > 1 else set()
-    status, error = _status(last, ran_last, info)
+    status, error = thread_status(last, ran_last, info, lambda: _paused(last, info))
     trailing = _stopped_step(last, info)
     if trailing is not None:
         steps.append(trailing)
         if status == "running":  # every task finished: did the Update fail?
-            error = _update_error(last, trailing, info)
+            error = update_error(last, trailing, info)
             status = "running" if error is None else "error"
     values = last.snapshot.values  # LangGraph's own reading (a reducer's initial [] too)
     if not isinstance(values, Mapping):
         values = {key: last.values[key] for key in info.state_keys if key in last.values}
     namespace = tuple(saved_in.split("|")) if saved_in else ()
     return Run(tuple(steps), values, status, error, namespace, info.state_keys, saved_in)
+
+
+def _paused(last: SavedCheckpoint, info: GraphInfo) -> bool:
+    """Whether a task of the step after ``last`` paused (an ``interrupt()``)."""
+    return any(r.paused for r in _results(last, _tasks(last, info), info))
 
 
 def _history_starts_late(first: SavedCheckpoint, saved_in: str) -> str:
@@ -421,176 +426,3 @@ def _stopped_step(last: SavedCheckpoint, info: GraphInfo) -> Superstep | None:
     step = last.step + 1
     execution = Execution(step, results, ())
     return Superstep(step, Plan(step, tasks), execution, None, _checkpoint(last))
-
-
-def _status(
-    last: SavedCheckpoint, ran_last: set[str], info: GraphInfo
-) -> tuple[str, BaseException | None]:
-    """``done``, ``error`` (a task failed), ``interrupted`` (a task paused, or a
-    breakpoint) or ``running``: stopped before its next step for a reason LangGraph
-    does not save (the recursion limit, or the process ended)."""
-    planned = tuple(last.snapshot.tasks)
-    if not planned:
-        return "done", None
-    errors = []
-    for task in planned:
-        error = next((v for t, c, v in last.pending_writes if t == task.id and c == ERROR), None)
-        if error is not None or task.error is not None:
-            errors.append(saved_error(error if error is not None else task.error))
-    if errors:  # a task's error, not that of the async siblings it cancelled (as LangGraph)
-        return "error", next((e for e in errors if not isinstance(e, CancelledError)), errors[0])
-    if any(r.paused for r in _results(last, _tasks(last, info), info)):
-        return "interrupted", None
-    names = {task.name for task in planned}
-    if info.interrupt_before == "*" or names & set(info.interrupt_before or ()):
-        return "interrupted", None
-    if info.interrupt_after == "*" or ran_last & set(info.interrupt_after or ()):
-        return "interrupted", None
-    return "running", None
-
-
-def _update_error(
-    last: SavedCheckpoint, stopped: Superstep, info: GraphInfo
-) -> BaseException | None:
-    """The error the Update of ``stopped`` raised, or None. LangGraph saves no error
-    raised outside a task (two writes to a plain field, a reducer that raised), so the
-    step's saved writes are applied again here, to copies of the graph's own channels."""
-    from graphkit.diagnostics import run as diagnose_run
-    from graphkit.errors import InvalidUpdateError
-
-    written: dict[str, tuple[list[str], list[Any]]] = {}
-    results = stopped.execution.results if stopped.execution is not None else ()
-    for result in sorted(results, key=lambda r: path_text(r.task.path)):
-        for channel, value in result.writes:
-            writers, values = written.setdefault(channel, ([], []))
-            writers.append(result.task.node)
-            values.append(value)
-    for name, (writers, values) in written.items():
-        channel = info.channels.get(name)
-        if channel is None:
-            continue
-        try:
-            fresh = (
-                channel.from_checkpoint(last.values[name])
-                if name in last.values
-                else channel.copy()
-            )
-        except Exception:  # a channel that cannot be rebuilt here: nothing to tell
-            continue
-        try:
-            fresh.update(values)
-        except Exception as error:
-            if type(error).__name__ != "InvalidUpdateError":  # a reducer raised
-                held_none = name in last.values and last.values[name] is None
-                reducer = info.reducers[name]
-                error.add_note(
-                    diagnose_run.reducer_raised(stopped.step, name, reducer, writers, held_none)
-                )
-                return error
-            said = _as_graphkit_says(channel, name, len(values)) or error
-            tasks = [r.task for r in results if any(c == name for c, _ in r.writes)]
-            return InvalidUpdateError(
-                diagnose_run.invalid_update(stopped.step, writers, name, said, tasks)
-            )
-    return None
-
-
-def _as_graphkit_says(channel: Any, name: str, count: int) -> BaseException | None:
-    """graphkit's error for ``count`` writes to a one-value channel of LangGraph's kind
-    (it says how to fix it), or None for a kind graphkit words no differently."""
-    from graphkit import channels
-    from graphkit.diagnostics import channels as diagnose
-
-    kind = type(channel).__name__
-    if kind == "LastValue":
-        return diagnose.plain_field_written_twice(name, count, getattr(channel, "typ", Any))
-    described = getattr(getattr(channels, kind, None), "_kind", "")
-    return diagnose.one_value_per_step(name, count, described, kind) if described else None
-
-
-# -- stepping on in graphkit ----------------------------------------------------------------
-
-
-def save_thread(run: Run, saver: Any, thread_id: str) -> dict[str, Any]:
-    """Copy an imported thread into a graphkit ``saver`` (its checkpoints, and what the
-    tasks of a step it stopped in saved: a finished task's writes, a paused one's
-    interrupts and the answers its ``interrupt()`` calls took), so that the same graph
-    running on graphkit (``from_langgraph(app, checkpointer=saver)``) steps on from its
-    last checkpoint; return the config naming the thread.
-
-    >>> from graphkit import InMemorySaver
-    >>> from graphkit.inspect.examples import counter_run
-    >>> saver = InMemorySaver()
-    >>> save_thread(counter_run(), saver, "t")["configurable"]["thread_id"]
-    't'
-    >>> saver.get_tuple({"configurable": {"thread_id": "t"}}).checkpoint.step
-    1
-    """
-    config: dict[str, Any] = {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
-    for superstep in run.steps:
-        checkpoint = superstep.checkpoint
-        if checkpoint is None:
-            continue
-        metadata = {"source": checkpoint.source, "step": checkpoint.step, "parents": {}}
-        config = saver.put(config, checkpoint, metadata, dict(checkpoint.channel_versions))
-    last = run.steps[-1] if run.steps else None
-    if last is not None and last.update is None and last.execution is not None:
-        for result in last.execution.results:
-            if result.task.kind == "input":
-                continue
-            saved_id = _saved_task_id(result, config["configurable"]["checkpoint_id"], last.step)
-            writes = _saved_writes(result, _asked_again(result, saved_id, run.namespace))
-            if writes is not None:
-                shown = (path_text(result.task.shown_path),) if takes_task_path(saver) else ()
-                saver.put_writes(config, writes, saved_id, *shown)
-    return config
-
-
-def interrupt_ids(run: Run, checkpoint_id: str) -> dict[str, str]:
-    """For a run that stopped at ``interrupt()`` calls, copied by ``save_thread`` (its
-    last checkpoint saved as ``checkpoint_id``): each question's id in the run → the id
-    graphkit asks it by when the step runs again. A LangGraph thread's ids are
-    LangGraph's hashes of LangGraph's task ids, so an answer keyed by one
-    (``Command(resume={id: answer})``, needed when several wait) must be keyed anew."""
-    last = run.steps[-1] if run.steps else None
-    if last is None or last.update is not None or last.execution is None:
-        return {}
-    renamed = {}
-    for result in last.execution.results:
-        saved_id = _saved_task_id(result, checkpoint_id, last.step)
-        asked = _asked_again(result, saved_id, run.namespace)
-        renamed.update((was.id, now.id) for was, now in zip(result.interrupts, asked, strict=True))
-    return renamed
-
-
-def _saved_task_id(result: TaskResult, checkpoint_id: str, step: int) -> str:
-    """graphkit names a task by its checkpoint, step and path, as it will plan it."""
-    return task_id(checkpoint_id, step, result.task.path[:2])
-
-
-def _asked_again(result: TaskResult, saved_id: str, namespace: tuple[str, ...]) -> list[Any]:
-    """The question ``result``'s task waits on, with the id graphkit's run of the task
-    (``saved_id``) will ask it by: its namespace's hash, for the answer it waits for
-    next. Left as they are: a graphkit task's own (same id), and a subgraph's questions
-    (asked deeper, by a subgraph that starts again from its start, see langgraph.md)."""
-    asked = list(result.interrupts)
-    if result.task.id == saved_id or len(asked) != 1 or result.subruns:
-        return asked
-    at = (*namespace, f"{result.task.node}:{saved_id}")
-    slot = len(result.answers)
-    was = asked[0]
-    schema = getattr(was, "response_schema", None)
-    return [Interrupt(was.value, id=interrupt_id(at, slot), response_schema=schema)]
-
-
-def _saved_writes(result: TaskResult, asked: list[Any]) -> list[tuple[str, Any]] | None:
-    """What graphkit saves for a task of a step that stopped: a finished task's writes;
-    a paused task's interrupts (``asked``) and the answers its ``interrupt()`` calls took
-    (resumed, it gets them again, and the next answer goes to the question still open);
-    nothing for a failed task (it runs again)."""
-    if result.ok:
-        return list(result.writes)
-    if not result.interrupts:
-        return None
-    answers = [(RESUME, list(result.answers))] if result.answers else []
-    return [(INTERRUPT, asked), *answers]

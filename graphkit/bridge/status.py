@@ -1,0 +1,106 @@
+"""How a thread read from LangGraph ended: ``thread_status`` (done, error, interrupted or
+running) and ``update_error``, the error the Update of the step it stopped in raised.
+
+LangGraph saves a task's error, but none raised outside a task (two writes to a plain
+field, a reducer that raised): a thread that stopped there reads as if still running.
+``update_error`` applies the step's saved writes again, to copies of the graph's own
+channels, and words the error as graphkit's own run would.
+"""
+
+from __future__ import annotations
+
+from asyncio import CancelledError
+from collections.abc import Callable
+from typing import Any
+
+from graphkit.bridge.saved import ERROR, GraphInfo, SavedCheckpoint, saved_error
+from graphkit.pregel.records import Superstep, path_text
+
+__all__ = ["thread_status", "update_error"]
+
+
+def thread_status(
+    last: SavedCheckpoint, ran_last: set[str], info: GraphInfo, paused: Callable[[], bool]
+) -> tuple[str, BaseException | None]:
+    """``done``, ``error`` (a task failed), ``interrupted`` (a task paused, or a
+    breakpoint) or ``running``: stopped before its next step for a reason LangGraph
+    does not save (the recursion limit, or the process ended). ``paused`` tells whether
+    a task of the next step paused; it is asked only when no task failed (it reads the
+    tasks' subgraph runs)."""
+    planned = tuple(last.snapshot.tasks)
+    if not planned:
+        return "done", None
+    errors = []
+    for task in planned:
+        error = next((v for t, c, v in last.pending_writes if t == task.id and c == ERROR), None)
+        if error is not None or task.error is not None:
+            errors.append(saved_error(error if error is not None else task.error))
+    if errors:  # a task's error, not that of the async siblings it cancelled (as LangGraph)
+        return "error", next((e for e in errors if not isinstance(e, CancelledError)), errors[0])
+    if paused():
+        return "interrupted", None
+    names = {task.name for task in planned}
+    if info.interrupt_before == "*" or names & set(info.interrupt_before or ()):
+        return "interrupted", None
+    if info.interrupt_after == "*" or ran_last & set(info.interrupt_after or ()):
+        return "interrupted", None
+    return "running", None
+
+
+def update_error(
+    last: SavedCheckpoint, stopped: Superstep, info: GraphInfo
+) -> BaseException | None:
+    """The error the Update of ``stopped`` raised, or None. LangGraph saves no error
+    raised outside a task (two writes to a plain field, a reducer that raised), so the
+    step's saved writes are applied again here, to copies of the graph's own channels."""
+    from graphkit.diagnostics import run as diagnose_run
+    from graphkit.errors import InvalidUpdateError
+
+    written: dict[str, tuple[list[str], list[Any]]] = {}
+    results = stopped.execution.results if stopped.execution is not None else ()
+    for result in sorted(results, key=lambda r: path_text(r.task.path)):
+        for channel, value in result.writes:
+            writers, values = written.setdefault(channel, ([], []))
+            writers.append(result.task.node)
+            values.append(value)
+    for name, (writers, values) in written.items():
+        channel = info.channels.get(name)
+        if channel is None:
+            continue
+        try:
+            fresh = (
+                channel.from_checkpoint(last.values[name])
+                if name in last.values
+                else channel.copy()
+            )
+        except Exception:  # a channel that cannot be rebuilt here: nothing to tell
+            continue
+        try:
+            fresh.update(values)
+        except Exception as error:
+            if type(error).__name__ != "InvalidUpdateError":  # a reducer raised
+                held_none = name in last.values and last.values[name] is None
+                reducer = info.reducers[name]
+                error.add_note(
+                    diagnose_run.reducer_raised(stopped.step, name, reducer, writers, held_none)
+                )
+                return error
+            said = _as_graphkit_says(channel, name, len(values)) or error
+            tasks = [r.task for r in results if any(c == name for c, _ in r.writes)]
+            return InvalidUpdateError(
+                diagnose_run.invalid_update(stopped.step, writers, name, said, tasks)
+            )
+    return None
+
+
+def _as_graphkit_says(channel: Any, name: str, count: int) -> BaseException | None:
+    """graphkit's error for ``count`` writes to a one-value channel of LangGraph's kind
+    (it says how to fix it), or None for a kind graphkit words no differently."""
+    from graphkit import channels
+    from graphkit.diagnostics import channels as diagnose
+
+    kind = type(channel).__name__
+    if kind == "LastValue":
+        return diagnose.plain_field_written_twice(name, count, getattr(channel, "typ", Any))
+    described = getattr(getattr(channels, kind, None), "_kind", "")
+    return diagnose.one_value_per_step(name, count, described, kind) if described else None
