@@ -2,9 +2,9 @@
 
 Each ``*_rows`` function (``graphkit.inspect.table_rows``, re-exported here) turns
 records into a list of dicts and imports nothing heavy; ``run_frame`` and
-``superstep_frame`` put the rows into a DataFrame, importing pandas only when called. Cells hold the run's values themselves; pass
-``readable=True`` for the short text ``show`` gives them instead, in a DataFrame a
-notebook shows whole and laid out for reading (``readable_frame.ReadableFrame``).
+``superstep_frame`` put the rows into a DataFrame, importing pandas only when called.
+Cells hold the run's values themselves; pass ``readable=True`` for the short text
+``show`` gives them instead, in a DataFrame a notebook shows whole and laid out for reading (``readable_frame.ReadableFrame``).
 
 | kind | one row per | columns |
 |---|---|---|
@@ -14,10 +14,10 @@ notebook shows whole and laid out for reading (``readable_frame.ReadableFrame``)
 | ``state`` | step with an Update | step, then one column per state key (every key of the schema) |
 | ``subgraphs`` | subgraph run a task started | step, node, call, kept, saved_in, status, steps, namespace, task_id |
 | ``store`` | store operation a task made | step, node, op, namespace, key, given, returned, task_id |
+| ``timeline`` | executed task | see ``graphkit.inspect.timeline`` |
 
 The ``state`` and ``changes`` tables show the runtime's own channels (``__start__``,
 ``branch:to:*``, ``join:*``, ``__pregel_*``) only with ``internal=True``.
-| ``timeline`` | executed task | see ``graphkit.inspect.timeline`` |
 """  # noqa: E501
 
 from __future__ import annotations
@@ -83,9 +83,6 @@ _TUPLE_COLUMNS: dict[str, dict[str, Callable[[tuple[Any, ...], dict[str, Any]], 
         ),
     },
 }
-
-
-# -- DataFrames (pandas imported here only) ------------------------------------------------
 
 
 def run_frame(
