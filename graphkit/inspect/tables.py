@@ -4,7 +4,8 @@ Each ``*_rows`` function (``graphkit.inspect.table_rows``, re-exported here) tur
 records into a list of dicts and imports nothing heavy; ``run_frame`` and
 ``superstep_frame`` put the rows into a DataFrame, importing pandas only when called.
 Cells hold the run's values themselves; pass ``readable=True`` for the short text
-``show`` gives them instead, in a DataFrame a notebook shows whole and laid out for reading (``readable_frame.ReadableFrame``).
+``show`` gives them instead, in a DataFrame a notebook shows whole and laid out for
+reading (``readable_frame.ReadableFrame``).
 
 | kind | one row per | columns |
 |---|---|---|
