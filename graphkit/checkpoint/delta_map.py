@@ -10,7 +10,7 @@ so that look-ups stay short.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterator, Mapping
+from collections.abc import ItemsView, Iterator, Mapping, ValuesView
 from typing import Any
 
 __all__ = ["DeltaMap"]
@@ -150,6 +150,13 @@ class DeltaMap(Mapping[str, Any]):
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._flatten())
+
+    # (one walk of the chain, where Mapping's would look each key up through it again)
+    def items(self) -> ItemsView[str, Any]:
+        return self._flatten().items()
+
+    def values(self) -> ValuesView[Any]:
+        return self._flatten().values()
 
     def __len__(self) -> int:
         return len(self._flatten())

@@ -63,7 +63,7 @@ class StepState:
         """The state a saved checkpoint describes, ready for the next Plan: a fresh
         state given the checkpoint's channel values, versions and versions seen."""
         state = cls.fresh(graph, checkpoint.step + 1)
-        channels, versions = state.channels, dict(checkpoint.channel_versions)
+        channels, versions = state.channels, dict(checkpoint.channel_versions.items())
         for key, value in checkpoint.channel_values.items():
             if key in channels:
                 channel = channels[key] = channels[key].from_checkpoint(value)
