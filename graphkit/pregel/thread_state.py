@@ -7,7 +7,8 @@ subgraph's thread (``graphkit.pregel.thread_edits`` edits one).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+import functools
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -191,13 +192,18 @@ def subgraph_thread(thread_id: str, namespace: str, task: PregelTask) -> dict[st
 
 
 def _with_subgraph_states(
-    app: CompiledGraph, state: StateSnapshot, saver: BaseCheckpointSaver, recurse: bool
+    app: CompiledGraph,
+    state: StateSnapshot,
+    saver: BaseCheckpointSaver,
+    recurse: bool,
+    found: Callable[[str], CompiledGraph | None] | None = None,
 ) -> StateSnapshot:
     """``state`` whose tasks that run a subgraph say where its thread is (LangGraph's
-    signal that it has checkpoints) or, with ``recurse``, hold the subgraph's state."""
+    signal that it has checkpoints) or, with ``recurse``, hold the subgraph's state;
+    ``found`` tells a node's subgraph (by default, ``subgraph_of``)."""
     tasks, namespace = [], config_key(state.config, "checkpoint_ns") or ""
     for task in state.tasks:
-        subgraph = subgraph_of(app, task.name)
+        subgraph = found(task.name) if found else subgraph_of(app, task.name)
         if subgraph is None:
             tasks.append(task)
             continue
@@ -217,8 +223,11 @@ def get_state_history(
     """The thread's checkpoints as snapshots, newest first (``filter``, ``before``, ``limit``);
     the root graph's only, unless ``config`` names a subgraph's namespace."""
     app, config, saver = addressed(app, _in_namespace(config))
+    # (each node's subgraph searched for once a read, not at each checkpoint: the search
+    # reads the node function's bytecode)
+    found = functools.cache(functools.partial(subgraph_of, app))
     for saved in saver.list(config, **options):
-        yield _with_subgraph_states(app, snapshot(app.spec, saved, False), saver, False)
+        yield _with_subgraph_states(app, snapshot(app.spec, saved, False), saver, False, found)
 
 
 async def aget_state_history(
@@ -226,8 +235,9 @@ async def aget_state_history(
 ) -> AsyncIterator[StateSnapshot]:
     """``get_state_history`` reading through the saver's async ``alist``."""
     app, config, saver = addressed(app, _in_namespace(config))
+    found = functools.cache(functools.partial(subgraph_of, app))
     async for saved in saver.alist(config, **options):
-        yield _with_subgraph_states(app, snapshot(app.spec, saved, False), saver, False)
+        yield _with_subgraph_states(app, snapshot(app.spec, saved, False), saver, False, found)
 
 
 def tasks_with_writes(
