@@ -9,6 +9,7 @@ to compare commits by, and a short run to profile::
     .venv/bin/python benchmarks/sqlite_history.py --list     # saver.list alone
     PYTHONHASHSEED=0 valgrind --tool=callgrind .venv/bin/python \\
         benchmarks/sqlite_history.py --repeats 1 --list      # minus --repeats 0
+    .venv/bin/python benchmarks/sqlite_history.py --memory   # InMemorySaver's, to compare
 
 It prints the wall and CPU time per checkpoint, medians of ``--repeats`` reads.
 """
@@ -26,7 +27,7 @@ from pathlib import Path
 from typing import Annotated, Any, TypedDict
 
 import graphkit
-from graphkit.checkpoint import SqliteSaver
+from graphkit.checkpoint import InMemorySaver, SqliteSaver
 
 STEPS = 2_000
 
@@ -37,7 +38,7 @@ class Growing(TypedDict):
     other: str
 
 
-def growing(saver: SqliteSaver) -> Any:
+def growing(saver: Any) -> Any:
     """``runtime.growing``: one node looping, each step adding an int to ``log``."""
     builder = graphkit.StateGraph(Growing)
     builder.add_node("f", lambda s: {"n": s["n"] + 1, "log": [s["n"]]})
@@ -51,6 +52,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5, help="reads timed (0: none)")
     parser.add_argument("--list", action="store_true", help="saver.list, not the history")
     parser.add_argument("--file", type=Path, help="the file to build once and read")
+    parser.add_argument("--memory", action="store_true", help="an InMemorySaver's history")
     options = parser.parse_args()
     path = options.file or Path(tempfile.gettempdir()) / "graphkit-case8.db"
     config = {"recursion_limit": STEPS + 10, "configurable": {"thread_id": "t"}}
@@ -58,7 +60,13 @@ def main() -> None:
         saver = SqliteSaver(sqlite3.connect(str(path), check_same_thread=False))
         growing(saver).invoke({"n": 0, "log": [], "other": "x" * 1000}, config)
 
+    if options.memory:  # (built in this process: instructions are read's minus --repeats 0)
+        memory = growing(InMemorySaver())
+        memory.invoke({"n": 0, "log": [], "other": "x" * 1000}, config)
+
     def read() -> list[Any]:
+        if options.memory:
+            return list(memory.get_state_history(config))
         saver = SqliteSaver(sqlite3.connect(str(path), check_same_thread=False))
         if options.list:
             return list(saver.list(config))
