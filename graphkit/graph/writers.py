@@ -16,8 +16,10 @@ from graphkit.diagnostics.returns import refuse_langgraph_class
 from graphkit.errors import InvalidUpdateError, ParentCommand, warn
 from graphkit.graph.declaration import Branch
 from graphkit.graph.schema import ROOT, coerce_to_schema
-from graphkit.pregel.runtime import caller_loop, current_scope, edited_as, task_values
+from graphkit.pregel.editing import caller_loop, edited_as
+from graphkit.pregel.runtime import task_values
 from graphkit.pregel.spec import FreshRead, Writer, injectable_parameters
+from graphkit.pregel.task_scope import current_scope
 from graphkit.pregel.tracing import traced_route, traced_runnable_route
 from graphkit.streaming.aio import run_on_loop
 from graphkit.types import Command, Send, state_items

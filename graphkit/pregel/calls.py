@@ -24,8 +24,8 @@ from graphkit.constants import PUSH, RETURN
 from graphkit.diagnostics import calls as diagnose
 from graphkit.errors import GraphInterrupt
 from graphkit.pregel.records import Task, TaskResult, task_id
-from graphkit.pregel.runtime import TaskScope, current_scope
 from graphkit.pregel.spec import NodeSpec, injectable_parameters
+from graphkit.pregel.task_scope import TaskScope, current_scope
 
 __all__ = [
     "CachedCall",

@@ -27,9 +27,10 @@ from graphkit.pregel.records import (
     path_text,
     task_id,
 )
-from graphkit.pregel.runtime import RunContext, current_scope
+from graphkit.pregel.runtime import RunContext
 from graphkit.pregel.spec import GraphSpec, NodeSpec
 from graphkit.pregel.step_work import StepWork
+from graphkit.pregel.task_scope import current_scope
 
 __all__ = ["StepState", "execute", "plan", "task_state", "update"]
 

@@ -28,15 +28,10 @@ from graphkit.errors import (
     is_invalid_resume,
 )
 from graphkit.pregel.records import Task, TaskResult, task_id
-from graphkit.pregel.runtime import (
-    RunContext,
-    TaskScope,
-    enter_task,
-    injected_values,
-    leave_task,
-    traced_task,
-)
+from graphkit.pregel.runtime import RunContext, injected_values
 from graphkit.pregel.spec import FreshRead, GraphSpec, NodeSpec
+from graphkit.pregel.task_config import enter_task, leave_task, traced_task
+from graphkit.pregel.task_scope import TaskScope
 from graphkit.types import Command
 
 if TYPE_CHECKING:

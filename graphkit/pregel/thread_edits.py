@@ -25,8 +25,8 @@ from graphkit.constants import END, INTERRUPT, START, TASKS
 from graphkit.diagnostics import threads as diagnose
 from graphkit.errors import EmptyInputError, InvalidUpdateError
 from graphkit.pregel import phases
+from graphkit.pregel.editing import editing_as, in_worker_thread
 from graphkit.pregel.records import Task, TaskResult, path_text
-from graphkit.pregel.runtime import editing_as, in_worker_thread
 from graphkit.pregel.spec import GraphSpec
 from graphkit.pregel.step_work import fresh_reader
 from graphkit.pregel.thread_state import addressed

@@ -23,9 +23,9 @@ from graphkit.checkpoint.saver import (
 from graphkit.constants import INTERRUPT
 from graphkit.diagnostics import threads as diagnose
 from graphkit.pregel import phases
+from graphkit.pregel.editing import in_worker_thread
 from graphkit.pregel.records import Plan, Task, TaskResult
 from graphkit.pregel.runnable import graph_in
-from graphkit.pregel.runtime import in_worker_thread
 from graphkit.pregel.spec import GraphSpec, fold_writes, shown
 from graphkit.pregel.threads import (
     ERROR,

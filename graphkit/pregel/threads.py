@@ -34,17 +34,12 @@ from graphkit.errors import (
 )
 from graphkit.pregel import phases
 from graphkit.pregel.config import RunOptions, carried_metadata
+from graphkit.pregel.editing import editing_loop
+from graphkit.pregel.interrupts import NO_ANSWER, Resume, is_answer_map
 from graphkit.pregel.records import Plan, Task, TaskResult, Update, path_text
 from graphkit.pregel.replay import ReplayPoint, replay_point
-from graphkit.pregel.runtime import (
-    NO_ANSWER,
-    Resume,
-    TaskScope,
-    editing_loop,
-    is_answer_map,
-    without_task_ids,
-)
 from graphkit.pregel.spec import GraphSpec
+from graphkit.pregel.task_scope import TaskScope, without_task_ids
 from graphkit.types import Command, Send
 
 __all__ = [

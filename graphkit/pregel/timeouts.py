@@ -12,7 +12,8 @@ from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from graphkit.errors import NodeTimeoutError
-from graphkit.pregel.runtime import TaskScope, scope_config
+from graphkit.pregel.task_config import scope_config
+from graphkit.pregel.task_scope import TaskScope
 from graphkit.types import TimeoutPolicy
 
 if TYPE_CHECKING:
