@@ -21,9 +21,10 @@ from graphkit.pregel import phases
 from graphkit.pregel.config import RunConfig, RunOptions
 from graphkit.pregel.records import Execution, Plan, Run, Superstep, Task, TaskResult, Update
 from graphkit.pregel.runtime import RunContext, Runtime
+from graphkit.pregel.saved_writes import NULL_TASK, reusable_results
 from graphkit.pregel.spec import GraphSpec, shown
 from graphkit.pregel.task_scope import current_scope
-from graphkit.pregel.threads import NULL_TASK, open_thread, reusable_results, run_links
+from graphkit.pregel.threads import open_thread, run_links
 
 __all__ = ["INPUT_TASK", "Stepper"]
 

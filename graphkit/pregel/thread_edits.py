@@ -27,15 +27,12 @@ from graphkit.errors import EmptyInputError, InvalidUpdateError
 from graphkit.pregel import phases
 from graphkit.pregel.editing import editing_as, in_worker_thread
 from graphkit.pregel.records import Task, TaskResult, path_text
+from graphkit.pregel.saved_writes import reusable_results
 from graphkit.pregel.spec import GraphSpec
 from graphkit.pregel.step_work import fresh_reader
+from graphkit.pregel.thread_saves import ThreadLink
 from graphkit.pregel.thread_state import addressed
-from graphkit.pregel.threads import (
-    COPY,
-    INPUT_NODE,
-    ThreadLink,
-    reusable_results,
-)
+from graphkit.pregel.threads import COPY, INPUT_NODE
 from graphkit.types import StateUpdate
 
 if TYPE_CHECKING:

@@ -26,15 +26,10 @@ from graphkit.pregel import phases
 from graphkit.pregel.editing import in_worker_thread
 from graphkit.pregel.records import Plan, Task, TaskResult
 from graphkit.pregel.runnable import graph_in
+from graphkit.pregel.saved_writes import ERROR, null_writes, reusable_results
 from graphkit.pregel.spec import GraphSpec, fold_writes, shown
-from graphkit.pregel.threads import (
-    ERROR,
-    INPUT_NODE,
-    null_writes,
-    own_thread_namespace,
-    reusable_results,
-    saver_call,
-)
+from graphkit.pregel.thread_saves import saver_call
+from graphkit.pregel.threads import INPUT_NODE, own_thread_namespace
 
 if TYPE_CHECKING:
     from graphkit.pregel.app import CompiledGraph
