@@ -29,7 +29,7 @@ from graphkit.pregel.editing import editing_as, in_worker_thread
 from graphkit.pregel.records import Task, TaskResult, path_text
 from graphkit.pregel.saved_writes import reusable_results
 from graphkit.pregel.spec import GraphSpec
-from graphkit.pregel.step_work import fresh_reader
+from graphkit.pregel.task_run import fresh_reader
 from graphkit.pregel.thread_saves import ThreadLink
 from graphkit.pregel.thread_state import addressed
 from graphkit.pregel.threads import COPY, INPUT_NODE
