@@ -1,5 +1,6 @@
 """What graphkit says when a run's config, thread or checkpoint is wrong (raised or
-warned by ``graphkit.pregel.threads`` and ``graphkit.pregel.config``)."""
+warned by ``graphkit.pregel.threads``, ``graphkit.pregel.thread_saves`` and
+``graphkit.pregel.config``)."""
 
 from __future__ import annotations
 
