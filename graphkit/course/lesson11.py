@@ -1,0 +1,258 @@
+"""Checks for lesson 11, "Streaming, superstep by superstep"
+(``notebooks/11-streaming.ipynb``).
+
+Each check streams the learner's answer on the real runtime and, when the chunks are not
+the ones asked for, says which chunks came, in which mode, and when.
+
+- ``check_progress(fetch)``: a node that reports progress with the stream writer, so
+  that a consumer of the ``custom`` stream prints ``fetched 1 of 3`` ... as it runs.
+- ``check_modes(choices)``: the stream mode that answers each of four needs.
+- ``check_tokens_of(tokens_of)``: the text one node's model wrote, read from a
+  ``messages`` stream that also carries another node's tokens.
+
+The lesson's own views (``by_phase``, ``predict``) are in ``graphkit.course.streamview``.
+
+>>> from graphkit.course.solutions import lesson11 as solutions
+>>> bool(check_modes(solutions.MODES))
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypedDict
+
+from graphkit import END, START, StateGraph
+from graphkit.course.checking import Wrong, exercise
+from graphkit.course.streamview import by_phase, predict
+from graphkit.inspect.values import show
+
+__all__ = [
+    "NEEDS",
+    "by_phase",
+    "check_modes",
+    "check_progress",
+    "check_tokens_of",
+    "duo_graph",
+    "predict",
+    "progress_graph",
+]
+
+
+# -- 11.1 · Report progress -------------------------------------------------------------
+
+
+class Pages(TypedDict, total=False):
+    pages: list[str]
+    fetched: int
+
+
+def progress_graph(fetch: Callable[..., Any]) -> Any:
+    """START → fetch → END on ``Pages``, with ``fetch`` the learner's node."""
+    builder = StateGraph(Pages)
+    builder.add_node("fetch", fetch)
+    builder.add_edge(START, "fetch")
+    builder.add_edge("fetch", END)
+    return builder.compile()
+
+
+def _progress_story(chunks: list[tuple[str, Any]]) -> str:
+    return ", ".join(f"{mode} {show(chunk, 50)}" for mode, chunk in chunks) or "nothing"
+
+
+@exercise("11.1 · Report progress")
+def check_progress(fetch: Callable[..., Any]) -> str:
+    """``fetch`` sends ``"fetched i of n"`` to the custom stream for each page, as it
+    goes, and returns ``{"fetched": n}``."""
+    if not callable(fetch):
+        raise Wrong(
+            f"Expected a node function, got {type(fetch).__name__}.",
+            hint="Pass the function itself: check_progress(fetch).",
+        )
+    for pages in (["a", "b", "c"], ["x", "y"]):
+        app = progress_graph(fetch)
+        chunks = list(app.stream({"pages": list(pages)}, stream_mode=["custom", "updates"]))
+        custom = [chunk for mode, chunk in chunks if mode == "custom"]
+        expected = [f"fetched {i} of {len(pages)}" for i in range(1, len(pages) + 1)]
+        updates = [chunk for mode, chunk in chunks if mode == "updates"]
+        returned = updates[-1].get("fetch") if updates else None
+        if not custom:
+            told = (
+                f" It returned {show(returned)}: that reaches a consumer in the updates chunk "
+                "sent once fetch has finished, not in the custom stream."
+                if returned
+                else ""
+            )
+            raise Wrong(
+                f"On {len(pages)} pages your node sent no custom chunk.{told}",
+                hint="Inside the node, get the writer with get_stream_writer() and call it "
+                "once per page: writer(text).",
+            )
+        if custom != expected:
+            raise Wrong(
+                f"On {len(pages)} pages the custom stream sent {show(custom, 120)}; the "
+                f"consumer needs {show(expected, 120)}.",
+                hint='One chunk per page, counting from 1: writer(f"fetched {i} of {n}").',
+            )
+        if returned != {"fetched": len(pages)}:
+            raise Wrong(
+                f"The progress is right, but fetch returned {show(returned)}: the state "
+                f"needs {{'fetched': {len(pages)}}}.",
+                hint='Return {"fetched": len(state["pages"])}.',
+            )
+        order = [mode for mode, _ in chunks]
+        if order.index("updates") < len(order) - 1 - order[::-1].index("custom"):
+            raise Wrong(
+                f"A custom chunk came after fetch's updates chunk: {_progress_story(chunks)}.",
+                hint="Send the progress while the node runs, before it returns.",
+            )
+    return (
+        f"The custom stream sent {len(expected)} chunks while fetch ran, then updates "
+        "sent what it returned: progress reaches the consumer before the step ends."
+    )
+
+
+# -- 11.2 · Which mode answers it? ------------------------------------------------------
+
+NEEDS = {
+    "a": "Show the answer's words one by one, as the model writes them",
+    "b": "Move a progress bar while a slow node is still running",
+    "c": "Log what each node returned, as soon as it returns",
+    "d": "Redraw the whole state after every step",
+}
+"""The four needs of exercise 11.2, by letter."""
+
+_ANSWERS = {"a": "messages", "b": "custom", "c": "updates", "d": "values"}
+_SENDS = {
+    "values": "the whole state after each step's Update",
+    "updates": "{node: what it returned}, one per task, as each finishes",
+    "custom": "what a node hands its stream writer, while it runs",
+    "messages": "each token a chat model writes inside a node, with the node's name",
+    "debug": "events for every task and checkpoint",
+    "tasks": "each task as it starts and as it finishes",
+    "checkpoints": "each checkpoint as it is saved",
+}
+
+
+@exercise("11.2 · Which mode answers it?")
+def check_modes(choices: Mapping[str, Any]) -> str:
+    """``choices`` maps each letter of ``NEEDS`` to the stream mode that answers it."""
+    if not isinstance(choices, Mapping):
+        raise Wrong(
+            f"Expected a dict of letter → mode, got {type(choices).__name__}.",
+            hint='For example {"a": "values", "b": ..., "c": ..., "d": ...}.',
+        )
+    for letter, need in NEEDS.items():
+        chosen = choices.get(letter)
+        if chosen is None or chosen == "":
+            raise Wrong(
+                f"No mode for {letter} yet: {need!r}.",
+                hint=f"Pick one of {', '.join(_SENDS)} for each letter.",
+            )
+        if chosen not in _SENDS:
+            raise Wrong(
+                f"{chosen!r} (for {letter}) is no stream mode.",
+                hint=f"The modes are {', '.join(_SENDS)}.",
+            )
+        if chosen != _ANSWERS[letter]:
+            sent = _what_it_sends(chosen)
+            raise Wrong(
+                f"For {letter} ({need!r}) you chose {chosen!r}, which sends "
+                f"{_SENDS[chosen]}. On duo_graph() (drafter → reviewer, each with a "
+                f"model) it sent {sent}.",
+                hint="Ask what the need must see, and when: a whole state, one node's "
+                "return, something a node says while it runs, or a model's tokens.",
+            )
+    return "Each need has the mode whose chunks carry what it shows, when it must show it."
+
+
+def _what_it_sends(mode: str) -> str:
+    """What ``mode`` sends on the report graph of the lesson, in a few words."""
+    app = duo_graph()
+    chunks = list(app.stream({"topic": "tides"}, stream_mode=mode))
+    if not chunks:
+        return "no chunk at all (its nodes write nothing for it, or it needs a checkpointer)"
+    first = chunks[0][0].content if mode == "messages" else chunks[0]
+    return f"{len(chunks)} chunks, the first {show(first, 70)}"
+
+
+# -- 11.3 · One node's tokens -----------------------------------------------------------
+
+
+class Duo(TypedDict, total=False):
+    topic: str
+    draft: str
+    review: str
+
+
+def _drafter(state: Duo) -> dict:
+    from graphkit.prebuilt import ScriptedChatModel
+
+    model = ScriptedChatModel(responses=[f"{state['topic'].capitalize()} follow the moon."])
+    return {"draft": model.invoke(f"Write about {state['topic']}").content}
+
+
+def _reviewer(state: Duo) -> dict:
+    from graphkit.prebuilt import ScriptedChatModel
+
+    model = ScriptedChatModel(responses=["Clear, but cite a source."])
+    return {"review": model.invoke(f"Review: {state['draft']}").content}
+
+
+def duo_graph() -> Any:
+    """START → drafter → reviewer → END; each node asks its own scripted chat model."""
+    builder = StateGraph(Duo)
+    builder.add_node("drafter", _drafter)
+    builder.add_node("reviewer", _reviewer)
+    builder.add_edge(START, "drafter")
+    builder.add_edge("drafter", "reviewer")
+    builder.add_edge("reviewer", END)
+    return builder.compile()
+
+
+def _messages(topic: str) -> list[tuple[Any, dict[str, Any]]]:
+    return list(duo_graph().stream({"topic": topic}, stream_mode="messages"))
+
+
+@exercise("11.3 · One node's tokens")
+def check_tokens_of(tokens_of: Callable[[Iterable[Any], str], Any]) -> str:
+    """``tokens_of(stream, node)`` returns the text ``node``'s model wrote, from a
+    ``messages`` stream of ``duo_graph()``."""
+    if not callable(tokens_of):
+        raise Wrong(
+            f"Expected a function, got {type(tokens_of).__name__}.",
+            hint="Pass the function itself: check_tokens_of(tokens_of).",
+        )
+    for topic in ("tides", "eclipses"):
+        chunks = _messages(topic)
+        texts = {}
+        for node in ("reviewer", "drafter"):
+            texts[node] = "".join(m.content for m, meta in chunks if meta["langgraph_node"] == node)
+            got = tokens_of(iter(chunks), node)
+            if got == texts[node]:
+                continue
+            if not isinstance(got, str):
+                raise Wrong(
+                    f"tokens_of(stream, {node!r}) returned {type(got).__name__} "
+                    f"{show(got, 60)}, not a string.",
+                    hint='Join the tokens\' texts: "".join(...).',
+                )
+            whole = "".join(m.content for m, _ in chunks)
+            if got == whole:
+                raise Wrong(
+                    f"tokens_of(stream, {node!r}) returned {got!r}: every token of the "
+                    "stream, drafter's and reviewer's.",
+                    hint="Each chunk is (message, metadata); keep those whose metadata "
+                    "names the node.",
+                )
+            raise Wrong(
+                f"tokens_of(stream, {node!r}) returned {got!r}; {node}'s model wrote "
+                f"{texts[node]!r} (topic {topic!r}), in {len(chunks)} chunks of which "
+                f"{sum(meta['langgraph_node'] == node for _, meta in chunks)} are its own.",
+                hint="metadata['langgraph_node'] names the node whose model sent the "
+                "token; join the .content of its chunks, in order.",
+            )
+    return (
+        f"From {len(chunks)} chunks you kept each node's own, by "
+        "metadata['langgraph_node']: a UI can show one node's answer as it is written."
+    )

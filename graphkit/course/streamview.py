@@ -1,0 +1,167 @@
+"""Lesson 11's views of a stream: each chunk beside the phase of the superstep that sent
+it (``by_phase``), and a predict-then-reveal for a stream's chunks (``predict``).
+
+A stream hands over chunks, not records, so ``by_phase`` runs the graph twice on the
+same input: once streamed, with ``"debug"`` added to the modes (its ``task`` events
+mark each step's Plan, and say which step the chunks after them belong to), and once
+traced, for the records of what each phase did. The lesson's graphs are deterministic,
+so both runs take the same steps.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+from graphkit.inspect.values import show
+
+__all__ = ["Reveal", "by_phase", "chunk_rows", "predict"]
+
+EXECUTE_MODES = ("updates", "custom", "messages")
+
+
+def _modes(stream_mode: str | Sequence[str]) -> list[str]:
+    return [stream_mode] if isinstance(stream_mode, str) else list(stream_mode)
+
+
+def _changes(superstep: Any) -> str:
+    """What a step's Update did to the state keys, as ``key: before → after``."""
+    update = superstep.update
+    if update is None:
+        return "no Update (the step failed or paused)"
+    changed = [c for c in update.changes if c.writers and c.channel in (update.state_keys or ())]
+    if not changed:
+        return "changed no state key"
+    return "; ".join(f"{c.channel}: {show(c.before, 28)} → {show(c.after, 40)}" for c in changed)
+
+
+def _record(run: Any, step: int, mode: str, chunk: Any) -> str:
+    """What the run's records say happened where ``chunk`` was sent."""
+    superstep = next((s for s in run.steps if s.step == step), None)
+    if superstep is None:
+        return ""
+    if mode == "values":
+        return f"Update: {_changes(superstep)}"
+    if mode == "updates" and isinstance(chunk, Mapping):
+        node = next(iter(chunk), "")
+        results = [r for r in superstep.execution.results if r.task.node == node]
+        if results:
+            # (the state keys: a route is the runtime's own channel, branch:to:...)
+            keys = [c for c, _ in results[0].writes if not c.startswith(("branch:", "__"))]
+            writes = ", ".join(keys) or "no state key"
+            return f"Execute: {node} finished, writing {writes}"
+        return f"Execute: {node}"
+    if mode == "messages":
+        node = chunk[1].get("langgraph_node", "?") if isinstance(chunk, tuple) else "?"
+        return f"Execute: {node} is running (its model streams)"
+    if mode == "custom":
+        return f"Execute: step {step}'s tasks are running ({', '.join(superstep.plan.nodes)})"
+    return ""
+
+
+def chunk_rows(app: Any, input: Any, stream_mode: str | Sequence[str]) -> list[dict[str, Any]]:
+    """One row per chunk ``app.stream(input, stream_mode=...)`` sends: the step and phase
+    that sent it, its mode, the chunk, and what the records of a traced run say."""
+    modes = _modes(stream_mode)
+    run = app.trace(copy.deepcopy(input))
+    rows: list[dict[str, Any]] = []
+    step, phase = 0, "Update"  # the first values chunk: step 0 copied the input in
+    for mode, chunk in app.stream(copy.deepcopy(input), stream_mode=[*modes, "debug"]):
+        if mode == "debug" and isinstance(chunk, Mapping):
+            kind = chunk.get("type")
+            if kind == "task" and (chunk["step"] != step or phase != "Plan"):
+                step, phase = chunk["step"], "Plan"
+                nodes = ", ".join(next(s for s in run.steps if s.step == step).plan.nodes)
+                rows.append({"step": step, "phase": "Plan", "mode": "", "chunk": "",
+                             "records": f"Plan: {nodes}"})  # fmt: skip
+            if "debug" not in modes:
+                continue
+        elif mode in EXECUTE_MODES:
+            phase = "Execute"
+        elif mode == "values":
+            phase = "Update"
+        text = _chunk_text(mode, chunk)
+        rows.append({"step": step, "phase": phase, "mode": mode, "chunk": text,
+                     "records": _record(run, step, mode, chunk)})  # fmt: skip
+    return rows
+
+
+def _chunk_text(mode: str, chunk: Any) -> str:
+    if mode == "messages" and isinstance(chunk, tuple):
+        message, metadata = chunk
+        return (
+            f"{type(message).__name__}({message.content!r}), node="
+            f"{metadata.get('langgraph_node')!r}, step={metadata.get('langgraph_step')}"
+        )
+    if mode == "debug" and isinstance(chunk, Mapping):
+        payload = chunk.get("payload") or {}
+        return f"{chunk.get('type')} {payload.get('name', '')} (step {chunk.get('step')})"
+    return show(chunk, 90)
+
+
+def by_phase(app: Any, input: Any, stream_mode: str | Sequence[str] = "values") -> Any:
+    """The chunks of ``app.stream(input, stream_mode=...)``, one row each, beside the
+    step and phase that sent them and what the run's records say that phase did (a Plan
+    row, which sends nothing in these modes, marks each step's start). For a graph with
+    no checkpointer; a readable DataFrame."""
+    from graphkit.inspect.readable_frame import readable_frame
+    from graphkit.inspect.tables import data_frame
+
+    columns = ["step", "phase", "mode", "chunk", "records"]
+    frame = data_frame(chunk_rows(app, input, stream_mode), columns)
+    return readable_frame(frame.set_index(["step", "phase"]))
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """A guess about a stream, and the truth: ``correct``, ``expected``, ``explanation``."""
+
+    guess: Any
+    expected: Any
+    correct: bool
+    explanation: str
+
+    def __bool__(self) -> bool:
+        return self.correct
+
+    def __str__(self) -> str:
+        mark = "✓ Right" if self.correct else "✗ Not quite"
+        return f"{mark}: {self.explanation}"
+
+    def _repr_html_(self) -> str:
+        outcome, accent = ("right", "#0072b2") if self.correct else ("wrong", "#d55e00")
+        mark = "✓ Right" if self.correct else "✗ Not quite"
+        lines = "".join(f"<div>{escape(line)}</div>" for line in self.explanation.splitlines())
+        return (
+            f'<div class="gk-reveal gk-reveal-{outcome}" style="border-left:4px solid '
+            f'{accent};padding:6px 10px;margin:4px 0;background:rgba(127,127,127,0.08)">'
+            f'<b>{mark}</b><div style="font-size:13px;line-height:1.45">{lines}</div></div>'
+        )
+
+
+def predict(guess: Any, app: Any, input: Any, stream_mode: str = "values") -> Reveal:
+    """Stream ``app`` on ``input`` in one mode and compare ``guess`` with what it sent:
+    for ``"values"`` the number of chunks, for ``"updates"`` the nodes the chunks name,
+    in the order they came. The reveal lists every chunk with the step that sent it."""
+    rows = chunk_rows(app, input, stream_mode)
+    sent = [row for row in rows if row["mode"] == stream_mode]
+    if stream_mode == "values":
+        expected: Any = len(sent)
+        said = f"The stream sent {len(sent)} values chunks:"
+    elif stream_mode == "updates":
+        expected = [row["chunk"].split("'")[1] for row in sent]
+        said = f"The updates chunks came in this order: {', '.join(expected)}."
+    else:
+        raise ValueError(f"predict asks about 'values' or 'updates', not {stream_mode!r}")
+    if guess is None or guess == [] or guess == "":
+        correct, head = False, "No guess yet: write it in the cell, then run it again."
+    else:
+        correct = guess == expected or (isinstance(guess, tuple) and list(guess) == expected)
+        head = f"You said {show(guess)}. {said}"
+    lines = [head]
+    if guess not in (None, [], ""):
+        lines += [f"- step {row['step']} ({row['records']}): {row['chunk']}" for row in sent]
+    return Reveal(guess, expected, correct, "\n".join(lines))
