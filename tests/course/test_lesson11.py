@@ -1,0 +1,310 @@
+"""Tests of lesson 11: each check passes on its solution and fails, saying why, on typical
+wrong answers and on the notebook's stub; and every claim the lesson makes about the
+chunks a stream sends holds on LangGraph too (the lesson's own graph cells, run on both
+libraries)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from graphkit import get_stream_writer
+from graphkit.course import lesson11
+from graphkit.course.solutions import lesson11 as solution
+from tests.conformance.harness import normalise_stream, tidy
+
+NOTEBOOK = Path(__file__).parents[2] / "notebooks" / "11-streaming.ipynb"
+CELLS = {cell["id"]: "".join(cell["source"]) for cell in json.loads(NOTEBOOK.read_text())["cells"]}
+
+# -- 11.1 · Report progress -----------------------------------------------------------------
+
+
+def test_progress_passes_on_its_solution():
+    verdict = lesson11.check_progress(solution.fetch)
+    assert verdict.passed, verdict
+
+
+def stub_fetch(state: dict) -> dict:
+    return {}
+
+
+def test_progress_fails_on_the_stub():
+    verdict = lesson11.check_progress(stub_fetch)
+    assert not verdict.passed
+    assert verdict.message == "On 3 pages your node sent no custom chunk."
+    assert "get_stream_writer()" in verdict.hint
+
+
+def test_progress_fails_when_the_progress_goes_into_the_state():
+    def returns_it(state):
+        return {"fetched": len(state["pages"])}
+
+    verdict = lesson11.check_progress(returns_it)
+    assert "reaches a consumer in the updates chunk sent once fetch has finished" in (
+        verdict.message
+    )
+
+
+def test_progress_fails_when_counting_from_0_or_sending_one_list():
+    def from_zero(state):
+        writer, pages = get_stream_writer(), state["pages"]
+        for i in range(len(pages)):
+            writer(f"fetched {i} of {len(pages)}")
+        return {"fetched": len(pages)}
+
+    verdict = lesson11.check_progress(from_zero)
+    assert "the custom stream sent ['fetched 0 of 3', 'fetched 1 of 3'" in verdict.message
+    assert "counting from 1" in verdict.hint
+
+    def all_at_once(state):
+        n = len(state["pages"])
+        get_stream_writer()([f"fetched {i} of {n}" for i in range(1, n + 1)])
+        return {"fetched": n}
+
+    verdict = lesson11.check_progress(all_at_once)
+    assert "sent [['fetched 1 of 3'" in verdict.message
+
+
+def test_progress_fails_on_a_hard_coded_count_and_a_wrong_return():
+    def three(state):
+        writer = get_stream_writer()
+        for i in (1, 2, 3):
+            writer(f"fetched {i} of 3")
+        return {"fetched": 3}
+
+    verdict = lesson11.check_progress(three)
+    assert verdict.message.startswith("On 2 pages the custom stream sent")
+
+    def no_return(state):
+        writer, pages = get_stream_writer(), state["pages"]
+        for i in range(1, len(pages) + 1):
+            writer(f"fetched {i} of {len(pages)}")
+        return {}
+
+    verdict = lesson11.check_progress(no_return)
+    assert "The progress is right, but fetch returned None" in verdict.message
+
+
+# -- 11.2 · Which mode answers it? ------------------------------------------------------------
+
+
+def test_modes_passes_on_its_solution():
+    assert lesson11.check_modes(solution.MODES).passed
+
+
+def test_modes_fails_on_the_stub():
+    verdict = lesson11.check_modes({"a": None, "b": None, "c": None, "d": None})
+    assert verdict.message.startswith("No mode for a yet")
+
+
+def test_modes_says_what_a_wrong_mode_sends():
+    verdict = lesson11.check_modes({**solution.MODES, "a": "updates"})
+    assert "you chose 'updates', which sends {node: what it returned}" in verdict.message
+    assert "it sent 2 chunks, the first {'drafter': {'draft':" in verdict.message
+    verdict = lesson11.check_modes({**solution.MODES, "b": "values"})
+    assert "For b ('Move a progress bar" in verdict.message
+    verdict = lesson11.check_modes({**solution.MODES, "d": "stream"})
+    assert verdict.message == "'stream' (for d) is no stream mode."
+    assert not lesson11.check_modes(["messages"]).passed
+
+
+# -- 11.3 · One node's tokens -----------------------------------------------------------------
+
+
+def stub_tokens_of(stream, node):
+    text = ""
+    for _message, _metadata in stream:
+        pass
+    return text
+
+
+def test_tokens_of_passes_on_its_solution():
+    assert lesson11.check_tokens_of(solution.tokens_of).passed
+
+
+def test_tokens_of_fails_on_the_stub_and_on_every_token():
+    verdict = lesson11.check_tokens_of(stub_tokens_of)
+    assert "returned ''; reviewer's model wrote 'Clear, but cite a source.'" in verdict.message
+    verdict = lesson11.check_tokens_of(lambda stream, node: "".join(m.content for m, _ in stream))
+    assert "every token of the stream, drafter's and reviewer's" in verdict.message
+
+
+def test_tokens_of_fails_on_a_list_and_on_the_wrong_key():
+    def as_list(stream, node):
+        return [m.content for m, meta in stream if meta["langgraph_node"] == node]
+
+    verdict = lesson11.check_tokens_of(as_list)
+    assert "returned list" in verdict.message and "not a string" in verdict.message
+
+    def wrong_key(stream, node):
+        return "".join(m.content for m, meta in stream if meta.get("node") == node)
+
+    assert "metadata['langgraph_node']" in lesson11.check_tokens_of(wrong_key).hint
+
+
+def test_the_notebooks_stubs_are_the_ones_tested():
+    assert "return {}" in CELLS["l11-c37"] and "pass  # your code here" in CELLS["l11-c45"]
+    assert '"a": None, "b": None' in CELLS["l11-c41"]
+
+
+# -- the lesson's claims, on LangGraph too ---------------------------------------------------
+
+
+def _library(name: str) -> dict:
+    """The namespace the lesson's graph cells run in, with ``graphkit``'s names taken
+    from ``name`` ("graphkit" or "langgraph")."""
+    if name == "graphkit":
+        return {}
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.config import get_stream_writer as writer
+    from langgraph.graph import END, START, StateGraph
+    from langgraph.types import Command, Send, interrupt
+
+    shim = types.ModuleType("lesson11_langgraph")
+    shim.__dict__.update(
+        END=END, START=START, StateGraph=StateGraph, get_stream_writer=writer,
+        Command=Command, Send=Send, interrupt=interrupt, InMemorySaver=InMemorySaver,
+    )  # fmt: skip
+    sys.modules["lesson11_langgraph"] = shim
+    return {"shim": True}
+
+
+def _cells(name: str, *ids: str) -> dict:
+    namespace: dict = {}
+    shim = _library(name)
+    for cell_id in ids:
+        source = CELLS[cell_id]
+        if shim:
+            source = source.replace("from graphkit import", "from lesson11_langgraph import")
+            source = source.replace(
+                "from graphkit.checkpoint import", "from lesson11_langgraph import"
+            )
+        lines = source.splitlines()
+        # (the definitions: a cell's demo, the loop printing chunks, is run by the tests)
+        end = next((i for i, line in enumerate(lines) if line.startswith(DEMO)), len(lines))
+        code = compile("\n".join(lines[:end]), cell_id, "exec", dont_inherit=True)
+        exec(code, namespace)
+    return namespace
+
+
+DEMO = ("for ", "thread = ")
+
+
+LIBRARIES = ["graphkit", "langgraph"]
+
+
+@pytest.fixture(scope="module", params=LIBRARIES)
+def lesson(request):
+    return request.param, _cells(request.param, "l11-c03", "l11-c23", "l11-c34")
+
+
+def stream(app, *args, **kwargs):
+    return list(app.stream(*args, **kwargs))
+
+
+def test_values_sends_the_input_then_one_chunk_per_update_and_invoke_is_the_last(lesson):
+    _, ns = lesson
+    chunks = stream(ns["report"], ns["TOPIC"], stream_mode="values")
+    assert len(chunks) == 4  # Q1
+    assert chunks[0] == {"topic": "tides", "notes": []}
+    assert chunks[-1] == ns["report"].invoke(ns["TOPIC"])
+
+
+def test_updates_come_in_finishing_order_and_the_update_in_task_order(lesson):
+    _, ns = lesson
+    chunks = stream(ns["report"], ns["TOPIC"], stream_mode="updates")
+    assert [next(iter(c)) for c in chunks] == ["outline", "quotes", "facts", "write"]  # Q2
+    values = stream(ns["report"], ns["TOPIC"], stream_mode="values")
+    assert values[2]["notes"] == ["outline of tides", "3 facts", "2 quotes"]  # Q3
+
+
+def test_custom_and_messages_are_sent_while_the_task_runs(lesson):
+    _, ns = lesson
+    modes = ["custom", "updates", "values"]
+    order = [
+        (m, c if m != "values" else len(c))
+        for m, c in stream(ns["report"], ns["TOPIC"], stream_mode=modes)
+    ]
+    assert order[:5] == [
+        ("values", 2), ("custom", "outlining tides"), ("custom", "outline ready"),
+        ("updates", {"outline": {"notes": ["outline of tides"]}}), ("values", 2),
+    ]  # fmt: skip
+    chunks = stream(ns["report"], ns["TOPIC"], stream_mode=["messages", "updates", "values"])
+    tokens = [c for m, c in chunks if m == "messages"]
+    assert "".join(message.content for message, _ in tokens) == "Tides follow the moon."
+    assert len(tokens) == 7
+    assert {(meta["langgraph_node"], meta["langgraph_step"]) for _, meta in tokens} == {
+        ("write", 3)
+    }
+    after = [m for m, _ in chunks[[m for m, _ in chunks].index("messages") :]]
+    assert after == ["messages"] * 7 + ["updates", "values"]
+
+
+def test_updates_of_a_none_node_send_tasks_and_an_interrupt(lesson):
+    _, ns = lesson
+    thread = {"configurable": {"thread_id": "t"}}
+    chunks = stream(ns["batch"], {"items": [1, 2]}, thread, stream_mode="updates")
+    assert chunks[:3] == [{"split": None}, {"work": {"out": [10]}}, {"work": {"out": [20]}}]
+    assert (
+        list(chunks[3]) == ["__interrupt__"] and chunks[3]["__interrupt__"][0].value == "approve?"
+    )
+    resumed = stream(ns["batch"], ns["Command"](resume=True), thread, stream_mode="updates")
+    assert resumed == [{"ask": {"ok": True}}]
+    values = stream(
+        ns["batch"], {"items": [3]}, {"configurable": {"thread_id": "u"}}, stream_mode="values"
+    )
+    assert len(values) == 3  # split's step changes no state key: no chunk
+
+
+def test_tasks_checkpoints_and_subgraphs(lesson):
+    _, ns = lesson
+    saved = ns["builder"].compile(checkpointer=ns["InMemorySaver"]())
+    config = {"configurable": {"thread_id": "r"}}
+    lines = []
+    for mode, chunk in saved.stream(ns["TOPIC"], config, stream_mode=["tasks", "checkpoints"]):
+        if mode == "checkpoints":
+            lines.append(("checkpoint", chunk["metadata"]["step"], tuple(chunk["next"])))
+        else:
+            lines.append(("result" if "result" in chunk else "start", chunk["name"]))
+    assert lines[:5] == [
+        ("checkpoint", -1, ("__start__",)), ("checkpoint", 0, ("outline",)),
+        ("start", "outline"), ("result", "outline"), ("checkpoint", 1, ("facts", "quotes")),
+    ]  # fmt: skip
+    assert lines[-1] == ("checkpoint", 3, ())
+    assert stream(ns["report"], ns["TOPIC"], stream_mode="checkpoints") == []
+    sub = stream(ns["parent"], {"x": 0}, stream_mode="updates", subgraphs=True)
+    assert [(tuple(p.split(":")[0] for p in n), c) for n, c in sub] == [
+        (("child",), {"inc": {"x": 1}}), ((), {"child": {"x": 1}}), ((), {"after": {"x": 2}}),
+    ]  # fmt: skip
+
+
+def test_every_mode_sends_the_same_chunks_on_both_libraries():
+    modes = ["values", "updates", "custom", "tasks", "debug"]
+    seen = {}
+    for name in LIBRARIES:
+        ns = _cells(name, "l11-c03")
+        chunks = stream(ns["report"], ns["TOPIC"], stream_mode=modes)
+        seen[name] = normalise_stream(tidy(chunks))
+    assert seen["graphkit"] == seen["langgraph"]
+
+
+# -- the predict questions ---------------------------------------------------------------------
+
+
+def test_the_predict_questions_are_answered_as_their_reveals_say():
+    ns = _cells("graphkit", "l11-c03")
+    app, topic = ns["report"], ns["TOPIC"]
+    assert lesson11.predict(4, app, topic, "values").correct
+    assert not lesson11.predict(3, app, topic, "values").correct
+    order = ["outline", "quotes", "facts", "write"]
+    assert lesson11.predict(order, app, topic, "updates").correct
+    wrong = lesson11.predict(["outline", "facts", "quotes", "write"], app, topic, "updates")
+    assert "came in this order: outline, quotes, facts, write" in wrong.explanation
+    stub = lesson11.predict(None, app, topic, "values")
+    assert not stub.correct and "4" not in stub.explanation
+    assert "answer" not in CELLS["l11-c07"].lower()
+    assert "'outline of tides', '3 facts', '2 quotes'" in CELLS["l11-c22"]
