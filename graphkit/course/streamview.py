@@ -35,7 +35,7 @@ def _changes(superstep: Any) -> str:
     changed = [c for c in update.changes if c.writers and c.channel in (update.state_keys or ())]
     if not changed:
         return "changed no state key"
-    return "; ".join(f"{c.channel}: {show(c.before, 28)} → {show(c.after, 40)}" for c in changed)
+    return "; ".join(f"{c.channel}: {show(c.before, 28)} → {show(c.after, 60)}" for c in changed)
 
 
 def _record(run: Any, step: int, mode: str, chunk: Any) -> str:
@@ -56,7 +56,7 @@ def _record(run: Any, step: int, mode: str, chunk: Any) -> str:
         return f"Execute: {node}"
     if mode == "messages":
         node = chunk[1].get("langgraph_node", "?") if isinstance(chunk, tuple) else "?"
-        return f"Execute: {node} is running (its model streams)"
+        return f"Execute: {node} is running"
     if mode == "custom":
         return f"Execute: step {step}'s tasks are running ({', '.join(superstep.plan.nodes)})"
     return ""
