@@ -195,7 +195,8 @@ def _drafter(state: Duo) -> dict:
 def _reviewer(state: Duo) -> dict:
     from graphkit.prebuilt import ScriptedChatModel
 
-    model = ScriptedChatModel(responses=["Clear, but cite a source."])
+    # (the review names the topic, so that no constant answers for the reviewer)
+    model = ScriptedChatModel(responses=[f"Clear, but cite a source on {state['topic']}."])
     return {"review": model.invoke(f"Review: {state['draft']}").content}
 
 

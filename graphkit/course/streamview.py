@@ -4,13 +4,15 @@ it (``by_phase``), and a predict-then-reveal for a stream's chunks (``predict``)
 A stream hands over chunks, not records, so ``by_phase`` runs the graph twice on the
 same input: once streamed, with ``"debug"`` added to the modes (its ``task`` events
 mark each step's Plan, and say which step the chunks after them belong to), and once
-traced, for the records of what each phase did. The lesson's graphs are deterministic,
-so both runs take the same steps.
+traced, for the records of what each phase did, each on a thread of its own when the
+graph has a checkpointer. The lesson's graphs are deterministic, so both runs take the
+same steps.
 """
 
 from __future__ import annotations
 
 import copy
+import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
@@ -44,9 +46,13 @@ def _record(run: Any, step: int, mode: str, chunk: Any) -> str:
     if superstep is None:
         return ""
     if mode == "values":
+        if superstep.update is None and isinstance(chunk, Mapping) and "__interrupt__" in chunk:
+            return f"the state as step {step} paused, without its Update"
         return f"Update: {_changes(superstep)}"
     if mode == "updates" and isinstance(chunk, Mapping):
         node = next(iter(chunk), "")
+        if node == "__interrupt__":
+            return f"the run paused in step {step}: {', '.join(superstep.plan.nodes)} ran"
         results = [r for r in superstep.execution.results if r.task.node == node]
         if results:
             # (the state keys: a route is the runtime's own channel, branch:to:...)
@@ -66,10 +72,11 @@ def chunk_rows(app: Any, input: Any, stream_mode: str | Sequence[str]) -> list[d
     """One row per chunk ``app.stream(input, stream_mode=...)`` sends: the step and phase
     that sent it, its mode, the chunk, and what the records of a traced run say."""
     modes = _modes(stream_mode)
-    run = app.trace(copy.deepcopy(input))
+    run = app.trace(copy.deepcopy(input), _fresh_thread(app))
     rows: list[dict[str, Any]] = []
     step, phase = 0, "Update"  # the first values chunk: step 0 copied the input in
-    for mode, chunk in app.stream(copy.deepcopy(input), stream_mode=[*modes, "debug"]):
+    config = _fresh_thread(app)
+    for mode, chunk in app.stream(copy.deepcopy(input), config, stream_mode=[*modes, "debug"]):
         if mode == "debug" and isinstance(chunk, Mapping):
             kind = chunk.get("type")
             if kind == "task" and (chunk["step"] != step or phase != "Plan"):
@@ -79,6 +86,8 @@ def chunk_rows(app: Any, input: Any, stream_mode: str | Sequence[str]) -> list[d
                              "records": f"Plan: {nodes}"})  # fmt: skip
             if "debug" not in modes:
                 continue
+        elif isinstance(chunk, Mapping) and "__interrupt__" in chunk:
+            phase = "Paused"  # sent once the step's tasks are done: no task, no Update
         elif mode in EXECUTE_MODES:
             phase = "Execute"
         elif mode == "values":
@@ -87,6 +96,14 @@ def chunk_rows(app: Any, input: Any, stream_mode: str | Sequence[str]) -> list[d
         rows.append({"step": step, "phase": phase, "mode": mode, "chunk": text,
                      "records": _record(run, step, mode, chunk)})  # fmt: skip
     return rows
+
+
+def _fresh_thread(app: Any) -> dict[str, Any] | None:
+    """A thread no run has used, for a graph with a checkpointer (else no config): the
+    streamed and the traced run must each start from the input, not resume the other."""
+    if getattr(app, "checkpointer", None) in (None, False):
+        return None
+    return {"configurable": {"thread_id": f"by-phase-{uuid.uuid4().hex}"}}
 
 
 def _chunk_text(mode: str, chunk: Any) -> str:
@@ -105,8 +122,9 @@ def _chunk_text(mode: str, chunk: Any) -> str:
 def by_phase(app: Any, input: Any, stream_mode: str | Sequence[str] = "values") -> Any:
     """The chunks of ``app.stream(input, stream_mode=...)``, one row each, beside the
     step and phase that sent them and what the run's records say that phase did (a Plan
-    row, which sends nothing in these modes, marks each step's start). For a graph with
-    no checkpointer; a readable DataFrame."""
+    row, which sends nothing in these modes, marks each step's start; a ``Paused`` row
+    is the ``__interrupt__`` chunk of a run that paused). A graph with a checkpointer
+    runs on a new thread each time. A readable DataFrame."""
     from graphkit.inspect.readable_frame import readable_frame
     from graphkit.inspect.tables import data_frame
 

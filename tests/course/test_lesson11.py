@@ -9,11 +9,12 @@ import json
 import sys
 import types
 from pathlib import Path
+from typing import TypedDict
 
 import pytest
 
 from graphkit import get_stream_writer
-from graphkit.course import lesson11
+from graphkit.course import lesson11, streamview
 from graphkit.course.solutions import lesson11 as solution
 from tests.conformance.harness import normalise_stream, tidy
 
@@ -128,7 +129,9 @@ def test_tokens_of_passes_on_its_solution():
 
 def test_tokens_of_fails_on_the_stub_and_on_every_token():
     verdict = lesson11.check_tokens_of(stub_tokens_of)
-    assert "returned ''; reviewer's model wrote 'Clear, but cite a source.'" in verdict.message
+    assert "returned ''; reviewer's model wrote 'Clear, but cite a source on tides.'" in (
+        verdict.message
+    )
     verdict = lesson11.check_tokens_of(lambda stream, node: "".join(m.content for m, _ in stream))
     assert "every token of the stream, drafter's and reviewer's" in verdict.message
 
@@ -149,6 +152,20 @@ def test_tokens_of_fails_on_a_list_and_on_the_wrong_key():
 def test_the_notebooks_stubs_are_the_ones_tested():
     assert "return {}" in CELLS["l11-c37"] and "pass  # your code here" in CELLS["l11-c45"]
     assert '"a": None, "b": None' in CELLS["l11-c41"]
+
+
+def test_tokens_of_fails_on_the_reviewers_text_written_out():
+    """The review names the topic, so the text of the first topic, returned for any stream,
+    fails on the second."""
+
+    def constant(stream, node):
+        if node == "reviewer":
+            return "Clear, but cite a source on tides."
+        return solution.tokens_of(stream, node)
+
+    verdict = lesson11.check_tokens_of(constant)
+    assert not verdict.passed
+    assert "reviewer's model wrote 'Clear, but cite a source on eclipses.'" in verdict.message
 
 
 # -- the lesson's claims, on LangGraph too ---------------------------------------------------
@@ -257,7 +274,23 @@ def test_updates_of_a_none_node_send_tasks_and_an_interrupt(lesson):
     values = stream(
         ns["batch"], {"items": [3]}, {"configurable": {"thread_id": "u"}}, stream_mode="values"
     )
-    assert len(values) == 3  # split's step changes no state key: no chunk
+    assert len(values) == 3  # split's step writes no state key: no chunk
+    assert values[-1]["__interrupt__"][0].value == "approve?"  # the paused run's last chunk
+
+
+def test_a_write_that_keeps_the_value_still_sends_a_values_chunk(lesson):
+    if lesson[0] == "langgraph":
+        from langgraph.graph import START, StateGraph
+    else:
+        from graphkit import START, StateGraph
+    builder = StateGraph(Same)
+    builder.add_node("same", lambda state: {"x": state["x"]})
+    builder.add_edge(START, "same")
+    assert stream(builder.compile(), {"x": 1}, stream_mode="values") == [{"x": 1}, {"x": 1}]
+
+
+class Same(TypedDict):
+    x: int
 
 
 def test_tasks_checkpoints_and_subgraphs(lesson):
@@ -307,4 +340,17 @@ def test_the_predict_questions_are_answered_as_their_reveals_say():
     stub = lesson11.predict(None, app, topic, "values")
     assert not stub.correct and "4" not in stub.explanation
     assert "answer" not in CELLS["l11-c07"].lower()
-    assert "'outline of tides', '3 facts', '2 quotes'" in CELLS["l11-c22"]
+    assert "'outline of tides', '3 facts', '2 quotes'" in CELLS["l11-c18"]
+
+
+def test_by_phase_runs_a_checkpointed_graph_on_fresh_threads_and_shows_the_pause():
+    ns = _cells("graphkit", "l11-c03", "l11-c23")
+    for _ in range(2):  # a second call starts from the input again, not from the pause
+        rows = streamview.chunk_rows(ns["batch"], {"items": [1, 2]}, ["updates", "values"])
+        assert [(r["step"], r["phase"], r["mode"]) for r in rows][-3:] == [
+            (3, "Plan", ""), (3, "Paused", "updates"), (3, "Paused", "values"),
+        ]  # fmt: skip
+        assert rows[-2]["records"] == "the run paused in step 3: ask ran"
+        assert [r["chunk"] for r in rows if r["mode"] == "updates"][:3] == [
+            "{'split': None}", "{'work': {'out': [10]}}", "{'work': {'out': [20]}}",
+        ]  # fmt: skip
