@@ -70,7 +70,8 @@ def _record(run: Any, step: int, mode: str, chunk: Any) -> str:
 
 def chunk_rows(app: Any, input: Any, stream_mode: str | Sequence[str]) -> list[dict[str, Any]]:
     """One row per chunk ``app.stream(input, stream_mode=...)`` sends: the step and phase
-    that sent it, its mode, the chunk, and what the records of a traced run say."""
+    that sent it, its mode, the chunk as text, what the records of a traced run say, and
+    (under ``"sent"``, not shown by ``by_phase``) the chunk itself."""
     modes = _modes(stream_mode)
     run = app.trace(copy.deepcopy(input), _fresh_thread(app))
     rows: list[dict[str, Any]] = []
@@ -94,7 +95,7 @@ def chunk_rows(app: Any, input: Any, stream_mode: str | Sequence[str]) -> list[d
             phase = "Update"
         text = _chunk_text(mode, chunk)
         rows.append({"step": step, "phase": phase, "mode": mode, "chunk": text,
-                     "records": _record(run, step, mode, chunk)})  # fmt: skip
+                     "records": _record(run, step, mode, chunk), "sent": chunk})  # fmt: skip
     return rows
 
 
@@ -170,7 +171,7 @@ def predict(guess: Any, app: Any, input: Any, stream_mode: str = "values") -> Re
         expected: Any = len(sent)
         said = f"The stream sent {len(sent)} values chunks:"
     elif stream_mode == "updates":
-        expected = [row["chunk"].split("'")[1] for row in sent]
+        expected = [next(iter(row["sent"])) for row in sent]
         said = f"The updates chunks came in this order: {', '.join(expected)}."
     else:
         raise ValueError(f"predict asks about 'values' or 'updates', not {stream_mode!r}")

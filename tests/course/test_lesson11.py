@@ -343,6 +343,22 @@ def test_the_predict_questions_are_answered_as_their_reveals_say():
     assert "'outline of tides', '3 facts', '2 quotes'" in CELLS["l11-c18"]
 
 
+def test_predict_names_nodes_whose_names_hold_quotes():
+    from graphkit import START, StateGraph
+
+    class Notes(TypedDict, total=False):
+        notes: str
+
+    builder = StateGraph(Notes)
+    builder.add_node("o'brien", lambda state: {"notes": "seen"})
+    builder.add_node('say "hi"', lambda state: {"notes": "said"})
+    builder.add_edge(START, "o'brien")
+    builder.add_edge("o'brien", 'say "hi"')
+    reveal = lesson11.predict(["o'brien", 'say "hi"'], builder.compile(), {}, "updates")
+    assert reveal.correct, reveal.explanation
+    assert reveal.expected == ["o'brien", 'say "hi"']
+
+
 def test_by_phase_runs_a_checkpointed_graph_on_fresh_threads_and_shows_the_pause():
     ns = _cells("graphkit", "l11-c03", "l11-c23")
     for _ in range(2):  # a second call starts from the input again, not from the pause
