@@ -15,12 +15,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from graphkit.inspect.explanation import Reason
 from graphkit.inspect.values import show
 
 if TYPE_CHECKING:
     from graphkit.pregel.records import TaskResult
 
-__all__ = ["again", "resumed_reason_text"]
+__all__ = ["again", "resumed_reason_text", "reused_reason"]
 
 
 def again(result: TaskResult, results: Iterable[TaskResult] = ()) -> str:
@@ -73,3 +74,16 @@ def resumed_reason_text(result: TaskResult, results: Iterable[TaskResult] = ()) 
         "that runs after it, or in a task it calls (@task), whose finished result a "
         "resume reuses."
     )
+
+
+def reused_reason(node: str, n: int) -> Reason:
+    """What ``why`` says of a resumed step's task that had finished before the run
+    stopped (a sibling raised or paused): its writes were saved, and the resume applied
+    them without running it. Said as "ran", a learner counted its side effects twice."""
+    text = (
+        f"{node} had finished in step {n} before the run stopped there (another task "
+        "raised or paused), so its writes were saved as the thread's pending writes. "
+        f"Resuming planned step {n} again and applied those writes: {node} did not run "
+        "again, and what it did (a call, a message sent) was done once."
+    )
+    return Reason("reused", text, n, None, (node,))

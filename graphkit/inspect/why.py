@@ -26,7 +26,7 @@ from graphkit.inspect.explanation import Answer, Explanation, Reason
 from graphkit.inspect.failed import failure_reasons
 from graphkit.inspect.findings import Finding
 from graphkit.inspect.history import History
-from graphkit.inspect.resumed import resumed_reason_text
+from graphkit.inspect.resumed import resumed_reason_text, reused_reason
 from graphkit.inspect.retried import retried_reason_text
 from graphkit.inspect.unsaved import not_saved, not_saved_reason
 from graphkit.inspect.values import branch_target, join_names, show, show_error
@@ -131,6 +131,7 @@ class _Ran:
         retried = [r for r in started if r.task.node == node and r.failed_attempts]
         resumed = [r for r in started if r.task.node == node and r.answers]
         cached = [r for r in started if r.task.node == node and r.cached]
+        reused = [r for r in started if r.task.node == node and r.reused]
         unsaved = [r for r in started if r.task.node == node and not_saved(r) is not None]
         unsaid = not cached and maybe_cached(node, started, self.wiring)
         times = f" ({len(tasks)} tasks)" if len(tasks) > 1 else ""
@@ -145,6 +146,7 @@ class _Ran:
                 for r in resumed
             ),
             *((cached_reason(node, n, len(cached), self.wiring),) if cached else ()),
+            *((reused_reason(node, n),) if reused else ()),
             *((maybe_cached_reason(node, n, self.wiring),) if unsaid else ()),
             *((not_saved_reason(node, n, unsaved),) if unsaved else ()),
             *dropped_reasons(superstep, node),
@@ -161,6 +163,11 @@ class _Ran:
             summary = (
                 f"{node} was planned at step {n}{times} because {because}{after}; the node "
                 f"cache served its writes, so it did not run."
+            )
+        if reused and len(reused) == len(tasks):  # (a resume applied its saved writes)
+            summary = (
+                f"{node} was planned at step {n}{times} because {because}{after}; its "
+                "writes were saved before the run stopped, so it did not run again."
             )
         if unsaved and len(unsaved) == len(tasks) and superstep.update is None:
             summary = (  # (nothing saved: it may not have finished, and will run again)

@@ -21,7 +21,7 @@ from graphkit.constants import END, START
 from graphkit.diagnostics import some_names
 from graphkit.diagnostics.names import names_in_text, near_miss
 from graphkit.errors import InvalidUpdateError
-from graphkit.inspect.values import join_names, show
+from graphkit.inspect.values import join_names, show, show_error
 from graphkit.pregel.records import Plan, Run
 from graphkit.pregel.stepper import INPUT_TASK
 from graphkit.widgets.reveal import OTHERWISE as _OTHERWISE
@@ -202,9 +202,14 @@ def reveal_channel(
             where = _where(session, "Plan")
             raise ValueError("Predict a channel's value after Plan and before Update; " + where)
         if session.next_phase == "execute" and session.execute() is None:
-            raise RuntimeError(f"The Execute did not finish: {session.message}")
-        again = (story_number(session, session.stepper.step_number), session.update())
+            if not _failed_tasks(session):  # (an interrupt, a drain: the step goes on later)
+                raise RuntimeError(f"The Execute did not finish: {session.message}")
+            again = (story_number(session, session.stepper.step_number), None)
+        else:
+            again = (story_number(session, session.stepper.step_number), session.update())
     step, update = again
+    if update is None and _failed_tasks(session):
+        return _failed_execute(session, channel, guess, step), again
     if update is None:
         return _failed_update(session, channel, guess, step), again
     change = update.change(channel)
@@ -331,6 +336,56 @@ def _where(session: DebugSession, fix: str) -> str:
     if session.next_phase is None:
         return f"the run is over ({session.status}). Use Back or Reset to step it again."
     return f"step {session.stepper.step_number} is before {session.next_phase}: press {fix} first."
+
+
+def _failed_tasks(session: DebugSession) -> list[Any]:
+    """The tasks of the last step that raised and were not handled, if its Execute
+    failed (and so it ran no Update)."""
+    superstep = session.supersteps[-1] if session.supersteps else None
+    if superstep is None or superstep.execution is None or superstep.update is not None:
+        return []
+    return [r for r in superstep.execution.results if r.error is not None and not r.handled]
+
+
+def _failed_execute(session: DebugSession, channel: str, guess: Any, step: int) -> Prediction:
+    """A task raised in the step's Execute: the step runs no Update, so ``channel`` keeps
+    the value it had, whatever the tasks that finished wrote (lesson 12's "what does
+    ``total`` hold after the failed step?"). Naming the error's class is right too, as
+    for an Update that failed."""
+    failed = _failed_tasks(session)
+    error = failed[0].error
+    expected = session.values.get(channel, EMPTY)
+    named = {kind.__name__ for kind in type(error).__mro__} - {"Exception", "BaseException"}
+    correct = (
+        isinstance(guess, type) and guess.__name__ in named and isinstance(error, guess)
+    ) or (isinstance(guess, str) and guess.strip() in named)
+    correct = correct or (expected is not EMPTY and _same(guess, expected))
+    held = (
+        f"still holds {show(expected, _WIDTH)}" if expected is not EMPTY else "still has no value"
+    )
+    raised = join_names(f"{r.task.node} raised {show_error(r.error)}" for r in failed)
+    results = session.supersteps[-1].execution.results
+    wrote = [
+        f"{r.task.node} ({show(v, 60)})"
+        for r in results
+        if r.error is None
+        for name, v in r.writes
+        if name == channel
+    ]
+    lost = (
+        f": the writes to {channel} of the tasks that finished, {join_names(wrote)}, were never "
+        "applied"
+        if wrote
+        else ""
+    )
+    text = (
+        f"{'Right' if correct else 'Not quite'}: step {step} failed in its Execute "
+        f"({raised}), so it ran no Update and {channel} {held} (you predicted "
+        f"{guess.__name__ if isinstance(guess, type) else show(guess, _WIDTH)}). A step "
+        f"that fails applies none of its writes{lost}. With a checkpointer they are saved "
+        "as the thread's pending writes, and a resume applies them."
+    )
+    return Prediction("channel", step, guess, expected, correct, text, channel)
 
 
 def _failed_update(session: DebugSession, channel: str, guess: Any, step: int) -> Prediction:
