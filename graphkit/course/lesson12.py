@@ -1,0 +1,377 @@
+"""Checks for lesson 12 · When a node fails: retries, handlers and what is saved.
+
+Each check runs the learner's answer on the real runtime and reads the records: how many
+attempts a task took and what each raised (12.1), which step an error handler ran in and
+where it sent the run (12.2), and which nodes' code really ran when a failed thread was
+resumed (12.3), counted by the nodes themselves, as any side effect would be.
+
+>>> from graphkit.course.solutions import lesson12 as solutions
+>>> bool(check_retry_policy(solutions.policy))
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import operator
+import warnings
+from collections import Counter
+from collections.abc import Callable
+from typing import Annotated, Any, TypedDict
+
+from graphkit.course.checking import Wrong, compiled, exercise, trace
+from graphkit.errors import GraphkitWarning
+from graphkit.inspect.values import show
+
+__all__ = [
+    "BadRequest",
+    "RateLimited",
+    "check_fallback",
+    "check_resume_prediction",
+    "check_retry_policy",
+    "quote_graph",
+    "resume_quiz",
+]
+
+
+class RateLimited(Exception):
+    """The API's "429 Too Many Requests": try again in a moment and it answers."""
+
+
+class BadRequest(Exception):
+    """The API's "400 Bad Request": the same call fails the same way every time."""
+
+
+def _names(lib: Any) -> tuple[Any, Any, Any, Any]:
+    """``END, START, StateGraph, InMemorySaver`` from ``lib``, or graphkit's."""
+    if lib is None:
+        import graphkit as lib
+    return lib.END, lib.START, lib.StateGraph, lib.InMemorySaver
+
+
+# -- 12.1 · Retry the right errors ------------------------------------------------------
+
+_STATUS = {RateLimited: "429 Too Many Requests", BadRequest: "400 Bad Request"}
+
+
+class Fetch(TypedDict, total=False):
+    symbol: str
+    price: float
+
+
+def fetch_graph(policy: Any, errors: list[type[Exception]]) -> Any:
+    """``START → fetch → END``; ``fetch`` has the retry policy ``policy`` and raises the
+    ``errors`` in order, one per attempt, then answers."""
+    from graphkit import END, START, StateGraph
+
+    left = list(errors)
+
+    def fetch(state: Fetch) -> dict:
+        if left:
+            error = left.pop(0)
+            raise error(f"{_STATUS[error]} (asked for {state['symbol']})")
+        return {"price": 41.5}
+
+    builder = StateGraph(Fetch)
+    builder.add_node("fetch", fetch, retry_policy=policy)
+    builder.add_edge(START, "fetch")
+    builder.add_edge("fetch", END)
+    return builder.compile()
+
+
+def _fetch_result(policy: Any, errors: list[type[Exception]]) -> Any:
+    """The ``fetch`` task's result (attempts, errors) of one run, failed or not."""
+    app = fetch_graph(policy, errors)
+    try:
+        run = app.trace({"symbol": "ACME"})
+    except Exception as error:  # the run's records come with its error
+        run = error.run
+    return next(r for s in run.steps for r in s.execution.results if r.task.node == "fetch")
+
+
+def _is_policy(answer: Any) -> bool:
+    from graphkit import RetryPolicy
+
+    if isinstance(answer, RetryPolicy):  # (a NamedTuple: a tuple too)
+        return True
+    return isinstance(answer, (list, tuple)) and all(isinstance(p, RetryPolicy) for p in answer)
+
+
+@exercise("12.1 · Retry the right errors")
+def check_retry_policy(policy: Any) -> str:
+    """``policy`` must let ``fetch`` through two ``RateLimited`` errors (it answers on
+    its third try) and must not try a ``BadRequest`` again."""
+    if not _is_policy(policy):
+        raise Wrong(
+            f"policy is {show(policy, 60)}, not a RetryPolicy.",
+            "Build one: RetryPolicy(retry_on=..., max_attempts=..., initial_interval=0.01).",
+        )
+    limited = _fetch_result(policy, [RateLimited, RateLimited])
+    if limited.error is not None:
+        tries = limited.attempts
+        if tries == 1:
+            raise Wrong(
+                "fetch raised RateLimited on its first try and your policy did not try it "
+                "again, so the run failed at step 1. The API would have answered on the "
+                "third try.",
+                "retry_on decides which errors are tried again: it must accept RateLimited.",
+            )
+        raise Wrong(
+            f"fetch raised RateLimited {tries} times and your policy gave up after attempt "
+            f"{tries}, so the run failed at step 1. The API would have answered on the "
+            "third try.",
+            "max_attempts counts every try, the first one included.",
+        )
+    bad = _fetch_result(policy, [BadRequest] * 5)
+    if bad.attempts > 1:
+        raise Wrong(
+            f"fetch raised BadRequest and your policy tried it {bad.attempts} times: a bad "
+            "request fails the same way every time, so each retry is one more wasted call "
+            "(and one more wait). RateLimited passed.",
+            "The default retry_on tries again any error but a few built-in ones "
+            "(ValueError, TypeError, ...), and BadRequest is a plain Exception. Name the "
+            "errors to retry instead.",
+        )
+    return (
+        f"fetch answered on attempt {limited.attempts} after two RateLimited errors, and a "
+        "BadRequest failed the step at once, on attempt 1."
+    )
+
+
+# -- 12.2 · A fallback that finishes the run --------------------------------------------
+
+
+class Quote(TypedDict, total=False):
+    symbol: str
+    price: str
+    answer: str
+    log: Annotated[list, operator.add]
+
+
+def quote_graph(handler: Callable[..., Any] | None, lib: Any = None) -> Any:
+    """``START → live_price → reply`` and ``cached_price → reply``: ``live_price`` calls
+    a quotes API that is down (it always raises ``ConnectionError``) and has the error
+    handler ``handler``; ``cached_price`` reads yesterday's price. ``lib``: a namespace
+    with ``StateGraph``, ``START``, ``END`` and ``InMemorySaver`` (the tests pass
+    LangGraph's); graphkit's by default."""
+    END, START, StateGraph, _ = _names(lib)
+
+    def live_price(state: Quote) -> dict:
+        raise ConnectionError(f"quotes API is down (asked for {state['symbol']})")
+
+    def cached_price(state: Quote) -> dict:
+        return {"price": "41.50 (yesterday's close)", "log": ["cached_price"]}
+
+    def reply(state: Quote) -> dict:
+        return {"answer": f"{state['symbol']}: {state.get('price', 'no price')}"}
+
+    builder = StateGraph(Quote)
+    builder.add_node("live_price", live_price, error_handler=handler)
+    builder.add_node("cached_price", cached_price)
+    builder.add_node("reply", reply)
+    builder.add_edge(START, "live_price")
+    builder.add_edge("live_price", "reply")
+    builder.add_edge("cached_price", "reply")
+    builder.add_edge("reply", END)
+    with warnings.catch_warnings():  # (only a Command from the handler leads to cached_price)
+        warnings.simplefilter("ignore", GraphkitWarning)
+        return builder.compile()
+
+
+EXPECTED_ANSWER = "ACME: 41.50 (yesterday's close)"
+
+
+@exercise("12.2 · A fallback that finishes the run")
+def check_fallback(handler: Callable[..., Any]) -> str:
+    """``handler``, the error handler of ``live_price``, must send the run to
+    ``cached_price``, so that ``reply`` answers with yesterday's price."""
+    if not callable(handler):
+        raise Wrong(
+            f"handler is {show(handler, 60)}, not a function.",
+            "Write def handler(state, error: NodeError): ... and pass the function.",
+        )
+    app = compiled(quote_graph(handler))
+    try:
+        run = app.trace({"symbol": "ACME", "log": []})
+    except TypeError as error:
+        if "error" not in str(error):
+            raise
+        raise Wrong(
+            f"Running your handler raised TypeError: {error}. The runtime hands a handler "
+            "the error only through a parameter annotated with NodeError; without the "
+            "annotation it passed the state alone.",
+            "Write the parameter as error: NodeError (from graphkit.errors import NodeError).",
+        ) from None
+    except Exception as error:
+        raise Wrong(
+            f"The run failed: {type(error).__name__}: {error}. When an error handler raises, "
+            "the run fails with the handler's error.",
+            "Return a Command (or a dict) from the handler; do not raise.",
+        ) from None
+    results = {r.task.node: r for s in run.steps for r in s.execution.results}
+    mine = results.get("__error_handler__live_price")
+    ran = [s.step for s in run.steps for r in s.execution.results if r.task.node == "cached_price"]
+    output = getattr(mine, "output", None) if mine is not None else None
+    if not ran:
+        nodes = sorted(n for n in app.spec.nodes if not n.startswith("__"))
+        goto = getattr(output, "goto", None)
+        targets = [goto] if isinstance(goto, str) else list(goto or ())
+        strays = [t for t in targets if isinstance(t, str) and t not in nodes]
+        if strays:
+            raise Wrong(
+                f"Your handler ran at step 1 and returned a Command going to {strays[0]!r}, "
+                f"which is not a node (the nodes are {', '.join(n for n in nodes)}): nothing "
+                "ran for it, and the run ended after step 1 with no answer.",
+                "goto takes the node's name as add_node gave it.",
+            )
+        raise Wrong(
+            f"Your handler ran at step 1 (where live_price failed) and returned "
+            f"{show(output, 80)}; cached_price never ran, nor did reply: when a handler "
+            "takes over, the failed node's edges are not taken, so the run ended after step "
+            f"1 with answer {show(run.values.get('answer'), 40)}.",
+            "Send the run on from the handler: return a Command whose goto is the node to "
+            "run next.",
+        )
+    answer = run.values.get("answer")
+    if answer != EXPECTED_ANSWER:
+        raise Wrong(
+            f"cached_price ran at step {ran[0]}, but the run ended with answer "
+            f"{show(answer, 60)}, not {EXPECTED_ANSWER!r}.",
+            "Let cached_price write the price, and reply answer from it: route, do not write.",
+        )
+    return (
+        "live_price failed at step 1; your handler ran in that same step and sent the run to "
+        f"cached_price (step {ran[0]}), then reply answered {EXPECTED_ANSWER!r}."
+    )
+
+
+# -- 12.3 · Which nodes run when you resume? ---------------------------------------------
+
+
+class Article(TypedDict, total=False):
+    topic: str
+    notes: Annotated[list, operator.add]
+    draft: str
+    post: str
+
+
+def resume_quiz(
+    fail: dict[str, bool] | None = None, calls: Counter[str] | None = None, lib: Any = None
+) -> Any:
+    """``plan → search, translate, summarize``; ``search → compose``, ``translate →
+    compose``, ``summarize → publish``. ``summarize`` raises while ``fail["on"]``;
+    ``calls`` counts each node's runs. Compiled with an ``InMemorySaver`` (``lib``: as
+    for ``quote_graph``)."""
+    fail = {"on": False} if fail is None else fail
+    calls = Counter() if calls is None else calls
+    END, START, StateGraph, InMemorySaver = _names(lib)
+
+    def node(name: str, update: Callable[[Article], dict]) -> Callable[[Article], dict]:
+        def run(state: Article) -> dict:
+            calls[name] += 1
+            if name == "summarize" and fail["on"]:
+                raise ConnectionError("the summary model timed out")
+            return update(state)
+
+        run.__name__ = name
+        return run
+
+    builder = StateGraph(Article)
+    builder.add_node("plan", node("plan", lambda s: {"notes": [f"plan {s['topic']}"]}))
+    builder.add_node("search", node("search", lambda s: {"notes": ["3 sources"]}))
+    builder.add_node("translate", node("translate", lambda s: {"notes": ["in French"]}))
+    builder.add_node("summarize", node("summarize", lambda s: {"notes": ["a summary"]}))
+    builder.add_node("compose", node("compose", lambda s: {"draft": "; ".join(s["notes"])}))
+    builder.add_node("publish", node("publish", lambda s: {"post": f"posted: {s['topic']}"}))
+    builder.add_edge(START, "plan")
+    for source, target in [
+        ("plan", "search"),
+        ("plan", "translate"),
+        ("plan", "summarize"),
+        ("search", "compose"),
+        ("translate", "compose"),
+        ("summarize", "publish"),
+        ("compose", END),
+        ("publish", END),
+    ]:
+        builder.add_edge(source, target)
+    return builder.compile(checkpointer=InMemorySaver())
+
+
+def resumed_nodes() -> tuple[set[str], Any, Any]:
+    """Run the quiz's graph until ``summarize`` fails, fix it, resume: the nodes whose
+    code ran during the resume, the resumed run's records, and the app."""
+    fail, calls = {"on": True}, Counter[str]()
+    app = resume_quiz(fail, calls)
+    config = {"configurable": {"thread_id": "quiz"}}
+    with contextlib.suppress(ConnectionError):  # (summarize raises: the run fails)
+        app.invoke({"topic": "tea", "notes": []}, config)
+    fail["on"], before = False, Counter(calls)
+    run = trace(app, None, config)
+    return {n for n in calls if calls[n] > before[n]}, run, app
+
+
+@exercise("12.3 · Which nodes run when you resume?")
+def check_resume_prediction(will_run: Any) -> str:
+    """``will_run``: the set of nodes whose code runs when the failed thread of
+    ``resume_quiz`` is resumed with ``invoke(None, config)``."""
+    if isinstance(will_run, str) or not isinstance(will_run, (set, frozenset, list, tuple)):
+        raise Wrong(
+            f"will_run is {show(will_run, 60)}; give a set of node names, like {{'a', 'b'}}.",
+            "Write the names as strings in a set.",
+        )
+    guess = set(will_run)
+    truth, run, app = resumed_nodes()
+    nodes = {n for n in app.spec.nodes if not n.startswith("__")}
+    unknown = sorted(guess - nodes)
+    if unknown:
+        raise Wrong(
+            f"{', '.join(map(repr, unknown))} is not a node of the graph; its nodes are "
+            f"{', '.join(sorted(nodes))}.",
+            "Use the names the drawing shows.",
+        )
+    extra, missing = sorted(guess - truth), sorted(truth - guess)
+    if not extra and not missing:
+        return (
+            f"Resuming ran {', '.join(sorted(truth))}: step 2 again, where only summarize had "
+            "not finished (the saved writes of search and translate were applied), then "
+            "step 3."
+        )
+    lines = []
+    for node in extra:
+        if node == "plan":
+            lines.append(
+                "plan did not run again: it ran in step 1, whose checkpoint was saved, and a "
+                "resume starts from the last checkpoint, not from the beginning."
+            )
+        else:
+            lines.append(f"You listed {node}, but its code did not run: {_reused(run, node)}")
+    if "summarize" in missing:
+        lines.append(
+            "summarize, the node that raised, ran again: nothing of a failed task is saved, "
+            "so the resume runs it from its start."
+        )
+        missing.remove("summarize")
+    if missing and not guess:
+        lines.insert(0, f"You predicted no node; resuming ran {len(truth)}.")
+    elif missing:
+        lines.append(
+            f"Your set misses {len(missing)} node{'s' if len(missing) > 1 else ''} that ran "
+            "after step 2 was done: a resume does not stop after the step it re-plans."
+        )
+    hint = (
+        "A resume plans the failed step again, and runs there only what had not finished; "
+        "then the run goes on, step after step, as usual. Follow the edges on the drawing."
+    )
+    raise Wrong(" ".join(lines), hint)
+
+
+def _reused(run: Any, node: str) -> str:
+    """Why a node of the resumed step did not run, from the records."""
+    step = run.steps[0]
+    if any(r.task.node == node and r.reused for r in step.execution.results):
+        return (
+            f"it had finished in step {step.step} before summarize raised, so its writes "
+            "were saved with the thread (pending writes), and the resume applied them."
+        )
+    return str(run.why(node).answers[0].summary)

@@ -1,0 +1,292 @@
+"""Tests of lesson 12: its checks (solution, stub, typical wrong answers), and every claim
+the lesson makes about failures, run on the lesson's own graphs on graphkit and on
+LangGraph, which must agree."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import contextlib
+import json
+import types
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from graphkit import Command, RetryPolicy
+from graphkit.course import assert_fails, assert_passes, lesson12
+from graphkit.course.solutions import lesson12 as solutions
+from graphkit.errors import NodeError
+
+LESSON = Path(__file__).parents[2] / "notebooks" / "12-failures-and-retries.ipynb"
+
+# -- the checks ---------------------------------------------------------------------------
+
+
+def stubs() -> dict:
+    """The exercise cells' names, run as the notebook gives them."""
+    cells = {c["id"]: "".join(c["source"]) for c in json.loads(LESSON.read_text())["cells"]}
+    names: dict = {"RetryPolicy": RetryPolicy, "NodeError": NodeError}
+    for cell in ("l12-c49", "l12-c53", "l12-c57"):
+        exec(cells[cell], names)
+    return names
+
+
+def test_the_stubs_run_and_fail():
+    names = stubs()
+    assert_fails(lesson12.check_retry_policy(names["policy"]), "tried it 3 times")
+    assert_fails(lesson12.check_fallback(names["fallback"]), "cached_price never ran")
+    assert_fails(lesson12.check_resume_prediction(names["will_run"]), "You predicted no node")
+
+
+def test_retry_policy():
+    assert_passes(lesson12.check_retry_policy(solutions.policy))
+    assert_passes(lesson12.check_retry_policy([solutions.policy]))
+    on_rate_limit = RetryPolicy(retry_on=lesson12.RateLimited, initial_interval=0.01)
+    assert_passes(lesson12.check_retry_policy(on_rate_limit))
+    too_few = RetryPolicy(retry_on=lesson12.RateLimited, max_attempts=2, initial_interval=0.01)
+    assert_fails(
+        lesson12.check_retry_policy(too_few),
+        "gave up after attempt 2",
+        hint="the first one included",
+    )
+    wrong_kind = RetryPolicy(retry_on=ValueError, initial_interval=0.01)
+    assert_fails(
+        lesson12.check_retry_policy(wrong_kind), "did not try it again", hint="RateLimited"
+    )
+    everything = RetryPolicy(retry_on=Exception, initial_interval=0.01)
+    assert_fails(lesson12.check_retry_policy(everything), "BadRequest and your policy tried it")
+    assert_fails(lesson12.check_retry_policy(None), "not a RetryPolicy")
+
+
+def test_fallback():
+    assert_passes(lesson12.check_fallback(solutions.fallback))
+
+    def unannotated(state, error):
+        return Command(goto="cached_price")
+
+    assert_fails(lesson12.check_fallback(unannotated), "TypeError", hint="error: NodeError")
+
+    def misspelt(state, error: NodeError):
+        return Command(goto="cached")
+
+    with pytest.warns(Warning, match="'cached'"):
+        assert_fails(lesson12.check_fallback(misspelt), "'cached', which is not a node")
+
+    def writes_the_answer(state, error: NodeError):
+        return {"answer": lesson12.EXPECTED_ANSWER}
+
+    assert_fails(lesson12.check_fallback(writes_the_answer), "edges are not taken")
+
+    def reraises(state, error: NodeError):
+        raise RuntimeError("no fallback")
+
+    assert_fails(lesson12.check_fallback(reraises), "the run fails with the handler's error")
+
+
+def test_resume_prediction():
+    assert_passes(lesson12.check_resume_prediction(solutions.WILL_RUN))
+    assert_passes(lesson12.check_resume_prediction(sorted(solutions.WILL_RUN)))
+    verdict = lesson12.check_resume_prediction({"summarize"})
+    assert_fails(verdict, "misses 2 nodes", hint="the run goes on")
+    assert "compose" not in verdict.message  # the answer is not given away
+    whole_step = {"search", "translate", "summarize", "compose", "publish"}
+    assert_fails(lesson12.check_resume_prediction(whole_step), "You listed search, but its code")
+    everything = whole_step | {"plan"}
+    assert_fails(lesson12.check_resume_prediction(everything), "plan did not run again")
+    assert_fails(lesson12.check_resume_prediction({"compose", "publish"}), "the node that raised")
+    assert_fails(lesson12.check_resume_prediction({"sumarize"}), "not a node")
+    assert_fails(lesson12.check_resume_prediction("summarize"), "give a set")
+
+
+# -- the lesson's claims, on both libraries -------------------------------------------------
+
+
+def _langgraph() -> types.SimpleNamespace:
+    import langgraph.errors
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import END, START, StateGraph
+    from langgraph.types import Command, RetryPolicy
+
+    return types.SimpleNamespace(
+        name="langgraph", StateGraph=StateGraph, START=START, END=END,
+        InMemorySaver=InMemorySaver, RetryPolicy=RetryPolicy, Command=Command,
+        errors=langgraph.errors,
+    )  # fmt: skip
+
+
+def _graphkit() -> types.SimpleNamespace:
+    import graphkit
+    import graphkit.errors
+
+    return types.SimpleNamespace(
+        name="graphkit", StateGraph=graphkit.StateGraph, START=graphkit.START, END=graphkit.END,
+        InMemorySaver=graphkit.InMemorySaver, RetryPolicy=graphkit.RetryPolicy,
+        Command=graphkit.Command, errors=graphkit.errors,
+    )  # fmt: skip
+
+
+LIBS = {"graphkit": _graphkit, "langgraph": _langgraph}
+
+
+def lesson_code(lib: types.SimpleNamespace) -> dict:
+    """The lesson's graph-building code, run with ``lib``'s names: its node functions,
+    classes and ``build_shop``, taken from the notebook's cells (the lines that run or
+    show something, the imports of graphkit and the later settings of a value, left
+    out)."""
+    names: dict = {
+        "__name__": "lesson12",
+        **{k: getattr(lib, k) for k in ("StateGraph", "START", "END", "InMemorySaver")},
+        "RetryPolicy": lib.RetryPolicy,
+        "NodeError": lib.errors.NodeError,
+        "NodeTimeoutError": lib.errors.NodeTimeoutError,
+        "GraphRecursionError": lib.errors.GraphRecursionError,
+    }
+    keep = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import)
+    for cell in json.loads(LESSON.read_text())["cells"]:
+        if cell["cell_type"] != "code" or "lesson12." in "".join(cell["source"]):
+            continue
+        flags = ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT  # (a cell may await)
+        tree = compile("".join(cell["source"]), cell["id"], "exec", flags, dont_inherit=True)
+        body = [
+            node
+            for node in tree.body
+            if isinstance(node, keep)
+            or (isinstance(node, ast.ImportFrom) and not node.module.startswith("graphkit"))
+            # (a value's first setting: later cells flip shipping_down, as the learner does)
+            or (
+                isinstance(node, ast.Assign)
+                and isinstance(node.value, ast.Constant | ast.List)
+                and node.targets[0].id not in names
+            )
+        ]
+        exec(compile(ast.Module(body, []), "lesson12", "exec", dont_inherit=True), names)
+    return names
+
+
+START_STATE = {"total": 0, "log": []}
+
+
+@pytest.fixture(params=sorted(LIBS))
+def lib(request):
+    return LIBS[request.param]()
+
+
+def test_a_failed_step_applies_no_write_and_a_resume_runs_only_the_failed_task(lib):
+    code = lesson_code(lib)
+    app = code["build_shop"]().compile(checkpointer=lib.InMemorySaver())
+    order = {"configurable": {"thread_id": "order-1"}}
+    with pytest.raises(ConnectionError):
+        app.invoke(START_STATE, order)
+    assert sorted(code["ran"]) == ["prices", "shipping", "stock"]
+    history = list(app.get_state_history(order))
+    assert [(s.metadata["step"], s.values["total"]) for s in history] == [(0, 0), (-1, 0)]
+    state = app.get_state(order)  # the pending writes applied, to show where it stands
+    assert state.values == {"total": 30, "log": ["prices", "stock"]}
+    assert state.next == ("shipping",)
+    assert [t.name for t in state.tasks if t.error] == ["shipping"]
+    saved = app.checkpointer.get_tuple(order).pending_writes
+    assert sorted((w[1], w[2]) for w in saved if w[1] == "total") == [("total", 10), ("total", 20)]
+
+    code["ran"].clear()
+    code["shipping_down"] = False
+    assert app.invoke(None, order)["total"] == 35
+    assert sorted(code["ran"]) == ["report", "shipping"]
+    history = list(app.get_state_history(order))
+    assert [s.metadata["step"] for s in history] == [2, 1, 0, -1]
+    assert [s.metadata["source"] for s in history].count("input") == 1
+
+
+def test_retries_run_in_the_same_step_and_the_default_skips_a_value_error(lib):
+    code = lesson_code(lib)
+    retry = lib.RetryPolicy(max_attempts=3, initial_interval=0.01, jitter=False)
+    app = code["build_shop"](code["busy_shipping"], retry_policy=retry).compile(
+        checkpointer=lib.InMemorySaver()
+    )
+    config = {"configurable": {"thread_id": "retry"}}
+    assert app.invoke(START_STATE, config)["total"] == 35
+    assert code["ran"].count("shipping") == 3
+    assert [s.metadata["step"] for s in app.get_state_history(config)] == [2, 1, 0, -1]
+
+    code["ran"].clear()
+    strict = code["build_shop"](
+        code["bad_postcode"], retry_policy=lib.RetryPolicy(initial_interval=0.01)
+    ).compile()
+    with pytest.raises(ValueError, match="no such postcode"):
+        strict.invoke(START_STATE)
+    assert code["ran"].count("shipping") == 1
+
+
+def test_an_error_handler_runs_in_the_step_and_the_failed_nodes_edges_are_not_taken(lib):
+    code = lesson_code(lib)
+    twice = lib.RetryPolicy(max_attempts=2, initial_interval=0.01, jitter=False)
+    app = code["build_shop"](retry_policy=twice, error_handler=code["flat_rate"]).compile(
+        checkpointer=lib.InMemorySaver()
+    )
+    config = {"configurable": {"thread_id": "handled"}}
+    result = app.invoke(START_STATE, config)
+    assert result == {
+        "total": 37,
+        "log": ["prices", "flat rate (shipping: shipping API is down)", "stock"],
+    }
+    assert "report" not in code["ran"] and code["ran"].count("shipping") == 2
+    assert [s.metadata["step"] for s in app.get_state_history(config)] == [1, 0, -1]
+
+
+def test_a_timeout_and_the_recursion_limit(lib):
+    code = lesson_code(lib)
+    timed = code["build_shop"](code["hanging_shipping"], timeout=0.05).compile()
+    with pytest.raises(lib.errors.NodeTimeoutError):
+        asyncio.run(timed.ainvoke(START_STATE))
+    looping = lib.StateGraph(code["Count"])
+    looping.add_node("bump", code["bump"])
+    looping.add_edge(lib.START, "bump")
+    looping.add_conditional_edges("bump", lambda s: lib.END if s["n"] == 5 else "bump")
+    with pytest.raises(lib.errors.GraphRecursionError):
+        looping.compile().invoke({"n": 0}, {"recursion_limit": 6})
+
+
+def test_durability(lib):
+    code = lesson_code(lib)
+    code["shipping_down"] = False
+    for mode, steps in (("sync", [2, 1, 0, -1]), ("async", [2, 1, 0, -1]), ("exit", [2])):
+        app = code["build_shop"]().compile(checkpointer=lib.InMemorySaver())
+        thread = {"configurable": {"thread_id": mode}}
+        app.invoke(START_STATE, thread, durability=mode)
+        assert [s.metadata["step"] for s in app.get_state_history(thread)] == steps, mode
+
+    code["shipping_down"] = True
+    app = code["build_shop"]().compile(checkpointer=lib.InMemorySaver())
+    thread = {"configurable": {"thread_id": "exit-failed"}}
+    with pytest.raises(ConnectionError):
+        app.invoke(START_STATE, thread, durability="exit")
+    assert [s.metadata["step"] for s in app.get_state_history(thread)] == [0]
+    code["shipping_down"], code["ran"][:] = False, []
+    assert app.invoke(None, thread, durability="exit")["total"] == 35
+    assert sorted(code["ran"]) == ["report", "shipping"]
+
+
+def test_the_exercises_graphs_agree(lib):
+    # 12.2: the solution's handler routes the run to the fallback on both
+    app = lesson12.quote_graph(solutions_fallback(lib), lib=lib)
+    assert app.invoke({"symbol": "ACME", "log": []})["answer"] == lesson12.EXPECTED_ANSWER
+    # 12.3: the resume runs what the solution says
+    fail, calls = {"on": True}, Counter()
+    app = lesson12.resume_quiz(fail, calls, lib=lib)
+    config = {"configurable": {"thread_id": "quiz"}}
+    with contextlib.suppress(ConnectionError):
+        app.invoke({"topic": "tea", "notes": []}, config)
+    fail["on"], before = False, Counter(calls)
+    app.invoke(None, config)
+    assert {n for n in calls if calls[n] > before[n]} == solutions.WILL_RUN
+
+
+def solutions_fallback(lib):
+    """The solution's handler, with ``lib``'s ``Command`` and ``NodeError``."""
+
+    def fallback(state, error):
+        return lib.Command(goto="cached_price", update={"log": [f"failed: {error.error}"]})
+
+    fallback.__annotations__ = {"error": lib.errors.NodeError}  # (not a string: see the top)
+    return fallback
