@@ -87,6 +87,33 @@ def unset_key_read(node: str, step: int, key: str) -> str:
     )
 
 
+def unannotated_error(error: BaseException, call: Any, node: str) -> bool:
+    """Explain, in ``error``'s own text, an error handler whose ``error`` parameter lacks
+    its ``NodeError`` annotation: the runtime hands the failure only to a parameter so
+    annotated (LangGraph's rule), so calling it raised the bare ``TypeError: missing 1
+    required positional argument: 'error'``. It stays a ``TypeError``, as in LangGraph.
+    ``call``: the code that calls a node (the error was raised by that call, not inside
+    the handler). Whether it was that error."""
+    traceback = error.__traceback__
+    while traceback is not None and traceback.tb_next is not None:
+        traceback = traceback.tb_next
+    if not (
+        isinstance(error, TypeError)
+        and "argument: 'error'" in str(error)
+        and traceback is not None
+        and traceback.tb_frame.f_code is call
+    ):
+        return False
+    error.args = (
+        f"{error}: the error handler of node {node!r} has a parameter "
+        "'error' without the NodeError annotation, and the runtime hands a handler the "
+        "failure only through a parameter annotated NodeError, so it passed the state "
+        "alone. Annotate it: def handler(state, error: NodeError) (from graphkit.errors "
+        "import NodeError).",
+    )
+    return True
+
+
 def subscripted(error: BaseException, mapping: Any) -> bool:
     """Whether ``error`` was raised where its code subscripts ``mapping`` itself by a name
     (``state["key"]``): the innermost frame of its traceback, read back from its source.

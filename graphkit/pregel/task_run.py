@@ -81,6 +81,8 @@ def run_task(
             error.add_note(note)
             if isinstance(error, KeyError) and _unset_key_read(work, task, error):
                 error.add_note(diagnose.unset_key_read(task.node, task.step, error.args[0]))
+            if task.kind == "error_handler" and failure is not None:
+                diagnose.unannotated_error(error, _call.__code__, failure.node)
     return TaskResult(
         task,
         work.graph.with_message_ids(writes),
