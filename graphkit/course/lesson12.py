@@ -196,10 +196,8 @@ def check_fallback(handler: Callable[..., Any]) -> str:
     except TypeError as error:
         if "error" not in str(error):
             raise
-        raise Wrong(
-            f"Running your handler raised TypeError: {error}. The runtime hands a handler "
-            "the error only through a parameter annotated with NodeError; without the "
-            "annotation it passed the state alone.",
+        raise Wrong(  # (graphkit's message says why: the annotation is missing)
+            f"Running your handler raised TypeError: {error}",
             "Write the parameter as error: NodeError (from graphkit.errors import NodeError).",
         ) from None
     except Exception as error:
@@ -239,10 +237,29 @@ def check_fallback(handler: Callable[..., Any]) -> str:
             f"{show(answer, 60)}, not {EXPECTED_ANSWER!r}.",
             "Let cached_price write the price, and reply answer from it: route, do not write.",
         )
+    _same_for_another_symbol(handler)
     return (
         "live_price failed at step 1; your handler ran in that same step and sent the run to "
         f"cached_price (step {ran[0]}), then reply answered {EXPECTED_ANSWER!r}."
     )
+
+
+def _same_for_another_symbol(handler: Callable[..., Any]) -> None:
+    """The handler, run again for another symbol: a fallback that works for ACME alone
+    (it tests the symbol) is no fallback."""
+    symbol = "GLOBEX"
+    app = compiled(quote_graph(handler))
+    try:
+        answer = app.invoke({"symbol": symbol, "log": []}).get("answer")
+    except Exception as error:
+        answer = f"{type(error).__name__}: {error}"
+    if answer != f"{symbol}: 41.50 (yesterday's close)":
+        raise Wrong(
+            f"For ACME your handler sent the run to cached_price, but asked for {symbol} the "
+            f"run ended with answer {show(answer, 60)}.",
+            "live_price fails the same way whatever the symbol: route every failure of it "
+            "to cached_price, without looking at the state.",
+        )
 
 
 # -- 12.3 · Which nodes run when you resume? ---------------------------------------------
@@ -337,6 +354,13 @@ def check_resume_prediction(will_run: Any) -> str:
             "not finished (the saved writes of search and translate were applied), then "
             "step 3."
         )
+    if not guess:  # (the stub: say how many, not which, so the drawing is still read)
+        raise Wrong(
+            f"You predicted no node; resuming ran {len(truth)}.",
+            "A resume plans the failed step again, and runs there only what had not "
+            "finished; then the run goes on, step after step, as usual. Follow the edges on "
+            "the drawing.",
+        )
     lines = []
     for node in extra:
         if node == "plan":
@@ -352,9 +376,7 @@ def check_resume_prediction(will_run: Any) -> str:
             "so the resume runs it from its start."
         )
         missing.remove("summarize")
-    if missing and not guess:
-        lines.insert(0, f"You predicted no node; resuming ran {len(truth)}.")
-    elif missing:
+    if missing:
         lines.append(
             f"Your set misses {len(missing)} node{'s' if len(missing) > 1 else ''} that ran "
             "after step 2 was done: a resume does not stop after the step it re-plans."

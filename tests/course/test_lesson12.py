@@ -84,6 +84,11 @@ def test_fallback():
 
     assert_fails(lesson12.check_fallback(reraises), "the run fails with the handler's error")
 
+    def for_acme_only(state, error: NodeError):
+        return Command(goto="cached_price" if state["symbol"] == "ACME" else "reply")
+
+    assert_fails(lesson12.check_fallback(for_acme_only), "asked for GLOBEX", hint="symbol")
+
 
 def test_resume_prediction():
     assert_passes(lesson12.check_resume_prediction(solutions.WILL_RUN))
@@ -98,6 +103,19 @@ def test_resume_prediction():
     assert_fails(lesson12.check_resume_prediction({"compose", "publish"}), "the node that raised")
     assert_fails(lesson12.check_resume_prediction({"sumarize"}), "not a node")
     assert_fails(lesson12.check_resume_prediction("summarize"), "give a set")
+    nothing = lesson12.check_resume_prediction(set())
+    assert_fails(nothing, "You predicted no node; resuming ran 3.")
+    assert not [node for node in solutions.WILL_RUN if node in nothing.message]
+
+
+def test_the_handlers_drawing_comes_after_q4s_answer():
+    """The drawing of ``handled`` shows the handler's only edge going to ``__end__``:
+    shown before Q4 ("will report run?"), it answered it."""
+    cells = json.loads(LESSON.read_text())["cells"]
+    sources = ["".join(c["source"]) for c in cells]
+    shown = next(i for i, s in enumerate(sources) if s.strip().splitlines()[-1:] == ["handled"])
+    answered = next(i for i, s in enumerate(sources) if "The handler's writes took the" in s)
+    assert shown > answered
 
 
 # -- the lesson's claims, on both libraries -------------------------------------------------
