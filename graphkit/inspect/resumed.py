@@ -76,14 +76,20 @@ def resumed_reason_text(result: TaskResult, results: Iterable[TaskResult] = ()) 
     )
 
 
-def reused_reason(node: str, n: int) -> Reason:
+def reused_reason(node: str, n: int, reused: int = 1, tasks: int = 1) -> Reason:
     """What ``why`` says of a resumed step's task that had finished before the run
     stopped (a sibling raised or paused): its writes were saved, and the resume applied
-    them without running it. Said as "ran", a learner counted its side effects twice."""
+    them without running it. Said as "ran", a learner counted its side effects twice.
+    ``reused`` of the node's ``tasks`` in the step (a Send's packets) were."""
+    if reused < tasks:  # (the others ran: a packet that failed, or had not finished)
+        who, whose = f"{reused} of {node}'s {tasks} tasks", "their"
+        done = f"those {reused} did not run again, and what they did"
+    else:
+        who, whose, done = node, "its", f"{node} did not run again, and what it did"
     text = (
-        f"{node} had finished in step {n} before the run stopped there (another task "
-        "raised or paused), so its writes were saved as the thread's pending writes. "
-        f"Resuming planned step {n} again and applied those writes: {node} did not run "
-        "again, and what it did (a call, a message sent) was done once."
+        f"{who} had finished in step {n} before the run stopped there (another task "
+        f"raised or paused), so {whose} writes were saved as the thread's pending writes. "
+        f"Resuming planned step {n} again and applied those writes: {done} (a call, a "
+        "message sent) was done once."
     )
     return Reason("reused", text, n, None, (node,))

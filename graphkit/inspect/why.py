@@ -146,7 +146,7 @@ class _Ran:
                 for r in resumed
             ),
             *((cached_reason(node, n, len(cached), self.wiring),) if cached else ()),
-            *((reused_reason(node, n),) if reused else ()),
+            *((reused_reason(node, n, len(reused), len(tasks)),) if reused else ()),
             *((maybe_cached_reason(node, n, self.wiring),) if unsaid else ()),
             *((not_saved_reason(node, n, unsaved),) if unsaved else ()),
             *dropped_reasons(superstep, node),

@@ -68,3 +68,33 @@ def test_why_says_a_reused_task_did_not_run_again():
     reused = [r for r in said.answers[0].reasons if r.kind == "reused"]
     assert len(reused) == 1 and "was done once" in reused[0].text
     assert run.why("shipping", graph=app).answers[0].summary.startswith("shipping ran at step 1")
+
+
+def test_why_counts_the_reused_tasks_of_a_node_sent_several_packets():
+    """Two of three Send packets finished before the third raised: the resume runs only
+    the third, and ``why`` says two were reused, not that the node did not run."""
+    from graphkit import START, InMemorySaver, Send, StateGraph
+
+    ran, down = [], {"on": True}
+
+    def work(state: Order) -> dict:
+        ran.append(state["total"])
+        if state["total"] == 2 and down["on"]:
+            raise ConnectionError("down")
+        return {"total": state["total"] * 10}
+
+    builder = StateGraph(Order)
+    builder.add_node("work", work)
+    builder.add_conditional_edges(START, lambda s: [Send("work", {"total": i}) for i in (1, 2, 3)])
+    app = builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}}
+    with pytest.raises(ConnectionError):
+        app.invoke({"total": 0}, config)
+    down["on"], ran[:] = False, []
+    run = app.trace(None, config)
+    assert ran == [2] and run.values == {"total": 60}
+    answer = run.why("work", graph=app).answers[0]
+    assert answer.summary.startswith("work ran at step 1 (3 tasks)")
+    reused = [r.text for r in answer.reasons if r.kind == "reused"]
+    assert len(reused) == 1 and reused[0].startswith("2 of work's 3 tasks had finished")
+    assert "those 2 did not run again" in reused[0]
