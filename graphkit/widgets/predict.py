@@ -190,7 +190,13 @@ def reveal_channel(
     ``channel``'s value after it with ``guess`` (``again``: the step number and Update a
     prediction just revealed, judged again); the prediction and that pair."""
     # (imported here: that module builds this one's Prediction)
-    from graphkit.widgets.predict_failed import failed_execute, failed_tasks, failed_update
+    from graphkit.widgets.predict_failed import (
+        failed_execute,
+        failed_tasks,
+        failed_update,
+        paused_execute,
+        paused_tasks,
+    )
 
     keys = session.app.spec.state_keys
     if channel not in keys:
@@ -212,6 +218,8 @@ def reveal_channel(
     step, update = again
     if update is None and failed_tasks(session):
         return failed_execute(session, channel, guess, step), again
+    if update is None and paused_tasks(session):
+        return paused_execute(session, channel, guess, step), again
     if update is None:
         return failed_update(session, channel, guess, step), again
     change = update.change(channel)

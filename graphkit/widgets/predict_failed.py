@@ -1,7 +1,8 @@
 """Predicting a channel's value in a step that failed: its Execute (a task raised and
 no handler took over) or its Update (two writes to a plain key, a reducer that raised).
 Either way the step applies none of its writes; the reveal says why, from the records,
-and counts naming the error's class as right."""
+and counts naming the error's class as right. A step that paused in its Execute
+(``interrupt()``) applies none yet, and is told so."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from graphkit.widgets.predict import _WIDTH, Prediction, _same
 if TYPE_CHECKING:
     from graphkit.widgets.session import DebugSession
 
-__all__ = ["failed_execute", "failed_tasks", "failed_update"]
+__all__ = ["failed_execute", "failed_tasks", "failed_update", "paused_execute", "paused_tasks"]
 
 
 def failed_tasks(session: DebugSession) -> list[Any]:
@@ -62,8 +63,36 @@ def failed_execute(session: DebugSession, channel: str, guess: Any, step: int) -
         f"{'Right' if correct else 'Not quite'}: step {step} failed in its Execute "
         f"({raised}), so it ran no Update and {channel} {held} (you predicted "
         f"{guess.__name__ if isinstance(guess, type) else show(guess, _WIDTH)}). A step "
-        f"that fails applies none of its writes{lost}. With a checkpointer they are saved "
-        "as the thread's pending writes, and a resume applies them."
+        f"that fails applies none of its writes{lost}. With a checkpointer, "
+        f"{'they' if wrote else 'the writes of the tasks that finished'} are saved as the "
+        "thread's pending writes, and a resume applies them."
+    )
+    return Prediction("channel", step, guess, expected, correct, text, channel)
+
+
+def paused_tasks(session: DebugSession) -> list[Any]:
+    """The tasks of the last step that called ``interrupt()``, if it paused in its
+    Execute (and so ran no Update yet)."""
+    superstep = session.supersteps[-1] if session.supersteps else None
+    if superstep is None or superstep.execution is None or superstep.update is not None:
+        return []
+    return [r for r in superstep.execution.results if r.paused and r.interrupts]
+
+
+def paused_execute(session: DebugSession, channel: str, guess: Any, step: int) -> Prediction:
+    """A task paused in the step's Execute (``interrupt()``): the step runs no Update
+    until the run is resumed, so ``channel`` keeps its value for now. (It was told as an
+    Update that failed.)"""
+    paused = join_names(r.task.node for r in paused_tasks(session))
+    expected = session.values.get(channel, EMPTY)
+    correct = expected is not EMPTY and _same(guess, expected)
+    held = f"still holds {show(expected, _WIDTH)}" if expected is not EMPTY else "has no value"
+    text = (
+        f"{'Right' if correct else 'Not quite'}: step {step} paused in its Execute ({paused} "
+        f"called interrupt()), so it ran no Update yet and {channel} {held} (you predicted "
+        f"{show(guess, _WIDTH)}). The step's writes are applied in its Update when the run "
+        "is resumed with Command(resume=...); the task that paused runs again from its "
+        "start then."
     )
     return Prediction("channel", step, guess, expected, correct, text, channel)
 

@@ -78,3 +78,49 @@ def test_the_failed_step_left_the_saved_value_as_it_was(lib):
         app.invoke({"total": 0}, config)
     latest = next(iter(app.get_state_history(config)))
     assert (latest.metadata["step"], latest.values) == (0, {"total": 0})
+
+
+def test_a_channel_no_finished_task_wrote_is_told_without_a_dangling_they():
+    class Noted(TypedDict):
+        total: Annotated[int, operator.add]
+        note: str
+
+    builder = StateGraph(Noted)
+    for node in (prices, shipping):
+        builder.add_node(node.__name__, node)
+        builder.add_edge(START, node.__name__)
+    session = DebugSession(builder.compile(), {"total": 0, "note": ""})
+    session.step()
+    session.step()
+    session.plan()
+    said = session.predict(channel="note", value="")
+    assert said and "note still holds ''" in said.explanation
+    assert "were never applied" not in said.explanation
+    assert "the writes of the tasks that finished are saved" in said.explanation
+
+
+def test_a_step_that_paused_is_not_told_as_a_failed_update():
+    """A step whose task called interrupt() ran no Update yet: the reveal said "step 1's
+    Update failed"."""
+    from graphkit.types import interrupt
+
+    class Asked(TypedDict):
+        total: Annotated[int, operator.add]
+        note: str
+
+    def ask(state: Asked) -> dict:
+        return {"note": interrupt("ok?")}
+
+    builder = StateGraph(Asked)
+    for node in (prices, ask):
+        builder.add_node(node.__name__, node)
+        builder.add_edge(START, node.__name__)
+    app = builder.compile(checkpointer=InMemorySaver())
+    session = DebugSession(app, {"total": 0, "note": ""}, {"configurable": {"thread_id": "t"}})
+    session.step()
+    session.step()
+    session.plan()
+    said = session.predict(channel="total", value=0)
+    assert said, said.explanation
+    assert "step 1 paused in its Execute (ask called interrupt())" in said.explanation
+    assert "Update failed" not in said.explanation
