@@ -356,7 +356,7 @@ def check_resume_prediction(will_run: Any) -> str:
         )
     if not guess:  # (the stub: say how many, not which, so the drawing is still read)
         raise Wrong(
-            f"You predicted no node; resuming ran {len(truth)}.",
+            f"You predicted no node; resuming ran {len(truth)} nodes.",
             "A resume plans the failed step again, and runs there only what had not "
             "finished; then the run goes on, step after step, as usual. Follow the edges on "
             "the drawing.",

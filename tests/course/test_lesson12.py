@@ -104,7 +104,7 @@ def test_resume_prediction():
     assert_fails(lesson12.check_resume_prediction({"sumarize"}), "not a node")
     assert_fails(lesson12.check_resume_prediction("summarize"), "give a set")
     nothing = lesson12.check_resume_prediction(set())
-    assert_fails(nothing, "You predicted no node; resuming ran 3.")
+    assert_fails(nothing, "You predicted no node; resuming ran 3 nodes.")
     assert not [node for node in solutions.WILL_RUN if node in nothing.message]
 
 
