@@ -21,7 +21,7 @@ from graphkit.inspect.values import show
 if TYPE_CHECKING:
     from graphkit.pregel.records import TaskResult
 
-__all__ = ["again", "resumed_reason_text", "reused_reason"]
+__all__ = ["again", "resumed_reason_text", "reused_call_reason", "reused_reason"]
 
 
 def again(result: TaskResult, results: Iterable[TaskResult] = ()) -> str:
@@ -91,5 +91,16 @@ def reused_reason(node: str, n: int, reused: int = 1, tasks: int = 1) -> Reason:
         f"raised or paused), so {whose} writes were saved as the thread's pending writes. "
         f"Resuming planned step {n} again and applied those writes: {done} (a call, a "
         "message sent) was done once."
+    )
+    return Reason("reused", text, n, None, (node,))
+
+
+def reused_call_reason(node: str, n: int, reused: int) -> Reason:
+    """Calls a resumed run did not run: they had finished before the run stopped."""
+    calls = f"{reused} calls of {node}" if reused > 1 else f"this call of {node}"
+    text = (
+        f"The run was resumed in step {n}: {calls} had finished before it stopped, so the "
+        "resume returned the saved result to the caller and did not run the code again "
+        "(what it did, a request sent, a row written, happened once)."
     )
     return Reason("reused", text, n, None, (node,))

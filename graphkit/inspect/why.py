@@ -26,7 +26,7 @@ from graphkit.inspect.explanation import Answer, Explanation, Reason
 from graphkit.inspect.failed import failure_reasons
 from graphkit.inspect.findings import Finding
 from graphkit.inspect.history import History
-from graphkit.inspect.resumed import resumed_reason_text, reused_reason
+from graphkit.inspect.resumed import resumed_reason_text, reused_call_reason, reused_reason
 from graphkit.inspect.retried import retried_reason_text
 from graphkit.inspect.unsaved import not_saved, not_saved_reason
 from graphkit.inspect.values import branch_target, join_names, show, show_error
@@ -127,11 +127,14 @@ class _Ran:
                     found.extend(
                         self._trigger(node, channel, task.trigger_versions.get(channel), n)
                     )
+        found = list(dict.fromkeys(found))  # (two calls by one caller: one reason)
         because = found[0].phrase if found else "a trigger channel changed"
         retried = [r for r in started if r.task.node == node and r.failed_attempts]
         resumed = [r for r in started if r.task.node == node and r.answers]
         cached = [r for r in started if r.task.node == node and r.cached]
         reused = [r for r in started if r.task.node == node and r.reused]
+        # (a functional-API call a resume reused returned its saved result to the caller)
+        calls_reused = bool(reused) and all(r.task.kind == "call" for r in reused)
         unsaved = [r for r in started if r.task.node == node and not_saved(r) is not None]
         unsaid = not cached and maybe_cached(node, started, self.wiring)
         times = f" ({len(tasks)} tasks)" if len(tasks) > 1 else ""
@@ -146,7 +149,12 @@ class _Ran:
                 for r in resumed
             ),
             *((cached_reason(node, n, len(cached), self.wiring),) if cached else ()),
-            *((reused_reason(node, n, len(reused), len(tasks)),) if reused else ()),
+            *(
+                (reused_reason(node, n, len(reused), len(tasks)),)
+                if reused and not calls_reused
+                else ()
+            ),
+            *((reused_call_reason(node, n, len(reused)),) if calls_reused else ()),
             *((maybe_cached_reason(node, n, self.wiring),) if unsaid else ()),
             *((not_saved_reason(node, n, unsaved),) if unsaved else ()),
             *dropped_reasons(superstep, node),
@@ -164,7 +172,13 @@ class _Ran:
                 f"{node} was planned at step {n}{times} because {because}{after}; the node "
                 f"cache served its writes, so it did not run."
             )
-        if reused and len(reused) == len(tasks):  # (a resume applied its saved writes)
+        if reused and len(reused) == len(tasks) and calls_reused:
+            summary = (
+                f"{node} was called at step {n}{times} because {because}; the run was "
+                f"resumed and {'its saved results' if len(reused) > 1 else 'its saved result'}"
+                " went back to the caller, so its code did not run again."
+            )
+        elif reused and len(reused) == len(tasks):  # (a resume applied its saved writes)
             summary = (
                 f"{node} was planned at step {n}{times} because {because}{after}; its "
                 "writes were saved before the run stopped, so it did not run again."
@@ -402,8 +416,11 @@ def _started_by(superstep: Superstep, task: Any) -> Finding:
         )
         reason = Reason("error_handler", text, n, None, (by,))
         return Finding(f"{by} failed and it handles {by}'s errors", reason)
-    text = (
-        f"{by} called it in step {n} (a functional-API task): it ran in the same step, "
-        f"beside {by}, and its return value went back to {by}."
+    mine = next((r for r in results if r.task.id == task.id), None)
+    went = (
+        "the result it saved before the run stopped went back to it, without running it again"
+        if mine is not None and mine.reused
+        else f"it ran in the same step, beside {by}, and its return value went back to {by}"
     )
+    text = f"{by} called it in step {n} (a functional-API task): {went}."
     return Finding(f"{by} called it", Reason("call", text, n, None, (by,)))

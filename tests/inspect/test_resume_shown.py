@@ -244,3 +244,60 @@ def test_a_resumed_entrypoint_does_not_say_its_finished_tasks_ran_again():
         "after the interrupt(), in a node that runs after it, or in a task it calls "
         "(@task), whose finished result a resume reuses."
     ]
+
+
+def test_why_a_reused_call_says_its_code_did_not_run_again_as_langgraph_ran_it():
+    # lesson 13 asked why(fetch) after a resume: it said "fetch ran at step 0 ... it ran
+    # in the same step", twice, for two calls whose saved results a resume returned
+    from langgraph.checkpoint.memory import InMemorySaver as LangGraphSaver
+    from langgraph.func import entrypoint as langgraph_entrypoint
+    from langgraph.func import task as langgraph_task
+    from langgraph.types import Command as LangGraphCommand
+    from langgraph.types import interrupt as langgraph_interrupt
+
+    from graphkit.func import entrypoint, task
+
+    def weather(make_entrypoint, make_task, saver, ask):
+        fetched: list[str] = []
+
+        @make_task
+        def fetch(city: str) -> str:
+            fetched.append(city)
+            return f"sunny in {city}"
+
+        @make_task
+        def summarise(reports: list[str]) -> str:
+            return "; ".join(reports)
+
+        @make_entrypoint(checkpointer=saver())
+        def report(cities: list[str]) -> str:
+            reports = [future.result() for future in [fetch(city) for city in cities]]
+            ask(reports)
+            return summarise(reports).result()
+
+        return report, fetched
+
+    config = {"configurable": {"thread_id": "t"}}
+    theirs, their_fetches = weather(
+        langgraph_entrypoint, langgraph_task, LangGraphSaver, langgraph_interrupt
+    )
+    theirs.invoke(["Oslo", "Lima"], config)
+    theirs.invoke(LangGraphCommand(resume="ok"), config)
+    ours, our_fetches = weather(entrypoint, task, InMemorySaver, interrupt)
+    ours.invoke(["Oslo", "Lima"], config)
+    run = ours.trace(Command(resume="ok"), config)
+    assert their_fetches == our_fetches == ["Oslo", "Lima"]  # each fetch's code ran once
+    answer = run.why("fetch", step=0).answers[0]
+    assert answer.summary == (
+        "fetch was called at step 0 (2 tasks) because report called it; the run was resumed "
+        "and its saved results went back to the caller, so its code did not run again."
+    )
+    called = [r.text for r in answer.reasons if r.kind == "call"]
+    assert called == [
+        "report called it in step 0 (a functional-API task): the result it saved before the "
+        "run stopped went back to it, without running it again."
+    ]
+    assert [r.kind for r in answer.reasons if r.kind == "reused"] == ["reused"]
+    ran = run.why("summarise", step=0).answers[0]  # called after the pause: it did run
+    assert ran.summary == "summarise ran at step 0 because report called it."
+    assert "ran in the same step, beside report" in ran.reasons[0].text
