@@ -252,7 +252,7 @@ def test_lesson_pages_ask_no_other_host(site, site_url):
     from scripts.read_in_lab import CHROMIUM, CHROMIUM_ARGS, LOCAL
 
     pages = ["", *sorted(f"lessons/{p.parent.name}/" for p in site.glob("lessons/*/index.html"))]
-    assert len(pages) == 14, pages  # Home, twelve lessons and the appendix
+    assert len(pages) == 15, pages  # Home, thirteen lessons and the appendix
     refused: dict[str, list[str]] = {}
 
     def local_only(path):

@@ -1,0 +1,323 @@
+"""Checks for lesson 13 · The functional API: ``@entrypoint`` and ``@task``.
+
+Each check runs the learner's entrypoint on the real runtime, on data of its own, and
+reads what happened: the records of the run (which task calls step 0 ran), the value
+saved for the next run (``previous``), or a log the program's tasks keep. A hard-coded
+answer cannot pass.
+
+>>> from graphkit.course.solutions import lesson13 as solutions
+>>> bool(check_together(solutions.forecast))
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+from typing import Any
+
+from graphkit.course.checking import Wrong, counted, exercise, trace
+from graphkit.func import entrypoint, task
+
+__all__ = [
+    "FORECASTS",
+    "check_budget",
+    "check_reruns",
+    "check_together",
+    "lookup",
+    "trip_program",
+]
+
+
+# -- 13.1 · the weather service, and how the check sees calls running together -----------
+
+FORECASTS = {"Oslo": "snow", "Lima": "fog", "Rome": "sun", "Cairo": "heat", "Quito": "rain"}
+
+WAIT = 2.0
+"""How long a call waits for the run's other calls to start, during a check: a call
+started together with the others never waits that long (the last one to start lets all
+go); a call made alone waits it out once, and the check says so."""
+
+
+class _Meeting:
+    """During a check, every ``lookup`` call of one run meets here: each waits until all
+    ``expected`` calls have started. Calls started before any result is read all arrive,
+    and go on at once; a call whose result was read before the next call was made waits
+    ``WAIT`` seconds in vain, and is noted as alone (the calls after it do not wait)."""
+
+    def __init__(self, expected: int) -> None:
+        self.expected = expected
+        self.arrived: list[str] = []
+        self.alone: dict[str, int] = {}  # city → how many calls had started by then
+        self.lock = threading.Lock()
+        self.everyone = threading.Event()
+
+    def arrive(self, city: str) -> None:
+        with self.lock:
+            self.arrived.append(city)
+            if len(self.arrived) >= self.expected:
+                self.everyone.set()
+            if self.alone:  # (one wait is enough to know: do not slow the check further)
+                return
+        if not self.everyone.wait(WAIT):
+            with self.lock:
+                self.alone[city] = len(self.arrived)
+
+
+_meeting: _Meeting | None = None
+
+
+@task
+def lookup(city: str) -> str:
+    """The weather service: imagine a slow web request. Returns ``"<weather> in <city>"``."""
+    meeting = _meeting
+    if meeting is not None:
+        meeting.arrive(city)
+    return f"{FORECASTS.get(city, 'clouds')} in {city}"
+
+
+def _entrypoint(answer: Any, name: str) -> Any:
+    """The learner's entrypoint, or ``Wrong`` saying what it is instead."""
+    if type(answer).__module__.partition(".")[0] == "langgraph":
+        raise Wrong(
+            f"{name} is LangGraph's entrypoint: the checks read the records graphkit "
+            "makes of a run.",
+            "Import from graphkit with the same names: from graphkit.func import entrypoint, task.",
+        )
+    if not (hasattr(answer, "trace") and hasattr(answer, "invoke")):
+        raise Wrong(
+            f"{name} is a {type(answer).__name__}, not an entrypoint: its task calls need "
+            "a running entrypoint around them.",
+            f"Put @entrypoint() on the line above def {name}(...).",
+        )
+    return answer
+
+
+@exercise("13.1 · Start the calls together")
+def check_together(forecast: Any) -> str:
+    """``forecast(cities)`` must call ``lookup`` once per city, start every call before
+    reading any result, and return ``{city: report}``. Tried on two lists of cities."""
+    global _meeting
+    app = _entrypoint(forecast, "forecast")
+    for cities in (["Oslo", "Lima", "Rome"], ["Cairo", "Quito", "Oslo", "Perth"]):
+        meeting = _meeting = _Meeting(len(cities))
+        try:
+            run = trace(app, cities)
+        finally:
+            _meeting = None
+        expected = {city: f"{FORECASTS.get(city, 'clouds')} in {city}" for city in cities}
+        calls = [r for r in run.step(0).execution.results if r.task.node == "lookup"]
+        got = run.values.get("__end__")
+        if len(calls) != len(cities):
+            raise Wrong(
+                f"For {len(cities)} cities ({', '.join(cities)}), step 0 ran "
+                f"{counted(len(calls), 'lookup call')}: each city's report must come from "
+                "a call of the task lookup, which the records show as a task of kind call.",
+                "Call lookup(city) for each city inside forecast: a call of a @task "
+                "returns a future at once.",
+            )
+        if got != expected:
+            raise Wrong(
+                f"For {cities}, forecast returned {got!r}; expected {expected!r}.",
+                "Return a dict with one entry per city: the city as the key, the value "
+                "of its future (future.result()) as the value.",
+            )
+        if meeting.alone:
+            city, started = next(iter(meeting.alone.items()))
+            raise Wrong(
+                f"The calls ran one at a time: lookup({city!r}) waited {WAIT:.0f} s for the "
+                f"other calls of the run, and only {counted(started, 'call')} of "
+                f"{len(cities)} had started. Your forecast read a result (.result() waits "
+                "for its call to finish) before it made the next call.",
+                "Call lookup for every city first and keep the futures (a list or a dict); "
+                "read their results afterwards, in a second loop.",
+            )
+    return (
+        "All the lookup calls of each run were running at once, in step 0, beside "
+        "forecast: you started them all before reading any result."
+    )
+
+
+# -- 13.2 · a budget kept across invocations --------------------------------------------
+
+BUDGET = 100
+
+
+@exercise("13.2 · A budget across invocations")
+def check_budget(spend: Any) -> str:
+    """``spend(amount)``, with a checkpointer, returns what is left of a budget of 100
+    after everything spent on its thread, and saves the total spent so far (what the next
+    call gets as ``previous``). Tried on two threads at once."""
+    app = _entrypoint(spend, "spend")
+    if app.checkpointer is None:
+        raise Wrong(
+            "spend has no checkpointer, so nothing is kept between two invocations: "
+            "previous is None every time.",
+            "Give it one: @entrypoint(checkpointer=InMemorySaver()).",
+        )
+    tag = next(_threads)
+    threads = {name: {"configurable": {"thread_id": f"check-13.2-{tag}-{name}"}} for name in "ab"}
+    spent = {"a": 0, "b": 0}
+    for name, amount in (("a", 30), ("b", 5), ("a", 50), ("b", 15), ("a", 40)):
+        first, previous = spent[name] == 0, _previous_of(app, threads[name])
+        spent[name] += amount
+        run = trace(app, amount, threads[name])
+        got, saved = run.values.get("__end__"), _previous_of(app, threads[name])
+        where = f"thread {name}, spending {amount} after {spent[name] - amount}"
+        if got != BUDGET - spent[name] and first and got == BUDGET - sum(spent.values()):
+            raise Wrong(
+                f"On a new thread ({where}) spend returned {got!r}, not "
+                f"{BUDGET - spent[name]}: it counted what thread a spent. A total kept "
+                "outside spend (a global) is shared by every thread.",
+                "Keep the total in what spend saves for the next call: previous belongs "
+                "to the thread.",
+            )
+        if got != BUDGET - spent[name]:
+            if first:
+                raise Wrong(
+                    f"On a new thread ({where}) spend returned {got!r}, not "
+                    f"{BUDGET - spent[name]}: on a thread's first call previous is None.",
+                    "Treat a previous of None as nothing spent yet.",
+                )
+            raise Wrong(
+                f"On {where}, spend returned {got!r}, not {BUDGET - spent[name]}. It got "
+                f"previous = {previous!r}, what the call before saved for it.",
+                "previous is what the last call on the thread saved; without "
+                "entrypoint.final it saves what it returns. Return what is left, and save "
+                "the total spent: return entrypoint.final(value=..., save=...).",
+            )
+        if saved != spent[name]:
+            raise Wrong(
+                f"On {where}, spend returned the right {got}, but saved {saved!r} for the "
+                f"next call (previous), not the total spent, {spent[name]}.",
+                "Return one thing and save another with entrypoint.final(value=what is "
+                "left, save=the total spent).",
+            )
+    return (
+        "Each thread kept its own total: spend returned what was left (70, 20, -20 on "
+        "thread a) and saved the total spent, which the next call got as previous."
+    )
+
+
+_threads = itertools.count(1)
+
+
+def _previous_of(app: Any, config: dict) -> Any:
+    """What the thread's latest checkpoint saved for the next call's ``previous``."""
+    checkpoint = app.checkpointer.get_tuple(config)
+    if checkpoint is None:
+        return None
+    return checkpoint.checkpoint["channel_values"].get("__previous__")
+
+
+# -- 13.3 · which tasks run again on resume ---------------------------------------------
+
+TASKS = ("find_flights", "find_hotels", "ask_approval", "book")
+
+
+def trip_program() -> tuple[Any, list[str]]:
+    """A trip planner: two searches started together, an approval that asks with
+    ``interrupt`` inside a task, then a booking; and the list each task's code (and the
+    entrypoint's body, as ``"trip"``) appends its name to when it runs."""
+    from graphkit import InMemorySaver, interrupt
+
+    ran: list[str] = []
+
+    @task
+    def find_flights(city: str) -> str:
+        ran.append("find_flights")
+        return f"a flight to {city}"
+
+    @task
+    def find_hotels(city: str) -> str:
+        ran.append("find_hotels")
+        return f"a hotel in {city}"
+
+    @task
+    def ask_approval(offer: str) -> bool:
+        ran.append("ask_approval")
+        return interrupt({"approve?": offer})
+
+    @task
+    def book(offer: str) -> str:
+        ran.append("book")
+        return f"booked {offer}"
+
+    @entrypoint(checkpointer=InMemorySaver())
+    def trip(city: str) -> str:
+        ran.append("trip")
+        flights, hotels = find_flights(city), find_hotels(city)
+        offer = f"{flights.result()} and {hotels.result()}"
+        if ask_approval(offer).result():
+            return book(offer).result()
+        return "nothing booked"
+
+    return trip, ran
+
+
+@exercise("13.3 · Which code runs again on resume?")
+def check_reruns(body_runs: Any, reran: Any) -> str:
+    """``body_runs``: how many times ``trip``'s body runs in all, from the first invoke
+    to the end of the resumed one; ``reran``: the tasks whose code runs during the resumed
+    run. Judged against the runtime: the check runs the program."""
+    if not isinstance(body_runs, int) or isinstance(body_runs, bool):
+        raise Wrong(f"body_runs is {body_runs!r}; give a whole number.", "Count the runs.")
+    if isinstance(reran, str) or not all(isinstance(name, str) for name in reran or ()):
+        raise Wrong(
+            f"reran is {reran!r}; give a set of task names, such as {{'book'}}.",
+            "Write the names as strings in a set.",
+        )
+    guessed = set(reran)
+    if unknown := sorted(guessed - set(TASKS)):
+        raise Wrong(
+            f"{', '.join(map(repr, unknown))} is not a task of trip; its tasks are "
+            f"{', '.join(TASKS)}.",
+            "Name tasks only (trip is the entrypoint, counted by body_runs).",
+        )
+    from graphkit import Command
+
+    trip, ran = trip_program()
+    config = {"configurable": {"thread_id": "check-13.3"}}
+    trip.invoke("Rome", config)
+    before = len(ran)
+    trip.invoke(Command(resume=True), config)
+    resumed = [name for name in ran[before:] if name != "trip"]
+    truth, runs = set(resumed), ran.count("trip")
+    if body_runs != runs:
+        where = (
+            "a resumed entrypoint does not start where it paused"
+            if body_runs < runs
+            else "the resume runs trip once: the first invoke ran it up to the pause"
+        )
+        raise Wrong(
+            f"You said trip's body runs {counted(body_runs, 'time')}; it ran "
+            f"{'more' if body_runs < runs else 'fewer'} times: {where}.",
+            "Count the first invoke, and then what Command(resume=...) runs.",
+        )
+    wrong = []
+    for name in sorted(guessed - truth):
+        wrong.append(
+            f"{name} had finished before the pause: the resume returned its saved result "
+            "to trip, and its code did not run again"
+        )
+    for name in sorted(truth - guessed):
+        if name in ran[:before]:
+            wrong.append(
+                f"{name}'s code did run again: it was paused inside its interrupt(), so it "
+                "had not finished and nothing was saved for it; the resume ran it again "
+                "from its first line"
+            )
+        else:
+            wrong.append(f"{name}'s code ran in the resumed run, for the first time")
+    if wrong:
+        raise Wrong(
+            "; ".join(wrong) + ".",
+            "On resume the entrypoint runs again from the top; a task call that had "
+            "finished returns its saved result, a call that had not (it paused) runs "
+            "from its start.",
+        )
+    return (
+        f"trip's body ran {counted(runs, 'time')}; on resume, the two searches returned "
+        "their saved results, ask_approval ran again from its start (its interrupt() now "
+        "returned True), and book ran for the first time."
+    )

@@ -1,0 +1,371 @@
+"""Tests of lesson 13's checks, and of its claims: each check passes on its solution and
+fails, saying why, on the notebook's stub and on typical wrong answers; the lesson's
+programs run on LangGraph's ``langgraph.func`` too, with the same outcomes."""
+
+from __future__ import annotations
+
+import json
+import operator
+import types
+from pathlib import Path
+from typing import Annotated, Any, TypedDict
+
+import pytest
+
+from graphkit.course import assert_fails, assert_passes, lesson13
+from graphkit.course.solutions import lesson13 as solutions
+
+LESSON = Path(__file__).parents[2] / "notebooks" / "13-functional-api.ipynb"
+
+
+def lesson_code() -> list[str]:
+    cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+    return ["".join(cell["source"]) for cell in cells if cell["cell_type"] == "code"]
+
+
+def run_cells(*starts: str) -> dict:
+    """Run the lesson's code cells that start with ``starts`` in one namespace, after its
+    imports (``from graphkit...``), as a learner's kernel would."""
+    from graphkit import InMemorySaver
+    from graphkit.func import entrypoint
+
+    names: dict = {"lesson13": lesson13, "InMemorySaver": InMemorySaver}
+    names["entrypoint"] = entrypoint
+    for source in lesson_code():
+        if source.startswith(starts):
+            exec(source, names)
+    return names
+
+
+def test_the_notebooks_stubs_fail_their_checks(monkeypatch):
+    monkeypatch.setattr(lesson13, "WAIT", 0.2)  # (the stub's calls wait alone: not long)
+    stubs = run_cells("from graphkit.course.lesson13 import lookup", "@entrypoint(checkpoint")
+    answers = run_cells("body_runs = 0")
+    assert_fails(lesson13.check_together(stubs["forecast"]), "The calls ran one at a time")
+    assert_fails(lesson13.check_budget(stubs["spend"]), "saved 70 for the next call")
+    assert_fails(lesson13.check_reruns(answers["body_runs"], answers["reran"]), "ran more times")
+
+
+# -- 13.1 · Start the calls together
+
+
+def test_together_passes_on_the_solution():
+    assert "running at once" in assert_passes(lesson13.check_together(solutions.forecast)).message
+
+
+def test_together_one_at_a_time(monkeypatch):
+    monkeypatch.setattr(lesson13, "WAIT", 0.2)
+    from graphkit.func import entrypoint
+
+    @entrypoint()
+    def forecast(cities):
+        return {city: lesson13.lookup(city).result() for city in cities}
+
+    verdict = lesson13.check_together(forecast)
+    assert_fails(verdict, "only 1 call of 3 had started", hint="second loop")
+
+
+def test_together_without_the_task_or_hard_coded():
+    from graphkit.func import entrypoint
+
+    @entrypoint()
+    def forecast(cities):
+        return {city: lesson13.lookup.func(city) for city in cities}  # no task: no call
+
+    assert_fails(lesson13.check_together(forecast), "step 0 ran 0 lookup calls")
+
+    @entrypoint()
+    def memorised(cities):
+        futures = [lesson13.lookup(city) for city in cities]
+        [future.result() for future in futures]
+        return {"Oslo": "snow in Oslo", "Lima": "fog in Lima", "Rome": "sun in Rome"}
+
+    assert_fails(lesson13.check_together(memorised), "forecast returned")
+
+
+def test_together_a_list_not_a_dict_and_a_plain_function():
+    from graphkit.func import entrypoint
+
+    @entrypoint()
+    def as_list(cities):
+        return [future.result() for future in [lesson13.lookup(city) for city in cities]]
+
+    assert_fails(lesson13.check_together(as_list), "expected {'Oslo'", hint="dict")
+
+    def plain(cities):
+        return {}
+
+    assert_fails(lesson13.check_together(plain), "not an entrypoint", hint="@entrypoint()")
+
+
+# -- 13.2 · A budget across invocations
+
+
+def test_budget_passes_on_the_solution():
+    assert "saved the total spent" in assert_passes(lesson13.check_budget(solutions.spend)).message
+
+
+def test_budget_without_final_saves_what_is_left():
+    from graphkit import InMemorySaver
+    from graphkit.func import entrypoint
+
+    @entrypoint(checkpointer=InMemorySaver())
+    def spend(amount, previous=None):
+        return 100 - (previous or 0) - amount
+
+    assert_fails(lesson13.check_budget(spend), "saved 70", hint="entrypoint.final")
+
+
+def test_budget_with_a_global_total_is_shared_by_threads():
+    from graphkit import InMemorySaver
+    from graphkit.func import entrypoint
+
+    total = [0]
+
+    @entrypoint(checkpointer=InMemorySaver())
+    def spend(amount, previous=None):
+        total[0] += amount
+        return entrypoint.final(value=100 - total[0], save=total[0])
+
+    assert_fails(lesson13.check_budget(spend), "it counted what thread a spent")
+
+
+def test_budget_forgetting_none_and_no_checkpointer():
+    from graphkit import InMemorySaver
+    from graphkit.func import entrypoint
+
+    @entrypoint(checkpointer=InMemorySaver())
+    def spend(amount, previous=None):
+        total = previous + amount
+        return entrypoint.final(value=100 - total, save=total)
+
+    assert_fails(lesson13.check_budget(spend), "TypeError")
+
+    @entrypoint()
+    def forgetful(amount, previous=None):
+        return 100 - amount
+
+    assert_fails(lesson13.check_budget(forgetful), "no checkpointer", hint="InMemorySaver")
+
+
+def test_budget_saving_the_wrong_total():
+    from graphkit import InMemorySaver
+    from graphkit.func import entrypoint
+
+    @entrypoint(checkpointer=InMemorySaver())
+    def spend(amount, previous=None):
+        total = (previous or 0) + amount
+        return entrypoint.final(value=100 - total, save=amount)  # saves the last amount
+
+    assert_fails(
+        lesson13.check_budget(spend),
+        "saved 50 for the next call (previous), not the total spent, 80",
+    )
+
+
+# -- 13.3 · Which code runs again on resume?
+
+
+def test_reruns_passes_on_the_solution():
+    assert "ran 2 times" in assert_passes(lesson13.check_reruns(**solutions.RERUN_ANSWERS)).message
+
+
+@pytest.mark.parametrize(
+    ("body_runs", "reran", "said"),
+    [
+        (1, {"ask_approval", "book"}, "it ran more times"),
+        (3, {"ask_approval", "book"}, "it ran fewer times"),
+        (2, {"book"}, "ask_approval's code did run again: it was paused inside"),
+        (2, set(TASKS := lesson13.TASKS), "find_flights had finished before the pause"),
+        (2, {"ask_approval"}, "book's code ran in the resumed run, for the first time"),
+        (2, {"trip"}, "'trip' is not a task of trip"),
+        (2, "book", "give a set of task names"),
+    ],
+)
+def test_reruns_wrong_answers(body_runs, reran, said):
+    verdict = lesson13.check_reruns(body_runs, reran)
+    assert_fails(verdict, said)
+    assert "2 times" not in verdict.message or said.startswith("find")
+
+
+# -- the lesson's claims, on LangGraph
+
+
+def libraries() -> list[types.SimpleNamespace]:
+    import graphkit
+    import graphkit.func
+
+    langgraph_func = pytest.importorskip("langgraph.func")
+    from langgraph.checkpoint.memory import InMemorySaver as LangGraphSaver
+    from langgraph.graph import END, START, StateGraph
+    from langgraph.types import Command, Send, interrupt
+
+    return [
+        types.SimpleNamespace(
+            name="graphkit",
+            entrypoint=graphkit.func.entrypoint,
+            task=graphkit.func.task,
+            Saver=graphkit.InMemorySaver,
+            Command=graphkit.Command,
+            interrupt=graphkit.interrupt,
+            StateGraph=graphkit.StateGraph,
+            Send=graphkit.Send,
+            START=graphkit.START,
+            END=graphkit.END,
+        ),
+        types.SimpleNamespace(
+            name="langgraph",
+            entrypoint=langgraph_func.entrypoint,
+            task=langgraph_func.task,
+            Saver=LangGraphSaver,
+            Command=Command,
+            interrupt=interrupt,
+            StateGraph=StateGraph,
+            Send=Send,
+            START=START,
+            END=END,
+        ),
+    ]
+
+
+def observe_lesson(lib: Any) -> dict:
+    """Sections 1, 4, 5 and 6 of the lesson, written against ``lib``: what a learner sees."""
+    seen: dict = {}
+    ran: list[str] = []
+
+    @lib.task
+    def fetch(city: str) -> str:
+        ran.append(f"fetch {city}")
+        return f"sunny in {city}"
+
+    @lib.task
+    def summarise(reports: list[str]) -> str:
+        ran.append("summarise")
+        return "; ".join(reports)
+
+    @lib.entrypoint()
+    def weather(cities: list[str]) -> str:
+        futures = [fetch(city) for city in cities]
+        return summarise([future.result() for future in futures]).result()
+
+    seen["weather"] = weather.invoke(["Oslo", "Lima", "Rome"])
+    steps = [
+        (chunk["step"], chunk["payload"]["name"])
+        for chunk in weather.stream(["Oslo", "Lima"], stream_mode="debug")
+        if chunk["type"] == "task"
+    ]
+    seen["task steps"] = sorted(steps)  # every call in step 0, beside the entrypoint
+
+    @lib.entrypoint(checkpointer=lib.Saver())
+    def doorbell(name: str, previous: list[str] | None = None) -> Any:
+        visitors = (previous or []) + [name]
+        return lib.entrypoint.final(value=f"hello {name}, visitor #{len(visitors)}", save=visitors)
+
+    door = {"configurable": {"thread_id": "front door"}}
+    seen["doorbell"] = [doorbell.invoke(n, door) for n in ("Ada", "Alan")]
+    seen["doorbell other"] = doorbell.invoke("Grace", {"configurable": {"thread_id": "back"}})
+    seen["doorbell history"] = [
+        (s.metadata["step"], s.metadata["source"]) for s in doorbell.get_state_history(door)
+    ]
+
+    ran.clear()
+    body_runs: list[int] = []
+
+    @lib.entrypoint(checkpointer=lib.Saver())
+    def send_report(cities: list[str]) -> str:
+        body_runs.append(1)
+        reports = [future.result() for future in [fetch(city) for city in cities]]
+        answer = lib.interrupt({"send these?": reports})
+        return summarise(reports).result() if answer == "yes" else "not sent"
+
+    report = {"configurable": {"thread_id": "report"}}
+    paused = send_report.invoke(["Oslo", "Lima"], report)
+    seen["question"] = paused["__interrupt__"][0].value
+    seen["ran before"], seen["body before"] = list(ran), len(body_runs)
+    ran.clear()
+    seen["resumed"] = send_report.invoke(lib.Command(resume="yes"), report)
+    seen["ran on resume"], seen["body in all"] = sorted(ran), len(body_runs)
+
+    class Weather(TypedDict, total=False):
+        cities: list[str]
+        reports: Annotated[list[str], operator.add]
+        summary: str
+
+    builder = lib.StateGraph(Weather)
+    builder.add_node("fetch", lambda packet: {"reports": [f"sunny in {packet['city']}"]})
+    builder.add_node("summarise", lambda state: {"summary": "; ".join(state["reports"])})
+    builder.add_conditional_edges(
+        lib.START, lambda s: [lib.Send("fetch", {"city": c}) for c in s["cities"]], ["fetch"]
+    )
+    builder.add_edge("fetch", "summarise")
+    builder.add_edge("summarise", lib.END)
+    graph = builder.compile(checkpointer=lib.Saver())
+    config = {"configurable": {"thread_id": "graph"}}
+    seen["graph summary"] = graph.invoke({"cities": ["Oslo", "Lima", "Rome"]}, config)["summary"]
+    seen["graph checkpoints"] = len(list(graph.get_state_history(config)))
+    seen["graph task steps"] = sorted(
+        (chunk["step"], chunk["payload"]["name"])
+        for chunk in graph.stream(
+            {"cities": ["Oslo", "Lima"]}, {"configurable": {"thread_id": "g2"}}, stream_mode="debug"
+        )
+        if chunk["type"] == "task"
+    )
+    return seen
+
+
+def test_the_lessons_programs_do_on_graphkit_what_they_do_on_langgraph():
+    ours, theirs = (observe_lesson(lib) for lib in libraries())
+    assert ours == theirs
+    assert ours["task steps"] == [(0, "fetch"), (0, "fetch"), (0, "summarise"), (0, "weather")]
+    assert ours["doorbell"] == ["hello Ada, visitor #1", "hello Alan, visitor #2"]
+    assert ours["doorbell history"] == [(2, "loop"), (1, "input"), (0, "loop"), (-1, "input")]
+    assert ours["ran on resume"] == ["summarise"] and ours["body in all"] == 2
+    assert ours["graph summary"] == ours["weather"]
+    assert ours["graph checkpoints"] == 4  # one per step: -1, 0, 1 (fetch × 3), 2
+    assert [step for step, _ in ours["graph task steps"]] == [1, 1, 2]  # fetch ×2, summarise
+
+
+def exercise_outcomes(lib: Any) -> tuple:
+    """13.2's solution and 13.3's trip (one search), written against ``lib``."""
+
+    @lib.entrypoint(checkpointer=lib.Saver())
+    def spend(amount: int, previous: int | None = None) -> Any:
+        total = (previous or 0) + amount
+        return lib.entrypoint.final(value=100 - total, save=total)
+
+    config = {"configurable": {"thread_id": "a"}}
+    left = [spend.invoke(amount, config) for amount in (30, 50, 40)]
+    ran: list[str] = []
+
+    @lib.task
+    def find_flights(city: str) -> str:
+        ran.append("find_flights")
+        return f"a flight to {city}"
+
+    @lib.task
+    def ask_approval(offer: str) -> bool:
+        ran.append("ask_approval")
+        return lib.interrupt({"approve?": offer})
+
+    @lib.task
+    def book(offer: str) -> str:
+        ran.append("book")
+        return f"booked {offer}"
+
+    @lib.entrypoint(checkpointer=lib.Saver())
+    def trip(city: str) -> str:
+        ran.append("trip")
+        offer = find_flights(city).result()
+        return book(offer).result() if ask_approval(offer).result() else "nothing booked"
+
+    trip.invoke("Rome", config)
+    before = len(ran)
+    result = trip.invoke(lib.Command(resume=True), config)
+    return left, ran[before:], ran.count("trip"), result
+
+
+def test_exercise_programs_do_on_graphkit_what_they_do_on_langgraph():
+    ours, theirs = (exercise_outcomes(lib) for lib in libraries())
+    assert ours == theirs
+    assert ours[0] == [70, 20, -20]
+    assert ours[1] == ["trip", "ask_approval", "book"]  # what 13.3's answer says
