@@ -1,126 +1,46 @@
 """Streaming a run: ``StreamRun`` prepares it as ``stream``/``invoke`` were asked and
 ``chunks`` drives the stepper to the end, handing each phase to the emitters
 (``graphkit.streaming.parts`` shapes them for ``version="v2"`` and collects what
-``invoke`` returns)."""
+``invoke`` returns). What it was asked is checked in ``options``, where it starts and
+the config it inherits there are ``placement``'s, the chunks running tasks send wait in
+``listener``'s ``Listener``, and ``one_key`` reads chunks through one key named alone."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import functools
-import sys
 import threading
-import warnings
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from graphkit.diagnostics import run as diagnose
-from graphkit.errors import (
-    GraphDrained,
-    GraphInterrupt,
-    GraphRecursionError,
-    LangGraphDeprecatedSinceV10,
-    warn,
-)
-from graphkit.pregel.config import RunConfig, coerce_context, merged_callbacks, merged_metadata
-from graphkit.pregel.runtime import (
-    RunControl,
-    Runtime,
-    ServerInfo,
-    current_scope,
-    outside_tasks,
-    scope_config,
-)
+from graphkit.errors import GraphDrained, GraphInterrupt, GraphRecursionError, warn
+from graphkit.pregel.config import RunConfig, coerce_context
+from graphkit.pregel.runtime import RunControl, Runtime, ServerInfo, outside_tasks
 from graphkit.pregel.step_work import stops_the_step
 from graphkit.pregel.stepper import Stepper
-from graphkit.pregel.threads import INTERRUPT
-from graphkit.pregel.tracing import open_trace, with_ambient_tracer
+from graphkit.pregel.tracing import open_trace
 from graphkit.streaming.aio import current_async_run
-from graphkit.streaming.emitters import EVENTS, STREAM_MODES, CallUpdate, Paused, emitters_for
+from graphkit.streaming.emitters import EVENTS, CallUpdate, Paused, emitters_for
+from graphkit.streaming.listener import Item, Listener, _drain
 from graphkit.streaming.messages import without_content_events
+from graphkit.streaming.one_key import _one_checkpoint, _one_update, _one_value
+from graphkit.streaming.options import (
+    RUN_KEYWORDS,
+    _known_keys,
+    _print_modes,
+    _resolve_deprecated,
+    checked_modes,
+)
 from graphkit.streaming.parts import Collector, Parts, checked_version
+from graphkit.streaming.placement import _placed
 
 if TYPE_CHECKING:
     from graphkit.pregel.app import CompiledGraph
     from graphkit.pregel.records import TaskResult
 
 __all__ = ["Collector", "Listener", "StreamRun", "open_stream"]
-
-Item = tuple[tuple[str, ...], str, Any]  # (namespace, mode, chunk)
-
-RUN_KEYWORDS = frozenset({"interrupt_before", "interrupt_after", "durability", "executor"})
-"""The run options ``invoke`` / ``stream`` take besides their own named parameters
-(``executor`` is graphkit's: where a step's tasks run; ``control``, LangGraph's
-``RunControl``, goes into the run's ``Runtime``)."""
-
-
-class Listener:
-    """Where running tasks send chunks while they run: custom chunks, chat-model
-    messages, and the chunks of subgraphs they start. ``modes`` are the modes those
-    subgraphs forward; ``wake`` (when set) wakes Execute as a chunk comes
-    (``StepWork.results``), so that the stream hands it on at once."""
-
-    def __init__(self, modes: tuple[str, ...], wake: threading.Event | None) -> None:
-        self.modes, self.wake = modes, wake
-        self.queue: deque[Item] = deque()
-        self.callbacks: tuple[Any, ...] = ()
-        self.messages_sink: Any = None  # the run's MessagesSink, when "messages" is streamed
-        self.call_started: Callable[[Any], None] | None = None
-        """Told of each task started while a step runs (a called task; an error handler
-        on resume)."""
-
-    def send(self, item: Item) -> None:
-        self.queue.append(item)
-        if self.wake is not None:
-            self.wake.set()
-
-    def finished(self, task_id: str) -> None:
-        """Mark where, among the chunks sent so far, a called task finished."""
-        self.queue.append(((), _FINISHED, task_id))
-
-    def take_messages(
-        self, namespace: tuple[str, ...], parent: Listener | None, content_events: bool = False
-    ) -> None:
-        """Stream the chat-model messages of this run's tasks (from ``namespace``),
-        through a sink shared with the ``parent`` run's: one set of message ids seen
-        (``content_events``: a v3 run's, see ``graphkit.streaming.messages``)."""
-        from graphkit.streaming.messages import MessagesSink
-
-        shared = parent.messages_sink if parent is not None else None
-        send = self.sender(namespace, "messages")
-        sink = MessagesSink(send, shared, namespace, content_events)
-        self.callbacks, self.messages_sink = (sink.handler,), sink
-
-    def sender(self, namespace: tuple[str, ...], mode: str) -> Callable[[Any], None]:
-        """A function sending its chunk here, in ``mode``, from ``namespace`` (a custom
-        chunk from a called task of this run: see ``CallNamespace``)."""
-
-        def send(chunk: Any) -> None:
-            self.send((namespace, mode, chunk))
-
-        def send_custom(chunk: Any) -> None:
-            scope = current_scope()
-            caller = scope.task.caller_namespace if scope is not None else None
-            if caller is not None and scope.run.namespace == namespace:  # type: ignore[union-attr]
-                self.send((CallNamespace(caller, namespace), mode, chunk))
-            else:
-                self.send((namespace, mode, chunk))
-
-        return send_custom if mode == "custom" else send
-
-
-class CallNamespace(tuple):  # type: ignore[type-arg]
-    """The namespace a called task's chunk shows, as in LangGraph: its caller's (so a
-    call inside a call shows both). The chunk still belongs to the run the task is part
-    of, at namespace ``run``: it is streamed without ``subgraphs=True``."""
-
-    run: tuple[str, ...]
-
-    def __new__(cls, shown: tuple[str, ...], run: tuple[str, ...]) -> CallNamespace:
-        namespace = super().__new__(cls, shown)
-        namespace.run = run
-        return namespace
 
 
 class StreamRun:
@@ -391,27 +311,6 @@ def _v3(config: Any, parts: Any) -> bool:
     return parts is not None and bool(configurable.get(PROTOCOL_MESSAGES_KEY))
 
 
-def _known_keys(app: Any, keys: Sequence[str]) -> tuple[str, ...]:
-    """``output_keys``, each a channel of ``app`` (a ``ValueError`` if not, as in LangGraph)."""
-    if keys is app.spec.output_keys:  # (``invoke``'s default: compile made them of channels)
-        return keys
-    if not isinstance(keys, Iterable):  # (LangGraph's TypeError, "not iterable")
-        raise TypeError(diagnose.not_names("output_keys", keys, "['answer']"))
-    keys = tuple(keys)
-    if unknown := [key for key in keys if key not in app.spec.channels]:
-        raise ValueError(diagnose.unknown_output_keys(unknown, app.spec.stream_keys))
-    return keys
-
-
-def _print_modes(app: Any, kwargs: dict[str, Any]) -> tuple[str, ...]:
-    """The modes the run prints as it goes: ``print_mode``, else (LangGraph's ``debug``)
-    updates and values."""
-    debug = kwargs.pop("debug", None)
-    debug = app.debug if debug is None else debug
-    print_mode = kwargs.pop("print_mode", ()) or (("updates", "values") if debug else ())
-    return checked_modes(print_mode)[0] if print_mode else ()
-
-
 def _stepper(app: Any, input: Any, config: Any, options: Any) -> Stepper:
     """The run's stepper; a traced run whose input is refused ends with that error. A
     ``durability`` given to a run that saves nothing is warned of, as LangGraph does."""
@@ -460,167 +359,6 @@ def _raise_if_stopped(stepper: Stepper) -> None:
         raise stepper.save_error
 
 
-def _placed(config: Any) -> tuple[Any, Any, bool]:
-    """Where a run starts: the task it runs inside (a ``TaskScope``; None at the root,
-    and for a run inside a node that names its own thread: a run of its own, with its
-    own thread, saver and store, as in LangGraph), its config as inherited there (with
-    LangSmith's tracer when tracing is on: ``with_ambient_tracer``), and whether it names
-    its own thread."""
-    parent = current_scope()
-    own_thread = parent is not None and _names_own_thread(parent, config)
-    config = with_ambient_tracer(_inherited(parent, config))
-    return (None if own_thread else parent), config, own_thread
-
-
-def _inherited(parent: Any, config: Any) -> Any:
-    """``config``, for a graph run inside the task ``parent`` (a ``TaskScope``), as
-    LangGraph's ``ensure_config`` makes it there: the task's config (its thread and
-    ``configurable`` keys, tags, metadata, callbacks, recursion limit) under what
-    ``config`` gives, ``configurable``, ``metadata`` and ``callbacks`` merged, the tags
-    the task has not added again. A config naming its own thread starts a
-    ``configurable`` of its own. (A config that is not a dict is left for ``RunConfig``
-    to refuse.)"""
-    if not (config is None or isinstance(config, Mapping)):
-        return config
-    if parent is None:
-        return _under_runnable(config)
-    task = scope_config(parent)
-    given = {key: value for key, value in (config or {}).items() if value is not None}
-    inherited = {} if _names_own_thread(parent, config) else task.get("configurable") or {}
-    merged = {**task, **given}
-    merged["configurable"] = {**inherited, **(given.get("configurable") or {})}
-    merged["metadata"] = merged_metadata(task.get("metadata"), given.get("metadata"))
-    return _under_caller(merged, given, _ambient_callbacks(task), task.get("tags"))
-
-
-def _ambient_callbacks(task: Mapping[str, Any]) -> Any:
-    """The callbacks of the langchain-core runnable running inside the task, if any (a
-    ``RunnableSequence`` or ``RunnableLambda`` the graph is called from: its run is the
-    graph's parent, as LangGraph's ``ensure_config`` reads it), else the task's."""
-    return (_running_config() or task).get("callbacks")
-
-
-def _running_config() -> Any:
-    """The config of the langchain-core runnable running here, or None (graphkit never
-    imports langchain-core: if nobody did, nothing runs)."""
-    langchain = sys.modules.get("langchain_core.runnables.config")
-    return langchain.var_child_runnable_config.get() if langchain is not None else None
-
-
-def _under_runnable(config: Any) -> Any:
-    """``config``, for a graph run outside any graph but called from a langchain-core
-    runnable (a ``RunnableLambda``, a tool, a LangGraph node): that runnable's callbacks,
-    tags and metadata under what ``config`` gives, as LangGraph's ``ensure_config`` reads
-    them, so tracing and ``astream_events`` show the graph as its child; its recursion
-    limit and ``max_concurrency`` too, unless ``config`` sets them (langchain-core gives
-    every runnable's config a limit of 25, which LangGraph's graph then runs under). (Its
-    ``configurable`` is not taken: a thread stays the caller's to name.)"""
-    if not (running := _running_config()):
-        return config
-    given = {key: value for key, value in (config or {}).items() if value is not None}
-    limits = ("recursion_limit", "max_concurrency")
-    merged = {key: running[key] for key in limits if running.get(key) is not None} | given
-    if running.get("metadata"):
-        merged["metadata"] = merged_metadata(running["metadata"], given.get("metadata"))
-    return _under_caller(merged, given, running.get("callbacks"), running.get("tags"))
-
-
-def _under_caller(
-    merged: dict[str, Any], given: Mapping[str, Any], callbacks: Any, tags: Any
-) -> Any:
-    """``merged`` with the caller's ``callbacks`` (its handlers, tracing and
-    ``astream_events``, hear the graph's run too) and ``tags`` (first, none twice) under
-    what the run was ``given``."""
-    if callbacks is not None:
-        own = given.get("callbacks")
-        merged["callbacks"] = callbacks if own is None else merged_callbacks(callbacks, own)
-    first = list(tags or ())
-    if joined := [*first, *(tag for tag in given.get("tags", ()) if tag not in first)]:
-        merged["tags"] = joined
-    return merged
-
-
-def _names_own_thread(parent: Any, config: Any) -> bool:
-    """Whether ``config``, given to a graph run inside the task ``parent``, addresses a
-    checkpoint lineage of its own (a ``thread_id``, ``checkpoint_ns``, ``checkpoint_id``
-    or ``checkpoint_map``), other than the task's: the task's own config (a node handing
-    its ``config`` on, a subgraph node) keeps the run the task's subgraph."""
-    configurable = (config or {}).get("configurable") if isinstance(config, Mapping) else None
-    if not configurable or not any(configurable.get(key) for key in _OWN_THREAD_KEYS):
-        return False
-    return configurable.get("checkpoint_ns") != "|".join(parent.namespace)
-
-
-_OWN_THREAD_KEYS = ("thread_id", "checkpoint_ns", "checkpoint_id", "checkpoint_map")
-
-
-def _one_value(chunk: Any, key: str) -> Any:
-    """A values chunk for ``output_keys=key``: the key's value; a pause shows its
-    interrupts (added to the value when that is a dict, as in LangGraph)."""
-    if not isinstance(chunk, dict):
-        return chunk
-    if INTERRUPT in chunk:
-        value = chunk.get(key)
-        return (
-            {**value, INTERRUPT: chunk[INTERRUPT]}
-            if isinstance(value, dict)
-            else {INTERRUPT: chunk[INTERRUPT]}
-        )
-    return chunk.get(key)
-
-
-def _one_checkpoint(chunk: Any, mode: str, key: str) -> Any:
-    """A checkpoint payload (mode "checkpoints", or a "debug" checkpoint event) whose
-    values are read through one stream channel named alone: that channel's value."""
-    event = mode == "debug" and isinstance(chunk, dict) and chunk.get("type") == "checkpoint"
-    payload = chunk["payload"] if event else chunk
-    if not isinstance(payload, dict) or not isinstance(payload.get("values"), dict):
-        return chunk
-    payload = {**payload, "values": payload["values"].get(key)}
-    return {**chunk, "payload": payload} if event else payload
-
-
-def _drain(queue: deque[Item], result: TaskResult | None, heard: set[str]) -> Iterator[Item]:
-    """The chunks waiting in ``queue`` before ``result`` is streamed: all, or if it is a
-    called task's, those sent before it finished (its ``Listener.finished`` mark), so
-    that they keep their order. The mark of a called task whose result is not streamed
-    yet (not in ``heard``) stops it too: what its caller sent after it (the start of its
-    next call) follows that result."""
-    until = None
-    if result is not None and result.task.kind == "call":
-        until = result.task.id
-        heard.add(until)
-    while queue:
-        item = queue.popleft()
-        namespace, mode, chunk = item
-        if mode is _FINISHED:
-            if chunk == until:
-                return
-            if chunk not in heard:
-                queue.appendleft(item)
-                return
-            continue
-        yield namespace, mode, chunk
-
-
-_FINISHED: Any = object()  # the mode of the mark a finished called task leaves in the queue
-
-
-def _one_update(chunk: Any, key: str) -> Any:
-    """An updates chunk for ``output_keys=key``: what each node wrote to the key (None
-    if nothing), as in LangGraph; ``__interrupt__`` and ``__metadata__`` stay as they are,
-    and so does a called task's (``CallUpdate``)."""
-    if not isinstance(chunk, dict) or isinstance(chunk, CallUpdate):
-        return chunk
-
-    def value(update: Any) -> Any:
-        if isinstance(update, list):
-            return [part.get(key) for part in update if isinstance(part, dict)]
-        return update.get(key) if isinstance(update, dict) else update
-
-    return {k: v if k.startswith("__") else value(v) for k, v in chunk.items()}
-
-
 @functools.cache
 def _events_of(kind: type) -> tuple[str, ...]:
     return tuple(event for event in EVENTS if hasattr(kind, event))
@@ -629,36 +367,6 @@ def _events_of(kind: type) -> tuple[str, ...]:
 def open_stream(app: CompiledGraph, input: Any, config: Any, **kwargs: Any) -> StreamRun:
     """``StreamRun(app, input, config, **kwargs)``."""
     return StreamRun(app, input, config, **kwargs)
-
-
-def checked_modes(stream_mode: str | Sequence[str]) -> tuple[tuple[str, ...], bool]:
-    """``(modes, single)``: the modes asked, and whether one was asked as a string."""
-    single = isinstance(stream_mode, str)
-    if not single and not isinstance(stream_mode, Iterable):  # (LangGraph's TypeError too)
-        raise TypeError(diagnose.not_names("stream_mode", stream_mode, "['values', 'updates']"))
-    modes = (stream_mode,) if single else tuple(stream_mode)
-    for mode in modes:
-        if mode not in STREAM_MODES:
-            raise ValueError(
-                f"Unknown stream_mode {mode!r}; use one of {list(STREAM_MODES)} or a list of them."
-            )
-    return modes, single
-
-
-def _resolve_deprecated(kwargs: dict[str, Any]) -> None:
-    """Map ``checkpoint_during`` to ``durability`` (LangGraph's deprecated name for it)."""
-    checkpoint_during = kwargs.pop("checkpoint_during", None)
-    if checkpoint_during is None:
-        return
-    warnings.warn(
-        "`checkpoint_during` is deprecated and will be removed. Please use `durability` "
-        "instead: durability='async' for True, durability='exit' for False.",
-        LangGraphDeprecatedSinceV10,
-        stacklevel=4,
-    )
-    if kwargs.get("durability") is not None:
-        raise ValueError("Pass durability= or checkpoint_during=, not both; keep durability=.")
-    kwargs["durability"] = "async" if checkpoint_during else "exit"
 
 
 def _starts(
