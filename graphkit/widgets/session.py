@@ -16,6 +16,10 @@ the step failed or paused) changed no channel: it discards the plan and the resu
 A widget shows the session's true state whoever drives it: every method that changes
 what a view shows tells the session's listeners (``subscribe``). Step numbers are told
 as one story after a fork (``widgets.story``); the records keep LangGraph's.
+
+This module drives the run; going back, resetting and resuming are ``TimeTravel``'s
+(``widgets.travel``), choosing what the view shows ``Looking``'s (``widgets.looking``),
+and opening a recorded run ``FromRun``'s (``widgets.recorded``).
 """
 
 from __future__ import annotations
@@ -25,16 +29,15 @@ import uuid
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from graphkit.checkpoint import Checkpoint
-from graphkit.diagnostics import some_names
 from graphkit.pregel.records import Plan, Run, Superstep
-from graphkit.types import Command
 from graphkit.widgets.listeners import Notifier, notifies
+from graphkit.widgets.looking import Looking
+from graphkit.widgets.recorded import FromRun, _refuse_a_langgraph_thread
+from graphkit.widgets.travel import TimeTravel
 
 if TYPE_CHECKING:
     from graphkit.pregel.app import CompiledGraph
     from graphkit.pregel.stepper import Stepper
-    from graphkit.widgets.export import Exported
     from graphkit.widgets.predict import Prediction, Score
     from graphkit.widgets.view import View
 
@@ -43,7 +46,7 @@ _NO_VALUE: Any = object()
 __all__ = ["DebugSession"]
 
 
-class DebugSession(Notifier):
+class DebugSession(FromRun, TimeTravel, Looking, Notifier):
     """Drive a run of ``app`` phase by phase: ``plan``, ``execute``, ``update``,
     ``step``, ``run``, ``back``, ``reset``; look at it with ``view()``. ``app`` is a
     graphkit graph or a compiled LangGraph graph (converted with ``as_graphkit``).
@@ -114,64 +117,6 @@ class DebugSession(Notifier):
         self._started = 0  # steppers started so far (an id() can be reused once one is freed)
         self._renamed: dict[str, str] = {}  # an imported run's interrupt ids → graphkit's
         self._stepper = self._start(input, self.config)
-
-    @classmethod
-    def from_run(
-        cls,
-        app: Any,
-        run: Run,
-        config: Mapping[str, Any] | None = None,
-        *,
-        breakpoints: Iterable[str] = (),
-        context: Any = None,
-    ) -> DebugSession:
-        """Open a recorded run in the debugger: a thread read from LangGraph
-        (``graphkit.open_langgraph_thread``), with ``app`` the graph that made it (a
-        LangGraph graph is converted). Its supersteps show as already applied, and the
-        session reads as the run ended: done, failed (Back discards the failed step) or
-        paused (``resume`` answers the question). Step goes on from its last checkpoint on
-        a copy of the thread (``app``'s saver is not used), with ``context`` as the nodes'
-        ``runtime.context`` (for a graph with a ``context_schema``: neither a run record
-        nor a LangGraph checkpoint keeps the context a run was given, so pass it again).
-
-        >>> from langgraph.checkpoint.memory import InMemorySaver
-        >>> from langgraph.graph import START, StateGraph
-        >>> from typing import TypedDict
-        >>> from graphkit import open_langgraph_thread
-        >>> class State(TypedDict):
-        ...     n: int
-        >>> builder = StateGraph(State).add_node("double", lambda state: {"n": state["n"] * 2})
-        >>> app = builder.add_edge(START, "double").compile(checkpointer=InMemorySaver())
-        >>> config = {"configurable": {"thread_id": "1"}}
-        >>> _ = app.invoke({"n": 3}, config)
-        >>> session = DebugSession.from_run(app, open_langgraph_thread(app, config), config)
-        >>> [superstep.step for superstep in session.supersteps], session.values
-        ([-1, 0, 1], {'n': 6})
-        >>> session.status, session.view().status_text
-        ('done', 'done: no node was triggered by the last Update')
-        """
-        from graphkit.bridge.convert import as_graphkit
-        from graphkit.bridge.threads import interrupt_ids, save_thread
-        from graphkit.checkpoint import InMemorySaver
-        from graphkit.checkpoint.saver import config_key
-
-        _check_recorded(run, config)
-        app = copy.copy(as_graphkit(app))
-        _check_made_by(app, run)
-        app.checkpointer = InMemorySaver()  # the run's thread, copied: stepping on saves here
-        thread_id = str(config_key(config, "thread_id") or f"imported-{uuid.uuid4().hex[:8]}")
-        thread = save_thread(run, app.checkpointer, thread_id)
-        renamed = interrupt_ids(run, thread["configurable"]["checkpoint_id"])
-        # resumed, not named: a named checkpoint is replayed, on a fork of its own
-        del thread["configurable"]["checkpoint_id"]
-        session = cls(app, None, thread, breakpoints=breakpoints, context=context)
-        session._kept = list(run.steps)
-        session._renamed = renamed  # (the run's question ids, as the copy asks them)
-        if run.status != "running":
-            # The stepper would plan the next step: what LangGraph reached is the run's own
-            # status instead, until Back, Reset or Resume starts a stepper from the thread.
-            session._ended = run
-        return session
 
     # -- where the run is -----------------------------------------------------------------
 
@@ -368,179 +313,6 @@ class DebugSession(Notifier):
             score = score.add(prediction.correct)
         return score
 
-    # -- travelling ---------------------------------------------------------------------
-
-    @notifies
-    def back(self) -> None:
-        """Undo the last step: in the middle of a step, discard its plan and results;
-        after an Update, restore the checkpoint the step started from."""
-        self._go_live()
-        steps = self.supersteps
-        applied = [s for s in steps if s.update is not None]
-        if applied and len(applied) < len(steps):  # no channel changed: plan it again
-            self._travel(applied, steps[-1].checkpoint_before, "discarded the unapplied step")
-        elif len(applied) > 1:
-            what = f"restored the checkpoint before step {self._story(applied[-1].step)}"
-            self._travel(applied[:-1], applied[-1].checkpoint_before, what)
-        elif steps:
-            self.reset()  # before the input step there is only the start
-        else:
-            self.message = "Nothing to go back to: the run has not started."
-
-    @notifies
-    def rewind(self, index: int) -> None:
-        """Time-travel to just after the ``index``-th applied step (restoring the
-        checkpoint its Update made); later steps are dropped and can be run again."""
-        self._go_live()
-        applied = [s for s in self.supersteps if s.update is not None]
-        if not 0 <= index < len(applied):
-            raise IndexError(f"No applied step at index {index}; there are {len(applied)}.")
-        what = f"restored the checkpoint after step {self._story(applied[index].step)}"
-        self._travel(applied[: index + 1], applied[index].checkpoint, what)
-
-    @notifies
-    def reset(self) -> None:
-        """Start the run again from its input (and from the checkpoint the session
-        started from; a thread that was empty then is emptied again)."""
-        self.shown = None
-        config = self.thread_config
-        if self.origin_id is None:
-            assert self.app.checkpointer is not None
-            self.app.checkpointer.delete_thread(self.thread_id)
-        else:
-            config["configurable"]["checkpoint_id"] = self.origin_id
-        self._kept = []
-        self.undone = frozenset()
-        self._stepper = self._start(self.input, config)
-        self.message = "Reset: the run starts again from its input."
-
-    @notifies
-    def resume(self, answer: Any = None) -> None:
-        """Go on after the run paused: an ``interrupt()`` in a node receives ``answer``
-        (``Command(resume=answer)``); a compiled ``interrupt_before``/``after`` is passed.
-        With several questions waiting (parallel tasks that each asked), ``answer`` is a
-        dict keyed by their ids, whole or their first characters (``view().status_text``
-        shows them): ``{'65233a7f': 'yes', '5ea9e835': 'no'}``. A resume that cannot
-        start leaves the run paused, and ``message`` says why."""
-        self._go_live()
-        if self.status != "interrupted":
-            self.message = f"Nothing to resume: the run is {self.status}."
-            return
-        asked, given = tuple(question for _, question in self.questions), answer
-        if len(asked) > 1:  # parallel questions: LangGraph takes answers by interrupt id
-            from graphkit.widgets.answers import answers_by_id
-
-            answer = answers_by_id(asked, answer)
-            if isinstance(answer, str):
-                self.message = answer
-                return
-            answer = {self._renamed.get(key, key): value for key, value in answer.items()}
-        command = Command(resume=answer) if asked else None
-        kept = [s for s in self.supersteps if s.update is not None]
-        paused_at, passed = self._paused_at, self._passed
-        # started before anything is changed: a resume the runtime refuses leaves the
-        # run paused as it was (it showed the step before, "paused by a compiled
-        # breakpoint", its questions gone)
-        try:
-            stepper = self._start(command, self.thread_config)
-        except Exception as error:
-            self.message = f"Not resumed: {type(error).__name__}: {error}"
-            return
-        self._kept, self._stepper = kept, stepper
-        here = (id(self._stepper), self._stepper.step_number)
-        # a pause this step passed already (its interrupt_before, resumed now or before
-        # its node asked; a tick) is not met again: the step runs again, as in LangGraph,
-        # without a second stop at the same tick
-        if command is None or (passed is not None and passed[1] == here[1]):
-            self._passed = here
-        if paused_at is not None and paused_at[1] == here[1]:
-            self._paused_at = here
-        # (the paused step was not applied: the run goes on from the last applied one,
-        # and its next Step runs the paused step again, as LangGraph resumes)
-        returns = "each interrupt() returns its own" if len(asked) > 1 else "interrupt() returns it"
-        said = f" with {given!r}: {returns}" if command is not None else ""
-        self.message = f"Resumed{said}. Step runs the paused step again."
-
-    # -- looking ------------------------------------------------------------------------
-
-    @notifies
-    def goto(self, index: int) -> None:
-        """Show ``supersteps[index]`` (the slider): looking only, nothing runs or is
-        restored; the next control goes back to the live step."""
-        count = len(self.supersteps)
-        if not 0 <= index < count:
-            raise IndexError(f"No superstep at index {index}; there are {count}.")
-        self.shown = None if index == count - 1 else index
-
-    @notifies
-    def select(self, node: str | None) -> None:
-        """Choose the node whose "why did / didn't it run" the view explains, or a
-        functional-API task that was called (see ``called``)."""
-        if node is not None and node not in self.app.spec.nodes and node not in self.called():
-            raise ValueError(
-                f"No node {node!r}, nor a task called so far: the nodes are "
-                f"{some_names(self.app.spec.nodes)}, the tasks called so far "
-                f"{some_names(self.called())}."
-            )
-        self.selected = node
-
-    def called(self) -> tuple[str, ...]:
-        """The functional-API tasks called so far (by name, in the order first called):
-        not nodes of the graph, but ``select`` takes them too.
-
-        >>> from graphkit.func import entrypoint, task
-        >>> shout = task(str.upper, name="shout")
-        >>> greet = entrypoint()(lambda words: [shout(word).result() for word in words])
-        >>> session = DebugSession(greet, ["hi", "yo"])
-        >>> session.called()
-        ()
-        >>> session.run().values
-        {'__end__': ['HI', 'YO']}
-        >>> session.called()
-        ('shout',)
-        """
-        names = (
-            result.task.node
-            for superstep in self.supersteps
-            if superstep.execution is not None
-            for result in superstep.execution.results
-            if result.task.kind == "call"
-        )
-        return tuple(dict.fromkeys(names))
-
-    @notifies
-    def set_breakpoints(self, nodes: Iterable[str]) -> None:
-        """Pause Step and Run before any step that would run one of ``nodes``."""
-        if isinstance(nodes, str):  # (its letters would be taken for node names)
-            raise TypeError(f"breakpoints take a list of node names: write [{nodes!r}]")
-        nodes = frozenset(nodes)
-        unknown = sorted(nodes - set(self.app.spec.nodes))
-        if unknown:
-            raise ValueError(
-                f"No node named {unknown}; breakpoints go on nodes: "
-                f"{some_names(self.app.spec.nodes)}."
-            )
-        self.breakpoints = nodes
-
-    def view(self) -> View:
-        """What to show now, as plain data (see ``graphkit.widgets.view``)."""
-        from graphkit.widgets.view import build_view
-
-        return build_view(self)
-
-    def to_html(self) -> str:
-        """The recorded run as one standalone HTML page (see ``export``)."""
-        from graphkit.widgets.export import session_html
-
-        return session_html(self)
-
-    def export_html(self, path: Any) -> Exported:
-        """Write ``to_html()`` to ``path``; the answer (shown by a cell) says how many
-        frames were written and whether the run is unfinished, and why."""
-        from graphkit.widgets.export import write_html
-
-        return write_html(self, path)
-
     def __repr__(self) -> str:
         return (
             f"DebugSession(thread={self.thread_id!r}, steps={len(self.supersteps)}, "
@@ -555,34 +327,6 @@ class DebugSession(Notifier):
         self._paused_at = self._passed = None
         self._ended = None
         return stepper
-
-    def _travel(self, kept: list[Superstep], checkpoint: Checkpoint | None, what: str) -> None:
-        """Keep the supersteps ``kept`` and run on from ``checkpoint``, loaded through
-        the checkpointer (never from a cache); an older one forks the thread. The
-        thread's latest is resumed, not named: named, it would be replayed on a branch
-        of its own (as LangGraph replays it), running its finished tasks again."""
-        assert checkpoint is not None and self.app.checkpointer is not None
-        config = self.thread_config
-        # started before anything is changed: a checkpoint the saver cannot give back
-        # (never saved, as a save failed; the saver down) leaves the session as it was
-        try:
-            latest = self.app.checkpointer.get_tuple(config)
-            if latest is None or latest.checkpoint.id != checkpoint.id:
-                config["configurable"]["checkpoint_id"] = checkpoint.id
-            stepper = self._start(None, config)
-        except Exception as error:
-            self.message = _not_restored(checkpoint, error, self._stepper.save_error)
-            return
-        from graphkit.widgets.story import dropped_numbers, next_step_text
-
-        self.undone = self.undone | dropped_numbers(self, kept)
-        self._kept = kept
-        self._stepper = stepper
-        # one clause a line, the id on its own: printed on one line, it ran to ~150
-        # characters, which a notebook breaks mid-word (the widget joins the lines)
-        self.message = (
-            f"Back: {what};\n{next_step_text(self)} is next.\nCheckpoint id: {checkpoint.id}"
-        )
 
     def _phase(self, phase: str) -> Any:
         self._go_live()
@@ -649,69 +393,3 @@ class DebugSession(Notifier):
 
     def _go_live(self) -> None:
         self.shown = None
-
-
-def _not_restored(checkpoint: Checkpoint, error: Exception, save_error: Exception | None) -> str:
-    """What Back (or a rewind) says when the checkpoint it goes to cannot be loaded."""
-    from graphkit.errors import CheckpointNotFoundError
-
-    if isinstance(error, CheckpointNotFoundError) and save_error is not None:
-        why = (
-            "it was never saved: a save failed earlier in the run "
-            f"({type(save_error).__name__}: {save_error}), and nothing was saved after that"
-        )
-    else:
-        why = f"the checkpointer could not load it ({type(error).__name__}: {error})"
-    return (
-        f"Could not go back to checkpoint {checkpoint.id}:\n{why}.\n"
-        "Nothing moved. Go back to a step saved before that, or Reset to start again."
-    )
-
-
-def _refuse_a_langgraph_thread(app: Any, config: Mapping[str, Any] | None) -> None:
-    """Raise when ``config`` names a thread a LangGraph graph saved in its own saver: the
-    session converts the graph and steps on graphkit's saver, so it would not see it."""
-    from graphkit.bridge.convert import _is_langgraph_graph
-
-    saver = getattr(app, "checkpointer", None)
-    if not _is_langgraph_graph(app) or not hasattr(saver, "get_tuple") or not config:
-        return
-    try:
-        saved = saver.get_tuple(dict(config))
-    except Exception:  # no thread_id, or a saver that cannot say: not a saved thread
-        return
-    if saved is not None:
-        thread = config.get("configurable", {}).get("thread_id")
-        raise ValueError(
-            f"Thread {thread!r} was saved by LangGraph, in the graph's own checkpointer; "
-            "the debugger runs the graph converted to graphkit and does not step on "
-            "LangGraph's saver. Open the thread with Debugger.from_run(app, "
-            "open_langgraph_thread(app, config), config) (DebugSession.from_run without "
-            "the widget), or pass an input to start a new run."
-        )
-
-
-def _check_recorded(run: Any, config: Any) -> None:
-    """``from_run``'s ``run`` and ``config`` are what it reads (not, say, swapped)."""
-    if not isinstance(run, Run):
-        raise TypeError(
-            f"from_run(app, run, config) opens a Run, got {type(run).__name__}: pass what "
-            "graphkit.open_langgraph_thread(app, config) or app.trace(...) returned"
-        )
-    if config is not None and not isinstance(config, Mapping):
-        raise TypeError(
-            f"from_run()'s config is a dict, got {type(config).__name__}: pass "
-            '{"configurable": {"thread_id": ...}}, the thread the run was read from'
-        )
-
-
-def _check_made_by(app: Any, run: Run) -> None:
-    """Refuse a run whose steps ran nodes ``app`` does not have (another graph's run):
-    stepping on would plan ``app``'s graph from a state it never made."""
-    ran = {node for step in run.steps if step.plan for node in step.plan.nodes}
-    missing = sorted(node for node in ran - set(app.spec.nodes) if not node.startswith("__"))
-    if missing:
-        raise ValueError(
-            f"This run ran nodes {missing} that the graph given to from_run() does not "
-            f"have (its nodes: {some_names(app.spec.nodes)}); pass the graph that made the run."
-        )
