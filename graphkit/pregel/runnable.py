@@ -6,38 +6,32 @@
 (``input_channels``, ``stream_channels_list``, ``interrupt_before_nodes``...) and
 ``get_name`` are here too. (The input and output models are in
 ``graphkit.pregel.schemas``, ``graph | runnable`` and LangChain's other compositions in
-``graphkit.pregel.composing``.)"""
+``graphkit.pregel.composing``, the batch methods in ``graphkit.pregel.batching``, the
+JSON schemas' making in ``graphkit.pregel.json_schemas``, and the search of a node's
+function for the subgraphs it reaches in ``graphkit.pregel.subgraph_search``.)"""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import contextvars
-import dataclasses
-import dis
-import functools
 import inspect
-import sys
-import types
-import typing
-import warnings
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any
 
 from graphkit.constants import ROOT, START
-from graphkit.graph.schema import is_root_schema
+from graphkit.pregel.batching import BatchMethods
 from graphkit.pregel.composing import ComposingMethods
+from graphkit.pregel.json_schemas import _json_schema, _type_json_schema
 from graphkit.pregel.schemas import RunnableSchemas
+from graphkit.pregel.subgraph_search import _attribute, _chain_parts, _reached
 
 __all__ = ["GraphNode", "RunnableMethods", "graph_in"]
 
 
-class RunnableMethods(RunnableSchemas, ComposingMethods):
+class RunnableMethods(RunnableSchemas, ComposingMethods, BatchMethods):
     """Mixed into ``CompiledGraph``: what these methods need is its ``invoke``,
     ``ainvoke`` and ``builder``. The input and output types are ``RunnableSchemas``'
     (``graphkit.pregel.schemas``), ``graph | runnable`` and the other compositions
-    ``ComposingMethods``' (``graphkit.pregel.composing``)."""
+    ``ComposingMethods``' (``graphkit.pregel.composing``), ``batch`` and its forms
+    ``BatchMethods``' (``graphkit.pregel.batching``)."""
 
     builder: Any
     checkpointer: Any
@@ -141,105 +135,6 @@ class RunnableMethods(RunnableSchemas, ComposingMethods):
         if not suffix:
             return named
         return named + suffix.title() if named[0].isupper() else f"{named}_{suffix.lower()}"
-
-    def batch(
-        self,
-        inputs: Sequence[Any],
-        config: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None = None,
-        *,
-        return_exceptions: bool = False,
-        **kwargs: Any,
-    ) -> list[Any]:
-        """``invoke`` each input, several at once (at most ``config["max_concurrency"]``),
-        and return their outputs in order. ``config``: one for all, or one per input;
-        ``return_exceptions``: an input's error is its output instead of being raised.
-
-        >>> from typing import TypedDict
-        >>> from graphkit import StateGraph, START
-        >>> builder = StateGraph(TypedDict("S", {"n": int}))
-        >>> builder = builder.add_node("double", lambda state: {"n": state["n"] * 2})
-        >>> app = builder.add_edge(START, "double").compile()
-        >>> app.batch([{"n": 1}, {"n": 2}])
-        [{'n': 2}, {'n': 4}]
-        >>> app.batch([{"n": 1}, {"n": None}], return_exceptions=True)[1]
-        TypeError("unsupported operand type(s) for *: 'NoneType' and 'int'")
-        """
-        configs = _one_per_input("batch", config, len(inputs))
-        one = _run_one(self.invoke, return_exceptions, kwargs)
-        pairs = list(zip(inputs, configs, strict=True))
-        if len(pairs) <= 1:
-            return [one(given, given_config) for given, given_config in pairs]
-        limit = (configs[0] or {}).get("max_concurrency") or None
-        with ThreadPoolExecutor(max_workers=limit or len(pairs)) as pool:
-            # each run sees the caller's context (a graph batched inside a node: its task)
-            futures = [
-                pool.submit(contextvars.copy_context().run, one, given, given_config)
-                for given, given_config in pairs
-            ]
-            return [future.result() for future in futures]
-
-    async def abatch(
-        self,
-        inputs: Sequence[Any],
-        config: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None = None,
-        *,
-        return_exceptions: bool = False,
-        **kwargs: Any,
-    ) -> list[Any]:
-        """``ainvoke`` each input concurrently (at most ``config["max_concurrency"]`` at
-        once); as ``batch``."""
-        configs = _one_per_input("abatch", config, len(inputs))
-        one = _await_one(self.ainvoke, configs, return_exceptions, kwargs)
-        runs = [one(given, config) for given, config in zip(inputs, configs, strict=True)]
-        return list(await asyncio.gather(*runs))
-
-    def batch_as_completed(
-        self,
-        inputs: Sequence[Any],
-        config: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None = None,
-        *,
-        return_exceptions: bool = False,
-        **kwargs: Any,
-    ) -> Iterator[tuple[int, Any]]:
-        """``batch``, yielding ``(index, output)`` as each run ends (LangGraph's).
-
-        >>> from typing import TypedDict
-        >>> from graphkit import StateGraph, START
-        >>> builder = StateGraph(TypedDict("S", {"n": int}))
-        >>> builder = builder.add_node("double", lambda state: {"n": state["n"] * 2})
-        >>> app = builder.add_edge(START, "double").compile()
-        >>> sorted(app.batch_as_completed([{"n": 1}, {"n": 2}]))
-        [(0, {'n': 2}), (1, {'n': 4})]
-        """
-        configs = _one_per_input("batch_as_completed", config, len(inputs))
-        one = _run_one(self.invoke, return_exceptions, kwargs)
-        limit = (configs[0] or {}).get("max_concurrency") if configs else None
-        with ThreadPoolExecutor(max_workers=limit or max(len(inputs), 1)) as pool:
-            started = {
-                pool.submit(contextvars.copy_context().run, one, given, given_config): index
-                for index, (given, given_config) in enumerate(zip(inputs, configs, strict=True))
-            }
-            for future in as_completed(started):
-                yield started[future], future.result()
-
-    async def abatch_as_completed(
-        self,
-        inputs: Sequence[Any],
-        config: Mapping[str, Any] | Sequence[Mapping[str, Any]] | None = None,
-        *,
-        return_exceptions: bool = False,
-        **kwargs: Any,
-    ) -> AsyncIterator[tuple[int, Any]]:
-        """``abatch``, yielding ``(index, output)`` as each run ends (LangGraph's)."""
-        configs = _one_per_input("abatch_as_completed", config, len(inputs))
-        one = _await_one(self.ainvoke, configs, return_exceptions, kwargs)
-
-        async def numbered(index: int, given: Any, given_config: Any) -> tuple[int, Any]:
-            return index, await one(given, given_config)
-
-        pairs = enumerate(zip(inputs, configs, strict=True))
-        for finished in asyncio.as_completed([numbered(i, g, c) for i, (g, c) in pairs]):
-            yield await finished
 
     def get_subgraphs(
         self, *, namespace: str | None = None, recurse: bool = False
@@ -436,63 +331,6 @@ class GraphNode:
         return {name: offered[name] for name in self._node.injected}
 
 
-def _run_one(invoke: Any, return_exceptions: bool, kwargs: dict[str, Any]) -> Any:
-    """``invoke(given, config)`` with the batch's kwargs; its error returned instead of
-    raised when ``return_exceptions``."""
-
-    def one(given: Any, given_config: Any) -> Any:
-        try:
-            return invoke(given, given_config, **kwargs)
-        except Exception as error:
-            if return_exceptions:
-                return error
-            raise
-
-    return one
-
-
-def _await_one(
-    ainvoke: Any, configs: list[Any], return_exceptions: bool, kwargs: dict[str, Any]
-) -> Any:
-    """``_run_one`` for ``ainvoke``, at most ``max_concurrency`` (of the first config) at
-    once."""
-    limit = (configs[0] or {}).get("max_concurrency") if configs else None
-    gate = asyncio.Semaphore(limit) if limit else None
-
-    async def one(given: Any, given_config: Any) -> Any:
-        try:
-            if gate is None:
-                return await ainvoke(given, given_config, **kwargs)
-            async with gate:
-                return await ainvoke(given, given_config, **kwargs)
-        except Exception as error:
-            if return_exceptions:
-                return error
-            raise
-
-    return one
-
-
-def _one_per_input(method: str, config: Any, count: int) -> list[Any]:
-    if isinstance(config, Sequence) and not isinstance(config, (str, Mapping)):
-        if len(config) != count:
-            raise ValueError(
-                f"{method}() was given {len(config)} configs for {count} inputs: give one "
-                "config for all, or exactly one per input."
-            )
-        return list(config)
-    if count > 1 and isinstance(config, Mapping) and config.get("run_id") is not None:
-        # one run id names one run: LangChain's batch gives it to the first input only
-        warnings.warn(
-            "Provided run_id be used only for the first element of the batch.",
-            RuntimeWarning,
-            stacklevel=3,
-        )
-        rest = {key: value for key, value in config.items() if key != "run_id"}
-        return [config, *[rest] * (count - 1)]
-    return [config] * count
-
-
 def graph_in(action: Any) -> Any:
     """The compiled graph a node's ``action`` is or calls (the first found among what its
     function reaches, as LangGraph looks: see ``_reached``; through decorators that keep
@@ -508,157 +346,6 @@ def graph_in(action: Any) -> Any:
         function = getattr(function, "__wrapped__", None)
     graphs = (c for c in candidates if isinstance(c, RunnableMethods))
     return next((graph for graph in graphs if graph.checkpointer is not False), None)
-
-
-def _chain_parts(action: Any) -> list[Any]:
-    """``action`` and, as LangGraph searches them, the steps of a LangChain sequence
-    (``prep | graph``) and the runnables a ``RunnableLambda``'s function names (its
-    ``deps``, read by langchain-core from its source), and theirs in turn, each once (a
-    function may name the chain it is a step of)."""
-    runnables = sys.modules.get("langchain_core.runnables.base")
-    parts, seen = [action], {id(action)}
-    for part in parts if runnables is not None else ():
-        if isinstance(part, runnables.RunnableSequence):
-            inner = part.steps
-        elif isinstance(part, runnables.RunnableLambda):
-            inner = part.deps
-        else:
-            continue
-        parts += [step for step in inner if id(step) not in seen]
-        seen.update(map(id, inner))
-    return parts
-
-
-def _reached(function: Any) -> list[Any]:
-    """What ``function`` reaches outside its own scope, as LangGraph's subgraph search
-    reads it from the bytecode: the values of its closure (a cell never filled, as for a
-    variable assigned only on a branch not taken, is skipped), the module globals its own
-    code names, and every value along an attribute path loaded from one of those
-    (``holder.graph.invoke``), in its code or in that of the functions it defines."""
-    function = getattr(function, "__func__", function)  # a bound method's function
-    if not inspect.isfunction(function):
-        return []
-    code, cells = function.__code__, {}
-    for name, cell in zip(code.co_freevars, function.__closure__ or (), strict=True):
-        with contextlib.suppress(ValueError):  # (an empty cell)
-            cells[name] = cell.cell_contents
-    module = function.__globals__
-    names = {name: module[name] for name in code.co_names if name in module}
-    found, codes = list(cells.values()), [code]
-    for each in codes:
-        codes += [const for const in each.co_consts if isinstance(const, types.CodeType)]
-        value: Any = None
-        for opname, argval in _loads(each):
-            if opname == "LOAD_GLOBAL":
-                value = names.get(argval)
-            elif opname == "LOAD_DEREF":
-                value = cells.get(argval)
-            elif opname in ("LOAD_ATTR", "LOAD_METHOD") and value is not None:
-                value = _attribute(value, argval)
-            else:
-                value = None  # anything else ends the path: `a, b.c` is not `a.c`
-            if value is not None:
-                found.append(value)
-    return found
-
-
-@functools.lru_cache(maxsize=1024)
-def _loads(code: types.CodeType) -> tuple[tuple[str, Any], ...]:
-    """``code``'s instructions as (name, argument): disassembled once per function, as
-    every snapshot of a thread's history asks for its nodes' subgraphs (a third of a
-    ``get_state_history`` before)."""
-    return tuple((each.opname, each.argval) for each in dis.get_instructions(code))
-
-
-def _attribute(value: Any, name: str) -> Any:
-    """``value.name``, or None when reading it fails (a property may raise anything)."""
-    try:
-        return getattr(value, name, None)
-    except Exception:
-        return None
-
-
-def _json_schema(app: Any, which: str) -> dict[str, Any]:
-    side = which.split("_")[0]
-    schema = getattr(app.builder, which, None)
-    if dataclasses.is_dataclass(schema):
-        return _dataclass_json_schema(app, schema, side)
-    if schema is not None and is_root_schema(schema):
-        return _root_json_schema(app, side)
-    if schema is not None:
-        return _type_json_schema(schema, f"get_{side}_jsonschema()")
-    # a graph without a state schema (a low-level Pregel, an entrypoint): as LangGraph,
-    # the type of its one input (output) channel, titled by the graph's name
-    channel = getattr(app, f"{side}_channels", None)
-    typ = getattr(app.channels.get(channel), "typ", None) if isinstance(channel, str) else None
-    if typ is None:
-        raise NotImplementedError(
-            f"get_{side}_jsonschema() is not supported by graphkit yet for a graph without "
-            f"a state schema whose {side} is not one typed channel (a low-level Pregel "
-            f"with {side}_channels as a list)."
-        )
-    from graphkit.extras import require
-
-    require("pydantic", extra="agents", feature=f"get_{side}_jsonschema()")
-    from pydantic import RootModel
-
-    title = app.get_name(side.capitalize())
-    return type(title, (RootModel[typ],), {"__module__": __name__}).model_json_schema()
-
-
-def _root_json_schema(app: Any, side: str) -> dict[str, Any]:
-    """A single-value state's schema as LangGraph makes it: its one value, what the
-    channel takes, titled by the graph's name (``LangGraphInput``), defaulting to None."""
-    from graphkit.extras import require
-
-    require("pydantic", extra="agents", feature=f"get_{side}_jsonschema()")
-    from pydantic import RootModel, create_model
-
-    typ = app.channels[ROOT].UpdateType
-    title = app.get_name(side.capitalize())
-    model = create_model(title, __base__=RootModel[typ], __module__=__name__, root=(typ, None))
-    return model.model_json_schema()
-
-
-def _dataclass_json_schema(app: Any, schema: Any, side: str) -> dict[str, Any]:
-    """A dataclass state's schema as LangGraph makes it: a model titled by the graph's
-    name (``LangGraphInput``) with a field per state key, typed by what its channel takes;
-    a field's default is the dataclass's (a factory's value), else None for an optional
-    type, else the field is required."""
-    from graphkit.extras import require
-
-    require("pydantic", extra="agents", feature=f"get_{side}_jsonschema()")
-    from pydantic import create_model
-
-    declared = {field.name: field for field in dataclasses.fields(schema)}
-    fields = {}
-    for key in app.builder.schemas[schema]:
-        channel = app.channels.get(key)
-        if channel is not None and hasattr(channel, "UpdateType"):
-            typ = channel.UpdateType
-            fields[key] = (typ, _field_default(declared.get(key), typ))
-    title = app.get_name(side.capitalize())
-    return create_model(title, __module__=__name__, **fields).model_json_schema()
-
-
-def _field_default(field: Any, typ: Any) -> Any:
-    if field is not None and field.default is not dataclasses.MISSING and field.default is not ...:
-        return field.default
-    if field is not None and field.default_factory is not dataclasses.MISSING:
-        return field.default_factory()
-    while typing.get_origin(typ) is typing.Annotated:
-        typ = typ.__origin__
-    optional = type(None) in typing.get_args(typ) or typ in (None, type(None))
-    return None if optional else ...
-
-
-def _type_json_schema(schema: Any, feature: str) -> dict[str, Any]:
-    from graphkit.extras import require
-
-    require("pydantic", extra="agents", feature=feature)
-    from pydantic import TypeAdapter
-
-    return TypeAdapter(schema).json_schema()
 
 
 def _channel_names(keys: Sequence[str]) -> str | list[str]:
