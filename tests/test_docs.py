@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import doctest
+import importlib
 import io
 import re
 import sys
@@ -169,6 +170,29 @@ def test_site_builds_strictly(site):
         if WIDGET_VIEW in page.read_text()
     }
     assert with_widgets == set(WIDGET_LESSONS), "open each lesson with widgets offline below"
+
+
+@pytest.mark.docs
+@pytest.mark.parametrize(
+    ("page", "dotted"),
+    [("widgets", "graphkit.widgets.DebugSession"), ("graphkit", "graphkit.CompiledGraph")],
+)
+def test_a_class_page_lists_every_public_member(site, page, dotted):
+    """``DebugSession`` and ``CompiledGraph`` take many methods from mixins (time travel,
+    recorded runs; batching, LangChain's Runnable surface); the reference page must still
+    list each one (it listed none of them)."""
+    module, name = dotted.rsplit(".", 1)
+    cls = getattr(importlib.import_module(module), name)
+    html = (site / f"reference/{page}/index.html").read_text()
+    shown = set(re.findall(rf'id="[\w.]*\.{name}\.(\w+)"', html))
+    # (the views' methods, attached at import, have their own page: reference/records.md)
+    public = {
+        member
+        for member in dir(cls)
+        if not member.startswith("_")
+        and not getattr(getattr(cls, member), "__module__", "").startswith("graphkit.render")
+    }
+    assert public - shown == set()
 
 
 # The lessons that show a saved Debugger; the site serves their widget manager itself.
