@@ -111,6 +111,7 @@ class Stepper:
         self._finish_order: list[str] = []  # their task ids as they came in
         self._execution: Execution | None = None  # (made from them when read)
         self._cache_keys: dict[str, tuple[FullKey, float | None]] = {}  # this step's, by task id
+        self._state.limit_steps(config.recursion_limit)  # as LangGraph, the fork counts in it
         if opening.forks:
             self._state.fork()  # replaying an older checkpoint: a new branch, saved below
         applies = self._null_writes or (self._command_writes and self.resumed)
@@ -123,7 +124,6 @@ class Stepper:
             # LangGraph's null writes (a new thread has no checkpoint to hold them)
             self.thread.save_writes(NULL_TASK, self.thread.tracked(self._command_writes))
         self._checkpoint_before = self._state.checkpoint
-        self._state.limit_steps(config.recursion_limit)
 
     # -- where we are -----------------------------------------------------------------
 
