@@ -269,9 +269,9 @@ def _endpoint(lib: Lib, name: str) -> str:
     return {START: lib.START, END: lib.END}.get(name, name)
 
 
-def build(blueprint: Blueprint, lib: Lib, way: Way | None = None) -> Any:
-    """The blueprint's graph, compiled with `lib` (and a fresh checkpointer if it asks),
-    with the way's async nodes, cache and compile-time breakpoints."""
+def build(blueprint: Blueprint, lib: Lib, way: Way | None = None, saver: Any = None) -> Any:
+    """The blueprint's graph, compiled with `lib` (and `saver`, or a fresh checkpointer if
+    it asks), with the way's async nodes, cache and compile-time breakpoints."""
     way = way or Way()
     graph = lib.StateGraph(State)
     for node in blueprint.nodes:
@@ -295,7 +295,7 @@ def build(blueprint: Blueprint, lib: Lib, way: Way | None = None) -> Any:
     for router in blueprint.routers:
         route, path_map = make_router(lib, router)
         graph.add_conditional_edges(_endpoint(lib, router.source), route, path_map)
-    checkpointer = extras(lib.name)[1]() if blueprint.checkpointer else None
+    checkpointer = saver or (extras(lib.name)[1]() if blueprint.checkpointer else None)
     more: dict[str, Any] = {}
     if way.cache:
         more["cache"] = named_in(lib, "cache.memory", "InMemoryCache")()
