@@ -161,9 +161,10 @@ def no_input() -> str:
     )
 
 
-def nothing_to_resume(thread_id: str) -> str:
+def nothing_to_resume(thread_id: str, blank: bool = False) -> str:
+    holds = "whose checkpoint holds no value yet" if blank else "which has no checkpoint"
     return (
-        f"Command(resume=...) on thread {thread_id!r}, which has no checkpoint: "
+        f"Command(resume=...) on thread {thread_id!r}, {holds}: "
         "there is nothing to resume, so the graph runs from START with no input and "
         "the answer is unused (as in LangGraph). Check the thread_id; to start a "
         "thread, invoke with an input."

@@ -160,15 +160,13 @@ def open_thread(
     outer_resumes = outer is not None and outer.resuming and not replayed
     if outer_resumes and saved is not None:
         input, writes = None, []  # the parent resumes, so this subgraph resumes where it paused
-    if saved is None and isinstance(input, Command):
-        answer = NO_ANSWER
-        if writes:  # a new input step: START reads the Command, as in LangGraph
-            writes = [(key, value) for key, value in writes if not _is_route(key)]
-        else:
-            if thread is not None and outer is None:
-                warn(diagnose.nothing_to_resume(thread.thread_id))
-            input = {}  # LangGraph runs the new thread with no input
-    resuming = input is None or (isinstance(input, Command) and saved is not None)
+    # a root thread whose checkpoint holds nothing (update_state(config, None) on a new
+    # thread) has nothing to resume either: LangGraph runs a Command input as a new one
+    blank = saved is not None and outer is None and not saved.checkpoint.channel_versions
+    fresh = saved is None or blank
+    if fresh and isinstance(input, Command):
+        answer, input, writes = NO_ANSWER, *_command_as_input(thread, outer, input, writes, blank)
+    resuming = input is None or (isinstance(input, Command) and not fresh)
     pending: list[Any] = list(saved.pending_writes) if saved is not None else []
     # an earlier Command input's writes are the checkpoint's own state (get_state shows
     # them), so a run applies them first, a replay of the checkpoint too, as LangGraph's
@@ -207,6 +205,19 @@ def open_thread(
         null_writes=earlier_command_writes,  # (a new input's run applies them too)
         forks=forks,
     )
+
+
+def _command_as_input(
+    thread: ThreadLink | None, outer: Any, command: Any, writes: list[Any], blank: bool
+) -> tuple[Any, list[Any]]:
+    """A ``Command`` input on a thread with nothing to resume: a new input step that
+    START reads the Command's update in, or, with no update, a run with no input (as
+    LangGraph's); the input and its writes."""
+    if writes:
+        return command, [(key, value) for key, value in writes if not _is_route(key)]
+    if thread is not None and outer is None:
+        warn(diagnose.nothing_to_resume(thread.thread_id, blank))
+    return {}, writes
 
 
 def _load(

@@ -5,6 +5,7 @@ both libraries: the history of a config naming a checkpoint (on both savers), an
 
 import dataclasses
 import operator
+import warnings
 from typing import Annotated, Any, TypedDict
 
 import pytest
@@ -179,6 +180,41 @@ def test_a_thread_holding_nothing_has_nothing_to_resume() -> None:
                 app.invoke(None, _thread())
             raised.append(app.get_state(_thread()).values)
     assert raised == [{}, {}]
+
+
+@pytest.mark.parametrize("saver", sorted(SAVERS))
+@pytest.mark.parametrize("update", [None, {}])
+def test_a_command_on_a_thread_holding_nothing_runs_as_a_new_input(saver: str, update: Any) -> None:
+    """``Command(resume=...)`` (with an update or not) on such a thread (updated as
+    'b', which has no edge out, so nothing was written) has nothing to resume: the graph
+    runs from START, after the empty checkpoint, as in LangGraph."""
+    seen = []
+    for load in LIBS:
+        lib = load()
+        with SAVERS[saver](lib.name) as saver_, warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (graphkit's: nothing to resume)
+            app = _counting(lib, saver_)
+            app.update_state(_thread(), update, as_node="b")
+            results = [
+                app.invoke(lib.Command(resume="yes"), _thread("t")),
+                app.update_state(_thread("u"), update, as_node="b") and None,
+                app.invoke(lib.Command(resume="yes", update={"items": ["u"]}), _thread("u")),
+            ]
+            history = [
+                (s.values, s.next, s.metadata["source"], s.metadata["step"])
+                for name in ("t", "u")
+                for s in app.get_state_history(_thread(name))
+            ]
+            seen.append((results, history))
+    assert seen[1] == seen[0]
+
+
+def _counting(lib: Lib, saver: Any) -> Any:
+    builder = lib.StateGraph(Items)
+    builder.add_node("a", lambda state: {"items": ["a"]})
+    builder.add_node("b", lambda state: {"items": ["b"]})
+    builder.add_edge(lib.START, "a").add_edge("a", "b")
+    return builder.compile(checkpointer=saver)
 
 
 def _nested(lib: Lib, saver: Any) -> Any:
