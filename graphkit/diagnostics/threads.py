@@ -194,8 +194,14 @@ def unknown_as_node(node: str, nodes: Mapping[str, Any]) -> str:
 
 
 def ambiguous_update(candidates: Sequence[str]) -> str:
+    together = (
+        f"nodes {candidates} ran last together"
+        if len(candidates) > 1
+        else f"node {candidates[0]!r}, which ran last, read two channels written in one "
+        "step, which LangGraph counts as two updates at once"
+    )
     return (
-        f"Ambiguous update: nodes {candidates} ran last together; say which one it is "
+        f"Ambiguous update: {together}; say which node the update is "
         "as, e.g. update_state(config, values, as_node=" + repr(candidates[0]) + ")."
     )
 

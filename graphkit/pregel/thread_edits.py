@@ -278,6 +278,11 @@ def _last_writer(graph: GraphSpec, state: phases.StepState) -> str:
     candidates = last_writers(state.versions_seen, graph.nodes)
     if len(candidates) > 1:
         raise InvalidUpdateError(diagnose.ambiguous_update(candidates))
+    # LangGraph ranks what each node saw channel by channel: one node that saw two
+    # channels at the newest version (written in one step, as a join's) is a tie too
+    seen = list(state.versions_seen.get(candidates[0], {}).values())
+    if len(seen) > 1 and seen.count(max(seen)) > 1:
+        raise InvalidUpdateError(diagnose.ambiguous_update(candidates))
     return candidates[0]
 
 

@@ -209,6 +209,30 @@ def test_a_command_on_a_thread_holding_nothing_runs_as_a_new_input(saver: str, u
     assert seen[1] == seen[0]
 
 
+@pytest.mark.parametrize("saver", sorted(SAVERS))
+def test_an_update_after_a_node_woken_twice_at_once_needs_as_node(saver: str) -> None:
+    """'d' ran last, woken in one step by its edge from 'b' and by the join of 'b' and
+    'c': LangGraph ranks what each node saw channel by channel, so the two channels tie
+    and `update_state` without `as_node` is ambiguous; with it, both agree."""
+    seen = []
+    for load in LIBS:
+        lib = load()
+        with SAVERS[saver](lib.name) as saver_, warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            builder = lib.StateGraph(Items)
+            for name in "abcd":
+                builder.add_node(name, lambda state, name=name: {"items": [name]})
+            builder.add_edge(lib.START, "a").add_edge("a", "b").add_edge("a", "c")
+            builder.add_edge(["b", "c"], "d").add_edge("b", "d")
+            app = builder.compile(checkpointer=saver_)
+            app.invoke({"items": []}, _thread())
+            with pytest.raises(lib.errors.InvalidUpdateError):
+                app.update_state(_thread(), {"items": ["e"]})
+            app.update_state(_thread(), {"items": ["e"]}, as_node="d")
+            seen.append(app.get_state(_thread()).values)
+    assert seen[1] == seen[0]
+
+
 def _counting(lib: Lib, saver: Any) -> Any:
     builder = lib.StateGraph(Items)
     builder.add_node("a", lambda state: {"items": ["a"]})
