@@ -72,7 +72,8 @@ class Node:
     time a state is seen; `retry` gives it a `RetryPolicy` of two attempts), "subgraph" (a
     compiled two-node graph on the same state) or "call" (a node function that invokes
     that graph). `inner` is the two-node graph's kind: "plain", "asks" (its second node
-    interrupts) or "own" (compiled with `checkpointer=True`).
+    interrupts), "own" (compiled with `checkpointer=True`) or "parent" (its second node
+    returns `Command(graph=Command.PARENT, goto=goto)`).
     """
 
     name: str
@@ -132,6 +133,9 @@ class Way:
     after: tuple[str, ...] = ()
     cache: bool = False
     goto: str | None = None
+    policies: tuple[tuple[str, Any], ...] = ()
+    """Per node name, an object whose `apply(lib, name, function)` gives the node's function and
+    `add_node` options (property 9's error handlers, retry and cache policies)."""
 
 
 # --- building it with one library -----------------------------------------------------------
@@ -166,11 +170,18 @@ def _update(name: str, writes: Iterable[str], state: dict) -> dict[str, Any]:
     return {key: values[key] for key in writes}
 
 
-def make_inner(lib: Lib, name: str, inner: str) -> Any:
+def make_inner(lib: Lib, name: str, inner: str, goto: tuple[str, ...] = ()) -> Any:
     """The two-node graph of a "subgraph" or "call" node."""
     graph = lib.StateGraph(State)
     graph.add_node("inner_a", lambda state: {"log": [f"{name}/a"], "total": 1})
-    if inner == "asks":
+    if inner == "parent":
+        command = lib.Command
+        to = goto[0] if len(goto) == 1 else list(goto)
+        graph.add_node(
+            "inner_b",
+            lambda state: command(graph=command.PARENT, goto=to, update={"log": [f"{name}/b"]}),
+        )
+    elif inner == "asks":
         interrupt = extras(lib.name)[0]
         graph.add_node("inner_b", lambda state: {"tags": [f"{name}/b={interrupt(name)}"]})
     else:
@@ -197,9 +208,9 @@ def make_node(lib: Lib, node: Node) -> Any:
     """The node's function (or compiled subgraph) built with `lib`'s names."""
     name, writes = node.name, node.writes
     if node.kind == "subgraph":
-        return make_inner(lib, name, node.inner)
+        return make_inner(lib, name, node.inner, node.goto)
     if node.kind == "call":
-        inner = make_inner(lib, name, node.inner)
+        inner = make_inner(lib, name, node.inner, node.goto)
 
         def calls(state: dict) -> dict:
             done = inner.invoke({"log": [], "n": state.get("n", 0)})
@@ -285,6 +296,9 @@ def build(blueprint: Blueprint, lib: Lib, way: Way | None = None, saver: Any = N
             # that are not the same objects miss (compatibility.md, "Known differences")
             options["cache_policy"] = named_in(lib, "types", "CachePolicy")(key_func=canonical)
         function = make_node(lib, node)
+        if (policy := dict(way.policies).get(node.name)) is not None:
+            function, more_options = policy.apply(lib, node.name, function)
+            options.update(more_options)
         if way.run_async and callable(function) and not hasattr(function, "invoke"):
             function = made_async(function)
         graph.add_node(node.name, function, **options)
@@ -297,7 +311,7 @@ def build(blueprint: Blueprint, lib: Lib, way: Way | None = None, saver: Any = N
         graph.add_conditional_edges(_endpoint(lib, router.source), route, path_map)
     checkpointer = saver or (extras(lib.name)[1]() if blueprint.checkpointer else None)
     more: dict[str, Any] = {}
-    if way.cache:
+    if way.cache or any(policy.cached for _, policy in way.policies):
         more["cache"] = named_in(lib, "cache.memory", "InMemoryCache")()
     if way.breakpoints == "compile":
         more.update(interrupt_before=list(way.before), interrupt_after=list(way.after))
@@ -525,7 +539,7 @@ def observe_way(blueprint: Blueprint, way: Way, lib: Lib) -> tuple[list[str], li
             return [f"build raised {type(error).__name__}"], []
         lines: list[str] = []
         summary: list[str] = []
-        for thread in ("1", "2") if way.cache else ("1",):
+        for thread in ("1", "2") if way.cache or way.policies else ("1",):
             lines.append(f"thread {thread}")
             _run_way(blueprint, way, lib, app, thread, lines, summary)
     seen: dict[str, str] = {}
@@ -571,12 +585,25 @@ def _run_way(
     summary += lines[-1:]
 
 
+ERROR_CLASS = re.compile(r"^\W*(\w+)\(")
+"""The class at the start of a saved task error's text ("InvalidUpdateError('...')")."""
+
+
+def _error_class(error: Any) -> str | None:
+    """A task error by its class: the messages are graphkit's own (decisions.md, "Error
+    messages"); a saved error comes back as its text."""
+    if error is None or isinstance(error, BaseException):
+        return error and type(error).__name__
+    found = ERROR_CLASS.match(str(error))
+    return found.group(1) if found else str(error)
+
+
 def _snapshot(snapshot: Any) -> str:
     """A StateSnapshot by value (a Send task's path without LangGraph's third item, a
-    difference compatibility.md lists)."""
+    difference compatibility.md lists; a task's error by its class)."""
     tasks = [
         (task.name, task.path[:2] if task.path[0] == "__pregel_push" else task.path,
-         repr(task.error) if task.error else None, task.result,
+         _error_class(task.error), task.result,
          [(i.value, i.response_schema) for i in task.interrupts], task.state)
         for task in snapshot.tasks
     ]  # fmt: skip
@@ -629,17 +656,22 @@ def blueprints(
         kinds.append("bad")
     keys = (*STATE_KEYS[:4], "seen", "log", "log")
     writes = st.lists(st.sampled_from(keys), max_size=3, unique=True)
-    inner = st.sampled_from(["plain", "plain", "asks" if interrupts else "plain", "own"])
+    inner = st.sampled_from(["plain", "plain", "asks" if interrupts else "plain", "own", "parent"])
 
     nodes = []
     for name in found:
         kind = draw(st.sampled_from(kinds))
-        goto = tuple(draw(st.lists(targets, max_size=2))) if kind == "command" else ()
+        inside = draw(inner) if kind in ("subgraph", "call") else "plain"
+        parent = inside == "parent"  # (its goto: where the Command.PARENT goes)
+        goto = (
+            tuple(draw(st.lists(targets, min_size=parent, max_size=2)))
+            if kind == "command" or parent
+            else ()
+        )
         nodes.append(
             Node(
                 name, tuple(draw(writes)), kind, goto, defer=draw(st.integers(0, 7)) == 0,
-                retry=kind == "flaky" and draw(st.booleans()),
-                inner=draw(inner) if kind in ("subgraph", "call") else "plain",
+                retry=kind == "flaky" and draw(st.booleans()), inner=inside,
             )
         )  # fmt: skip
 

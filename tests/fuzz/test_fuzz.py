@@ -159,6 +159,11 @@ FINISHED = ("updates [", "tasks [", "debug [")
 """How the lines holding a step's finished-task chunks begin (`normalise_stream`)."""
 
 
+NODE_FAILURES = ("raised Flaky", "raised Broken", "raised Missing")
+"""How a stream ends where a node raised at once (`Flaky`; property 9's `Broken` and
+`Missing`, each raised where a policy makes the node fail): where K5 may stand."""
+
+
 def without_failed_step(lines: Iterable[str]) -> list[str]:
     """K5: the lines without the finished-task chunks of a step that a node's error
     (`Flaky`) ended. LangGraph streams those of the failed task's siblings when the
@@ -166,7 +171,7 @@ def without_failed_step(lines: Iterable[str]) -> list[str]:
     mostly wins without a checkpointer, sometimes with one); graphkit streams none."""
     kept: list[str] = []
     for line in lines:
-        if line == "raised Flaky":
+        if line in NODE_FAILURES:
             while kept and kept[-1].startswith(FINISHED):
                 kept.pop()
         kept.append(line)
@@ -215,9 +220,10 @@ def race_at_divergence(expected: list[str], actual: list[str], way: Way) -> str 
         at += 1
     here = expected[at : at + 1] + actual[at : at + 1]
     after = _past_finished(expected, at) + _past_finished(actual, at)
-    if "raised Flaky" in after and all(_finished(x) or x == "raised Flaky" for x in here):
+    failed = any(line in NODE_FAILURES for line in after)
+    if failed and all(_finished(x) or x in NODE_FAILURES for x in here):
         return "K5 (the failed step's other tasks)"
-    if run_async and "raised Flaky" in expected[:at]:
+    if run_async and any(line in NODE_FAILURES for line in expected[:at]):
         return "K5 (the failed step's other tasks: async ones cancelled)"
     if cache and any(CACHED in line for line in here):
         return "K6 (a cache hit within a run)"
@@ -297,6 +303,8 @@ def compare_on(blueprint: Blueprint, prefix: str) -> None:
     actual = observe(blueprint, load_graphkit())
     note(report(blueprint, expected, actual))
     TALLY[f"{prefix} graphs generated"] += 1
+    for inner in {node.inner for node in blueprint.nodes} - {"plain"}:
+        TALLY[f"{prefix} graphs with a subgraph {inner!r}"] += 1
     for warning in actual.warnings:
         TALLY[f"{prefix} graphkit warned: " + QUOTED.sub("'…'", warning)[:70]] += 1
     if expected.refused:
@@ -382,12 +390,17 @@ def test_ways_of_running_agree_with_langgraph(
     interrupting step), the same lines in another order."""
     if saved:
         blueprint = dataclasses.replace(blueprint, checkpointer=True)
-    way = data.draw(ways(blueprint))
-    if shares_a_subgraph_thread(blueprint, "7"):
+    compare_ways(blueprint, data.draw(ways(blueprint)))
+
+
+def compare_ways(blueprint: Blueprint, way: Way, prefix: str = "7", more: str = "") -> None:
+    """Property 7 on one blueprint and way (`prefix` keys the tally, `more` is added to
+    the report's heading)."""
+    if shares_a_subgraph_thread(blueprint, prefix):
         return
     expected, expected_summary = observe_way(blueprint, way, load_langgraph())
     actual, actual_summary = observe_way(blueprint, way, load_graphkit())
-    heading = f"{blueprint!r}\n{way!r}"
+    heading = f"{blueprint!r}\n{way!r}{more}"
     # K3 also stands where a subgraph's own chunks (subgraphs=True) meet its siblings'
     nested = way.subgraphs and any(n.kind in ("subgraph", "call") for n in blueprint.nodes)
     if (
@@ -395,15 +408,15 @@ def test_ways_of_running_agree_with_langgraph(
         and (interrupts(blueprint) or nested)
         and expected_summary == actual_summary
     ):
-        TALLY["7 ways agreed but for K3 (chunk order: an interrupt or a subgraph)"] += 1
+        TALLY[f"{prefix} ways agreed but for K3 (chunk order: an interrupt or a subgraph)"] += 1
         return save_tally()
     race = race_at_divergence(expected, actual, way) if expected != actual else None
     if expected != actual and (interrupts(blueprint) or nested) and not race:
         race = race_in_summary(expected_summary, actual_summary, way)
     if race:
-        TALLY[f"7 ways agreed until {race}"] += 1
+        TALLY[f"{prefix} ways agreed until {race}"] += 1
         return save_tally()
-    tally_agreement("7 ways", expected, actual, heading)
+    tally_agreement(f"{prefix} ways", expected, actual, heading)
 
 
 # a hand-made example of each kind, so the suite tests something even with few examples

@@ -111,6 +111,9 @@ def observe_operations(
         thread = config_of(blueprint)
         thread["configurable"] = {"thread_id": "1"}
         for op in ops:
+            if _grown(app, thread):
+                lines.append("stopped: the thread grew too large")
+                break
             try:
                 lines.append(f"{op.kind}: {_do(app, blueprint, op, lib, thread, durability)}")
             except Exception as error:
@@ -122,6 +125,20 @@ def observe_operations(
     text = "\n".join(lines)
     named = PAYLOAD_ID.sub(lambda m: seen.setdefault(m.group(0), f"<id{len(seen)}>"), text)
     return named.split("\n")
+
+
+TOO_LARGE = 500
+"""Pending tasks or log entries past which a sequence stops: `Send`s fanning out on each
+resume grow a thread exponentially (both sides stop alike, so nothing is hidden)."""
+
+
+def _grown(app: Any, thread: dict) -> bool:
+    try:
+        state = app.get_state(thread)
+    except Exception:
+        return False
+    log = state.values.get("log", []) if isinstance(state.values, dict) else []
+    return len(state.tasks) > TOO_LARGE or len(log) > TOO_LARGE
 
 
 def _state(app: Any, thread: dict) -> str:

@@ -1,0 +1,44 @@
+"""Fuzzing graphkit against LangGraph on node policies.
+
+9. A random graph whose nodes have drawn policies (`policies.py`: an error handler that
+   updates, routes with a `Command`, raises or interrupts; a `RetryPolicy` with
+   `retry_on` a class, classes, a predicate, or a list of policies; a `CachePolicy`,
+   with `compile(cache=InMemoryCache())`) and fail a drawn way, run a random way
+   (property 7's) on two threads: every stream, resume, final values and history agree,
+   ids aside, and so does how often each node and handler ran.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.fuzz.graphs import Blueprint, blueprints, ways
+from tests.fuzz.policies import CALLS, policies
+from tests.fuzz.tally import TALLY
+from tests.fuzz.test_fuzz import compare_ways, finding, save_tally
+from tests.fuzz.test_fuzz_threads import ci_examples
+
+
+@ci_examples(60)
+@given(st.one_of(blueprints(), blueprints(interrupts=True)), st.booleans(), st.data())
+def test_node_policies_agree_with_langgraph(
+    blueprint: Blueprint, saved: bool, data: st.DataObject
+) -> None:
+    if saved:
+        blueprint = dataclasses.replace(blueprint, checkpointer=True)
+    way = data.draw(ways(blueprint))
+    way = dataclasses.replace(way, policies=data.draw(policies(blueprint)))
+    for _, policy in way.policies:
+        TALLY[f"9 policy fails={policy.fails} handler={policy.handler}"] += 1
+        TALLY[f"9 policy retry={policy.retry} cached={policy.cached}"] += 1
+    CALLS.clear()
+    compare_ways(blueprint, way, "9")
+    expected, actual = dict(CALLS["langgraph"]), dict(CALLS["graphkit"])
+    TALLY["9 calls compared"] += 1
+    if expected != actual:
+        heading = f"{blueprint!r}\n{way!r}"
+        finding("9 calls disagreed", f"{heading}\nlanggraph: {expected}\ngraphkit: {actual}")
+    save_tally()
