@@ -30,6 +30,10 @@ class Missing(KeyError):
     """What a "key" failure raises (a `KeyError`: `retry_on=ValueError` does not)."""
 
 
+class HandlerFailed(RuntimeError):
+    """What a "raises" error handler raises."""
+
+
 FAILURES = ("never", "never", "value", "key", "first")
 """How the node fails: not at all, always with `Broken` or `Missing`, or with `Broken` on
 its first attempt at each state (then works)."""
@@ -108,7 +112,7 @@ class Policy:
             CALLS[library][f"handler of {name}"] += 1
             note = f"handled {error.node}"
             if kind == "raises":
-                raise RuntimeError(f"the handler of {error.node} fails too")
+                raise HandlerFailed(f"the handler of {error.node} fails too")
             if kind == "asks":
                 note += f" {interrupt(f'{error.node} failed?')}"
             if kind == "command":

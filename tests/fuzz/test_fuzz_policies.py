@@ -31,11 +31,21 @@ def test_node_policies_agree_with_langgraph(
         blueprint = dataclasses.replace(blueprint, checkpointer=True)
     way = data.draw(ways(blueprint))
     way = dataclasses.replace(way, policies=data.draw(policies(blueprint)))
+    if any(policy.cached for _, policy in way.policies):
+        # as `ways` draws a cache: no modes that show a task's result (a hit within a
+        # run races in LangGraph, K6), and "updates", which marks a hit
+        modes = tuple(mode for mode in way.modes if mode not in ("tasks", "debug"))
+        way = dataclasses.replace(way, modes=tuple(dict.fromkeys(("updates", *modes))))
     for _, policy in way.policies:
         TALLY[f"9 policy fails={policy.fails} handler={policy.handler}"] += 1
         TALLY[f"9 policy retry={policy.retry} cached={policy.cached}"] += 1
     CALLS.clear()
-    compare_ways(blueprint, way, "9")
+    exact = compare_ways(blueprint, way, "9")
+    if not exact or way.cache or any(policy.cached for _, policy in way.policies):
+        # where a race stood, or with a cache (a hit within a run races in LangGraph,
+        # K6), how often a node ran is a race too
+        TALLY["9 calls not compared (a race, or a cache)"] += 1
+        return save_tally()
     expected, actual = dict(CALLS["langgraph"]), dict(CALLS["graphkit"])
     TALLY["9 calls compared"] += 1
     if expected != actual:
