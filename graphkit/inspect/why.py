@@ -28,15 +28,16 @@ from graphkit.inspect.findings import Finding
 from graphkit.inspect.history import History
 from graphkit.inspect.resumed import resumed_reason_text, reused_call_reason, reused_reason
 from graphkit.inspect.retried import retried_reason_text
+from graphkit.inspect.started import input_reason, started_by
 from graphkit.inspect.unsaved import not_saved, not_saved_reason
-from graphkit.inspect.values import branch_target, join_names, show, show_error
+from graphkit.inspect.values import branch_target, join_names, show
 from graphkit.inspect.why_not import NotRan
 from graphkit.inspect.wiring import Wiring
 from graphkit.inspect.wording import both, who_when, wrote_in
 from graphkit.pregel.stepper import INPUT_TASK
 
 if TYPE_CHECKING:
-    from graphkit.pregel.records import Run, Superstep
+    from graphkit.pregel.records import Run
 
 __all__ = ["why"]
 
@@ -117,9 +118,9 @@ class _Ran:
         found: list[Finding] = []
         for task in tasks:
             if task.parent is not None:
-                found.append(_started_by(superstep, task))
+                found.append(started_by(superstep, task))
             elif task.kind == "input":
-                found.append(Finding("it is the input step's task", _input_reason()))
+                found.append(Finding("it is the input step's task", input_reason()))
             elif task.kind == "push":
                 found.append(self._packet(node, task.path, n))
             else:
@@ -245,7 +246,7 @@ class _Ran:
     def _trigger(self, node: str, channel: str, version: int | None, n: int) -> list[Finding]:
         origin = self.history.written(channel, version, before=n)
         if channel == START:
-            return [Finding("the input was written to __start__ in step -1", _input_reason())]
+            return [Finding("the input was written to __start__ in step -1", input_reason())]
         if self.history.before_records(channel, version, n):
             return [self._before_records(node, channel, version, n)]
         if origin is None:
@@ -388,39 +389,3 @@ def _sent_to_no_node(history: History, wiring: Wiring) -> tuple[list[str], list[
                 if target not in nodes:
                     senders[source], unsent[target] = None, None
     return list(senders), list(unsent)
-
-
-def _input_reason() -> Reason:
-    text = (
-        "Step -1 (the input step) wrote the run's input to __start__; its Update applied it, "
-        "so step 0's Plan woke __start__, which writes the input into the state."
-    )
-    return Reason("input", text, -1, START, (INPUT_TASK,))
-
-
-def _started_by(superstep: Superstep, task: Any) -> Finding:
-    """A task started while its step ran: the failure its error handler took over, or the
-    task that called it (functional API)."""
-    n, results = superstep.step, superstep.execution.results if superstep.execution else ()
-    parent = next((r for r in results if r.task.id == task.parent), None)
-    by = parent.task.node if parent is not None else "another task"
-    if task.kind == "error_handler":
-        error = show_error(parent.error) if parent is not None and parent.error else "an error"
-        attempts = parent.attempts if parent is not None else 1
-        tries = f" after {attempts} attempts" if attempts > 1 else ""
-        text = (
-            f"{by} raised {error}{tries} in step {n}; it has an error handler, so instead "
-            f"of failing the step, {task.node} ran in the same step on {by}'s input and its "
-            f"writes were applied in step {n}'s Update in place of {by}'s (whose edges "
-            "were not taken)."
-        )
-        reason = Reason("error_handler", text, n, None, (by,))
-        return Finding(f"{by} failed and it handles {by}'s errors", reason)
-    mine = next((r for r in results if r.task.id == task.id), None)
-    went = (
-        "the result it saved before the run stopped went back to it, without running it again"
-        if mine is not None and mine.reused
-        else f"it ran in the same step, beside {by}, and its return value went back to {by}"
-    )
-    text = f"{by} called it in step {n} (a functional-API task): {went}."
-    return Finding(f"{by} called it", Reason("call", text, n, None, (by,)))
