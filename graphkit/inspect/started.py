@@ -14,15 +14,43 @@ from graphkit.pregel.stepper import INPUT_TASK
 if TYPE_CHECKING:
     from graphkit.pregel.records import Superstep
 
-__all__ = ["input_reason", "started_by"]
+__all__ = ["input_before_records", "input_reason", "started_by"]
 
 
-def input_reason() -> Reason:
-    text = (
-        "Step -1 (the input step) wrote the run's input to __start__; its Update applied it, "
-        "so step 0's Plan woke __start__, which writes the input into the state."
+def input_reason(node: str, n: int, m: int) -> Reason:
+    """Why ``node`` ran at step ``n`` on the run's input, written to ``__start__`` by the
+    input step ``m``: a ``StateGraph``'s START node writes it into the state; any other
+    node subscribed to ``__start__`` (an entrypoint's function) runs on it. The input
+    step's own task (``n == m``) writes it. Steps are numbered as the thread counts them:
+    a second invoke's input step is not -1."""
+    if node == INPUT_TASK:
+        text = f"Step {n} is the input step: its one task writes the run's input to __start__."
+        return Reason("input", text, n, START, (INPUT_TASK,))
+    wrote = (
+        f"Step {m} (the input step) wrote the run's input to __start__; its Update applied "
+        f"it, so step {n}'s Plan woke {node}"
     )
-    return Reason("input", text, -1, START, (INPUT_TASK,))
+    if node == START:
+        text = f"{wrote}, which writes the input into the state."
+    else:  # (an entrypoint: no state to write it into; its function is given the input)
+        text = (
+            f"{wrote}, which is subscribed to __start__ and runs on the input (an "
+            "entrypoint's function gets it as its first argument)."
+        )
+    return Reason("input", text, m, START, (INPUT_TASK,))
+
+
+def input_before_records(node: str, n: int, start: str) -> Finding:
+    """Why ``node`` ran at step ``n`` on an input written before the records begin (a
+    resume: the input step was an earlier invoke's, ``start`` the checkpoint they begin
+    from), which ``node`` had not finished with."""
+    text = (
+        f"__start__ still held the input an earlier invoke wrote, in {start}: {node} had "
+        f"not finished running on it (the run stopped before the step's Update), so step "
+        f"{n}'s Plan woke {node} again, on the same input."
+    )
+    reason = Reason("input", text, None, START, (INPUT_TASK,))
+    return Finding("__start__ still held the input of an earlier invoke", reason)
 
 
 def started_by(superstep: Superstep, task: Any) -> Finding:

@@ -28,7 +28,7 @@ from graphkit.inspect.findings import Finding
 from graphkit.inspect.history import History
 from graphkit.inspect.resumed import resumed_reason_text, reused_call_reason, reused_reason
 from graphkit.inspect.retried import retried_reason_text
-from graphkit.inspect.started import input_reason, started_by
+from graphkit.inspect.started import input_before_records, input_reason, started_by
 from graphkit.inspect.unsaved import not_saved, not_saved_reason
 from graphkit.inspect.values import branch_target, join_names, show
 from graphkit.inspect.why_not import NotRan
@@ -120,7 +120,7 @@ class _Ran:
             if task.parent is not None:
                 found.append(started_by(superstep, task))
             elif task.kind == "input":
-                found.append(Finding("it is the input step's task", input_reason()))
+                found.append(Finding("it is the input step's task", input_reason(node, n, n)))
             elif task.kind == "push":
                 found.append(self._packet(node, task.path, n))
             else:
@@ -246,7 +246,12 @@ class _Ran:
     def _trigger(self, node: str, channel: str, version: int | None, n: int) -> list[Finding]:
         origin = self.history.written(channel, version, before=n)
         if channel == START:
-            return [Finding("the input was written to __start__ in step -1", input_reason())]
+            if origin is None or self.history.before_records(channel, version, n):
+                return [input_before_records(node, n, self.history.start_words)]
+            m = origin[0]
+            return [
+                Finding(f"the input was written to __start__ in step {m}", input_reason(node, n, m))
+            ]
         if self.history.before_records(channel, version, n):
             return [self._before_records(node, channel, version, n)]
         if origin is None:
