@@ -23,6 +23,7 @@ from graphkit.diagnostics.names import names_in_text, near_miss
 from graphkit.inspect.values import join_names, show
 from graphkit.pregel.records import Plan, Run
 from graphkit.pregel.stepper import INPUT_TASK
+from graphkit.widgets.predict_names import inner_node, subgraph_nodes_run_by, tools_run_by
 from graphkit.widgets.reveal import OTHERWISE as _OTHERWISE
 from graphkit.widgets.reveal import prediction_html
 from graphkit.widgets.story import story_number, story_steps
@@ -124,10 +125,10 @@ def reveal_nodes(
                 "END is where a run stops, not a node that runs: for a step that runs no "
                 "node, predict []"
             )
-        tools = _tools_run_by(session.app)  # (one note per unknown name: none hides another)
+        tools = tools_run_by(session.app)  # (one note per unknown name: none hides another)
         notes += [f"{t} is a tool, run by the node {tools[t]}" for t in unknown if t in tools]
-        inner = _subgraph_nodes_run_by(session.app)
-        notes += [_inner_node(n, inner[n]) for n in unknown if n in inner and n not in tools]
+        inner = subgraph_nodes_run_by(session.app)
+        notes += [inner_node(n, inner[n]) for n in unknown if n in inner and n not in tools]
         # several names in one text ("weather, news"): a list of them was meant
         texts = {n: parts for n in unknown if (parts := names_in_text(n, known))}
         notes += [f"{n!r} is one text: predict a list, {parts}" for n, parts in texts.items()]
@@ -252,51 +253,6 @@ def reveal_channel(
             "whatever order they finished in."
         )
     return Prediction("channel", step, guess, expected, correct, text, channel), again
-
-
-def _tools_run_by(app: Any) -> dict[str, str]:
-    """The tools each ``ToolNode`` of ``app`` holds, with the node that runs them (a
-    learner who read a model's tool call may predict the tool as the node that runs)."""
-    declared = getattr(getattr(app, "builder", None), "nodes", None) or {}
-    found = {}
-    for name, declaration in declared.items():
-        tools = getattr(getattr(declaration, "action", None), "tools_by_name", None)
-        if isinstance(tools, dict):
-            found.update(dict.fromkeys(tools, name))
-    return found
-
-
-def _subgraph_nodes_run_by(app: Any) -> dict[str, tuple[str, ...]]:
-    """The nodes of each subgraph of ``app`` (lesson 05's ``research``), nested ones
-    too, with the path of nodes that runs it (``("research", "deep")``): the parent
-    plans the path's first node, one task, whatever runs inside."""
-    subgraphs = app.get_subgraphs(recurse=True) if hasattr(app, "get_subgraphs") else ()
-    paths = sorted(
-        ((tuple(path.split("|")), graph) for path, graph in subgraphs),
-        key=lambda found: len(found[0]),  # (a name in two subgraphs: the shallower one)
-    )
-    found: dict[str, tuple[str, ...]] = {}
-    for path, graph in paths:
-        inner = getattr(getattr(graph, "builder", None), "nodes", None) or {}
-        found.update({node: path for node in inner if node not in found})
-    return found
-
-
-def _inner_node(node: str, path: tuple[str, ...]) -> str:
-    """The note for a subgraph's node predicted as one of the graph's.
-
-    >>> _inner_node("look_up", ("research",))
-    'look_up is a node of the subgraph that the node research runs, as one task'
-    >>> _inner_node("dig", ("research", "deep"))
-    'dig is a node of a subgraph inside the node research (research → deep → dig), which runs as one task'
-    """  # noqa: E501
-    if len(path) == 1:
-        return f"{node} is a node of the subgraph that the node {path[0]} runs, as one task"
-    chain = " → ".join((*path, node))
-    return (
-        f"{node} is a node of a subgraph inside the node {path[0]} ({chain}), which runs "
-        "as one task"
-    )
 
 
 def _task_order(writers: tuple[str, ...], pushed: list[str]) -> str:
