@@ -23,7 +23,13 @@ from graphkit.diagnostics.names import names_in_text, near_miss
 from graphkit.inspect.values import join_names, show
 from graphkit.pregel.records import Plan, Run
 from graphkit.pregel.stepper import INPUT_TASK
-from graphkit.widgets.predict_names import inner_node, subgraph_nodes_run_by, tools_run_by
+from graphkit.widgets.predict_names import (
+    called_task,
+    inner_node,
+    subgraph_nodes_run_by,
+    tasks_called_by,
+    tools_run_by,
+)
 from graphkit.widgets.reveal import OTHERWISE as _OTHERWISE
 from graphkit.widgets.reveal import prediction_html
 from graphkit.widgets.story import story_number, story_steps
@@ -117,7 +123,8 @@ def reveal_nodes(
     known = set(session.app.spec.nodes)
     if session.stepper.at_input_step:
         known.add(INPUT_TASK)  # not a node of the graph, but the input step's one task
-    unknown = sorted(guessed - known)
+    calls = tasks_called_by(session)  # (a @task: a wrong guess to explain, not a slip)
+    unknown = sorted(guessed - known - calls.keys())
     if unknown:
         notes = [f"{INPUT_TASK} runs only in the input step"] if INPUT_TASK in unknown else []
         if {END, "END"} & set(unknown):
@@ -134,7 +141,7 @@ def reveal_nodes(
         notes += [f"{n!r} is one text: predict a list, {parts}" for n, parts in texts.items()]
         # a slip of case or spelling ('Weather'), as building a graph suggests one
         told = tools.keys() | inner.keys() | texts.keys() | {END, "END", INPUT_TASK}
-        slips = {n: near_miss(n, known) for n in unknown if n not in told}
+        slips = {n: near_miss(n, known | calls.keys()) for n in unknown if n not in told}
         notes += [
             f"did you mean {slip!r}?" if len(unknown) == 1 else f"for {n!r}, did you mean {slip!r}?"
             for n, slip in slips.items()
@@ -170,6 +177,10 @@ def reveal_nodes(
     # which is the same thing again: "it is the input step")
     said = not correct and expected == [INPUT_TASK]
     for node in [] if said else sorted(guessed | set(expected)):
+        if node in calls and node not in known:
+            caller_runs = calls[node] in expected
+            lines.append(f"{called_task(node, calls[node], step, caller_runs)}  {_OTHERWISE}")
+            continue
         explanation = run.why(node, step, graph=session.app)
         # (a node listed too often does run, as predicted: its "you listed" line says
         # how often)
@@ -318,6 +329,13 @@ def _over_counted(node: str, listed: int, runs: int, step: int) -> str:
 def _first_steps(session: DebugSession, step: int, expected: list[str]) -> list[str]:
     """For a wrong guess at a run's own first steps (the input step, then ``__start__``):
     what they do, and the step the graph's first nodes run in."""
+    if expected == [INPUT_TASK] and START not in session.app.spec.nodes:  # (an entrypoint)
+        first = sorted(n for n, node in session.app.spec.nodes.items() if START in node.triggers)
+        return [
+            f"- Step {step} is the input step: its one task, {INPUT_TASK}, writes your input "
+            f"to the channel {START}, and no node runs beside it. Step {step + 1} runs "
+            f"{join_names(first) or 'the nodes subscribed to it'}, on that input."
+        ]
     if expected == [INPUT_TASK]:
         return [
             f"- Step {step} is the input step: its one task, {INPUT_TASK}, writes your input "
