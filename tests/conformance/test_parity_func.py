@@ -760,3 +760,36 @@ def test_an_annotation_naming_a_missing_attribute_still_builds_the_entrypoint() 
 
         seen.append((given.invoke({"x": 1}), returned.invoke([2])))
     assert seen[0] == seen[1] == ({"x": 1}, [2])
+
+
+def test_an_entrypoint_is_named_as_in_langgraph() -> None:
+    """LangGraph 1.2's ``entrypoint()(weather)`` is a ``Pregel`` named "LangGraph", not
+    "weather" (the function names its one node): ``name``, ``get_name()`` and the root
+    run of ``astream_events`` say "LangGraph" on both libraries, and the node is
+    ``weather``. graphkit's views take the graph's name from there too (a drawing's
+    title, an exported session's title)."""
+
+    async def events(app: Any) -> list[tuple[str, str]]:
+        seen = [event async for event in app.astream_events(["Oslo"], version="v2")]
+        return [(e["event"], e["name"]) for e in seen if e["event"] == "on_chain_start"]
+
+    said = {}
+    for library in ("langgraph", "graphkit"):
+        func = importlib.import_module(f"{library}.func")
+
+        @func.task
+        def fetch(city: str) -> str:
+            return city
+
+        @func.entrypoint()
+        def weather(cities: list[str]) -> list[str]:
+            return [future.result() for future in [fetch(city) for city in cities]]
+
+        nodes = sorted(getattr(node, "id", node) for node in weather.get_graph().nodes)
+        said[library] = (weather.name, weather.get_name(), nodes, asyncio.run(events(weather)))
+    assert said["graphkit"] == said["langgraph"]
+    assert said["graphkit"][0] == "LangGraph"
+    assert said["graphkit"][3][:2] == [
+        ("on_chain_start", "LangGraph"),
+        ("on_chain_start", "weather"),
+    ]
