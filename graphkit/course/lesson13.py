@@ -18,6 +18,7 @@ from typing import Any
 
 from graphkit.course.checking import Wrong, counted, exercise, trace
 from graphkit.func import entrypoint, task
+from graphkit.func.task import TaskFunction
 
 __all__ = [
     "FORECASTS",
@@ -34,46 +35,63 @@ __all__ = [
 FORECASTS = {"Oslo": "snow", "Lima": "fog", "Rome": "sun", "Cairo": "heat", "Quito": "rain"}
 
 WAIT = 2.0
-"""How long a call waits for the run's other calls to start, during a check: a call
-started together with the others never waits that long (the last one to start lets all
-go); a call made alone waits it out once, and the check says so."""
+"""How long a call waits for the run's other calls to be made, during a check: calls made
+together never wait that long (the last one made lets all go); a call made alone waits it
+out once, and the check says so."""
 
 
 class _Meeting:
-    """During a check, every ``lookup`` call of one run meets here: each waits until all
-    ``expected`` calls have started. Calls started before any result is read all arrive,
-    and go on at once; a call whose result was read before the next call was made waits
-    ``WAIT`` seconds in vain, and is noted as alone (the calls after it do not wait)."""
+    """During a check, every ``lookup`` call of one run meets here: each call's code waits
+    until all ``expected`` calls have been *made* (counted in the caller's thread, as
+    ``lookup(city)`` returns its future). Calls made before any result is read go on at
+    once, however late their worker threads start; a call whose result was read before
+    the next call was made waits ``WAIT`` seconds in vain, and is noted as alone (the
+    calls after it do not wait)."""
 
     def __init__(self, expected: int) -> None:
         self.expected = expected
-        self.arrived: list[str] = []
-        self.alone: dict[str, int] = {}  # city → how many calls had started by then
+        self.made = 0
+        self.alone: dict[str, int] = {}  # city → how many calls had been made by then
         self.lock = threading.Lock()
         self.everyone = threading.Event()
 
+    def made_one(self) -> None:
+        with self.lock:
+            self.made += 1
+            if self.made >= self.expected:
+                self.everyone.set()
+
     def arrive(self, city: str) -> None:
         with self.lock:
-            self.arrived.append(city)
-            if len(self.arrived) >= self.expected:
-                self.everyone.set()
             if self.alone:  # (one wait is enough to know: do not slow the check further)
                 return
         if not self.everyone.wait(WAIT):
             with self.lock:
-                self.alone[city] = len(self.arrived)
+                self.alone[city] = self.made
 
 
 _meeting: _Meeting | None = None
 
 
-@task
-def lookup(city: str) -> str:
+class _Service(TaskFunction):
+    """``lookup``: a task whose calls, during a check, are counted as they are made."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        meeting = _meeting
+        if meeting is not None:
+            meeting.made_one()
+        return super().__call__(*args, **kwargs)
+
+
+def _lookup(city: str) -> str:
     """The weather service: imagine a slow web request. Returns ``"<weather> in <city>"``."""
     meeting = _meeting
     if meeting is not None:
         meeting.arrive(city)
     return f"{FORECASTS.get(city, 'clouds')} in {city}"
+
+
+lookup = _Service(_lookup, name="lookup")
 
 
 def _entrypoint(answer: Any, name: str) -> Any:
@@ -127,7 +145,7 @@ def check_together(forecast: Any) -> str:
             raise Wrong(
                 f"The calls ran one at a time: lookup({city!r}) waited {WAIT:.0f} s for the "
                 f"other calls of the run, and only {counted(started, 'call')} of "
-                f"{len(cities)} had started. Your forecast read a result (.result() waits "
+                f"{len(cities)} had been made. Your forecast read a result (.result() waits "
                 "for its call to finish) before it made the next call.",
                 "Call lookup for every city first and keep the futures (a list or a dict); "
                 "read their results afterwards, in a second loop.",

@@ -62,7 +62,37 @@ def test_together_one_at_a_time(monkeypatch):
         return {city: lesson13.lookup(city).result() for city in cities}
 
     verdict = lesson13.check_together(forecast)
-    assert_fails(verdict, "only 1 call of 3 had started", hint="second loop")
+    assert_fails(verdict, "only 1 call of 3 had been made", hint="second loop")
+
+
+def test_together_passes_when_the_calls_threads_start_late(monkeypatch):
+    """The calls meet once they are all *made*, not once their threads have started: on a
+    loaded machine (here: one worker thread for three calls, so two start only after
+    another call finished) a right answer is not told its calls ran one at a time."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from graphkit.pregel import step_work
+
+    monkeypatch.setattr(lesson13, "WAIT", 0.5)  # (a wait in vain would fail the check)
+    with ThreadPoolExecutor(max_workers=1) as narrow:
+        monkeypatch.setattr(step_work, "_POOL", narrow)
+        assert_passes(lesson13.check_together(solutions.forecast))
+
+
+def test_together_leaves_the_service_as_it_was(monkeypatch):
+    """A check's calls wait only while it runs (the run's Update waits for them all):
+    afterwards ``lookup`` in the learner's own programs does not wait."""
+    monkeypatch.setattr(lesson13, "WAIT", 0.2)
+    from graphkit.func import entrypoint
+
+    @entrypoint()
+    def forecast(cities):
+        return {city: lesson13.lookup(city).result() for city in cities}
+
+    assert_fails(lesson13.check_together(forecast), "one at a time")
+    assert lesson13._meeting is None
+    monkeypatch.setattr(lesson13, "WAIT", 60)  # (a wait now would hang the test)
+    assert forecast.invoke(["Oslo", "Lima"]) == {"Oslo": "snow in Oslo", "Lima": "fog in Lima"}
 
 
 def test_together_without_the_task_or_hard_coded():
