@@ -280,9 +280,11 @@ def check_reruns(body_runs: Any, reran: Any) -> str:
     run. Judged against the runtime: the check runs the program."""
     if not isinstance(body_runs, int) or isinstance(body_runs, bool):
         raise Wrong(f"body_runs is {body_runs!r}; give a whole number.", "Count the runs.")
-    if isinstance(reran, str) or not all(isinstance(name, str) for name in reran or ()):
+    names = reran if isinstance(reran, set | frozenset | list | tuple) else None
+    if names is None or not all(isinstance(name, str) for name in names):
         raise Wrong(
-            f"reran is {reran!r}; give a set of task names, such as {{'book'}}.",
+            f"reran is {reran!r}; give a set of task names, such as {{'find_flights'}} "
+            "(set() if you think none runs).",
             "Write the names as strings in a set.",
         )
     guessed = set(reran)

@@ -399,3 +399,10 @@ def test_exercise_programs_do_on_graphkit_what_they_do_on_langgraph():
     assert ours == theirs
     assert ours[0] == [70, 20, -20]
     assert ours[1] == ["trip", "ask_approval", "book"]  # what 13.3's answer says
+
+
+@pytest.mark.parametrize("reran", [None, 3, "book", {"book": 1}, {1}])
+def test_reruns_a_reran_that_is_not_a_set_of_names_is_told_so(reran):
+    verdict = lesson13.check_reruns(2, reran)
+    assert_fails(verdict, f"reran is {reran!r}; give a set of task names", hint="in a set")
+    assert verdict.check_error is None
