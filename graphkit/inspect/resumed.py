@@ -100,7 +100,8 @@ def reused_call_reason(node: str, n: int, reused: int) -> Reason:
     calls = f"{reused} calls of {node}" if reused > 1 else f"this call of {node}"
     text = (
         f"The run was resumed in step {n}: {calls} had finished before it stopped, so the "
-        "resume returned the saved result to the caller and did not run the code again "
+        f"resume returned {'their saved results' if reused > 1 else 'its saved result'} to "
+        "the caller and did not run the code again "
         "(what it did, a request sent, a row written, happened once)."
     )
     return Reason("reused", text, n, None, (node,))

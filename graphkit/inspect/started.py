@@ -72,10 +72,11 @@ def started_by(superstep: Superstep, task: Any) -> Finding:
         reason = Reason("error_handler", text, n, None, (by,))
         return Finding(f"{by} failed and it handles {by}'s errors", reason)
     mine = next((r for r in results if r.task.id == task.id), None)
-    went = (
-        "the result it saved before the run stopped went back to it, without running it again"
-        if mine is not None and mine.reused
-        else f"it ran in the same step, beside {by}, and its return value went back to {by}"
-    )
-    text = f"{by} called it in step {n} (a functional-API task): {went}."
+    if mine is not None and mine.reused:  # (the "reused" reason says what the resume did)
+        text = f"{by} called it in step {n} (a functional-API task)."
+    else:
+        text = (
+            f"{by} called it in step {n} (a functional-API task): it ran in the same step, "
+            f"beside {by}, and its return value went back to {by}."
+        )
     return Finding(f"{by} called it", Reason("call", text, n, None, (by,)))
