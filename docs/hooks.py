@@ -175,10 +175,13 @@ SAVED_WIDGET_NOTE = (
 )
 
 
-# A predict question of a lesson (a cell calling ``.predict(``) was run with its stub guess
-# when the site was built, so its saved output is the truth ("forecast holds 'sunny (saw
-# 120 tokens)'"), and so are the outputs of the cells after it up to the prose that explains
-# the answer (which the lesson folds itself). On the site each of those outputs is folded.
+# A predict question of a lesson was run with its stub guess when the site was built, so its
+# saved output is the truth ("forecast holds 'sunny (saw 120 tokens)'"), and so are the
+# outputs of the cells after it up to the prose that explains the answer (which the lesson
+# folds itself). On the site each of those outputs is folded. A question is a cell calling
+# ``.predict(`` (a DebugSession's or a lesson's own), or the cells after a guess's stub
+# (``# your guess``) that run the graph and print the truth beside it, as lessons 12 and 13
+# ask theirs (an exercise's stub says ``# your answer``: its check's verdict stays shown).
 # The fold sits in a row of its own with an empty prompt, so it lines up with the code
 # above it (and, where the prompts go above the cells, takes the whole width).
 REVEAL_OPEN = (
@@ -197,19 +200,27 @@ DIV_TAG = re.compile(
 LESSON = re.compile(r"\d\d-")  # a numbered lesson; the appendix's predict cells are a demo
 
 
+PREDICT_CALL = ".predict("
+GUESS_STUB = "# your guess"
+
+
 def revealing_cells(notebook: str) -> list[str]:
     """The ids of a lesson's cells whose outputs answer a predict question: each code cell
-    calling ``.predict(`` and the code cells after it, up to the next Markdown cell."""
+    calling ``.predict(`` and the code cells after it, and the code cells after a guess's
+    stub (a cell saying ``# your guess``), each up to the next Markdown cell."""
     import json
 
     ids, revealing = [], False
     for cell in json.loads(Path(notebook).read_text())["cells"]:
+        source = "".join(cell["source"])
         if cell["cell_type"] == "markdown":
             revealing = False
-        elif ".predict(" in "".join(cell["source"]):
+        elif PREDICT_CALL in source:
             revealing = True
         if revealing:
             ids.append(cell["id"])
+        if cell["cell_type"] == "code" and GUESS_STUB in source:
+            revealing = True  # the stub itself holds the learner's guess, not the answer
     return ids
 
 

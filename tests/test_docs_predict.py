@@ -17,15 +17,20 @@ LESSONS = sorted(NOTEBOOKS.glob("[0-9][0-9]-*.ipynb"))
 
 def answering_cells(notebook: Path) -> list[str]:
     """The ids of the code cells whose outputs answer a question: each cell calling
-    ``.predict(`` and the code cells after it, up to the next Markdown cell."""
+    ``.predict(`` and the code cells after it, and the code cells after a guess's stub
+    (``# your guess``: lessons 12 and 13 run the graph and print the truth beside it), each
+    up to the next Markdown cell."""
     ids, answering = [], False
     for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]:
+        source = "".join(cell["source"])
         if cell["cell_type"] == "markdown":
             answering = False
-        elif ".predict(" in "".join(cell["source"]):
+        elif ".predict(" in source:
             answering = True
         if answering:
             ids.append(cell["id"])
+        if cell["cell_type"] == "code" and "# your guess" in source:
+            answering = True
     return ids
 
 
@@ -84,9 +89,16 @@ def test_a_predict_questions_saved_answer_is_folded(site, site_url, tmp_path):
             cell.get_by_text("Reveal (run your guess first)").click()
             assert answer.is_visible()
             cell.screenshot(path=str(tmp_path / "02-q1-revealed.png"))
+            # A question with no .predict( call: its cell prints the truth beside the guess.
+            page.goto(f"{site_url}/lessons/13-functional-api/")
+            cell = page.locator('[id="cell-id=l13-c05"]')  # Q1: how many supersteps?
+            answer = cell.get_by_text("The run took 2 supersteps", exact=False)
+            assert answer.count() == 1 and not answer.is_visible()
+            cell.get_by_text("Reveal (run your guess first)").click()
+            assert answer.is_visible()
         finally:
             browser.close()
-    assert answering_cells_seen >= 15, "the lessons' predict cells were not found"
+    assert answering_cells_seen >= 29, "the lessons' predict cells were not found"
     assert shown == {}, f"a question's saved output shows its answer: {shown}"
     assert folded_elsewhere == {}, (
         f"an output that answers no question is folded: {folded_elsewhere}"
