@@ -173,6 +173,19 @@ def test_site_builds_strictly(site):
 
 
 @pytest.mark.docs
+def test_the_course_page_links_every_lesson(site):
+    """The course page's table names every lesson, each a link to its page (it named them
+    as code only: a reader found lessons 11 to 13 on the course page, no way to open them
+    but the navigation)."""
+    html = (site / "course/index.html").read_text()
+    article = html[html.index("<article") : html.index("</article>")]  # not the navigation
+    lessons = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
+    assert len(lessons) == 14, lessons  # thirteen lessons and the appendix
+    unlinked = [stem for stem in lessons if f'href="../lessons/{stem}/"' not in article]
+    assert unlinked == [], f"the course page links no page of {unlinked}"
+
+
+@pytest.mark.docs
 @pytest.mark.parametrize(
     ("page", "dotted"),
     [("widgets", "graphkit.widgets.DebugSession"), ("graphkit", "graphkit.CompiledGraph")],
