@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-# The debugger tour, and the lesson with the widest readable table (a changes table with
-# its values and reducers, about 900 px).
-LAYOUT_LESSONS = ["A1-debugger-tour", "03-state-channels-reducers"]
+# The debugger tour, the lesson with the widest readable table (a changes table with its
+# values and reducers, about 900 px), and the one with the widest table of all (lesson 11's
+# chunks beside their step, phase and records, about 1,100 px: it scrolls in its own box).
+LAYOUT_LESSONS = ["A1-debugger-tour", "03-state-channels-reducers", "11-streaming"]
 
 # Every element of a lesson's outputs whose right edge passes its nearest box that does not
 # show overflow (or, with none, the page's content column) where that box does not scroll
