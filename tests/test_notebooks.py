@@ -26,6 +26,16 @@ def test_the_course_lessons_are_numbered_in_order():
     assert numbers == list(range(1, 14)), [path.name for path in LESSONS]
 
 
+def test_the_course_page_quotes_each_lessons_own_time():
+    """docs/course.md's table says its learner times are the lessons' own estimates."""
+    table = (FOLDER.parent / "docs" / "course.md").read_text()
+    for path in LESSONS:
+        own = re.search(r"\*\*Time:\*\* about (\d+) minutes", path.read_text())
+        row = re.search(rf"^\| {path.name[:2]} \|.*\| ~(\d+) min \|$", table, re.M)
+        assert own and row, path.name
+        assert row.group(1) == own.group(1), f"{path.name}: {row.group(1)} vs {own.group(1)}"
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.name)
 def test_notebook_is_committed_clean(path):
     text = path.read_text(encoding="utf-8")
