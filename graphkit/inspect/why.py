@@ -33,6 +33,7 @@ from graphkit.inspect.unsaved import not_saved, not_saved_reason
 from graphkit.inspect.values import branch_target, join_names, show
 from graphkit.inspect.why_not import NotRan
 from graphkit.inspect.wiring import Wiring
+from graphkit.inspect.woken_before import sent_before, woken_before
 from graphkit.inspect.wording import both, who_when, wrote_in
 from graphkit.pregel.stepper import INPUT_TASK
 
@@ -220,6 +221,8 @@ class _Ran:
         checkpoint = self.history.steps[n].checkpoint_before
         earlier = self.history.written(TASKS, None, before=n if m is None else m)
         if checkpoint.source != "update" and (earlier is None or checkpoint.source != "fork"):
+            if (sent := sent_before(self.history, self.wiring, packet, n)) is not None:
+                return sent
             start = self.history.start_words or f"the checkpoint step {n} planned from"
             text = (
                 f"{show(packet, 80)} was already queued in {start}, by a node the records "
@@ -253,7 +256,7 @@ class _Ran:
                 Finding(f"the input was written to __start__ in step {m}", input_reason(node, n, m))
             ]
         if self.history.before_records(channel, version, n):
-            return [self._before_records(node, channel, version, n)]
+            return [woken_before(self.history, self.wiring, node, channel, version, n)]
         if origin is None:
             text = f"{channel} had a version {node} had not seen (v{version})."
             return [Finding(f"{channel} changed", Reason("channel", text, None, channel))]
@@ -323,20 +326,6 @@ class _Ran:
                 f"edge to {node} is followed whatever the Command chooses, besides it."
             )
         return ""
-
-    def _before_records(self, node: str, channel: str, version: int | None, n: int) -> Finding:
-        """The trigger was written before the records begin: they cannot say by whom."""
-        start = self.history.start_words
-        at = f" (version {version})" if version is not None else ""
-        text = (
-            f"{channel}{at} was already in {start}, and {node} had not seen it, so step "
-            f"{n}'s Plan woke {node}. Which node wrote it, and in which step, happened "
-            f"before {start}: the records do not show it."
-        )
-        reason = Reason("before_records", text, self.history.first, channel)
-        return Finding(
-            f"{channel} was written before {start}, by a node the records do not show", reason
-        )
 
     def _released(self, node: str, channel: str, m: int, version: int) -> list[Finding]:
         """A deferred node's trigger: written earlier, held back, and released by step

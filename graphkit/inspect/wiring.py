@@ -45,6 +45,7 @@ class Wiring:
             from graphkit.bridge.convert import as_graphkit
 
             graph = as_graphkit(graph)
+        self.graph = graph  # (its checkpointer holds the thread's history: woken_before)
         spec = getattr(graph, "spec", graph)
         builder = getattr(graph, "builder", None)
         self._spec_nodes = getattr(spec, "nodes", None)

@@ -271,8 +271,15 @@ def test_why_on_a_thread_saved_only_at_exit_says_what_was_not_saved() -> None:
         run = open_langgraph_thread(app, config)
     ran = run.why("c").answers[0]
     assert ran.summary == (
-        "c ran at step 3 because branch:to:c was written before the thread's first saved "
-        "checkpoint (step 2), by a node the records do not show."
+        "c ran at step 3 because an edge or router chose c in step 2, whose checkpoint is "
+        "the thread's first saved one."
+    )
+    assert (
+        run.why("c", graph=app)
+        .answers[0]
+        .summary.startswith(
+            "c ran at step 3 because the edge b → c was taken in step 2, whose checkpoint"
+        )
     )
     assert [reason.kind for reason in ran.reasons] == ["before_records", "raised"]
     assert "deferred" not in str(run.why("c")) and "step ?" not in str(run.why("c"))

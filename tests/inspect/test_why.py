@@ -893,8 +893,8 @@ def test_a_resumed_runs_why_says_what_happened_before_its_records():
     had a version b had not seen" and, for a, which ran before, "a never ran"."""
     resumed = _resumed_run()
     assert resumed.why("b").answers[0].summary == (
-        "b ran at step 2 because branch:to:b was written before the checkpoint this run "
-        "started from (saved after step 1), by a node the records do not show."
+        "b ran at step 2 because an edge or router chose b in step 1, and this run started "
+        "from that step's checkpoint."
     )
     assert resumed.why("a").answers[0].summary == (
         "a did not run in this run's records: it ran before the checkpoint this run started "
