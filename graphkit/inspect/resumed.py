@@ -15,11 +15,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from graphkit.constants import START
 from graphkit.inspect.explanation import Reason
 from graphkit.inspect.values import show
 
 if TYPE_CHECKING:
-    from graphkit.pregel.records import TaskResult
+    from graphkit.pregel.records import Task, TaskResult
 
 __all__ = ["again", "resumed_reason_text", "reused_call_reason", "reused_reason"]
 
@@ -70,9 +71,26 @@ def resumed_reason_text(result: TaskResult, results: Iterable[TaskResult] = ()) 
         "node again from its start, and each interrupt() it reaches returns its answer, in "
         "order. Whatever it did before its interrupt() (a row written, a message sent, a "
         f"model called) was done when it asked and again when it was answered"
-        f"{_but_calls(result, results)}. Do such things after the interrupt(), in a node "
-        "that runs after it, or in a task it calls (@task), whose finished result a "
-        "resume reuses."
+        f"{_but_calls(result, results)}. {_instead(task)}"
+    )
+
+
+def _instead(task: Task) -> str:
+    """Where to move what must happen once: a StateGraph's node has nodes after it; an
+    entrypoint (its task wakes on ``__start__``) or a called task has only its own body
+    and the tasks it calls (the advice "in a node that runs after it" fit none)."""
+    functional = task.kind == "call" or (
+        task.kind == "pull" and START in task.triggers and task.node != START
+    )
+    if not functional:
+        return (
+            "Do such things after the interrupt(), in a node that runs after it, or in a "
+            "task it calls (@task), whose finished result a resume reuses."
+        )
+    body = "the task's body" if task.kind == "call" else "the entrypoint's body"
+    return (
+        f"Do such things after the interrupt() in {body}, or in a task it calls (@task), "
+        "whose finished result a resume reuses."
     )
 
 

@@ -241,8 +241,8 @@ def test_a_resumed_entrypoint_does_not_say_its_finished_tasks_ran_again():
         "did before its interrupt() (a row written, a message sent, a model called) was done "
         "when it asked and again when it was answered, but for the tasks it called that had "
         "finished (draft): they returned their saved results, not run again. Do such things "
-        "after the interrupt(), in a node that runs after it, or in a task it calls "
-        "(@task), whose finished result a resume reuses."
+        "after the interrupt() in the entrypoint's body, or in a task it calls (@task), "
+        "whose finished result a resume reuses."
     ]
 
 
