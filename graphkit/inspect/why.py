@@ -26,6 +26,7 @@ from graphkit.inspect.explanation import Answer, Explanation, Reason
 from graphkit.inspect.failed import failure_reasons
 from graphkit.inspect.findings import Finding
 from graphkit.inspect.history import History
+from graphkit.inspect.in_subgraph import in_subgraph
 from graphkit.inspect.resumed import resumed_reason_text, reused_call_reason, reused_reason
 from graphkit.inspect.retried import retried_reason_text
 from graphkit.inspect.started import input_before_records, input_reason, started_by
@@ -80,7 +81,9 @@ def why(run: Run, node: str, step: int | None = None, *, graph: Any = None) -> E
         # (asking about them still works, but listing them hid the names one meant).
         nodes = [name for name in wiring.node_names() if name not in (INPUT_TASK, START)]
         nodes = nodes or wiring.node_names()
-        if slip := near_miss(node, nodes):
+        if inner := in_subgraph(run, node, graph):
+            fix = inner
+        elif slip := near_miss(node, nodes):
             fix = f"Did you mean {slip!r}?"
         elif wiring.has_graph:
             fix = "Check the name's spelling."
