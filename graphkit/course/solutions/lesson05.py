@@ -1,4 +1,11 @@
-"""Solutions to lesson 05's exercises (``notebooks/05-send-command-subgraphs.ipynb``)."""
+"""Solutions to lesson 05's exercises (``notebooks/05-send-command-subgraphs.ipynb``).
+
+>>> from graphkit.course import lesson05
+>>> bool(lesson05.check_fan_out(fan_out)), bool(lesson05.check_triage(triage))
+(True, True)
+>>> bool(lesson05.check_call_subgraph(count_words))
+True
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,13 @@
-"""Solutions to lesson 06's exercises (``notebooks/06-messages-and-agents.ipynb``)."""
+"""Solutions to lesson 06's exercises (``notebooks/06-messages-and-agents.ipynb``).
+
+>>> from graphkit.course import lesson06
+>>> bool(lesson06.check_tool_round_trip(build_agent))
+True
+>>> bool(lesson06.check_keep_last(keep_last))
+True
+>>> bool(lesson06.check_should_summarize(should_summarize))
+True
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,11 @@
-"""Solutions to lesson 11's exercises (``notebooks/11-streaming.ipynb``)."""
+"""Solutions to lesson 11's exercises (``notebooks/11-streaming.ipynb``).
+
+>>> from graphkit.course import lesson11
+>>> bool(lesson11.check_progress(fetch)), bool(lesson11.check_modes(MODES))
+(True, True)
+>>> bool(lesson11.check_tokens_of(tokens_of))
+True
+"""
 
 from __future__ import annotations
 
