@@ -134,6 +134,11 @@ _SENDS = {
 }
 
 
+# The modes the exercise offers (its cell names these four): a hint lists no other, though
+# any mode of _SENDS is judged (choosing "debug" is told what debug sends).
+_OFFERED = ", ".join(f'"{mode}"' for mode in ("values", "updates", "custom", "messages"))
+
+
 @exercise("11.2 · Which mode answers it?")
 def check_modes(choices: Mapping[str, Any]) -> str:
     """``choices`` maps each letter of ``NEEDS`` to the stream mode that answers it."""
@@ -147,12 +152,12 @@ def check_modes(choices: Mapping[str, Any]) -> str:
         if chosen is None or chosen == "":
             raise Wrong(
                 f"No mode for {letter} yet: {need!r}.",
-                hint=f"Pick one of {', '.join(_SENDS)} for each letter.",
+                hint=f"Pick one of {_OFFERED} for each letter.",
             )
         if chosen not in _SENDS:
             raise Wrong(
                 f"{chosen!r} (for {letter}) is no stream mode.",
-                hint=f"The modes are {', '.join(_SENDS)}.",
+                hint=f"The exercise's modes are {_OFFERED}.",
             )
         if chosen != _ANSWERS[letter]:
             sent = _what_it_sends(chosen)

@@ -6,6 +6,7 @@ libraries)."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 import types
 from pathlib import Path
@@ -111,6 +112,16 @@ def test_modes_says_what_a_wrong_mode_sends():
     verdict = lesson11.check_modes({**solution.MODES, "d": "stream"})
     assert verdict.message == "'stream' (for d) is no stream mode."
     assert not lesson11.check_modes(["messages"]).passed
+
+
+def test_modes_hints_name_only_the_modes_the_exercise_offers():
+    """The exercise offers four modes; its hints listed all seven (debug, tasks, ...)."""
+    offered = re.findall(r'`"(\w+)"`', CELLS["l11-c39"])
+    assert offered == ["values", "updates", "custom", "messages"]
+    for choices in ({"a": None}, {"a": "mess"}):
+        hint = lesson11.check_modes(choices).hint
+        named = [mode for mode in lesson11._SENDS if f'"{mode}"' in hint]
+        assert named == offered, hint
 
 
 # -- 11.3 · One node's tokens -----------------------------------------------------------------
@@ -276,6 +287,18 @@ def test_updates_of_a_none_node_send_tasks_and_an_interrupt(lesson):
     )
     assert len(values) == 3  # split's step writes no state key: no chunk
     assert values[-1]["__interrupt__"][0].value == "approve?"  # the paused run's last chunk
+
+
+def test_the_batch_cells_chunks_print_without_a_line_cut_mid_word(capsys):
+    """The interrupt chunk printed whole was 112 characters, and the notebook cut it inside
+    a word (``response_schema=Non`` / ``e),)}``): each line it prints fits 80."""
+    namespace: dict = {}
+    exec(compile(CELLS["l11-c03"], "l11-c03", "exec", dont_inherit=True), namespace)
+    capsys.readouterr()
+    exec(compile(CELLS["l11-c23"], "l11-c23", "exec", dont_inherit=True), namespace)
+    printed = capsys.readouterr().out
+    assert "'__interrupt__'" in printed and "approve?" in printed
+    assert max(len(line) for line in printed.splitlines()) <= 80, printed
 
 
 def test_a_write_that_keeps_the_value_still_sends_a_values_chunk(lesson):
