@@ -4,6 +4,8 @@ real kernel (nbclient) with no error and no network."""
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import itertools
 import json
 import re
 from pathlib import Path
@@ -72,6 +74,51 @@ def test_lesson_has_the_shape_of_a_lesson(path):
     importlib.import_module(f"graphkit.course.solutions.lesson{number}")
 
 
+# A question, as docs/hooks.py recognises one to fold its saved answer on the site: a code
+# cell calling ``.predict(`` (a DebugSession's), or a guess's stub (``# your guess``) that
+# the cells after it judge, running the graph and printing the truth, as lessons 12 and 13
+# ask. (An exercise's stub says ``# your answer``: its check judges it.)
+PREDICT_CALL = ".predict("
+GUESS_STUB = "# your guess"
+
+
+def asks(cell) -> bool:
+    """Whether ``cell`` asks a question (``PREDICT_CALL`` or ``GUESS_STUB``)."""
+    return cell.cell_type == "code" and (PREDICT_CALL in cell.source or GUESS_STUB in cell.source)
+
+
+def test_a_question_is_what_the_docs_hook_folds():
+    """The rule above is docs/hooks.py's: each run of cells the site folds opens with a
+    question, and each question's cells are folded."""
+    pytest.importorskip("mkdocs")
+    spec = importlib.util.spec_from_file_location(
+        "graphkit_docs_hooks", FOLDER.parent / "docs" / "hooks.py"
+    )
+    hooks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hooks)
+    assert (hooks.PREDICT_CALL, hooks.GUESS_STUB) == (PREDICT_CALL, GUESS_STUB)
+    for path in LESSONS:
+        cells = nbformat.read(path, as_version=4).cells
+        folded = set(hooks.revealing_cells(str(path)))
+        for i, cell in enumerate(cells):
+            if asks(cell) and PREDICT_CALL in cell.source:
+                assert cell.id in folded, f"{path.name} {cell.id}"
+            if asks(cell) and i + 1 < len(cells) and cells[i + 1].cell_type == "code":
+                assert cells[i + 1].id in folded, f"{path.name} {cells[i + 1].id}"
+
+
+def test_lessons_12_and_13_ask_their_questions_by_a_guess():
+    """Each **Qn ·** of lessons 12 and 13 is followed, before the next Markdown, by a
+    question the checks below recognise: none escapes them."""
+    for name in ("12-failures-and-retries", "13-functional-api"):
+        cells = nbformat.read(FOLDER / f"{name}.ipynb", as_version=4).cells
+        labels = [i for i, c in enumerate(cells) if re.search(r"\*\*Q\d+ ·", c.source)]
+        assert len(labels) == {"12": 4, "13": 2}[name[:2]], name
+        for i in labels:
+            block = itertools.takewhile(lambda c: c.cell_type == "code", cells[i + 1 :])
+            assert any(asks(c) for c in block), f"{name} {cells[i].id} asks nothing"
+
+
 # A collapsed block whose Markdown renders in JupyterLab, on GitHub and on the site: a blank
 # line after the summary and before the end, so the body is Markdown, not raw HTML.
 FOLDED = re.compile(r"<details>\n<summary>[^\n]+</summary>\n\n.+?\n\n</details>", re.DOTALL)
@@ -80,26 +127,24 @@ FOLDED = re.compile(r"<details>\n<summary>[^\n]+</summary>\n\n.+?\n\n</details>"
 def test_a_predict_questions_answer_is_folded_until_opened():
     """The prose right after a question's reveal explains the answer, so it opens with a
     collapsed ``<details>`` block: read in full, it handed the answer to a learner who
-    scrolled on before guessing (lesson 02's "`weather` saw 120" sat under the Q1 cell)."""
+    scrolled on before guessing (lesson 02's "`weather` saw 120" sat under the Q1 cell).
+    A question is a predict cell or a guess's stub (``asks``)."""
     shown = []
     for path in LESSONS:
         cells = nbformat.read(path, as_version=4).cells
         for i, cell in enumerate(cells):
-            if cell.cell_type != "code" or ".predict(" not in cell.source:
+            if not asks(cell):
                 continue
-            after = next(
-                (c for c in cells[i + 1 :] if ".predict(" in c.source or c.cell_type == "markdown"),
-                None,
-            )
+            after = next((c for c in cells[i + 1 :] if asks(c) or c.cell_type == "markdown"), None)
             if after is None or after.cell_type == "code":
                 continue  # another question follows: the prose after it answers both
             if not FOLDED.match(after.source):
                 shown.append(f"{path.name} {after.id}: {after.source[:60]!r}")
-    assert shown == [], "prose right after a predict cell shows its answer: " + "; ".join(shown)
+    assert shown == [], "prose right after a question shows its answer: " + "; ".join(shown)
 
 
 def seen_before_guessing(cells: list, question: int) -> str:
-    """What a learner reading down to the predict cell ``cells[question]`` sees before
+    """What a learner reading down to the question ``cells[question]`` sees before
     running a guess, whitespace collapsed: every cell above it, it and the code cells after
     it up to the prose that explains the answer, that prose without its fold, and the cell
     after that prose (the rest of the screen)."""
@@ -141,6 +186,11 @@ GIVEAWAYS = {
         "an error class such as `InvalidUpdateError`",
         "for a prediction in section 5",
     ],
+    ("12-failures-and-retries", "l12-c18"): [
+        "`next` leaves out the tasks whose writes are saved",  # and printed ('shipping',)
+        "state.next",
+    ],
+    ("12-failures-and-retries", "l12-c33"): ["its only edge goes to `__end__`"],
 }
 
 
@@ -149,7 +199,7 @@ def test_no_question_is_answered_before_the_learner_guesses():
     for (lesson, question), answers in GIVEAWAYS.items():
         cells = nbformat.read(FOLDER / f"{lesson}.ipynb", as_version=4).cells
         index = next(i for i, cell in enumerate(cells) if cell.id == question)
-        assert ".predict(" in cells[index].source, f"{lesson} {question} asks no question"
+        assert asks(cells[index]), f"{lesson} {question} asks no question"
         seen = seen_before_guessing(cells, index)
         told += [f"{lesson} {question}: {answer!r}" for answer in answers if answer in seen]
     assert told == [], "said before the question is guessed: " + "; ".join(told)
