@@ -228,6 +228,81 @@ def test_no_step_card_shows_a_questions_answer():
     assert shown == [], "a step's card shows a question's answer: " + ", ".join(shown)
 
 
+# What the verdict of each check on its lesson's stub must not say: the solution's key
+# tokens (its code, the numbers or names asked). A stub's verdict says what is wrong and
+# points to the idea; lesson 13.2's hint was "entrypoint.final(value=what is left,
+# save=the total spent)", nearly the answer, and 12.3's said "resuming ran 3 nodes", the
+# size of the set asked. Each pattern is a regex, searched in the message and the hint.
+STUB_MUST_NOT_SAY = {
+    "lesson01.check_chain": [r"add_node\(", r"add_edge\("],
+    "lesson01.check_router": [r"add_conditional_edges\(", r"Literal\["],
+    "lesson01.check_read_run": [r"\b3\b", "HELLO ADA"],
+    "lesson02.check_predict_steps": [r"\bleft\b", r"\bmerge\b", r"\bslow\b"],
+    "lesson02.check_old_value": [r"add_node\(", r"add_edge\("],
+    "lesson02.check_total_after": [r"\b22\b", r"\b44\b"],
+    "lesson03.check_fix_conflict": [r"operator\.add"],
+    "lesson03.check_best_scores": [r"max\(", r"\{\*\*"],
+    "lesson03.check_output_schema": [r"class \w+\(TypedDict"],
+    "lesson04.check_router": [r"add_conditional_edges\("],
+    "lesson04.check_fan_in": [r"add_edge\(\["],
+    "lesson04.check_predicted_steps": [r"\b[345]\b"],
+    "lesson05.check_fan_out": [r"Send\(['\"]work"],
+    "lesson05.check_triage": [r"Command\(update=", r"goto="],
+    "lesson05.check_call_subgraph": [r"word_counter\.invoke\("],
+    "lesson06.check_tool_round_trip": [r"tool_calls=\["],
+    "lesson06.check_keep_last": [r"RemoveMessage\(id="],
+    "lesson06.check_should_summarize": [r"len\(state"],
+    "lesson07.check_replay": [r"invoke\(None"],
+    "lesson07.check_fix_city": [r"as_node=['\"]"],
+    "lesson07.check_history": [r"\b[36]\b"],
+    "lesson08.check_approval": [r"Command\(resume"],
+    "lesson08.check_breakpoint": [r"interrupt_before=\[['\"]"],
+    "lesson08.check_edit_at_breakpoint": [r"['\"]to['\"]: ['\"]ada@example"],
+    "lesson09.check_report_runs": [r"return \["],
+    "lesson09.check_no_overwrite": [r"return \{"],
+    "lesson09.check_agent_stops": [r"END if"],
+    "lesson10.check_relax": [r"min\("],
+    "lesson10.check_superstep_count": [r"\b5\b"],
+    "lesson10.check_component_vertex": [r"min\("],
+    "lesson11.check_progress": [r"writer\(f"],
+    "lesson11.check_modes": [
+        r"\b[abcd]\b['\"]?\s*(:|→|->|=)\s*['\"]?(messages|custom|updates|values)"
+    ],
+    "lesson11.check_tokens_of": [r"\.content for"],
+    "lesson12.check_retry_policy": [r"retry_on=RateLimited"],
+    "lesson12.check_fallback": [r"goto=['\"]cached_price"],
+    "lesson12.check_resume_prediction": [r"\b3\b", "compose", "publish", "summarize"],
+    "lesson13.check_together": [r"lookup\(city\) for", r"second loop"],
+    "lesson13.check_budget": [r"value=.*save="],
+    "lesson13.check_reruns": [r"\b2\b", "ask_approval", r"\bbook\b"],
+}
+CHECK_CALL = re.compile(r"\b(lesson\d\d\.check_\w+)\(")
+
+
+def test_every_check_has_its_stub_tokens():
+    """Each check a lesson calls has its entry in ``STUB_MUST_NOT_SAY``, so a new
+    exercise's stub verdict is held to it too."""
+    called = {name for path in LESSONS for name in CHECK_CALL.findall(path.read_text())}
+    assert called == set(STUB_MUST_NOT_SAY)
+
+
+def stub_verdicts_giving_answers(notebook) -> list[str]:
+    """The stub verdicts, in an executed ``notebook``, that say a solution's key token."""
+    told = []
+    for cell in notebook.cells:
+        called = CHECK_CALL.search(cell.source) if cell.cell_type == "code" else None
+        if not called:
+            continue
+        shown = "".join(o.get("data", {}).get("text/plain", "") for o in cell.outputs)
+        said = shown.split(": ", 1)[-1]  # past the title ("13.2 · ..."), whose digits are no answer
+        told += [
+            f"{called[1]} says {pattern!r}: {said!r}"
+            for pattern in STUB_MUST_NOT_SAY[called[1]]
+            if re.search(pattern, said)
+        ]
+    return told
+
+
 # Run first, hidden, in the lesson's kernel: any connection off this machine fails the
 # lesson (the kernel's own sockets are on loopback).
 OFFLINE = """\
@@ -260,6 +335,7 @@ def test_notebook_runs_top_to_bottom(path, tmp_path):
     if path in LESSONS:
         html = "".join(o.get("data", {}).get("text/html", "") for o in outputs)
         assert "gk-verdict" in html, "the exercises' checks show their verdicts"
+        assert stub_verdicts_giving_answers(notebook) == []
 
 
 def test_lesson_08_run_all_leaves_the_debugger_paused_for_the_learner(tmp_path):

@@ -74,7 +74,8 @@ def check_chain(builder: Any) -> str:
         raise Wrong(
             f"Your graph has {no_nodes(missing)}; its nodes are "
             f"{sorted(n for n in app.spec.nodes if n != START)}.",
-            hint='Add each node with builder.add_node("count_words", count_words).',
+            hint="A function is a node only once it is added to the builder, under its name, "
+            "as split_words is.",
         )
     keys = app.spec.state_keys
     for text in _CHAIN_INPUTS:
@@ -160,8 +161,9 @@ def check_router(builder: Any) -> str:
         raise Wrong(
             f"measure → {', '.join(plain)} is a plain edge: it is taken on every run, "
             "whatever the temperature.",
-            hint='Remove it and route with builder.add_conditional_edges("measure", '
-            "your_router, ...), where your_router(state) returns a node name.",
+            hint="A plain edge is taken on every run; a router decides on each run. Give "
+            "measure a conditional edge instead, whose function reads the state and names "
+            "the node to run next.",
         )
     for temperature in _TEMPERATURES:
         wanted = "hot" if temperature >= 25 else "cold"

@@ -214,7 +214,7 @@ def check_old_value(builder: Any) -> str:
     if missing:
         raise Wrong(
             f"Your graph has {no_nodes(missing)}.",
-            hint='Add it: builder.add_node("peek", peek), and an edge that leads to it.',
+            hint="Add peek as a node, with an edge that wakes it in the same step as double.",
         )
     for count in _COUNTS:
         try:

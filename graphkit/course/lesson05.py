@@ -111,8 +111,8 @@ def check_fan_out(fan_out: Any) -> str:
                 f"`work` ran as a {pulls[0].kind} task in step {pulls[0].step} (woken by "
                 f"{', '.join(pulls[0].triggers)}), so it got the whole state instead of one "
                 "item. Returning a node's name runs it once; a Send runs it once per packet.",
-                hint="from graphkit import Send; return a list of Send('work', {...}) packets, "
-                "one per item.",
+                hint="A router may return packets instead of names: a Send per item, each the "
+                "input of its own work task.",
             )
         if len(steps) > 1:
             raise Wrong(
@@ -438,7 +438,8 @@ def check_call_subgraph(count_words: Any) -> str:
             raise Wrong(
                 f"With text={text!r}, count_words ran no subgraph (its TaskResult has no "
                 "subruns): the word-count graph must do the counting.",
-                hint="Call word_counter.invoke({...}) inside count_words.",
+                hint="Let the word-count graph count: inside count_words, run it on the text, in "
+                "the keys of its own schema, and translate what it returns into yours.",
             )
         sub = result.subruns[0]
         counted = [dict(r.values).get("count") for r in result.subruns]

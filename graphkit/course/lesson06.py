@@ -195,8 +195,9 @@ def _round_trip(build_agent: Any) -> tuple[str, Any, Any]:
         raise Wrong(
             f"In step 1 the model answered {_said(said)} with no tool call, so the run ended "
             "there. The tools never ran.",
-            hint="Script an AIMessage('', tool_calls=[{'name': ..., 'args': {...}, "
-            "'id': ...}]) as the model's first answer.",
+            hint="The model's first scripted answer must ask for the tool: a message carrying "
+            "a tool call (the tool's name, its arguments, an id). The agent then runs the "
+            "tool and asks the model again.",
         )
     if len(loop) < 3:
         raise Wrong(
@@ -342,7 +343,8 @@ def check_keep_last(keep_last: Any) -> str:
                 f"With n={n} and {length} messages ({_ids(messages)}), all {length} are still "
                 f"there after the filter.{wrote} add_messages merges by id: messages it "
                 "already has stay; only a RemoveMessage deletes one.",
-                hint="Return {'messages': [RemoveMessage(id=m.id) for m in ...]}.",
+                hint="Only a removal, naming a message by its id, deletes it: write one for each "
+                "message before the last n.",
             )
         raise Wrong(
             f"With n={n} and {length} messages ({_ids(messages)}), the filter kept {kept}; "
@@ -481,7 +483,8 @@ def check_should_summarize(should_summarize: Any) -> str:
             f"{len(wrong)} of the 10 histories).",
             hint="Compare len(state['messages']) with MAX_MESSAGES: more than, not at least."
             if boundary
-            else "Return 'summarize_conversation' or END depending on len(state['messages']).",
+            else "The router sees the whole state: let the number of messages in it decide "
+            "between summarising and ending.",
         )
     return (
         f"Summarised exactly when the history had more than {MAX_MESSAGES} messages "

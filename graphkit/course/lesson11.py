@@ -255,8 +255,8 @@ def check_tokens_of(tokens_of: Callable[[Iterable[Any], str], Any]) -> str:
                 f"tokens_of(stream, {node!r}) returned {got!r}; {node}'s model wrote "
                 f"{texts[node]!r} (topic {topic!r}), in {len(chunks)} chunks of which "
                 f"{sum(meta['langgraph_node'] == node for _, meta in chunks)} are its own.",
-                hint="metadata['langgraph_node'] names the node whose model sent the "
-                "token; join the .content of its chunks, in order.",
+                hint="metadata['langgraph_node'] names the node whose model sent the token: "
+                "keep the asked node's chunks and put their text together, in order.",
             )
     return (
         f"From {len(chunks)} chunks you kept each node's own, by "

@@ -354,9 +354,9 @@ def check_resume_prediction(will_run: Any) -> str:
             "not finished (the saved writes of search and translate were applied), then "
             "step 3."
         )
-    if not guess:  # (the stub: say how many, not which, so the drawing is still read)
+    if not guess:  # (the stub: neither which nodes nor how many, so the drawing is read)
         raise Wrong(
-            f"You predicted no node; resuming ran {len(truth)} nodes.",
+            "You predicted no node, but the resume runs some.",
             "A resume plans the failed step again, and runs there only what had not "
             "finished; then the run goes on, step after step, as usual. Follow the edges on "
             "the drawing.",

@@ -147,8 +147,8 @@ def check_together(forecast: Any) -> str:
                 f"other calls of the run, and only {counted(started, 'call')} of "
                 f"{len(cities)} had been made. Your forecast read a result (.result() waits "
                 "for its call to finish) before it made the next call.",
-                "Call lookup for every city first and keep the futures (a list or a dict); "
-                "read their results afterwards, in a second loop.",
+                "A call starts its task and hands back a future at once; .result() waits "
+                "for it. Make every call before you wait for any.",
             )
     return (
         "All the lookup calls of each run were running at once, in step 0, beside "
@@ -202,14 +202,14 @@ def check_budget(spend: Any) -> str:
                 f"previous = {previous!r}, what the call before saved for it.",
                 "previous is what the last call on the thread saved; without "
                 "entrypoint.final it saves what it returns. Return what is left, and save "
-                "the total spent: return entrypoint.final(value=..., save=...).",
+                "the total spent (section 4).",
             )
         if saved != spent[name]:
             raise Wrong(
                 f"On {where}, spend returned the right {got}, but saved {saved!r} for the "
                 f"next call (previous), not the total spent, {spent[name]}.",
-                "Return one thing and save another with entrypoint.final(value=what is "
-                "left, save=the total spent).",
+                "An entrypoint can return one value to its caller and save another for "
+                "the next call's previous, with entrypoint.final (section 4).",
             )
     return (
         "Each thread kept its own total: spend returned what was left (70, 20, -20 on "

@@ -62,7 +62,7 @@ def test_together_one_at_a_time(monkeypatch):
         return {city: lesson13.lookup(city).result() for city in cities}
 
     verdict = lesson13.check_together(forecast)
-    assert_fails(verdict, "only 1 call of 3 had been made", hint="second loop")
+    assert_fails(verdict, "only 1 call of 3 had been made", hint="before you wait for any")
 
 
 def test_together_passes_when_the_calls_threads_start_late(monkeypatch):
