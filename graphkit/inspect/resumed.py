@@ -98,8 +98,17 @@ def reused_reason(node: str, n: int, reused: int = 1, tasks: int = 1) -> Reason:
     """What ``why`` says of a resumed step's task that had finished before the run
     stopped (a sibling raised or paused): its writes were saved, and the resume applied
     them without running it. Said as "ran", a learner counted its side effects twice.
-    ``reused`` of the node's ``tasks`` in the step (a Send's packets) were."""
-    if reused < tasks:  # (the others ran: a packet that failed, or had not finished)
+    ``reused`` of the node's ``tasks`` in the step (a Send's packets) were.
+
+    >>> reused_reason("work", 1, reused=1, tasks=2).text[:60]
+    "1 of work's 2 tasks had finished in step 1 before the run st"
+    >>> "that one did not run again, and what it did" in reused_reason("work", 1, 1, 2).text
+    True
+    """
+    if reused == 1 < tasks:  # (the others ran: a packet that failed, or had not finished)
+        who, whose = f"1 of {node}'s {tasks} tasks", "its"
+        done = "that one did not run again, and what it did"
+    elif reused < tasks:
         who, whose = f"{reused} of {node}'s {tasks} tasks", "their"
         done = f"those {reused} did not run again, and what they did"
     else:
