@@ -21,7 +21,7 @@ from graphkit.checkpoint.saver import (
     config_key,
     with_checkpoint_map,
 )
-from graphkit.constants import END, INTERRUPT, START, TASKS
+from graphkit.constants import END, INTERRUPT, START
 from graphkit.diagnostics import threads as diagnose
 from graphkit.errors import EmptyInputError, InvalidUpdateError
 from graphkit.pregel import phases
@@ -132,10 +132,11 @@ def _save_as_pending(thread: ThreadLink, results: list[TaskResult], checkpoint_i
     """As LangGraph: an update's writes are saved on the checkpoint it builds on, as the
     writes of the task it answers (that task's snapshot then shows the result) or, for an
     update no task was pending for and a new input, under the id LangGraph gives them
-    (what a saver's ``list`` shows); ``Send`` packets go to the new checkpoint only."""
+    (what a saver's ``list`` shows). ``Send`` packets are saved there too, as LangGraph
+    does (so an interrupted task the update answers shows a result, ``{}``), besides
+    going to the new checkpoint."""
     for result in results:
-        writes = [(channel, value) for channel, value in result.writes if channel != TASKS]
-        if writes:
+        if writes := list(result.writes):
             task = result.task
             path = "" if task.id == INPUT_NODE else path_text(task.path)  # (LangGraph's)
             thread.save_writes(_saved_task_id(task, checkpoint_id), writes, path)

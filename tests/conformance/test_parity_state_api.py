@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
 import operator
 from typing import Annotated, Any, TypedDict
 
@@ -269,3 +270,42 @@ def test_a_subgraphs_snapshot_and_update_configs_carry_the_checkpoint_map():
                     shape(updated), app.get_state(updated).values]  # fmt: skip
 
     assert observe(load_graphkit()) == observe(load_langgraph())
+
+
+@pytest.mark.parametrize("saver", sorted(SAVERS))
+def test_an_update_answering_a_task_saves_its_sends_on_the_checkpoint_it_builds_on(saver):
+    """`update_state` as the node of an interrupted `Send` task, whose router sends again:
+    LangGraph saves the update's `Send` as that task's write on the checkpoint the update
+    builds on (its snapshot then shows the task's result, `{}`), as well as on the new
+    checkpoint (graphkit saved it on the new one only; found by fuzz property 8)."""
+
+    def seen(lib: Lib) -> tuple:
+        interrupt = importlib.import_module(f"{lib.name}.types").interrupt
+
+        def asks(state: State) -> dict:
+            return {"log": [f"asks={interrupt('asks?')}"]}
+
+        def route(state: State) -> Any:
+            return [lib.Send("asks", {"x": 1, "log": []})] if len(state["log"]) < 3 else lib.END
+
+        graph = lib.StateGraph(State)
+        graph.add_node("asks", asks)
+        graph.add_edge(lib.START, "asks")
+        graph.add_conditional_edges("asks", route, ["asks", lib.END])
+        with SAVERS[saver](lib.name) as checkpointer:
+            app = graph.compile(checkpointer=checkpointer)
+            app.invoke({"x": 0, "log": []}, THREAD)
+            app.invoke(lib.Command(resume="r"), THREAD)  # the Send task now asks
+            paused = app.get_state(THREAD).config
+            app.update_state(THREAD, {}, as_node="asks")
+            saved = checkpointer.get_tuple(paused)
+            pending = sorted(channel for _, channel, _ in saved.pending_writes)
+            history = [
+                (s.metadata["step"], s.next, [(t.name, t.result) for t in s.tasks])
+                for s in app.get_state_history(THREAD)
+            ]
+            return pending, history
+
+    ours = seen(load_graphkit())
+    assert ours == seen(load_langgraph())
+    assert ours[0] == ["__interrupt__", "__pregel_tasks"]
