@@ -550,6 +550,9 @@ def observe_way(blueprint: Blueprint, way: Way, lib: Lib) -> tuple[list[str], li
 
 TASK_NAME = re.compile(r"task-\d+")
 
+SAVED = "saved after the failure:"
+"""How `_run_way`'s line of what a node's error left on the thread begins."""
+
 
 def _run_way(
     blueprint: Blueprint, way: Way, lib: Lib, app: Any, thread: str, lines: list, summary: list
@@ -575,9 +578,12 @@ def _run_way(
         if not blueprint.checkpointer or not isinstance(error, Flaky | None):
             return
         state = app.get_state(config)
+        pending = state.interrupts
+        if error is not None:
+            # what the failed step left saved (K5: LangGraph may drop a sibling's writes)
+            lines.append(f"{SAVED} next {list(state.next)} asking {len(pending)}")
         if not state.next:
             break
-        pending = state.interrupts
         given = lib.Command(resume={i.id: f"ok {i.value}" for i in pending}) if pending else None
         lines.append("resume")
     lines.append("final " + canonical(scrub(app.get_state(config).values)))

@@ -36,6 +36,7 @@ Where K3 stands, graphs are compared without it and the tally says how often.
 
 from __future__ import annotations
 
+import ast
 import copy
 import dataclasses
 import json
@@ -231,11 +232,45 @@ def race_at_divergence(expected: list[str], actual: list[str], way: Way) -> str 
         return "K5 (which of a step's failing tasks raises first)"
     if run_async and any(line in NODE_FAILURES for line in expected[:at]):
         return "K5 (the failed step's other tasks: async ones cancelled)"
+    if saved_less(expected[at - 1 : at] + here):
+        return "K5 (the failed step's other tasks: LangGraph saved less of them)"
     if cache and any(CACHED in line for line in here):
         return "K6 (a cache hit within a run)"
     if exit_async and all(line.startswith("{'config'") for line in here):
         return "K7 (a snapshot astream saved with durability='exit', or from the cache)"
     return None
+
+
+SAVED_LINE = re.compile(r"^saved after the failure: next (\[.*\]) asking (\d+)$")
+SNAPSHOT_NEXT = re.compile(r"^  then \{.*?'next': (\((?:'[^']*',? ?)*\))")
+
+
+def saved_less(lines: list[str]) -> bool:
+    """K5 in what a thread keeps of a step a node's error ended (`lines`: the line before
+    the two runs part, then LangGraph's and graphkit's there): LangGraph saves a task's
+    writes in the background, and a write the failure's teardown reaches first is
+    dropped (its executor is shut down), so a sibling that finished, or paused, may
+    count as not run (it stays next, and its interrupt is gone: LangGraph saved both in
+    9 of 10 runs of two such tasks, compatibility.md, "Known differences"); graphkit
+    keeps them all. True where LangGraph's thread shows less than graphkit's so: every
+    node graphkit has next, and no more interrupts."""
+    if len(lines) != 3 or not any(lines[0].endswith(failure) for failure in NODE_FAILURES):
+        return False
+    matched = [SAVED_LINE.match(line) for line in lines[1:]]
+    if all(matched):
+        (theirs, asked), (ours, asks) = (m.groups() for m in matched if m)
+        more = set(eval_list(ours)) <= set(eval_list(theirs)) and int(asked) <= int(asks)
+        return more and lines[1] != lines[2]
+    nexts = [SNAPSHOT_NEXT.match(line) for line in lines[1:]]
+    if all(nexts):
+        theirs, ours = (set(eval_list(m.group(1))) for m in nexts if m)
+        return ours < theirs
+    return False
+
+
+def eval_list(text: str) -> list[str]:
+    """Node names from a list's or tuple's text."""
+    return list(ast.literal_eval(text))
 
 
 def race_in_summary(expected: list[str], actual: list[str], way: Way) -> str | None:
@@ -400,12 +435,17 @@ def test_ways_of_running_agree_with_langgraph(
     compare_ways(blueprint, data.draw(ways(blueprint)))
 
 
-def compare_ways(blueprint: Blueprint, way: Way, prefix: str = "7", more: str = "") -> bool:
+def compare_ways(
+    blueprint: Blueprint, way: Way, prefix: str = "7", more: str = "", seen: list | None = None
+) -> bool:
     """Property 7 on one blueprint and way (`prefix` keys the tally, `more` is added to
-    the report's heading); False where a known race stood (or nothing was compared)."""
+    the report's heading, `seen` gets LangGraph's lines); False where a known race stood
+    (or nothing was compared)."""
     if shares_a_subgraph_thread(blueprint, prefix):
         return False
     expected, expected_summary = observe_way(blueprint, way, load_langgraph())
+    if seen is not None:
+        seen.extend(expected)
     actual, actual_summary = observe_way(blueprint, way, load_graphkit())
     heading = f"{blueprint!r}\n{way!r}{more}"
     # K3 also stands where a subgraph's own chunks (subgraphs=True) meet its siblings'

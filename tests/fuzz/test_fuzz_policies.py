@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from tests.fuzz.graphs import Blueprint, blueprints, ways
 from tests.fuzz.policies import CALLS, policies
 from tests.fuzz.tally import TALLY
-from tests.fuzz.test_fuzz import compare_ways, finding, save_tally
+from tests.fuzz.test_fuzz import NODE_FAILURES, compare_ways, finding, save_tally
 from tests.fuzz.test_fuzz_threads import ci_examples
 
 
@@ -40,15 +40,26 @@ def test_node_policies_agree_with_langgraph(
         TALLY[f"9 policy fails={policy.fails} handler={policy.handler}"] += 1
         TALLY[f"9 policy retry={policy.retry} cached={policy.cached}"] += 1
     CALLS.clear()
-    exact = compare_ways(blueprint, way, "9")
+    seen: list[str] = []
+    exact = compare_ways(blueprint, way, "9", seen=seen)
     if not exact or way.cache or any(policy.cached for _, policy in way.policies):
         # where a race stood, or with a cache (a hit within a run races in LangGraph,
         # K6), how often a node ran is a race too
         TALLY["9 calls not compared (a race, or a cache)"] += 1
         return save_tally()
     expected, actual = dict(CALLS["langgraph"]), dict(CALLS["graphkit"])
+    if any(line in NODE_FAILURES for line in seen):
+        # K5: where a node's error ended a step, LangGraph runs a failed sibling's error
+        # handler only if its runner saw that failure first (graphkit always runs it),
+        # so how often a handler ran is a race; how often each node ran is not
+        TALLY["9 calls compared, handlers aside (K5: a node's error ended a step)"] += 1
+        expected, actual = without_handlers(expected), without_handlers(actual)
     TALLY["9 calls compared"] += 1
     if expected != actual:
         heading = f"{blueprint!r}\n{way!r}"
         finding("9 calls disagreed", f"{heading}\nlanggraph: {expected}\ngraphkit: {actual}")
     save_tally()
+
+
+def without_handlers(calls: dict[str, int]) -> dict[str, int]:
+    return {name: count for name, count in calls.items() if not name.startswith("handler of")}

@@ -9,10 +9,12 @@
 
 Found by it and fixed: a replay's recursion limit (its fork took a step), a `Command`
 on a thread whose checkpoint holds nothing, `update_state` without `as_node` after a
-node woken by two channels at once. Not drawn yet: `durability="exit"`, where the long
+node woken by two channels at once, the `Send`s of an `update_state` answering an
+interrupted task (saved on the checkpoint it builds on). K5 stands where a node's error
+ended a run: LangGraph may drop a sibling's saved writes (compatibility.md), so such a
+sequence is compared up to there. Not drawn yet: `durability="exit"`, where the long
 run found differences not settled: K8 (a failed Update; compatibility.md, pinned
-below), an interrupted `Send` task's result in the history (`{}` in LangGraph, None in
-graphkit) after a resume, and others seen only in longer sequences. Also open: one
+below), and others seen only in longer sequences. Also open: one
 `Command(resume=value)` while two tasks of a step may ask (which one takes it is a
 race between threads, in LangGraph at least).
 """
@@ -28,7 +30,7 @@ from hypothesis import strategies as st
 from tests.conformance.harness import load_graphkit, load_langgraph
 from tests.fuzz.graphs import START, Blueprint, Node, blueprints
 from tests.fuzz.tally import TALLY
-from tests.fuzz.test_fuzz import shares_a_subgraph_thread, tally_agreement
+from tests.fuzz.test_fuzz import saved_less, shares_a_subgraph_thread, tally_agreement
 from tests.fuzz.threads import Op, observe_operations, operations
 
 LIBS = (load_langgraph(), load_graphkit())
@@ -60,6 +62,12 @@ def compare_operations(
     actual = observe_operations(blueprint, ops, load_graphkit(), saver, durability)
     for op in ops:
         TALLY[f"8 operation {op.kind}"] += 1
+    pairs = enumerate(zip(expected, actual, strict=False))
+    at = next((i for i, (theirs, ours) in pairs if theirs != ours), 0)
+    if at and saved_less(expected[at - 1 : at + 1] + actual[at : at + 1]):
+        # K5: a run a node's error ended, whose sibling's writes LangGraph dropped
+        TALLY["8 agreed until K5 (the failed step's other tasks: LangGraph saved less)"] += 1
+        return
     heading = f"{blueprint!r}\n{ops!r}\nsaver={saver!r} durability={durability!r}"
     tally_agreement("8 thread operations", expected, actual, heading)
 
