@@ -264,8 +264,13 @@ def saved_less(lines: list[str]) -> bool:
     nexts = [SNAPSHOT_NEXT.match(line) for line in lines[1:]]
     if all(nexts):
         theirs, ours = (set(eval_list(m.group(1))) for m in nexts if m)
-        return ours < theirs
+        # more next in LangGraph's, or the same thread but for the tasks' interrupts
+        return ours < theirs or lines[1] == ASKED.sub("[]", lines[2]) != lines[2]
     return False
+
+
+ASKED = re.compile(r"\[\('[^']*\?', [^()]*\)(?:, \('[^']*\?', [^()]*\))*\]")
+"""A snapshot task's interrupts (property 8's nodes ask "name?")."""
 
 
 def eval_list(text: str) -> list[str]:
@@ -450,16 +455,15 @@ def compare_ways(
     heading = f"{blueprint!r}\n{way!r}{more}"
     # K3 also stands where a subgraph's own chunks (subgraphs=True) meet its siblings'
     nested = way.subgraphs and any(n.kind in ("subgraph", "call") for n in blueprint.nodes)
-    if (
-        expected != actual
-        and (interrupts(blueprint) or nested)
-        and expected_summary == actual_summary
-    ):
+    # and where an error handler calls `interrupt()` (property 9's "asks"): its step pauses
+    asks = any(getattr(policy, "handler", None) == "asks" for _, policy in way.policies)
+    k3 = interrupts(blueprint) or nested or asks
+    if expected != actual and k3 and expected_summary == actual_summary:
         TALLY[f"{prefix} ways agreed but for K3 (chunk order: an interrupt or a subgraph)"] += 1
         save_tally()
         return False
     race = race_at_divergence(expected, actual, way) if expected != actual else None
-    if expected != actual and (interrupts(blueprint) or nested) and not race:
+    if expected != actual and k3 and not race:
         race = race_in_summary(expected_summary, actual_summary, way)
     if race:
         TALLY[f"{prefix} ways agreed until {race}"] += 1
