@@ -571,10 +571,12 @@ def _run_way(
         chunks, error = _drain(functools.partial(stream, given, config, **options), way.run_async)
         tidied = tidy((*c[:-1], scrub(c[-1])) for c in chunks)
         lines += normalise_stream(tidied)
-        texts = sorted(TASK_NAME.sub("task", " ".join(map(canonical, c))) for c in tidied)
-        summary.append(f"stream {texts} {type(error).__name__}")
+        name = _error_name(error)
+        kept = _before_failed_step(tidied) if name in NODE_ERRORS else tidied
+        texts = sorted(TASK_NAME.sub("task", " ".join(map(canonical, c))) for c in kept)
+        summary.append(f"stream {texts} {name}")
         if error is not None:
-            lines.append(canonical(Raised(type(error).__name__)))
+            lines.append(canonical(Raised(name)))
         if not blueprint.checkpointer or not isinstance(error, Flaky | None):
             return
         state = app.get_state(config)
@@ -589,6 +591,38 @@ def _run_way(
     lines.append("final " + canonical(scrub(app.get_state(config).values)))
     lines += [_snapshot(snapshot) for snapshot in app.get_state_history(config)]
     summary += lines[-1:]
+
+
+RETURNED = "InvalidUpdateError (a node's return)"
+"""A "bad" node's error: raised in its task (so in its step, beside the others), where
+an Update's `InvalidUpdateError` comes after the step's tasks all finished."""
+
+NODE_ERRORS = ("Flaky", "Broken", "Missing", "HandlerFailed", RETURNED)
+"""The errors a node raises at once (property 9's are defined in `policies.py`)."""
+
+
+def _error_name(error: BaseException | None) -> str:
+    """The error's class name; a node's bad return told from an Update's failure by the
+    start of the message, which both libraries share ("Expected dict, got 5")."""
+    name = type(error).__name__
+    if name == "InvalidUpdateError" and str(error).startswith("Expected dict"):
+        return RETURNED
+    return name
+
+
+def _before_failed_step(chunks: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """The chunks of a stream a node's error ended, up to the last the root sent between
+    steps ("values", "checkpoints", a debug checkpoint): what the failed step's other
+    tasks stream before the error is a race (K5), so the summary leaves it out."""
+    cut = 0
+    for index, (*namespace, mode, chunk) in enumerate(chunks):
+        root = not namespace or not namespace[0]
+        between = mode in ("values", "checkpoints") or (
+            mode == "debug" and isinstance(chunk, dict) and chunk.get("type") == "checkpoint"
+        )
+        if root and between:
+            cut = index + 1
+    return chunks[:cut]
 
 
 ERROR_CLASS = re.compile(r"^\W*(\w+)\(")

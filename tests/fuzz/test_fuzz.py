@@ -59,6 +59,7 @@ from tests.fuzz.graphs import (
     AWKWARD_NAME,
     END,
     GHOST,
+    RETURNED,
     START,
     STATE_KEYS,
     Blueprint,
@@ -160,10 +161,16 @@ FINISHED = ("updates [", "tasks [", "debug [")
 """How the lines holding a step's finished-task chunks begin (`normalise_stream`)."""
 
 
-NODE_FAILURES = ("raised Flaky", "raised Broken", "raised Missing", "raised HandlerFailed")
+NODE_FAILURES = (
+    "raised Flaky",
+    "raised Broken",
+    "raised Missing",
+    "raised HandlerFailed",
+    f"raised {RETURNED}",
+)
 """How a stream ends where a node raised at once (`Flaky`; property 9's `Broken` and
-`Missing`, raised where a policy makes the node fail, and `HandlerFailed`, where its
-error handler raises): where K5 may stand."""
+`Missing`, raised where a policy makes the node fail, `HandlerFailed`, where its error
+handler raises, and a "bad" node's return, in property 7's lines): where K5 may stand."""
 
 
 def without_failed_step(lines: Iterable[str]) -> list[str]:
