@@ -157,7 +157,9 @@ def open_thread(
     forks = False
     outer = parent.run if parent is not None else None
     saved, replayed = _load(thread, outer is None, input, answer)
-    outer_resumes = outer is not None and outer.resuming and not replayed
+    # a retried task's subgraphs resume too, as LangGraph's retry marks their config so
+    retried = parent is not None and parent.attempt > 0
+    outer_resumes = outer is not None and (outer.resuming or retried) and not replayed
     if outer_resumes and saved is not None:
         input, writes = None, []  # the parent resumes, so this subgraph resumes where it paused
     # a root thread whose checkpoint holds nothing (update_state(config, None) on a new
