@@ -6,6 +6,11 @@
    with `compile(cache=InMemoryCache())`) and fail a drawn way, run a random way
    (property 7's) on two threads: every stream, resume, final values and history agree,
    ids aside, and so does how often each node and handler ran.
+
+Found by it and fixed: a retried node's `checkpointer=True` graph (a retry attempt's
+subgraphs resume). Races it met (compatibility.md, "Known differences"): K5, what a
+step a node's error ended streams and saves of its other tasks, and whether a failed
+sibling's error handler runs; K3 where an error handler calls `interrupt()`.
 """
 
 from __future__ import annotations
