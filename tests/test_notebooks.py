@@ -107,6 +107,24 @@ def test_a_question_is_what_the_docs_hook_folds():
                 assert cells[i + 1].id in folded, f"{path.name} {cells[i + 1].id}"
 
 
+def test_the_docs_hook_folds_no_exercise():
+    """An exercise's verdict is its check's output, shown on the site: a check call or an
+    exercise's stub (``# your answer``) in the cells after a question, before the next
+    Markdown, would be folded with the question's answer."""
+    pytest.importorskip("mkdocs")
+    spec = importlib.util.spec_from_file_location(
+        "graphkit_docs_hooks", FOLDER.parent / "docs" / "hooks.py"
+    )
+    hooks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hooks)
+    for path in LESSONS:
+        folded = set(hooks.revealing_cells(str(path)))
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.id in folded:
+                exercise = CHECK_CALL.search(cell.source) or "# your answer" in cell.source
+                assert not exercise, f"{path.name} {cell.id} folds an exercise"
+
+
 def test_lessons_12_and_13_ask_their_questions_by_a_guess():
     """Each **Qn ·** of lessons 12 and 13 is followed, before the next Markdown, by a
     question the checks below recognise: none escapes them."""
