@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ast
 import linecache
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from types import CodeType
 from typing import TYPE_CHECKING, Any
 
 from graphkit.constants import START
@@ -87,13 +88,13 @@ def unset_key_read(node: str, step: int, key: str) -> str:
     )
 
 
-def unannotated_error(error: BaseException, call: Any, node: str) -> bool:
+def unannotated_error(error: BaseException, calls: Collection[CodeType], node: str) -> bool:
     """Explain, in ``error``'s own text, an error handler whose ``error`` parameter lacks
     its ``NodeError`` annotation: the runtime hands the failure only to a parameter so
     annotated (LangGraph's rule), so calling it raised the bare ``TypeError: missing 1
     required positional argument: 'error'``. It stays a ``TypeError``, as in LangGraph.
-    ``call``: the code that calls a node (the error was raised by that call, not inside
-    the handler). Whether it was that error."""
+    ``calls``: the code of what calls a node's functions (the error was raised by such a
+    call, not inside the handler). Whether it was that error."""
     traceback = error.__traceback__
     while traceback is not None and traceback.tb_next is not None:
         traceback = traceback.tb_next
@@ -101,7 +102,7 @@ def unannotated_error(error: BaseException, call: Any, node: str) -> bool:
         isinstance(error, TypeError)
         and "argument: 'error'" in str(error)
         and traceback is not None
-        and traceback.tb_frame.f_code is call
+        and traceback.tb_frame.f_code in calls
     ):
         return False
     error.args = (

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 import sys
+import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -269,6 +270,15 @@ def node_call(
         return value
 
     return run_async, injected
+
+
+STEP_CALLS = frozenset(
+    code
+    for code in node_call.__code__.co_consts
+    if isinstance(code, types.CodeType) and code.co_name in ("run", "run_async")
+)
+"""The code of the callables ``node_call`` makes of several steps: a step called with
+an argument missing fails in their frame (the error handler's message looks for it)."""
 
 
 def awaited_call(functions: Sequence[Callable[..., Any]]) -> Callable[..., Any] | None:

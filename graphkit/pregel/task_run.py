@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from graphkit.channels import Channel
 from graphkit.diagnostics import run as diagnose
 from graphkit.errors import GraphDrained, GraphInterrupt, NodeCancelledError, ParentCommand
+from graphkit.pregel.node_builder import STEP_CALLS
 from graphkit.pregel.records import Task, TaskResult
 from graphkit.pregel.runtime import RunContext, injected_values
 from graphkit.pregel.spec import FreshRead, GraphSpec, NodeSpec
@@ -82,7 +83,7 @@ def run_task(
             if isinstance(error, KeyError) and _unset_key_read(work, task, error):
                 error.add_note(diagnose.unset_key_read(task.node, task.step, error.args[0]))
             if task.kind == "error_handler" and failure is not None:
-                diagnose.unannotated_error(error, _call.__code__, failure.node)
+                diagnose.unannotated_error(error, _NODE_CALLS, failure.node)
     return TaskResult(
         task,
         work.graph.with_message_ids(writes),
@@ -227,6 +228,10 @@ def _call(
             raise
         scope.routed_up = sent_up
         return dataclasses.replace(sent_up.command, graph=None)
+
+
+# where a node's function is called: an argument it lacks fails in one of these frames
+_NODE_CALLS = frozenset({_call.__code__, *STEP_CALLS})
 
 
 def _in_thread(call: Callable[..., Any], value: Any, injected: dict[str, Any]) -> Any:
