@@ -34,7 +34,8 @@ class NotSaved:
     failed: tuple[str, ...] = ()
     """The nodes whose tasks raised in its step, when one did: the process need not have
     ended (a run with ``durability="exit"`` saves, when it fails, only the writes of the
-    tasks that had finished by then)."""
+    tasks that had finished by then; and when ``invoke(None, config)`` then finished the
+    step with ``durability="exit"``, none of that run's writes)."""
 
     def text(self) -> str:
         """What a task line says in place of its writes.
@@ -42,6 +43,12 @@ class NotSaved:
         >>> print(NotSaved(False, ("b",)).text())
         nothing saved: b raised while it ran, and LangGraph saved none of its writes (a run with durability='exit' keeps only those of the tasks that had finished); going on (invoke(None, config)) runs it again
         """  # noqa: E501
+        if self.failed and self.finished:  # a resumed run finished the step
+            return (
+                f"its writes were not saved: the run that finished this step after "
+                f"{', '.join(self.failed)} raised saved only its last checkpoint "
+                "(durability='exit')"
+            )
         if self.failed:
             return (
                 f"nothing saved: {', '.join(self.failed)} raised while it ran, and LangGraph "

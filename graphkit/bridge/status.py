@@ -10,13 +10,50 @@ channels, and words the error as graphkit's own run would.
 from __future__ import annotations
 
 from asyncio import CancelledError
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from graphkit.bridge.saved import ERROR, GraphInfo, SavedCheckpoint, saved_error
 from graphkit.pregel.records import Superstep, path_text
 
-__all__ = ["thread_status", "update_error"]
+__all__ = ["task_error", "thread_status", "update_error"]
+
+HANDLED = "__error_source_node__"
+"""The write LangGraph saves beside a task's error when the node's error handler took
+over (the handler's own writes are saved under its own task id)."""
+
+_NOT_AN_OUTCOME = (ERROR, HANDLED, "__interrupt__", "__resume__")
+
+
+def task_error(writes: Sequence[tuple[str, Any]], planned: Any, step_done: bool) -> tuple[Any, Any]:
+    """``(error, earlier)``: the error a task's last attempt raised, as LangGraph saved
+    it (a ``__error__`` write, or the snapshot task's ``error``), or, when a later
+    attempt finished, None and that saved error as ``earlier``. LangGraph keeps a failed
+    run's ``__error__`` write after ``invoke(None, config)`` ran the task again, and
+    saves no write of a failed attempt but its error, so the task finished on a later
+    attempt when it saved an outcome beside the error (a write, or the marker of none),
+    or when its step's Update was saved (``step_done``; ``durability="exit"`` saves no
+    write of the resumed run) and no error handler took the error over.
+
+    >>> task_error([("__error__", "E('x')"), ("log", [1])], None, False)
+    (None, "E('x')")
+    >>> task_error([("__error__", "E('x')")], None, False)
+    ("E('x')", None)
+    >>> task_error([("__error__", "E('x')")], None, True)
+    (None, "E('x')")
+    >>> task_error([("__error__", "E('x')"), (HANDLED, "c")], None, True)
+    ("E('x')", None)
+    """
+    error = next((v for c, v in writes if c == ERROR), None)
+    if error is None:
+        error = getattr(planned, "error", None)
+    if error is None:
+        return None, None
+    handled = any(c == HANDLED for c, _ in writes)
+    finished = any(c not in _NOT_AN_OUTCOME for c, _ in writes)
+    if not handled and (finished or step_done):
+        return None, error
+    return error, None
 
 
 def thread_status(
@@ -32,9 +69,10 @@ def thread_status(
         return "done", None
     errors = []
     for task in planned:
-        error = next((v for t, c, v in last.pending_writes if t == task.id and c == ERROR), None)
-        if error is not None or task.error is not None:
-            errors.append(saved_error(error if error is not None else task.error))
+        writes = [(c, v) for t, c, v in last.pending_writes if t == task.id]
+        error, _ = task_error(writes, task, step_done=False)
+        if error is not None:
+            errors.append(saved_error(error))
     if errors:  # a task's error, not that of the async siblings it cancelled (as LangGraph)
         return "error", next((e for e in errors if not isinstance(e, CancelledError)), errors[0])
     if paused():

@@ -48,7 +48,7 @@ from graphkit.bridge.saved import (
     saved_error,
     version_number,
 )
-from graphkit.bridge.status import thread_status, update_error
+from graphkit.bridge.status import task_error, thread_status, update_error
 from graphkit.bridge.unsaved import unsaved_writers
 from graphkit.channels import EMPTY
 from graphkit.checkpoint import Checkpoint
@@ -247,9 +247,10 @@ def _results(
     for task in tasks:
         writes = [(c, v) for t, c, v in saved.pending_writes if t == task.id]
         planned = by_id.get(task.id)
-        error = next((v for c, v in writes if c == ERROR), None)
-        if error is None and planned is not None and planned.error is not None:
-            error = planned.error
+        # a called task's error may be its caller's to catch, so its step goes on
+        error, earlier = task_error(writes, planned, completed and task.kind != "call")
+        if earlier is not None:  # a failed run's error, the task ran again after it
+            writes = [(c, v) for c, v in writes if c != ERROR]
         # A task resumed past its interrupt() keeps the interrupt saved; it paused only
         # while it has no other outcome. Each resume write holds a list of answers.
         finished = any(c not in (INTERRUPT, RESUME) for c, _ in writes)
@@ -272,6 +273,7 @@ def _results(
                 output=output,
                 error=saved_error(error) if error is not None else None,
                 attempts=UNKNOWN,
+                failed_attempts=(saved_error(earlier),) if earlier is not None else (),
                 started=UNKNOWN,
                 duration=UNKNOWN,
                 worker=UNKNOWN,

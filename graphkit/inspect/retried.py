@@ -6,7 +6,9 @@ a row written) is done once per attempt, while only the last attempt's writes re
 state. The records keep each failed attempt's error (``TaskResult.failed_attempts``);
 without these words a run that succeeded on its third try read like any other, in
 ``print(run)``, on its card and in ``why``. A thread read from LangGraph's saver keeps
-no attempts (retries are not saved), so it says nothing here.
+no retries, nor how many attempts a task took (``attempts`` is None), but the error of a
+run that failed, after which ``invoke(None, config)`` ran the task again: its one failed
+attempt is that error, said as an earlier run's, never counted.
 """
 
 from __future__ import annotations
@@ -48,6 +50,10 @@ def retried_text(result: TaskResult) -> str | None:
     """
     if not result.failed_attempts:
         return None
+    if result.attempts is None:  # (read from LangGraph: a failed run's saved error)
+        return (
+            f"an earlier run raised {retried_errors(result)}; resumed, it ran again from its start"
+        )
     attempt = len(result.failed_attempts) + 1
     return (
         f"on attempt {attempt}, after {retried_errors(result)} "
@@ -62,6 +68,14 @@ def retried_reason_text(result: TaskResult) -> str | None:
         return None
     node, times = result.task.node, len(result.failed_attempts) + 1
     ended = "raised again" if result.error is not None else "finished"
+    if result.attempts is None:  # (read from LangGraph, which saves no retries)
+        return (
+            f"{node} ran again in step {result.task.step}: an earlier run raised "
+            f"{retried_errors(result)} in it (LangGraph saved that error), and the thread, "
+            f"resumed (invoke(None, config)), ran {node} again from its start, and it {ended}. "
+            f"Whatever it did before it raised (a message sent, a row written, a model "
+            f"called) was done again; only the last attempt's writes count."
+        )
     return (
         f"{node} ran {times} times in step {result.task.step}: its retry policy ran it "
         f"again from its start after {retried_errors(result)}, and attempt {times} {ended}. "

@@ -41,14 +41,23 @@ def not_saved_reason(node: str, n: int, unsaved: Sequence[TaskResult]) -> Reason
     """``node``'s tasks of step ``n`` whose writes were not saved: what is known of them."""
     finished = all(r.output.finished for r in unsaved)
     tasks = f"{len(unsaved)} of its tasks" if len(unsaved) > 1 else "its task"
-    if finished:
+    failed = next((r.output.failed for r in unsaved if r.output.failed), ())
+    if finished and failed:
+        text = (
+            f"Step {n}'s Update was saved, so {node} had finished, but LangGraph did not save "
+            f"the writes of {tasks}: {join_names(failed)} raised in an earlier run of step "
+            f"{n}, and the run that went on (invoke(None, config)) and finished it, with "
+            "durability='exit', saved only its last checkpoint. The step's changes are "
+            "known; what each of its tasks wrote is not."
+        )
+    elif finished:
         text = (
             f"Step {n}'s Update was saved, so {node} had finished, but LangGraph did not save "
             f"the writes of {tasks}: it saves a task's writes in the background, apart from "
             "the step's checkpoint, and the process ended before they were saved. The "
             "step's changes are known; what each of its tasks wrote is not."
         )
-    elif failed := next((r.output.failed for r in unsaved if r.output.failed), ()):
+    elif failed:
         text = (
             f"LangGraph saved nothing of {tasks} at step {n}: {join_names(failed)} raised "
             f"while {node} ran, and a run with durability='exit' saves, when a task fails, "

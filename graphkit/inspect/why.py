@@ -143,7 +143,9 @@ class _Ran:
         unsaved = [r for r in started if r.task.node == node and not_saved(r) is not None]
         unsaid = not cached and maybe_cached(node, started, self.wiring)
         times = f" ({len(tasks)} tasks)" if len(tasks) > 1 else ""
-        if len(tasks) == 1 and retried:  # (each attempt ran it from its start: said first)
+        if (
+            len(tasks) == 1 and retried and retried[0].attempts is not None
+        ):  # (each attempt ran it from its start: said first)
             times = f" ({len(retried[0].failed_attempts) + 1} attempts)"
         edit = edited_before(self.history, n)
         reasons = (
