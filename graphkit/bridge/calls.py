@@ -17,7 +17,7 @@ from typing import Any
 from graphkit.constants import PUSH
 from graphkit.pregel.records import Task, path_text
 
-__all__ = ["callable_tasks", "called_tasks"]
+__all__ = ["callable_tasks", "called_tasks", "id_hasher"]
 
 
 def callable_tasks(compiled: Any) -> dict[str, Any]:
@@ -64,7 +64,7 @@ def called_tasks(saved: Any, planned: Sequence[Task], names: Sequence[str]) -> t
     against it that no planned task has, in the order their writes were saved."""
     known = {task.id for task in planned}
     unplanned = list(dict.fromkeys(t for t, _, _ in saved.pending_writes if t not in known))
-    hashed = _hasher(saved.checkpoint)
+    hashed = id_hasher(saved.checkpoint)
     if not unplanned or not names or hashed is None:
         return ()
     saved_in = str((saved.snapshot.config.get("configurable") or {}).get("checkpoint_ns") or "")
@@ -92,7 +92,7 @@ def called_tasks(saved: Any, planned: Sequence[Task], names: Sequence[str]) -> t
     return tuple(found[id_] for id_ in unplanned if id_ in found)
 
 
-def _hasher(checkpoint: Mapping[str, Any]) -> Any:
+def id_hasher(checkpoint: Mapping[str, Any]) -> Any:
     """LangGraph's task-id function for ``checkpoint`` (its own, so the ids match), or
     None for a checkpoint of the first format (ids of another kind) or a LangGraph that
     has no such function."""

@@ -263,6 +263,9 @@ class GraphInfo:
     calls: tuple[str, ...] = ()
     """The names of the ``@task`` functions the graph's functions may call (functional
     API): what an id LangGraph saved writes under, planned by no one, is matched to."""
+    handlers: Mapping[str, str] = field(default_factory=dict)
+    """Per node added with ``error_handler=``, its handler's node name: the task that
+    took over a failure it saved as handed over (``graphkit.bridge.handlers``)."""
 
     @classmethod
     def of(cls, compiled: Any, root: Any) -> GraphInfo:
@@ -297,6 +300,7 @@ class GraphInfo:
         return cls(
             *(keys, triggers, reducers, before, after, channels, root, reads, coercers),
             *(cached, writes, tuple(calls)),
+            dict(getattr(compiled, "node_error_handler_map", None) or {}),
         )
 
     def node_input(self, name: str, values: Mapping[str, Any]) -> Any:

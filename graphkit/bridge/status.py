@@ -13,14 +13,11 @@ from asyncio import CancelledError
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from graphkit.bridge.handlers import HANDLED, handler_id
 from graphkit.bridge.saved import ERROR, GraphInfo, SavedCheckpoint, saved_error
 from graphkit.pregel.records import Superstep, path_text
 
 __all__ = ["task_error", "thread_status", "update_error"]
-
-HANDLED = "__error_source_node__"
-"""The write LangGraph saves beside a task's error when the node's error handler took
-over (the handler's own writes are saved under its own task id)."""
 
 _NOT_AN_OUTCOME = (ERROR, HANDLED, "__interrupt__", "__resume__")
 
@@ -71,6 +68,11 @@ def thread_status(
     for task in planned:
         writes = [(c, v) for t, c, v in last.pending_writes if t == task.id]
         error, _ = task_error(writes, task, step_done=False)
+        handler = info.handlers.get(task.name)
+        if error is not None and handler is not None and any(c == HANDLED for c, _ in writes):
+            # its handler took over: only the handler's own error fails the step
+            id_ = handler_id(last, task.name, task.id, handler)
+            error = next((v for t, c, v in last.pending_writes if t == id_ and c == ERROR), None)
         if error is not None:
             errors.append(saved_error(error))
     if errors:  # a task's error, not that of the async siblings it cancelled (as LangGraph)

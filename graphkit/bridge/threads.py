@@ -33,6 +33,7 @@ from typing import Any
 
 from graphkit.bridge.calls import called_tasks
 from graphkit.bridge.edits import edit_writes
+from graphkit.bridge.handlers import handled_ids, handler_tasks
 from graphkit.bridge.handover import interrupt_ids, save_thread
 from graphkit.bridge.saved import (
     ERROR,
@@ -152,7 +153,7 @@ def read_run(root: Any, info: GraphInfo, config: Mapping[str, Any]) -> Run:
 
 def _paused(last: SavedCheckpoint, info: GraphInfo) -> bool:
     """Whether a task of the step after ``last`` paused (an ``interrupt()``)."""
-    return any(r.paused for r in _results(last, _tasks(last, info), info))
+    return any(r.paused for r in _results(last, _started(last, _tasks(last, info), info), info))
 
 
 def _history_starts_late(first: SavedCheckpoint, saved_in: str) -> str:
@@ -232,6 +233,7 @@ def _results(
     """What each planned task did, from the writes saved against ``saved`` (``completed``:
     the step's Update was saved, so each of its tasks had finished)."""
     by_id = {planned.id: planned for planned in saved.snapshot.tasks}
+    handed = {t.parent for t in tasks if t.kind == "error_handler"}
     root = not (saved.snapshot.config.get("configurable") or {}).get("checkpoint_ns")
     # a sibling with nothing saved beside a task that raised need not have been killed:
     # durability="exit" saves, when a task fails, only the writes of those that finished
@@ -239,8 +241,11 @@ def _results(
         dict.fromkeys(
             task.node
             for task in tasks
-            if any(t == task.id and c == ERROR for t, c, _ in saved.pending_writes)
-            or getattr(by_id.get(task.id), "error", None) is not None
+            if task.id not in handed
+            and (
+                any(t == task.id and c == ERROR for t, c, _ in saved.pending_writes)
+                or getattr(by_id.get(task.id), "error", None) is not None
+            )
         )
     )
     results = []
@@ -282,6 +287,7 @@ def _results(
                 answers=tuple(answers),
                 paused=bool(interrupts) or stopped,
                 cached=cached,
+                handled=error is not None and task.id in handed,
             )
         )
     return tuple(results)
@@ -307,6 +313,8 @@ def _output(task: Task, planned: Any, root: bool, writes: Sequence[tuple[str, An
         return task.input
     if task.kind == "call":
         return next((v for c, v in writes if c == RETURN), None)
+    if task.kind == "error_handler":  # (no snapshot plans it: its writes to the state)
+        return {c: v for c, v in writes if c not in SPECIAL and not c.startswith("branch:")}
     return getattr(planned, "result", None)
 
 
@@ -378,8 +386,7 @@ def _superstep(
         tasks, results = (), ()
     else:
         tasks = _tasks(parent, info)
-        called = called_tasks(parent, tasks, info.calls)
-        results = _results(parent, (*tasks, *called), info, completed=True)
+        results = _results(parent, _started(parent, tasks, info), info, completed=True)
     # (every channel an edit changed is the edit's, its written value known or not)
     editor = UPDATE_TASK if child.source == "update" and parent is not None else None
     changes = _changes(parent, child, results, info, editor)
@@ -422,9 +429,16 @@ def _stopped_step(last: SavedCheckpoint, info: GraphInfo) -> Superstep | None:
     tasks = _tasks(last, info)
     if not tasks:
         return None
-    results = _results(last, (*tasks, *called_tasks(last, tasks, info.calls)), info)
+    results = _results(last, _started(last, tasks, info), info)
     if not any(r.writes or r.error is not None or r.paused for r in results):
         return None
     step = last.step + 1
     execution = Execution(step, results, ())
     return Superstep(step, Plan(step, tasks), execution, None, _checkpoint(last))
+
+
+def _started(saved: SavedCheckpoint, tasks: tuple[Task, ...], info: GraphInfo) -> tuple[Task, ...]:
+    """The planned ``tasks``, then those started while their step ran: each error
+    handler that took over a failure, and each ``@task`` call (functional API)."""
+    handlers = handler_tasks(saved, tasks, info.handlers) if handled_ids(saved) else ()
+    return (*tasks, *handlers, *called_tasks(saved, tasks, info.calls))
