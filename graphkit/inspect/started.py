@@ -62,7 +62,8 @@ def started_by(superstep: Superstep, task: Any) -> Finding:
     if task.kind == "error_handler":
         error = show_error(parent.error) if parent is not None and parent.error else "an error"
         attempts = parent.attempts if parent is not None else 1
-        tries = f" after {attempts} attempts" if attempts > 1 else ""
+        # (an imported thread's attempts are unknown: LangGraph does not save them)
+        tries = f" after {attempts} attempts" if attempts is not None and attempts > 1 else ""
         text = (
             f"{by} raised {error}{tries} in step {n}; it has an error handler, so instead "
             f"of failing the step, {task.node} ran in the same step on {by}'s input and its "
