@@ -245,10 +245,13 @@ class History:
 def starts_unsaved(run: Run) -> bool:
     """True for a thread read from a saver whose first saved checkpoint is a later
     step's: its first superstep only brings that state in (no task wrote it)."""
-    if not run.steps:
-        return False
-    first = run.steps[0]
-    return first.step > -1 and first.checkpoint_before.source == "empty"
+    return bool(run.steps) and brings_unsaved_state(run.steps[0])
+
+
+def brings_unsaved_state(superstep: Superstep) -> bool:
+    """True for the superstep a thread whose beginning was not saved starts with: it
+    brings in the first saved checkpoint, a later step's, whose making was not saved."""
+    return superstep.step > -1 and superstep.checkpoint_before.source == "empty"
 
 
 def _change(superstep: Superstep | None, channel: str) -> ChannelChange | None:

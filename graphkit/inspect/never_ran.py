@@ -133,6 +133,21 @@ class NeverRan:
             )
             summary = f"{node} did not run in this run's records: it ran before {start}."
             return Answer(node, None, False, summary, (Reason("before_records", text, first),))
+        failed = self.wiring.handled_by(node)
+        if failed is not None and self.history.unsaved_start:
+            start, first = self.history.start_words, self.history.first
+            text = (
+                f"{node} did not run in the steps the records show, which begin at {start}. "
+                f"It is {failed}'s error handler: it runs when {failed} raises, which no "
+                "checkpoint records, and the steps before it were not saved (a run with "
+                "durability='exit' saves only its last checkpoint), so whether it ran "
+                "before them is not known."
+            )
+            summary = (
+                f"{node} did not run in this run's records, which begin at {start}; whether "
+                "it ran before them was not saved."
+            )
+            return Answer(node, None, False, summary, (Reason("before_records", text, first),))
         found: list[Finding] = []
         final, last = self.history.final_checkpoint(), self.history.last
         triggers = self.wiring.triggers(node)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from graphkit.channels import EMPTY
 from graphkit.inspect.dropped import dropped_keys
 from graphkit.inspect.folding import fold
+from graphkit.inspect.history import brings_unsaved_state
 from graphkit.inspect.mutated import lost_in_loop, mutated_keys
 from graphkit.inspect.resumed import again
 from graphkit.inspect.retried import retried_text
@@ -41,6 +42,8 @@ __all__ = ["run_text", "superstep_lines", "terminal_run_text"]
 
 _VALUE_WIDTH = 30
 _RUNTIME = "(runtime)"
+_UNSAVED = "(not saved)"
+"""Who made a change of the state a thread whose beginning was not saved starts from."""
 WIDTH = 100
 """The longest line ``print(run)`` prints: a longer one goes on under its text column,
 broken at a space. JupyterLab breaks an output line anywhere, inside a name ("(from
@@ -130,6 +133,7 @@ def superstep_lines(
         names += [terminal_text(change.channel) for change in update.changes]
         if any(not change.writers for change in update.changes):
             names.append(_RUNTIME)
+    unsaved_start = brings_unsaved_state(superstep)
     column = max(len(name) for name in names) if names else 0
     title = "(input)" if superstep.step == -1 else ""
     lines = [f"step {superstep.step} {title}".rstrip()]
@@ -165,6 +169,13 @@ def superstep_lines(
                 did += f" (id {', '.join(str(getattr(i, 'id', '?')) for i in result.interrupts)})"
         elif (unsaved := not_saved(result)) is not None:
             did = unsaved.text()
+        elif unsaved_start:  # (it brings in a state no saved write explains)
+            did = (
+                f"the steps up to step {superstep.step} were not saved (a run with "
+                "durability='exit' saves only its last checkpoint): which tasks ran, what "
+                "each wrote, and any error a task raised or an error handler took over are "
+                "not known"
+            )
         else:
             did = "wrote nothing"
         keys = update.state_keys if update is not None else ()
@@ -182,7 +193,7 @@ def superstep_lines(
             did = f"resumed with {answers} ({again(result, execution.results)}); {did}"
         lines.append(_line("EXECUTE", result.task.node, column, took + did))
     if update is not None:
-        lines.extend(_update_lines(superstep, column))
+        lines.extend(_update_lines(superstep, column, _UNSAVED if unsaved_start else _RUNTIME))
     elif failure is not None and was_cancelled(failure.error):
         lines.append("  UPDATE   skipped: the run was cancelled, so no channel changed")
     elif handed_off is not None:
@@ -212,7 +223,9 @@ def _fold(line: str, indent: int, width: int | None, break_words: bool = True) -
     return fold(line, width, indent, break_words=break_words)
 
 
-def _update_lines(superstep: Superstep, column: int) -> list[str]:
+def _update_lines(superstep: Superstep, column: int, unknown: str = _RUNTIME) -> list[str]:
+    """The step's changes; ``unknown``: who made one no write explains (the runtime, or,
+    in the state a thread whose beginning was not saved starts from, no one known)."""
     assert superstep.update is not None
     lines, cleared = [], []
     for change in superstep.update.changes:
@@ -224,7 +237,7 @@ def _update_lines(superstep: Superstep, column: int) -> list[str]:
         # before is the line above's after (or a first value), so it stays short.
         before, after = show(change.before, _VALUE_WIDTH), show(change.after, 2 * _VALUE_WIDTH)
         writers = writers_text(change)
-        source = f"  (from {writers}{_overwriters(change)})" if writers else f"  {_RUNTIME}"
+        source = f"  (from {writers}{_overwriters(change)})" if writers else f"  {unknown}"
         lines.append(_line("UPDATE", change.channel, column, f"{before} -> {after}{source}"))
     if cleared:
         # sorted: the runtime clears channels in no order worth showing

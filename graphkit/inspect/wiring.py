@@ -144,6 +144,14 @@ class Wiring:
         chosen = set(self._routed) - set(self.node_names())
         return sorted(chosen & self._dropped), sorted(chosen - self._dropped)
 
+    def handled_by(self, node: str) -> str | None:
+        """The node whose error handler ``node`` is, or None: it runs when that node
+        raises, started by the failure, which wakes no channel a checkpoint records."""
+        for name, spec in (self._spec_nodes or {}).items():
+            if getattr(spec, "error_handler", None) == node:
+                return str(name)
+        return None
+
     def triggers(self, node: str) -> tuple[str, ...]:
         """The channels whose new version wakes ``node``."""
         if self._spec_nodes is not None and node in self._spec_nodes:

@@ -14,6 +14,7 @@ from typing import Annotated, TypedDict
 import pytest
 
 from graphkit import from_langgraph, open_langgraph_thread
+from graphkit.errors import GraphkitWarning
 
 pytest.importorskip("langgraph")
 
@@ -78,6 +79,11 @@ def test_a_handled_failure_shows_the_handler_taking_over_as_graphkits_own_run():
     assert "the run is done" in text
     reasons = " ".join(r.text for a in imported.why("c").answers for r in a.reasons)
     assert "c raised ConnectionError: down, and __error_handler__c took over" in reasons
+    # (its attempts are unknown in an imported thread: why still answers)
+    started = " ".join(
+        r.text for a in imported.why("__error_handler__c").answers for r in a.reasons
+    )
+    assert "c raised ConnectionError: down in step 2; it has an error handler" in started
 
 
 def test_a_handler_that_raised_fails_the_thread_with_its_own_error():
@@ -96,3 +102,24 @@ def test_a_handler_that_raised_fails_the_thread_with_its_own_error():
     assert failed.handled and handler.task.node == "__error_handler__c"
     assert type(handler.error).__name__ == "ValueError"
     assert imported.steps[-1].update is None
+
+
+def test_under_exit_the_import_says_the_steps_and_the_hand_over_were_not_saved():
+    # durability="exit" saves the run's last checkpoint only: nothing of c's failure,
+    # its handler or the steps before is there to show, and the import says so
+    app = _handled().compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "1"}}
+    assert app.invoke({"log": []}, config, durability="exit") == {"log": ["a", "handled"]}
+    with pytest.warns(GraphkitWarning, match="begins with a checkpoint of step 2"):
+        imported = open_langgraph_thread(app, config)
+
+    assert imported.status == "done" and imported.error is None
+    assert imported.values == {"log": ["a", "handled"]}
+    text = imported.timeline(width=None)
+    assert re.search(r"EXECUTE +__input__ +the steps up to step 2 were not saved", text)
+    assert "any error a task raised or an error handler took over are not known" in text
+    assert re.search(r"UPDATE +log +\[\] -> \['a', 'handled'\] +\(not saved\)$", text, re.M)
+    assert "wrote nothing" not in text
+    answer = imported.why("__error_handler__c", graph=app)
+    assert "never ran" not in answer.summary
+    assert "whether it ran before them was not saved" in answer.summary
