@@ -8,6 +8,7 @@ import ast
 import asyncio
 import contextlib
 import json
+import time
 import types
 from collections import Counter
 from pathlib import Path
@@ -193,9 +194,28 @@ def lib(request):
     return LIBS[request.param]()
 
 
+def after_siblings_saved(code):
+    """The lesson's ``shipping``, raising only once ``prices`` and ``stock`` have returned
+    and a moment has passed: LangGraph saves a finished sibling's writes through an
+    executor that the failure may shut down first, so a failure that comes at once can
+    leave them unsaved (a race, docs/compatibility.md: "What is saved of those other
+    tasks races too"). The lesson's claim is what LangGraph saves when it wins."""
+
+    def shipping(state):
+        if code["shipping_down"]:  # (it will raise: let the siblings' saves go first)
+            deadline = time.monotonic() + 5
+            while not {"prices", "stock"} <= set(code["ran"]) and time.monotonic() < deadline:
+                time.sleep(0.005)
+            time.sleep(0.2)
+        return code["shipping"](state)
+
+    return shipping
+
+
 def test_a_failed_step_applies_no_write_and_a_resume_runs_only_the_failed_task(lib):
     code = lesson_code(lib)
-    app = code["build_shop"]().compile(checkpointer=lib.InMemorySaver())
+    shop = code["build_shop"](shipping_node=after_siblings_saved(code))
+    app = shop.compile(checkpointer=lib.InMemorySaver())
     order = {"configurable": {"thread_id": "order-1"}}
     with pytest.raises(ConnectionError):
         app.invoke(START_STATE, order)
@@ -277,7 +297,8 @@ def test_durability(lib):
         assert [s.metadata["step"] for s in app.get_state_history(thread)] == steps, mode
 
     code["shipping_down"] = True
-    app = code["build_shop"]().compile(checkpointer=lib.InMemorySaver())
+    shop = code["build_shop"](shipping_node=after_siblings_saved(code))
+    app = shop.compile(checkpointer=lib.InMemorySaver())
     thread = {"configurable": {"thread_id": "exit-failed"}}
     with pytest.raises(ConnectionError):
         app.invoke(START_STATE, thread, durability="exit")
@@ -292,7 +313,8 @@ def test_the_exercises_graphs_agree(lib):
     app = lesson12.quote_graph(solutions_fallback(lib), lib=lib)
     assert app.invoke({"symbol": "ACME", "log": []})["answer"] == lesson12.EXPECTED_ANSWER
     # 12.3: the resume runs what the solution says
-    fail, calls = {"on": True}, Counter()
+    calls = Counter()
+    fail = SiblingsFirst({"on": True}, calls, ("search", "translate"))
     app = lesson12.resume_quiz(fail, calls, lib=lib)
     config = {"configurable": {"thread_id": "quiz"}}
     with contextlib.suppress(ConnectionError):
@@ -300,6 +322,24 @@ def test_the_exercises_graphs_agree(lib):
     fail["on"], before = False, Counter(calls)
     app.invoke(None, config)
     assert {n for n in calls if calls[n] > before[n]} == solutions.WILL_RUN
+
+
+class SiblingsFirst(dict):
+    """The quiz's ``fail`` switch, read by ``summarize`` when it is about to raise: it
+    answers once ``siblings`` have run and a moment has passed, so LangGraph's saves of
+    their writes are not lost to the failure (the race ``after_siblings_saved`` names)."""
+
+    def __init__(self, values, calls, siblings):
+        super().__init__(values)
+        self.calls, self.siblings = calls, siblings
+
+    def __getitem__(self, key):
+        if key == "on" and super().__getitem__("on"):
+            deadline = time.monotonic() + 5
+            while min(self.calls[s] for s in self.siblings) < 1 and time.monotonic() < deadline:
+                time.sleep(0.005)
+            time.sleep(0.2)
+        return super().__getitem__(key)
 
 
 def solutions_fallback(lib):
