@@ -15,7 +15,6 @@ import copy
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from html import escape
 from typing import Any
 
 from graphkit.inspect.values import show
@@ -151,14 +150,9 @@ class Reveal:
         return f"{mark}: {self.explanation}"
 
     def _repr_html_(self) -> str:
-        outcome, accent = ("right", "#0072b2") if self.correct else ("wrong", "#d55e00")
-        mark = "✓ Right" if self.correct else "✗ Not quite"
-        lines = "".join(f"<div>{escape(line)}</div>" for line in self.explanation.splitlines())
-        return (
-            f'<div class="gk-reveal gk-reveal-{outcome}" style="border-left:4px solid '
-            f'{accent};padding:6px 10px;margin:4px 0;background:rgba(127,127,127,0.08)">'
-            f'<b>{mark}</b><div style="font-size:13px;line-height:1.45">{lines}</div></div>'
-        )
+        from graphkit.widgets.reveal import reveal_card
+
+        return reveal_card(self.correct, self.explanation)
 
 
 def predict(guess: Any, app: Any, input: Any, stream_mode: str = "values") -> Reveal:

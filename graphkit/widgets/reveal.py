@@ -16,7 +16,7 @@ from graphkit.inspect.markup import escape
 if TYPE_CHECKING:
     from graphkit.widgets.predict import Prediction
 
-__all__ = ["OTHERWISE", "prediction_html", "reveal_body"]
+__all__ = ["OTHERWISE", "prediction_html", "reveal_body", "reveal_card"]
 
 OTHERWISE = "← you predicted otherwise"
 """The mark of a node guessed wrong, at the end of its reason; never broken in two."""
@@ -27,15 +27,26 @@ _LINE = ' style="white-space:pre-wrap"'  # (a value's own spaces kept, as the te
 
 def prediction_html(prediction: Prediction) -> str:
     """The reveal as an HTML card with the class ``gk-reveal``."""
-    outcome = "right" if prediction.correct else "wrong"
-    accent = "#0072b2" if prediction.correct else "#d55e00"
-    mark = "✓ Right" if prediction.correct else "✗ Not quite"
     # The header already says right or wrong: the body starts with what happened.
     text = prediction.explanation.removeprefix("Right: ").removeprefix("Not quite: ")
+    return reveal_card(prediction.correct, text, f" · step {prediction.step}")
+
+
+def reveal_card(correct: bool, text: str, header: str = "") -> str:
+    """A verdict card (class ``gk-reveal``): ✓ Right or ✗ Not quite, ``header`` after it,
+    then ``text`` as ``reveal_body`` lays it out. Shared by the debugger's predictions and
+    the course's own predict-then-reveal questions.
+
+    >>> reveal_card(False, "It sent 4.").count("gk-reveal-wrong")
+    1
+    """
+    outcome = "right" if correct else "wrong"
+    accent = "#0072b2" if correct else "#d55e00"
+    mark = "✓ Right" if correct else "✗ Not quite"
     return (
         f'<div class="gk-reveal gk-reveal-{outcome}" style="border-left:4px solid {accent};'
         'padding:6px 10px;margin:4px 0;background:rgba(127,127,127,0.08);overflow-wrap:anywhere">'
-        f"<b>{mark}</b> · step {prediction.step}"
+        f"<b>{mark}</b>{escape(header)}"
         f'<div style="font-size:13px;line-height:1.45">{reveal_body(text)}</div></div>'
     )
 

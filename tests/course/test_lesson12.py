@@ -194,6 +194,17 @@ def lib(request):
     return LIBS[request.param]()
 
 
+def let_siblings_save(returned) -> None:
+    """Wait (at most 5 s) until ``returned()`` says the failing task's siblings have
+    returned, then a moment more: LangGraph saves their writes through its executor
+    after they return, and the failure shuts that executor down (the race
+    ``after_siblings_saved`` names). Nothing is asserted about the time taken."""
+    deadline = time.monotonic() + 5
+    while not returned() and time.monotonic() < deadline:
+        time.sleep(0.005)
+    time.sleep(0.2)
+
+
 def after_siblings_saved(code):
     """The lesson's ``shipping``, raising only once ``prices`` and ``stock`` have returned
     and a moment has passed: LangGraph saves a finished sibling's writes through an
@@ -203,10 +214,7 @@ def after_siblings_saved(code):
 
     def shipping(state):
         if code["shipping_down"]:  # (it will raise: let the siblings' saves go first)
-            deadline = time.monotonic() + 5
-            while not {"prices", "stock"} <= set(code["ran"]) and time.monotonic() < deadline:
-                time.sleep(0.005)
-            time.sleep(0.2)
+            let_siblings_save(lambda: {"prices", "stock"} <= set(code["ran"]))
         return code["shipping"](state)
 
     return shipping
@@ -335,10 +343,7 @@ class SiblingsFirst(dict):
 
     def __getitem__(self, key):
         if key == "on" and super().__getitem__("on"):
-            deadline = time.monotonic() + 5
-            while min(self.calls[s] for s in self.siblings) < 1 and time.monotonic() < deadline:
-                time.sleep(0.005)
-            time.sleep(0.2)
+            let_siblings_save(lambda: min(self.calls[s] for s in self.siblings) >= 1)
         return super().__getitem__(key)
 
 
