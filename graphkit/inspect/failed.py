@@ -16,7 +16,7 @@ from graphkit.inspect.unsaved import not_saved
 from graphkit.inspect.values import join_names, show_error, step_failure, was_cancelled
 
 if TYPE_CHECKING:
-    from graphkit.pregel.records import Superstep
+    from graphkit.pregel.records import Superstep, TaskResult
 
 __all__ = ["failure_reasons"]
 
@@ -76,7 +76,7 @@ def failure_reasons(superstep: Superstep, node: str) -> list[Reason]:
         text = (
             f"{node} raised {show_error(mine.error)}. A failing task stops the step before "
             f"its Update, so none of step {n}'s writes were applied."
-        )
+        ) + kept_store_writes(mine)
         return [Reason("raised", text, n)]
     # (the siblings it cancelled did not fail the step: the one that raised did)
     failed = tuple(
@@ -99,3 +99,26 @@ def failure_reasons(superstep: Superstep, node: str) -> list[Reason]:
             f"and nothing {node} may have written was applied."
         )
     return [Reason("step_failed", text, n, None, failed)]
+
+
+def kept_store_writes(result: TaskResult) -> str:
+    """A sentence on the store writes a failed task made before it raised, which stay:
+    a store is written when the node calls it, not at the Update (empty if none).
+
+    >>> from graphkit.pregel.records import StoreOp, Task, TaskResult
+    >>> task = Task("t1", 2, "save", "pull", (), (), None)
+    >>> op = StoreOp("put", ("users", "ada"), "tea", {"likes": "tea"})
+    >>> said = kept_store_writes(TaskResult(task, (), error=ValueError(), store_ops=(op,)))
+    >>> said.split(":")[0]
+    ' Its store write (put users/ada tea) stays'
+    """
+    made = [op for op in result.store_ops if op.kind in ("put", "delete")]
+    if not made:
+        return ""
+    ops = ", ".join(f"{op.kind} {'/'.join(op.namespace)} {op.key}" for op in made)
+    writes = "write" if len(made) == 1 else "writes"
+    stay = "stays" if len(made) == 1 else "stay"
+    return (
+        f" Its store {writes} ({ops}) {stay}: a store is written when the node calls it, "
+        "not at the Update."
+    )

@@ -86,3 +86,31 @@ def test_store_calls_outside_a_task_are_not_recorded():
     store.put(("a",), "k", {"v": 1})  # no task: nothing to record it in
     run = app_with(store).trace({"user": "ada", "theme": ""})
     assert "a" not in run.to_frame("store")["namespace"].tolist()
+
+
+def test_why_says_a_failed_nodes_store_writes_stay():
+    """A node that puts, then raises, leaves its put in the store (as on LangGraph: the
+    store is written when the node calls it, not at the Update), while the step's writes
+    to the state are dropped. ``why`` said only "none of step 2's writes were applied",
+    which a learner read as the put being undone too."""
+    from graphkit import InMemorySaver
+
+    def save_then_fail(state: State, store) -> dict:
+        store.put(("users", state["user"]), "prefs", {"theme": "dark"})
+        store.get(("users", state["user"]), "prefs")
+        raise ConnectionError("mail server down")
+
+    builder = StateGraph(State).add_node("save", save_then_fail).add_edge(START, "save")
+    store = InMemoryStore()
+    app = builder.compile(store=store, checkpointer=InMemorySaver())
+    try:
+        app.trace({"user": "ada", "theme": ""}, {"configurable": {"thread_id": "1"}})
+    except ConnectionError as error:
+        run = error.run
+    said = run.why("save").answers[0].reasons[-1].text
+    assert "none of step 1's writes were applied" in said
+    assert said.endswith(
+        "Its store write (put users/ada prefs) stays: a store is written when the node "
+        "calls it, not at the Update."
+    )
+    assert store.get(("users", "ada"), "prefs").value == {"theme": "dark"}
