@@ -1,0 +1,262 @@
+"""Lesson 14's checks on their solutions, on typical wrong answers and on the notebook's
+stubs; and the lesson's own cells run on LangGraph (its store, checkpointer and
+``Runtime``), where each claim about the store and the superstep must hold too."""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import io
+import json
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from graphkit.course import assert_fails, assert_passes, lesson14
+from graphkit.course.lesson14 import Chat, Who, parse_fact
+from graphkit.course.solutions import lesson14 as solutions
+
+LESSON = Path(__file__).parents[2] / "notebooks" / "14-long-term-memory.ipynb"
+
+
+def lesson_cells() -> list[tuple[str, str]]:
+    cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+    return [(cell["id"], "".join(cell["source"])) for cell in cells if cell["cell_type"] == "code"]
+
+
+def run_cells(*starts: str) -> dict:
+    """Run the lesson's code cells that start with ``starts`` in one namespace, after its
+    imports, as a learner's kernel would."""
+    from graphkit import Runtime
+
+    names: dict = {"lesson14": lesson14, "Chat": Chat, "Who": Who, "Runtime": Runtime}
+    names["parse_fact"] = parse_fact
+    for _, source in lesson_cells():
+        if source.startswith(starts):
+            exec(source, names)
+    return names
+
+
+def test_the_notebooks_stubs_fail_their_checks():
+    stubs = run_cells("def remember", "def recall", "state_visits = 0")
+    assert_fails(lesson14.check_profile(stubs["remember"]), "the store was empty")
+    assert_fails(lesson14.check_allergies(stubs["recall"]), "are only liked")
+    verdict = lesson14.check_time_travel(stubs["state_visits"], stubs["store_visits"])
+    assert_fails(verdict, "state_visits: you said 0, too few")
+
+
+# -- 14.1 · A profile kept across threads
+
+
+def test_profile_passes_on_the_solution():
+    verdict = assert_passes(lesson14.check_profile(solutions.remember))
+    assert "found from every thread" in verdict.message
+
+
+def test_profile_that_replaces_instead_of_adding():
+    def remember(state, runtime):
+        if fact := parse_fact(state["text"]):
+            where = ("users", runtime.context.user_id, "profile")
+            runtime.store.put(where, "profile", {fact[0]: fact[1]})
+        return {}
+
+    verdict = lesson14.check_profile(remember)
+    assert_fails(verdict, "it lost {'name': 'Zoe'}, told on an earlier thread", hint="Read what")
+
+
+def test_profile_shared_by_every_user_or_for_one_user_only():
+    def shared(state, runtime):
+        if fact := parse_fact(state["text"]):
+            saved = runtime.store.get(("users", "profile"), "profile")
+            profile = {**(saved.value if saved else {}), fact[0]: fact[1]}
+            runtime.store.put(("users", "profile"), "profile", profile)
+        return {}
+
+    verdict = lesson14.check_profile(shared)
+    assert_fails(verdict, "the store held users/profile, but nothing for zoe", hint="namespace")
+
+    def zoe_only(state, runtime):
+        if fact := parse_fact(state["text"]):
+            where = ("users", "zoe", "profile")
+            saved = runtime.store.get(where, "profile")
+            runtime.store.put(
+                where, "profile", {**(saved.value if saved else {}), fact[0]: fact[1]}
+            )
+        return {}
+
+    assert_fails(lesson14.check_profile(zoe_only), "users/zoe/profile, but nothing for max")
+
+
+def test_profile_not_a_function():
+    assert_fails(lesson14.check_profile(None), "not a function")
+
+
+# -- 14.2 · Recall with a filter
+
+
+def test_allergies_passes_on_the_solution():
+    assert (
+        "filtered on the kind" in assert_passes(lesson14.check_allergies(solutions.recall)).message
+    )
+
+
+def test_allergies_of_every_user():
+    def recall(state, runtime):
+        found = runtime.store.search(("users",), filter={"kind": "allergy"})
+        return {"avoid": sorted(item.value["what"] for item in found)}
+
+    verdict = lesson14.check_allergies(recall)
+    assert_fails(verdict, "milk is another user's", hint="this user's namespace")
+
+
+def test_allergies_picked_in_python_not_by_the_store():
+    def recall(state, runtime):
+        found = runtime.store.search(("users", runtime.context.user_id, "memories"))
+        return {"avoid": sorted(i.value["what"] for i in found if i.value["kind"] == "allergy")}
+
+    verdict = lesson14.check_allergies(recall)
+    assert_fails(verdict, "a search with no filter", hint="search takes a filter")
+
+
+def test_allergies_unsorted_or_as_items():
+    def recall(state, runtime):
+        where = ("users", runtime.context.user_id, "memories")
+        return {"avoid": [i.value for i in runtime.store.search(where, filter={"kind": "allergy"})]}
+
+    assert_fails(lesson14.check_allergies(recall), "ada's allergies are ['nuts', 'shellfish']")
+
+
+# -- 14.3 · What time travel rewinds
+
+
+def test_time_travel_passes_on_the_solution():
+    verdict = assert_passes(lesson14.check_time_travel(**solutions.REPLAY_ANSWERS))
+    assert "not the store" in verdict.message
+
+
+@pytest.mark.parametrize(
+    ("state_visits", "store_visits", "said"),
+    [
+        (2, 2, "store_visits: you said 2, too few: no replay rewinds the store"),
+        (2, 3, "store_visits: you said 3, too few"),
+        (4, 4, "state_visits: you said 4, too many: the replay's state is the one saved"),
+        (3, 4, "state_visits: you said 3, too many"),
+        (2, 5, "store_visits: you said 5, too many"),
+        (2, "4", "store_visits is '4'; give a whole number"),
+    ],
+)
+def test_time_travel_wrong_answers(state_visits, store_visits, said):
+    verdict = lesson14.check_time_travel(state_visits, store_visits)
+    assert_fails(verdict, said)
+    assert verdict.check_error is None
+
+
+# -- the lesson's claims, on LangGraph
+
+LANGGRAPH_IMPORTS = {
+    "from graphkit.store.memory import InMemoryStore": "from langgraph.store.memory import "
+    "InMemoryStore",
+    "from graphkit import END, START, InMemorySaver, Runtime, StateGraph": (
+        "from langgraph.graph import END, START, StateGraph\n"
+        "from langgraph.checkpoint.memory import InMemorySaver\n"
+        "from langgraph.runtime import Runtime"
+    ),
+    # (graphkit's trace returns the run's records; LangGraph's invoke, the values)
+    ".trace(": ".invoke(",
+    'run.values["reply"]': 'run["reply"]',
+    "failed = error.run": "failed = None",
+}
+RECORDS_ONLY = ("run.to_frame", "run.step(", "failed.why(")
+
+
+def lesson_prints(library: str) -> dict[str, str]:
+    """What each of sections 1 to 6's code cells prints, run on ``library``."""
+    names: dict = {}
+    printed = {}
+    for cell, source in lesson_cells():
+        if source.startswith(("from graphkit.course", "def remember")):
+            break
+        if source.startswith(RECORDS_ONLY):
+            continue
+        if library == "langgraph":
+            for ours, theirs in LANGGRAPH_IMPORTS.items():
+                source = source.replace(ours, theirs)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(source, names)
+        printed[cell] = out.getvalue()
+    return printed
+
+
+def test_the_lessons_cells_print_on_langgraph_what_they_print_on_graphkit():
+    pytest.importorskip("langgraph.store.memory")
+    ours, theirs = lesson_prints("graphkit"), lesson_prints("langgraph")
+    assert ours == theirs
+    told = "".join(ours.values())
+    assert "You like ['tea']; you avoid ['nuts'].\n" * 2 + "You like []; you avoid []." in told
+    # Q1: the next step found the put; step 1's checkpoint does not hold it
+    assert "step 2 replied: You like ['tea', 'jam']" in told
+    assert "step 1's checkpoint holds: {'text': 'I like jam'}\nthe item in it: False" in told
+    # Q2: the failed step kept no state write, the store kept the put
+    assert "status: new\nDee's profile: {'name': 'Dee'}" in told
+    # Q3: the replay rewound the state, not the store
+    assert "whose state is {'text': 'I like tea'}" in told
+    assert "the replayed reply: You like ['tea', 'cake']" in told
+
+
+def test_the_records_show_the_store_operations_by_step():
+    names = run_cells("from graphkit.store", "import re", "def chat", "my_", "wednesday")
+    rows = names["run"].to_frame("store")[["step", "node", "op", "key", "given", "returned"]]
+    assert rows.fillna("-").values.tolist() == [
+        [1, "learn", "put", "jam", {"what": "jam", "kind": "like"}, "-"],
+        [2, "answer", "search", "-", {"filter": {"kind": "like"}}, ["tea", "jam"]],
+        [2, "answer", "search", "-", {"filter": {"kind": "allergy"}}, ["nuts"]],
+    ]
+
+
+def langgraph_program(function: Any) -> Any:
+    """``function``'s source (a program of lesson14's) with LangGraph's imports."""
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import START, StateGraph
+    from langgraph.runtime import Runtime
+    from langgraph.store.memory import InMemoryStore
+
+    source = textwrap.dedent(inspect.getsource(function)).replace(
+        "    from graphkit import START, InMemorySaver, Runtime, StateGraph\n", ""
+    )
+    source = source.replace("    from graphkit.store.memory import InMemoryStore\n", "")
+    names = {**vars(lesson14), "START": START, "InMemorySaver": InMemorySaver}
+    names.update(Runtime=Runtime, StateGraph=StateGraph, InMemoryStore=InMemoryStore)
+    exec(source, names)
+    return names
+
+
+def test_exercise_programs_do_on_langgraph_what_they_do_on_graphkit():
+    pytest.importorskip("langgraph.store.memory")
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import START, StateGraph
+    from langgraph.store.memory import InMemoryStore
+
+    names = langgraph_program(lesson14.visits_program)
+    names["visits_program"] = names["visits_program"]
+    exec(textwrap.dedent(inspect.getsource(lesson14.replay_second_visit)), names)
+    assert names["replay_second_visit"]() == lesson14.replay_second_visit() == (2, 4)
+
+    store = InMemoryStore()
+    for what, kind in (("tea", "like"), ("nuts", "allergy")):
+        store.put(("users", "ada", "memories"), what, {"what": what, "kind": kind})
+    builder = StateGraph(Chat, context_schema=Who)
+    builder.add_node("remember", solutions.remember).add_node("recall", solutions.recall)
+    builder.add_edge(START, "remember").add_edge("remember", "recall")
+    app = builder.compile(checkpointer=InMemorySaver(), store=store)
+    for n, text in enumerate(("My name is Ada", "I live in Oslo")):
+        got = app.invoke(
+            {"text": text}, {"configurable": {"thread_id": str(n)}}, context=Who("ada")
+        )
+    assert got["avoid"] == ["nuts"]
+    assert store.get(("users", "ada", "profile"), "profile").value == {
+        "name": "Ada",
+        "city": "Oslo",
+    }
