@@ -168,7 +168,7 @@ LANGGRAPH_IMPORTS = {
     'run.values["reply"]': 'run["reply"]',
     "failed = error.run": "failed = None",
 }
-RECORDS_ONLY = ("run.to_frame", "run.step(", "failed.why(")
+RECORDS_ONLY = ("run.to_frame", "op = run.step(", "failed.why(")
 
 
 def lesson_prints(library: str) -> dict[str, str]:
