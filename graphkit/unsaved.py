@@ -5,7 +5,10 @@ wrote nothing), in the background while the run goes on. A process that ended (k
 out of memory) before that save left a task with no write saved: one still running, or
 one that had finished but whose writes were still to be saved. Such a task's ``output``
 is a ``NotSaved`` (``open_langgraph_thread`` sets it) and every view says so, not "wrote
-nothing", nor that it dropped the keys of the input it was given.
+nothing", nor that it dropped the keys of the input it was given. So is the output of
+the ``__input__`` task a thread whose beginning was not saved starts with (a run with
+``durability="exit"`` saves only its last checkpoint): it stands in for the steps that
+made that checkpoint, whose writes LangGraph did not save (``start``).
 
 The record sits outside the layers that read it: the bridge makes it, and both
 ``graphkit.inspect`` (text, cards, tables, ``why``) and ``graphkit.render`` (the
@@ -36,13 +39,26 @@ class NotSaved:
     ended (a run with ``durability="exit"`` saves, when it fails, only the writes of the
     tasks that had finished by then; and when ``invoke(None, config)`` then finished the
     step with ``durability="exit"``, none of that run's writes)."""
+    start: int | None = None
+    """Set on the ``__input__`` task of a thread whose first saved checkpoint is a later
+    step's: that step's number. The task stands in for the steps up to it, whose
+    writes were not saved (it ran nothing itself)."""
 
     def text(self) -> str:
         """What a task line says in place of its writes.
 
         >>> print(NotSaved(False, ("b",)).text())
         nothing saved: b raised while it ran, and LangGraph saved none of its writes (a run with durability='exit' keeps only those of the tasks that had finished); going on (invoke(None, config)) runs it again
+        >>> print(NotSaved(True, start=2).text())
+        the steps up to step 2 were not saved by LangGraph (a run with durability='exit' saves only its last checkpoint): which tasks ran, what each wrote, and any error a task raised or an error handler took over are not known
         """  # noqa: E501
+        if self.start is not None:
+            return (
+                f"the steps up to step {self.start} were not saved by LangGraph (a run with "
+                "durability='exit' saves only its last checkpoint): which tasks ran, what "
+                "each wrote, and any error a task raised or an error handler took over are "
+                "not known"
+            )
         if self.failed and self.finished:  # a resumed run finished the step
             return (
                 f"its writes were not saved: the run that finished this step after "
@@ -71,7 +87,7 @@ def not_saved(result: Any) -> NotSaved | None:
 
     >>> from types import SimpleNamespace
     >>> not_saved(SimpleNamespace(output=NotSaved(False)))
-    NotSaved(finished=False, failed=())
+    NotSaved(finished=False, failed=(), start=None)
     >>> print(not_saved(SimpleNamespace(output={"n": 1})))
     None
     """

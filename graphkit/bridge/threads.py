@@ -341,7 +341,11 @@ def _changes(
     changed = [c for c in after_versions if after_versions[c] != before_versions.get(c)]
     order = [c for c in written if c in changed] + sorted(c for c in changed if c not in written)
     # the tasks whose writes were not saved made what no saved write explains
-    unsaved = [r.task.node for r in results if isinstance(r.output, NotSaved)]
+    unsaved = [
+        r.task.node
+        for r in results
+        if isinstance(r.output, NotSaved) and r.output.start is None  # (not a stand-in)
+    ]
     changes = []
     for channel in order:
         writers, values = written.get(channel, ([], []))
@@ -375,11 +379,15 @@ def _superstep(
 ) -> Superstep:
     """The step that led from ``parent`` to ``child``."""
     step = child.step
-    if parent is None or child.source == "input":
+    if parent is None and child.source not in ("input", "fork", "update"):
+        # (its beginning was not saved: the input task stands in for the steps up to it)
+        task = _input_task(child, step)
+        results: tuple[TaskResult, ...] = (_unsaved_start(task, step),)
+        tasks: tuple[Task, ...] = (task,)
+    elif parent is None or child.source == "input":
         task = _input_task(child, step)
         writes = ((START, task.input),) if task.input is not EMPTY else ()
-        results: tuple[TaskResult, ...] = (TaskResult(task, writes),)
-        tasks: tuple[Task, ...] = (task,)
+        results, tasks = (TaskResult(task, writes),), (task,)
     elif child.source == "update":
         tasks, results = _update_task(parent, child, step, info)
     elif child.source == "fork":  # a replay copied its parent: nothing ran
@@ -395,6 +403,21 @@ def _superstep(
     update = Update(step, changes, updated, checkpoint)
     execution = Execution(step, results, tuple(r.task.id for r in results))
     return Superstep(step, Plan(step, tasks), execution, update, _checkpoint(parent))
+
+
+def _unsaved_start(task: Task, step: int) -> TaskResult:
+    """The input task of a thread whose first saved checkpoint is step ``step``'s: it
+    ran nothing; what the steps before did is not saved (not "wrote nothing")."""
+    unknown: Any = UNKNOWN
+    return TaskResult(
+        task,
+        (),
+        output=NotSaved(True, start=step),
+        attempts=unknown,
+        started=unknown,
+        duration=unknown,
+        worker=unknown,
+    )
 
 
 def _update_task(

@@ -36,7 +36,7 @@ from collections.abc import Hashable
 
 import pandas
 
-from graphkit.inspect.markup import breakable_names
+from graphkit.inspect.markup import breakable_names, escape
 
 __all__ = ["NARROW", "NOT_VALUES", "ReadableFrame", "readable_frame", "styled"]
 
@@ -85,14 +85,17 @@ class ReadableFrame(pandas.DataFrame):
 
     def __repr__(self) -> str:
         with pandas.option_context("display.max_colwidth", None):
-            return super().__repr__()
+            table = super().__repr__()
+        # what the rows cannot show (``attrs["notes"]``: steps a thread did not save)
+        return "".join(f"{note}\n" for note in self.attrs.get("notes", ())) + table
 
     def _repr_html_(self) -> str | None:
         with pandas.option_context("display.max_colwidth", None):
             html = super()._repr_html_()
         if html is None or not html.startswith("<div>"):  # (info view, or HTML turned off)
             return html
-        return styled(html, self)
+        notes = "".join(f"<p>{escape(note)}</p>" for note in self.attrs.get("notes", ()))
+        return notes + styled(html, self)
 
 
 def readable_frame(frame: pandas.DataFrame) -> ReadableFrame:

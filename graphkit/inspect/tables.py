@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from graphkit.extras import require
+from graphkit.inspect.history import starts_unsaved
 from graphkit.inspect.table_rows import (
     COLUMNS,
     KINDS,
@@ -59,6 +60,7 @@ __all__ = [
     "superstep_frame",
     "superstep_rows",
     "task_rows",
+    "unsaved_notes",
     "write_rows",
 ]
 
@@ -111,14 +113,51 @@ def run_frame(
     else:
         columns, value_columns = COLUMNS[kind], _VALUE_COLUMNS[kind]
     if not readable:
-        return _frame(rows, columns, ())
+        return _noted(_frame(rows, columns, ()), unsaved_notes(run, kind))
     if "task_id" in columns:
         _shorten_ids(rows)
     frame = _frame(rows, columns, value_columns, _TUPLE_COLUMNS.get(kind, {}))
     # (imported once the frame is built: without pandas, the table's error names the extra)
     from graphkit.inspect.readable_frame import readable_frame
 
-    return readable_frame(frame)
+    return _noted(readable_frame(frame), unsaved_notes(run, kind))
+
+
+_UNSAVED = {
+    "tasks": "which tasks ran in them is not known; __input__ stands in for them",
+    "writes": "what their tasks wrote is not known, so no row shows it (not that they "
+    "wrote nothing)",
+    "changes": "the changes of step {n} list no writers because who wrote them is not "
+    "known (not the runtime)",
+    "state": "the state before step {n} is not known",
+    "timeline": "which tasks ran in them, and when, is not known",
+    "subgraphs": "any subgraph run their tasks started is not known",
+    "store": "what their tasks did with the store is not known",
+}
+
+
+def unsaved_notes(run: Run, kind: str) -> list[str]:
+    """What table ``kind`` of a thread whose beginning was not saved cannot show (a
+    DataFrame's ``attrs["notes"]``, which a readable frame and the debugger show above
+    it): an empty writes table read as "nothing was written".
+
+    >>> from graphkit.inspect.examples import counter_run
+    >>> unsaved_notes(counter_run(), "writes")
+    []
+    """
+    if not starts_unsaved(run) or kind not in _UNSAVED:
+        return []
+    n = run.steps[0].step
+    return [
+        f"The steps up to step {n} were not saved by LangGraph (a run with "
+        f"durability='exit' saves only its last checkpoint): {_UNSAVED[kind].format(n=n)}."
+    ]
+
+
+def _noted(frame: pandas.DataFrame, notes: list[str]) -> pandas.DataFrame:
+    if notes:
+        frame.attrs["notes"] = notes
+    return frame
 
 
 def superstep_frame(superstep: Superstep, *, readable: bool = False) -> pandas.DataFrame:

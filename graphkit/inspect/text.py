@@ -19,7 +19,7 @@ from graphkit.inspect.mutated import lost_in_loop, mutated_keys
 from graphkit.inspect.resumed import again
 from graphkit.inspect.retried import retried_text
 from graphkit.inspect.timeline import duration_text
-from graphkit.inspect.unsaved import not_saved, writers_text
+from graphkit.inspect.unsaved import NotSaved, not_saved, writers_text
 from graphkit.inspect.values import (
     handoff,
     handoff_text,
@@ -170,12 +170,7 @@ def superstep_lines(
         elif (unsaved := not_saved(result)) is not None:
             did = unsaved.text()
         elif unsaved_start:  # (it brings in a state no saved write explains)
-            did = (
-                f"the steps up to step {superstep.step} were not saved (a run with "
-                "durability='exit' saves only its last checkpoint): which tasks ran, what "
-                "each wrote, and any error a task raised or an error handler took over are "
-                "not known"
-            )
+            did = NotSaved(True, start=superstep.step).text()
         else:
             did = "wrote nothing"
         keys = update.state_keys if update is not None else ()

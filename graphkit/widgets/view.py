@@ -410,12 +410,12 @@ def frame_html(frame: pandas.DataFrame, empty: str = "no rows") -> str:
     >>> "<th>version_<wbr>before</th>" in html, "<td>a_b</td>" in html
     (True, True)
     """
-    if frame.empty:
-        return f'<p class="gk-empty">{escape(empty)}</p>'
     notes = "".join(
         f'<p class="gk-table-note" style="{_NOTE_STYLE}">{escape(note)}</p>'
         for note in frame.attrs.get("notes", ())
     )
+    if frame.empty:  # (its notes say why, as of a thread's steps that were not saved)
+        return f'{notes}<p class="gk-empty">{escape(empty)}</p>'
     frame = frame.apply(lambda column: column.map(_visible_cell)).rename(columns=_visible_cell)
     table = frame.to_html(index=False, border=0, classes="gk-table", escape=True, na_rep="")
     table = breakable_names(table)

@@ -1,0 +1,101 @@
+"""A LangGraph thread run with ``durability="exit"`` saves only its last checkpoint:
+the import starts from it, with an ``__input__`` task standing in for the steps that
+made it. Every view says those steps' writes were not saved by LangGraph, not that
+the task "wrote nothing" or that the runtime changed the state; a thread run with
+``durability="sync"`` (every step saved) says none of it."""
+
+from __future__ import annotations
+
+import operator
+import warnings
+from typing import Annotated, TypedDict
+
+import pytest
+
+from graphkit import open_langgraph_thread
+from graphkit.unsaved import not_saved
+
+pytest.importorskip("langgraph")
+pytest.importorskip("pandas")
+
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import START, StateGraph
+
+from graphkit.widgets import DebugSession
+from graphkit.widgets.view import frame_html
+
+NOT_SAVED = "the steps up to step 2 were not saved by LangGraph"
+
+
+class Log(TypedDict):
+    log: Annotated[list, operator.add]
+
+
+def _thread(durability: str):
+    builder = StateGraph(Log).add_node("a", lambda state: {"log": ["a"]})
+    builder.add_node("b", lambda state: {"log": ["b"]})
+    app = builder.add_edge(START, "a").add_edge("a", "b").compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": durability}}
+    assert app.invoke({"log": []}, config, durability=durability) == {"log": ["a", "b"]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (exit: the import warns its beginning is missing)
+        return app, config, open_langgraph_thread(app, config)
+
+
+def test_under_exit_the_input_task_stands_in_for_the_steps_not_saved():
+    _, _, run = _thread("exit")
+    first = run.steps[0]
+    assert first.step == 2 and [t.node for t in first.plan.tasks] == ["__input__"]
+    (result,) = first.execution.results
+    assert result.writes == () and not_saved(result) is not None
+    assert not_saved(result).start == 2 and NOT_SAVED in not_saved(result).text()
+    # (nothing of its attempts or time was saved: it ran nothing)
+    assert (result.attempts, result.duration, result.worker) == (None, None, None)
+    assert [c.writers for c in first.update.changes if c.channel == "log"] == [()]
+
+
+def test_under_exit_the_step_table_and_cards_say_the_writes_were_not_saved():
+    _, _, run = _thread("exit")
+    rows = run.steps[0].to_frame()
+    execute = rows[rows["phase"] == "execute"]["detail"].tolist()
+    assert len(execute) == 1 and execute[0].startswith(NOT_SAVED)
+    log = rows[(rows["phase"] == "update") & (rows["channel"] == "log")]["detail"].tolist()
+    assert log == ["v0 → v4, add, written in steps LangGraph did not save"]
+    for html in (run._repr_html_(), run.steps[0]._repr_html_()):
+        assert NOT_SAVED in html and "wrote nothing" not in html
+        assert "(writers not saved · add)" in html and "(runtime · add)" not in html
+    assert NOT_SAVED in run.steps[0].execution._repr_html_()
+    assert "wrote nothing" not in str(run)
+
+
+@pytest.mark.parametrize("kind", ["tasks", "writes", "changes", "state"])
+def test_under_exit_the_run_tables_note_the_steps_not_saved(kind):
+    _, _, run = _thread("exit")
+    for frame in (run.to_frame(kind), run.to_frame(kind, readable=True)):
+        (note,) = frame.attrs["notes"]
+        assert note.startswith("The steps up to step 2 were not saved by LangGraph")
+    assert note in repr(run.to_frame(kind, readable=True))
+    assert "not saved by LangGraph" in run.to_frame(kind, readable=True)._repr_html_()
+    assert "not that they wrote nothing" in run.to_frame("writes").attrs["notes"][0]
+
+
+def test_under_exit_the_debugger_says_the_steps_were_not_saved():
+    app, config, run = _thread("exit")
+    view = DebugSession.from_run(app, run, config).view()
+    assert view.step == 2
+    for kind in ("tasks", "writes", "changes", "state"):
+        assert "not saved by LangGraph" in view.table_html(kind), kind
+    # the empty writes tab says why it is empty, not only "no writes in this step"
+    assert view.tables["writes"].empty
+    assert "not that they wrote nothing" in frame_html(view.tables["writes"], "no writes")
+
+
+def test_under_sync_every_step_was_saved_and_no_view_says_otherwise():
+    app, config, run = _thread("sync")
+    assert [s.step for s in run.steps] == [-1, 0, 1, 2]
+    assert not any(not_saved(r) for s in run.steps for r in s.execution.results)
+    assert "not saved" not in str(run) and "not saved" not in run._repr_html_()
+    for kind in ("tasks", "writes", "changes", "state"):
+        assert "notes" not in run.to_frame(kind, readable=True).attrs
+    view = DebugSession.from_run(app, run, config).view()
+    assert all("not saved" not in view.table_html(k) for k in ("tasks", "writes", "changes"))
