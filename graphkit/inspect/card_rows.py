@@ -18,6 +18,7 @@ from graphkit.inspect.markup import CODE_STYLE, ERROR, ERROR_TEXT, MUTED, escape
 from graphkit.inspect.mutated import mutated_keys
 from graphkit.inspect.resumed import again
 from graphkit.inspect.retried import retried_text
+from graphkit.inspect.store_rows import store_ops_text
 from graphkit.inspect.timeline import duration_text
 from graphkit.inspect.unsaved import not_saved, writers_text
 from graphkit.inspect.values import handoff_text, show, show_error
@@ -152,6 +153,10 @@ def result_items(
         unsaved = not_saved(result)
         did = unsaved.text() if unsaved is not None else "wrote nothing"
         lines.append(f'<div style="margin-left:12px">{muted(did)}</div>')
+    if (store := store_ops_text(result)) is not None:  # (the store is no channel: say it)
+        lines.append(
+            f'<div style="margin:1px 0 1px 12px;overflow-wrap:anywhere">{escape(store)}</div>'
+        )
     if (dropped := dropped_keys(result, state_keys)) is not None:  # (no write shows them missing)
         lines.append(f'<div style="margin:1px 0 1px 12px">{escape(dropped.text())}</div>')
     if read is not None and (mutated := mutated_keys(result, read)) is not None:

@@ -40,6 +40,7 @@ from graphkit.inspect.markup import (
     UPDATE,
     escape,
 )
+from graphkit.inspect.store_rows import store_op_where
 from graphkit.inspect.timeline import run_timeline_svg
 from graphkit.inspect.values import handoff, handoff_text, step_failure, was_cancelled
 
@@ -166,8 +167,7 @@ def store_op_html(op: StoreOp) -> str:
     >>> "users/ada" in store_op_html(StoreOp("put", ("users", "ada"), "prefs", {"n": 1}))
     True
     """
-    where = "/".join(op.namespace) + (f" · {op.key}" if op.key is not None else "")
-    parts = [f"<b>{op.kind}</b> {value(where)}"]
+    parts = [f"<b>{op.kind}</b> {value(store_op_where(op))}"]
     if op.given is not None:
         parts.append(f"{muted('given')} {value(op.given)}")
     if op.returned is not None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from graphkit.inspect.explanation import Reason
+from graphkit.inspect.store_rows import store_op_where
 from graphkit.inspect.unsaved import not_saved
 from graphkit.inspect.values import join_names, show_error, step_failure, was_cancelled
 
@@ -110,12 +111,12 @@ def kept_store_writes(result: TaskResult) -> str:
     >>> op = StoreOp("put", ("users", "ada"), "tea", {"likes": "tea"})
     >>> said = kept_store_writes(TaskResult(task, (), error=ValueError(), store_ops=(op,)))
     >>> said.split(":")[0]
-    ' Its store write (put users/ada tea) stays'
+    ' Its store write (put users/ada · tea) stays'
     """
     made = [op for op in result.store_ops if op.kind in ("put", "delete")]
     if not made:
         return ""
-    ops = ", ".join(f"{op.kind} {'/'.join(op.namespace)} {op.key}" for op in made)
+    ops = ", ".join(f"{op.kind} {store_op_where(op)}" for op in made)
     writes = "write" if len(made) == 1 else "writes"
     stay = "stays" if len(made) == 1 else "stay"
     return (

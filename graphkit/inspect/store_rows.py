@@ -1,17 +1,18 @@
-"""The ``store`` table: what each task did with the graph's store, step by step.
+"""The ``store`` table: what each task did with the graph's store, step by step; and the
+same operations in brief, for a task's line in ``print(run)``, its card and ``why``.
 
 Rows come from the ``StoreOp`` records a task's result keeps (graphkit's stores report
 every batch to the runtime; a store of another library is not seen)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from graphkit.pregel.records import Superstep
+    from graphkit.pregel.records import StoreOp, Superstep, TaskResult
 
-__all__ = ["STORE_COLUMNS", "store_rows"]
+__all__ = ["STORE_COLUMNS", "store_op_where", "store_ops_groups", "store_ops_text", "store_rows"]
 
 STORE_COLUMNS = ("step", "node", "op", "namespace", "key", "given", "returned", "task_id")
 
@@ -48,3 +49,71 @@ def store_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
                     }
                 )
     return rows
+
+
+SHOWN_GROUPS = 3
+"""How many groups of store operations one task's line names; the rest are counted, and
+the ``store`` table has them all."""
+SHOWN_KEYS = 3
+
+
+def store_op_where(op: StoreOp) -> str:
+    """Where ``op`` went: its namespace joined with "/", then " · " and its key.
+
+    >>> from graphkit.pregel.records import StoreOp
+    >>> store_op_where(StoreOp("put", ("users", "ada"), "prefs", {"n": 1}))
+    'users/ada · prefs'
+    """
+    return "/".join(op.namespace) + (f" · {op.key}" if op.key is not None else "")
+
+
+def store_ops_groups(ops: Sequence[StoreOp]) -> list[str]:
+    """A task's store operations, briefly: one group per kind and namespace, in the order
+    first made, with the keys it touched or how many times (a search); past
+    ``SHOWN_GROUPS`` groups, one more saying how many operations are left out (none:
+    no store operation, no group).
+
+    >>> from graphkit.pregel.records import StoreOp
+    >>> ada = ("users", "ada", "memories")
+    >>> ops = [StoreOp("put", ada, "tea"), StoreOp("put", ada, "nuts")]
+    >>> store_ops_groups(ops + [StoreOp("search", ada, None)] * 2)
+    ['put users/ada/memories · tea, nuts', 'search users/ada/memories ×2']
+    """
+    groups: dict[tuple[str, tuple[str, ...]], list[StoreOp]] = {}
+    for op in ops:
+        groups.setdefault((op.kind, op.namespace), []).append(op)
+    said = []
+    for (kind, namespace), made in list(groups.items())[:SHOWN_GROUPS]:
+        keys = list(dict.fromkeys(op.key for op in made if op.key is not None))
+        text = f"{kind} {'/'.join(namespace)}".rstrip()
+        if keys:
+            more = f" +{len(keys) - SHOWN_KEYS}" if len(keys) > SHOWN_KEYS else ""
+            text += f" · {', '.join(keys[:SHOWN_KEYS])}{more}"
+        elif len(made) > 1:
+            text += f" ×{len(made)}"
+        said.append(text)
+    if len(groups) > SHOWN_GROUPS:
+        left = sum(len(made) for made in list(groups.values())[SHOWN_GROUPS:])
+        said.append(f"{left} more (the store table)")
+    return said
+
+
+def store_ops_text(result: TaskResult) -> str | None:
+    """What ``result``'s task did with the store, briefly (None: nothing), for its
+    line in ``print(run)`` and its card: the store is no channel, so no write or change
+    shows it. A failed task's store writes are not undone with its step; it says so.
+
+    >>> from graphkit.pregel.records import StoreOp, Task, TaskResult
+    >>> task = Task("t1", 1, "welcome", "pull", (), (), None)
+    >>> op = StoreOp("put", ("users", "dee"), "profile", {"name": "Dee"})
+    >>> store_ops_text(TaskResult(task, (), error=ValueError(), store_ops=(op,)))
+    'store: put users/dee · profile (not undone)'
+    >>> store_ops_text(TaskResult(task, ())) is None
+    True
+    """
+    groups = store_ops_groups(result.store_ops)
+    if not groups:
+        return None
+    wrote = any(op.kind in ("put", "delete") for op in result.store_ops)
+    kept = " (not undone)" if wrote and result.error is not None else ""
+    return f"store: {'; '.join(groups)}{kept}"

@@ -18,6 +18,7 @@ from graphkit.inspect.history import brings_unsaved_state
 from graphkit.inspect.mutated import lost_in_loop, mutated_keys
 from graphkit.inspect.resumed import again
 from graphkit.inspect.retried import retried_text
+from graphkit.inspect.store_rows import store_ops_text
 from graphkit.inspect.timeline import duration_text
 from graphkit.inspect.unsaved import NotSaved, not_saved, writers_text
 from graphkit.inspect.values import (
@@ -173,6 +174,8 @@ def superstep_lines(
             did = NotSaved(True, start=superstep.step).text()
         else:
             did = "wrote nothing"
+        if (store := store_ops_text(result)) is not None:  # (no channel shows them)
+            did = f"{did}; {store}"
         keys = update.state_keys if update is not None else ()
         if (dropped := dropped_keys(result, keys)) is not None:  # (no write shows them missing)
             did = f"{did}; {dropped.text()}"

@@ -7,6 +7,7 @@ import asyncio
 from typing import TypedDict
 
 from graphkit import START, StateGraph
+from graphkit.inspect.text import run_text
 from graphkit.store.memory import InMemoryStore
 from graphkit.store.sqlite import SqliteStore
 from graphkit.widgets import DebugSession
@@ -110,7 +111,50 @@ def test_why_says_a_failed_nodes_store_writes_stay():
     said = run.why("save").answers[0].reasons[-1].text
     assert "none of step 1's writes were applied" in said
     assert said.endswith(
-        "Its store write (put users/ada prefs) stays: a store is written when the node "
+        "Its store write (put users/ada · prefs) stays: a store is written when the node "
         "calls it, not at the Update."
     )
     assert store.get(("users", "ada"), "prefs").value == {"theme": "dark"}
+
+
+def test_print_run_and_the_task_card_name_each_tasks_store_operations():
+    """``print(run)`` said "EXECUTE remember wrote nothing" of a node that put an item:
+    the store is no channel, so only the store table showed it. Each task's line (and its
+    card) now ends with its store operations, briefly; a run without any is unchanged."""
+    run = app_with(InMemoryStore()).trace({"user": "ada", "theme": ""})
+    lines = run_text(run, width=None).splitlines()
+    assert (
+        "  EXECUTE  remember            wrote branch:to:recall; store: put users/ada · prefs"
+        in lines
+    )
+    assert (
+        "  EXECUTE  recall            wrote theme; store: search users; get users/ada · prefs; "
+        "delete users/nobody · prefs; 1 more (the store table)"
+    ) in lines
+    card = run.step(1).execution.results[0]._repr_html_()
+    assert "store: put users/ada · prefs" in card
+
+    def plain(state: State) -> dict:
+        return {"theme": "dark"}
+
+    quiet = StateGraph(State).add_node("plain", plain).add_edge(START, "plain").compile()
+    assert "store" not in str(quiet.trace({"user": "ada", "theme": ""}))
+
+
+def test_print_run_says_a_failed_tasks_store_writes_are_not_undone():
+    def save_then_fail(state: State, store) -> dict:
+        for key in ("a", "b", "c", "d"):
+            store.put(("users", state["user"]), key, {"n": 1})
+        store.search(("users",))
+        store.search(("users",))
+        raise ConnectionError("mail server down")
+
+    builder = StateGraph(State).add_node("save", save_then_fail).add_edge(START, "save")
+    try:
+        builder.compile(store=InMemoryStore()).trace({"user": "ada", "theme": ""})
+    except ConnectionError as error:
+        text = run_text(error.run, width=None)
+    assert (
+        "raised ConnectionError: mail server down; store: put users/ada · a, b, c +1; "
+        "search users ×2 (not undone)" in text
+    )
