@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
-from graphkit.course.checking import Wrong, counted, exercise, trace
+from graphkit.course.checking import Wrong, exercise, trace
 
 __all__ = [
     "Chat",
@@ -59,6 +59,14 @@ def parse_fact(text: str) -> tuple[str, str] | None:
         if found := pattern.search(text):
             return field, found[1]
     return None
+
+
+def _ops(run: Any, node: str) -> list[Any]:
+    """Every store operation ``node``'s tasks made in ``run`` (``StoreOp``): on any
+    graphkit store, the run's or another (each reports to the task calling it)."""
+    steps = (step.execution for step in run.steps if step.execution is not None)
+    results = (result for execution in steps for result in execution.results)
+    return [op for result in results if result.task.node == node for op in result.store_ops]
 
 
 def _node(answer: Any, name: str) -> Any:
@@ -137,14 +145,33 @@ def check_profile(remember: Any) -> str:
                 if kept
                 else "the store was empty"
             )
+            puts = [op for op in _ops(run, "remember") if op.kind == "put"]
+            if not kept and puts:  # (every graphkit store a task calls reports to it)
+                said += (
+                    f", though your node made a put ({puts[0].kind} "
+                    f"{'/'.join(puts[0].namespace)} · {puts[0].key}): it went to another "
+                    "store, not the one the run gives your node (runtime.store)"
+                )
+            elif not kept and _ops(run, "remember"):
+                said += ": your node read the run's store but put nothing in it"
+            elif not kept:
+                said += (
+                    ": your node made no call on the run's store (the check gives it a "
+                    "store of its own, as runtime.store)"
+                )
             if state:
                 said += f"; your node wrote {state} to the thread's state"
+            hint = (
+                "The state (and its checkpoints) belongs to one thread; what another "
+                "thread of the same user must find goes in the store, in a namespace of "
+                "that user's (section 2)."
+            )
+            if not kept and puts:
+                hint = "Put the profile in runtime.store, the store the graph was compiled with."
             raise Wrong(
                 f"{where}, {said}. A new thread of {user}'s, in the check, found nothing "
                 "to greet them with.",
-                "The state (and its checkpoints) belongs to one thread; what another "
-                "thread of the same user must find goes in the store, in a namespace of "
-                "that user's (section 2).",
+                hint,
             )
         others = {u: _profile_of(store, u) for u in expected if u != user}
         if got != expected[user]:
@@ -217,15 +244,33 @@ def check_allergies(recall: Any) -> str:
             else:
                 said = f"{user}'s allergies are {expected}"
                 hint = "Return {'avoid': [...]}: the 'what' of each allergy, sorted."
+                if not words:  # (nothing found: another store, or another namespace?)
+                    hint = (
+                        "Search the run's store (runtime.store: the check fills it) in "
+                        "the user's memories, and return the 'what' of each allergy, sorted."
+                    )
             raise Wrong(f"For {user}, your node returned avoid={got!r}, but {said}.", hint)
-        searches = run.to_frame("store").query("op == 'search'")
-        filtered = [g for g in searches["given"] if isinstance(g, dict) and g.get("filter")]
-        if not filtered:
-            read = counted(len(memories), "memory")
+        searches = [op for op in _ops(run, "recall") if op.kind == "search"]
+        mine = ("users", user, "memories")
+        if wide := [op for op in searches if op.namespace != mine]:
+            where = "/".join(wide[0].namespace) or "the whole store"
             raise Wrong(
-                f"For {user}, the answer was right, but your search brought back every "
-                f"memory ({read}) and your code picked the allergies: the store table shows "
-                "a search with no filter.",
+                f"For {user}, the answer was right, but your node searched {where}: the "
+                "store handed it other users' memories, which it had to sort out itself.",
+                "Search in this user's namespace only: the run's context names the user.",
+            )
+        allergies = {what for what, kind in memories if kind == "allergy"}
+        if more := [k for op in searches for k in op.returned or () if k not in allergies]:
+            found = len({k for op in searches for k in op.returned or ()})
+            unfiltered = not all(
+                isinstance(op.given, dict) and op.given.get("filter") for op in searches
+            )
+            raise Wrong(
+                f"For {user}, the answer was right, but your search"
+                f"{' (with no filter)' if unfiltered else ''} brought back {found} "
+                f"{'memory' if found == 1 else 'memories'}, {', '.join(dict.fromkeys(more))} "
+                "among them, and your code picked the allergies: the store table shows what "
+                "each search returned.",
                 "Let the store leave out what you do not want: search takes a filter "
                 "on the item's fields (section 1).",
             )
@@ -284,37 +329,49 @@ def check_time_travel(state_visits: Any, store_visits: Any) -> str:
     state_truth, store_truth = replay_second_visit()
     wrong, hints = [], []
     if state_visits != state_truth:
-        why = (
-            "the replay's state is the one saved in the checkpoint it started from, not "
-            "the thread's latest"
-            if state_visits > state_truth
-            else "visit ran again in the replay, on the checkpoint's state"
-        )
-        wrong.append(
-            f"state_visits: you said {state_visits}, too "
-            f"{'many' if state_visits > state_truth else 'few'}: {why}"
-        )
-        hints.append(
-            "a replay starts from the checkpoint you pick and runs the nodes after it "
-            "again (lesson 07)"
-        )
+        wrong.append(f"state_visits is not {state_visits}")
+        hints.append(_state_hint(state_visits, state_truth))
     if store_visits != store_truth:
-        why = (
-            "no replay rewinds the store, and visit's code ran again"
-            if store_visits < store_truth
-            else "the store counted each time visit's code ran, and no more"
-        )
-        wrong.append(
-            f"store_visits: you said {store_visits}, too "
-            f"{'few' if store_visits < store_truth else 'many'}: {why}"
-        )
-        hints.append(
-            "the store is outside the checkpoints: a put stays, and a node that runs "
-            "again puts again"
-        )
+        wrong.append(f"store_visits is not {store_visits}")
+        hints.append(_store_hint(store_visits, state_truth))
     if wrong:
-        raise Wrong("; ".join(wrong) + ".", "Remember: " + "; ".join(hints) + ".")
+        # (which one is wrong, and why that guess is tempting: never "too few", which
+        # with numbers this small hands the answer over in a try or two)
+        raise Wrong("; ".join(wrong) + ".", " ".join(hints))
     return (
         f"The replay rewound the state to the checkpoint (visits {state_truth}) but not the "
         f"store, where visit's put counted on ({store_truth})."
     )
+
+
+VISITS = 3
+"""How many visits ``replay_second_visit`` makes before its replay."""
+
+
+def _state_hint(said: int, truth: int) -> str:
+    """Why ``said`` is a tempting wrong count of the thread's ``visits``."""
+    if said == VISITS:  # the count before the replay
+        return (
+            "The replay's run is saved on the thread too: get_state reads the newest "
+            "checkpoint, the one the replayed visit made."
+        )
+    if said > VISITS:  # the replay counted on from the latest state
+        return (
+            "A replay starts from the checkpoint you pick, on the state saved in it, not "
+            "on the thread's latest state."
+        )
+    if said == truth - 1:  # the checkpoint's own count
+        return "A replay runs the nodes after the checkpoint again (lesson 07)."
+    return (
+        "A replay starts from the checkpoint you pick, on the state saved in it, and runs "
+        "the nodes after it again (lesson 07)."
+    )
+
+
+def _store_hint(said: int, state: int) -> str:
+    """Why ``said`` is a tempting wrong count in the store."""
+    if said == VISITS:  # as if the replay left the store alone
+        return "In the replay, visit's code ran again: its get and its put too."
+    if said <= state:  # as if the store went back with the state
+        return "No checkpoint holds the store, so no replay rewinds it: a put stays."
+    return "The store counts each time visit's code ran, the replay's included, and no more."

@@ -41,10 +41,11 @@ def run_cells(*starts: str) -> dict:
 
 def test_the_notebooks_stubs_fail_their_checks():
     stubs = run_cells("def remember", "def recall", "state_visits = 0")
-    assert_fails(lesson14.check_profile(stubs["remember"]), "the store was empty")
+    verdict = lesson14.check_profile(stubs["remember"])
+    assert_fails(verdict, "the store was empty: your node made no call on the run's store")
     assert_fails(lesson14.check_allergies(stubs["recall"]), "are only liked")
     verdict = lesson14.check_time_travel(stubs["state_visits"], stubs["store_visits"])
-    assert_fails(verdict, "state_visits: you said 0, too few")
+    assert_fails(verdict, "state_visits is not 0; store_visits is not 0.")
 
 
 # -- 14.1 · A profile kept across threads
@@ -117,7 +118,55 @@ def test_allergies_picked_in_python_not_by_the_store():
         return {"avoid": sorted(i.value["what"] for i in found if i.value["kind"] == "allergy")}
 
     verdict = lesson14.check_allergies(recall)
-    assert_fails(verdict, "a search with no filter", hint="search takes a filter")
+    assert_fails(verdict, "your search (with no filter) brought back 4 memories", hint="a filter")
+
+
+def test_allergies_with_a_filter_that_keeps_everything():
+    """A filter that matches every memory satisfied "a search with a filter" while the
+    code picked the allergies: the check now reads what each search brought back."""
+
+    def recall(state, runtime):
+        where = ("users", runtime.context.user_id, "memories")
+        found = runtime.store.search(where, filter={"kind": {"$ne": "none"}})
+        return {"avoid": sorted(i.value["what"] for i in found if i.value["kind"] == "allergy")}
+
+    verdict = lesson14.check_allergies(recall)
+    assert_fails(verdict, "brought back 4 memories, tea, jazz among them", hint="filter")
+
+
+def test_allergies_searched_in_every_users_memories_then_picked():
+    """Searching every user's memories and keeping the run's user's in Python gave the
+    right list, and passed as "one search in their own namespace"."""
+
+    def recall(state, runtime):
+        found = runtime.store.search(("users",), filter={"kind": "allergy"})
+        mine = [i for i in found if i.namespace[1] == runtime.context.user_id]
+        return {"avoid": sorted(i.value["what"] for i in mine)}
+
+    verdict = lesson14.check_allergies(recall)
+    assert_fails(verdict, "your node searched users: the store handed it other users'")
+
+
+def test_a_node_that_uses_a_store_of_its_own_is_told_so():
+    """A node that writes to the notebook's store (a global) instead of runtime.store
+    was told "the store was empty", as if it had put nothing."""
+    from graphkit.store.memory import InMemoryStore
+
+    notebooks = InMemoryStore()
+
+    def remember(state, runtime):
+        if parse_fact(state["text"]):
+            notebooks.put(("users", runtime.context.user_id, "profile"), "profile", {})
+        return {}
+
+    verdict = lesson14.check_profile(remember)
+    assert_fails(verdict, "it went to another store", hint="runtime.store")
+
+    def recall(state, runtime):
+        where = ("users", runtime.context.user_id, "memories")
+        return {"avoid": [i.key for i in notebooks.search(where, filter={"kind": "allergy"})]}
+
+    assert_fails(lesson14.check_allergies(recall), "allergies are", hint="runtime.store")
 
 
 def test_allergies_unsorted_or_as_items():
@@ -137,20 +186,32 @@ def test_time_travel_passes_on_the_solution():
 
 
 @pytest.mark.parametrize(
-    ("state_visits", "store_visits", "said"),
+    ("state_visits", "store_visits", "said", "hint"),
     [
-        (2, 2, "store_visits: you said 2, too few: no replay rewinds the store"),
-        (2, 3, "store_visits: you said 3, too few"),
-        (4, 4, "state_visits: you said 4, too many: the replay's state is the one saved"),
-        (3, 4, "state_visits: you said 3, too many"),
-        (2, 5, "store_visits: you said 5, too many"),
-        (2, "4", "store_visits is '4'; give a whole number"),
+        (2, 3, "store_visits is not 3.", "visit's code ran again"),
+        (2, 2, "store_visits is not 2.", "no replay rewinds it"),
+        (2, 1, "store_visits is not 1.", "no replay rewinds it"),
+        (2, 6, "store_visits is not 6.", "the replay's included, and no more"),
+        (3, 4, "state_visits is not 3.", "get_state reads the newest checkpoint"),
+        (4, 4, "state_visits is not 4.", "not on the thread's latest state"),
+        (1, 4, "state_visits is not 1.", "runs the nodes after the checkpoint again"),
+        (2, "4", "store_visits is '4'; give a whole number", "Count"),
     ],
 )
-def test_time_travel_wrong_answers(state_visits, store_visits, said):
+def test_time_travel_wrong_answers(state_visits, store_visits, said, hint):
     verdict = lesson14.check_time_travel(state_visits, store_visits)
-    assert_fails(verdict, said)
+    assert_fails(verdict, said, hint=hint)
     assert verdict.check_error is None
+
+
+def test_time_travel_never_says_which_way_a_number_is_off():
+    """ "too few" or "too many" on counts this small let a learner find both numbers by
+    trying, without reading the program."""
+    for state_visits in range(6):
+        for store_visits in range(7):
+            verdict = lesson14.check_time_travel(state_visits, store_visits)
+            said = f"{verdict.message} {verdict.hint or ''}"
+            assert "too " not in said and "more than" not in said and "fewer" not in said
 
 
 # -- the lesson's claims, on LangGraph
