@@ -275,6 +275,9 @@ def test_the_records_show_the_store_operations_by_step():
         [2, "answer", "search", "-", {"filter": {"kind": "like"}}, ["tea", "jam"]],
         [2, "answer", "search", "-", {"filter": {"kind": "allergy"}}, ["nuts"]],
     ]
+    # (the lesson quotes learn's line of print(run))
+    lines = [" ".join(line.split()) for line in str(names["run"]).splitlines()]
+    assert "EXECUTE learn wrote branch:to:answer; store: put users/ada/memories · jam" in lines
 
 
 def langgraph_program(function: Any) -> Any:
