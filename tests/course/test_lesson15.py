@@ -1,0 +1,367 @@
+"""Tests of lesson 15's checks, and of its claims: each check passes on its solution and
+fails, saying why, on the notebook's stub and on typical wrong answers; the lesson's
+graphs run on LangGraph too, with the same outcomes (what a node reads, what
+``remaining_steps`` reads in each step, what the node cache serves and for which key)."""
+
+from __future__ import annotations
+
+import json
+import operator
+import types
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, TypedDict
+
+import pytest
+from langchain_core.runnables import RunnableConfig
+
+from graphkit.course import assert_fails, assert_passes, lesson15
+from graphkit.course.solutions import lesson15 as solutions
+
+LESSON = Path(__file__).parents[2] / "notebooks" / "15-what-a-node-knows.ipynb"
+
+
+def run_cells(*starts: str) -> dict:
+    """Run the lesson's code cells that start with ``starts`` in one namespace, as a
+    learner's kernel would."""
+    cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+    names: dict = {"lesson15": lesson15}
+    for cell in cells:
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "code" and source.startswith(starts):
+            exec(source, names)
+    return names
+
+
+def test_the_notebooks_stubs_fail_their_checks():
+    stubs = run_cells(
+        "from graphkit.course.lesson15 import Reading",
+        "from graphkit.course.lesson15 import Search",
+        "def route(",
+        "from graphkit.course.lesson15 import Request",
+    )
+    assert_fails(lesson15.check_context(stubs["describe"]), "expected 'Lima: 64.4 °F'")
+    assert_fails(lesson15.check_stop_in_time(stubs["route"]), "sent the run to narrow")
+    assert_fails(lesson15.check_cache_key(stubs["request_key"]), "translate ran again")
+
+
+# -- 15.1 · Read the setting from the context
+
+
+def test_context_passes_on_the_solution():
+    assert "°F and in °C" in assert_passes(lesson15.check_context(solutions.describe)).message
+
+
+def test_context_read_from_the_state_or_the_config():
+    def from_state(state):
+        return {"report": f"{state['city']}: {state['units']}"}
+
+    def from_config(state, config):
+        return {"report": config["configurable"]["units"]}
+
+    for describe in (from_state, from_config):
+        assert_fails(lesson15.check_context(describe), "KeyError", hint="context=")
+
+
+def test_context_hard_coded_units():
+    def fahrenheit(state, runtime):
+        return {"report": f"{state['city']}: {state['celsius'] * 9 / 5 + 32:.1f} °F"}
+
+    assert_fails(lesson15.check_context(fahrenheit), "Units(units='metric')", hint="context")
+    assert_fails(lesson15.check_context(None), "not a function")
+
+
+# -- 15.2 · Stop in time, with the best answer
+
+
+def test_stop_passes_on_the_solution():
+    assert "every step" in assert_passes(lesson15.check_stop_in_time(solutions.route)).message
+
+
+@pytest.mark.parametrize(
+    ("route", "said", "hint"),
+    [
+        (  # stops where is_last_step would: conclude gets a step past the clean end
+            lambda s: "conclude" if s["remaining_steps"] <= 1 else "narrow",
+            "sent the run to conclude in step 9",
+            "a step of its own",
+        ),
+        (  # a count of its own: right for one limit, short for another
+            lambda s: "conclude" if s["rounds"] >= 5 else "narrow",
+            "narrow ran 5 rounds and the loop stopped at step 5, though 2 more rounds",
+            "another run has another limit",
+        ),
+        (lambda s: "conclude", "narrow ran 1 round", "not on a count"),
+    ],
+)
+def test_stop_wrong_answers(route, said, hint):
+    assert_fails(lesson15.check_stop_in_time(route), said, hint=hint)
+
+
+# -- 15.3 · A key for what the answer depends on
+
+
+def test_cache_key_passes_on_the_solution():
+    verdict = assert_passes(lesson15.check_cache_key(solutions.request_key))
+    assert "served the repeats" in verdict.message
+
+
+@pytest.mark.parametrize(
+    ("key_func", "said", "hint"),
+    [
+        (lambda s: s["text"], "request 103 ('good night' into it) was served", "everything"),
+        (lambda s: "same", "request 103 ('good night' into it) was served", "everything"),
+        (lambda s: f"{s['text']}{s['request_id']}", "differed only in request_id", "Leave out"),
+    ],
+)
+def test_cache_key_wrong_answers(key_func, said, hint):
+    assert_fails(lesson15.check_cache_key(key_func), said, hint=hint)
+
+
+def test_cache_key_that_is_not_a_string():
+    assert_fails(lesson15.check_cache_key(lambda s: (s["text"], s["language"])), "str or bytes")
+
+
+# -- the lesson's claims, on LangGraph
+
+
+def libraries() -> list[types.SimpleNamespace]:
+    import graphkit
+    from graphkit import managed, runtime
+    from graphkit import types as graphkit_types
+    from graphkit.cache.memory import InMemoryCache
+
+    pytest.importorskip("langgraph")
+    from langgraph import managed as lg_managed
+    from langgraph import runtime as lg_runtime
+    from langgraph import types as lg_types
+    from langgraph.cache.memory import InMemoryCache as LangGraphCache
+    from langgraph.checkpoint.memory import InMemorySaver as LangGraphSaver
+    from langgraph.errors import GraphRecursionError
+    from langgraph.graph import END, START, StateGraph
+
+    return [
+        types.SimpleNamespace(
+            name="graphkit",
+            StateGraph=graphkit.StateGraph,
+            START=graphkit.START,
+            END=graphkit.END,
+            Saver=graphkit.InMemorySaver,
+            Cache=InMemoryCache,
+            CachePolicy=graphkit_types.CachePolicy,
+            Runtime=runtime.Runtime,
+            RemainingSteps=managed.RemainingSteps,
+            IsLastStep=managed.IsLastStep,
+            RecursionError=graphkit.errors.GraphRecursionError,
+        ),
+        types.SimpleNamespace(
+            name="langgraph",
+            StateGraph=StateGraph,
+            START=START,
+            END=END,
+            Saver=LangGraphSaver,
+            Cache=LangGraphCache,
+            CachePolicy=lg_types.CachePolicy,
+            Runtime=lg_runtime.Runtime,
+            RemainingSteps=lg_managed.RemainingSteps,
+            IsLastStep=lg_managed.IsLastStep,
+            RecursionError=GraphRecursionError,
+        ),
+    ]
+
+
+@dataclass
+class Settings:
+    language: str = "en"
+
+
+class Ask(TypedDict, total=False):
+    question: str
+    language: str
+    answer: str
+
+
+def observe_lesson(lib: Any) -> dict:
+    """Sections 1 to 3 of the lesson, written against ``lib``: what a learner sees."""
+    seen: dict = {}
+
+    def respond(state: Ask, config: RunnableConfig, runtime: lib.Runtime[Settings]) -> dict:
+        thread = config["configurable"]["thread_id"]
+        return {"answer": f"[{runtime.context.language}] {state['question']} (thread {thread})"}
+
+    builder = lib.StateGraph(Ask, context_schema=Settings)
+    builder.add_node("respond", respond)
+    builder.add_edge(lib.START, "respond")
+    saver = lib.Saver()
+    app = builder.compile(checkpointer=saver)
+    thread = {"configurable": {"thread_id": "ada"}}
+    seen["section 1"] = app.invoke({"question": "why?"}, thread, context=Settings("fr"))
+    seen["saved"] = app.get_state(thread).values
+    seen["context in the checkpoint"] = "Settings" in repr(saver.get_tuple(thread))
+    seen["dict context"] = app.invoke(
+        {"question": "why?"}, {"configurable": {"thread_id": "b"}}, context={"language": "de"}
+    )["answer"]
+
+    fields = {
+        "seen": Annotated[list, operator.add],
+        "remaining_steps": lib.RemainingSteps,  # (the call form: the schema holds lib's own)
+        "is_last_step": lib.IsLastStep,
+    }
+    Clock = TypedDict("Clock", fields, total=False)
+
+    def tick(state: dict) -> dict:
+        return {"seen": [(state["remaining_steps"], state["is_last_step"])]}
+
+    def clock(route: Any) -> Any:
+        builder = lib.StateGraph(Clock)
+        builder.add_node("tick", tick)
+        builder.add_node("last", tick)
+        builder.add_edge(lib.START, "tick")
+        builder.add_conditional_edges("tick", route, ["tick", "last", lib.END])
+        return builder.compile()
+
+    def until_last(state: dict) -> str:
+        return lib.END if state["is_last_step"] else "tick"
+
+    seen["section 2"] = clock(until_last).invoke({}, {"recursion_limit": 6})
+    ran: list = []  # a run that raises: what its tasks read before it did
+    forever = clock(lambda state: ran.append(state["remaining_steps"]) or "tick")
+    with pytest.raises(lib.RecursionError):
+        forever.invoke({}, {"recursion_limit": 6})
+    seen["ran until"] = list(ran)  # steps 1..6: step 6 runs, reading 0, then the error
+    ran.clear()
+    late = clock(
+        lambda s: ran.append(s["remaining_steps"]) or ("last" if s["is_last_step"] else "tick")
+    )
+    with pytest.raises(lib.RecursionError):  # a task in step 6 runs, yet the run raises
+        late.invoke({}, {"recursion_limit": 6})
+    seen["late"] = list(ran)
+
+    calls: list = []
+
+    def cached_respond(state: Ask, runtime: lib.Runtime[Settings]) -> dict:
+        calls.append(runtime.context.language)
+        return {"answer": f"[{runtime.context.language}] {state['question']}"}
+
+    builder = lib.StateGraph(Ask, context_schema=Settings)
+    builder.add_node("respond", cached_respond, cache_policy=lib.CachePolicy())
+    builder.add_edge(lib.START, "respond")
+    cached = builder.compile(cache=lib.Cache())
+    question = {"question": "why is the sky blue?"}
+    seen["first"] = cached.invoke(question, context=Settings("en"))
+    seen["again"] = list(cached.stream(question, context=Settings("en")))
+    seen["french"] = cached.invoke(question, context=Settings("fr"))
+    seen["calls"] = list(calls)
+
+    keys: list = []
+
+    def spy(state: Any) -> str:
+        keys.append(dict(state))
+        return repr(sorted(state.items()))
+
+    def settings(state: Ask, runtime: lib.Runtime[Settings]) -> dict:
+        return {"language": runtime.context.language}
+
+    def respond_in(state: Ask) -> dict:
+        calls.append(state["language"])
+        return {"answer": f"[{state['language']}] {state['question']}"}
+
+    builder = lib.StateGraph(Ask, context_schema=Settings)
+    builder.add_node("settings", settings)
+    builder.add_node("respond", respond_in, cache_policy=lib.CachePolicy(key_func=spy, ttl=60))
+    builder.add_edge(lib.START, "settings")
+    builder.add_edge("settings", "respond")
+    fixed = builder.compile(cache=lib.Cache())
+    calls.clear()
+    seen["fixed"] = [
+        list(fixed.stream(question, context=Settings(language), stream_mode="updates"))
+        for language in ("en", "fr", "en")
+    ]
+    seen["fixed calls"], seen["key_func got"] = list(calls), keys
+    return seen
+
+
+def test_the_lessons_graphs_do_on_graphkit_what_they_do_on_langgraph():
+    ours, theirs = (observe_lesson(lib) for lib in libraries())
+    assert ours == theirs
+    assert ours["section 1"]["answer"] == "[fr] why? (thread ada)"
+    assert ours["saved"] == ours["section 1"] and not ours["context in the checkpoint"]
+    assert ours["dict context"] == "[de] why? (thread b)"  # a dict becomes the schema
+    assert ours["section 2"]["seen"] == [(5, False), (4, False), (3, False), (2, False), (1, True)]
+    assert ours["ran until"] == [5, 4, 3, 2, 1, 0]
+    assert ours["late"] == [5, 4, 3, 2, 1]  # "last" ran in step 6, then the run raised
+    assert ours["again"] == [
+        {"respond": {"answer": "[en] why is the sky blue?"}, "__metadata__": {"cached": True}}
+    ]
+    assert ours["french"]["answer"] == "[en] why is the sky blue?"  # stale: input-only key
+    assert ours["calls"] == ["en"]
+    assert ours["fixed calls"] == ["en", "fr"]  # the second "en" was served
+    assert ours["key_func got"][0] == {"question": "why is the sky blue?", "language": "en"}
+
+
+def exercise_outcomes(lib: Any) -> dict:
+    """The exercises' graphs with their solutions, written against ``lib``."""
+    outcomes: dict = {}
+
+    @dataclass
+    class Units:
+        units: str = "metric"
+
+    class Reading(TypedDict, total=False):
+        city: str
+        celsius: float
+        report: str
+
+    def describe(state: Reading, runtime: lib.Runtime[Units]) -> dict:
+        return solutions.describe(state, runtime)
+
+    builder = lib.StateGraph(Reading, context_schema=Units)
+    builder.add_node("describe", describe)
+    builder.add_edge(lib.START, "describe")
+    app = builder.compile()
+    outcomes["15.1"] = [
+        app.invoke({"city": "Lima", "celsius": 18.0}, context=Units(units))["report"]
+        for units in ("metric", "imperial")
+    ]
+
+    fields = {"target": float, "low": float, "high": float, "rounds": int, "answer": str}
+    Search = TypedDict("Search", {**fields, "remaining_steps": lib.RemainingSteps}, total=False)
+
+    builder = lib.StateGraph(Search)
+    # (unannotated wrappers: LangGraph reads a node's input schema from its annotation,
+    # and the checks module's Search holds graphkit's RemainingSteps)
+    builder.add_node("narrow", lambda state: lesson15._narrow(state))
+    builder.add_node("conclude", lambda state: lesson15._conclude(state))
+    builder.add_edge(lib.START, "narrow")
+    builder.add_conditional_edges("narrow", lambda s: solutions.route(s), ["narrow", "conclude"])
+    builder.add_edge("conclude", lib.END)
+    search = builder.compile()
+    outcomes["15.2"] = [
+        search.invoke({"target": 3.0}, {"recursion_limit": limit})["answer"] for limit in (6, 9)
+    ]
+
+    ran: list = []
+
+    def translate(state: lesson15.Request) -> dict:
+        ran.append(state["request_id"])
+        return lesson15._translate(state)
+
+    builder = lib.StateGraph(lesson15.Request)
+    policy = lib.CachePolicy(key_func=solutions.request_key)
+    builder.add_node("translate", translate, cache_policy=policy)
+    builder.add_edge(lib.START, "translate")
+    cache = builder.compile(cache=lib.Cache())
+    answers = [
+        cache.invoke({"text": text, "language": language, "request_id": request_id})
+        for text, language, request_id in lesson15.REQUESTS
+    ]
+    outcomes["15.3"] = [answer["translation"] for answer in answers], ran
+    return outcomes
+
+
+def test_exercise_graphs_do_on_graphkit_what_they_do_on_langgraph():
+    ours, theirs = (exercise_outcomes(lib) for lib in libraries())
+    assert ours == theirs
+    assert ours["15.1"] == ["Lima: 18.0 °C", "Lima: 64.4 °F"]
+    assert ours["15.2"][0].endswith("after 4 rounds")  # limit 6: narrow in steps 1-4
+    assert ours["15.3"][1] == [101, 103, 104, 106]  # the repeats were served
