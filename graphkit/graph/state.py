@@ -14,6 +14,7 @@ from graphkit.diagnostics import building as diagnose
 from graphkit.diagnostics import cache as diagnose_cache
 from graphkit.diagnostics import graph as diagnose_graph
 from graphkit.diagnostics import schemas as diagnose_schemas
+from graphkit.diagnostics.parameters import warn_config_type
 from graphkit.errors import warn
 from graphkit.graph.compile import compile_graph
 from graphkit.graph.declaration import (
@@ -178,6 +179,7 @@ class StateGraph:
         policies = None if retry_policy is None else diagnose.retry_policies(node, retry_policy)
         if self.compiled:
             warn(diagnose.node_added_after_compile(node))
+        warn_config_type(node, action)
         schema = input_schema or input_schema_of(action) or self.state_schema
         self._add_schema(schema, where=f"add_node({node!r}, ..., input_schema={{}})")
         if destinations is None:
