@@ -346,6 +346,16 @@ def _changes(
         for r in results
         if isinstance(r.output, NotSaved) and r.output.start is None  # (not a stand-in)
     ]
+    # the __input__ task that stands in for steps LangGraph did not save: what they wrote
+    # has no known writer (not the runtime's), and each change says so
+    stand_in = next(
+        (
+            r.output
+            for r in results
+            if isinstance(r.output, NotSaved) and r.output.start is not None
+        ),
+        None,
+    )
     changes = []
     for channel in order:
         writers, values = written.get(channel, ([], []))
@@ -369,6 +379,7 @@ def _changes(
                 tuple(writers),
                 tuple(values),
                 info.reducers.get(channel, "unknown"),
+                stand_in if not writers and channel in after_values else None,
             )
         )
     return tuple(changes)

@@ -166,12 +166,11 @@ def result_items(
     return "".join(lines)
 
 
-def change_items(change: ChannelChange, *, unsaved_start: bool = False) -> str:
+def change_items(change: ChannelChange) -> str:
     """One channel change: before → after, who wrote it and which reducer ran (when it
-    is a function; the channel kind and versions are in the tooltip). ``unsaved_start``:
-    the change is of the state a thread whose beginning was not saved starts from, so
-    one no write explains was written in those steps ("writers not saved"), not by the
-    runtime.
+    is a function; the channel kind and versions are in the tooltip). A change of the
+    state a thread whose beginning was not saved starts from (``change.unsaved``) was
+    written in those steps ("writers not saved"), not by the runtime.
 
     >>> from graphkit.inspect.examples import counter_run
     >>> "(inc)" in change_items(counter_run().step(1).update.changes[0])
@@ -181,7 +180,7 @@ def change_items(change: ChannelChange, *, unsaved_start: bool = False) -> str:
     channel = f'<span style="{CODE}" title="{escape(versions)}">{escape(change.channel)}</span>'
     if not change.writers and change.after is EMPTY:
         return row(f"{channel} {muted('cleared')}")
-    who = writers_text(change) or ("writers not saved" if unsaved_start else "runtime")
+    who = writers_text(change) or ("writers not saved" if change.unsaved else "runtime")
     # a reducer function (add, add_messages) is worth showing; a channel kind is not
     if not change.reducer[:1].isupper():
         who = f"{who} · {change.reducer}"

@@ -27,7 +27,6 @@ from graphkit.inspect.card_rows import (
 from graphkit.inspect.card_rows import (
     code as code,  # (re-exported: callers import it from cards)
 )
-from graphkit.inspect.history import brings_unsaved_state
 from graphkit.inspect.markup import (
     BORDER,
     ERROR,
@@ -194,11 +193,9 @@ def update_html(
     step: int = 0,
     why: str = "",
     failed: bool = False,
-    unsaved_start: bool = False,
 ) -> str:
     """The Update column (``Update._repr_html_``): every channel change of the step; in
-    the error colours when the Update itself ``failed``; ``unsaved_start``: the step a
-    thread whose beginning was not saved starts with (see ``change_items``).
+    the error colours when the Update itself ``failed``.
 
     >>> from graphkit.inspect.examples import counter_run
     >>> "cleared" in update_html(counter_run().step(1).update)
@@ -208,7 +205,7 @@ def update_html(
         colours = ERROR if failed else UPDATE
         column = _column(f"Update · step {step}", colours, [], why or "not applied yet")
     else:
-        items = [change_items(c, unsaved_start=unsaved_start) for c in update.changes]
+        items = [change_items(change) for change in update.changes]
         column = _column(f"Update · step {update.step}", UPDATE, items, "nothing changed")
     return f'<div style="{CARD};padding:4px">{column}</div>' if card else column
 
@@ -265,14 +262,7 @@ def superstep_html(
             handed_off=handed_off,
             read=superstep.checkpoint_before.channel_values,
         ),
-        update_html(
-            superstep.update,
-            card=False,
-            step=step,
-            why=why,
-            failed=update_failed,
-            unsaved_start=brings_unsaved_state(superstep),
-        ),
+        update_html(superstep.update, card=False, step=step, why=why, failed=update_failed),
     )
     grid = "display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:8px;padding:8px"
     return f'<div style="{CARD}">{header}<div style="{grid}">{"".join(columns)}</div></div>'

@@ -12,7 +12,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from graphkit.channels import EMPTY
-from graphkit.inspect.history import brings_unsaved_state
 from graphkit.inspect.store_rows import STORE_COLUMNS, store_rows
 from graphkit.inspect.unsaved import not_saved, writers_text
 from graphkit.inspect.values import handoff, is_internal
@@ -165,7 +164,8 @@ def write_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
 
 def change_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
     """One row per channel change of each Update (``writers`` is empty for a change
-    the runtime made itself, such as a cleared branch channel).
+    the runtime made itself, such as a cleared branch channel; it and ``values`` are
+    ``"unknown"`` for one made in steps LangGraph did not save: ``ChannelChange.unsaved``).
 
     >>> from graphkit.inspect.examples import counter_run
     >>> rows = change_rows(counter_run().steps[2:])
@@ -185,8 +185,8 @@ def change_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
                     "after": change.after,
                     "version_before": change.version_before,
                     "version_after": change.version_after,
-                    "writers": change.writers,
-                    "values": change.values,
+                    "writers": "unknown" if change.unsaved else change.writers,
+                    "values": "unknown" if change.unsaved else change.values,
                     "reducer": change.reducer,
                 }
             )
@@ -280,12 +280,11 @@ def superstep_rows(superstep: Superstep) -> list[dict[str, Any]]:
                 did = unsaved.text() if (unsaved := not_saved(result)) else "wrote nothing"
                 rows.append(_row("execute", node, None, None, None, did))
     if superstep.update is not None:
-        unsaved_start = brings_unsaved_state(superstep)
         for change in superstep.update.changes:
             how = change.reducer if change.writers else "cleared by the runtime"
             if not change.writers and change.after is not EMPTY:
                 how = "changed by the runtime"
-                if unsaved_start:  # (the state a thread whose beginning was not saved starts from)
+                if change.unsaved:  # (the state a thread whose beginning was not saved starts from)
                     how = f"{change.reducer}, written in steps LangGraph did not save"
             detail = f"v{change.version_before or 0} → v{change.version_after}, {how}"
             writers = writers_text(change)

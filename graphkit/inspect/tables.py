@@ -127,8 +127,8 @@ _UNSAVED = {
     "tasks": "which tasks ran in them is not known; __input__ stands in for them",
     "writes": "what their tasks wrote is not known, so no row shows it (not that they "
     "wrote nothing)",
-    "changes": "the changes of step {n} list no writers because who wrote them is not "
-    "known (not the runtime)",
+    "changes": "the writers and values of step {n}'s changes read 'unknown' because who "
+    "wrote them, and what, is not known (not the runtime)",
     "state": "the state before step {n} is not known",
     "timeline": "which tasks ran in them, and when, is not known",
     "subgraphs": "any subgraph run their tasks started is not known",
@@ -207,7 +207,10 @@ def _frame(
     tuples: Mapping[str, Callable[[tuple[Any, ...], dict[str, Any]], str]] | None = None,
 ) -> pandas.DataFrame:
     for row in rows if readable or tuples else ():
-        joined = {name: join(row[name], row) for name, join in (tuples or {}).items()}
+        joined = {
+            name: join(row[name], row) if isinstance(row[name], tuple) else row[name]  # "unknown"
+            for name, join in (tuples or {}).items()
+        }
         for name in readable:
             value = row[name]
             if isinstance(value, BaseException) or (name == "error" and value is None):

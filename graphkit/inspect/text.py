@@ -191,7 +191,7 @@ def superstep_lines(
             did = f"resumed with {answers} ({again(result, execution.results)}); {did}"
         lines.append(_line("EXECUTE", result.task.node, column, took + did))
     if update is not None:
-        lines.extend(_update_lines(superstep, column, _UNSAVED if unsaved_start else _RUNTIME))
+        lines.extend(_update_lines(superstep, column))
     elif failure is not None and was_cancelled(failure.error):
         lines.append("  UPDATE   skipped: the run was cancelled, so no channel changed")
     elif handed_off is not None:
@@ -221,9 +221,9 @@ def _fold(line: str, indent: int, width: int | None, break_words: bool = True) -
     return fold(line, width, indent, break_words=break_words)
 
 
-def _update_lines(superstep: Superstep, column: int, unknown: str = _RUNTIME) -> list[str]:
-    """The step's changes; ``unknown``: who made one no write explains (the runtime, or,
-    in the state a thread whose beginning was not saved starts from, no one known)."""
+def _update_lines(superstep: Superstep, column: int) -> list[str]:
+    """The step's changes; one no write explains was made by the runtime, or, in the
+    state a thread whose beginning was not saved starts from, by no one known."""
     assert superstep.update is not None
     lines, cleared = [], []
     for change in superstep.update.changes:
@@ -235,6 +235,7 @@ def _update_lines(superstep: Superstep, column: int, unknown: str = _RUNTIME) ->
         # before is the line above's after (or a first value), so it stays short.
         before, after = show(change.before, _VALUE_WIDTH), show(change.after, 2 * _VALUE_WIDTH)
         writers = writers_text(change)
+        unknown = _UNSAVED if change.unsaved else _RUNTIME
         source = f"  (from {writers}{_overwriters(change)})" if writers else f"  {unknown}"
         lines.append(_line("UPDATE", change.channel, column, f"{before} -> {after}{source}"))
     if cleared:

@@ -14,6 +14,9 @@ from graphkit.checkpoint import Checkpoint
 from graphkit.diagnostics.names import not_a_state_key
 from graphkit.frozen import frozen_record
 
+if TYPE_CHECKING:
+    from graphkit.unsaved import NotSaved
+
 __all__ = [
     "ChannelChange",
     "Execution",
@@ -225,7 +228,8 @@ class Execution:
 class ChannelChange:
     """How one channel changed in an Update: value and version before and after, the
     writes (``values``, in apply order) and their ``writers``; no writers means the runtime
-    changed it itself (an ephemeral value cleared, a consumed barrier reset)."""
+    changed it itself (an ephemeral value cleared, a consumed barrier reset), unless
+    ``unsaved`` says who wrote it was not saved."""
 
     channel: str
     before: Any
@@ -235,6 +239,11 @@ class ChannelChange:
     writers: tuple[str, ...]
     values: tuple[Any, ...]
     reducer: str
+    unsaved: NotSaved | None = None
+    """Set (the ``__input__`` task's ``NotSaved``, with ``start``) on a change of the
+    state a thread read from LangGraph starts from when its beginning was not saved
+    (``durability="exit"``): it has no writers because who wrote it is not known, not
+    because the runtime made it."""
 
     def __repr__(self) -> str:
         before, after = _sorted_repr(self.before), _sorted_repr(self.after)

@@ -99,3 +99,38 @@ def test_under_sync_every_step_was_saved_and_no_view_says_otherwise():
         assert "notes" not in run.to_frame(kind, readable=True).attrs
     view = DebugSession.from_run(app, run, config).view()
     assert all("not saved" not in view.table_html(k) for k in ("tasks", "writes", "changes"))
+
+
+def test_under_exit_the_update_and_change_cards_say_the_writers_were_not_saved():
+    # (they get only the Update or the change: the record says its writers were not saved)
+    _, _, run = _thread("exit")
+    update = run.steps[0].update
+    (log,) = [c for c in update.changes if c.channel == "log"]
+    for html in (update._repr_html_(), log._repr_html_()):
+        assert "(writers not saved · add)" in html and "(runtime · add)" not in html
+    assert log.writers == () and log.unsaved is not None and log.unsaved.start == 2
+    # the channels the runtime cleared are still the runtime's
+    assert all(c.unsaved is None for c in update.changes if c.channel != "log")
+    assert "(runtime)    cleared" in str(run) and "(not saved)" in str(run)
+
+
+def test_under_exit_the_changes_table_reads_writers_and_values_unknown():
+    # (as a task's attempts read "unknown": not (), which reads as the runtime's change)
+    _, _, run = _thread("exit")
+    for frame in (run.to_frame("changes"), run.to_frame("changes", readable=True)):
+        row = frame[frame["channel"] == "log"].iloc[0]
+        assert (row["writers"], row["values"]) == ("unknown", "unknown")
+    note = run.to_frame("changes").attrs["notes"][0]
+    assert "read 'unknown'" in note and "not the runtime" in note
+
+
+def test_under_sync_the_cards_and_changes_table_name_the_writers():
+    _, _, run = _thread("sync")
+    changes = [c for s in run.steps if s.update is not None for c in s.update.changes]
+    assert all(c.unsaved is None for c in changes)
+    html = run.step(2).update._repr_html_()
+    assert "(b · add)" in html and "not saved" not in html
+    frame = run.to_frame("changes")
+    assert frame[frame["step"] == 2]["writers"].tolist() == [("b",)]
+    readable = run.to_frame("changes", readable=True)
+    assert readable[readable["step"] == 2]["writers"].tolist() == ["b"]
