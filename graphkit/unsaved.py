@@ -43,6 +43,10 @@ class NotSaved:
     """Set on the ``__input__`` task of a thread whose first saved checkpoint is a later
     step's: that step's number. The task stands in for the steps up to it, whose
     writes were not saved (it ran nothing itself)."""
+    ran: tuple[str, ...] = ()
+    """With ``start``: the nodes that ran in those steps, as the checkpoint they made
+    says (each had seen its triggers); in which step, and what each wrote, is not
+    known. The debugger draws them ``not-saved``, not as nodes that never ran."""
 
     def text(self) -> str:
         """What a task line says in place of its writes.
@@ -87,7 +91,7 @@ def not_saved(result: Any) -> NotSaved | None:
 
     >>> from types import SimpleNamespace
     >>> not_saved(SimpleNamespace(output=NotSaved(False)))
-    NotSaved(finished=False, failed=(), start=None)
+    NotSaved(finished=False, failed=(), start=None, ran=())
     >>> print(not_saved(SimpleNamespace(output={"n": 1})))
     None
     """

@@ -393,7 +393,7 @@ def _superstep(
     if parent is None and child.source not in ("input", "fork", "update"):
         # (its beginning was not saved: the input task stands in for the steps up to it)
         task = _input_task(child, step)
-        results: tuple[TaskResult, ...] = (_unsaved_start(task, step),)
+        results: tuple[TaskResult, ...] = (_unsaved_start(task, step, _ran(child)),)
         tasks: tuple[Task, ...] = (task,)
     elif parent is None or child.source == "input":
         task = _input_task(child, step)
@@ -416,19 +416,27 @@ def _superstep(
     return Superstep(step, Plan(step, tasks), execution, update, _checkpoint(parent))
 
 
-def _unsaved_start(task: Task, step: int) -> TaskResult:
+def _unsaved_start(task: Task, step: int, ran: tuple[str, ...]) -> TaskResult:
     """The input task of a thread whose first saved checkpoint is step ``step``'s: it
-    ran nothing; what the steps before did is not saved (not "wrote nothing")."""
+    ran nothing; what the steps before did is not saved (not "wrote nothing"), only
+    which nodes ran in them (``ran``)."""
     unknown: Any = UNKNOWN
     return TaskResult(
         task,
         (),
-        output=NotSaved(True, start=step),
+        output=NotSaved(True, start=step, ran=ran),
         attempts=unknown,
         started=unknown,
         duration=unknown,
         worker=unknown,
     )
+
+
+def _ran(saved: SavedCheckpoint) -> tuple[str, ...]:
+    """The nodes ``saved`` says ran before it: each has seen a version of its triggers
+    (the runtime's own entries, the input's and interrupts' bookkeeping, left out)."""
+    seen = saved.checkpoint.get("versions_seen") or {}
+    return tuple(n for n, by in seen.items() if by and (n == START or not n.startswith("__")))
 
 
 def _update_task(

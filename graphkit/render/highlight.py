@@ -78,7 +78,9 @@ def highlight(svg: str, superstep: Any, phase: str, *, failed: Iterable[str] = (
       anything is ``wrote pending``, and so is each edge whose channel its source
       wrote (the router's choice, not applied); one that finished and wrote nothing
       is ``wrote-nothing``; one of a thread read from LangGraph whose writes were never
-      saved (its process ended) is ``not-saved``, not ``wrote-nothing``;
+      saved (its process ended) is ``not-saved``, not ``wrote-nothing``, and so is each
+      node that ran in the steps such a thread's first step stands in for (its
+      beginning was not saved: ``durability="exit"``), not left looking unrun;
     * update: the same marks, now ``wrote applied``; a failed step has no Update,
       nothing of it is applied, and only its errors stay marked.
 
@@ -105,7 +107,8 @@ def highlight(svg: str, superstep: Any, phase: str, *, failed: Iterable[str] = (
 def overlay_path(svg: str, run: Any) -> str:
     """Mark the path ``run`` took on ``svg``: every node that ran is ``ran`` (and
     ``failed`` if its task raised; ``not-saved`` for a task of a LangGraph thread that
-    stopped in its step with none of its writes saved, as ``highlight`` has it); an
+    stopped in its step with none of its writes saved, and for a node that ran in the
+    steps a thread whose beginning was not saved did not keep, as ``highlight`` has it); an
     edge is ``traversed`` when its source wrote the edge's channel in step N, the write
     was applied, and its target ran in step N+1 woken by that channel (for a waiting
     edge, once the join released it).
@@ -130,6 +133,8 @@ def overlay_path(svg: str, run: Any) -> str:
             # not have finished, and runs again: not-saved, as the debugger draws it)
             ran = "not-saved" if unsaved is not None and not unsaved.finished else "ran"
             _mark(marks, index.node_ids([node]), ran)
+            if unsaved is not None and unsaved.start is not None:  # (as the debugger)
+                _mark(marks, index.node_ids(unsaved.ran), "not-saved")
             if result.error is not None:
                 _mark(marks, index.node_ids([node]), "failed")
             if applied:
@@ -193,8 +198,10 @@ def _phase_marks(
         # looked unrun); with nothing pending or applied, both phases draw it alike (a
         # cached one did not run: "cached" says so)
         ran = not (getattr(result, "paused", False) or getattr(result, "cached", False))
-        if not_saved(result) is not None:  # what it wrote (if it finished) is not known
+        if (unsaved := not_saved(result)) is not None:  # what it wrote is not known
             _mark(marks, node_ids, "not-saved")
+            if unsaved.start is not None:  # (it stands in for the steps not saved)
+                _mark(marks, index.node_ids(unsaved.ran), "not-saved")
         elif ran and not (result.writes or result.interrupts):
             _mark(marks, node_ids, "wrote-nothing")
     return marks

@@ -7,6 +7,7 @@ the task "wrote nothing" or that the runtime changed the state; a thread run wit
 from __future__ import annotations
 
 import operator
+import re
 import warnings
 from typing import Annotated, TypedDict
 
@@ -21,8 +22,9 @@ pytest.importorskip("pandas")
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, StateGraph
 
+from graphkit.render.highlight import overlay_path
 from graphkit.widgets import DebugSession
-from graphkit.widgets.view import frame_html
+from graphkit.widgets.view import frame_html, has_unsaved, legend_html, view_at
 
 NOT_SAVED = "the steps up to step 2 were not saved by LangGraph"
 
@@ -134,3 +136,34 @@ def test_under_sync_the_cards_and_changes_table_name_the_writers():
     assert frame[frame["step"] == 2]["writers"].tolist() == [("b",)]
     readable = run.to_frame("changes", readable=True)
     assert readable[readable["step"] == 2]["writers"].tolist() == ["b"]
+
+
+def _classes(svg: str, node: str) -> list[str]:
+    (found,) = re.findall(rf'<g id="node-{node}" class="([^"]*)">', svg)
+    return found.split()
+
+
+def test_under_exit_the_debugger_draws_the_nodes_that_ran_as_writes_not_saved():
+    # (a and b were drawn as nodes that never ran, while the legend keyed "writes not
+    # saved" for a style no node had: the checkpoint says they ran, what they wrote is
+    # not known)
+    app, config, run = _thread("exit")
+    session = DebugSession.from_run(app, run, config)
+    assert "writes not saved" in legend_html(has_unsaved(session.supersteps))
+    for phase in ("execute", "update"):
+        svg = view_at(session, 0, phase).svg
+        assert all("not-saved" in _classes(svg, n) for n in ("__start__", "a", "b")), phase
+        assert "not-saved" not in _classes(svg, "__end__")
+    assert "not-saved" not in _classes(view_at(session, 0, "plan").svg, "a")
+    assert not_saved(run.steps[0].execution.results[0]).ran == ("__start__", "a", "b")
+    # the path a run took says the same
+    overlaid = overlay_path(session.graph_svg, run)
+    assert all("not-saved" in _classes(overlaid, n) for n in ("a", "b"))
+
+
+def test_under_sync_the_debugger_draws_no_node_as_not_saved():
+    app, config, run = _thread("sync")
+    session = DebugSession.from_run(app, run, config)
+    assert not has_unsaved(session.supersteps)
+    svg = view_at(session, len(session.supersteps) - 1, "update").svg
+    assert "not-saved" not in _classes(svg, "b") and "applied" in _classes(svg, "b")

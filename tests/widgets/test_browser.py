@@ -3,6 +3,9 @@ opened from a file. Screenshots land in each test's tmp_path."""
 
 from __future__ import annotations
 
+import operator
+from typing import Annotated, TypedDict
+
 import pytest
 
 from graphkit.widgets import DebugSession
@@ -12,6 +15,10 @@ pytestmark = pytest.mark.browser
 
 INPUT = {"n": 1, "log": []}
 LOAD = 90_000  # ms: Voila starts a kernel and runs the notebook on the first GET
+
+
+class Log(TypedDict):
+    log: Annotated[list, operator.add]
 
 
 def node(name: str, cls: str) -> str:
@@ -207,3 +214,45 @@ def test_a_tabs_column_names_break_at_their_underscores_to_keep_the_table_in_its
     width, room, name_height, cell_height = sizes
     assert width <= room, sizes  # nothing to scroll to
     assert name_height > 1.5 * cell_height, sizes  # version_before took two lines
+
+
+@pytest.mark.parametrize("durability", ["exit", "sync"])
+def test_an_imported_threads_unsaved_steps_are_drawn_as_the_legend_keys_them(
+    page, tmp_path, durability
+):
+    # under durability="exit" a and b were drawn as nodes that never ran while the
+    # legend keyed "writes not saved", a style no node had; "sync" saved every step
+    import warnings
+
+    pytest.importorskip("langgraph")
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import START, StateGraph
+    from playwright.sync_api import expect
+
+    from graphkit import open_langgraph_thread
+
+    builder = StateGraph(Log).add_node("a", lambda state: {"log": ["a"]})
+    builder.add_node("b", lambda state: {"log": ["b"]})
+    app = builder.add_edge(START, "a").add_edge("a", "b").compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": durability}}
+    app.invoke({"log": []}, config, durability=durability)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (exit: the import warns its beginning is missing)
+        run = open_langgraph_thread(app, config)
+    path = tmp_path / f"{durability}.html"
+    DebugSession.from_run(app, run, config).export_html(path)
+    page.goto(path.as_uri())
+    slider = page.locator(".gk-slider")
+    slider.fill(slider.get_attribute("max"))  # the last frame: step 2, after Update
+    expect(page.locator(".gk-phase")).to_have_text("after Update")
+    key = page.locator(".gk-legend .gk-key").filter(has_text="writes not saved")
+    unsaved = page.locator(".gk-graph svg g.gk-node.not-saved")
+    if durability == "sync":
+        expect(key).to_have_count(0)
+        expect(unsaved).to_have_count(0)
+        return
+    for name in ("__start__", "a", "b"):
+        expect(page.locator(node(name, "not-saved"))).to_have_count(1)
+    expect(page.locator(node("__end__", "not-saved"))).to_have_count(0)
+    drawn = page.locator(node("a", "not-saved")).locator("rect, path, polygon").first
+    assert key.locator("rect").evaluate(SHAPE_STYLE) == drawn.evaluate(SHAPE_STYLE)
