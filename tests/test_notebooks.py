@@ -25,7 +25,7 @@ ABSOLUTE_PATH = re.compile(r"(?<![\w.])(/(?:work|home|root|tmp|Users)/|[A-Z]:\\\
 
 def test_the_course_lessons_are_numbered_in_order():
     numbers = [int(path.name[:2]) for path in LESSONS]
-    assert numbers == list(range(1, 16)), [path.name for path in LESSONS]
+    assert numbers == list(range(1, 17)), [path.name for path in LESSONS]
 
 
 def test_the_course_page_quotes_each_lessons_own_time():
@@ -125,19 +125,20 @@ def test_the_docs_hook_folds_no_exercise():
                 assert not exercise, f"{path.name} {cell.id} folds an exercise"
 
 
-def test_lessons_12_to_15_ask_their_questions_by_a_guess():
-    """Each **Qn ·** of lessons 12 to 15 is followed, before the next Markdown, by a
+def test_lessons_12_to_16_ask_their_questions_by_a_guess():
+    """Each **Qn ·** of lessons 12 to 16 is followed, before the next Markdown, by a
     question the checks below recognise: none escapes them."""
     guess_lessons = (
         "12-failures-and-retries",
         "13-functional-api",
         "14-long-term-memory",
         "15-what-a-node-knows",
+        "16-supervisor-and-handoffs",
     )
     for name in guess_lessons:
         cells = nbformat.read(FOLDER / f"{name}.ipynb", as_version=4).cells
         labels = [i for i, c in enumerate(cells) if re.search(r"\*\*Q\d+ ·", c.source)]
-        assert len(labels) == {"12": 4, "13": 2, "14": 3, "15": 3}[name[:2]], name
+        assert len(labels) == {"12": 4, "13": 2, "14": 3, "15": 3, "16": 2}[name[:2]], name
         for i in labels:
             block = itertools.takewhile(lambda c: c.cell_type == "code", cells[i + 1 :])
             assert any(asks(c) for c in block), f"{name} {cells[i].id} asks nothing"
@@ -308,6 +309,9 @@ STUB_MUST_NOT_SAY = {
     "lesson15.check_context": [r"runtime\.context", r"Runtime\["],
     "lesson15.check_stop_in_time": [r"<=?\s*[12]\b", r"remaining_steps\W*[<>=]", r"\b2\b"],
     "lesson15.check_cache_key": [r"state\[", r"text.{0,20}language|language.{0,20}text"],
+    "lesson16.check_supervisor": [r"goto=END", r"\.name (not )?in", r"return Command\("],
+    "lesson16.check_handoff": [r"AIMessage\(", r"state\[['\"]messages['\"]\]\[0\]", r"update="],
+    "lesson16.check_step_counts": [r"\b[57]\b"],
 }
 CHECK_CALL = re.compile(r"\b(lesson\d\d\.check_\w+)\(")
 

@@ -1,0 +1,340 @@
+"""Lesson 16's checks on their solutions, on typical wrong answers and on the notebook's
+stubs; and the lesson's graph cells run on LangGraph, where each claim about supervisors,
+handoffs and their bugs must hold too."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import warnings
+from pathlib import Path
+from typing import Annotated
+
+import pytest
+from langchain_core.messages import AIMessage, ToolMessage
+from langchain_core.tools import InjectedToolCallId, tool
+
+from graphkit import END, Command
+from graphkit.course import assert_fails, assert_passes, lesson16
+from graphkit.course.solutions import lesson16 as solutions
+from graphkit.prebuilt import InjectedState
+
+LESSON = Path(__file__).parents[2] / "notebooks" / "16-supervisor-and-handoffs.ipynb"
+
+
+def lesson_cells() -> list[tuple[str, str]]:
+    cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+    return [(cell["id"], "".join(cell["source"])) for cell in cells if cell["cell_type"] == "code"]
+
+
+def run_lesson(library: str, until: str = "from graphkit.course import lesson16") -> tuple:
+    """Sections 1 to 3's code cells, run on ``library``: what each prints, and the names."""
+    names: dict = {}
+    printed = {}
+    for cell, source in lesson_cells():
+        if source.startswith(until):
+            break
+        if library == "langgraph":
+            source = to_langgraph(source)
+            if source is None:
+                continue
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            exec(source, names)
+        printed[cell] = out.getvalue()
+    return printed, names
+
+
+LANGGRAPH_IMPORTS = {
+    "from graphkit import END, START, Command, StateGraph": (
+        "from langgraph.graph import END, START, StateGraph\nfrom langgraph.types import Command"
+    ),
+    "from graphkit.course import ran_at\n": "",
+    "from graphkit.prebuilt import MessagesState": "from langgraph.graph import MessagesState",
+    "from graphkit.prebuilt import InjectedState, ScriptedChatModel, create_react_agent": (
+        "from langgraph.prebuilt import InjectedState, create_react_agent\n"
+        "from graphkit.prebuilt import ScriptedChatModel"
+    ),
+    "from graphkit import GraphRecursionError": "from langgraph.errors import GraphRecursionError",
+}
+
+
+def to_langgraph(source: str) -> str | None:
+    """The cell for LangGraph: its imports, and its definitions only (up to the first
+    line that runs the graph with graphkit's ``trace`` and reads its records); None for a
+    cell that only reads records."""
+    if source.startswith(("run.to_frame", "print(run", "my_", "run = ")):
+        return None
+    for ours, theirs in LANGGRAPH_IMPORTS.items():
+        source = source.replace(ours, theirs)
+    lines = source.splitlines()
+    cut = next((i for i, line in enumerate(lines) if ".trace(" in line or line == "try:"), None)
+    return "\n".join(lines[:cut])
+
+
+def values(app, given, config=None):
+    return app.invoke(given, config)
+
+
+def test_the_lessons_claims_hold_on_langgraph():
+    """What the lesson reveals, computed on both libraries from the same graphs."""
+    pytest.importorskip("langgraph.prebuilt")
+    from langchain_core.messages import HumanMessage
+
+    _, ours = run_lesson("graphkit")
+    asked = {"messages": [HumanMessage("A poem about tides, please.")]}
+    for library in ("graphkit", "langgraph"):
+        names = ours if library == "graphkit" else lesson_names_on_langgraph()
+        # Q1: the supervisor's turns are steps 1, 3, 5 (LangGraph's checkpoints' steps)
+        steps = stream_steps(names["supervisor_app"], asked)
+        assert steps == {
+            1: ["supervisor"],
+            2: ["researcher"],
+            3: ["supervisor"],
+            4: ["writer"],
+            5: ["supervisor"],
+        }, library
+        # Q2: the parent's step 2 runs writer; the handoff's update gave the parent 5 messages
+        swarm = names["build_swarm"](names["transfer_to_writer"])
+        steps = stream_steps(swarm, asked)
+        assert steps == {1: ["researcher"], 2: ["writer"]}, library
+        out = names["build_swarm"](names["transfer_to_writer"]).invoke(asked)
+        assert [m.type for m in out["messages"]] == ["human", "ai", "tool", "ai", "tool", "ai"]
+        assert out["messages"][-1].content == "A poem from 5 messages."
+        # bug 1: the writer's step fails on the unanswered call
+        with pytest.raises(ValueError, match="ToolMessage"):
+            names["build_swarm"](names["transfer_without_answer"]).invoke(asked)
+        # the ToolMessage alone: no failure, and none of the research
+        only = names["build_swarm"](tool_message_only(library)).invoke(asked)
+        assert [m.type for m in only["messages"]] == ["human", "tool", "ai"]
+
+
+def lesson_names_on_langgraph() -> dict:
+    return run_lesson("langgraph")[1]
+
+
+def tool_message_only(library: str):
+    """A handoff whose update is the ToolMessage alone, for ``library``."""
+    if library == "graphkit":
+        return _tool_message_only(Command, InjectedState)
+    from langgraph.prebuilt import InjectedState as TheirInjectedState
+    from langgraph.types import Command as TheirCommand
+
+    return _tool_message_only(TheirCommand, TheirInjectedState)
+
+
+def _tool_message_only(command, injected):
+    def transfer_to_writer(state, tool_call_id):
+        """Hand the conversation to the writer."""
+        answer = ToolMessage("Transferred.", tool_call_id=tool_call_id)
+        return command(graph=command.PARENT, goto="writer", update={"messages": [answer]})
+
+    transfer_to_writer.__annotations__ = {
+        "state": Annotated[dict, injected],
+        "tool_call_id": Annotated[str, InjectedToolCallId],
+    }
+    return tool(transfer_to_writer)
+
+
+def stream_steps(app, given) -> dict[int, list[str]]:
+    """The nodes each step of the parent ran, from step 0, as ``stream_mode="debug"``
+    reports its task events (both libraries); START's task left out."""
+    steps: dict[int, list[str]] = {}
+    for event in app.stream(given, stream_mode="debug"):
+        if event["type"] == "task":
+            name = event["payload"]["name"]
+            if name != "__start__":
+                steps.setdefault(event["step"], []).append(name)
+    return steps
+
+
+def test_the_lessons_cells_print_what_the_lesson_says():
+    printed, _ = run_lesson("graphkit")
+    told = "".join(printed.values())
+    assert "supervisor ran in steps [1, 3, 5]" in told
+    assert "writer ran in the parent's step [2]\n5 messages when writer started" in told
+    assert "step 1: researcher succeeded\nstep 2: writer ValueError" in told
+    assert "draft = 'A poem: Tides follow the Moon, twice a day.'" in told
+    assert "the parent's keys: ['messages']" in told
+    assert "__start__ → ping → pong → ping → pong → ping → pong → ping → pong\n9 messages" in told
+
+
+def test_a_key_the_parent_lacks_is_dropped_on_langgraph_too():
+    pytest.importorskip("langgraph.prebuilt")
+    from langchain_core.messages import HumanMessage
+
+    _, names = run_lesson("langgraph", until="from graphkit import GraphRecursionError")
+    out = names["builder"].compile()  # (the draft cell's parent: the last builder so far)
+    got = out.invoke({"messages": [HumanMessage("A poem about tides, please.")]})
+    assert list(got) == ["messages"]
+    assert got["messages"][-1].content == "Tides follow the Moon, twice a day."
+
+
+def test_the_loop_stops_at_the_same_step_on_langgraph():
+    pytest.importorskip("langgraph.prebuilt")
+    from langchain_core.messages import HumanMessage
+    from langgraph.errors import GraphRecursionError as TheirError
+
+    _, names = run_lesson("langgraph")
+    seen = []
+    with pytest.raises(TheirError):
+        for chunk in names["loop_app"].stream(
+            {"messages": [HumanMessage("hi")]}, {"recursion_limit": 8}, stream_mode="values"
+        ):
+            seen.append(len(chunk["messages"]))
+    assert seen[-1] == 9  # as the lesson's graphkit run printed
+
+
+def test_the_notebooks_stubs_fail_their_checks():
+    _, names = run_lesson("graphkit", until="lesson16.check_step_counts")
+    assert_fails(lesson16.check_supervisor(names["supervisor"]), "the run never ended")
+    assert_fails(lesson16.check_handoff(names["transfer_to_writer"]), "no AIMessage says")
+    verdict = lesson16.check_step_counts(names["parent_steps"], names["researcher_steps"])
+    assert_fails(verdict, "parent_steps is not 0; researcher_steps is not 0.")
+
+
+# -- 16.1
+
+
+def test_supervisor_passes_on_the_solution():
+    assert "ended the run" in assert_passes(lesson16.check_supervisor(solutions.supervisor)).message
+
+
+def _answered(state):
+    return {m.name for m in state["messages"] if m.type == "ai"}
+
+
+def test_supervisor_that_never_ends_or_stops_early_or_repeats():
+    def writer_forever(state):
+        return Command(goto="writer" if "researcher" in _answered(state) else "researcher")
+
+    verdict = lesson16.check_supervisor(writer_forever)
+    assert_fails(verdict, "sent it to researcher, writer, writer", hint="end the run")
+
+    def stops_early(state):
+        return Command(goto=END if "researcher" in _answered(state) else "researcher")
+
+    verdict = lesson16.check_supervisor(stops_early)
+    assert_fails(
+        verdict, "called researcher (researcher at step 2); the work needed researcher, then writer"
+    )
+
+    def from_the_start(state):
+        done = len([m for m in state["messages"] if m.type == "ai"])
+        return Command(goto=["researcher", "writer", END][min(done, 2)] if done < 2 else END)
+
+    verdict = lesson16.check_supervisor(lambda state: Command(goto=END))
+    assert_fails(verdict, "your supervisor called no worker", hint="message.name")
+    assert_fails(lesson16.check_supervisor(None), "not a function")
+
+
+# -- 16.2
+
+
+def test_handoff_passes_on_the_solution():
+    verdict = assert_passes(lesson16.check_handoff(solutions.transfer_to_writer))
+    assert "none of the researcher's tool calls" in verdict.message
+
+
+def handoff(update_of, parent=True):
+    @tool
+    def transfer_to_writer(
+        state: Annotated[dict, InjectedState], tool_call_id: Annotated[str, InjectedToolCallId]
+    ) -> Command:
+        """Hand the conversation to the writer."""
+        answer = ToolMessage("Transferred.", tool_call_id=tool_call_id)
+        return Command(
+            graph=Command.PARENT if parent else None, goto="writer", update=update_of(state, answer)
+        )
+
+    return transfer_to_writer
+
+
+@pytest.mark.parametrize(
+    ("update_of", "said", "hint"),
+    [
+        (
+            lambda s, m: {"messages": [*s["messages"], m]},
+            "4 of them tool calls",
+            "messages you make",
+        ),
+        (lambda s, m: {"messages": [m]}, "1 of them tool calls", "messages you make"),
+        (lambda s, m: {"messages": s["messages"]}, "raised ValueError in step 2", "ToolMessage"),
+        (
+            lambda s, m: {"messages": [AIMessage("owls: 28 notes found")]},
+            "On 'tides'",  # (hard-coded for owls)
+            "InjectedState",
+        ),
+    ],
+)
+def test_handoff_wrong_answers(update_of, said, hint):
+    assert_fails(lesson16.check_handoff(handoff(update_of)), said, hint=hint)
+
+
+def test_handoff_to_its_own_graph():
+    verdict = lesson16.check_handoff(handoff(lambda s, m: {"messages": [m]}, parent=False))
+    assert_fails(verdict, "the writer never ran", hint="names the parent graph")
+    assert_fails(lesson16.check_handoff(lambda state: None), "not a tool")
+
+
+# -- 16.3
+
+
+def test_step_counts_pass_on_the_solution():
+    verdict = assert_passes(lesson16.check_step_counts(**solutions.STEP_COUNTS))
+    assert "With three topics the counts stay 7 and 5" in verdict.message
+
+
+@pytest.mark.parametrize(
+    ("parent", "researcher", "said", "hint"),
+    [
+        (11, 5, "parent_steps is not 11.", "its own steps are not the parent's"),
+        (6, 5, "parent_steps is not 6.", "counts the input step"),
+        (7, 6, "researcher_steps is not 6.", "side by side"),
+        (7, 4, "researcher_steps is not 4.", "own input step"),
+        (7, "5", "researcher_steps is '5'", "Count"),
+    ],
+)
+def test_step_counts_wrong_answers(parent, researcher, said, hint):
+    verdict = lesson16.check_step_counts(parent, researcher)
+    assert_fails(verdict, said, hint=hint)
+
+
+def test_relay_program_counts_on_langgraph():
+    """The program's step counts, from LangGraph's checkpoints: the parent's and the
+    researcher's (its own namespace), with the same scripted model."""
+    pytest.importorskip("langgraph.prebuilt")
+    import langgraph.graph
+    import langgraph.prebuilt
+    import langgraph.types
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    import graphkit
+
+    swaps = {
+        (graphkit, "StateGraph"): langgraph.graph.StateGraph,
+        (graphkit, "Command"): langgraph.types.Command,
+    }
+    import graphkit.prebuilt as ours_prebuilt
+
+    swaps[(ours_prebuilt, "create_react_agent")] = langgraph.prebuilt.create_react_agent
+    swaps[(ours_prebuilt, "MessagesState")] = langgraph.graph.MessagesState
+    saved = {key: getattr(*key) for key in swaps}
+    try:
+        for (module, name), value in swaps.items():
+            setattr(module, name, value)
+        app, given = lesson16.relay_program()
+    finally:
+        for (module, name), value in saved.items():
+            setattr(module, name, value)
+    assert type(app).__module__.startswith("langgraph")
+    app.checkpointer = InMemorySaver()
+    config = {"configurable": {"thread_id": "relay"}}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        app.invoke(given, config)
+    parent = [s.metadata["step"] for s in app.get_state_history(config)]
+    assert sorted(parent) == list(range(-1, 6))  # 7 steps, as graphkit counts
+    assert lesson16._counts(("owls", "bats")) == (7, 5)
