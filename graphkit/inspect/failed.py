@@ -9,6 +9,7 @@ called it, which decides. ``why`` adds these reasons to the answer of a node tha
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from graphkit.inspect.explanation import Reason
@@ -20,6 +21,17 @@ if TYPE_CHECKING:
     from graphkit.pregel.records import Superstep, TaskResult
 
 __all__ = ["failure_reasons"]
+
+
+def _said(error: BaseException | None) -> str:
+    """The error in a reason's sentence: on one line. (A reason is printed with its control
+    characters escaped, so an error of several lines, such as LangGraph's with its
+    "For troubleshooting" line, read with a literal ``\\n`` in the middle.)
+
+    >>> _said(ValueError("no answer.\\nFor troubleshooting, visit: ..."))
+    'ValueError: no answer. For troubleshooting, visit: ...'
+    """
+    return re.sub(r"\s*\n\s*", " ", show_error(error))
 
 
 def failure_reasons(superstep: Superstep, node: str) -> list[Reason]:
@@ -37,7 +49,7 @@ def failure_reasons(superstep: Superstep, node: str) -> list[Reason]:
         caller = next((r.task.node for r in execution.results if r.task.id == mine.task.parent),
                       "its caller")  # fmt: skip
         text = (
-            f"{node} raised {show_error(mine.error)}; the error went back to {caller}, "
+            f"{node} raised {_said(mine.error)}; the error went back to {caller}, "
             f"which called it: {caller} decides whether the step fails."
         )
         return [Reason("raised", text, n)]
@@ -50,7 +62,7 @@ def failure_reasons(superstep: Superstep, node: str) -> list[Reason]:
             else "but another task's error failed the step all the same"
         )
         text = (
-            f"{node} raised {show_error(mine.error)}, and {handler} took over in the same "
+            f"{node} raised {_said(mine.error)}, and {handler} took over in the same "
             f"step: {went_on}, without {node}'s writes or edges."
         )
         return [Reason("raised", text, n)]
@@ -60,22 +72,22 @@ def failure_reasons(superstep: Superstep, node: str) -> list[Reason]:
     by_sibling = failure is not None and not was_cancelled(failure.error)
     if was_cancelled(mine.error) and by_sibling:
         text = (
-            f"{node} was cancelled ({show_error(mine.error)}): {failure.task.node} raised "
-            f"{show_error(failure.error)} in the same step while {node} ran, and a failing "
+            f"{node} was cancelled ({_said(mine.error)}): {failure.task.node} raised "
+            f"{_said(failure.error)} in the same step while {node} ran, and a failing "
             "task cancels the async tasks still running and stops the step before its "
             f"Update, so none of step {n}'s writes were applied."
         )
         return [Reason("raised", text, n, None, (failure.task.node,))]
     if was_cancelled(mine.error):
         text = (
-            f"{node} was cancelled ({show_error(mine.error)}): its run was cancelled while "
+            f"{node} was cancelled ({_said(mine.error)}): its run was cancelled while "
             f"it ran, which stops the step before its Update, so none of step {n}'s writes "
             "were applied."
         )
         return [Reason("raised", text, n)]
     if mine.error is not None:
         text = (
-            f"{node} raised {show_error(mine.error)}. A failing task stops the step before "
+            f"{node} raised {_said(mine.error)}. A failing task stops the step before "
             f"its Update, so none of step {n}'s writes were applied."
         ) + kept_store_writes(mine)
         return [Reason("raised", text, n)]

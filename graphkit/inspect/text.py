@@ -172,6 +172,8 @@ def superstep_lines(
             did = unsaved.text()
         elif unsaved_start:  # (it brings in a state no saved write explains)
             did = NotSaved(True, start=superstep.step).text()
+        elif _ends_the_run(result.output):  # (a supervisor's last turn: goto=END)
+            did = "wrote nothing: it returned Command(goto=END)"
         else:
             did = "wrote nothing"
         if (store := store_ops_text(result)) is not None:  # (no channel shows them)
@@ -346,6 +348,14 @@ def _question_ids(results: Iterable[TaskResult]) -> list[str]:
 
 def _line(phase: str, name: str, column: int, text: str) -> str:
     return f"  {phase:<8} {terminal_text(name):<{column}}  {text}".rstrip()
+
+
+def _ends_the_run(output: Any) -> bool:
+    """Whether a task's return is a ``Command`` whose only ``goto`` is END (a graphkit or
+    a LangGraph one: read by its fields), so it wrote no route on purpose."""
+    goto = getattr(output, "goto", None) if type(output).__name__ == "Command" else None
+    gotos = goto if isinstance(goto, (list, tuple)) else [goto]
+    return bool(gotos) and all(g == "__end__" for g in gotos)
 
 
 def _one_line(text: str, width: int = 100) -> str:

@@ -316,3 +316,19 @@ def test_a_word_broken_to_fit_keeps_every_character_of_it():
     assert all(len(line) <= 20 for line in lines)
     pieces = [line[4:] for line in lines[1:]]
     assert "".join(piece.removesuffix(CONTINUED) for piece in pieces) == word
+
+
+def test_a_command_to_end_says_so_where_a_node_wrote_nothing():
+    """A supervisor's last turn returns ``Command(goto=END)``: print(run) read "EXECUTE
+    supervisor wrote nothing", as for a node that returned ``{}`` (lesson 16)."""
+    from typing import TypedDict
+
+    from graphkit import END, START, Command, StateGraph
+
+    builder = StateGraph(TypedDict("Counter", {"n": int}))
+    builder.add_node("supervisor", lambda state: Command(goto=END))
+    builder.add_node("quiet", lambda state: {})
+    builder.add_edge(START, "supervisor").add_edge(START, "quiet")
+    lines = [" ".join(line.split()) for line in str(builder.compile().trace({"n": 1})).splitlines()]
+    assert "EXECUTE supervisor wrote nothing: it returned Command(goto=END)" in lines
+    assert "EXECUTE quiet wrote nothing" in lines

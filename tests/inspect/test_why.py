@@ -350,6 +350,23 @@ def test_the_node_that_raised_ran_and_its_step_never_updated(failing_run):
     assert "bad raised ValueError: bad <script>alert(1)</script>." in str(answer)
 
 
+def test_an_error_of_several_lines_reads_on_one_line():
+    """LangGraph's errors end with a "For troubleshooting" line; a reason's text is
+    printed with control characters escaped, so why("writer") read "...made it.\\nFor
+    troubleshooting" (lesson 16's handoff with a tool call left unanswered)."""
+    from graphkit import START, StateGraph
+
+    def writer(state):
+        raise ValueError("no ToolMessage answers the call.\nFor troubleshooting, visit: x")
+
+    builder = StateGraph(dict).add_node("writer", writer).add_edge(START, "writer")
+    with pytest.raises(ValueError) as raised:
+        builder.compile().trace({"n": 1})
+    said = raised.value.run.why("writer").text(width=None)
+    assert "answers the call. For troubleshooting, visit: x." in said
+    assert "\\n" not in said
+
+
 def test_a_sibling_of_the_failing_node_lost_its_writes(failing_run):
     answer = failing_run.why("ok", 1)
     assert answer.kinds == ["edge", "step_failed"]
