@@ -155,7 +155,9 @@ def test_the_lessons_cells_print_what_the_lesson_says():
     told = "".join(printed.values())
     assert "supervisor ran in steps [1, 3, 5]" in told
     assert "writer ran in the parent's step [2]\n5 messages when writer started" in told
-    assert "step 1: researcher succeeded\nstep 2: writer ValueError" in told
+    assert "writer ran at step 2 because researcher wrote branch:to:writer in step 1." in told
+    assert "after step 1: [4 messages: …, ai calls transfer_without_answer({})]" in told
+    assert "EXECUTE  supervisor            wrote nothing: it returned Command(goto=END)" in told
     assert "draft = 'A poem: Tides follow the Moon, twice a day.'" in told
     assert "the parent's keys: ['messages']" in told
     assert "__start__ → ping → pong → ping → pong → ping → pong → ping → pong\n9 messages" in told
