@@ -219,6 +219,8 @@ GIVEAWAYS = {
     ("15-what-a-node-knows", "l15-c06"): ["reads `recursion_limit − N`", "read 3"],
     ("15-what-a-node-knows", "l15-c13"): ["from the cache, not run again", "planned in Plan"],
     ("15-what-a-node-knows", "l15-c18"): ["input alone", "stale"],
+    ("16-supervisor-and-handoffs", "l16-c05"): ["[1, 3, 5]", "Steps 1, 3 and 5", "once more"],
+    ("16-supervisor-and-handoffs", "l16-c16"): ["Step 2", "Five", "one task of the parent"],
 }
 
 

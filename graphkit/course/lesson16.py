@@ -182,7 +182,9 @@ def swarm_graph(transfer_to_writer: Any, topic: str = "owls") -> tuple[Any, Any]
             "(the researcher kept the conversation: no handoff)",
         ]
     )
-    writer_model = ScriptedChatModel(responses=[lambda sent: f"A poem from {len(sent)} messages"])
+    writer_model = ScriptedChatModel(
+        responses=[lambda sent: f"A poem, sent {len(sent)} message(s)"]
+    )
     builder = StateGraph(MessagesState)
     researcher = create_react_agent(researcher_model, [_look_up_tool(), transfer_to_writer])
     builder.add_node("researcher", researcher, destinations=("writer",))
