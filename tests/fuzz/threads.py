@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import dataclasses
 import functools
 import warnings
 from collections.abc import Iterator
@@ -25,7 +26,17 @@ from typing import Any
 from hypothesis import strategies as st
 
 from tests.conformance.harness import Lib, Raised, canonical
-from tests.fuzz.graphs import END, PAYLOAD_ID, START, Blueprint, _snapshot, build, config_of, scrub
+from tests.fuzz.graphs import (
+    END,
+    PAYLOAD_ID,
+    START,
+    Blueprint,
+    _error_name,
+    _snapshot,
+    build,
+    config_of,
+    scrub,
+)
 
 KINDS = (
     "invoke", "none", "resume", "answer", "update", "bulk", "state", "history",
@@ -41,6 +52,12 @@ UPDATES: tuple[Any, ...] = (
 )
 """The values an "update" or "bulk" writes (None: `update_state(config, None)`)."""
 
+RUNS = ("invoke", "none", "resume", "answer", "replay", "fork", "rerun")
+"""The kinds that run the graph, so take a `durability=`."""
+
+DURABILITIES = (None, "sync", "async", "exit")
+"""Drawn per operation that runs the graph (None: each library's default, "async")."""
+
 FILTERS: tuple[dict[str, Any] | None, ...] = (
     None, {"source": "update"}, {"source": "loop"}, {"step": 1}, {"source": "input"},
 )  # fmt: skip
@@ -48,18 +65,30 @@ FILTERS: tuple[dict[str, Any] | None, ...] = (
 
 @dataclass(frozen=True)
 class Op:
-    """One operation: its `kind`, and two small numbers that pick what it is given (a
-    checkpoint of the history, a node, the values, a limit)."""
+    """One operation: its `kind`, two small numbers that pick what it is given (a
+    checkpoint of the history, a node, the values, a limit) and, for one that runs the
+    graph, its durability."""
 
     kind: str
     pick: int = 0
     more: int = 0
+    durability: str | None = None
+    """The `durability=` of an operation that runs the graph (None: the default)."""
 
 
 def operations(count: int = 8) -> st.SearchStrategy[list[Op]]:
     """One to `count` operations, the first mostly an "invoke"."""
-    op = st.builds(Op, st.sampled_from(KINDS), st.integers(0, 30), st.integers(0, 30))
-    first = st.one_of(st.just(Op("invoke")), op)
+    op = st.builds(
+        Op,
+        st.sampled_from(KINDS),
+        st.integers(0, 30),
+        st.integers(0, 30),
+        st.sampled_from(DURABILITIES),
+    )
+    op = op.map(lambda op: op if op.kind in RUNS else dataclasses.replace(op, durability=None))
+    first = st.one_of(
+        st.builds(Op, st.just("invoke"), durability=st.sampled_from(DURABILITIES)), op
+    )
     return st.tuples(first, st.lists(op, min_size=2, max_size=count - 1)).map(
         lambda t: [t[0], *t[1]]
     )
@@ -114,10 +143,13 @@ def observe_operations(
             if _grown(app, thread):
                 lines.append("stopped: the thread grew too large")
                 break
+            # a run's line names its durability (K8 is told by it)
+            ran = (op.durability or durability) if op.kind in RUNS else None
+            said = f"{op.kind} ({ran})" if ran else op.kind
             try:
-                lines.append(f"{op.kind}: {_do(app, blueprint, op, lib, thread, durability)}")
+                lines.append(f"{said}: {_do(app, blueprint, op, lib, thread, durability)}")
             except Exception as error:
-                lines.append(f"{op.kind}: {canonical(Raised(type(error).__name__))}")
+                lines.append(f"{said}: {canonical(Raised(_error_name(error)))}")
             if op.kind not in ("state", "history"):
                 lines.append("  then " + _state(app, thread))
         lines += ["history:", *(_snapshot(s) for s in app.get_state_history(thread))]
@@ -158,6 +190,7 @@ def _earlier(app: Any, thread: dict, pick: int) -> dict[str, Any]:
 
 def _do(app: Any, blueprint: Blueprint, op: Op, lib: Lib, thread: dict, durability: Any) -> str:
     """Do one operation; what it returned, as a line."""
+    durability = op.durability or durability
     run = {"durability": durability} if durability else {}
     given = copy.deepcopy(blueprint.input)
     values = copy.deepcopy(UPDATES[op.more % len(UPDATES)])
