@@ -140,3 +140,25 @@ def test_k5_where_graphkit_kept_two_writes_to_one_key() -> None:
     saved = theirs.replace("('__pregel_pull', 'a'), None, None", "('__pregel_pull', 'a'), None, {}")
     assert not saved_less([failed, saved, ours])  # LangGraph saved it: not K5
     assert not saved_less(["invoke (sync): {}", theirs, ours])  # no node failed
+
+
+def test_k5_where_langgraph_dropped_a_failed_siblings_error_or_a_second_task() -> None:
+    """K5 in property 8's lines, two more shapes: LangGraph did not save the error of a
+    Send task that failed beside the pull that ended the step (1 of 20 runs), or left a
+    Send unsaved beside a pull of the same node (`next` compared as multisets)."""
+    failed = "invoke: raised Flaky"
+    snapshot = (
+        "  then {'config': {}, 'next': NEXT, 'tasks': [('f', ('__pregel_push', 0), ERROR,"
+        " RESULT, [], None), ('f', ('__pregel_pull', 'f'), 'Flaky', None, [], None)]}"
+    )
+
+    def line(next_: str, error: str, result: str) -> str:
+        return snapshot.replace("NEXT", next_).replace("ERROR", error).replace("RESULT", result)
+
+    ours = line("('f', 'f')", "'Flaky'", "None")
+    assert saved_less([failed, line("('f', 'f')", "None", "None"), ours])
+    assert not saved_less([failed, line("('f', 'f')", "'Other'", "None"), ours])
+    assert saved_less([failed, line("('f', 'f')", "None", "None"), line("('f',)", "None", "{}")])
+    assert not saved_less(
+        [failed, line("('f',)", "None", "None"), line("('f', 'f')", "None", "{}")]
+    )
