@@ -18,7 +18,11 @@ unreadable: two of the kept writes set one plain key). K8 stands where a run und
 `durability="exit"` failed in its Update: LangGraph saves the step before it without
 the step's writes, or with only some of them (compatibility.md, pinned below), so such
 a sequence is compared up to there; of the long run's 50 findings with "exit" drawn,
-all were K8 (one also K5). Also open: one
+all were K8 (one also K5). Open, seen in the long run, not settled: a replay under
+"exit" of a node that calls a `checkpointer=True` graph, after an `update_state` and a
+replay (the inner graph's log differs: 4 entries in LangGraph, 6 in graphkit); a
+`bulk_update_state` whose second superstep has no `as_node` after a replay and a fork
+(LangGraph raises InvalidUpdateError, graphkit picks a node; any durability). Also open: one
 `Command(resume=value)` while two tasks of a step may ask (which one takes it is a
 race between threads, in LangGraph at least).
 """
