@@ -39,3 +39,20 @@ def test_a_runtime_warning_points_at_the_invoke_call():
     caught = _caught(lambda: app.invoke({"text": "t"}))
     assert [w.filename for w in caught] == [__file__], [str(w.message) for w in caught]
     assert "a Send targets 'nope'" in str(caught[0].message)
+
+
+def test_a_config_type_warning_points_at_the_users_add_node_and_add_conditional_edges():
+    """(This module's annotations are strings: ``dict`` here is the string 'dict'.)"""
+
+    def respond(state: State, config: dict) -> dict:
+        return {}
+
+    def route(state: State, config: dict) -> str:
+        return "respond"
+
+    builder = StateGraph(State)
+    builder.add_node("first", lambda s: {})
+    caught = _caught(lambda: builder.add_node("respond", respond))
+    caught += _caught(lambda: builder.add_conditional_edges("first", route, ["respond"]))
+    assert [w.filename for w in caught] == [__file__, __file__]
+    assert ["`config` parameter is typed dict;" in str(w.message) for w in caught] == [True, True]

@@ -22,6 +22,7 @@ from graphkit.checkpoint.allowlist import allow_schema_classes
 from graphkit.constants import END, PREVIOUS, START
 from graphkit.diagnostics import calls as diagnose
 from graphkit.diagnostics.building import refuse_langgraph_saver
+from graphkit.diagnostics.parameters import warn_config_type
 from graphkit.func.task import is_generator
 from graphkit.pregel.calls import count_calls
 from graphkit.pregel.lowlevel import Pregel
@@ -99,6 +100,7 @@ class entrypoint:  # (LangGraph's name: a decorator class)
         parameters = list(inspect.signature(func).parameters.values())
         if not parameters:
             raise ValueError(diagnose.no_parameter(name))
+        warn_config_type(f"The entrypoint {name!r}", func)
         input_type, output_type, save_type = _types(func, parameters[0])
         if self.timeout is not None and not _is_async(func):
             raise ValueError(diagnose.sync_timeout(name).replace("Task", "Entrypoint", 1))

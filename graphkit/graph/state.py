@@ -179,7 +179,7 @@ class StateGraph:
         policies = None if retry_policy is None else diagnose.retry_policies(node, retry_policy)
         if self.compiled:
             warn(diagnose.node_added_after_compile(node))
-        warn_config_type(node, action)
+        warn_config_type(f"Node {node!r}", action)
         schema = input_schema or input_schema_of(action) or self.state_schema
         self._add_schema(schema, where=f"add_node({node!r}, ..., input_schema={{}})")
         if destinations is None:
@@ -281,6 +281,7 @@ class StateGraph:
         if self.compiled:
             warn(diagnose.edge_added_after_compile(f"The conditional edge from {source!r}"))
         schema = input_schema_of(path) if callable(path) else None
+        warn_config_type(f"The router of the conditional edge from {source!r}", path)
         map_source = "path_map"
         if not isinstance(path_map, (Mapping, list)):  # (LangGraph reads no other kind)
             path_map = None

@@ -8,6 +8,7 @@ import asyncio
 from typing import Any
 
 import pytest
+from langchain_core.runnables import RunnableConfig
 from typing_extensions import TypedDict
 
 from graphkit import InMemorySaver, StateGraph
@@ -101,7 +102,9 @@ def test_an_entrypoint_is_given_what_it_asks_for():
     seen: dict[str, Any] = {}
 
     @entrypoint(checkpointer=InMemorySaver(), store=store)
-    def flow(x: int, *, previous: Any, config: Any, runtime: Any, store: Any, writer: Any) -> int:
+    def flow(
+        x: int, *, previous: Any, config: RunnableConfig, runtime: Any, store: Any, writer: Any
+    ) -> int:
         seen.update(previous=previous, runtime_previous=runtime.previous, store=store)
         seen["thread"] = config["configurable"]["thread_id"]
         seen["context"] = runtime.context

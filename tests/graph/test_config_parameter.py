@@ -6,8 +6,10 @@ would fail on LangGraph (found writing lesson 15, whose first draft typed it ``d
 (No ``from __future__ import annotations`` here: the annotations are the types themselves,
 as in most users' code; string annotations are the second case.)"""
 
+import functools
+import inspect
 import warnings
-from typing import Optional, TypedDict
+from typing import Any, Optional, TypedDict
 
 import pytest
 from langchain_core.runnables import RunnableConfig
@@ -44,6 +46,47 @@ def untyped(state, config):
     return {"thread": config["configurable"]["thread_id"]}
 
 
+def annotated(annotation: Any, *, default: Any = inspect.Parameter.empty):
+    """A node whose ``config`` carries ``annotation`` as written, as a module under
+    ``from __future__ import annotations`` leaves every annotation a string."""
+
+    def node(state: State, config=default) -> dict:
+        return {"thread": config["configurable"]["thread_id"] if config else "none"}
+
+    node.__annotations__["config"] = annotation
+    node.__defaults__ = None if default is inspect.Parameter.empty else (default,)
+    return node
+
+
+class Called:
+    """A callable object: LangGraph reads its ``__call__``'s signature."""
+
+    def __init__(self, node):
+        self.node = node
+
+    def __call__(self, state: State, config: dict) -> dict:
+        return self.node(state, config)
+
+
+class RunnableConfigOfMyOwn(TypedDict, total=False):
+    configurable: dict
+
+
+RunnableConfigOfMyOwn.__name__ = RunnableConfigOfMyOwn.__qualname__ = "RunnableConfig"
+
+
+def own_type(state: State, config: RunnableConfigOfMyOwn) -> dict:
+    return {"thread": config["configurable"]["thread_id"]}
+
+
+def with_extra(state: State, config: dict, extra: int) -> dict:
+    return {"thread": config["configurable"]["thread_id"]}
+
+
+def with_extra_typed(state: State, config: RunnableConfig, extra: int) -> dict:
+    return {"thread": config["configurable"]["thread_id"]}
+
+
 def run(graph_class, start, node):
     """Build START → node with ``graph_class`` and invoke it: what it returned (or the
     error's class) and the warnings ``add_node`` gave."""
@@ -59,10 +102,20 @@ def run(graph_class, start, node):
     return got, [str(w.message) for w in caught]
 
 
-TYPED_AS_LANGGRAPH_TAKES = [as_runnable_config, as_optional, as_union, as_string, untyped]
+TYPED_AS_LANGGRAPH_TAKES = {
+    "RunnableConfig": as_runnable_config,
+    "Optional": as_optional,
+    "union": as_union,
+    "string": as_string,
+    "string Optional": annotated("Optional[RunnableConfig]"),
+    "untyped": untyped,
+    "partial": functools.partial(with_extra_typed, extra=1),
+}
 
 
-@pytest.mark.parametrize("node", TYPED_AS_LANGGRAPH_TAKES, ids=lambda f: f.__name__)
+@pytest.mark.parametrize(
+    "node", TYPED_AS_LANGGRAPH_TAKES.values(), ids=list(TYPED_AS_LANGGRAPH_TAKES)
+)
 def test_a_config_typed_as_langgraph_takes_it_is_passed_on_both(node):
     langgraph = pytest.importorskip("langgraph.graph")
     theirs, their_warnings = run(langgraph.StateGraph, langgraph.START, node)
@@ -82,6 +135,97 @@ def test_a_config_typed_dict_fails_on_langgraph_and_graphkit_warns_so():
     assert "Node 'respond': its `config` parameter is typed dict" in said
     assert "would be called without it and fail with TypeError" in said
     assert "config: RunnableConfig" in said
+
+
+NOT_TAKEN = {  # what LangGraph does not take, and what graphkit's warning says of it
+    "a future-annotations union": (annotated("RunnableConfig | None"), "string 'RunnableConfig"),
+    "a dotted string": (annotated("langchain_core.runnables.RunnableConfig"), "the string"),
+    "a type of that name": (own_type, "typed test_config_parameter.RunnableConfig;"),
+    "Any": (annotated(Any), "is typed Any;"),
+    "a partial": (functools.partial(with_extra, extra=1), "is typed dict;"),
+    "a callable object": (Called(as_dict.__call__), "is typed dict;"),
+    "a bound method": (Called(as_dict).__call__, "is typed dict;"),
+}
+
+
+@pytest.mark.parametrize(("node", "said"), NOT_TAKEN.values(), ids=list(NOT_TAKEN))
+def test_what_langgraph_does_not_take_fails_there_and_graphkit_warns(node, said):
+    langgraph = pytest.importorskip("langgraph.graph")
+    theirs, their_warnings = run(langgraph.StateGraph, langgraph.START, node)
+    assert theirs is TypeError and len(their_warnings) == 1
+    ours, [our_warning] = run(StateGraph, START, node)
+    assert ours == {"thread": "ada"}
+    assert said in our_warning and "fail with TypeError" in our_warning
+
+
+def test_a_config_with_a_default_gets_it_on_langgraph_and_the_warning_says_so():
+    langgraph = pytest.importorskip("langgraph.graph")
+    node = annotated("RunnableConfig | None", default=None)
+    theirs, their_warnings = run(langgraph.StateGraph, langgraph.START, node)
+    assert theirs == {"thread": "none"} and len(their_warnings) == 1
+    ours, [said] = run(StateGraph, START, node)
+    assert ours == {"thread": "ada"}
+    assert "would be called without it and get its default, None." in said
+
+
+def route_with(state: State, config: dict) -> str:
+    return "respond"
+
+
+def route_typed(state: State, config: RunnableConfig) -> str:
+    return "respond"
+
+
+@pytest.mark.parametrize("router", [route_with, route_typed], ids=lambda f: f.__name__)
+def test_a_router_follows_the_same_rule(router):
+    """LangGraph reads a router's signature as a node's: ``config: dict`` gets nothing."""
+    langgraph = pytest.importorskip("langgraph.graph")
+
+    def routed(graph_class, start):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            builder = graph_class(State)
+            builder.add_node("first", lambda state: {})
+            builder.add_node("respond", as_runnable_config)
+            builder.add_edge(start, "first")
+            builder.add_conditional_edges("first", router, ["respond"])
+        try:
+            got = builder.compile().invoke({}, {"configurable": {"thread_id": "ada"}})
+        except TypeError:
+            got = TypeError
+        return got, [str(w.message) for w in caught]
+
+    theirs, their_warnings = routed(langgraph.StateGraph, langgraph.START)
+    ours, our_warnings = routed(StateGraph, START)
+    assert ours == {"thread": "ada"}
+    if router is route_typed:
+        assert theirs == ours and their_warnings == our_warnings == []
+        return
+    assert theirs is TypeError and len(their_warnings) == 1
+    [said] = our_warnings
+    assert said.startswith("The router of the conditional edge from 'first': its `config`")
+
+
+def test_an_entrypoint_follows_the_same_rule():
+    from langgraph.func import entrypoint as their_entrypoint
+
+    from graphkit.func import entrypoint
+
+    def main(number: int, config: dict) -> str:
+        return config["configurable"]["thread_id"]
+
+    with warnings.catch_warnings(record=True) as theirs:
+        warnings.simplefilter("always")
+        their_main = their_entrypoint()(main)
+    with pytest.raises(TypeError):
+        their_main.invoke(1, {"configurable": {"thread_id": "ada"}})
+    with warnings.catch_warnings(record=True) as ours:
+        warnings.simplefilter("always")
+        our_main = entrypoint()(main)
+    assert our_main.invoke(1, {"configurable": {"thread_id": "ada"}}) == "ada"
+    assert len(theirs) == 1
+    [said] = [str(w.message) for w in ours]
+    assert said.startswith("The entrypoint 'main': its `config` parameter is typed dict")
 
 
 def test_graphkits_own_nodes_do_not_warn():
