@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
@@ -88,7 +89,14 @@ def check_context(describe: Any) -> str:
     asks for. Tried on cities, temperatures and units of the check's own."""
     _function(describe, "describe")
     app = units_graph(describe).compile()
-    tries = [("Lima", 18.0, "imperial"), ("Oslo", -3.5, "metric"), ("Cairo", 31.0, "imperial")]
+    # (each city in both units: a report chosen by city, not by the context, cannot pass)
+    tries = [
+        ("Lima", 18.0, "imperial"),
+        ("Oslo", -3.5, "metric"),
+        ("Lima", 18.0, "metric"),
+        ("Oslo", -3.5, "imperial"),
+        ("Cairo", 31.0, "imperial"),
+    ]
     for city, celsius, units in tries:
         context = Units(units)
         try:
@@ -170,7 +178,8 @@ def check_stop_in_time(route: Any) -> str:
     ``conclude`` the step it needs. Tried with recursion limits of the check's own."""
     _function(route, "route")
     app = search_graph(route).compile()
-    for target, limit in ((3.0, 9), (10.0, 13), (7.0, 6)):
+    # (3.0 twice, with two limits: a count of rounds chosen by target cannot pass)
+    for target, limit in ((3.0, 9), (10.0, 13), (7.0, 6), (3.0, 7)):
         config = {"recursion_limit": limit}
         try:
             run = app.trace({"target": target}, config)
@@ -273,7 +282,9 @@ def check_cache_key(key_func: Any) -> str:
     _function(key_func, "request_key")
     app = translate_graph(key_func).compile(cache=InMemoryCache())
     asked: dict[tuple[str, str], int] = {}  # (text, language) → the first request's id
-    for text, language, request_id in REQUESTS:
+    # (new ids for every check, as a caller makes them: a key by id cannot pass)
+    ids = sorted(random.sample(range(100, 1000), len(REQUESTS)))
+    for (text, language, _), request_id in zip(REQUESTS, ids, strict=True):
         try:
             run = app.trace({"text": text, "language": language, "request_id": request_id})
         except Exception as error:

@@ -109,13 +109,44 @@ def test_cache_key_passes_on_the_solution():
 @pytest.mark.parametrize(
     ("key_func", "said", "hint"),
     [
-        (lambda s: s["text"], "request 103 ('good night' into it) was served", "everything"),
-        (lambda s: "same", "request 103 ('good night' into it) was served", "everything"),
+        (lambda s: s["text"], "('good night' into it) was served", "everything"),
+        (lambda s: "same", "('good night' into it) was served", "everything"),
         (lambda s: f"{s['text']}{s['request_id']}", "differed only in request_id", "Leave out"),
     ],
 )
 def test_cache_key_wrong_answers(key_func, said, hint):
     assert_fails(lesson15.check_cache_key(key_func), said, hint=hint)
+
+
+# (each check varies what a hard-coded answer would key on)
+
+
+def test_context_a_report_chosen_by_city_fails():
+    def by_city(state, runtime):
+        celsius = state["celsius"]
+        if state["city"] in ("Lima", "Cairo"):
+            return {"report": f"{state['city']}: {celsius * 9 / 5 + 32:.1f} °F"}
+        return {"report": f"{state['city']}: {celsius:.1f} °C"}
+
+    assert_fails(lesson15.check_context(by_city), "Units(units='metric')", hint="context")
+
+
+def test_stop_rounds_chosen_by_target_fail():
+    rounds = {3.0: 7, 10.0: 11, 7.0: 4}  # right for the first limit each target was tried with
+
+    def by_target(state):
+        return "conclude" if state["rounds"] >= rounds[state["target"]] else "narrow"
+
+    assert_fails(lesson15.check_stop_in_time(by_target), "recursion_limit=7", hint="a step")
+
+
+def test_cache_key_chosen_by_request_id_fails():
+    groups = {101: "a", 102: "a", 103: "b", 104: "c", 105: "c", 106: "d"}
+
+    def by_id(state):
+        return groups.get(state["request_id"], str(state["request_id"]))
+
+    assert_fails(lesson15.check_cache_key(by_id), "differed only in request_id")
 
 
 def test_cache_key_that_is_not_a_string():
