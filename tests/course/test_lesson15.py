@@ -396,3 +396,14 @@ def test_exercise_graphs_do_on_graphkit_what_they_do_on_langgraph():
     assert ours["15.1"] == ["Lima: 18.0 °C", "Lima: 64.4 °F"]
     assert ours["15.2"][0].endswith("after 4 rounds")  # limit 6: narrow in steps 1-4
     assert ours["15.3"][1] == [101, 103, 104, 106]  # the repeats were served
+
+
+def test_no_text_before_a_question_gives_its_answer_away():
+    """Section 3's heading said the cached node's code does not run (Q2), and Q2's answer
+    said the key is made from the input (Q3's answer), both before those were asked."""
+    cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+    text = ["".join(cell["source"]) for cell in cells if cell["cell_type"] == "markdown"]
+    q2 = next(i for i, cell in enumerate(text) if cell.startswith("**Q2"))
+    q3 = next(i for i, cell in enumerate(text) if cell.startswith("**Q3"))
+    assert not any("without running" in cell for cell in text[:q2])
+    assert not any("input" in cell and "key" in cell for cell in text[q2:q3])
