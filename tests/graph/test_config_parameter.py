@@ -224,6 +224,7 @@ def test_an_entrypoint_follows_the_same_rule():
         our_main = entrypoint()(main)
     assert our_main.invoke(1, {"configurable": {"thread_id": "ada"}}) == "ada"
     assert len(theirs) == 1
+    assert [w.filename for w in ours] == [__file__]  # the user's decorator line
     [said] = [str(w.message) for w in ours]
     assert said.startswith("The entrypoint 'main': its `config` parameter is typed dict")
 
