@@ -11,6 +11,7 @@ from typing import Any
 
 from graphkit.cache.base import WRITES_NAMESPACE
 from graphkit.diagnostics import calls as diagnose
+from graphkit.diagnostics.parameters import warn_config_type
 from graphkit.pregel.calls import CallSpec, TaskFuture, call, identifier
 from graphkit.types import CachePolicy, RetryPolicy, TimeoutPolicy
 
@@ -107,6 +108,7 @@ def task(
         )  # fmt: skip
         if timeout_policy is not None and not made.spec.node.is_async:
             raise ValueError(diagnose.sync_timeout(made.name))
+        warn_config_type(f"The task {made.name!r}", func)
         return made
 
     if __func_or_none__ is not None:

@@ -120,7 +120,7 @@ def test_an_entrypoint_is_given_what_it_asks_for():
 
 def test_a_task_is_given_what_it_asks_for():
     @task
-    def tagged(x: int, config: Any, writer: Any) -> str:
+    def tagged(x: int, config: RunnableConfig, writer: Any) -> str:
         writer(f"in {config['metadata']['langgraph_node']}")
         return f"{x}"
 

@@ -229,6 +229,35 @@ def test_an_entrypoint_follows_the_same_rule():
     assert said.startswith("The entrypoint 'main': its `config` parameter is typed dict")
 
 
+def test_a_task_follows_the_same_rule():
+    """LangGraph warns when the task runs; graphkit where it is decorated."""
+    from langgraph.func import entrypoint as their_entrypoint
+    from langgraph.func import task as their_task
+
+    from graphkit.func import entrypoint, task
+
+    def thread(number: int, config: dict) -> str:
+        return config["configurable"]["thread_id"]
+
+    def main_of(task_of):
+        made = task_of(thread)
+
+        def main(number: int) -> str:
+            return made(number).result()
+
+        return main
+
+    with pytest.raises(TypeError), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        their_entrypoint()(main_of(their_task)).invoke(1, {"configurable": {"thread_id": "a"}})
+    with warnings.catch_warnings(record=True) as ours:
+        warnings.simplefilter("always")
+        main = entrypoint()(main_of(task))
+    assert main.invoke(1, {"configurable": {"thread_id": "ada"}}) == "ada"
+    [said] = [str(w.message) for w in ours]
+    assert said.startswith("The task 'thread': its `config` parameter is typed dict")
+
+
 def test_graphkits_own_nodes_do_not_warn():
     """The prebuilt agent's nodes type their config ``Any``: graphkit's own, not the
     user's."""
