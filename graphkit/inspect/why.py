@@ -25,6 +25,7 @@ from graphkit.inspect.edited import edited_before
 from graphkit.inspect.explanation import Answer, Explanation, Reason
 from graphkit.inspect.failed import failure_reasons
 from graphkit.inspect.findings import Finding
+from graphkit.inspect.handed_up import handed_up
 from graphkit.inspect.history import History
 from graphkit.inspect.in_subgraph import in_subgraph
 from graphkit.inspect.resumed import resumed_reason_text, reused_call_reason, reused_reason
@@ -215,7 +216,7 @@ class _Ran:
             f"{sender} sent {show(packet, 80)} in step {m} (through {how}); "
             f"step {m}'s Update queued it, so step {m + 1}'s Plan made a push task for it, "
             "with the packet's value as its whole input."
-        )
+        ) + handed_up(self.history.steps.get(m), sender)
         reason = Reason("push", text, m, None, (sender,))
         return Finding(f"{sender} sent it a packet (Send) in step {m}", reason)
 
@@ -297,6 +298,7 @@ class _Ran:
             f"{m + 1}'s Plan woke {node}."
         )
         text += "".join(self._besides_command(writer, node, m) for writer in writers)
+        text += "".join(handed_up(self.history.steps.get(m), writer) for writer in writers)
         kind = "edge" if branch_target(channel) else "channel"
         reason = Reason(kind, text, m, channel, writers)
         return [Finding(f"{both(writers)} wrote {channel} in step {m}", reason)]
