@@ -9,7 +9,6 @@ called it, which decides. ``why`` adds these reasons to the answer of a node tha
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
 from graphkit.inspect.explanation import Reason
@@ -26,12 +25,20 @@ __all__ = ["failure_reasons"]
 def _said(error: BaseException | None) -> str:
     """The error in a reason's sentence: on one line. (A reason is printed with its control
     characters escaped, so an error of several lines, such as LangGraph's with its
-    "For troubleshooting" line, read with a literal ``\\n`` in the middle.)
+    "For troubleshooting" line, read with a literal ``\\n`` in the middle.) A line that
+    ends a sentence runs on with a space; any other break (a list's items, a traceback's
+    lines, a user's message of several lines) stays visible as `` | ``.
 
     >>> _said(ValueError("no answer.\\nFor troubleshooting, visit: ..."))
     'ValueError: no answer. For troubleshooting, visit: ...'
+    >>> _said(ValueError("Traceback (most recent call last):\\n  File 'x.py', in f\\n    g()\\n"))
+    "ValueError: Traceback (most recent call last): File 'x.py', in f | g()"
     """
-    return re.sub(r"\s*\n\s*", " ", show_error(error))
+    lines = [line.strip() for line in show_error(error).splitlines() if line.strip()]
+    said = lines[0] if lines else ""
+    for line in lines[1:]:
+        said += (" " if said.endswith((".", ":", ";", ",", "!", "?")) else " | ") + line
+    return said
 
 
 def failure_reasons(superstep: Superstep, node: str) -> list[Reason]:

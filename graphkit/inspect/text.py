@@ -351,11 +351,18 @@ def _line(phase: str, name: str, column: int, text: str) -> str:
 
 
 def _ends_the_run(output: Any) -> bool:
-    """Whether a task's return is a ``Command`` whose only ``goto`` is END (a graphkit or
-    a LangGraph one: read by its fields), so it wrote no route on purpose."""
-    goto = getattr(output, "goto", None) if type(output).__name__ == "Command" else None
-    gotos = goto if isinstance(goto, (list, tuple)) else [goto]
-    return bool(gotos) and all(g == "__end__" for g in gotos)
+    """Whether a task's return is a ``Command`` whose only ``goto`` is END, or a list of
+    such Commands (a graphkit or a LangGraph one: read by their fields), so it wrote no
+    route on purpose."""
+    commands = output if isinstance(output, (list, tuple)) else [output]
+    if not commands or any(type(c).__name__ != "Command" for c in commands):
+        return False
+    for command in commands:
+        goto = getattr(command, "goto", None)
+        gotos = goto if isinstance(goto, (list, tuple)) else [goto]
+        if not gotos or any(g != "__end__" for g in gotos):
+            return False
+    return True
 
 
 def _one_line(text: str, width: int = 100) -> str:

@@ -332,3 +332,26 @@ def test_a_command_to_end_says_so_where_a_node_wrote_nothing():
     lines = [" ".join(line.split()) for line in str(builder.compile().trace({"n": 1})).splitlines()]
     assert "EXECUTE supervisor wrote nothing: it returned Command(goto=END)" in lines
     assert "EXECUTE quiet wrote nothing" in lines
+
+
+def test_a_list_of_commands_to_end_says_so_too():
+    """A node may return a list of Commands; [Command(goto=END)] read "wrote nothing"
+    while Command(goto=END) read as a route to END. A goto to END with an update says
+    what it wrote, and an empty goto is no END."""
+    from typing import TypedDict
+
+    from graphkit import END, START, Command, StateGraph
+
+    def line(returned):
+        builder = StateGraph(TypedDict("Counter", {"n": int}))
+        builder.add_node("supervisor", lambda state: returned).add_edge(START, "supervisor")
+        text = str(builder.compile().trace({"n": 1}))
+        lines = [" ".join(x.split()) for x in text.splitlines()]
+        return next(x for x in lines if x.startswith("EXECUTE supervisor"))
+
+    ended = "EXECUTE supervisor wrote nothing: it returned Command(goto=END)"
+    assert line([Command(goto=END)]) == ended
+    assert line(Command(goto=[END])) == ended
+    assert line(Command(goto=END, update={"n": 2})) == "EXECUTE supervisor wrote n"
+    assert line(Command(goto=[])) == "EXECUTE supervisor wrote nothing"
+    assert line([Command(goto=END), Command(update={"n": 2})]) == "EXECUTE supervisor wrote n"

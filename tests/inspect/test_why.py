@@ -1020,3 +1020,18 @@ def test_a_send_from_a_state_edit_in_a_langgraph_thread_is_the_edits():
         "A state edit (update_state) queued Send('work', 'owls'), in place of the packets "
         "plan sent in step 1: step 3 ran from the edited state (checkpoint source 'update')"
     )
+
+
+def test_an_error_whose_lines_are_not_sentences_keeps_its_breaks_visible():
+    """Joining every line with a space ran a traceback's lines or a list's items into
+    one ("... in f g() ValueError: boom"): a break after no sentence end reads " | "."""
+    from graphkit import START, StateGraph
+
+    def writer(state):
+        raise ValueError("Expected one of\n  - researcher\n  - writer\nFix the name.")
+
+    builder = StateGraph(dict).add_node("writer", writer).add_edge(START, "writer")
+    with pytest.raises(ValueError) as raised:
+        builder.compile().trace({"n": 1})
+    said = raised.value.run.why("writer").text(width=None)
+    assert "raised ValueError: Expected one of | - researcher | - writer | Fix the name." in said
