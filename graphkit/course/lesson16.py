@@ -95,8 +95,11 @@ def _conversations() -> list[tuple[str, list[Any], list[str]]]:
     ask = HumanMessage("a story about owls")
     found = AIMessage("researcher on 'a story about owls'", name="researcher")
     wrote = AIMessage("writer on 'a story about owls'", name="writer")
+    # (an assistant's greeting, from no worker: counting AI messages is not reading names)
+    hello = [HumanMessage("hi"), AIMessage("Hello! What shall we write?"), ask]
     return [
         ("a new conversation", [ask], ["researcher", "writer"]),
+        ("a conversation that opened with a greeting", hello, ["researcher", "writer"]),
         ("a conversation the researcher has answered", [ask, found], ["writer"]),
         ("a conversation both workers have answered", [ask, found, wrote], []),
     ]
@@ -105,8 +108,9 @@ def _conversations() -> list[tuple[str, list[Any], list[str]]]:
 @exercise("16.1 · A supervisor that knows when the work is done")
 def check_supervisor(supervisor: Any) -> str:
     """``supervisor(state)`` returns ``Command(goto=...)``: the first worker of
-    ``WORKERS`` that has not answered yet, or ``END`` when all have. Tried on three
-    conversations, at different points of the work."""
+    ``WORKERS`` that has not answered yet, or ``END`` when all have. Tried on four
+    conversations, at different points of the work (one opened with a greeting from no
+    worker)."""
     if not callable(supervisor):
         raise Wrong(
             f"supervisor is {supervisor!r}, not a function: give the node itself.",
@@ -258,6 +262,11 @@ def check_handoff(transfer_to_writer: Any) -> str:
             )
         if not given or given[0].type != "human":
             raise Wrong(f"{where}: the user's question is gone.", "Keep the question first.")
+        if len(given) != 2:
+            raise Wrong(
+                f"{where}: {len(given)} messages.",
+                "The writer needs two: the question, and one AIMessage with the findings.",
+            )
     return (
         "The researcher's run handed off; the parent's next step ran writer, whose model "
         "was sent the question and the findings, with none of the researcher's tool calls."
@@ -338,7 +347,7 @@ def _parent_hint(said: int, truth: int, researcher: int) -> str:
             "The researcher's subgraph runs inside one task of one parent step: its own "
             "steps are not the parent's."
         )
-    if said == truth - 1:
+    if said in (truth - 1, truth - 2):  # the nodes' steps only, or START's left out
         return "print(run) counts the input step (-1) and step 0, START's, too."
     return (
         "The supervisor runs before each worker and once more at the end; each run of a "

@@ -157,6 +157,8 @@ def test_the_lessons_cells_print_what_the_lesson_says():
     assert "writer ran in the parent's step [2]\n5 messages when writer started" in told
     assert "writer ran at step 2 because researcher wrote branch:to:writer in step 1." in told
     assert "after step 1: [4 messages: …, ai calls transfer_without_answer({})]" in told
+    # (why names the tool whose handoff wrote the route, as the text after the cell says)
+    assert "its tools node, running the tool transfer_without_answer" in " ".join(told.split())
     assert "EXECUTE  supervisor            wrote nothing: it returned Command(goto=END)" in told
     assert "draft = 'A poem: Tides follow the Moon, twice a day.'" in told
     assert "the parent's keys: ['messages']" in told
@@ -227,6 +229,19 @@ def test_supervisor_that_never_ends_or_stops_early_or_repeats():
         done = len([m for m in state["messages"] if m.type == "ai"])
         return Command(goto=["researcher", "writer", END][min(done, 2)] if done < 2 else END)
 
+    # counting AI messages passed every conversation made of the workers' answers only
+    verdict = lesson16.check_supervisor(from_the_start)
+    assert_fails(
+        verdict,
+        "On a conversation that opened with a greeting, your supervisor called writer",
+        hint="message.name",
+    )
+
+    def by_length(state):
+        return Command(goto=["researcher", "writer", END][min(len(state["messages"]) - 1, 2)])
+
+    assert_fails(lesson16.check_supervisor(by_length), "opened with a greeting")
+
     verdict = lesson16.check_supervisor(lambda state: Command(goto=END))
     assert_fails(verdict, "your supervisor called no worker", hint="message.name")
     assert_fails(lesson16.check_supervisor(None), "not a function")
@@ -264,6 +279,11 @@ def handoff(update_of, parent=True):
         ),
         (lambda s, m: {"messages": [m]}, "1 of them tool calls", "messages you make"),
         (lambda s, m: {"messages": s["messages"]}, "raised ValueError in step 2", "ToolMessage"),
+        (  # (the findings said twice: "one AIMessage")
+            lambda s, m: {"messages": [AIMessage(s["messages"][2].content) for _ in "ab"]},
+            "3 messages.",
+            "one AIMessage",
+        ),
         (
             lambda s, m: {"messages": [AIMessage("owls: 28 notes found")]},
             "On 'tides'",  # (hard-coded for owls)
@@ -294,6 +314,7 @@ def test_step_counts_pass_on_the_solution():
     [
         (11, 5, "parent_steps is not 11.", "its own steps are not the parent's"),
         (6, 5, "parent_steps is not 6.", "counts the input step"),
+        (5, 5, "parent_steps is not 5.", "counts the input step"),  # (steps 1 to 5)
         (7, 6, "researcher_steps is not 6.", "side by side"),
         (7, 4, "researcher_steps is not 4.", "own input step"),
         (7, "5", "researcher_steps is '5'", "Count"),
