@@ -100,6 +100,15 @@ def test_the_lessons_claims_hold_on_langgraph():
         swarm = names["build_swarm"](names["transfer_to_writer"])
         steps = stream_steps(swarm, asked)
         assert steps == {1: ["researcher"], 2: ["writer"]}, library
+        # Q2's text: the researcher's tools node runs the handoff in the subgraph's step 4
+        inner = [
+            (event["step"], event["payload"]["name"])
+            for namespace, event in names["build_swarm"](names["transfer_to_writer"]).stream(
+                asked, stream_mode="debug", subgraphs=True
+            )
+            if event["type"] == "task" and namespace and namespace[0].startswith("researcher:")
+        ]
+        assert inner == [(1, "agent"), (2, "tools"), (3, "agent"), (4, "tools")], library
         out = names["build_swarm"](names["transfer_to_writer"]).invoke(asked)
         assert [m.type for m in out["messages"]] == ["human", "ai", "tool", "ai", "tool", "ai"]
         assert out["messages"][-1].content == "A poem from 5 messages."
@@ -360,4 +369,11 @@ def test_relay_program_counts_on_langgraph():
         app.invoke(given, config)
     parent = [s.metadata["step"] for s in app.get_state_history(config)]
     assert sorted(parent) == list(range(-1, 6))  # 7 steps, as graphkit counts
+    # the researcher's own checkpoints (its namespace): 5 steps, the tool calls in one
+    inner = {
+        saved.metadata["step"]
+        for saved in app.checkpointer.list(None)
+        if saved.config["configurable"].get("checkpoint_ns", "").startswith("researcher:")
+    }
+    assert sorted(inner) == list(range(-1, 4))
     assert lesson16._counts(("owls", "bats")) == (7, 5)
