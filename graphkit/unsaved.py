@@ -47,6 +47,10 @@ class NotSaved:
     """With ``start``: the nodes that ran in those steps, as the checkpoint they made
     says (each had seen its triggers); in which step, and what each wrote, is not
     known. The debugger draws them ``not-saved``, not as nodes that never ran."""
+    after: int | None = None
+    """With ``start``: the last saved step before the steps not saved, when the thread's
+    beginning was saved (a thread run with ``durability="sync"``, then ``"exit"``); None:
+    they are the thread's first steps."""
 
     def text(self) -> str:
         """What a task line says in place of its writes.
@@ -57,8 +61,13 @@ class NotSaved:
         the steps up to step 2 were not saved by LangGraph (a run with durability='exit' saves only its last checkpoint): which tasks ran, what each wrote, and any error a task raised or an error handler took over are not known
         """  # noqa: E501
         if self.start is not None:
+            steps = (
+                f"the steps up to step {self.start}"
+                if self.after is None
+                else f"steps {self.after + 1} to {self.start}"
+            )
             return (
-                f"the steps up to step {self.start} were not saved by LangGraph (a run with "
+                f"{steps} were not saved by LangGraph (a run with "
                 "durability='exit' saves only its last checkpoint): which tasks ran, what "
                 "each wrote, and any error a task raised or an error handler took over are "
                 "not known"
@@ -91,7 +100,7 @@ def not_saved(result: Any) -> NotSaved | None:
 
     >>> from types import SimpleNamespace
     >>> not_saved(SimpleNamespace(output=NotSaved(False)))
-    NotSaved(finished=False, failed=(), start=None, ran=())
+    NotSaved(finished=False, failed=(), start=None, ran=(), after=None)
     >>> print(not_saved(SimpleNamespace(output={"n": 1})))
     None
     """

@@ -403,6 +403,12 @@ def _superstep(
         tasks, results = _update_task(parent, child, step, info)
     elif child.source == "fork":  # a replay copied its parent: nothing ran
         tasks, results = (), ()
+    elif child.step > parent.step + 1:
+        # (a later run, with durability="exit", saved only its last checkpoint: the input
+        # task stands in for its steps, as for a thread whose beginning was not saved)
+        task = _input_task(child, step)
+        ran = _ran(child, parent)
+        results, tasks = (_unsaved_start(task, step, ran, after=parent.step),), (task,)
     else:
         tasks = _tasks(parent, info)
         results = _results(parent, _started(parent, tasks, info), info, completed=True)
@@ -416,15 +422,18 @@ def _superstep(
     return Superstep(step, Plan(step, tasks), execution, update, _checkpoint(parent))
 
 
-def _unsaved_start(task: Task, step: int, ran: tuple[str, ...]) -> TaskResult:
-    """The input task of a thread whose first saved checkpoint is step ``step``'s: it
-    ran nothing; what the steps before did is not saved (not "wrote nothing"), only
-    which nodes ran in them (``ran``)."""
+def _unsaved_start(
+    task: Task, step: int, ran: tuple[str, ...], after: int | None = None
+) -> TaskResult:
+    """The input task of a thread whose first saved checkpoint is step ``step``'s (or
+    whose step ``after`` was saved, then none until ``step``): it ran nothing; what the
+    steps before did is not saved (not "wrote nothing"), only which nodes ran in them
+    (``ran``)."""
     unknown: Any = UNKNOWN
     return TaskResult(
         task,
         (),
-        output=NotSaved(True, start=step, ran=ran),
+        output=NotSaved(True, start=step, ran=ran, after=after),
         attempts=unknown,
         started=unknown,
         duration=unknown,
@@ -432,11 +441,17 @@ def _unsaved_start(task: Task, step: int, ran: tuple[str, ...]) -> TaskResult:
     )
 
 
-def _ran(saved: SavedCheckpoint) -> tuple[str, ...]:
-    """The nodes ``saved`` says ran before it: each has seen a version of its triggers
-    (the runtime's own entries, the input's and interrupts' bookkeeping, left out)."""
+def _ran(saved: SavedCheckpoint, since: SavedCheckpoint | None = None) -> tuple[str, ...]:
+    """The nodes ``saved`` says ran before it (after ``since``: those that have seen
+    other versions since): each has seen a version of its triggers (the runtime's own
+    entries, the input's and interrupts' bookkeeping, left out)."""
     seen = saved.checkpoint.get("versions_seen") or {}
-    return tuple(n for n, by in seen.items() if by and (n == START or not n.startswith("__")))
+    before = (since.checkpoint.get("versions_seen") or {}) if since is not None else {}
+    return tuple(
+        n
+        for n, by in seen.items()
+        if by and by != before.get(n) and (n == START or not n.startswith("__"))
+    )
 
 
 def _update_task(

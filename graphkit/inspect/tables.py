@@ -41,6 +41,7 @@ from graphkit.inspect.table_rows import (
     write_rows,
 )
 from graphkit.inspect.values import show, show_error
+from graphkit.unsaved import NotSaved, not_saved
 
 if TYPE_CHECKING:
     import pandas
@@ -137,21 +138,44 @@ _UNSAVED = {
 
 
 def unsaved_notes(run: Run, kind: str) -> list[str]:
-    """What table ``kind`` of a thread whose beginning was not saved cannot show (a
-    DataFrame's ``attrs["notes"]``, which a readable frame and the debugger show above
-    it): an empty writes table read as "nothing was written".
+    """What table ``kind`` of a thread some of whose steps were not saved (its beginning,
+    or a later run's steps) cannot show (a DataFrame's ``attrs["notes"]``, which a
+    readable frame and the debugger show above it): an empty writes table read as
+    "nothing was written".
 
     >>> from graphkit.inspect.examples import counter_run
     >>> unsaved_notes(counter_run(), "writes")
     []
     """
-    if not starts_unsaved(run) or kind not in _UNSAVED:
+    if kind not in _UNSAVED:
         return []
-    n = run.steps[0].step
-    return [
-        f"The steps up to step {n} were not saved by LangGraph (a run with "
-        f"durability='exit' saves only its last checkpoint): {_UNSAVED[kind].format(n=n)}."
+    notes = []
+    for stand_in in _stand_ins(run):
+        n = stand_in.start
+        if stand_in.after is not None and kind == "state":
+            continue  # (the state after step ``after`` was saved)
+        steps = f"steps {stand_in.after + 1} to {n}" if stand_in.after is not None else ""
+        notes.append(
+            f"{steps.capitalize() or f'The steps up to step {n}'} were not saved by LangGraph "
+            f"(a run with durability='exit' saves only its last checkpoint): "
+            f"{_UNSAVED[kind].format(n=n)}."
+        )
+    return notes
+
+
+def _stand_ins(run: Run) -> list[NotSaved]:
+    """The ``NotSaved`` of each ``__input__`` task standing in for steps not saved (the
+    first step of a thread whose beginning was not saved brings its state in, marked or
+    not)."""
+    found = [
+        unsaved
+        for superstep in run.steps
+        for result in (superstep.execution.results if superstep.execution else ())
+        if (unsaved := not_saved(result)) is not None and unsaved.start is not None
     ]
+    if starts_unsaved(run) and not any(unsaved.after is None for unsaved in found):
+        found.insert(0, NotSaved(True, start=run.steps[0].step))
+    return found
 
 
 def _noted(frame: pandas.DataFrame, notes: list[str]) -> pandas.DataFrame:

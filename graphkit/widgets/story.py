@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from graphkit.pregel.records import Superstep
+from graphkit.unsaved import not_saved
 
 if TYPE_CHECKING:
     from graphkit.widgets.session import DebugSession
@@ -41,10 +42,7 @@ def story_steps(session: DebugSession) -> tuple[Superstep, ...]:
     ([-1, 0, 1, 3], [-1, 0, 1, 2])
     """
     steps = session.supersteps
-    if not steps:
-        return ()
-    first = steps[0].step
-    return tuple(renumbered(superstep, first + i) for i, superstep in enumerate(steps))
+    return tuple(map(renumbered, steps, _numbers(steps)))
 
 
 def story_number(session: DebugSession, recorded: int) -> int:
@@ -53,11 +51,30 @@ def story_number(session: DebugSession, recorded: int) -> int:
     steps = session.supersteps
     if not steps:
         return recorded
-    first = steps[0].step
-    for i, superstep in enumerate(steps):
+    numbers = _numbers(steps)
+    for superstep, number in zip(steps, numbers, strict=True):
         if superstep.step == recorded:
-            return first + i
-    return first + len(steps)  # the step the stepper plans next
+            return number
+    return numbers[-1] + 1  # the step the stepper plans next
+
+
+def _numbers(steps: Sequence[Superstep]) -> list[int]:
+    """The story number of each of ``steps``: one more than the step before, except a
+    step standing in for steps a LangGraph thread did not save (``NotSaved.after``),
+    which keeps its distance (its cards and tables name those steps by number)."""
+    numbers: list[int] = []
+    for superstep in steps:
+        before = numbers[-1] if numbers else superstep.step - 1
+        numbers.append(before + 1 + _skipped(superstep))
+    return numbers
+
+
+def _skipped(superstep: Superstep) -> int:
+    """How many steps before ``superstep`` LangGraph did not save (its stand-in says)."""
+    for result in superstep.execution.results if superstep.execution is not None else ():
+        if (unsaved := not_saved(result)) is not None and unsaved.after is not None:
+            return max(unsaved.start - unsaved.after - 1, 0) if unsaved.start else 0
+    return 0
 
 
 def story_label(session: DebugSession, recorded: int | None) -> str:

@@ -167,3 +167,51 @@ def test_under_sync_the_debugger_draws_no_node_as_not_saved():
     assert not has_unsaved(session.supersteps)
     svg = view_at(session, len(session.supersteps) - 1, "update").svg
     assert "not-saved" not in _classes(svg, "b") and "applied" in _classes(svg, "b")
+
+
+def _sync_then_exit():
+    # (the first run saves every step; the second, under exit, only its last checkpoint:
+    # the thread's history jumps from step 2 to step 6)
+    app, config, _ = _thread("sync")
+    assert app.invoke({"log": ["x"]}, config, durability="exit")["log"][-2:] == ["a", "b"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (its beginning was saved: no warning)
+        return app, config, open_langgraph_thread(app, config)
+
+
+def test_a_later_run_under_exit_reads_as_steps_not_saved_not_as_the_runtime():
+    # (its one step read 'log ... (runtime)' with no task: the runtime wrote the second
+    # run's whole log, and nothing said steps 3 to 5 were missing)
+    app, config, run = _sync_then_exit()
+    assert [s.step for s in run.steps] == [-1, 0, 1, 2, 6]
+    (result,) = run.step(6).execution.results
+    unsaved = not_saved(result)
+    assert unsaved is not None and (unsaved.start, unsaved.after) == (6, 2)
+    assert set(unsaved.ran) == {"__start__", "a", "b"}
+    (log,) = [c for c in run.step(6).update.changes if c.channel == "log"]
+    assert log.unsaved is unsaved and log.writers == ()
+    text = str(run)
+    assert "steps 3 to 6 were not saved by LangGraph" in text
+    assert "(not saved)" in text and "(runtime)\n" not in text
+    assert "(writers not saved · add)" in run.step(6)._repr_html_()
+    # the tables say so too; the state before step 6 was saved (step 2's), so no note
+    (note,) = run.to_frame("writes").attrs["notes"]
+    assert note.startswith("Steps 3 to 6 were not saved by LangGraph")
+    assert "notes" not in run.to_frame("state").attrs
+    # the steps that were saved read as they do under sync
+    assert "(from b)" in text and not any(not_saved(r) for r in run.step(2).execution.results)
+    # (LangGraph's own history has the same gap)
+    assert [s.metadata["step"] for s in app.get_state_history(config)] == [6, 2, 1, 0, -1]
+
+
+def test_a_later_run_under_exit_keeps_its_step_number_in_the_debugger():
+    # (the debugger numbers steps one after another to hide a fork's extra number: it
+    # called step 6 'step 3 (after the fork)', beside a note on 'steps 3 to 6')
+    app, config, run = _sync_then_exit()
+    session = DebugSession.from_run(app, run, config)
+    last = len(session.supersteps) - 1
+    view = view_at(session, last, "execute")
+    assert view.step_label.startswith("step 6") and "fork" not in view.step_label
+    assert "Steps 3 to 6 were not saved" in view.table_html("writes")
+    svg = view.svg
+    assert all("not-saved" in _classes(svg, n) for n in ("a", "b"))
