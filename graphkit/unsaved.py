@@ -52,6 +52,11 @@ class NotSaved:
     beginning was saved (a thread run with ``durability="sync"``, then ``"exit"``); None:
     they are the thread's first steps."""
 
+    resumed: bool = False
+    """The task had paused in ``interrupt()`` and a run with ``durability="exit"``
+    resumed it and finished its step, saving only its last checkpoint: neither the
+    answer it was given nor its writes were saved."""
+
     def text(self) -> str:
         """What a task line says in place of its writes.
 
@@ -71,6 +76,12 @@ class NotSaved:
                 "durability='exit' saves only its last checkpoint): which tasks ran, what "
                 "each wrote, and any error a task raised or an error handler took over are "
                 "not known"
+            )
+        if self.resumed:
+            return (
+                "resumed after its interrupt(), and its writes were not saved: the run that "
+                "resumed it (durability='exit') saved only its last checkpoint, not the "
+                "answer it was given nor what it wrote"
             )
         if self.failed and self.finished:  # a resumed run finished the step
             return (
@@ -100,7 +111,7 @@ def not_saved(result: Any) -> NotSaved | None:
 
     >>> from types import SimpleNamespace
     >>> not_saved(SimpleNamespace(output=NotSaved(False)))
-    NotSaved(finished=False, failed=(), start=None, ran=(), after=None)
+    NotSaved(finished=False, failed=(), start=None, ran=(), after=None, resumed=False)
     >>> print(not_saved(SimpleNamespace(output={"n": 1})))
     None
     """

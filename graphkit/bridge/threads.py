@@ -267,10 +267,19 @@ def _results(
         # the cache may have served a task that finished (it holds no error, no interrupt)
         ran = error is not None or interrupts or answers or stopped
         cached = UNKNOWN if task.node in info.cached and not ran else False
+        # paused, yet its step's Update was saved: a run with durability="exit" resumed it
+        # and saved neither its answer nor its writes
+        resumed = completed and bool(interrupts) and not answers
+        interrupts = () if resumed else interrupts
         # a finished task saves a write at least (a marker when it wrote none): none was
         # saved when the process ended first (still running, or a background save pending)
         unsaved = not writes and error is None and not interrupts and not stopped
-        output = NotSaved(completed, failed) if unsaved else _output(task, planned, root, writes)
+        if resumed:
+            output: Any = NotSaved(True, resumed=True)
+        elif unsaved:
+            output = NotSaved(completed, failed)
+        else:
+            output = _output(task, planned, root, writes)
         results.append(
             TaskResult(
                 task,

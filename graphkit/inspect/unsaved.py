@@ -42,7 +42,15 @@ def not_saved_reason(node: str, n: int, unsaved: Sequence[TaskResult]) -> Reason
     finished = all(r.output.finished for r in unsaved)
     tasks = f"{len(unsaved)} of its tasks" if len(unsaved) > 1 else "its task"
     failed = next((r.output.failed for r in unsaved if r.output.failed), ())
-    if finished and failed:
+    if any(r.output.resumed for r in unsaved):
+        text = (
+            f"Step {n}'s Update was saved, so {node} had finished, but LangGraph did not save "
+            f"the writes of {tasks}: it had paused in interrupt(), and the run that resumed "
+            "it (Command(resume=...)), with durability='exit', saved only its last "
+            "checkpoint, not the answer nor what it wrote. The step's changes are known; "
+            "what each of its tasks wrote is not."
+        )
+    elif finished and failed:
         text = (
             f"Step {n}'s Update was saved, so {node} had finished, but LangGraph did not save "
             f"the writes of {tasks}: {join_names(failed)} raised in an earlier run of step "

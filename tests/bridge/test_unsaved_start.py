@@ -215,3 +215,37 @@ def test_a_later_run_under_exit_keeps_its_step_number_in_the_debugger():
     assert "Steps 3 to 6 were not saved" in view.table_html("writes")
     svg = view.svg
     assert all("not-saved" in _classes(svg, n) for n in ("a", "b"))
+
+
+def _asked_and_resumed(durability: str):
+    from langgraph.types import Command, interrupt
+
+    def ask(state):
+        return {"log": [f"b:{interrupt('ok?')}"]}
+
+    builder = StateGraph(Log).add_node("a", lambda state: {"log": ["a"]}).add_node("b", ask)
+    app = builder.add_edge(START, "a").add_edge("a", "b").compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": durability}}
+    app.invoke({"log": []}, config, durability=durability)
+    assert app.invoke(Command(resume="yes"), config, durability=durability) == {
+        "log": ["a", "b:yes"]
+    }
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return open_langgraph_thread(app, config)
+
+
+def test_a_task_resumed_under_exit_reads_as_not_saved_not_as_still_paused():
+    # (the resuming run saved neither the answer nor b's writes: b read 'paused in
+    # interrupt('ok?')' in a finished run, and its log change '(runtime)')
+    run = _asked_and_resumed("exit")
+    assert run.status == "done"
+    (b,) = run.step(2).execution.results
+    assert not b.paused and b.interrupts == () and not_saved(b).resumed
+    text = str(run)
+    assert "paused in" not in text and "resumed after its interrupt()" in text
+    assert "['a'] -> ['a', 'b:yes']  (from b)" in text
+    assert "the run that resumed it" in " ".join(str(run.why("b")).split())
+    # under sync the answer and the writes were saved
+    (b,) = _asked_and_resumed("sync").step(2).execution.results
+    assert b.answers == ("yes",) and b.writes and not_saved(b) is None
