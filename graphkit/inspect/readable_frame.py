@@ -42,7 +42,8 @@ __all__ = ["NARROW", "NOT_VALUES", "ReadableFrame", "readable_frame", "styled"]
 
 NARROW = frozenset(
     {
-        *("step", "phase", "kind", "attempts", "duration", "cached", "reused", "worker"),
+        *("step", "phase", "kind", "attempts", "attempt", "duration", "cached", "reused"),
+        "worker",
         *("task_id", "checkpoint_id", "parent_id", "fork_of", "thread", "ns", "source"),
         *("version_before", "version_after", "call", "kept", "status", "steps", "op"),
         *("start", "end", "wait", "barrier"),

@@ -14,12 +14,15 @@ if TYPE_CHECKING:
 
 __all__ = ["STORE_COLUMNS", "store_op_where", "store_ops_groups", "store_ops_text", "store_rows"]
 
-STORE_COLUMNS = ("step", "node", "op", "namespace", "key", "given", "returned", "task_id")
+STORE_COLUMNS = (
+    "step", "node", "op", "namespace", "key", "given", "returned", "attempt", "task_id"
+)  # fmt: skip
 
 
 def store_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
     """One row per store operation, in the order each task made them, tasks in the
-    Execution's order; ``namespace`` joined with "/" (a search's prefix).
+    Execution's order; ``namespace`` joined with "/" (a search's prefix); ``attempt``
+    the task's attempt that made it (a retried task's failed attempts' stay in the store).
 
     >>> from graphkit.pregel.records import Plan, Superstep, Task, TaskResult, StoreOp
     >>> from graphkit.pregel.records import Execution
@@ -45,6 +48,7 @@ def store_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
                         "key": op.key,
                         "given": op.given,
                         "returned": op.returned,
+                        "attempt": op.attempt,
                         "task_id": result.task.id,
                     }
                 )
@@ -110,10 +114,21 @@ def store_ops_text(result: TaskResult) -> str | None:
     'store: put users/dee · profile (not undone)'
     >>> store_ops_text(TaskResult(task, ())) is None
     True
+
+    A retried task's failed attempts made theirs too (their writes stay in the store):
+
+    >>> again = StoreOp("put", ("users", "dee"), "profile", {"name": "Dee"}, attempt=2)
+    >>> store_ops_text(TaskResult(task, (), attempts=2, store_ops=(op, again)))
+    'store: put users/dee · profile (1 by a failed attempt, not undone)'
     """
     groups = store_ops_groups(result.store_ops)
     if not groups:
         return None
     wrote = any(op.kind in ("put", "delete") for op in result.store_ops)
     kept = " (not undone)" if wrote and result.error is not None else ""
+    last = result.attempts if isinstance(result.attempts, int) else 1
+    earlier = sum(op.attempt < last and op.kind in ("put", "delete") for op in result.store_ops)
+    if earlier and not kept:
+        attempts = "a failed attempt" if earlier == 1 else "failed attempts"
+        kept = f" ({earlier} by {attempts}, not undone)"
     return f"store: {'; '.join(groups)}{kept}"

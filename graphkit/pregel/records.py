@@ -135,13 +135,15 @@ class StoreOp:
     ``"search"``, ``"put"``, ``"delete"`` or ``"list_namespaces"``; ``namespace`` the
     namespace (a search's prefix), ``key`` the item's key (None for a search or a
     listing), ``given`` what the task gave (the value put, a search's filter and query),
-    ``returned`` what came back (the value read, the keys or namespaces found)."""
+    ``returned`` what came back (the value read, the keys or namespaces found);
+    ``attempt`` the task's attempt that made it (1: its first)."""
 
     kind: str
     namespace: tuple[str, ...]
     key: str | None
     given: Any = None
     returned: Any = None
+    attempt: int = 1
 
 
 @frozen_record(repr=False)
@@ -151,7 +153,8 @@ class TaskResult:
     calls got; ``reused``: finished before a crash or interrupt, not run again on resume;
     ``cached``: not run, its writes came from the node cache (``CachePolicy``);
     ``handled``: it failed and its node's error handler took over, so the step goes on;
-    ``store_ops``: what its last attempt did with the graph's store (``StoreOp``);
+    ``store_ops``: what its attempts did with the graph's store (``StoreOp``: a failed
+    attempt's too, as its writes to the store stay);
     ``paused``: it stopped the run, with its ``interrupts`` or, when a subgraph it ran
     stopped at one of its breakpoints or drained, with none; ``drained``: why that
     subgraph drained (the run drains too)."""

@@ -21,22 +21,24 @@ def note_store_ops(ops: Sequence[Any], results: Sequence[Any]) -> None:
     from graphkit.store.base import GetOp, ListNamespacesOp, PutOp, SearchOp
 
     made = scope.store_ops if scope.store_ops is not None else []
+    attempt = scope.attempt + 1
     for op, result in zip(ops, results, strict=False):
         if isinstance(op, SearchOp):
             given = {k: v for k, v in (("filter", op.filter), ("query", op.query)) if v}
             if op.limit != 10 or op.offset:
                 given.update(limit=op.limit, offset=op.offset)
             keys = [item.key for item in result or ()]
-            made.append(StoreOp("search", tuple(op.namespace_prefix), None, given, keys))
+            made.append(StoreOp("search", tuple(op.namespace_prefix), None, given, keys, attempt))
         elif isinstance(op, ListNamespacesOp):
             given = {"max_depth": op.max_depth} if op.max_depth is not None else {}
-            made.append(StoreOp("list_namespaces", (), None, given, list(result or ())))
+            found = list(result or ())
+            made.append(StoreOp("list_namespaces", (), None, given, found, attempt))
         elif isinstance(op, PutOp):  # (a value of None deletes)
             kind = "put" if op.value is not None else "delete"
-            made.append(StoreOp(kind, tuple(op.namespace), op.key, op.value))
+            made.append(StoreOp(kind, tuple(op.namespace), op.key, op.value, None, attempt))
         elif isinstance(op, GetOp):
             value = result.value if result is not None else None
-            made.append(StoreOp("get", tuple(op.namespace), op.key, None, value))
+            made.append(StoreOp("get", tuple(op.namespace), op.key, None, value, attempt))
     scope.store_ops = made
 
 

@@ -64,6 +64,7 @@ def run_task(
     subgraph_calls = [0]
     answers = run.answers.get(task.id, ()) if run.answers else ()
     task_work = work if work.pool is not None else None  # None in another process
+    store_ops: list[Any] = []  # (a failed attempt's: what it put in the store stays)
     while True:
         scope = TaskScope(
             run, task, len(failed), subruns, [*answers], 0, subgraph_calls, task_work, node=node
@@ -76,6 +77,7 @@ def run_task(
             break
         answers = tuple(scope.answers)  # a retry is given the answers this attempt took
         failed.append(error)  # type: ignore[arg-type]
+        store_ops.extend(scope.store_ops or ())
     if error is not None:
         note = f"During task with name {task.node!r} and id {task.id!r} (step {task.step})"
         if note not in getattr(error, "__notes__", ()):  # one exception raised twice
@@ -97,7 +99,7 @@ def run_task(
         tuple(subruns),
         paused or (),
         tuple(scope.answers),
-        store_ops=tuple(scope.store_ops or ()),
+        store_ops=(*store_ops, *(scope.store_ops or ())),
         paused=paused is not None,
         drained=scope.drained,
         routed_up=scope.routed_up is not None,

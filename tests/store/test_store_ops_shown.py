@@ -158,3 +158,38 @@ def test_print_run_says_a_failed_tasks_store_writes_are_not_undone():
         "raised ConnectionError: mail server down; store: put users/ada · a, b, c +1; "
         "search users ×2 (not undone)" in text
     )
+
+
+def test_a_retried_task_keeps_what_its_failed_attempts_put_in_the_store():
+    # (only the last attempt's put was recorded, while the store kept all three: the
+    # failed attempts' writes are not undone, as a failed task's are not)
+    from graphkit.types import RetryPolicy
+
+    class Flaky(Exception):
+        pass
+
+    calls = []
+
+    def flaky(state: State, store) -> dict:
+        calls.append(1)
+        store.put(("tries",), f"try{len(calls)}", {"n": len(calls)})
+        if len(calls) < 3:
+            raise Flaky("again")
+        return {"theme": "dark"}
+
+    store = InMemoryStore()
+    policy = RetryPolicy(initial_interval=0.0, jitter=False)
+    builder = StateGraph(State).add_node("flaky", flaky, retry_policy=policy)
+    run = builder.add_edge(START, "flaky").compile(store=store).trace({"user": "ada"})
+    assert [item.key for item in store.search(("tries",))] == ["try1", "try2", "try3"]
+    (result,) = run.step(1).execution.results
+    assert [(op.key, op.attempt) for op in result.store_ops] == [
+        ("try1", 1),
+        ("try2", 2),
+        ("try3", 3),
+    ]
+    rows = run.to_frame("store")
+    assert rows[["key", "attempt"]].values.tolist() == [["try1", 1], ["try2", 2], ["try3", 3]]
+    assert "store: put tries · try1, try2, try3 (2 by failed attempts, not undone)" in (
+        " ".join(run_text(run).split())
+    )
