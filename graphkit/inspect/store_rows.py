@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from graphkit.pregel.records import StoreOp, Superstep, TaskResult
 
-__all__ = ["STORE_COLUMNS", "store_op_where", "store_ops_groups", "store_ops_text", "store_rows"]
+__all__ = [
+    "STORE_COLUMNS",
+    "store_op_where",
+    "store_ops_groups",
+    "store_ops_text",
+    "store_rows",
+    "subgraph_ops",
+]
 
 STORE_COLUMNS = (
     "step", "node", "op", "namespace", "key", "given", "returned", "attempt", "task_id"
@@ -23,6 +30,8 @@ def store_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
     """One row per store operation, in the order each task made them, tasks in the
     Execution's order; ``namespace`` joined with "/" (a search's prefix); ``attempt``
     the task's attempt that made it (a retried task's failed attempts' stay in the store).
+    A task that ran a subgraph is followed by its subgraph's operations, ``node`` naming
+    the subgraph's node after the task's (``"sub → inner"``): they are the task's too.
 
     >>> from graphkit.pregel.records import Plan, Superstep, Task, TaskResult, StoreOp
     >>> from graphkit.pregel.records import Execution
@@ -38,11 +47,13 @@ def store_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
         if superstep.execution is None:
             continue
         for result in superstep.execution.results:
-            for op in result.store_ops:
+            ops = [(result.task.node, op) for op in result.store_ops]
+            ops += [(f"{result.task.node} → {node}", op) for node, op in subgraph_ops(result)]
+            for node, op in ops:
                 rows.append(
                     {
                         "step": superstep.step,
-                        "node": result.task.node,
+                        "node": node,
                         "op": op.kind,
                         "namespace": "/".join(op.namespace),
                         "key": op.key,
@@ -53,6 +64,18 @@ def store_rows(steps: Iterable[Superstep]) -> list[dict[str, Any]]:
                     }
                 )
     return rows
+
+
+def subgraph_ops(result: TaskResult) -> list[tuple[str, StoreOp]]:
+    """The store operations of the subgraphs ``result``'s task ran (nested ones too),
+    each with the subgraph's node that made it (``"inner"``, ``"inner → deeper"``)."""
+    found = []
+    for subrun in result.subruns:
+        for superstep in subrun.steps:
+            for inner in superstep.execution.results if superstep.execution else ():
+                found += [(inner.task.node, op) for op in inner.store_ops]
+                found += [(f"{inner.task.node} → {n}", op) for n, op in subgraph_ops(inner)]
+    return found
 
 
 SHOWN_GROUPS = 3
@@ -121,10 +144,12 @@ def store_ops_text(result: TaskResult) -> str | None:
     >>> store_ops_text(TaskResult(task, (), attempts=2, store_ops=(op, again)))
     'store: put users/dee · profile (1 by a failed attempt, not undone)'
     """
+    inner = [op for _, op in subgraph_ops(result)]  # (the store is shared: name them too)
     groups = store_ops_groups(result.store_ops)
+    groups += [f"{group} (in its subgraph)" for group in store_ops_groups(inner)]
     if not groups:
         return None
-    wrote = any(op.kind in ("put", "delete") for op in result.store_ops)
+    wrote = any(op.kind in ("put", "delete") for op in (*result.store_ops, *inner))
     kept = " (not undone)" if wrote and result.error is not None else ""
     last = result.attempts if isinstance(result.attempts, int) else 1
     earlier = sum(op.attempt < last and op.kind in ("put", "delete") for op in result.store_ops)

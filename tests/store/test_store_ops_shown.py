@@ -193,3 +193,19 @@ def test_a_retried_task_keeps_what_its_failed_attempts_put_in_the_store():
     assert "store: put tries · try1, try2, try3 (2 by failed attempts, not undone)" in (
         " ".join(run_text(run).split())
     )
+
+
+def test_a_subgraphs_store_operations_are_its_tasks_too():
+    # (the parent's line read 'sub  wrote theme' and its store table was empty, while
+    # the subgraph's node had put an item in the store both share)
+    builder = StateGraph(State).add_node("remember", remember).add_edge(START, "remember")
+    sub = builder.compile()
+    parent = StateGraph(State).add_node("sub", sub).add_edge(START, "sub")
+    store = InMemoryStore()
+    run = parent.compile(store=store).trace({"user": "ada", "theme": ""})
+    assert store.get(("users", "ada"), "prefs") is not None
+    rows = run.to_frame("store")[["step", "node", "op", "namespace", "key"]]
+    assert rows.values.tolist() == [[1, "sub → remember", "put", "users/ada", "prefs"]]
+    line = next(line for line in run_text(run).splitlines() if "EXECUTE  sub" in line)
+    assert line.endswith("store: put users/ada · prefs (in its subgraph)")
+    assert "put users/ada · prefs (in its subgraph)" in run.step(1).execution._repr_html_()
