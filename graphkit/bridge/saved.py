@@ -67,6 +67,17 @@ class SavedError(Exception):
             return repr(self.args[0])
         return super().__str__()
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # its class is made at import time, not found by name in this module: a copy
+        # or a pickle (of a Run read from LangGraph) makes it again from the saved text
+        return (_rebuilt, (self.text, self.__dict__))
+
+
+def _rebuilt(text: str, state: dict[str, Any]) -> BaseException:
+    error = saved_error(text)
+    error.__dict__.update(state)
+    return error
+
 
 def _saved_error_class(name: str) -> type[SavedError]:
     return _error_class(name, _builtin_base(name))

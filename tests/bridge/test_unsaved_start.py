@@ -249,3 +249,30 @@ def test_a_task_resumed_under_exit_reads_as_not_saved_not_as_still_paused():
     # under sync the answer and the writes were saved
     (b,) = _asked_and_resumed("sync").step(2).execution.results
     assert b.answers == ("yes",) and b.writes and not_saved(b) is None
+
+
+@pytest.mark.parametrize("durability", ["exit", "sync"])
+def test_a_failed_thread_read_from_langgraph_pickles_and_copies(durability):
+    # (its error's class is made on import, so pickle could not find it by name:
+    # "Can't pickle <class 'graphkit.bridge.saved.ValueError'>")
+    import copy
+    import pickle
+
+    def fail(state):
+        raise ValueError("bad")
+
+    builder = StateGraph(Log).add_node("a", lambda state: {"log": ["a"]}).add_node("b", fail)
+    app = builder.add_edge(START, "a").add_edge("a", "b").compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": durability}}
+    with pytest.raises(ValueError, match="bad"):
+        app.invoke({"log": []}, config, durability=durability)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        run = open_langgraph_thread(app, config)
+    assert run.status == "error"
+    for again in (pickle.loads(pickle.dumps(run)), copy.deepcopy(run)):
+        assert str(again) == str(run) and again.status == "error"
+        (b,) = again.step(2).execution.results
+        assert type(b.error).__name__ == "ValueError" and str(b.error) == "bad"
+    for kind in ("tasks", "writes", "changes", "state", "timeline", "subgraphs", "store"):
+        pickle.loads(pickle.dumps(run.to_frame(kind)))
