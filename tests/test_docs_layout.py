@@ -166,3 +166,58 @@ def test_copy_buttons_cover_no_code(site_url, width, tmp_path):
         finally:
             browser.close()
     assert covered == {}, f"at {width} px a copy button covers code: {covered}"
+
+
+# Each printed line (a text output) that the page shows split inside a word: two characters
+# side by side in the text, neither a space, on two different rows of the page.
+SPLIT_WORDS = """() => {
+  const split = [];
+  const range = document.createRange();
+  for (const pre of document.querySelectorAll('.jp-RenderedText pre')) {
+    const text = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+    while (text.nextNode()) {
+      const node = text.currentNode;
+      let top = null;
+      for (let i = 0; i < node.length; i++) {
+        if (node.data[i] === '\\n') { top = null; continue; }
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const row = range.getBoundingClientRect().top;
+        if (top !== null && row > top + 1 && /\\S\\S/.test(node.data.slice(i - 1, i + 1))) {
+          const line = node.data.slice(0, i).split('\\n').pop();
+          split.push(`"${line.slice(-20)}|${node.data.slice(i, i + 12)}"`);
+        }
+        top = row;
+      }
+    }
+  }
+  return split;
+}"""
+
+
+@pytest.mark.docs
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [1280, 390])
+def test_printed_outputs_split_no_word(site_url, width):
+    """A printed output is never broken inside a word: at 1280 px a line too long for its
+    box wraps at a space (JupyterLab's break-all split lesson 16's ``recursion_limit``); at
+    a phone's width the lines stay whole and scroll, as code does (``print(run)``'s
+    columns read "trigge / red by"). Lesson 16 prints both, folded answers included."""
+    from playwright.sync_api import sync_playwright
+
+    from scripts.read_in_lab import CHROMIUM, CHROMIUM_ARGS, LOCAL
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": width, "height": 900})
+            page.route(
+                "**/*", lambda r: r.continue_() if r.request.url.startswith(LOCAL) else r.abort()
+            )
+            page.goto(f"{site_url}/lessons/16-supervisor-and-handoffs/")
+            page.evaluate("() => document.fonts.ready.then(() => true)")
+            page.evaluate(OPEN_FOLDS)
+            split = page.evaluate(SPLIT_WORDS)
+        finally:
+            browser.close()
+    assert split == [], f"lessons/16 at {width} px: printed words split across rows: {split}"
