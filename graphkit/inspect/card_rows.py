@@ -21,7 +21,7 @@ from graphkit.inspect.retried import retried_text
 from graphkit.inspect.store_rows import store_ops_text
 from graphkit.inspect.timeline import duration_text
 from graphkit.inspect.unsaved import not_saved, writers_text
-from graphkit.inspect.values import handoff_text, show, show_error
+from graphkit.inspect.values import ENDED, ended_text, ends_the_run, handoff_text, show, show_error
 
 if TYPE_CHECKING:
     from graphkit.pregel.records import ChannelChange, Task, TaskResult
@@ -151,8 +151,10 @@ def result_items(
         lines.append(f'<div style="margin:1px 0 1px 12px">{muted("paused in")} {asked}</div>')
     elif not result.writes:
         unsaved = not_saved(result)
-        did = unsaved.text() if unsaved is not None else "wrote nothing"
+        did = unsaved.text() if unsaved is not None else ended_text(result.output, "wrote nothing")
         lines.append(f'<div style="margin-left:12px">{muted(did)}</div>')
+    elif ends_the_run(result.output):  # (its writes are listed: the route it took is not)
+        lines.append(f'<div style="margin-left:12px">{muted(ENDED)}</div>')
     if (store := store_ops_text(result)) is not None:  # (the store is no channel: say it)
         lines.append(
             f'<div style="margin:1px 0 1px 12px;overflow-wrap:anywhere">{escape(store)}</div>'

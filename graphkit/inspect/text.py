@@ -22,6 +22,7 @@ from graphkit.inspect.store_rows import store_ops_text
 from graphkit.inspect.timeline import duration_text
 from graphkit.inspect.unsaved import NotSaved, not_saved, writers_text
 from graphkit.inspect.values import (
+    ended_text,
     handoff,
     handoff_text,
     join_names,
@@ -161,8 +162,9 @@ def superstep_lines(
             did = f"handed off to the parent graph: {_one_line(handoff_text(handed_off))}"
         elif result.error is not None:
             did = f"raised {_one_line(show_error(result.error))}"
-        elif result.writes:
-            did = f"wrote {', '.join(dict.fromkeys(channel for channel, _ in result.writes))}"
+        elif result.writes:  # (and a route it ended the run with: no write shows that)
+            wrote = ", ".join(dict.fromkeys(channel for channel, _ in result.writes))
+            did = ended_text(result.output, f"wrote {wrote}")
         elif result.interrupts:  # what it asked: the answer to compare with what it did next
             asked = (getattr(i, "value", i) for i in result.interrupts)
             did = "paused in " + ", ".join(f"interrupt({show(a, 2 * _VALUE_WIDTH)})" for a in asked)
@@ -172,10 +174,8 @@ def superstep_lines(
             did = unsaved.text()
         elif unsaved_start:  # (it brings in a state no saved write explains)
             did = NotSaved(True, start=superstep.step).text()
-        elif _ends_the_run(result.output):  # (a supervisor's last turn: goto=END)
-            did = "wrote nothing: it returned Command(goto=END)"
-        else:
-            did = "wrote nothing"
+        else:  # (a supervisor's last turn, goto=END, writes no route on purpose)
+            did = ended_text(result.output, "wrote nothing")
         if (store := store_ops_text(result)) is not None:  # (no channel shows them)
             did = f"{did}; {store}"
         keys = update.state_keys if update is not None else ()
@@ -348,21 +348,6 @@ def _question_ids(results: Iterable[TaskResult]) -> list[str]:
 
 def _line(phase: str, name: str, column: int, text: str) -> str:
     return f"  {phase:<8} {terminal_text(name):<{column}}  {text}".rstrip()
-
-
-def _ends_the_run(output: Any) -> bool:
-    """Whether a task's return is a ``Command`` whose only ``goto`` is END, or a list of
-    such Commands (a graphkit or a LangGraph one: read by their fields), so it wrote no
-    route on purpose."""
-    commands = output if isinstance(output, (list, tuple)) else [output]
-    if not commands or any(type(c).__name__ != "Command" for c in commands):
-        return False
-    for command in commands:
-        goto = getattr(command, "goto", None)
-        gotos = goto if isinstance(goto, (list, tuple)) else [goto]
-        if not gotos or any(g != "__end__" for g in gotos):
-            return False
-    return True
 
 
 def _one_line(text: str, width: int = 100) -> str:

@@ -28,6 +28,8 @@ __all__ = [
     "barrier_parts",
     "barrier_seen",
     "branch_target",
+    "ended_text",
+    "ends_the_run",
     "handoff",
     "handoff_text",
     "is_internal",
@@ -356,6 +358,46 @@ def handoff_text(command: Any) -> str:
     if update is not None:
         parts.append(f"update {show(update, 80)}")
     return ", ".join(parts) or "no goto and no update"
+
+
+ENDED = "it returned Command(goto=END)"
+"""What a task's line and card add when the task returned ``Command(goto=END)``: it
+wrote no route on purpose (a supervisor's last turn), whatever state it wrote."""
+
+
+def ends_the_run(output: Any) -> bool:
+    """Whether a task's return is a ``Command`` whose only ``goto`` is END, or a list of
+    such Commands (a graphkit or a LangGraph one: read by their fields), so it wrote no
+    route on purpose.
+
+    >>> from graphkit import END, Command
+    >>> ends_the_run(Command(goto=END, update={"n": 3})), ends_the_run(Command(goto="a"))
+    (True, False)
+    """
+    commands = output if isinstance(output, (list, tuple)) else [output]
+    if not commands or any(type(c).__name__ != "Command" for c in commands):
+        return False
+    for command in commands:
+        goto = getattr(command, "goto", None)
+        gotos = goto if isinstance(goto, (list, tuple)) else [goto]
+        if not gotos or any(g != "__end__" for g in gotos):
+            return False
+    return True
+
+
+def ended_text(output: Any, did: str) -> str:
+    """``did`` (what a task wrote) with ``ENDED`` after it when ``output`` ended the run:
+    after "wrote nothing" as its cause, after writes as one more thing it did.
+
+    >>> from graphkit import END, Command
+    >>> ended_text(Command(goto=END, update={"n": 3}), "wrote n")
+    'wrote n; it returned Command(goto=END)'
+    >>> ended_text(Command(goto=END), "wrote nothing"), ended_text({}, "wrote nothing")
+    ('wrote nothing: it returned Command(goto=END)', 'wrote nothing')
+    """
+    if not ends_the_run(output):
+        return did
+    return f"{did}{':' if did == 'wrote nothing' else ';'} {ENDED}"
 
 
 def join_names(names: Iterable[str], conjunction: str = "and") -> str:

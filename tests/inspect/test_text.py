@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 SEED_TIMELINE = "\n".join(
     [
         "5 supersteps, done",
@@ -355,3 +357,34 @@ def test_a_list_of_commands_to_end_says_so_too():
     assert line(Command(goto=END, update={"n": 2})) == "EXECUTE supervisor wrote n"
     assert line(Command(goto=[])) == "EXECUTE supervisor wrote nothing"
     assert line([Command(goto=END), Command(update={"n": 2})]) == "EXECUTE supervisor wrote n"
+
+
+@pytest.mark.parametrize("library", ["graphkit", "langgraph"])
+def test_a_command_to_end_that_wrote_state_says_it_ended_the_run_too(library):
+    """A supervisor's last turn that also writes, ``Command(goto=END, update={"n": 3})``,
+    read "wrote n" in print(run) and only "n = 3" on its card, as a node that wrote n
+    and went on by its edges does; only "wrote nothing" named the Command."""
+    from typing import TypedDict
+
+    if library == "langgraph":
+        pytest.importorskip("langgraph")
+        from langgraph.graph import END, START, StateGraph
+        from langgraph.types import Command
+
+        from graphkit.bridge import from_langgraph
+    else:
+        from graphkit import END, START, Command, StateGraph
+
+    builder = StateGraph(TypedDict("Counter", {"n": int}))
+    builder.add_node("supervisor", lambda state: Command(goto=END, update={"n": 3}))
+    builder.add_node("quiet", lambda state: Command(goto=END))
+    builder.add_edge(START, "supervisor").add_edge(START, "quiet")
+    app = builder.compile()
+    assert app.invoke({"n": 1}) == {"n": 3}
+    run = (from_langgraph(app) if library == "langgraph" else app).trace({"n": 1})
+    lines = [" ".join(line.split()) for line in str(run).splitlines()]
+    assert "EXECUTE supervisor wrote n; it returned Command(goto=END)" in lines
+    assert "EXECUTE quiet wrote nothing: it returned Command(goto=END)" in lines
+    card = run.step(1)._repr_html_()
+    assert card.count("it returned Command(goto=END)") == 2
+    assert "wrote nothing: it returned Command(goto=END)" in card
