@@ -339,7 +339,7 @@ def test_a_command_to_end_says_so_where_a_node_wrote_nothing():
 def test_a_list_of_commands_to_end_says_so_too():
     """A node may return a list of Commands; [Command(goto=END)] read "wrote nothing"
     while Command(goto=END) read as a route to END. A goto to END with an update says
-    what it wrote, and an empty goto is no END."""
+    what it wrote and that it ended, and an empty goto is no END."""
     from typing import TypedDict
 
     from graphkit import END, START, Command, StateGraph
@@ -354,7 +354,9 @@ def test_a_list_of_commands_to_end_says_so_too():
     ended = "EXECUTE supervisor wrote nothing: it returned Command(goto=END)"
     assert line([Command(goto=END)]) == ended
     assert line(Command(goto=[END])) == ended
-    assert line(Command(goto=END, update={"n": 2})) == "EXECUTE supervisor wrote n"
+    assert line(Command(goto=END, update={"n": 2})) == (
+        "EXECUTE supervisor wrote n; it returned Command(goto=END)"
+    )
     assert line(Command(goto=[])) == "EXECUTE supervisor wrote nothing"
     assert line([Command(goto=END), Command(update={"n": 2})]) == "EXECUTE supervisor wrote n"
 
