@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from graphkit.inspect.explanation import Reason
-from graphkit.inspect.store_rows import store_op_where
+from graphkit.inspect.store_rows import store_op_where, subgraph_ops
 from graphkit.inspect.unsaved import not_saved
 from graphkit.inspect.values import join_names, show_error, step_failure, was_cancelled
 
@@ -122,8 +122,9 @@ def failure_reasons(superstep: Superstep, node: str) -> list[Reason]:
 
 
 def kept_store_writes(result: TaskResult) -> str:
-    """A sentence on the store writes a failed task made before it raised, which stay:
-    a store is written when the node calls it, not at the Update (empty if none).
+    """A sentence on the store writes a failed task made before it raised, its
+    subgraph's nodes' too, which stay: a store is written when the node calls it, not
+    at the Update (empty if none).
 
     >>> from graphkit.pregel.records import StoreOp, Task, TaskResult
     >>> task = Task("t1", 2, "save", "pull", (), (), None)
@@ -132,13 +133,16 @@ def kept_store_writes(result: TaskResult) -> str:
     >>> said.split(":")[0]
     ' Its store write (put users/ada · tea) stays'
     """
-    made = [op for op in result.store_ops if op.kind in ("put", "delete")]
+    # (its subgraph's nodes write the same store: their writes stay too)
+    ops = [(op, "") for op in result.store_ops]
+    ops += [(op, ", in its subgraph") for _, op in subgraph_ops(result)]
+    made = [(op, where) for op, where in ops if op.kind in ("put", "delete")]
     if not made:
         return ""
-    ops = ", ".join(f"{op.kind} {store_op_where(op)}" for op in made)
+    said = ", ".join(f"{op.kind} {store_op_where(op)}{where}" for op, where in made)
     writes = "write" if len(made) == 1 else "writes"
     stay = "stays" if len(made) == 1 else "stay"
     return (
-        f" Its store {writes} ({ops}) {stay}: a store is written when the node calls it, "
+        f" Its store {writes} ({said}) {stay}: a store is written when the node calls it, "
         "not at the Update."
     )

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "STORE_COLUMNS",
+    "namespace_text",
     "store_op_where",
     "store_ops_groups",
     "store_ops_text",
@@ -85,13 +86,37 @@ SHOWN_KEYS = 3
 
 
 def store_op_where(op: StoreOp) -> str:
-    """Where ``op`` went: its namespace joined with "/", then " · " and its key.
+    """Where ``op`` went: its namespace joined with "/", then " · " and its key; a part
+    or key holding a separator is quoted (``namespace_text``).
 
     >>> from graphkit.pregel.records import StoreOp
     >>> store_op_where(StoreOp("put", ("users", "ada"), "prefs", {"n": 1}))
     'users/ada · prefs'
+    >>> store_op_where(StoreOp("put", ("a/b", "c · d"), "k · e", {"n": 1}))
+    "'a/b'/'c · d' · 'k · e'"
     """
-    return "/".join(op.namespace) + (f" · {op.key}" if op.key is not None else "")
+    key = f" · {_part(op.key)}" if op.key is not None else ""
+    return namespace_text(op.namespace) + key
+
+
+_SEPARATORS = ("/", " · ", ", ")
+"""What the brief texts put between a namespace's parts, before a key and between keys."""
+
+
+def namespace_text(namespace: Sequence[str]) -> str:
+    """``namespace`` joined with "/", each part that holds a separator (or is empty, or
+    looks quoted) quoted as Python would, so that ``("a/b", "c")`` and ``("a", "b",
+    "c")`` read apart; the common case reads as before.
+
+    >>> namespace_text(("users", "ada")), namespace_text(("a/b", "c")), namespace_text(())
+    ('users/ada', "'a/b'/c", '')
+    """
+    return "/".join(_part(part) for part in namespace)
+
+
+def _part(text: str) -> str:
+    plain = text and not text.startswith(("'", '"')) and not text.endswith(("'", '"'))
+    return text if plain and not any(sep in text for sep in _SEPARATORS) else repr(text)
 
 
 def store_ops_groups(ops: Sequence[StoreOp]) -> list[str]:
@@ -111,8 +136,8 @@ def store_ops_groups(ops: Sequence[StoreOp]) -> list[str]:
         groups.setdefault((op.kind, op.namespace), []).append(op)
     said = []
     for (kind, namespace), made in list(groups.items())[:SHOWN_GROUPS]:
-        keys = list(dict.fromkeys(op.key for op in made if op.key is not None))
-        text = f"{kind} {'/'.join(namespace)}".rstrip()
+        keys = list(dict.fromkeys(_part(op.key) for op in made if op.key is not None))
+        text = f"{kind} {namespace_text(namespace)}".rstrip()
         if keys:
             more = f" +{len(keys) - SHOWN_KEYS}" if len(keys) > SHOWN_KEYS else ""
             text += f" · {', '.join(keys[:SHOWN_KEYS])}{more}"

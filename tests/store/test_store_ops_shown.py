@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import TypedDict
 
+import pytest
+
 from graphkit import START, StateGraph
 from graphkit.inspect.text import run_text
 from graphkit.store.memory import InMemoryStore
@@ -209,3 +211,68 @@ def test_a_subgraphs_store_operations_are_its_tasks_too():
     line = next(line for line in run_text(run).splitlines() if "EXECUTE  sub" in line)
     assert line.endswith("store: put users/ada · prefs (in its subgraph)")
     assert "put users/ada · prefs (in its subgraph)" in run.step(1).execution._repr_html_()
+
+
+def test_a_namespace_holding_a_separator_reads_apart_from_one_without():
+    # (('a/b', 'c · d') with key 'k · e' printed 'a/b/c · d · k · e': which part was
+    # the key, and how many parts there were, could not be told)
+    def save(state: State, store) -> dict:
+        store.put(("a/b", "c · d"), "k · e", {"n": 1})
+        store.put(("a", "b", "c"), "d", {"n": 1})
+        raise ConnectionError("mail server down")
+
+    builder = StateGraph(State).add_node("save", save).add_edge(START, "save")
+    try:
+        builder.compile(store=InMemoryStore()).trace({"user": "ada", "theme": ""})
+    except ConnectionError as error:
+        run = error.run
+    odd, plain = "'a/b'/'c · d' · 'k · e'", "a/b/c · d"
+    assert f"store: put {odd}; put {plain} (not undone)" in run_text(run, width=None)
+    card = run.step(1).execution.results[0]._repr_html_()
+    assert "store: put &#x27;a/b&#x27;/&#x27;c · d&#x27; · &#x27;k · e&#x27;" in card
+    said = run.why("save").answers[0].reasons[-1].text
+    assert f"Its store writes (put {odd}, put {plain}) stay" in said
+
+
+def _failing_parent(library: str):
+    """A parent whose node runs a subgraph that puts an item, then fails after it."""
+    if library == "langgraph":
+        pytest.importorskip("langgraph")
+        from langgraph.graph import START as LG_START
+        from langgraph.graph import StateGraph as LGStateGraph
+        from langgraph.store.memory import InMemoryStore as LGStore
+
+        graph_class, start, store = LGStateGraph, LG_START, LGStore()
+    else:
+        graph_class, start, store = StateGraph, START, InMemoryStore()
+
+    def fail(state: State) -> dict:
+        raise ConnectionError("mail server down")
+
+    sub = graph_class(State).add_node("remember", remember).add_node("fail", fail)
+    sub = sub.add_edge(start, "remember").add_edge("remember", "fail").compile()
+    parent = graph_class(State).add_node("sub", sub).add_edge(start, "sub")
+    return parent.compile(store=store), store
+
+
+@pytest.mark.parametrize("library", ["graphkit", "langgraph"])
+def test_why_names_the_store_writes_a_failed_tasks_subgraph_made(library):
+    # (why said only that none of the step's writes were applied: the put its
+    # subgraph's node made stays in the store, as on LangGraph)
+    app, store = _failing_parent(library)
+    with pytest.raises(ConnectionError):
+        app.invoke({"user": "ada", "theme": ""})
+    assert store.get(("users", "ada"), "prefs").value == {"theme": "dark"}
+    if library == "langgraph":
+        from graphkit.bridge import from_langgraph
+
+        app = from_langgraph(app)
+    try:
+        app.trace({"user": "ada", "theme": ""})
+    except ConnectionError as error:
+        run = error.run
+    said = run.why("sub").answers[0].reasons[-1].text
+    assert said.endswith(
+        "Its store write (put users/ada · prefs, in its subgraph) stays: a store is "
+        "written when the node calls it, not at the Update."
+    )
