@@ -13,7 +13,7 @@ parsing text:
 | ``raised`` / ``step_failed`` | (ran) it, or a sibling, raised: the step's Update never ran |
 | ``edited`` | (ran) after a state edit (``update_state``) or a fork in the run's lineage |
 | ``retried`` | (ran) more than once in the step: its retry policy ran it again after an error |
-| ``not_saved`` | (ran) a thread read from LangGraph saved none of its writes (a process ended) |
+| ``not_saved`` | a thread read from LangGraph saved none of its writes, or not the step |
 | ``not_updated`` | no trigger channel of it changed in the previous step's Update |
 | ``next_step`` | its trigger was written *in* this step: visible only in the next one |
 | ``deferred`` | (``defer=True``) its trigger was written, but held back until the end |

@@ -12,12 +12,13 @@ from typing import TYPE_CHECKING, Any
 from graphkit.channels import EMPTY
 from graphkit.constants import TASKS
 from graphkit.inspect.values import branch_target
+from graphkit.unsaved import NotSaved, not_saved
 
 if TYPE_CHECKING:
     from graphkit.checkpoint import Checkpoint
     from graphkit.pregel.records import ChannelChange, Run, Superstep
 
-__all__ = ["History", "starts_unsaved"]
+__all__ = ["History", "stand_in", "starts_unsaved"]
 
 
 class History:
@@ -40,6 +41,11 @@ class History:
         # not see made: a resumed run's (the checkpoint it loaded), or a thread whose
         # first saved checkpoint is a later step's (durability="exit", a crash).
         self.unsaved_start = starts_unsaved(run)
+        # The steps LangGraph did not save in the middle of a thread (a run with
+        # durability="exit" after a saved one): a stand-in task, not the tasks that ran.
+        self.gaps = [
+            gap for s in run.steps if (gap := stand_in(s)) is not None and gap.after is not None
+        ]
         self.start: Checkpoint | None = None
         self.start_words = ""
         if self.unsaved_start and run.steps[0].update is not None:
@@ -71,6 +77,17 @@ class History:
         if self.start is None:
             return {}
         return dict(self.start.versions_seen.get(node) or {})
+
+    def unsaved_gap(self, n: int) -> NotSaved | None:
+        """The stand-in for the steps not saved in the middle of the thread that ``n`` is
+        one of (None: step ``n`` was saved, or is before the records)."""
+        return next((g for g in self.gaps if g.after is not None and g.after < n <= g.start), None)
+
+    def ran_unsaved(self, node: str, before: int) -> NotSaved | None:
+        """The latest stand-in before step ``before`` whose steps ``node`` ran in, as the
+        checkpoint they made says (which of them, and how often, was not saved)."""
+        found = [g for g in self.gaps if g.start is not None and g.start < before]
+        return next((g for g in reversed(found) if node in g.ran), None)
 
     def get(self, step: int) -> Superstep | None:
         """The superstep numbered ``step``, or None if the run has none."""
@@ -240,6 +257,15 @@ class History:
             for writer in writers
             if any(getattr(d, "node", d) == node for d in self.goto(writer, step))
         ]
+
+
+def stand_in(superstep: Superstep) -> NotSaved | None:
+    """The ``NotSaved`` of the ``__input__`` task standing in for steps LangGraph did not
+    save, when ``superstep`` is that stand-in: a thread's first (its beginning not saved)
+    or one in its middle (``after`` set: a later run with durability="exit")."""
+    results = superstep.execution.results if superstep.execution is not None else ()
+    found = (not_saved(result) for result in results)
+    return next((u for u in found if u is not None and u.start is not None), None)
 
 
 def starts_unsaved(run: Run) -> bool:

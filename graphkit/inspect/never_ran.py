@@ -24,6 +24,7 @@ from graphkit.inspect.wording import router_choice, sentence
 if TYPE_CHECKING:
     from graphkit.inspect.history import History
     from graphkit.inspect.wiring import Wiring
+    from graphkit.unsaved import NotSaved
 
 __all__ = ["NO_STEP", "NeverRan"]
 
@@ -117,6 +118,32 @@ class NeverRan:
             )
         return Answer(node, n, False, summary, (Reason("before_records", text, n),))
 
+    def _in_unsaved_steps(self, node: str, n: int, gap: NotSaved) -> Answer:
+        """Step n is one of the steps LangGraph did not save in the middle of the thread
+        (``gap``): the checkpoint they made says whether ``node`` ran in them, not when."""
+        steps = f"steps {gap.after + 1 if gap.after is not None else 0} to {gap.start}"
+        ran = node in gap.ran
+        text = (
+            f"Step {n} is one of {steps}, which LangGraph did not save (a run with "
+            f"durability='exit' saves only its last checkpoint): the records hold the state "
+            f"step {gap.start} saved, not which tasks ran in those steps. "
+        )
+        if ran:
+            text += (
+                f"That checkpoint shows {node} ran in them (it had seen new versions of its "
+                f"triggers since step {gap.after}), but not in which step, nor why."
+            )
+            summary = (
+                f"{node} ran in {steps}, which were not saved; whether at step {n} is not known."
+            )
+        else:
+            text += (
+                f"That checkpoint shows {node} did not run in them (it had seen no new "
+                f"version of its triggers since step {gap.after})."
+            )
+            summary = f"{node} did not run in {steps}, which were not saved (so not at step {n})."
+        return Answer(node, n, False, summary, (Reason("not_saved", text, n),))
+
     def never_ran(self, node: str) -> Answer:
         """Why ``node`` was not planned at any step of the run."""
         if not self.history.run.steps and self.history.run.status == "done":
@@ -133,6 +160,9 @@ class NeverRan:
             )
             summary = f"{node} did not run in this run's records: it ran before {start}."
             return Answer(node, None, False, summary, (Reason("before_records", text, first),))
+        if (gap := self.history.ran_unsaved(node, self.history.last + 1)) is not None:
+            answer = self._in_unsaved_steps(node, gap.start, gap)
+            return Answer(node, None, False, answer.summary, answer.reasons)
         failed = self.wiring.handled_by(node)
         if failed is not None and self.history.unsaved_start:
             start, first = self.history.start_words, self.history.first

@@ -7,13 +7,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from graphkit.inspect.explanation import Reason
+from graphkit.inspect.findings import Finding
 from graphkit.inspect.values import join_names
 from graphkit.unsaved import NotSaved, not_saved
 
 if TYPE_CHECKING:
     from graphkit.pregel.records import ChannelChange, TaskResult
 
-__all__ = ["NotSaved", "not_saved", "not_saved_reason", "writers_text"]
+__all__ = ["NotSaved", "not_saved", "not_saved_reason", "writers_text", "written_unsaved"]
 
 
 def writers_text(change: ChannelChange) -> str:
@@ -81,3 +82,22 @@ def not_saved_reason(node: str, n: int, unsaved: Sequence[TaskResult]) -> Reason
             f"run: going on (invoke(None, config)) runs {node} again, then step {n}'s Update."
         )
     return Reason("not_saved", text, n, None, (node,))
+
+
+def written_unsaved(node: str, channel: str, change: ChannelChange, n: int) -> Finding:
+    """Why ``node`` ran at step ``n`` on ``channel``, whose version was written in steps
+    LangGraph did not save (``change.unsaved``): the saved checkpoint holds it, and
+    ``node`` had not run on it; who wrote it, and in which step, is not known."""
+    gap = change.unsaved
+    assert gap is not None and gap.start is not None
+    first = gap.after + 1 if gap.after is not None else 0
+    steps = f"steps {first} to {gap.start}"
+    text = (
+        f"{channel} was written in {steps}, which LangGraph did not save (a run with "
+        f"durability='exit' saves only its last checkpoint): the checkpoint step "
+        f"{gap.start} saved holds it (version {change.version_after}), which {node} had "
+        f"not yet seen, so step {n}'s Plan woke {node}. Which node wrote it, in which "
+        "step, was not saved."
+    )
+    reason = Reason("not_saved", text, gap.start, channel)
+    return Finding(f"{channel} was written in {steps}, which were not saved", reason)

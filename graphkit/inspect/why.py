@@ -31,7 +31,7 @@ from graphkit.inspect.in_subgraph import in_subgraph
 from graphkit.inspect.resumed import resumed_reason_text, reused_call_reason, reused_reason
 from graphkit.inspect.retried import retried_reason_text
 from graphkit.inspect.started import input_before_records, input_reason, started_by
-from graphkit.inspect.unsaved import not_saved, not_saved_reason
+from graphkit.inspect.unsaved import not_saved, not_saved_reason, written_unsaved
 from graphkit.inspect.values import branch_target, join_names, show
 from graphkit.inspect.why_not import NotRan
 from graphkit.inspect.wiring import Wiring
@@ -267,6 +267,8 @@ class _Ran:
             text = f"{channel} had a version {node} had not seen (v{version})."
             return [Finding(f"{channel} changed", Reason("channel", text, None, channel))]
         m, change = origin
+        if change.unsaved is not None and change.unsaved.start is not None:
+            return [written_unsaved(node, channel, change, n)]
         if self.wiring.deferred(node):
             return self._released(node, channel, m, change.version_after)
         writers = tuple(dict.fromkeys(change.writers))

@@ -54,6 +54,8 @@ class NotRan(NeverRan):
             return self._stopped(node, n)
         if n < self.history.first or (n == self.history.first and self.history.unsaved_start):
             return self._before_records(node, n)
+        if (gap := self.history.unsaved_gap(n)) is not None:  # (no record of its tasks)
+            return self._in_unsaved_steps(node, n, gap)
         if n == -1:
             text = "Step -1 is the input step: only the input task __input__ runs in it."
             summary = f"{node} did not run at step -1: it is the input step."
@@ -109,6 +111,9 @@ class NotRan(NeverRan):
             woke.append(f"{name} (written by {join_names(writers)})" if writers else name)
         earlier = [step for step in self.history.ran_at(node) if step < n]
         last = f" {node} last ran at step {earlier[-1]}." if earlier else ""
+        gap = self.history.ran_unsaved(node, n)  # (it ran later than that, when not saved)
+        if gap is not None and gap.start is not None and (not earlier or gap.start > earlier[-1]):
+            last = f" {node} last ran in steps {gap.after + 1} to {gap.start}, not saved."
         changed = ", ".join(woke) or self._no_trigger_changed(n - 1)
         text = (
             f"Step {n}'s Plan wakes the nodes whose trigger channels step {n - 1}'s Update "

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from graphkit.channels import EMPTY
 from graphkit.constants import END, START
-from graphkit.inspect.history import starts_unsaved
+from graphkit.inspect.history import stand_in, starts_unsaved
 from graphkit.inspect.values import barrier_parts, branch_target, join_names
 
 if TYPE_CHECKING:
@@ -72,8 +72,11 @@ class Wiring:
             start = run.steps[0].update.checkpoint
         self._ran_before = set(start.versions_seen) if start is not None else set()
         for superstep in run.steps:
-            if superstep is run.steps[0] and starts_unsaved(run):
+            if (gap := stand_in(superstep)) is not None:  # (the thread's first, or a later)
+                self._ran_before.update(gap.ran)  # (the nodes its saved checkpoint says ran)
                 continue  # (it only brings in the saved state: no task wrote or held it)
+            if superstep is run.steps[0] and starts_unsaved(run):
+                continue
             for task in superstep.plan.tasks:
                 self._planned[task.node] = None
                 self._channels.update(dict.fromkeys(task.triggers))
