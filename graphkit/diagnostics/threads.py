@@ -193,6 +193,15 @@ def unknown_as_node(node: str, nodes: Mapping[str, Any]) -> str:
     return f"update_state(as_node={node!r}): there is no such node; use one of {some_names(nodes)}."
 
 
+def update_after_resume_unattributed() -> str:
+    return (
+        "Ambiguous update: no node has run on this branch since a resumed run started it "
+        "(a replay's fork of an earlier checkpoint, or invoke(None)), so there is no last "
+        "node to make the update as; say which, e.g. update_state(config, values, "
+        "as_node='__start__') to edit it as the input."
+    )
+
+
 def ambiguous_update(candidates: Sequence[str]) -> str:
     together = (
         f"nodes {candidates} ran last together"

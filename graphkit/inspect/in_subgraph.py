@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from graphkit.constants import INTERRUPT
+
 if TYPE_CHECKING:
     from graphkit.pregel.records import Run
 
@@ -69,7 +71,7 @@ def _nodes(run: Run) -> set[str]:
         for result in (superstep.execution.results if superstep.execution else ())
     }
     if run.steps:
-        names |= set(run.steps[0].checkpoint_before.versions_seen)
+        names |= set(run.steps[0].checkpoint_before.versions_seen) - {INTERRUPT}
     return names
 
 

@@ -146,6 +146,9 @@ class StepState:
             source="fork",
             parent_id=checkpoint.id,
             step=checkpoint.step + 1,
+            versions_seen=checkpoint.versions_seen.with_changes(  # type: ignore[attr-defined]
+                _resumed(checkpoint.versions_seen, self.versions_seen)
+            ),
         )
         self.step = self.checkpoint.step + 1
         return self.checkpoint
@@ -428,6 +431,8 @@ class _Changes:
         parent = previous.id if previous.source != "empty" else None
         if not self.recorded:
             return Checkpoint.unsaved(state.step, source, parent, self.updated)
+        if resumed := _resumed(previous.versions_seen, state.versions_seen):
+            seen = {**seen, **resumed}
         saved: dict[str, Any] = {}
         removed: list[str] = []
         for name in changed:  # (a record's ``after`` is the value saved: one object, not two)
@@ -446,6 +451,18 @@ class _Changes:
             previous.versions_seen.with_changes(seen),  # type: ignore[attr-defined]
             frozenset(self.updated),
         )
+
+
+def _resumed(
+    saved: Mapping[str, Mapping[str, int]], live: Mapping[str, Mapping[str, int]]
+) -> dict[str, Mapping[str, int]]:
+    """The change to ``saved`` versions seen that keeps the versions a resumed run passed
+    its breakpoints at (LangGraph's "__interrupt__" entry, saved as there: an edit
+    without ``as_node`` on a branch no node has run on since is ambiguous, not START's)."""
+    resumed = live.get(INTERRUPT)
+    if resumed is None or saved.get(INTERRUPT) is resumed or saved.get(INTERRUPT) == resumed:
+        return {}
+    return {INTERRUPT: resumed}
 
 
 def _mark_seen(

@@ -277,6 +277,8 @@ def _last_writer(graph: GraphSpec, state: phases.StepState) -> str:
     if len(graph.nodes) == 1:
         return next(iter(graph.nodes))
     candidates = last_writers(state.versions_seen, graph.nodes)
+    if not candidates:
+        raise InvalidUpdateError(diagnose.update_after_resume_unattributed())
     if len(candidates) > 1:
         raise InvalidUpdateError(diagnose.ambiguous_update(candidates))
     # LangGraph ranks what each node saw channel by channel: one node that saw two
@@ -290,15 +292,20 @@ def _last_writer(graph: GraphSpec, state: phases.StepState) -> str:
 def last_writers(versions_seen: Mapping[str, Mapping[str, Any]], nodes: Any) -> list[str]:
     """The nodes of ``nodes`` whose tasks saw the newest channel versions, sorted (START
     too: on a thread's later run, before its first node, the edit is START's; START on
-    an empty thread). Two or more: they ran last together.
+    an empty thread). Two or more: they ran last together. None: no node has run on a
+    branch a resumed run started (a replay's fork), which LangGraph attributes to none.
 
     >>> last_writers({"__start__": {"__start__": 1}, "chat": {"branch:to:chat": 2}}, ["chat"])
     ['chat']
+    >>> last_writers({"__interrupt__": {"__start__": 1}}, ["chat"])
+    []
     """
     latest = {
         node: max(seen.values()) for node, seen in versions_seen.items() if node in nodes and seen
     }
     if not latest:
-        return [START]
+        # LangGraph's rule: START only where nothing at all was seen (its bookkeeping of a
+        # resume, "__interrupt__", counts, and names no node)
+        return [] if any(any(seen.values()) for seen in versions_seen.values()) else [START]
     newest = max(latest.values())
     return sorted(node for node, version in latest.items() if version == newest)

@@ -4,6 +4,7 @@ both libraries: the history of a config naming a checkpoint (on both savers), an
 ``get_state_history`` without a ``thread_id``."""
 
 import dataclasses
+import importlib
 import operator
 import warnings
 from typing import Annotated, Any, TypedDict
@@ -231,6 +232,34 @@ def test_an_update_after_a_node_woken_twice_at_once_needs_as_node(saver: str) ->
             app.update_state(_thread(), {"items": ["e"]}, as_node="d")
             seen.append(app.get_state(_thread()).values)
     assert seen[1] == seen[0]
+
+
+@pytest.mark.parametrize("saver", sorted(SAVERS))
+def test_an_update_on_a_replays_fork_before_any_node_needs_as_node(saver: str) -> None:
+    """A replay of the input checkpoint saves a "fork" on which no node has run yet, but
+    which a resumed run made: LangGraph finds no node to make an edit of it as and
+    raises InvalidUpdateError (in `bulk_update_state` too; graphkit made it START's);
+    the input checkpoint itself, never resumed, is START's in both."""
+    seen = []
+    for load in LIBS:
+        lib = load()
+        with SAVERS[saver](lib.name) as saver_, warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            app = _chain(lib, saver_)
+            app.invoke({"x": 1}, _thread())
+            first = list(app.get_state_history(_thread()))[-1].config
+            app.invoke(None, first)
+            fork = next(
+                s for s in app.get_state_history(_thread()) if s.metadata["source"] == "fork"
+            )
+            with pytest.raises(lib.errors.InvalidUpdateError):
+                app.update_state(fork.config, {"x": 5})
+            update = importlib.import_module(f"{lib.name}.types").StateUpdate
+            with pytest.raises(lib.errors.InvalidUpdateError):
+                app.bulk_update_state(fork.config, [[update({"x": 5}, None)]])
+            edited = app.update_state(first, {"x": 7})
+            seen.append((app.get_state(edited).next, app.invoke(None, edited)))
+    assert seen == [(("a",), {"x": 80})] * 2
 
 
 def _counting(lib: Lib, saver: Any) -> Any:
