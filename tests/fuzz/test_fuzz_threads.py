@@ -18,11 +18,12 @@ unreadable: two of the kept writes set one plain key). K8 stands where a run und
 `durability="exit"` failed in its Update: LangGraph saves the step before it without
 the step's writes, or with only some of them (compatibility.md, pinned below), so such
 a sequence is compared up to there; of the long run's 50 findings with "exit" drawn,
-all were K8 (one also K5). Open, seen in the long run, not settled: a replay under
-"exit" of a node that calls a `checkpointer=True` graph, after an `update_state` and a
-replay (the inner graph's log differs: 4 entries in LangGraph, 6 in graphkit); a
-`bulk_update_state` whose second superstep has no `as_node` after a replay and a fork
-(LangGraph raises InvalidUpdateError, graphkit picks a node; any durability). Also open: one
+all were K8 (one also K5). K9 stands where a replay under "exit" ran a graph with a
+`checkpointer=True` subgraph (a node or a graph a node calls): LangGraph restores the
+subgraph as of the replayed checkpoint's parent (compatibility.md, pinned in
+test_parity_time_travel.py), so such a sequence is compared up to there. Found and
+fixed in that run: `update_state` without `as_node` on a replay's fork no node had run
+on yet (a `bulk_update_state` after a replay and a fork) is ambiguous. Also open: one
 `Command(resume=value)` while two tasks of a step may ask (which one takes it is a
 race between threads, in LangGraph at least).
 """
@@ -85,8 +86,24 @@ def compare_operations(blueprint: Blueprint, ops: list[Op], saver: str) -> None:
         # before it without the step's writes, or only some of them (compatibility.md)
         TALLY["8 agreed until K8 (an exit run whose Update failed: LangGraph saved less)"] += 1
         return
+    if at and _owns_a_subgraph(blueprint) and any(map(EXIT_REPLAY.match, expected[: at + 1])):
+        # K9: a replay under durability="exit" restores a checkpointer=True subgraph as of
+        # the replayed checkpoint's parent in LangGraph (compatibility.md, "Known
+        # differences": a replay under "exit" of a graph with a checkpointer=True subgraph)
+        TALLY["8 agreed until K9 (an exit replay: LangGraph restored a subgraph earlier)"] += 1
+        return
     heading = f"{blueprint!r}\n{ops!r}\nsaver={saver!r}"
     tally_agreement("8 thread operations", expected, actual, heading)
+
+
+EXIT_REPLAY = re.compile(r"^replay \(exit\): ")
+"""The line of a replay under durability="exit" (K9 stands from there on)."""
+
+
+def _owns_a_subgraph(blueprint: Blueprint) -> bool:
+    return any(
+        node.kind in ("subgraph", "call") and node.inner == "own" for node in blueprint.nodes
+    )
 
 
 EXIT_UPDATE_FAILED = re.compile(r"^\w+ \(exit\): raised InvalidUpdateError$")
