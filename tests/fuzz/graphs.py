@@ -59,6 +59,29 @@ class Flaky(Exception):
     """What a "flaky" node raises the first time it sees a state."""
 
 
+class Grown(Exception):
+    """What a node raises when the state it is given holds more than `GROWN` entries."""
+
+
+GROWN = 2000
+"""List entries (`log`, `tags` and `seen` together) past which a node raises `Grown`. A
+"subgraph" node on the parent's state hands its lists back whole, so the parent's
+reducers add them again: a loop through one doubles them each step, and a "call" node
+whose inner graph keeps its thread ("own") hands back all it ever gathered; one
+operation could grow a thread to GBs before the check between operations
+(`threads.TOO_LARGE`), and LangGraph's ormsgpack then aborts the process or hangs.
+Checked in the nodes (every kind, the inner graphs' too), from the state alone, so both
+libraries fail the same task at the same step, the run ending as any node's error does;
+a state that differs in size between them still shows (one raises where the other goes
+on). A state grows at most (tasks in a step + 1) times past it."""
+
+
+def _bounded(state: dict) -> None:
+    size = sum(len(state.get(key) or ()) for key in ("log", "tags", "seen"))
+    if size > GROWN:
+        raise Grown(f"the state holds {size} list entries (more than {GROWN})")
+
+
 # --- the description --------------------------------------------------------------------
 
 
@@ -173,7 +196,12 @@ def _update(name: str, writes: Iterable[str], state: dict) -> dict[str, Any]:
 def make_inner(lib: Lib, name: str, inner: str, goto: tuple[str, ...] = ()) -> Any:
     """The two-node graph of a "subgraph" or "call" node."""
     graph = lib.StateGraph(State)
-    graph.add_node("inner_a", lambda state: {"log": [f"{name}/a"], "total": 1})
+
+    def inner_a(state: dict) -> dict:
+        _bounded(state)
+        return {"log": [f"{name}/a"], "total": 1}
+
+    graph.add_node("inner_a", inner_a)
     if inner == "parent":
         command = lib.Command
         to = goto[0] if len(goto) == 1 else list(goto)
@@ -213,6 +241,7 @@ def make_node(lib: Lib, node: Node) -> Any:
         inner = make_inner(lib, name, node.inner, node.goto)
 
         def calls(state: dict) -> dict:
+            _bounded(state)
             done = inner.invoke({"log": [], "n": state.get("n", 0)})
             return {"log": done["log"], "tags": done.get("tags", [])}
 
@@ -222,12 +251,14 @@ def make_node(lib: Lib, node: Node) -> Any:
         interrupt = extras(lib.name)[0]
 
         def asks(state: dict) -> dict:
+            _bounded(state)
             answer = interrupt(f"{name}?")
             return {**_update(name, writes, state), "log": [f"{name}={answer}"]}
 
         return asks
 
     def acts(state: dict) -> Any:
+        _bounded(state)
         update = _update(name, writes, state)
         if node.kind == "flaky" and canonical(state) not in failed:
             failed.add(canonical(state))
@@ -597,7 +628,7 @@ RETURNED = "InvalidUpdateError (a node's return)"
 """A "bad" node's error: raised in its task (so in its step, beside the others), where
 an Update's `InvalidUpdateError` comes after the step's tasks all finished."""
 
-NODE_ERRORS = ("Flaky", "Broken", "Missing", "HandlerFailed", RETURNED)
+NODE_ERRORS = ("Flaky", "Grown", "Broken", "Missing", "HandlerFailed", RETURNED)
 """The errors a node raises at once (property 9's are defined in `policies.py`)."""
 
 

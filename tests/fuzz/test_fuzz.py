@@ -164,6 +164,7 @@ FINISHED = ("updates [", "tasks [", "debug [")
 
 NODE_FAILURES = (
     "raised Flaky",
+    "raised Grown",
     "raised Broken",
     "raised Missing",
     "raised HandlerFailed",
