@@ -303,8 +303,12 @@ def without_some_errors(line: str) -> set[str]:
     return variants
 
 
-TASK_ERROR = re.compile(r"\('__pregel_(?:pull|push)', [^()]*\), ('\w+'), None, \[\], None\)")
-"""A snapshot task that failed, without a result (its error's class is group 1)."""
+TASK_ERROR = re.compile(
+    r"\('__pregel_(?:pull|push)', [^()]*\), ('\w+'), None, \[\], "
+    r"(?:None|\{'configurable': \{[^{}]*\}\})\)"
+)
+"""A snapshot task that failed, without a result (its error's class is group 1); a
+subgraph's task (its thread's config last) too: its inner node may raise `Grown`."""
 
 
 UNSAVED = re.compile(r"\('__pregel_(?:pull|push)', [^()]*\), None, None, \[\], None\)")

@@ -183,3 +183,14 @@ def test_k5_where_langgraph_dropped_a_failed_siblings_error_or_a_second_task() -
     assert not saved_less(
         [failed, line("('f',)", "None", "None"), line("('f', 'f')", "None", "{}")]
     )
+
+
+def test_k5_where_langgraph_dropped_a_failed_subgraphs_error() -> None:
+    """K5 in property 8's lines (long run): a subgraph task whose inner node raised
+    `Grown` beside a plain task that did: LangGraph did not save the subgraph's error."""
+    sub = "('s', ('__pregel_pull', 's'), ERROR, None, [], {'configurable': {'checkpoint_ns': 's:<id3>', 'thread_id': '1'}})"  # noqa: E501
+    plain = "('p', ('__pregel_pull', 'p'), 'Grown', None, [], None)"
+    line = "  then {'config': {}, 'next': ('s', 'p'), 'tasks': [" + sub + ", " + plain + "]}"
+    theirs, ours = line.replace("ERROR", "None"), line.replace("ERROR", "'Grown'")
+    assert saved_less(["replay (exit): raised Grown", theirs, ours])
+    assert not saved_less(["replay (exit): raised Grown", ours, theirs])
