@@ -18,6 +18,7 @@ delta of that map, not as a whole new set of values.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import operator
 import sys
 import weakref
@@ -60,7 +61,8 @@ class AtomList(list):
 def private_copy(value: Any) -> Any:
     """A deep copy of ``value`` that shares no mutable object with it.
 
-    Lists, dicts, sets and tuples are walked here, and pydantic models (langchain-core's
+    Lists, dicts, sets and tuples are walked here (a tuple copied as a list, as LangGraph
+    gives it back; kept in a dict key or a set), and pydantic models (langchain-core's
     messages) are rebuilt as their own ``__deepcopy__`` rebuilds them, with their fields
     walked here too; anything else goes to ``copy.deepcopy``. Walking without
     ``deepcopy``'s memo and per-object dispatch costs 0.19 ms for 60 chat messages
@@ -156,20 +158,29 @@ def _copy(value: Any) -> Any:
         return [item if type(item) in _ATOMS else _copy(item) for item in value]
     if kind is dict:
         return {
-            key if type(key) in _ATOMS else _copy(key): item
+            key if type(key) in _ATOMS else _copy_key(key): item
             if type(item) in _ATOMS
             else _copy(item)
             for key, item in value.items()
         }
     if kind is tuple:
-        items = tuple(item if type(item) in _ATOMS else _copy(item) for item in value)
-        return value if all(map(operator.is_, items, value)) else items
+        # a list, as LangGraph's savers give a tuple back (decoded from msgpack)
+        return [item if type(item) in _ATOMS else _copy(item) for item in value]
     if kind is set:
-        return {item if type(item) in _ATOMS else _copy(item) for item in value}
+        return {item if type(item) in _ATOMS else _copy_key(item) for item in value}
     copier = _COPIERS.get(kind)
     if copier is None:
         copier = _COPIERS[kind] = _copier_for(kind)
     return copier(value)
+
+
+def _copy_key(value: Any) -> Any:
+    """A dict key's or set member's copy: a tuple stays a tuple (a list is no key), as
+    LangGraph's savers keep it there."""
+    if type(value) is tuple:
+        items = tuple(item if type(item) in _ATOMS else _copy_key(item) for item in value)
+        return value if all(map(operator.is_, items, value)) else items
+    return _copy(value)
 
 
 _COPIERS: weakref.WeakKeyDictionary[type, Callable[[Any], Any]] = weakref.WeakKeyDictionary()
@@ -186,7 +197,28 @@ def _copier_for(kind: type) -> Callable[[Any], Any]:
     model = pydantic.BaseModel if pydantic is not None else None
     if model is not None and issubclass(kind, model) and kind.__deepcopy__ is model.__deepcopy__:
         return _copy_model
+    own_copy = getattr(kind, "__deepcopy__", None) is not None
+    if issubclass(kind, tuple) and hasattr(kind, "_fields") and not own_copy:
+        return lambda value: kind(*map(_copy, value))  # (a named tuple: its fields walked)
+    if dataclasses.is_dataclass(kind) and not own_copy:
+        return _copy_dataclass
     return copy.deepcopy
+
+
+def _copy_dataclass(obj: Any) -> Any:
+    """A dataclass's copy, its fields walked by ``_copy`` (a tuple field read back as a
+    list, as LangGraph's savers rebuild a dataclass from its decoded fields); attributes
+    that are not fields are deep-copied."""
+    new = copy.copy(obj)
+    names = set()
+    for field in dataclasses.fields(obj):
+        names.add(field.name)
+        if hasattr(obj, field.name):
+            object.__setattr__(new, field.name, _copy(getattr(obj, field.name)))
+    for name, item in getattr(obj, "__dict__", {}).items():
+        if name not in names:
+            object.__setattr__(new, name, copy.deepcopy(item))
+    return new
 
 
 def _copy_model(model: Any) -> Any:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import gc
+from typing import Any, NamedTuple
 
 import pydantic
 import pytest
@@ -69,7 +70,7 @@ class OwnCopy(pydantic.BaseModel):
 
 
 VALUES = {
-    "nested containers": {"a": [1, {"b": {2, 3}}], ("k", 1): ({"in a tuple": []},)},
+    "nested containers": {"a": [1, {"b": {2, 3}}], ("k", 1): [{"in a list": []}]},
     "chat messages": [
         HumanMessage("hi", id="1"),
         AIMessage("", id="2", tool_calls=[{"name": "search", "args": {"q": "sf"}, "id": "c"}]),
@@ -89,8 +90,36 @@ def test_a_copy_is_equal_and_shares_no_mutable_object(value):
     assert not mutable_parts(copied).keys() & mutable_parts(value).keys()
 
 
+def test_a_tuple_is_copied_as_a_list_as_langgraph_reads_it_back_but_not_in_a_key_or_a_set():
+    saved = {
+        ("k", (1,)): ({"in": (2,)},),
+        "s": {(1, (2,))},
+        "pair": Pair(1, (2,)),
+        "box": Held((3,)),
+    }
+    copied = private_copy(saved)
+    assert copied == {
+        ("k", (1,)): [{"in": [2]}],
+        "s": {(1, (2,))},
+        "pair": Pair(1, [2]),
+        "box": Held([3]),
+    }
+    assert type(next(iter(copied))) is tuple and type(copied["pair"]) is Pair
+    assert saved["box"].inner == (3,)  # (the saved value is not changed)
+
+
+class Pair(NamedTuple):
+    left: Any
+    right: Any
+
+
+@dataclasses.dataclass
+class Held:
+    inner: Any
+
+
 def test_immutable_values_are_shared_and_a_models_own_deepcopy_is_used():
-    atoms = ("text", 1, 2.5, None, b"bytes", (1, "a"))
+    atoms = ("text", 1, 2.5, None, b"bytes")
     assert all(private_copy(value) is value for value in atoms)
     assert private_copy(OwnCopy(items=[1])).items == ["copied by its own rule"]
     message = AIMessage("hi", id="1")

@@ -4,14 +4,13 @@ from such a copy still keeps only what its steps changed."""
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import operator
 from typing import Annotated, Any, TypedDict
 
 import pytest
 
 from graphkit import START, InMemorySaver, StateGraph
-from graphkit.checkpoint import Checkpoint, JsonPlusSerializer
+from graphkit.checkpoint import Checkpoint, JsonPlusSerializer, PickleSerializer
 from tests.checkpoint.chains import derive, thread
 
 
@@ -179,25 +178,26 @@ def test_a_resumed_run_keeps_the_saved_versions_seen_it_did_not_change():
 
 
 def test_a_value_too_deep_to_copy_is_refused_at_the_write_saying_where():
-    """300 dataclasses, each holding the next, pass the serializer's check (it counts
-    dicts, lists and tuples) but overflow the saver's copy: the run failed with a bare
-    RecursionError (before the saver copied at put, every later read of the thread did)."""
+    """300 objects, each holding the next, pass the pickle serializer's check but
+    overflow the saver's copy (``copy.deepcopy``, some frames a level): the run failed
+    with a bare RecursionError (before the saver copied at put, every later read of the
+    thread did)."""
 
     def nest(state: Deep) -> dict:
         value: Any = 1
         for _ in range(300):
-            value = Box(value)
+            value = Link(value)
         return {"value": value}
 
     app = StateGraph(Deep).add_node("nest", nest).add_edge(START, "nest")
-    app = app.compile(checkpointer=InMemorySaver())
+    app = app.compile(checkpointer=InMemorySaver(serde=PickleSerializer()))
     with pytest.raises(TypeError, match=r"of thread 't', channel 'value': its value nests too"):
         app.invoke({"value": 0}, {"configurable": {"thread_id": "t"}})
 
 
-@dataclasses.dataclass
-class Box:
-    inner: Any
+class Link:
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
 
 
 class Deep(TypedDict, total=False):

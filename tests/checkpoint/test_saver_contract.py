@@ -218,7 +218,7 @@ def test_writes_belong_to_the_checkpoint_they_name(saver):
     assert saver.get_tuple(early).pending_writes == [("task", "x", "before the checkpoint")]
     assert saver.get_tuple(thread("t", checkpoint_id=first.id)).pending_writes == [
         ("task", "c0", first.step),
-        ("task", "log", ("t", first.id)),
+        ("task", "log", ["t", first.id]),
     ]
 
 

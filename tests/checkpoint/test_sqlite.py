@@ -282,7 +282,7 @@ def test_threads_sharing_one_saver_keep_their_chains_apart(path):
             assert all(name in str(dict(saved.checkpoint.channel_values)) for saved in history[:-1])
             assert history[0].pending_writes == [
                 ("task", "c0", checkpoints[-1].step),
-                ("task", "log", (name, checkpoints[-1].id)),
+                ("task", "log", [name, checkpoints[-1].id]),
             ]
 
 
@@ -632,7 +632,7 @@ def test_pending_writes_put_again_or_replaced_keep_their_check(path):
         assert reader.get_tuple(thread("t")).pending_writes == [
             ("task", "__error__", "boom twice"),  # (its slot, -1, comes first, as in LangGraph)
             ("task", "c0", checkpoints[-1].step),
-            ("task", "log", ("t", checkpoints[-1].id)),
+            ("task", "log", ["t", checkpoints[-1].id]),
         ]
         assert len(list(reader.list(thread("t")))) == 2
 

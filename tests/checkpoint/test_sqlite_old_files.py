@@ -57,7 +57,7 @@ def test_an_old_file_reads_back_every_checkpoint_and_write(old_file):
             assert found.metadata["step"] == want.step
             assert found.pending_writes == [
                 ("task", "c0", want.step),
-                ("task", "log", ("chain", checkpoint.id)),
+                ("task", "log", ["chain", checkpoint.id]),  # (a tagged tuple: read as a list)
             ]
         assert saved[-1].metadata["again"] is True  # the row put second
         assert saver.get_tuple(thread("chain")).checkpoint == saved[-1].checkpoint

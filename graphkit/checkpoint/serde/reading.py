@@ -4,9 +4,15 @@
 if the serializer's ``ClassPolicy`` allows it, and is otherwise given back as its plain
 data. Anything it cannot read raises ``CheckpointDecodeError``.
 
+A tuple reads back as a list, as LangGraph's serializer gives it back (msgpack has no
+tuple), except where only a hashable value fits: a dict key, a set's member.
+
 >>> from graphkit.checkpoint.allowlist import ClassPolicy
->>> _decode_tagged(ClassPolicy("strict", frozenset()), {"__gk__": "tuple", "v": [1, "a"]})
-(1, 'a')
+>>> policy = ClassPolicy("strict", frozenset())
+>>> _decode_tagged(policy, {"__gk__": "tuple", "v": [1, "a"]})
+[1, 'a']
+>>> _decode_tagged(policy, {"__gk__": "dict", "v": [[[1, [2, 3]], "v"]]})
+{(1, (2, 3)): 'v'}
 """
 
 from __future__ import annotations
@@ -73,6 +79,15 @@ def _decode_secret(obj: dict[str, Any]) -> Any:
     return pydantic.SecretBytes(secret) if isinstance(secret, bytes) else pydantic.SecretStr(secret)
 
 
+def _hashable(value: Any) -> Any:
+    """A dict key or set member as it was written: JSON has no tuple, and a list cannot
+    be a key, so a list there was a tuple (its inner tuples too, as LangGraph keeps
+    them in a key). Only a list or a tuple is rebuilt: anything else is as read."""
+    if type(value) is list or type(value) is tuple:
+        return tuple(_hashable(item) for item in value)
+    return value
+
+
 _PLAIN_DECODER = json.JSONDecoder()
 _TAG_BYTES = f'"{TAG}"'.encode()
 
@@ -126,6 +141,17 @@ _KINDS: dict[str, Callable[[type], bool]] = {
 }
 
 
+def _build_enum(cls: Any, value: Any) -> Any:
+    """The member whose value was saved; a tuple value was read as a list, so it is looked
+    up as a tuple again (LangGraph's serializer fails there and gives back the list)."""
+    try:
+        return cls(value)
+    except ValueError:
+        if type(value) is not list:
+            raise
+        return cls(_hashable(value))
+
+
 def _build_dataclass(cls: Any, values: dict[str, Any]) -> Any:
     fields = {field.name: field for field in dataclasses.fields(cls)}
     instance = cls(**{name: values[name] for name, field in fields.items() if field.init})
@@ -151,7 +177,7 @@ def _build_pydantic(cls: Any, values: dict[str, Any]) -> Any:
 
 
 _CLASS_DECODERS: dict[str, tuple[str, Callable[[Any, Any], Any]]] = {
-    "enum": ("an Enum", lambda cls, value: cls(value)),
+    "enum": ("an Enum", lambda cls, value: _build_enum(cls, value)),
     "dataclass": ("a dataclass", _build_dataclass),
     "pydantic": ("a pydantic model", _build_pydantic),
     "namedtuple": ("a named tuple", lambda cls, values: cls(*values)),
@@ -165,10 +191,10 @@ def _decode_clock(obj: dict[str, Any]) -> Any:
 
 
 _DECODERS: dict[str, Callable[[dict[str, Any]], Any]] = {
-    "dict": lambda obj: dict(obj["v"]),
-    "tuple": lambda obj: tuple(obj["v"]),
-    "set": lambda obj: set(obj["v"]),
-    "frozenset": lambda obj: frozenset(obj["v"]),
+    "dict": lambda obj: {_hashable(key): value for key, value in obj["v"]},
+    "tuple": lambda obj: obj["v"],  # (a list: see the module's docstring)
+    "set": lambda obj: set(map(_hashable, obj["v"])),
+    "frozenset": lambda obj: frozenset(map(_hashable, obj["v"])),
     "bytes": lambda obj: base64.b64decode(obj["v"], validate=True),
     "bytearray": lambda obj: bytearray(base64.b64decode(obj["v"], validate=True)),
     "datetime": _decode_clock,
