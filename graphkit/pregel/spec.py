@@ -191,10 +191,16 @@ def _reducer_name(channel: Channel) -> str:
 
 
 def injectable_parameters(function: Callable[..., Any]) -> tuple[str, ...]:
-    """Which of LangGraph's injectable parameters ``function`` declares, by name.
+    """Which of LangGraph's injectable parameters ``function`` declares, by name. One
+    that is positional-only (``def node(state, config, /)``) is not injected, as in
+    LangGraph: it is passed by keyword, which such a parameter refuses, so the function
+    is called without it (and gets its default, or fails for the missing argument).
 
     >>> injectable_parameters(lambda state, config, writer: state)
     ('config', 'writer')
+    >>> def node(state, config, /, *, store): ...
+    >>> injectable_parameters(node)
+    ('store',)
     """
     try:
         parameters = inspect.signature(function).parameters
@@ -203,8 +209,14 @@ def injectable_parameters(function: Callable[..., Any]) -> tuple[str, ...]:
     return tuple(
         name
         for name in INJECTABLE
-        if name in parameters and (name != "error" or _is_node_error(parameters[name]))
+        if name in parameters
+        and parameters[name].kind in _BY_KEYWORD
+        and (name != "error" or _is_node_error(parameters[name]))
     )
+
+
+_BY_KEYWORD = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+"""The parameter kinds an injected value can be passed to (by its name)."""
 
 
 def _is_node_error(parameter: inspect.Parameter) -> bool:

@@ -168,6 +168,32 @@ def test_a_config_with_a_default_gets_it_on_langgraph_and_the_warning_says_so():
     assert "would be called without it and get its default, None." in said
 
 
+def positional_only(state: State, config: RunnableConfig, /) -> dict:
+    return {"thread": config["configurable"]["thread_id"]}
+
+
+def positional_only_default(state: State, config: RunnableConfig | None = None, /) -> dict:
+    return {"thread": "none" if config is None else config["configurable"]["thread_id"]}
+
+
+def writer_positional_only(state: State, writer: Any = None, /) -> dict:
+    return {"thread": "none" if writer is None else "writer"}
+
+
+def test_a_positional_only_config_is_not_passed_as_on_langgraph():
+    """LangGraph passes an injected parameter by keyword, so it skips a positional-only
+    one: the node is called with the state alone. graphkit passed it by keyword too,
+    and the call failed with Python's "positional-only arguments passed as keyword"."""
+    langgraph = pytest.importorskip("langgraph.graph")
+    for library in (langgraph, __import__("graphkit")):
+        builder = library.StateGraph(State).add_node("respond", positional_only)
+        app = builder.add_edge(library.START, "respond").compile()
+        with pytest.raises(TypeError, match="missing 1 required positional argument: 'config'"):
+            app.invoke({}, {"configurable": {"thread_id": "ada"}})
+        for node in (positional_only_default, writer_positional_only):
+            assert run(library.StateGraph, library.START, node) == ({"thread": "none"}, [])
+
+
 def route_with(state: State, config: dict) -> str:
     return "respond"
 
