@@ -8,8 +8,8 @@ keeps one entry per cached task: its writes, under the namespace
 >>> from graphkit.cache.memory import InMemoryCache
 >>> cache = InMemoryCache()
 >>> cache.set({(("ns",), "k"): ([("x", 1)], None)})
->>> cache.get([(("ns",), "k"), (("ns",), "missing")])
-{(('ns',), 'k'): [('x', 1)]}
+>>> cache.get([(("ns",), "k"), (("ns",), "missing")])  # (pairs read back as lists, as in LangGraph)
+{(('ns',), 'k'): [['x', 1]]}
 """
 
 from __future__ import annotations

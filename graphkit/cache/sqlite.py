@@ -30,7 +30,7 @@ class SqliteCache(BaseCache):
     >>> cache = SqliteCache(path=":memory:")
     >>> cache.set({(("ns", "a"), "k"): ([("x", 1)], 60)})
     >>> cache.get([(("ns", "a"), "k")])
-    {(('ns', 'a'), 'k'): [('x', 1)]}
+    {(('ns', 'a'), 'k'): [['x', 1]]}
     """
 
     def __init__(self, path: str = ":memory:", *, serde: Any = None) -> None:
