@@ -228,11 +228,21 @@ def _copy_model(model: Any) -> Any:
     cls = type(model)
     new = cls.__new__(cls)
     extra = model.__pydantic_extra__
-    object.__setattr__(new, "__dict__", _copy(model.__dict__))
+    object.__setattr__(new, "__dict__", _copy_fields(model.__dict__))
     object.__setattr__(new, "__pydantic_extra__", None if extra is None else _copy(extra))
     object.__setattr__(new, "__pydantic_fields_set__", set(model.__pydantic_fields_set__))
     object.__setattr__(new, "__pydantic_private__", None)
     return new
+
+
+def _copy_fields(fields: dict[str, Any]) -> dict[str, Any]:
+    """A model's fields copied, a tuple kept a tuple: LangGraph rebuilds a model by
+    validating its decoded fields, so a field typed ``tuple`` is one again (a tuple held
+    deeper, or in a field typed ``Any``, LangGraph reads as a list; kept here)."""
+    return {
+        name: _copy_key(value) if type(value) is tuple else _copy(value)
+        for name, value in fields.items()
+    }
 
 
 class Lent:

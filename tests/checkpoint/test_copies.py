@@ -108,6 +108,16 @@ def test_a_tuple_is_copied_as_a_list_as_langgraph_reads_it_back_but_not_in_a_key
     assert saved["box"].inner == (3,)  # (the saved value is not changed)
 
 
+class Span(pydantic.BaseModel):
+    bounds: tuple[int, int]
+    rows: list
+
+
+def test_a_models_tuple_field_stays_a_tuple_as_langgraph_validates_it_back():
+    copied = private_copy(Span(bounds=(1, 2), rows=[(3,)]))
+    assert copied.bounds == (1, 2) and copied.rows == [[3]]
+
+
 class Pair(NamedTuple):
     left: Any
     right: Any
