@@ -71,13 +71,17 @@ def barrier_parts(channel: str) -> tuple[tuple[str, ...], str] | None:
 
 def barrier_seen(value: Any) -> set[str]:
     """The sources a waiting edge's barrier has seen, from its saved value: a set, or
-    ``(set, finished)`` for a waiting edge into a deferred node.
+    ``(set, finished)`` for a waiting edge into a deferred node, which a checkpoint read
+    back holds as ``[set, finished]`` (a saver gives a tuple back as a list).
 
     >>> sorted(barrier_seen({"a", "b"})), barrier_seen(({"a"}, False)), barrier_seen(EMPTY)
     (['a', 'b'], {'a'}, set())
+    >>> barrier_seen([{"a"}, False])
+    {'a'}
     """
     if value is EMPTY or value is None:
         return set()
-    if isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], bool):
+    pair = isinstance(value, tuple | list) and len(value) == 2
+    if pair and isinstance(value[1], bool) and not isinstance(value[0], str):
         return set(value[0])
     return set(value)

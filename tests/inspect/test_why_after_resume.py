@@ -7,10 +7,14 @@ from __future__ import annotations
 
 import contextlib
 import operator
+import sqlite3
 import warnings
 from typing import Annotated, TypedDict
 
+import pytest
+
 from graphkit import END, START, InMemorySaver, Send, StateGraph
+from graphkit.checkpoint.sqlite import SqliteSaver
 
 
 class Log(TypedDict):
@@ -152,3 +156,28 @@ def test_a_resumed_send_names_its_sender() -> None:
     )
     assert answer.reasons[0].text.startswith("p sent Send('w', 1) in step 1, before this run")
     assert "records do not show" not in str(resumed.why("w"))
+
+
+@pytest.mark.parametrize("saver", ["memory", "sqlite"])
+def test_why_reads_a_deferred_nodes_waiting_edge_from_a_saved_checkpoint(saver: str) -> None:
+    """A waiting edge into a deferred node saves ``(seen, finished)``, which a saver gives
+    back as a list (as LangGraph's does): ``why`` read it as a set of names and failed
+    with "unhashable type: 'set'" on the run resumed from it."""
+    builder = StateGraph(Log)
+    for name in ("a", "b", "b2"):
+        builder.add_node(name, lambda s, name=name: {"log": [name]})
+    builder.add_node("j", lambda s: {"log": ["j"]}, defer=True)
+    builder.add_edge(START, "a").add_edge(START, "b").add_edge("b", "b2")
+    builder.add_edge(["a", "b2"], "j").add_edge("j", END)
+    checkpointer = (
+        InMemorySaver()
+        if saver == "memory"
+        else SqliteSaver(sqlite3.connect(":memory:", check_same_thread=False))
+    )
+    app = builder.compile(checkpointer=checkpointer, interrupt_before=["b2"])
+    config = {"configurable": {"thread_id": "1"}}
+    app.invoke({"log": []}, config)
+    resumed = app.trace(None, config)
+    answer = resumed.why("j", 2)
+    assert answer.kinds[0] == "still_waiting"
+    assert "still waiting for b2" in str(answer)
