@@ -27,6 +27,7 @@ from typing import Any
 
 from graphkit.checkpoint.delta_map import DeltaMap
 from graphkit.checkpoint.serde import long_run_of
+from graphkit.types import Send
 
 __all__ = [
     "AtomList",
@@ -190,6 +191,9 @@ class made at run time (a model per request, say) is not kept alive by having be
 
 _COPIERS[AtomList] = list
 _COPIERS[AtomRope] = lambda rope: rope.head + rope.tail
+# (a Send's argument walked, so that a tuple in it reads back as a list, as it does from
+# LangGraph's savers and graphkit's SqliteSaver: deepcopy kept it a tuple)
+_COPIERS[Send] = lambda send: Send(send.node, _copy(send.arg), timeout=send.timeout)
 
 
 def _copier_for(kind: type) -> Callable[[Any], Any]:

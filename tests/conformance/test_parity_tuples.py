@@ -168,3 +168,27 @@ def test_tuples_read_back_from_a_checkpoint_as_in_langgraph_async():
 
 def test_tuples_read_back_from_a_sqlite_store_as_in_langgraph():
     assert store_values("graphkit") == store_values("langgraph")
+
+
+def sent_across_a_pause(library: str, kind: str) -> list[str]:
+    """A ``Send`` saved before a pause (``interrupt_before`` its node), its argument read
+    back when the run resumes."""
+    lib = names(library)
+    builder = lib["StateGraph"](State)
+    builder.add_node("a", lambda state: {})
+    builder.add_node("w", lambda arg: {"log": [arg]})
+    builder.add_edge(lib["START"], "a")
+    builder.add_conditional_edges("a", lambda state: [lib["Send"]("w", ("x", (1,)))], ["w"])
+    app = builder.compile(checkpointer=saver(lib, kind), interrupt_before=["w"])
+    config = {"configurable": {"thread_id": "1"}}
+    app.invoke({"log": []}, config)
+    return [shown(app.invoke(None, config))]
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
+def test_a_sends_argument_saved_before_a_pause_reads_back_as_in_langgraph(kind):
+    """InMemorySaver deep-copied a saved ``Send``, so its tuple argument stayed a tuple
+    after the resume (LangGraph's savers, and graphkit's SqliteSaver, give a list)."""
+    expected = sent_across_a_pause("langgraph", kind)
+    assert expected == ["{'log': [['x', [1]]]}"]
+    assert sent_across_a_pause("graphkit", kind) == expected
