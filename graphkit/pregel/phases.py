@@ -460,7 +460,7 @@ def _resumed(
     its breakpoints at (LangGraph's "__interrupt__" entry, saved as there: an edit
     without ``as_node`` on a branch no node has run on since is ambiguous, not START's)."""
     resumed = live.get(INTERRUPT)
-    if resumed is None or saved.get(INTERRUPT) is resumed or saved.get(INTERRUPT) == resumed:
+    if resumed is None or resumed == saved.get(INTERRUPT):
         return {}
     return {INTERRUPT: resumed}
 

@@ -21,6 +21,7 @@ from graphkit.inspect.markup import escape
 from graphkit.render import highlight
 from graphkit.widgets.panels import STATE_CSS
 from graphkit.widgets.story import story_number
+from graphkit.widgets.tabs import _PHASE_NAMES
 from graphkit.widgets.view import (
     TABLES,
     has_unsaved,
@@ -37,7 +38,6 @@ __all__ = ["Exported", "export_data", "page_html", "session_html", "unfinished"]
 
 _GROUP = re.compile(r'<g id="([^"]*)" class="([^"]*)">')
 _NAMESPACES = re.compile(r'\s+xmlns(?::\w+)?="[^"]*"')
-_PHASE_NAMES = {"plan": "Plan", "execute": "Execute", "update": "Update"}
 
 
 def session_html(session: DebugSession) -> str:
