@@ -21,9 +21,10 @@ course: $(STAMP) system
 demo: $(RUNTIME)
 	$(BIN)/python examples/seed.py
 
+# The suite runs on every core (pytest-xdist): on CI's two cores that halves its time.
 test: $(STAMP) system widget-js
 	$(BIN)/ruff check graphkit tests examples benchmarks scripts
-	$(BIN)/python -m pytest -q -p no:cacheprovider --doctest-modules graphkit tests; \
+	$(BIN)/python -m pytest -q -p no:cacheprovider -n auto --doctest-modules graphkit tests; \
 	status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests: failing on purpose"; exit 1; fi; \
 	exit $$status

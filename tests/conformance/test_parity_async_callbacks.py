@@ -336,7 +336,9 @@ def _sync_nodes(lib: Lib) -> Any:
     return graph.compile()
 
 
-@pytest.mark.parametrize(("kind", "inline"), itertools.product(["sync", "async"], [True, False]))
+@pytest.mark.parametrize(
+    ("kind", "inline"), list(itertools.product(["sync", "async"], [True, False]))
+)
 def test_a_sync_run_calls_its_handlers_in_its_own_thread(kind, inline):
     heard = [_heard(load, _sync_nodes, kind, inline, "invoke", {"log": []}) for load in LIBS]
     assert heard[1] == heard[0]
@@ -358,7 +360,9 @@ def _agent(lib: Lib) -> Any:
     return create(ScriptedChatModel(responses=answers), [get_weather])
 
 
-@pytest.mark.parametrize(("kind", "inline"), itertools.product(["sync", "async"], [True, False]))
+@pytest.mark.parametrize(
+    ("kind", "inline"), list(itertools.product(["sync", "async"], [True, False]))
+)
 def test_the_agents_steps_are_heard_where_langgraph_calls_them(kind, inline):
     inputs = {"messages": [("user", "what is the weather in sf")]}
     heard = [_heard(load, _agent, kind, inline, "ainvoke", inputs) for load in LIBS]

@@ -232,7 +232,11 @@ def test_an_array_of_python_objects_is_refused_where_langgraph_reads_back_none()
         _serializer(load_graphkit()).dumps_typed(objects)
 
 
-@pytest.mark.parametrize("value", [ValueError("bad"), KeyError("k"), memoryview(b"ab")], ids=repr)
+@pytest.mark.parametrize(
+    "value",
+    [ValueError("bad"), KeyError("k"), memoryview(b"ab")],
+    ids=["ValueError", "KeyError", "memoryview"],  # stable ids: a memoryview's repr is its address
+)
 def test_an_exception_or_a_memoryview_reads_back_as_in_langgraph(value):
     def round_trip(lib: Lib) -> Any:
         serde = _serializer(lib)
