@@ -158,15 +158,18 @@ def listed(extra: str) -> set[str]:
 
 def test_each_extra_lists_exactly_the_modules_graphkit_requires():
     required = required_modules()
-    assert set(required) == {"notebook", "agents"}
+    assert set(required) == {"notebook", "agents", "course"}
+    assert required["course"] == {"langgraph"}  # lesson 17's LangGraph app and its checks
     for extra, modules in required.items():
-        assert listed(extra) == modules, extra
+        assert listed(extra) - {"jupyterlab"} == modules, extra
 
 
-def test_the_course_is_notebook_and_agents_plus_jupyterlab():
+def test_the_course_is_notebook_and_agents_plus_jupyterlab_and_langgraph():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert project["optional-dependencies"]["course"][0] == "graphkit[notebook,agents]"
-    assert listed("course") == {"jupyterlab"}  # where learners open the lessons
+    # JupyterLab, where learners open the lessons; LangGraph, whose app lesson 17 debugs
+    assert listed("course") == {"jupyterlab", "langgraph"}
+    assert "langgraph>=1.2,<1.3" in project["optional-dependencies"]["course"]
     assert project["dependencies"] == []
 
 

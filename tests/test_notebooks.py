@@ -25,7 +25,7 @@ ABSOLUTE_PATH = re.compile(r"(?<![\w.])(/(?:work|home|root|tmp|Users)/|[A-Z]:\\\
 
 def test_the_course_lessons_are_numbered_in_order():
     numbers = [int(path.name[:2]) for path in LESSONS]
-    assert numbers == list(range(1, 17)), [path.name for path in LESSONS]
+    assert numbers == list(range(1, 18)), [path.name for path in LESSONS]
 
 
 def test_the_course_page_quotes_each_lessons_own_time():
@@ -125,8 +125,8 @@ def test_the_docs_hook_folds_no_exercise():
                 assert not exercise, f"{path.name} {cell.id} folds an exercise"
 
 
-def test_lessons_12_to_16_ask_their_questions_by_a_guess():
-    """Each **Qn ·** of lessons 12 to 16 is followed, before the next Markdown, by a
+def test_lessons_12_to_17_ask_their_questions_by_a_guess():
+    """Each **Qn ·** of lessons 12 to 17 is followed, before the next Markdown, by a
     question the checks below recognise: none escapes them."""
     guess_lessons = (
         "12-failures-and-retries",
@@ -134,11 +134,12 @@ def test_lessons_12_to_16_ask_their_questions_by_a_guess():
         "14-long-term-memory",
         "15-what-a-node-knows",
         "16-supervisor-and-handoffs",
+        "17-debug-your-langgraph-app",
     )
     for name in guess_lessons:
         cells = nbformat.read(FOLDER / f"{name}.ipynb", as_version=4).cells
         labels = [i for i, c in enumerate(cells) if re.search(r"\*\*Q\d+ ·", c.source)]
-        assert len(labels) == {"12": 4, "13": 2, "14": 3, "15": 3, "16": 2}[name[:2]], name
+        assert len(labels) == {"12": 4, "13": 2, "14": 3, "15": 3, "16": 2, "17": 2}[name[:2]], name
         for i in labels:
             block = itertools.takewhile(lambda c: c.cell_type == "code", cells[i + 1 :])
             assert any(asks(c) for c in block), f"{name} {cells[i].id} asks nothing"
@@ -221,6 +222,12 @@ GIVEAWAYS = {
     ("15-what-a-node-knows", "l15-c18"): ["input alone", "stale"],
     ("16-supervisor-and-handoffs", "l16-c05"): ["[1, 3, 5]", "Steps 1, 3 and 5", "once more"],
     ("16-supervisor-and-handoffs", "l16-c16"): ["Step 2", "Five", "one task of the parent"],
+    ("17-debug-your-langgraph-app", "l17-c06"): ["Step 4", "['wiki/tides'] -> ['wiki/moon']"],
+    ("17-debug-your-langgraph-app", "l17-c17"): [
+        "**`write_answer`**",
+        "skipped a tool",
+        "as the node that wrote last",
+    ],
 }
 
 
@@ -314,6 +321,9 @@ STUB_MUST_NOT_SAY = {
     "lesson16.check_supervisor": [r"goto=END", r"\.name (not )?in", r"return Command\("],
     "lesson16.check_handoff": [r"AIMessage\(", r"state\[['\"]messages['\"]\]\[0\]", r"update="],
     "lesson16.check_step_counts": [r"\b[57]\b"],
+    "lesson17.check_lost_at": [r"\b4\b", r"update\.change\(", r"not in"],
+    "lesson17.check_fixed_app": [r"operator\.add", r"Annotated\["],
+    "lesson17.check_last_writer": [r"\b[68]\b", r"update\.change\(", r"write_answer"],
 }
 CHECK_CALL = re.compile(r"\b(lesson\d\d\.check_\w+)\(")
 

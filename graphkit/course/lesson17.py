@@ -1,0 +1,347 @@
+"""Checks for lesson 17 · Debug your LangGraph app with graphkit.
+
+The lesson's app is plain LangGraph, and so is every app these checks run: each is
+compiled with LangGraph's own ``InMemorySaver``, run with LangGraph's ``invoke``, and its
+thread read back with ``open_langgraph_thread``. A check hands the learner's function
+those imported runs (threads of its own, with the bug in other places), or runs the
+learner's LangGraph builder with a model of its own.
+
+>>> from graphkit.course.solutions import lesson17 as solutions
+>>> bool(check_lost_at(solutions.lost_at))
+True
+"""
+
+from __future__ import annotations
+
+import operator
+import warnings
+from typing import Annotated, Any, TypedDict
+
+from graphkit.course.checking import Wrong, exercise
+from graphkit.errors import GraphkitWarning
+from graphkit.extras import require
+
+__all__ = [
+    "check_fixed_app",
+    "check_last_writer",
+    "check_lost_at",
+    "research_model",
+    "research_thread",
+]
+
+
+def _langgraph() -> Any:
+    return require("langgraph.graph", extra="course", feature="lesson 17's checks")
+
+
+def _messages(*names: str) -> tuple[Any, ...]:
+    module = require("langchain_core.messages", extra="agents", feature="lesson 17's checks")
+    return tuple(getattr(module, name) for name in names)
+
+
+def research_model(topics: tuple[str, ...], answer: str = "Here is what I found.") -> Any:
+    """A scripted chat model that searches each of ``topics`` in turn (one tool call per
+    answer), then answers ``answer``."""
+    from graphkit.prebuilt import ScriptedChatModel
+
+    (AIMessage,) = _messages("AIMessage")
+
+    def script(messages: list[Any]) -> Any:
+        done = len([m for m in messages if m.type == "tool"])
+        if done < len(topics):
+            call = {"name": "search", "args": {"topic": topics[done]}, "id": f"call-{done + 1}"}
+            return AIMessage("", tool_calls=[call])
+        return answer
+
+    return ScriptedChatModel(responses=[script] * 50)
+
+
+def _builder(model: Any, keep: str, key: str) -> Any:
+    """The lesson's research app in LangGraph, its list ``key`` kept as ``keep`` says:
+    ``"replace"`` (no reducer: the lesson's bug), ``"reducer"`` (``operator.add``) or
+    ``"in_node"`` (no reducer; the node writes the old list and the new item)."""
+    graph = _langgraph()
+    from langgraph.graph.message import add_messages
+    from langgraph.prebuilt import tools_condition
+
+    AIMessage, ToolMessage = _messages("AIMessage", "ToolMessage")
+    kept = Annotated[list, operator.add] if keep == "reducer" else list
+    State = TypedDict("State", {"messages": Annotated[list, add_messages], key: kept})
+
+    def agent(state: dict) -> dict:
+        return {"messages": [model.invoke(state["messages"])]}
+
+    def tools(state: dict) -> dict:
+        call = state["messages"][-1].tool_calls[0]
+        found = f"wiki/{call['args']['topic']}"
+        new = [*state.get(key, []), found] if keep == "in_node" else [found]
+        return {"messages": [ToolMessage(found, tool_call_id=call["id"])], key: new}
+
+    def write_answer(state: dict) -> dict:
+        said = state["messages"][-1].content
+        return {"messages": [AIMessage(f"{said} (sources: {', '.join(state.get(key, []))})")]}
+
+    builder = graph.StateGraph(State)
+    builder.add_node("agent", agent)
+    builder.add_node("tools", tools)
+    builder.add_node("write_answer", write_answer)
+    builder.add_edge(graph.START, "agent")
+    builder.add_conditional_edges(
+        "agent", tools_condition, {"tools": "tools", graph.END: "write_answer"}
+    )
+    builder.add_edge("tools", "agent")
+    builder.add_edge("write_answer", graph.END)
+    return builder
+
+
+def _open(app: Any, config: dict) -> Any:
+    from graphkit import open_langgraph_thread
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", GraphkitWarning)
+        return open_langgraph_thread(app, config)
+
+
+def research_thread(
+    topics: tuple[str, ...], keep: str = "replace", key: str = "sources", edit: Any = None
+) -> Any:
+    """Run the research app on LangGraph (its ``InMemorySaver``) and read the thread back
+    as a graphkit ``Run``. With ``edit``, the app stops before ``write_answer`` and
+    ``update_state(config, edit)`` changes the state before it goes on."""
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    HumanMessage = _messages("HumanMessage")[0]
+    pause = ["write_answer"] if edit is not None else None
+    builder = _builder(research_model(topics), keep, key)
+    app = builder.compile(checkpointer=InMemorySaver(), interrupt_before=pause)
+    config = {"configurable": {"thread_id": "check"}}
+    app.invoke({"messages": [HumanMessage(f"Tell me about {', '.join(topics)}.")]}, config)
+    if edit is not None:
+        app.update_state(config, edit)
+        app.invoke(None, config)
+    return _open(app, config)
+
+
+def _said(answer: Any) -> str:
+    return "None" if answer is None else repr(answer)
+
+
+# -- 17.1 · where did the value go wrong? ------------------------------------------------
+
+
+def _threads_17_1() -> list[tuple[str, Any, str, Any]]:
+    """(what the thread is, its run, the key asked, the answer expected)."""
+    lost = research_thread(("owls", "bats", "moths"))
+    edited = research_thread(("owls",), key="notes", edit={"notes": ["wiki/cats"]})
+    kept = research_thread(("owls", "bats", "moths"), keep="reducer")
+    grown = research_thread(("owls", "bats"), keep="in_node", key="notes")
+    return [
+        ("a thread that searched owls, bats and moths", lost, "sources", (4, "tools")),
+        ("the same thread", lost, "messages", None),
+        ("a thread whose notes were edited with update_state", edited, "notes", (4, "__update__")),
+        ("a thread of the app with a reducer on sources", kept, "sources", None),
+        ("a thread whose tools node writes the old notes and the new one", grown, "notes", None),
+    ]
+
+
+@exercise("17.1 · Where did the value go wrong?")
+def check_lost_at(lost_at: Any) -> str:
+    """``lost_at(run, key)`` is ``(step, node)`` for the first step whose Update took an
+    item out of the list ``key`` (the node that wrote it), or None if no step did. Tried
+    on LangGraph threads of the check's own, read with ``open_langgraph_thread``."""
+    if not callable(lost_at):
+        raise Wrong(
+            f"lost_at is {lost_at!r}, not a function.",
+            "Pass the function you wrote, lost_at, without calling it.",
+        )
+    for what, run, key, expected in _threads_17_1():
+        got = lost_at(run, key)
+        if isinstance(got, list):
+            got = tuple(got)
+        if got != expected:
+            said = f"On {what}, lost_at(run, {key!r}) returned {_said(got)}"
+            raise Wrong(f"{said}, but {_lost_why(run, key, got, expected)}.", _lost_hint(expected))
+    return (
+        "On every thread, lost_at found the first Update that took an item out of the key, "
+        "and who wrote it (a node, or update_state's __update__), and None where nothing "
+        "was lost."
+    )
+
+
+def _removed(run: Any, step: int, key: str) -> bool:
+    """Whether step ``step`` of ``run`` took an item out of the list ``key``."""
+    superstep = next((s for s in run.steps if s.step == step and s.update), None)
+    change = superstep.update.change(key) if superstep else None
+    before = change.before if change is not None else None
+    return isinstance(before, list) and any(item not in change.after for item in before)
+
+
+def _writer_at(run: Any, step: int, key: str) -> str | None:
+    """Who wrote ``key`` in step ``step`` of ``run`` (None: nothing did)."""
+    superstep = next((s for s in run.steps if s.step == step and s.update), None)
+    change = superstep.update.change(key) if superstep else None
+    return ", ".join(change.writers) if change is not None else None
+
+
+def _lost_why(run: Any, key: str, got: Any, expected: Any) -> str:
+    """What is wrong with ``got``, said without the expected answer."""
+    if expected is None:
+        return f"no step took an item out of {key}"
+    if got is None:
+        return f"a step's Update took an item out of {key}"
+    if not (isinstance(got, tuple) and len(got) == 2):
+        return "the answer is a pair: a step's number and a node's name"
+    step, node = got
+    if not isinstance(step, int) or not _removed(run, step, key):
+        return f"step {step}'s Update took nothing out of {key}"
+    if step != expected[0]:
+        return f"an earlier step already took an item out of {key}"
+    return f"in step {step}, {key} was written by {_writer_at(run, step, key)}, not {node!r}"
+
+
+def _lost_hint(expected: Any) -> str:
+    if expected is None:
+        return (
+            "A change is not a loss: an item is lost when the value after a step lacks "
+            "something the value before it held."
+        )
+    return (
+        "Walk through the run's steps in order and compare what each Update did to the "
+        "key, before and after. The first step whose value after lacks something its "
+        "value before held is the one, and the change says who wrote it."
+    )
+
+
+# -- 17.2 · fix the app ------------------------------------------------------------------
+
+
+TOPICS_17_2 = (("owls", "bats", "moths"), ("rivers", "rain"))
+
+
+@exercise("17.2 · Fix the app")
+def check_fixed_app(build: Any) -> str:
+    """``build(model)`` returns the lesson's research app as a LangGraph ``StateGraph``
+    builder, fixed so that its answer names every source. The check compiles it with
+    LangGraph's ``InMemorySaver``, runs it on LangGraph with models of its own and reads
+    each thread with ``open_langgraph_thread``."""
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    (HumanMessage,) = _messages("HumanMessage")
+    if not callable(build):
+        raise Wrong(f"build is {build!r}, not a function.", "Pass the function itself.")
+    for topics in TOPICS_17_2:
+        builder = build(research_model(topics))
+        if not type(builder).__module__.startswith("langgraph"):
+            raise Wrong(
+                f"build(model) returned {type(builder).__name__} from "
+                f"{type(builder).__module__}, not LangGraph's StateGraph.",
+                "The app is a LangGraph app: build it with langgraph.graph's StateGraph and "
+                "return the builder, not compiled (the check compiles it).",
+            )
+        app = builder.compile(checkpointer=InMemorySaver())
+        config = {"configurable": {"thread_id": "fixed"}}
+        try:
+            result = app.invoke({"messages": [HumanMessage(f"About {topics[0]}?")]}, config)
+        except Exception as error:
+            step = _open(app, config).steps[-1]
+            raise Wrong(
+                f"Searching {', '.join(topics)}: your app raised {type(error).__name__} on "
+                f"LangGraph in step {step.step} ({', '.join(step.plan.nodes)}): {error}",
+                "Run your app in the cell above the check, and read its thread with "
+                "open_langgraph_thread: print(run) shows what each step held.",
+            ) from None
+        run = _open(app, config)
+        found = [m.content for m in result["messages"] if m.type == "tool"]
+        for superstep in run.steps:
+            change = superstep.update.change("sources") if superstep.update else None
+            before = change.before if change is not None else None
+            if isinstance(before, list) and any(item not in change.after for item in before):
+                raise Wrong(
+                    f"Searching {', '.join(topics)}: in step {superstep.step}, "
+                    f"{', '.join(change.writers)} wrote sources and its Update turned "
+                    f"{before} into {change.after}.",
+                    "Each search writes one source, and the Update of a key without a "
+                    "reducer keeps only the last write. Make the key keep them all.",
+                )
+        sources = run.values.get("sources")
+        if sources != found:
+            raise Wrong(
+                f"Searching {', '.join(topics)}: the tools found {found}, and the thread "
+                f"ended with sources = {sources!r}.",
+                "sources must hold each search's result, once, in the order of the "
+                "searches: read run.to_frame('changes') for the key to see what each "
+                "step did to it.",
+            )
+        answer = result["messages"][-1].content
+        if not all(source in answer for source in found):
+            raise Wrong(
+                f"Searching {', '.join(topics)}: the final answer, {answer!r}, does not "
+                f"name every source of {found}.",
+                "write_answer reads the sources from the state: keep it as it was.",
+            )
+    return (
+        "On LangGraph, each search added its source, no Update took one out, and the "
+        "answer names them all (read back from the threads with open_langgraph_thread)."
+    )
+
+
+# -- 17.3 · who wrote the value the user saw? --------------------------------------------
+
+
+def _threads_17_3() -> list[tuple[str, Any, str, Any]]:
+    lost = research_thread(("owls", "bats", "moths"))
+    edited = research_thread(("owls",), key="notes", edit={"notes": ["wiki/cats"]})
+    none = research_thread((), key="notes")
+    return [
+        ("a thread that searched owls, bats and moths", lost, "sources", (6, "tools")),
+        ("the same thread", lost, "messages", (8, "write_answer")),
+        ("a thread whose notes were edited with update_state", edited, "notes", (4, "__update__")),
+        ("a thread that searched nothing", none, "notes", None),
+    ]
+
+
+@exercise("17.3 · Who wrote the value the user saw?")
+def check_last_writer(last_writer: Any) -> str:
+    """``last_writer(run, key)`` is ``(step, node)`` for the last Update that changed
+    ``key`` in ``run`` and the node that wrote it, or None if nothing ever wrote it.
+    Tried on LangGraph threads of the check's own."""
+    if not callable(last_writer):
+        raise Wrong(
+            f"last_writer is {last_writer!r}, not a function.",
+            "Pass the function you wrote, last_writer, without calling it.",
+        )
+    for what, run, key, expected in _threads_17_3():
+        got = last_writer(run, key)
+        if isinstance(got, list):
+            got = tuple(got)
+        if got != expected:
+            said = f"On {what}, last_writer(run, {key!r}) returned {_said(got)}"
+            raise Wrong(f"{said}, but {_last_why(run, key, got, expected)}.", _LAST_HINT)
+    return (
+        "On every thread, last_writer named the step and the writer (a node, or "
+        "update_state's __update__) of the value the thread ended with."
+    )
+
+
+_LAST_HINT = (
+    "The last step of a run need not be the last to write the key: look at what each "
+    "step's Update did to the key and keep the latest change, with who wrote it. A key "
+    "nothing wrote has no change at all."
+)
+
+
+def _last_why(run: Any, key: str, got: Any, expected: Any) -> str:
+    """What is wrong with ``got``, said without the expected answer."""
+    if expected is None:
+        return f"no step changed {key}"
+    if got is None:
+        return f"a step changed {key}"
+    if not (isinstance(got, tuple) and len(got) == 2):
+        return "the answer is a pair: a step's number and a node's name"
+    step, node = got
+    writer = _writer_at(run, step, key) if isinstance(step, int) else None
+    if writer is None:
+        return f"step {step}'s Update did not change {key}"
+    if step != expected[0]:
+        return f"a later step changed {key} again"
+    return f"in step {step}, {key} was written by {writer}, not {node!r}"

@@ -1,0 +1,292 @@
+"""Lesson 17's checks on their solutions, on typical wrong answers and on the notebook's
+stubs; and the lesson's cells, whose app is LangGraph's, checked against the threads
+LangGraph saved: what the lesson prints from graphkit's records must be what LangGraph
+holds."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import warnings
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("langgraph.prebuilt")
+
+from graphkit.course import assert_fails, assert_passes, lesson17
+from graphkit.course.solutions import lesson17 as solutions
+
+LESSON = Path(__file__).parents[2] / "notebooks" / "17-debug-your-langgraph-app.ipynb"
+
+
+def lesson_cells() -> list[tuple[str, str]]:
+    cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+    return [(cell["id"], "".join(cell["source"])) for cell in cells if cell["cell_type"] == "code"]
+
+
+def run_lesson(until: str = "lesson17.check_lost_at") -> tuple[dict, dict]:
+    """The code cells up to ``until``: what each prints, and the names they define (the
+    last expression of a cell is evaluated as the notebook shows it, and kept as ``_``)."""
+    names: dict = {}
+    printed = {}
+    for cell, source in lesson_cells():
+        if source.startswith(until):
+            break
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            exec(compile(source, cell, "exec", dont_inherit=True), names)
+        printed[cell] = out.getvalue()
+    return printed, names
+
+
+@pytest.fixture(scope="module")
+def lesson():
+    return run_lesson()
+
+
+def test_the_lessons_app_is_langgraphs(lesson):
+    _, names = lesson
+    for app in ("app", "reviewed", "after_tools"):
+        assert type(names[app]).__module__.startswith("langgraph"), app
+
+
+def test_what_the_lesson_prints(lesson):
+    printed, _ = lesson
+    told = "".join(printed.values())
+    assert "The Moon's pull makes the tides. (sources: wiki/moon)\n['wiki/moon']" in told
+    assert "UPDATE   sources          ['wiki/tides'] -> ['wiki/moon']  (from tools)" in told
+    assert "sources   ['wiki/tides'] -> ['wiki/moon']" in told  # the diff of steps 3 and 4
+    assert "LangGraph plans ('write_answer',).\nLook at the Moon too, please. (sources: )" in told
+    assert "EXECUTE  __update__              wrote messages, branch:to:write_answer" in told
+    assert "tools did not run at step 3: nothing wrote branch:to:tools in step 2." in told
+    assert "('agent',)" in told
+    assert "done in 8 steps; done in 8 steps\nthe records agree: True" in told
+
+
+def test_q1_the_source_left_in_step_4_on_langgraph(lesson):
+    """Q1's answer, from LangGraph's own history: sources after each step."""
+    _, names = lesson
+    app, config = names["app"], names["config"]
+    history = {s.metadata["step"]: s for s in app.get_state_history(config)}
+    assert history[2].values["sources"] == ["wiki/tides"]
+    assert history[3].values["sources"] == ["wiki/tides"]
+    assert history[4].values["sources"] == ["wiki/moon"]
+    assert history[4].metadata["source"] == "loop" and history[3].next == ("tools",)
+    # and the imported run's state after every step is LangGraph's checkpoint's
+    run = names["run"]
+    for superstep in run.steps:
+        assert superstep.checkpoint.channel_values.get("sources") == history[
+            superstep.step
+        ].values.get("sources"), superstep.step
+        assert len(superstep.checkpoint.channel_values.get("messages", [])) == len(
+            history[superstep.step].values.get("messages", [])
+        )
+    assert solutions.lost_at(run, "sources") == (4, "tools")
+
+
+def test_q2_the_edit_was_made_as_agent_and_tools_never_ran_on_langgraph(lesson):
+    _, names = lesson
+    reviewed, review = names["reviewed"], names["review"]
+    history = sorted(reviewed.get_state_history(review), key=lambda s: s.metadata["step"])
+    assert [s.metadata["source"] for s in history] == ["input", "loop", "loop", "update", "loop"]
+    assert history[2].next == ("tools",) and history[3].next == ("write_answer",)
+    assert "sources" not in history[-1].values  # tools never ran
+    # LangGraph's own update as agent routes the same; as tools, it goes to agent
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    for as_node, planned in (("agent", ("write_answer",)), ("tools", ("agent",))):
+        app = names["build"](names["model"]).compile(
+            checkpointer=InMemorySaver(), interrupt_before=["tools"]
+        )
+        config = {"configurable": {"thread_id": as_node}}
+        app.invoke({"messages": [("user", "Why are there tides?")]}, config)
+        app.update_state(config, {"messages": [("user", "the Moon too")]}, as_node=as_node)
+        assert app.get_state(config).next == planned
+    edited = names["edited"]
+    assert [superstep.plan.nodes for superstep in edited.steps][3:] == [
+        ["__update__"],
+        ["write_answer"],
+    ]
+
+
+def test_from_langgraph_records_agree_with_the_thread(lesson):
+    _, names = lesson
+    own, run = names["own"], names["run"]
+    assert [s.plan.nodes for s in own.steps] == [s.plan.nodes for s in run.steps]
+    assert own.values == run.values or own.values["sources"] == run.values["sources"]
+
+
+def test_the_notebooks_stubs_fail_their_checks():
+    _, names = run_lesson(until="lesson17.check_last_writer")
+    assert_fails(lesson17.check_lost_at(names["lost_at"]), "returned None, but a step's Update")
+    assert_fails(lesson17.check_fixed_app(names["build_fixed"]), "turned ['wiki/owls'] into")
+    assert_fails(lesson17.check_last_writer(names["last_writer"]), "returned None, but a step")
+
+
+# -- 17.1
+
+
+def test_lost_at_passes_on_the_solution():
+    assert (
+        "None where nothing was lost"
+        in assert_passes(lesson17.check_lost_at(solutions.lost_at)).message
+    )
+
+
+def _any_change_without_growth(run, key):
+    """Wrong: the first change of the key that is not the first write."""
+    for superstep in run.steps:
+        change = superstep.update.change(key) if superstep.update else None
+        if change is not None and isinstance(change.before, list):
+            return superstep.step, change.writers[0]
+    return None
+
+
+def _last_loss(run, key):
+    """Wrong: the last step that took an item out, not the first."""
+    found = None
+    for superstep in run.steps:
+        change = superstep.update.change(key) if superstep.update else None
+        before = change.before if change is not None else None
+        if isinstance(before, list) and any(item not in change.after for item in before):
+            found = (superstep.step, change.writers[0])
+    return found
+
+
+@pytest.mark.parametrize(
+    ("answer", "said", "hint"),
+    [
+        (
+            lambda run, key: (4, "tools"),
+            "returned (4, 'tools'), but no step",
+            "A change is not a loss",
+        ),
+        (_any_change_without_growth, "returned (0, '__start__'), but no step", "not a loss"),
+        (_last_loss, "an earlier step already took an item out", "The first step"),
+        (lambda run, key: (4, "agent"), "sources was written by tools, not 'agent'", "who wrote"),
+        (lambda run, key: 4, "the answer is a pair", "Walk through"),
+        (lambda run, key: (2, "tools"), "step 2's Update took nothing out of sources", "Walk"),
+    ],
+)
+def test_lost_at_wrong_answers(answer, said, hint):
+    assert_fails(lesson17.check_lost_at(answer), said, hint=hint)
+
+
+def test_lost_at_not_a_function():
+    assert_fails(lesson17.check_lost_at((4, "tools")), "not a function")
+
+
+# -- 17.2
+
+
+def test_fixed_app_passes_on_the_solution():
+    assert (
+        "names them all" in assert_passes(lesson17.check_fixed_app(solutions.build_fixed)).message
+    )
+
+
+def _with_state(sources_type):
+    """The solution's builder, with ``sources`` annotated as ``sources_type``."""
+    from typing import Annotated, TypedDict
+
+    from langgraph.graph.message import add_messages
+
+    State = TypedDict("State", {"messages": Annotated[list, add_messages], "sources": sources_type})  # noqa: UP013
+
+    def build(model):
+        builder = solutions.build_fixed(model)
+        from langgraph.graph import StateGraph
+
+        fixed = StateGraph(State)
+        for name, spec in builder.nodes.items():
+            fixed.add_node(name, spec.runnable)
+        for start, end in builder.edges:
+            fixed.add_edge(start, end)
+        for start, branches in builder.branches.items():
+            for branch in branches.values():
+                fixed.add_conditional_edges(start, branch.path, branch.ends)
+        return fixed
+
+    return build
+
+
+def test_fixed_app_wrong_answers():
+    from typing import Annotated
+
+    from langgraph.graph.message import add_messages
+
+    assert_fails(
+        lesson17.check_fixed_app(_with_state(list)),
+        "in step 4, tools wrote sources and its Update turned ['wiki/owls'] into ['wiki/bats']",
+        hint="without a reducer",
+    )
+    # add_messages as the reducer: the sources become HumanMessages
+    verdict = lesson17.check_fixed_app(_with_state(Annotated[list, add_messages]))
+    assert_fails(verdict, "your app raised TypeError on LangGraph in step 8 (write_answer)")
+    assert_fails(
+        lesson17.check_fixed_app(_with_state(Annotated[list, lambda old, new: new])),
+        "turned ['wiki/owls'] into ['wiki/bats']",
+    )
+
+
+def test_fixed_app_built_with_graphkit():
+    from graphkit import StateGraph
+
+    def build(model):
+        builder = StateGraph(dict)
+        builder.add_node("agent", lambda state: {})
+        return builder
+
+    assert_fails(
+        lesson17.check_fixed_app(build), "not LangGraph's StateGraph", hint="langgraph.graph"
+    )
+
+
+# -- 17.3
+
+
+def test_last_writer_passes_on_the_solution():
+    assert_passes(lesson17.check_last_writer(solutions.last_writer))
+
+
+def _last_step(run, key):
+    """Wrong: the run's last step and its node, whatever it wrote."""
+    last = run.steps[-1]
+    return last.step, last.plan.nodes[0]
+
+
+def _first_writer(run, key):
+    for superstep in run.steps:
+        change = superstep.update.change(key) if superstep.update else None
+        if change is not None:
+            return superstep.step, change.writers[0]
+    return None
+
+
+@pytest.mark.parametrize(
+    ("answer", "said"),
+    [
+        (_last_step, "step 8's Update did not change sources"),
+        (_first_writer, "a later step changed sources again"),
+        (lambda run, key: (6, "agent"), "sources was written by tools, not 'agent'"),
+        (lambda run, key: "tools", "the answer is a pair"),
+    ],
+)
+def test_last_writer_wrong_answers(answer, said):
+    assert_fails(lesson17.check_last_writer(answer), said, hint="latest change")
+
+
+def test_last_writer_that_forgets_update_state():
+    def nodes_only(run, key):
+        found = None
+        for superstep in run.steps:
+            change = superstep.update.change(key) if superstep.update else None
+            if change is not None and not change.writers[0].startswith("__"):
+                found = (superstep.step, change.writers[0])
+        return found
+
+    verdict = lesson17.check_last_writer(nodes_only)
+    assert_fails(verdict, "thread whose notes were edited with update_state")
