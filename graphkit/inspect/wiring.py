@@ -24,6 +24,10 @@ if TYPE_CHECKING:
 
 __all__ = ["Wiring"]
 
+EDIT_TASK = "__update__"
+"""The task an ``update_state`` shows as in a thread read from LangGraph (the bridge's
+``UPDATE_TASK``; the core never names one)."""
+
 
 class Wiring:
     """Trigger channels, edges and routers of the nodes of ``run``.
@@ -253,6 +257,8 @@ class Wiring:
         parts = self.barrier(channel)
         if parts is not None:
             return f"the waiting edge [{', '.join(parts[0])}] → {target}"
+        if tuple(writers) == (EDIT_TASK,) and branch_target(channel) == target:
+            return self._edit_via(target)
         names = ["START" if writer == START else writer for writer in writers]
         if self.direct(channel, commanded):
             return join_names(names)
@@ -266,6 +272,22 @@ class Wiring:
                 for writer in writers
             ]
         )
+
+    def _edit_via(self, target: str) -> str:
+        """A route an ``update_state`` wrote: it is made as a node (``as_node``), and the
+        routes it writes are that node's edges' and routers'. A LangGraph thread does not
+        save which node, so the answer names the ones whose edge or router leads to
+        ``target`` (it said "an edge or conditional edge of __update__", which has none)."""
+        made_as = f"update_state ({EDIT_TASK}), made as a node"
+        if not self.exact:
+            return (
+                f"{made_as}: it is a route that node's edge or router writes (pass the "
+                "graph to name them)"
+            )
+        sources = [START, *self._declared]
+        leads = [s for s in sources if (s, target) in self._edges or self.routers(s, target)]
+        ways = " or ".join(self._one_via(source, target) for source in leads)
+        return f"{made_as}: it is the route {ways} writes" if ways else made_as
 
     def direct(self, channel: str, commanded: Sequence[str] = ()) -> bool:
         """True for a channel nodes write themselves (a low-level Pregel's): no edge,
