@@ -62,6 +62,8 @@ def test_what_the_lesson_prints(lesson):
     assert "LangGraph plans ('write_answer',).\nLook at the Moon too, please. (sources: )" in told
     assert "EXECUTE  __update__              wrote messages, branch:to:write_answer" in told
     assert "tools did not run at step 3: nothing wrote branch:to:tools in step 2." in told
+    said = " ".join(told.split())
+    assert "by update_state (__update__), made as a node: it is the route agent's router" in said
     assert "('agent',)" in told
     assert "done in 8 steps; done in 8 steps\nthe records agree: True" in told
 
