@@ -1,0 +1,360 @@
+"""Checks for lesson 18 · Async nodes and what runs at the same time.
+
+Each check runs the learner's answer under ``ainvoke`` on the real runtime, with cities,
+orders and limits of its own, and reads what happened from evidence that does not depend
+on the machine's speed: on which thread a blocking call ran (18.1), the order the results
+landed in while the check made the calls finish last-first (18.2), and how many calls a
+service had in flight at once (18.3). A hard-coded answer cannot pass.
+
+>>> from graphkit.course.solutions import lesson18 as solutions
+>>> bool(check_no_stall(solutions.forecast))
+True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import inspect
+import operator
+import threading
+import time
+from collections.abc import Callable, Coroutine
+from typing import Annotated, Any, TypedDict
+
+from graphkit.course.checking import Wrong, exercise
+from graphkit.course.checking import failed_run as _failed_run
+
+__all__ = [
+    "Job",
+    "Trip",
+    "check_in_order",
+    "check_limit",
+    "check_no_stall",
+    "fetch_report",
+    "slow_forecast",
+]
+
+
+def _function(answer: Any, name: str) -> None:
+    if type(answer).__module__.partition(".")[0] == "langgraph":
+        raise Wrong(
+            f"{name} comes from LangGraph: the checks read what graphkit runs.",
+            "Import from graphkit with the same names.",
+        )
+    if not callable(answer):
+        raise Wrong(f"{name} is {answer!r}, not a function.", f"Write {name} with def.")
+
+
+def _run_async(make: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
+    """Run the coroutine ``make()`` returns on an event loop of its own, in a thread of
+    its own: a notebook's kernel already runs a loop in this one."""
+    done: concurrent.futures.Future[Any] = concurrent.futures.Future()
+
+    def work() -> None:
+        try:
+            done.set_result(asyncio.run(make()))
+        except BaseException as error:  # handed to the check, raised there
+            done.set_exception(error)
+
+    threading.Thread(target=work, name="lesson18-check", daemon=True).start()
+    return done.result()
+
+
+def failed_run(app: Any, error: BaseException) -> Wrong:
+    """The ``Wrong`` for a run that raised, with a hint for an async run (``trace``
+    runs no ``async def`` node)."""
+    return Wrong(
+        _failed_run(app, error).message,
+        "Run the graph yourself with await app.ainvoke(...) and read the error.",
+    )
+
+
+def _on_a_loop() -> bool:
+    """Whether this thread is running an event loop (as an ``async def`` node's code is)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+# -- 18.1 · a blocking client call that stalls nobody ------------------------------------
+
+_SKIES = ("sunny", "cloudy", "rainy", "windy", "foggy")
+_blocked: list[str] = []  # the cities slow_forecast was called for on a loop's thread
+
+
+def slow_forecast(city: str) -> str:
+    """A sync client's call to a slow weather service: it blocks the thread that calls it
+    until the service answers (here, a moment)."""
+    if _on_a_loop():
+        _blocked.append(city)
+    time.sleep(0.05)
+    return _sky(city)
+
+
+def _sky(city: str) -> str:
+    return f"{city}: {_SKIES[sum(map(ord, city)) % len(_SKIES)]}"
+
+
+class Trip(TypedDict, total=False):
+    city: str
+    weather: str
+    heard: Annotated[list, operator.add]
+
+
+def _forecast_graph(forecast: Any) -> Any:
+    """START → forecast (the learner's) and heartbeat, side by side in step 1."""
+    from graphkit import START, StateGraph
+
+    async def heartbeat(state: Trip) -> dict:
+        await asyncio.sleep(0)
+        return {"heard": ["heartbeat"]}
+
+    builder = StateGraph(Trip)
+    builder.add_node("forecast", forecast)
+    builder.add_node("heartbeat", heartbeat)
+    builder.add_edge(START, "forecast")
+    builder.add_edge(START, "heartbeat")
+    return builder.compile()
+
+
+@exercise("18.1 · Wait without stalling the step")
+def check_no_stall(forecast: Any) -> str:
+    """``forecast(state)`` writes ``slow_forecast(state["city"])`` to ``weather`` and never
+    holds the event loop while the service answers. Tried on cities of the check's own."""
+    _function(forecast, "forecast")
+    app = _forecast_graph(forecast)
+    for city in ("Quito", "Perth", "Bergen"):
+        _blocked.clear()
+        try:
+            out = _run_async(lambda city=city: app.ainvoke({"city": city}))
+        except Exception as error:
+            raise failed_run(app, error) from error
+        got, expected = out.get("weather"), _sky(city)
+        if inspect.isawaitable(got):
+            raise Wrong(
+                f"For {city!r} forecast wrote a {type(got).__name__} object to weather, not "
+                "the forecast: the call was started but never waited for.",
+                "What asyncio hands back must be awaited to give its result.",
+            )
+        if _blocked:
+            raise Wrong(
+                f"For {city!r} your node called slow_forecast on the event loop's own "
+                "thread: while the service took its time, heartbeat and every other task "
+                "of step 1 on that loop stood still.",
+                "A blocking call must not run on the loop: hand it to a thread of its own, "
+                "and await that.",
+            )
+        if got != expected:
+            raise Wrong(
+                f"For {city!r} forecast wrote weather = {got!r}; expected {expected!r}, the "
+                "service's answer.",
+                "Write to weather what slow_forecast returns for the state's city.",
+            )
+    return (
+        "slow_forecast ran off the event loop: while it waited for the service, the "
+        "loop was free for heartbeat and any other task of the step."
+    )
+
+
+# -- 18.2 · results in a fixed order, whoever finishes first ------------------------------
+
+
+class Job(TypedDict, total=False):
+    city: str
+
+
+class _Service:
+    """A report service whose calls finish last-first: each call waits until the call
+    for the next city has finished (the last city's finishes at once)."""
+
+    def __init__(self, cities: list[str]) -> None:
+        self.cities = cities
+        self.done = {city: asyncio.Event() for city in cities}
+        self.finished: list[str] = []
+
+    async def report(self, city: str) -> str:
+        if city not in self.done:
+            return f"{city}: no report"
+        index = self.cities.index(city)
+        if index + 1 < len(self.cities):
+            await self.done[self.cities[index + 1]].wait()
+        self.finished.append(city)
+        self.done[city].set()
+        return _report_text(city)
+
+
+def _report_text(city: str) -> str:
+    return f"{city}: {len(city) * 3} mm of rain"
+
+
+_service: _Service | None = None  # the check's, while it runs one
+
+
+async def fetch_report(city: str) -> str:
+    """The (async) report service: ``await fetch_report("Lima")``."""
+    if _service is not None:
+        return await _service.report(city)
+    await asyncio.sleep(0)
+    return _report_text(city)
+
+
+class Digest(TypedDict, total=False):
+    cities: list
+    reports: Annotated[list, operator.add]
+
+
+def _digest_graph(report: Any) -> Any:
+    """START sends one ``Job`` per city to ``report`` (the learner's)."""
+    from graphkit import START, Send, StateGraph
+
+    builder = StateGraph(Digest)
+    builder.add_node("report", report)
+    builder.add_conditional_edges(
+        START, lambda state: [Send("report", {"city": c}) for c in state["cities"]], ["report"]
+    )
+    return builder.compile()
+
+
+@exercise("18.2 · Reports in the order asked")
+def check_in_order(report: Any) -> str:
+    """``report(job)`` fetches the job's city's report and adds it to ``reports``: in the
+    order the cities were sent, however the calls finish. Tried with the check's cities."""
+    global _service
+    _function(report, "report")
+    app = _digest_graph(report)
+    for cities in (["Lima", "Oslo", "Cairo"], ["Perth", "Bergen", "Quito", "Accra"]):
+        for run in (1, 2):  # (twice: an answer that keeps something between runs shows)
+
+            async def digest(cities: list[str] = cities) -> Any:
+                global _service
+                _service = _Service(cities)
+                return await app.ainvoke({"cities": cities}), _service.finished
+
+            try:
+                out, finished = _run_async(digest)
+            except Exception as error:
+                raise failed_run(app, error) from error
+            finally:
+                _service = None
+            got, expected = out.get("reports"), [_report_text(c) for c in cities]
+            if got != expected:
+                raise Wrong(
+                    f"Sent {cities} (run {run}); the calls finished as {finished}, and "
+                    f"reports ended as {got!r}, not {expected!r}.",
+                    "Each task should return its own report as an update of reports: the "
+                    "Update adds the step's updates in task order, not in the order the "
+                    "tasks finish, and keeps nothing from an earlier run.",
+                )
+    return (
+        "The calls finished last-first, yet reports came out in the order the cities were "
+        "sent: the Update applied the step's writes in task order."
+    )
+
+
+# -- 18.3 · a limit for a rate-limited service --------------------------------------------
+
+
+class TooManyRequests(Exception):
+    """The service's "429 Too Many Requests": more calls in flight than it allows."""
+
+
+class _Gate:
+    """A service that allows ``capacity`` calls in flight at once. A call holds its slot
+    until every call still to come is in flight too, or a quarter of a second passed: so
+    a run that may start more calls than the service allows does, and one that may
+    start as many as it allows fills it."""
+
+    def __init__(self, capacity: int, total: int) -> None:
+        self.capacity, self.total = capacity, total
+        self.now = self.peak = self.done = 0
+        self.changed = asyncio.Condition()
+
+    async def call(self, city: str) -> str:
+        async with self.changed:
+            if self.now >= self.capacity:
+                raise TooManyRequests(
+                    f"429 Too Many Requests: {self.now + 1} calls in flight, the service "
+                    f"allows {self.capacity}"
+                )
+            self.now += 1
+            self.peak = max(self.peak, self.now)
+            self.changed.notify_all()
+            try:
+                everyone = self.changed.wait_for(lambda: self.now + self.done >= self.total)
+                await asyncio.wait_for(everyone, 0.25)
+            except TimeoutError:
+                pass
+            self.now -= 1
+            self.done += 1
+            self.changed.notify_all()
+        return f"{city}: ok"
+
+
+class Calls(TypedDict, total=False):
+    cities: list
+    answers: Annotated[list, operator.add]
+
+
+def _calls_graph(gate: _Gate) -> Any:
+    from graphkit import START, Send, StateGraph
+
+    async def call(job: Job) -> dict:
+        return {"answers": [await gate.call(job["city"])]}
+
+    builder = StateGraph(Calls)
+    builder.add_node("call", call)
+    builder.add_conditional_edges(
+        START, lambda state: [Send("call", {"city": c}) for c in state["cities"]], ["call"]
+    )
+    return builder.compile()
+
+
+@exercise("18.3 · Respect the service's limit")
+def check_limit(config_for: Any) -> str:
+    """``config_for(capacity)`` is the config that runs a fan-out of calls to a service
+    allowing ``capacity`` calls at once: never more in flight, and no fewer than it
+    allows. Tried with capacities of the check's own."""
+    _function(config_for, "config_for")
+    cities = ["Lima", "Oslo", "Cairo", "Perth", "Quito", "Accra", "Bergen"]
+    for capacity in (3, 2, 4):
+        config = config_for(capacity)
+        if not isinstance(config, dict):
+            raise Wrong(
+                f"config_for({capacity}) returned {config!r}, not a dict.",
+                "Return the config dict that ainvoke takes as its second argument.",
+            )
+
+        async def fan_out(capacity: int = capacity, config: dict = config) -> Any:
+            gate = _Gate(capacity, len(cities))
+            await _calls_graph(gate).ainvoke({"cities": cities}, config)
+            return gate.peak
+
+        try:
+            peak = _run_async(fan_out)
+        except TooManyRequests as error:
+            raise Wrong(
+                f"With a service allowing {capacity} calls at once, and config_for"
+                f"({capacity}) = {config!r}, the run failed: {error}.",
+                "By default a step starts all its tasks at once; the run's config can "
+                "cap how many of a step's tasks run at the same time.",
+            ) from error
+        except Exception as error:
+            raise Wrong(
+                f"With config_for({capacity}) = {config!r} the run raised "
+                f"{type(error).__name__}: {error}",
+                "Return a config dict with the setting that caps how many tasks run at once.",
+            ) from error
+        if peak < capacity:
+            raise Wrong(
+                f"The service allows {capacity} calls at once, and with config_for"
+                f"({capacity}) = {config!r} it never had more than {peak} in flight: the "
+                "calls took turns they did not need to.",
+                "Use what the service allows, not less: the cap should follow the capacity given.",
+            )
+    return (
+        "Each run kept exactly as many calls in flight as the service allowed: the step's "
+        "tasks waited for a free slot, and its Update still waited for all of them."
+    )

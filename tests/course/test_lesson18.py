@@ -1,0 +1,212 @@
+"""Lesson 18's checks on their solutions, on typical wrong answers and on the notebook's
+stubs; and the lesson's graph cells run on LangGraph too, where each claim about async
+nodes, the order of a step's writes, blocking calls, ``max_concurrency`` and changes in
+place must hold."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import contextlib
+import io
+import json
+import warnings
+from pathlib import Path
+
+import pytest
+
+from graphkit.course import assert_fails, assert_passes, lesson18
+from graphkit.course.solutions import lesson18 as solutions
+
+LESSON = Path(__file__).parents[2] / "notebooks" / "18-async-and-concurrency.ipynb"
+EXERCISES = "from graphkit.course import lesson18"
+
+LANGGRAPH_IMPORTS = {
+    "from graphkit import START, StateGraph": "from langgraph.graph import START, StateGraph",
+    "from graphkit import Send": "from langgraph.types import Send",
+    "from graphkit import InMemorySaver": ("from langgraph.checkpoint.memory import InMemorySaver"),
+}
+
+
+def code_cells() -> list[tuple[str, str]]:
+    cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+    return [(cell["id"], "".join(cell["source"])) for cell in cells if cell["cell_type"] == "code"]
+
+
+def _shown(source: str) -> ast.Module:
+    """``source`` with its last expression kept in ``_shown``, as a notebook shows it."""
+    tree = ast.parse(source)
+    if tree.body and isinstance(tree.body[-1], ast.Expr):
+        value = tree.body[-1].value
+        tree.body[-1] = ast.Assign([ast.Name("_shown", ast.Store())], value)
+        ast.fix_missing_locations(tree)
+    return tree
+
+
+async def _run_cells(library: str, until: str) -> dict:
+    names: dict = {}
+    seen: dict = {}
+    for cell, source in code_cells():
+        if source.startswith(until):
+            break
+        if library == "langgraph":
+            for ours, theirs in LANGGRAPH_IMPORTS.items():
+                source = source.replace(ours, theirs)
+        code = compile(
+            _shown(source), cell, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True
+        )
+        names.pop("_shown", None)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            awaited = eval(code, names)
+            if awaited is not None:
+                await awaited
+        shown = names.get("_shown")
+        seen[cell] = (out.getvalue(), None if hasattr(shown, "get_graph") else repr(shown))
+    return seen
+
+
+def run_lesson(library: str, until: str = EXERCISES) -> dict:
+    """The code cells before the exercises, run on ``library`` as a kernel runs them (one
+    event loop, top-level ``await``): what each printed and showed."""
+    return asyncio.run(_run_cells(library, until))
+
+
+def test_the_lessons_claims_hold_on_langgraph():
+    pytest.importorskip("langgraph")
+    ours, theirs = run_lesson("graphkit"), run_lesson("langgraph")
+    assert ours == theirs
+    said = "".join(printed + str(shown) for printed, shown in ours.values())
+    assert "left met the other at the barrier" in said  # section 1: at once, on the loop
+    assert "left met the other in another thread" in said  # sync nodes: in threads
+    assert "the calls finished: ['Oslo', 'Lima']" in said  # Q1: finished Oslo first ...
+    assert "reports: ['Lima: rain', 'Oslo: rain']" in said  # ... applied in task order
+    assert "'heartbeat saw lookup done'" in said  # Q2: the blocking call held the loop
+    assert "'heartbeat saw lookup waiting for the service'" in said  # to_thread freed it
+    assert "at most 5 calls in flight" in said
+    assert "at most 2 calls in flight; fetch ran in steps [1]" in said  # Q3
+    assert "saved:            {'notes': ['start'], 'seen': \"b saw ['start', 'a']\"}" in said
+    assert "saved:            {'notes': ['start', 'a', 'b'], 'seen': \"b saw ['start']\"}" in said
+
+
+def test_the_notebooks_stubs_fail_their_checks():
+    names: dict = {"lesson18": lesson18}
+    for _, source in code_cells():
+        if source.startswith(("from graphkit.course.lesson18 import", "def config_for(")):
+            exec(source, names)
+    assert_fails(lesson18.check_no_stall(names["forecast"]), "event loop's own thread")
+    assert_fails(lesson18.check_in_order(names["report"]), "reports ended as []")
+    assert_fails(lesson18.check_limit(names["config_for"]), "429 Too Many Requests")
+
+
+# -- 18.1 · Wait without stalling the step
+
+
+def test_no_stall_passes_on_the_solution():
+    assert (
+        "off the event loop" in assert_passes(lesson18.check_no_stall(solutions.forecast)).message
+    )
+
+
+def test_no_stall_a_sync_node_runs_in_a_thread_and_passes():
+    def forecast(state):
+        return {"weather": lesson18.slow_forecast(state["city"])}
+
+    assert_passes(lesson18.check_no_stall(forecast))
+
+
+def test_no_stall_wrong_answers():
+    async def still_blocking(state):
+        await asyncio.sleep(0)  # an await before the call does not help
+        return {"weather": lesson18.slow_forecast(state["city"])}
+
+    async def not_awaited(state):
+        call = asyncio.to_thread(lesson18.slow_forecast, state["city"])
+        call.close()  # (the answer forgot the await; closed here to keep the test quiet)
+        return {"weather": call}
+
+    async def fixed_answer(state):
+        return {"weather": "Lima: sunny"}
+
+    assert_fails(lesson18.check_no_stall(still_blocking), "own thread", hint="await that")
+    assert_fails(lesson18.check_no_stall(not_awaited), "never waited for", hint="awaited")
+    assert_fails(lesson18.check_no_stall(fixed_answer), "expected 'Quito: ", hint="city")
+    assert_fails(lesson18.check_no_stall(None), "not a function")
+
+
+# -- 18.2 · Reports in the order asked
+
+
+def test_in_order_passes_on_the_solution():
+    verdict = assert_passes(lesson18.check_in_order(solutions.report))
+    assert "last-first" in verdict.message
+
+
+def test_in_order_wrong_answers():
+    collected: list = []
+
+    async def shared_list(job):  # collects in finishing order, and keeps it between runs
+        collected.append(await lesson18.fetch_report(job["city"]))
+        return {"reports": collected}
+
+    async def a_string(job):
+        return {"reports": await lesson18.fetch_report(job["city"])}
+
+    async def the_city(job):
+        return {"reports": [job["city"]]}
+
+    said = "the calls finished as ['Cairo', 'Oslo', 'Lima'], and reports ended as ['Cairo"
+    assert_fails(lesson18.check_in_order(shared_list), said, hint="task order")
+    assert_fails(lesson18.check_in_order(a_string), "can only concatenate", hint="ainvoke")
+    assert_fails(lesson18.check_in_order(the_city), "reports ended as ['Lima', 'Oslo'")
+
+
+# -- 18.3 · Respect the service's limit
+
+
+def test_limit_passes_on_the_solution():
+    verdict = assert_passes(lesson18.check_limit(solutions.config_for))
+    assert "exactly as many" in verdict.message
+
+
+@pytest.mark.parametrize(
+    ("config_for", "said", "hint"),
+    [
+        (lambda capacity: {"max_concurrency": 3}, "allows 2", "cap"),  # right for one
+        (lambda capacity: {"max_concurrency": 1}, "never had more than 1", "not less"),
+        (lambda capacity: {"configurable": {"max_concurrency": capacity}}, "429", "cap"),
+        (lambda capacity: capacity, "not a dict", "config dict"),
+    ],
+)
+def test_limit_wrong_answers(config_for, said, hint):
+    assert_fails(lesson18.check_limit(config_for), said, hint=hint)
+
+
+# -- the exercises' graphs, on LangGraph
+
+
+def test_max_concurrency_caps_a_steps_tasks_on_langgraph_too():
+    """18.3's service, run by LangGraph with the solution's config: the same peak."""
+    pytest.importorskip("langgraph")
+    from langgraph.graph import START, StateGraph
+    from langgraph.types import Send
+
+    async def peak(capacity: int, config: dict) -> int:
+        gate = lesson18._Gate(capacity, 5)
+
+        async def call(job: dict) -> dict:
+            return {"answers": [await gate.call(job["city"])]}
+
+        builder = StateGraph(lesson18.Calls)
+        builder.add_node("call", call)
+        builder.add_conditional_edges(
+            START, lambda s: [Send("call", {"city": c}) for c in s["cities"]], ["call"]
+        )
+        await builder.compile().ainvoke({"cities": list("ABCDE")}, config)
+        return gate.peak
+
+    for capacity in (2, 3):
+        assert asyncio.run(peak(capacity, solutions.config_for(capacity))) == capacity
+    with pytest.raises(lesson18.TooManyRequests):
+        asyncio.run(peak(2, {}))
