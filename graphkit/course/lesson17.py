@@ -135,12 +135,26 @@ def _threads_17_1() -> list[tuple[str, Any, str, Any]]:
     edited = research_thread(("owls",), key="notes", edit={"notes": ["wiki/cats"]})
     kept = research_thread(("owls", "bats", "moths"), keep="reducer")
     grown = research_thread(("owls", "bats"), keep="in_node", key="notes")
+    # (an edit that keeps the first note and adds two: a loss that neither the list's
+    # length nor its first item shows)
+    longer = research_thread(
+        ("owls", "bats"),
+        "in_node",
+        "notes",
+        edit={"notes": ["wiki/owls", "wiki/cats", "wiki/dogs"]},
+    )
     return [
         ("a thread that searched owls, bats and moths", lost, "sources", (4, "tools")),
         ("the same thread", lost, "messages", None),
         ("a thread whose notes were edited with update_state", edited, "notes", (4, "__update__")),
         ("a thread of the app with a reducer on sources", kept, "sources", None),
         ("a thread whose tools node writes the old notes and the new one", grown, "notes", None),
+        (
+            "a thread of the same app whose notes were then edited with update_state",
+            longer,
+            "notes",
+            (6, "__update__"),
+        ),
     ]
 
 
@@ -216,6 +230,18 @@ def _lost_hint(expected: Any) -> str:
 
 
 TOPICS_17_2 = (("owls", "bats", "moths"), ("rivers", "rain"))
+STEP_LIMIT = 40
+"""The ``recursion_limit`` the check runs an app with: the fixed app runs 8 nodes, one a
+step, for three searches, and an app that loops fails fast with LangGraph's own error."""
+
+
+def _where(run: Any) -> str:
+    """Where an app that raised stopped: its last saved step and what it planned."""
+    if not run.steps:
+        return "before its first step"
+    step = run.steps[-1]
+    nodes = step.plan.nodes if step.plan is not None else []
+    return f"in step {step.step} ({', '.join(nodes) or 'no task'})"
 
 
 @exercise("17.2 · Fix the app")
@@ -231,6 +257,12 @@ def check_fixed_app(build: Any) -> str:
         raise Wrong(f"build is {build!r}, not a function.", "Pass the function itself.")
     for topics in TOPICS_17_2:
         builder = build(research_model(topics))
+        if not hasattr(builder, "compile") and hasattr(builder, "invoke"):
+            raise Wrong(
+                f"build(model) returned {type(builder).__name__}, an app already compiled.",
+                "Return the builder, StateGraph(...) with its nodes and edges, without "
+                ".compile(): the check compiles it with a checkpointer of its own.",
+            )
         if not type(builder).__module__.startswith("langgraph"):
             raise Wrong(
                 f"build(model) returned {type(builder).__name__} from "
@@ -238,18 +270,33 @@ def check_fixed_app(build: Any) -> str:
                 "The app is a LangGraph app: build it with langgraph.graph's StateGraph and "
                 "return the builder, not compiled (the check compiles it).",
             )
-        app = builder.compile(checkpointer=InMemorySaver())
-        config = {"configurable": {"thread_id": "fixed"}}
+        try:
+            app = builder.compile(checkpointer=InMemorySaver())
+        except Exception as error:  # (LangGraph's, on the learner's wiring)
+            raise Wrong(
+                f"LangGraph could not compile the builder build(model) returned: "
+                f"{type(error).__name__}: {error}",
+                "Keep the nodes and edges of section 1's build: add_edge(START, 'agent'), "
+                "agent's conditional edge, tools → agent and write_answer → END.",
+            ) from None
+        # (LangGraph's own limit, 10,000 steps, would let a looping app outlast the check)
+        config = {"configurable": {"thread_id": "fixed"}, "recursion_limit": STEP_LIMIT}
         try:
             result = app.invoke({"messages": [HumanMessage(f"About {topics[0]}?")]}, config)
         except Exception as error:
-            step = _open(app, config).steps[-1]
             raise Wrong(
                 f"Searching {', '.join(topics)}: your app raised {type(error).__name__} on "
-                f"LangGraph in step {step.step} ({', '.join(step.plan.nodes)}): {error}",
+                f"LangGraph {_where(_open(app, config))}: {error}",
                 "Run your app in the cell above the check, and read its thread with "
                 "open_langgraph_thread: print(run) shows what each step held.",
             ) from None
+        if not isinstance(result, dict) or not result.get("messages"):
+            raise Wrong(
+                f"Searching {', '.join(topics)}: your app ended with no messages in its "
+                f"state (invoke returned {_said(result)[:80]}).",
+                "Keep the state of section 1, messages and sources, and its nodes: the "
+                "fix changes how one key keeps its writes, nothing else.",
+            )
         run = _open(app, config)
         found = [m.content for m in result["messages"] if m.type == "tool"]
         for superstep in run.steps:

@@ -292,3 +292,113 @@ def test_last_writer_that_forgets_update_state():
 
     verdict = lesson17.check_last_writer(nodes_only)
     assert_fails(verdict, "thread whose notes were edited with update_state")
+
+
+# -- answers the first checks let through, and apps they judged as their own mistakes
+
+
+def _shorter(run, key):
+    """Wrong: a loss taken for a list that did not grow."""
+    for superstep in run.steps:
+        change = superstep.update.change(key) if superstep.update else None
+        before = change.before if change is not None else None
+        if isinstance(before, list) and len(change.after) <= len(before):
+            return superstep.step, change.writers[0]
+    return None
+
+
+def _first_item_changed(run, key):
+    """Wrong: a loss taken for a changed first item."""
+    for superstep in run.steps:
+        change = superstep.update.change(key) if superstep.update else None
+        before = change.before if change is not None else None
+        if isinstance(before, list) and before and change.after[:1] != before[:1]:
+            return superstep.step, change.writers[0]
+    return None
+
+
+@pytest.mark.parametrize("answer", [_shorter, _first_item_changed])
+def test_lost_at_that_reads_the_length_or_the_first_item(answer):
+    assert_fails(
+        lesson17.check_lost_at(answer),
+        "a thread of the same app whose notes were then edited with update_state, "
+        "lost_at(run, 'notes') returned None, but a step's Update took an item out of notes",
+        hint="lacks something its value before held",
+    )
+
+
+def test_the_edit_that_loses_a_note_and_grows_the_list_on_langgraph():
+    """The thread 17.1's check added, on LangGraph: the edit (step 6) drops 'wiki/bats'
+    from two notes and leaves three."""
+    from langchain_core.messages import HumanMessage
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    builder = lesson17._builder(lesson17.research_model(("owls", "bats")), "in_node", "notes")
+    app = builder.compile(checkpointer=InMemorySaver(), interrupt_before=["write_answer"])
+    config = {"configurable": {"thread_id": "1"}}
+    app.invoke({"messages": [HumanMessage("owls, bats?")]}, config)
+    app.update_state(config, {"notes": ["wiki/owls", "wiki/cats", "wiki/dogs"]})
+    app.invoke(None, config)
+    history = {s.metadata["step"]: s for s in app.get_state_history(config)}
+    assert history[5].values["notes"] == ["wiki/owls", "wiki/bats"]
+    assert history[6].metadata["source"] == "update"
+    assert history[6].values["notes"] == ["wiki/owls", "wiki/cats", "wiki/dogs"]
+    run = lesson17.research_thread(
+        ("owls", "bats"),
+        "in_node",
+        "notes",
+        edit={"notes": ["wiki/owls", "wiki/cats", "wiki/dogs"]},
+    )
+    assert solutions.lost_at(run, "notes") == (6, "__update__")
+
+
+def test_fixed_app_returned_compiled():
+    verdict = lesson17.check_fixed_app(lambda model: solutions.build_fixed(model).compile())
+    assert_fails(verdict, "returned CompiledStateGraph, an app already compiled", hint="without")
+
+
+def test_fixed_app_that_does_not_compile():
+    from langgraph.graph import StateGraph
+
+    def build(model):
+        builder = StateGraph(solutions.State)
+        builder.add_node("agent", lambda state: {})
+        return builder
+
+    verdict = lesson17.check_fixed_app(build)
+    assert_fails(verdict, "LangGraph could not compile the builder", hint="add_edge(START")
+
+
+def test_fixed_app_that_loops_fails_fast_with_langgraphs_error():
+    """LangGraph 1.2's recursion limit is 10,000 steps: the check ran into its time limit
+    and blamed a Python loop; it now runs the app with a limit of its own."""
+    from langgraph.graph import START, StateGraph
+
+    def build(model):
+        looping = StateGraph(solutions.State)
+        looping.add_node("agent", lambda state: {"sources": ["again"]})
+        looping.add_edge(START, "agent")
+        looping.add_edge("agent", "agent")
+        return looping
+
+    verdict = lesson17.check_fixed_app(build)
+    assert_fails(verdict, "your app raised GraphRecursionError on LangGraph in step")
+    assert "seconds" not in verdict.message
+
+
+def test_fixed_app_whose_state_lost_its_messages():
+    from typing import TypedDict
+
+    from langgraph.graph import START, StateGraph
+
+    class Other(TypedDict):
+        sources: list
+
+    def build(model):
+        builder = StateGraph(Other)
+        builder.add_node("agent", lambda state: {"sources": []})
+        builder.add_edge(START, "agent")
+        return builder
+
+    verdict = lesson17.check_fixed_app(build)
+    assert_fails(verdict, "your app ended with no messages in its state", hint="Keep the state")
