@@ -48,17 +48,31 @@ def _function(answer: Any, name: str) -> None:
 
 def _run_async(make: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
     """Run the coroutine ``make()`` returns on an event loop of its own, in a thread of
-    its own: a notebook's kernel already runs a loop in this one."""
+    its own: a notebook's kernel already runs a loop in this one. If the wait is cut
+    short (the check's time limit), the run is cancelled, not left going on that loop."""
     done: concurrent.futures.Future[Any] = concurrent.futures.Future()
+    running: list[tuple[asyncio.AbstractEventLoop, asyncio.Task[Any]]] = []
+
+    async def main() -> Any:
+        task = asyncio.current_task()
+        assert task is not None  # (a coroutine run by asyncio.run runs in a task)
+        running.append((asyncio.get_running_loop(), task))
+        return await make()
 
     def work() -> None:
         try:
-            done.set_result(asyncio.run(make()))
+            done.set_result(asyncio.run(main()))
         except BaseException as error:  # handed to the check, raised there
             done.set_exception(error)
 
     threading.Thread(target=work, name="lesson18-check", daemon=True).start()
-    return done.result()
+    try:
+        return done.result()
+    except BaseException:
+        for loop, task in running:
+            if not done.done():
+                loop.call_soon_threadsafe(task.cancel)
+        raise
 
 
 def failed_run(app: Any, error: BaseException) -> Wrong:
@@ -83,6 +97,14 @@ def _on_a_loop() -> bool:
 
 _SKIES = ("sunny", "cloudy", "rainy", "windy", "foggy")
 _blocked: list[str] = []  # the cities slow_forecast was called for on a loop's thread
+_held: list[str] = []  # ... called for in another thread while the check's loop stood still
+_check_loop: list[asyncio.AbstractEventLoop] = []  # the loop running the check's graph
+
+LOOP_ANSWERS = 5.0
+"""Seconds ``slow_forecast``, called off the check's loop, waits for that loop to run a
+callback before it counts the loop as held. A free loop runs it at once, however
+loaded the machine: only a node that holds the loop (``.result()``, ``join()``) makes
+the call wait this long, and fail."""
 
 
 def slow_forecast(city: str) -> str:
@@ -90,6 +112,14 @@ def slow_forecast(city: str) -> str:
     until the service answers (here, a moment)."""
     if _on_a_loop():
         _blocked.append(city)
+    elif _check_loop:
+        # The service answers once the check's loop has run a callback: evidence that
+        # the loop was free while this call waited, whatever the machine's speed.
+        answered = threading.Event()
+        _check_loop[0].call_soon_threadsafe(answered.set)
+        if not answered.wait(LOOP_ANSWERS):
+            _held.append(city)
+        return _sky(city)
     time.sleep(0.05)
     return _sky(city)
 
@@ -128,8 +158,17 @@ def check_no_stall(forecast: Any) -> str:
     app = _forecast_graph(forecast)
     for city in ("Quito", "Perth", "Bergen"):
         _blocked.clear()
+        _held.clear()
+
+        async def forecast_for(city: str = city) -> Any:
+            _check_loop.append(asyncio.get_running_loop())
+            try:
+                return await app.ainvoke({"city": city})
+            finally:
+                _check_loop.clear()
+
         try:
-            out = _run_async(lambda city=city: app.ainvoke({"city": city}))
+            out = _run_async(forecast_for)
         except Exception as error:
             raise failed_run(app, error) from error
         got, expected = out.get("weather"), _sky(city)
@@ -146,6 +185,14 @@ def check_no_stall(forecast: Any) -> str:
                 "of step 1 on that loop stood still.",
                 "A blocking call must not run on the loop: hand it to a thread of its own, "
                 "and await that.",
+            )
+        if _held:
+            raise Wrong(
+                f"For {city!r} slow_forecast ran in another thread, but your node waited "
+                "for it without an await: the event loop's thread stood still until the "
+                "service answered, and heartbeat with it.",
+                "Waiting for a thread with .result() or join() holds the loop as the call "
+                "itself would. Await the thread's work instead.",
             )
         if got != expected:
             raise Wrong(
@@ -261,15 +308,30 @@ class TooManyRequests(Exception):
     """The service's "429 Too Many Requests": more calls in flight than it allows."""
 
 
+FULL_WAIT = 0.5
+"""Seconds a full service (as many calls in flight as it allows) holds its calls before
+it answers them: a run that starts more calls than allowed starts them in that time, and
+is refused. A run that respects the limit loses this much per batch, nothing more."""
+
+FILL_WAIT = 2.0
+"""Seconds a call waits for the service to fill before the service answers anyway.
+Only a run that starts fewer calls than allowed waits this long (once: after it, the
+service stops holding calls); a run that fills it never does, however slow its start."""
+
+
 class _Gate:
     """A service that allows ``capacity`` calls in flight at once. A call holds its slot
-    until every call still to come is in flight too, or a quarter of a second passed: so
-    a run that may start more calls than the service allows does, and one that may
-    start as many as it allows fills it."""
+    until every call still to come is in flight too, or the service is full and no call
+    came or went for ``FULL_WAIT`` (then every call in flight is answered), or the
+    service did not fill in ``FILL_WAIT``. So a run that may start more calls than the
+    service allows does, and one that may start as many as it allows fills it: the
+    verdict follows from what the run starts, not from how fast the machine is."""
 
     def __init__(self, capacity: int, total: int) -> None:
         self.capacity, self.total = capacity, total
-        self.now = self.peak = self.done = 0
+        self.now = self.peak = self.done = self.entered = 0
+        self.answered_upto = 0  # calls that entered up to this one are answered
+        self.stalled = False  # the service did not fill: it stops holding calls
         self.changed = asyncio.Condition()
 
     async def call(self, city: str) -> str:
@@ -280,17 +342,31 @@ class _Gate:
                     f"allows {self.capacity}"
                 )
             self.now += 1
+            self.entered += 1
+            me = self.entered
             self.peak = max(self.peak, self.now)
             self.changed.notify_all()
-            try:
-                everyone = self.changed.wait_for(lambda: self.now + self.done >= self.total)
-                await asyncio.wait_for(everyone, 0.25)
-            except TimeoutError:
-                pass
+            await self._hold(me)
             self.now -= 1
             self.done += 1
             self.changed.notify_all()
         return f"{city}: ok"
+
+    async def _hold(self, me: int) -> None:
+        """Wait (holding ``changed``) until call number ``me`` may be answered."""
+        while self.now + self.done < self.total and me > self.answered_upto:
+            full = self.now >= self.capacity
+            if self.stalled and not full:
+                return
+            try:  # (every entry and exit wakes the waiters: each wait starts afresh)
+                await asyncio.wait_for(self.changed.wait(), FULL_WAIT if full else FILL_WAIT)
+            except TimeoutError:
+                if full:
+                    self.answered_upto = self.entered
+                    self.changed.notify_all()
+                else:
+                    self.stalled = True
+                return
 
 
 class Calls(TypedDict, total=False):

@@ -7,15 +7,19 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import concurrent.futures
 import contextlib
 import io
 import json
+import signal
+import threading
 import warnings
 from pathlib import Path
 
 import pytest
 
 from graphkit.course import assert_fails, assert_passes, lesson18
+from graphkit.course.checking import exercise
 from graphkit.course.solutions import lesson18 as solutions
 
 LESSON = Path(__file__).parents[2] / "notebooks" / "18-async-and-concurrency.ipynb"
@@ -43,12 +47,12 @@ def _shown(source: str) -> ast.Module:
     return tree
 
 
-async def _run_cells(library: str, until: str) -> dict:
+async def _run_cells(library: str, until: str, again: tuple[str, ...] = ()) -> dict:
     names: dict = {}
     seen: dict = {}
-    for cell, source in code_cells():
-        if source.startswith(until):
-            break
+    cells = code_cells()
+    cells = cells[: next(i for i, (_, source) in enumerate(cells) if source.startswith(until))]
+    for cell, source in cells + [(cell, source) for cell, source in cells if cell in again]:
         if library == "langgraph":
             for ours, theirs in LANGGRAPH_IMPORTS.items():
                 source = source.replace(ours, theirs)
@@ -63,14 +67,17 @@ async def _run_cells(library: str, until: str) -> dict:
             if awaited is not None:
                 await awaited
         shown = names.get("_shown")
-        seen[cell] = (out.getvalue(), None if hasattr(shown, "get_graph") else repr(shown))
+        shown = (out.getvalue(), None if hasattr(shown, "get_graph") else repr(shown))
+        seen.setdefault(cell, shown)
+        assert seen[cell] == shown, f"cell {cell} run again showed {shown}, not {seen[cell]}"
     return seen
 
 
-def run_lesson(library: str, until: str = EXERCISES) -> dict:
+def run_lesson(library: str, until: str = EXERCISES, again: tuple[str, ...] = ()) -> dict:
     """The code cells before the exercises, run on ``library`` as a kernel runs them (one
-    event loop, top-level ``await``): what each printed and showed."""
-    return asyncio.run(_run_cells(library, until))
+    event loop, top-level ``await``): what each printed and showed; then the cells
+    ``again`` run once more, which must show the same."""
+    return asyncio.run(_run_cells(library, until, again))
 
 
 def test_the_lessons_claims_hold_on_langgraph():
@@ -88,6 +95,11 @@ def test_the_lessons_claims_hold_on_langgraph():
     assert "at most 2 calls in flight; fetch ran in steps [1]" in said  # Q3
     assert "saved:            {'notes': ['start'], 'seen': \"b saw ['start', 'a']\"}" in said
     assert "saved:            {'notes': ['start', 'a', 'b'], 'seen': \"b saw ['start']\"}" in said
+
+
+def test_the_runs_of_the_lesson_show_the_same_when_run_again():
+    """A learner runs a question's cell twice: it shows what it showed the first time."""
+    run_lesson("graphkit", again=("l18-c03", "l18-c07", "l18-c12", "l18-c17", "l18-c19", "l18-c24"))
 
 
 def test_the_notebooks_stubs_fail_their_checks():
@@ -133,6 +145,51 @@ def test_no_stall_wrong_answers():
     assert_fails(lesson18.check_no_stall(not_awaited), "never waited for", hint="awaited")
     assert_fails(lesson18.check_no_stall(fixed_answer), "expected 'Quito: ", hint="city")
     assert_fails(lesson18.check_no_stall(None), "not a function")
+
+
+def test_no_stall_a_thread_waited_for_without_await_fails(monkeypatch):
+    """The call runs in another thread, but the node holds the loop until it returns: the
+    loop is as stalled as with the call made on it."""
+    monkeypatch.setattr(lesson18, "LOOP_ANSWERS", 0.5)  # (the held loop's wait, shortened)
+
+    async def held_by_result(state):
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            return {"weather": pool.submit(lesson18.slow_forecast, state["city"]).result()}
+
+    async def held_by_join(state):
+        answer = []
+        worker = threading.Thread(
+            target=lambda: answer.append(lesson18.slow_forecast(state["city"]))
+        )
+        worker.start()
+        worker.join()
+        return {"weather": answer[0]}
+
+    for held in (held_by_result, held_by_join):
+        assert_fails(lesson18.check_no_stall(held), "without an await", hint="Await")
+
+
+def test_a_check_stopped_by_its_time_limit_cancels_its_run():
+    """A check that runs out of time stops the run on its loop too, not only its wait."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getitimer(signal.ITIMER_REAL)[0]
+    ):
+        pytest.skip("no time limit here: checks set theirs only in the main thread, unalarmed")
+    stopped = threading.Event()
+
+    async def forever():
+        try:
+            await asyncio.Event().wait()
+        finally:
+            stopped.set()
+
+    @exercise("0 · Never ends", time_limit=0.5)
+    def check(answer):
+        lesson18._run_async(forever)
+
+    assert_fails(check(None), "still running")
+    assert stopped.wait(10)
 
 
 # -- 18.2 · Reports in the order asked
@@ -184,6 +241,26 @@ def test_limit_wrong_answers(config_for, said, hint):
 
 
 # -- the exercises' graphs, on LangGraph
+
+
+def test_limit_does_not_depend_on_how_fast_tasks_start():
+    """A run that respects the limit but starts its calls slowly (each a while after the
+    last, longer than a full service holds its calls) still fills the service: the
+    verdict reads what the run starts, not the machine's speed."""
+
+    async def slow_start(capacity: int) -> int:
+        gate = lesson18._Gate(capacity, 5)
+        limit = asyncio.Semaphore(capacity)
+
+        async def one(index: int) -> None:
+            async with limit:
+                await asyncio.sleep(0.3 * index if index < capacity else 0)
+                await gate.call(str(index))
+
+        await asyncio.gather(*(one(index) for index in range(5)))
+        return gate.peak
+
+    assert asyncio.run(slow_start(3)) == 3
 
 
 def test_max_concurrency_caps_a_steps_tasks_on_langgraph_too():
