@@ -11,10 +11,12 @@ import concurrent.futures
 import contextlib
 import io
 import json
+import operator
 import signal
 import threading
 import warnings
 from pathlib import Path
+from typing import Annotated, TypedDict
 
 import pytest
 
@@ -287,3 +289,57 @@ def test_max_concurrency_caps_a_steps_tasks_on_langgraph_too():
         assert asyncio.run(peak(capacity, solutions.config_for(capacity))) == capacity
     with pytest.raises(lesson18.TooManyRequests):
         asyncio.run(peak(2, {}))
+
+
+class _Log(TypedDict, total=False):
+    log: Annotated[list, operator.add]
+
+
+@pytest.mark.parametrize("library", ["graphkit", "langgraph"])
+def test_edge_woken_writes_come_before_the_sends_whoever_finishes_first(library):
+    """Q1's answer: the Update applies the nodes woken by edges first, by name, then the
+    tasks of the Sends in their order, whatever order they finished in."""
+    if library == "langgraph":
+        pytest.importorskip("langgraph")
+        from langgraph.graph import START, StateGraph
+        from langgraph.types import Send
+    else:
+        from graphkit import START, Send, StateGraph
+
+    order = ["send1", "zeta", "send0", "alpha"]  # the order the tasks finish in
+
+    async def run() -> tuple[list, list]:
+        finished: list = []
+        turn = {name: asyncio.Event() for name in order}
+
+        async def finish(name: str) -> dict:
+            if order.index(name):
+                await turn[order[order.index(name) - 1]].wait()
+            finished.append(name)
+            turn[name].set()
+            return {"log": [name]}
+
+        def node(name: str):
+            async def run_node(state: dict) -> dict:
+                return await finish(name)
+
+            return run_node
+
+        async def sent(job: dict) -> dict:
+            return await finish(f"send{job['i']}")
+
+        builder = StateGraph(_Log)
+        builder.add_node("zeta", node("zeta"))
+        builder.add_node("alpha", node("alpha"))
+        builder.add_node("sent", sent)
+        builder.add_edge(START, "zeta")
+        builder.add_edge(START, "alpha")
+        builder.add_conditional_edges(
+            START, lambda state: [Send("sent", {"i": i}) for i in range(2)], ["sent"]
+        )
+        out = await builder.compile().ainvoke({"log": []})
+        return finished, out["log"]
+
+    finished, log = asyncio.run(run())
+    assert finished == order
+    assert log == ["alpha", "zeta", "send0", "send1"]
