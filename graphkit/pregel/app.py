@@ -21,7 +21,7 @@ from graphkit.pregel.runtime import RunControl, Runtime, ServerInfo
 from graphkit.pregel.spec import GraphSpec
 from graphkit.pregel.stepper import Stepper
 from graphkit.streaming import Collector, open_stream
-from graphkit.streaming.aio import astream_from
+from graphkit.streaming.aio import astream_from, background_loop
 from graphkit.streaming.events import count_as_runnable
 from graphkit.types import StateUpdate
 
@@ -118,10 +118,17 @@ class CompiledGraph(RunnableMethods):
         ``RunOptions`` fields, ``context`` is what nodes see as ``runtime.context``."""
         context = coerce_context(self.context_schema, context)
         config = self._configured(config)
+        if options.get("loop") is None and self._has_async_nodes():
+            options["loop"] = background_loop()  # (the caller's thread only steps)
         server = ServerInfo.from_config(config) if isinstance(config, Mapping) else None
         runtime = Runtime(context, self.store, control=RunControl(), server_info=server)
         run = self.run_options(runtime=runtime, **options)
         return Stepper(self.spec, input, RunConfig.from_dict(config), run)
+
+    def _has_async_nodes(self) -> bool:
+        """Whether it or a subgraph (at any depth) has an ``async def`` node."""
+        graphs = [self, *(graph for _, graph in self.get_subgraphs(recurse=True))]
+        return any(node.is_async for graph in graphs for node in graph.spec.nodes.values())
 
     def run_options(self, **options: Any) -> RunOptions:
         """A run's options, with this graph's compile-time defaults filled in (as in
@@ -152,6 +159,34 @@ class CompiledGraph(RunnableMethods):
         except Exception as error:
             error.run = stepper.run_so_far  # type: ignore[attr-defined]
             raise
+
+    async def atrace(
+        self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any
+    ) -> Run:
+        """``trace`` for async code: async nodes run concurrently on this event loop, as
+        ``ainvoke`` runs them, and the recorded ``Run`` is returned.
+
+        >>> import asyncio
+        >>> from typing import TypedDict
+        >>> from graphkit import START, StateGraph
+        >>> class State(TypedDict):
+        ...     n: int
+        >>> async def double(state):
+        ...     await asyncio.sleep(0)
+        ...     return {"n": state["n"] * 2}
+        >>> app = StateGraph(State).add_node("double", double).add_edge(START, "double").compile()
+        >>> run = asyncio.run(app.atrace({"n": 3}))
+        >>> run.values, run.status, [task.node for task in run.step(1).plan.tasks]
+        ({'n': 6}, 'done', ['double'])
+        """
+
+        def start(loop: Any) -> Iterator[Run]:
+            yield self.trace(input, config, loop=loop, **kwargs)
+
+        async with contextlib.aclosing(astream_from(start)) as runs:
+            async for run in runs:
+                return run
+        raise AssertionError("a trace ends with its run or raises")  # (never reached)
 
     # -- LangGraph's interface ------------------------------------------------------------
 

@@ -13,12 +13,13 @@ import asyncio
 import concurrent.futures
 import contextvars
 import itertools
+import os
 import queue
 import threading
 from collections.abc import AsyncIterator, Callable, Coroutine, Generator
 from typing import Any
 
-__all__ = ["AsyncRun", "astream_from", "current_async_run", "run_on_loop"]
+__all__ = ["AsyncRun", "astream_from", "background_loop", "current_async_run", "run_on_loop"]
 
 _DONE = object()
 
@@ -133,6 +134,34 @@ _current: contextvars.ContextVar[AsyncRun | None] = contextvars.ContextVar(
 def current_async_run() -> AsyncRun | None:
     """The async run this thread works for, if any."""
     return _current.get()
+
+
+_background: asyncio.AbstractEventLoop | None = None
+_background_lock = threading.Lock()
+
+
+def background_loop() -> asyncio.AbstractEventLoop:
+    """graphkit's own event loop, running in a daemon thread, started on first use: where
+    ``trace``, a ``Stepper`` and the debugger run a graph's async nodes. The code that
+    steps them is synchronous, and in a notebook the kernel's own loop is busy running
+    that very code, so it cannot run them."""
+    global _background
+    with _background_lock:
+        if _background is None:
+            loop = asyncio.new_event_loop()
+            thread = threading.Thread(target=loop.run_forever, name="graphkit-async-nodes")
+            thread.daemon = True
+            thread.start()
+            _background = loop
+        return _background
+
+
+def _forget_background_loop() -> None:  # a forked child has the loop but not its thread
+    global _background, _background_lock
+    _background, _background_lock = None, threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_background_loop)
 
 
 def run_on_loop(coroutine: Coroutine[Any, Any, Any], loop: asyncio.AbstractEventLoop) -> Any:
