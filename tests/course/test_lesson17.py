@@ -118,7 +118,15 @@ def test_from_langgraph_records_agree_with_the_thread(lesson):
     _, names = lesson
     own, run = names["own"], names["run"]
     assert [s.plan.nodes for s in own.steps] == [s.plan.nodes for s in run.steps]
-    assert own.values == run.values or own.values["sources"] == run.values["sources"]
+
+    def readable(values):  # message ids are drawn at random in each run
+        messages = [
+            (m.type, m.content, m.tool_calls if m.type == "ai" else None)
+            for m in values["messages"]
+        ]
+        return {**values, "messages": messages}
+
+    assert readable(own.values) == readable(run.values)
 
 
 def test_the_notebooks_stubs_fail_their_checks():
