@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tarfile
 import textwrap
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -206,9 +207,13 @@ SOLVED = sorted(f"lesson{name[:2]}.py" for name in LESSONS if name[:2].isdigit()
 
 @pytest.fixture(scope="module")
 def course_venv(notebook_venv, dist) -> Path:
-    """The same venv, with the agents extra added too (lessons 06 and 11 ask a scripted
-    chat model): what a learner's ``graphkit[course]`` holds but JupyterLab."""
-    pip(notebook_venv, "install", "--no-compile", f"{wheel(dist)}[notebook,agents]")
+    """The same venv, with the rest of the course extra added (lessons 06 and 11 ask a
+    scripted chat model, lesson 17 debugs a LangGraph app): what a learner's
+    ``graphkit[course]`` holds but JupyterLab."""
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    course = extras["optional-dependencies"]["course"]
+    others = [r for r in course if not r.startswith(("graphkit[", "jupyterlab"))]
+    pip(notebook_venv, "install", "--no-compile", f"{wheel(dist)}[notebook,agents]", *others)
     return notebook_venv
 
 

@@ -24,7 +24,7 @@ from graphkit.diagnostics.names import (
 )
 from graphkit.types import RetryPolicy
 
-_RUNS = ("invoke", "ainvoke", "stream", "astream", "batch", "abatch", "trace", "stepper")
+_RUNS = ("invoke", "ainvoke", "stream", "astream", "batch", "abatch", "trace", "atrace", "stepper")
 _MORE_RUNS = ("batch_as_completed", "abatch_as_completed", "astream_log", "with_config")
 _EVENTS = ("astream_events", "stream_events")
 _READS = ("get_graph", "aget_graph", "get_subgraphs", "aget_subgraphs", "spec")
