@@ -1,7 +1,8 @@
 """Checks for lesson 18 · Async nodes and what runs at the same time.
 
-Each check runs the learner's answer under ``ainvoke`` on the real runtime, with cities,
-orders and limits of its own, and reads what happened from evidence that does not depend
+Each check runs the learner's answer with ``atrace`` (as ``ainvoke`` runs it, recorded, so
+that a failure names its step and node) on the real runtime, with cities, orders and
+limits of its own, and reads what happened from evidence that does not depend
 on the machine's speed: on which thread a blocking call ran (18.1), the order the results
 landed in while the check made the calls finish last-first (18.2), and how many calls a
 service had in flight at once (18.3). A hard-coded answer cannot pass.
@@ -22,8 +23,7 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Annotated, Any, TypedDict
 
-from graphkit.course.checking import Wrong, exercise
-from graphkit.course.checking import failed_run as _failed_run
+from graphkit.course.checking import Wrong, exercise, failed_run
 
 __all__ = [
     "Job",
@@ -73,15 +73,6 @@ def _run_async(make: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
             if not done.done():
                 loop.call_soon_threadsafe(task.cancel)
         raise
-
-
-def failed_run(app: Any, error: BaseException) -> Wrong:
-    """The ``Wrong`` for a run that raised, with a hint for an async run (``trace``
-    runs no ``async def`` node)."""
-    return Wrong(
-        _failed_run(app, error).message,
-        "Run the graph yourself with await app.ainvoke(...) and read the error.",
-    )
 
 
 def _on_a_loop() -> bool:
@@ -163,7 +154,7 @@ def check_no_stall(forecast: Any) -> str:
         async def forecast_for(city: str = city) -> Any:
             _check_loop.append(asyncio.get_running_loop())
             try:
-                return await app.ainvoke({"city": city})
+                return (await app.atrace({"city": city})).values
             finally:
                 _check_loop.clear()
 
@@ -278,7 +269,7 @@ def check_in_order(report: Any) -> str:
             async def digest(cities: list[str] = cities) -> Any:
                 global _service
                 _service = _Service(cities)
-                return await app.ainvoke({"cities": cities}), _service.finished
+                return (await app.atrace({"cities": cities})).values, _service.finished
 
             try:
                 out, finished = _run_async(digest)
@@ -400,12 +391,12 @@ def check_limit(config_for: Any) -> str:
         if not isinstance(config, dict):
             raise Wrong(
                 f"config_for({capacity}) returned {config!r}, not a dict.",
-                "Return the config dict that ainvoke takes as its second argument.",
+                "Return the config dict the run takes as its second argument.",
             )
 
         async def fan_out(capacity: int = capacity, config: dict = config) -> Any:
             gate = _Gate(capacity, len(cities))
-            await _calls_graph(gate).ainvoke({"cities": cities}, config)
+            await _calls_graph(gate).atrace({"cities": cities}, config)
             return gate.peak
 
         try:

@@ -206,6 +206,24 @@ def test_no_stall_wrong_answers():
     assert_fails(lesson18.check_no_stall(None), "not a function")
 
 
+def test_a_failed_async_run_names_its_step_and_node():
+    """The checks record the run (``atrace``), so a node that raised is named with its step,
+    and the hint's ``app.trace`` runs an async graph too."""
+
+    async def wrong_key(state):
+        return {"weather": lesson18.slow_forecast(state["town"])}
+
+    async def a_string(job):
+        return {"reports": await lesson18.fetch_report(job["city"])}
+
+    assert_fails(
+        lesson18.check_no_stall(wrong_key),
+        "raised KeyError in step 1 (node forecast, in wrong_key)",
+    )
+    verdict = assert_fails(lesson18.check_in_order(a_string), "TypeError in step 1: can only")
+    assert "app.trace(" in verdict.hint
+
+
 def test_no_stall_a_thread_waited_for_without_await_fails(monkeypatch):
     """The call runs in another thread, but the node holds the loop until it returns: the
     loop is as stalled as with the call made on it."""
@@ -274,7 +292,7 @@ def test_in_order_wrong_answers():
 
     said = "the calls finished as ['Cairo', 'Oslo', 'Lima'], and reports ended as ['Cairo"
     assert_fails(lesson18.check_in_order(shared_list), said, hint="task order")
-    assert_fails(lesson18.check_in_order(a_string), "can only concatenate", hint="ainvoke")
+    assert_fails(lesson18.check_in_order(a_string), "its reducer add raised")
     assert_fails(lesson18.check_in_order(the_city), "reports ended as ['Lima', 'Oslo'")
 
 
