@@ -136,7 +136,7 @@ def current_async_run() -> AsyncRun | None:
     return _current.get()
 
 
-_background: asyncio.AbstractEventLoop | None = None
+_background: list[asyncio.AbstractEventLoop] = []
 _background_lock = threading.Lock()
 
 
@@ -144,21 +144,27 @@ def background_loop() -> asyncio.AbstractEventLoop:
     """graphkit's own event loop, running in a daemon thread, started on first use: where
     ``trace``, a ``Stepper`` and the debugger run a graph's async nodes. The code that
     steps them is synchronous, and in a notebook the kernel's own loop is busy running
-    that very code, so it cannot run them."""
-    global _background
+    that very code, so it cannot run them. Called on the thread of one of these loops (an
+    async node it runs traces a graph), it gives the next one, started as the first was:
+    that thread waits for the graph's nodes, so its loop could not run them, and a loop
+    further down such a chain may be waiting too (never one further up: no deadlock)."""
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:  # (no loop runs in this thread)
+        running = None
     with _background_lock:
-        if _background is None:
+        depth = next((i + 1 for i, loop in enumerate(_background) if loop is running), 0)
+        if depth == len(_background):
             loop = asyncio.new_event_loop()
-            thread = threading.Thread(target=loop.run_forever, name="graphkit-async-nodes")
-            thread.daemon = True
-            thread.start()
-            _background = loop
-        return _background
+            name = "graphkit-async-nodes" + (f"_{depth}" if depth else "")
+            threading.Thread(target=loop.run_forever, name=name, daemon=True).start()
+            _background.append(loop)
+        return _background[depth]
 
 
-def _forget_background_loop() -> None:  # a forked child has the loop but not its thread
+def _forget_background_loop() -> None:  # a forked child has the loops but not their threads
     global _background, _background_lock
-    _background, _background_lock = None, threading.Lock()
+    _background, _background_lock = [], threading.Lock()
 
 
 os.register_at_fork(after_in_child=_forget_background_loop)
