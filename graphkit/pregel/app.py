@@ -3,6 +3,7 @@ on the stepper (one loop, run to the end)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import copy
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
@@ -16,7 +17,7 @@ from graphkit.errors import warn
 from graphkit.pregel import thread_edits, thread_state
 from graphkit.pregel.config import RunConfig, RunOptions, coerce_context, merge_configs
 from graphkit.pregel.records import Run
-from graphkit.pregel.runnable import RunnableMethods
+from graphkit.pregel.runnable import RunnableMethods, runs_coroutines
 from graphkit.pregel.runtime import RunControl, Runtime, ServerInfo
 from graphkit.pregel.spec import GraphSpec
 from graphkit.pregel.stepper import Stepper
@@ -126,9 +127,14 @@ class CompiledGraph(RunnableMethods):
         return Stepper(self.spec, input, RunConfig.from_dict(config), run)
 
     def _has_async_nodes(self) -> bool:
-        """Whether it or a subgraph (at any depth) has an ``async def`` node."""
-        graphs = [self, *(graph for _, graph in self.get_subgraphs(recurse=True))]
-        return any(node.is_async for graph in graphs for node in graph.spec.nodes.values())
+        """Whether it, or a graph or task its nodes reach (at any depth), has an ``async
+        def`` node (see ``runs_coroutines``). Worked out once: every ``stepper()`` asks,
+        and what a compiled graph reaches is fixed then, as LangGraph fixes a node's
+        subgraphs at compile time."""
+        found = self.__dict__.get("_runs_coroutines")
+        if found is None:
+            found = self.__dict__["_runs_coroutines"] = runs_coroutines(self)
+        return found
 
     def run_options(self, **options: Any) -> RunOptions:
         """A run's options, with this graph's compile-time defaults filled in (as in
@@ -150,21 +156,15 @@ class CompiledGraph(RunnableMethods):
         """Run to completion and return the recorded ``Run``; on an error, the partial
         run is attached to it as ``error.run``. A save that failed while the run went on
         (``Stepper.save_error``) is raised at the end, as ``invoke`` raises it."""
-        stepper = self.stepper(input, config, **kwargs)
-        try:
-            run = stepper.run()
-            if stepper.save_error is not None:
-                raise stepper.save_error
-            return run
-        except Exception as error:
-            error.run = stepper.run_so_far  # type: ignore[attr-defined]
-            raise
+        return _recorded(self.stepper(input, config, **kwargs))
 
     async def atrace(
         self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any
     ) -> Run:
         """``trace`` for async code: async nodes run concurrently on this event loop, as
-        ``ainvoke`` runs them, and the recorded ``Run`` is returned.
+        ``ainvoke`` runs them, and the recorded ``Run`` is returned. As with ``trace``, an
+        error raised has the run so far as ``error.run``; so has the ``CancelledError``
+        of a cancelled call (``asyncio.wait_for`` that timed out: its ``__context__``).
 
         >>> import asyncio
         >>> from typing import TypedDict
@@ -180,12 +180,20 @@ class CompiledGraph(RunnableMethods):
         ({'n': 6}, 'done', ['double'])
         """
 
-        def start(loop: Any) -> Iterator[Run]:
-            yield self.trace(input, config, loop=loop, **kwargs)
+        started: list[Stepper] = []
 
-        async with contextlib.aclosing(astream_from(start)) as runs:
-            async for run in runs:
-                return run
+        def start(loop: Any) -> Iterator[Run]:
+            started.append(stepper := self.stepper(input, config, loop=loop, **kwargs))
+            yield _recorded(stepper)
+
+        try:
+            async with contextlib.aclosing(astream_from(start)) as runs:
+                async for run in runs:
+                    return run
+        except asyncio.CancelledError as cancelled:  # (its thread has stopped by now)
+            if started:  # a cancelled run's records are wanted most (a wait_for timed out)
+                cancelled.run = started[0].run_so_far  # type: ignore[attr-defined]
+            raise
         raise AssertionError("a trace ends with its run or raises")  # (never reached)
 
     # -- LangGraph's interface ------------------------------------------------------------
@@ -454,3 +462,17 @@ class CompiledGraph(RunnableMethods):
 
 
 count_as_runnable(CompiledGraph)
+
+
+def _recorded(stepper: Stepper) -> Run:
+    """``stepper`` run to completion, its ``Run``; on an error, the partial run is
+    attached to it as ``error.run``. A save that failed while the run went on
+    (``Stepper.save_error``) is raised at the end, as ``invoke`` raises it."""
+    try:
+        run = stepper.run()
+        if stepper.save_error is not None:
+            raise stepper.save_error
+        return run
+    except Exception as error:
+        error.run = stepper.run_so_far  # type: ignore[attr-defined]
+        raise

@@ -23,7 +23,7 @@ from graphkit.pregel.json_schemas import _json_schema, _type_json_schema
 from graphkit.pregel.schemas import RunnableSchemas
 from graphkit.pregel.subgraph_search import _attribute, _chain_parts, _reached
 
-__all__ = ["GraphNode", "RunnableMethods", "graph_in"]
+__all__ = ["GraphNode", "RunnableMethods", "graph_in", "runs_coroutines"]
 
 
 class RunnableMethods(RunnableSchemas, ComposingMethods, BatchMethods):
@@ -338,14 +338,48 @@ def graph_in(action: Any) -> Any:
     and what a ``RunnableLambda`` names), else None. A graph compiled
     with ``checkpointer=False`` keeps no state: LangGraph does not count it as a
     subgraph, nor does graphkit."""
+    graphs = (c for c in _reached_by(action) if isinstance(c, RunnableMethods))
+    return next((graph for graph in graphs if graph.checkpointer is not False), None)
+
+
+def _reached_by(action: Any) -> list[Any]:
+    """``action`` and what it reaches, as ``graph_in`` looks (before it picks a graph)."""
     candidates, function, seen = _chain_parts(action), action, set()
     while function is not None and id(function) not in seen:
         seen.add(id(function))
         # a bound method's object stands for it: `sub.invoke` reaches `sub`
         candidates += [_attribute(value, "__self__") or value for value in _reached(function)]
         function = getattr(function, "__wrapped__", None)
-    graphs = (c for c in candidates if isinstance(c, RunnableMethods))
-    return next((graph for graph in graphs if graph.checkpointer is not False), None)
+    return candidates
+
+
+def runs_coroutines(graph: Any) -> bool:
+    """Whether a run of ``graph`` may have a coroutine to await: a node of it is ``async
+    def``, or of a graph or ``@task`` a node reaches, at any depth. It looks where
+    ``graph_in`` looks, but at every graph found, not the first, and at one compiled with
+    ``checkpointer=False`` too (it keeps no state, yet its async nodes still run), and
+    at the tasks a node or task names (an async ``@task`` a sync entrypoint calls)."""
+    from graphkit.pregel.calls import CallSpec
+
+    pending, seen = [graph], set()
+    while pending:
+        item = pending.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, RunnableMethods):
+            if any(node.is_async for node in item.spec.nodes.values()):
+                return True
+            declared = getattr(item.builder, "nodes", None) or {}
+            actions = [declaration.action for declaration in declared.values()]
+        elif isinstance(spec := _attribute(item, "spec"), CallSpec):  # a @task
+            if spec.node.is_async:
+                return True
+            actions = [spec.function]
+        else:
+            continue
+        pending += [found for action in actions for found in _reached_by(action)]
+    return False
 
 
 def _channel_names(keys: Sequence[str]) -> str | list[str]:

@@ -10,7 +10,10 @@ import operator
 import threading
 from typing import Annotated, TypedDict
 
+import pytest
+
 from graphkit import START, StateGraph
+from graphkit.checkpoint import InMemorySaver
 
 
 class State(TypedDict):
@@ -29,6 +32,55 @@ def plain(state):
 def one_node(node, **compile_options):
     builder = StateGraph(State).add_node(node.__name__, node).add_edge(START, node.__name__)
     return builder.compile(**compile_options)
+
+
+def test_a_subgraph_node_compiled_without_a_saver_has_its_async_nodes_traced():
+    """``checkpointer=False`` keeps it out of ``get_subgraphs`` (as in LangGraph), yet
+    its async nodes still run in the parent's run."""
+    inner = one_node(leaf, checkpointer=False)
+    app = StateGraph(State).add_node("inner", inner).add_edge(START, "inner").compile()
+    assert list(app.get_subgraphs(recurse=True)) == []
+    assert app.trace({"log": []}).values == asyncio.run(app.ainvoke({"log": []}))
+    assert app.trace({"log": []}).values == {"log": ["leaf"]}
+
+
+def test_the_second_graph_a_node_calls_has_its_async_nodes_traced():
+    """``get_subgraphs`` names the first graph a node's function reaches, as LangGraph's
+    does; the async nodes of any of them need the loop."""
+    first, second = one_node(plain), one_node(leaf)
+
+    def both(state):
+        return {"log": first.invoke({"log": []})["log"] + second.invoke({"log": []})["log"]}
+
+    app = one_node(both)
+    assert [graph for _, graph in app.get_subgraphs(recurse=True)] == [first]
+    assert app.trace({"log": []}).values == {"log": ["plain", "leaf"]}
+
+
+def test_a_sync_entrypoint_calling_an_async_task_is_traced_as_ainvoke_runs_it():
+    from langgraph import func as theirs
+
+    from graphkit import func as ours
+
+    def flow(lib):
+        @lib.task
+        async def add_one(x):
+            await asyncio.sleep(0)
+            return x + 1
+
+        @lib.entrypoint(checkpointer=InMemorySaver() if lib is ours else None)
+        def add_eleven(x):
+            return add_one(x).result() + 10
+
+        return add_eleven
+
+    config = {"configurable": {"thread_id": "t"}}
+    expected = asyncio.run(flow(theirs).ainvoke(1))
+    assert asyncio.run(flow(ours).ainvoke(1, config)) == expected == 12
+    app = flow(ours)
+    run = app.trace(1, config)
+    assert run.status == "done"
+    assert app.get_state(config).values == expected
 
 
 def test_a_trace_inside_an_async_node_that_trace_runs_runs_on_a_loop_of_its_own():
@@ -53,3 +105,31 @@ def test_a_trace_inside_an_async_node_that_trace_runs_runs_on_a_loop_of_its_own(
         "graphkit-async-nodes_1",
         "graphkit-async-nodes_2",
     }
+
+
+def test_a_cancelled_atrace_keeps_the_run_so_far_on_its_cancelled_error():
+    started = asyncio.Event()  # (set on the caller's loop: atrace runs the nodes there)
+
+    async def fast(state):
+        return {"log": ["fast"]}
+
+    async def slow(state):
+        started.set()
+        await asyncio.sleep(60)
+        return {"log": ["slow"]}
+
+    builder = StateGraph(State).add_node("fast", fast).add_node("slow", slow)
+    app = builder.add_edge(START, "fast").add_edge("fast", "slow").compile()
+
+    async def main():
+        tracing = asyncio.create_task(app.atrace({"log": []}))
+        await started.wait()
+        tracing.cancel()
+        with pytest.raises(asyncio.CancelledError) as raised:
+            await tracing
+        return raised.value
+
+    cancelled = asyncio.run(main())
+    assert cancelled.run.values == {"log": ["fast"]}
+    assert [task.node for task in cancelled.run.steps[-1].plan.tasks] == ["slow"]
+    assert "cancelled" in str(cancelled.run)
