@@ -61,6 +61,16 @@ debugger
 """
 """store.ipynb: a search in the wrong namespace, its store tab open (the note above it)."""
 
+ASYNC_CODE = f"""\
+import sys
+sys.path.insert(0, {str(REPO)!r})
+from graphkit.widgets import Debugger
+from tests.widgets.graphs import meeting_app
+Debugger(meeting_app(), {{"log": []}})
+"""
+"""async.ipynb: a graph whose async nodes meet at a barrier, stepped from the kernel's
+thread (whose loop is busy running the cell)."""
+
 
 @contextmanager
 def _server(cmd: list[str], ready_url: str, tmp: Path):
@@ -86,7 +96,7 @@ def _server(cmd: list[str], ready_url: str, tmp: Path):
 def voila_url(tmp_path_factory):
     """A Voila server for a folder holding debugger.ipynb (a Debugger on chain_app),
     learner.ipynb (the same, driven by a later cell), guide.ipynb (the guide's example)
-    and store.ipynb (a store tab with a note)."""
+    store.ipynb (a store tab with a note) and async.ipynb (a graph of async nodes)."""
     folder = tmp_path_factory.mktemp("notebooks")
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(NOTEBOOK_CODE)])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
@@ -100,6 +110,9 @@ def voila_url(tmp_path_factory):
     store = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(STORE_CODE)])
     store.metadata["kernelspec"] = notebook.metadata["kernelspec"]
     nbformat.write(store, folder / "store.ipynb")
+    meeting = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(ASYNC_CODE)])
+    meeting.metadata["kernelspec"] = notebook.metadata["kernelspec"]
+    nbformat.write(meeting, folder / "async.ipynb")
     port = free_port()
     cmd = [
         sys.executable,

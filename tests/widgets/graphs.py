@@ -147,3 +147,33 @@ def approvals(kit: Any) -> Any:
     sends = lambda state: [kit.Send("approve", e) for e in state["expenses"]]  # noqa: E731
     builder.add_conditional_edges(kit.START, sends, ["approve"])
     return builder.add_edge("approve", kit.END)
+
+
+class Meeting(TypedDict):
+    log: Annotated[list, operator.add]
+
+
+def meeting_app():
+    """START → a, b (``async def``, side by side) → end: a and b wait at a barrier of two,
+    so the step ends only if both run at the same time on one event loop."""
+    import asyncio
+
+    barriers: dict[int, asyncio.Barrier] = {}
+
+    async def meet(name: str) -> dict:
+        barrier = barriers.setdefault(id(asyncio.get_running_loop()), asyncio.Barrier(2))
+        await asyncio.wait_for(barrier.wait(), timeout=30)
+        return {"log": [name]}
+
+    async def a(state: Meeting) -> dict:
+        return await meet("a")
+
+    async def b(state: Meeting) -> dict:
+        return await meet("b")
+
+    builder = StateGraph(Meeting).add_node("a", a).add_node("b", b)
+    builder.add_node("end", lambda state: {"log": [f"end after {len(state['log'])}"]})
+    builder.add_edge(START, "a").add_edge(START, "b").add_edge(["a", "b"], "end")
+    from graphkit import InMemorySaver
+
+    return builder.add_edge("end", END).compile(checkpointer=InMemorySaver())
