@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import dataclasses
+import functools
+import heapq
 import queue
 import threading
 import time
@@ -50,9 +52,9 @@ class StepWork:
     task reaches this object as ``current_scope().work``."""
 
     __slots__ = (
-        "_deadline", "_limit", "_lock", "_saved", "_started", "_waiting", "coroutines",
-        "dropped", "finished", "graph", "outstanding", "pool", "run", "running", "state", "stopped",
-        "timeout", "wake",
+        "_deadline", "_ended", "_held", "_limit", "_lock", "_saved", "_stamps", "_started",
+        "_waiting", "coroutines", "dropped", "finished", "graph", "outstanding", "pool", "run",
+        "running", "state", "stopped", "timeout", "wake",
     )  # fmt: skip
 
     def __init__(
@@ -82,6 +84,13 @@ class StepWork:
         stoppable = timeout is not None or run.loop is not None
         self.coroutines: dict[str, asyncio.Task[Any]] | None = {} if stoppable else None
         self.dropped: set[str] | None = None  # calls whose caller cancelled their future
+        # In an async run, the results of async nodes are taken in the order their
+        # coroutines ended on the loop (LangGraph's order), not in the order their pool
+        # threads woke: each ended coroutine's number, by task id, until its result comes
+        # (``stamp``); results held until the results numbered before them came.
+        self._stamps: dict[str, int] | None = {} if run.loop is not None else None
+        self._held: list[tuple[int, Future[TaskResult]]] = []
+        self._ended = 0
         # Made by the first task submitted (before any worker runs, so by one thread):
         # most steps run one task inline and need none of them.
         self.finished: queue.SimpleQueue[Future[TaskResult]] = None  # type: ignore[assignment]
@@ -141,7 +150,7 @@ class StepWork:
             future = self.pool.submit(context.run, _run_on_pool, self, task, node, failure)
         else:  # an executor of the user's: it decides where tasks run
             future = self.pool.submit(_run_on_pool, self, task, node, failure)
-        future.add_done_callback(self._on_done)
+        future.add_done_callback(functools.partial(self._on_done, task_id=task.id))
         return future
 
     def _start_waiting(self) -> None:
@@ -232,10 +241,61 @@ class StepWork:
 
             cancel_step(self)
 
-    def _on_done(self, future: Future[TaskResult]) -> None:
+    def stamp(self, task_id: str) -> None:
+        """Number the end of ``task_id``'s coroutine (called on the event loop's thread as
+        it ends, so in the loop's order): its result is then taken after those of the
+        coroutines that ended before it, which are only finishing on their pool threads
+        (their writers...). A task run inline, with no future, is not numbered."""
+        if self._stamps is None or self.running is None:
+            return
+        with self._lock:
+            if self._stamps is not None and task_id in self.running:
+                self._ended += 1
+                self._stamps[task_id] = self._ended
+
+    def unstamp(self, task_id: str) -> None:
+        """``task_id``'s attempt failed and it tries again: the end that counts is its
+        last attempt's, and meanwhile it holds up no other result."""
+        if self._stamps:  # (its own number, set before this thread woke, is seen)
+            with self._lock:
+                if self._stamps is not None and self._stamps.pop(task_id, None) is not None:
+                    self._release()
+
+    def _on_done(self, future: Future[TaskResult], task_id: str | None = None) -> None:
+        if self._stamps:  # an async run, and coroutines have ended
+            with self._lock:
+                stamps = self._stamps
+                stamp = None if stamps is None else stamps.pop(task_id, None)  # type: ignore[arg-type]
+                if stamp is not None:
+                    heapq.heappush(self._held, (stamp, future))
+                    self._release()
+                    return
         self.finished.put(future)
         if self.wake is not None:
             self.wake.set()
+
+    def _release(self) -> None:
+        """(Holding the lock) hand over the held results no coroutine that ended before
+        theirs still holds up. Every number goes when its result comes, or its task tries
+        again, so nothing is held for ever: those results are only finishing."""
+        assert self._stamps is not None
+        first = min(self._stamps.values(), default=None)
+        held, released = self._held, False
+        while held and (first is None or held[0][0] < first):
+            self.finished.put(heapq.heappop(held)[1])
+            released = True
+        if released and self.wake is not None:
+            self.wake.set()
+
+    def _stop_ordering(self) -> None:
+        """Hand over the held results and hold none from now on: past the step's
+        timeout, results are settled (saved, not streamed), all that finished."""
+        if self._stamps is not None:
+            with self._lock:
+                self._stamps = None
+                for _, future in sorted(self._held, key=lambda held: held[0]):
+                    self.finished.put(future)
+                self._held.clear()
 
     def _left(self) -> float | None:
         return None if self._deadline is None else max(0.0, self._deadline - time.monotonic())
@@ -250,6 +310,7 @@ class StepWork:
         task still running: an async node is cancelled and awaited until it stops; a sync
         node's thread cannot be stopped, so it is left to finish unseen."""
         self.stopped = True  # (a task waiting to retry tries no more)
+        self._stop_ordering()
         results: list[TaskResult] = []
         while not self.finished.empty():  # finished in time, not yet taken
             results.append(self.finished.get().result())

@@ -116,6 +116,7 @@ def _wait_to_retry(
     try:
         if (policy := _retry_policy_for(node, error, attempt)) is None:
             return error
+        work.unstamp(task.id)  # (the attempt that counts, for its result's turn, is next)
         _back_off(work, task, policy.interval(attempt + 1))
     except (Exception, asyncio.CancelledError) as ended:
         ended.__context__ = error
@@ -135,7 +136,7 @@ def _back_off(work: StepWork, task: Task, seconds: float) -> None:
 
     waiting = asyncio.sleep(seconds)
     if work.coroutines is not None:
-        waiting = cancellable(waiting, work, task.id)
+        waiting = cancellable(waiting, work, task.id, node=False)
     run_on_loop(waiting, work.run.loop)
 
 

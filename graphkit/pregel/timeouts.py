@@ -70,9 +70,12 @@ async def within_timeout(
     )
 
 
-async def cancellable(coroutine: Coroutine[Any, Any, Any], work: StepWork, task_id: str) -> Any:
+async def cancellable(
+    coroutine: Coroutine[Any, Any, Any], work: StepWork, task_id: str, node: bool = True
+) -> Any:
     """Await an async node's ``coroutine`` where its step's timeout, or a task failing
-    the step, can cancel it."""
+    the step, can cancel it; as it ends, its end is numbered (``StepWork.stamp``: results
+    are taken in the loop's order). ``node``: False for a wait between attempts."""
     assert work.coroutines is not None
     # started after the step stopped (a retry, a late start), or a call whose caller
     # cancelled its future before it started (LangGraph never starts that one)
@@ -84,6 +87,8 @@ async def cancellable(coroutine: Coroutine[Any, Any, Any], work: StepWork, task_
         return await coroutine
     finally:
         work.coroutines.pop(task_id, None)
+        if node:
+            work.stamp(task_id)
 
 
 def cancel_step(work: StepWork) -> set[str]:
