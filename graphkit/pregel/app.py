@@ -180,6 +180,12 @@ class CompiledGraph(RunnableMethods):
         ({'n': 6}, 'done', ['double'])
         """
 
+        if "loop" in kwargs:
+            raise TypeError(
+                "atrace() runs the graph's async nodes on the event loop that awaits it, so "
+                "it takes no loop=: await it on the loop you want, or call "
+                "app.trace(..., loop=your_loop) from another thread."
+            )
         started: list[Stepper] = []
 
         def start(loop: Any) -> Iterator[Run]:

@@ -181,3 +181,12 @@ def test_a_langgraph_app_with_async_nodes_is_traced_as_ainvoke_runs_it():
     app = from_langgraph(theirs)
     assert app.trace({"log": []}).values == expected == {"log": ["a", "b"]}
     assert asyncio.run(app.atrace({"log": []})).values == expected
+
+
+def test_atrace_refuses_a_loop_and_says_why():
+    app, other = meeting_graph(), asyncio.new_event_loop()
+    try:
+        with pytest.raises(TypeError, match=r"takes no loop=: await it on the loop you want"):
+            asyncio.run(app.atrace({"log": []}, loop=other))
+    finally:
+        other.close()
