@@ -15,12 +15,15 @@ graph; 5 a ReAct loop of 20 tool round trips with a scripted model; 6 graphkit o
 recording on vs off, ``Run.to_frame`` of a 1,000-step run, SVG of a 200-node graph,
 one debugger step update on 50-node graphs; 7 peak memory of a 10,000-step run with recording on;
 8 a 2,000-step loop whose ``Annotated[list, operator.add]`` grows by one int per step, with
-each saver: the run, a full ``get_state_history``, and the SQLite file's size.
+each saver: the run, a full ``get_state_history``, and the SQLite file's size;
+9 (no issue-7 target) ``ainvoke`` of async graphs: a fan-out of 100 async Sends, each
+awaiting the loop once, and 200 ainvokes of a 3-node async chain, on one event loop.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import itertools
 import operator
@@ -115,6 +118,72 @@ def react(lib: Any, rounds: int = 20) -> Any:
     builder.add_edge(lib.START, "agent").add_conditional_edges("agent", route, ["tools", lib.END])
     builder.add_edge("tools", "agent")
     return builder.compile()
+
+
+async def _split(state: Items) -> dict:
+    return {"items": []}
+
+
+async def _work(index: int) -> dict:
+    await asyncio.sleep(0)  # one trip through the loop, so the tasks really interleave
+    return {"items": [index * index]}
+
+
+async def _reduce(state: Items) -> dict:
+    return {"total": sum(state["items"])}
+
+
+async def _add(state: Counter) -> dict:
+    await asyncio.sleep(0)
+    return {"n": state["n"] + 1}
+
+
+def async_fan_out(lib: Any, send: Any, width: int = 100) -> Any:
+    """``fan_out`` with ``async def`` nodes: step 1 sends ``width`` async tasks."""
+    builder = lib.StateGraph(Items).add_node("split", _split).add_node("work", _work)
+    builder.add_node("reduce", _reduce).add_edge(lib.START, "split")
+    builder.add_conditional_edges("split", lambda state: [send("work", i) for i in range(width)])
+    builder.add_edge("work", "reduce")
+    return builder.compile()
+
+
+def async_small(lib: Any) -> Any:
+    """``small`` with ``async def`` nodes, each awaiting the loop once."""
+    builder = lib.StateGraph(Counter)
+    for name in ("a", "b", "c"):
+        builder.add_node(name, _add)
+    builder.add_edge(lib.START, "a").add_edge("a", "b").add_edge("b", "c")
+    return builder.compile()
+
+
+def async_cases(loop: asyncio.AbstractEventLoop) -> dict[str, Case]:
+    """Case 9: ``ainvoke`` driven by ``loop.run_until_complete`` on one loop made once, so
+    no run pays for making a loop; each pair's results are checked equal before timing."""
+
+    def pair(ours: Callable[[], Any], theirs: Callable[[], Any]) -> Any:
+        mine, other = loop.run_until_complete(ours()), loop.run_until_complete(theirs())
+        assert mine == other, f"graphkit gave {mine!r}, LangGraph {other!r}"
+        return lambda: loop.run_until_complete(ours()), lambda: loop.run_until_complete(theirs())
+
+    def fan() -> Any:
+        ours = async_fan_out(graphkit, graphkit.Send)
+        theirs = async_fan_out(langgraph_graph, LangGraphSend)
+        return pair(
+            lambda: ours.ainvoke({"items": [], "total": 0}),
+            lambda: theirs.ainvoke({"items": [], "total": 0}),
+        )
+
+    def invokes() -> Any:
+        async def many(app: Any) -> list:
+            return [await app.ainvoke({"n": 0}) for _ in range(200)]
+
+        ours, theirs = async_small(graphkit), async_small(langgraph_graph)
+        return pair(lambda: many(ours), lambda: many(theirs))
+
+    return {
+        "9 async fan-out of 100 Sends, ainvoke, per Send task": (fan, 100),
+        "9 200 ainvokes of a 3-node async chain, per ainvoke": (invokes, 200),
+    }
 
 
 def growing(lib: Any, steps: int, checkpointer: Any) -> Any:
@@ -427,9 +496,14 @@ def main() -> None:
     cases["4 200 invokes of a 3-node graph, per invoke"] = (invokes, 200)
     cases["5 ReAct loop, 20 tool round trips, per run"] = (agent, 1)
     cases.update(growing_cases(2000))
+    loop = asyncio.new_event_loop()
+    cases.update(async_cases(loop))
     if options.only:
         cases = {name: case for name, case in cases.items() if name.startswith(options.only)}
-    compare(repeats, cases)
+    try:
+        compare(repeats, cases)
+    finally:
+        loop.close()
     if not options.only or "8 ".startswith(options.only):
         growing_file_size(2000)
     if not options.only:
