@@ -331,7 +331,12 @@ STUB_MUST_NOT_SAY = {
     "lesson17.check_fixed_app": [r"operator\.add", r"Annotated\["],
     "lesson17.check_last_writer": [r"\b[68]\b", r"update\.change\(", r"write_answer"],
     "lesson18.check_no_stall": [r"to_thread", r"run_in_executor"],
-    "lesson18.check_in_order": [r"\[await fetch_report", r"['\"]reports['\"]: \["],
+    "lesson18.check_in_order": [
+        r"\[await fetch_report",
+        r"['\"]reports['\"]: \[",
+        r"\breturns? (its|the|a)\b[^.:]{0,30}\breport",
+        r"update of reports",
+    ],
     "lesson18.check_limit": [r"max_concurrency"],
 }
 CHECK_CALL = re.compile(r"\b(lesson\d\d\.check_\w+)\(")

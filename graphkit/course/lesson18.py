@@ -282,9 +282,10 @@ def check_in_order(report: Any) -> str:
                 raise Wrong(
                     f"Sent {cities} (run {run}); the calls finished as {finished}, and "
                     f"reports ended as {got!r}, not {expected!r}.",
-                    "Each task should return its own report as an update of reports: the "
-                    "Update adds the step's updates in task order, not in the order the "
-                    "tasks finish, and keeps nothing from an earlier run.",
+                    "Who decides the order of a step's writes? Not the tasks, as they "
+                    "finish: the Update applies what they wrote in task order, through the "
+                    "channel's reducer. Leave the ordering to it, and keep nothing from an "
+                    "earlier run.",
                 )
     return (
         "The calls finished last-first, yet reports came out in the order the cities were "
