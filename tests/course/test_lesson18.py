@@ -5,16 +5,12 @@ place must hold."""
 
 from __future__ import annotations
 
-import ast
 import asyncio
 import concurrent.futures
-import contextlib
-import io
-import json
 import operator
 import signal
 import threading
-import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, TypedDict
 
@@ -23,6 +19,7 @@ import pytest
 from graphkit.course import assert_fails, assert_passes, lesson18
 from graphkit.course.checking import exercise
 from graphkit.course.solutions import lesson18 as solutions
+from tests.course.cells import code_cells, run_cells
 
 LESSON = Path(__file__).parents[2] / "notebooks" / "18-async-and-concurrency.ipynb"
 EXERCISES = "from graphkit.course import lesson18"
@@ -32,21 +29,6 @@ LANGGRAPH_IMPORTS = {
     "from graphkit import Send": "from langgraph.types import Send",
     "from graphkit import InMemorySaver": ("from langgraph.checkpoint.memory import InMemorySaver"),
 }
-
-
-def code_cells() -> list[tuple[str, str]]:
-    cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
-    return [(cell["id"], "".join(cell["source"])) for cell in cells if cell["cell_type"] == "code"]
-
-
-def _shown(source: str) -> ast.Module:
-    """``source`` with its last expression kept in ``_shown``, as a notebook shows it."""
-    tree = ast.parse(source)
-    if tree.body and isinstance(tree.body[-1], ast.Expr):
-        value = tree.body[-1].value
-        tree.body[-1] = ast.Assign([ast.Name("_shown", ast.Store())], value)
-        ast.fix_missing_locations(tree)
-    return tree
 
 
 RECORDS = {"l18-c13a", "l18-c27a"}
@@ -65,35 +47,21 @@ print("at most", service.most, "calls in flight; fetch ran in steps", sorted(ste
 """Cells that read graphkit's records, as LangGraph reads the same: from its debug stream."""
 
 
-async def _run_cells(
-    library: str, until: str, again: tuple[str, ...] = (), names: dict | None = None
-) -> dict:
-    names = {} if names is None else names
-    seen: dict = {}
-    cells = code_cells()
-    cells = cells[: next(i for i, (_, source) in enumerate(cells) if source.startswith(until))]
-    for cell, source in cells + [(cell, dict(cells)[cell]) for cell in again]:
-        if library == "langgraph":
-            if cell in RECORDS:
-                continue
-            source = ON_LANGGRAPH.get(cell, source)
-            for ours, theirs in LANGGRAPH_IMPORTS.items():
-                source = source.replace(ours, theirs)
-        code = compile(
-            _shown(source), cell, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True
-        )
-        names.pop("_shown", None)
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            awaited = eval(code, names)
-            if awaited is not None:
-                await awaited
-        shown = names.get("_shown")
-        shown = (out.getvalue(), None if hasattr(shown, "get_graph") else repr(shown))
-        seen.setdefault(cell, shown)
-        assert seen[cell] == shown, f"cell {cell} run again showed {shown}, not {seen[cell]}"
-    return seen
+def _on(library: str) -> Callable[[str, str], str | None]:
+    """A cell's code as it runs on ``library``: on LangGraph, with its imports and its
+    reading of records (``None`` for the cells that print graphkit's records)."""
+
+    def source_of(cell: str, source: str) -> str | None:
+        if library == "graphkit":
+            return source
+        if cell in RECORDS:
+            return None
+        source = ON_LANGGRAPH.get(cell, source)
+        for ours, theirs in LANGGRAPH_IMPORTS.items():
+            source = source.replace(ours, theirs)
+        return source
+
+    return source_of
 
 
 def run_lesson(
@@ -103,7 +71,7 @@ def run_lesson(
     event loop, top-level ``await``): what each printed and showed; then the cells
     ``again``, in that order, run once more, which must show the same. ``names``: the
     cells' globals."""
-    return asyncio.run(_run_cells(library, until, again, names))
+    return run_cells(LESSON, until, again, names, _on(library))
 
 
 def test_the_lessons_claims_hold_on_langgraph():
@@ -170,7 +138,7 @@ def test_every_saved_checkpoint_holds_the_notes_given(library):
 
 def test_the_notebooks_stubs_fail_their_checks():
     names: dict = {"lesson18": lesson18}
-    for _, source in code_cells():
+    for _, source in code_cells(LESSON):
         if source.startswith(("from graphkit.course.lesson18 import", "def config_for(")):
             exec(source, names)
     assert_fails(lesson18.check_no_stall(names["forecast"]), "event loop's own thread")

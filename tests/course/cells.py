@@ -1,0 +1,79 @@
+"""A lesson's code cells run as a kernel runs them, in one namespace and one event loop
+(top-level ``await``), then some of them run again in a given order, as a learner re-runs
+cells: each must show what it showed the first time."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import contextlib
+import io
+import json
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+
+Shown = tuple[str, str | None]
+"""What a cell printed, and the repr of its last expression (``None`` for a drawing)."""
+
+
+def code_cells(lesson: Path) -> list[tuple[str, str]]:
+    cells = json.loads(lesson.read_text(encoding="utf-8"))["cells"]
+    return [(cell["id"], "".join(cell["source"])) for cell in cells if cell["cell_type"] == "code"]
+
+
+def _shown(source: str) -> ast.Module:
+    """``source`` with its last expression kept in ``_shown``, as a notebook shows it."""
+    tree = ast.parse(source)
+    if tree.body and isinstance(tree.body[-1], ast.Expr):
+        value = tree.body[-1].value
+        tree.body[-1] = ast.Assign([ast.Name("_shown", ast.Store())], value)
+        ast.fix_missing_locations(tree)
+    return tree
+
+
+async def _run_cells(
+    lesson: Path,
+    until: str | None,
+    again: tuple[str, ...],
+    names: dict,
+    source_of: Callable[[str, str], str | None],
+) -> dict[str, Shown]:
+    seen: dict[str, Shown] = {}
+    cells = code_cells(lesson)
+    if until is not None:
+        cells = cells[: next(i for i, (_, source) in enumerate(cells) if source.startswith(until))]
+    for cell, source in cells + [(cell, dict(cells)[cell]) for cell in again]:
+        source = source_of(cell, source)
+        if source is None:
+            continue
+        code = compile(
+            _shown(source), cell, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True
+        )
+        names.pop("_shown", None)
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            awaited = eval(code, names)
+            if awaited is not None:
+                await awaited
+        shown = names.get("_shown")
+        shown = (out.getvalue(), None if hasattr(shown, "get_graph") else repr(shown))
+        seen.setdefault(cell, shown)
+        assert seen[cell] == shown, f"cell {cell} run again showed {shown}, not {seen[cell]}"
+    return seen
+
+
+def run_cells(
+    lesson: Path,
+    until: str | None = None,
+    again: tuple[str, ...] = (),
+    names: dict | None = None,
+    source_of: Callable[[str, str], str | None] = lambda cell, source: source,
+) -> dict[str, Shown]:
+    """``lesson``'s code cells before the first that starts with ``until`` (all of them
+    when ``None``): what each printed and showed; then the cells ``again``, in that order,
+    run once more, which must show the same. ``names``: the cells' globals;
+    ``source_of(cell, source)``: the code to run for a cell (``None``: skip it)."""
+    names = {} if names is None else names
+    return asyncio.run(_run_cells(lesson, until, again, names, source_of))
