@@ -3,6 +3,7 @@ typical wrong answers and on the notebook's stub."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal, TypedDict
 
 import pytest
@@ -11,6 +12,7 @@ from graphkit import END, START, StateGraph
 from graphkit.course import lesson01
 from graphkit.course.solutions import lesson01 as solution
 from graphkit.course.solutions.lesson01 import Weather, Words
+from tests.course.cells import run_cells
 
 # -- 1.1 · A three-node chain -------------------------------------------------------------
 
@@ -370,3 +372,11 @@ def test_router_with_a_dict_of_choices_missing_a_node_keeps_the_run_s_words():
     # the map's key that leads to the node it returned: the router returns keys
     assert "returned 'hot', where its path_map's key True leads" in verdict.message
     assert verdict.message.endswith(": return True.")
+
+
+def test_the_first_graph_shows_the_same_when_run_again_after_the_router():
+    """A learner re-runs the first graph's cells after the router's: they build and run
+    the first graph still. (The router's cell once redefined ``node_1`` and ``node_2``, so
+    the first graph ran its ``node_2``, which writes no mood.)"""
+    lesson = Path(__file__).parents[2] / "notebooks" / "01-first-graph.ipynb"
+    run_cells(lesson, again=("l01-c07", "l01-c09"))
