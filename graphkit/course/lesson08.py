@@ -6,7 +6,7 @@ thread back with ``get_state``: did the run really pause, where, and did the mai
 to the right address? Every answer is tried on more than one input.
 
 >>> from graphkit.course.solutions import lesson08 as solutions
->>> bool(check_approval(solutions.approve))
+>>> bool(check_approval(solutions.approve_mail))
 True
 """
 

@@ -3,17 +3,20 @@ the notebook's stub and on typical wrong answers."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from graphkit import Command, GraphkitWarning, InMemorySaver, interrupt
 from graphkit.course import lesson08
 from graphkit.course.solutions import lesson08 as solutions
+from tests.course.cells import run_cells
 
 # -- 8.1 · An approval node
 
 
 def test_approval_passes_on_the_solution():
-    verdict = lesson08.check_approval(solutions.approve)
+    verdict = lesson08.check_approval(solutions.approve_mail)
     assert verdict, verdict.message
 
 
@@ -300,3 +303,16 @@ def test_edit_with_a_misspelt_key_says_to_did_not_change():
     assert "send ran before your edit" not in verdict.message
     assert "did not change `to` (still 'ada@exmaple.com')" in verdict.message
     assert "(name, to, body, approved, outbox)" in verdict.message
+
+
+def test_the_mail_graph_shows_the_same_when_run_again_after_the_exercises():
+    """A learner re-runs the lesson's first cells after 8.1's stub: they build and run the
+    lesson's graph still, with its ``approve``. (The stub once took the name ``approve``,
+    so the rebuilt graph sent the mail without pausing.) Each run's interrupt has an id
+    of its own and ``approve`` counts its starts, so the run is compared, not its print."""
+    lesson = Path(__file__).parents[2] / "notebooks" / "08-human-in-the-loop.ipynb"
+    names: dict = {}
+    run_cells(lesson, again=("l08-c03b",), names=names)
+    result = names["app"].invoke({"name": "Ada"}, {"configurable": {"thread_id": "again"}})
+    assert [i.value["question"] for i in result["__interrupt__"]] == ["Send this mail?"]
+    assert result["outbox"] == []

@@ -11,10 +11,10 @@ from typing import Any
 
 from graphkit import InMemorySaver, interrupt
 
-__all__ = ["approve", "fix_and_send", "pause_before_send"]
+__all__ = ["approve_mail", "fix_and_send", "pause_before_send"]
 
 
-def approve(state: dict) -> dict:
+def approve_mail(state: dict) -> dict:
     """8.1: show the draft, wait for the answer, approve only on "yes"."""
     answer = interrupt({"question": "Send this mail?", "draft": state["body"]})
     return {"approved": answer == "yes"}
