@@ -19,6 +19,7 @@ from graphkit import END, Command
 from graphkit.course import assert_fails, assert_passes, lesson16
 from graphkit.course.solutions import lesson16 as solutions
 from graphkit.prebuilt import InjectedState
+from tests.course.cells import run_cells
 
 LESSON = Path(__file__).parents[2] / "notebooks" / "16-supervisor-and-handoffs.ipynb"
 
@@ -203,7 +204,7 @@ def test_the_loop_stops_at_the_same_step_on_langgraph():
 def test_the_notebooks_stubs_fail_their_checks():
     _, names = run_lesson("graphkit", until="lesson16.check_step_counts")
     assert_fails(lesson16.check_supervisor(names["supervisor"]), "the run never ended")
-    assert_fails(lesson16.check_handoff(names["transfer_to_writer"]), "no AIMessage says")
+    assert_fails(lesson16.check_handoff(names["clean_handoff"]), "no AIMessage says")
     verdict = lesson16.check_step_counts(names["parent_steps"], names["researcher_steps"])
     assert_fails(verdict, "parent_steps is not 0; researcher_steps is not 0.")
 
@@ -260,7 +261,7 @@ def test_supervisor_that_never_ends_or_stops_early_or_repeats():
 
 
 def test_handoff_passes_on_the_solution():
-    verdict = assert_passes(lesson16.check_handoff(solutions.transfer_to_writer))
+    verdict = assert_passes(lesson16.check_handoff(solutions.clean_handoff))
     assert "none of the researcher's tool calls" in verdict.message
 
 
@@ -377,3 +378,10 @@ def test_relay_program_counts_on_langgraph():
     }
     assert sorted(inner) == list(range(-1, 4))
     assert lesson16._counts(("owls", "bats")) == (7, 5)
+
+
+def test_the_swarm_shows_the_same_when_run_again_after_the_exercises():
+    """A learner re-runs section 2's swarm cells after 16.2's stub: they build and run the
+    lesson's swarm still. (The stub once took the name ``transfer_to_writer``, so the
+    rebuilt swarm handed off with the stub, and reading its run failed.)"""
+    run_cells(LESSON, again=("l16-c14", "l16-c17", "l16-c19"))

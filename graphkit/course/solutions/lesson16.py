@@ -1,7 +1,7 @@
 """Solutions to lesson 16 · Several agents: a supervisor and handoffs, superstep by superstep.
 
 >>> from graphkit.course import lesson16
->>> bool(lesson16.check_handoff(transfer_to_writer))
+>>> bool(lesson16.check_handoff(clean_handoff))
 True
 >>> bool(lesson16.check_step_counts(**STEP_COUNTS))
 True
@@ -18,7 +18,7 @@ from graphkit import END, Command
 from graphkit.course.lesson16 import WORKERS
 from graphkit.prebuilt import InjectedState
 
-__all__ = ["STEP_COUNTS", "supervisor", "transfer_to_writer"]
+__all__ = ["STEP_COUNTS", "clean_handoff", "supervisor"]
 
 
 def supervisor(state: dict) -> Command[Literal["researcher", "writer", "__end__"]]:
@@ -29,8 +29,8 @@ def supervisor(state: dict) -> Command[Literal["researcher", "writer", "__end__"
     return Command(goto=todo[0] if todo else END)
 
 
-@tool
-def transfer_to_writer(
+@tool("transfer_to_writer")
+def clean_handoff(
     state: Annotated[dict, InjectedState], tool_call_id: Annotated[str, InjectedToolCallId]
 ) -> Command:
     """Hand the conversation to the writer."""
