@@ -106,6 +106,19 @@ def test_the_runs_of_the_lesson_show_the_same_when_run_again():
     )
 
 
+def test_q2s_heartbeat_waits_for_lookup_to_start_when_run_again():
+    """Q2's graphs run again: ``heartbeat`` waits for this run's ``lookup`` to start, and
+    reads the status it sets. (``started`` once stayed set from the first run, so a second
+    run read the status the first run left; here each run starts from a stale one.)"""
+    stale = 'status["lookup"] = "stale"\n'
+
+    def stale_first(cell: str, source: str) -> str:
+        return stale + source if cell in ("l18-c17", "l18-c19") else source
+
+    seen = run_cells(LESSON, EXERCISES, ("l18-c17", "l18-c19", "l18-c17"), None, stale_first)
+    assert "'heartbeat saw lookup done'" in seen["l18-c17"][1]
+
+
 def test_the_records_show_task_order_and_no_write_of_a_change_in_place():
     """Q1's records: the tasks and their writes in task order, the Update's change in that
     order. Section 5's: no task wrote notes, yet every record of notes shows the changed
