@@ -375,8 +375,9 @@ def test_router_with_a_dict_of_choices_missing_a_node_keeps_the_run_s_words():
 
 
 def test_the_first_graph_shows_the_same_when_run_again_after_the_router():
-    """A learner re-runs the first graph's cells after the router's: they build and run
-    the first graph still. (The router's cell once redefined ``node_1`` and ``node_2``, so
-    the first graph ran its ``node_2``, which writes no mood.)"""
+    """A learner re-runs the first graph's cells after the router's and the exercises: they
+    build, run and read the first graph still. (The router's cell once redefined ``node_1``
+    and ``node_2``, so the first graph ran its ``node_2``, which writes no mood; and 1.3
+    named its trace ``run`` too, so reading ``run.step(1)`` again read the mystery's.)"""
     lesson = Path(__file__).parents[2] / "notebooks" / "01-first-graph.ipynb"
-    run_cells(lesson, again=("l01-c07", "l01-c09"))
+    run_cells(lesson, again=("l01-c07", "l01-c09", "l01-c13", "l01-c15"))
