@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 from collections.abc import Mapping
 from typing import Any
 
@@ -107,11 +109,12 @@ def failed_run(app: Any, error: BaseException) -> Wrong:
     where, failed, reader = "", [], None  # reader: the learner's function, if no node
     if run is not None and run.steps:
         last = run.steps[-1]
-        failed = [
-            r.task.node
-            for r in (last.execution.results if last.execution else ())
-            if r.error is not None
+        errors = [
+            r for r in (last.execution.results if last.execution else ()) if r.error is not None
         ]
+        # a sibling cancelled because the step stopped is not where the learner looks
+        causes = [r for r in errors if not isinstance(r.error, _CANCELLED)] or errors
+        failed = [r.task.node for r in causes]
         shown = list(failed)
         function = _raised_in(error)
         named = function in shown or any(f" {function} " in note for note in notes)
@@ -142,6 +145,7 @@ def failed_run(app: Any, error: BaseException) -> Wrong:
     return Wrong(message, "Run it yourself with app.trace(...) and look at the last superstep.")
 
 
+_CANCELLED = (asyncio.CancelledError, concurrent.futures.CancelledError)
 _ROUTER = "Raised by the router "  # (the runtime's note: diagnostics.returns.raised_by_router)
 
 

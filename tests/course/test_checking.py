@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import operator
 from typing import Annotated, TypedDict
+
+import pytest
 
 from graphkit import END, START, Send, StateGraph
 from graphkit.course import Verdict, Wrong, compiled, exercise, ran_at, trace
@@ -109,6 +112,37 @@ def test_trace_names_the_step_and_node_that_failed():
         assert "ValueError in step 1 (node boom): no luck" in wrong.message
     else:
         raise AssertionError("a failing graph should be Wrong")
+
+
+def test_a_failed_run_names_the_node_that_raised_not_a_sibling_cancelled_for_it():
+    """When one async task raises, the step cancels the others still running: their
+    CancelledError is the step's doing, and naming them sent the learner to the wrong
+    node (lesson 18's check read "node forecast, heartbeat" on a fast machine)."""
+    from graphkit.course.answers import failed_run
+
+    class S(TypedDict):
+        log: Annotated[list, operator.add]
+
+    async def broken(state):
+        await asyncio.sleep(0)
+        raise KeyError("town")
+
+    async def waits(state):
+        await asyncio.Event().wait()  # (never set: only the cancel ends it)
+        return {"log": ["never"]}
+
+    builder = StateGraph(S).add_node("broken", broken).add_node("waits", waits)
+    app = builder.add_edge(START, "broken").add_edge(START, "waits").compile()
+    with pytest.raises(KeyError) as raised:
+        asyncio.run(app.atrace({"log": []}))
+    results = raised.value.run.steps[-1].execution.results
+    assert {r.task.node: type(r.error).__name__ for r in results} == {
+        "broken": "KeyError",
+        "waits": "CancelledError",
+    }
+    assert (
+        "raised KeyError in step 1 (node broken): 'town'" in failed_run(app, raised.value).message
+    )
 
 
 def test_a_failed_run_hints_at_tracing_only_when_the_message_gives_no_lead():
