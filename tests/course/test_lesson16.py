@@ -66,7 +66,9 @@ def to_langgraph(source: str) -> str | None:
     """The cell for LangGraph: its imports, and its definitions only (up to the first
     line that runs the graph with graphkit's ``trace`` and reads its records); None for a
     cell that only reads records."""
-    if source.startswith(("run.to_frame", "print(run", "my_", "run = ")):
+    if source.startswith(
+        ("run.to_frame", "print(run", "my_", "run = ", "swarm_run", "print(swarm_run")
+    ):
         return None
     for ours, theirs in LANGGRAPH_IMPORTS.items():
         source = source.replace(ours, theirs)
@@ -381,7 +383,10 @@ def test_relay_program_counts_on_langgraph():
 
 
 def test_the_swarm_shows_the_same_when_run_again_after_the_exercises():
-    """A learner re-runs section 2's swarm cells after 16.2's stub: they build and run the
-    lesson's swarm still. (The stub once took the name ``transfer_to_writer``, so the
-    rebuilt swarm handed off with the stub, and reading its run failed.)"""
-    run_cells(LESSON, again=("l16-c14", "l16-c17", "l16-c19"))
+    """A learner re-runs section 2's swarm cells after 16.2's stub, and the earlier
+    sections' reading cells after the later ones: they build, run and read each section's
+    run still. (The stub once took the name ``transfer_to_writer``, so the rebuilt swarm
+    handed off with the stub, and reading its run failed; and the swarm's run and section
+    3's were named ``run`` too, so reading the supervisor's run read the swarm's, and the
+    swarm's read section 3's.)"""
+    run_cells(LESSON, again=("l16-c08", "l16-c10", "l16-c14", "l16-c17", "l16-c19", "l16-c20"))
