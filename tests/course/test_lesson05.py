@@ -3,11 +3,13 @@ the notebook's stub and on typical wrong answers."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
 from graphkit import Command, Send
 from graphkit.course import lesson05
 from graphkit.course.solutions import lesson05 as solutions
+from tests.course.cells import run_cells
 
 # -- 5.1 · Map with Send
 
@@ -297,3 +299,17 @@ def test_the_lesson_names_no_checkpoint_term_before_lesson_07():
     )
     assert "checkpoint_ns" not in prose
     assert "namespace** `node:task_id`, the node's name and its task's id" in prose
+
+
+def test_each_section_s_run_shows_the_same_when_read_again_after_a_later_one():
+    """A learner re-reads a section's run after the later sections: each reads its own
+    run still. (Every section named its run ``run``, so reading the jokes' run again read
+    the blog's: ``why`` said generate_joke never ran, and ``best_selected_joke`` was
+    missing.) ``why``'s answers are printed, since their repr does not say which run."""
+    lesson = Path(__file__).parents[2] / "notebooks" / "05-send-command-subgraphs.ipynb"
+    explained = ("l05-c14", "l05-c21")
+    run_cells(
+        lesson,
+        again=("l05-c14", "l05-c15", "l05-c21", "l05-c29"),
+        source_of=lambda cell, source: f"print({source})" if cell in explained else source,
+    )
