@@ -3,6 +3,8 @@ the notebook's stub and on typical wrong answers."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from langchain_core.messages import AIMessage, RemoveMessage
 from langchain_core.tools import tool
 
@@ -10,6 +12,7 @@ from graphkit import END
 from graphkit.course import lesson06
 from graphkit.course.solutions import lesson06 as solutions
 from graphkit.prebuilt import ScriptedChatModel, create_react_agent
+from tests.course.cells import run_cells
 
 # -- 6.1 · One tool round trip
 
@@ -403,4 +406,17 @@ def test_should_summarize_written_async_is_told_to_be_a_plain_def():
     assert not verdict
     assert "is an async function" in verdict.message and "make the router a plain def" in (
         verdict.message
+    )
+
+
+def test_each_section_s_run_shows_the_same_when_read_again_after_a_later_one():
+    """A learner re-reads a section's run after the later sections: each reads its own
+    run still. (Every section named its run ``run``, so reading the agent's run again read
+    the trimmed chat's: one ``chat`` task, and tools "never ran".) The timeline is printed,
+    since an ``SVG``'s repr does not say what it draws."""
+    lesson = Path(__file__).parents[2] / "notebooks" / "06-messages-and-agents.ipynb"
+    run_cells(
+        lesson,
+        again=("l06-c17", "l06-c18", "l06-c25", "l06-c28"),
+        source_of=lambda cell, source: source.replace("\nSVG(", "\nprint("),
     )
