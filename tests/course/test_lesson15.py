@@ -17,6 +17,7 @@ from langchain_core.runnables import RunnableConfig
 
 from graphkit.course import assert_fails, assert_passes, lesson15
 from graphkit.course.solutions import lesson15 as solutions
+from tests.course.cells import run_cells as run_in_order
 
 LESSON = Path(__file__).parents[2] / "notebooks" / "15-what-a-node-knows.ipynb"
 
@@ -407,3 +408,10 @@ def test_no_text_before_a_question_gives_its_answer_away():
     q3 = next(i for i, cell in enumerate(text) if cell.startswith("**Q3"))
     assert not any("without running" in cell for cell in text[:q2])
     assert not any("input" in cell and "key" in cell for cell in text[q2:q3])
+
+
+def test_each_section_s_run_shows_the_same_when_read_again_after_a_later_one():
+    """A learner re-reads a section's run after the later sections: each reads its own
+    run still. (Every section named its run ``run``, so reading the clock's values again
+    read the cached answer's, and the cached run's tasks read the last language's run.)"""
+    run_in_order(LESSON, again=("l15-c09", "l15-c16"))
