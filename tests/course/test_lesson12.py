@@ -19,6 +19,7 @@ from graphkit import Command, RetryPolicy
 from graphkit.course import assert_fails, assert_passes, lesson12
 from graphkit.course.solutions import lesson12 as solutions
 from graphkit.errors import NodeError
+from tests.course.cells import run_cells
 
 LESSON = Path(__file__).parents[2] / "notebooks" / "12-failures-and-retries.ipynb"
 
@@ -355,3 +356,10 @@ def solutions_fallback(lib):
 
     fallback.__annotations__ = {"error": lib.errors.NodeError}  # (not a string: see the top)
     return fallback
+
+
+def test_the_retried_run_shows_the_same_when_read_again_after_the_handled_one():
+    """A learner re-reads the retried run's ``why`` after section 3's: it reads the retried
+    run still. (The handled run was named ``run`` too, so ``why`` read the handled run's
+    shipping: 2 attempts, both failed, and its handler took over.)"""
+    run_cells(LESSON, again=("l12-c26",))
