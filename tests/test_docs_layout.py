@@ -4,7 +4,31 @@ labels. How the site makes the room: docs/about-these-docs.md."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
+
+
+@contextlib.contextmanager
+def offline_page(width: int) -> Iterator[Any]:
+    """A page of headless Chromium ``width`` px wide that may fetch only the local site."""
+    from playwright.sync_api import sync_playwright
+
+    from scripts.read_in_lab import CHROMIUM, CHROMIUM_ARGS, LOCAL
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": width, "height": 900})
+            page.route(
+                "**/*", lambda r: r.continue_() if r.request.url.startswith(LOCAL) else r.abort()
+            )
+            yield page
+        finally:
+            browser.close()
+
 
 # The debugger tour, the lesson with the widest readable table (a changes table with its
 # values and reducers, about 900 px), and the one with the widest table of all (lesson 11's
@@ -68,26 +92,14 @@ def test_lesson_outputs_fit_or_scroll(site_url, lesson, width, tmp_path):
     """At 1280 px (the lesson's contents beside it) and 800 px (the phone-like layout), no
     output of the lesson is cut where it cannot be scrolled to, and a debugger's tabs are
     one row with every label whole (a page PNG lands in ``tmp_path``)."""
-    from playwright.sync_api import sync_playwright
-
-    from scripts.read_in_lab import CHROMIUM, CHROMIUM_ARGS, LOCAL
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": width, "height": 900})
-            page.route(
-                "**/*", lambda r: r.continue_() if r.request.url.startswith(LOCAL) else r.abort()
-            )
-            page.goto(f"{site_url}/lessons/{lesson}/")
-            if page.locator(".gk-debugger").count():
-                page.locator(".gk-debugger").first.wait_for(state="visible", timeout=30_000)
-            page.evaluate("() => document.fonts.ready.then(() => true)")  # widths with fonts
-            page.evaluate(OPEN_FOLDS)  # the outputs a fold hides fit too, once opened
-            cut, tabs = page.evaluate(CUT), page.evaluate(TABS)
-            page.screenshot(path=str(tmp_path / f"{lesson}-{width}.png"), full_page=True)
-        finally:
-            browser.close()
+    with offline_page(width) as page:
+        page.goto(f"{site_url}/lessons/{lesson}/")
+        if page.locator(".gk-debugger").count():
+            page.locator(".gk-debugger").first.wait_for(state="visible", timeout=30_000)
+        page.evaluate("() => document.fonts.ready.then(() => true)")  # widths with fonts
+        page.evaluate(OPEN_FOLDS)  # the outputs a fold hides fit too, once opened
+        cut, tabs = page.evaluate(CUT), page.evaluate(TABS)
+        page.screenshot(path=str(tmp_path / f"{lesson}-{width}.png"), full_page=True)
     assert cut == [], f"lessons/{lesson} at {width} px: cut where it cannot scroll: {cut}"
     if lesson == "A1-debugger-tour":
         assert len(tabs) == 7, tabs
@@ -144,27 +156,15 @@ def test_copy_buttons_cover_no_code(site_url, width, tmp_path):
     """A code block's copy button sits in a column of its own: at 1280 and 800 px no
     character of code shows under one (a first line that ran to the block's edge lost
     its end under the button). A PNG of each page's top lands in tmp_path."""
-    from playwright.sync_api import sync_playwright
-
-    from scripts.read_in_lab import CHROMIUM, CHROMIUM_ARGS, LOCAL
-
     covered = {}
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": width, "height": 900})
-            page.route(
-                "**/*", lambda r: r.continue_() if r.request.url.startswith(LOCAL) else r.abort()
-            )
-            for path in COPY_PAGES:
-                page.goto(f"{site_url}/{path}", wait_until="networkidle")
-                page.evaluate("() => document.fonts.ready.then(() => true)")
-                if found := page.evaluate(COVERED):
-                    covered[path] = found
-                name = path.strip("/").replace("/", "-")
-                page.screenshot(path=str(tmp_path / f"{name}-{width}.png"))
-        finally:
-            browser.close()
+    with offline_page(width) as page:
+        for path in COPY_PAGES:
+            page.goto(f"{site_url}/{path}", wait_until="networkidle")
+            page.evaluate("() => document.fonts.ready.then(() => true)")
+            if found := page.evaluate(COVERED):
+                covered[path] = found
+            name = path.strip("/").replace("/", "-")
+            page.screenshot(path=str(tmp_path / f"{name}-{width}.png"))
     assert covered == {}, f"at {width} px a copy button covers code: {covered}"
 
 
@@ -203,21 +203,9 @@ def test_printed_outputs_split_no_word(site_url, width):
     box wraps at a space (JupyterLab's break-all split lesson 16's ``recursion_limit``); at
     a phone's width the lines stay whole and scroll, as code does (``print(run)``'s
     columns read "trigge / red by"). Lesson 16 prints both, folded answers included."""
-    from playwright.sync_api import sync_playwright
-
-    from scripts.read_in_lab import CHROMIUM, CHROMIUM_ARGS, LOCAL
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": width, "height": 900})
-            page.route(
-                "**/*", lambda r: r.continue_() if r.request.url.startswith(LOCAL) else r.abort()
-            )
-            page.goto(f"{site_url}/lessons/16-supervisor-and-handoffs/")
-            page.evaluate("() => document.fonts.ready.then(() => true)")
-            page.evaluate(OPEN_FOLDS)
-            split = page.evaluate(SPLIT_WORDS)
-        finally:
-            browser.close()
+    with offline_page(width) as page:
+        page.goto(f"{site_url}/lessons/16-supervisor-and-handoffs/")
+        page.evaluate("() => document.fonts.ready.then(() => true)")
+        page.evaluate(OPEN_FOLDS)
+        split = page.evaluate(SPLIT_WORDS)
     assert split == [], f"lessons/16 at {width} px: printed words split across rows: {split}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import copy
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from types import GenericAlias
 from typing import Any
@@ -193,14 +193,11 @@ class CompiledGraph(RunnableMethods):
             yield _recorded(stepper)
 
         try:
-            async with contextlib.aclosing(astream_from(start)) as runs:
-                async for run in runs:
-                    return run
+            return await _made_in_a_thread(start)
         except asyncio.CancelledError as cancelled:  # (its thread has stopped by now)
             if started:  # a cancelled run's records are wanted most (a wait_for timed out)
                 cancelled.run = started[0].run_so_far  # type: ignore[attr-defined]
             raise
-        raise AssertionError("a trace ends with its run or raises")  # (never reached)
 
     # -- LangGraph's interface ------------------------------------------------------------
 
@@ -461,10 +458,7 @@ class CompiledGraph(RunnableMethods):
                     collector.add(chunk)
             yield collector.result()
 
-        async with contextlib.aclosing(astream_from(start)) as results:
-            async for result in results:
-                return result
-        raise AssertionError("a run ends with its result or raises")  # (never reached)
+        return await _made_in_a_thread(start)
 
     async def astream(
         self, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any
@@ -483,6 +477,15 @@ class CompiledGraph(RunnableMethods):
 
 
 count_as_runnable(CompiledGraph)
+
+
+async def _made_in_a_thread(start: Callable[[Any], Iterator[Any]]) -> Any:
+    """What ``start(loop)`` yields (its one item), made in ``astream_from``'s thread while
+    this loop runs the async nodes; cancelling the caller cancels the run."""
+    async with contextlib.aclosing(astream_from(start)) as made:
+        async for item in made:
+            return item
+    raise AssertionError("the run ends with its one item or raises")  # (never reached)
 
 
 def _recorded(stepper: Stepper) -> Run:

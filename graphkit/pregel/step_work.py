@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import dataclasses
-import functools
 import heapq
 import queue
 import threading
@@ -17,6 +16,7 @@ import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from graphkit.constants import PUSH
@@ -150,7 +150,9 @@ class StepWork:
             future = self.pool.submit(context.run, _run_on_pool, self, task, node, failure)
         else:  # an executor of the user's: it decides where tasks run
             future = self.pool.submit(_run_on_pool, self, task, node, failure)
-        future.add_done_callback(functools.partial(self._on_done, task_id=task.id))
+        # (only an async run's results wait their turn: a sync one's need no task id)
+        done = self._on_done if self._stamps is None else partial(self._on_done, task_id=task.id)
+        future.add_done_callback(done)
         return future
 
     def _start_waiting(self) -> None:
