@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import io
 import json
+import re
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -77,3 +78,14 @@ def run_cells(
     ``source_of(cell, source)``: the code to run for a cell (``None``: skip it)."""
     names = {} if names is None else names
     return asyncio.run(_run_cells(lesson, until, again, names, source_of))
+
+
+def printing_verdicts(cell: str, source: str) -> str:
+    """A ``source_of`` for ``run_cells`` that prints what a predict cell reveals (a cell
+    whose last line is a ``name.predict(...)`` call): the ``Prediction``'s repr
+    ("step=2, correct=False") can be the same for two questions, its explanation names
+    the question's channel, values and nodes."""
+    *lines, last = source.rstrip().splitlines()
+    if re.fullmatch(r"\w+\.predict\(.*\)", last):
+        return "\n".join([*lines, f"print({last})"])
+    return source

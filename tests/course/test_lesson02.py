@@ -12,6 +12,7 @@ from graphkit import END, START, GraphkitWarning, StateGraph
 from graphkit.course import lesson02
 from graphkit.course.solutions import lesson02 as solution
 from graphkit.course.solutions.lesson02 import Counter, bump, double, peek
+from tests.course.cells import printing_verdicts, run_cells
 
 # -- 2.1 · Predict the steps ----------------------------------------------------------------
 
@@ -306,10 +307,10 @@ def _predictions(answers: dict[str, object]) -> list:
         if "graphkit.course" in source:
             break
         if cell["id"] in answers:
-            source = f"guess = {answers[cell['id']]!r}"
+            source = f"{source.split(' = ')[0]} = {answers[cell['id']]!r}"
         exec(compile(source, cell["id"], "exec", dont_inherit=True), namespace)
-        if source.startswith("session.predict("):
-            made.append(namespace["session"].predictions[-1])
+        if ".predict(" in source:
+            made.append(namespace[source.split(".predict(")[0]].predictions[-1])
     return made
 
 
@@ -320,9 +321,30 @@ def test_the_predict_questions_are_answered_as_their_reveals_say():
     assert [p.correct for p in right] == [True] * 4, [p.explanation for p in right]
     cells = json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"]
     guesses = {cell["id"]: "".join(cell["source"]) for cell in cells if cell["id"] in ANSWERS}
-    assert set(guesses) == set(ANSWERS) and all(g.startswith("guess =") for g in guesses.values())
+    assert set(guesses) == set(ANSWERS)
+    # each question's guess has a name of its own, and its stub holds no answer
+    names = [g.split(" = ")[0] for g in guesses.values()]
+    assert len(set(names)) == 4 and all(name.endswith("_guess") for name in names), names
+    assert all("  # your guess" in g for g in guesses.values())
     wrong = _predictions(
         {**ANSWERS, "l02-c37": "sunny (saw 170 tokens)", "l02-c68": ["news", "news", "weather"]}
     )
     assert [p.correct for p in wrong] == [False, True, True, False]
     assert "it runs once in step 2" in wrong[3].explanation
+
+
+def test_a_question_run_again_after_the_later_ones_judges_that_question():
+    """A learner goes back to Q1 (and Q2, Q3) after Q4 and runs its guess and predict
+    cells again: they judge that question's run. (All four bound ``guess``, and Q1 and Q2
+    shared one ``session`` that Q3 and Q4 rebound: Q1's cells run again after Q4 judged
+    ``forecast`` in Q4's run, of another input, and Q2's after Q1's judged step 3.)"""
+    questions = [("l02-c37", "l02-c38"), ("l02-c66", "l02-c41"), ("l02-c67", "l02-c44")]
+    seen = run_cells(
+        NOTEBOOK,
+        until="from graphkit.course",
+        again=tuple(cell for question in questions for cell in question),
+        source_of=printing_verdicts,
+    )
+    assert "forecast holds 'sunny (saw 120 tokens)' after step 2's Update" in seen["l02-c38"][0]
+    assert "token_count holds 220 after step 3's Update" in seen["l02-c41"][0]
+    assert "token_count holds 252 after step 2's Update" in seen["l02-c44"][0]

@@ -15,6 +15,7 @@ from graphkit import START, StateGraph
 from graphkit.course import lesson03
 from graphkit.course.solutions import lesson03 as solutions
 from graphkit.errors import GraphkitWarning
+from tests.course.cells import printing_verdicts, run_cells
 
 # -- 3.1 · Fix the conflict -----------------------------------------------------------------
 
@@ -382,10 +383,10 @@ def _predictions(answers: dict[str, str]) -> tuple[list, list[list[str]]]:
         if cell["id"] in answers:
             before, after = code[number - 1], code[number + 1]
             questions.append([before["id"], cell["id"], after["id"]])
-            source = f"guess = {answers[cell['id']]}"
+            source = f"{source.split(' = ')[0]} = {answers[cell['id']]}"
         exec(compile(source, cell["id"], "exec", dont_inherit=True), namespace)
-        if source.startswith("session.predict("):
-            made.append(namespace["session"].predictions[-1])
+        if ".predict(" in source:
+            made.append(namespace[source.split(".predict(")[0]].predictions[-1])
     return made, questions
 
 
@@ -398,11 +399,16 @@ def test_each_predict_question_is_setup_guess_then_reveal():
     }
     right, questions = _predictions(GUESSES)
     assert [p.correct for p in right] == [True, True], [p.explanation for p in right]
+    sessions = []
     for setup, guess, reveal in questions:
-        assert cells[setup].startswith(("from graphkit.widgets", "session = DebugSession("))
-        assert cells[setup].rstrip().endswith("session.plan()  # step 1: a and b are planned")
-        assert cells[guess].startswith("guess = None  # your guess")
-        assert cells[reveal] == 'session.predict(channel="results", value=guess)'
+        # each question has its own session and guess, so its cells can be run again
+        session = cells[reveal].split(".")[0]
+        assert f"{session} = DebugSession(" in cells[setup]
+        assert cells[setup].rstrip().endswith(f"{session}.plan()  # step 1: a and b are planned")
+        assert cells[guess].startswith(f"{session}_guess = None  # your guess")
+        assert cells[reveal] == f'{session}.predict(channel="results", value={session}_guess)'
+        sessions.append(session)
+    assert len(set(sessions)) == len(questions), sessions
     stubs, _ = _predictions({cell: "None" for cell in GUESSES})
     assert [p.correct for p in stubs] == [False, False]
 
@@ -418,3 +424,16 @@ def test_the_conflict_reveal_explains_without_handing_over_exercise_3_1():
         assert "a and b each wrote results, a plain key (a LastValue channel)" in text
         assert "of writes made at the same time none is the last" in text
         assert "reducer" not in text and "Annotated" not in text
+
+
+def test_the_first_question_run_again_after_the_second_judges_the_first():
+    """A learner goes back to the conflict question after the reducer's and runs its guess
+    and predict cells again: they judge the conflict's run. (Both bound ``session`` and
+    ``guess``: run again, the first question's cells judged the reducer's run.)"""
+    seen = run_cells(
+        NOTEBOOK,
+        until="from graphkit.course",
+        again=("l03-c10", "l03-c54"),
+        source_of=printing_verdicts,
+    )
+    assert "step 1's Update failed, so results holds no new value" in seen["l03-c54"][0]

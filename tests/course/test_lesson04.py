@@ -5,10 +5,12 @@ answers."""
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 
 from graphkit import END, START, GraphkitWarning, StateGraph
 from graphkit.course import lesson04
 from graphkit.course.solutions import lesson04 as solutions
+from tests.course.cells import printing_verdicts, run_cells
 
 # -- 4.1 · Route with a path map ----------------------------------------------------------
 
@@ -278,3 +280,13 @@ def test_fan_in_with_every_node_deferred_says_the_others_are_deferred_too():
     assert "It is deferred, but so are fetch, news_1, news_2 and weather" in verdict.message
     assert "held back instead of waking" not in verdict.message
     assert "summarize alone" in verdict.hint
+
+
+def test_the_first_predict_cell_run_again_at_once_judges_step_2_again():
+    """As its text says: a learner who runs the first question's cell again, with another
+    guess, before the cells below, is judged on step 2 again (the session stays put)."""
+    lesson = Path(__file__).parents[2] / "notebooks" / "04-routing-fanout-fanin.ipynb"
+    seen = run_cells(
+        lesson, until="# finish step 2", again=("l04-c18",), source_of=printing_verdicts
+    )
+    assert "step 2 runs" in seen["l04-c18"][0]

@@ -19,7 +19,7 @@ from graphkit import Command, RetryPolicy
 from graphkit.course import assert_fails, assert_passes, lesson12
 from graphkit.course.solutions import lesson12 as solutions
 from graphkit.errors import NodeError
-from tests.course.cells import run_cells
+from tests.course.cells import printing_verdicts, run_cells
 
 LESSON = Path(__file__).parents[2] / "notebooks" / "12-failures-and-retries.ipynb"
 
@@ -363,3 +363,12 @@ def test_the_retried_run_shows_the_same_when_read_again_after_the_handled_one():
     run still. (The handled run was named ``run`` too, so ``why`` read the handled run's
     shipping: 2 attempts, both failed, and its handler took over.)"""
     run_cells(LESSON, again=("l12-c26",))
+
+
+def test_a_question_run_again_after_the_later_ones_shows_its_own_guess():
+    """A learner reruns Q3's reveal (or Q1's predict) after Q4: it judges Q3's guess, a
+    count, beside Q3's run. (All four questions bound ``guess``: Q3's reveal run again
+    printed Q4's stub, ``None``, as the count guessed.)"""
+    seen = run_cells(LESSON, again=("l12-c08", "l12-c29"), source_of=printing_verdicts)
+    assert "so it ran no Update and total still holds 0" in seen["l12-c08"][0]
+    assert seen["l12-c29"][0].endswith("you guessed 0\n")
