@@ -169,7 +169,20 @@ def check_lost_at(lost_at: Any) -> str:
             "Pass the function you wrote, lost_at, without calling it.",
         )
     for what, run, key, expected in _threads_17_1():
-        got = lost_at(run, key)
+        try:
+            got = lost_at(run, key)
+        except TypeError as error:
+            unhashable = _unhashable(run, key)
+            if unhashable is None or "unhashable" not in str(error):
+                raise  # (the learner's own bug: the check reports it as any other)
+            raise Wrong(
+                f"On {what}, lost_at(run, {key!r}) raised TypeError: {error}. {key} "
+                f"there holds items such as a {unhashable}, which are not hashable: they "
+                "cannot go in a set or be a dict's keys. A set works for sources, whose "
+                "items are strings, but lost_at is for any key holding a list.",
+                "Compare the items another way, without a set or dict: by equality (==), "
+                "which every item has.",
+            ) from None
         if isinstance(got, list):
             got = tuple(got)
         if got != expected:
@@ -180,6 +193,20 @@ def check_lost_at(lost_at: Any) -> str:
         "and who wrote it (a node, or update_state's __update__), and None where nothing "
         "was lost."
     )
+
+
+def _unhashable(run: Any, key: str) -> str | None:
+    """The type name of the first item of the list ``key`` in ``run`` that cannot be
+    hashed (a message, a dict), or None if every item can."""
+    for superstep in run.steps:
+        change = superstep.update.change(key) if superstep.update else None
+        for value in (change.before, change.after) if change is not None else ():
+            for item in value if isinstance(value, list) else ():
+                try:
+                    hash(item)
+                except TypeError:
+                    return type(item).__name__
+    return None
 
 
 def _removed(run: Any, step: int, key: str) -> bool:

@@ -410,3 +410,37 @@ def test_fixed_app_whose_state_lost_its_messages():
 
     verdict = lesson17.check_fixed_app(build)
     assert_fails(verdict, "your app ended with no messages in its state", hint="Keep the state")
+
+
+def _set_difference(run, key):
+    """Right for strings, as on sources: a set of what the value before held, less the
+    value after; raises on a key whose items are messages."""
+    for superstep in run.steps:
+        change = superstep.update.change(key) if superstep.update else None
+        before = change.before if change is not None else None
+        if isinstance(before, list) and set(before) - set(change.after):
+            return superstep.step, change.writers[0]
+    return None
+
+
+def test_lost_at_by_set_difference_is_told_the_items_are_not_hashable():
+    """17.1 says any key holding a list; the check asks for messages too. A set of
+    HumanMessages raises ``TypeError: unhashable type``, which was reported as any error
+    ("run your answer on its own in a cell"): the verdict now says the items are not
+    hashable and to compare them another way, without saying how."""
+    verdict = assert_fails(
+        lesson17.check_lost_at(_set_difference),
+        "lost_at(run, 'messages') raised TypeError: unhashable type: 'HumanMessage'. "
+        "messages there holds items such as a HumanMessage, which are not hashable",
+        hint="Compare the items another way, without a set or dict",
+    )
+    assert "A set works for sources" in verdict.message
+    assert "in change.after" not in verdict.message + verdict.hint  # (no code given)
+
+
+def test_lost_at_raising_another_type_error_is_reported_as_its_own_error():
+    def broken(run, key):
+        return len(None)
+
+    verdict = assert_fails(lesson17.check_lost_at(broken), "Your code raised TypeError")
+    assert "hashable" not in verdict.message
