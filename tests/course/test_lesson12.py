@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import contextlib
+import io
 import json
 import time
 import types
@@ -19,7 +20,7 @@ from graphkit import Command, RetryPolicy
 from graphkit.course import assert_fails, assert_passes, lesson12
 from graphkit.course.solutions import lesson12 as solutions
 from graphkit.errors import NodeError
-from tests.course.cells import printing_verdicts, run_cells
+from tests.course.cells import code_cells, printing_verdicts, run_cells
 
 LESSON = Path(__file__).parents[2] / "notebooks" / "12-failures-and-retries.ipynb"
 
@@ -372,3 +373,24 @@ def test_a_question_run_again_after_the_later_ones_shows_its_own_guess():
     seen = run_cells(LESSON, again=("l12-c08", "l12-c29"), source_of=printing_verdicts)
     assert "so it ran no Update and total still holds 0" in seen["l12-c08"][0]
     assert seen["l12-c29"][0].endswith("you guessed 0\n")
+
+
+def test_the_resume_question_run_again_does_not_call_the_stub_right():
+    """A learner reruns Q2's reveal after it resumed the thread: nothing is left to resume,
+    and the cell says so. (It resumed a finished thread, ran no code, and judged the stub's
+    empty guess "Right!".)"""
+    names: dict = {}
+    run_cells(LESSON, until="from graphkit.course", names=names)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(dict(code_cells(LESSON))["l12-c19"], names)
+    assert "Right!" not in out.getvalue()
+    assert "resumed and finished already" in out.getvalue()
+
+
+def test_the_failing_order_fails_again_when_its_cells_run_after_the_repair():
+    """A learner reruns section 2 (Q1's step and the failing order) after Q2 set
+    ``shipping_down = False``: the step fails again, as the section says. (The order
+    finished, and the checkpoints table showed a run with no failure.)"""
+    again = ("l12-c06", "l12-c08", "l12-c10", "l12-c12")
+    run_cells(LESSON, until="from graphkit.course", again=again, source_of=printing_verdicts)
