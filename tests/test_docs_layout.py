@@ -1,6 +1,7 @@
 """The lesson pages fit their content: in a common window nothing of a lesson's outputs is
 cut where the reader cannot scroll to it, and the debugger's tabs stay one row of whole
-labels. How the site makes the room: docs/about-these-docs.md."""
+labels (at a phone's width, as many rows as their whole labels need). How the site
+makes the room: docs/about-these-docs.md."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+from graphkit.widgets.tabs import TABLES
 
 
 @contextlib.contextmanager
@@ -209,3 +212,43 @@ def test_printed_outputs_split_no_word(site_url, width):
         page.evaluate(OPEN_FOLDS)
         split = page.evaluate(SPLIT_WORDS)
     assert split == [], f"lessons/16 at {width} px: printed words split across rows: {split}"
+
+
+# Each of the debugger's tabs on a page: its label, whether the label shows whole, and
+# whether the tab lies inside the page's width and its bar's box (reachable: the bar does
+# not scroll). The lesson's widget (a Tab) and the exported page (its own buttons).
+TABS_IN_VIEW = """() => {
+  const tabs = [...document.querySelectorAll(
+    '.gk-debugger .gk-tables .lm-TabBar-tab, .gk-tabs .gk-tab')];
+  const width = document.documentElement.clientWidth;
+  return tabs.map(tab => {
+    const label = tab.querySelector('.lm-TabBar-tabLabel') || tab;
+    const r = tab.getBoundingClientRect();
+    const bar = tab.closest('.lm-TabBar, .gk-tabs').getBoundingClientRect();
+    return {label: label.textContent.trim(), whole: label.scrollWidth <= label.clientWidth,
+            inside: r.left >= Math.max(0, bar.left) - 1 &&
+                    r.right <= Math.min(width, bar.right) + 1};
+  });
+}"""
+
+
+@pytest.mark.docs
+@pytest.mark.browser
+@pytest.mark.parametrize("path", ["lessons/A1-debugger-tour/", "debugger/export.html"])
+def test_debugger_tabs_are_all_reachable_at_phone_width(site_url, path, tmp_path):
+    """At 390 px every tab of the debugger shows its whole label inside the page and its
+    bar, and choosing the last one shows its table: the Tab's bar shrank each tab to
+    about 45 px ("tasl", "writ", "cha"), and it does not scroll. A PNG lands in tmp_path."""
+    with offline_page(390) as page:
+        page.goto(f"{site_url}/{path}")
+        tabs = page.locator(".gk-debugger .gk-tables .lm-TabBar-tab, .gk-tabs .gk-tab")
+        tabs.first.wait_for(state="visible", timeout=30_000)
+        page.evaluate("() => document.fonts.ready.then(() => true)")
+        found = page.evaluate(TABS_IN_VIEW)
+        tabs.last.scroll_into_view_if_needed()
+        page.screenshot(path=str(tmp_path / f"{path.strip('/').replace('/', '-')}-390.png"))
+        tabs.last.click()  # (Playwright refuses a click on a tab something covers)
+        chosen = tabs.last.get_attribute("class") or ""
+    assert [tab["label"] for tab in found] == list(TABLES), found
+    assert [t for t in found if not (t["whole"] and t["inside"])] == [], found
+    assert "lm-mod-current" in chosen or "active" in chosen, chosen

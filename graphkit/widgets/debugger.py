@@ -51,6 +51,10 @@ _ICONS = {
 # theme; the graph sits on its own light panel, as its colours are drawn for one. Wide
 # tables scroll inside their box instead of widening the cell. The status and the
 # message wrap: a Label cuts its text at the cell's edge, and an error's fix is at its end.
+# The tabs wrap onto a second row where their labels do not fit one (a phone, a narrow
+# output area): the Tab's bar shrank each tab to 35 px, cutting every label, and does not
+# scroll. A tab's basis is 0 and its floor its label, so a row breaks only where the
+# labels would not fit; in a row they grow alike up to the Tab's 144 px, as before.
 _CSS = (
     """<style>
 .gk-debugger { max-width: 100%; }
@@ -75,6 +79,10 @@ _CSS = (
   overflow-x: auto; color: var(--jp-ui-font-color1, #1f1f29); }
 .gk-debugger .widget-html-content { max-width: 100%; }
 .gk-debugger .gk-inspect, .gk-debugger .gk-controls { flex-wrap: wrap; }
+.gk-debugger .gk-tables > .lm-TabBar { height: auto; max-height: none; min-height: 0; }
+.gk-debugger .gk-tables > .lm-TabBar > .lm-TabBar-content { flex-wrap: wrap; }
+.gk-debugger .gk-tables > .lm-TabBar .lm-TabBar-tab {
+  flex: 1 1 0; max-width: var(--jp-widgets-horizontal-tab-width, 144px); min-width: max-content; }
 """
     + STATE_CSS
     + "</style>"
