@@ -15,7 +15,15 @@ from collections.abc import Iterator
 
 from graphkit.render.model import DrawableGraph, Edge, Node
 from graphkit.render.text import dot_string, encode_name, label_lines, xml_attribute, xml_escape
-from graphkit.render.theme import COLORS, FONT, STYLE_ID, STYLESHEET
+from graphkit.render.theme import (
+    CARD_CLASS,
+    CARD_PAD,
+    CARD_RADIUS,
+    COLORS,
+    FONT,
+    STYLE_ID,
+    STYLESHEET,
+)
 
 __all__ = ["VIA_CLASS_PREFIX", "svg_from_dot", "to_dot"]
 
@@ -154,7 +162,7 @@ def svg_from_dot(graph: DrawableGraph, dot_text: str, executable: str) -> str:
     with exact titles and texts and graphkit's stylesheet. Raises ``OSError`` or
     ``subprocess.SubprocessError`` when dot fails."""
     completed = subprocess.run(
-        [executable, "-Tsvg"],
+        [executable, "-Tsvg", f"-Gpad={CARD_PAD / 72:.4f}"],  # (pad is in inches)
         input=dot_text.encode("utf-8"),
         capture_output=True,
         timeout=DOT_TIMEOUT_SECONDS,
@@ -189,11 +197,37 @@ def _polish(graph: DrawableGraph, svg_text: str) -> str:
         if len(text_elements) == len(lines):
             for element, line in zip(text_elements, lines, strict=True):
                 element.text = line
+    _round_background(root)
     style = ElementTree.Element(f"{namespace}style", {"id": STYLE_ID})
     style.text = STYLESHEET
     root.insert(0, style)
     root.set("xmlns", SVG_NAMESPACE)
     return "".join(_serialize(root))
+
+
+def _round_background(root: ElementTree.Element) -> None:
+    """Swap dot's background, a white polygon first in the graph's group, for the card
+    (a rounded rectangle over the same box: ``theme.CARD_CLASS``)."""
+    namespace = f"{{{SVG_NAMESPACE}}}"
+    group = root.find(f"{namespace}g")
+    background = group.find(f"{namespace}polygon") if group is not None else None
+    if group is None or background is None:
+        return
+    corners = [point.split(",") for point in background.get("points", "").split()]
+    xs, ys = [float(x) for x, _ in corners], [float(y) for _, y in corners]
+    card = {
+        "class": CARD_CLASS,
+        "fill": background.get("fill", "white"),
+        "stroke": "none",
+        "x": f"{min(xs):.2f}",
+        "y": f"{min(ys):.2f}",
+        "width": f"{max(xs) - min(xs):.2f}",
+        "height": f"{max(ys) - min(ys):.2f}",
+        "rx": str(CARD_RADIUS),
+    }
+    background.tag = f"{namespace}rect"
+    background.attrib.clear()
+    background.attrib.update(card)
 
 
 def _serialize(element: ElementTree.Element) -> Iterator[str]:

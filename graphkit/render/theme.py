@@ -11,6 +11,9 @@ showing a phase is restyling, never a new layout.
 from __future__ import annotations
 
 __all__ = [
+    "CARD_CLASS",
+    "CARD_PAD",
+    "CARD_RADIUS",
     "COLORS",
     "FONT",
     "OVERLAY_CLASSES",
@@ -34,6 +37,17 @@ COLORS = {
     "label": "#3f3f46",
     "command": "#7c3aed",
 }
+
+CARD_CLASS = "gk-card"
+CARD_RADIUS = 8
+CARD_PAD = 12
+"""A drawing sits on a white card with rounded corners and ``CARD_PAD`` points of margin
+(``gk-card``, its first shape): a figure, in a light page and in a dark one alike. Its
+colours are drawn for a light ground (pale tints under dark text), and JupyterLab shows
+an SVG output as an ``<img>``, which no page style or theme variable reaches, so the
+drawing cannot follow the theme; in a dark notebook a square white block with nodes at
+its edge read as a hole in the page, a card with a margin reads as a figure
+(docs/drawing.md, "Light and dark themes")."""
 
 PALETTE = {
     "blue": "#0072b2",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 import shutil
 import xml.etree.ElementTree as ElementTree
 
@@ -175,3 +176,34 @@ def test_an_unknown_engine_is_refused(seed):
 
 def test_text_width_grows_with_wide_characters():
     assert svg_module.text_width("中文", 10) > svg_module.text_width("ab", 10)
+
+
+def _shape_box(shape: ElementTree.Element) -> tuple[float, float, float, float]:
+    """(left, top, right, bottom) of a rect, or of a path's or polygon's points."""
+    if shape.tag == f"{SVG}rect":
+        x, y = float(shape.get("x")), float(shape.get("y"))
+        return x, y, x + float(shape.get("width")), y + float(shape.get("height"))
+    pairs = re.findall(r"(-?[\d.]+),(-?[\d.]+)", shape.get("d") or shape.get("points") or "")
+    xs, ys = [float(x) for x, _ in pairs], [float(y) for _, y in pairs]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_drawing_sits_on_a_rounded_card_with_a_margin(engine, seed, monkeypatch):
+    """A drawing is a figure on a white card (JupyterLab shows it as an <img>, which no
+    theme reaches): its first shape is the card, rounded and as big as the drawing, and
+    no node comes nearer its edge than the card's margin (dot's 4 pt put a node at the
+    edge of a white block in a dark notebook; the card and its 12-point margin are what
+    docs/drawing.md promises)."""
+    root = ElementTree.fromstring(draw(seed.get_graph(), engine, monkeypatch))
+    card = root.find(f"{SVG}g").find(f"{SVG}rect")
+    assert card is not None and card.get("class") == "gk-card"
+    assert (card.get("fill"), card.get("stroke"), card.get("rx")) == ("white", "none", "8")
+    left, top, right, bottom = _shape_box(card)
+    _, _, width, height = (float(n) for n in root.get("viewBox").split())
+    assert (round(right - left), round(bottom - top)) == (round(width), round(height))
+    for node in groups(ElementTree.tostring(root, encoding="unicode"), "gk-node").values():
+        shape = next(e for e in node if e.tag != f"{SVG}title" and e.tag != f"{SVG}text")
+        n_left, n_top, n_right, n_bottom = _shape_box(shape)
+        margins = (n_left - left, n_top - top, right - n_right, bottom - n_bottom)
+        assert min(margins) >= 11, (node.get("id"), margins)
