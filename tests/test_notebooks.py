@@ -25,7 +25,7 @@ ABSOLUTE_PATH = re.compile(r"(?<![\w.])(/(?:work|home|root|tmp|Users)/|[A-Z]:\\\
 
 def test_the_course_lessons_are_numbered_in_order():
     numbers = [int(path.name[:2]) for path in LESSONS]
-    assert numbers == list(range(1, 19)), [path.name for path in LESSONS]
+    assert numbers == list(range(1, 20)), [path.name for path in LESSONS]
 
 
 def test_the_course_page_quotes_each_lessons_own_time():
@@ -125,7 +125,7 @@ def test_the_docs_hook_folds_no_exercise():
                 assert not exercise, f"{path.name} {cell.id} folds an exercise"
 
 
-def test_lessons_12_to_18_ask_their_questions_by_a_guess():
+def test_lessons_12_to_19_ask_their_questions_by_a_guess():
     """Each **Qn ·** of lessons 12 to 17 is followed, before the next Markdown, by a
     question the checks below recognise: none escapes them."""
     guess_lessons = (
@@ -136,12 +136,14 @@ def test_lessons_12_to_18_ask_their_questions_by_a_guess():
         "16-supervisor-and-handoffs",
         "17-debug-your-langgraph-app",
         "18-async-and-concurrency",
+        "19-channel-versions",
     )
     for name in guess_lessons:
         cells = nbformat.read(FOLDER / f"{name}.ipynb", as_version=4).cells
         labels = [i for i, c in enumerate(cells) if re.search(r"\*\*Q\d+ ·", c.source)]
         assert (
-            len(labels) == {"12": 4, "13": 2, "14": 3, "15": 3, "16": 2, "17": 2, "18": 3}[name[:2]]
+            len(labels)
+            == {"12": 4, "13": 2, "14": 3, "15": 3, "16": 2, "17": 2, "18": 3, "19": 2}[name[:2]]
         ), name
         for i in labels:
             block = itertools.takewhile(lambda c: c.cell_type == "code", cells[i + 1 :])
@@ -234,6 +236,8 @@ GIVEAWAYS = {
     ("18-async-and-concurrency", "l18-c11"): ["task order", "Lima first", "Lima: rain', 'Oslo"],
     ("18-async-and-concurrency", "l18-c16"): ["no other coroutine runs", "stalls", "lookup done"],
     ("18-async-and-concurrency", "l18-c23"): ["at most 2", "caps how many", "all in **one**"],
+    ("19-channel-versions", "l19-c15"): ["whatever the value", "does not compare values"],
+    ("19-channel-versions", "l19-c20"): ["runs twice", "run twice", "holds a value only once"],
 }
 
 
@@ -338,6 +342,8 @@ STUB_MUST_NOT_SAY = {
         r"update of reports",
     ],
     "lesson18.check_limit": [r"max_concurrency"],
+    "lesson19.check_plan_rule": [r"\bin ready\b", r"> ?seen", r"any\("],
+    "lesson19.check_run_once": [r"add_edge\(\[", r"add_edge\(sources"],
 }
 CHECK_CALL = re.compile(r"\b(lesson\d\d\.check_\w+)\(")
 

@@ -1,0 +1,292 @@
+"""Tests of lesson 19's checks, and of its claims: each check passes on its solution and
+fails, saying why, on the notebook's stub and on typical wrong answers; the lesson's
+graphs run on LangGraph too, with the same versions and versions seen in every saved
+checkpoint (their integer parts: LangGraph's InMemorySaver adds a random fraction)."""
+
+from __future__ import annotations
+
+import operator
+import types
+from pathlib import Path
+from typing import Annotated, Any, TypedDict
+
+import pytest
+
+from graphkit.course import assert_fails, assert_passes, lesson19
+from graphkit.course.solutions import lesson19 as solutions
+from tests.course.cells import run_cells
+
+LESSON = Path(__file__).parents[2] / "notebooks" / "19-channel-versions.ipynb"
+
+
+def stub_cells() -> dict:
+    names: dict = {"display": print}  # (a kernel's built-in)
+    run_cells(LESSON, until="from graphkit.course import lesson19", names=names)
+    names["lesson19"] = lesson19
+    for source in ("def nodes_to_run(", "def wire("):
+        exec(next(s for _, s in code_cells() if s.startswith(source)), names)
+    return names
+
+
+def code_cells() -> list[tuple[str, str]]:
+    from tests.course.cells import code_cells as cells
+
+    return cells(LESSON)
+
+
+def test_the_notebooks_stubs_fail_their_checks():
+    stubs = stub_cells()
+    assert_fails(lesson19.check_plan_rule(stubs["nodes_to_run"]), "would not run __start__")
+    assert_fails(lesson19.check_run_once(stubs["wire"]), "report ran 2 times", hint="wait")
+
+
+def test_the_lessons_cells_show_the_same_when_run_again():
+    cells = [cell for cell, source in code_cells() if "trace(" in source or "invoke(" in source]
+    run_cells(
+        LESSON,
+        until="from graphkit.course import lesson19",
+        again=tuple(reversed(cells)),
+        names={"display": print},
+    )
+
+
+# -- 19.1 · Write the Plan rule
+
+
+def test_plan_rule_passes_on_the_solution():
+    verdict = assert_passes(lesson19.check_plan_rule(solutions.nodes_to_run))
+    assert "all 25 steps" in verdict.message
+
+
+def ready_only(versions, seen, triggers, ready):
+    return {node for node, channels in triggers.items() if any(c in ready for c in channels)}
+
+
+def newer_only(versions, seen, triggers, ready):
+    return {
+        node
+        for node, channels in triggers.items()
+        if any(versions.get(c, 0) > seen.get(node, {}).get(c, 0) for c in channels)
+    }
+
+
+def all_triggers(versions, seen, triggers, ready):
+    return {
+        node
+        for node, channels in triggers.items()
+        if all(c in ready and versions.get(c, 0) > seen.get(node, {}).get(c, 0) for c in channels)
+    }
+
+
+@pytest.mark.parametrize(
+    ("rule", "said", "hint"),
+    [
+        (ready_only, "you would run tick, which the runtime did not run", "already seen"),
+        (newer_only, "you would run __start__", "empties a channel"),
+        (all_triggers, "you would not run c", "One trigger"),
+        (lambda *args: None, "not a set of node names", "empty set"),
+    ],
+)
+def test_plan_rule_wrong_answers(rule, said, hint):
+    assert_fails(lesson19.check_plan_rule(rule), said, hint=hint)
+
+
+def test_plan_inputs_read_a_checkpoint():
+    app = lesson19._state_graph([("__start__", "draft"), ("draft", "review")])
+    run = app.trace({})
+    versions, seen, triggers, ready = lesson19.plan_inputs(app, run.step(2).checkpoint_before)
+    assert (versions["branch:to:review"], seen["draft"], triggers["review"]) == (
+        3,
+        {"branch:to:draft": 2},
+        ("branch:to:review",),
+    )
+    assert "branch:to:review" in ready and "branch:to:draft" not in ready
+    assert solutions.nodes_to_run(versions, seen, triggers, ready) == {"review"}
+
+
+# -- 19.2 · Run report once
+
+
+def test_run_once_passes_on_the_solution():
+    assert "once in every graph" in assert_passes(lesson19.check_run_once(solutions.wire)).message
+
+
+@pytest.mark.parametrize(
+    ("wire", "said", "hint"),
+    [
+        (lambda b, s: b.add_edge(s[-1], "report"), "so report should run at step 3", "every"),
+        (lambda b, s: None, "nothing leads to it", ""),
+        (lambda b, s: b.add_edge(["web", "books"], "report"), "Your code raised", ""),
+        (None, "not a function", ""),
+    ],
+)
+def test_run_once_wrong_answers(wire, said, hint):
+    assert_fails(lesson19.check_run_once(wire), said, hint=hint)
+
+
+# -- the lesson's claims, on LangGraph
+
+
+def libraries() -> list[types.SimpleNamespace]:
+    import graphkit
+
+    pytest.importorskip("langgraph")
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import END, START, StateGraph
+
+    return [
+        types.SimpleNamespace(
+            StateGraph=graphkit.StateGraph,
+            START=graphkit.START,
+            END=graphkit.END,
+            Saver=graphkit.InMemorySaver,
+        ),
+        types.SimpleNamespace(StateGraph=StateGraph, START=START, END=END, Saver=InMemorySaver),
+    ]
+
+
+def whole(version: Any) -> int:
+    return int(str(version).split(".")[0])
+
+
+def saved(app: Any, thread: dict) -> dict:
+    """Each checkpoint's step, versions, versions seen (nodes that saw something: LangGraph
+    also keeps an empty entry for the input task) and next nodes."""
+    out = {}
+    for entry in reversed(list(app.checkpointer.list(thread))):
+        checkpoint = entry.checkpoint
+        out[entry.metadata["step"]] = (
+            {c: whole(v) for c, v in checkpoint["channel_versions"].items()},
+            {
+                node: {c: whole(v) for c, v in seen.items()}
+                for node, seen in checkpoint["versions_seen"].items()
+                if seen
+            },
+        )
+    return out
+
+
+class Doc(TypedDict, total=False):
+    text: str
+    log: Annotated[list, operator.add]
+
+
+class Job(TypedDict, total=False):
+    status: str
+    checks: Annotated[list, operator.add]
+    lines: Annotated[list, operator.add]
+
+
+class Trail(TypedDict, total=False):
+    notes: Annotated[list, operator.add]
+
+
+def observe_lesson(lib: Any) -> dict:
+    """Sections 1 to 5 of the lesson, written against ``lib``: what a learner sees."""
+    seen: dict = {}
+    thread = {"configurable": {"thread_id": "t"}}
+
+    builder = lib.StateGraph(Doc)
+    builder.add_node("draft", lambda s: {"text": s["text"] + " (drafted)", "log": ["draft"]})
+    builder.add_node("review", lambda s: {"log": ["review"]})
+    builder.add_edge(lib.START, "draft")
+    builder.add_edge("draft", "review")
+    chain = builder.compile(checkpointer=lib.Saver())
+    seen["chain"] = chain.invoke({"text": "notes"}, thread), saved(chain, thread)
+    seen["triggers"] = {name: list(node.triggers) for name, node in chain.nodes.items()}
+
+    builder = lib.StateGraph(Job)
+    builder.add_node(
+        "check", lambda s: {"status": "pending", "checks": [len(s.get("checks", [])) + 1]}
+    )
+    builder.add_node("log", lambda s: {"lines": [f"status: {s['status']}"]})
+    builder.add_edge(lib.START, "check")
+    builder.add_edge("check", "log")
+    builder.add_conditional_edges(
+        "check", lambda s: "check" if len(s["checks"]) < 3 else lib.END, ["check", lib.END]
+    )
+    job = builder.compile(checkpointer=lib.Saver())
+    seen["job"] = job.invoke({}, thread), saved(job, thread)
+
+    def fork(waiting: bool, stuck: bool = False) -> Any:
+        builder = lib.StateGraph(Trail)
+        for name in ("a", "slow", "b", "c"):
+            builder.add_node(name, lambda s, name=name: {"notes": [name]})
+        builder.add_edge(lib.START, "a")
+        builder.add_edge(lib.START, "slow")
+        if stuck:
+            builder.add_conditional_edges("slow", lambda s: lib.END, ["b", lib.END])
+        else:
+            builder.add_edge("slow", "b")
+        if waiting:
+            builder.add_edge(["a", "b"], "c")
+        else:
+            builder.add_edge("a", "c")
+            builder.add_edge("b", "c")
+        return builder.compile(checkpointer=lib.Saver())
+
+    for name, app in [
+        ("two edges", fork(False)),
+        ("waiting edge", fork(True)),
+        ("stuck", fork(True, stuck=True)),
+    ]:
+        seen[name] = app.invoke({}, thread), saved(app, thread)
+        seen[name + " triggers"] = list(app.nodes["c"].triggers)
+    return seen
+
+
+def test_the_lessons_graphs_do_on_graphkit_what_they_do_on_langgraph():
+    ours, theirs = (observe_lesson(lib) for lib in libraries())
+    assert ours == theirs
+    chain = ours["chain"][1]
+    assert chain[1][0] == {
+        "__start__": 2,
+        "text": 3,
+        "branch:to:draft": 3,
+        "log": 3,
+        "branch:to:review": 3,
+    }
+    assert chain[2][1] == {
+        "__start__": {"__start__": 1},
+        "draft": {"branch:to:draft": 2},
+        "review": {"branch:to:review": 3},
+    }
+    job = ours["job"][1]
+    assert [job[step][0]["status"] for step in (1, 2, 3)] == [
+        3,
+        4,
+        5,
+    ]  # the same value, new versions
+    assert ours["job"][0]["lines"] == ["status: pending"] * 3
+    assert ours["two edges"][0]["notes"].count("c") == 2
+    assert ours["waiting edge"][0]["notes"].count("c") == 1
+    waiting = ours["waiting edge"][1]
+    assert [waiting[step][0].get("join:a+b:c") for step in (1, 2, 3)] == [3, 4, 5]
+    assert "c" not in ours["stuck"][0]["notes"]
+    assert ours["waiting edge triggers"] == ["branch:to:c", "join:a+b:c"]
+
+
+def test_the_exercise_graphs_do_on_graphkit_what_they_do_on_langgraph():
+    """19.2's graph with the solution's waiting edge, and with the stub's edges."""
+    from langgraph.graph import START, StateGraph
+
+    def build(graph_class: Any, start: str, waiting: bool) -> Any:
+        builder = graph_class(lesson19.Notes)
+        builder.add_node("report", lambda s: {"notes": ["report"]})
+        for name, previous in (("web_1", start), ("web", "web_1"), ("books", start)):
+            builder.add_node(name, lambda s, name=name: {"notes": [name]})
+            builder.add_edge(previous, name)
+        if waiting:
+            builder.add_edge(["web", "books"], "report")
+        else:
+            builder.add_edge("web", "report")
+            builder.add_edge("books", "report")
+        return builder.compile()
+
+    import graphkit
+
+    for waiting in (True, False):
+        ours = build(graphkit.StateGraph, graphkit.START, waiting).invoke({})
+        theirs = build(StateGraph, START, waiting).invoke({})
+        assert ours == theirs
+        assert ours["notes"].count("report") == (1 if waiting else 2)
