@@ -344,6 +344,7 @@ STUB_MUST_NOT_SAY = {
     "lesson18.check_limit": [r"max_concurrency"],
     "lesson19.check_plan_rule": [r"\bin ready\b", r"> ?seen", r"any\("],
     "lesson19.check_run_once": [r"add_edge\(\[", r"add_edge\(sources"],
+    "lesson19.check_woke": [r"\[step - 1\]", r"in before\[", r"> ?saw"],
 }
 CHECK_CALL = re.compile(r"\b(lesson\d\d\.check_\w+)\(")
 

@@ -9,10 +9,14 @@ a node ran at. A hard-coded answer cannot pass.
   and a low-level ``Pregel`` graph whose trigger keeps its value).
 - ``check_run_once(wire)``: the edges into ``report`` that make it run once, after all its
   sources, whatever their number and the length of their branches.
+- ``check_woke(woke)``: from a thread's saved checkpoints, the trigger channel that woke a
+  node at a step, compared with the task's ``triggers`` in the records.
 
 >>> from graphkit.course.solutions import lesson19 as solutions
 >>> bool(check_plan_rule(solutions.nodes_to_run)), bool(check_run_once(solutions.wire))
 (True, True)
+>>> bool(check_woke(solutions.woke))
+True
 """
 
 from __future__ import annotations
@@ -23,7 +27,15 @@ from typing import Annotated, Any, TypedDict
 
 from graphkit.course.checking import Wrong, exercise
 
-__all__ = ["Notes", "check_plan_rule", "check_run_once", "plan_inputs", "sources_graph"]
+__all__ = [
+    "Notes",
+    "check_plan_rule",
+    "check_run_once",
+    "check_woke",
+    "plan_inputs",
+    "saved_checkpoints",
+    "sources_graph",
+]
 
 
 def _function(answer: Any, name: str) -> None:
@@ -271,4 +283,88 @@ def check_run_once(wire: Any) -> str:
         "report ran once in every graph, in the step after its last source wrote, whatever "
         "the number of sources and the length of their branches: the waiting edge's barrier "
         "held a value only once all had written."
+    )
+
+
+# -- 19.3 · what woke a node, from the thread's checkpoints -----------------------------------
+
+
+def saved_checkpoints(app: Any, config: dict) -> dict[int, dict]:
+    """The thread's saved checkpoints by step, oldest first (as the lesson's
+    ``checkpoints(app, config)``): each a dict with ``channel_versions``,
+    ``versions_seen`` and ``channel_values``."""
+    saved = reversed(list(app.checkpointer.list(config)))
+    return {entry.metadata["step"]: entry.checkpoint for entry in saved}
+
+
+@exercise("19.3 · Name what woke a node")
+def check_woke(woke: Any) -> str:
+    """``woke(checkpoints, triggers, node, step)`` returns the trigger channel that woke
+    ``node`` at ``step`` and the version it woke it at, read from the thread's saved
+    checkpoints; compared with the records' ``trigger_versions`` for every task of four
+    graphs."""
+    from graphkit import START, InMemorySaver
+
+    _function(woke, "woke")
+    graphs = [
+        ("the chain START → draft → review", [(START, "draft"), ("draft", "review")], False),
+        (
+            "the fork with edges a → c and b → c",
+            [(START, "a"), (START, "slow"), ("slow", "b"), ("a", "c"), ("b", "c")],
+            False,
+        ),
+        (
+            "the fork with an edge d → c and the waiting edge [a, b] → c",
+            [
+                (START, "a"),
+                (START, "d"),
+                (START, "slow"),
+                ("slow", "b"),
+                ("d", "c"),
+                (("a", "b"), "c"),
+            ],
+            False,
+        ),
+        ("the loop START → poll ⟲ → report", [(START, "poll")], True),
+    ]
+    asked = 0
+    for name, edges, loop in graphs:
+        app = _state_graph(edges, loop).builder.compile(checkpointer=InMemorySaver())
+        thread = {"configurable": {"thread_id": "19.3"}}
+        run = app.trace({}, thread)
+        checkpoints = saved_checkpoints(app, thread)
+        triggers = {node: tuple(spec.triggers) for node, spec in app.nodes.items()}
+        for step in run.steps:
+            for task in step.plan.tasks:
+                if task.kind != "pull":
+                    continue
+                channel = task.triggers[0]
+                expected = (channel, task.trigger_versions[channel])
+                got = woke(checkpoints, triggers, task.node, step.step)
+                asked += 1
+                if isinstance(got, list):
+                    got = tuple(got)
+                if got == expected:
+                    continue
+                before = checkpoints[step.step - 1]
+                saw = dict(before["versions_seen"].get(task.node, {}))
+                facts = ", ".join(
+                    f"{trigger} at version {before['channel_versions'].get(trigger, 'none')} "
+                    + ("holding a value" if trigger in before["channel_values"] else "empty")
+                    for trigger in triggers[task.node]
+                )
+                raise Wrong(
+                    f"In {name}, {task.node} ran at step {step.step}, but "
+                    f"woke(checkpoints, triggers, {task.node!r}, {step.step}) returned {got!r}. "
+                    f"In the checkpoint of step {step.step - 1} its triggers were: {facts}; "
+                    f"{task.node} had seen {saw or 'nothing'}.",
+                    "Plan reads the checkpoint saved before the step it plans, not the step's "
+                    "own (by then the node has seen what woke it). Look there for a trigger "
+                    "that holds a value at a version the node has not seen; return it and "
+                    "that version, as a pair.",
+                )
+    return (
+        f"You named what woke each of the {asked} tasks of the four runs, and at which "
+        "version, from the thread's checkpoints alone: the edges' branch:to: channels, "
+        "__start__, and the waiting edge's barrier, not the emptied branch:to:c beside it."
     )

@@ -23,7 +23,7 @@ def stub_cells() -> dict:
     names: dict = {"display": print}  # (a kernel's built-in)
     run_cells(LESSON, until="from graphkit.course import lesson19", names=names)
     names["lesson19"] = lesson19
-    for source in ("def nodes_to_run(", "def wire("):
+    for source in ("def nodes_to_run(", "def wire(", "def woke("):
         exec(next(s for _, s in code_cells() if s.startswith(source)), names)
     return names
 
@@ -38,6 +38,7 @@ def test_the_notebooks_stubs_fail_their_checks():
     stubs = stub_cells()
     assert_fails(lesson19.check_plan_rule(stubs["nodes_to_run"]), "would not run __start__")
     assert_fails(lesson19.check_run_once(stubs["wire"]), "report ran 2 times", hint="wait")
+    assert_fails(lesson19.check_woke(stubs["woke"]), "returned None", hint="before the step")
 
 
 def test_the_lessons_cells_show_the_same_when_run_again():
@@ -122,6 +123,45 @@ def test_run_once_passes_on_the_solution():
 )
 def test_run_once_wrong_answers(wire, said, hint):
     assert_fails(lesson19.check_run_once(wire), said, hint=hint)
+
+
+# -- 19.3 · Name what woke a node
+
+
+def test_woke_passes_on_the_solution():
+    verdict = assert_passes(lesson19.check_woke(solutions.woke))
+    assert "each of the 21 tasks" in verdict.message
+
+
+def newer_in(offset: int, value_needed: bool):
+    """A ``woke`` that reads the checkpoint of ``step + offset``, with or without asking
+    that the trigger hold a value."""
+
+    def woke(checkpoints, triggers, node, step):
+        before = checkpoints[step + offset]
+        saw = before["versions_seen"].get(node, {})
+        for channel in triggers[node]:
+            version = before["channel_versions"].get(channel)
+            if value_needed and channel not in before["channel_values"]:
+                continue
+            if version is not None and version > saw.get(channel, 0):
+                return channel, version
+        return None
+
+    return woke
+
+
+@pytest.mark.parametrize(
+    ("woke", "said"),
+    [
+        (newer_in(0, True), "'__start__', 0) returned None"),  # the step's own checkpoint
+        (newer_in(0, False), "returned ('__start__', 2)"),
+        (newer_in(-1, False), "c ran at step 3, but woke(checkpoints, triggers, 'c', 3) returned"),
+        (lambda c, t, node, step: (f"branch:to:{node}", step), "returned ('branch:to:__start__'"),
+    ],
+)
+def test_woke_wrong_answers(woke, said):
+    assert_fails(lesson19.check_woke(woke), said, hint="not the step's own")
 
 
 # -- the lesson's claims, on LangGraph
@@ -290,3 +330,35 @@ def test_the_exercise_graphs_do_on_graphkit_what_they_do_on_langgraph():
         theirs = build(StateGraph, START, waiting).invoke({})
         assert ours == theirs
         assert ours["notes"].count("report") == (1 if waiting else 2)
+
+
+def test_what_woke_each_node_reads_the_same_from_a_langgraph_thread():
+    """19.3's solution, run on the checkpoints of the same graph's LangGraph thread (saved
+    with durability="sync": with "async", LangGraph saves a barrier's set after the next
+    step changed it), names the same triggers and versions."""
+    answers = []
+    for lib in libraries():
+        builder = lib.StateGraph(lesson19.Notes)
+        for name in ("a", "d", "slow", "b", "c"):
+            builder.add_node(name, lambda s, name=name: {"notes": [name]})
+        for source, target in [(lib.START, "a"), (lib.START, "d"), (lib.START, "slow")]:
+            builder.add_edge(source, target)
+        builder.add_edge("slow", "b")
+        builder.add_edge("d", "c")
+        builder.add_edge(["a", "b"], "c")
+        app = builder.compile(checkpointer=lib.Saver())
+        thread = {"configurable": {"thread_id": "t"}}
+        app.invoke({}, thread, durability="sync")
+        checkpoints = lesson19.saved_checkpoints(app, thread)
+        triggers = {name: list(node.triggers) for name, node in app.nodes.items()}
+        answers.append(
+            {
+                (node, step): solutions.woke(checkpoints, triggers, node, step)
+                for step in checkpoints
+                if step >= 0
+                for node in triggers
+            }
+        )
+    assert answers[0] == answers[1]
+    assert answers[0][("c", 2)] == ("branch:to:c", 3)
+    assert answers[0][("c", 3)] == ("join:a+b:c", 4)

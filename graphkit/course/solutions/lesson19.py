@@ -3,6 +3,8 @@
 >>> from graphkit.course import lesson19
 >>> bool(lesson19.check_plan_rule(nodes_to_run)), bool(lesson19.check_run_once(wire))
 (True, True)
+>>> bool(lesson19.check_woke(woke))
+True
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["nodes_to_run", "wire"]
+__all__ = ["nodes_to_run", "wire", "woke"]
 
 
 def nodes_to_run(
@@ -34,3 +36,22 @@ def nodes_to_run(
 def wire(builder: Any, sources: list[str]) -> None:
     """19.2: one waiting edge: its barrier holds a value once every source has written."""
     builder.add_edge(sources, "report")
+
+
+def whole(version: Any) -> int:
+    """A version's integer part (LangGraph's InMemorySaver adds a random fraction)."""
+    return int(str(version).split(".")[0])
+
+
+def woke(checkpoints: Mapping[int, Any], triggers: Mapping[str, Any], node: str, step: int) -> Any:
+    """19.3: Plan of ``step`` read the checkpoint of ``step - 1``: what woke ``node`` is a
+    trigger that holds a value there at a version newer than the one ``node`` had seen."""
+    before = checkpoints[step - 1]
+    saw = before["versions_seen"].get(node, {})
+    for channel in triggers[node]:
+        version = before["channel_versions"].get(channel)
+        if channel not in before["channel_values"] or version is None:
+            continue
+        if whole(version) > whole(saw.get(channel, 0)):
+            return channel, whole(version)
+    return None
