@@ -236,7 +236,11 @@ GIVEAWAYS = {
     ("18-async-and-concurrency", "l18-c11"): ["task order", "Lima first", "Lima: rain', 'Oslo"],
     ("18-async-and-concurrency", "l18-c16"): ["no other coroutine runs", "stalls", "lookup done"],
     ("18-async-and-concurrency", "l18-c23"): ["at most 2", "caps how many", "all in **one**"],
-    ("19-channel-versions", "l19-c15"): ["whatever the value", "does not compare values"],
+    ("19-channel-versions", "l19-c15"): [
+        "whatever the value",
+        "does not compare values",
+        "Step 4 ran only",
+    ],
     ("19-channel-versions", "l19-c20"): ["runs twice", "run twice", "holds a value only once"],
 }
 
