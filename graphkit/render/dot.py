@@ -15,15 +15,7 @@ from collections.abc import Iterator
 
 from graphkit.render.model import DrawableGraph, Edge, Node
 from graphkit.render.text import dot_string, encode_name, label_lines, xml_attribute, xml_escape
-from graphkit.render.theme import (
-    CARD_CLASS,
-    CARD_PAD,
-    CARD_RADIUS,
-    COLORS,
-    FONT,
-    STYLE_ID,
-    STYLESHEET,
-)
+from graphkit.render.theme import CARD_PAD, COLORS, FONT, STYLE_ID, STYLESHEET, card_attributes
 
 __all__ = ["VIA_CLASS_PREFIX", "svg_from_dot", "to_dot"]
 
@@ -215,16 +207,9 @@ def _round_background(root: ElementTree.Element) -> None:
         return
     corners = [point.split(",") for point in background.get("points", "").split()]
     xs, ys = [float(x) for x, _ in corners], [float(y) for _, y in corners]
-    card = {
-        "class": CARD_CLASS,
-        "fill": background.get("fill", "white"),
-        "stroke": "none",
-        "x": f"{min(xs):.2f}",
-        "y": f"{min(ys):.2f}",
-        "width": f"{max(xs) - min(xs):.2f}",
-        "height": f"{max(ys) - min(ys):.2f}",
-        "rx": str(CARD_RADIUS),
-    }
+    card = card_attributes(
+        max(xs) - min(xs), max(ys) - min(ys), min(xs), min(ys), background.get("fill", "white")
+    )
     background.tag = f"{namespace}rect"
     background.attrib.clear()
     background.attrib.update(card)

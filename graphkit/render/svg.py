@@ -21,7 +21,7 @@ from graphkit.render.dot import edge_classes, edge_title, node_title, svg_from_d
 from graphkit.render.layout import Layout, LayoutEdge, Route, layered_layout
 from graphkit.render.model import DrawableGraph, Edge, Node
 from graphkit.render.text import label_lines, xml_escape
-from graphkit.render.theme import CARD_CLASS, CARD_RADIUS, COLORS, FONT, STYLE_ID, STYLESHEET
+from graphkit.render.theme import COLORS, FONT, STYLE_ID, STYLESHEET, card_rect
 
 __all__ = ["ENGINES", "draw_svg", "svg_from_layout"]
 
@@ -138,8 +138,7 @@ def svg_from_layout(graph: DrawableGraph) -> str:
         f'<style id="{STYLE_ID}">{STYLESHEET}</style>',
         '<g id="graph0" class="graph">',
         f"<title>{xml_escape(graph.name)}</title>",
-        f'<rect class="{CARD_CLASS}" fill="white" stroke="none" x="0" y="0" width="{width}" '
-        f'height="{height}" rx="{CARD_RADIUS}"/>',
+        card_rect(width, height),
     ]
     parts += [_node_svg(node, layout) for node in graph.nodes]
     parts += [

@@ -22,7 +22,11 @@ __all__ = [
     "STYLESHEET",
     "STYLE_ID",
     "TINTS",
+    "card_attributes",
+    "card_rect",
 ]
+
+from graphkit.render.text import xml_attribute
 
 FONT = "Helvetica,Arial,sans-serif"
 
@@ -48,6 +52,38 @@ an SVG output as an ``<img>``, which no page style or theme variable reaches, so
 drawing cannot follow the theme; in a dark notebook a square white block with nodes at
 its edge read as a hole in the page, a card with a margin reads as a figure
 (docs/drawing.md, "Light and dark themes")."""
+
+
+def card_attributes(
+    width: float, height: float, x: float = 0, y: float = 0, fill: str = "white"
+) -> dict[str, str]:
+    """The card's ``<rect>`` attributes over a box: every drawing's first shape (the
+    graph's, in both layouts, and the run timeline's), so all of them frame alike.
+
+    >>> card_attributes(100, 40.5)["rx"], card_attributes(100, 40.5)["height"]
+    ('8', '40.5')
+    """
+    box = {"x": x, "y": y, "width": width, "height": height}
+    return {
+        "class": CARD_CLASS,
+        "fill": fill,
+        "stroke": "none",
+        **{name: f"{value:.2f}".rstrip("0").rstrip(".") for name, value in box.items()},
+        "rx": str(CARD_RADIUS),
+    }
+
+
+def card_rect(
+    width: float, height: float, x: float = 0, y: float = 0, fill: str = "white", **more: str
+) -> str:
+    """The card as SVG text; ``more`` adds attributes (a themed ``style``).
+
+    >>> card_rect(100, 40)
+    '<rect class="gk-card" fill="white" stroke="none" x="0" y="0" width="100" height="40" rx="8"/>'
+    """
+    attributes = card_attributes(width, height, x, y, fill) | more
+    return "<rect " + " ".join(f'{k}="{xml_attribute(v)}"' for k, v in attributes.items()) + "/>"
+
 
 PALETTE = {
     "blue": "#0072b2",
