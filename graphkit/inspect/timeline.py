@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from graphkit.inspect.markup import ERROR, EXECUTE, GROUND, LIGHT, MUTED, TEXT, UPDATE, escape
+from graphkit.render.theme import CARD_PAD, card_rect
 
 if TYPE_CHECKING:
     from graphkit.pregel.records import Run
@@ -41,8 +42,9 @@ barrier (the step's last task to finish), ``error`` whether the task raised."""
 
 _ROW = 22  # px per task
 _BAR = 14
-_TOP = 34  # legend
-_AXIS = 30
+_TOP = 24  # legend
+_AXIS = 22  # the axis and its labels
+_RIGHT = 20  # room for the last tick's label, centred on the plot's end
 _CHAR = 7  # rough width of one label character at 12px
 _STEP_LABEL = 64  # the "step N" column
 
@@ -111,11 +113,12 @@ def run_timeline_svg(run: Run, width: int = 720) -> str:
 def timeline_svg(rows: Sequence[dict[str, Any]], width: int = 720) -> str:
     """Draw timeline rows as a standalone SVG document (a string).
 
-    On the notebook's ground (JupyterLab's theme; white where there is none, as in an
-    ``<img>`` or a file), each task is an orange bar (vermillion if it raised) in its
-    step's band; a dashed grey tail shows how long its result waited for the step's
-    slowest task; the green line at the end of each band is the barrier, where the
-    step's Update runs.
+    On a card with rounded corners and a margin, the graph drawings' (``render.theme``),
+    in the notebook's ground where the SVG is inline (JupyterLab's theme) and white where
+    no theme reaches (an ``<img>``, as Lab shows ``SVG(...)``, or a file), each task is an
+    orange bar (vermillion if it raised) in its step's band; a dashed grey tail shows how
+    long its result waited for the step's slowest task; the green line at the end of each
+    band is the barrier, where the step's Update runs.
     Elements carry stable ids (``step-2``, ``task-2-0``, ``barrier-2``).
 
     >>> rows = [
@@ -127,11 +130,12 @@ def timeline_svg(rows: Sequence[dict[str, Any]], width: int = 720) -> str:
     >>> svg.count('class="gk-bar"'), svg.count('class="gk-barrier"')
     (3, 2)
     """
+    inner = width - 2 * CARD_PAD  # the content's width, inside the card's margin
     longest = max((len(str(row["node"])) for row in rows), default=0)
     label_width = _STEP_LABEL + min(200, max(40, _CHAR * longest + 16))
-    plot = max(120, width - label_width - 24)
+    plot = max(120, inner - label_width - _RIGHT)
     span = max((row["barrier"] for row in rows), default=0.0) or 1e-9
-    height = _TOP + _ROW * len(rows) + _AXIS + 8
+    height = _TOP + _ROW * len(rows) + _AXIS + 2 * CARD_PAD
 
     def x(seconds: float) -> float:
         return round(label_width + seconds / span * plot, 2)
@@ -142,24 +146,33 @@ def timeline_svg(rows: Sequence[dict[str, Any]], width: int = 720) -> str:
         # Scale down, never overflow, in a narrow notebook column (the viewBox keeps it sharp).
         'style="max-width:100%;height:auto" class="gk-timeline">',
         "<title>Superstep timeline</title>",
-        # Opaque: the legend and axis are drawn for this ground, whatever lies under it.
-        f'<rect class="gk-background" width="100%" height="100%" {_paint("fill", "ground")}/>',
+        # The graph drawings' card: opaque (the legend and axis are drawn for this ground,
+        # whatever lies under it), rounded, and white in an <img>, where no theme reaches.
+        _card(width, height),
+        f'<g class="gk-content" transform="translate({CARD_PAD},{CARD_PAD})">',
     ]
-    out.extend(_legend(8))
+    out.extend(_legend(0))
     by_step: dict[int, list[dict[str, Any]]] = {}
     for row in rows:
         by_step.setdefault(row["step"], []).append(row)
     top = _TOP
     for band, (step, members) in enumerate(by_step.items()):
-        out.extend(_step_group(step, members, band, top, width, x))
+        out.extend(_step_group(step, members, band, top, inner, x))
         top += _ROW * len(members)
     out.extend(_axis(span, top, label_width, plot, x))
+    out.append("</g>")
     out.append("</svg>")
     return "\n".join(out)
 
 
+def _card(width: int, height: int) -> str:
+    """The render layer's card, in the notebook's ground where the SVG is inline."""
+    plain, themed = _THEMED["ground"]
+    return card_rect(width, height, fill=plain, style=f"fill:{themed}")
+
+
 def _legend(left: int) -> list[str]:
-    y = 14
+    y = 10
     return [
         f'<g class="gk-legend" {_paint("fill", "muted")}>',
         f'<rect x="{left}" y="{y - 9}" width="18" height="10" rx="2" fill="{EXECUTE[1]}"/>',

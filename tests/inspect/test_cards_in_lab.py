@@ -47,7 +47,7 @@ LOOK = """() => {
     out.push(['phase', seen(style(column).backgroundColor), seen(style(column).color)]);
   for (const box of all('div[style*="border-left:3px solid"]'))
     out.push(['box', seen(style(box).backgroundColor), seen(style(box).color)]);
-  for (const rect of all('svg.gk-timeline rect.gk-background'))
+  for (const rect of all('svg.gk-timeline rect.gk-card'))
     out.push(['timeline', seen(style(rect).fill), seen(style(rect.ownerSVGElement.querySelector(
       '.gk-step text')).fill)]);
   return out;

@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ElementTree
 
 from graphkit import START
 from graphkit.inspect.timeline import TIMELINE_COLUMNS, duration_text, timeline_rows, timeline_svg
+from graphkit.render.theme import CARD_CLASS, CARD_PAD
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -138,13 +139,41 @@ def test_the_timeline_svg_scales_down_to_a_narrow_column():
     assert 'viewBox="0 0 720 ' in svg and 'style="max-width:100%;height:auto"' in svg
 
 
-def test_the_timeline_has_a_white_background_for_a_dark_notebook(seed_run):
-    # The legend and axis are grey text on whatever is behind the SVG: on JupyterLab's
-    # dark theme a transparent background left them (and the dashed "waiting" swatch)
-    # dark on dark. The graph drawings are white; so is the timeline.
-    root = parse(seed_run.timeline_svg())
+def _extent(element: ElementTree.Element) -> tuple[float, float, float, float]:
+    """(left, top, right, bottom) of a rect or a line; a text's anchor point."""
+    if element.tag == f"{SVG}rect":
+        x, y = float(element.get("x", 0)), float(element.get("y", 0))
+        return x, y, x + float(element.get("width")), y + float(element.get("height"))
+    if element.tag == f"{SVG}line":
+        xs = float(element.get("x1")), float(element.get("x2"))
+        ys = float(element.get("y1")), float(element.get("y2"))
+        return min(xs), min(ys), max(xs), max(ys)
+    x, y = float(element.get("x")), float(element.get("y"))
+    return x, y, x, y
+
+
+def test_the_timeline_sits_on_the_drawings_card_with_a_margin(seed_run):
+    # JupyterLab shows SVG(run.timeline_svg()) as an <img>, which no theme variable
+    # reaches: the timeline was a full-width white band, its stripes at its edges, a hole
+    # in a dark notebook. Now it is the graph drawings' card (render.theme): opaque, rounded,
+    # white in an image and the notebook's ground inline, nothing nearer its edge than
+    # the margin.
+    root = parse(seed_run.timeline_svg(width=720))
+    _, _, width, height = (float(n) for n in root.get("viewBox").split())
     drawn = [element for element in root if element.tag != f"{SVG}title"]
-    background = drawn[0]
-    assert background.tag == f"{SVG}rect" and background.get("class") == "gk-background"
-    assert background.get("fill") == "#ffffff"
-    assert (background.get("width"), background.get("height")) == ("100%", "100%")
+    card, content = drawn[0], drawn[1]
+    assert card.tag == f"{SVG}rect" and card.get("class") == CARD_CLASS
+    assert (card.get("fill"), card.get("stroke"), card.get("rx")) == ("#ffffff", "none", "8")
+    assert "var(--jp-layout-color0" in card.get("style")  # inline, the notebook's ground
+    assert _extent(card) == (0, 0, width, height)
+    assert content.get("transform") == f"translate({CARD_PAD},{CARD_PAD})"
+    inner_width, inner_height = width - 2 * CARD_PAD, height - 2 * CARD_PAD
+    shapes = [e for e in content.iter() if e.tag in {f"{SVG}rect", f"{SVG}line", f"{SVG}text"}]
+    assert len(shapes) > 20
+    for shape in shapes:
+        left, top, right, bottom = _extent(shape)
+        assert left >= 0 and right <= inner_width, (shape.get("id"), left, right)
+        assert top >= 0 and bottom <= inner_height, (shape.get("id"), top, bottom)
+    axis_labels = [text for text in root.iter(f"{SVG}text") if text.get("text-anchor") == "middle"]
+    # a centred tick label of up to six characters still ends inside the margin
+    assert max(float(text.get("x")) for text in axis_labels) + 3 * 7 <= inner_width
