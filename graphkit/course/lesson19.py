@@ -297,6 +297,18 @@ def saved_checkpoints(app: Any, config: dict) -> dict[int, dict]:
     return {entry.metadata["step"]: entry.checkpoint for entry in saved}
 
 
+def _holding(channel: str, values: Mapping[str, Any]) -> str:
+    """Whether a saved channel holds a value, in words: a waiting edge's barrier is saved
+    as the set of sources heard so far, and holds a value once it has them all."""
+    if channel not in values:
+        return "empty"
+    if channel.startswith("join:"):
+        heard, sources = values[channel], channel.split(":")[1].split("+")
+        if set(heard) != set(sources):
+            return f"waiting (it has heard from {sorted(heard)} of {sources}: no value yet)"
+    return "holding a value"
+
+
 @exercise("19.3 · Name what woke a node")
 def check_woke(woke: Any) -> str:
     """``woke(checkpoints, triggers, node, step)`` returns the trigger channel that woke
@@ -333,38 +345,48 @@ def check_woke(woke: Any) -> str:
         thread = {"configurable": {"thread_id": "19.3"}}
         run = app.trace({}, thread)
         checkpoints = saved_checkpoints(app, thread)
-        triggers = {node: tuple(spec.triggers) for node, spec in app.nodes.items()}
+        # Reversed: a waiting edge's barrier comes before branch:to:c, so a rule that takes
+        # a half-filled barrier (saved, but holding no value) for a value names it.
+        triggers = {node: tuple(reversed(spec.triggers)) for node, spec in app.nodes.items()}
         for step in run.steps:
             for task in step.plan.tasks:
                 if task.kind != "pull":
                     continue
-                channel = task.triggers[0]
-                expected = (channel, task.trigger_versions[channel])
+                expected = {(c, task.trigger_versions[c]) for c in task.triggers}
                 got = woke(checkpoints, triggers, task.node, step.step)
                 asked += 1
                 if isinstance(got, list):
                     got = tuple(got)
-                if got == expected:
+                if got in expected:
                     continue
                 before = checkpoints[step.step - 1]
                 saw = dict(before["versions_seen"].get(task.node, {}))
                 facts = ", ".join(
                     f"{trigger} at version {before['channel_versions'].get(trigger, 'none')} "
-                    + ("holding a value" if trigger in before["channel_values"] else "empty")
+                    + _holding(trigger, before["channel_values"])
                     for trigger in triggers[task.node]
+                )
+                named = got[0] if isinstance(got, tuple) and got else None
+                waiting = isinstance(named, str) and "waiting" in _holding(
+                    named, before["channel_values"]
                 )
                 raise Wrong(
                     f"In {name}, {task.node} ran at step {step.step}, but "
                     f"woke(checkpoints, triggers, {task.node!r}, {step.step}) returned {got!r}. "
                     f"In the checkpoint of step {step.step - 1} its triggers were: {facts}; "
                     f"{task.node} had seen {saw or 'nothing'}.",
-                    "Plan reads the checkpoint saved before the step it plans, not the step's "
-                    "own (by then the node has seen what woke it). Look there for a trigger "
-                    "that holds a value at a version the node has not seen; return it and "
-                    "that version, as a pair.",
+                    "A waiting edge's barrier is saved as the set of the sources it has heard "
+                    "from, and holds a value only once that set has every source its name "
+                    "lists (join:a+b:c waits for a and b)."
+                    if waiting
+                    else "Plan reads the checkpoint saved before the step it plans, not the "
+                    "step's own (by then the node has seen what woke it). Look there for a "
+                    "trigger that holds a value at a version the node has not seen; return "
+                    "it and that version, as a pair.",
                 )
     return (
         f"You named what woke each of the {asked} tasks of the four runs, and at which "
         "version, from the thread's checkpoints alone: the edges' branch:to: channels, "
-        "__start__, and the waiting edge's barrier, not the emptied branch:to:c beside it."
+        "__start__, and the waiting edge's barrier once complete, not the emptied "
+        "branch:to:c beside it nor the barrier while it waited."
     )

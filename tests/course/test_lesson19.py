@@ -151,17 +151,42 @@ def newer_in(offset: int, value_needed: bool):
     return woke
 
 
+OWN = "not the step's own"
+
+
 @pytest.mark.parametrize(
-    ("woke", "said"),
+    ("woke", "said", "hint"),
     [
-        (newer_in(0, True), "'__start__', 0) returned None"),  # the step's own checkpoint
-        (newer_in(0, False), "returned ('__start__', 2)"),
-        (newer_in(-1, False), "c ran at step 3, but woke(checkpoints, triggers, 'c', 3) returned"),
-        (lambda c, t, node, step: (f"branch:to:{node}", step), "returned ('branch:to:__start__'"),
+        (newer_in(0, True), "'__start__', 0) returned None", OWN),  # the step's own checkpoint
+        (newer_in(0, False), "returned ('__start__', 2)", OWN),
+        (newer_in(-1, False), "'c', 2) returned ('join:a+b:c', 3)", "every source"),
+        (lambda c, t, node, step: (f"branch:to:{node}", step), "('branch:to:__start__'", OWN),
     ],
 )
-def test_woke_wrong_answers(woke, said):
-    assert_fails(lesson19.check_woke(woke), said, hint="not the step's own")
+def test_woke_wrong_answers(woke, said, hint):
+    assert_fails(lesson19.check_woke(woke), said, hint=hint)
+
+
+def saved_means_holding(checkpoints, triggers, node, step):
+    """Takes every saved trigger for one holding a value: a half-filled barrier too."""
+    before = checkpoints[step - 1]
+    saw = before["versions_seen"].get(node, {})
+    for channel in triggers[node]:
+        version = before["channel_versions"].get(channel)
+        if channel in before["channel_values"] and version > saw.get(channel, 0):
+            return channel, version
+    return None
+
+
+def test_woke_tells_a_waiting_barrier_from_one_holding_a_value():
+    """A barrier that has heard from some of its sources is saved, with a new version, but
+    holds no value: the check offers it before branch:to:c, so this rule names it."""
+    verdict = assert_fails(
+        lesson19.check_woke(saved_means_holding),
+        "returned ('join:a+b:c', 3)",
+        hint="every source its name lists",
+    )
+    assert "join:a+b:c at version 3 waiting (it has heard from ['a']" in verdict.message
 
 
 # -- the lesson's claims, on LangGraph

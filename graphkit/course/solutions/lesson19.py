@@ -45,13 +45,17 @@ def whole(version: Any) -> int:
 
 def woke(checkpoints: Mapping[int, Any], triggers: Mapping[str, Any], node: str, step: int) -> Any:
     """19.3: Plan of ``step`` read the checkpoint of ``step - 1``: what woke ``node`` is a
-    trigger that holds a value there at a version newer than the one ``node`` had seen."""
+    trigger that holds a value there at a version newer than the one ``node`` had seen (a
+    waiting edge's barrier, saved as the sources heard so far, once it has them all)."""
     before = checkpoints[step - 1]
     saw = before["versions_seen"].get(node, {})
     for channel in triggers[node]:
         version = before["channel_versions"].get(channel)
         if channel not in before["channel_values"] or version is None:
             continue
+        sources = channel.split(":")[1].split("+") if channel.startswith("join:") else None
+        if sources and set(before["channel_values"][channel]) != set(sources):
+            continue  # a barrier still waiting for a source
         if whole(version) > whole(saw.get(channel, 0)):
             return channel, whole(version)
     return None
