@@ -6,6 +6,7 @@ checkpoint (their integer parts: LangGraph's InMemorySaver adds a random fractio
 from __future__ import annotations
 
 import operator
+import os
 import types
 from pathlib import Path
 from typing import Annotated, Any, TypedDict
@@ -387,3 +388,33 @@ def test_what_woke_each_node_reads_the_same_from_a_langgraph_thread():
     assert answers[0] == answers[1]
     assert answers[0][("c", 2)] == ("branch:to:c", 3)
     assert answers[0][("c", 3)] == ("join:a+b:c", 4)
+
+
+def test_the_barriers_values_print_the_same_whatever_the_hash_seed():
+    """A set of names prints in an order that depends on PYTHONHASHSEED, so a kernel
+    could show {'b', 'a'} where the text says {'a', 'b'}: the cell prints them sorted."""
+    import subprocess
+    import sys
+
+    script = (
+        "from tests.course.cells import run_cells\n"
+        "from tests.course.test_lesson19 import LESSON\n"
+        "shown = run_cells(LESSON, until='twice = ', names={'display': print})\n"
+        "print(shown['l19-c25'][0])\n"
+    )
+    printed = set()
+    for seed in ("1", "2", "3", "4"):
+        root = str(LESSON.parents[1])
+        path = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
+        env = {**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": path}
+        out = subprocess.run(
+            [sys.executable, "-c", script],
+            env=env,
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        printed.add(out.stdout)
+    assert len(printed) == 1, printed
+    assert "step 2: ['a'] -> ['a', 'b'], version 3 -> 4" in printed.pop()
