@@ -418,3 +418,30 @@ def test_the_barriers_values_print_the_same_whatever_the_hash_seed():
         printed.add(out.stdout)
     assert len(printed) == 1, printed
     assert "step 2: ['a'] -> ['a', 'b'], version 3 -> 4" in printed.pop()
+
+
+def test_19_1s_worked_example_is_what_plan_inputs_reads():
+    """The exercise text spells out the four arguments before step 2 of section 1's chain:
+    they must be what the runtime's checkpoint holds, and the solution's answer."""
+    import ast
+    import json
+    import re
+
+    text = next(
+        "".join(cell["source"])
+        for cell in json.loads(LESSON.read_text())["cells"]
+        if cell["id"] == "l19-c32"
+    )
+    said = {
+        name: ast.literal_eval(value)
+        for name, value in re.findall(r"`(\w+) =\s+(\{[^`]*\})`", text)
+    }
+    answer = ast.literal_eval(re.search(r"the answer is `(\{[^`]*\})`", text).group(1))
+    names: dict = {"display": print}
+    run_cells(LESSON, until="chain = chain_builder", names=names)
+    app = names["chain_builder"].compile()
+    read = lesson19.plan_inputs(app, app.trace({"text": "notes"}).step(2).checkpoint_before)
+    triggers = {node: list(channels) for node, channels in read[2].items()}
+    versions, seen, _, ready = read
+    assert said == {"versions": versions, "seen": seen, "triggers": triggers, "ready": ready}
+    assert solutions.nodes_to_run(*read) == answer == {"review"}
