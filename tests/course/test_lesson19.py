@@ -445,3 +445,27 @@ def test_19_1s_worked_example_is_what_plan_inputs_reads():
     versions, seen, _, ready = read
     assert said == {"versions": versions, "seen": seen, "triggers": triggers, "ready": ready}
     assert solutions.nodes_to_run(*read) == answer == {"review"}
+
+
+def test_update_state_moves_versions_like_an_update():
+    """Section 1: update_state gives the channels it writes the next version, and with
+    as_node the branch:to: channels of that node's edges too, so the next node runs next;
+    it leaves versions_seen alone. The same on graphkit and LangGraph."""
+    answers = []
+    for lib in libraries():
+        builder = lib.StateGraph(Doc)
+        builder.add_node("draft", lambda s: {"log": ["draft"]})
+        builder.add_node("review", lambda s: {"log": ["review"]})
+        builder.add_edge(lib.START, "draft")
+        builder.add_edge("draft", "review")
+        app = builder.compile(checkpointer=lib.Saver())
+        thread = {"configurable": {"thread_id": "t"}}
+        app.invoke({"text": "notes"}, thread)
+        app.update_state(thread, {"text": "notes"})
+        app.update_state(thread, {"text": "notes"}, as_node="draft")
+        answers.append((saved(app, thread), app.get_state(thread).next))
+    assert answers[0] == answers[1]
+    steps, after = answers[0]
+    assert steps[2][0]["text"] == 2 and steps[3][0]["text"] == 5  # highest was 4
+    assert (steps[4][0]["text"], steps[4][0]["branch:to:review"]) == (6, 6)
+    assert steps[4][1] == steps[2][1] and after == ("review",)
