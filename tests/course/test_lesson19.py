@@ -434,9 +434,9 @@ def test_19_1s_worked_example_is_what_plan_inputs_reads():
     )
     said = {
         name: ast.literal_eval(value)
-        for name, value in re.findall(r"`(\w+) =\s+(\{[^`]*\})`", text)
+        for name, value in re.findall(r"^    (\w+)=(\{.*\}),$", text, re.MULTILINE)
     }
-    answer = ast.literal_eval(re.search(r"the answer is `(\{[^`]*\})`", text).group(1))
+    answer = ast.literal_eval(re.search(r"\)  # == (\{.*\})$", text, re.MULTILINE).group(1))
     names: dict = {"display": print}
     run_cells(LESSON, until="chain = chain_builder", names=names)
     app = names["chain_builder"].compile()
