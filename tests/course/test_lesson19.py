@@ -432,11 +432,11 @@ def test_19_1s_worked_example_is_what_plan_inputs_reads():
         for cell in json.loads(LESSON.read_text())["cells"]
         if cell["id"] == "l19-c32"
     )
+    call = re.search(r"```python\n(nodes_to_run\(.*?\))  # == (\{.*?\})\n```", text, re.DOTALL)
     said = {
-        name: ast.literal_eval(value)
-        for name, value in re.findall(r"^    (\w+)=(\{.*\}),$", text, re.MULTILINE)
+        k.arg: ast.literal_eval(k.value) for k in ast.parse(call.group(1)).body[0].value.keywords
     }
-    answer = ast.literal_eval(re.search(r"\)  # == (\{.*\})$", text, re.MULTILINE).group(1))
+    answer = ast.literal_eval(call.group(2))
     names: dict = {"display": print}
     run_cells(LESSON, until="chain = chain_builder", names=names)
     app = names["chain_builder"].compile()
