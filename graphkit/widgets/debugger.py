@@ -48,7 +48,10 @@ _ICONS = {
 }
 
 # JupyterLab's theme variables (with light fallbacks) keep the text readable in its dark
-# theme; the graph sits on its own light panel, as its colours are drawn for one. Wide
+# theme. The graph brings its own light ground, the drawing's rounded card and margin
+# (render.theme.card_rect), so its panel paints none and adds no padding: a white panel
+# was a full-width white block in the dark theme, hiding the card's corners. The SVG is a
+# block, as an inline one left a line's descent of the panel under the card. Wide
 # tables scroll inside their box instead of widening the cell. The status and the
 # message wrap: a Label cuts its text at the cell's edge, and an error's fix is at its end.
 # The tabs wrap onto a second row where their labels do not fit one (a phone, a narrow
@@ -63,8 +66,7 @@ _CSS = (
 .gk-debugger .gk-table th, .gk-debugger .gk-table td {
   border: 1px solid rgba(127,127,127,.35); padding: 2px 6px; text-align: left; white-space: pre; }
 .gk-debugger .gk-table th { white-space: normal; vertical-align: bottom; }
-.gk-debugger .gk-graph { background: #ffffff; border-radius: 6px; padding: 4px; }
-.gk-debugger .gk-graph svg { max-width: 100%; height: auto; }
+.gk-debugger .gk-graph svg { display: block; max-width: 100%; height: auto; }
 .gk-debugger .gk-step { font-weight: 600; font-size: 15px; }
 .gk-debugger .gk-status { color: var(--jp-ui-font-color1, #1f1f29); }
 .gk-debugger .gk-status-error, .gk-debugger .gk-status-out_of_steps {

@@ -62,6 +62,33 @@ def test_debugger_in_voila(page, voila_url):
     page.locator(".gk-debugger").scroll_into_view_if_needed()
 
 
+# The graph panel's grounds (its own and every box down to the SVG), and where the
+# drawing's card lies in the panel: its edges' distances from the panel's, in px.
+PANEL = """(panel) => {
+  const card = panel.querySelector('svg rect.gk-card');
+  const boxes = [panel, ...panel.querySelectorAll('*')].filter(el => !el.closest('svg'));
+  const outer = panel.getBoundingClientRect(), inner = card.getBoundingClientRect();
+  return {grounds: [...new Set(boxes.map(el => getComputedStyle(el).backgroundColor))],
+          card: getComputedStyle(card).fill,
+          top: Math.round(inner.top - outer.top), left: Math.round(inner.left - outer.left),
+          below: Math.round(outer.bottom - inner.bottom)};
+}"""
+
+
+def test_the_graph_panel_lets_the_drawings_card_show(page, voila_url, tmp_path):
+    # in JupyterLab's dark theme the panel was a full-width white block round the card:
+    # the card's rounded corners white on white, its nodes 4 px + 12 pt in
+    page.goto(f"{voila_url}/voila/render/debugger.ipynb")
+    panel = page.locator(".gk-debugger .gk-graph")
+    panel.locator("svg rect.gk-card").wait_for(state="attached", timeout=LOAD)
+    page.add_style_tag(content=".gk-debugger { background: #111111 }")  # a dark ground
+    found = panel.evaluate(PANEL)
+    panel.screenshot(path=str(tmp_path / "graph-panel-dark.png"))
+    assert found["grounds"] == ["rgba(0, 0, 0, 0)"], found  # the page's ground shows
+    assert found["card"] == "rgb(255, 255, 255)", found  # the drawing keeps its light ground
+    assert (found["top"], found["left"], found["below"]) == (0, 0, 0), found  # one margin
+
+
 def test_export_in_the_browser(page, tmp_path):
     from playwright.sync_api import expect
 
