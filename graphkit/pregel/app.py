@@ -497,6 +497,6 @@ def _recorded(stepper: Stepper) -> Run:
         if stepper.save_error is not None:
             raise stepper.save_error
         return run
-    except Exception as error:
+    except BaseException as error:  # (a KeyboardInterrupt too: what ran before it)
         error.run = stepper.run_so_far  # type: ignore[attr-defined]
         raise

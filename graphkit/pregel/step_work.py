@@ -39,10 +39,14 @@ def _unless_cancelled(results: Iterable[TaskResult | None]) -> Iterator[TaskResu
     from graphkit.streaming.aio import current_async_run
 
     owner = current_async_run()
-    for result in results:
-        if owner is not None and owner.cancelled and result is not None and result.ok:
-            result = dataclasses.replace(result, writes=(), error=asyncio.CancelledError())
-        yield result
+    try:
+        for result in results:
+            if owner is not None and owner.cancelled and result is not None and result.ok:
+                result = dataclasses.replace(result, writes=(), error=asyncio.CancelledError())
+            yield result
+    finally:  # (closed early: so is ``results``, which then cancels the step's nodes)
+        if (close := getattr(results, "close", None)) is not None:
+            close()
 
 
 class StepWork:
@@ -119,7 +123,11 @@ class StepWork:
             self.reuse(self.handled(result, again=True))
         alone = len(tasks) == 1 and not known and self.wake is None and self.timeout is None
         if alone:  # run inline: no thread to start, no result to wait for
-            result = run_task(self, tasks[0])
+            try:
+                result = run_task(self, tasks[0])
+            except BaseException:  # (a KeyboardInterrupt as it waited for its coroutine)
+                self.abandon()
+                raise
             if result.error is not None:
                 result = self.handled(result)
             if not self.outstanding:  # the common case: nothing else started
@@ -129,9 +137,10 @@ class StepWork:
             with self._lock:
                 self.outstanding += 1
         else:
+            # (started by the first ``next``: inside ``results``, which cancels them if
+            # the caller stops waiting, from the first coroutine on)
             self._waiting, self._started = deque(tasks), set()
             self._limit = run.config.get("max_concurrency") or None
-            self._start_waiting()
         results = self.results()
         return results if run.loop is None else _unless_cancelled(results)
 
@@ -203,7 +212,30 @@ class StepWork:
 
     def results(self) -> Iterator[TaskResult | None]:
         """Each result as its task finishes, until no task is left; past the step's
-        timeout, ``TimeoutError`` (see ``_time_out``)."""
+        timeout, ``TimeoutError`` (see ``_time_out``). Stopped otherwise (a
+        ``KeyboardInterrupt`` as it waits, or its consumer's, or closed), it first cancels
+        the step's async nodes (``abandon``)."""
+        try:
+            self._start_waiting()
+            yield from self._results()
+        except TimeoutError:  # (the step's timeout: its async nodes are cancelled)
+            raise
+        except BaseException:
+            self.abandon()
+            raise
+
+    def abandon(self) -> None:
+        """The caller stopped waiting for the step: cancel its async nodes (and wait a
+        little for them to end; see ``timeouts.abandon_step``), start no further attempt."""
+        self.stopped = True
+        if self._waiting:
+            self._waiting.clear()
+        if self.coroutines is not None:
+            from graphkit.pregel.timeouts import abandon_step
+
+            abandon_step(self)
+
+    def _results(self) -> Iterator[TaskResult | None]:
         finished, wake = self.finished, self.wake
         while self.outstanding:
             while wake is not None and finished.empty():

@@ -100,6 +100,9 @@ class ExecutePhase:
                 results.append(result)
             self._results, self._finish_order = results, []
             self._fail("error", error)
+        finally:  # (stopped as it waited, or here: the step's async nodes are cancelled)
+            if (close := getattr(run, "close", None)) is not None:
+                close()
         if len(results) > 1:  # back to plan order; tasks started while running after theirs
             results.sort(key=execution_order(plan, results))
         self._results, self._finish_order = results, finish_order
@@ -128,8 +131,12 @@ class ExecutePhase:
 
     def execute(self) -> Execution:
         """Execute the planned tasks and return their results."""
-        for _ in self.iter_execute():
-            pass
+        running = self.iter_execute()
+        try:
+            for _ in running:
+                pass
+        finally:  # (interrupted between two results: the step's async nodes are cancelled)
+            running.close()
         assert self.execution is not None
         return self.execution
 

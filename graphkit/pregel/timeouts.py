@@ -6,6 +6,7 @@ cancelled."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import functools
 import time
 from collections.abc import Coroutine
@@ -19,7 +20,7 @@ from graphkit.types import TimeoutPolicy
 if TYPE_CHECKING:
     from graphkit.pregel.step_work import StepWork
 
-__all__ = ["cancel_step", "cancellable", "watched_by_callbacks", "within_timeout"]
+__all__ = ["abandon_step", "cancel_step", "cancellable", "watched_by_callbacks", "within_timeout"]
 
 
 def _forget(attempt: asyncio.Future[Any]) -> None:
@@ -103,6 +104,44 @@ def cancel_step(work: StepWork) -> set[str]:
         return set(coroutines)
 
     return asyncio.run_coroutine_threadsafe(cancel(), work.run.loop).result()
+
+
+ABANDON_WAIT_SECONDS = 2.0
+"""How long a caller that stopped waiting for a step (``abandon_step``) waits for its
+cancelled async nodes to end: long enough for a ``finally`` to close a connection, short
+enough that pressing stop twice is never needed."""
+
+
+def abandon_step(work: StepWork, seconds: float = ABANDON_WAIT_SECONDS) -> None:
+    """The caller stopped waiting for ``work``'s step (a ``KeyboardInterrupt``, the
+    notebook's stop button): cancel its async nodes on the run's loop and wait up to
+    ``seconds`` for them to end, so that none goes on writing to a store or calling a
+    model unseen once the caller's exception propagates; no task starts another attempt.
+    A node that outlasts the wait (it swallows its cancellation, or blocks the loop) is
+    left to finish."""
+    work.stopped = True
+    loop, coroutines = work.run.loop, work.coroutines
+    if loop is None or coroutines is None or loop.is_closed():
+        return
+
+    async def cancel() -> None:
+        running = list(coroutines.values())
+        for task in running:
+            task.cancel()
+        if running:
+            await asyncio.wait(running, timeout=seconds)
+
+    try:
+        on_loop = asyncio.get_running_loop() is loop
+    except RuntimeError:  # (no loop runs in this thread: the usual caller)
+        on_loop = False
+    ending = asyncio.run_coroutine_threadsafe(cancel(), loop)
+    if on_loop:  # (its loop cannot run the cancelling while this thread waits)
+        return
+    try:
+        ending.result(timeout=seconds)
+    except concurrent.futures.TimeoutError:
+        ending.cancel()
 
 
 def watched_by_callbacks(
