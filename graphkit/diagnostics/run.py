@@ -151,11 +151,38 @@ def subscript_read(error: BaseException) -> Any:
     return frame.f_locals.get(name, frame.f_globals.get(name))
 
 
-def async_node_in_sync_run(node: str) -> TypeError:
+def async_node_in_sync_run(
+    node: str, inside: str | None = None, stepped: bool = False
+) -> TypeError:
+    """(A TypeError, as LangGraph's.) ``inside``: the node of a parent graph that runs
+    this graph; ``stepped``: the run was started by ``trace``, a ``Stepper`` or the
+    debugger, which run async nodes on graphkit's loop when they find them before the
+    run (``runs_coroutines``): a graph a node builds as it runs is not found."""
+    if inside is None:
+        where = "this run is synchronous"
+        fix = "Run the graph with `await app.ainvoke(...)` or `app.astream(...)`"
+        if stepped:
+            fix = "Record the graph with `await app.atrace(...)`"
+    else:
+        where = f"it is in a graph that node {inside!r} runs synchronously (`.invoke`/`.stream`)"
+        fix = (
+            f"Make {inside!r} an async def that awaits the inner graph's `ainvoke(...)`, "
+            "as LangGraph requires"
+        )
+        if stepped:
+            where += (
+                ", which trace could not find before the run (a graph built inside the "
+                "node, or reached only as it runs), so it ran without an event loop"
+            )
+            fix += (
+                " (trace then runs it on graphkit's loop), build the inner graph outside "
+                "the node so that trace, stepper and the debugger find it, or record the "
+                "graph with `await app.atrace(...)`"
+            )
+        else:
+            fix += ", and run the graph with `await app.ainvoke(...)` or `app.astream(...)`"
     return TypeError(
-        f"Node {node!r} is an async function, and this run is synchronous. "
-        "Run the graph with `await app.ainvoke(...)` or `app.astream(...)`, or make "
-        "the node a plain def."
+        f"Node {node!r} is an async function, and {where}. {fix}; or make {node!r} a plain def."
     )
 
 

@@ -7,6 +7,7 @@ plan order, and the run stopped when a task failed or paused.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -23,7 +24,16 @@ if TYPE_CHECKING:
     from graphkit.pregel.runtime import RunContext
     from graphkit.pregel.thread_saves import ThreadLink
 
-__all__ = ["ExecutePhase", "execution_order", "task_cache_keys"]
+__all__ = ["ExecutePhase", "execution_order", "in_stepped_run", "task_cache_keys"]
+
+_stepped: contextvars.ContextVar[bool] = contextvars.ContextVar("graphkit_stepped", default=False)
+
+
+def in_stepped_run() -> bool:
+    """Whether the code running here runs for a run stepped by hand (``trace``, a
+    ``Stepper``, the debugger), at any depth of the graphs its nodes run, rather than
+    for ``invoke`` or ``stream``: the fixes an error names differ."""
+    return _stepped.get()
 
 
 class ExecutePhase:
@@ -132,11 +142,15 @@ class ExecutePhase:
     def execute(self) -> Execution:
         """Execute the planned tasks and return their results."""
         running = self.iter_execute()
+        # (a stream steps with a listener; trace, a Stepper and the debugger without one)
+        token = _stepped.set(True) if self.options.listener is None else None
         try:
             for _ in running:
                 pass
         finally:  # (interrupted between two results: the step's async nodes are cancelled)
             running.close()
+            if token is not None:
+                _stepped.reset(token)
         assert self.execution is not None
         return self.execution
 

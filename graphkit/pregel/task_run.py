@@ -202,7 +202,10 @@ def _call(
         elif run.loop is None and timeout is not None:  # (LangGraph: a ValueError)
             raise diagnose.timed_node_in_sync_run(node.name, sent=scope.task.timeout is not None)
         elif run.loop is None:
-            raise diagnose.async_node_in_sync_run(node.name)
+            from graphkit.pregel.stepper_execute import in_stepped_run
+
+            inside = run.namespace[-1].split(":")[0] if run.namespace else None
+            raise diagnose.async_node_in_sync_run(node.name, inside, in_stepped_run())
         # The coroutine runs on the caller's event loop, concurrently with the other
         # async tasks of the step; this worker thread waits for it (the async run
         # cancels it when its caller is cancelled).
