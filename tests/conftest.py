@@ -17,14 +17,31 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory) -> Path:
+def site_env() -> dict[str, str]:
+    """The environment the site is built in, the lessons executed (no cache). Its import
+    path starts with this checkout's absolute root: each lesson's kernel starts in the
+    notebook's folder, where a relative ``PYTHONPATH=.`` names docs/lessons, so the kernel
+    imported the venv's editable graphkit (another checkout) and a worktree's site tests
+    tested that checkout's code. Relative entries the caller gave are kept, made absolute."""
+    given = [entry for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry]
+    path = [str(ROOT), *(str(Path(entry).resolve()) for entry in given)]
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(dict.fromkeys(path)),
+        "GRAPHKIT_DOCS_CACHE": "false",
+        "GRAPHKIT_DOCS_EXECUTE": "true",
+    }
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory, site_env) -> Path:
     """The site, built once by ``mkdocs build --strict``, the lessons executed (no cache:
     a change to graphkit that breaks a lesson breaks it)."""
     out = tmp_path_factory.mktemp("site")
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
         cwd=ROOT,
-        env={**os.environ, "GRAPHKIT_DOCS_CACHE": "false", "GRAPHKIT_DOCS_EXECUTE": "true"},
+        env=site_env,
         capture_output=True,
         text=True,
         timeout=600,

@@ -147,6 +147,23 @@ def test_compatibility_page_names_real_cases():
     assert cited > 100
 
 
+def test_the_lessons_kernel_imports_this_checkout(site_env, monkeypatch):
+    """The site's build runs each lesson in a kernel started in the notebook's folder; that
+    kernel imports this checkout's graphkit, whatever PYTHONPATH the tests were started
+    with (``PYTHONPATH=.`` named docs/lessons there, so a worktree's site tests silently
+    ran the venv's editable install, another checkout)."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    monkeypatch.setenv("PYTHONPATH", site_env["PYTHONPATH"])
+    code = "import graphkit; print(graphkit.__file__)"
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code)])
+    lessons = {"metadata": {"path": str(DOCS / "lessons")}}  # as mkdocs-jupyter runs one
+    NotebookClient(notebook, kernel_name="python3", resources=lessons).execute()
+    imported = Path(notebook.cells[0].outputs[0]["text"].strip())
+    assert imported.is_relative_to(ROOT / "graphkit"), f"the lessons' kernel ran {imported}"
+
+
 @pytest.mark.docs
 def test_site_builds_strictly(site):
     """``mkdocs build --strict``: a broken link, a missing page or a docstring the API
