@@ -15,8 +15,9 @@ from graphkit.widgets.tabs import TABLES
 
 
 @contextlib.contextmanager
-def offline_page(width: int) -> Iterator[Any]:
-    """A page of headless Chromium ``width`` px wide that may fetch only the local site."""
+def offline_page(width: int, scheme: str = "light") -> Iterator[Any]:
+    """A page of headless Chromium ``width`` px wide that may fetch only the local site,
+    the reader's system in the ``scheme`` ("light" or "dark") the site follows."""
     from playwright.sync_api import sync_playwright
 
     from scripts.read_in_lab import CHROMIUM, CHROMIUM_ARGS, LOCAL
@@ -24,7 +25,7 @@ def offline_page(width: int) -> Iterator[Any]:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": width, "height": 900})
+            page = browser.new_page(viewport={"width": width, "height": 900}, color_scheme=scheme)
             page.route(
                 "**/*", lambda r: r.continue_() if r.request.url.startswith(LOCAL) else r.abort()
             )
@@ -252,3 +253,65 @@ def test_debugger_tabs_are_all_reachable_at_phone_width(site_url, path, tmp_path
     assert [tab["label"] for tab in found] == list(TABLES), found
     assert [t for t in found if not (t["whole"] and t["inside"])] == [], found
     assert "lm-mod-current" in chosen or "active" in chosen, chosen
+
+
+# Each text of the debugger (its own text nodes, a select's and an input's) with its colour's
+# contrast against the background it is painted on: the backgrounds up the tree, blended
+# down to the first opaque one, the text's colour blended over that (WCAG's formula), and
+# that background's luminance (0 black, 1 white).
+CONTRASTS = """() => {
+  const rgba = (c) => { const m = c.match(/rgba?\\(([^)]+)\\)/);
+    if (!m) return [0, 0, 0, 0];
+    const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number);
+    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const over = (top, under) => [0, 1, 2].map(i => top[i] * top[3] + under[i] * (1 - top[3]))
+    .concat([1]);
+  const luminance = (c) => { const f = (v) => { v /= 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+  const behind = (el) => { const layers = [];
+    for (let e = el; e; e = e.parentElement) {
+      const c = rgba(getComputedStyle(e).backgroundColor);
+      if (c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
+    }
+    return layers.reverse().reduce((under, c) => over(c, under), [255, 255, 255, 1]); };
+  const texts = [];
+  for (const el of document.querySelectorAll('.gk-debugger, .gk-debugger *')) {
+    const own = [...el.childNodes].some(n => n.nodeType === 3 && n.data.trim());
+    if (!(own || ['SELECT', 'INPUT'].includes(el.tagName)) || el.closest('svg')) continue;
+    if (!el.getClientRects().length) continue;
+    const bg = behind(el), fg = over(rgba(getComputedStyle(el).color), bg);
+    const [light, dark] = [luminance(fg), luminance(bg)].sort((a, b) => b - a);
+    texts.push({text: (el.value || el.textContent).trim().slice(0, 40), tag: el.tagName,
+                ratio: Math.round((light + 0.05) / (dark + 0.05) * 100) / 100,
+                behind: Math.round(luminance(bg) * 100) / 100});
+  }
+  return texts;
+}"""
+
+
+@pytest.mark.docs
+@pytest.mark.browser
+@pytest.mark.parametrize("lesson", ["A1-debugger-tour", "08-human-in-the-loop"])
+def test_debugger_reads_in_the_dark_scheme(site_url, lesson, tmp_path):
+    """In the site's dark scheme ("slate") every text of a saved debugger has at least
+    WCAG's 4.5:1 contrast against what it is painted on: the widget manager's colours,
+    light, stayed on its labels (the status line, "step", "break at", "why" read 1.3:1,
+    black on slate) and its select boxes were white blocks. A PNG lands in tmp_path."""
+    with offline_page(1280, scheme="dark") as page:
+        page.goto(f"{site_url}/lessons/{lesson}/")
+        debugger = page.locator(".gk-debugger").first
+        debugger.wait_for(state="visible", timeout=30_000)
+        scheme = page.evaluate("() => document.body.dataset.mdColorScheme")
+        texts = page.evaluate(CONTRASTS)
+        debugger.screenshot(path=str(tmp_path / f"{lesson}-dark.png"))
+    assert scheme == "slate"
+    shown = {t["text"] for t in texts}
+    for label in ["step", "break at", "why"]:
+        assert label in shown, f"no {label!r} label on lessons/{lesson}: {sorted(shown)}"
+    assert any(t["text"].startswith("step ") for t in texts), "no status line"
+    assert any(t["tag"] == "SELECT" for t in texts), "no select box"
+    low = [t for t in texts if t["ratio"] < 4.5]
+    assert low == [], f"lessons/{lesson} in the dark scheme: texts under 4.5:1: {low}"
+    glaring = [t for t in texts if t["tag"] in ("SELECT", "INPUT") and t["behind"] > 0.2]
+    assert glaring == [], f"lessons/{lesson}: light boxes on the dark page: {glaring}"
