@@ -182,7 +182,7 @@ h1 { font-size: 18px; margin: 0 0 8px; }
 .gk-step { font-weight: 600; }
 .gk-status { color: #374151; min-height: 1.4em; white-space: pre-wrap; }
 .gk-status.error, .gk-status.out_of_steps { color: #d55e00; font-weight: 600; }
-.gk-status.interrupted { color: #cc79a7; font-weight: 600; }
+.gk-status.interrupted { color: #a8457f; font-weight: 600; }
 .gk-graph svg { max-width: 100%; height: auto; }
 .gk-legend { font-size: 12px; color: #4b5563; margin: 4px 0; }
 .gk-tabs { margin-top: 12px; }

@@ -267,3 +267,33 @@ def test_the_legend_keys_writes_not_saved_only_where_a_task_can_have_them(tmp_pa
 
 def _legend(debugger: Debugger):
     return next(w for w in debugger.widget.children if "gk-legend" in w._dom_classes)
+
+
+def _contrast(colour: str, ground: str) -> float:
+    def luminance(hex_colour: str) -> float:
+        channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    high, low = sorted((luminance(colour), luminance(ground)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_the_interrupted_status_reads_on_a_light_and_a_dark_ground():
+    """The interrupted status line (lesson 08) was the palette's #cc79a7 on white: 3.1:1,
+    under WCAG's 4.5:1 for text. Each theme's rule must clear 4.5:1 on its ground."""
+    import re
+
+    from graphkit.widgets.debugger import _CSS
+    from graphkit.widgets.export import _CSS as PAGE_CSS
+
+    light = re.search(r"\n\.gk-debugger \.gk-status-interrupted[^{]*\{\s*color: (#\w{6})", _CSS)
+    dark = re.search(r'\[data-jp-theme-light="false"\][^{]*\{ color: (#\w{6})', _CSS)
+    slate = re.search(r'\[data-md-color-scheme="slate"\][^{]*\{ color: (#\w{6})', _CSS)
+    exported = re.search(r"\.gk-status\.interrupted \{ color: (#\w{6})", PAGE_CSS)
+    assert light and dark and slate and exported
+    assert _contrast(light.group(1), "#ffffff") >= 4.5
+    assert _contrast(exported.group(1), "#ffffff") >= 4.5
+    for rule in (dark, slate):
+        assert _contrast(rule.group(1), "#1e2129") >= 4.5  # (the site's slate ground)
+        assert _contrast(rule.group(1), "#111111") >= 4.5  # (Lab's dark ground)
