@@ -155,31 +155,30 @@ def async_node_in_sync_run(
     node: str, inside: str | None = None, stepped: bool = False
 ) -> TypeError:
     """(A TypeError, as LangGraph's.) ``inside``: the node of a parent graph that runs
-    this graph; ``stepped``: the run was started by ``trace``, a ``Stepper`` or the
-    debugger, which run async nodes on graphkit's loop when they find them before the
-    run (``runs_coroutines``): a graph a node builds as it runs is not found."""
+    this graph with ``.invoke``/``.stream``, a sync run, which refuses async nodes under
+    every call, as LangGraph's does; ``stepped``: the run was started by ``trace``,
+    ``atrace``, a ``Stepper`` or the debugger, which run the async nodes they find
+    before the run (``runs_coroutines``) on an event loop."""
     if inside is None:
         where = "this run is synchronous"
         fix = "Run the graph with `await app.ainvoke(...)` or `app.astream(...)`"
         if stepped:
             fix = "Record the graph with `await app.atrace(...)`"
     else:
-        where = f"it is in a graph that node {inside!r} runs synchronously (`.invoke`/`.stream`)"
+        from graphkit.streaming.aio import current_async_run
+
+        where = (
+            f"it is in a graph that node {inside!r} runs synchronously (`.invoke`/`.stream`): "
+            "a sync run of a graph refuses async nodes whatever call ran the outer graph "
+            "(`ainvoke`, `trace` and `atrace` too), as LangGraph's does"
+        )
         fix = (
             f"Make {inside!r} an async def that awaits the inner graph's `ainvoke(...)`, "
             "as LangGraph requires"
         )
         if stepped:
-            where += (
-                ", which trace could not find before the run (a graph built inside the "
-                "node, or reached only as it runs), so it ran without an event loop"
-            )
-            fix += (
-                " (trace then runs it on graphkit's loop), build the inner graph outside "
-                "the node so that trace, stepper and the debugger find it, or record the "
-                "graph with `await app.atrace(...)`"
-            )
-        else:
+            fix += " (trace, atrace, the stepper and the debugger then run it)"
+        elif current_async_run() is None:  # (invoke/stream: the outer run is sync too)
             fix += ", and run the graph with `await app.ainvoke(...)` or `app.astream(...)`"
     return TypeError(
         f"Node {node!r} is an async function, and {where}. {fix}; or make {node!r} a plain def."

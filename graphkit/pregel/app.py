@@ -450,7 +450,13 @@ class CompiledGraph(RunnableMethods):
             owner = current_async_run()
             subgraphs = kwargs.get("subgraphs", False)
             collector = Collector(stream_mode, kwargs.get("version"), subgraphs)
-            chunks = self.stream(input, config, stream_mode=stream_mode, output_keys=keys, **kwargs)
+            chunks = self.stream(
+                input,
+                config,
+                stream_mode=stream_mode,
+                output_keys=keys,
+                **{**kwargs, "loop": kwargs.get("loop") or loop},
+            )
             with contextlib.closing(chunks):
                 for chunk in chunks:
                     if owner is not None and owner.cancelled:  # (the caller was cancelled)
@@ -466,7 +472,7 @@ class CompiledGraph(RunnableMethods):
         """``stream`` for async code: async nodes run concurrently on this event loop."""
 
         def start(loop: Any) -> Iterator[Any]:
-            return self.stream(input, config, **kwargs)  # (its loop: the async run's)
+            return self.stream(input, config, **{**kwargs, "loop": kwargs.get("loop") or loop})
 
         # closed with this generator: a caller who stops reading stops the run now (and
         # what durability="exit" held is saved before aclose() returns), not when the

@@ -90,7 +90,7 @@ class Stepper(ExecutePhase):
         self.context = RunContext(  # what running tasks (and the subgraphs they start) see
             config.for_tasks(),
             _with_previous(options.runtime or Runtime(), self._state),
-            _usable(options.loop or (parent.run.loop if parent is not None else None)),
+            _usable(options.loop or _lent_loop(parent, graph)),
             self.namespace,
             opening.resume,
             opening.answers,
@@ -374,6 +374,19 @@ def _with_previous(runtime: Runtime, state: phases.StepState) -> Runtime:
     if saved is None or not saved.is_available():
         return runtime
     return runtime.override(previous=saved.get())
+
+
+def _lent_loop(parent: Any, graph: GraphSpec) -> asyncio.AbstractEventLoop | None:
+    """The parent run's event loop, for a graph its task runs as the node itself (a
+    compiled graph added as a node, which LangGraph awaits in an async run). A graph the
+    node's own code runs with ``.invoke``/``.stream`` gets none: that is a sync run, which
+    refuses async nodes in every run (``ainvoke`` and ``atrace`` included), as LangGraph's."""
+    if parent is None:
+        return None
+    call = getattr(parent.node, "call", None)
+    # (a StateGraph's subgraph node keeps it as .subgraph; a low-level Pregel's is its invoke)
+    node_graph = getattr(call, "subgraph", None) or getattr(call, "__self__", None)
+    return parent.run.loop if getattr(node_graph, "spec", None) is graph else None
 
 
 def _usable(loop: asyncio.AbstractEventLoop | None) -> asyncio.AbstractEventLoop | None:

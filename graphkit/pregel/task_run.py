@@ -21,7 +21,7 @@ from graphkit.pregel.records import Task, TaskResult
 from graphkit.pregel.runtime import RunContext, injected_values
 from graphkit.pregel.spec import FreshRead, GraphSpec, NodeSpec
 from graphkit.pregel.task_config import enter_task, leave_task, traced_task
-from graphkit.pregel.task_scope import TaskScope
+from graphkit.pregel.task_scope import TaskScope, calling_node
 from graphkit.types import Command
 
 if TYPE_CHECKING:
@@ -204,7 +204,7 @@ def _call(
         elif run.loop is None:
             from graphkit.pregel.stepper_execute import in_stepped_run
 
-            inside = run.namespace[-1].split(":")[0] if run.namespace else None
+            inside = calling_node(run.namespace)
             raise diagnose.async_node_in_sync_run(node.name, inside, in_stepped_run())
         # The coroutine runs on the caller's event loop, concurrently with the other
         # async tasks of the step; this worker thread waits for it (the async run

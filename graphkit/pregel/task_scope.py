@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from graphkit.pregel.records import Task
     from graphkit.pregel.runtime import RunContext
 
-__all__ = ["TaskScope", "current_scope", "outside_tasks", "without_task_ids"]
+__all__ = ["TaskScope", "calling_node", "current_scope", "outside_tasks", "without_task_ids"]
 
 
 _scope: contextvars.ContextVar[TaskScope | None] = contextvars.ContextVar(
@@ -99,6 +99,17 @@ def without_task_ids(namespace: tuple[str, ...]) -> tuple[str, ...]:
     ('outer', 'inner', '1')
     """
     return tuple(part.split(":")[0] for part in namespace)
+
+
+def calling_node(namespace: tuple[str, ...]) -> str | None:
+    """The node of the parent graph whose task runs the graph at ``namespace`` (a call
+    number, a node's second graph, is passed over); None for a root graph.
+
+    >>> calling_node(("outer:1f2e", "1")), calling_node(("outer:1f2e", "inner:9a8b"))
+    ('outer', 'inner')
+    """
+    named = [part for part in namespace if ":" in part or not part.isdigit()]
+    return named[-1].split(":")[0] if named else None
 
 
 def current_scope() -> TaskScope | None:

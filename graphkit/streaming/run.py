@@ -102,9 +102,9 @@ class StreamRun:
         if "messages" in produced_modes:
             config = self._take_messages(listener, namespace, config)
         self.async_run = async_run = current_async_run()  # (None: a sync run)
-        # where async nodes run: the async run's loop (or, for a caller driving the
-        # stream itself, the loop it names)
-        loop = kwargs.pop("loop", None) or (async_run.loop if async_run is not None else None)
+        # where async nodes run: the loop ainvoke/astream name, not any async run's (a sync
+        # node's .invoke is a sync run, as LangGraph's; a subgraph node's: ``_lent_loop``)
+        loop = kwargs.pop("loop", None)
         if unknown := sorted(set(kwargs) - RUN_KEYWORDS):
             raise TypeError(diagnose.unknown_run_options(unknown))
         # only a run inside a recorded task keeps supersteps (for its subruns): unread otherwise

@@ -1,7 +1,7 @@
 """Where ``trace``, ``stepper`` and the debugger find the async nodes they need graphkit's
-loop for (a subgraph kept without a saver, a second graph a node calls, an async task a
-sync entrypoint calls), a trace inside an async node they run, and what a cancelled
-``atrace`` leaves (its records)."""
+loop for (a subgraph kept without a saver, an async task a sync entrypoint calls; not a
+graph a sync node invokes, a sync run as in LangGraph), a trace inside an async node
+they run, and what a cancelled ``atrace`` leaves (its records)."""
 
 from __future__ import annotations
 
@@ -44,17 +44,31 @@ def test_a_subgraph_node_compiled_without_a_saver_has_its_async_nodes_traced():
     assert app.trace({"log": []}).values == {"log": ["leaf"]}
 
 
-def test_the_second_graph_a_node_calls_has_its_async_nodes_traced():
+def test_the_second_graph_a_sync_node_invokes_is_refused_as_under_ainvoke():
     """``get_subgraphs`` names the first graph a node's function reaches, as LangGraph's
-    does; the async nodes of any of them need the loop."""
-    first, second = one_node(plain), one_node(leaf)
+    does; a sync node's ``.invoke`` of any of them is a sync run, which refuses async
+    nodes under ``trace`` as LangGraph's ``ainvoke`` does."""
+    from langgraph.graph import START as THEIR_START
+    from langgraph.graph import StateGraph as TheirStateGraph
 
-    def both(state):
-        return {"log": first.invoke({"log": []})["log"] + second.invoke({"log": []})["log"]}
+    def two_graphs(state_graph, start):
+        def graph(node):
+            return state_graph(State).add_node(node.__name__, node).add_edge(start, node.__name__)
 
-    app = one_node(both)
+        first, second = graph(plain).compile(), graph(leaf).compile()
+
+        def both(state):
+            return {"log": first.invoke({"log": []})["log"] + second.invoke({"log": []})["log"]}
+
+        return state_graph(State).add_node("both", both).add_edge(start, "both").compile(), first
+
+    theirs, _ = two_graphs(TheirStateGraph, THEIR_START)
+    with pytest.raises(TypeError):
+        asyncio.run(theirs.ainvoke({"log": []}))
+    app, first = two_graphs(StateGraph, START)
     assert [graph for _, graph in app.get_subgraphs(recurse=True)] == [first]
-    assert app.trace({"log": []}).values == {"log": ["plain", "leaf"]}
+    with pytest.raises(TypeError, match="node 'both' runs synchronously"):
+        app.trace({"log": []})
 
 
 def test_a_sync_entrypoint_calling_an_async_task_is_traced_as_ainvoke_runs_it():
