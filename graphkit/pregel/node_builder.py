@@ -34,6 +34,7 @@ __all__ = [
     "has_async_code",
     "node_call",
     "node_writer",
+    "only_async_code",
 ]
 
 
@@ -316,6 +317,25 @@ def has_async_code(action: Any) -> bool:
     if isinstance(action, runnables.RunnableLambda):
         return getattr(action, "afunc", None) is not None
     return type(action).ainvoke is not runnables.Runnable.ainvoke
+
+
+def only_async_code(action: Any) -> bool:
+    """Whether a langchain-core Runnable has no sync code to run, so that only its
+    ``ainvoke`` works: a lambda (or LangGraph's ``RunnableCallable``) given only an async
+    function, or a sequence, parallel or binding with such a step. Its ``invoke`` raises
+    LangChain's ``TypeError``, as LangGraph's ``invoke`` lets it; ``trace`` runs it on
+    an event loop, as it runs ``async def`` nodes. Anything else: False."""
+    runnables = sys.modules.get("langchain_core.runnables.base")
+    if runnables is None or not isinstance(action, runnables.Runnable):
+        return False
+    while isinstance(action, runnables.RunnableBindingBase):  # (with_retry's too)
+        action = action.bound
+    if isinstance(action, runnables.RunnableSequence):
+        return any(only_async_code(step) for step in action.steps)
+    if isinstance(action, runnables.RunnableParallel):
+        return any(only_async_code(step) for step in action.steps__.values())
+    afunc = getattr(action, "afunc", None)
+    return afunc is not None and getattr(action, "func", None) is None
 
 
 def _ainvoke_of(function: Callable[..., Any]) -> Callable[..., Any] | None:

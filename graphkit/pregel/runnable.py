@@ -358,8 +358,11 @@ def runs_coroutines(graph: Any) -> bool:
     def``, or of a graph or ``@task`` a node reaches, at any depth. It looks where
     ``graph_in`` looks, but at every graph found, not the first, and at one compiled with
     ``checkpointer=False`` too (it keeps no state, yet its async nodes still run), and
-    at the tasks a node or task names (an async ``@task`` a sync entrypoint calls)."""
+    at the tasks a node or task names (an async ``@task`` a sync entrypoint calls). A
+    Runnable node with only async code (``RunnableLambda(async_function)``) counts too:
+    like an ``async def`` node, it runs only when awaited."""
     from graphkit.pregel.calls import CallSpec
+    from graphkit.pregel.node_builder import only_async_code
 
     pending, seen = [graph], set()
     while pending:
@@ -372,6 +375,9 @@ def runs_coroutines(graph: Any) -> bool:
                 return True
             declared = getattr(item.builder, "nodes", None) or {}
             actions = [declaration.action for declaration in declared.values()]
+            # (a low-level Pregel's step is the Runnable's bound invoke)
+            if any(only_async_code(_attribute(a, "__self__") or a) for a in actions):
+                return True
         elif isinstance(spec := _attribute(item, "spec"), CallSpec):  # a @task
             if spec.node.is_async:
                 return True
