@@ -60,6 +60,9 @@ ROOT: Final = "__root__"
 
 INTERRUPT: Final = "__interrupt__"
 """Where a paused run's interrupts are reported (and the key breakpoints are tracked under)."""
+INPUT: Final = "__input__"
+"""The input's pseudo-task: its writes are a run's input (or a ``Command``'s); a saved
+checkpoint's ``versions_seen`` has an empty entry under it once an input was applied."""
 
 _MOVED_TO_TYPES: Final = ("Send", "Interrupt")
 """Names LangGraph once exported from its constants module and now keeps in its types."""

@@ -40,6 +40,9 @@ class NamedBarrierValue(Channel[None, Value], Generic[Value]):
     def checkpoint(self) -> Any:
         return set(self.seen) if self.seen else EMPTY
 
+    def saved_empty(self) -> Any:
+        return set()
+
     def update(self, values: Sequence[Value]) -> bool:
         for value in values:
             if value not in self.names:
@@ -97,6 +100,9 @@ class NamedBarrierValueAfterFinish(NamedBarrierValue[Value]):
 
     def checkpoint(self) -> Any:
         return (set(self.seen), self.finished) if self.seen or self.finished else EMPTY
+
+    def saved_empty(self) -> Any:
+        return (set(), False)
 
     def consume(self) -> bool:
         if not self.is_available():

@@ -78,6 +78,13 @@ class Channel(ABC, Generic[Value, Update]):
         except EmptyChannelError:
             return EMPTY
 
+    def saved_empty(self) -> Any:
+        """What a saved checkpoint holds for this channel once it has a version but no
+        state (``checkpoint()`` is ``EMPTY``): by default nothing (``EMPTY``); a kind
+        whose LangGraph twin saves its empty state (a barrier's ``set()``, a topic's
+        ``[]``) returns that, so a reader of ``channel_values`` sees LangGraph's keys."""
+        return EMPTY
+
     @property
     def ValueType(self) -> Any:  # LangGraph's name, read by code written for it
         """The type ``get()`` returns: the type the channel was made with."""

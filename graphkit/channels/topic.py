@@ -57,6 +57,9 @@ class Topic(Channel[list[Value], Value | list[Value]], Generic[Value]):
     def checkpoint(self) -> Any:
         return list(self.values) if self.values else EMPTY
 
+    def saved_empty(self) -> Any:
+        return []
+
     def update(self, values: Sequence[Value | list[Value]]) -> bool:
         changed = False
         if not self.accumulate:

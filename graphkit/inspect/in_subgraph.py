@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from graphkit.constants import INTERRUPT
+from graphkit.constants import INPUT, INTERRUPT
 
 if TYPE_CHECKING:
     from graphkit.pregel.records import Run
@@ -71,7 +71,7 @@ def _nodes(run: Run) -> set[str]:
         for result in (superstep.execution.results if superstep.execution else ())
     }
     if run.steps:
-        names |= set(run.steps[0].checkpoint_before.versions_seen) - {INTERRUPT}
+        names |= set(run.steps[0].checkpoint_before.versions_seen) - {INTERRUPT, INPUT}
     return names
 
 

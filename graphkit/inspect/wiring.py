@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from graphkit.channels import EMPTY
-from graphkit.constants import END, INTERRUPT, START
+from graphkit.constants import END, INPUT, INTERRUPT, START
 from graphkit.inspect.history import stand_in, starts_unsaved
 from graphkit.inspect.values import barrier_parts, branch_target, join_names
 
@@ -74,8 +74,9 @@ class Wiring:
         start = run.steps[0].checkpoint_before if run.steps else None
         if run.steps and starts_unsaved(run) and run.steps[0].update is not None:
             start = run.steps[0].update.checkpoint
-        # (a resumed run's bookkeeping entry, "__interrupt__", is no node)
-        self._ran_before = set(start.versions_seen) - {INTERRUPT} if start is not None else set()
+        # (the bookkeeping entries, "__interrupt__" and "__input__", are no nodes)
+        ran = set(start.versions_seen) if start is not None else set()
+        self._ran_before = ran - {INTERRUPT, INPUT}
         for superstep in run.steps:
             if (gap := stand_in(superstep)) is not None:  # (the thread's first, or a later)
                 self._ran_before.update(gap.ran)  # (the nodes its saved checkpoint says ran)

@@ -282,6 +282,8 @@ def update(
             runs_nodes = True
             for channel in _mark_seen(graph, state, result.task, seen):
                 consumed[channel] = None
+        elif result.task.kind == "input":
+            _mark_seen(graph, state, result.task, seen)
         # 2. group the writes by channel
         for channel, value in result.writes:
             if channel in grouped:
@@ -437,6 +439,8 @@ class _Changes:
         removed: list[str] = []
         for name in changed:  # (a record's ``after`` is the value saved: one object, not two)
             after = changes[name].after
+            if after is EMPTY:  # (a consumed barrier or topic saves its empty state)
+                after = state.channels[name].saved_empty()
             if after is EMPTY:
                 removed.append(name)
             else:
@@ -469,9 +473,15 @@ def _mark_seen(
     graph: GraphSpec, state: StepState, task: Task, seen: dict[str, dict[str, int]]
 ) -> tuple[str, ...]:
     """Record that a pull task's node saw all its triggers (as in LangGraph, not only
-    those that fired) at their current versions; return those triggers."""
+    those that fired) at their current versions; return those triggers. A push task's
+    node and the input (``"__input__"``) subscribe to nothing: each gets an empty entry,
+    as LangGraph saves them."""
     node = graph.nodes.get(task.node)
-    if node is None or task.kind != "pull":  # push tasks and the input subscribe to nothing
+    if task.kind != "pull":
+        if task.node not in state.versions_seen and (node is not None or task.kind == "input"):
+            state.versions_seen[task.node] = seen[task.node] = {}
+        return ()
+    if node is None:
         return ()
     now_seen = dict(state.versions_seen.get(task.node) or {})
     for channel in node.triggers:

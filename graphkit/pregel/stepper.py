@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 
 from graphkit.cache.base import FullKey
 from graphkit.checkpoint import Checkpoint
-from graphkit.constants import INTERRUPT, PREVIOUS, START
+from graphkit.constants import INPUT, INTERRUPT, PREVIOUS, START
 from graphkit.diagnostics import run as diagnose
 from graphkit.pregel import phases
 from graphkit.pregel.config import RunConfig, RunOptions
@@ -28,7 +28,7 @@ from graphkit.pregel.threads import open_thread, run_links
 
 __all__ = ["INPUT_TASK", "Stepper"]
 
-INPUT_TASK = "__input__"  # the input step's pseudo-task: its writes are the run's input
+INPUT_TASK = INPUT  # the input step's pseudo-task: its writes are the run's input
 
 
 class Stepper(ExecutePhase):
