@@ -35,6 +35,7 @@ from graphkit.bridge.calls import called_tasks
 from graphkit.bridge.edits import edit_writes
 from graphkit.bridge.handlers import handled_ids, handler_tasks
 from graphkit.bridge.handover import interrupt_ids, save_thread
+from graphkit.bridge.interop import to_graphkit
 from graphkit.bridge.saved import (
     ERROR,
     INTERRUPT,
@@ -176,12 +177,20 @@ def _checkpoint(saved: SavedCheckpoint | None) -> Checkpoint:
     parent = saved.snapshot.parent_config
     seen = saved.checkpoint.get("versions_seen") or {}
     created = saved.snapshot.created_at
+    # the values as saved, a consumed barrier's set() and topic's [] too, as graphkit
+    # saves them (``saved.values`` leaves those out: the changes read them as empty)
+    raw = saved.checkpoint.get("channel_values") or {}
+    emptied = {
+        key: to_graphkit(value)
+        for key, value in raw.items()
+        if key not in saved.values and _emptied(value)
+    }
     return Checkpoint(
         saved.id,
         saved.step,
         saved.source,
         parent["configurable"].get("checkpoint_id") if parent else None,
-        DeltaMap(saved.values),
+        DeltaMap({**saved.values, **emptied}),
         DeltaMap({k: v for k, v in saved.versions().items() if v is not None}),
         DeltaMap(
             {node: {k: version_number(v) or 0 for k, v in by.items()} for node, by in seen.items()}
@@ -189,6 +198,16 @@ def _checkpoint(saved: SavedCheckpoint | None) -> Checkpoint:
         frozenset(saved.checkpoint.get("updated_channels") or ()),
         datetime.fromisoformat(created).timestamp() if created else 0.0,
     )
+
+
+def _emptied(value: Any) -> bool:
+    """A consumed barrier's or topic's saved state: ``set()``, ``[]``, or a deferred
+    barrier's ``(set(), False)`` (a list, as LangGraph's serializer gives it back). A
+    barrier part-way is left out: under ``durability="async"`` LangGraph may save it
+    after the next step has added to it."""
+    if isinstance(value, list | tuple) and len(value) == 2 and value[1] is False:
+        value = value[0]
+    return isinstance(value, set | frozenset | list) and not value
 
 
 def _input_task(child: SavedCheckpoint, step: int) -> Task:
