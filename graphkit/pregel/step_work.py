@@ -25,6 +25,7 @@ from graphkit.errors import GraphBubbleUp, is_invalid_resume
 from graphkit.pregel.records import Task, TaskResult, task_id
 from graphkit.pregel.runtime import RunContext
 from graphkit.pregel.spec import GraphSpec, NodeSpec
+from graphkit.pregel.start_turns import StartTurns
 from graphkit.pregel.task_run import run_task
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ class StepWork:
     __slots__ = (
         "_deadline", "_ended", "_held", "_limit", "_lock", "_saved", "_stamps", "_started",
         "_waiting", "coroutines", "dropped", "finished", "graph", "outstanding", "pool", "run",
-        "running", "state", "stopped", "timeout", "wake",
+        "running", "state", "stopped", "timeout", "turns", "wake",
     )  # fmt: skip
 
     def __init__(
@@ -94,6 +95,7 @@ class StepWork:
         # (``stamp``); results held until the results numbered before them came.
         self._stamps: dict[str, int] | None = {} if run.loop is not None else None
         self._held: list[tuple[int, Future[TaskResult]]] = []
+        self.turns: StartTurns | None = None  # (an async step of several tasks: see there)
         self._ended = 0
         # Made by the first task submitted (before any worker runs, so by one thread):
         # most steps run one task inline and need none of them.
@@ -141,6 +143,9 @@ class StepWork:
             # the caller stops waiting, from the first coroutine on)
             self._waiting, self._started = deque(tasks), set()
             self._limit = run.config.get("max_concurrency") or None
+            # (a pool of the user's may not take tasks first in, first out: see start_turns)
+            if run.loop is not None and type(self.pool) is ThreadPoolExecutor:
+                self.turns = StartTurns(run.loop, () if self._limit else [t.id for t in tasks])
         results = self.results()
         return results if run.loop is None else _unless_cancelled(results)
 
@@ -164,12 +169,31 @@ class StepWork:
         future.add_done_callback(done)
         return future
 
+    def _submit_planned(self, task: Task, turns: StartTurns) -> None:
+        """Submit a planned task of an async step: its coroutine starts in its turn, and a
+        retry may run it on a thread of its own if the pool has not taken it yet."""
+        self._start()
+        with self._lock:
+            self.outstanding += 1
+            self.running[task.id] = task
+        future: Future[TaskResult] = Future()
+        context = contextvars.copy_context()
+
+        def run() -> None:
+            future.set_result(context.run(_run_on_pool, self, task))
+
+        self.pool.submit(turns.expect(task.id, run))
+        future.add_done_callback(partial(self._on_done, task_id=task.id))
+
     def _start_waiting(self) -> None:
         """Start planned tasks while fewer than the config's ``max_concurrency`` run."""
         while self._waiting and (self._limit is None or len(self._started) < self._limit):
             task = self._waiting.popleft()
             self._started.add(task.id)
-            self.submit(task)
+            if self.turns is not None:
+                self._submit_planned(task, self.turns)
+            else:
+                self.submit(task)
 
     def saved(self, task: Task) -> TaskResult | None:
         """The result ``task`` (added while running) saved before the run stopped on this
@@ -296,6 +320,8 @@ class StepWork:
                     self._release()
 
     def _on_done(self, future: Future[TaskResult], task_id: str | None = None) -> None:
+        if self.turns is not None and task_id is not None:  # (ended before its turn?)
+            self.turns.skip(task_id)
         if self._stamps:  # an async run, and coroutines have ended
             with self._lock:
                 stamps = self._stamps

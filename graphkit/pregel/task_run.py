@@ -198,6 +198,8 @@ def _call(
         if node.async_call is not None and run.loop is not None:
             call, makes_coroutine = node.async_call, True
         elif not makes_coroutine and scope.task.timeout is None:
+            if scope.work is not None and scope.work.turns is not None:
+                scope.work.turns.skip(scope.task.id)  # (its async siblings need not wait)
             return call(value, **injected)
         elif run.loop is None and timeout is not None:  # (LangGraph: a ValueError)
             raise diagnose.timed_node_in_sync_run(node.name, sent=scope.task.timeout is not None)

@@ -85,6 +85,8 @@ async def cancellable(
         raise asyncio.CancelledError()
     work.coroutines[task_id] = asyncio.current_task()  # type: ignore[assignment]
     try:
+        if node and work.turns is not None:  # its step's tasks start in plan order
+            await work.turns.wait(task_id)
         return await coroutine
     finally:
         work.coroutines.pop(task_id, None)

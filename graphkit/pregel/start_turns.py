@@ -1,0 +1,152 @@
+"""The order a step's async nodes start in on the run's event loop.
+
+LangGraph creates a step's tasks on its loop in plan order, so coroutines that do not
+wait end in plan order, and a retry, after its ``asyncio.sleep``, comes behind every
+first attempt. graphkit runs each task on a pool thread that hands its coroutine to the
+loop, so without this the loop saw them in the order the threads got there: a retried
+node could end before a sibling whose thread was late, and a step's finish order varied
+from run to run (decisions.md, "Async nodes").
+
+``StartTurns`` gives each planned task's first attempt its turn in plan order: it starts
+once every task planned before it has started its coroutine or will start none (a sync
+node, a task that ended before its call). A later attempt (a retry) starts once every
+planned task's first attempt has.
+
+Why this cannot deadlock, whatever the number of tasks, ``max_concurrency`` or nesting:
+each task's pool thread waits for its coroutine, so a waiting turn holds a thread, and
+must never wait for a task that has none. A first attempt waits only for tasks planned
+before it, which were submitted to the same first-in-first-out pool before it, so a
+thread took them before it took this one: they run (or ran), and the earliest of them
+waits for nobody. A retry waits for every planned task, some perhaps still queued behind
+busy threads: it takes each task no thread has taken yet (``claim``) and starts it on a
+thread of its own, so again everything waited for runs. (A step run on an executor of
+the user's, which may not be first-in-first-out, starts its tasks as they come.)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from collections.abc import Callable, Sequence
+
+__all__ = ["StartTurns"]
+
+_STARTED, _NONE = "started", "none"
+"""A planned task whose first coroutine started; one that starts none in its turn."""
+
+
+class StartTurns:
+    """The planned tasks of one async step, in plan order (the order they are submitted
+    to the pool), and where their first attempts are. Its state is touched on the loop's
+    thread only (``expect``'s claim and ``skip`` may be called from any thread)."""
+
+    __slots__ = (
+        "_claims", "_done", "_index", "_known", "_lock", "_loop", "_order", "_resuming", "_retries",
+        "_state", "_waiting",
+    )  # fmt: skip
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, planned: Sequence[str] = ()) -> None:
+        """``planned``: the step's tasks, if all are submitted at once; else (under a
+        ``max_concurrency``) each joins the order as it is submitted (``expect``)."""
+        self._loop = loop
+        self._order: list[str] = list(planned)  # planned task ids, in plan order
+        self._index = {task_id: place for place, task_id in enumerate(planned)}
+        self._known = frozenset(planned)
+        self._state: dict[str, str] = {}  # by task id: _STARTED or _NONE once there
+        self._done = 0  # how many of ``_order``'s first are _STARTED or _NONE
+        self._waiting: dict[str, asyncio.Future[None]] = {}  # first attempts held
+        self._retries: list[asyncio.Future[None]] = []  # later attempts held
+        self._resuming = 0  # attempts let go that have not resumed yet
+        # by task id, how to run a submitted task no thread has taken yet
+        self._claims: dict[str, Callable[[], None]] = {}
+        self._lock = threading.Lock()
+
+    def expect(self, task_id: str, run: Callable[[], None]) -> Callable[[], None]:
+        """(Before ``task_id`` is submitted) note it as the next planned task; return what
+        the pool is to run: ``run``, unless a retry took the task first (``claim``)."""
+        with self._lock:
+            self._claims[task_id] = run
+        if task_id not in self._known:  # (posted before the pool can take the task, so
+            self._loop.call_soon_threadsafe(self._expected, task_id)  # seen before it comes)
+        return lambda: self._claimed(task_id)
+
+    def _expected(self, task_id: str) -> None:
+        self._index[task_id] = len(self._order)
+        self._order.append(task_id)
+
+    def _claimed(self, task_id: str) -> None:
+        with self._lock:
+            run = self._claims.pop(task_id, None)
+        if run is not None:
+            run()
+
+    async def wait(self, task_id: str) -> None:
+        """(On the loop, before an attempt's coroutine) wait for the attempt's turn."""
+        place = self._index.get(task_id)
+        if place is None:
+            return  # not a planned task: an error handler, a called task
+        if task_id not in self._state:  # its first attempt
+            if self._done == place and not self._resuming:  # its turn, no one ahead of it
+                self._state[task_id] = _STARTED
+                self._advance()  # (those it lets go resume after this one goes on)
+                return
+            held = self._waiting[task_id] = self._loop.create_future()
+            if self._done == place:  # its turn: it goes, though behind those the loop
+                self._advance()  # was told to resume already
+        else:  # a retry: behind every first attempt, each of which has a thread
+            held = self._loop.create_future()
+            self._retries.append(held)
+            if self._done == len(self._order):  # (still behind those told to resume)
+                self._advance()
+            with self._lock:
+                unclaimed = [self._claims.pop(t) for t in self._order if t in self._claims]
+            for run in unclaimed:
+                threading.Thread(target=run, name="graphkit-turn", daemon=True).start()
+        try:
+            await held
+        except asyncio.CancelledError:  # (cancelled while held: it starts nothing)
+            if self._waiting.pop(task_id, None) is not None:
+                self._state[task_id] = _NONE
+                self._advance()
+            elif held not in self._retries:  # (let go, it resumes no more)
+                self._resuming -= 1
+            raise
+        self._resuming -= 1
+
+    def skip(self, task_id: str) -> None:
+        """``task_id`` starts no coroutine now (a sync node, or its task ended)."""
+        with contextlib.suppress(RuntimeError):  # (the loop closed: nothing waits)
+            self._loop.call_soon_threadsafe(self._skipped, task_id)
+
+    def _skipped(self, task_id: str) -> None:
+        if task_id in self._index and task_id not in self._state:
+            self._state[task_id] = _NONE
+            self._advance()
+
+    def _advance(self) -> None:
+        """Let go, in plan order, the held first attempts whose predecessors are all
+        there; once every first attempt is there, the held retries."""
+        order, state = self._order, self._state
+        while self._done < len(order):
+            task_id = order[self._done]
+            if task_id not in state:
+                held = self._waiting.pop(task_id, None)
+                if held is None:
+                    return  # its coroutine has not come yet
+                state[task_id] = _STARTED
+                self._resuming += 1
+                self._loop.call_soon(_let_go, held)
+            self._done += 1
+        retries, self._retries = self._retries, []
+        self._resuming += len(retries)
+        for held in retries:
+            self._loop.call_soon(_let_go, held)
+
+
+def _let_go(held: asyncio.Future[None]) -> None:
+    """Let a held attempt go. Always a loop turn later (``call_soon``), even for one that
+    could go at once: the attempts let go before it resume first, in the order they were
+    let go, and a done future awaited would not wait for them."""
+    if not held.done():  # (cancelled meanwhile)
+        held.set_result(None)

@@ -1,0 +1,124 @@
+"""A step's async tasks start in plan order (``graphkit.pregel.start_turns``) without
+ever waiting for a task no thread runs: more tasks than the shared pool has threads,
+a subgraph's async step inside a parent step that holds many threads, a
+``max_concurrency`` and retries all finish. Each run has a hard time limit, so a
+deadlock fails the test instead of hanging the suite."""
+
+from __future__ import annotations
+
+import asyncio
+import operator
+import threading
+from collections.abc import Callable
+from typing import Annotated, Any, TypedDict
+
+import pytest
+
+from graphkit import END, START, RetryPolicy, Send, StateGraph
+
+LIMIT = 120.0  # seconds: generous; these runs take well under one
+
+
+class State(TypedDict, total=False):
+    xs: Annotated[list, operator.add]
+    i: int
+
+
+class Flaky(Exception):
+    """Retried by the default ``retry_on`` (a ValueError is not)."""
+
+
+def _within_limit(run: Callable[[], Any]) -> Any:
+    """What ``run()`` returns, run in a thread given ``LIMIT`` seconds to finish."""
+    got: list[Any] = []
+    thread = threading.Thread(target=lambda: got.append(run()), daemon=True)
+    thread.start()
+    thread.join(LIMIT)
+    assert not thread.is_alive(), f"the run did not finish in {LIMIT} s: deadlocked?"
+    assert got, "the run raised (see the thread's traceback above)"
+    return got[0]
+
+
+def _fan_out(sends: int, work: Any, **node_options: Any) -> Any:
+    graph = StateGraph(State)
+    graph.add_node("work", work, **node_options)
+    graph.add_conditional_edges(START, lambda s: [Send("work", {"i": i}) for i in range(sends)])
+    graph.add_edge("work", END)
+    return graph.compile()
+
+
+async def _work(state: State) -> State:
+    await asyncio.sleep(0)
+    return {"xs": [state["i"]]}
+
+
+def _run(app: Any, how: str, config: Any = None) -> list[int]:
+    """The run's ``xs``, by ``how``: ``ainvoke``, ``trace`` or ``atrace``."""
+    if how == "ainvoke":
+        return asyncio.run(app.ainvoke({"xs": []}, config))["xs"]
+    if how == "trace":
+        return app.trace({"xs": []}, config).values["xs"]
+    return asyncio.run(app.atrace({"xs": []}, config)).values["xs"]
+
+
+@pytest.mark.parametrize("how", ["ainvoke", "trace", "atrace"])
+def test_300_async_sends_finish(how: str) -> None:
+    app = _fan_out(300, _work)
+    assert sorted(_within_limit(lambda: _run(app, how))) == list(range(300))
+
+
+def test_300_async_sends_that_each_fail_once_finish_after_retries() -> None:
+    """Each retry waits for every first attempt, some still queued behind the pool's
+    busy threads: the retry starts those on threads of their own."""
+    failed: set[int] = set()
+
+    async def flaky(state: State) -> State:
+        if state["i"] not in failed:
+            failed.add(state["i"])
+            raise Flaky("fails once")
+        return {"xs": [state["i"]]}
+
+    retry = RetryPolicy(max_attempts=2, initial_interval=0.0, jitter=False)
+    app = _fan_out(300, flaky, retry_policy=retry)
+    assert sorted(_within_limit(lambda: _run(app, "ainvoke"))) == list(range(300))
+
+
+@pytest.mark.parametrize("how", ["ainvoke", "trace", "atrace"])
+def test_a_subgraphs_async_step_inside_a_parent_step_of_many_async_tasks(how: str) -> None:
+    """40 parent tasks hold pool threads while each one's subgraph runs a step of three
+    async tasks: 160 tasks at once on a pool of 64 threads."""
+    inner = StateGraph(State)
+    for name in "abc":
+        inner.add_node(name, _work)
+        inner.add_edge(START, name)
+    sub = inner.compile()
+
+    async def parent_node(state: State) -> State:
+        done = await sub.ainvoke({"xs": [], "i": state["i"]})
+        return {"xs": done["xs"]}
+
+    app = _fan_out(40, parent_node)
+    assert sorted(_within_limit(lambda: _run(app, how))) == sorted(list(range(40)) * 3)
+
+
+@pytest.mark.parametrize("how", ["ainvoke", "trace", "atrace"])
+def test_a_compiled_subgraph_node_inside_many_async_tasks(how: str) -> None:
+    inner = StateGraph(State)
+    for name in "abc":
+        inner.add_node(name, _work)
+        inner.add_edge(START, name)
+    graph = StateGraph(State)
+    graph.add_node("sub", inner.compile())
+    graph.add_node("work", _work)
+    sends = [Send("work", {"i": i}) for i in range(60)]
+    graph.add_conditional_edges(START, lambda s: [*sends, Send("sub", {"i": 99})])
+    app = graph.compile()
+    got = _within_limit(lambda: _run(app, how))
+    assert sorted(got) == sorted([*range(60), 99, 99, 99])
+
+
+@pytest.mark.parametrize("how", ["ainvoke", "trace", "atrace"])
+def test_max_concurrency_2_with_10_async_sends(how: str) -> None:
+    app = _fan_out(10, _work)
+    got = _within_limit(lambda: _run(app, how, {"max_concurrency": 2}))
+    assert sorted(got) == list(range(10))
