@@ -21,7 +21,7 @@ from graphkit.pregel.batching import BatchMethods
 from graphkit.pregel.composing import ComposingMethods
 from graphkit.pregel.json_schemas import _json_schema, _type_json_schema
 from graphkit.pregel.schemas import RunnableSchemas
-from graphkit.pregel.subgraph_search import _attribute, _chain_parts, _reached
+from graphkit.pregel.subgraph_search import _attribute, _chain_parts, _reached, unbound
 
 __all__ = ["GraphNode", "RunnableMethods", "graph_in", "runs_coroutines"]
 
@@ -384,8 +384,17 @@ def runs_coroutines(graph: Any) -> bool:
             actions = [spec.function]
         else:
             continue
-        pending += [found for action in actions for found in _reached_by(action)]
+        pending += [found for action in actions for found in _reached_by(_unwrapped(action))]
     return False
+
+
+def _unwrapped(action: Any) -> Any:
+    """What a LangChain binding round a node runs (``sub.with_retry()``: a ``RunnableRetry``
+    round graphkit's graph as LangChain sees it, round ``sub``), which ``ainvoke`` awaits
+    as it awaits ``sub``; ``action`` itself if it is none."""
+    inner = unbound(action)
+    graph = _attribute(inner, "app") if inner is not action else None
+    return graph if isinstance(graph, RunnableMethods) else inner
 
 
 def _channel_names(keys: Sequence[str]) -> str | list[str]:

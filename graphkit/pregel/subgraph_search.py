@@ -13,7 +13,7 @@ import sys
 import types
 from typing import Any
 
-__all__: list[str] = []  # (private to graph_in)
+__all__ = ["unbound"]
 
 
 def _chain_parts(action: Any) -> list[Any]:
@@ -33,6 +33,16 @@ def _chain_parts(action: Any) -> list[Any]:
         parts += [step for step in inner if id(step) not in seen]
         seen.update(map(id, inner))
     return parts
+
+
+def unbound(action: Any) -> Any:
+    """The Runnable a LangChain binding (``with_retry``, ``with_config``, ``bind``) wraps,
+    through every layer; ``action`` itself otherwise. LangGraph's subgraph search does not
+    look through one (so ``_chain_parts`` does not): only ``runs_coroutines`` does."""
+    runnables = sys.modules.get("langchain_core.runnables.base")
+    while runnables is not None and isinstance(action, runnables.RunnableBindingBase):
+        action = action.bound
+    return action
 
 
 def _reached(function: Any) -> list[Any]:

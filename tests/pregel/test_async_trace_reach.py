@@ -44,6 +44,30 @@ def test_a_subgraph_node_compiled_without_a_saver_has_its_async_nodes_traced():
     assert app.trace({"log": []}).values == {"log": ["leaf"]}
 
 
+@pytest.mark.parametrize("wrap", ["with_retry", "with_config", "binding"])
+def test_a_subgraph_node_in_a_langchain_binding_has_its_async_nodes_traced(wrap):
+    """LangGraph's ``ainvoke`` awaits a binding round a graph (``sub.with_retry()``) as
+    it awaits the graph: ``trace`` found no async node through it, so it ran the step
+    without a loop and the subgraph refused its async node."""
+    from langchain_core.runnables import RunnableBinding
+    from langgraph.graph import START as THEIR_START
+    from langgraph.graph import StateGraph as TheirGraph
+
+    def wrapped(inner):
+        if wrap == "binding":  # (what ``.bind()`` makes, round graphkit's graph itself)
+            return RunnableBinding(bound=inner, kwargs={}, config={"tags": ["t"]})
+        return getattr(inner, wrap)(**({"tags": ["t"]} if wrap == "with_config" else {}))
+
+    def outer(library_graph, start):
+        inner = library_graph(State).add_node("leaf", leaf).add_edge(start, "leaf").compile()
+        node = wrapped(inner)
+        return library_graph(State).add_node("sub", node).add_edge(start, "sub").compile()
+
+    expected = asyncio.run(outer(TheirGraph, THEIR_START).ainvoke({"log": []}))
+    assert expected == {"log": ["leaf"]}
+    assert outer(StateGraph, START).trace({"log": []}).values == expected
+
+
 def test_the_second_graph_a_sync_node_invokes_is_refused_as_under_ainvoke():
     """``get_subgraphs`` names the first graph a node's function reaches, as LangGraph's
     does; a sync node's ``.invoke`` of any of them is a sync run, which refuses async
