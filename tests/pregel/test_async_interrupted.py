@@ -9,6 +9,7 @@ import asyncio
 import operator
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from typing import Annotated, Any, TypedDict
 
@@ -171,3 +172,45 @@ def test_a_cancelled_atrace_has_cancelled_its_async_nodes_when_it_raises() -> No
 
     cancelled = asyncio.run(main())
     assert cancelled.run.status != "done"
+
+
+def test_a_node_blocking_the_loop_past_the_wait_still_gets_the_others_cancelled(
+    sigint_raises: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A node that blocks graphkit's loop (a sync call in an ``async def``: a blocking
+    client, a nested ``trace``) for longer than the caller waits: the caller gives up
+    waiting, but the cancelling still runs once the loop is free, so a node beside it
+    does not go on unseen (the cancelling was dropped with the wait)."""
+    from graphkit.pregel import timeouts
+
+    monkeypatch.setattr(timeouts.abandon_step, "__defaults__", (0.05,))
+    beside_started, cancelled, finished = (threading.Event() for _ in range(3))
+
+    async def blocking(state: State) -> dict[str, Any]:
+        while not beside_started.is_set():
+            await asyncio.sleep(0.001)
+        while not INTERRUPTED.is_set():  # (blocks the loop from here: no await)
+            signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+            time.sleep(0.001)
+        time.sleep(0.3)  # (well past the caller's wait)
+        return {"log": ["blocking"]}
+
+    async def beside(state: State) -> dict[str, Any]:
+        beside_started.set()
+        try:
+            await asyncio.sleep(1)
+        except asyncio.CancelledError:
+            cancelled.set()
+            raise
+        finished.set()
+        return {"log": ["beside"]}
+
+    builder = StateGraph(State).add_node("blocking", blocking).add_node("beside", beside)
+    app = builder.add_edge(START, "blocking").add_edge(START, "beside").compile()
+    with pytest.raises(KeyboardInterrupt):
+        app.trace({"log": []})
+    for _ in range(300):  # (until the loop is free and has run what was left for it)
+        if cancelled.is_set() or finished.is_set():
+            break
+        time.sleep(0.01)
+    assert cancelled.is_set() and not finished.is_set()
