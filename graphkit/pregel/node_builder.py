@@ -21,6 +21,7 @@ from graphkit.diagnostics.building import timeout_policy
 from graphkit.diagnostics.cache import check_cache_policy
 from graphkit.errors import InvalidUpdateError
 from graphkit.pregel.spec import FreshRead, Writer, injectable_parameters
+from graphkit.pregel.subgraph_search import unbound
 from graphkit.types import RetryPolicy, Send
 
 __all__ = [
@@ -308,12 +309,9 @@ def has_async_code(action: Any) -> bool:
     runnables = sys.modules.get("langchain_core.runnables.base")
     if runnables is None or not isinstance(action, runnables.Runnable):
         return True
-    while isinstance(action, runnables.RunnableBindingBase):  # (with_retry's too)
-        action = action.bound
-    if isinstance(action, runnables.RunnableSequence):
-        return all(has_async_code(step) for step in action.steps)
-    if isinstance(action, runnables.RunnableParallel):
-        return all(has_async_code(step) for step in action.steps__.values())
+    action, steps = _steps_of(action)
+    if steps is not None:
+        return all(has_async_code(step) for step in steps)
     if isinstance(action, runnables.RunnableLambda):
         return getattr(action, "afunc", None) is not None
     return type(action).ainvoke is not runnables.Runnable.ainvoke
@@ -328,14 +326,24 @@ def only_async_code(action: Any) -> bool:
     runnables = sys.modules.get("langchain_core.runnables.base")
     if runnables is None or not isinstance(action, runnables.Runnable):
         return False
-    while isinstance(action, runnables.RunnableBindingBase):  # (with_retry's too)
-        action = action.bound
-    if isinstance(action, runnables.RunnableSequence):
-        return any(only_async_code(step) for step in action.steps)
-    if isinstance(action, runnables.RunnableParallel):
-        return any(only_async_code(step) for step in action.steps__.values())
+    action, steps = _steps_of(action)
+    if steps is not None:
+        return any(only_async_code(step) for step in steps)
     afunc = getattr(action, "afunc", None)
     return afunc is not None and getattr(action, "func", None) is None
+
+
+def _steps_of(runnable: Any) -> tuple[Any, list[Any] | None]:
+    """A langchain-core Runnable under its bindings (``with_retry``'s too), and the
+    Runnables it runs in turn if it is a sequence or side by side if a parallel (None
+    otherwise): what ``has_async_code`` and ``only_async_code`` look into."""
+    runnables = sys.modules["langchain_core.runnables.base"]
+    runnable = unbound(runnable)
+    if isinstance(runnable, runnables.RunnableSequence):
+        return runnable, list(runnable.steps)
+    if isinstance(runnable, runnables.RunnableParallel):
+        return runnable, list(runnable.steps__.values())
+    return runnable, None
 
 
 def _ainvoke_of(function: Callable[..., Any]) -> Callable[..., Any] | None:
