@@ -322,6 +322,9 @@ class InLangGraphContext:
 
     def __init__(self, runnable: Any, where: str) -> None:
         self.runnable, self.where = runnable, where
+        # what graphkit looks through to see that the Runnable has only async code (a
+        # ToolNode with an async-only tool), so that trace runs it as ainvoke does
+        self.__wrapped__ = runnable
 
     def __repr__(self) -> str:
         return f"InLangGraphContext({self.runnable!r})"

@@ -65,6 +65,7 @@ from graphkit.prebuilt.tool_results import (
     invalid_arguments,
     plain_command,
 )
+from graphkit.pregel.node_builder import is_async_only_tool
 from graphkit.pregel.phases import task_state
 from graphkit.pregel.runtime import Runtime, get_runtime
 from graphkit.types import Command, Send
@@ -178,7 +179,9 @@ class ToolNode(Runnable[Any, Any]):
     ) -> Any:
         """Run the calls; return ``{messages_key: [ToolMessage, ...]}`` for a state,
         a list of ToolMessages for a list, or a list of Commands if a tool returned one.
-        (``awrap_tool_call`` is for ``ainvoke`` only, as in LangGraph.)"""
+        (``awrap_tool_call`` is for ``ainvoke`` only, as in LangGraph.) A tool with only
+        a coroutine cannot run here: its call raises langchain-core's
+        ``NotImplementedError``, as in LangGraph, alone as in a graph (docs/decisions.md)."""
         calls, input_type, runtimes = self._prepare(input, config, runtime, store)
         if len(calls) == 1:
             outputs = [self._run_one(calls[0], input_type, runtimes[0])]
@@ -307,10 +310,27 @@ class ToolNode(Runnable[Any, Any]):
             return self._unknown_tool(call)
         payload, injected = self._payload(call, tool, runtime)
         try:
-            response = _invoke_tool(tool, payload, runtime.config)
+            response = tool.invoke(payload, runtime.config)
             return self._normalise(plain_command(response), call, input_type)
         except Exception as error:
+            if isinstance(error, NotImplementedError) and is_async_only_tool(tool):
+                error.add_note(self._sync_run_fix(tool))
             return self._failed(call, error, injected)
+
+    def _sync_run_fix(self, tool: BaseTool) -> str:
+        """What to do when an async-only tool ran synchronously: LangGraph raises
+        langchain-core's error there, and so does graphkit (the note adds the fix without
+        changing the text a handler turns into the model's error message)."""
+        how = "the graph ran with invoke/stream (or the node was invoked alone)"
+        fixes = "run the graph with ainvoke/astream (trace and atrace do)"
+        if self.wrap_tool_call is not None and self.awrap_tool_call is None:
+            how = "its wrap_tool_call is sync, so execute() runs the tool synchronously"
+            fixes = "give the ToolNode an awrap_tool_call too, which ainvoke awaits"
+        return (
+            f"ToolNode {self.name!r}: tool {tool.name!r} has only async code (a coroutine, "
+            f"no sync function) and {how}. Fix: {fixes}, or give the tool a sync function "
+            "too (StructuredTool.from_function(func=..., coroutine=...))."
+        )
 
     async def _aexecute(
         self,
@@ -459,11 +479,3 @@ def _current_runtime(config: Any, store: Any) -> Runtime:
         configurable = (config or {}).get("configurable") or {}
         runtime = configurable.get(_RUNTIME_KEY) or Runtime()
     return dataclasses.replace(runtime, store=store) if store is not None else runtime
-
-
-def _invoke_tool(tool: BaseTool, payload: dict[str, Any], config: Any) -> Any:
-    """Run a tool; an ``async def`` tool runs on an event loop of its own (tasks and
-    parallel calls run in worker threads, so there is no loop already running)."""
-    if getattr(tool, "func", None) is None and getattr(tool, "coroutine", None) is not None:
-        return asyncio.run(tool.ainvoke(payload, config))
-    return tool.invoke(payload, config)

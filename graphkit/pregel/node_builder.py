@@ -33,6 +33,7 @@ __all__ = [
     "awaited_call",
     "can_time_out",
     "has_async_code",
+    "is_async_only_tool",
     "node_call",
     "node_writer",
     "only_async_code",
@@ -322,15 +323,28 @@ def only_async_code(action: Any) -> bool:
     ``ainvoke`` works: a lambda (or LangGraph's ``RunnableCallable``) given only an async
     function, or a sequence, parallel or binding with such a step. Its ``invoke`` raises
     LangChain's ``TypeError``, as LangGraph's ``invoke`` lets it; ``trace`` runs it on
-    an event loop, as it runs ``async def`` nodes. Anything else: False."""
+    an event loop, as it runs ``async def`` nodes. A ToolNode holding a tool with only a
+    coroutine counts too (its ``invoke`` raises langchain-core's ``NotImplementedError``
+    for that tool, as LangGraph's does). Anything else: False."""
     runnables = sys.modules.get("langchain_core.runnables.base")
+    if runnables is not None and not isinstance(action, runnables.Runnable):
+        action = getattr(action, "__wrapped__", action)  # a converted LangGraph Runnable
     if runnables is None or not isinstance(action, runnables.Runnable):
         return False
     action, steps = _steps_of(action)
     if steps is not None:
         return any(only_async_code(step) for step in steps)
+    tools = getattr(action, "tools_by_name", None)  # a ToolNode, graphkit's or LangGraph's
+    if isinstance(tools, dict) and any(is_async_only_tool(tool) for tool in tools.values()):
+        return True
     afunc = getattr(action, "afunc", None)
     return afunc is not None and getattr(action, "func", None) is None
+
+
+def is_async_only_tool(tool: Any) -> bool:
+    """Whether a langchain-core tool has a coroutine and no sync function: its ``invoke``
+    raises langchain-core's ``NotImplementedError``, only ``ainvoke`` runs it."""
+    return getattr(tool, "func", None) is None and getattr(tool, "coroutine", None) is not None
 
 
 def _steps_of(runnable: Any) -> tuple[Any, list[Any] | None]:

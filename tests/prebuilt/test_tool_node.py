@@ -59,7 +59,10 @@ def test_unknown_tool_lists_the_tools_there_are() -> None:
     assert message.content == "Error: two is not a valid tool, try one of [one]."
 
 
-def test_async_tools_run_from_sync_invoke_and_ainvoke_works() -> None:
+def test_an_async_only_tool_invoked_alone_fails_as_in_a_graph_and_ainvoke_works() -> None:
+    """Alone, as in a graph (see docs/decisions.md): ``invoke`` is a sync run, so an
+    async-only tool fails there with langchain-core's error and the fix in a note."""
+
     @tool
     async def later(x: int) -> int:
         """Double, asynchronously."""
@@ -67,9 +70,25 @@ def test_async_tools_run_from_sync_invoke_and_ainvoke_works() -> None:
         return 2 * x
 
     node = ToolNode([later])
-    assert node.invoke(asking(call("later", x=2)))["messages"][0].content == "4"
+    with pytest.raises(NotImplementedError, match="does not support sync invocation") as caught:
+        node.invoke(asking(call("later", x=2)))
+    assert "ainvoke" in caught.value.__notes__[0]
+    handled = ToolNode([later], handle_tool_errors=True).invoke(asking(call("later", x=2)))
+    assert handled["messages"][0].status == "error"
     result = asyncio.run(node.ainvoke(asking(call("later", x=3))))
     assert result["messages"][0].content == "6"
+
+
+def test_a_sync_wrapper_names_awrap_tool_call_as_the_fix() -> None:
+    @tool
+    async def later(x: int) -> int:
+        """Double, asynchronously."""
+        return 2 * x
+
+    node = ToolNode([later], wrap_tool_call=lambda request, execute: execute(request))
+    with pytest.raises(NotImplementedError) as caught:
+        asyncio.run(node.ainvoke(asking(call("later", x=3))))
+    assert "awrap_tool_call" in caught.value.__notes__[0]
 
 
 def test_unsupported_options_are_named() -> None:
