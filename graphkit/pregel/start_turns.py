@@ -18,8 +18,10 @@ must never wait for a task that has none. A first attempt waits only for tasks p
 before it, which were submitted to the same first-in-first-out pool before it, so a
 thread took them before it took this one: they run (or ran), and the earliest of them
 waits for nobody. A retry waits for every planned task, some perhaps still queued behind
-busy threads: it takes each task no thread has taken yet (``claim``) and starts it on a
-thread of its own, so again everything waited for runs. (A step run on an executor of
+busy threads: it starts a thread of its own that runs, one after another in plan order,
+each task no thread has taken yet (``_drain``); a retry on that thread starts the next,
+so again everything waited for runs. Past ``_MOST_HELPERS`` such threads, retries wait
+for nobody, so their number stays bounded. (A step run on an executor of
 the user's, which may not be first-in-first-out, starts its tasks as they come.)
 """
 
@@ -32,6 +34,11 @@ from collections.abc import Callable, Sequence
 
 __all__ = ["StartTurns"]
 
+_MOST_HELPERS = 16
+"""How many threads of their own a step's retries start: each runs, in plan order, the
+tasks the pool has not taken yet. Past it a retry waits for no first attempt (order
+yields to a bounded thread count: 1,000 ``Send``s that all retry)."""
+
 _STARTED, _NONE = "started", "none"
 """A planned task whose first coroutine started; one that starts none in its turn."""
 
@@ -42,8 +49,8 @@ class StartTurns:
     thread only (``expect``'s claim and ``skip`` may be called from any thread)."""
 
     __slots__ = (
-        "_claims", "_done", "_index", "_known", "_lock", "_loop", "_order", "_resuming", "_retries",
-        "_state", "_waiting",
+        "_claims", "_done", "_helpers", "_index", "_known", "_lock", "_loop", "_order", "_resuming",
+        "_retries", "_state", "_waiting",
     )  # fmt: skip
 
     def __init__(self, loop: asyncio.AbstractEventLoop, planned: Sequence[str] = ()) -> None:
@@ -61,6 +68,7 @@ class StartTurns:
         # by task id, how to run a submitted task no thread has taken yet
         self._claims: dict[str, Callable[[], None]] = {}
         self._lock = threading.Lock()
+        self._helpers = 0  # threads started by retries (``_drain``), up to _MOST_HELPERS
 
     def expect(self, task_id: str, run: Callable[[], None]) -> Callable[[], None]:
         """(Before ``task_id`` is submitted) note it as the next planned task; return what
@@ -95,21 +103,28 @@ class StartTurns:
             if self._done == place:  # its turn: it goes, though behind those the loop
                 self._advance()  # was told to resume already
         else:  # a retry: behind every first attempt, each of which has a thread
+            if self._helpers >= _MOST_HELPERS:
+                return  # (past the cap, retries wait for nobody: see _MOST_HELPERS)
             held = self._loop.create_future()
             self._retries.append(held)
             if self._done == len(self._order):  # (still behind those told to resume)
                 self._advance()
             with self._lock:
-                unclaimed = [self._claims.pop(t) for t in self._order if t in self._claims]
-            for run in unclaimed:
-                threading.Thread(target=run, name="graphkit-turn", daemon=True).start()
+                unclaimed = bool(self._claims)
+            if unclaimed:  # one thread runs those, in order; a retry it meets starts another
+                self._helpers += 1
+                threading.Thread(target=self._drain, name="graphkit-turn", daemon=True).start()
+                if self._helpers >= _MOST_HELPERS:
+                    self._let_retries_go()
         try:
             await held
         except asyncio.CancelledError:  # (cancelled while held: it starts nothing)
             if self._waiting.pop(task_id, None) is not None:
                 self._state[task_id] = _NONE
                 self._advance()
-            elif held not in self._retries:  # (let go, it resumes no more)
+            elif held in self._retries:  # (never let go: it is no longer counted on)
+                self._retries.remove(held)
+            else:  # (let go, it resumes no more)
                 self._resuming -= 1
             raise
         self._resuming -= 1
@@ -138,10 +153,23 @@ class StartTurns:
                 self._resuming += 1
                 self._loop.call_soon(_let_go, held)
             self._done += 1
+        self._let_retries_go()
+
+    def _let_retries_go(self) -> None:
         retries, self._retries = self._retries, []
         self._resuming += len(retries)
         for held in retries:
             self._loop.call_soon(_let_go, held)
+
+    def _drain(self) -> None:
+        """(On a thread of its own) run, in plan order, each submitted task no thread has
+        taken yet; the pool's threads take their share meanwhile (``_claimed``)."""
+        while True:
+            with self._lock:
+                if not self._claims:
+                    return
+                run = self._claims.pop(next(iter(self._claims)))
+            run()
 
 
 def _let_go(held: asyncio.Future[None]) -> None:

@@ -122,3 +122,23 @@ def test_max_concurrency_2_with_10_async_sends(how: str) -> None:
     app = _fan_out(10, _work)
     got = _within_limit(lambda: _run(app, how, {"max_concurrency": 2}))
     assert sorted(got) == list(range(10))
+
+
+@pytest.mark.parametrize("failing", ["one", "all"])
+def test_retries_start_a_bounded_number_of_threads(failing: str) -> None:
+    """A retry that waits for first attempts still queued starts one thread that runs
+    them in turn, not a thread each: one retry among 300 ``Send``s started ~236."""
+    failed: set[int] = set() if failing == "all" else set(range(1, 300))
+    seen: set[str] = set()
+
+    async def flaky(state: State) -> State:
+        seen.update(str(t.ident) for t in threading.enumerate() if t.name == "graphkit-turn")
+        if state["i"] not in failed:
+            failed.add(state["i"])
+            raise Flaky("fails once")
+        return {"xs": [state["i"]]}
+
+    retry = RetryPolicy(max_attempts=2, initial_interval=0.0, jitter=False)
+    app = _fan_out(300, flaky, retry_policy=retry)
+    assert sorted(_within_limit(lambda: _run(app, "ainvoke"))) == list(range(300))
+    assert len(seen) <= 16
