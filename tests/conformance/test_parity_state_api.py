@@ -202,9 +202,15 @@ def test_a_snapshot_lists_sends_first_then_nodes_in_the_order_they_were_added(sa
             state = app.get_state(THREAD)
             return state.next, [task.name for task in state.tasks]
 
-    ours = listed(load_graphkit())
-    assert ours == listed(load_langgraph())
-    assert ours[1][:3] == ["mid", "zeta", "alpha"]
+    ours, theirs = listed(load_graphkit()), listed(load_langgraph())
+    if stop == "failure":
+        # which siblings finished, and so left `next` with their writes saved, before
+        # zeta's error stopped the step is a race in both libraries (K5: a CI run under
+        # load saw graphkit save alpha's and LangGraph not): `next` holds zeta in both
+        assert "zeta" in ours[0] and "zeta" in theirs[0]
+        ours, theirs = ours[1], theirs[1]
+    assert ours == theirs
+    assert (ours if stop == "failure" else ours[1])[:3] == ["mid", "zeta", "alpha"]
 
 
 @pytest.mark.parametrize("saver", ["memory", "sqlite"])
