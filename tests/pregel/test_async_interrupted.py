@@ -184,7 +184,7 @@ def test_a_node_blocking_the_loop_past_the_wait_still_gets_the_others_cancelled(
     from graphkit.pregel import timeouts
 
     monkeypatch.setattr(timeouts.abandon_step, "__defaults__", (0.05,))
-    beside_started, cancelled, finished = (threading.Event() for _ in range(3))
+    beside_started, cancelled, finished, released = (threading.Event() for _ in range(4))
 
     async def blocking(state: State) -> dict[str, Any]:
         while not beside_started.is_set():
@@ -192,13 +192,13 @@ def test_a_node_blocking_the_loop_past_the_wait_still_gets_the_others_cancelled(
         while not INTERRUPTED.is_set():  # (blocks the loop from here: no await)
             signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
             time.sleep(0.001)
-        time.sleep(0.3)  # (well past the caller's wait)
+        released.wait(10)  # (until the caller has given up waiting and raised)
         return {"log": ["blocking"]}
 
     async def beside(state: State) -> dict[str, Any]:
         beside_started.set()
         try:
-            await asyncio.sleep(1)
+            await asyncio.sleep(30)
         except asyncio.CancelledError:
             cancelled.set()
             raise
@@ -209,6 +209,7 @@ def test_a_node_blocking_the_loop_past_the_wait_still_gets_the_others_cancelled(
     app = builder.add_edge(START, "blocking").add_edge(START, "beside").compile()
     with pytest.raises(KeyboardInterrupt):
         app.trace({"log": []})
+    released.set()
     for _ in range(300):  # (until the loop is free and has run what was left for it)
         if cancelled.is_set() or finished.is_set():
             break
