@@ -67,22 +67,6 @@ def test_300_async_sends_finish(how: str) -> None:
     assert sorted(_within_limit(lambda: _run(app, how))) == list(range(300))
 
 
-def test_300_async_sends_that_each_fail_once_finish_after_retries() -> None:
-    """Each retry waits for every first attempt, some still queued behind the pool's
-    busy threads: the retry starts those on threads of their own."""
-    failed: set[int] = set()
-
-    async def flaky(state: State) -> State:
-        if state["i"] not in failed:
-            failed.add(state["i"])
-            raise Flaky("fails once")
-        return {"xs": [state["i"]]}
-
-    retry = RetryPolicy(max_attempts=2, initial_interval=0.0, jitter=False)
-    app = _fan_out(300, flaky, retry_policy=retry)
-    assert sorted(_within_limit(lambda: _run(app, "ainvoke"))) == list(range(300))
-
-
 @pytest.mark.parametrize("how", ["ainvoke", "trace", "atrace"])
 def test_a_subgraphs_async_step_inside_a_parent_step_of_many_async_tasks(how: str) -> None:
     """40 parent tasks hold pool threads while each one's subgraph runs a step of three
