@@ -25,7 +25,7 @@ ABSOLUTE_PATH = re.compile(r"(?<![\w.])(/(?:work|home|root|tmp|Users)/|[A-Z]:\\\
 
 def test_the_course_lessons_are_numbered_in_order():
     numbers = [int(path.name[:2]) for path in LESSONS]
-    assert numbers == list(range(1, 20)), [path.name for path in LESSONS]
+    assert numbers == list(range(1, 21)), [path.name for path in LESSONS]
 
 
 def test_the_course_page_quotes_each_lessons_own_time():
@@ -125,7 +125,7 @@ def test_the_docs_hook_folds_no_exercise():
                 assert not exercise, f"{path.name} {cell.id} folds an exercise"
 
 
-def test_lessons_12_to_19_ask_their_questions_by_a_guess():
+def test_lessons_12_to_20_ask_their_questions_by_a_guess():
     """Each **Qn ·** of lessons 12 to 17 is followed, before the next Markdown, by a
     question the checks below recognise: none escapes them."""
     guess_lessons = (
@@ -137,13 +137,16 @@ def test_lessons_12_to_19_ask_their_questions_by_a_guess():
         "17-debug-your-langgraph-app",
         "18-async-and-concurrency",
         "19-channel-versions",
+        "20-subgraphs-in-depth",
     )
     for name in guess_lessons:
         cells = nbformat.read(FOLDER / f"{name}.ipynb", as_version=4).cells
         labels = [i for i, c in enumerate(cells) if re.search(r"\*\*Q\d+ ·", c.source)]
         assert (
             len(labels)
-            == {"12": 4, "13": 2, "14": 3, "15": 3, "16": 2, "17": 2, "18": 3, "19": 2}[name[:2]]
+            == {"12": 4, "13": 2, "14": 3, "15": 3, "16": 2, "17": 2, "18": 3, "19": 2, "20": 4}[
+                name[:2]
+            ]
         ), name
         for i in labels:
             block = itertools.takewhile(lambda c: c.cell_type == "code", cells[i + 1 :])
@@ -247,6 +250,22 @@ GIVEAWAYS = {
         "and saw 4",
         "holds a value only once",
     ],
+    ("20-subgraphs-in-depth", "l20-c10"): [
+        "**`('ask',)`**",
+        "`topic` and `draft`",
+        "next ('ask',)",
+    ],
+    ("20-subgraphs-in-depth", "l20-c20"): [
+        "its finished nodes do not run again",
+        "went on from its last one",
+        "'review': 2, 'write': 1",
+    ],
+    ("20-subgraphs-in-depth", "l20-c27"): [
+        "namespace **per node**",
+        "['hi', 'again']",
+        "own thread",
+    ],
+    ("20-subgraphs-in-depth", "l20-c34"): ["raises `RuntimeError`", "except RuntimeError"],
 }
 
 
@@ -354,6 +373,9 @@ STUB_MUST_NOT_SAY = {
     "lesson19.check_plan_rule": [r"\bin ready\b", r"> ?seen", r"any\("],
     "lesson19.check_run_once": [r"add_edge\(\[", r"add_edge\(sources"],
     "lesson19.check_woke": [r"\[step - 1\]", r"in before\[", r"> ?saw"],
+    "lesson20.check_mail_once": [r"add_node\(", r"add_edge\(", r"\bnotify\b"],
+    "lesson20.check_memory": [r"checkpointer\s*=\s*True", r"=True"],
+    "lesson20.check_answer_all": [r"\.id\b", r"resume=\{", r"<= ?100", r"\bprice\b"],
 }
 CHECK_CALL = re.compile(r"\b(lesson\d\d\.check_\w+)\(")
 
