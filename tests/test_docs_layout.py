@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from graphkit.widgets.tabs import TABLES
+from tests.widgets.colours import CONTRASTS, KNOB
 
 
 @contextlib.contextmanager
@@ -255,41 +256,6 @@ def test_debugger_tabs_are_all_reachable_at_phone_width(site_url, path, tmp_path
     assert "lm-mod-current" in chosen or "active" in chosen, chosen
 
 
-# Each text of the debugger (its own text nodes, a select's and an input's) with its colour's
-# contrast against the background it is painted on: the backgrounds up the tree, blended
-# down to the first opaque one, the text's colour blended over that (WCAG's formula), and
-# that background's luminance (0 black, 1 white).
-CONTRASTS = """() => {
-  const rgba = (c) => { const m = c.match(/rgba?\\(([^)]+)\\)/);
-    if (!m) return [0, 0, 0, 0];
-    const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number);
-    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
-  const over = (top, under) => [0, 1, 2].map(i => top[i] * top[3] + under[i] * (1 - top[3]))
-    .concat([1]);
-  const luminance = (c) => { const f = (v) => { v /= 255;
-      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
-    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
-  const behind = (el) => { const layers = [];
-    for (let e = el; e; e = e.parentElement) {
-      const c = rgba(getComputedStyle(e).backgroundColor);
-      if (c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
-    }
-    return layers.reverse().reduce((under, c) => over(c, under), [255, 255, 255, 1]); };
-  const texts = [];
-  for (const el of document.querySelectorAll('.gk-debugger, .gk-debugger *')) {
-    const own = [...el.childNodes].some(n => n.nodeType === 3 && n.data.trim());
-    if (!(own || ['SELECT', 'INPUT'].includes(el.tagName)) || el.closest('svg')) continue;
-    if (!el.getClientRects().length) continue;
-    const bg = behind(el), fg = over(rgba(getComputedStyle(el).color), bg);
-    const [light, dark] = [luminance(fg), luminance(bg)].sort((a, b) => b - a);
-    texts.push({text: (el.value || el.textContent).trim().slice(0, 40), tag: el.tagName,
-                ratio: Math.round((light + 0.05) / (dark + 0.05) * 100) / 100,
-                behind: Math.round(luminance(bg) * 100) / 100});
-  }
-  return texts;
-}"""
-
-
 @pytest.mark.docs
 @pytest.mark.browser
 @pytest.mark.parametrize("lesson", ["A1-debugger-tour", "08-human-in-the-loop"])
@@ -297,13 +263,16 @@ def test_debugger_reads_in_the_dark_scheme(site_url, lesson, tmp_path):
     """In the site's dark scheme ("slate") every text of a saved debugger has at least
     WCAG's 4.5:1 contrast against what it is painted on: the widget manager's colours,
     light, stayed on its labels (the status line, "step", "break at", "why" read 1.3:1,
-    black on slate) and its select boxes were white blocks. A PNG lands in tmp_path."""
+    black on slate) and its select boxes were white blocks. The slider's knob was a white
+    dot (the widgets' CSS paints it #fff): it is a slate grey, 3:1 at least on its track
+    and on the page (WCAG 1.4.11, a control). A PNG lands in tmp_path."""
     with offline_page(1280, scheme="dark") as page:
         page.goto(f"{site_url}/lessons/{lesson}/")
         debugger = page.locator(".gk-debugger").first
         debugger.wait_for(state="visible", timeout=30_000)
         scheme = page.evaluate("() => document.body.dataset.mdColorScheme")
-        texts = page.evaluate(CONTRASTS)
+        texts = page.evaluate(CONTRASTS, ".gk-debugger")
+        knob = page.evaluate(KNOB, ".gk-debugger")
         debugger.screenshot(path=str(tmp_path / f"{lesson}-dark.png"))
     assert scheme == "slate"
     shown = {t["text"] for t in texts}
@@ -315,3 +284,26 @@ def test_debugger_reads_in_the_dark_scheme(site_url, lesson, tmp_path):
     assert low == [], f"lessons/{lesson} in the dark scheme: texts under 4.5:1: {low}"
     glaring = [t for t in texts if t["tag"] in ("SELECT", "INPUT") and t["behind"] > 0.2]
     assert glaring == [], f"lessons/{lesson}: light boxes on the dark page: {glaring}"
+    assert knob["knobLuminance"] < 0.8, f"lessons/{lesson}: a white knob: {knob}"
+    assert knob["onTrack"] >= 3 and knob["onPage"] >= 3, f"lessons/{lesson}: {knob}"
+
+
+@pytest.mark.docs
+@pytest.mark.browser
+@pytest.mark.parametrize("lesson", ["A1-debugger-tour", "08-human-in-the-loop"])
+def test_debugger_reads_in_the_light_scheme(site_url, lesson, tmp_path):
+    """In the site's light scheme every text of a saved debugger has at least 4.5:1: the
+    unselected tabs' labels ("tasks", "writes", ...) were the widgets' grey, black at 54%
+    on the bar's #eeeeee, 4.43:1. A PNG lands in tmp_path."""
+    with offline_page(1280, scheme="light") as page:
+        page.goto(f"{site_url}/lessons/{lesson}/")
+        debugger = page.locator(".gk-debugger").first
+        debugger.wait_for(state="visible", timeout=30_000)
+        scheme = page.evaluate("() => document.body.dataset.mdColorScheme")
+        texts = page.evaluate(CONTRASTS, ".gk-debugger")
+        debugger.screenshot(path=str(tmp_path / f"{lesson}-light.png"))
+    assert scheme == "default"
+    tabs = [t for t in texts if "lm-TabBar-tabLabel" in t["cls"]]
+    assert [t["text"] for t in tabs] == list(TABLES), tabs
+    low = [t for t in texts if t["ratio"] < 4.5]
+    assert low == [], f"lessons/{lesson} in the light scheme: texts under 4.5:1: {low}"

@@ -61,6 +61,15 @@ _ICONS = {
 # The interrupted status is the palette's purple, darkened on a light ground: #cc79a7 reads
 # 3.1:1 on white, #a8457f 5.5:1; a dark ground (Lab's dark theme, the site's slate) keeps
 # #cc79a7 (5.3:1 on #1e2129), where the darker one would read 2.9:1.
+# An unselected tab's label is the widgets' --jp-ui-font-color2, black at 54% over the
+# bar's #eeeeee: 4.43:1 on a light ground (Lab, Voila, the site's light scheme), under
+# WCAG's 4.5:1. A light theme darkens it to #616161 (5.3:1, and 6.2:1 on the white of
+# a hovered tab, whose own colour still wins); a dark theme keeps its own, the site's
+# slate too (its notebook says data-jp-theme-light="true" whatever the scheme).
+# The slider's knob is white in every theme (the widgets' CSS writes #fff, not the
+# handle variable it declares): in a dark theme a glaring white dot. There it is Lab's
+# #bdbdbd, 3.3:1 on the #616161 track and 8.5:1 on #212121 (WCAG 1.4.11 asks 3:1 of a
+# control); hovered or focused, the widgets' brand colour. (The site's: extra.css.)
 _CSS = (
     """<style>
 .gk-debugger { max-width: 100%; }
@@ -92,6 +101,14 @@ _CSS = (
 .gk-debugger .gk-tables > .lm-TabBar > .lm-TabBar-content { flex-wrap: wrap; }
 .gk-debugger .gk-tables > .lm-TabBar .lm-TabBar-tab {
   flex: 1 1 0; max-width: var(--jp-widgets-horizontal-tab-width, 144px); min-width: max-content; }
+[data-jp-theme-light="true"] .gk-debugger .gk-tables > .lm-TabBar
+  .lm-TabBar-tab:not(.lm-mod-current):not(:hover),
+[data-md-color-scheme="default"] .gk-debugger .gk-tables > .lm-TabBar
+  .lm-TabBar-tab:not(.lm-mod-current):not(:hover) { color: #616161; }
+[data-md-color-scheme="slate"] .gk-debugger .gk-tables > .lm-TabBar
+  .lm-TabBar-tab:not(.lm-mod-current):not(:hover) { color: var(--jp-ui-font-color2); }
+[data-jp-theme-light="false"] .gk-debugger .noUi-handle {
+  background: #bdbdbd; border-color: #bdbdbd; }
 """
     + STATE_CSS
     + "</style>"

@@ -93,10 +93,10 @@ def _server(cmd: list[str], ready_url: str, tmp: Path):
 
 
 @pytest.fixture(scope="session")
-def voila_url(tmp_path_factory):
-    """A Voila server for a folder holding debugger.ipynb (a Debugger on chain_app),
-    learner.ipynb (the same, driven by a later cell), guide.ipynb (the guide's example)
-    store.ipynb (a store tab with a note) and async.ipynb (a graph of async nodes)."""
+def notebooks(tmp_path_factory) -> Path:
+    """A folder holding debugger.ipynb (a Debugger on chain_app), learner.ipynb (the same,
+    driven by a later cell), guide.ipynb (the guide's example), store.ipynb (a store tab
+    with a note) and async.ipynb (a graph of async nodes)."""
     folder = tmp_path_factory.mktemp("notebooks")
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(NOTEBOOK_CODE)])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
@@ -113,19 +113,32 @@ def voila_url(tmp_path_factory):
     meeting = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(ASYNC_CODE)])
     meeting.metadata["kernelspec"] = notebook.metadata["kernelspec"]
     nbformat.write(meeting, folder / "async.ipynb")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def voila_url(notebooks, tmp_path_factory):
+    """A Voila server for ``notebooks``, in JupyterLab's light theme."""
+    yield from voila_server(notebooks, tmp_path_factory, "light")
+
+
+def voila_server(folder: Path, tmp_path_factory, theme: str):
+    """Serve ``folder`` with Voila in JupyterLab's ``theme`` ("light" or "dark"); yield
+    its URL."""
     port = free_port()
     cmd = [
         sys.executable,
         "-m",
         "voila",
         str(folder),
+        f"--theme={theme}",
         "--no-browser",
         "--Voila.ip=127.0.0.1",
         f"--port={port}",
         "--show_tracebacks=True",
     ]
     ready = f"http://127.0.0.1:{port}/voila/static/"
-    with _server(cmd, ready, tmp_path_factory.mktemp("voila")):
+    with _server(cmd, ready, tmp_path_factory.mktemp(f"voila-{theme}")):
         yield f"http://127.0.0.1:{port}"
 
 

@@ -297,3 +297,29 @@ def test_the_interrupted_status_reads_on_a_light_and_a_dark_ground():
     for rule in (dark, slate):
         assert _contrast(rule.group(1), "#1e2129") >= 4.5  # (the site's slate ground)
         assert _contrast(rule.group(1), "#111111") >= 4.5  # (Lab's dark ground)
+
+
+def test_unselected_tabs_read_on_a_light_ground():
+    """An unselected tab's label was the widgets' grey (black at 54%) on the bar's
+    #eeeeee: 4.43:1, under WCAG's 4.5:1. A light theme (JupyterLab's, the site's) gives it
+    a colour that clears 4.5:1 on the bar and on a hovered tab's white; a dark one keeps its
+    own (no rule names it)."""
+    import re
+
+    from graphkit.widgets.debugger import _CSS
+
+    rule = re.search(
+        r'\[data-jp-theme-light="true"\][^{]*lm-TabBar-tab:not\(\.lm-mod-current\)'
+        r'[^{]*\[data-md-color-scheme="default"\][^{]*\{ color: (#\w{6})',
+        _CSS,
+    )
+    assert rule, "no light-theme colour for the unselected tabs"
+    assert _contrast(rule.group(1), "#eeeeee") >= 4.5  # (the tab bar's ground)
+    assert _contrast(rule.group(1), "#ffffff") >= 4.5
+    # (the site's notebook says data-jp-theme-light="true" in its dark scheme too)
+    slate = re.search(
+        r'\[data-md-color-scheme="slate"\][^{]*lm-TabBar-tab[^{]*\{ color: ([^;]+);', _CSS
+    )
+    assert slate and slate.group(1) == "var(--jp-ui-font-color2)"
+    assert _CSS.index(slate.group(0)) > _CSS.index(rule.group(0))
+    assert not re.search(r'false"\][^{]*lm-TabBar-tab', _CSS)
