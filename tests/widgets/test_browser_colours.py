@@ -1,14 +1,18 @@
 """The debugger's colours in a real headless Chromium: its text reads at WCAG's 4.5:1 in
-JupyterLab's light theme (Voila) and its slider knob follows JupyterLab's dark theme.
-PNGs land in each test's tmp_path."""
+JupyterLab's light theme (Voila), its slider knob follows JupyterLab's dark theme, and its
+exported page follows the reader's system scheme. PNGs land in each test's tmp_path."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from graphkit.widgets import DebugSession
 from graphkit.widgets.tabs import TABLES
 from tests.widgets.colours import CONTRASTS, KNOB
 from tests.widgets.conftest import voila_server
+from tests.widgets.graphs import asking_app, chain_app, failing_app
 
 pytestmark = pytest.mark.browser
 
@@ -50,3 +54,94 @@ def test_the_slider_knob_follows_the_dark_theme(page, dark_voila_url, tmp_path):
     assert knob["knob"] != "rgb(255, 255, 255)", knob
     assert knob["knobLuminance"] < 0.8, knob
     assert knob["onTrack"] >= 3 and knob["onPage"] >= 3, knob
+
+
+def _exported(tmp_path, app, inputs, name: str):
+    session = DebugSession(app, inputs)
+    session.run()
+    path = tmp_path / f"{name}.html"
+    session.export_html(path)
+    return path
+
+
+# The colours the exported page's parts are drawn in: the page's, the status line's, the
+# tabs', a table cell's, the buttons' and the slider's.
+PAINTED = """() => Object.fromEntries(
+  ['body', '.gk-title', '.gk-status', '.gk-legend', '.gk-why', '.gk-tab', '.gk-tab.active',
+   '.gk-table-view td', '.gk-table-view th', '.gk-prev', '.gk-next', '.gk-slider',
+   '.gk-state-table td', '.gk-position'].map(s => {
+    const el = document.querySelector(s);
+    if (!el) return [s, null];
+    const c = getComputedStyle(el);
+    return [s, [c.color, c.backgroundColor, c.borderTopColor, c.accentColor, c.colorScheme]];
+  }))"""
+
+
+@pytest.mark.parametrize(
+    ("app", "inputs", "status"),
+    [
+        (chain_app, {"n": 1, "log": []}, "done"),
+        (failing_app, {"n": 1, "log": []}, "error"),
+        (asking_app, {"n": 1}, "interrupted"),
+    ],
+)
+def test_the_exported_page_reads_in_the_dark_scheme(browser, tmp_path, app, inputs, status):
+    """The exported page (export_html, `graphkit lessons --run`'s debugger-tour.html) was
+    light whatever the reader's system asked. Dark, it takes the debugger's colours in
+    JupyterLab's dark theme: every text reads at 4.5:1 at least, the status line, the tabs,
+    the tables and the buttons; the drawing keeps its white card."""
+    path = _exported(tmp_path, app(), inputs, status)
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="dark")
+    try:
+        page = context.new_page()
+        page.goto(path.as_uri())
+        page.locator(".gk-slider").fill(page.locator(".gk-slider").get_attribute("max") or "0")
+        page.locator('.gk-tab[data-kind="writes"]').click()
+        page.mouse.move(0, 0)
+        texts = page.evaluate(CONTRASTS, "body")  # the last step: its status line
+        page.keyboard.press("ArrowLeft")  # Next enabled too (a disabled one is exempt)
+        texts += page.evaluate(CONTRASTS, "body")
+        ground = page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+        card = page.evaluate(
+            "() => getComputedStyle(document.querySelector('.gk-graph rect.gk-card')).fill"
+        )
+        page.keyboard.press("ArrowRight")
+        status_class = page.locator(".gk-status").get_attribute("class")
+        page.screenshot(path=str(tmp_path / f"export-{status}-dark.png"), full_page=True)
+    finally:
+        context.close()
+    assert ground == "rgb(17, 17, 17)"  # JupyterLab dark's --jp-layout-color0
+    assert card == "rgb(255, 255, 255)"
+    assert status in (status_class or ""), status_class
+    said = {t["cls"].split(" ")[0] for t in texts}
+    for part in ["gk-status", "gk-tab", "gk-prev", "gk-next", "gk-position", "gk-step"]:
+        assert part in said, f"no {part} measured: {sorted(said)}"
+    assert any(t["tag"] == "TD" for t in texts), "no table cell measured"
+    low = [t for t in texts if t["ratio"] < 4.5]
+    assert low == [], f"the exported page in the dark scheme: texts under 4.5:1: {low}"
+
+
+def test_the_exported_page_is_unchanged_in_the_light_scheme(browser, tmp_path):
+    """The dark scheme is all inside one media query: a light reader gets the colours the
+    page had before it (the same page with that query cut out, compared part by part)."""
+    path = _exported(tmp_path, chain_app(), {"n": 1, "log": []}, "run")
+    html = path.read_text(encoding="utf-8")
+    dark = re.search(r"\n@media \(prefers-color-scheme: dark\) \{\n.*?\n\}\n", html, re.S)
+    assert dark, "no dark scheme in the exported page"
+    before = tmp_path / "before.html"
+    before.write_text(html.replace(dark.group(0), "\n"), encoding="utf-8")
+    painted = {}
+    for name, page_path in (("before", before), ("after", path)):
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="light")
+        try:
+            page = context.new_page()
+            page.goto(page_path.as_uri())
+            page.locator(".gk-slider").fill("7")
+            page.locator('.gk-tab[data-kind="writes"]').click()
+            page.mouse.move(0, 0)
+            painted[name] = page.evaluate(PAINTED)
+            page.screenshot(path=str(tmp_path / f"export-light-{name}.png"), full_page=True)
+        finally:
+            context.close()
+    assert painted["after"]["body"][1] == "rgba(0, 0, 0, 0)"  # the browser's white
+    assert painted["after"] == painted["before"]
