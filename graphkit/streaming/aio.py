@@ -174,7 +174,10 @@ def run_on_loop(coroutine: Coroutine[Any, Any, Any], loop: asyncio.AbstractEvent
     """Run an async node's ``coroutine`` on ``loop`` and wait for it in this thread."""
     owner = _current.get()
     if owner is None or owner.loop is not loop:  # a run not started by ``astream_from``
-        return asyncio.run_coroutine_threadsafe(coroutine, loop).result()
+        try:
+            return asyncio.run_coroutine_threadsafe(coroutine, loop).result()
+        except concurrent.futures.CancelledError:  # (the thread's future of a cancelled
+            raise asyncio.CancelledError() from None  # node: its error, as on the loop)
     return owner.run(coroutine)
 
 

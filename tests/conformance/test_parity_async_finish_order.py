@@ -190,3 +190,32 @@ def test_cancelling_the_caller_mid_step_still_ends():
 
     for _ in range(5):
         asyncio.run(cancel_soon())
+
+
+def test_a_step_cancelled_by_a_failure_raises_that_failure_on_every_path():
+    """``slow`` (first in plan order) is cancelled when ``fails`` fails the step: LangGraph
+    raises the ``ValueError``; so do graphkit's ``trace`` and ``stepper``, whose nodes run
+    on graphkit's loop, not a ``CancelledError`` of the thread that waited for ``slow``."""
+
+    def graph(side: str) -> Any:
+        async def slow(state):
+            await asyncio.sleep(5)
+            return {"log": ["slow"]}
+
+        async def fails(state):
+            raise ValueError("fails failed")
+
+        builder = _builder(side)
+        builder.add_node("a_slow", slow).add_node("b_fails", fails)
+        builder.add_edge("__start__", "a_slow").add_edge("__start__", "b_fails")
+        return builder.compile()
+
+    with pytest.raises(ValueError, match="fails failed"):
+        asyncio.run(graph("langgraph").ainvoke({"log": []}))
+    app = graph("graphkit")
+    with pytest.raises(ValueError, match="fails failed"):
+        app.trace({"log": []})
+    stepper = app.stepper({"log": []})
+    with pytest.raises(ValueError, match="fails failed"):
+        while not stepper.done:
+            getattr(stepper, stepper.next_phase)()
