@@ -374,7 +374,8 @@ def check_answer_all(answer_all: Callable[[Any], Any]) -> str:
 
     _function(answer_all, "answer_all")
     orders = [
-        ("three Sends", _send_order, {"pen": 3, "desk": 240, "lamp": 35}),
+        # a shelf at the budget itself: "at most" answers it "yes", a "<" would not
+        ("three Sends", _send_order, {"pen": 3, "desk": 240, "shelf": BUDGET}),
         ("two subgraphs", _subgraph_order, {"sofa": 900, "mug": 12}),
     ]
     for shape, build, prices in orders:
@@ -414,6 +415,7 @@ def check_answer_all(answer_all: Callable[[Any], Any]) -> str:
                 raise Wrong(
                     f"({shape}) {item} costs {price}, and your answer to it was "
                     f"{bought.get(item)!r}, not {expected!r}.",
-                    f"Read each interrupt's value: the item and its price; the budget is {BUDGET}.",
+                    "Read each interrupt's value, the item and its price: an item that "
+                    f"costs at most {BUDGET} gets 'yes'.",
                 )
     return "Every pause got its own answer, by its id, in one resume: for Sends and subgraphs."

@@ -174,6 +174,13 @@ def all_yes(interrupts):
     return Command(resume={p.id: "yes" for p in interrupts})
 
 
+def below_the_budget(interrupts):
+    """``<`` for "at most": right on every price but the budget's own."""
+    from graphkit import Command
+
+    return Command(resume={p.id: "yes" if p.value["price"] < 100 else "no" for p in interrupts})
+
+
 def first_only(interrupts):
     from graphkit import Command
 
@@ -185,7 +192,8 @@ def first_only(interrupts):
     [
         (by_item, "raised RuntimeError", "id of its own"),
         (all_yes, "desk costs 240, and your answer to it was 'yes'", "price"),
-        (first_only, "still waits on ['desk', 'lamp']", "every interrupt"),
+        (below_the_budget, "shelf costs 100, and your answer to it was 'no'", "at most 100"),
+        (first_only, "still waits on ['desk', 'shelf']", "every interrupt"),
         (lambda interrupts: {"resume": "yes"}, "not a Command", ""),
     ],
 )
