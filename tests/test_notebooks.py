@@ -251,8 +251,10 @@ GIVEAWAYS = {
         "holds a value only once",
     ],
     ("20-subgraphs-in-depth", "l20-c10"): [
-        "**`('ask',)`**",
-        "`topic` and `draft`",
+        "**2** checkpoints",
+        "3 checkpoints",
+        "has not finished",  # the parent's step 1: so no checkpoint of it yet
+        "saves none",
         "next ('ask',)",
     ],
     ("20-subgraphs-in-depth", "l20-c20"): [
