@@ -316,6 +316,10 @@ def sections_1_2_and_5(lib: Any, seen: dict) -> None:
         (saved.metadata["step"], saved.next, saved.values)
         for saved in desk.get_state_history(history)
     ]
+    seen["1 parent history"] = [
+        (saved.metadata["step"], saved.next, saved.values)
+        for saved in desk.get_state_history(thread("desk"))
+    ]
     calls.clear()
     seen["1 resume"] = desk.invoke(lib.Command(resume="yes"), thread("desk")), list(calls)
 
@@ -432,7 +436,14 @@ def test_the_lessons_graphs_do_on_graphkit_what_they_do_on_langgraph():
     assert ours == theirs
     assert ours["1 pause"][1:] == (["write", "ask"], ("editor",), {"topic": "tides"})
     assert ours["1 inside"][:2] == (("ask",), {"topic": "tides", "draft": "A post about tides"})
+    # Q1: at the pause the subgraph saved 3 checkpoints (its write's step holds draft), the
+    # parent 2: its step 1, the subgraph's task, has no Update yet
     assert [step for step, _, _ in ours["1 history"]] == [1, 0, -1]
+    assert ours["1 history"][0][1:] == (("ask",), {"topic": "tides", "draft": "A post about tides"})
+    assert ours["1 parent history"] == [
+        (0, ("editor",), {"topic": "tides"}),
+        (-1, ("__start__",), {}),
+    ]
     assert ours["1 resume"][1] == ["ask"]  # added as a node: write does not run again
     default, kept, unsaved = (ours[f"2 {choice}"] for choice in CHOICES)
     assert [entry[0] for entry in (default, kept, unsaved)] == ["review:", "review", None]
