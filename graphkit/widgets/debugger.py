@@ -64,12 +64,16 @@ _ICONS = {
 # An unselected tab's label is the widgets' --jp-ui-font-color2, black at 54% over the
 # bar's #eeeeee: 4.43:1 on a light ground (Lab, Voila, the site's light scheme), under
 # WCAG's 4.5:1. A light theme darkens it to #616161 (5.3:1, and 6.2:1 on the white of
-# a hovered tab, whose own colour still wins); a dark theme keeps its own, the site's
-# slate too (its notebook says data-jp-theme-light="true" whatever the scheme).
+# a hovered tab, whose own colour still wins). In a dark theme it is white at 54% over
+# the bar's #424242, 4.23:1: Lab's dark theme lightens it to #bdbdbd (5.3:1). The site's
+# slate keeps its own (its notebook says data-jp-theme-light="true" whatever the scheme,
+# so the light rule is undone there).
 # The slider's knob is white in every theme (the widgets' CSS writes #fff, not the
-# handle variable it declares): in a dark theme a glaring white dot. There it is Lab's
-# #bdbdbd, 3.3:1 on the #616161 track and 8.5:1 on #212121 (WCAG 1.4.11 asks 3:1 of a
-# control); hovered or focused, the widgets' brand colour. (The site's: extra.css.)
+# handle variable it declares), with a #d9d9d9 rim. In a dark theme a glaring white dot:
+# there it is Lab's #bdbdbd, 3.3:1 on the #616161 track and 8.5:1 on #212121 (WCAG
+# 1.4.11 asks 3:1 of a control). In a light theme it vanished, 1.0:1 on the white page
+# and 1.41:1 for its rim: the rim is #616161 there, 6.2:1 on the page and 3.3:1 on the
+# #bdbdbd track. Hovered or focused, the widgets' brand colour. (The site's: extra.css.)
 _CSS = (
     """<style>
 .gk-debugger { max-width: 100%; }
@@ -107,8 +111,13 @@ _CSS = (
   .lm-TabBar-tab:not(.lm-mod-current):not(:hover) { color: #616161; }
 [data-md-color-scheme="slate"] .gk-debugger .gk-tables > .lm-TabBar
   .lm-TabBar-tab:not(.lm-mod-current):not(:hover) { color: var(--jp-ui-font-color2); }
+[data-jp-theme-light="false"] .gk-debugger .gk-tables > .lm-TabBar
+  .lm-TabBar-tab:not(.lm-mod-current):not(:hover) { color: #bdbdbd; }
 [data-jp-theme-light="false"] .gk-debugger .noUi-handle {
   background: #bdbdbd; border-color: #bdbdbd; }
+[data-jp-theme-light="true"] .gk-debugger .noUi-handle { border-color: #616161; }
+[data-md-color-scheme="slate"] .gk-debugger .noUi-handle {
+  border-color: var(--jp-widgets-slider-handle-background-color); }
 """
     + STATE_CSS
     + "</style>"

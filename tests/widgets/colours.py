@@ -50,7 +50,8 @@ CONTRASTS = (
 )
 
 # The debugger's slider knob (noUiSlider's handle) under ``root``: its colour, and its
-# contrast against the track it sits on and against the page round the slider.
+# contrast against the track it sits on and against the page round the slider; the same
+# of its rim (its border), which alone can set a white knob off a white page.
 KNOB = (
     "(root) => {"
     + _COLOUR
@@ -60,8 +61,11 @@ KNOB = (
   const page = behind(knob.closest('.noUi-target').parentElement);
   const colour = over(rgba(getComputedStyle(knob).backgroundColor), behind(track));
   const trackColour = behind(track);
-  return {knob: getComputedStyle(knob).backgroundColor, track: trackColour.slice(0, 3),
+  const style = getComputedStyle(knob), rim = over(rgba(style.borderTopColor), page);
+  return {knob: style.backgroundColor, track: trackColour.slice(0, 3),
           page: page.slice(0, 3), onTrack: ratio(colour, trackColour),
-          onPage: ratio(colour, page), knobLuminance: luminance(colour)};
+          onPage: ratio(colour, page), knobLuminance: luminance(colour),
+          rim: style.borderTopColor, rimWidth: parseFloat(style.borderTopWidth),
+          rimOnPage: ratio(rim, page), rimOnTrack: ratio(rim, trackColour)};
 }"""
 )

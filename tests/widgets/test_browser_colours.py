@@ -1,5 +1,5 @@
 """The debugger's colours in a real headless Chromium: its text reads at WCAG's 4.5:1 in
-JupyterLab's light theme (Voila), its slider knob follows JupyterLab's dark theme, and its
+JupyterLab's light and dark themes (Voila), its slider knob shows at 3:1 in both, and its
 exported page follows the reader's system scheme. PNGs land in each test's tmp_path."""
 
 from __future__ import annotations
@@ -54,6 +54,39 @@ def test_the_slider_knob_follows_the_dark_theme(page, dark_voila_url, tmp_path):
     assert knob["knob"] != "rgb(255, 255, 255)", knob
     assert knob["knobLuminance"] < 0.8, knob
     assert knob["onTrack"] >= 3 and knob["onPage"] >= 3, knob
+
+
+def test_every_text_reads_in_the_dark_theme(page, dark_voila_url, tmp_path):
+    """In JupyterLab's dark theme the unselected tabs' labels were the widgets' grey, white
+    at 54% on the bar's #424242: 4.23:1, under WCAG's 4.5:1. The open tab keeps its white
+    on #212121."""
+    page.goto(f"{dark_voila_url}/voila/render/debugger.ipynb")
+    page.locator(".gk-step-button").wait_for(state="visible", timeout=LOAD)
+    page.mouse.move(0, 0)  # (a hovered tab has its own colours)
+    texts = page.evaluate(CONTRASTS, ".gk-debugger")
+    page.locator(".gk-debugger .gk-tables").screenshot(path=str(tmp_path / "tabs-dark.png"))
+    tabs = [t for t in texts if "lm-TabBar-tabLabel" in t["cls"]]
+    assert [t["text"] for t in tabs] == list(TABLES), tabs
+    low = [t for t in texts if t["ratio"] < 4.5]
+    assert low == [], f"texts under 4.5:1 in JupyterLab's dark theme: {low}"
+    current = page.locator(".gk-tables .lm-TabBar-tab.lm-mod-current")
+    assert current.evaluate("(el) => getComputedStyle(el).color") == "rgb(255, 255, 255)"
+
+
+def test_the_slider_knob_shows_in_the_light_theme(page, voila_url, tmp_path):
+    """In JupyterLab's light theme the step slider's knob was the widgets' white with a
+    #d9d9d9 rim: 1.0:1 on the white page, its rim 1.41:1, under the 3:1 WCAG 1.4.11 asks
+    of a control. Its rim now sets it off the page and the track by 3:1 at least."""
+    page.goto(f"{voila_url}/voila/render/debugger.ipynb")
+    page.locator(".gk-step-button").wait_for(state="visible", timeout=LOAD)
+    theme = page.evaluate("() => document.body.dataset.jpThemeLight")
+    page.mouse.move(0, 0)  # (hovered, the knob takes the theme's brand colour)
+    knob = page.evaluate(KNOB, ".gk-debugger")
+    page.locator(".gk-debugger .gk-slider").screenshot(path=str(tmp_path / "slider-light.png"))
+    assert theme == "true"
+    assert knob["rimWidth"] >= 1, knob
+    assert max(knob["onPage"], knob["rimOnPage"]) >= 3, knob
+    assert max(knob["onTrack"], knob["rimOnTrack"]) >= 3, knob
 
 
 def _exported(tmp_path, app, inputs, name: str):

@@ -322,4 +322,40 @@ def test_unselected_tabs_read_on_a_light_ground():
     )
     assert slate and slate.group(1) == "var(--jp-ui-font-color2)"
     assert _CSS.index(slate.group(0)) > _CSS.index(rule.group(0))
-    assert not re.search(r'false"\][^{]*lm-TabBar-tab', _CSS)
+
+
+def test_unselected_tabs_read_on_a_dark_ground():
+    """In JupyterLab's dark theme an unselected tab's label was white at 54% on the bar's
+    #424242: 4.23:1, under WCAG's 4.5:1. The dark theme gives it a grey that clears 4.5:1
+    there; the open tab and a hovered one keep their own (the rule leaves them out)."""
+    import re
+
+    from graphkit.widgets.debugger import _CSS
+
+    rule = re.search(
+        r'\[data-jp-theme-light="false"\][^{]*'
+        r"lm-TabBar-tab:not\(\.lm-mod-current\):not\(:hover\) \{ color: (#\w{6})",
+        _CSS,
+    )
+    assert rule, "no dark-theme colour for the unselected tabs"
+    assert _contrast(rule.group(1), "#424242") >= 4.5  # (the tab bar's ground)
+
+
+def test_the_slider_knob_has_a_rim_on_a_light_ground():
+    """The widgets paint the knob #fff with a #d9d9d9 rim: on a light theme's white page
+    1.0:1 and 1.41:1, under the 3:1 WCAG 1.4.11 asks of a control. A light theme gives it
+    a rim that clears 3:1 on the page and on the #bdbdbd track; the site's slate (whose
+    notebook says light too) keeps its own, restored by a later rule."""
+    import re
+
+    from graphkit.widgets.debugger import _CSS
+
+    rule = re.search(
+        r'\[data-jp-theme-light="true"\] \.gk-debugger \.noUi-handle \{ border-color: (#\w{6})',
+        _CSS,
+    )
+    assert rule, "no light-theme rim for the slider's knob"
+    assert _contrast(rule.group(1), "#ffffff") >= 3  # (the page)
+    assert _contrast(rule.group(1), "#bdbdbd") >= 3  # (the track)
+    slate = re.search(r'\[data-md-color-scheme="slate"\] \.gk-debugger \.noUi-handle \{', _CSS)
+    assert slate and _CSS.index(slate.group(0)) > _CSS.index(rule.group(0))
