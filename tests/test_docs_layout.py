@@ -294,16 +294,32 @@ def test_debugger_reads_in_the_dark_scheme(site_url, lesson, tmp_path):
 def test_debugger_reads_in_the_light_scheme(site_url, lesson, tmp_path):
     """In the site's light scheme every text of a saved debugger has at least 4.5:1: the
     unselected tabs' labels ("tasks", "writes", ...) were the widgets' grey, black at 54%
-    on the bar's #eeeeee, 4.43:1. A PNG lands in tmp_path."""
+    on the bar's #eeeeee, 4.43:1. The slider's knob, white with a #d9d9d9 rim on the white
+    page (1.0:1, the rim 1.41:1), shows at 3:1 at least on the page and the track, by the
+    site's stylesheet alone too (every widget slider of the lessons, not only the
+    debugger's). A PNG lands in tmp_path."""
     with offline_page(1280, scheme="light") as page:
         page.goto(f"{site_url}/lessons/{lesson}/")
         debugger = page.locator(".gk-debugger").first
         debugger.wait_for(state="visible", timeout=30_000)
+        page.mouse.move(0, 0)  # (hovered, the knob takes the accent colour)
         scheme = page.evaluate("() => document.body.dataset.mdColorScheme")
         texts = page.evaluate(CONTRASTS, ".gk-debugger")
+        knobs = [page.evaluate(KNOB, ".gk-debugger")]
         debugger.screenshot(path=str(tmp_path / f"{lesson}-light.png"))
+        page.evaluate(WITHOUT_DEBUGGER_CSS)
+        knobs.append(page.evaluate(KNOB, ".gk-debugger"))
     assert scheme == "default"
     tabs = [t for t in texts if "lm-TabBar-tabLabel" in t["cls"]]
     assert [t["text"] for t in tabs] == list(TABLES), tabs
     low = [t for t in texts if t["ratio"] < 4.5]
     assert low == [], f"lessons/{lesson} in the light scheme: texts under 4.5:1: {low}"
+    for knob in knobs:
+        assert max(knob["onPage"], knob["rimOnPage"]) >= 3, f"lessons/{lesson}: {knob}"
+        assert max(knob["onTrack"], knob["rimOnTrack"]) >= 3, f"lessons/{lesson}: {knob}"
+
+
+# The debugger's own stylesheets switched off, to see the site's alone (docs/stylesheets).
+WITHOUT_DEBUGGER_CSS = """() => {
+  for (const style of document.querySelectorAll('.gk-debugger style')) style.disabled = true;
+}"""
