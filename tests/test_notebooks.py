@@ -373,7 +373,7 @@ STUB_MUST_NOT_SAY = {
     ],
     "lesson18.check_limit": [r"max_concurrency"],
     "lesson19.check_plan_rule": [r"\bin ready\b", r"> ?seen", r"any\("],
-    "lesson19.check_run_once": [r"add_edge\(\[", r"add_edge\(sources"],
+    "lesson19.check_alert_on_change": [r"\.get\(", r"!=", r"return \{\}", r"\bif quote\b"],
     "lesson19.check_woke": [r"\[step - 1\]", r"in before\[", r"> ?saw"],
     "lesson20.check_mail_once": [r"add_node\(", r"add_edge\(", r"\bnotify\b"],
     "lesson20.check_memory": [r"checkpointer\s*=\s*True", r"=True"],

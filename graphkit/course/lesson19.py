@@ -7,13 +7,14 @@ a node ran at. A hard-coded answer cannot pass.
 - ``check_plan_rule(nodes_to_run)``: the learner's Plan rule, compared with the real Plan
   at every step of several graphs (a chain, a fork into a node, a waiting edge, a loop,
   and a low-level ``Pregel`` graph whose trigger keeps its value).
-- ``check_run_once(wire)``: the edges into ``report`` that make it run once, after all its
-  sources, whatever their number and the length of their branches.
+- ``check_alert_on_change(feed)``: the ``feed`` of a low-level ``Pregel`` program
+  (``ticker``) that wakes ``alert`` only when the price changes, run on quotes of the
+  check's own (a write of the same value would wake it: it moves the version).
 - ``check_woke(woke)``: from a thread's saved checkpoints, the trigger channel that woke a
   node at a step, compared with the task's ``triggers`` in the records.
 
 >>> from graphkit.course.solutions import lesson19 as solutions
->>> bool(check_plan_rule(solutions.nodes_to_run)), bool(check_run_once(solutions.wire))
+>>> bool(check_plan_rule(solutions.nodes_to_run)), bool(check_alert_on_change(solutions.feed))
 (True, True)
 >>> bool(check_woke(solutions.woke))
 True
@@ -28,13 +29,14 @@ from typing import Annotated, Any, TypedDict
 from graphkit.course.checking import Wrong, exercise
 
 __all__ = [
+    "QUOTES",
     "Notes",
+    "check_alert_on_change",
     "check_plan_rule",
-    "check_run_once",
     "check_woke",
     "plan_inputs",
     "saved_checkpoints",
-    "sources_graph",
+    "ticker",
 ]
 
 
@@ -224,65 +226,192 @@ def check_plan_rule(nodes_to_run: Any) -> str:
     )
 
 
-# -- 19.2 · run once, after every source ----------------------------------------------------
+# -- 19.2 · wake alert only when the price changes -------------------------------------------
 
 
-def sources_graph(wire: Callable[[Any, list[str]], Any], branches: Mapping[str, int]) -> Any:
-    """START → each source, through ``branches[source] - 1`` nodes before it (so sources
-    finish in different steps); ``wire(builder, sources)`` adds the edges into ``report``."""
-    from graphkit import START, StateGraph
-
-    builder = StateGraph(Notes)
-    builder.add_node("report", lambda state: {"notes": [f"report saw {len(state['notes'])}"]})
-    for source, length in branches.items():
-        chain = [f"{source}_{i}" for i in range(1, length)] + [source]
-        previous = START
-        for name in chain:
-            builder.add_node(name, _noter(name))
-            builder.add_edge(previous, name)
-            previous = name
-    wire(builder, list(branches))
-    return builder
+QUOTES = (
+    (100.0, 100.0, 101.5, 101.5, 101.5, 100.0),  # a run of repeats, then back
+    (100.0, 100.0, 100.0, 99.5),  # repeats at the start, of the last program's price
+    (99.5, 101.0, 102.5, 101.0),  # each differs from the one before it
+    (101.0, 101.0, 101.0),  # all equal
+    (98.0,),
+    (98.0, 97.5, 97.5),  # a repeat at the end
+)
+"""The quotes the check feeds ``ticker(feed)``: each program but the first starts with the
+price the one before it ended on, so a ``feed`` that remembers a price of its own between
+runs misses a first quote."""
 
 
-@exercise("19.2 · Run report once")
-def check_run_once(wire: Any) -> str:
-    """``wire(builder, sources)`` adds edges so that ``report`` runs once, after every
-    source has written; tried with sources and branch lengths of the check's own."""
-    from graphkit.course.checking import compiled, ran_at, trace
+def ticker(feed: Callable[[dict], Any]) -> Any:
+    """A low-level ``Pregel`` program (lesson 10) around ``feed``. ``feed`` is woken by
+    ``quotes`` (a ``LastValue``: the quotes still to come, the input) and reads ``price``
+    too; the dict it returns is its writes, as a ``StateGraph`` node's update. ``alert`` is
+    woken by ``price`` and adds the price to ``alerts``, the program's output.
 
-    _function(wire, "wire")
-    cases = [{"web": 2, "books": 1}, {"maps": 1, "news": 3, "radio": 2}, {"a": 1, "b": 1}]
-    for branches in cases:
-        app = compiled(sources_graph(wire, branches))
-        run = trace(app, {})
-        where = (
-            f"With the sources {', '.join(f'{s} (ready at step {n})' for s, n in branches.items())}"
-        )
-        steps = ran_at(run, "report")
-        last = max(branches.values())
-        if not steps:
-            raise Wrong(
-                f"{where}: report never ran.",
-                "Something must wake report: an edge into it that every source writes to.",
+    >>> from graphkit.course.solutions.lesson19 import feed
+    >>> ticker(feed).invoke([100.0, 100.0, 101.5])
+    [100.0, 101.5]
+    """
+    from graphkit.channels import BinaryOperatorAggregate, LastValue
+    from graphkit.pregel import NodeBuilder, Pregel
+    from graphkit.pregel.node_builder import SKIP_WRITE, ChannelWriteEntry
+
+    def take(x: dict) -> dict:
+        # A copy: a feed that pops from the list would change the value the records keep.
+        writes = feed({**x, "quotes": list(x["quotes"])})
+        if not isinstance(writes, Mapping):
+            raise TypeError(
+                f"feed returned {writes!r}, not a dict of writes: return a dict whose keys "
+                "are the channels it writes, as a StateGraph node returns its update."
             )
-        if len(steps) > 1:
-            raise Wrong(
-                f"{where}: report ran {len(steps)} times, at steps {steps}: each source's "
-                "own edge wrote report's trigger in the step that source ran.",
-                "An edge from one node wakes its target whenever that node runs. Make report "
-                "wait for all of its sources with one channel they all write to.",
-            )
-        if steps[0] != last + 1:
-            raise Wrong(
-                f"{where}: report ran at step {steps[0]}, but the last source writes in step "
-                f"{last}, so report should run at step {last + 1}.",
-                "report must wait for every source, not for one of them.",
-            )
+        if unknown := sorted(set(writes) - {"quotes", "price"}):
+            raise ValueError(f"feed returned writes to {unknown}: it writes quotes and price.")
+        return dict(writes)
+
+    def alert(price: float) -> list:
+        return [price]
+
+    # Each key of the returned dict is a write, as a StateGraph node's update: a key left
+    # out is none (SKIP_WRITE), a key set to None writes None.
+    writes = [
+        ChannelWriteEntry(key, mapper=lambda out, key=key: out.get(key, SKIP_WRITE))
+        for key in ("quotes", "price")
+    ]
+    return Pregel(
+        nodes={
+            "feed": NodeBuilder()
+            .subscribe_to("quotes")
+            .read_from("price")
+            .do(take)
+            .write_to(*writes),
+            "alert": NodeBuilder().subscribe_only("price").do(alert).write_to("alerts"),
+        },
+        channels={
+            "quotes": LastValue(list),
+            "price": LastValue(float),
+            "alerts": BinaryOperatorAggregate(list, operator.add),
+        },
+        input_channels="quotes",
+        output_channels="alerts",
+    )
+
+
+def _price_change(run: Any, step: int) -> str:
+    """What step ``step``'s Update did to ``price``, in words."""
+    change = run.step(step).update.change("price")
+    if change is None:
+        return f"step {step}'s Update left price alone"
     return (
-        "report ran once in every graph, in the step after its last source wrote, whatever "
-        "the number of sources and the length of their branches: the waiting edge's barrier "
-        "held a value only once all had written."
+        f"step {step}'s Update moved price from version {change.version_before} to "
+        f"{change.version_after}, its value from {change.before!r} to {change.after!r}"
+    )
+
+
+def _fed_every_quote(run: Any, quotes: tuple, where: str) -> None:
+    from graphkit.course.checking import ran_at
+
+    fed = ran_at(run, "feed")
+    if fed == list(range(len(quotes))):
+        return
+    last = fed[-1]
+    wrote = {c: v for node, c, v in run.step(last).execution.writes if node == "feed"}
+    raise Wrong(
+        f"{where}: feed ran at steps {fed}, one step per quote, but there are "
+        f"{len(quotes)} quotes (steps 0 to {len(quotes) - 1}). At step {last} it wrote "
+        f"{wrote or 'nothing'}"
+        + (", no quotes, so nothing woke it again." if "quotes" not in wrote else "."),
+        "feed is woken by quotes: it runs in a step only after it wrote quotes, whatever it "
+        "did with price. Keep writing the quotes still to come while there are any.",
+    )
+
+
+def _alerts_wrong(run: Any, quotes: tuple, where: str) -> Wrong | None:
+    """The first step where ``alert`` ran on a repeat, missed a change, or saw another
+    price than the quote that changed it."""
+    from graphkit.course.checking import ran_at
+
+    saw = dict(zip(ran_at(run, "alert"), run.values.get("alerts", []), strict=False))
+    for i, quote in enumerate(quotes):
+        step, before = i + 1, quotes[i - 1] if i else None
+        changed = i == 0 or quote != before
+        if step in saw and not changed:
+            told = (
+                f"{where}: alert ran at step {step}, woken by price holding {saw[step]!r}, "
+                f"though quote {i} ({quote}) repeats quote {i - 1}: {_price_change(run, i)}."
+            )
+            if saw[step] is None:
+                return Wrong(
+                    told + " feed wrote None to price.",
+                    "None is a value like any other: a write of None gives price a new "
+                    "version, and alert wakes on a version of price it has not seen.",
+                )
+            return Wrong(
+                told,
+                "alert wakes on a version of price it has not seen, not on a new value, and "
+                "every write moves the version, even of the same value.",
+            )
+        if step not in saw and changed:
+            if i == 0:
+                return Wrong(
+                    f"{where}: alert did not run at step 1, though quote 0 ({quote}) is the "
+                    f"first price: {_price_change(run, 0)}.",
+                    "Before the first write, price holds nothing (x has no 'price'), so the "
+                    "first quote is news. A variable outside feed that remembers a price "
+                    "still holds the last program's: the check runs several, one after "
+                    "another.",
+                )
+            return Wrong(
+                f"{where}: quote {i} ({quote}) differs from quote {i - 1} ({before}), but "
+                f"alert did not run at step {step}: {_price_change(run, i)}.",
+                "The last quote counts too: feed has no quotes left to write then, but its "
+                "price can still be news."
+                if i == len(quotes) - 1
+                else "Compare each quote with the last price feed wrote, which price still "
+                "holds (a LastValue keeps its value), not with another quote.",
+            )
+        if step in saw and saw[step] != quote:
+            return Wrong(
+                f"{where}: alert ran at step {step} with price {saw[step]!r}, but quote {i} "
+                f"is {quote}: {_price_change(run, i)}.",
+                "Write the quote feed takes at that step to price.",
+            )
+    return None
+
+
+@exercise("19.2 · Wake alert only when the price changes")
+def check_alert_on_change(feed: Any) -> str:
+    """``feed(x)`` takes the next quote off ``x["quotes"]`` and returns its writes; run in
+    ``ticker(feed)`` on the check's own quotes, ``alert`` must run in the step after each
+    quote that differs from the one before it (the first included), and at no other step."""
+    from graphkit.course.checking import trace
+
+    _function(feed, "feed")
+    try:  # what feed is given at step 0, with no price yet
+        feed({"quotes": list(QUOTES[0])})
+    except KeyError as error:
+        if error.args != ("price",):
+            raise
+        raise Wrong(
+            f"feed({{'quotes': {list(QUOTES[0])}}}) raised KeyError: 'price'. That is what "
+            "feed gets at step 0: before the first write, price holds nothing, so x has no "
+            "'price'.",
+            "Read a key that may be missing with x.get(...), as lesson 10's vertices read "
+            "their distance.",
+        ) from error
+    alerts = 0
+    for quotes in QUOTES:
+        run = trace(ticker(feed), list(quotes))
+        where = f"With the quotes {list(quotes)}"
+        _fed_every_quote(run, quotes, where)
+        wrong = _alerts_wrong(run, quotes, where)
+        if wrong is not None:
+            raise wrong
+        alerts += len(run.values["alerts"])
+    quotes = sum(len(q) for q in QUOTES)
+    return (
+        f"alert ran {alerts} times for the {quotes} quotes of the {len(QUOTES)} programs, once "
+        "per change, and feed took every quote: in a step where feed wrote no price, price "
+        "got no new version, so alert had nothing new to wake it."
     )
 
 

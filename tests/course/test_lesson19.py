@@ -24,7 +24,7 @@ def stub_cells() -> dict:
     names: dict = {"display": print}  # (a kernel's built-in)
     run_cells(LESSON, until="from graphkit.course import lesson19", names=names)
     names["lesson19"] = lesson19
-    for source in ("def nodes_to_run(", "def wire(", "def woke("):
+    for source in ("def nodes_to_run(", "def feed(", "def woke("):
         exec(next(s for _, s in code_cells() if s.startswith(source)), names)
     return names
 
@@ -38,18 +38,19 @@ def code_cells() -> list[tuple[str, str]]:
 def test_the_notebooks_stubs_fail_their_checks():
     stubs = stub_cells()
     assert_fails(lesson19.check_plan_rule(stubs["nodes_to_run"]), "would not run __start__")
-    assert_fails(lesson19.check_run_once(stubs["wire"]), "report ran 2 times", hint="wait")
+    assert_fails(
+        lesson19.check_alert_on_change(stubs["feed"]),
+        "alert ran at step 2, woken by price holding 100.0, though quote 1 (100.0) repeats",
+        hint="every write moves the version",
+    )
     assert_fails(lesson19.check_woke(stubs["woke"]), "returned None", hint="before the step")
 
 
 def test_the_lessons_cells_show_the_same_when_run_again():
+    """The lesson's cells that run a graph, and 19.2's stub cell (which runs its program),
+    show the same when run again, in any order."""
     cells = [cell for cell, source in code_cells() if "trace(" in source or "invoke(" in source]
-    run_cells(
-        LESSON,
-        until="from graphkit.course import lesson19",
-        again=tuple(reversed(cells)),
-        names={"display": print},
-    )
+    run_cells(LESSON, again=tuple(reversed(cells)), names={"display": print})
 
 
 # -- 19.1 · Write the Plan rule
@@ -106,24 +107,107 @@ def test_plan_inputs_read_a_checkpoint():
     assert solutions.nodes_to_run(versions, seen, triggers, ready) == {"review"}
 
 
-# -- 19.2 · Run report once
+# -- 19.2 · Wake alert only when the price changes
 
 
-def test_run_once_passes_on_the_solution():
-    assert "once in every graph" in assert_passes(lesson19.check_run_once(solutions.wire)).message
+def test_alert_on_change_passes_on_the_solution():
+    verdict = assert_passes(lesson19.check_alert_on_change(solutions.feed))
+    assert "alert ran 13 times for the 21 quotes" in verdict.message
+
+
+def taking(price: Any) -> Any:
+    """A ``feed`` that takes every quote and writes ``price(quote, x)`` when it is not
+    ``...`` (``...``: no write)."""
+
+    def feed(x: dict) -> dict:
+        quote, *rest = x["quotes"]
+        writes = {"quotes": rest} if rest else {}
+        if (written := price(quote, x)) is not ...:
+            writes["price"] = written
+        return writes
+
+    return feed
+
+
+def stops_at_a_repeat(x: dict) -> dict:
+    """Returns {} at a repeat: no quotes written either, so feed is not woken again."""
+    quote, *rest = x["quotes"]
+    if quote == x.get("price"):
+        return {}
+    return {"quotes": rest, "price": quote} if rest else {"price": quote}
+
+
+def remembering() -> Any:
+    """Compares with a price of its own, kept between runs."""
+    last: list = []
+
+    def feed(x: dict) -> dict:
+        quote, *rest = x["quotes"]
+        writes = {"quotes": rest} if rest else {}
+        if not last or quote != last[-1]:
+            writes["price"] = quote
+        last.append(quote)
+        return writes
+
+    return feed
+
+
+def first_only() -> Any:
+    """Compares each quote with the first of the run only."""
+    first: list = []
+
+    def feed(x: dict) -> dict:
+        quote, *rest = x["quotes"]
+        if "price" not in x:
+            first[:] = [quote]
+        writes = {"quotes": rest} if rest else {}
+        if "price" not in x or quote != first[0]:
+            writes["price"] = quote
+        return writes
+
+    return feed
+
+
+def forgets_the_last(x: dict) -> dict:
+    """Writes price only while quotes are left: the last quote never alerts."""
+    quote, *rest = x["quotes"]
+    if not rest:
+        return {}
+    return {"quotes": rest, **({"price": quote} if quote != x.get("price") else {})}
+
+
+def expects_a_price(x: dict) -> dict:
+    quote, *rest = x["quotes"]
+    return {"quotes": rest, **({"price": quote} if quote != x["price"] else {})}
+
+
+REPEAT = "though quote 1 (100.0) repeats quote 0: step 1's Update moved price from version 2 to 3"
 
 
 @pytest.mark.parametrize(
-    ("wire", "said", "hint"),
+    ("feed", "said", "hint"),
     [
-        (lambda b, s: b.add_edge(s[-1], "report"), "so report should run at step 3", "every"),
-        (lambda b, s: None, "nothing leads to it", ""),
-        (lambda b, s: b.add_edge(["web", "books"], "report"), "Your code raised", ""),
+        (
+            taking(lambda quote, x: None if quote == x.get("price") else quote),
+            "holding None",
+            "None is a value",
+        ),
+        (stops_at_a_repeat, "feed ran at steps [0, 1]", "woken by quotes"),
+        (remembering(), "alert did not run at step 1", "still holds the last program's"),
+        (
+            first_only(),
+            "alert ran at step 4, woken by price holding 101.5",
+            "even of the same value",
+        ),
+        (forgets_the_last, "quote 5 (100.0) differs from quote 4 (101.5)", "The last quote counts"),
+        (expects_a_price, "raised KeyError: 'price'", "may be missing"),
+        (lambda x: None, "feed returned None, not a dict of writes", ""),
+        (taking(lambda quote, x: quote), REPEAT, "every write moves the version"),
         (None, "not a function", ""),
     ],
 )
-def test_run_once_wrong_answers(wire, said, hint):
-    assert_fails(lesson19.check_run_once(wire), said, hint=hint)
+def test_alert_on_change_wrong_answers(feed, said, hint):
+    assert_fails(lesson19.check_alert_on_change(feed), said, hint=hint)
 
 
 # -- 19.3 · Name what woke a node
@@ -332,30 +416,70 @@ def test_the_lessons_graphs_do_on_graphkit_what_they_do_on_langgraph():
     assert ours["waiting edge triggers"] == ["branch:to:c", "join:a+b:c"]
 
 
-def test_the_exercise_graphs_do_on_graphkit_what_they_do_on_langgraph():
-    """19.2's graph with the solution's waiting edge, and with the stub's edges."""
-    from langgraph.graph import START, StateGraph
-
-    def build(graph_class: Any, start: str, waiting: bool) -> Any:
-        builder = graph_class(lesson19.Notes)
-        builder.add_node("report", lambda s: {"notes": ["report"]})
-        for name, previous in (("web_1", start), ("web", "web_1"), ("books", start)):
-            builder.add_node(name, lambda s, name=name: {"notes": [name]})
-            builder.add_edge(previous, name)
-        if waiting:
-            builder.add_edge(["web", "books"], "report")
-        else:
-            builder.add_edge("web", "report")
-            builder.add_edge("books", "report")
-        return builder.compile()
-
+def ticker_on(lib: Any, feed: Any) -> Any:
+    """``lesson19.ticker(feed)``, built with ``lib``'s own low-level API and checkpointer."""
     import graphkit
 
-    for waiting in (True, False):
-        ours = build(graphkit.StateGraph, graphkit.START, waiting).invoke({})
-        theirs = build(StateGraph, START, waiting).invoke({})
-        assert ours == theirs
-        assert ours["notes"].count("report") == (1 if waiting else 2)
+    if lib.StateGraph is graphkit.StateGraph:
+        ours = lesson19.ticker(feed)
+        return graphkit.pregel.Pregel(
+            nodes=ours.nodes,
+            channels=ours.channels,
+            input_channels="quotes",
+            output_channels="alerts",
+            checkpointer=lib.Saver(),
+        )
+    from langgraph.channels import BinaryOperatorAggregate, LastValue
+    from langgraph.pregel import NodeBuilder, Pregel
+    from langgraph.pregel._write import SKIP_WRITE, ChannelWriteEntry
+
+    writes = [
+        ChannelWriteEntry(key, mapper=lambda out, key=key: out.get(key, SKIP_WRITE))
+        for key in ("quotes", "price")
+    ]
+    return Pregel(
+        nodes={
+            "feed": NodeBuilder()
+            .subscribe_to("quotes")
+            .read_from("price")
+            .do(feed)
+            .write_to(*writes),
+            "alert": NodeBuilder().subscribe_only("price").do(lambda p: [p]).write_to("alerts"),
+        },
+        channels={
+            "quotes": LastValue(list),
+            "price": LastValue(float),
+            "alerts": BinaryOperatorAggregate(list, operator.add),
+        },
+        input_channels="quotes",
+        output_channels="alerts",
+        checkpointer=lib.Saver(),
+    )
+
+
+def test_the_exercise_program_does_on_graphkit_what_it_does_on_langgraph():
+    """19.2's program, with the stub's feed, the solution's and one writing None: the same
+    alerts, and in every saved checkpoint the same versions and versions seen (a write of
+    the same value, or of None, moves price's version and wakes alert), on both
+    libraries."""
+    stub = stub_cells()["feed"]
+    writes_none = taking(lambda quote, x: None if quote == x.get("price") else quote)
+    quotes = [100.0, 100.0, 101.5, 101.5, 101.5, 100.0]
+    runs = {}
+    for feed in (stub, solutions.feed, writes_none):
+        seen = []
+        for lib in libraries():
+            app = ticker_on(lib, feed)
+            thread = {"configurable": {"thread_id": "t"}}
+            seen.append((app.invoke(quotes, thread), saved(app, thread)))
+        assert seen[0] == seen[1], feed
+        runs[feed] = seen[0]
+    assert runs[stub][0] == quotes
+    assert runs[solutions.feed][0] == [100.0, 101.5, 100.0]
+    assert runs[writes_none][0] == [100.0, None, 101.5, None, 101.5, 100.0]
+    steps = runs[stub][1]  # price's version after steps 0 and 1: the same 100.0, new version
+    assert (steps[0][0]["price"], steps[1][0]["price"]) == (2, 3)
+    assert steps[2][1]["alert"] == {"price": 3}
 
 
 def test_what_woke_each_node_reads_the_same_from_a_langgraph_thread():

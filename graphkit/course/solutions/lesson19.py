@@ -1,7 +1,7 @@
 """Solutions to lesson 19 · How Plan chooses: channel versions and what each node has seen.
 
 >>> from graphkit.course import lesson19
->>> bool(lesson19.check_plan_rule(nodes_to_run)), bool(lesson19.check_run_once(wire))
+>>> bool(lesson19.check_plan_rule(nodes_to_run)), bool(lesson19.check_alert_on_change(feed))
 (True, True)
 >>> bool(lesson19.check_woke(woke))
 True
@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["nodes_to_run", "wire", "woke"]
+__all__ = ["feed", "nodes_to_run", "woke"]
 
 
 def nodes_to_run(
@@ -33,9 +33,16 @@ def nodes_to_run(
     }
 
 
-def wire(builder: Any, sources: list[str]) -> None:
-    """19.2: one waiting edge: its barrier holds a value once every source has written."""
-    builder.add_edge(sources, "report")
+def feed(x: dict) -> dict:
+    """19.2: a write moves price's version even when the value is the same, and alert
+    wakes on a version it has not seen: so write price only when the quote differs from
+    what price holds (nothing before the first write). The quotes still to come are
+    written back, whatever the price did: that write wakes feed next step."""
+    quote, *rest = x["quotes"]
+    writes = {"quotes": rest} if rest else {}
+    if quote != x.get("price"):
+        writes["price"] = quote
+    return writes
 
 
 def whole(version: Any) -> int:
