@@ -25,7 +25,7 @@ ABSOLUTE_PATH = re.compile(r"(?<![\w.])(/(?:work|home|root|tmp|Users)/|[A-Z]:\\\
 
 def test_the_course_lessons_are_numbered_in_order():
     numbers = [int(path.name[:2]) for path in LESSONS]
-    assert numbers == list(range(1, 21)), [path.name for path in LESSONS]
+    assert numbers == list(range(1, 22)), [path.name for path in LESSONS]
 
 
 def test_the_course_page_quotes_each_lessons_own_time():
@@ -125,7 +125,7 @@ def test_the_docs_hook_folds_no_exercise():
                 assert not exercise, f"{path.name} {cell.id} folds an exercise"
 
 
-def test_lessons_12_to_20_ask_their_questions_by_a_guess():
+def test_lessons_12_to_21_ask_their_questions_by_a_guess():
     """Each **Qn ·** of lessons 12 to 17 is followed, before the next Markdown, by a
     question the checks below recognise: none escapes them."""
     guess_lessons = (
@@ -138,15 +138,25 @@ def test_lessons_12_to_20_ask_their_questions_by_a_guess():
         "18-async-and-concurrency",
         "19-channel-versions",
         "20-subgraphs-in-depth",
+        "21-tools-in-depth",
     )
     for name in guess_lessons:
         cells = nbformat.read(FOLDER / f"{name}.ipynb", as_version=4).cells
         labels = [i for i, c in enumerate(cells) if re.search(r"\*\*Q\d+ ·", c.source)]
         assert (
             len(labels)
-            == {"12": 4, "13": 2, "14": 3, "15": 3, "16": 2, "17": 2, "18": 3, "19": 2, "20": 4}[
-                name[:2]
-            ]
+            == {
+                "12": 4,
+                "13": 2,
+                "14": 3,
+                "15": 3,
+                "16": 2,
+                "17": 2,
+                "18": 3,
+                "19": 2,
+                "20": 4,
+                "21": 5,
+            }[name[:2]]
         ), name
         for i in labels:
             block = itertools.takewhile(lambda c: c.cell_type == "code", cells[i + 1 :])
@@ -268,6 +278,11 @@ GIVEAWAYS = {
         "own thread",
     ],
     ("20-subgraphs-in-depth", "l20-c34"): ["raises `RuntimeError`", "except RuntimeError"],
+    ("21-tools-in-depth", "l21-c07"): ["one task", "**One** task", "in the order of the calls"],
+    ("21-tools-in-depth", "l21-c14"): ["in task order", "writes in task order"],
+    ("21-tools-in-depth", "l21-c19"): ["stops the run", "ends the run", "catches only"],
+    ("21-tools-in-depth", "l21-c32"): ["ValueError", "checks that a `Command`"],
+    ("21-tools-in-depth", "l21-c39"): ["twice", "**Two.**", "runs again the whole task"],
 }
 
 
@@ -378,6 +393,9 @@ STUB_MUST_NOT_SAY = {
     "lesson20.check_mail_once": [r"add_node\(", r"add_edge\(", r"\bnotify\b"],
     "lesson20.check_memory": [r"checkpointer\s*=\s*True", r"=True"],
     "lesson20.check_answer_all": [r"\.id\b", r"resume=\{", r"<= ?100", r"\bprice\b"],
+    "lesson21.check_set_budget": [r"InjectedToolCallId", r"Command\(", r"tool_call_id="],
+    "lesson21.check_tool_errors": [r"ToolInvocationError", r"\(ValueError", r"ToolException"],
+    "lesson21.check_approve_once": [r"create_react_agent", r"\bSend\b", r"\bv2\b"],
 }
 CHECK_CALL = re.compile(r"\b(lesson\d\d\.check_\w+)\(")
 
