@@ -90,7 +90,7 @@ LANGGRAPH_IMPORTS = {
 
 def to_langgraph(source: str) -> str | None:
     """The cell for LangGraph, or None for one that reads graphkit's records."""
-    if ".trace(" in source or "to_frame" in source:
+    if ".trace(" in source or "to_frame" in source or ".execution." in source:
         return None
     for ours, theirs in LANGGRAPH_IMPORTS.items():
         source = source.replace(ours, theirs)
@@ -405,3 +405,41 @@ def test_one_call_per_task_keeps_the_email_on_langgraph_too():
         app.invoke(TheirCommand(resume=answer), config)
         counts[version] = done.count("email alice")
     assert counts == {"v1": 2, "v2": 1}
+
+
+@pytest.mark.parametrize("library", ["graphkit", "langgraph"])
+def test_a_task_per_call_keeps_a_finished_calls_write_when_another_fails(library):
+    """Section 2's aside: with one task per call and a checkpointer, the call that
+    finished in a failed step is not run again by the retry (``invoke(None, config)``)."""
+    if library == "langgraph":
+        pytest.importorskip("langgraph.prebuilt")
+        from langgraph.checkpoint.memory import InMemorySaver as Saver
+        from langgraph.prebuilt import create_react_agent as agent
+    else:
+        from graphkit import InMemorySaver as Saver
+
+        agent = create_react_agent
+    from graphkit.prebuilt import ScriptedChatModel
+
+    ran, down = [], [True]
+
+    @tool
+    def convert(euros: float, currency: str) -> str:
+        """Convert euros into another currency."""
+        ran.append(currency)
+        if currency == "JPY" and down[0]:
+            raise ConnectionError("the yen rates service is down")
+        return f"{euros} {currency}"
+
+    calls = [
+        {"name": "convert", "args": {"euros": 10, "currency": c}, "id": c} for c in ("USD", "JPY")
+    ]
+    model = ScriptedChatModel(responses=[AIMessage("", tool_calls=calls), "Done."])
+    app = agent(model, [convert], checkpointer=Saver())
+    config = {"configurable": {"thread_id": "retry"}}
+    with pytest.raises(ConnectionError):
+        app.invoke({"messages": [HumanMessage("Convert 10 euros.")]}, config)
+    down[0] = False
+    out = app.invoke(None, config)
+    assert ran == ["USD", "JPY", "JPY"]
+    assert [m.content for m in out["messages"] if m.type == "tool"] == ["10.0 USD", "10.0 JPY"]
