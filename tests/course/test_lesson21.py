@@ -216,11 +216,11 @@ def test_the_lessons_cells_print_what_the_lesson_says():
         "v2: step 2 runs 3 task(s): [('tools', 'push'), ('tools', 'push'), ('tools', 'push')]"
         in said
     )
-    assert "unknown tool: message, status 'error'" in said
-    assert "wrong argument: message, status 'error'" in said
+    assert "unknown tool: message, status 'error', which says" in said
+    assert "wrong argument: message, status 'error', which says" in said
     assert "tool raises: stops, ConnectionError('the yen rates service is down')" in said
     assert "the model is asked for: ['city']" in said and "['nights']" in said
-    assert "step 1 ran: ['tools'] · its Update: None" in said
+    assert "step 1 ran: ['tools'] · its Update ran: False" in said
     assert "the state's keys after the run: ['messages']" in said
     outcomes = names["outcomes"]
     assert outcomes["explain (ConnectionError)"]["wrong argument"] == "stops: ToolInvocationError"
