@@ -10,7 +10,7 @@ it subscribes to gets a new version.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from graphkit.cache.base import node_namespace
@@ -24,7 +24,6 @@ from graphkit.diagnostics.returns import no_input_channel_named
 from graphkit.errors import EmptyInputError, warn
 from graphkit.pregel.app import CompiledGraph
 from graphkit.pregel.node_builder import (
-    ChannelWriteEntry,
     NodeBuilder,
     PregelNode,
     awaited_call,
@@ -33,6 +32,7 @@ from graphkit.pregel.node_builder import (
 )
 from graphkit.pregel.node_builder import node_writer as entries_writer
 from graphkit.pregel.spec import GraphSpec, NodeSpec
+from graphkit.pregel.wiring import ChannelWiring
 from graphkit.types import RetryPolicy, Send
 
 __all__ = ["Pregel"]
@@ -348,73 +348,3 @@ def _validate(app: Pregel, before: Sequence[str] | str, after: Sequence[str] | s
             if node not in app.nodes:
                 nodes = some_names(app.nodes)
                 raise ValueError(f"{where} names {node!r}, which is not a node; nodes: {nodes}.")
-
-
-# -- drawing -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class NodeDeclaration:
-    """What drawing reads of a node: its function, metadata, and no Command routes."""
-
-    action: Any
-    metadata: Mapping[str, Any] = field(default_factory=dict)
-    destinations: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class ChannelWiring:
-    """A ``Pregel`` graph as drawing sees a builder: an edge ``a -> b`` where ``a``
-    writes a channel (or sends a task) that wakes ``b``; ``START`` feeds the nodes its
-    input channels wake, and a node writing an output channel leads to ``END``.
-    ``edge_channels`` names, per edge, the channels whose writes travel along it (what
-    the debugger lights up when ``a`` writes them); ``edge_labels`` are the labels a node's
-    ``meta(edge_labels={target: label})`` gives, e.g. a weighted graph's weights."""
-
-    nodes: Mapping[str, NodeDeclaration]
-    edges: frozenset[tuple[str, str]]
-    waiting_edges: tuple[Any, ...] = ()
-    branches: Mapping[str, Any] = field(default_factory=dict)
-    edge_channels: Mapping[tuple[str, str], tuple[str, ...]] = field(default_factory=dict)
-    edge_labels: Mapping[tuple[str, str], str] = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, app: Pregel) -> ChannelWiring:
-        woken: dict[str, set[str]] = {}
-        for name, node in app.nodes.items():
-            for channel in node.triggers:
-                woken.setdefault(channel, set()).add(name)
-        via: dict[tuple[str, str], set[str]] = {}
-        for channel in _names(app.input_channels):
-            for target in woken.get(channel, ()):
-                via.setdefault((START, target), set()).add(channel)
-        outputs = set(_names(app.output_channels))
-        for name, node in app.nodes.items():
-            for entry in node.writes:
-                if isinstance(entry, Send):
-                    via.setdefault((name, entry.node), set()).add(TASKS)
-                elif isinstance(entry, ChannelWriteEntry):
-                    targets = set(woken.get(entry.channel, ()))
-                    targets |= {END} if entry.channel in outputs else set()
-                    for target in targets:
-                        via.setdefault((name, target), set()).add(entry.channel)
-        declarations = {
-            name: NodeDeclaration(node.functions[-1] if node.functions else None, node.metadata)
-            for name, node in app.nodes.items()
-        }
-        channels = {edge: tuple(sorted(names)) for edge, names in via.items()}
-        labels = _edge_labels(app, via)
-        return cls(declarations, frozenset(via), edge_channels=channels, edge_labels=labels)
-
-
-def _edge_labels(app: Pregel, edges: Mapping[tuple[str, str], Any]) -> dict[tuple[str, str], str]:
-    """The labels nodes give their drawn edges: ``meta(edge_labels={target: label})``."""
-    labels = {}
-    for name, node in app.nodes.items():
-        given = node.metadata.get("edge_labels")
-        if not isinstance(given, Mapping):
-            continue
-        for target, label in given.items():
-            if (name, target) in edges:
-                labels[name, target] = str(label)
-    return labels

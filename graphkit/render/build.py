@@ -105,12 +105,20 @@ def _known(node: str, names: set[str]) -> bool:
 
 
 def _static_edges(builder: Any) -> list[Edge]:
-    # A low-level Pregel's wiring also says which channels carry each edge, and may
-    # label it (see ChannelWiring); a StateGraph builder has neither.
+    # A low-level Pregel's wiring also says which channels carry each edge, may label
+    # it, and marks the conditional ones (see ChannelWiring); a StateGraph builder's
+    # edges are plain, unlabelled and carry no channels.
     channels = getattr(builder, "edge_channels", None) or {}
     labels = getattr(builder, "edge_labels", None) or {}
+    kinds = getattr(builder, "edge_kinds", None) or {}
     return [
-        Edge(start, end, label=labels.get((start, end)), channels=channels.get((start, end), ()))
+        Edge(
+            start,
+            end,
+            kinds.get((start, end), "edge"),
+            labels.get((start, end)),
+            channels=channels.get((start, end), ()),
+        )
         for start, end in builder.edges
     ]
 

@@ -246,3 +246,34 @@ def test_a_pregel_edge_names_the_channels_it_carries_and_its_label():
     svg = app.get_graph().draw_svg(engine="python")
     assert '<g id="edge-a.b" class="edge gk-edge gk-edge-edge gk-via-inbox-3a-b">' in svg
     assert "<title>a → b via inbox:b</title>" in svg
+
+
+def test_a_pregel_tuple_writers_declared_channels_are_dashed_edges_that_carry_them():
+    """A ``ChannelWriteTupleEntry``'s ``static`` declarations are conditional edges to the
+    nodes those channels wake, labelled as declared and carrying the channel (so the
+    debugger lights them); its mapper is not run to draw them."""
+    from graphkit.channels import LastValue, Topic
+    from graphkit.pregel import ChannelWriteTupleEntry, NodeBuilder, Pregel
+
+    called = []
+    split = ChannelWriteTupleEntry(
+        lambda pair: called.append(pair) or [("left", pair[0]), ("right", pair[1])],
+        static=[("left", None, "first"), ("right", None, None)],
+    )
+    nodes = {
+        "split": NodeBuilder().subscribe_only("pair").write_to(split),
+        "l": NodeBuilder().subscribe_only("left").write_to("out"),
+        "r": NodeBuilder().subscribe_only("right").write_to("out"),
+    }
+    app = Pregel(
+        nodes=nodes,
+        channels={"pair": LastValue(tuple), "left": Topic(int), "right": Topic(int)}
+        | {"out": Topic(int)},
+        input_channels="pair",
+        output_channels="out",
+    )
+    drawn = [(e.source, e.target, e.kind, e.label, e.channels) for e in app.get_graph().edges]
+    assert ("split", "l", "conditional", "first", ("left",)) in drawn
+    assert ("split", "r", "conditional", None, ("right",)) in drawn
+    assert called == []
+    assert app.invoke((1, 2)) == [1, 2]
