@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import time
 import warnings
 from pathlib import Path
 from typing import Annotated
@@ -70,6 +71,18 @@ def test_no_cell_shows_an_id():
     """A message's generated id, a task's or an interrupt's change from run to run."""
     shown = run_cells(LESSON, until=IMPORT, names={"display": print})
     assert {cell: seen for cell, seen in shown.items() if AN_ID.search(str(seen))} == {}
+
+
+def test_every_code_line_fits_the_cell():
+    """JupyterLab at the course's reading width shows about 105 characters of a code line;
+    a longer one scrolls sideways, hiding its end (Q4's ``is not None`` did)."""
+    too_long = [
+        (cell, line)
+        for cell, source in code_cells(LESSON)
+        for line in source.splitlines()
+        if len(line) > 105
+    ]
+    assert too_long == []
 
 
 # -- the lesson's claims on LangGraph
@@ -410,7 +423,10 @@ def test_one_call_per_task_keeps_the_email_on_langgraph_too():
 @pytest.mark.parametrize("library", ["graphkit", "langgraph"])
 def test_a_task_per_call_keeps_a_finished_calls_write_when_another_fails(library):
     """Section 2's aside: with one task per call and a checkpointer, the call that
-    finished in a failed step is not run again by the retry (``invoke(None, config)``)."""
+    finished in a failed step is not run again by the retry (``invoke(None, config)``).
+    The dollar call is the slower one, so the yen task fails first: the step still waits
+    for it and keeps its write. (The two tasks run at once, so only the counts are
+    checked, never the order they started in.)"""
     if library == "langgraph":
         pytest.importorskip("langgraph.prebuilt")
         from langgraph.checkpoint.memory import InMemorySaver as Saver
@@ -426,6 +442,8 @@ def test_a_task_per_call_keeps_a_finished_calls_write_when_another_fails(library
     @tool
     def convert(euros: float, currency: str) -> str:
         """Convert euros into another currency."""
+        if currency == "USD":
+            time.sleep(0.05)  # finishes after the yen task has failed
         ran.append(currency)
         if currency == "JPY" and down[0]:
             raise ConnectionError("the yen rates service is down")
@@ -441,5 +459,5 @@ def test_a_task_per_call_keeps_a_finished_calls_write_when_another_fails(library
         app.invoke({"messages": [HumanMessage("Convert 10 euros.")]}, config)
     down[0] = False
     out = app.invoke(None, config)
-    assert ran == ["USD", "JPY", "JPY"]
+    assert {currency: ran.count(currency) for currency in ran} == {"USD": 1, "JPY": 2}
     assert [m.content for m in out["messages"] if m.type == "tool"] == ["10.0 USD", "10.0 JPY"]
