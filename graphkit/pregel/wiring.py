@@ -127,8 +127,9 @@ class _Edges:
     def declared(self, name: str, channel: str, label: str | None) -> None:
         """A write ``static`` declares: conditional, labelled unless the label merely
         repeats the target's name (as LangGraph draws it)."""
-        if channel == END:  # (END is no channel: the declaration is the edge itself)
-            self.add(name, END, True)
+        if channel == END:  # (END is no channel: the declaration is the edge itself,
+            # and END along it tells the debugger to light it when no node is woken)
+            self.add(name, END, True, END)
             targets = {END}
         else:
             self.write(name, channel, conditional=True)

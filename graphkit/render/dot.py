@@ -13,6 +13,7 @@ import subprocess
 import xml.etree.ElementTree as ElementTree
 from collections.abc import Iterator
 
+from graphkit.constants import END
 from graphkit.render.model import DrawableGraph, Edge, Node
 from graphkit.render.text import dot_string, encode_name, label_lines, xml_attribute, xml_escape
 from graphkit.render.theme import CARD_PAD, COLORS, FONT, STYLE_ID, STYLESHEET, card_attributes
@@ -137,7 +138,9 @@ def edge_classes(edge: Edge) -> str:
 
 def edge_title(edge: Edge) -> str:
     """The hover text of an edge (with the channels that travel along it, if known)."""
-    via = f" via {', '.join(edge.channels)}" if edge.channels else ""
+    # (END on a declared edge to END is a marker for highlight, not a channel)
+    channels = [channel for channel in edge.channels if channel != END]
+    via = f" via {', '.join(channels)}" if channels else ""
     return f"{edge.source} → {edge.target}{via}"
 
 

@@ -236,6 +236,8 @@ def _edges_taken(
     for edge in edges:
         if edge.channels:  # a low-level Pregel's edge: taken by the messages it carries
             sent = [c for c in edge.channels if c in written]
+            if END in edge.channels and not (sent_to or _woke_a_node(edges, written)):
+                sent.append(END)  # its declared (static) edge to END: it woke no node
             if sent and (woken is None or edge.target == END or _woke(edge.target, sent, woken)):
                 taken.append(edge.id)
             continue
@@ -256,6 +258,16 @@ def _edges_taken(
         if channel in written and released:
             taken.append(edge.id)
     return taken
+
+
+def _woke_a_node(edges: list[_EdgeElement], written: set[str]) -> bool:
+    """Whether a low-level node's writes travel along one of its drawn edges to a node.
+    A node that declared an edge to END (``static=[("__end__", None, label)]``, drawn
+    with END among its channels) took it when they do not and it sent no ``Send``: as
+    a router chose END when it chose none of its targets."""
+    return any(
+        channel in written for edge in edges if edge.target != END for channel in edge.channels
+    )
 
 
 def _woken_by(plan: Any) -> set[tuple[str, str]]:

@@ -55,8 +55,9 @@ class Edge:
     """An edge as drawn: ``kind`` is one of ``EDGE_KINDS``; ``label`` is the router
     result (path_map key) or Command label that takes it, if any. ``channels`` are the
     channels a write to which travels along it, when the graph says so (a low-level
-    ``Pregel``: the messages its source sends its target); empty for a ``StateGraph``,
-    whose edge ``a -> b`` is the channel ``branch:to:b``."""
+    ``Pregel``: the messages its source sends its target; ``END`` among them marks an
+    edge to END its source declares in ``static``); empty for a ``StateGraph``, whose
+    edge ``a -> b`` is the channel ``branch:to:b``."""
 
     source: str
     target: str
