@@ -66,7 +66,7 @@ class ChannelWiring:
             for name, node in app.nodes.items()
         }
         channels = {edge: tuple(sorted(names)) for edge, names in found.via.items()}
-        labels = {**found.labels, **_edge_labels(app, found.via)}
+        labels = {**_first_labels(found.labels), **_edge_labels(app, found.via)}
         kinds = {edge: "conditional" for edge in found.via if edge not in found.plain}
         return cls(
             declarations,
@@ -79,7 +79,8 @@ class ChannelWiring:
 
 class _Edges:
     """The edges found so far: the channels along each, which ones some plain write
-    takes (the others are conditional), and the labels ``static`` declarations give."""
+    takes (the others are conditional), and every label ``static`` declarations give
+    each edge."""
 
     def __init__(self, app: Pregel) -> None:
         self.woken: dict[str, set[str]] = {}
@@ -90,7 +91,7 @@ class _Edges:
         self.channels = tuple(app.channels)
         self.via: dict[Pair, set[str]] = {}
         self.plain: set[Pair] = set()
-        self.labels: dict[Pair, str] = {}
+        self.labels: dict[Pair, set[str]] = {}
         for channel in _names(app.input_channels):
             self.write(START, channel)
 
@@ -125,8 +126,7 @@ class _Edges:
                     self.write(name, channel, conditional=True)
 
     def declared(self, name: str, channel: str, label: str | None) -> None:
-        """A write ``static`` declares: conditional, labelled unless the label merely
-        repeats the target's name (as LangGraph draws it)."""
+        """A write ``static`` declares: conditional, and labelled (see ``_first_labels``)."""
         if channel == END:  # (END is no channel: the declaration is the edge itself,
             # and END along it tells the debugger to light it when no node is woken)
             self.add(name, END, True, END)
@@ -136,8 +136,8 @@ class _Edges:
             targets = set(self.woken.get(channel, ()))
             targets |= {END} if channel in self.outputs else set()
         for target in targets:
-            if label is not None and label != target:
-                self.labels.setdefault((name, target), str(label))
+            if label is not None:
+                self.labels.setdefault((name, target), set()).add(str(label))
 
 
 def _empty_input_writes(entry: ChannelWriteTupleEntry) -> list[tuple[str, Any]] | None:
@@ -155,6 +155,17 @@ def _empty_input_writes(entry: ChannelWriteTupleEntry) -> list[tuple[str, Any]] 
     if all(isinstance(p, tuple | list) and len(p) == 2 and isinstance(p[0], str) for p in pairs):
         return [(channel, value) for channel, value in pairs]
     return None
+
+
+def _first_labels(given: Mapping[Pair, set[str]]) -> dict[Pair, str]:
+    """Each edge's label, where declarations give it several: the one that sorts first,
+    and none when that merely repeats the target's name, as LangGraph 1.2 draws it. (A
+    declaration without a label gives none; LangGraph fails to sort None beside a label.)"""
+    labels = {}
+    for (source, target), names in given.items():
+        if (first := min(names)) != target:
+            labels[source, target] = first
+    return labels
 
 
 def _names(channels: str | Sequence[str]) -> tuple[str, ...]:

@@ -48,6 +48,22 @@ def _writers(library: str) -> dict[str, Callable[[Any], tuple[Any, ...]]]:
         "tuple-static-to-end": lambda _: (
             tuples(_nothing, static=[("quotes", None, None), ("__end__", None, "closed")]),
         ),
+        "tuple-static-to-end-twice": lambda _: (
+            tuples(_nothing, static=[("__end__", None, "shut"), ("__end__", None, "closed")]),
+        ),
+        "tuple-static-two-labels": lambda _: (
+            tuples(_nothing, static=[("quotes", None, "sell"), ("quotes", None, "ask")]),
+        ),
+        "tuple-static-two-entries": lambda _: (
+            tuples(_nothing, static=[("quotes", None, "sell")]),
+            tuples(_nothing, static=[("quotes", None, "ask")]),
+        ),
+        "tuple-static-label-is-target": lambda _: (
+            tuples(_nothing, static=[("quotes", None, "sell"), ("quotes", None, "quote")]),
+        ),
+        "tuple-static-label-and-none": lambda _: (
+            tuples(_nothing, static=[("quotes", None, "ask"), ("quotes", None, None)]),
+        ),
         "tuple-without-static": lambda _: (tuples(_pairs),),
         "tuple-and-plain": lambda _: (tuples(_nothing, static=both[:1]), "price"),
         "entry-with-mapper": lambda _: (entry("quotes", mapper=str), entry("price", mapper=repr)),
@@ -106,6 +122,12 @@ def _program(feeds: list[DrawnEdge]) -> list[DrawnEdge]:
             "tuple-static-to-end",
             [("feed", "__end__", True, "closed"), ("feed", "quote", True, None)],
         ),
+        # two declarations give one edge different labels: the one that sorts first is
+        # drawn (a label that names the target, none)
+        ("tuple-static-to-end-twice", [("feed", "__end__", True, "closed")]),
+        ("tuple-static-two-labels", [("feed", "quote", True, "ask")]),
+        ("tuple-static-two-entries", [("feed", "quote", True, "ask")]),
+        ("tuple-static-label-is-target", [("feed", "quote", True, None)]),
         ("tuple-without-static", [("feed", "price", False, None), ("feed", "quote", False, None)]),
         ("tuple-and-plain", [("feed", "price", False, None), ("feed", "quote", True, None)]),
         ("entry-with-mapper", [("feed", "price", False, None), ("feed", "quote", False, None)]),
@@ -141,3 +163,12 @@ def test_a_tuple_mapper_that_fails_on_an_empty_input_does_not_fail_the_drawing()
 
 def _anywhere() -> list[tuple[str, str]]:
     return [("feed", "__end__"), ("feed", "feed"), ("feed", "price"), ("feed", "quote")]
+
+
+def test_a_declaration_without_a_label_leaves_the_edge_the_others_label() -> None:
+    """LangGraph 1.2 sorts the edges it found, and a label beside None fails the sort
+    (``get_graph()`` raises TypeError); graphkit draws the label given (a difference
+    docs/drawing.md names)."""
+    assert drawn("langgraph", "tuple-static-label-and-none") == "TypeError"
+    feeds = [("feed", "quote", True, "ask")]
+    assert drawn("graphkit", "tuple-static-label-and-none") == _program(feeds)

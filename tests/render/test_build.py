@@ -277,3 +277,24 @@ def test_a_pregel_tuple_writers_declared_channels_are_dashed_edges_that_carry_th
     assert ("split", "r", "conditional", None, ("right",)) in drawn
     assert called == []
     assert app.invoke((1, 2)) == [1, 2]
+
+
+def test_a_pregel_edge_two_declarations_label_differently_keeps_the_first_sorted():
+    """As LangGraph 1.2 draws it (tests/conformance/test_parity_pregel_drawing.py): the
+    label that sorts first, whichever was declared first; none when it names the target."""
+    from graphkit.channels import LastValue, Topic
+    from graphkit.pregel import ChannelWriteTupleEntry, NodeBuilder, Pregel
+
+    def labels(*static: tuple[str, None, str]) -> dict[str, str | None]:
+        entry = ChannelWriteTupleEntry(lambda _: [], static=list(static))
+        nodes = {
+            "a": NodeBuilder().subscribe_only("in").write_to(entry),
+            "b": NodeBuilder().subscribe_only("x").write_to("out"),
+        }
+        channels = {"in": LastValue(int), "x": Topic(int), "out": LastValue(int)}
+        app = Pregel(nodes=nodes, channels=channels, input_channels="in", output_channels="out")
+        return {e.target: e.label for e in app.get_graph().edges if e.source == "a"}
+
+    assert labels(("x", None, "zeta"), ("x", None, "alpha")) == {"b": "alpha"}
+    assert labels(("x", None, "zeta"), ("x", None, "b")) == {"b": None}
+    assert labels(("__end__", None, "zeta"), ("__end__", None, "alpha")) == {"__end__": "alpha"}
