@@ -15,7 +15,14 @@ from typing import Any
 from graphkit.diagnostics.threads import SHORTEST_ID, ids_begun_by, unclear_id
 from graphkit.inspect.values import show
 
-__all__ = ["answers_by_id", "asked_once", "short_ids", "waiting_questions"]
+__all__ = [
+    "answers_by_id",
+    "asked_inside",
+    "asked_once",
+    "question_labels",
+    "short_ids",
+    "waiting_questions",
+]
 
 
 def asked_once(results: Sequence[Any]) -> tuple[tuple[str, Any], ...]:
@@ -57,14 +64,52 @@ def short_ids(interrupts: Sequence[Any]) -> list[str]:
     return [i[:length] for i in ids]
 
 
-def waiting_questions(asked: Sequence[tuple[str, Any]]) -> str:
+def asked_inside(results: Sequence[Any], asked: Any) -> tuple[str, ...]:
+    """The nodes below the paused task that asked ``asked``, outermost first: ``('ask',)``
+    for lesson 20's subgraph node ``editor`` whose node ``ask`` called ``interrupt()``
+    (or a node that invokes the subgraph inside), () for a question the task's own code
+    asked. The status named only the parent's node, and the learner looked for an
+    ``interrupt()`` in a node that has none."""
+    wanted = getattr(asked, "id", None)
+    for result in results:
+        if not any(getattr(i, "id", None) == wanted for i in result.interrupts):
+            continue
+        for subrun in result.subruns:
+            last = subrun.steps[-1] if subrun.steps else None
+            inner = last.execution.results if last is not None and last.execution else ()
+            for found in inner:
+                if any(getattr(i, "id", None) == wanted for i in found.interrupts):
+                    return (found.task.node, *asked_inside(inner, asked))
+    return ()
+
+
+def question_labels(asked: Sequence[tuple[str, Any]], results: Sequence[Any] = ()) -> list[str]:
+    """One line per ``(node, interrupt)`` waiting: who asks what, the subgraph's node
+    that asked it when it was asked inside one (``results``: the paused step's), and,
+    when several wait, the id to answer it by.
+
+    >>> from graphkit.types import Interrupt
+    >>> question_labels([("check", Interrupt("Buy laptop?", id="65233a7fd395")),
+    ...                  ("check", Interrupt("Buy desk?", id="5ea9e835e654"))])
+    ["check asks 'Buy laptop?' (id 65233a7f)", "check asks 'Buy desk?' (id 5ea9e835)"]
+    """
+    labels = []
+    for node, question in asked:
+        inside = asked_inside(results, question)
+        by = f"node {inside[0]}" if len(inside) == 1 else " → ".join(inside)
+        where = f" (asked in its subgraph, by {by})" if inside else ""
+        value = show(getattr(question, "value", question), width=400)
+        labels.append(f"{node} asks {value}{where}")
+    if len(asked) < 2:
+        return labels
+    ids = short_ids([i for _, i in asked])
+    return [f"{text} (id {short})" for text, short in zip(labels, ids, strict=True)]
+
+
+def waiting_questions(asked: Sequence[tuple[str, Any]], results: Sequence[Any] = ()) -> str:
     """``approve asks {...} (id 65233a7f); approve asks {...} (id 5ea9e835)``: each
     ``(node, interrupt)`` with the id to answer it by, when there are several."""
-    shown = [f"{node} asks {show(getattr(i, 'value', i), width=400)}" for node, i in asked]
-    if len(asked) < 2:
-        return "; ".join(shown)
-    ids = short_ids([i for _, i in asked])
-    return "; ".join(f"{text} (id {short})" for text, short in zip(shown, ids, strict=True))
+    return "; ".join(question_labels(asked, results))
 
 
 def answers_by_id(interrupts: Sequence[Any], answer: Any) -> dict[str, Any] | str:

@@ -7,9 +7,6 @@ widgets hold no state of their own. Every widget has a stable ``gk-...`` CSS cla
 
 from __future__ import annotations
 
-import ast
-import json
-import warnings
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +14,7 @@ from graphkit.constants import START
 from graphkit.extras import require
 from graphkit.widgets.panels import STATE_CSS
 from graphkit.widgets.predict_panel import PredictPanel
+from graphkit.widgets.resume_box import RESUME_CSS, ResumeBox
 from graphkit.widgets.session import DebugSession
 from graphkit.widgets.view import TABLES, View, has_unsaved, legend_html
 
@@ -120,6 +118,7 @@ _CSS = (
   border-color: var(--jp-widgets-slider-handle-background-color); }
 """
     + STATE_CSS
+    + RESUME_CSS
     + "</style>"
 )
 
@@ -196,9 +195,8 @@ class Debugger:
             min=-1, max=-1, value=-1, description="step", continuous_update=False
         ).add_class("gk-slider")
         self.slider.observe(self._slid, names="value")
-        self.answer = W.Text(placeholder="answer", description="answer").add_class("gk-answer")
-        self.resume = W.Button(description="Resume", icon="play").add_class("gk-resume-button")
-        self.resume.on_click(self._handler(self._resume))
+        self.resume_box = ResumeBox(self.session, self._handler, self.refresh)
+        self.answer, self.resume = self.resume_box.answer, self.resume_box.resume
         # A breakpoint compiled into the graph (interrupt_before/after) pauses the run
         # too, but the list showed no sign of it: it is named so beside its node.
         compiled = _compiled_breakpoints(self.session.app, nodes)
@@ -236,7 +234,7 @@ class Debugger:
                 W.HBox([self.step_label, W.Label("·"), self.phase]).add_class("gk-labels"),
                 self.status,
                 self.message,
-                W.HBox([self.answer, self.resume]).add_class("gk-resume"),
+                self.resume_box.widget,
                 self.predictor.widget,
                 self.slider,
                 self.legend,
@@ -310,24 +308,6 @@ class Debugger:
 
     # -- wiring -------------------------------------------------------------------------
 
-    def _resume(self) -> None:
-        """Resume with the answer box's text. An empty box is refused: a click before
-        typing resumed with ``''`` and the box went away. A Python string literal typed
-        is the string it spells: ``""`` is the empty string, for an interrupt that means
-        it, and ``"yes"`` is ``'yes'``, as the Python habit the ``""`` invites means it (it
-        resumed with ``'"yes"'``, which ``answer == "yes"`` refused without a word). With
-        several questions waiting, a dict typed is the answers by id (``_answers``)."""
-        text = self.answer.value
-        if self.session.status == "interrupted" and self.session.interrupts and not text.strip():
-            self.session.message = (
-                "Type an answer first: Resume passes it to the interrupt() that asked "
-                '(Command(resume=answer)). For an empty answer, type "".'
-            )
-            self.refresh()
-            return
-        several = len(self.session.questions) > 1
-        self.session.resume(_answers(text) if several else _unquoted(text))
-
     def _handler(self, action: Callable[[], Any]) -> Callable[[Any], None]:
         # The session tells the widget when it changed (``refresh`` is its listener);
         # only an action that raised needs showing here.
@@ -367,8 +347,7 @@ class Debugger:
             self.buttons[phase].disabled = guessing or view.next_phase != phase
         self.buttons["step"].disabled = self.buttons["run"].disabled = over or guessing
         self.buttons["back"].disabled = view.count == 0
-        paused = view.status == "interrupted"
-        self.answer.layout.display = self.resume.layout.display = None if paused else "none"
+        self.resume_box.refresh()
 
     def _show_table(self) -> None:
         # Only the open tab is built: a step stays cheap however many tables there are
@@ -418,45 +397,3 @@ def _compiled_breakpoints(app: Any, nodes: list[str]) -> dict[str, str]:
 def _button(name: str) -> W.Button:
     button = W.Button(description=name.capitalize(), icon=_ICONS[name], tooltip=name)
     return button.add_class(f"gk-{name}-button").add_class("gk-control")
-
-
-def _answers(text: str) -> Any:
-    """The answer box's text when several questions wait: a dict typed as Python or
-    JSON (``{'65233a7f': 'yes'}``), keyed by their ids, or the text, which the session
-    refuses, saying what to type.
-
-    >>> _answers("{'65233a7f': 'yes', '5ea9e835': True}"), _answers("yes")
-    ({'65233a7f': 'yes', '5ea9e835': True}, 'yes')
-    >>> _answers('{"65233a7f": true, "5ea9e835": null}')
-    {'65233a7f': True, '5ea9e835': None}
-    """
-    for parse in (ast.literal_eval, json.loads):
-        try:
-            value = parse(text.strip())
-        except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError):
-            # (TypeError: a list or dict as a key, which a dict cannot hold)
-            continue
-        if isinstance(value, dict):
-            return value
-    return text
-
-
-def _unquoted(text: str) -> str:
-    r"""The answer box's text or, if it is a Python string literal, the string Python
-    reads from it: not the text inside its first and last quote, which read ``"a" "b"``
-    as ``'a" "b'`` and kept the backslash of ``"\u00e9"``.
-
-    >>> _unquoted("yes"), _unquoted('"yes"'), _unquoted(" '' "), _unquoted("it's"), _unquoted('"a')
-    ('yes', 'yes', '', "it's", '"a')
-    >>> _unquoted('"a" "b"'), _unquoted('"\\u00e9"'), _unquoted('"'), _unquoted("b'x'")
-    ('ab', 'é', '"', "b'x'")
-    >>> _unquoted('"C:\\data"')
-    'C:\\data'
-    """
-    try:
-        with warnings.catch_warnings():  # (Python warns of the \d of "C:\data", as of code)
-            warnings.simplefilter("ignore")
-            value = ast.literal_eval(text.strip())
-    except (SyntaxError, ValueError, MemoryError, RecursionError):  # (no literal)
-        return text
-    return value if isinstance(value, str) else text

@@ -108,7 +108,7 @@ def status_text(session: DebugSession) -> str:
             return f"paused by a compiled breakpoint at step {number}: Resume goes on"
         # (the question in full, or nearly: it is what the human has to answer; with its
         # id when several wait, as Resume takes an answer for each by its id)
-        questions = waiting_questions(asked)
+        questions = waiting_questions(asked, results)
         where = story_number(session, last.step) if last else number
         return f"interrupted at step {where}: {questions}"
     if status == "drained":

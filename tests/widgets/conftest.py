@@ -71,6 +71,19 @@ Debugger(meeting_app(), {{"log": []}})
 """async.ipynb: a graph whose async nodes meet at a barrier, stepped from the kernel's
 thread (whose loop is busy running the cell)."""
 
+APPROVALS_CODE = f"""\
+import sys
+sys.path.insert(0, {str(REPO)!r})
+import graphkit
+from graphkit.widgets import Debugger
+from tests.widgets.graphs import approvals
+expenses = [{{"item": "laptop", "amount": 1800}}, {{"item": "chair", "amount": 240}}]
+debugger = Debugger(approvals(graphkit).compile(), {{"expenses": expenses}})
+debugger.click("run")
+debugger
+"""
+"""approvals.ipynb: two Send tasks paused at once (lesson 20), one answer box each."""
+
 
 @contextmanager
 def _server(cmd: list[str], ready_url: str, tmp: Path):
@@ -96,7 +109,8 @@ def _server(cmd: list[str], ready_url: str, tmp: Path):
 def notebooks(tmp_path_factory) -> Path:
     """A folder holding debugger.ipynb (a Debugger on chain_app), learner.ipynb (the same,
     driven by a later cell), guide.ipynb (the guide's example), store.ipynb (a store tab
-    with a note) and async.ipynb (a graph of async nodes)."""
+    with a note), async.ipynb (a graph of async nodes) and approvals.ipynb (two
+    questions waiting at once)."""
     folder = tmp_path_factory.mktemp("notebooks")
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(NOTEBOOK_CODE)])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
@@ -113,6 +127,9 @@ def notebooks(tmp_path_factory) -> Path:
     meeting = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(ASYNC_CODE)])
     meeting.metadata["kernelspec"] = notebook.metadata["kernelspec"]
     nbformat.write(meeting, folder / "async.ipynb")
+    approving = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(APPROVALS_CODE)])
+    approving.metadata["kernelspec"] = notebook.metadata["kernelspec"]
+    nbformat.write(approving, folder / "approvals.ipynb")
     return folder
 
 

@@ -177,3 +177,44 @@ def meeting_app():
     from graphkit import InMemorySaver
 
     return builder.add_edge("end", END).compile(checkpointer=InMemorySaver())
+
+
+class Post(TypedDict, total=False):
+    topic: str
+    draft: str
+    verdict: str
+
+
+def editor(kit: Any) -> Any:
+    """Lesson 20's subgraph: write → ask, and ask calls ``interrupt()``."""
+
+    def write(state: Post) -> dict:
+        return {"draft": f"A post about {state['topic']}"}
+
+    def ask(state: Post) -> dict:
+        return {"verdict": f"{kit.interrupt('Publish?')}: {state['draft']}"}
+
+    builder = kit.StateGraph(Post)
+    builder.add_node("write", write)
+    builder.add_node("ask", ask)
+    builder.add_edge(kit.START, "write")
+    return builder.add_edge("write", "ask").compile()
+
+
+def desk(kit: Any, inside: bool = False) -> Any:
+    """Lesson 20's parent: the subgraph ``editor`` as its node ``editor`` or, ``inside``,
+    invoked by the node ``review``; then ``publish``."""
+    inner = editor(kit)
+
+    def review(state: Post) -> dict:
+        return {"verdict": inner.invoke({"topic": state["topic"]})["verdict"]}
+
+    def publish(state: Post) -> dict:
+        return {"draft": f"published: {state['verdict']}"}
+
+    first = "review" if inside else "editor"
+    builder = kit.StateGraph(Post)
+    builder.add_node(first, review if inside else inner)
+    builder.add_node("publish", publish)
+    builder.add_edge(kit.START, first)
+    return builder.add_edge(first, "publish")
