@@ -28,14 +28,31 @@ W = require("ipywidgets", extra="notebook", feature="the Debugger")
 __all__ = ["ResumeBox"]
 
 RESUME_CSS = """
-.gk-debugger .gk-answers { gap: 2px; }
-.gk-debugger .gk-answer-row { flex-wrap: wrap; align-items: center; gap: 0 8px; }
-.gk-debugger .gk-question { flex: 0 1 auto; min-width: 0; max-width: 100%; }
+.gk-debugger .gk-resume-area { container: gk-resume / inline-size; }
+.gk-debugger .gk-answers { align-items: center; }
+.gk-debugger .gk-question { min-width: 0; max-width: 100%; }
+.gk-debugger .gk-answers > .gk-answer-each { width: auto; min-width: 0; }
 .gk-debugger .gk-question .widget-html-content { white-space: normal;
   overflow-wrap: anywhere; line-height: 1.4; color: var(--jp-ui-font-color1, #1f1f29); }
+@container gk-resume (max-width: 40em) {
+  .gk-debugger .gk-answers { grid-template-columns: minmax(0, 1fr) !important; }
+  .gk-debugger .gk-answers .gk-answer-each { margin-bottom: 6px; }
+}
 """
-"""The questions wrap (a dict asked is long) and their box goes under them when the
-cell is narrow."""
+"""The questions wrap (a dict asked is long). In a narrow cell (a phone, or JupyterLab
+beside its sidebars: the resume area's own width, not the window's) each box goes under
+its question; the ``!important`` outweighs the grid's columns, which the widget's
+layout sets on the element itself."""
+
+ANSWER_GRID = {
+    "grid_template_columns": "minmax(0, max-content) minmax(12em, 300px)",
+    "grid_gap": "2px 8px",
+}
+"""The questions in one column and their boxes in the next, so boxes line up whatever
+the lengths of the labels before them (beside its own label, each box started where
+that label ended). A box fills its column, the width of a Text widget when there is
+room; short of room both columns give some, a question wrapping and its box shrinking
+(a box of fixed width ran past the cell's edge)."""
 
 
 class ResumeBox:
@@ -56,10 +73,10 @@ class ResumeBox:
         self.resume.on_click(handler(self.press))
         self.each: list[Any] = []  # one Text per question, when several wait
         self._for: tuple[str, ...] = ()  # the ids of the questions the boxes answer
-        self.questions = W.VBox([]).add_class("gk-answers")
+        self.questions = W.GridBox([], layout=W.Layout(**ANSWER_GRID)).add_class("gk-answers")
         self.widget = W.VBox(
             [self.questions, W.HBox([self.answer, self.resume]).add_class("gk-resume")]
-        )
+        ).add_class("gk-resume-area")
 
     def refresh(self) -> None:
         """Show the boxes the pause needs: none while the run is not paused, one for one
@@ -74,10 +91,9 @@ class ResumeBox:
             self.each = [_answer_box() for _ in ids]
             labels = question_labels(asked, _paused_results(self.session)) if several else []
             self.questions.children = [
-                W.HBox([W.HTML(html.escape(label)).add_class("gk-question"), box]).add_class(
-                    "gk-answer-row"
-                )
+                widget
                 for label, box in zip(labels, self.each, strict=True)
+                for widget in (W.HTML(html.escape(label)).add_class("gk-question"), box)
             ]
         self.widget.layout.display = self.resume.layout.display = None if paused else "none"
         self.answer.layout.display = None if paused and not several else "none"

@@ -14,6 +14,7 @@ from tests.widgets.graphs import approvals, desk
 
 langgraph = pytest.importorskip("langgraph")
 
+from ipywidgets import GridBox  # noqa: E402
 from langgraph.checkpoint.memory import InMemorySaver  # noqa: E402
 from langgraph.types import Command  # noqa: E402
 
@@ -36,7 +37,7 @@ def paused_debugger() -> Debugger:
 
 
 def labels(debugger: Debugger) -> list[str]:
-    return [row.children[0].value for row in debugger.resume_box.questions.children]
+    return [label.value for label in debugger.resume_box.questions.children[::2]]
 
 
 def test_two_questions_get_one_answer_box_each_labelled_with_what_it_asks():
@@ -51,6 +52,19 @@ def test_two_questions_get_one_answer_box_each_labelled_with_what_it_asks():
     assert len(debugger.resume_box.each) == 2
     assert debugger.answer.layout.display == "none"  # the one-answer box is not offered
     assert debugger.resume.layout.display is None
+
+
+def test_the_answer_boxes_line_up_in_a_column_of_their_own():
+    # each box sat right after its label in a row of its own, so under labels of
+    # different lengths the boxes started at different places
+    box = paused_debugger().resume_box
+    grid = box.questions
+    assert isinstance(grid, GridBox)
+    assert grid.layout.grid_template_columns == "minmax(0, max-content) minmax(12em, 300px)"
+    questions, answers = grid.children[::2], grid.children[1::2]
+    assert all("gk-question" in q._dom_classes for q in questions)
+    assert list(answers) == box.each  # each box in the column after its question
+    assert "gk-resume-area" in box.widget._dom_classes  # (the width a narrow cell asks of)
 
 
 def test_an_answer_in_each_box_resumes_as_langgraph_with_answers_by_id():
