@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from graphkit.widgets.tabs import TABLES
 from tests.widgets.colours import CONTRASTS, KNOB
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @contextlib.contextmanager
@@ -323,3 +326,60 @@ def test_debugger_reads_in_the_light_scheme(site_url, lesson, tmp_path):
 WITHOUT_DEBUGGER_CSS = """() => {
   for (const style of document.querySelectorAll('.gk-debugger style')) style.disabled = true;
 }"""
+
+
+# Every lesson of the course, as the site names its pages.
+LESSONS = sorted(path.stem for path in ROOT.joinpath("notebooks").glob("*.ipynb"))
+
+# Each code span of a table the page shows split inside a word: two word characters side
+# by side in its text, on two rows of the page (a break at a space or a hyphen is a
+# line's end; one between "er" and "rors" is not).
+TABLE_CODE_SPLIT = """() => {
+  const split = [];
+  const range = document.createRange();
+  for (const code of document.querySelectorAll('.md-typeset table :is(td, th) code')) {
+    const text = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+    while (text.nextNode()) {
+      const node = text.currentNode;
+      let top = null;
+      for (let i = 0; i < node.length; i++) {
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const row = range.getBoundingClientRect().top;
+        if (top !== null && row > top + 1 && /\\w\\w/.test(node.data.slice(i - 1, i + 1))) {
+          split.push(`${node.data.slice(0, i)}|${node.data.slice(i)}`);
+        }
+        top = row;
+      }
+    }
+  }
+  return split;
+}"""
+
+# How far the page scrolls sideways: what is wider than a phone scrolls in its own box.
+PAGE_OVERFLOW = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+
+
+@pytest.mark.docs
+@pytest.mark.browser
+def test_every_lesson_page_fits_a_phone(site_url, tmp_path):
+    """At 390 px no lesson's page scrolls sideways, its folded answers opened (code, an
+    output, a table scroll in their own box), and no code span of a table is split inside
+    a word: Material breaks code anywhere, and a table's heading read "handle_tool_er /
+    rors" (lesson 21) and 'config["config / urable"]' (lesson 15); the rule that keeps a
+    cell's code whole held for a body cell only. A PNG of each page's top lands in
+    tmp_path."""
+    found = {}
+    with offline_page(390) as page:
+        for lesson in LESSONS:
+            page.goto(f"{site_url}/lessons/{lesson}/")
+            if page.locator(".gk-debugger").count():
+                page.locator(".gk-debugger").first.wait_for(state="visible", timeout=30_000)
+            page.evaluate("() => document.fonts.ready.then(() => true)")
+            page.evaluate(OPEN_FOLDS)
+            overflow, split = page.evaluate(PAGE_OVERFLOW), page.evaluate(TABLE_CODE_SPLIT)
+            if overflow > 0 or split:
+                found[lesson] = {"page scrolls sideways by px": overflow, "split": split}
+            page.screenshot(path=str(tmp_path / f"{lesson}-390.png"))
+    assert len(LESSONS) >= 22, LESSONS  # (21 lessons and the debugger tour)
+    assert found == {}, f"at 390 px: {found}"
