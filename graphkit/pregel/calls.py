@@ -23,6 +23,7 @@ from graphkit.cache.base import WRITES_NAMESPACE, hash_key
 from graphkit.constants import PUSH, RETURN
 from graphkit.diagnostics import calls as diagnose
 from graphkit.errors import GraphInterrupt
+from graphkit.pregel.pool import POOL
 from graphkit.pregel.records import Task, TaskResult, task_id
 from graphkit.pregel.spec import NodeSpec, injectable_parameters
 from graphkit.pregel.task_scope import TaskScope, current_scope
@@ -69,6 +70,8 @@ class TaskFuture(concurrent.futures.Future):  # type: ignore[type-arg]
         call's ``result()`` raises ``InvalidStateError`` there, as in LangGraph)."""
         if not self.done() and _on_the_runs_loop():
             raise asyncio.InvalidStateError(diagnose.result_in_async_code())
+        if timeout is None:  # (a pool thread may run the call meanwhile: see pregel/pool)
+            POOL.settle(self)
         return super().result(timeout)
 
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from graphkit.constants import PUSH
 from graphkit.diagnostics import run as diagnose
 from graphkit.errors import GraphBubbleUp, is_invalid_resume
+from graphkit.pregel.pool import POOL, Pool
 from graphkit.pregel.records import Task, TaskResult, task_id
 from graphkit.pregel.runtime import RunContext
 from graphkit.pregel.spec import GraphSpec, NodeSpec
@@ -70,7 +71,7 @@ class StepWork:
         saved: Mapping[str, TaskResult],
     ) -> None:
         options = run.options
-        self.graph, self.state, self.run, self.pool = graph, state, run, options.executor or _POOL
+        self.graph, self.state, self.run, self.pool = graph, state, run, options.executor or POOL
         self.wake = options.listener.wake if options.listener is not None else None
         self.outstanding = 0  # submitted and not yet taken from ``finished``
         # (set for a step with several tasks: most steps run one task inline) the
@@ -144,7 +145,8 @@ class StepWork:
             self._waiting, self._started = deque(tasks), set()
             self._limit = run.config.get("max_concurrency") or None
             # (a pool of the user's may not take tasks first in, first out: see start_turns)
-            if run.loop is not None and type(self.pool) is ThreadPoolExecutor:
+            fifo = self.pool is POOL or type(self.pool) is ThreadPoolExecutor
+            if run.loop is not None and fifo:
                 self.turns = StartTurns(run.loop, () if self._limit else [t.id for t in tasks])
         results = self.results()
         return results if run.loop is None else _unless_cancelled(results)
@@ -159,7 +161,7 @@ class StepWork:
         with self._lock:
             self.outstanding += 1
             self.running[task.id] = task
-        if isinstance(self.pool, ThreadPoolExecutor):  # tasks see the caller's context
+        if isinstance(self.pool, Pool | ThreadPoolExecutor):  # tasks see the caller's context
             context = contextvars.copy_context()
             future = self.pool.submit(context.run, _run_on_pool, self, task, node, failure)
         else:  # an executor of the user's: it decides where tasks run
@@ -459,8 +461,3 @@ def _run_on_pool(
         return run_task(work, task, node, failure)
     except BaseException as error:
         return TaskResult(task, (), error=error)
-
-
-# One process-wide pool (its threads start as tasks need them): creating threads per run
-# would cost more than most nodes. It is wide so that subgraphs run in tasks do not starve it.
-_POOL = ThreadPoolExecutor(max_workers=64, thread_name_prefix="graphkit")

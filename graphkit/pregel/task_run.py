@@ -10,7 +10,8 @@ import contextvars
 import dataclasses
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from graphkit.channels import Channel
@@ -134,9 +135,9 @@ def _back_off(work: StepWork, task: Task, seconds: float) -> None:
     from graphkit.pregel.timeouts import cancellable
     from graphkit.streaming.aio import run_on_loop
 
-    waiting = asyncio.sleep(seconds)
+    waiting = partial(asyncio.sleep, seconds)
     if work.coroutines is not None:
-        waiting = cancellable(waiting, work, task.id, node=False)
+        waiting = partial(cancellable, waiting, work, task.id, node=False)
     run_on_loop(waiting, work.run.loop)
 
 
@@ -213,19 +214,16 @@ def _call(
         # cancels it when its caller is cancelled).
         from graphkit.streaming.aio import run_on_loop
 
-        if makes_coroutine:
-            coroutine = call(value, **injected)
-        else:  # a sync node sent with a timeout
-            coroutine = _in_thread(call, value, injected)
-        if timeout is not None:
-            from graphkit.pregel.timeouts import within_timeout
-
-            coroutine = within_timeout(coroutine, node.name, timeout, scope)
+        start = partial(
+            _coroutine, call, makes_coroutine, value, injected, (node.name, timeout), scope
+        )
         if scope.work is not None and scope.work.coroutines is not None:
             from graphkit.pregel.timeouts import cancellable
 
-            coroutine = cancellable(coroutine, scope.work, scope.task.id)
-        return run_on_loop(coroutine, run.loop)
+            # (made only once its turn comes, on the loop: cancelled before, or never
+            # started, it leaves no coroutine never awaited behind, which Python warns of)
+            return run_on_loop(partial(cancellable, start, scope.work, scope.task.id), run.loop)
+        return run_on_loop(start(), run.loop)
     except ParentCommand as sent_up:  # a subgraph this node ran routes its parent: us
         command = sent_up.command
         if not isinstance(command, Command):
@@ -238,8 +236,28 @@ def _call(
         return dataclasses.replace(sent_up.command, graph=None)
 
 
+def _coroutine(
+    call: Callable[..., Any],
+    makes_coroutine: bool,
+    value: Any,
+    injected: dict[str, Any],
+    timed: tuple[str, Any],
+    scope: TaskScope,
+) -> Coroutine[Any, Any, Any]:
+    """The coroutine of an async node's attempt (a sync node sent with a timeout: its
+    call in a thread); ``timed``: the node's name and its timeout, if any, which the
+    attempt is then watched for."""
+    name, timeout = timed
+    coroutine = call(value, **injected) if makes_coroutine else _in_thread(call, value, injected)
+    if timeout is not None:
+        from graphkit.pregel.timeouts import within_timeout
+
+        coroutine = within_timeout(coroutine, name, timeout, scope)
+    return coroutine
+
+
 # where a node's function is called: an argument it lacks fails in one of these frames
-_NODE_CALLS = frozenset({_call.__code__, *STEP_CALLS})
+_NODE_CALLS = frozenset({_call.__code__, _coroutine.__code__, *STEP_CALLS})
 
 
 def _in_thread(call: Callable[..., Any], value: Any, injected: dict[str, Any]) -> Any:

@@ -9,7 +9,7 @@ import asyncio
 import concurrent.futures
 import functools
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from graphkit.errors import NodeTimeoutError
@@ -72,22 +72,23 @@ async def within_timeout(
 
 
 async def cancellable(
-    coroutine: Coroutine[Any, Any, Any], work: StepWork, task_id: str, node: bool = True
+    start: Callable[[], Coroutine[Any, Any, Any]], work: StepWork, task_id: str, node: bool = True
 ) -> Any:
-    """Await an async node's ``coroutine`` where its step's timeout, or a task failing
-    the step, can cancel it; as it ends, its end is numbered (``StepWork.stamp``: results
-    are taken in the loop's order). ``node``: False for a wait between attempts."""
+    """Await the coroutine ``start()`` makes (an async node's attempt) where its step's
+    timeout, or a task failing the step, can cancel it; as it ends, its end is numbered
+    (``StepWork.stamp``: results are taken in the loop's order). ``node``: False for a
+    wait between attempts. The coroutine is made once its start turn comes: one made
+    before and cancelled as it waited would be one Python warns was never awaited."""
     assert work.coroutines is not None
     # started after the step stopped (a retry, a late start), or a call whose caller
     # cancelled its future before it started (LangGraph never starts that one)
     if work.stopped or (work.dropped is not None and task_id in work.dropped):
-        coroutine.close()
         raise asyncio.CancelledError()
     work.coroutines[task_id] = asyncio.current_task()  # type: ignore[assignment]
     try:
         if node and work.turns is not None:  # its step's tasks start in plan order
             await work.turns.wait(task_id)
-        return await coroutine
+        return await start()
     finally:
         work.coroutines.pop(task_id, None)
         if node:

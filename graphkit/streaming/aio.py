@@ -19,6 +19,8 @@ import threading
 from collections.abc import AsyncIterator, Callable, Coroutine, Generator
 from typing import Any
 
+from graphkit.pregel.pool import POOL
+
 __all__ = ["AsyncRun", "astream_from", "background_loop", "current_async_run", "run_on_loop"]
 
 _DONE = object()
@@ -86,17 +88,22 @@ class AsyncRun:
         state = "cancelled" if self.cancelled else "live"
         return f"AsyncRun({state}, running={len(self.running)})"
 
-    def run(self, coroutine: Coroutine[Any, Any, Any]) -> Any:
+    def run(
+        self, coroutine: Coroutine[Any, Any, Any] | Callable[[], Coroutine[Any, Any, Any]]
+    ) -> Any:
         """Run ``coroutine`` on the loop and wait, in this (worker) thread, for its result;
-        raises ``asyncio.CancelledError`` if the run is or gets cancelled."""
+        raises ``asyncio.CancelledError`` if the run is or gets cancelled. Given what makes
+        it, it is made on the loop as it starts: one the loop never starts (the run
+        cancelled, the loop closed first) would be one Python warns was never awaited."""
         done: concurrent.futures.Future[Any] = concurrent.futures.Future()
 
         def start() -> None:
             if self.cancelled:  # never started, so never half done
-                coroutine.close()
+                if not callable(coroutine):
+                    coroutine.close()
                 done.set_exception(asyncio.CancelledError())
                 return
-            task = self.loop.create_task(coroutine)
+            task = self.loop.create_task(coroutine() if callable(coroutine) else coroutine)
             self.running.add(task)
             task.add_done_callback(finish)
 
@@ -110,7 +117,7 @@ class AsyncRun:
                 done.set_result(task.result())
 
         self.loop.call_soon_threadsafe(start)  # ``start`` sees this thread's context
-        return done.result()
+        return POOL.wait(done)  # (a pool thread runs queued tasks meanwhile: see there)
 
     def on_its_loop(self) -> bool:
         """Whether this thread runs the run's event loop (as an async node does)."""
@@ -170,12 +177,17 @@ def _forget_background_loop() -> None:  # a forked child has the loops but not t
 os.register_at_fork(after_in_child=_forget_background_loop)
 
 
-def run_on_loop(coroutine: Coroutine[Any, Any, Any], loop: asyncio.AbstractEventLoop) -> Any:
-    """Run an async node's ``coroutine`` on ``loop`` and wait for it in this thread."""
+def run_on_loop(
+    coroutine: Coroutine[Any, Any, Any] | Callable[[], Coroutine[Any, Any, Any]],
+    loop: asyncio.AbstractEventLoop,
+) -> Any:
+    """Run an async node's ``coroutine`` (or the one it makes) on ``loop`` and wait for
+    it in this thread."""
     owner = _current.get()
     if owner is None or owner.loop is not loop:  # a run not started by ``astream_from``
+        made = coroutine() if callable(coroutine) else coroutine
         try:
-            return asyncio.run_coroutine_threadsafe(coroutine, loop).result()
+            return POOL.wait(asyncio.run_coroutine_threadsafe(made, loop))
         except concurrent.futures.CancelledError:  # (the thread's future of a cancelled
             raise asyncio.CancelledError() from None  # node: its error, as on the loop)
     return owner.run(coroutine)

@@ -24,6 +24,7 @@ from typing import Annotated, Any, TypedDict
 import pytest
 
 import graphkit
+from graphkit.pregel.pool import Pool
 from graphkit.streaming.aio import _Runs
 
 
@@ -241,7 +242,8 @@ async def _cancel_single_node(how: str) -> tuple[list[str], list[str]]:
 
 def _threads_in_graphkit() -> list[str]:
     """The threads (other than this one) whose stack is inside graphkit's runtime (an
-    idle thread of the async runs' pool, waiting for a run in its ``_work``, runs none)."""
+    idle thread of the async runs' pool or of the tasks' pool, waiting for a run or a
+    task in its ``_work``, runs none)."""
     root = str(Path(graphkit.__file__).parent)
     busy = []
     for ident, frame in sys._current_frames().items():
@@ -249,7 +251,7 @@ def _threads_in_graphkit() -> list[str]:
             continue
         while frame is not None:
             if frame.f_code.co_filename.startswith(root):
-                if frame.f_code is not _Runs._work.__code__:
+                if frame.f_code not in (_Runs._work.__code__, Pool._work.__code__):
                     busy.append(ident)
                 break
             frame = frame.f_back
