@@ -61,6 +61,11 @@ class TaskScope:
     routed_up: BaseException | None = None
     """The ``ParentCommand`` a subgraph the attempt ran raised to route its parent
     (``Command.PARENT``): its command is the attempt's output."""
+    pool_jobs: Any = None
+    """The jobs the attempt queued on the shared pool once it was full, which its thread
+    runs itself while it waits (``graphkit.pregel.pool``)."""
+    pool_inbox: Any = None
+    """Where the pool tells the attempt's thread, while it waits, of a job it queued."""
 
     def progress(self, heartbeat: bool = False) -> None:
         """Note that the attempt made progress: it streamed a chunk, a subgraph it runs
