@@ -28,6 +28,16 @@ class State(TypedDict, total=False):
     i: int
 
 
+@pytest.fixture(autouse=True)
+def _no_work_left_behind() -> Any:
+    """A stopped step's tasks still queued on the shared pool run (and end at once)
+    after the run raised: wait for them, so that the next test finds the pool idle."""
+    yield
+    from graphkit.pregel.pool import POOL
+
+    assert POOL.idle(10.0), "the pool's jobs did not finish within 10 s of the test"
+
+
 def _within_limit(run: Callable[[], Any]) -> Any:
     """What ``run()`` returns, run in a thread given ``LIMIT`` seconds to finish."""
     got: list[Any] = []
@@ -168,29 +178,20 @@ def _fan_out(work: Any, sends: int = 300) -> Any:
     return graph.compile()
 
 
-async def _first_fails(state: State) -> State:
-    if state["i"] == 0:
-        raise ValueError("stops the step")
+async def _slow(state: State) -> State:
+    # (the step times out first; tasks still queued then may yet run it after the run
+    # raised, so it is short enough for them to end well within the fixture's wait)
     await asyncio.sleep(1)
     return {"xs": [state["i"]]}
 
 
-async def _slow(state: State) -> State:
-    await asyncio.sleep(5)
-    return {"xs": [state["i"]]}
-
-
-@pytest.mark.parametrize("stopped_by", ["failing sibling", "step timeout"])
-def test_tasks_cancelled_before_their_start_turn_leave_no_coroutine_never_awaited(
-    stopped_by: str,
-) -> None:
-    """300 async Sends: those whose turn had not come when the step stopped (a sibling
-    failed, the step timed out) had made their node's coroutine already, and Python
-    warned "coroutine 'work' was never awaited" for each."""
-    app = _fan_out(_first_fails if stopped_by == "failing sibling" else _slow)
-    if stopped_by == "step timeout":
-        app.step_timeout = 0.2
-    stops = ValueError if stopped_by == "failing sibling" else TimeoutError
+def test_tasks_cancelled_before_their_start_turn_leave_no_coroutine_never_awaited() -> None:
+    """300 async Sends: those whose turn had not come when the step timed out had made
+    their node's coroutine already, and Python warned "coroutine 'work' was never
+    awaited" for each."""
+    app = _fan_out(_slow)
+    app.step_timeout = 0.1
+    stops = TimeoutError
 
     def run() -> bool:
         for _ in range(3):  # (whether a task still waits for its turn then is a race)
