@@ -116,6 +116,10 @@ class AsyncRun:
             else:
                 done.set_result(task.result())
 
+        if self.cancelled:  # (its loop may have ended: ``start`` would never run)
+            if not callable(coroutine):
+                coroutine.close()
+            raise asyncio.CancelledError()
         self.loop.call_soon_threadsafe(start)  # ``start`` sees this thread's context
         return POOL.wait(done)  # (a pool thread runs queued tasks meanwhile: see there)
 
