@@ -75,7 +75,7 @@ def test_together_passes_when_the_calls_threads_start_late(monkeypatch):
 
     monkeypatch.setattr(lesson13, "WAIT", 0.5)  # (a wait in vain would fail the check)
     with ThreadPoolExecutor(max_workers=1) as narrow:
-        monkeypatch.setattr(step_work, "_POOL", narrow)
+        monkeypatch.setattr(step_work, "POOL", narrow)
         assert_passes(lesson13.check_together(solutions.forecast))
 
 
