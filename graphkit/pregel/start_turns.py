@@ -20,9 +20,12 @@ thread took them before it took this one: they run (or ran), and the earliest of
 waits for nobody. A retry waits for every planned task, some perhaps still queued behind
 busy threads: it starts a thread of its own that runs, one after another in plan order,
 each task no thread has taken yet (``_drain``); a retry on that thread starts the next,
-so again everything waited for runs. Past ``_MOST_HELPERS`` such threads, retries wait
-for nobody, so their number stays bounded. (A step run on an executor of
-the user's, which may not be first-in-first-out, starts its tasks as they come.)
+so again everything waited for runs. A retry may come before the stepper has submitted
+every planned task (a one-thread executor ran the first while it submitted the rest):
+its thread, finding none to run yet, is started again by the next ``expect``. Past
+``_MOST_HELPERS`` such threads, retries wait for nobody, so their number stays bounded.
+(A step run on an executor of the user's, which may not be first-in-first-out, starts
+its tasks as they come.)
 """
 
 from __future__ import annotations
@@ -49,8 +52,8 @@ class StartTurns:
     thread only (``expect``'s claim and ``skip`` may be called from any thread)."""
 
     __slots__ = (
-        "_claims", "_done", "_helpers", "_index", "_known", "_lock", "_loop", "_order", "_resuming",
-        "_retries", "_state", "_waiting",
+        "_claims", "_done", "_drain_owed", "_helpers", "_index", "_known", "_lock", "_loop",
+        "_order", "_resuming", "_retries", "_state", "_unsubmitted", "_waiting",
     )  # fmt: skip
 
     def __init__(self, loop: asyncio.AbstractEventLoop, planned: Sequence[str] = ()) -> None:
@@ -69,12 +72,21 @@ class StartTurns:
         self._claims: dict[str, Callable[[], None]] = {}
         self._lock = threading.Lock()
         self._helpers = 0  # threads started by retries (``_drain``), up to _MOST_HELPERS
+        # planned tasks not submitted yet: a retry can come first (a one-thread executor
+        # took and ran the first task as the stepper was still submitting the others)
+        self._unsubmitted = len(planned)
+        self._drain_owed = False  # a drain found nothing yet to run: ``expect`` restarts it
 
     def expect(self, task_id: str, run: Callable[[], None]) -> Callable[[], None]:
         """(Before ``task_id`` is submitted) note it as the next planned task; return what
         the pool is to run: ``run``, unless a retry took the task first (``claim``)."""
         with self._lock:
             self._claims[task_id] = run
+            if task_id in self._known:
+                self._unsubmitted -= 1
+            restart, self._drain_owed = self._drain_owed, False
+        if restart:  # (a retry's drain that came before this task: it runs it now)
+            threading.Thread(target=self._drain, name="graphkit-turn", daemon=True).start()
         if task_id not in self._known:  # (posted before the pool can take the task, so
             self._loop.call_soon_threadsafe(self._expected, task_id)  # seen before it comes)
         return lambda: self._claimed(task_id)
@@ -109,8 +121,8 @@ class StartTurns:
             self._retries.append(held)
             if self._done == len(self._order):  # (still behind those told to resume)
                 self._advance()
-            with self._lock:
-                unclaimed = bool(self._claims)
+            with self._lock:  # (tasks not submitted yet have no thread either)
+                unclaimed = bool(self._claims) or self._unsubmitted > 0
             if unclaimed:  # one thread runs those, in order; a retry it meets starts another
                 self._helpers += 1
                 threading.Thread(target=self._drain, name="graphkit-turn", daemon=True).start()
@@ -166,7 +178,8 @@ class StartTurns:
         taken yet; the pool's threads take their share meanwhile (``_claimed``)."""
         while True:
             with self._lock:
-                if not self._claims:
+                if not self._claims:  # (planned tasks still to come: their ``expect``
+                    self._drain_owed = self._unsubmitted > 0  # starts this drain again)
                     return
                 run = self._claims.pop(next(iter(self._claims)))
             run()
