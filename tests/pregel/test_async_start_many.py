@@ -9,12 +9,12 @@ from __future__ import annotations
 import asyncio
 import operator
 import threading
-from collections.abc import Callable
 from typing import Annotated, Any, TypedDict
 
 import pytest
 
 from graphkit import END, START, RetryPolicy, Send, StateGraph
+from tests.pregel.deadlines import within_limit
 
 LIMIT = 120.0  # seconds: generous; these runs take well under one
 
@@ -26,17 +26,6 @@ class State(TypedDict, total=False):
 
 class Flaky(Exception):
     """Retried by the default ``retry_on`` (a ValueError is not)."""
-
-
-def _within_limit(run: Callable[[], Any]) -> Any:
-    """What ``run()`` returns, run in a thread given ``LIMIT`` seconds to finish."""
-    got: list[Any] = []
-    thread = threading.Thread(target=lambda: got.append(run()), daemon=True)
-    thread.start()
-    thread.join(LIMIT)
-    assert not thread.is_alive(), f"the run did not finish in {LIMIT} s: deadlocked?"
-    assert got, "the run raised (see the thread's traceback above)"
-    return got[0]
 
 
 def _fan_out(sends: int, work: Any, **node_options: Any) -> Any:
@@ -64,7 +53,7 @@ def _run(app: Any, how: str, config: Any = None) -> list[int]:
 @pytest.mark.parametrize("how", ["ainvoke", "trace", "atrace"])
 def test_300_async_sends_finish(how: str) -> None:
     app = _fan_out(300, _work)
-    assert sorted(_within_limit(lambda: _run(app, how))) == list(range(300))
+    assert sorted(within_limit(lambda: _run(app, how), LIMIT)) == list(range(300))
 
 
 @pytest.mark.parametrize("how", ["ainvoke", "trace", "atrace"])
@@ -82,7 +71,7 @@ def test_a_subgraphs_async_step_inside_a_parent_step_of_many_async_tasks(how: st
         return {"xs": done["xs"]}
 
     app = _fan_out(40, parent_node)
-    assert sorted(_within_limit(lambda: _run(app, how))) == sorted(list(range(40)) * 3)
+    assert sorted(within_limit(lambda: _run(app, how), LIMIT)) == sorted(list(range(40)) * 3)
 
 
 @pytest.mark.parametrize("how", ["ainvoke", "trace", "atrace"])
@@ -97,14 +86,14 @@ def test_a_compiled_subgraph_node_inside_many_async_tasks(how: str) -> None:
     sends = [Send("work", {"i": i}) for i in range(60)]
     graph.add_conditional_edges(START, lambda s: [*sends, Send("sub", {"i": 99})])
     app = graph.compile()
-    got = _within_limit(lambda: _run(app, how))
+    got = within_limit(lambda: _run(app, how), LIMIT)
     assert sorted(got) == sorted([*range(60), 99, 99, 99])
 
 
 @pytest.mark.parametrize("how", ["ainvoke", "trace", "atrace"])
 def test_max_concurrency_2_with_10_async_sends(how: str) -> None:
     app = _fan_out(10, _work)
-    got = _within_limit(lambda: _run(app, how, {"max_concurrency": 2}))
+    got = within_limit(lambda: _run(app, how, {"max_concurrency": 2}), LIMIT)
     assert sorted(got) == list(range(10))
 
 
@@ -124,5 +113,5 @@ def test_retries_start_a_bounded_number_of_threads(failing: str) -> None:
 
     retry = RetryPolicy(max_attempts=2, initial_interval=0.0, jitter=False)
     app = _fan_out(300, flaky, retry_policy=retry)
-    assert sorted(_within_limit(lambda: _run(app, "ainvoke"))) == list(range(300))
+    assert sorted(within_limit(lambda: _run(app, "ainvoke"), LIMIT)) == list(range(300))
     assert len(seen) <= 16

@@ -12,12 +12,12 @@ import operator
 import threading
 import time
 import warnings
-from collections.abc import Callable
 from typing import Annotated, Any, TypedDict
 
 import pytest
 
 import graphkit
+from tests.pregel.deadlines import within_limit
 
 LIMIT = 120.0  # seconds: generous; these runs take well under one
 SENDS, CALLS = 80, 10
@@ -36,17 +36,6 @@ def _no_work_left_behind() -> Any:
     from graphkit.pregel.pool import POOL
 
     assert POOL.idle(10.0), "the pool's jobs did not finish within 10 s of the test"
-
-
-def _within_limit(run: Callable[[], Any]) -> Any:
-    """What ``run()`` returns, run in a thread given ``LIMIT`` seconds to finish."""
-    got: list[Any] = []
-    thread = threading.Thread(target=lambda: got.append(run()), daemon=True)
-    thread.start()
-    thread.join(LIMIT)
-    assert not thread.is_alive(), f"the run did not finish in {LIMIT} s: deadlocked?"
-    assert got, "the run raised (see the thread's traceback above)"
-    return got[0]
 
 
 def _library(name: str) -> Any:
@@ -118,7 +107,7 @@ def _pool_threads() -> int:
 @pytest.mark.parametrize("how", ["ainvoke", "trace", "atrace"])
 @pytest.mark.parametrize("kind", ["async", "sync", "retry"])
 def test_80_sends_each_calling_a_task_10_times_finish_as_in_langgraph(kind: str, how: str) -> None:
-    expected = sorted(_within_limit(lambda: _run(_app("langgraph", kind), "ainvoke")))
+    expected = sorted(within_limit(lambda: _run(_app("langgraph", kind), "ainvoke"), LIMIT))
     assert expected == sorted(x * x for x in range(SENDS * CALLS))
     peak = [0]
     stop = threading.Event()
@@ -130,7 +119,7 @@ def test_80_sends_each_calling_a_task_10_times_finish_as_in_langgraph(kind: str,
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     try:
-        got = _within_limit(lambda: _run(_app("graphkit", kind), how))
+        got = within_limit(lambda: _run(_app("graphkit", kind), how), LIMIT)
     finally:
         stop.set()
         watcher.join()
@@ -143,7 +132,7 @@ def test_80_sends_each_calling_a_task_10_times_finish_as_in_langgraph(kind: str,
 @pytest.mark.parametrize("how", ["ainvoke", "trace"])
 def test_calls_that_gather_calls_from_80_sends_finish(how: str) -> None:
     """Each call waits for calls of its own: the thread running one runs those."""
-    got = _within_limit(lambda: _run(_app("graphkit", "nested"), how))
+    got = within_limit(lambda: _run(_app("graphkit", "nested"), how), LIMIT)
     assert sorted(got) == sorted(x * x for x in range(SENDS * CALLS))
 
 
@@ -165,7 +154,7 @@ def test_sync_nodes_waiting_for_80x10_sync_calls_finish() -> None:
     sends = [graphkit.Send("work", {"i": i}) for i in range(SENDS)]
     graph.add_conditional_edges(graphkit.START, lambda s: sends)
     app = graph.compile()
-    got = _within_limit(lambda: app.invoke({"xs": []})["xs"])
+    got = within_limit(lambda: app.invoke({"xs": []})["xs"], LIMIT)
     assert sorted(got) == sorted(x * x for x in range(SENDS * CALLS))
 
 
@@ -201,7 +190,7 @@ def test_tasks_cancelled_before_their_start_turn_leave_no_coroutine_never_awaite
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        _within_limit(run)
+        within_limit(run, LIMIT)
         gc.collect()
     never_awaited = [str(w.message) for w in caught if "never awaited" in str(w.message)]
     assert never_awaited == []

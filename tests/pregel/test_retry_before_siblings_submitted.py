@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import operator
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Annotated, Any, TypedDict
@@ -18,6 +17,7 @@ import pytest
 
 import graphkit
 from graphkit.pregel.step_work import StepWork
+from tests.pregel.deadlines import within_limit
 
 LIMIT = 60.0  # seconds: generous; the run takes well under one
 SENDS = 20
@@ -74,15 +74,10 @@ def test_retry_held_before_its_siblings_are_submitted(monkeypatch: pytest.Monkey
 
     expected = asyncio.run(_app(Theirs).ainvoke({"xs": []}))
     _submitted_after_the_first_retry(monkeypatch)
-    got: list[Any] = []
 
-    def run() -> None:
+    def run() -> Any:
         with ThreadPoolExecutor(max_workers=1) as executor:
-            got.append(asyncio.run(_app(graphkit).ainvoke({"xs": []}, executor=executor)))
+            return asyncio.run(_app(graphkit).ainvoke({"xs": []}, executor=executor))
 
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    thread.join(LIMIT)
-    assert not thread.is_alive(), f"the run did not finish in {LIMIT} s: deadlocked"
-    assert got, "the run raised (see the thread's traceback above)"
-    assert sorted(got[0]["xs"]) == sorted(expected["xs"]) == list(range(SENDS))
+    got = within_limit(run, LIMIT)
+    assert sorted(got["xs"]) == sorted(expected["xs"]) == list(range(SENDS))
