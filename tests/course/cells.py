@@ -13,6 +13,7 @@ import re
 import warnings
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 Shown = tuple[str, str | None]
 """What a cell printed, and the repr of its last expression (``None`` for a drawing)."""
@@ -78,6 +79,20 @@ def run_cells(
     ``source_of(cell, source)``: the code to run for a cell (``None``: skip it)."""
     names = {} if names is None else names
     return asyncio.run(_run_cells(lesson, until, again, names, source_of))
+
+
+def stub_names(lesson: Path, module: ModuleType, stubs: tuple[str, ...]) -> dict:
+    """The names a learner has after running ``lesson``'s cells up to the one importing
+    ``module`` (the lesson's checks), then each exercise's stub as given: the code cells
+    starting with each of ``stubs``."""
+    names: dict = {"display": print}  # (a kernel's built-in)
+    short = module.__name__.rsplit(".", 1)[-1]
+    run_cells(lesson, until=f"from graphkit.course import {short}", names=names)
+    names[short] = module
+    cells = code_cells(lesson)
+    for start in stubs:
+        exec(next(source for _, source in cells if source.startswith(start)), names)
+    return names
 
 
 def printing_verdicts(cell: str, source: str) -> str:

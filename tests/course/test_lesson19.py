@@ -15,18 +15,13 @@ import pytest
 
 from graphkit.course import assert_fails, assert_passes, lesson19
 from graphkit.course.solutions import lesson19 as solutions
-from tests.course.cells import run_cells
+from tests.course.cells import run_cells, stub_names
 
 LESSON = Path(__file__).parents[2] / "notebooks" / "19-channel-versions.ipynb"
 
 
 def stub_cells() -> dict:
-    names: dict = {"display": print}  # (a kernel's built-in)
-    run_cells(LESSON, until="from graphkit.course import lesson19", names=names)
-    names["lesson19"] = lesson19
-    for source in ("def nodes_to_run(", "def feed(", "def woke("):
-        exec(next(s for _, s in code_cells() if s.startswith(source)), names)
-    return names
+    return stub_names(LESSON, lesson19, ("def nodes_to_run(", "def feed(", "def woke("))
 
 
 def code_cells() -> list[tuple[str, str]]:

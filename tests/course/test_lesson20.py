@@ -15,19 +15,16 @@ import pytest
 
 from graphkit.course import assert_fails, assert_passes, lesson20
 from graphkit.course.solutions import lesson20 as solutions
-from tests.course.cells import code_cells, run_cells
+from tests.course.cells import code_cells, run_cells, stub_names
 
 LESSON = Path(__file__).parents[2] / "notebooks" / "20-subgraphs-in-depth.ipynb"
 IMPORT = "from graphkit.course import lesson20"
 
 
 def stub_cells() -> dict:
-    names: dict = {"display": print}  # (a kernel's built-in)
-    run_cells(LESSON, until=IMPORT, names=names)
-    names["lesson20"] = lesson20
-    for source in ("def build_request(", "def compile_subgraphs(", "def answer_all("):
-        exec(next(s for _, s in code_cells(LESSON) if s.startswith(source)), names)
-    return names
+    return stub_names(
+        LESSON, lesson20, ("def build_request(", "def compile_subgraphs(", "def answer_all(")
+    )
 
 
 def test_the_notebooks_stubs_fail_their_checks():

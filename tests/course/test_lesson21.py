@@ -22,19 +22,16 @@ from graphkit import START, Command, StateGraph
 from graphkit.course import assert_fails, assert_passes, lesson21
 from graphkit.course.solutions import lesson21 as solutions
 from graphkit.prebuilt import MessagesState, ToolInvocationError, ToolNode, create_react_agent
-from tests.course.cells import code_cells, run_cells
+from tests.course.cells import code_cells, run_cells, stub_names
 
 LESSON = Path(__file__).parents[2] / "notebooks" / "21-tools-in-depth.ipynb"
 IMPORT = "from graphkit.course import lesson21"
 
 
 def stub_cells() -> dict:
-    names: dict = {"display": print}  # (a kernel's built-in)
-    run_cells(LESSON, until=IMPORT, names=names)
-    names["lesson21"] = lesson21
-    for source in ("@tool\ndef set_budget(", "tool_errors =", "def build_agent("):
-        exec(next(s for _, s in code_cells(LESSON) if s.startswith(source)), names)
-    return names
+    return stub_names(
+        LESSON, lesson21, ("@tool\ndef set_budget(", "tool_errors =", "def build_agent(")
+    )
 
 
 def test_the_notebooks_stubs_fail_their_checks():
