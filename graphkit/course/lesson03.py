@@ -255,8 +255,9 @@ def check_best_scores(reducer: Callable[[Any, Any], Any]) -> str:
             raise Wrong(
                 f"best_scores({before[0]!r}, {before[1]!r}) changed its arguments (they became "
                 f"{current!r} and {update!r}).",
-                "A reducer must not change the value it is given (the records keep a reference "
-                "to it): build a new dict, e.g. merged = dict(current), and change that.",
+                "A reducer must not change the value it is given (in LangGraph a saved "
+                "checkpoint or a streamed chunk may still hold it): build a new dict, e.g. "
+                "merged = dict(current), and change that.",
             )
         if got != expected:
             raise Wrong(

@@ -192,6 +192,15 @@ def test_best_scores_fails_when_it_changes_its_argument():
     assert "changed its arguments" in verdict.message and "new dict" in verdict.hint
 
 
+def test_best_scores_hint_gives_the_lessons_reason_not_a_graphkit_one():
+    # Section 4 says graphkit hands a reducer a copy, so its records stay right; the
+    # reason not to change `current` is LangGraph's (a checkpoint or a streamed chunk
+    # may still hold it). A hint blaming graphkit's records contradicted the lesson.
+    hint = lesson03.check_best_scores(mutates).hint
+    assert "records" not in hint
+    assert "LangGraph" in hint and "checkpoint" in hint
+
+
 def test_best_scores_fails_on_an_error_without_raising():
     verdict = lesson03.check_best_scores(compares_dicts)
     assert not verdict
