@@ -25,7 +25,7 @@ ABSOLUTE_PATH = re.compile(r"(?<![\w.])(/(?:work|home|root|tmp|Users)/|[A-Z]:\\\
 
 def test_the_course_lessons_are_numbered_in_order():
     numbers = [int(path.name[:2]) for path in LESSONS]
-    assert numbers == list(range(1, 22)), [path.name for path in LESSONS]
+    assert numbers == list(range(1, 23)), [path.name for path in LESSONS]
 
 
 def test_the_course_page_quotes_each_lessons_own_time():
@@ -125,7 +125,7 @@ def test_the_docs_hook_folds_no_exercise():
                 assert not exercise, f"{path.name} {cell.id} folds an exercise"
 
 
-def test_lessons_12_to_21_ask_their_questions_by_a_guess():
+def test_lessons_12_to_22_ask_their_questions_by_a_guess():
     """Each **Qn ·** of lessons 12 to 17 is followed, before the next Markdown, by a
     question the checks below recognise: none escapes them."""
     guess_lessons = (
@@ -139,6 +139,7 @@ def test_lessons_12_to_21_ask_their_questions_by_a_guess():
         "19-channel-versions",
         "20-subgraphs-in-depth",
         "21-tools-in-depth",
+        "22-state-schemas-in-depth",
     )
     for name in guess_lessons:
         cells = nbformat.read(FOLDER / f"{name}.ipynb", as_version=4).cells
@@ -156,6 +157,7 @@ def test_lessons_12_to_21_ask_their_questions_by_a_guess():
                 "19": 2,
                 "20": 4,
                 "21": 5,
+                "22": 4,
             }[name[:2]]
         ), name
         for i in labels:
@@ -283,6 +285,20 @@ GIVEAWAYS = {
     ("21-tools-in-depth", "l21-c19"): ["stops the run", "ends the run", "catches only"],
     ("21-tools-in-depth", "l21-c32"): ["ValueError", "checks that a `Command`"],
     ("21-tools-in-depth", "l21-c39"): ["twice", "**Two.**", "runs again the whole task"],
+    ("22-state-schemas-in-depth", "l22-c11"): [
+        "not in the result**",
+        "KeyError 'nights'",
+        "is never written",
+        "never written",
+    ],
+    ("22-state-schemas-in-depth", "l22-c22"): ["every field", "appended the whole list", "twice"],
+    ("22-state-schemas-in-depth", "l22-c27"): [
+        "before the next node",
+        "names the **reader**",
+        "refused before",
+        "Before task with name 'price'",
+    ],
+    ("22-state-schemas-in-depth", "l22-c34"): ["once per task", "**2** calls", "' oslo '"],
 }
 
 
@@ -396,6 +412,9 @@ STUB_MUST_NOT_SAY = {
     "lesson21.check_set_budget": [r"InjectedToolCallId", r"Command\(", r"tool_call_id="],
     "lesson21.check_tool_errors": [r"ToolInvocationError", r"\(ValueError", r"ToolException"],
     "lesson21.check_approve_once": [r"create_react_agent", r"\bSend\b", r"\bv2\b"],
+    "lesson22.check_defaults": [r"default_factory", r"field\(", r"= ?1\b", r"= ?['\"]guest"],
+    "lesson22.check_validator": [r"field_validator", r"\bconvert\b", r"step 2", r"ValueError"],
+    "lesson22.check_poll_model": [r"Annotated", r"operator\.add", r"= ?\[\]", r"= ?0\b"],
 }
 CHECK_CALL = re.compile(r"\b(lesson\d\d\.check_\w+)\(")
 

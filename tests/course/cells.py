@@ -91,7 +91,10 @@ def stub_names(lesson: Path, module: ModuleType, stubs: tuple[str, ...]) -> dict
     names[short] = module
     cells = code_cells(lesson)
     for start in stubs:
-        exec(next(source for _, source in cells if source.startswith(start)), names)
+        source = next(source for _, source in cells if source.startswith(start))
+        # (compiled as the notebook does: without this module's __future__ annotations,
+        # which would leave a stub class's annotations as strings)
+        exec(compile(source, start, "exec", dont_inherit=True), names)
     return names
 
 

@@ -1,0 +1,338 @@
+"""Checks for lesson 22 · State schemas in depth: dataclass and pydantic state, defaults,
+validation.
+
+Each check runs the learner's state class in a graph of its own, on inputs of its own, and
+reads what the nodes were given and what the run did: a hard-coded answer cannot pass.
+
+- ``check_defaults(Booking)``: a dataclass state whose graph runs from an empty input,
+  its nodes reading the defaults, its parallel notes kept by their reducer.
+- ``check_validator(CheckedReading, where_it_fails)``: a pydantic validator that refuses a
+  temperature below absolute zero, and where in the run it refuses a bad write.
+- ``check_poll_model(PollModel)``: ``Poll``, a TypedDict state with reducers, as a pydantic
+  model whose graph does what the TypedDict's did.
+
+>>> from graphkit.course.solutions import lesson22 as solutions
+>>> bool(check_defaults(solutions.Booking))
+True
+>>> bool(check_validator(solutions.CheckedReading, solutions.where_it_fails))
+True
+>>> bool(check_poll_model(solutions.PollModel))
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import operator
+import re
+from typing import Annotated, Any, TypedDict
+
+from pydantic import BaseModel, ValidationError
+
+from graphkit.course.checking import Wrong, exercise
+
+__all__ = [
+    "ABSOLUTE_ZERO",
+    "Poll",
+    "Reading",
+    "booking_graph",
+    "check_defaults",
+    "check_poll_model",
+    "check_validator",
+    "poll_graph",
+    "sensor_graph",
+]
+
+_BEFORE_TASK = re.compile(r"Before task with name '([^']+)' \(step (-?\d+)\)")
+
+
+def _refused_before(error: BaseException) -> tuple[str, int] | None:
+    """The node and step whose state ``error`` was raised building, from graphkit's note
+    ("Before task with name 'convert' (step 2): ..."); None for an error of a node's own."""
+    for note in getattr(error, "__notes__", ()):
+        if found := _BEFORE_TASK.match(note):
+            return found[1], int(found[2])
+    return None
+
+
+def _first_line(error: BaseException) -> str:
+    """A pydantic error in one line: its fields and what pydantic said of each."""
+    if isinstance(error, ValidationError):
+        said = [f"{'.'.join(map(str, e['loc'])) or '(state)'}: {e['msg']}" for e in error.errors()]
+        return "; ".join(said)
+    return str(error).splitlines()[0]
+
+
+def _schema_name(schema: Any) -> str:
+    return getattr(schema, "__name__", repr(schema))
+
+
+# -- 22.1 · defaults for a dataclass state ---------------------------------------------------------
+
+
+def booking_graph(schema: Any, read: list[Any]) -> Any:
+    """START → ``welcome`` → ``breakfast`` and ``parking`` in one step; every node appends
+    to ``notes``. ``welcome`` adds what it read to ``read``."""
+    from graphkit import START, StateGraph
+
+    def welcome(state: Any) -> dict:
+        read.append(state)
+        return {"notes": [f"{state.guest}: {state.nights} nights, {len(state.requests)} requests"]}
+
+    builder = StateGraph(schema)
+    builder.add_node("welcome", welcome)
+    builder.add_node("breakfast", lambda state: {"notes": ["breakfast"]})
+    builder.add_node("parking", lambda state: {"notes": ["parking"]})
+    builder.add_edge(START, "welcome")
+    builder.add_edge("welcome", "breakfast")
+    builder.add_edge("welcome", "parking")
+    return builder.compile()
+
+
+BOOKINGS = (
+    ({}, ("guest", 1, [])),
+    ({"guest": "Ada", "nights": 3, "requests": ["quiet room"]}, ("Ada", 3, ["quiet room"])),
+)
+
+
+@exercise("22.1 · Defaults for a dataclass state")
+def check_defaults(booking: Any) -> str:
+    """``booking``: a dataclass with ``guest``, ``nights``, ``requests`` and ``notes``, run
+    from an empty input and from a full one; ``welcome`` must read the defaults ("guest",
+    1, an empty list), and the parallel notes must all be kept."""
+    from graphkit.errors import InvalidUpdateError
+
+    if not (isinstance(booking, type) and dataclasses.is_dataclass(booking)):
+        pydantic = isinstance(booking, type) and issubclass(booking, BaseModel)
+        kind = "a pydantic model" if pydantic else repr(booking)
+        raise Wrong(f"Booking is {kind}, not a dataclass.", "Write it with @dataclass.")
+    for given, (guest, nights, requests) in BOOKINGS:
+        read: list[Any] = []
+        try:
+            result = booking_graph(booking, read).invoke(dict(given))
+        except InvalidUpdateError as error:
+            raise Wrong(
+                f"(input {given}) the run failed: {str(error).splitlines()[0]}",
+                "The notes field lost its reducer: a dataclass field declares it the same "
+                "way a TypedDict key does (section 5).",
+            ) from None
+        except Exception as error:
+            where = _refused_before(error)
+            if where is None:
+                raise
+            raise Wrong(
+                f"(input {given}) the run failed before node {where[0]} could start (step "
+                f"{where[1]}): building Booking from the channels raised "
+                f"{type(error).__name__}: {_first_line(error)}. No input and no node wrote "
+                "those fields, so their channels hold nothing.",
+                "A node reads an instance built from the channels that hold a value; a field "
+                "a run may never write needs a value to fall back on (section 2).",
+            ) from None
+        seen = read[0]
+        got = (seen.guest, seen.nights, seen.requests)
+        if got != (guest, nights, requests):
+            raise Wrong(
+                f"(input {given}) welcome read guest={seen.guest!r}, nights={seen.nights!r}, "
+                f"requests={seen.requests!r}; it should read guest={guest!r}, "
+                f"nights={nights!r}, requests={requests!r}.",
+                "A field the input leaves out reads its default: check each default's value.",
+            )
+        notes = result.get("notes", [])
+        if sorted(notes[1:]) != ["breakfast", "parking"]:
+            raise Wrong(
+                f"(input {given}) the run ended with notes {notes!r}: the three nodes' notes "
+                "were not all kept.",
+                "Keep the notes field's reducer, as the stub has it.",
+            )
+    return (
+        "From an empty input, welcome read your defaults, which no channel holds (invoke "
+        "returned only notes); the parallel notes met in the reducer."
+    )
+
+
+# -- 22.2 · a validator that catches a bad write ---------------------------------------------------
+
+ABSOLUTE_ZERO = -273.15
+
+
+class Reading(BaseModel):
+    """A sensor's reading: ``raw`` in tenths of a degree, ``celsius`` and ``fahrenheit``
+    written by the graph."""
+
+    raw: float
+    celsius: float | None = None
+    fahrenheit: float | None = None
+
+
+def sensor_graph(schema: Any) -> Any:
+    """START → ``sensor`` (writes ``celsius``, raw / 10) → ``convert`` (writes
+    ``fahrenheit``) → ``report``."""
+    from graphkit import START, StateGraph
+
+    def sensor(state: Any) -> dict:
+        return {"celsius": round(state.raw / 10, 2)}
+
+    def convert(state: Any) -> dict:
+        return {"fahrenheit": round(state.celsius * 9 / 5 + 32, 2)}
+
+    builder = StateGraph(schema)
+    builder.add_node("sensor", sensor)
+    builder.add_node("convert", convert)
+    builder.add_node("report", lambda state: {})
+    builder.add_edge(START, "sensor")
+    builder.add_edge("sensor", "convert")
+    builder.add_edge("convert", "report")
+    return builder.compile()
+
+
+GOOD_READINGS = {215.0: 70.7, -400.0: -40.0, -2731.5: -459.67, 1000.0: 212.0}
+BAD_READING = -3000.0  # -300 °C
+
+
+@exercise("22.2 · A validator that catches a bad write")
+def check_validator(model: Any, where_it_fails: Any) -> str:
+    """``model``: ``Reading`` with a validator that refuses a celsius below absolute zero;
+    ``where_it_fails``: ``{"node": ..., "step": ...}``, where the run of a bad reading
+    stops. Tried on readings of the check's own."""
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        raise Wrong(f"CheckedReading is {model!r}, not a pydantic model.", "Subclass Reading.")
+    for raw, fahrenheit in GOOD_READINGS.items():
+        try:
+            result = sensor_graph(model).invoke({"raw": raw})
+        except Exception as error:
+            where = _refused_before(error)
+            if where and where[0] == "sensor":
+                raise Wrong(
+                    f"(raw {raw}, {raw / 10} °C) your model refused the run's input, before "
+                    f"sensor ran: {_first_line(error)}. raw is in tenths of a degree.",
+                    "The value to check is the one sensor writes: celsius.",
+                ) from None
+            what = f"before node {where[0]} could start" if where else "in a node"
+            raise Wrong(
+                f"(raw {raw}, {raw / 10} °C) a valid reading failed {what}: "
+                f"{type(error).__name__}: {_first_line(error)}.",
+                "Refuse only what is below absolute zero, -273.15 °C itself is a valid "
+                "temperature; and a validator returns the value it accepts.",
+            ) from None
+        if result.get("fahrenheit") != fahrenheit:
+            raise Wrong(
+                f"(raw {raw}) the run ended with {result}; fahrenheit should be {fahrenheit}.",
+                "Change only what the model accepts, not the values.",
+            )
+    try:
+        result = sensor_graph(model).invoke({"raw": BAD_READING})
+    except ValidationError as error:
+        where = _refused_before(error)
+    else:
+        raise Wrong(
+            f"(raw {BAD_READING}) the run finished with celsius {result.get('celsius')} and "
+            f"fahrenheit {result.get('fahrenheit')}: nothing refused a temperature below "
+            "absolute zero.",
+            "pydantic checks a value when it builds an instance; tell it, in the model, what "
+            "a temperature in celsius may not be (section 4).",
+        )
+    if where is None or where[0] == "sensor":
+        raise Wrong(
+            f"(raw {BAD_READING}) your model refused the run's input, before sensor ran: "
+            "it checks raw, which is in tenths of a degree.",
+            "The bad value is the one sensor writes: celsius.",
+        )
+    node, step = where
+    guess = where_it_fails if isinstance(where_it_fails, dict) else {}
+    if (guess.get("node"), guess.get("step")) != (node, step):
+        raise Wrong(
+            f"Your validator works: the run stopped with a ValidationError before node "
+            f"{node!r} could start, in step {step}. You predicted {where_it_fails!r}.",
+            "A node's return value is never validated: the Update applies it as it is. "
+            "The check runs when an instance is built from the channels (section 4).",
+        )
+    return (
+        f"Your validator refused -300.0 °C when step {step}'s Plan built {node}'s state, "
+        "after sensor's write had been applied: the channel still holds it."
+    )
+
+
+# -- 22.3 · from TypedDict to pydantic -------------------------------------------------------------
+
+
+class Poll(TypedDict):
+    question: str
+    votes: Annotated[list[str], operator.add]
+    voters: Annotated[int, operator.add]
+    result: str
+
+
+def _get(state: Any, key: str) -> Any:
+    return state[key] if isinstance(state, dict) else getattr(state, key)
+
+
+def poll_graph(schema: Any) -> Any:
+    """START → ``alice`` and ``bob`` in one step (each votes and counts one voter) →
+    ``count``, which writes ``result``. The nodes read a dict or an instance."""
+    from graphkit import START, StateGraph
+
+    def vote(choice: str) -> Any:
+        return lambda state: {"votes": [choice], "voters": 1}
+
+    def count(state: Any) -> dict:
+        votes, voters = _get(state, "votes"), _get(state, "voters")
+        best = max(sorted(set(votes)), key=votes.count)
+        return {"result": f"{_get(state, 'question')} {best} ({len(votes)} votes, {voters} voters)"}
+
+    builder = StateGraph(schema)
+    builder.add_node("alice", vote("tea"))
+    builder.add_node("bob", vote("coffee"))
+    builder.add_node("count", count)
+    builder.add_edge(START, "alice")
+    builder.add_edge(START, "bob")
+    builder.add_edge(["alice", "bob"], "count")
+    return builder.compile()
+
+
+POLLS = (
+    {"question": "Tea or coffee?"},
+    {"question": "Which drink?", "votes": ["coffee", "coffee"], "voters": 2},
+)
+
+
+@exercise("22.3 · From TypedDict to pydantic")
+def check_poll_model(model: Any) -> str:
+    """``model``: ``Poll`` as a pydantic model. The poll graph runs on both, from inputs
+    of the check's own, and must end the same."""
+    from graphkit.errors import InvalidUpdateError
+
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        raise Wrong(f"PollModel is {model!r}, not a pydantic model.", "Subclass BaseModel.")
+    for given in POLLS:
+        expected = poll_graph(Poll).invoke(dict(given))
+        try:
+            result = poll_graph(model).invoke(dict(given))
+        except InvalidUpdateError as error:
+            raise Wrong(
+                f"(input {given}) the run failed: {str(error).splitlines()[0]} The "
+                f"TypedDict's graph kept both votes: {expected['votes']}.",
+                "The reducer is part of the field's type: Annotated[..., reducer] declares "
+                "it in a pydantic field too (section 5).",
+            ) from None
+        except ValidationError as error:
+            where = _refused_before(error)
+            where = f"before node {where[0]} could start (step {where[1]})" if where else ""
+            raise Wrong(
+                f"(input {given}) the run failed {where}: {_schema_name(model)} refused the "
+                f"state: {_first_line(error)}. The TypedDict's graph ended with "
+                f"{expected['result']!r}.",
+                "A node reads an instance built from the channels that hold a value; a field "
+                "a run may leave empty needs a value to fall back on, and each field's type "
+                "must fit what the nodes write (section 2).",
+            ) from None
+        if result != expected:
+            raise Wrong(
+                f"(input {given}) your model's graph returned {result}; the TypedDict's "
+                f"returned {expected}.",
+                "A default is what a node reads while a channel is empty: make each one what "
+                "the TypedDict's nodes would find.",
+            )
+    return (
+        "Your model's graph ended as the TypedDict's did: the votes and voters met in their "
+        "reducers, and no default reached the channels."
+    )

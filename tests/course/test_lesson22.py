@@ -1,0 +1,389 @@
+"""Lesson 22's checks on their solutions, on typical wrong answers and on the notebook's
+stubs; and the lesson's claims on LangGraph: its graph cells run there too (imports
+swapped), showing the same, and what graphkit's records show (a returned instance's
+writes, where a wrong-typed write is refused, what the channels keep) is read from
+LangGraph's own stream, notes and checkpoints."""
+
+from __future__ import annotations
+
+import operator
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Annotated
+
+import pytest
+from pydantic import BaseModel, field_validator
+
+from graphkit.course import assert_fails, assert_passes, lesson22
+from graphkit.course.solutions import lesson22 as solutions
+from tests.course.cells import code_cells, run_cells, stub_names
+
+LESSON = Path(__file__).parents[2] / "notebooks" / "22-state-schemas-in-depth.ipynb"
+IMPORT = "from graphkit.course import lesson22"
+
+
+def stub_cells() -> dict:
+    return stub_names(
+        LESSON,
+        lesson22,
+        (
+            "@dataclass\nclass Booking:",
+            "class CheckedReading(",
+            "where_it_fails =",
+            "class PollModel(",
+        ),
+    )
+
+
+def test_the_notebooks_stubs_fail_their_checks():
+    stubs = stub_cells()
+    assert_fails(
+        lesson22.check_defaults(stubs["Booking"]),
+        "missing 3 required positional arguments",
+        hint="a value to fall back on",
+    )
+    assert_fails(
+        lesson22.check_validator(stubs["CheckedReading"], stubs["where_it_fails"]),
+        "nothing refused a temperature below absolute zero",
+        hint="builds an instance",
+    )
+    assert_fails(
+        lesson22.check_poll_model(stubs["PollModel"]),
+        "votes: Field required; voters: Field required; result: Field required",
+        hint="a value to fall back on",
+    )
+
+
+def test_the_lessons_cells_show_the_same_when_run_again():
+    """Every cell that runs a graph shows the same when run again, in any order: each
+    builds its own graph, and clears what it collects."""
+    cells = code_cells(LESSON)
+    cells = cells[: next(i for i, (_, source) in enumerate(cells) if source.startswith(IMPORT))]
+    runs = [cell for cell, source in cells if "trace(" in source or "invoke(" in source]
+    shown = run_cells(LESSON, until=IMPORT, again=tuple(reversed(runs)), names={"display": print})
+    said = "\n".join(out for out, _ in shown.values())
+    assert "log: ['asked by mail', 'asked by mail', '270 euros']" in said
+    assert "calls: 2 · given: [' oslo ', ' oslo ']" in said
+
+
+AN_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32}")
+
+
+def test_no_cell_shows_an_id():
+    shown = run_cells(LESSON, until=IMPORT, names={"display": print})
+    assert {cell: seen for cell, seen in shown.items() if AN_ID.search(str(seen))} == {}
+
+
+def test_every_code_line_fits_the_cell():
+    """JupyterLab at the course's reading width shows about 105 characters of a code line;
+    a longer one scrolls sideways, hiding its end."""
+    too_long = [
+        (cell, line)
+        for cell, source in code_cells(LESSON)
+        for line in source.splitlines()
+        if len(line) > 105
+    ]
+    assert too_long == []
+
+
+# -- the lesson's claims on LangGraph
+
+LANGGRAPH_IMPORTS = {
+    "from graphkit import START, InMemorySaver, StateGraph": (
+        "from langgraph.checkpoint.memory import InMemorySaver\n"
+        "from langgraph.graph import START, StateGraph"
+    ),
+}
+
+
+def to_langgraph(cell: str, source: str) -> str | None:
+    """The cell for LangGraph, or None for one that reads graphkit's records."""
+    if ".trace(" in source or "to_frame" in source or source.startswith("fan_out_changes"):
+        return None
+    for ours, theirs in LANGGRAPH_IMPORTS.items():
+        source = source.replace(ours, theirs)
+    assert "from graphkit import" not in source
+    return source
+
+
+def run_lesson(library: str) -> tuple[dict, dict]:
+    """Sections 1 to 5's code cells on ``library``: what each showed, and the names."""
+    names: dict = {"display": print}
+    source_of = to_langgraph if library == "langgraph" else (lambda cell, source: source)
+    return run_cells(LESSON, until=IMPORT, names=names, source_of=source_of), names
+
+
+def observe(names: dict) -> dict:
+    """What the lesson shows with graphkit's records, computed from its own graphs with
+    the library's stream, notes and checkpointer (no graphkit records)."""
+    seen: dict = {}
+    trip_graph, model = names["trip_graph"], names["TripModel"]
+    # Q1's state table: nights is in no values chunk
+    chunks = list(trip_graph(model).stream({"city": "Oslo"}, stream_mode="values"))
+    seen["nights in a chunk"] = any("nights" in chunk for chunk in chunks)
+    # Q2: what plan wrote, and the log at the end
+    given = {"city": "Oslo", "log": ["asked by mail"]}
+    updates = list(
+        trip_graph(model, plan=names["stay_longer"]).stream(given, stream_mode="updates")
+    )
+    seen["Q2 plan wrote"] = updates[0]["plan"]
+    seen["Q2 log"] = trip_graph(model, plan=names["stay_longer"]).invoke(given)["log"]
+    # Q3: refused before price's task, the channels holding "three", get_state too
+    saver = names["InMemorySaver"]()
+    app = trip_graph(model, plan=names["plan_typo"], checkpointer=saver)
+    config = {"configurable": {"thread_id": "typo"}}
+    chunks = []
+    with pytest.raises(names["ValidationError"]) as raised:
+        for chunk in app.stream({"city": "Oslo"}, config, stream_mode="values"):
+            chunks.append(chunk)
+    seen["Q3 before"] = raised.value.__notes__[0].startswith("Before task with name 'price'")
+    seen["Q3 chunks"] = chunks
+    seen["Q3 saved nights"] = saver.get_tuple(config).checkpoint["channel_values"]["nights"]
+    with pytest.raises(names["ValidationError"]):
+        app.get_state(config)
+    # Q3's aside: the last node's bad write is never read
+    builder = names["StateGraph"](model)
+    builder.add_node("plan", names["plan_typo"])
+    builder.add_edge(names["START"], "plan")
+    seen["Q3 unread"] = builder.compile().invoke({"city": "Oslo"})
+    # section 4's strict model refuses "3"
+    from pydantic import ConfigDict, ValidationError
+
+    strict = type("Strict", (model,), {"model_config": ConfigDict(strict=True)})
+    with pytest.raises(ValidationError):
+        trip_graph(strict, plan=names["plan_text"]).invoke({"city": "Oslo"})
+    # Q4 with a router reading the state: one call more
+    validated = names["validated"]
+    validated.clear()
+    routed = names["StateGraph"](names["TripChecked"])
+    routed.add_node("plan", names["plan"])
+    routed.add_node("price", names["price"])
+    routed.add_edge(names["START"], "plan")
+    routed.add_conditional_edges("plan", lambda state: "price", ["price"])
+    routed.compile().invoke({"city": " oslo "})
+    seen["Q4 calls with a router"] = len(validated)
+    # section 5: the reducer in a dataclass field, one Update of two writes
+    updates = list(
+        names["fan_out"](names["TripData"]).stream({"city": "Oslo"}, stream_mode="updates")
+    )
+    seen["fan-out writes"] = sorted(str(update) for update in updates)
+    return seen
+
+
+def test_the_lessons_claims_hold_on_langgraph():
+    pytest.importorskip("langgraph")
+    ours, our_names = run_lesson("graphkit")
+    theirs, their_names = run_lesson("langgraph")
+    # the cells that run on both show the same (the drawing aside)
+    assert theirs == {cell: ours[cell] for cell in theirs}
+    assert len(theirs) >= 15
+    seen = observe(our_names)
+    assert seen == observe(their_names)
+    assert seen["nights in a chunk"] is False
+    assert seen["Q2 plan wrote"] == {"city": "Oslo", "nights": 3, "log": ["asked by mail"]}
+    assert seen["Q2 log"] == ["asked by mail", "asked by mail", "270 euros"]
+    assert seen["Q3 before"] is True
+    assert seen["Q3 saved nights"] == "three"
+    assert seen["Q3 unread"]["nights"] == "three"
+    assert seen["Q4 calls with a router"] == 3
+    assert seen["fan-out writes"] == [
+        "{'hotel': {'log': ['hotel']}}",
+        "{'train': {'log': ['train']}}",
+    ]
+
+
+def test_the_lessons_cells_print_what_the_lesson_says():
+    shown, _ = run_lesson("graphkit")
+    said = "\n".join(out for out, _ in shown.values())
+    shown_values = "\n".join(str(value) for _, value in shown.values())
+    assert "TripData: plan received a TripData, invoke returned a dict" in said
+    assert "  plan received   TripData(city='Oslo', nights=2, log=[])" in said
+    assert said.count(", invoke returned a dict\n") == 3
+    assert "TripDict: KeyError 'nights' in plan, which received {'city': 'Oslo', 'log': []}" in said
+    assert "TripModel: plan read nights=1\n  invoke returned {'city': 'Oslo', 'log': [" in said
+    assert "the thread's values: {'city': 'Oslo', 'log': [" in said
+    assert "{'city': 'Oslo', 'nights': 1, 'log': [" in shown_values  # an instance as the input
+    assert "note: Before task with name 'price' (step 2)" in said
+    assert "TripData: price read nights='3', invoke returned nights='3'" in said
+    assert "TripModel: price read nights=3, invoke returned nights='3'" in said
+    assert "plan read 'Oslo' · invoke returned ' oslo '" in said
+    assert said.count("log ['hotel', 'train']") == 3
+    assert "{'city': 'Oslo', 'log': ['plan read []']}" in shown_values
+    assert "'LastValue'" not in shown_values or "BinaryOperatorAggregate" in shown_values
+
+
+# -- 22.1 · Defaults for a dataclass state
+
+
+def test_defaults_passes_on_the_solution():
+    assert_passes(lesson22.check_defaults(solutions.Booking))
+
+
+@dataclass
+class BookingWithoutReducer:
+    guest: str = "guest"
+    nights: int = 1
+    requests: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class BookingWithZeroNights:
+    notes: Annotated[list[str], operator.add]
+    guest: str = "guest"
+    nights: int = 0
+    requests: list[str] = field(default_factory=list)
+
+
+@dataclass
+class BookingWithoutRequests:
+    notes: Annotated[list[str], operator.add]
+    guest: str = "guest"
+    nights: int = 1
+    requests: list[str] = None
+
+
+class BookingModel(BaseModel):
+    guest: str = "guest"
+    nights: int = 1
+    requests: list[str] = []
+    notes: Annotated[list[str], operator.add] = []
+
+
+@pytest.mark.parametrize(
+    ("answer", "said", "hint"),
+    [
+        (BookingWithoutReducer, "received 2 values in one step", "lost its reducer"),
+        (BookingWithZeroNights, "nights=0", "check each default"),
+        (BookingWithoutRequests, "TypeError: object of type 'NoneType' has no len()", ""),
+        (BookingModel, "a pydantic model, not a dataclass", "@dataclass"),
+    ],
+)
+def test_defaults_wrong_answers(answer, said, hint):
+    assert_fails(lesson22.check_defaults(answer), said, hint=hint)
+
+
+# -- 22.2 · A validator that catches a bad write
+
+
+class RefusesAbsoluteZero(lesson22.Reading):
+    @field_validator("celsius")
+    @classmethod
+    def above(cls, celsius):
+        if celsius is not None and celsius <= lesson22.ABSOLUTE_ZERO:
+            raise ValueError("too cold")
+        return celsius
+
+
+class ReturnsNothing(lesson22.Reading):
+    @field_validator("celsius")
+    @classmethod
+    def above(cls, celsius):
+        if celsius is not None and celsius < lesson22.ABSOLUTE_ZERO:
+            raise ValueError("too cold")
+
+
+class ChecksRaw(lesson22.Reading):
+    @field_validator("raw")
+    @classmethod
+    def above(cls, raw):
+        if raw < lesson22.ABSOLUTE_ZERO:
+            raise ValueError("too cold")
+        return raw
+
+
+def test_validator_passes_on_the_solution():
+    assert_passes(lesson22.check_validator(solutions.CheckedReading, solutions.where_it_fails))
+
+
+@pytest.mark.parametrize(
+    ("answer", "where", "said", "hint"),
+    [
+        (RefusesAbsoluteZero, solutions.where_it_fails, "(raw -2731.5, -273.15 °C)", "itself"),
+        (ReturnsNothing, solutions.where_it_fails, "'NoneType' and 'int'", "returns the value"),
+        (ChecksRaw, solutions.where_it_fails, "before sensor ran", "celsius"),
+        (solutions.CheckedReading, {"node": "sensor", "step": 1}, "You predicted", "never"),
+        (solutions.CheckedReading, {"node": "convert", "step": 1}, "in step 2", "Update"),
+        (lesson22.Poll, {}, "not a pydantic model", "Subclass Reading"),
+    ],
+)
+def test_validator_wrong_answers(answer, where, said, hint):
+    assert_fails(lesson22.check_validator(answer, where), said, hint=hint)
+
+
+# -- 22.3 · From TypedDict to pydantic
+
+
+def test_poll_model_passes_on_the_solution():
+    assert_passes(lesson22.check_poll_model(solutions.PollModel))
+
+
+class PollWithoutReducers(BaseModel):
+    question: str
+    votes: list[str] = []
+    voters: int = 0
+    result: str = ""
+
+
+class PollOfNumbers(BaseModel):
+    question: str
+    votes: Annotated[list[int], operator.add] = []
+    voters: Annotated[int, operator.add] = 0
+    result: str = ""
+
+
+class PollWithoutAResultDefault(BaseModel):
+    question: str
+    votes: Annotated[list[str], operator.add]
+    voters: Annotated[int, operator.add]
+    result: str
+
+
+@pytest.mark.parametrize(
+    ("answer", "said", "hint"),
+    [
+        (PollWithoutReducers, "received 2 values in one step", "Annotated"),
+        (PollOfNumbers, "before node count could start (step 2)", "type must fit"),
+        (PollWithoutAResultDefault, "result: Field required", "fall back on"),
+        (lesson22.Poll, "not a pydantic model", "BaseModel"),
+    ],
+)
+def test_poll_model_wrong_answers(answer, said, hint):
+    assert_fails(lesson22.check_poll_model(answer), said, hint=hint)
+
+
+def test_the_exercises_graphs_behave_the_same_on_langgraph():
+    """22.2's and 22.3's solutions in LangGraph's own graphs: the validator refuses the
+    bad reading before convert's task, and the poll model ends as the TypedDict does."""
+    pytest.importorskip("langgraph")
+    from langgraph.graph import START, StateGraph
+    from pydantic import ValidationError
+
+    def sensor_graph(schema):
+        builder = StateGraph(schema)
+        builder.add_node("sensor", lambda state: {"celsius": round(state.raw / 10, 2)})
+        builder.add_node("convert", lambda state: {"fahrenheit": state.celsius * 9 / 5 + 32})
+        builder.add_edge(START, "sensor")
+        builder.add_edge("sensor", "convert")
+        return builder.compile()
+
+    assert sensor_graph(solutions.CheckedReading).invoke({"raw": -400.0})["fahrenheit"] == -40.0
+    with pytest.raises(ValidationError) as raised:
+        sensor_graph(solutions.CheckedReading).invoke({"raw": lesson22.BAD_READING})
+    assert raised.value.__notes__[0].startswith("Before task with name 'convert'")
+
+    def poll_graph(schema):
+        builder = StateGraph(schema)
+        for name, choice in (("alice", "tea"), ("bob", "coffee")):
+            builder.add_node(name, lambda state, choice=choice: {"votes": [choice], "voters": 1})
+            builder.add_edge(START, name)
+        builder.add_node("count", lambda state: {"result": str(lesson22._get(state, "votes"))})
+        builder.add_edge(["alice", "bob"], "count")
+        return builder.compile()
+
+    for given in lesson22.POLLS:
+        theirs = poll_graph(solutions.PollModel).invoke(dict(given))
+        assert theirs == poll_graph(lesson22.Poll).invoke(dict(given))
+        ours = lesson22.poll_graph(solutions.PollModel).invoke(dict(given))
+        assert (ours["votes"], ours["voters"]) == (theirs["votes"], theirs["voters"])
