@@ -7,7 +7,6 @@ LangGraph's own stream, notes and checkpoints."""
 from __future__ import annotations
 
 import operator
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated
@@ -17,7 +16,13 @@ from pydantic import BaseModel, field_validator
 
 from graphkit.course import assert_fails, assert_passes, lesson22
 from graphkit.course.solutions import lesson22 as solutions
-from tests.course.cells import code_cells, run_cells, stub_names
+from tests.course.cells import (
+    cells_showing_an_id,
+    code_cells,
+    lines_too_long,
+    run_cells,
+    stub_names,
+)
 
 LESSON = Path(__file__).parents[2] / "notebooks" / "22-state-schemas-in-depth.ipynb"
 IMPORT = "from graphkit.course import lesson22"
@@ -67,24 +72,14 @@ def test_the_lessons_cells_show_the_same_when_run_again():
     assert "calls: 2 · given: [' oslo ', ' oslo ']" in said
 
 
-AN_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32}")
-
-
 def test_no_cell_shows_an_id():
-    shown = run_cells(LESSON, until=IMPORT, names={"display": print})
-    assert {cell: seen for cell, seen in shown.items() if AN_ID.search(str(seen))} == {}
+    assert cells_showing_an_id(LESSON, IMPORT) == {}
 
 
 def test_every_code_line_fits_the_cell():
     """JupyterLab at the course's reading width shows about 105 characters of a code line;
     a longer one scrolls sideways, hiding its end."""
-    too_long = [
-        (cell, line)
-        for cell, source in code_cells(LESSON)
-        for line in source.splitlines()
-        if len(line) > 105
-    ]
-    assert too_long == []
+    assert lines_too_long(LESSON) == []
 
 
 # -- the lesson's claims on LangGraph
