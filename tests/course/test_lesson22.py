@@ -382,3 +382,35 @@ def test_the_exercises_graphs_behave_the_same_on_langgraph():
         assert theirs == poll_graph(lesson22.Poll).invoke(dict(given))
         ours = lesson22.poll_graph(solutions.PollModel).invoke(dict(given))
         assert (ours["votes"], ours["voters"]) == (theirs["votes"], theirs["voters"])
+
+
+@pytest.mark.parametrize("library", ["graphkit", "langgraph"])
+def test_what_a_returned_instance_writes(library):
+    """Section 3's asides, on both libraries: a dataclass instance is written field by
+    field too (its reducer's list doubles), and a pydantic field left unset whose value
+    and default are both None is the one field an instance does not write."""
+    if library == "langgraph":
+        StateGraph = pytest.importorskip("langgraph.graph").StateGraph
+        from langgraph.graph import START
+    else:
+        from graphkit import START, StateGraph
+
+    @dataclass
+    class Stay:
+        nights: int = 1
+        log: Annotated[list[str], operator.add] = field(default_factory=list)
+
+    class Note(BaseModel):
+        city: str
+        note: str | None = None
+
+    def run(schema, node, given):
+        builder = StateGraph(schema)
+        builder.add_node("node", node)
+        builder.add_edge(START, "node")
+        return builder.compile().invoke(given)
+
+    assert run(Stay, lambda state: state, {"log": ["a"]}) == {"nights": 1, "log": ["a", "a"]}
+    given = {"city": "Oslo", "note": "by mail"}
+    assert run(Note, lambda state: Note(city="Rome"), given)["note"] == "by mail"
+    assert run(Note, lambda state: Note(city="Rome", note=None), given)["note"] is None
