@@ -201,7 +201,11 @@ def test_the_lessons_cells_print_what_the_lesson_says():
     assert "{'city': 'Oslo', 'nights': 1, 'log': [" in shown_values  # an instance as the input
     assert "note: Before task with name 'price' (step 2)" in said
     assert "TripData: price read nights='3', invoke returned nights='3'" in said
-    assert "TripModel: price read nights=3, invoke returned nights='3'" in said
+    assert (
+        "TripModel: price read nights=3, invoke returned nights='3'\n  price wrote '270 euros'"
+        in said
+    )
+    assert f"  price wrote {'3' * 30!r}" in said
     assert "plan read 'Oslo' · invoke returned ' oslo '" in said
     assert said.count("log ['hotel', 'train']") == 3
     assert "{'city': 'Oslo', 'log': ['plan read []']}" in shown_values
