@@ -6,6 +6,7 @@ LangGraph's own stream, notes and checkpoints."""
 
 from __future__ import annotations
 
+import json
 import operator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -418,3 +419,35 @@ def test_what_a_returned_instance_writes(library):
     given = {"city": "Oslo", "note": "by mail"}
     assert run(Note, lambda state: Note(city="Rome"), given)["note"] == "by mail"
     assert run(Note, lambda state: Note(city="Rome", note=None), given)["note"] is None
+
+
+def keep_higher(old: int | None, new: int | None) -> int | None:
+    return max(value for value in (old, new, 0) if value is not None)
+
+
+@pytest.mark.parametrize("library", ["graphkit", "langgraph"])
+def test_a_reducer_field_with_no_empty_value_reads_its_default(library):
+    """Section 5's caveat, on both libraries: a reducer field's channel starts with its
+    type's empty value (``list[str]()``, ``int()``), so its default is never read; a type
+    that cannot be called empty (``int | None``) leaves the channel empty, and the node
+    reads the default as for any other field."""
+    if library == "langgraph":
+        StateGraph = pytest.importorskip("langgraph.graph").StateGraph
+        from langgraph.graph import START
+    else:
+        from graphkit import START, StateGraph
+
+    class Best(BaseModel):
+        log: Annotated[list[str], operator.add] = ["never read"]
+        count: Annotated[int, operator.add] = 7
+        best: Annotated[int | None, keep_higher] = 5
+
+    read = []
+    builder = StateGraph(Best)
+    builder.add_node("node", lambda state: read.append(state) or {})
+    builder.add_edge(START, "node")
+    builder.compile().invoke({})
+    assert (read[0].log, read[0].count, read[0].best) == ([], 0, 5)
+    cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+    said = "".join("".join(cell["source"]) for cell in cells if cell["cell_type"] == "markdown")
+    assert "`int | None`" in said
