@@ -118,8 +118,8 @@ def check_defaults(booking: Any) -> str:
             ) from None
         except Exception as error:
             where = _refused_before(error)
-            if where is None:
-                raise
+            if where is None or "required" not in str(error):
+                raise  # (a node's error, or one of the class's own, as __post_init__'s)
             raise Wrong(
                 f"(input {given}) the run failed before node {where[0]} could start (step "
                 f"{where[1]}): building Booking from the channels raised "
@@ -137,6 +137,15 @@ def check_defaults(booking: Any) -> str:
                 f"nights={nights!r}, requests={requests!r}.",
                 "A field the input leaves out reads its default: check each default's value.",
             )
+        # (1.0 == 1 and True == 1: a dataclass keeps a default of the wrong type as it is)
+        for name, value in (("guest", guest), ("nights", nights), ("requests", requests)):
+            if type(getattr(seen, name)) is not type(value):
+                kind = type(getattr(seen, name)).__name__
+                raise Wrong(
+                    f"(input {given}) welcome read {name}={getattr(seen, name)!r}, of type {kind}; "
+                    f"it should read {value!r}, of type {type(value).__name__}.",
+                    "A dataclass checks no type: give each default the type its field declares.",
+                )
         notes = result.get("notes", [])
         if sorted(notes[1:]) != ["breakfast", "parking"]:
             raise Wrong(

@@ -244,6 +244,44 @@ class BookingWithoutRequests:
     requests: list[str] = None
 
 
+@dataclass
+class BookingWithFloatNights:
+    guest: str = "guest"
+    nights: int = 1.0  # 1.0 == 1, but a dataclass keeps the float its field says is an int
+    requests: list[str] = field(default_factory=list)
+    notes: Annotated[list[str], operator.add] = field(default_factory=list)
+
+
+@dataclass
+class BookingNotesFirst:
+    """Right, written otherwise: notes keeps no default (its channel starts as [])."""
+
+    notes: Annotated[list[str], operator.add]
+    guest: str = "guest"
+    nights: int = 1
+    requests: list[str] = field(default_factory=lambda: [])
+
+
+@dataclass
+class BookingThatRaises:
+    guest: str = "guest"
+    nights: int = 1
+    requests: list[str] = field(default_factory=list)
+    notes: Annotated[list[str], operator.add] = field(default_factory=list)
+
+    def __post_init__(self):
+        raise RuntimeError("no rooms")
+
+
+def test_defaults_an_error_of_the_class_is_not_blamed_on_a_missing_value():
+    verdict = assert_fails(lesson22.check_defaults(BookingThatRaises), "RuntimeError: no rooms")
+    assert "no node wrote" not in verdict.message
+
+
+def test_defaults_passes_on_an_answer_written_otherwise():
+    assert_passes(lesson22.check_defaults(BookingNotesFirst))
+
+
 class BookingModel(BaseModel):
     guest: str = "guest"
     nights: int = 1
@@ -258,6 +296,7 @@ class BookingModel(BaseModel):
         (BookingWithZeroNights, "nights=0", "check each default"),
         (BookingWithoutRequests, "TypeError: object of type 'NoneType' has no len()", ""),
         (BookingModel, "a pydantic model, not a dataclass", "@dataclass"),
+        (BookingWithFloatNights, "nights=1.0, of type float", "the type its field declares"),
     ],
 )
 def test_defaults_wrong_answers(answer, said, hint):
