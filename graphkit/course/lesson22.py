@@ -210,7 +210,7 @@ def check_validator(model: Any, where_it_fails: Any) -> str:
             result = sensor_graph(model).invoke({"raw": raw})
         except Exception as error:
             where = _refused_before(error)
-            if where and where[0] == "sensor":
+            if where and where[0] == "sensor" and isinstance(error, ValidationError):
                 raise Wrong(
                     f"(raw {raw}, {raw / 10} °C) your model refused the run's input, before "
                     f"sensor ran: {_first_line(error)}. raw is in tenths of a degree.",
@@ -232,6 +232,17 @@ def check_validator(model: Any, where_it_fails: Any) -> str:
         result = sensor_graph(model).invoke({"raw": BAD_READING})
     except ValidationError as error:
         where = _refused_before(error)
+        refused = _first_line(error)
+    except Exception as error:
+        if (where := _refused_before(error)) is None:
+            raise
+        raise Wrong(
+            f"(raw {BAD_READING}) your validator raised {type(error).__name__}: {error}, "
+            f"building {where[0]}'s state: pydantic did not take it for a refusal, so the "
+            "run failed on an error of your code, not a ValidationError.",
+            "pydantic turns a ValueError (or a failed assert) raised in a validator into a "
+            "ValidationError; any other exception escapes as it is.",
+        ) from None
     else:
         raise Wrong(
             f"(raw {BAD_READING}) the run finished with celsius {result.get('celsius')} and "
@@ -247,7 +258,24 @@ def check_validator(model: Any, where_it_fails: Any) -> str:
             "The bad value is the one sensor writes: celsius.",
         )
     node, step = where
-    guess = where_it_fails if isinstance(where_it_fails, dict) else {}
+    if node != "convert":  # (sensor's celsius is first read by convert's state, in step 2)
+        raise Wrong(
+            f"(raw {BAD_READING}) your model let celsius -300.0 through, and refused the "
+            f"state only before node {node!r}, in step {step}: {refused}.",
+            "The value to refuse is celsius, the one sensor writes.",
+        )
+    if not isinstance(where_it_fails, dict):
+        raise Wrong(
+            f"where_it_fails is {where_it_fails!r}, a {type(where_it_fails).__name__}.",
+            'Give it as the stub has it: {"node": a node\'s name, "step": a number}.',
+        )
+    guess = where_it_fails
+    if guess.get("node") == node and not isinstance(guess.get("step"), int):
+        given = guess.get("step")
+        raise Wrong(
+            f"where_it_fails's step is {given!r}, a {type(given).__name__}.",
+            "Give the step as a number, as the records number them.",
+        )
     if (guess.get("node"), guess.get("step")) != (node, step):
         raise Wrong(
             f"Your validator works: the run stopped with a ValidationError before node "

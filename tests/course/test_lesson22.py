@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Annotated
 
 import pytest
-from pydantic import BaseModel, field_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from graphkit.course import assert_fails, assert_passes, lesson22
 from graphkit.course.solutions import lesson22 as solutions
@@ -332,6 +332,52 @@ class ChecksRaw(lesson22.Reading):
         return raw
 
 
+class RaisesTypeError(lesson22.Reading):
+    @field_validator("celsius")
+    @classmethod
+    def above(cls, celsius):
+        if celsius is not None and celsius < lesson22.ABSOLUTE_ZERO:
+            raise TypeError("too cold")
+        return celsius
+
+
+class ChecksFahrenheit(lesson22.Reading):
+    """Refuses fahrenheit below absolute zero (-459.67 °F): the bad celsius goes through
+    convert's state, and the run stops one step later."""
+
+    @field_validator("fahrenheit")
+    @classmethod
+    def above(cls, fahrenheit):
+        if fahrenheit is not None and fahrenheit < -459.67:
+            raise ValueError("too cold")
+        return fahrenheit
+
+
+class CheckedBefore(lesson22.Reading):
+    @field_validator("celsius", mode="before")
+    @classmethod
+    def above(cls, celsius):
+        if celsius is not None and celsius < lesson22.ABSOLUTE_ZERO:
+            raise ValueError("too cold")
+        return celsius
+
+
+class CheckedByTheModel(lesson22.Reading):
+    @model_validator(mode="after")
+    def above(self):
+        assert self.celsius is None or self.celsius >= lesson22.ABSOLUTE_ZERO, "too cold"
+        return self
+
+
+class CheckedByAField(lesson22.Reading):
+    celsius: float | None = Field(default=None, ge=lesson22.ABSOLUTE_ZERO)
+
+
+@pytest.mark.parametrize("answer", [CheckedBefore, CheckedByTheModel, CheckedByAField])
+def test_validator_passes_on_answers_written_otherwise(answer):
+    assert_passes(lesson22.check_validator(answer, solutions.where_it_fails))
+
+
 def test_validator_passes_on_the_solution():
     assert_passes(lesson22.check_validator(solutions.CheckedReading, solutions.where_it_fails))
 
@@ -345,6 +391,10 @@ def test_validator_passes_on_the_solution():
         (solutions.CheckedReading, {"node": "sensor", "step": 1}, "You predicted", "never"),
         (solutions.CheckedReading, {"node": "convert", "step": 1}, "in step 2", "Update"),
         (lesson22.Poll, {}, "not a pydantic model", "Subclass Reading"),
+        (RaisesTypeError, solutions.where_it_fails, "raised TypeError: too cold", "ValueError"),
+        (ChecksFahrenheit, {"node": "report", "step": 3}, "let celsius -300.0 through", "celsius"),
+        (solutions.CheckedReading, ("convert", 2), "a tuple", '{"node": '),
+        (solutions.CheckedReading, {"node": "convert", "step": "2"}, "'2', a str", "number"),
     ],
 )
 def test_validator_wrong_answers(answer, where, said, hint):
