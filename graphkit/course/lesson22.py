@@ -369,6 +369,21 @@ def check_poll_model(model: Any) -> str:
                 "A default is what a node reads while a channel is empty: make each one what "
                 "the TypedDict's nodes would find.",
             )
+    # (a reducer on question or result ends this graph the same, as each is written once;
+    # a second run on a thread would join two questions)
+    ours, polls = (
+        {key: type(channel).__name__ for key, channel in poll_graph(schema).channels.items()}
+        for schema in (model, Poll)
+    )
+    for key in Poll.__annotations__:
+        if ours[key] != polls[key]:
+            has = "has a reducer" if ours[key] == "BinaryOperatorAggregate" else "has none"
+            raise Wrong(
+                f"Your model's graph ended as the TypedDict's did, but {key} {has}: its "
+                f"channel is a {ours[key]}, Poll's a {polls[key]}. This graph writes {key} "
+                "once a run; a second run on one thread would tell them apart.",
+                "Give a reducer to only the fields Poll gives one (section 5).",
+            )
     return (
         "Your model's graph ended as the TypedDict's did: the votes and voters met in their "
         "reducers, and no default reached the channels."

@@ -429,9 +429,31 @@ class PollWithoutAResultDefault(BaseModel):
     result: str
 
 
+class PollWithReducersEverywhere(BaseModel):
+    """Ends as Poll's graph does, since question and result are written once; a second
+    run on a thread would join two questions."""
+
+    question: Annotated[str, operator.add] = ""
+    votes: Annotated[list[str], operator.add] = []
+    voters: Annotated[int, operator.add] = 0
+    result: Annotated[str, operator.add] = ""
+
+
+class PollWrittenOtherwise(BaseModel):
+    question: str
+    votes: Annotated[list[str], lambda old, new: old + new] = Field(default_factory=list)
+    voters: Annotated[int, operator.add]
+    result: str | None = None
+
+
+def test_poll_model_passes_on_an_answer_written_otherwise():
+    assert_passes(lesson22.check_poll_model(PollWrittenOtherwise))
+
+
 @pytest.mark.parametrize(
     ("answer", "said", "hint"),
     [
+        (PollWithReducersEverywhere, "question has a reducer", "only the fields"),
         (PollWithoutReducers, "received 2 values in one step", "Annotated"),
         (PollOfNumbers, "before node count could start (step 2)", "type must fit"),
         (PollWithoutAResultDefault, "result: Field required", "fall back on"),
