@@ -77,6 +77,13 @@ def test_no_cell_shows_an_id():
     assert cells_showing_an_id(LESSON, IMPORT) == {}
 
 
+def test_q1s_cell_does_not_name_the_error_it_asks_about():
+    """The learner reads Q1's cell while guessing: `except KeyError` in it said one schema
+    fails, and how."""
+    q1 = next(source for _, source in code_cells(LESSON) if "{my_no_nights}" in source)
+    assert "KeyError" not in q1
+
+
 def test_every_code_line_fits_the_cell():
     """JupyterLab at the course's reading width shows about 105 characters of a code line;
     a longer one scrolls sideways, hiding its end."""
