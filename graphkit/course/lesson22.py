@@ -277,9 +277,15 @@ def check_validator(model: Any, where_it_fails: Any) -> str:
             "Give the step as a number, as the records number them.",
         )
     if (guess.get("node"), guess.get("step")) != (node, step):
+        # (say which half is wrong, not where the run stopped: that is the answer)
+        guessed_node, guessed_step = guess.get("node"), guess.get("step")
+        said = {
+            (True, False): f"stopped before {node!r}, as you said, but not in step {guessed_step}",
+            (False, True): f"stopped in step {step}, as you said, but not before {guessed_node!r}",
+            (False, False): f"did not stop before {guessed_node!r}, nor in step {guessed_step}",
+        }[guessed_node == node, guessed_step == step]
         raise Wrong(
-            f"Your validator works: the run stopped with a ValidationError before node "
-            f"{node!r} could start, in step {step}. You predicted {where_it_fails!r}.",
+            f"Your validator works: it refused -300.0 °C with a ValidationError. The run {said}.",
             "A node's return value is never validated: the Update applies it as it is. "
             "The check runs when an instance is built from the channels (section 4).",
         )
