@@ -95,8 +95,10 @@ def check_progress(fetch: Callable[..., Any]) -> str:
                 hint='One chunk per page, counting from 1: writer(f"fetched {i} of {n}").',
             )
         if returned != {"fetched": len(pages)}:
+            # the updates chunk is {'fetch': None} for a return of {} as for one of None
+            what = f"returned {show(returned)}" if returned else "wrote nothing"
             raise Wrong(
-                f"The progress is right, but fetch returned {show(returned)}: the state "
+                f"The progress is right, but fetch {what}: the state "
                 f"needs {{'fetched': {len(pages)}}}.",
                 hint='Return {"fetched": len(state["pages"])}.',
             )

@@ -88,7 +88,19 @@ def test_progress_fails_on_a_hard_coded_count_and_a_wrong_return():
         return {}
 
     verdict = lesson11.check_progress(no_return)
-    assert "The progress is right, but fetch returned None" in verdict.message
+    # the stream carries {'fetch': None} for a node that returned {} as for one that returned
+    # None: the verdict must not say None of a node whose code says {}
+    assert "The progress is right, but fetch wrote nothing" in verdict.message
+    assert "returned None" not in verdict.message
+
+    def wrong_key(state):
+        writer, pages = get_stream_writer(), state["pages"]
+        for i in range(1, len(pages) + 1):
+            writer(f"fetched {i} of {len(pages)}")
+        return {"fetched": 0}
+
+    verdict = lesson11.check_progress(wrong_key)
+    assert "The progress is right, but fetch returned {'fetched': 0}" in verdict.message
 
 
 # -- 11.2 · Which mode answers it? ------------------------------------------------------------
