@@ -222,6 +222,16 @@ def check_fallback(handler: Callable[..., Any]) -> str:
                 "ran for it, and the run ended after step 1 with no answer.",
                 "goto takes the node's name as add_node gave it.",
             )
+        replied = [s.step for s in run.steps for r in s.execution.results if r.task.node == "reply"]
+        if replied:
+            raise Wrong(
+                f"Your handler ran at step 1 (where live_price failed) and sent the run to "
+                f"reply (step {replied[0]}), which answered "
+                f"{show(run.values.get('answer'), 40)}: cached_price, which writes yesterday's "
+                "price, never ran.",
+                "Send the run to the node that writes the fallback price, cached_price: its "
+                "own edge leads on to reply.",
+            )
         raise Wrong(
             f"Your handler ran at step 1 (where live_price failed) and returned "
             f"{show(output, 80)}; cached_price never ran, nor did reply: when a handler "

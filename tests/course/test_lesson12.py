@@ -82,6 +82,14 @@ def test_fallback():
 
     assert_fails(lesson12.check_fallback(writes_the_answer), "edges are not taken")
 
+    def skips_the_cache(state, error: NodeError):
+        return Command(goto="reply")
+
+    verdict = assert_fails(
+        lesson12.check_fallback(skips_the_cache), "sent the run to reply", hint="cached_price"
+    )
+    assert "nor did reply" not in verdict.message  # reply ran: it wrote 'ACME: no price'
+
     def reraises(state, error: NodeError):
         raise RuntimeError("no fallback")
 
