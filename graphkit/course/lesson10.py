@@ -397,6 +397,11 @@ def check_superstep_count(answer: int) -> str:
             "Count only the steps that run a vertex: the run ends with a Plan that finds "
             "no task, and that step runs nothing. And step -1 is the input's."
         )
+    elif answer == steps[-1] and steps[0] == 0:
+        hint = (
+            "That is the number of the last step that runs a vertex, not how many steps "
+            "ran: steps are numbered from step 0, where S runs, and step 0 counts too."
+        )
     elif answer > len(steps):
         hint = (
             "Fewer than you think: a message travels one edge per superstep, and a vertex "

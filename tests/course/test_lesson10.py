@@ -235,6 +235,13 @@ def test_superstep_count_fails_on_the_stub_and_on_the_hop_count():
     assert "long cheap path" in verdict.hint
 
 
+def test_superstep_count_fails_on_the_last_steps_number():
+    verdict = lesson10.check_superstep_count(4)  # the number of the last step, 0 not counted
+    assert not verdict
+    assert "step 0" in verdict.hint and "long cheap path" not in verdict.hint
+    assert "5" not in verdict.message + verdict.hint
+
+
 def test_superstep_count_fails_when_counting_the_empty_last_plan():
     verdict = lesson10.check_superstep_count(6)
     assert not verdict
