@@ -49,11 +49,11 @@ def run_lesson(library: str, until: str = "from graphkit.course import lesson16"
 
 
 LANGGRAPH_IMPORTS = {
-    "from graphkit import END, START, Command, StateGraph": (
-        "from langgraph.graph import END, START, StateGraph\nfrom langgraph.types import Command"
+    "from graphkit import END, START, Command, MessagesState, StateGraph": (
+        "from langgraph.graph import END, START, MessagesState, StateGraph\n"
+        "from langgraph.types import Command"
     ),
     "from graphkit.course import ran_at\n": "",
-    "from graphkit.prebuilt import MessagesState": "from langgraph.graph import MessagesState",
     "from graphkit.prebuilt import InjectedState, ScriptedChatModel, create_react_agent": (
         "from langgraph.prebuilt import InjectedState, create_react_agent\n"
         "from graphkit.prebuilt import ScriptedChatModel"
