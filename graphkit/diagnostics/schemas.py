@@ -80,8 +80,14 @@ def check_reducer(name: str, reducer: Callable[..., Any]) -> None:
     """Refuse a reducer that does not take (current, update)."""
     try:
         parameters = inspect.signature(reducer).parameters.values()
-    except (TypeError, ValueError):  # builtins without a signature, e.g. operator.add
-        return
+    except (TypeError, ValueError):  # (a builtin without one, such as max: LangGraph refuses it)
+        shown = getattr(reducer, "__name__", repr(reducer))
+        raise ValueError(
+            f"The reducer of state key {name!r} is {shown!r}, whose arguments Python cannot "
+            "read (it has no signature), and LangGraph refuses such a reducer when it builds "
+            "the graph. Wrap it in a function of two arguments (current, update), e.g. "
+            f"Annotated[..., lambda current, update: {shown}(current, update)]."
+        ) from None
     positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     if len(positional) != 2:
         raise ValueError(

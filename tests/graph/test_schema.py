@@ -277,14 +277,30 @@ def test_a_reducer_of_the_wrong_arity_is_a_value_error_naming_the_key(reducer, s
     )
 
 
-def test_a_builtin_reducer_without_a_signature_is_accepted():
+def test_a_builtin_reducer_without_a_signature_is_refused_as_langgraph_refuses_it():
     class State(TypedDict):
         best: Annotated[int, max]
 
-    channel = channels_from_schema(State)["best"]
-    assert channel.operator is max
-    channel.update([3, 7, 5])
-    assert channel.get() == 7
+    with pytest.raises(ValueError, match="no signature found"):
+        LangGraphStateGraph(State)
+    with pytest.raises(ValueError) as excinfo:
+        StateGraph(State)
+    assert str(excinfo.value) == (
+        "The reducer of state key 'best' is 'max', whose arguments Python cannot read (it has "
+        "no signature), and LangGraph refuses such a reducer when it builds the graph. Wrap it "
+        "in a function of two arguments (current, update), e.g. "
+        "Annotated[..., lambda current, update: max(current, update)]."
+    )
+
+
+def test_a_builtin_reducer_with_a_signature_is_accepted_on_both():
+    class State(TypedDict):
+        total: Annotated[int, operator.add]
+
+    LangGraphStateGraph(State)
+    channel = channels_from_schema(State)["total"]
+    channel.update([3, 7])
+    assert channel.get() == 10
 
 
 @pytest.mark.parametrize("schema", [EmptyTypedDict, EmptyDataclass, EmptyModel, NoAnnotations])
