@@ -25,7 +25,7 @@ ABSOLUTE_PATH = re.compile(r"(?<![\w.])(/(?:work|home|root|tmp|Users)/|[A-Z]:\\\
 
 def test_the_course_lessons_are_numbered_in_order():
     numbers = [int(path.name[:2]) for path in LESSONS]
-    assert numbers == list(range(1, 23)), [path.name for path in LESSONS]
+    assert numbers == list(range(1, 24)), [path.name for path in LESSONS]
 
 
 def test_the_course_page_quotes_each_lessons_own_time():
@@ -125,7 +125,7 @@ def test_the_docs_hook_folds_no_exercise():
                 assert not exercise, f"{path.name} {cell.id} folds an exercise"
 
 
-def test_lessons_12_to_22_ask_their_questions_by_a_guess():
+def test_lessons_12_to_23_ask_their_questions_by_a_guess():
     """Each **Qn ·** of lessons 12 to 17 is followed, before the next Markdown, by a
     question the checks below recognise: none escapes them."""
     guess_lessons = (
@@ -140,6 +140,7 @@ def test_lessons_12_to_22_ask_their_questions_by_a_guess():
         "20-subgraphs-in-depth",
         "21-tools-in-depth",
         "22-state-schemas-in-depth",
+        "23-testing-a-graph",
     )
     for name in guess_lessons:
         cells = nbformat.read(FOLDER / f"{name}.ipynb", as_version=4).cells
@@ -158,6 +159,7 @@ def test_lessons_12_to_22_ask_their_questions_by_a_guess():
                 "20": 4,
                 "21": 5,
                 "22": 4,
+                "23": 3,
             }[name[:2]]
         ), name
         for i in labels:
@@ -299,6 +301,9 @@ GIVEAWAYS = {
         "Before task with name 'price'",
     ],
     ("22-state-schemas-in-depth", "l22-c34"): ["once per task", "**2** calls", "' oslo '"],
+    ("23-testing-a-graph", "l23-c09"): ["its update, not the state", '== {"category": "refund"}'],
+    ("23-testing-a-graph", "l23-c20"): ["[30, 30]", "ledger is [30, 30]", "appended a second"],
+    ("23-testing-a-graph", "l23-c25"): ["runs **twice**", "steps 3 and 4", "4: ['close']"],
 }
 
 
@@ -415,6 +420,9 @@ STUB_MUST_NOT_SAY = {
     "lesson22.check_defaults": [r"default_factory", r"field\(", r"= ?1\b", r"= ?['\"]guest"],
     "lesson22.check_validator": [r"field_validator", r"\bconvert\b", r"step 2", r"ValueError"],
     "lesson22.check_poll_model": [r"Annotated", r"operator\.add", r"= ?\[\]", r"= ?0\b"],
+    "lesson23.check_route_test": [r"\b10[01]\b", r"amount.{0,5}:\s*\d"],
+    "lesson23.check_path_test": [r"\{1: \[", r"plan\.nodes", r"\bstep 3\b"],
+    "lesson23.check_approval_test": [r"resume=", r"['\"]no['\"]", r"ledger.{0,6}==\s*\[\]"],
 }
 CHECK_CALL = re.compile(r"\b(lesson\d\d\.check_\w+)\(")
 

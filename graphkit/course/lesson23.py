@@ -1,0 +1,297 @@
+"""Checks for lesson 23 · Testing a graph: a node alone, a slice, the path, a pause.
+
+In each exercise the learner writes a *test*. The check runs it on the right router or
+desk, where it must pass, then on routers or desks with a bug of the check's own, where
+it must fail; a test that passes on a bug has let it through, and the verdict names that
+bug. The desks are the lesson's refund desk, built here again (graphkit's runtime, a new
+``InMemorySaver`` for each run of the test).
+
+- ``check_route_test(test_route)``: ``test_route(route)`` on ``route_ticket`` and on
+  routers off by one at the limit, or reading the amount before the category.
+- ``check_path_test(test_refund_path)``: ``test_refund_path(app)`` on desks whose small
+  refund ends in the same state by another path (a node twice, a node a step late).
+- ``check_approval_test(test_approval)``: ``test_approval(app)`` on desks whose approval
+  never pauses, ignores the answer, or books a refused refund.
+
+>>> from graphkit.course.solutions import lesson23 as solutions
+>>> bool(check_route_test(solutions.test_route))
+True
+>>> bool(check_path_test(solutions.test_refund_path))
+True
+>>> bool(check_approval_test(solutions.test_approval))
+True
+"""
+
+from __future__ import annotations
+
+import linecache
+import operator
+from collections.abc import Callable
+from typing import Annotated, Any, TypedDict
+
+from graphkit.course.checking import Wrong, exercise
+
+__all__ = [
+    "LIMIT",
+    "Ticket",
+    "build_desk",
+    "check_approval_test",
+    "check_path_test",
+    "check_route_test",
+    "route_ticket",
+]
+
+LIMIT = 100
+"""Euros: a refund above it waits for a human."""
+
+
+class Ticket(TypedDict, total=False):
+    text: str
+    amount: int
+    category: str
+    approved: bool
+    reply: str
+    status: str
+    ledger: Annotated[list[int], operator.add]
+
+
+# -- the lesson's desk, and its bugs ----------------------------------------------------------
+
+
+def route_ticket(state: Ticket) -> str:
+    if state["category"] != "refund":
+        return "answer"
+    return "approve" if state["amount"] > LIMIT else "refund"
+
+
+def _classify(state: Ticket) -> dict[str, Any]:
+    return {"category": "refund" if "refund" in state["text"].lower() else "question"}
+
+
+def _refund(state: Ticket) -> dict[str, Any]:
+    return {"reply": f"Refunded {state['amount']} euros."}
+
+
+def _book(state: Ticket) -> dict[str, Any]:
+    return {"ledger": [state["amount"]]}
+
+
+def _answer(state: Ticket) -> dict[str, Any]:
+    return {"reply": "Our FAQ answers that."}
+
+
+def _close(state: Ticket) -> dict[str, Any]:
+    return {"status": "closed"}
+
+
+def _approve(bug: str | None, interrupt: Callable[[Any], Any]) -> Callable[[Ticket], dict]:
+    def approve(state: Ticket) -> dict[str, Any]:
+        if bug == "never pauses":
+            return {"approved": True}
+        said = interrupt(f"Refund {state['amount']} euros?")
+        if said == "yes" or bug == "ignores the answer":
+            return {"approved": True}
+        return {"approved": False, "reply": "Your refund was refused."}
+
+    return approve
+
+
+def _after_approval(bug: str | None) -> Callable[[Ticket], Any]:
+    def after_approval(state: Ticket) -> Any:
+        if state["approved"]:
+            return "refund"
+        return ["book", "close"] if bug == "books a refusal" else "close"
+
+    return after_approval
+
+
+def wire(builder: Any, bug: str | None = None, interrupt: Any = None) -> Any:
+    """The lesson's desk on ``builder`` (a ``StateGraph(Ticket)`` of graphkit or of
+    LangGraph), with ``bug`` (a key of ``PATH_BUGS`` or ``APPROVAL_BUGS``) if given;
+    ``interrupt``: the library's (graphkit's by default)."""
+    if interrupt is None:
+        from graphkit import interrupt
+    for name, node in (
+        ("classify", _classify),
+        ("approve", _approve(bug, interrupt)),
+        ("refund", _refund),
+        ("book", _book),
+        ("answer", _answer),
+        ("close", _close),
+    ):
+        builder.add_node(name, node)
+    builder.add_edge("__start__", "classify")
+    builder.add_conditional_edges("classify", route_ticket, ["answer", "approve", "refund"])
+    builder.add_conditional_edges("approve", _after_approval(bug), ["refund", "book", "close"])
+    after_refund = {
+        None: [("refund", "book"), ("refund", "close")],
+        "close twice": [("refund", "book"), ("refund", "close"), ("book", "close")],
+        "book a step late": [("refund", "close"), ("close", "book")],
+        "close a step late": [("refund", "book"), ("book", "close")],
+    }.get(bug, [("refund", "book"), ("refund", "close")])
+    for source, target in after_refund:
+        builder.add_edge(source, target)
+    builder.add_edge("answer", "close")
+    builder.add_edge("close", "__end__")
+    return builder
+
+
+def build_desk(bug: str | None = None) -> Any:
+    """A new graphkit desk with its own checkpointer (``bug``: see ``wire``)."""
+    from graphkit import InMemorySaver, StateGraph
+
+    return wire(StateGraph(Ticket), bug).compile(checkpointer=InMemorySaver())
+
+
+# -- running the learner's test -----------------------------------------------------------------
+
+
+def _failure(test: Callable[..., Any], *args: Any) -> BaseException | None:
+    """The error ``test(*args)`` failed with, or None when it passed."""
+    try:
+        test(*args)
+    except Exception as error:
+        return error
+    return None
+
+
+def _said(test: Callable[..., Any], error: BaseException) -> str:
+    """``error`` as pytest would report it, with the line of ``test`` that raised it."""
+    message = str(error).strip().splitlines()
+    said = f"{type(error).__name__}: {message[0]}" if message else type(error).__name__
+    code = getattr(test, "__code__", None)
+    trace, line = error.__traceback__, None
+    while trace is not None:
+        if trace.tb_frame.f_code is code:
+            line = linecache.getline(code.co_filename, trace.tb_lineno).strip() or None
+        trace = trace.tb_next
+    return f"{said}, at `{line}`" if line else said
+
+
+def _judge(test: Any, what: str, right: Callable[[], Any], bugs: dict[str, Any]) -> list[str]:
+    """The bugs ``test`` let through, after checking it passes on the right one."""
+    if not callable(test):
+        raise Wrong(f"Your test is {test!r}, not a function.", "Write it with def.")
+    error = _failure(test, right())
+    if error is not None:
+        raise Wrong(
+            f"Your test fails on the right {what}: {_said(test, error)}.",
+            f"A test must pass when the {what} is right: run it on the lesson's {what} "
+            "in a cell of its own, and read what it asserts there.",
+        )
+    return [bug for bug, wrong in bugs.items() if _failure(test, wrong()) is None]
+
+
+def _let_through(what: str, missed: list[str], described: dict[str, str], tail: str = "") -> str:
+    first, *others = missed
+    more = (
+        f" It let {len(others)} other bug{'s' if len(others) > 1 else ''} through too."
+        if others
+        else ""
+    )
+    return f"Your test passed on a {what} that {described[first]}{tail}.{more}"
+
+
+# -- 23.1 · a router's limit ---------------------------------------------------------------------
+
+
+def _asks_at_the_limit(state: Ticket) -> str:
+    if state["category"] != "refund":
+        return "answer"
+    return "approve" if state["amount"] >= LIMIT else "refund"
+
+
+def _asks_one_euro_late(state: Ticket) -> str:
+    if state["category"] != "refund":
+        return "answer"
+    return "approve" if state["amount"] > LIMIT + 1 else "refund"
+
+
+def _amount_first(state: Ticket) -> str:
+    if state["amount"] > LIMIT:
+        return "approve"
+    return "refund" if state["category"] == "refund" else "answer"
+
+
+def _refunds_questions(state: Ticket) -> str:
+    return "approve" if state["amount"] > LIMIT else "refund"
+
+
+ROUTER_BUGS = {
+    "asks a human about a refund of exactly the limit": _asks_at_the_limit,
+    "pays a refund of one euro over the limit without asking": _asks_one_euro_late,
+    "sends a question with a large amount to a human": _amount_first,
+    "refunds every small ticket, questions too": _refunds_questions,
+}
+
+
+@exercise("23.1 · A router's limit")
+def check_route_test(test_route: Callable[[Any], Any]) -> str:
+    """``test_route(route)`` must pass on ``route_ticket`` and fail on each router of
+    ``ROUTER_BUGS``."""
+    bugs = {bug: lambda bug=bug: ROUTER_BUGS[bug] for bug in ROUTER_BUGS}
+    missed = _judge(test_route, "router", lambda: route_ticket, bugs)
+    if missed:
+        raise Wrong(
+            _let_through("router", missed, {bug: bug for bug in ROUTER_BUGS}),
+            "A router's bugs hide at its edges: test each way out, and for a limit the "
+            "amounts on both sides of it, as near as they can be.",
+        )
+    return (
+        f"Your test passed on route_ticket and failed on each of {len(ROUTER_BUGS)} routers "
+        "with a bug, off by one at the limit or reading the category wrong."
+    )
+
+
+# -- 23.2 · the path of a small refund ------------------------------------------------------------
+
+PATH_BUGS = {
+    "close twice": "runs close twice",
+    "book a step late": "books the refund a step after closing the ticket",
+    "close a step late": "closes the ticket a step after booking the refund",
+}
+
+
+@exercise("23.2 · The path of a small refund")
+def check_path_test(test_refund_path: Callable[[Any], Any]) -> str:
+    """``test_refund_path(app)`` must pass on the lesson's desk and fail on each desk of
+    ``PATH_BUGS``, whose small refund ends in the same state by another path."""
+    bugs = {bug: lambda bug=bug: build_desk(bug) for bug in PATH_BUGS}
+    missed = _judge(test_refund_path, "desk", build_desk, bugs)
+    if missed:
+        raise Wrong(
+            _let_through("desk", missed, PATH_BUGS, ", and ends the refund in the right state"),
+            "The state cannot tell these desks apart; the run's records can: which nodes "
+            "each superstep ran (section 4).",
+        )
+    return (
+        f"Your test failed on each of {len(PATH_BUGS)} desks that reach the right state by "
+        "another path: a node run twice, a node a step late."
+    )
+
+
+# -- 23.3 · approve or refuse ------------------------------------------------------------------
+
+APPROVAL_BUGS = {
+    "never pauses": "never pauses, and refunds every large refund",
+    "ignores the answer": "refunds whatever the human answers",
+    "books a refusal": "refuses when told, but books the refund in the ledger all the same",
+}
+
+
+@exercise("23.3 · Approve or refuse")
+def check_approval_test(test_approval: Callable[[Any], Any]) -> str:
+    """``test_approval(app)`` must pass on the lesson's desk and fail on each desk of
+    ``APPROVAL_BUGS``."""
+    bugs = {bug: lambda bug=bug: build_desk(bug) for bug in APPROVAL_BUGS}
+    missed = _judge(test_approval, "desk", build_desk, bugs)
+    if missed:
+        raise Wrong(
+            _let_through("desk", missed, APPROVAL_BUGS),
+            "Test the pause, then each answer that leads somewhere else, each on a thread "
+            "of its own, and assert what must not have happened as well as what must.",
+        )
+    return (
+        f"Your test failed on each of {len(APPROVAL_BUGS)} desks with a bug in their "
+        "approval, and passed on the right one."
+    )

@@ -1,0 +1,354 @@
+"""Lesson 23's checks on their solutions, on typical wrong answers and on the notebook's
+stubs; and the lesson's claims on LangGraph: every graph it shows (the desk, the
+colleague's desk, the agent, and the checks' desks with a bug) takes the same path and
+ends in the same state there, read from LangGraph's own debug stream."""
+
+from __future__ import annotations
+
+import linecache
+import re
+import warnings
+from pathlib import Path
+
+import pytest
+
+from graphkit import Command
+from graphkit.course import assert_fails, assert_passes, lesson23
+from graphkit.course.solutions import lesson23 as solutions
+from tests.course.cells import code_cells, run_cells, stub_names
+
+LESSON = Path(__file__).parents[2] / "notebooks" / "23-testing-a-graph.ipynb"
+IMPORT = "from graphkit.course import lesson23"
+
+
+def stub_cells() -> dict:
+    return stub_names(
+        LESSON, lesson23, ("def test_route(", "def test_refund_path(", "def test_approval(")
+    )
+
+
+def lesson_names() -> dict:
+    names: dict = {"display": print}
+    run_cells(LESSON, until=IMPORT, names=names)
+    return names
+
+
+def test_the_notebooks_stubs_fail_their_checks():
+    stubs = stub_cells()
+    assert_fails(
+        lesson23.check_route_test(stubs["test_route"]),
+        "a refund of exactly the limit",
+        hint="both sides of it",
+    )
+    assert_fails(
+        lesson23.check_path_test(stubs["test_refund_path"]),
+        "runs close twice, and ends the refund in the right state",
+        hint="which nodes each superstep ran",
+    )
+    assert_fails(
+        lesson23.check_approval_test(stubs["test_approval"]),
+        "refunds whatever the human answers",
+        hint="each answer",
+    )
+
+
+def test_the_lessons_cells_show_the_same_when_run_again():
+    """Every cell that runs a test or a graph shows the same when run again, in any order:
+    each builds its own desk and checkpointer."""
+    cells = code_cells(LESSON)
+    cells = cells[: next(i for i, (_, source) in enumerate(cells) if source.startswith(IMPORT))]
+    runs = [cell for cell, source in cells if "run_test(" in source or "invoke(" in source]
+    shown = run_cells(LESSON, until=IMPORT, again=tuple(reversed(runs)), names={"display": print})
+    said = "\n".join(out for out, _ in shown.values())
+    assert "test_small_refund_is_booked: FAILED, AssertionError: ledger is [30, 30]" in said
+    assert said.count("test_small_refund_result: passed") == 2
+    assert (
+        "test_small_refund_path: FAILED, AssertionError: "
+        "{1: ['classify'], 2: ['refund'], 3: ['book', 'close'], 4: ['close']}" in said
+    )
+    assert "FAILED" not in said.replace("is_booked: FAILED", "").replace("path: FAILED", "")
+    assert "{2: ['approve'], 3: ['refund'], 4: ['book', 'close']}" in said
+    assert "close ran at step 4 because book wrote branch:to:close in step 3." in said
+    assert said.count("test_small_refund_path: passed") == 2  # graphkit's desk, LangGraph's
+    assert "LangGraph ran the right desk: {1: ['classify'], 2: ['refund'], 3: ['book', " in said
+    assert "LangGraph ran the colleague's: {1: ['classify'], 2: ['refund'], 3: ['book', " in said
+    assert "4: ['close']}" in said
+
+
+AN_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32}")
+
+
+def test_no_cell_shows_an_id():
+    """A checkpoint's id, a task's or an interrupt's change from run to run."""
+    shown = run_cells(LESSON, until=IMPORT, names={"display": print})
+    assert {cell: seen for cell, seen in shown.items() if AN_ID.search(str(seen))} == {}
+
+
+def test_every_code_line_fits_the_cell():
+    """JupyterLab at the course's reading width shows about 105 characters of a code line;
+    a longer one scrolls sideways, hiding its end."""
+    too_long = [
+        (cell, line)
+        for cell, source in code_cells(LESSON)
+        for line in source.splitlines()
+        if len(line) > 105
+    ]
+    assert too_long == []
+
+
+# -- the lesson's claims on LangGraph
+
+
+def langgraph_path(app, given, config=None) -> dict[int, list[str]]:
+    """Each step's nodes, in task order, from LangGraph's (or graphkit's) debug stream."""
+    steps: dict[int, list[str]] = {}
+    for event in app.stream(given, config, stream_mode="debug"):
+        if event["type"] == "task" and event["payload"]["name"] != "__start__":
+            steps.setdefault(event["step"], []).append(event["payload"]["name"])
+    return steps
+
+
+def final_values(app, config) -> dict:
+    return dict(app.get_state(config).values)
+
+
+TICKETS = {
+    "small refund": {"text": "Please refund my order", "amount": 30},
+    "question": {"text": "Where is my parcel?", "amount": 500},
+    "big refund": {"text": "Refund my TV", "amount": 300},
+}
+
+
+def walk(app, command) -> dict:
+    """Each ticket's path and final state on ``app`` (a new thread each), big refunds
+    answered "yes" and "no"; ``command``: the library's ``Command``."""
+    seen = {}
+    for name, ticket in TICKETS.items():
+        answers = ("yes", "no") if name == "big refund" else (None,)
+        for answer in answers:
+            config = {"configurable": {"thread_id": f"{name} {answer}"}}
+            steps = langgraph_path(app, ticket, config)
+            if answer is not None and app.get_state(config).next:  # (a desk that paused)
+                for step, nodes in langgraph_path(app, command(resume=answer), config).items():
+                    steps.setdefault(step, []).extend(nodes)
+            seen[f"{name} {answer}"] = (steps, final_values(app, config))
+    return seen
+
+
+@pytest.fixture(scope="module")
+def both():
+    """The lesson's names, and LangGraph's classes."""
+    pytest.importorskip("langgraph")
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import StateGraph
+    from langgraph.types import Command as TheirCommand
+    from langgraph.types import interrupt
+
+    return lesson_names(), StateGraph, InMemorySaver, TheirCommand, interrupt
+
+
+def test_the_lessons_desks_take_the_same_path_on_langgraph(both):
+    names, their_graph, their_saver, their_command, _ = both
+    ours = walk(names["build_desk"](), Command)
+    theirs = walk(names["build_langgraph_desk"](), their_command)
+    assert ours == theirs
+    assert ours["big refund yes"][0] == {
+        1: ["classify"],
+        2: ["approve", "approve"],
+        3: ["refund"],
+        4: ["book", "close"],
+    }
+    assert ours["big refund no"][1]["ledger"] == []
+    colleague = names["build_desk_closing_after_book"]()
+    their_colleague = (
+        names["wire"](their_graph(names["Ticket"]), approve=names["langgraph_approve"])
+        .add_edge("book", "close")
+        .compile(checkpointer=their_saver())
+    )
+    seen = walk(colleague, Command)
+    assert seen == walk(their_colleague, their_command)
+    assert seen["small refund None"][0][4] == ["close"]
+
+
+def test_a_node_that_pauses_cannot_run_alone_on_either(both):
+    names = both[0]
+    for desk in (names["build_desk"](), names["build_langgraph_desk"]()):
+        with pytest.raises(RuntimeError):
+            desk.nodes["approve"].invoke(names["BIG_REFUND"])
+        assert desk.nodes["classify"].invoke(names["SMALL_REFUND"]) == {"category": "refund"}
+
+
+def test_the_agent_takes_the_same_path_on_langgraph(both):
+    from langchain_core.messages import HumanMessage
+    from langgraph.prebuilt import create_react_agent as their_agent
+
+    from graphkit.prebuilt import ScriptedChatModel
+
+    names = both[0]
+    asked = {"messages": [HumanMessage("Where is my order A-17?", id="q")]}
+
+    def theirs():
+        with warnings.catch_warnings():  # (LangGraph 1.x points to langchain's create_agent)
+            warnings.simplefilter("ignore")
+            model = ScriptedChatModel(responses=[names["support_script"]] * 2)
+            return their_agent(model, [names["order_status"]])
+
+    ours = langgraph_path(names["build_agent"](), asked)
+    assert ours == langgraph_path(theirs(), asked) == {1: ["agent"], 2: ["tools"], 3: ["agent"]}
+    names["test_agent_answers_from_the_tool"](theirs())  # trace(...) of a LangGraph agent
+
+
+@pytest.mark.parametrize("bug", [None, *lesson23.PATH_BUGS, *lesson23.APPROVAL_BUGS])
+def test_the_checks_desks_behave_the_same_on_langgraph(both, bug):
+    """What a check says of a desk with a bug (the same final state, another path; no
+    pause; ...) holds on LangGraph too."""
+    _, their_graph, their_saver, their_command, their_interrupt = both
+    ours = lesson23.build_desk(bug)
+    theirs = lesson23.wire(their_graph(lesson23.Ticket), bug, their_interrupt).compile(
+        checkpointer=their_saver()
+    )
+    seen = walk(ours, Command)
+    assert seen == walk(theirs, their_command)
+    right = walk(lesson23.build_desk(), Command)
+    if bug in lesson23.PATH_BUGS:
+        small = "small refund None"
+        assert seen[small][1] == right[small][1] and seen[small][0] != right[small][0]
+
+
+# -- 23.1 · A router's limit
+
+
+def test_route_test_passes_on_the_solution():
+    assert_passes(lesson23.check_route_test(solutions.test_route))
+
+
+def route_limit_only(route):
+    assert route({"category": "refund", "amount": 100}) == "refund"
+    assert route({"category": "refund", "amount": 101}) == "approve"
+
+
+def route_far_from_the_limit(route):
+    assert route({"category": "question", "amount": 500}) == "answer"
+    assert route({"category": "refund", "amount": 99}) == "refund"
+    assert route({"category": "refund", "amount": 102}) == "approve"
+
+
+def route_wrong_way(route):
+    assert route({"category": "refund", "amount": 100}) == "approve"
+
+
+def route_missing_key(route):
+    assert route({"amount": 100}) == "refund"
+
+
+@pytest.mark.parametrize(
+    ("answer", "said", "hint"),
+    [
+        (route_limit_only, "a question with a large amount", "each way out"),
+        (route_far_from_the_limit, "exactly the limit", "as near as they can be"),
+        (route_wrong_way, "fails on the right router: AssertionError", "must pass"),
+        (route_missing_key, "KeyError: 'category'", "run it on the lesson's router"),
+        (None, "not a function", ""),
+    ],
+)
+def test_route_test_wrong_answers(answer, said, hint):
+    assert_fails(lesson23.check_route_test(answer), said, hint=hint)
+
+
+def test_a_failing_assert_is_shown_with_its_line():
+    """pytest rewrites this module's asserts; a notebook's (the test below) are plain, and
+    IPython keeps each cell's source in ``linecache``, as this test does."""
+    source = "def test(route):\n    assert route({'category': 'refund', 'amount': 100}) == 'x'\n"
+    linecache.cache["<cell 23>"] = (len(source), None, source.splitlines(True), "<cell 23>")
+    names: dict = {}
+    exec(compile(source, "<cell 23>", "exec"), names)
+    assert_fails(
+        lesson23.check_route_test(names["test"]),
+        "fails on the right router: AssertionError, at `assert route({'category': 'refund'",
+    )
+
+
+# -- 23.2 · The path of a small refund
+
+
+def path_from_the_tasks_table(app):
+    """Another right answer: the tasks table instead of each step's Plan."""
+    run = app.trace({"text": "refund", "amount": 20}, {"configurable": {"thread_id": "t"}})
+    tasks = run.to_frame("tasks")
+    ran = [(step, node) for step, node in zip(tasks.step, tasks.node, strict=True) if step >= 1]
+    assert ran == [(1, "classify"), (2, "refund"), (3, "book"), (3, "close")]
+
+
+@pytest.mark.parametrize("answer", [solutions.test_refund_path, path_from_the_tasks_table])
+def test_path_test_passes_on_the_solutions(answer):
+    assert_passes(lesson23.check_path_test(answer))
+
+
+def path_result_only(app):
+    state = app.invoke({"text": "refund", "amount": 20}, {"configurable": {"thread_id": "t"}})
+    assert state["ledger"] == [20] and state["status"] == "closed"
+
+
+def path_counts_only(app):
+    run = app.trace({"text": "refund", "amount": 20}, {"configurable": {"thread_id": "t"}})
+    nodes = [node for step in run.steps for node in step.plan.nodes]
+    assert nodes.count("close") == 1 and nodes.count("book") == 1
+
+
+def path_one_step_off(app):
+    run = app.trace({"text": "refund", "amount": 20}, {"configurable": {"thread_id": "t"}})
+    assert run.step(4).plan.nodes == ["book", "close"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "said", "hint"),
+    [
+        (path_result_only, "runs close twice, and ends the refund in the right state", "records"),
+        (path_counts_only, "books the refund a step after closing", "which nodes"),
+        (path_one_step_off, "fails on the right desk: KeyError", "read what it asserts"),
+        ("test", "not a function", "def"),
+    ],
+)
+def test_path_test_wrong_answers(answer, said, hint):
+    assert_fails(lesson23.check_path_test(answer), said, hint=hint)
+
+
+# -- 23.3 · Approve or refuse
+
+
+def approval_on_one_thread(app):
+    """Both answers on one thread: the ledger keeps the first refund."""
+    config = {"configurable": {"thread_id": "one"}}
+    for answer, ledger in (("yes", [300]), ("no", [])):
+        app.invoke({"text": "refund", "amount": 300}, config)
+        assert app.invoke(Command(resume=answer), config)["ledger"] == ledger
+
+
+def approval_yes_only(app):
+    config = {"configurable": {"thread_id": "yes"}}
+    assert "__interrupt__" in app.invoke({"text": "refund", "amount": 300}, config)
+    assert app.invoke(Command(resume="yes"), config)["ledger"] == [300]
+
+
+def approval_reply_only(app):
+    for answer, reply in (("yes", "Refunded 300 euros."), ("no", "Your refund was refused.")):
+        config = {"configurable": {"thread_id": answer}}
+        assert "__interrupt__" in app.invoke({"text": "refund", "amount": 300}, config)
+        assert app.invoke(Command(resume=answer), config)["reply"] == reply
+
+
+@pytest.mark.parametrize(
+    ("answer", "said", "hint"),
+    [
+        (approval_on_one_thread, "fails on the right desk: AssertionError", "read what it"),
+        (approval_yes_only, "refunds whatever the human answers", "each answer"),
+        (approval_reply_only, "books the refund in the ledger all the same", "must not"),
+        (None, "not a function", ""),
+    ],
+)
+def test_approval_test_wrong_answers(answer, said, hint):
+    assert_fails(lesson23.check_approval_test(answer), said, hint=hint)
+
+
+def test_approval_test_passes_on_the_solution():
+    assert_passes(lesson23.check_approval_test(solutions.test_approval))
