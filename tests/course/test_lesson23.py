@@ -5,6 +5,7 @@ ends in the same state there, read from LangGraph's own debug stream."""
 
 from __future__ import annotations
 
+import json
 import linecache
 import re
 import warnings
@@ -196,6 +197,33 @@ def test_the_agent_takes_the_same_path_on_langgraph(both):
     ours = langgraph_path(names["build_agent"](), asked)
     assert ours == langgraph_path(theirs(), asked) == {1: ["agent"], 2: ["tools"], 3: ["agent"]}
     names["test_agent_answers_from_the_tool"](theirs())  # trace(...) of a LangGraph agent
+
+
+def test_a_waiting_edge_runs_close_once_only_in_place_of_refunds_edge(both):
+    """Section 4's answer: a waiting edge from ``refund`` and ``book`` runs ``close`` once,
+    a step later, when it replaces ``refund``'s edge to ``close``; added beside it, as the
+    colleague added theirs, ``close`` still runs twice. On both libraries."""
+    names, their_graph, their_saver, _, _ = both
+    cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+    said = " ".join("".join(cell["source"]) for cell in cells).replace("\n", " ")
+    assert "in place of `refund`'s edge to `close`" in said
+    ours = (names["StateGraph"], names["InMemorySaver"], names["approve"])
+    theirs = (their_graph, their_saver, names["langgraph_approve"])
+    for graph, saver, approve in (ours, theirs):
+        beside = names["wire"](graph(names["Ticket"]), approve=approve)
+        beside.add_edge(["refund", "book"], "close")
+        instead = graph(names["Ticket"])
+        for node in ("classify", "refund", "book", "close"):
+            instead.add_node(node, names[node])
+        instead.add_edge(names["START"], "classify").add_edge("classify", "refund")
+        instead.add_edge("refund", "book").add_edge(["refund", "book"], "close")
+        for builder, steps in (
+            (beside, {3: ["book", "close"], 4: ["close"]}),
+            (instead, {3: ["book"], 4: ["close"]}),
+        ):
+            app = builder.compile(checkpointer=saver())
+            seen = langgraph_path(app, names["SMALL_REFUND"], {"configurable": {"thread_id": "t"}})
+            assert {step: seen[step] for step in (3, 4)} == steps
 
 
 @pytest.mark.parametrize("bug", [None, *lesson23.PATH_BUGS, *lesson23.APPROVAL_BUGS])
