@@ -1,9 +1,10 @@
 """Checks for lesson 23 · Testing a graph: a node alone, a slice, the path, a pause.
 
-In each exercise the learner writes a *test*. The check runs it on the right router or
-desk, where it must pass, then on routers or desks with a bug of the check's own, where
-it must fail; a test that passes on a bug has let it through, and the verdict names that
-bug. The desks are the lesson's refund desk, built here again (graphkit's runtime, a new
+In each exercise the learner writes a *test*. The check runs it on routers or desks
+with a bug of the check's own, where it must fail, then on the right router or desk,
+where it must pass (last, so that a test passing on whatever it sees first fails); a
+test that passes on a bug has let it through, and the verdict names that bug. The desks
+are the lesson's refund desk, built here again (graphkit's runtime, a new
 ``InMemorySaver`` for each run of the test).
 
 - ``check_route_test(test_route)``: ``test_route(route)`` on ``route_ticket`` and on
@@ -29,7 +30,7 @@ import operator
 from collections.abc import Callable
 from typing import Annotated, Any, TypedDict
 
-from graphkit.course.checking import Wrong, exercise
+from graphkit.course.checking import Wrong, _OutOfTime, exercise
 
 __all__ = [
     "LIMIT",
@@ -146,13 +147,19 @@ def build_desk(bug: str | None = None) -> Any:
 # -- running the learner's test -----------------------------------------------------------------
 
 
-def _failure(test: Callable[..., Any], *args: Any) -> BaseException | None:
-    """The error ``test(*args)`` failed with, or None when it passed."""
+_STOPS = (KeyboardInterrupt, SystemExit, GeneratorExit, _OutOfTime)
+"""What stops a test from outside (the learner, the check's time limit): not its failure."""
+
+
+def _run(test: Callable[..., Any], *args: Any) -> tuple[BaseException | None, Any]:
+    """The error ``test(*args)`` failed with (None when it passed), and what it returned."""
     try:
-        test(*args)
-    except Exception as error:
-        return error
-    return None
+        returned = test(*args)
+    except _STOPS:
+        raise
+    except BaseException as error:  # (pytest.fail's Failed is not an Exception)
+        return error, None
+    return None, returned
 
 
 def _said(test: Callable[..., Any], error: BaseException) -> str:
@@ -168,18 +175,33 @@ def _said(test: Callable[..., Any], error: BaseException) -> str:
     return f"{said}, at `{line}`" if line else said
 
 
-def _judge(test: Any, what: str, right: Callable[[], Any], bugs: dict[str, Any]) -> list[str]:
-    """The bugs ``test`` let through, after checking it passes on the right one."""
+def _judge(
+    test: Any, what: str, right: Callable[[], Any], bugs: dict[str, Any], described: dict[str, str]
+) -> list[str]:
+    """The bugs ``test`` let through, after checking it passes on the right one
+    (``bugs``: a new wrong one of each, ``described``: what each does). The bugs
+    run first, so that a test passing on whatever it is given first (comparing each app
+    with the first it saw) fails on the right one."""
     if not callable(test):
         raise Wrong(f"Your test is {test!r}, not a function.", "Write it with def.")
-    error = _failure(test, right())
+    ran = {bug: _run(test, wrong()) for bug, wrong in bugs.items()}
+    error, _ = _run(test, right())
     if error is not None:
         raise Wrong(
             f"Your test fails on the right {what}: {_said(test, error)}.",
             f"A test must pass when the {what} is right: run it on the lesson's {what} "
             "in a cell of its own, and read what it asserts there.",
         )
-    return [bug for bug, wrong in bugs.items() if _failure(test, wrong()) is None]
+    missed = [bug for bug, (error, _) in ran.items() if error is None]
+    returned = [(bug, ran[bug][1]) for bug in missed if isinstance(ran[bug][1], bool)]
+    if returned:
+        bug, value = returned[0]
+        raise Wrong(
+            f"Your test returned {value} on a {what} that {described[bug]}, and so passed: a test "
+            "that returns passes, whatever it returns.",
+            "A test fails only by raising: write assert before each comparison.",
+        )
+    return missed
 
 
 def _let_through(what: str, missed: list[str], described: dict[str, str], tail: str = "") -> str:
@@ -230,7 +252,7 @@ def check_route_test(test_route: Callable[[Any], Any]) -> str:
     """``test_route(route)`` must pass on ``route_ticket`` and fail on each router of
     ``ROUTER_BUGS``."""
     bugs = {bug: lambda bug=bug: ROUTER_BUGS[bug] for bug in ROUTER_BUGS}
-    missed = _judge(test_route, "router", lambda: route_ticket, bugs)
+    missed = _judge(test_route, "router", lambda: route_ticket, bugs, {bug: bug for bug in bugs})
     if missed:
         raise Wrong(
             _let_through("router", missed, {bug: bug for bug in ROUTER_BUGS}),
@@ -257,7 +279,7 @@ def check_path_test(test_refund_path: Callable[[Any], Any]) -> str:
     """``test_refund_path(app)`` must pass on the lesson's desk and fail on each desk of
     ``PATH_BUGS``, whose small refund ends in the same state by another path."""
     bugs = {bug: lambda bug=bug: build_desk(bug) for bug in PATH_BUGS}
-    missed = _judge(test_refund_path, "desk", build_desk, bugs)
+    missed = _judge(test_refund_path, "desk", build_desk, bugs, PATH_BUGS)
     if missed:
         raise Wrong(
             _let_through("desk", missed, PATH_BUGS, ", and ends the refund in the right state"),
@@ -284,7 +306,7 @@ def check_approval_test(test_approval: Callable[[Any], Any]) -> str:
     """``test_approval(app)`` must pass on the lesson's desk and fail on each desk of
     ``APPROVAL_BUGS``."""
     bugs = {bug: lambda bug=bug: build_desk(bug) for bug in APPROVAL_BUGS}
-    missed = _judge(test_approval, "desk", build_desk, bugs)
+    missed = _judge(test_approval, "desk", build_desk, bugs, APPROVAL_BUGS)
     if missed:
         raise Wrong(
             _let_through("desk", missed, APPROVAL_BUGS),

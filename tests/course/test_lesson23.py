@@ -380,3 +380,80 @@ def test_approval_test_wrong_answers(answer, said, hint):
 
 def test_approval_test_passes_on_the_solution():
     assert_passes(lesson23.check_approval_test(solutions.test_approval))
+
+
+# -- answers a learner might write, on any exercise
+
+
+def route_with_pytest_fail(route):
+    """A right answer written with ``pytest.fail``, whose ``Failed`` is no ``Exception``."""
+    for category, amount, way in (
+        ("question", 500, "answer"),
+        ("refund", 100, "refund"),
+        ("refund", 101, "approve"),
+    ):
+        if route({"category": category, "amount": amount}) != way:
+            pytest.fail(
+                f"{category} of {amount} went to {route({'category': category, 'amount': amount})}"
+            )
+
+
+def test_a_test_failing_with_pytest_fail_is_judged():
+    assert_passes(lesson23.check_route_test(route_with_pytest_fail))
+
+    def fails_on_the_right_one(route):
+        pytest.fail("not written yet")
+
+    assert_fails(
+        lesson23.check_route_test(fails_on_the_right_one),
+        "fails on the right router: Failed: not written yet",
+    )
+
+
+def route_returning(route):
+    """Compares, but returns the comparison: a test that returns passes."""
+    return route({"category": "refund", "amount": 100}) == "refund"
+
+
+def test_a_test_that_returns_its_comparison_is_told_to_assert():
+    assert_fails(
+        lesson23.check_route_test(route_returning),
+        "returned False on a router that asks a human about a refund of exactly the limit",
+        hint="write assert",
+    )
+
+
+def first_only():
+    """A test that passes only on the first object it is given: it special-cases it."""
+    seen = []
+
+    def test(app_or_route):
+        seen.append(app_or_route)
+        assert app_or_route is seen[0]
+
+    return test
+
+
+def path_like_the_first():
+    """A snapshot test with no snapshot of its own: each path must be the first it saw."""
+    seen = []
+
+    def test(app):
+        run = app.trace({"text": "refund", "amount": 20}, {"configurable": {"thread_id": "t"}})
+        seen.append({step.step: step.plan.nodes for step in run.steps})
+        assert seen[-1] == seen[0]
+
+    return test
+
+
+@pytest.mark.parametrize(
+    ("check", "answer"),
+    [
+        (lesson23.check_route_test, first_only),
+        (lesson23.check_path_test, first_only),
+        (lesson23.check_approval_test, first_only),
+        (lesson23.check_path_test, path_like_the_first),
+    ],
+)
+def test_a_test_that_passes_on_whatever_it_sees_first_fails(check, answer):
+    assert_fails(check(answer()), "fails on the right")
