@@ -10,9 +10,10 @@ are the lesson's refund desk, built here again (graphkit's runtime, a new
 - ``check_route_test(test_route)``: ``test_route(route)`` on ``route_ticket`` and on
   routers off by one at the limit, or reading the amount before the category.
 - ``check_path_test(test_refund_path)``: ``test_refund_path(app)`` on desks whose small
-  refund ends in the same state by another path (a node twice, a node a step late).
+  refund ends in the same state by another path (a node twice, a node a step late, a
+  node that never runs).
 - ``check_approval_test(test_approval)``: ``test_approval(app)`` on desks whose approval
-  never pauses, ignores the answer, or books a refused refund.
+  never pauses, ignores the answer, refuses a yes, or books a refused refund.
 
 >>> from graphkit.course.solutions import lesson23 as solutions
 >>> bool(check_route_test(solutions.test_route))
@@ -73,6 +74,10 @@ def _refund(state: Ticket) -> dict[str, Any]:
     return {"reply": f"Refunded {state['amount']} euros."}
 
 
+def _refund_and_book(state: Ticket) -> dict[str, Any]:
+    return {"reply": f"Refunded {state['amount']} euros.", "ledger": [state["amount"]]}
+
+
 def _book(state: Ticket) -> dict[str, Any]:
     return {"ledger": [state["amount"]]}
 
@@ -90,7 +95,8 @@ def _approve(bug: str | None, interrupt: Callable[[Any], Any]) -> Callable[[Tick
         if bug == "never pauses":
             return {"approved": True}
         said = interrupt(f"Refund {state['amount']} euros?")
-        if said == "yes" or bug == "ignores the answer":
+        approved = {"ignores the answer": True, "refuses a yes": False}.get(bug, said == "yes")
+        if approved:
             return {"approved": True}
         return {"approved": False, "reply": "Your refund was refused."}
 
@@ -115,7 +121,7 @@ def wire(builder: Any, bug: str | None = None, interrupt: Any = None) -> Any:
     for name, node in (
         ("classify", _classify),
         ("approve", _approve(bug, interrupt)),
-        ("refund", _refund),
+        ("refund", _refund_and_book if bug == "book in refund" else _refund),
         ("book", _book),
         ("answer", _answer),
         ("close", _close),
@@ -129,6 +135,7 @@ def wire(builder: Any, bug: str | None = None, interrupt: Any = None) -> Any:
         "close twice": [("refund", "book"), ("refund", "close"), ("book", "close")],
         "book a step late": [("refund", "close"), ("close", "book")],
         "close a step late": [("refund", "book"), ("book", "close")],
+        "book in refund": [("refund", "close")],
     }.get(bug, [("refund", "book"), ("refund", "close")])
     for source, target in after_refund:
         builder.add_edge(source, target)
@@ -271,6 +278,7 @@ PATH_BUGS = {
     "close twice": "runs close twice",
     "book a step late": "books the refund a step after closing the ticket",
     "close a step late": "closes the ticket a step after booking the refund",
+    "book in refund": "books the refund in refund itself, and never runs book",
 }
 
 
@@ -288,7 +296,7 @@ def check_path_test(test_refund_path: Callable[[Any], Any]) -> str:
         )
     return (
         f"Your test failed on each of {len(PATH_BUGS)} desks that reach the right state by "
-        "another path: a node run twice, a node a step late."
+        "another path: a node run twice, a node a step late, a node that never runs."
     )
 
 
@@ -298,6 +306,7 @@ APPROVAL_BUGS = {
     "never pauses": "never pauses, and refunds every large refund",
     "ignores the answer": "refunds whatever the human answers",
     "books a refusal": "refuses when told, but books the refund in the ledger all the same",
+    "refuses a yes": "refuses the refund even when the human says yes",
 }
 
 

@@ -457,3 +457,31 @@ def path_like_the_first():
 )
 def test_a_test_that_passes_on_whatever_it_sees_first_fails(check, answer):
     assert_fails(check(answer()), "fails on the right")
+
+
+def path_step_count_and_result(app):
+    """Right for the wrong reason: as many supersteps as the right desk, and its result."""
+    run = app.trace({"text": "refund", "amount": 20}, {"configurable": {"thread_id": "t"}})
+    assert len(run.steps) == 5 and run.values["ledger"] == [20]
+    assert run.values["status"] == "closed"
+
+
+def approval_no_only(app):
+    """Tests the pause and the refusal well, but never the answer yes."""
+    config = {"configurable": {"thread_id": "no"}}
+    paused = app.invoke({"text": "refund", "amount": 300}, config)
+    assert "__interrupt__" in paused and paused["ledger"] == []
+    done = app.invoke(Command(resume="no"), config)
+    assert done["reply"] == "Your refund was refused." and done["ledger"] == []
+    assert done["status"] == "closed"
+
+
+@pytest.mark.parametrize(
+    ("check", "answer", "said"),
+    [
+        (lesson23.check_path_test, path_step_count_and_result, "never runs book"),
+        (lesson23.check_approval_test, approval_no_only, "refuses the refund even when"),
+    ],
+)
+def test_a_test_that_checks_too_little_fails(check, answer, said):
+    assert_fails(check(answer), said)
