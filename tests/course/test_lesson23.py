@@ -307,9 +307,68 @@ def path_from_the_tasks_table(app):
     assert ran == [(1, "classify"), (2, "refund"), (3, "book"), (3, "close")]
 
 
-@pytest.mark.parametrize("answer", [solutions.test_refund_path, path_from_the_tasks_table])
+SMALL = {"text": "refund", "amount": 20}
+PATH = {1: ["classify"], 2: ["refund"], 3: ["book", "close"]}
+
+
+def path_from_the_history(app):
+    """Another: what each checkpoint of the thread said would run next, oldest first."""
+    config = {"configurable": {"thread_id": "t"}}
+    app.invoke(SMALL, config)
+    nexts = [list(snapshot.next) for snapshot in app.get_state_history(config)]
+    assert nexts[::-1] == [["__start__"], *PATH.values(), []], nexts
+
+
+def path_from_the_debug_stream(app):
+    """Another: the tasks of LangGraph's debug stream, with their step."""
+    steps: dict = {}
+    for event in app.stream(SMALL, {"configurable": {"thread_id": "t"}}, stream_mode="debug"):
+        if event["type"] == "task" and event["step"] >= 1:
+            steps.setdefault(event["step"], []).append(event["payload"]["name"])
+    assert steps == PATH, steps
+
+
+def path_from_the_values_stream(app):
+    """Another: the state after each step, closed only in the step that books."""
+    chunks = list(app.stream(SMALL, {"configurable": {"thread_id": "t"}}, stream_mode="values"))
+    assert [chunk.get("status") for chunk in chunks] == [None, None, None, "closed"]
+    assert [chunk.get("ledger") for chunk in chunks] == [[], [], [], [20]]
+
+
+def path_from_the_dataframe(app):
+    """Another: the tasks table, grouped by step."""
+    tasks = app.trace(SMALL, {"configurable": {"thread_id": "t"}}).to_frame("tasks")
+    assert tasks[tasks.step >= 1].groupby("step").node.apply(list).to_dict() == PATH
+
+
+def path_as_sets(app):
+    """Another: each step's nodes as a set, where the order within a step must not matter."""
+    run = app.trace(SMALL, {"configurable": {"thread_id": "t"}})
+    seen = {step.step: set(step.plan.nodes) for step in run.steps if step.step >= 1}
+    assert seen == {step: set(nodes) for step, nodes in PATH.items()}
+
+
+OTHER_RIGHT_PATH_TESTS = [
+    path_from_the_tasks_table,
+    path_from_the_history,
+    path_from_the_debug_stream,
+    path_from_the_values_stream,
+    path_from_the_dataframe,
+    path_as_sets,
+]
+
+
+@pytest.mark.parametrize("answer", [solutions.test_refund_path, *OTHER_RIGHT_PATH_TESTS])
 def test_path_test_passes_on_the_solutions(answer):
     assert_passes(lesson23.check_path_test(answer))
+
+
+@pytest.mark.parametrize(
+    "answer", [path_from_the_history, path_from_the_debug_stream, path_from_the_values_stream]
+)
+def test_other_right_path_tests_pass_on_langgraph_too(both, answer):
+    """What they read (the history, the stream) is LangGraph's API: it says the same there."""
+    answer(both[0]["build_langgraph_desk"]())
 
 
 def path_result_only(app):
@@ -328,9 +387,16 @@ def path_one_step_off(app):
     assert run.step(4).plan.nodes == ["book", "close"]
 
 
+def path_from_the_updates_stream(app):
+    """Each task's update in order: which step each came in is lost."""
+    chunks = app.stream(SMALL, {"configurable": {"thread_id": "t"}}, stream_mode="updates")
+    assert [list(chunk) for chunk in chunks] == [["classify"], ["refund"], ["book"], ["close"]]
+
+
 @pytest.mark.parametrize(
     ("answer", "said", "hint"),
     [
+        (path_from_the_updates_stream, "closes the ticket a step after booking", "superstep"),
         (path_result_only, "runs close twice, and ends the refund in the right state", "records"),
         (path_counts_only, "books the refund a step after closing", "which nodes"),
         (path_one_step_off, "fails on the right desk: KeyError", "read what it asserts"),
