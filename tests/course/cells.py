@@ -98,6 +98,32 @@ def stub_names(lesson: Path, module: ModuleType, stubs: tuple[str, ...]) -> dict
     return names
 
 
+AN_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32}")
+"""A uuid, or 32 hex digits: a checkpoint's, task's, message's or interrupt's id."""
+
+
+def cells_showing_an_id(lesson: Path, until: str) -> dict[str, Shown]:
+    """What ``lesson``'s cells before ``until`` show, for those showing an id: an id changes
+    from run to run, so such a cell shows each learner something else than its text says."""
+    shown = run_cells(lesson, until=until, names={"display": print})
+    return {cell: seen for cell, seen in shown.items() if AN_ID.search(str(seen))}
+
+
+READING_WIDTH = 105
+"""The characters of a code line JupyterLab shows at the course's reading width; a longer
+line scrolls sideways, hiding its end."""
+
+
+def lines_too_long(lesson: Path, width: int = READING_WIDTH) -> list[tuple[str, str]]:
+    """Each code line of ``lesson`` longer than ``width``, with its cell."""
+    return [
+        (cell, line)
+        for cell, source in code_cells(lesson)
+        for line in source.splitlines()
+        if len(line) > width
+    ]
+
+
 def printing_verdicts(cell: str, source: str) -> str:
     """A ``source_of`` for ``run_cells`` that prints what a predict cell reveals (a cell
     whose last line is a ``name.predict(...)`` call): the ``Prediction``'s repr

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import linecache
-import re
 import warnings
 from pathlib import Path
 
@@ -16,7 +15,13 @@ import pytest
 from graphkit import Command
 from graphkit.course import assert_fails, assert_passes, lesson23
 from graphkit.course.solutions import lesson23 as solutions
-from tests.course.cells import code_cells, run_cells, stub_names
+from tests.course.cells import (
+    cells_showing_an_id,
+    code_cells,
+    lines_too_long,
+    run_cells,
+    stub_names,
+)
 
 LESSON = Path(__file__).parents[2] / "notebooks" / "23-testing-a-graph.ipynb"
 IMPORT = "from graphkit.course import lesson23"
@@ -76,25 +81,15 @@ def test_the_lessons_cells_show_the_same_when_run_again():
     assert "4: ['close']}" in said
 
 
-AN_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32}")
-
-
 def test_no_cell_shows_an_id():
     """A checkpoint's id, a task's or an interrupt's change from run to run."""
-    shown = run_cells(LESSON, until=IMPORT, names={"display": print})
-    assert {cell: seen for cell, seen in shown.items() if AN_ID.search(str(seen))} == {}
+    assert cells_showing_an_id(LESSON, IMPORT) == {}
 
 
 def test_every_code_line_fits_the_cell():
     """JupyterLab at the course's reading width shows about 105 characters of a code line;
     a longer one scrolls sideways, hiding its end."""
-    too_long = [
-        (cell, line)
-        for cell, source in code_cells(LESSON)
-        for line in source.splitlines()
-        if len(line) > 105
-    ]
-    assert too_long == []
+    assert lines_too_long(LESSON) == []
 
 
 # -- the lesson's claims on LangGraph
