@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import linecache
+import time
 import warnings
 from pathlib import Path
 
@@ -546,3 +547,17 @@ def approval_no_only(app):
 )
 def test_a_test_that_checks_too_little_fails(check, answer, said):
     assert_fails(check(answer), said)
+
+
+def test_a_test_that_loops_is_stopped(monkeypatch):
+    """The check's time limit stops a test from outside: it is not the test's failure."""
+    from graphkit.course import checking
+
+    monkeypatch.setattr(checking, "TIME_LIMIT", 0.5)
+
+    def loops(route):
+        start = time.monotonic()
+        while time.monotonic() < start + 2:  # (ends, so that a check that swallowed the
+            pass  # time limit would fail this test, not hang it)
+
+    assert_fails(lesson23.check_route_test(loops), "still running after 0.5 seconds")
