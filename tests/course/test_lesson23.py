@@ -440,8 +440,22 @@ def test_approval_test_wrong_answers(answer, said, hint):
     assert_fails(lesson23.check_approval_test(answer), said, hint=hint)
 
 
-def test_approval_test_passes_on_the_solution():
-    assert_passes(lesson23.check_approval_test(solutions.test_approval))
+def approval_from_the_stream(app):
+    """Another right answer: the pause from the updates stream, the end from get_state, and
+    an answer other than "no" for the refusal."""
+    for answer, ledger in (("yes", [300]), ("maybe", [])):
+        config = {"configurable": {"thread_id": answer}}
+        chunks = list(app.stream({"text": "refund", "amount": 300}, config, stream_mode="updates"))
+        assert "__interrupt__" in chunks[-1] and "book" not in str(chunks)
+        list(app.stream(Command(resume=answer), config))
+        values = app.get_state(config).values
+        assert values["ledger"] == ledger and values["status"] == "closed"
+        assert values["reply"] == ("Refunded 300 euros." if ledger else "Your refund was refused.")
+
+
+@pytest.mark.parametrize("answer", [solutions.test_approval, approval_from_the_stream])
+def test_approval_test_passes_on_the_solutions(answer):
+    assert_passes(lesson23.check_approval_test(answer))
 
 
 # -- answers a learner might write, on any exercise
