@@ -191,7 +191,8 @@ def _judge(
     with the first it saw) fails on the right one."""
     if not callable(test):
         raise Wrong(f"Your test is {test!r}, not a function.", "Write it with def.")
-    ran = {bug: _run(test, wrong()) for bug, wrong in bugs.items()}
+    wrongs = {bug: wrong() for bug, wrong in bugs.items()}
+    ran = {bug: _run(test, wrong) for bug, wrong in wrongs.items()}
     error, _ = _run(test, right())
     if error is not None:
         raise Wrong(
@@ -200,6 +201,12 @@ def _judge(
             "in a cell of its own, and read what it asserts there.",
         )
     missed = [bug for bug, (error, _) in ran.items() if error is None]
+    if len(missed) == len(bugs) and not any(map(_ran, wrongs.values())):
+        raise Wrong(
+            f"Your test passed on every {what} with a bug, and never ran the {what} it was given.",
+            f"Run the {what} your test takes as its argument, not one of the notebook's, "
+            "and assert on what it did.",
+        )
     returned = [(bug, ran[bug][1]) for bug in missed if isinstance(ran[bug][1], bool)]
     if returned:
         bug, value = returned[0]
@@ -209,6 +216,13 @@ def _judge(
             "A test fails only by raising: write assert before each comparison.",
         )
     return missed
+
+
+def _ran(app: Any) -> bool:
+    """Whether a test ran ``app``: True for a router (a call leaves no trace), and for a
+    desk whose checkpointer saved a checkpoint."""
+    saver = getattr(app, "checkpointer", None)
+    return saver is None or next(iter(saver.list(None)), None) is not None
 
 
 def _let_through(what: str, missed: list[str], described: dict[str, str], tail: str = "") -> str:

@@ -575,3 +575,25 @@ def test_a_test_that_loops_is_stopped(monkeypatch):
             pass  # time limit would fail this test, not hang it)
 
     assert_fails(lesson23.check_route_test(loops), "still running after 0.5 seconds")
+
+
+def path_of_the_notebooks_desk(app):
+    """Runs a desk of its own, not the one it is given: it passes on every desk."""
+    run = lesson23.build_desk().trace(SMALL, {"configurable": {"thread_id": "t"}})
+    assert {step.step: step.plan.nodes for step in run.steps if step.step >= 1} == PATH
+
+
+def approval_of_the_notebooks_desk(app):
+    """Another: tests the pause well, on a desk of its own."""
+    approval_from_the_stream(lesson23.build_desk())
+
+
+@pytest.mark.parametrize(
+    ("check", "answer"),
+    [
+        (lesson23.check_path_test, path_of_the_notebooks_desk),
+        (lesson23.check_approval_test, approval_of_the_notebooks_desk),
+    ],
+)
+def test_a_test_that_never_runs_the_app_it_is_given_is_told_so(check, answer):
+    assert_fails(check(answer), "never ran the desk it was given", hint="its argument")
