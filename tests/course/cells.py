@@ -133,29 +133,3 @@ def printing_verdicts(cell: str, source: str) -> str:
     if re.fullmatch(r"\w+\.predict\(.*\)", last):
         return "\n".join([*lines, f"print({last})"])
     return source
-
-
-AN_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32}")
-"""A generated id (a message's, a task's, an interrupt's): it changes from run to run."""
-
-
-def cells_showing_an_id(lesson: Path, until: str) -> dict[str, Shown]:
-    """The code cells of ``lesson`` before the one starting with ``until`` that show an
-    id: each learner would see another than the text around it says."""
-    shown = run_cells(lesson, until=until, names={"display": print})
-    return {cell: seen for cell, seen in shown.items() if AN_ID.search(str(seen))}
-
-
-READING_WIDTH = 105
-"""The characters of a code line JupyterLab shows at the course's reading width; a longer
-line scrolls sideways, hiding its end."""
-
-
-def lines_too_long(lesson: Path) -> list[tuple[str, str]]:
-    """The code lines of ``lesson`` longer than ``READING_WIDTH``, with their cells."""
-    return [
-        (cell, line)
-        for cell, source in code_cells(lesson)
-        for line in source.splitlines()
-        if len(line) > READING_WIDTH
-    ]
