@@ -25,7 +25,7 @@ ABSOLUTE_PATH = re.compile(r"(?<![\w.])(/(?:work|home|root|tmp|Users)/|[A-Z]:\\\
 
 def test_the_course_lessons_are_numbered_in_order():
     numbers = [int(path.name[:2]) for path in LESSONS]
-    assert numbers == list(range(1, 24)), [path.name for path in LESSONS]
+    assert numbers == list(range(1, 25)), [path.name for path in LESSONS]
 
 
 def test_the_course_page_quotes_each_lessons_own_time():
@@ -125,7 +125,7 @@ def test_the_docs_hook_folds_no_exercise():
                 assert not exercise, f"{path.name} {cell.id} folds an exercise"
 
 
-def test_lessons_12_to_23_ask_their_questions_by_a_guess():
+def test_lessons_12_to_24_ask_their_questions_by_a_guess():
     """Each **Qn ·** of lessons 12 to 17 is followed, before the next Markdown, by a
     question the checks below recognise: none escapes them."""
     guess_lessons = (
@@ -141,6 +141,7 @@ def test_lessons_12_to_23_ask_their_questions_by_a_guess():
         "21-tools-in-depth",
         "22-state-schemas-in-depth",
         "23-testing-a-graph",
+        "24-messages-in-depth",
     )
     for name in guess_lessons:
         cells = nbformat.read(FOLDER / f"{name}.ipynb", as_version=4).cells
@@ -160,6 +161,7 @@ def test_lessons_12_to_23_ask_their_questions_by_a_guess():
                 "21": 5,
                 "22": 4,
                 "23": 3,
+                "24": 4,
             }[name[:2]]
         ), name
         for i in labels:
@@ -304,6 +306,10 @@ GIVEAWAYS = {
     ("23-testing-a-graph", "l23-c09"): ["its update, not the state", '== {"category": "refund"}'],
     ("23-testing-a-graph", "l23-c20"): ["[30, 30]", "ledger is [30, 30]", "appended a second"],
     ("23-testing-a-graph", "l23-c25"): ["runs **twice**", "steps 3 and 4", "4: ['close']"],
+    ("24-messages-in-depth", "l24-c07"): ["**Step 0**", "**the same id**", "step 0's **Update**"],
+    ("24-messages-in-depth", "l24-c17"): ["vanished", "**Two** messages", "replaced the message"],
+    ("24-messages-in-depth", "l24-c28"): ["holds a tuple", "no conversion", "skips the reducer"],
+    ("24-messages-in-depth", "l24-c41"): ["**4, 3 and 2", "appended**, at the end", "4, 3 and 2"],
 }
 
 
@@ -423,6 +429,9 @@ STUB_MUST_NOT_SAY = {
     "lesson23.check_route_test": [r"\b10[01]\b", r"amount.{0,5}:\s*\d"],
     "lesson23.check_path_test": [r"\{1: \[", r"plan\.nodes", r"\bstep 3\b"],
     "lesson23.check_approval_test": [r"resume=", r"['\"]no['\"]", r"ledger.{0,6}==\s*\[\]"],
+    "lesson24.check_sign": [r"model_copy", r"same id", r"\bid=", r"RemoveMessage"],
+    "lesson24.check_keep_recent": [r"RemoveMessage", r"REMOVE_ALL", r"Overwrite", r"\[-n"],
+    "lesson24.check_repair": [r"ToolMessage", r"tool_call_id", r"RemoveMessage", r"as_node"],
 }
 CHECK_CALL = re.compile(r"\b(lesson\d\d\.check_\w+)\(")
 

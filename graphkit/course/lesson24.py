@@ -1,0 +1,371 @@
+"""Checks for lesson 24 · Messages in depth: ids, replacing, removing, and a history the
+model refuses.
+
+Each check runs the learner's node or function in a graph of its own, on histories of its
+own (other contents, ids and lengths than the lesson's), and reads what the run did: the
+messages and their ids, what the node wrote. A hard-coded answer cannot pass.
+
+- ``check_sign(sign)``: a node that signs the last AI answer in place, keeping its id and
+  its position, without a second copy.
+- ``check_keep_recent(keep_recent)``: the update that keeps the system message and the
+  last ``n`` others.
+- ``check_repair(repair)``: the update that lets an agent go on from a history whose tool
+  calls wait for an answer, keeping every message.
+
+>>> from graphkit.course.solutions import lesson24 as solutions
+>>> bool(check_sign(solutions.sign)), bool(check_keep_recent(solutions.keep_recent))
+(True, True)
+>>> bool(check_repair(solutions.repair))
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from graphkit.course.checking import Wrong, exercise
+
+__all__ = [
+    "SIGNATURE",
+    "check_keep_recent",
+    "check_repair",
+    "check_sign",
+    "signing_graph",
+    "stuck_agent",
+    "trimming_graph",
+    "unanswered_calls",
+]
+
+
+def _ids(messages: Sequence[Any]) -> list[Any]:
+    return [message.id for message in messages]
+
+
+def _said(ids: Sequence[Any]) -> list[Any]:
+    """``ids`` as a verdict shows them: a generated one (long, new at each run) named so."""
+    return ["(generated)" if isinstance(i, str) and len(i) > 20 else i for i in ids]
+
+
+def _shown(message: Any) -> str:
+    """A message in a few words: ``ai 'It left Oslo today.' (id 'a-7')``."""
+    content = message.content if len(message.content) <= 40 else message.content[:37] + "..."
+    return f"{message.type} {content!r} (id {_said([message.id])[0]!r})"
+
+
+# -- 24.1 · sign the answer in place ---------------------------------------------------------------
+
+SIGNATURE = " (Ada, support team)"
+"""What ``sign`` adds to the end of the last AI answer."""
+
+
+def signing_graph(sign: Callable[..., Any], answer: Any) -> Any:
+    """START → ``bot``, which appends ``answer`` (an AIMessage), → ``sign``."""
+    from graphkit import START, StateGraph
+    from graphkit.prebuilt import MessagesState
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("bot", lambda state: {"messages": [answer]})
+    builder.add_node("sign", sign)
+    builder.add_edge(START, "bot")
+    builder.add_edge("bot", "sign")
+    return builder.compile()
+
+
+def _conversations() -> list[tuple[list[Any], Any]]:
+    """(history, bot's answer): an answer with an id of its own, one after an earlier AI
+    message, one without an id (add_messages gives it one in bot's step)."""
+    from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+
+    return [
+        ([HumanMessage("Where is my parcel?", id="h-1")], AIMessage("It left Oslo.", id="a-7")),
+        (
+            [
+                SystemMessage("Answer in one line.", id="sys"),
+                HumanMessage("Hello", id="h-1"),
+                AIMessage("Hello! How can I help?", id="a-1"),
+                HumanMessage("Can I change my address?", id="h-2"),
+            ],
+            AIMessage("Yes, until the parcel leaves.", id="a-2"),
+        ),
+        ([HumanMessage("Opening hours?", id="q")], AIMessage("9 to 5, Monday to Friday.")),
+    ]
+
+
+@exercise("24.1 · Sign the answer in place")
+def check_sign(sign: Callable[..., Any]) -> str:
+    """``sign``: a node that adds ``SIGNATURE`` to the last AI answer, which must keep its
+    id and place: the history is as long after ``sign`` as before it."""
+    for history, answer in _conversations():
+        text = answer.content
+        run = signing_graph(sign, answer).trace({"messages": list(history)})
+        before = run.step(1).update.change("messages").after
+        after = run.values["messages"]
+        expected = [*_ids(history), answer.id]  # (bot's step gave it one, if it had none)
+        wrote = [value for key, value in _writes(run, "sign") if key == "messages"]
+        if len(after) > len(expected):
+            added = [_shown(message) for message in after if message.id not in expected]
+            raise Wrong(
+                f"After sign, the history holds {len(after)} messages, not {len(expected)}: "
+                f"sign added {', '.join(added)}, and bot's answer is still there, unsigned "
+                f"({_shown(before[-1])}).",
+                "add_messages appends a message whose id the history does not have; "
+                "which messages does it replace instead (section 2)?",
+            )
+        if _ids(after) != expected:
+            raise Wrong(
+                f"The history's ids went from {_said(expected)} to {_said(_ids(after))}: the "
+                "answer lost its id, or its place.",
+                "Edit it in place: a message written with the id of one in the history "
+                "takes its place (section 2).",
+            )
+        if after[-1].content != text + SIGNATURE:
+            raise Wrong(
+                f"The last answer reads {after[-1].content!r}; it should read "
+                f"{text + SIGNATURE!r}.",
+                "sign returns the update for messages: the answer with the signature at its end.",
+            )
+        pairs = zip(after[:-1], history, strict=True)
+        changed = [_shown(m) for m, old in pairs if m.content != old.content]
+        if changed:
+            raise Wrong(f"sign changed {', '.join(changed)} too.", "Sign only the last answer.")
+        if not wrote:
+            raise Wrong(
+                "The answer is signed, but sign wrote nothing to messages: it changed the "
+                "message object it was given. No Update applied the change, and that object "
+                "is the one bot's step left in the state: step 1's records now read it "
+                "signed too.",
+                "Return the signed message as sign's write, and leave the one it was given "
+                "as it is.",
+            )
+        if answer.content != text:
+            raise Wrong(
+                "The answer is signed, but sign changed the message object it was given "
+                "before writing it: that object is the one bot's step left in the state, "
+                "so step 1's records now read it signed too.",
+                "Write a signed copy of it, with the same id (a message's model_copy "
+                "takes update={...}).",
+            )
+    return (
+        "sign replaced the answer in place: same id, same position, one message, and the "
+        "earlier AI message untouched, even for an answer whose id add_messages had made."
+    )
+
+
+def _writes(run: Any, node: str) -> list[tuple[str, Any]]:
+    return [
+        write
+        for superstep in run.steps
+        for result in superstep.execution.results
+        if result.task.node == node
+        for write in result.writes
+    ]
+
+
+# -- 24.2 · keep the system message and the last n -------------------------------------------------
+
+
+def trimming_graph(keep_recent: Callable[..., Any], n: int) -> Any:
+    """START → ``trim``, which writes ``keep_recent(state["messages"], n)``."""
+    from graphkit import START, StateGraph
+    from graphkit.prebuilt import MessagesState
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("trim", lambda state: {"messages": keep_recent(state["messages"], n)})
+    builder.add_edge(START, "trim")
+    return builder.compile()
+
+
+def _long_history(turns: int, system: bool = True) -> list[Any]:
+    from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+
+    kinds = [HumanMessage, AIMessage]
+    messages = [kinds[i % 2](f"message {i}", id=f"m{i}") for i in range(1, turns + 1)]
+    return [SystemMessage("Be kind.", id="sys"), *messages] if system else messages
+
+
+TRIMS = ((7, 3, True), (7, 4, True), (6, 2, False), (2, 3, True))
+"""(messages after the system message, n, whether there is a system message)."""
+
+
+@exercise("24.2 · Keep the system message and the last n")
+def check_keep_recent(keep_recent: Callable[..., Any]) -> str:
+    """``keep_recent(messages, n)``: the update that leaves the system message (if any)
+    and the last ``n`` other messages, in order, with their ids."""
+    from langchain_core.messages import RemoveMessage
+
+    for turns, n, system in TRIMS:
+        history = _long_history(turns, system)
+        others = [message for message in history if message.type != "system"]
+        kept = [message for message in history if message.type == "system"] + others[-n:]
+        try:
+            run = trimming_graph(keep_recent, n).trace({"messages": list(history)})
+        except ValueError as error:
+            raise Wrong(
+                f"({len(history)} messages, n={n}) the Update refused trim's write: "
+                f"{str(error).splitlines()[0]}",
+                "Name only messages the history holds.",
+            ) from None
+        after = run.values["messages"]
+        wrote = [value for key, value in _writes(run, "trim") if key == "messages"]
+        written = [m for value in wrote for m in (value if isinstance(value, list) else [value])]
+        said = f"({len(history)} messages, n={n})"
+        if _ids(after) == _ids(history) and len(kept) < len(history):
+            if written and not any(isinstance(m, RemoveMessage) for m in written):
+                raise Wrong(
+                    f"{said} trim wrote {len(written)} messages, all with ids the history "
+                    f"holds, and the history still has all {len(history)}: add_messages put "
+                    "each in its own place.",
+                    "Writing a message never deletes another: a deletion is a message of "
+                    "its own kind, one per id to drop (section 3).",
+                )
+            raise Wrong(
+                f"{said} trim changed nothing: the history still has {len(history)} "
+                f"messages; it should keep {len(kept)}: {_ids(kept)}.",
+                "keep_recent returns the update for messages that drops the others (section 3).",
+            )
+        if system and "sys" not in _ids(after):
+            raise Wrong(
+                f"{said} the system message was deleted: the history ends as {_ids(after)}.",
+                "Keep every system message, whatever n.",
+            )
+        if _ids(after) != _ids(kept):
+            raise Wrong(
+                f"{said} the history ends as {_ids(after)}; it should be {_ids(kept)}: the "
+                f"system message, then the last {n} others, in order.",
+                "Count the last n among the messages that are not the system message; a "
+                "history shorter than that keeps them all.",
+            )
+        if [m.content for m in after] != [m.content for m in kept]:
+            raise Wrong(f"{said} trim changed the messages it kept.", "Keep them as they are.")
+    return (
+        "The history kept its system message and the last n others, with their ids, from "
+        "every history the check tried (a short one too)."
+    )
+
+
+# -- 24.3 · repair a history with tool calls waiting -----------------------------------------------
+
+
+def unanswered_calls(messages: Sequence[Any]) -> list[str]:
+    """The ids of the tool calls in ``messages`` that no ToolMessage answers."""
+    answered = {getattr(message, "tool_call_id", None) for message in messages}
+    calls = [call for message in messages for call in getattr(message, "tool_calls", [])]
+    return [call["id"] for call in calls if call["id"] not in answered]
+
+
+def stuck_agent(history: list[Any]) -> tuple[Any, dict[str, Any], Any]:
+    """A ``create_react_agent`` thread that refused ``history`` (INVALID_CHAT_HISTORY):
+    the agent, the thread's config, and the scripted model."""
+    from langchain_core.messages import AIMessage
+    from langchain_core.tools import tool
+
+    from graphkit import InMemorySaver
+    from graphkit.prebuilt import ScriptedChatModel, create_react_agent
+
+    @tool
+    def weather(city: str) -> str:
+        """The weather in a city."""
+        return f"{city}: sunny"
+
+    model = ScriptedChatModel(responses=[AIMessage("All right, let us start again.", id="end")])
+    agent = create_react_agent(model, [weather], checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "stuck"}}
+    # (the model node refuses the history: the thread waits to run it again)
+    with contextlib.suppress(ValueError):
+        agent.invoke({"messages": history}, config)
+    return agent, config, model
+
+
+def _stuck_histories() -> list[list[Any]]:
+    from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+
+    def asks(message_id: str, *cities: str) -> AIMessage:
+        calls = [{"name": "weather", "args": {"city": c}, "id": f"w-{c.lower()}"} for c in cities]
+        return AIMessage("", id=message_id, tool_calls=calls)
+
+    return [
+        [HumanMessage("Rain in Bergen?", id="u1"), asks("a1", "Bergen"), HumanMessage("Stop.")],
+        [
+            HumanMessage("Oslo and Rome?", id="u1"),
+            asks("a1", "Oslo", "Rome"),
+            ToolMessage("Oslo: sunny", tool_call_id="w-oslo", id="t1"),
+            HumanMessage("Forget Rome.", id="u2"),
+        ],
+        [
+            HumanMessage("Lima?", id="u1"),
+            asks("a1", "Lima"),
+            HumanMessage("Bergen instead?", id="u2"),
+            asks("a2", "Bergen"),
+            ToolMessage("Bergen: sunny", tool_call_id="w-bergen", id="t1"),
+            AIMessage("Sunny in Bergen.", id="a3"),
+            HumanMessage("Thanks!", id="u3"),
+        ],
+    ]
+
+
+@exercise("24.3 · Repair a history with tool calls waiting")
+def check_repair(repair: Callable[..., Any]) -> str:
+    """``repair(messages)``: the update for ``messages`` that, given to ``update_state``,
+    lets the agent go on, each call answered once and every message kept."""
+    for history in _stuck_histories():
+        agent, config, model = stuck_agent(history)
+        messages = agent.get_state(config).values["messages"]
+        waiting = unanswered_calls(messages)
+        update = repair(list(messages))
+        if isinstance(update, dict):
+            raise Wrong(
+                f"repair returned a dict, {update!r}.",
+                "Return what to write to messages (a list); the check passes "
+                '{"messages": repair(messages)} to update_state.',
+            )
+        agent.update_state(config, {"messages": update})
+        repaired = agent.get_state(config).values["messages"]
+        lost = [_shown(m) for m in messages if m.id not in _ids(repaired)]
+        changed = [
+            _shown(m)
+            for m, old in zip(repaired, messages, strict=False)
+            if (m.content, getattr(m, "tool_calls", None))
+            != (old.content, getattr(old, "tool_calls", None))
+        ]
+        said = f"(calls {waiting} waiting)"
+        if lost or changed:
+            raise Wrong(
+                f"{said} the agent may go on, but the history lost or changed "
+                f"{', '.join(lost + changed)}: the model no longer sees what it asked.",
+                "Keep every message as it is: add what the history lacks.",
+            )
+        still = unanswered_calls(repaired)
+        if still and not update:
+            raise Wrong(
+                f"{said} repair returned nothing to write, so the history still has calls "
+                f"that nothing answers, {still}, and the agent refuses it again.",
+                "Give update_state what the history lacks for each waiting call (section 5).",
+            )
+        if still:
+            raise Wrong(
+                f"{said} after your update, the history still has calls that nothing "
+                f"answers: {still}, so the agent refuses it again.",
+                "Each call of every AIMessage, not only the last one, needs its answer; "
+                "an answer names the call it answers by the call's id (section 5).",
+            )
+        answers = [getattr(m, "tool_call_id", None) for m in repaired]
+        twice = sorted({call for call in answers if call and answers.count(call) > 1})
+        if twice:
+            raise Wrong(
+                f"{said} {twice} now have two answers each: your update answered calls "
+                "that had theirs already.",
+                "Answer only the calls no message answers yet.",
+            )
+        result = agent.invoke(None, config)
+        if result["messages"][-1].id != "end" or len(model.calls) != 1:
+            raise Wrong(
+                f"{said} the agent did not go on to the model's answer: the run ended "
+                f"with {_shown(result['messages'][-1])}.",
+                "Give update_state only the messages to add.",
+            )
+    return (
+        "Each waiting call got one answer, every message stayed, and the agent went on: "
+        "the model was sent the whole history, what it asked included."
+    )

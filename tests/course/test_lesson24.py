@@ -1,0 +1,448 @@
+"""Lesson 24's checks on their solutions, on typical wrong answers and on the notebook's
+stubs; and the lesson's claims on LangGraph: its graph cells run there too (imports
+swapped), showing the same messages, ids and order, and what graphkit's records show
+(when an id is given, a replaced message, a failed deletion, the order of one step's
+writes) is read from LangGraph's own stream, checkpoints and errors."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage, ToolMessage
+
+from graphkit.course import assert_fails, assert_passes, lesson24
+from graphkit.course.solutions import lesson24 as solutions
+from graphkit.prebuilt import REMOVE_ALL_MESSAGES
+from graphkit.types import Overwrite
+from tests.course.cells import (
+    cells_showing_an_id,
+    code_cells,
+    lines_too_long,
+    run_cells,
+    stub_names,
+)
+
+LESSON = Path(__file__).parents[2] / "notebooks" / "24-messages-in-depth.ipynb"
+IMPORT = "from graphkit.course import lesson24"
+
+
+def stub_cells() -> dict:
+    return stub_names(LESSON, lesson24, ("def sign(", "def keep_recent(", "def repair("))
+
+
+def test_the_notebooks_stubs_fail_their_checks():
+    stubs = stub_cells()
+    assert_fails(
+        lesson24.check_sign(stubs["sign"]),
+        "The last answer reads 'It left Oslo.'; it should read",
+        hint="the answer with the signature",
+    )
+    assert_fails(
+        lesson24.check_keep_recent(stubs["keep_recent"]),
+        "trim changed nothing: the history still has 8 messages; it should keep 4",
+        hint="drops the others",
+    )
+    assert_fails(
+        lesson24.check_repair(stubs["repair"]),
+        "repair returned nothing to write",
+        hint="what the history lacks",
+    )
+
+
+def test_the_lessons_cells_show_the_same_when_run_again():
+    """Every cell that runs a graph shows the same when run again, in any order: each
+    builds its own graph and thread."""
+    cells = code_cells(LESSON)
+    cells = cells[: next(i for i, (_, source) in enumerate(cells) if source.startswith(IMPORT))]
+    runs = [cell for cell, source in cells if "trace(" in source or "invoke(" in source]
+    shown = run_cells(LESSON, until=IMPORT, again=tuple(reversed(runs)), names={"display": print})
+    said = "\n".join(out for out, _ in shown.values())
+    assert "the same ids in the result and the checkpoint: True" in said
+    assert "answer: the model was sent 4 messages: ['human', 'ai', 'human', 'tool']" in said
+
+
+def test_no_cell_shows_an_id():
+    assert cells_showing_an_id(LESSON, IMPORT) == {}
+
+
+def test_every_code_line_fits_the_cell():
+    """JupyterLab at the course's reading width shows about 105 characters of a code line;
+    a longer one scrolls sideways, hiding its end."""
+    assert lines_too_long(LESSON) == []
+
+
+# -- the lesson's claims on LangGraph
+
+LANGGRAPH_IMPORTS = {
+    "from graphkit import START, InMemorySaver, Overwrite, StateGraph": (
+        "from langgraph.checkpoint.memory import InMemorySaver\n"
+        "from langgraph.graph import START, StateGraph\n"
+        "from langgraph.types import Overwrite"
+    ),
+    "from graphkit.prebuilt import REMOVE_ALL_MESSAGES, MessagesState, add_messages": (
+        "from langgraph.graph.message import REMOVE_ALL_MESSAGES, MessagesState, add_messages"
+    ),
+    "from graphkit.prebuilt import ScriptedChatModel, create_react_agent": (
+        "from graphkit.prebuilt import ScriptedChatModel  # (the offline model)\n"
+        "from langgraph.prebuilt import create_react_agent"
+    ),
+}
+
+
+def cell_with(text: str) -> str:
+    """The id of the lesson's code cell whose source holds ``text``."""
+    return next(cell for cell, source in code_cells(LESSON) if text in source)
+
+
+FAILED_DELETION = cell_with('add_messages(chat, [RemoveMessage(id="answer-9")])')
+STUCK = cell_with("error, agent, model, thread = stuck_thread()")
+WORDED_ITS_OWN_WAY = (FAILED_DELETION, STUCK)
+"""The cells that print an error's words, which are each library's own."""
+
+
+def to_langgraph(cell: str, source: str) -> str | None:
+    """The cell for LangGraph, or None for one that reads graphkit's records."""
+    if ".trace(" in source or "to_frame" in source:
+        return None
+    for ours, theirs in LANGGRAPH_IMPORTS.items():
+        source = source.replace(ours, theirs)
+    assert "from graphkit import" not in source
+    assert "from graphkit.prebuilt import REMOVE" not in source
+    return source
+
+
+def run_lesson(library: str) -> tuple[dict, dict]:
+    """Sections 1 to 6's code cells on ``library``: what each showed, and the names."""
+    names: dict = {"display": print}
+    source_of = to_langgraph if library == "langgraph" else (lambda cell, source: source)
+    return run_cells(LESSON, until=IMPORT, names=names, source_of=source_of), names
+
+
+def _ids(messages) -> list:
+    return [m.id if len(m.id) < 20 else "generated" for m in messages]
+
+
+def observe(names: dict) -> dict:
+    """What the lesson shows with graphkit's records, computed from its own graphs with
+    the library's stream, checkpointer and errors (no graphkit records)."""
+    seen: dict = {}
+    graph = names["StateGraph"]
+    # section 1: the tuple is written as it is; the Update of step 0 gives it its id
+    app = names["hello"].compile(checkpointer=names["InMemorySaver"]())
+    thread = {"configurable": {"thread_id": "ids"}}
+    chunks = list(app.stream({"messages": [("user", "Hi!")]}, thread, stream_mode="values"))
+    seen["values chunks"] = [[(m.type, m.content) for m in c["messages"]] for c in chunks]
+    ids = [m.id for m in app.get_state(thread).values["messages"]]
+    seen["ids kept in every chunk"] = all(
+        [m.id for m in chunk["messages"]] == ids[: len(chunk["messages"])] for chunk in chunks
+    )
+    seen["messages saved"] = [
+        len(s.values["messages"]) for s in reversed(list(app.get_state_history(thread)))
+    ]
+    # section 2: translate replaced the answer in place; the fixed one appends
+    parcel = names["parcel"]
+    updates = list(names["support_graph"](names["translate"]).stream(parcel, stream_mode="updates"))
+    seen["translate wrote"] = [m.id for m in updates[1]["translate"]["messages"]]
+    seen["translated"] = _ids(names["support_graph"](names["translate"]).invoke(parcel)["messages"])
+    # section 3: a failed deletion leaves the step's state as it was
+    chat = names["chat"]
+    builder = graph(names["MessagesState"])
+    builder.add_node("note", lambda state: {"messages": [AIMessage("Noted", id="note-1")]})
+    builder.add_node("remove", lambda state: {"messages": [RemoveMessage(id="answer-9")]})
+    builder.add_edge(names["START"], "note")
+    builder.add_edge(names["START"], "remove")
+    app = builder.compile(checkpointer=names["InMemorySaver"]())
+    thread = {"configurable": {"thread_id": "remove"}}
+    with pytest.raises(ValueError, match="answer-9"):
+        app.invoke({"messages": chat}, thread)
+    saved = app.checkpointer.get_tuple(thread)
+    seen["saved after the failed deletion"] = _ids(saved.checkpoint["channel_values"]["messages"])
+    seen["pending writes kept"] = len(saved.pending_writes)
+    with pytest.raises(ValueError, match="answer-9"):
+        app.get_state(thread)  # (it applies the pending writes)
+    # section 3: an Overwrite beats the other writes of its step; REMOVE_ALL is merged
+    overwrite = names["Overwrite"]
+    for name, reset in (
+        ("overwrite", overwrite([AIMessage("Only", id="o")])),
+        ("remove all", [RemoveMessage(id=names["REMOVE_ALL_MESSAGES"])]),
+    ):
+        reports = names["two_reports"](news=lambda state, reset=reset: {"messages": reset})
+        seen[f"{name} beside another write"] = _ids(reports.invoke({"messages": chat})["messages"])
+    # section 4: task order, by name; and two deletions of one message
+    seen["appended"] = _ids(names["two_reports"]().invoke({"messages": []})["messages"])
+    builder = graph(names["MessagesState"])
+    builder.add_node("forecast", names["weather_report"])
+    builder.add_node("news", names["news_report"])
+    builder.add_edge(names["START"], "forecast")
+    builder.add_edge(names["START"], "news")
+    seen["renamed"] = _ids(builder.compile().invoke({"messages": []})["messages"])
+
+    def drop(state):
+        return {"messages": [RemoveMessage(id="answer-1")]}
+
+    with pytest.raises(ValueError, match="answer-1"):
+        names["two_reports"](weather=drop, news=drop).invoke({"messages": chat})
+    # section 5: the stuck thread refuses every new message
+    error, agent, model, thread = names["stuck_thread"]()
+    seen["stuck error"] = "INVALID_CHAT_HISTORY" in str(error)
+    with pytest.raises(ValueError, match="INVALID_CHAT_HISTORY"):
+        agent.invoke({"messages": [HumanMessage("Are you there?", id="u-3")]}, thread)
+    seen["stuck next"] = agent.get_state(thread).next
+    seen["stuck model calls"] = len(model.calls)
+    # Q4: each repair, and where it leaves the history
+    for name, repair in names["repairs"].items():
+        _, agent, model, thread = names["stuck_thread"](AIMessage("Hello again!", id="hello-2"))
+        agent.update_state(thread, {"messages": repair})
+        seen[f"{name} next"] = agent.get_state(thread).next
+        seen[f"{name} history"] = _ids(agent.invoke(None, thread)["messages"])
+        seen[f"{name} sent"] = _ids(model.calls[-1])
+    return seen
+
+
+def test_the_lessons_claims_hold_on_langgraph():
+    pytest.importorskip("langgraph")
+    ours, our_names = run_lesson("graphkit")
+    theirs, their_names = run_lesson("langgraph")
+    # the cells that run on both show the same (the drawings and the errors' words aside)
+    same = {cell: ours[cell] for cell in theirs if cell not in WORDED_ITS_OWN_WAY}
+    assert {cell: theirs[cell] for cell in same} == same
+    assert len(same) >= 16
+    said = theirs[FAILED_DELETION][0]
+    assert "ValueError: Attempting to delete a message with an ID that doesn't exist" in said
+    for library in (ours, theirs):
+        shown = library[STUCK]
+        assert "code: INVALID_CHAT_HISTORY\nthe thread's next: ('agent',)" in shown[0]
+        assert shown[1] == ours[STUCK][1]  # the stuck history's table
+    seen = observe(our_names)
+    assert seen == observe(their_names)
+    assert seen["values chunks"] == [
+        [("human", "Hi!")],
+        [("human", "Hi!"), ("ai", "Hello! How can I help?")],
+    ]
+    assert seen["ids kept in every chunk"] is True
+    assert seen["messages saved"] == [0, 1, 2]
+    assert seen["translate wrote"] == ["answer-1"]
+    assert seen["translated"] == ["q-1", "answer-1"]
+    assert seen["saved after the failed deletion"] == ["q-1", "answer-1", "q-2"]
+    assert seen["pending writes kept"] == 2
+    assert seen["overwrite beside another write"] == ["o"]
+    assert seen["remove all beside another write"] == ["weather-1"]  # (news, then weather)
+    assert seen["appended"] == ["news-1", "weather-1"]
+    assert seen["renamed"] == ["weather-1", "news-1"]
+    assert (seen["stuck error"], seen["stuck next"], seen["stuck model calls"]) == (
+        True,
+        ("agent",),
+        1,
+    )
+    assert seen["answer sent"] == ["u-1", "ask-1", "u-2", "generated"]
+    assert seen["replace sent"] == ["u-1", "ask-1", "u-2"]
+    assert seen["remove sent"] == ["u-1", "u-2"]
+    assert {seen[f"{name} next"] for name in ("answer", "replace", "remove")} == {("agent",)}
+
+
+def test_the_lessons_cells_print_what_the_lesson_says():
+    shown, _ = run_lesson("graphkit")
+    said = "\n".join(out for out, _ in shown.values())
+    values = "\n".join(str(value) for _, value in shown.values())
+    assert "step -1: []\ncheckpoint after step  0: ['human, id given: True']" in said
+    assert "'Just text' -> HumanMessage('Just text'), id given: True" in said
+    assert "step 2: 2 messages before, 2 after" in said
+    assert "1     ai  answer-1  Votre colis a quitté Oslo aujourd'hui." in values
+    assert "remove_all: ['HumanMessage, id given: True']" in said
+    assert " overwrite: [('user', 'Start again')]" in said
+    assert "step 1's tasks: ['news', 'weather']\nappended: ['news-1', 'weather-1']" in said
+    assert "(writers: 'news' and 'weather'); the state is left as it was before the step." in said
+    assert "replace: the model was sent 3 messages" in said
+    assert " remove: the model was sent 2 messages: ['human', 'human']" in said
+    assert "next: ('tools',)" in said and "It is Bergen: sunny." in values
+    assert "2   tool   no-1        The user refused this call.          call-1" in values
+
+
+# -- 24.1 · Sign the answer in place
+
+
+def test_sign_passes_on_the_solution():
+    assert_passes(lesson24.check_sign(solutions.sign))
+
+
+def sign_as_new(state):
+    return {"messages": [AIMessage(state["messages"][-1].content + lesson24.SIGNATURE)]}
+
+
+def sign_with_a_new_id(state):
+    answer = state["messages"][-1]
+    signed = AIMessage(answer.content + lesson24.SIGNATURE)
+    return {"messages": [RemoveMessage(id=answer.id), signed]}
+
+
+def sign_in_place(state):
+    state["messages"][-1].content += lesson24.SIGNATURE
+    return {}
+
+
+def sign_in_place_and_return(state):
+    state["messages"][-1].content += lesson24.SIGNATURE
+    return {"messages": [state["messages"][-1]]}
+
+
+def sign_the_first_answer(state):
+    first = next(m for m in state["messages"] if m.type == "ai")
+    return {"messages": [first.model_copy(update={"content": first.content + lesson24.SIGNATURE})]}
+
+
+@pytest.mark.parametrize(
+    ("answer", "said", "hint"),
+    [
+        (sign_as_new, "the history holds 3 messages, not 2", "which messages does it replace"),
+        (sign_with_a_new_id, "to ['h-1', '(generated)']", "id of one in the history"),
+        (sign_in_place, "sign wrote nothing to messages", "leave the one it was given"),
+        (sign_in_place_and_return, "changed the message object it was given", "model_copy"),
+        (sign_the_first_answer, "The last answer reads 'Yes, until the parcel leaves.'", ""),
+    ],
+)
+def test_sign_wrong_answers(answer, said, hint):
+    assert_fails(lesson24.check_sign(answer), said, hint=hint)
+
+
+# -- 24.2 · Keep the system message and the last n
+
+
+def test_keep_recent_passes_on_the_solution_and_on_the_other_ways_to_delete():
+    assert_passes(lesson24.check_keep_recent(solutions.keep_recent))
+
+    def kept(messages, n):
+        others = [m for m in messages if m.type != "system"]
+        return [m for m in messages if m.type == "system"] + others[-n:]
+
+    assert_passes(
+        lesson24.check_keep_recent(
+            lambda messages, n: [RemoveMessage(id=REMOVE_ALL_MESSAGES), *kept(messages, n)]
+        )
+    )
+    assert_passes(lesson24.check_keep_recent(lambda messages, n: Overwrite(kept(messages, n))))
+
+
+def keep_by_writing_them(messages, n):
+    return [messages[0], *messages[-n:]]
+
+
+def keep_the_last_n_of_all(messages, n):
+    return [RemoveMessage(id=m.id) for m in messages[:-n]]
+
+
+def keep_one_too_many(messages, n):
+    others = [m for m in messages if m.type != "system"]
+    return [RemoveMessage(id=m.id) for m in others[: -n - 1]]
+
+
+def keep_by_position(messages, n):
+    return [RemoveMessage(id=m.id) for m in messages[1:-n]]
+
+
+@pytest.mark.parametrize(
+    ("answer", "said", "hint"),
+    [
+        (keep_by_writing_them, "all with ids the history holds", "Writing a message never"),
+        (keep_the_last_n_of_all, "the system message was deleted", "Keep every system"),
+        (keep_one_too_many, "it should be ['sys', 'm5', 'm6', 'm7']", "Count the last n"),
+        (keep_by_position, "(6 messages, n=2) the history ends as", "Count the last n"),
+    ],
+)
+def test_keep_recent_wrong_answers(answer, said, hint):
+    assert_fails(lesson24.check_keep_recent(answer), said, hint=hint)
+
+
+# -- 24.3 · Repair a history with tool calls waiting
+
+
+def test_repair_passes_on_the_solution():
+    assert_passes(lesson24.check_repair(solutions.repair))
+
+
+def answer_the_last_calls(messages):
+    answered = {m.tool_call_id for m in messages if m.type == "tool"}
+    last = next(m for m in reversed(messages) if getattr(m, "tool_calls", None))
+    calls = [call for call in last.tool_calls if call["id"] not in answered]
+    return [ToolMessage("Cancelled.", tool_call_id=call["id"]) for call in calls]
+
+
+def answer_every_call(messages):
+    calls = [call for m in messages for call in getattr(m, "tool_calls", [])]
+    return [ToolMessage("Cancelled.", tool_call_id=call["id"]) for call in calls]
+
+
+def answer_by_message_id(messages):
+    return [ToolMessage("Cancelled.", tool_call_id=m.id) for m in messages if m.type == "ai"]
+
+
+def remove_the_asking_messages(messages):
+    return [RemoveMessage(id=m.id) for m in messages if getattr(m, "tool_calls", None)]
+
+
+@pytest.mark.parametrize(
+    ("answer", "said", "hint"),
+    [
+        (answer_the_last_calls, "(calls ['w-lima'] waiting) repair returned nothing", ""),
+        (answer_every_call, "['w-oslo'] now have two answers", "no message answers yet"),
+        (answer_by_message_id, "still has calls that nothing answers: ['w-bergen']", "call's id"),
+        (remove_the_asking_messages, "lost or changed ai ''", "Keep every message"),
+        (lambda messages: {"messages": []}, "repair returned a dict", "a list"),
+    ],
+)
+def test_repair_wrong_answers(answer, said, hint):
+    assert_fails(lesson24.check_repair(answer), said, hint=hint)
+
+
+def test_the_exercises_solutions_do_the_same_on_langgraph():
+    """24.1 and 24.2's solutions in LangGraph's own graphs, 24.3's on its own
+    create_react_agent's stuck thread: the same messages, ids and order as graphkit's."""
+    pytest.importorskip("langgraph")
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import START, MessagesState, StateGraph
+    from langgraph.prebuilt import create_react_agent
+
+    def one_node(node):
+        builder = StateGraph(MessagesState)
+        builder.add_node("node", node)
+        builder.add_edge(START, "node")
+        return builder.compile()
+
+    history = [
+        HumanMessage("Hello", id="h-1"),
+        AIMessage("Hello! How can I help?", id="a-1"),
+        HumanMessage("Can I change my address?", id="h-2"),
+        AIMessage("Yes.", id="a-2"),
+    ]
+    # (a lambda: LangGraph reads a node's annotation, graphkit's MessagesState here)
+    signed = one_node(lambda state: solutions.sign(state))
+    theirs = signed.invoke({"messages": copy.deepcopy(history)})["messages"]
+    assert [(m.id, m.content) for m in theirs] == [
+        ("h-1", "Hello"),
+        ("a-1", "Hello! How can I help?"),
+        ("h-2", "Can I change my address?"),
+        ("a-2", "Yes." + lesson24.SIGNATURE),
+    ]
+    trim = one_node(lambda state: {"messages": solutions.keep_recent(state["messages"], 2)})
+    for ours_or_theirs in (trim, lesson24.trimming_graph(solutions.keep_recent, 2)):
+        assert [m.id for m in ours_or_theirs.invoke({"messages": history})["messages"]] == [
+            "h-2",
+            "a-2",
+        ]
+
+    graphkit_agent, config, _ = lesson24.stuck_agent(lesson24._stuck_histories()[2])
+    stuck = graphkit_agent.get_state(config).values["messages"]
+    from graphkit.prebuilt import ScriptedChatModel
+
+    model = ScriptedChatModel(responses=[AIMessage("All right.", id="end")])
+    agent = create_react_agent(model, [], checkpointer=InMemorySaver())
+    with pytest.raises(ValueError, match="INVALID_CHAT_HISTORY"):
+        agent.invoke({"messages": copy.deepcopy(stuck)}, config)
+    messages = agent.get_state(config).values["messages"]
+    assert lesson24.unanswered_calls(messages) == ["w-lima"]
+    agent.update_state(config, {"messages": solutions.repair(messages)})
+    result = agent.invoke(None, config)["messages"]
+    assert [m.id for m in result[: len(stuck)]] == [m.id for m in stuck]
+    assert [m.tool_call_id for m in result if m.type == "tool"] == ["w-bergen", "w-lima"]
+    assert result[-1].id == "end"
