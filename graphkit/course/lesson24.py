@@ -202,6 +202,8 @@ def check_keep_recent(keep_recent: Callable[..., Any]) -> str:
         try:
             run = trimming_graph(keep_recent, n).trace({"messages": list(history)})
         except ValueError as error:
+            if not any("its reducer" in note for note in getattr(error, "__notes__", ())):
+                raise  # (keep_recent's own error, not the Update's)
             raise Wrong(
                 f"({len(history)} messages, n={n}) the Update refused trim's write: "
                 f"{str(error).splitlines()[0]}",

@@ -337,6 +337,10 @@ def keep_one_too_many(messages, n):
     return [RemoveMessage(id=m.id) for m in others[: -n - 1]]
 
 
+def keep_by_guessed_ids(messages, n):
+    return [RemoveMessage(id=f"m{i}") for i in range(len(messages) - n)]
+
+
 def keep_by_position(messages, n):
     return [RemoveMessage(id=m.id) for m in messages[1:-n]]
 
@@ -348,6 +352,7 @@ def keep_by_position(messages, n):
         (keep_the_last_n_of_all, "the system message was deleted", "Keep every system"),
         (keep_one_too_many, "it should be ['sys', 'm5', 'm6', 'm7']", "Count the last n"),
         (keep_by_position, "(6 messages, n=2) the history ends as", "Count the last n"),
+        (keep_by_guessed_ids, "(8 messages, n=3) the Update refused trim's write", "Name only"),
     ],
 )
 def test_keep_recent_wrong_answers(answer, said, hint):
