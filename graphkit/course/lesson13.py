@@ -208,8 +208,10 @@ def check_budget(spend: Any) -> str:
             raise Wrong(
                 f"On {where}, spend returned the right {got}, but saved {saved!r} for the "
                 f"next call (previous), not the total spent, {spent[name]}.",
-                "An entrypoint can return one value to its caller and save another for "
-                "the next call's previous, with entrypoint.final (section 4).",
+                "What spend saves is what the next call gets as previous: save the total "
+                "spent, and compute what is left from it. Without entrypoint.final an "
+                "entrypoint saves what it returns; entrypoint.final returns one value and "
+                "saves another (section 4).",
             )
     return (
         "Each thread kept its own total: spend returned what was left (70, 20, -20 on "
@@ -304,11 +306,12 @@ def check_reruns(body_runs: Any, reran: Any) -> str:
     resumed = [name for name in ran[before:] if name != "trip"]
     truth, runs = set(resumed), ran.count("trip")
     if body_runs != runs:
-        where = (
-            "a resumed entrypoint does not start where it paused"
-            if body_runs < runs
-            else "the resume runs trip once: the first invoke ran it up to the pause"
-        )
+        if body_runs < 1:
+            where = "the first invoke alone ran it once, up to the pause"
+        elif body_runs < runs:
+            where = "a resumed entrypoint does not start where it paused"
+        else:
+            where = "the resume runs trip once: the first invoke ran it up to the pause"
         raise Wrong(
             f"You said trip's body runs {counted(body_runs, 'time')}; it ran "
             f"{'more' if body_runs < runs else 'fewer'} times: {where}.",

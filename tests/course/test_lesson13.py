@@ -43,7 +43,10 @@ def test_the_notebooks_stubs_fail_their_checks(monkeypatch):
     answers = run_cells("body_runs = 0")
     assert_fails(lesson13.check_together(stubs["forecast"]), "The calls ran one at a time")
     assert_fails(lesson13.check_budget(stubs["spend"]), "saved 70 for the next call")
-    assert_fails(lesson13.check_reruns(answers["body_runs"], answers["reran"]), "ran more times")
+    assert_fails(
+        lesson13.check_reruns(answers["body_runs"], answers["reran"]),
+        "ran it once, up to the pause",
+    )
 
 
 # -- 13.1 · Start the calls together
@@ -193,6 +196,19 @@ def test_budget_saving_the_wrong_total():
     )
 
 
+def test_budget_saving_what_is_left_with_final_is_not_pointed_at_final():
+    from graphkit import InMemorySaver
+    from graphkit.func import entrypoint
+
+    @entrypoint(checkpointer=InMemorySaver())
+    def spend(amount, previous=None):
+        left = (previous if previous is not None else 100) - amount
+        return entrypoint.final(value=left, save=left)  # saves what is left, as the stub
+
+    verdict = assert_fails(lesson13.check_budget(spend), "saved 70", hint="save the total spent")
+    assert "compute what is left from it" in verdict.hint
+
+
 # -- 13.3 · Which code runs again on resume?
 
 
@@ -204,6 +220,7 @@ def test_reruns_passes_on_the_solution():
     ("body_runs", "reran", "said"),
     [
         (1, {"ask_approval", "book"}, "it ran more times"),
+        (0, set(), "the first invoke alone ran it once"),
         (3, {"ask_approval", "book"}, "it ran fewer times"),
         (2, {"book"}, "ask_approval's code did run again: it was paused inside"),
         (2, set(TASKS := lesson13.TASKS), "find_flights had finished before the pause"),
