@@ -137,7 +137,11 @@ def check_profile(remember: Any) -> str:
         got = _profile_of(store, user)
         where = f"After thread {n} ({user} said {text!r})"
         if got is None:
-            kept = sorted("/".join(ns) for ns in store.list_namespaces())
+            kept = sorted(
+                f"{'/'.join(ns)} · {item.key}"
+                for ns in store.list_namespaces()
+                for item in store.search(ns)
+            )
             state = {k: v for k, v in run.values.items() if k not in Chat.__annotations__}
             said = (
                 f"the store held {', '.join(kept)}, but nothing for {user} where the "
@@ -166,7 +170,13 @@ def check_profile(remember: Any) -> str:
                 "thread of the same user must find goes in the store, in a namespace of "
                 "that user's (section 2)."
             )
-            if not kept and puts:
+            if kept:  # (it did use the store: the namespace or the key is the miss)
+                hint = (
+                    'The check reads one item per user: key "profile" in the namespace '
+                    '("users", <user id>, "profile"), the user id from the run\'s context '
+                    "(runtime.context.user_id, section 2)."
+                )
+            elif puts:
                 hint = "Put the profile in runtime.store, the store the graph was compiled with."
             raise Wrong(
                 f"{where}, {said}. A new thread of {user}'s, in the check, found nothing "

@@ -76,7 +76,9 @@ def test_profile_shared_by_every_user_or_for_one_user_only():
         return {}
 
     verdict = lesson14.check_profile(shared)
-    assert_fails(verdict, "the store held users/profile, but nothing for zoe", hint="namespace")
+    assert_fails(
+        verdict, "the store held users/profile · profile, but nothing for zoe", hint="namespace"
+    )
 
     def zoe_only(state, runtime):
         if fact := parse_fact(state["text"]):
@@ -87,7 +89,24 @@ def test_profile_shared_by_every_user_or_for_one_user_only():
             )
         return {}
 
-    assert_fails(lesson14.check_profile(zoe_only), "users/zoe/profile, but nothing for max")
+    assert_fails(
+        lesson14.check_profile(zoe_only), "users/zoe/profile · profile, but nothing for max"
+    )
+
+
+def test_profile_under_a_key_per_fact_is_told_the_key_the_check_reads():
+    def by_fact(state, runtime):
+        if fact := parse_fact(state["text"]):
+            where = ("users", runtime.context.user_id, "profile")
+            runtime.store.put(where, fact[0], {fact[0]: fact[1]})
+        return {}
+
+    verdict = assert_fails(
+        lesson14.check_profile(by_fact),
+        "the store held users/zoe/profile · name, but nothing for zoe",
+        hint='key "profile"',
+    )
+    assert "goes in the store" not in verdict.hint  # (it did go there: the key is the miss)
 
 
 def test_profile_not_a_function():
