@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import inspect
 import random
 from dataclasses import dataclass
 from typing import Any, TypedDict
@@ -96,6 +97,7 @@ def check_context(describe: Any) -> str:
         ("Lima", 18.0, "metric"),
         ("Oslo", -3.5, "imperial"),
         ("Cairo", 31.0, "imperial"),
+        ("Quito", 13.3, "imperial"),  # (55.94 °F: a report must round to one decimal)
     ]
     for city, celsius, units in tries:
         context = Units(units)
@@ -104,21 +106,38 @@ def check_context(describe: Any) -> str:
         except Exception as error:
             wrong = failed_run(app, error)
             if isinstance(error, KeyError | TypeError | AttributeError):
+                hint = (
+                    "The units are not in the state, nor in config['configurable']: they "
+                    "come with invoke(..., context=...). Give describe a parameter that "
+                    "receives the run's runtime (section 1)."
+                )
+                if "runtime" in inspect.signature(describe).parameters:
+                    hint = (
+                        "runtime.context is the Units instance the invoke passed, a "
+                        "dataclass: read its field as an attribute, as section 1 reads "
+                        "runtime.context.language."
+                    )
                 raise Wrong(
                     f"With context=Units(units={units!r}) and the state {{'city': {city!r}, "
                     f"'celsius': {celsius}}}: {wrong.message}",
-                    "The units are not in the state, nor in config['configurable']: they "
-                    "come with invoke(..., context=...). Give describe a parameter that "
-                    "receives the run's runtime (section 1).",
+                    hint,
                 ) from error
             raise wrong from error
         got, expected = run.values.get("report"), _report(city, celsius, units)
         if got != expected:
+            hint = (
+                "Read the units from the run's context, which the check changes from run "
+                "to run; the state holds only the city and the temperature."
+            )
+            if isinstance(got, str) and got.endswith(expected[-2:]):  # (the right units)
+                hint = (
+                    "The units are right; the number is not. °F = °C × 9 / 5 + 32, "
+                    "written with one decimal, as {value:.1f} writes it."
+                )
             raise Wrong(
                 f"With context=Units(units={units!r}), describe wrote report = {got!r}; "
                 f"expected {expected!r}.",
-                "Read the units from the run's context, which the check changes from run "
-                "to run; the state holds only the city and the temperature.",
+                hint,
             )
         if set(run.values) - {"city", "celsius", "report"}:
             raise Wrong(f"The state holds {sorted(run.values)}.", "Write only report.")

@@ -72,6 +72,32 @@ def test_context_hard_coded_units():
     assert_fails(lesson15.check_context(None), "not a function")
 
 
+def test_context_read_right_but_a_wrong_number_is_told_about_the_number():
+    def backwards(state, runtime):  # °C from °F: the formula turned round
+        celsius = state["celsius"]
+        if runtime.context.units == "imperial":
+            return {"report": f"{state['city']}: {(celsius - 32) * 5 / 9:.1f} °F"}
+        return {"report": f"{state['city']}: {celsius:.1f} °C"}
+
+    def unrounded(state, runtime):
+        celsius = state["celsius"]
+        if runtime.context.units == "imperial":
+            return {"report": f"{state['city']}: {celsius * 9 / 5 + 32} °F"}
+        return {"report": f"{state['city']}: {celsius} °C"}
+
+    for describe in (backwards, unrounded):
+        verdict = assert_fails(lesson15.check_context(describe), hint="one decimal")
+        assert "from the run's context" not in verdict.hint  # (it did read it from there)
+
+
+def test_context_indexed_like_a_dict_is_told_it_is_a_dataclass():
+    def indexed(state, runtime):
+        return {"report": f"{state['city']}: {runtime.context['units']}"}
+
+    verdict = assert_fails(lesson15.check_context(indexed), "not subscriptable", hint="Units")
+    assert "Give describe a parameter" not in verdict.hint  # (it has one)
+
+
 # -- 15.2 · Stop in time, with the best answer
 
 
