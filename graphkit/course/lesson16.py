@@ -132,7 +132,13 @@ def check_supervisor(supervisor: Any) -> str:
                 "is left to do.",
             ) from None
         except Exception as error:
-            raise failed_run(app, error) from error
+            wrong = failed_run(app, error)
+            if "returned a value of type str" in str(error):  # (a router's return)
+                wrong.hint = (
+                    "A router returns a node's name; a node returns its writes or a "
+                    "Command. Return Command(goto=...), for the end too: Command(goto=END)."
+                )
+            raise wrong from error
         called = [n for n in _nodes(run) if n != "supervisor"]
         if called != expected:
             said = ", then ".join(called) if called else "no worker"

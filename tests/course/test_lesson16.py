@@ -259,6 +259,17 @@ def test_supervisor_that_never_ends_or_stops_early_or_repeats():
     assert_fails(lesson16.check_supervisor(None), "not a function")
 
 
+def test_supervisor_returning_a_bare_name_is_told_to_return_a_command():
+    def bare_end(state):
+        for worker in lesson16.WORKERS:
+            if worker not in _answered(state):
+                return Command(goto=worker)
+        return END  # (a router's return, not a node's)
+
+    assert_fails(lesson16.check_supervisor(bare_end), "got '__end__'", hint="Command(goto=END)")
+    assert_fails(lesson16.check_supervisor(lambda state: "researcher"), hint="Command(goto=")
+
+
 # -- 16.2
 
 
