@@ -187,6 +187,8 @@ def check_lost_at(lost_at: Any) -> str:
             got = tuple(got)
         if got != expected:
             said = f"On {what}, lost_at(run, {key!r}) returned {_said(got)}"
+            if shape := _shape(got):
+                raise Wrong(f"{said}. {shape.message}", shape.hint)
             raise Wrong(f"{said}, but {_lost_why(run, key, got, expected)}.", _lost_hint(expected))
     return (
         "On every thread, lost_at found the first Update that took an item out of the key, "
@@ -222,6 +224,27 @@ def _writer_at(run: Any, step: int, key: str) -> str | None:
     superstep = next((s for s in run.steps if s.step == step and s.update), None)
     change = superstep.update.change(key) if superstep else None
     return ", ".join(change.writers) if change is not None else None
+
+
+def _shape(got: Any) -> Wrong | None:
+    """``Wrong`` for a pair whose step is not a number or whose node is not one name
+    (a ``Superstep``, a change's ``writers`` tuple), said as what it is; else None."""
+    if not (isinstance(got, tuple) and len(got) == 2):
+        return None
+    step, node = got
+    if not isinstance(step, int) or isinstance(step, bool):
+        return Wrong(
+            f"The step in your pair is a {type(step).__name__}, not a step's number.",
+            "A superstep's number is its step attribute (superstep.step), as -1, 0, 1 "
+            "in print(run).",
+        )
+    if not isinstance(node, str):
+        return Wrong(
+            f"The node in your pair is a {type(node).__name__}, not a node's name.",
+            "A change's writers is a tuple of the names of every node that wrote the "
+            "key in that step: give the name, a str.",
+        )
+    return None
 
 
 def _lost_why(run: Any, key: str, got: Any, expected: Any) -> str:
@@ -390,6 +413,8 @@ def check_last_writer(last_writer: Any) -> str:
             got = tuple(got)
         if got != expected:
             said = f"On {what}, last_writer(run, {key!r}) returned {_said(got)}"
+            if shape := _shape(got):
+                raise Wrong(f"{said}. {shape.message}", shape.hint)
             raise Wrong(f"{said}, but {_last_why(run, key, got, expected)}.", _LAST_HINT)
     return (
         "On every thread, last_writer named the step and the writer (a node, or "

@@ -185,6 +185,35 @@ def test_lost_at_wrong_answers(answer, said, hint):
     assert_fails(lesson17.check_lost_at(answer), said, hint=hint)
 
 
+def _first_loss_as(run, key, shape):
+    for superstep in run.steps:
+        change = superstep.update.change(key) if superstep.update else None
+        before = change.before if change is not None else None
+        if isinstance(before, list) and any(item not in change.after for item in before):
+            return shape(superstep, change)
+    return None
+
+
+@pytest.mark.parametrize(
+    ("shape", "said", "hint"),
+    [
+        (lambda step, change: (step, change.writers[0]), "is a Superstep", "superstep.step"),
+        (
+            lambda step, change: (step.step, change.writers),
+            "is a tuple, not a node's name",
+            "a str",
+        ),
+    ],
+)
+def test_lost_at_and_last_writer_with_a_pair_of_the_wrong_kinds(shape, said, hint):
+    """The step that lost an item, given as a Superstep (or its writers tuple): the verdict
+    says what the pair holds, not that this step took nothing out (it did)."""
+    verdict = lesson17.check_lost_at(lambda run, key: _first_loss_as(run, key, shape))
+    assert "took nothing out" not in assert_fails(verdict, said, hint=hint).message
+    verdict = lesson17.check_last_writer(lambda run, key: _first_loss_as(run, key, shape))
+    assert "did not change" not in assert_fails(verdict, said, hint=hint).message
+
+
 def test_lost_at_not_a_function():
     assert_fails(lesson17.check_lost_at((4, "tools")), "not a function")
 
