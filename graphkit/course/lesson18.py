@@ -274,10 +274,22 @@ def check_in_order(report: Any) -> str:
             try:
                 out, finished = _run_async(digest)
             except Exception as error:
-                raise failed_run(app, error) from error
+                wrong = failed_run(app, error)
+                if "its reducer add raised" in wrong.message:
+                    wrong.hint = (
+                        "operator.add joins two lists: what a node writes to reports must "
+                        "be a list too (lesson 03)."
+                    )
+                raise wrong from error
             finally:
                 _service = None
             got, expected = out.get("reports"), [_report_text(c) for c in cities]
+            if any(inspect.iscoroutine(item) for item in got or ()):
+                raise Wrong(
+                    f"Sent {cities}: reports ended as {got!r}, coroutine objects, not "
+                    "reports: each call of fetch_report was made but never waited for.",
+                    "fetch_report is async: what it hands back gives its result when awaited.",
+                )
             if got != expected:
                 raise Wrong(
                     f"Sent {cities} (run {run}); the calls finished as {finished}, and "
@@ -403,11 +415,24 @@ def check_limit(config_for: Any) -> str:
         try:
             peak = _run_async(fan_out)
         except TooManyRequests as error:
+            hint = (
+                "By default a step starts all its tasks at once; the run's config can "
+                "cap how many of a step's tasks run at the same time."
+            )
+            if "max_concurrency" in (config.get("configurable") or {}):
+                hint = (
+                    "max_concurrency is a key of the config itself, beside recursion_limit, "
+                    "not inside configurable (which holds the thread and your own settings)."
+                )
+            elif isinstance(config.get("max_concurrency"), int):
+                hint = (
+                    "Your cap lets more calls run at once than the service allows: the cap "
+                    "should follow the capacity given."
+                )
             raise Wrong(
                 f"With a service allowing {capacity} calls at once, and config_for"
                 f"({capacity}) = {config!r}, the run failed: {error}.",
-                "By default a step starts all its tasks at once; the run's config can "
-                "cap how many of a step's tasks run at the same time.",
+                hint,
             ) from error
         except Exception as error:
             raise Wrong(

@@ -195,8 +195,8 @@ def test_no_stall_wrong_answers():
 
 
 def test_a_failed_async_run_names_its_step_and_node():
-    """The checks record the run (``atrace``), so a node that raised is named with its step,
-    and the hint's ``app.trace`` runs an async graph too."""
+    """The checks record the run (``atrace``), so a node that raised is named with its step;
+    a reducer that cannot add what the node wrote is told what it adds."""
 
     async def wrong_key(state):
         return {"weather": lesson18.slow_forecast(state["town"])}
@@ -209,7 +209,7 @@ def test_a_failed_async_run_names_its_step_and_node():
         "raised KeyError in step 1 (node forecast, in wrong_key)",
     )
     verdict = assert_fails(lesson18.check_in_order(a_string), "TypeError in step 1: can only")
-    assert "app.trace(" in verdict.hint
+    assert "operator.add joins two lists" in verdict.hint
 
 
 def test_no_stall_a_thread_waited_for_without_await_fails(monkeypatch):
@@ -284,6 +284,19 @@ def test_in_order_wrong_answers():
     assert_fails(lesson18.check_in_order(the_city), "reports ended as ['Lima', 'Oslo'")
 
 
+def test_in_order_a_coroutine_or_a_string_is_told_so_not_about_task_order():
+    async def not_awaited(job):
+        return {"reports": [lesson18.fetch_report(job["city"])]}
+
+    verdict = assert_fails(lesson18.check_in_order(not_awaited), "coroutine", hint="await")
+    assert "task order" not in verdict.hint
+
+    async def a_string(job):
+        return {"reports": await lesson18.fetch_report(job["city"])}
+
+    assert_fails(lesson18.check_in_order(a_string), "its reducer add raised", hint="a list")
+
+
 # -- 18.3 · Respect the service's limit
 
 
@@ -297,7 +310,12 @@ def test_limit_passes_on_the_solution():
     [
         (lambda capacity: {"max_concurrency": 3}, "allows 2", "cap"),  # right for one
         (lambda capacity: {"max_concurrency": 1}, "never had more than 1", "not less"),
-        (lambda capacity: {"configurable": {"max_concurrency": capacity}}, "429", "cap"),
+        (
+            lambda capacity: {"configurable": {"max_concurrency": capacity}},
+            "429",
+            "beside recursion_limit, not inside configurable",
+        ),
+        (lambda capacity: {"max_concurrency": capacity + 1}, "429", "more calls run at once than"),
         (lambda capacity: capacity, "not a dict", "config dict"),
     ],
 )
