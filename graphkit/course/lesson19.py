@@ -157,11 +157,33 @@ def _why_plan(node: str, versions: Mapping, seen: Mapping, triggers: Mapping, re
     for channel in triggers.get(node, ()):
         version, saw = versions.get(channel), seen.get(node, {}).get(channel)
         state = "holds a value" if channel in ready else "holds no value"
+        at = "has no version yet" if version is None else f"is at version {version}"
         parts.append(
-            f"{channel} is at version {version if version is not None else 'none yet'}, "
-            f"{node} saw {saw if saw is not None else 'none'}, and it {state}"
+            f"{channel} {at}, {node} saw {saw if saw is not None else 'none'}, and it {state}"
         )
     return "; ".join(parts)
+
+
+def _missing_entry(
+    error: KeyError, versions: Mapping, seen: Mapping, triggers: Mapping, where: str
+) -> Wrong | None:
+    """``Wrong`` for a rule that read a node ``seen`` has no entry for (it never ran), or
+    a channel ``versions`` has none for (nothing changed it yet); else None."""
+    key = error.args[0] if error.args else None
+    said = f"{where}: your code raised KeyError: {key!r}"
+    if key in triggers and key not in seen:
+        return Wrong(
+            f"{said}: seen has no entry for {key}, which has not run yet.",
+            "A node that never ran has seen no version of any trigger: read seen with a "
+            "default for it, as a node with nothing seen.",
+        )
+    if key not in versions and any(key in channels for channels in triggers.values()):
+        return Wrong(
+            f"{said}: versions has no entry for {key}, a channel nothing has changed yet.",
+            "A channel with no version yet holds no value and wakes nobody: read versions "
+            "with a default for it.",
+        )
+    return None
 
 
 @exercise("19.1 · Write the Plan rule")
@@ -182,7 +204,14 @@ def check_plan_rule(nodes_to_run: Any) -> str:
                 continue  # step -1 runs the input, which no channel wakes
             versions, seen, triggers, ready = plan_inputs(app, checkpoint)
             where = f"In {name}, before step {number}"
-            got = _as_set(nodes_to_run(versions, seen, triggers, ready), where)
+            try:
+                answer = nodes_to_run(versions, seen, triggers, ready)
+            except KeyError as error:
+                missing = _missing_entry(error, versions, seen, triggers, where)
+                if missing is None:
+                    raise  # (another KeyError: the check reports it as any error)
+                raise missing from error
+            got = _as_set(answer, where)
             expected = planned.get(number, set())
             compared += 1
             if got == expected:

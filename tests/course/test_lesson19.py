@@ -89,6 +89,37 @@ def test_plan_rule_wrong_answers(rule, said, hint):
     assert_fails(lesson19.check_plan_rule(rule), said, hint=hint)
 
 
+def test_plan_rule_reading_seen_or_versions_without_a_default_is_told_what_is_missing():
+    def seen_of_every_node(versions, seen, triggers, ready):
+        return {
+            node
+            for node, channels in triggers.items()
+            if any(c in ready and versions[c] > seen[node].get(c, 0) for c in channels)
+        }
+
+    def version_of_every_trigger(versions, seen, triggers, ready):
+        return {
+            node
+            for node, channels in triggers.items()
+            if any(versions[c] > seen.get(node, {}).get(c, 0) and c in ready for c in channels)
+        }
+
+    verdict = assert_fails(
+        lesson19.check_plan_rule(seen_of_every_node),
+        "KeyError: '__start__': seen has no entry for __start__",
+        hint="has seen no version",
+    )
+    assert "Run your answer on its own" not in verdict.hint
+    assert_fails(
+        lesson19.check_plan_rule(version_of_every_trigger),
+        "versions has no entry for branch:to:draft",
+        hint="no version",
+    )
+    # (all_triggers's verdict names a trigger with no version so, not "at version none yet")
+    verdict = lesson19.check_plan_rule(all_triggers)
+    assert_fails(verdict, "branch:to:c has no version yet, c saw none")
+
+
 def test_plan_inputs_read_a_checkpoint():
     app = lesson19._state_graph([("__start__", "draft"), ("draft", "review")])
     run = app.trace({})
