@@ -25,7 +25,7 @@ ABSOLUTE_PATH = re.compile(r"(?<![\w.])(/(?:work|home|root|tmp|Users)/|[A-Z]:\\\
 
 def test_the_course_lessons_are_numbered_in_order():
     numbers = [int(path.name[:2]) for path in LESSONS]
-    assert numbers == list(range(1, 25)), [path.name for path in LESSONS]
+    assert numbers == list(range(1, 26)), [path.name for path in LESSONS]
 
 
 def test_the_course_page_quotes_each_lessons_own_time():
@@ -125,7 +125,7 @@ def test_the_docs_hook_folds_no_exercise():
                 assert not exercise, f"{path.name} {cell.id} folds an exercise"
 
 
-def test_lessons_12_to_24_ask_their_questions_by_a_guess():
+def test_lessons_12_to_25_ask_their_questions_by_a_guess():
     """Each **Qn ·** of lessons 12 to 17 is followed, before the next Markdown, by a
     question the checks below recognise: none escapes them."""
     guess_lessons = (
@@ -142,6 +142,7 @@ def test_lessons_12_to_24_ask_their_questions_by_a_guess():
         "22-state-schemas-in-depth",
         "23-testing-a-graph",
         "24-messages-in-depth",
+        "25-what-the-drawing-shows",
     )
     for name in guess_lessons:
         cells = nbformat.read(FOLDER / f"{name}.ipynb", as_version=4).cells
@@ -162,6 +163,7 @@ def test_lessons_12_to_24_ask_their_questions_by_a_guess():
                 "22": 4,
                 "23": 3,
                 "24": 4,
+                "25": 3,
             }[name[:2]]
         ), name
         for i in labels:
@@ -310,6 +312,9 @@ GIVEAWAYS = {
     ("24-messages-in-depth", "l24-c17"): ["vanished", "**Two** messages", "replaced the message"],
     ("24-messages-in-depth", "l24-c28"): ["holds a tuple", "no conversion", "skips the reducer"],
     ("24-messages-in-depth", "l24-c41"): ["**4, 3 and 2", "appended**, at the end", "4, 3 and 2"],
+    ("25-what-the-drawing-shows", "l25-c12"): ["**Twice", "steps 2 and 3", "runs twice"],
+    ("25-what-the-drawing-shows", "l25-c21"): ["every node", "→ __end__`**", "none labelled"],
+    ("25-what-the-drawing-shows", "l25-c36"): ["**Three `write`", "all in step 2", "publish` once"],
 }
 
 
@@ -432,6 +437,9 @@ STUB_MUST_NOT_SAY = {
     "lesson24.check_sign": [r"model_copy", r"same id", r"\bid=", r"RemoveMessage"],
     "lesson24.check_keep_recent": [r"RemoveMessage", r"REMOVE_ALL", r"Overwrite", r"\[-n"],
     "lesson24.check_repair": [r"ToolMessage", r"tool_call_id", r"RemoveMessage", r"as_node"],
+    "lesson25.check_router": [r"add_conditional_edges", r"path.?map", r"['\"]refund['\"]\s*:"],
+    "lesson25.check_triage": [r"destinations", r"Command\[", r"Literal", r"__end__"],
+    "lesson25.check_newsroom": [r"add_edge", r"\[['\"]research", r"review", r"['\"]again['\"]"],
 }
 CHECK_CALL = re.compile(r"\b(lesson\d\d\.check_\w+)\(")
 
