@@ -108,3 +108,24 @@ def test_draw_ascii_without_grandalf_says_to_install_it(capsys: pytest.CaptureFi
 
     assert raised("graphkit") == raised("langgraph")
     assert capsys.readouterr().out == ""
+
+
+@pytest.mark.parametrize("path_map", [{"loop": "b", "again": "b"}, {"again": "b", "loop": "b"}])
+def test_several_keys_for_one_target_are_joined_where_langgraph_keeps_the_first(
+    path_map: dict[str, str],
+) -> None:
+    """docs/drawing.md, on purpose: graphkit's edge holds every key that takes it, joined
+    in the path_map's order; LangGraph's holds one, the key that sorts first, whatever
+    that order."""
+
+    def label(library: str) -> Any:
+        graph = importlib.import_module(f"{library}.graph")
+        builder = graph.StateGraph(State)
+        builder.add_node("a", lambda state: {})
+        builder.add_node("b", lambda state: {})
+        builder.add_edge(graph.START, "a")
+        builder.add_conditional_edges("a", lambda state: "again", path_map)
+        edges = builder.compile().get_graph().edges
+        return next(edge[2] for edge in edges if edge[:2] == ("a", "b"))
+
+    assert (label("graphkit"), label("langgraph")) == (", ".join(path_map), "again")
