@@ -185,8 +185,32 @@ def _long_history(turns: int, system: bool = True) -> list[Any]:
     return [SystemMessage("Be kind.", id="sys"), *messages] if system else messages
 
 
-TRIMS = ((7, 3, True), (7, 4, True), (6, 2, False), (2, 3, True))
+TRIMS = ((7, 3, True), (7, 4, True), (6, 2, False), (2, 3, True), (4, 0, True))
 """(messages after the system message, n, whether there is a system message)."""
+
+
+def _kept(history: Sequence[Any], n: int) -> list[Any]:
+    """What keep_recent should leave: the system messages, then the last ``n`` others
+    (none for n=0: ``others[-0:]`` would be all of them)."""
+    others = [message for message in history if message.type != "system"]
+    system = [message for message in history if message.type == "system"]
+    return system + (others[max(len(others) - n, 0) :] if n else [])
+
+
+def _watching(keep_recent: Callable[..., Any]) -> tuple[Callable[..., Any], list, list]:
+    """``keep_recent`` as trim calls it, keeping the list it was given before and after
+    the call, and what it returned (a dict named as such is not written)."""
+    given: list[list[Any]] = []
+    returned: list[Any] = []
+
+    def watched(messages: list[Any], n: int) -> Any:
+        given.append(list(messages))
+        returned.append(keep_recent(messages, n))
+        given.append(list(messages))
+        shape = returned[-1]
+        return [] if isinstance(shape, dict) and "messages" in shape else shape
+
+    return watched, given, returned
 
 
 @exercise("24.2 · Keep the system message and the last n")
@@ -197,22 +221,36 @@ def check_keep_recent(keep_recent: Callable[..., Any]) -> str:
 
     for turns, n, system in TRIMS:
         history = _long_history(turns, system)
-        others = [message for message in history if message.type != "system"]
-        kept = [message for message in history if message.type == "system"] + others[-n:]
+        kept = _kept(history, n)
+        said = f"({len(history)} messages, n={n})"
+        watched, given, returned = _watching(keep_recent)
         try:
-            run = trimming_graph(keep_recent, n).trace({"messages": list(history)})
+            run = trimming_graph(watched, n).trace({"messages": list(history)})
         except ValueError as error:
             if not any("its reducer" in note for note in getattr(error, "__notes__", ())):
                 raise  # (keep_recent's own error, not the Update's)
             raise Wrong(
-                f"({len(history)} messages, n={n}) the Update refused trim's write: "
-                f"{str(error).splitlines()[0]}",
+                f"{said} the Update refused trim's write: {str(error).splitlines()[0]}",
                 "Name only messages the history holds.",
             ) from None
+        if isinstance(returned[0], dict) and "messages" in returned[0]:
+            raise Wrong(
+                f"{said} keep_recent returned a dict, {{'messages': ...}}.",
+                "Return what to write to messages (a list); trim writes "
+                '{"messages": keep_recent(state["messages"], n)}.',
+            )
+        if _ids(given[0]) != _ids(given[1]):
+            raise Wrong(
+                f"{said} keep_recent changed the list it was given, from {len(given[0])} "
+                f"messages to {len(given[1])}: that list is the state's own, so the run "
+                "seems to keep fewer, but no Update deleted anything, and a checkpoint "
+                "would still hold them all.",
+                "Return the deletions as keep_recent's result, and leave the list it was "
+                "given as it is (section 3).",
+            )
         after = run.values["messages"]
         wrote = [value for key, value in _writes(run, "trim") if key == "messages"]
         written = [m for value in wrote for m in (value if isinstance(value, list) else [value])]
-        said = f"({len(history)} messages, n={n})"
         if _ids(after) == _ids(history) and len(kept) < len(history):
             if written and not any(isinstance(m, RemoveMessage) for m in written):
                 raise Wrong(
@@ -225,25 +263,33 @@ def check_keep_recent(keep_recent: Callable[..., Any]) -> str:
             raise Wrong(
                 f"{said} trim changed nothing: the history still has {len(history)} "
                 f"messages; it should keep {len(kept)}: {_ids(kept)}.",
-                "keep_recent returns the update for messages that drops the others (section 3).",
+                "n may be 0, and then only the system message stays (in Python, "
+                "others[:-0] is empty and others[-0:] is the whole list)."
+                if n == 0
+                else "keep_recent returns the update for messages that drops the others "
+                "(section 3).",
             )
-        if system and "sys" not in _ids(after):
+        if system and not any(message.type == "system" for message in after):
             raise Wrong(
-                f"{said} the system message was deleted: the history ends as {_ids(after)}.",
+                f"{said} the system message was deleted: the history ends as {_said(_ids(after))}.",
                 "Keep every system message, whatever n.",
             )
+        what = f"the system message, then the last {n} others" if system else f"the last {n}"
         if _ids(after) != _ids(kept):
+            same_texts = [m.content for m in after] == [m.content for m in kept]
             raise Wrong(
-                f"{said} the history ends as {_ids(after)}; it should be {_ids(kept)}: the "
-                f"system message, then the last {n} others, in order.",
-                "Count the last n among the messages that are not the system message; a "
-                "history shorter than that keeps them all.",
+                f"{said} the history ends as {_said(_ids(after))}; it should be "
+                f"{_ids(kept)}: {what}, in order.",
+                "Keep each message with its id: a copy without one is a new message (section 1)."
+                if same_texts
+                else "Count the last n among the messages that are not the system message; "
+                "a history shorter than that keeps them all.",
             )
         if [m.content for m in after] != [m.content for m in kept]:
             raise Wrong(f"{said} trim changed the messages it kept.", "Keep them as they are.")
     return (
         "The history kept its system message and the last n others, with their ids, from "
-        "every history the check tried (a short one too)."
+        "every history the check tried (a short one, and n=0, too)."
     )
 
 
@@ -280,6 +326,13 @@ def stuck_agent(history: list[Any]) -> tuple[Any, dict[str, Any], Any]:
     return agent, config, model
 
 
+def _answer_id(message: Any) -> Any:
+    """The id an answer (a ToolMessage, or a dict with role "tool") was given, if any."""
+    if isinstance(message, dict):
+        return message.get("id") if message.get("role") == "tool" else None
+    return message.id if getattr(message, "type", None) == "tool" else None
+
+
 def _stuck_histories() -> list[list[Any]]:
     from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 
@@ -304,6 +357,13 @@ def _stuck_histories() -> list[list[Any]]:
             AIMessage("Sunny in Bergen.", id="a3"),
             HumanMessage("Thanks!", id="u3"),
         ],
+        [
+            HumanMessage("Oslo and Rome?", id="u1"),
+            asks("a1", "Oslo", "Rome"),
+            HumanMessage("And Lima?", id="u2"),
+            asks("a2", "Lima"),
+            HumanMessage("Stop, all of them.", id="u3"),
+        ],
     ]
 
 
@@ -322,21 +382,56 @@ def check_repair(repair: Callable[..., Any]) -> str:
                 "Return what to write to messages (a list); the check passes "
                 '{"messages": repair(messages)} to update_state.',
             )
+        said = f"(calls {waiting} waiting)"
+        written = update if isinstance(update, list) else [update]
+        given_ids = [_answer_id(message) for message in written]
+        shared = sorted({i for i in given_ids if i and given_ids.count(i) > 1})
+        if shared:
+            raise Wrong(
+                f"{said} your update has {given_ids.count(shared[0])} messages with the id "
+                f"{shared[0]!r}: add_messages keeps one message per id, so each replaces "
+                "the one before it.",
+                "Give each answer an id of its own, or none (section 1).",
+            )
         agent.update_state(config, {"messages": update})
         repaired = agent.get_state(config).values["messages"]
-        lost = [_shown(m) for m in messages if m.id not in _ids(repaired)]
+        by_id = {m.id: m for m in repaired}
+        lost = [_shown(m) for m in messages if m.id not in by_id]
         changed = [
-            _shown(m)
-            for m, old in zip(repaired, messages, strict=False)
-            if (m.content, getattr(m, "tool_calls", None))
+            _shown(by_id[old.id])
+            for old in messages
+            if old.id in by_id
+            and (by_id[old.id].content, getattr(by_id[old.id], "tool_calls", None))
             != (old.content, getattr(old, "tool_calls", None))
         ]
-        said = f"(calls {waiting} waiting)"
         if lost or changed:
             raise Wrong(
                 f"{said} the agent may go on, but the history lost or changed "
                 f"{', '.join(lost + changed)}: the model no longer sees what it asked.",
                 "Keep every message as it is: add what the history lacks.",
+            )
+        order = [i for i in _ids(repaired) if i in set(_ids(messages))]
+        if order != _ids(messages):
+            raise Wrong(
+                f"{said} every message is there, but some moved: the history's ids went "
+                f"from {_ids(messages)} to {_said(order)} (the answers aside).",
+                "Keep every message as it is, in its place: add what the history lacks.",
+            )
+        asked_at = {
+            call["id"]: place
+            for place, m in enumerate(repaired)
+            for call in getattr(m, "tool_calls", None) or []
+        }
+        early = [
+            m.tool_call_id
+            for place, m in enumerate(repaired)
+            if m.type == "tool" and asked_at.get(m.tool_call_id, -1) > place
+        ]
+        if early:
+            raise Wrong(
+                f"{said} the answer to {early[0]!r} comes before the call it answers.",
+                "An answer goes after the AIMessage that made the call: at the end of "
+                "the history, or right after that message.",
             )
         still = unanswered_calls(repaired)
         if still and not update:

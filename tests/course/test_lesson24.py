@@ -314,7 +314,7 @@ def test_keep_recent_passes_on_the_solution_and_on_the_other_ways_to_delete():
 
     def kept(messages, n):
         others = [m for m in messages if m.type != "system"]
-        return [m for m in messages if m.type == "system"] + others[-n:]
+        return [m for m in messages if m.type == "system"] + others[max(len(others) - n, 0) :]
 
     assert_passes(
         lesson24.check_keep_recent(
@@ -322,6 +322,63 @@ def test_keep_recent_passes_on_the_solution_and_on_the_other_ways_to_delete():
         )
     )
     assert_passes(lesson24.check_keep_recent(lambda messages, n: Overwrite(kept(messages, n))))
+
+
+def test_keep_recent_keeps_no_other_message_for_n_zero():
+    """``others[:-n]`` drops nothing when n is 0 (``[:-0]`` is ``[:0]``): a history the
+    check tries has n=0, and its own count of what stays is not fooled by ``[-0:]``."""
+
+    def drop_up_to_the_last_n(messages, n):
+        others = [m for m in messages if m.type != "system"]
+        return [RemoveMessage(id=m.id) for m in others[:-n]]
+
+    assert_fails(
+        lesson24.check_keep_recent(drop_up_to_the_last_n),
+        "(5 messages, n=0) trim changed nothing",
+        hint="n may be 0",
+    )
+
+
+def test_keep_recent_that_deletes_from_the_list_it_was_given_fails():
+    """Deleting from ``messages`` itself writes nothing: the run's values show the list
+    shortened (it is the channel's own), but no Update deleted anything, so a saved
+    checkpoint still holds every message."""
+
+    def trim_the_list(messages, n):
+        others = [m for m in messages if m.type != "system"]
+        dropped = {m.id for m in others[:-n]}
+        messages[:] = [m for m in messages if m.id not in dropped]
+        return []
+
+    assert_fails(
+        lesson24.check_keep_recent(trim_the_list),
+        "keep_recent changed the list it was given",
+        hint="Return the deletions",
+    )
+
+
+def test_keep_recent_returning_a_dict_is_told_to_return_the_list():
+    def as_a_dict(messages, n):
+        return {"messages": solutions.keep_recent(messages, n)}
+
+    assert_fails(lesson24.check_keep_recent(as_a_dict), "keep_recent returned a dict", hint="list")
+
+
+def test_keep_recent_that_adds_the_kept_ones_again_with_new_ids_is_told_about_the_ids():
+    """A reset that writes copies without their ids keeps the system message, with a new
+    id: the verdict says the ids changed, not that the system message was deleted."""
+
+    def copies_without_ids(messages, n):
+        others = [m for m in messages if m.type != "system"]
+        kept = [m for m in messages if m.type == "system"] + others[-n:]
+        copies = [m.model_copy(update={"id": None}) for m in kept]
+        return [RemoveMessage(id=REMOVE_ALL_MESSAGES), *copies]
+
+    assert_fails(
+        lesson24.check_keep_recent(copies_without_ids),
+        "the history ends as ['(generated)', '(generated)'",
+        hint="with its id",
+    )
 
 
 def keep_by_writing_them(messages, n):
@@ -364,6 +421,83 @@ def test_keep_recent_wrong_answers(answer, said, hint):
 
 def test_repair_passes_on_the_solution():
     assert_passes(lesson24.check_repair(solutions.repair))
+
+
+def with_answers_after_their_calls(messages):
+    """The history again, each waiting call's answer right after the AIMessage that
+    made it (where OpenAI's API wants it)."""
+    waiting = set(lesson24.unanswered_calls(messages))
+    history = []
+    for message in messages:
+        history.append(message)
+        calls = [call["id"] for call in getattr(message, "tool_calls", [])]
+        history += [ToolMessage("Cancelled.", tool_call_id=c) for c in calls if c in waiting]
+    return history
+
+
+def test_repair_passes_with_the_answers_right_after_their_calls():
+    """A right answer written the other way: the history rewritten with the answers
+    inserted (REMOVE_ALL_MESSAGES first, or an Overwrite), every message kept in order."""
+    assert_passes(
+        lesson24.check_repair(
+            lambda messages: [
+                RemoveMessage(id=REMOVE_ALL_MESSAGES),
+                *with_answers_after_their_calls(messages),
+            ]
+        )
+    )
+    assert_passes(
+        lesson24.check_repair(lambda messages: Overwrite(with_answers_after_their_calls(messages)))
+    )
+
+
+def test_repair_answering_only_some_of_several_waiting_calls_fails():
+    """A history with three calls waiting at once, in two AIMessages."""
+
+    def only_the_first(messages):
+        return [ToolMessage("Cancelled.", tool_call_id=lesson24.unanswered_calls(messages)[0])]
+
+    assert_fails(
+        lesson24.check_repair(only_the_first),
+        "still has calls that nothing answers: ['w-rome', 'w-lima']",
+        hint="Each call",
+    )
+
+
+def test_repair_giving_its_answers_one_id_is_told_that_one_replaces_the_other():
+    def one_id(messages):
+        waiting = lesson24.unanswered_calls(messages)
+        return [ToolMessage("Cancelled.", tool_call_id=c, id="cancelled") for c in waiting]
+
+    assert_fails(
+        lesson24.check_repair(one_id),
+        "3 messages with the id 'cancelled'",
+        hint="an id of its own",
+    )
+
+
+def test_repair_that_moves_a_message_or_answers_before_the_call_fails():
+    """Rewriting the history is fine; changing its order, or putting an answer before
+    its call, is not."""
+
+    def reversed_history(messages):
+        answers = [
+            ToolMessage("Cancelled.", tool_call_id=c) for c in lesson24.unanswered_calls(messages)
+        ]
+        return [RemoveMessage(id=REMOVE_ALL_MESSAGES), *reversed(messages), *answers]
+
+    def answers_first(messages):
+        answers = [
+            ToolMessage("Cancelled.", tool_call_id=c) for c in lesson24.unanswered_calls(messages)
+        ]
+        return [RemoveMessage(id=REMOVE_ALL_MESSAGES), *answers, *messages]
+
+    assert_fails(lesson24.check_repair(reversed_history), "some moved", hint="in its place")
+    assert_fails(
+        lesson24.check_repair(answers_first),
+        "the answer to 'w-bergen' comes before the call it answers",
+        hint="after the AIMessage",
+    )
 
 
 def answer_the_last_calls(messages):
