@@ -123,3 +123,45 @@ def test_appending_to_the_returned_messages_before_the_next_invoke_changes_no_ch
             ]
 
     assert observe(load_graphkit()) == observe(load_langgraph())
+
+
+@pytest.mark.parametrize("writes_it_back", [False, True], ids=["no write", "written back"])
+def test_a_message_signed_in_place_changes_no_earlier_checkpoint(writes_it_back):
+    """Lesson 24's wrong sign: a node adds to the content of the message its state holds
+    (the object the step before wrote), with or without returning it. Each checkpoint
+    of the history keeps the content it had when it was saved, in both libraries'
+    in-memory savers (LangGraph's with ``durability="sync"``: under ``"async"`` it may
+    serialize a checkpoint after the next node has run)."""
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    def observe(lib: Lib) -> list:
+        if lib.name == "langgraph":
+            from langgraph.graph import MessagesState
+        else:
+            from graphkit.graph import MessagesState
+
+        def sign(state: Any) -> dict:
+            state["messages"][-1].content += " (signed)"
+            return {"messages": [state["messages"][-1]]} if writes_it_back else {}
+
+        builder = lib.StateGraph(MessagesState)
+        builder.add_node("bot", lambda state: {"messages": [AIMessage("It left.", id="a")]})
+        builder.add_node("sign", sign)
+        builder.add_node("after", lambda state: {"messages": [AIMessage("Bye.", id="b")]})
+        builder.add_edge(lib.START, "bot").add_edge("bot", "sign").add_edge("sign", "after")
+        with SAVERS["memory"](lib.name) as saver:
+            app = builder.compile(checkpointer=saver)
+            given = {"messages": [HumanMessage("Where?", id="q")]}
+            result = app.invoke(given, THREAD, durability="sync")
+            return [
+                [m.content for m in result["messages"]],
+                *[
+                    (snapshot.metadata["step"], [m.content for m in snapshot.values["messages"]])
+                    for snapshot in app.get_state_history(THREAD)
+                    if snapshot.metadata["step"] >= 0
+                ],
+            ]
+
+    ours = observe(load_graphkit())
+    assert ours == observe(load_langgraph())
+    assert ours[-2] == (1, ["Where?", "It left."])  # (step 1's checkpoint, saved before sign)
