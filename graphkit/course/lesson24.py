@@ -436,8 +436,8 @@ def check_repair(repair: Callable[..., Any]) -> str:
         still = unanswered_calls(repaired)
         if still and not update:
             raise Wrong(
-                f"{said} repair returned nothing to write, so the history still has calls "
-                f"that nothing answers, {still}, and the agent refuses it again.",
+                f"{said} repair returned nothing to write, so nothing answers those calls "
+                "and the agent refuses the history again.",
                 "Give update_state what the history lacks for each waiting call (section 5).",
             )
         if still:
