@@ -38,7 +38,10 @@ def keep_recent(messages: list[Any], n: int) -> list[Any]:
 
 def repair(messages: list[Any]) -> list[Any]:
     """24.3: a ToolMessage for each call that no ToolMessage answers yet, in any
-    AIMessage of the history; every message stays."""
+    AIMessage of the history; every message stays. The answers are appended, which the
+    agent accepts; for OpenAI's API, which wants each answer right after its call, write
+    ``RemoveMessage(id=REMOVE_ALL_MESSAGES)`` and then the history again with each answer
+    after its AIMessage (the check takes both)."""
     answered = {message.tool_call_id for message in messages if message.type == "tool"}
     return [
         ToolMessage("Cancelled: the user moved on.", tool_call_id=call["id"])
