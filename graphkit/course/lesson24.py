@@ -199,7 +199,8 @@ def _kept(history: Sequence[Any], n: int) -> list[Any]:
 
 def _watching(keep_recent: Callable[..., Any]) -> tuple[Callable[..., Any], list, list]:
     """``keep_recent`` as trim calls it, keeping the list it was given before and after
-    the call, and what it returned (a dict named as such is not written)."""
+    the call, and what it returned (None, or a dict named as such, is not written: the
+    check names it)."""
     given: list[list[Any]] = []
     returned: list[Any] = []
 
@@ -208,7 +209,8 @@ def _watching(keep_recent: Callable[..., Any]) -> tuple[Callable[..., Any], list
         returned.append(keep_recent(messages, n))
         given.append(list(messages))
         shape = returned[-1]
-        return [] if isinstance(shape, dict) and "messages" in shape else shape
+        named = shape is None or (isinstance(shape, dict) and "messages" in shape)
+        return [] if named else shape  # (told apart after the run)
 
     return watched, given, returned
 
@@ -233,6 +235,12 @@ def check_keep_recent(keep_recent: Callable[..., Any]) -> str:
                 f"{said} the Update refused trim's write: {str(error).splitlines()[0]}",
                 "Name only messages the history holds.",
             ) from None
+        if returned[0] is None:
+            raise Wrong(
+                f"{said} keep_recent returned None: it has no return, or one that returns nothing.",
+                "Make keep_recent return the list of writes for messages (an empty "
+                "list writes nothing).",
+            )
         if isinstance(returned[0], dict) and "messages" in returned[0]:
             raise Wrong(
                 f"{said} keep_recent returned a dict, {{'messages': ...}}.",
@@ -376,6 +384,11 @@ def check_repair(repair: Callable[..., Any]) -> str:
         messages = agent.get_state(config).values["messages"]
         waiting = unanswered_calls(messages)
         update = repair(list(messages))
+        if update is None:
+            raise Wrong(
+                "repair returned None: it has no return, or one that returns nothing.",
+                "Make repair return the list of messages to write (section 5).",
+            )
         if isinstance(update, dict):
             raise Wrong(
                 f"repair returned a dict, {update!r}.",

@@ -585,3 +585,19 @@ def test_the_exercises_solutions_do_the_same_on_langgraph():
     assert [m.id for m in result[: len(stuck)]] == [m.id for m in stuck]
     assert [m.tool_call_id for m in result if m.type == "tool"] == ["w-bergen", "w-lima"]
     assert result[-1].id == "end"
+
+
+def test_an_answer_that_forgets_to_return_is_told_so():
+    """A function without ``return`` gives None, which add_messages refuses; the verdict
+    names the missing return, not the reducer's words."""
+
+    def keep_recent(messages, n):
+        solutions.keep_recent(messages, n)
+
+    def repair(messages):
+        solutions.repair(messages)
+
+    assert_fails(
+        lesson24.check_keep_recent(keep_recent), "keep_recent returned None", hint="return"
+    )
+    assert_fails(lesson24.check_repair(repair), "repair returned None", hint="return")
