@@ -601,3 +601,45 @@ def test_an_answer_that_forgets_to_return_is_told_so():
         lesson24.check_keep_recent(keep_recent), "keep_recent returned None", hint="return"
     )
     assert_fails(lesson24.check_repair(repair), "repair returned None", hint="return")
+
+
+@pytest.mark.parametrize("library", ["graphkit", "langgraph"])
+def test_the_answer_written_right_after_its_call_reaches_the_model_there(library):
+    """Q4's explanation: REMOVE_ALL_MESSAGES, then the history again with the answer after
+    ``ask-1``, puts it where OpenAI's API wants it, on a stuck thread of either library."""
+    from langchain_core.tools import tool
+
+    from graphkit.prebuilt import ScriptedChatModel
+
+    if library == "langgraph":
+        pytest.importorskip("langgraph")
+        from langgraph.checkpoint.memory import InMemorySaver
+        from langgraph.prebuilt import create_react_agent
+    else:
+        from graphkit import InMemorySaver
+        from graphkit.prebuilt import create_react_agent
+
+    @tool
+    def weather(city: str) -> str:
+        """The weather in a city."""
+        return f"{city}: sunny"
+
+    call = {"name": "weather", "args": {"city": "Oslo"}, "id": "call-1"}
+    ask = AIMessage("", id="ask-1", tool_calls=[call])
+    model = ScriptedChatModel(responses=[ask, AIMessage("Hello again!", id="hello-2")])
+    agent = create_react_agent(
+        model, [weather], checkpointer=InMemorySaver(), interrupt_before=["tools"]
+    )
+    thread = {"configurable": {"thread_id": "chat"}}
+    agent.invoke({"messages": [HumanMessage("Weather in Oslo?", id="u-1")]}, thread)
+    with pytest.raises(ValueError, match="INVALID_CHAT_HISTORY"):
+        agent.invoke({"messages": [HumanMessage("Never mind. Hello!", id="u-2")]}, thread)
+    history = []
+    for message in agent.get_state(thread).values["messages"]:
+        history.append(message)
+        if message.id == "ask-1":
+            history.append(ToolMessage("Cancelled by the user.", tool_call_id="call-1", id="t-1"))
+    agent.update_state(thread, {"messages": [RemoveMessage(id=REMOVE_ALL_MESSAGES), *history]})
+    result = agent.invoke(None, thread)["messages"]
+    assert [m.id for m in result] == ["u-1", "ask-1", "t-1", "u-2", "hello-2"]
+    assert [m.id for m in model.calls[-1]] == ["u-1", "ask-1", "t-1", "u-2"]
