@@ -286,6 +286,17 @@ def test_the_lessons_cells_print_on_langgraph_what_they_print_on_graphkit():
     assert "the replayed reply: You like ['tea', 'cake']" in told
 
 
+def test_q3_shows_no_reply_listing_cake_before_the_guess():
+    """The second turn's reply lists tea and cake: printed above Q3, it gave the replay's
+    answer away. It is printed with the answer instead."""
+    printed = lesson_prints("graphkit")
+    ids = list(printed)
+    before = "".join(printed[cell] for cell in ids[: ids.index("l14-c24") + 1])
+    assert "You like ['tea']; you avoid []." in before  # the first turn's reply
+    assert "cake" not in before
+    assert "the second turn's reply: You like ['tea', 'cake']" in printed["l14-c27"]
+
+
 def test_the_records_show_the_store_operations_by_step():
     names = run_cells("from graphkit.store", "import re", "def chat", "my_", "wednesday")
     rows = names["run"].to_frame("store")[["step", "node", "op", "key", "given", "returned"]]
