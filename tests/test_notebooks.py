@@ -432,7 +432,7 @@ STUB_MUST_NOT_SAY = {
     "lesson22.check_validator": [r"field_validator", r"\bconvert\b", r"step 2", r"ValueError"],
     "lesson22.check_poll_model": [r"Annotated", r"operator\.add", r"= ?\[\]", r"= ?0\b"],
     "lesson23.check_route_test": [r"\b10[01]\b", r"amount.{0,5}:\s*\d"],
-    "lesson23.check_path_test": [r"\{1: \[", r"plan\.nodes", r"\bstep 3\b"],
+    "lesson23.check_path_test": [r"\{2: \[", r"plan\.nodes", r"\bstep [234]\b", r"\[.refund.\]"],
     "lesson23.check_approval_test": [r"resume=", r"['\"]no['\"]", r"ledger.{0,6}==\s*\[\]"],
     "lesson24.check_sign": [r"model_copy", r"same id", r"\bid=", r"RemoveMessage"],
     "lesson24.check_keep_recent": [r"RemoveMessage", r"REMOVE_ALL", r"Overwrite", r"\[-n"],

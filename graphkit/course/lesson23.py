@@ -9,9 +9,9 @@ are the lesson's refund desk, built here again (graphkit's runtime, a new
 
 - ``check_route_test(test_route)``: ``test_route(route)`` on ``route_ticket`` and on
   routers off by one at the limit, or reading the amount before the category.
-- ``check_path_test(test_refund_path)``: ``test_refund_path(app)`` on desks whose small
-  refund ends in the same state by another path (a node twice, a node a step late, a
-  node that never runs).
+- ``check_path_test(test_refund_path)``: ``test_refund_path(app)`` on desks whose
+  approved big refund ends in the same state by another path (a node twice, while the
+  desk waits or once approved; a node that never runs), and whose small refund is right.
 - ``check_approval_test(test_approval)``: ``test_approval(app)`` on desks whose approval
   never pauses, ignores the answer, refuses a yes, or books a refused refund.
 
@@ -66,16 +66,17 @@ def route_ticket(state: Ticket) -> str:
     return "approve" if state["amount"] > LIMIT else "refund"
 
 
+def _closing_while_waiting(state: Ticket) -> Any:
+    way = route_ticket(state)
+    return ["approve", "close"] if way == "approve" else way
+
+
 def _classify(state: Ticket) -> dict[str, Any]:
     return {"category": "refund" if "refund" in state["text"].lower() else "question"}
 
 
 def _refund(state: Ticket) -> dict[str, Any]:
     return {"reply": f"Refunded {state['amount']} euros."}
-
-
-def _refund_and_book(state: Ticket) -> dict[str, Any]:
-    return {"reply": f"Refunded {state['amount']} euros.", "ledger": [state["amount"]]}
 
 
 def _book(state: Ticket) -> dict[str, Any]:
@@ -96,6 +97,8 @@ def _approve(bug: str | None, interrupt: Callable[[Any], Any]) -> Callable[[Tick
             return {"approved": True}
         said = interrupt(f"Refund {state['amount']} euros?")
         approved = {"ignores the answer": True, "refuses a yes": False}.get(bug, said == "yes")
+        if approved and bug == "replies in approve":
+            return {"approved": True, "reply": f"Refunded {state['amount']} euros."}
         if approved:
             return {"approved": True}
         return {"approved": False, "reply": "Your refund was refused."}
@@ -106,7 +109,10 @@ def _approve(bug: str | None, interrupt: Callable[[Any], Any]) -> Callable[[Tick
 def _after_approval(bug: str | None) -> Callable[[Ticket], Any]:
     def after_approval(state: Ticket) -> Any:
         if state["approved"]:
-            return "refund"
+            return {
+                "closes on approval": ["refund", "close"],
+                "replies in approve": ["book", "close"],
+            }.get(bug, "refund")
         return ["book", "close"] if bug == "books a refusal" else "close"
 
     return after_approval
@@ -121,24 +127,22 @@ def wire(builder: Any, bug: str | None = None, interrupt: Any = None) -> Any:
     for name, node in (
         ("classify", _classify),
         ("approve", _approve(bug, interrupt)),
-        ("refund", _refund_and_book if bug == "book in refund" else _refund),
+        ("refund", _refund),
         ("book", _book),
         ("answer", _answer),
         ("close", _close),
     ):
         builder.add_node(name, node)
     builder.add_edge("__start__", "classify")
-    builder.add_conditional_edges("classify", route_ticket, ["answer", "approve", "refund"])
+    if bug == "closes while waiting":
+        builder.add_conditional_edges(
+            "classify", _closing_while_waiting, ["answer", "approve", "refund", "close"]
+        )
+    else:
+        builder.add_conditional_edges("classify", route_ticket, ["answer", "approve", "refund"])
     builder.add_conditional_edges("approve", _after_approval(bug), ["refund", "book", "close"])
-    after_refund = {
-        None: [("refund", "book"), ("refund", "close")],
-        "close twice": [("refund", "book"), ("refund", "close"), ("book", "close")],
-        "book a step late": [("refund", "close"), ("close", "book")],
-        "close a step late": [("refund", "book"), ("book", "close")],
-        "book in refund": [("refund", "close")],
-    }.get(bug, [("refund", "book"), ("refund", "close")])
-    for source, target in after_refund:
-        builder.add_edge(source, target)
+    builder.add_edge("refund", "book")
+    builder.add_edge("refund", "close")
     builder.add_edge("answer", "close")
     builder.add_edge("close", "__end__")
     return builder
@@ -286,31 +290,54 @@ def check_route_test(test_route: Callable[[Any], Any]) -> str:
     )
 
 
-# -- 23.2 · the path of a small refund ------------------------------------------------------------
+# -- 23.2 · the path of an approved refund -------------------------------------------------------
 
 PATH_BUGS = {
-    "close twice": "runs close twice",
-    "book a step late": "books the refund a step after closing the ticket",
-    "close a step late": "closes the ticket a step after booking the refund",
-    "book in refund": "books the refund in refund itself, and never runs book",
+    "closes while waiting": "closes the ticket while it waits for the human, and again after "
+    "the refund",
+    "closes on approval": "closes the ticket as soon as the refund is approved, and again after "
+    "the refund",
+    "replies in approve": "writes the refund's reply in approve itself, and never runs refund",
 }
 
 
-@exercise("23.2 · The path of a small refund")
+def _approved(app: Any) -> bool:
+    """Whether a test got a big refund approved on ``app``: a checkpoint of one of its
+    threads holds ``approved``, which only the resumed ``approve`` writes."""
+    return any(
+        "approved" in saved.checkpoint.channel_values for saved in app.checkpointer.list(None)
+    )
+
+
+@exercise("23.2 · The path of an approved refund")
 def check_path_test(test_refund_path: Callable[[Any], Any]) -> str:
     """``test_refund_path(app)`` must pass on the lesson's desk and fail on each desk of
-    ``PATH_BUGS``, whose small refund ends in the same state by another path."""
-    bugs = {bug: lambda bug=bug: build_desk(bug) for bug in PATH_BUGS}
+    ``PATH_BUGS``, whose approved big refund ends in the same state by another path (their
+    small refund takes the right one)."""
+    wrongs: list[Any] = []
+
+    def build_wrong(bug: str) -> Any:
+        wrongs.append(build_desk(bug))
+        return wrongs[-1]
+
+    bugs = {bug: lambda bug=bug: build_wrong(bug) for bug in PATH_BUGS}
     missed = _judge(test_refund_path, "desk", build_desk, bugs, PATH_BUGS)
+    if missed and not any(map(_approved, wrongs)):
+        raise Wrong(
+            _let_through("desk", missed, PATH_BUGS),
+            "These desks differ only once a human approves a big refund, and your test "
+            'approved none: run a refund over the limit, then resume it with "yes".',
+        )
     if missed:
         raise Wrong(
             _let_through("desk", missed, PATH_BUGS, ", and ends the refund in the right state"),
-            "The state cannot tell these desks apart; the run's records can: which nodes "
-            "each superstep ran (section 4).",
+            "The state cannot tell these desks apart; the run's records can: which nodes each "
+            "superstep ran, in the run that pauses and in the one that resumes (sections 4 "
+            "and 5).",
         )
     return (
         f"Your test failed on each of {len(PATH_BUGS)} desks that reach the right state by "
-        "another path: a node run twice, a node a step late, a node that never runs."
+        "another path once the refund is approved: a node run twice, a node that never runs."
     )
 
 

@@ -18,7 +18,6 @@ from graphkit.types import Command
 
 __all__ = ["test_approval", "test_refund_path", "test_route"]
 
-SMALL_REFUND = {"text": "Please refund my order", "amount": 30}
 BIG_REFUND = {"text": "Refund my TV", "amount": 300}
 
 
@@ -39,9 +38,13 @@ def test_route(route: Any) -> None:
 
 
 def test_refund_path(app: Any) -> None:
-    """23.2: the nodes of each superstep, not only the state at the end."""
-    run = trace(app, SMALL_REFUND, _thread("23.2"))
-    assert _path(run) == {1: ["classify"], 2: ["refund"], 3: ["book", "close"]}, _path(run)
+    """23.2: the nodes of each superstep, in the run that pauses and in the resume."""
+    config = _thread("23.2")
+    paused = trace(app, BIG_REFUND, config)
+    assert _path(paused) == {1: ["classify"], 2: ["approve"]}, _path(paused)
+    resumed = trace(app, Command(resume="yes"), config)
+    right = {2: ["approve"], 3: ["refund"], 4: ["book", "close"]}
+    assert _path(resumed) == right, _path(resumed)
 
 
 def test_approval(app: Any) -> None:
