@@ -189,7 +189,8 @@ def check_lost_at(lost_at: Any) -> str:
             said = f"On {what}, lost_at(run, {key!r}) returned {_said(got)}"
             if shape := _shape(got):
                 raise Wrong(f"{said}. {shape.message}", shape.hint)
-            raise Wrong(f"{said}, but {_lost_why(run, key, got, expected)}.", _lost_hint(expected))
+            why, hint = _lost_why(run, key, got, expected)
+            raise Wrong(f"{said}, but {why}.", hint)
     return (
         "On every thread, lost_at found the first Update that took an item out of the key, "
         "and who wrote it (a node, or update_state's __update__), and None where nothing "
@@ -247,32 +248,35 @@ def _shape(got: Any) -> Wrong | None:
     return None
 
 
-def _lost_why(run: Any, key: str, got: Any, expected: Any) -> str:
-    """What is wrong with ``got``, said without the expected answer."""
+def _lost_why(run: Any, key: str, got: Any, expected: Any) -> tuple[str, str]:
+    """What is wrong with ``got``, said without the expected answer, and a hint that
+    points at that first mistake (not at the whole of ``lost_at``)."""
     if expected is None:
-        return f"no step took an item out of {key}"
-    if got is None:
-        return f"a step's Update took an item out of {key}"
-    if not (isinstance(got, tuple) and len(got) == 2):
-        return "the answer is a pair: a step's number and a node's name"
-    step, node = got
-    if not isinstance(step, int) or not _removed(run, step, key):
-        return f"step {step}'s Update took nothing out of {key}"
-    if step != expected[0]:
-        return f"an earlier step already took an item out of {key}"
-    return f"in step {step}, {key} was written by {_writer_at(run, step, key)}, not {node!r}"
-
-
-def _lost_hint(expected: Any) -> str:
-    if expected is None:
-        return (
+        return f"no step took an item out of {key}", (
             "A change is not a loss: an item is lost when the value after a step lacks "
             "something the value before it held."
         )
-    return (
-        "Walk through the run's steps in order and compare what each Update did to the "
-        "key, before and after. The first step whose value after lacks something its "
-        "value before held is the one, and the change says who wrote it."
+    if got is None:
+        return f"a step's Update took an item out of {key}", (
+            f"Look at each step's change of {key}, its before and its after: in one of "
+            "them, the value after lacks something its value before held."
+        )
+    if not (isinstance(got, tuple) and len(got) == 2):
+        return "the answer is a pair: a step's number and a node's name", (
+            "Return a pair, (step, node), or None when no step took an item out."
+        )
+    step, node = got
+    if not isinstance(step, int) or not _removed(run, step, key):
+        return f"step {step}'s Update took nothing out of {key}", (
+            f"An item is lost when after lacks something before held: compare before with "
+            f"after in step {step}'s change of {key}."
+        )
+    if step != expected[0]:
+        return f"an earlier step already took an item out of {key}", (
+            "Return the first step that took an item out, not a later one."
+        )
+    return f"in step {step}, {key} was written by {_writer_at(run, step, key)}, not {node!r}", (
+        "The step's change of the key names who wrote it: its writers."
     )
 
 

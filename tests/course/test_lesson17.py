@@ -131,7 +131,13 @@ def test_from_langgraph_records_agree_with_the_thread(lesson):
 
 def test_the_notebooks_stubs_fail_their_checks():
     _, names = run_lesson(until="lesson17.check_last_writer")
-    assert_fails(lesson17.check_lost_at(names["lost_at"]), "returned None, but a step's Update")
+    verdict = assert_fails(
+        lesson17.check_lost_at(names["lost_at"]),
+        "returned None, but a step's Update",
+        hint="each step's change of sources, its before and its after",
+    )
+    # a hint points at what the stub missed (a loss), it does not spell out lost_at
+    assert "first" not in verdict.hint and "who wrote" not in verdict.hint
     assert_fails(lesson17.check_fixed_app(names["build_fixed"]), "turned ['wiki/owls'] into")
     assert_fails(lesson17.check_last_writer(names["last_writer"]), "returned None, but a step")
 
@@ -175,10 +181,14 @@ def _last_loss(run, key):
             "A change is not a loss",
         ),
         (_any_change_without_growth, "returned (0, '__start__'), but no step", "not a loss"),
-        (_last_loss, "an earlier step already took an item out", "The first step"),
-        (lambda run, key: (4, "agent"), "sources was written by tools, not 'agent'", "who wrote"),
-        (lambda run, key: 4, "the answer is a pair", "Walk through"),
-        (lambda run, key: (2, "tools"), "step 2's Update took nothing out of sources", "Walk"),
+        (_last_loss, "an earlier step already took an item out", "the first step that"),
+        (lambda run, key: (4, "agent"), "sources was written by tools, not 'agent'", "writers"),
+        (lambda run, key: 4, "the answer is a pair", "Return a pair"),
+        (
+            lambda run, key: (2, "tools"),
+            "step 2's Update took nothing out of sources",
+            "compare before with after in step 2's change",
+        ),
     ],
 )
 def test_lost_at_wrong_answers(answer, said, hint):
