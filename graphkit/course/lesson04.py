@@ -74,12 +74,32 @@ def check_router(builder: Any) -> str:
             "then returns the keys, e.g. 'money', not node names.",
         )
     for message, expected in _TICKETS:
+        _end_unmapped(branches.values(), message)
         run = trace(app, {"message": message})
         _check_ticket(app, run, message, expected)
     return (
         f"All {len(_TICKETS)} tickets went the right way: triage's router decided in step 1's "
         "Execute, step 1's Update wrote branch:to:<node>, and the node ran at step 2."
     )
+
+
+def _end_unmapped(branches: Any, message: str) -> None:
+    """A router that returns END for ``message`` through a path map with no key for it.
+    The run fails with a KeyError of '__end__', a name the learner never wrote (LangGraph
+    raises the same); any other missing key is said well by the runtime itself."""
+    for branch in branches:
+        try:
+            returned = branch.path({"message": message, "handled_by": ["triage"]})
+        except Exception:  # (a router that fails fails in the run too, and is told so)
+            continue
+        if returned == END and branch.path_map and END not in branch.path_map:
+            raise Wrong(
+                f"For message {message!r}, your router returned END, which is not a key of "
+                f"your path map {sorted(branch.path_map)}: the run stopped with a KeyError "
+                "in step 1.",
+                "With a path map, the router returns its keys, for END too: add a key "
+                "that maps to it, e.g. 'done': END, and return 'done'.",
+            )
 
 
 def _check_ticket(app: Any, run: Any, message: str, expected: str | None) -> None:

@@ -82,6 +82,22 @@ def test_router_fails_on_a_key_missing_from_the_path_map_without_raising():
     assert verdict.hint == ""  # the message says the fix: "Run it yourself..." added nothing
 
 
+def test_router_returning_end_missing_from_the_path_map_gets_a_hint():
+    """The runtime says '__end__' is not a key (LangGraph raises KeyError '__end__' too),
+    a name the learner never wrote; the exercises' intro promises a hint."""
+
+    def route(state) -> str:
+        return no_end_route(state) if state["message"] else END
+
+    verdict = lesson04.check_router(triage_graph(route, STUB_MAP))
+    assert not verdict
+    assert verdict.message == (
+        "For message '', your router returned END, which is not a key of your path map "
+        "['crash', 'money', 'other']: the run stopped with a KeyError in step 1."
+    )
+    assert "END too" in verdict.hint and "'done': END" in verdict.hint
+
+
 def test_router_mapping_a_key_to_none_names_the_key_and_points_at_end():
     # A learner writes 'empty': None for "nowhere"; the runtime said "maps to unknown
     # node None; ... add_node(None, ...)".
