@@ -247,11 +247,29 @@ def check_fallback(handler: Callable[..., Any]) -> str:
             f"{show(answer, 60)}, not {EXPECTED_ANSWER!r}.",
             "Let cached_price write the price, and reply answer from it: route, do not write.",
         )
+    _leaves_the_price(run)
     _same_for_another_symbol(handler)
     return (
         "live_price failed at step 1; your handler ran in that same step and sent the run to "
         f"cached_price (step {ran[0]}), then reply answered {EXPECTED_ANSWER!r}."
     )
+
+
+def _leaves_the_price(run: Any) -> None:
+    """The handler routes and leaves ``price`` to ``cached_price``, as the exercise asks:
+    a price it wrote is in the state for a step, then ``cached_price`` writes over it, so
+    the answer alone cannot show it."""
+    for superstep in run.steps:
+        change = superstep.update.change("price") if superstep.update else None
+        if change is not None and "__error_handler__live_price" in change.writers:
+            raise Wrong(
+                f"Your handler wrote price ({show(change.after, 40)}) at step "
+                f"{superstep.step}, and cached_price wrote over it at step "
+                f"{superstep.step + 1}: the answer is right, but for one step the state held "
+                "a price nobody fetched, and price has two writers.",
+                "Leave price out of the handler's update: cached_price writes it. The "
+                "handler only decides where the run goes (its update may add to log).",
+            )
 
 
 def _same_for_another_symbol(handler: Callable[..., Any]) -> None:

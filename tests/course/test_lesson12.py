@@ -101,6 +101,22 @@ def test_fallback():
     assert_fails(lesson12.check_fallback(for_acme_only), "asked for GLOBEX", hint="symbol")
 
 
+def test_fallback_that_writes_the_price_too_is_told_to_leave_it_to_cached_price():
+    """12.2 says to leave the price to cached_price. A handler that writes one passed: its
+    price lasts one step, and cached_price writes over it (on LangGraph too: see
+    ``test_a_handlers_price_is_written_over_by_cached_price``)."""
+
+    def also_prices(state, error: NodeError):
+        return Command(goto="cached_price", update={"price": "unavailable"})
+
+    assert_fails(
+        lesson12.check_fallback(also_prices),
+        "Your handler wrote price ('unavailable') at step 1, and cached_price wrote over it "
+        "at step 2",
+        hint="Leave price out of the handler's update",
+    )
+
+
 def test_resume_prediction():
     assert_passes(lesson12.check_resume_prediction(solutions.WILL_RUN))
     assert_passes(lesson12.check_resume_prediction(sorted(solutions.WILL_RUN)))
@@ -340,6 +356,18 @@ def test_the_exercises_graphs_agree(lib):
     fail["on"], before = False, Counter(calls)
     app.invoke(None, config)
     assert {n for n in calls if calls[n] > before[n]} == solutions.WILL_RUN
+
+
+def test_a_handlers_price_is_written_over_by_cached_price(lib):
+    """What 12.2's verdict says of a handler that writes the price too, on both."""
+
+    def also_prices(state, error):
+        return lib.Command(goto="cached_price", update={"price": "unavailable"})
+
+    also_prices.__annotations__ = {"error": lib.errors.NodeError}
+    app = lesson12.quote_graph(also_prices, lib=lib)
+    prices = [c.get("price") for c in app.stream({"symbol": "ACME"}, stream_mode="values")]
+    assert prices == [None, "unavailable", "41.50 (yesterday's close)", "41.50 (yesterday's close)"]
 
 
 class SiblingsFirst(dict):
