@@ -179,9 +179,19 @@ def check_budget(spend: Any) -> str:
     for name, amount in (("a", 30), ("b", 5), ("a", 50), ("b", 15), ("a", 40)):
         first, previous = spent[name] == 0, _previous_of(app, threads[name])
         spent[name] += amount
-        run = trace(app, amount, threads[name])
-        got, saved = run.values.get("__end__"), _previous_of(app, threads[name])
         where = f"thread {name}, spending {amount} after {spent[name] - amount}"
+        try:
+            run = trace(app, amount, threads[name])
+        except Wrong as failed:  # (trace's, naming the step: its cause is the body's error)
+            error = failed.__cause__
+            if not (first and isinstance(error, TypeError) and "NoneType" in str(error)):
+                raise
+            raise Wrong(
+                f"On a new thread ({where}) spend raised TypeError: {error}: on a thread's "
+                "first call previous is None.",
+                "Treat a previous of None as nothing spent yet.",
+            ) from None
+        got, saved = run.values.get("__end__"), _previous_of(app, threads[name])
         if got != BUDGET - spent[name] and first and got == BUDGET - sum(spent.values()):
             raise Wrong(
                 f"On a new thread ({where}) spend returned {got!r}, not "

@@ -172,7 +172,12 @@ def test_budget_forgetting_none_and_no_checkpointer():
         total = previous + amount
         return entrypoint.final(value=100 - total, save=total)
 
-    assert_fails(lesson13.check_budget(spend), "TypeError")
+    assert_fails(
+        lesson13.check_budget(spend),
+        "On a new thread (thread a, spending 30 after 0) spend raised TypeError: unsupported "
+        "operand type(s) for +: 'NoneType' and 'int': on a thread's first call previous is None.",
+        hint="Treat a previous of None as nothing spent yet",
+    )
 
     @entrypoint()
     def forgetful(amount, previous=None):
