@@ -95,8 +95,8 @@ def default_cache_key(*args: Any, **kwargs: Any) -> bytes:
     except Exception as error:
         raise TypeError(
             f"The default cache key cannot write the node's input ({error}). Give the "
-            "node a key function that returns a str or bytes, e.g. "
-            "CachePolicy(key_func=lambda state: str(state['question']))."
+            "node a key function that returns a str or bytes, "
+            f"{_key_example(args[0] if args else None, 'CachePolicy(', ')')}."
         ) from error
 
 
@@ -122,17 +122,25 @@ def _freeze(value: Any, depth: int = 10) -> Any:
     return value
 
 
-def hash_key(made: Any, node: str) -> str:
-    """The cache key for what a key function returned: a hex digest of its bytes."""
+def hash_key(made: Any, node: str, given: Any = None) -> str:
+    """The cache key for what a key function returned: a hex digest of its bytes
+    (``given``: what the key function was given, for the error's example)."""
     if isinstance(made, str):
         made = made.encode()
     if not isinstance(made, (bytes, bytearray)):
         raise TypeError(
             f"Node {node!r}: its CachePolicy.key_func returned {type(made).__name__}; "
-            "a cache key must be a str or bytes. Return one, e.g. key_func=lambda state: "
-            "str(state['question'])."
+            f"a cache key must be a str or bytes. Return one, {_key_example(given)}."
         )
     return hashlib.blake2b(bytes(made), digest_size=16).hexdigest()
+
+
+def _key_example(given: Any, before: str = "", after: str = "") -> str:
+    """An example key function, reading a field of ``given`` when it is a state (a
+    mapping): a field named whatever the state would not be there to read."""
+    if isinstance(given, Mapping) and given and isinstance(field := next(iter(given)), str):
+        return f"e.g. {before}key_func=lambda state: str(state[{field!r}]){after}"
+    return "e.g. by wrapping what it returns in str()"
 
 
 def node_namespace(node: str, action: Any) -> Namespace:

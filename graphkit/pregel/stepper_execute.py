@@ -209,7 +209,10 @@ def task_cache_keys(
                 note = f"While making the cache key of node {task.node!r} (step {task.step})"
                 error.add_note(note)
                 raise
-            keys[task.id] = ((node.cache_namespace, hash_key(made, task.node)), policy.ttl)
+            keys[task.id] = (
+                (node.cache_namespace, hash_key(made, task.node, task.input)),
+                policy.ttl,
+            )
     return keys
 
 

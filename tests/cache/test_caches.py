@@ -103,6 +103,18 @@ def test_the_default_key_says_how_to_fix_an_input_it_cannot_write():
         default_cache_key({"a": object()})
 
 
+def test_a_keys_example_names_a_field_of_the_input_it_was_given():
+    """The fix's example names a field the state has ('question' was named whatever the
+    state); with no state to read, it names none."""
+    with pytest.raises(TypeError, match=r"e\.g\. key_func=lambda state: str\(state\['text'\]\)"):
+        hash_key(("hi", "fr"), "translate", {"text": "hi", "language": "fr"})
+    with pytest.raises(TypeError) as raised:
+        hash_key(("hi", "fr"), "translate")
+    assert "state[" not in str(raised.value) and "str()" in str(raised.value)
+    with pytest.raises(TypeError, match=r"str\(state\['a'\]\)"):
+        default_cache_key({"a": object()})
+
+
 def test_keys_hash_text_or_bytes_alike():
     assert hash_key("abc", "a") == hash_key(b"abc", "a")
     assert len(hash_key("abc", "a")) == 32

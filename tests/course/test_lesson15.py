@@ -145,6 +145,13 @@ def test_cache_key_wrong_answers(key_func, said, hint):
     assert_fails(lesson15.check_cache_key(key_func), said, hint=hint)
 
 
+def test_cache_key_returning_a_tuple_is_shown_a_key_of_its_own_state():
+    """The runtime's example named state['question'], a key Request lacks."""
+    verdict = lesson15.check_cache_key(lambda state: (state["text"], state["language"]))
+    assert_fails(verdict, "returned tuple; a cache key must be a str or bytes")
+    assert "question" not in verdict.message and "str(state['text'])" in verdict.message
+
+
 # (each check varies what a hard-coded answer would key on)
 
 
