@@ -177,6 +177,11 @@ def _look_up_tool() -> Any:
     return look_up
 
 
+HANDOFF_CALL = "c2"
+"""The id of the researcher's call to ``transfer_to_writer``: a ToolMessage answering it
+is the handoff's own, made by the learner's tool."""
+
+
 def swarm_graph(transfer_to_writer: Any, topic: str = "owls") -> tuple[Any, Any]:
     """A parent graph of two agents, ``researcher`` (looks ``topic`` up, then calls
     ``transfer_to_writer``) and ``writer``, each a ``create_react_agent`` subgraph; and
@@ -188,7 +193,9 @@ def swarm_graph(transfer_to_writer: Any, topic: str = "owls") -> tuple[Any, Any]
     researcher_model = ScriptedChatModel(
         responses=[
             AIMessage("", tool_calls=[{"name": "look_up", "args": {"topic": topic}, "id": "c1"}]),
-            AIMessage("", tool_calls=[{"name": "transfer_to_writer", "args": {}, "id": "c2"}]),
+            AIMessage(
+                "", tool_calls=[{"name": "transfer_to_writer", "args": {}, "id": HANDOFF_CALL}]
+            ),
             "(the researcher kept the conversation: no handoff)",
         ]
     )
@@ -252,12 +259,23 @@ def check_handoff(transfer_to_writer: Any) -> str:
             f"messages were {_kinds(given)}"
         )
         chatter = [m for m in given if m.type == "tool" or getattr(m, "tool_calls", None)]
-        if chatter:
+        replies = [m for m in chatter if getattr(m, "tool_call_id", None) == HANDOFF_CALL]
+        steps = len(chatter) - len(replies)
+        if steps:
+            also = f", and {len(replies)} the ToolMessage your tool made" if replies else ""
             raise Wrong(
-                f"{where}: {len(chatter)} of them tool calls or tool results, the "
-                "researcher's own steps.",
+                f"{where}: {steps} of them the researcher's own steps (its tool calls and "
+                f"their results){also}.",
                 "Hand over what the writer needs, in messages you make: the question, and "
                 "what was found in the words of an AIMessage.",
+            )
+        if replies:
+            raise Wrong(
+                f"{where}: the ToolMessage is the one your tool made, answering the "
+                "researcher's call to transfer_to_writer, a call the parent's messages do "
+                "not hold.",
+                "The writer needs no reply to a call it never saw: hand it what was found "
+                "in the words of an AIMessage.",
             )
         found = _look_up_tool().invoke({"topic": topic})
         if not any(m.type == "ai" and found in str(m.content) for m in given):

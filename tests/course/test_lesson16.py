@@ -297,10 +297,17 @@ def handoff(update_of, parent=True):
     [
         (
             lambda s, m: {"messages": [*s["messages"], m]},
-            "4 of them tool calls",
+            "3 of them the researcher's own steps (its tool calls and their results), and 1 "
+            "the ToolMessage your tool made",
             "messages you make",
         ),
-        (lambda s, m: {"messages": [m]}, "1 of them tool calls", "messages you make"),
+        (  # (the learner's own ToolMessage, not one of the researcher's steps)
+            lambda s, m: {"messages": [m]},
+            'the parent\'s messages were [human: "a poem about owls", tool: "Transferred."]: '
+            "the ToolMessage is the one your tool made, answering the researcher's call to "
+            "transfer_to_writer, a call the parent's messages do not hold.",
+            "an AIMessage",
+        ),
         (lambda s, m: {"messages": s["messages"]}, "raised ValueError in step 2", "ToolMessage"),
         (  # (the findings said twice: "one AIMessage")
             lambda s, m: {"messages": [AIMessage(s["messages"][2].content) for _ in "ab"]},
