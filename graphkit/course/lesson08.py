@@ -12,7 +12,10 @@ True
 
 from __future__ import annotations
 
+import ast
+import inspect
 import operator
+import textwrap
 from collections import Counter
 from collections.abc import Callable
 from typing import Annotated, Any, TypedDict
@@ -105,6 +108,23 @@ def _thread(name: str) -> dict[str, Any]:
 # -- 8.1 --------------------------------------------------------------------------------
 
 
+def _catches_interrupt(approve: Callable[..., Any]) -> bool:
+    """Whether ``approve``'s source calls ``interrupt`` inside a ``try`` with a handler
+    (False when the source cannot be read)."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(approve)))
+    except (OSError, TypeError, SyntaxError):
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try) and node.handlers:
+            for inner in (n for statement in node.body for n in ast.walk(statement)):
+                function = getattr(inner, "func", None)
+                name = getattr(function, "id", None) or getattr(function, "attr", None)
+                if isinstance(inner, ast.Call) and name == "interrupt":
+                    return True
+    return False
+
+
 @exercise("8.1 · An approval node")
 def check_approval(approve: Callable[[Mail], Any]) -> str:
     """``approve(state)`` must pause the run with ``interrupt(...)``, showing the draft
@@ -122,11 +142,16 @@ def check_approval(approve: Callable[[Mail], Any]) -> str:
             body = paused.values.get("body", "")
             if not paused.interrupts:
                 outbox = paused.values.get("outbox")
+                caught = (
+                    " It pauses the run by raising: your try/except around it catches the pause."
+                    if _catches_interrupt(approve)
+                    else ""
+                )
                 raise Wrong(
                     f"(mail to {name}) the run never paused: approve returned without "
                     f"asking and the run ended with next {paused.next} and outbox {outbox}.",
-                    "Call interrupt(...) inside approve; what it returns is the human's answer. "
-                    "(It pauses the run by raising: a try/except around it catches the pause.)",
+                    "Call interrupt(...) inside approve; what it returns is the human's "
+                    f"answer.{caught}",
                 )
             asked = paused.interrupts[0].value
             if body not in str(asked):

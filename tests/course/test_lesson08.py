@@ -27,6 +27,7 @@ def test_approval_stub_never_pauses():
     verdict = lesson08.check_approval(approve)
     assert not verdict
     assert "never paused" in verdict.message and "interrupt(" in verdict.hint
+    assert "try" not in verdict.hint  # (the stub catches nothing: off the point)
 
 
 def test_approval_catching_the_pause_names_the_try():
