@@ -176,7 +176,11 @@ def _command_edges(builder: Any, names: set[str]) -> list[Edge]:
         labels = destinations if isinstance(destinations, Mapping) else {}
         for target in destinations:
             if target in names or target == END:
-                edges.append(Edge(node, target, "command", labels.get(target) or GOTO))
+                # (a label that repeats the target's name is none, as a path_map key's)
+                label = labels.get(target)
+                edges.append(
+                    Edge(node, target, "command", GOTO if label in (None, "", target) else label)
+                )
     return edges
 
 

@@ -5,7 +5,7 @@ LangGraph's ``get_graph().edges``, ``trigger_to_nodes`` is LangGraph's index, an
 
 import importlib
 import importlib.util
-from typing import Any, TypedDict
+from typing import Any, Literal, TypedDict
 
 import pytest
 
@@ -129,3 +129,58 @@ def test_several_keys_for_one_target_are_joined_where_langgraph_keeps_the_first(
         return next(edge[2] for edge in edges if edge[:2] == ("a", "b"))
 
     assert (label("graphkit"), label("langgraph")) == (", ".join(path_map), "again")
+
+
+def test_a_destination_labelled_with_its_own_name_is_drawn_unlabelled() -> None:
+    """``destinations={"b": "b", "c": "to c"}``: a label that repeats its target's name
+    says nothing the arrow does not, so the edge's data is None, as a path_map key that
+    repeats it; the other edge keeps its label (and graphkit draws ``goto`` on it)."""
+
+    def drawn(library: str) -> list[tuple[Any, ...]]:
+        graph = importlib.import_module(f"{library}.graph")
+        types = importlib.import_module(f"{library}.types")
+        builder = graph.StateGraph(State)
+        builder.add_node(
+            "a", lambda state: types.Command(goto="b"), destinations={"b": "b", "c": "to c"}
+        )
+        builder.add_node("b", lambda state: {})
+        builder.add_node("c", lambda state: {})
+        builder.add_edge(graph.START, "a")
+        app = builder.compile()
+        return sorted(tuple(edge) for edge in app.get_graph().edges if edge[0] == "a")
+
+    assert (
+        drawn("graphkit")
+        == drawn("langgraph")
+        == [("a", "b", None, True), ("a", "c", "to c", True)]
+    )
+
+
+def _list_router(state: State) -> list[Literal["b", "c"]]:
+    return ["b", "c"]
+
+
+def test_a_list_of_literals_is_drawn_where_langgraph_draws_end() -> None:
+    """docs/drawing.md, on purpose: graphkit reads the names inside ``list[Literal[...]]``
+    and draws an edge to each; LangGraph reads only a bare ``Literal`` and draws this
+    router as one without a path_map: a plain edge to END, and none from b or c."""
+
+    def drawn(library: str) -> list[tuple[Any, ...]]:
+        graph = importlib.import_module(f"{library}.graph")
+        builder = graph.StateGraph(State)
+        for name in ("a", "b", "c"):
+            builder.add_node(name, lambda state: {})
+        builder.add_edge(graph.START, "a")
+        builder.add_conditional_edges("a", _list_router)
+        builder.add_edge("b", graph.END)
+        builder.add_edge("c", graph.END)
+        return sorted(tuple(edge) for edge in builder.compile().get_graph().edges)
+
+    assert drawn("graphkit") == [
+        ("__start__", "a", None, False),
+        ("a", "b", None, True),
+        ("a", "c", None, True),
+        ("b", "__end__", None, False),
+        ("c", "__end__", None, False),
+    ]
+    assert drawn("langgraph") == [("__start__", "a", None, False), ("a", "__end__", None, False)]

@@ -107,7 +107,7 @@ def route_anything(state):
     [
         (route_literal, ["b", END]),
         (route_list, ["a", "b"]),  # a name that is no node gets no edge: the run drops it
-        (route_anything, ["a", "b", "c", END]),  # any node or END, as LangGraph draws it
+        (route_anything, ["a", "b", "c", END]),  # any node or END (LangGraph: END only)
     ],
 )
 def test_a_router_without_path_map_draws_its_literal_choices_or_every_node(router, targets):
