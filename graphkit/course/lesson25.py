@@ -120,6 +120,27 @@ def _from(edges: list, source: str) -> set:
     return {edge for edge in edges if edge[0] == source}
 
 
+def _differs(drawing: str, missing: set, extra: set, has: str, unwanted: str) -> str:
+    """``drawing lacks ..., and <has> ...``: what is missing and what is extra, in words
+    (either may be empty); ``unwanted`` closes an answer that only adds edges."""
+    if not missing:
+        return f"{drawing} {has} {_said(extra)}, {unwanted}"
+    return f"{drawing} lacks {_said(missing)}" + (f", and {has} {_said(extra)}" if extra else "")
+
+
+def _any_order(edges: set) -> set:
+    """``edges`` with each join point named by its sources in sorted order: a waiting edge
+    from ``["write", "research"]`` is the one from ``["research", "write"]``."""
+
+    def named(node: str) -> str:
+        if not node.startswith("join:"):
+            return node
+        sources, _, target = node.removeprefix("join:").rpartition(":")
+        return f"join:{'+'.join(sorted(sources.split('+')))}:{target}"
+
+    return {(named(source), named(target), *rest) for source, target, *rest in edges}
+
+
 # -- 25.1 · an honest router -----------------------------------------------------------------------
 
 TICKETS = {
@@ -167,17 +188,43 @@ def _desk_intended() -> Any:
     return builder.compile()
 
 
+STEPS = 50
+"""The steps a check lets a run of the learner's graph take (the intended ones take at
+most 7): a graph that loops for ever is told so at once, not after 10,007 steps."""
+
+
 def _check_runs(app: Any, intended: Any, tickets: dict[str, str], what: str) -> None:
     """Each ticket's run of ``app`` goes through the same steps as ``intended``'s."""
+    from graphkit.errors import GraphRecursionError
+
     for kind, text in tickets.items():
         expected = _steps(intended.trace({"text": text, "path": []}))
-        run = trace(app, {"text": text, "path": []})
+        try:
+            run = trace(app, {"text": text, "path": []}, {"recursion_limit": STEPS})
+        except Wrong as wrong:
+            if not isinstance(wrong.__cause__, GraphRecursionError):
+                raise
+            raise Wrong(
+                f"The drawing is right, but a {kind} ticket ({text!r}) never reached END: "
+                f"its run still went on after {STEPS} steps, where the intended graph's "
+                f"ends after {len(expected)}.",
+                f"Run it yourself; {what}",
+            ) from None
         if _steps(run) != expected:
             raise Wrong(
                 f"The drawing is right, but a {kind} ticket ({text!r}) ran "
                 f"{_ran(_steps(run))}, not {_ran(expected)}.",
                 f"Run it yourself; {what}",
             )
+
+
+def _runs_like(app: Any, intended: Any, tickets: dict[str, str]) -> bool:
+    """Whether every ticket's run of ``app`` goes through ``intended``'s steps."""
+    try:
+        _check_runs(app, intended, tickets, "")
+    except Wrong:
+        return False
+    return True
 
 
 @exercise("25.1 · An honest router")
@@ -214,18 +261,25 @@ def check_router(add_router: Callable[[Any], Any]) -> str:
             "And route returns 'refund', which is no node's name.",
             "Tell the graph which node each result of route leads to (section 3).",
         )
-    unlabelled = [edge for edge in got if edge[2] == "dashed" and not edge[3]]
+    dashed = [edge for edge in got if edge[2] == "dashed"]
+    unlabelled = dashed and not any(edge[3] for edge in dashed)
     if unlabelled and targets <= {"refunds", "answer", "escalate", END}:
+        if _runs_like(app, intended, TICKETS):
+            raise Wrong(
+                "Your graph runs as it should: each ticket went to its node. But classify's "
+                f"edges are drawn without labels ({_said(got)}): the drawing does not say "
+                "which result of route takes which edge.",
+                "Give classify route itself, with a path_map from each of its results to "
+                "its node: its keys become the labels.",
+            )
         raise Wrong(
             f"classify's edges are drawn without labels ({_said(got)}), and route returns "
             "'refund', 'question', 'complaint' or 'spam', which are not node names: the "
             "graph cannot find the node route means.",
             "Map each result of route to its node; the results become the labels.",
         )
-    missing, extra = want - got, got - want
     raise Wrong(
-        f"classify's drawing lacks {_said(missing)}"
-        + (f", and shows {_said(extra)}" if extra else "")
+        _differs("classify's drawing", want - got, got - want, "shows", "which it should not")
         + ". Read route: "
         + ", ".join(f"{kind!r} for {text!r}" for kind, text in TICKETS.items())
         + ".",
@@ -301,6 +355,16 @@ def check_triage(add_triage: Callable[[Any], Any]) -> str:
             "The graph cannot read where triage's Command goes: tell it, when you add "
             "the node (section 4).",
         )
+    edges = app.get_graph().edges
+    routed = {(e.source, e.target, "dashed", None) for e in edges if e.kind == "conditional"}
+    if _from(routed, "triage"):
+        raise Wrong(
+            f"triage's dashed edges ({_said(_from(routed, 'triage'))}) are a router's, "
+            "added with add_conditional_edges: they say where that router can send a "
+            "message, not where triage's Command goes.",
+            "Leave the router out, and declare where the Command can go when you add the "
+            "node (section 4).",
+        )
     if got != want:
         missing, extra = want - got, got - want
         wrong = []
@@ -362,7 +426,7 @@ def check_newsroom(newsroom: Callable[[Any], Any]) -> str:
 
     app = _built(newsroom, newsroom_nodes(StateGraph(Ticket)))
     intended = _newsroom_intended(StateGraph(Ticket)).compile()
-    want, got = set(drawn_edges(intended)), set(drawn_edges(app))
+    want, got = _any_order(set(drawn_edges(intended))), _any_order(set(drawn_edges(app)))
     if got != want:
         plain = {("research", "edit", "solid", None), ("write", "edit", "solid", None)}
         if plain <= got:
@@ -372,10 +436,8 @@ def check_newsroom(newsroom: Callable[[Any], Any]) -> str:
                 "at a join bar first.",
                 "A join bar is one edge from both sources at once (section 2).",
             )
-        missing, extra = want - got, got - want
         raise Wrong(
-            f"Your drawing lacks {_said(missing)}"
-            + (f", and has {_said(extra)} which the drawing has not" if extra else "")
+            _differs("Your drawing", want - got, got - want, "has", "which the newsroom's has not")
             + ".",
             "Compare app.get_graph() with lesson25.newsroom_drawing() edge by edge: "
             "solid, dashed and labels (sections 1 to 3).",

@@ -30,7 +30,7 @@ IMPORT = "from graphkit.course import lesson25"
 # (an undeclared Command, or a router whose path_map leaves nodes out: graphkit warns that
 # nothing leads to them, as the lesson says; the tests build such graphs)
 pytestmark = pytest.mark.filterwarnings("ignore:Node '[a-z]+'. nothing leads to it")
-END = "__end__"
+START, END = "__start__", "__end__"
 
 
 def stub_cells() -> dict:
@@ -283,6 +283,9 @@ def test_router_passes_on_the_solution():
     assert_passes(lesson25.check_router(solutions.add_router))
 
 
+E = END  # (so that a path_map fits a line)
+
+
 def _map(mapping):
     return lambda builder: builder.add_conditional_edges("classify", lesson25.route, mapping)
 
@@ -310,11 +313,41 @@ def _map(mapping):
             "lacks classify → answer (dashed, 'question')",
             "to the node that handles it",
         ),
+        (
+            _map({"refunds": "refunds", "question": "answer", "complaint": "escalate", "spam": E}),
+            "lacks classify → refunds (dashed, 'refund')",
+            "labelled with the result",
+        ),
+        (
+            lambda builder: (
+                builder.add_conditional_edges("classify", lesson25.route, dict(lesson25.ROUTES)),
+                builder.add_edge("classify", END),
+            ),
+            "classify's drawing shows classify → END (solid), which it should not",
+            "One dashed edge per result of route",
+        ),
     ],
-    ids=["no path_map", "a list", "no spam", "swapped"],
+    ids=["no path_map", "a list", "no spam", "swapped", "one key a node", "and an edge"],
 )
 def test_router_wrong_answers(answer, said, hint):
-    assert_fails(lesson25.check_router(answer), said, hint=hint)
+    verdict = assert_fails(lesson25.check_router(answer), said, hint=hint)
+    assert "lacks none" not in verdict.message
+    if "one key" in said:  # (three of its four edges are labelled)
+        assert "without labels" not in verdict.message
+
+
+def _to_node(state) -> Literal["refunds", "answer", "escalate", "__end__"]:
+    return lesson25.ROUTES[lesson25.route(state)]
+
+
+def test_router_a_literal_wrapper_runs_right_and_is_told_what_its_drawing_lacks():
+    """A router of the learner's own, annotated with the nodes it returns: it runs as the
+    desk should, so the verdict must not say the graph cannot find route's nodes."""
+    answer = lambda builder: builder.add_conditional_edges("classify", _to_node)  # noqa: E731
+    verdict = assert_fails(
+        lesson25.check_router(answer), "runs as it should", hint="route itself, with a path_map"
+    )
+    assert "cannot find" not in verdict.message
 
 
 def test_triage_passes_on_the_solution_and_on_an_annotation():
@@ -345,6 +378,17 @@ def test_triage_wrong_answers(destinations, said, hint):
         builder.add_node("triage", lesson25.triage, destinations=destinations)
 
     assert_fails(lesson25.check_triage(answer), said, hint=hint)
+
+
+def test_triage_routed_by_a_router_is_not_its_commands_routes():
+    """A router that never routes, added beside the node: its dashed edges go to the
+    right places, but they are a router's, not the Command's the exercise asks for."""
+
+    def answer(builder):
+        builder.add_node("triage", lesson25.triage)
+        builder.add_conditional_edges("triage", lambda state: END, ["orders", "returns", END])
+
+    assert_fails(lesson25.check_triage(answer), "a router's", hint="when you add the node")
 
 
 def test_triage_without_the_node_or_with_another():
@@ -391,6 +435,33 @@ def _newsroom(join=True, path_map=True, loop="plan"):
 )
 def test_newsroom_wrong_answers(answer, said, hint):
     assert_fails(lesson25.check_newsroom(answer), said, hint=hint)
+
+
+def _newsroom_edges(join, router):
+    def newsroom(builder):
+        builder.add_edge(START, "plan")
+        builder.add_edge("plan", "research")
+        builder.add_edge("plan", "write")
+        builder.add_edge(join, "edit")
+        builder.add_conditional_edges("edit", router, {"again": "plan", "done": END})
+
+    return newsroom
+
+
+def test_newsroom_passes_with_the_join_written_the_other_way_round():
+    assert_passes(lesson25.check_newsroom(_newsroom_edges(["write", "research"], lesson25.review)))
+
+
+def test_newsroom_that_never_ends_is_told_so_without_running_10007_steps():
+    def again(state):
+        return "again"
+
+    verdict = assert_fails(
+        lesson25.check_newsroom(_newsroom_edges(["research", "write"], again)),
+        "never reached END",
+        hint="lesson25.review",
+    )
+    assert "10007" not in verdict.message
 
 
 def test_the_exercises_graphs_are_drawn_and_run_as_on_langgraph(monkeypatch):
