@@ -163,8 +163,8 @@ def check_mail_once(build_request: Callable[[Any, Any], Any]) -> str:
                 "Keep the approval subgraph's answer in the parent's state, under answer.",
             )
     return (
-        "Each buyer got one mail, before the question: the resume ran again only the "
-        "task that paused, and your mail had been sent by a step that had finished."
+        "Each buyer got one mail, before the question, and none on the resume, which ran "
+        "again only the task that paused."
     )
 
 
@@ -248,7 +248,15 @@ def _two_subgraphs(answer: Any) -> tuple[Any, Any]:
             f"compile_subgraphs returned {answer!r}, not a pair (notes, draft).",
             "Return the two compiled subgraphs: return notes, draft.",
         )
-    return compiled(answer[0], "the notes subgraph"), compiled(answer[1], "the draft subgraph")
+    notes = compiled(answer[0], "the notes subgraph")
+    draft = compiled(answer[1], "the draft subgraph")
+    if "outline" in notes.spec.nodes and "note" in draft.spec.nodes:
+        raise Wrong(
+            "compile_subgraphs returned the draft first (its nodes are outline and "
+            "confirm) and the notes second.",
+            "The pair comes in the order of the arguments: return notes, draft.",
+        )
+    return notes, draft
 
 
 @exercise("20.2 · Remember, or start afresh")
@@ -392,10 +400,12 @@ def check_answer_all(answer_all: Callable[[Any], Any]) -> str:
         try:
             app.invoke(command, config)
         except RuntimeError as error:
-            first = str(error).splitlines()[0].rstrip(":")
+            # graphkit's message says what was wrong before it lists the pending ids
+            said = str(error).split("\nThe pending interrupts")[0]
+            first = " ".join(said.splitlines()).rstrip(":.")
             raise Wrong(
                 f"({shape}) {len(interrupts)} questions were waiting, and resuming with your "
-                f"{command!r} raised RuntimeError: {first}",
+                f"{command!r} raised RuntimeError: {first}.",
                 "With several pauses, the runtime must know which answer is whose: each "
                 "pause has an id of its own, in the interrupts you are given.",
             ) from error

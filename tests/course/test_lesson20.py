@@ -102,6 +102,26 @@ def test_mail_once_passes_on_the_subgraph_added_as_a_node():
     assert_passes(lesson20.check_mail_once(subgraph_as_node))
 
 
+def mail_beside_the_subgraph(send, approval):
+    """The mail in a node of its own, in the same step as the approval subgraph."""
+    from graphkit import START, StateGraph
+
+    builder = StateGraph(lesson20.Request)
+    builder.add_node("notify", lambda state: send(state["item"]) or {})
+    builder.add_node("approval", approval)
+    builder.add_edge(START, "notify")
+    builder.add_edge(START, "approval")
+    return builder
+
+
+def test_mail_once_says_only_what_is_true_of_a_mail_sent_in_the_paused_step():
+    """A mail sent beside the subgraph, in the step that paused, is kept as its finished
+    task's write: the verdict said it had been sent by a step that had finished."""
+    said = assert_passes(lesson20.check_mail_once(mail_beside_the_subgraph)).message
+    assert "step that had finished" not in said
+    assert "none on the resume" in said
+
+
 @pytest.mark.parametrize(
     ("answer", "said", "hint"),
     [
@@ -141,6 +161,13 @@ def test_memory_passes_on_the_solution():
             "one call only",
         ),
         (lambda n, d: n.compile(), "not a pair", ""),
+        # the pair turned round: the check's parent read the draft's state as the notes',
+        # and the verdict said "Your code raised KeyError: 'seen'"
+        (
+            lambda n, d: (d.compile(), n.compile(checkpointer=True)),
+            "the draft first",
+            "return notes, draft",
+        ),
     ],
 )
 def test_memory_wrong_answers(answer, said, hint):
@@ -182,7 +209,8 @@ def first_only(interrupts):
 @pytest.mark.parametrize(
     ("answer", "said", "hint"),
     [
-        (by_item, "raised RuntimeError", "id of its own"),
+        # (the runtime's message in full: its first line stopped at "is keyed by [...]")
+        (by_item, "keyed by ['desk', 'pen', 'shelf']: those are not the ids", "id of its own"),
         (all_yes, "desk costs 240, and your answer to it was 'yes'", "price"),
         (below_the_budget, "shelf costs 100, and your answer to it was 'no'", "at most 100"),
         (first_only, "still waits on ['desk', 'shelf']", "every interrupt"),
