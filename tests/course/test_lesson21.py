@@ -80,16 +80,17 @@ def test_every_code_line_fits_the_cell():
 # -- the lesson's claims on LangGraph
 
 LANGGRAPH_IMPORTS = {
-    "from graphkit import END, START, Command, InMemorySaver, StateGraph, interrupt": (
+    # the swap the import cell's comment says, line by line
+    "from graphkit import END, START, Command, InMemorySaver, MessagesState, StateGraph, "
+    "interrupt": (
         "from langgraph.checkpoint.memory import InMemorySaver\n"
         "from langgraph.graph import END, START, MessagesState, StateGraph\n"
         "from langgraph.types import Command, interrupt"
     ),
-    "from graphkit.prebuilt import (\n    InjectedState,\n    MessagesState,\n": (
-        "from graphkit.prebuilt import ScriptedChatModel\n"
-        "from langgraph.prebuilt import (\n    InjectedState,\n"
+    "from graphkit.prebuilt import InjectedState, ToolNode, create_react_agent, tools_condition": (
+        "from langgraph.prebuilt import InjectedState, ToolNode, create_react_agent\n"
+        "from langgraph.prebuilt import tools_condition"
     ),
-    "    ScriptedChatModel,\n": "",
 }
 
 
