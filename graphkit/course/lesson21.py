@@ -22,10 +22,12 @@ True
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
 from graphkit.course.checking import Wrong, exercise
+from graphkit.errors import GraphkitWarning
 from graphkit.prebuilt import MessagesState
 
 __all__ = [
@@ -89,9 +91,11 @@ def check_set_budget(set_budget: Any) -> str:
         )
     for euros, call_id in ((450, "call-7f3a"), (1200, "budget-b2")):
         try:
-            state = _tools_graph(tool_node, Budget).invoke(
-                {**_asking(_call(name, call_id, euros=euros)), "budget": 0}
-            )
+            with warnings.catch_warnings():  # a key not in the state: said better below
+                warnings.simplefilter("ignore", GraphkitWarning)
+                state = _tools_graph(tool_node, Budget).invoke(
+                    {**_asking(_call(name, call_id, euros=euros)), "budget": 0}
+                )
         except ValueError as error:
             raise Wrong(
                 f"(euros={euros}, call id {call_id!r}) the tools step failed with ValueError: "
@@ -101,6 +105,7 @@ def check_set_budget(set_budget: Any) -> str:
             ) from None
         last = state["messages"][-1]
         if state.get("budget") != euros:
+            _budget_written_wrong(tool, _call(name, call_id, euros=euros), state["budget"])
             said = f"answered {last.content!r}" if isinstance(last, ToolMessage) else "ran"
             raise Wrong(
                 f"(euros={euros}) your tool {said}, but budget is still "
@@ -120,6 +125,28 @@ def check_set_budget(set_budget: Any) -> str:
         "The model gave only the amount; your tool wrote budget and answered each call by "
         "its own id, in the tools task's writes."
     )
+
+
+def _budget_written_wrong(tool: Any, call: dict[str, Any], budget: Any) -> None:
+    """Say so if the tool's ``Command`` wrote another value, or another key, than
+    ``budget``: the tool is called again, on its own, to read its update."""
+    from graphkit import Command
+
+    euros = call["args"]["euros"]
+    if budget != 0:  # (the check starts from 0: something was written)
+        raise Wrong(
+            f"(euros={euros}) your tool wrote budget {budget!r}, not {euros!r}.",
+            "Write the amount the model gave, euros, as it is: the check calls the tool "
+            "with amounts of its own.",
+        )
+    returned = tool.invoke({**call, "type": "tool_call"})
+    if isinstance(returned, Command) and isinstance(returned.update, dict):
+        raise Wrong(
+            f"(euros={euros}) your tool returned a Command whose update writes "
+            f"{sorted(returned.update)}, and budget is still 0: the state has no other key "
+            "for the amount.",
+            "Write the amount under budget, the key of lesson21.Budget beside messages.",
+        )
 
 
 # -- 21.2 · errors the model reads, errors that stop ----------------------------------------------

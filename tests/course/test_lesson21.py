@@ -275,13 +275,25 @@ def budget_hard_coded(euros: int, tool_call_id: Annotated[str, InjectedToolCallI
     return Command(update={"budget": 450, "messages": [answer]})
 
 
+@tool
+def budget_under_another_key(
+    euros: int, tool_call_id: Annotated[str, InjectedToolCallId]
+) -> Command:
+    """Set the trip's budget, in euros."""
+    answer = ToolMessage("Done.", tool_call_id=tool_call_id)
+    return Command(update={"euros": euros, "messages": [answer]})
+
+
 @pytest.mark.parametrize(
     ("answer", "said", "hint"),
     [
+        # a Command that wrote budget, or another key: the verdict said "the state key was
+        # never written" and hinted that a tool's return value is only its message's text
+        (budget_hard_coded, "wrote budget 450, not 1200", "the amount the model gave"),
+        (budget_under_another_key, "writes ['euros', 'messages']", "under budget"),
         (budget_without_answer, "failed with ValueError", "tool_call_id"),
         (budget_with_a_fixed_id, "failed with ValueError", "the id of the call"),
         (budget_with_a_visible_id, "['euros', 'tool_call_id']", "hidden from the model"),
-        (budget_hard_coded, "(euros=1200)", "Section 3"),
         (None, "not a tool", ""),
     ],
 )
