@@ -182,6 +182,11 @@ def _outcome(tool_errors: Any, **args: Any) -> Any:
         return error
 
 
+def _text(message: Any) -> str:
+    """A ToolMessage's text on one line: quoted with its newlines, it showed ``\\n``."""
+    return " ".join(str(message.content).split())
+
+
 @exercise("21.2 · Errors the model reads, errors that stop")
 def check_tool_errors(tool_errors: Any) -> str:
     """``tool_errors``, given to ``ToolNode(handle_tool_errors=...)``: a wrong argument
@@ -195,7 +200,7 @@ def check_tool_errors(tool_errors: Any) -> str:
         )
     full = _outcome(tool_errors, city=FULL[1], nights=3)
     if isinstance(full, Exception) or "no rooms left" not in str(full.content):
-        said = "stopped the run" if isinstance(full, Exception) else f"gave {full.content!r}"
+        said = "stopped the run" if isinstance(full, Exception) else f"gave {_text(full)!r}"
         raise Wrong(
             f"book_room(city={FULL[1]!r}) raised ValueError('no rooms left in {FULL[1]}'), "
             f"and your handling {said}: the model never read that the hotel is full.",
@@ -206,14 +211,14 @@ def check_tool_errors(tool_errors: Any) -> str:
     if not isinstance(down, ConnectionError):
         raise Wrong(
             f"book_room(city={DOWN!r}) raised ConnectionError('the booking service is "
-            f"down'), and the model got a ToolMessage, {down.content!r}: it would call the "
+            f"down'), and the model got a ToolMessage, {_text(down)!r}: it would call the "
             "broken service again, and the run would never say it failed.",
             "Catch only the errors the model can fix, by their classes; let the others "
             "stop the run, as a node's error does.",
         )
     wrong = _outcome(tool_errors, city="Lyon", nights="three")
     if isinstance(wrong, Exception) or "nights" not in str(wrong.content):
-        said = "stopped the run" if isinstance(wrong, Exception) else f"gave {wrong.content!r}"
+        said = "stopped the run" if isinstance(wrong, Exception) else f"gave {_text(wrong)!r}"
         raise Wrong(
             f"book_room(nights='three'), an argument that is not a number, {said}: the "
             "model never read which argument was wrong.",

@@ -332,6 +332,13 @@ def test_tool_errors_wrong_answers(answer, said, hint):
     assert_fails(lesson21.check_tool_errors(answer), said, hint=hint)
 
 
+def test_tool_errors_quotes_a_message_on_one_line():
+    """True's message has a newline before "Please fix your mistakes.": the verdict
+    quoted it with its repr, and the learner read a backslash and an n."""
+    said = assert_fails(lesson21.check_tool_errors(True), "Please fix your mistakes").message
+    assert "\\n" not in said
+
+
 # -- 21.3 · Approve a payment, email once
 
 
