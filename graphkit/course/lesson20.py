@@ -288,13 +288,22 @@ def check_memory(compile_subgraphs: Callable[[Any, Any], Any]) -> str:
         said.setdefault(thread, []).append(msg)
         if values.get("notes") != said[thread]:
             forgot = len(values.get("notes") or []) < len(said[thread])
+            own_saver = notes.checkpointer not in (None, True, False)
             raise Wrong(
                 f"(turn {number}, {msg!r} on thread {thread!r}) the notes subgraph held "
                 f"{values.get('notes')}, not {said[thread]}, the thread's turns so far: "
-                + ("it forgot the earlier turns." if forgot else "it kept what it should not."),
-                "A subgraph compiled as usual keeps its state for one call only (enough to "
-                "resume a pause); compiled otherwise, it keeps its own state on the "
-                "parent's thread, turn after turn."
+                + ("it forgot the earlier turns." if forgot else "it kept what it should not.")
+                + (
+                    f" It has a checkpointer of its own, {type(notes.checkpointer).__name__}, "
+                    "which inside the parent's node saves each call apart, as the default does."
+                    if forgot and own_saver
+                    else ""
+                ),
+                "Give the notes no saver of their own: compile(checkpointer=True) saves "
+                "through the parent's checkpointer, under the node's name, for every call."
+                if forgot and own_saver
+                else "Section 3's table: which compile keeps a subgraph's state across the "
+                "parent's calls on a thread? The default keeps it for one call only."
                 if forgot
                 else "The notes must remember each thread's turns, and only that thread's.",
             )

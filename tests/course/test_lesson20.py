@@ -12,6 +12,7 @@ from typing import Annotated, Any, TypedDict
 
 import pytest
 
+from graphkit import InMemorySaver
 from graphkit.course import assert_fails, assert_passes, lesson20
 from graphkit.course.solutions import lesson20 as solutions
 from tests.course.cells import cells_showing_an_id, code_cells, run_cells, stub_names
@@ -161,6 +162,18 @@ def test_memory_passes_on_the_solution():
             "one call only",
         ),
         (lambda n, d: n.compile(), "not a pair", ""),
+        # a saver of its own forgets too (on LangGraph as well): the hint said "compiled
+        # otherwise, it keeps its own state", and it had been compiled otherwise
+        (
+            lambda n, d: (n.compile(checkpointer=InMemorySaver()), d.compile()),
+            "a checkpointer of its own",
+            "checkpointer=True",
+        ),
+        (
+            lambda n, d: (n.compile(checkpointer=False), d.compile()),
+            "it forgot the earlier turns",
+            "Section 3's table",
+        ),
         # the pair turned round: the check's parent read the draft's state as the notes',
         # and the verdict said "Your code raised KeyError: 'seen'"
         (
