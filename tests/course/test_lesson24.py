@@ -76,16 +76,16 @@ def test_every_code_line_fits_the_cell():
 # -- the lesson's claims on LangGraph
 
 LANGGRAPH_IMPORTS = {
-    "from graphkit import START, InMemorySaver, Overwrite, StateGraph": (
+    (
+        "from graphkit import START, InMemorySaver, MessagesState, Overwrite, StateGraph, "
+        "add_messages"
+    ): (
         "from langgraph.checkpoint.memory import InMemorySaver\n"
-        "from langgraph.graph import START, StateGraph\n"
+        "from langgraph.graph import START, MessagesState, StateGraph, add_messages\n"
         "from langgraph.types import Overwrite"
     ),
-    "from graphkit.prebuilt import REMOVE_ALL_MESSAGES, MessagesState, add_messages": (
-        "from langgraph.graph.message import REMOVE_ALL_MESSAGES, MessagesState, add_messages"
-    ),
-    "from graphkit.prebuilt import ScriptedChatModel, create_react_agent": (
-        "from graphkit.prebuilt import ScriptedChatModel  # (the offline model)\n"
+    "from graphkit.prebuilt import REMOVE_ALL_MESSAGES, create_react_agent": (
+        "from langgraph.graph.message import REMOVE_ALL_MESSAGES\n"
         "from langgraph.prebuilt import create_react_agent"
     ),
 }
