@@ -189,6 +189,36 @@ def test_site_builds_strictly(site):
     assert with_widgets == set(WIDGET_LESSONS), "open each lesson with widgets offline below"
 
 
+NUMBER_WORDS = {
+    f"{tens}-{unit}" if unit else tens: value + i
+    for tens, value in (("twenty", 20), ("thirty", 30))
+    for i, unit in enumerate(
+        ("", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+    )
+}
+
+
+def test_every_page_counts_the_lessons_there_are():
+    """README's quick start said "copy the 21 lessons" when there were 25 (it had said
+    "nineteen" at 21 before): each count of the lessons in the README and the docs is the
+    number of lessons in notebooks/."""
+    lessons = len(list((ROOT / "notebooks").glob("[0-9][0-9]-*.ipynb")))
+    counted = re.compile(
+        r"\b(\d+|(?:twenty|thirty)(?:-[a-z]+)?)(?: offline)? (?:lessons|notebooks)\b", re.I
+    )
+    wrong = []
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        if page.name == "changelog.md":  # (it says how many there were)
+            continue
+        text = re.sub(r"\s*\n\s*#?\s*", " ", page.read_text())  # (a count split over lines)
+        for match in counted.finditer(text):
+            word = match.group(1).lower()
+            number = int(word) if word.isdigit() else NUMBER_WORDS.get(word)
+            if number != lessons:
+                wrong.append(f"{page.name}: {match.group(0)!r}")
+    assert wrong == [], f"there are {lessons} lessons"
+
+
 @pytest.mark.docs
 def test_the_course_page_links_every_lesson(site):
     """The course page's table names every lesson, each a link to its page (it named them
