@@ -25,7 +25,7 @@ ABSOLUTE_PATH = re.compile(r"(?<![\w.])(/(?:work|home|root|tmp|Users)/|[A-Z]:\\\
 
 def test_the_course_lessons_are_numbered_in_order():
     numbers = [int(path.name[:2]) for path in LESSONS]
-    assert numbers == list(range(1, 26)), [path.name for path in LESSONS]
+    assert numbers == list(range(1, 27)), [path.name for path in LESSONS]
 
 
 def test_the_course_page_quotes_each_lessons_own_time():
@@ -125,7 +125,7 @@ def test_the_docs_hook_folds_no_exercise():
                 assert not exercise, f"{path.name} {cell.id} folds an exercise"
 
 
-def test_lessons_12_to_25_ask_their_questions_by_a_guess():
+def test_lessons_12_to_26_ask_their_questions_by_a_guess():
     """Each **Qn ·** of lessons 12 to 17 is followed, before the next Markdown, by a
     question the checks below recognise: none escapes them."""
     guess_lessons = (
@@ -143,6 +143,7 @@ def test_lessons_12_to_25_ask_their_questions_by_a_guess():
         "23-testing-a-graph",
         "24-messages-in-depth",
         "25-what-the-drawing-shows",
+        "26-workflows-and-agents",
     )
     for name in guess_lessons:
         cells = nbformat.read(FOLDER / f"{name}.ipynb", as_version=4).cells
@@ -164,6 +165,7 @@ def test_lessons_12_to_25_ask_their_questions_by_a_guess():
                 "23": 3,
                 "24": 4,
                 "25": 3,
+                "26": 3,
             }[name[:2]]
         ), name
         for i in labels:
@@ -315,6 +317,9 @@ GIVEAWAYS = {
     ("25-what-the-drawing-shows", "l25-c12"): ["**Twice", "steps 2 and 3", "runs twice"],
     ("25-what-the-drawing-shows", "l25-c21"): ["every node", "→ __end__`**", "none labelled"],
     ("25-what-the-drawing-shows", "l25-c36"): ["**Three `write`", "all in step 2", "publish` once"],
+    ("26-workflows-and-agents", "l26-c18"): ["3 steps, the second", "for 40 sections too", "3: ["],
+    ("26-workflows-and-agents", "l26-c22"): ["plan's order", "task order", "Moon, Sun, Coasts"],
+    ("26-workflows-and-agents", "l26-c29"): ["**5 rounds", "steps 1 to 10", "⌊N/2⌋"],
 }
 
 
@@ -440,6 +445,9 @@ STUB_MUST_NOT_SAY = {
     "lesson25.check_router": [r"add_conditional_edges", r"path.?map", r"['\"]refund['\"]\s*:"],
     "lesson25.check_triage": [r"destinations", r"Command\[", r"Literal", r"__end__"],
     "lesson25.check_newsroom": [r"add_edge", r"\[['\"]research", r"review", r"['\"]again['\"]"],
+    "lesson26.check_fan_out": [r"add_edge", r"\[['\"]find_facts", r"waiting edge", r"defer"],
+    "lesson26.check_report": [r"\bSend\b", r"Annotated", r"operator\.add", r"reducer"],
+    "lesson26.check_loop": [r"rounds\s*[<>]", r"add_conditional_edges", r">=", r"max_rounds\s*-"],
 }
 CHECK_CALL = re.compile(r"\b(lesson\d\d\.check_\w+)\(")
 

@@ -1,0 +1,373 @@
+"""Checks for lesson 26 · Workflows and agents, superstep by superstep.
+
+Each check runs the learner's graph on inputs of its own, with stand-ins for the model
+calls, and compares the nodes of every superstep with the pattern's; a verdict names the
+first step where the two part.
+
+- ``check_fan_out(add_edges)``: three calls that start together, one of them two links
+  long, and an aggregator that runs once, after all three.
+- ``check_report(build_report)``: an orchestrator whose workers are tasks of one step, and
+  a report in the plan's section order, whatever order the workers finish in.
+- ``check_loop(add_loop)``: an evaluator-optimizer loop that stops when the draft is
+  accepted, or after ``max_rounds`` rounds, before any recursion limit.
+
+>>> from graphkit.course.solutions import lesson26 as solutions
+>>> bool(check_fan_out(solutions.add_edges)), bool(check_report(solutions.build_report))
+(True, True)
+>>> bool(check_loop(solutions.add_loop))
+True
+"""
+
+from __future__ import annotations
+
+import operator
+import threading
+import warnings
+from collections.abc import Callable
+from typing import Annotated, Any, TypedDict
+
+from graphkit.course.checking import Wrong, exercise, trace
+
+__all__ = [
+    "Draft",
+    "Piece",
+    "check_fan_out",
+    "check_loop",
+    "check_report",
+    "drafting",
+    "newsdesk",
+]
+
+STEPS = 50
+"""The steps a check lets a run of the learner's graph take (the patterns take at most
+8): a loop that never stops is told so at once, not after 10,007 steps."""
+
+
+def _steps(run: Any) -> list[list[str]]:
+    """The nodes of each superstep that ran a node (from step 1 on), a node once per task."""
+    return [sorted(step.plan.nodes) for step in run.steps if step.step > 0 and step.plan.nodes]
+
+
+def _said(steps: list[list[str]]) -> str:
+    """Steps in words: ``1: facts, headline · 2: draft``."""
+    return " · ".join(f"{i}: {', '.join(nodes)}" for i, nodes in enumerate(steps, 1)) or "none"
+
+
+def _first_difference(got: list[list[str]], want: list[list[str]]) -> int:
+    """The first step (from 1) whose nodes differ."""
+    longest = max(len(got), len(want))
+    pairs = zip(got + [[]] * (longest - len(got)), want + [[]] * (longest - len(want)), strict=True)
+    return next(i for i, (mine, theirs) in enumerate(pairs, 1) if mine != theirs)
+
+
+def _compile(builder: Any) -> Any:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (a node nothing leads to: the verdict says so)
+            return builder.compile()
+    except ValueError as error:
+        if "entrypoint" not in str(error):
+            raise
+        raise Wrong(
+            "Your graph has no edge from START yet: nothing would run.",
+            "Which nodes does the pattern start with?",
+        ) from None
+
+
+def _traced(app: Any, state: dict) -> tuple[Any, bool]:
+    """A run of the learner's graph, stopped after ``STEPS`` steps, and whether the
+    recursion limit stopped it (its records so far are kept)."""
+    from graphkit.errors import GraphRecursionError
+
+    try:
+        return trace(app, state, {"recursion_limit": STEPS}), False
+    except Wrong as wrong:
+        cause = wrong.__cause__
+        if isinstance(cause, GraphRecursionError) and getattr(cause, "run", None) is not None:
+            return cause.run, True
+        raise
+
+
+# -- 26.1 · one aggregator, after all three calls --------------------------------------------------
+
+
+class Piece(TypedDict, total=False):
+    """26.1's state: a topic, the three calls' results, and the aggregator's report."""
+
+    topic: str
+    facts: str
+    outline: str
+    draft: str
+    headline: str
+    report: str
+
+
+def _call(key: str, source: str | None = None) -> Callable[[Piece], dict]:
+    def call(state: Piece) -> dict:  # (a model call's stand-in: its answer names its input)
+        return {key: f"{key} on {state[source] if source else state['topic']}"}
+
+    return call
+
+
+def _aggregate(state: Piece) -> dict:
+    parts = [state.get(name, f"(no {name} yet)") for name in ("headline", "facts", "draft")]
+    return {"report": " | ".join(parts)}
+
+
+def newsdesk(builder: Any) -> Any:
+    """26.1's nodes on ``builder``, with no edge: ``find_facts``, ``write_headline`` and
+    ``make_outline`` each call a model on the topic, ``write_draft`` writes from the
+    outline, and ``aggregate`` joins headline, facts and draft into the report."""
+    builder.add_node("find_facts", _call("facts"))
+    builder.add_node("write_headline", _call("headline"))
+    builder.add_node("make_outline", _call("outline"))
+    builder.add_node("write_draft", _call("draft", "outline"))
+    builder.add_node("aggregate", _aggregate)
+    return builder
+
+
+FAN_OUT = [["find_facts", "make_outline", "write_headline"], ["write_draft"], ["aggregate"]]
+"""26.1's steps: the three calls together, the draft, then the aggregator once."""
+
+
+@exercise("26.1 · One aggregator, after all three")
+def check_fan_out(add_edges: Callable[[Any], Any]) -> str:
+    """``add_edges(builder)``: the edges of ``newsdesk(builder)`` that start the three
+    calls together, run write_draft after make_outline, and aggregate once, after all
+    three."""
+    from graphkit import StateGraph
+
+    builder = newsdesk(StateGraph(Piece))
+    add_edges(builder)
+    app = _compile(builder)
+    for topic in ("tides", "comets"):
+        run, stopped = _traced(app, {"topic": topic})
+        got = _steps(run)
+        if stopped:
+            raise Wrong(
+                f"Your graph was still running after {STEPS} steps: {_said(got[:4])} ...",
+                "Each node here runs once: which edge leads back?",
+            )
+        report = run.values.get("report")
+        want_report = f"headline on {topic} | facts on {topic} | draft on outline on {topic}"
+        if got == FAN_OUT and report == want_report:
+            continue
+        aggregated = [i for i, nodes in enumerate(got, 1) if "aggregate" in nodes]
+        first = _first_difference(got, FAN_OUT)
+        ran = f"Your graph ran {_said(got)}"
+        if len(aggregated) > 1:
+            early = run.steps[aggregated[0] + 1].update  # (steps -1 and 0 come first)
+            seen = next(c.after for c in early.changes if c.channel == "report")
+            raise Wrong(
+                f"{ran}: aggregate ran {len(aggregated)} times, in steps "
+                f"{', '.join(map(str, aggregated[:-1]))} and {aggregated[-1]}. "
+                f"In step {aggregated[0]} it wrote "
+                f"{seen!r}, before all three calls had arrived.",
+                "An edge into aggregate wakes it in the step after its source finishes, "
+                "each time; the draft arrives a step after the others. Make aggregate "
+                "wait for all three (lesson 04).",
+            )
+        calls = ("find_facts", "write_headline", "make_outline", "write_draft")
+        missing = [n for n in calls if not any(n in nodes for nodes in got)]
+        if missing:
+            raise Wrong(
+                f"{ran}: {', '.join(missing)} never ran, so the report was {report!r}.",
+                "Every call must be reached: which node starts each of them?",
+            )
+        if not aggregated:
+            raise Wrong(f"{ran}: aggregate never ran.", "What leads to aggregate?")
+        raise Wrong(
+            f"{ran}. Step {first} differs from the pattern's: {_said(FAN_OUT)}.",
+            "The three calls are independent: they start together, in step 1, and "
+            "aggregate runs once, when the last of them (the draft) has arrived.",
+        )
+    return (
+        "find_facts, write_headline and make_outline ran together in step 1, write_draft "
+        "in step 2, and aggregate once, in step 3, with all three: 3 steps."
+    )
+
+
+# -- 26.2 · a report in the plan's order ----------------------------------------------------------
+
+PLANS = {
+    "tides": ["Moon", "Sun", "Coasts", "Tables"],
+    "comets": ["Orbit", "Tail", "Dust"],
+}
+"""The plan ``check_report``'s orchestrator makes for each topic."""
+
+
+class _Writer:
+    """``write_section``'s stand-in: each section finishes only after the next one has
+    (as far as the runtime runs them at once), so the workers finish in reverse order."""
+
+    def __init__(self, plan: list[str]):
+        self.plan = plan
+        self.done = {section: threading.Event() for section in plan}
+        self.finished: list[str] = []
+        self.lock = threading.Lock()
+
+    def __call__(self, section: str) -> str:
+        if section in self.plan:
+            later = self.plan[self.plan.index(section) + 1 :]
+            if later:
+                self.done[later[0]].wait(1.0)
+            with self.lock:
+                self.finished.append(section)
+            self.done[section].set()
+        return f"{section}: written."
+
+
+@exercise("26.2 · A report in the plan's order")
+def check_report(build_report: Callable[..., Any]) -> str:
+    """``build_report(plan, write_section)``: a compiled graph that, given
+    ``{"topic": ...}``, plans the sections with ``plan(topic)``, writes each in a worker
+    task of its own with ``write_section(section)``, and leaves ``"report"``: the texts,
+    in the plan's order, joined by a blank line."""
+    for topic, sections in PLANS.items():
+        writer = _Writer(sections)
+        app = build_report(lambda topic: list(PLANS.get(topic, [])), writer)
+        if not hasattr(app, "trace"):
+            raise Wrong(
+                f"build_report returned {app!r}, not a compiled graph.",
+                "Build the graph on a StateGraph, and return builder.compile().",
+            )
+        run, stopped = _traced(app, {"topic": topic})
+        got = _steps(run)
+        if stopped:
+            raise Wrong(
+                f"Your graph was still running after {STEPS} steps: {_said(got[:4])} ...",
+                "The pattern runs three steps: which edge leads back?",
+            )
+        n = len(sections)
+        many = [i for i, nodes in enumerate(got, 1) if len(nodes) == n and len(set(nodes)) == 1]
+        if not many:
+            raise Wrong(
+                f"Your graph ran {_said(got)}, for a plan of {n} sections: no step ran "
+                f"{n} tasks of one node, one per section.",
+                "Each section is a task of its own, and all of them are planned in the "
+                "same step, by the orchestrator (lesson 05).",
+            )
+        if len(got) != 3 or many != [2]:
+            raise Wrong(
+                f"Your graph ran {_said(got)}: the workers ran in step {many[0]}, "
+                f"in {len(got)} steps in all, where the pattern takes 3: the orchestrator, "
+                "the workers, the report.",
+                "The orchestrator plans the workers in step 1, they all run in step 2, "
+                "and one node writes the report in step 3.",
+            )
+        report = run.values.get("report")
+        want = "\n\n".join(f"{section}: written." for section in sections)
+        if report != want:
+            order = [s for s in writer.finished if s in sections]
+            said = (
+                f" That is the order the workers finished in ({', '.join(order)})."
+                if report
+                and order != sections
+                and report.split("\n\n")[:1] == [f"{order[0]}: written."]
+                else ""
+            )
+            raise Wrong(
+                f"For {topic!r}, planned {sections}, the report was {report!r}.{said}",
+                "The workers finish in any order; their writes are applied in task order, "
+                "the order of the plan. Collect them through the state, and join them as "
+                "they arrive there.",
+            )
+    finished = ", ".join(writer.finished)
+    return (
+        f"Each plan's workers ran as tasks of one step, step 2; {topic!r}'s finished in the "
+        f"order {finished}, and its report kept the plan's: 3 steps, whatever the number "
+        "of sections."
+    )
+
+
+# -- 26.3 · a loop that stops ---------------------------------------------------------------------
+
+
+class Draft(TypedDict, total=False):
+    """26.3's state: a topic, the latest draft, its grade and the rounds run."""
+
+    topic: str
+    draft: str
+    grade: str
+    rounds: Annotated[int, operator.add]
+
+
+def drafting(builder: Any, accept_at: int | None = 2) -> Any:
+    """26.3's nodes on ``builder``, with no edge: ``generate`` writes a draft and adds 1
+    to ``rounds``; ``evaluate`` grades it ``"accepted"`` in round ``accept_at`` (never,
+    for None) and ``"rejected"`` before."""
+
+    def generate(state: Draft) -> dict:
+        return {"draft": f"draft {state.get('rounds', 0) + 1}", "rounds": 1}
+
+    def evaluate(state: Draft) -> dict:
+        accepted = accept_at is not None and state["rounds"] >= accept_at
+        return {"grade": "accepted" if accepted else "rejected"}
+
+    builder.add_node("generate", generate)
+    builder.add_node("evaluate", evaluate)
+    return builder
+
+
+LOOPS = [(3, 2), (3, None), (1, None), (4, 4)]
+"""``(max_rounds, accept_at)`` of each run ``check_loop`` makes."""
+
+
+def _ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+@exercise("26.3 · A loop that stops")
+def check_loop(add_loop: Callable[[Any, int], Any]) -> str:
+    """``add_loop(builder, max_rounds)``: the edges of ``drafting(builder)`` that run
+    generate, then evaluate, again and again, until the draft is accepted or
+    ``max_rounds`` rounds have run."""
+    from graphkit import StateGraph
+
+    for max_rounds, accept_at in LOOPS:
+        builder = drafting(StateGraph(Draft), accept_at)
+        add_loop(builder, max_rounds)
+        app = _compile(builder)
+        rounds = max_rounds if accept_at is None else min(accept_at, max_rounds)
+        want = [["generate"], ["evaluate"]] * rounds
+        case = f"With max_rounds={max_rounds} and a draft " + (
+            "never accepted" if accept_at is None else f"accepted in round {accept_at}"
+        )
+        run, stopped = _traced(app, {"topic": "tides"})
+        got = _steps(run)
+        if got == want:
+            continue
+        step = _first_difference(got, want)
+        if step > len(got):
+            grade = run.values.get("grade")
+            raise Wrong(
+                f"{case}, your graph ran {_said(got)} and stopped after step {len(got)}, "
+                f"with the draft {grade or 'not graded'}, after "
+                f"{run.values.get('rounds', 0)} of {rounds} rounds.",
+                "A rejected draft goes back to generate while rounds are left.",
+            )
+        ran = got[step - 1]
+        if ran == ["generate"] and step % 2 == 1:
+            reason = (
+                "the draft was accepted in the step before"
+                if accept_at is not None and step > 2 * accept_at - 1
+                else f"max_rounds={max_rounds} allows {max_rounds} rounds"
+            )
+            raise Wrong(
+                f"{case}, generate ran a {_ordinal(step // 2 + 1)} round in step {step} "
+                f"(your graph ran {_said(got[:step])}"
+                + (f", and was still looping after {STEPS} steps" if stopped else "")
+                + f"); {reason}.",
+                "After evaluate, the router reads the grade and the rounds run, and ends "
+                "the run when either says so.",
+            )
+        raise Wrong(
+            f"{case}, your graph ran {_said(got)}; step {step} should run "
+            f"{', '.join(want[step - 1]) if step <= len(want) else 'nothing'}.",
+            "Each round is two steps: generate, then evaluate; the router after evaluate "
+            "decides whether another round runs.",
+        )
+    return (
+        "Each round took two steps, generate then evaluate, and the loop ended after "
+        "evaluate: on acceptance, or after max_rounds rounds (2 × max_rounds steps)."
+    )

@@ -1,0 +1,409 @@
+"""Lesson 26's checks on their solutions, on typical wrong answers and on the notebook's
+stubs; and the lesson's claims on LangGraph: every pattern of the lesson runs on LangGraph
+1.2 too, and each cell prints the same (the steps and their nodes, the final values), the
+recursion limit stopping the loop at the same step."""
+
+from __future__ import annotations
+
+import itertools
+import operator
+import types
+from pathlib import Path
+from typing import Annotated, TypedDict
+
+import pytest
+
+from graphkit import END, START, Send, StateGraph
+from graphkit.course import assert_fails, assert_passes, lesson26
+from graphkit.course.solutions import lesson26 as solutions
+from tests.course.cells import (
+    cells_showing_an_id,
+    code_cells,
+    lines_too_long,
+    run_cells,
+    stub_names,
+)
+
+LESSON = Path(__file__).parents[2] / "notebooks" / "26-workflows-and-agents.ipynb"
+IMPORT = "from graphkit.course import lesson26"
+pytestmark = pytest.mark.filterwarnings("ignore:Node '[a-z_]+'. nothing leads to it")
+
+
+def stub_cells() -> dict:
+    return stub_names(LESSON, lesson26, ("def add_edges(", "def build_report(", "def add_loop("))
+
+
+def test_the_notebooks_stubs_fail_their_checks():
+    stubs = stub_cells()
+    assert_fails(lesson26.check_fan_out(stubs["add_edges"]), "no edge from START", hint="start")
+    assert_fails(
+        lesson26.check_report(stubs["build_report"]),
+        "returned None, not a compiled graph",
+        hint="builder.compile()",
+    )
+    assert_fails(lesson26.check_loop(stubs["add_loop"]), "no edge from START", hint="start")
+
+
+def test_the_lessons_cells_show_the_same_when_run_again():
+    cells = code_cells(LESSON)
+    cells = cells[: next(i for i, (_, source) in enumerate(cells) if source.startswith(IMPORT))]
+    runs = [cell for cell, source in cells if "steps(" in source and "def steps" not in source]
+    shown = run_cells(LESSON, until=IMPORT, again=tuple(reversed(runs)), names={"display": print})
+    said = "\n".join(out for out, _ in shown.values())
+    assert "step 2: ['worker', 'worker', 'worker', 'worker']\nstep 3: ['synthesizer']" in said
+
+
+def test_no_cell_shows_an_id():
+    assert cells_showing_an_id(LESSON, IMPORT) == {}
+
+
+def test_every_code_line_fits_the_cell():
+    assert lines_too_long(LESSON) == []
+
+
+# -- the lesson's claims on LangGraph
+
+GRAPHKIT_IMPORTS = (
+    "from graphkit import END, START, GraphRecursionError, MessagesState, Send, StateGraph, render",
+    "from graphkit.prebuilt import ScriptedChatModel, ToolNode, tools_condition",
+)
+
+LANGGRAPH_HELPERS = '''
+from langgraph.errors import GraphRecursionError
+from langgraph.graph import END, START, MessagesState, StateGraph
+from langgraph.prebuilt import ToolNode, tools_condition
+from langgraph.types import Send
+
+from graphkit.prebuilt import ScriptedChatModel
+
+
+def steps(app, state, config=None):
+    """LangGraph's supersteps, read from its debug stream, printed as graphkit's are."""
+    seen, values, stopped = {}, None, False
+    try:
+        for mode, chunk in app.stream(state, config, stream_mode=["debug", "values"]):
+            if mode == "values":
+                values = chunk
+            elif chunk["type"] == "task":
+                seen.setdefault(chunk["step"], []).append(chunk["payload"]["name"])
+    except GraphRecursionError:
+        stopped = True
+    for step, nodes in sorted(seen.items()):
+        print(f"step {step}: {sorted(nodes)}")
+    if stopped:
+        print("GraphRecursionError: the recursion limit stopped the run")
+    return types.SimpleNamespace(values=values)
+'''
+
+
+def to_langgraph(cell: str, source: str) -> str | None:
+    """The cell for LangGraph, or None for one that draws or reads graphkit's records."""
+    if "render." in source or ".plan.tasks" in source:
+        return None
+    if GRAPHKIT_IMPORTS[0] in source:  # the helpers' cell: LangGraph's imports and runs
+        for line in GRAPHKIT_IMPORTS:
+            source = source.replace(line, "")
+        source = source[: source.index("def steps(")]
+        return source + "\n" + LANGGRAPH_HELPERS
+    assert "from graphkit" not in source
+    return source
+
+
+def run_lesson(library: str) -> tuple[dict, dict]:
+    names: dict = {"display": print, "types": types}
+    source_of = to_langgraph if library == "langgraph" else (lambda cell, source: source)
+    return run_cells(LESSON, until=IMPORT, names=names, source_of=source_of), names
+
+
+def printed(shown: dict, cell: str) -> list[str]:
+    """What a cell printed, less the workers' finishing order (a matter of timing)."""
+    return [line for line in shown[cell][0].splitlines() if not line.startswith("finished:")]
+
+
+def test_every_pattern_runs_on_langgraph_as_on_graphkit():
+    """Each cell that runs on both prints the same: each superstep's nodes, the final
+    values, the step at which the recursion limit stops the loop."""
+    pytest.importorskip("langgraph")
+    ours, _ = run_lesson("graphkit")
+    theirs, _ = run_lesson("langgraph")
+    assert len(theirs) >= 15
+    for cell in theirs:
+        assert printed(theirs, cell) == printed(ours, cell), cell
+    said = "\n".join(out for out, _ in theirs.values())
+    assert "step 10: ['evaluator']\nGraphRecursionError" in said
+    assert "## Moon\n## Sun\n## Coasts\n## Tables" in said
+
+
+def test_the_lessons_cells_print_what_the_lesson_says():
+    shown, _ = run_lesson("graphkit")
+    said = "\n".join(out for out, _ in shown.values())
+    assert "step 1: ['generate_joke']\nstep 2: ['improve_joke']\nstep 3: ['polish_joke']" in said
+    assert "step 1: ['write_joke', 'write_poem', 'write_story']\nstep 2: ['aggregator']" in said
+    assert "step 1: ['router']\nstep 2: ['write_poem']" in said
+    assert "finished: ['Tables', 'Coasts', 'Sun', 'Moon']" in said
+    assert "worker {'section': 'Moon'}\nworker {'section': 'Sun'}" in said
+    assert "draft 3 on tides · 3 rounds" in said
+    assert "step 10: ['evaluator']\nGraphRecursionError" in said
+    assert "step 11" not in said
+    assert "step 1: ['llm_call']\nstep 2: ['tools']\nstep 3: ['llm_call']" in said
+
+
+def _loop(library: str, limit: int) -> int:
+    """Rounds a never-accepting evaluator-optimizer runs under ``recursion_limit=limit``."""
+    graph = pytest.importorskip(f"{library}.graph")
+    errors = pytest.importorskip(f"{library}.errors")
+    rounds = []
+    builder = graph.StateGraph(lesson26.Draft)
+    builder.add_node("generate", lambda state: (rounds.append(1), {"rounds": 1})[1])
+    builder.add_node("evaluate", lambda state: {"grade": "rejected"})
+    builder.add_edge(graph.START, "generate")
+    builder.add_edge("generate", "evaluate")
+    builder.add_conditional_edges("evaluate", lambda state: "generate", ["generate"])
+    with pytest.raises(errors.GraphRecursionError):
+        builder.compile().invoke({"topic": "t"}, {"recursion_limit": limit})
+    return len(rounds)
+
+
+@pytest.mark.parametrize("library", ["graphkit", "langgraph"])
+def test_a_recursion_limit_of_n_lets_half_n_rounds_run(library):
+    assert [_loop(library, n) for n in (4, 5, 10, 11)] == [2, 3, 5, 6]
+
+
+@pytest.mark.parametrize("library", ["graphkit", "langgraph"])
+def test_sends_results_meet_in_task_order_beyond_ten(library):
+    """Twelve workers: their writes are applied in the order of the Sends (task order),
+    the eleventh after the tenth, not as text ('10' < '2')."""
+    graph = pytest.importorskip(f"{library}.graph")
+    types_ = pytest.importorskip(f"{library}.types")
+
+    class State(TypedDict, total=False):
+        sections: Annotated[list[int], operator.add]
+
+    builder = graph.StateGraph(State)
+    builder.add_node("plan", lambda state: {})
+    builder.add_node("worker", lambda state: {"sections": [state["n"]]})
+    builder.add_edge(graph.START, "plan")
+    fan = lambda state: [types_.Send("worker", {"n": n}) for n in range(12)]  # noqa: E731
+    builder.add_conditional_edges("plan", fan, ["worker"])
+    assert builder.compile().invoke({})["sections"] == list(range(12))
+
+
+# -- the checks
+
+
+def test_the_solutions_pass():
+    assert_passes(lesson26.check_fan_out(solutions.add_edges))
+    verdict = assert_passes(lesson26.check_report(solutions.build_report))
+    assert "3 steps" in verdict.message
+    assert_passes(lesson26.check_loop(solutions.add_loop))
+
+
+def _starts(builder):
+    for call in ("find_facts", "write_headline", "make_outline"):
+        builder.add_edge(START, call)
+    builder.add_edge("make_outline", "write_draft")
+
+
+def _plain_edges(builder):
+    _starts(builder)
+    for call in ("find_facts", "write_headline", "write_draft"):
+        builder.add_edge(call, "aggregate")
+
+
+def _in_a_row(builder):
+    names = ["find_facts", "write_headline", "make_outline", "write_draft", "aggregate"]
+    builder.add_edge(START, names[0])
+    for first, then in itertools.pairwise(names):
+        builder.add_edge(first, then)
+
+
+def _no_headline(builder):
+    builder.add_edge(START, "find_facts")
+    builder.add_edge(START, "make_outline")
+    builder.add_edge("make_outline", "write_draft")
+    builder.add_edge(["find_facts", "write_draft"], "aggregate")
+
+
+@pytest.mark.parametrize(
+    ("answer", "said", "hint"),
+    [
+        (_plain_edges, "aggregate ran 2 times, in steps 2 and 3", "wait for all three"),
+        (_in_a_row, "Step 1 differs from the pattern's", "start together, in step 1"),
+        (_no_headline, "write_headline never ran", "Every call must be reached"),
+    ],
+    ids=["three plain edges", "one after another", "no headline"],
+)
+def test_fan_out_wrong_answers(answer, said, hint):
+    assert_fails(lesson26.check_fan_out(answer), said, hint=hint)
+
+
+def test_fan_out_plain_edges_names_what_aggregate_wrote_too_early():
+    verdict = assert_fails(lesson26.check_fan_out(_plain_edges))
+    assert "'headline on tides | facts on tides | (no draft yet)'" in verdict.message
+
+
+def test_fan_out_with_the_join_written_in_another_order_passes():
+    def answer(builder):
+        _starts(builder)
+        builder.add_edge(["write_draft", "write_headline", "find_facts"], "aggregate")
+
+    assert_passes(lesson26.check_fan_out(answer))
+
+
+class _Report(TypedDict, total=False):
+    topic: str
+    plan: list[str]
+    sections: Annotated[list[str], operator.add]
+    report: str
+
+
+class _Plain(TypedDict, total=False):
+    topic: str
+    plan: list[str]
+    sections: list[str]
+    report: str
+
+
+def _report(kind):
+    """An orchestrator-worker with one typical mistake: ``kind``."""
+
+    def build_report(plan, write_section):
+        mine = []  # (the "closure" mistake: the workers append here as they finish)
+
+        def orchestrator(state):
+            return {"plan": plan(state["topic"])}
+
+        def worker(state):
+            text = write_section(state["section"])
+            if kind == "closure":
+                mine.append(text)
+                return {}
+            return {"sections": [text]}
+
+        def synthesizer(state):
+            sections = mine if kind == "closure" else state["sections"]
+            return {"report": "\n\n".join(sorted(sections) if kind == "sorted" else sections)}
+
+        def in_one_node(state):
+            return {"report": "\n\n".join(write_section(s) for s in state["plan"])}
+
+        builder = StateGraph(_Plain if kind == "plain" else _Report)
+        builder.add_node("orchestrator", orchestrator)
+        builder.add_node("worker", worker)
+        builder.add_node("synthesizer", in_one_node if kind == "one node" else synthesizer)
+        builder.add_edge(START, "orchestrator")
+        if kind == "one node":
+            builder.add_edge("orchestrator", "synthesizer")
+        else:
+            sends = lambda state: [Send("worker", {"section": s}) for s in state["plan"]]  # noqa: E731
+            builder.add_conditional_edges("orchestrator", sends, ["worker"])
+            builder.add_edge("worker", "synthesizer")
+        return builder.compile()
+
+    return build_report
+
+
+@pytest.mark.parametrize(
+    ("kind", "said", "hint"),
+    [
+        ("closure", "That is the order the workers finished in (Tables, Coasts", "task order"),
+        ("plain", "InvalidUpdateError in step 2", ""),
+        ("sorted", "the report was 'Coasts: written.", "the order of the plan"),
+        ("one node", "no step ran 4 tasks of one node", "a task of its own"),
+    ],
+)
+def test_report_wrong_answers(kind, said, hint):
+    assert_fails(lesson26.check_report(_report(kind)), said, hint=hint)
+
+
+def test_report_sorted_is_not_told_it_is_in_finishing_order():
+    verdict = assert_fails(lesson26.check_report(_report("sorted")))
+    assert "finished in" not in verdict.message
+
+
+def _loop_answer(stop):
+    def add_loop(builder, max_rounds):
+        builder.add_edge(START, "generate")
+        builder.add_edge("generate", "evaluate")
+
+        def router(state):
+            return END if stop(state, max_rounds) else "generate"
+
+        builder.add_conditional_edges("evaluate", router, ["generate", END])
+
+    return add_loop
+
+
+@pytest.mark.parametrize(
+    ("stop", "said", "hint"),
+    [
+        (
+            lambda state, k: state["grade"] == "accepted",
+            "generate ran a 4th round in step 7",
+            "the grade and the rounds run",
+        ),
+        (
+            lambda state, k: state["grade"] == "accepted" or state["rounds"] > k,
+            "max_rounds=3 allows 3 rounds",
+            "ends the run when either says so",
+        ),
+        (
+            lambda state, k: state["rounds"] >= k,
+            "the draft was accepted in the step before",
+            "the grade and the rounds run",
+        ),
+        (lambda state, k: True, "stopped after step 2, with the draft rejected", "rounds are left"),
+    ],
+    ids=["never stops", "one round too many", "ignores acceptance", "never loops"],
+)
+def test_loop_wrong_answers(stop, said, hint):
+    assert_fails(lesson26.check_loop(_loop_answer(stop)), said, hint=hint)
+
+
+def test_loop_that_never_stops_is_told_so_without_running_10007_steps():
+    verdict = assert_fails(
+        lesson26.check_loop(_loop_answer(lambda state, k: False)), "still looping after 50"
+    )
+    assert "10007" not in verdict.message
+
+
+def test_the_exercises_solutions_run_on_langgraph_as_on_graphkit(monkeypatch):
+    """Each solution built on LangGraph: the same supersteps and final values."""
+    pytest.importorskip("langgraph")
+    from langgraph.graph import StateGraph as TheirStateGraph
+    from langgraph.types import Send as TheirSend
+
+    def supersteps(app, state, config=None):
+        seen: dict = {}
+        for chunk in app.stream(state, config, stream_mode="debug"):
+            if chunk["type"] == "task":
+                seen.setdefault(chunk["step"], []).append(chunk["payload"]["name"])
+        return [sorted(nodes) for _, nodes in sorted(seen.items())], app.invoke(state, config)
+
+    # 26.1
+    apps = []
+    for graph in (StateGraph, TheirStateGraph):
+        builder = lesson26.newsdesk(graph(lesson26.Piece))
+        solutions.add_edges(builder)
+        apps.append(builder.compile())
+    run = apps[0].trace({"topic": "tides"})
+    assert (lesson26._steps(run), run.values) == supersteps(apps[1], {"topic": "tides"})
+    # 26.3
+    for max_rounds, accept_at in lesson26.LOOPS:
+        apps = []
+        for graph in (StateGraph, TheirStateGraph):
+            builder = lesson26.drafting(graph(lesson26.Draft), accept_at)
+            solutions.add_loop(builder, max_rounds)
+            apps.append(builder.compile())
+        run = apps[0].trace({"topic": "tides"})
+        assert (lesson26._steps(run), run.values) == supersteps(apps[1], {"topic": "tides"})
+    # 26.2
+    plan = lambda topic: list(lesson26.PLANS[topic])  # noqa: E731
+    write = lambda section: f"{section}: written."  # noqa: E731
+    ours = solutions.build_report(plan, write)
+    with monkeypatch.context() as patch:
+        patch.setattr(solutions, "StateGraph", TheirStateGraph)
+        patch.setattr(solutions, "Send", TheirSend)
+        theirs = supersteps(solutions.build_report(plan, write), {"topic": "tides"})
+    run = ours.trace({"topic": "tides"})
+    assert (lesson26._steps(run), run.values) == theirs
