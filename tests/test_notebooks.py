@@ -319,7 +319,7 @@ GIVEAWAYS = {
     ("25-what-the-drawing-shows", "l25-c36"): ["**Three `write`", "all in step 2", "publish` once"],
     ("26-workflows-and-agents", "l26-c18"): ["3 steps, the second", "for 40 sections too", "3: ["],
     ("26-workflows-and-agents", "l26-c22"): ["plan's order", "task order", "Moon, Sun, Coasts"],
-    ("26-workflows-and-agents", "l26-c29"): ["**5 rounds", "steps 1 to 10", "⌊N/2⌋"],
+    ("26-workflows-and-agents", "l26-c29"): ["**5 rounds", "steps 1 to 10", "⌊(N − 1)/2⌋"],
 }
 
 

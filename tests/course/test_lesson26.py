@@ -170,6 +170,25 @@ def test_a_recursion_limit_of_n_lets_half_n_rounds_run(library):
 
 
 @pytest.mark.parametrize("library", ["graphkit", "langgraph"])
+def test_a_run_ending_in_step_n_raises_under_a_limit_of_n(library):
+    """The limit is checked after step N, before the runtime sees nothing is left: a
+    loop accepted in round k (2k steps) needs a recursion_limit of 2k + 1."""
+    graph = pytest.importorskip(f"{library}.graph")
+    errors = pytest.importorskip(f"{library}.errors")
+
+    def ends(accept_at, limit):
+        builder = lesson26.drafting(graph.StateGraph(lesson26.Draft), accept_at)
+        solutions.add_loop(builder, 100)
+        try:
+            builder.compile().invoke({"topic": "t"}, {"recursion_limit": limit})
+        except errors.GraphRecursionError:
+            return False
+        return True
+
+    assert [ends(4, 8), ends(4, 9), ends(5, 10), ends(5, 11)] == [False, True, False, True]
+
+
+@pytest.mark.parametrize("library", ["graphkit", "langgraph"])
 def test_sends_results_meet_in_task_order_beyond_ten(library):
     """Twelve workers: their writes are applied in the order of the Sends (task order),
     the eleventh after the tenth, not as text ('10' < '2')."""
@@ -186,6 +205,48 @@ def test_sends_results_meet_in_task_order_beyond_ten(library):
     fan = lambda state: [types_.Send("worker", {"n": n}) for n in range(12)]  # noqa: E731
     builder.add_conditional_edges("plan", fan, ["worker"])
     assert builder.compile().invoke({})["sections"] == list(range(12))
+
+
+def _agent(library: str, rounds: int, limit: int) -> bool:
+    """Whether an agent that needs ``rounds`` tool rounds answers under ``limit``."""
+    from langchain_core.messages import AIMessage, HumanMessage
+    from langchain_core.tools import tool
+
+    from graphkit.prebuilt import ScriptedChatModel
+
+    graph = pytest.importorskip(f"{library}.graph")
+    prebuilt = pytest.importorskip(f"{library}.prebuilt")
+    errors = pytest.importorskip(f"{library}.errors")
+
+    @tool
+    def ping() -> str:
+        """Answer pong."""
+        return "pong"
+
+    calls = [
+        AIMessage("", tool_calls=[{"name": "ping", "args": {}, "id": f"call-{n}"}])
+        for n in range(rounds)
+    ]
+    model = ScriptedChatModel(responses=[*calls, "done"]).bind_tools([ping])
+    builder = graph.StateGraph(graph.MessagesState)
+    builder.add_node("llm_call", lambda state: {"messages": [model.invoke(state["messages"])]})
+    builder.add_node("tools", prebuilt.ToolNode([ping]))
+    builder.add_edge(graph.START, "llm_call")
+    builder.add_conditional_edges("llm_call", prebuilt.tools_condition, ["tools", graph.END])
+    builder.add_edge("tools", "llm_call")
+    try:
+        builder.compile().invoke(
+            {"messages": [HumanMessage("ping", id="q")]}, {"recursion_limit": limit}
+        )
+    except errors.GraphRecursionError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("library", ["graphkit", "langgraph"])
+def test_an_agent_needing_k_tool_rounds_needs_a_limit_of_2k_plus_2(library):
+    assert [_agent(library, 3, limit) for limit in (7, 8)] == [False, True]
+    assert [_agent(library, 0, limit) for limit in (1, 2)] == [False, True]
 
 
 # -- the checks
