@@ -428,6 +428,26 @@ def test_loop_that_never_stops_is_told_so_without_running_10007_steps():
     assert "10007" not in verdict.message
 
 
+def test_loop_counting_rounds_outside_the_state_is_told_a_second_run_differs():
+    """A router that counts its calls in a closure passes one run per graph; the same
+    compiled graph run again starts from the count the first run left."""
+
+    def add_loop(builder, max_rounds):
+        calls = [0]
+
+        def router(state):
+            calls[0] += 1
+            return END if state["grade"] == "accepted" or calls[0] >= max_rounds else "generate"
+
+        builder.add_edge(START, "generate")
+        builder.add_edge("generate", "evaluate")
+        builder.add_conditional_edges("evaluate", router, ["generate", END])
+
+    assert_fails(
+        lesson26.check_loop(add_loop), "run again, the same graph ran", hint="in the state"
+    )
+
+
 def test_the_exercises_solutions_run_on_langgraph_as_on_graphkit(monkeypatch):
     """Each solution built on LangGraph: the same supersteps and final values."""
     pytest.importorskip("langgraph")
