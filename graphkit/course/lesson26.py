@@ -7,7 +7,8 @@ first step where the two part.
 - ``check_fan_out(add_edges)``: three calls that start together, one of them two links
   long, and an aggregator that runs once, after all three.
 - ``check_report(build_report)``: an orchestrator whose workers are tasks of one step, and
-  a report in the plan's section order, whatever order the workers finish in.
+  a synthesizer whose report keeps the plan's section order, whatever order the workers
+  finish in.
 - ``check_loop(add_loop)``: an evaluator-optimizer loop that stops when the draft is
   accepted, or after ``max_rounds`` rounds, before any recursion limit.
 
@@ -217,12 +218,21 @@ class _Writer:
         return f"{section}: written."
 
 
+def _separator(report: Any, texts: list[str]) -> str | None:
+    """What joins ``texts``, in their order, into ``report``, if something does."""
+    if not isinstance(report, str) or not report.startswith(texts[0]) or len(texts) < 2:
+        return None
+    separator = report[len(texts[0]) : report.find(texts[1], len(texts[0]))]
+    return separator if separator.join(texts) == report else None
+
+
 @exercise("26.2 · A report in the plan's order")
 def check_report(build_report: Callable[..., Any]) -> str:
     """``build_report(plan, write_section)``: a compiled graph that, given
-    ``{"topic": ...}``, plans the sections with ``plan(topic)``, writes each in a worker
-    task of its own with ``write_section(section)``, and leaves ``"report"``: the texts,
-    in the plan's order, joined by a blank line."""
+    ``{"topic": ...}``, runs three steps: an orchestrator node plans the sections with
+    ``plan(topic)``, each is written in a worker task of its own with
+    ``write_section(section)``, and a synthesizer node leaves ``"report"``: the texts, in
+    the plan's order, joined by a blank line."""
     for topic, sections in PLANS.items():
         writer = _Writer(sections)
         app = build_report(lambda topic: list(PLANS.get(topic, [])), writer)
@@ -242,10 +252,10 @@ def check_report(build_report: Callable[..., Any]) -> str:
         many = [i for i, nodes in enumerate(got, 1) if len(nodes) == n and len(set(nodes)) == 1]
         if not many:
             raise Wrong(
-                f"Your graph ran {_said(got)}, for a plan of {n} sections: no step ran "
+                f"For {topic!r}, planned {sections}, your graph ran {_said(got)}: no step ran "
                 f"{n} tasks of one node, one per section.",
-                "Each section is a task of its own, and all of them are planned in the "
-                "same step, by the orchestrator (lesson 05).",
+                "Each section plan(topic) returns is a task of its own, and all of them "
+                "are planned in the same step, by the orchestrator (lesson 05).",
             )
         if len(got) != 3 or many != [2]:
             raise Wrong(
@@ -257,6 +267,13 @@ def check_report(build_report: Callable[..., Any]) -> str:
             )
         report = run.values.get("report")
         want = "\n\n".join(f"{section}: written." for section in sections)
+        separator = _separator(report, [f"{section}: written." for section in sections])
+        if report != want and separator is not None:
+            raise Wrong(
+                f"For {topic!r}, the report had the sections in the plan's order, joined by "
+                f"{separator!r}.",
+                'The report joins the texts by a blank line ("\\n\\n").',
+            )
         if report != want:
             order = [s for s in writer.finished if s in sections]
             said = (
@@ -274,9 +291,9 @@ def check_report(build_report: Callable[..., Any]) -> str:
             )
     finished = ", ".join(writer.finished)
     return (
-        f"Each plan's workers ran as tasks of one step, step 2; {topic!r}'s finished in the "
-        f"order {finished}, and its report kept the plan's: 3 steps, whatever the number "
-        "of sections."
+        f"Each plan's workers ran as tasks of one step, step 2; for {topic!r} they finished "
+        f"in the order {finished}, and the report kept the plan's: 3 steps, whatever the "
+        "number of sections."
     )
 
 

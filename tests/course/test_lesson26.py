@@ -382,6 +382,60 @@ def test_report_sorted_is_not_told_it_is_in_finishing_order():
     assert "finished in" not in verdict.message
 
 
+def _report_joined_by(separator):
+    def build_report(plan, write_section):
+        builder = StateGraph(_Report)
+        builder.add_node("orchestrator", lambda state: {"plan": plan(state["topic"])})
+        builder.add_node("worker", lambda state: {"sections": [write_section(state["section"])]})
+        builder.add_node("synthesizer", lambda state: {"report": separator.join(state["sections"])})
+        builder.add_edge(START, "orchestrator")
+        sends = lambda state: [Send("worker", {"section": s}) for s in state["plan"]]  # noqa: E731
+        builder.add_conditional_edges("orchestrator", sends, ["worker"])
+        builder.add_edge("worker", "synthesizer")
+        return builder.compile()
+
+    return build_report
+
+
+def test_report_in_order_with_another_separator_is_told_the_separator_not_the_order():
+    verdict = assert_fails(
+        lesson26.check_report(_report_joined_by("\n")),
+        "in the plan's order, joined by '\\n'",
+        hint='a blank line ("\\n\\n")',
+    )
+    assert "finish in any order" not in verdict.hint
+
+
+def test_report_planned_once_for_every_topic_names_the_topic():
+    def build_report(plan, write_section):
+        tides = plan("tides")  # (planned when the graph is built, not from the topic)
+        builder = StateGraph(_Report)
+        builder.add_node("orchestrator", lambda state: {"plan": tides})
+        builder.add_node("worker", lambda state: {"sections": [write_section(state["section"])]})
+        builder.add_node("synthesizer", lambda state: {"report": "\n\n".join(state["sections"])})
+        builder.add_edge(START, "orchestrator")
+        sends = lambda state: [Send("worker", {"section": s}) for s in state["plan"]]  # noqa: E731
+        builder.add_conditional_edges("orchestrator", sends, ["worker"])
+        builder.add_edge("worker", "synthesizer")
+        return builder.compile()
+
+    assert_fails(lesson26.check_report(build_report), "For 'comets', planned ['Orbit'")
+
+
+def test_report_passing_says_whose_workers_finished_in_plain_words():
+    verdict = assert_passes(lesson26.check_report(solutions.build_report))
+    assert "''s" not in verdict.message
+
+
+def test_report_exercise_names_the_three_steps_the_check_wants():
+    """The check wants an orchestrator node, the workers, a synthesizer node: the
+    exercise says so, so a 2-step answer is not refused by a rule it was never told."""
+    text = LESSON.read_text()
+    start = text.index("### 26.2")
+    exercise = text[start : text.index("### 26.3")]
+    assert "synthesizer" in exercise and "step 3" in exercise
+
+
 def _loop_answer(stop):
     def add_loop(builder, max_rounds):
         builder.add_edge(START, "generate")
