@@ -49,9 +49,10 @@ def _steps(run: Any) -> list[list[str]]:
     return [sorted(step.plan.nodes) for step in run.steps if step.step > 0 and step.plan.nodes]
 
 
-def _said(steps: list[list[str]]) -> str:
-    """Steps in words: ``1: facts, headline · 2: draft``."""
-    return " · ".join(f"{i}: {', '.join(nodes)}" for i, nodes in enumerate(steps, 1)) or "none"
+def _said(steps: list[list[str]], first: int = 1) -> str:
+    """Steps in words, numbered from ``first``: ``1: facts, headline · 2: draft``."""
+    said = (f"{i}: {', '.join(nodes)}" for i, nodes in enumerate(steps, first))
+    return " · ".join(said) or "none"
 
 
 def _first_difference(got: list[list[str]], want: list[list[str]]) -> int:
@@ -177,8 +178,19 @@ def check_fan_out(add_edges: Callable[[Any], Any]) -> str:
             )
         if not aggregated:
             raise Wrong(f"{ran}: aggregate never ran.", "What leads to aggregate?")
+        if got[: len(FAN_OUT)] == FAN_OUT:
+            raise Wrong(
+                f"Your graph ran the pattern's {len(FAN_OUT)} steps, then went on: "
+                f"{_said(got[len(FAN_OUT) :], len(FAN_OUT) + 1)}.",
+                "The run ends after aggregate: which edge leads on from it?",
+            )
+        wrote = (
+            f" In step {aggregated[0]}, aggregate wrote {report!r}."
+            if report != want_report
+            else ""
+        )
         raise Wrong(
-            f"{ran}. Step {first} differs from the pattern's: {_said(FAN_OUT)}.",
+            f"{ran}. Step {first} differs from the pattern's: {_said(FAN_OUT)}.{wrote}",
             "The three calls are independent: they start together, in step 1, and "
             "aggregate runs once, when the last of them (the draft) has arrived.",
         )

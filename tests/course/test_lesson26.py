@@ -311,6 +311,32 @@ def test_fan_out_with_the_join_written_in_another_order_passes():
     assert_passes(lesson26.check_fan_out(answer))
 
 
+def test_fan_out_that_goes_on_after_aggregate_is_told_the_run_should_end():
+    def answer(builder):
+        _starts(builder)
+        builder.add_edge(["find_facts", "write_headline", "write_draft"], "aggregate")
+        builder.add_edge("aggregate", "find_facts")
+
+    verdict = assert_fails(
+        lesson26.check_fan_out(answer),
+        "ran the pattern's 3 steps, then went on: 4: find_facts",
+        hint="after aggregate",
+    )
+    assert "start together" not in verdict.hint
+
+
+def test_fan_out_joined_before_the_draft_names_what_aggregate_wrote():
+    def answer(builder):
+        _starts(builder)
+        builder.add_edge(["find_facts", "write_headline", "make_outline"], "aggregate")
+
+    assert_fails(
+        lesson26.check_fan_out(answer),
+        "aggregate wrote 'headline on tides | facts on tides | (no draft yet)'",
+        hint="the draft",
+    )
+
+
 class _Report(TypedDict, total=False):
     topic: str
     plan: list[str]
