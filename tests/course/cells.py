@@ -81,6 +81,18 @@ def run_cells(
     return asyncio.run(_run_cells(lesson, until, again, names, source_of))
 
 
+def run_again_in_reverse(
+    lesson: Path, until: str, runs_a_graph: Callable[[str], bool]
+) -> dict[str, Shown]:
+    """``lesson``'s code cells before the first that starts with ``until``, then those whose
+    source ``runs_a_graph`` once more, last first: what each showed (``run_cells`` checks
+    that a cell run again shows the same, so no cell leans on what an earlier one left)."""
+    cells = code_cells(lesson)
+    cells = cells[: next(i for i, (_, source) in enumerate(cells) if source.startswith(until))]
+    runs = tuple(reversed([cell for cell, source in cells if runs_a_graph(source)]))
+    return run_cells(lesson, until=until, again=runs, names={"display": print})
+
+
 def stub_names(lesson: Path, module: ModuleType, stubs: tuple[str, ...]) -> dict:
     """The names a learner has after running ``lesson``'s cells up to the one importing
     ``module`` (the lesson's checks), then each exercise's stub as given: the code cells

@@ -15,7 +15,11 @@ import pytest
 from graphkit import InMemorySaver
 from graphkit.course import assert_fails, assert_passes, lesson20
 from graphkit.course.solutions import lesson20 as solutions
-from tests.course.cells import cells_showing_an_id, code_cells, run_cells, stub_names
+from tests.course.cells import (
+    cells_showing_an_id,
+    run_again_in_reverse,
+    stub_names,
+)
 
 LESSON = Path(__file__).parents[2] / "notebooks" / "20-subgraphs-in-depth.ipynb"
 IMPORT = "from graphkit.course import lesson20"
@@ -42,10 +46,9 @@ def test_the_lessons_cells_show_the_same_when_run_again():
     """Every cell that runs a graph shows the same when run again, in any order: each
     builds its own checkpointer, and none prints an id (a task's id changes with the
     checkpoint's)."""
-    cells = code_cells(LESSON)
-    cells = cells[: next(i for i, (_, source) in enumerate(cells) if source.startswith(IMPORT))]
-    runs = [cell for cell, source in cells if "trace(" in source or "invoke(" in source]
-    shown = run_cells(LESSON, until=IMPORT, again=tuple(reversed(runs)), names={"display": print})
+    shown = run_again_in_reverse(
+        LESSON, IMPORT, lambda source: "trace(" in source or "invoke(" in source
+    )
     assert "starts: {'review': 2, 'write': 1, 'ask': 2}" in shown["l20-c21"][0]
 
 

@@ -25,7 +25,7 @@ from tests.course.cells import (
     cells_showing_an_id,
     code_cells,
     lines_too_long,
-    run_cells,
+    run_again_in_reverse,
     stub_names,
 )
 
@@ -57,10 +57,9 @@ def test_the_notebooks_stubs_fail_their_checks():
 def test_the_lessons_cells_show_the_same_when_run_again():
     """Every cell that runs a graph shows the same when run again, in any order: each
     builds its own graph and checkpointer, and clears what it counts."""
-    cells = code_cells(LESSON)
-    cells = cells[: next(i for i, (_, source) in enumerate(cells) if source.startswith(IMPORT))]
-    runs = [cell for cell, source in cells if "trace(" in source or "invoke(" in source]
-    shown = run_cells(LESSON, until=IMPORT, again=tuple(reversed(runs)), names={"display": print})
+    shown = run_again_in_reverse(
+        LESSON, IMPORT, lambda source: "trace(" in source or "invoke(" in source
+    )
     said = "\n".join(out for out, _ in shown.values())
     assert "appended: ['Oslo: sunny', 'Rome: sunny', 'Lima: sunny']" in said
     assert "emails:  2" in said and "emails: 1 · done:" in said

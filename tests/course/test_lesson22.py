@@ -21,6 +21,7 @@ from tests.course.cells import (
     cells_showing_an_id,
     code_cells,
     lines_too_long,
+    run_again_in_reverse,
     run_cells,
     stub_names,
 )
@@ -64,10 +65,9 @@ def test_the_notebooks_stubs_fail_their_checks():
 def test_the_lessons_cells_show_the_same_when_run_again():
     """Every cell that runs a graph shows the same when run again, in any order: each
     builds its own graph, and clears what it collects."""
-    cells = code_cells(LESSON)
-    cells = cells[: next(i for i, (_, source) in enumerate(cells) if source.startswith(IMPORT))]
-    runs = [cell for cell, source in cells if "trace(" in source or "invoke(" in source]
-    shown = run_cells(LESSON, until=IMPORT, again=tuple(reversed(runs)), names={"display": print})
+    shown = run_again_in_reverse(
+        LESSON, IMPORT, lambda source: "trace(" in source or "invoke(" in source
+    )
     said = "\n".join(out for out, _ in shown.values())
     assert "log: ['asked by mail', 'asked by mail', '270 euros']" in said
     assert "calls: 2 · given: [' oslo ', ' oslo ']" in said

@@ -18,8 +18,8 @@ from graphkit.course import assert_fails, assert_passes, lesson23
 from graphkit.course.solutions import lesson23 as solutions
 from tests.course.cells import (
     cells_showing_an_id,
-    code_cells,
     lines_too_long,
+    run_again_in_reverse,
     run_cells,
     stub_names,
 )
@@ -63,10 +63,9 @@ def test_the_notebooks_stubs_fail_their_checks():
 def test_the_lessons_cells_show_the_same_when_run_again():
     """Every cell that runs a test or a graph shows the same when run again, in any order:
     each builds its own desk and checkpointer."""
-    cells = code_cells(LESSON)
-    cells = cells[: next(i for i, (_, source) in enumerate(cells) if source.startswith(IMPORT))]
-    runs = [cell for cell, source in cells if "run_test(" in source or "invoke(" in source]
-    shown = run_cells(LESSON, until=IMPORT, again=tuple(reversed(runs)), names={"display": print})
+    shown = run_again_in_reverse(
+        LESSON, IMPORT, lambda source: "run_test(" in source or "invoke(" in source
+    )
     said = "\n".join(out for out, _ in shown.values())
     assert "test_small_refund_is_booked: FAILED, AssertionError: ledger is [30, 30]" in said
     assert said.count("test_small_refund_result: passed") == 2

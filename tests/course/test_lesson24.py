@@ -20,6 +20,7 @@ from tests.course.cells import (
     cells_showing_an_id,
     code_cells,
     lines_too_long,
+    run_again_in_reverse,
     run_cells,
     stub_names,
 )
@@ -54,10 +55,9 @@ def test_the_notebooks_stubs_fail_their_checks():
 def test_the_lessons_cells_show_the_same_when_run_again():
     """Every cell that runs a graph shows the same when run again, in any order: each
     builds its own graph and thread."""
-    cells = code_cells(LESSON)
-    cells = cells[: next(i for i, (_, source) in enumerate(cells) if source.startswith(IMPORT))]
-    runs = [cell for cell, source in cells if "trace(" in source or "invoke(" in source]
-    shown = run_cells(LESSON, until=IMPORT, again=tuple(reversed(runs)), names={"display": print})
+    shown = run_again_in_reverse(
+        LESSON, IMPORT, lambda source: "trace(" in source or "invoke(" in source
+    )
     said = "\n".join(out for out, _ in shown.values())
     assert "the same ids in the result and the checkpoint: True" in said
     assert "answer: the model was sent 4 messages: ['human', 'ai', 'human', 'tool']" in said

@@ -18,8 +18,8 @@ from graphkit.course import assert_fails, assert_passes, lesson26
 from graphkit.course.solutions import lesson26 as solutions
 from tests.course.cells import (
     cells_showing_an_id,
-    code_cells,
     lines_too_long,
+    run_again_in_reverse,
     run_cells,
     stub_names,
 )
@@ -45,10 +45,9 @@ def test_the_notebooks_stubs_fail_their_checks():
 
 
 def test_the_lessons_cells_show_the_same_when_run_again():
-    cells = code_cells(LESSON)
-    cells = cells[: next(i for i, (_, source) in enumerate(cells) if source.startswith(IMPORT))]
-    runs = [cell for cell, source in cells if "steps(" in source and "def steps" not in source]
-    shown = run_cells(LESSON, until=IMPORT, again=tuple(reversed(runs)), names={"display": print})
+    shown = run_again_in_reverse(
+        LESSON, IMPORT, lambda source: "steps(" in source and "def steps" not in source
+    )
     said = "\n".join(out for out, _ in shown.values())
     assert "step 2: ['worker', 'worker', 'worker', 'worker']\nstep 3: ['synthesizer']" in said
 
