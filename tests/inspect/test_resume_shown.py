@@ -286,7 +286,8 @@ def test_why_a_reused_call_says_its_code_did_not_run_again_as_langgraph_ran_it()
     ours, our_fetches = weather(entrypoint, task, InMemorySaver, interrupt)
     ours.invoke(["Oslo", "Lima"], config)
     run = ours.trace(Command(resume="ok"), config)
-    assert their_fetches == our_fetches == ["Oslo", "Lima"]  # each fetch's code ran once
+    # each fetch's code ran once (the two calls run at once: either may start first)
+    assert sorted(their_fetches) == sorted(our_fetches) == ["Lima", "Oslo"]
     answer = run.why("fetch", step=0).answers[0]
     assert answer.summary == (
         "fetch was called at step 0 (2 tasks) because report called it; the run was resumed "
