@@ -24,6 +24,22 @@ from tests.course.cells import code_cells, printing_verdicts, run_cells
 
 LESSON = Path(__file__).parents[2] / "notebooks" / "12-failures-and-retries.ipynb"
 
+# Wrong guesses for the lesson's four questions, in place of their stubs.
+GUESSES = {
+    "failed_step_guess = None": "failed_step_guess = 30",
+    "resume_guess = None": "resume_guess = {'prices'}",
+    "which_errors_guess = None": "which_errors_guess = 3",
+    "after_handler_guess = None": "after_handler_guess = True",
+}
+
+
+def guessing(cell: str, source: str) -> str:
+    """A ``source_of`` for ``run_cells``: the cells with a guess written in each stub."""
+    for stub, guess in GUESSES.items():
+        source = source.replace(stub, guess)
+    return printing_verdicts(cell, source)
+
+
 # -- the checks ---------------------------------------------------------------------------
 
 
@@ -406,22 +422,24 @@ def test_a_question_run_again_after_the_later_ones_shows_its_own_guess():
     """A learner reruns Q3's reveal (or Q1's predict) after Q4: it judges Q3's guess, a
     count, beside Q3's run. (All four questions bound ``guess``: Q3's reveal run again
     printed Q4's stub, ``None``, as the count guessed.)"""
-    seen = run_cells(LESSON, again=("l12-c08", "l12-c29"), source_of=printing_verdicts)
+    seen = run_cells(
+        LESSON, again=("l12-c08", "l12-c29"), names={"display": print}, source_of=guessing
+    )
     assert "so it ran no Update and total still holds 0" in seen["l12-c08"][0]
-    assert seen["l12-c29"][0].endswith("you guessed 0\n")
+    assert seen["l12-c29"][0].endswith("you guessed 3\n")
 
 
-def test_the_resume_question_run_again_does_not_call_the_stub_right():
+def test_the_resume_question_run_again_judges_the_resume_it_ran():
     """A learner reruns Q2's reveal after it resumed the thread: nothing is left to resume,
-    and the cell says so. (It resumed a finished thread, ran no code, and judged the stub's
-    empty guess "Right!".)"""
-    names: dict = {}
-    run_cells(LESSON, until="from graphkit.course", names=names)
+    and the guess is judged against what the resume ran. (It resumed a finished thread, ran
+    no code, and judged the stub's empty guess "Right!".)"""
+    names: dict = {"display": print}
+    run_cells(LESSON, until="from graphkit.course", names=names, source_of=guessing)
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(dict(code_cells(LESSON))["l12-c19"], names)
+    assert "code that ran: ['report', 'shipping'] | you guessed: ['prices']" in out.getvalue()
     assert "Right!" not in out.getvalue()
-    assert "resumed and finished already" in out.getvalue()
 
 
 def test_the_failing_order_fails_again_when_its_cells_run_after_the_repair():
@@ -430,3 +448,22 @@ def test_the_failing_order_fails_again_when_its_cells_run_after_the_repair():
     finished, and the checkpoints table showed a run with no failure.)"""
     again = ("l12-c06", "l12-c08", "l12-c10", "l12-c12")
     run_cells(LESSON, until="from graphkit.course", again=again, source_of=printing_verdicts)
+
+
+# The cell after each question's guess, and what it says once the guess is written.
+REVEALS = {
+    "l12-c08": "total still holds 0",
+    "l12-c19": "code that ran:",
+    "l12-c29": "shipping's code ran 1 time(s)",
+    "l12-c34": "report ran: False",
+}
+
+
+def test_run_all_with_the_stub_guesses_reveals_no_answer():
+    """A learner who runs all cells before guessing is asked for a guess, not shown the
+    answer under each question. (Each reveal ran the graph and printed the truth beside
+    the stub's empty guess, as lesson 11's ask for one instead.)"""
+    seen = run_cells(LESSON, until="from graphkit.course", names={"display": print})
+    for cell, answer in REVEALS.items():
+        assert "No guess yet" in seen[cell][0], (cell, seen[cell])
+        assert answer not in seen[cell][0], (cell, seen[cell])
