@@ -38,3 +38,24 @@ def test_lesson_runs_in_jupyterlab_with_its_widgets(path, tmp_path):
     assert errors == []
     assert shown["debuggers"] >= 1 and shown["verdicts"] >= 2
     assert len(list((tmp_path / "shots").glob("cell-*.png"))) > 10
+
+
+def test_lesson_25_shows_each_row_of_drawings_in_one_row(tmp_path):
+    """Lesson 25 compares drawings side by side; at JupyterLab's width each comparison
+    stays on one row. (The four drawings of section 3 wrapped, the fourth under the first.)"""
+    if not (Path(CHROMIUM).exists() or shutil.which("chromium")):
+        pytest.fail("Debian's chromium is missing: run `make system`")
+    shown: dict[str, list] = {}
+
+    def look(page):
+        shown["rows"] = page.evaluate(
+            """() => [...document.querySelectorAll('.jp-OutputArea-output div')]
+                .filter(row => row.style.display === 'flex')
+                .map(row => [...row.children].map(figure => figure.offsetTop))"""
+        )
+
+    lesson = FOLDER / "25-what-the-drawing-shows.ipynb"
+    errors = read_notebook(lesson, tmp_path / "shots", look=look)
+    assert errors == []
+    assert len(shown["rows"]) == 4, shown
+    assert [len(set(tops)) for tops in shown["rows"]] == [1, 1, 1, 1], shown
