@@ -124,11 +124,18 @@ def check_retry_policy(policy: Any) -> str:
         )
     bad = _fetch_result(policy, [BadRequest] * 5)
     if bad.attempts > 1:
+        from graphkit import RetryPolicy
+
+        policies = [policy] if isinstance(policy, RetryPolicy) else policy
+        own = any(p.retry_on is not RetryPolicy().retry_on for p in policies)  # not the default
         raise Wrong(
             f"fetch raised BadRequest and your policy tried it {bad.attempts} times: a bad "
             "request fails the same way every time, so each retry is one more wasted call "
             "(and one more wait). RateLimited passed.",
-            "The default retry_on tries again any error but a few built-in ones "
+            "Your retry_on accepts BadRequest too: let it accept only the errors worth "
+            "trying again."
+            if own
+            else "The default retry_on tries again any error but a few built-in ones "
             "(ValueError, TypeError, ...), and BadRequest is a plain Exception. Name the "
             "errors to retry instead.",
         )

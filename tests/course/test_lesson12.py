@@ -79,6 +79,25 @@ def test_retry_policy():
     assert_fails(lesson12.check_retry_policy(None), "not a RetryPolicy")
 
 
+def test_a_retry_on_of_the_learners_own_that_accepts_bad_requests_is_not_told_of_the_default():
+    """A ``retry_on`` written by the learner that accepts ``BadRequest`` too is told that
+    its own ``retry_on`` does, not about the default one it did not use."""
+    both = (lesson12.RateLimited, lesson12.BadRequest)
+    for retry_on in (both, Exception, lambda error: True):
+        policy = RetryPolicy(retry_on=retry_on, initial_interval=0.01)
+        verdict = assert_fails(
+            lesson12.check_retry_policy(policy),
+            "BadRequest and your policy tried it 3 times",
+            hint="Your retry_on accepts BadRequest",
+        )
+        assert "default" not in verdict.hint
+    default = RetryPolicy(initial_interval=0.01)
+    assert_fails(lesson12.check_retry_policy(default), hint="The default retry_on")
+    assert_fails(lesson12.check_retry_policy([default]), hint="The default retry_on")
+    listed = [RetryPolicy(retry_on=Exception, initial_interval=0.01)]
+    assert_fails(lesson12.check_retry_policy(listed), hint="Your retry_on accepts BadRequest")
+
+
 def test_fallback():
     assert_passes(lesson12.check_fallback(solutions.fallback))
 
