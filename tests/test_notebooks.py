@@ -3,6 +3,7 @@ real kernel (nbclient) with no error and no network."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.util
 import itertools
@@ -355,6 +356,56 @@ def test_no_step_card_shows_a_questions_answer():
                     shown.append(f"{path.name} {before.id}")
             asked = i + 1
     assert shown == [], "a step's card shows a question's answer: " + ", ".join(shown)
+
+
+def guess_cell_slips(cells: list) -> list[str]:
+    """Where ``cells`` leave the course's one way of asking: a guess's stub (``# your
+    guess``) in a cell of its own that shows nothing, and the reveal in the code cell right
+    after it; a ``.predict(`` call judges a guess that stub assigned."""
+    slips = []
+    for i, cell in enumerate(cells):
+        if cell.cell_type != "code":
+            continue
+        if GUESS_STUB in cell.source:
+            body = ast.parse(cell.source).body
+            shows = PREDICT_CALL in cell.source or re.search(r"\bprint\(", cell.source)
+            if shows or not isinstance(body[-1], (ast.Assign, ast.AnnAssign)):
+                slips.append(f"{cell.id}: the guess's cell reveals (or shows) something")
+        call = re.search(r"\.predict\((?:nodes=)?(\w+)[,)]|\bvalue=(\w+)\)", cell.source)
+        if PREDICT_CALL not in cell.source:
+            continue
+        before = cells[i - 1] if i else None
+        stub = before is not None and before.cell_type == "code" and GUESS_STUB in before.source
+        guess = call and (call[1] or call[2])
+        if not stub or not guess or not re.search(rf"^{guess}\s*=", before.source, re.M):
+            slips.append(f"{cell.id}: a predict cell not right after its guess's own cell")
+    return slips
+
+
+def test_a_guess_has_its_own_cell_and_the_reveal_follows_it():
+    """One convention for every question (lessons 02-03 and 12-26 had it; 04-06 guessed
+    and predicted in one cell, and 10 in a cell with a pre-filled "edit me" guess, which
+    "Run all" judged as if the learner had made it): the guess's cell, then the reveal."""
+    slips = []
+    for path in LESSONS:
+        cells = nbformat.read(path, as_version=4).cells
+        slips += [f"{path.name} {slip}" for slip in guess_cell_slips(cells)]
+    assert slips == [], "; ".join(slips)
+
+
+def test_the_guess_cell_rule_catches_the_old_forms():
+    """The rule above fails on the forms lessons 04-06 and 10 had."""
+    one_cell = nbformat.v4.new_code_cell(
+        "my_step_2 = []  # your guess\n\nsession.predict(nodes=my_step_2)", id="a"
+    )
+    edit_me = nbformat.v4.new_code_cell(
+        'session.step()\n\nmy_guess = ["B"]  # edit me\nsession.predict(nodes=my_guess)', id="b"
+    )
+    stub = nbformat.v4.new_code_cell("my_inbox = None  # your guess: a list", id="c")
+    reveal = nbformat.v4.new_code_cell('s.predict(channel="inbox:D", value=my_inbox)', id="d")
+    assert len(guess_cell_slips([one_cell])) == 2
+    assert len(guess_cell_slips([edit_me])) == 1
+    assert guess_cell_slips([stub, reveal]) == []
 
 
 # What the verdict of each check on its lesson's stub must not say: the solution's key
