@@ -227,7 +227,7 @@ def test_the_course_page_links_every_lesson(site):
     html = (site / "course/index.html").read_text()
     article = html[html.index("<article") : html.index("</article>")]  # not the navigation
     lessons = sorted(p.stem for p in (ROOT / "notebooks").glob("*.ipynb"))
-    assert len(lessons) == 27, lessons  # twenty-six lessons and the appendix
+    assert len(lessons) == 28, lessons  # twenty-seven lessons and the appendix
     unlinked = [stem for stem in lessons if f'href="../lessons/{stem}/"' not in article]
     assert unlinked == [], f"the course page links no page of {unlinked}"
 
@@ -341,7 +341,7 @@ def test_lesson_pages_ask_no_other_host(site, site_url):
     from scripts.read_in_lab import CHROMIUM, CHROMIUM_ARGS, LOCAL
 
     pages = ["", *sorted(f"lessons/{p.parent.name}/" for p in site.glob("lessons/*/index.html"))]
-    assert len(pages) == 28, pages  # Home, twenty-six lessons and the appendix
+    assert len(pages) == 29, pages  # Home, twenty-seven lessons and the appendix
     refused: dict[str, list[str]] = {}
 
     def local_only(path):

@@ -26,7 +26,7 @@ ABSOLUTE_PATH = re.compile(r"(?<![\w.])(/(?:work|home|root|tmp|Users)/|[A-Z]:\\\
 
 def test_the_course_lessons_are_numbered_in_order():
     numbers = [int(path.name[:2]) for path in LESSONS]
-    assert numbers == list(range(1, 27)), [path.name for path in LESSONS]
+    assert numbers == list(range(1, 28)), [path.name for path in LESSONS]
 
 
 def test_the_course_page_quotes_each_lessons_own_time():
@@ -126,7 +126,7 @@ def test_the_docs_hook_folds_no_exercise():
                 assert not exercise, f"{path.name} {cell.id} folds an exercise"
 
 
-def test_lessons_12_to_26_ask_their_questions_by_a_guess():
+def test_lessons_12_to_27_ask_their_questions_by_a_guess():
     """Each **Qn ·** of lessons 12 to 17 is followed, before the next Markdown, by a
     question the checks below recognise: none escapes them."""
     guess_lessons = (
@@ -145,6 +145,7 @@ def test_lessons_12_to_26_ask_their_questions_by_a_guess():
         "24-messages-in-depth",
         "25-what-the-drawing-shows",
         "26-workflows-and-agents",
+        "27-streaming-into-an-app",
     )
     for name in guess_lessons:
         cells = nbformat.read(FOLDER / f"{name}.ipynb", as_version=4).cells
@@ -167,6 +168,7 @@ def test_lessons_12_to_26_ask_their_questions_by_a_guess():
                 "24": 4,
                 "25": 3,
                 "26": 3,
+                "27": 3,
             }[name[:2]]
         ), name
         for i in labels:
@@ -321,6 +323,9 @@ GIVEAWAYS = {
     ("26-workflows-and-agents", "l26-c18"): ["3 steps, the second", "for 40 sections too", "3: ["],
     ("26-workflows-and-agents", "l26-c22"): ["plan's order", "task order", "Moon, Sun, Coasts"],
     ("26-workflows-and-agents", "l26-c29"): ["**5 rounds", "steps 1 to 10", "⌊(N − 1)/2⌋"],
+    ("27-streaming-into-an-app", "l27-c10"): ["**3 custom", "6 values", "sends none"],
+    ("27-streaming-into-an-app", "l27-c15"): ["and `\"summarize\"`", "summarize ('research',)"],
+    ("27-streaming-into-an-app", "l27-c25"): ["**1 custom", "only the top graph's", "not sent"],
 }
 
 
@@ -499,6 +504,9 @@ STUB_MUST_NOT_SAY = {
     "lesson26.check_fan_out": [r"add_edge", r"\[['\"]find_facts", r"waiting edge", r"defer"],
     "lesson26.check_report": [r"\bSend\b", r"Annotated", r"operator\.add", r"reducer"],
     "lesson26.check_loop": [r"rounds\s*[<>]", r"add_conditional_edges", r">=", r"max_rounds\s*-"],
+    "lesson27.check_consume": [r"\bmatch\b", r"\[-1\]", r"==\s*['\"]custom", r"\.append\("],
+    "lesson27.check_text_of": [r"split\(", r"startswith", r"\+=", r"==\s*\(\)"],
+    "lesson27.check_answer_all": [r"Command\(resume", r"\bwhile\b", r"interrupts\[", r"\.value\b"],
 }
 CHECK_CALL = re.compile(r"\b(lesson\d\d\.check_\w+)\(")
 

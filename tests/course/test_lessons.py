@@ -10,7 +10,7 @@ from graphkit.course.lessons import copy_lessons, lesson_paths, lessons_folder
 
 def test_the_package_carries_the_lessons():
     names = [path.name for path in lesson_paths()]
-    assert len([name for name in names if name[:2].isdigit()]) == 26
+    assert len([name for name in names if name[:2].isdigit()]) == 27
     assert lessons_folder().name == "lessons"
 
 
@@ -23,7 +23,7 @@ def test_copy_without_solutions_by_default(tmp_path):
 def test_copy_with_solutions(tmp_path):
     copy_lessons(tmp_path, solutions=True)
     solutions = sorted(path.name for path in (tmp_path / "solutions").iterdir())
-    assert solutions == [f"lesson{n:02d}.py" for n in range(1, 27)]
+    assert solutions == [f"lesson{n:02d}.py" for n in range(1, 28)]
 
 
 def test_copy_never_overwrites_a_learners_work_unless_asked(tmp_path):

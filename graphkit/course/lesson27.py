@@ -1,0 +1,551 @@
+"""Checks for lesson 27 · Streaming into an app: parts, namespaces and interrupts.
+
+Each check streams (or invokes) a graph of its own with ``version="v2"`` and hands the
+learner's consumer what an app would get; a verdict compares what the consumer made of
+it with what the parts said, and names the part it misread.
+
+- ``check_consume(consume)``: progress lines (every ``custom`` part, from any graph) and
+  the final answer (the state of the last ``values`` part) from one stream.
+- ``check_text_of(text_of)``: the text one node's model wrote, told apart by node name
+  *and* namespace, in a graph whose subgraph has a node of the same name.
+- ``check_answer_all(answer_all)``: a loop that invokes, answers every interrupt in
+  ``GraphOutput.interrupts`` with ``Command(resume=...)`` and returns the final value.
+
+>>> from graphkit.course.solutions import lesson27 as solutions
+>>> bool(check_consume(solutions.consume)), bool(check_text_of(solutions.text_of))
+(True, True)
+>>> bool(check_answer_all(solutions.answer_all))
+True
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterable
+from typing import Any, TypedDict
+
+from graphkit.course.checking import Wrong, exercise
+from graphkit.inspect.values import show
+
+__all__ = [
+    "MODES",
+    "Desk",
+    "check_answer_all",
+    "check_consume",
+    "check_text_of",
+    "desk_graph",
+    "review_graph",
+    "talk_graph",
+]
+
+MODES = ["custom", "messages", "values"]
+"""The modes of the streams ``check_consume`` and ``check_text_of`` hand the learner."""
+
+
+def _said(model_text: str) -> Any:
+    """A node that asks a scripted chat model and returns its answer's text."""
+    from graphkit.prebuilt import ScriptedChatModel
+
+    return ScriptedChatModel(responses=[model_text]).invoke("go").content
+
+
+def _stream(app: Any, state: dict, config: dict | None = None) -> list[dict]:
+    return list(app.stream(state, config, stream_mode=MODES, subgraphs=True, version="v2"))
+
+
+class _Stream:
+    """The parts, handed over once, as a stream is; ``read_again`` says whether the
+    learner's code asked for more after the last (a second loop over it, finding none)."""
+
+    def __init__(self, parts: list[dict]):
+        self._parts = iter(parts)
+        self.done = False
+        self.read_again = False
+
+    def __iter__(self) -> _Stream:
+        return self
+
+    def __next__(self) -> dict:
+        if self.done:
+            self.read_again = True
+            raise StopIteration
+        try:
+            return next(self._parts)
+        except StopIteration:
+            self.done = True
+            raise
+
+
+READ_TWICE = (
+    "Your code read the parts twice: a stream hands each part once, so its second loop found none."
+)
+ONE_PASS = "Read everything you need in one loop, or keep the parts in a list first."
+
+
+def _where(ns: tuple[str, ...]) -> str:
+    """A namespace in words: ``()`` or ``('research:…',)``."""
+    return "()" if not ns else "(" + ", ".join(f"'{p.split(':')[0]}:…'" for p in ns) + ",)"
+
+
+# -- 27.1 · progress and the final answer ----------------------------------------------------------
+
+
+class Desk(TypedDict, total=False):
+    """27.1's state: the question, the pages read, a summary and the answer."""
+
+    question: str
+    pages: list[str]
+    summary: str
+    answer: str
+
+
+def desk_graph() -> Any:
+    """27.1's graph: ``plan`` (a progress line), a ``research`` subgraph (``search``
+    reports each page it reads; ``summarize`` asks a model), ``write``, whose model
+    answers, then ``cite``, which adds the number of sources to the answer."""
+    from graphkit import START, StateGraph, get_stream_writer
+
+    def plan(state: Desk) -> dict:
+        get_stream_writer()(f"planning: {state['question']}")
+        return {}
+
+    def search(state: Desk) -> dict:
+        write = get_stream_writer()
+        for page in state["pages"]:
+            write(f"reading {page}")
+        return {}
+
+    def summarize(state: Desk) -> dict:
+        return {"summary": _said(f"{len(state['pages'])} pages on {state['question']}")}
+
+    def write(state: Desk) -> dict:
+        return {"answer": _said(f"The answer to {state['question']}")}
+
+    def cite(state: Desk) -> dict:
+        get_stream_writer()("citing")
+        return {"answer": f"{state['answer']} [{len(state['pages'])} sources]"}
+
+    research = StateGraph(Desk)
+    research.add_node("search", search)
+    research.add_node("summarize", summarize)
+    research.add_edge(START, "search")
+    research.add_edge("search", "summarize")
+    builder = StateGraph(Desk)
+    builder.add_node("plan", plan)
+    builder.add_node("research", research.compile())
+    builder.add_node("write", write)
+    builder.add_node("cite", cite)
+    builder.add_edge(START, "plan")
+    builder.add_edge("plan", "research")
+    builder.add_edge("research", "write")
+    builder.add_edge("write", "cite")
+    return builder.compile()
+
+
+DESKS = [
+    {"question": "tides", "pages": ["moon.html", "sea.html"]},
+    {"question": "comets", "pages": ["ice.html", "orbit.html", "tail.html"]},
+]
+"""The inputs ``check_consume`` streams."""
+
+
+def _unpacked_a_part(error: Exception) -> bool:
+    return isinstance(error, ValueError) and "unpack" in str(error)
+
+
+@exercise("27.1 · Progress and the final answer")
+def check_consume(consume: Callable[[Iterable[dict]], Any]) -> str:
+    """``consume(parts)``: from the parts of ``desk_graph().stream(..., stream_mode=MODES,
+    subgraphs=True, version="v2")``, the progress lines (the data of every ``custom``
+    part, in order) and the final answer (``answer`` in the last ``values`` part's
+    state), as a pair."""
+    app = desk_graph()
+    for state in DESKS:
+        parts = _stream(app, state)
+        stream = _Stream(parts)
+        try:
+            got = consume(stream)
+        except ValueError as error:
+            if not _unpacked_a_part(error):
+                raise
+            raise Wrong(
+                f"Your code unpacked a part as a tuple and raised ValueError: {error}.",
+                "With version='v2' each part is one dict, "
+                "{'type': ..., 'ns': ..., 'data': ...}, whatever the modes: read its keys.",
+            ) from None
+        progress = [p["data"] for p in parts if p["type"] == "custom"]
+        top = [p for p in parts if p["type"] == "values" and not p["ns"]]
+        answer = top[-1]["data"]["answer"]
+        if not isinstance(got, tuple | list) or len(got) != 2:
+            raise Wrong(
+                f"consume returned {show(got, 80)}, not a pair (progress lines, answer).",
+                "Return both: return progress, answer.",
+            )
+        lines, final = got
+        if (list(lines), final) != (progress, answer) and stream.read_again:
+            raise Wrong(READ_TWICE, ONE_PASS)
+        if list(lines) != progress:
+            raise Wrong(_progress_wrong(list(lines), progress, parts), _PROGRESS_HINT)
+        if final != answer:
+            raise Wrong(_answer_wrong(final, answer, parts), _ANSWER_HINT)
+    return (
+        f"{len(progress)} progress lines from two graphs (the subgraph's among them), and "
+        f"the answer from the last values part, {answer!r}: the state, not the tokens."
+    )
+
+
+_PROGRESS_HINT = (
+    "A progress line is a custom part's data, whichever graph sent it: keep every part "
+    "whose type is 'custom', in the order they came."
+)
+_ANSWER_HINT = (
+    "The values parts are the state after each step; the answer is in the last one, "
+    "once every step has run."
+)
+
+
+def _progress_wrong(lines: list, progress: list, parts: list[dict]) -> str:
+    top = [p["data"] for p in parts if p["type"] == "custom" and not p["ns"]]
+    said = (
+        f"Your progress lines were {show(lines, 90)}; the custom parts said {show(progress, 120)}"
+    )
+    if lines == top:
+        sub = next(p["ns"] for p in parts if p["type"] == "custom" and p["ns"])
+        return f"{said}. You kept only those of ns (): the others came from ns {_where(sub)}."
+    if len(lines) > len(progress):
+        kinds = sorted({p["type"] for p in parts if p["data"] in lines})
+        others = [k for k in kinds if k != "custom"]
+        extra = f" (data of {', '.join(others)} parts too)" if others else ""
+        return f"{said}: yours has {len(lines)} lines, {len(progress)} were sent{extra}."
+    return f"{said}."
+
+
+def _answer_wrong(final: Any, answer: str, parts: list[dict]) -> str:
+    top = [p["data"] for p in parts if p["type"] == "values" and not p["ns"]]
+    said = f"Your answer was {show(final, 90)}; the last values part's is {answer!r}"
+    if final is None:
+        return (
+            f"{said}. No values part before write's step holds an answer: the first is "
+            "the input (step 0's), before any node ran."
+        )
+    if final == top[0]:
+        return f"{said}: yours is the first values part's state, the input (step 0's)."
+    if isinstance(final, dict) and final.get("answer") == answer:
+        return f"{said}: you returned the whole state, not its answer."
+    earlier = [state for state in top[:-1] if state.get("answer") == final]
+    spoken = [p["data"][0].content for p in parts if p["type"] == "messages"]
+    if earlier:
+        return (
+            f"{said}. Yours is write's answer, before cite's step added the sources: "
+            "write's tokens spell it, and so does the values part after write's step; "
+            "the last values part holds the final state."
+        )
+    if final in ("".join(spoken), spoken[-1]):
+        which = "every token" if len(final) > len(spoken[-1]) else "the last token"
+        return (
+            f"{said}: yours is {which} the models sent; the answer is what the nodes "
+            "left in the state."
+        )
+    return f"{said}."
+
+
+# -- 27.2 · one node's tokens ----------------------------------------------------------------------
+
+
+class Talk(TypedDict, total=False):
+    topic: str
+    notes: str
+    draft: str
+    verdict: str
+
+
+def talk_graph() -> Any:
+    """27.2's graph: a ``research`` subgraph (``search``, silent, then its own ``model``,
+    which talks), then the top graph's ``model`` and ``critic``, which talk too."""
+    from graphkit import START, StateGraph
+
+    def search(state: Talk) -> dict:
+        return {}
+
+    def notes(state: Talk) -> dict:
+        return {"notes": _said(f"Notes on {state['topic']}: it is old.")}
+
+    def draft(state: Talk) -> dict:
+        return {"draft": _said(f"A draft on {state['topic']}.")}
+
+    def critic(state: Talk) -> dict:
+        return {"verdict": _said(f"Too short for {state['topic']}.")}
+
+    research = StateGraph(Talk)
+    research.add_node("search", search)
+    research.add_node("model", notes)
+    research.add_edge(START, "search")
+    research.add_edge("search", "model")
+    builder = StateGraph(Talk)
+    builder.add_node("research", research.compile())
+    builder.add_node("model", draft)
+    builder.add_node("critic", critic)
+    builder.add_edge(START, "research")
+    builder.add_edge("research", "model")
+    builder.add_edge("model", "critic")
+    return builder.compile()
+
+
+def _in(node: str, subgraph: str | None) -> str:
+    return f"the top graph's {node}" if subgraph is None else f"{subgraph}'s {node}"
+
+
+def _texts(parts: list[dict]) -> dict[tuple[str | None, str], str]:
+    """The text each talking node wrote, keyed by (subgraph node or None, node)."""
+    texts: dict[tuple[str | None, str], str] = {}
+    for part in parts:
+        if part["type"] == "messages":
+            token, metadata = part["data"]
+            where = part["ns"][0].split(":")[0] if part["ns"] else None
+            key = (where, metadata["langgraph_node"])
+            texts[key] = texts.get(key, "") + token.content
+    return texts
+
+
+ASKED = [("model", None), ("model", "research"), ("critic", None), ("search", "research")]
+"""The (node, subgraph) pairs ``check_text_of`` asks about."""
+
+
+@exercise("27.2 · One node's tokens, in one graph")
+def check_text_of(text_of: Callable[..., Any]) -> str:
+    """``text_of(parts, node, subgraph=None)``: the text ``node``'s model wrote, read from
+    the ``messages`` parts of a v2 stream with ``subgraphs=True``; ``node`` of the top
+    graph when ``subgraph`` is None, else of the subgraph run by the top graph's node
+    named ``subgraph``."""
+    app = talk_graph()
+    for topic in ("tides", "comets"):
+        parts = _stream(app, {"topic": topic})
+        texts = _texts(parts)
+        for node, subgraph in ASKED:
+            want = texts.get((subgraph, node), "")
+            stream = _Stream(parts)
+            try:
+                got = text_of(stream, node, subgraph)
+            except (KeyError, TypeError, IndexError) as error:
+                raise Wrong(_raised(error, node, subgraph), _TEXT_HINT) from None
+            if got == want:
+                continue
+            if stream.read_again:
+                raise Wrong(READ_TWICE, ONE_PASS)
+            raise Wrong(_text_wrong(got, want, texts, node, subgraph, parts), _TEXT_HINT)
+    return (
+        "You told the two models named 'model' apart by the part's ns, () or "
+        "('research:…',), and kept each node's tokens by metadata['langgraph_node']."
+    )
+
+
+_TEXT_HINT = (
+    "A messages part's data is (token, metadata): metadata['langgraph_node'] names the "
+    "node, and the part's ns names the graph it ran in: () for the top graph, "
+    "('research:<task id>',) inside research's subgraph."
+)
+
+
+def _raised(error: Exception, node: str, subgraph: str | None) -> str:
+    call = f"text_of(parts, {node!r}, {subgraph!r})"
+    said = f"{call} raised {type(error).__name__}: {error}."
+    if isinstance(error, KeyError) and error.args == ("langgraph_node",):
+        return (
+            f"{said} Only a messages part names a node: its data is (token, metadata), "
+            "and the other parts' data (custom, values) has no such key."
+        )
+    if isinstance(error, KeyError):
+        return f"{said} A messages part's metadata names the node under 'langgraph_node'."
+    return f"{said} A messages part's data is a pair, (token, metadata); other parts' are not."
+
+
+def _text_wrong(
+    got: Any,
+    want: str,
+    texts: dict[tuple[str | None, str], str],
+    node: str,
+    subgraph: str | None,
+    parts: list[dict],
+) -> str:
+    call = f"text_of(parts, {node!r}, {subgraph!r})"
+    if not isinstance(got, str):
+        return f"{call} returned {type(got).__name__} {show(got, 60)}, not a string."
+    said = f"{call} returned {got!r}; {_in(node, subgraph)} wrote {want!r}"
+    by_name = "".join(
+        p["data"][0].content
+        for p in parts
+        if p["type"] == "messages" and p["data"][1]["langgraph_node"] == node
+    )
+    if got == by_name and got != want:
+        others = [k for k in texts if k[1] == node and k != (subgraph, node)]
+        return (
+            f"{said}. Yours holds the tokens of every node named {node!r}, "
+            f"{' and '.join(_in(n, s) for s, n in [(subgraph, node), *others])}: "
+            "the node's name alone does not say which graph it ran in."
+        )
+    other = next((key for key, text in texts.items() if text == got and got), None)
+    if other is not None:
+        return f"{said}. Yours is {_in(other[1], other[0])}'s text."
+    if got == "" and subgraph is not None:
+        ns = next(p["ns"] for p in parts if p["type"] == "messages" and p["ns"])
+        return (
+            f"{said}. Yours found none of its tokens: their parts' ns is {_where(ns)}, "
+            f"whose entry is '{subgraph}:' and a task id, not {subgraph!r} alone."
+        )
+    if got == "":
+        return f"{said}. Yours found none of its tokens: their parts' ns is ()."
+    return f"{said}."
+
+
+# -- 27.3 · answer every interrupt -----------------------------------------------------------------
+
+
+class Review(TypedDict, total=False):
+    question: str
+    answer: str
+    status: str
+
+
+class _Counted:
+    """How often each node of ``review_graph`` ran."""
+
+    def __init__(self) -> None:
+        self.runs: dict[str, int] = {}
+
+    def __call__(self, node: str) -> None:
+        self.runs[node] = self.runs.get(node, 0) + 1
+
+
+def review_graph(reviews: int = 2, ran: Callable[[str], None] | None = None) -> Any:
+    """27.3's graph, with a checkpointer: ``write`` answers the question, then ``reviews``
+    nodes (0 to 2) each pause on an interrupt: ``review`` asks about the answer,
+    ``publish`` asks how many readers to send it to; the answers go into ``status``."""
+    from graphkit import START, InMemorySaver, StateGraph, interrupt
+
+    ran = ran or (lambda node: None)
+
+    def write(state: Review) -> dict:
+        ran("write")
+        return {"answer": f"{state['question']}: twice a day", "status": "written"}
+
+    def review(state: Review) -> dict:
+        ran("review")
+        decision = interrupt({"asks": "approve?", "answer": state["answer"]})
+        return {"status": f"{state['status']}, reviewed: {decision}"}
+
+    def publish(state: Review) -> dict:
+        ran("publish")
+        decision = interrupt({"asks": "readers?", "answer": state["answer"]})
+        return {"status": f"{state['status']}, sent to {decision}"}
+
+    builder = StateGraph(Review)
+    builder.add_node("write", write)
+    builder.add_edge(START, "write")
+    last = "write"
+    for name, node in [("review", review), ("publish", publish)][:reviews]:
+        builder.add_node(name, node)
+        builder.add_edge(last, name)
+        last = name
+    return builder.compile(checkpointer=InMemorySaver())
+
+
+ASKS = 6
+"""How often ``check_answer_all``'s ``decide`` answers before it stops a loop that asks
+again and again (the graphs pause at most twice)."""
+
+
+def _decide(asked: list[Any]) -> Callable[[Any], Any]:
+    """The check's ``decide``: it records what it was given, and answers by the value's
+    ``asks``; given an Interrupt, or asked too often, it stops the learner's loop."""
+    from graphkit.types import Interrupt
+
+    def decide(value: Any) -> Any:
+        asked.append(value)
+        if isinstance(value, Interrupt):
+            raise Wrong(
+                f"Your code handed decide {show(value, 80)}: an Interrupt, not the value "
+                "the node asked with.",
+                "decide wants what the node passed to interrupt(): the Interrupt's .value.",
+            )
+        if len(asked) > ASKS:
+            raise Wrong(
+                f"Your code called decide {len(asked)} times on a run that pauses at most "
+                f"twice, with {show(asked[0], 60)} again and again: the run never went on.",
+                "Resume the run with what decide returned, on the same thread.",
+            )
+        if isinstance(value, dict):
+            return {"approve?": "yes", "readers?": 3}.get(value.get("asks"))
+        return None
+
+    return decide
+
+
+@exercise("27.3 · Answer every interrupt")
+def check_answer_all(answer_all: Callable[..., Any]) -> str:
+    """``answer_all(app, input, config, decide)``: run ``app`` on ``input`` with
+    ``invoke(..., version="v2")``; while the run pauses, resume it on the same thread with
+    ``Command(resume=decide(value))`` for the interrupt's value; return the final value."""
+    for reviews in (2, 0, 1):
+        counted = _Counted()
+        app = review_graph(reviews, counted)
+        config = {"configurable": {"thread_id": f"check-{uuid.uuid4().hex}"}}
+        asked: list[Any] = []
+        question = {"question": "tides"}
+        got = answer_all(app, dict(question), config, _decide(asked))
+        state = app.get_state(config)
+        want = dict(question, **_final(reviews))
+        case = f"With {reviews} interrupts" if reviews != 1 else "With 1 interrupt"
+        if got == want:
+            continue
+        if not state.values:
+            raise Wrong(
+                f"{case}, your function returned {show(got, 60)} and never ran the graph "
+                "on that thread.",
+                "Run app with the input and the config given, then look at what came back.",
+            )
+        if counted.runs.get("write", 0) > 1:
+            raise Wrong(
+                f"{case}, write ran {counted.runs['write']} times: after a pause your code "
+                "started the run again from its input, and never got past the first pause.",
+                "A paused run goes on when it is resumed on the same thread with the "
+                "answer: the input would start it over.",
+            )
+        if state.next:
+            answered = len(asked)
+            paused = ", ".join(state.next)
+            return_said = "a GraphOutput" if _is_output(got) else show(got, 70)
+            if answered == 0:
+                raise Wrong(
+                    f"{case}, your function returned {return_said} while the run was paused "
+                    f"at {paused}: decide was never called.",
+                    "invoke(..., version='v2') returns a GraphOutput: the state is its "
+                    ".value, and a paused run's interrupts are beside it, not in the state.",
+                )
+            raise Wrong(
+                f"{case}, your code answered {answered} and returned {return_said} while "
+                f"the run was paused again, at {paused}: a resumed run can pause again.",
+                "Keep resuming while the last output has interrupts.",
+            )
+        if _is_output(got) and got.value == want:
+            raise Wrong(
+                f"{case}, your function returned the GraphOutput itself, {show(got, 90)}.",
+                "The final value is the GraphOutput's .value.",
+            )
+        raise Wrong(
+            f"{case}, your function returned {show(got, 90)}; the run ended with "
+            f"{show(state.values, 90)}.",
+            "Return the final value: the last GraphOutput's .value.",
+        )
+    return (
+        "Your loop answered every interrupt it met in GraphOutput.interrupts, on the same "
+        "thread, and returned the last value: with two pauses, one, and none."
+    )
+
+
+def _final(reviews: int) -> dict:
+    status = ["written", "reviewed: yes", "sent to 3"][: reviews + 1]
+    return {"answer": "tides: twice a day", "status": ", ".join(status)}
+
+
+def _is_output(value: Any) -> bool:
+    return type(value).__name__ == "GraphOutput"
