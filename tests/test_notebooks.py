@@ -324,7 +324,7 @@ GIVEAWAYS = {
     ("26-workflows-and-agents", "l26-c22"): ["plan's order", "task order", "Moon, Sun, Coasts"],
     ("26-workflows-and-agents", "l26-c29"): ["**5 rounds", "steps 1 to 10", "⌊(N − 1)/2⌋"],
     ("27-streaming-into-an-app", "l27-c10"): ["**3 custom", "6 values", "sends none"],
-    ("27-streaming-into-an-app", "l27-c15"): ["and `\"summarize\"`", "summarize ('research',)"],
+    ("27-streaming-into-an-app", "l27-c15"): ['and `"summarize"`', "summarize ('research',)"],
     ("27-streaming-into-an-app", "l27-c25"): ["**1 custom", "only the top graph's", "not sent"],
 }
 
