@@ -383,6 +383,16 @@ def _text_wrong(
             f"{' and '.join(_in(n, s) for s, n in [(subgraph, node), *others])}: "
             "the node's name alone does not say which graph it ran in."
         )
+    graph = [] if subgraph is None else [subgraph]
+    in_graph = [
+        p for p in parts if p["type"] == "messages" and [e.split(":")[0] for e in p["ns"]] == graph
+    ]
+    spoke = sorted({p["data"][1]["langgraph_node"] for p in in_graph})
+    if len(spoke) > 1 and got == "".join(p["data"][0].content for p in in_graph):
+        return (
+            f"{said}. Yours holds every token sent in that graph, by "
+            f"{' and '.join(spoke)}: the ns says which graph, not which node."
+        )
     other = next((key for key, text in texts.items() if text == got and got), None)
     if other is not None:
         return f"{said}. Yours is {_in(other[1], other[0])}'s text."
@@ -463,8 +473,8 @@ def _decide(asked: list[Any]) -> Callable[[Any], Any]:
         asked.append(value)
         if isinstance(value, Interrupt):
             raise Wrong(
-                f"Your code handed decide {show(value, 80)}: an Interrupt, not the value "
-                "the node asked with.",
+                "Your code handed decide the Interrupt itself, not the value the node "
+                f"asked with, {show(value.value, 70)}.",
                 "decide wants what the node passed to interrupt(): the Interrupt's .value.",
             )
         if len(asked) > ASKS:
@@ -522,7 +532,8 @@ def check_answer_all(answer_all: Callable[..., Any]) -> str:
                     ".value, and a paused run's interrupts are beside it, not in the state.",
                 )
             raise Wrong(
-                f"{case}, your code answered {answered} and returned {return_said} while "
+                f"{case}, your code answered {answered} interrupt"
+                f"{'s' if answered > 1 else ''} and returned {return_said} while "
                 f"the run was paused again, at {paused}: a resumed run can pause again.",
                 "Keep resuming while the last output has interrupts.",
             )

@@ -371,7 +371,7 @@ def _text_graph_only(parts, node, subgraph=None):
         (_text_ns_equals_name, "whose entry is 'research:' and a task id, not 'research' alone"),
         (_text_data_as_dict, "raised KeyError: 'langgraph_node'. Only a messages part"),
         (_text_wrong_key, "raised KeyError: 'node'"),
-        (_text_graph_only, "text_of(parts, 'model', None) returned 'A draft on tides.Too short"),
+        (_text_graph_only, "Yours holds every token sent in that graph, by critic and model"),
     ],
     ids=["node only", "ns == (name,)", "data as dict", "wrong key", "graph only"],
 )
@@ -457,8 +457,12 @@ def _answer_output(app, input, config, decide):
     ("answer", "said", "hint"),
     [
         (_answer_in_value, "paused at review: decide was never called", "not in the state"),
-        (_answer_once, "answered 1 and returned", "Keep resuming"),
-        (_answer_the_interrupt, "an Interrupt, not the value", ".value"),
+        (_answer_once, "answered 1 interrupt and returned", "Keep resuming"),
+        (
+            _answer_the_interrupt,
+            "the Interrupt itself, not the value the node asked with, {'asks'",
+            ".value",
+        ),
         (_answer_as_input, "write ran", "same thread"),
         (_answer_output, "returned the GraphOutput itself", ".value"),
     ],
