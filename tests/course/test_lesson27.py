@@ -106,8 +106,11 @@ def test_the_lessons_cells_print_what_the_lesson_says():
     assert "summarize ('research',) 'Moon'" in said and "write     ()            'Twice'" in said
     assert "{'custom': 1, 'messages': 5}" in said
     assert "[{'asks': 'publish?', 'answer': 'Twice a day.'}]" in said
-    assert "{'question': 'tides', 'answer': 'Twice a day.'} ()" in said
-    assert "{'question': 'tides', 'answer': '(withheld)'}" in said
+    assert "['question', 'pages', 'answer'] [{'asks': 'publish?'" in said
+    assert "GraphOutput ['question', 'pages', 'answer']" in said
+    assert "Twice a day. · interrupts: ()" in said
+    assert "progress · planning: tides\npaused   · {'asks': 'publish?'" in said
+    assert "'answer': '(withheld)'}" in said
 
 
 @pytest.mark.parametrize("library", ["graphkit", "langgraph"])
