@@ -20,12 +20,15 @@ True
 
 from __future__ import annotations
 
+import functools
 import uuid
+import warnings
 from collections.abc import Callable, Iterable
 from typing import Any, TypedDict
 
 from graphkit.course.checking import Wrong, exercise
-from graphkit.inspect.values import show
+from graphkit.errors import GraphkitWarning
+from graphkit.inspect.values import show, show_error
 
 __all__ = [
     "MODES",
@@ -80,6 +83,16 @@ READ_TWICE = (
     "Your code read the parts twice: a stream hands each part once, so its second loop found none."
 )
 ONE_PASS = "Read everything you need in one loop, or keep the parts in a list first."
+NOT_A_LIST = (
+    "the check hands the parts over as a stream does, an iterator, as stream() returns: "
+    "it has no len() and no index"
+)
+LIST_FIRST = "Read the parts in one loop, or keep them in a list first: parts = list(parts)."
+
+
+def _indexed_a_stream(error: Exception) -> bool:
+    """Whether ``error`` came of taking the check's stream for a list (len, index, reversed)."""
+    return isinstance(error, TypeError) and "'_Stream'" in str(error)
 
 
 def _where(ns: tuple[str, ...]) -> str:
@@ -173,6 +186,18 @@ def check_consume(consume: Callable[[Iterable[dict]], Any]) -> str:
                 "With version='v2' each part is one dict, "
                 "{'type': ..., 'ns': ..., 'data': ...}, whatever the modes: read its keys.",
             ) from None
+        except TypeError as error:
+            if not _indexed_a_stream(error):
+                raise
+            raise Wrong(f"Your code raised TypeError: {error}: {NOT_A_LIST}.", LIST_FIRST) from None
+        except KeyError as error:
+            if error.args != ("answer",):
+                raise
+            raise Wrong(
+                "Your code raised KeyError: 'answer': the values parts before write's step "
+                "hold no 'answer' (the first is the input, step 0's).",
+                _ANSWER_HINT,
+            ) from None
         progress = [p["data"] for p in parts if p["type"] == "custom"]
         top = [p for p in parts if p["type"] == "values" and not p["ns"]]
         answer = top[-1]["data"]["answer"]
@@ -182,6 +207,17 @@ def check_consume(consume: Callable[[Iterable[dict]], Any]) -> str:
                 "Return both: return progress, answer.",
             )
         lines, final = got
+        if final == progress or (isinstance(final, tuple) and list(final) == progress):
+            raise Wrong(
+                f"consume returned {show(got, 90)}: your pair is (answer, progress lines).",
+                "The progress lines come first: return progress, answer.",
+            )
+        if isinstance(lines, str):
+            raise Wrong(
+                f"Your progress lines were one string, {show(lines, 70)}; the custom parts "
+                f"said {show(progress, 120)}.",
+                "Return the progress lines as a list, one item per custom part's data.",
+            )
         if (list(lines), final) != (progress, answer) and stream.read_again:
             raise Wrong(READ_TWICE, ONE_PASS)
         if list(lines) != progress:
@@ -295,15 +331,19 @@ def _in(node: str, subgraph: str | None) -> str:
     return f"the top graph's {node}" if subgraph is None else f"{subgraph}'s {node}"
 
 
+def _key(part: dict) -> tuple[str | None, str]:
+    """A messages part's (subgraph node or None, node)."""
+    where = part["ns"][0].split(":")[0] if part["ns"] else None
+    return where, part["data"][1]["langgraph_node"]
+
+
 def _texts(parts: list[dict]) -> dict[tuple[str | None, str], str]:
     """The text each talking node wrote, keyed by (subgraph node or None, node)."""
     texts: dict[tuple[str | None, str], str] = {}
     for part in parts:
         if part["type"] == "messages":
-            token, metadata = part["data"]
-            where = part["ns"][0].split(":")[0] if part["ns"] else None
-            key = (where, metadata["langgraph_node"])
-            texts[key] = texts.get(key, "") + token.content
+            key = _key(part)
+            texts[key] = texts.get(key, "") + part["data"][0].content
     return texts
 
 
@@ -326,8 +366,8 @@ def check_text_of(text_of: Callable[..., Any]) -> str:
             stream = _Stream(parts)
             try:
                 got = text_of(stream, node, subgraph)
-            except (KeyError, TypeError, IndexError) as error:
-                raise Wrong(_raised(error, node, subgraph), _TEXT_HINT) from None
+            except (KeyError, TypeError, IndexError, ValueError) as error:
+                raise Wrong(*_raised(error, node, subgraph)) from None
             if got == want:
                 continue
             if stream.read_again:
@@ -346,17 +386,47 @@ _TEXT_HINT = (
 )
 
 
-def _raised(error: Exception, node: str, subgraph: str | None) -> str:
+def _raised(error: Exception, node: str, subgraph: str | None) -> tuple[str, str]:
+    """What the error says of the parts, where its kind and message tell; else the
+    error alone: a verdict names no cause it cannot see."""
     call = f"text_of(parts, {node!r}, {subgraph!r})"
     said = f"{call} raised {type(error).__name__}: {error}."
-    if isinstance(error, KeyError) and error.args == ("langgraph_node",):
+    text = str(error)
+    key = error.args[0] if isinstance(error, KeyError) and error.args else None
+    if _indexed_a_stream(error):
+        return f"{call} raised TypeError: {error}: {NOT_A_LIST}.", LIST_FIRST
+    if key == "langgraph_node":
         return (
             f"{said} Only a messages part names a node: its data is (token, metadata), "
             "and the other parts' data (custom, values) has no such key."
+        ), _TEXT_HINT
+    if isinstance(key, int) or (isinstance(error, ValueError) and "unpack" in text):
+        return (
+            f"{said} Only a messages part's data is a pair, (token, metadata): a values "
+            "part's data is the state, a dict."
+        ), _TEXT_HINT
+    if isinstance(key, str) and key not in ("type", "ns", "data"):
+        return f"{said} A messages part's metadata names its node under 'langgraph_node'.", (
+            _TEXT_HINT
         )
-    if isinstance(error, KeyError):
-        return f"{said} A messages part's metadata names the node under 'langgraph_node'."
-    return f"{said} A messages part's data is a pair, (token, metadata); other parts' are not."
+    if isinstance(error, TypeError) and "tuple indices must be integers" in text:
+        return f"{said} A messages part's data is a pair, (token, metadata), not a dict.", (
+            _TEXT_HINT
+        )
+    if isinstance(error, TypeError) and "Chunk" in text:
+        return (
+            f"{said} A messages part's data starts with its token, a message chunk: its "
+            "text is token.content."
+        ), _TEXT_HINT
+    if isinstance(error, IndexError) and "tuple index out of range" in text:
+        return (
+            f"{said} Only a subgraph's parts have an entry in their ns: a part of the top "
+            "graph has ns (), with no entry to index."
+        ), _TEXT_HINT
+    return said, (
+        "Run your text_of on the lesson's talk_parts in a cell, with subgraph=None too, "
+        "and read where it fails."
+    )
 
 
 def _text_wrong(
@@ -404,6 +474,16 @@ def _text_wrong(
         )
     if got == "":
         return f"{said}. Yours found none of its tokens: their parts' ns is ()."
+    tokens = [
+        p["data"][0].content
+        for p in parts
+        if p["type"] == "messages" and _key(p) == (subgraph, node)
+    ]
+    if len(tokens) > 1 and got == tokens[-1]:
+        return (
+            f"{said}. Yours is the last token it sent: each messages part carries one "
+            "token, and the text is all of them, in order."
+        )
     return f"{said}."
 
 
@@ -464,28 +544,46 @@ ASKS = 6
 again and again (the graphs pause at most twice)."""
 
 
-def _decide(asked: list[Any]) -> Callable[[Any], Any]:
+def _decide(
+    asked: list[Any], asked_with: list[dict], run_now: Callable[[], str], app_state: Callable
+) -> Callable:
     """The check's ``decide``: it records what it was given, and answers by the value's
-    ``asks``; given an Interrupt, or asked too often, it stops the learner's loop."""
+    ``asks``. Given anything but a value a node passed to ``interrupt()`` (``asked_with``),
+    or asked too often, it stops the learner's loop; ``run_now()`` says where the run is,
+    ``app_state()`` is the thread's state."""
     from graphkit.types import Interrupt
 
     def decide(value: Any) -> Any:
         asked.append(value)
+        wants = "decide wants what the node passed to interrupt(): an Interrupt's .value."
         if isinstance(value, Interrupt):
             raise Wrong(
                 "Your code handed decide the Interrupt itself, not the value the node "
                 f"asked with, {show(value.value, 70)}.",
-                "decide wants what the node passed to interrupt(): the Interrupt's .value.",
+                wants,
+            )
+        if value not in asked_with:
+            waiting = [pause.value for pause in app_state().interrupts]
+            raise Wrong(
+                f"Your code handed decide {show(value, 70)}, not the value the node asked "
+                f"with, {show(waiting[0] if waiting else asked_with[0], 70)}.",
+                wants,
             )
         if len(asked) > ASKS:
+            where = run_now()
+            if where == "ended":
+                said = "after the run had ended: your loop kept reading an old output."
+            elif where == "at its first pause":
+                said = "again and again: the run never went on."
+            else:
+                said = f"again, while the run had gone on, {where}: your loop kept an old output."
             raise Wrong(
                 f"Your code called decide {len(asked)} times on a run that pauses at most "
-                f"twice, with {show(asked[0], 60)} again and again: the run never went on.",
-                "Resume the run with what decide returned, on the same thread.",
+                f"twice, with {show(value, 60)} {said}",
+                "Resume the run with what decide returned, on the same thread, and read "
+                "the interrupts of the output that resume returns.",
             )
-        if isinstance(value, dict):
-            return {"approve?": "yes", "readers?": 3}.get(value.get("asks"))
-        return None
+        return {"approve?": "yes", "readers?": 3}[value["asks"]]
 
     return decide
 
@@ -501,10 +599,35 @@ def check_answer_all(answer_all: Callable[..., Any]) -> str:
         config = {"configurable": {"thread_id": f"check-{uuid.uuid4().hex}"}}
         asked: list[Any] = []
         question = {"question": "tides"}
-        got = answer_all(app, dict(question), config, _decide(asked))
+        asked_with = [
+            {"asks": asks, "answer": "tides: twice a day"} for asks in ("approve?", "readers?")
+        ]
+
+        def run_now(app: Any = app, config: dict = config, counted: _Counted = counted) -> str:
+            paused = app.get_state(config).next
+            if not paused:
+                return "ended"
+            if paused == ("review",) and counted.runs.get("review") == 1:
+                return "at its first pause"
+            return f"to a pause at {', '.join(paused)}"
+
+        decide = _decide(asked, asked_with, run_now, functools.partial(app.get_state, config))
+        case = f"With {reviews} interrupts" if reviews != 1 else "With 1 interrupt"
+        try:
+            # (a resume of a finished run warns, once per line: the verdict says it better)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", GraphkitWarning)
+                got = answer_all(app, dict(question), config, decide)
+        except Exception as error:
+            if isinstance(error, Wrong) or not asked or run_now() != "at its first pause":
+                raise
+            raise Wrong(
+                f"{case}, decide answered, then your code raised {show_error(error)}; the run "
+                "on the thread of config is still paused at review: it was never resumed there.",
+                _SAME_THREAD,
+            ) from None
         state = app.get_state(config)
         want = dict(question, **_final(reviews))
-        case = f"With {reviews} interrupts" if reviews != 1 else "With 1 interrupt"
         if got == want:
             continue
         if not state.values:
@@ -531,11 +654,24 @@ def check_answer_all(answer_all: Callable[..., Any]) -> str:
                     "invoke(..., version='v2') returns a GraphOutput: the state is its "
                     ".value, and a paused run's interrupts are beside it, not in the state.",
                 )
+            if run_now() == "at its first pause":
+                raise Wrong(
+                    f"{case}, your code called decide and returned {return_said}, but never "
+                    f"resumed the run on this thread: it is still paused at {paused}.",
+                    "Resume with what decide returned, Command(resume=...), on the same thread.",
+                )
             raise Wrong(
                 f"{case}, your code answered {answered} interrupt"
                 f"{'s' if answered > 1 else ''} and returned {return_said} while "
                 f"the run was paused again, at {paused}: a resumed run can pause again.",
                 "Keep resuming while the last output has interrupts.",
+            )
+        if reviews and not asked:
+            raise Wrong(
+                f"{case}, decide was never called, and the run ended with "
+                f"{show(state.values, 90)}: your code resumed it with something other than "
+                "decide's answers.",
+                "Call decide with each interrupt's value, and resume with what it returns.",
             )
         if _is_output(got) and got.value == want:
             raise Wrong(
@@ -551,6 +687,12 @@ def check_answer_all(answer_all: Callable[..., Any]) -> str:
         "Your loop answered every interrupt it met in GraphOutput.interrupts, on the same "
         "thread, and returned the last value: with two pauses, one, and none."
     )
+
+
+_SAME_THREAD = (
+    "Resume on the thread the run paused on: pass config again, with "
+    "Command(resume=...) as the input."
+)
 
 
 def _final(reviews: int) -> dict:

@@ -497,3 +497,261 @@ def test_consume_reading_a_stream_twice_is_told_what_it_got():
         return progress, values[-1]["data"]["answer"] if values else None
 
     assert_fails(lesson27.check_consume(answer), "read the parts twice", hint="one loop")
+
+
+# -- found in review: plausible answers whose verdicts were wrong or untrue
+
+
+def _consume_match_mapping(parts):
+    progress, state = [], {}
+    for part in parts:
+        match part:
+            case {"type": "custom", "data": line}:
+                progress.append(line)
+            case {"type": "values", "ns": (), "data": data}:
+                state = data
+    return progress, state.get("answer")
+
+
+def _consume_with_get(parts):
+    progress, answer = [], None
+    for part in parts:
+        kind = part.get("type")
+        if kind == "custom":
+            progress.append(part.get("data"))
+        elif kind == "values":
+            answer = part.get("data", {}).get("answer", answer)
+    return [progress, answer]
+
+
+@pytest.mark.parametrize("answer", [_consume_match_mapping, _consume_with_get])
+def test_consume_more_right_variants_pass(answer):
+    assert_passes(lesson27.check_consume(answer))
+
+
+def _consume_indexed(parts):
+    progress = [p["data"] for p in parts if p["type"] == "custom"]
+    return progress, parts[-1]["data"]["answer"]
+
+
+def _consume_swapped(parts):
+    progress, answer = _consume_with_get(parts)
+    return answer, progress
+
+
+def _consume_joined(parts):
+    progress, answer = _consume_with_get(parts)
+    return "\n".join(progress), answer
+
+
+def _consume_every_values_answer(parts):
+    progress, answer = [], None
+    for part in parts:
+        if part["type"] == "custom":
+            progress.append(part["data"])
+        elif part["type"] == "values":
+            answer = part["data"]["answer"]
+    return progress, answer
+
+
+@pytest.mark.parametrize(
+    ("answer", "said", "hint"),
+    [
+        (_consume_indexed, "an iterator, as stream() returns", "list(parts)"),
+        (_consume_swapped, "your pair is (answer, progress lines)", "return progress, answer"),
+        (_consume_joined, "one string", "a list"),
+        (_consume_every_values_answer, "the values parts before write's step hold no 'answer'", ""),
+    ],
+    ids=["indexed stream", "swapped", "joined", "KeyError answer"],
+)
+def test_consume_more_wrong_answers(answer, said, hint):
+    verdict = assert_fails(lesson27.check_consume(answer), said, hint=hint)
+    assert "lines, 4 were sent" not in verdict.message
+
+
+def _text_with_match(parts, node, subgraph=None):
+    text = ""
+    for part in parts:
+        match part:
+            case {"type": "messages", "ns": ns, "data": (token, {"langgraph_node": name})}:
+                graph = ns[0].partition(":")[0] if ns else None
+                if name == node and graph == subgraph:
+                    text += token.content
+    return text
+
+
+def _text_adding_chunks(parts, node, subgraph=None):
+    want = () if subgraph is None else (subgraph,)
+    chunk = None
+    for part in parts:
+        if part.get("type") != "messages":
+            continue
+        token, metadata = part["data"]
+        graph = tuple(entry.split(":")[0] for entry in part["ns"])
+        if metadata.get("langgraph_node") == node and graph == want:
+            chunk = token if chunk is None else chunk + token
+    return chunk.content if chunk is not None else ""
+
+
+@pytest.mark.parametrize("answer", [_text_with_match, _text_adding_chunks])
+def test_text_of_more_right_variants_pass(answer):
+    assert_passes(lesson27.check_text_of(answer))
+
+
+def _text_name_in_str(parts, node, subgraph=None):
+    return "".join(
+        p["data"][0].content
+        for p in parts
+        if p["type"] == "messages"
+        and p["data"][1]["langgraph_node"] == node
+        and subgraph in str(p["ns"])
+    )
+
+
+def _text_first_entry(parts, node, subgraph=None):
+    text = ""
+    for p in parts:
+        named = p["type"] == "messages" and p["data"][1]["langgraph_node"] == node
+        if named and p["ns"][0].split(":")[0] == subgraph:
+            text += p["data"][0].content
+    return text
+
+
+def _text_adds_tokens(parts, node, subgraph=None):
+    text = ""
+    for p in parts:
+        if p["type"] == "messages" and p["data"][1]["langgraph_node"] == node and not p["ns"]:
+            text += p["data"][0]
+    return text
+
+
+def _text_every_part(parts, node, subgraph=None):
+    text = ""
+    for p in parts:
+        token, metadata = p["data"]
+        if metadata["langgraph_node"] == node:
+            text += token.content
+    return text
+
+
+def _text_reversed(parts, node, subgraph=None):
+    want = () if subgraph is None else (subgraph,)
+    kept = [
+        p["data"][0].content
+        for p in parts[::-1]
+        if p["type"] == "messages"
+        and p["data"][1]["langgraph_node"] == node
+        and tuple(e.split(":")[0] for e in p["ns"]) == want
+    ]
+    return "".join(reversed(kept))
+
+
+def _text_last_token(parts, node, subgraph=None):
+    want = () if subgraph is None else (subgraph,)
+    text = ""
+    for p in parts:
+        if p["type"] != "messages" or p["data"][1]["langgraph_node"] != node:
+            continue
+        if tuple(e.split(":")[0] for e in p["ns"]) == want:
+            text = p["data"][0].content
+    return text
+
+
+@pytest.mark.parametrize(
+    ("answer", "said", "unsaid"),
+    [
+        (_text_name_in_str, "raised TypeError: 'in <string>'", "data is a pair"),
+        (_text_first_entry, "a part of the top graph has ns (), with no entry", "data is a pair"),
+        (_text_adds_tokens, "a message chunk: its text is token.content", "data is a"),
+        (_text_every_part, "Only a messages part's data is a pair, (token, metadata)", "Run your"),
+        (_text_reversed, "an iterator, as stream() returns", "data is a pair"),
+        (_text_last_token, "Yours is the last token it sent", "Run your"),
+    ],
+    ids=["None in str", "ns[0] of ()", "str + chunk", "every part", "indexed stream", "last"],
+)
+def test_text_of_more_wrong_answers(answer, said, unsaid):
+    verdict = assert_fails(lesson27.check_text_of(answer), said)
+    assert unsaid not in verdict.message + verdict.hint
+
+
+def _answer_recursive(app, input, config, decide):
+    output = app.invoke(input, config, version="v2")
+    if output.interrupts:
+        resume = Command(resume=decide(output.interrupts[0].value))
+        return _answer_recursive(app, resume, config, decide)
+    return output.value
+
+
+def _answer_by_state(app, input, config, decide):
+    app.invoke(input, config, version="v2")
+    while app.get_state(config).next:
+        asked = app.get_state(config).interrupts[0].value
+        app.invoke(Command(resume=decide(asked)), config, version="v2")
+    return app.get_state(config).values
+
+
+@pytest.mark.parametrize("answer", [_answer_recursive, _answer_by_state])
+def test_answer_all_more_right_variants_pass(answer):
+    assert_passes(lesson27.check_answer_all(answer))
+
+
+def _answer_without_decide(app, input, config, decide):
+    output = app.invoke(input, config, version="v2")
+    while output.interrupts:
+        output = app.invoke(Command(resume=output.interrupts[0].value), config, version="v2")
+    return output.value
+
+
+def _answer_keeps_the_first_output(app, input, config, decide):
+    output = app.invoke(input, config, version="v2")
+    for _ in range(20):
+        if not output.interrupts:
+            break
+        app.invoke(Command(resume=decide(output.interrupts[0].value)), config, version="v2")
+    return output.value
+
+
+def _answer_the_interrupts(app, input, config, decide):
+    output = app.invoke(input, config, version="v2")
+    while output.interrupts:
+        output = app.invoke(Command(resume=decide(output.interrupts)), config, version="v2")
+    return output.value
+
+
+def _answer_the_id(app, input, config, decide):
+    output = app.invoke(input, config, version="v2")
+    while output.interrupts:
+        output = app.invoke(Command(resume=decide(output.interrupts[0].id)), config, version="v2")
+    return output.value
+
+
+def _answer_on_another_thread(app, input, config, decide):
+    output = app.invoke(input, config, version="v2")
+    other = {"configurable": {"thread_id": "another"}}
+    while output.interrupts:
+        output = app.invoke(Command(resume=decide(output.interrupts[0].value)), other, version="v2")
+    return output.value
+
+
+def _answer_decides_but_never_resumes(app, input, config, decide):
+    for part in app.stream(input, config, stream_mode="values", version="v2"):
+        if part["interrupts"]:
+            decide(part["interrupts"][0].value)
+    return part["data"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "said", "unsaid"),
+    [
+        (_answer_decides_but_never_resumes, "never resumed the run", "answered 1 interrupt"),
+        (_answer_without_decide, "decide was never called", "Return the final value"),
+        (_answer_keeps_the_first_output, "after the run had ended", "never went on"),
+        (_answer_the_interrupts, "handed decide (Interrupt(", "again and again"),
+        (_answer_the_id, "handed decide '", "again and again"),
+        (_answer_on_another_thread, "still paused at review", "Run your answer"),
+    ],
+    ids=["never resumed", "no decide", "first output", "the tuple", "the id", "another thread"],
+)
+def test_answer_all_more_wrong_answers(answer, said, unsaid):
+    verdict = assert_fails(lesson27.check_answer_all(answer), said)
+    assert unsaid not in verdict.message + verdict.hint
