@@ -755,3 +755,29 @@ def _answer_decides_but_never_resumes(app, input, config, decide):
 def test_answer_all_more_wrong_answers(answer, said, unsaid):
     verdict = assert_fails(lesson27.check_answer_all(answer), said)
     assert unsaid not in verdict.message + verdict.hint
+
+
+@pytest.mark.parametrize("library", ["graphkit", "langgraph"])
+def test_where_a_pause_shows_in_v1_and_v2(library):
+    """The lesson's bullet on "interrupts": v1's values chunk of a paused run has an
+    `__interrupt__` key; v2's values part keeps it out of the data, in "interrupts"; a v2
+    updates part carries it in its data."""
+    graph = pytest.importorskip(f"{library}.graph")
+    types_ = pytest.importorskip(f"{library}.types")
+    memory = pytest.importorskip(f"{library}.checkpoint.memory")
+    builder = graph.StateGraph(lesson27.Review)
+    builder.add_node("review", lambda state: {"status": types_.interrupt("approve?")})
+    builder.add_edge(graph.START, "review")
+    app = builder.compile(checkpointer=memory.InMemorySaver())
+    v1 = list(
+        app.stream({"question": "q"}, {"configurable": {"thread_id": "1"}}, stream_mode="values")
+    )
+    config = {"configurable": {"thread_id": "2"}}
+    v2 = list(
+        app.stream({"question": "q"}, config, stream_mode=["values", "updates"], version="v2")
+    )
+    assert v1[-1]["question"] == "q" and v1[-1]["__interrupt__"][0].value == "approve?"
+    values, updates = ([p for p in v2 if p["type"] == kind] for kind in ("values", "updates"))
+    assert values[-1]["data"] == {"question": "q"}
+    assert [pause.value for pause in values[-1]["interrupts"]] == ["approve?"]
+    assert [pause.value for pause in updates[-1]["data"]["__interrupt__"]] == ["approve?"]
