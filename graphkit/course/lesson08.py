@@ -292,11 +292,17 @@ def check_edit_at_breakpoint(fix_and_send: Callable[[Any, dict, str], Any]) -> s
         history = list(app.get_state_history(config))
         sources = [(s.metadata or {}).get("source") for s in history]
         if sources.count("input") > 1:
+            edited = "update" in sources
             raise Wrong(
-                f"(mail to {name}) you started a new run with new input: the thread has "
+                f"(mail to {name}) "
+                + ("your update_state edited the paused run, but then " if edited else "")
+                + f"you started a new run with new input: the thread has "
                 f"{sources.count('input')} input steps, and the new run stopped at the "
                 f"breakpoint again (next {final.next}, outbox {outbox}).",
-                "Edit the paused run with app.update_state(config, {...}), then "
+                "Resume with invoke(None, config): None goes on from the pause, while any "
+                "input starts a new run from START."
+                if edited
+                else "Edit the paused run with app.update_state(config, {...}), then "
                 "invoke(None, config).",
             )
         if calls["send"] == 0 and outbox:

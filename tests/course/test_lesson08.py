@@ -261,6 +261,18 @@ def test_edit_with_new_input():
     assert "new run" in verdict.message and "2 input steps" in verdict.message
 
 
+def test_edit_then_new_input_says_the_edit_was_right_and_the_input_undid_it():
+    def fix_and_send(app, config, address):
+        app.update_state(config, {"to": address})
+        return app.invoke({"to": address}, config)  # resumes with input, not None
+
+    verdict = lesson08.check_edit_at_breakpoint(fix_and_send)
+    assert not verdict
+    assert "new run" in verdict.message
+    # The hint does not tell the learner to do the update_state they already did.
+    assert "update_state" not in verdict.hint and "invoke(None, config)" in verdict.hint
+
+
 def test_edit_writing_the_outbox_directly():
     def fix_and_send(app, config, address):
         mail = f"to {address}: {app.get_state(config).values['body']}"
