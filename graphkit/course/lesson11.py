@@ -89,10 +89,17 @@ def check_progress(fetch: Callable[..., Any]) -> str:
                 "once per page: writer(text).",
             )
         if custom != expected:
+            counts_right = len(custom) == len(expected) and all(
+                isinstance(chunk, str) and chunk.startswith(f"fetched {i} of ")
+                for i, chunk in enumerate(custom, 1)
+            )
             raise Wrong(
                 f"On {len(pages)} pages the custom stream sent {show(custom, 120)}; the "
                 f"consumer needs {show(expected, 120)}.",
-                hint='One chunk per page, counting from 1: writer(f"fetched {i} of {n}").',
+                hint="The count is right; the total must come from the pages too: "
+                'n = len(pages), then writer(f"fetched {i} of {n}").'
+                if counts_right
+                else 'One chunk per page, counting from 1: writer(f"fetched {i} of {n}").',
             )
         if returned != {"fetched": len(pages)}:
             # the updates chunk is {'fetch': None} for a return of {} as for one of None

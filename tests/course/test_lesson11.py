@@ -81,6 +81,17 @@ def test_progress_fails_on_a_hard_coded_count_and_a_wrong_return():
     verdict = lesson11.check_progress(three)
     assert verdict.message.startswith("On 2 pages the custom stream sent")
 
+    def of_three(state):
+        writer, pages = get_stream_writer(), state["pages"]
+        for i, _ in enumerate(pages, 1):
+            writer(f"fetched {i} of 3")  # one per page, from 1: only the total is typed in
+        return {"fetched": len(pages)}
+
+    verdict = lesson11.check_progress(of_three)
+    assert verdict.message.startswith("On 2 pages the custom stream sent")
+    # the hint names what is wrong (the total), not what the learner did right
+    assert "counting from 1" not in verdict.hint and "len(pages)" in verdict.hint
+
     def no_return(state):
         writer, pages = get_stream_writer(), state["pages"]
         for i in range(1, len(pages) + 1):
