@@ -151,6 +151,13 @@ def check_supervisor(supervisor: Any) -> str:
             )
             if not expected and called:
                 hint = "When every worker has answered, there is nothing left: end the run."
+            returned = _not_a_command(run)
+            if returned:
+                said += f": it returned {returned}, not a Command, so no route was written"
+                hint = (
+                    "A node's dict holds writes to the state's keys and routes nowhere: "
+                    "return Command(goto=...), for the end too: Command(goto=END)."
+                )
             raise Wrong(
                 f"On {what}, your supervisor called {said}"
                 f"{f' ({steps})' if steps else ''}; the work needed "
@@ -161,6 +168,20 @@ def check_supervisor(supervisor: Any) -> str:
         "On each conversation the supervisor called only the workers still needed, "
         "getting control back after each, and ended the run when the work was done."
     )
+
+
+def _not_a_command(run: Any) -> str:
+    """What a supervisor task returned that was not a Command, shown; '' if each returned
+    a Command."""
+    from graphkit.inspect.values import show
+    from graphkit.types import Command
+
+    for step in run.steps:
+        for result in step.execution.results if step.execution else ():
+            output = result.output
+            if result.task.node == "supervisor" and not isinstance(output, Command):
+                return show(output)
+    return ""
 
 
 # -- 16.2 · a handoff that carries the conversation --------------------------------------

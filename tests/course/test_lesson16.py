@@ -270,6 +270,18 @@ def test_supervisor_returning_a_bare_name_is_told_to_return_a_command():
     assert_fails(lesson16.check_supervisor(lambda state: "researcher"), hint="Command(goto=")
 
 
+def test_supervisor_returning_a_dict_with_goto_is_told_to_return_a_command():
+    def goto_dict(state):
+        for worker in lesson16.WORKERS:
+            if worker not in _answered(state):
+                return {"goto": worker}  # reads who answered right, returns no Command
+        return {"goto": END}
+
+    verdict = lesson16.check_supervisor(goto_dict)
+    assert_fails(verdict, "returned {'goto': 'researcher'}", hint="Command(goto=")
+    assert "message.name" not in verdict.hint  # the learner already reads the names
+
+
 # -- 16.2
 
 
