@@ -385,18 +385,32 @@ def check_loop(add_loop: Callable[[Any, int], Any]) -> str:
             )
         ran = got[step - 1]
         if ran == ["generate"] and step % 2 == 1:
+            accepted = accept_at is not None and step > 2 * accept_at - 1
             reason = (
                 "the draft was accepted in the step before"
-                if accept_at is not None and step > 2 * accept_at - 1
+                if accepted
                 else f"max_rounds={max_rounds} allows {max_rounds} rounds"
             )
+            hint = (
+                "After evaluate, the router reads the grade and the rounds run, and ends "
+                "the run when either says so."
+            )
+            if not stopped and accepted and len(got) == 2 * max_rounds:
+                hint = (  # it stopped at max_rounds, as it should, but not on acceptance
+                    "Your router ends the loop after max_rounds; it must also end it "
+                    "when state['grade'] is 'accepted'."
+                )
+            elif not stopped and not accepted and len(got) == 2 * (rounds + 1):
+                hint = (
+                    "Your router ends the loop, one round late: state['rounds'] counts the "
+                    "rounds already run, so end once it has reached max_rounds (>=, not >)."
+                )
             raise Wrong(
                 f"{case}, generate ran a {_ordinal(step // 2 + 1)} round in step {step} "
                 f"(your graph ran {_said(got[:step])}"
                 + (f", and was still looping after {STEPS} steps" if stopped else "")
                 + f"); {reason}.",
-                "After evaluate, the router reads the grade and the rounds run, and ends "
-                "the run when either says so.",
+                hint,
             )
         raise Wrong(
             f"{case}, your graph ran {_said(got)}; step {step} should run "

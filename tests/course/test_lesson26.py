@@ -485,12 +485,12 @@ def _loop_answer(stop):
         (
             lambda state, k: state["grade"] == "accepted" or state["rounds"] > k,
             "max_rounds=3 allows 3 rounds",
-            "ends the run when either says so",
+            "one round late",  # not the rounds-and-grade hint: this router reads both
         ),
         (
             lambda state, k: state["rounds"] >= k,
             "the draft was accepted in the step before",
-            "the grade and the rounds run",
+            "when state['grade'] is 'accepted'",
         ),
         (lambda state, k: True, "stopped after step 2, with the draft rejected", "rounds are left"),
     ],
