@@ -97,10 +97,17 @@ def check_set_budget(set_budget: Any) -> str:
                     {**_asking(_call(name, call_id, euros=euros)), "budget": 0}
                 )
         except ValueError as error:
+            answered = _answered_ids(tool, _call(name, call_id, euros=euros))
+            if call_id in answered:  # (it does answer the call: the error is another)
+                answered = []
             raise Wrong(
                 f"(euros={euros}, call id {call_id!r}) the tools step failed with ValueError: "
-                f"{str(error).split(';')[0]}.",
-                "A tool that returns a Command answers its call itself: the update must "
+                f"{str(error).split(';')[0]}"
+                + (f"; its ToolMessage answers {answered[0]!r}." if answered else "."),
+                "The call's id changes with every call: take it from an argument annotated "
+                "InjectedToolCallId, which the graph fills in (section 3)."
+                if answered
+                else "A tool that returns a Command answers its call itself: the update must "
                 "hold a ToolMessage whose tool_call_id is the id of the call being run.",
             ) from None
         last = state["messages"][-1]
@@ -125,6 +132,21 @@ def check_set_budget(set_budget: Any) -> str:
         "The model gave only the amount; your tool wrote budget and answered each call by "
         "its own id, in the tools task's writes."
     )
+
+
+def _answered_ids(tool: Any, call: dict[str, Any]) -> list[Any]:
+    """The tool_call_ids of the ToolMessages in the update of the Command the tool returns
+    for ``call`` (run again, on its own); [] if it returns no such Command."""
+    from graphkit import Command
+
+    try:
+        returned = tool.invoke({**call, "type": "tool_call"})
+    except Exception:
+        return []
+    if not isinstance(returned, Command) or not isinstance(returned.update, dict):
+        return []
+    messages = returned.update.get("messages") or []
+    return [m.tool_call_id for m in messages if getattr(m, "type", None) == "tool"]
 
 
 def _budget_written_wrong(tool: Any, call: dict[str, Any], budget: Any) -> None:

@@ -291,7 +291,9 @@ def budget_under_another_key(
         (budget_hard_coded, "wrote budget 450, not 1200", "the amount the model gave"),
         (budget_under_another_key, "writes ['euros', 'messages']", "under budget"),
         (budget_without_answer, "failed with ValueError", "tool_call_id"),
-        (budget_with_a_fixed_id, "failed with ValueError", "the id of the call"),
+        # its update holds a ToolMessage: the verdict names the id it answers, and the hint
+        # where the call's id comes from, not that the update must hold a ToolMessage
+        (budget_with_a_fixed_id, "its ToolMessage answers 'call-1'", "InjectedToolCallId"),
         (budget_with_a_visible_id, "['euros', 'tool_call_id']", "hidden from the model"),
         (None, "not a tool", ""),
     ],
