@@ -246,9 +246,19 @@ def check_validator(model: Any, where_it_fails: Any) -> str:
             "ValidationError; any other exception escapes as it is.",
         ) from None
     else:
+        celsius, fahrenheit = result.get("celsius"), result.get("fahrenheit")
+        read = None if fahrenheit is None else round((fahrenheit - 32) * 5 / 9, 2)
+        if read is not None and celsius is not None and read != round(celsius, 2):
+            raise Wrong(  # the validator gave convert another value instead of refusing
+                f"(raw {BAD_READING}) the run finished with celsius {celsius} and fahrenheit "
+                f"{fahrenheit}: convert read {read} °C, so your validator changed the value "
+                "in convert's copy of the state instead of refusing it.",
+                "A validator refuses a value by raising ValueError; what it returns is the "
+                "value the node reads.",
+            )
         raise Wrong(
-            f"(raw {BAD_READING}) the run finished with celsius {result.get('celsius')} and "
-            f"fahrenheit {result.get('fahrenheit')}: nothing refused a temperature below "
+            f"(raw {BAD_READING}) the run finished with celsius {celsius} and "
+            f"fahrenheit {fahrenheit}: nothing refused a temperature below "
             "absolute zero.",
             "pydantic checks a value when it builds an instance; tell it, in the model, what "
             "a temperature in celsius may not be (section 4).",

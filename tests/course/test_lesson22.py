@@ -362,6 +362,17 @@ class ChecksFahrenheit(lesson22.Reading):
         return fahrenheit
 
 
+class ClampsToAbsoluteZero(lesson22.Reading):
+    """Returns absolute zero for a colder reading, instead of refusing it."""
+
+    @field_validator("celsius")
+    @classmethod
+    def above(cls, celsius):
+        if celsius is not None and celsius < lesson22.ABSOLUTE_ZERO:
+            return lesson22.ABSOLUTE_ZERO
+        return celsius
+
+
 class CheckedBefore(lesson22.Reading):
     @field_validator("celsius", mode="before")
     @classmethod
@@ -416,6 +427,8 @@ def test_validator_passes_on_the_solution():
         (solutions.CheckedReading, {"node": "report", "step": 2}, "not before 'report'", "Update"),
         (lesson22.Poll, {}, "not a pydantic model", "Subclass Reading"),
         (RaisesTypeError, solutions.where_it_fails, "raised TypeError: too cold", "ValueError"),
+        # it does tell the model what celsius may not be: the hint says how to refuse
+        (ClampsToAbsoluteZero, solutions.where_it_fails, "convert read -273.15", "raising"),
         (ChecksFahrenheit, {"node": "report", "step": 3}, "let celsius -300.0 through", "celsius"),
         (solutions.CheckedReading, ("convert", 2), "a tuple", '{"node": '),
         (solutions.CheckedReading, {"node": "convert", "step": "2"}, "'2', a str", "number"),
