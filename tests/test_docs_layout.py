@@ -383,3 +383,78 @@ def test_every_lesson_page_fits_a_phone(site_url, tmp_path):
             page.screenshot(path=str(tmp_path / f"{lesson}-390.png"))
     assert len(LESSONS) >= 28, LESSONS  # (27 lessons and the debugger tour)
     assert found == {}, f"at 390 px: {found}"
+
+
+# Each text of the page's content under ``px`` pixels as drawn: its font size times every
+# CSS zoom above it (a lesson's side-by-side drawings are zoomed out as a whole).
+TINY_TEXT = """(px) => {
+  const tiny = [];
+  for (const el of document.querySelectorAll('.md-content *')) {
+    const own = [...el.childNodes].find(n => n.nodeType === 3 && n.data.trim());
+    if (!own || el.closest('svg') || !el.getClientRects().length) continue;
+    let size = parseFloat(getComputedStyle(el).fontSize);
+    for (let e = el; e; e = e.parentElement) size *= parseFloat(getComputedStyle(e).zoom) || 1;
+    if (size < px) tiny.push(`${el.tagName} "${own.data.trim()}" ${size.toFixed(1)} px`);
+  }
+  return tiny;
+}"""
+
+
+@pytest.mark.docs
+@pytest.mark.browser
+def test_no_lesson_text_is_drawn_tiny(site_url):
+    """No text of a lesson page, its folds opened, is drawn under 10 px (the smallest the
+    site sets is 10.9 px, code in a table): lesson 25's side-by-side drawings were zoomed
+    out with their names, "no_map", "path_map_list", read at 8.2 px."""
+    found = {}
+    with offline_page(1280) as page:
+        for lesson in LESSONS:
+            page.goto(f"{site_url}/lessons/{lesson}/")
+            page.evaluate(OPEN_FOLDS)
+            if tiny := page.evaluate(TINY_TEXT, 10):
+                found[lesson] = tiny
+    assert found == {}, f"text under 10 px: {found}"
+
+
+@pytest.mark.docs
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_code_colours_read_in_both_schemes(site_url, scheme):
+    """Every token of a lesson's code cells (lesson 21's hold every kind the lessons
+    colour) and every lesson name of the course page's table has 4.5:1 at least on its
+    background: the cells' comments read 3.5:1 in the dark scheme (4.2:1 in the light),
+    their operators 3.4:1, and the course page's names, a link's blue on code's grey, 4.2:1
+    in the dark."""
+    low = {}
+    with offline_page(1280, scheme) as page:
+        for path, root in [
+            ("lessons/21-tools-in-depth/", ".jp-InputArea-editor"),
+            ("course/", ".gk-lesson-table a"),
+        ]:
+            page.goto(f"{site_url}/{path}")
+            texts = page.evaluate(CONTRASTS, root)
+            assert texts, f"no {root} on {path}"
+            if under := sorted({(t["cls"], t["ratio"]) for t in texts if t["ratio"] < 4.5}):
+                low[path] = under
+    assert low == {}, f"in the {scheme} scheme, under 4.5:1 (class, ratio): {low}"
+
+
+# The course page's table of lessons: each column's width, by its heading.
+LESSON_TABLE_COLUMNS = """() => Object.fromEntries(
+  [...document.querySelectorAll('.gk-lesson-table thead th')].map(
+    th => [th.textContent.trim().split(' ')[0], Math.round(th.getBoundingClientRect().width)]))"""
+
+
+@pytest.mark.docs
+@pytest.mark.browser
+def test_the_course_tables_lessons_read_in_lines_not_columns(site_url, tmp_path):
+    """At 1280 px what each lesson covers takes more than half the course page's table:
+    Material's 100 px for every heading gave "#", "exercises" and "learner time" 300 of its
+    748 px, and the covers column ran about 30 characters a line. A PNG lands in
+    tmp_path."""
+    with offline_page(1280) as page:
+        page.goto(f"{site_url}/course/")
+        widths = page.evaluate(LESSON_TABLE_COLUMNS)
+        page.screenshot(path=str(tmp_path / "course-1280.png"), full_page=True)
+    assert list(widths) == ["#", "lesson", "covers", "exercises", "learner"], widths
+    assert widths["covers"] > sum(widths.values()) / 2, widths
