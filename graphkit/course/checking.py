@@ -93,16 +93,8 @@ def exercise(
             try:
                 with _time_limit(limit):
                     praise = check(*args, **kwargs)
-            except _OutOfTime:
-                return Verdict(
-                    title,
-                    False,
-                    f"Your code was still running after {limit:g} seconds, so the "
-                    "check stopped it.",
-                    "Look for a loop that never ends: a while whose condition never "
-                    "changes, or a function that calls itself. Run your answer on its "
-                    "own in a cell to see where it spends its time.",
-                )
+            except _OutOfTime as out:
+                return _out_of_time(title, limit, getattr(out, "run", None))
             except Wrong as wrong:
                 return Verdict(title, False, wrong.message, wrong.hint)
             except Exception as error:
@@ -128,6 +120,48 @@ def exercise(
         return run_check
 
     return decorate
+
+
+_LOOPING_STEPS = 100
+"""Steps past which a run the time limit stopped is said to go round its nodes rather
+than be held by one: a hundred steps in 15 seconds is 0.15 s a step, far more than a
+lesson's node takes."""
+
+
+def _out_of_time(title: str, limit: float, run: Any) -> Verdict:
+    """The verdict for an answer still running after ``limit`` seconds; ``run``, when a
+    graph was running (``trace`` attaches the run so far), says where it was: in one
+    node's loop, or in steps that never end (a graph whose routes never reach END runs
+    10,007 steps, as in LangGraph, unless the check gave ``trace`` a recursion_limit)."""
+    if run is None or not run.steps:
+        return Verdict(
+            title,
+            False,
+            f"Your code was still running after {limit:g} seconds, so the check stopped it.",
+            "Look for a loop that never ends: a while whose condition never changes, or "
+            "a function that calls itself. Run your answer on its own in a cell to see "
+            "where it spends its time.",
+        )
+    last = run.steps[-1]
+    nodes = ", ".join(dict.fromkeys(last.plan.nodes))
+    running = f" ({nodes})" if nodes else ""  # (stopped while planning: none yet)
+    message = (
+        f"Your graph was still running after {limit:g} seconds, in step {last.step}"
+        f"{running}, so the check stopped it."
+    )
+    if last.step < _LOOPING_STEPS:
+        hint = (
+            f"Look for a loop that never ends in {nodes or 'a node'}: a while whose "
+            "condition never changes, or a function that calls itself."
+        )
+    else:
+        hint = (
+            f"It ran {last.step + 1:,} steps: its nodes keep waking each other. Look for "
+            "the route that never reaches END (a router, an edge back, a "
+            "Command(goto=...)), then run it yourself with "
+            "app.trace(input, {'recursion_limit': 20}) and read its last steps."
+        )
+    return Verdict(title, False, message, hint)
 
 
 def _check_line(check: Callable[..., Any], error: BaseException, answers: list[Any]) -> Any:

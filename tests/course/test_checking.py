@@ -331,6 +331,55 @@ def test_the_time_limit_stops_a_node_running_on_the_pool_too(monkeypatch):
     assert ended == ["_OutOfTime"]
 
 
+def test_a_node_that_never_finishes_is_named_with_its_step(monkeypatch):
+    import graphkit.course.checking as checking
+
+    monkeypatch.setattr(checking, "TIME_LIMIT", 0.2)
+
+    class Count(TypedDict):
+        n: int
+
+    def spin(state: Count) -> dict:
+        while True:
+            state = dict(state)
+
+    @exercise("0.3 · Count once")
+    def check_count(builder) -> str:
+        return f"ran {len(trace(compiled(builder), {'n': 0}).steps)} steps"
+
+    verdict = check_count(StateGraph(Count).add_node("spin", spin).add_edge(START, "spin"))
+    assert verdict.message == (
+        "Your graph was still running after 0.2 seconds, in step 1 (spin), so the check stopped it."
+    )
+    assert verdict.hint.startswith("Look for a loop that never ends in spin: a while")
+
+
+def test_a_graph_that_loops_forever_says_so_rather_than_blame_a_while(monkeypatch):
+    """Without a recursion_limit of the check's, a graph that never stops runs 10,007
+    steps (LangGraph's default too) and meets the time limit first: its verdict spoke of
+    "a while whose condition never changes" to a learner who wrote no loop."""
+    import graphkit.course.checking as checking
+
+    monkeypatch.setattr(checking, "TIME_LIMIT", 0.5)
+
+    class Ball(TypedDict):
+        hits: Annotated[int, operator.add]
+
+    @exercise("0.15 · Rally")
+    def check_rally(router) -> str:
+        builder = StateGraph(Ball).add_node("ping", lambda s: {"hits": 1})
+        builder.add_node("pong", lambda s: {"hits": 1}).add_edge(START, "ping")
+        builder.add_edge("ping", "pong").add_conditional_edges("pong", router, ["ping", END])
+        return f"{trace(compiled(builder), {'hits': 0}).values['hits']} hits"
+
+    verdict = check_rally(lambda state: "ping")
+    assert verdict.message.startswith("Your graph was still running after 0.5 seconds, in step ")
+    assert "(ping), so the check stopped it." in verdict.message or "(pong)" in verdict.message
+    assert verdict.hint.startswith("It ran ") and "steps: its nodes keep waking" in verdict.hint
+    assert "never reaches END" in verdict.hint and "'recursion_limit': 20" in verdict.hint
+    assert check_rally(lambda state: END if state["hits"] >= 4 else "ping").passed
+
+
 def test_a_run_out_of_steps_is_said_to_stop_after_its_last_step():
     # The limit is checked when the next step is planned: the run's last step finished,
     # and "in step 5" beside the error's "Step 6 was about to run" read as a contradiction.
