@@ -113,7 +113,10 @@ def unfinished(session: DebugSession) -> str | None:
         return status_text(session)  # interrupted, an error, out of steps: where and why
     number = story_number(session, session.stepper.step_number)
     if not session.supersteps:
-        return "not started: nothing was recorded"
+        return (
+            "not started: nothing was recorded; run it first (session.run(), or the Run "
+            "button of a Debugger), then export it"
+        )
     if session.at_breakpoint:
         return f"paused at a breakpoint after the Plan of step {number}; nothing of it ran"
     if phase == "plan":

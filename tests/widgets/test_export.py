@@ -100,3 +100,16 @@ def test_an_empty_session_exports_a_page_that_says_so():
     session = DebugSession(chain_app(), INPUT)
     assert export_data(session)["frames"] == []
     assert "nothing recorded" in session.to_html()
+
+
+def test_exporting_a_session_before_running_it_says_to_run_it_first(tmp_path):
+    """A teacher who exports a fresh session for the lecture got a page of no frames and
+    "not started: nothing was recorded", with no word of what to do."""
+    session = DebugSession(chain_app(), INPUT)
+    assert repr(session.export_html(tmp_path / "run.html")) == (
+        "Exported run.html: 0 frames; the run is unfinished:\n"
+        "  not started: nothing was recorded; run it first (session.run(), or the Run "
+        "button of a Debugger), then export it."
+    )
+    session.run()
+    assert repr(session.export_html(tmp_path / "run.html")).endswith("the run is done.")
