@@ -290,6 +290,21 @@ def check_in_order(report: Any) -> str:
                     "reports: each call of fetch_report was made but never waited for.",
                     "fetch_report is async: what it hands back gives its result when awaited.",
                 )
+            if not got:
+                raise Wrong(
+                    f"Sent {cities} (run {run}); the calls finished as {finished}, and "
+                    f"reports ended as {got!r}, not {expected!r}: your node wrote nothing "
+                    "to reports.",
+                    "A node changes the state only through what it returns: return the "
+                    "report in a list, {'reports': [text]}.",
+                )
+            if got != expected and len(got) == len(cities) and set(got).isdisjoint(expected):
+                raise Wrong(
+                    f"Sent {cities} (run {run}); reports ended as {got!r}: in the right "
+                    "order, but they are not what fetch_report returned, "
+                    f"{expected!r}.",
+                    "Write to reports what fetch_report returned for the job's city.",
+                )
             if got != expected:
                 raise Wrong(
                     f"Sent {cities} (run {run}); the calls finished as {finished}, and "
@@ -435,10 +450,13 @@ def check_limit(config_for: Any) -> str:
                 hint,
             ) from error
         except Exception as error:
+            hint = "Return a config dict with the setting that caps how many tasks run at once."
+            if "max_concurrency" in config:
+                hint = "Give max_concurrency a whole number: the capacity given."
             raise Wrong(
                 f"With config_for({capacity}) = {config!r} the run raised "
                 f"{type(error).__name__}: {error}",
-                "Return a config dict with the setting that caps how many tasks run at once.",
+                hint,
             ) from error
         if peak < capacity:
             raise Wrong(

@@ -297,6 +297,38 @@ def test_in_order_a_coroutine_or_a_string_is_told_so_not_about_task_order():
     assert_fails(lesson18.check_in_order(a_string), "its reducer add raised", hint="a list")
 
 
+def test_in_order_a_node_that_writes_no_report_is_told_so_not_about_task_order():
+    """The stub (and a node that returns an empty list) leaves reports empty: the hint says
+    to write the report, not how the Update orders writes the node never made."""
+
+    async def stub(job):
+        await lesson18.fetch_report(job["city"])
+        return {}
+
+    async def empty(job):
+        await lesson18.fetch_report(job["city"])
+        return {"reports": []}
+
+    for report in (stub, empty):
+        verdict = assert_fails(
+            lesson18.check_in_order(report), "reports ended as []", hint="{'reports': [text]}"
+        )
+        assert "task order" not in verdict.hint
+
+
+def test_in_order_reports_in_the_right_order_but_not_the_services_are_told_so():
+    async def the_city(job):
+        await lesson18.fetch_report(job["city"])
+        return {"reports": [job["city"]]}
+
+    verdict = assert_fails(
+        lesson18.check_in_order(the_city),
+        "in the right order, but they are not what fetch_report returned",
+        hint="what fetch_report returned",
+    )
+    assert "task order" not in verdict.hint
+
+
 # -- 18.3 · Respect the service's limit
 
 
@@ -321,6 +353,15 @@ def test_limit_passes_on_the_solution():
 )
 def test_limit_wrong_answers(config_for, said, hint):
     assert_fails(lesson18.check_limit(config_for), said, hint=hint)
+
+
+def test_limit_a_cap_that_is_not_a_number_is_told_to_give_a_number():
+    verdict = assert_fails(
+        lesson18.check_limit(lambda capacity: {"max_concurrency": str(capacity)}),
+        "max_concurrency must be a number",
+        hint="a whole number",
+    )
+    assert "setting that caps" not in verdict.hint
 
 
 # -- the exercises' graphs, on LangGraph
