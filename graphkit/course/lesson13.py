@@ -143,8 +143,8 @@ def check_together(forecast: Any) -> str:
         if meeting.alone:
             city, started = next(iter(meeting.alone.items()))
             raise Wrong(
-                f"The calls ran one at a time: lookup({city!r}) waited {WAIT:.0f} s for the "
-                f"other calls of the run, and only {counted(started, 'call')} of "
+                f"lookup({city!r}) ran alone: it waited {WAIT:.0f} s for the other calls "
+                f"of the run, and only {counted(started, 'call')} of "
                 f"{len(cities)} had been made. Your forecast read a result (.result() waits "
                 "for its call to finish) before it made the next call.",
                 "A call starts its task and hands back a future at once; .result() waits "
@@ -201,6 +201,12 @@ def check_budget(spend: Any) -> str:
                 "to the thread.",
             )
         if got != BUDGET - spent[name]:
+            if first and got == amount:
+                raise Wrong(
+                    f"On a new thread ({where}) spend returned {got!r}, what was spent, "
+                    f"not what is left, {BUDGET - spent[name]}.",
+                    f"Return what is left of the budget of {BUDGET}, and save the total spent.",
+                )
             if first:
                 raise Wrong(
                     f"On a new thread ({where}) spend returned {got!r}, not "

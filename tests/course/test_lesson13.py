@@ -41,7 +41,7 @@ def test_the_notebooks_stubs_fail_their_checks(monkeypatch):
     monkeypatch.setattr(lesson13, "WAIT", 0.2)  # (the stub's calls wait alone: not long)
     stubs = run_cells("from graphkit.course.lesson13 import lookup", "@entrypoint(checkpoint")
     answers = run_cells("body_runs = 0")
-    assert_fails(lesson13.check_together(stubs["forecast"]), "The calls ran one at a time")
+    assert_fails(lesson13.check_together(stubs["forecast"]), "lookup('Oslo') ran alone")
     assert_fails(lesson13.check_budget(stubs["spend"]), "saved 70 for the next call")
     assert_fails(
         lesson13.check_reruns(answers["body_runs"], answers["reran"]),
@@ -68,6 +68,24 @@ def test_together_one_at_a_time(monkeypatch):
     assert_fails(verdict, "only 1 call of 3 had been made", hint="before you wait for any")
 
 
+def test_together_a_first_call_read_alone_is_not_told_all_ran_one_at_a_time(monkeypatch):
+    """Only the first call waits alone here; the others start together. The verdict names
+    the call that ran alone and does not say every call did."""
+    monkeypatch.setattr(lesson13, "WAIT", 0.2)
+    from graphkit.func import entrypoint
+
+    @entrypoint()
+    def forecast(cities):
+        first = lesson13.lookup(cities[0]).result()
+        rest = {city: lesson13.lookup(city) for city in cities[1:]}
+        return {cities[0]: first, **{city: future.result() for city, future in rest.items()}}
+
+    verdict = assert_fails(
+        lesson13.check_together(forecast), "lookup('Oslo') ran alone", hint="before you wait"
+    )
+    assert "one at a time" not in verdict.message
+
+
 def test_together_passes_when_the_calls_threads_start_late(monkeypatch):
     """The calls meet once they are all *made*, not once their threads have started: on a
     loaded machine (here: one worker thread for three calls, so two start only after
@@ -92,7 +110,7 @@ def test_together_leaves_the_service_as_it_was(monkeypatch):
     def forecast(cities):
         return {city: lesson13.lookup(city).result() for city in cities}
 
-    assert_fails(lesson13.check_together(forecast), "one at a time")
+    assert_fails(lesson13.check_together(forecast), "ran alone")
     assert lesson13._meeting is None
     monkeypatch.setattr(lesson13, "WAIT", 60)  # (a wait now would hang the test)
     assert forecast.invoke(["Oslo", "Lima"]) == {"Oslo": "snow in Oslo", "Lima": "fog in Lima"}
@@ -184,6 +202,24 @@ def test_budget_forgetting_none_and_no_checkpointer():
         return 100 - amount
 
     assert_fails(lesson13.check_budget(forgetful), "no checkpointer", hint="InMemorySaver")
+
+
+def test_budget_returning_the_total_spent_is_not_told_about_none():
+    """The first call handled None; it returned what was spent instead of what is left."""
+    from graphkit import InMemorySaver
+    from graphkit.func import entrypoint
+
+    @entrypoint(checkpointer=InMemorySaver())
+    def spend(amount, previous=None):
+        total = (previous or 0) + amount
+        return entrypoint.final(value=total, save=100 - total)  # the two swapped
+
+    verdict = assert_fails(
+        lesson13.check_budget(spend),
+        "spend returned 30, what was spent, not what is left, 70",
+        hint="Return what is left",
+    )
+    assert "None" not in verdict.hint
 
 
 def test_budget_saving_the_wrong_total():
