@@ -295,8 +295,8 @@ def check_in_order(report: Any) -> str:
                     f"Sent {cities} (run {run}); the calls finished as {finished}, and "
                     f"reports ended as {got!r}, not {expected!r}: your node wrote nothing "
                     "to reports.",
-                    "A node changes the state only through what it returns: return the "
-                    "report in a list, {'reports': [text]}.",
+                    "Your node fetched the report and kept it: a node changes the state only "
+                    "through the dict it returns, and yours holds nothing for reports.",
                 )
             if got != expected and len(got) == len(cities) and set(got).isdisjoint(expected):
                 raise Wrong(

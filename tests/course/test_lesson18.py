@@ -311,7 +311,7 @@ def test_in_order_a_node_that_writes_no_report_is_told_so_not_about_task_order()
 
     for report in (stub, empty):
         verdict = assert_fails(
-            lesson18.check_in_order(report), "reports ended as []", hint="{'reports': [text]}"
+            lesson18.check_in_order(report), "reports ended as []", hint="nothing for reports"
         )
         assert "task order" not in verdict.hint
 
