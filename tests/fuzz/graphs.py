@@ -604,7 +604,11 @@ def _run_way(
         lines += normalise_stream(tidied)
         name = _error_name(error)
         kept = _before_failed_step(tidied) if name in NODE_ERRORS else tidied
-        texts = sorted(TASK_NAME.sub("task", " ".join(map(canonical, c))) for c in kept)
+        # ids replaced before sorting: two paused tasks' chunks differ first at their
+        # interrupts' random ids, which would order them at random
+        texts = sorted(
+            PAYLOAD_ID.sub("<id>", TASK_NAME.sub("task", " ".join(map(canonical, c)))) for c in kept
+        )
         summary.append(f"stream {texts} {name}")
         if error is not None:
             lines.append(canonical(Raised(name)))

@@ -177,13 +177,14 @@ handler raises, and a "bad" node's return, in property 7's lines): where K5 may 
 
 def without_failed_step(lines: Iterable[str]) -> list[str]:
     """K5: the lines without the finished-task chunks of a step that a node's error
-    (`Flaky`) ended. LangGraph streams those of the failed task's siblings when the
-    failure comes before its runner registered them (a race that `Flaky`, raising at once,
-    mostly wins without a checkpointer, sometimes with one); graphkit streams none."""
+    (`Flaky`) ended (a sibling's update, or its pause: its interrupt's "values" chunk
+    too). LangGraph streams those of the failed task's siblings when the failure comes
+    before its runner registered them (a race that `Flaky`, raising at once, mostly wins
+    without a checkpointer, sometimes with one); graphkit streams none."""
     kept: list[str] = []
     for line in lines:
         if line in NODE_FAILURES:
-            while kept and kept[-1].startswith(FINISHED):
+            while kept and _finished(kept[-1]):
                 kept.pop()
         kept.append(line)
     return kept
@@ -595,6 +596,21 @@ def test_known_chunk_order_in_an_interrupting_step() -> None:
     assert expected.summary == actual.summary, report(K3, expected, actual)
 
 
+TWO_ASK = Blueprint(
+    (Node("a", kind="interrupt"), Node("b", kind="interrupt")), ((START, "a"), (START, "b"))
+)
+
+
+def test_the_k3_summary_does_not_order_by_interrupt_ids() -> None:
+    """The summary property 7 compares where K3 stands is the same in every run: two
+    paused tasks' "tasks" chunks hold their interrupts' random ids, which were sorted on
+    before they were replaced (found by property 9's long run, seed 20261207: both
+    libraries gave 4 summaries of one graph at random, so they differed by chance)."""
+    for lib in (load_langgraph(), load_graphkit()):
+        summaries = {repr(observe_way(TWO_ASK, Way(modes=("tasks",)), lib)[1]) for _ in range(12)}
+        assert len(summaries) == 1, lib.name
+
+
 K4 = Blueprint(
     (Node("s", ("last",)), Node("x", ("last",), kind="interrupt")),
     ((START, "x"), (START, "s")),
@@ -624,6 +640,25 @@ def test_known_what_a_failed_steps_other_tasks_stream() -> None:
     failed the step). The rest agrees."""
     expected = observe(K5, load_langgraph())
     actual = observe(K5, load_graphkit())
+    assert type(expected.error).__name__ == type(actual.error).__name__ == "Flaky"
+    assert expected.lines != actual.lines  # fixed? then pin the agreement, as K4's test does
+    assert without_failed_step(expected.lines) == without_failed_step(actual.lines)
+
+
+K5_ASKS = Blueprint(
+    (Node("f", kind="flaky"), Node("x", kind="interrupt")), ((START, "f"), (START, "x"))
+)
+
+
+def test_known_a_failed_steps_interrupting_task_streams_its_interrupt() -> None:
+    """K5 where the sibling pauses: LangGraph streams the interrupt of 'x' (its "updates"
+    chunk and its "values" chunk) before it raises the error of 'f', which raised first
+    (200 of 200 runs), as it streams a finished sibling's update; graphkit streams
+    nothing once a task failed the step. Found by the long run (seed 20261207), where
+    the comparison of refusals did not take the "values" chunk of a pause as one of the
+    failed step's chunks."""
+    expected = observe(K5_ASKS, load_langgraph())
+    actual = observe(K5_ASKS, load_graphkit())
     assert type(expected.error).__name__ == type(actual.error).__name__ == "Flaky"
     assert expected.lines != actual.lines  # fixed? then pin the agreement, as K4's test does
     assert without_failed_step(expected.lines) == without_failed_step(actual.lines)
