@@ -28,7 +28,8 @@ within a run: a race in LangGraph alone, which `astream` mostly loses, so an int
 node may ask again); K7 (a history snapshot after `astream` with `durability="exit"`, or
 from the cache with the default durability: LangGraph's other ways of running disagree
 with it; compatibility.md; pinned by its test). Where K5, K6 or K7 stands,
-runs are compared up to it. K1 (cached metadata on resume), K2 (interrupt without a
+runs are compared up to it (K5 includes a sibling's interrupt: its "values" chunk, found
+by the long run with seed 20261207). K1 (cached metadata on resume), K2 (interrupt without a
 checkpointer) and K4 (what a failing step's lone task streams) were fixed; their tests
 pin the agreement.
 Where K3 stands, graphs are compared without it and the tally says how often.
