@@ -648,11 +648,13 @@ def _error_name(error: BaseException | None) -> str:
 def _before_failed_step(chunks: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
     """The chunks of a stream a node's error ended, up to the last the root sent between
     steps ("values", "checkpoints", a debug checkpoint): what the failed step's other
-    tasks stream before the error is a race (K5), so the summary leaves it out."""
+    tasks stream before the error is a race (K5), so the summary leaves it out, a paused
+    sibling's "values" chunk (its interrupt) too."""
     cut = 0
     for index, (*namespace, mode, chunk) in enumerate(chunks):
         root = not namespace or not namespace[0]
-        between = mode in ("values", "checkpoints") or (
+        paused = mode == "values" and INTERRUPT in _keys(chunk)
+        between = (mode in ("values", "checkpoints") and not paused) or (
             mode == "debug" and isinstance(chunk, dict) and chunk.get("type") == "checkpoint"
         )
         if root and between:
