@@ -22,6 +22,7 @@ an orange-red box and is truthy only when the exercise passed.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import ctypes
 import functools
 import inspect
@@ -92,7 +93,10 @@ def exercise(
             limit = TIME_LIMIT if time_limit is None else time_limit
             try:
                 with _time_limit(limit):
-                    praise = check(*args, **kwargs)
+                    # (in a copy of the context: the alarm can land between a task
+                    # entering its scope and the try that leaves it, and a scope left
+                    # set would make every later run in the kernel a stale task's)
+                    praise = contextvars.copy_context().run(check, *args, **kwargs)
             except _OutOfTime as out:
                 return _out_of_time(title, limit, getattr(out, "run", None))
             except Wrong as wrong:

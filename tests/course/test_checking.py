@@ -642,3 +642,27 @@ def test_a_check_may_have_a_time_limit_of_its_own(monkeypatch):
     verdict = check_quick(forever)
     assert verdict.message.startswith("Your code was still running after 0.2 seconds")
     assert check_quick(lambda: None).passed
+
+
+def test_a_check_stopped_inside_a_task_leaves_no_task_scope_behind():
+    """The time limit's alarm can land in the learner's graph between a task entering
+    its scope and the ``try`` that leaves it: the scope stayed set in the kernel, and
+    every later run there took itself for that task's subgraph (CI saw 107 tests of one
+    worker fail so, after the rally test above). What a check leaves set goes with it."""
+    from graphkit.pregel.task_scope import _scope, current_scope
+
+    @exercise("0.16 · Leaves a scope")
+    def check_leaves_scope() -> str:
+        _scope.set(object())  # (as the alarm leaves it: set, and never reset)
+        raise _checking_out_of_time()
+
+    assert check_leaves_scope().passed is False
+    assert current_scope() is None
+    app = StateGraph(TypedDict("N", {"n": int})).add_node("a", lambda s: {"n": 1})
+    assert app.add_edge(START, "a").compile().invoke({"n": 0}) == {"n": 1}
+
+
+def _checking_out_of_time() -> BaseException:
+    import graphkit.course.checking as checking
+
+    return checking._OutOfTime()
