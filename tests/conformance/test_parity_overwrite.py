@@ -175,6 +175,62 @@ def test_a_pending_overwrite_survives_an_interrupt(saver):
     assert observed["graphkit"] == observed["langgraph"]
 
 
+class Broke(Exception):
+    """What the failing node of `_unreadable_after_a_failure` raises."""
+
+
+def _unreadable_after_a_failure(lib: Lib, key: str) -> list[str]:
+    """'f' fails at once beside 'a' and 'b', which both write `key` ('log' as an
+    Overwrite, or the plain 'x'): the step saves their writes, which cannot be applied
+    together, so `get_state` raises. Async nodes: under `invoke` LangGraph may drop one
+    of them first (compatibility.md, "Known differences")."""
+    Overwrite = _overwrite(lib)
+    value = {"log": lambda name: Overwrite([name]), "x": len}[key]
+
+    def writes(name: str):
+        async def node(state: dict) -> dict:
+            return {key: value(name)}
+
+        return node
+
+    async def fails(state: dict) -> dict:
+        raise Broke("f fails")
+
+    app = _fan_out(lib, {"a": writes("a"), "b": writes("b"), "f": fails}).compile(
+        checkpointer=_memory(lib)
+    )
+    config = {"configurable": {"thread_id": "t"}}
+    seen = []
+    for read in (lambda: asyncio.run(app.ainvoke({"x": 0, "log": []}, config)),
+                 lambda: app.get_state(config)):  # fmt: skip
+        try:
+            seen.append(canonical(read()))
+        except Exception as error:
+            seen.append(canonical(Raised(type(error).__name__)))
+            last = error
+    seen.append(f"'{key}' named" if f"'{key}'" in str(last) else f"'{key}' not named")
+    return seen
+
+
+def _memory(lib: Lib):
+    if lib.name == "langgraph":
+        from langgraph.checkpoint.memory import InMemorySaver
+    else:
+        from graphkit import InMemorySaver
+    return InMemorySaver()
+
+
+@pytest.mark.parametrize("key", ["log", "x"])
+def test_get_state_raises_where_a_failed_steps_saved_writes_conflict(key):
+    """Found by the fuzz suite (property 9's long run, seed 31337): both libraries raise
+    the `InvalidUpdateError` of applying the saved writes, and graphkit's names the key
+    (LangGraph's names a plain key, not an Overwritten one)."""
+    expected = _unreadable_after_a_failure(load_langgraph(), key)
+    actual = _unreadable_after_a_failure(load_graphkit(), key)
+    assert expected[:2] == ["raised Broke", "raised InvalidUpdateError"]
+    assert actual == [*expected[:2], f"'{key}' named"]
+
+
 # -- graphkit's records show the Overwrite ---------------------------------------------
 
 

@@ -584,6 +584,10 @@ TASK_NAME = re.compile(r"task-\d+")
 SAVED = "saved after the failure:"
 """How `_run_way`'s line of what a node's error left on the thread begins."""
 
+UNREADABLE = "get_state raised"
+"""How `_run_way`'s line begins where the thread's state cannot be read: the writes a
+paused or failed step saved conflict (its error's class follows)."""
+
 
 def _run_way(
     blueprint: Blueprint, way: Way, lib: Lib, app: Any, thread: str, lines: list, summary: list
@@ -614,7 +618,15 @@ def _run_way(
             lines.append(canonical(Raised(name)))
         if not blueprint.checkpointer or not isinstance(error, Flaky | None):
             return
-        state = app.get_state(config)
+        try:
+            state = app.get_state(config)
+        except named_in(lib, "errors", "InvalidUpdateError") as failed:
+            # the step's saved writes cannot be applied (two to one plain key, or two
+            # `Overwrite`s of one key): `get_state` raises in both libraries, so it is
+            # compared as a value (K5: which writes LangGraph saved is a race)
+            lines.append(f"{UNREADABLE} {type(failed).__name__}")
+            summary.append(lines[-1])
+            return
         pending = state.interrupts
         if error is not None:
             # what the failed step left saved (K5: LangGraph may drop a sibling's writes)
