@@ -12,7 +12,10 @@ subgraphs resume). Races it met (compatibility.md, "Known differences"): K5, wha
 step a node's error ended streams and saves of its other tasks, and whether a failed
 sibling's error handler runs; K3 where an error handler calls `interrupt()`. Its long
 run (seed 20261207, 300 graphs) found the suite's K3 summary ordered two paused tasks'
-chunks by their interrupts' random ids (fixed in `graphs._run_way`).
+chunks by their interrupts' random ids (fixed in `graphs._run_way`). Its long run
+with seed 31337 (600 graphs) stopped on `get_state` raising `InvalidUpdateError` in both
+libraries after a step a node's error ended, whose other tasks saved conflicting writes
+(now compared as a line, and K5 where LangGraph dropped one of them first).
 """
 
 from __future__ import annotations
