@@ -116,5 +116,23 @@ def lessons(folder: str, solutions: bool, force: bool, run: bool) -> str:
         lines.append(
             f"wrote  {tour.resolve()} (a debugging session; open it in any browser, offline)"
         )
-    lines.append(f"open them with: jupyter lab {folder}")
+    if not run:
+        lines.append(f"open them with: {_sibling('jupyter')} lab {folder}")
+        return "\n".join(lines)
+    # a run copy shows what each guess was asked to predict: a learner who works in it
+    # reads the answer before guessing, so the way in is a fresh copy
+    fresh = "~/graphkit-course"
+    lines.append(f"the copies in {folder} show every output, the answers included:")
+    lines.append("keep them to look things up. To work through the lessons, copy fresh ones:")
+    lines.append(f"  {_sibling('graphkit')} lessons {fresh} && {_sibling('jupyter')} lab {fresh}")
     return "\n".join(lines)
+
+
+def _sibling(program: str) -> str:
+    """``program`` as the learner can type it: beside the ``graphkit`` that is running
+    when it was called by a path (``.venv/bin/graphkit`` from ``make course``, where the
+    venv is not on PATH), else by its name."""
+    called = Path(sys.argv[0])
+    if called.name == "graphkit" and called.parent != Path():
+        return str(called.parent / program)
+    return program

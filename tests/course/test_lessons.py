@@ -46,6 +46,26 @@ def test_the_command_copies_and_says_where(tmp_path, capsys):
         main(["lessons", str(tmp_path / "c")])
 
 
+def test_after_a_run_the_command_sends_the_learner_to_fresh_copies(tmp_path, capsys, monkeypatch):
+    """``make course`` ended with "open them with: jupyter lab build/course", the copies
+    whose saved outputs answer every guess; README and docs/course.md say to work in
+    fresh copies and keep the run ones to look things up."""
+    import graphkit.course.lessons as lessons
+
+    monkeypatch.setattr(lessons, "run_lessons", lambda folder: [])
+    monkeypatch.setattr(lessons, "export_tour", lambda path: path)
+    monkeypatch.setattr("sys.argv", [".venv/bin/graphkit", "lessons"])
+    assert main(["lessons", str(tmp_path / "c"), "--run"]) == 0
+    out = capsys.readouterr().out
+    assert "open them with" not in out
+    assert f"the copies in {tmp_path / 'c'} show every output, the answers included:" in out
+    assert out.endswith(
+        "keep them to look things up. To work through the lessons, copy fresh ones:\n"
+        "  .venv/bin/graphkit lessons ~/graphkit-course"
+        " && .venv/bin/jupyter lab ~/graphkit-course\n"
+    )
+
+
 def test_run_lessons_executes_each_and_saves_its_outputs(tmp_path):
     import nbformat
 
