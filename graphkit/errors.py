@@ -322,7 +322,30 @@ def warn(message: str, category: type[Warning] = GraphkitWarning) -> None:
     level, frame = 2, sys._getframe(1)
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
         frame, level = frame.f_back, level + 1
-    warnings.warn(message, category, stacklevel=level)
+    cell = None if frame is None else _cell_name(frame.f_code.co_filename)
+    if cell is None:
+        warnings.warn(message, category, stacklevel=level)
+        return
+    # what warnings.warn does with stacklevel, but with the cell's name for its file
+    warnings.warn_explicit(
+        message,
+        category,
+        cell,
+        frame.f_lineno,
+        module=frame.f_globals.get("__name__", "<string>"),
+        registry=frame.f_globals.setdefault("__warningregistry__", {}),
+    )
+
+
+def _cell_name(filename: str) -> str | None:
+    """``'Cell In[7]'`` when ``filename`` is a notebook cell's code, as IPython names the
+    cell in a traceback; its file is a temporary path (``/tmp/ipykernel_31768/34024.py``)
+    that means nothing to a learner. None outside IPython or for a real file."""
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    format_code_name = getattr(getattr(shell, "compile", None), "format_code_name", None)
+    name = format_code_name(filename) if format_code_name is not None else None
+    return None if name is None else " ".join(name)
 
 
 _INVALID_RESUME = "_langgraph_invalid_resume"  # LangGraph's mark: its is_invalid_resume knows it

@@ -549,6 +549,9 @@ _socket.socket.connect = _offline_connect
 """
 
 
+TEMPORARY_CELL_FILE = r"/ipykernel_\S+:\d+: (Graphkit|LangGraph)\w*Warning"
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.name)
 def test_notebook_runs_top_to_bottom(path, tmp_path):
     copy = tmp_path / path.name  # run alone in a folder: no file beside it is needed
@@ -560,6 +563,8 @@ def test_notebook_runs_top_to_bottom(path, tmp_path):
         output for cell in notebook.cells if cell.cell_type == "code" for output in cell.outputs
     ]
     assert not [o for o in outputs if o.output_type == "error"]
+    # (graphkit's warnings once named the temporary file IPython compiles a cell to)
+    assert not [o for o in outputs if re.search(TEMPORARY_CELL_FILE, o.get("text", ""))]
     kinds = {kind for o in outputs for kind in o.get("data", {})}
     assert {"text/html", "image/svg+xml"} <= kinds  # cards/tables and the drawn graph
     if "Debugger(" in path.read_text(encoding="utf-8"):

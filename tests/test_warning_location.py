@@ -56,3 +56,27 @@ def test_a_config_type_warning_points_at_the_users_add_node_and_add_conditional_
     caught += _caught(lambda: builder.add_conditional_edges("first", route, ["respond"]))
     assert [w.filename for w in caught] == [__file__, __file__]
     assert ["`config` parameter is typed dict;" in str(w.message) for w in caught] == [True, True]
+
+
+def test_in_a_notebook_a_warning_names_the_cell_not_its_temporary_file(monkeypatch):
+    """Lesson 25 showed ``/tmp/ipykernel_31768/3402467673.py:14: GraphkitWarning: ...``:
+    IPython compiles a cell to a temporary file. The warning names the cell as a
+    traceback does, ``Cell In[7]``, with the line in it."""
+    import sys
+    from types import SimpleNamespace
+
+    cells = {__file__: ("Cell", "In[7]")}  # this file stands for a cell's temporary one
+    shell = SimpleNamespace(compile=SimpleNamespace(format_code_name=cells.get))
+    monkeypatch.setitem(sys.modules, "IPython", SimpleNamespace(get_ipython=lambda: shell))
+    builder = StateGraph(State)
+    builder.add_node("text", lambda s: {})
+    builder.add_edge(START, "text")
+    [in_a_cell] = _caught(builder.compile)
+    monkeypatch.setitem(sys.modules, "IPython", SimpleNamespace(get_ipython=lambda: None))
+    [in_a_file] = _caught(builder.compile)  # a plain Python session: the file, as before
+    assert (in_a_cell.filename, in_a_file.filename) == ("Cell In[7]", __file__)
+    assert in_a_cell.lineno == in_a_file.lineno  # the line of the call, in the cell
+    assert "same name as a state key" in str(in_a_cell.message)
+    assert warnings.formatwarning(
+        in_a_cell.message, in_a_cell.category, in_a_cell.filename, in_a_cell.lineno
+    ).startswith(f"Cell In[7]:{in_a_cell.lineno}: GraphkitWarning: Node 'text'")
