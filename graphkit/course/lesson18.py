@@ -161,6 +161,8 @@ def check_no_stall(forecast: Any) -> str:
         try:
             out = _run_async(forecast_for)
         except Exception as error:
+            if _blocked and isinstance(error, TypeError) and "not callable" in str(error):
+                raise _called_first(city, error) from error
             raise failed_run(app, error) from error
         got, expected = out.get("weather"), _sky(city)
         if inspect.isawaitable(got):
@@ -194,6 +196,17 @@ def check_no_stall(forecast: Any) -> str:
     return (
         "slow_forecast ran off the event loop: while it waited for the service, the "
         "loop was free for heartbeat and any other task of the step."
+    )
+
+
+def _called_first(city: str, error: TypeError) -> Wrong:
+    """``to_thread(slow_forecast(city))``: the call made on the loop, its answer passed on."""
+    return Wrong(
+        f"For {city!r} your node called slow_forecast({city!r}) itself, on the event "
+        "loop's thread, then handed its answer, a str, to be run in a thread: "
+        f"TypeError: {error}. The blocking call was over before any thread was asked.",
+        "Hand asyncio.to_thread the function and its argument, not a call: "
+        "to_thread(f, x) calls f(x) in a thread of its own.",
     )
 
 

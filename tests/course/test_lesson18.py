@@ -194,6 +194,26 @@ def test_no_stall_wrong_answers():
     assert_fails(lesson18.check_no_stall(None), "not a function")
 
 
+def test_no_stall_a_call_handed_to_to_thread_is_told_it_ran_first():
+    """``to_thread(slow_forecast(city))`` calls slow_forecast on the loop and hands its
+    answer on: the verdict was the run's TypeError ('str' object is not callable)."""
+
+    async def called_first(state):
+        return {"weather": await asyncio.to_thread(lesson18.slow_forecast(state["city"]))}
+
+    async def executor_called_first(state):
+        loop = asyncio.get_running_loop()
+        return {"weather": await loop.run_in_executor(None, lesson18.slow_forecast(state["city"]))}
+
+    for answer in (called_first, executor_called_first):
+        verdict = assert_fails(
+            lesson18.check_no_stall(answer),
+            "called slow_forecast('Quito') itself, on the event loop's thread",
+            hint="to_thread(f, x) calls f(x)",
+        )
+        assert "'str' object is not callable" in verdict.message
+
+
 def test_a_failed_async_run_names_its_step_and_node():
     """The checks record the run (``atrace``), so a node that raised is named with its step;
     a reducer that cannot add what the node wrote is told what it adds."""
