@@ -194,10 +194,35 @@ def check_fan_out(add_edges: Callable[[Any], Any]) -> str:
             "The three calls are independent: they start together, in step 1, and "
             "aggregate runs once, when the last of them (the draft) has arrived.",
         )
+    unheard = _leading_nowhere_near(app, "aggregate", ("find_facts", "write_headline"))
+    if unheard:
+        # the steps are right only because the draft's path is the longest: the
+        # coincidence the lesson warns of for plain edges, and the exercise is there to undo
+        one = len(unheard) == 1
+        them, results = ("it", "its result") if one else ("them", "their results")
+        raise Wrong(
+            f"Your graph ran the pattern's steps, but no edge leads from {' or '.join(unheard)} "
+            f"to aggregate: aggregate does not wait for {them}. {results.capitalize()} "
+            f"arrived in time only because the draft's path is longer: were the path through "
+            f"{unheard[0]} longer than the draft's, aggregate would run before its result arrived.",
+            "Make aggregate wait for all three: one edge from the three of them (lesson 04).",
+        )
     return (
         "find_facts, write_headline and make_outline ran together in step 1, write_draft "
         "in step 2, and aggregate once, in step 3, with all three: 3 steps."
     )
+
+
+def _leading_nowhere_near(app: Any, target: str, sources: tuple[str, ...]) -> list[str]:
+    """The ``sources`` from which no path of edges in ``app``'s graph reaches ``target``."""
+    edges = [(edge.source, edge.target) for edge in app.get_graph().edges]
+
+    def reaches(node: str, seen: set[str]) -> bool:
+        seen.add(node)
+        nexts = [end for start, end in edges if start == node and end not in seen]
+        return node == target or any(reaches(end, seen) for end in nexts)
+
+    return [source for source in sources if not reaches(source, set())]
 
 
 # -- 26.2 · a report in the plan's order ----------------------------------------------------------

@@ -310,6 +310,32 @@ def test_fan_out_with_the_join_written_in_another_order_passes():
     assert_passes(lesson26.check_fan_out(answer))
 
 
+def test_fan_out_that_waits_for_the_draft_alone_is_refused():
+    """An edge from write_draft alone ran the pattern's steps and was accepted: aggregate
+    read the facts and the headline in step 3 only because the draft's path is the
+    longest, the coincidence cell 10 warns of; the exercise asks it to wait for all three."""
+
+    def from_the_draft(builder):
+        _starts(builder)
+        builder.add_edge("write_draft", "aggregate")
+
+    def without_the_headline(builder):
+        _starts(builder)
+        builder.add_edge(["find_facts", "write_draft"], "aggregate")
+
+    verdict = assert_fails(
+        lesson26.check_fan_out(from_the_draft),
+        "no edge leads from find_facts or write_headline to aggregate: aggregate does not "
+        "wait for them. Their results arrived in time only because the draft's path is longer",
+        hint="one edge from the three",
+    )
+    assert "the path through find_facts longer than the draft's" in verdict.message
+    assert_fails(
+        lesson26.check_fan_out(without_the_headline),
+        "no edge leads from write_headline to aggregate: aggregate does not wait for it.",
+    )
+
+
 def test_fan_out_that_goes_on_after_aggregate_is_told_the_run_should_end():
     def answer(builder):
         _starts(builder)
