@@ -28,6 +28,8 @@ from __future__ import annotations
 
 import linecache
 import operator
+import sys
+import unittest
 from collections.abc import Callable
 from typing import Annotated, Any, TypedDict
 
@@ -173,6 +175,14 @@ def _run(test: Callable[..., Any], *args: Any) -> tuple[BaseException | None, An
     return None, returned
 
 
+def _skipped(error: BaseException | None) -> bool:
+    """Whether ``error`` is a test skipping itself (``pytest.skip(...)``, or unittest's
+    ``SkipTest``): pytest reports it as neither passed nor failed."""
+    outcomes = sys.modules.get("_pytest.outcomes")  # (not imported: no pytest.skip raised)
+    skips = (unittest.SkipTest, outcomes.Skipped) if outcomes else (unittest.SkipTest,)
+    return isinstance(error, skips)
+
+
 def _said(test: Callable[..., Any], error: BaseException) -> str:
     """``error`` as pytest would report it, with the line of ``test`` that raised it."""
     message = str(error).strip().splitlines()
@@ -198,6 +208,21 @@ def _judge(
     wrongs = {bug: wrong() for bug, wrong in bugs.items()}
     ran = {bug: _run(test, wrong) for bug, wrong in wrongs.items()}
     error, _ = _run(test, right())
+    unskip = f"A test here must pass or fail: take the skip out, and assert what the {what} does."
+    if _skipped(error):
+        raise Wrong(
+            f"Your test skipped itself on the right {what}: {_said(test, error)}. A skipped "
+            "test neither passes nor fails: it checked nothing.",
+            unskip,
+        )
+    skipped = [bug for bug, (error, _) in ran.items() if _skipped(error)]
+    if skipped:
+        raise Wrong(
+            f"Your test skipped itself on a {what} that {described[skipped[0]]}: "
+            f"{_said(test, ran[skipped[0]][0])}. A skip is no failure: that bug went "
+            "through unseen.",
+            unskip,
+        )
     if error is not None:
         raise Wrong(
             f"Your test fails on the right {what}: {_said(test, error)}.",

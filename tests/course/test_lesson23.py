@@ -508,6 +508,34 @@ def test_a_test_failing_with_pytest_fail_is_judged():
     )
 
 
+def test_a_test_that_skips_itself_is_told_so_and_never_passes():
+    """``pytest.skip(...)`` was reported as a failure on the right router, and on the bugs
+    taken for one: a test that skipped every router with a bug passed the check."""
+    import unittest
+
+    def skips_everything(route):
+        pytest.skip("not written yet")
+
+    def skips_the_bugs(route):
+        if route is not lesson23.route_ticket:
+            raise unittest.SkipTest("only the real router")
+        solutions.test_route(route)
+
+    verdict = assert_fails(
+        lesson23.check_route_test(skips_everything),
+        "Your test skipped itself on the right router: Skipped: not written yet, at "
+        '`pytest.skip("not written yet")`. A skipped test neither passes nor fails',
+        hint="take the skip out",
+    )
+    assert "fails on the right router" not in verdict.message
+    assert_fails(
+        lesson23.check_route_test(skips_the_bugs),
+        "Your test skipped itself on a router that asks a human about a refund of exactly "
+        "the limit: SkipTest: only the real router",
+        hint="take the skip out",
+    )
+
+
 def route_returning(route):
     """Compares, but returns the comparison: a test that returns passes."""
     return route({"category": "refund", "amount": 100}) == "refund"
