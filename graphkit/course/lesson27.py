@@ -183,14 +183,20 @@ def check_consume(consume: Callable[[Iterable[dict]], Any]) -> str:
                 raise
             raise Wrong(
                 f"Your code unpacked a part as a tuple and raised ValueError: {error}.",
-                "With version='v2' each part is one dict, "
-                "{'type': ..., 'ns': ..., 'data': ...}, whatever the modes: read its keys.",
+                _ONE_DICT,
             ) from None
         except TypeError as error:
             if not _indexed_a_stream(error):
                 raise
             raise Wrong(f"Your code raised TypeError: {error}: {NOT_A_LIST}.", LIST_FIRST) from None
         except KeyError as error:
+            key = error.args[0] if len(error.args) == 1 else None
+            if isinstance(key, str) and key not in _PART_KEYS + tuple(Desk.__annotations__):
+                raise Wrong(
+                    f"Your code raised KeyError: {key!r}: a part of a v2 stream has the keys "
+                    f"'type', 'ns' and 'data', and no {key!r}.",
+                    _ONE_DICT,
+                ) from None
             if error.args != ("answer",):
                 raise
             raise Wrong(
@@ -221,7 +227,7 @@ def check_consume(consume: Callable[[Iterable[dict]], Any]) -> str:
         if (list(lines), final) != (progress, answer) and stream.read_again:
             raise Wrong(READ_TWICE, ONE_PASS)
         if list(lines) != progress:
-            raise Wrong(_progress_wrong(list(lines), progress, parts), _PROGRESS_HINT)
+            raise Wrong(_progress_wrong(lines, progress, parts), _PROGRESS_HINT)
         if final != answer:
             raise Wrong(_answer_wrong(final, answer, parts), _ANSWER_HINT)
     return (
@@ -230,6 +236,11 @@ def check_consume(consume: Callable[[Iterable[dict]], Any]) -> str:
     )
 
 
+_PART_KEYS = ("type", "ns", "data")
+_ONE_DICT = (
+    "With version='v2' each part is one dict, {'type': ..., 'ns': ..., 'data': ...}, "
+    "whatever the modes: read its keys."
+)
 _PROGRESS_HINT = (
     "A progress line is a custom part's data, whichever graph sent it: keep every part "
     "whose type is 'custom', in the order they came."
@@ -240,11 +251,19 @@ _ANSWER_HINT = (
 )
 
 
-def _progress_wrong(lines: list, progress: list, parts: list[dict]) -> str:
+def _progress_wrong(given: Any, progress: list, parts: list[dict]) -> str:
+    lines = list(given)
     top = [p["data"] for p in parts if p["type"] == "custom" and not p["ns"]]
     said = (
         f"Your progress lines were {show(lines, 90)}; the custom parts said {show(progress, 120)}"
     )
+    if lines == [p for p in parts if p["type"] == "custom"]:
+        return f"{said}: yours are the custom parts themselves; a progress line is a part's data."
+    if sorted(lines, key=repr) == sorted(progress, key=repr):
+        kept = (
+            f"a {type(given).__name__} keeps no order" if isinstance(given, set | frozenset) else ""
+        )
+        return f"{said}: the same lines, in another order{f' ({kept})' if kept else ''}."
     if lines == top:
         sub = next(p["ns"] for p in parts if p["type"] == "custom" and p["ns"])
         return f"{said}. You kept only those of ns (): the others came from ns {_where(sub)}."
@@ -266,6 +285,11 @@ def _answer_wrong(final: Any, answer: str, parts: list[dict]) -> str:
         )
     if final == top[0]:
         return f"{said}: yours is the first values part's state, the input (step 0's)."
+    if isinstance(final, list | tuple) and answer in final:
+        return (
+            f"{said}: yours is a {type(final).__name__} of the answers the values parts held, "
+            "one per step that had one; the final answer is the last one's alone."
+        )
     if isinstance(final, dict) and final.get("answer") == answer:
         return f"{said}: you returned the whole state, not its answer."
     earlier = [state for state in top[:-1] if state.get("answer") == final]
@@ -337,6 +361,15 @@ def _key(part: dict) -> tuple[str | None, str]:
     return where, part["data"][1]["langgraph_node"]
 
 
+def _tokens(parts: list[dict], node: str, subgraph: str | None) -> list[str]:
+    """The text of each token ``node`` of ``subgraph`` (None: the top graph) sent, in order."""
+    return [
+        p["data"][0].content
+        for p in parts
+        if p["type"] == "messages" and _key(p) == (subgraph, node)
+    ]
+
+
 def _texts(parts: list[dict]) -> dict[tuple[str | None, str], str]:
     """The text each talking node wrote, keyed by (subgraph node or None, node)."""
     texts: dict[tuple[str | None, str], str] = {}
@@ -372,13 +405,19 @@ def check_text_of(text_of: Callable[..., Any]) -> str:
                 continue
             if stream.read_again:
                 raise Wrong(READ_TWICE, ONE_PASS)
-            raise Wrong(_text_wrong(got, want, texts, node, subgraph, parts), _TEXT_HINT)
+            joined = isinstance(got, str) and _separator(got, _tokens(parts, node, subgraph))
+            hint = _ONE_STRING if joined or not isinstance(got, str) else _TEXT_HINT
+            raise Wrong(_text_wrong(got, want, texts, node, subgraph, parts), hint)
     return (
         "You told the two models named 'model' apart by the part's ns, () or "
         "('research:…',), and kept each node's tokens by metadata['langgraph_node']."
     )
 
 
+_ONE_STRING = (
+    "Return one string: each messages part carries one token, whose text (token.content) "
+    "has its own spaces; add them up in order, text += token.content."
+)
 _TEXT_HINT = (
     "A messages part's data is (token, metadata): metadata['langgraph_node'] names the "
     "node, and the part's ns names the graph it ran in: () for the top graph, "
@@ -438,9 +477,25 @@ def _text_wrong(
     parts: list[dict],
 ) -> str:
     call = f"text_of(parts, {node!r}, {subgraph!r})"
+    tokens = _tokens(parts, node, subgraph)
     if not isinstance(got, str):
-        return f"{call} returned {type(got).__name__} {show(got, 60)}, not a string."
+        said = f"{call} returned {type(got).__name__} {show(got, 60)}, not a string"
+        if tokens and isinstance(got, list | tuple) and list(got) == tokens:
+            return (
+                f"{said}: yours is the list of its {len(tokens)} tokens; the text is them joined."
+            )
+        if getattr(got, "content", None) == want:
+            return (
+                f"{said}: yours is its tokens added up, a message chunk; the text is its .content."
+            )
+        return f"{said}."
     said = f"{call} returned {got!r}; {_in(node, subgraph)} wrote {want!r}"
+    separator = _separator(got, tokens)
+    if separator is not None:
+        return (
+            f"{said}. Yours joins its tokens with {separator!r}: each token has its own "
+            "spaces already."
+        )
     by_name = "".join(
         p["data"][0].content
         for p in parts
@@ -474,17 +529,21 @@ def _text_wrong(
         )
     if got == "":
         return f"{said}. Yours found none of its tokens: their parts' ns is ()."
-    tokens = [
-        p["data"][0].content
-        for p in parts
-        if p["type"] == "messages" and _key(p) == (subgraph, node)
-    ]
     if len(tokens) > 1 and got == tokens[-1]:
         return (
             f"{said}. Yours is the last token it sent: each messages part carries one "
             "token, and the text is all of them, in order."
         )
     return f"{said}."
+
+
+def _separator(got: str, tokens: list[str]) -> str | None:
+    """What ``got`` put between ``tokens`` when it is them joined with something, else None."""
+    if not isinstance(got, str) or len(tokens) < 2 or not got.startswith(tokens[0]):
+        return None
+    rest = got[len(tokens[0]) :]
+    separator = rest[: rest.find(tokens[1])] if tokens[1] in rest else ""
+    return separator if separator and got == separator.join(tokens) else None
 
 
 # -- 27.3 · answer every interrupt -----------------------------------------------------------------
@@ -573,6 +632,11 @@ def _decide(
             where = run_now()
             if where == "ended":
                 said = "after the run had ended: your loop kept reading an old output."
+            elif where == "started over":
+                said = (
+                    "each time from the start (write ran again): a dict given to invoke is "
+                    "an input, which starts the run over; a resume is Command(resume=...)."
+                )
             elif where == "at its first pause":
                 said = "again and again: the run never went on."
             else:
@@ -609,6 +673,8 @@ def check_answer_all(answer_all: Callable[..., Any]) -> str:
                 return "ended"
             if paused == ("review",) and counted.runs.get("review") == 1:
                 return "at its first pause"
+            if counted.runs.get("write", 0) > 1:
+                return "started over"
             return f"to a pause at {', '.join(paused)}"
 
         decide = _decide(asked, asked_with, run_now, functools.partial(app.get_state, config))
@@ -619,6 +685,13 @@ def check_answer_all(answer_all: Callable[..., Any]) -> str:
                 warnings.simplefilter("ignore", GraphkitWarning)
                 got = answer_all(app, dict(question), config, decide)
         except Exception as error:
+            if _read_a_state_as_output(error):
+                raise Wrong(
+                    f"{case}, your code raised {show_error(error)}: invoke without "
+                    "version='v2' returns the state, a dict; .value and .interrupts are a "
+                    "GraphOutput's, which invoke(..., version='v2') returns.",
+                    "Run and resume with invoke(..., version='v2').",
+                ) from None
             if isinstance(error, Wrong) or not asked or run_now() != "at its first pause":
                 raise
             raise Wrong(
@@ -698,6 +771,13 @@ _SAME_THREAD = (
 def _final(reviews: int) -> dict:
     status = ["written", "reviewed: yes", "sent to 3"][: reviews + 1]
     return {"answer": "tides: twice a day", "status": ", ".join(status)}
+
+
+def _read_a_state_as_output(error: Exception) -> bool:
+    """Whether ``error`` came of reading a v1 invoke's state (a dict) as a GraphOutput."""
+    return isinstance(error, AttributeError) and any(
+        f"'dict' object has no attribute '{name}'" in str(error) for name in ("value", "interrupts")
+    )
 
 
 def _is_output(value: Any) -> bool:

@@ -781,3 +781,146 @@ def test_where_a_pause_shows_in_v1_and_v2(library):
     assert values[-1]["data"] == {"question": "q"}
     assert [pause.value for pause in values[-1]["interrupts"]] == ["approve?"]
     assert [pause.value for pause in updates[-1]["data"]["__interrupt__"]] == ["approve?"]
+
+
+# -- verdicts that were generic where the check could name the difference ----------------------
+
+
+def _consume_the_parts(parts):
+    progress, state = [], {}
+    for part in parts:
+        if part["type"] == "custom":
+            progress.append(part)
+        elif part["type"] == "values" and not part["ns"]:
+            state = part["data"]
+    return progress, state.get("answer")
+
+
+def _consume_every_answer(parts):
+    progress, answers = [], []
+    for part in parts:
+        if part["type"] == "custom":
+            progress.append(part["data"])
+        elif part["type"] == "values" and not part["ns"] and "answer" in part["data"]:
+            answers.append(part["data"]["answer"])
+    return progress, answers
+
+
+def _consume_by_mode(parts):
+    return [part["data"] for part in parts if part["mode"] == "custom"], None
+
+
+@pytest.mark.parametrize(
+    ("answer", "said", "hint"),
+    [
+        (_consume_the_parts, "yours are the custom parts themselves; a progress line is", ""),
+        (_consume_every_answer, "yours is a list of the answers the values parts held", ""),
+        (
+            _consume_by_mode,
+            "raised KeyError: 'mode': a part of a v2 stream has the keys 'type', 'ns' and "
+            "'data', and no 'mode'",
+            "one dict",
+        ),
+    ],
+    ids=["the parts", "every answer", "a v1 key"],
+)
+def test_consume_verdicts_name_the_difference(answer, said, hint):
+    """These three were told only what they returned (or the KeyError alone)."""
+    assert_fails(lesson27.check_consume(answer), said, hint=hint)
+
+
+def test_consume_lines_in_another_order_are_told_so():
+    """A set of the lines: the same lines, out of order, was told only both lists."""
+
+    def into_a_set(parts):
+        progress, answer = solutions.consume(parts)
+        return set(progress), answer
+
+    verdict = assert_fails(lesson27.check_consume(_consume_out_of_order))
+    assert verdict.message.endswith(": the same lines, in another order.")
+    verdict = lesson27.check_consume(into_a_set)
+    if not verdict.passed:  # (a set may happen to come out in order)
+        assert "the same lines, in another order (a set keeps no order)" in verdict.message
+
+
+def _consume_out_of_order(parts):
+    progress, answer = solutions.consume(parts)
+    return progress[::-1], answer
+
+
+def _text_tokens_list(parts, node, subgraph=None):
+    want = () if subgraph is None else (subgraph,)
+    return [
+        p["data"][0].content
+        for p in parts
+        if p["type"] == "messages"
+        and p["data"][1]["langgraph_node"] == node
+        and tuple(e.split(":")[0] for e in p["ns"]) == want
+    ]
+
+
+def _text_lines(parts, node, subgraph=None):
+    return "\n".join(_text_tokens_list(parts, node, subgraph))
+
+
+@pytest.mark.parametrize(
+    ("answer", "said"),
+    [
+        (_text_tokens_list, "not a string: yours is the list of its 7 tokens; the text is them"),
+        (_text_lines, "Yours joins its tokens with '\\n': each token has its own spaces"),
+    ],
+    ids=["list", "lines"],
+)
+def test_text_of_verdicts_name_the_difference(answer, said):
+    """Told only "returned list [...], not a string" or both strings, with a hint about
+    metadata and ns, which these answers read right."""
+    verdict = assert_fails(lesson27.check_text_of(answer), said, hint="token.content")
+    assert "langgraph_node" not in verdict.hint
+
+
+def test_text_of_a_chunk_returned_is_told_its_content_is_the_text():
+    def chunk(parts, node, subgraph=None):
+        want = () if subgraph is None else (subgraph,)
+        added = None
+        for p in parts:
+            if p["type"] != "messages" or p["data"][1]["langgraph_node"] != node:
+                continue
+            if tuple(e.split(":")[0] for e in p["ns"]) == want:
+                added = p["data"][0] if added is None else added + p["data"][0]
+        return added if added is not None else ""
+
+    assert_fails(
+        lesson27.check_text_of(chunk),
+        "yours is its tokens added up, a message chunk; the text is its .content",
+        hint="token.content",
+    )
+
+
+def _answer_with_a_dict(app, input, config, decide):
+    output = app.invoke(input, config, version="v2")
+    while output.interrupts:
+        output = app.invoke({"resume": decide(output.interrupts[0].value)}, config, version="v2")
+    return output.value
+
+
+def _answer_without_v2(app, input, config, decide):
+    output = app.invoke(input, config)
+    while output.interrupts:
+        output = app.invoke(Command(resume=decide(output.interrupts[0].value)), config)
+    return output.value
+
+
+def test_answer_all_verdicts_name_the_difference():
+    """A dict given to resume was told its loop "kept an old output"; a v1 invoke read as
+    a GraphOutput was told only its AttributeError."""
+    verdict = assert_fails(
+        lesson27.check_answer_all(_answer_with_a_dict),
+        "each time from the start (write ran again): a dict given to invoke is an input",
+    )
+    assert "old output" not in verdict.message
+    assert_fails(
+        lesson27.check_answer_all(_answer_without_v2),
+        "With 2 interrupts, your code raised AttributeError: 'dict' object has no attribute "
+        "'interrupts': invoke without version='v2' returns the state, a dict",
+        hint="version='v2'",
+    )
