@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import concurrent.futures.thread
 import inspect
 import operator
 import threading
 import time
+import traceback
 from collections.abc import Callable, Coroutine
 from typing import Annotated, Any, TypedDict
 
@@ -161,7 +163,7 @@ def check_no_stall(forecast: Any) -> str:
         try:
             out = _run_async(forecast_for)
         except Exception as error:
-            if _blocked and isinstance(error, TypeError) and "not callable" in str(error):
+            if _blocked and _thread_called_a_str(error):
                 raise _called_first(city, error) from error
             raise failed_run(app, error) from error
         got, expected = out.get("weather"), _sky(city)
@@ -196,6 +198,18 @@ def check_no_stall(forecast: Any) -> str:
     return (
         "slow_forecast ran off the event loop: while it waited for the service, the "
         "loop was free for heartbeat and any other task of the step."
+    )
+
+
+def _thread_called_a_str(error: Exception) -> bool:
+    """Whether ``error`` is a thread pool's worker calling a str it was handed (the
+    innermost frame is the worker's, not the node's: a node calling a str raises the same)."""
+    trace = traceback.extract_tb(error.__traceback__)
+    return (
+        isinstance(error, TypeError)
+        and str(error) == "'str' object is not callable"
+        and bool(trace)
+        and trace[-1].filename == concurrent.futures.thread.__file__
     )
 
 

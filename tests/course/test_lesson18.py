@@ -214,6 +214,21 @@ def test_no_stall_a_call_handed_to_to_thread_is_told_it_ran_first():
         assert "'str' object is not callable" in verdict.message
 
 
+def test_no_stall_a_str_called_in_the_node_is_not_told_a_thread_was_asked():
+    """A node that called slow_forecast on the loop, then its answer, raised the same
+    TypeError in the node itself: it was told it handed the answer to a thread."""
+
+    async def calls_the_answer(state):
+        weather = lesson18.slow_forecast(state["city"])
+        return {"weather": weather()}
+
+    verdict = assert_fails(
+        lesson18.check_no_stall(calls_the_answer),
+        "raised TypeError in step 1 (node forecast, in calls_the_answer): 'str' object is not",
+    )
+    assert "thread" not in verdict.message
+
+
 def test_a_failed_async_run_names_its_step_and_node():
     """The checks record the run (``atrace``), so a node that raised is named with its step;
     a reducer that cannot add what the node wrote is told what it adds."""
