@@ -56,12 +56,25 @@ def _stream(app: Any, state: dict, config: dict | None = None) -> list[dict]:
     return list(app.stream(state, config, stream_mode=MODES, subgraphs=True, version="v2"))
 
 
+class _NotInAPart(KeyError):
+    """A key read from a part that has none such: the learner's code read a part as
+    something else than a dict of ``type``, ``ns`` and ``data``."""
+
+
+class _Part(dict):
+    """A part as the learner gets it: a dict whose missing keys say they were a part's
+    (a KeyError from the learner's own dicts, or from a state, is not)."""
+
+    def __missing__(self, key: Any) -> Any:
+        raise _NotInAPart(key)
+
+
 class _Stream:
     """The parts, handed over once, as a stream is; ``read_again`` says whether the
     learner's code asked for more after the last (a second loop over it, finding none)."""
 
     def __init__(self, parts: list[dict]):
-        self._parts = iter(parts)
+        self._parts = iter([_Part(part) for part in parts])
         self.done = False
         self.read_again = False
 
@@ -190,11 +203,14 @@ def check_consume(consume: Callable[[Iterable[dict]], Any]) -> str:
                 raise
             raise Wrong(f"Your code raised TypeError: {error}: {NOT_A_LIST}.", LIST_FIRST) from None
         except KeyError as error:
-            key = error.args[0] if len(error.args) == 1 else None
-            if isinstance(key, str) and key not in _PART_KEYS + tuple(Desk.__annotations__):
+            if isinstance(error, _NotInAPart):
+                key = error.args[0]
+                state = (
+                    " (the state is a values part's data)" if key in Desk.__annotations__ else ""
+                )
                 raise Wrong(
                     f"Your code raised KeyError: {key!r}: a part of a v2 stream has the keys "
-                    f"'type', 'ns' and 'data', and no {key!r}.",
+                    f"'type', 'ns' and 'data', and no {key!r}{state}.",
                     _ONE_DICT,
                 ) from None
             if error.args != ("answer",):
@@ -212,22 +228,24 @@ def check_consume(consume: Callable[[Iterable[dict]], Any]) -> str:
                 f"consume returned {show(got, 80)}, not a pair (progress lines, answer).",
                 "Return both: return progress, answer.",
             )
-        lines, final = got
+        given, final = got
         if final == progress or (isinstance(final, tuple) and list(final) == progress):
             raise Wrong(
                 f"consume returned {show(got, 90)}: your pair is (answer, progress lines).",
                 "The progress lines come first: return progress, answer.",
             )
-        if isinstance(lines, str):
+        if isinstance(given, str) or not isinstance(given, Iterable):
+            one = "one string, " if isinstance(given, str) else ""
             raise Wrong(
-                f"Your progress lines were one string, {show(lines, 70)}; the custom parts "
+                f"Your progress lines were {one}{show(given, 70)}; the custom parts "
                 f"said {show(progress, 120)}.",
                 "Return the progress lines as a list, one item per custom part's data.",
             )
-        if (list(lines), final) != (progress, answer) and stream.read_again:
+        lines = list(given)  # (once: a generator is read once)
+        if (lines, final) != (progress, answer) and stream.read_again:
             raise Wrong(READ_TWICE, ONE_PASS)
-        if list(lines) != progress:
-            raise Wrong(_progress_wrong(lines, progress, parts), _PROGRESS_HINT)
+        if lines != progress:
+            raise Wrong(_progress_wrong(given, lines, progress, parts), _PROGRESS_HINT)
         if final != answer:
             raise Wrong(_answer_wrong(final, answer, parts), _ANSWER_HINT)
     return (
@@ -236,7 +254,6 @@ def check_consume(consume: Callable[[Iterable[dict]], Any]) -> str:
     )
 
 
-_PART_KEYS = ("type", "ns", "data")
 _ONE_DICT = (
     "With version='v2' each part is one dict, {'type': ..., 'ns': ..., 'data': ...}, "
     "whatever the modes: read its keys."
@@ -251,8 +268,7 @@ _ANSWER_HINT = (
 )
 
 
-def _progress_wrong(given: Any, progress: list, parts: list[dict]) -> str:
-    lines = list(given)
+def _progress_wrong(given: Any, lines: list, progress: list, parts: list[dict]) -> str:
     top = [p["data"] for p in parts if p["type"] == "custom" and not p["ns"]]
     said = (
         f"Your progress lines were {show(lines, 90)}; the custom parts said {show(progress, 120)}"
@@ -285,7 +301,12 @@ def _answer_wrong(final: Any, answer: str, parts: list[dict]) -> str:
         )
     if final == top[0]:
         return f"{said}: yours is the first values part's state, the input (step 0's)."
-    if isinstance(final, list | tuple) and answer in final:
+    if isinstance(final, list | tuple) and list(final) == [answer]:
+        return (
+            f"{said}: yours is a {type(final).__name__} holding it; the answer is the string alone."
+        )
+    held = [state.get("answer") for state in top]
+    if isinstance(final, list | tuple) and answer in final and all(a in held for a in final):
         return (
             f"{said}: yours is a {type(final).__name__} of the answers the values parts held, "
             "one per step that had one; the final answer is the last one's alone."

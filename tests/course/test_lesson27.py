@@ -829,6 +829,90 @@ def test_consume_verdicts_name_the_difference(answer, said, hint):
     assert_fails(lesson27.check_consume(answer), said, hint=hint)
 
 
+def _consume_by_handlers(parts):
+    progress, state = [], {}
+    handlers = {
+        "custom": lambda part: progress.append(part["data"]),
+        "values": lambda part: state.update(part["data"]) if not part["ns"] else None,
+    }
+    for part in parts:
+        handlers[part["type"]](part)  # no handler for the messages parts: KeyError
+    return progress, state.get("answer")
+
+
+def _consume_a_misspelt_state_key(parts):
+    progress, answer = [], None
+    for part in parts:
+        if part["type"] == "custom":
+            progress.append(part["data"])
+        elif part["type"] == "values" and not part["ns"] and "answer" in part["data"]:
+            answer = part["data"]["answers"]
+    return progress, answer
+
+
+@pytest.mark.parametrize(
+    "answer", [_consume_by_handlers, _consume_a_misspelt_state_key], ids=["handlers", "state key"]
+)
+def test_consume_a_key_missing_elsewhere_than_in_a_part_is_not_blamed_on_the_part(answer):
+    """A KeyError from the learner's own dict, or from the state, was told "a part of a
+    v2 stream has the keys 'type', 'ns' and 'data', and no 'messages'"."""
+    verdict = lesson27.check_consume(answer)
+    assert not verdict.passed
+    assert "a part of a v2 stream has the keys" not in verdict.message, verdict.message
+
+
+def test_consume_a_state_key_read_from_the_part_is_told_the_state_is_its_data():
+    """part["answer"] was told "the values parts before write's step hold no 'answer'":
+    no part holds one, the state is a values part's data."""
+
+    def from_the_part(parts):
+        progress, answer = [], None
+        for part in parts:
+            if part["type"] == "values" and not part["ns"]:
+                answer = part["answer"]
+        return progress, answer
+
+    assert_fails(
+        lesson27.check_consume(from_the_part),
+        "no 'answer' (the state is a values part's data)",
+        hint="one dict",
+    )
+
+
+def test_consume_progress_lines_given_as_a_generator_are_read_once():
+    """Right lines handed back as a generator were read by one comparison, then told
+    "Your progress lines were []"."""
+
+    def lazily(parts):
+        progress, answer = solutions.consume(list(parts))
+        return (line for line in progress), answer
+
+    assert_passes(lesson27.check_consume(lazily))
+
+
+def test_consume_progress_lines_that_are_no_list_are_told_so():
+    """None for the lines broke the check: it made a list of them to compare."""
+
+    def no_lines(parts):
+        return None, solutions.consume(parts)[1]
+
+    assert_fails(
+        lesson27.check_consume(no_lines), "Your progress lines were None; the custom parts said"
+    )
+
+
+def test_consume_an_answer_in_a_list_of_its_own_is_not_told_it_holds_every_answer():
+    def in_a_list(parts):
+        progress, answer = solutions.consume(parts)
+        return progress, [answer]
+
+    verdict = assert_fails(
+        lesson27.check_consume(in_a_list),
+        "yours is a list holding it; the answer is the string alone",
+    )
+    assert "one per step" not in verdict.message
+
+
 def test_consume_lines_in_another_order_are_told_so():
     """A set of the lines: the same lines, out of order, was told only both lists."""
 
