@@ -436,8 +436,8 @@ def check_text_of(text_of: Callable[..., Any]) -> str:
 
 
 _ONE_STRING = (
-    "Return one string: each messages part carries one token, whose text (token.content) "
-    "has its own spaces; add them up in order, text += token.content."
+    "Return one string: each messages part carries one token, and the spaces come as "
+    "tokens too; add their text up in order, text += token.content."
 )
 _TEXT_HINT = (
     "A messages part's data is (token, metadata): metadata['langgraph_node'] names the "
@@ -506,17 +506,13 @@ def _text_wrong(
                 f"{said}: yours is the list of its {len(tokens)} tokens; the text is them joined."
             )
         if getattr(got, "content", None) == want:
-            return (
-                f"{said}: yours is its tokens added up, a message chunk; the text is its .content."
-            )
+            added = "its tokens added up, a message chunk" if "Chunk" in type(got).__name__ else ""
+            return f"{said}: yours is {added or 'a message'}; the text is its .content."
         return f"{said}."
     said = f"{call} returned {got!r}; {_in(node, subgraph)} wrote {want!r}"
     separator = _separator(got, tokens)
     if separator is not None:
-        return (
-            f"{said}. Yours joins its tokens with {separator!r}: each token has its own "
-            "spaces already."
-        )
+        return f"{said}. Yours joins its tokens with {separator!r}: the spaces are tokens too."
     by_name = "".join(
         p["data"][0].content
         for p in parts
@@ -559,12 +555,15 @@ def _text_wrong(
 
 
 def _separator(got: str, tokens: list[str]) -> str | None:
-    """What ``got`` put between ``tokens`` when it is them joined with something, else None."""
-    if not isinstance(got, str) or len(tokens) < 2 or not got.startswith(tokens[0]):
+    """What ``got`` put between ``tokens`` when it is them joined with something, else None
+    (a separator may start as a token does: ' ' between 'A', ' ', 'draft')."""
+    if not isinstance(got, str) or len(tokens) < 2:
         return None
-    rest = got[len(tokens[0]) :]
-    separator = rest[: rest.find(tokens[1])] if tokens[1] in rest else ""
-    return separator if separator and got == separator.join(tokens) else None
+    size, left = divmod(len(got) - sum(map(len, tokens)), len(tokens) - 1)
+    if size < 1 or left:
+        return None
+    separator = got[len(tokens[0]) : len(tokens[0]) + size]
+    return separator if got == separator.join(tokens) else None
 
 
 # -- 27.3 · answer every interrupt -----------------------------------------------------------------

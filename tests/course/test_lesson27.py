@@ -951,7 +951,7 @@ def _text_lines(parts, node, subgraph=None):
     ("answer", "said"),
     [
         (_text_tokens_list, "not a string: yours is the list of its 7 tokens; the text is them"),
-        (_text_lines, "Yours joins its tokens with '\\n': each token has its own spaces"),
+        (_text_lines, "Yours joins its tokens with '\\n': the spaces are tokens too"),
     ],
     ids=["list", "lines"],
 )
@@ -960,6 +960,36 @@ def test_text_of_verdicts_name_the_difference(answer, said):
     metadata and ns, which these answers read right."""
     verdict = assert_fails(lesson27.check_text_of(answer), said, hint="token.content")
     assert "langgraph_node" not in verdict.hint
+
+
+def test_text_of_tokens_joined_with_a_space_are_told_so():
+    """The check's model sends its spaces as tokens of their own ('A', ' ', 'draft'), as
+    the lesson says: " ".join(...) doubled them and was told only both strings, with a
+    hint about metadata and ns; and a separator was told each token has its spaces."""
+
+    def spaced(parts, node, subgraph=None):
+        return " ".join(_text_tokens_list(parts, node, subgraph))
+
+    verdict = assert_fails(
+        lesson27.check_text_of(spaced),
+        "returned 'A   draft   on   tides.'; the top graph's model wrote 'A draft on tides.'. "
+        "Yours joins its tokens with ' ': the spaces are tokens too.",
+        hint="token.content",
+    )
+    assert "langgraph_node" not in verdict.hint
+    assert "its own spaces" not in verdict.message + verdict.hint
+
+
+def test_text_of_a_message_made_of_the_text_is_not_told_it_added_chunks():
+    from langchain_core.messages import AIMessage
+
+    def a_message(parts, node, subgraph=None):
+        return AIMessage(content="".join(_text_tokens_list(parts, node, subgraph)))
+
+    verdict = assert_fails(
+        lesson27.check_text_of(a_message), "yours is a message; the text is its .content"
+    )
+    assert "chunk" not in verdict.message.split("not a string")[1]
 
 
 def test_text_of_a_chunk_returned_is_told_its_content_is_the_text():
