@@ -659,6 +659,12 @@ def _decide(
                 )
             elif where == "at its first pause":
                 said = "again and again: the run never went on."
+            elif where.startswith("review ran"):
+                said = (
+                    f"again and again: {where} and asked each time, run again with no answer "
+                    "to resume it (an input of None runs the paused node again); a resume is "
+                    "Command(resume=...)."
+                )
             else:
                 said = f"again, while the run had gone on, {where}: your loop kept an old output."
             raise Wrong(
@@ -695,9 +701,13 @@ def check_answer_all(answer_all: Callable[..., Any]) -> str:
                 return "at its first pause"
             if counted.runs.get("write", 0) > 1:
                 return "started over"
+            if paused == ("review",):
+                return f"review ran {counted.runs['review']} times"
             return f"to a pause at {', '.join(paused)}"
 
         decide = _decide(asked, asked_with, run_now, functools.partial(app.get_state, config))
+        states: list[dict] = []  # what invoke returned without version='v2'
+        app.invoke = _keeping_states(app.invoke, states)
         case = f"With {reviews} interrupts" if reviews != 1 else "With 1 interrupt"
         try:
             # (a resume of a finished run warns, once per line: the verdict says it better)
@@ -705,7 +715,7 @@ def check_answer_all(answer_all: Callable[..., Any]) -> str:
                 warnings.simplefilter("ignore", GraphkitWarning)
                 got = answer_all(app, dict(question), config, decide)
         except Exception as error:
-            if _read_a_state_as_output(error):
+            if _read_a_state_as_output(error, states):
                 raise Wrong(
                     f"{case}, your code raised {show_error(error)}: invoke without "
                     "version='v2' returns the state, a dict; .value and .interrupts are a "
@@ -793,10 +803,26 @@ def _final(reviews: int) -> dict:
     return {"answer": "tides: twice a day", "status": ", ".join(status)}
 
 
-def _read_a_state_as_output(error: Exception) -> bool:
-    """Whether ``error`` came of reading a v1 invoke's state (a dict) as a GraphOutput."""
-    return isinstance(error, AttributeError) and any(
-        f"'dict' object has no attribute '{name}'" in str(error) for name in ("value", "interrupts")
+def _keeping_states(invoke: Callable[..., Any], states: list[dict]) -> Callable[..., Any]:
+    """``invoke``, keeping in ``states`` each state it returns (run without version='v2')."""
+
+    @functools.wraps(invoke)
+    def invoke_and_keep(*args: Any, **kwargs: Any) -> Any:
+        output = invoke(*args, **kwargs)
+        if isinstance(output, dict):
+            states.append(output)
+        return output
+
+    return invoke_and_keep
+
+
+def _read_a_state_as_output(error: Exception, states: list[dict]) -> bool:
+    """Whether ``error`` came of reading one of ``states``, a v1 invoke's output, as a
+    GraphOutput (a state read from a GraphOutput or from get_state is a dict too)."""
+    return (
+        isinstance(error, AttributeError)
+        and error.name in ("value", "interrupts")
+        and any(error.obj is state for state in states)
     )
 
 

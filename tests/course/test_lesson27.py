@@ -1038,3 +1038,70 @@ def test_answer_all_verdicts_name_the_difference():
         "'interrupts': invoke without version='v2' returns the state, a dict",
         hint="version='v2'",
     )
+
+
+def _answer_from_the_state(app, input, config, decide):
+    output = app.invoke(input, config, version="v2")
+    state = output.value
+    while state.interrupts:  # (the interrupts are the GraphOutput's, not the state's)
+        output = app.invoke(
+            Command(resume=decide(output.interrupts[0].value)), config, version="v2"
+        )
+        state = output.value
+    return state
+
+
+def _answer_from_get_state(app, input, config, decide):
+    output = app.invoke(input, config, version="v2")
+    while output.interrupts:
+        output = app.invoke(
+            Command(resume=decide(output.interrupts[0].value)), config, version="v2"
+        )
+    return app.get_state(config).values.value
+
+
+def _answer_v1_read_at_the_end(app, input, config, decide):
+    output = app.invoke(input, config)
+    while "__interrupt__" in output:
+        output = app.invoke(Command(resume=decide(output["__interrupt__"][0].value)), config)
+    return output.value
+
+
+@pytest.mark.parametrize(
+    "answer", [_answer_from_the_state, _answer_from_get_state], ids=["state", "get_state"]
+)
+def test_answer_all_a_dict_read_as_an_output_after_a_v2_invoke_is_not_told_to_use_v2(answer):
+    """A dict's AttributeError for .value or .interrupts was taken for a v1 invoke's
+    output: these invoked with version='v2' and were told to."""
+    verdict = lesson27.check_answer_all(answer)
+    assert not verdict.passed
+    assert "invoke without version='v2'" not in verdict.message, verdict.message
+
+
+def test_answer_all_a_v1_output_read_as_one_at_the_end_is_told_so():
+    assert_fails(
+        lesson27.check_answer_all(_answer_v1_read_at_the_end),
+        "no attribute 'value': invoke without version='v2' returns the state",
+        hint="version='v2'",
+    )
+
+
+def test_answer_all_run_again_without_a_resume_is_not_told_the_run_went_on():
+    """invoke(None, config) runs the paused review again, which asks again (LangGraph 1.2
+    does the same): it was told "while the run had gone on, to a pause at review: your
+    loop kept an old output"."""
+
+    def with_none(app, input, config, decide):
+        output = app.invoke(input, config, version="v2")
+        while output.interrupts:
+            decide(output.interrupts[0].value)
+            output = app.invoke(None, config, version="v2")
+        return output.value
+
+    verdict = assert_fails(
+        lesson27.check_answer_all(with_none),
+        "again and again: review ran 7 times and asked each time, run again with no answer "
+        "to resume it (an input of None runs the paused node again); a resume is "
+        "Command(resume=...).",
+    )
+    assert "gone on" not in verdict.message and "old output" not in verdict.message
