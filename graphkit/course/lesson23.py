@@ -175,12 +175,22 @@ def _run(test: Callable[..., Any], *args: Any) -> tuple[BaseException | None, An
     return None, returned
 
 
-def _skipped(error: BaseException | None) -> bool:
-    """Whether ``error`` is a test skipping itself (``pytest.skip(...)``, or unittest's
-    ``SkipTest``): pytest reports it as neither passed nor failed."""
+def _skipped(error: BaseException | None) -> str | None:
+    """``'skip'`` when ``error`` is a test skipping itself (``pytest.skip(...)``, or
+    unittest's ``SkipTest``), ``'xfail'`` for ``pytest.xfail(...)``, else None: pytest
+    reports either as neither passed nor failed."""
     outcomes = sys.modules.get("_pytest.outcomes")  # (not imported: no pytest.skip raised)
+    if outcomes is not None and isinstance(error, outcomes.XFailed):
+        return "xfail"
     skips = (unittest.SkipTest, outcomes.Skipped) if outcomes else (unittest.SkipTest,)
-    return isinstance(error, skips)
+    return "skip" if isinstance(error, skips) else None
+
+
+_SKIPPED = {
+    "skip": ("skipped itself", "A skipped test", "A skip"),
+    "xfail": ("marked itself xfail", "An xfailed test", "An xfail"),
+}
+"""How a verdict says each: what the test did, a test that did it, and the thing itself."""
 
 
 def _said(test: Callable[..., Any], error: BaseException) -> str:
@@ -208,20 +218,21 @@ def _judge(
     wrongs = {bug: wrong() for bug, wrong in bugs.items()}
     ran = {bug: _run(test, wrong) for bug, wrong in wrongs.items()}
     error, _ = _run(test, right())
-    unskip = f"A test here must pass or fail: take the skip out, and assert what the {what} does."
-    if _skipped(error):
+    skipped = [bug for bug, (failed, _) in ran.items() if _skipped(failed)]
+    if _skipped(error) or skipped:
+        on_the_right = _skipped(error) is not None
+        stopped = error if on_the_right else ran[skipped[0]][0]
+        kind = _skipped(stopped)
+        did, a_test, it = _SKIPPED[kind]
+        if on_the_right:
+            on = f"the right {what}"
+            why = f"{a_test} neither passes nor fails, whatever it asserted before the {kind}."
+        else:
+            on = f"a {what} that {described[skipped[0]]}"
+            why = f"{it} is no failure: that bug went through unseen."
         raise Wrong(
-            f"Your test skipped itself on the right {what}: {_said(test, error)}. A skipped "
-            "test neither passes nor fails: it checked nothing.",
-            unskip,
-        )
-    skipped = [bug for bug, (error, _) in ran.items() if _skipped(error)]
-    if skipped:
-        raise Wrong(
-            f"Your test skipped itself on a {what} that {described[skipped[0]]}: "
-            f"{_said(test, ran[skipped[0]][0])}. A skip is no failure: that bug went "
-            "through unseen.",
-            unskip,
+            f"Your test {did} on {on}: {_said(test, stopped)}. {why}",
+            f"A test here must pass or fail: take the {kind} out, and assert what the {what} does.",
         )
     if error is not None:
         raise Wrong(

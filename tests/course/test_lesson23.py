@@ -536,6 +536,44 @@ def test_a_test_that_skips_itself_is_told_so_and_never_passes():
     )
 
 
+def test_a_test_that_marks_itself_xfail_is_told_so_and_never_passes():
+    """``pytest.xfail(...)`` is reported by pytest as xfailed, neither passed nor failed,
+    as a skip is: on the bugs it was taken for a failure, so a test marking every router
+    with a bug xfail passed the check."""
+
+    def xfails_the_bugs(route):
+        if route is not lesson23.route_ticket:
+            pytest.xfail("not the real router")
+        solutions.test_route(route)
+
+    def xfails_everything(route):
+        pytest.xfail("not written yet")
+
+    assert_fails(
+        lesson23.check_route_test(xfails_the_bugs),
+        "Your test marked itself xfail on a router that asks a human about a refund of "
+        "exactly the limit: XFailed: not the real router",
+        hint="take the xfail out",
+    )
+    verdict = assert_fails(
+        lesson23.check_route_test(xfails_everything),
+        "Your test marked itself xfail on the right router: XFailed: not written yet",
+    )
+    assert "fails on the right router" not in verdict.message
+
+
+def test_a_test_that_asserted_before_its_skip_is_not_told_it_checked_nothing():
+    def asserts_then_skips(route):
+        assert route({"category": "question", "amount": 30}) == "answer"
+        pytest.skip("the limit, later")
+
+    verdict = assert_fails(
+        lesson23.check_route_test(asserts_then_skips),
+        "A skipped test neither passes nor fails, whatever it asserted before the skip.",
+    )
+    assert "checked nothing" not in verdict.message
+
+
 def route_returning(route):
     """Compares, but returns the comparison: a test that returns passes."""
     return route({"category": "refund", "amount": 100}) == "refund"
