@@ -6,6 +6,7 @@ Class names match LangGraph's, so code that catches ``GraphRecursionError`` or
 
 from __future__ import annotations
 
+import linecache
 import sys
 import warnings
 from collections.abc import Sequence
@@ -345,7 +346,15 @@ def _cell_name(filename: str) -> str | None:
     shell = ipython.get_ipython() if ipython is not None else None
     format_code_name = getattr(getattr(shell, "compile", None), "format_code_name", None)
     name = format_code_name(filename) if format_code_name is not None else None
-    return None if name is None else " ".join(name)
+    if name is None:
+        return None
+    cell = " ".join(name)
+    # a warning shows its line of code as linecache has it for its filename: IPython keeps
+    # the cell's lines under the temporary file's name, so they are kept under the cell's too
+    lines = linecache.getlines(filename)
+    if lines:
+        linecache.cache[cell] = (sum(map(len, lines)), None, lines, cell)
+    return cell
 
 
 _INVALID_RESUME = "_langgraph_invalid_resume"  # LangGraph's mark: its is_invalid_resume knows it

@@ -77,6 +77,39 @@ def test_in_a_notebook_a_warning_names_the_cell_not_its_temporary_file(monkeypat
     assert (in_a_cell.filename, in_a_file.filename) == ("Cell In[7]", __file__)
     assert in_a_cell.lineno == in_a_file.lineno  # the line of the call, in the cell
     assert "same name as a state key" in str(in_a_cell.message)
-    assert warnings.formatwarning(
+    shown = warnings.formatwarning(
         in_a_cell.message, in_a_cell.category, in_a_cell.filename, in_a_cell.lineno
-    ).startswith(f"Cell In[7]:{in_a_cell.lineno}: GraphkitWarning: Node 'text'")
+    )
+    assert shown.startswith(f"Cell In[7]:{in_a_cell.lineno}: GraphkitWarning: Node 'text'")
+    # the line of code below it, as for a file (it went missing when the cell was named)
+    assert shown.endswith(".\n  action()\n"), shown  # (the call in _caught)
+
+
+def test_in_a_real_kernel_the_warning_names_the_cell_and_shows_its_line(tmp_path):
+    """What a learner reads under a cell: the cell's name and the line that warned, once
+    for a loop that warns at that line again; ``simplefilter("error")`` still raises it."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    define = (
+        "import warnings\nfrom typing import TypedDict\nfrom graphkit import START, StateGraph\n"
+        "class State(TypedDict):\n    text: str\ndef build():\n    builder = StateGraph(State)\n"
+        "    builder.add_node('text', lambda s: {})\n    return builder.add_edge(START, 'text')"
+    )
+    warns = "for _ in range(3):\n    app = build().compile()"
+    raises = (
+        "with warnings.catch_warnings():\n    warnings.simplefilter('error')\n    try:\n"
+        "        build().compile()\n    except Warning as error:\n"
+        "        print('raised', type(error).__name__)"
+    )
+    notebook = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell(source) for source in (define, warns, raises)]
+    )
+    NotebookClient(notebook, timeout=60, resources={"metadata": {"path": str(tmp_path)}}).execute()
+    shown = ["".join(o.get("text", "") for o in cell.outputs) for cell in notebook.cells]
+    assert shown[1] == (
+        "Cell In[2]:2: GraphkitWarning: Node 'text' has the same name as a state key; updates "
+        "and the drawn graph are easy to misread. Consider renaming the node.\n"
+        "  app = build().compile()\n"
+    )
+    assert shown[2] == "raised GraphkitWarning\n"
