@@ -129,10 +129,12 @@ def lessons(folder: str, solutions: bool, force: bool, run: bool) -> str:
 
 
 def _sibling(program: str) -> str:
-    """``program`` as the learner can type it: beside the ``graphkit`` that is running
-    when it was called by a path (``.venv/bin/graphkit`` from ``make course``, where the
-    venv is not on PATH), else by its name."""
-    called = Path(sys.argv[0])
-    if called.name == "graphkit" and called.parent != Path():
-        return str(called.parent / program)
-    return program
+    """``program`` as the learner can type it: the one beside the ``graphkit`` that is
+    running, by its path where PATH finds another or none (``.venv/bin/jupyter`` after
+    ``make course``, whose venv is not on PATH), else by its name. (A console script's
+    ``sys.argv[0]`` is its full path, however it was typed.)"""
+    beside = Path(sys.argv[0]).parent / program
+    if Path(sys.argv[0]).name != "graphkit" or not beside.is_file():
+        return program  # (none there: graphkit installed alone, as with pipx)
+    found = shutil.which(program)
+    return program if found and Path(found).resolve() == beside.resolve() else str(beside)

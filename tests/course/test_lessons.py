@@ -54,6 +54,7 @@ def test_after_a_run_the_command_sends_the_learner_to_fresh_copies(tmp_path, cap
 
     monkeypatch.setattr(lessons, "run_lessons", lambda folder: [])
     monkeypatch.setattr(lessons, "export_tour", lambda path: path)
+    monkeypatch.chdir(_venv_bin(tmp_path, "graphkit", "jupyter").parents[1])
     monkeypatch.setattr("sys.argv", [".venv/bin/graphkit", "lessons"])
     assert main(["lessons", str(tmp_path / "c"), "--run"]) == 0
     out = capsys.readouterr().out
@@ -64,6 +65,42 @@ def test_after_a_run_the_command_sends_the_learner_to_fresh_copies(tmp_path, cap
         "  .venv/bin/graphkit lessons ~/graphkit-course"
         " && .venv/bin/jupyter lab ~/graphkit-course\n"
     )
+
+
+def _venv_bin(root, *programs):
+    """``root/.venv/bin`` holding an executable file for each of ``programs``."""
+    folder = root / ".venv" / "bin"
+    folder.mkdir(parents=True)
+    for program in programs:
+        (folder / program).write_text("#!/bin/sh\n")
+        (folder / program).chmod(0o755)
+    return folder
+
+
+@pytest.mark.parametrize(
+    ("programs", "on_path", "said"),
+    [
+        (("graphkit", "jupyter"), True, "  graphkit lessons {fresh} && jupyter lab {fresh}"),
+        (("graphkit",), False, "  {bin}/graphkit lessons {fresh} && jupyter lab {fresh}"),
+    ],
+    ids=["called by its name", "no jupyter beside it"],
+)
+def test_after_a_run_the_command_names_programs_as_they_can_be_typed(
+    tmp_path, capsys, monkeypatch, programs, on_path, said
+):
+    """A console script's sys.argv[0] is its full path even when typed by name: the
+    message said /…/bin/graphkit and /…/bin/jupyter, and named a jupyter beside graphkit
+    where there was none (graphkit installed alone, e.g. with pipx)."""
+    import graphkit.course.lessons as lessons
+
+    monkeypatch.setattr(lessons, "run_lessons", lambda folder: [])
+    monkeypatch.setattr(lessons, "export_tour", lambda path: path)
+    folder = _venv_bin(tmp_path, *programs)
+    monkeypatch.setenv("PATH", str(folder) if on_path else "")
+    monkeypatch.setattr("sys.argv", [str(folder / "graphkit"), "lessons"])
+    assert main(["lessons", str(tmp_path / "c"), "--run"]) == 0
+    fresh = "~/graphkit-course"
+    assert capsys.readouterr().out.endswith(said.format(fresh=fresh, bin=folder) + "\n")
 
 
 def test_run_lessons_executes_each_and_saves_its_outputs(tmp_path):
