@@ -194,7 +194,26 @@ def check_fan_out(add_edges: Callable[[Any], Any]) -> str:
             "The three calls are independent: they start together, in step 1, and "
             "aggregate runs once, when the last of them (the draft) has arrived.",
         )
-    unheard = _leading_nowhere_near(app, "aggregate", ("find_facts", "write_headline"))
+    calls = ("find_facts", "write_headline")
+    unheard = _leading_nowhere_near(app, "aggregate", calls)
+    unwaited = [] if builder.branches else [c for c in calls if _woken_without(builder, c)]
+    if unwaited and not unheard:
+        one = len(unwaited) == 1
+        them, results = ("it", "its result") if one else ("them", "their results")
+        node, other = _woken_without(builder, unwaited[0])
+        way = (
+            f"{'its' if one else 'their'} edges lead to it through {node}, which an edge "
+            f"from {other} wakes without {them}"
+            if node != "aggregate"
+            else f"an edge from {other} wakes it without {them}"
+        )
+        raise Wrong(
+            f"Your graph ran the pattern's steps, but aggregate does not wait for "
+            f"{' or '.join(unwaited)}: {way}. {results.capitalize()} arrived in time only "
+            f"because of how long the paths are: were the path through {unwaited[0]} longer, "
+            "aggregate would run before its result arrived.",
+            "Make aggregate wait for all three: one edge from the three of them (lesson 04).",
+        )
     if unheard:
         # the steps are right only because the draft's path is the longest: the
         # coincidence the lesson warns of for plain edges, and the exercise is there to undo
@@ -211,6 +230,35 @@ def check_fan_out(add_edges: Callable[[Any], Any]) -> str:
         "find_facts, write_headline and make_outline ran together in step 1, write_draft "
         "in step 2, and aggregate once, in step 3, with all three: 3 steps."
     )
+
+
+def _woken_without(builder: Any, source: str) -> tuple[str, str] | None:
+    """Where aggregate can be woken before ``source`` has finished: a node on the way from
+    ``source`` to it and the node whose plain edge wakes that one without ``source``; None
+    when aggregate waits for ``source``. Read from plain and waiting edges (a conditional
+    edge's targets are known only once it runs)."""
+    groups = [((start,), end) for start, end in builder.edges] + list(builder.waiting_edges)
+
+    def waits(node: str, seen: frozenset[str]) -> bool:  # every edge into node, after source
+        into = [starts for starts, end in groups if end == node]
+        return bool(into) and all(
+            any(
+                start == source or (start not in seen and waits(start, seen | {node}))
+                for start in starts
+            )
+            for starts in into
+        )
+
+    if waits("aggregate", frozenset()):
+        return None
+    after = {source}  # the nodes an edge from source leads to, at any distance
+    while grown := {end for starts, end in groups if set(starts) & after} - after:
+        after |= grown
+    for node in sorted(after - {source}):
+        for starts, end in groups:
+            if end == node and not set(starts) & after:
+                return node, " and ".join(starts)
+    return "aggregate", "another node"  # (a loop: the steps would not have come out right)
 
 
 def _leading_nowhere_near(app: Any, target: str, sources: tuple[str, ...]) -> list[str]:

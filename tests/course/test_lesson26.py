@@ -336,6 +336,55 @@ def test_fan_out_that_waits_for_the_draft_alone_is_refused():
     )
 
 
+def test_fan_out_through_a_draft_woken_by_every_call_is_refused():
+    """Plain edges from the three calls into write_draft, then one on to aggregate: every
+    node is reached from the three, so the check took aggregate for waiting; write_draft
+    runs after whichever call finishes first, the same coincidence as with no edge."""
+
+    def through_the_draft(builder):
+        _starts(builder)
+        builder.add_edge("find_facts", "write_draft")
+        builder.add_edge("write_headline", "write_draft")
+        builder.add_edge("write_draft", "aggregate")
+
+    verdict = assert_fails(
+        lesson26.check_fan_out(through_the_draft),
+        "aggregate does not wait for find_facts or write_headline: their edges lead to it "
+        "through write_draft, which an edge from make_outline wakes without them",
+        hint="one edge from the three",
+    )
+    assert "no edge leads" not in verdict.message
+
+    def a_draft_edge_too(builder):  # (the join waits; the plain edge beside it does not)
+        _starts(builder)
+        builder.add_edge(["find_facts", "write_headline", "write_draft"], "aggregate")
+        builder.add_edge("write_draft", "aggregate")
+
+    assert_fails(
+        lesson26.check_fan_out(a_draft_edge_too),
+        "does not wait for find_facts or write_headline: an edge from write_draft wakes it "
+        "without them. Their results arrived in time only because of how long the paths are",
+    )
+
+
+def test_fan_out_that_waits_through_a_join_into_the_draft_passes():
+    def join_into_the_draft(builder):
+        for call in ("find_facts", "write_headline", "make_outline"):
+            builder.add_edge(START, call)
+        builder.add_edge(["find_facts", "write_headline", "make_outline"], "write_draft")
+        builder.add_edge("write_draft", "aggregate")
+
+    def routed(builder):  # (conditional edges: their targets are not known before a run)
+        builder.add_conditional_edges(
+            START, lambda state: ["find_facts", "write_headline", "make_outline"]
+        )
+        builder.add_conditional_edges("make_outline", lambda state: "write_draft")
+        builder.add_edge(["find_facts", "write_headline", "write_draft"], "aggregate")
+
+    assert_passes(lesson26.check_fan_out(join_into_the_draft))
+    assert_passes(lesson26.check_fan_out(routed))
+
+
 def test_fan_out_that_goes_on_after_aggregate_is_told_the_run_should_end():
     def answer(builder):
         _starts(builder)
