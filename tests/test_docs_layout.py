@@ -40,7 +40,8 @@ def offline_page(width: int, scheme: str = "light") -> Iterator[Any]:
 
 # The debugger tour, the lesson with the widest readable table (a changes table with its
 # values and reducers, about 900 px), and the one with the widest table of all (lesson 11's
-# chunks beside their step, phase and records, about 1,100 px: it scrolls in its own box).
+# chunks beside their step, phase and records, about 1,100 px: at 800 px it scrolls in its
+# own box, at 1280 its cells wrap).
 LAYOUT_LESSONS = ["A1-debugger-tour", "03-state-channels-reducers", "11-streaming"]
 
 # Every element of a lesson's outputs whose right edge passes its nearest box that does not
@@ -458,3 +459,102 @@ def test_the_course_tables_lessons_read_in_lines_not_columns(site_url, tmp_path)
         page.screenshot(path=str(tmp_path / "course-1280.png"), full_page=True)
     assert list(widths) == ["#", "lesson", "covers", "exercises", "learner"], widths
     assert widths["covers"] > sum(widths.values()) / 2, widths
+
+
+# Each of a lesson's DataFrames: its width, its output area's, and whether a cell of it
+# wraps (its text on more than one line).
+DATAFRAMES = """() => [...document.querySelectorAll('.jp-OutputArea-output table.dataframe')]
+  .map(table => {
+    const range = document.createRange();
+    const wraps = [...table.querySelectorAll('td')].some(td => {
+      range.selectNodeContents(td);
+      return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1;
+    });
+    const head = table.querySelector('thead').textContent.replace(/\\s+/g, ' ').trim();
+    return {table: Math.round(table.getBoundingClientRect().width), wraps,
+            area: table.closest('.jp-OutputArea-output').clientWidth, head: head.slice(0, 40)};
+  })"""
+
+
+@pytest.mark.docs
+@pytest.mark.browser
+@pytest.mark.parametrize(
+    "lesson", ["21-tools-in-depth", "03-state-channels-reducers", "11-streaming"]
+)
+def test_wide_dataframes_wrap_their_cells_in_a_wide_window(site_url, lesson, tmp_path):
+    """At 1280 px a DataFrame wider than the lesson's output column wraps its cells at
+    spaces and fits: lesson 21's outcomes table (error texts of 100 characters) was 1,270
+    px in 894 and scrolled, lesson 03's changes table lost "EphemeralValue" at the edge.
+    At 390 px a table keeps its lines and scrolls (squeezed, every cell would wrap). PNGs
+    land in tmp_path."""
+    found = {}
+    for width in (1280, 390):
+        with offline_page(width) as page:
+            page.goto(f"{site_url}/lessons/{lesson}/")
+            page.evaluate("() => document.fonts.ready.then(() => true)")
+            page.evaluate(OPEN_FOLDS)
+            found[width] = page.evaluate(DATAFRAMES)
+            page.screenshot(path=str(tmp_path / f"{lesson}-{width}.png"), full_page=True)
+    assert found[1280], f"no DataFrame on lessons/{lesson}"
+    wide = [t for t in found[1280] if t["table"] > t["area"] + 1]
+    assert wide == [], f"lessons/{lesson} at 1280 px: tables wider than their output: {wide}"
+    assert any(t["wraps"] for t in found[1280]), f"lessons/{lesson}: no cell wraps {found}"
+    squeezed = [t for t in found[390] if t["wraps"]]
+    assert squeezed == [], f"lessons/{lesson} at 390 px: tables squeezed: {squeezed}"
+
+
+# Each code block of a lesson's Markdown cells and of its code cells: its type size and
+# line height, as drawn.
+CODE_TYPE = """() => {
+  const type = (pre) => {
+    const style = getComputedStyle(pre);
+    return `${style.fontSize}/${style.lineHeight}`;
+  };
+  return {
+    markdown: [...document.querySelectorAll('.jp-RenderedMarkdown .highlight pre')].map(type),
+    cells: [...new Set([...document.querySelectorAll('.jp-InputArea-editor pre')].map(type))],
+  };
+}"""
+
+
+@pytest.mark.docs
+@pytest.mark.browser
+@pytest.mark.parametrize("lesson", ["23-testing-a-graph", "09-debugging-recipes"])
+def test_code_in_a_lessons_prose_has_the_code_cells_type(site_url, lesson):
+    """A code block in a lesson's Markdown (lesson 23's pytest fixture, lesson 09's hint)
+    is drawn in the code cells' type: it had the prose's 16 px and line height, larger
+    than every code cell around it (13 px)."""
+    with offline_page(1280) as page:
+        page.goto(f"{site_url}/lessons/{lesson}/")
+        page.evaluate(OPEN_FOLDS)
+        found = page.evaluate(CODE_TYPE)
+    assert found["markdown"], f"no code block in the Markdown of lessons/{lesson}"
+    assert len(found["cells"]) == 1, found
+    assert set(found["markdown"]) == set(found["cells"]), found
+
+
+# Each code block of a Markdown page that scrolls sideways: how far, and its first line.
+CODE_SCROLLS = """() => [...document.querySelectorAll('.md-content pre > code')]
+  .filter(code => code.scrollWidth > code.clientWidth + 1)
+  .map(code => `${code.scrollWidth - code.clientWidth} px: ${code.textContent.split('\\n')[0]}`)"""
+
+# Each line of a Markdown page's code blocks that the page shows split inside a word.
+CODE_SPLIT_WORDS = SPLIT_WORDS.replace(".jp-RenderedText pre", ".md-content pre > code")
+assert CODE_SPLIT_WORDS != SPLIT_WORDS
+
+
+@pytest.mark.docs
+@pytest.mark.browser
+@pytest.mark.parametrize("path", ["", "getting-started/"])
+def test_the_first_pages_code_fits_a_wide_window(site_url, path, tmp_path):
+    """At 1280 px (both sidebars beside the page) no code block or output of the Home and
+    Getting started pages scrolls sideways: the Home page's graph lost the end of its
+    "answer" node, and Getting started's result and tasks printed 95 and 128 characters
+    on one line; a "why" sentence wraps at a space. A PNG lands in tmp_path."""
+    with offline_page(1280) as page:
+        page.goto(f"{site_url}/{path}")
+        page.evaluate("() => document.fonts.ready.then(() => true)")
+        scrolls, split = page.evaluate(CODE_SCROLLS), page.evaluate(CODE_SPLIT_WORDS)
+        page.screenshot(path=str(tmp_path / f"{path.strip('/') or 'home'}.png"), full_page=True)
+    assert scrolls == [], f"/{path} at 1280 px: code scrolls sideways: {scrolls}"
+    assert split == [], f"/{path} at 1280 px: words split: {split}"
