@@ -268,8 +268,33 @@ def on_files(files: Files, config) -> Files:
     return files
 
 
+TABLE = re.compile(r"<table\b.*?</table>", re.DOTALL)
+TABLE_CODE = re.compile(r"<code>([^<]{25,})</code>")  # a long code span of plain text
+CODE_BREAK = re.compile(r"(/|::|_|\.)(?=\w)")  # after a /, a test id's ::, a _ or a .
+
+
+def break_long_table_code(html: str) -> str:
+    """``html`` with a line-break opportunity (``<wbr>``) after each ``/``, ``::``, ``_``
+    and ``.`` of a table's long code spans (25 characters and more). A code span in a
+    table never breaks inside a word (docs/stylesheets/extra.css), so a test id of 120
+    characters (``tests/conformance/test_parity_node_defaults.py::test_graphkit_...``) made
+    its column 890 px at the least, and the compatibility page's tables scrolled sideways
+    for 24,000 px; a short name (``handle_tool_errors``) still stays whole."""
+
+    def in_table(table: re.Match) -> str:
+        return TABLE_CODE.sub(
+            lambda code: "<code>" + CODE_BREAK.sub(r"\1<wbr>", code.group(1)) + "</code>",
+            table.group(0),
+        )
+
+    return TABLE.sub(in_table, html)
+
+
 def on_page_content(html: str, page, config, files: Files) -> str:
-    """A lesson with saved widgets loads the widget manager from the site: the CDN's copy
+    """A long code span in a table can break after its ``/``, ``::``, ``_`` and ``.``
+    (``break_long_table_code``).
+
+    A lesson with saved widgets loads the widget manager from the site: the CDN's copy
     (any version, AMD, needing RequireJS that the page lacks) rendered nothing, offline or
     not. The standalone build needs no loader and finds its fonts beside itself.
 
@@ -278,6 +303,7 @@ def on_page_content(html: str, page, config, files: Files) -> str:
 
     A predict question's saved output, judged against the stub guess, showed the answer
     right above the folded explanation: it is folded too (``fold_reveals``)."""
+    html = break_long_table_code(html)
     if not page.file.src_uri.endswith(".ipynb"):
         return html
     if LESSON.match(Path(page.file.src_uri).name):

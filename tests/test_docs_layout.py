@@ -558,3 +558,54 @@ def test_the_first_pages_code_fits_a_wide_window(site_url, path, tmp_path):
         page.screenshot(path=str(tmp_path / f"{path.strip('/') or 'home'}.png"), full_page=True)
     assert scrolls == [], f"/{path} at 1280 px: code scrolls sideways: {scrolls}"
     assert split == [], f"/{path} at 1280 px: words split: {split}"
+
+
+def test_a_tables_long_code_may_break_after_its_separators():
+    """In a table, a code span of 25 characters and more gets a line-break opportunity
+    after each "/", "::", "_" and "." (docs/hooks.py); a shorter one, and any code outside
+    a table, is left whole."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("graphkit_docs_hooks", ROOT / "docs/hooks.py")
+    hooks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hooks)
+    long = "tests/conformance/test_parity_serde.py::test_a"
+    html = (
+        f"<p><code>{long}</code></p>"
+        f"<table><tr><td><code>{long}</code> <code>handle_tool_errors</code></td></tr></table>"
+    )
+    assert hooks.break_long_table_code(html) == (
+        f"<p><code>{long}</code></p><table><tr><td><code>tests/<wbr>conformance/<wbr>"
+        "test_<wbr>parity_<wbr>serde.<wbr>py::<wbr>test_<wbr>a</code> "
+        "<code>handle_tool_errors</code></td></tr></table>"
+    )
+
+
+# Each of the page's Markdown tables that scrolls sideways: by how much, and its heading.
+TABLES_SCROLL = """() => [...document.querySelectorAll('.md-typeset__scrollwrap')]
+  .filter(wrap => wrap.scrollWidth > wrap.clientWidth + 1)
+  .map(wrap => `${wrap.scrollWidth - wrap.clientWidth} px: ` +
+       wrap.querySelector('thead').textContent.replace(/\\s+/g, ' ').trim())"""
+
+# Each code span of a table the page shows split between two letters or digits (a break
+# after a path's "/", a test id's "::" or a long name's "_" is a line's end).
+TABLE_CODE_SPLIT_IN_A_WORD = TABLE_CODE_SPLIT.replace("/\\w\\w/", "/[^\\W_][^\\W_]/")
+assert TABLE_CODE_SPLIT_IN_A_WORD != TABLE_CODE_SPLIT
+
+
+@pytest.mark.docs
+@pytest.mark.browser
+@pytest.mark.parametrize("path", ["compatibility/", "bad-input/"])
+def test_tables_of_long_code_fit_a_wide_window(site_url, path, tmp_path):
+    """At 1280 px no table of the compatibility and bad-input pages scrolls sideways, and a
+    code span breaks only after a "/", "::" or "_": the test ids that back each row (up to
+    120 characters, unbroken) made the compatibility page's tables 1,200 and 2,060 px wide
+    in 780, 24,000 px of rows whose last column the reader scrolled to. PNGs land in
+    tmp_path."""
+    with offline_page(1280) as page:
+        page.goto(f"{site_url}/{path}")
+        page.evaluate("() => document.fonts.ready.then(() => true)")
+        scrolls, split = page.evaluate(TABLES_SCROLL), page.evaluate(TABLE_CODE_SPLIT_IN_A_WORD)
+        page.screenshot(path=str(tmp_path / f"{path.strip('/')}.png"))
+    assert scrolls == [], f"/{path} at 1280 px: tables scroll sideways: {scrolls}"
+    assert split == [], f"/{path} at 1280 px: code split inside a word: {split}"
