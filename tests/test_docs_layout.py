@@ -545,12 +545,13 @@ assert CODE_SPLIT_WORDS != SPLIT_WORDS
 
 @pytest.mark.docs
 @pytest.mark.browser
-@pytest.mark.parametrize("path", ["", "getting-started/"])
+@pytest.mark.parametrize("path", ["", "getting-started/", "runtime/"])
 def test_the_first_pages_code_fits_a_wide_window(site_url, path, tmp_path):
     """At 1280 px (both sidebars beside the page) no code block or output of the Home and
-    Getting started pages scrolls sideways: the Home page's graph lost the end of its
-    "answer" node, and Getting started's result and tasks printed 95 and 128 characters
-    on one line; a "why" sentence wraps at a space. A PNG lands in tmp_path."""
+    Getting started pages, nor the runtime's stepper, scrolls sideways: the Home page's
+    graph lost the end of its "answer" node, Getting started's result and tasks printed 95
+    and 128 characters on one line, the stepper's attributes "run_so_far"; a "why"
+    sentence wraps at a space. A PNG lands in tmp_path."""
     with offline_page(1280) as page:
         page.goto(f"{site_url}/{path}")
         page.evaluate("() => document.fonts.ready.then(() => true)")
