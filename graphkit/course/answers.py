@@ -218,7 +218,7 @@ def _read_before_written(
     keys, last = getattr(app.spec, "state_keys", ()), run.steps[-1]
     who = reader or failed[0]
     if _dropped_from_input(run, key):
-        return _input_dropped(key, who, declared=key in keys)
+        return _input_dropped(key, who, declared=key in keys, schema=_input_schema(app))
     if key not in keys or key in last.checkpoint_before.channel_values:
         return None  # (it had a value: the KeyError came from elsewhere)
     before = [s for s in run.steps if s.step == last.step - 1 and s.execution]
@@ -284,13 +284,25 @@ def _dropped_from_input(run: Any, key: str) -> bool:
     return any(isinstance(v, Mapping) and key in v for v in given) and key not in copied
 
 
-def _input_dropped(key: str, who: str, declared: bool) -> tuple[str, str]:
+def _input_schema(app: Any) -> str:
+    """``the input schema``, naming the state schema when the graph was given no
+    ``input_schema=`` (a learner who never wrote one reads which schema it is)."""
+    builder = getattr(app, "builder", None)
+    state = getattr(builder, "state_schema", None)
+    if state is None or getattr(builder, "input_schema", None) is not state:
+        return "the input schema"
+    name = getattr(state, "__name__", repr(state))
+    return f"the input schema, here the state schema {name} (no input_schema= was given),"
+
+
+def _input_dropped(key: str, who: str, declared: bool, schema: str) -> tuple[str, str]:
     """What a reader of ``key`` met when the input gave it and step 0 did not copy it
-    into the state: the input schema, or every schema, has no such key."""
+    into the state: the input schema (``schema``, as a phrase), or every schema, has no
+    such key."""
     if declared:
         return (
             f"{who} read state[{key!r}], but {key} never reached the state: the input "
-            f"gave {key}, but the input schema has no key {key!r}, so step 0 (__start__) "
+            f"gave {key}, but {schema} has no key {key!r}, so step 0 (__start__) "
             "did not copy it into the state.",
             "Step 0 copies into the state only the keys of the input schema "
             "(input_schema=..., or the state schema when there is none): keep "

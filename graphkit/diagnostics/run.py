@@ -81,8 +81,8 @@ def unreadable_state(node: str, step: int, error: Exception, a_node_ran: bool) -
 def unset_key_read(node: str, step: int, key: str) -> str:
     """The note on the ``KeyError`` of a node reading a state key that has no value."""
     return (
-        f"Node {node!r} (step {step}) read state[{key!r}], which has no value yet: the "
-        f"input did not give it and no node wrote it. Give it in the input "
+        f"Node {node!r} (step {step}) read state[{key!r}], which has no value yet: neither "
+        f"the input nor a node put it in the state. Give it in the input "
         f"(app.invoke({{..., {key!r}: ...}})), have a node that runs earlier write it, or "
         f"read it with state.get({key!r})."
     )

@@ -112,8 +112,8 @@ def test_reading_a_key_nothing_gave_keeps_the_key_error_and_adds_a_note():
     expected, error = _raised(_reads_greeting)
     assert error.args == expected.args == ("greeting",)
     assert error.__notes__[-1] == (
-        "Node 'hello' (step 1) read state['greeting'], which has no value yet: the input "
-        "did not give it and no node wrote it. Give it in the input (app.invoke({..., "
+        "Node 'hello' (step 1) read state['greeting'], which has no value yet: neither the "
+        "input nor a node put it in the state. Give it in the input (app.invoke({..., "
         "'greeting': ...})), have a node that runs earlier write it, or read it with "
         "state.get('greeting')."
     )

@@ -308,6 +308,29 @@ def test_output_schema_names_the_reader_when_the_state_loses_topic():
     assert lost in verdict.message
 
 
+def test_output_schema_names_the_state_schema_as_the_input_schema_when_none_was_given():
+    """The output schema given as the state schema, the notebook's annotated nodes kept:
+    topic is a key of the graph, but the input schema (the state schema: no
+    input_schema= was given) lacks it. A learner who never wrote an input schema is told
+    which schema that is, and the runtime's note does not say the input lacked topic."""
+    builder = StateGraph(solutions.ReportOutput)
+    builder.add_node("research", solutions.research)
+    builder.add_node("write", solutions.write)
+    builder.add_edge(START, "research")
+    builder.add_edge("research", "write")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", GraphkitWarning)
+        verdict = lesson03.check_output_schema(builder)
+    assert not verdict
+    assert (
+        "the input gave topic, but the input schema, here the state schema ReportOutput "
+        "(no input_schema= was given), has no key 'topic'"
+    ) in verdict.message
+    # the runtime's note on the KeyError must not deny what the check's next line says
+    assert "the input did not give it" not in verdict.message
+    assert "neither the input nor a node put it in the state" in verdict.message
+
+
 def _extend_in_place(current: list, update: list) -> list:
     current.extend(update)
     return current
