@@ -224,6 +224,7 @@ GIVEAWAYS = {
         "fail with `InvalidUpdateError`",
         "except InvalidUpdateError",
         "when an Update fails, `app.trace` raises",
+        "The `LastValue` conflict",  # the section's heading, read before the guess
     ],
     ("04-routing-fanout-fanin", "l04-c18"): [
         "so both run in step 2",
