@@ -177,6 +177,9 @@ def check_fix_conflict(builder: Any) -> str:
     change = step.update.change("results")
     after = change.after if change is not None else None
     lost = [node for node, value in writes.items() if not _kept(value, after)]
+    written = [item for node in ("a", "b") for item in _items(writes[node])]
+    if lost and isinstance(after, list) and len(after) == len(written):
+        raise Wrong(*_changed_items(app, step.step, writes, after))
     if lost:
         raise Wrong(
             f"Step {step.step} had two writes to `results`, {writes['a']!r} from a and "
@@ -216,6 +219,27 @@ def _kind_says(app: Any) -> str:
         f" `results` is {'an' if kind[0] in 'AEIOU' else 'a'} {kind} channel: {_KINDS[kind]}. "
         "A reducer, "
         "Annotated[list, <a function that combines two lists>], keeps every write."
+    )
+
+
+def _changed_items(app: Any, step: int, writes: dict[str, Any], after: list) -> tuple[str, str]:
+    """For a reducer that kept as many items as were written, but not those (add_messages
+    makes a message of each string): what it did, and a hint. "Lost" would be untrue."""
+    reducer = getattr(app.spec.channels.get("results"), "operator", None)
+    name = getattr(reducer, "__name__", "your reducer")
+    count = {1: "one", 2: "two", 3: "three"}.get(len(after), str(len(after)))
+    kinds = "[" + ", ".join(type(item).__name__ for item in after) + "]"
+    what = (
+        " (it makes a chat message of each: it is the reducer of a list of messages)"
+        if name == "add_messages"
+        else ""
+    )
+    return (
+        f"Step {step} had two writes to `results`, {writes['a']!r} from a and "
+        f"{writes['b']!r} from b, and after its Update `results` holds {count} items, but "
+        f"not those: {kinds}. Your reducer, {name}, changed each item it was given{what}.",
+        "Keep the items as they were written: a reducer for a plain list returns the items "
+        "of both lists, unchanged, in one new list.",
     )
 
 

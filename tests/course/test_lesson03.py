@@ -82,6 +82,24 @@ def test_fix_conflict_fails_on_a_reducer_that_keeps_the_last_write():
     assert "two writes to `results`" in verdict.message and "lost" in verdict.message
 
 
+def test_fix_conflict_says_add_messages_changed_the_items_rather_than_lost_them():
+    """add_messages, met in lesson 01, keeps both writes but makes a message of each: the
+    verdict said "the write of a and b was lost", which the learner's output denied."""
+    from graphkit import add_messages
+
+    messages = TypedDict("Messages", {"results": Annotated[list, add_messages]})  # noqa: UP013
+    verdict = lesson03.check_fix_conflict(fan_out(messages))
+    assert not verdict
+    assert "lost" not in verdict.message
+    assert verdict.message == (
+        "Step 1 had two writes to `results`, ['apple'] from a and ['banana'] from b, and after "
+        "its Update `results` holds two items, but not those: [HumanMessage, HumanMessage]. "
+        "Your reducer, add_messages, changed each item it was given (it makes a chat message "
+        "of each: it is the reducer of a list of messages)."
+    )
+    assert "as they were written" in verdict.hint
+
+
 class Appends(TypedDict):  # list.append returns None
     results: Annotated[list, list.append]
 
