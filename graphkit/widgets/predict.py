@@ -263,7 +263,24 @@ def reveal_channel(
             f"in the order of its tasks (here {_task_order(change.writers, pushed)}), "
             "whatever order they finished in."
         )
+    if not correct and _as_text(guess, expected):
+        text += (
+            f"\nYou predicted the text {guess!r}; {channel} holds the "
+            f"{type(expected).__name__} {expected!r}. Write the value as Python would, "
+            f"without the quotes: {expected!r}."
+        )
     return Prediction("channel", step, guess, expected, correct, text, channel), again
+
+
+def _as_text(guess: Any, expected: Any) -> bool:
+    """Whether ``guess`` is the text of ``expected``, a value that is no text ("220" for
+    220): the reveal's "holds 220 (you predicted '220')" differs only by its quotes."""
+    if not isinstance(guess, str) or isinstance(expected, str):
+        return False
+    try:
+        return guess.strip() == repr(expected)
+    except Exception:  # (a value whose repr fails is no number a learner typed)
+        return False
 
 
 def _task_order(writers: tuple[str, ...], pushed: list[str]) -> str:

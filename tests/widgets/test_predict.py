@@ -590,3 +590,16 @@ def test_a_printed_prediction_is_wrapped_at_words():
         "with add: 100 → 200.",
     ]
     assert len(value.explanation.splitlines()) == 2
+
+
+def test_a_number_predicted_as_text_is_told_apart_from_the_number():
+    """A guess of "220" for a channel holding 220 read "holds 220 (you predicted '220')":
+    the one difference, the quotes, was left for the learner to spot."""
+    session = _at_step_2()
+    session.plan()
+    prediction = session.predict(channel="tokens", value="200")
+    assert not prediction.correct and prediction.expected == 200
+    assert prediction.explanation.splitlines()[-1] == (
+        "You predicted the text '200'; tokens holds the int 200. Write the value as Python "
+        "would, without the quotes: 200."
+    )
