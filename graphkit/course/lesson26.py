@@ -237,7 +237,9 @@ def _woken_without(builder: Any, source: str) -> tuple[str, str] | None:
     ``source`` to it and the node whose plain edge wakes that one without ``source``; None
     when aggregate waits for ``source``. Read from plain and waiting edges (a conditional
     edge's targets are known only once it runs)."""
-    groups = [((start,), end) for start, end in builder.edges] + list(builder.waiting_edges)
+    # sorted: the edges are sets, and the verdict must name the same node on every run
+    plain = [((start,), end) for start, end in builder.edges]
+    groups = sorted(plain + [(tuple(starts), end) for starts, end in builder.waiting_edges])
 
     def waits(node: str, seen: frozenset[str]) -> bool:  # every edge into node, after source
         into = [starts for starts, end in groups if end == node]
