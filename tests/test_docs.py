@@ -127,6 +127,29 @@ def test_every_python_block_runs_or_is_marked():
         assert languages <= {"python", "pycon", "output", "text", "bash", "sql"}, (page, languages)
 
 
+# The characters a code block's line shows at 1280 px, both sidebars beside the page
+# (Material's column, 82 "x" in its monospace type; measured in headless Chromium on the
+# built site, see docs/about-these-docs.md). Longer, the block scrolls sideways.
+CODE_COLUMN = 82
+
+
+def test_code_blocks_fit_the_column():
+    """No line of a page's code (python, pycon, bash, sql) is longer than the column shows
+    at 1280 px: about 80 blocks of 88-character code scrolled sideways by 3 to 200 px,
+    and a reader scrolled to see a call's last argument. Outputs (```text) may scroll."""
+    long = []
+    for path in sorted(DOCS.glob("*.md")):
+        text = path.read_text()
+        for match in FENCE.finditer(text):
+            if match.group(1) == "text":
+                continue
+            first = text.count("\n", 0, match.start(2)) + 1
+            for number, line in enumerate(match.group(2).splitlines(), first):
+                if len(line) > CODE_COLUMN:
+                    long.append(f"{path.name}:{number}: {len(line)} characters")
+    assert long == [], f"{len(long)} code lines longer than {CODE_COLUMN}: {long}"
+
+
 def test_compatibility_page_names_real_cases():
     """Each case the compatibility page cites is a case of the conformance suites."""
     sources = "".join(
