@@ -86,7 +86,7 @@ class Send:
     30.0
     >>> Send({"essay": "..."}, "grade")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    TypeError: Send(node, arg) takes the node's name first, ... Send('grade', {'essay': '...'}).
+    TypeError: Send(node, arg) takes the node's name first, ... Send('grade', ...).
     """
 
     __slots__ = ("arg", "node", "timeout")
@@ -198,8 +198,10 @@ class Command(Generic[Destination]):
         ``(key, value)`` tuples, a state object (``state_items``), or in a single-value
         state (``root``) the new value; None for an update that is none of these.
 
-        >>> Command(update={"x": 1}).update_items(), Command(update=5).update_items(root=True)
-        ([('x', 1)], [('__root__', 5)])
+        >>> Command(update={"x": 1}).update_items()
+        [('x', 1)]
+        >>> Command(update=5).update_items(root=True)
+        [('__root__', 5)]
         """
         update = self.update
         if update is None:

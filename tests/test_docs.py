@@ -150,6 +150,53 @@ def test_code_blocks_fit_the_column():
     assert long == [], f"{len(long)} code lines longer than {CODE_COLUMN}: {long}"
 
 
+def reference_doctests() -> list[doctest.DocTest]:
+    """The docstrings the API reference shows: each ``::: name`` entry's, its public
+    members' (a module's ``__all__`` too) and, for a class, the public methods it
+    inherits from graphkit's classes."""
+    reference = "".join(path.read_text() for path in (DOCS / "reference").glob("*.md"))
+    finder, found = doctest.DocTestFinder(), {}
+    for dotted in re.findall(r"^::: ([\w.]+)", reference, re.MULTILINE):
+        module_name, _, attribute = dotted.rpartition(".")
+        try:
+            obj = importlib.import_module(dotted)
+        except ImportError:
+            obj = getattr(importlib.import_module(module_name), attribute)
+        tests = finder.find(obj, dotted)
+        for name in getattr(obj, "__all__", []) if isinstance(obj, type(sys)) else []:
+            tests += finder.find(getattr(obj, name), f"{dotted}.{name}", module=False, globs={})
+        for klass in getattr(obj, "__mro__", ())[1:]:
+            if klass.__module__.startswith("graphkit"):
+                for name, member in vars(klass).items():
+                    tests += finder.find(member, f"{dotted}.{name}", module=False, globs={})
+        for test in tests:
+            public = all(not part.startswith("_") for part in test.name.split(".")[1:])
+            if test.docstring and (public or test.name.endswith(".__init__")):
+                found.setdefault(test.docstring, test)
+    return list(found.values())
+
+
+def test_the_api_references_examples_fit_the_column():
+    """A docstring example the API reference shows keeps to the same column, counted from
+    the docstring's indent: 26 blocks there scrolled sideways, a builder chained on one
+    line or an error's message of 83 to 94 characters."""
+    long = set()
+    for test in reference_doctests():
+        lines = test.docstring.expandtabs().splitlines()
+        indents = [len(line) - len(line.lstrip()) for line in lines[1:] if line.strip()]
+        margin, example = min(indents, default=0), False
+        for number, line in enumerate(lines):
+            shown = line if number == 0 else line[margin:]
+            example = shown.lstrip().startswith(">>>") or (example and bool(shown.strip()))
+            if example and len(shown) > CODE_COLUMN:
+                where = test.name
+                if test.filename and test.lineno is not None:
+                    path = Path(test.filename).relative_to(ROOT)
+                    where = f"{path}:{test.lineno + number + 1} ({test.name})"
+                long.add(f"{where}: {len(shown)} characters")
+    assert not long, f"{len(long)} example lines longer than {CODE_COLUMN}: {sorted(long)}"
+
+
 def test_compatibility_page_names_real_cases():
     """Each case the compatibility page cites is a case of the conformance suites."""
     sources = "".join(

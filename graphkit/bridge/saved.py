@@ -325,7 +325,8 @@ class GraphInfo:
         >>> class State(BaseModel):
         ...     n: int
         ...     name: str = "anon"
-        >>> app = StateGraph(State).add_node("a", lambda s: {}).add_edge(START, "a").compile()
+        >>> builder = StateGraph(State).add_node("a", lambda s: {})
+        >>> app = builder.add_edge(START, "a").compile()
         >>> info = GraphInfo.of(app, app)
         >>> info.node_input("__start__", {"__start__": {"n": 1}, "n": 1})
         {'n': 1}

@@ -99,7 +99,8 @@ def open_langgraph_thread(compiled: Any, config: Mapping[str, Any]) -> Run:
     >>> from langgraph.checkpoint.memory import InMemorySaver
     >>> class State(TypedDict):
     ...     n: int
-    >>> builder = StateGraph(State).add_node("double", lambda state: {"n": state["n"] * 2})
+    >>> builder = StateGraph(State)
+    >>> builder = builder.add_node("double", lambda state: {"n": state["n"] * 2})
     >>> app = builder.add_edge(START, "double").compile(checkpointer=InMemorySaver())
     >>> config = {"configurable": {"thread_id": "1"}}
     >>> app.invoke({"n": 3}, config)

@@ -78,7 +78,7 @@ class LastValue(_OneValue[Value]):
     True
     >>> channel.update(["rain", "snow"])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    graphkit.errors.InvalidUpdateError: Channel 'weather' received 2 values in one step; ...
+    graphkit.errors.InvalidUpdateError: Channel 'weather' received 2 values ...
     """
 
     __slots__ = ()

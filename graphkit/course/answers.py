@@ -55,7 +55,8 @@ def ran_at(run: Any, node: str) -> list[int]:
     says about when a node ran, in the runtime's own step numbers.
 
     >>> from graphkit import START, StateGraph
-    >>> builder = StateGraph(dict).add_node("a", lambda s: {}).add_node("b", lambda s: {})
+    >>> builder = StateGraph(dict).add_node("a", lambda s: {})
+    >>> builder = builder.add_node("b", lambda s: {})
     >>> app = builder.add_edge(START, "a").add_edge("a", "b").compile()
     >>> ran_at(app.trace({}), "b"), ran_at(app.trace({}), "c")
     ([2], [])

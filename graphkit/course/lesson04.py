@@ -3,7 +3,8 @@
 Each check runs the learner's graph (or compares their prediction with a real run) and
 says, in the words of the records, which node ran at which step and why.
 
->>> [superstep.plan.nodes for superstep in newsroom().trace(NEWSROOM_INPUT).steps][2:]
+>>> run = newsroom().trace(NEWSROOM_INPUT)
+>>> [superstep.plan.nodes for superstep in run.steps][2:]
 [['plan'], ['outline', 'search'], ['read'], ['publish'], ['audit']]
 """
 

@@ -39,7 +39,8 @@ def assert_fails(verdict: Verdict, says: str = "", *, hint: str = "") -> Verdict
     Return it.
 
     >>> from graphkit.course import Verdict
-    >>> assert_fails(Verdict("1 · Merge", False, "Broke.", check_error=IndexError("0")))
+    >>> verdict = Verdict("1 · Merge", False, "Broke.", check_error=IndexError("0"))
+    >>> assert_fails(verdict)
     Traceback (most recent call last):
     AssertionError: the check itself raised IndexError: 0; the answer was not judged
     """

@@ -273,7 +273,9 @@ class StateGraph:
 
         >>> from typing import TypedDict
         >>> builder = StateGraph(TypedDict("S", {"x": int}))
-        >>> builder = builder.add_conditional_edges(START, lambda s: "big", ["big", "small"])
+        >>> builder = builder.add_conditional_edges(
+        ...     START, lambda s: "big", ["big", "small"]
+        ... )
         >>> builder.branches[START]["condition"].targets()
         ['big', 'small']
         """
@@ -373,7 +375,7 @@ class StateGraph:
         >>> builder = StateGraph(TypedDict("S", {"x": int})).add_node("a", lambda s: {})
         >>> builder.validate()  # doctest: +ELLIPSIS
         Traceback (most recent call last):
-        ValueError: Graph must have an entrypoint: add an edge from START, e.g. add_edge(...).
+        ValueError: Graph must have an entrypoint: add an edge from START, ...
         """
         diagnose_graph.validate(self)
 
@@ -404,7 +406,8 @@ class StateGraph:
         parallel tasks, e.g. a dask client's ``get_executor()``; default: a shared thread pool.
 
         >>> from typing import TypedDict
-        >>> builder = StateGraph(TypedDict("S", {"x": int})).add_node("a", lambda s: {"x": 2})
+        >>> builder = StateGraph(TypedDict("S", {"x": int}))
+        >>> builder = builder.add_node("a", lambda s: {"x": 2})
         >>> builder.add_edge(START, "a").compile().invoke({"x": 1})
         {'x': 2}
         """

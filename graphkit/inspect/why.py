@@ -52,7 +52,8 @@ def why(run: Run, node: str, step: int | None = None, *, graph: Any = None) -> E
     step where it ran, or why it never ran.
 
     >>> from graphkit.inspect.examples import forecast_run
-    >>> print(why(forecast_run(), "weather", step=1))  # doctest: +NORMALIZE_WHITESPACE
+    >>> run = forecast_run()
+    >>> print(why(run, "weather", step=1))  # doctest: +NORMALIZE_WHITESPACE
     weather did not run at step 1: planner wrote branch:to:weather in step 1, and a
     write becomes visible only in the next step, so weather runs at step 2.
       - Step 1's Plan wakes the nodes whose trigger channels step 0's Update changed:

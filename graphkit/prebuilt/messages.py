@@ -66,14 +66,19 @@ def add_messages(
 
     >>> from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage
     >>> from graphkit.prebuilt import REMOVE_ALL_MESSAGES
-    >>> history = add_messages([HumanMessage("hi", id="1")], AIMessage("hello", id="2"))
+    >>> history = add_messages(
+    ...     [HumanMessage("hi", id="1")], AIMessage("hello", id="2")
+    ... )
     >>> [(message.content, message.id) for message in history]
     [('hi', '1'), ('hello', '2')]
     >>> [m.content for m in add_messages(history, [AIMessage("hello again", id="2")])]
     ['hi', 'hello again']
     >>> add_messages(history, [RemoveMessage(id="1")])[0].content
     'hello'
-    >>> add_messages(history, [RemoveMessage(id=REMOVE_ALL_MESSAGES), ("user", "new")])[0].content
+    >>> cleared = add_messages(
+    ...     history, [RemoveMessage(id=REMOVE_ALL_MESSAGES), ("user", "new")]
+    ... )
+    >>> cleared[0].content
     'new'
     """
     if left is not None and right is not None:

@@ -174,7 +174,8 @@ class CompiledGraph(RunnableMethods):
         >>> async def double(state):
         ...     await asyncio.sleep(0)
         ...     return {"n": state["n"] * 2}
-        >>> app = StateGraph(State).add_node("double", double).add_edge(START, "double").compile()
+        >>> builder = StateGraph(State).add_node("double", double)
+        >>> app = builder.add_edge(START, "double").compile()
         >>> run = asyncio.run(app.atrace({"n": 3}))
         >>> run.values, run.status, [task.node for task in run.step(1).plan.tasks]
         ({'n': 6}, 'done', ['double'])
@@ -268,8 +269,11 @@ class CompiledGraph(RunnableMethods):
         >>> from typing import TypedDict
         >>> from graphkit import StateGraph, START
         >>> builder = StateGraph(TypedDict("S", {"x": int}))
-        >>> builder = builder.add_node("a", lambda s, config: {"x": config["configurable"]["x"]})
-        >>> app = builder.add_edge(START, "a").compile().with_config(configurable={"x": 7})
+        >>> builder = builder.add_node(
+        ...     "a", lambda s, config: {"x": config["configurable"]["x"]}
+        ... )
+        >>> app = builder.add_edge(START, "a").compile()
+        >>> app = app.with_config(configurable={"x": 7})
         >>> app.invoke({"x": 0})
         {'x': 7}
         """
@@ -291,7 +295,9 @@ class CompiledGraph(RunnableMethods):
         >>> from graphkit.cache.memory import InMemoryCache
         >>> from graphkit.types import CachePolicy
         >>> builder = StateGraph(TypedDict("S", {"x": int}))
-        >>> builder = builder.add_node("a", lambda s: {"x": 2}, cache_policy=CachePolicy())
+        >>> builder = builder.add_node(
+        ...     "a", lambda s: {"x": 2}, cache_policy=CachePolicy()
+        ... )
         >>> app = builder.add_edge(START, "a").compile(cache=InMemoryCache())
         >>> list(app.stream({"x": 1})), list(app.stream({"x": 1}))[0]["__metadata__"]
         ([{'a': {'x': 2}}], {'cached': True})
@@ -383,7 +389,8 @@ class CompiledGraph(RunnableMethods):
         >>> class State(TypedDict):
         ...     x: int
         ...     y: int
-        >>> builder = StateGraph(State).add_node("a", lambda s: {}).add_node("b", lambda s: {})
+        >>> builder = StateGraph(State).add_node("a", lambda s: {})
+        >>> builder = builder.add_node("b", lambda s: {})
         >>> builder = builder.add_edge(START, "a").add_edge(START, "b")
         >>> app = builder.compile(checkpointer=InMemorySaver())
         >>> thread = {"configurable": {"thread_id": "1"}}

@@ -90,7 +90,8 @@ class RunnableMethods(RunnableSchemas, ComposingMethods, BatchMethods):
         """``stream_channels_asis`` as a list, even when it names one channel.
 
         >>> from graphkit import StateGraph, START
-        >>> app = StateGraph(int).add_node("a", lambda n: n + 1).add_edge(START, "a").compile()
+        >>> builder = StateGraph(int).add_node("a", lambda n: n + 1)
+        >>> app = builder.add_edge(START, "a").compile()
         >>> app.stream_channels_asis, app.stream_channels_list
         ('__root__', ['__root__'])
         """
@@ -225,10 +226,12 @@ class RunnableMethods(RunnableSchemas, ComposingMethods, BatchMethods):
         >>> app = StateGraph(TypedDict("S", {"x": int})).add_node("a", lambda s: {"x": 1})
         >>> app = app.add_edge(START, "a").compile()
         >>> async def names():
-        ...     return [(e["event"], e["name"]) async for e in app.astream_events({"x": 0})]
+        ...     events = app.astream_events({"x": 0})
+        ...     return [(e["event"], e["name"]) async for e in events]
         >>> asyncio.run(names())  # doctest: +NORMALIZE_WHITESPACE
-        [('on_chain_start', 'LangGraph'), ('on_chain_start', 'a'), ('on_chain_stream', 'a'),
-         ('on_chain_end', 'a'), ('on_chain_stream', 'LangGraph'), ('on_chain_end', 'LangGraph')]
+        [('on_chain_start', 'LangGraph'), ('on_chain_start', 'a'),
+         ('on_chain_stream', 'a'), ('on_chain_end', 'a'),
+         ('on_chain_stream', 'LangGraph'), ('on_chain_end', 'LangGraph')]
         """
         if version == "v3":
             from graphkit.stream._start import open_async_run, refuse_owned_options

@@ -43,7 +43,8 @@ class RunnableSchemas:
         >>> from graphkit import StateGraph, START
         >>> class State(TypedDict):
         ...     n: int
-        >>> app = StateGraph(State).add_node("a", lambda s: {}).add_edge(START, "a").compile()
+        >>> builder = StateGraph(State).add_node("a", lambda s: {})
+        >>> app = builder.add_edge(START, "a").compile()
         >>> app.InputType.__name__, app.OutputType
         ('State', None)
         """
@@ -72,7 +73,8 @@ class RunnableSchemas:
         type named ``<name>Input``, as LangGraph's.
 
         >>> from graphkit import StateGraph, START
-        >>> app = StateGraph(int).add_node("a", lambda n: n + 1).add_edge(START, "a").compile()
+        >>> builder = StateGraph(int).add_node("a", lambda n: n + 1)
+        >>> app = builder.add_edge(START, "a").compile()
         >>> model = app.get_input_schema()
         >>> model.__name__, model.model_validate(3).root
         ('LangGraphInput', 3)
@@ -91,7 +93,8 @@ class RunnableSchemas:
         >>> from graphkit import StateGraph, START
         >>> class State(TypedDict):
         ...     n: int
-        >>> app = StateGraph(State).add_node("a", lambda s: {}).add_edge(START, "a").compile()
+        >>> builder = StateGraph(State).add_node("a", lambda s: {})
+        >>> app = builder.add_edge(START, "a").compile()
         >>> app.get_output_schema().model_validate({"n": 1})
         LangGraphOutput(n=1)
         """

@@ -42,7 +42,8 @@ class Stepper(ExecutePhase):
     >>> from graphkit import StateGraph, START
     >>> class State(TypedDict):
     ...     n: int
-    >>> builder = StateGraph(State).add_node("double", lambda state: {"n": state["n"] * 2})
+    >>> builder = StateGraph(State)
+    >>> builder = builder.add_node("double", lambda state: {"n": state["n"] * 2})
     >>> stepper = builder.add_edge(START, "double").compile().stepper({"n": 3})
     >>> stepper.step()  # the input step
     Superstep(step=-1, tasks=['__input__'], changed=['__start__'])

@@ -37,7 +37,8 @@ def get_graph(
     >>> from graphkit import StateGraph, START
     >>> class State(TypedDict):
     ...     x: int
-    >>> app = StateGraph(State).add_node("a", lambda s: {}).add_edge(START, "a").compile()
+    >>> builder = StateGraph(State).add_node("a", lambda s: {})
+    >>> app = builder.add_edge(START, "a").compile()
     >>> [(edge.source, edge.target) for edge in app.get_graph().edges]
     [('__start__', 'a'), ('a', '__end__')]
     """
@@ -63,7 +64,8 @@ async def aget_graph(
     >>> from graphkit import StateGraph, START
     >>> class State(TypedDict):
     ...     x: int
-    >>> app = StateGraph(State).add_node("a", lambda s: {}).add_edge(START, "a").compile()
+    >>> builder = StateGraph(State).add_node("a", lambda s: {})
+    >>> app = builder.add_edge(START, "a").compile()
     >>> [node.id for node in asyncio.run(app.aget_graph()).nodes]
     ['__start__', 'a', '__end__']
     """

@@ -49,11 +49,13 @@ class FromRun:
         >>> from graphkit.widgets import DebugSession
         >>> class State(TypedDict):
         ...     n: int
-        >>> builder = StateGraph(State).add_node("double", lambda state: {"n": state["n"] * 2})
+        >>> builder = StateGraph(State)
+        >>> builder = builder.add_node("double", lambda state: {"n": state["n"] * 2})
         >>> app = builder.add_edge(START, "double").compile(checkpointer=InMemorySaver())
         >>> config = {"configurable": {"thread_id": "1"}}
         >>> _ = app.invoke({"n": 3}, config)
-        >>> session = DebugSession.from_run(app, open_langgraph_thread(app, config), config)
+        >>> thread = open_langgraph_thread(app, config)
+        >>> session = DebugSession.from_run(app, thread, config)
         >>> [superstep.step for superstep in session.supersteps], session.values
         ([-1, 0, 1], {'n': 6})
         >>> session.status, session.view().status_text

@@ -273,7 +273,8 @@ class DebugSession(FromRun, TimeTravel, Looking, Notifier):
 
         >>> from graphkit.inspect.examples import forecast_graph
         >>> session = DebugSession(forecast_graph(), {"topic": "today", "tokens": 0})
-        >>> _ = session.step(), session.step(), session.step()  # input, __start__, planner
+        >>> # three steps: the input step, __start__ and planner
+        >>> _ = session.step(), session.step(), session.step()
         >>> session.predict(nodes=["weather"])
         Prediction(step=2, nodes, correct=False)
         >>> session.predict(channel="tokens", value=200).correct
