@@ -561,6 +561,42 @@ def test_the_first_pages_code_fits_a_wide_window(site_url, path, tmp_path):
     assert split == [], f"/{path} at 1280 px: words split: {split}"
 
 
+# A Markdown page's code blocks that are code, not output (```text): how many, how many
+# outputs, and each code block that scrolls sideways: how far, and its longest line.
+CODE_NOT_OUTPUT_SCROLLS = """() => {
+  const blocks = [...document.querySelectorAll('.md-content div.highlight:not(.doc-signature)')];
+  const code = blocks.filter(block => !block.classList.contains('language-text'))
+    .map(block => block.querySelector('pre > code'));
+  return {code: code.length, outputs: blocks.length - code.length,
+          scrolls: code.filter(c => c.scrollWidth > c.clientWidth + 1).map(c =>
+            `${c.scrollWidth - c.clientWidth} px: ` +
+            c.textContent.split('\\n').reduce((a, b) => (b.length > a.length ? b : a), ''))};
+}"""
+
+CODE_PAGES = ["store/", "langgraph/", "teaching/", "persistence/", "pregel/", "reference/graphkit/"]
+
+
+@pytest.mark.docs
+@pytest.mark.browser
+def test_code_blocks_fit_a_wide_window(site_url, tmp_path):
+    """At 1280 px, where a code block shows 82 characters, no block of code on the guides
+    and the API reference scrolls sideways: these five guides had 27 such blocks and the
+    reference 18, lines of 83 to 118 characters that scrolled 3 to 290 px. An output
+    (```text) may scroll. tests/test_docs.py checks every page's code by its length; this
+    checks that 82 characters fit the column. PNGs land in tmp_path."""
+    found = {}
+    with offline_page(1280) as page:
+        for path in CODE_PAGES:
+            page.goto(f"{site_url}/{path}")
+            page.evaluate("() => document.fonts.ready.then(() => true)")
+            found[path] = page.evaluate(CODE_NOT_OUTPUT_SCROLLS)
+            page.screenshot(path=str(tmp_path / f"{path.strip('/').replace('/', '-')}.png"))
+    assert all(counts["code"] for counts in found.values()), found
+    assert sum(counts["outputs"] for counts in found.values()), "no output block is told apart"
+    scrolls = {path: counts["scrolls"] for path, counts in found.items() if counts["scrolls"]}
+    assert scrolls == {}, f"at 1280 px code scrolls sideways: {scrolls}"
+
+
 def test_a_tables_long_code_may_break_after_its_separators():
     """In a table, a code span of 25 characters and more gets a line-break opportunity
     after each "/", "::", "_" and "." (docs/hooks.py); a shorter one, and any code outside
