@@ -78,13 +78,25 @@ def unreadable_state(node: str, step: int, error: Exception, a_node_ran: bool) -
     )
 
 
-def unset_key_read(node: str, step: int, key: str) -> str:
-    """The note on the ``KeyError`` of a node reading a state key that has no value."""
+def unset_key_read(node: str, step: int, key: str, cleared: str | None = None) -> str:
+    """The note on the ``KeyError`` of a node reading a state key that has no value.
+    ``cleared``: the kind of its channel when a write reached it before and the channel
+    let it go (an ``EphemeralValue``): then something did put it in the state."""
+    if cleared is not None:
+        kind = f"{'an' if cleared[0] in 'AEIOU' else 'a'} {cleared}"
+        return (
+            f"Node {node!r} (step {step}) read state[{key!r}], which has no value in this "
+            f"step: a write put it in the state before, but its channel, {kind}, keeps a "
+            f"write only for the step after it. Read it in that step, or with "
+            f"state.get({key!r})."
+        )
+    # (the input gives it only through the input schema: an input that gave a key the
+    # schema lacks was dropped, and "give it in the input" alone would repeat that)
     return (
         f"Node {node!r} (step {step}) read state[{key!r}], which has no value yet: neither "
-        f"the input nor a node put it in the state. Give it in the input "
-        f"(app.invoke({{..., {key!r}: ...}})), have a node that runs earlier write it, or "
-        f"read it with state.get({key!r})."
+        f"the input nor a node put it in the state. Give it in the input, as a key of the "
+        f"input schema (app.invoke({{..., {key!r}: ...}})), have a node that runs earlier "
+        f"write it, or read it with state.get({key!r})."
     )
 
 

@@ -84,7 +84,11 @@ def run_task(
         if note not in getattr(error, "__notes__", ()):  # one exception raised twice
             error.add_note(note)
             if isinstance(error, KeyError) and _unset_key_read(work, task, error):
-                error.add_note(diagnose.unset_key_read(task.node, task.step, error.args[0]))
+                key = error.args[0]
+                # (a version: a write reached it, and its channel has let it go since)
+                cleared = type(work.state.channels[key]).__name__
+                cleared = cleared if key in work.state.versions else None
+                error.add_note(diagnose.unset_key_read(task.node, task.step, key, cleared))
             if task.kind == "error_handler" and failure is not None:
                 diagnose.unannotated_error(error, _NODE_CALLS, failure.node)
     return TaskResult(

@@ -6,6 +6,7 @@ nothing gave, a reducer that returned None, and a ``recursion_limit`` of ``True`
 from __future__ import annotations
 
 import importlib
+import warnings
 from typing import Annotated, Any, Literal, TypedDict
 
 import pytest
@@ -113,9 +114,59 @@ def test_reading_a_key_nothing_gave_keeps_the_key_error_and_adds_a_note():
     assert error.args == expected.args == ("greeting",)
     assert error.__notes__[-1] == (
         "Node 'hello' (step 1) read state['greeting'], which has no value yet: neither the "
-        "input nor a node put it in the state. Give it in the input (app.invoke({..., "
-        "'greeting': ...})), have a node that runs earlier write it, or read it with "
-        "state.get('greeting')."
+        "input nor a node put it in the state. Give it in the input, as a key of the input "
+        "schema (app.invoke({..., 'greeting': ...})), have a node that runs earlier write "
+        "it, or read it with state.get('greeting')."
+    )
+
+
+class Asked(TypedDict):
+    question: str
+
+
+class Answered(Asked):
+    answer: str
+
+
+def _reads_a_key_the_input_schema_lacks(lib: Lib) -> Any:
+    graph = lib.StateGraph(Answered, input_schema=Asked)
+    graph.add_node("hello", lambda state: {"answer": state["answer"] + "!"})
+    graph.add_edge(lib.START, "hello")
+    return graph.compile().invoke({"question": "q", "answer": "given"})
+
+
+def test_the_note_on_a_key_the_input_gave_in_vain_asks_for_it_in_the_input_schema():
+    """The input gave `answer`, but the input schema lacks it, so step 0 dropped it: the
+    note told the user to give it in the input, which they had done."""
+    with warnings.catch_warnings():  # (graphkit warns of the key step 0 drops)
+        warnings.simplefilter("ignore", GraphkitWarning)
+        expected, error = _raised(_reads_a_key_the_input_schema_lacks)
+    assert error.args == expected.args == ("answer",)
+    note = error.__notes__[-1]
+    assert "Give it in the input, as a key of the input schema (app.invoke(" in note
+
+
+def _reads_an_ephemeral_key_a_step_late(lib: Lib) -> Any:
+    channels = _module(lib.name, "langgraph.channels")
+    flash = Annotated[str, channels.EphemeralValue]
+    flashed = TypedDict("Flashed", {"name": str, "flash": flash})  # noqa: UP013
+    graph = lib.StateGraph(flashed)
+    graph.add_node("write", lambda state: {"flash": "hi"})
+    graph.add_node("wait", lambda state: {"name": "w"})
+    graph.add_node("read", lambda state: {"name": state["flash"]})
+    graph.add_edge(lib.START, "write").add_edge("write", "wait").add_edge("wait", "read")
+    return graph.compile().invoke({"name": "x"})
+
+
+def test_the_note_on_an_ephemeral_key_read_late_says_it_was_written():
+    """write put `flash` in the state in step 1; by step 3 its EphemeralValue channel had
+    let it go. The note said neither the input nor a node had put it there."""
+    expected, error = _raised(_reads_an_ephemeral_key_a_step_late)
+    assert error.args == expected.args == ("flash",)
+    assert error.__notes__[-1] == (
+        "Node 'read' (step 3) read state['flash'], which has no value in this step: a write "
+        "put it in the state before, but its channel, an EphemeralValue, keeps a write only "
+        "for the step after it. Read it in that step, or with state.get('flash')."
     )
 
 
