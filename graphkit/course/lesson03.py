@@ -176,9 +176,19 @@ def check_fix_conflict(builder: Any) -> str:
         )
     change = step.update.change("results")
     after = change.after if change is not None else None
+    if after is not None and not isinstance(after, (list, tuple)):  # ('apple' in text: kept)
+        raise Wrong(
+            f"Step {step.step} had two writes to `results`, {writes['a']!r} from a and "
+            f"{writes['b']!r} from b, and after its Update `results` is {after!r}, "
+            f"{'an' if type(after).__name__[0] in 'aeiou' else 'a'} {type(after).__name__}, "
+            "not a list.",
+            "A reducer for a plain list returns a list: the items of both lists in one new list.",
+        )
     lost = [node for node, value in writes.items() if not _kept(value, after)]
     written = [item for node in ("a", "b") for item in _items(writes[node])]
-    if lost and isinstance(after, list) and len(after) == len(written):
+    if lost and all(_nested(writes[node], after) for node in lost):
+        raise Wrong(*_kept_whole(app, step.step, writes, after))
+    if lost and _changed(written, after):
         raise Wrong(*_changed_items(app, step.step, writes, after))
     if lost:
         raise Wrong(
@@ -222,13 +232,61 @@ def _kind_says(app: Any) -> str:
     )
 
 
+def _changed(written: list[Any], after: Any) -> bool:
+    """Whether ``after`` holds as many items as were ``written``, none of them one written
+    and none a list (those are a write kept whole): each item was changed."""
+    if not isinstance(after, list) or len(after) != len(written):
+        return False
+    return not any(isinstance(item, list) for item in after) and not any(
+        _kept([item], after) for item in written
+    )
+
+
+def _nested(value: Any, after: Any) -> bool:
+    """Whether the write ``value`` is an item of ``after``, or of a list inside it
+    (``current + [new]`` keeps each write whole, as one item)."""
+    if not isinstance(after, list):
+        return False
+    return any(_same(item, value) or _nested(value, item) for item in after)
+
+
+def _same(item: Any, value: Any) -> bool:
+    try:
+        return bool(item == value)
+    except Exception:  # (an item whose == is no bool is no write kept whole)
+        return False
+
+
+def _your_reducer(app: Any) -> tuple[str, str]:
+    """``Your reducer, <its name>,`` (no name for a lambda: ``<lambda>`` names nothing
+    a learner wrote), and that name."""
+    reducer = getattr(app.spec.channels.get("results"), "operator", None)
+    name = getattr(reducer, "__name__", "<lambda>")
+    return ("Your reducer" if name == "<lambda>" else f"Your reducer, {name},"), name
+
+
+def _kept_whole(app: Any, step: int, writes: dict[str, Any], after: list) -> tuple[str, str]:
+    """For a reducer that put each list it was given into `results` as one item
+    (``current + [new]``): what it did, and a hint. "Lost" would be untrue."""
+    yours, _ = _your_reducer(app)
+    return (
+        f"Step {step} had two writes to `results`, {writes['a']!r} from a and "
+        f"{writes['b']!r} from b, and after its Update `results` is {after!r}: each write is "
+        f"in it as one item: a list inside the list. {yours} added the list it was given "
+        "as a whole.",
+        "Add the items of the new list, not the list itself: a reducer for a plain list "
+        "returns the items of both lists in one new list.",
+    )
+
+
 def _changed_items(app: Any, step: int, writes: dict[str, Any], after: list) -> tuple[str, str]:
     """For a reducer that kept as many items as were written, but not those (add_messages
     makes a message of each string): what it did, and a hint. "Lost" would be untrue."""
-    reducer = getattr(app.spec.channels.get("results"), "operator", None)
-    name = getattr(reducer, "__name__", "your reducer")
+    yours, name = _your_reducer(app)
     count = {1: "one", 2: "two", 3: "three"}.get(len(after), str(len(after)))
-    kinds = "[" + ", ".join(type(item).__name__ for item in after) + "]"
+    shown = repr(after)  # (a chat message's repr runs past a line: then its kind is shown)
+    if len(shown) > 60:
+        shown = "[" + ", ".join(type(item).__name__ for item in after) + "]"
     what = (
         " (it makes a chat message of each: it is the reducer of a list of messages)"
         if name == "add_messages"
@@ -237,7 +295,7 @@ def _changed_items(app: Any, step: int, writes: dict[str, Any], after: list) -> 
     return (
         f"Step {step} had two writes to `results`, {writes['a']!r} from a and "
         f"{writes['b']!r} from b, and after its Update `results` holds {count} items, but "
-        f"not those: {kinds}. Your reducer, {name}, changed each item it was given{what}.",
+        f"not those: {shown}. {yours} changed each item it was given{what}.",
         "Keep the items as they were written: a reducer for a plain list returns the items "
         "of both lists, unchanged, in one new list.",
     )

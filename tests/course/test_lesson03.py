@@ -100,6 +100,60 @@ def test_fix_conflict_says_add_messages_changed_the_items_rather_than_lost_them(
     assert "as they were written" in verdict.hint
 
 
+def test_fix_conflict_says_lost_when_one_write_is_kept_twice():
+    """A reducer returning the new list twice kept b's write and lost a's, with as many
+    items as were written: it was told it changed each item it was given."""
+    twice = TypedDict("Twice", {"results": Annotated[list, lambda current, new: new + new]})  # noqa: UP013
+    verdict = lesson03.check_fix_conflict(fan_out(twice))
+    assert not verdict
+    assert "changed each item" not in verdict.message
+    assert "is ['banana', 'banana']: the write of a was lost" in verdict.message
+
+
+def test_fix_conflict_says_a_write_kept_as_a_list_inside_the_list_was_not_lost():
+    """current + [new] keeps each write, as one item: it was told both writes were lost."""
+    for name, reducer in [
+        ("in_brackets", lambda current, new: current + [new]),  # noqa: RUF005 (as learners write it)
+        ("pair", lambda current, new: [current, new]),
+    ]:
+        schema = TypedDict(name, {"results": Annotated[list, reducer]})  # noqa: UP013
+        verdict = lesson03.check_fix_conflict(fan_out(schema))
+        assert not verdict
+        assert "lost" not in verdict.message and "changed each item" not in verdict.message
+        assert "each write is in it as one item: a list inside the list" in verdict.message
+        assert "the items of the new list, not the list itself" in verdict.hint
+
+
+def test_fix_conflict_says_a_reducer_made_text_of_the_list():
+    """A reducer joining the writes into text passed step 1 ('apple' is in
+    "[]['apple']['banana']" as text), then was told the input's 'seed' was lost, though
+    the text held it."""
+    for name, reducer in [
+        ("as_text", lambda current, new: str(current) + str(new)),
+        ("joined", lambda c, u: c + "".join(u) if isinstance(c, str) else "".join(c + u)),
+    ]:
+        schema = TypedDict(name, {"results": Annotated[list, reducer]})  # noqa: UP013
+        verdict = lesson03.check_fix_conflict(fan_out(schema))
+        assert not verdict
+        assert "lost" not in verdict.message
+        assert "a str, not a list" in verdict.message
+        assert "returns a list" in verdict.hint
+
+
+def test_fix_conflict_shows_the_changed_items_when_they_are_short():
+    """A lambda that made each item upper case was told "[str, str]" and "Your reducer,
+    <lambda>,": the items themselves say what changed, and <lambda> names nothing."""
+    upper = TypedDict(  # noqa: UP013
+        "Upper", {"results": Annotated[list, lambda c, u: c + [x.upper() for x in u]]}
+    )
+    verdict = lesson03.check_fix_conflict(fan_out(upper))
+    assert not verdict
+    assert verdict.message.endswith(
+        "and after its Update `results` holds two items, but not those: ['APPLE', 'BANANA']. "
+        "Your reducer changed each item it was given."
+    )
+
+
 class Appends(TypedDict):  # list.append returns None
     results: Annotated[list, list.append]
 
