@@ -9,6 +9,7 @@ node, which writes met in which reducer). The session keeps a ``Score``.
 
 from __future__ import annotations
 
+import ast
 import itertools
 import textwrap
 from collections.abc import Iterable
@@ -263,11 +264,11 @@ def reveal_channel(
             f"in the order of its tasks (here {_task_order(change.writers, pushed)}), "
             "whatever order they finished in."
         )
-    if not correct and _as_text(guess, expected):
+    if not correct and channel in session.values and _as_text(guess, expected):
+        kind = "" if expected is None else f"the {type(expected).__name__} "
         text += (
-            f"\nYou predicted the text {guess!r}; {channel} holds the "
-            f"{type(expected).__name__} {expected!r}. Write the value as Python would, "
-            f"without the quotes: {expected!r}."
+            f"\nYou predicted the text {guess!r}; {channel} holds {kind}{expected!r}. "
+            f"Write the value as Python would, without the quotes: {expected!r}."
         )
     return Prediction("channel", step, guess, expected, correct, text, channel), again
 
@@ -278,9 +279,15 @@ def _as_text(guess: Any, expected: Any) -> bool:
     if not isinstance(guess, str) or isinstance(expected, str):
         return False
     try:
-        return guess.strip() == repr(expected)
+        if guess.strip() == repr(expected):
+            return True
     except Exception:  # (a value whose repr fails is no number a learner typed)
         return False
+    try:  # the text written otherwise: "[1,2]", '{"a": 1}' (but "1" is no text of True)
+        value = ast.literal_eval(guess.strip())
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return False
+    return type(value) is type(expected) and _same(value, expected)
 
 
 def _task_order(writers: tuple[str, ...], pushed: list[str]) -> str:

@@ -603,3 +603,52 @@ def test_a_number_predicted_as_text_is_told_apart_from_the_number():
         "You predicted the text '200'; tokens holds the int 200. Write the value as Python "
         "would, without the quotes: 200."
     )
+
+
+class _Held(TypedDict, total=False):
+    nothing: object
+    pair: list
+    flag: bool
+    table: dict
+    never: int
+
+
+def _text_guess(channel: str, guess: str) -> list[str]:
+    """The reveal's lines for ``guess`` at ``channel`` after one node wrote None, [1, 2],
+    True and {'a': 1} (and ``never`` nothing)."""
+    builder = StateGraph(_Held)
+    builder.add_node(
+        "w", lambda state: {"nothing": None, "pair": [1, 2], "flag": True, "table": {"a": 1}}
+    )
+    builder.add_edge(START, "w")
+    session = DebugSession(builder.compile(), {})
+    session.step()
+    session.step()
+    session.plan()
+    return session.predict(channel=channel, value=guess).explanation.splitlines()
+
+
+def test_text_guessed_for_a_channel_without_a_value_is_not_told_it_holds_none():
+    """never has no value; the reveal said "never holds the NoneType None" for 'None'."""
+    lines = _text_guess("never", "None")
+    assert "has no value" in lines[0]
+    assert not any("holds the" in line for line in lines)
+
+
+def test_text_guessed_for_none_is_told_apart_in_plain_words():
+    assert _text_guess("nothing", "None")[-1] == (
+        "You predicted the text 'None'; nothing holds None. Write the value as Python "
+        "would, without the quotes: None."
+    )
+
+
+def test_text_of_the_value_written_otherwise_is_told_apart_too():
+    """'[1,2]' and '{"a": 1}' are the text of the value, written without the space or
+    with other quotes: they had no line, as if the guess were wrong in kind."""
+    assert _text_guess("pair", "[1,2]")[-1].startswith(
+        "You predicted the text '[1,2]'; pair holds the list [1, 2]."
+    )
+    assert _text_guess("table", '{"a": 1}')[-1].startswith(
+        "You predicted the text '{\"a\": 1}'; table holds the dict {'a': 1}."
+    )
+    assert not _text_guess("flag", "1")[-1].startswith("You predicted the text")  # not True
