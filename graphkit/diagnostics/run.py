@@ -78,10 +78,13 @@ def unreadable_state(node: str, step: int, error: Exception, a_node_ran: bool) -
     )
 
 
-def unset_key_read(node: str, step: int, key: str, cleared: str | None = None) -> str:
+def unset_key_read(
+    node: str, step: int, key: str, cleared: str | None = None, subgraph: bool = False
+) -> str:
     """The note on the ``KeyError`` of a node reading a state key that has no value.
     ``cleared``: the kind of its channel when a write reached it before and the channel
-    let it go (an ``EphemeralValue``): then something did put it in the state."""
+    let it go (an ``EphemeralValue``): then something did put it in the state.
+    ``subgraph``: the node is a subgraph's, whose input is no ``app.invoke(...)``."""
     if cleared is not None:
         kind = f"{'an' if cleared[0] in 'AEIOU' else 'a'} {cleared}"
         return (
@@ -92,11 +95,17 @@ def unset_key_read(node: str, step: int, key: str, cleared: str | None = None) -
         )
     # (the input gives it only through the input schema: an input that gave a key the
     # schema lacks was dropped, and "give it in the input" alone would repeat that)
+    given = (
+        "the subgraph's input",
+        "as a key of its input schema (its parent passes its own state, or the dict the "
+        "subgraph is invoked with)",
+    )
+    if not subgraph:
+        given = ("the input", f"as a key of the input schema (app.invoke({{..., {key!r}: ...}}))")
     return (
         f"Node {node!r} (step {step}) read state[{key!r}], which has no value yet: neither "
-        f"the input nor a node put it in the state. Give it in the input, as a key of the "
-        f"input schema (app.invoke({{..., {key!r}: ...}})), have a node that runs earlier "
-        f"write it, or read it with state.get({key!r})."
+        f"{given[0]} nor a node put it in the state. Give it in {given[0]}, {given[1]}, "
+        f"have a node that runs earlier write it, or read it with state.get({key!r})."
     )
 
 

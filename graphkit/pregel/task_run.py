@@ -88,7 +88,10 @@ def run_task(
                 # (a version: a write reached it, and its channel has let it go since)
                 cleared = type(work.state.channels[key]).__name__
                 cleared = cleared if key in work.state.versions else None
-                error.add_note(diagnose.unset_key_read(task.node, task.step, key, cleared))
+                note = diagnose.unset_key_read(
+                    task.node, task.step, key, cleared, subgraph=bool(run.namespace)
+                )
+                error.add_note(note)
             if task.kind == "error_handler" and failure is not None:
                 diagnose.unannotated_error(error, _NODE_CALLS, failure.node)
     return TaskResult(

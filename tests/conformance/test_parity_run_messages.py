@@ -289,3 +289,32 @@ def test_a_send_to_no_node_names_the_step_that_sent_it_and_the_step_that_drops_i
         "'fan']); it was sent in step 2, and step 3 drops it, as in LangGraph. Fix the node "
         "name in the Send."
     ]
+
+
+class Noted(TypedDict):
+    name: str
+    notes: str
+
+
+def _a_subgraph_reads_a_key_its_parent_lacks(lib: Lib) -> Any:
+    inner = lib.StateGraph(Noted)
+    inner.add_node("inner", lambda state: {"name": state["notes"]})
+    inner.add_edge(lib.START, "inner")
+    graph = lib.StateGraph(Named)
+    graph.add_node("sub", inner.compile())
+    graph.add_edge(lib.START, "sub")
+    return graph.compile().invoke({"name": "x"})
+
+
+def test_the_note_in_a_subgraph_names_the_subgraphs_input_not_app_invoke():
+    """A subgraph's input is its parent's state: 'notes' given to app.invoke(...), as the
+    note said, would be dropped, since the parent's schema has no such key."""
+    expected, error = _raised(_a_subgraph_reads_a_key_its_parent_lacks)
+    assert error.args == expected.args == ("notes",)
+    assert error.__notes__[-2] == (  # (then the parent's task adds its own note)
+        "Node 'inner' (step 1) read state['notes'], which has no value yet: neither the "
+        "subgraph's input nor a node put it in the state. Give it in the subgraph's input, "
+        "as a key of its input schema (its parent passes its own state, or the dict the "
+        "subgraph is invoked with), have a node that runs earlier write it, or read it with "
+        "state.get('notes')."
+    )
