@@ -150,18 +150,25 @@ def test_code_blocks_fit_the_column():
     assert long == [], f"{len(long)} code lines longer than {CODE_COLUMN}: {long}"
 
 
+def reference_entries() -> list[tuple[str, object]]:
+    """Each ``::: name`` entry of the API reference, with the module or object it names."""
+    reference = "".join(path.read_text() for path in (DOCS / "reference").glob("*.md"))
+    entries = []
+    for dotted in re.findall(r"^::: ([\w.]+)", reference, re.MULTILINE):
+        module_name, _, attribute = dotted.rpartition(".")
+        try:
+            entries.append((dotted, importlib.import_module(dotted)))
+        except ImportError:
+            entries.append((dotted, getattr(importlib.import_module(module_name), attribute)))
+    return entries
+
+
 def reference_doctests() -> list[doctest.DocTest]:
     """The docstrings the API reference shows: each ``::: name`` entry's, its public
     members' (a module's ``__all__`` too) and, for a class, the public methods it
     inherits from graphkit's classes."""
-    reference = "".join(path.read_text() for path in (DOCS / "reference").glob("*.md"))
     finder, found = doctest.DocTestFinder(), {}
-    for dotted in re.findall(r"^::: ([\w.]+)", reference, re.MULTILINE):
-        module_name, _, attribute = dotted.rpartition(".")
-        try:
-            obj = importlib.import_module(dotted)
-        except ImportError:
-            obj = getattr(importlib.import_module(module_name), attribute)
+    for dotted, obj in reference_entries():
         tests = finder.find(obj, dotted)
         for name in getattr(obj, "__all__", []) if isinstance(obj, type(sys)) else []:
             tests += finder.find(getattr(obj, name), f"{dotted}.{name}", module=False, globs={})
@@ -487,19 +494,11 @@ def test_the_api_reference_examples_run_as_pasted():
     ``graphkit``'s exports and the name the entry documents: the doctests run in their
     module's globals, where a name the example never imports (``RemoveMessage``) is found
     anyway. A module's entry (the course's checks) may use the module's own names."""
-    import importlib
-
     import graphkit
 
-    reference = "".join(path.read_text() for path in (DOCS / "reference").glob("*.md"))
     exports = {name: getattr(graphkit, name) for name in graphkit.__all__ if name != "MessageGraph"}
     failed = {}
-    for dotted in re.findall(r"^::: ([\w.]+)", reference, re.MULTILINE):
-        module_name, _, attribute = dotted.rpartition(".")
-        try:
-            obj = importlib.import_module(dotted)
-        except ImportError:
-            obj = getattr(importlib.import_module(module_name), attribute)
+    for dotted, obj in reference_entries():
         is_module = isinstance(obj, type(sys))
         for test in doctest.DocTestFinder().find(obj, dotted, globs={}):
             if is_module and test.name != dotted:
