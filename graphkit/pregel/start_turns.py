@@ -10,7 +10,11 @@ from run to run (decisions.md, "Async nodes").
 ``StartTurns`` gives each planned task's first attempt its turn in plan order: it starts
 once every task planned before it has started its coroutine or will start none (a sync
 node, a task that ended before its call). A later attempt (a retry) starts once every
-planned task's first attempt has.
+planned task's first attempt has and, with no back-off, after the retries of attempts
+that failed on the loop before its own did (``failed``): in LangGraph a retry follows its
+``asyncio.sleep`` in the same task, so retries with no back-off end in the order their
+failed attempts did; here each comes back through its pool thread, and the thread that
+woke first won. (A retry after a back-off comes as its ``asyncio.sleep`` ends.)
 
 Why this cannot deadlock, whatever the number of tasks, ``max_concurrency`` or nesting:
 each task's pool thread waits for its coroutine, so a waiting turn holds a thread, and
@@ -20,8 +24,11 @@ thread took them before it took this one: they run (or ran), and the earliest of
 waits for nobody. A retry waits for every planned task, some perhaps still queued behind
 busy threads: it starts a thread of its own that runs, one after another in plan order,
 each task no thread has taken yet (``_drain``); a retry on that thread starts the next,
-so again everything waited for runs. A retry may come before the stepper has submitted
-every planned task (a one-thread executor ran the first while it submitted the rest):
+so again everything waited for runs. A retry with no back-off also waits for the retries
+of attempts that failed before its own: each such task's thread, which ran that attempt,
+is on its way here, or backs off (``backs_off``: not waited for), or ends its task
+(``skip``), and waits for no one meanwhile. A retry may come before the stepper has
+submitted every planned task (a one-thread executor ran the first while it submitted the rest):
 its thread, finding none to run yet, is started again by the next ``expect``. Past
 ``_MOST_HELPERS`` such threads, retries wait for nobody, so their number stays bounded.
 (A step run on an executor of the user's, which may not be first-in-first-out, starts
@@ -52,7 +59,7 @@ class StartTurns:
     thread only (``expect``'s claim and ``skip`` may be called from any thread)."""
 
     __slots__ = (
-        "_claims", "_done", "_drain_owed", "_helpers", "_index", "_known", "_lock", "_loop",
+        "_claims", "_done", "_drain_owed", "_due", "_helpers", "_index", "_known", "_lock", "_loop",
         "_order", "_resuming", "_retries", "_state", "_unsubmitted", "_waiting",
     )  # fmt: skip
 
@@ -66,7 +73,10 @@ class StartTurns:
         self._state: dict[str, str] = {}  # by task id: _STARTED or _NONE once there
         self._done = 0  # how many of ``_order``'s first are _STARTED or _NONE
         self._waiting: dict[str, asyncio.Future[None]] = {}  # first attempts held
-        self._retries: list[asyncio.Future[None]] = []  # later attempts held
+        self._retries: dict[str, asyncio.Future[None]] = {}  # later attempts held
+        # tasks whose attempt failed (on the loop, so in its order) and that have not
+        # started a retry with no back-off yet, nor ended: the order such retries start in
+        self._due: dict[str, None] = {}
         self._resuming = 0  # attempts let go that have not resumed yet
         # by task id, how to run a submitted task no thread has taken yet
         self._claims: dict[str, Callable[[], None]] = {}
@@ -95,6 +105,16 @@ class StartTurns:
         self._index[task_id] = len(self._order)
         self._order.append(task_id)
 
+    def failed(self, task_id: str) -> None:
+        """(On the loop) an attempt of ``task_id`` failed: a retry of it comes next."""
+        if task_id in self._index:
+            self._due[task_id] = None
+
+    def backs_off(self, task_id: str) -> None:
+        """``task_id`` waits before its retry: the retries behind it do not."""
+        with contextlib.suppress(RuntimeError):  # (the loop closed: nothing waits)
+            self._loop.call_soon_threadsafe(self._not_due, task_id)
+
     def _claimed(self, task_id: str) -> None:
         with self._lock:
             run = self._claims.pop(task_id, None)
@@ -117,8 +137,7 @@ class StartTurns:
         else:  # a retry: behind every first attempt, each of which has a thread
             if self._helpers >= _MOST_HELPERS:
                 return  # (past the cap, retries wait for nobody: see _MOST_HELPERS)
-            held = self._loop.create_future()
-            self._retries.append(held)
+            held = self._retries[task_id] = self._loop.create_future()
             if self._done == len(self._order):  # (still behind those told to resume)
                 self._advance()
             with self._lock:  # (tasks not submitted yet have no thread either)
@@ -127,15 +146,16 @@ class StartTurns:
                 self._helpers += 1
                 threading.Thread(target=self._drain, name="graphkit-turn", daemon=True).start()
                 if self._helpers >= _MOST_HELPERS:
-                    self._let_retries_go()
+                    self._let_retries_go(all_of_them=True)
         try:
             await held
         except asyncio.CancelledError:  # (cancelled while held: it starts nothing)
             if self._waiting.pop(task_id, None) is not None:
                 self._state[task_id] = _NONE
                 self._advance()
-            elif held in self._retries:  # (never let go: it is no longer counted on)
-                self._retries.remove(held)
+            elif self._retries.get(task_id) is held:  # (never let go: not counted on)
+                del self._retries[task_id]
+                self._not_due(task_id)
             else:  # (let go, it resumes no more)
                 self._resuming -= 1
             raise
@@ -150,6 +170,15 @@ class StartTurns:
         if task_id in self._index and task_id not in self._state:
             self._state[task_id] = _NONE
             self._advance()
+        else:  # (a retry that starts no coroutine, or whose task ended)
+            self._not_due(task_id)
+
+    def _not_due(self, task_id: str) -> None:
+        """``task_id`` starts no retry in the order its attempt failed in."""
+        if task_id in self._due:
+            del self._due[task_id]
+            if self._done == len(self._order):
+                self._let_retries_go()
 
     def _advance(self) -> None:
         """Let go, in plan order, the held first attempts whose predecessors are all
@@ -167,11 +196,21 @@ class StartTurns:
             self._done += 1
         self._let_retries_go()
 
-    def _let_retries_go(self) -> None:
-        retries, self._retries = self._retries, []
-        self._resuming += len(retries)
-        for held in retries:
-            self._loop.call_soon(_let_go, held)
+    def _let_retries_go(self, all_of_them: bool = False) -> None:
+        """Let the held retries go in the order their attempts failed, up to the first
+        whose task is due to retry and not here yet; those that backed off, as they come
+        (``all_of_them``: every one, in no order)."""
+        retries, due = self._retries, self._due
+        if all_of_them or self._helpers >= _MOST_HELPERS:
+            due.clear()
+        line: dict[str, None] = {}
+        while due and (first := next(iter(due))) in retries:
+            line[first] = None
+            del due[first]
+        line.update((task_id, None) for task_id in retries if task_id not in due)
+        self._resuming += len(line)
+        for task_id in line:
+            self._loop.call_soon(_let_go, retries.pop(task_id))
 
     def _drain(self) -> None:
         """(On a thread of its own) run, in plan order, each submitted task no thread has

@@ -139,6 +139,8 @@ def _back_off(work: StepWork, task: Task, seconds: float) -> None:
     if work.run.loop is None:
         time.sleep(seconds)
         return
+    if seconds > 0 and work.turns is not None:
+        work.turns.backs_off(task.id)
     from graphkit.pregel.timeouts import cancellable
     from graphkit.streaming.aio import run_on_loop
 

@@ -89,6 +89,10 @@ async def cancellable(
         if node and work.turns is not None:  # its step's tasks start in plan order
             await work.turns.wait(task_id)
         return await start()
+    except Exception:
+        if node and work.turns is not None:  # (a retry, if any, comes in this order)
+            work.turns.failed(task_id)
+        raise
     finally:
         work.coroutines.pop(task_id, None)
         if node:

@@ -135,6 +135,56 @@ def test_a_retried_task_is_ordered_by_its_last_attempt():
             assert asyncio.run(_updates(app)) == ["alpha", "zeta"], side
 
 
+def retries_graph(side: str, nodes: str, after: dict[str, str]) -> Any:
+    """Each of ``nodes`` (one letter a node) fails its first attempt, once the node
+    ``after`` names failed (it sets an event as it does), and is retried at once (no
+    back-off); every retry succeeds."""
+    policy = (RetryPolicy if side == "graphkit" else LangGraphRetryPolicy)(
+        initial_interval=0.0, jitter=False, max_attempts=2
+    )
+    events: dict[tuple[str, int], asyncio.Event] = {}
+
+    def event(name: str, run: int) -> asyncio.Event:
+        return events.setdefault((name, run), asyncio.Event())
+
+    builder = _builder(side)
+    for name in nodes:
+        tries: list[int] = []
+
+        async def node(state, name=name, tries=tries):
+            tries.append(1)
+            if len(tries) % 2:
+                if name in after:  # (the n-th run: each node's attempt 2n - 1)
+                    await event(after[name], len(tries)).wait()
+                event(name, len(tries)).set()
+                raise Flaky(f"{name}'s first try fails")
+            return {"log": [name]}
+
+        builder.add_node(name, node, retry_policy=policy)
+        builder.add_edge("__start__", name)
+    return builder.compile()
+
+
+@pytest.mark.parametrize(
+    ("nodes", "after"),
+    [("ab", {}), ("abcd", {}), ("abc", {"a": "c"})],
+    ids=["two", "four", "failing out of plan order"],
+)
+def test_retries_without_back_off_end_in_the_order_their_attempts_failed(nodes, after):
+    """Several tasks of one step fail and are retried at once: their retries start, so
+    end, in the order their failed attempts ended on the loop, as in LangGraph (in
+    graphkit each retry comes back through its task's pool thread: which thread woke
+    first used to decide, and the order varied from run to run)."""
+
+    async def orders(side: str) -> set[tuple[str, ...]]:
+        app = retries_graph(side, nodes, after)
+        return {tuple(await _updates(app)) for _ in range(3 * REPEATS)}
+
+    theirs = asyncio.run(orders("langgraph"))
+    assert len(theirs) == 1, theirs
+    assert asyncio.run(orders("graphkit")) == theirs
+
+
 def _failing_graph(side: str, failure: str) -> Any:
     """``alpha`` ends first; ``zeta`` ends right after it by failing (or timing out), while
     ``slow`` still runs: the step stops, and the run must end."""
