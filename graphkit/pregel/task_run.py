@@ -49,6 +49,26 @@ def _unset_key_read(work: StepWork, task: Task, error: KeyError) -> bool:
     )
 
 
+def _add_notes(work: StepWork, task: Task, error: BaseException, failure: Any) -> None:
+    """Say on ``error`` which task raised it and, where the runtime can tell, why: a state
+    key read before anything gave it, an error handler's own error."""
+    note = f"During task with name {task.node!r} and id {task.id!r} (step {task.step})"
+    if note in getattr(error, "__notes__", ()):  # one exception raised twice
+        return
+    error.add_note(note)
+    if isinstance(error, KeyError) and _unset_key_read(work, task, error):
+        key = error.args[0]
+        # (a version: a write reached it, and its channel has let it go since)
+        cleared = type(work.state.channels[key]).__name__
+        cleared = cleared if key in work.state.versions else None
+        note = diagnose.unset_key_read(
+            task.node, task.step, key, cleared, subgraph=bool(work.run.namespace)
+        )
+        error.add_note(note)
+    if task.kind == "error_handler" and failure is not None:
+        diagnose.unannotated_error(error, _NODE_CALLS, failure.node)
+
+
 def run_task(
     work: StepWork, task: Task, node: NodeSpec | None = None, failure: Any = None
 ) -> TaskResult:
@@ -80,20 +100,7 @@ def run_task(
         failed.append(error)  # type: ignore[arg-type]
         store_ops.extend(scope.store_ops or ())
     if error is not None:
-        note = f"During task with name {task.node!r} and id {task.id!r} (step {task.step})"
-        if note not in getattr(error, "__notes__", ()):  # one exception raised twice
-            error.add_note(note)
-            if isinstance(error, KeyError) and _unset_key_read(work, task, error):
-                key = error.args[0]
-                # (a version: a write reached it, and its channel has let it go since)
-                cleared = type(work.state.channels[key]).__name__
-                cleared = cleared if key in work.state.versions else None
-                note = diagnose.unset_key_read(
-                    task.node, task.step, key, cleared, subgraph=bool(run.namespace)
-                )
-                error.add_note(note)
-            if task.kind == "error_handler" and failure is not None:
-                diagnose.unannotated_error(error, _NODE_CALLS, failure.node)
+        _add_notes(work, task, error, failure)
     return TaskResult(
         task,
         work.graph.with_message_ids(writes),
