@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import concurrent.futures.thread
+import functools
 import inspect
 import operator
 import threading
@@ -92,6 +93,21 @@ _SKIES = ("sunny", "cloudy", "rainy", "windy", "foggy")
 _blocked: list[str] = []  # the cities slow_forecast was called for on a loop's thread
 _held: list[str] = []  # ... called for in another thread while the check's loop stood still
 _check_loop: list[asyncio.AbstractEventLoop] = []  # the loop running the check's graph
+_handed: list[str] = []  # the strs handed to the check's loop's threads to be called
+
+
+class _Threads(concurrent.futures.ThreadPoolExecutor):
+    """The check's loop's threads (``to_thread``'s and ``run_in_executor(None, ...)``'s),
+    noting a str they are handed to call: what a verdict names, it has seen."""
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> concurrent.futures.Future:
+        # to_thread hands on partial(context.run, its function, ...); run_in_executor the
+        # function itself.
+        called = fn.args[0] if isinstance(fn, functools.partial) and fn.args else fn
+        if isinstance(called, str):
+            _handed.append(called)
+        return super().submit(fn, *args, **kwargs)
+
 
 LOOP_ANSWERS = 5.0
 """Seconds ``slow_forecast``, called off the check's loop, waits for that loop to run a
@@ -152,9 +168,11 @@ def check_no_stall(forecast: Any) -> str:
     for city in ("Quito", "Perth", "Bergen"):
         _blocked.clear()
         _held.clear()
+        _handed.clear()
 
         async def forecast_for(city: str = city) -> Any:
             _check_loop.append(asyncio.get_running_loop())
+            asyncio.get_running_loop().set_default_executor(_Threads())
             try:
                 return (await app.atrace({"city": city})).values
             finally:
@@ -214,13 +232,16 @@ def _thread_called_a_str(error: Exception) -> bool:
 
 
 def _called_first(city: str, error: TypeError) -> Wrong:
-    """``to_thread(slow_forecast(city))``: the call made on the loop, its answer passed on."""
+    """``to_thread(slow_forecast(city))``: the call made on the loop, a str passed on (its
+    answer, or what else the check's threads were handed)."""
+    handed = {_sky(city): "its answer, a str,", city: f"{city!r}, the city,"}
+    what = next((handed.get(str_, f"a str, {str_!r},") for str_ in _handed), "a str")
     return Wrong(
         f"For {city!r} your node called slow_forecast({city!r}) itself, on the event "
-        "loop's thread, then handed its answer, a str, to be run in a thread: "
+        f"loop's thread, then handed {what} to be run in a thread: "
         f"TypeError: {error}. The blocking call was over before any thread was asked.",
-        "Hand asyncio.to_thread the function and its argument, not a call: "
-        "to_thread(f, x) calls f(x) in a thread of its own.",
+        "Hand asyncio.to_thread the function and its argument, and do not call it "
+        "yourself: to_thread(f, x) calls f(x) in a thread of its own.",
     )
 
 

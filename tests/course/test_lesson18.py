@@ -208,10 +208,50 @@ def test_no_stall_a_call_handed_to_to_thread_is_told_it_ran_first():
     for answer in (called_first, executor_called_first):
         verdict = assert_fails(
             lesson18.check_no_stall(answer),
-            "called slow_forecast('Quito') itself, on the event loop's thread",
+            "called slow_forecast('Quito') itself, on the event loop's thread, then "
+            "handed its answer, a str, to be run in a thread",
             hint="to_thread(f, x) calls f(x)",
         )
         assert "'str' object is not callable" in verdict.message
+
+
+def test_no_stall_the_city_handed_to_to_thread_is_not_told_it_was_the_answer():
+    """A node that called slow_forecast on the loop, dropped its answer and handed the
+    city to the thread was told it had handed on the answer."""
+
+    async def to_thread_city(state):
+        lesson18.slow_forecast(state["city"])
+        return {"weather": await asyncio.to_thread(state["city"])}
+
+    async def executor_city(state):
+        lesson18.slow_forecast(state["city"])
+        loop = asyncio.get_running_loop()
+        return {"weather": await loop.run_in_executor(None, state["city"])}
+
+    for answer in (to_thread_city, executor_city):
+        verdict = assert_fails(
+            lesson18.check_no_stall(answer),
+            "called slow_forecast('Quito') itself, on the event loop's thread, then handed "
+            "'Quito', the city, to be run in a thread",
+            hint="to_thread(f, x) calls f(x)",
+        )
+        assert "answer" not in verdict.message
+
+
+def test_no_stall_a_str_handed_to_a_pool_of_its_own_is_named_as_a_str():
+    """A pool the check cannot see: what the thread was handed is not guessed at."""
+
+    async def own_pool(state):
+        lesson18.slow_forecast(state["city"])
+        loop = asyncio.get_running_loop()
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            return {"weather": await loop.run_in_executor(pool, state["city"])}
+
+    verdict = assert_fails(
+        lesson18.check_no_stall(own_pool),
+        "itself, on the event loop's thread, then handed a str to be run in a thread",
+    )
+    assert "answer" not in verdict.message
 
 
 def test_no_stall_a_str_called_in_the_node_is_not_told_a_thread_was_asked():
