@@ -63,10 +63,45 @@ class _NotInAPart(KeyError):
 
 class _Part(dict):
     """A part as the learner gets it: a dict whose missing keys say they were a part's
-    (a KeyError from the learner's own dicts, or from a state, is not)."""
+    (a KeyError from the learner's own dicts, or from a state, is not), and which notes
+    whether its keys were read at all (a stub reads none)."""
+
+    read = False
 
     def __missing__(self, key: Any) -> Any:
         raise _NotInAPart(key)
+
+    def __getitem__(self, key: Any) -> Any:
+        self.read = True
+        return super().__getitem__(key)
+
+    def get(self, *args: Any) -> Any:
+        self.read = True
+        return super().get(*args)
+
+    def keys(self) -> Any:
+        self.read = True
+        return super().keys()
+
+    def values(self) -> Any:
+        self.read = True
+        return super().values()
+
+    def items(self) -> Any:
+        self.read = True
+        return super().items()
+
+    def __iter__(self) -> Any:
+        self.read = True
+        return super().__iter__()
+
+    def __contains__(self, key: Any) -> bool:
+        self.read = True
+        return super().__contains__(key)
+
+    def __repr__(self) -> str:  # (printed, or searched as text)
+        self.read = True
+        return super().__repr__()
 
 
 class _Stream:
@@ -74,9 +109,15 @@ class _Stream:
     learner's code asked for more after the last (a second loop over it, finding none)."""
 
     def __init__(self, parts: list[dict]):
-        self._parts = iter([_Part(part) for part in parts])
+        self._handed = [_Part(part) for part in parts]
+        self._parts = iter(self._handed)
         self.done = False
         self.read_again = False
+
+    @property
+    def read_a_part(self) -> bool:
+        """Whether the learner's code read a key of any part (a stub's loop reads none)."""
+        return any(part.read for part in self._handed)
 
     def __iter__(self) -> _Stream:
         return self
@@ -426,6 +467,12 @@ def check_text_of(text_of: Callable[..., Any]) -> str:
                 continue
             if stream.read_again:
                 raise Wrong(READ_TWICE, ONE_PASS)
+            if (got is None or got == "") and not stream.read_a_part:
+                raise Wrong(
+                    f"text_of(parts, {node!r}, {subgraph!r}) returned {got!r} and read no "
+                    f"part (its 'type', 'ns' or 'data'); {_in(node, subgraph)} wrote {want!r}.",
+                    _FIRST_STEP,
+                )
             joined = isinstance(got, str) and _separator(got, _tokens(parts, node, subgraph))
             hint = _ONE_STRING if joined or not isinstance(got, str) else _TEXT_HINT
             raise Wrong(_text_wrong(got, want, texts, node, subgraph, parts), hint)
@@ -438,6 +485,10 @@ def check_text_of(text_of: Callable[..., Any]) -> str:
 _ONE_STRING = (
     "Return one string: each messages part carries one token, and the spaces come as "
     "tokens too; add their text up in order, text += token.content."
+)
+_FIRST_STEP = (
+    "First keep the messages parts: part['type'] == 'messages'. Each one's data is "
+    "(token, metadata), one token; then read metadata['langgraph_node'] and the part's ns."
 )
 _TEXT_HINT = (
     "A messages part's data is (token, metadata): metadata['langgraph_node'] names the "

@@ -34,7 +34,7 @@ def test_the_notebooks_stubs_fail_their_checks():
     assert_fails(
         lesson27.check_consume(stubs["consume"]), "Your progress lines were []", hint="custom"
     )
-    assert_fails(lesson27.check_text_of(stubs["text_of"]), "returned ''", hint="ns")
+    assert_fails(lesson27.check_text_of(stubs["text_of"]), "returned ''", hint="First keep")
     assert_fails(lesson27.check_answer_all(stubs["answer_all"]), "never ran the graph")
 
 
@@ -978,6 +978,29 @@ def test_text_of_tokens_joined_with_a_space_are_told_so():
     )
     assert "langgraph_node" not in verdict.hint
     assert "its own spaces" not in verdict.message + verdict.hint
+
+
+def test_text_of_a_stub_is_told_it_read_no_part_not_why_it_found_no_tokens():
+    """The notebook's stub (and one that returns None) was told "their parts' ns is ()",
+    a cause guessed for code that read no part."""
+
+    def no_return(parts, node, subgraph=None):
+        for _part in parts:
+            pass
+
+    def not_written(parts, node, subgraph=None):
+        raise NotImplementedError
+
+    for stub, returned in ((stub_cells()["text_of"], "returned ''"), (no_return, "returned None")):
+        verdict = assert_fails(
+            lesson27.check_text_of(stub),
+            f"text_of(parts, 'model', None) {returned} and read no part (its 'type', 'ns' "
+            "or 'data'); the top graph's model wrote 'A draft on tides.'.",
+            hint="First keep the messages parts: part['type'] == 'messages'",
+        )
+        assert "ns is" not in verdict.message
+    verdict = assert_fails(lesson27.check_text_of(not_written), "raised NotImplementedError")
+    assert "ns" not in verdict.message
 
 
 def test_text_of_a_message_made_of_the_text_is_not_told_it_added_chunks():
