@@ -734,6 +734,7 @@ def check_answer_all(answer_all: Callable[..., Any]) -> str:
     """``answer_all(app, input, config, decide)``: run ``app`` on ``input`` with
     ``invoke(..., version="v2")``; while the run pauses, resume it on the same thread with
     ``Command(resume=decide(value))`` for the interrupt's value; return the final value."""
+    ran: dict[str, None] = {}  # how the learner's code ran the graph, in the order first used
     for reviews in (2, 0, 1):
         counted = _Counted()
         app = review_graph(reviews, counted)
@@ -758,7 +759,8 @@ def check_answer_all(answer_all: Callable[..., Any]) -> str:
 
         decide = _decide(asked, asked_with, run_now, functools.partial(app.get_state, config))
         states: list[dict] = []  # what invoke returned without version='v2'
-        app.invoke = _keeping_states(app.invoke, states)
+        app.invoke = _keeping_states(_noting(app.invoke, ran), states)
+        app.stream = _noting(app.stream, ran)
         case = f"With {reviews} interrupts" if reviews != 1 else "With 1 interrupt"
         try:
             # (a resume of a finished run warns, once per line: the verdict says it better)
@@ -838,8 +840,9 @@ def check_answer_all(answer_all: Callable[..., Any]) -> str:
             "Return the final value: the last GraphOutput's .value.",
         )
     return (
-        "Your loop answered every interrupt it met in GraphOutput.interrupts, on the same "
-        "thread, and returned the last value: with two pauses, one, and none."
+        "Your loop answered every interrupt with decide's answer, on the same thread, and "
+        "returned the last value: with two pauses, one, and none. It ran and resumed the "
+        f"graph with {' and '.join(ran)}."
     )
 
 
@@ -852,6 +855,20 @@ _SAME_THREAD = (
 def _final(reviews: int) -> dict:
     status = ["written", "reviewed: yes", "sent to 3"][: reviews + 1]
     return {"answer": "tides: twice a day", "status": ", ".join(status)}
+
+
+def _noting(run: Callable[..., Any], ran: dict[str, None]) -> Callable[..., Any]:
+    """``run`` (an app's invoke or stream), noting in ``ran`` how it was called: what a
+    pass says of the answer, it has seen (not where the answer read the interrupts)."""
+
+    @functools.wraps(run)
+    def run_and_note(*args: Any, **kwargs: Any) -> Any:
+        version = kwargs.get("version")
+        how = f"{run.__name__}(..., version={version!r})" if version else f"{run.__name__}(...)"
+        ran[how if version == "v2" else f"{how}, without version='v2'"] = None
+        return run(*args, **kwargs)
+
+    return run_and_note
 
 
 def _keeping_states(invoke: Callable[..., Any], states: list[dict]) -> Callable[..., Any]:

@@ -1109,6 +1109,31 @@ def test_answer_all_a_v1_output_read_as_one_at_the_end_is_told_so():
     )
 
 
+def _answer_all_v1(app, input, config, decide):
+    output = app.invoke(input, config)
+    while "__interrupt__" in output:
+        output = app.invoke(Command(resume=decide(output["__interrupt__"][0].value)), config)
+    return output
+
+
+@pytest.mark.parametrize(
+    ("answer", "ran"),
+    [
+        (solutions.answer_all, "with invoke(..., version='v2')."),
+        (_answer_all_streamed, "with stream(..., version='v2')."),
+        (_answer_all_v1, "with invoke(...), without version='v2'."),
+        (_answer_by_state, "with invoke(..., version='v2')."),
+    ],
+    ids=["solution", "streamed", "v1 key", "get_state"],
+)
+def test_answer_all_passes_say_how_the_answer_ran_the_graph(answer, ran):
+    """Every pass said "every interrupt it met in GraphOutput.interrupts", untrue of a loop
+    that read them from a streamed values part, a v1 '__interrupt__' key or get_state."""
+    message = assert_passes(lesson27.check_answer_all(answer)).message
+    assert "GraphOutput.interrupts" not in message
+    assert message.endswith(f"It ran and resumed the graph {ran}"), message
+
+
 def test_answer_all_run_again_without_a_resume_is_not_told_the_run_went_on():
     """invoke(None, config) runs the paused review again, which asks again (LangGraph 1.2
     does the same): it was told "while the run had gone on, to a pause at review: your
