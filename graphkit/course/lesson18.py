@@ -235,7 +235,7 @@ def _called_first(city: str, error: TypeError) -> Wrong:
     """``to_thread(slow_forecast(city))``: the call made on the loop, a str passed on (its
     answer, or what else the check's threads were handed)."""
     handed = {_sky(city): "its answer, a str,", city: f"{city!r}, the city,"}
-    what = next((handed.get(str_, f"a str, {str_!r},") for str_ in _handed), "a str")
+    what = next((handed.get(given, f"a str, {given!r},") for given in _handed), "a str")
     return Wrong(
         f"For {city!r} your node called slow_forecast({city!r}) itself, on the event "
         f"loop's thread, then handed {what} to be run in a thread: "
