@@ -109,16 +109,13 @@ def lessons(folder: str, solutions: bool, force: bool, run: bool) -> str:
     except (FileExistsError, FileNotFoundError) as error:
         fail(str(error))
     lines = [f"copied {path.resolve()}" for path in copies]
-    if run:
-        for path, seconds in run_lessons(folder):
-            lines.append(f"ran    {path.resolve()} ({seconds:.1f} s, outputs saved in it)")
-        tour = export_tour(Path(folder) / "debugger-tour.html")
-        lines.append(
-            f"wrote  {tour.resolve()} (a debugging session; open it in any browser, offline)"
-        )
     if not run:
         lines.append(f"open them with: {_sibling('jupyter')} lab {folder}")
         return "\n".join(lines)
+    for path, seconds in run_lessons(folder):
+        lines.append(f"ran    {path.resolve()} ({seconds:.1f} s, outputs saved in it)")
+    tour = export_tour(Path(folder) / "debugger-tour.html")
+    lines.append(f"wrote  {tour.resolve()} (a debugging session; open it in any browser, offline)")
     # a run copy shows what each guess was asked to predict: a learner who works in it
     # reads the answer before guessing, so the way in is a fresh copy
     fresh = "~/graphkit-course"
