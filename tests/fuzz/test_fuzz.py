@@ -66,6 +66,7 @@ from tests.fuzz.graphs import (
     STATE_KEYS,
     UNREADABLE,
     Blueprint,
+    Flaky,
     Node,
     Outcome,
     Router,
@@ -357,6 +358,17 @@ def shares_a_subgraph_thread(blueprint: Blueprint, prefix: str) -> bool:
     return shared
 
 
+def another_flaky_node(blueprint: Blueprint, theirs: set[str], mine: set[str]) -> bool:
+    """K5, which of a step's failing tasks raises: both errors are `Flaky`, each naming
+    a flaky node. Where two tasks of a step raise at once, LangGraph raises the one its
+    runner saw fail first (a race: two flaky nodes from START, the second's error in 18
+    of 60 runs); graphkit raises the first in plan order (decisions.md, "A failing task
+    never changes state"). Found by property 1's long run, seed 4711. The chunks before
+    the error are still compared."""
+    flaky = {node.name for node in blueprint.nodes if node.kind == "flaky"}
+    return bool(theirs) and bool(mine) and (theirs | mine) <= flaky
+
+
 def refusal_problems(blueprint: Blueprint, expected: Outcome, actual: Outcome) -> list[str]:
     """Why graphkit's refusal does not match LangGraph's (empty: it does)."""
     oracle, ours = expected.error, actual.error
@@ -373,7 +385,12 @@ def refusal_problems(blueprint: Blueprint, expected: Outcome, actual: Outcome) -
         if "recursion" not in str(ours).lower():
             problems.append(f"recursion error not called one: {ours}")
     elif theirs and not theirs & mine:
-        problems.append(f"LangGraph names {sorted(theirs)}; graphkit's message does not: {ours}")
+        if same and another_flaky_node(blueprint, theirs, mine):
+            TALLY["2 refusal named another failing node (K5: which of a step's raises)"] += 1
+        else:
+            problems.append(
+                f"LangGraph names {sorted(theirs)}; graphkit's message does not: {ours}"
+            )
     elif not mine:
         problems.append(f"graphkit's message names no node, edge or channel: {ours}")
     if (expected.build == "ok") != (actual.build == "ok"):
@@ -670,6 +687,32 @@ def test_known_a_failed_steps_interrupting_task_streams_its_interrupt() -> None:
     assert type(expected.error).__name__ == type(actual.error).__name__ == "Flaky"
     assert expected.lines != actual.lines  # fixed? then pin the agreement, as K4's test does
     assert without_failed_step(expected.lines) == without_failed_step(actual.lines)
+
+
+TWO_FAIL = Blueprint(
+    (Node("f", kind="flaky"), Node("g", kind="flaky"), Node("s")),
+    ((START, "f"), (START, "g"), (START, "s")),
+)
+
+
+def test_k5_which_of_a_steps_failing_tasks_raises() -> None:
+    """K5 where two tasks of a step raise at once: LangGraph raises the error its runner
+    saw first, 'g's in 18 of 60 runs of two flaky nodes from START; graphkit raises the
+    first in plan order, 'f's, every time. Property 1's long run (seed 4711) failed on
+    the names in the messages; a refusal naming another flaky node now counts as K5,
+    and one naming a node that does not fail, or another class, is still a problem."""
+    actual = observe(TWO_FAIL, load_graphkit())
+    assert "'f'" in str(actual.error)
+    # LangGraph's outcome when 'g' raised first (its lines are those of graphkit's run)
+    theirs = dataclasses.replace(actual, library="langgraph", error=Flaky("node 'g' fails"))
+    counted = "2 refusal named another failing node (K5: which of a step's raises)"
+    before = TALLY[counted]
+    assert refusal_problems(TWO_FAIL, theirs, actual) == []
+    assert TALLY[counted] == before + 1
+    plain = dataclasses.replace(theirs, error=Flaky("node 's' fails"))
+    assert refusal_problems(TWO_FAIL, plain, actual)
+    other = dataclasses.replace(theirs, error=ValueError("node 'g' fails"))
+    assert refusal_problems(TWO_FAIL, other, actual)
 
 
 UNREADABLE_K5 = Blueprint(
