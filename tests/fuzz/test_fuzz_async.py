@@ -15,6 +15,9 @@
 
 Known disagreement, counted, not failed: K10, where a task whose node has a conditional
 edge finishes among its async step's tasks (compatibility.md "Known differences").
+A race, compared around: K5, where a task's error ended a step, the siblings that end
+after it (`settled`: they end, are cancelled, or start a retry as their pool threads
+race the stop).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.conformance.harness import canonical, load_graphkit, load_langgraph
-from tests.fuzz.graphs import Blueprint, Way, blueprints, build, scrub
+from tests.fuzz.graphs import START, Blueprint, Node, Way, blueprints, build, scrub
 from tests.fuzz.tally import TALLY
 from tests.fuzz.test_fuzz import COUNTING, _config, _steps, finding, save_tally
 from tests.fuzz.test_fuzz_threads import ci_examples
@@ -86,6 +89,32 @@ def finished(run: Any, unordered: set[str] = frozenset()) -> list[list[str]]:
         node = {result.task.id: result.task.node for result in execution.results}
         names = [node.get(task, task) for task in execution.finish_order]
         orders.append([name for name in names if name not in unordered])
+    return orders
+
+
+def settled(run: Any, unordered: set[str] = frozenset()) -> list[list[str]]:
+    """`finished`, but where a task's error ended its step, the tasks that end after it
+    as a sorted list (K5): the step stops, and whether each sibling still running ends,
+    is cancelled, or starts its retry before the stop reaches it is a race between the
+    pool threads that run them (a flaky node beside a "call" node and two retried ones:
+    two orders, 52 and 48 of 100 `atrace` runs; found by the long run with seed 4711)."""
+    orders = finished(run, unordered)
+    for at, step in enumerate(run.steps):
+        execution = step.execution
+        if execution is None:
+            continue
+        node = {result.task.id: result.task.node for result in execution.results}
+        failed = {
+            result.task.id
+            for result in execution.results
+            if result.error is not None
+            and not result.handled
+            and not isinstance(result.error, asyncio.CancelledError)
+        }
+        ended = [task for task in execution.finish_order if node.get(task) not in unordered]
+        first = next((place for place, task in enumerate(ended) if task in failed), None)
+        if first is not None:
+            orders[at] = orders[at][: first + 1] + sorted(orders[at][first + 1 :])
     return orders
 
 
@@ -211,7 +240,11 @@ def test_async_recordings_agree(blueprint: Blueprint) -> None:
     _compare("status", runs, lambda run: run.status)
     _compare("steps", runs, _steps)
     _compare("values", runs, lambda run: dict(run.values))
-    _compare("finish order", runs, lambda run: finished(run, unordered))
+    # where a task's error ended a step, its siblings that end after it race (K5)
+    TALLY["10 finish orders compared up to a step's failed task (K5)"] += settled(
+        atraced, unordered
+    ) != finished(atraced, unordered)
+    _compare("finish order", runs, lambda run: settled(run, unordered))
     if traced.status == "done" and invoked is not None:  # None: no key was ever written
         assert invoked == dict(traced.values)
     # (an interrupted run's result holds the step's finished writes, as LangGraph's
@@ -237,3 +270,33 @@ def test_async_recordings_agree(blueprint: Blueprint) -> None:
                 f"graphkit {streamed(atraced, unordered)}",
             ]
             finding_or_count("10 finish order not LangGraph's (K10, open)", "\n".join(lines))
+
+
+FAILED_BESIDE_RETRIES = Blueprint(
+    (
+        Node("c", ("log",), kind="call"),
+        Node("d", (), kind="flaky"),
+        Node("q", ("tags",), kind="flaky", retry=True),
+        Node("r", ("tags",), kind="flaky", retry=True),
+    ),
+    ((START, "c"), (START, "d"), (START, "q"), (START, "r")),
+)
+"""'d' fails the step; 'q' and 'r' fail their first attempts and retry with no back-off."""
+
+
+def test_a_failed_steps_siblings_finish_order_is_compared_up_to_the_failure() -> None:
+    """K5 in property 10: once 'd' failed the step, whether 'q' and 'r' start their
+    retries, end, or are cancelled first is a race between their pool threads (two
+    orders of them in 52 and 48 of 100 `atrace` runs), so the recordings were compared
+    on a random order (the long run with seed 4711, 2,000 examples: `trace` and `atrace`
+    differed). `settled` keeps the order up to the failed task, which is stable, and
+    sorts the tasks after it."""
+    lib = load_graphkit()
+    config = _config(FAILED_BESIDE_RETRIES, "t")
+    orders = set()
+    for _ in range(20):
+        app = build(FAILED_BESIDE_RETRIES, lib, ASYNC)
+        run, error = _traced(lambda app=app: asyncio.run(app.atrace({}, config)))
+        assert type(error).__name__ == "Flaky"
+        orders.add(repr(settled(run)))
+    assert orders == {repr([["__input__"], ["__start__"], ["c", "d", "q", "r"]])}
