@@ -289,11 +289,15 @@ def saved_less(lines: list[str]) -> bool:
         # as multisets: two tasks of one node (a pull and a Send) may be next
         theirs, ours = (collections.Counter(eval_list(m.group(1))) for m in nexts if m)
         # more next in LangGraph's, the same thread but for the tasks' interrupts, or
-        # but for the errors of tasks that failed beside the one that ended the step
+        # but for the errors of tasks that failed beside the one that ended the step, or
+        # both (a pause's interrupt and a failed sibling's error: 2 of 100 runs, found
+        # by property 8's long run, seed 90210)
+        unasked = ASKED.sub("[]", lines[2])
         return (
             (ours != theirs and not ours - theirs)
-            or lines[1] == ASKED.sub("[]", lines[2]) != lines[2]
+            or lines[1] == unasked != lines[2]
             or lines[1] in without_some_errors(lines[2])
+            or lines[1] in without_some_errors(unasked)
         )
     return False
 
