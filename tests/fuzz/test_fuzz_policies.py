@@ -15,7 +15,10 @@ run (seed 20261207, 300 graphs) found the suite's K3 summary ordered two paused 
 chunks by their interrupts' random ids (fixed in `graphs._run_way`). Its long run
 with seed 31337 (600 graphs) stopped on `get_state` raising `InvalidUpdateError` in both
 libraries after a step a node's error ended, whose other tasks saved conflicting writes
-(now compared as a line, and K5 where LangGraph dropped one of them first).
+(now compared as a line, and K5 where LangGraph dropped one of them first). Its
+long runs with seeds 4711 and 90210 (400 examples, then 2,000: 358, 368, 1,860 and
+1,836 ways compared), the first after async retries with no back-off started in the
+order their attempts failed, agreed.
 """
 
 from __future__ import annotations
