@@ -16,7 +16,7 @@ from typing import Annotated, Any, TypedDict
 from graphkit.channels import EMPTY
 from graphkit.course.checking import Wrong, compiled, exercise, failed_run
 from graphkit.errors import InvalidUpdateError
-from graphkit.inspect.values import join_names
+from graphkit.inspect.values import join_names, same_value
 
 __all__ = ["check_best_scores", "check_fix_conflict", "check_output_schema"]
 
@@ -247,14 +247,7 @@ def _nested(value: Any, after: Any) -> bool:
     (``current + [new]`` keeps each write whole, as one item)."""
     if not isinstance(after, list):
         return False
-    return any(_same(item, value) or _nested(value, item) for item in after)
-
-
-def _same(item: Any, value: Any) -> bool:
-    try:
-        return bool(item == value)
-    except Exception:  # (an item whose == is no bool is no write kept whole)
-        return False
+    return any(same_value(item, value) or _nested(value, item) for item in after)
 
 
 def _your_reducer(app: Any) -> tuple[str, str]:

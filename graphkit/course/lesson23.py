@@ -219,8 +219,8 @@ def _judge(
     ran = {bug: _run(test, wrong) for bug, wrong in wrongs.items()}
     error, _ = _run(test, right())
     skipped = [bug for bug, (failed, _) in ran.items() if _skipped(failed)]
-    if _skipped(error) or skipped:
-        on_the_right = _skipped(error) is not None
+    on_the_right = _skipped(error) is not None
+    if on_the_right or skipped:
         stopped = error if on_the_right else ran[skipped[0]][0]
         kind = _skipped(stopped)
         did, a_test, it = _SKIPPED[kind]

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from graphkit.channels import EMPTY
 from graphkit.inspect.markup import BORDER, FONT_STYLE, MUTED, UPDATE, escape
 from graphkit.inspect.tables import state_columns
-from graphkit.inspect.values import show
+from graphkit.inspect.values import same_value, show
 from graphkit.render.text import terminal_text
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ def diff(run: Run, step_a: int, step_b: int) -> StateDiff:
     changes = {}
     for key in state_columns(run):
         before, after = values_a.get(key, EMPTY), values_b.get(key, EMPTY)
-        if not _same(before, after):
+        if not same_value(before, after):
             changes[key] = (before, after)
     return StateDiff(step_a, step_b, changes)
 
@@ -112,12 +112,3 @@ def _state(run: Run, step: int) -> Mapping[str, Any]:
     superstep = run.step(step)  # raises KeyError naming the steps the run has
     checkpoint = superstep.checkpoint or superstep.checkpoint_before
     return checkpoint.channel_values
-
-
-def _same(a: Any, b: Any) -> bool:
-    if a is b:
-        return True
-    try:
-        return bool(a == b)
-    except Exception:  # e.g. arrays, whose == is elementwise
-        return False

@@ -36,6 +36,7 @@ __all__ = [
     "is_message",
     "join_names",
     "quoted",
+    "same_value",
     "show",
     "show_error",
     "step_failure",
@@ -130,6 +131,21 @@ def step_failure(results: Iterable[Any]) -> Any:
     """
     failed = [r for r in results if r.error is not None and not r.handled and r.task.kind != "call"]
     return next((r for r in failed if not was_cancelled(r.error)), failed[0] if failed else None)
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Whether ``a`` and ``b`` are equal, False where ``==`` gives no bool (arrays compare
+    item by item) or raises.
+
+    >>> same_value([1, 2], [1, 2]), same_value("1", 1)
+    (True, False)
+    """
+    if a is b:
+        return True
+    try:
+        return bool(a == b)
+    except Exception:  # e.g. arrays, whose == is elementwise
+        return False
 
 
 def is_message(value: Any) -> bool:
