@@ -289,6 +289,11 @@ def _check_failed(
     )
 
 
+_RING_AGAIN = 0.25
+"""Seconds between rings once the time limit has passed: long enough that the runtime
+unwinds from the first before the next, short beside any limit a check is given."""
+
+
 class _OutOfTime(BaseException):
     """Raised in the learner's code when a check runs past ``TIME_LIMIT``. Not an
     ``Exception``: the runtime must not take it for a node's failure (and retry it)."""
@@ -319,7 +324,9 @@ def _time_limit(seconds: float) -> Any:
         raise _OutOfTime()
 
     previous = signal.signal(signal.SIGALRM, ring)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    # (and again after that until the check ends: where the first lands, a learner's
+    # bare ``except:`` or a weakref callback the garbage collector runs, it can be lost)
+    signal.setitimer(signal.ITIMER_REAL, seconds, _RING_AGAIN)
     try:
         yield
     finally:
