@@ -290,8 +290,8 @@ def _check_failed(
 
 
 _RING_AGAIN = 0.25
-"""Seconds between rings once the time limit has passed: long enough that the runtime
-unwinds from the first before the next, short beside any limit a check is given."""
+"""Seconds between rings once the time limit has passed, for a time-out lost where it
+landed (a ring finds the last one still unwinding and lets it be)."""
 
 
 class _OutOfTime(BaseException):
@@ -318,6 +318,8 @@ def _time_limit(seconds: float) -> Any:
     running = _pool_tasks()  # (someone else's: left alone)
 
     def ring(signum: int, frame: Any) -> None:
+        if _on_its_way_out(sys.exception()):
+            return  # (the last ring's, unwinding: its except and finally blocks run whole)
         for thread, task in _pool_tasks().items():
             if running.get(thread) is not task:
                 _raise_in(thread)
@@ -332,6 +334,16 @@ def _time_limit(seconds: float) -> Any:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def _on_its_way_out(error: BaseException | None) -> bool:
+    """Whether ``error``, the exception the interrupted code is handling (in an
+    ``except`` or a ``finally`` block), is a time-out or was raised while one was."""
+    while error is not None:
+        if isinstance(error, _OutOfTime):
+            return True
+        error = error.__context__
+    return False
 
 
 def _pool_tasks() -> dict[int, Any]:

@@ -293,6 +293,38 @@ def test_a_time_out_swallowed_once_rings_again(monkeypatch):
     assert verdict.message.startswith("Your code was still running after 0.2 seconds")
 
 
+def test_a_time_out_on_its_way_out_is_not_cut_short_by_the_next_ring(monkeypatch):
+    """Code that cleans up as the time-out passes through it (an ``except`` that
+    re-raises, a ``finally``; the runtime's own, saving what a step finished) runs to
+    its end: the alarm rings again only where the first was lost."""
+    import graphkit.course.checking as checking
+
+    monkeypatch.setattr(checking, "TIME_LIMIT", 0.2)
+    monkeypatch.setattr(checking, "_RING_AGAIN", 0.05)
+    cleaned = []
+
+    def spin(seconds):  # (Python code throughout: a ring can land anywhere in it)
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            pass
+
+    def tidy(x):
+        try:
+            try:
+                spin(60)
+            except BaseException:
+                spin(0.3)  # six rings' time
+                cleaned.append("except")
+                raise
+        finally:
+            spin(0.3)
+            cleaned.append("finally")
+
+    verdict = check_double(tidy)
+    assert cleaned == ["except", "finally"]
+    assert verdict.message.startswith("Your code was still running after 0.2 seconds")
+
+
 def test_a_graph_whose_node_never_finishes_fails_the_check_and_not_as_a_node_error(monkeypatch):
     import graphkit.course.checking as checking
 
