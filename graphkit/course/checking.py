@@ -315,7 +315,7 @@ def _time_limit(seconds: float) -> Any:
         yield
         return
 
-    running = _pool_tasks()  # (someone else's: left alone)
+    running = _pool_tasks()  # (someone else's, and those told: left alone)
 
     def ring(signum: int, frame: Any) -> None:
         if _on_its_way_out(sys.exception()):
@@ -323,6 +323,7 @@ def _time_limit(seconds: float) -> Any:
         for thread, task in _pool_tasks().items():
             if running.get(thread) is not task:
                 _raise_in(thread)
+                running[thread] = task  # (once: a second could land in its way out)
         raise _OutOfTime()
 
     previous = signal.signal(signal.SIGALRM, ring)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import operator
 import time
 from typing import Annotated, TypedDict
@@ -383,6 +384,63 @@ def test_the_time_limit_stops_a_node_running_on_the_pool_too(monkeypatch):
 
     builder = StateGraph(Tally).add_node("spin", spin).add_node("ok", lambda s: {"seen": ["ok"]})
     builder.add_edge(START, "spin").add_edge(START, "ok")
+    try:
+        verdict = check_fan_out(builder)
+        for _ in range(100):
+            if ended:
+                break
+            threading.Event().wait(0.05)
+    finally:
+        release.set()
+    assert not verdict.passed and "still running after 0.2 seconds" in verdict.message
+    assert ended == ["_OutOfTime"]
+
+
+def test_a_node_on_the_pool_is_told_once_and_cleans_up_in_peace(monkeypatch):
+    """The alarm rings on until the check ends (here the first ring is lost in the
+    main thread); a pool thread's task is told once, so the next ring does not land in
+    the except block it is cleaning up in."""
+    import threading
+
+    import graphkit.course.checking as checking
+
+    monkeypatch.setattr(checking, "TIME_LIMIT", 0.2)
+    monkeypatch.setattr(checking, "_RING_AGAIN", 0.05)
+    ended: list[str] = []
+    release = threading.Event()  # (ends the loop if the check could not)
+
+    class Tally(TypedDict):
+        seen: Annotated[list, operator.add]
+
+    def spin(state: Tally) -> dict:
+        try:
+            while not release.is_set():
+                pass
+        except BaseException as error:
+            end = time.monotonic() + 0.3  # six rings' time, in Python code
+            while time.monotonic() < end:
+                pass
+            ended.append(type(error).__name__)
+            raise
+        return {"seen": ["spin"]}
+
+    def wait(state: Tally) -> dict:
+        while not release.is_set():  # (the main thread's alarm ends this one)
+            pass
+        return {"seen": ["wait"]}
+
+    @exercise("0.4 · Fan out")
+    def check_fan_out(builder) -> str:
+        # (the first ring lost, as a weakref callback can lose it)
+        with contextlib.suppress(BaseException):
+            trace(compiled(builder), {"seen": []})
+        give_up = time.monotonic() + 5
+        while not ended and time.monotonic() < give_up:  # till the next ring
+            pass
+        return "done"
+
+    builder = StateGraph(Tally).add_node("spin", spin).add_node("wait", wait)
+    builder.add_edge(START, "spin").add_edge(START, "wait")
     try:
         verdict = check_fan_out(builder)
         for _ in range(100):
