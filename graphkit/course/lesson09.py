@@ -9,6 +9,8 @@ wrote a key twice, where a loop hit the recursion limit.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from graphkit.course import Wrong, compiled, exercise, trace
@@ -30,17 +32,30 @@ _END_HINT = (
 )
 
 
-def _quietly(app: Any, state: dict[str, Any], **options: Any) -> tuple[Any, list[str]]:
-    """Trace ``app`` and collect the GraphkitWarnings it raised, as text."""
+@contextmanager
+def _heard() -> Iterator[list[str]]:
+    """Keep the GraphkitWarnings raised inside the block from the learner's screen and
+    collect them, as text, in the list it yields: filled when the block ends, even when
+    it ends by raising (a run stopped by its recursion limit warned on the way)."""
+    said: list[str] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", GraphkitWarning)
+        try:
+            yield said
+        finally:
+            said.extend(str(w.message) for w in caught if issubclass(w.category, GraphkitWarning))
+
+
+def _quietly(app: Any, state: dict[str, Any], **options: Any) -> tuple[Any, list[str]]:
+    """Trace ``app`` and collect the GraphkitWarnings it raised, as text."""
+    with _heard() as said:
         run = trace(app, state, **options)
-    said = [str(w.message) for w in caught if issubclass(w.category, GraphkitWarning)]
     return run, said
 
 
 def _warned(said: list[str]) -> str:
-    return "".join(f"\ngraphkit warned: {text}" for text in said)
+    # dict.fromkeys: a loop warns the same words every round; say them once
+    return "".join(f"\ngraphkit warned: {text}" for text in dict.fromkeys(said))
 
 
 def _ran(run: Any, node: str) -> list[int]:
@@ -51,10 +66,8 @@ def _ran(run: Any, node: str) -> list[int]:
 def check_report_runs(build_research: Any) -> str:
     """The research graph runs plan → (search ∥ cite) → report, and `report` sees the
     notes of all three, on every question."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", GraphkitWarning)
+    with _heard() as built:
         app = compiled(build_research, "build_research()")
-    built = [str(w.message) for w in caught if issubclass(w.category, GraphkitWarning)]
     for node in ("plan", "search", "cite", "report"):
         if node not in app.spec.nodes:
             raise Wrong(
@@ -187,10 +200,14 @@ def check_agent_stops(build_agent: Any) -> str:
             raise
         raise Wrong(f"Compiling your graph raised ValueError: {error}", _END_HINT) from error
     for start in (0, 1, 3):  # (3: past the two calls, agent answers at once)
+        said: list[str] = []
         try:
-            run, said = _quietly(
-                app, {"question": "q", "tool_calls": start}, config={"recursion_limit": LOOP_LIMIT}
-            )
+            with _heard() as said:
+                run = trace(
+                    app,
+                    {"question": "q", "tool_calls": start},
+                    config={"recursion_limit": LOOP_LIMIT},
+                )
         except Wrong as wrong:
             error = wrong.__cause__
             if _END_AS_TEXT in wrong.message and not wrong.hint:  # a router returning "END"
@@ -204,7 +221,8 @@ def check_agent_stops(build_agent: Any) -> str:
                 f"Starting with tool_calls={start}, your agent still loops: the recursion "
                 f"limit ({LOOP_LIMIT}) stopped it after step {partial.steps[-1].step}. The last "
                 f"steps ran {' → '.join(tail)}, though `answer` was {answer!r} and "
-                f"tool_calls {partial.values.get('tool_calls')!r}: the router never chose END.",
+                f"tool_calls {partial.values.get('tool_calls')!r}: the router never chose END."
+                f"{_warned(said)}",
                 "Which key does the router read, and which key does agent write when it "
                 "is done, with what value? To see every step of the loop, run:\n"
                 "`agent_app = build_agent().compile()`\n"

@@ -293,3 +293,32 @@ def test_agent_stops_with_end_as_a_string_has_a_hint_like_the_other_verdicts():
         assert not verdict
         assert "not the string 'END'" in verdict.message
         assert "written without quotes" in verdict.hint and "add_conditional_edges" in verdict.hint
+
+
+def test_agent_stops_when_agent_writes_a_key_the_state_lacks_the_loop_verdict_says_so():
+    # A plausible fix: agent writes "final" for the stub's router to read. "final" is not
+    # in AgentState, so the write is dropped (graphkit warns, LangGraph drops it silently)
+    # and the loop goes on. The check swallows warnings while it traces, so the loop
+    # verdict must carry the warning: otherwise the learner sees "the router never chose
+    # END" and a router that reads exactly what agent writes.
+    def agent(state: Agent) -> dict:
+        return {"answer": "42", "final": True} if state["tool_calls"] >= 2 else {}
+
+    def should_continue(state: Agent) -> str:  # annotated, as in the notebook's stub
+        return END if state.get("final") else "tools"
+
+    def build():
+        builder = StateGraph(Agent)
+        builder.add_node("agent", agent)
+        builder.add_node("tools", lambda s: {"tool_calls": 1})
+        builder.add_edge(START, "agent")
+        builder.add_conditional_edges("agent", should_continue, ["tools", END])
+        builder.add_edge("tools", "agent")
+        return builder
+
+    verdict = lesson09.check_agent_stops(build)
+    assert not verdict
+    assert "still loops" in verdict.message
+    assert "graphkit warned: Node 'agent' returned key 'final'" in verdict.message
+    assert "not in the state schema" in verdict.message
+    assert verdict.message.count("graphkit warned") == 1  # said once, not once a step
