@@ -379,5 +379,6 @@ def check_edit_at_breakpoint(fix_and_send: Callable[[Any, dict, str], Any]) -> s
         )
     return (
         "update_state saved your address as a new checkpoint, attributed to review, so "
-        "send stayed next; invoke(None, config) ran send once, to the right address."
+        "send stayed next; resuming with None (no new input) ran send once, to the right "
+        "address."
     )

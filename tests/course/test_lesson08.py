@@ -232,6 +232,20 @@ def test_edit_with_command_update_passes_and_names_update_state():
     assert "Command(update=...)" in verdict.message and "update_state" in verdict.message
 
 
+def test_edit_resumed_by_a_stream_passes_without_naming_invoke():
+    # resuming with stream(None, ...) is as good as invoke(None, ...): the verdict says
+    # what ran, not a call the learner did not make
+    def fix_and_send(app, config, address):
+        resumed_from = app.update_state(config, {"to": address}, as_node="review")
+        for _ in app.stream(None, resumed_from):
+            pass
+
+    verdict = lesson08.check_edit_at_breakpoint(fix_and_send)
+    assert verdict, verdict
+    assert "invoke(None, config)" not in verdict.message
+    assert "resuming with None" in verdict.message
+
+
 def test_edit_as_send_skips_sending():
     def fix_and_send(app, config, address):
         app.update_state(config, {"to": address}, as_node="send")
