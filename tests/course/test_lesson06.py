@@ -420,3 +420,13 @@ def test_each_section_s_run_shows_the_same_when_read_again_after_a_later_one():
         again=("l06-c17", "l06-c18", "l06-c25", "l06-c28"),
         source_of=lambda cell, source: source.replace("\nSVG(", "\nprint("),
     )
+
+
+def test_the_prebuilt_agent_s_tasks_table_shows_which_call_each_tools_task_ran():
+    """Section 3 says step 2 holds two tools tasks, "one per call": the table shows it
+    (two identical rows `tools push __pregel_push` did not)."""
+    lesson = Path(__file__).parents[2] / "notebooks" / "06-messages-and-agents.ipynb"
+    shown = run_cells(lesson, until="from IPython.display import SVG")
+    table = shown["l06-c23"][1]
+    assert "tool call add({'a': 1, 'b': 2})" in table
+    assert "tool call multiply({'a': 3, 'b': 4})" in table
