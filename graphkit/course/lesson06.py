@@ -200,9 +200,20 @@ def _round_trip(build_agent: Any) -> tuple[str, Any, Any]:
             "tool and asks the model again.",
         )
     if len(loop) < 3:
+        # (a script too short fails above, as ScriptExhaustedError: here the graph stopped)
+        asked_for = join_names(sorted({call["name"] for m in asked for call in m.tool_calls}))
+        if len(loop) == 1:
+            raise Wrong(
+                f"In step 1 the model asked for {asked_for}, but the run ended there: no "
+                "tools node ran the call.",
+                hint="Give the agent your tool: create_react_agent(model, [temperature]) adds "
+                "a tools node and routes a tool call to it.",
+            )
+        model, tools = loop[0].plan.nodes[0], loop[1].plan.nodes[0]
         raise Wrong(
-            f"The run stopped after the steps {_steps(nodes)}: expected model, tools, model.",
-            hint="The model needs a second scripted answer, after the tool's result.",
+            f"The run stopped after the steps {_steps(nodes)}: the tools ran in step 2, but "
+            "nothing led back to the model, so it never saw the tool's answer.",
+            hint=f"Add the edge {tools} → {model} (create_react_agent adds it for you).",
         )
     tool_messages = [
         m
@@ -481,7 +492,9 @@ def check_should_summarize(should_summarize: Any) -> str:
             f"your router {did}; it should {'end' if summarized else 'summarise'}: summarise "
             f"only when there are more than {MAX_MESSAGES} (wrong for "
             f"{len(wrong)} of the 10 histories).",
-            hint="Compare len(state['messages']) with MAX_MESSAGES: more than, not at least."
+            hint=f"Compare len(state['messages']) with MAX_MESSAGES: more than {MAX_MESSAGES}, "
+            f"not at least {MAX_MESSAGES} ({MAX_MESSAGES} messages end, "
+            f"{MAX_MESSAGES + 1} summarise)."
             if boundary
             else "The router sees the whole state: let the number of messages in it decide "
             "between summarising and ending.",

@@ -422,6 +422,56 @@ def test_each_section_s_run_shows_the_same_when_read_again_after_a_later_one():
     )
 
 
+def test_round_trip_with_an_agent_given_no_tools_says_so_not_that_the_script_is_short():
+    # The script has its second answer; the agent was built without the tool, so the
+    # model's tool call had no tools node to go to and the run ended after step 1.
+    verdict = lesson06.check_tool_round_trip(
+        _agent(
+            AIMessage("", tool_calls=[_call()]),
+            lambda messages: f"It is {messages[-1].content}.",
+            tools=(),
+        )
+    )
+    assert not verdict
+    assert "asked for temperature" in verdict.message and "no tools node" in verdict.message
+    assert "second scripted answer" not in verdict.hint
+    assert "create_react_agent(model, [temperature])" in verdict.hint
+
+
+def test_round_trip_with_no_way_back_from_the_tools_names_the_missing_edge():
+    # A hand-built agent whose tools node has no edge back: model, tools, then the end.
+    from graphkit import START, MessagesState, StateGraph
+    from graphkit.prebuilt import ToolNode, tools_condition
+
+    def build_agent():
+        model = ScriptedChatModel(
+            responses=[AIMessage("", tool_calls=[_call()]), lambda m: m[-1].content]
+        )
+        builder = StateGraph(MessagesState)
+        builder.add_node("agent", lambda state: {"messages": [model.invoke(state["messages"])]})
+        builder.add_node("tools", ToolNode([solutions.temperature]))
+        builder.add_edge(START, "agent")
+        builder.add_conditional_edges("agent", tools_condition, ["tools", END])
+        return builder
+
+    verdict = lesson06.check_tool_round_trip(build_agent)
+    assert not verdict
+    assert "nothing led back to the model" in verdict.message
+    assert "second scripted answer" not in verdict.hint
+    assert "tools → agent" in verdict.hint
+
+
+def test_should_summarize_more_than_five_gets_a_hint_with_the_numbers():
+    # "more than, not at least" does not help one who wrote "more than" (> 5).
+    def should_summarize(state):
+        return "summarize_conversation" if len(state["messages"]) > 5 else END
+
+    verdict = lesson06.check_should_summarize(should_summarize)
+    assert not verdict
+    assert "With 6 messages" in verdict.message
+    assert "6 messages end, 7 summarise" in verdict.hint
+
+
 def test_the_prebuilt_agent_s_tasks_table_shows_which_call_each_tools_task_ran():
     """Section 3 says step 2 holds two tools tasks, "one per call": the table shows it
     (two identical rows `tools push __pregel_push` did not)."""
