@@ -46,6 +46,11 @@ _NO_VALUE: Any = object()
 __all__ = ["DebugSession"]
 
 
+def _step_of(revealed: Any) -> int:
+    """The step a prediction just revealed: a ``Plan``'s, or a ``(step, Update)`` pair's."""
+    return revealed[0] if isinstance(revealed, tuple) else revealed.step
+
+
 class DebugSession(FromRun, TimeTravel, Looking, Notifier):
     """Drive a run of ``app`` phase by phase: ``plan``, ``execute``, ``update``,
     ``step``, ``run``, ``back``, ``reset``; look at it with ``view()``. ``app`` is a
@@ -258,6 +263,7 @@ class DebugSession(FromRun, TimeTravel, Looking, Notifier):
         *,
         channel: str | None = None,
         value: Any = _NO_VALUE,
+        step: int | None = None,
     ) -> Prediction:
         """Commit to a guess, run the phase, and reveal whether it was right.
 
@@ -269,7 +275,8 @@ class DebugSession(FromRun, TimeTravel, Looking, Notifier):
         ``expected`` and an ``explanation`` in the words of ``why``; ``score`` counts.
         Predicting again right after a reveal (the same kind of guess, nothing stepped
         since: a notebook cell run again with a new guess) judges the same phase again;
-        only the first try counts in ``score``.
+        only the first try counts in ``score``. ``step``: the step the guess is about; a
+        session that has moved past it (a cell that steps it run twice) is told, not judged.
 
         >>> from graphkit.inspect.examples import forecast_graph
         >>> session = DebugSession(forecast_graph(), {"topic": "today", "tokens": 0})
@@ -295,6 +302,14 @@ class DebugSession(FromRun, TimeTravel, Looking, Notifier):
         kind = "nodes" if nodes is not None else "channel"
         last = self._revealed
         again = last[2] if last is not None and last[:2] == (kind, self.position) else None
+        if step is not None and self.next_phase is not None:
+            judged = self.stepper.step_number if again is None else _step_of(again)
+            if judged != step:
+                raise ValueError(
+                    f"This guess is about step {step}, but the session is at step {judged}: "
+                    "a cell that steps it ran again, or the cells ran out of order. Run the "
+                    "cells again from the one that makes the DebugSession."
+                )
         if nodes is not None:
             prediction, revealed = reveal.reveal_nodes(self, nodes, again)
         else:

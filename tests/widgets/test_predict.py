@@ -652,3 +652,27 @@ def test_text_of_the_value_written_otherwise_is_told_apart_too():
         "You predicted the text '{\"a\": 1}'; table holds the dict {'a': 1}."
     )
     assert not _text_guess("flag", "1")[-1].startswith("You predicted the text")  # not True
+
+
+def test_a_guess_naming_its_step_is_judged_there():
+    session = _at_step_2()
+    assert session.predict(nodes=["news", "weather"], step=2).correct
+    assert session.predict(nodes=["news", "weather"], step=2).correct  # judged again
+    assert session.predict(channel="tokens", value=200, step=2).step == 2
+
+
+def test_a_guess_for_a_step_the_session_has_passed_says_so_and_moves_nothing():
+    # A learner runs the cell `session.step();` twice (the ; hides that it stepped): the
+    # question is about step 2, the session is before step 3's Plan. Judging step 3
+    # would mark a right answer wrong, under a header the learner does not read.
+    session = _at_step_2()
+    session.step()
+    before, score = session.position, str(session.score)
+    with pytest.raises(ValueError) as raised:
+        session.predict(nodes=["news", "weather"], step=2)
+    message = str(raised.value)
+    assert "about step 2" in message and "step 3" in message
+    assert "DebugSession" in message  # how to get back: run the cells again from it
+    assert session.position == before and str(session.score) == score
+    with pytest.raises(ValueError, match="about step 2"):
+        session.predict(channel="tokens", value=200, step=2)
