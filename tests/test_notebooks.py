@@ -377,7 +377,7 @@ def guess_cell_slips(cells: list) -> list[str]:
             shows = PREDICT_CALL in cell.source or re.search(r"\bprint\(", cell.source)
             if shows or not isinstance(body[-1], (ast.Assign, ast.AnnAssign)):
                 slips.append(f"{cell.id}: the guess's cell reveals (or shows) something")
-        call = re.search(r"\.predict\((?:nodes=)?(\w+)[,)]|\bvalue=(\w+)\)", cell.source)
+        call = re.search(r"\.predict\((?:nodes=)?(\w+)[,)]|\bvalue=(\w+)[,)]", cell.source)
         if PREDICT_CALL not in cell.source:
             continue
         before = cells[i - 1] if i else None

@@ -7,10 +7,12 @@ from __future__ import annotations
 import warnings
 from pathlib import Path
 
+import pytest
+
 from graphkit import END, START, GraphkitWarning, StateGraph
 from graphkit.course import lesson04
 from graphkit.course.solutions import lesson04 as solutions
-from tests.course.cells import printing_verdicts, run_cells
+from tests.course.cells import code_cells, printing_verdicts, run_cells
 
 # -- 4.1 · Route with a path map ----------------------------------------------------------
 
@@ -306,3 +308,18 @@ def test_the_first_predict_cell_run_again_at_once_judges_step_2_again():
         lesson, until="# finish step 2", again=("l04-c18",), source_of=printing_verdicts
     )
     assert "step 2 runs" in seen["l04-c18"][0]
+
+
+def test_the_step_3_question_after_the_step_cell_ran_twice_says_so_not_a_wrong_verdict():
+    """`session.step();` hides its card, so running it twice leaves no trace: the next
+    question then judged step 4 and marked the right step-3 answer wrong."""
+    lesson = Path(__file__).parents[2] / "notebooks" / "04-routing-fanout-fanin.ipynb"
+    ask = "session.predict(nodes=my_step_3"
+    names: dict = {"display": print}
+    run_cells(lesson, until=ask, names=names)
+    cells = dict(code_cells(lesson))
+    finish = next(s for s in cells.values() if s.startswith("# finish step 2"))
+    exec(finish, names)  # the second run of the cell
+    names["my_step_3"] = ["hotel_book", "itinerary"]  # the right answer
+    with pytest.raises(ValueError, match="about step 3, but the session is at step 4"):
+        exec(next(s for s in cells.values() if s.startswith(ask)), names)
