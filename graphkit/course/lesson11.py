@@ -116,8 +116,8 @@ def check_progress(fetch: Callable[..., Any]) -> str:
                 hint="Send the progress while the node runs, before it returns.",
             )
     return (
-        f"The custom stream sent {len(expected)} chunks while fetch ran, then updates "
-        "sent what it returned: progress reaches the consumer before the step ends."
+        "The custom stream sent one chunk per page (3, then 2) while fetch ran, then "
+        "updates sent what it returned: progress reaches the consumer before the step ends."
     )
 
 
@@ -184,10 +184,22 @@ def _what_it_sends(mode: str) -> str:
     """What ``mode`` sends on the report graph of the lesson, in a few words."""
     app = duo_graph()
     chunks = list(app.stream({"topic": "tides"}, stream_mode=mode))
+    if not chunks and mode == "checkpoints":
+        return "no chunk at all: duo_graph() has no checkpointer, so it saves no checkpoint"
     if not chunks:
-        return "no chunk at all (its nodes write nothing for it, or it needs a checkpointer)"
+        return "no chunk at all: its nodes send nothing for it"
+    if mode in ("debug", "tasks"):  # (a chunk's type and node, not its id or timestamp)
+        kinds = [_event(mode, chunk) for chunk in chunks]
+        return f"{len(chunks)} chunks: {', '.join(kinds)}"
     first = chunks[0][0].content if mode == "messages" else chunks[0]
     return f"{len(chunks)} chunks, the first {show(first, 70)}"
+
+
+def _event(mode: str, chunk: Mapping[str, Any]) -> str:
+    """A debug or tasks chunk in two words: ``task drafter``, ``task_result drafter``."""
+    if mode == "debug":
+        return f"{chunk.get('type')} {chunk.get('payload', {}).get('name', '')}".strip()
+    return f"{'task_result' if 'result' in chunk else 'task'} {chunk.get('name', '')}".strip()
 
 
 # -- 11.3 · One node's tokens -----------------------------------------------------------

@@ -174,6 +174,13 @@ def predict(guess: Any, app: Any, input: Any, stream_mode: str = "values") -> Re
     else:
         correct = guess == expected or (isinstance(guess, tuple) and list(guess) == expected)
         head = f"You said {show(guess)}. {said}"
+        if isinstance(guess, str) and not correct:  # ('4' looks like 4 but is text)
+            head += (
+                " Your guess is text: write the number without quotes."
+                if stream_mode == "values"
+                else " Your guess is one string: write a list of node names, one per "
+                'chunk, each in quotes: ["first", "second", ...].'
+            )
     lines = [head]
     if guess not in (None, [], ""):
         lines += [f"- step {row['step']} ({row['records']}): {row['chunk']}" for row in sent]

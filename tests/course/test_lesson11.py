@@ -30,6 +30,14 @@ def test_progress_passes_on_its_solution():
     assert verdict.passed, verdict
 
 
+def test_progress_passes_saying_what_the_consumer_of_3_pages_saw():
+    # The check runs 3 pages, then 2: its pass said "sent 2 chunks" to a learner whose
+    # consumer printed 3 lines.
+    message = lesson11.check_progress(solution.fetch).message
+    assert "sent 2 chunks" not in message
+    assert "one chunk per page (3, then 2)" in message
+
+
 def stub_fetch(state: dict) -> dict:
     return {}
 
@@ -135,6 +143,17 @@ def test_modes_says_what_a_wrong_mode_sends():
     verdict = lesson11.check_modes({**solution.MODES, "d": "stream"})
     assert verdict.message == "'stream' (for d) is no stream mode."
     assert not lesson11.check_modes(["messages"]).passed
+
+
+def test_modes_says_why_checkpoints_sent_nothing_and_what_debug_sent():
+    # "no chunk at all (its nodes write nothing for it, or it needs a checkpointer)"
+    # guessed between two causes; debug's first chunk was cut after its timestamp.
+    verdict = lesson11.check_modes({**solution.MODES, "d": "checkpoints"})
+    assert "no chunk at all: duo_graph() has no checkpointer" in verdict.message
+    assert "its nodes write nothing" not in verdict.message
+    verdict = lesson11.check_modes({**solution.MODES, "c": "debug"})
+    assert "timestamp" not in verdict.message
+    assert "4 chunks: task drafter, task_result drafter, task reviewer" in verdict.message
 
 
 def test_modes_hints_name_only_the_modes_the_exercise_offers():
@@ -387,6 +406,21 @@ def test_the_predict_questions_are_answered_as_their_reveals_say():
     assert not stub.correct and "4" not in stub.explanation
     assert "answer" not in CELLS["l11-c07"].lower()
     assert "'outline of tides', '3 facts', '2 quotes'" in CELLS["l11-c18"]
+
+
+def test_a_guess_written_as_text_is_told_to_write_a_number_or_a_list():
+    # predict("4") answered "You said '4'. The stream sent 4 values chunks" under a ✗,
+    # the quotes the only difference; one string of names was told only the order.
+    ns = _cells("graphkit", "l11-c03")
+    app, topic = ns["report"], ns["TOPIC"]
+    reveal = lesson11.predict("4", app, topic, "values")
+    assert not reveal.correct
+    assert "Your guess is text: write the number without quotes." in reveal.explanation
+    reveal = lesson11.predict("outline quotes facts write", app, topic, "updates")
+    assert not reveal.correct
+    assert "Your guess is one string: write a list of node names" in reveal.explanation
+    reveal = lesson11.predict(3, app, topic, "values")  # a number is told nothing of text
+    assert "text" not in reveal.explanation
 
 
 def test_predict_names_nodes_whose_names_hold_quotes():
