@@ -533,3 +533,18 @@ def test_the_combiner_question_is_answered_by_the_errors_name():
         # (the cell run again with another guess judges the same step again)
         exec(f"shown = {code['l10-c27']}", names)
         assert names["shown"].correct is right, guess
+
+
+def test_the_rally_drawings_start_and_end_edges_are_said_before_the_prediction():
+    """The rally's drawing has ping → __end__ and pong → __end__, and the text said only
+    that an edge a → b is a write of a that wakes b: nothing wakes __end__."""
+    cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+    text = {cell["id"]: "".join(cell["source"]) for cell in cells}
+    names: dict = {}
+    for cell_id in ("l10-c02", "l10-c04"):
+        exec(text[cell_id], names)
+    edges = {(edge.source, edge.target) for edge in names["rally"].get_graph().edges}
+    assert {("ping", "__end__"), ("pong", "__end__"), ("__start__", "ping")} <= edges
+    said = " ".join(text["l10-c05"].split())
+    assert "an edge into `__end__` is a write to an output channel, here `turns`" in said
+    assert "`__start__ → ping` is the input" in said
