@@ -450,3 +450,16 @@ def test_by_phase_runs_a_checkpointed_graph_on_fresh_threads_and_shows_the_pause
         assert [r["chunk"] for r in rows if r["mode"] == "updates"][:3] == [
             "{'split': None}", "{'work': {'out': [10]}}", "{'work': {'out': [20]}}",
         ]  # fmt: skip
+
+
+def test_by_phase_has_no_plan_row_for_step_0_and_the_text_says_why():
+    # "A Plan row marks each step's start", above a table whose step 0 has none.
+    ns = _cells("graphkit", "l11-c03")
+    rows = streamview.chunk_rows(ns["report"], ns["TOPIC"], "values")
+    assert [(r["step"], r["phase"]) for r in rows][:2] == [(0, "Update"), (1, "Plan")]
+    said = " ".join(CELLS["l11-c10"].split())
+    assert "Step 0 has none: its task, `__start__`, is the runtime's own" in said
+    for name in LIBRARIES:  # no task chunk names __start__, on either library
+        app = _cells(name, "l11-c03")["report"]
+        named = [c["name"] for c in stream(app, {"topic": "tides"}, stream_mode="tasks")]
+        assert "__start__" not in named and named[0] == "outline"
