@@ -109,6 +109,17 @@ def check_retry_policy(policy: Any) -> str:
     limited = _fetch_result(policy, [RateLimited, RateLimited])
     if limited.error is not None:
         tries = limited.attempts
+        from graphkit import RetryPolicy
+
+        policies = [policy] if isinstance(policy, RetryPolicy) else list(policy)
+        if tries == 1 and all(p.max_attempts <= 1 for p in policies):
+            raise Wrong(
+                "fetch raised RateLimited on its first try and your policy did not try it "
+                "again, so the run failed at step 1. The API would have answered on the "
+                "third try.",
+                "max_attempts=1 allows the first try alone: max_attempts counts every try, "
+                "the first one included.",
+            )
         if tries == 1:
             raise Wrong(
                 "fetch raised RateLimited on its first try and your policy did not try it "
@@ -246,6 +257,23 @@ def check_fallback(handler: Callable[..., Any]) -> str:
             f"1 with answer {show(run.values.get('answer'), 40)}.",
             "Send the run on from the handler: return a Command whose goto is the node to "
             "run next.",
+        )
+    replies = [s.step for s in run.steps for r in s.execution.results if r.task.node == "reply"]
+    early = [step for step in replies if step <= ran[0]]
+    if early:
+        answers = [
+            c.after
+            for s in run.steps
+            if s.step == early[0] and s.update is not None
+            for c in [s.update.change("answer")]
+            if c is not None
+        ]
+        said = f", and answered {show(answers[0], 40)}" if answers else ""
+        raise Wrong(
+            f"reply ran at step {early[0]} too, beside cached_price{said}: your handler "
+            f"sent the run to reply as well as to cached_price, so reply answered before "
+            f"any price was there (and again at step {replies[-1]}).",
+            "Send the run to cached_price alone: its own edge leads on to reply.",
         )
     answer = run.values.get("answer")
     if answer != EXPECTED_ANSWER:

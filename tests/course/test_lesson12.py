@@ -152,6 +152,31 @@ def test_fallback_that_writes_the_price_too_is_told_to_leave_it_to_cached_price(
     )
 
 
+def test_a_policy_of_one_attempt_is_told_of_max_attempts_not_of_retry_on():
+    """retry_on=RateLimited with max_attempts=1 accepts RateLimited, yet its hint said
+    retry_on "must accept RateLimited": max_attempts=1 is the first try alone."""
+    once = RetryPolicy(retry_on=lesson12.RateLimited, max_attempts=1, initial_interval=0.01)
+    verdict = assert_fails(
+        lesson12.check_retry_policy(once), "did not try it again", hint="max_attempts=1"
+    )
+    assert "must accept RateLimited" not in verdict.hint
+
+
+def test_fallback_that_also_goes_to_reply_is_told_reply_answered_without_the_price():
+    """goto=["cached_price", "reply"] ran reply beside cached_price in step 2 (answering
+    'ACME: no price') and again in step 3; the final answer was right and it passed,
+    told it "sent the run to cached_price (step 2), then reply answered"."""
+
+    def both(state, error: NodeError):
+        return Command(goto=["cached_price", "reply"])
+
+    assert_fails(
+        lesson12.check_fallback(both),
+        "reply ran at step 2 too, beside cached_price, and answered 'ACME: no price'",
+        hint="cached_price",
+    )
+
+
 def test_resume_prediction():
     assert_passes(lesson12.check_resume_prediction(solutions.WILL_RUN))
     assert_passes(lesson12.check_resume_prediction(sorted(solutions.WILL_RUN)))
