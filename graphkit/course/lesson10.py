@@ -255,7 +255,7 @@ def _run(app: Pregel, given: Any, what: str, halting_hint: str) -> Any:
             ) from error
         odd = _odd_write(app, run)
         if odd is not None:
-            raise Wrong(f"{raised}: {error}. {odd[0]}", odd[1]) from error
+            raise Wrong(f"{raised}: {error}. Before that, {odd[0]}", odd[1]) from error
         raise Wrong(
             f"{raised}: {error}",
             "Build the app yourself and run app.trace(...); the last superstep's tasks "
@@ -278,11 +278,12 @@ def _odd_write(app: Pregel, run: Any) -> tuple[str, str] | None:
                 ):
                     continue
                 return (
-                    f"Before that, {result.task.node!r} wrote {value!r} to {name} in step "
+                    f"{result.task.node!r} wrote {value!r} to {name} in step "
                     f"{superstep.step}, a channel of {typ.__name__} values.",
                     f"write_to({name!r}) sends the channel what your function returns, "
-                    "whole, and None too: return the value alone, and write with "
-                    f"ChannelWriteEntry({name!r}, skip_none=True) so that None sends nothing.",
+                    "whole, and None too: return the value alone, and write it with one "
+                    f"ChannelWriteEntry(channel, skip_none=True) per channel ({name!r} "
+                    "among them), so that None sends nothing.",
                 )
     return None
 
@@ -564,6 +565,11 @@ def check_component_vertex(component_vertex: Callable[[str, list[str]], Any]) ->
                 "A vertex first hears its own name; after that its label only goes down. "
                 "Keep the smallest label heard, and only when it is below the label the "
                 "vertex has.",
+            )
+        odd = _odd_write(app, run) if wrong else None
+        if odd is not None:  # (a dict of writes sent whole to the label: no neighbour heard)
+            raise Wrong(
+                f"On {what} the run ended with labels that are not labels: {odd[0]}", odd[1]
             )
         if wrong:
             hint = (

@@ -548,3 +548,31 @@ def test_the_rally_drawings_start_and_end_edges_are_said_before_the_prediction()
     said = " ".join(text["l10-c05"].split())
     assert "an edge into `__end__` is a write to an output channel, here `turns`" in said
     assert "`__start__ → ping` is the input" in said
+
+
+def test_component_vertex_returning_a_dict_of_writes_is_told_the_dict_went_whole():
+    """A vertex returning {label:<name>: ..., heard:<n>: ...} for one write_to entry ran
+    to the end with dicts for labels, and was told to tell its neighbours: it believed it
+    had, in the dict's heard: keys."""
+
+    def vertex(name, neighbours):
+        def smallest(x):
+            best, known = min(x[f"heard:{name}"]), x.get(f"label:{name}")
+            if known is not None and best >= known:
+                return None
+            return {f"label:{name}": best, **{f"heard:{n}": best for n in neighbours}}
+
+        return (
+            NodeBuilder()
+            .subscribe_to(f"heard:{name}")
+            .read_from(f"label:{name}")
+            .do(smallest)
+            .write_to(ChannelWriteEntry(f"label:{name}", skip_none=True))
+        )
+
+    verdict = lesson10.check_component_vertex(vertex)
+    assert not verdict
+    assert "'a' wrote {'label:a': 'a', 'heard:b': 'a'} to label:a in step 0" in verdict.message
+    assert "sends the channel what your function returns, whole" in verdict.hint
+    assert "must tell every neighbour" not in verdict.hint
+    assert "one ChannelWriteEntry(channel, skip_none=True) per channel" in verdict.hint
