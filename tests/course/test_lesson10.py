@@ -576,3 +576,21 @@ def test_component_vertex_returning_a_dict_of_writes_is_told_the_dict_went_whole
     assert "sends the channel what your function returns, whole" in verdict.hint
     assert "must tell every neighbour" not in verdict.hint
     assert "one ChannelWriteEntry(channel, skip_none=True) per channel" in verdict.hint
+
+
+def test_the_step_1_question_run_again_after_the_next_says_so_not_a_wrong_verdict():
+    """A learner going back to the first question once the second has stepped the session
+    on: it then judged step 2 and marked the right step-1 answer wrong."""
+    from tests.course.cells import code_cells
+    from tests.course.cells import run_cells as run_lesson_cells
+
+    lesson = Path(__file__).parents[2] / "notebooks" / "10-bsp-beyond-agents.ipynb"
+    first, second = "session.predict(nodes=my_step_1", "session.predict(channel="
+    names: dict = {"display": print}
+    run_lesson_cells(lesson, until=second, names=names)
+    cells = [source for _, source in code_cells(lesson)]
+    names["my_inbox"] = [5, 6]
+    exec(next(s for s in cells if s.startswith(second)), names)
+    names["my_step_1"] = ["B", "C"]  # the right answer, asked again
+    with pytest.raises(ValueError, match="about step 1, but the session is at step 2"):
+        exec(next(s for s in cells if s.startswith(first)), names)
