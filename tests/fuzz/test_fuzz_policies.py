@@ -28,8 +28,9 @@ import dataclasses
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.fuzz.graphs import Blueprint, blueprints, ways
-from tests.fuzz.policies import CALLS, policies
+from tests.conformance.harness import load_graphkit, load_langgraph
+from tests.fuzz.graphs import START, Blueprint, Node, Way, blueprints, observe_way, ways
+from tests.fuzz.policies import CALLS, Policy, policies
 from tests.fuzz.tally import TALLY
 from tests.fuzz.test_fuzz import NODE_FAILURES, compare_ways, finding, save_tally
 from tests.fuzz.test_fuzz_threads import ci_examples
@@ -76,3 +77,19 @@ def test_node_policies_agree_with_langgraph(
 
 def without_handlers(calls: dict[str, int]) -> dict[str, int]:
     return {name: count for name, count in calls.items() if not name.startswith("handler of")}
+
+
+def test_a_saved_bad_return_in_a_checkpoints_chunk_is_known_by_its_class() -> None:
+    """Property 9's long run (seed 2718): a node returning a number, whose error handler
+    asks, saves its task's error beside the interrupt; the "checkpoints" chunk of each
+    resume shows that error as text, where graphkit's message is its own (decisions.md,
+    "Error messages"). Its class is compared, as in a snapshot's tasks; the run agrees."""
+    blueprint = Blueprint((Node("b", (), "bad"),), ((START, "b"),), checkpointer=True)
+    way = Way(
+        modes=("updates", "checkpoints"),
+        policies=(("b", Policy(handler="asks", goto="b", attempts=1)),),
+    )
+    expected, _ = observe_way(blueprint, way, load_langgraph())
+    actual, _ = observe_way(blueprint, way, load_graphkit())
+    assert any("'error': 'InvalidUpdateError'" in line for line in expected)
+    assert expected == actual
