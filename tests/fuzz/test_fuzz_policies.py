@@ -18,7 +18,11 @@ libraries after a step a node's error ended, whose other tasks saved conflicting
 (now compared as a line, and K5 where LangGraph dropped one of them first). Its
 long runs with seeds 4711 and 90210 (400 examples, then 2,000: 358, 368, 1,860 and
 1,836 ways compared), the first after async retries with no back-off started in the
-order their attempts failed, agreed.
+order their attempts failed, agreed. Its long run with seed 2718 (1,000 examples)
+stopped on a node returning a number whose error handler asked: each resume's
+"checkpoints" chunk shows the task's saved error as text, and graphkit's message is its
+own (decisions.md, "Error messages"; now compared by class, `graphs._saved_errors`); run
+again, 883 ways agreed, and with seed 16180, 914.
 """
 
 from __future__ import annotations
