@@ -33,7 +33,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.conformance.harness import load_graphkit, load_langgraph
-from tests.fuzz.graphs import START, Blueprint, Node, Way, blueprints, observe_way, ways
+from tests.fuzz.graphs import (
+    START,
+    Blueprint,
+    Node,
+    Router,
+    Way,
+    blueprints,
+    observe_way,
+    ways,
+)
 from tests.fuzz.policies import CALLS, Policy, policies
 from tests.fuzz.tally import TALLY
 from tests.fuzz.test_fuzz import NODE_FAILURES, compare_ways, finding, save_tally
@@ -60,16 +69,16 @@ def test_node_policies_agree_with_langgraph(
     CALLS.clear()
     seen: list[str] = []
     exact = compare_ways(blueprint, way, "9", seen=seen)
-    if not exact or way.cache or any(policy.cached for _, policy in way.policies):
-        # where a race stood, or with a cache (a hit within a run races in LangGraph,
-        # K6), how often a node ran is a race too
-        TALLY["9 calls not compared (a race, or a cache)"] += 1
+    race = calls_race(way, exact, seen)
+    if race:
+        TALLY[f"9 calls not compared ({race})"] += 1
         return save_tally()
     expected, actual = dict(CALLS["langgraph"]), dict(CALLS["graphkit"])
     if any(line in NODE_FAILURES for line in seen):
         # K5: where a node's error ended a step, LangGraph runs a failed sibling's error
         # handler only if its runner saw that failure first (graphkit always runs it),
-        # so how often a handler ran is a race; how often each node ran is not
+        # so how often a handler ran is a race; in a sync run, how often each node ran
+        # is not
         TALLY["9 calls compared, handlers aside (K5: a node's error ended a step)"] += 1
         expected, actual = without_handlers(expected), without_handlers(actual)
     TALLY["9 calls compared"] += 1
@@ -77,6 +86,21 @@ def test_node_policies_agree_with_langgraph(
         heading = f"{blueprint!r}\n{way!r}"
         finding("9 calls disagreed", f"{heading}\nlanggraph: {expected}\ngraphkit: {actual}")
     save_tally()
+
+
+def calls_race(way: Way, exact: bool, seen: list[str]) -> str | None:
+    """Why how often each node ran is a race, so not compared (None: it is compared):
+    where a race stood in the runs, or with a cache (a hit within a run races in
+    LangGraph, K6); or in an async run a node's error ended (`seen`: LangGraph's lines):
+    LangGraph starts a step's async tasks in one loop turn, so each node runs, where
+    graphkit may cancel a sibling before its node started (K5; property 9's long run,
+    seed 16180: a node failing in both its pull and its Send, beside two Sends, ran one
+    of the two in 49 of 200 graphkit runs, both in 200 LangGraph runs)."""
+    if not exact or way.cache or any(policy.cached for _, policy in way.policies):
+        return "a race, or a cache"
+    if way.run_async and any(line in NODE_FAILURES for line in seen):
+        return "K5: an async step a node's error ended"
+    return None
 
 
 def without_handlers(calls: dict[str, int]) -> dict[str, int]:
@@ -97,3 +121,25 @@ def test_a_saved_bad_return_in_a_checkpoints_chunk_is_known_by_its_class() -> No
     actual, _ = observe_way(blueprint, way, load_graphkit())
     assert any("'error': 'InvalidUpdateError'" in line for line in expected)
     assert expected == actual
+
+
+CANCELLED = Blueprint(
+    (Node("f", ()), Node("s", ())),
+    ((START, "f"),),
+    routers=(Router(START, ("f", "s"), "send", stop_at=1),),
+    checkpointer=True,
+)
+
+
+def test_how_often_a_node_ran_in_an_async_step_a_node_failed_is_not_compared() -> None:
+    """Property 9's long run (seed 16180, 2,000 examples): under `astream`, 'f' failing
+    in its pull and in its Send ran twice per run in LangGraph, and in graphkit at times
+    once (the failure cancelled the other task before its node started: K5). The runs
+    agree; the number of calls is not compared there, and still is in a sync run."""
+    way = Way(True, ("values",), policies=(("f", Policy(fails="value", attempts=1)),))
+    assert compare_ways(CANCELLED, way, "9 (test)")
+    seen, _ = observe_way(CANCELLED, way, load_langgraph())
+    assert "raised Broken" in seen
+    assert calls_race(way, True, seen) == "K5: an async step a node's error ended"
+    synced = dataclasses.replace(way, run_async=False)
+    assert calls_race(synced, True, observe_way(CANCELLED, synced, load_langgraph())[0]) is None
