@@ -292,6 +292,24 @@ REQUESTS = [
 ]
 
 
+def _a_str_key(key_func: Any) -> None:
+    """``Wrong`` for a key function that returns no str (a tuple of the fields, say). The
+    runtime's own error suggests a key on the input's first field, ``text``, which here is
+    a wrong answer; this says how to make a str without naming fields."""
+    text, language, request_id = REQUESTS[0]
+    try:
+        made = key_func({"text": text, "language": language, "request_id": request_id})
+    except Exception:  # (the run raises it again, and failed_run tells where)
+        return
+    if not isinstance(made, str | bytes):
+        kind = type(made).__name__
+        raise Wrong(
+            f"request_key returned {'an' if kind[0] in 'aeiou' else 'a'} {kind}, {made!r}: "
+            "a cache key must be a str or bytes (the cache hashes it).",
+            "Make one str of what it holds, e.g. with an f-string or str.join.",
+        )
+
+
 @exercise("15.3 · A key for what the answer depends on")
 def check_cache_key(key_func: Any) -> str:
     """``key_func(state)`` makes ``translate``'s cache serve a request exactly when an
@@ -299,6 +317,7 @@ def check_cache_key(key_func: Any) -> str:
     from graphkit.cache.memory import InMemoryCache
 
     _function(key_func, "request_key")
+    _a_str_key(key_func)
     app = translate_graph(key_func).compile(cache=InMemoryCache())
     asked: dict[tuple[str, str], int] = {}  # (text, language) → the first request's id
     # (new ids for every check, as a caller makes them: a key by id cannot pass)

@@ -145,11 +145,15 @@ def test_cache_key_wrong_answers(key_func, said, hint):
     assert_fails(lesson15.check_cache_key(key_func), said, hint=hint)
 
 
-def test_cache_key_returning_a_tuple_is_shown_a_key_of_its_own_state():
-    """The runtime's example named state['question'], a key Request lacks."""
+def test_cache_key_returning_a_tuple_is_told_to_make_one_str_of_it():
+    """The runtime's own error suggests key_func=lambda state: str(state['text']), its
+    input's first field: here that is a wrong answer (a key on the text alone serves
+    'gute Nacht' to an Italian request). The check says what was returned and how to make
+    a str of it, without suggesting which fields."""
     verdict = lesson15.check_cache_key(lambda state: (state["text"], state["language"]))
-    assert_fails(verdict, "returned tuple; a cache key must be a str or bytes")
-    assert "question" not in verdict.message and "str(state['text'])" in verdict.message
+    assert_fails(verdict, "request_key returned a tuple", hint="one str")
+    assert "a cache key must be a str or bytes" in verdict.message
+    assert "state['text']" not in verdict.message + (verdict.hint or "")
 
 
 # (each check varies what a hard-coded answer would key on)
