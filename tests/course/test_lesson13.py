@@ -464,3 +464,13 @@ def test_reruns_a_reran_that_is_not_a_set_of_names_is_told_so(reran):
     verdict = lesson13.check_reruns(2, reran)
     assert_fails(verdict, f"reran is {reran!r}; give a set of task names", hint="in a set")
     assert verdict.check_error is None
+
+
+def test_the_resume_question_run_again_shows_the_resume_it_ran():
+    """A learner changes a Q2 guess and reruns its reveal: the thread was resumed already,
+    so it is not resumed again, and the reveal, the tasks table and ``why`` still show the
+    resume. (It resumed a finished thread: the resumed run "added []", the tasks table was
+    empty, and ``why`` raised ValueError.)"""
+    from tests.course.cells import run_cells as run_in_order
+
+    run_in_order(LESSON, until="from graphkit.course", again=("l13-c20", "l13-c22", "l13-c23"))

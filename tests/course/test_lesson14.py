@@ -354,3 +354,14 @@ def test_exercise_programs_do_on_langgraph_what_they_do_on_graphkit():
         "name": "Ada",
         "city": "Oslo",
     }
+
+
+def test_the_first_question_run_again_keeps_its_run_of_steps_1_and_2():
+    """A learner changes a Q1 guess and reruns its reveal: the store table and section 4's
+    ``run.step(1)`` still read the turn the text describes. (The rerun traced a second
+    turn on the same thread, steps 3 to 6: the store table showed steps 5 and 6 and
+    ``run.step(1)`` raised KeyError.)"""
+    from tests.course.cells import run_cells as run_in_order
+
+    again = ("l14-c11", "l14-c13", "l14-c15", "l14-c20", "l14-c27")
+    run_in_order(LESSON, until="from graphkit.course", again=again)
