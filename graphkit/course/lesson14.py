@@ -100,6 +100,29 @@ def _thread(label: str) -> dict:
     return {"configurable": {"thread_id": f"check-14-{next(_threads)}-{label}"}}
 
 
+def _turn(app: Any, text: str, user: str) -> Any:
+    """One turn of ``user`` on a new thread, traced; a run that failed on one of two wrong
+    turns toward the user or the store gets a hint (Python's error alone has none)."""
+    try:
+        return trace(app, {"text": text}, _thread(user), context=Who(user))
+    except Wrong as failed:
+        error, hint = failed.__cause__, ""
+        if isinstance(error, KeyError) and error.args == ("user_id",):
+            hint = (
+                "The user's id is in neither the state nor config['configurable']: it is the "
+                "run's context, runtime.context.user_id (a parameter runtime: Runtime[Who], "
+                "section 2)."
+            )
+        elif isinstance(error, AttributeError) and "'NoneType'" in str(error):
+            hint = (
+                "store.get returns None where nothing was put yet: a user's first fact finds "
+                "no profile to add to."
+            )
+        if not hint:
+            raise
+        raise Wrong(failed.message, hint) from error
+
+
 # -- 14.1 · a profile kept across threads ------------------------------------------------
 
 PROFILE = ("users", "{user}", "profile")
@@ -133,7 +156,7 @@ def check_profile(remember: Any) -> str:
     for n, (user, text) in enumerate(told, 1):
         field, value = parse_fact(text)  # type: ignore[misc]
         expected.setdefault(user, {})[field] = value
-        run = trace(app, {"text": text}, _thread(user), context=Who(user))
+        run = _turn(app, text, user)
         got = _profile_of(store, user)
         where = f"After thread {n} ({user} said {text!r})"
         if got is None:
@@ -236,7 +259,7 @@ def check_allergies(recall: Any) -> str:
             store.put(("users", user, "memories"), what, {"what": what, "kind": kind})
     app = _app(node, "recall", store)
     for user, memories in MEMORIES.items():
-        run = trace(app, {"text": "what should I avoid?"}, _thread(user), context=Who(user))
+        run = _turn(app, "what should I avoid?", user)
         expected = sorted(what for what, kind in memories if kind == "allergy")
         got = run.values.get("avoid")
         if got != expected:
@@ -258,6 +281,14 @@ def check_allergies(recall: Any) -> str:
                     hint = (
                         "Search the run's store (runtime.store: the check fills it) in "
                         "the user's memories, and return the 'what' of each allergy, sorted."
+                    )
+                if not words and (empty := _found_nothing(run, user)):  # (or the filter?)
+                    said = (
+                        f"your search of users/{user}/memories with filter {empty!r} found nothing"
+                    )
+                    hint = (
+                        "A filter keeps the items whose fields equal its values: each "
+                        "memory's kind is 'like' or 'allergy'."
                     )
             raise Wrong(f"For {user}, your node returned avoid={got!r}, but {said}.", hint)
         searches = [op for op in _ops(run, "recall") if op.kind == "search"]
@@ -288,6 +319,24 @@ def check_allergies(recall: Any) -> str:
         "For each user, one search in their own namespace, filtered on the kind, brought "
         "back their allergies only."
     )
+
+
+def _found_nothing(run: Any, user: str) -> Any:
+    """The filter of a search of ``user``'s memories that matches none of them (a kind
+    misspelt), if the node made one; a filter that matches some, searched in a store that
+    found nothing, is another store's fault."""
+    mine = ("users", user, "memories")
+    memories = [{"what": what, "kind": kind} for what, kind in MEMORIES[user]]
+    for op in _ops(run, "recall"):
+        given = op.given if isinstance(op.given, dict) else {}
+        wanted = given.get("filter")
+        if op.kind != "search" or op.namespace != mine or not isinstance(wanted, dict):
+            continue
+        if any(isinstance(value, dict) for value in wanted.values()):
+            continue  # (an operator such as $ne: not a misspelt value)
+        if wanted and not any(all(m.get(k) == v for k, v in wanted.items()) for m in memories):
+            return wanted
+    return None
 
 
 # -- 14.3 · what time travel rewinds ----------------------------------------------------

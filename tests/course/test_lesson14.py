@@ -109,6 +109,34 @@ def test_profile_under_a_key_per_fact_is_told_the_key_the_check_reads():
     assert "goes in the store" not in verdict.hint  # (it did go there: the key is the miss)
 
 
+def test_profile_read_without_a_first_time_is_told_get_returns_none():
+    """A learner who reads the profile before adding to it, and forgets that a user's first
+    fact finds none, saw only Python's AttributeError, with no hint."""
+
+    def remember(state, runtime):
+        fact = parse_fact(state["text"])
+        where = ("users", runtime.context.user_id, "profile")
+        profile = runtime.store.get(where, "profile").value
+        runtime.store.put(where, "profile", {**profile, fact[0]: fact[1]})
+        return {}
+
+    verdict = lesson14.check_profile(remember)
+    assert_fails(verdict, "'NoneType' object has no attribute 'value'", hint="get returns None")
+
+
+@pytest.mark.parametrize("exercise", ["profile", "allergies"])
+def test_a_user_id_looked_for_in_the_config_is_told_it_is_in_the_context(exercise):
+    """Older LangGraph code kept the user's id in config["configurable"]: the KeyError
+    came with no hint."""
+
+    def node(state, config):
+        config["configurable"]["user_id"]
+        return {}
+
+    check = lesson14.check_profile if exercise == "profile" else lesson14.check_allergies
+    assert_fails(check(node), "KeyError", hint="runtime.context.user_id")
+
+
 def test_profile_not_a_function():
     assert_fails(lesson14.check_profile(None), "not a function")
 
@@ -151,6 +179,19 @@ def test_allergies_with_a_filter_that_keeps_everything():
 
     verdict = lesson14.check_allergies(recall)
     assert_fails(verdict, "brought back 4 memories, tea, jazz among them", hint="filter")
+
+
+def test_allergies_with_a_filter_that_matches_no_kind_is_told_the_kinds():
+    """A filter on "allergies" (the memories say "allergy") found nothing, and the hint
+    said to search the run's store in the user's memories, which the node did."""
+
+    def recall(state, runtime):
+        where = ("users", runtime.context.user_id, "memories")
+        found = runtime.store.search(where, filter={"kind": "allergies"})
+        return {"avoid": sorted(i.value["what"] for i in found)}
+
+    verdict = lesson14.check_allergies(recall)
+    assert_fails(verdict, "with filter {'kind': 'allergies'} found nothing", hint="'allergy'")
 
 
 def test_allergies_searched_in_every_users_memories_then_picked():
