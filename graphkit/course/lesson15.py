@@ -114,8 +114,8 @@ def check_context(describe: Any) -> str:
                 if "runtime" in inspect.signature(describe).parameters:
                     hint = (
                         "runtime.context is the Units instance the invoke passed, a "
-                        "dataclass: read its field as an attribute, as section 1 reads "
-                        "runtime.context.language."
+                        "dataclass with one field, units: read it as an attribute, as "
+                        "section 1 reads runtime.context.language."
                     )
                 raise Wrong(
                     f"With context=Units(units={units!r}) and the state {{'city': {city!r}, "
@@ -204,6 +204,16 @@ def check_stop_in_time(route: Any) -> str:
             run = app.trace({"target": target}, config)
         except GraphRecursionError as error:
             raise _too_far(getattr(error, "run", None), limit) from error
+        except KeyError as error:
+            wrong = failed_run(app, error)
+            if error.args != ("is_last_step",):
+                raise wrong from error
+            raise Wrong(
+                wrong.message,
+                "Search declares remaining_steps, not is_last_step: a managed value is in "
+                "the state only when its schema declares it. (is_last_step would come a "
+                "step too late here anyway: conclude needs a step after the route's.)",
+            ) from error
         except Exception as error:
             raise failed_run(app, error) from error
         rounds = run.values.get("rounds", 0)

@@ -98,6 +98,15 @@ def test_context_indexed_like_a_dict_is_told_it_is_a_dataclass():
     assert "Give describe a parameter" not in verdict.hint  # (it has one)
 
 
+def test_context_field_misspelt_is_told_the_field_s_name():
+    """runtime.context.unit was told to "read its field as an attribute", which it did."""
+
+    def misspelt(state, runtime):
+        return {"report": f"{state['city']}: {runtime.context.unit}"}
+
+    assert_fails(lesson15.check_context(misspelt), "no attribute 'unit'", hint="one field, units")
+
+
 # -- 15.2 · Stop in time, with the best answer
 
 
@@ -123,6 +132,13 @@ def test_stop_passes_on_the_solution():
 )
 def test_stop_wrong_answers(route, said, hint):
     assert_fails(lesson15.check_stop_in_time(route), said, hint=hint)
+
+
+def test_stop_on_is_last_step_is_told_search_does_not_declare_it():
+    """Section 2's loop stopped on is_last_step; Search declares only remaining_steps, and
+    the KeyError came with "run it yourself with app.trace(...)"."""
+    verdict = lesson15.check_stop_in_time(lambda s: "conclude" if s["is_last_step"] else "narrow")
+    assert_fails(verdict, "'is_last_step'", hint="declares remaining_steps")
 
 
 # -- 15.3 · A key for what the answer depends on
