@@ -149,6 +149,21 @@ def test_together_a_list_not_a_dict_and_a_plain_function():
     assert_fails(lesson13.check_together(plain), "not an entrypoint", hint="@entrypoint()")
 
 
+def test_together_with_a_checkpointer_is_judged_on_its_calls():
+    """A forecast given a checkpointer (as section 4's entrypoints have) was told "a run
+    needs a thread: pass config=...", which the learner cannot pass: the check runs it.
+    The check gives it a thread of its own."""
+    from graphkit import InMemorySaver
+    from graphkit.func import entrypoint
+
+    @entrypoint(checkpointer=InMemorySaver())
+    def forecast(cities):
+        futures = {city: lesson13.lookup(city) for city in cities}
+        return {city: future.result() for city, future in futures.items()}
+
+    assert_passes(lesson13.check_together(forecast))
+
+
 # -- 13.2 · A budget across invocations
 
 
