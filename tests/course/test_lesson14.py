@@ -406,3 +406,13 @@ def test_the_first_question_run_again_keeps_its_run_of_steps_1_and_2():
 
     again = ("l14-c11", "l14-c13", "l14-c15", "l14-c20", "l14-c27")
     run_in_order(LESSON, until="from graphkit.course", again=again)
+
+
+def test_section_6_s_turns_run_again_show_no_cake_before_q3():
+    """A learner reruns section 6's cell before guessing Q3: it shows the first turn's
+    reply still. (It told Cy's two turns again, on a store that now held cake: the first
+    reply printed "You like ['tea', 'cake']", Q3's answer, before the guess.)"""
+    from tests.course.cells import run_cells as run_in_order
+
+    seen = run_in_order(LESSON, until="my_likes", again=("l14-c24",))
+    assert "cake" not in seen["l14-c24"][0]
