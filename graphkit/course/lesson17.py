@@ -338,11 +338,21 @@ def check_fixed_app(build: Any) -> str:
         try:
             result = app.invoke({"messages": [HumanMessage(f"About {topics[0]}?")]}, config)
         except Exception as error:
+            hint = (
+                "Run your app in the cell above the check, and read its thread with "
+                "open_langgraph_thread: print(run) shows what each step held."
+            )
+            held = app.get_state(config).values.get("sources")
+            if isinstance(held, list) and any(hasattr(item, "content") for item in held):
+                hint = (
+                    "add_messages made each source a message (a HumanMessage), which "
+                    "write_answer cannot join: it is the reducer of a list of messages. A "
+                    "list of strings keeps every write with operator.add (lesson 03)."
+                )
             raise Wrong(
                 f"Searching {', '.join(topics)}: your app raised {type(error).__name__} on "
                 f"LangGraph {_where(_open(app, config))}: {error}",
-                "Run your app in the cell above the check, and read its thread with "
-                "open_langgraph_thread: print(run) shows what each step held.",
+                hint,
             ) from None
         if not isinstance(result, dict) or not result.get("messages"):
             raise Wrong(
@@ -357,12 +367,21 @@ def check_fixed_app(build: Any) -> str:
             change = superstep.update.change("sources") if superstep.update else None
             before = change.before if change is not None else None
             if isinstance(before, list) and any(item not in change.after for item in before):
+                hint = (
+                    "Each search writes one source, and the Update of a key without a "
+                    "reducer keeps only the last write. Make the key keep them all."
+                )
+                if type(app.channels.get("sources")).__name__ != "LastValue":
+                    hint = (
+                        "Your reducer got the list so far and the step's write, and "
+                        "returned a list without some of them. Return both, old items "
+                        "first: operator.add does (lesson 03)."
+                    )
                 raise Wrong(
                     f"Searching {', '.join(topics)}: in step {superstep.step}, "
                     f"{', '.join(change.writers)} wrote sources and its Update turned "
                     f"{before} into {change.after}.",
-                    "Each search writes one source, and the Update of a key without a "
-                    "reducer keeps only the last write. Make the key keep them all.",
+                    hint,
                 )
         sources = run.values.get("sources")
         if sources != found:

@@ -274,11 +274,23 @@ def test_fixed_app_wrong_answers():
     )
     # add_messages as the reducer: the sources become HumanMessages
     verdict = lesson17.check_fixed_app(_with_state(Annotated[list, add_messages]))
-    assert_fails(verdict, "your app raised TypeError on LangGraph in step 8 (write_answer)")
     assert_fails(
-        lesson17.check_fixed_app(_with_state(Annotated[list, lambda old, new: new])),
-        "turned ['wiki/owls'] into ['wiki/bats']",
+        verdict,
+        "your app raised TypeError on LangGraph in step 8 (write_answer)",
+        hint="add_messages made each source a message",
     )
+    # a reducer is there, but it drops: the hint must not say the key has none
+    verdict = lesson17.check_fixed_app(_with_state(Annotated[list, lambda old, new: new]))
+    assert_fails(verdict, "turned ['wiki/owls'] into ['wiki/bats']", hint="Your reducer")
+    assert "without a reducer" not in verdict.hint
+    keeps_two = _with_state(Annotated[list, lambda old, new: (old + new)[-2:]])
+    verdict = lesson17.check_fixed_app(keeps_two)
+    assert_fails(
+        verdict,
+        "turned ['wiki/owls', 'wiki/bats'] into ['wiki/bats', 'wiki/moths']",
+        hint="Your reducer",
+    )
+    assert "without a reducer" not in verdict.hint
 
 
 def test_fixed_app_built_with_graphkit():
