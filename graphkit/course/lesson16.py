@@ -97,10 +97,18 @@ def _conversations() -> list[tuple[str, list[Any], list[str]]]:
     wrote = AIMessage("writer on 'a story about owls'", name="writer")
     # (an assistant's greeting, from no worker: counting AI messages is not reading names)
     hello = [HumanMessage("hi"), AIMessage("Hello! What shall we write?"), ask]
+    # (the user spoke after the researcher: reading only the last message is not reading
+    # who has answered)
+    more = [ask, found, HumanMessage("Make it rhyme, please.")]
     return [
         ("a new conversation", [ask], ["researcher", "writer"]),
         ("a conversation that opened with a greeting", hello, ["researcher", "writer"]),
         ("a conversation the researcher has answered", [ask, found], ["writer"]),
+        (
+            "a conversation where the user spoke again after the researcher's answer",
+            more,
+            ["writer"],
+        ),
         ("a conversation both workers have answered", [ask, found, wrote], []),
     ]
 
@@ -108,9 +116,9 @@ def _conversations() -> list[tuple[str, list[Any], list[str]]]:
 @exercise("16.1 · A supervisor that knows when the work is done")
 def check_supervisor(supervisor: Any) -> str:
     """``supervisor(state)`` returns ``Command(goto=...)``: the first worker of
-    ``WORKERS`` that has not answered yet, or ``END`` when all have. Tried on four
+    ``WORKERS`` that has not answered yet, or ``END`` when all have. Tried on five
     conversations, at different points of the work (one opened with a greeting from no
-    worker)."""
+    worker, one where the user spoke after the researcher's answer)."""
     if not callable(supervisor):
         raise Wrong(
             f"supervisor is {supervisor!r}, not a function: give the node itself.",
@@ -264,7 +272,14 @@ def check_handoff(transfer_to_writer: Any) -> str:
                     "A tool call in a history needs the ToolMessage that answers it; the "
                     "writer needs neither. Hand it messages of your own.",
                 ) from None
-            raise failed_run(app, error) from error
+            wrong = failed_run(app, error)
+            if "Unexpected message type" in str(error):  # (one message, read as a list)
+                wrong.hint = (
+                    "A tool's Command must give messages as a list, even of one: "
+                    '{"messages": [AIMessage(...)]}. (A node may return one message; the '
+                    "tools node reads the update of a tool's Command as a list.)"
+                )
+            raise wrong from error
         writer_steps = [s.step for s in run.steps for n in s.plan.nodes if n == "writer"]
         if not writer_steps:
             final = run.values["messages"][-1].content

@@ -259,6 +259,23 @@ def test_supervisor_that_never_ends_or_stops_early_or_repeats():
     assert_fails(lesson16.check_supervisor(None), "not a function")
 
 
+def test_supervisor_that_reads_only_the_last_message():
+    # passed every conversation while the last message was always a worker's or the ask
+    def by_last_message(state):
+        last = state["messages"][-1]
+        if last.type == "ai" and last.name == "researcher":
+            return Command(goto="writer")
+        return Command(goto=END if last.type == "ai" and last.name == "writer" else "researcher")
+
+    verdict = lesson16.check_supervisor(by_last_message)
+    assert_fails(
+        verdict,
+        "On a conversation where the user spoke again after the researcher's answer, your "
+        "supervisor called researcher, then writer",
+        hint="message.name",
+    )
+
+
 def test_supervisor_returning_a_bare_name_is_told_to_return_a_command():
     def bare_end(state):
         for worker in lesson16.WORKERS:
@@ -335,6 +352,13 @@ def handoff(update_of, parent=True):
 )
 def test_handoff_wrong_answers(update_of, said, hint):
     assert_fails(lesson16.check_handoff(handoff(update_of)), said, hint=hint)
+
+
+def test_handoff_with_one_message_not_in_a_list():
+    # a node may return one message for add_messages; a tool's Command update may not
+    found = lambda s, m: {"messages": AIMessage(s["messages"][2].content)}  # noqa: E731
+    verdict = lesson16.check_handoff(handoff(found))
+    assert_fails(verdict, "Unexpected message type", hint='{"messages": [AIMessage(...)]}')
 
 
 def test_handoff_to_its_own_graph():
