@@ -53,7 +53,7 @@ LANGGRAPH_IMPORTS = {
         "from langgraph.graph import END, START, MessagesState, StateGraph\n"
         "from langgraph.types import Command"
     ),
-    "from graphkit.course import ran_at\n": "",
+    "from graphkit.course import ran_at  # ran_at(run, node): the steps node ran in\n": "",
     "from graphkit.prebuilt import InjectedState, ScriptedChatModel, create_react_agent": (
         "from langgraph.prebuilt import InjectedState, create_react_agent\n"
         "from graphkit.prebuilt import ScriptedChatModel"
