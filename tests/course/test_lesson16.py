@@ -444,3 +444,10 @@ def test_the_swarm_shows_the_same_when_run_again_after_the_exercises():
     3's were named ``run`` too, so reading the supervisor's run read the swarm's, and the
     swarm's read section 3's.)"""
     run_cells(LESSON, again=("l16-c08", "l16-c10", "l16-c14", "l16-c17", "l16-c19", "l16-c20"))
+
+
+def test_each_reveal_cell_shows_the_same_when_run_again_at_once():
+    """A learner who fixes a guess runs its reveal cell again, and nothing else: the swarm's
+    scripted models, built once, ran out of answers, and Q2's reveal raised
+    ScriptExhaustedError."""
+    run_cells(LESSON, until="from graphkit.course import lesson16", again=("l16-c06", "l16-c17"))
