@@ -495,3 +495,17 @@ def test_lost_at_raising_another_type_error_is_reported_as_its_own_error():
 
     verdict = assert_fails(lesson17.check_lost_at(broken), "Your code raised TypeError")
     assert "hashable" not in verdict.message
+
+
+def test_each_reveal_cell_shows_the_same_when_run_again_at_once():
+    """A learner who fixes a guess runs its reveal cell again, and nothing else: Q2's
+    reveal edited a thread that had already run to its end, so LangGraph planned ()
+    and the answer was the note without its sources line, and the thread printed below
+    gained a second edit."""
+    from tests.course.cells import run_cells
+
+    run_cells(
+        LESSON,
+        until="from graphkit import from_langgraph",
+        again=("l17-c07", "l17-c18", "l17-c20"),
+    )
