@@ -326,6 +326,16 @@ def check_approve_once(build_agent: Callable[[Any, Any, Any], Any]) -> str:
         paused = app.get_state(config)
         others = [f"{c['name']} {next(iter(c['args'].values()))}" for c in calls]
         others = [name for name in others if not name.startswith("pay")]
+        if not paused.interrupts and paused.next:
+            # A static breakpoint (interrupt_before/after) stops the run with no question.
+            raise Wrong(
+                f"(batch {number}) the run stopped before {', '.join(sorted(set(paused.next)))} "
+                "with no question to answer: a stop set by interrupt_before (or "
+                "interrupt_after) asks nothing, and pay never ran to ask about the payment.",
+                "Compile without interrupt_before or interrupt_after, and let the tools run: "
+                "pay pauses the run itself, with interrupt(), and its question is the one "
+                "to answer.",
+            )
         if not paused.interrupts:
             raise Wrong(
                 f"(batch {number}) the run never paused to ask about the payment: it ended "

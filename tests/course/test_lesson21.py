@@ -382,10 +382,16 @@ def without_pay(model, tools, checkpointer):
     )
 
 
+def stopped_before_tools(model, tools, checkpointer):
+    """A learner's breakpoint from LangChain Academy: stop before every tools step."""
+    return create_react_agent(model, tools, checkpointer=checkpointer, interrupt_before=["tools"])
+
+
 @pytest.mark.parametrize(
     ("answer", "said", "hint"),
     [
         (one_tool_node_task, "ran 2 times", "a task of its own"),
+        (stopped_before_tools, "stopped before tools with no question", "interrupt()"),
         (without_checkpointer, "no checkpointer", "the checkpointer the check gives"),
         (without_pay, "never paused", "pay asks a human itself"),
         (None, "not a function", ""),
