@@ -112,16 +112,21 @@ def approval_graph(calls: list[str] | None = None) -> Any:
 def check_mail_once(build_request: Callable[[Any, Any], Any]) -> str:
     """``build_request(send, approval)`` returns a builder whose run mails the buyer
     (``send(item)``) and then asks the ``approval`` subgraph; the mail must have gone out
-    when the run pauses, and never again after the resume. Tried on three items, each
-    answered ``"yes"`` or ``"no"``."""
+    when the run pauses, and never again after the resume. One graph serves four
+    requests on threads of their own, the last a second buyer of the first item (a mail
+    skipped because the item was mailed before fails there), each answered ``"yes"`` or
+    ``"no"``."""
     from graphkit import Command
 
     _function(build_request, "build_request")
-    for item, answer in (("chair", "yes"), ("lamp", "no"), ("kettle", "yes")):
-        mails: list[str] = []
-        app = _checkpointed(build_request(mails.append, approval_graph()), "build_request's graph")
-        config = _thread(f"check-20.1-{item}")
+    sent: list[str] = []
+    app = _checkpointed(build_request(sent.append, approval_graph()), "build_request's graph")
+    requests = (("chair", "yes"), ("lamp", "no"), ("kettle", "yes"), ("chair", "no"))
+    for number, (item, answer) in enumerate(requests):
+        before = len(sent)  # this request's mails are sent[before:]
+        config = _thread(f"check-20.1-{number}-{item}")
         app.invoke({"item": item}, config)
+        mails = sent[before:]
         paused = app.get_state(config)
         questions = [pause.value for pause in paused.interrupts]
         if not questions:
@@ -130,6 +135,15 @@ def check_mail_once(build_request: Callable[[Any, Any], Any]) -> str:
                 f"and the state {paused.values}, so the approval subgraph never asked.",
                 "Run the approval subgraph in your graph, as a node or inside one: its "
                 "decide node asks.",
+            )
+        if not mails and item in [earlier for earlier, _ in requests[:number]]:
+            raise Wrong(
+                f"(item {item!r}) when the run paused to ask {questions[0]!r}, no mail had "
+                f"gone out: this is a second buyer of {item!r}, on a thread of its own, and "
+                "the graph mailed the first buyer only.",
+                "Each request must mail its own buyer. A memory of what was sent, kept "
+                "outside the run, is shared by every thread of the graph: put the mail in "
+                "a step that has finished when the run pauses.",
             )
         if mails != [item]:
             said = "no mail had gone out" if not mails else f"the mails were {mails}"
@@ -140,6 +154,7 @@ def check_mail_once(build_request: Callable[[Any, Any], Any]) -> str:
                 "when the run pauses.",
             )
         app.invoke(Command(resume=answer), config)
+        mails = sent[before:]
         final = app.get_state(config)
         if final.interrupts or final.next:
             raise Wrong(

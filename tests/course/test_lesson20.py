@@ -126,10 +126,27 @@ def test_mail_once_says_only_what_is_true_of_a_mail_sent_in_the_paused_step():
     assert "none on the resume" in said
 
 
+def mail_unless_sent(send, approval):
+    """A learner's guard: remember the items mailed, and skip the mail on the resume. It
+    mails a second buyer of the same item nothing."""
+    from graphkit import START, StateGraph
+
+    mailed = set()
+
+    def request(state):
+        if state["item"] not in mailed:
+            mailed.add(state["item"])
+            send(state["item"])
+        return {"answer": approval.invoke({"item": state["item"]})["answer"]}
+
+    return StateGraph(lesson20.Request).add_node("request", request).add_edge(START, "request")
+
+
 @pytest.mark.parametrize(
     ("answer", "said", "hint"),
     [
         (mail_after, "no mail had gone out", "before the subgraph asks"),
+        (mail_unless_sent, "a second buyer of 'chair'", "every thread"),
         (no_question, "never paused", "as a node or inside one"),
         (lambda send, approval: None, "Expected build_request's graph", ""),
         (None, "not a function", ""),
