@@ -209,6 +209,34 @@ def _text(message: Any) -> str:
     return " ".join(str(message.content).split())
 
 
+def _names_langgraphs_invocation_error(tool_errors: Any) -> bool:
+    """Whether ``tool_errors`` (a class, a tuple of them, or a function whose first
+    argument's annotation names them) names a ToolInvocationError that is not graphkit's,
+    such as LangGraph's, which the lesson says where to import."""
+    import inspect
+    import typing
+
+    from graphkit.prebuilt import ToolInvocationError
+
+    named: list[Any] = []
+    if inspect.isfunction(tool_errors):
+        try:
+            hints = typing.get_type_hints(tool_errors)
+        except Exception:  # an annotation that does not resolve names nothing we can read
+            hints = {}
+        first = next(iter(inspect.signature(tool_errors).parameters), None)
+        named = [hints.get(first)]
+    else:
+        named = list(tool_errors) if isinstance(tool_errors, tuple) else [tool_errors]
+    classes = [arg for kind in named for arg in (typing.get_args(kind) or (kind,))]
+    return any(
+        isinstance(kind, type)
+        and kind.__name__ == "ToolInvocationError"
+        and kind is not ToolInvocationError
+        for kind in classes
+    )
+
+
 @exercise("21.2 · Errors the model reads, errors that stop")
 def check_tool_errors(tool_errors: Any) -> str:
     """``tool_errors``, given to ``ToolNode(handle_tool_errors=...)``: a wrong argument
@@ -239,6 +267,15 @@ def check_tool_errors(tool_errors: Any) -> str:
             "stop the run, as a node's error does.",
         )
     wrong = _outcome(tool_errors, city="Lyon", nights="three")
+    if isinstance(wrong, Exception) and _names_langgraphs_invocation_error(tool_errors):
+        raise Wrong(
+            "book_room(nights='three'), an argument that is not a number, stopped the run, "
+            "though your handling names LangGraph's ToolInvocationError (from "
+            "langgraph.prebuilt.tool_node): graphkit's ToolNode raises a class of its own, "
+            "which that one does not catch.",
+            "Import ToolInvocationError from graphkit.prebuilt, the library the lesson's "
+            "ToolNode comes from.",
+        )
     if isinstance(wrong, Exception) or "nights" not in str(wrong.content):
         said = "stopped the run" if isinstance(wrong, Exception) else f"gave {_text(wrong)!r}"
         raise Wrong(

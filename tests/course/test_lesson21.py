@@ -16,6 +16,7 @@ from typing import Annotated
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langchain_core.tools import InjectedToolCallId, tool
+from langgraph.prebuilt.tool_node import ToolInvocationError as LangGraphToolInvocationError
 
 from graphkit import START, Command, StateGraph
 from graphkit.course import assert_fails, assert_passes, lesson21
@@ -331,6 +332,24 @@ def only_refusals(error: ValueError) -> str:
 )
 def test_tool_errors_wrong_answers(answer, said, hint):
     assert_fails(lesson21.check_tool_errors(answer), said, hint=hint)
+
+
+def langgraphs_class_by_annotation(error: ValueError | LangGraphToolInvocationError) -> str:
+    return f"Could not do it: {error}"
+
+
+@pytest.mark.parametrize(
+    "answer", [(ValueError, LangGraphToolInvocationError), langgraphs_class_by_annotation]
+)
+def test_tool_errors_names_langgraphs_class_when_a_learner_imports_it(answer):
+    """The lesson says where LangGraph keeps ToolInvocationError; a learner who imports it
+    from there was told the wrong argument fails 'with a class of its own', the class they
+    had named."""
+    assert_fails(
+        lesson21.check_tool_errors(answer),
+        "LangGraph's ToolInvocationError",
+        hint="from graphkit.prebuilt",
+    )
 
 
 def test_tool_errors_quotes_a_message_on_one_line():
