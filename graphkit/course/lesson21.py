@@ -381,6 +381,21 @@ def check_approve_once(build_agent: Callable[[Any, Any, Any], Any]) -> str:
             )
         app.invoke(Command(resume=answer), config)
         final = app.get_state(config)
+        if final.interrupts:
+            raise Wrong(
+                f"(batch {number}) after the answer {answer!r} to "
+                f"{paused.interrupts[0].value!r}, the run paused again, asking "
+                f"{final.interrupts[0].value!r}: one payment, two questions.",
+                "pay asks a human itself, with interrupt(), when its call runs: a question "
+                "of your own before the tools asks twice. Let pay's question be the only "
+                "one, and give each call a task of its own (section 4).",
+            )
+        never = [name for name in others if done.count(name) == 0]
+        if never:
+            raise Wrong(
+                f"(batch {number}) `{never[0]}` never ran, though the model asked for it.",
+                "Give the agent every tool the check passes to build_agent.",
+            )
         twice = [name for name in others if done.count(name) != 1]
         if twice:
             name = twice[0]

@@ -395,10 +395,40 @@ def without_checkpointer(model, tools, checkpointer):
     return create_react_agent(model, tools)
 
 
+def only_pay(model, tools, checkpointer):
+    """Only the tool that needs approval: the model's other calls get an error message."""
+    return create_react_agent(
+        model, [t for t in tools if t.name == "pay"], checkpointer=checkpointer
+    )
+
+
 def without_pay(model, tools, checkpointer):
     return create_react_agent(
         model, [t for t in tools if t.name != "pay"], checkpointer=checkpointer
     )
+
+
+def asked_before_the_tools(model, tools, checkpointer):
+    """Section 4's other way, a question in a node of its own before the ToolNode; but
+    the check's pay asks again when it runs."""
+    from graphkit import END, interrupt
+    from graphkit.prebuilt import tools_condition
+
+    def assistant(state):
+        return {"messages": [model.bind_tools(tools).invoke(state["messages"])]}
+
+    def approve(state):
+        goto = "tools" if interrupt("Run these calls?") == "yes" else "assistant"
+        return Command(goto=goto)
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("assistant", assistant)
+    builder.add_node("approve", approve, destinations=("tools", "assistant"))
+    builder.add_node("tools", ToolNode(tools))
+    builder.add_edge(START, "assistant")
+    builder.add_conditional_edges("assistant", tools_condition, {"tools": "approve", END: END})
+    builder.add_edge("tools", "assistant")
+    return builder.compile(checkpointer=checkpointer)
 
 
 def stopped_before_tools(model, tools, checkpointer):
@@ -413,6 +443,8 @@ def stopped_before_tools(model, tools, checkpointer):
         (stopped_before_tools, "stopped before tools with no question", "interrupt()"),
         (without_checkpointer, "no checkpointer", "the checkpointer the check gives"),
         (without_pay, "never paused", "pay asks a human itself"),
+        (asked_before_the_tools, "paused again, asking 'Pay", "pay asks a human itself"),
+        (only_pay, "`email alice` never ran", "every tool the check passes"),
         (None, "not a function", ""),
     ],
 )
