@@ -227,7 +227,8 @@ def reveal_channel(
                 raise RuntimeError(f"The Execute did not finish: {session.message}")
             again = (story_number(session, session.stepper.step_number), None)
         else:
-            again = (story_number(session, session.stepper.step_number), session.update())
+            number = story_number(session, session.stepper.step_number)  # (before Update)
+            again = (number, session.update() if session.next_phase == "update" else None)
     step, update = again
     if update is None and failed_tasks(session):
         return failed_execute(session, channel, guess, step), again

@@ -29,6 +29,7 @@ import uuid
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from graphkit.errors import warn
 from graphkit.pregel.records import Plan, Run, Superstep
 from graphkit.widgets.listeners import Notifier, notifies
 from graphkit.widgets.looking import Looking
@@ -44,6 +45,17 @@ if TYPE_CHECKING:
 _NO_VALUE: Any = object()
 
 __all__ = ["DebugSession"]
+
+
+_PHASES = ("plan", "execute", "update")
+_GO_BACK = "session.back() goes back a step; session.reset() starts again."
+
+
+def _ran_nothing(phase: str, why: str) -> None:
+    """Say, where the call was, that ``session.<phase>()`` did nothing: from a notebook
+    cell (one run twice, say) its ``None`` showed nothing at all. (The widget's buttons
+    for a phase out of turn are disabled; its view shows ``message``.)"""
+    warn(f"session.{phase}() ran nothing: {why}")
 
 
 def _step_of(revealed: Any) -> int:
@@ -217,7 +229,9 @@ class DebugSession(FromRun, TimeTravel, Looking, Notifier):
 
     @notifies
     def plan(self) -> Any:
-        """Plan the next step; returns the ``Plan`` (None if it is not time to plan)."""
+        """Plan the next step; returns the ``Plan``. Out of turn (not time to plan, or
+        the run is over) it plans nothing, warns saying what to call instead, and
+        returns None."""
         return self._phase("plan")
 
     @notifies
@@ -347,10 +361,18 @@ class DebugSession(FromRun, TimeTravel, Looking, Notifier):
     def _phase(self, phase: str) -> Any:
         self._go_live()
         if self._over():
+            _ran_nothing(phase, f"the run is over ({self.status}). {_GO_BACK}")
             return None
         if self.next_phase != phase:
             number = self._story(self._stepper.step_number)
             self.message = f"Step {number} waits for {self.next_phase}."
+            done = _PHASES.index(phase) < _PHASES.index(self.next_phase)
+            _ran_nothing(
+                phase,
+                f"step {number} waits for {self.next_phase}"
+                + (f", its {phase} ran already" if done else "")
+                + f". Call session.{self.next_phase}(), or session.step() to finish the step.",
+            )
             return None
         return self._call(getattr(self._stepper, phase))
 

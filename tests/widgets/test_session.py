@@ -7,7 +7,7 @@ from typing import Annotated, TypedDict
 
 import pytest
 
-from graphkit import START, Command, InMemorySaver, StateGraph, interrupt
+from graphkit import START, Command, GraphkitWarning, InMemorySaver, StateGraph, interrupt
 from graphkit.widgets import DebugSession
 from tests.widgets.graphs import Calls, asking_app, chain_app, failing_app
 
@@ -49,9 +49,31 @@ def test_position_says_whether_the_run_moved():
 
 def test_a_phase_out_of_turn_does_nothing_and_says_what_is_next():
     session = DebugSession(chain_app(), INPUT)
-    assert session.execute() is None
+    # (called from code, it says so too: a notebook cell run twice showed nothing at all)
+    with pytest.warns(GraphkitWarning, match=r"session.execute\(\) ran nothing: step -1 wa"):
+        assert session.execute() is None
     assert session.message == "Step -1 waits for plan."
     assert session.supersteps == ()
+
+
+def test_a_phase_called_twice_in_a_notebook_says_what_to_call_instead():
+    session = DebugSession(chain_app(), INPUT)
+    session.step()
+    session.plan()
+    assert session.execute() is not None
+    with pytest.warns(GraphkitWarning) as said:
+        assert session.execute() is None
+    assert str(said[0].message) == (
+        "session.execute() ran nothing: step 0 waits for update, its execute ran already. "
+        "Call session.update(), or session.step() to finish the step."
+    )
+    session.run()
+    with pytest.warns(GraphkitWarning) as said:
+        assert session.plan() is None
+    assert str(said[0].message) == (
+        "session.plan() ran nothing: the run is over (done). session.back() goes back a "
+        "step; session.reset() starts again."
+    )
 
 
 def test_step_and_run_reach_the_end():

@@ -12,6 +12,7 @@ from typing import Annotated, Any, TypedDict
 
 import pytest
 
+from graphkit import GraphkitWarning
 from graphkit.widgets import DebugSession
 
 langgraph = pytest.importorskip("langgraph")
@@ -160,7 +161,8 @@ def test_a_thread_whose_node_failed_names_the_node_and_its_step():
     assert lines(imported)[:3] == expected
     assert lines(imported)[3].startswith("error in node 'broken' at step 2: ValueError: boom")
     assert lines(imported) == lines(live)
-    assert imported.plan() is None
+    with pytest.warns(GraphkitWarning, match=r"the run is over \(error\)"):
+        assert imported.plan() is None
     assert imported.message == "The run is over (error): use Back or Reset."
 
 
