@@ -26,10 +26,12 @@ True
 
 from __future__ import annotations
 
+import functools
 import linecache
 import operator
 import sys
 import unittest
+from collections import Counter
 from collections.abc import Callable
 from typing import Annotated, Any, TypedDict
 
@@ -217,7 +219,8 @@ def _judge(
         raise Wrong(f"Your test is {test!r}, not a function.", "Write it with def.")
     wrongs = {bug: wrong() for bug, wrong in bugs.items()}
     ran = {bug: _run(test, wrong) for bug, wrong in wrongs.items()}
-    error, _ = _run(test, right())
+    right_one = right()
+    error, _ = _run(test, right_one)
     skipped = [bug for bug, (failed, _) in ran.items() if _skipped(failed)]
     on_the_right = _skipped(error) is not None
     if on_the_right or skipped:
@@ -233,6 +236,14 @@ def _judge(
         raise Wrong(
             f"Your test {did} on {on}: {_said(test, stopped)}. {why}",
             f"A test here must pass or fail: take the {kind} out, and assert what the {what} does.",
+        )
+    if error is not None and (again := _threads_run_again(right_one)):
+        thread, runs = again[0]
+        raise Wrong(
+            f"Your test fails on the right {what}: {_said(test, error)}. It started {runs} "
+            f"runs on the thread {thread!r}: each run after the first began from the state "
+            "the one before left there (its ledger too), as in section 3's Q2.",
+            "Give each run a thread of its own; only a resume goes on the thread that paused.",
         )
     if error is not None:
         raise Wrong(
@@ -258,11 +269,40 @@ def _judge(
     return missed
 
 
+def _threads_run_again(app: Any) -> list[tuple[str, int]]:
+    """The threads of ``app``'s checkpointer on which more than one run started from an
+    input, with how many did (a resume starts none: it goes on from the pause)."""
+    saver = getattr(app, "checkpointer", None)
+    if saver is None:
+        return []
+    inputs = Counter(
+        saved.config["configurable"]["thread_id"]
+        for saved in saver.list(None)
+        if saved.metadata.get("source") == "input"
+    )
+    return [(thread, runs) for thread, runs in inputs.items() if runs > 1]
+
+
 def _ran(app: Any) -> bool:
-    """Whether a test ran ``app``: True for a router (a call leaves no trace), and for a
-    desk whose checkpointer saved a checkpoint."""
+    """Whether a test ran ``app``: a router given by ``_watched`` that was called, a desk
+    whose checkpointer saved a checkpoint."""
+    if (calls := getattr(app, "calls", None)) is not None:
+        return bool(calls)
     saver = getattr(app, "checkpointer", None)
     return saver is None or next(iter(saver.list(None)), None) is not None
+
+
+def _watched(route: Callable[[Ticket], str]) -> Callable[[Ticket], str]:
+    """``route``, keeping in ``.calls`` the states it was called with (a call leaves no
+    other trace)."""
+
+    @functools.wraps(route)
+    def watched(state: Ticket) -> str:
+        watched.calls.append(state)  # type: ignore[attr-defined]
+        return route(state)
+
+    watched.calls = []  # type: ignore[attr-defined]
+    return watched
 
 
 def _let_through(what: str, missed: list[str], described: dict[str, str], tail: str = "") -> str:
@@ -312,7 +352,7 @@ ROUTER_BUGS = {
 def check_route_test(test_route: Callable[[Any], Any]) -> str:
     """``test_route(route)`` must pass on ``route_ticket`` and fail on each router of
     ``ROUTER_BUGS``."""
-    bugs = {bug: lambda bug=bug: ROUTER_BUGS[bug] for bug in ROUTER_BUGS}
+    bugs = {bug: lambda bug=bug: _watched(ROUTER_BUGS[bug]) for bug in ROUTER_BUGS}
     missed = _judge(test_route, "router", lambda: route_ticket, bugs, {bug: bug for bug in bugs})
     if missed:
         raise Wrong(

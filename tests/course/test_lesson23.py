@@ -452,7 +452,11 @@ def approval_reply_only(app):
 @pytest.mark.parametrize(
     ("answer", "said", "hint"),
     [
-        (approval_on_one_thread, "fails on the right desk: AssertionError", "read what it"),
+        (
+            approval_on_one_thread,
+            "== ledger`. It started 2 runs on the thread 'one'",
+            "a thread of its own",
+        ),
         (approval_yes_only, "refunds whatever the human answers", "each answer"),
         (approval_reply_only, "books the refund in the ledger all the same", "must not"),
         (None, "not a function", ""),
@@ -679,12 +683,18 @@ def approval_of_the_notebooks_desk(app):
     approval_from_the_stream(lesson23.build_desk())
 
 
+def route_of_the_notebook(route):
+    """Another: tests the limit well, on the notebook's route_ticket, not on ``route``."""
+    solutions.test_route(lesson23.route_ticket)
+
+
 @pytest.mark.parametrize(
-    ("check", "answer"),
+    ("check", "answer", "what"),
     [
-        (lesson23.check_path_test, path_of_the_notebooks_desk),
-        (lesson23.check_approval_test, approval_of_the_notebooks_desk),
+        (lesson23.check_path_test, path_of_the_notebooks_desk, "desk"),
+        (lesson23.check_approval_test, approval_of_the_notebooks_desk, "desk"),
+        (lesson23.check_route_test, route_of_the_notebook, "router"),
     ],
 )
-def test_a_test_that_never_runs_the_app_it_is_given_is_told_so(check, answer):
-    assert_fails(check(answer), "never ran the desk it was given", hint="its argument")
+def test_a_test_that_never_runs_the_app_it_is_given_is_told_so(check, answer, what):
+    assert_fails(check(answer), f"never ran the {what} it was given", hint="its argument")
