@@ -363,9 +363,12 @@ def check_poll_model(model: Any) -> str:
         try:
             result = poll_graph(model).invoke(dict(given))
         except InvalidUpdateError as error:
+            named = re.search(r"Channel '(\w+)'", str(error))
+            key = named[1] if named and named[1] in expected else "votes"
             raise Wrong(
                 f"(input {given}) the run failed: {str(error).splitlines()[0]} The "
-                f"TypedDict's graph kept both votes: {expected['votes']}.",
+                f"TypedDict's graph kept both writes to {key}: it ended with {key} "
+                f"{expected[key]!r}.",
                 "The reducer is part of the field's type: Annotated[..., reducer] declares "
                 "it in a pydantic field too (section 5).",
             ) from None

@@ -452,6 +452,15 @@ class PollWithoutReducers(BaseModel):
     result: str = ""
 
 
+class PollWithoutAVotersReducer(BaseModel):
+    """The votes' reducer kept, the voters' forgotten: the verdict names voters."""
+
+    question: str
+    votes: Annotated[list[str], operator.add] = []
+    voters: int = 0
+    result: str = ""
+
+
 class PollOfNumbers(BaseModel):
     question: str
     votes: Annotated[list[int], operator.add] = []
@@ -492,6 +501,14 @@ def test_poll_model_passes_on_an_answer_written_otherwise():
     [
         (PollWithReducersEverywhere, "question has a reducer", "only the fields"),
         (PollWithoutReducers, "received 2 values in one step", "Annotated"),
+        (
+            PollWithoutAVotersReducer,
+            "wrote 'voters'. Channel 'voters' received 2 values in one step; a plain field keeps "
+            "one value per step. Give it a reducer in the state schema, e.g. voters: "
+            "Annotated[int, operator.add], or write it from one node per step. The TypedDict's "
+            "graph kept both writes to voters: it ended with voters 2.",
+            "Annotated",
+        ),
         (PollOfNumbers, "before node count could start (step 2)", "type must fit"),
         (PollWithoutAResultDefault, "result: Field required", "fall back on"),
         (lesson22.Poll, "not a pydantic model", "BaseModel"),
