@@ -120,14 +120,22 @@ def check_sign(sign: Callable[..., Any]) -> str:
                 "Edit it in place: a message written with the id of one in the history "
                 "takes its place (section 2).",
             )
+        pairs = zip(after[:-1], history, strict=True)
+        changed = [_shown(m) for m, old in pairs if m.content != old.content]
+        if after[-1].content == text and changed:
+            earlier = "an earlier message" if len(changed) == 1 else "earlier messages"
+            raise Wrong(
+                f"sign wrote {', '.join(changed)} in place of {earlier}, and left the answer, "
+                f"the last message, as it was: {text!r}",
+                "The answer is the last message of the history: sign a copy of it, with its "
+                "id, since a message written with the id of another takes its place.",
+            )
         if after[-1].content != text + SIGNATURE:
             raise Wrong(
                 f"The last answer reads {after[-1].content!r}; it should read "
                 f"{text + SIGNATURE!r}.",
                 "sign returns the update for messages: the answer with the signature at its end.",
             )
-        pairs = zip(after[:-1], history, strict=True)
-        changed = [_shown(m) for m, old in pairs if m.content != old.content]
         if changed:
             raise Wrong(f"sign changed {', '.join(changed)} too.", "Sign only the last answer.")
         if not wrote:

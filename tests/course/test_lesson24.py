@@ -299,7 +299,13 @@ def sign_the_first_answer(state):
         (sign_with_a_new_id, "to ['h-1', '(generated)']", "id of one in the history"),
         (sign_in_place, "sign wrote nothing to messages", "leave the one it was given"),
         (sign_in_place_and_return, "changed the message object it was given", "model_copy"),
-        (sign_the_first_answer, "The last answer reads 'Yes, until the parcel leaves.'", ""),
+        (
+            sign_the_first_answer,
+            "sign wrote ai 'Hello! How can I help? (Ada, support ...' (id 'a-1') in place of an "
+            "earlier message, and left the answer, the last message, as it was: 'Yes, until the "
+            "parcel leaves.'",
+            "the last message of the history",
+        ),
     ],
 )
 def test_sign_wrong_answers(answer, said, hint):
