@@ -480,3 +480,22 @@ def test_the_prebuilt_agent_s_tasks_table_shows_which_call_each_tools_task_ran()
     table = shown["l06-c23"][1]
     assert "tool call add({'a': 1, 'b': 2})" in table
     assert "tool call multiply({'a': 3, 'b': 4})" in table
+
+
+def test_the_prebuilt_agent_s_run_shows_the_same_when_run_again_at_once():
+    """A learner runs section 3's traced run a second time, to look again: it shows the
+    same answer and tasks. (Its scripted model had answered its two calls already, so the
+    second run raised ScriptExhaustedError.)"""
+    lesson = Path(__file__).parents[2] / "notebooks" / "06-messages-and-agents.ipynb"
+    run_cells(lesson, until="from IPython.display import SVG", again=("l06-c23",))
+
+
+def test_the_summarised_chat_run_again_shows_its_summary_grow_from_the_first_turn():
+    """A learner runs the summarising chat's three turns a second time: the summary grows
+    turn by turn, as the text says, and the next cell counts 6 model calls for 3 turns.
+    (The turns went on the same thread, so every summary was already the full one, and
+    the count said 12 model calls for 3 turns.)"""
+    lesson = Path(__file__).parents[2] / "notebooks" / "06-messages-and-agents.ipynb"
+    shown = run_cells(lesson, until="from typing import Literal", again=("l06-c34", "l06-c35"))
+    assert shown["l06-c34"][0].splitlines()[0] == '2 messages kept · summary: "Hi, I\'m Lance."'
+    assert shown["l06-c35"][0].startswith("6 model calls for 3 turns")
