@@ -3,6 +3,7 @@ the notebook's stub and on typical wrong answers."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from graphkit import Command, GraphkitWarning, InMemorySaver, interrupt
 from graphkit.course import lesson08
 from graphkit.course.solutions import lesson08 as solutions
-from tests.course.cells import run_cells
+from tests.course.cells import AN_ID, run_cells
 
 # -- 8.1 · An approval node
 
@@ -343,3 +344,34 @@ def test_the_mail_graph_shows_the_same_when_run_again_after_the_exercises():
     result = names["app"].invoke({"name": "Ada"}, {"configurable": {"thread_id": "again"}})
     assert [i.value["question"] for i in result["__interrupt__"]] == ["Send this mail?"]
     assert result["outbox"] == []
+
+
+LESSON = Path(__file__).parents[2] / "notebooks" / "08-human-in-the-loop.ipynb"
+IDS_AND_APPROVE = re.compile(rf"{AN_ID.pattern}|\b[0-9a-f]{{8}}\b|approve (starts|got) .*\n")
+"""What may differ when a cell runs again: ids (a tasks table shows a task id's first
+eight characters), and ``approve``'s prints, which count its starts (a resume run again
+has nothing to resume, so ``approve`` does not start)."""
+
+
+def test_the_traced_pause_and_its_resume_show_the_same_when_run_again_at_once():
+    """A learner runs section 2's traced pause and its resume again, each twice in a row:
+    each shows the run the text describes. (The pause run again went on Zoe's thread: a
+    new run, in steps 2 to 5 (4 to 7 once resumed), so "approve's writes" showed the input
+    step's or raised KeyError; the resume run again found the thread finished:
+    Run(steps=0) and an empty table.)"""
+    shown = run_cells(
+        LESSON,
+        until='bob = {"configurable"',
+        again=("l08-c10b", "l08-c10b", "l08-c10c", "l08-c10c"),
+        ignoring=IDS_AND_APPROVE,
+    )
+    assert "Run(steps=4, status='interrupted') · approve's writes: []" in shown["l08-c10b"][0]
+    assert "Run(steps=2, status='done')" in shown["l08-c10c"][0]
+
+
+def test_the_edited_mail_s_resume_shows_the_same_when_run_again_at_once():
+    """A learner runs section 6's resume again: it shows the outbox empty, then the mail
+    to the corrected address, as the text says. (The thread had finished: the stream
+    showed its last state only.)"""
+    shown = run_cells(LESSON, until="from graphkit.widgets import DebugSession", again=("l08-c24",))
+    assert shown["l08-c24"][0] == "[]\n['to sam@example.com: Hi Sam, lunch on Friday? -- Ann']\n"
