@@ -3,10 +3,15 @@ runtime saw, on the notebook's stub and on typical wrong answers."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from graphkit import END, START, StateGraph
 from graphkit.course import lesson09
 from graphkit.course.solutions import lesson09 as solutions
 from graphkit.course.solutions.lesson09 import Agent, Research, Tally
+from tests.course.cells import AN_ID, run_cells
+
+LESSON = Path(__file__).parents[2] / "notebooks" / "09-debugging-recipes.ipynb"
 
 
 def research(route, *, waiting: bool = True) -> StateGraph:
@@ -322,3 +327,21 @@ def test_agent_stops_when_agent_writes_a_key_the_state_lacks_the_loop_verdict_sa
     assert "graphkit warned: Node 'agent' returned key 'final'" in verdict.message
     assert "not in the state schema" in verdict.message
     assert verdict.message.count("graphkit warned") == 1  # said once, not once a step
+
+
+def test_the_wrong_and_right_resumes_show_the_same_when_run_again_at_once():
+    """A learner runs section 5's two wrong resumes again, then the right one twice: each
+    shows what the text says. (Run again, the resume "on a new thread" answered the pause
+    its first run had left on ticket-8, and the right resume found ticket-7 finished: a
+    warning, and no update.) Interrupt ids differ from run to run."""
+    shown = run_cells(
+        LESSON,
+        until="class Essay(TypedDict)",
+        again=("l09-c49", "l09-c53", "l09-c53"),
+        names={"display": print},
+        ignoring=AN_ID,
+    )
+    assert shown["l09-c49"][0].startswith(
+        "Command(resume=...) on a new thread:\n{'write': {'text': 'Dear customer, ...'}}"
+    )
+    assert shown["l09-c53"][0] == "{'review': {'approved': True}}\n"
