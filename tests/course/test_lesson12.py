@@ -511,3 +511,10 @@ def test_run_all_with_the_stub_guesses_reveals_no_answer():
     for cell, answer in REVEALS.items():
         assert "No guess yet" in seen[cell][0], (cell, seen[cell])
         assert answer not in seen[cell][0], (cell, seen[cell])
+
+
+def test_the_failing_order_run_again_at_once_lists_the_code_of_its_own_run():
+    """A learner runs section 1's failing order a second time: "code that ran" lists that
+    run's three lookups. (The list kept the first run's too: each name twice.)"""
+    shown = run_cells(LESSON, until="from graphkit.widgets import DebugSession", again=("l12-c04",))
+    assert shown["l12-c04"][0].endswith("code that ran: ['prices', 'shipping', 'stock']\n")
