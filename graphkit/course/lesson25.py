@@ -278,6 +278,26 @@ def check_router(add_router: Callable[[Any], Any]) -> str:
             "graph cannot find the node route means.",
             "Map each result of route to its node; the results become the labels.",
         )
+    shared = {edge for edge in got if edge[3] and ", " in edge[3]}  # one edge, several keys
+    astray = {
+        result: edge[1]
+        for edge in shared
+        for result in edge[3].split(", ")
+        if ROUTES.get(result, edge[1]) != edge[1]
+    }
+    if astray:
+        raise Wrong(
+            f"classify's drawing shows {_said(shared)}: one edge for several results of "
+            "route. Your path_map sends "
+            + "; ".join(
+                f"{result!r} to {_name(target)}, where a {result} ticket "
+                + ("should end the run" if ROUTES[result] == END else f"goes to {ROUTES[result]}")
+                for result, target in sorted(astray.items())
+            )
+            + ".",
+            "One dashed edge per result of route, to the node that handles it (spam ends the "
+            "run), labelled with the result.",
+        )
     raise Wrong(
         _differs("classify's drawing", want - got, got - want, "shows", "which it should not")
         + ". Read route: "

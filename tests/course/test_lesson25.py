@@ -336,6 +336,19 @@ def test_router_wrong_answers(answer, said, hint):
         assert "without labels" not in verdict.message
 
 
+def test_router_two_results_on_one_edge_are_told_which_result_goes_astray():
+    """A path_map that sends spam to answer draws one edge labelled 'question, spam': the
+    verdict names the result that goes astray, not an edge 'question' the drawing has."""
+    answer = _map({**lesson25.ROUTES, "spam": "answer"})
+    verdict = assert_fails(
+        lesson25.check_router(answer),
+        "Your path_map sends 'spam' to answer, where a spam ticket should end the run",
+        hint="spam ends the run",
+    )
+    assert "classify → answer (dashed, 'question, spam')" in verdict.message
+    assert "lacks classify → answer" not in verdict.message
+
+
 def _to_node(state) -> Literal["refunds", "answer", "escalate", "__end__"]:
     return lesson25.ROUTES[lesson25.route(state)]
 
