@@ -361,6 +361,16 @@ def check_report(build_report: Callable[..., Any]) -> str:
                 f"{separator!r}.",
                 'The report joins the texts by a blank line ("\\n\\n").',
             )
+        texts = [f"{section}: written." for section in sections]
+        held = [key for key, value in run.values.items() if key != "report" and value == texts]
+        if report != want and held:  # (reordered after the reducer had it right)
+            raise Wrong(
+                f"For {topic!r}, planned {sections}, the report was {report!r}, yet your "
+                f"state's {held[0]!r} held them in the plan's order: your synthesizer "
+                "changed it.",
+                "The reducer applies the workers' writes in task order, the order of the "
+                "plan, whichever finished first: join that list as it is.",
+            )
         if report != want:
             order = [s for s in writer.finished if s in sections]
             said = (

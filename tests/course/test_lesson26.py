@@ -443,6 +443,7 @@ def _report(kind):
 
         def synthesizer(state):
             sections = mine if kind == "closure" else state["sections"]
+            sections = sections[::-1] if kind == "reversed" else sections
             return {"report": "\n\n".join(sorted(sections) if kind == "sorted" else sections)}
 
         def in_one_node(state):
@@ -480,6 +481,25 @@ def test_report_wrong_answers(kind, said, hint):
 def test_report_sorted_is_not_told_it_is_in_finishing_order():
     verdict = assert_fails(lesson26.check_report(_report("sorted")))
     assert "finished in" not in verdict.message
+
+
+def test_report_reversed_in_the_synthesizer_is_told_the_state_held_the_plans_order():
+    """A learner told that the workers finish last first reverses the list: the report is
+    in their finishing order only by chance, and the state held the plan's order."""
+    verdict = assert_fails(
+        lesson26.check_report(_report("reversed")),
+        "your state's 'sections' held them in the plan's order",
+        hint="join that list as it is",
+    )
+    assert "finished in" not in verdict.message
+
+
+def test_report_sorted_is_told_the_state_held_the_plans_order():
+    assert_fails(
+        lesson26.check_report(_report("sorted")),
+        "your state's 'sections' held them in the plan's order",
+        hint="join that list as it is",
+    )
 
 
 def _report_joined_by(separator):
