@@ -480,7 +480,13 @@ def check_loop(add_loop: Callable[[Any, int], Any]) -> str:
                 "After evaluate, the router reads the grade and the rounds run, and ends "
                 "the run when either says so."
             )
-            if not stopped and accepted and len(got) == 2 * max_rounds:
+            if ("evaluate", "generate") in builder.edges:
+                hint = (  # a router may be right: the plain edge back is taken anyway
+                    "evaluate → generate is a plain edge: it is always taken, whatever a "
+                    "router says, so generate runs again after every evaluate. Leave the "
+                    "way back to the router alone."
+                )
+            elif not stopped and accepted and len(got) == 2 * max_rounds:
                 hint = (  # it stopped at max_rounds, as it should, but not on acceptance
                     "Your router ends the loop after max_rounds; it must also end it "
                     "when state['grade'] is 'accepted'."

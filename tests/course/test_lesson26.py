@@ -595,6 +595,23 @@ def test_loop_wrong_answers(stop, said, hint):
     assert_fails(lesson26.check_loop(_loop_answer(stop)), said, hint=hint)
 
 
+def test_loop_with_a_plain_edge_back_beside_a_right_router_is_told_the_edge_not_the_router():
+    """The router reads the grade and the rounds as it should; the plain edge
+    evaluate → generate, always taken, is what keeps the loop going."""
+    right = _loop_answer(lambda state, k: state["grade"] == "accepted" or state["rounds"] >= k)
+
+    def add_loop(builder, max_rounds):
+        right(builder, max_rounds)
+        builder.add_edge("evaluate", "generate")
+
+    verdict = assert_fails(
+        lesson26.check_loop(add_loop),
+        "generate ran a 3rd round in step 5",
+        hint="evaluate → generate is a plain edge",
+    )
+    assert "the router reads the grade" not in verdict.hint
+
+
 def test_loop_that_never_stops_is_told_so_without_running_10007_steps():
     verdict = assert_fails(
         lesson26.check_loop(_loop_answer(lambda state, k: False)), "still looping after 50"
