@@ -390,10 +390,35 @@ def check_approve_once(build_agent: Callable[[Any, Any, Any], Any]) -> str:
                 "of your own before the tools asks twice. Let pay's question be the only "
                 "one, and give each call a task of its own (section 4).",
             )
-        never = [name for name in others if done.count(name) == 0]
+        if final.next:
+            # A static breakpoint after the tools (or before the model) stops once more.
+            raise Wrong(
+                f"(batch {number}) after the answer {answer!r}, the run stopped again before "
+                f"{', '.join(sorted(set(final.next)))} with no question to answer: a stop set "
+                "by interrupt_after (or interrupt_before) asks nothing, and the model never "
+                "read the tools' answers.",
+                "Compile without interrupt_before or interrupt_after: pay pauses the run "
+                "itself, with interrupt(), and its question is the only one to answer.",
+            )
+        never = [
+            (name, call["id"])
+            for name, call in zip(others, [c for c in calls if c["name"] != "pay"], strict=True)
+            if done.count(name) == 0
+        ]
+        answers = {
+            m.tool_call_id: m for m in final.values["messages"] if isinstance(m, ToolMessage)
+        }
+        if never and never[0][1] not in answers:
+            raise Wrong(
+                f"(batch {number}) `{never[0][0]}` never ran, and no ToolMessage answers its "
+                f"call ({never[0][1]!r}): your agent ran only some of the model's "
+                f"{len(calls)} calls.",
+                "Run every call of the model's answer, each in a task of its own (section 4).",
+            )
         if never:
             raise Wrong(
-                f"(batch {number}) `{never[0]}` never ran, though the model asked for it.",
+                f"(batch {number}) `{never[0][0]}` never ran, though the model asked for it: "
+                f"its call was answered {_text(answers[never[0][1]])!r}.",
                 "Give the agent every tool the check passes to build_agent.",
             )
         twice = [name for name in others if done.count(name) != 1]

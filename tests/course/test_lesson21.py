@@ -436,6 +436,36 @@ def stopped_before_tools(model, tools, checkpointer):
     return create_react_agent(model, tools, checkpointer=checkpointer, interrupt_before=["tools"])
 
 
+def runs_the_last_call_only(model, tools, checkpointer):
+    """A tools node of the learner's own that runs one call of the answer, the last: it
+    has every tool, and never runs the email."""
+    from graphkit.prebuilt import tools_condition
+
+    by_name = {t.name: t for t in tools}
+
+    def assistant(state):
+        return {"messages": [model.invoke(state["messages"])]}
+
+    def run_tools(state):
+        call = state["messages"][-1].tool_calls[-1]
+        said = by_name[call["name"]].invoke(call["args"])
+        return {"messages": [ToolMessage(said, tool_call_id=call["id"])]}
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("assistant", assistant)
+    builder.add_node("tools", run_tools)
+    builder.add_edge(START, "assistant")
+    builder.add_conditional_edges("assistant", tools_condition)
+    builder.add_edge("tools", "assistant")
+    return builder.compile(checkpointer=checkpointer)
+
+
+def stopped_after_tools(model, tools, checkpointer):
+    """A breakpoint after every tools step: pay asks first, then the run stops again
+    once every call is answered."""
+    return create_react_agent(model, tools, checkpointer=checkpointer, interrupt_after=["tools"])
+
+
 @pytest.mark.parametrize(
     ("answer", "said", "hint"),
     [
@@ -445,6 +475,8 @@ def stopped_before_tools(model, tools, checkpointer):
         (without_pay, "never paused", "pay asks a human itself"),
         (asked_before_the_tools, "paused again, asking 'Pay", "pay asks a human itself"),
         (only_pay, "`email alice` never ran", "every tool the check passes"),
+        (runs_the_last_call_only, "no ToolMessage answers its call", "every call"),
+        (stopped_after_tools, "stopped again before agent with no question", "interrupt_after"),
         (None, "not a function", ""),
     ],
 )
