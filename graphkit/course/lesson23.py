@@ -237,7 +237,8 @@ def _judge(
             f"Your test {did} on {on}: {_said(test, stopped)}. {why}",
             f"A test here must pass or fail: take the {kind} out, and assert what the {what} does.",
         )
-    if error is not None and (again := _threads_run_again(right_one)):
+    again = _threads_run_again(right_one) if error is not None else []
+    if again and _run(test, _OnFreshThreads(right()))[0] is None:
         thread, runs = again[0]
         raise Wrong(
             f"Your test fails on the right {what}: {_said(test, error)}. It started {runs} "
@@ -281,6 +282,32 @@ def _threads_run_again(app: Any) -> list[tuple[str, int]]:
         if saved.metadata.get("source") == "input"
     )
     return [(thread, runs) for thread, runs in inputs.items() if runs > 1]
+
+
+class _OnFreshThreads:
+    """``app``, on which each run from an input starts on an empty thread: if a test
+    passes there, the runs it started on a used thread are why it failed."""
+
+    def __init__(self, app: Any) -> None:
+        self._app = app
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._app, name)
+
+    def _forget(self, input: Any, config: Any) -> None:
+        from graphkit import Command
+
+        thread = ((config or {}).get("configurable") or {}).get("thread_id")
+        if input is not None and not isinstance(input, Command) and thread is not None:
+            self._app.checkpointer.delete_thread(thread)
+
+    def invoke(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
+        self._forget(input, config)
+        return self._app.invoke(input, config, **kwargs)
+
+    def stream(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
+        self._forget(input, config)
+        return self._app.stream(input, config, **kwargs)
 
 
 def _ran(app: Any) -> bool:

@@ -436,6 +436,14 @@ def approval_on_one_thread(app):
         assert app.invoke(Command(resume=answer), config)["ledger"] == ledger
 
 
+def approval_typo_on_one_thread(app):
+    """Two runs on one thread, but the failure is a typo in the expected reply: a thread
+    of its own for each run would fail the same."""
+    config = {"configurable": {"thread_id": "one"}}
+    app.invoke({"text": "refund", "amount": 30}, config)
+    assert app.invoke({"text": "a question", "amount": 0}, config)["reply"] == "Our FAQ."
+
+
 def approval_yes_only(app):
     config = {"configurable": {"thread_id": "yes"}}
     assert "__interrupt__" in app.invoke({"text": "refund", "amount": 300}, config)
@@ -457,6 +465,7 @@ def approval_reply_only(app):
             "== ledger`. It started 2 runs on the thread 'one'",
             "a thread of its own",
         ),
+        (approval_typo_on_one_thread, '== "Our FAQ."`.', "in a cell of its own"),
         (approval_yes_only, "refunds whatever the human answers", "each answer"),
         (approval_reply_only, "books the refund in the ledger all the same", "must not"),
         (None, "not a function", ""),
