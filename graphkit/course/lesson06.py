@@ -199,28 +199,29 @@ def _round_trip(build_agent: Any) -> tuple[str, Any, Any]:
             "a tool call (the tool's name, its arguments, an id). The agent then runs the "
             "tool and asks the model again.",
         )
-    if len(loop) < 3:
-        # (a script too short fails above, as ScriptExhaustedError: here the graph stopped)
+    # (a script too short fails above, as ScriptExhaustedError: here the graph stopped)
+    if len(loop) == 1:
         asked_for = join_names(sorted({call["name"] for m in asked for call in m.tool_calls}))
-        if len(loop) == 1:
-            raise Wrong(
-                f"In step 1 the model asked for {asked_for}, but the run ended there: no "
-                "tools node ran the call.",
-                hint="Give the agent your tool: create_react_agent(model, [temperature]) adds "
-                "a tools node and routes a tool call to it.",
-            )
-        model, tools = loop[0].plan.nodes[0], loop[1].plan.nodes[0]
+        raise Wrong(
+            f"In step 1 the model asked for {asked_for}, but the run ended there: no "
+            "tools node ran the call.",
+            hint="Give the agent your tool: create_react_agent(model, [temperature]) adds "
+            "a tools node and routes a tool call to it.",
+        )
+    answered = [
+        (r.task.node, m)
+        for r in loop[1].execution.results
+        for m in _messages_written(r)
+        if isinstance(m, ToolMessage)
+    ]
+    tool_messages = [m for _, m in answered]
+    if len(loop) == 2 and answered:  # (a step 2 with no ToolMessage is said below)
+        model, tools = loop[0].plan.nodes[0], answered[0][0]
         raise Wrong(
             f"The run stopped after the steps {_steps(nodes)}: the tools ran in step 2, but "
             "nothing led back to the model, so it never saw the tool's answer.",
             hint=f"Add the edge {tools} → {model} (create_react_agent adds it for you).",
         )
-    tool_messages = [
-        m
-        for r in loop[1].execution.results
-        for m in _messages_written(r)
-        if isinstance(m, ToolMessage)
-    ]
     if not tool_messages:
         raise Wrong(
             f"Step 2 ran {_steps(nodes[1:2])}, which wrote no ToolMessage; the tools node should "

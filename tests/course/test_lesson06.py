@@ -461,6 +461,48 @@ def test_round_trip_with_no_way_back_from_the_tools_names_the_missing_edge():
     assert "tools → agent" in verdict.hint
 
 
+def test_round_trip_whose_second_step_is_not_the_tools_is_not_said_to_have_run_them():
+    # The model's step is followed by a node of the learner's own that answers: no tool
+    # ran, so "the tools ran in step 2" and "Add the edge respond → agent" were untrue.
+    from graphkit import START, MessagesState, StateGraph
+
+    def build_agent():
+        model = ScriptedChatModel(responses=[AIMessage("", tool_calls=[_call()]), "Warm."])
+        builder = StateGraph(MessagesState)
+        builder.add_node("agent", lambda state: {"messages": [model.invoke(state["messages"])]})
+        builder.add_node("respond", lambda state: {"messages": [AIMessage("Done.")]})
+        builder.add_edge(START, "agent")
+        builder.add_edge("agent", "respond")
+        return builder
+
+    verdict = lesson06.check_tool_round_trip(build_agent)
+    assert not verdict
+    assert "Step 2 ran respond, which wrote no ToolMessage" in verdict.message
+    assert "respond → agent" not in verdict.hint
+
+
+def test_round_trip_with_a_node_beside_the_tools_names_the_tools_edge():
+    # Beside the tools, a node whose name sorts first: the hint named its edge back.
+    from graphkit import START, MessagesState, StateGraph
+    from graphkit.prebuilt import ToolNode
+
+    def build_agent():
+        model = ScriptedChatModel(responses=[AIMessage("", tool_calls=[_call()]), "Warm."])
+        builder = StateGraph(MessagesState)
+        builder.add_node("agent", lambda state: {"messages": [model.invoke(state["messages"])]})
+        builder.add_node("tools", ToolNode([solutions.temperature]))
+        builder.add_node("a_log", lambda state: {})
+        builder.add_edge(START, "agent")
+        builder.add_edge("agent", "tools")
+        builder.add_edge("agent", "a_log")
+        return builder
+
+    verdict = lesson06.check_tool_round_trip(build_agent)
+    assert not verdict
+    assert "nothing led back to the model" in verdict.message
+    assert "Add the edge tools → agent" in verdict.hint
+
+
 def test_should_summarize_more_than_five_gets_a_hint_with_the_numbers():
     # "more than, not at least" does not help one who wrote "more than" (> 5).
     def should_summarize(state):
