@@ -367,12 +367,17 @@ class DebugSession(FromRun, TimeTravel, Looking, Notifier):
             number = self._story(self._stepper.step_number)
             self.message = f"Step {number} waits for {self.next_phase}."
             done = _PHASES.index(phase) < _PHASES.index(self.next_phase)
-            _ran_nothing(
-                phase,
-                f"step {number} waits for {self.next_phase}"
-                + (f", its {phase} ran already" if done else "")
-                + f". Call session.{self.next_phase}(), or session.step() to finish the step.",
-            )
+            steps = self.supersteps
+            if self.next_phase == "plan" and steps:  # (a cell of the step before, run again)
+                before = self._story(steps[-1].step)
+                why = f"step {before}'s {phase} ran already, and step {number} waits for plan"
+                rest = f"session.step() to run all of step {number}"
+            else:
+                why = f"step {number} waits for {self.next_phase}" + (
+                    f", its {phase} ran already" if done else ""
+                )
+                rest = "session.step() to finish the step"
+            _ran_nothing(phase, f"{why}. Call session.{self.next_phase}(), or {rest}.")
             return None
         return self._call(getattr(self._stepper, phase))
 

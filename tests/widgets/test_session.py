@@ -76,6 +76,21 @@ def test_a_phase_called_twice_in_a_notebook_says_what_to_call_instead():
     )
 
 
+def test_an_update_cell_run_twice_is_told_its_update_ran_already():
+    # "step 0 waits for plan. Call session.plan(), or session.step() to finish the step"
+    # never said the cell's own update had run, and session.step() runs all of step 0.
+    session = DebugSession(chain_app(), INPUT)
+    session.plan()
+    session.execute()
+    assert session.update() is not None
+    with pytest.warns(GraphkitWarning) as said:
+        assert session.update() is None
+    assert str(said[0].message) == (
+        "session.update() ran nothing: step -1's update ran already, and step 0 waits for "
+        "plan. Call session.plan(), or session.step() to run all of step 0."
+    )
+
+
 def test_step_and_run_reach_the_end():
     session = DebugSession(chain_app(), INPUT)
     assert session.step().step == -1
