@@ -58,11 +58,6 @@ def _ran_nothing(phase: str, why: str) -> None:
     warn(f"session.{phase}() ran nothing: {why}")
 
 
-def _step_of(revealed: Any) -> int:
-    """The step a prediction just revealed: a ``Plan``'s, or a ``(step, Update)`` pair's."""
-    return revealed[0] if isinstance(revealed, tuple) else revealed.step
-
-
 class DebugSession(FromRun, TimeTravel, Looking, Notifier):
     """Drive a run of ``app`` phase by phase: ``plan``, ``execute``, ``update``,
     ``step``, ``run``, ``back``, ``reset``; look at it with ``view()``. ``app`` is a
@@ -317,7 +312,7 @@ class DebugSession(FromRun, TimeTravel, Looking, Notifier):
         last = self._revealed
         again = last[2] if last is not None and last[:2] == (kind, self.position) else None
         if step is not None and self.next_phase is not None:
-            judged = self.stepper.step_number if again is None else _step_of(again)
+            judged = self._judged_step(again)
             if judged != step:
                 raise ValueError(
                     f"This guess is about step {step}, but the session is at step {judged}: "
@@ -428,6 +423,13 @@ class DebugSession(FromRun, TimeTravel, Looking, Notifier):
         self._paused_at = here
         self.message = f"Breakpoint: step {self._story(plan.step)} would run {', '.join(hit)}."
         return True
+
+    def _judged_step(self, again: Any) -> int:
+        """The step, as the learner is told it, a prediction judges: the next one, or
+        the one just revealed again (a ``Plan``, or a ``(number, Update)`` pair)."""
+        if again is None:
+            return self._story(self.stepper.step_number)
+        return again[0] if isinstance(again, tuple) else self._story(again.step)
 
     def _story(self, recorded: int) -> int:
         from graphkit.widgets.story import story_number

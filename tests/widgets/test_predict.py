@@ -676,3 +676,15 @@ def test_a_guess_for_a_step_the_session_has_passed_says_so_and_moves_nothing():
     assert session.position == before and str(session.score) == score
     with pytest.raises(ValueError, match="about step 2"):
         session.predict(channel="tokens", value=200, step=2)
+
+
+def test_a_guess_named_for_a_step_after_back_uses_the_step_the_learner_is_told():
+    """After Back the stepper plans LangGraph's next step (4, after the fork), which the
+    session tells as step 3 again: a guess for step 3 was refused as "at step 4"."""
+    session = _at_step_2()
+    session.step()  # step 2
+    session.step()  # step 3: summarize
+    session.back()
+    assert "step 3" in session.message and "LangGraph: step 4" in session.message
+    assert session.predict(nodes=["summarize"], step=3).correct
+    assert session.predict(channel="tokens", value=200, step=3).step == 3
