@@ -626,6 +626,11 @@ class Review(TypedDict, total=False):
     status: str
 
 
+_STARTS = 20
+"""Runs of ``write`` past which a loop is taken to start over from its input for ever
+(no right answer runs it twice): told so at once, not after the check's time limit."""
+
+
 class _Counted:
     """How often each node of ``review_graph`` ran."""
 
@@ -634,6 +639,13 @@ class _Counted:
 
     def __call__(self, node: str) -> None:
         self.runs[node] = self.runs.get(node, 0) + 1
+        if node == "write" and self.runs[node] > _STARTS:
+            raise Wrong(
+                f"write ran {self.runs[node]} times: after each pause your code started "
+                "the run again from its input, so the run never got past its first pause.",
+                "A paused run goes on when it is resumed on the same thread, with "
+                "Command(resume=decide(value)) as the input; a dict input starts it over.",
+            )
 
 
 def review_graph(reviews: int = 2, ran: Callable[[str], None] | None = None) -> Any:

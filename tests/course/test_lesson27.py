@@ -1153,3 +1153,21 @@ def test_answer_all_run_again_without_a_resume_is_not_told_the_run_went_on():
         "Command(resume=...).",
     )
     assert "gone on" not in verdict.message and "old output" not in verdict.message
+
+
+def test_answer_all_restarting_from_the_input_without_deciding_is_told_so_not_timed_out():
+    """A loop that invokes with the input again while the output has interrupts (no
+    decide, no resume) never ends: it met the check's time limit, whose verdict speaks
+    of a loop in general, after 15 seconds."""
+
+    def answer_all(app, input, config, decide):
+        out = app.invoke(input, config, version="v2")
+        while out.interrupts:
+            out = app.invoke(input, config, version="v2")
+        return out.value
+
+    verdict = lesson27.check_answer_all(answer_all)
+    assert not verdict.passed
+    assert "write ran 21 times" in verdict.message, verdict.message
+    assert "started the run again from its input" in verdict.message
+    assert "Command(resume=" in verdict.hint
