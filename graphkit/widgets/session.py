@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from graphkit.errors import warn
 from graphkit.pregel.records import Plan, Run, Superstep
+from graphkit.render.highlight import PHASES
 from graphkit.widgets.listeners import Notifier, notifies
 from graphkit.widgets.looking import Looking
 from graphkit.widgets.recorded import FromRun, _refuse_a_langgraph_thread
@@ -45,17 +46,6 @@ if TYPE_CHECKING:
 _NO_VALUE: Any = object()
 
 __all__ = ["DebugSession"]
-
-
-_PHASES = ("plan", "execute", "update")
-_GO_BACK = "session.back() goes back a step; session.reset() starts again."
-
-
-def _ran_nothing(phase: str, why: str) -> None:
-    """Say, where the call was, that ``session.<phase>()`` did nothing: from a notebook
-    cell (one run twice, say) its ``None`` showed nothing at all. (The widget's buttons
-    for a phase out of turn are disabled; its view shows ``message``.)"""
-    warn(f"session.{phase}() ran nothing: {why}")
 
 
 class DebugSession(FromRun, TimeTravel, Looking, Notifier):
@@ -354,27 +344,37 @@ class DebugSession(FromRun, TimeTravel, Looking, Notifier):
         return stepper
 
     def _phase(self, phase: str) -> Any:
+        """Run ``phase`` if it is next. Out of turn, warn where the call was (a notebook
+        cell run twice shows the ``None`` as nothing at all; the widget's buttons for a
+        phase out of turn are disabled, and its view shows ``message``)."""
         self._go_live()
-        if self._over():
-            _ran_nothing(phase, f"the run is over ({self.status}). {_GO_BACK}")
-            return None
-        if self.next_phase != phase:
-            number = self._story(self._stepper.step_number)
-            self.message = f"Step {number} waits for {self.next_phase}."
-            done = _PHASES.index(phase) < _PHASES.index(self.next_phase)
-            steps = self.supersteps
-            if self.next_phase == "plan" and steps:  # (a cell of the step before, run again)
-                before = self._story(steps[-1].step)
-                why = f"step {before}'s {phase} ran already, and step {number} waits for plan"
-                rest = f"session.step() to run all of step {number}"
-            else:
-                why = f"step {number} waits for {self.next_phase}" + (
-                    f", its {phase} ran already" if done else ""
-                )
-                rest = "session.step() to finish the step"
-            _ran_nothing(phase, f"{why}. Call session.{self.next_phase}(), or {rest}.")
+        if self._over() or self.next_phase != phase:
+            warn(f"session.{phase}() ran nothing: {self._out_of_turn(phase)}")
             return None
         return self._call(getattr(self._stepper, phase))
+
+    def _out_of_turn(self, phase: str) -> str:
+        """Why ``phase`` cannot run now, and what to call instead; sets ``message``."""
+        if self.status != "running":
+            return (
+                f"the run is over ({self.status}). session.back() goes back a step; "
+                "session.reset() starts again."
+            )
+        number = self._story(self._stepper.step_number)
+        self.message = f"Step {number} waits for {self.next_phase}."
+        steps = self.supersteps
+        if self.next_phase == "plan" and steps:  # (a cell of the step before, run again)
+            before = self._story(steps[-1].step)
+            return (
+                f"step {before}'s {phase} ran already, and step {number} waits for plan. "
+                f"Call session.plan(), or session.step() to run all of step {number}."
+            )
+        done = PHASES.index(phase) < PHASES.index(self.next_phase)
+        return (
+            f"step {number} waits for {self.next_phase}"
+            + (f", its {phase} ran already" if done else "")
+            + f". Call session.{self.next_phase}(), or session.step() to finish the step."
+        )
 
     def _call(self, action: Any) -> Any:
         """Run one stepper phase; a node's error is recorded by the stepper (status
