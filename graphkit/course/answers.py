@@ -1,20 +1,31 @@
 """What a check says about the learner's graph: compile it (``compiled``), run it
 (``trace``), turn a failed run into a ``Wrong`` that names the step, node and key
 (``failed_run``), and the words a verdict counts in (``counted``, ``no_nodes``,
-``ran_again``, ``ran_at``)."""
+``ran_again``, ``ran_at``); run the learner's coroutine on a loop of its own
+(``run_apart``)."""
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from collections.abc import Mapping
+import threading
+from collections.abc import Callable, Coroutine, Mapping
 from typing import Any
 
 from graphkit.constants import START
 from graphkit.course.verdicts import Wrong
 from graphkit.inspect.values import join_names
 
-__all__ = ["compiled", "counted", "failed_run", "no_nodes", "ran_again", "ran_at", "trace"]
+__all__ = [
+    "compiled",
+    "counted",
+    "failed_run",
+    "no_nodes",
+    "ran_again",
+    "ran_at",
+    "run_apart",
+    "trace",
+]
 
 
 def counted(count: int, noun: str) -> str:
@@ -97,6 +108,35 @@ def trace(app: Any, input: Any, config: Mapping[str, Any] | None = None, **kwarg
         return app.trace(input, config, **kwargs)
     except Exception as error:
         raise failed_run(app, error) from error
+
+
+def run_apart(make: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
+    """Run the coroutine ``make()`` returns on an event loop of its own, in a thread of
+    its own: a notebook's kernel already runs a loop in this one. If the wait is cut
+    short (the check's time limit), the run is cancelled, not left going on that loop."""
+    done: concurrent.futures.Future[Any] = concurrent.futures.Future()
+    running: list[tuple[asyncio.AbstractEventLoop, asyncio.Task[Any]]] = []
+
+    async def main() -> Any:
+        task = asyncio.current_task()
+        assert task is not None  # (a coroutine run by asyncio.run runs in a task)
+        running.append((asyncio.get_running_loop(), task))
+        return await make()
+
+    def work() -> None:
+        try:
+            done.set_result(asyncio.run(main()))
+        except BaseException as error:  # handed to the check, raised there
+            done.set_exception(error)
+
+    threading.Thread(target=work, name="course-check", daemon=True).start()
+    try:
+        return done.result()
+    except BaseException:
+        for loop, task in running:
+            if not done.done():
+                loop.call_soon_threadsafe(task.cancel)
+        raise
 
 
 def failed_run(app: Any, error: BaseException) -> Wrong:

@@ -23,9 +23,9 @@ import operator
 import threading
 import time
 import traceback
-from collections.abc import Callable, Coroutine
 from typing import Annotated, Any, TypedDict
 
+from graphkit.course.answers import run_apart
 from graphkit.course.checking import Wrong, exercise, failed_run
 
 __all__ = [
@@ -47,35 +47,6 @@ def _function(answer: Any, name: str) -> None:
         )
     if not callable(answer):
         raise Wrong(f"{name} is {answer!r}, not a function.", f"Write {name} with def.")
-
-
-def _run_async(make: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
-    """Run the coroutine ``make()`` returns on an event loop of its own, in a thread of
-    its own: a notebook's kernel already runs a loop in this one. If the wait is cut
-    short (the check's time limit), the run is cancelled, not left going on that loop."""
-    done: concurrent.futures.Future[Any] = concurrent.futures.Future()
-    running: list[tuple[asyncio.AbstractEventLoop, asyncio.Task[Any]]] = []
-
-    async def main() -> Any:
-        task = asyncio.current_task()
-        assert task is not None  # (a coroutine run by asyncio.run runs in a task)
-        running.append((asyncio.get_running_loop(), task))
-        return await make()
-
-    def work() -> None:
-        try:
-            done.set_result(asyncio.run(main()))
-        except BaseException as error:  # handed to the check, raised there
-            done.set_exception(error)
-
-    threading.Thread(target=work, name="lesson18-check", daemon=True).start()
-    try:
-        return done.result()
-    except BaseException:
-        for loop, task in running:
-            if not done.done():
-                loop.call_soon_threadsafe(task.cancel)
-        raise
 
 
 def _on_a_loop() -> bool:
@@ -179,7 +150,7 @@ def check_no_stall(forecast: Any) -> str:
                 _check_loop.clear()
 
         try:
-            out = _run_async(forecast_for)
+            out = run_apart(forecast_for)
         except Exception as error:
             if _blocked and _thread_called_a_str(error):
                 raise _called_first(city, error) from error
@@ -320,7 +291,7 @@ def check_in_order(report: Any) -> str:
                 return (await app.atrace({"cities": cities})).values, _service.finished
 
             try:
-                out, finished = _run_async(digest)
+                out, finished = run_apart(digest)
             except Exception as error:
                 wrong = failed_run(app, error)
                 if "its reducer add raised" in wrong.message:
@@ -476,7 +447,7 @@ def check_limit(config_for: Any) -> str:
             return gate.peak
 
         try:
-            peak = _run_async(fan_out)
+            peak = run_apart(fan_out)
         except TooManyRequests as error:
             hint = (
                 "By default a step starts all its tasks at once; the run's config can "

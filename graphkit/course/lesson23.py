@@ -27,6 +27,7 @@ True
 from __future__ import annotations
 
 import functools
+import inspect
 import linecache
 import operator
 import sys
@@ -35,6 +36,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Annotated, Any, TypedDict
 
+from graphkit.course.answers import run_apart
 from graphkit.course.checking import Wrong, _OutOfTime, exercise
 
 __all__ = [
@@ -167,9 +169,12 @@ _STOPS = (KeyboardInterrupt, SystemExit, GeneratorExit, _OutOfTime)
 
 
 def _run(test: Callable[..., Any], *args: Any) -> tuple[BaseException | None, Any]:
-    """The error ``test(*args)`` failed with (None when it passed), and what it returned."""
+    """The error ``test(*args)`` failed with (None when it passed), and what it returned.
+    An ``async def`` test is awaited on a loop of its own, as pytest-asyncio runs one."""
     try:
         returned = test(*args)
+        if inspect.iscoroutine(returned):
+            returned = run_apart(lambda: returned)
     except _STOPS:
         raise
     except BaseException as error:  # (pytest.fail's Failed is not an Exception)
@@ -308,6 +313,14 @@ class _OnFreshThreads:
     def stream(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
         self._forget(input, config)
         return self._app.stream(input, config, **kwargs)
+
+    async def ainvoke(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
+        self._forget(input, config)
+        return await self._app.ainvoke(input, config, **kwargs)
+
+    def astream(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
+        self._forget(input, config)
+        return self._app.astream(input, config, **kwargs)
 
 
 def _ran(app: Any) -> bool:

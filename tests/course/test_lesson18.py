@@ -17,6 +17,7 @@ from typing import Annotated, TypedDict
 import pytest
 
 from graphkit.course import assert_fails, assert_passes, lesson18
+from graphkit.course.answers import run_apart
 from graphkit.course.checking import exercise
 from graphkit.course.solutions import lesson18 as solutions
 from tests.course.cells import code_cells, run_cells
@@ -326,7 +327,7 @@ def test_a_check_stopped_by_its_time_limit_cancels_its_run():
 
     @exercise("0 · Never ends", time_limit=0.5)
     def check(answer):
-        lesson18._run_async(forever)
+        run_apart(forever)
 
     assert_fails(check(None), "still running")
     assert stopped.wait(10)

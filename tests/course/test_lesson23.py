@@ -707,3 +707,49 @@ def route_of_the_notebook(route):
 )
 def test_a_test_that_never_runs_the_app_it_is_given_is_told_so(check, answer, what):
     assert_fails(check(answer), f"never ran the {what} it was given", hint="its argument")
+
+
+# -- a test written with async def, as lesson 18 taught: run as pytest-asyncio runs it
+
+
+async def async_approval(app):
+    """23.3's solution written with ``ainvoke``: a right answer."""
+    for answer, reply, ledger in [
+        ("yes", "Refunded 300 euros.", [300]),
+        ("no", "Your refund was refused.", []),
+    ]:
+        config = {"configurable": {"thread_id": f"async {answer}"}}
+        paused = await app.ainvoke(BIG, config)
+        assert "__interrupt__" in paused and paused["ledger"] == []
+        state = await app.ainvoke(Command(resume=answer), config)
+        assert state["ledger"] == ledger and state["reply"] == reply
+
+
+async def async_approval_on_one_thread(app):
+    """The same on one thread for both answers: the second run starts from the first's end."""
+    config = {"configurable": {"thread_id": "async, shared"}}
+    for answer, ledger in [("yes", [300]), ("no", [])]:
+        paused = await app.ainvoke(BIG, config)
+        assert paused["ledger"] == [], f"ledger {paused['ledger']}"
+        state = await app.ainvoke(Command(resume=answer), config)
+        assert state["ledger"] == ledger
+
+
+async def async_route_checking_too_little(route):
+    assert route({"category": "question", "amount": 500}) == "answer"
+
+
+def test_an_async_test_is_run_and_judged_not_told_it_never_ran():
+    """An ``async def`` test was called and never awaited: its coroutine "passed" on every
+    desk, and the verdict said it never ran the desk it was given."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)  # (a coroutine never awaited)
+        assert_passes(lesson23.check_approval_test(async_approval))
+        assert_fails(
+            lesson23.check_approval_test(async_approval_on_one_thread),
+            "started 2 runs on the thread 'async, shared'",
+            hint="thread of its own",
+        )
+        assert_fails(
+            lesson23.check_route_test(async_route_checking_too_little), "Your test passed on a"
+        )
