@@ -688,3 +688,41 @@ def test_a_guess_named_for_a_step_after_back_uses_the_step_the_learner_is_told()
     assert "step 3" in session.message and "LangGraph: step 4" in session.message
     assert session.predict(nodes=["summarize"], step=3).correct
     assert session.predict(channel="tokens", value=200, step=3).step == 3
+
+
+def test_a_guess_named_for_a_step_of_a_langgraph_thread_with_unsaved_steps_is_judged_there():
+    """A LangGraph thread run and resumed under ``durability="exit"`` saved its two pauses
+    only (steps 1 and 4): the session opened from it tells the second as step 4, standing
+    in for steps 2 and 3 it cannot show, so the step after the resume is step 5, in the
+    session's words and LangGraph's, not step 3 (one more than the steps it holds)."""
+    import warnings
+
+    pytest.importorskip("langgraph")
+    from langgraph.checkpoint.memory import InMemorySaver
+    from langgraph.graph import START as LG_START
+    from langgraph.graph import StateGraph as LangGraphStateGraph
+
+    from graphkit import open_langgraph_thread
+
+    class Log(TypedDict):
+        log: Annotated[list, operator.add]
+
+    builder = LangGraphStateGraph(Log)
+    for name in "abcde":
+        builder.add_node(name, lambda state, name=name: {"log": [name]})
+    builder.add_edge(LG_START, "a")
+    for source, target in zip("abcd", "bcde", strict=True):
+        builder.add_edge(source, target)
+    app = builder.compile(checkpointer=InMemorySaver(), interrupt_before=["b", "e"])
+    config = {"configurable": {"thread_id": "exit"}}
+    app.invoke({"log": []}, config, durability="exit")
+    app.invoke(None, config, durability="exit")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (the import warns that steps were not saved)
+        session = DebugSession.from_run(app, open_langgraph_thread(app, config), config)
+    assert session.view().step_label == "step 4"
+    session.resume()
+    with pytest.raises(ValueError, match="about step 4, but the session is at step 5"):
+        session.predict(nodes=["e"], step=4)
+    assert session.predict(nodes=["e"], step=5).correct
+    assert session.view().step_label == "step 5"
