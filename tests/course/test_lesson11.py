@@ -343,6 +343,23 @@ def test_the_batch_cells_chunks_print_without_a_line_cut_mid_word(capsys):
     assert max(len(line) for line in printed.splitlines()) <= 80, printed
 
 
+def test_the_list_of_modes_prints_without_a_line_cut_mid_word(capsys):
+    """The last values chunk printed whole was 108 characters, and JupyterLab cut it
+    inside a word (``Tides follow th`` / ``e moon.``): each line fits 88, and a chunk's
+    next line starts under the chunk, past the mode."""
+    namespace: dict = {}
+    exec(compile(CELLS["l11-c03"], "l11-c03", "exec", dont_inherit=True), namespace)
+    capsys.readouterr()
+    exec(compile(CELLS["l11-c25"], "l11-c25", "exec", dont_inherit=True), namespace)
+    lines = capsys.readouterr().out.splitlines()
+    assert max(len(line) for line in lines) <= 88, lines
+    assert lines[-1] == " " * 9 + "'draft': 'Tides follow the moon.'}"
+    assert [line.split()[0] for line in lines if not line.startswith(" ")] == [
+        "values", "custom", "custom", "updates", "values", "updates", "updates", "values",
+        "updates", "values",
+    ]  # fmt: skip
+
+
 def test_a_write_that_keeps_the_value_still_sends_a_values_chunk(lesson):
     if lesson[0] == "langgraph":
         from langgraph.graph import START, StateGraph
