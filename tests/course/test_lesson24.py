@@ -248,7 +248,7 @@ def test_the_lessons_cells_print_what_the_lesson_says():
     values = "\n".join(str(value) for _, value in shown.values())
     assert "step -1: []\ncheckpoint after step  0: ['human, id given: True']" in said
     assert "'Just text' -> HumanMessage('Just text'), id given: True" in said
-    assert "step 2: 2 messages before, 2 after" in said
+    assert "step 1: messages before 1, after 2\nstep 2: messages before 2, after 2" in said
     assert "1     ai  answer-1  Votre colis a quitté Oslo aujourd'hui." in values
     assert "remove_all: ['HumanMessage, id given: True']" in said
     assert " overwrite: [('user', 'Start again')]" in said
