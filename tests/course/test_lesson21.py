@@ -63,6 +63,10 @@ def test_the_lessons_cells_show_the_same_when_run_again():
     )
     said = "\n".join(out for out, _ in shown.values())
     assert "appended: ['Oslo: sunny', 'Rome: sunny', 'Lima: sunny']" in said
+    # Q2's table shows each answer whole: a changes row joined the three and cut the
+    # join at 60 characters, as show cuts a value ([tool: "Lima:…).
+    tables = "\n".join(str(value) for _, value in shown.values())
+    assert all(f'[tool: "{city}: sunny"]' in tables for city in ("Oslo", "Rome", "Lima"))
     assert "emails:  2" in said and "emails: 1 · done:" in said
 
 
