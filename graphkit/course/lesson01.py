@@ -14,6 +14,7 @@ False
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import warnings
 from typing import Any, Literal, TypedDict
@@ -56,7 +57,8 @@ def _state_writes(run: Any, node: str, keys: tuple[str, ...]) -> list[str]:
 
 CHAIN_NODES = ("split_words", "count_words", "write_report")
 _CHAIN_WRITES = {"split_words": ["words"], "count_words": ["count"], "write_report": ["text"]}
-_CHAIN_INPUTS = ("graphs run in supersteps", "hello world", "a b c d e f")
+# (two spaces in one: text.split(" ") would count the empty string between them)
+_CHAIN_INPUTS = ("graphs run in supersteps", "hello  world", "a b c d e f")
 
 
 def _chain_expected(text: str) -> dict[str, Any]:
@@ -139,7 +141,8 @@ def check_chain(builder: Any) -> str:
 
 # -- 1.2 · Route by a state value --------------------------------------------------------
 
-_TEMPERATURES = (30, 25, 24, -5, 12, 40)
+# (9: a router comparing the reading "9 °C" >= "25" as text sends it to hot)
+_TEMPERATURES = (30, 25, 24, -5, 12, 40, 9)
 
 
 @exercise("1.2 · Route by temperature")
@@ -211,7 +214,8 @@ def check_router(builder: Any) -> str:
             "the list ['hot', 'cold'] as add_conditional_edges' third argument.",
         )
     return (
-        "measure's router chose hot or cold on all six temperatures, and the drawing "
+        f"measure's router chose hot or cold on all {len(_TEMPERATURES)} temperatures, and the "
+        "drawing "
         "shows both choices as dashed (conditional) edges."
     )
 
@@ -226,6 +230,10 @@ def _nothing_chosen(app: Any, state: dict[str, Any], temperature: int) -> None:
     if that was no node's name. The runtime's words for it (a path_map's keys, a
     destination) are not lesson 01's, and a router returning ``True`` is a slip of it."""
     for branch in app.builder.branches.get("measure", {}).values():
+        if inspect.iscoroutinefunction(
+            branch.path
+        ):  # (the run says an async router needs an async run)
+            continue
         try:
             returned = branch.path(state)
         except Exception:  # (a router that fails fails in the run too, and is told so)

@@ -381,3 +381,33 @@ def test_the_first_graph_shows_the_same_when_run_again_after_the_router():
     named its trace ``run`` too, so reading ``run.step(1)`` again read the mystery's.)"""
     lesson = Path(__file__).parents[2] / "notebooks" / "01-first-graph.ipynb"
     run_cells(lesson, again=("l01-c07", "l01-c09", "l01-c13", "l01-c15"))
+
+
+def test_chain_fails_when_words_are_split_on_one_space():
+    # text.split(" ") counts the empty strings between two spaces as words
+    verdict = lesson01.check_chain(
+        chain(split_words=lambda state: {"words": state["text"].split(" ")})
+    )
+    assert not verdict.passed
+    assert "expected" in verdict.message and "text.split()" in verdict.hint
+
+
+def test_router_comparing_the_reading_as_text_is_caught_on_a_one_digit_temperature():
+    # "30 °C" >= "25" and "24 °C" < "25" compare right as text; "9 °C" >= "25" does not
+    def by_reading(state):
+        return "hot" if state["reading"] >= "25" else "cold"
+
+    verdict = lesson01.check_router(router(by_reading, ["hot", "cold"]))
+    assert not verdict.passed
+    assert "At 9 °C your run went step 1: measure; step 2: hot" in verdict.message
+
+
+def test_router_written_async_is_told_by_the_run_not_as_a_coroutine_returned(recwarn):
+    async def hot_or_cold(state) -> Literal["hot", "cold"]:
+        return "hot" if state["temperature"] >= 25 else "cold"
+
+    verdict = lesson01.check_router(router(hot_or_cold))
+    assert not verdict.passed
+    assert "coroutine" not in verdict.message
+    assert "async" in verdict.message
+    assert not [w for w in recwarn.list if "never awaited" in str(w.message)]
