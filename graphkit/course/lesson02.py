@@ -112,6 +112,26 @@ def _not_nodes(
     return notes, named
 
 
+def _say_if_keys_are_no_steps(guess: Mapping[Any, Any]) -> None:
+    """A key that is no step number would be passed over, and the verdict would speak of
+    steps the learner's dict seems to lack: say what the keys are instead (node names, a
+    dict written the other way round, or a label such as "step 1")."""
+    keys = [key for key in guess if not isinstance(key, int | float)]  # (1.0 == 1)
+    if not keys:
+        return
+    nodes = [key for key in keys if key in uneven_graph().spec.nodes]
+    if nodes:
+        raise Wrong(
+            f"Your dict's keys are node names ({', '.join(map(repr, nodes))}): it should "
+            "map a step number to the nodes that step runs.",
+            hint="Turn it round: {1: [...], 2: [...], ...}, each step's nodes in a list.",
+        )
+    raise Wrong(
+        f"{keys[0]!r} is not a step number: the dict's keys are the step numbers, 1, 2, ...",
+        hint="Write the step number alone as the key: {1: [...], 2: [...], ...}.",
+    )
+
+
 @exercise("2.1 · Predict the steps")
 def check_predict_steps(guess: Mapping[int, Any]) -> str:
     """``guess`` maps step numbers (1, 2, ...) to the nodes that step runs, for the run
@@ -122,6 +142,7 @@ def check_predict_steps(guess: Mapping[int, Any]) -> str:
             hint='For example {1: ["left"], 2: [...]}.',
         )
     guess = _int_keys(guess)
+    _say_if_keys_are_no_steps(guess)
     own = {-1: "__input__", 0: "__start__"}  # the run's own steps and their one task
     # (the run's own tasks at their own steps are no answer yet: steps 1 on are)
     if not any(_as_nodes(nodes) - {own.get(step)} for step, nodes in guess.items()):

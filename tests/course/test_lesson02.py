@@ -123,6 +123,17 @@ def test_predict_steps_names_a_node_that_does_not_exist():
     assert "no node 'rigth'" in verdict.message
 
 
+def test_predict_steps_says_so_when_the_dict_maps_nodes_to_steps():
+    # it said "Your steps stop before step 1, which runs left, right": no word of the keys
+    verdict = lesson02.check_predict_steps({"left": 1, "right": 1, "slow": 2, "merge": 3})
+    assert not verdict.passed
+    assert verdict.message.startswith("Your dict's keys are node names ('left', ")
+    assert "a step number to the nodes that step runs" in verdict.message
+    assert "stop before" not in verdict.message
+    verdict = lesson02.check_predict_steps({"step 1": ["left", "right"]})
+    assert verdict.message.startswith("'step 1' is not a step number")
+
+
 # -- 2.2 · See the old value -----------------------------------------------------------------
 
 
