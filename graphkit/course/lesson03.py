@@ -205,6 +205,15 @@ def check_fix_conflict(builder: Any) -> str:
             "The reducer also combines the input with the channel's starting value, and "
             "then every write with the value so far: keep the old items.",
         )
+    # (from ['seed'] too: a reducer that stops adding past two items kept both from [])
+    lost = [node for node, value in writes.items() if not _kept(value, seeded.values["results"])]
+    if lost:
+        raise Wrong(
+            f"Started from results=['seed'], the run ended with results="
+            f"{seeded.values['results']!r}: the write of {' and '.join(lost)} was lost.",
+            "Your reducer must combine the value so far with each new write, whatever "
+            "the value so far holds.",
+        )
     _refuse_in_place(app.spec.channels.get("results"))
     return (
         f"Both writes reached `results` in step {step.step}: {change.values!r} met in the "

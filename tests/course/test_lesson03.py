@@ -541,3 +541,18 @@ def test_the_first_question_run_again_after_the_second_judges_the_first():
         source_of=printing_verdicts,
     )
     assert "step 1's Update failed, so results holds no new value" in seen["l03-c54"][0]
+
+
+class KeepsTwo(TypedDict):  # both writes kept from [], one lost once the input gave one
+    results: Annotated[
+        list, lambda current, update: current + update if len(current) < 2 else current
+    ]
+
+
+def test_fix_conflict_fails_when_a_write_is_lost_once_the_input_gave_an_item():
+    verdict = lesson03.check_fix_conflict(fan_out(KeepsTwo))
+    assert not verdict.passed
+    assert verdict.message.startswith(
+        "Started from results=['seed'], the run ended with results=['seed', 'apple']: "
+        "the write of b was lost."
+    )
