@@ -10,6 +10,7 @@ says, in the words of the records, which node ran at which step and why.
 
 from __future__ import annotations
 
+import inspect
 import operator
 from collections.abc import Mapping
 from typing import Annotated, Any, TypedDict
@@ -89,6 +90,8 @@ def _end_unmapped(branches: Any, message: str) -> None:
     The run fails with a KeyError of '__end__', a name the learner never wrote (LangGraph
     raises the same); any other missing key is said well by the runtime itself."""
     for branch in branches:
+        if inspect.iscoroutinefunction(branch.path):  # (the run says it needs an async run)
+            continue
         try:
             returned = branch.path({"message": message, "handled_by": ["triage"]})
         except Exception:  # (a router that fails fails in the run too, and is told so)
@@ -187,6 +190,14 @@ def check_fan_in(builder: Any) -> str:
             if len(triggers) == 1
             else f"any of summarize's triggers ({names})"
         )
+        if len(silent) == 2:  # (a node of the learner's woke it: no branch is "longer")
+            writers = join_names(sorted(_writers(run, triggers)))
+            raise Wrong(
+                f"summarize ran once, at step {ran[0]}, but neither weather nor news_2 wrote "
+                f"{which}: {writers} did.",
+                "Keep the nodes as they are, and wire both branches into summarize, making "
+                "it wait for both.",
+            )
         raise Wrong(
             f"summarize ran once, at step {ran[0]}, but {' and '.join(silent)} never wrote "
             f"{which}. It works only because the other branch happens to be longer.",
@@ -197,6 +208,17 @@ def check_fan_in(builder: Any) -> str:
         f"summarize ran once, at step {ran[0]}, after weather (step {last['weather']}) and "
         f"news_2 (step {last['news_2']}); both wrote its trigger {', '.join(shared)}."
     )
+
+
+def _writers(run: Any, triggers: set[str]) -> set[str]:
+    """The nodes that wrote any of ``triggers`` in ``run``."""
+    return {
+        result.task.node
+        for superstep in run.steps
+        if superstep.execution is not None
+        for result in superstep.execution.results
+        if any(channel in triggers for channel, _ in result.writes)
+    }
 
 
 def _waiting_beside_plain(app: Any, ran: list[int]) -> None:

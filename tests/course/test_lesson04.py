@@ -323,3 +323,31 @@ def test_the_step_3_question_after_the_step_cell_ran_twice_says_so_not_a_wrong_v
     names["my_step_3"] = ["hotel_book", "itinerary"]  # the right answer
     with pytest.raises(ValueError, match="about step 3, but the session is at step 4"):
         exec(next(s for s in cells.values() if s.startswith(ask)), names)
+
+
+def test_router_written_async_leaves_no_never_awaited_warning():
+    # the check's own call of the router (for END missing from the map) left a coroutine
+    async def route(state) -> str:
+        return solutions.route(state)
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        verdict = lesson04.check_router(triage_graph(route, FULL_MAP))
+    assert not verdict
+    assert "is an async function, and this run is synchronous" in verdict.message
+    assert not [w for w in caught if "never awaited" in str(w.message)]
+
+
+def test_fan_in_through_a_node_of_the_learner_s_says_neither_branch_woke_summarize():
+    # "It works only because the other branch happens to be longer" said of both branches
+    builder = solutions._desk()
+    builder.add_node("join", lambda state: {})
+    builder.add_edge(["weather", "news_2"], "join")
+    builder.add_edge("join", "summarize")
+    verdict = lesson04.check_fan_in(builder)
+    assert not verdict
+    assert verdict.message == (
+        "summarize ran once, at step 5, but neither weather nor news_2 wrote summarize's "
+        "trigger branch:to:summarize: join did."
+    )
+    assert "Keep the nodes as they are" in verdict.hint
