@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+import inspect
 import operator
 import warnings
 from collections.abc import Hashable
@@ -89,8 +90,18 @@ def check_fan_out(fan_out: Any) -> str:
     """``fan_out(state)`` must send one packet ``{"item": x}`` to ``work`` per item, so
     each item is its own PUSH task, all in one step, and ``results`` gets every result."""
     app = fan_out_graph(fan_out)
-    for items in (["ant", "bee", "cat"], ["solo"], ["a", "b", "c", "d", "e"]):
-        run, warned = _run(app, {"items": items, "results": []})
+    # (a repeated item: one task per item, not per distinct item)
+    for items in (
+        ["ant", "bee", "cat"],
+        ["solo"],
+        ["ant", "bee", "ant"],
+        ["a", "b", "c", "d", "e"],
+    ):
+        try:
+            run, warned = _run(app, {"items": items, "results": []})
+        except Wrong:
+            _say_if_a_generator(fan_out, items)
+            raise
         work = [t for s in run.steps for t in s.plan.tasks if t.node == "work"]
         steps = sorted({t.step for t in work})
         dropped = [w for w in warned if "a Send targets" in w]
@@ -151,6 +162,23 @@ def check_fan_out(fan_out: Any) -> str:
         "One push task per item, all in one step; the add reducer collected every result "
         "(5 items → 5 tasks in step 2, then `collect` once in step 3)."
     )
+
+
+def _say_if_a_generator(fan_out: Any, items: list[str]) -> None:
+    """A router that yields its packets (a generator expression, not a list): the run
+    fails with a KeyError of the generator object, as in LangGraph."""
+    if inspect.iscoroutinefunction(fan_out):
+        return  # (the run says an async router needs an async run)
+    try:
+        returned = fan_out({"items": items, "results": []})
+    except Exception:  # (a router that fails fails in the run too, and is told so)
+        return
+    if inspect.isgenerator(returned):
+        raise Wrong(
+            "fan_out returned a generator, not a list: a router's answer is read as a "
+            "whole, so the run took the generator itself for a node's name and failed.",
+            hint="Return a list: put the expression in square brackets, [Send(...) for ...].",
+        )
 
 
 # -- 5.2 · Command: update and route in one return -----------------------------------------

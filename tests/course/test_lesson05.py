@@ -81,6 +81,27 @@ def test_fan_out_sending_nothing():
     assert "never ran" in verdict.message
 
 
+def test_fan_out_sending_each_distinct_item_once_loses_a_repeated_one():
+    def fan_out(state):
+        return [Send("work", {"item": item}) for item in sorted(set(state["items"]))]
+
+    verdict = lesson05.check_fan_out(fan_out)
+    assert not verdict
+    assert "With 3 items ['ant', 'bee', 'ant']" in verdict.message
+    assert "planned 2 push tasks" in verdict.message
+
+
+def test_fan_out_returning_a_generator_is_told_to_return_a_list():
+    # the run's words were "returned <generator object ...>, ... add it there"
+    verdict = lesson05.check_fan_out(
+        lambda state: (Send("work", {"item": item}) for item in state["items"])
+    )
+    assert not verdict
+    assert verdict.message.startswith("fan_out returned a generator")
+    assert "generator object" not in verdict.message
+    assert "list" in verdict.hint
+
+
 # -- 5.2 · Command
 
 
