@@ -493,9 +493,15 @@ def check_should_summarize(should_summarize: Any) -> str:
             f"your router {did}; it should {'end' if summarized else 'summarise'}: summarise "
             f"only when there are more than {MAX_MESSAGES} (wrong for "
             f"{len(wrong)} of the 10 histories).",
-            hint=f"Compare len(state['messages']) with MAX_MESSAGES: more than {MAX_MESSAGES}, "
-            f"not at least {MAX_MESSAGES} ({MAX_MESSAGES} messages end, "
-            f"{MAX_MESSAGES + 1} summarise)."
+            hint=(
+                f"Compare len(state['messages']) with MAX_MESSAGES: more than {MAX_MESSAGES}, "
+                f"not at least {MAX_MESSAGES} ({MAX_MESSAGES} messages end, "
+                f"{MAX_MESSAGES + 1} summarise)."
+                if summarized
+                else f"Compare len(state['messages']) with MAX_MESSAGES: {MAX_MESSAGES + 1} "
+                f"messages are already more than {MAX_MESSAGES}, so they summarise "
+                f"({MAX_MESSAGES} end)."
+            )
             if boundary
             else "The router sees the whole state: let the number of messages in it decide "
             "between summarising and ending.",

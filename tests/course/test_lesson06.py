@@ -541,3 +541,15 @@ def test_the_summarised_chat_run_again_shows_its_summary_grow_from_the_first_tur
     shown = run_cells(lesson, until="from typing import Literal", again=("l06-c34", "l06-c35"))
     assert shown["l06-c34"][0].splitlines()[0] == '2 messages kept · summary: "Hi, I\'m Lance."'
     assert shown["l06-c35"][0].startswith("6 model calls for 3 turns")
+
+
+def test_should_summarize_one_too_late_is_not_told_it_wrote_at_least():
+    # "more than 6, not at least 6" was said to a router that wrote > 7: it summarised late
+    def should_summarize(state):
+        return "summarize_conversation" if len(state["messages"]) > 7 else END
+
+    verdict = lesson06.check_should_summarize(should_summarize)
+    assert not verdict
+    assert "With 7 messages" in verdict.message and "ended without a summary" in verdict.message
+    assert "not at least" not in verdict.hint
+    assert "7 messages are already more than 6" in verdict.hint
