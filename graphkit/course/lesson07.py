@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+import inspect
 from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any, TypedDict
@@ -122,7 +123,7 @@ def _run(
     ``StopIteration``, with no message) becomes ``Wrong`` saying what to compare, with
     ``node``, a node of the exercise's own graph, as the example."""
     try:
-        return answer(app, config, argument)
+        returned = answer(app, config, argument)
     except StopIteration:
         raise Wrong(
             "Your code raised StopIteration: a next(...) over the history found no "
@@ -130,6 +131,14 @@ def _run(
             f"A checkpoint's .next is a tuple of node names, such as ({node!r},): compare it "
             f"with a tuple, not with the string {node!r} or the list [{node!r}].",
         ) from None
+    if inspect.isgenerator(returned) and inspect.getgeneratorstate(returned) == "GEN_CREATED":
+        returned.close()
+        raise Wrong(
+            "Your function returned app.stream(...) unread: a stream runs the graph only "
+            "as it is read, so nothing ran.",
+            "Read it to the end, e.g. list(app.stream(...)), or use app.invoke(...).",
+        )
+    return returned
 
 
 # -- 7.1 --------------------------------------------------------------------------------

@@ -332,3 +332,23 @@ def test_history_giving_the_last_step_as_the_count(answer):
     assert not verdict
     assert f"{answer} is" in verdict.message and "steps start at -1" in verdict.message
     assert "6" not in verdict.message  # the answer is not given away
+
+
+def test_a_stream_returned_unread_is_told_it_never_ran():
+    # "Invoking the latest checkpoint ... has nothing left to run" named what 7.1's
+    # answer did not do; 7.2's said "resume with app.invoke", as if it never tried
+    def before(app, config, node):
+        return next(s for s in app.get_state_history(config) if s.next == (node,))
+
+    def replay_from(app, config, node):
+        return app.stream(None, before(app, config, node).config)
+
+    def fix_city(app, config, city):
+        fixed = app.update_state(before(app, config, "lookup").config, {"city": city})
+        return app.stream(None, fixed)
+
+    for verdict in (lesson07.check_replay(replay_from), lesson07.check_fix_city(fix_city)):
+        assert not verdict
+        assert "returned app.stream(...) unread: a stream runs" in verdict.message
+        assert "Invoking the latest checkpoint" not in verdict.message
+        assert "list(app.stream(...))" in verdict.hint
