@@ -23,6 +23,7 @@ __all__ = [
     "no_nodes",
     "ran_again",
     "ran_at",
+    "refuse_unread_stream",
     "run_apart",
     "trace",
 ]
@@ -73,6 +74,24 @@ def ran_at(run: Any, node: str) -> list[int]:
     ([2], [])
     """
     return [step.step for step in run.steps if node in step.plan.nodes]
+
+
+def refuse_unread_stream(returned: Any) -> None:
+    """``Wrong`` when an answer returned a stream it never read (``return app.stream(...)``):
+    a stream runs the graph only as it is read, so nothing ran, and a verdict about the
+    thread would speak of what the answer did not do.
+
+    >>> refuse_unread_stream(iter([]))  # (an iterator that is no generator: left alone)
+    """
+    import inspect
+
+    if inspect.isgenerator(returned) and inspect.getgeneratorstate(returned) == "GEN_CREATED":
+        returned.close()
+        raise Wrong(
+            "Your function returned app.stream(...) unread: a stream runs the graph only "
+            "as it is read, so nothing ran.",
+            "Read it to the end, e.g. list(app.stream(...)), or use app.invoke(...).",
+        )
 
 
 def compiled(answer: Any, what: str = "your graph") -> Any:

@@ -12,11 +12,11 @@ True
 
 from __future__ import annotations
 
-import inspect
 from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any, TypedDict
 
+from graphkit.course.answers import refuse_unread_stream
 from graphkit.course.checking import Wrong, counted, exercise, ran_again
 
 __all__ = ["check_fix_city", "check_history", "check_replay", "forecast_app", "pipeline_app"]
@@ -131,13 +131,7 @@ def _run(
             f"A checkpoint's .next is a tuple of node names, such as ({node!r},): compare it "
             f"with a tuple, not with the string {node!r} or the list [{node!r}].",
         ) from None
-    if inspect.isgenerator(returned) and inspect.getgeneratorstate(returned) == "GEN_CREATED":
-        returned.close()
-        raise Wrong(
-            "Your function returned app.stream(...) unread: a stream runs the graph only "
-            "as it is read, so nothing ran.",
-            "Read it to the end, e.g. list(app.stream(...)), or use app.invoke(...).",
-        )
+    refuse_unread_stream(returned)
     return returned
 
 

@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Annotated, Any, TypedDict
 
+from graphkit.course.answers import refuse_unread_stream
 from graphkit.course.checking import Wrong, compiled, exercise
 
 __all__ = [
@@ -130,11 +131,12 @@ def check_approval(approve: Callable[[Mail], Any]) -> str:
     """``approve(state)`` must pause the run with ``interrupt(...)``, showing the draft
     (the ``body``) to the reviewer; resumed with ``"yes"`` the run goes on to ``send``,
     with ``"no"`` (or any other answer) it ends without sending. Tried for two mails and
-    three answers: ``"yes"``, ``"no"`` and ``"maybe"``."""
+    four answers: ``"yes"``, ``"no"``, ``"maybe"`` and ``""``."""
     from graphkit import Command
 
     for name in ("Ada", "Bob"):
-        for answer in ("yes", "no", "maybe"):
+        # ("": a reviewer who pressed Enter; `answer in ("yes")` takes it for a yes)
+        for answer in ("yes", "no", "maybe", ""):
             app, calls = approval_app(approve)
             config = _thread(f"check-8.1-{name}-{answer}")
             app.invoke({"name": name}, config)
@@ -189,12 +191,16 @@ def check_approval(approve: Callable[[Mail], Any]) -> str:
                     f"{final.values.get('outbox')}: approve wrote "
                     f"approved={final.values.get('approved')!r}.",
                     "Compare the answer: approved is True only when it == 'yes' "
-                    "(a non-empty string like 'no' is truthy; 'maybe' is not a yes either).",
+                    "(a non-empty string like 'no' is truthy; 'maybe' is not a yes either)."
+                    if answer
+                    else "Compare the answer with ==: approved is True only when it == 'yes'. "
+                    "(`answer in ('yes')` looks for a piece of the text 'yes', which '' is: "
+                    "the brackets make no tuple.)",
                 )
     return (
         "approve paused with the draft, ran again from its start on resume, and "
-        "interrupt() returned the answer: 'yes' went on to send, 'no' and 'maybe' ended "
-        "the run."
+        "interrupt() returned the answer: 'yes' went on to send, 'no', 'maybe' and an "
+        "empty answer ended the run."
     )
 
 
@@ -286,7 +292,7 @@ def check_edit_at_breakpoint(fix_and_send: Callable[[Any, dict, str], Any]) -> s
         address = f"{name.lower()}@example.com"
         before_edit = app.get_state(config).values.get("to")
         resumed = _resumes(app)
-        fix_and_send(app, dict(config), address)
+        refuse_unread_stream(fix_and_send(app, dict(config), address))
         final = app.get_state(config)
         outbox = final.values.get("outbox") or []
         history = list(app.get_state_history(config))

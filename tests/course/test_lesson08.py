@@ -375,3 +375,25 @@ def test_the_edited_mail_s_resume_shows_the_same_when_run_again_at_once():
     showed its last state only.)"""
     shown = run_cells(LESSON, until="from graphkit.widgets import DebugSession", again=("l08-c24",))
     assert shown["l08-c24"][0] == "[]\n['to sam@example.com: Hi Sam, lunch on Friday? -- Ann']\n"
+
+
+def test_approval_testing_the_answer_with_in_a_string_is_caught_on_an_empty_answer():
+    # ("yes") is a string, not a tuple: `in` finds "" (a reviewer who just pressed Enter)
+    def approve(state):
+        return {"approved": interrupt(state["body"]) in ("yes")}
+
+    verdict = lesson08.check_approval(approve)
+    assert not verdict
+    assert "resumed with '', but send ran" in verdict.message
+    assert "in ('yes')` looks for a piece of the text 'yes'" in verdict.hint
+
+
+def test_edit_resumed_by_a_stream_returned_unread_is_told_nothing_ran():
+    # it said "After update_state, resume with app.invoke(None, config)", as if it had not
+    def fix_and_send(app, config, address):
+        app.update_state(config, {"to": address})
+        return app.stream(None, config)
+
+    verdict = lesson08.check_edit_at_breakpoint(fix_and_send)
+    assert not verdict
+    assert "returned app.stream(...) unread" in verdict.message
