@@ -183,6 +183,12 @@ def check_no_overwrite(build_tally: Any) -> str:
                 "only `collect` should write it.",
                 "A node returns only the keys it changes.",
             )
+    if getattr(app.spec.channels.get("items"), "operator", None) is None:
+        return (  # (collect adds the list up itself: right, but no reducer to praise)
+            "`count` now writes only `total`: the changes table shows one writer per key, "
+            "and collect appends to the list itself. (The lesson's fix keeps the add "
+            "reducer, which does the appending for every node that writes `items`.)"
+        )
     return (
         "`count` now writes only `total`: the changes table shows one writer per key, "
         "and the add reducer appends each item once."

@@ -4,6 +4,7 @@ runtime saw, on the notebook's stub and on typical wrong answers."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TypedDict
 
 from graphkit import END, START, StateGraph
 from graphkit.course import lesson09
@@ -345,3 +346,22 @@ def test_the_wrong_and_right_resumes_show_the_same_when_run_again_at_once():
         "Command(resume=...) on a new thread:\n{'write': {'text': 'Dear customer, ...'}}"
     )
     assert shown["l09-c53"][0] == "{'review': {'approved': True}}\n"
+
+
+def test_no_overwrite_without_the_reducer_is_not_praised_for_the_reducer():
+    # collect appending by hand to a plain list runs right: the praise said "the add
+    # reducer appends each item once", of a graph that has none
+    class Plain(TypedDict):
+        items: list
+        total: int
+
+    builder = StateGraph(Plain)
+    builder.add_node("collect", lambda s: {"items": s["items"] + ["apple", "pear"]})
+    builder.add_node("count", lambda s: {"total": len(s["items"])})
+    builder.add_edge(START, "collect")
+    builder.add_edge("collect", "count")
+    builder.add_edge("count", END)
+    verdict = lesson09.check_no_overwrite(builder)
+    assert verdict
+    assert "the add reducer appends each item once" not in verdict.message
+    assert "collect appends to the list itself" in verdict.message
