@@ -375,7 +375,7 @@ def check_history(app: Any, config: Mapping[str, Any], checkpoints: int, replay_
         else:
             detail = f"thread {thread!r} holds {'more' if real_count > checkpoints else 'fewer'}"
         raise Wrong(
-            f"You said {checkpoints} checkpoints; {detail}.",
+            f"You said {counted(checkpoints, 'checkpoint')}; {detail}.",
             "One checkpoint per superstep, and the input step is a superstep: count the "
             "rows of checkpoints_frame(app, config), or len(list(get_state_history(config))).",
         )

@@ -352,3 +352,9 @@ def test_a_stream_returned_unread_is_told_it_never_ran():
         assert "returned app.stream(...) unread: a stream runs" in verdict.message
         assert "Invoking the latest checkpoint" not in verdict.message
         assert "list(app.stream(...))" in verdict.hint
+
+
+def test_history_guess_of_one_checkpoint_reads_in_the_singular():
+    app, config = two_turn_chat()
+    verdict = lesson07.check_history(app, config, checkpoints=1, replay_step=0)
+    assert not verdict and "You said 1 checkpoint;" in verdict.message
