@@ -22,6 +22,7 @@ from graphkit.course.checking import (
     ran_again,
     ran_at,
     trace,
+    whole_number,
 )
 from graphkit.course.testing import assert_fails, assert_passes
 
@@ -37,4 +38,5 @@ __all__ = [
     "ran_again",
     "ran_at",
     "trace",
+    "whole_number",
 ]

@@ -1,8 +1,8 @@
 """What a check says about the learner's graph: compile it (``compiled``), run it
 (``trace``), turn a failed run into a ``Wrong`` that names the step, node and key
-(``failed_run``), and the words a verdict counts in (``counted``, ``no_nodes``,
-``ran_again``, ``ran_at``); run the learner's coroutine on a loop of its own
-(``run_apart``)."""
+(``failed_run``), the words a verdict counts in (``counted``, ``no_nodes``,
+``ran_again``, ``ran_at``), the number an answer means (``whole_number``), and the
+learner's coroutine run on a loop of its own (``run_apart``)."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ __all__ = [
     "refuse_unread_stream",
     "run_apart",
     "trace",
+    "whole_number",
 ]
 
 
@@ -59,6 +60,27 @@ def ran_again(node: str, count: int) -> str:
     if count == 0:
         return f"{node} did not run again"
     return f"{node} ran once more" if count == 1 else f"{node} ran {count} more times"
+
+
+def whole_number(answer: Any) -> int | None:
+    """The whole number ``answer`` means when a learner writes one: an int, a float with
+    nothing after the point, or its text read off a table; None for anything else (a
+    bool too, though ``True == 1``).
+
+    >>> whole_number(3), whole_number(3.0), whole_number(" -1")
+    (3, 3, -1)
+    >>> whole_number("step 3"), whole_number(True), whole_number(2.5)
+    (None, None, None)
+    """
+    if isinstance(answer, bool):
+        return None
+    if isinstance(answer, int):
+        return answer
+    if isinstance(answer, float) and answer.is_integer():
+        return int(answer)
+    if isinstance(answer, str) and answer.strip().lstrip("-").isdecimal():
+        return int(answer)
+    return None
 
 
 def ran_at(run: Any, node: str) -> list[int]:

@@ -42,6 +42,7 @@ from graphkit.course.answers import (
     ran_again,
     ran_at,
     trace,
+    whole_number,
 )
 from graphkit.course.verdicts import Verdict, Wrong
 
@@ -56,6 +57,7 @@ __all__ = [
     "ran_again",
     "ran_at",
     "trace",
+    "whole_number",
 ]
 
 TIME_LIMIT = 15.0

@@ -21,7 +21,7 @@ from typing import Any, Literal, TypedDict
 
 from graphkit import END, START, GraphkitWarning, StateGraph
 from graphkit.course import Wrong, compiled, exercise, trace
-from graphkit.course.answers import _and_dropped, no_nodes
+from graphkit.course.answers import _and_dropped, no_nodes, whole_number
 from graphkit.diagnostics.names import near_miss
 from graphkit.inspect.values import show
 
@@ -331,8 +331,12 @@ def check_read_run(sign_step: Any, text_after_2: Any) -> str:
             f"sign_step is {sign_step}, a bool; it should be the step number, an int.",
             hint="The 'step' column of run.to_frame('tasks') is the step number.",
         )
-    if isinstance(sign_step, str) and sign_step.strip().lstrip("-").isdecimal():
-        sign_step = int(sign_step)  # "3", read off a table, is the step number 3
+    if (number := whole_number(sign_step)) is None:
+        raise Wrong(
+            f"sign_step is {sign_step!r}, not a number.",
+            hint="Give the number in the 'step' column of run.to_frame('tasks'), e.g. 0.",
+        )
+    sign_step = number  # ("3", read off a table, is the step number 3)
     if sign_step != truth:
         position = next(i for i, s in enumerate(run.steps) if s.step == truth)
         if sign_step == position:

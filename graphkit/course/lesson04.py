@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Annotated, Any, TypedDict
 
 from graphkit.constants import END, START
+from graphkit.course.answers import whole_number
 from graphkit.course.checking import Wrong, compiled, exercise, trace
 from graphkit.inspect.values import join_names
 
@@ -311,11 +312,8 @@ def check_predicted_steps(predicted: Mapping[str, Any]) -> str:
             f"Expected a dict {{node: step}}, got {type(predicted).__name__}.",
             'Write e.g. {"read": 2, "publish": 3, "audit": 4} with your own numbers.',
         )
-    predicted = {  # "3", read off a table, is the step number 3
-        node: int(step) if isinstance(step, str) and step.strip().isdecimal() else step
-        for node, step in predicted.items()
-    }
-    missing = [node for node in _ASKED if not isinstance(predicted.get(node), int)]
+    predicted = {node: whole_number(step) for node, step in predicted.items()}  # "3": 3
+    missing = [node for node in _ASKED if predicted.get(node) is None]
     if missing:
         raise Wrong(
             f"No step (an int) predicted for {', '.join(missing)}.",

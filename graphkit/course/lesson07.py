@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any, TypedDict
 
-from graphkit.course.answers import refuse_unread_stream
+from graphkit.course.answers import refuse_unread_stream, whole_number
 from graphkit.course.checking import Wrong, counted, exercise, ran_again
 
 __all__ = ["check_fix_city", "check_history", "check_replay", "forecast_app", "pipeline_app"]
@@ -322,12 +322,8 @@ def check_fix_city(fix_city: Callable[[Any, dict, str], Any]) -> str:
 
 def _whole_number(answer: Any, name: str, what: str) -> int:
     """``answer`` as an int ("6", read off a table, is 6), or ``Wrong`` saying it is not one."""
-    if isinstance(answer, str) and answer.strip().lstrip("-").isdecimal():
-        return int(answer)
-    if isinstance(answer, float) and answer.is_integer():
-        return int(answer)
-    if isinstance(answer, int) and not isinstance(answer, bool):
-        return answer
+    if (number := whole_number(answer)) is not None:
+        return number
     raise Wrong(
         f"{name} is {answer!r}; give {what}, a whole number.",
         "Read it off checkpoints_frame(app, config): one row per checkpoint, with its step.",

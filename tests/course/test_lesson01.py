@@ -411,3 +411,13 @@ def test_router_written_async_is_told_by_the_run_not_as_a_coroutine_returned(rec
     assert "coroutine" not in verdict.message
     assert "async" in verdict.message
     assert not [w for w in recwarn.list if "never awaited" in str(w.message)]
+
+
+def test_read_run_takes_a_whole_float_and_tells_text_that_is_no_number():
+    # 3.0 is the step number 3, as lessons 02 and 07 take it; "step 3" was told
+    # "sign did not run in step step 3: there is no step step 3"
+    assert lesson01.check_read_run(float(solution.SIGN_STEP), solution.TEXT_AFTER_2).passed
+    verdict = lesson01.check_read_run(f"step {solution.SIGN_STEP}", solution.TEXT_AFTER_2)
+    assert not verdict.passed
+    assert "step step" not in verdict.message
+    assert verdict.message.startswith(f"sign_step is 'step {solution.SIGN_STEP}', not a number")

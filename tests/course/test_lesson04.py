@@ -351,3 +351,11 @@ def test_fan_in_through_a_node_of_the_learner_s_says_neither_branch_woke_summari
         "trigger branch:to:summarize: join did."
     )
     assert "Keep the nodes as they are" in verdict.hint
+
+
+def test_predicted_steps_takes_whole_floats_and_refuses_a_bool():
+    # 3.0 was told "No step (an int) predicted"; True passed the int test (True == 1)
+    as_floats = {node: float(step) for node, step in solutions.PREDICTED.items()}
+    assert lesson04.check_predicted_steps(as_floats).passed
+    verdict = lesson04.check_predicted_steps({**solutions.PREDICTED, "read": True})
+    assert not verdict.passed and "No step (an int) predicted for read" in verdict.message
