@@ -464,6 +464,22 @@ def _check_writes_known(node: PregelNode, name: str, vertices: Iterable[str]) ->
         )
 
 
+def _check_tells_all(app: Pregel, neighbours: Mapping[str, list[str]], what: str) -> None:
+    """A vertex whose node writes the inbox of some neighbours only: the labels still
+    travel, but not past it toward the others."""
+    for name, near in neighbours.items():
+        written = {w.channel for w in app.nodes[name].writes if isinstance(w, ChannelWriteEntry)}
+        skipped = [n for n in near if f"heard:{n}" not in written]
+        if skipped:
+            inboxes = " or ".join(f"heard:{n}" for n in skipped)
+            raise Wrong(
+                f"On {what} the vertices ended with wrong labels, and the vertex {name!r} "
+                f"does not write {inboxes}: its neighbours {skipped} never hear its label.",
+                "A vertex that lowers its label must tell every neighbour, whatever its "
+                "name: write to heard:<neighbour> for each vertex in neighbours.",
+            )
+
+
 def _check_inbox_order(component_vertex: Callable[[str, list[str]], Any]) -> None:
     """One vertex, ``z``, whose inbox holds ``["q", "b", "k"]`` while its label is ``m``:
     it must keep ``b``. (On the four graphs the first label a vertex hears is often its
@@ -577,6 +593,7 @@ def check_component_vertex(component_vertex: Callable[[str, list[str]], Any]) ->
                 "to heard:<neighbour>; the label then travels one edge per superstep."
             )
             if _tells_neighbours(run):  # the labels travel: what a vertex keeps is wrong
+                _check_tells_all(app, neighbours, what)
                 _check_inbox_order(component_vertex)
                 hint = (
                     "Your vertices do tell their neighbours. Trace that graph and read the "

@@ -594,3 +594,27 @@ def test_the_step_1_question_run_again_after_the_next_says_so_not_a_wrong_verdic
     names["my_step_1"] = ["B", "C"]  # the right answer, asked again
     with pytest.raises(ValueError, match="about step 1, but the session is at step 2"):
         exec(next(s for s in cells if s.startswith(first)), names)
+
+
+def test_component_vertex_that_tells_only_some_neighbours_is_told_which_it_skips():
+    # (telling only the neighbours above its own name still lets labels travel, so the
+    # verdict said "your vertices do tell their neighbours", blaming what they keep)
+    def some(name, neighbours):
+        def smallest(x):
+            label, known = min(x[f"heard:{name}"]), x.get(f"label:{name}")
+            return label if known is None or label < known else None
+
+        writes = [ChannelWriteEntry(f"label:{name}", skip_none=True)]
+        writes += [ChannelWriteEntry(f"heard:{n}", skip_none=True) for n in neighbours if n > name]
+        return (
+            NodeBuilder()
+            .subscribe_to(f"heard:{name}")
+            .read_from(f"label:{name}")
+            .do(smallest)
+            .write_to(*writes)
+        )
+
+    verdict = lesson10.check_component_vertex(some)
+    assert not verdict
+    assert "the vertex 'c' does not write heard:b" in verdict.message
+    assert "every neighbour" in verdict.hint
