@@ -93,15 +93,27 @@ def check_progress(fetch: Callable[..., Any]) -> str:
                 isinstance(chunk, str) and chunk.startswith(f"fetched {i} of ")
                 for i, chunk in enumerate(custom, 1)
             )
+            if counts_right:
+                hint = (
+                    "The count is right; the total must come from the pages too: "
+                    'n = len(pages), then writer(f"fetched {i} of {n}").'
+                )
+            elif len(custom) == len(expected) and not any(isinstance(c, str) for c in custom):
+                # (one chunk per page it sent: each is a dict or a tuple holding the text)
+                hint = (
+                    "One chunk per page it is; the consumer prints each chunk as it "
+                    'comes, so send the text itself: writer(f"fetched {i} of {n}").'
+                )
+            else:
+                hint = 'One chunk per page, counting from 1: writer(f"fetched {i} of {n}").'
             raise Wrong(
                 f"On {len(pages)} pages the custom stream sent {show(custom, 120)}; the "
                 f"consumer needs {show(expected, 120)}.",
-                hint="The count is right; the total must come from the pages too: "
-                'n = len(pages), then writer(f"fetched {i} of {n}").'
-                if counts_right
-                else 'One chunk per page, counting from 1: writer(f"fetched {i} of {n}").',
+                hint=hint,
             )
-        if returned != {"fetched": len(pages)}:
+        # (giving back the pages it was given, unchanged, is harmless)
+        kept = isinstance(returned, dict) and returned.get("pages", pages) == pages
+        if not kept or returned.get("fetched") != len(pages):
             # the updates chunk is {'fetch': None} for a return of {} as for one of None
             what = f"returned {show(returned)}" if returned else "wrote nothing"
             raise Wrong(
@@ -271,6 +283,13 @@ def check_tokens_of(tokens_of: Callable[[Iterable[Any], str], Any]) -> str:
                     "stream, drafter's and reviewer's.",
                     hint="Each chunk is (message, metadata); keep those whose metadata "
                     "names the node.",
+                )
+            if got.split() == texts[node].split():  # (the right chunks, joined with spaces)
+                raise Wrong(
+                    f"tokens_of(stream, {node!r}) returned {got!r}; {node}'s model wrote "
+                    f"{texts[node]!r}: the right tokens, with spaces added between them.",
+                    hint="The spaces are tokens of their own ('Clear,', ' ', 'but'): join "
+                    'the texts with nothing between them, "".join(...).',
                 )
             raise Wrong(
                 f"tokens_of(stream, {node!r}) returned {got!r}; {node}'s model wrote "

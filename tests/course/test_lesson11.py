@@ -122,6 +122,39 @@ def test_progress_fails_on_a_hard_coded_count_and_a_wrong_return():
     assert "The progress is right, but fetch returned {'fetched': 0}" in verdict.message
 
 
+def _fetching(send, returned):
+    def fetch(state):
+        writer, pages = get_stream_writer(), state["pages"]
+        for i in range(1, len(pages) + 1):
+            writer(send(f"fetched {i} of {len(pages)}"))
+        return returned(state)
+
+    return fetch
+
+
+def test_progress_passes_a_return_that_also_gives_back_the_pages_unchanged():
+    verdict = lesson11.check_progress(
+        _fetching(str, lambda state: {"fetched": len(state["pages"]), "pages": state["pages"]})
+    )
+    assert verdict.passed, verdict
+    # (changing the pages is not harmless: the state no longer holds what was fetched)
+    verdict = lesson11.check_progress(
+        _fetching(str, lambda state: {"fetched": len(state["pages"]), "pages": []})
+    )
+    assert not verdict.passed
+    assert "'pages': []" in verdict.message
+
+
+def test_progress_sent_as_dicts_is_told_to_send_the_text_itself():
+    verdict = lesson11.check_progress(
+        _fetching(lambda text: {"progress": text}, lambda state: {"fetched": len(state["pages"])})
+    )
+    assert not verdict.passed
+    # (one chunk per page, from 1, it did: what is wrong is each chunk's type)
+    assert "counting from 1" not in verdict.hint
+    assert "the text itself" in verdict.hint
+
+
 # -- 11.2 · Which mode answers it? ------------------------------------------------------------
 
 
@@ -200,6 +233,17 @@ def test_tokens_of_fails_on_a_list_and_on_the_wrong_key():
         return "".join(m.content for m, meta in stream if meta.get("node") == node)
 
     assert "metadata['langgraph_node']" in lesson11.check_tokens_of(wrong_key).hint
+
+
+def test_tokens_of_joined_with_spaces_is_told_the_tokens_carry_their_own():
+    def spaced(stream, node):
+        return " ".join(m.content for m, meta in stream if meta["langgraph_node"] == node)
+
+    verdict = lesson11.check_tokens_of(spaced)
+    assert not verdict.passed
+    # (it kept the right node's chunks: the verdict must not tell it to keep them)
+    assert "keep the asked node's chunks" not in verdict.hint
+    assert '"".join' in verdict.hint
 
 
 def test_the_notebooks_stubs_are_the_ones_tested():
