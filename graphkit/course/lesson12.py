@@ -13,6 +13,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import inspect
 import operator
 import warnings
 from collections import Counter
@@ -107,6 +108,15 @@ def check_retry_policy(policy: Any) -> str:
             "Build one: RetryPolicy(retry_on=..., max_attempts=..., initial_interval=0.01).",
         )
     limited = _fetch_result(policy, [RateLimited, RateLimited])
+    if limited.error is not None and not isinstance(limited.error, RateLimited):
+        # (a retry_on function that raised: the run fails with its error, not fetch's)
+        raise Wrong(
+            f"fetch raised RateLimited, and asked whether to try again, your retry_on "
+            f"raised {type(limited.error).__name__}: {limited.error}. The run failed at "
+            "step 1 with that error.",
+            "retry_on(error) is given the exception itself: test it with "
+            "isinstance(error, RateLimited), or pass the class, retry_on=RateLimited.",
+        )
     if limited.error is not None:
         tries = limited.attempts
         from graphkit import RetryPolicy
@@ -207,6 +217,13 @@ def check_fallback(handler: Callable[..., Any]) -> str:
         raise Wrong(
             f"handler is {show(handler, 60)}, not a function.",
             "Write def handler(state, error: NodeError): ... and pass the function.",
+        )
+    if inspect.iscoroutinefunction(handler):
+        # (trace would await it; invoke refuses it, as LangGraph's invoke does)
+        raise Wrong(
+            "Your handler is an async def, and the graph runs synchronously "
+            "(app.invoke): the run refuses an async node or handler, as LangGraph's does.",
+            "Make the handler a plain def; an async one needs await app.ainvoke(...).",
         )
     app = compiled(quote_graph(handler))
     try:

@@ -162,6 +162,29 @@ def test_a_policy_of_one_attempt_is_told_of_max_attempts_not_of_retry_on():
     assert "must accept RateLimited" not in verdict.hint
 
 
+def test_a_retry_on_that_raises_is_told_its_own_error_not_to_accept_rate_limited():
+    """A predicate reading an attribute the error lacks (``e.status``) raises on the first
+    failure; the verdict said retry_on "must accept RateLimited", which it tried to."""
+    by_status = RetryPolicy(
+        retry_on=lambda error: error.status == 429, max_attempts=3, initial_interval=0.01
+    )
+    verdict = assert_fails(lesson12.check_retry_policy(by_status), "AttributeError")
+    assert "'RateLimited' object has no attribute 'status'" in verdict.message
+    assert "must accept RateLimited" not in verdict.hint
+
+
+def test_an_async_fallback_is_told_the_run_is_synchronous_not_to_stop_reading_the_state():
+    """An async handler ran under trace (ACME) but invoke refused it (GLOBEX), as
+    LangGraph refuses it: the verdict blamed a handler that looks at the symbol."""
+
+    async def fallback(state, error: NodeError):
+        return Command(goto="cached_price")
+
+    verdict = assert_fails(lesson12.check_fallback(fallback), "async")
+    assert "without looking at the state" not in verdict.hint
+    assert "plain def" in verdict.hint
+
+
 def test_fallback_that_also_goes_to_reply_is_told_reply_answered_without_the_price():
     """goto=["cached_price", "reply"] ran reply beside cached_price in step 2 (answering
     'ACME: no price') and again in step 3; the final answer was right and it passed,
