@@ -215,6 +215,21 @@ def check_budget(spend: Any) -> str:
                     f"{BUDGET - spent[name]}: on a thread's first call previous is None.",
                     "Treat a previous of None as nothing spent yet.",
                 )
+            if "runtime" not in next(iter(app.spec.nodes.values())).injected:
+                raise Wrong(
+                    f"On {where}, spend returned {got!r}, not {BUDGET - spent[name]}: spend "
+                    "has no parameter named previous, so it never gets what the call before "
+                    f"saved ({previous!r}).",
+                    "The runtime hands the saved value to a parameter of that name only: "
+                    "def spend(amount, previous=None).",
+                )
+            if got == 0 and BUDGET - spent[name] < 0:
+                raise Wrong(
+                    f"On {where}, spend returned 0, with {spent[name]} spent of {BUDGET}: "
+                    f"what is left is {BUDGET - spent[name]}, an overspent budget.",
+                    f"Return {BUDGET} minus the total spent, below 0 too: the caller needs to "
+                    "see by how much the budget was overspent.",
+                )
             raise Wrong(
                 f"On {where}, spend returned {got!r}, not {BUDGET - spent[name]}. It got "
                 f"previous = {previous!r}, what the call before saved for it.",

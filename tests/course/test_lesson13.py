@@ -237,6 +237,35 @@ def test_budget_returning_the_total_spent_is_not_told_about_none():
     assert "None" not in verdict.hint
 
 
+def test_budget_whose_parameter_is_not_named_previous_is_told_it_gets_nothing():
+    """The runtime hands the saved value only to a parameter named ``previous``; the
+    verdict said "It got previous = 30" of a spend whose parameter is ``prev``."""
+    from graphkit import InMemorySaver
+    from graphkit.func import entrypoint
+
+    @entrypoint(checkpointer=InMemorySaver())
+    def spend(amount, prev=None):
+        total = (prev or 0) + amount
+        return entrypoint.final(value=100 - total, save=total)
+
+    verdict = assert_fails(lesson13.check_budget(spend), "no parameter named previous")
+    assert "It got previous = 30" not in verdict.message
+
+
+def test_budget_that_stops_at_0_is_told_what_is_left_goes_below():
+    from graphkit import InMemorySaver
+    from graphkit.func import entrypoint
+
+    @entrypoint(checkpointer=InMemorySaver())
+    def spend(amount, previous=None):
+        total = (previous or 0) + amount
+        return entrypoint.final(value=max(0, 100 - total), save=total)
+
+    verdict = assert_fails(lesson13.check_budget(spend), "120 spent of 100")
+    # (what it got as previous it used right: the hint must not send it there)
+    assert "previous is what the last call" not in verdict.hint
+
+
 def test_budget_saving_the_wrong_total():
     from graphkit import InMemorySaver
     from graphkit.func import entrypoint
