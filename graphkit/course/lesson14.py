@@ -208,7 +208,8 @@ def check_profile(remember: Any) -> str:
             )
         others = {u: _profile_of(store, u) for u in expected if u != user}
         if got != expected[user]:
-            lost = {k: v for k, v in expected[user].items() if got.get(k) != v}
+            profile = got if isinstance(got, dict) else {}
+            lost = {k: v for k, v in expected[user].items() if profile.get(k) != v}
             if any(p == got for p in others.values()) or any(
                 v in expected.get(u, {}).values() for u in others for v in got.values()
             ):
@@ -216,6 +217,13 @@ def check_profile(remember: Any) -> str:
                     f"{where}, {user}'s profile was {got}: it holds another user's facts.",
                     "Each user needs a namespace of their own: build it from the run's "
                     "context, not from a name written in the code.",
+                )
+            if field in lost or not isinstance(got, dict):  # (this thread's fact: kept otherwise)
+                raise Wrong(
+                    f"{where}, {user}'s profile was {got}, not {expected[user]}: the fact "
+                    f"just told, {field} = {value!r}, is not in it as parse_fact gives it.",
+                    "The profile is one dict of field → value, the pair parse_fact returns "
+                    f"put in as it is: profile[field] = value ({{{field!r}: {value!r}}}).",
                 )
             raise Wrong(
                 f"{where}, {user}'s profile was {got}, not {expected[user]}: it lost "
@@ -264,7 +272,14 @@ def check_allergies(recall: Any) -> str:
         got = run.values.get("avoid")
         if got != expected:
             mine = {what: kind for what, kind in memories}
-            words = [w for w in got if isinstance(w, str)] if isinstance(got, list) else []
+            listed = isinstance(got, list | tuple | set | frozenset)
+            words = [w for w in got if isinstance(w, str)] if listed else []
+            if not isinstance(got, list) and words and sorted(words) == expected:
+                raise Wrong(
+                    f"For {user}, your node returned avoid={got!r}: the right allergies, "
+                    f"as a {type(got).__name__}.",
+                    f"Return them as a sorted list: sorted(...) gives one, {expected!r}.",
+                )
             strangers = [w for w in words if w not in mine]
             likes = [w for w in words if mine.get(w) == "like"]
             if strangers:

@@ -237,6 +237,37 @@ def test_allergies_unsorted_or_as_items():
     assert_fails(lesson14.check_allergies(recall), "ada's allergies are ['nuts', 'shellfish']")
 
 
+def test_allergies_returned_as_a_set_is_told_to_sort_them_not_to_search_elsewhere():
+    def recall(state, runtime):
+        where = ("users", runtime.context.user_id, "memories")
+        found = runtime.store.search(where, filter={"kind": "allergy"})
+        return {"avoid": {item.value["what"] for item in found}}
+
+    verdict = assert_fails(lesson14.check_allergies(recall), "the right allergies")
+    # (it searched the run's store, and found them: the hint must not send it there)
+    assert "Search the run's store" not in verdict.hint
+    assert "sorted list" in verdict.hint
+
+
+def test_profile_that_changes_the_fact_it_was_told_is_not_said_to_lose_an_earlier_one():
+    """A fact kept otherwise than parse_fact gives it (lower-cased, or in a list) on the
+    user's first thread was said to be "lost, told on an earlier thread"."""
+
+    def remember(state, runtime):
+        field, value = parse_fact(state["text"])
+        where = ("users", runtime.context.user_id, "profile")
+        saved = runtime.store.get(where, "profile")
+        runtime.store.put(
+            where, "profile", {**(saved.value if saved else {}), field: value.lower()}
+        )
+        return {}
+
+    verdict = assert_fails(lesson14.check_profile(remember), "After thread 1")
+    assert "earlier thread" not in verdict.message
+    assert "as parse_fact gives it" in verdict.message
+    assert "A put replaces" not in verdict.hint
+
+
 # -- 14.3 · What time travel rewinds
 
 
