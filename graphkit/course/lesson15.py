@@ -105,6 +105,14 @@ def check_context(describe: Any) -> str:
             run = app.trace({"city": city, "celsius": celsius}, context=context)
         except Exception as error:
             wrong = failed_run(app, error)
+            missing = error.args[0] if isinstance(error, KeyError) and error.args else None
+            if isinstance(missing, str) and missing not in ("units", "configurable"):
+                raise Wrong(  # (a key of the state's, misspelt: the context is not the miss)
+                    f"With context=Units(units={units!r}) and the state {{'city': {city!r}, "
+                    f"'celsius': {celsius}}}: {wrong.message}",
+                    "The state holds city and celsius (and report, once written): read "
+                    "those keys from it, and the units from the run's context.",
+                ) from error
             if isinstance(error, KeyError | TypeError | AttributeError):
                 hint = (
                     "The units are not in the state, nor in config['configurable']: they "
@@ -129,7 +137,13 @@ def check_context(describe: Any) -> str:
                 "Read the units from the run's context, which the check changes from run "
                 "to run; the state holds only the city and the temperature."
             )
-            if isinstance(got, str) and got.endswith(expected[-2:]):  # (the right units)
+            other = "metric" if units == "imperial" else "imperial"
+            if got == _report(city, celsius, other) and _swapped(app, city, celsius, other):
+                hint = (
+                    "Your describe reads the units from the context, the other way round: "
+                    "imperial is °F, metric is °C."
+                )
+            elif isinstance(got, str) and got.endswith(expected[-2:]):  # (the right units)
                 hint = (
                     "The units are right; the number is not. °F = °C × 9 / 5 + 32, "
                     "written with one decimal, as {value:.1f} writes it."
@@ -146,6 +160,17 @@ def check_context(describe: Any) -> str:
         "and in °C as each invoke asked, and the setting never entered the state or its "
         "checkpoints."
     )
+
+
+def _swapped(app: Any, city: str, celsius: float, units: str) -> bool:
+    """Whether ``app`` writes, given ``units``, the report of the other units: a
+    describe that reads the context but has °F and °C the other way round."""
+    other = "metric" if units == "imperial" else "imperial"
+    try:
+        run = app.trace({"city": city, "celsius": celsius}, context=Units(units))
+    except Exception:
+        return False
+    return run.values.get("report") == _report(city, celsius, other)
 
 
 # -- 15.2 · a loop that stops in time ------------------------------------------------------

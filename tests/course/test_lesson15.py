@@ -107,6 +107,30 @@ def test_context_field_misspelt_is_told_the_field_s_name():
     assert_fails(lesson15.check_context(misspelt), "no attribute 'unit'", hint="one field, units")
 
 
+def test_context_with_the_units_swapped_is_told_so_not_to_read_the_context():
+    def swapped(state, runtime):
+        celsius = state["celsius"]
+        if runtime.context.units == "metric":
+            return {"report": f"{state['city']}: {celsius * 9 / 5 + 32:.1f} °F"}
+        return {"report": f"{state['city']}: {celsius:.1f} °C"}
+
+    verdict = assert_fails(lesson15.check_context(swapped), "°C", hint="the other way round")
+    assert "from the run's context" not in verdict.hint  # (it did read it from there)
+
+
+def test_context_a_state_key_misspelt_is_not_told_about_the_context():
+    """A KeyError of the state's own (state["temp"]) was told that runtime.context is a
+    dataclass to read as an attribute, which the node did."""
+
+    def misread(state, runtime):
+        units = runtime.context.units
+        return {"report": f"{state['city']}: {state['temp']:.1f} {units}"}
+
+    verdict = assert_fails(lesson15.check_context(misread), "'temp'")
+    assert "runtime.context" not in verdict.hint
+    assert "city and celsius" in verdict.hint
+
+
 # -- 15.2 · Stop in time, with the best answer
 
 
