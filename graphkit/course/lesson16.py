@@ -63,12 +63,17 @@ def _nodes(run: Any) -> list[str]:
 # -- 16.1 · a supervisor that knows when the work is done --------------------------------
 
 
+# (what each worker's answer says: not its name, which only message.name carries, so a
+# supervisor that looks for "researcher" in the text finds nothing)
+_WORK = {"researcher": "Notes on", "writer": "A draft on"}
+
+
 def _worker(name: str) -> Any:
     (AIMessage,) = _messages("AIMessage")
 
     def work(state: dict) -> dict:
         asked = state["messages"][0].content
-        return {"messages": [AIMessage(f"{name} on {asked!r}", name=name)]}
+        return {"messages": [AIMessage(f"{_WORK[name]} {asked!r}", name=name)]}
 
     return work
 
@@ -93,8 +98,8 @@ def _conversations() -> list[tuple[str, list[Any], list[str]]]:
     """(what it is, the conversation, the workers the supervisor must still call)."""
     AIMessage, HumanMessage = _messages("AIMessage", "HumanMessage")
     ask = HumanMessage("a story about owls")
-    found = AIMessage("researcher on 'a story about owls'", name="researcher")
-    wrote = AIMessage("writer on 'a story about owls'", name="writer")
+    found = AIMessage("Notes on 'a story about owls'", name="researcher")
+    wrote = AIMessage("A draft on 'a story about owls'", name="writer")
     # (an assistant's greeting, from no worker: counting AI messages is not reading names)
     hello = [HumanMessage("hi"), AIMessage("Hello! What shall we write?"), ask]
     # (the user spoke after the researcher: reading only the last message is not reading
@@ -136,8 +141,8 @@ def check_supervisor(supervisor: Any) -> str:
                 f"{', '.join(called[:4])}… until the recursion limit ({LOOP_LIMIT}) stopped "
                 "it.",
                 "Each worker hands control back to the supervisor. The supervisor must "
-                "see in the messages what is already done, and end the run when nothing "
-                "is left to do.",
+                "see in the messages what is already done (each worker's AIMessage carries "
+                "its name, message.name), and end the run when nothing is left to do.",
             ) from None
         except Exception as error:
             wrong = failed_run(app, error)
@@ -147,6 +152,16 @@ def check_supervisor(supervisor: Any) -> str:
                     "Command. Return Command(goto=...), for the end too: Command(goto=END)."
                 )
             raise wrong from error
+        together = [s for s in run.steps if sum(n in WORKERS for n in s.plan.nodes) > 1]
+        if together:
+            both = [n for n in together[0].plan.nodes if n in WORKERS]
+            raise Wrong(
+                f"On {what}, your supervisor sent the run to {' and '.join(both)} in one "
+                f"step (step {together[0].step}): each ran on the messages of the step "
+                f"before, so {both[-1]} started with no answer from {both[0]}.",
+                "The work goes one worker at a time: Command(goto=...) with the first "
+                "worker still needed, and the next one when control comes back.",
+            )
         called = [n for n in _nodes(run) if n != "supervisor"]
         if called != expected:
             said = ", then ".join(called) if called else "no worker"
@@ -315,6 +330,15 @@ def check_handoff(transfer_to_writer: Any) -> str:
             )
         found = _look_up_tool().invoke({"topic": topic})
         if not any(m.type == "ai" and found in str(m.content) for m in given):
+            carriers = [m for m in given if found in str(m.content)]
+            if carriers:  # (the findings are there, in another kind of message)
+                kind = type(carriers[0]).__name__
+                raise Wrong(
+                    f"{where}: the findings are there, in a {kind}, as if someone else "
+                    "had said them.",
+                    "Put them in the words of an AIMessage (the researcher speaking): "
+                    'AIMessage("Found: ...", name="researcher").',
+                )
             raise Wrong(
                 f"{where}: no AIMessage says what the researcher found ({found!r}).",
                 "The parent gets only what the handoff's update carries: the researcher's "

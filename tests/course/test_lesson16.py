@@ -299,6 +299,36 @@ def test_supervisor_returning_a_dict_with_goto_is_told_to_return_a_command():
     assert "message.name" not in verdict.hint  # the learner already reads the names
 
 
+def _still_to_do(state):
+    return [worker for worker in lesson16.WORKERS if worker not in _answered(state)]
+
+
+def test_supervisor_that_sends_every_worker_at_once_is_told_the_writer_ran_too_soon():
+    """Command(goto=[researcher, writer]) ran both in one step, the writer with no
+    research to write from, and passed: the calls came in the right order."""
+
+    def all_at_once(state):
+        return Command(goto=_still_to_do(state) or END)
+
+    assert_fails(
+        lesson16.check_supervisor(all_at_once),
+        "researcher and writer in one step",
+        hint="one worker at a time",
+    )
+
+
+def test_supervisor_that_looks_for_names_in_the_text_fails():
+    """The workers' answers named them in their text ("researcher on ..."): a supervisor
+    that searched the text for a worker's name passed without reading message.name."""
+
+    def by_text(state):
+        said = " ".join(str(m.content) for m in state["messages"] if m.type == "ai")
+        todo = [worker for worker in lesson16.WORKERS if worker not in said]
+        return Command(goto=todo[0] if todo else END)
+
+    assert_fails(lesson16.check_supervisor(by_text), hint="message.name")
+
+
 # -- 16.2
 
 
@@ -352,6 +382,21 @@ def handoff(update_of, parent=True):
 )
 def test_handoff_wrong_answers(update_of, said, hint):
     assert_fails(lesson16.check_handoff(handoff(update_of)), said, hint=hint)
+
+
+def test_handoff_with_the_findings_in_a_human_message_is_told_to_make_it_an_ai_one():
+    """The findings were there, in a HumanMessage; the hint said they are in the
+    researcher's state (InjectedState), which the tool had read."""
+
+    @tool("transfer_to_writer")
+    def as_human(state: Annotated[dict, InjectedState]) -> Command:
+        """Hand the conversation to the writer."""
+        found = "; ".join(m.content for m in state["messages"] if m.type == "tool")
+        update = {"messages": [{"role": "user", "content": f"Found: {found}"}]}
+        return Command(graph=Command.PARENT, goto="writer", update=update)
+
+    verdict = assert_fails(lesson16.check_handoff(as_human), "in a HumanMessage")
+    assert "InjectedState" not in verdict.hint
 
 
 def test_handoff_with_one_message_not_in_a_list():
