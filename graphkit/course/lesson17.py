@@ -143,6 +143,11 @@ def _threads_17_1() -> list[tuple[str, Any, str, Any]]:
         "notes",
         edit={"notes": ["wiki/owls", "wiki/cats", "wiki/dogs"]},
     )
+    # (an edit that keeps the newest note and drops the first: a loss that the last item
+    # does not show)
+    older = research_thread(
+        ("owls", "bats"), "in_node", "notes", edit={"notes": ["wiki/bats", "wiki/cats"]}
+    )
     return [
         ("a thread that searched owls, bats and moths", lost, "sources", (4, "tools")),
         ("the same thread", lost, "messages", None),
@@ -152,6 +157,12 @@ def _threads_17_1() -> list[tuple[str, Any, str, Any]]:
         (
             "a thread of the same app whose notes were then edited with update_state",
             longer,
+            "notes",
+            (6, "__update__"),
+        ),
+        (
+            "a thread of the same app whose first note was edited away with update_state",
+            older,
             "notes",
             (6, "__update__"),
         ),
@@ -342,16 +353,28 @@ def check_fixed_app(build: Any) -> str:
                 "Run your app in the cell above the check, and read its thread with "
                 "open_langgraph_thread: print(run) shows what each step held."
             )
-            held = app.get_state(config).values.get("sources")
+            try:  # (reading the state applies the failed step's writes: it may raise too)
+                held = app.get_state(config).values.get("sources")
+            except Exception:
+                held = None
+            if "can only concatenate list" in str(error):  # (operator.add given one item)
+                hint = (
+                    "operator.add joins two lists: a node writes a list to that key, even "
+                    "of one item, [found], not the item alone."
+                )
             if isinstance(held, list) and any(hasattr(item, "content") for item in held):
                 hint = (
                     "add_messages made each source a message (a HumanMessage), which "
                     "write_answer cannot join: it is the reducer of a list of messages. A "
                     "list of strings keeps every write with operator.add (lesson 03)."
                 )
+            try:
+                where = f" {_where(_open(app, config))}"
+            except Exception:  # (the thread's state cannot be read back: its writes raise)
+                where = ""
             raise Wrong(
                 f"Searching {', '.join(topics)}: your app raised {type(error).__name__} on "
-                f"LangGraph {_where(_open(app, config))}: {error}",
+                f"LangGraph{where}: {error}",
                 hint,
             ) from None
         if not isinstance(result, dict) or not result.get("messages"):

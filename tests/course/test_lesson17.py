@@ -293,6 +293,68 @@ def test_fixed_app_wrong_answers():
     assert "without a reducer" not in verdict.hint
 
 
+def test_fixed_app_whose_tools_write_one_str_to_the_added_list_is_judged_not_the_check():
+    """operator.add on sources, and tools writing the source alone (a str): the run
+    raised, then reading the thread's state raised it again inside the check, which
+    called the failure its own."""
+    import operator
+    from typing import Annotated, TypedDict
+
+    from langchain_core.messages import AIMessage, ToolMessage
+    from langgraph.graph import END, START, StateGraph
+    from langgraph.graph.message import add_messages
+    from langgraph.prebuilt import tools_condition
+
+    State = TypedDict(  # noqa: UP013  # (its annotations are read at once)
+        "State",
+        {"messages": Annotated[list, add_messages], "sources": Annotated[list, operator.add]},
+    )
+
+    def build(model):
+        def agent(state):
+            return {"messages": [model.invoke(state["messages"])]}
+
+        def tools(state):
+            call = state["messages"][-1].tool_calls[0]
+            found = f"wiki/{call['args']['topic']}"
+            return {"messages": [ToolMessage(found, tool_call_id=call["id"])], "sources": found}
+
+        def write_answer(state):
+            return {"messages": [AIMessage(", ".join(state.get("sources", [])))]}
+
+        builder = StateGraph(State)
+        builder.add_node("agent", agent)
+        builder.add_node("tools", tools)
+        builder.add_node("write_answer", write_answer)
+        builder.add_edge(START, "agent")
+        builder.add_conditional_edges(
+            "agent", tools_condition, {"tools": "tools", END: "write_answer"}
+        )
+        builder.add_edge("tools", "agent")
+        builder.add_edge("write_answer", END)
+        return builder
+
+    assert_fails(lesson17.check_fixed_app(build), "your app raised TypeError", hint="[found]")
+
+
+def test_lost_at_that_looks_at_the_last_item_only_fails():
+    """An edit that keeps the last note and drops an earlier one: a lost_at that asks
+    whether the newest item is still there passed every thread."""
+
+    def newest_gone(run, key):
+        for superstep in run.steps:
+            change = superstep.update.change(key) if superstep.update else None
+            before = change.before if change is not None else None
+            if isinstance(before, list) and before and before[-1] not in change.after:
+                return superstep.step, change.writers[0]
+        return None
+
+    assert_fails(
+        lesson17.check_lost_at(newest_gone),
+        "lost_at(run, 'notes') returned None, but a step's Update took an item out of notes",
+    )
+
+
 def test_fixed_app_built_with_graphkit():
     from graphkit import StateGraph
 
