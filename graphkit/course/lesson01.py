@@ -214,9 +214,8 @@ def check_router(builder: Any) -> str:
             "the list ['hot', 'cold'] as add_conditional_edges' third argument.",
         )
     return (
-        f"measure's router chose hot or cold on all {len(_TEMPERATURES)} temperatures, and the "
-        "drawing "
-        "shows both choices as dashed (conditional) edges."
+        f"measure's router chose hot or cold on all {len(_TEMPERATURES)} temperatures, and "
+        "the drawing shows both choices as dashed (conditional) edges."
     )
 
 
@@ -230,9 +229,7 @@ def _nothing_chosen(app: Any, state: dict[str, Any], temperature: int) -> None:
     if that was no node's name. The runtime's words for it (a path_map's keys, a
     destination) are not lesson 01's, and a router returning ``True`` is a slip of it."""
     for branch in app.builder.branches.get("measure", {}).values():
-        if inspect.iscoroutinefunction(
-            branch.path
-        ):  # (the run says an async router needs an async run)
+        if inspect.iscoroutinefunction(branch.path):  # (the run says it needs an async run)
             continue
         try:
             returned = branch.path(state)
