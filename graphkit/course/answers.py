@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import inspect
 import threading
 from collections.abc import Callable, Coroutine, Mapping
 from typing import Any
@@ -105,8 +106,6 @@ def refuse_unread_stream(returned: Any) -> None:
 
     >>> refuse_unread_stream(iter([]))  # (an iterator that is no generator: left alone)
     """
-    import inspect
-
     if inspect.isgenerator(returned) and inspect.getgeneratorstate(returned) == "GEN_CREATED":
         returned.close()
         raise Wrong(
