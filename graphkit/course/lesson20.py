@@ -443,13 +443,22 @@ def check_answer_all(answer_all: Callable[[Any], Any]) -> str:
                 "Answer every interrupt you are given, in one Command.",
             )
         bought = dict(line.split(": ", 1) for line in final.values.get("bought", []))
+        # the answers as given, not as the node wrote them down (True became 'True')
+        given = command.resume if isinstance(command.resume, dict) else {}
+        answers = {pause.value["item"]: given.get(pause.id) for pause in interrupts}
         for item, price in prices.items():
             expected = "yes" if price <= BUDGET else "no"
             if bought.get(item) != expected:
+                answer = answers.get(item, bought.get(item))
                 raise Wrong(
                     f"({shape}) {item} costs {price}, and your answer to it was "
-                    f"{bought.get(item)!r}, not {expected!r}.",
+                    f"{answer!r}, not {expected!r}.",
                     "Read each interrupt's value, the item and its price: an item that "
-                    f"costs at most {BUDGET} gets 'yes'.",
+                    f"costs at most {BUDGET} gets 'yes'."
+                    + (
+                        ""
+                        if isinstance(answer, str)
+                        else " The answers are the words 'yes' and 'no'."
+                    ),
                 )
     return "Every pause got its own answer, by its id, in one resume: for Sends and subgraphs."

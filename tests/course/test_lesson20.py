@@ -233,6 +233,13 @@ def below_the_budget(interrupts):
     return Command(resume={p.id: "yes" if p.value["price"] < 100 else "no" for p in interrupts})
 
 
+def as_booleans(interrupts):
+    """True for "yes": the node wrote it down as the text 'True'."""
+    from graphkit import Command
+
+    return Command(resume={p.id: p.value["price"] <= 100 for p in interrupts})
+
+
 def first_only(interrupts):
     from graphkit import Command
 
@@ -247,6 +254,8 @@ def first_only(interrupts):
         (all_yes, "desk costs 240, and your answer to it was 'yes'", "price"),
         (below_the_budget, "shelf costs 100, and your answer to it was 'no'", "at most 100"),
         (first_only, "still waits on ['desk', 'shelf']", "every interrupt"),
+        # the verdict quoted the node's text, 'True', as if the learner had answered a str
+        (as_booleans, "your answer to it was True, not 'yes'", "the words 'yes' and 'no'"),
         (lambda interrupts: {"resume": "yes"}, "not a Command", ""),
     ],
 )
