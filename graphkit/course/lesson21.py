@@ -97,6 +97,7 @@ def check_set_budget(set_budget: Any) -> str:
                     {**_asking(_call(name, call_id, euros=euros)), "budget": 0}
                 )
         except ValueError as error:
+            _returned_wrong(tool, _call(name, call_id, euros=euros))
             answered = _answered_ids(tool, _call(name, call_id, euros=euros))
             if call_id in answered:  # (it does answer the call: the error is another)
                 answered = []
@@ -147,6 +148,33 @@ def _answered_ids(tool: Any, call: dict[str, Any]) -> list[Any]:
         return []
     messages = returned.update.get("messages") or []
     return [m.tool_call_id for m in messages if getattr(m, "type", None) == "tool"]
+
+
+def _returned_wrong(tool: Any, call: dict[str, Any]) -> None:
+    """Say so if the tool, run again on its own, raises, or returns a Command whose
+    messages is one message rather than a list: the run's ValueError was then not about a
+    call left unanswered."""
+    from graphkit import Command
+
+    euros = call["args"]["euros"]
+    try:
+        returned = tool.invoke({**call, "type": "tool_call"})
+    except Exception as error:
+        raise Wrong(
+            f"(euros={euros}) your tool raised {type(error).__name__}: {error}, and the run "
+            "stopped: the model never heard back.",
+            "Set the budget for any amount the model gives: the check calls the tool with "
+            "amounts of its own.",
+        ) from None
+    update = returned.update if isinstance(returned, Command) else None
+    messages = update.get("messages") if isinstance(update, dict) else None
+    if getattr(messages, "type", None) == "tool":
+        raise Wrong(
+            f"(euros={euros}) your tool's Command writes messages as one ToolMessage, not a "
+            "list of them: add_messages went through the message's fields as if it were a "
+            "list of messages.",
+            'Put the answer in a list: "messages": [ToolMessage(..., tool_call_id=tool_call_id)].',
+        )
 
 
 def _budget_written_wrong(tool: Any, call: dict[str, Any], budget: Any) -> None:
@@ -237,6 +265,25 @@ def _names_langgraphs_invocation_error(tool_errors: Any) -> bool:
     )
 
 
+def _handler_raised(tool_errors: Any, outcome: Any, call: str) -> None:
+    """Say so if ``outcome`` is an error raised by the learner's handling function itself
+    (its code is in the traceback, and the error is not the one the tool raised, which
+    a handler may raise again on purpose)."""
+    if not isinstance(outcome, Exception) or not hasattr(tool_errors, "__code__"):
+        return
+    frames, traceback = [], outcome.__traceback__
+    while traceback is not None:
+        frames.append(traceback.tb_frame.f_code)
+        traceback = traceback.tb_next
+    if tool_errors.__code__ in frames and outcome.__context__ is not None:
+        raise Wrong(
+            f"{call}: your function raised {type(outcome).__name__}: {outcome}, while "
+            f"handling the tool's {type(outcome.__context__).__name__}, and the run stopped.",
+            "Call your function on its own with an error, e.g. ValueError('no rooms left'), "
+            "and read what it raises: it must return the text the model reads.",
+        )
+
+
 @exercise("21.2 · Errors the model reads, errors that stop")
 def check_tool_errors(tool_errors: Any) -> str:
     """``tool_errors``, given to ``ToolNode(handle_tool_errors=...)``: a wrong argument
@@ -249,6 +296,7 @@ def check_tool_errors(tool_errors: Any) -> str:
             "Change only what happens when a tool fails.",
         )
     full = _outcome(tool_errors, city=FULL[1], nights=3)
+    _handler_raised(tool_errors, full, f"book_room(city={FULL[1]!r})")
     if isinstance(full, Exception) or "no rooms left" not in str(full.content):
         said = "stopped the run" if isinstance(full, Exception) else f"gave {_text(full)!r}"
         raise Wrong(
@@ -258,6 +306,7 @@ def check_tool_errors(tool_errors: Any) -> str:
             "in the ToolMessage.",
         )
     down = _outcome(tool_errors, city=DOWN, nights=1)
+    _handler_raised(tool_errors, down, f"book_room(city={DOWN!r})")
     if not isinstance(down, ConnectionError):
         raise Wrong(
             f"book_room(city={DOWN!r}) raised ConnectionError('the booking service is "
@@ -267,6 +316,7 @@ def check_tool_errors(tool_errors: Any) -> str:
             "stop the run, as a node's error does.",
         )
     wrong = _outcome(tool_errors, city="Lyon", nights="three")
+    _handler_raised(tool_errors, wrong, "book_room(nights='three')")
     if isinstance(wrong, Exception) and _names_langgraphs_invocation_error(tool_errors):
         raise Wrong(
             "book_room(nights='three'), an argument that is not a number, stopped the run, "

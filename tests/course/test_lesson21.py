@@ -288,6 +288,26 @@ def budget_under_another_key(
     return Command(update={"euros": euros, "messages": [answer]})
 
 
+@tool
+def budget_refusing_large_amounts(
+    euros: int, tool_call_id: Annotated[str, InjectedToolCallId]
+) -> Command:
+    """Set the trip's budget, in euros."""
+    if euros > 1000:
+        raise ValueError("a budget over 1000 euros is not allowed")
+    answer = ToolMessage("Done.", tool_call_id=tool_call_id)
+    return Command(update={"budget": euros, "messages": [answer]})
+
+
+@tool
+def budget_with_one_message(
+    euros: int, tool_call_id: Annotated[str, InjectedToolCallId]
+) -> Command:
+    """Set the trip's budget, in euros."""
+    answer = ToolMessage("Done.", tool_call_id=tool_call_id)
+    return Command(update={"budget": euros, "messages": answer})
+
+
 @pytest.mark.parametrize(
     ("answer", "said", "hint"),
     [
@@ -300,6 +320,10 @@ def budget_under_another_key(
         # where the call's id comes from, not that the update must hold a ToolMessage
         (budget_with_a_fixed_id, "its ToolMessage answers 'call-1'", "InjectedToolCallId"),
         (budget_with_a_visible_id, "['euros', 'tool_call_id']", "hidden from the model"),
+        # a ValueError of the tool's own, and one ToolMessage not in a list: both were told
+        # that the update must hold a ToolMessage answering the call, which each had tried
+        (budget_refusing_large_amounts, "your tool raised ValueError", "any amount"),
+        (budget_with_one_message, "one ToolMessage, not a list", "[ToolMessage("),
         (None, "not a tool", ""),
     ],
 )
@@ -319,6 +343,10 @@ def test_tool_errors_passes_on_the_solutions(answer):
     assert_passes(lesson21.check_tool_errors(answer))
 
 
+def misreads_the_error(error: ValueError | ToolInvocationError) -> str:
+    return "Error: " + error.message  # (an exception has no .message in Python 3)
+
+
 def only_refusals(error: ValueError) -> str:
     return str(error)
 
@@ -332,6 +360,8 @@ def only_refusals(error: ValueError) -> str:
         (only_refusals, "nights='three'", "before the tool runs"),
         (ToolInvocationError, "no rooms left in Nice", "the error's text must reach it"),
         (False, "stopped the run", "another city"),
+        # a handler that raises was told only that it stopped the run, not with what
+        (misreads_the_error, "raised AttributeError: 'ValueError' object", "your function"),
     ],
 )
 def test_tool_errors_wrong_answers(answer, said, hint):
