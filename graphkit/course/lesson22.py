@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import operator
 import re
+import typing
 from typing import Annotated, Any, TypedDict
 
 from pydantic import BaseModel, ValidationError
@@ -390,6 +391,18 @@ def check_poll_model(model: Any) -> str:
                 "A default is what a node reads while a channel is empty: make each one what "
                 "the TypedDict's nodes would find.",
             )
+        try:  # (a field no node reads after its write is never checked by the run)
+            model.model_validate(result)
+        except ValidationError as error:
+            field = str(error.errors()[0]["loc"][0]) if error.errors()[0]["loc"] else ""
+            declared = getattr(typing.get_type_hints(Poll).get(field), "__name__", "type")
+            raise Wrong(
+                f"(input {given}) your model's graph ended as the TypedDict's did, but "
+                f"{_schema_name(model)} refuses the state the run ended with: "
+                f"{_first_line(error)}. No node read it after count wrote it; one that did "
+                "would fail.",
+                f"Give each field the type Poll gives it: {field} is a {declared}.",
+            ) from None
     # (a reducer on question or result ends this graph the same, as each is written once;
     # a second run on a thread would join two questions)
     ours, polls = (

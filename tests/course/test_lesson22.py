@@ -475,6 +475,16 @@ class PollWithoutAResultDefault(BaseModel):
     result: str
 
 
+class PollWithANumberForResult(BaseModel):
+    """No node reads result after count writes it, so no instance refused the text: the
+    run ended as Poll's did, and the check praised a model that cannot hold its own end."""
+
+    question: str
+    votes: Annotated[list[str], operator.add] = []
+    voters: Annotated[int, operator.add] = 0
+    result: int = 0
+
+
 class PollWithReducersEverywhere(BaseModel):
     """Ends as Poll's graph does, since question and result are written once; a second
     run on a thread would join two questions."""
@@ -511,6 +521,7 @@ def test_poll_model_passes_on_an_answer_written_otherwise():
         ),
         (PollOfNumbers, "before node count could start (step 2)", "type must fit"),
         (PollWithoutAResultDefault, "result: Field required", "fall back on"),
+        (PollWithANumberForResult, "refuses the state the run ended with: result", "str"),
         (lesson22.Poll, "not a pydantic model", "BaseModel"),
     ],
 )
