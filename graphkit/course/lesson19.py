@@ -143,6 +143,12 @@ def plan_inputs(app: Any, checkpoint: Any) -> tuple[dict, dict, dict, set]:
 
 
 def _as_set(got: Any, where: str) -> set:
+    if isinstance(got, Mapping):  # (set() of a dict is its keys, whatever their values)
+        raise Wrong(
+            f"{where}, nodes_to_run returned a dict, {got!r}: the check reads the set of its "
+            "keys, every node in it, whatever its value says.",
+            "Return the set of the nodes the Plan runs, and only them: {node for ... if ...}.",
+        )
     if got is None or isinstance(got, str) or not isinstance(got, Iterable):
         raise Wrong(
             f"{where}, nodes_to_run returned {got!r}, not a set of node names.",
@@ -427,6 +433,17 @@ def check_alert_on_change(feed: Any) -> str:
             "Read a key that may be missing with x.get(...), as lesson 10's vertices read "
             "their distance.",
         ) from error
+    last = QUOTES[4]  # (one quote: feed takes the last one)
+    writes = feed({"quotes": list(last)})
+    if isinstance(writes, Mapping) and "quotes" in writes and not writes["quotes"]:
+        raise Wrong(
+            f"feed({{'quotes': {list(last)}}}) returned {writes!r}: with the last quote "
+            f"taken, it still writes quotes, an empty list. A write of {writes['quotes']!r} "
+            "is a write: it moves quotes' version and wakes feed again, with no quote "
+            "to take.",
+            "Write quotes only while some remain: a key left out of the dict is no write, "
+            "and wakes nobody.",
+        )
     alerts = 0
     for quotes in QUOTES:
         run = trace(ticker(feed), list(quotes))
@@ -515,7 +532,13 @@ def check_woke(woke: Any) -> str:
                 asked += 1
                 if isinstance(got, list):
                     got = tuple(got)
-                if got in expected:
+                if got is not None and not (isinstance(got, tuple) and len(got) == 2):
+                    raise Wrong(
+                        f"In {name}, woke(checkpoints, triggers, {task.node!r}, {step.step}) "
+                        f"returned {got!r}, not a pair.",
+                        "Return the trigger and its version as a pair: (channel, version).",
+                    )
+                if any(got == pair for pair in expected):  # (a pair may hold a dict)
                     continue
                 before = checkpoints[step.step - 1]
                 saw = dict(before["versions_seen"].get(task.node, {}))

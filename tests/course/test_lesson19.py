@@ -89,6 +89,22 @@ def test_plan_rule_wrong_answers(rule, said, hint):
     assert_fails(lesson19.check_plan_rule(rule), said, hint=hint)
 
 
+def test_plan_rule_is_told_that_a_dict_is_not_a_set():
+    """A dict of node → bool: the set of its keys is every node, and the verdict said
+    'you would run draft', which the learner's dict had marked False."""
+    verdict = assert_fails(
+        lesson19.check_plan_rule(
+            lambda versions, seen, triggers, ready: {
+                node: solutions.nodes_to_run(versions, seen, {node: chans}, ready) != set()
+                for node, chans in triggers.items()
+            }
+        ),
+        "returned a dict",
+        hint="set of the nodes",
+    )
+    assert "you would run" not in verdict.message
+
+
 def test_plan_rule_reading_seen_or_versions_without_a_default_is_told_what_is_missing():
     def seen_of_every_node(versions, seen, triggers, ready):
         return {
@@ -207,6 +223,19 @@ def expects_a_price(x: dict) -> dict:
     return {"quotes": rest, **({"price": quote} if quote != x["price"] else {})}
 
 
+def writes_an_empty_list(x: dict) -> dict:
+    """Writes the quotes left even when none are: [] wakes feed again with nothing to take
+    (it raised ValueError in step 6, with no word why)."""
+    quote, *rest = x["quotes"]
+    return {"quotes": rest, **({"price": quote} if quote != x.get("price") else {})}
+
+
+def guards_an_empty_list(x: dict) -> dict:
+    """The same, returning {} when woken with no quotes: it was told that at step 6 it
+    wrote no quotes, when its mistake was the [] it wrote at step 5."""
+    return writes_an_empty_list(x) if x["quotes"] else {}
+
+
 REPEAT = "though quote 1 (100.0) repeats quote 0: step 1's Update moved price from version 2 to 3"
 
 
@@ -229,6 +258,8 @@ REPEAT = "though quote 1 (100.0) repeats quote 0: step 1's Update moved price fr
         (expects_a_price, "raised KeyError: 'price'", "may be missing"),
         (lambda x: None, "feed returned None, not a dict of writes", ""),
         (taking(lambda quote, x: quote), REPEAT, "every write moves the version"),
+        (writes_an_empty_list, "an empty list", "only while some remain"),
+        (guards_an_empty_list, "an empty list", "only while some remain"),
         (None, "not a function", ""),
     ],
 )
@@ -272,6 +303,12 @@ OWN = "not the step's own"
         (newer_in(0, False), "returned ('__start__', 2)", OWN),
         (newer_in(-1, False), "'c', 2) returned ('join:a+b:c', 3)", "every source"),
         (lambda c, t, node, step: (f"branch:to:{node}", step), "('branch:to:__start__'", OWN),
+        # a dict is unhashable: the check's own `got in expected` raised TypeError
+        (
+            lambda c, t, node, step: {"channel": "__start__", "version": 1},
+            "returned {'channel': '__start__', 'version': 1}, not a pair",
+            "(channel, version)",
+        ),
     ],
 )
 def test_woke_wrong_answers(woke, said, hint):
