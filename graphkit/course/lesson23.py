@@ -264,7 +264,7 @@ def _judge(
             f"Run the {what} your test takes as its argument, not one of the notebook's, "
             "and assert on what it did.",
         )
-    returned = [(bug, ran[bug][1]) for bug in missed if isinstance(ran[bug][1], bool)]
+    returned = [(bug, ran[bug][1]) for bug in missed if _comparisons(ran[bug][1])]
     if returned:
         bug, value = returned[0]
         raise Wrong(
@@ -273,6 +273,14 @@ def _judge(
             "A test fails only by raising: write assert before each comparison.",
         )
     return missed
+
+
+def _comparisons(value: Any) -> bool:
+    """Whether a test returned what its asserts should have checked: a bool, or a list
+    or tuple of them (pytest ignores what a test returns)."""
+    if isinstance(value, (list, tuple)):
+        return bool(value) and all(isinstance(item, bool) for item in value)
+    return isinstance(value, bool)
 
 
 def _threads_run_again(app: Any) -> list[tuple[str, int]]:

@@ -600,6 +600,23 @@ def test_a_test_that_returns_its_comparison_is_told_to_assert():
     )
 
 
+def route_returning_its_checks(route):
+    """Returns a list of comparisons, not one bool: it was told only that it let bugs
+    through, not that a test that returns passes."""
+    return [
+        route({"category": "refund", "amount": 100}) == "refund",
+        route({"category": "refund", "amount": 101}) == "approve",
+    ]
+
+
+def test_a_test_that_returns_a_list_of_comparisons_is_told_to_assert():
+    assert_fails(
+        lesson23.check_route_test(route_returning_its_checks),
+        "returned [False, True] on a router that asks a human about a refund of exactly",
+        hint="write assert",
+    )
+
+
 def first_only():
     """A test that passes only on the first object it is given: it special-cases it."""
     seen = []
