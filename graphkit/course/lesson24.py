@@ -136,6 +136,15 @@ def check_sign(sign: Callable[..., Any]) -> str:
                 f"{text + SIGNATURE!r}.",
                 "sign returns the update for messages: the answer with the signature at its end.",
             )
+        if after[-1].type != "ai":
+            raise Wrong(
+                "The last answer is signed, in its place, but the answer is now a "
+                f"{after[-1].type} message ({type(after[-1]).__name__}): the model would "
+                "read it as words "
+                "not its own.",
+                "Keep it an AI message: a copy of the answer (its model_copy) keeps its kind "
+                "and its id.",
+            )
         if changed:
             raise Wrong(f"sign changed {', '.join(changed)} too.", "Sign only the last answer.")
         if not wrote:
@@ -205,6 +214,16 @@ def _kept(history: Sequence[Any], n: int) -> list[Any]:
     return system + (others[max(len(others) - n, 0) :] if n else [])
 
 
+def _not_a_list(value: Any) -> bool:
+    """A tuple, a generator or another iterable that is neither a list nor one message:
+    add_messages takes one of those two (a tuple it reads as one message, (role, text))."""
+    return (
+        not isinstance(value, (list, dict, str))
+        and getattr(value, "type", None) is None
+        and hasattr(value, "__iter__")
+    )
+
+
 def _watching(keep_recent: Callable[..., Any]) -> tuple[Callable[..., Any], list, list]:
     """``keep_recent`` as trim calls it, keeping the list it was given before and after
     the call, and what it returned (None, or a dict named as such, is not written: the
@@ -217,7 +236,9 @@ def _watching(keep_recent: Callable[..., Any]) -> tuple[Callable[..., Any], list
         returned.append(keep_recent(messages, n))
         given.append(list(messages))
         shape = returned[-1]
-        named = shape is None or (isinstance(shape, dict) and "messages" in shape)
+        named = (
+            shape is None or (isinstance(shape, dict) and "messages" in shape) or _not_a_list(shape)
+        )
         return [] if named else shape  # (told apart after the run)
 
     return watched, given, returned
@@ -254,6 +275,17 @@ def check_keep_recent(keep_recent: Callable[..., Any]) -> str:
                 f"{said} keep_recent returned a dict, {{'messages': ...}}.",
                 "Return what to write to messages (a list); trim writes "
                 '{"messages": keep_recent(state["messages"], n)}.',
+            )
+        if _not_a_list(returned[0]):
+            raise Wrong(
+                f"{said} keep_recent returned a {type(returned[0]).__name__}, not a list: "
+                "add_messages takes a list of messages (or one message), and "
+                + (
+                    "reads a tuple as one message, (role, text)."
+                    if isinstance(returned[0], tuple)
+                    else f"refuses a {type(returned[0]).__name__}."
+                ),
+                "Return a list: list(...) of it, or a list comprehension [... for ...].",
             )
         if _ids(given[0]) != _ids(given[1]):
             raise Wrong(
@@ -456,10 +488,16 @@ def check_repair(repair: Callable[..., Any]) -> str:
             )
         still = unanswered_calls(repaired)
         if still and not update:
+            asking = [m for m in messages if getattr(m, "tool_calls", None)]
+            last_answered = not set(still) & {call["id"] for call in asking[-1].tool_calls}
             raise Wrong(
                 f"{said} repair returned nothing to write, so nothing answers those calls "
                 "and the agent refuses the history again.",
-                "Give update_state what the history lacks for each waiting call (section 5).",
+                "The last AIMessage's calls are all answered here: the waiting ones are "
+                "an earlier AIMessage's. Each call of every AIMessage, not only the last "
+                "one, needs its answer (section 5)."
+                if last_answered
+                else "Give update_state what the history lacks for each waiting call (section 5).",
             )
         if still:
             raise Wrong(

@@ -292,9 +292,17 @@ def sign_the_first_answer(state):
     return {"messages": [first.model_copy(update={"content": first.content + lesson24.SIGNATURE})]}
 
 
+def sign_as_the_user(state):
+    """Same id, same place, signed: but a HumanMessage, so the answer became the user's
+    words (it passed)."""
+    answer = state["messages"][-1]
+    return {"messages": [HumanMessage(answer.content + lesson24.SIGNATURE, id=answer.id)]}
+
+
 @pytest.mark.parametrize(
     ("answer", "said", "hint"),
     [
+        (sign_as_the_user, "the answer is now a human message", "AI message"),
         (sign_as_new, "the history holds 3 messages, not 2", "which messages does it replace"),
         (sign_with_a_new_id, "to ['h-1', '(generated)']", "id of one in the history"),
         (sign_in_place, "sign wrote nothing to messages", "leave the one it was given"),
@@ -361,6 +369,17 @@ def test_keep_recent_that_deletes_from_the_list_it_was_given_fails():
         "keep_recent changed the list it was given",
         hint="Return the deletions",
     )
+
+
+@pytest.mark.parametrize("shape", [tuple, iter])
+def test_keep_recent_returning_a_tuple_or_an_iterator_is_told_to_return_a_list(shape):
+    """add_messages takes a list (or one message): a tuple it read as one message, (role,
+    text), and the verdict was the coercion's NotImplementedError."""
+
+    def keep_recent(messages, n):
+        return shape(solutions.keep_recent(messages, n))
+
+    assert_fails(lesson24.check_keep_recent(keep_recent), "not a list", hint="list(")
 
 
 def test_keep_recent_returning_a_dict_is_told_to_return_the_list():
@@ -529,7 +548,12 @@ def remove_the_asking_messages(messages):
 @pytest.mark.parametrize(
     ("answer", "said", "hint"),
     [
-        (answer_the_last_calls, "(calls ['w-lima'] waiting) repair returned nothing", ""),
+        # (its hint said to give what the history lacks for each waiting call, not where)
+        (
+            answer_the_last_calls,
+            "(calls ['w-lima'] waiting) repair returned nothing",
+            "not only the last one",
+        ),
         (answer_every_call, "['w-oslo'] now have two answers", "no message answers yet"),
         (answer_by_message_id, "still has calls that nothing answers: ['w-bergen']", "call's id"),
         (remove_the_asking_messages, "lost or changed ai ''", "Keep every message"),
