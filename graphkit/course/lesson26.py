@@ -323,6 +323,11 @@ def check_report(build_report: Callable[..., Any]) -> str:
     for topic, sections in PLANS.items():
         writer = _Writer(sections)
         app = build_report(lambda topic: list(PLANS.get(topic, [])), writer)
+        if not hasattr(app, "trace") and hasattr(app, "compile"):
+            raise Wrong(
+                f"build_report returned a {type(app).__name__}, the builder, not a compiled graph.",
+                "Return builder.compile(): the check runs the graph it is given.",
+            )
         if not hasattr(app, "trace"):
             raise Wrong(
                 f"build_report returned {app!r}, not a compiled graph.",
@@ -360,6 +365,20 @@ def check_report(build_report: Callable[..., Any]) -> str:
                 f"For {topic!r}, the report had the sections in the plan's order, joined by "
                 f"{separator!r}.",
                 'The report joins the texts by a blank line ("\\n\\n").',
+            )
+        if report != want and isinstance(report, str) and report.strip() == want:
+            ends = [
+                f"{where} with {extra!r}"
+                for where, extra in (
+                    ("starts", report[: report.find(want)]),
+                    ("ends", report[report.find(want) + len(want) :]),
+                )
+                if extra
+            ]
+            raise Wrong(
+                f"For {topic!r}, the report has the sections in the plan's order, joined by "
+                f"a blank line, and {' and '.join(ends)}.",
+                'The blank line goes between the sections only: "\\n\\n".join(...) of the texts.',
             )
         texts = [f"{section}: written." for section in sections]
         held = [key for key, value in run.values.items() if key != "report" and value == texts]

@@ -526,6 +526,41 @@ def test_report_in_order_with_another_separator_is_told_the_separator_not_the_or
     assert "finish in any order" not in verdict.hint
 
 
+def test_report_with_a_separator_after_each_section_is_told_what_it_added():
+    """Each worker adds the blank line after its text and the synthesizer joins them with
+    "": right order, one "\n\n" too many at the end, and the hint was about the order."""
+
+    def build_report(plan, write_section):
+        builder = StateGraph(_Report)
+        builder.add_node("orchestrator", lambda state: {"plan": plan(state["topic"])})
+        builder.add_node(
+            "worker", lambda state: {"sections": [write_section(state["section"]) + "\n\n"]}
+        )
+        builder.add_node("synthesizer", lambda state: {"report": "".join(state["sections"])})
+        builder.add_edge(START, "orchestrator")
+        sends = lambda state: [Send("worker", {"section": s}) for s in state["plan"]]  # noqa: E731
+        builder.add_conditional_edges("orchestrator", sends, ["worker"])
+        builder.add_edge("worker", "synthesizer")
+        return builder.compile()
+
+    verdict = assert_fails(
+        lesson26.check_report(build_report),
+        "in the plan's order, joined by a blank line, and ends with '\\n\\n'",
+        hint="between the sections",
+    )
+    assert "finish in any order" not in verdict.hint
+
+
+def test_report_returning_the_builder_is_told_to_compile_it():
+    def build_report(plan, write_section):
+        return StateGraph(_Report)
+
+    verdict = assert_fails(
+        lesson26.check_report(build_report), "returned a StateGraph, the builder", hint="compile"
+    )
+    assert " at 0x" not in verdict.message
+
+
 def test_report_planned_once_for_every_topic_names_the_topic():
     def build_report(plan, write_section):
         tides = plan("tides")  # (planned when the graph is built, not from the topic)
