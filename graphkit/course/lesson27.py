@@ -144,6 +144,16 @@ NOT_A_LIST = (
 LIST_FIRST = "Read the parts in one loop, or keep them in a list first: parts = list(parts)."
 
 
+def _read_by_attribute(error: Exception) -> str | None:
+    """What a part was read as, by attribute (``part.type``), if ``error`` says so."""
+    if isinstance(error, AttributeError) and isinstance(getattr(error, "obj", None), _Part):
+        return (
+            f"Your code read part.{error.name}: a part of a v2 stream is a dict, "
+            f"{{'type': ..., 'ns': ..., 'data': ...}}, with no attribute {error.name!r}."
+        )
+    return None
+
+
 def _indexed_a_stream(error: Exception) -> bool:
     """Whether ``error`` came of taking the check's stream for a list (len, index, reversed)."""
     return isinstance(error, TypeError) and "'_Stream'" in str(error)
@@ -243,6 +253,10 @@ def check_consume(consume: Callable[[Iterable[dict]], Any]) -> str:
             if not _indexed_a_stream(error):
                 raise
             raise Wrong(f"Your code raised TypeError: {error}: {NOT_A_LIST}.", LIST_FIRST) from None
+        except AttributeError as error:
+            if (said := _read_by_attribute(error)) is None:
+                raise
+            raise Wrong(said, _ONE_DICT) from None
         except KeyError as error:
             if isinstance(error, _NotInAPart):
                 key = error.args[0]
@@ -461,6 +475,10 @@ def check_text_of(text_of: Callable[..., Any]) -> str:
             stream = _Stream(parts)
             try:
                 got = text_of(stream, node, subgraph)
+            except AttributeError as error:
+                if (said := _read_by_attribute(error)) is None:
+                    raise
+                raise Wrong(said, _ONE_DICT) from None
             except (KeyError, TypeError, IndexError, ValueError) as error:
                 raise Wrong(*_raised(error, node, subgraph)) from None
             if got == want:

@@ -879,6 +879,21 @@ def test_consume_a_state_key_read_from_the_part_is_told_the_state_is_its_data():
     )
 
 
+def test_a_part_read_by_attribute_is_told_it_is_a_dict():
+    """part.type: the verdict was the check's own "'_Part' object has no attribute
+    'type'", a class the learner never met, with no word of what a part is."""
+
+    def consume(parts):
+        return [part.data for part in parts if part.type == "custom"], None
+
+    def text_of(parts, node, subgraph=None):
+        return "".join(part.data[0].content for part in parts if part.type == "messages")
+
+    for verdict in (lesson27.check_consume(consume), lesson27.check_text_of(text_of)):
+        assert_fails(verdict, "part.type: a part of a v2 stream is a dict", hint="read its keys")
+        assert "_Part" not in verdict.message
+
+
 def test_consume_progress_lines_given_as_a_generator_are_read_once():
     """Right lines handed back as a generator were read by one comparison, then told
     "Your progress lines were []"."""
