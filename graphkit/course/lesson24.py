@@ -130,6 +130,12 @@ def check_sign(sign: Callable[..., Any]) -> str:
                 "The answer is the last message of the history: sign a copy of it, with its "
                 "id, since a message written with the id of another takes its place.",
             )
+        if not wrote and after[-1].content == text:
+            raise Wrong(
+                f"sign wrote nothing to messages, so the answer still reads {text!r}: a node's "
+                "update is a dict of state keys, and what sign returned held no messages key.",
+                "Return the signed copy under messages: {'messages': [signed]}.",
+            )
         if after[-1].content != text + SIGNATURE:
             raise Wrong(
                 f"The last answer reads {after[-1].content!r}; it should read "

@@ -37,8 +37,8 @@ def test_the_notebooks_stubs_fail_their_checks():
     stubs = stub_cells()
     assert_fails(
         lesson24.check_sign(stubs["sign"]),
-        "The last answer reads 'It left Oslo.'; it should read",
-        hint="the answer with the signature",
+        "sign wrote nothing to messages, so the answer still reads 'It left Oslo.'",
+        hint="the signed copy under messages",
     )
     assert_fails(
         lesson24.check_keep_recent(stubs["keep_recent"]),
@@ -299,9 +299,18 @@ def sign_as_the_user(state):
     return {"messages": [HumanMessage(answer.content + lesson24.SIGNATURE, id=answer.id)]}
 
 
+def sign_returning_the_message(state):
+    """The signed copy returned bare, not under messages: a message is no dict of state
+    keys, so the node wrote nothing (as on LangGraph), and it was told the answer should
+    read signed, which it did return."""
+    answer = state["messages"][-1]
+    return answer.model_copy(update={"content": answer.content + lesson24.SIGNATURE})
+
+
 @pytest.mark.parametrize(
     ("answer", "said", "hint"),
     [
+        (sign_returning_the_message, "sign wrote nothing to messages", "{'messages': ["),
         (sign_as_the_user, "the answer is now a human message", "AI message"),
         (sign_as_new, "the history holds 3 messages, not 2", "which messages does it replace"),
         (sign_with_a_new_id, "to ['h-1', '(generated)']", "id of one in the history"),
