@@ -25,7 +25,7 @@ import contextlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from graphkit.course.checking import Wrong, exercise
+from graphkit.course.checking import Wrong, counted, exercise
 
 __all__ = [
     "SIGNATURE",
@@ -308,9 +308,9 @@ def check_keep_recent(keep_recent: Callable[..., Any]) -> str:
         if _ids(after) == _ids(history) and len(kept) < len(history):
             if written and not any(isinstance(m, RemoveMessage) for m in written):
                 raise Wrong(
-                    f"{said} trim wrote {len(written)} messages, all with ids the history "
-                    f"holds, and the history still has all {len(history)}: add_messages put "
-                    "each in its own place.",
+                    f"{said} trim wrote {counted(len(written), 'message')}, all with ids the "
+                    f"history holds, and the history still has all {len(history)}: "
+                    "add_messages put each in its own place.",
                     "Writing a message never deletes another: a deletion is a message of "
                     "its own kind, one per id to drop (section 3).",
                 )

@@ -682,3 +682,10 @@ def test_the_answer_written_right_after_its_call_reaches_the_model_there(library
     result = agent.invoke(None, thread)["messages"]
     assert [m.id for m in result] == ["u-1", "ask-1", "t-1", "u-2", "hello-2"]
     assert [m.id for m in model.calls[-1]] == ["u-1", "ask-1", "t-1", "u-2"]
+
+
+def test_keep_recent_writing_one_kept_message_reads_in_the_singular():
+    def keep_by_writing_the_last(messages, n):
+        return [messages[-1]]
+
+    assert_fails(lesson24.check_keep_recent(keep_by_writing_the_last), "trim wrote 1 message,")
