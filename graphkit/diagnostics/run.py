@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 __all__ = [
     "async_node_in_sync_run",
     "invalid_update",
+    "packet_key_read",
     "phase_out_of_order",
     "recursion_limit",
     "reducer_raised",
@@ -106,6 +107,17 @@ def unset_key_read(
         f"Node {node!r} (step {step}) read state[{key!r}], which has no value yet: neither "
         f"{given[0]} nor a node put it in the state. Give it in {given[0]}, {given[1]}, "
         f"have a node that runs earlier write it, or read it with state.get({key!r})."
+    )
+
+
+def packet_key_read(node: str, step: int, key: str, packet: Mapping[str, Any]) -> str:
+    """The note on the ``KeyError`` of a task started by a Send reading a key its packet
+    lacks: the packet is the task's whole input, the graph's state is not merged in."""
+    has = f"the packet's keys: {some_names(map(str, packet))}" if packet else "the packet is empty"
+    return (
+        f"Node {node!r} (step {step}) read state[{key!r}], but a Send started this task, "
+        f"and a Send's packet is the task's whole input, not the graph's state ({has}). "
+        f"Put the key in the packet, e.g. Send({node!r}, {{..., {key!r}: state[{key!r}]}})."
     )
 
 

@@ -49,9 +49,23 @@ def _unset_key_read(work: StepWork, task: Task, error: KeyError) -> bool:
     )
 
 
+def _packet_key_read(task: Task, error: KeyError) -> bool:
+    """Whether ``error`` is a Send task's read of a key its packet lacks: the packet is
+    its whole input, which a reader of the graph's state does not expect."""
+    key = error.args[0] if len(error.args) == 1 else None
+    return (
+        isinstance(key, str)
+        and task.kind == "push"
+        and isinstance(task.input, Mapping)
+        and key not in task.input
+        and diagnose.subscripted(error, task.input)
+    )
+
+
 def _add_notes(work: StepWork, task: Task, error: BaseException, failure: Any) -> None:
     """Say on ``error`` which task raised it and, where the runtime can tell, why: a state
-    key read before anything gave it, an error handler's own error."""
+    key read before anything gave it, a Send's packet read for a key it lacks, an error
+    handler's own error."""
     note = f"During task with name {task.node!r} and id {task.id!r} (step {task.step})"
     if note in getattr(error, "__notes__", ()):  # one exception raised twice
         return
@@ -65,6 +79,8 @@ def _add_notes(work: StepWork, task: Task, error: BaseException, failure: Any) -
             task.node, task.step, key, cleared, subgraph=bool(work.run.namespace)
         )
         error.add_note(note)
+    elif isinstance(error, KeyError) and _packet_key_read(task, error):
+        error.add_note(diagnose.packet_key_read(task.node, task.step, error.args[0], task.input))
     if task.kind == "error_handler" and failure is not None:
         diagnose.unannotated_error(error, _NODE_CALLS, failure.node)
 

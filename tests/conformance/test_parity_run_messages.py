@@ -214,6 +214,29 @@ def test_a_subgraph_node_reading_an_unset_key_is_named_once_not_its_parent_node(
     assert len(noted) == 1 and noted[0].startswith("Node 'inner' (step 1)")
 
 
+def _sent_without_a_state_key(lib: Lib) -> Any:
+    """A node reached by Send reads a key of the graph's state that its packet lacks
+    (langgraph#1909): its input is the packet alone."""
+
+    def fan(state: Named) -> Any:
+        return [lib.Send("hello", {"name": "ada"})]
+
+    graph = lib.StateGraph(Named).add_node("hello", lambda state: {"name": state["greeting"]})
+    graph.add_conditional_edges(lib.START, fan, ["hello"])
+    return graph.compile().invoke({"name": "x", "greeting": "hi"})
+
+
+def test_a_send_task_reading_a_key_its_packet_lacks_is_told_its_input_is_the_packet():
+    expected, error = _raised(_sent_without_a_state_key)
+    assert error.args == expected.args == ("greeting",)
+    assert error.__notes__[-1] == (
+        "Node 'hello' (step 1) read state['greeting'], but a Send started this task, and "
+        "a Send's packet is the task's whole input, not the graph's state (the packet's "
+        "keys: ['name']). Put the key in the packet, e.g. Send('hello', {..., 'greeting': "
+        "state['greeting']})."
+    )
+
+
 def _extend(left: list, right: list) -> None:
     left.extend(right)  # returns None: the next write fails on None.extend
 
