@@ -22,6 +22,7 @@ parsing text:
 | ``chose_otherwise`` | a router that can choose it chose other nodes |
 | ``never_written`` | nothing wrote its trigger channel in the whole run |
 | ``input_step`` | step -1 runs only the input task |
+| ``new_input`` | a later invoke's input step runs only the input task, dropping pending runs |
 | ``finished`` / ``recursion_limit`` / ``failed`` / ``not_reached`` | the run had stopped |
 """
 

@@ -61,6 +61,8 @@ class NotRan(NeverRan):
             summary = f"{node} did not run at step -1: it is the input step."
             return Answer(node, n, False, summary, (Reason("input_step", text, -1),))
         superstep = self.history.steps[n]
+        if superstep.plan.tasks and all(t.kind == "input" for t in superstep.plan.tasks):
+            return self._new_input(node, n, superstep.checkpoint_before)
         found: list[Finding] = []
         for channel in self._relevant_triggers(node):
             found.extend(self._not_woken(node, n, channel, superstep.checkpoint_before))
@@ -72,6 +74,33 @@ class NotRan(NeverRan):
         phrase = most_telling(found, "none of its trigger channels changed")
         summary = sentence(f"{node} did not run at step {n}: {phrase}")
         return Answer(node, n, False, summary, tuple(reasons))
+
+    def _new_input(self, node: str, n: int, before: Checkpoint) -> Answer:
+        """Step n is a later invoke's input step (an input given, not None): it runs only
+        the input task, and its Update drops the runs the thread had pending, ``node``'s
+        among them when step n-1's Update had written its trigger."""
+        text = (
+            f"Step {n} is the input step of a new invoke on the thread: it was given an "
+            "input, not None, so it runs only __input__, and the thread starts again from "
+            "START."
+        )
+        phrase = f"step {n} is a new input, which started the thread again from START"
+        due = [c for c in self.wiring.triggers(node) if c in before.updated_channels]
+        if due:
+            text += (
+                f" Step {n - 1}'s Update had written {join_names(due)}, so {node} was due at "
+                f"step {n} (the thread had stopped before it ran); the new input's Update "
+                f"cleared {join_names(due)}, so {node} never ran on it."
+            )
+            phrase += f" and dropped {node}'s pending run"
+        text += (
+            " To go on from a pause, call invoke(None, config), or "
+            "invoke(Command(resume=...), config) to answer an interrupt()."
+        )
+        reason = Reason("new_input", text, n)
+        return Answer(
+            node, n, False, sentence(f"{node} did not run at step {n}: {phrase}"), (reason,)
+        )
 
     def _relevant_triggers(self, node: str) -> list[str]:
         """Its waiting edges, and the other triggers someone wrote in this run (a node
