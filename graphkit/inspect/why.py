@@ -30,6 +30,7 @@ from graphkit.inspect.history import History
 from graphkit.inspect.in_subgraph import in_subgraph
 from graphkit.inspect.resumed import resumed_reason_text, reused_call_reason, reused_reason
 from graphkit.inspect.retried import retried_reason_text
+from graphkit.inspect.separate_edges import separate_edges
 from graphkit.inspect.started import input_before_records, input_reason, started_by
 from graphkit.inspect.unsaved import not_saved, not_saved_reason, written_unsaved
 from graphkit.inspect.values import branch_target, join_names, show
@@ -135,6 +136,8 @@ class _Ran:
                         self._trigger(node, channel, task.trigger_versions.get(channel), n)
                     )
         found = list(dict.fromkeys(found))  # (two calls by one caller: one reason)
+        woken_by_edge = any(f.reason.kind == "edge" for f in found)
+        separate = separate_edges(self.history, self.wiring, node, n) if woken_by_edge else None
         because = found[0].phrase if found else "a trigger channel changed"
         retried = [r for r in started if r.task.node == node and r.failed_attempts]
         resumed = [r for r in started if r.task.node == node and r.answers]
@@ -152,6 +155,7 @@ class _Ran:
         edit = edited_before(self.history, n)
         reasons = (
             *(f.reason for f in found),
+            *((separate,) if separate else ()),
             *(Reason("retried", retried_reason_text(r) or "", n, None, (node,)) for r in retried),
             *(
                 Reason("resumed", resumed_reason_text(r, started) or "", n, None, (node,))

@@ -1,0 +1,74 @@
+"""A node with two plain edges into it, from branches of unequal length, runs twice
+(langgraph#6336, #4026): ``c → d`` wakes it at step 3 and ``b_2 → d`` at step 4. The
+user expected d to wait for both. ``why`` said what woke each run, but not that two
+separate edges wake a node once each, nor the waiting edge that runs it once."""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, TypedDict
+
+import pytest
+
+pytest.importorskip("langgraph")
+
+from langgraph.graph import END, START, StateGraph
+
+from graphkit.bridge import trace
+
+
+class Trail(TypedDict):
+    trail: Annotated[list, operator.add]
+
+
+def _uneven_branches(waiting: bool = False):
+    builder = StateGraph(Trail)
+    for name in ("a", "b", "b_2", "c", "d"):
+        builder.add_node(name, lambda state, name=name: {"trail": [name]})
+    builder.add_edge(START, "a").add_edge("a", "b").add_edge("a", "c").add_edge("b", "b_2")
+    if waiting:
+        builder.add_edge(["b_2", "c"], "d")
+    else:
+        builder.add_edge("b_2", "d").add_edge("c", "d")
+    return builder.add_edge("d", END).compile()
+
+
+EXPECTED = (
+    "d has an edge of its own from each of b_2 and c: each wakes d by itself, in the step "
+    "after its source ran, so d ran once for each (at steps 3 and 4). To run d once, after "
+    "all of them, give it one waiting edge instead: add_edge(['b_2', 'c'], 'd')."
+)
+
+
+def test_why_says_two_plain_edges_wake_a_node_once_each_and_names_the_waiting_edge():
+    app = _uneven_branches()
+    assert app.invoke({"trail": []})["trail"] == ["a", "b", "c", "b_2", "d", "d"]
+    explanation = trace(app, {"trail": []}).why("d", graph=app)
+    for answer in explanation.answers:
+        assert [r.kind for r in answer.reasons] == ["edge", "separate_edges"]
+        assert answer.reasons[-1].text == EXPECTED
+
+
+def test_the_waiting_edge_it_names_runs_the_node_once_in_langgraph_and_says_nothing_more():
+    app = _uneven_branches(waiting=True)
+    assert app.invoke({"trail": []})["trail"] == ["a", "b", "c", "b_2", "d"]
+    explanation = trace(app, {"trail": []}).why("d", graph=app)
+    assert [r.kind for r in explanation.answers[0].reasons] == ["waiting_edge"]
+
+
+def test_a_loop_back_into_the_node_is_not_taken_for_separate_branches():
+    """An agent's START → agent and tools → agent: agent runs again because tools, which
+    agent leads to, ran; a waiting edge there would be wrong advice."""
+
+    def route(state: Trail) -> str:
+        return "tools" if len(state["trail"]) < 3 else END
+
+    builder = StateGraph(Trail)
+    builder.add_node("agent", lambda state: {"trail": ["agent"]})
+    builder.add_node("tools", lambda state: {"trail": ["tools"]})
+    builder.add_edge(START, "agent").add_conditional_edges("agent", route, ["tools", END])
+    app = builder.add_edge("tools", "agent").compile()
+    explanation = trace(app, {"trail": []}).why("agent", graph=app)
+    assert len(explanation.answers) == 2
+    for answer in explanation.answers:
+        assert "separate_edges" not in [r.kind for r in answer.reasons]
