@@ -7,6 +7,7 @@ retries and timeout."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import dataclasses
 import heapq
@@ -32,7 +33,28 @@ from graphkit.pregel.task_run import run_task
 if TYPE_CHECKING:
     from graphkit.pregel.phases import StepState
 
-__all__ = ["StepWork", "handler_task", "run_task"]
+__all__ = ["StepAbandoned", "StepWork", "handler_task", "run_task", "settle"]
+
+
+class StepAbandoned(Exception):
+    """Thrown into a step's results when its caller stops reading them (``settle``);
+    it comes back carrying the results of the tasks that finished meanwhile."""
+
+    settled: tuple[TaskResult, ...] = ()
+
+
+def settle(results: Iterable[TaskResult | None]) -> tuple[TaskResult, ...]:
+    """Stop the step ``results`` come from, which its caller stopped reading (a stream
+    closed mid-step): the results of its tasks that finished but were not taken yet, to
+    be saved as LangGraph saves a task's writes as it finishes. Its async nodes still
+    running are cancelled, as when the step is closed."""
+    throw = getattr(results, "throw", None)
+    if throw is None:  # (results known before the step ran, all taken)
+        return ()
+    stop = StepAbandoned()
+    with contextlib.suppress(StepAbandoned, StopIteration):
+        throw(stop)
+    return stop.settled
 
 
 def _unless_cancelled(results: Iterable[TaskResult | None]) -> Iterator[TaskResult | None]:
@@ -46,6 +68,10 @@ def _unless_cancelled(results: Iterable[TaskResult | None]) -> Iterator[TaskResu
             if owner is not None and owner.cancelled and result is not None and result.ok:
                 result = dataclasses.replace(result, writes=(), error=asyncio.CancelledError())
             yield result
+    except StepAbandoned as stop:  # (``settle``: the results of ``results`` come back)
+        if (throw := getattr(results, "throw", None)) is not None:
+            throw(stop)
+        raise
     finally:  # (closed early: so is ``results``, which then cancels the step's nodes)
         if (close := getattr(results, "close", None)) is not None:
             close()
@@ -246,6 +272,10 @@ class StepWork:
             yield from self._results()
         except TimeoutError:  # (the step's timeout: its async nodes are cancelled)
             raise
+        except StepAbandoned as stop:  # (``settle``)
+            stop.settled = self._finished_meanwhile()
+            self.abandon()
+            raise
         except BaseException:
             self.abandon()
             raise
@@ -260,6 +290,19 @@ class StepWork:
             from graphkit.pregel.timeouts import abandon_step
 
             abandon_step(self)
+
+    def _finished_meanwhile(self) -> tuple[TaskResult, ...]:
+        """The results of tasks that finished and were not taken yet (as they came)."""
+        self._stop_ordering()
+        results: list[TaskResult] = []
+        while self.finished is not None and not self.finished.empty():
+            results.append(self.finished.get().result())
+        if results:
+            with self._lock:
+                for result in results:
+                    self.running.pop(result.task.id, None)
+                    self.outstanding -= 1
+        return tuple(results)
 
     def _results(self) -> Iterator[TaskResult | None]:
         finished, wake = self.finished, self.wake

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from graphkit.cache.base import FullKey, hash_key
@@ -18,6 +18,7 @@ from graphkit.pregel import phases
 from graphkit.pregel.records import Execution, Plan, Task, TaskResult
 from graphkit.pregel.saved_writes import reusable_results
 from graphkit.pregel.spec import GraphSpec
+from graphkit.pregel.step_work import settle
 
 if TYPE_CHECKING:
     from graphkit.pregel.config import RunOptions
@@ -103,6 +104,9 @@ class ExecutePhase:
                 results.append(result)
                 finish_order.append(result.task.id)
                 yield result
+        except GeneratorExit:  # the caller stopped reading (it closed the stream)
+            self._keep_finished(run)
+            raise
         except TimeoutError as error:  # the step's timeout: what finished is saved
             for result in getattr(error, "settled", ()):  # (finished as it passed, cancelled)
                 if self.thread is not None:
@@ -117,6 +121,15 @@ class ExecutePhase:
             results.sort(key=execution_order(plan, results))
         self._results, self._finish_order = results, finish_order
         self._stop_if_failed_or_paused(results)
+
+    def _keep_finished(self, running: Iterable[TaskResult | None]) -> None:
+        """The caller stopped reading mid-step (it closed the stream): save the results
+        of the tasks that finished meanwhile, unread, as LangGraph saves a task's writes
+        as it finishes, so that a resume does not run them again."""
+        if self.thread is None or self._needs_input_step or self.done:
+            return
+        for result in settle(running):
+            self.thread.save_task(result)
 
     def _stop_if_failed_or_paused(self, results: list[TaskResult]) -> None:
         """After Execute: raise the first error in plan order, or pause (or drain) the run
