@@ -11,7 +11,7 @@ from typing import Any
 from graphkit.constants import INTERRUPT
 from graphkit.pregel.records import Plan, Task, TaskResult
 
-__all__ = ["NULL_TASK", "SavedError", "null_writes", "reusable_results"]
+__all__ = ["NULL_TASK", "SavedError", "kept_answers", "null_writes", "reusable_results"]
 
 ANSWERS = "__resume__"
 ERROR = "__error__"
@@ -28,8 +28,22 @@ an error handler), until ``StepWork.saved`` puts the task started again in its p
 
 
 def null_writes(pending: Sequence[Any]) -> list[tuple[str, Any]]:
-    """The saved writes of no task (``NULL_TASK``), in the order they were saved."""
-    return [(channel, value) for task_id, channel, value in pending if task_id == NULL_TASK]
+    """The saved channel writes of no task (``NULL_TASK``: a ``Command`` input's), in
+    the order they were saved."""
+    return [
+        (channel, value)
+        for task_id, channel, value in pending
+        if task_id == NULL_TASK and channel != ANSWERS
+    ]
+
+
+def kept_answers(pending: Sequence[Any]) -> dict[str, Any]:
+    """The answers a ``Command(resume=...)`` input saved before its run went on, by
+    interrupt id (``{}`` once a task recorded the answers it took): a run resumed with
+    no answer gives them to the interrupts still waiting, as LangGraph reuses its saved
+    resume value, so an answer outlives a task that stopped before saving anything."""
+    saved = [value for task, channel, value in pending if (task, channel) == (NULL_TASK, ANSWERS)]
+    return dict(saved[-1]) if saved and isinstance(saved[-1], dict) else {}
 
 
 def reusable_results(

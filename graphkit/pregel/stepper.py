@@ -24,6 +24,7 @@ from graphkit.pregel.saved_writes import NULL_TASK
 from graphkit.pregel.spec import GraphSpec, shown
 from graphkit.pregel.stepper_execute import ExecutePhase
 from graphkit.pregel.task_scope import current_scope
+from graphkit.pregel.thread_saves import ThreadLink
 from graphkit.pregel.threads import open_thread, run_links
 
 __all__ = ["INPUT_TASK", "Stepper"]
@@ -121,9 +122,8 @@ class Stepper(ExecutePhase):
             self._discarded = phases.plan(graph, self._state).tasks
         if opening.forks and self.thread is not None:  # holding the Command's writes
             self.thread.save_checkpoint(self._state.checkpoint, versions)
-        elif self.thread is not None and self._command_writes and self.thread.has_checkpoint:
-            # LangGraph's null writes (a new thread has no checkpoint to hold them)
-            self.thread.save_writes(NULL_TASK, self.thread.tracked(self._command_writes))
+        elif self.thread is not None and self.thread.has_checkpoint:
+            self._save_null_writes(self.thread, opening.answer_writes)
         self._checkpoint_before = self._state.checkpoint
 
     # -- where we are -----------------------------------------------------------------
@@ -299,6 +299,14 @@ class Stepper(ExecutePhase):
         return self.run_so_far
 
     # -- helpers ------------------------------------------------------------------------
+
+    def _save_null_writes(self, thread: ThreadLink, answer_writes: list[Any]) -> None:
+        """LangGraph's null writes (a new thread has no checkpoint to hold them): the
+        ``Command`` input's, and the answer it brings, kept until a task records it."""
+        null = [*thread.tracked(self._command_writes), *answer_writes]
+        if null:
+            thread.save_writes(NULL_TASK, null)
+        thread.answers_kept = bool(answer_writes)
 
     def _apply_command(self) -> dict[str, int]:
         """A ``Command`` input on a saved thread: its writes apply to the loaded checkpoint

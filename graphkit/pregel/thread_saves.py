@@ -26,7 +26,7 @@ from graphkit.pregel.config import carried_metadata
 from graphkit.pregel.editing import editing_loop
 from graphkit.pregel.records import Task, TaskResult, Update, path_text
 from graphkit.pregel.replay import ReplayPoint
-from graphkit.pregel.saved_writes import ANSWERS, ERROR, ERROR_SOURCE, NO_WRITES
+from graphkit.pregel.saved_writes import ANSWERS, ERROR, ERROR_SOURCE, NO_WRITES, NULL_TASK
 from graphkit.types import Send
 
 __all__ = ["ThreadLink", "saver_call"]
@@ -93,6 +93,10 @@ def handing(call: Callable[..., Any], config: Mapping[str, Any]) -> Callable[...
 class ThreadLink:
     """Saves one run's checkpoints and task writes to one thread of a checkpointer;
     with ``durability="exit"`` only the last checkpoint and its writes, when the run stops."""
+
+    answers_kept = False
+    """Whether this run saved its ``Command(resume=...)`` answer before it went on
+    (``saved_writes.kept_answers``): the first task to record its answers clears it."""
 
     def __init__(
         self,
@@ -242,6 +246,10 @@ class ThreadLink:
         else:
             writes = self.tracked(result.writes) or [(NO_WRITES, None)]
         self.save_writes(result.task.id, writes, path_text(result.task.shown_path), result.task)
+        took = result.answers or is_invalid_resume(result.error)
+        if took and self.answers_kept and self.save_error is None:
+            self.answers_kept = False  # (what this run saved first is taken: recorded or refused)
+            self.save_writes(NULL_TASK, [(ANSWERS, {})])
 
     def tracked(self, writes: Iterable[tuple[str, Any]]) -> list[tuple[str, Any]]:
         """``writes`` as they are saved: none to an untracked channel, and a ``Send``'s

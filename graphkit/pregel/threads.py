@@ -24,7 +24,7 @@ from graphkit.pregel.config import RunOptions
 from graphkit.pregel.interrupts import NO_ANSWER, Resume, is_answer_map
 from graphkit.pregel.records import Task
 from graphkit.pregel.replay import ReplayPoint, replay_point
-from graphkit.pregel.saved_writes import ANSWERS, SPECIAL, null_writes
+from graphkit.pregel.saved_writes import ANSWERS, NULL_TASK, SPECIAL, kept_answers, null_writes
 from graphkit.pregel.spec import GraphSpec
 from graphkit.pregel.task_scope import TaskScope, without_task_ids
 from graphkit.pregel.thread_saves import ThreadLink
@@ -68,6 +68,9 @@ class Opening:
     forks: bool
     """The run replays an older checkpoint: it continues on a new branch, from a "fork"
     checkpoint that holds a ``Command`` input's writes."""
+    answer_writes: list[tuple[str, Any]]
+    """The ``Command(resume=...)`` answer to save before anything runs, by interrupt id
+    (see ``saved_writes.kept_answers``); none when the run brings no answer."""
 
 
 def thread_link(
@@ -174,8 +177,7 @@ def open_thread(
     # them), so a run applies them first, a replay of the checkpoint too, as LangGraph's
     earlier_command_writes = null_writes(pending)
     discarded: tuple[Task, ...] = ()
-    # nothing to resume: no checkpoint or, for a root run, one that holds nothing (after
-    # update_state(config, None) on a new thread), as in LangGraph
+    # nothing to resume: no checkpoint, or a root run's that holds nothing (as above)
     empty = saved is None or (outer is None and not saved.checkpoint.channel_versions)
     if resuming and input is None and empty:
         raise EmptyInputError(diagnose.no_input())
@@ -194,18 +196,20 @@ def open_thread(
             forks = _forks(thread, saved, answer)
             if forks:  # replaying starts a new branch (the stepper saves it), its tasks anew
                 pending = []
+    resume, answer_writes = _answering(thread, outer, input, answer, pending, forks)
     return Opening(
         state=state,
         input=input,
         resuming=resuming,
         pending=pending,
         discarded=discarded,
-        resume=_resume(thread, outer, answer, pending, strict=_strict(thread, outer, forks)),
-        answers={task: tuple(value) for task, channel, value in pending if channel == ANSWERS},
+        resume=resume,
+        answers={k: tuple(v) for k, c, v in pending if c == ANSWERS and k != NULL_TASK},
         resumes_subgraphs=thread is not None and (resuming or outer_resumes),
         command_writes=writes,
         null_writes=earlier_command_writes,  # (a new input's run applies them too)
         forks=forks,
+        answer_writes=answer_writes,
     )
 
 
@@ -284,22 +288,71 @@ def _strict(thread: ThreadLink | None, outer: Any, forks: bool) -> bool:
     return thread is not None and thread.strict_resume and outer is None and not forks
 
 
-def _resume(
-    thread: ThreadLink | None, outer: Any, answer: Any, pending: Sequence[Any], strict: bool
-) -> Resume | None:
-    """What ``interrupt()`` calls are answered with: this run's answer; or, when it has
-    none, the answers the whole run was resumed with (a subgraph saving nothing, with
-    ``checkpointer=False``, starts over and takes them, as LangGraph's does); None when
-    no thread here or above could answer."""
+def _waiting(pending: Sequence[Any]) -> dict[Any, tuple[str, Any]]:
+    """The interrupts still waiting for an answer: by id, their task and themselves."""
     # a task resumed past its interrupt keeps it saved beside its writes: not waiting; a
     # called task's interrupt is saved by the call and by its caller: counted once
     finished = {task_id for task_id, channel, _ in pending if channel not in SPECIAL}
-    waiting = {  # each interrupt's id: its task and itself (what the error shows)
+    return {  # (an interrupt with no id is known by its task and place: what errors show)
         getattr(interrupt, "id", None) or (task_id, index): (task_id, interrupt)
         for task_id, channel, value in pending
         if channel == INTERRUPT and task_id not in finished
         for index, interrupt in enumerate(value)
     }
+
+
+def _answering(
+    thread: ThreadLink | None,
+    outer: Any,
+    input: Any,
+    answer: Any,
+    pending: Sequence[Any],
+    forks: bool,
+) -> tuple[Resume | None, list[tuple[str, Any]]]:
+    """What ``interrupt()`` calls are answered with (``_resume``), and the writes that
+    save a root run's answer before anything runs (``_answer_to_keep``)."""
+    waiting = _waiting(pending)
+    strict = _strict(thread, outer, forks)
+    answer_writes: list[tuple[str, Any]] = []
+    if thread is not None and outer is None and not forks:
+        answer, answer_writes = _answer_to_keep(answer, input, pending, waiting)
+        strict = strict and input is not None  # (a kept answer is not checked again)
+    return _resume(thread, outer, answer, waiting, strict=strict), answer_writes
+
+
+def _answer_to_keep(
+    answer: Any, input: Any, pending: Sequence[Any], waiting: Mapping[Any, tuple[str, Any]]
+) -> tuple[Any, list[tuple[str, Any]]]:
+    """A root run's answer and the writes that save it before anything runs: the one
+    it brings, by interrupt id; or, resumed with none, the one a run that stopped short
+    saved, for the interrupts still waiting (``saved_writes.kept_answers``)."""
+    if answer is NO_ANSWER and input is None:
+        kept = {key: value for key, value in kept_answers(pending).items() if key in waiting}
+        return (kept or NO_ANSWER), []
+    keyed = _keyed(answer, waiting) if answer is not NO_ANSWER else {}
+    return answer, [(ANSWERS, keyed)] if keyed else []
+
+
+def _keyed(answer: Any, waiting: Mapping[Any, tuple[str, Any]]) -> dict[str, Any]:
+    """``answer`` by the id of the interrupt it answers (a map: those of its ids still
+    waiting), to be saved before the run goes on; ``{}`` when that is not known."""
+    if is_answer_map(answer):
+        return {key: value for key, value in answer.items() if key in waiting}
+    ids = [key for key in waiting if isinstance(key, str)]
+    return {ids[0]: answer} if len(ids) == len(waiting) == 1 else {}
+
+
+def _resume(
+    thread: ThreadLink | None,
+    outer: Any,
+    answer: Any,
+    waiting: Mapping[Any, tuple[str, Any]],
+    strict: bool,
+) -> Resume | None:
+    """What ``interrupt()`` calls are answered with: this run's answer; or, when it has
+    none, the answers the whole run was resumed with (a subgraph saving nothing, with
+    ``checkpointer=False``, starts over and takes them, as LangGraph's does); None when
+    no thread here or above could answer."""
     if strict and answer is not NO_ANSWER:
         _check_answer_strictly(answer, waiting)
     if len(waiting) > 1 and answer is not NO_ANSWER and not is_answer_map(answer):
