@@ -3,6 +3,8 @@ itself. Branches of unequal length joined by ``add_edge("b_2", "d")`` and
 ``add_edge("c", "d")`` run ``d`` once per branch (langgraph#6336), where the author
 meant one waiting edge, ``add_edge(["b_2", "c"], "d")``. A loop back into a node (an
 agent's ``tools → agent``) is no such case: a source the node itself leads to is left out.
+Nor are runs that other edges woke (a router, a Send), runs that two edges woke together
+(branches of equal length), or runs of another invoke on the thread.
 """
 
 from __future__ import annotations
@@ -22,9 +24,9 @@ __all__ = ["separate_edges"]
 
 def separate_edges(history: History, wiring: Wiring, node: str, n: int) -> Reason | None:
     """The reason ``node``, woken at step ``n`` through one of its plain edges, ran once
-    per edge: None unless two or more sources it does not lead back to ran."""
-    ran_at = history.ran_at(node)
-    if len(ran_at) < 2 or not wiring.exact:
+    per edge: None unless, in this invoke, runs at different steps were woken by
+    different plain edges from sources it does not lead back to."""
+    if len(history.ran_at(node)) < 2 or not wiring.exact:
         return None
     after = _reachable(wiring, node)
     sources = [
@@ -32,17 +34,68 @@ def separate_edges(history: History, wiring: Wiring, node: str, n: int) -> Reaso
         for source in dict.fromkeys([START, *wiring.node_names()])
         if wiring.static_edge(source, node) and source not in after
     ]
-    ran = [source for source in sources if history.ran_at(source)]
-    if len(ran) < 2:
+    woken = {
+        step: by
+        for step in _same_invoke(history, history.ran_at(node), n)
+        if (by := _woken_by(history, node, step, sources))
+    }
+    if n not in woken or len(set(woken.values())) < 2:
         return None
-    steps = join_names([str(step) for step in ran_at])
+    ran = [source for source in sources if any(source in by for by in woken.values())]
+    steps = join_names([str(step) for step in woken])
+    names = ["START" if source == START else source for source in ran]
     text = (
-        f"{node} has an edge of its own from each of {join_names(ran)}: each wakes "
+        f"{node} has an edge of its own from each of {join_names(names)}: each wakes "
         f"{node} by itself, in the step after its source ran, so {node} ran once for each "
-        f"(at steps {steps}). To run {node} once, after all of them, give it one waiting "
-        f"edge instead: add_edge({ran!r}, {node!r})."
+        f"(at steps {steps}). To run {node} once, after all of them, {_fix(node, ran)}."
     )
     return Reason("separate_edges", text, n, None, tuple(ran))
+
+
+def _fix(node: str, ran: list[str]) -> str:
+    """The waiting edge that runs ``node`` once; START cannot be one of its sources
+    (LangGraph refuses it), and needs none: every other source runs after it."""
+    if START not in ran:
+        return f"give it one waiting edge instead: add_edge({ran!r}, {node!r})"
+    others = [source for source in ran if source != START]
+    if len(others) == 1:
+        return (
+            f"remove the edge START → {node}: {others[0]} runs after START anyway, and the "
+            f"edge {others[0]} → {node} runs {node} after it"
+        )
+    return (
+        f"remove the edge START → {node} ({join_names(others)} run after START anyway) and "
+        f"give it one waiting edge from the others: add_edge({others!r}, {node!r})"
+    )
+
+
+def _woken_by(history: History, node: str, step: int, sources: list[str]) -> frozenset[str]:
+    """The sources whose plain edge woke ``node``'s task planned at ``step``."""
+    superstep = history.steps[step]
+    by: set[str] = set()
+    for task in superstep.plan.tasks:
+        if task.node != node or task.kind != "pull":
+            continue
+        for channel in task.triggers:
+            origin = history.written(channel, task.trigger_versions.get(channel), before=step)
+            if origin is not None:
+                by.update(writer for writer in origin[1].writers if writer in sources)
+    return frozenset(by)
+
+
+def _same_invoke(history: History, steps: list[int], n: int) -> list[int]:
+    """Those of ``steps`` that no input step separates from ``n`` (on a thread, each
+    invoke given an input starts with one)."""
+    inputs = [
+        step
+        for step, superstep in history.steps.items()
+        if superstep.plan.tasks and all(task.kind == "input" for task in superstep.plan.tasks)
+    ]
+    begin = max((step for step in inputs if step <= n), default=None)
+    end = min((step for step in inputs if step > n), default=None)
+    return [
+        step for step in steps if (begin is None or step > begin) and (end is None or step < end)
+    ]
 
 
 def _reachable(wiring: Wiring, node: str) -> set[str]:

@@ -12,8 +12,11 @@ import pytest
 
 pytest.importorskip("langgraph")
 
+from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
+from langgraph.types import Send
 
+from graphkit import open_langgraph_thread
 from graphkit.bridge import trace
 
 
@@ -72,3 +75,66 @@ def test_a_loop_back_into_the_node_is_not_taken_for_separate_branches():
     assert len(explanation.answers) == 2
     for answer in explanation.answers:
         assert "separate_edges" not in [r.kind for r in answer.reasons]
+
+
+def _equal_branches(builder: StateGraph) -> StateGraph:
+    for name in ("a", "b", "c", "d"):
+        builder.add_node(name, lambda state, name=name: {"trail": [name]})
+    builder.add_edge(START, "a").add_edge("a", "b").add_edge("a", "c")
+    return builder.add_edge("b", "d").add_edge("c", "d")
+
+
+def test_a_join_woken_by_both_edges_at_once_and_later_by_a_router_is_not_said_to_run_per_edge():
+    """b and c end in the same step: d runs once for both; it runs again because e's
+    router chose it. 'ran once for each (at steps 3 and 5)' would be untrue."""
+
+    def again(state: Trail) -> str:
+        return "d" if state["trail"].count("d") < 2 else END
+
+    builder = _equal_branches(StateGraph(Trail)).add_node("e", lambda state: {"trail": ["e"]})
+    app = builder.add_edge("d", "e").add_conditional_edges("e", again, ["d", END]).compile()
+    assert app.invoke({"trail": []})["trail"] == ["a", "b", "c", "d", "e", "d", "e"]
+    for answer in trace(app, {"trail": []}).why("d", graph=app).answers:
+        assert "separate_edges" not in [r.kind for r in answer.reasons]
+
+
+def test_a_join_also_reached_by_send_is_not_said_to_run_per_edge():
+    """The Sends' two runs of d, in step 2, are no run of an edge of its own."""
+
+    def fan(state: Trail) -> list:
+        return [Send("d", {"trail": ["x"]}), Send("d", {"trail": ["y"]})]
+
+    app = _equal_branches(StateGraph(Trail)).add_conditional_edges("a", fan, ["d"]).compile()
+    assert app.invoke({"trail": []})["trail"] == ["a", "b", "c", "d", "d", "d"]
+    for answer in trace(app, {"trail": []}).why("d", graph=app).answers:
+        assert "separate_edges" not in [r.kind for r in answer.reasons]
+
+
+def test_a_join_run_once_per_invoke_on_a_thread_is_not_said_to_run_per_edge():
+    app = _equal_branches(StateGraph(Trail)).compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "twice"}}
+    app.invoke({"trail": []}, config)
+    assert app.invoke({"trail": []}, config)["trail"].count("d") == 2
+    answers = open_langgraph_thread(app, config).why("d", graph=app).answers
+    assert len(answers) == 2
+    for answer in answers:
+        assert "separate_edges" not in [r.kind for r in answer.reasons]
+
+
+def test_an_edge_from_start_is_not_put_in_the_waiting_edge_langgraph_refuses():
+    """add_edge(["__start__", "a"], "d") raises 'Need to add_node `__start__` first' in
+    LangGraph: START precedes every node, so the fix is to drop START → d."""
+    builder = StateGraph(Trail)
+    for name in ("a", "d"):
+        builder.add_node(name, lambda state, name=name: {"trail": [name]})
+    app = builder.add_edge(START, "a").add_edge(START, "d").add_edge("a", "d").compile()
+    assert app.invoke({"trail": []})["trail"] == ["a", "d", "d"]
+    with pytest.raises(ValueError, match="Need to add_node `__start__` first"):
+        StateGraph(Trail).add_node("a", lambda state: {}).add_edge([START, "a"], "d")
+    answer = trace(app, {"trail": []}).why("d", step=2, graph=app).answers[0]
+    assert answer.reasons[-1].text == (
+        "d has an edge of its own from each of START and a: each wakes d by itself, in the "
+        "step after its source ran, so d ran once for each (at steps 1 and 2). To run d "
+        "once, after all of them, remove the edge START → d: a runs after START anyway, "
+        "and the edge a → d runs d after it."
+    )
