@@ -22,7 +22,7 @@ parsing text:
 | ``still_waiting`` | its waiting edge is still missing some sources |
 | ``chose_otherwise`` | a router that can choose it chose other nodes |
 | ``never_written`` | nothing wrote its trigger channel in the whole run |
-| ``input_step`` | step -1 runs only the input task |
+| ``input_step`` | step -1, or a later input step given a Command, runs only the input task |
 | ``new_input`` | a later invoke's input step runs only the input task, dropping pending runs |
 | ``finished`` / ``recursion_limit`` / ``failed`` / ``not_reached`` | the run had stopped |
 """

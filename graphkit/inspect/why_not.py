@@ -14,7 +14,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from graphkit.channels import EMPTY
-from graphkit.constants import TASKS
+from graphkit.constants import START, TASKS
 from graphkit.inspect.explanation import Answer, Reason
 from graphkit.inspect.findings import UNDECLARED, Finding, most_telling
 from graphkit.inspect.never_ran import NO_STEP, NeverRan
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from graphkit.checkpoint import Checkpoint
     from graphkit.inspect.history import History
     from graphkit.inspect.wiring import Wiring
+    from graphkit.pregel.records import Superstep
 
 __all__ = ["NO_STEP", "Finding", "NotRan"]
 
@@ -62,7 +63,7 @@ class NotRan(NeverRan):
             return Answer(node, n, False, summary, (Reason("input_step", text, -1),))
         superstep = self.history.steps[n]
         if superstep.plan.tasks and all(t.kind == "input" for t in superstep.plan.tasks):
-            return self._new_input(node, n, superstep.checkpoint_before)
+            return self._new_input(node, n, superstep)
         found: list[Finding] = []
         for channel in self._relevant_triggers(node):
             found.extend(self._not_woken(node, n, channel, superstep.checkpoint_before))
@@ -75,31 +76,62 @@ class NotRan(NeverRan):
         summary = sentence(f"{node} did not run at step {n}: {phrase}")
         return Answer(node, n, False, summary, tuple(reasons))
 
-    def _new_input(self, node: str, n: int, before: Checkpoint) -> Answer:
-        """Step n is a later invoke's input step (an input given, not None): it runs only
-        the input task, and its Update drops the runs the thread had pending, ``node``'s
-        among them when step n-1's Update had written its trigger."""
+    def _new_input(self, node: str, n: int, superstep: Superstep) -> Answer:
+        """Step n is a later invoke's input step: it runs only the input task. An input
+        (not None) starts the thread again from START, and its Update drops the runs the
+        thread had pending, ``node``'s among them when step n-1's Update had written its
+        trigger; a Command writes no __start__, and what was pending stays due."""
+        results = superstep.execution.results if superstep.execution is not None else ()
+        if not any(channel == START for r in results for channel, _ in r.writes):
+            return self._command_input(node, n)
         text = (
             f"Step {n} is the input step of a new invoke on the thread: it was given an "
             "input, not None, so it runs only __input__, and the thread starts again from "
             "START."
         )
         phrase = f"step {n} is a new input, which started the thread again from START"
+        before = superstep.checkpoint_before
         due = [c for c in self.wiring.triggers(node) if c in before.updated_channels]
         if due:
             text += (
                 f" Step {n - 1}'s Update had written {join_names(due)}, so {node} was due at "
-                f"step {n} (the thread had stopped before it ran); the new input's Update "
-                f"cleared {join_names(due)}, so {node} never ran on it."
+                f"step {n} (the thread had stopped before it finished); the new input's "
+                f"Update cleared {join_names(due)}, so {node} never ran on it."
             )
             phrase += f" and dropped {node}'s pending run"
-        text += (
-            " To go on from a pause, call invoke(None, config), or "
-            "invoke(Command(resume=...), config) to answer an interrupt()."
-        )
+        if self._pending(before):
+            text += (
+                " To go on from a pause, call invoke(None, config), or "
+                "invoke(Command(resume=...), config) to answer an interrupt()."
+            )
         reason = Reason("new_input", text, n)
         return Answer(
             node, n, False, sentence(f"{node} did not run at step {n}: {phrase}"), (reason,)
+        )
+
+    def _command_input(self, node: str, n: int) -> Answer:
+        """Step n is the input step of an invoke given a Command (graphkit records one;
+        LangGraph's thread does not): the thread goes on where it was."""
+        text = (
+            f"Step {n} is the input step of an invoke given a Command: it runs only "
+            "__input__, which applies the Command's update and goto. A Command writes no "
+            "__start__, so the thread does not start over: what it had left to run stays "
+            f"due, and runs at step {n + 1}."
+        )
+        later = f"{node} runs at step {n + 1}" if n + 1 in self.history.ran_at(node) else ""
+        summary = (
+            f"{node} did not run at step {n}: step {n} is the input step of an invoke given a "
+            f"Command, which runs only __input__{'; ' + later if later else ''}."
+        )
+        return Answer(node, n, False, summary, (Reason("input_step", text, n),))
+
+    def _pending(self, before: Checkpoint) -> bool:
+        """Whether the thread had a node left to run when the new input came: a trigger
+        of some node that step n-1's Update wrote."""
+        return any(
+            channel in before.updated_channels
+            for name in self.wiring.node_names()
+            for channel in self.wiring.triggers(name)
         )
 
     def _relevant_triggers(self, node: str) -> list[str]:
