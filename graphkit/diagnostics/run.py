@@ -110,14 +110,26 @@ def unset_key_read(
     )
 
 
-def packet_key_read(node: str, step: int, key: str, packet: Mapping[str, Any]) -> str:
+def packet_key_read(
+    node: str, step: int, key: str, packet: Mapping[str, Any], in_state: bool = True
+) -> str:
     """The note on the ``KeyError`` of a task started by a Send reading a key its packet
-    lacks: the packet is the task's whole input, the graph's state is not merged in."""
+    lacks: the packet is the task's whole input, the graph's state is not merged in.
+    ``in_state``: the graph's state has a value for ``key`` (else copying it from there
+    would raise in the router)."""
     has = f"the packet's keys: {some_names(map(str, packet))}" if packet else "the packet is empty"
-    return (
+    said = (
         f"Node {node!r} (step {step}) read state[{key!r}], but a Send started this task, "
-        f"and a Send's packet is the task's whole input, not the graph's state ({has}). "
-        f"Put the key in the packet, e.g. Send({node!r}, {{..., {key!r}: state[{key!r}]}})."
+        f"and a Send's packet is the task's whole input, not the graph's state ({has})."
+    )
+    if not in_state:
+        return (
+            f"{said} The graph's state has no value for {key!r} either: give it one (in "
+            f"the input, or from a node that runs before the Send), then put it in the "
+            f"packet, or read it with state.get({key!r})."
+        )
+    return (
+        f"{said} Put the key in the packet, e.g. Send({node!r}, {{..., {key!r}: state[{key!r}]}})."
     )
 
 

@@ -80,7 +80,10 @@ def _add_notes(work: StepWork, task: Task, error: BaseException, failure: Any) -
         )
         error.add_note(note)
     elif isinstance(error, KeyError) and _packet_key_read(task, error):
-        error.add_note(diagnose.packet_key_read(task.node, task.step, error.args[0], task.input))
+        key = error.args[0]
+        channel = work.state.channels.get(key) if key in work.graph.state_keys else None
+        in_state = channel is not None and channel.is_available()
+        error.add_note(diagnose.packet_key_read(task.node, task.step, key, task.input, in_state))
     if task.kind == "error_handler" and failure is not None:
         diagnose.unannotated_error(error, _NODE_CALLS, failure.node)
 

@@ -237,6 +237,31 @@ def test_a_send_task_reading_a_key_its_packet_lacks_is_told_its_input_is_the_pac
     )
 
 
+def _sent_the_state_without_the_key(lib: Lib) -> Any:
+    """The router sends the state itself; the key the node reads was never given, so
+    it is in neither the packet nor the graph's state."""
+
+    def fan(state: Named) -> Any:
+        return [lib.Send("hello", state)]
+
+    graph = lib.StateGraph(Named).add_node("hello", lambda state: {"name": state["greeting"]})
+    graph.add_conditional_edges(lib.START, fan, ["hello"])
+    return graph.compile().invoke({"name": "x"})
+
+
+def test_a_send_task_reading_a_key_the_state_lacks_too_is_not_told_to_copy_it_from_there():
+    """Send('hello', {..., 'greeting': state['greeting']}) would raise in the router."""
+    expected, error = _raised(_sent_the_state_without_the_key)
+    assert error.args == expected.args == ("greeting",)
+    assert error.__notes__[-1] == (
+        "Node 'hello' (step 1) read state['greeting'], but a Send started this task, and "
+        "a Send's packet is the task's whole input, not the graph's state (the packet's "
+        "keys: ['name']). The graph's state has no value for 'greeting' either: give it "
+        "one (in the input, or from a node that runs before the Send), then put it in the "
+        "packet, or read it with state.get('greeting')."
+    )
+
+
 def _extend(left: list, right: list) -> None:
     left.extend(right)  # returns None: the next write fails on None.extend
 
