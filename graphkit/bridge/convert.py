@@ -90,17 +90,18 @@ def trace(app: Any, input: Any, config: Mapping[str, Any] | None = None, **kwarg
     {'n': 2}
     """
     thread = ((config or {}).get("configurable") or {}).get("thread_id")
-    # (LangGraph's Command or graphkit's: a user of a LangGraph app passes LangGraph's)
-    command = type(input).__name__ == "Command"
-    resumes = input is None or (command and getattr(input, "resume", None) is not None)
-    if thread is not None and resumes and _is_langgraph_graph(app):
+    # (LangGraph's Command or graphkit's: a user of a LangGraph app passes LangGraph's.
+    # Any Command, a resume, an update or a goto, goes on from the thread's saved state.)
+    goes_on = input is None or type(input).__name__ == "Command"
+    if thread is not None and goes_on and _is_langgraph_graph(app):
         raise ValueError(
             f"trace(app, ...) converts a LangGraph app anew on each call, with a new "
-            f"graphkit in-memory saver, so thread {thread!r}, which an earlier call ran, is "
-            "not in it (and LangGraph's own saver is not read): there is nothing to resume. "
-            "Convert the app once and trace on that graph: graph = from_langgraph(app), "
-            "then graph.trace(input, config) and graph.trace(Command(resume=...), config). "
-            "To read the thread LangGraph saved, use open_langgraph_thread(app, config)."
+            f"graphkit in-memory saver, so thread {thread!r} has no checkpoint in it, "
+            "whatever ran on it before (and LangGraph's own saver is not read): there is "
+            "nothing to resume or go on from. Convert the app once and trace on that graph: "
+            "graph = from_langgraph(app), then graph.trace(input, config) and "
+            "graph.trace(Command(resume=...), config). To read the thread LangGraph saved, "
+            "use open_langgraph_thread(app, config)."
         )
     return as_graphkit(app).trace(input, config, **kwargs)
 

@@ -30,20 +30,33 @@ def _review_app():
     return builder.compile(checkpointer=InMemorySaver())
 
 
-@pytest.mark.parametrize("resume", [Command(resume="ok"), None], ids=["command", "none"])
+@pytest.mark.parametrize(
+    "resume",
+    [Command(resume="ok"), None, Command(update={"verdict": "ok"}), Command(goto="review")],
+    ids=["command", "none", "update", "goto"],
+)
 def test_tracing_a_resume_of_a_langgraph_app_says_to_convert_it_once(resume):
     app, config = _review_app(), {"configurable": {"thread_id": "h"}}
     assert trace(app, {"draft": "hi"}, config).status == "interrupted"
     with pytest.raises(ValueError) as raised:
         trace(app, resume, config)
-    assert str(raised.value) == (
-        "trace(app, ...) converts a LangGraph app anew on each call, with a new graphkit "
-        "in-memory saver, so thread 'h', which an earlier call ran, is not in it (and "
-        "LangGraph's own saver is not read): there is nothing to resume. Convert the app "
-        "once and trace on that graph: graph = from_langgraph(app), then "
-        "graph.trace(input, config) and graph.trace(Command(resume=...), config). To "
-        "read the thread LangGraph saved, use open_langgraph_thread(app, config)."
-    )
+    assert str(raised.value) == REFUSAL
+
+
+def test_a_thread_no_earlier_call_ran_is_not_said_to_have_been_run():
+    with pytest.raises(ValueError) as raised:
+        trace(_review_app(), None, {"configurable": {"thread_id": "h"}})
+    assert str(raised.value) == REFUSAL
+
+
+REFUSAL = (
+    "trace(app, ...) converts a LangGraph app anew on each call, with a new graphkit "
+    "in-memory saver, so thread 'h' has no checkpoint in it, whatever ran on it before "
+    "(and LangGraph's own saver is not read): there is nothing to resume or go on from. "
+    "Convert the app once and trace on that graph: graph = from_langgraph(app), then "
+    "graph.trace(input, config) and graph.trace(Command(resume=...), config). To "
+    "read the thread LangGraph saved, use open_langgraph_thread(app, config)."
+)
 
 
 def test_the_same_resume_on_a_graph_converted_once_goes_on():
