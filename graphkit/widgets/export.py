@@ -26,6 +26,7 @@ from graphkit.widgets.view import (
     TABLES,
     has_unsaved,
     legend_html,
+    legend_keys,
     phases_of,
     status_text,
     view_at,
@@ -93,6 +94,7 @@ def export_data(session: DebugSession) -> dict[str, Any]:
         "checkpoints": final.table_html("checkpoints"),
         "unfinished": unfinished(session),
         "unsaved": has_unsaved(steps),  # (keys "writes not saved" only then)
+        "keys": legend_keys(has_unsaved(steps)),  # (the drawing's words for a screen reader)
     }
 
 
@@ -154,8 +156,12 @@ def page_html(data: dict[str, Any]) -> str:
     payload = json.dumps(data, ensure_ascii=False)
     for char, code in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")):
         payload = payload.replace(char, code)
+    # (the tabs follow ARIA's tabs pattern: one Tab stop, the arrow keys move between them)
     tabs = "".join(
-        f'<button class="gk-tab" data-kind="{kind}">{kind}</button>' for kind in data["tables"]
+        f'<button class="gk-tab" role="tab" id="gk-tab-{kind}" data-kind="{kind}" '
+        f'aria-controls="gk-table-view" aria-selected="{"true" if i == 0 else "false"}" '
+        f'tabindex="{0 if i == 0 else -1}">{kind}</button>'
+        for i, kind in enumerate(data["tables"])
     )
     banner = ""
     if data.get("unfinished"):
@@ -167,6 +173,7 @@ def page_html(data: dict[str, Any]) -> str:
         banner=banner,
         title=escape(data["title"]),
         tabs=tabs,
+        first=data["tables"][0],
         legend=legend_html(bool(data.get("unsaved"))),
         data=payload,
         css=_CSS,
@@ -180,7 +187,9 @@ def page_html(data: dict[str, Any]) -> str:
 # text at 87% (8.4:1), the open tab on #212121 as the open tab of the widgets' bar, and
 # the slider's knob the widgets' knob grey #bdbdbd there (3.3:1 on its track). The
 # drawing keeps its white card (docs/drawing.md "Light and dark themes"). Light, nothing
-# changes: every dark rule is inside the media query.
+# changes: every dark rule is inside the media query. Light, an error's status line is
+# vermillion darkened to #b34d00 (5.3:1 on white; #d55e00 read at 3.9), and the focus ring
+# is the planned blue #0072b2 (5.2:1), #56b4e9 in the dark (8.6:1 on #111111).
 _CSS = (
     """
 body { font: 14px/1.45 system-ui, -apple-system, 'Segoe UI', 'DejaVu Sans', sans-serif;
@@ -191,7 +200,7 @@ h1 { font-size: 18px; margin: 0 0 8px; }
 .gk-labels { font-size: 16px; margin: 4px 0; }
 .gk-step { font-weight: 600; }
 .gk-status { color: #374151; min-height: 1.4em; white-space: pre-wrap; }
-.gk-status.error, .gk-status.out_of_steps { color: #d55e00; font-weight: 600; }
+.gk-status.error, .gk-status.out_of_steps { color: #b34d00; font-weight: 600; }
 .gk-status.interrupted { color: #a8457f; font-weight: 600; }
 .gk-graph svg { max-width: 100%; height: auto; }
 .gk-legend { font-size: 12px; color: #4b5563; margin: 4px 0; }
@@ -207,6 +216,7 @@ h1 { font-size: 18px; margin: 0 0 8px; }
 .gk-unfinished { border: 2px dashed #d55e00; border-radius: 6px; padding: 6px 10px;
                  margin: 8px 0; font-weight: 600; }
 h1, .gk-labels, .gk-status, .gk-why, .gk-unfinished { overflow-wrap: anywhere; }
+:focus-visible { outline: 2px solid #0072b2; outline-offset: 2px; }
 """
     + STATE_CSS
     + """
@@ -222,6 +232,7 @@ h1, .gk-labels, .gk-status, .gk-why, .gk-unfinished { overflow-wrap: anywhere; }
   button:disabled { color: rgba(255,255,255,.38); }
   .gk-tab.active { background: #212121; color: #ffffff; }
   .gk-slider { accent-color: #bdbdbd; }
+  :focus-visible { outline-color: #56b4e9; }
 }
 """
 )
@@ -237,13 +248,39 @@ _SCRIPT = """
   graph.querySelectorAll("g[id]").forEach(function (g) {
     groups.push([g, g.getAttribute("class") || ""]);
   });
+  var nodes = groups.filter(function (pair) {  // (a join's bar is said by its own nodes)
+    return pair[0].id.indexOf("node-") === 0 && pair[1].indexOf("gk-join") < 0;
+  })
+    .map(function (pair) {
+      var title = pair[0].querySelector("title");
+      return [pair[0], title ? title.textContent : pair[0].id.slice(5)];
+    });
+  // The drawing said in words (a screen reader reads no colours): its nodes, and which
+  // of them this frame highlights, by the legend's names.
+  function describe(frame) {
+    var said = [];
+    data.keys.forEach(function (key) {
+      var names = nodes.filter(function (node) {
+        var classes = (node[0].getAttribute("class") || "").split(" ");
+        return key[0].split(" ").every(function (c) { return classes.indexOf(c) >= 0; });
+      }).map(function (node) { return node[1]; });
+      if (names.length) { said.push(key[1] + ": " + names.join(", ")); }
+    });
+    graph.setAttribute("aria-label", "The graph, " + frame.step + " " + frame.phase + ". "
+      + (said.length ? said.join("; ") : "nothing highlighted") + ". Its nodes: "
+      + nodes.map(function (node) { return node[1]; }).join(", ") + ".");
+  }
   slider.max = Math.max(frames.length - 1, 0);
   function table() {
     var frame = frames[current];
     var html = kind === "checkpoints" ? data.checkpoints : (frame ? frame.tables[kind] : "");
     $(".gk-table-view").innerHTML = html;
     document.querySelectorAll(".gk-tab").forEach(function (tab) {
-      tab.classList.toggle("active", tab.dataset.kind === kind);
+      var open = tab.dataset.kind === kind;
+      tab.classList.toggle("active", open);
+      tab.setAttribute("aria-selected", open ? "true" : "false");
+      tab.tabIndex = open ? 0 : -1;
+      if (open) { $(".gk-table-view").setAttribute("aria-labelledby", tab.id); }
     });
   }
   function show(index) {
@@ -262,18 +299,45 @@ _SCRIPT = """
     $(".gk-state").innerHTML = frame.state || "";
     $(".gk-position").textContent = (current + 1) + " / " + frames.length;
     slider.value = current;
+    slider.setAttribute("aria-valuetext", frame.step + " · " + frame.phase + ", "
+      + (current + 1) + " of " + frames.length);
+    var focused = document.activeElement;
     $(".gk-prev").disabled = current === 0;
     $(".gk-next").disabled = current === frames.length - 1;
+    // (a button that disables itself under the keyboard dropped the focus to the page's
+    // start: Next pressed on to the last step, the next Tab went back to the top. The
+    // slider takes it, not Prev: Enter pressed once too often must not walk back.)
+    if (focused && focused.disabled) { slider.focus(); }
+    describe(frame);
     table();
   }
   $(".gk-prev").addEventListener("click", function () { show(current - 1); });
   $(".gk-next").addEventListener("click", function () { show(current + 1); });
   slider.addEventListener("input", function () { show(Number(slider.value)); });
-  document.querySelectorAll(".gk-tab").forEach(function (tab) {
+  var tabs = Array.prototype.slice.call(document.querySelectorAll(".gk-tab"));
+  tabs.forEach(function (tab) {
     tab.addEventListener("click", function () { kind = tab.dataset.kind; table(); });
   });
+  // In the tab bar the arrow keys, Home and End open the next, previous, first or last tab.
+  $(".gk-tabs").addEventListener("keydown", function (event) {
+    var at = tabs.indexOf(document.activeElement), to = null;
+    if (at < 0) { return; }
+    if (event.key === "ArrowRight") { to = (at + 1) % tabs.length; }
+    if (event.key === "ArrowLeft") { to = (at - 1 + tabs.length) % tabs.length; }
+    if (event.key === "Home") { to = 0; }
+    if (event.key === "End") { to = tabs.length - 1; }
+    if (to === null) { return; }
+    event.preventDefault();
+    kind = tabs[to].dataset.kind;
+    table();
+    tabs[to].focus();
+  });
   document.addEventListener("keydown", function (event) {
-    if (event.target === slider) { return; }  // the slider moves itself
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) { return; }
+    // the slider moves itself, the tab bar has its own keys, a scrolled box scrolls
+    if (event.target.closest && event.target.closest(".gk-slider, .gk-tabs, [role=region]")) {
+      return;
+    }
     if (event.key === "ArrowLeft") { show(current - 1); }
     if (event.key === "ArrowRight") { show(current + 1); }
   });
@@ -289,22 +353,26 @@ _PAGE = """<!DOCTYPE html>
 <style>{css}</style>
 </head>
 <body>
+<main>
 <h1 class="gk-title">{title}</h1>
 {banner}
 <div class="gk-controls">
-  <button class="gk-prev">&#9664; Prev</button>
-  <input class="gk-slider" type="range" min="0" max="0" value="0">
-  <button class="gk-next">Next &#9654;</button>
+  <button class="gk-prev"><span aria-hidden="true">&#9664;</span> Prev</button>
+  <input class="gk-slider" type="range" min="0" max="0" value="0" aria-label="step and phase">
+  <button class="gk-next">Next <span aria-hidden="true">&#9654;</span></button>
   <span class="gk-position"></span>
 </div>
-<div class="gk-labels"><span class="gk-step"></span> · <span class="gk-phase"></span></div>
-<div class="gk-status"></div>
+<div class="gk-labels" aria-live="polite"><span class="gk-step"></span> ·
+  <span class="gk-phase"></span></div>
+<div class="gk-status" role="status"></div>
 {legend}
-<div class="gk-graph"></div>
-<div class="gk-state"></div>
+<div class="gk-graph" role="img" aria-label="the graph"></div>
+<div class="gk-state" tabindex="0" role="region" aria-label="the state"></div>
 <div class="gk-why"></div>
-<div class="gk-tabs">{tabs}</div>
-<div class="gk-table-view"></div>
+<div class="gk-tabs" role="tablist" aria-label="tables">{tabs}</div>
+<div class="gk-table-view" id="gk-table-view" role="tabpanel"
+  aria-labelledby="gk-tab-{first}"></div>
+</main>
 <script type="application/json" id="gk-data">{data}</script>
 <script>{script}</script>
 </body>

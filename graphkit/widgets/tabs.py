@@ -78,7 +78,7 @@ def empty_text(kind: str, phase: str | None, *, failed: bool = False) -> str:
     return _NONE_IN_STEP[kind]
 
 
-def frame_html(frame: pandas.DataFrame, empty: str = "no rows") -> str:
+def frame_html(frame: pandas.DataFrame, empty: str = "no rows", name: str = "table") -> str:
     """A DataFrame of texts as an HTML table (pandas escapes every cell; a control or a
     bidirectional override in a node's or channel's name is written as its escape first,
     as ``escape`` writes it), in a box that scrolls sideways: ids of tasks and
@@ -87,6 +87,7 @@ def frame_html(frame: pandas.DataFrame, empty: str = "no rows") -> str:
     a long note ran out of the box's view. A column's name may break after each ``_``
     where the box is too narrow (the changes tab's version_before kept a column of
     one-digit versions 14 characters wide, and its last column, reducer, out of view).
+    The box is a named region (``name``) the Tab key reaches: the arrow keys scroll it.
 
     >>> html = frame_html(__import__("pandas").DataFrame({"version_before": ["a_b"]}))
     >>> "<th>version_<wbr>before</th>" in html, "<td>a_b</td>" in html
@@ -101,7 +102,11 @@ def frame_html(frame: pandas.DataFrame, empty: str = "no rows") -> str:
     frame = frame.apply(lambda column: column.map(_visible_cell)).rename(columns=_visible_cell)
     table = frame.to_html(index=False, border=0, classes="gk-table", escape=True, na_rep="")
     table = breakable_names(table)
-    box = f'<div class="gk-table-box" style="overflow-x:auto;max-width:100%">{table}</div>'
+    # (focusable, so the keyboard can scroll a wide table too; ``name`` says which it is)
+    box = (
+        f'<div class="gk-table-box" tabindex="0" role="region" aria-label="{escape(name)}" '
+        f'style="overflow-x:auto;max-width:100%">{table}</div>'
+    )
     return notes + box
 
 

@@ -47,6 +47,7 @@ __all__ = [  # (TABLES, empty_text, frame_html, failed_update, status_text, step
     "frame_html",
     "has_unsaved",
     "legend_html",
+    "legend_keys",
     "phases_of",
     "status_text",
     "step_label",
@@ -56,7 +57,7 @@ __all__ = [  # (TABLES, empty_text, frame_html, failed_update, status_text, step
 
 _SWATCH = (
     '<span class="gk-key" style="white-space:nowrap">'
-    '<svg width="26" height="16" style="vertical-align:-3px">'
+    '<svg width="26" height="16" style="vertical-align:-3px" aria-hidden="true">'
     '<g class="gk-node {0}"><rect x="2" y="2" width="22" height="12" rx="3" '
     'fill="#f2f0ff" stroke="#7b6fd0"/></g></svg>&nbsp;{1}</span>'
 )
@@ -82,12 +83,20 @@ def legend_html(unsaved: bool = False) -> str:
     >>> "writes not saved" in legend_html(), "ran, wrote nothing" in legend_html()
     (False, True)
     """
-    keys = [(c, label) for c, label in _KEYS if unsaved or c != "not-saved"]
     return (
         '<div class="gk-legend">'
-        + " &nbsp; ".join(_SWATCH.format(classes, label) for classes, label in keys)
+        + " &nbsp; ".join(_SWATCH.format(classes, label) for classes, label in legend_keys(unsaved))
         + "</div>"
     )
+
+
+def legend_keys(unsaved: bool = False) -> list[tuple[str, str]]:
+    """The legend's keys: each the drawing's classes (space-separated) and its label.
+
+    >>> legend_keys()[:2]
+    [('planned', 'planned'), ('running', 'running')]
+    """
+    return [(c, label) for c, label in _KEYS if unsaved or c != "not-saved"]
 
 
 def has_unsaved(steps: Iterable[Superstep]) -> bool:
@@ -136,8 +145,9 @@ class View:
         """Table ``kind`` as an HTML table (every cell escaped), or what its being empty
         means at this phase."""
         if kind == "store" and self.unsaved_store:
-            return frame_html(self.tables[kind], _UNSAVED_STORE)
-        return frame_html(self.tables[kind], empty_text(kind, self.phase, failed=self.failed_here))
+            return frame_html(self.tables[kind], _UNSAVED_STORE, f"{kind} table")
+        empty = empty_text(kind, self.phase, failed=self.failed_here)
+        return frame_html(self.tables[kind], empty, f"{kind} table")
 
     def __repr__(self) -> str:
         return f"View(step={self.step}, phase={self.phase!r}, status={self.status!r})"

@@ -113,3 +113,38 @@ def test_exporting_a_session_before_running_it_says_to_run_it_first(tmp_path):
     )
     session.run()
     assert repr(session.export_html(tmp_path / "run.html")).endswith("the run is done.")
+
+
+def _page_tags() -> list[tuple[str, dict]]:
+    from graphkit.widgets.export import session_html
+
+    session = DebugSession(chain_app(), INPUT)
+    session.run()
+    return parse(session_html(session)).tags
+
+
+def test_every_control_of_the_page_has_a_name_a_screen_reader_says():
+    # (axe: the slider was a form field without a label, "slider, 0" to a screen reader)
+    tags = _page_tags()
+    slider = next(attrs for tag, attrs in tags if attrs.get("class") == "gk-slider")
+    assert slider.get("aria-label") == "step and phase"
+    graph = next(attrs for tag, attrs in tags if attrs.get("class") == "gk-graph")
+    assert graph.get("role") == "img" and graph.get("aria-label"), graph  # (the script names it)
+    assert [tag for tag, _ in tags].count("main") == 1  # the page's one landmark
+    live = {attrs.get("class"): attrs for _, attrs in tags}
+    assert live["gk-labels"].get("aria-live") == "polite"  # Next's step is said aloud
+    assert live["gk-status"].get("role") == "status"
+
+
+def test_the_table_tabs_are_a_tablist_a_screen_reader_knows():
+    # (they were plain buttons: nothing said which table was open)
+    tags = _page_tags()
+    tablist = [attrs for _, attrs in tags if attrs.get("role") == "tablist"]
+    tabs = [attrs for _, attrs in tags if attrs.get("role") == "tab"]
+    panel = [attrs for _, attrs in tags if attrs.get("role") == "tabpanel"]
+    assert len(tablist) == 1 and tablist[0].get("aria-label") == "tables"
+    assert [t["data-kind"] for t in tabs][:2] == ["tasks", "writes"]
+    assert [t["aria-selected"] for t in tabs] == ["true"] + ["false"] * (len(tabs) - 1)
+    assert [t["tabindex"] for t in tabs] == ["0"] + ["-1"] * (len(tabs) - 1)  # one Tab stop
+    assert {t["aria-controls"] for t in tabs} == {panel[0]["id"]}
+    assert panel[0]["aria-labelledby"] == tabs[0]["id"]
