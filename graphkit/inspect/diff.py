@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from graphkit.channels import EMPTY
-from graphkit.inspect.markup import BORDER, FONT_STYLE, MUTED, UPDATE, escape
+from graphkit.inspect.markup import BORDER, FONT_STYLE, MUTED, UPDATE, UPDATE_TEXT, escape
 from graphkit.inspect.tables import state_columns
 from graphkit.inspect.values import same_value, show
 from graphkit.render.text import terminal_text
@@ -104,7 +104,7 @@ def diff_html(state_diff: StateDiff) -> str:
     return (
         f'<div style="{FONT_STYLE};background:{UPDATE[0]};border-left:3px solid {UPDATE[1]};'
         f'padding:6px 10px;border-radius:4px;max-width:1000px">'
-        f'<div style="font-weight:600;color:{UPDATE[1]}">{escape(title)}</div>{body}{note}</div>'
+        f'<div style="font-weight:600;color:{UPDATE_TEXT}">{escape(title)}</div>{body}{note}</div>'
     )
 
 

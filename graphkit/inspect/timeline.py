@@ -263,8 +263,8 @@ def _paint(kind: str, colour: str) -> str:
     file or a renderer without CSS variables draws), and as a style that follows
     JupyterLab's theme where the SVG is inline in the page.
 
-    >>> _paint("fill", "muted")
-    'fill="#6b7280" style="fill:var(--jp-content-font-color2, #6b7280)"'
+    >>> _paint("fill", "text")
+    'fill="#111827" style="fill:var(--jp-content-font-color1, #111827)"'
     """
     plain, themed = _THEMED[colour]
     return f'{kind}="{plain}" style="{kind}:{themed}"'

@@ -9,7 +9,7 @@ from typing import Annotated, TypedDict
 from graphkit import ChannelChange
 from graphkit.channels import EMPTY
 from graphkit.inspect.cards import change_items, code, run_html, superstep_html
-from graphkit.inspect.markup import CODE_STYLE
+from graphkit.inspect.markup import CODE_STYLE, MUTED
 
 PLAN, EXECUTE, UPDATE, ERROR = "#0072b2", "#e69f00", "#009e73", "#d55e00"
 
@@ -139,7 +139,7 @@ def test_exact_html_of_small_pieces():
     assert change_items(cleared) == (
         '<div style="margin:2px 0;overflow-wrap:anywhere">'
         f'<span style="{CODE_STYLE}" title="EphemeralValue, version 1 → 2">branch:to:a</span> '
-        '<span style="color:var(--jp-content-font-color2, #6b7280)">cleared</span></div>'
+        f'<span style="color:{MUTED}">cleared</span></div>'
     )
 
 
