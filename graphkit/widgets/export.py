@@ -244,6 +244,8 @@ _SCRIPT = """
   var frames = data.frames, current = 0, kind = data.tables[0];
   var graph = $(".gk-graph"), slider = $(".gk-slider");
   graph.innerHTML = data.svg;
+  // (the box is one image named in words below; the nodes' tooltips are not said apart)
+  graph.querySelector("svg").setAttribute("aria-hidden", "true");
   var groups = [];
   graph.querySelectorAll("g[id]").forEach(function (g) {
     groups.push([g, g.getAttribute("class") || ""]);
@@ -256,15 +258,22 @@ _SCRIPT = """
       return [pair[0], title ? title.textContent : pair[0].id.slice(5)];
     });
   // The drawing said in words (a screen reader reads no colours): its nodes, and which
-  // of them this frame highlights, by the legend's names.
+  // of them this frame highlights, by the legend's names; a node under its last key that
+  // fits (a node that wrote is still "planned" too: its line is drawn over it).
   function describe(frame) {
+    var named = data.keys.map(function () { return []; });
+    nodes.forEach(function (node) {
+      var classes = (node[0].getAttribute("class") || "").split(" "), at = -1;
+      data.keys.forEach(function (key, index) {
+        if (key[0].split(" ").every(function (c) { return classes.indexOf(c) >= 0; })) {
+          at = index;
+        }
+      });
+      if (at >= 0) { named[at].push(node[1]); }
+    });
     var said = [];
-    data.keys.forEach(function (key) {
-      var names = nodes.filter(function (node) {
-        var classes = (node[0].getAttribute("class") || "").split(" ");
-        return key[0].split(" ").every(function (c) { return classes.indexOf(c) >= 0; });
-      }).map(function (node) { return node[1]; });
-      if (names.length) { said.push(key[1] + ": " + names.join(", ")); }
+    named.forEach(function (names, index) {
+      if (names.length) { said.push(data.keys[index][1] + ": " + names.join(", ")); }
     });
     graph.setAttribute("aria-label", "The graph, " + frame.step + " " + frame.phase + ". "
       + (said.length ? said.join("; ") : "nothing highlighted") + ". Its nodes: "

@@ -356,3 +356,17 @@ def test_a_pending_write_of_removals_names_the_messages_it_removes():
     session.step(), session.step(), session.plan(), session.execute()
     panel = html.unescape(session.view().state_html)
     assert 'pending: [remove human: "hi", ai: "yo"] from trim' in panel
+
+
+def test_the_legend_swatches_are_hidden_from_a_screen_reader_and_tables_scroll_by_key():
+    # (each swatch was an unnamed graphic read out between the keys' names; a wide table's
+    # box scrolled with the mouse alone: axe's scrollable-region-focusable)
+    from graphkit.widgets.view import legend_html
+
+    legend = legend_html(True)
+    assert legend.count("<svg") == legend.count('<svg width="26" height="16" style="vertical')
+    assert legend.count("<svg") == legend.count('aria-hidden="true"') == 9
+    session = DebugSession(chain_app(), {"n": 1, "log": []})
+    session.run()
+    table = session.view().table_html("writes")
+    assert '<div class="gk-table-box" tabindex="0" role="region" aria-label="writes table"' in table
