@@ -91,7 +91,10 @@ _CSS = (
 [data-jp-theme-light="false"] .gk-debugger .gk-status-drained,
 [data-md-color-scheme="slate"] .gk-debugger .gk-status-interrupted,
 [data-md-color-scheme="slate"] .gk-debugger .gk-status-drained { color: #cc79a7; }
-.gk-debugger .gk-message { color: var(--jp-warn-color1, #b45309); }
+/* (Lab's warning orange read at 2.7:1 on white: mixed toward the text, 4.5:1 at least) */
+.gk-debugger .gk-message {
+  color: color-mix(in srgb, var(--jp-warn-color1, #b45309) 55%,
+                   var(--jp-ui-font-color1, #1f1f29)); }
 .gk-debugger .gk-status, .gk-debugger .gk-message {
   white-space: normal; overflow-wrap: anywhere; height: auto; line-height: 1.4; }
 .gk-debugger .gk-legend { font-size: 12px; color: var(--jp-ui-font-color1, #1f1f29); }

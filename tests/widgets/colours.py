@@ -7,6 +7,10 @@ from __future__ import annotations
 
 _COLOUR = """
   const rgba = (c) => { const m = c.match(/rgba?\\(([^)]+)\\)/);
+    // (a color-mix() is computed as color(srgb r g b / a), each channel 0 to 1)
+    const s = c.match(/color\\(srgb ([^)]+)\\)/);
+    if (s) { const p = s[1].split(/[ \\/]+/).filter(Boolean).map(Number);
+      return [p[0] * 255, p[1] * 255, p[2] * 255, p.length > 3 ? p[3] : 1]; }
     if (!m) return [0, 0, 0, 0];
     const p = m[1].split(/[ ,\\/]+/).filter(Boolean).map(Number);
     return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };

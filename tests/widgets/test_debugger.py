@@ -359,3 +359,23 @@ def test_the_slider_knob_has_a_rim_on_a_light_ground():
     assert _contrast(rule.group(1), "#bdbdbd") >= 3  # (the track)
     slate = re.search(r'\[data-md-color-scheme="slate"\] \.gk-debugger \.noUi-handle \{', _CSS)
     assert slate and _CSS.index(slate.group(0)) > _CSS.index(rule.group(0))
+
+
+def test_the_breakpoint_message_reads_at_4_5_in_every_theme():
+    # (axe-core under Voila: "Breakpoint: step 3 would run summarize." was JupyterLab's
+    # warning orange #f57c00 at 2.7:1 on white)
+    import re
+
+    from graphkit.widgets.debugger import _CSS
+    from tests.inspect.test_markup import THEMES, _contrast
+
+    found = re.search(r"\.gk-debugger \.gk-message \{\s*color: (.*?); \}", _CSS, re.S)
+    colour = " ".join(found.group(1).split())
+    warn = {"light": (245, 124, 0, 1), "dark": (255, 152, 0, 1)}  # Lab's --jp-warn-color1
+    ui = {"light": (0, 0, 0, 0.87), "dark": (255, 255, 255, 0.87)}  # --jp-ui-font-color1
+    for name, theme in THEMES.items():
+        theme = dict(theme)
+        if name in warn:
+            theme |= {"--jp-warn-color1": warn[name], "--jp-ui-font-color1": ui[name]}
+        ratio = _contrast(colour, "var(--jp-layout-color0, #ffffff)", theme)
+        assert ratio >= 4.5, (name, colour, round(ratio, 2))
