@@ -13,10 +13,7 @@ committed (axe-core is MPL-2.0; its license is kept beside it).
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import shutil
-import subprocess
 import sys
 import tarfile
 import tempfile
@@ -71,32 +68,17 @@ def axe_js(folder: Path = FOLDER) -> Path:
 
 def _pack(npm: str, into: Path) -> Path:
     """``npm pack`` the pinned version into ``into`` (the tarball alone, no dependencies)."""
-    from scripts.widget_js import _reason
+    from scripts.widget_js import npm_pack
 
-    result = subprocess.run(
-        [npm, "pack", f"{PACKAGE}@{VERSION}", "--pack-destination", str(into), "--loglevel=error"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
+    return npm_pack(
+        npm,
+        PACKAGE,
+        VERSION,
+        INTEGRITY,
+        into,
+        needed_by="The accessibility test needs it once (cached in build/)",
+        pinned_in="scripts/axe_js.py",
     )
-    tarballs = list(into.glob("*.tgz"))
-    if result.returncode != 0 or len(tarballs) != 1:
-        raise RuntimeError(
-            f"`npm pack {PACKAGE}@{VERSION}` failed (exit {result.returncode}):\n"
-            f"{_reason(result.stderr)}\nThe accessibility test needs it once (cached in "
-            "build/): check that the npm registry is reachable (`npm config get registry`)."
-        )
-    digest = hashlib.sha512(tarballs[0].read_bytes()).digest()
-    integrity = "sha512-" + base64.b64encode(digest).decode()
-    if integrity != INTEGRITY:
-        raise RuntimeError(
-            f"{PACKAGE}@{VERSION} from the npm registry is not the tarball pinned in "
-            f"scripts/axe_js.py: its integrity is {integrity}, pinned {INTEGRITY}. "
-            f"After a change of VERSION, pin what `npm view {PACKAGE}@{VERSION} dist.integrity` "
-            "prints."
-        )
-    return tarballs[0]
 
 
 def audit(page) -> list[dict]:

@@ -73,10 +73,33 @@ def widget_js(folder: Path = FOLDER) -> Path:
 
 def _pack(npm: str, into: Path) -> Path:
     """``npm pack`` the pinned version into ``into`` (the tarball alone, no dependencies)."""
+    return npm_pack(
+        npm,
+        PACKAGE,
+        VERSION,
+        INTEGRITY,
+        into,
+        needed_by="The docs site needs it once (cached in build/)",
+        pinned_in="scripts/widget_js.py",
+    )
+
+
+def npm_pack(
+    npm: str,
+    package: str,
+    version: str,
+    integrity: str,
+    into: Path,
+    *,
+    needed_by: str,
+    pinned_in: str,
+) -> Path:
+    """``npm pack package@version`` into ``into``, checked against its pinned
+    ``integrity``; a failure says why and what to do (``needed_by``: who needs it)."""
     result = subprocess.run(
         # (--loglevel=error, not --silent: a failure's reason, e.g. ECONNREFUSED offline,
         # is npm's error lines, which --silent drops too)
-        [npm, "pack", f"{PACKAGE}@{VERSION}", "--pack-destination", str(into), "--loglevel=error"],
+        [npm, "pack", f"{package}@{version}", "--pack-destination", str(into), "--loglevel=error"],
         capture_output=True,
         text=True,
         timeout=300,
@@ -85,19 +108,18 @@ def _pack(npm: str, into: Path) -> Path:
     tarballs = list(into.glob("*.tgz"))
     if result.returncode != 0 or len(tarballs) != 1:
         raise RuntimeError(
-            f"`npm pack {PACKAGE}@{VERSION}` failed (exit {result.returncode}):\n"
-            f"{_reason(result.stderr)}\nThe docs site needs it once (cached in build/): "
-            "check that the npm registry is reachable (`npm config get registry`), or run "
-            "the build once where it is."
+            f"`npm pack {package}@{version}` failed (exit {result.returncode}):\n"
+            f"{_reason(result.stderr)}\n{needed_by}: check that the npm registry is "
+            "reachable (`npm config get registry`), or run it once where it is."
         )
     digest = hashlib.sha512(tarballs[0].read_bytes()).digest()
-    integrity = "sha512-" + base64.b64encode(digest).decode()
-    if integrity != INTEGRITY:
+    found = "sha512-" + base64.b64encode(digest).decode()
+    if found != integrity:
         raise RuntimeError(
-            f"{PACKAGE}@{VERSION} from the npm registry is not the tarball pinned in "
-            f"scripts/widget_js.py: its integrity is {integrity}, pinned {INTEGRITY}. "
-            f"After a change of VERSION, pin what `npm view {PACKAGE}@{VERSION} dist.integrity` "
-            "prints; otherwise check the registry npm uses (`npm config get registry`)."
+            f"{package}@{version} from the npm registry is not the tarball pinned in "
+            f"{pinned_in}: its integrity is {found}, pinned {integrity}. After a change of "
+            f"the version, pin what `npm view {package}@{version} dist.integrity` prints; "
+            "otherwise check the registry npm uses (`npm config get registry`)."
         )
     return tarballs[0]
 
