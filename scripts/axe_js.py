@@ -43,6 +43,8 @@ def axe_js(folder: Path = FOLDER) -> Path:
     """``axe.min.js``, fetched from the npm registry first when it is not there yet."""
     if (folder / "axe.min.js").is_file():
         return folder / "axe.min.js"
+    from scripts.widget_js import npm_pack  # (a file run alone puts the repo on the path first)
+
     npm = shutil.which("npm")
     if npm is None:
         raise RuntimeError(
@@ -51,7 +53,15 @@ def axe_js(folder: Path = FOLDER) -> Path:
         )
     folder.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=folder.parent) as tmp:
-        tarball = _pack(npm, Path(tmp))
+        tarball = npm_pack(
+            npm,
+            PACKAGE,
+            VERSION,
+            INTEGRITY,
+            Path(tmp),
+            needed_by="The accessibility test needs it once (cached in build/)",
+            pinned_in="scripts/axe_js.py",
+        )
         staging = Path(tmp) / "files"
         staging.mkdir()
         with tarfile.open(tarball) as tar:
@@ -64,21 +74,6 @@ def axe_js(folder: Path = FOLDER) -> Path:
             if not (folder / "axe.min.js").is_file():
                 raise
     return folder / "axe.min.js"
-
-
-def _pack(npm: str, into: Path) -> Path:
-    """``npm pack`` the pinned version into ``into`` (the tarball alone, no dependencies)."""
-    from scripts.widget_js import npm_pack
-
-    return npm_pack(
-        npm,
-        PACKAGE,
-        VERSION,
-        INTEGRITY,
-        into,
-        needed_by="The accessibility test needs it once (cached in build/)",
-        pinned_in="scripts/axe_js.py",
-    )
 
 
 def audit(page) -> list[dict]:

@@ -52,7 +52,15 @@ def widget_js(folder: Path = FOLDER) -> Path:
         )
     folder.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=folder.parent) as tmp:
-        tarball = _pack(npm, Path(tmp))
+        tarball = npm_pack(
+            npm,
+            PACKAGE,
+            VERSION,
+            INTEGRITY,
+            Path(tmp),
+            needed_by="The docs site needs it once (cached in build/)",
+            pinned_in="scripts/widget_js.py",
+        )
         staging = Path(tmp) / "files"
         staging.mkdir()
         with tarfile.open(tarball) as tar:
@@ -69,19 +77,6 @@ def widget_js(folder: Path = FOLDER) -> Path:
             if not (folder / "embed.js").is_file():
                 raise
     return folder
-
-
-def _pack(npm: str, into: Path) -> Path:
-    """``npm pack`` the pinned version into ``into`` (the tarball alone, no dependencies)."""
-    return npm_pack(
-        npm,
-        PACKAGE,
-        VERSION,
-        INTEGRITY,
-        into,
-        needed_by="The docs site needs it once (cached in build/)",
-        pinned_in="scripts/widget_js.py",
-    )
 
 
 def npm_pack(

@@ -246,8 +246,8 @@ class ThreadLink:
         else:
             writes = self.tracked(result.writes) or [(NO_WRITES, None)]
         self.save_writes(result.task.id, writes, path_text(result.task.shown_path), result.task)
-        took = result.answers or is_invalid_resume(result.error)
-        if took and self.answers_kept and self.save_error is None:
+        took = self.answers_kept and (result.answers or is_invalid_resume(result.error))
+        if took and self.save_error is None:
             self.answers_kept = False  # (what this run saved first is taken: recorded or refused)
             self.save_writes(NULL_TASK, [(ANSWERS, {})])
 
