@@ -6,6 +6,7 @@ import contextlib
 import doctest
 import importlib
 import io
+import linecache
 import re
 import sys
 import warnings
@@ -100,11 +101,16 @@ def test_page_runs_as_written(page, tmp_path, monkeypatch):
     namespace = module.__dict__
     exec(PAGES[page], namespace)
     printed = None
-    for language, code in blocks(page):
+    for number, (language, code) in enumerate(blocks(page)):
         if language == "python":
+            # Each block's source is kept where tracebacks and graphkit's notes read it,
+            # as IPython keeps a cell's: a note that quotes the node's code shows here too.
+            filename = f"{page}, block {number}"
+            source = (len(code), None, code.splitlines(True), filename)
+            monkeypatch.setitem(linecache.cache, filename, source)
             out = io.StringIO()
             with contextlib.redirect_stdout(out):
-                exec(compile(code, page, "exec"), namespace)
+                exec(compile(code, filename, "exec"), namespace)
             printed = out.getvalue()
             continue
         if language == "output":
