@@ -60,6 +60,29 @@ def test_the_notebooks_stubs_fail_their_checks():
     )
 
 
+def test_run_test_awaits_an_async_test(capsys):
+    """A learner who did lesson 18 may write ``async def test_...``: the lesson's
+    ``run_test`` awaits it, as pytest-asyncio does, instead of calling it and printing
+    "passed" for a coroutine nobody ran."""
+    names = lesson_names()
+    capsys.readouterr()
+
+    async def test_refund_is_booked(app):
+        result = await app.ainvoke(SMALL, {"configurable": {"thread_id": "async-1"}})
+        assert result["ledger"] == [], "the desk booked the refund"
+
+    async def test_the_desk_answers(app):
+        result = await app.ainvoke(SMALL, {"configurable": {"thread_id": "async-2"}})
+        assert result["ledger"] == [30]
+
+    SMALL = names["SMALL_REFUND"]
+    names["run_test"](test_refund_is_booked, names["build_desk"]())
+    names["run_test"](test_the_desk_answers, names["build_desk"]())
+    shown = capsys.readouterr().out
+    assert shown.startswith("test_refund_is_booked: FAILED, AssertionError: the desk booked")
+    assert shown.endswith("\ntest_the_desk_answers: passed\n")
+
+
 def test_the_lessons_cells_show_the_same_when_run_again():
     """Every cell that runs a test or a graph shows the same when run again, in any order:
     each builds its own desk and checkpointer."""
