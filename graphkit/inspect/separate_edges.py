@@ -1,10 +1,12 @@
-"""Why a node with several plain edges into it ran more than once: each edge wakes it by
-itself. Branches of unequal length joined by ``add_edge("b_2", "d")`` and
-``add_edge("c", "d")`` run ``d`` once per branch (langgraph#6336), where the author
-meant one waiting edge, ``add_edge(["b_2", "c"], "d")``. A loop back into a node (an
-agent's ``tools → agent``) is no such case: a source the node itself leads to is left out.
-Nor are runs that other edges woke (a router, a Send), runs that two edges woke together
-(branches of equal length), or runs of another invoke on the thread.
+"""Why a node with several edges into it ran more than once: each edge wakes it by itself.
+Branches of unequal length joined by ``add_edge("b_2", "d")`` and ``add_edge("c", "d")``
+run ``d`` once per branch (langgraph#6336), where the author meant one waiting edge,
+``add_edge(["b_2", "c"], "d")``; a plain edge and a router into ``d`` do the same, and
+there LangGraph's deferred node (``defer=True``) runs it once. A loop back into a node (an
+agent's ``tools → agent``) is no such case: a source the node itself leads to is left
+out. Nor are runs that routers alone woke (two routers choosing a node may mean it), runs
+a Send started, runs that two edges woke together (branches of equal length), or runs of
+another invoke on the thread.
 """
 
 from __future__ import annotations
@@ -23,33 +25,49 @@ __all__ = ["separate_edges"]
 
 
 def separate_edges(history: History, wiring: Wiring, node: str, n: int) -> Reason | None:
-    """The reason ``node``, woken at step ``n`` through one of its plain edges, ran once
-    per edge: None unless, in this invoke, runs at different steps were woken by
-    different plain edges from sources it does not lead back to."""
+    """The reason ``node``, woken at step ``n`` through one of its edges, ran once per
+    edge: None unless, in this invoke, runs at different steps were woken by different
+    edges (a plain one among them) from sources it does not lead back to."""
     if len(history.ran_at(node)) < 2 or not wiring.exact:
         return None
     after = _reachable(wiring, node)
-    sources = [
-        source
-        for source in dict.fromkeys([START, *wiring.node_names()])
-        if wiring.static_edge(source, node) and source not in after
-    ]
+    candidates = [s for s in dict.fromkeys([START, *wiring.node_names()]) if s not in after]
+    plain = [source for source in candidates if wiring.static_edge(source, node)]
+    routed = [s for s in candidates if s not in plain and wiring.may_route(s, node)]
     woken = {
         step: by
         for step in _same_invoke(history, history.ran_at(node), n)
-        if (by := _woken_by(history, node, step, sources))
+        if (by := _woken_by(history, node, step, plain + routed))
     }
     if n not in woken or len(set(woken.values())) < 2:
         return None
-    ran = [source for source in sources if any(source in by for by in woken.values())]
+    ran_plain = [source for source in plain if any(source in by for by in woken.values())]
+    ran_routed = [source for source in routed if any(source in by for by in woken.values())]
+    if not ran_plain:
+        return None
     steps = join_names([str(step) for step in woken])
-    names = ["START" if source == START else source for source in ran]
+    if ran_routed:
+        edges = [f"the edge {_name(source)} → {node}" for source in ran_plain]
+        edges += [f"{_name(source)}'s {wiring.router_words(source, node)}" for source in ran_routed]
+        text = (
+            f"{node} is woken by {join_names(edges)}, each by itself, in the step after its "
+            f"source ran, so {node} ran once for each (at steps {steps}). To run {node} once, "
+            f"after all of them, add it with defer=True (add_node({node!r}, ..., "
+            f"defer=True)): a deferred node waits until no other node is left to run, then "
+            f"runs once."
+        )
+        return Reason("separate_edges", text, n, None, (*ran_plain, *ran_routed))
     text = (
-        f"{node} has an edge of its own from each of {join_names(names)}: each wakes "
-        f"{node} by itself, in the step after its source ran, so {node} ran once for each "
-        f"(at steps {steps}). To run {node} once, after all of them, {_fix(node, ran)}."
+        f"{node} has an edge of its own from each of {join_names(map(_name, ran_plain))}: "
+        f"each wakes {node} by itself, in the step after its source ran, so {node} ran once "
+        f"for each (at steps {steps}). To run {node} once, after all of them, "
+        f"{_fix(node, ran_plain)}."
     )
-    return Reason("separate_edges", text, n, None, tuple(ran))
+    return Reason("separate_edges", text, n, None, tuple(ran_plain))
+
+
+def _name(source: str) -> str:
+    return "START" if source == START else source
 
 
 def _fix(node: str, ran: list[str]) -> str:

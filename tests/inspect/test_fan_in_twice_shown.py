@@ -138,3 +138,62 @@ def test_an_edge_from_start_is_not_put_in_the_waiting_edge_langgraph_refuses():
         "once, after all of them, remove the edge START → d: a runs after START anyway, "
         "and the edge a → d runs d after it."
     )
+
+
+def _branch_routed_into_the_join(defer: bool = False):
+    """As ``_uneven_branches``, but the long branch reaches d through b_2's router."""
+
+    def onward(state: Trail) -> str:
+        return "d" if "c" in state["trail"] else END
+
+    builder = StateGraph(Trail)
+    for name in ("a", "b", "b_2", "c"):
+        builder.add_node(name, lambda state, name=name: {"trail": [name]})
+    builder.add_node("d", lambda state: {"trail": ["d"]}, defer=defer)
+    builder.add_edge(START, "a").add_edge("a", "b").add_edge("a", "c").add_edge("b", "b_2")
+    builder.add_conditional_edges("b_2", onward, ["d", END]).add_edge("c", "d")
+    return builder.add_edge("d", END).compile()
+
+
+def test_a_plain_edge_and_a_router_into_the_join_are_said_to_wake_it_once_each():
+    """c → d wakes d at step 3, b_2's router at step 4; a waiting edge cannot wait for a
+    router that may choose END, so the fix named is LangGraph's deferred node."""
+    app = _branch_routed_into_the_join()
+    assert app.invoke({"trail": []})["trail"] == ["a", "b", "c", "b_2", "d", "d"]
+    explanation = trace(app, {"trail": []}).why("d", graph=app)
+    assert len(explanation.answers) == 2
+    for answer in explanation.answers:
+        assert answer.reasons[-1].kind == "separate_edges"
+        assert answer.reasons[-1].text == (
+            "d is woken by the edge c → d and b_2's router 'onward', each by itself, in the "
+            "step after its source ran, so d ran once for each (at steps 3 and 4). To "
+            "run d once, after all of them, add it with defer=True (add_node('d', ..., "
+            "defer=True)): a deferred node waits until no other node is left to run, then "
+            "runs once."
+        )
+
+
+def test_the_deferred_node_it_names_runs_once_in_langgraph_and_says_nothing_more():
+    app = _branch_routed_into_the_join(defer=True)
+    assert app.invoke({"trail": []})["trail"] == ["a", "b", "c", "b_2", "d"]
+    explanation = trace(app, {"trail": []}).why("d", graph=app)
+    assert len(explanation.answers) == 1
+    assert "separate_edges" not in [r.kind for r in explanation.answers[0].reasons]
+
+
+def test_a_join_woken_only_by_routers_is_not_said_to_run_per_edge():
+    """Two routers choosing d at different steps may mean it: no plain edge was expected
+    to wait."""
+
+    def to_d(state: Trail) -> str:
+        return "d"
+
+    builder = StateGraph(Trail)
+    for name in ("a", "b", "b_2", "c", "d"):
+        builder.add_node(name, lambda state, name=name: {"trail": [name]})
+    builder.add_edge(START, "a").add_edge("a", "b").add_edge("a", "c").add_edge("b", "b_2")
+    builder.add_conditional_edges("b_2", to_d, ["d"]).add_conditional_edges("c", to_d, ["d"])
+    app = builder.add_edge("d", END).compile()
+    assert app.invoke({"trail": []})["trail"] == ["a", "b", "c", "b_2", "d", "d"]
+    for answer in trace(app, {"trail": []}).why("d", graph=app).answers:
+        assert "separate_edges" not in [r.kind for r in answer.reasons]
