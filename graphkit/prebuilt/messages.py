@@ -87,8 +87,10 @@ def add_messages(
         return partial(_merge, format=format)
     given = "left" if left else "right"  # LangGraph names the side by truthiness too
     raise ValueError(
-        f"add_messages() needs both the current messages and the update, got only {given!r}. "
-        "Call add_messages(current, update), or add_messages(format=...) for a reducer."
+        # LangGraph's line first, so that a match= copied from a test written for it finds it
+        "Must specify non-null arguments for both 'left' and 'right'. Only received: "
+        f"{given!r}.\nadd_messages() needs both the current messages and the update: call "
+        "add_messages(current, update), or add_messages(format=...) for a reducer."
     )
 
 
@@ -115,9 +117,10 @@ def _merge(left: Messages, right: Messages, *, format: str | None = None) -> lis
         if index is None:
             if isinstance(message, RemoveMessage):
                 raise ValueError(
-                    f"RemoveMessage(id={message.id!r}): no message in the history has this "
-                    "id, so there is nothing to remove. Use the id of a message already in "
-                    "the state."
+                    "Attempting to delete a message with an ID that doesn't exist "
+                    f"({message.id!r})\nRemoveMessage(id={message.id!r}): no message in the "
+                    "history has this id, so there is nothing to remove. Use the id of a "
+                    "message already in the state."
                 )
             index_of[message.id] = len(merged)
             merged.append(message)
@@ -153,6 +156,7 @@ def _formatted(messages: list[Any], format: str | None) -> list[Any]:
         return convert_to_messages(convert_to_openai_messages(messages))
     if format:
         raise ValueError(
+            f"Unrecognized format={format!r}. Expected one of 'langchain-openai', None.\n"
             f"add_messages(format={format!r}) is not a known format; use "
             "format='langchain-openai' or leave it out."
         )
@@ -194,8 +198,9 @@ def push_message(message: Any, *, state_key: str | None = "messages") -> AnyMess
     message = convert_to_messages([message])[0]
     if message.id is None:
         raise ValueError(
-            f"push_message() needs a message with an id (got {message!r}): the id is how "
-            "the messages stream and add_messages know it, e.g. AIMessage('...', id='note-1')."
+            f"Message ID is required\npush_message() needs a message with an id (got "
+            f"{message!r}): the id is how the messages stream and add_messages know it, "
+            "e.g. AIMessage('...', id='note-1')."
         )
     listener = scope.run.options.listener
     sink = listener.messages_sink if listener is not None else None

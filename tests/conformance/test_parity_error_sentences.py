@@ -2,7 +2,9 @@
 a whole line of graphkit's message, which then adds its own lines (which step, what to
 change): a ``pytest.raises(match=...)`` or a ``"..." in str(error)`` copied from code
 written for LangGraph finds it, on a sync or async run, a subgraph or a low-level
-``Pregel``."""
+``Pregel``. So do the ``ValueError``s of ``add_messages`` and ``push_message`` (a
+``RemoveMessage`` of an unknown id, one argument missing, an unknown format, a pushed
+message without an id), which LangGraph's own ``test_messages_state.py`` matches."""
 
 from __future__ import annotations
 
@@ -89,3 +91,49 @@ def test_a_resume_without_checkpointer_says_langgraphs_sentence() -> None:
     assert ours.startswith(theirs)
     assert re.search(re.escape(theirs), ours)
     assert "Compile the graph with checkpointer=InMemorySaver()" in ours
+
+
+def _messages_error(library: str, case: str) -> str:
+    from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage
+
+    graph = _module(library, "langgraph.graph")
+    message = _module(library, "langgraph.graph.message")
+    history = [HumanMessage("hello", id="1")]
+
+    def push(state: Any) -> dict:
+        message.push_message(AIMessage("no id"))
+        return {}
+
+    def push_in_a_run() -> Any:
+        app = graph.StateGraph(message.MessagesState).add_node("push", push)
+        return app.add_edge(graph.START, "push").compile().invoke({"messages": []})
+
+    calls = {
+        "remove an unknown id": lambda: message.add_messages(history, RemoveMessage(id="2")),
+        "no current messages": lambda: message.add_messages(None, history),
+        "no update": lambda: message.add_messages(history, None),
+        "an unknown format": lambda: message.add_messages(format="html")([], history),
+        "push a message without an id": push_in_a_run,
+    }
+    with pytest.raises(ValueError) as raised:
+        calls[case]()
+    return str(raised.value)
+
+
+@pytest.mark.parametrize(
+    ("case", "copied"),
+    [
+        ("remove an unknown id", "Attempting to delete a message with an ID that doesn't exist"),
+        ("no current messages", "Must specify non-null arguments for both 'left' and 'right'."),
+        ("no update", "Must specify non-null arguments for both 'left' and 'right'."),
+        ("an unknown format", "Unrecognized format='html'."),
+        ("push a message without an id", "Message ID is required"),
+    ],
+)
+def test_the_messages_errors_say_langgraphs_line(case: str, copied: str) -> None:
+    theirs = _messages_error("langgraph", case)
+    ours = _messages_error("graphkit", case)
+    assert "\n" not in theirs and theirs.startswith(copied)
+    assert ours.splitlines()[0] == theirs
+    assert re.search(copied, ours), copied  # as pytest.raises(match=copied) reads it
+    assert len(ours.splitlines()) > 1  # then graphkit's line: what to do

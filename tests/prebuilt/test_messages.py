@@ -96,7 +96,7 @@ def test_removing_an_unknown_id_says_which() -> None:
 
 
 def test_one_sided_call_is_an_error_and_format_makes_a_reducer() -> None:
-    with pytest.raises(ValueError, match="only 'left'"):
+    with pytest.raises(ValueError, match="Only received: 'left'"):
         add_messages([HumanMessage("a")], None)
     reducer = add_messages(format="langchain-openai")
     (merged,) = reducer([], [{"role": "user", "content": "hi"}])
