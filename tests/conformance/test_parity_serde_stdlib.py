@@ -110,6 +110,23 @@ def test_a_value_that_holds_itself_is_refused_with_a_type_error():
             assert "holds itself" in str(raised.value)
 
 
+@pytest.mark.parametrize(
+    "number", [2**64, -(2**63) - 1, 3**100], ids=["2**64", "-2**63-1", "3**100"]
+)
+def test_an_int_past_64_bits_is_kept_where_langgraph_refuses_it(number):
+    """A known difference (docs/compatibility.md): LangGraph's msgpack takes ints of 64
+    bits only, so its savers refuse a bigger one with a ``TypeError``; graphkit's JSON
+    keeps any int. Within 64 bits both give back the same."""
+    with pytest.raises(TypeError, match="64-bit"):
+        _serializer(load_langgraph()).dumps_typed({"n": number})
+    serde = _serializer(load_graphkit())
+    assert serde.loads_typed(serde.dumps_typed({"n": number})) == {"n": number}
+    for edge in (2**64 - 1, -(2**63)):
+        for lib in (load_langgraph(), load_graphkit()):
+            serde = _serializer(lib)
+            assert serde.loads_typed(serde.dumps_typed({"n": edge})) == {"n": edge}
+
+
 class Label(str):
     pass
 
