@@ -14,7 +14,7 @@ import operator
 import pathlib
 import re
 import sqlite3
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any, NamedTuple, TypedDict
 
 import pytest
 
@@ -125,6 +125,38 @@ def test_an_int_past_64_bits_is_kept_where_langgraph_refuses_it(number):
         for lib in (load_langgraph(), load_graphkit()):
             serde = _serializer(lib)
             assert serde.loads_typed(serde.dumps_typed({"n": edge})) == {"n": edge}
+
+
+class Point(NamedTuple):
+    x: int
+    y: tuple
+
+
+def _strict_serializer(lib: Lib) -> Any:
+    if lib.name == "langgraph":
+        from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
+    else:
+        from graphkit.checkpoint.serde import JsonPlusSerializer
+    return JsonPlusSerializer(allowed_msgpack_modules=None)
+
+
+@pytest.mark.parametrize("strict", [False, True], ids=["default", "strict"])
+def test_a_named_tuple_not_allowed_reads_back_as_its_fields(strict):
+    """A named tuple whose class a strict serializer does not allow is given back as
+    LangGraph gives it: a dict of its fields (it was a bare list of values); allowed, it is
+    the named tuple again."""
+
+    def round_trip(lib: Lib) -> Any:
+        serde = (_strict_serializer if strict else _serializer)(lib)
+        return _described(serde.loads_typed(serde.dumps_typed([Point(1, (2, 3))])))
+
+    expected = round_trip(load_langgraph())
+    assert expected == (
+        ("list", [("dict", {"x": ("int", 1), "y": ("list", [("int", 2), ("int", 3)])})])
+        if strict
+        else ("list", [("Point", Point(1, [2, 3]))])
+    )
+    assert round_trip(load_graphkit()) == expected
 
 
 class Label(str):

@@ -104,8 +104,8 @@ class JsonPlusSerializer:
     * ``allowed_msgpack_modules=True``: every stored class, importing its module
       (LangGraph's permissive mode; only for databases nobody untrusted can write).
 
-    A class that is not allowed comes back as its plain data (a dataclass or model as
-    a dict of fields, an enum as its value), with a warning saying how to allow it.
+    A class that is not allowed comes back as its plain data (a dataclass, model or named
+    tuple as a dict of fields, an enum as its value), with a warning saying how to allow it.
 
     ``pickle_fallback=True`` (LangGraph's argument) pickles what JSON cannot hold, and
     reads pickles back: ``PickleSerializer``, for databases nobody untrusted can write.

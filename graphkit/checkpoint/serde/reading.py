@@ -180,7 +180,7 @@ _CLASS_DECODERS: dict[str, tuple[str, Callable[[Any, Any], Any]]] = {
     "enum": ("an Enum", lambda cls, value: _build_enum(cls, value)),
     "dataclass": ("a dataclass", _build_dataclass),
     "pydantic": ("a pydantic model", _build_pydantic),
-    "namedtuple": ("a named tuple", lambda cls, values: cls(*values)),
+    "namedtuple": ("a named tuple", lambda cls, v: cls(**v) if type(v) is dict else cls(*v)),
 }
 """Tags that name a class: (the kind it must be, how to build it from the stored data)."""
 

@@ -254,6 +254,16 @@ def _is_named_tuple(obj: Any) -> bool:
     return isinstance(obj, tuple) and hasattr(type(obj), "_fields")
 
 
+def _encode_named_tuple(obj: tuple) -> dict[str, Any]:
+    """Its values by field name, so that a reader the class is not allowed for gets a
+    dict of its fields, as from LangGraph (rows written before 2026-12-07 hold a list)."""
+    fields = type(obj)._fields  # type: ignore[attr-defined]
+    if len(fields) != len(obj) or not all(isinstance(name, str) for name in fields):
+        return _tagged("namedtuple", [_encode(x) for x in obj], cls=_class_ref(type(obj)))
+    values = {name: _encode(x) for name, x in zip(fields, obj, strict=True)}
+    return _tagged("namedtuple", values, cls=_class_ref(type(obj)))
+
+
 def _is_array(obj: Any) -> bool:
     numpy = sys.modules.get("numpy")  # (never imported to write: an array needs it loaded)
     return numpy is not None and isinstance(obj, numpy.ndarray)
@@ -352,10 +362,7 @@ _ENCODERS_BY_KIND: list[tuple[Callable[[Any], bool], Callable[[Any], Any]]] = [
     (_is_pydantic, _encode_pydantic),
     (_is_secret, lambda obj: _tagged("secret", _encode(obj.get_secret_value()))),
     (_is_store_item, _encode_store_item),
-    (
-        _is_named_tuple,
-        lambda obj: _tagged("namedtuple", [_encode(x) for x in obj], cls=_class_ref(type(obj))),
-    ),
+    (_is_named_tuple, _encode_named_tuple),
     # an OrderedDict, defaultdict, Counter...: read back as a dict, as in LangGraph
     (lambda obj: isinstance(obj, dict), _encode_dict),
     # other str, int and list subclasses (langchain-core's `message.text` is a str one):
