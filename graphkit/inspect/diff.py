@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from graphkit.channels import EMPTY
+from graphkit.diagnostics.reading import step_number
 from graphkit.inspect.markup import BORDER, FONT_STYLE, MUTED, UPDATE, UPDATE_TEXT, escape
 from graphkit.inspect.tables import state_columns
 from graphkit.inspect.values import same_value, show
@@ -71,6 +72,8 @@ def diff(run: Run, step_a: int, step_b: int) -> StateDiff:
       summary    <empty> -> 'sunny; market up'
       tokens     100 -> 200
     """
+    call = "run.diff(step_a, step_b)"
+    step_a, step_b = step_number(step_a, call), step_number(step_b, call)
     values_a, values_b = _state(run, step_a), _state(run, step_b)
     changes = {}
     for key in state_columns(run):

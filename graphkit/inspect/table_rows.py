@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from graphkit.channels import EMPTY
+from graphkit.diagnostics.names import near_miss
 from graphkit.inspect.store_rows import STORE_COLUMNS, store_rows
 from graphkit.inspect.unsaved import not_saved, writers_text
 from graphkit.inspect.values import handoff, is_internal
@@ -370,6 +371,8 @@ def run_rows(run: Run, kind: str = "tasks", *, internal: bool = False) -> list[d
     ...
     ValueError: Unknown table 'task'; use one of 'tasks', 'writes', 'changes', 'state', ...
     """
+    if not isinstance(kind, str):  # (a list met the lookup below as "unhashable type")
+        raise ValueError(_unknown_kind(kind))
     if kind == "changes" and not internal:
         return [row for row in change_rows(run.steps) if not is_internal(row["channel"])]
     if kind in _ROWS:
@@ -380,5 +383,11 @@ def run_rows(run: Run, kind: str = "tasks", *, internal: bool = False) -> list[d
         from graphkit.inspect.timeline import timeline_rows
 
         return timeline_rows(run)
+    raise ValueError(_unknown_kind(kind))
+
+
+def _unknown_kind(kind: Any) -> str:
     known = ", ".join(repr(k) for k in KINDS)
-    raise ValueError(f"Unknown table {kind!r}; use one of {known}.")
+    slip = near_miss(kind, KINDS) or near_miss(f"{kind}s", KINDS) if isinstance(kind, str) else ""
+    meant = f" Did you mean {slip!r}?" if slip else ""
+    return f"Unknown table {kind!r}; use one of {known}.{meant}"

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from graphkit.channels import EMPTY
+from graphkit.diagnostics.reading import check_width
 from graphkit.inspect.dropped import dropped_keys
 from graphkit.inspect.folding import fold
 from graphkit.inspect.history import brings_unsaved_state
@@ -79,6 +80,8 @@ def run_text(run: Run, *, durations: bool = False, width: int | None = WIDTH) ->
       UPDATE   (runtime)      cleared branch:to:inc
     the run is done: step 2's Plan triggers no task
     """
+    if width is not None:
+        check_width(width, "run.timeline(width=...)")
     return _run_text(run, durations, width, break_words=True)
 
 

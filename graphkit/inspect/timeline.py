@@ -17,6 +17,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from graphkit.diagnostics.reading import check_width
 from graphkit.inspect.markup import ERROR, EXECUTE, GROUND, LIGHT, MUTED, TEXT, UPDATE, escape
 from graphkit.render.theme import CARD_PAD, card_rect
 
@@ -107,6 +108,7 @@ def run_timeline_svg(run: Run, width: int = 720) -> str:
     >>> run_timeline_svg(forecast_run()).startswith("<svg")
     True
     """
+    check_width(width, "run.timeline_svg(width=...)", whole=False)
     return timeline_svg(timeline_rows(run), width)
 
 

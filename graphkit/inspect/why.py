@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from graphkit.constants import START, TASKS
+from graphkit.constants import END, START, TASKS
 from graphkit.diagnostics import some_names
 from graphkit.diagnostics.names import near_miss
+from graphkit.diagnostics.reading import check_node_name, step_number
 from graphkit.inspect.cached import MAYBE, cached_reason, maybe_cached, maybe_cached_reason
 from graphkit.inspect.dropped import dropped_reasons, read_dropped
 from graphkit.inspect.edited import edited_before
@@ -65,6 +66,13 @@ def why(run: Run, node: str, step: int | None = None, *, graph: Any = None) -> E
       weather runs at step 2.
     """
     history, wiring = History(run), Wiring(run, graph)
+    # The learner's nodes: the input step's task and START's are the runtime's
+    # (asking about them still works, but listing them hid the names one meant).
+    nodes = [name for name in wiring.node_names() if name not in (INPUT_TASK, START)]
+    nodes = nodes or wiring.node_names()
+    check_node_name(node, "run.why(node)", nodes)
+    if step is not None:
+        step = step_number(step, "run.why(node, step)")
     if not wiring.knows(node):
         # (a name a router chose but no task ran is no node: listing it as one made a
         # learner asking about 'billing' think 'Billing' was the graph's spelling; and a
@@ -80,11 +88,10 @@ def why(run: Run, node: str, step: int | None = None, *, graph: Any = None) -> E
                 f"a Send from {join_names(senders)} named {some_names(unsent)}, no node's name"
             )
         also = f" ({'; '.join(told)})" if told else ""
-        # The learner's nodes: the input step's task and START's are the runtime's
-        # (asking about them still works, but listing them hid the names one meant).
-        nodes = [name for name in wiring.node_names() if name not in (INPUT_TASK, START)]
-        nodes = nodes or wiring.node_names()
-        if inner := in_subgraph(run, node, graph):
+        if node in (END, "END"):
+            fix = "END is where a run stops, not a node that runs: ask about the node "
+            fix += "that routed to END."
+        elif inner := in_subgraph(run, node, graph):
             fix = inner
         elif slip := near_miss(node, nodes):
             fix = f"Did you mean {slip!r}?"

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from graphkit.checkpoint import Checkpoint
 from graphkit.diagnostics.names import not_a_state_key
+from graphkit.diagnostics.reading import step_number
 from graphkit.frozen import frozen_record
 
 if TYPE_CHECKING:
@@ -352,6 +353,7 @@ class Run:
 
     def step(self, number: int) -> Superstep:
         """The superstep numbered ``number`` (the input step is -1)."""
+        number = step_number(number, "run.step(...)")
         for superstep in self.steps:
             if superstep.step == number:
                 return superstep

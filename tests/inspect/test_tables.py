@@ -130,7 +130,7 @@ def test_unknown_kind_names_the_kinds(seed_run):
         seed_run.to_frame("task")
     assert str(caught.value) == (
         "Unknown table 'task'; use one of 'tasks', 'writes', 'changes', 'state', 'timeline', "
-        "'subgraphs', 'store'."
+        "'subgraphs', 'store'. Did you mean 'tasks'?"
     )
     assert KINDS == ("tasks", "writes", "changes", "state", "timeline", "subgraphs", "store")
 
