@@ -15,7 +15,7 @@ from typing import Any
 
 from graphkit.diagnostics import some_names
 
-__all__ = ["check_node_name", "check_width", "step_number", "whole_number_in"]
+__all__ = ["check_node_name", "check_width", "index_number", "step_number", "whole_number_in"]
 
 
 def step_number(value: Any, call: str) -> int:
@@ -40,6 +40,25 @@ def step_number(value: Any, call: str) -> int:
         return_to = " (steps are numbered from -1, the input step)"
     raise TypeError(
         f"{call} takes a step number, an int, got the {type(value).__name__} {value!r}{return_to}."
+    )
+
+
+def index_number(value: Any, method: str) -> int:
+    """``value`` as an index ``method`` takes (an int), or a ``TypeError`` saying so.
+
+    >>> index_number("0", "goto")
+    Traceback (most recent call last):
+    TypeError: goto() takes an index, an int, got the str '0': write goto(0).
+    """
+    if not isinstance(value, bool):
+        try:
+            return operator.index(value)
+        except TypeError:
+            pass
+    meant = whole_number_in(value)
+    fix = f": write {method}({meant})" if meant is not None else ""
+    raise TypeError(
+        f"{method}() takes an index, an int, got the {type(value).__name__} {value!r}{fix}."
     )
 
 

@@ -5,10 +5,13 @@ and the view itself, as plain data or as a standalone HTML page.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Hashable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from graphkit.constants import END
 from graphkit.diagnostics import some_names
+from graphkit.diagnostics.names import near_miss
+from graphkit.diagnostics.reading import index_number
 from graphkit.widgets.listeners import notifies
 
 if TYPE_CHECKING:
@@ -35,7 +38,7 @@ class Looking:
     def goto(self, index: int) -> None:
         """Show ``supersteps[index]`` (the slider): looking only, nothing runs or is
         restored; the next control goes back to the live step."""
-        count = len(self.supersteps)
+        count, index = len(self.supersteps), index_number(index, "goto")
         if not 0 <= index < count:
             raise IndexError(f"No superstep at index {index}; there are {count}.")
         self.shown = None if index == count - 1 else index
@@ -44,11 +47,16 @@ class Looking:
     def select(self, node: str | None) -> None:
         """Choose the node whose "why did / didn't it run" the view explains, or a
         functional-API task that was called (see ``called``)."""
+        if node is not None and not isinstance(node, str):  # (a list: "unhashable type")
+            one = next(iter(node), None) if isinstance(node, (list, tuple)) else None
+            fix = f": write {one!r}" if isinstance(one, str) else ""
+            raise TypeError(f"select() takes one node's name, got {node!r}{fix}.")
         if node is not None and node not in self.app.spec.nodes and node not in self.called():
+            slip = near_miss(node, [*self.app.spec.nodes, *self.called()])
             raise ValueError(
                 f"No node {node!r}, nor a task called so far: the nodes are "
                 f"{some_names(self.app.spec.nodes)}, the tasks called so far "
-                f"{some_names(self.called())}."
+                f"{some_names(self.called())}." + (f" Did you mean {slip!r}?" if slip else "")
             )
         self.selected = node
 
@@ -82,14 +90,19 @@ class Looking:
         """Pause Step and Run before any step that would run one of ``nodes``."""
         if isinstance(nodes, str):  # (its letters would be taken for node names)
             raise TypeError(f"breakpoints take a list of node names: write [{nodes!r}]")
-        nodes = frozenset(nodes)
-        unknown = sorted(nodes - set(self.app.spec.nodes))
+        known = self.app.spec.nodes
+        names = list(nodes) if isinstance(nodes, Iterable) else None
+        if names is None or not all(isinstance(name, Hashable) for name in names):
+            raise TypeError(_not_a_list(nodes, known))
+        unknown = sorted(set(names) - set(known), key=repr)
         if unknown:
+            notes = [_no_breakpoint(name, known, len(unknown) > 1) for name in unknown]
+            also = "; ".join(note for note in notes if note)
             raise ValueError(
-                f"No node named {unknown}; breakpoints go on nodes: "
-                f"{some_names(self.app.spec.nodes)}."
+                f"No node named {unknown}{f' ({also})' if also else ''}; breakpoints go on "
+                f"nodes: {some_names(known)}."
             )
-        self.breakpoints = nodes
+        self.breakpoints = frozenset(names)
 
     def view(self) -> View:
         """What to show now, as plain data (see ``graphkit.widgets.view``)."""
@@ -109,3 +122,28 @@ class Looking:
         from graphkit.widgets.export import write_html
 
         return write_html(self, path)
+
+
+def _not_a_list(nodes: Any, known: Collection[str]) -> str:
+    """What ``set_breakpoints`` says of ``nodes`` that is no list of names."""
+    said = f"breakpoints take a list of node names, got {nodes!r}"
+    if nodes is None:
+        return f"{said}: write [] for none."
+    inner = [n for part in nodes for n in part] if isinstance(nodes, (list, tuple)) else []
+    if inner and all(isinstance(part, (list, tuple)) for part in nodes):
+        return f"{said}: write {inner!r}."
+    mine = [name for name in sorted(known) if not name.startswith("__")]
+    return f"{said}: write e.g. {mine[:1]!r}." if mine else f"{said}."
+
+
+def _no_breakpoint(name: Any, known: Collection[str], several: bool) -> str:
+    """Why a breakpoint cannot go on ``name``, which is no node, and the node meant."""
+    if name in (END, "END"):
+        return (
+            "END is where a run stops, not a node that runs: put the breakpoint on the "
+            "node before it"
+        )
+    slip = near_miss(name, known)
+    if not slip:
+        return ""
+    return f"for {name!r}, did you mean {slip!r}?" if several else f"did you mean {slip!r}?"

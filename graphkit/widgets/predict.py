@@ -114,6 +114,24 @@ class Score:
         return f"{self.right} of {self.asked} predictions right"
 
 
+def guessed_nodes(session: DebugSession, nodes: Any) -> list[str]:
+    """``predict(nodes=...)`` as a list of names (one name alone is a list of one), or a
+    ``TypeError`` saying what the guess should be: ``5`` said "'int' object is not
+    iterable" and ``[5]`` a regular expression's error, from inside the reveal."""
+    if isinstance(nodes, str):
+        return [nodes]
+    said = f"predict(nodes=...) takes a list of node names, got {nodes!r}"
+    mine = [name for name in sorted(session.app.spec.nodes) if not name.startswith("__")]
+    example = f"nodes={mine[:1]!r}" if mine else "nodes=['my_node']"
+    if not isinstance(nodes, Iterable):
+        raise TypeError(f"{said}: write {example}.")
+    guess = list(nodes)
+    odd = [name for name in guess if not isinstance(name, str)]
+    if odd:
+        raise TypeError(f"{said}: {odd[0]!r} is no node's name; write e.g. {example}.")
+    return guess
+
+
 def reveal_nodes(
     session: DebugSession, guess: Iterable[str], again: Plan | None = None
 ) -> tuple[Prediction, Plan]:

@@ -29,6 +29,8 @@ import uuid
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from graphkit.diagnostics.reading import step_number
+from graphkit.diagnostics.threads import config_not_dict
 from graphkit.errors import warn
 from graphkit.pregel.records import Plan, Run, Superstep
 from graphkit.render.highlight import PHASES
@@ -93,6 +95,8 @@ class DebugSession(FromRun, TimeTravel, Looking, Notifier):
         self.app = app
         self.input = input
         self.context = context
+        if config is not None and not isinstance(config, Mapping):
+            raise TypeError(config_not_dict(config))  # (dict("t1") said "update sequence")
         config = dict(config or {})
         configurable = dict(config.get("configurable") or {})
         configurable.setdefault("thread_id", f"debugger-{uuid.uuid4().hex[:8]}")
@@ -298,6 +302,16 @@ class DebugSession(FromRun, TimeTravel, Looking, Notifier):
             )
         if nodes is None and value is _NO_VALUE:
             raise TypeError(f"predict(channel={channel!r}) needs the value you expect: value=...")
+        if nodes is not None:
+            nodes = reveal.guessed_nodes(self, nodes)
+        elif not isinstance(channel, str):  # (it was quoted as a name: "No state channel '3'")
+            raise TypeError(
+                f"predict(channel=...) takes a state key's name, a str, got the "
+                f"{type(channel).__name__} {channel!r}; the state's keys are "
+                f"{list(self.app.spec.state_keys)}."
+            )
+        if step is not None:
+            step = step_number(step, "predict(step=...)")
         kind = "nodes" if nodes is not None else "channel"
         last = self._revealed
         again = last[2] if last is not None and last[:2] == (kind, self.position) else None

@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from graphkit.checkpoint import Checkpoint
+from graphkit.diagnostics.reading import index_number
+from graphkit.errors import warn
 from graphkit.pregel.records import Superstep
 from graphkit.types import Command
 from graphkit.widgets.listeners import notifies
@@ -71,6 +73,7 @@ class TimeTravel:
         checkpoint its Update made); later steps are dropped and can be run again."""
         self._go_live()
         applied = [s for s in self.supersteps if s.update is not None]
+        index = index_number(index, "rewind")
         if not 0 <= index < len(applied):
             raise IndexError(f"No applied step at index {index}; there are {len(applied)}.")
         what = f"restored the checkpoint after step {self._story(applied[index].step)}"
@@ -101,8 +104,19 @@ class TimeTravel:
         shows them): ``{'65233a7f': 'yes', '5ea9e835': 'no'}``. A resume that cannot
         start leaves the run paused, and ``message`` says why."""
         self._go_live()
-        if self.status != "interrupted":
-            self.message = f"Nothing to resume: the run is {self.status}."
+        if self.status != "interrupted":  # (a cell run twice: say so where it ran)
+            if self.status == "running":
+                why = (
+                    "the run is running and no interrupt() waits for an answer. Call "
+                    "session.step() or session.run() to go on."
+                )
+            else:
+                why = (
+                    f"the run is over ({self.status}). session.back() goes back a step; "
+                    "session.reset() starts again."
+                )
+            self.message = f"Nothing to resume: {why}"
+            warn(f"session.resume() resumed nothing: {why}")
             return
         asked, given = tuple(question for _, question in self.questions), answer
         if len(asked) > 1:  # parallel questions: LangGraph takes answers by interrupt id
