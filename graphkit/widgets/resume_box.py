@@ -17,6 +17,7 @@ import warnings
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from graphkit.errors import GraphkitWarning
 from graphkit.extras import require
 from graphkit.widgets.answers import question_labels, short_ids
 
@@ -120,14 +121,14 @@ class ResumeBox:
                     "to the interrupt() that asked it, by its id (Command(resume={id: "
                     'answer})); a box left blank asks again. For an empty answer, type "".'
                 )
-            return session.resume(answers)
+            return _resume(session, answers)
         text = self.answer.value
         if session.status == "interrupted" and session.interrupts and not text.strip():
             return self._refuse(
                 "Type an answer first: Resume passes it to the interrupt() that asked "
                 '(Command(resume=answer)). For an empty answer, type "".'
             )
-        return session.resume(_unquoted(text))
+        return _resume(session, _unquoted(text))
 
     def _refuse(self, message: str) -> None:
         self.session.message = message
@@ -163,3 +164,14 @@ def _unquoted(text: str) -> str:
     except (SyntaxError, ValueError, MemoryError, RecursionError):  # (no literal)
         return text
     return value if isinstance(value, str) else text
+
+
+def _resume(session: DebugSession, answer: Any) -> None:
+    """``session.resume(answer)``, whose "resumed nothing" warning (for a notebook cell)
+    is left out: the box shows the session's message, and a warning would go to the
+    kernel's log beside the widget."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings(
+            "ignore", r"session\.resume\(\) resumed nothing", category=GraphkitWarning
+        )
+        session.resume(answer)

@@ -115,17 +115,14 @@ class TimeTravel:
                     f"the run is over ({self.status}). session.back() goes back a step; "
                     "session.reset() starts again."
                 )
-            self.message = f"Nothing to resume: {why}"
-            warn(f"session.resume() resumed nothing: {why}")
-            return
+            return self._not_resumed(f"Nothing to resume: {why}", why)
         asked, given = tuple(question for _, question in self.questions), answer
         if len(asked) > 1:  # parallel questions: LangGraph takes answers by interrupt id
             from graphkit.widgets.answers import answers_by_id
 
             answer = answers_by_id(asked, answer)
             if isinstance(answer, str):
-                self.message = answer
-                return
+                return self._not_resumed(answer, answer)
             answer = {self._renamed.get(key, key): value for key, value in answer.items()}
         command = Command(resume=answer) if asked else None
         kept = [s for s in self.supersteps if s.update is not None]
@@ -136,8 +133,8 @@ class TimeTravel:
         try:
             stepper = self._start(command, self.thread_config)
         except Exception as error:
-            self.message = f"Not resumed: {type(error).__name__}: {error}"
-            return
+            said = f"{type(error).__name__}: {error}"
+            return self._not_resumed(f"Not resumed: {said}", f"{said}; the run waits as it was.")
         self._kept, self._stepper = kept, stepper
         here = (id(self._stepper), self._stepper.step_number)
         # a pause this step passed already (its interrupt_before, resumed now or before
@@ -152,6 +149,13 @@ class TimeTravel:
         returns = "each interrupt() returns its own" if len(asked) > 1 else "interrupt() returns it"
         said = f" with {given!r}: {returns}" if command is not None else ""
         self.message = f"Resumed{said}. Step runs the paused step again."
+
+    def _not_resumed(self, message: str, why: str) -> None:
+        """Say why ``resume`` did nothing: in ``message`` (the view shows it) and as a
+        warning at the caller's line (a notebook cell showed nothing at all); the
+        Debugger's resume box shows the message alone."""
+        self.message = message
+        warn(f"session.resume() resumed nothing: {why}")
 
     def _travel(self, kept: list[Superstep], checkpoint: Checkpoint | None, what: str) -> None:
         """Keep the supersteps ``kept`` and run on from ``checkpoint``, loaded through

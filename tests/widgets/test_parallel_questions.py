@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from graphkit import GraphkitWarning
 from graphkit.widgets import DebugSession
 
 langgraph = pytest.importorskip("langgraph")
@@ -61,13 +62,16 @@ def test_one_answer_for_several_questions_is_refused_and_the_run_stays_paused():
     session = live_session()
     before = (session.view().status_text, session.supersteps, session.interrupts)
     first, second = (asked.id[:8] for asked in session.interrupts)
-    session.resume("yes")
+    # (in a notebook cell, said as a warning too: the cell showed nothing)
+    with pytest.warns(GraphkitWarning, match=r"^session\.resume\(\) resumed nothing: 2 questions"):
+        session.resume("yes")
     assert session.message == (
         "2 questions are waiting, so Resume needs an answer for each, keyed by its id: "
         f"type {{'{first}': ..., '{second}': ...}} (a question left out asks again)."
     )
     assert (session.view().status_text, session.supersteps, session.interrupts) == before
-    session.resume({"nope": "yes"})
+    with pytest.warns(GraphkitWarning, match="'nope' begins none of the ids"):
+        session.resume({"nope": "yes"})
     assert session.message == (
         "'nope' begins none of the ids of the 2 questions waiting: key each answer by its "
         f"own id, as in {{'{first}': ..., '{second}': ...}}."
@@ -83,8 +87,13 @@ def test_a_resume_the_runtime_refuses_leaves_the_run_paused_as_it_was(monkeypatc
         raise RuntimeError("the saver is down")
 
     monkeypatch.setattr(session.app, "stepper", refuse)
-    session.resume({asked.id: "yes" for asked in session.interrupts})
+    with pytest.warns(GraphkitWarning) as warned:
+        session.resume({asked.id: "yes" for asked in session.interrupts})
     assert session.message == "Not resumed: RuntimeError: the saver is down"
+    assert str(warned[0].message) == (
+        "session.resume() resumed nothing: RuntimeError: the saver is down; the run waits as "
+        "it was."
+    )
     assert (session.view().status_text, session.supersteps, session.interrupts) == before
 
 

@@ -111,6 +111,22 @@ def test_every_box_blank_is_refused_and_the_run_stays_paused():
     assert len(debugger.resume_box.each) == 2
 
 
+def test_a_resume_the_runtime_refuses_is_shown_in_the_box_not_warned(monkeypatch):
+    # session.resume warns a notebook cell that it resumed nothing; pressed in the
+    # Debugger, the message line says it (a warning went to the kernel's log)
+    debugger = paused_debugger()
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("the saver is down")
+
+    monkeypatch.setattr(debugger.session.app, "stepper", refuse)
+    for box in debugger.resume_box.each:
+        box.value = "yes"
+    debugger.resume.click()  # (a GraphkitWarning fails the test: pyproject's filter)
+    assert "Not resumed: RuntimeError: the saver is down" in debugger.message.value
+    assert debugger.session.status == "interrupted"
+
+
 def test_text_typed_stays_while_the_same_questions_wait():
     debugger = paused_debugger()
     debugger.resume_box.each[0].value = "yes"
