@@ -25,6 +25,7 @@ from graphkit import managed as gk_managed
 from graphkit.bridge.interop import ConvertedGraph, InLangGraphContext, wrap
 from graphkit.bridge.stores import observed
 from graphkit.diagnostics.building import refuse_langgraph_saver
+from graphkit.diagnostics.threads import config_not_dict
 from graphkit.errors import warn
 from graphkit.graph.declaration import DEFAULT_ERROR_HANDLER
 from graphkit.pregel.app import CompiledGraph
@@ -70,11 +71,22 @@ def as_graphkit(obj: Any) -> CompiledGraph:
     Traceback (most recent call last):
     TypeError: Expected a graphkit CompiledGraph or a compiled LangGraph ..., got int (42). ...
     """
+    return graph_for(obj, "as_graphkit")
+
+
+def graph_for(obj: Any, where: str) -> CompiledGraph:
+    """``as_graphkit(obj)``, refusing anything else in the words of the call the user
+    made, ``where`` (``trace``, ``DebugSession``): they never called ``as_graphkit``."""
     if isinstance(obj, CompiledGraph):
         return obj
     if _is_langgraph_graph(obj):
         return from_langgraph(obj)
-    raise TypeError(_not_accepted(obj, "as_graphkit"))
+    if isinstance(obj, Run) and where == "DebugSession":
+        raise TypeError(
+            f"DebugSession(app, input) takes a graph, got a Run ({obj!r}): to step through "
+            "a recorded run, open it with DebugSession.from_run(app, run)."
+        )
+    raise TypeError(_not_accepted(obj, where))
 
 
 def trace(app: Any, input: Any, config: Mapping[str, Any] | None = None, **kwargs: Any) -> Run:
@@ -89,6 +101,8 @@ def trace(app: Any, input: Any, config: Mapping[str, Any] | None = None, **kwarg
     >>> trace(builder.add_edge(START, "inc").compile(), {"n": 1}).values
     {'n': 2}
     """
+    if config is not None and not isinstance(config, Mapping):  # (it met .get below)
+        raise TypeError(config_not_dict(config))
     thread = ((config or {}).get("configurable") or {}).get("thread_id")
     # (LangGraph's Command or graphkit's: a user of a LangGraph app passes LangGraph's.
     # Any Command, a resume, an update or a goto, goes on from the thread's saved state.)
@@ -103,7 +117,7 @@ def trace(app: Any, input: Any, config: Mapping[str, Any] | None = None, **kwarg
             "graph.trace(Command(resume=...), config). To read the thread LangGraph saved, "
             "use open_langgraph_thread(app, config)."
         )
-    return as_graphkit(app).trace(input, config, **kwargs)
+    return graph_for(app, "trace").trace(input, config, **kwargs)
 
 
 def _not_accepted(obj: Any, where: str) -> str:

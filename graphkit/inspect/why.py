@@ -65,6 +65,8 @@ def why(run: Run, node: str, step: int | None = None, *, graph: Any = None) -> E
       task of step 1 finished, so the write becomes visible only in the next step:
       weather runs at step 2.
     """
+    if graph is not None:
+        _check_graph(graph)
     history, wiring = History(run), Wiring(run, graph)
     # The learner's nodes: the input step's task and START's are the runtime's
     # (asking about them still works, but listing them hid the names one meant).
@@ -115,6 +117,22 @@ def why(run: Run, node: str, step: int | None = None, *, graph: Any = None) -> E
     else:
         answers = [not_ran.not_ran(node, step)]
     return Explanation(node, step, tuple(answers))
+
+
+def _check_graph(graph: Any) -> None:
+    """A ``TypeError`` unless ``graph`` is a compiled graph (graphkit's or LangGraph's):
+    anything else was ignored, and the answer then said to pass the graph; a builder
+    met an ``AttributeError`` inside."""
+    from graphkit.bridge.convert import _is_langgraph_graph
+
+    if hasattr(graph, "spec") or _is_langgraph_graph(graph):
+        return
+    fix = "builder.compile()" if hasattr(graph, "add_node") else "app"
+    shown = "" if " object at 0x" in repr(graph) else f" {graph!r}"  # (no address)
+    raise TypeError(
+        f"run.why(node, graph=...) takes the compiled graph the run ran, got the "
+        f"{type(graph).__name__}{shown}: pass graph={fix}."
+    )
 
 
 class _Ran:

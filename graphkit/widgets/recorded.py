@@ -61,13 +61,13 @@ class FromRun:
         >>> session.status, session.view().status_text
         ('done', 'done: no node was triggered by the last Update')
         """
-        from graphkit.bridge.convert import as_graphkit
+        from graphkit.bridge.convert import graph_for
         from graphkit.bridge.threads import interrupt_ids, save_thread
         from graphkit.checkpoint import InMemorySaver
         from graphkit.checkpoint.saver import config_key
 
         _check_recorded(run, config)
-        app = copy.copy(as_graphkit(app))
+        app = copy.copy(graph_for(app, "DebugSession.from_run"))
         _check_made_by(app, run)
         app.checkpointer = InMemorySaver()  # the run's thread, copied: stepping on saves here
         thread_id = str(config_key(config, "thread_id") or f"imported-{uuid.uuid4().hex[:8]}")

@@ -82,11 +82,11 @@ class DebugSession(FromRun, TimeTravel, Looking, Notifier):
         context: Any = None,
     ) -> None:
         super().__init__()  # listeners: a widget showing this session refreshes itself
-        from graphkit.bridge.convert import as_graphkit
+        from graphkit.bridge.convert import graph_for
 
         if input is None:
             _refuse_a_langgraph_thread(app, config)
-        app = as_graphkit(app)  # a compiled LangGraph graph is converted here
+        app = graph_for(app, "DebugSession")  # a compiled LangGraph graph is converted here
         if app.checkpointer is None:
             from graphkit.checkpoint import InMemorySaver
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from graphkit import GraphkitWarning
 from graphkit.inspect.examples import forecast_run
 
 
@@ -143,3 +144,37 @@ def test_a_timeline_svg_width_is_a_number_above_0(run):
         run.timeline_svg(width=0)
     svg = run.timeline_svg(width=600.0)
     assert svg.startswith('<svg xmlns="http://www.w3.org/2000/svg" width="600')
+
+
+# -- the graph a why is asked with ---------------------------------------------------------
+
+
+def _never_run():
+    from graphkit import START, StateGraph
+
+    builder = StateGraph(dict).add_node("a", lambda state: {}).add_node("never", lambda s: {})
+    return builder, builder.add_edge(START, "a")
+
+
+@pytest.mark.parametrize("graph", [42, "app"])
+def test_why_with_a_graph_that_is_no_graph_is_refused(graph):
+    # it was ignored, and the answer then said "pass the graph: run.why(node, graph=app)"
+    builder, _ = _never_run()
+    with pytest.warns(GraphkitWarning):  # (nothing leads to 'never')
+        run = builder.compile().trace({})
+    with pytest.raises(TypeError) as caught:
+        run.why("never", graph=graph)
+    assert str(caught.value) == (
+        f"run.why(node, graph=...) takes the compiled graph the run ran, got the "
+        f"{type(graph).__name__} {graph!r}: pass graph=app."
+    )
+
+
+def test_why_with_the_builder_says_to_compile_it():
+    # it raised "'NodeDeclaration' object has no attribute 'triggers'" from inside
+    builder, _ = _never_run()
+    with pytest.warns(GraphkitWarning):
+        app = builder.compile()
+    with pytest.raises(TypeError, match=r"got the StateGraph: pass graph=builder\.compile\(\)\.$"):
+        app.trace({}).why("never", graph=builder)
+    assert not app.trace({}).why("never", graph=app).ran
