@@ -126,6 +126,16 @@ def check_no_overwrite(build_tally: Any) -> str:
     """`count` writes only `total`, so `items` keeps the input items plus the two
     collected ones, once each."""
     app = compiled(build_tally, "build_tally()")
+    keys = list(app.spec.state_keys)
+    # (a graph of another state met Update.change('items') in the check's own code)
+    if missing := [key for key in ("items", "total") if key not in keys]:
+        named = " and ".join(repr(key) for key in missing)
+        raise Wrong(
+            f"build_tally()'s graph has no state key{'s' if len(missing) > 1 else ''} "
+            f"{named}: its keys are {keys}. The exercise's graph keeps items and total "
+            "(the lesson's Tally).",
+            "Build it on StateGraph(Tally), as the lesson's cell does.",
+        )
     for given in (["fig"], ["kiwi", "plum", "lime"]):
         run, said = _quietly(app, {"items": list(given), "total": 0})
         items = run.values.get("items")

@@ -365,3 +365,21 @@ def test_no_overwrite_without_the_reducer_is_not_praised_for_the_reducer():
     assert verdict
     assert "the add reducer appends each item once" not in verdict.message
     assert "collect appends to the list itself" in verdict.message
+
+
+def test_no_overwrite_names_a_graph_without_items_not_the_check():
+    # a graph of another state (the lesson's research graph, another exercise's) was
+    # answered "The check itself raised KeyError: Update.change('items')"
+    class Counter(TypedDict):
+        n: int
+
+    builder = StateGraph(Counter)
+    builder.add_node("a", lambda state: {"n": 1})
+    builder.add_edge(START, "a")
+    verdict = lesson09.check_no_overwrite(builder)
+    assert not verdict and verdict.check_error is None
+    assert verdict.message == (
+        "build_tally()'s graph has no state keys 'items' and 'total': its keys are ['n']. The "
+        "exercise's graph keeps items and total (the lesson's Tally)."
+    )
+    assert verdict.hint == "Build it on StateGraph(Tally), as the lesson's cell does."
