@@ -121,6 +121,11 @@ def compiled(answer: Any, what: str = "your graph") -> Any:
     from graphkit.graph.state import StateGraph
     from graphkit.pregel.app import CompiledGraph
 
+    if isinstance(answer, type):  # (called below, it raised the class's own TypeError)
+        raise Wrong(
+            f"Got the class {answer.__name__} itself as {what}: pass the graph you built from it.",
+            "Pass the builder (or builder.compile(), or a function that returns it).",
+        )
     if callable(answer) and not isinstance(answer, (CompiledGraph, StateGraph)):
         answer = answer()
     if isinstance(answer, StateGraph):

@@ -107,6 +107,8 @@ def exercise(
                 own = _check_failed(title, check, error, [*args, *kwargs.values()])
                 if own is not None:
                     return own
+                if (uncalled := _not_a_function(title, check, error, args, kwargs)) is not None:
+                    return uncalled
                 # the learner's code failed: say how, don't crash
                 # (compile() checks the whole graph: the learner's code did not raise it)
                 who = "Compiling your graph" if _raised_compiling(error) else "Your code"
@@ -204,6 +206,50 @@ def _check_line(check: Callable[..., Any], error: BaseException, answers: list[A
             return None  # (a file of the learner's: a notebook cell, a module)
         entry = entry.tb_next
     return line
+
+
+def _not_a_function(
+    title: str, check: Callable[..., Any], error: BaseException, args: Any, kwargs: Any
+) -> Verdict | None:
+    """The verdict for an answer that is no function (None, a name in quotes, a graph)
+    given where the check calls one: "'NoneType' object is not callable" named neither
+    the answer nor what to pass. None for any other error, or one raised inside the
+    learner's own code."""
+    if not isinstance(error, TypeError) or not str(error).endswith("object is not callable"):
+        return None
+    answers = [*args, *kwargs.values()]
+    if _check_line(check, error, answers) is None:
+        return None  # (raised in the learner's code, or by the runtime running it)
+    try:
+        given = inspect.signature(check).bind_partial(*args, **kwargs).arguments
+    except TypeError:
+        return None
+    kind = str(error).split("'")[1] if str(error).count("'") >= 2 else ""
+    found = [(n, v) for n, v in given.items() if not callable(v) and type(v).__name__ == kind]
+    if not found:
+        return None
+    (param, value), name = found[0], getattr(check, "__name__", "check")
+    call = f"{name}({param})"
+    if value is None:
+        shown = "None"
+        hint = (
+            f"Pass the function itself, {call}, not what it returns ({name}({param}()) "
+            f"passes that); if {param} is None, run the cell that defines it."
+        )
+    elif isinstance(value, str):
+        shown = f"the str {value!r}"
+        hint = f"Pass the function itself, {call}, not its name in quotes."
+    else:
+        shown = f"a {type(value).__name__}"
+        graph = hasattr(value, "get_graph") or hasattr(value, "add_node")
+        hint = (
+            f"This exercise asks for a function, not a graph: define {param} as the "
+            f"exercise says, then pass it, {call}."
+            if graph
+            else f"Pass your function itself, {call}."
+        )
+    message = f"{name}() got {shown} as {param}, and calls {param} as a function."
+    return Verdict(title, False, message, hint)
 
 
 def _codes(answer: Any) -> Iterator[Any]:

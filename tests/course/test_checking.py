@@ -613,9 +613,9 @@ def test_the_answers_own_failures_stay_the_learners():
 
     assert check_call(lambda x: x).message.startswith("Your code raised TypeError: test_the")
     assert check_call(lambda x: x).message.endswith("takes 1 positional argument but 2 were given")
-    assert (
-        check_call(None).message == "Your code raised TypeError: 'NoneType' object is not callable"
-    )
+    none = check_call(None)  # (the learner's None, named: not the check's mistake)
+    assert none.check_error is None
+    assert none.message == "check_call() got None as double, and calls double as a function."
     assert check_double(lambda x: [][x]).message.startswith("Your code raised IndexError")
 
     @exercise("0.10 · Invoke it")
@@ -767,3 +767,64 @@ def test_a_check_stopped_inside_a_task_leaves_no_task_scope_behind():
     assert current_scope() is None
     app = StateGraph(TypedDict("N", {"n": int})).add_node("a", lambda s: {"n": 1})
     assert app.add_edge(START, "a").compile().invoke({"n": 0}) == {"n": 1}
+
+
+# -- an answer that is no function, where the check calls one ---------------------------
+
+
+@exercise("0.9 · Shout")
+def check_shout(shout) -> str:
+    if shout("hi") != "HI":
+        raise Wrong("Not shouted.")
+    return "Shouted."
+
+
+def test_none_for_a_function_is_named_with_the_parameter_and_the_fix():
+    # it said "Your code raised TypeError: 'NoneType' object is not callable"
+    verdict = check_shout(None)
+    assert not verdict and verdict.check_error is None
+    assert verdict.message == ("check_shout() got None as shout, and calls shout as a function.")
+    assert verdict.hint == (
+        "Pass the function itself, check_shout(shout), not what it returns "
+        "(check_shout(shout()) passes that); if shout is None, run the cell that defines it."
+    )
+
+
+def test_a_name_in_quotes_or_a_graph_for_a_function_is_named_too():
+    verdict = check_shout("shout")
+    assert verdict.message == (
+        "check_shout() got the str 'shout' as shout, and calls shout as a function."
+    )
+    assert verdict.hint == "Pass the function itself, check_shout(shout), not its name in quotes."
+    app = StateGraph(dict).add_node("a", lambda s: {}).add_edge(START, "a").compile()
+    verdict = check_shout(app)
+    assert verdict.message == (
+        "check_shout() got a CompiledGraph as shout, and calls shout as a function."
+    )
+    assert verdict.hint == (
+        "This exercise asks for a function, not a graph: define shout as the exercise "
+        "says, then pass it, check_shout(shout)."
+    )
+
+
+def test_a_function_of_the_learner_that_calls_none_is_left_as_its_own_error():
+    def shout(text):
+        helper = None
+        return helper(text)
+
+    verdict = check_shout(shout)
+    assert verdict.message == "Your code raised TypeError: 'NoneType' object is not callable"
+
+
+def test_a_class_given_as_the_graph_is_named_as_the_class():
+    # compiled() called it (a function that returns the graph is taken too):
+    # "StateGraph.__init__() missing 1 required positional argument: 'state_schema'"
+    with pytest.raises(Wrong) as caught:
+        compiled(StateGraph)
+    assert caught.value.message == (
+        "Got the class StateGraph itself as your graph: pass the graph you built from it."
+    )
+    assert (
+        caught.value.hint
+        == "Pass the builder (or builder.compile(), or a function that returns it)."
+    )
