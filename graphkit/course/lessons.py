@@ -51,6 +51,11 @@ def copy_lessons(
     ``overwrite`` is true, so a learner's work is never replaced by accident.
     """
     target = Path(destination)
+    if target.exists() and not target.is_dir():  # (mkdir said only "File exists")
+        raise NotADirectoryError(
+            f"{target} is a file, not a folder: give copy_lessons a folder to copy the "
+            "lessons into (it is made if missing)."
+        )
     target.mkdir(parents=True, exist_ok=True)
     sources = lesson_paths()
     kept = [target / path.name for path in sources if (target / path.name).exists()]

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from graphkit.bridge.convert import graph_for
 from graphkit.inspect.values import show
 
 __all__ = ["Reveal", "by_phase", "chunk_rows", "predict"]
@@ -72,6 +73,7 @@ def chunk_rows(app: Any, input: Any, stream_mode: str | Sequence[str]) -> list[d
     that sent it, its mode, the chunk as text, what the records of a traced run say, and
     (under ``"sent"``, not shown by ``by_phase``) the chunk itself."""
     modes = _modes(stream_mode)
+    app = graph_for(app, "chunk_rows")  # (a compiled LangGraph graph is converted)
     run = app.trace(copy.deepcopy(input), _fresh_thread(app))
     rows: list[dict[str, Any]] = []
     step, phase = 0, "Update"  # the first values chunk: step 0 copied the input in
@@ -129,7 +131,7 @@ def by_phase(app: Any, input: Any, stream_mode: str | Sequence[str] = "values") 
     from graphkit.inspect.tables import data_frame
 
     columns = ["step", "phase", "mode", "chunk", "records"]
-    frame = data_frame(chunk_rows(app, input, stream_mode), columns)
+    frame = data_frame(chunk_rows(graph_for(app, "by_phase"), input, stream_mode), columns)
     return readable_frame(frame.set_index(["step", "phase"]))
 
 
@@ -155,11 +157,20 @@ class Reveal:
         return reveal_card(self.correct, self.explanation)
 
 
+def _is_a_graph(value: Any) -> bool:
+    return hasattr(value, "get_graph") and hasattr(value, "stream")
+
+
 def predict(guess: Any, app: Any, input: Any, stream_mode: str = "values") -> Reveal:
     """Stream ``app`` on ``input`` in one mode and compare ``guess`` with what it sent:
     for ``"values"`` the number of chunks, for ``"updates"`` the nodes the chunks name,
     in the order they came. The reveal lists every chunk with the step that sent it."""
-    rows = chunk_rows(app, input, stream_mode)
+    if _is_a_graph(guess) and not _is_a_graph(app):
+        raise TypeError(
+            "predict(guess, app, input) takes your guess first, then the graph: this call "
+            "gave the graph first."
+        )
+    rows = chunk_rows(graph_for(app, "predict"), input, stream_mode)
     sent = [row for row in rows if row["mode"] == stream_mode]
     if stream_mode == "values":
         expected: Any = len(sent)

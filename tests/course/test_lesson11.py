@@ -524,3 +524,33 @@ def test_by_phase_has_no_plan_row_for_step_0_and_the_text_says_why():
         app = _cells(name, "l11-c03")["report"]
         named = [c["name"] for c in stream(app, {"topic": "tides"}, stream_mode="tasks")]
         assert "__start__" not in named and named[0] == "outline"
+
+
+def test_predict_refuses_what_is_no_graph_by_name_and_reads_a_langgraph_app():
+    # None, or the guess and the graph swapped, said "'NoneType' object has no attribute
+    # 'trace'"; a compiled LangGraph graph, which every other entry point takes, too
+    from typing import TypedDict
+
+    from langgraph.graph import START, StateGraph
+
+    from graphkit.inspect.examples import forecast_graph
+
+    with pytest.raises(TypeError) as caught:
+        streamview.predict(4, None, {"topic": "today"})
+    assert str(caught.value).endswith(
+        "predict() reads a graph made by StateGraph(...).compile(); for a builder, call "
+        ".compile() first."
+    )
+    with pytest.raises(TypeError) as caught:
+        streamview.predict(forecast_graph(), 4, {"topic": "today"})
+    assert str(caught.value) == (
+        "predict(guess, app, input) takes your guess first, then the graph: this call "
+        "gave the graph first."
+    )
+
+    class Count(TypedDict):
+        n: int
+
+    builder = StateGraph(Count).add_node("inc", lambda state: {"n": state["n"] + 1})
+    reveal = streamview.predict(2, builder.add_edge(START, "inc").compile(), {"n": 1})
+    assert reveal.correct and reveal.expected == 2

@@ -37,6 +37,19 @@ def test_copy_never_overwrites_a_learners_work_unless_asked(tmp_path):
     assert (tmp_path / first).read_text() != "my notes"
 
 
+def test_copy_into_a_file_says_it_is_a_file(tmp_path):
+    # mkdir said "[Errno 17] File exists: '.../notes.txt'", as if the folder were taken
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine")
+    with pytest.raises(NotADirectoryError) as caught:
+        copy_lessons(notes)
+    assert str(caught.value) == (
+        f"{notes} is a file, not a folder: give copy_lessons a folder to copy the lessons "
+        "into (it is made if missing)."
+    )
+    assert notes.read_text() == "mine"
+
+
 def test_the_command_copies_and_says_where(tmp_path, capsys):
     assert main(["lessons", str(tmp_path / "c")]) == 0
     out = capsys.readouterr().out
