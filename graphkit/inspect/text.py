@@ -99,7 +99,8 @@ def terminal_run_text(run: Run, width: int | None) -> str:
 
 def _run_text(run: Run, durations: bool, width: int | None, break_words: bool) -> str:
     sent = handoff(run)  # (a subgraph's handoff to its parent: no failure)
-    lines = [f"{len(run.steps)} supersteps, {run.status if sent is None else 'handed off'}"]
+    count = f"{len(run.steps)} superstep{'' if len(run.steps) == 1 else 's'}"
+    lines = [f"{count}, {run.status if sent is None else 'handed off'}"]
     for superstep in run.steps:
         lines.extend(
             superstep_lines(

@@ -178,3 +178,12 @@ def test_why_with_the_builder_says_to_compile_it():
     with pytest.raises(TypeError, match=r"got the StateGraph: pass graph=builder\.compile\(\)\.$"):
         app.trace({}).why("never", graph=builder)
     assert not app.trace({}).why("never", graph=app).ran
+
+
+def test_print_of_a_run_of_one_step_says_superstep():
+    # a stepper's run after its first Plan printed "1 supersteps, running"
+    from graphkit.inspect.examples import forecast_graph
+
+    stepper = forecast_graph().stepper({"topic": "today", "tokens": 0})
+    stepper.plan()
+    assert str(stepper.run_so_far).splitlines()[0] == "1 superstep, running"
