@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-__all__ = ["CONF", "CONFIG_KEY_CHECKPOINTER", "END", "START", "TAG_HIDDEN", "TAG_NOSTREAM", "TASKS"]
+__all__ = [
+    "CONF",
+    "CONFIG_KEYS",
+    "CONFIG_KEY_CHECKPOINTER",
+    "END",
+    "START",
+    "TAG_HIDDEN",
+    "TAG_NOSTREAM",
+    "TASKS",
+]
 
 START: Final = "__start__"
 """The virtual node a run starts from: edges from START pick the first nodes."""
@@ -19,6 +28,12 @@ TAG_HIDDEN: Final = "langsmith:hidden"
 graphkit's nodes carry no tags yet, so here it is only the name, for code that imports it."""
 CONF: Final = "configurable"
 """The config key under which a run's thread, checkpoint and runtime objects sit."""
+CONFIG_KEYS: Final = frozenset(
+    {"recursion_limit", "configurable", "tags", "metadata", "callbacks", "run_name",
+     "max_concurrency", "run_id"}
+)  # fmt: skip
+"""The keys of a run's config (LangChain's ``RunnableConfig``); a run moves any other
+top-level key under ``configurable``, as LangGraph's do."""
 CONFIG_KEY_CHECKPOINTER: Final = "__pregel_checkpointer"
 """LangGraph's ``configurable`` key for the saver a run uses (a parent lends its own to a
 subgraph there). graphkit's runs never read it, so here it is only the name: a saver put

@@ -187,12 +187,6 @@ def lineage(
 ) -> list[SavedCheckpoint]:
     """The checkpoints from the thread's first to the one ``config`` names, oldest first."""
     configurable = dict(config.get("configurable") or {})
-    if "thread_id" not in configurable and "thread_id" in config:
-        raise ValueError(
-            'open_langgraph_thread() reads the thread_id under "configurable", and this '
-            'config has it at its top: write config={"configurable": {"thread_id": '
-            f"{config['thread_id']!r}}}}}."
-        )
     if "thread_id" not in configurable:
         raise ValueError(
             'open_langgraph_thread() needs the thread to read: config={"configurable": '

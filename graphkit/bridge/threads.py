@@ -57,6 +57,7 @@ from graphkit.checkpoint import Checkpoint
 from graphkit.checkpoint.delta_map import DeltaMap
 from graphkit.constants import PUSH, START, TASKS
 from graphkit.errors import warn
+from graphkit.pregel.config import loose_keys_configurable
 from graphkit.pregel.records import (
     ChannelChange,
     Execution,
@@ -122,6 +123,7 @@ def open_langgraph_thread(compiled: Any, config: Mapping[str, Any]) -> Run:
     from graphkit.bridge.convert import check_langgraph_version
 
     check_langgraph_version()
+    config = loose_keys_configurable(config)  # a top-level thread_id, as LangGraph's runs take it
     return read_run(compiled, GraphInfo.of(compiled, compiled), config)
 
 

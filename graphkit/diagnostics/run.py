@@ -8,7 +8,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from types import CodeType
 from typing import TYPE_CHECKING, Any
 
-from graphkit.constants import START
+from graphkit.constants import CONFIG_KEYS, START
 from graphkit.diagnostics import some_names
 from graphkit.diagnostics.channels import plain_field_written_twice
 from graphkit.errors import ErrorCode, GraphRecursionError, create_error_message
@@ -350,12 +350,6 @@ def step_timed_out(
     )
 
 
-_CONFIG_KEYS = frozenset(
-    {"recursion_limit", "configurable", "tags", "metadata", "callbacks", "run_name",
-     "max_concurrency", "run_id"}
-)  # fmt: skip
-
-
 def unknown_output_keys(unknown: Sequence[str], keys: Sequence[str]) -> str:
     """``output_keys`` naming what is no channel of the graph."""
     return (
@@ -377,7 +371,7 @@ def durability_without_checkpointer(durability: str) -> str:
 
 def unknown_run_options(names: list[str]) -> str:
     """A keyword argument of ``invoke`` / ``stream`` that is not one of their options."""
-    config_keys = [name for name in names if name in _CONFIG_KEYS]
+    config_keys = [name for name in names if name in CONFIG_KEYS]
     fix = (
         f"put {' and '.join(config_keys)} in the config instead: app.invoke(input, "
         f"{{{config_keys[0]!r}: ...}})"

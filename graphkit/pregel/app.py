@@ -15,7 +15,13 @@ from graphkit.constants import START
 from graphkit.diagnostics import cache as diagnose_cache
 from graphkit.errors import warn
 from graphkit.pregel import thread_edits, thread_state
-from graphkit.pregel.config import RunConfig, RunOptions, coerce_context, merge_configs
+from graphkit.pregel.config import (
+    RunConfig,
+    RunOptions,
+    coerce_context,
+    loose_keys_configurable,
+    merge_configs,
+)
 from graphkit.pregel.records import Run
 from graphkit.pregel.runnable import RunnableMethods, runs_coroutines
 from graphkit.pregel.runtime import RunControl, Runtime, ServerInfo
@@ -282,7 +288,12 @@ class CompiledGraph(RunnableMethods):
         return self.copy({"config": merged})
 
     def _configured(self, config: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
-        return merge_configs(self.config, config) if self.config else config
+        """The call's ``config`` over the graph's ``with_config`` defaults, each read as
+        LangGraph reads a config (keys beside ``configurable`` moved under it)."""
+        config = loose_keys_configurable(config)
+        return (
+            merge_configs(loose_keys_configurable(self.config), config) if self.config else config
+        )
 
     # -- the node cache ---------------------------------------------------------------------
 

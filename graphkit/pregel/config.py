@@ -11,6 +11,7 @@ from dataclasses import field
 from typing import TYPE_CHECKING, Any
 
 from graphkit.checkpoint.saver import NOT_CARRIED, carried_metadata
+from graphkit.constants import CONFIG_KEYS
 from graphkit.diagnostics import run as diagnose_run
 from graphkit.diagnostics import threads as diagnose
 from graphkit.frozen import frozen_record
@@ -30,6 +31,7 @@ __all__ = [
     "carried_metadata",
     "coerce_context",
     "coordinates_in_metadata",
+    "loose_keys_configurable",
     "merge_configs",
     "merged_callbacks",
     "merged_metadata",
@@ -156,6 +158,30 @@ class RunOptions:
     step_timeout: float | None = None
     trace: Any = None
     """The run's ``graphkit.pregel.tracing.RunTrace`` when its config has callbacks."""
+
+
+def loose_keys_configurable(config: Any) -> Any:
+    """``config`` with each top-level key that is no config key (``thread_id``, ``user``...
+    written beside ``configurable``) moved under ``configurable``, winning over the same
+    key there, as LangGraph's runs read a config; a ``None`` or an empty list or dict is
+    dropped. Anything but a dict is left for ``RunConfig`` to refuse.
+
+    >>> loose_keys_configurable({"thread_id": "1", "configurable": {"user": "ada"}})
+    {'configurable': {'user': 'ada', 'thread_id': '1'}}
+    """
+    if not isinstance(config, Mapping) or config.keys() <= CONFIG_KEYS:
+        return config
+    lifted = {key: value for key, value in config.items() if key in CONFIG_KEYS}
+    configurable = dict(config.get("configurable") or ())
+    for key, value in config.items():
+        if key not in CONFIG_KEYS and value is not None and (value or not _sized(value)):
+            configurable[key] = value
+    lifted["configurable"] = configurable
+    return lifted
+
+
+def _sized(value: Any) -> bool:
+    return isinstance(value, (list, tuple, dict))
 
 
 def merge_configs(*configs: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -74,16 +74,12 @@ def test_a_debug_session_of_a_run_points_at_from_run():
     assert DebugSession.from_run(forecast_graph(), run).status == "done"
 
 
-def test_open_thread_with_the_thread_id_at_the_top_says_where_it_goes():
-    # it said only 'needs the thread to read', though the learner had named it
+def test_open_thread_reads_a_thread_id_at_the_top_as_langgraphs_runs_do():
+    # LangGraph's invoke and get_state_history take {"thread_id": ...} beside
+    # "configurable" (it moves the key under it); it said only 'needs the thread to read'
     from graphkit.bridge import open_langgraph_thread
 
     app = _builder().compile(checkpointer=InMemorySaver())
-    app.invoke({"n": 1}, {"configurable": {"thread_id": "t1"}})
-    with pytest.raises(ValueError) as caught:
-        open_langgraph_thread(app, {"thread_id": "t1"})
-    assert str(caught.value) == (
-        'open_langgraph_thread() reads the thread_id under "configurable", and this '
-        'config has it at its top: write config={"configurable": {"thread_id": \'t1\'}}.'
-    )
+    app.invoke({"n": 1}, {"thread_id": "t1"})
+    assert open_langgraph_thread(app, {"thread_id": "t1"}).values == {"n": 2}
     assert open_langgraph_thread(app, {"configurable": {"thread_id": "t1"}}).values == {"n": 2}

@@ -489,3 +489,67 @@ def test_a_numpy_int_fraction_or_decimal_is_a_max_concurrency():
     expected = _concurrency_limited_runs(load_langgraph())
     assert expected == [{"n": 11}, [{"n": 11}, {"n": 111}], [{"n": 11}, {"n": 111}]] * 4
     assert _concurrency_limited_runs(load_graphkit()) == expected
+
+
+def _loose_keys_seen(lib: Lib, run_async: bool) -> dict:
+    """A config with keys beside its known ones (``thread_id``, ``user`` at the top level,
+    as some LangGraph examples write it): LangGraph moves each into ``configurable``
+    (winning over a key of the same name there; ``None`` and empty lists left out), for
+    every way of running and for ``get_state_history``, in a graph's ``with_config``
+    too, where the call's own ``configurable`` then wins."""
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    seen: list = []
+
+    def node(state, config):
+        configurable = config["configurable"]
+        top = sorted(key for key in config if key in ("thread_id", "user", "n", "empty"))
+        kept = ("thread_id", "user", "n", "tags_like", "empty", "gone")
+        seen.append([top, {key: configurable[key] for key in kept if key in configurable}])
+        return {"x": state["x"] + 1}
+
+    saver = InMemorySaver() if lib.name == "langgraph" else _graphkit_memory_saver()
+    app = (
+        lib.StateGraph(State)
+        .add_node("a", node)
+        .add_edge(lib.START, "a")
+        .compile(checkpointer=saver)
+    )
+    loose = {
+        "thread_id": "loose-1",
+        "user": "ann",
+        "n": 3,
+        "tags_like": ["x"],
+        "empty": [],
+        "gone": None,
+        "configurable": {"user": "bob"},
+    }
+    if run_async:
+        asyncio.run(app.ainvoke({"x": 0}, loose))
+        asyncio.run(_drain(app.astream({"x": 0}, {"thread_id": "loose-1"})))
+    else:
+        app.invoke({"x": 0}, loose)
+        list(app.stream({"x": 0}, {"thread_id": "loose-1"}))
+    bound = app.with_config({"user": "bound", "thread_id": "loose-2"})
+    bound.invoke({"x": 0}, {"configurable": {"user": "call"}})
+    history = [len(list(app.get_state_history({"thread_id": t}))) for t in ("loose-1", "loose-2")]
+    return {"seen": seen, "history": history}
+
+
+def _graphkit_memory_saver():
+    from graphkit.checkpoint.memory import InMemorySaver
+
+    return InMemorySaver()
+
+
+async def _drain(stream) -> None:
+    async for _ in stream:
+        pass
+
+
+@pytest.mark.parametrize("run_async", [False, True], ids=["sync", "async"])
+def test_keys_beside_the_config_keys_go_under_configurable(run_async):
+    expected = _loose_keys_seen(load_langgraph(), run_async)
+    assert expected["seen"][0] == [[], {"thread_id": "loose-1", "user": "ann", "n": 3,
+                                        "tags_like": ["x"]}]  # fmt: skip
+    assert _loose_keys_seen(load_graphkit(), run_async) == expected
