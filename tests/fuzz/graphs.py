@@ -417,8 +417,10 @@ def _stream(app: Any, given: Any, config: dict) -> tuple[list[str], str, BaseExc
     last = [canonical(_without_interrupt(chunk)) for chunk in values][-1:]
     summary = f"updates {updates} then {last} paused {paused}"
     if error is not None:
-        lines.append(canonical(Raised(type(error).__name__)))
-        summary += " " + canonical(Raised(type(error).__name__))
+        # a node's non-dict return by its own name: it fails its step as a node's error
+        # does (K5 may stand), where an Update's `InvalidUpdateError` comes after it
+        lines.append(canonical(Raised(_error_name(error))))
+        summary += " " + lines[-1]
     return lines, summary, error
 
 
