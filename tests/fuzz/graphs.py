@@ -76,10 +76,11 @@ a state that differs in size between them still shows (one raises where the othe
 on). A state grows at most (tasks in a step + 1) times past it."""
 
 
-def _bounded(state: dict) -> None:
+def _bounded(state: dict, name: str) -> None:
+    """Raise `Grown` in node `name` (named, as a node's error is: property 2)."""
     size = sum(len(state.get(key) or ()) for key in ("log", "tags", "seen"))
     if size > GROWN:
-        raise Grown(f"the state holds {size} list entries (more than {GROWN})")
+        raise Grown(f"node '{name}': the state holds {size} list entries (more than {GROWN})")
 
 
 # --- the description --------------------------------------------------------------------
@@ -198,7 +199,7 @@ def make_inner(lib: Lib, name: str, inner: str, goto: tuple[str, ...] = ()) -> A
     graph = lib.StateGraph(State)
 
     def inner_a(state: dict) -> dict:
-        _bounded(state)
+        _bounded(state, name)
         return {"log": [f"{name}/a"], "total": 1}
 
     graph.add_node("inner_a", inner_a)
@@ -241,7 +242,7 @@ def make_node(lib: Lib, node: Node) -> Any:
         inner = make_inner(lib, name, node.inner, node.goto)
 
         def calls(state: dict) -> dict:
-            _bounded(state)
+            _bounded(state, name)
             done = inner.invoke({"log": [], "n": state.get("n", 0)})
             return {"log": done["log"], "tags": done.get("tags", [])}
 
@@ -251,14 +252,14 @@ def make_node(lib: Lib, node: Node) -> Any:
         interrupt = extras(lib.name)[0]
 
         def asks(state: dict) -> dict:
-            _bounded(state)
+            _bounded(state, name)
             answer = interrupt(f"{name}?")
             return {**_update(name, writes, state), "log": [f"{name}={answer}"]}
 
         return asks
 
     def acts(state: dict) -> Any:
-        _bounded(state)
+        _bounded(state, name)
         update = _update(name, writes, state)
         if node.kind == "flaky" and canonical(state) not in failed:
             failed.add(canonical(state))

@@ -723,6 +723,24 @@ def test_k5_where_a_node_returned_a_non_dict() -> None:
     assert refusal_problems(K5_RETURNED, expected, actual) == []
 
 
+GROWING = Blueprint(
+    (Node("x", kind="subgraph"),), ((START, "x"), ("x", "x")), input={"log": ["y"] * 600}
+)
+"""A subgraph on the parent's state looping on itself: its lists double each step, so
+its inner node raises `Grown` in step 2."""
+
+
+def test_a_grown_state_is_refused_alike() -> None:
+    """Both runs raise `Grown` in the same step, and its message names the node, as a
+    node's own error must (property 2; found by the long run with seed 1618033, where
+    the message named nothing and the refusal was reported as graphkit's)."""
+    expected = observe(GROWING, load_langgraph())
+    actual = observe(GROWING, load_graphkit())
+    assert type(expected.error).__name__ == type(actual.error).__name__ == "Grown"
+    assert expected.lines == actual.lines
+    assert refusal_problems(GROWING, expected, actual) == []
+
+
 TWO_FAIL = Blueprint(
     (Node("f", kind="flaky"), Node("g", kind="flaky"), Node("s")),
     ((START, "f"), (START, "g"), (START, "s")),
