@@ -42,6 +42,17 @@ The long runs with seeds 2718 and 16180 (400 examples; 3.8 and 4.3 minutes) pass
 property 1 on 165 and 232 graphs LangGraph ran (with interrupts 239 and 234, K3 19 and 6
 times), property 2 on 391 and 328 refusals (K5 8 and 5 times), property 5 on 279 and 301
 runs' payloads, 6 on 137 and 140 histories, 7 on 377 and 387 ways.
+The long run with seed 8675309 (400 examples, 1.8 minutes) passed: property 1 on 187
+graphs LangGraph ran (with interrupts 224, K3 5 times), 2 on 386 refusals (K5 4 times),
+5 on 276 payloads, 6 on 117 histories, 7 on 380 ways. With seed 1618033 (2,000
+examples, counting; cut at 10 minutes in property 4) three disagreements, none
+graphkit's: a step a `Send` to a node returning a number ended, whose other `Send`s'
+updates LangGraph streamed (K5: properties 1-2 now name that error as 7 does); a
+`Grown` refusal both raised, whose message named no node (it names its node now); a
+history snapshot of a waiting edge under durability "async" (documented in
+compatibility.md; compared up to it, `waiting_edge_history`). Otherwise property 1
+agreed on 948 graphs LangGraph ran (with interrupts 1,181, K3 44 times), 2 on 1,818
+refusals (K5 20 times), 5 on 1,482 payloads, 6 on 654 histories, 7 on 1,856 ways.
 """
 
 from __future__ import annotations
@@ -548,6 +559,8 @@ def compare_ways(
         save_tally()
         return False
     race = race_at_divergence(expected, actual, way) if expected != actual else None
+    if expected != actual and not race and waiting_edge_history(expected, actual, blueprint, way):
+        race = "the history of a waiting edge under durability='async' (documented)"
     if expected != actual and k3 and not race:
         race = race_in_summary(expected_summary, actual_summary, way)
     if race:
@@ -556,6 +569,34 @@ def compare_ways(
         return False
     tally_agreement(f"{prefix} ways", expected, actual, heading)
     return True
+
+
+SNAPSHOT_LINE_NEXT = re.compile(r"^\{'config'.*?'next': (\((?:'[^']*',? ?)*\))")
+"""A history snapshot's line in property 7 (group 1: its `next`)."""
+
+
+def waiting_edge_history(
+    expected: list[str], actual: list[str], blueprint: Blueprint, way: Way
+) -> bool:
+    """compatibility.md, "The history of a waiting edge": under LangGraph's default
+    durability ("async") LangGraph may save a join's barrier after the next step added
+    to it, so an older snapshot's `next` lists the join early; graphkit's is LangGraph's
+    under "sync". True where the lines first part at two such snapshots, LangGraph's
+    `next` holding graphkit's and more (found by property 7's long run, seed 1618033;
+    property 8 runs such graphs under "sync")."""
+    if not blueprint.waits or way.durability not in (None, "async"):
+        return False
+    at = next(
+        (i for i, pair in enumerate(zip(expected, actual, strict=False)) if pair[0] != pair[1]),
+        None,
+    )
+    if at is None:
+        return False
+    nexts = [SNAPSHOT_LINE_NEXT.match(lines[at]) for lines in (expected, actual)]
+    if not all(nexts):
+        return False
+    theirs, ours = (collections.Counter(eval_list(m.group(1))) for m in nexts if m)
+    return ours != theirs and not ours - theirs
 
 
 # a hand-made example of each kind, so the suite tests something even with few examples
@@ -739,6 +780,28 @@ def test_a_grown_state_is_refused_alike() -> None:
     assert type(expected.error).__name__ == type(actual.error).__name__ == "Grown"
     assert expected.lines == actual.lines
     assert refusal_problems(GROWING, expected, actual) == []
+
+
+JOIN_ON_ITSELF = Blueprint(
+    (Node("8e"), Node("log", ("log",), "call"), Node("j", ("tags",))),
+    ((START, "log"), ("log", END), ("8e", "j"), ("log", "8e"), ("j", END)),
+    waits=((("8e", "log", "j"), "j"), (("8e", "log"), "j")),
+    checkpointer=True,
+)
+JOIN_WAY = Way(breakpoints="compile", after=("8e",), goto="j", durability="async")
+
+
+def test_the_history_of_a_waiting_edge_under_async_durability() -> None:
+    """compatibility.md, "The history of a waiting edge": the input `Command` goes to
+    'j' and a breakpoint stops after '8e'; LangGraph's step-1 snapshot lists 'j' as next
+    beside '8e' (20 of 20 runs), graphkit's, as LangGraph's under "sync", '8e' alone.
+    Property 7 compares such runs up to that snapshot; under "sync" they agree."""
+    TALLY.pop("t ways agreed", None)
+    assert compare_ways(JOIN_ON_ITSELF, JOIN_WAY, "t") is False
+    key = "t ways agreed until the history of a waiting edge under durability='async' (documented)"
+    assert TALLY[key] >= 1
+    assert compare_ways(JOIN_ON_ITSELF, dataclasses.replace(JOIN_WAY, durability="sync"), "t")
+    assert TALLY["t ways agreed"] == 1
 
 
 TWO_FAIL = Blueprint(
