@@ -25,7 +25,8 @@ own (decisions.md, "Error messages"; now compared by class, `graphs._saved_error
 again, 883 ways agreed, and with seed 16180, 914. At 2,000, seed 2718 agreed (1,777
 ways); seed 16180 stopped, flaky, on how often a node ran in an async step a node's
 error ended (K5, `calls_race`: graphkit may cancel a sibling before its node starts);
-run again, 1,825 ways agreed (34 such runs' calls not compared).
+run again, 1,825 ways agreed (34 such runs' calls not compared). Seeds 8675309 (1,000
+examples), 1618033 and 577215 (1,500) agreed: 932, 1,339 and 1,371 ways compared.
 """
 
 from __future__ import annotations
