@@ -99,3 +99,44 @@ def test_max_concurrency_bounds_the_tasks_running_at_once(limit, how):
     )
     assert ours == theirs
     assert our_peak == their_peak == (limit or TASKS)
+
+
+def started_before_a_failure(lib: Lib, how: str) -> list[str]:
+    """The nodes that started in a step of five under ``max_concurrency=1``, the first
+    of which fails."""
+    started: list[str] = []
+
+    def node(name: str):
+        def work(state: Any) -> dict:
+            started.append(name)
+            if name == "n0":
+                raise ValueError(name)
+            return {"out": [name]}
+
+        async def awork(state: Any) -> dict:
+            return work(state)
+
+        return awork if how == "async" else work
+
+    builder = lib.StateGraph(State)
+    for index in range(TASKS):
+        builder.add_node(f"n{index}", node(f"n{index}"))
+        builder.add_edge(lib.START, f"n{index}")
+    app = builder.compile()
+    with pytest.raises(ValueError):
+        if how == "async":
+            asyncio.run(app.ainvoke({"out": []}, {"max_concurrency": 1}))
+        else:
+            app.invoke({"out": []}, {"max_concurrency": 1})
+    return started
+
+
+# (LangGraph's async run drops the coroutines of the tasks it cancels before they start)
+@pytest.mark.filterwarnings("ignore:coroutine 'arun_with_retry' was never awaited")
+@pytest.mark.parametrize("how", ["sync", "async"])
+def test_a_failed_task_keeps_the_waiting_ones_from_starting(how):
+    """docs/control-flow.md: graphkit starts none of the tasks still waiting for a slot;
+    LangGraph goes on starting them until it sees the failure (here: all four in a sync
+    run, one in an async run), and cancels only those left."""
+    assert started_before_a_failure(load_graphkit(), how) == ["n0"]
+    assert len(started_before_a_failure(load_langgraph(), how)) > 1
