@@ -9,12 +9,12 @@ reading (``readable_frame.ReadableFrame``).
 
 | kind | one row per | columns |
 |---|---|---|
-| ``tasks`` | task | step, node, kind, triggers, attempts, duration, cached, reused, error, worker, task_id |
+| ``tasks`` | task | step, node, kind, triggers, packet, attempts, duration, cached, reused, error, worker, started_by, task_id |
 | ``writes`` | write | step, task_id, node, channel, value |
 | ``changes`` | channel change | step, channel, before, after, version_before, version_after, writers, values, reducer |
 | ``state`` | step with an Update | step, then one column per state key (every key of the schema) |
 | ``subgraphs`` | subgraph run a task started | step, node, call, kept, saved_in, status, steps, namespace, task_id |
-| ``store`` | store operation a task made | step, node, op, namespace, key, given, returned, task_id |
+| ``store`` | store operation a task made | step, node, op, namespace, key, given, returned, attempt, task_id |
 | ``timeline`` | executed task | see ``graphkit.inspect.timeline`` |
 
 The ``state`` and ``changes`` tables show the runtime's own channels (``__start__``,

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import operator
+import re
 import subprocess
 import sys
+from pathlib import Path
 from typing import Annotated, TypedDict
 
 import pytest
@@ -385,3 +387,25 @@ def test_a_write_of_removals_names_the_messages_it_removed():
     assert writes[writes.node == "trim"]["value"].tolist() == [
         "[remove ids '3cede81d-8a74-bb47-7087-1f138119b800', 'ai-3']"
     ]
+
+
+def documented_columns() -> dict[str, list[str]]:
+    """The columns docs/inspecting.md's table lists for each kind (what is in brackets
+    left out; ``state``'s per-key columns are not named there)."""
+    page = (Path(__file__).parents[2] / "docs" / "inspecting.md").read_text()
+    found = {}
+    for kind, columns in re.findall(r"^\| `(\w+)` \| [^|]+ \| ([^|]+) \|$", page, re.MULTILINE):
+        while re.search(r"\([^()]*\)", columns):
+            columns = re.sub(r"\s*\([^()]*\)", "", columns)
+        found[kind] = [name.strip() for name in columns.split(",")]
+    return found
+
+
+def test_the_inspecting_guide_lists_every_table_and_its_columns(seed_run):
+    """The guide's table of kinds is what ``to_frame`` gives: a column added to a table
+    (``reused``, ``attempt``) or a kind added (``store``) shows up there too."""
+    documented = documented_columns()
+    assert sorted(documented) == sorted(KINDS)
+    for kind in KINDS:
+        if kind != "state":  # (its columns are the state's keys)
+            assert documented[kind] == list(seed_run.to_frame(kind).columns), kind
