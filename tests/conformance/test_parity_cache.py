@@ -412,3 +412,25 @@ def test_writes_the_serializer_cannot_store_are_not_cached_and_graphkit_says_so(
     with pytest.warns(GraphkitWarning):
         app.invoke(INPUT)
     assert calls == ["a", "a"]
+
+
+@pytest.mark.parametrize("library", LIBRARIES)
+def test_a_task_that_wrote_nothing_is_cached_too(library):
+    """docs/caching.md: a node that returns no update and has no edge out writes
+    nothing, and that empty result is cached like any other, so the next call with the
+    same input is served and the node does not run again."""
+    lib = load_langgraph() if library == "langgraph" else load_graphkit()
+    CachePolicy, InMemoryCache, _ = cache_names(library)
+    calls = []
+
+    def quiet(state: State) -> dict:
+        calls.append("quiet")
+        return {}
+
+    builder = lib.StateGraph(State)
+    builder.add_node("quiet", quiet, cache_policy=CachePolicy())
+    builder.add_edge(lib.START, "quiet")
+    app = builder.compile(cache=InMemoryCache())
+    app.invoke({"x": 1})
+    assert list(app.stream({"x": 1})) == [{"quiet": None, "__metadata__": {"cached": True}}]
+    assert calls == ["quiet"]
