@@ -289,9 +289,9 @@ _NOT_RETRIED = (
 
 
 def default_retry_on(error: Exception) -> bool:
-    """LangGraph's default: retry connection errors and HTTP 5xx responses, never
-    programming errors (ValueError, TypeError, LookupError, RuntimeError, OSError, ...),
-    and anything else.
+    """LangGraph's default: retry connection errors and HTTP 5xx responses (a requests
+    ``HTTPError`` for a 4xx too), never programming errors (ValueError, TypeError,
+    LookupError, RuntimeError, OSError, ...), and any other exception (AttributeError too).
 
     >>> default_retry_on(ConnectionError()), default_retry_on(ValueError())
     (True, False)

@@ -31,6 +31,8 @@ ERRORS = {
     "value": lambda: ValueError(),
     "os": lambda: OSError(),
     "custom": lambda: type("Boom", (Exception,), {})(),
+    "attribute": lambda: AttributeError(),  # (retried, though a programming error)
+    "arithmetic": lambda: ZeroDivisionError(),
     "requests 404": lambda: _requests_error(404),
     "requests 503": lambda: _requests_error(503),
     "requests 200": lambda: _requests_error(200),
