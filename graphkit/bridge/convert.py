@@ -29,7 +29,7 @@ from graphkit.diagnostics.threads import config_not_dict
 from graphkit.errors import warn
 from graphkit.graph.declaration import DEFAULT_ERROR_HANDLER
 from graphkit.pregel.app import CompiledGraph
-from graphkit.pregel.config import merge_configs
+from graphkit.pregel.config import loose_keys_configurable, merge_configs
 from graphkit.pregel.records import Run
 from graphkit.types import RetryPolicy
 
@@ -103,6 +103,7 @@ def trace(app: Any, input: Any, config: Mapping[str, Any] | None = None, **kwarg
     """
     if config is not None and not isinstance(config, Mapping):  # (it met .get below)
         raise TypeError(config_not_dict(config))
+    config = loose_keys_configurable(config)  # {'thread_id': ...}, as a run takes it
     thread = ((config or {}).get("configurable") or {}).get("thread_id")
     # (LangGraph's Command or graphkit's: a user of a LangGraph app passes LangGraph's.
     # Any Command, a resume, an update or a goto, goes on from the thread's saved state.)

@@ -11,6 +11,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from graphkit.diagnostics import some_names
+from graphkit.pregel.config import loose_keys_configurable
 from graphkit.pregel.records import Run
 
 if TYPE_CHECKING:
@@ -67,6 +68,7 @@ class FromRun:
         from graphkit.checkpoint.saver import config_key
 
         _check_recorded(run, config)
+        config = loose_keys_configurable(config)  # {'thread_id': ...}, as a run takes it
         app = copy.copy(graph_for(app, "DebugSession.from_run"))
         _check_made_by(app, run)
         app.checkpointer = InMemorySaver()  # the run's thread, copied: stepping on saves here

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from graphkit.diagnostics.reading import step_number
 from graphkit.diagnostics.threads import config_not_dict
 from graphkit.errors import warn
+from graphkit.pregel.config import loose_keys_configurable
 from graphkit.pregel.records import Plan, Run, Superstep
 from graphkit.render.highlight import PHASES
 from graphkit.widgets.listeners import Notifier, notifies
@@ -84,6 +85,10 @@ class DebugSession(FromRun, TimeTravel, Looking, Notifier):
         super().__init__()  # listeners: a widget showing this session refreshes itself
         from graphkit.bridge.convert import graph_for
 
+        if config is not None and not isinstance(config, Mapping):
+            raise TypeError(config_not_dict(config))  # (dict("t1") said "update sequence")
+        # a thread_id beside configurable is the run's thread, as the runtime reads it
+        config = loose_keys_configurable(config)
         if input is None:
             _refuse_a_langgraph_thread(app, config)
         app = graph_for(app, "DebugSession")  # a compiled LangGraph graph is converted here
@@ -95,8 +100,6 @@ class DebugSession(FromRun, TimeTravel, Looking, Notifier):
         self.app = app
         self.input = input
         self.context = context
-        if config is not None and not isinstance(config, Mapping):
-            raise TypeError(config_not_dict(config))  # (dict("t1") said "update sequence")
         config = dict(config or {})
         configurable = dict(config.get("configurable") or {})
         configurable.setdefault("thread_id", f"debugger-{uuid.uuid4().hex[:8]}")

@@ -65,3 +65,13 @@ def test_the_same_resume_on_a_graph_converted_once_goes_on():
     graph, config = from_langgraph(_review_app()), {"configurable": {"thread_id": "h"}}
     graph.trace({"draft": "hi"}, config)
     assert trace(graph, Command(resume="ok"), config).values == {"draft": "hi", "verdict": "ok"}
+
+
+def test_a_thread_id_beside_configurable_is_refused_as_the_same_thread():
+    """{'thread_id': 'h'}, which LangGraph's runs take, ran the resume from START on the
+    new saver with a warning to check the thread_id, instead of this refusal."""
+    app = _review_app()
+    assert trace(app, {"draft": "hi"}, {"thread_id": "h"}).status == "interrupted"
+    with pytest.raises(ValueError) as raised:
+        trace(app, Command(resume="ok"), {"thread_id": "h"})
+    assert str(raised.value) == REFUSAL

@@ -249,6 +249,10 @@ def test_a_langgraph_thread_given_as_a_config_is_refused_with_the_way_to_open_it
     with pytest.raises(ValueError, match=r"Thread 't' was saved by LangGraph.*Debugger\.from_run"):
         Debugger(app, None, config)
     assert Debugger(app, INPUT, config).session.status == "running"  # a new run: fine
+    # the same thread written beside configurable, as LangGraph's runs take it (it said
+    # "Received no input and there is nothing to resume")
+    with pytest.raises(ValueError, match=r"Thread 't' was saved by LangGraph.*Debugger\.from_run"):
+        Debugger(app, None, {"thread_id": "t"})
 
 
 def test_the_legend_keys_writes_not_saved_only_where_a_task_can_have_them(tmp_path):

@@ -289,3 +289,16 @@ def test_a_graph_with_a_context_schema_steps_on_with_the_context_given():
         opened.back()
         opened.run()
         assert (opened.status, opened.values) == ("done", {"text": "hi?"})
+
+
+def test_a_thread_id_beside_configurable_names_the_copy_as_configurable_does():
+    """open_langgraph_thread takes {'thread_id': 'saved'}, as LangGraph's runs do; from_run
+    given the same config named its copy 'imported-...' instead of 'saved'."""
+    from graphkit import open_langgraph_thread
+
+    lang, _ = kits()
+    app = chain(lang).compile(checkpointer=InMemorySaver())
+    config = {"thread_id": "saved"}
+    app.invoke({"n": 1, "log": []}, config)
+    imported = DebugSession.from_run(app, open_langgraph_thread(app, config), config)
+    assert imported.thread_id == "saved" and imported.values == {"n": 4, "log": ["a", "b"]}

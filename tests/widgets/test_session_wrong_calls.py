@@ -175,3 +175,16 @@ def test_a_config_that_is_no_dict_is_refused_naming_the_config():
         "A run's config must be a dict, got str 't1'. For a thread, write "
         "{'configurable': {'thread_id': ...}}."
     )
+
+
+def test_a_thread_id_beside_configurable_is_the_thread_the_session_steps_on():
+    """A run takes {'thread_id': 't1'} as LangGraph's do (it goes under configurable):
+    the session named a thread of its own while every step was saved on 't1', so it read
+    its origin, state and history from a thread nothing ran on."""
+    from graphkit.checkpoint import InMemorySaver
+
+    app = chain_app(checkpointer=InMemorySaver())
+    session = DebugSession(app, INPUT, {"thread_id": "t1"})
+    assert session.thread_id == "t1"
+    session.run()
+    assert app.get_state({"configurable": {"thread_id": "t1"}}).values == session.values
