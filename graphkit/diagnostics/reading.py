@@ -9,6 +9,7 @@ call that works.
 
 from __future__ import annotations
 
+import numbers
 import operator
 from collections.abc import Collection
 from typing import Any
@@ -64,7 +65,7 @@ def index_number(value: Any, method: str) -> int:
 
 def whole_number_in(value: Any) -> int | None:
     """The int a step number written as text or a float means ("2", 2.0), or None."""
-    if isinstance(value, str) and value.strip().lstrip("-").isdecimal():
+    if isinstance(value, str) and value.strip().removeprefix("-").isdecimal():
         return int(value)
     return int(value) if isinstance(value, float) and value.is_integer() else None
 
@@ -102,10 +103,20 @@ def check_width(value: Any, call: str, *, whole: bool = True) -> None:
     Traceback (most recent call last):
     ValueError: run.timeline(width=...) needs a width above 0, got 0 (width=None does not wrap).
     """
-    kinds = (int,) if whole else (int, float)
-    if isinstance(value, bool) or not isinstance(value, kinds):
+    # (NumPy's ints and floats are numbers too: a width worked out with them drew before)
+    kind_ok = _is_index(value) if whole else isinstance(value, numbers.Real)
+    if isinstance(value, bool) or not kind_ok:
         kind = "a whole number of characters" if whole else "a number of pixels"
         raise TypeError(f"{call} takes {kind}, got the {type(value).__name__} {value!r}.")
     if not value > 0:
         unwrapped = " (width=None does not wrap)" if whole else ""
         raise ValueError(f"{call} needs a width above 0, got {value!r}{unwrapped}.")
+
+
+def _is_index(value: Any) -> bool:
+    """True for a whole number, an int or NumPy's (what ``operator.index`` takes)."""
+    try:
+        operator.index(value)
+    except TypeError:
+        return False
+    return True

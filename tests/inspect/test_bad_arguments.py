@@ -146,6 +146,26 @@ def test_a_timeline_svg_width_is_a_number_above_0(run):
     assert svg.startswith('<svg xmlns="http://www.w3.org/2000/svg" width="600')
 
 
+def test_text_that_only_looks_like_a_number_is_refused_in_graphkit_s_words(run):
+    # '--1' met int() inside the refusal: "invalid literal for int() with base 10"
+    with pytest.raises(TypeError) as caught:
+        run.step("--1")
+    assert str(caught.value) == "run.step(...) takes a step number, an int, got the str '--1'."
+
+
+def test_a_width_from_numpy_is_a_right_call(run):
+    """A width worked out with NumPy (np.int64, np.float32) drew as before the checks:
+    they refused it as no int or float."""
+    numpy = pytest.importorskip("numpy")
+    assert run.timeline(width=numpy.int64(60)) == run.timeline(width=60)
+    assert run.timeline_svg(width=numpy.int64(600)) == run.timeline_svg(width=600)
+    assert run.timeline_svg(width=numpy.float32(600.0)).startswith(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="600'
+    )
+    with pytest.raises(TypeError, match="whole number of characters, got the float64"):
+        run.timeline(width=numpy.float64(60.5))
+
+
 # -- the graph a why is asked with ---------------------------------------------------------
 
 
