@@ -176,11 +176,22 @@ def _build_pydantic(cls: Any, values: dict[str, Any]) -> Any:
         return cls.model_construct(values["root"]) if root else cls.model_construct(**values)
 
 
+def _build_named_tuple(cls: type, values: Any) -> Any:
+    """From its values by field name (a list in rows written before 2026-12-07); a class
+    whose own ``__new__`` takes them in order only gets them in order, as it did before."""
+    if type(values) is not dict:
+        return cls(*values)
+    try:
+        return cls(**values)
+    except TypeError:
+        return cls(*values.values())
+
+
 _CLASS_DECODERS: dict[str, tuple[str, Callable[[Any, Any], Any]]] = {
     "enum": ("an Enum", lambda cls, value: _build_enum(cls, value)),
     "dataclass": ("a dataclass", _build_dataclass),
     "pydantic": ("a pydantic model", _build_pydantic),
-    "namedtuple": ("a named tuple", lambda cls, v: cls(**v) if type(v) is dict else cls(*v)),
+    "namedtuple": ("a named tuple", lambda cls, v: _build_named_tuple(cls, v)),
 }
 """Tags that name a class: (the kind it must be, how to build it from the stored data)."""
 
