@@ -8,6 +8,7 @@ number of supersteps graphkit runs is also counted from its records (``app.trace
 
 import dataclasses
 from collections import Counter
+from pathlib import Path
 from typing import Annotated, Any
 
 import pytest
@@ -588,3 +589,12 @@ def test_an_async_run_calls_the_model_s_async_side(chosen: bool) -> None:
         return synchronous, asyncio.run(agent.ainvoke(given))["messages"][-1].content
 
     assert answers(graphkit_side()) == answers(langgraph_side()) == ("from invoke", "from ainvoke")
+
+
+def test_the_agents_page_counts_what_this_suite_runs() -> None:
+    """docs/agents.md says how many scenarios and ToolNode cases this module compares; the
+    counts drifted as cases were added (34 and 22 when there were 36 and 35)."""
+    page = (Path(__file__).parents[2] / "docs" / "agents.md").read_text()
+    page = " ".join(page.split())  # the sentence wraps
+    assert f"runs {len(SCENARIOS)} agent scenarios" in page
+    assert f"and {len(TOOL_NODE_CASES)} ToolNode cases" in page
