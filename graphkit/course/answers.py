@@ -15,6 +15,7 @@ from typing import Any
 
 from graphkit.constants import START
 from graphkit.course.verdicts import Wrong
+from graphkit.diagnostics.reading import whole_number_in
 from graphkit.inspect.values import join_names
 
 __all__ = [
@@ -70,18 +71,14 @@ def whole_number(answer: Any) -> int | None:
 
     >>> whole_number(3), whole_number(3.0), whole_number(" -1")
     (3, 3, -1)
-    >>> whole_number("step 3"), whole_number(True), whole_number(2.5)
-    (None, None, None)
+    >>> whole_number("step 3"), whole_number(True), whole_number(2.5), whole_number("--1")
+    (None, None, None, None)
     """
     if isinstance(answer, bool):
         return None
     if isinstance(answer, int):
         return answer
-    if isinstance(answer, float) and answer.is_integer():
-        return int(answer)
-    if isinstance(answer, str) and answer.strip().lstrip("-").isdecimal():
-        return int(answer)
-    return None
+    return whole_number_in(answer)
 
 
 def ran_at(run: Any, node: str) -> list[int]:
