@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from graphkit.inspect.markup import escape
 
-__all__ = ["Verdict", "Wrong"]
+__all__ = ["MARKER", "Verdict", "Wrong"]
+
+MARKER = "graphkit"
+"""The key of a shown verdict's marker in its saved output's metadata:
+``{"graphkit": {"verdict": {"exercise": ..., "outcome": ..., "message": ...}}}``."""
 
 
 class Wrong(Exception):
@@ -41,6 +46,22 @@ class Verdict:
         mark = "✓" if self.passed else "✗"
         text = f"{mark} {self.exercise}: {self.message}"
         return f"{text}\n  hint: {self.hint}" if self.hint else text
+
+    @property
+    def outcome(self) -> str:
+        """``"passed"``, ``"not yet"`` (the answer failed) or ``"check failed"`` (the
+        check's own code raised: no verdict on the answer)."""
+        if self.check_error is not None:
+            return "check failed"
+        return "passed" if self.passed else "not yet"
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> tuple[dict, dict]:
+        # No data (IPython fills text/plain and text/html from the two reprs), only a
+        # marker in the output's metadata: a notebook saved with its outputs says which
+        # exercise each box is about and how it went, for ``graphkit progress`` to read
+        # without parsing the box's prose. A learner sees nothing of it.
+        marker = {"exercise": self.exercise, "outcome": self.outcome, "message": self.message}
+        return {}, {MARKER: {"verdict": marker}}
 
     def _repr_html_(self) -> str:
         outcome = "pass" if self.passed else "fail"

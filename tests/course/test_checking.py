@@ -828,3 +828,30 @@ def test_a_class_given_as_the_graph_is_named_as_the_class():
         caught.value.hint
         == "Pass the builder (or builder.compile(), or a function that returns it)."
     )
+
+
+def test_a_shown_verdict_carries_a_marker_a_program_can_read():
+    """``graphkit progress`` reads saved verdicts from their output's metadata, not
+    their prose; the boxes a learner sees stay as they were."""
+    from IPython.core.formatters import DisplayFormatter
+
+    formatter = DisplayFormatter()
+    for verdict, outcome in [
+        (Verdict("1.1 · A chain", True, "Your chain ran.\nThree steps."), "passed"),
+        (Verdict("1.1 · A chain", False, "No node 'b'.", "Add it."), "not yet"),
+        (
+            Verdict("1.1 · A chain", False, "The check raised.", check_error=KeyError("k")),
+            "check failed",
+        ),
+    ]:
+        data, metadata = formatter.format(verdict)
+        assert data == {"text/plain": repr(verdict), "text/html": verdict._repr_html_()}
+        assert metadata == {
+            "graphkit": {
+                "verdict": {
+                    "exercise": "1.1 · A chain",
+                    "outcome": outcome,
+                    "message": verdict.message,
+                }
+            }
+        }
