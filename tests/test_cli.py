@@ -248,7 +248,7 @@ def test_version_falls_back_to_the_package_attribute(monkeypatch, capsys):
     assert capsys.readouterr().out == "graphkit 9.9.9\n"
 
 
-@pytest.mark.parametrize("command", [[], ["draw"], ["trace"], ["lessons"]])
+@pytest.mark.parametrize("command", [[], ["draw"], ["trace"], ["lessons"], ["progress"]])
 def test_help_shows_examples_as_plain_text(capsys, command):
     with pytest.raises(SystemExit) as raised:
         main([*command, "--help"])

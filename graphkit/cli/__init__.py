@@ -2,7 +2,8 @@
 
 - ``parser``: the arguments, the help texts, and how the command exits (``main``);
 - ``targets``: turning ``module:name`` into a compiled graph, or a one-line refusal;
-- ``commands``: ``draw``, ``trace`` and ``lessons``, each returning the text to print.
+- ``commands``: ``draw``, ``trace``, ``lessons`` and ``progress``, each returning the text
+  to print.
 
 Every error the command reports is one line on stderr that starts with ``graphkit: ``
 (``fail``): exit code 2 for a command line argparse cannot read, 1 for anything else.

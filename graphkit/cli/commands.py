@@ -16,7 +16,7 @@ from graphkit.inspect.text import terminal_run_text
 from graphkit.inspect.values import show, show_error
 from graphkit.render.text import terminal_text
 
-__all__ = ["FORMATS", "draw", "lessons", "state_text", "trace"]
+__all__ = ["FORMATS", "draw", "lessons", "progress", "state_text", "trace"]
 
 FORMATS = {".svg": "svg", ".dot": "dot", ".gv": "dot", ".mmd": "mermaid", ".mermaid": "mermaid"}
 
@@ -123,6 +123,25 @@ def lessons(folder: str, solutions: bool, force: bool, run: bool) -> str:
     lines.append("keep them to look things up. To work through the lessons, copy fresh ones:")
     lines.append(f"  {_sibling('graphkit')} lessons {fresh} && {_sibling('jupyter')} lab {fresh}")
     return "\n".join(lines)
+
+
+def progress(paths: list[str], as_csv: bool) -> tuple[str, list[str]]:
+    """Which exercises each path's lessons passed, as text blocks (or CSV); and a line
+    for each path that could not be read (no such path, not a lesson notebook)."""
+    from graphkit.course import gradebook
+
+    reports, errors = [], []
+    for path in paths:
+        try:
+            reports.append(gradebook.progress(path))
+        except (FileNotFoundError, ValueError) as error:
+            errors.append(terminal_text(str(error)))
+    if as_csv:
+        return gradebook.progress_csv(reports).rstrip("\n"), errors
+    # (a verdict's message may quote the learner's text: each line escaped on its own)
+    texts = [gradebook.progress_text(report) for report in reports]
+    blocks = ["\n".join(map(terminal_text, text.split("\n"))) for text in texts]
+    return "\n\n".join(blocks), errors
 
 
 def _sibling(program: str) -> str:

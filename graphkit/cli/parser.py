@@ -22,7 +22,7 @@ __all__ = ["main", "version"]
 SEED = "examples/seed.py:build_graph"
 
 DESCRIPTION = """\
-Draw a graph or trace a run, without Jupyter.
+Draw a graph or trace a run, without Jupyter; copy the lessons, see your progress.
 
 TARGET is module.path:name or path/to/file.py:name, where name is a compiled
 graph, a StateGraph (compiled for you), or a function of no arguments that
@@ -38,7 +38,8 @@ EXAMPLES = {
     "": f"""\
   graphkit draw {SEED} -o seed.svg
   graphkit trace {SEED} --input '{{"token_count": 1}}'
-  graphkit lessons ~/graphkit-course""",
+  graphkit lessons ~/graphkit-course
+  graphkit progress ~/graphkit-course""",
     "draw": f"""\
   graphkit draw {SEED} -o seed.svg       an SVG drawing
   graphkit draw {SEED} -o seed.dot       Graphviz DOT text
@@ -52,7 +53,17 @@ EXAMPLES = {
   graphkit lessons ~/graphkit-course               copy the lessons there
   graphkit lessons ~/graphkit-course --solutions   with the exercises' solutions
   graphkit lessons build/course --force --run      replace, run, export a tour""",
+    "progress": """\
+  graphkit progress ~/graphkit-course              which exercises you passed
+  graphkit progress 01-first-graph.ipynb           one lesson
+  graphkit progress class/* --csv > class.csv      a class's folders, for a spreadsheet""",
 }
+
+PROGRESS_HOW = """
+
+It reads the verdicts the lessons' checks showed, as the notebooks were last
+saved, and runs nothing: save a notebook (Ctrl+S) to count its latest verdicts.
+A verdict is stale when a cell of its exercise ran after it."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -104,6 +115,11 @@ def build_parser() -> argparse.ArgumentParser:
     lessons.add_argument(
         "--run", action="store_true", help="execute them and write a debugger HTML export"
     )
+    progress = add("progress", "say which exercises of the lessons were passed", PROGRESS_HOW)
+    progress.add_argument(
+        "paths", metavar="PATH", nargs="+", help="a folder of lessons, or one lesson notebook"
+    )
+    progress.add_argument("--csv", action="store_true", help="one CSV row per exercise")
     return parser
 
 
@@ -128,6 +144,14 @@ def _run(arguments: argparse.Namespace) -> int:
     elif arguments.command == "lessons":
         folder, run = arguments.folder, arguments.run
         print(commands.lessons(folder, arguments.solutions, arguments.force, run))
+    elif arguments.command == "progress":
+        text, errors = commands.progress(arguments.paths, arguments.csv)
+        if text:
+            print(text)
+        _flush()
+        for error in errors:
+            print(f"graphkit: {error}", file=sys.stderr)
+        return 1 if errors else 0
     else:
         text, error = commands.trace(arguments.target, arguments.input, arguments.config)
         print(text)

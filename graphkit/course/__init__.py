@@ -3,7 +3,8 @@
 Each lesson ``NN`` has a module ``graphkit.course.lessonNN`` whose functions check
 one exercise each against the real runtime and return a ``Verdict``; its solutions
 live apart, in ``graphkit.course.solutions.lessonNN``, so the lesson notebooks carry
-no answers. ``graphkit lessons DIR`` copies the lessons into a folder you own.
+no answers. ``graphkit lessons DIR`` copies the lessons into a folder you own;
+``progress(DIR)`` (``graphkit progress DIR``) says which exercises were passed there.
 
 >>> from graphkit.course import Verdict
 >>> Verdict("1.1 · Build a chain", True, "Your graph ran a → b.")
@@ -24,9 +25,12 @@ from graphkit.course.checking import (
     trace,
     whole_number,
 )
+from graphkit.course.gradebook import ExerciseProgress, Progress, progress
 from graphkit.course.testing import assert_fails, assert_passes
 
 __all__ = [
+    "ExerciseProgress",
+    "Progress",
     "Verdict",
     "Wrong",
     "assert_fails",
@@ -35,6 +39,7 @@ __all__ = [
     "counted",
     "exercise",
     "failed_run",
+    "progress",
     "ran_again",
     "ran_at",
     "trace",

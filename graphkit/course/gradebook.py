@@ -1,0 +1,363 @@
+"""Which exercises a learner has passed, read from the lessons as they were saved.
+
+``progress(path)`` reads a folder of lesson copies (as ``graphkit lessons`` writes
+them) or one lesson notebook, and runs nothing: each verdict a check showed is saved in
+its cell's output with a marker (``Verdict``'s output metadata), which says the
+exercise, how it went and what it said. The exercises come from the lesson's module of
+checks, so an exercise never checked shows as "not tried".
+
+A row's status is one of:
+
+- ``passed``, ``not yet`` (the answer failed), ``check failed`` (the check's own code
+  raised): what the last verdict shown for the exercise said;
+- ``not tried``: no verdict saved for it (nor any output, when the notebook was saved
+  without outputs);
+- ``stale``: a code cell of the exercise (between the check before it and its check)
+  ran after the verdict was shown, by the saved execution counts: the verdict may be
+  about code that is no longer there. A cell edited and not run again leaves no trace
+  in the file, so a verdict can be out of date and not said to be.
+
+>>> import tempfile
+>>> from graphkit.course.lessons import copy_lessons
+>>> folder = tempfile.mkdtemp()
+>>> _ = copy_lessons(folder)  # fresh copies: saved without outputs
+>>> report = progress(folder)
+>>> report
+Progress(passed=0, exercises=81)
+>>> report.exercises[0]
+ExerciseProgress('01-first-graph.ipynb', '1.1 · A three-node chain', 'not tried')
+>>> print(progress_text(report).splitlines()[-1])
+  0 of 81 exercises passed (81 not tried)
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib
+import io
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from graphkit.course.lessons import LESSON_NAME
+from graphkit.course.verdicts import MARKER
+
+__all__ = ["ExerciseProgress", "Progress", "lesson_exercises", "progress", "progress_csv"]
+__all__ += ["progress_text"]
+
+STATUSES = ("passed", "not yet", "check failed", "stale", "not tried")
+"""A row's statuses, in the order the totals name them."""
+
+# the cell that imports a lesson's checks: ``from graphkit.course import lesson03``
+_IMPORTS_CHECKS = re.compile(
+    r"^\s*(?:from\s+graphkit\.course\s+import\s+(?:[\w\s,(]*?\b)?lesson(\d\d)\b"
+    r"|import\s+graphkit\.course\.lesson(\d\d)\b)",
+    re.MULTILINE,
+)
+_CALLS_A_CHECK = re.compile(r"\blesson\d\d\.check_\w+\s*\(")
+_NO_OUTPUTS = "saved without outputs"
+_MESSAGE_WIDTH = 72  # (a verdict's first line, cut there in the text table)
+
+
+@dataclass(frozen=True)
+class ExerciseProgress:
+    """One exercise of one lesson notebook: its status (see ``STATUSES``), the first
+    line of the verdict shown for it, and a note (why it is stale, say)."""
+
+    notebook: Path
+    lesson: str
+    exercise: str
+    status: str
+    message: str = ""
+    note: str = ""
+
+    def __repr__(self) -> str:
+        return f"ExerciseProgress({self.notebook.name!r}, {self.exercise!r}, {self.status!r})"
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What ``progress`` read in one path: a row per exercise, and notes on the
+    notebooks it could not read or the folder with no lessons in it."""
+
+    path: Path
+    exercises: tuple[ExerciseProgress, ...]
+    notes: tuple[str, ...] = ()
+
+    @property
+    def passed(self) -> int:
+        return sum(row.status == "passed" for row in self.exercises)
+
+    def __repr__(self) -> str:
+        return f"Progress(passed={self.passed}, exercises={len(self.exercises)})"
+
+
+def lesson_exercises(lesson: str) -> list[str]:
+    """The titles of lesson ``lesson``'s exercises (``"03"``), in the order of its
+    module of checks: every function there made with ``exercise``.
+
+    >>> lesson_exercises("01")
+    ['1.1 · A three-node chain', '1.2 · Route by temperature', '1.3 · Read a run']
+    """
+    module = importlib.import_module(f"graphkit.course.lesson{lesson}")
+    checks = [
+        check
+        for check in vars(module).values()
+        if callable(check)
+        and hasattr(check, "exercise")
+        and getattr(check, "__module__", None) == module.__name__
+    ]
+    checks.sort(key=lambda check: check.__wrapped__.__code__.co_firstlineno)
+    return [check.exercise for check in checks]
+
+
+def progress(path: str | Path) -> Progress:
+    """Read the verdicts saved in ``path``: a folder of lesson copies or one lesson
+    notebook (see the module's docstring for the statuses).
+
+    Raises ``FileNotFoundError`` for a path that does not exist and ``ValueError`` for
+    a file that is not a lesson notebook of graphkit's course. In a folder, a notebook
+    that is not a lesson is passed over, one that cannot be read is noted."""
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"no such file or folder: {path}")
+    if not path.is_dir():
+        notebook = _read(path)
+        lesson = _lesson_of(notebook)
+        if lesson is None:
+            raise ValueError(
+                f"{path} is not a lesson of graphkit's course: no cell imports its checks "
+                "(from graphkit.course import lessonNN)"
+            )
+        return Progress(path, tuple(_rows(path, lesson, notebook)))
+    rows: list[ExerciseProgress] = []
+    notes = []
+    for file in sorted(path.glob("*.ipynb")):
+        try:
+            notebook = _read(file)
+        except ValueError as error:
+            notes.append(str(error))
+            continue
+        lesson = _lesson_of(notebook)
+        if lesson is not None:
+            rows += _rows(file, lesson, notebook)
+    if not rows and not notes:
+        notes.append(_no_lessons(path))
+    return Progress(path, tuple(rows), tuple(notes))
+
+
+def _no_lessons(folder: Path) -> str:
+    """The note for a folder holding no lesson: where the lessons may be instead."""
+    holding = sorted(
+        sub.name
+        for sub in folder.iterdir()
+        if sub.is_dir() and any(LESSON_NAME.match(file.name) for file in sub.glob("*.ipynb"))
+    )
+    if holding:
+        names = ", ".join(holding[:3]) + (", …" if len(holding) > 3 else "")
+        return (
+            f"no lessons in {folder} itself; its folders {names} hold some: give them, "
+            f"e.g. graphkit progress {folder}/*"
+        )
+    return (
+        f"no lessons of graphkit's course in {folder} (a lesson is a notebook whose cells "
+        "import its checks, as the copies graphkit lessons makes do)"
+    )
+
+
+def _read(path: Path) -> dict[str, Any]:
+    """The notebook at ``path`` as JSON, or ``ValueError`` saying why it is none."""
+    try:
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ValueError(f"{path} is not a notebook: {error}") from None
+    cells = notebook.get("cells") if isinstance(notebook, dict) else None
+    if not isinstance(cells, list) or not all(isinstance(cell, dict) for cell in cells):
+        raise ValueError(f"{path} is not a notebook: it has no list of cells")
+    return notebook
+
+
+def _source(cell: dict[str, Any]) -> str:
+    source = cell.get("source", "")
+    return "".join(source) if isinstance(source, list) else str(source)
+
+
+def _code_cells(notebook: dict[str, Any]) -> list[dict[str, Any]]:
+    return [cell for cell in notebook["cells"] if cell.get("cell_type") == "code"]
+
+
+def _lesson_of(notebook: dict[str, Any]) -> str | None:
+    """The lesson (``"03"``) whose checks the notebook imports, if it is one of this
+    installation's lessons with exercises."""
+    for cell in _code_cells(notebook):
+        match = _IMPORTS_CHECKS.search(_source(cell))
+        if match:
+            lesson = match.group(1) or match.group(2)
+            try:
+                return lesson if lesson_exercises(lesson) else None
+            except ImportError:
+                return None  # (a lesson of a later graphkit than this one)
+    return None
+
+
+@dataclass(frozen=True)
+class _Shown:
+    """A verdict saved in a cell's output, with the cell's place and execution count."""
+
+    cell: int
+    count: int | None
+    outcome: str
+    message: str
+
+
+def _rows(path: Path, lesson: str, notebook: dict[str, Any]) -> list[ExerciseProgress]:
+    """A row per exercise of ``lesson``, from the verdicts saved in ``notebook``."""
+    cells = _code_cells(notebook)
+    if not any(cell.get("outputs") for cell in cells):
+        return [
+            ExerciseProgress(path, lesson, title, "not tried", note=_NO_OUTPUTS)
+            for title in lesson_exercises(lesson)
+        ]
+    shown = _verdicts(cells)
+    rows = []
+    for title in lesson_exercises(lesson):
+        if title not in shown:
+            rows.append(ExerciseProgress(path, lesson, title, "not tried"))
+            continue
+        # the last shown: the highest execution count, then the lowest cell
+        last = max(shown[title], key=lambda seen: (seen.count or 0, seen.cell))
+        message = last.message.strip().partition("\n")[0]
+        status, note = last.outcome, _ran_since(cells, last)
+        if note:
+            status, note = "stale", f"showed {last.outcome}, but {note}"
+        rows.append(ExerciseProgress(path, lesson, title, status, message, note))
+    return rows
+
+
+def _verdicts(cells: list[dict[str, Any]]) -> dict[str, list[_Shown]]:
+    """Each exercise's verdicts saved in ``cells``, by the markers in their outputs."""
+    shown: dict[str, list[_Shown]] = {}
+    for number, cell in enumerate(cells):
+        count = cell.get("execution_count")
+        for output in cell.get("outputs") or []:
+            metadata = output.get("metadata") if isinstance(output, dict) else None
+            marker = metadata.get(MARKER) if isinstance(metadata, dict) else None
+            verdict = marker.get("verdict") if isinstance(marker, dict) else None
+            if not isinstance(verdict, dict) or verdict.get("outcome") not in STATUSES:
+                continue
+            seen = _Shown(
+                number,
+                count if isinstance(count, int) else None,
+                verdict["outcome"],
+                str(verdict.get("message", "")),
+            )
+            shown.setdefault(str(verdict.get("exercise")), []).append(seen)
+    return shown
+
+
+def _is_check(cell: dict[str, Any]) -> bool:
+    """Whether ``cell`` calls a check, or shows a verdict."""
+    if _CALLS_A_CHECK.search(_source(cell)):
+        return True
+    return any(
+        isinstance(output, dict) and MARKER in (output.get("metadata") or {})
+        for output in cell.get("outputs") or []
+    )
+
+
+def _ran_since(cells: list[dict[str, Any]], shown: _Shown) -> str:
+    """Why the verdict ``shown`` is stale: a cell of its exercise (after the check
+    before it) with a higher execution count, which ran after the verdict (or in
+    another session of the kernel than the check's); "" when none did."""
+    if shown.count is None:
+        return ""
+    first = shown.cell
+    while first > 0 and not _is_check(cells[first - 1]):
+        first -= 1
+    later = [
+        cell.get("execution_count")
+        for cell in cells[first : shown.cell]
+        if isinstance(cell.get("execution_count"), int) and cell["execution_count"] > shown.count
+    ]
+    if not later:
+        return ""
+    return f"In [{max(later)}] above it ran after the check's In [{shown.count}]"
+
+
+def progress_text(report: Progress) -> str:
+    """A compact table of ``report``: a line per exercise of each lesson tried, a line
+    for the lessons not tried at all, then the total."""
+    lines = [str(report.path)] + [f"  {note}" for note in report.notes]
+    notebooks: dict[Path, list[ExerciseProgress]] = {}
+    for row in report.exercises:
+        notebooks.setdefault(row.notebook, []).append(row)
+    untried: dict[str, list[str]] = {_NO_OUTPUTS: [], "no verdict saved": []}
+    for notebook, rows in notebooks.items():
+        if all(row.status == "not tried" for row in rows):
+            untried[rows[0].note or "no verdict saved"].append(rows[0].lesson)
+            continue
+        lines.append(f"  {notebook.name}")
+        width = max(len(row.exercise) for row in rows)
+        for row in rows:
+            lines.append(f"    {row.exercise:<{width}}  {_status_text(row)}".rstrip())
+    for why, lessons in untried.items():
+        if lessons:
+            named = "lesson" if len(lessons) == 1 else "lessons"
+            lines.append(f"  {named} {_ranges(lessons)}: not tried ({why})")
+    if report.exercises:
+        lines.append(f"  {_total(report.exercises)}")
+    return "\n".join(lines)
+
+
+def _ranges(lessons: list[str]) -> str:
+    """``["02", "03", "04", "07"]`` as ``"02–04, 07"``."""
+    spans: list[list[str]] = []
+    for lesson in sorted(lessons):
+        if spans and int(lesson) == int(spans[-1][-1]) + 1:
+            spans[-1].append(lesson)
+        else:
+            spans.append([lesson])
+    return ", ".join(span[0] if len(span) == 1 else f"{span[0]}–{span[-1]}" for span in spans)
+
+
+def _status_text(row: ExerciseProgress) -> str:
+    message = row.message
+    if len(message) > _MESSAGE_WIDTH:
+        message = message[: _MESSAGE_WIDTH - 1].rstrip() + "…"
+    if row.status == "stale":
+        return f"stale: {row.note}"
+    if row.status in ("not yet", "check failed") and message:
+        return f"{row.status}: {message}"
+    return row.status
+
+
+def _total(rows: Iterable[ExerciseProgress]) -> str:
+    counts = Counter(row.status for row in rows)
+    others = ", ".join(f"{counts[status]} {status}" for status in STATUSES[1:] if counts[status])
+    total = sum(counts.values())
+    return f"{counts['passed']} of {total} exercises passed" + (f" ({others})" if others else "")
+
+
+def progress_csv(reports: Iterable[Progress]) -> str:
+    """The rows of ``reports`` as CSV, one per exercise, for a spreadsheet."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["path", "notebook", "lesson", "exercise", "status", "message", "note"])
+    for report in reports:
+        for row in report.exercises:
+            writer.writerow(
+                [
+                    report.path,
+                    row.notebook.name,
+                    row.lesson,
+                    row.exercise,
+                    row.status,
+                    row.message,
+                    row.note,
+                ]
+            )
+    return out.getvalue()
