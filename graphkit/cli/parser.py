@@ -145,12 +145,12 @@ def _run(arguments: argparse.Namespace) -> int:
         folder, run = arguments.folder, arguments.run
         print(commands.lessons(folder, arguments.solutions, arguments.force, run))
     elif arguments.command == "progress":
-        text, errors = commands.progress(arguments.paths, arguments.csv)
+        text, errors, notes = commands.progress(arguments.paths, arguments.csv)
         if text:
             print(text)
         _flush()
-        for error in errors:
-            print(f"graphkit: {error}", file=sys.stderr)
+        for line in notes + errors:
+            print(f"graphkit: {line}", file=sys.stderr)
         return 1 if errors else 0
     else:
         text, error = commands.trace(arguments.target, arguments.input, arguments.config)

@@ -309,6 +309,19 @@ def test_the_command_prints_a_block_per_folder(tmp_path, capsys):
     assert capsys.readouterr().out == progress_csv([progress(tmp_path / "ada")])
 
 
+def test_with_csv_a_folder_without_lessons_is_said_on_stderr(tmp_path, capsys):
+    """The CSV has no row for it: a teacher's spreadsheet would miss a learner silently."""
+    lesson01_copy(tmp_path / "ada", {})
+    (tmp_path / "cy").mkdir()
+    assert main(["progress", "--csv", str(tmp_path / "ada"), str(tmp_path / "cy")]) == 0
+    captured = capsys.readouterr()
+    assert len(captured.out.splitlines()) == 4  # (the header, ada's three exercises)
+    assert captured.err == (
+        f"graphkit: no lessons of graphkit's course in {tmp_path / 'cy'} (a lesson is a "
+        "notebook whose cells import its checks, as the copies graphkit lessons makes do)\n"
+    )
+
+
 def test_the_command_says_what_is_wrong_with_a_path_in_one_line(tmp_path, capsys):
     lesson01_copy(tmp_path / "ada", {})
     (tmp_path / "notes.ipynb").write_text("not json")
