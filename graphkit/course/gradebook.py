@@ -6,28 +6,8 @@ its cell's output with a marker (``Verdict``'s output metadata), which says the
 exercise, how it went and what it said. The exercises come from the lesson's module of
 checks, so an exercise never checked shows as "not tried".
 
-A row's status is one of:
-
-- ``passed``, ``not yet`` (the answer failed), ``check failed`` (the check's own code
-  raised): what the last verdict shown for the exercise said;
-- ``not tried``: no verdict saved for it (nor any output, when the notebook was saved
-  without outputs);
-- ``stale``: a code cell of the exercise (between the check before it and its check)
-  ran after the verdict was shown, by the saved execution counts: the verdict may be
-  about code that is no longer there. A cell edited and not run again leaves no trace
-  in the file, so a verdict can be out of date and not said to be.
-
->>> import tempfile
->>> from graphkit.course.lessons import copy_lessons
->>> folder = tempfile.mkdtemp()
->>> _ = copy_lessons(folder)  # fresh copies: saved without outputs
->>> report = progress(folder)
->>> report
-Progress(passed=0, exercises=81)
->>> report.exercises[0]
-ExerciseProgress('01-first-graph.ipynb', '1.1 · A three-node chain', 'not tried')
->>> print(progress_text(report).splitlines()[-1])
-  0 of 81 exercises passed (81 not tried)
+``progress_text`` and ``progress_csv`` show what it read; ``graphkit progress``
+prints them.
 """
 
 from __future__ import annotations
@@ -117,12 +97,35 @@ def lesson_exercises(lesson: str) -> list[str]:
 
 def progress(path: str | Path) -> Progress:
     """Read the verdicts saved in ``path``: a folder of lesson copies or one lesson
-    notebook (see the module's docstring for the statuses).
+    notebook. Its code is not run; save a notebook to count its latest verdicts.
+
+    A row's status is one of:
+
+    - ``passed``, ``not yet`` (the answer failed), ``check failed`` (the check's own code
+      raised): what the last verdict shown for the exercise said;
+    - ``not tried``: no verdict saved for it (nor any output, when the notebook was saved
+      without outputs);
+    - ``stale``: a code cell of the exercise (between the check before it and its check)
+      ran after the verdict was shown, by the saved execution counts: the verdict may be
+      about code that is no longer there. A cell edited and not run again leaves no trace
+      in the file, so a verdict can be out of date and not said to be.
+
+    >>> import tempfile
+    >>> from graphkit.course.lessons import copy_lessons
+    >>> folder = tempfile.mkdtemp()
+    >>> _ = copy_lessons(folder)  # fresh copies: saved without outputs
+    >>> report = progress(folder)
+    >>> report
+    Progress(passed=0, exercises=81)
+    >>> report.exercises[0]
+    ExerciseProgress('01-first-graph.ipynb', '1.1 · A three-node chain', 'not tried')
+    >>> report.exercises[0].note
+    'saved without outputs'
 
     Raises ``FileNotFoundError`` for a path that does not exist and ``ValueError`` for
     a file that is not a lesson notebook of graphkit's course. In a folder, a notebook
     that is not a lesson is passed over, one that cannot be read is noted."""
-    path = Path(path)
+    path = Path(path).expanduser()  # (a "~/graphkit-course" typed in Python)
     if not path.exists():
         raise FileNotFoundError(f"no such file or folder: {path}")
     if not path.is_dir():
