@@ -260,10 +260,27 @@ def _overwriters(change: ChannelChange) -> str:
     return f"; Overwrite by {', '.join(names)}" if names else ""
 
 
+_UNRECORDED_ENDINGS = {
+    "done": "is done",
+    "error": "failed",
+    "out_of_steps": "reached the recursion limit",
+    "interrupted": "is paused",
+    "running": "is running",
+    "drained": "stopped at a step boundary",
+}
+"""How a run stepped with ``record=False`` ended, in the words of its last line."""
+
+
 def _ending(run: Run) -> list[str]:
     following = run.steps[-1].step + 1 if run.steps else -1
     # One line, not a "step N" block: the title counts the supersteps that ran, and a
     # block for the step that did not would make one header more than that count.
+    if not run.recorded and not run.steps:
+        ended = _UNRECORDED_ENDINGS.get(run.status, run.status)
+        return [
+            f"the run {ended}; its supersteps were not recorded (record=False): trace it, or "
+            "step it with record=True, to see them"
+        ]
     if run.status == "done" and not run.steps:  # (it knows no step number to name)
         return [f"the run is done without a step: {NO_STEP}"]
     if run.status == "done":

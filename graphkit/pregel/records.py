@@ -341,7 +341,8 @@ class Run:
     ``state_keys`` in schema order, written or not, and ``saved_in``: the checkpoint
     namespace the run saved its checkpoints under (``""`` at the root; a subgraph's own
     thread, its node name, with ``checkpointer=True``; its task's namespace by default),
-    or None when it saved nothing."""
+    or None when it saved nothing; ``recorded``: False for a run stepped with
+    ``record=False``, whose ``steps`` are empty however many ran."""
 
     steps: tuple[Superstep, ...]
     values: Mapping[str, Any]
@@ -350,6 +351,7 @@ class Run:
     namespace: tuple[str, ...] = ()
     state_keys: tuple[str, ...] = ()
     saved_in: str | None = None
+    recorded: bool = True
 
     def step(self, number: int) -> Superstep:
         """The superstep numbered ``number`` (the input step is -1)."""

@@ -204,7 +204,10 @@ class Stepper(ExecutePhase):
             steps += (self._superstep(None),)
         saved_in = self.thread.namespace if self.thread is not None else None
         keys = self.graph.state_keys
-        return Run(steps, self.values, self.status, self.error, self.namespace, keys, saved_in)
+        recorded = self.options.record
+        return Run(
+            steps, self.values, self.status, self.error, self.namespace, keys, saved_in, recorded
+        )
 
     # -- the phases ---------------------------------------------------------------------
 

@@ -390,3 +390,15 @@ def test_a_command_to_end_that_wrote_state_says_it_ended_the_run_too(library):
     card = run.step(1)._repr_html_()
     assert card.count("it returned Command(goto=END)") == 2
     assert "wrote nothing: it returned Command(goto=END)" in card
+
+
+def test_a_run_stepped_without_recording_says_so_not_that_nothing_was_planned(seed_app):
+    # it said "the run is done without a step: the checkpoint it went on from planned no
+    # task", advice for a finished thread, of a run that ran every step
+    run = seed_app.stepper({"messages": [("user", "hi")]}, record=False).run()
+    assert run.values["messages"][-1] == ("ai", "sunny; market up")
+    assert run.timeline(width=None) == (
+        "0 supersteps, done\n"
+        "the run is done; its supersteps were not recorded (record=False): trace it, or "
+        "step it with record=True, to see them"
+    )
