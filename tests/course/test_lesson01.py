@@ -421,3 +421,40 @@ def test_read_run_takes_a_whole_float_and_tells_text_that_is_no_number():
     assert not verdict.passed
     assert "step step" not in verdict.message
     assert verdict.message.startswith(f"sign_step is 'step {solution.SIGN_STEP}', not a number")
+
+
+def test_the_two_bookkeeping_steps_come_with_an_input_not_with_a_resume():
+    """Section "Look inside" says the input step and __start__'s step come whenever a
+    StateGraph starts from an input (it said "in every run"): a run resumed with
+    invoke(None, ...) has neither, on graphkit as on LangGraph (no new input checkpoint)."""
+    from langgraph.checkpoint.memory import InMemorySaver as LangGraphSaver
+    from langgraph.graph import START as LG_START
+    from langgraph.graph import StateGraph as LangGraphStateGraph
+
+    from graphkit import InMemorySaver
+
+    class Two(TypedDict):
+        text: str
+
+    def build(graph_class, start, saver):
+        builder = graph_class(Two)
+        builder.add_node("first", lambda state: {"text": state["text"] + " 1"})
+        builder.add_node("second", lambda state: {"text": state["text"] + " 2"})
+        builder.add_edge(start, "first")
+        builder.add_edge("first", "second")
+        return builder.compile(checkpointer=saver, interrupt_before=["second"])
+
+    config = {"configurable": {"thread_id": "t"}}
+    ours = build(StateGraph, START, InMemorySaver())
+    started = ours.trace({"text": "go"}, config)
+    resumed = ours.trace(None, config)
+    assert [s.step for s in started.steps] == [-1, 0, 1]
+    assert [s.plan.nodes for s in started.steps[:2]] == [["__input__"], ["__start__"]]
+    assert [(s.step, s.plan.nodes) for s in resumed.steps] == [(2, ["second"])]
+
+    theirs = build(LangGraphStateGraph, LG_START, LangGraphSaver())
+    theirs.invoke({"text": "go"}, config)
+    theirs.invoke(None, config)
+    sources = [(s.metadata["step"], s.metadata["source"]) for s in theirs.get_state_history(config)]
+    assert sources == [(2, "loop"), (1, "loop"), (0, "loop"), (-1, "input")]
+    assert resumed.values == theirs.get_state(config).values == {"text": "go 1 2"}
