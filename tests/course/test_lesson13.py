@@ -414,9 +414,12 @@ def observe_lesson(lib: Any) -> dict:
     paused = send_report.invoke(["Oslo", "Lima"], report)
     seen["question"] = paused["__interrupt__"][0].value
     seen["ran before"], seen["body before"] = sorted(ran), len(body_runs)  # (parallel calls)
+    history = send_report.get_state_history
+    seen["paused history"] = [(s.metadata["step"], s.metadata["source"]) for s in history(report)]
     ran.clear()
     seen["resumed"] = send_report.invoke(lib.Command(resume="yes"), report)
     seen["ran on resume"], seen["body in all"] = sorted(ran), len(body_runs)
+    seen["resumed history"] = [(s.metadata["step"], s.metadata["source"]) for s in history(report)]
 
     class Weather(TypedDict, total=False):
         cities: list[str]
@@ -452,6 +455,9 @@ def test_the_lessons_programs_do_on_graphkit_what_they_do_on_langgraph():
     assert ours["doorbell"] == ["hello Ada, visitor #1", "hello Alan, visitor #2"]
     assert ours["doorbell history"] == [(2, "loop"), (1, "input"), (0, "loop"), (-1, "input")]
     assert ours["ran on resume"] == ["summarise"] and ours["body in all"] == 2
+    # the comparison table: a resume is one superstep, step 0 again, with no input step
+    assert ours["paused history"] == [(-1, "input")]
+    assert ours["resumed history"] == [(0, "loop"), (-1, "input")]
     assert ours["graph summary"] == ours["weather"]
     assert ours["graph checkpoints"] == 4  # one per step: -1, 0, 1 (fetch × 3), 2
     assert [step for step, _ in ours["graph task steps"]] == [1, 1, 2]  # fetch ×2, summarise
@@ -518,3 +524,26 @@ def test_the_resume_question_run_again_shows_the_resume_it_ran():
     from tests.course.cells import run_cells as run_in_order
 
     run_in_order(LESSON, until="from graphkit.course", again=("l13-c20", "l13-c22", "l13-c23"))
+
+
+def test_a_resumed_run_is_one_superstep_as_the_comparison_table_says():
+    """The table of section 6 said "two per run (input, step 0), whatever it does"; the
+    resumed run of section 5 has one, step 0 run again, and no input step."""
+    from graphkit import Command, InMemorySaver, interrupt
+    from graphkit.func import entrypoint, task
+
+    @task
+    def fetch(city: str) -> str:
+        return f"sunny in {city}"
+
+    @entrypoint(checkpointer=InMemorySaver())
+    def ask(city: str) -> str:
+        report = fetch(city).result()
+        return report if interrupt(report) == "yes" else "not sent"
+
+    config = {"configurable": {"thread_id": "t"}}
+    paused = ask.trace("Oslo", config)
+    resumed = ask.trace(Command(resume="yes"), config)
+    assert [step.step for step in paused.steps] == [-1, 0]
+    assert [step.step for step in resumed.steps] == [0]
+    assert resumed.values["__end__"] == "sunny in Oslo"
