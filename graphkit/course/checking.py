@@ -102,6 +102,13 @@ def exercise(
             except _OutOfTime as out:
                 return _out_of_time(title, limit, getattr(out, "run", None))
             except Wrong as wrong:
+                # (a run's failure, or one the check worded itself, may be an answer
+                # that is no function: that says more than the error it caused)
+                cause = wrong.__cause__ or wrong.__context__
+                if isinstance(cause, Exception):
+                    uncalled = _not_a_function(title, check, cause, args, kwargs)
+                    if uncalled is not None:  # (a failed Verdict is falsy)
+                        return uncalled
                 return Verdict(title, False, wrong.message, wrong.hint)
             except Exception as error:
                 own = _check_failed(title, check, error, [*args, *kwargs.values()])
@@ -211,36 +218,35 @@ def _check_line(check: Callable[..., Any], error: BaseException, answers: list[A
 def _not_a_function(
     title: str, check: Callable[..., Any], error: BaseException, args: Any, kwargs: Any
 ) -> Verdict | None:
-    """The verdict for an answer that is no function (None, a name in quotes, a graph)
-    given where the check calls one: "'NoneType' object is not callable" named neither
-    the answer nor what to pass. None for any other error, or one raised inside the
-    learner's own code."""
-    if not isinstance(error, TypeError) or not str(error).endswith("object is not callable"):
-        return None
-    answers = [*args, *kwargs.values()]
-    if _check_line(check, error, answers) is None:
-        return None  # (raised in the learner's code, or by the runtime running it)
+    """The verdict for an answer that is no function (None, a name in quotes, a graph, a
+    library's class) given where the check calls one, directly or in a graph it runs:
+    "'NoneType' object is not callable", or StateGraph's refusal of the values the check
+    passed it, named neither the answer nor what to pass. None for any other error, or
+    one raised inside the learner's own code."""
     try:
-        given = inspect.signature(check).bind_partial(*args, **kwargs).arguments
+        bound = inspect.signature(check).bind_partial(*args, **kwargs).arguments
     except TypeError:
         return None
-    kind = str(error).split("'")[1] if str(error).count("'") >= 2 else ""
-    found = [(n, v) for n, v in given.items() if not callable(v) and type(v).__name__ == kind]
-    if not found:
+    found = _called_answer(check, error, bound)
+    if found is None:
         return None
-    (param, value), name = found[0], getattr(check, "__name__", "check")
+    (param, value), name = found, getattr(check, "__name__", "check")
     call = f"{name}({param})"
+    shown = what_was_given(value)
     if value is None:
-        shown = "None"
         hint = (
             f"Pass the function itself, {call}, not what it returns ({name}({param}()) "
             f"passes that); if {param} is None, run the cell that defines it."
         )
     elif isinstance(value, str):
-        shown = f"the str {value!r}"
         hint = f"Pass the function itself, {call}, not its name in quotes."
+    elif isinstance(value, type):
+        owner = value.__module__.partition(".")[0].replace("builtins", "Python")
+        hint = (
+            f"Pass the function you wrote for this exercise, {call}: {value.__name__} is "
+            f"a class of {owner}, not your answer."
+        )
     else:
-        shown = f"a {type(value).__name__}"
         graph = hasattr(value, "get_graph") or hasattr(value, "add_node")
         hint = (
             f"This exercise asks for a function, not a graph: define {param} as the "
@@ -250,6 +256,86 @@ def _not_a_function(
         )
     message = f"{name}() got {shown} as {param}, and calls {param} as a function."
     return Verdict(title, False, message, hint)
+
+
+def what_was_given(value: Any) -> str:
+    """``value`` as a verdict names what the learner passed: ``None``, ``the str 'app'``,
+    ``the class StateGraph``, ``a CompiledGraph``."""
+    if value is None:
+        return "None"
+    if isinstance(value, str):
+        return f"the str {value!r}"
+    if isinstance(value, type):
+        return f"the class {value.__name__}"
+    return f"a {type(value).__name__}"
+
+
+def _called_answer(
+    check: Callable[..., Any], error: BaseException, given: dict[str, Any]
+) -> tuple[str, Any] | None:
+    """The (parameter, answer) whose call raised ``error``: an answer that is not
+    callable, called by the check's own line (in a node or router of a graph the check
+    runs, too); or a library's class (the learner's own class is their code), whose
+    construction failed. None when the error is another, or the learner's."""
+    classes = [(p, v) for p, v in given.items() if isinstance(v, type) and _library_class(v)]
+    text = str(error)
+    for param, klass in classes:
+        building = {
+            code
+            for code in _codes(klass)
+            if code is not None and code.co_name in ("__init__", "__new__")
+        }
+        if text.startswith((f"{klass.__qualname__}.__init__()", f"{klass.__name__}()")) or any(
+            entry.tb_frame.f_code in building for entry in _entries(error)
+        ):
+            return param, klass
+    if not isinstance(error, TypeError) or not text.endswith("object is not callable"):
+        return None
+    entries = list(_entries(error))
+    if not entries or not _checks_file(check, entries[-1].tb_frame.f_code.co_filename):
+        return None  # (raised in the learner's code, or by the runtime)
+    kind = text.split("'")[1] if text.count("'") >= 2 else ""
+    found = [(p, v) for p, v in given.items() if not callable(v) and type(v).__name__ == kind]
+    for param, value in found:
+        if _uses_answer(entries[-1], [value]):
+            return param, value
+    return None
+
+
+def _entries(error: BaseException) -> Iterator[Any]:
+    entry = error.__traceback__
+    while entry is not None:
+        yield entry
+        entry = entry.tb_next
+
+
+def _checks_file(check: Callable[..., Any], filename: str) -> bool:
+    """Whether ``filename`` is ``check``'s own source file or one of graphkit.course's."""
+    from pathlib import Path
+
+    check = getattr(inspect.unwrap(check), "func", check)
+    code = getattr(check, "__code__", None) or getattr(check.__call__, "__code__", None)
+    own = code.co_filename if code is not None else None
+    return filename == own or Path(filename).parent == Path(__file__).parent
+
+
+def _library_class(klass: type) -> bool:
+    """Whether ``klass`` comes from graphkit, the standard library or an installed
+    package, not the learner's notebook or module."""
+    import builtins
+    import sysconfig
+    from pathlib import Path
+
+    if klass.__module__ == "builtins":  # (a cell run by exec makes its classes' so too)
+        return getattr(builtins, klass.__qualname__, None) is klass
+    module = sys.modules.get(klass.__module__)
+    path = getattr(module, "__file__", None)
+    if path is None or klass.__module__ == "__main__":  # (a kernel's: ipykernel's file)
+        return False
+    folders = [Path(__file__).parent.parent] + [
+        Path(sysconfig.get_path(name)) for name in ("stdlib", "platstdlib", "purelib")
+    ]
+    return any(Path(path).is_relative_to(folder) for folder in folders)
 
 
 def _codes(answer: Any) -> Iterator[Any]:

@@ -830,6 +830,102 @@ def test_a_class_given_as_the_graph_is_named_as_the_class():
     )
 
 
+@exercise("0.17 · Pair up")
+def check_pair(pair) -> str:
+    if pair("a", "b", "c") != ("a", "b", "c"):
+        raise Wrong("Not a triple.")
+    return "Paired."
+
+
+def test_a_library_class_for_a_function_is_named_as_the_class():
+    # it said "Your code raised TypeError: StateGraph('hi'): a schema is a class ...",
+    # StateGraph's own refusal of a call the learner never wrote
+    verdict = check_shout(StateGraph)
+    assert verdict.check_error is None
+    assert verdict.message == (
+        "check_shout() got the class StateGraph as shout, and calls shout as a function."
+    )
+    assert verdict.hint == (
+        "Pass the function you wrote for this exercise, check_shout(shout): StateGraph "
+        "is a class of graphkit, not your answer."
+    )
+    # and where the call does not even bind: "StateGraph.__init__() takes from 2 to 3
+    # positional arguments but 4 were given"
+    assert check_pair(StateGraph).message == (
+        "check_pair() got the class StateGraph as pair, and calls pair as a function."
+    )
+
+
+@exercise("0.18 · Shout in a graph")
+def check_shout_node(shout) -> str:
+    builder = StateGraph(TypedDict("Said", {"text": str}))
+    builder.add_node("shout", lambda state: {"text": shout(state["text"])})
+    builder.add_edge(START, "shout")
+    run = trace(builder.compile(), {"text": "hi"})
+    if run.values["text"] != "HI":
+        raise Wrong("Not shouted.")
+    return "Shouted."
+
+
+def test_an_answer_that_is_no_function_is_named_when_a_graph_run_calls_it():
+    # it said "Running your graph raised TypeError in step 1 (node shout): 'NoneType'
+    # object is not callable", or StateGraph's refusal of the state it was given
+    assert check_shout_node(None).message == (
+        "check_shout_node() got None as shout, and calls shout as a function."
+    )
+    assert check_shout_node(StateGraph).message == (
+        "check_shout_node() got the class StateGraph as shout, and calls shout as a function."
+    )
+    builder = StateGraph(dict).add_node("a", lambda s: {}).add_edge(START, "a")
+    assert check_shout_node(builder).message == (
+        "check_shout_node() got a StateGraph as shout, and calls shout as a function."
+    )
+    assert check_shout_node(str.upper).passed
+
+
+@exercise("0.19 · Shout, worded")
+def check_shout_worded(shout) -> str:
+    try:
+        said = shout("hi")
+    except Exception as error:
+        raise Wrong(f"shout('hi') raised {type(error).__name__}: {error}.") from None
+    return f"{said}."
+
+
+def test_a_check_that_words_the_error_itself_still_names_the_answer():
+    # the check wrote "shout('hi') raised TypeError: 'str' object is not callable."
+    assert check_shout_worded("shout").message == (
+        "check_shout_worded() got the str 'shout' as shout, and calls shout as a function."
+    )
+    assert check_shout_worded(StateGraph).message.startswith(
+        "check_shout_worded() got the class StateGraph as shout"
+    )
+
+
+def test_the_learners_own_failures_in_a_run_stay_theirs():
+    def shout(text):
+        helper = None
+        return helper(text)
+
+    class Shouter:  # (the learner's own class: calling it is their code)
+        def __init__(self, text):
+            raise ValueError(f"no {text}")
+
+    assert check_shout_node(shout).message == (
+        "Running your graph raised TypeError in step 1 (node shout): "
+        "'NoneType' object is not callable"
+    )
+    cell: dict = {}  # (a notebook's cell run by exec: its classes' module is builtins)
+    exec("class Cell:\n    def __init__(self, text):\n        raise ValueError(text)", cell)
+    for learners, said in [(Shouter, ": no hi"), (cell["Cell"], ": hi")]:
+        verdict = check_shout_node(learners)
+        assert verdict.message.startswith("Running your graph raised ValueError in step 1")
+        assert verdict.message.endswith(said)
+    assert check_shout_worded(shout).message == (
+        "shout('hi') raised TypeError: 'NoneType' object is not callable."
+    )
+
+
 def test_a_shown_verdict_carries_a_marker_a_program_can_read():
     """``graphkit progress`` reads saved verdicts from their output's metadata, not
     their prose; the boxes a learner sees stay as they were."""
