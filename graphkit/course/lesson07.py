@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypedDict
 
 from graphkit.course.answers import refuse_unread_stream, whole_number
-from graphkit.course.checking import Wrong, counted, exercise, ran_again
+from graphkit.course.checking import Wrong, counted, exercise, ran_again, what_was_given
 
 __all__ = ["check_fix_city", "check_history", "check_replay", "forecast_app", "pipeline_app"]
 
@@ -339,6 +339,23 @@ def check_history(app: Any, config: Mapping[str, Any], checkpoints: int, replay_
     """Compare the learner's answers with the real thread ``config``: how many checkpoints
     it holds, and the step of the checkpoint to replay from to re-run ``chat`` for the
     last question (the latest checkpoint whose next is ``('chat',)``)."""
+    hint = (
+        "Pass the lesson's quiz_app (compiled with its checkpointer), then quiz, its "
+        "thread's config: check_history(quiz_app, quiz, checkpoints=checkpoints, "
+        "replay_step=replay_step)."
+    )
+    if isinstance(app, type) or not hasattr(app, "get_state_history"):
+        raise Wrong(
+            f"check_history() got {what_was_given(app)} as app: it reads the thread's checkpoints "
+            "with app.get_state_history(config).",
+            hint,
+        )
+    if not isinstance(config, Mapping):
+        raise Wrong(
+            f"check_history() got {what_was_given(config)} as config, where the thread's config "
+            "goes, e.g. {'configurable': {'thread_id': 'quiz'}}.",
+            hint,
+        )
     history = _history(app, config)
     before_chat = [s for s in history if s.next == ("chat",)]
     turns = sum(1 for s in history if _source(s) == "input")

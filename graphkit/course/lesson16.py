@@ -17,7 +17,7 @@ from typing import Any
 
 from graphkit.constants import END, START
 from graphkit.course.answers import failed_run
-from graphkit.course.checking import Wrong, exercise
+from graphkit.course.checking import Wrong, exercise, what_was_given
 from graphkit.errors import GraphkitWarning, GraphRecursionError
 from graphkit.extras import require
 
@@ -266,9 +266,15 @@ def check_handoff(transfer_to_writer: Any) -> str:
     ``writer`` and gives the parent's ``messages`` the user's question and one AIMessage
     saying what the researcher found, with no tool call and no ToolMessage. Tried on two
     topics."""
-    if not hasattr(transfer_to_writer, "invoke") or not hasattr(transfer_to_writer, "name"):
+    graph = hasattr(transfer_to_writer, "get_state")  # (it has .invoke and .name too)
+    if (
+        graph
+        or not hasattr(transfer_to_writer, "invoke")
+        or not hasattr(transfer_to_writer, "name")
+    ):
+        shown = what_was_given(transfer_to_writer) if graph else repr(transfer_to_writer)
         raise Wrong(
-            f"transfer_to_writer is {transfer_to_writer!r}, not a tool.",
+            f"transfer_to_writer is {shown}, not a tool.",
             "Keep the @tool decorator on the function, and pass the tool itself.",
         )
     for topic in ("owls", "tides"):

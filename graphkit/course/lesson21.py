@@ -26,7 +26,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from graphkit.course.checking import Wrong, exercise
+from graphkit.course.checking import Wrong, exercise, what_was_given
 from graphkit.errors import GraphkitWarning
 from graphkit.prebuilt import MessagesState
 
@@ -79,6 +79,10 @@ def check_set_budget(set_budget: Any) -> str:
 
     if not isinstance(set_budget, BaseTool) and not callable(set_budget):
         raise Wrong(f"set_budget is {set_budget!r}, not a tool.", "Write it with @tool.")
+    if isinstance(set_budget, type):  # (ToolNode would make a tool of its __init__)
+        raise Wrong(
+            f"set_budget is {what_was_given(set_budget)}, not a tool.", "Write it with @tool."
+        )
     tool_node = ToolNode([set_budget])
     (name, tool), *_ = tool_node.tools_by_name.items()
     asked = set(tool.tool_call_schema.model_json_schema().get("properties", {}))

@@ -37,7 +37,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, TypedDict
 
 from graphkit.course.answers import run_apart
-from graphkit.course.checking import Wrong, _OutOfTime, exercise
+from graphkit.course.checking import Wrong, _OutOfTime, exercise, what_was_given
 
 __all__ = [
     "LIMIT",
@@ -222,6 +222,8 @@ def _judge(
     with the first it saw) fails on the right one."""
     if not callable(test):
         raise Wrong(f"Your test is {test!r}, not a function.", "Write it with def.")
+    if isinstance(test, type):  # (called with the app, a class builds one: StateGraph(app))
+        raise Wrong(f"Your test is {what_was_given(test)}, not a function.", "Write it with def.")
     wrongs = {bug: wrong() for bug, wrong in bugs.items()}
     ran = {bug: _run(test, wrong) for bug, wrong in wrongs.items()}
     right_one = right()

@@ -323,6 +323,35 @@ def test_history_takes_numbers_typed_as_strings_and_names_a_missing_answer():
     assert not verdict and "replay_step is 'three'" in verdict.message
 
 
+def test_history_names_an_app_or_a_config_of_the_wrong_kind():
+    # it said "Your code raised AttributeError: 'NoneType' object has no attribute
+    # 'get_state_history'", or "'CompiledGraph' object has no attribute 'get'"
+    app, config = _quiz()
+    hint = (
+        "Pass the lesson's quiz_app (compiled with its checkpointer), then quiz, its "
+        "thread's config: check_history(quiz_app, quiz, checkpoints=checkpoints, "
+        "replay_step=replay_step)."
+    )
+    for given, shown in [
+        (None, "None"),
+        ("app", "the str 'app'"),
+        (StateGraph, "the class StateGraph"),
+        (StateGraph(MessagesState), "a StateGraph"),
+    ]:
+        verdict = lesson07.check_history(given, config, 6, 3)
+        assert verdict.message == (
+            f"check_history() got {shown} as app: it reads the thread's checkpoints with "
+            "app.get_state_history(config)."
+        )
+        assert verdict.hint == hint
+    verdict = lesson07.check_history(app, app, 6, 3)
+    assert verdict.message == (
+        "check_history() got a CompiledGraph as config, where the thread's config goes, "
+        "e.g. {'configurable': {'thread_id': 'quiz'}}."
+    )
+    assert verdict.hint == hint
+
+
 @pytest.mark.parametrize("answer", [4, 5])
 def test_history_giving_the_last_step_as_the_count(answer):
     """The history table is indexed by step (-1 to 4): a learner who reads its last

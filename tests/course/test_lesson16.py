@@ -412,6 +412,18 @@ def test_handoff_to_its_own_graph():
     assert_fails(lesson16.check_handoff(lambda state: None), "not a tool")
 
 
+def test_handoff_given_a_graph_is_told_it_is_not_a_tool():
+    # a graph has .invoke and .name: it reached create_react_agent, whose tool()
+    # said "The first argument must be a string or a callable with a __name__ for tool
+    # decorator. Got <class 'graphkit.pregel.app.CompiledGraph'>"
+    from graphkit import START, StateGraph
+
+    app = StateGraph(dict).add_node("a", lambda s: {}).add_edge(START, "a").compile()
+    verdict = lesson16.check_handoff(app)
+    assert_fails(verdict, "transfer_to_writer is a CompiledGraph, not a tool.")
+    assert verdict.hint == "Keep the @tool decorator on the function, and pass the tool itself."
+
+
 # -- 16.3
 
 

@@ -325,6 +325,8 @@ def budget_with_one_message(
         (budget_refusing_large_amounts, "your tool raised ValueError", "any amount"),
         (budget_with_one_message, "one ToolMessage, not a list", "[ToolMessage("),
         (None, "not a tool", ""),
+        # (langchain's tool() made a tool of the class's __init__: "KeyError: 'state_schema'")
+        (StateGraph, "set_budget is the class StateGraph, not a tool.", "@tool"),
     ],
 )
 def test_set_budget_wrong_answers(answer, said, hint):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from graphkit import Command
+from graphkit import Command, StateGraph
 from graphkit.course import assert_fails, assert_passes, lesson23
 from graphkit.course.solutions import lesson23 as solutions
 from tests.course.cells import (
@@ -442,6 +442,9 @@ def path_resume_one_step_off(app):
         ),
         (path_resume_one_step_off, "fails on the right desk: KeyError", "read what it asserts"),
         ("test", "not a function", "def"),
+        # (it said "Your test fails on the right desk: AttributeError: 'CompiledGraph'
+        # object has no attribute '__name__'", StateGraph's, given the desk)
+        (StateGraph, "Your test is the class StateGraph, not a function.", "def"),
     ],
 )
 def test_path_test_wrong_answers(answer, said, hint):
@@ -492,6 +495,7 @@ def approval_reply_only(app):
         (approval_yes_only, "refunds whatever the human answers", "each answer"),
         (approval_reply_only, "books the refund in the ledger all the same", "must not"),
         (None, "not a function", ""),
+        (StateGraph, "Your test is the class StateGraph, not a function.", "def"),
     ],
 )
 def test_approval_test_wrong_answers(answer, said, hint):
