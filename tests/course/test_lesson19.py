@@ -5,6 +5,7 @@ checkpoint (their integer parts: LangGraph's InMemorySaver adds a random fractio
 
 from __future__ import annotations
 
+import json
 import operator
 import os
 import types
@@ -656,3 +657,44 @@ def test_update_state_moves_versions_like_an_update():
     assert steps[2][0]["text"] == 2 and steps[3][0]["text"] == 5  # highest was 4
     assert (steps[4][0]["text"], steps[4][0]["branch:to:review"]) == (6, 6)
     assert steps[4][1] == steps[2][1] and after == ("review",)
+
+
+def test_a_barrier_written_again_by_a_source_it_heard_from_keeps_its_version():
+    """The exception to "a channel written is a channel changed": `a` loops once and
+    writes `join:a+b:c` in steps 1 and 2, before `b` (step 3). Its second write adds
+    nothing the barrier had not heard, so step 2's Update leaves its version at 3; `b`'s
+    write moves it. The same on graphkit and LangGraph."""
+    answers = []
+    for lib in libraries():
+        builder = lib.StateGraph(Trail)
+        for name in ("a", "s1", "s2", "b", "c"):
+            builder.add_node(name, lambda state, name=name: {"notes": [name]})
+        builder.add_edge(lib.START, "a")
+        builder.add_edge(lib.START, "s1")
+        builder.add_edge("s1", "s2")
+        builder.add_edge("s2", "b")
+        end = lib.END
+        builder.add_conditional_edges(
+            "a", lambda state, end=end: "a" if state["notes"].count("a") < 2 else end, ["a", end]
+        )
+        builder.add_edge(["a", "b"], "c")
+        app = builder.compile(checkpointer=lib.Saver())
+        thread = {"configurable": {"thread_id": "t"}}
+        notes = app.invoke({}, thread)["notes"]
+        steps = saved(app, thread)
+        answers.append((notes, [steps[step][0].get("join:a+b:c") for step in (1, 2, 3)]))
+    assert answers[0] == answers[1]
+    assert answers[0] == (["a", "s1", "a", "s2", "b", "c"], [3, 3, 5])
+
+
+def test_the_text_names_the_barrier_where_it_says_a_written_channel_gets_a_new_version():
+    """Q1's answer said that a channel written in a step is a channel changed, and the
+    summary that an Update gives a new version to every channel written, whatever the
+    value: a barrier written again by a source it has heard from is written and keeps its
+    version (the test above). Both sentences now name that exception."""
+    cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+    text = ["".join(cell["source"]) for cell in cells if cell["cell_type"] == "markdown"]
+    q1_answer = next(cell for cell in text if cell.startswith("<details>") and "**Higher**" in cell)
+    summary = next(cell for cell in text if cell.startswith("## Summary"))
+    for said in (q1_answer, summary):
+        assert "not heard from" in " ".join(said.split()), said[:300]
