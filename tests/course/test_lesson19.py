@@ -698,3 +698,45 @@ def test_the_text_names_the_barrier_where_it_says_a_written_channel_gets_a_new_v
     summary = next(cell for cell in text if cell.startswith("## Summary"))
     for said in (q1_answer, summary):
         assert "not heard from" in " ".join(said.split()), said[:300]
+
+
+def test_a_deferred_nodes_branch_channel_holds_its_value_until_nothing_else_runs():
+    """The exception to "a branch:to: channel holds a value for one step": `a` (step 1)
+    wakes `publish`, added with defer=True, while `s1 → s2 → s3` run on. Its channel keeps
+    the value in the checkpoints of steps 1, 2 and 3, and publish runs in step 4, once
+    nothing else is left (the channel's version moves then: 3, 3, 5). The same on
+    graphkit and LangGraph."""
+    answers = []
+    for lib in libraries():
+        builder = lib.StateGraph(Trail)
+        for name in ("a", "s1", "s2", "s3"):
+            builder.add_node(name, lambda state, name=name: {"notes": [name]})
+        builder.add_node("publish", lambda state: {"notes": ["publish"]}, defer=True)
+        builder.add_edge(lib.START, "a")
+        builder.add_edge(lib.START, "s1")
+        builder.add_edge("s1", "s2")
+        builder.add_edge("s2", "s3")
+        builder.add_edge("a", "publish")
+        app = builder.compile(checkpointer=lib.Saver())
+        thread = {"configurable": {"thread_id": "t"}}
+        notes = app.invoke({}, thread)["notes"]
+        held = {
+            entry.metadata["step"]: "branch:to:publish" in entry.checkpoint["channel_values"]
+            for entry in app.checkpointer.list(thread)
+        }
+        steps = saved(app, thread)
+        versions = [steps[step][0].get("branch:to:publish") for step in (1, 2, 3)]
+        answers.append((notes, [held[step] for step in (1, 2, 3, 4)], versions))
+    assert answers[0] == answers[1]
+    assert answers[0] == (["a", "s1", "s2", "s3", "publish"], [True, True, True, False], [3, 3, 5])
+
+
+def test_the_text_names_defer_where_it_says_a_branch_channel_holds_a_value_for_one_step():
+    """Section 1 and the summary said a branch:to: channel holds a value for one step: a
+    deferred node's holds it until nothing else is left to run (the test above). Both
+    sentences now say so."""
+    cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+    text = [" ".join("".join(cell["source"]).split()) for cell in cells]
+    for said in [cell for cell in text if "for one step" in cell]:
+        assert "defer" in said and "nothing else is left to run" in said, said[:300]
+    assert len([cell for cell in text if "for one step" in cell]) == 2
