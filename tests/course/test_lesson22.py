@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 import operator
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated
 
 import pytest
-from pydantic import BaseModel, Field, field_validator, model_validator
+from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 
 from graphkit.course import assert_fails, assert_passes, lesson22
 from graphkit.course.solutions import lesson22 as solutions
@@ -627,3 +628,64 @@ def test_a_reducer_field_with_no_empty_value_reads_its_default(library):
     cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
     said = "".join("".join(cell["source"]) for cell in cells if cell["cell_type"] == "markdown")
     assert "`int | None`" in said
+
+
+@pytest.mark.parametrize("library", ["graphkit", "langgraph"])
+def test_a_v2_result_is_an_instance_with_its_defaults(library):
+    """The exception to "invoke returns a dict, never an instance, and no result holds a
+    default": with version="v2" (lesson 27), invoke's ``.value`` and each values part are
+    instances of the state class, built from the channels as a node's state is, so a
+    default shows there and pydantic validates the result; the default invoke's dict has
+    no default and keeps a wrong-typed value no node read, on both libraries."""
+    if library == "langgraph":
+        StateGraph = pytest.importorskip("langgraph.graph").StateGraph
+        from langgraph.graph import START
+    else:
+        from graphkit import START, StateGraph
+
+    @dataclass
+    class Trip:
+        city: str
+        nights: int = 1
+
+    class Model(BaseModel):
+        city: str
+        nights: int = 1
+
+    for schema in (Trip, Model):
+        builder = StateGraph(schema)
+        builder.add_node("plan", lambda state: {})
+        builder.add_edge(START, "plan")
+        app = builder.compile()
+        assert app.invoke({"city": "Oslo"}) == {"city": "Oslo"}
+        assert app.invoke({"city": "Oslo"}, version="v2").value == schema(city="Oslo")
+        parts = list(app.stream({"city": "Oslo"}, stream_mode="values", version="v2"))
+        assert parts[-1]["data"] == schema(city="Oslo", nights=1)
+
+    # a wrong-typed write no node reads: kept by the dict result, refused by the v2 one
+    builder = StateGraph(Model)
+    builder.add_node("plan", lambda state: {"nights": "three"})
+    builder.add_edge(START, "plan")
+    app = builder.compile()
+    assert app.invoke({"city": "Oslo"})["nights"] == "three"
+    with pytest.raises(ValidationError):
+        app.invoke({"city": "Oslo"}, version="v2")
+
+
+def test_the_text_names_version_v2_where_it_says_invoke_returns_a_dict():
+    """Section 1 said invoke returns a dict, never an instance, Q1's answer that a default
+    is in no values chunk nor result, and the summary both, and that pydantic validates
+    each task's state only: with version="v2" the result is an instance too, defaults filled
+    in and validated (the tests around). Each place now says so."""
+    cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+    text = [" ".join("".join(cell["source"]).split()) for cell in cells]
+    assert not any(re.search(r"\bnever an instance", cell) for cell in text)
+    places = [
+        next(cell for cell in text if cell.startswith("To work with an instance")),
+        next(cell for cell in text if "and nowhere else" in cell),
+        next(cell for cell in text if "## Summary" in cell).split("## Summary")[1],
+    ]
+    for said in places:
+        assert 'version="v2"' in said, said[:300]
+    validates = places[-1].split("pydantic validates")[1].split(" - ")[0]
+    assert 'and a `version="v2"` result' in validates, validates
