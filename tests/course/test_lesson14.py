@@ -8,9 +8,10 @@ import contextlib
 import inspect
 import io
 import json
+import operator
 import textwrap
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, TypedDict
 
 import pytest
 
@@ -447,3 +448,61 @@ def test_section_6_s_turns_run_again_show_no_cake_before_q3():
 
     seen = run_in_order(LESSON, until="my_likes", again=("l14-c24",))
     assert "cake" not in seen["l14-c24"][0]
+
+
+class Log(TypedDict, total=False):
+    log: Annotated[list, operator.add]
+
+
+@pytest.mark.parametrize("library", ["graphkit", "langgraph"])
+def test_a_failed_step_keeps_a_finished_siblings_writes_as_pending(library):
+    """The exception to "a failed step keeps none of its writes, the thread's state stays as
+    the last checkpoint left it": `ok` and `bad` run in one step, `bad` raises. The
+    checkpointer keeps `ok`'s writes as pending writes, `get_state` shows them applied, and
+    the resume runs `bad` alone (lesson 12), on both libraries."""
+    if library == "langgraph":
+        pytest.importorskip("langgraph")
+        from langgraph.checkpoint.memory import InMemorySaver
+        from langgraph.graph import START, StateGraph
+    else:
+        from graphkit import START, InMemorySaver, StateGraph
+
+    ran, failing = [], [True]
+
+    def ok(state: Log) -> dict:
+        ran.append("ok")
+        return {"log": ["ok"]}
+
+    def bad(state: Log) -> dict:
+        ran.append("bad")
+        if failing[0]:
+            raise ConnectionError("mail server down")
+        return {"log": ["bad"]}
+
+    builder = StateGraph(Log)
+    builder.add_node("ok", ok)
+    builder.add_node("bad", bad)
+    builder.add_edge(START, "ok")
+    builder.add_edge(START, "bad")
+    app = builder.compile(checkpointer=InMemorySaver())
+    thread = {"configurable": {"thread_id": "t"}}
+    with pytest.raises(ConnectionError):
+        app.invoke({"log": []}, thread)
+    assert app.get_state(thread).values == {"log": ["ok"]}
+    failing[0] = False
+    assert app.invoke(None, thread) == {"log": ["bad", "ok"]}
+    assert ran == ["bad", "ok", "bad"]
+
+
+def test_the_text_names_a_finished_siblings_pending_writes_where_a_failed_step_keeps_none():
+    """Section 5 restated lesson 12's rule as "the thread's state stays as the last
+    checkpoint left it", and the table said a failed step keeps none of its writes: a
+    sibling task that finished keeps its writes as pending writes (the test above). Both
+    now say so."""
+    cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+    text = [" ".join("".join(cell["source"]).split()) for cell in cells]
+    rule = next(cell for cell in text if "Lesson 12's rule" in cell)
+    table = next(cell for cell in text if "| a failed step |" in cell)
+    assert "keeps none of its writes" not in table
+    for said in (rule, table.split("| a failed step |")[1].split("\n")[0]):
+        assert "pending writes" in said, said[:300]
