@@ -492,3 +492,47 @@ def test_each_section_s_run_shows_the_same_when_read_again_after_a_later_one():
     run still. (Every section named its run ``run``, so reading the clock's values again
     read the cached answer's, and the cached run's tasks read the last language's run.)"""
     run_in_order(LESSON, again=("l15-c09", "l15-c16"))
+
+
+@pytest.mark.parametrize("library", ["graphkit", "langgraph"])
+def test_remaining_steps_counts_from_each_runs_own_input_step(library):
+    """The exception to "in step N remaining_steps reads recursion_limit − N" read off the
+    step numbers: a second invoke on a thread numbers its steps on from the first run's
+    (its ticks are steps 8 to 12), yet reads 5 down to 1 as the first run did, counting
+    from its own input step as -1. The same on graphkit and LangGraph."""
+    if library == "langgraph":
+        pytest.importorskip("langgraph")
+        from langgraph.checkpoint.memory import InMemorySaver
+        from langgraph.graph import END, START, StateGraph
+        from langgraph.managed import IsLastStep, RemainingSteps
+    else:
+        from graphkit import END, START, InMemorySaver, StateGraph
+        from graphkit.managed import IsLastStep, RemainingSteps
+
+    fields = {"seen": Annotated[list, operator.add]}
+    fields.update(remaining_steps=RemainingSteps, is_last_step=IsLastStep)
+    builder = StateGraph(TypedDict("Clock", fields, total=False))
+    builder.add_node("tick", lambda state: {"seen": [state["remaining_steps"]]})
+    builder.add_edge(START, "tick")
+    builder.add_conditional_edges(
+        "tick", lambda state: END if state["is_last_step"] else "tick", ["tick", END]
+    )
+    app = builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}, "recursion_limit": 6}
+    first = app.invoke({"seen": []}, config)["seen"]
+    second = app.invoke({"seen": []}, config)["seen"][len(first) :]
+    steps = [snapshot.metadata["step"] for snapshot in app.get_state_history(config)]
+    assert first == second == [5, 4, 3, 2, 1]
+    assert max(steps) == 12  # the second run's last tick: step 12, reading 1
+
+
+def test_the_text_counts_step_n_from_the_runs_own_input_step():
+    """The summary said "in a run's step N, remaining_steps reads recursion_limit − N"
+    without saying where N counts from, and Q1's answer from "its input step, -1": a run
+    on a thread that ran before is numbered on (the test above). Both say so now."""
+    cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+    text = [" ".join("".join(cell["source"]).split()) for cell in cells]
+    said = [cell for cell in text if "`recursion_limit − N`" in cell]
+    assert len(said) == 2
+    for cell in said:
+        assert "numbers it" in cell, cell[:300]

@@ -6,6 +6,7 @@ recursion limit stopping the loop at the same step."""
 from __future__ import annotations
 
 import itertools
+import json
 import operator
 import types
 from pathlib import Path
@@ -714,3 +715,50 @@ def test_the_exercises_solutions_run_on_langgraph_as_on_graphkit(monkeypatch):
         theirs = supersteps(solutions.build_report(plan, write), {"topic": "tides"})
     run = ours.trace({"topic": "tides"})
     assert (lesson26._steps(run), run.values) == theirs
+
+
+@pytest.mark.parametrize("library", ["graphkit", "langgraph"])
+def test_the_recursion_limit_counts_each_invokes_steps_anew_on_a_thread(library):
+    """The summary said a run must end "by step N − 1" of recursion_limit=N: a second invoke
+    on a thread numbers its steps on (here 11 to 18 for its generator and evaluator), yet
+    ends cleanly as the first did, four rounds within a limit of 10, since the limit counts
+    each run's own steps. The same on graphkit and LangGraph."""
+    if library == "langgraph":
+        pytest.importorskip("langgraph")
+        from langgraph.checkpoint.memory import InMemorySaver
+        from langgraph.graph import END as end
+        from langgraph.graph import START as start
+        from langgraph.graph import StateGraph as Graph
+    else:
+        from graphkit import InMemorySaver
+
+        end, start, Graph = END, START, StateGraph
+
+    builder = Graph(Rounds)
+    builder.add_node("generator", lambda state: {"rounds": 1})
+    builder.add_node("evaluator", lambda state: {})
+    builder.add_edge(start, "generator")
+    builder.add_edge("generator", "evaluator")
+    builder.add_conditional_edges(
+        "evaluator", lambda state: end if state["rounds"] % 4 == 0 else "generator"
+    )
+    app = builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "t"}, "recursion_limit": 10}
+    assert app.invoke({"rounds": 0}, config)["rounds"] == 4
+    assert app.invoke({"rounds": 0}, config)["rounds"] == 8
+    assert max(snapshot.metadata["step"] for snapshot in app.get_state_history(config)) == 18
+
+
+def test_the_summary_counts_the_limit_per_run():
+    """The summary's table said a run must end "by step N − 1", and its last bullet that the
+    limit raises "after step N", in step numbers a thread's later runs do not start from -1
+    (the test above). Both now count a run's own steps."""
+    cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+    text = " ".join(" ".join("".join(cell["source"]).split()) for cell in cells)
+    summary = text.split("## Summary")[1].split("## Exercises")[0]
+    assert "by step N − 1" not in summary
+    assert "within N − 1 steps" in summary and "steps anew, its input step as −1" in summary
+
+
+class Rounds(TypedDict, total=False):
+    rounds: Annotated[int, operator.add]
