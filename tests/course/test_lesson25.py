@@ -8,9 +8,11 @@ edge's join point."""
 
 from __future__ import annotations
 
+import json
+import operator
 import types
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal, TypedDict
 
 import pytest
 
@@ -511,3 +513,44 @@ def test_the_exercises_graphs_are_drawn_and_run_as_on_langgraph(monkeypatch):
         for text in tickets.values():
             run = ours.trace({"text": text, "path": []})
             assert lesson25._steps(run) == supersteps(theirs, text), text
+
+
+class Visited(TypedDict, total=False):
+    path: Annotated[list, operator.add]
+
+
+@pytest.mark.parametrize("library", ["graphkit", "langgraph"])
+def test_a_send_goes_to_a_node_its_routers_path_map_leaves_out(library):
+    """The exception to "a router that returns something its path_map leaves out fails the
+    run": a router that returns a name outside its path_map fails it, but a `Send` to a
+    node outside it runs that node. The same on graphkit and LangGraph."""
+    if library == "langgraph":
+        pytest.importorskip("langgraph")
+        from langgraph.graph import END, START, StateGraph
+        from langgraph.types import Send
+    else:
+        from graphkit import END, START, Send, StateGraph
+
+    def desk(router):
+        builder = StateGraph(Visited)
+        for name in ("classify", "refunds", "answer", "reply"):
+            builder.add_node(name, lambda state, name=name: {"path": [name]})
+        builder.add_edge(START, "classify")
+        builder.add_conditional_edges("classify", router, ["refunds", "answer"])
+        return builder.compile()
+
+    with pytest.raises(KeyError):
+        desk(lambda state: "reply").invoke({"path": []})
+    with pytest.raises(KeyError):
+        desk(lambda state: END).invoke({"path": []})
+    sent = desk(lambda state: [Send("reply", {"path": []})]).invoke({"path": []})
+    assert sent["path"] == ["classify", "reply"]
+
+
+def test_the_text_names_send_where_a_path_map_is_a_promise():
+    """Section 3 said a router that returns something its path_map leaves out fails the
+    run: a `Send` to a node it leaves out runs (the test above). The text says so now."""
+    cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+    text = [" ".join("".join(cell["source"]).split()) for cell in cells]
+    said = next(cell for cell in text if "a promise the runtime holds you to" in cell)
+    assert "`Send`" in said.split("a promise the runtime holds you to")[1][:200], said
