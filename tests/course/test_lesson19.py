@@ -740,3 +740,31 @@ def test_the_text_names_defer_where_it_says_a_branch_channel_holds_a_value_for_o
     for said in [cell for cell in text if "for one step" in cell]:
         assert "defer" in said and "nothing else is left to run" in said, said[:300]
     assert len([cell for cell in text if "for one step" in cell]) == 2
+
+
+def test_a_node_no_trigger_wakes_runs_when_a_send_goes_to_it():
+    """The exception to "a node never runs when none of its triggers ever holds a value it
+    has not seen": no edge leads to `c`, nothing writes `branch:to:c`, and a `Send` runs
+    it all the same (Plan's rule: each packet is a task besides). Both libraries."""
+    import graphkit
+
+    pytest.importorskip("langgraph")
+    from langgraph.types import Send
+
+    for lib, send in zip(libraries(), (graphkit.Send, Send), strict=True):
+        builder = lib.StateGraph(Trail)
+        for name in ("a", "c"):
+            builder.add_node(name, lambda state, name=name: {"notes": [name]})
+        builder.add_edge(lib.START, "a")
+        builder.add_conditional_edges("a", lambda state, send=send: [send("c", {})], ["c"])
+        app = builder.compile()
+        assert app.invoke({})["notes"] == ["a", "c"]
+
+
+def test_the_text_names_send_where_a_node_never_runs():
+    """Section 5 said a node never runs when none of its triggers ever holds a value it has
+    not seen: a `Send` runs it anyway (the test above). The sentence says so now."""
+    cells = json.loads(LESSON.read_text(encoding="utf-8"))["cells"]
+    text = [" ".join("".join(cell["source"]).split()) for cell in cells]
+    said = next(cell for cell in text if "**A node never runs**" in cell)
+    assert "`Send`" in said.split("**A node never runs**")[1], said
