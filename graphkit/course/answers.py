@@ -71,8 +71,10 @@ def whole_number(answer: Any) -> int | None:
 
     >>> whole_number(3), whole_number(3.0), whole_number(" -1")
     (3, 3, -1)
-    >>> whole_number("step 3"), whole_number(True), whole_number(2.5), whole_number("--1")
-    (None, None, None, None)
+    >>> whole_number("step 3"), whole_number(True), whole_number(2.5)
+    (None, None, None)
+    >>> whole_number("--1") is None
+    True
     """
     if isinstance(answer, bool):
         return None
