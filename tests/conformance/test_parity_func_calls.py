@@ -223,3 +223,28 @@ def test_a_called_tasks_chunk_namespace_is_a_plain_tuple():
     for namespace in (ns, part["ns"]):
         assert type(namespace) is tuple and len(namespace) == 1
         assert pickle.loads(pickle.dumps(namespace)) == copy.deepcopy(namespace) == namespace
+
+
+def _called_tasks_message_namespace(name: str) -> list[tuple[Any, Any]]:
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage
+
+    s, lib = side(name), _library(name)
+
+    @s.task
+    def ask(x: int) -> str:
+        return GenericFakeChatModel(messages=iter([AIMessage("hi")])).invoke("q").content
+
+    builder = lib.StateGraph(Count).add_node("node", lambda state: {"x": len(ask(1).result())})
+    graph = builder.add_edge(lib.START, "node").compile()
+    return [
+        (_shape(meta["langgraph_checkpoint_ns"]), meta["langgraph_node"])
+        for _, meta in graph.stream({"x": 0}, stream_mode="messages")
+    ]
+
+
+def test_a_called_tasks_messages_carry_the_nested_namespace():
+    """The docs once listed a task's namespace (`ask:<id>`) as a difference: both nest it."""
+    expected = _called_tasks_message_namespace("langgraph")
+    assert _called_tasks_message_namespace("graphkit") == expected
+    assert expected == [("node:<id>|ask:<id>", "ask")]
