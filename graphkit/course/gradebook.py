@@ -3,7 +3,7 @@
 ``progress(path)`` reads a folder of lesson copies (as ``graphkit lessons`` writes
 them) or one lesson notebook, and runs nothing: each verdict a check showed is saved in
 its cell's output with a marker (``Verdict``'s output metadata), which says the
-exercise, how it went and what it said. The exercises come from the lesson's module of
+exercise, how it went, what it said and when. The exercises come from the lesson's module of
 checks, so an exercise never checked shows as "not tried".
 
 ``progress_text`` and ``progress_csv`` show what it read; ``graphkit progress``
@@ -18,8 +18,9 @@ import io
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,9 @@ _IMPORTS_CHECKS = re.compile(
     r"|import\s+graphkit\.course\.lesson(\d\d)\b)",
     re.MULTILINE,
 )
-_CALLS_A_CHECK = re.compile(r"\blesson\d\d\.check_\w+\s*\(")
+_CALLS_A_CHECK = re.compile(r"\b(lesson\d\d\.check_\w+)\s*\(")
+_HEADING = re.compile(r"\s*#{1,6}\s")  # (a markdown cell that starts with one)
+_LONG_AGO = datetime.min.replace(tzinfo=UTC)
 _NO_OUTPUTS = "saved without outputs"
 _MESSAGE_WIDTH = 72  # (a verdict's first line, cut there in the text table)
 
@@ -83,6 +86,10 @@ def lesson_exercises(lesson: str) -> list[str]:
     >>> lesson_exercises("01")
     ['1.1 · A three-node chain', '1.2 · Route by temperature', '1.3 · Read a run']
     """
+    return [check.exercise for check in _checks(lesson)]
+
+
+def _checks(lesson: str) -> list[Callable[..., Any]]:
     module = importlib.import_module(f"graphkit.course.lesson{lesson}")
     checks = [
         check
@@ -92,7 +99,7 @@ def lesson_exercises(lesson: str) -> list[str]:
         and getattr(check, "__module__", None) == module.__name__
     ]
     checks.sort(key=lambda check: check.__wrapped__.__code__.co_firstlineno)
-    return [check.exercise for check in checks]
+    return checks
 
 
 def progress(path: str | Path) -> Progress:
@@ -105,10 +112,14 @@ def progress(path: str | Path) -> Progress:
       raised): what the last verdict shown for the exercise said;
     - ``not tried``: no verdict saved for it (nor any output, when the notebook was saved
       without outputs);
-    - ``stale``: a code cell of the exercise (between the check before it and its check)
-      ran after the verdict was shown, by the saved execution counts: the verdict may be
+    - ``stale``: a code cell of the exercise (under its heading, above its check) ran
+      after the verdict was shown, by the saved execution counts: the verdict may be
       about code that is no longer there. A cell edited and not run again leaves no trace
       in the file, so a verdict can be out of date and not said to be.
+
+    The verdict that counts is the one checked last (by the time saved with it, then
+    the execution count). A saved notebook is a file its learner can edit: this reads
+    what it says, and proves nothing.
 
     >>> import tempfile
     >>> from graphkit.course.lessons import copy_lessons
@@ -126,7 +137,7 @@ def progress(path: str | Path) -> Progress:
     a file that is not a lesson notebook of graphkit's course. In a folder, a notebook
     that is not a lesson is passed over, one that cannot be read is noted."""
     path = Path(path).expanduser()  # (a "~/graphkit-course" typed in Python)
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():  # (a link to nowhere: said by _read)
         raise FileNotFoundError(f"no such file or folder: {path}")
     if not path.is_dir():
         notebook = _read(path)
@@ -174,10 +185,19 @@ def _no_lessons(folder: Path) -> str:
 
 def _read(path: Path) -> dict[str, Any]:
     """The notebook at ``path`` as JSON, or ``ValueError`` saying why it is none."""
+    if not path.is_file():  # (a named pipe would keep read_text waiting for a writer)
+        what = "a folder" if path.is_dir() else "no file"
+        what = "a link to nowhere" if path.is_symlink() and not path.exists() else what
+        raise ValueError(f"{path} is not a notebook: it is {what}")
     try:
         notebook = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ValueError(f"{path} is not a notebook: {error}") from None
+    if isinstance(notebook, dict) and notebook.get("nbformat") == 3:
+        raise ValueError(
+            f"{path} is a notebook of format 3: open it in Jupyter and save it to bring it "
+            "to format 4"
+        )
     cells = notebook.get("cells") if isinstance(notebook, dict) else None
     if not isinstance(cells, list) or not all(isinstance(cell, dict) for cell in cells):
         raise ValueError(f"{path} is not a notebook: it has no list of cells")
@@ -209,32 +229,43 @@ def _lesson_of(notebook: dict[str, Any]) -> str | None:
 
 @dataclass(frozen=True)
 class _Shown:
-    """A verdict saved in a cell's output, with the cell's place and execution count."""
+    """A verdict saved in a cell's output: the cell's place (in all the cells) and
+    execution count, the output's place in the cell, and when the check ran."""
 
     cell: int
     count: int | None
+    output: int
+    checked: datetime | None
     outcome: str
     message: str
+
+    def order(self) -> tuple:
+        """The later verdict sorts higher: a time beats none (older graphkit), then
+        the time, then the count (which a restart begins again), then the place."""
+        checked = self.checked or _LONG_AGO
+        return (self.checked is not None, checked, self.count or 0, self.cell, self.output)
 
 
 def _rows(path: Path, lesson: str, notebook: dict[str, Any]) -> list[ExerciseProgress]:
     """A row per exercise of ``lesson``, from the verdicts saved in ``notebook``."""
-    cells = _code_cells(notebook)
-    if not any(cell.get("outputs") for cell in cells):
+    if not any(cell.get("outputs") for cell in _code_cells(notebook)):
         return [
             ExerciseProgress(path, lesson, title, "not tried", note=_NO_OUTPUTS)
             for title in lesson_exercises(lesson)
         ]
+    cells = notebook["cells"]
+    names = {f"lesson{lesson}.{check.__name__}": check.exercise for check in _checks(lesson)}
+    checks = [_checked_in(cell, names) for cell in cells]
     shown = _verdicts(cells)
     rows = []
     for title in lesson_exercises(lesson):
         if title not in shown:
-            rows.append(ExerciseProgress(path, lesson, title, "not tried"))
+            note = _raised(cells, [title in checked for checked in checks])
+            rows.append(ExerciseProgress(path, lesson, title, "not tried", note=note))
             continue
-        # the last shown: the highest execution count, then the lowest cell
-        last = max(shown[title], key=lambda seen: (seen.count or 0, seen.cell))
+        last = max(shown[title], key=_Shown.order)
         message = last.message.strip().partition("\n")[0]
-        status, note = last.outcome, _ran_since(cells, last)
+        status, note = last.outcome, _ran_since(cells, checks, last, title)
         if note:
             status, note = "stale", f"showed {last.outcome}, but {note}"
         rows.append(ExerciseProgress(path, lesson, title, status, message, note))
@@ -246,15 +277,14 @@ def _verdicts(cells: list[dict[str, Any]]) -> dict[str, list[_Shown]]:
     shown: dict[str, list[_Shown]] = {}
     for number, cell in enumerate(cells):
         count = cell.get("execution_count")
-        for output in cell.get("outputs") or []:
-            metadata = output.get("metadata") if isinstance(output, dict) else None
-            marker = metadata.get(MARKER) if isinstance(metadata, dict) else None
-            verdict = marker.get("verdict") if isinstance(marker, dict) else None
-            if not isinstance(verdict, dict) or verdict.get("outcome") not in STATUSES:
+        for place, verdict in enumerate(_markers(cell)):
+            if verdict.get("outcome") not in STATUSES:
                 continue
             seen = _Shown(
                 number,
                 count if isinstance(count, int) else None,
+                place,
+                _time(verdict.get("checked")),
                 verdict["outcome"],
                 str(verdict.get("message", "")),
             )
@@ -262,33 +292,79 @@ def _verdicts(cells: list[dict[str, Any]]) -> dict[str, list[_Shown]]:
     return shown
 
 
-def _is_check(cell: dict[str, Any]) -> bool:
-    """Whether ``cell`` calls a check, or shows a verdict."""
-    if _CALLS_A_CHECK.search(_source(cell)):
-        return True
-    return any(
-        isinstance(output, dict) and MARKER in (output.get("metadata") or {})
-        for output in cell.get("outputs") or []
-    )
+def _markers(cell: dict[str, Any]) -> list[dict[str, Any]]:
+    """The verdict markers in ``cell``'s outputs, in their order."""
+    found = []
+    for output in cell.get("outputs") or []:
+        metadata = output.get("metadata") if isinstance(output, dict) else None
+        marker = metadata.get(MARKER) if isinstance(metadata, dict) else None
+        verdict = marker.get("verdict") if isinstance(marker, dict) else None
+        if isinstance(verdict, dict):
+            found.append(verdict)
+    return found
 
 
-def _ran_since(cells: list[dict[str, Any]], shown: _Shown) -> str:
-    """Why the verdict ``shown`` is stale: a cell of its exercise (after the check
-    before it) with a higher execution count, which ran after the verdict (or in
-    another session of the kernel than the check's); "" when none did."""
+def _time(text: Any) -> datetime | None:
+    try:
+        when = datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        return None
+    return when if when.tzinfo is not None else None  # (comparable with the others)
+
+
+def _checked_in(cell: dict[str, Any], names: dict[str, str]) -> set[str]:
+    """The exercises a code cell checks: by the checks it calls (``names`` gives each
+    check's exercise; another's call is its own name), and by the verdicts it shows."""
+    if cell.get("cell_type") != "code":
+        return set()
+    called = {names.get(call, call) for call in _CALLS_A_CHECK.findall(_source(cell))}
+    return called | {str(verdict.get("exercise")) for verdict in _markers(cell)}
+
+
+def _raised(cells: list[dict[str, Any]], checks_it: list[bool]) -> str:
+    """For an exercise with no verdict: the error its check cell shows, if one does
+    (a check run after a restart, before the cells above it)."""
+    for cell in (cell for cell, checks in zip(cells, checks_it, strict=True) if checks):
+        for output in cell.get("outputs") or []:
+            if isinstance(output, dict) and output.get("output_type") == "error":
+                return f"its check cell shows {output.get('ename') or 'an error'}"
+    return ""
+
+
+def _ran_since(
+    cells: list[dict[str, Any]], checks: list[set[str]], shown: _Shown, title: str
+) -> str:
+    """Why the verdict ``shown`` of ``title`` is stale: a code cell of the exercise
+    with a higher execution count, which ran after the verdict (or before a restart);
+    "" when none did. The exercise's cells are those above its check, up to its
+    heading, the cell importing the checks or a check of another exercise; a check
+    cell (a copy of this one, say) is no answer."""
     if shown.count is None:
         return ""
     first = shown.cell
-    while first > 0 and not _is_check(cells[first - 1]):
+    while first > 0 and not _begins_below(cells[first - 1], checks[first - 1], title):
         first -= 1
     later = [
-        cell.get("execution_count")
-        for cell in cells[first : shown.cell]
-        if isinstance(cell.get("execution_count"), int) and cell["execution_count"] > shown.count
+        cell["execution_count"]
+        for cell, checked in zip(cells[first : shown.cell], checks[first : shown.cell], strict=True)
+        if not checked
+        and cell.get("cell_type") == "code"
+        and isinstance(cell.get("execution_count"), int)
+        and cell["execution_count"] > shown.count
     ]
     if not later:
         return ""
-    return f"In [{max(later)}] above it ran after the check's In [{shown.count}]"
+    return (
+        f"In [{max(later)}] above it ran after the check's In [{shown.count}] (or before a restart)"
+    )
+
+
+def _begins_below(cell: dict[str, Any], checked: set[str], title: str) -> bool:
+    """Whether an exercise's cells begin below ``cell``: a heading, the cell importing
+    the lesson's checks, or a check of another exercise."""
+    if cell.get("cell_type") == "markdown":
+        return bool(_HEADING.match(_source(cell)))
+    return bool(checked - {title}) or bool(_IMPORTS_CHECKS.search(_source(cell)))
 
 
 def progress_text(report: Progress) -> str:
@@ -300,7 +376,7 @@ def progress_text(report: Progress) -> str:
         notebooks.setdefault(row.notebook, []).append(row)
     untried: dict[str, list[str]] = {_NO_OUTPUTS: [], "no verdict saved": []}
     for notebook, rows in notebooks.items():
-        if all(row.status == "not tried" for row in rows):
+        if all(row.status == "not tried" and row.note in untried | {"": 0} for row in rows):
             untried[rows[0].note or "no verdict saved"].append(rows[0].lesson)
             continue
         lines.append(f"  {notebook.name}")
@@ -335,7 +411,7 @@ def _status_text(row: ExerciseProgress) -> str:
         return f"stale: {row.note}"
     if row.status in ("not yet", "check failed") and message:
         return f"{row.status}: {message}"
-    return row.status
+    return f"{row.status}: {row.note}" if row.note else row.status
 
 
 def _total(rows: Iterable[ExerciseProgress]) -> str:
@@ -352,15 +428,13 @@ def progress_csv(reports: Iterable[Progress]) -> str:
     writer.writerow(["path", "notebook", "lesson", "exercise", "status", "message", "note"])
     for report in reports:
         for row in report.exercises:
-            writer.writerow(
-                [
-                    report.path,
-                    row.notebook.name,
-                    row.lesson,
-                    row.exercise,
-                    row.status,
-                    row.message,
-                    row.note,
-                ]
-            )
+            fields = [report.path, row.notebook.name, row.lesson, row.exercise]
+            writer.writerow(map(_as_text, [*fields, row.status, row.message, row.note]))
     return out.getvalue()
+
+
+def _as_text(value: object) -> str:
+    """``value`` as a spreadsheet keeps it: text that starts like a formula (a
+    message or a notebook's name is the learner's to write) gets a leading '."""
+    text = str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

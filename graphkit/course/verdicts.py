@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from graphkit.inspect.markup import escape
@@ -13,7 +14,8 @@ __all__ = ["MARKER", "Verdict", "Wrong"]
 
 MARKER = "graphkit"
 """The key of a shown verdict's marker in its saved output's metadata:
-``{"graphkit": {"verdict": {"exercise": ..., "outcome": ..., "message": ...}}}``."""
+``{"graphkit": {"verdict": {"exercise": ..., "outcome": ..., "message": ...,
+"checked": ...}}}``."""
 
 
 class Wrong(Exception):
@@ -24,6 +26,10 @@ class Wrong(Exception):
         super().__init__(message)
         self.message = message
         self.hint = hint
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 @dataclass(frozen=True)
@@ -38,6 +44,9 @@ class Verdict:
     check_error: BaseException | None = field(default=None, repr=False, compare=False)
     """The exception the check's own code raised, when the check itself failed (see
     ``exercise``); None for any verdict on the answer. Its traceback says where."""
+    checked: str = field(default_factory=_now, repr=False, compare=False)
+    """When the check ran (ISO 8601, UTC): which of two saved verdicts came last, when
+    a kernel restart has begun the execution counts again at 1."""
 
     def __bool__(self) -> bool:
         return self.passed
@@ -60,7 +69,12 @@ class Verdict:
         # marker in the output's metadata: a notebook saved with its outputs says which
         # exercise each box is about and how it went, for ``graphkit progress`` to read
         # without parsing the box's prose. A learner sees nothing of it.
-        marker = {"exercise": self.exercise, "outcome": self.outcome, "message": self.message}
+        marker = {
+            "exercise": self.exercise,
+            "outcome": self.outcome,
+            "message": self.message,
+            "checked": self.checked,
+        }
         return {}, {MARKER: {"verdict": marker}}
 
     def _repr_html_(self) -> str:

@@ -948,6 +948,7 @@ def test_a_shown_verdict_carries_a_marker_a_program_can_read():
                     "exercise": "1.1 · A chain",
                     "outcome": outcome,
                     "message": verdict.message,
+                    "checked": verdict.checked,  # (when it ran: the last one counts)
                 }
             }
         }

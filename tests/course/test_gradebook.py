@@ -6,7 +6,9 @@ from __future__ import annotations
 import copy
 import doctest
 import json
+import os
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import nbformat
@@ -126,7 +128,7 @@ def test_a_lesson_run_in_a_real_kernel_reads_as_it_ran(tmp_path):
     assert (row.status, row.note) == (
         "stale",
         f"showed not yet, but In [{check['execution_count'] + 5}] above it ran after "
-        f"the check's In [{check['execution_count']}]",
+        f"the check's In [{check['execution_count']}] (or before a restart)",
     )
 
 
@@ -163,7 +165,7 @@ def test_the_text_table_is_exact(tmp_path):
         "  01-first-graph.ipynb\n"
         "    1.1 · A three-node chain    passed\n"
         "    1.2 · Route by temperature  stale: showed not yet, but In [8] above it ran "
-        "after the check's In [5]\n"
+        "after the check's In [5] (or before a restart)\n"
         "    1.3 · Read a run            not tried\n"
         "  lesson 01: not tried (saved without outputs)\n"
         "  1 of 6 exercises passed (1 stale, 4 not tried)"
@@ -177,6 +179,9 @@ def test_the_verdict_shown_last_counts(tmp_path):
     wrong = lesson01.check_chain(lambda: solution.build_router())
     assert right and not wrong
     for first, second, expected in [(right, wrong, "not yet"), (wrong, right, "passed")]:
+        # (checked in the order they ran, as a kernel would)
+        first = replace(first, checked="2026-12-01T10:00:00+00:00")
+        second = replace(second, checked="2026-12-01T10:05:00+00:00")
         path = lesson01_copy(tmp_path, {CHECK_CHAIN: (first, 4)})
         notebook = json.loads(path.read_text(encoding="utf-8"))
         again = copy.deepcopy(next(c for c in notebook["cells"] if c["id"] == CHECK_CHAIN))
@@ -201,6 +206,65 @@ def test_only_the_exercises_own_cells_make_a_verdict_stale(tmp_path):
     ]:
         report = progress(lesson01_copy(tmp_path, verdicts, counts))
         assert [row.status for row in report.exercises[:2]] == expected, counts
+
+
+def test_after_a_restart_the_verdict_checked_last_counts(tmp_path):
+    """Execution counts start again at 1 after a kernel restart: a check run in a new
+    session (In [6], in a copied check cell) came after one of the old session's
+    (In [20]); the time the check ran says so, the count does not."""
+    right = replace(lesson01.check_chain(solution.build_chain), checked="2026-12-01T10:00:00+00:00")
+    wrong = lesson01.check_chain(lambda: solution.build_router())
+    wrong = replace(wrong, checked="2026-12-01T11:30:00.5+00:00")
+    path = lesson01_copy(tmp_path, {CHECK_CHAIN: (right, 20)}, counts={CHAIN: 5})
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    place = next(i for i, cell in enumerate(notebook["cells"]) if cell["id"] == CHECK_CHAIN)
+    again = copy.deepcopy(notebook["cells"][place])
+    again.update(id="again", execution_count=6, outputs=[shown(wrong, 6)])
+    notebook["cells"].insert(place + 1, again)
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    # (In [20] of the old check cell above is no answer: re-running a check changes none)
+    assert statuses(progress(path))[0] == ("1.1", "not yet", wrong.message.partition("\n")[0])
+    for cell in notebook["cells"]:
+        for output in cell.get("outputs", []):
+            output["metadata"].get("graphkit", {}).get("verdict", {}).pop("checked", None)
+    path.write_text(json.dumps(notebook), encoding="utf-8")  # (a graphkit before "checked")
+    assert progress(path).exercises[0].status == "passed"
+
+
+def test_cells_above_the_exercises_heading_do_not_make_it_stale(tmp_path):
+    """The lesson's own cells (a demo above the exercises, the cell importing the
+    checks) ran again after 1.1's check: its answer did not change. A copied check of
+    1.1 between its answer and its check is passed over, not a boundary."""
+    verdicts = {CHECK_CHAIN: (lesson01.check_chain(solution.build_chain), 20)}
+    for counts, expected in [
+        ({"l01-c09": 28, "l01-c29": 31}, "passed"),
+        ({CHAIN: 30}, "stale"),
+    ]:
+        path = lesson01_copy(tmp_path, verdicts, counts)
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+        place = next(i for i, cell in enumerate(notebook["cells"]) if cell["id"] == CHAIN)
+        check = nbformat.v4.new_code_cell("lesson01.check_chain(build_chain)", id="mine")
+        notebook["cells"].insert(place + 1, dict(check, execution_count=25))
+        path.write_text(json.dumps(notebook), encoding="utf-8")
+        assert progress(path).exercises[0].status == expected, counts
+
+
+def test_a_check_cell_that_raised_is_noted(tmp_path):
+    """After a restart the learner ran only 1.3's check cell: NameError, and the
+    verdict it showed before is gone. Not tried, and the teacher sees why."""
+    path = lesson01_copy(tmp_path, {CHECK_CHAIN: (lesson01.check_chain(solution.build_chain), 3)})
+    notebook = json.loads(path.read_text(encoding="utf-8"))
+    check = next(cell for cell in notebook["cells"] if cell["id"] == CHECK_READ_RUN)
+    check["execution_count"] = 1
+    check["outputs"] = [
+        nbformat.v4.new_output("error", ename="NameError", evalue="name 'lesson01' is not defined")
+    ]
+    path.write_text(json.dumps(notebook), encoding="utf-8")
+    row = progress(path).exercises[2]
+    assert (row.status, row.note) == ("not tried", "its check cell shows NameError")
+    assert progress_text(progress(path)).splitlines()[4] == (
+        "    1.3 · Read a run            not tried: its check cell shows NameError"
+    )
 
 
 def test_a_verdict_of_no_exercise_of_the_lesson_is_passed_over(tmp_path):
@@ -274,6 +338,44 @@ def test_a_folder_with_no_lessons_says_so_and_where_they_may_be(tmp_path):
     assert progress(tmp_path).notes == (
         f"no lessons in {tmp_path} itself; its folders ada, bob hold some: give them, "
         f"e.g. graphkit progress {tmp_path}/*",
+    )
+
+
+def test_what_is_no_notebook_file_is_said_plainly_and_never_waited_on(tmp_path):
+    """A named pipe is never opened (reading one waits for a writer forever); a folder,
+    a symbolic link to nowhere or round in a loop, and a notebook of format 3 say so."""
+    lesson01_copy(tmp_path, {})
+    os.mkfifo(tmp_path / "pipe.ipynb")
+    (tmp_path / "folder.ipynb").mkdir()
+    (tmp_path / "loop.ipynb").symlink_to("loop.ipynb")
+    (tmp_path / "gone.ipynb").symlink_to(tmp_path / "nowhere.ipynb")
+    old = nbformat.v3.new_notebook(worksheets=[nbformat.v3.new_worksheet()])
+    (tmp_path / "v3.ipynb").write_text(nbformat.writes(old, version=3), encoding="utf-8")
+    report = progress(tmp_path)
+    assert len(report.exercises) == 3
+    assert report.notes == (
+        f"{tmp_path / 'folder.ipynb'} is not a notebook: it is a folder",
+        f"{tmp_path / 'gone.ipynb'} is not a notebook: it is a link to nowhere",
+        f"{tmp_path / 'loop.ipynb'} is not a notebook: it is a link to nowhere",
+        f"{tmp_path / 'pipe.ipynb'} is not a notebook: it is no file",
+        f"{tmp_path / 'v3.ipynb'} is a notebook of format 3: open it in Jupyter and save "
+        "it to bring it to format 4",
+    )
+    with pytest.raises(ValueError, match=r"pipe.ipynb is not a notebook: it is no file"):
+        progress(tmp_path / "pipe.ipynb")
+    with pytest.raises(ValueError, match=r"loop.ipynb is not a notebook: it is a link to nowhere"):
+        progress(tmp_path / "loop.ipynb")
+
+
+def test_csv_cells_a_spreadsheet_would_run_as_formulas_are_quoted(tmp_path):
+    """A message is the learner's to write (a saved notebook is a file they can edit),
+    and so is a notebook's name: a cell that starts like a formula is kept as text."""
+    planted = Verdict("1.1 · A three-node chain", True, '=HYPERLINK("http://x","see")')
+    lesson01_copy(tmp_path, {CHECK_CHAIN: (planted, 2)}).rename(tmp_path / "@risk.ipynb")
+    rows = progress_csv([progress(tmp_path)]).splitlines()
+    assert rows[1] == (
+        f"{tmp_path},'@risk.ipynb,01,1.1 · A three-node chain,passed,"
+        '"\'=HYPERLINK(""http://x"",""see"")",'
     )
 
 
