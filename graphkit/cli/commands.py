@@ -129,7 +129,7 @@ def progress(paths: list[str], as_csv: bool) -> tuple[str, list[str], list[str]]
     """Which exercises each path's lessons passed, as text blocks (or CSV); a line for
     each path that could not be read (no such path, not a lesson notebook); and, with
     CSV, the notes the blocks would show (a folder with no lessons), for stderr."""
-    from graphkit.course import gradebook
+    from graphkit.course import gradebook, progress_report
 
     reports, errors = [], []
     for path in paths:
@@ -139,9 +139,9 @@ def progress(paths: list[str], as_csv: bool) -> tuple[str, list[str], list[str]]
             errors.append(terminal_text(str(error)))
     if as_csv:
         notes = [terminal_text(note) for report in reports for note in report.notes]
-        return gradebook.progress_csv(reports).rstrip("\n"), errors, notes
+        return progress_report.progress_csv(reports).rstrip("\n"), errors, notes
     # (a verdict's message may quote the learner's text: each line escaped on its own)
-    texts = [gradebook.progress_text(report) for report in reports]
+    texts = [progress_report.progress_text(report) for report in reports]
     blocks = ["\n".join(map(terminal_text, text.split("\n"))) for text in texts]
     return "\n\n".join(blocks), errors, []
 

@@ -6,19 +6,16 @@ its cell's output with a marker (``Verdict``'s output metadata), which says the
 exercise, how it went, what it said and when. The exercises come from the lesson's module of
 checks, so an exercise never checked shows as "not tried".
 
-``progress_text`` and ``progress_csv`` show what it read; ``graphkit progress``
-prints them.
+``graphkit.course.progress_report`` shows what it read; ``graphkit progress`` prints
+that.
 """
 
 from __future__ import annotations
 
-import csv
 import importlib
-import io
 import json
 import re
-from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,8 +24,8 @@ from typing import Any
 from graphkit.course.lessons import LESSON_NAME
 from graphkit.course.verdicts import MARKER
 
-__all__ = ["ExerciseProgress", "Progress", "lesson_exercises", "progress", "progress_csv"]
-__all__ += ["progress_text"]
+__all__ = ["NO_OUTPUTS", "STATUSES", "ExerciseProgress", "Progress", "lesson_exercises"]
+__all__ += ["progress"]
 
 STATUSES = ("passed", "not yet", "check failed", "stale", "not tried")
 """A row's statuses, in the order the totals name them."""
@@ -42,8 +39,8 @@ _IMPORTS_CHECKS = re.compile(
 _CALLS_A_CHECK = re.compile(r"\b(lesson\d\d\.check_\w+)\s*\(")
 _HEADING = re.compile(r"\s*#{1,6}\s")  # (a markdown cell that starts with one)
 _LONG_AGO = datetime.min.replace(tzinfo=UTC)
-_NO_OUTPUTS = "saved without outputs"
-_MESSAGE_WIDTH = 72  # (a verdict's first line, cut there in the text table)
+NO_OUTPUTS = "saved without outputs"
+"""The note of an exercise whose notebook was saved with no output at all."""
 
 
 @dataclass(frozen=True)
@@ -250,7 +247,7 @@ def _rows(path: Path, lesson: str, notebook: dict[str, Any]) -> list[ExercisePro
     """A row per exercise of ``lesson``, from the verdicts saved in ``notebook``."""
     if not any(cell.get("outputs") for cell in _code_cells(notebook)):
         return [
-            ExerciseProgress(path, lesson, title, "not tried", note=_NO_OUTPUTS)
+            ExerciseProgress(path, lesson, title, "not tried", note=NO_OUTPUTS)
             for title in lesson_exercises(lesson)
         ]
     cells = notebook["cells"]
@@ -365,76 +362,3 @@ def _begins_below(cell: dict[str, Any], checked: set[str], title: str) -> bool:
     if cell.get("cell_type") == "markdown":
         return bool(_HEADING.match(_source(cell)))
     return bool(checked - {title}) or bool(_IMPORTS_CHECKS.search(_source(cell)))
-
-
-def progress_text(report: Progress) -> str:
-    """A compact table of ``report``: a line per exercise of each lesson tried, a line
-    for the lessons not tried at all, then the total."""
-    lines = [str(report.path)] + [f"  {note}" for note in report.notes]
-    notebooks: dict[Path, list[ExerciseProgress]] = {}
-    for row in report.exercises:
-        notebooks.setdefault(row.notebook, []).append(row)
-    untried: dict[str, list[str]] = {_NO_OUTPUTS: [], "no verdict saved": []}
-    for notebook, rows in notebooks.items():
-        if all(row.status == "not tried" and row.note in untried | {"": 0} for row in rows):
-            untried[rows[0].note or "no verdict saved"].append(rows[0].lesson)
-            continue
-        lines.append(f"  {notebook.name}")
-        width = max(len(row.exercise) for row in rows)
-        for row in rows:
-            lines.append(f"    {row.exercise:<{width}}  {_status_text(row)}".rstrip())
-    for why, lessons in untried.items():
-        if lessons:
-            named = "lesson" if len(lessons) == 1 else "lessons"
-            lines.append(f"  {named} {_ranges(lessons)}: not tried ({why})")
-    if report.exercises:
-        lines.append(f"  {_total(report.exercises)}")
-    return "\n".join(lines)
-
-
-def _ranges(lessons: list[str]) -> str:
-    """``["02", "03", "04", "07"]`` as ``"02–04, 07"``."""
-    spans: list[list[str]] = []
-    for lesson in sorted(lessons):
-        if spans and int(lesson) == int(spans[-1][-1]) + 1:
-            spans[-1].append(lesson)
-        else:
-            spans.append([lesson])
-    return ", ".join(span[0] if len(span) == 1 else f"{span[0]}–{span[-1]}" for span in spans)
-
-
-def _status_text(row: ExerciseProgress) -> str:
-    message = row.message
-    if len(message) > _MESSAGE_WIDTH:
-        message = message[: _MESSAGE_WIDTH - 1].rstrip() + "…"
-    if row.status == "stale":
-        return f"stale: {row.note}"
-    if row.status in ("not yet", "check failed") and message:
-        return f"{row.status}: {message}"
-    return f"{row.status}: {row.note}" if row.note else row.status
-
-
-def _total(rows: Iterable[ExerciseProgress]) -> str:
-    counts = Counter(row.status for row in rows)
-    others = ", ".join(f"{counts[status]} {status}" for status in STATUSES[1:] if counts[status])
-    total = sum(counts.values())
-    return f"{counts['passed']} of {total} exercises passed" + (f" ({others})" if others else "")
-
-
-def progress_csv(reports: Iterable[Progress]) -> str:
-    """The rows of ``reports`` as CSV, one per exercise, for a spreadsheet."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["path", "notebook", "lesson", "exercise", "status", "message", "note"])
-    for report in reports:
-        for row in report.exercises:
-            fields = [report.path, row.notebook.name, row.lesson, row.exercise]
-            writer.writerow(map(_as_text, [*fields, row.status, row.message, row.note]))
-    return out.getvalue()
-
-
-def _as_text(value: object) -> str:
-    """``value`` as a spreadsheet keeps it: text that starts like a formula (a
-    message or a notebook's name is the learner's to write) gets a leading '."""
-    text = str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

@@ -18,8 +18,9 @@ from nbclient import NotebookClient
 
 from graphkit.__main__ import main
 from graphkit.course import Verdict, gradebook, lesson01
-from graphkit.course.gradebook import lesson_exercises, progress, progress_csv, progress_text
+from graphkit.course.gradebook import lesson_exercises, progress
 from graphkit.course.lessons import lesson_paths
+from graphkit.course.progress_report import progress_csv, progress_text
 from graphkit.course.solutions import lesson01 as solution
 from tests.course.cells import run_cells
 
