@@ -154,6 +154,7 @@ class StepState:
         return self.checkpoint
 
 
+_NONE_SEEN: Mapping[str, int] = {}  # what a node that never ran has seen (never changed)
 _NO_CHECKPOINT = Checkpoint.empty()  # never saved: the first saved checkpoint has no parent
 
 
@@ -181,7 +182,7 @@ def plan(graph: GraphSpec, state: StepState) -> Plan:
         woken.update(graph.trigger_to_nodes.get(channel, ()))
     for name in sorted(woken) if len(woken) > 1 else woken:
         node = graph.nodes[name]
-        seen = state.versions_seen.get(name, {})
+        seen = state.versions_seen.get(name, _NONE_SEEN)
         fired = {}
         for channel in node.triggers:
             version = state.versions.get(channel, 0)
@@ -300,8 +301,8 @@ def update(
     if runs_nodes or discarded:
         # 4. a step passed: volatile channels not written may clear themselves
         made.change(sorted(state.live_volatile - grouped.keys()), finish=False)
-        # 5. nothing runs next: let channels waiting for the end finish
-        if graph.trigger_to_nodes.keys().isdisjoint(made.updated):
+        # 5. nothing runs next: let channels waiting for the end (if any) finish
+        if graph.finishing_channels and graph.trigger_to_nodes.keys().isdisjoint(made.updated):
             made.change(graph.finishing_channels, finish=True)
     # 6. bump versions, make the checkpoint
     checkpoint = made.commit(seen, source or ("loop" if runs_nodes else "input"))

@@ -229,7 +229,6 @@ def _call(
 ) -> Any:
     try:
         call, makes_coroutine = node.call, node.is_async
-        timeout = scope.task.timeout or node.timeout  # (a Send's replaces its node's)
         # a Runnable node in an async run: its ainvoke, as LangGraph awaits it
         if node.async_call is not None and run.loop is not None:
             call, makes_coroutine = node.async_call, True
@@ -237,7 +236,8 @@ def _call(
             if scope.work is not None and scope.work.turns is not None:
                 scope.work.turns.skip(scope.task.id)  # (its async siblings need not wait)
             return call(value, **injected)
-        elif run.loop is None and timeout is not None:  # (LangGraph: a ValueError)
+        timeout = scope.task.timeout or node.timeout  # (a Send's replaces its node's)
+        if run.loop is None and timeout is not None:  # (LangGraph: a ValueError)
             raise diagnose.timed_node_in_sync_run(node.name, sent=scope.task.timeout is not None)
         elif run.loop is None:
             from graphkit.pregel.stepper_execute import in_stepped_run

@@ -73,8 +73,10 @@ class Values(Emitter):
         # LangGraph shows the state it resumes from
         return [("values", self.stepper.output(self.keys))] if self.stepper.resumed else ()
 
-    def planned(self, plan: Plan) -> Chunks:
-        return self.flushed()
+    def planned(self, plan: Plan | None = None) -> Chunks:
+        # the values the last Update held back, said now that a step is planned
+        held, self.held = self.held, None
+        return [held] if held is not None else []
 
     def finished(self, result: TaskResult) -> Chunks:
         if not result.interrupts or result.task.kind == "call":  # (its caller pauses too)
@@ -107,8 +109,7 @@ class Values(Emitter):
         return False
 
     def flushed(self, paused: Paused | None = None) -> Chunks:
-        held, self.held = self.held, None
-        chunks = [held] if held is not None else []
+        chunks = self.planned()
         # a task paused the root run: the state with the step's finished tasks applied
         if paused is not None and self._wrote_a_value(paused.finished, paused.state):
             chunks.append(("values", shown(self.keys, paused.state.read(self.keys))))
