@@ -158,13 +158,11 @@ class StepWork:
                 self.abandon()
                 raise
             if result.error is not None:
-                result = self.handled(result)
+                result = self.handled(result, queue_first=True)
             if not self.outstanding:  # the common case: nothing else started
                 return (result,) if run.loop is None else _unless_cancelled((result,))
-            self._start()
-            self.finished.put(_done(result))
-            with self._lock:
-                self.outstanding += 1
+            if not result.handled:  # (a handled one is queued before its handler started)
+                self._queue(result)
         else:
             # (started by the first ``next``: inside ``results``, which cancels them if
             # the caller stops waiting, from the first coroutine on)
@@ -238,11 +236,16 @@ class StepWork:
         self._on_done(future)
         return future
 
-    def handled(self, result: TaskResult, again: bool = False) -> TaskResult:
+    def handled(
+        self, result: TaskResult, again: bool = False, queue_first: bool = False
+    ) -> TaskResult:
         """``result``, or if it failed in a node with an error handler, the result marked
         ``handled`` (its error no longer fails the step; nothing it wrote applies) once the
         handler started, in the same step, on the failed task's input. ``again``: a
-        failure saved as handled before a resume, whose handler starts again."""
+        failure saved as handled before a resume, whose handler starts again;
+        ``queue_first``: the marked result (of a task run inline) is queued among the
+        step's results before the handler starts, so a handler that fails at once cannot
+        come first (a stream hears nothing of a step after a failure)."""
         if result.error is None or result.interrupts or (result.handled and not again):
             return result
         node = self.graph.nodes.get(result.task.node)
@@ -259,8 +262,18 @@ class StepWork:
             started(handler)  # on resume it is planned: its start is streamed
         # on resume, the saved error's text, as LangGraph hands its handler
         error = getattr(result.error, "saved_text", result.error)
+        marked = dataclasses.replace(result, writes=(), handled=True)
+        if queue_first:
+            self._queue(marked)
         self.submit(handler, failure=NodeError(result.task.node, error))
-        return dataclasses.replace(result, writes=(), handled=True)
+        return marked
+
+    def _queue(self, result: TaskResult) -> None:
+        """Count ``result``, of a task run inline, among the step's finished results."""
+        self._start()
+        self.finished.put(_done(result))
+        with self._lock:
+            self.outstanding += 1
 
     def results(self) -> Iterator[TaskResult | None]:
         """Each result as its task finishes, until no task is left; past the step's
