@@ -169,8 +169,10 @@ def literal_path_map(path: Any) -> dict[Any, str] | None:
 
 
 def command_destinations(action: Any) -> tuple[str, ...] | None:
-    """The nodes a ``-> Command[Literal["a", "b"]]`` return annotation names, if any."""
-    returns = _return_hint(action)
+    """The nodes a ``-> Command[Literal["a", "b"]]`` return annotation names, if any: a
+    function's, or a callable object's ``__call__``'s (LangGraph reads that too)."""
+    call = getattr(action, "__call__", None)  # noqa: B004 (the method, not whether it is callable)
+    returns = _return_hint(action) or (_return_hint(call) if inspect.ismethod(call) else None)
     candidates = get_args(returns) if get_origin(returns) in (Union, UnionType) else (returns,)
     for candidate in candidates:
         arguments = get_args(candidate)

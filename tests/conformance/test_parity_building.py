@@ -250,6 +250,18 @@ def test_declared_destinations_must_be_nodes() -> None:
     assert _outcome(build, {"log": []}) == [("build", "ValueError")] * 2
 
 
+def test_a_callable_objects_command_annotation_declares_its_destinations() -> None:
+    # (as a function's does: LangGraph reads the hints of the object's __call__)
+    def build(lib: Lib) -> Any:
+        class Goes:
+            def __call__(self, state: Log) -> lib.Command[Literal["zz"]]:
+                return lib.Command(goto="zz")
+
+        return lib.StateGraph(Log).add_node("a", Goes()).add_edge(lib.START, "a")
+
+    assert _outcome(build, {"log": []}) == [("build", "ValueError")] * 2
+
+
 def test_the_send_channel_is_no_state_key() -> None:
     def build(lib: Lib) -> Any:
         state = TypedDict("State", {"__pregel_tasks": int})  # type: ignore[misc]

@@ -110,6 +110,15 @@ def test_triage_passes_on_the_solution():
     assert verdict, verdict.message
 
 
+def test_triage_written_as_a_callable_object_passes():
+    class Triage:  # (its __call__'s annotation declares where it goes, as LangGraph reads it)
+        def __call__(self, state: dict) -> Command[Literal["approve", "review", "reject"]]:
+            return solutions.triage(state)
+
+    verdict = lesson05.check_triage(Triage())
+    assert verdict, verdict.message
+
+
 def test_triage_stub_always_approves():
     def triage(state) -> Command[Literal["approve", "review", "reject"]]:
         return Command(update={"level": "low"}, goto="approve")  # the notebook's stub
