@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import inspect
 import operator
 import warnings
@@ -243,9 +244,14 @@ def check_triage(triage: Any) -> str:
         app = triage_graph(triage)
     never = [str(w.message) for w in caught if "nothing leads to it" in str(w.message)]
     if never:
+        hint = "Annotate the node: def triage(state) -> Command[Literal['approve', ...]]:"
+        if isinstance(triage, functools.partial):  # (LangGraph reads none through it either)
+            hint = (
+                "A functools.partial hides the annotation of the function it wraps from the "
+                "graph: pass triage itself, annotated -> Command[Literal['approve', ...]]."
+            )
         raise Wrong(
-            "The graph cannot see where triage goes: compiling it warned\n  " + never[0],
-            hint="Annotate the node: def triage(state) -> Command[Literal['approve', ...]]:",
+            "The graph cannot see where triage goes: compiling it warned\n  " + never[0], hint
         )
     amounts = (5, 100, 101, 640, 1000, 1001, 50_000)
     # (a log already started shows an update that writes `log` again: its reducer adds it twice)

@@ -3,6 +3,7 @@ the notebook's stub and on typical wrong answers."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Literal
 
@@ -117,6 +118,14 @@ def test_triage_written_as_a_callable_object_passes():
 
     verdict = lesson05.check_triage(Triage())
     assert verdict, verdict.message
+
+
+def test_triage_as_a_partial_is_told_the_partial_hides_its_annotation():
+    # (LangGraph reads no annotation through a partial either: the graph draws no way out)
+    verdict = lesson05.check_triage(functools.partial(solutions.triage))
+    assert not verdict
+    assert "nothing leads to it from START" in verdict.message
+    assert "functools.partial" in verdict.hint and "triage itself" in verdict.hint
 
 
 def test_triage_stub_always_approves():
