@@ -13,10 +13,8 @@ committed (axe-core is MPL-2.0; its license is kept beside it).
 
 from __future__ import annotations
 
-import shutil
 import sys
 import tarfile
-import tempfile
 from pathlib import Path
 
 PACKAGE = "axe-core"
@@ -41,38 +39,23 @@ RUN = """async () => {
 
 def axe_js(folder: Path = FOLDER) -> Path:
     """``axe.min.js``, fetched from the npm registry first when it is not there yet."""
-    if (folder / "axe.min.js").is_file():
-        return folder / "axe.min.js"
-    from scripts.widget_js import npm_pack  # (a file run alone puts the repo on the path first)
+    from scripts.widget_js import npm_fetch  # (a file run alone puts the repo on the path first)
 
-    npm = shutil.which("npm")
-    if npm is None:
-        raise RuntimeError(
-            f"npm is missing: the accessibility test runs {PACKAGE}@{VERSION} from the npm "
-            "registry. Install it with `make system` (apt-get install npm), then run again."
-        )
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=folder.parent) as tmp:
-        tarball = npm_pack(
-            npm,
-            PACKAGE,
-            VERSION,
-            INTEGRITY,
-            Path(tmp),
-            needed_by="The accessibility test needs it once (cached in build/)",
-            pinned_in="scripts/axe_js.py",
-        )
-        staging = Path(tmp) / "files"
-        staging.mkdir()
-        with tarfile.open(tarball) as tar:
-            for member, name in KEEP.items():
-                (staging / name).write_bytes(tar.extractfile(member).read())
-        shutil.rmtree(folder, ignore_errors=True)  # a copy cut short
-        try:
-            staging.rename(folder)
-        except OSError:  # another run put it there meanwhile
-            if not (folder / "axe.min.js").is_file():
-                raise
+    def extract(tar: tarfile.TarFile, staging: Path) -> None:
+        for member, name in KEEP.items():
+            (staging / name).write_bytes(tar.extractfile(member).read())
+
+    npm_fetch(
+        folder,
+        PACKAGE,
+        VERSION,
+        INTEGRITY,
+        extract,
+        whole="axe.min.js",
+        used_for="the accessibility test runs it",
+        needed_by="The accessibility test needs it once (cached in build/)",
+        pinned_in="scripts/axe_js.py",
+    )
     return folder / "axe.min.js"
 
 

@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 PACKAGE = "@jupyter-widgets/html-manager"
@@ -41,40 +42,66 @@ NPM_ERROR = re.compile(r"npm (?:error|ERR!) (\S.*)")  # (npm 9 and later; npm 8 
 def widget_js(folder: Path = FOLDER) -> Path:
     """The folder holding ``embed.js`` and its fonts, fetched from the npm registry first
     when it is not there yet."""
-    if (folder / "embed.js").is_file():
+
+    def extract(tar: tarfile.TarFile, staging: Path) -> None:
+        for member in tar.getmembers():
+            if member.isfile() and KEEP.fullmatch(member.name):
+                source = tar.extractfile(member)
+                (staging / Path(member.name).name).write_bytes(source.read())
+        if not (staging / "embed.js").is_file():
+            raise RuntimeError(f"{PACKAGE}@{VERSION} has no dist/embed.js: pick another VERSION")
+
+    return npm_fetch(
+        folder,
+        PACKAGE,
+        VERSION,
+        INTEGRITY,
+        extract,
+        whole="embed.js",
+        used_for="the docs site serves it (the lessons' widget manager)",
+        needed_by="The docs site needs it once (cached in build/)",
+        pinned_in="scripts/widget_js.py",
+    )
+
+
+def npm_fetch(
+    folder: Path,
+    package: str,
+    version: str,
+    integrity: str,
+    extract: Callable[[tarfile.TarFile, Path], None],
+    *,
+    whole: str,
+    used_for: str,
+    needed_by: str,
+    pinned_in: str,
+) -> Path:
+    """``folder``, filled from ``package@version``'s pinned tarball by ``extract(tar,
+    staging)`` unless its file ``whole`` is there already. The files are staged and moved
+    into place at once: a copy cut short is replaced, one another run put there meanwhile
+    is kept."""
+    if (folder / whole).is_file():
         return folder
     npm = shutil.which("npm")
     if npm is None:
         raise RuntimeError(
-            f"npm is missing: the docs site serves {PACKAGE}@{VERSION} (the lessons' widget "
-            "manager) from the npm registry. Install it with `make system` "
-            "(apt-get install npm), then build again."
+            f"npm is missing: {package}@{version} comes from the npm registry, and "
+            f"{used_for}. Install it with `make system` (apt-get install npm), then run again."
         )
     folder.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=folder.parent) as tmp:
-        tarball = npm_pack(
-            npm,
-            PACKAGE,
-            VERSION,
-            INTEGRITY,
-            Path(tmp),
-            needed_by="The docs site needs it once (cached in build/)",
-            pinned_in="scripts/widget_js.py",
+        pack = npm_pack(
+            npm, package, version, integrity, Path(tmp), needed_by=needed_by, pinned_in=pinned_in
         )
         staging = Path(tmp) / "files"
         staging.mkdir()
-        with tarfile.open(tarball) as tar:
-            for member in tar.getmembers():
-                if member.isfile() and KEEP.fullmatch(member.name):
-                    source = tar.extractfile(member)
-                    (staging / Path(member.name).name).write_bytes(source.read())
-        if not (staging / "embed.js").is_file():
-            raise RuntimeError(f"{PACKAGE}@{VERSION} has no dist/embed.js: pick another VERSION")
-        shutil.rmtree(folder, ignore_errors=True)  # a copy cut short (no embed.js)
+        with tarfile.open(pack) as tar:
+            extract(tar, staging)
+        shutil.rmtree(folder, ignore_errors=True)  # a copy cut short (no ``whole`` file)
         try:
             staging.rename(folder)
-        except OSError:  # another build put it there meanwhile
-            if not (folder / "embed.js").is_file():
+        except OSError:  # another run put it there meanwhile
+            if not (folder / whole).is_file():
                 raise
     return folder
 
