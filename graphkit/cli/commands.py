@@ -141,7 +141,7 @@ def progress(paths: list[str], as_csv: bool) -> tuple[str, list[str], list[str]]
         notes = [terminal_text(note) for report in reports for note in report.notes]
         return progress_report.progress_csv(reports).rstrip("\n"), errors, notes
     # (a verdict's message may quote the learner's text: each line escaped on its own)
-    texts = [progress_report.progress_text(report) for report in reports]
+    texts = [progress_report.progress_text(report, _width()) for report in reports]
     blocks = ["\n".join(map(terminal_text, text.split("\n"))) for text in texts]
     return "\n\n".join(blocks), errors, []
 

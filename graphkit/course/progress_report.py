@@ -10,16 +10,20 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from graphkit.course.gradebook import NO_OUTPUTS, STATUSES, ExerciseProgress, Progress
+from graphkit.inspect.folding import fold
 
 __all__ = ["progress_csv", "progress_text"]
 
 _MESSAGE_WIDTH = 72  # (a verdict's first line, cut there in the text table)
 
 
-def progress_text(report: Progress) -> str:
+def progress_text(report: Progress, width: int | None = None) -> str:
     """A compact table of ``report``: a line per exercise of each lesson tried, a line
-    for the lessons not tried at all, then the total."""
-    lines = [str(report.path)] + [f"  {note}" for note in report.notes]
+    for the lessons not tried at all, then the total. ``width`` (a terminal's): an
+    exercise's line folds at spaces, going on under its status."""
+    lines = [str(report.path)]
+    for note in report.notes:
+        lines += fold(note, width, 4, "  ", break_words=False)
     notebooks: dict[Path, list[ExerciseProgress]] = {}
     for row in report.exercises:
         notebooks.setdefault(row.notebook, []).append(row)
@@ -29,9 +33,11 @@ def progress_text(report: Progress) -> str:
             untried[rows[0].note or "no verdict saved"].append(rows[0].lesson)
             continue
         lines.append(f"  {notebook.name}")
-        width = max(len(row.exercise) for row in rows)
+        names = max(len(row.exercise) for row in rows)
         for row in rows:
-            lines.append(f"    {row.exercise:<{width}}  {_status_text(row)}".rstrip())
+            first = f"    {row.exercise:<{names}}  "
+            folded = fold(_status_text(row), width, len(first), first, break_words=False)
+            lines += [line.rstrip() for line in folded]
     for why, lessons in untried.items():
         if lessons:
             named = "lesson" if len(lessons) == 1 else "lessons"

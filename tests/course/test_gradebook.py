@@ -173,6 +173,20 @@ def test_the_text_table_is_exact(tmp_path):
     )
 
 
+def test_a_terminal_s_width_folds_a_row_under_its_status(tmp_path):
+    """At 80 columns the stale row's reason (why to run the check again) went past the
+    edge; it folds at spaces, each line after the first under the status column."""
+    verdicts = {CHECK_ROUTER: (Verdict("1.2 · Route by temperature", False, "Hot."), 5)}
+    lesson01_copy(tmp_path / "ada", verdicts, counts={ROUTER: 8})
+    lines = progress_text(progress(tmp_path / "ada"), width=80).splitlines()
+    assert lines[3:6] == [
+        "    1.2 · Route by temperature  stale: showed not yet, but In [8] above it ran",
+        "                                after the check's In [5] (or before a restart)",
+        "    1.3 · Read a run            not tried",
+    ]
+    assert max(map(len, lines[1:])) <= 80
+
+
 def test_the_verdict_shown_last_counts(tmp_path):
     """A learner who copied the check cell and ran it again: the verdict with the
     highest execution count is the one that counts, wherever its cell is."""
