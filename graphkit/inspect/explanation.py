@@ -8,7 +8,7 @@ parsing text:
 |---|---|
 | ``input`` | (ran) it is the input step's task, or ``__start__`` woken by the input |
 | ``edge`` | (ran) an edge or a router wrote its ``branch:to:<node>`` channel |
-| ``separate_edges`` | (ran) once per plain edge into it: each edge wakes it by itself |
+| ``separate_edges`` | (ran) once per edge into it (plain, waiting, a router): each wakes it |
 | ``waiting_edge`` | (ran) every source of its waiting edge had written |
 | ``channel`` | (ran) another trigger channel changed |
 | ``raised`` / ``step_failed`` | (ran) it, or a sibling, raised: the step's Update never ran |

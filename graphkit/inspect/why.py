@@ -161,7 +161,7 @@ class _Ran:
                         self._trigger(node, channel, task.trigger_versions.get(channel), n)
                     )
         found = list(dict.fromkeys(found))  # (two calls by one caller: one reason)
-        woken_by_edge = any(f.reason.kind == "edge" for f in found)
+        woken_by_edge = any(f.reason.kind in ("edge", "waiting_edge") for f in found)
         separate = separate_edges(self.history, self.wiring, node, n) if woken_by_edge else None
         because = found[0].phrase if found else "a trigger channel changed"
         retried = [r for r in started if r.task.node == node and r.failed_attempts]

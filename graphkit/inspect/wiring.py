@@ -244,6 +244,10 @@ class Wiring:
         """True for a plain ``add_edge(source, target)`` (exact wiring only)."""
         return self.exact and (source, target) in self._edges
 
+    def waiting_edges(self, target: str) -> list[tuple[str, ...]]:
+        """The sources of each waiting edge into ``target`` (exact wiring only)."""
+        return sorted(tuple(starts) for starts, end in self._waiting if end == target)
+
     def destinations(self, source: str) -> tuple[str, ...]:
         """Where ``source``'s ``Command(goto=...)`` may go, as declared (exact only)."""
         declaration = self._declared.get(source)

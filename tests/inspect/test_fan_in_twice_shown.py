@@ -1,7 +1,9 @@
 """A node with two plain edges into it, from branches of unequal length, runs twice
 (langgraph#6336, #4026): ``c → d`` wakes it at step 3 and ``b_2 → d`` at step 4. The
 user expected d to wait for both. ``why`` said what woke each run, but not that two
-separate edges wake a node once each, nor the waiting edge that runs it once."""
+separate edges wake a node once each, nor the waiting edge that runs it once. A waiting
+edge beside a plain edge, a router or another waiting edge into the same node does the
+same (each run and each fix checked on LangGraph 1.2)."""
 
 from __future__ import annotations
 
@@ -12,10 +14,12 @@ import pytest
 
 pytest.importorskip("langgraph")
 
+import langgraph.graph
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Send
 
+import graphkit
 from graphkit import open_langgraph_thread
 from graphkit.bridge import trace
 
@@ -197,3 +201,142 @@ def test_a_join_woken_only_by_routers_is_not_said_to_run_per_edge():
     assert app.invoke({"trail": []})["trail"] == ["a", "b", "c", "b_2", "d", "d"]
     for answer in trace(app, {"trail": []}).why("d", graph=app).answers:
         assert "separate_edges" not in [r.kind for r in answer.reasons]
+
+
+# -- a waiting edge and a plain edge (or a router) into the same node -----------------------
+
+
+def _join_and_edge(lib, extra: str = "plain", defer: bool = False):
+    """START → a → b, the waiting edge [a, b] → c, and a second way from a into c: a
+    plain edge (``extra="plain"``), a router (``"router"``), or none (``"none"``). The
+    second way wakes c at step 2, the waiting edge at step 3."""
+    builder = lib.StateGraph(Trail)
+    for name in ("a", "b"):
+        builder.add_node(name, lambda state, name=name: {"trail": [name]})
+    builder.add_node("c", lambda state: {"trail": ["c"]}, defer=defer)
+    builder.add_edge(lib.START, "a").add_edge("a", "b").add_edge(["a", "b"], "c")
+    if extra == "plain":
+        builder.add_edge("a", "c")
+    elif extra == "router":
+        builder.add_conditional_edges("a", lambda state: "c", ["c"])
+    return builder.compile()
+
+
+def _ran_at(run, node: str) -> list[int]:
+    return [step.step for step in run.steps if any(t.node == node for t in step.plan.tasks)]
+
+
+JOIN_AND_EDGE = (
+    "c is woken by the waiting edge [a, b] → c and the edge a → c, each by itself: the edge "
+    "in the step after its source ran, the waiting edge once all its sources had run, so c "
+    "ran once for each (at steps 2 and 3). To run c once, after all of them, remove the "
+    "edge a → c: the waiting edge [a, b] → c already waits for a."
+)
+
+
+@pytest.mark.parametrize("lib_name", ["langgraph", "graphkit"])
+def test_a_waiting_edge_and_a_plain_edge_into_a_node_run_it_once_each(lib_name):
+    lib = langgraph.graph if lib_name == "langgraph" else graphkit
+    app = _join_and_edge(lib)
+    assert app.invoke({"trail": []})["trail"] == ["a", "b", "c", "c"]
+    run = trace(app, {"trail": []}) if lib_name == "langgraph" else app.trace({"trail": []})
+    assert _ran_at(run, "c") == [2, 3]
+    explanation = run.why("c", graph=app)
+    assert [r.kind for r in explanation.answers[0].reasons] == ["edge", "separate_edges"]
+    assert [r.kind for r in explanation.answers[1].reasons] == ["waiting_edge", "separate_edges"]
+    for answer in explanation.answers:
+        assert answer.reasons[-1].text == JOIN_AND_EDGE
+
+
+def test_dropping_the_plain_edge_it_names_runs_the_node_once_in_langgraph():
+    app = _join_and_edge(langgraph.graph, extra="none")
+    assert app.invoke({"trail": []})["trail"] == ["a", "b", "c"]
+    explanation = trace(app, {"trail": []}).why("c", graph=app)
+    assert [r.kind for r in explanation.answers[0].reasons] == ["waiting_edge"]
+
+
+def test_a_waiting_edge_and_a_router_into_a_node_name_the_deferred_node():
+    """A router may choose END, so no edge can be dropped for it: defer=True."""
+    app = _join_and_edge(langgraph.graph, extra="router")
+    assert app.invoke({"trail": []})["trail"] == ["a", "b", "c", "c"]
+    explanation = trace(app, {"trail": []}).why("c", graph=app)
+    assert len(explanation.answers) == 2
+    for answer in explanation.answers:
+        assert answer.reasons[-1].text == (
+            "c is woken by the waiting edge [a, b] → c and a's router (a lambda, to c), "
+            "each by itself: the router in the step after its source ran, the waiting edge "
+            "once all its sources had run, so c ran once for each (at steps 2 and 3). To run "
+            "c once, after all of them, add it with defer=True (add_node('c', ..., "
+            "defer=True)): a deferred node waits until no other node is left to run, then "
+            "runs once."
+        )
+    deferred = _join_and_edge(langgraph.graph, extra="router", defer=True)
+    assert deferred.invoke({"trail": []})["trail"] == ["a", "b", "c"]
+    answers = trace(deferred, {"trail": []}).why("c", graph=deferred).answers
+    assert len(answers) == 1
+    assert "separate_edges" not in [r.kind for r in answers[0].reasons]
+
+
+def test_a_waiting_edge_and_a_plain_edge_from_elsewhere_are_made_one_waiting_edge():
+    """x → c comes from outside the waiting edge [a, b] → c: one waiting edge from a, b
+    and x runs c once, after all three (checked on LangGraph)."""
+
+    def build(merged: bool):
+        builder = StateGraph(Trail)
+        for name in ("a", "b", "c", "x"):
+            builder.add_node(name, lambda state, name=name: {"trail": [name]})
+        builder.add_edge(START, "a").add_edge(START, "x").add_edge("a", "b")
+        if merged:
+            return builder.add_edge(["a", "b", "x"], "c").compile()
+        return builder.add_edge(["a", "b"], "c").add_edge("x", "c").compile()
+
+    app = build(merged=False)
+    assert app.invoke({"trail": []})["trail"] == ["a", "x", "b", "c", "c"]
+    answer = trace(app, {"trail": []}).why("c", step=3, graph=app).answers[0]
+    assert answer.reasons[-1].text == (
+        "c is woken by the waiting edge [a, b] → c and the edge x → c, each by itself: the "
+        "edge in the step after its source ran, the waiting edge once all its sources had "
+        "run, so c ran once for each (at steps 2 and 3). To run c once, after all of them, "
+        "give it one waiting edge from all their sources instead: add_edge(['a', 'b', 'x'], "
+        "'c')."
+    )
+    merged = build(merged=True)
+    assert merged.invoke({"trail": []})["trail"] == ["a", "x", "b", "c"]
+
+
+def _wired(wire):
+    builder = StateGraph(Trail)
+    for name in ("a", "b", "c", "x"):
+        builder.add_node(name, lambda state, name=name: {"trail": [name]})
+    builder.add_edge(START, "a").add_edge(START, "x").add_edge("a", "b")
+    return wire(builder).compile()
+
+
+@pytest.mark.parametrize(
+    ("wire", "fixed", "steps", "fix"),
+    [
+        (
+            lambda b: b.add_edge(["a", "b"], "c").add_edge(START, "c"),
+            lambda b: b.add_edge(["a", "b"], "c"),
+            "1 and 3",
+            "remove the edge START → c: the waiting edge [a, b] → c runs c after START anyway.",
+        ),
+        (
+            lambda b: b.add_edge(["a", "b"], "c").add_edge(["a", "x"], "c"),
+            lambda b: b.add_edge(["a", "b", "x"], "c"),
+            "2 and 3",
+            "give it one waiting edge from all their sources instead: add_edge(['a', 'b', "
+            "'x'], 'c').",
+        ),
+    ],
+    ids=["start-and-waiting-edge", "two-waiting-edges"],
+)
+def test_a_waiting_edge_beside_an_edge_from_start_or_another_waiting_edge(wire, fixed, steps, fix):
+    """Both run c twice on LangGraph; the fix named runs it once there."""
+    app = _wired(wire)
+    assert app.invoke({"trail": []})["trail"].count("c") == 2
+    for answer in trace(app, {"trail": []}).why("c", graph=app).answers:
+        assert answer.reasons[-1].kind == "separate_edges"
+        assert f"so c ran once for each (at steps {steps})" in answer.reasons[-1].text
+        assert answer.reasons[-1].text.endswith(f"To run c once, after all of them, {fix}")
+    assert _wired(fixed).invoke({"trail": []})["trail"].count("c") == 1
