@@ -1,12 +1,14 @@
 """Building a graph as LangGraph reads it, on both libraries: a router's ``-> Literal[...]``
-return annotation is its path_map; an empty path_map is none, and a ``None`` key maps;
-one key may not take two reducers across schemas, nor managed values in the input or
-output schema; a managed value is read from an annotation by LangGraph's rule; declared
-destinations must be nodes; ``__pregel_tasks`` is no state key; a cached node that
-writes nothing is served from the cache; a generator function node returns what it
-yields, added up."""
+return annotation is its path_map (a function's, a bound method's, a RunnableLambda's; not
+a callable object's, a partial's or a lambda's), and how each is drawn; an empty path_map
+is none, and a ``None`` key maps; one key may not take two reducers across schemas, nor
+managed values in the input or output schema; a managed value is read from an annotation
+by LangGraph's rule; declared destinations must be nodes; ``__pregel_tasks`` is no state
+key; a cached node that writes nothing is served from the cache; a generator function
+node returns what it yields, added up."""
 
 import asyncio
+import functools
 import operator
 import warnings
 from typing import Annotated, Any, Literal, NotRequired, Optional, Required, TypedDict, Union
@@ -416,3 +418,116 @@ def test_an_input_or_output_schema_may_declare_no_key() -> None:
     expected = _without_keys(load_langgraph())
     assert expected[0] == {} and expected[1] == {"a": 8}
     assert _without_keys(load_graphkit()) == expected
+
+
+# -- which routers' -> Literal[...] annotation is read: runtime and drawing ---------------
+
+
+def _to_b_or_c(state: Any) -> Literal["b", "c"]:
+    return state["log"][0]
+
+
+class _RouterObject:
+    def __call__(self, state: Any) -> Literal["b", "c"]:
+        return state["log"][0]
+
+
+class _RouterHolder:
+    def route(self, state: Any) -> Literal["b", "c"]:
+        return state["log"][0]
+
+
+def _to_b_or_c_with(state: Any, extra: Any) -> Literal["b", "c"]:
+    return state["log"][0]
+
+
+def _annotated_router(kind: str) -> Any:
+    from langchain_core.runnables import RunnableLambda
+
+    return {
+        "function": lambda: _to_b_or_c,
+        "callable-object": _RouterObject,
+        "bound-method": lambda: _RouterHolder().route,
+        "partial": lambda: functools.partial(_to_b_or_c_with, extra=1),
+        "lambda": lambda: lambda state: state["log"][0],
+        "runnable-lambda": lambda: RunnableLambda(_to_b_or_c),
+    }[kind]()
+
+
+ROUTER_KINDS = [
+    "function", "callable-object", "bound-method", "partial", "lambda", "runnable-lambda",
+]  # fmt: skip
+
+
+def _routed(lib: Lib, kind: str, path_map: Any) -> Any:
+    builder = lib.StateGraph(Log)
+    for name in ("a", "b", "c", "z"):
+        builder.add_node(name, _logging(name))
+    builder.add_edge(lib.START, "a")
+    if path_map is None:
+        return builder.add_conditional_edges("a", _annotated_router(kind))
+    return builder.add_conditional_edges("a", _annotated_router(kind), path_map)
+
+
+def _read_and_run(lib: Lib, kind: str, path_map: Any) -> list[Any]:
+    """The branch's stored map (LangGraph's ``ends``, graphkit's ``path_map``), then what
+    a run gives for a choice the annotation names, a node it does not name, and a name
+    that is no node (the error class, if any)."""
+    builder = _routed(lib, kind, path_map)
+    (branch,) = builder.branches["a"].values()
+    seen: list[Any] = [getattr(branch, "ends", getattr(branch, "path_map", None))]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (graphkit warns of z, unreachable, and of q)
+        app = builder.compile()
+        for choice in ("c", "z", "q"):
+            try:
+                seen.append(app.invoke({"log": [choice]}))
+            except Exception as error:
+                seen.append(type(error).__name__)
+    return seen
+
+
+@pytest.mark.parametrize("path_map", [None, ["b", "c"]], ids=["no-path-map", "path-map"])
+@pytest.mark.parametrize("kind", ROUTER_KINDS)
+def test_a_routers_annotation_is_read_at_runtime_as_langgraph_reads_it(
+    kind: str, path_map: Any
+) -> None:
+    """LangGraph 1.2 reads ``-> Literal[...]`` as the path_map of a function, a bound
+    method and a RunnableLambda; not of a callable object's ``__call__``, a partial or a
+    lambda, whose choice then runs any node (z) and drops a name that is no node (q)."""
+    expected = _read_and_run(load_langgraph(), kind, path_map)
+    assert _read_and_run(load_graphkit(), kind, path_map) == expected
+    read = path_map is not None or kind in ("function", "bound-method", "runnable-lambda")
+    assert expected[0] == ({"b": "b", "c": "c"} if read else None)
+    assert expected[1] == {"log": ["c", "a", "c"]}
+    unread = [{"log": ["z", "a", "z"]}, {"log": ["q", "a"]}]
+    assert expected[2:] == (["KeyError", "KeyError"] if read else unread)
+
+
+def _drawn_from_a(lib: Lib, kind: str, path_map: Any) -> list[tuple[str, str]]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        graph = _routed(lib, kind, path_map).compile().get_graph()
+    return sorted((e.source, e.target) for e in graph.edges if e.source == "a")
+
+
+@pytest.mark.parametrize("path_map", [None, ["b", "c"]], ids=["no-path-map", "path-map"])
+@pytest.mark.parametrize("kind", ROUTER_KINDS)
+def test_a_routers_annotation_is_drawn_as_langgraph_draws_it_or_as_its_docs_say(
+    kind: str, path_map: Any
+) -> None:
+    """Where LangGraph reads the annotation (or a path_map is given) both draw a → b and
+    a → c. Where it does not, LangGraph 1.2 draws a plain a → END alone, though its
+    add_conditional_edges docs say such a router is drawn as going to any node: graphkit
+    draws the choices a callable object's ``__call__`` names, and every node and END for a
+    partial or a lambda (docs/compatibility.md, "The drawing")."""
+    drawn = _drawn_from_a(load_graphkit(), kind, path_map)
+    langgraph_drawn = _drawn_from_a(load_langgraph(), kind, path_map)
+    if path_map is not None or kind in ("function", "bound-method", "runnable-lambda"):
+        assert drawn == langgraph_drawn == [("a", "b"), ("a", "c")]
+        return
+    assert langgraph_drawn == [("a", "__end__")]
+    if kind == "callable-object":
+        assert drawn == [("a", "b"), ("a", "c")]
+    else:
+        assert drawn == [("a", n) for n in ("__end__", "a", "b", "c", "z")]
