@@ -23,6 +23,7 @@ from typing import Annotated, Any, TypedDict
 from graphkit.course.checking import Wrong, compiled, exercise, trace
 from graphkit.errors import GraphkitWarning
 from graphkit.inspect.values import show
+from graphkit.types import RetryPolicy
 
 __all__ = [
     "BadRequest",
@@ -91,11 +92,86 @@ def _fetch_result(policy: Any, errors: list[type[Exception]]) -> Any:
 
 
 def _is_policy(answer: Any) -> bool:
-    from graphkit import RetryPolicy
-
     if isinstance(answer, RetryPolicy):  # (a NamedTuple: a tuple too)
         return True
     return isinstance(answer, (list, tuple)) and all(isinstance(p, RetryPolicy) for p in answer)
+
+
+def _not_a_policy(policy: Any) -> Wrong:
+    """What is wrong with an answer that is no graphkit ``RetryPolicy``."""
+    if policy is RetryPolicy:
+        return Wrong(
+            "policy is the class RetryPolicy itself, not a policy made with it.",
+            "Call it with the fields you need: RetryPolicy(retry_on=..., max_attempts=..., "
+            "initial_interval=0.01).",
+        )
+    if type(policy).__name__ == "RetryPolicy" and type(policy).__module__.startswith("langgraph"):
+        return Wrong(
+            "policy is LangGraph's RetryPolicy, and the lesson's graphs are graphkit's: a "
+            "graphkit node takes graphkit's RetryPolicy (same fields, same defaults).",
+            "Build it with graphkit's class: from graphkit import RetryPolicy, as the "
+            "lesson's first cell does.",
+        )
+    return Wrong(
+        f"policy is {show(policy, 60)}, not a RetryPolicy.",
+        "Build one: RetryPolicy(retry_on=..., max_attempts=..., initial_interval=0.01).",
+    )
+
+
+def _policies(policy: Any) -> list[Any]:
+    return [policy] if isinstance(policy, RetryPolicy) else list(policy)
+
+
+def _deciding(policies: list[Any], error: Exception) -> tuple[int, Any] | None:
+    """The (place, policy) that decides whether ``error`` is tried again: as in
+    LangGraph, the first whose ``retry_on`` takes it; None when none does."""
+    for place, policy in enumerate(policies):
+        with contextlib.suppress(Exception):  # (a retry_on that raises: the run says so)
+            if policy.should_retry(error):
+                return place, policy
+    return None
+
+
+_SLOW = 5.0
+"""Seconds of waiting between fetch's tries past which a policy is told to wait less
+before the check runs it: the check runs every retry for real, within its time limit
+(15 s), and a longer wait would be told it never finished."""
+
+
+def _waits(policy: Any) -> float:
+    """The least seconds ``policy`` waits before fetch's second and third tries (jitter
+    only adds to it)."""
+    attempts = range(2, min(policy.max_attempts, 3) + 1)
+    return sum(policy.interval(attempt, jitter=0.0) for attempt in attempts)
+
+
+def _which(place: int, policies: list[Any]) -> str:
+    """``your policy``, or which of a list's: ``your second policy``."""
+    if len(policies) == 1:
+        return "your policy"
+    ordinals = ("first", "second", "third", "fourth", "fifth")
+    return f"your {ordinals[place]} policy" if place < 5 else f"your policy number {place + 1}"
+
+
+def _not_retried(policy: Any) -> str:
+    """The hint for a policy whose retry_on does not take RateLimited."""
+    retry_on = policy.retry_on
+    if isinstance(retry_on, type):
+        return (
+            f"Your retry_on, {retry_on.__name__}, tries again only errors of that class "
+            "and its subclasses, and RateLimited is not one of them."
+        )
+    if isinstance(retry_on, (list, tuple)):
+        names = ", ".join(getattr(c, "__name__", repr(c)) for c in retry_on)
+        return (
+            f"Your retry_on, ({names}), tries again only errors of those classes and "
+            "their subclasses, and RateLimited is not one of them."
+        )
+    return (
+        "Your retry_on returned False for fetch's RateLimited: it is called with the "
+        "exception itself (an instance of the class, not the class or its name) and "
+        "returns True to try again."
+    )
 
 
 @exercise("12.1 · Retry the right errors")
@@ -103,9 +179,17 @@ def check_retry_policy(policy: Any) -> str:
     """``policy`` must let ``fetch`` through two ``RateLimited`` errors (it answers on
     its third try) and must not try a ``BadRequest`` again."""
     if not _is_policy(policy):
+        raise _not_a_policy(policy)
+    policies = _policies(policy)
+    deciding = _deciding(policies, RateLimited("429"))
+    if deciding is not None and (waits := _waits(deciding[1])) > _SLOW:
         raise Wrong(
-            f"policy is {show(policy, 60)}, not a RetryPolicy.",
-            "Build one: RetryPolicy(retry_on=..., max_attempts=..., initial_interval=0.01).",
+            f"{_which(deciding[0], policies).capitalize()} waits {waits:g} seconds before "
+            "fetch's second and third tries (initial_interval="
+            f"{deciding[1].initial_interval:g}, times backoff_factor at each retry), so "
+            f"the check would wait that long, or more, for a call rate-limited twice.",
+            "Keep initial_interval tiny, as the exercise asks: the check runs each retry "
+            "for real, waits included.",
         )
     limited = _fetch_result(policy, [RateLimited, RateLimited])
     if limited.error is not None and not isinstance(limited.error, RateLimited):
@@ -114,28 +198,26 @@ def check_retry_policy(policy: Any) -> str:
             f"fetch raised RateLimited, and asked whether to try again, your retry_on "
             f"raised {type(limited.error).__name__}: {limited.error}. The run failed at "
             "step 1 with that error.",
-            "retry_on(error) is given the exception itself: test it with "
-            "isinstance(error, RateLimited), or pass the class, retry_on=RateLimited.",
+            "retry_on(error) is called with the exception itself, a RateLimited instance: "
+            "test its class, or give retry_on the exception classes to retry in place of "
+            "a function.",
         )
     if limited.error is not None:
         tries = limited.attempts
-        from graphkit import RetryPolicy
-
-        policies = [policy] if isinstance(policy, RetryPolicy) else list(policy)
-        if tries == 1 and all(p.max_attempts <= 1 for p in policies):
+        if tries == 1 and deciding is not None:
             raise Wrong(
                 "fetch raised RateLimited on its first try and your policy did not try it "
                 "again, so the run failed at step 1. The API would have answered on the "
                 "third try.",
-                "max_attempts=1 allows the first try alone: max_attempts counts every try, "
-                "the first one included.",
+                f"max_attempts={deciding[1].max_attempts} allows the first try alone: "
+                "max_attempts counts every try, the first one included.",
             )
         if tries == 1:
             raise Wrong(
                 "fetch raised RateLimited on its first try and your policy did not try it "
                 "again, so the run failed at step 1. The API would have answered on the "
                 "third try.",
-                "retry_on decides which errors are tried again: it must accept RateLimited.",
+                _not_retried(policies[0]),
             )
         raise Wrong(
             f"fetch raised RateLimited {tries} times and your policy gave up after attempt "
@@ -145,20 +227,19 @@ def check_retry_policy(policy: Any) -> str:
         )
     bad = _fetch_result(policy, [BadRequest] * 5)
     if bad.attempts > 1:
-        from graphkit import RetryPolicy
-
-        policies = [policy] if isinstance(policy, RetryPolicy) else policy
-        own = any(p.retry_on is not RetryPolicy().retry_on for p in policies)  # not the default
+        place, retrying = _deciding(policies, BadRequest("400")) or (0, policies[0])
+        which = "" if len(policies) == 1 else f" ({_which(place, policies)}'s)"
         raise Wrong(
             f"fetch raised BadRequest and your policy tried it {bad.attempts} times: a bad "
             "request fails the same way every time, so each retry is one more wasted call "
             "(and one more wait). RateLimited passed.",
-            "Your retry_on accepts BadRequest too: let it accept only the errors worth "
-            "trying again."
-            if own
-            else "The default retry_on tries again any error but a few built-in ones "
-            "(ValueError, TypeError, ...), and BadRequest is a plain Exception. Name the "
-            "errors to retry instead.",
+            f"Your retry_on{which} accepts BadRequest too: let it accept only the errors "
+            "worth trying again."
+            if retrying.retry_on is not RetryPolicy().retry_on
+            else f"The default retry_on{which} tries again any "
+            "error but a few built-in ones that say the code is wrong (ValueError, "
+            "TypeError, LookupError, ...), and BadRequest, an exception class of the "
+            "API's own, is none of them. Name the errors to retry instead.",
         )
     return (
         f"fetch answered on attempt {limited.attempts} after two RateLimited errors, and a "

@@ -541,3 +541,83 @@ def test_the_failing_order_run_again_at_once_lists_the_code_of_its_own_run():
     run's three lookups. (The list kept the first run's too: each name twice.)"""
     shown = run_cells(LESSON, until="from graphkit.widgets import DebugSession", again=("l12-c04",))
     assert shown["l12-c04"][0].endswith("code that ran: ['prices', 'shipping', 'stock']\n")
+
+
+def test_each_wrong_retry_policy_is_told_the_first_thing_it_gets_wrong():
+    """12.1's hints for answers a learner gives: each true of RetryPolicy (checked on
+    LangGraph in test_a_policys_list_and_its_attempts_agree_with_langgraph) and naming
+    what this answer got wrong, not a fix for another."""
+
+    def told(policy: object) -> str:
+        verdict = lesson12.check_retry_policy(policy)
+        assert not verdict.passed and verdict.check_error is None, verdict.message
+        return f"{verdict.message} | {verdict.hint}"
+
+    tiny = {"initial_interval": 0.01, "jitter": False}
+    # max_attempts=0 runs the first try alone too: it was told of "max_attempts=1"
+    said = told(RetryPolicy(retry_on=lesson12.RateLimited, max_attempts=0, **tiny))
+    assert "max_attempts=0 allows the first try alone" in said
+    # a function comparing the error with the class returns False: "it must accept
+    # RateLimited" did not say it is handed the exception itself
+    said = told(RetryPolicy(retry_on=lambda error: error is lesson12.RateLimited, **tiny))
+    assert "returned False for fetch's RateLimited" in said
+    assert "the exception itself" in said
+    # a class that is not RateLimited is named
+    said = told(RetryPolicy(retry_on=lesson12.BadRequest, **tiny))
+    assert "Your retry_on, BadRequest, " in said
+    # in a list, the policy that retried BadRequest is the default one of the second
+    listed = [RetryPolicy(retry_on=lesson12.RateLimited, **tiny), RetryPolicy(**tiny)]
+    said = told(listed)
+    assert "The default retry_on (your second policy's)" in said
+    # waits of 10 s and 20 s: it was told to look for a loop that never ends, after 15 s
+    started = time.monotonic()
+    said = told(RetryPolicy(retry_on=lesson12.RateLimited, initial_interval=10))
+    assert time.monotonic() - started < 5
+    assert "loop" not in said and "waits 30 seconds" in said
+    assert "initial_interval" in said
+    # LangGraph's RetryPolicy: "policy is RetryPolicy(...), not a RetryPolicy"
+    from langgraph.types import RetryPolicy as LangGraphRetryPolicy
+
+    said = told(LangGraphRetryPolicy(retry_on=lesson12.RateLimited, **tiny))
+    assert "LangGraph's RetryPolicy" in said and "from graphkit import RetryPolicy" in said
+    said = told(RetryPolicy)
+    assert "the class RetryPolicy itself" in said
+    # a retry_on that raised is told what it is given, and not handed the answer
+    said = told(RetryPolicy(retry_on=lambda error: error.status == 429, **tiny))
+    assert "retry_on=RateLimited" not in said and "the exception itself" in said
+
+
+def test_a_policys_list_and_its_attempts_agree_with_langgraph(lib):
+    """What 12.1's hints say of RetryPolicy, on both: max_attempts=0 runs the first try
+    alone; in a list, the first policy whose retry_on takes the error decides; the
+    default retry_on retries an exception class of one's own; a function retry_on is
+    handed the exception itself."""
+
+    def tries(policy, errors):
+        left, calls = list(errors), []
+
+        def fetch(state):
+            calls.append(1)
+            if left:
+                raise left.pop(0)("no")
+            return {"price": 41.5}
+
+        builder = lib.StateGraph(lesson12.Fetch)
+        builder.add_node("fetch", fetch, retry_policy=policy)
+        builder.add_edge(lib.START, "fetch")
+        with contextlib.suppress(lesson12.RateLimited, lesson12.BadRequest):
+            builder.compile().invoke({"symbol": "ACME"})
+        return len(calls)
+
+    def policy(**fields):
+        return lib.RetryPolicy(initial_interval=0.01, jitter=False, **fields)
+
+    limited, bad = [lesson12.RateLimited] * 2, [lesson12.BadRequest] * 5
+    assert tries(policy(retry_on=lesson12.RateLimited, max_attempts=0), limited) == 1
+    assert tries(policy(), bad) == 3
+    assert tries([policy(retry_on=lesson12.RateLimited), policy()], bad) == 3
+    either = [policy(retry_on=lesson12.BadRequest, max_attempts=1), policy()]
+    assert (tries(either, limited), tries(either, bad)) == (3, 1)
+    handed = []
+    tries(policy(retry_on=lambda error: handed.append(error) or False), limited)
+    assert [type(error) for error in handed] == [lesson12.RateLimited]
