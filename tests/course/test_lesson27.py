@@ -1186,3 +1186,47 @@ def test_answer_all_restarting_from_the_input_without_deciding_is_told_so_not_ti
     assert "write ran 21 times" in verdict.message, verdict.message
     assert "started the run again from its input" in verdict.message
     assert "Command(resume=" in verdict.hint
+
+
+@pytest.mark.parametrize("library", ["graphkit", "langgraph"])
+def test_a_runs_first_values_part_is_the_state_it_starts_from(library):
+    """What the lesson says of the first values part: the input on a new thread; on a
+    resume, a run given None or a checkpoint's config, the saved state; for a new input
+    on a thread that has run, the saved state with the input written in."""
+    graph = pytest.importorskip(f"{library}.graph")
+    types_ = pytest.importorskip(f"{library}.types")
+    memory = pytest.importorskip(f"{library}.checkpoint.memory")
+    builder = graph.StateGraph(lesson27.Desk)
+    builder.add_node("plan", lambda state: {"pages": ["moon.html"]})
+    builder.add_node("approve", lambda state: {"answer": types_.interrupt("publish?")})
+    builder.add_edge(graph.START, "plan")
+    builder.add_edge("plan", "approve")
+    app = builder.compile(checkpointer=memory.InMemorySaver())
+    config = {"configurable": {"thread_id": "1"}}
+
+    def first(command, config=config):
+        parts = list(app.stream(command, config, stream_mode="values", version="v2"))
+        return parts[0]  # (read after the whole stream: a stream left unread stops its run)
+
+    assert first({"question": "Tides?"})["data"] == {"question": "Tides?"}
+    saved = app.get_state(config)
+    assert first(None)["data"] == saved.values  # (it pauses again, where it was)
+    assert first(types_.Command(resume="Twice."))["data"] == saved.values
+    asked = first({"question": "Moon?"})["data"]
+    assert asked == {**saved.values, "question": "Moon?", "answer": "Twice."}
+    assert first(None, saved.config)["data"] == saved.values
+
+
+def test_the_lesson_says_the_first_values_part_is_the_input_only_on_a_new_thread():
+    """It said the first values part is the input, in its summary's table, with no more:
+    a resumed run's is the state saved at the pause."""
+    import json
+
+    text = " ".join(
+        " ".join("".join(cell["source"]).split())
+        for cell in json.loads(LESSON.read_text())["cells"]
+        if cell["cell_type"] == "markdown"
+    )
+    assert "(the first is the input)" not in text
+    assert "your input on a new thread, the saved state on a resume" in text
+    assert "A resumed stream starts with a values part too, and it is not an input" in text
