@@ -260,14 +260,15 @@ def _not_a_function(
 
 def what_was_given(value: Any) -> str:
     """``value`` as a verdict names what the learner passed: ``None``, ``the str 'app'``,
-    ``the class StateGraph``, ``a CompiledGraph``."""
+    ``the class StateGraph``, ``a CompiledGraph``, ``an int``."""
     if value is None:
         return "None"
     if isinstance(value, str):
         return f"the str {value!r}"
     if isinstance(value, type):
         return f"the class {value.__name__}"
-    return f"a {type(value).__name__}"
+    name = type(value).__name__
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"
 
 
 def _called_answer(

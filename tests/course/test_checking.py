@@ -902,6 +902,14 @@ def test_a_check_that_words_the_error_itself_still_names_the_answer():
     )
 
 
+def test_an_answer_is_named_with_the_article_its_class_takes():
+    # it said "check_shout_worded() got a int as shout"
+    assert check_shout_worded(5).message == (
+        "check_shout_worded() got an int as shout, and calls shout as a function."
+    )
+    assert check_shout_worded(2.5).message.startswith("check_shout_worded() got a float as")
+
+
 def test_the_learners_own_failures_in_a_run_stay_theirs():
     def shout(text):
         helper = None
