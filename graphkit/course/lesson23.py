@@ -34,10 +34,10 @@ import sys
 import unittest
 from collections import Counter
 from collections.abc import Callable
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any, NamedTuple, TypedDict
 
 from graphkit.course.answers import run_apart
-from graphkit.course.checking import Wrong, _OutOfTime, exercise, what_was_given
+from graphkit.course.checking import Wrong, _library_class, _OutOfTime, exercise, what_was_given
 
 __all__ = [
     "LIMIT",
@@ -204,6 +204,7 @@ def _said(test: Callable[..., Any], error: BaseException) -> str:
     """``error`` as pytest would report it, with the line of ``test`` that raised it."""
     message = str(error).strip().splitlines()
     said = f"{type(error).__name__}: {message[0]}" if message else type(error).__name__
+    said = getattr(test, "label", "") + said  # (a test class's method: which one)
     code = getattr(test, "__code__", None)
     trace, line = error.__traceback__, None
     while trace is not None:
@@ -213,21 +214,122 @@ def _said(test: Callable[..., Any], error: BaseException) -> str:
     return f"{said}, at `{line}`" if line else said
 
 
-def _judge(
-    test: Any, what: str, right: Callable[[], Any], bugs: dict[str, Any], described: dict[str, str]
-) -> list[str]:
-    """The bugs ``test`` let through, after checking it passes on the right one
-    (``bugs``: a new wrong one of each, ``described``: what each does). The bugs
-    run first, so that a test passing on whatever it is given first (comparing each app
-    with the first it saw) fails on the right one."""
-    if not callable(test):
-        raise Wrong(f"Your test is {test!r}, not a function.", "Write it with def.")
-    if isinstance(test, type):  # (called with the app, a class builds one: StateGraph(app))
-        raise Wrong(f"Your test is {what_was_given(test)}, not a function.", "Write it with def.")
+class _Method:
+    """One ``test`` method of a learner's test class, run as pytest runs it: on a new
+    instance of the class each time (``setup_method`` and ``teardown_method`` around it,
+    if the class has them), given what the check hands a test function."""
+
+    def __init__(self, klass: type, name: str) -> None:
+        self.klass, self.name = klass, name
+        function = inspect.getattr_static(klass, name)
+        self.__code__ = getattr(function, "__code__", None)  # (where _said finds its line)
+        self.label = f"{klass.__name__}.{name}: "
+
+    def __call__(self, *args: Any) -> Any:
+        instance = self.klass()
+        method = getattr(instance, self.name)
+        if hasattr(instance, "setup_method"):
+            instance.setup_method(method)
+        try:
+            returned = method(*args)
+            if inspect.iscoroutine(returned):
+                returned = run_apart(lambda: returned)
+            return returned
+        finally:
+            if hasattr(instance, "teardown_method"):
+                instance.teardown_method(method)
+
+
+def _tests_in(test: Any, signature: str) -> list[Callable[..., Any]]:
+    """What the check runs as the learner's test (``signature``: the exercise's, e.g.
+    ``test_route(route)``): the function (or callable object) itself, or each ``test``
+    method of a test class, in the order pytest collects them. Wrong for anything the
+    check cannot call with the one argument a test here takes."""
+    argument = signature.partition("(")[2].rstrip(")")
+    write = f"Write def {signature}: ... and pass the function."
+    if isinstance(test, type) and issubclass(test, unittest.TestCase):
+        raise Wrong(
+            f"Your test is {test.__name__}, a unittest.TestCase: its test methods take no "
+            f"argument but self, and this check calls your test with one, {argument}.",
+            f"{write} A pytest-style class, with no base class and test_ methods that take "
+            f"{argument} after self, is run as pytest runs it.",
+        )
+    if isinstance(test, type) and not _library_class(test):
+        names = [
+            name
+            for name in dict.fromkeys(n for k in test.__mro__ for n in vars(k))
+            if name.startswith("test") and callable(inspect.getattr_static(test, name))
+        ]
+        if not names:
+            raise Wrong(
+                f"Your test is the class {test.__name__}, with no method whose name starts "
+                "with test: pytest runs a class's test methods, and so does this check.",
+                f"{write} Or, in your class, start each test method's name with test_.",
+            )
+        return [_Method(test, name) for name in names]
+    if isinstance(test, type) or not callable(test):
+        # (called with the app, a library's class builds one: StateGraph(app))
+        if not isinstance(test, type) and any(n.startswith("test") for n in dir(type(test))):
+            raise Wrong(
+                f"Your test is an instance of {type(test).__name__}, not a function.",
+                f"To have each of its test methods run as pytest would, pass the class "
+                f"itself, {type(test).__name__}; or {write[0].lower()}{write[1:]}",
+            )
+        raise Wrong(f"Your test is {what_was_given(test)}, not a function.", write)
+    return [test]
+
+
+class _Outcome(NamedTuple):
+    """One test (a function, or one method of a class) run on a new wrong {what} of each
+    bug, then on the right one."""
+
+    test: Callable[..., Any]
+    wrongs: dict[str, Any]
+    ran: dict[str, tuple[BaseException | None, Any]]
+    right: Any
+    error: BaseException | None
+
+
+def _outcome(test: Callable[..., Any], right: Callable[[], Any], bugs: dict[str, Any]) -> _Outcome:
     wrongs = {bug: wrong() for bug, wrong in bugs.items()}
     ran = {bug: _run(test, wrong) for bug, wrong in wrongs.items()}
     right_one = right()
-    error, _ = _run(test, right_one)
+    return _Outcome(test, wrongs, ran, right_one, _run(test, right_one)[0])
+
+
+def _on_the_whole(outcomes: list[_Outcome], bug: str) -> tuple[BaseException | None, Any]:
+    """How a class of tests did on ``bug``, as pytest reports it: failed if one of its
+    tests failed, else skipped if one skipped, else passed (with what the first test
+    that returned a comparison returned)."""
+    ran = [outcome.ran[bug] for outcome in outcomes]
+    failed = [r for r in ran if r[0] is not None and not _skipped(r[0])]
+    skipped = [r for r in ran if _skipped(r[0])]
+    returned = [r for r in ran if _comparisons(r[1])]
+    return (failed or skipped or returned or ran)[0]
+
+
+def _judge(
+    tests: list[Callable[..., Any]],
+    what: str,
+    right: Callable[[], Any],
+    bugs: dict[str, Any],
+    described: dict[str, str],
+) -> list[str]:
+    """The bugs the learner's ``tests`` (``_tests_in``'s: one function, or a class's
+    methods) let through, after checking they pass on the right one (``bugs``: a new
+    wrong one of each, ``described``: what each does). The bugs run first, so that a test
+    passing on whatever it is given first (comparing each app with the first it saw)
+    fails on the right one. Each of a class's tests runs on {what}s of its own, as
+    pytest gives each a fixture of its own; the class lets a bug through when all pass."""
+    outcomes = [_outcome(test, right, bugs) for test in tests]
+    ran = {bug: _on_the_whole(outcomes, bug) for bug in bugs}
+    wrongs = [app for outcome in outcomes for app in outcome.wrongs.values()]
+    # (on the right {what}: a skip is told first, as it is on the bugs, then a failure)
+    told = next(
+        (o for o in outcomes if _skipped(o.error)),
+        next((o for o in outcomes if o.error is not None), outcomes[0]),
+    )
+    test, right_one, error = told.test, told.right, told.error
     skipped = [bug for bug, (failed, _) in ran.items() if _skipped(failed)]
     on_the_right = _skipped(error) is not None
     if on_the_right or skipped:
@@ -260,7 +362,7 @@ def _judge(
             "in a cell of its own, and read what it asserts there.",
         )
     missed = [bug for bug, (error, _) in ran.items() if error is None]
-    if len(missed) == len(bugs) and not any(map(_ran, wrongs.values())):
+    if len(missed) == len(bugs) and not any(map(_ran, wrongs)):
         raise Wrong(
             f"Your test passed on every {what} with a bug, and never ran the {what} it was given.",
             f"Run the {what} your test takes as its argument, not one of the notebook's, "
@@ -403,7 +505,13 @@ def check_route_test(test_route: Callable[[Any], Any]) -> str:
     """``test_route(route)`` must pass on ``route_ticket`` and fail on each router of
     ``ROUTER_BUGS``."""
     bugs = {bug: lambda bug=bug: _watched(ROUTER_BUGS[bug]) for bug in ROUTER_BUGS}
-    missed = _judge(test_route, "router", lambda: route_ticket, bugs, {bug: bug for bug in bugs})
+    missed = _judge(
+        _tests_in(test_route, "test_route(route)"),
+        "router",
+        lambda: route_ticket,
+        bugs,
+        {bug: bug for bug in bugs},
+    )
     if missed:
         raise Wrong(
             _let_through("router", missed, {bug: bug for bug in ROUTER_BUGS}),
@@ -447,7 +555,9 @@ def check_path_test(test_refund_path: Callable[[Any], Any]) -> str:
         return wrongs[-1]
 
     bugs = {bug: lambda bug=bug: build_wrong(bug) for bug in PATH_BUGS}
-    missed = _judge(test_refund_path, "desk", build_desk, bugs, PATH_BUGS)
+    missed = _judge(
+        _tests_in(test_refund_path, "test_refund_path(app)"), "desk", build_desk, bugs, PATH_BUGS
+    )
     if missed and not any(map(_approved, wrongs)):
         raise Wrong(
             _let_through("desk", missed, PATH_BUGS),
@@ -482,7 +592,9 @@ def check_approval_test(test_approval: Callable[[Any], Any]) -> str:
     """``test_approval(app)`` must pass on the lesson's desk and fail on each desk of
     ``APPROVAL_BUGS``."""
     bugs = {bug: lambda bug=bug: build_desk(bug) for bug in APPROVAL_BUGS}
-    missed = _judge(test_approval, "desk", build_desk, bugs, APPROVAL_BUGS)
+    missed = _judge(
+        _tests_in(test_approval, "test_approval(app)"), "desk", build_desk, bugs, APPROVAL_BUGS
+    )
     if missed:
         raise Wrong(
             _let_through("desk", missed, APPROVAL_BUGS),

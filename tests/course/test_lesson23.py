@@ -10,6 +10,7 @@ import linecache
 import time
 import warnings
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -797,3 +798,106 @@ def test_an_async_test_is_run_and_judged_not_told_it_never_ran():
         assert_fails(
             lesson23.check_route_test(async_route_checking_too_little), "Your test passed on a"
         )
+
+
+# -- a test class, as pytest collects one
+
+
+class RouteTests:
+    """23.1's solution as a pytest class (a name pytest does not collect here)."""
+
+    def test_questions_are_answered(self, route):
+        assert route({"category": "question", "amount": 30}) == "answer"
+        assert route({"category": "question", "amount": 500}) == "answer"
+
+    def test_the_limit_from_both_sides(self, route):
+        assert route({"category": "refund", "amount": 100}) == "refund"
+        assert route({"category": "refund", "amount": 101}) == "approve"
+
+
+class ApprovalTests:
+    """23.3's solution as a pytest class whose methods use one thread name: pytest gives
+    each method a desk of its own (a function-scoped fixture), and so does the check."""
+
+    def answered(self, app, answer):
+        config = {"configurable": {"thread_id": "t"}}
+        paused = app.invoke({"text": "Refund my TV", "amount": 300}, config)
+        assert "__interrupt__" in paused and paused["ledger"] == []
+        return app.invoke(Command(resume=answer), config)
+
+    def test_yes_refunds(self, app):
+        done = self.answered(app, "yes")
+        assert done["reply"] == "Refunded 300 euros." and done["ledger"] == [300]
+        assert done["status"] == "closed"
+
+    def test_no_refuses(self, app):
+        done = self.answered(app, "no")
+        assert done["reply"] == "Your refund was refused." and done["ledger"] == []
+
+
+def test_a_test_class_is_run_as_pytest_runs_it():
+    """A pytest-style class (it was refused as "not a function", with "Write it with
+    def."): each test_ method runs on a new instance, given what it tests; the class
+    catches a bug when one method fails on it, and passes when all pass."""
+    assert_passes(lesson23.check_route_test(RouteTests))
+    assert_passes(lesson23.check_approval_test(ApprovalTests))
+
+    class TestQuestionsOnly:
+        created: ClassVar[list] = []
+
+        def __init__(self):
+            self.created.append(self)
+
+        def test_questions(self, route):
+            assert route({"category": "question", "amount": 500}) == "answer"
+
+    verdict = assert_fails(lesson23.check_route_test(TestQuestionsOnly), "exactly the limit")
+    assert len(TestQuestionsOnly.created) == len(lesson23.ROUTER_BUGS) + 1  # (one a run)
+
+    class TestWrongWay:
+        def test_small(self, route):
+            assert route({"category": "refund", "amount": 30}) == "refund"
+
+        def test_big(self, route):
+            assert route({"category": "refund", "amount": 300}) == "refund"
+
+    verdict = assert_fails(lesson23.check_route_test(TestWrongWay), "fails on the right router")
+    assert "TestWrongWay.test_big: AssertionError" in verdict.message
+    assert 'at `assert route({"category": "refund", "amount": 300}) == "refund"`' in (
+        verdict.message
+    )
+
+
+def test_a_class_or_object_the_check_cannot_run_is_told_what_to_pass():
+    import unittest
+
+    class TestNothing:
+        def check_it(self, route):
+            assert route({"category": "question", "amount": 5}) == "answer"
+
+    verdict = assert_fails(lesson23.check_route_test(TestNothing), "no method whose name starts")
+    assert "def test_route(route)" in verdict.hint
+
+    class RouteCase(unittest.TestCase):
+        def test_it(self):
+            pass
+
+    verdict = assert_fails(lesson23.check_route_test(RouteCase), "a unittest.TestCase")
+    assert "def test_route(route)" in verdict.hint
+    verdict = assert_fails(lesson23.check_route_test(RouteTests()), "an instance of RouteTests")
+    assert "pass the class itself, RouteTests" in verdict.hint
+    assert " at 0x" not in verdict.message
+
+
+def test_what_is_no_test_is_named_with_its_article():
+    # it said "Your test is a int, not a function."
+    assert_fails(lesson23.check_route_test(3), "Your test is an int, not a function.")
+
+
+def test_a_callable_object_is_run_as_a_test():
+    class Tester:
+        def __call__(self, route):
+            RouteTests().test_questions_are_answered(route)
+            RouteTests().test_the_limit_from_both_sides(route)
+
+    assert_passes(lesson23.check_route_test(Tester()))
