@@ -11,6 +11,9 @@ it with what the parts said, and names the part it misread.
 - ``check_answer_all(answer_all)``: a loop that invokes, answers every interrupt in
   ``GraphOutput.interrupts`` with ``Command(resume=...)`` and returns the final value.
 
+The graphs they stream are built in ``lesson27_graphs``, and the stream a consumer is
+handed in ``lesson27_parts``; their names are importable from here as well.
+
 >>> from graphkit.course.solutions import lesson27 as solutions
 >>> bool(check_consume(solutions.consume)), bool(check_text_of(solutions.text_of))
 (True, True)
@@ -24,9 +27,37 @@ import functools
 import uuid
 import warnings
 from collections.abc import Callable, Iterable
-from typing import Any, TypedDict
+from typing import Any
 
 from graphkit.course.checking import Wrong, exercise
+from graphkit.course.lesson27_graphs import (
+    DESKS,
+    MODES,
+    Desk,
+    _stream,
+    desk_graph,
+    review_graph,
+    talk_graph,
+)
+
+# (the notebook and the tests read these through lesson27, as before they moved)
+from graphkit.course.lesson27_graphs import Review as Review
+from graphkit.course.lesson27_graphs import Talk as Talk
+from graphkit.course.lesson27_graphs import _said as _said
+from graphkit.course.lesson27_parts import (
+    LIST_FIRST,
+    NOT_A_LIST,
+    ONE_PASS,
+    READ_TWICE,
+    _indexed_a_stream,
+    _NotInAPart,
+    _read_by_attribute,
+    _Stream,
+    _texts,
+    _tokens,
+    _unpacked_a_part,
+    _where,
+)
 from graphkit.errors import GraphkitWarning
 from graphkit.inspect.values import show, show_error
 
@@ -41,193 +72,8 @@ __all__ = [
     "talk_graph",
 ]
 
-MODES = ["custom", "messages", "values"]
-"""The modes of the streams ``check_consume`` and ``check_text_of`` hand the learner."""
-
-
-def _said(model_text: str) -> Any:
-    """A node that asks a scripted chat model and returns its answer's text."""
-    from graphkit.prebuilt import ScriptedChatModel
-
-    return ScriptedChatModel(responses=[model_text]).invoke("go").content
-
-
-def _stream(app: Any, state: dict, config: dict | None = None) -> list[dict]:
-    return list(app.stream(state, config, stream_mode=MODES, subgraphs=True, version="v2"))
-
-
-class _NotInAPart(KeyError):
-    """A key read from a part that has none such: the learner's code read a part as
-    something else than a dict of ``type``, ``ns`` and ``data``."""
-
-
-class _Part(dict):
-    """A part as the learner gets it: a dict whose missing keys say they were a part's
-    (a KeyError from the learner's own dicts, or from a state, is not), and which notes
-    whether its keys were read at all (a stub reads none)."""
-
-    read = False
-
-    def __missing__(self, key: Any) -> Any:
-        raise _NotInAPart(key)
-
-    def __getitem__(self, key: Any) -> Any:
-        self.read = True
-        return super().__getitem__(key)
-
-    def get(self, *args: Any) -> Any:
-        self.read = True
-        return super().get(*args)
-
-    def keys(self) -> Any:
-        self.read = True
-        return super().keys()
-
-    def values(self) -> Any:
-        self.read = True
-        return super().values()
-
-    def items(self) -> Any:
-        self.read = True
-        return super().items()
-
-    def __iter__(self) -> Any:
-        self.read = True
-        return super().__iter__()
-
-    def __contains__(self, key: Any) -> bool:
-        self.read = True
-        return super().__contains__(key)
-
-    def __repr__(self) -> str:  # (printed, or searched as text)
-        self.read = True
-        return super().__repr__()
-
-
-class _Stream:
-    """The parts, handed over once, as a stream is; ``read_again`` says whether the
-    learner's code asked for more after the last (a second loop over it, finding none)."""
-
-    def __init__(self, parts: list[dict]):
-        self._handed = [_Part(part) for part in parts]
-        self._parts = iter(self._handed)
-        self.done = False
-        self.read_again = False
-
-    @property
-    def read_a_part(self) -> bool:
-        """Whether the learner's code read a key of any part (a stub's loop reads none)."""
-        return any(part.read for part in self._handed)
-
-    def __iter__(self) -> _Stream:
-        return self
-
-    def __next__(self) -> dict:
-        if self.done:
-            self.read_again = True
-            raise StopIteration
-        try:
-            return next(self._parts)
-        except StopIteration:
-            self.done = True
-            raise
-
-
-READ_TWICE = (
-    "Your code read the parts twice: a stream hands each part once, so its second loop found none."
-)
-ONE_PASS = "Read everything you need in one loop, or keep the parts in a list first."
-NOT_A_LIST = (
-    "the check hands the parts over as a stream does, an iterator, as stream() returns: "
-    "it has no len() and no index"
-)
-LIST_FIRST = "Read the parts in one loop, or keep them in a list first: parts = list(parts)."
-
-
-def _read_by_attribute(error: Exception) -> str | None:
-    """What a part was read as, by attribute (``part.type``), if ``error`` says so."""
-    if isinstance(error, AttributeError) and isinstance(getattr(error, "obj", None), _Part):
-        return (
-            f"Your code read part.{error.name}: a part of a v2 stream is a dict, "
-            f"{{'type': ..., 'ns': ..., 'data': ...}}, with no attribute {error.name!r}."
-        )
-    return None
-
-
-def _indexed_a_stream(error: Exception) -> bool:
-    """Whether ``error`` came of taking the check's stream for a list (len, index, reversed)."""
-    return isinstance(error, TypeError) and "'_Stream'" in str(error)
-
-
-def _where(ns: tuple[str, ...]) -> str:
-    """A namespace in words: ``()`` or ``('research:…',)``."""
-    return "()" if not ns else "(" + ", ".join(f"'{p.split(':')[0]}:…'" for p in ns) + ",)"
-
 
 # -- 27.1 · progress and the final answer ----------------------------------------------------------
-
-
-class Desk(TypedDict, total=False):
-    """27.1's state: the question, the pages read, a summary and the answer."""
-
-    question: str
-    pages: list[str]
-    summary: str
-    answer: str
-
-
-def desk_graph() -> Any:
-    """27.1's graph: ``plan`` (a progress line), a ``research`` subgraph (``search``
-    reports each page it reads; ``summarize`` asks a model), ``write``, whose model
-    answers, then ``cite``, which adds the number of sources to the answer."""
-    from graphkit import START, StateGraph, get_stream_writer
-
-    def plan(state: Desk) -> dict:
-        get_stream_writer()(f"planning: {state['question']}")
-        return {}
-
-    def search(state: Desk) -> dict:
-        write = get_stream_writer()
-        for page in state["pages"]:
-            write(f"reading {page}")
-        return {}
-
-    def summarize(state: Desk) -> dict:
-        return {"summary": _said(f"{len(state['pages'])} pages on {state['question']}")}
-
-    def write(state: Desk) -> dict:
-        return {"answer": _said(f"The answer to {state['question']}")}
-
-    def cite(state: Desk) -> dict:
-        get_stream_writer()("citing")
-        return {"answer": f"{state['answer']} [{len(state['pages'])} sources]"}
-
-    research = StateGraph(Desk)
-    research.add_node("search", search)
-    research.add_node("summarize", summarize)
-    research.add_edge(START, "search")
-    research.add_edge("search", "summarize")
-    builder = StateGraph(Desk)
-    builder.add_node("plan", plan)
-    builder.add_node("research", research.compile())
-    builder.add_node("write", write)
-    builder.add_node("cite", cite)
-    builder.add_edge(START, "plan")
-    builder.add_edge("plan", "research")
-    builder.add_edge("research", "write")
-    builder.add_edge("write", "cite")
-    return builder.compile()
-
-
-DESKS = [
-    {"question": "tides", "pages": ["moon.html", "sea.html"]},
-    {"question": "comets", "pages": ["ice.html", "orbit.html", "tail.html"]},
-]
-"""The inputs ``check_consume`` streams."""
-
-
-def _unpacked_a_part(error: Exception) -> bool:
-    return isinstance(error, ValueError) and "unpack" in str(error)
 
 
 @exercise("27.1 · Progress and the final answer")
@@ -388,72 +234,8 @@ def _answer_wrong(final: Any, answer: str, parts: list[dict]) -> str:
 # -- 27.2 · one node's tokens ----------------------------------------------------------------------
 
 
-class Talk(TypedDict, total=False):
-    topic: str
-    notes: str
-    draft: str
-    verdict: str
-
-
-def talk_graph() -> Any:
-    """27.2's graph: a ``research`` subgraph (``search``, silent, then its own ``model``,
-    which talks), then the top graph's ``model`` and ``critic``, which talk too."""
-    from graphkit import START, StateGraph
-
-    def search(state: Talk) -> dict:
-        return {}
-
-    def notes(state: Talk) -> dict:
-        return {"notes": _said(f"Notes on {state['topic']}: it is old.")}
-
-    def draft(state: Talk) -> dict:
-        return {"draft": _said(f"A draft on {state['topic']}.")}
-
-    def critic(state: Talk) -> dict:
-        return {"verdict": _said(f"Too short for {state['topic']}.")}
-
-    research = StateGraph(Talk)
-    research.add_node("search", search)
-    research.add_node("model", notes)
-    research.add_edge(START, "search")
-    research.add_edge("search", "model")
-    builder = StateGraph(Talk)
-    builder.add_node("research", research.compile())
-    builder.add_node("model", draft)
-    builder.add_node("critic", critic)
-    builder.add_edge(START, "research")
-    builder.add_edge("research", "model")
-    builder.add_edge("model", "critic")
-    return builder.compile()
-
-
 def _in(node: str, subgraph: str | None) -> str:
     return f"the top graph's {node}" if subgraph is None else f"{subgraph}'s {node}"
-
-
-def _key(part: dict) -> tuple[str | None, str]:
-    """A messages part's (subgraph node or None, node)."""
-    where = part["ns"][0].split(":")[0] if part["ns"] else None
-    return where, part["data"][1]["langgraph_node"]
-
-
-def _tokens(parts: list[dict], node: str, subgraph: str | None) -> list[str]:
-    """The text of each token ``node`` of ``subgraph`` (None: the top graph) sent, in order."""
-    return [
-        p["data"][0].content
-        for p in parts
-        if p["type"] == "messages" and _key(p) == (subgraph, node)
-    ]
-
-
-def _texts(parts: list[dict]) -> dict[tuple[str | None, str], str]:
-    """The text each talking node wrote, keyed by (subgraph node or None, node)."""
-    texts: dict[tuple[str | None, str], str] = {}
-    for part in parts:
-        if part["type"] == "messages":
-            key = _key(part)
-            texts[key] = texts.get(key, "") + part["data"][0].content
-    return texts
 
 
 ASKED = [("model", None), ("model", "research"), ("critic", None), ("search", "research")]
@@ -638,12 +420,6 @@ def _separator(got: str, tokens: list[str]) -> str | None:
 # -- 27.3 · answer every interrupt -----------------------------------------------------------------
 
 
-class Review(TypedDict, total=False):
-    question: str
-    answer: str
-    status: str
-
-
 _STARTS = 20
 """Runs of ``write`` past which a loop is taken to start over from its input for ever
 (no right answer runs it twice): told so at once, not after the check's time limit."""
@@ -664,39 +440,6 @@ class _Counted:
                 "A paused run goes on when it is resumed on the same thread, with "
                 "Command(resume=decide(value)) as the input; a dict input starts it over.",
             )
-
-
-def review_graph(reviews: int = 2, ran: Callable[[str], None] | None = None) -> Any:
-    """27.3's graph, with a checkpointer: ``write`` answers the question, then ``reviews``
-    nodes (0 to 2) each pause on an interrupt: ``review`` asks about the answer,
-    ``publish`` asks how many readers to send it to; the answers go into ``status``."""
-    from graphkit import START, InMemorySaver, StateGraph, interrupt
-
-    ran = ran or (lambda node: None)
-
-    def write(state: Review) -> dict:
-        ran("write")
-        return {"answer": f"{state['question']}: twice a day", "status": "written"}
-
-    def review(state: Review) -> dict:
-        ran("review")
-        decision = interrupt({"asks": "approve?", "answer": state["answer"]})
-        return {"status": f"{state['status']}, reviewed: {decision}"}
-
-    def publish(state: Review) -> dict:
-        ran("publish")
-        decision = interrupt({"asks": "readers?", "answer": state["answer"]})
-        return {"status": f"{state['status']}, sent to {decision}"}
-
-    builder = StateGraph(Review)
-    builder.add_node("write", write)
-    builder.add_edge(START, "write")
-    last = "write"
-    for name, node in [("review", review), ("publish", publish)][:reviews]:
-        builder.add_node(name, node)
-        builder.add_edge(last, name)
-        last = name
-    return builder.compile(checkpointer=InMemorySaver())
 
 
 ASKS = 6
