@@ -77,25 +77,42 @@ class GraphRunStream(_RunView):
         return list(self._router.interrupts)
 
     def interleave(self, *names: str) -> Iterator[tuple[str, Any]]:
-        """``(name, item)`` from the named projections, in the order items arrived."""
-        channels = {name: self.extensions[name] for name in names}  # (KeyError: unknown)
-        if twice := next((name for name in names if names.count(name) > 1), None):
-            raise RuntimeError(
-                f"StreamChannel {twice!r} already has a subscriber; use .tee(n) for fan-out."
-            )
-        for channel in channels.values():
-            channel._take_reader(asynchronous=False)
-        while channels:
-            queued = [(c._next_arrival(), n) for n, c in channels.items()]
-            ready = [(arrival, name) for arrival, name in queued if arrival is not None]
-            if ready:
-                name = min(ready)[1]
-                yield name, channels[name]._pop()
-                continue
-            for name in [n for n, c in channels.items() if c._ended()]:
-                del channels[name]
-            if channels and not self._pump.pull():
-                return
+        """``(name, item)`` from the named projections, in the order items arrived.
+        It reads them while it runs: when it ends (or is closed, or raises) each can be
+        read again."""
+        channels: dict[str, Any] = {}
+        try:
+            for name in names:
+                channel = self.extensions[name]  # (KeyError: unknown)
+                if name in channels or channel._has_reader:
+                    raise RuntimeError(
+                        f"StreamChannel {name!r} already has a subscriber; use .tee(n) for fan-out."
+                    )
+                channel._take_reader(asynchronous=False)
+                channels[name] = channel
+            yield from _in_arrival_order(dict(channels), self._pump)
+        finally:
+            for channel in channels.values():
+                channel._has_reader = False
+
+
+def _in_arrival_order(channels: dict[str, Any], pump: Pump) -> Iterator[tuple[str, Any]]:
+    """The items of ``channels`` by arrival, pulling the run's events while none is
+    queued; a channel the run failed raises its error once it is read to its end."""
+    while channels:
+        queued = [(c._next_arrival(), n) for n, c in channels.items()]
+        ready = [(arrival, name) for arrival, name in queued if arrival is not None]
+        if ready:
+            name = min(ready)[1]
+            yield name, channels[name]._pop()
+            continue
+        ended = [name for name, channel in channels.items() if channel._ended()]
+        for name in ended:
+            del channels[name]
+        if ended or pump.pull():
+            continue
+        if not any(channel._queue or channel._ended() for channel in channels.values()):
+            return  # (the run stopped without closing them: aborted)
 
 
 class SubgraphRunStream(GraphRunStream):

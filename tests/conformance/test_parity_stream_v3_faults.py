@@ -142,6 +142,63 @@ def test_interleave_refuses_a_name_given_twice():
     assert assert_same(program)[0] == "RuntimeError"
 
 
+def test_interleave_names_the_projection_already_read():
+    """graphkit's message named no projection when a plain ``iter(run.values)`` held it
+    (LangGraph's ``test_interleave_arrival_order.py``)."""
+
+    def program(lib):
+        run = chain(lib).stream_events(INPUT, THREAD, version="v3")
+        iter(run.values)
+        return raised(lambda: list(run.interleave("messages", "values")))
+
+    assert assert_same(program)[1].startswith("StreamChannel 'values' already has")
+
+
+def test_interleave_raises_the_error_the_run_failed_with():
+    """graphkit's ``interleave`` ended quietly when a node raised: the error was lost
+    (LangGraph's ``test_interleave_arrival_order.py``)."""
+
+    def program(lib):
+        run = chain(lib, fail=True).stream_events(INPUT, THREAD, version="v3")
+        seen = []
+
+        def read():
+            for name, item in run.interleave("values", "messages"):
+                seen.append((name, item["items"]))
+
+        return raised(read), seen
+
+    error, seen = assert_same(program)
+    assert error == ("ValueError", "b broke") and len(seen) == 2
+
+
+def test_interleave_lets_its_projections_go_when_it_ends():
+    """graphkit kept the projections an ``interleave`` had read: reading one again after
+    the loop ended, after a ``break``, or in a second ``interleave``, raised "already has
+    a subscriber" (LangGraph's ``test_interleave_arrival_order.py``)."""
+
+    def program(lib):
+        finished = chain(lib).stream_events(INPUT, THREAD, version="v3")
+        list(finished.interleave("values", "messages"))
+        broken = chain(lib).stream_events(INPUT, THREAD, version="v3")
+        reader = broken.interleave("values", "messages")
+        first = next(reader)
+        reader.close()
+        refused = chain(lib).stream_events(INPUT, THREAD, version="v3")
+        iter(refused.messages)
+        raised(lambda: list(refused.interleave("values", "messages")))
+        return (
+            list(finished.interleave("values")),
+            list(finished.values),
+            first,
+            list(broken.values),
+            list(refused.values),
+        )
+
+    seen = assert_same(program)
+    assert [len(items) for items in seen[3:]] == [2, 3]
+
+
 def test_abort_while_another_task_awaits_output():
     """graphkit closed the graph's generator while ``output()`` was running it:
     "RuntimeError: aclose(): asynchronous generator is already running"."""
