@@ -104,8 +104,9 @@ NOT_PROVIDED: Any = NotProvided()
 class TTLConfig(TypedDict, total=False):
     """How a store that ``supports_ttl`` expires items (times in minutes).
 
-    ``default_ttl``: the TTL of a ``put`` that gives none; ``refresh_on_read`` (default
-    True): reads restart an item's clock; ``omit_expired`` (default False): reads hide
+    ``default_ttl``: the TTL of a ``put`` that gives none; ``refresh_on_read``: reads
+    restart an item's clock (``SqliteStore``, as LangGraph's, only when this is True; a
+    read's ``refresh_ttl=False`` then leaves it); ``omit_expired`` (default False): reads hide
     expired items before a sweep deletes them; ``sweep_interval_minutes``: how often
     ``start_ttl_sweeper`` deletes expired items.
     """

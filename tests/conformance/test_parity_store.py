@@ -197,6 +197,65 @@ def test_ttl_matches_langgraph_sqlite_store(tmp_path):
     assert observed[0] == observed[1]
 
 
+# (store's ttl config, how the item is read): each item expires 3 s after its put
+READS_THAT_MAY_REFRESH = [
+    ({"default_ttl": 0.05}, "get"),
+    ({"default_ttl": 0.05}, "search"),
+    ({"default_ttl": 0.05, "refresh_on_read": True}, "get"),
+    ({"default_ttl": 0.05, "refresh_on_read": True}, "search"),
+    ({"default_ttl": 0.05, "refresh_on_read": True}, "get-no-refresh"),
+    ({"default_ttl": 0.05, "refresh_on_read": False}, "get-refresh"),
+    ({"default_ttl": 0.05, "refresh_on_read": False}, "search-refresh"),
+]
+
+
+def test_a_read_restarts_the_ttl_clock_only_where_langgraphs_sqlite_store_does(tmp_path):
+    """graphkit's SqliteStore restarted an item's clock on every read unless told not to;
+    LangGraph's does only when the store's ``ttl`` says ``refresh_on_read=True``, as its
+    own ``test_ttl.py`` pins (``test_ttl_override_default``): a read's ``refresh_ttl=True``
+    does not override a store that never refreshes."""
+    import sqlite3
+    import time
+
+    from langgraph.store.sqlite import SqliteStore as LangGraphSqliteStore
+
+    from graphkit.store.sqlite import SqliteStore
+
+    def langgraph_store(ttl: Any) -> Any:
+        connection = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+        store = LangGraphSqliteStore(connection, ttl=ttl)
+        store.setup()
+        return store
+
+    def read(store: Any, how: str) -> None:
+        refresh = {"get-refresh": True, "get-no-refresh": False, "search-refresh": True}
+        if how.startswith("search"):
+            store.search(("t",), refresh_ttl=refresh.get(how))
+        else:
+            store.get(("t",), "k", refresh_ttl=refresh.get(how))
+
+    stores = {
+        (index, library): make(ttl)
+        for index, (ttl, _) in enumerate(READS_THAT_MAY_REFRESH)
+        for library, make in (
+            ("langgraph", langgraph_store),
+            ("graphkit", lambda ttl: SqliteStore(":memory:", ttl=ttl)),
+        )
+    }
+    for store in stores.values():
+        store.put(("t",), "k", {"v": 1})
+    time.sleep(2.2)
+    for (index, _), store in stores.items():
+        read(store, READS_THAT_MAY_REFRESH[index][1])
+    time.sleep(2.3)  # (past the put's 3 s and LangGraph's rounding to whole seconds)
+    kept: dict[str, list[bool]] = {"langgraph": [], "graphkit": []}
+    for (_, library), store in stores.items():
+        store.sweep_ttl()
+        kept[library].append(store.get(("t",), "k", refresh_ttl=False) is not None)
+    assert kept["graphkit"] == kept["langgraph"]
+    assert kept["langgraph"] == [False, False, True, True, False, False, False]
+
+
 # A graph whose nodes use the store: as a `store` parameter, as `runtime.store` and
 # through `get_runtime().store`.
 

@@ -54,16 +54,23 @@ def expires_at(store: SqliteStore, key: str) -> float:
     return when
 
 
-def test_reads_refresh_the_ttl_unless_told_not_to() -> None:
-    store = SqliteStore(ttl={"default_ttl": 10, "refresh_on_read": False})
-    store.put(("a",), "k", {"v": 1})
-    first = expires_at(store, "k")
-    assert first == pytest.approx(time.time() + 600, abs=5)
-    time.sleep(0.01)
-    store.get(("a",), "k")
-    assert expires_at(store, "k") == first
-    store.get(("a",), "k", refresh_ttl=True)
-    assert expires_at(store, "k") > first
+def test_reads_refresh_the_ttl_only_where_the_store_says_so() -> None:
+    """As LangGraph's SqliteStore: only a store whose ttl has refresh_on_read=True
+    restarts an item's clock on a read, and a read's refresh_ttl=False leaves it."""
+    for ttl, refreshes in (
+        ({"default_ttl": 10, "refresh_on_read": False}, False),
+        ({"default_ttl": 10}, False),
+        ({"default_ttl": 10, "refresh_on_read": True}, True),
+    ):
+        store = SqliteStore(ttl=ttl)
+        store.put(("a",), "k", {"v": 1})
+        first = expires_at(store, "k")
+        assert first == pytest.approx(time.time() + 600, abs=5)
+        time.sleep(0.01)
+        store.get(("a",), "k", refresh_ttl=False)
+        assert expires_at(store, "k") == first
+        store.get(("a",), "k", refresh_ttl=True)
+        assert (expires_at(store, "k") > first) is refreshes
     store.put(("a",), "never", {"v": 1}, ttl=None)
     assert expires_at(store, "never") is None
 

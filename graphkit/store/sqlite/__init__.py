@@ -211,8 +211,10 @@ class SqliteStore(IndexedStore):
         return stored
 
     def _refresh(self, found: list[tuple[Any, ...]], refresh: bool) -> None:
-        """Restart the TTL clock of the items read, when reads refresh it."""
-        if not refresh:
+        """Restart the TTL clock of the items read, when reads refresh it: only in a store
+        whose ``ttl`` says ``refresh_on_read=True`` (as LangGraph's SqliteStore; a read's
+        ``refresh_ttl=True`` does not override a store that never refreshes)."""
+        if not (refresh and (self.ttl_config or {}).get("refresh_on_read", False)):
             return
         for prefix, key, *_ in found:
             self.conn.execute(
