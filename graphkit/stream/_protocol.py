@@ -108,7 +108,7 @@ class StreamTransformer(ABC):
         except RuntimeError:
             coro.close()
             raise RuntimeError(
-                f"{type(self).__name__}.schedule() needs a running event loop: read the "
+                f"{type(self).__name__}.schedule() requires a running event loop: read the "
                 "run with astream_events(), and set requires_async = True on the class"
             ) from None
         task = loop.create_task(_guarded(coro) if on_error == "log" else coro)

@@ -27,7 +27,7 @@ class StreamChannel(Generic[T]):
 
     def __init__(self, name: str | None = None, *, maxlen: int | None = None) -> None:
         if maxlen is not None and (not isinstance(maxlen, int) or maxlen < 1):
-            raise ValueError(f"StreamChannel(maxlen={maxlen!r}): give a positive int, or None")
+            raise ValueError(f"StreamChannel maxlen must be a positive int or None, got {maxlen!r}")
         self.name = name
         self.maxlen = maxlen  # (accepted: a reader pulls one event at a time, so it stays short)
         self._queue: deque[tuple[int, T]] = deque()  # (arrival number, item)

@@ -199,6 +199,32 @@ def test_interleave_lets_its_projections_go_when_it_ends():
     assert [len(items) for items in seen[3:]] == [2, 3]
 
 
+def test_misuse_errors_match_langgraphs_words():
+    """``pytest.raises(match=...)`` written against LangGraph's messages (its
+    ``test_pregel_stream_events_v3.py``): graphkit said "give a positive int, or None"
+    and "needs a running event loop"."""
+
+    def program(lib):
+        class Sched(lib.stream.StreamTransformer):
+            def init(self):
+                return {}
+
+            def process(self, event):
+                return True
+
+        async def nothing():
+            pass
+
+        seen = [raised(lambda: lib.stream.StreamChannel("x", maxlen=0))[0]]
+        with pytest.raises(ValueError, match="must be a positive int or None"):
+            lib.stream.StreamChannel("x", maxlen=0)
+        with pytest.raises(RuntimeError, match="requires a running event loop"):
+            Sched().schedule(nothing())
+        return seen
+
+    assert assert_same(program) == ["ValueError"]
+
+
 def test_abort_while_another_task_awaits_output():
     """graphkit closed the graph's generator while ``output()`` was running it:
     "RuntimeError: aclose(): asynchronous generator is already running"."""
