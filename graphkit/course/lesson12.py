@@ -97,6 +97,25 @@ def _is_policy(answer: Any) -> bool:
     return isinstance(answer, (list, tuple)) and all(isinstance(p, RetryPolicy) for p in answer)
 
 
+def _from_langgraph(answer: Any) -> Any:
+    """``answer`` with each of LangGraph's RetryPolicy in it (alone or in a list) made
+    graphkit's, field for field: the same policy, for the check's graphkit graph."""
+
+    def one(policy: Any) -> Any:
+        if type(policy).__name__ == "RetryPolicy" and type(policy).__module__.startswith(
+            "langgraph"
+        ):
+            fields = policy._asdict()
+            if fields["retry_on"] is type(policy)._field_defaults.get("retry_on"):
+                del fields["retry_on"]  # (LangGraph's default: graphkit's, its twin)
+            return RetryPolicy(**fields)
+        return policy
+
+    if one(answer) is answer and isinstance(answer, (list, tuple)):  # (policies: tuples too)
+        return answer if isinstance(answer, RetryPolicy) else [one(p) for p in answer]
+    return one(answer)
+
+
 def _not_a_policy(policy: Any) -> Wrong:
     """What is wrong with an answer that is no graphkit ``RetryPolicy``."""
     if policy is RetryPolicy:
@@ -104,13 +123,6 @@ def _not_a_policy(policy: Any) -> Wrong:
             "policy is the class RetryPolicy itself, not a policy made with it.",
             "Call it with the fields you need: RetryPolicy(retry_on=..., max_attempts=..., "
             "initial_interval=0.01).",
-        )
-    if type(policy).__name__ == "RetryPolicy" and type(policy).__module__.startswith("langgraph"):
-        return Wrong(
-            "policy is LangGraph's RetryPolicy, and the lesson's graphs are graphkit's: a "
-            "graphkit node takes graphkit's RetryPolicy (same fields, same defaults).",
-            "Build it with graphkit's class: from graphkit import RetryPolicy, as the "
-            "lesson's first cell does.",
         )
     return Wrong(
         f"policy is {show(policy, 60)}, not a RetryPolicy.",
@@ -167,6 +179,13 @@ def _not_retried(policy: Any) -> str:
             f"Your retry_on, ({names}), tries again only errors of those classes and "
             "their subclasses, and RateLimited is not one of them."
         )
+    with contextlib.suppress(Exception):
+        if retry_on(RateLimited("429")) is None:
+            return (
+                "Your retry_on returned None for fetch's RateLimited, and None counts as "
+                "False: a function returns None when no return statement runs. Return "
+                "True for the errors to try again."
+            )
     return (
         "Your retry_on returned False for fetch's RateLimited: it is called with the "
         "exception itself (an instance of the class, not the class or its name) and "
@@ -178,9 +197,16 @@ def _not_retried(policy: Any) -> str:
 def check_retry_policy(policy: Any) -> str:
     """``policy`` must let ``fetch`` through two ``RateLimited`` errors (it answers on
     its third try) and must not try a ``BadRequest`` again."""
+    policy = _from_langgraph(policy)
     if not _is_policy(policy):
         raise _not_a_policy(policy)
     policies = _policies(policy)
+    if not policies:
+        raise Wrong(
+            "policy is an empty list: no policy, so no error is tried again, and fetch's "
+            "first RateLimited would fail the run.",
+            "Put your RetryPolicy in the list, or pass it alone.",
+        )
     deciding = _deciding(policies, RateLimited("429"))
     if deciding is not None and (waits := _waits(deciding[1])) > _SLOW:
         raise Wrong(

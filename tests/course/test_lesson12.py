@@ -575,16 +575,46 @@ def test_each_wrong_retry_policy_is_told_the_first_thing_it_gets_wrong():
     assert time.monotonic() - started < 5
     assert "loop" not in said and "waits 30 seconds" in said
     assert "initial_interval" in said
-    # LangGraph's RetryPolicy: "policy is RetryPolicy(...), not a RetryPolicy"
-    from langgraph.types import RetryPolicy as LangGraphRetryPolicy
-
-    said = told(LangGraphRetryPolicy(retry_on=lesson12.RateLimited, **tiny))
-    assert "LangGraph's RetryPolicy" in said and "from graphkit import RetryPolicy" in said
     said = told(RetryPolicy)
     assert "the class RetryPolicy itself" in said
     # a retry_on that raised is told what it is given, and not handed the answer
     said = told(RetryPolicy(retry_on=lambda error: error.status == 429, **tiny))
     assert "retry_on=RateLimited" not in said and "the exception itself" in said
+
+
+def test_langgraphs_retry_policy_is_judged_as_graphkits():
+    """The policy a LangGraph user writes, from langgraph.types, alone or in a list: a
+    right one passes (it was refused as "LangGraph's RetryPolicy"), a wrong one is told
+    what it gets wrong, as graphkit's would be."""
+    from langgraph.types import RetryPolicy as LangGraphRetryPolicy
+
+    tiny = {"initial_interval": 0.01, "jitter": False}
+    right = LangGraphRetryPolicy(retry_on=lesson12.RateLimited, **tiny)
+    assert_passes(lesson12.check_retry_policy(right))
+    assert_passes(lesson12.check_retry_policy([right]))
+    verdict = lesson12.check_retry_policy(LangGraphRetryPolicy(**tiny))
+    assert not verdict.passed and verdict.check_error is None
+    assert "The default retry_on tries again any error" in verdict.hint
+
+
+def test_an_empty_list_and_a_retry_on_that_returns_none_are_told_what_they_do():
+    """Two answers a learner gives that retry nothing, as on LangGraph (checked in
+    test_a_policys_list_and_its_attempts_agree_with_langgraph): an empty list crashed the
+    check; a function with no return was told it "returned False", as if its test were
+    wrong."""
+    verdict = lesson12.check_retry_policy([])
+    assert not verdict.passed and verdict.check_error is None, verdict.message
+    assert "empty list" in verdict.message and "no error is tried again" in verdict.message
+
+    def retry_on(error):
+        isinstance(error, lesson12.RateLimited)  # (no return)
+
+    verdict = lesson12.check_retry_policy(
+        RetryPolicy(retry_on=retry_on, initial_interval=0.01, jitter=False)
+    )
+    assert not verdict.passed and verdict.check_error is None, verdict.message
+    assert "returned None" in verdict.hint and "return statement" in verdict.hint
+    assert "RateLimited" not in verdict.hint.partition("return statement")[2]
 
 
 def test_a_policys_list_and_its_attempts_agree_with_langgraph(lib):
@@ -621,3 +651,5 @@ def test_a_policys_list_and_its_attempts_agree_with_langgraph(lib):
     handed = []
     tries(policy(retry_on=lambda error: handed.append(error) or False), limited)
     assert [type(error) for error in handed] == [lesson12.RateLimited]
+    assert tries([], limited) == 1  # (an empty list retries nothing)
+    assert tries(policy(retry_on=lambda error: None), limited) == 1
