@@ -204,7 +204,8 @@ def _said(test: Callable[..., Any], error: BaseException) -> str:
     """``error`` as pytest would report it, with the line of ``test`` that raised it."""
     message = str(error).strip().splitlines()
     said = f"{type(error).__name__}: {message[0]}" if message else type(error).__name__
-    said = getattr(test, "label", "") + said  # (a test class's method: which one)
+    label_for = getattr(test, "label_for", None)  # (a test class's method: which one)
+    said = (label_for(error) if label_for else "") + said
     code = getattr(test, "__code__", None)
     trace, line = error.__traceback__, None
     while trace is not None:
@@ -224,20 +225,39 @@ class _Method:
         function = inspect.getattr_static(klass, name)
         self.__code__ = getattr(function, "__code__", None)  # (where _said finds its line)
         self.label = f"{klass.__name__}.{name}: "
+        self._around: list[tuple[BaseException, str]] = []  # (setup's and teardown's errors)
+        try:  # (the method's, bound: what it takes after self)
+            self.__signature__ = inspect.signature(getattr(object.__new__(klass), name))
+        except Exception:
+            self.__signature__ = None
+
+    def label_for(self, error: BaseException) -> str:
+        """Which method raised ``error``: the test, or ``setup_method`` before it (pytest
+        reports the setup's error as the setup's)."""
+        where = next((where for raised, where in self._around if raised is error), None)
+        return f"{self.klass.__name__}.{where}: " if where else self.label
 
     def __call__(self, *args: Any) -> Any:
         instance = self.klass()
         method = getattr(instance, self.name)
-        if hasattr(instance, "setup_method"):
-            instance.setup_method(method)
+        self._beside(instance, "setup_method", method, f"setup_method, before {self.name}")
         try:
             returned = method(*args)
             if inspect.iscoroutine(returned):
                 returned = run_apart(lambda: returned)
             return returned
         finally:
-            if hasattr(instance, "teardown_method"):
-                instance.teardown_method(method)
+            self._beside(instance, "teardown_method", method, f"teardown_method, after {self.name}")
+
+    def _beside(self, instance: Any, name: str, method: Any, where: str) -> None:
+        if hasattr(instance, name):
+            try:
+                getattr(instance, name)(method)
+            except _STOPS:
+                raise
+            except BaseException as error:
+                self._around.append((error, where))
+                raise
 
 
 def _tests_in(test: Any, signature: str) -> list[Callable[..., Any]]:
@@ -266,7 +286,7 @@ def _tests_in(test: Any, signature: str) -> list[Callable[..., Any]]:
                 "with test: pytest runs a class's test methods, and so does this check.",
                 f"{write} Or, in your class, start each test method's name with test_.",
             )
-        return [_Method(test, name) for name in names]
+        return _taking_one([_Method(test, name) for name in names], signature)
     if isinstance(test, type) or not callable(test):
         # (called with the app, a library's class builds one: StateGraph(app))
         if not isinstance(test, type) and any(n.startswith("test") for n in dir(type(test))):
@@ -276,7 +296,39 @@ def _tests_in(test: Any, signature: str) -> list[Callable[..., Any]]:
                 f"itself, {type(test).__name__}; or {write[0].lower()}{write[1:]}",
             )
         raise Wrong(f"Your test is {what_was_given(test)}, not a function.", write)
-    return [test]
+    return _taking_one([test], signature)
+
+
+def _taking_one(tests: list[Callable[..., Any]], signature: str) -> list[Callable[..., Any]]:
+    """``tests``, when each can be called with the one argument the check hands it;
+    Wrong for one that asks for more (a pytest fixture: the check has none) or none."""
+    argument = signature.partition("(")[2].rstrip(")")
+    for test in tests:
+        method = isinstance(test, _Method)
+        try:
+            takes = inspect.signature(test)
+        except (TypeError, ValueError):  # (none to read: running it will say)
+            continue
+        try:
+            takes.bind(None)
+        except TypeError:
+            names = list(takes.parameters)
+            label = test.label.rstrip(": ") if method else "Your test"
+            if not names:
+                raise Wrong(
+                    f"{label} takes no argument, and this check calls it with one: "
+                    f"{argument}, the one to test.",
+                    f"Write def {test.name}(self, {argument}): ... and test the {argument} "
+                    "it is given."
+                    if method
+                    else f"Write def {signature}: ... and test the {argument} it is given.",
+                ) from None
+            raise Wrong(
+                f"{label} takes {', '.join(names)}: this check calls it with one argument, "
+                f"{argument}, and gives no pytest fixture.",
+                f"Make it take {argument} alone, and make what else it needs inside it.",
+            ) from None
+    return tests
 
 
 class _Outcome(NamedTuple):
@@ -308,6 +360,23 @@ def _on_the_whole(outcomes: list[_Outcome], bug: str) -> tuple[BaseException | N
     return (failed or skipped or returned or ran)[0]
 
 
+def _slow(tests: list[Callable[..., Any]], what: str, bugs: int) -> Wrong:
+    """The verdict for tests the time limit stopped: they run once on each of ``bugs``
+    {what}s with a bug and on the right one, a class's methods each."""
+    from graphkit.course import checking
+
+    runs = len(tests) * (bugs + 1)
+    each = f"each of your class's {len(tests)} test methods" if len(tests) > 1 else "your test"
+    return Wrong(
+        f"Your test was still running after {checking.TIME_LIMIT:g} seconds, so the check "
+        f"stopped it: it runs {each} on {bugs} {what}s with a bug, then on the right one, "
+        f"{runs} runs in all.",
+        f"A run of the {what} takes milliseconds: look for a sleep, a wait or a loop that "
+        "never ends in your test, and time it on the lesson's "
+        f"{what} in a cell of its own (%time).",
+    )
+
+
 def _judge(
     tests: list[Callable[..., Any]],
     what: str,
@@ -321,7 +390,10 @@ def _judge(
     passing on whatever it is given first (comparing each app with the first it saw)
     fails on the right one. Each of a class's tests runs on {what}s of its own, as
     pytest gives each a fixture of its own; the class lets a bug through when all pass."""
-    outcomes = [_outcome(test, right, bugs) for test in tests]
+    try:
+        outcomes = [_outcome(test, right, bugs) for test in tests]
+    except _OutOfTime:
+        raise _slow(tests, what, len(bugs)) from None
     ran = {bug: _on_the_whole(outcomes, bug) for bug in bugs}
     wrongs = [app for outcome in outcomes for app in outcome.wrongs.values()]
     # (on the right {what}: a skip is told first, as it is on the bugs, then a failure)

@@ -901,3 +901,68 @@ def test_a_callable_object_is_run_as_a_test():
             RouteTests().test_the_limit_from_both_sides(route)
 
     assert_passes(lesson23.check_route_test(Tester()))
+
+
+def test_a_test_taking_a_fixture_or_no_argument_is_told_what_the_check_hands_it():
+    """A class's method (or a function) asking for a pytest fixture the check cannot give,
+    or for nothing: it was told it "fails on the right router" with a TypeError, and to
+    read what it asserts."""
+
+    class TestWithTmpPath:
+        def test_limit(self, route, tmp_path):
+            RouteTests().test_the_limit_from_both_sides(route)
+
+    verdict = assert_fails(lesson23.check_route_test(TestWithTmpPath), "TestWithTmpPath.test_limit")
+    assert "route, tmp_path" in verdict.message and "no pytest fixture" in verdict.message
+    assert "fails on the right" not in verdict.message
+    assert "take route alone" in verdict.hint
+
+    def test_route():
+        RouteTests().test_the_limit_from_both_sides(lesson23.route_ticket)
+
+    verdict = assert_fails(lesson23.check_route_test(test_route), "takes no argument")
+    assert "def test_route(route)" in verdict.hint
+
+    class TestNoArgument:
+        def test_limit(self):
+            pass
+
+    verdict = assert_fails(lesson23.check_route_test(TestNoArgument), "TestNoArgument.test_limit")
+    assert "def test_limit(self, route)" in verdict.hint
+
+
+def test_a_setup_method_that_raises_is_named_not_the_test():
+    """pytest reports an error in setup_method as the setup's, not the test's."""
+
+    class TestSetUpFails:
+        def setup_method(self, method):
+            raise RuntimeError("no database")
+
+        def test_limit(self, route):
+            RouteTests().test_the_limit_from_both_sides(route)
+
+    verdict = assert_fails(lesson23.check_route_test(TestSetUpFails), "no database")
+    assert "TestSetUpFails.setup_method, before test_limit: RuntimeError" in verdict.message
+
+
+def test_a_right_but_slow_test_class_is_told_how_often_it_runs_not_of_a_loop(monkeypatch):
+    """Each method runs on each desk with a bug and on the right one: a right class of
+    slow tests ran out of time, and was told to look for a loop that never ends."""
+    from graphkit.course import checking
+
+    monkeypatch.setattr(checking, "TIME_LIMIT", 1.0)
+
+    class TestSlowly:
+        def test_yes(self, app):
+            time.sleep(0.15)
+            ApprovalTests().test_yes_refunds(app)
+
+        def test_no(self, app):
+            time.sleep(0.15)
+            ApprovalTests().test_no_refuses(app)
+
+    verdict = lesson23.check_approval_test(TestSlowly)
+    assert_fails(verdict, "still running after 1 seconds")
+    runs = 2 * (len(lesson23.APPROVAL_BUGS) + 1)
+    assert f"{runs} runs" in verdict.message and "2 test methods" in verdict.message
+    assert not verdict.hint.startswith("Look for a loop") and "sleep" in verdict.hint
