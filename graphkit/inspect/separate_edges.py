@@ -82,9 +82,13 @@ def _with_waiting(
     the step after its one source: when they finish at different steps, once each."""
     ways = [_waiting_words(starts, node) for starts in waits]
     ways += _ways(wiring, node, plain, routed)
-    others = "each edge and router" if plain and routed else ""
+    # (a node's Command(goto=...) is no router)
+    commands = [source for source in routed if not wiring.routers(source, node)]
+    turn = "Command" if len(commands) == len(routed) else "router" if not commands else ""
+    turn = turn or "router or Command"
+    others = f"each edge and {turn}" if plain and routed else ""
     others = others or ("the edge" if len(plain) == 1 else "each edge") * bool(plain)
-    others = others or ("the router" if len(routed) == 1 else "each router") * bool(routed)
+    others = others or (f"the {turn}" if len(routed) == 1 else f"each {turn}") * bool(routed)
     when = [f"{others} in the step after its source ran"] if others else []
     when.append(f"{'the' if len(waits) == 1 else 'each'} waiting edge once all its sources had run")
     # (a router may choose END: no waiting edge can wait for it)

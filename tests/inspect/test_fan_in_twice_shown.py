@@ -17,7 +17,7 @@ pytest.importorskip("langgraph")
 import langgraph.graph
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
-from langgraph.types import Send
+from langgraph.types import Command, Send
 
 import graphkit
 from graphkit import open_langgraph_thread
@@ -340,3 +340,32 @@ def test_a_waiting_edge_beside_an_edge_from_start_or_another_waiting_edge(wire, 
         assert f"so c ran once for each (at steps {steps})" in answer.reasons[-1].text
         assert answer.reasons[-1].text.endswith(f"To run c once, after all of them, {fix}")
     assert _wired(fixed).invoke({"trail": []})["trail"].count("c") == 1
+
+
+def _waiting_edge_beside_a_command(defer: bool = False):
+    builder = StateGraph(Trail)
+    builder.add_node(
+        "a", lambda state: Command(goto="c", update={"trail": ["a"]}), destinations=("c",)
+    )
+    for name in ("b", "b_2"):
+        builder.add_node(name, lambda state, name=name: {"trail": [name]})
+    builder.add_node("c", lambda state: {"trail": ["c"]}, defer=defer)
+    builder.add_edge(START, "a").add_edge(START, "b").add_edge("b", "b_2")
+    return builder.add_edge(["a", "b_2"], "c").add_edge("c", END).compile()
+
+
+def test_a_command_beside_a_waiting_edge_is_called_a_command_not_a_router():
+    """a's Command(goto='c') wakes c at step 2, the waiting edge at step 3: why called the
+    Command "the router"; defer=True, the fix it names, runs c once on LangGraph."""
+    app = _waiting_edge_beside_a_command()
+    assert app.invoke({"trail": []})["trail"] == ["a", "b", "b_2", "c", "c"]
+    assert _waiting_edge_beside_a_command(defer=True).invoke({"trail": []})["trail"] == [
+        "a",
+        "b",
+        "b_2",
+        "c",
+    ]
+    answer = trace(app, {"trail": []}).why("c", graph=app).answers[0]
+    text = answer.reasons[-1].text
+    assert "a's Command(goto=...)" in text and "defer=True" in text
+    assert "the Command in the step after its source ran" in text and "router" not in text
