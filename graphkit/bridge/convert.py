@@ -31,7 +31,6 @@ from graphkit.graph.declaration import DEFAULT_ERROR_HANDLER
 from graphkit.pregel.app import CompiledGraph
 from graphkit.pregel.config import loose_keys_configurable, merge_configs
 from graphkit.pregel.records import Run
-from graphkit.types import RetryPolicy
 
 __all__ = ["TESTED_LANGGRAPH", "as_graphkit", "check_langgraph_version", "from_langgraph", "trace"]
 
@@ -200,7 +199,7 @@ class _Converter:
         )
         defaults = getattr(source, "_node_defaults", None)
         if defaults is not None and defaults.retry_policy is not None:
-            builder.set_node_defaults(retry_policy=_retry(defaults.retry_policy))
+            builder.set_node_defaults(retry_policy=defaults.retry_policy)
         if defaults is not None and getattr(defaults, "cache_policy", None) is not None:
             builder.set_node_defaults(cache_policy=defaults.cache_policy)  # (duck-typed)
         if defaults is not None and getattr(defaults, "timeout", None) is not None:
@@ -214,7 +213,7 @@ class _Converter:
             getattr(compiled, "retry_policy", None)
             and getattr(defaults, "retry_policy", None) is None
         ):
-            builder.set_node_defaults(retry_policy=_retry(compiled.retry_policy))
+            builder.set_node_defaults(retry_policy=compiled.retry_policy)
         if (
             getattr(compiled, "cache_policy", None)
             and getattr(defaults, "cache_policy", None) is None
@@ -266,7 +265,7 @@ class _Converter:
             defer=spec.defer,
             metadata=spec.metadata,
             input_schema=self.schema(spec.input_schema, where),
-            retry_policy=None if spec.retry_policy is None else _retry(spec.retry_policy),
+            retry_policy=spec.retry_policy,  # (LangGraph's: add_node takes it)
             destinations=dict(ends) if isinstance(ends, dict) else ends,
             error_handler=handler,
             timeout=None if timeout is None else _timeout(timeout),
@@ -422,13 +421,6 @@ def _timeout(policy: Any) -> Any:
 
 def _breakpoints(nodes: Any) -> Any:
     return nodes if isinstance(nodes, str) else tuple(nodes or ())
-
-
-def _retry(policy: Any) -> Any:
-    """LangGraph's RetryPolicy (or a sequence of them) as graphkit's."""
-    if isinstance(policy, tuple) and hasattr(policy, "_asdict"):
-        return RetryPolicy(**policy._asdict())
-    return [RetryPolicy(**item._asdict()) for item in policy]
 
 
 def _function_of(runnable: Any) -> Callable[..., Any] | None:

@@ -305,10 +305,11 @@ def _call_task(
     """A LangGraph ``@task`` called inside a converted node: a call of graphkit's (a
     task of the running step, as graphkit's own ``@task``), its code run in LangGraph's
     context; its future."""
+    from graphkit.diagnostics.building import retry_policies
     from graphkit.pregel.calls import CallSpec, call
 
     name = getattr(function, "__name__", type(function).__name__)
-    retries = tuple(gk.RetryPolicy(**policy._asdict()) for policy in retry_policy or ())
+    retries = retry_policies(f"Task {name!r}", retry_policy)
     wrapped = wrap(function, node=False, where=f"Task {name!r}")
     spec = CallSpec(name, wrapped, retries, cache_policy, timeout)
     return call(spec, *arguments)

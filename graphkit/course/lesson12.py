@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, TypedDict
 
 from graphkit.course.checking import Wrong, compiled, exercise, trace
+from graphkit.diagnostics.building import as_graphkit_retry_policy
 from graphkit.errors import GraphkitWarning
 from graphkit.inspect.values import show
 from graphkit.types import RetryPolicy
@@ -101,16 +102,7 @@ def _from_langgraph(answer: Any) -> Any:
     """``answer`` with each of LangGraph's RetryPolicy in it (alone or in a list) made
     graphkit's, field for field: the same policy, for the check's graphkit graph."""
 
-    def one(policy: Any) -> Any:
-        if type(policy).__name__ == "RetryPolicy" and type(policy).__module__.startswith(
-            "langgraph"
-        ):
-            fields = policy._asdict()
-            if fields["retry_on"] is type(policy)._field_defaults.get("retry_on"):
-                del fields["retry_on"]  # (LangGraph's default: graphkit's, its twin)
-            return RetryPolicy(**fields)
-        return policy
-
+    one = as_graphkit_retry_policy
     if one(answer) is answer and isinstance(answer, (list, tuple)):  # (policies: tuples too)
         return answer if isinstance(answer, RetryPolicy) else [one(p) for p in answer]
     return one(answer)

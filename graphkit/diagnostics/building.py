@@ -165,17 +165,37 @@ def edge_added_after_compile(edge: str) -> str:
     )
 
 
-def retry_policies(node: str, retry_policy: Any) -> tuple[RetryPolicy, ...]:
-    """Validate ``add_node(retry_policy=...)``: one RetryPolicy or a sequence of them, each
-    retrying on exception classes or on one predicate."""
+def as_graphkit_retry_policy(policy: Any) -> Any:
+    """LangGraph's ``RetryPolicy`` (an import left as it was) as graphkit's, field for
+    field, its default ``retry_on`` as graphkit's twin of it; anything else as it is.
+
+    >>> from langgraph.types import RetryPolicy as Theirs
+    >>> ours = as_graphkit_retry_policy(Theirs(max_attempts=5))
+    >>> type(ours).__module__, ours.max_attempts, ours.retry_on.__module__
+    ('graphkit.types', 5, 'graphkit.types')
+    """
+    kind = type(policy)
+    if kind.__name__ != "RetryPolicy" or not kind.__module__.startswith("langgraph"):
+        return policy
+    fields = policy._asdict()
+    if fields["retry_on"] is kind._field_defaults.get("retry_on"):
+        del fields["retry_on"]
+    return RetryPolicy(**fields)
+
+
+def retry_policies(where: str, retry_policy: Any) -> tuple[RetryPolicy, ...]:
+    """Validate a ``retry_policy=...`` (``where`` names what took it, ``"Node 'fetch'"``):
+    one RetryPolicy or a sequence of them, graphkit's or LangGraph's, each retrying on
+    exception classes or on one predicate."""
     if retry_policy is None:
         return ()
+    retry_policy = as_graphkit_retry_policy(retry_policy)
     policies = (retry_policy,) if isinstance(retry_policy, RetryPolicy) else retry_policy
-    if not isinstance(policies, (list, tuple)) or not all(
-        isinstance(p, RetryPolicy) for p in policies
-    ):
+    if isinstance(policies, (list, tuple)):
+        policies = [as_graphkit_retry_policy(policy) for policy in policies]
+    if not isinstance(policies, list) or not all(isinstance(p, RetryPolicy) for p in policies):
         raise TypeError(
-            f"Node {node!r}: retry_policy must be a RetryPolicy or a list of them, got "
+            f"{where}: retry_policy must be a RetryPolicy or a list of them, got "
             f"{retry_policy!r}. Use e.g. RetryPolicy(max_attempts=3)."
         )
     for policy in policies:
@@ -186,7 +206,7 @@ def retry_policies(node: str, retry_policy: Any) -> tuple[RetryPolicy, ...]:
             is_predicate = callable(item) and not isinstance(item, type) and len(classes) == 1
             if not (is_exception_class or is_predicate):
                 raise TypeError(
-                    f"Node {node!r}: RetryPolicy(retry_on={retry_on!r}) must be an exception "
+                    f"{where}: RetryPolicy(retry_on={retry_on!r}) must be an exception "
                     "class, a list of exception classes, or a function (error) -> bool, e.g. "
                     "RetryPolicy(retry_on=ConnectionError)."
                 )

@@ -21,7 +21,7 @@ from graphkit.channels import EphemeralValue, LastValue
 from graphkit.checkpoint.allowlist import allow_schema_classes
 from graphkit.constants import END, PREVIOUS, START
 from graphkit.diagnostics import calls as diagnose
-from graphkit.diagnostics.building import refuse_langgraph_saver
+from graphkit.diagnostics.building import refuse_langgraph_saver, retry_policies
 from graphkit.diagnostics.parameters import warn_config_type
 from graphkit.func.task import is_generator
 from graphkit.pregel.calls import count_calls
@@ -104,7 +104,7 @@ class entrypoint:  # (LangGraph's name: a decorator class)
         input_type, output_type, save_type = _types(func, parameters[0])
         if self.timeout is not None and not _is_async(func):
             raise ValueError(diagnose.sync_timeout(name).replace("Task", "Entrypoint", 1))
-        policies = self.retry_policy or ()
+        policies = retry_policies(f"Entrypoint {name!r}", self.retry_policy)
         builder = NodeBuilder().subscribe_only(START).do(func)
         node = builder.write_to(
             ChannelWriteEntry(END, mapper=_returned), ChannelWriteEntry(PREVIOUS, mapper=_saved)

@@ -11,6 +11,7 @@ from typing import Any
 
 from graphkit.cache.base import WRITES_NAMESPACE
 from graphkit.diagnostics import calls as diagnose
+from graphkit.diagnostics.building import retry_policies
 from graphkit.diagnostics.parameters import warn_config_type
 from graphkit.pregel.calls import CallSpec, TaskFuture, call, identifier
 from graphkit.types import CachePolicy, RetryPolicy, TimeoutPolicy
@@ -28,7 +29,7 @@ class TaskFunction:
         func: Callable[..., Any],
         *,
         name: str | None = None,
-        retry_policy: Sequence[RetryPolicy] = (),
+        retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = (),
         cache_policy: CachePolicy | None = None,
         timeout: TimeoutPolicy | None = None,
     ) -> None:
@@ -37,7 +38,7 @@ class TaskFunction:
         while isinstance(named, functools.partial):  # (LangGraph names it by its function)
             named = named.func
         self.name = name or getattr(named, "__name__", type(named).__name__)
-        self.retry_policy = tuple(retry_policy)
+        self.retry_policy = retry_policies(f"Task {self.name!r}", retry_policy)
         self.cache_policy = cache_policy
         self.timeout = timeout
         functools.update_wrapper(self, func)
@@ -90,20 +91,13 @@ def task(
     old = diagnose.renamed_arguments("task", deprecated)  # as LangGraph: the new name wins
     if retry_policy is None:
         retry_policy = old.get("retry_policy")
-    policies: tuple[RetryPolicy, ...]
-    if retry_policy is None:
-        policies = ()
-    elif isinstance(retry_policy, RetryPolicy):
-        policies = (retry_policy,)
-    else:
-        policies = tuple(retry_policy)
     timeout_policy = TimeoutPolicy.coerce(timeout)
 
     def decorate(func: Callable[..., Any]) -> TaskFunction:
         if not callable(func):
             raise TypeError(diagnose.not_callable("task", func))
         made = TaskFunction(
-            func, name=name, retry_policy=policies, cache_policy=cache_policy,
+            func, name=name, retry_policy=retry_policy, cache_policy=cache_policy,
             timeout=timeout_policy,
         )  # fmt: skip
         if timeout_policy is not None and not made.spec.node.is_async:

@@ -175,11 +175,11 @@ class StateGraph:
         diagnose.check_node_name(node, self.nodes)
         diagnose_cache.check_cache_policy(f"add_node({node!r}, ...)", cache_policy)
         timeout = diagnose.timeout_policy(f"add_node({node!r}, ...)", timeout)
-        # None: no policy given, so set_node_defaults' applies; [] : never retried
-        policies = None if retry_policy is None else diagnose.retry_policies(node, retry_policy)
+        where = f"Node {node!r}"
+        policies = None if retry_policy is None else diagnose.retry_policies(where, retry_policy)
         if self.compiled:
             warn(diagnose.node_added_after_compile(node))
-        warn_config_type(f"Node {node!r}", action)
+        warn_config_type(where, action)
         schema = input_schema or input_schema_of(action) or self.state_schema
         self._add_schema(schema, where=f"add_node({node!r}, ..., input_schema={{}})")
         if destinations is None:
@@ -194,7 +194,7 @@ class StateGraph:
             diagnose.node_metadata(node, metadata),
             destinations,
             bool(defer),
-            policies,
+            policies,  # None: none given, so set_node_defaults' apply; (): never retried
             cache_policy,
             timeout,
             handler,
@@ -357,13 +357,10 @@ class StateGraph:
             diagnose.check_action(DEFAULT_ERROR_HANDLER, error_handler, "set_node_defaults(...)")
             self.default_error_handler = error_handler
         if retry_policy is not None:
-            try:
-                policies = diagnose.retry_policies("", retry_policy)
-            except TypeError as error:  # "Node '': <what is wrong>": no node is meant here
-                reason = str(error).partition(": ")[2]
-                raise TypeError(f"set_node_defaults(retry_policy=...): {reason}") from None
             # read by compile(); the declared nodes stay as declared
-            self.default_retry_policies = policies
+            self.default_retry_policies = diagnose.retry_policies(
+                "set_node_defaults(retry_policy=...)", retry_policy
+            )
         if cache_policy is not None:
             self.default_cache_policy = cache_policy
         return self

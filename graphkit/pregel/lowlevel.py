@@ -18,7 +18,7 @@ from graphkit.channels import Channel, Topic
 from graphkit.constants import END, RESERVED_NAMES, START, TASKS
 from graphkit.diagnostics import some_names
 from graphkit.diagnostics.arguments import renamed_pregel_argument
-from graphkit.diagnostics.building import refuse_langgraph_saver, sync_timeout
+from graphkit.diagnostics.building import refuse_langgraph_saver, retry_policies, sync_timeout
 from graphkit.diagnostics.cache import check_cache_policy
 from graphkit.diagnostics.returns import no_input_channel_named
 from graphkit.errors import EmptyInputError, warn
@@ -147,7 +147,7 @@ class Pregel(CompiledGraph, metaclass=_CountsEveryCompiledGraph):
         _check_options(cache_policy, checkpointer)
         if auto_validate:
             _validate(self, interrupt_before_nodes, interrupt_after_nodes)
-        policies = (retry_policy,) if isinstance(retry_policy, RetryPolicy) else tuple(retry_policy)
+        policies = retry_policies("Pregel(retry_policy=...)", retry_policy)
         super().__init__(
             _spec(self, policies),
             builder=ChannelWiring.of(self),

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from graphkit.constants import TASKS
-from graphkit.diagnostics.building import timeout_policy
+from graphkit.diagnostics.building import retry_policies, timeout_policy
 from graphkit.diagnostics.cache import check_cache_policy
 from graphkit.errors import InvalidUpdateError
 from graphkit.pregel.spec import FreshRead, Writer, injectable_parameters
@@ -202,8 +202,9 @@ class NodeBuilder:
         return self
 
     def add_retry_policies(self, *policies: RetryPolicy) -> NodeBuilder:
-        """Retry the node as these policies say."""
-        self._retry_policies.extend(policies)
+        """Retry the node as these policies say (graphkit's or LangGraph's)."""
+        where = "NodeBuilder().add_retry_policies(...)"
+        self._retry_policies.extend(retry_policies(where, list(policies)))
         return self
 
     def add_cache_policy(self, policy: Any) -> NodeBuilder:
