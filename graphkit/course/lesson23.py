@@ -26,6 +26,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import linecache
@@ -234,20 +235,32 @@ class _Method:
     def label_for(self, error: BaseException) -> str:
         """Which method raised ``error``: the test, or ``setup_method`` before it (pytest
         reports the setup's error as the setup's)."""
-        where = next((where for raised, where in self._around if raised is error), None)
+        where = self.around(error)
         return f"{self.klass.__name__}.{where}: " if where else self.label
+
+    def around(self, error: BaseException) -> str | None:
+        """``"setup_method, before test_x"`` (or the teardown's) when one of those raised
+        ``error``; None when the test did."""
+        return next((where for raised, where in self._around if raised is error), None)
 
     def __call__(self, *args: Any) -> Any:
         instance = self.klass()
         method = getattr(instance, self.name)
         self._beside(instance, "setup_method", method, f"setup_method, before {self.name}")
+        after = f"teardown_method, after {self.name}"
         try:
             returned = method(*args)
             if inspect.iscoroutine(returned):
                 returned = run_apart(lambda: returned)
-            return returned
-        finally:
-            self._beside(instance, "teardown_method", method, f"teardown_method, after {self.name}")
+        except _STOPS:
+            raise
+        except BaseException:
+            # pytest reports a failed test's own error first: a teardown's does not hide it
+            with contextlib.suppress(Exception):
+                self._beside(instance, "teardown_method", method, after)
+            raise
+        self._beside(instance, "teardown_method", method, after)
+        return returned
 
     def _beside(self, instance: Any, name: str, method: Any, where: str) -> None:
         if hasattr(instance, name):
@@ -275,6 +288,18 @@ def _tests_in(test: Any, signature: str) -> list[Callable[..., Any]]:
             f"{argument} after self, is run as pytest runs it.",
         )
     if isinstance(test, type) and not _library_class(test):
+        try:
+            inspect.signature(test).bind()
+        except TypeError:
+            raise Wrong(
+                f"Your test class {test.__name__} cannot be made without arguments: its "
+                "__init__ takes some. pytest runs no test class with an __init__, and this "
+                f"check makes a new {test.__name__}() for each test method.",
+                "Take the __init__ out; set what it set in setup_method(self, method), or "
+                "in the test itself.",
+            ) from None
+        except ValueError:  # (no signature to read: making one will say)
+            pass
         names = [
             name
             for name in dict.fromkeys(n for k in test.__mro__ for n in vars(k))
@@ -426,6 +451,14 @@ def _judge(
             f"runs on the thread {thread!r}: each run after the first began from the state "
             "the one before left there (its ledger too), as in section 3's Q2.",
             "Give each run a thread of its own; only a resume goes on the thread that paused.",
+        )
+    around = test.around(error) if error is not None and isinstance(test, _Method) else None
+    if around:
+        part = around.partition(",")[0]
+        raise Wrong(
+            f"Your test fails on the right {what}: {_said(test, error)}.",
+            f"Its {part} raised, not an assert: the test is not at fault. Fix {part} (or "
+            "take it out, and set up inside the test).",
         )
     if error is not None:
         raise Wrong(

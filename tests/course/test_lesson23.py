@@ -943,6 +943,41 @@ def test_a_setup_method_that_raises_is_named_not_the_test():
 
     verdict = assert_fails(lesson23.check_route_test(TestSetUpFails), "no database")
     assert "TestSetUpFails.setup_method, before test_limit: RuntimeError" in verdict.message
+    # the hint is about the setup, which ran before anything was asserted
+    assert "read what it asserts" not in verdict.hint
+    assert "setup_method" in verdict.hint
+
+
+def test_a_teardown_method_that_raises_keeps_the_tests_own_failure():
+    """pytest reports a failed test's own error, and the teardown's beside it; the check
+    told only the teardown's, hiding what the test found."""
+
+    class TestTornDown:
+        def teardown_method(self, method):
+            raise RuntimeError("could not clean up")
+
+        def test_big(self, route):
+            assert route({"category": "refund", "amount": 300}) == "refund"
+
+    verdict = assert_fails(lesson23.check_route_test(TestTornDown), "fails on the right router")
+    assert "TestTornDown.test_big: AssertionError" in verdict.message
+    assert "could not clean up" not in verdict.message
+
+
+def test_a_test_class_whose_init_takes_arguments_is_told_pytest_would_not_run_it():
+    """pytest collects no test class with an __init__; one that needs arguments was told
+    it "fails on the right router" with the TypeError of calling it."""
+
+    class TestWithLimit:
+        def __init__(self, limit):
+            self.limit = limit
+
+        def test_limit(self, route):
+            assert route({"category": "refund", "amount": self.limit}) == "refund"
+
+    verdict = assert_fails(lesson23.check_route_test(TestWithLimit), "TestWithLimit")
+    assert "__init__" in verdict.message and "fails on the right" not in verdict.message
+    assert "pytest" in verdict.message
 
 
 def test_a_right_but_slow_test_class_is_told_how_often_it_runs_not_of_a_loop(monkeypatch):
