@@ -26,19 +26,14 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import inspect
-import linecache
 import operator
-import sys
-import unittest
 from collections import Counter
 from collections.abc import Callable
 from typing import Annotated, Any, NamedTuple, TypedDict
 
-from graphkit.course.answers import run_apart
-from graphkit.course.checking import Wrong, _library_class, _OutOfTime, exercise, what_was_given
+from graphkit.course import lesson23_running as running
+from graphkit.course.checking import Wrong, _OutOfTime, exercise
 
 __all__ = [
     "LIMIT",
@@ -162,198 +157,7 @@ def build_desk(bug: str | None = None) -> Any:
     return wire(StateGraph(Ticket), bug).compile(checkpointer=InMemorySaver())
 
 
-# -- running the learner's test -----------------------------------------------------------------
-
-
-_STOPS = (KeyboardInterrupt, SystemExit, GeneratorExit, _OutOfTime)
-"""What stops a test from outside (the learner, the check's time limit): not its failure."""
-
-
-def _run(test: Callable[..., Any], *args: Any) -> tuple[BaseException | None, Any]:
-    """The error ``test(*args)`` failed with (None when it passed), and what it returned.
-    An ``async def`` test is awaited on a loop of its own, as pytest-asyncio runs one."""
-    try:
-        returned = test(*args)
-        if inspect.iscoroutine(returned):
-            returned = run_apart(lambda: returned)
-    except _STOPS:
-        raise
-    except BaseException as error:  # (pytest.fail's Failed is not an Exception)
-        return error, None
-    return None, returned
-
-
-def _skipped(error: BaseException | None) -> str | None:
-    """``'skip'`` when ``error`` is a test skipping itself (``pytest.skip(...)``, or
-    unittest's ``SkipTest``), ``'xfail'`` for ``pytest.xfail(...)``, else None: pytest
-    reports either as neither passed nor failed."""
-    outcomes = sys.modules.get("_pytest.outcomes")  # (not imported: no pytest.skip raised)
-    if outcomes is not None and isinstance(error, outcomes.XFailed):
-        return "xfail"
-    skips = (unittest.SkipTest, outcomes.Skipped) if outcomes else (unittest.SkipTest,)
-    return "skip" if isinstance(error, skips) else None
-
-
-_SKIPPED = {
-    "skip": ("skipped itself", "A skipped test", "A skip"),
-    "xfail": ("marked itself xfail", "An xfailed test", "An xfail"),
-}
-"""How a verdict says each: what the test did, a test that did it, and the thing itself."""
-
-
-def _said(test: Callable[..., Any], error: BaseException) -> str:
-    """``error`` as pytest would report it, with the line of ``test`` that raised it."""
-    message = str(error).strip().splitlines()
-    said = f"{type(error).__name__}: {message[0]}" if message else type(error).__name__
-    label_for = getattr(test, "label_for", None)  # (a test class's method: which one)
-    said = (label_for(error) if label_for else "") + said
-    code = getattr(test, "__code__", None)
-    trace, line = error.__traceback__, None
-    while trace is not None:
-        if trace.tb_frame.f_code is code:
-            line = linecache.getline(code.co_filename, trace.tb_lineno).strip() or None
-        trace = trace.tb_next
-    return f"{said}, at `{line}`" if line else said
-
-
-class _Method:
-    """One ``test`` method of a learner's test class, run as pytest runs it: on a new
-    instance of the class each time (``setup_method`` and ``teardown_method`` around it,
-    if the class has them), given what the check hands a test function."""
-
-    def __init__(self, klass: type, name: str) -> None:
-        self.klass, self.name = klass, name
-        function = inspect.getattr_static(klass, name)
-        self.__code__ = getattr(function, "__code__", None)  # (where _said finds its line)
-        self.label = f"{klass.__name__}.{name}: "
-        self._around: list[tuple[BaseException, str]] = []  # (setup's and teardown's errors)
-        try:  # (the method's, bound: what it takes after self)
-            self.__signature__ = inspect.signature(getattr(object.__new__(klass), name))
-        except Exception:
-            self.__signature__ = None
-
-    def label_for(self, error: BaseException) -> str:
-        """Which method raised ``error``: the test, or ``setup_method`` before it (pytest
-        reports the setup's error as the setup's)."""
-        where = self.around(error)
-        return f"{self.klass.__name__}.{where}: " if where else self.label
-
-    def around(self, error: BaseException) -> str | None:
-        """``"setup_method, before test_x"`` (or the teardown's) when one of those raised
-        ``error``; None when the test did."""
-        return next((where for raised, where in self._around if raised is error), None)
-
-    def __call__(self, *args: Any) -> Any:
-        instance = self.klass()
-        method = getattr(instance, self.name)
-        self._beside(instance, "setup_method", method, f"setup_method, before {self.name}")
-        after = f"teardown_method, after {self.name}"
-        try:
-            returned = method(*args)
-            if inspect.iscoroutine(returned):
-                returned = run_apart(lambda: returned)
-        except _STOPS:
-            raise
-        except BaseException:
-            # pytest reports a failed test's own error first: a teardown's does not hide it
-            with contextlib.suppress(Exception):
-                self._beside(instance, "teardown_method", method, after)
-            raise
-        self._beside(instance, "teardown_method", method, after)
-        return returned
-
-    def _beside(self, instance: Any, name: str, method: Any, where: str) -> None:
-        if hasattr(instance, name):
-            try:
-                getattr(instance, name)(method)
-            except _STOPS:
-                raise
-            except BaseException as error:
-                self._around.append((error, where))
-                raise
-
-
-def _tests_in(test: Any, signature: str) -> list[Callable[..., Any]]:
-    """What the check runs as the learner's test (``signature``: the exercise's, e.g.
-    ``test_route(route)``): the function (or callable object) itself, or each ``test``
-    method of a test class, in the order pytest collects them. Wrong for anything the
-    check cannot call with the one argument a test here takes."""
-    argument = signature.partition("(")[2].rstrip(")")
-    write = f"Write def {signature}: ... and pass the function."
-    if isinstance(test, type) and issubclass(test, unittest.TestCase):
-        raise Wrong(
-            f"Your test is {test.__name__}, a unittest.TestCase: its test methods take no "
-            f"argument but self, and this check calls your test with one, {argument}.",
-            f"{write} A pytest-style class, with no base class and test_ methods that take "
-            f"{argument} after self, is run as pytest runs it.",
-        )
-    if isinstance(test, type) and not _library_class(test):
-        try:
-            inspect.signature(test).bind()
-        except TypeError:
-            raise Wrong(
-                f"Your test class {test.__name__} cannot be made without arguments: its "
-                "__init__ takes some. pytest runs no test class with an __init__, and this "
-                f"check makes a new {test.__name__}() for each test method.",
-                "Take the __init__ out; set what it set in setup_method(self, method), or "
-                "in the test itself.",
-            ) from None
-        except ValueError:  # (no signature to read: making one will say)
-            pass
-        names = [
-            name
-            for name in dict.fromkeys(n for k in test.__mro__ for n in vars(k))
-            if name.startswith("test") and callable(inspect.getattr_static(test, name))
-        ]
-        if not names:
-            raise Wrong(
-                f"Your test is the class {test.__name__}, with no method whose name starts "
-                "with test: pytest runs a class's test methods, and so does this check.",
-                f"{write} Or, in your class, start each test method's name with test_.",
-            )
-        return _taking_one([_Method(test, name) for name in names], signature)
-    if isinstance(test, type) or not callable(test):
-        # (called with the app, a library's class builds one: StateGraph(app))
-        if not isinstance(test, type) and any(n.startswith("test") for n in dir(type(test))):
-            raise Wrong(
-                f"Your test is an instance of {type(test).__name__}, not a function.",
-                f"To have each of its test methods run as pytest would, pass the class "
-                f"itself, {type(test).__name__}; or {write[0].lower()}{write[1:]}",
-            )
-        raise Wrong(f"Your test is {what_was_given(test)}, not a function.", write)
-    return _taking_one([test], signature)
-
-
-def _taking_one(tests: list[Callable[..., Any]], signature: str) -> list[Callable[..., Any]]:
-    """``tests``, when each can be called with the one argument the check hands it;
-    Wrong for one that asks for more (a pytest fixture: the check has none) or none."""
-    argument = signature.partition("(")[2].rstrip(")")
-    for test in tests:
-        method = isinstance(test, _Method)
-        try:
-            takes = inspect.signature(test)
-        except (TypeError, ValueError):  # (none to read: running it will say)
-            continue
-        try:
-            takes.bind(None)
-        except TypeError:
-            names = list(takes.parameters)
-            label = test.label.rstrip(": ") if method else "Your test"
-            if not names:
-                raise Wrong(
-                    f"{label} takes no argument, and this check calls it with one: "
-                    f"{argument}, the one to test.",
-                    f"Write def {test.name}(self, {argument}): ... and test the {argument} "
-                    "it is given."
-                    if method
-                    else f"Write def {signature}: ... and test the {argument} it is given.",
-                ) from None
-            raise Wrong(
-                f"{label} takes {', '.join(names)}: this check calls it with one argument, "
-                f"{argument}, and gives no pytest fixture.",
-                f"Make it take {argument} alone, and make what else it needs inside it.",
-            ) from None
-    return tests
+# -- running the learner's test: graphkit/course/lesson23_running.py ----------------------
 
 
 class _Outcome(NamedTuple):
@@ -369,9 +173,9 @@ class _Outcome(NamedTuple):
 
 def _outcome(test: Callable[..., Any], right: Callable[[], Any], bugs: dict[str, Any]) -> _Outcome:
     wrongs = {bug: wrong() for bug, wrong in bugs.items()}
-    ran = {bug: _run(test, wrong) for bug, wrong in wrongs.items()}
+    ran = {bug: running.run(test, wrong) for bug, wrong in wrongs.items()}
     right_one = right()
-    return _Outcome(test, wrongs, ran, right_one, _run(test, right_one)[0])
+    return _Outcome(test, wrongs, ran, right_one, running.run(test, right_one)[0])
 
 
 def _on_the_whole(outcomes: list[_Outcome], bug: str) -> tuple[BaseException | None, Any]:
@@ -379,8 +183,8 @@ def _on_the_whole(outcomes: list[_Outcome], bug: str) -> tuple[BaseException | N
     tests failed, else skipped if one skipped, else passed (with what the first test
     that returned a comparison returned)."""
     ran = [outcome.ran[bug] for outcome in outcomes]
-    failed = [r for r in ran if r[0] is not None and not _skipped(r[0])]
-    skipped = [r for r in ran if _skipped(r[0])]
+    failed = [r for r in ran if r[0] is not None and not running.skipped(r[0])]
+    skipped = [r for r in ran if running.skipped(r[0])]
     returned = [r for r in ran if _comparisons(r[1])]
     return (failed or skipped or returned or ran)[0]
 
@@ -409,7 +213,7 @@ def _judge(
     bugs: dict[str, Any],
     described: dict[str, str],
 ) -> list[str]:
-    """The bugs the learner's ``tests`` (``_tests_in``'s: one function, or a class's
+    """The bugs the learner's ``tests`` (``running.runnable_tests``'s: one function, or a class's
     methods) let through, after checking they pass on the right one (``bugs``: a new
     wrong one of each, ``described``: what each does). The bugs run first, so that a test
     passing on whatever it is given first (comparing each app with the first it saw)
@@ -423,16 +227,16 @@ def _judge(
     wrongs = [app for outcome in outcomes for app in outcome.wrongs.values()]
     # (on the right {what}: a skip is told first, as it is on the bugs, then a failure)
     told = next(
-        (o for o in outcomes if _skipped(o.error)),
+        (o for o in outcomes if running.skipped(o.error)),
         next((o for o in outcomes if o.error is not None), outcomes[0]),
     )
     test, right_one, error = told.test, told.right, told.error
-    skipped = [bug for bug, (failed, _) in ran.items() if _skipped(failed)]
-    on_the_right = _skipped(error) is not None
+    skipped = [bug for bug, (failed, _) in ran.items() if running.skipped(failed)]
+    on_the_right = running.skipped(error) is not None
     if on_the_right or skipped:
         stopped = error if on_the_right else ran[skipped[0]][0]
-        kind = _skipped(stopped)
-        did, a_test, it = _SKIPPED[kind]
+        kind = running.skipped(stopped)
+        did, a_test, it = running.SKIPPED[kind]
         if on_the_right:
             on = f"the right {what}"
             why = f"{a_test} neither passes nor fails, whatever it asserted before the {kind}."
@@ -440,29 +244,33 @@ def _judge(
             on = f"a {what} that {described[skipped[0]]}"
             why = f"{it} is no failure: that bug went through unseen."
         raise Wrong(
-            f"Your test {did} on {on}: {_said(test, stopped)}. {why}",
+            f"Your test {did} on {on}: {running.said(test, stopped)}. {why}",
             f"A test here must pass or fail: take the {kind} out, and assert what the {what} does.",
         )
     again = _threads_run_again(right_one) if error is not None else []
-    if again and _run(test, _OnFreshThreads(right()))[0] is None:
+    if again and running.run(test, _OnFreshThreads(right()))[0] is None:
         thread, runs = again[0]
         raise Wrong(
-            f"Your test fails on the right {what}: {_said(test, error)}. It started {runs} "
+            f"Your test fails on the right {what}: {running.said(test, error)}. It started {runs} "
             f"runs on the thread {thread!r}: each run after the first began from the state "
             "the one before left there (its ledger too), as in section 3's Q2.",
             "Give each run a thread of its own; only a resume goes on the thread that paused.",
         )
-    around = test.around(error) if error is not None and isinstance(test, _Method) else None
+    around = (
+        test.around(error)
+        if error is not None and isinstance(test, running.ClassTestMethod)
+        else None
+    )
     if around:
         part = around.partition(",")[0]
         raise Wrong(
-            f"Your test fails on the right {what}: {_said(test, error)}.",
+            f"Your test fails on the right {what}: {running.said(test, error)}.",
             f"Its {part} raised, not an assert: the test is not at fault. Fix {part} (or "
             "take it out, and set up inside the test).",
         )
     if error is not None:
         raise Wrong(
-            f"Your test fails on the right {what}: {_said(test, error)}.",
+            f"Your test fails on the right {what}: {running.said(test, error)}.",
             f"A test must pass when the {what} is right: run it on the lesson's {what} "
             "in a cell of its own, and read what it asserts there.",
         )
@@ -611,7 +419,7 @@ def check_route_test(test_route: Callable[[Any], Any]) -> str:
     ``ROUTER_BUGS``."""
     bugs = {bug: lambda bug=bug: _watched(ROUTER_BUGS[bug]) for bug in ROUTER_BUGS}
     missed = _judge(
-        _tests_in(test_route, "test_route(route)"),
+        running.runnable_tests(test_route, "test_route(route)"),
         "router",
         lambda: route_ticket,
         bugs,
@@ -661,7 +469,11 @@ def check_path_test(test_refund_path: Callable[[Any], Any]) -> str:
 
     bugs = {bug: lambda bug=bug: build_wrong(bug) for bug in PATH_BUGS}
     missed = _judge(
-        _tests_in(test_refund_path, "test_refund_path(app)"), "desk", build_desk, bugs, PATH_BUGS
+        running.runnable_tests(test_refund_path, "test_refund_path(app)"),
+        "desk",
+        build_desk,
+        bugs,
+        PATH_BUGS,
     )
     if missed and not any(map(_approved, wrongs)):
         raise Wrong(
@@ -698,7 +510,11 @@ def check_approval_test(test_approval: Callable[[Any], Any]) -> str:
     ``APPROVAL_BUGS``."""
     bugs = {bug: lambda bug=bug: build_desk(bug) for bug in APPROVAL_BUGS}
     missed = _judge(
-        _tests_in(test_approval, "test_approval(app)"), "desk", build_desk, bugs, APPROVAL_BUGS
+        running.runnable_tests(test_approval, "test_approval(app)"),
+        "desk",
+        build_desk,
+        bugs,
+        APPROVAL_BUGS,
     )
     if missed:
         raise Wrong(
