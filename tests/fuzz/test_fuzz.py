@@ -58,6 +58,16 @@ one async run with `subgraphs=True` (`k3_then_race`: compared up to the second r
 now); the rest passed: property 1 on 534 graphs LangGraph ran (with interrupts 539, K3
 27 times), 2 on 887 refusals (K5 8 times), 5 on 661 payloads, 6 on 273 histories, 7 on
 925 ways.
+With seed 141421 (400 examples, 1.4 minutes) all passed: property 1 on 183 graphs
+LangGraph ran (with interrupts 202, K3 4 times), 2 on 407 refusals (K5 3 times), 5 on
+273 payloads, 6 on 87 histories, 7 on 372 ways. With seed 173205 (2,000 examples,
+counting, 10 minutes) property 2 met K3 in a refusal's first stream and K5 in its
+resume's failing step (`_k3_then_k5`: compared up to them now); the rest passed:
+property 1 on 948 graphs LangGraph ran (with interrupts 1,134, K3 53 times), 2 on
+1,865 refusals (K5 30 times), 5 on 1,448 payloads, 6 on 710 histories, 7 on 1,850 ways.
+With seed 662607 (1,000 examples, 4.5 minutes) all passed: property 1 on 495 graphs
+LangGraph ran (with interrupts 583, K3 24 times), 2 on 909 refusals (K5 31 times), 5 on
+733 payloads, 6 on 308 histories, 7 on 956 ways.
 """
 
 from __future__ import annotations
