@@ -252,6 +252,8 @@ def execution_order(plan: Plan, results: Sequence[TaskResult]) -> Any:
 
     def key(result: TaskResult) -> tuple[Any, ...]:
         root = result.task.id
+        if root in index:  # a planned task: its place in the plan is its own
+            return index[root], False, ()
         while root not in index and parents.get(root) is not None:
             root = parents[root]
         started = result.task.parent is not None
