@@ -166,8 +166,10 @@ class StepWork:
         else:
             # (started by the first ``next``: inside ``results``, which cancels them if
             # the caller stops waiting, from the first coroutine on)
-            self._waiting, self._started = deque(tasks), set()
+            self._waiting = deque(tasks)
             self._limit = run.config.get("max_concurrency") or None
+            if self._limit is not None:  # (counted only to be held under the limit)
+                self._started = set()
             # (a pool of the user's may not take tasks first in, first out: see start_turns)
             fifo = self.pool is POOL or type(self.pool) is ThreadPoolExecutor
             if run.loop is not None and fifo:
@@ -213,9 +215,11 @@ class StepWork:
 
     def _start_waiting(self) -> None:
         """Start planned tasks while fewer than the config's ``max_concurrency`` run."""
-        while self._waiting and (self._limit is None or len(self._started) < self._limit):
+        limit = self._limit
+        while self._waiting and (limit is None or len(self._started) < limit):
             task = self._waiting.popleft()
-            self._started.add(task.id)
+            if limit is not None:
+                self._started.add(task.id)
             if self.turns is not None:
                 self._submit_planned(task, self.turns)
             else:
