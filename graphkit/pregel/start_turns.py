@@ -33,6 +33,16 @@ its thread, finding none to run yet, is started again by the next ``expect``. Pa
 ``_MOST_HELPERS`` such threads, retries wait for nobody, so their number stays bounded.
 (A step run on an executor of the user's, which may not be first-in-first-out, starts
 its tasks as they come.)
+
+In a traced run (``reports``: its tasks' chain runs are reported to callbacks) LangGraph
+reports every planned task's ``on_chain_start`` before any of the step's nodes runs:
+it starts them all on its loop at once. Here each task's thread reports its own start,
+so without more a node could run, and end, before a sibling whose thread was late had
+reported its start (a ``Send`` fan-out, under load). So there the first coroutine waits
+too until every planned task has reported its start (``reported``) or starts none. That
+waits for tasks that may have no thread yet (every pool thread held): each one no thread
+has taken is run on a thread of its own (counted with the retries' in ``_MOST_HELPERS``;
+past it, the step's nodes wait for the reports of the tasks that have threads only).
 """
 
 from __future__ import annotations
@@ -60,12 +70,16 @@ class StartTurns:
 
     __slots__ = (
         "_claims", "_done", "_drain_owed", "_due", "_helpers", "_index", "_known", "_lock", "_loop",
-        "_order", "_resuming", "_retries", "_state", "_unsubmitted", "_waiting",
+        "_order", "_reported", "_reporting", "_resuming", "_retries", "_state", "_unsubmitted",
+        "_waiting",
     )  # fmt: skip
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, planned: Sequence[str] = ()) -> None:
+    def __init__(
+        self, loop: asyncio.AbstractEventLoop, planned: Sequence[str] = (), reports: bool = False
+    ) -> None:
         """``planned``: the step's tasks, if all are submitted at once; else (under a
-        ``max_concurrency``) each joins the order as it is submitted (``expect``)."""
+        ``max_concurrency``) each joins the order as it is submitted (``expect``);
+        ``reports``: the tasks report their starts, which come before any node runs."""
         self._loop = loop
         self._order: list[str] = list(planned)  # planned task ids, in plan order
         self._index = {task_id: place for place, task_id in enumerate(planned)}
@@ -86,6 +100,9 @@ class StartTurns:
         # took and ran the first task as the stepper was still submitting the others)
         self._unsubmitted = len(planned)
         self._drain_owed = False  # a drain found nothing yet to run: ``expect`` restarts it
+        # planned tasks whose start is not reported yet, while nodes wait for them
+        self._reporting: set[str] | None = set(planned) if reports and planned else None
+        self._reported = False  # (a first coroutine held for them: late tasks get threads)
 
     def expect(self, task_id: str, run: Callable[[], None]) -> Callable[[], None]:
         """(Before ``task_id`` is submitted) note it as the next planned task; return what
@@ -97,6 +114,8 @@ class StartTurns:
             restart, self._drain_owed = self._drain_owed, False
         if restart:  # (a retry's drain that came before this task: it runs it now)
             threading.Thread(target=self._drain, name="graphkit-turn", daemon=True).start()
+        if self._reported and task_id in self._known:  # (nodes wait for its start)
+            self._loop.call_soon_threadsafe(self._give_threads)
         if task_id not in self._known:  # (posted before the pool can take the task, so
             self._loop.call_soon_threadsafe(self._expected, task_id)  # seen before it comes)
         return lambda: self._claimed(task_id)
@@ -109,6 +128,39 @@ class StartTurns:
         """(On the loop) an attempt of ``task_id`` failed: a retry of it comes next."""
         if task_id in self._index:
             self._due[task_id] = None
+
+    def reported(self, task_id: str) -> None:
+        """(From the task's thread) ``task_id``'s first attempt reported its start."""
+        if self._reporting is not None:
+            with contextlib.suppress(RuntimeError):  # (the loop closed: nothing waits)
+                self._loop.call_soon_threadsafe(self._arrived, task_id)
+
+    def _arrived(self, task_id: str) -> None:
+        """``task_id``'s start is reported, or it reports none: once every planned
+        task's is, the held first coroutines go in their turns."""
+        if self._reporting is not None:
+            self._reporting.discard(task_id)
+            if not self._reporting:
+                self._reporting = None
+                self._advance()
+
+    def _give_threads(self) -> None:
+        """(Nodes wait for the starts of tasks no thread may come for) run each task no
+        thread has taken yet on a thread of its own; past ``_MOST_HELPERS``, wait for
+        none of them."""
+        if self._reporting is None:
+            return
+        with self._lock:
+            unclaimed = [task_id for task_id in self._claims if task_id in self._reporting]
+        for task_id in unclaimed:
+            if self._helpers >= _MOST_HELPERS:  # (waiting for those left unclaimed)
+                self._reporting.difference_update(unclaimed)
+                self._arrived(task_id)
+                return
+            self._helpers += 1
+            threading.Thread(
+                target=self._claimed, args=(task_id,), name="graphkit-turn", daemon=True
+            ).start()
 
     def backs_off(self, task_id: str) -> None:
         """``task_id`` waits before its retry: the retries behind it do not."""
@@ -127,12 +179,17 @@ class StartTurns:
         if place is None:
             return  # not a planned task: an error handler, a called task
         if task_id not in self._state:  # its first attempt
-            if self._done == place and not self._resuming:  # its turn, no one ahead of it
+            self._arrived(task_id)  # (its own start was reported, if it has one)
+            if self._reporting is not None and not self._reported:  # (see the module's
+                self._reported = True  # docstring: tasks no thread has taken get one)
+                self._give_threads()
+            ready = self._reporting is None  # (every start reported)
+            if self._done == place and not self._resuming and ready:  # its turn, none ahead
                 self._state[task_id] = _STARTED
                 self._advance()  # (those it lets go resume after this one goes on)
                 return
             held = self._waiting[task_id] = self._loop.create_future()
-            if self._done == place:  # its turn: it goes, though behind those the loop
+            if self._done == place and ready:  # its turn: it goes, though behind those the loop
                 self._advance()  # was told to resume already
         else:  # a retry: behind every first attempt, each of which has a thread
             if self._helpers >= _MOST_HELPERS:
@@ -169,6 +226,7 @@ class StartTurns:
     def _skipped(self, task_id: str) -> None:
         if task_id in self._index and task_id not in self._state:
             self._state[task_id] = _NONE
+            self._arrived(task_id)  # (it reports no start now)
             self._advance()
         else:  # (a retry that starts no coroutine, or whose task ended)
             self._not_due(task_id)
@@ -184,6 +242,8 @@ class StartTurns:
         """Let go, in plan order, the held first attempts whose predecessors are all
         there; once every first attempt is there, the held retries."""
         order, state = self._order, self._state
+        if self._reporting is not None:  # (no node runs before every start is reported)
+            return
         while self._done < len(order):
             task_id = order[self._done]
             if task_id not in state:

@@ -173,7 +173,8 @@ class StepWork:
             # (a pool of the user's may not take tasks first in, first out: see start_turns)
             fifo = self.pool is POOL or type(self.pool) is ThreadPoolExecutor
             if run.loop is not None and fifo:
-                self.turns = StartTurns(run.loop, () if self._limit else [t.id for t in tasks])
+                planned = () if self._limit else [t.id for t in tasks]
+                self.turns = StartTurns(run.loop, planned, run.options.trace is not None)
         results = self.results()
         return results if run.loop is None else _unless_cancelled(results)
 

@@ -194,6 +194,8 @@ def _attempt(
         trace = None  # (LangGraph runs no START task then)
     if trace is not None:  # the attempt is a chain run; its node reports inside it
         injected, task_config = traced_task(trace, scope, injected, task_config)
+        if work.turns is not None and scope.attempt == 0:  # (the step's nodes wait for it)
+            work.turns.reported(task.id)
     if (policy := task.timeout or node.timeout) is not None and work.run.loop is not None:
         from graphkit.pregel.timeouts import watched_by_callbacks
 

@@ -318,6 +318,28 @@ def test_each_event_is_heard_where_langgraph_calls_it(build, kind, inline, metho
     assert heard[1] == heard[0]
 
 
+def test_a_fan_outs_starts_are_all_heard_before_any_of_its_nodes_runs(monkeypatch):
+    """LangGraph starts a step's tasks together on its loop: each one's ``on_chain_start``
+    is heard before any of the step's nodes runs, so before any ends. graphkit reports a
+    task's start from the task's thread; the last Send's thread is made late here (as a
+    loaded machine makes one, which once failed the fan-out case above: 1 run of 200
+    under load, the rest agreeing), and the nodes that did not wait for its report
+    ended first."""
+    from graphkit.pregel.tracing import RunTrace
+
+    start_task = RunTrace.start_task
+
+    def late(self: Any, task: Any, *args: Any, **kwargs: Any) -> Any:
+        if task.input == {"i": 2}:
+            threading.Event().wait(0.1)  # (longer than the other Sends' nodes take)
+        return start_task(self, task, *args, **kwargs)
+
+    langgraph = _heard(load_langgraph, _fan_out, "sync", True, "ainvoke", {"log": []})
+    monkeypatch.setattr(RunTrace, "start_task", late)
+    graphkit = _heard(load_graphkit, _fan_out, "sync", True, "ainvoke", {"log": []})
+    assert graphkit == langgraph
+
+
 def _sync_nodes(lib: Lib) -> Any:
     """A router, a subgraph node and a node invoking another graph, all sync."""
     inner = lib.StateGraph(Log)

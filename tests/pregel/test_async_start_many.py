@@ -1,8 +1,9 @@
 """A step's async tasks start in plan order (``graphkit.pregel.start_turns``) without
 ever waiting for a task no thread runs: more tasks than the shared pool has threads,
 a subgraph's async step inside a parent step that holds many threads, a
-``max_concurrency`` and retries all finish. Each run has a hard time limit, so a
-deadlock fails the test instead of hanging the suite."""
+``max_concurrency`` and retries all finish, traced too (a run with callbacks, whose
+nodes also wait for every planned task's start report). Each run has a hard time limit,
+so a deadlock fails the test instead of hanging the suite."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import threading
 from typing import Annotated, Any, TypedDict
 
 import pytest
+from langchain_core.callbacks import BaseCallbackHandler
 
 from graphkit import END, START, RetryPolicy, Send, StateGraph
 from tests.pregel.deadlines import within_limit
@@ -41,6 +43,14 @@ async def _work(state: State) -> State:
     return {"xs": [state["i"]]}
 
 
+TRACED = pytest.mark.parametrize("traced", [False, True], ids=["untraced", "traced"])
+
+
+def _config(traced: bool, **config: Any) -> Any:
+    """The run's config: with a callback handler when ``traced``."""
+    return {**config, "callbacks": [BaseCallbackHandler()]} if traced else config or None
+
+
 def _run(app: Any, how: str, config: Any = None) -> list[int]:
     """The run's ``xs``, by ``how``: ``ainvoke``, ``trace`` or ``atrace``."""
     if how == "ainvoke":
@@ -50,14 +60,19 @@ def _run(app: Any, how: str, config: Any = None) -> list[int]:
     return asyncio.run(app.atrace({"xs": []}, config)).values["xs"]
 
 
+@TRACED
 @pytest.mark.parametrize("how", ["ainvoke", "trace", "atrace"])
-def test_300_async_sends_finish(how: str) -> None:
+def test_300_async_sends_finish(how: str, traced: bool) -> None:
     app = _fan_out(300, _work)
-    assert sorted(within_limit(lambda: _run(app, how), LIMIT)) == list(range(300))
+    got = within_limit(lambda: _run(app, how, _config(traced)), LIMIT)
+    assert sorted(got) == list(range(300))
 
 
+@TRACED
 @pytest.mark.parametrize("how", ["ainvoke", "trace", "atrace"])
-def test_a_subgraphs_async_step_inside_a_parent_step_of_many_async_tasks(how: str) -> None:
+def test_a_subgraphs_async_step_inside_a_parent_step_of_many_async_tasks(
+    how: str, traced: bool
+) -> None:
     """40 parent tasks hold pool threads while each one's subgraph runs a step of three
     async tasks: 160 tasks at once on a pool of 64 threads."""
     inner = StateGraph(State)
@@ -71,7 +86,8 @@ def test_a_subgraphs_async_step_inside_a_parent_step_of_many_async_tasks(how: st
         return {"xs": done["xs"]}
 
     app = _fan_out(40, parent_node)
-    assert sorted(within_limit(lambda: _run(app, how), LIMIT)) == sorted(list(range(40)) * 3)
+    got = within_limit(lambda: _run(app, how, _config(traced)), LIMIT)
+    assert sorted(got) == sorted(list(range(40)) * 3)
 
 
 @pytest.mark.parametrize("how", ["ainvoke", "trace", "atrace"])
@@ -90,15 +106,17 @@ def test_a_compiled_subgraph_node_inside_many_async_tasks(how: str) -> None:
     assert sorted(got) == sorted([*range(60), 99, 99, 99])
 
 
+@TRACED
 @pytest.mark.parametrize("how", ["ainvoke", "trace", "atrace"])
-def test_max_concurrency_2_with_10_async_sends(how: str) -> None:
+def test_max_concurrency_2_with_10_async_sends(how: str, traced: bool) -> None:
     app = _fan_out(10, _work)
-    got = within_limit(lambda: _run(app, how, {"max_concurrency": 2}), LIMIT)
+    got = within_limit(lambda: _run(app, how, _config(traced, max_concurrency=2)), LIMIT)
     assert sorted(got) == list(range(10))
 
 
+@TRACED
 @pytest.mark.parametrize("failing", ["one", "all"])
-def test_retries_start_a_bounded_number_of_threads(failing: str) -> None:
+def test_retries_start_a_bounded_number_of_threads(failing: str, traced: bool) -> None:
     """A retry that waits for first attempts still queued starts one thread that runs
     them in turn, not a thread each: one retry among 300 ``Send``s started ~236."""
     failed: set[int] = set() if failing == "all" else set(range(1, 300))
@@ -113,5 +131,6 @@ def test_retries_start_a_bounded_number_of_threads(failing: str) -> None:
 
     retry = RetryPolicy(max_attempts=2, initial_interval=0.0, jitter=False)
     app = _fan_out(300, flaky, retry_policy=retry)
-    assert sorted(within_limit(lambda: _run(app, "ainvoke"), LIMIT)) == list(range(300))
+    got = within_limit(lambda: _run(app, "ainvoke", _config(traced)), LIMIT)
+    assert sorted(got) == list(range(300))
     assert len(seen) <= 16
