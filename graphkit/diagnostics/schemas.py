@@ -2,8 +2,9 @@
 
 Checked as ``StateGraph(...)`` reads its state, input and output schemas and makes a
 channel per key (``graphkit.graph.schema``): a value where a class goes, a schema
-without fields, a reducer that does not take (current, update), a key two schemas
-declare differently, a key named like one of the runtime's own channels.
+without fields, a TypedDict's field given a value it never applies, a reducer that
+does not take (current, update), a key two schemas declare differently, a key named
+like one of the runtime's own channels.
 """
 
 from __future__ import annotations
@@ -49,6 +50,29 @@ def check_schema(schema: Any, where: str, of_the_state: bool = False) -> None:
         f"{call}: a schema is a class (a TypedDict, a dataclass or a pydantic model) whose "
         f"annotated fields are the keys, got {type(schema).__name__} {schema!r}."
     )
+
+
+def typed_dict_defaults(schema: Any, keys: tuple[str, ...], of_the_state: bool) -> list[str]:
+    """A warning for each of ``keys`` a TypedDict ``schema`` gives a value in its body
+    (``tries: int = 0``): a TypedDict keeps no defaults, so the state starts without the
+    key, in LangGraph as here (langgraph#1662, #740), and the node that reads it first
+    raises KeyError far from this line."""
+    # (by shape: before Python 3.12 typing.is_typeddict misses typing_extensions')
+    if not (inspect.isclass(schema) and issubclass(schema, dict)):
+        return []
+    if not hasattr(schema, "__required_keys__"):
+        return []
+    values = vars(schema)
+    kind = "State schema" if of_the_state else "Schema"
+    return [
+        f"{kind} {schema.__name__!r} gives {key!r} a value (= {values[key]!r}), but a "
+        f"TypedDict keeps no defaults: the state starts without {key!r}, as in LangGraph, "
+        f"and a node that reads state[{key!r}] before anything wrote it raises KeyError. "
+        "Give it in the input, or declare the schema as a dataclass or a pydantic model, "
+        "whose defaults are used."
+        for key in keys
+        if key in values
+    ]
 
 
 def schema_without_fields(schema: Any) -> str:

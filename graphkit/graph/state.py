@@ -135,6 +135,10 @@ class StateGraph:
                     diagnose_schemas.channel_redeclared(schema, key, known_manager, manager)
                 )
         self.schemas[schema] = schema_keys(schema)
+        for said in diagnose_schemas.typed_dict_defaults(
+            schema, self.schemas[schema], of_the_state
+        ):
+            warn(said)
 
     # -- nodes ----------------------------------------------------------------------------
 

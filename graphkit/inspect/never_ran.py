@@ -79,10 +79,11 @@ class NeverRan:
                 channel in final.updated_channels for channel in self.wiring.triggers(node)
             )
             where = f", where {node} was due to run" if due else ""
+            loop = self._loop(node, after) if due else ""
             text = (
                 f"The run reached its recursion limit before step {after} (GraphRecursionError)"
-                f"{where}. Raise config['recursion_limit'] if the graph needs more steps, or "
-                "check that a router eventually routes to END."
+                f"{where}.{loop} Raise config['recursion_limit'] if the graph needs more "
+                "steps, or check that a router eventually routes to END."
             )
             reason = Reason("recursion_limit", text, after)
             phrase = f"the recursion limit stopped the run before step {after}{where}"
@@ -96,6 +97,41 @@ class NeverRan:
             reason, phrase = not_reached(self.history, self.wiring, node, n)
         summary = sentence(f"{node} did not run at step {n}: {phrase}")
         return Answer(node, n, False, summary, (reason, *extra))
+
+    def _loop(self, node: str, after: int) -> str:
+        """The router that kept a looping run going (langgraph#148): back from ``node``,
+        due at step ``after``, through the edges that woke each node, to the first
+        router; said when it chose its node every time it ran, never END."""
+        target, step, seen = node, after, set()
+        while target not in seen:
+            seen.add(target)
+            woken = [
+                origin
+                for channel in self.wiring.triggers(target)
+                if (origin := self.history.written(channel, None, before=step)) is not None
+                and origin[0] == step - 1
+            ]
+            if len(woken) != 1 or len(woken[0][1].writers) != 1:
+                return ""
+            source = woken[0][1].writers[0]
+            if self.wiring.routers(source, target):
+                runs = self.history.ran_at(source)
+                if len(runs) < 2 or any(target not in self._choices(source, run) for run in runs):
+                    return ""
+                steps = join_names([str(run) for run in runs])
+                if len(runs) > 3:
+                    steps = f"{len(runs)} times, from step {runs[0]} to step {runs[-1]}"
+                else:
+                    steps = f"at steps {steps}"
+                words = self.wiring.router_words(source, target)
+                return (
+                    f" {source} ran {steps}, and each time its {words} chose {target} again, "
+                    "never END: the loop had no way out. If it should have ended, look at "
+                    "what that router read: run.to_frame('state') shows the state after "
+                    "each of those steps."
+                )
+            target, step = source, woken[0][0]
+        return ""
 
     def _before_records(self, node: str, n: int) -> Answer:
         """Step n is before the records begin (or is the saved state they begin with)."""

@@ -437,3 +437,42 @@ def test_is_class_schema_accepts_any_pydantic_like_class():
         model_fields: ClassVar[dict[str, Any]] = {}
 
     assert is_class_schema(Duck) is True
+
+
+class Counted(TypedDict):
+    question: str
+    tries: int = 0  # a TypedDict keeps no default: the state starts without it
+
+
+def test_a_typed_dict_default_warns_that_it_is_not_applied_as_langgraph_does_not():
+    """langgraph#1662 and #740: a TypedDict field given a value (``tries: int = 0``)
+    starts empty on both libraries, and the node reading it raises KeyError."""
+    from graphkit import GraphkitWarning
+
+    with pytest.warns(GraphkitWarning) as caught:
+        StateGraph(Counted)
+    assert [str(warning.message) for warning in caught] == [
+        "State schema 'Counted' gives 'tries' a value (= 0), but a TypedDict keeps no "
+        "defaults: the state starts without 'tries', as in LangGraph, and a node that "
+        "reads state['tries'] before anything wrote it raises KeyError. Give it in the "
+        "input, or declare the schema as a dataclass or a pydantic model, whose defaults "
+        "are used."
+    ]
+    langgraph = LangGraphStateGraph(Counted)
+    langgraph.add_node("attempt", lambda state: {"tries": state["tries"] + 1})
+    langgraph.add_edge("__start__", "attempt")
+    with pytest.raises(KeyError, match="tries"):
+        langgraph.compile().invoke({"question": "why?"})
+
+
+def test_a_typed_dict_without_values_and_a_dataclass_with_defaults_do_not_warn():
+    @dataclass
+    class Defaulted:
+        tries: int = 0
+
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        StateGraph(Plain)
+        StateGraph(Defaulted)

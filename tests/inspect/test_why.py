@@ -9,6 +9,7 @@ from typing import Annotated, TypedDict
 import pytest
 
 from graphkit import END, START, Command, GraphkitWarning, Send, StateGraph
+from graphkit.errors import GraphRecursionError
 from graphkit.inspect import Explanation
 from tests.widgets.graphs import edited_sends_app
 
@@ -321,6 +322,36 @@ def test_recursion_limit_stopped_the_run_where_the_node_was_due(loop_run):
         "spin was due to run."
     )
     assert "Raise config['recursion_limit']" in str(answer)
+
+
+def test_recursion_limit_names_the_router_that_kept_the_loop_going(loop_run, loop):
+    """A loop the author thought ends (langgraph#148, langmanus#61): the reason names
+    the router that chose the node again every time, never END, and where to look."""
+    reason = loop_run.why("spin", 4, graph=loop).answers[0].reasons[0]
+    assert reason.text == (
+        "The run reached its recursion limit before step 4 (GraphRecursionError), where "
+        "spin was due to run. spin ran at steps 1, 2 and 3, and each time its router (a "
+        "lambda, to spin or done) chose spin again, never END: the loop had no way out. "
+        "If it should have ended, look at what that router read: run.to_frame('state') "
+        "shows the state after each of those steps. Raise config['recursion_limit'] if "
+        "the graph needs more steps, or check that a router eventually routes to END."
+    )
+
+
+def test_recursion_limit_follows_an_edge_back_to_the_loops_router():
+    """agent → tools by a router, tools → agent by an edge: with agent due, the reason
+    names agent's router, which chose tools every time."""
+    builder = StateGraph(Log).add_node("agent", lambda s: {"log": ["agent"]})
+    builder.add_node("tools", lambda s: {"log": ["tools"]}).add_edge(START, "agent")
+    builder.add_conditional_edges("agent", lambda s: "tools", ["tools", END])
+    app = builder.add_edge("tools", "agent").compile()
+    with pytest.raises(GraphRecursionError) as caught:
+        app.trace({"log": []}, {"recursion_limit": 4})
+    text = caught.value.run.why("agent", 5, graph=app).answers[0].reasons[0].text
+    assert (
+        "agent ran at steps 1 and 3, and each time its router (a lambda, to tools or END) "
+        "chose tools again, never END: the loop had no way out." in text
+    )
 
 
 def test_recursion_limit_a_node_the_loop_never_reached(loop_run, loop):
