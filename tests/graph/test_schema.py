@@ -465,6 +465,20 @@ def test_a_typed_dict_default_warns_that_it_is_not_applied_as_langgraph_does_not
         langgraph.compile().invoke({"question": "why?"})
 
 
+def test_a_typing_extensions_typed_dict_default_warns_too():
+    """LangGraph's examples import TypedDict from typing_extensions, whose class
+    typing.is_typeddict misses before Python 3.12."""
+    import typing_extensions
+
+    class Retried(typing_extensions.TypedDict):
+        tries: int = 0
+
+    from graphkit import GraphkitWarning
+
+    with pytest.warns(GraphkitWarning, match="gives 'tries' a value"):
+        StateGraph(Retried)
+
+
 def test_a_typed_dict_without_values_and_a_dataclass_with_defaults_do_not_warn():
     @dataclass
     class Defaulted:
