@@ -6,6 +6,9 @@ node's edges and routers run on the edited state, waking what they lead to. With
 edited after its turn (a new question written into ``messages``) is an edit made as
 the chatbot, whose edge goes to END: ``invoke(None, config)`` then runs nothing, and
 the answer never comes. ``why`` said only that the Update "changed no trigger channel".
+An edit made while a node was due (a thread paused before it) takes that step's place
+and clears the node's route; a node that only a ``Command(goto=...)`` reaches then has
+no node to make the edit as, and the edit must be that Command (langgraph#3003).
 
 And which edit (or fork) a step ran after (``edited_before``): the steps after an edit
 ran from the edited state, which ``why`` says of a node that ran there.
@@ -17,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from graphkit.constants import END, START
 from graphkit.inspect.explanation import Reason
+from graphkit.inspect.values import join_names
 from graphkit.pregel.thread_edits import last_writers
 
 if TYPE_CHECKING:
@@ -25,7 +29,7 @@ if TYPE_CHECKING:
     from graphkit.inspect.wiring import Wiring
     from graphkit.pregel.records import Superstep
 
-__all__ = ["edit_woke_nothing", "edited_before", "ran_last"]
+__all__ = ["cleared_by_edit", "edit_cleared", "edit_woke_nothing", "edited_before", "ran_last"]
 
 
 def ran_last(checkpoint: Checkpoint, nodes: list[str]) -> str | None:
@@ -43,28 +47,88 @@ def ran_last(checkpoint: Checkpoint, nodes: list[str]) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
+def cleared_by_edit(edit: Superstep, node: str, wiring: Wiring) -> list[str]:
+    """``node``'s triggers the step before the edit ``edit`` had written (it was due:
+    the thread had stopped before it) and the edit's Update cleared (langgraph#3003)."""
+    if edit.update is None:
+        return []
+    due = [c for c in wiring.triggers(node) if c in edit.checkpoint_before.updated_channels]
+    return [
+        channel
+        for channel in due
+        if (change := edit.update.change(channel)) is not None and not change.writers
+    ]
+
+
+def edit_cleared(edit: Superstep, node: str, wiring: Wiring, cleared: list[str]) -> str:
+    """Why ``node``, due when the thread stopped, did not run at the edit's step: the
+    edit took that step's place, and its Update cleared ``cleared``."""
+    n, names = edit.step, join_names(cleared)
+    return (
+        f"Step {n} is a state edit (update_state): it runs no node, only the edit's "
+        f"writes. Step {n - 1}'s Update had written {names}, so {node} was due at "
+        f"step {n} (the thread had stopped before it); the edit took that step's place, "
+        f"and its Update cleared {names}. {_made_as(edit, wiring)}. "
+        f"{_fix(node, wiring)}"
+    )
+
+
 def edit_woke_nothing(edit: Superstep, node: str, wiring: Wiring) -> str:
     """What ``why`` adds when the run finished right after the state edit ``edit``: how
     an edit wakes nodes, which node it was likely made as, and how to run ``node``."""
     n = edit.step
-    made_as = ran_last(edit.checkpoint_before, wiring.node_names())
     said = (
         f"Step {n} is a state edit (update_state), and it woke no node. An edit is made as a "
         "node (as_node): that node's edges and routers run on the edited state and wake what "
         "they lead to. Without as_node, the edit is made as the node that ran last"
     )
+    made_as = ran_last(edit.checkpoint_before, wiring.node_names())
     if made_as is not None:
         said += f", here {made_as}"
         if wiring.static_edge(made_as, END):
             said += ", whose edge goes to END"
-    sources = [s for s in [START, *wiring.node_names()] if wiring.static_edge(s, node)]
-    fix = f"as_node={sources[0]!r}, whose edge leads to {node}" if sources else "as_node="
-    if not sources:
-        fix += f"a node whose edge or router leads to {node}"
+    if cleared := cleared_by_edit(edit, node, wiring):
+        names = join_names(cleared)
+        said += (
+            f". Step {n - 1}'s Update had written {names}, so {node} was due at step {n}; "
+            f"the edit took that step's place, and its Update cleared {names}"
+        )
+    return f"{said}. {_fix(node, wiring)}"
+
+
+def _made_as(edit: Superstep, wiring: Wiring) -> str:
+    made_as = ran_last(edit.checkpoint_before, wiring.node_names())
+    said = "Without as_node, an edit is made as the node that ran last"
+    if made_as is None:
+        return said + ", and wakes only what its edges and routers lead to"
+    return f"{said}, here {made_as}, and wakes only what {made_as}'s edges and routers lead to"
+
+
+def _fix(node: str, wiring: Wiring) -> str:
+    """How to run ``node`` on the edited state: the edit made as a node whose edge or
+    router leads to it; a node only a ``Command(goto=...)`` reaches needs the edit to be
+    that Command, for an edit runs no node's code."""
+    nodes = [START, *wiring.node_names()]
+    sources = [s for s in nodes if wiring.static_edge(s, node)]
+    if sources or not wiring.exact or any(wiring.routers(s, node) for s in nodes):
+        fix = f"as_node={sources[0]!r}, whose edge leads to {node}" if sources else "as_node="
+        if not sources:
+            fix += f"a node whose edge or router leads to {node}"
+        return (
+            f"To run {node} on the edited state, make the edit as a node that leads to it "
+            f"(update_state(config, values, {fix})), or give the new input on the "
+            "checkpoint before the edit: app.invoke(input, config_of_that_checkpoint)."
+        )
+    commanders = [s for s in nodes if node in wiring.destinations(s)]
+    by = ""
+    if commanders:
+        its = "its" if len(commanders) == 1 else "their"
+        by = f": {join_names(commanders)} reach{'es' if len(commanders) == 1 else ''} it "
+        by += f"by {its} Command(goto=...), which an edit does not run"
     return (
-        f"{said}. To run {node} on the edited state, make the edit as a node that leads to "
-        f"it (update_state(config, values, {fix})), or give the new input on the "
-        "checkpoint before the edit: app.invoke(input, config_of_that_checkpoint)."
+        f"No edge or router leads to {node}{by}. To run {node} on the edited state, make "
+        f"the edit a Command that goes there: update_state(config, Command(update=values, "
+        f"goto={node!r}))."
     )
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from graphkit.channels import EMPTY
-from graphkit.inspect.edited import edit_woke_nothing
+from graphkit.inspect.edited import cleared_by_edit, edit_woke_nothing
 from graphkit.inspect.explanation import Answer, Reason
 from graphkit.inspect.findings import UNDECLARED, Finding, most_telling
 from graphkit.inspect.stopped import is_edit, not_reached
@@ -58,8 +58,11 @@ class NeverRan:
             phrase = f"the run finished at step {after} (no node was triggered)"
             edit = self.history.get(last)
             edited = is_edit(self.history, last)
+            cleared = edited and edit is not None and cleared_by_edit(edit, node, self.wiring)
             if edited:
                 phrase = f"the run finished at step {after}: step {last}'s state edit woke no node"
+            if cleared:
+                phrase += f" and cleared {node}'s pending run"
             # (a step asked after the end is often the wrong step: say where the node ran,
             # or why it never did, rather than only that nothing ran there)
             ran_at = self.history.ran_at(node)
@@ -69,7 +72,7 @@ class NeverRan:
             if edit is not None and edited:
                 text += " " + edit_woke_nothing(edit, node, self.wiring)
             reason = Reason("finished", text, after)
-            if not ran_at:
+            if not ran_at and not cleared:
                 never = self.never_ran(node)
                 extra.extend(never.reasons)
                 phrase += f", and {never.summary.removesuffix('.')}"

@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 from graphkit.channels import EMPTY
 from graphkit.constants import START, TASKS
+from graphkit.inspect.edited import cleared_by_edit, edit_cleared
 from graphkit.inspect.explanation import Answer, Reason
 from graphkit.inspect.findings import UNDECLARED, Finding, most_telling
 from graphkit.inspect.never_ran import NO_STEP, NeverRan
+from graphkit.inspect.stopped import is_edit
 from graphkit.inspect.values import barrier_seen, join_names, show_error
 from graphkit.inspect.waiting import still_waiting
 from graphkit.inspect.wording import both, router_choice, sentence, wrote_in
@@ -64,6 +66,13 @@ class NotRan(NeverRan):
         superstep = self.history.steps[n]
         if superstep.plan.tasks and all(t.kind == "input" for t in superstep.plan.tasks):
             return self._new_input(node, n, superstep)
+        if is_edit(self.history, n) and (cleared := cleared_by_edit(superstep, node, self.wiring)):
+            text = edit_cleared(superstep, node, self.wiring, cleared)
+            summary = (
+                f"{node} did not run at step {n}: step {n} is a state edit (update_state), "
+                f"whose Update cleared {node}'s pending run."
+            )
+            return Answer(node, n, False, summary, (Reason("edit_cleared", text, n),))
         found: list[Finding] = []
         for channel in self._relevant_triggers(node):
             found.extend(self._not_woken(node, n, channel, superstep.checkpoint_before))

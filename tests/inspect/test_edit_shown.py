@@ -81,3 +81,62 @@ def test_graphkits_own_run_from_the_edit_says_it_ran_no_step_and_why():
     answer = run.why("chatbot", graph=graph).answers[0]
     assert answer.summary == "chatbot never ran: this run ran no step."
     assert "make the edit as a node that leads on" in answer.reasons[0].text
+
+
+def _routed_by_command():
+    """node_a routes by Command only; the thread pauses before node_b
+    (langgraph#3003: update_state there, and node_b never ran)."""
+    from typing import TypedDict
+
+    from langgraph.types import Command
+
+    class Foo(TypedDict):
+        foo: str
+
+    def node_a(state):
+        return Command(update={"foo": "a"}, goto="node_b")
+
+    builder = StateGraph(Foo).add_node("node_a", node_a, destinations=("node_b", "node_c"))
+    builder.add_node("node_b", lambda state: {"foo": state["foo"] + "b"})
+    builder.add_node("node_c", lambda state: {"foo": state["foo"] + "c"})
+    builder.add_edge(START, "node_a")
+    app = builder.compile(checkpointer=InMemorySaver(), interrupt_before=["node_b"])
+    config = {"configurable": {"thread_id": "paused"}}
+    app.invoke({"foo": ""}, config)
+    return app, config
+
+
+def test_an_edit_that_cleared_a_pending_run_says_so_and_names_the_command_fix():
+    from langgraph.types import Command
+
+    app, config = _routed_by_command()
+    app.update_state(config, {"foo": "edited"})
+    assert app.invoke(None, config) == {"foo": "edited"}  # node_b never ran, in LangGraph
+    run = open_langgraph_thread(app, config)
+    answer = run.why("node_b", step=2, graph=app).answers[0]
+    assert answer.summary == (
+        "node_b did not run at step 2: step 2 is a state edit (update_state), whose Update "
+        "cleared node_b's pending run."
+    )
+    fix = (
+        "No edge or router leads to node_b: node_a reaches it by its Command(goto=...), which "
+        "an edit does not run. To run node_b on the edited state, make the edit a Command "
+        "that goes there: update_state(config, Command(update=values, goto='node_b'))."
+    )
+    assert answer.reasons[0].text == (
+        "Step 2 is a state edit (update_state): it runs no node, only the edit's writes. "
+        "Step 1's Update had written branch:to:node_b, so node_b was due at step 2 (the "
+        "thread had stopped before it); the edit took that step's place, and its Update "
+        "cleared branch:to:node_b. Without as_node, an edit is made as the node that ran "
+        "last, here node_a, and wakes only what node_a's edges and routers lead to. " + fix
+    )
+    finished = run.why("node_b", step=3, graph=app).answers[0]
+    assert finished.summary == (
+        "node_b did not run at step 3: the run finished at step 3: step 2's state edit woke "
+        "no node and cleared node_b's pending run."
+    )
+    assert fix in finished.reasons[0].text
+    # as the reason says, in LangGraph
+    app, config = _routed_by_command()
+    app.update_state(config, Command(update={"foo": "edited"}, goto="node_b"))
+    assert app.invoke(None, config) == {"foo": "editedb"}
