@@ -217,11 +217,17 @@ def course_venv(notebook_venv, dist) -> Path:
     return notebook_venv
 
 
-def test_the_installed_lessons_and_their_solutions_run_where_they_are_copied(course_venv, tmp_path):
+def test_the_installed_lessons_and_their_solutions_run_where_they_are_copied(
+    course_venv, tmp_path, monkeypatch
+):
     """``graphkit lessons DIR --solutions --run`` with the installed package only: every
     lesson runs top to bottom in a kernel of the venv (a lesson importing a module the wheel
     lacks, such as lesson 11's ``graphkit.course.streamview``, fails here, not in the checkout
-    where ``make course`` runs them), and each copied solution passes its own doctests."""
+    where ``make course`` runs them), and each copied solution passes its own doctests.
+    The checks get a minute: 11.3's right answer failed here once on a CI machine loaded
+    past 12, most likely past the 15 seconds (its first import of langchain-core in a
+    fresh process counts against them)."""
+    monkeypatch.setenv("GRAPHKIT_CHECK_TIME_LIMIT", "60")
     course = tmp_path / "course"
     said = run(
         course_venv, "graphkit", "lessons", str(course), "--solutions", "--run", cwd=tmp_path

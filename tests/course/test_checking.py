@@ -268,6 +268,28 @@ def test_an_answer_that_never_finishes_fails_once_the_time_limit_passes(monkeypa
     assert check_double(lambda x: x * 2).passed
 
 
+def test_the_environment_sets_the_time_limit_for_a_busy_machine(monkeypatch):
+    """GRAPHKIT_CHECK_TIME_LIMIT replaces the 15 seconds (a loaded CI or classroom server
+    ran the solutions' checks past them); a value that is no time is refused by name."""
+    import graphkit.course.checking as checking
+
+    monkeypatch.setattr(checking, "TIME_LIMIT", 60.0)
+    monkeypatch.setenv("GRAPHKIT_CHECK_TIME_LIMIT", "0.2")
+
+    def forever(x):
+        while True:
+            x += 1
+
+    verdict = check_double(forever)
+    assert verdict.message.startswith("Your code was still running after 0.2 seconds")
+    for wrong in ("soon", "0", "-5", "nan"):
+        monkeypatch.setenv("GRAPHKIT_CHECK_TIME_LIMIT", wrong)
+        with pytest.raises(ValueError, match=f"GRAPHKIT_CHECK_TIME_LIMIT='{wrong}' is no"):
+            check_double(lambda x: x * 2)
+    monkeypatch.setenv("GRAPHKIT_CHECK_TIME_LIMIT", " ")
+    assert check_double(lambda x: x * 2).passed
+
+
 def test_a_time_out_swallowed_once_rings_again(monkeypatch):
     """The alarm's exception can be lost where it lands: in a learner's bare ``except:``,
     or in a weakref callback run by the garbage collector, where Python prints and drops
