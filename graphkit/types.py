@@ -261,8 +261,11 @@ def overwritten_value(write: Any) -> tuple[bool, Any]:
     ((True, [1]), (True, 2))
     >>> overwritten_value({"type": "note"})
     (False, None)
+
+    LangGraph's own ``Overwrite`` (``langgraph.types``, an import left as it was) is the
+    same data and is read the same way.
     """
-    if isinstance(write, Overwrite):
+    if isinstance(write, Overwrite) or is_langgraphs_overwrite(write):
         return True, write.value
     if isinstance(write, dict):
         if len(write) == 1 and OVERWRITE in write:
@@ -270,6 +273,13 @@ def overwritten_value(write: Any) -> tuple[bool, Any]:
         if write.get("type") == OVERWRITE and "value" in write:
             return True, write["value"]
     return False, None
+
+
+def is_langgraphs_overwrite(write: Any) -> bool:
+    """Whether ``write`` is LangGraph's ``Overwrite`` (read by name: graphkit never
+    imports LangGraph)."""
+    kind = type(write)
+    return kind.__name__ == "Overwrite" and kind.__module__ == "langgraph.types"
 
 
 _NOT_RETRIED = (
