@@ -48,6 +48,8 @@ class IsLastStepManager(ManagedValue):
         return step == stop - 1
 
 
+_LANGGRAPHS = {kind.__name__: kind for kind in (RemainingStepsManager, IsLastStepManager)}
+
 RemainingSteps = Annotated[int, RemainingStepsManager]
 IsLastStep = Annotated[bool, IsLastStepManager]
 
@@ -71,5 +73,8 @@ def managed_value_of(annotation: object) -> type[ManagedValue] | None:
         last = get_origin(metadata[-1]) or metadata[-1]
         if isinstance(last, type) and issubclass(last, ManagedValue):
             return last
+        if isinstance(last, type) and last.__module__.startswith("langgraph.managed."):
+            # LangGraph's own (an import left as it was): the same marker, read as ours
+            return _LANGGRAPHS.get(last.__name__)
     arguments = get_args(annotation) if get_origin(annotation) is not None else ()
     return managed_value_of(arguments[0]) if arguments else None

@@ -42,3 +42,21 @@ def test_langgraphs_overwrite_in_the_input_and_in_update_state() -> None:
     app.invoke({"items": [1]}, THREAD)
     app.update_state(THREAD, {"items": LangGraphOverwrite([7])})
     assert app.get_state(THREAD).values == {"items": [7]}
+
+
+def _managed(library: Any, left: Any, last: Any) -> Any:
+    # (the functional form: the field types are arguments, and this module defers annotations)
+    State = TypedDict("State", {"seen": list, "left": left, "last": last}, total=False)  # noqa: UP013
+    builder = library.StateGraph(State)
+    builder.add_node("look", lambda state: {"seen": [state["left"], state["last"]]})
+    builder.add_edge(library.START, "look")
+    return builder.compile().invoke({"seen": []}, {"recursion_limit": 2})
+
+
+def test_langgraphs_managed_values_in_a_schema_are_computed_as_on_langgraph() -> None:
+    import langgraph.graph
+    from langgraph.managed import IsLastStep, RemainingSteps
+
+    ours = _managed(graphkit, RemainingSteps, IsLastStep)
+    assert ours == _managed(langgraph.graph, RemainingSteps, IsLastStep) == {"seen": [1, True]}
+    assert ours == _managed(graphkit, graphkit.managed.RemainingSteps, graphkit.managed.IsLastStep)
