@@ -100,6 +100,25 @@ def schema_without_annotated_fields(schema: Any) -> str:
     )
 
 
+def refuse_langgraph_channel(where: str, channel: Any) -> None:
+    """Refuse LangGraph's own channel (an instance or a class): read as a plain field it
+    would silently keep one value, and graphkit's runtime cannot run it.
+
+    >>> class Topic: ...
+    >>> Topic.__module__ = "langgraph.channels.topic"
+    >>> refuse_langgraph_channel("State key 'log' is annotated with", Topic())
+    Traceback (most recent call last):
+    TypeError: State key 'log' is annotated with LangGraph's Topic (from langgraph.channels); graphkit runs its own channels. Import it from graphkit: from graphkit.channels import Topic.
+    """  # noqa: E501
+    kind = channel if isinstance(channel, type) else type(channel)
+    if not kind.__module__.startswith("langgraph.channels."):
+        return
+    raise TypeError(
+        f"{where} LangGraph's {kind.__name__} (from langgraph.channels); graphkit runs its "
+        f"own channels. Import it from graphkit: from graphkit.channels import {kind.__name__}."
+    )
+
+
 def check_reducer(name: str, reducer: Callable[..., Any]) -> None:
     """Refuse a reducer that does not take (current, update)."""
     try:

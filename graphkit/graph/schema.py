@@ -167,6 +167,7 @@ def _channel_for(name: str, hint: Any) -> Channel:
     if get_origin(hint) is Annotated:
         value_type = hint.__origin__
         for item in hint.__metadata__:
+            diagnose.refuse_langgraph_channel(f"State key {name!r} is annotated with", item)
             if isinstance(item, DeltaChannel):  # (its value type is the field's, as LangGraph's)
                 item = item.of_type(_unwrap_required(value_type))
             if isinstance(item, Channel):

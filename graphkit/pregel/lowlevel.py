@@ -21,6 +21,7 @@ from graphkit.diagnostics.arguments import renamed_pregel_argument
 from graphkit.diagnostics.building import refuse_langgraph_saver, retry_policies, sync_timeout
 from graphkit.diagnostics.cache import check_cache_policy
 from graphkit.diagnostics.returns import no_input_channel_named
+from graphkit.diagnostics.schemas import refuse_langgraph_channel
 from graphkit.errors import EmptyInputError, warn
 from graphkit.pregel.app import CompiledGraph
 from graphkit.pregel.node_builder import (
@@ -139,6 +140,8 @@ class Pregel(CompiledGraph, metaclass=_CountsEveryCompiledGraph):
         context_schema = renamed_pregel_argument(options, context_schema)
         self.given_nodes: dict[str, PregelNode] = {k: _built(n) for k, n in nodes.items()}
         self.channels = given_channels = dict(channels or {})  # (as given: read back)
+        for key, channel in given_channels.items():
+            refuse_langgraph_channel(f"Pregel(channels=...)'s {key!r} is", channel)
         self.input_channels, self.output_channels = input_channels, output_channels
         self.stream_channels, self.cache_policy = stream_channels, cache_policy
         self.node_error_handler_map = dict(node_error_handler_map or {})

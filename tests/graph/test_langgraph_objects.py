@@ -8,6 +8,7 @@ from __future__ import annotations
 import operator
 from typing import Annotated, Any, TypedDict
 
+import pytest
 from langgraph.types import Overwrite as LangGraphOverwrite
 
 import graphkit
@@ -60,3 +61,47 @@ def test_langgraphs_managed_values_in_a_schema_are_computed_as_on_langgraph() ->
     ours = _managed(graphkit, RemainingSteps, IsLastStep)
     assert ours == _managed(langgraph.graph, RemainingSteps, IsLastStep) == {"seen": [1, True]}
     assert ours == _managed(graphkit, graphkit.managed.RemainingSteps, graphkit.managed.IsLastStep)
+
+
+def _langgraph_channels() -> list[Any]:
+    from langgraph import channels
+
+    return [
+        channels.Topic(str, accumulate=True),
+        channels.EphemeralValue(int),
+        channels.BinaryOperatorAggregate(int, operator.add),
+        channels.LastValue,  # (a class, as a schema may name one)
+    ]
+
+
+@pytest.mark.parametrize(
+    "channel", _langgraph_channels(), ids=lambda c: getattr(c, "__name__", type(c).__name__)
+)
+def test_langgraphs_channel_in_a_schema_is_refused_by_name(channel: Any) -> None:
+    # read as a plain field, each silently kept one value: a Topic its last, an
+    # EphemeralValue its value past the step, a sum its last addend
+    name = getattr(channel, "__name__", type(channel).__name__)
+    state = TypedDict("State", {"x": int, "log": Annotated[Any, channel]})  # noqa: UP013
+    with pytest.raises(TypeError) as raised:
+        StateGraph(state)
+    assert str(raised.value) == (
+        f"State key 'log' is annotated with LangGraph's {name} (from langgraph.channels); "
+        "graphkit runs its own channels. Import it from graphkit: "
+        f"from graphkit.channels import {name}."
+    )
+
+
+def test_langgraphs_channel_in_a_low_level_pregel_is_refused_by_name() -> None:
+    from langgraph.channels import LastValue as LangGraphLastValue
+
+    from graphkit.channels import LastValue
+    from graphkit.pregel import NodeBuilder, Pregel
+
+    node = NodeBuilder().subscribe_only("a").do(lambda n: n + 1).write_to("b")
+    with pytest.raises(TypeError, match=r"^Pregel\(channels=...\)'s 'a' is LangGraph's LastV"):
+        Pregel(
+            nodes={"one": node},
+            channels={"a": LangGraphLastValue(int), "b": LastValue(int)},
+            input_channels="a",
+            output_channels="b",
+        )
