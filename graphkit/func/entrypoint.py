@@ -142,11 +142,20 @@ class entrypoint:  # (LangGraph's name: a decorator class)
 
 
 def _returned(value: Any) -> Any:
-    return value.value if isinstance(value, entrypoint.final) else value
+    return value.value if _is_final(value) else value
 
 
 def _saved(value: Any) -> Any:
-    return value.save if isinstance(value, entrypoint.final) else value
+    return value.save if _is_final(value) else value
+
+
+def _is_final(value: Any) -> bool:
+    """Whether ``value`` is an ``entrypoint.final``, graphkit's or LangGraph's (an import
+    left as it was: the same two fields, read the same way)."""
+    kind = type(value)
+    return isinstance(value, entrypoint.final) or (
+        kind.__qualname__ == "entrypoint.final" and kind.__module__ == "langgraph.func"
+    )
 
 
 def _types(func: Callable[..., Any], first: inspect.Parameter) -> tuple[Any, Any, Any]:

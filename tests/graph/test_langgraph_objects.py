@@ -105,3 +105,17 @@ def test_langgraphs_channel_in_a_low_level_pregel_is_refused_by_name() -> None:
             input_channels="a",
             output_channels="b",
         )
+
+
+def test_langgraphs_entrypoint_final_returns_one_value_and_saves_the_other() -> None:
+    import langgraph.func
+
+    from graphkit.func import entrypoint
+
+    @entrypoint(checkpointer=InMemorySaver())
+    def count(step: int, previous: int | None = None) -> Any:
+        total = (previous or 0) + step
+        return langgraph.func.entrypoint.final(value=f"total {total}", save=total)
+
+    assert count.invoke(1, THREAD) == "total 1"
+    assert count.invoke(10, THREAD) == "total 11"  # (previous: the 1 saved, not "total 1")
