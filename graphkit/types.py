@@ -276,10 +276,15 @@ def overwritten_value(write: Any) -> tuple[bool, Any]:
 
 
 def is_langgraphs_overwrite(write: Any) -> bool:
-    """Whether ``write`` is LangGraph's ``Overwrite`` (read by name: graphkit never
-    imports LangGraph)."""
-    kind = type(write)
-    return kind.__name__ == "Overwrite" and kind.__module__ == "langgraph.types"
+    """Whether ``write`` is LangGraph's ``Overwrite``."""
+    return _is_langgraphs(write, "Overwrite")
+
+
+def _is_langgraphs(value: Any, name: str) -> bool:
+    """Whether ``value`` is LangGraph's ``langgraph.types.<name>`` (read by name: graphkit
+    never imports LangGraph)."""
+    kind = type(value)
+    return kind.__name__ == name and kind.__module__ == "langgraph.types"
 
 
 _NOT_RETRIED = (
@@ -399,7 +404,9 @@ class TimeoutPolicy:
         ``ValueError`` for a limit that is not a positive number of seconds."""
         if value is None:
             return None
-        if not isinstance(value, TimeoutPolicy):
+        if _is_langgraphs(value, "TimeoutPolicy"):  # (an import left as it was: same fields)
+            value = cls(value.run_timeout, value.idle_timeout, value.refresh_on)  # type: ignore[union-attr]
+        elif not isinstance(value, TimeoutPolicy):
             value = cls(run_timeout=value)
         if value.refresh_on not in ("auto", "heartbeat"):
             raise ValueError(

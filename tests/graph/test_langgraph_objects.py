@@ -5,6 +5,7 @@ oracle where it runs the same program."""
 
 from __future__ import annotations
 
+import asyncio
 import operator
 from typing import Annotated, Any, TypedDict
 
@@ -119,3 +120,31 @@ def test_langgraphs_entrypoint_final_returns_one_value_and_saves_the_other() -> 
 
     assert count.invoke(1, THREAD) == "total 1"
     assert count.invoke(10, THREAD) == "total 11"  # (previous: the 1 saved, not "total 1")
+
+
+async def _timed_out(library: Any, policy: Any) -> str:
+    async def slow(state: dict[str, Any]) -> dict[str, Any]:
+        await asyncio.sleep(2)
+        return {"x": 2}
+
+    builder = library.StateGraph(TypedDict("State", {"x": int}))
+    builder.add_node("slow", slow, timeout=policy)
+    builder.add_edge(library.START, "slow")
+    try:
+        await builder.compile().ainvoke({"x": 1})
+    except Exception as raised:
+        return type(raised).__name__
+    return "finished"
+
+
+def test_langgraphs_timeout_policy_in_add_node_times_out_as_on_langgraph() -> None:
+    import langgraph.graph
+    from langgraph.types import TimeoutPolicy as LangGraphTimeoutPolicy
+
+    policy = LangGraphTimeoutPolicy(run_timeout=0.05)
+    ours = asyncio.run(_timed_out(graphkit, policy))
+    assert ours == asyncio.run(_timed_out(langgraph.graph, policy)) == "NodeTimeoutError"
+    declared = StateGraph(TypedDict("State", {"x": int})).add_node(
+        "slow", lambda state: state, timeout=LangGraphTimeoutPolicy(idle_timeout=1)
+    )
+    assert declared.nodes["slow"].timeout == graphkit.types.TimeoutPolicy(idle_timeout=1.0)
