@@ -68,14 +68,14 @@ def not_a_dict(node: str, returned: Any) -> str:
     return create_error_message(message=message, error_code=code)
 
 
-def refuse_langgraph_class(what: str, value: Any) -> None:
+def refuse_langgraph_class(what: str, value: Any, verb: str = "returned") -> None:
     """Refuse LangGraph's own Command or Send by name: read as a plain object, it would
     silently lose its update and its route."""
     module = type(value).__module__
     if module.partition(".")[0] == "langgraph":
         name = type(value).__name__
         raise InvalidUpdateError(
-            f"{what} returned a {name} from {module}, LangGraph's class; graphkit routes "
+            f"{what} {verb} a {name} from {module}, LangGraph's class; graphkit routes "
             f"and updates with its own. Import it from graphkit: from graphkit import {name}."
         )
 

@@ -151,10 +151,14 @@ def _caller_loop(branch: Branch) -> asyncio.AbstractEventLoop:
 
 def _goto_writes(node: str, command: Command) -> Writes:
     """The writes that wake where ``Command(goto=...)`` goes."""
+    goto_of = f"Node {node!r} returned a Command whose goto"
+    refuse_langgraph_class(goto_of, command.goto, "is")  # (no list: one LangGraph Send)
     try:
         targets = command.destinations()
     except TypeError:  # LangGraph raises TypeError too ("'int' object is not iterable")
         raise TypeError(diagnose.bad_goto(node, command)) from None
+    for target in targets:
+        refuse_langgraph_class(goto_of, target, "holds")
     return [write for target in targets for write in _route_writes(target)]
 
 
