@@ -82,6 +82,17 @@ def check_action(node: Any, action: Any, where: str = "") -> None:
         )
     if action is None:
         raise ValueError(f"add_node({node!r}) needs an action: a function or a runnable.")
+    kind = type(action)
+    if kind.__module__.startswith("langgraph.prebuilt."):  # (its ToolNode, ValidationNode)
+        fix = (
+            "Import graphkit's: from graphkit.prebuilt import ToolNode."
+            if kind.__name__ == "ToolNode"
+            else "graphkit has none: write the node as a function."
+        )
+        raise TypeError(
+            f"Node {node!r} is LangGraph's {kind.__name__} (from langgraph.prebuilt), which "
+            f"runs only on LangGraph's runtime. {fix}"
+        )
     if not callable(action) and not callable(getattr(action, "invoke", None)):
         if where:
             raise TypeError(

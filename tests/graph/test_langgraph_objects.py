@@ -148,3 +148,24 @@ def test_langgraphs_timeout_policy_in_add_node_times_out_as_on_langgraph() -> No
         "slow", lambda state: state, timeout=LangGraphTimeoutPolicy(idle_timeout=1)
     )
     assert declared.nodes["slow"].timeout == graphkit.types.TimeoutPolicy(idle_timeout=1.0)
+
+
+def test_langgraphs_tool_node_as_a_node_is_refused_by_name() -> None:
+    # it ran, and failed in the run with "Missing required config key 'N/A' for 'tools'"
+    from langchain_core.tools import tool
+    from langgraph.prebuilt import ToolNode as LangGraphToolNode
+
+    @tool
+    def add(a: int, b: int) -> int:
+        """Add two numbers."""
+        return a + b
+
+    expected = (
+        "Node 'tools' is LangGraph's ToolNode (from langgraph.prebuilt), which runs only on "
+        "LangGraph's runtime. Import graphkit's: from graphkit.prebuilt import ToolNode."
+    )
+    for name, action in [("tools", LangGraphToolNode([add])), (LangGraphToolNode([add]), None)]:
+        builder = StateGraph(graphkit.MessagesState)
+        with pytest.raises(TypeError) as raised:
+            builder.add_node(name, action)
+        assert str(raised.value) == expected
