@@ -140,14 +140,12 @@ class Pregel(CompiledGraph, metaclass=_CountsEveryCompiledGraph):
         context_schema = renamed_pregel_argument(options, context_schema)
         self.given_nodes: dict[str, PregelNode] = {k: _built(n) for k, n in nodes.items()}
         self.channels = given_channels = dict(channels or {})  # (as given: read back)
-        for key, channel in given_channels.items():
-            refuse_langgraph_channel(f"Pregel(channels=...)'s {key!r} is", channel)
         self.input_channels, self.output_channels = input_channels, output_channels
         self.stream_channels, self.cache_policy = stream_channels, cache_policy
         self.node_error_handler_map = dict(node_error_handler_map or {})
         self.stream_eager = stream_eager  # (read back only: graphkit streams chunks as made)
         self.stream_transformers = tuple(options.pop("stream_transformers", None) or ())
-        _check_options(cache_policy, checkpointer)
+        _check_options(cache_policy, checkpointer, given_channels)
         if auto_validate:
             _validate(self, interrupt_before_nodes, interrupt_after_nodes)
         policies = retry_policies("Pregel(retry_policy=...)", retry_policy)
@@ -306,10 +304,12 @@ def _identity(value: Any) -> Any:
     return value
 
 
-def _check_options(cache_policy: Any, checkpointer: Any) -> None:
+def _check_options(cache_policy: Any, checkpointer: Any, channels: Mapping[str, Any]) -> None:
     """Refuse, at construction as a compiled graph does, what no run could use."""
     check_cache_policy("Pregel(cache_policy=...)", cache_policy)
     refuse_langgraph_saver("Pregel", checkpointer)
+    for key, channel in channels.items():
+        refuse_langgraph_channel(f"Pregel(channels=...)'s {key!r} is", channel)
 
 
 def _validate(app: Pregel, before: Sequence[str] | str, after: Sequence[str] | str) -> None:

@@ -32,6 +32,10 @@ def enter_task(scope: TaskScope, config: Any = None) -> tuple[Any, ...]:
         return (token,)
     if config is None:
         config = scope_config(scope)
+    if "langgraph.config" in sys.modules:  # LangGraph's own get_store() etc. may be called
+        from graphkit.pregel.langgraph_slots import with_langgraph_slots
+
+        config = with_langgraph_slots(config, scope)
     variable = langchain.var_child_runnable_config
     # langchain-core's own setter also makes the task's LangSmith run the parent of a
     # `@traceable` function the node calls, as LangGraph's nodes run (None: unchanged);

@@ -169,3 +169,65 @@ def test_langgraphs_tool_node_as_a_node_is_refused_by_name() -> None:
         with pytest.raises(TypeError) as raised:
             builder.add_node(name, action)
         assert str(raised.value) == expected
+
+
+def _run_node(library: Any, node: Any, **compile_options: Any) -> Any:
+    builder = library.StateGraph(TypedDict("State", {"x": Any}))
+    builder.add_node("n", node)
+    builder.add_edge(library.START, "n")
+    app = builder.compile(**compile_options)
+    chunks = list(app.stream({"x": 1}, stream_mode=["custom", "values"]))
+    return chunks
+
+
+def test_langgraphs_get_store_get_stream_writer_and_get_runtime_work_in_a_graphkit_node() -> None:
+    # each failed with KeyError '__pregel_runtime', and get_runtime() returned None
+    import langgraph.graph
+    from langgraph.config import get_store, get_stream_writer
+    from langgraph.runtime import get_runtime
+
+    def node(state: dict[str, Any]) -> dict[str, Any]:
+        get_stream_writer()("hello")
+        store = get_store()
+        store.put(("notes",), "k", {"v": 1})
+        return {"x": [store.get(("notes",), "k").value, type(get_runtime().store).__name__]}
+
+    from langgraph.store.memory import InMemoryStore as LangGraphStore
+
+    from graphkit.store.memory import InMemoryStore
+
+    ours = _run_node(graphkit, node, store=InMemoryStore())
+    assert ours == _run_node(langgraph.graph, node, store=LangGraphStore())
+    assert ours[1:] == [("custom", "hello"), ("values", {"x": [{"v": 1}, "InMemoryStore"]})]
+
+
+@pytest.mark.parametrize("where", ["node", "entrypoint"])
+def test_langgraphs_interrupt_and_task_in_graphkit_code_are_refused_by_name(where: str) -> None:
+    # they failed with KeyError '__pregel_scratchpad' and '__pregel_call'
+    import langgraph.func
+    from langgraph.types import interrupt
+
+    from graphkit.func import entrypoint
+
+    @langgraph.func.task
+    def double(n: int) -> int:
+        return n * 2
+
+    expected = {
+        "interrupt": "interrupt() from langgraph.types, called in {where}, needs LangGraph's "
+        "runtime. Import graphkit's: from graphkit import interrupt.",
+        "task": "A LangGraph @task (langgraph.func), called in {where}, needs LangGraph's "
+        "runtime. Import graphkit's: from graphkit.func import task.",
+    }
+    for name, call in [("interrupt", lambda: interrupt("ok?")), ("task", lambda: double(2))]:
+        if where == "node":
+            app = StateGraph(TypedDict("State", {"x": Any}))
+            app = app.add_node("ask", lambda state, call=call: {"x": call()})
+            app = app.add_edge(START, "ask")
+            app, shown = app.compile(checkpointer=InMemorySaver()), "node 'ask'"
+        else:
+            app = entrypoint(checkpointer=InMemorySaver())(lambda n, call=call: call())
+            shown = "node '<lambda>'"
+        with pytest.raises(TypeError) as raised:
+            app.invoke({"x": 1}, THREAD)
+        assert str(raised.value) == expected[name].format(where=shown)
