@@ -80,6 +80,22 @@ def refuse_langgraph_class(what: str, value: Any, verb: str = "returned") -> Non
         )
 
 
+def langgraph_signal(node: str, error: BaseException) -> BaseException:
+    """``error``, or a ``TypeError`` naming it when it is LangGraph's own interrupt or
+    ``ParentCommand`` (an import left as it was): graphkit's runtime pauses and routes on
+    its own classes only, so it would end the run as an ordinary error."""
+    kinds = type(error).__mro__
+    if not any(k.__name__ == "GraphBubbleUp" and k.__module__ == "langgraph.errors" for k in kinds):
+        return error
+    name = type(error).__name__
+    refused = TypeError(
+        f"Node {node!r} raised LangGraph's {name} (langgraph.errors), which only LangGraph's "
+        f"runtime handles. Import graphkit's: from graphkit.errors import {name}."
+    )
+    refused.__cause__ = error
+    return refused
+
+
 def raised_by_router(name: str, source: str) -> str:
     return f"Raised by the router {name} of node {source!r} (add_conditional_edges)."
 

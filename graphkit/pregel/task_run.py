@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from graphkit.channels import Channel
 from graphkit.diagnostics import run as diagnose
+from graphkit.diagnostics.returns import langgraph_signal
 from graphkit.errors import GraphDrained, GraphInterrupt, NodeCancelledError, ParentCommand
 from graphkit.pregel.node_builder import STEP_CALLS
 from graphkit.pregel.records import Task, TaskResult
@@ -218,7 +219,7 @@ def _attempt(
         # recorded; the stepper raises it after the step's tasks end; writes made
         # before the error stay visible, but are never applied
         own = _raised_by_the_node(exc) and not work.stopped and not _dropped(work, task)
-        error = _node_cancelled(task.node, exc) if own else exc
+        error = _node_cancelled(task.node, exc) if own else langgraph_signal(task.node, exc)
     finally:
         leave_task(token)
     if trace is not None and (error is not None or interrupts is not None):

@@ -231,3 +231,32 @@ def test_langgraphs_interrupt_and_task_in_graphkit_code_are_refused_by_name(wher
         with pytest.raises(TypeError) as raised:
             app.invoke({"x": 1}, THREAD)
         assert str(raised.value) == expected[name].format(where=shown)
+
+
+def _raise(error: BaseException) -> Any:
+    raise error
+
+
+def test_langgraphs_interrupt_errors_raised_in_a_node_are_refused_by_name() -> None:
+    # LangGraph pauses on them (ParentCommand: goes to the parent); graphkit's run ended
+    # with them as a node's ordinary error
+    from langgraph import errors
+    from langgraph.types import Command as LangGraphCommand
+    from langgraph.types import Interrupt as LangGraphInterrupt
+
+    raised = [
+        errors.GraphInterrupt((LangGraphInterrupt("ok?"),)),
+        errors.ParentCommand(LangGraphCommand(graph=LangGraphCommand.PARENT, goto="a")),
+    ]
+    for error in raised:
+        name = type(error).__name__
+        builder = StateGraph(TypedDict("State", {"x": Any}))
+        builder.add_node("ask", lambda state, error=error: _raise(error))
+        app = builder.add_edge(START, "ask").compile(checkpointer=InMemorySaver())
+        with pytest.raises(TypeError) as refused:
+            app.invoke({"x": 1}, THREAD)
+        assert str(refused.value) == (
+            f"Node 'ask' raised LangGraph's {name} (langgraph.errors), which only LangGraph's "
+            f"runtime handles. Import graphkit's: from graphkit.errors import {name}."
+        )
+        assert refused.value.__cause__ is error
