@@ -64,24 +64,32 @@ def with_langgraph_slots(config: dict[str, Any], scope: TaskScope) -> dict[str, 
     ``scope`` runs and a ``LangGraphsOnly`` for each entry graphkit has no counterpart of."""
     configurable = _Configurable(config.get("configurable") or {})
     configurable.scope = scope
-    configurable.update({key: LangGraphsOnly(key, scope.task.node) for key in _USES})
     return {**config, "configurable": configurable}
 
 
+_SLOTS = frozenset((RUNTIME, *_USES))
+
+
 class _Configurable(dict):  # type: ignore[type-arg]
-    """A task's ``configurable`` whose runtime entry is fetched when read: made for every
-    task, a runtime would be timed and kept (and carried to a process pool's workers)
-    for tasks that never asked for one."""
+    """A task's ``configurable`` whose LangGraph entries are made when read: every task
+    of a program that imported ``langgraph.config`` gets one, and few ever read them (a
+    runtime made for each would also be timed, kept, and carried to a process pool's
+    workers)."""
 
     __slots__ = ("scope",)
     scope: TaskScope
 
     def __missing__(self, key: str) -> Any:
-        if key != RUNTIME:
-            raise KeyError(key)
-        from graphkit.pregel.runtime import _task_runtime
+        if key == RUNTIME:
+            from graphkit.pregel.runtime import _task_runtime
 
-        return _task_runtime(self.scope)
+            return _task_runtime(self.scope)
+        if key in _USES:
+            return LangGraphsOnly(key, self.scope.task.node)
+        raise KeyError(key)
+
+    def __contains__(self, key: object) -> bool:
+        return key in _SLOTS or dict.__contains__(self, key)
 
     def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
-        return self[key] if key in self or key == RUNTIME else default
+        return self[key] if key in self else default  # noqa: SIM401 (that is this method)

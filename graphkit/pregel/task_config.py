@@ -8,6 +8,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from graphkit.pregel.langgraph_slots import with_langgraph_slots
 from graphkit.pregel.task_scope import TaskScope, _scope, current_scope
 from graphkit.pregel.tracing import manager_like, node_callbacks
 
@@ -33,8 +34,6 @@ def enter_task(scope: TaskScope, config: Any = None) -> tuple[Any, ...]:
     if config is None:
         config = scope_config(scope)
     if "langgraph.config" in sys.modules:  # LangGraph's own get_store() etc. may be called
-        from graphkit.pregel.langgraph_slots import with_langgraph_slots
-
         config = with_langgraph_slots(config, scope)
     variable = langchain.var_child_runnable_config
     # langchain-core's own setter also makes the task's LangSmith run the parent of a
