@@ -265,7 +265,7 @@ def overwritten_value(write: Any) -> tuple[bool, Any]:
     LangGraph's own ``Overwrite`` (``langgraph.types``, an import left as it was) is the
     same data and is read the same way.
     """
-    if isinstance(write, Overwrite) or is_langgraphs_overwrite(write):
+    if isinstance(write, Overwrite) or is_langgraphs(write, "Overwrite"):
         return True, write.value
     if isinstance(write, dict):
         if len(write) == 1 and OVERWRITE in write:
@@ -275,14 +275,13 @@ def overwritten_value(write: Any) -> tuple[bool, Any]:
     return False, None
 
 
-def is_langgraphs_overwrite(write: Any) -> bool:
-    """Whether ``write`` is LangGraph's ``Overwrite``."""
-    return _is_langgraphs(write, "Overwrite")
+def is_langgraphs(value: Any, name: str) -> bool:
+    """Whether ``value`` is LangGraph's ``langgraph.types.<name>`` (an import left as it
+    was; read by name: graphkit never imports LangGraph).
 
-
-def _is_langgraphs(value: Any, name: str) -> bool:
-    """Whether ``value`` is LangGraph's ``langgraph.types.<name>`` (read by name: graphkit
-    never imports LangGraph)."""
+    >>> is_langgraphs(Overwrite([]), "Overwrite")
+    False
+    """
     kind = type(value)
     return kind.__name__ == name and kind.__module__ == "langgraph.types"
 
@@ -404,7 +403,7 @@ class TimeoutPolicy:
         ``ValueError`` for a limit that is not a positive number of seconds."""
         if value is None:
             return None
-        if _is_langgraphs(value, "TimeoutPolicy"):  # (an import left as it was: same fields)
+        if is_langgraphs(value, "TimeoutPolicy"):  # (an import left as it was: same fields)
             value = cls(value.run_timeout, value.idle_timeout, value.refresh_on)  # type: ignore[union-attr]
         elif not isinstance(value, TimeoutPolicy):
             value = cls(run_timeout=value)

@@ -9,7 +9,7 @@ from typing import Any, ClassVar, Generic, NotRequired, Required, Self
 
 from graphkit.channels.base import EMPTY, Channel, Value
 from graphkit.diagnostics import channels as diagnose
-from graphkit.types import Overwrite, is_langgraphs_overwrite, overwritten_value
+from graphkit.types import Overwrite, overwritten_value
 
 
 class _OneValue(Channel[Value, Value], Generic[Value]):
@@ -116,8 +116,9 @@ class BinaryOperatorAggregate(_OneValue[Value]):
         if not values:
             return False
         for item in values:
-            overwrite = isinstance(item, (Overwrite, dict)) or is_langgraphs_overwrite(item)
-            if overwrite and overwritten_value(item)[0]:
+            # (LangGraph's Overwrite too, by its class's name: no call for a plain write)
+            maybe = isinstance(item, (Overwrite, dict)) or type(item).__name__ == "Overwrite"
+            if maybe and overwritten_value(item)[0]:
                 return self._update_with_overwrite(values)
         # Fold into a local so that an operator that raises leaves the channel as it was.
         value, rest = (values[0], values[1:]) if self.value is EMPTY else (self.value, values)

@@ -22,7 +22,7 @@ from graphkit.diagnostics.names import (
     shown,
     unknown_node_fix,
 )
-from graphkit.types import RetryPolicy
+from graphkit.types import RetryPolicy, is_langgraphs
 
 _RUNS = ("invoke", "ainvoke", "stream", "astream", "batch", "abatch", "trace", "atrace", "stepper")
 _MORE_RUNS = ("batch_as_completed", "abatch_as_completed", "astream_log", "with_config")
@@ -185,11 +185,10 @@ def as_graphkit_retry_policy(policy: Any) -> Any:
     >>> type(ours).__module__, ours.max_attempts, ours.retry_on.__module__
     ('graphkit.types', 5, 'graphkit.types')
     """
-    kind = type(policy)
-    if kind.__name__ != "RetryPolicy" or not kind.__module__.startswith("langgraph"):
+    if not is_langgraphs(policy, "RetryPolicy"):
         return policy
     fields = policy._asdict()
-    if fields["retry_on"] is kind._field_defaults.get("retry_on"):
+    if fields["retry_on"] is type(policy)._field_defaults.get("retry_on"):
         del fields["retry_on"]
     return RetryPolicy(**fields)
 
