@@ -147,14 +147,14 @@ class StartTurns:
     def _give_threads(self) -> None:
         """(Nodes wait for the starts of tasks no thread may come for) run each task no
         thread has taken yet on a thread of its own; past ``_MOST_HELPERS``, wait for
-        none of them."""
+        none of those left without one."""
         if self._reporting is None:
             return
         with self._lock:
             unclaimed = [task_id for task_id in self._claims if task_id in self._reporting]
-        for task_id in unclaimed:
-            if self._helpers >= _MOST_HELPERS:  # (waiting for those left unclaimed)
-                self._reporting.difference_update(unclaimed)
+        for place, task_id in enumerate(unclaimed):
+            if self._helpers >= _MOST_HELPERS:  # (the rest have no thread: wait for none)
+                self._reporting.difference_update(unclaimed[place:])
                 self._arrived(task_id)
                 return
             self._helpers += 1
