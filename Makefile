@@ -57,6 +57,8 @@ $(STAMP): pyproject.toml
 # System packages the drawing layer and the browser tests use; installed only when missing
 # (needs root/apt): graphviz's dot, headless Chromium with a font for the widget tests, and
 # npm for the docs site's widget manager. Without root it names the command to run as root.
+# When another apt holds its locks (two setups started together), this one waits: 2 minutes
+# for the package lists, 10 for the install.
 system:
 	@missing=""; \
 	command -v dot >/dev/null 2>&1 || missing="$$missing graphviz"; \
@@ -72,7 +74,10 @@ system:
 	if [ -n "$$missing" ]; then \
 		echo "installing$$missing"; \
 		export DEBIAN_FRONTEND=noninteractive; \
-		apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing; \
+		for try in 1 2 3 4 5 6 7 8 9 10 11 12; do \
+			apt-get update -qq && break; echo "apt is busy; trying again in 10 s"; sleep 10; \
+		done; \
+		apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends $$missing; \
 	fi
 
 clean:
