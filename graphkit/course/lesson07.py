@@ -131,6 +131,15 @@ def _run(
             f"A checkpoint's .next is a tuple of node names, such as ({node!r},): compare it "
             f"with a tuple, not with the string {node!r} or the list [{node!r}].",
         ) from None
+    except IndexError as error:
+        if str(error) != "tuple index out of range":  # (.next is a tuple; others are not)
+            raise
+        raise Wrong(
+            f"Your code raised IndexError: {error}.",
+            "If it came from indexing a checkpoint's .next: the newest checkpoint of a "
+            "finished run has next () (nothing left to run), so .next[0] fails there. "
+            f"Compare the whole tuple instead, as in s.next == ({node!r},).",
+        ) from None
     refuse_unread_stream(returned)
     return returned
 
@@ -239,6 +248,15 @@ def check_fix_city(fix_city: Callable[[Any, dict, str], Any]) -> str:
                 )
                 + f" The report is {report!r}.",
                 "Call app.update_state(config_of_a_checkpoint, {'city': ...}, as_node=...).",
+            )
+        if sources.count("input") > 1:
+            raise Wrong(
+                f"(fixing {typo!r} → {city!r}) the report is {report!r}, but not from your "
+                f"update: after it you invoked with new input, so the thread has "
+                f"{sources.count('input')} input steps and the city came from that input, "
+                "as in a new run.",
+                "Resume the edit with invoke(None, the_config_update_state_returns): None "
+                "goes on from the checkpoint, while any input starts a new run.",
             )
         if latest.next:
             raise Wrong(

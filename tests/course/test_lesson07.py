@@ -65,6 +65,18 @@ def test_replay_comparing_next_with_a_string_says_next_is_a_tuple():
     assert "tuple" in verdict.hint
 
 
+def test_replay_indexing_next_of_a_finished_checkpoint_says_next_can_be_empty():
+    # the newest checkpoint of a finished run has next (): s.next[0] raises IndexError
+    def replay_from(app, config, node):
+        before = next(s for s in app.get_state_history(config) if s.next[0] == node)
+        return app.invoke(None, before.config)
+
+    verdict = lesson07.check_replay(replay_from)
+    assert not verdict
+    assert "IndexError" in verdict.message
+    assert "next ()" in verdict.hint and "('clean',)" in verdict.hint
+
+
 def test_fix_city_comparing_next_with_a_string_names_lookup_and_7_1_names_its_own_node():
     # each exercise's hint shows a node of its own graph: 7.1 has no node lookup
     def fix_city(app, config, city):
@@ -207,6 +219,20 @@ def test_fix_city_with_a_new_run():
     verdict = lesson07.check_fix_city(fix_city)
     assert not verdict
     assert "no `update` checkpoint" in verdict.message and "new run" in verdict.message
+
+
+def test_fix_city_updating_then_resuming_with_new_input_is_a_new_run():
+    # the report comes out right, but from the new input: the edit was never resumed
+    def fix_city(app, config, city):
+        before = next(s for s in app.get_state_history(config) if s.next == ("lookup",))
+        edited = app.update_state(before.config, {"city": city})
+        return app.invoke({"city": city}, edited)
+
+    verdict = lesson07.check_fix_city(fix_city)
+    assert not verdict
+    assert "new input" in verdict.message and "2 input steps" in verdict.message
+    assert "not from your update" in verdict.message
+    assert "invoke(None" in verdict.hint
 
 
 # -- 7.3 · Read the history
