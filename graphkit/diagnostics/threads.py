@@ -24,6 +24,12 @@ if TYPE_CHECKING:
 
 
 def config_not_dict(config: Any) -> str:
+    if isinstance(getattr(config, "config", None), Mapping):  # a StateSnapshot, say
+        return (  # (not its repr: a snapshot shows the whole state, pages of it)
+            f"A config must be a dict, got a {type(config).__name__} (a checkpoint as "
+            "get_state or get_state_history give it): pass its config, snapshot.config, "
+            "which names its thread and checkpoint."
+        )
     return (
         f"A run's config must be a dict, got {type(config).__name__} {config!r}. "
         "For a thread, write {'configurable': {'thread_id': ...}}."

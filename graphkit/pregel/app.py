@@ -13,6 +13,7 @@ from typing import Any
 
 from graphkit.constants import START
 from graphkit.diagnostics import cache as diagnose_cache
+from graphkit.diagnostics import threads as diagnose_threads
 from graphkit.errors import warn
 from graphkit.pregel import thread_edits, thread_state
 from graphkit.pregel.config import (
@@ -290,6 +291,8 @@ class CompiledGraph(RunnableMethods):
     def _configured(self, config: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
         """The call's ``config`` over the graph's ``with_config`` defaults, each read as
         LangGraph reads a config (keys beside ``configurable`` moved under it)."""
+        if config and not isinstance(config, Mapping):  # (a snapshot failed on .get)
+            raise TypeError(diagnose_threads.config_not_dict(config))
         config = loose_keys_configurable(config)
         return (
             merge_configs(loose_keys_configurable(self.config), config) if self.config else config

@@ -150,6 +150,36 @@ def test_a_config_that_is_not_a_dict_says_what_a_config_looks_like():
         builder.compile().invoke({"n": 1}, "thread-1")
 
 
+@pytest.mark.parametrize("method", ["invoke", "get_state", "update_state", "get_state_history"])
+def test_a_state_snapshot_given_as_config_says_to_pass_its_config(method):
+    # a learner who found a checkpoint in get_state_history passes the snapshot itself
+    from typing import TypedDict
+
+    from graphkit import START, InMemorySaver, StateGraph
+
+    class Counter(TypedDict):
+        n: int
+
+    builder = StateGraph(Counter)
+    builder.add_node("inc", lambda state: {"n": state["n"] + 1})
+    builder.add_edge(START, "inc")
+    app = builder.compile(checkpointer=InMemorySaver())
+    app.invoke({"n": 1}, {"configurable": {"thread_id": "t"}})
+    snapshot = app.get_state({"configurable": {"thread_id": "t"}})
+    arguments = {
+        "invoke": (None, snapshot),
+        "get_state": (snapshot,),
+        "update_state": (snapshot, {"n": 5}),
+        "get_state_history": (snapshot,),
+    }[method]
+    with pytest.raises(TypeError) as raised:
+        result = getattr(app, method)(*arguments)
+        list(result) if method == "get_state_history" else None
+    message = str(raised.value)
+    assert "got a StateSnapshot" in message and "snapshot.config" in message
+    assert "values=" not in message  # not the whole snapshot, which can be pages long
+
+
 @pytest.mark.parametrize("key", ["configurable", "metadata"])
 @pytest.mark.parametrize("value", ["oops", 5, [("thread_id", "t")]])
 def test_configurable_or_metadata_that_is_not_a_dict_names_the_key(key, value):
