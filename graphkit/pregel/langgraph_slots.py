@@ -8,7 +8,7 @@ fields they read, so it is found there (made when asked for) and they work.
 ``interrupt()`` and calling a LangGraph ``@task`` need LangGraph's own machinery (its
 scratchpad, its task calls): under those keys stands a ``LangGraphsOnly``, which refuses
 at its first use, naming the function and graphkit's import. Only a program that
-imported ``langgraph.config`` gets these keys; they are in the config langchain-core
+imported ``langgraph`` gets these keys; they are in the config langchain-core
 keeps, not in the node's ``config``.
 """
 
@@ -72,7 +72,7 @@ _SLOTS = frozenset((RUNTIME, *_USES))
 
 class _Configurable(dict):  # type: ignore[type-arg]
     """A task's ``configurable`` whose LangGraph entries are made when read: every task
-    of a program that imported ``langgraph.config`` gets one, and few ever read them (a
+    of a program that imported ``langgraph`` gets one, and few ever read them (a
     runtime made for each would also be timed, kept, and carried to a process pool's
     workers)."""
 

@@ -33,7 +33,9 @@ def enter_task(scope: TaskScope, config: Any = None) -> tuple[Any, ...]:
         return (token,)
     if config is None:
         config = scope_config(scope)
-    if "langgraph.config" in sys.modules:  # LangGraph's own get_store() etc. may be called
+    # LangGraph's own get_store(), interrupt() etc. may be called (langgraph.types imports
+    # langgraph.config only once interrupt() is called: its first call needs the slots too)
+    if "langgraph" in sys.modules:
         config = with_langgraph_slots(config, scope)
     variable = langchain.var_child_runnable_config
     # langchain-core's own setter also makes the task's LangSmith run the parent of a

@@ -233,6 +233,38 @@ def test_langgraphs_interrupt_and_task_in_graphkit_code_are_refused_by_name(wher
         assert str(raised.value) == expected[name].format(where=shown)
 
 
+def test_langgraphs_interrupt_is_refused_by_name_in_the_first_run_of_a_process() -> None:
+    # langgraph.types imports langgraph.config only when interrupt() is first called, so
+    # a fresh kernel that imported nothing else of LangGraph's failed its first run with
+    # KeyError '__pregel_scratchpad' (a learner's first try at lesson 08's exercise)
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    program = (
+        "import sys\n"
+        "from typing import Any, TypedDict\n"
+        "from langgraph.types import interrupt\n"
+        "from graphkit import START, InMemorySaver, StateGraph\n"
+        "assert 'langgraph.config' not in sys.modules\n"
+        "app = StateGraph(TypedDict('State', {'x': Any}))\n"
+        "app = app.add_node('ask', lambda state: {'x': interrupt('ok?')})\n"
+        "app = app.add_edge(START, 'ask').compile(checkpointer=InMemorySaver())\n"
+        "try:\n"
+        "    app.invoke({'x': 1}, {'configurable': {'thread_id': 't'}})\n"
+        "except Exception as error:\n"
+        "    print(type(error).__name__, error)\n"
+    )
+    root = Path(__file__).resolve().parents[2]  # (-c puts the folder it runs in first)
+    done = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, check=True, cwd=root
+    )
+    assert done.stdout.strip() == (
+        "TypeError interrupt() from langgraph.types, called in node 'ask', needs "
+        "LangGraph's runtime. Import graphkit's: from graphkit import interrupt."
+    ), done.stdout + done.stderr
+
+
 def _raise(error: BaseException) -> Any:
     raise error
 
