@@ -179,6 +179,13 @@ def check_approval(approve: Callable[[Mail], Any]) -> str:
                     "Write the comparison itself: {'approved': answer == 'yes'}.",
                 )
             sent = calls["send"]
+            if answer == "yes" and not sent and "approved" not in final.values:
+                raise Wrong(  # (None for a "no" is fine: the router reads no approval)
+                    f"(mail to {name}) resumed with 'yes', but send did not run: approve "
+                    "wrote no `approved`: a key the state does not have is dropped "
+                    "(graphkit warned, naming it), and returning None writes nothing.",
+                    "Return the state's own key: {'approved': True} when the answer is 'yes'.",
+                )
             if answer == "yes" and not sent:
                 raise Wrong(
                     f"(mail to {name}) resumed with 'yes', but send did not run: approve "
@@ -243,9 +250,10 @@ def check_breakpoint(pause_before_send: Callable[[Any], Any]) -> str:
                 "interrupt_before=[...] stops before a step that would run a node; "
                 "interrupt_after=[...] after a step that ran one.",
             )
-        ran = ", ".join(node for node in ("write", "review") if calls[node]) or "nothing"
+        ran = ", ".join(node for node in ("write", "review") if calls[node])
         raise Wrong(
-            f"(mail to {name}) the run stopped too early: next is {paused.next}, only {ran} ran.",
+            f"(mail to {name}) the run stopped too early: next is {paused.next}, "
+            + (f"only {ran} ran." if ran else "nothing ran yet."),
             "Put the breakpoint on the node the run must not reach.",
         )
     return (

@@ -58,6 +58,11 @@ def _warned(said: list[str]) -> str:
     return "".join(f"\ngraphkit warned: {text}" for text in dict.fromkeys(said))
 
 
+def _own_nodes(app: Any) -> list[str]:
+    """The nodes the learner added (not ``__start__``, which every graph has)."""
+    return sorted(name for name in app.spec.nodes if not name.startswith("__"))
+
+
 def _ran(run: Any, node: str) -> list[int]:
     return [step.step for step in run.steps if node in step.plan.nodes]
 
@@ -71,7 +76,7 @@ def check_report_runs(build_research: Any) -> str:
     for node in ("plan", "search", "cite", "report"):
         if node not in app.spec.nodes:
             raise Wrong(
-                f"Your graph has no node `{node}` (its nodes: {sorted(app.spec.nodes)}).",
+                f"Your graph has no node `{node}` (its nodes: {_own_nodes(app)}).",
                 "Keep the four nodes of the lesson's graph; fix how they are wired.",
             )
     for question in QUESTIONS:

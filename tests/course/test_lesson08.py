@@ -103,6 +103,32 @@ def test_approval_writing_the_answer_itself():
 # -- 8.2 · A static breakpoint
 
 
+def test_approval_writing_a_misspelt_key_says_approved_was_never_written():
+    # {"approve": ...} is dropped (not a state key): approve did not write approved=None
+    def approve(state):
+        return {"approve": interrupt({"draft": state["body"]}) == "yes"}
+
+    with pytest.warns(GraphkitWarning, match="'approve'"):
+        verdict = lesson08.check_approval(approve)
+    assert not verdict
+    assert "approved=None" not in verdict.message
+    assert "wrote no `approved`" in verdict.message and "dropped" in verdict.message
+
+
+def test_approval_calling_langgraph_s_interrupt_says_to_import_graphkit_s():
+    # LangGraph's interrupt() reads LangGraph's run context: refused by name, not with
+    # KeyError '__pregel_scratchpad' (see tests/graph/test_langgraph_objects.py)
+    from langgraph.types import interrupt as langgraph_interrupt  # (a notebook's import)
+
+    def approve(state):
+        return {"approved": langgraph_interrupt({"draft": state["body"]}) == "yes"}
+
+    verdict = lesson08.check_approval(approve)
+    assert not verdict
+    assert "interrupt() from langgraph.types" in verdict.message
+    assert "from graphkit import interrupt" in verdict.message
+
+
 def test_breakpoint_passes_on_the_solution():
     verdict = lesson08.check_breakpoint(solutions.pause_before_send)
     assert verdict, verdict.message
@@ -158,6 +184,16 @@ def test_breakpoint_before_a_misspelt_node_says_compiling_raised_it():
         "Compiling your graph raised ValueError: compile(interrupt_before=['sned']): there is "
         "no node 'sned'"
     )
+
+
+def test_breakpoint_before_every_node_says_nothing_ran_yet():
+    def pause_before_send(builder):
+        return builder.compile(checkpointer=InMemorySaver(), interrupt_before="*")
+
+    verdict = lesson08.check_breakpoint(pause_before_send)
+    assert not verdict
+    assert "only nothing" not in verdict.message
+    assert "next is ('write',), nothing ran yet." in verdict.message
 
 
 def test_breakpoint_without_a_checkpointer():

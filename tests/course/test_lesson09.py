@@ -61,6 +61,25 @@ def test_report_runs_fails_on_the_stub_naming_the_router_and_the_wait():
     assert "never runs: report never ran" not in verdict.message  # said once
 
 
+def test_report_runs_with_cite_renamed_lists_only_the_learner_s_nodes():
+    # renaming the node to fit the router's "citations": the list must not show
+    # __start__, a node the learner never added
+    def renamed() -> StateGraph:
+        builder = StateGraph(Research)
+        for name in ("plan", "search", "citations", "report"):
+            builder.add_node(name, lambda state: {})
+        builder.add_edge(START, "plan")
+        builder.add_conditional_edges("plan", lambda s: ["search", "citations"])
+        builder.add_edge(["search", "citations"], "report")
+        return builder
+
+    verdict = lesson09.check_report_runs(renamed)
+    assert not verdict
+    assert "no node `cite`" in verdict.message
+    assert "['citations', 'plan', 'report', 'search']" in verdict.message
+    assert "__start__" not in verdict.message
+
+
 def test_report_runs_fails_when_the_router_forgets_cite_naming_cite_only():
     verdict = lesson09.check_report_runs(lambda: research(lambda s: ["search"]))
     assert not verdict
