@@ -136,6 +136,14 @@ def check_mail_once(build_request: Callable[[Any, Any], Any]) -> str:
                 "Run the approval subgraph in your graph, as a node or inside one: its "
                 "decide node asks.",
             )
+        asked = f"Buy {item} for {PRICES[item]}?"  # (approval_graph's decide node)
+        if questions[0] != asked:
+            raise Wrong(
+                f"(item {item!r}) the run paused and asked {questions[0]!r}, not the "
+                f"approval subgraph's question, {asked!r}: the subgraph never asked.",
+                "Ask with the approval subgraph build_request is given, added as a node or "
+                "called inside one with approval.invoke(...): its decide node asks.",
+            )
         if not mails and item in [earlier for earlier, _ in requests[:number]]:
             raise Wrong(
                 f"(item {item!r}) when the run paused to ask {questions[0]!r}, no mail had "
@@ -416,6 +424,13 @@ def check_answer_all(answer_all: Callable[[Any], Any]) -> str:
         app.invoke({"items": list(prices)}, config)
         interrupts = app.get_state(config).interrupts
         command = answer_all(interrupts)
+        if type(command).__module__.partition(".")[0] == "langgraph":
+            raise Wrong(
+                f"({shape}) answer_all returned LangGraph's {type(command).__name__} (from "
+                f"{type(command).__module__}): the check resumes a graphkit graph, which "
+                "reads graphkit's Command.",
+                "Import it from graphkit, with the same name: from graphkit import Command.",
+            )
         if not isinstance(command, Command):
             raise Wrong(
                 f"({shape}) answer_all returned {command!r}, not a Command.",

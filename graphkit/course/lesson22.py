@@ -68,6 +68,18 @@ def _schema_name(schema: Any) -> str:
     return getattr(schema, "__name__", repr(schema))
 
 
+def _not_an_instance(answer: Any, name: str) -> None:
+    """A state schema is a class: an instance of one (``Booking()``) is told so."""
+    if not isinstance(answer, type) and (
+        dataclasses.is_dataclass(answer) or isinstance(answer, BaseModel)
+    ):
+        raise Wrong(
+            f"{name} is an instance, {answer!r}: a graph's state schema is a class, which "
+            "the graph builds an instance of for each node.",
+            f"Pass the class itself, {name}, without the brackets that build an instance.",
+        )
+
+
 # -- 22.1 · defaults for a dataclass state ---------------------------------------------------------
 
 
@@ -105,6 +117,7 @@ def check_defaults(booking: Any) -> str:
     1, an empty list), and the parallel notes must all be kept."""
     from graphkit.errors import InvalidUpdateError
 
+    _not_an_instance(booking, "Booking")
     if not (isinstance(booking, type) and dataclasses.is_dataclass(booking)):
         pydantic = isinstance(booking, type) and issubclass(booking, BaseModel)
         kind = "a pydantic model" if pydantic else repr(booking)
@@ -206,6 +219,7 @@ def check_validator(model: Any, where_it_fails: Any) -> str:
     """``model``: ``Reading`` with a validator that refuses a celsius below absolute zero;
     ``where_it_fails``: ``{"node": ..., "step": ...}``, where the run of a bad reading
     stops. Tried on readings of the check's own."""
+    _not_an_instance(model, "CheckedReading")
     if not (isinstance(model, type) and issubclass(model, BaseModel)):
         raise Wrong(f"CheckedReading is {model!r}, not a pydantic model.", "Subclass Reading.")
     for raw, fahrenheit in GOOD_READINGS.items():
@@ -357,6 +371,7 @@ def check_poll_model(model: Any) -> str:
     of the check's own, and must end the same."""
     from graphkit.errors import InvalidUpdateError
 
+    _not_an_instance(model, "PollModel")
     if not (isinstance(model, type) and issubclass(model, BaseModel)):
         raise Wrong(f"PollModel is {model!r}, not a pydantic model.", "Subclass BaseModel.")
     for given in POLLS:

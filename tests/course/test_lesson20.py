@@ -142,10 +142,28 @@ def mail_unless_sent(send, approval):
     return StateGraph(lesson20.Request).add_node("request", request).add_edge(START, "request")
 
 
+def own_question(send, approval):
+    """The mail in its own node, then a question of the learner's own: the approval
+    subgraph never runs. The check passed it."""
+    from graphkit import START, StateGraph, interrupt
+
+    builder = StateGraph(lesson20.Request)
+    builder.add_node("notify", lambda state: send(state["item"]) or {})
+    builder.add_node("request", lambda state: {"answer": interrupt(f"Buy {state['item']}?")})
+    builder.add_edge(START, "notify")
+    builder.add_edge("notify", "request")
+    return builder
+
+
 @pytest.mark.parametrize(
     ("answer", "said", "hint"),
     [
         (mail_after, "no mail had gone out", "before the subgraph asks"),
+        (
+            own_question,
+            "asked 'Buy chair?', not the approval subgraph's question, 'Buy chair for 80?'",
+            "approval.invoke",
+        ),
         (mail_unless_sent, "a second buyer of 'chair'", "every thread"),
         (no_question, "never paused", "as a node or inside one"),
         (lambda send, approval: None, "Expected build_request's graph", ""),
@@ -240,6 +258,13 @@ def as_booleans(interrupts):
     return Command(resume={p.id: p.value["price"] <= 100 for p in interrupts})
 
 
+def langgraphs_command(interrupts):
+    """The right answers, in LangGraph's Command (as its docs import it)."""
+    from langgraph.types import Command
+
+    return Command(resume={p.id: "yes" if p.value["price"] <= 100 else "no" for p in interrupts})
+
+
 def first_only(interrupts):
     from graphkit import Command
 
@@ -257,6 +282,8 @@ def first_only(interrupts):
         # the verdict quoted the node's text, 'True', as if the learner had answered a str
         (as_booleans, "your answer to it was True, not 'yes'", "the words 'yes' and 'no'"),
         (lambda interrupts: {"resume": "yes"}, "not a Command", ""),
+        # the verdict said "returned Command(resume={...}), not a Command"
+        (langgraphs_command, "LangGraph's Command", "from graphkit import Command"),
     ],
 )
 def test_answer_all_wrong_answers(answer, said, hint):

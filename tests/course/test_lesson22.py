@@ -689,3 +689,24 @@ def test_the_text_names_version_v2_where_it_says_invoke_returns_a_dict():
         assert 'version="v2"' in said, said[:300]
     validates = places[-1].split("pydantic validates")[1].split(" - ")[0]
     assert 'and a `version="v2"` result' in validates, validates
+
+
+@pytest.mark.parametrize(
+    ("check", "instance", "name"),
+    [
+        (lesson22.check_defaults, solutions.Booking(), "Booking"),
+        (
+            lambda model: lesson22.check_validator(model, solutions.where_it_fails),
+            solutions.CheckedReading(raw=215.0),
+            "CheckedReading",
+        ),
+        (lesson22.check_poll_model, solutions.PollModel(question="Tea?"), "PollModel"),
+    ],
+)
+def test_an_instance_given_for_the_class_is_told_to_pass_the_class(check, instance, name):
+    """`check_defaults(Booking())`: the verdict said "Booking is Booking(...), not a
+    dataclass. Write it with @dataclass.", but an instance of a dataclass is one, and the
+    learner had written it with @dataclass. The schema is the class itself."""
+    verdict = assert_fails(check(instance), "an instance", hint=f"the class itself, {name}")
+    assert "not a dataclass" not in verdict.message
+    assert "not a pydantic model" not in verdict.message
