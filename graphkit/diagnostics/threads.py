@@ -167,6 +167,15 @@ def no_input() -> str:
     )
 
 
+def empty_command(command: Any) -> str:
+    return (
+        f"Received empty Command input: {command!r} has no update, no goto and no "
+        "resume value, so the run has nothing to apply. To answer a paused run pass "
+        "Command(resume=answer); to go on from a saved checkpoint, None; to start a "
+        "run, its input, e.g. app.invoke({'key': value})."
+    )
+
+
 def nothing_to_resume(thread_id: str, blank: bool = False) -> str:
     holds = "whose checkpoint holds no value yet" if blank else "which has no checkpoint"
     return (

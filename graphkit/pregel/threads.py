@@ -253,7 +253,10 @@ def _command_input(
     if input.resume is not None and thread is None and parent is None:
         raise RuntimeError(diagnose.resume_without_checkpointer())
     answer = NO_ANSWER if input.resume is None else input.resume
-    return answer, command_input_writes(input, root=graph.state_keys == (ROOT,))
+    writes = command_input_writes(input, root=graph.state_keys == (ROOT,))
+    if answer is NO_ANSWER and not writes:  # (LangGraph 1.2.24 means this, langgraph#7034)
+        raise EmptyInputError(diagnose.empty_command(input))
+    return answer, writes
 
 
 def _forks(thread: ThreadLink, saved: CheckpointTuple, answer: Any) -> bool:

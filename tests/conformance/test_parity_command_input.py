@@ -168,3 +168,49 @@ def test_a_resume_without_a_checkpointer_is_refused_as_on_langgraph():
     expected = _resume_without_saver(load_langgraph())
     assert expected == ("raised", "RuntimeError")
     assert _resume_without_saver(load_graphkit()) == expected
+
+
+EMPTY_COMMANDS = {
+    "Command()": {},
+    "resume=None": {"resume": None},
+    "update={}": {"update": {}},
+    "goto=[]": {"goto": []},
+}
+
+
+def _empty_command(lib: Lib, kind: str, paused: bool, arguments: dict, tmp_path):
+    """A run given a ``Command`` that carries nothing: no update, no goto, no answer."""
+    saver = _saver(lib, kind, tmp_path)
+    app = _asking_graph(lib, saver) if paused else _graph(lib, saver)
+    config = {"configurable": {"thread_id": "t"}} if saver is not None else None
+    if paused:
+        app.invoke(lib.Command(goto="b", update={"x": 1}), config)
+    try:
+        return ("ran", app.invoke(lib.Command(**arguments), config))
+    except Exception as error:  # (the class is what is compared)
+        return ("raised", type(error).__name__)
+
+
+@pytest.mark.parametrize("arguments", EMPTY_COMMANDS.values(), ids=EMPTY_COMMANDS)
+@pytest.mark.parametrize(("kind", "paused"), [("none", False), ("memory", False), ("memory", True)])
+def test_a_command_that_carries_nothing_is_refused_as_an_empty_input(
+    kind, paused, arguments, tmp_path
+):
+    """LangGraph 1.2.24 means ``EmptyInputError("Received empty Command input")`` for
+    it, and raises an ``UnboundLocalError`` on its way there (langgraph#7034: the fix
+    its pull requests make, #7062 and others, reaches the EmptyInputError). graphkit ran
+    the graph from START with no input, or ran the paused node again to pause once more."""
+    langgraph = _empty_command(load_langgraph(), kind, paused, arguments, tmp_path)
+    assert langgraph in {("raised", "UnboundLocalError"), ("raised", "EmptyInputError")}
+    assert _empty_command(load_graphkit(), kind, paused, arguments, tmp_path) == (
+        "raised",
+        "EmptyInputError",
+    )
+
+
+def test_an_empty_command_names_what_to_pass():
+    from graphkit.errors import EmptyInputError
+
+    app = _graph(load_graphkit(), None)
+    with pytest.raises(EmptyInputError, match=r"(?s)Command\(\).*resume=.*input"):
+        app.invoke(load_graphkit().Command())
