@@ -155,7 +155,14 @@ class ParentCommand(GraphBubbleUp):
 class GraphInterrupt(GraphBubbleUp):
     """Raised inside a node by ``interrupt()`` to pause the run; the runtime catches it,
     saves the step's other writes, and stops until ``Command(resume=...)``. Its
-    argument is the tuple of ``Interrupt`` records."""
+    argument is the tuple of ``Interrupt`` records, empty when none is given.
+
+    >>> GraphInterrupt().args
+    ((),)
+    """
+
+    def __init__(self, interrupts: Sequence[Interrupt] = ()) -> None:
+        super().__init__(interrupts)
 
 
 class NodeInterrupt(GraphInterrupt):

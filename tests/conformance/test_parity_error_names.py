@@ -46,6 +46,19 @@ def test_interrupts_and_parent_commands_are_graph_bubble_ups(load):
     assert not issubclass(errors.GraphRecursionError, errors.GraphBubbleUp)
 
 
+def _interrupt_args(lib: Lib) -> list[Any]:
+    errors = lib.errors
+    return [errors.GraphInterrupt().args, errors.GraphInterrupt(["asked"]).args]
+
+
+def test_a_graph_interrupt_holds_its_interrupts_as_its_one_argument():
+    """Made with no interrupts, it still holds them: an empty tuple, its ``args[0]``
+    (LangGraph's ``test_errors.py``); code reading ``error.args[0]`` finds them."""
+    expected = _interrupt_args(load_langgraph())
+    assert expected == [((),), (["asked"],)]
+    assert _interrupt_args(load_graphkit()) == expected
+
+
 def _guarded_interrupt_run(lib: Lib, asynchronous: bool) -> list[Any]:
     """A node that turns every error into a log line, except what must bubble up."""
     interrupt = _interrupt(lib.name)
