@@ -201,6 +201,36 @@ def test_the_default_key_ignores_key_order(tmp_path):
     assert observe("graphkit") == observe("langgraph") == ["a", "b", "b"]
 
 
+def _inner_value_runs(library: str, values: list[Any]) -> list[str]:
+    """How many times a cached node ran for a state key holding each of ``values``."""
+    policy, memory, _ = cache_names(library)
+    lib = load_graphkit() if library == "graphkit" else load_langgraph()
+
+    class Holding(TypedDict):
+        v: Any
+
+    calls: list[str] = []
+    builder = lib.StateGraph(Holding)
+    builder.add_node("n", lambda state: calls.append(repr(state["v"])), cache_policy=policy())
+    builder.add_edge(lib.START, "n")
+    app = builder.compile(cache=memory())
+    for value in values:
+        app.invoke({"v": value})
+    return calls
+
+
+@pytest.mark.parametrize(
+    "values",
+    [[{"a": 1, "b": 2}, {"b": 2, "a": 1}], [[1, 2], (1, 2)]],
+    ids=["inner-key-order", "list-then-tuple"],
+)
+def test_the_default_key_reads_values_as_compatibility_md_says(values):
+    """A known difference: graphkit's key sorts a mapping's keys and reads a list as a
+    tuple at every depth; LangGraph's pickles the input as it is, so both miss there."""
+    assert _inner_value_runs("langgraph", values) == [repr(v) for v in values]
+    assert _inner_value_runs("graphkit", values) == [repr(values[0])]
+
+
 def fan_out(library: str, calls: list[str], cache: Any) -> Any:
     """Send one ``work`` task per item; ``work`` is cached by its packet."""
     lib = load_langgraph() if library == "langgraph" else load_graphkit()
