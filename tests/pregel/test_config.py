@@ -256,3 +256,28 @@ def test_a_durability_that_is_not_one_of_langgraph_s_is_a_value_error():
     app = app.compile(checkpointer=InMemorySaver())
     with pytest.raises(ValueError, match=r"durability must be one of \['sync', 'async', 'exit'\]"):
         app.invoke({"x": 0}, {"configurable": {"thread_id": "t"}}, durability="fast")
+
+
+def test_a_zero_limit_given_to_with_config_is_refused_where_langgraph_ignores_it():
+    """LangGraph drops a falsy ``recursion_limit`` given to ``with_config`` and runs under
+    its default; graphkit refuses it as it refuses the same limit given to ``invoke``
+    (docs/compatibility.md, "Differs on purpose")."""
+    from typing import TypedDict
+
+    from langgraph.graph import START as LG_START
+    from langgraph.graph import StateGraph as LGStateGraph
+
+    from graphkit import START, StateGraph
+
+    class State(TypedDict):
+        n: int
+
+    def build(graph_class: type, start: str) -> object:
+        graph = graph_class(State)
+        graph.add_node("step", lambda state: {"n": state["n"] + 1})
+        graph.add_edge(start, "step")
+        return graph.compile().with_config(recursion_limit=0)
+
+    assert build(LGStateGraph, LG_START).invoke({"n": 0}) == {"n": 1}
+    with pytest.raises(ValueError, match="recursion_limit must be at least 1, got 0"):
+        build(StateGraph, START).invoke({"n": 0})
