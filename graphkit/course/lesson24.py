@@ -329,15 +329,36 @@ def check_keep_recent(keep_recent: Callable[..., Any]) -> str:
                 "Keep every system message, whatever n.",
             )
         what = f"the system message, then the last {n} others" if system else f"the last {n}"
+        dropped = [i for i in _ids(history) if i not in _ids(kept)]
+        deleted = [m.id for m in written if isinstance(m, RemoveMessage) and m.id in dropped]
+        if len(deleted) == 1 and len(dropped) > 1 and set(_ids(kept)) <= set(_ids(after)):
+            raise Wrong(
+                f"{said} trim wrote 1 deletion, of {deleted[0]!r}; {len(dropped)} messages "
+                f"had to go: {dropped}.",
+                "Return one RemoveMessage per message to drop, all in one list (a return "
+                "inside the loop returns the first alone).",
+            )
         if _ids(after) != _ids(kept):
             same_texts = [m.content for m in after] == [m.content for m in kept]
+            hint = (
+                "Count the last n among the messages that are not the system message; "
+                "a history shorter than that keeps them all."
+            )
+            if same_texts:
+                hint = (
+                    "Keep each message with its id: a copy without one is a new message "
+                    "(section 1)."
+                )
+            elif sorted(_ids(after)) == sorted(_ids(kept)):
+                hint = (
+                    "The right messages stayed, in another order: what follows "
+                    "REMOVE_ALL_MESSAGES (or is in an Overwrite) is the new history, in the "
+                    "order you write it."
+                )
             raise Wrong(
                 f"{said} the history ends as {_said(_ids(after))}; it should be "
                 f"{_ids(kept)}: {what}, in order.",
-                "Keep each message with its id: a copy without one is a new message (section 1)."
-                if same_texts
-                else "Count the last n among the messages that are not the system message; "
-                "a history shorter than that keeps them all.",
+                hint,
             )
         if [m.content for m in after] != [m.content for m in kept]:
             raise Wrong(f"{said} trim changed the messages it kept.", "Keep them as they are.")
@@ -352,7 +373,7 @@ def check_keep_recent(keep_recent: Callable[..., Any]) -> str:
 
 def unanswered_calls(messages: Sequence[Any]) -> list[str]:
     """The ids of the tool calls in ``messages`` that no ToolMessage answers."""
-    answered = {getattr(message, "tool_call_id", None) for message in messages}
+    answered = {message.tool_call_id for message in messages if message.type == "tool"}
     calls = [call for message in messages for call in getattr(message, "tool_calls", [])]
     return [call["id"] for call in calls if call["id"] not in answered]
 
@@ -378,6 +399,18 @@ def stuck_agent(history: list[Any]) -> tuple[Any, dict[str, Any], Any]:
     with contextlib.suppress(ValueError):
         agent.invoke({"messages": history}, config)
     return agent, config, model
+
+
+def _refused_hint(error: Exception) -> str:
+    """The hint for an update that ``update_state`` refused with ``error``."""
+    if "tool_call_id" in str(error):
+        return (
+            "Each answer is a ToolMessage that names the call it answers, "
+            "ToolMessage(..., tool_call_id=...): a ('tool', text) tuple names none (section 1)."
+        )
+    if "doesn't exist" in str(error):
+        return "Name only messages the history holds."
+    return "Return a list of messages to write (section 5)."
 
 
 def _answer_id(message: Any) -> Any:
@@ -452,7 +485,14 @@ def check_repair(repair: Callable[..., Any]) -> str:
                 "the one before it.",
                 "Give each answer an id of its own, or none (section 1).",
             )
-        agent.update_state(config, {"messages": update})
+        try:
+            agent.update_state(config, {"messages": update})
+        except (KeyError, ValueError, TypeError, NotImplementedError) as error:
+            raise Wrong(
+                f"{said} update_state refused your update: add_messages raised "
+                f"{type(error).__name__}: {error}",
+                _refused_hint(error),
+            ) from None
         repaired = agent.get_state(config).values["messages"]
         by_id = {m.id: m for m in repaired}
         lost = [_shown(m) for m in messages if m.id not in by_id]
@@ -506,10 +546,18 @@ def check_repair(repair: Callable[..., Any]) -> str:
                 else "Give update_state what the history lacks for each waiting call (section 5).",
             )
         if still:
+            not_tools = [
+                m.type
+                for m in written
+                if getattr(m, "tool_call_id", None) and getattr(m, "type", "tool") != "tool"
+            ]
             raise Wrong(
                 f"{said} after your update, the history still has calls that nothing "
                 f"answers: {still}, so the agent refuses it again.",
-                "Each call of every AIMessage, not only the last one, needs its answer; "
+                f"An answer is a ToolMessage: {not_tools[0]} messages answer no call, "
+                "whatever tool_call_id they hold (section 5)."
+                if not_tools
+                else "Each call of every AIMessage, not only the last one, needs its answer; "
                 "an answer names the call it answers by the call's id (section 5).",
             )
         answers = [getattr(m, "tool_call_id", None) for m in repaired]

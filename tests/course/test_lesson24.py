@@ -689,3 +689,73 @@ def test_keep_recent_writing_one_kept_message_reads_in_the_singular():
         return [messages[-1]]
 
     assert_fails(lesson24.check_keep_recent(keep_by_writing_the_last), "trim wrote 1 message,")
+
+
+def test_keep_recent_that_puts_the_system_message_last_is_told_about_the_order():
+    """The right messages, the system message written after the kept ones: the hint
+    said to count the last n again, which the answer did right."""
+
+    def system_last(messages, n):
+        others = [m for m in messages if m.type != "system"]
+        system = [m for m in messages if m.type == "system"]
+        return [RemoveMessage(id=REMOVE_ALL_MESSAGES), *(others[-n:] if n else []), *system]
+
+    assert_fails(
+        lesson24.check_keep_recent(system_last),
+        "the history ends as ['m5', 'm6', 'm7', 'sys']",
+        hint="in the order you write",
+    )
+
+
+def test_keep_recent_returning_inside_its_loop_is_told_it_wrote_one_deletion():
+    """A ``return`` inside the loop writes the first deletion only: the hint said to
+    count the last n, which the loop did right."""
+
+    def return_in_the_loop(messages, n):
+        others = [m for m in messages if m.type != "system"]
+        for message in others[:-n] if n else others:
+            return [RemoveMessage(id=message.id)]
+        return []
+
+    assert_fails(
+        lesson24.check_keep_recent(return_in_the_loop),
+        "trim wrote 1 deletion, of 'm1'; 4 messages had to go: ['m1', 'm2', 'm3', 'm4']",
+        hint="return inside the loop",
+    )
+
+
+def test_repair_answering_with_ai_messages_is_told_an_answer_is_a_tool_message():
+    """An AIMessage takes a tool_call_id (it keeps any keyword), but answers nothing: the
+    check counted it as an answer and the agent's refusal came out as the learner's
+    ValueError, with no hint."""
+
+    def answer_as_the_ai(messages):
+        waiting = lesson24.unanswered_calls(messages)
+        return [AIMessage("Cancelled.", tool_call_id=c) for c in waiting]
+
+    assert lesson24.unanswered_calls([AIMessage("x", tool_calls=[_call("w-1")])]) == ["w-1"]
+    assert lesson24.unanswered_calls(
+        [AIMessage("", tool_calls=[_call("w-1")]), AIMessage("Cancelled.", tool_call_id="w-1")]
+    ) == ["w-1"]
+    assert_fails(
+        lesson24.check_repair(answer_as_the_ai),
+        "still has calls that nothing answers: ['w-bergen']",
+        hint="ToolMessage",
+    )
+
+
+def _call(call_id):
+    return {"name": "weather", "args": {"city": "Oslo"}, "id": call_id}
+
+
+def test_repair_whose_update_update_state_refuses_is_told_so():
+    """A ``("tool", text)`` tuple is a fine return value, which update_state's
+    add_messages cannot make a message of (no tool_call_id): the verdict said the
+    learner's code raised KeyError, and to run it alone, where it raises nothing."""
+
+    def answer_as_tuples(messages):
+        return [("tool", "Cancelled.") for _ in lesson24.unanswered_calls(messages)]
+
+    verdict = lesson24.check_repair(answer_as_tuples)
+    assert_fails(verdict, "update_state refused your update", hint="tool_call_id")
+    assert "Run your answer on its own" not in verdict.hint
