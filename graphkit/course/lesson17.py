@@ -183,6 +183,16 @@ def check_lost_at(lost_at: Any) -> str:
         try:
             got = lost_at(run, key)
         except TypeError as error:
+            first = _first_write(run, key)
+            if "_Empty" in str(error) and first is not None:
+                raise Wrong(
+                    f"On {what}, lost_at(run, {key!r}) raised TypeError: {error}. Step "
+                    f"{first}'s change of {key} is its first write: its before is empty, "
+                    "not a list.",
+                    "A key's first write has nothing before it (<empty> in the changes "
+                    "table), so it loses nothing: compare the items only where before "
+                    "holds a list.",
+                ) from None
             unhashable = _unhashable(run, key)
             if unhashable is None or "unhashable" not in str(error):
                 raise  # (the learner's own bug: the check reports it as any other)
@@ -221,6 +231,34 @@ def _unhashable(run: Any, key: str) -> str | None:
                 except TypeError:
                     return type(item).__name__
     return None
+
+
+def _first_write(run: Any, key: str) -> int | None:
+    """The step of ``run`` whose Update wrote ``key`` first (its before empty), if any."""
+    for superstep in run.steps:
+        change = superstep.update.change(key) if superstep.update else None
+        if change is not None and not isinstance(change.before, list):
+            return superstep.step
+    return None
+
+
+def _by_place(run: Any, got: Any, expected: Any) -> bool:
+    """Whether ``got``'s step is the place in ``run.steps`` of the step expected (an
+    ``enumerate(run.steps)``), not its number."""
+    step = got[0]
+    return (
+        expected is not None
+        and isinstance(step, int)
+        and 0 <= step < len(run.steps)
+        and run.steps[step].step == expected[0]
+        and step != expected[0]
+    )
+
+
+_BY_PLACE = (
+    "run.steps starts with step -1, the input: a superstep's number is its step "
+    "attribute, not its place in run.steps."
+)
 
 
 def _removed(run: Any, step: int, key: str) -> bool:
@@ -263,6 +301,8 @@ def _lost_why(run: Any, key: str, got: Any, expected: Any) -> tuple[str, str]:
     """What is wrong with ``got``, said without the expected answer, and a hint that
     points at that first mistake (not at the whole of ``lost_at``)."""
     if expected is None:
+        if got is not None and not got:  # ((), [] or 0 for nothing)
+            return f"no step took an item out of {key}", "Then return None itself."
         return f"no step took an item out of {key}", (
             "A change is not a loss: an item is lost when the value after a step lacks "
             "something the value before it held."
@@ -279,8 +319,10 @@ def _lost_why(run: Any, key: str, got: Any, expected: Any) -> tuple[str, str]:
     step, node = got
     if not isinstance(step, int) or not _removed(run, step, key):
         return f"step {step}'s Update took nothing out of {key}", (
-            f"An item is lost when after lacks something before held: compare before with "
-            f"after in step {step}'s change of {key}."
+            _BY_PLACE
+            if _by_place(run, got, expected)
+            else f"An item is lost when after lacks something before held: compare before "
+            f"with after in step {step}'s change of {key}."
         )
     if step != expected[0]:
         return f"an earlier step already took an item out of {key}", (
@@ -322,6 +364,12 @@ def check_fixed_app(build: Any) -> str:
         raise Wrong(f"build is {build!r}, not a function.", "Pass the function itself.")
     for topics in TOPICS_17_2:
         builder = build(research_model(topics))
+        if builder is None:
+            raise Wrong(
+                "build(model) returned None: it has no return, or one that returns nothing.",
+                "End build with return builder: the StateGraph with its nodes and edges, "
+                "not compiled (the check compiles it).",
+            )
         if not hasattr(builder, "compile") and hasattr(builder, "invoke"):
             raise Wrong(
                 f"build(model) returned {type(builder).__name__}, an app already compiled.",
@@ -361,6 +409,12 @@ def check_fixed_app(build: Any) -> str:
                 hint = (
                     "operator.add joins two lists: a node writes a list to that key, even "
                     "of one item, [found], not the item alone."
+                )
+            if type(app.channels.get("messages")).__name__ == "LastValue":
+                hint = (
+                    "messages has no reducer: each node's write replaces the history, so "
+                    "the model never reads its search's result and searches again. Keep "
+                    "add_messages on messages, as in section 1's State."
                 )
             if isinstance(held, list) and any(hasattr(item, "content") for item in held):
                 hint = (
@@ -408,12 +462,21 @@ def check_fixed_app(build: Any) -> str:
                 )
         sources = run.values.get("sources")
         if sources != found:
+            hint = (
+                "sources must hold each search's result, once, in the order of the "
+                "searches: read run.to_frame('changes') for the key to see what each "
+                "step did to it."
+            )
+            reduced = type(app.channels.get("sources")).__name__ != "LastValue"
+            if reduced and isinstance(sources, list) and len(sources) > len(found):
+                hint = (
+                    "With a reducer, a node writes only what is new: the reducer adds it "
+                    "to what the key holds, and a write of the list so far adds it again."
+                )
             raise Wrong(
                 f"Searching {', '.join(topics)}: the tools found {found}, and the thread "
                 f"ended with sources = {sources!r}.",
-                "sources must hold each search's result, once, in the order of the "
-                "searches: read run.to_frame('changes') for the key to see what each "
-                "step did to it.",
+                hint,
             )
         answer = result["messages"][-1].content
         if not all(source in answer for source in found):
@@ -461,7 +524,8 @@ def check_last_writer(last_writer: Any) -> str:
             said = f"On {what}, last_writer(run, {key!r}) returned {_said(got)}"
             if shape := _shape(got):
                 raise Wrong(f"{said}. {shape.message}", shape.hint)
-            raise Wrong(f"{said}, but {_last_why(run, key, got, expected)}.", _LAST_HINT)
+            why, hint = _last_why(run, key, got, expected)
+            raise Wrong(f"{said}, but {why}.", hint)
     return (
         "On every thread, last_writer named the step and the writer (a node, or "
         "update_state's __update__) of the value the thread ended with."
@@ -475,18 +539,22 @@ _LAST_HINT = (
 )
 
 
-def _last_why(run: Any, key: str, got: Any, expected: Any) -> str:
-    """What is wrong with ``got``, said without the expected answer."""
+def _last_why(run: Any, key: str, got: Any, expected: Any) -> tuple[str, str]:
+    """What is wrong with ``got``, said without the expected answer, and the hint."""
     if expected is None:
-        return f"no step changed {key}"
+        empty = got is not None and not got  # ((), [] or 0 for nothing)
+        return f"no step changed {key}", "Then return None itself." if empty else _LAST_HINT
     if got is None:
-        return f"a step changed {key}"
+        return f"a step changed {key}", _LAST_HINT
     if not (isinstance(got, tuple) and len(got) == 2):
-        return "the answer is a pair: a step's number and a node's name"
+        return "the answer is a pair: a step's number and a node's name", (
+            "Return a pair, (step, node), or None when nothing wrote the key."
+        )
     step, node = got
     writer = _writer_at(run, step, key) if isinstance(step, int) else None
     if writer is None:
-        return f"step {step}'s Update did not change {key}"
+        hint = _BY_PLACE if _by_place(run, got, expected) else _LAST_HINT
+        return f"step {step}'s Update did not change {key}", hint
     if step != expected[0]:
-        return f"a later step changed {key} again"
-    return f"in step {step}, {key} was written by {writer}, not {node!r}"
+        return f"a later step changed {key} again", _LAST_HINT
+    return f"in step {step}, {key} was written by {writer}, not {node!r}", _LAST_HINT

@@ -390,16 +390,20 @@ def _first_writer(run, key):
 
 
 @pytest.mark.parametrize(
-    ("answer", "said"),
+    ("answer", "said", "hint"),
     [
-        (_last_step, "step 8's Update did not change sources"),
-        (_first_writer, "a later step changed sources again"),
-        (lambda run, key: (6, "agent"), "sources was written by tools, not 'agent'"),
-        (lambda run, key: "tools", "the answer is a pair"),
+        (_last_step, "step 8's Update did not change sources", "latest change"),
+        (_first_writer, "a later step changed sources again", "latest change"),
+        (
+            lambda run, key: (6, "agent"),
+            "sources was written by tools, not 'agent'",
+            "latest change",
+        ),
+        (lambda run, key: "tools", "the answer is a pair", "Return a pair, (step, node)"),
     ],
 )
-def test_last_writer_wrong_answers(answer, said):
-    assert_fails(lesson17.check_last_writer(answer), said, hint="latest change")
+def test_last_writer_wrong_answers(answer, said, hint):
+    assert_fails(lesson17.check_last_writer(answer), said, hint=hint)
 
 
 def test_last_writer_that_forgets_update_state():
@@ -570,4 +574,146 @@ def test_each_reveal_cell_shows_the_same_when_run_again_at_once():
         LESSON,
         until="from graphkit import from_langgraph",
         again=("l17-c07", "l17-c18", "l17-c20"),
+    )
+
+
+def _iterating_every_before(run, key):
+    """Reads each change's before as a list: a key's first write has nothing before it."""
+    for superstep in run.steps:
+        change = superstep.update.change(key) if superstep.update else None
+        if change is not None and any(item not in change.after for item in change.before):
+            return superstep.step, change.writers[0]
+    return None
+
+
+def test_lost_at_iterating_the_empty_before_of_a_first_write_is_told_so():
+    """The verdict was "Your code raised TypeError: '_Empty' object is not iterable" and
+    to run the answer alone: a private class's name, and no word of a first write."""
+    verdict = assert_fails(
+        lesson17.check_lost_at(_iterating_every_before),
+        "Step 2's change of sources is its first write: its before is empty",
+        hint="<empty>",
+    )
+    assert "_Empty" not in verdict.hint
+
+
+def _lost_by_place(run, key):
+    for place, superstep in enumerate(run.steps):
+        change = superstep.update.change(key) if superstep.update else None
+        before = change.before if change is not None else None
+        if isinstance(before, list) and any(item not in change.after for item in before):
+            return place, change.writers[0]
+    return None
+
+
+def _last_by_place(run, key):
+    found = None
+    for place, superstep in enumerate(run.steps):
+        change = superstep.update.change(key) if superstep.update else None
+        if change is not None:
+            found = (place, change.writers[0])
+    return found
+
+
+@pytest.mark.parametrize(
+    ("check", "answer"),
+    [(lesson17.check_lost_at, _lost_by_place), (lesson17.check_last_writer, _last_by_place)],
+)
+def test_a_steps_place_in_run_steps_given_for_its_number_is_told_steps_start_at_minus_1(
+    check, answer
+):
+    """enumerate(run.steps) numbers the input step 0: the hint said to compare before
+    and after in a step the answer never looked at."""
+    assert_fails(check(answer), "returned (", hint="run.steps starts with step -1")
+
+
+@pytest.mark.parametrize(
+    ("check", "answer"),
+    [
+        (lesson17.check_lost_at, lambda run, key: ()),
+        (lesson17.check_last_writer, lambda run, key: ()),
+    ],
+)
+def test_an_empty_tuple_for_nothing_is_told_to_return_none(check, answer):
+    assert_fails(check(answer), "returned ()", hint="None")
+
+
+def test_fixed_app_that_forgets_to_return_the_builder_is_told_so():
+    def build(model):
+        solutions.build_fixed(model)
+
+    verdict = assert_fails(
+        lesson17.check_fixed_app(build), "build(model) returned None", hint="return"
+    )
+    assert "NoneType" not in verdict.message
+
+
+def _research_app(messages_kept, sources_kept, old_too=False):
+    """build(model) for section 1's app, its keys kept as given; with ``old_too``,
+    tools writes the sources so far and the new one."""
+    from typing import TypedDict
+
+    from langchain_core.messages import AIMessage, ToolMessage
+    from langgraph.graph import END, START, StateGraph
+    from langgraph.prebuilt import tools_condition
+
+    # (the functional form: the kinds are this function's arguments)
+    State = TypedDict("State", {"messages": messages_kept, "sources": sources_kept})  # noqa: UP013
+
+    def build(model):
+        def agent(state):
+            return {"messages": [model.invoke(state["messages"])]}
+
+        def tools(state):
+            call = state["messages"][-1].tool_calls[0]
+            found = solutions.search(**call["args"])
+            new = [*state.get("sources", []), found] if old_too else [found]
+            return {"messages": [ToolMessage(found, tool_call_id=call["id"])], "sources": new}
+
+        def write_answer(state):
+            said = state["messages"][-1].content
+            return {"messages": [AIMessage(f"{said} ({', '.join(state.get('sources', []))})")]}
+
+        builder = StateGraph(State)
+        builder.add_node("agent", agent)
+        builder.add_node("tools", tools)
+        builder.add_node("write_answer", write_answer)
+        builder.add_edge(START, "agent")
+        paths = {"tools": "tools", END: "write_answer"}
+        builder.add_conditional_edges("agent", tools_condition, paths)
+        builder.add_edge("tools", "agent")
+        builder.add_edge("write_answer", END)
+        return builder
+
+    return build
+
+
+def test_fixed_app_with_a_reducer_whose_tools_write_the_old_list_too_is_told_so():
+    """Both fixes at once: the reducer adds the list so far to itself at each search.
+    The hint said only that each result must be there once."""
+    import operator
+    from typing import Annotated
+
+    from langgraph.graph.message import add_messages
+
+    build = _research_app(Annotated[list, add_messages], Annotated[list, operator.add], True)
+    assert_fails(
+        lesson17.check_fixed_app(build),
+        "the thread ended with sources = ['wiki/owls', 'wiki/owls', 'wiki/bats'",
+        hint="With a reducer, a node writes only what is new",
+    )
+
+
+def test_fixed_app_whose_messages_lost_add_messages_is_told_so():
+    """Without add_messages each write replaces the history: the model never sees its
+    search's answer and searches again until the check's recursion limit; the hint
+    said only to read the thread."""
+    import operator
+    from typing import Annotated
+
+    build = _research_app(list, Annotated[list, operator.add])
+    assert_fails(
+        lesson17.check_fixed_app(build),
+        "your app raised GraphRecursionError on LangGraph",
+        hint="messages has no reducer",
     )
