@@ -27,7 +27,7 @@ import warnings
 from collections.abc import Callable
 from typing import Annotated, Any, TypedDict
 
-from graphkit.course.checking import Wrong, exercise, trace
+from graphkit.course.checking import Wrong, exercise, trace, what_was_given
 
 __all__ = [
     "Draft",
@@ -328,9 +328,16 @@ def check_report(build_report: Callable[..., Any]) -> str:
                 f"build_report returned a {type(app).__name__}, the builder, not a compiled graph.",
                 "Return builder.compile(): the check runs the graph it is given.",
             )
+        if not hasattr(app, "trace") and type(app).__module__.startswith("langgraph"):
+            raise Wrong(
+                f"build_report returned LangGraph's {type(app).__name__}: the check reads "
+                "graphkit's records of each step, which a LangGraph app does not keep.",
+                "Build it with graphkit's classes: from graphkit import END, START, Send, "
+                "StateGraph (the lesson's first cell), the rest as it is.",
+            )
         if not hasattr(app, "trace"):
             raise Wrong(
-                f"build_report returned {app!r}, not a compiled graph.",
+                f"build_report returned {what_was_given(app)}, not a compiled graph.",
                 "Build the graph on a StateGraph, and return builder.compile().",
             )
         run, stopped = _traced(app, {"topic": topic})
@@ -381,6 +388,11 @@ def check_report(build_report: Callable[..., Any]) -> str:
                 'The blank line goes between the sections only: "\\n\\n".join(...) of the texts.',
             )
         texts = [f"{section}: written." for section in sections]
+        if isinstance(report, list):
+            raise Wrong(
+                f"For {topic!r}, the report was a list, {report!r}.",
+                "The report is one str: the sections' texts joined by a blank line.",
+            )
         held = [key for key, value in run.values.items() if key != "report" and value == texts]
         if report != want and held:  # (reordered after the reducer had it right)
             raise Wrong(
@@ -450,6 +462,18 @@ def _ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
+def _routes_to_no_node(run: Any, builder: Any) -> str | None:
+    """The name a router of ``run``'s last step routed to that is no node of
+    ``builder`` (the route was dropped), if any."""
+    results = run.steps[-1].execution.results if run.steps and run.steps[-1].execution else ()
+    for result in results:
+        for channel, _ in result.writes:
+            name = channel.removeprefix("branch:to:")
+            if channel.startswith("branch:to:") and name not in builder.nodes:
+                return name
+    return None
+
+
 @exercise("26.3 · A loop that stops")
 def check_loop(add_loop: Callable[[Any, int], Any]) -> str:
     """``add_loop(builder, max_rounds)``: the edges of ``drafting(builder)`` that run
@@ -481,11 +505,18 @@ def check_loop(add_loop: Callable[[Any, int], Any]) -> str:
         step = _first_difference(got, want)
         if step > len(got):
             grade = run.values.get("grade")
+            hint = "A rejected draft goes back to generate while rounds are left."
+            if unknown := _routes_to_no_node(run, builder):
+                hint = (
+                    f"Your router returned {unknown!r}, which no node is named: a route to "
+                    "no node is dropped, and the run ends there. The nodes are generate "
+                    "and evaluate."
+                )
             raise Wrong(
                 f"{case}, your graph ran {_said(got)} and stopped after step {len(got)}, "
                 f"with the draft {grade or 'not graded'}, after "
                 f"{run.values.get('rounds', 0)} of {rounds} rounds.",
-                "A rejected draft goes back to generate while rounds are left.",
+                hint,
             )
         ran = got[step - 1]
         if ran == ["generate"] and step % 2 == 1:

@@ -762,3 +762,72 @@ def test_the_summary_counts_the_limit_per_run():
 
 class Rounds(TypedDict, total=False):
     rounds: Annotated[int, operator.add]
+
+
+def test_report_built_on_langgraph_is_told_to_build_it_on_graphkit():
+    """LangGraph's compiled graph has no records to read: the verdict showed its repr,
+    with an address, and said to build it on a StateGraph, which it was."""
+    from langgraph.graph import END as LG_END
+    from langgraph.graph import START as LG_START
+    from langgraph.graph import StateGraph as LangGraphStateGraph
+    from langgraph.types import Send as LangGraphSend
+
+    def build_report(plan, write_section):
+        builder = LangGraphStateGraph(_Report)
+        builder.add_node("orchestrator", lambda state: {"plan": plan(state["topic"])})
+        builder.add_node("worker", lambda state: {"sections": [write_section(state["section"])]})
+        builder.add_node("synthesizer", lambda state: {"report": "\n\n".join(state["sections"])})
+        builder.add_edge(LG_START, "orchestrator")
+        sends = lambda state: [LangGraphSend("worker", {"section": s}) for s in state["plan"]]  # noqa: E731
+        builder.add_conditional_edges("orchestrator", sends, ["worker"])
+        builder.add_edge("worker", "synthesizer")
+        builder.add_edge("synthesizer", LG_END)
+        return builder.compile()
+
+    verdict = assert_fails(
+        lesson26.check_report(build_report), "LangGraph's", hint="from graphkit import"
+    )
+    assert " at 0x" not in verdict.message
+
+
+def test_report_left_as_the_list_of_texts_is_told_the_report_is_one_str():
+    """The synthesizer wrote the sections' list itself: the verdict said it changed the
+    order the state held, which it kept."""
+
+    def as_a_list(plan, write_section):
+        builder = StateGraph(_Report)
+        builder.add_node("orchestrator", lambda state: {"plan": plan(state["topic"])})
+        builder.add_node("worker", lambda state: {"sections": [write_section(state["section"])]})
+        builder.add_node("synthesizer", lambda state: {"report": state["sections"]})
+        builder.add_edge(START, "orchestrator")
+        sends = lambda state: [Send("worker", {"section": s}) for s in state["plan"]]  # noqa: E731
+        builder.add_conditional_edges("orchestrator", sends, ["worker"])
+        builder.add_edge("worker", "synthesizer")
+        return builder.compile()
+
+    verdict = assert_fails(
+        lesson26.check_report(as_a_list), "the report was a list", hint="one str"
+    )
+    assert "changed it" not in verdict.message
+
+
+def test_loop_whose_router_returns_a_name_no_node_has_is_told_the_name():
+    """Without a path map, a route to no node is dropped (graphkit warns, LangGraph
+    logs it), and the run ends: the hint said to go back to generate, which the router
+    tried to."""
+
+    def add_loop(builder, max_rounds):
+        builder.add_edge(START, "generate")
+        builder.add_edge("generate", "evaluate")
+
+        def router(state):
+            done = state["grade"] == "accepted" or state["rounds"] >= max_rounds
+            return END if done else "generator"
+
+        builder.add_conditional_edges("evaluate", router)
+
+    from graphkit import GraphkitWarning
+
+    with pytest.warns(GraphkitWarning, match="returned 'generator', which is not a node"):
+        verdict = lesson26.check_loop(add_loop)  # (a notebook shows the warning, then this)
+    assert_fails(verdict, "stopped after step 2", hint="'generator', which no node is named")
