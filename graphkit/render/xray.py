@@ -80,8 +80,10 @@ def _splice(graph: DrawableGraph, name: str, inner: DrawableGraph) -> DrawableGr
 
 def _joined(outer: Edge, inner: Edge, source: str | None, target: str | None) -> Edge:
     """One edge standing for an outer edge followed by an inner one (or the reverse):
-    the more specific kind and its label win."""
-    chosen = inner if outer.kind == "edge" else outer
+    the more specific kind and its label win. Into a join, a router's or a Command's
+    choice is the more specific: drawn waiting, it would read as always taken."""
+    routed = outer.kind == "waiting" and inner.kind in ("conditional", "command")
+    chosen = inner if outer.kind == "edge" or routed else outer
     return Edge(source or outer.source, target or outer.target, chosen.kind, chosen.label)
 
 
