@@ -195,7 +195,10 @@ RENAMED_IMPORTS = {
     "langgraph.checkpoint.memory": "InMemorySaver MemorySaver",
     "langgraph.checkpoint.sqlite": "SqliteSaver",
     "langgraph.checkpoint.sqlite.aio": "AsyncSqliteSaver",
-    "langgraph.checkpoint.base": "BaseCheckpointSaver CheckpointTuple",
+    "langgraph.checkpoint.base": (
+        "BaseCheckpointSaver CheckpointTuple Checkpoint CheckpointMetadata ChannelVersions "
+        "PendingWrite get_checkpoint_id get_checkpoint_metadata"
+    ),
     "langgraph.store.memory": "InMemoryStore BaseStore",
     "langgraph.store.base": "BaseStore Item",
     "langgraph.store.sqlite": "SqliteStore",

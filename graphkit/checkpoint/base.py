@@ -9,15 +9,52 @@ import time
 from collections.abc import Mapping
 from dataclasses import field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from graphkit.checkpoint.delta_map import DeltaMap
 from graphkit.frozen import frozen_record
 
 if TYPE_CHECKING:  # imported on first use (see __getattr__ at the end)
-    from graphkit.checkpoint.saver import BaseCheckpointSaver, CheckpointTuple
+    from graphkit.checkpoint.saver import BaseCheckpointSaver, CheckpointTuple, PendingWrite
+    from graphkit.checkpoint.saver import saved_metadata as get_checkpoint_metadata
 
-__all__ = ["BaseCheckpointSaver", "Checkpoint", "CheckpointTuple", "new_checkpoint_id"]
+__all__ = [
+    "BaseCheckpointSaver",
+    "ChannelVersions",
+    "Checkpoint",
+    "CheckpointMetadata",
+    "CheckpointTuple",
+    "PendingWrite",
+    "get_checkpoint_id",
+    "get_checkpoint_metadata",
+    "new_checkpoint_id",
+]
+
+# -- the names a saver written for LangGraph imports from langgraph.checkpoint.base ---------
+
+ChannelVersions = dict[str, str | int | float]
+"""A checkpoint's version of each channel (graphkit's are ints)."""
+
+
+class CheckpointMetadata(TypedDict, total=False):
+    """What ``put`` is handed as ``metadata``: where the checkpoint came from, its step
+    (-1 for the input), the parent namespaces' checkpoint ids, and the config's own
+    metadata items."""
+
+    source: Literal["input", "loop", "update", "fork"]
+    step: int
+    parents: dict[str, str]
+    run_id: str
+
+
+def get_checkpoint_id(config: Mapping[str, Any]) -> str | None:
+    """The ``checkpoint_id`` a config names, if any.
+
+    >>> get_checkpoint_id({"configurable": {"thread_id": "1", "checkpoint_id": "c"}})
+    'c'
+    """
+    return config["configurable"].get("checkpoint_id")
+
 
 _counter = itertools.count()
 _NO_VALUES = DeltaMap()
@@ -182,12 +219,21 @@ class Checkpoint:
         )
 
 
+_FROM_SAVER = {
+    "BaseCheckpointSaver": "BaseCheckpointSaver",
+    "CheckpointTuple": "CheckpointTuple",
+    "PendingWrite": "PendingWrite",
+    "get_checkpoint_metadata": "saved_metadata",
+}
+
+
 def __getattr__(name: str) -> Any:
-    """``BaseCheckpointSaver`` and ``CheckpointTuple``, importable from here as from
-    ``langgraph.checkpoint.base`` (they live in ``graphkit.checkpoint.saver``, which
-    imports this module)."""
-    if name in ("BaseCheckpointSaver", "CheckpointTuple"):
+    """``BaseCheckpointSaver``, ``CheckpointTuple``, ``PendingWrite`` and
+    ``get_checkpoint_metadata`` (the metadata ``put`` saves: what it is handed plus what
+    the config carries), importable from here as from ``langgraph.checkpoint.base``
+    (they live in ``graphkit.checkpoint.saver``, which imports this module)."""
+    if name in _FROM_SAVER:
         from graphkit.checkpoint import saver
 
-        return getattr(saver, name)
+        return getattr(saver, _FROM_SAVER[name])
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import copy
 import inspect
-from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from types import GenericAlias
 from typing import Any, NamedTuple, NoReturn
@@ -204,7 +203,16 @@ def checkpoint_config(thread_id: str, namespace: str, checkpoint_id: str) -> dic
     }
 
 
-class BaseCheckpointSaver(ABC):
+def _not_written(saver: Any, method: str, purpose: str) -> NoReturn:
+    raise NotImplementedError(
+        f"{type(saver).__name__}.{method}() is not implemented, and it is needed to "
+        f"{purpose}. A saver built on BaseCheckpointSaver writes get_tuple, list, put "
+        "and put_writes (their async twins aget_tuple, alist, aput and aput_writes are "
+        "enough for ainvoke / astream), and delete_thread to forget a thread."
+    )
+
+
+class BaseCheckpointSaver:
     """What a checkpointer implements (LangGraph's method names and arguments).
 
     ``put`` receives the ``Checkpoint`` record, whose value maps know what the step
@@ -215,11 +223,14 @@ class BaseCheckpointSaver(ABC):
     # checked, so any arguments give a ``types.GenericAlias``, as ``list[int]`` does.
     __class_getitem__ = classmethod(GenericAlias)
 
-    @abstractmethod
+    # None of these is abstract: as in LangGraph, a saver that writes only some of them
+    # (only the async ones, for an async run; no delete_thread) can be made, and a
+    # method it does not write raises when called.
+
     def get_tuple(self, config: Mapping[str, Any]) -> CheckpointTuple | None:
         """The checkpoint ``config`` names (its ``checkpoint_id``), or the thread's latest."""
+        _not_written(self, "get_tuple", "read a thread's checkpoints")
 
-    @abstractmethod
     def list(
         self,
         config: Mapping[str, Any] | None,
@@ -230,8 +241,8 @@ class BaseCheckpointSaver(ABC):
     ) -> Iterator[CheckpointTuple]:
         """A thread's checkpoints, newest first; ``filter`` matches metadata items,
         ``before`` keeps those older than its checkpoint id."""
+        _not_written(self, "list", "list a thread's checkpoints")
 
-    @abstractmethod
     def put(
         self,
         config: Mapping[str, Any],
@@ -240,8 +251,8 @@ class BaseCheckpointSaver(ABC):
         new_versions: Mapping[str, int],
     ) -> dict[str, Any]:
         """Save ``checkpoint``; return the config that names it."""
+        _not_written(self, "put", "save a checkpoint")
 
-    @abstractmethod
     def put_writes(
         self,
         config: Mapping[str, Any],
@@ -250,10 +261,11 @@ class BaseCheckpointSaver(ABC):
         task_path: str = "",
     ) -> None:
         """Save the writes of one finished task, against the checkpoint ``config`` names."""
+        _not_written(self, "put_writes", "save a task's writes")
 
-    @abstractmethod
     def delete_thread(self, thread_id: str) -> None:
         """Forget every checkpoint and write of ``thread_id``."""
+        _not_written(self, "delete_thread", "forget a thread")
 
     # LangGraph's base saver has these three and its in-memory and SQLite savers leave
     # them unimplemented; so do graphkit's, with the same error and a way around.
