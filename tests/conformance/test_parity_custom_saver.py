@@ -163,3 +163,23 @@ def test_a_saver_that_writes_nothing_is_made_and_fails_when_used(library: str) -
     app = _graph(library, Nothing())
     with pytest.raises(NotImplementedError):
         app.invoke({"xs": []}, {"configurable": {"thread_id": "t"}})
+
+
+class _JsonOnly:
+    """A serializer written for a saver: LangGraph's two method names, nothing else."""
+
+    def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
+        return "json", repr(obj).encode()
+
+    def loads_typed(self, data: tuple[str, bytes]) -> Any:
+        return data[1].decode()
+
+
+@pytest.mark.parametrize("library", LIBRARIES)
+def test_a_serializer_is_known_by_its_methods_at_run_time(library: str) -> None:
+    """``isinstance(serde, SerializerProtocol)``: a runtime-checkable protocol in both."""
+    protocol = importlib.import_module(f"{library}.checkpoint.serde.base").SerializerProtocol
+    plus = importlib.import_module(f"{library}.checkpoint.serde.jsonplus").JsonPlusSerializer
+    assert isinstance(_JsonOnly(), protocol)
+    assert isinstance(plus(), protocol)
+    assert not isinstance(object(), protocol)

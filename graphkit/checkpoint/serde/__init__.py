@@ -34,7 +34,7 @@ import json
 import pickle
 from collections.abc import Iterable
 from functools import partial
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from graphkit.checkpoint.allowlist import (
     ClassPolicy,
@@ -73,8 +73,10 @@ _DEFAULT: Any = object()
 """``allowed_msgpack_modules`` not given: the default policy (see JsonPlusSerializer)."""
 
 
+@runtime_checkable
 class SerializerProtocol(Protocol):
-    """What a saver needs from a serializer (LangGraph's method names)."""
+    """What a saver needs from a serializer (LangGraph's method names); checkable with
+    ``isinstance``, as LangGraph's is."""
 
     def dumps_typed(self, obj: Any) -> tuple[str, bytes]: ...
 
