@@ -9,7 +9,7 @@ from graphkit.channels.base import EMPTY, Channel, Value
 from graphkit.diagnostics import channels as diagnose
 
 
-class NamedBarrierValue(Channel[None, Value], Generic[Value]):
+class NamedBarrierValue(Channel[None, Value, set[Value]], Generic[Value]):
     """Records which of ``names`` were written; available (as ``None``) once all were,
     until ``consume()`` (the waiting task ran) resets it.
 

@@ -12,6 +12,8 @@ from graphkit.errors import EmptyChannelError
 
 Value = TypeVar("Value")
 Update = TypeVar("Update")
+Saved = TypeVar("Saved")
+"""What ``checkpoint()`` returns (LangGraph's third type argument, ``Checkpoint``)."""
 
 
 class _Empty:
@@ -34,7 +36,7 @@ MISSING: Any = EMPTY
 """LangGraph's name for ``EMPTY``, which channels written for it compare with."""
 
 
-class Channel(ABC, Generic[Value, Update]):
+class Channel(ABC, Generic[Value, Update, Saved]):
     """One piece of state, updated once per superstep with all of that step's writes.
 
     A kind implements reading (``get``, ``checkpoint``), writing (``update``, maybe

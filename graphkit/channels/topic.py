@@ -8,7 +8,7 @@ from typing import Any, Generic, Self, Union
 from graphkit.channels.base import EMPTY, Channel, Value
 
 
-class Topic(Channel[list[Value], Value | list[Value]], Generic[Value]):
+class Topic(Channel[list[Value], Value | list[Value], list[Value]], Generic[Value]):
     """Collects every value written, in the runtime's order; a list write adds its items.
 
     By default it holds only the previous step's values and the next step clears it;

@@ -12,7 +12,7 @@ from graphkit.diagnostics import channels as diagnose
 from graphkit.types import Overwrite, overwritten_value
 
 
-class _OneValue(Channel[Value, Value], Generic[Value]):
+class _OneValue(Channel[Value, Value, Value], Generic[Value]):
     """A channel whose state is ``self.value``, by default the last write of a step; with
     ``volatile``, a step without a write clears it."""
 

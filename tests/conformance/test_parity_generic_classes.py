@@ -24,6 +24,9 @@ SUBSCRIPTED = [
     ("types", "CachePolicy", (1,)),
     ("func", "entrypoint", (1,)),
     ("cache.base", "BaseCache", (1,)),
+    ("channels.base", "BaseChannel", (3,)),  # value, update and checkpoint types
+    ("channels", "LastValue", (1,)),
+    ("channels", "Topic", (1,)),
 ]
 
 
@@ -56,3 +59,59 @@ def test_annotations_with_subscripted_classes_run_as_on_langgraph():
         return app.invoke({"n": 1}, {"configurable": {"thread_id": "t"}})
 
     assert build(load_graphkit()) == build(load_langgraph()) == {"n": 2}
+
+
+def _best_of(lib: Lib) -> Any:
+    """A channel written on ``BaseChannel[int, int, int]`` that keeps the largest value
+    written, used in a state schema."""
+    import importlib
+
+    base = importlib.import_module(f"{lib.name}.channels.base")
+
+    class Largest(base.BaseChannel[int, int, int]):
+        __slots__ = ("value",)
+
+        def __init__(self, typ: Any, key: str = "") -> None:
+            super().__init__(typ, key)
+            self.value = base.MISSING
+
+        @property
+        def ValueType(self) -> Any:
+            return self.typ
+
+        @property
+        def UpdateType(self) -> Any:
+            return self.typ
+
+        def from_checkpoint(self, checkpoint: Any) -> "Largest":
+            restored = Largest(self.typ, self.key)
+            restored.value = checkpoint
+            return restored
+
+        def checkpoint(self) -> Any:
+            return self.value
+
+        def get(self) -> int:
+            if self.value is base.MISSING:
+                raise lib.errors.EmptyChannelError()
+            return self.value
+
+        def update(self, values: Any) -> bool:
+            if not values or (self.value is not base.MISSING and max(values) <= self.value):
+                return False
+            self.value = max(values)
+            return True
+
+    from typing import Annotated
+
+    class Scores(TypedDict):
+        best: Annotated[int, Largest]
+
+    builder = lib.StateGraph(Scores).add_node("low", lambda s: {"best": 1})
+    builder.add_node("high", lambda s: {"best": 7}).add_edge(lib.START, "low")
+    builder.add_edge(lib.START, "high")
+    return builder.compile().invoke({"best": 3})
+
+
+def test_a_channel_written_on_the_subscripted_base_channel_runs_as_on_langgraph():
+    assert _best_of(load_graphkit()) == _best_of(load_langgraph()) == {"best": 7}
