@@ -223,6 +223,13 @@ class BaseCheckpointSaver:
     # checked, so any arguments give a ``types.GenericAlias``, as ``list[int]`` does.
     __class_getitem__ = classmethod(GenericAlias)
 
+    def __init__(self, *, serde: Any = None) -> None:
+        """``serde``: how a saver built on this class writes values (``self.serde``, as
+        in LangGraph): graphkit's ``JsonPlusSerializer`` unless given."""
+        from graphkit.checkpoint.serde import JsonPlusSerializer
+
+        self.serde = serde if serde is not None else JsonPlusSerializer()
+
     # None of these is abstract: as in LangGraph, a saver that writes only some of them
     # (only the async ones, for an async run; no delete_thread) can be made, and a
     # method it does not write raises when called.

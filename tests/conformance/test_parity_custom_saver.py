@@ -5,7 +5,7 @@ runs a graph on graphkit by changing only its imports: the names it imports from
 ``get_checkpoint_metadata``), and a method it does not write is no reason to refuse the
 class: it raises ``NotImplementedError`` when called, as in LangGraph (a saver without
 ``delete_thread`` was an abstract class graphkit would not make; one with only the
-async methods, for an async run, too)."""
+async methods, for an async run, too), and the base class gives it ``self.serde``."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def _dict_saver(library: str) -> type:
 
     class DictSaver(base.BaseCheckpointSaver):
         def __init__(self) -> None:
-            super().__init__()
+            super().__init__(serde=None)  # (the base class gives self.serde)
             self.saved: dict[tuple, dict] = {}
             self.writes: dict[tuple, list[base.PendingWrite]] = {}
 
@@ -69,6 +69,7 @@ def _dict_saver(library: str) -> type:
         ) -> Any:
             key = self._key(config)
             kept = base.get_checkpoint_metadata(config, metadata)
+            self.serde.dumps_typed(dict(kept))  # (as such a saver stores it)
             parent = base.get_checkpoint_id(config)
             self.saved.setdefault(key, {})[checkpoint["id"]] = (checkpoint, kept, parent)
             names = {"thread_id": key[0], "checkpoint_ns": key[1]}
