@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+from concurrent.futures import Future
 from typing import Any
 
 from graphkit.course.checking import Wrong, counted, exercise, trace
@@ -102,11 +103,24 @@ def _entrypoint(answer: Any, name: str) -> Any:
             "makes of a run.",
             "Import from graphkit with the same names: from graphkit.func import entrypoint, task.",
         )
+    if isinstance(answer, entrypoint):  # (@entrypoint with no parentheses)
+        raise Wrong(
+            f"{name} is the decorator entrypoint itself, not a graph: written without its "
+            "parentheses, @entrypoint took your function as its checkpointer.",
+            f"Write @entrypoint() on the line above def {name}(...), with the parentheses.",
+        )
     if not (hasattr(answer, "trace") and hasattr(answer, "invoke")):
         raise Wrong(
             f"{name} is a {type(answer).__name__}, not an entrypoint: its task calls need "
             "a running entrypoint around them.",
             f"Put @entrypoint() on the line above def {name}(...).",
+        )
+    if isinstance(answer.checkpointer, type):
+        saver = answer.checkpointer.__name__
+        raise Wrong(
+            f"{name}'s checkpointer is the class {saver}, not a saver: a class cannot "
+            "keep checkpoints.",
+            f"Make one with parentheses: @entrypoint(checkpointer={saver}()).",
         )
     return answer
 
@@ -135,6 +149,13 @@ def check_together(forecast: Any) -> str:
                 "a call of the task lookup, which the records show as a task of kind call.",
                 "Call lookup(city) for each city inside forecast: a call of a @task "
                 "returns a future at once.",
+            )
+        if isinstance(got, dict) and any(isinstance(v, Future) for v in got.values()):
+            raise Wrong(
+                f"For {cities}, forecast returned {{city: future}}: its values are futures, "
+                "the calls' promises, not the reports.",
+                "Read each future with .result() once every call has been made, and put "
+                "what it gives in the dict.",
             )
         if got != expected:
             raise Wrong(
@@ -186,6 +207,13 @@ def check_budget(spend: Any) -> str:
             run = trace(app, amount, threads[name])
         except Wrong as failed:  # (trace's, naming the step: its cause is the body's error)
             error = failed.__cause__
+            if spent[name] > BUDGET and error is not None:
+                raise Wrong(
+                    f"On {where}, spend raised {type(error).__name__}: {error}, with "
+                    f"{spent[name]} spent of {BUDGET}.",
+                    f"A budget can be overspent: return {BUDGET} minus the total spent, "
+                    "below 0 too, so the caller sees by how much.",
+                ) from None
             if not (first and isinstance(error, TypeError) and "NoneType" in str(error)):
                 raise
             raise Wrong(
@@ -203,6 +231,20 @@ def check_budget(spend: Any) -> str:
                 "to the thread.",
             )
         if got != BUDGET - spent[name]:
+            if got is None:
+                raise Wrong(
+                    f"On {where}, spend returned None: a function that ends without a "
+                    "return statement returns None.",
+                    f"Return what is left of the budget of {BUDGET}, and save the total spent "
+                    "(entrypoint.final, section 4).",
+                )
+            if isinstance(got, dict) and {"value", "save"} <= set(got):
+                raise Wrong(
+                    f"On {where}, spend returned {got!r}, not {BUDGET - spent[name]}: a dict "
+                    "is returned, and saved, as it is.",
+                    "To return one value and save another, return "
+                    "entrypoint.final(value=..., save=...).",
+                )
             if first and got == amount:
                 raise Wrong(
                     f"On a new thread ({where}) spend returned {got!r}, what was spent, "
@@ -212,8 +254,10 @@ def check_budget(spend: Any) -> str:
             if first:
                 raise Wrong(
                     f"On a new thread ({where}) spend returned {got!r}, not "
-                    f"{BUDGET - spent[name]}: on a thread's first call previous is None.",
-                    "Treat a previous of None as nothing spent yet.",
+                    f"{BUDGET - spent[name]}: on a thread's first call previous is None, "
+                    "nothing spent before it.",
+                    f"Return what is left after spending: {BUDGET} minus the total spent on "
+                    "the thread, this amount included.",
                 )
             if "runtime" not in next(iter(app.spec.nodes.values())).injected:
                 raise Wrong(

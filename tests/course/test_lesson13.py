@@ -149,6 +149,37 @@ def test_together_a_list_not_a_dict_and_a_plain_function():
     assert_fails(lesson13.check_together(plain), "not an entrypoint", hint="@entrypoint()")
 
 
+def test_together_with_entrypoint_missing_its_parentheses_is_told_so():
+    """``@entrypoint`` without ``()`` leaves the decorator itself, holding the function
+    as its checkpointer: the verdict said "forecast is a entrypoint, not an entrypoint"."""
+    from graphkit.func import entrypoint
+
+    @entrypoint
+    def forecast(cities):
+        return {
+            city: future.result()
+            for city, future in {c: lesson13.lookup(c) for c in cities}.items()
+        }
+
+    verdict = assert_fails(
+        lesson13.check_together(forecast), "without its parentheses", hint="@entrypoint()"
+    )
+    assert "is a entrypoint, not an entrypoint" not in verdict.message
+
+
+def test_together_returning_the_futures_is_told_to_read_them():
+    from graphkit.func import entrypoint
+
+    @entrypoint()
+    def forecast(cities):
+        return {city: lesson13.lookup(city) for city in cities}  # no .result()
+
+    verdict = assert_fails(
+        lesson13.check_together(forecast), "its values are futures", hint=".result()"
+    )
+    assert "TaskFuture at 0x" not in verdict.message
+
+
 def test_together_with_a_checkpointer_is_judged_on_its_calls():
     """A forecast given a checkpointer (as section 4's entrypoints have) was told "a run
     needs a thread: pass config=...", which the learner cannot pass: the check runs it.
@@ -279,6 +310,79 @@ def test_budget_saving_the_wrong_total():
         lesson13.check_budget(spend),
         "saved 50 for the next call (previous), not the total spent, 80",
     )
+
+
+def test_budget_returning_nothing_is_not_told_about_none_previous():
+    """A spend without ``return`` was told "on a thread's first call previous is None",
+    and to treat None as nothing spent: the None was its own return value."""
+    from graphkit import InMemorySaver
+    from graphkit.func import entrypoint
+
+    @entrypoint(checkpointer=InMemorySaver())
+    def spend(amount, previous=None):
+        total = (previous or 0) + amount  # noqa: F841 (and no return)
+
+    verdict = assert_fails(
+        lesson13.check_budget(spend), "spend returned None", hint="Return what is left"
+    )
+    assert "previous" not in verdict.hint
+
+
+def test_budget_returning_a_dict_of_value_and_save_is_pointed_at_final():
+    from graphkit import InMemorySaver
+    from graphkit.func import entrypoint
+
+    @entrypoint(checkpointer=InMemorySaver())
+    def spend(amount, previous=None):
+        total = (previous or 0) + amount
+        return {"value": 100 - total, "save": total}
+
+    verdict = assert_fails(lesson13.check_budget(spend), "returned {'value': 70, 'save': 30}")
+    assert "entrypoint.final(value=" in verdict.hint and "None" not in verdict.hint
+
+
+def test_budget_returning_the_budget_before_spending_is_not_told_about_none():
+    from graphkit import InMemorySaver
+    from graphkit.func import entrypoint
+
+    @entrypoint(checkpointer=InMemorySaver())
+    def spend(amount, previous=None):
+        total = (previous or 0) + amount
+        return entrypoint.final(value=100 - total + amount, save=total)  # before spending
+
+    verdict = assert_fails(lesson13.check_budget(spend), "spend returned 100, not 70")
+    assert "Treat a previous of None" not in verdict.hint
+    assert "after spending" in verdict.hint
+
+
+def test_budget_raising_when_overspent_is_told_to_go_below_0():
+    from graphkit import InMemorySaver
+    from graphkit.func import entrypoint
+
+    @entrypoint(checkpointer=InMemorySaver())
+    def spend(amount, previous=None):
+        total = (previous or 0) + amount
+        if total > 100:
+            raise ValueError("over budget")
+        return entrypoint.final(value=100 - total, save=total)
+
+    assert_fails(
+        lesson13.check_budget(spend),
+        "spend raised ValueError: over budget, with 120 spent of 100",
+        hint="below 0",
+    )
+
+
+def test_budget_given_the_saver_class_is_told_to_make_one():
+    from graphkit import InMemorySaver
+    from graphkit.func import entrypoint
+
+    @entrypoint(checkpointer=InMemorySaver)  # the class, not a saver
+    def spend(amount, previous=None):
+        total = (previous or 0) + amount
+        return entrypoint.final(value=100 - total, save=total)
+
+    assert_fails(lesson13.check_budget(spend), "the class InMemorySaver", hint="InMemorySaver()")
 
 
 def test_budget_saving_what_is_left_with_final_is_not_pointed_at_final():
