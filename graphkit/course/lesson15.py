@@ -106,12 +106,21 @@ def check_context(describe: Any) -> str:
         except Exception as error:
             wrong = failed_run(app, error)
             missing = error.args[0] if isinstance(error, KeyError) and error.args else None
-            if isinstance(missing, str) and missing not in ("units", "configurable"):
+            if isinstance(missing, str) and missing not in _NOT_STATE_KEYS:
                 raise Wrong(  # (a key of the state's, misspelt: the context is not the miss)
                     f"With context=Units(units={units!r}) and the state {{'city': {city!r}, "
                     f"'celsius': {celsius}}}: {wrong.message}",
                     "The state holds city and celsius (and report, once written): read "
                     "those keys from it, and the units from the run's context.",
+                ) from error
+            unread = _unfilled_parameter(describe, error)
+            if unread is not None:
+                raise Wrong(
+                    f"With context=Units(units={units!r}) and the state {{'city': {city!r}, "
+                    f"'celsius': {celsius}}}: {wrong.message}",
+                    f"graphkit, like LangGraph, hands the runtime only to a parameter named "
+                    f"runtime; one named {unread} gets nothing. The units are "
+                    "runtime.context.units.",
                 ) from error
             if isinstance(error, KeyError | TypeError | AttributeError):
                 hint = (
@@ -132,6 +141,20 @@ def check_context(describe: Any) -> str:
                 ) from error
             raise wrong from error
         got, expected = run.values.get("report"), _report(city, celsius, units)
+        [done] = [r for r in run.step(1).execution.results if r.task.node == "describe"]
+        if done.output is None:
+            raise Wrong(
+                f"With context=Units(units={units!r}), describe returned None: a function "
+                "that ends without a return statement returns None, so it wrote nothing.",
+                "A node returns its writes as a dict: {'report': ...}.",
+            )
+        if isinstance(got, dict):
+            raise Wrong(
+                f"With context=Units(units={units!r}), report is a dict, {got!r}; expected "
+                f"the text {expected!r}.",
+                "The dict a node returns maps each key of the state to its new value: "
+                "{'report': text}, one level.",
+            )
         if got != expected:
             hint = (
                 "Read the units from the run's context, which the check changes from run "
@@ -160,6 +183,23 @@ def check_context(describe: Any) -> str:
         "and in °C as each invoke asked, and the setting never entered the state or its "
         "checkpoints."
     )
+
+
+_NOT_STATE_KEYS = ("units", "configurable", "context", "runtime")
+"""Keys whose KeyError is no misspelt key of the state: the units looked for in the
+state, in ``config["configurable"]``, or as ``config["context"]``."""
+
+
+def _unfilled_parameter(describe: Any, error: BaseException) -> str | None:
+    """The name of ``describe``'s parameter that the runtime left unfilled (one named
+    ``context`` or ``rt``: the runtime goes only to ``runtime``), if that is ``error``."""
+    if not isinstance(error, TypeError) or "required positional argument" not in str(error):
+        return None
+    try:
+        names = list(inspect.signature(describe).parameters)[1:]
+    except (TypeError, ValueError):
+        return None
+    return next((n for n in names if f"'{n}'" in str(error) and n != "runtime"), None)
 
 
 def _swapped(app: Any, city: str, celsius: float, units: str) -> bool:
@@ -334,6 +374,23 @@ def _a_str_key(key_func: Any) -> None:
     text, language, request_id = REQUESTS[0]
     try:
         made = key_func({"text": text, "language": language, "request_id": request_id})
+    except TypeError as error:
+        if _required(key_func) > 1:
+            raise Wrong(
+                f"request_key takes {_required(key_func)} parameters; the cache calls it "
+                "with the node's input alone, while the step is planned: there is no "
+                "runtime, config or context to give it.",
+                "Make the key from the input: one parameter, the state translate gets.",
+            ) from error
+        return  # (the run raises it again, and failed_run tells where)
+    except KeyError as error:
+        if error.args == ("translation",):
+            raise Wrong(
+                "request_key read state['translation'], which the node's input does not "
+                "hold: translation is what translate writes, after its key is made.",
+                "The input holds text, language and request_id: make the key from those.",
+            ) from error
+        return
     except Exception:  # (the run raises it again, and failed_run tells where)
         return
     if not isinstance(made, str | bytes):
@@ -343,6 +400,18 @@ def _a_str_key(key_func: Any) -> None:
             "a cache key must be a str or bytes (the cache hashes it).",
             "Make one str of what it holds, e.g. with an f-string or str.join.",
         )
+
+
+def _required(function: Any) -> int:
+    """How many arguments ``function`` needs, or 0 if its signature cannot be read."""
+    try:
+        parameters = inspect.signature(function).parameters.values()
+    except (TypeError, ValueError):
+        return 0
+    return sum(
+        p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        for p in parameters
+    )
 
 
 @exercise("15.3 · A key for what the answer depends on")

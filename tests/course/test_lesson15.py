@@ -131,6 +131,51 @@ def test_context_a_state_key_misspelt_is_not_told_about_the_context():
     assert "city and celsius" in verdict.hint
 
 
+def test_context_looked_for_in_the_config_is_not_told_about_the_state():
+    """config["context"] raised KeyError 'context', and was told the state holds city
+    and celsius: the key missing was the config's, and the units come with the runtime."""
+
+    def from_config(state, config):
+        return {"report": f"{state['city']}: {config['context'].units}"}
+
+    verdict = assert_fails(lesson15.check_context(from_config), "KeyError", hint="context=")
+    assert "city and celsius" not in verdict.hint
+
+
+@pytest.mark.parametrize("name", ["context", "rt"])
+def test_context_a_parameter_not_named_runtime_is_told_the_name(name):
+    """A ``context`` (or ``rt: Runtime[Units]``) parameter gets nothing, in LangGraph as
+    here: it was told to give describe a parameter, which it has."""
+    namespace: dict = {}
+    exec(
+        f"def describe(state, {name}):\n"
+        f"    return {{'report': state['city'] + ' ' + {name}.units}}",
+        namespace,
+    )
+    verdict = assert_fails(
+        lesson15.check_context(namespace["describe"]),
+        f"missing 1 required positional argument: '{name}'",
+        hint="named runtime",
+    )
+    assert "Give describe a parameter" not in verdict.hint
+
+
+def test_context_a_node_that_returns_nothing_is_told_so():
+    def describe(state, runtime):
+        units = runtime.context.units  # noqa: F841 (and no return)
+
+    verdict = assert_fails(lesson15.check_context(describe), "describe returned None")
+    assert "from the run's context" not in verdict.hint
+
+
+def test_context_a_report_nested_in_a_dict_is_told_so():
+    def describe(state, runtime):
+        return {"report": {"report": f"{state['city']}: {state['celsius']:.1f} °C"}}
+
+    verdict = assert_fails(lesson15.check_context(describe), "report is a dict")
+    assert "from the run's context" not in verdict.hint
+
+
 # -- 15.2 · Stop in time, with the best answer
 
 
@@ -194,6 +239,25 @@ def test_cache_key_returning_a_tuple_is_told_to_make_one_str_of_it():
     assert_fails(verdict, "request_key returned a tuple", hint="one str")
     assert "a cache key must be a str or bytes" in verdict.message
     assert "state['text']" not in verdict.message + (verdict.hint or "")
+
+
+def test_cache_key_asking_for_the_runtime_is_told_it_gets_the_input_alone():
+    """A key function with a second parameter (to read the context) was shown the
+    runtime's TypeError and told to run the graph itself."""
+
+    def request_key(state, runtime):
+        return f"{state['text']}:{runtime.context}"
+
+    assert_fails(
+        lesson15.check_cache_key(request_key),
+        "the node's input alone",
+        hint="one parameter",
+    )
+
+
+def test_cache_key_reading_the_translation_is_told_it_is_not_in_the_input():
+    verdict = lesson15.check_cache_key(lambda state: state["translation"])
+    assert_fails(verdict, "translation is what translate writes", hint="text, language")
 
 
 # (each check varies what a hard-coded answer would key on)
