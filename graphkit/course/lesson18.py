@@ -90,6 +90,7 @@ the call wait this long, and fail."""
 def slow_forecast(city: str) -> str:
     """A sync client's call to a slow weather service: it blocks the thread that calls it
     until the service answers (here, a moment)."""
+    _a_city("slow_forecast", city)
     if _on_a_loop():
         _blocked.append(city)
     elif _check_loop:
@@ -102,6 +103,15 @@ def slow_forecast(city: str) -> str:
         return _sky(city)
     time.sleep(0.05)
     return _sky(city)
+
+
+def _a_city(service: str, city: Any) -> None:
+    """A service is called with a city's name: anything else is named, not left to fail
+    deep inside the check's service."""
+    if not isinstance(city, str):
+        raise TypeError(
+            f"{service} takes the city, a str; it was given a {type(city).__name__}: {city!r}"
+        )
 
 
 def _sky(city: str) -> str:
@@ -154,7 +164,20 @@ def check_no_stall(forecast: Any) -> str:
         except Exception as error:
             if _blocked and _thread_called_a_str(error):
                 raise _called_first(city, error) from error
-            raise failed_run(app, error) from error
+            if _blocked and "can't be used in 'await' expression" in str(error):
+                raise Wrong(
+                    f"For {city!r} your node called slow_forecast on the event loop's own "
+                    f"thread, then awaited its answer, a str: TypeError: {error}. A plain "
+                    "function's call blocks there; an await after it comes too late.",
+                    "Hand the function and its argument to asyncio.to_thread, and await that.",
+                ) from error
+            wrong = failed_run(app, error)
+            if "'coroutine' object has no attribute 'result'" in str(error):
+                wrong.hint = (
+                    "What asyncio.to_thread hands back is a coroutine: await it to get its "
+                    "result (.result() is for a @task's future, lesson 13)."
+                )
+            raise wrong from error
         got, expected = out.get("weather"), _sky(city)
         if inspect.isawaitable(got):
             raise Wrong(
@@ -177,6 +200,12 @@ def check_no_stall(forecast: Any) -> str:
                 "service answered, and heartbeat with it.",
                 "Waiting for a thread with .result() or join() holds the loop as the call "
                 "itself would. Await the thread's work instead.",
+            )
+        if got is None:
+            raise Wrong(
+                f"For {city!r} forecast wrote nothing to weather.",
+                "A node changes the state through the dict it returns: {'weather': the "
+                "service's answer}.",
             )
         if got != expected:
             raise Wrong(
@@ -228,11 +257,15 @@ class _Service:
     for the next city has finished (the last city's finishes at once)."""
 
     def __init__(self, cities: list[str]) -> None:
+        self.loop = asyncio.get_running_loop()  # (the run's: made by the check's coroutine)
         self.cities = cities
         self.done = {city: asyncio.Event() for city in cities}
         self.finished: list[str] = []
 
     async def report(self, city: str) -> str:
+        _a_city("fetch_report", city)
+        if asyncio.get_running_loop() is not self.loop:  # (its events would never wake it)
+            raise _OwnLoop("fetch_report was awaited on an event loop of its own")
         if city not in self.done:
             return f"{city}: no report"
         index = self.cities.index(city)
@@ -241,6 +274,11 @@ class _Service:
         self.finished.append(city)
         self.done[city].set()
         return _report_text(city)
+
+
+class _OwnLoop(RuntimeError):
+    """``fetch_report`` awaited on a loop other than the run's (``asyncio.run`` in a plain
+    ``def`` node): the check's service, made on the run's loop, cannot answer there."""
 
 
 def _report_text(city: str) -> str:
@@ -252,6 +290,7 @@ _service: _Service | None = None  # the check's, while it runs one
 
 async def fetch_report(city: str) -> str:
     """The (async) report service: ``await fetch_report("Lima")``."""
+    _a_city("fetch_report", city)
     if _service is not None:
         return await _service.report(city)
     await asyncio.sleep(0)
@@ -292,6 +331,14 @@ def check_in_order(report: Any) -> str:
 
             try:
                 out, finished = run_apart(digest)
+            except _OwnLoop as error:
+                raise Wrong(
+                    f"Sent {cities}: your node ran fetch_report on an event loop of its own "
+                    "(asyncio.run in a plain def node, which runs in a worker thread), not "
+                    "on the run's loop beside the other tasks of its step.",
+                    "Make report an async def and await fetch_report(...): the runtime runs "
+                    "it on the run's own loop.",
+                ) from error
             except Exception as error:
                 wrong = failed_run(app, error)
                 if "its reducer add raised" in wrong.message:

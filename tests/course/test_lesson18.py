@@ -195,6 +195,60 @@ def test_no_stall_wrong_answers():
     assert_fails(lesson18.check_no_stall(None), "not a function")
 
 
+@pytest.mark.filterwarnings("ignore:Node 'forecast' returned key 'forecast'")
+def test_no_stall_a_node_that_writes_no_weather_is_told_so():
+    """A node without ``return`` (or one writing a key the schema lacks) was told it
+    "wrote weather = None"."""
+
+    async def no_return(state):
+        await asyncio.to_thread(lesson18.slow_forecast, state["city"])
+
+    async def other_key(state):
+        return {"forecast": await asyncio.to_thread(lesson18.slow_forecast, state["city"])}
+
+    for forecast in (no_return, other_key):
+        verdict = assert_fails(
+            lesson18.check_no_stall(forecast), "wrote nothing to weather", hint="'weather'"
+        )
+        assert "wrote weather = None" not in verdict.message
+
+
+def test_no_stall_the_state_given_for_the_city_is_told_so():
+    """slow_forecast(state) failed inside the check's service with "ord() expected a
+    character": the service now names what it takes."""
+
+    async def forecast(state):
+        return {"weather": await asyncio.to_thread(lesson18.slow_forecast, state)}
+
+    verdict = assert_fails(
+        lesson18.check_no_stall(forecast),
+        "slow_forecast takes the city, a str; it was given a dict",
+    )
+    assert "ord()" not in verdict.message
+
+
+def test_no_stall_to_thread_read_with_result_is_told_to_await_it():
+    async def forecast(state):
+        call = asyncio.to_thread(lesson18.slow_forecast, state["city"])
+        call.close()  # (closed here to keep the test quiet: .result() fails all the same)
+        return {"weather": call.result()}
+
+    assert_fails(
+        lesson18.check_no_stall(forecast),
+        "'coroutine' object has no attribute 'result'",
+        hint="await",
+    )
+
+
+def test_no_stall_a_blocking_call_awaited_is_told_it_ran_on_the_loop():
+    async def forecast(state):
+        return {"weather": await lesson18.slow_forecast(state["city"])}
+
+    assert_fails(
+        lesson18.check_no_stall(forecast), "on the event loop's own thread", hint="to_thread"
+    )
+
+
 def test_no_stall_a_call_handed_to_to_thread_is_told_it_ran_first():
     """``to_thread(slow_forecast(city))`` calls slow_forecast on the loop and hands its
     answer on: the verdict was the run's TypeError ('str' object is not callable)."""
@@ -390,6 +444,31 @@ def test_in_order_a_node_that_writes_no_report_is_told_so_not_about_task_order()
             lesson18.check_in_order(report), "reports ended as []", hint="nothing for reports"
         )
         assert "task order" not in verdict.hint
+
+
+def test_in_order_the_job_given_for_the_city_is_told_so():
+    """fetch_report(job) failed in the check's service with "unhashable type: 'dict'"."""
+
+    async def report(job):
+        return {"reports": [await lesson18.fetch_report(job)]}
+
+    assert_fails(
+        lesson18.check_in_order(report), "fetch_report takes the city, a str; it was given a dict"
+    )
+
+
+def test_in_order_a_sync_node_running_its_own_loop_is_told_so_not_to_look_for_a_loop():
+    """A sync ``report`` that runs ``asyncio.run(fetch_report(city))`` in its worker thread
+    hung on the check's service until the time limit, and was told to look for a loop
+    that never ends."""
+
+    def report(job):
+        return {"reports": [asyncio.run(lesson18.fetch_report(job["city"]))]}
+
+    verdict = assert_fails(
+        lesson18.check_in_order(report), "an event loop of its own", hint="async def"
+    )
+    assert "15 seconds" not in verdict.message
 
 
 def test_in_order_reports_in_the_right_order_but_not_the_services_are_told_so():
