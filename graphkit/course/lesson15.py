@@ -166,6 +166,12 @@ def check_context(describe: Any) -> str:
                     "Your describe reads the units from the context, the other way round: "
                     "imperial is °F, metric is °C."
                 )
+            elif got == _report(city, celsius, other) and _takes_runtime(describe):
+                hint = (
+                    "Your describe gave the same units whatever the context. runtime.context "
+                    "is the Units instance the invoke passed, not a str: its field units "
+                    "holds 'metric' or 'imperial'."
+                )
             elif isinstance(got, str) and got.endswith(expected[-2:]):  # (the right units)
                 hint = (
                     "The units are right; the number is not. °F = °C × 9 / 5 + 32, "
@@ -200,6 +206,13 @@ def _unfilled_parameter(describe: Any, error: BaseException) -> str | None:
     except (TypeError, ValueError):
         return None
     return next((n for n in names if f"'{n}'" in str(error) and n != "runtime"), None)
+
+
+def _takes_runtime(describe: Any) -> bool:
+    try:
+        return "runtime" in inspect.signature(describe).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def _swapped(app: Any, city: str, celsius: float, units: str) -> bool:

@@ -160,6 +160,21 @@ def test_context_a_parameter_not_named_runtime_is_told_the_name(name):
     assert "Give describe a parameter" not in verdict.hint
 
 
+def test_context_compared_whole_to_a_str_is_told_it_is_a_units():
+    """``runtime.context == "imperial"`` is never true (the context is a Units): the
+    node reported °C for every run, and was told to read the units from the context."""
+
+    def describe(state, runtime):
+        celsius = state["celsius"]
+        if runtime.context == "imperial":
+            return {"report": f"{state['city']}: {celsius * 9 / 5 + 32:.1f} °F"}
+        return {"report": f"{state['city']}: {celsius:.1f} °C"}
+
+    assert_fails(
+        lesson15.check_context(describe), "Units(units='imperial')", hint="same units whatever"
+    )
+
+
 def test_context_a_node_that_returns_nothing_is_told_so():
     def describe(state, runtime):
         units = runtime.context.units  # noqa: F841 (and no return)
