@@ -254,7 +254,8 @@ def _command_input(
         raise RuntimeError(diagnose.resume_without_checkpointer())
     answer = NO_ANSWER if input.resume is None else input.resume
     writes = command_input_writes(input, root=graph.state_keys == (ROOT,))
-    if answer is NO_ANSWER and not writes:  # (LangGraph 1.2.24 means this, langgraph#7034)
+    ends = END in input.destinations()  # (LangGraph writes it, to a channel no graph has)
+    if answer is NO_ANSWER and not writes and not ends:  # (LangGraph means it, langgraph#7034)
         raise EmptyInputError(diagnose.empty_command(input))
     return answer, writes
 

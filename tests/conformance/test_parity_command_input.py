@@ -214,3 +214,29 @@ def test_an_empty_command_names_what_to_pass():
     app = _graph(load_graphkit(), None)
     with pytest.raises(EmptyInputError, match=r"(?s)Command\(\).*resume=.*input"):
         app.invoke(load_graphkit().Command())
+
+
+def _ending_command(lib: Lib, paused: bool, goto):
+    """A run given ``Command(goto=END)``: LangGraph writes the goto (to a channel no
+    graph has, so it is dropped) and runs as for no input; it is not an empty input."""
+    app = _asking_graph(lib, _saver(lib, "memory", None))
+    config = {"configurable": {"thread_id": "t"}}
+    if paused:
+        app.invoke(lib.Command(goto="b", update={"x": 1}), config)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (graphkit: nothing to resume on a new thread)
+        out = app.invoke(lib.Command(goto=goto), config)
+    out = {k: v for k, v in out.items() if k != "__interrupt__"}
+    return out, app.get_state(config).next
+
+
+@pytest.mark.parametrize("listed", [False, True], ids=["END", "[END]"])
+@pytest.mark.parametrize("paused", [False, True], ids=["new thread", "paused"])
+def test_a_command_going_to_end_is_not_an_empty_input(paused, listed):
+    """``Command(goto=END)`` carries a goto, so LangGraph 1.2.24 runs it (from START on
+    a new thread; the paused node again on a paused one) where an empty Command fails."""
+    langgraph, graphkit = load_langgraph(), load_graphkit()
+    goto = [langgraph.END] if listed else langgraph.END
+    expected = _ending_command(langgraph, paused, goto)
+    assert expected == (({"x": 1, "items": ["a"]}, ("b",)) if paused else ({"items": ["a"]}, ()))
+    assert _ending_command(graphkit, paused, goto) == expected
