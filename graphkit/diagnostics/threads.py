@@ -24,11 +24,17 @@ if TYPE_CHECKING:
 
 
 def config_not_dict(config: Any) -> str:
-    if isinstance(getattr(config, "config", None), Mapping):  # a StateSnapshot, say
+    # a checkpoint (a StateSnapshot, a saver's CheckpointTuple) has a parent_config; a
+    # graph made with with_config, or another runnable, has a .config and is none
+    if isinstance(getattr(config, "config", None), Mapping) and hasattr(config, "parent_config"):
+        snapshot = hasattr(config, "values")
+        gives = (
+            "get_state or get_state_history" if snapshot else "a checkpointer's get_tuple or list"
+        )
         return (  # (not its repr: a snapshot shows the whole state, pages of it)
             f"A config must be a dict, got a {type(config).__name__} (a checkpoint as "
-            "get_state or get_state_history give it): pass its config, snapshot.config, "
-            "which names its thread and checkpoint."
+            f"{gives} give it): pass its config, {'snapshot' if snapshot else 'checkpoint'}"
+            ".config, which names its thread and checkpoint."
         )
     return (
         f"A run's config must be a dict, got {type(config).__name__} {config!r}. "

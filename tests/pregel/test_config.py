@@ -180,6 +180,31 @@ def test_a_state_snapshot_given_as_config_says_to_pass_its_config(method):
     assert "values=" not in message  # not the whole snapshot, which can be pages long
 
 
+def test_only_a_checkpoint_given_as_config_is_told_to_pass_its_config():
+    # a graph made with with_config has a .config too, but it is no checkpoint; a
+    # checkpointer's CheckpointTuple is one, and its .config is the one to pass
+    from typing import TypedDict
+
+    from graphkit import START, InMemorySaver, StateGraph
+
+    class Counter(TypedDict):
+        n: int
+
+    builder = StateGraph(Counter)
+    builder.add_node("inc", lambda state: {"n": state["n"] + 1})
+    builder.add_edge(START, "inc")
+    saver = InMemorySaver()
+    app = builder.compile(checkpointer=saver)
+    thread = {"configurable": {"thread_id": "t"}}
+    app.invoke({"n": 1}, thread)
+    with pytest.raises(TypeError) as raised:
+        app.invoke({"n": 1}, app.with_config(thread))
+    assert "checkpoint" not in str(raised.value)
+    assert "got CompiledGraph" in str(raised.value) and "thread_id" in str(raised.value)
+    with pytest.raises(TypeError, match=r"got a CheckpointTuple .*checkpoint\.config"):
+        app.get_state(saver.get_tuple(thread))
+
+
 @pytest.mark.parametrize("key", ["configurable", "metadata"])
 @pytest.mark.parametrize("value", ["oops", 5, [("thread_id", "t")]])
 def test_configurable_or_metadata_that_is_not_a_dict_names_the_key(key, value):
