@@ -249,10 +249,12 @@ def check_fix_city(fix_city: Callable[[Any, dict, str], Any]) -> str:
                 + f" The report is {report!r}.",
                 "Call app.update_state(config_of_a_checkpoint, {'city': ...}, as_node=...).",
             )
-        if sources.count("input") > 1:
+        if sources.count("input") > 1:  # (history is newest first)
+            after = "input" in sources[: sources.index("update")]
             raise Wrong(
                 f"(fixing {typo!r} → {city!r}) the report is {report!r}, but not from your "
-                f"update: after it you invoked with new input, so the thread has "
+                + ("update: after it" if after else "update: before your update")
+                + f" you invoked with new input, so the thread has "
                 f"{sources.count('input')} input steps and the city came from that input, "
                 "as in a new run.",
                 "Resume the edit with invoke(None, the_config_update_state_returns): None "

@@ -235,6 +235,18 @@ def test_fix_city_updating_then_resuming_with_new_input_is_a_new_run():
     assert "invoke(None" in verdict.hint
 
 
+def test_fix_city_with_a_new_run_before_its_update_does_not_say_the_run_came_after():
+    # the new input ran first and the update came last: "after it" would be false
+    def fix_city(app, config, city):
+        app.invoke({"city": city}, config)
+        app.update_state(config, {"city": city})
+
+    verdict = lesson07.check_fix_city(fix_city)
+    assert not verdict
+    assert "2 input steps" in verdict.message and "after it" not in verdict.message
+    assert "before your update" in verdict.message
+
+
 # -- 7.3 · Read the history
 
 
