@@ -492,6 +492,14 @@ def check_loop(add_loop: Callable[[Any, int], Any]) -> str:
         )
         run, stopped = _traced(app, {"topic": "tides"})
         got = _steps(run)
+        if got == want and (unknown := _routes_to_no_node(run, builder)):
+            raise Wrong(
+                f"{case}, your graph ran {_said(got)}, as it should, but it ended because "
+                f"your router returned {unknown!r}, which no node is named: a route to no "
+                "node is dropped (graphkit warned), so the run had nothing left to do.",
+                "End on purpose: return END, the constant (from graphkit import END), "
+                "whose value is '__end__', not the text 'END'.",
+            )
         if got == want:
             again = _steps(_traced(app, {"topic": "tides"})[0])
             if again == want:

@@ -831,3 +831,25 @@ def test_loop_whose_router_returns_a_name_no_node_has_is_told_the_name():
     with pytest.warns(GraphkitWarning, match="returned 'generator', which is not a node"):
         verdict = lesson26.check_loop(add_loop)  # (a notebook shows the warning, then this)
     assert_fails(verdict, "stopped after step 2", hint="'generator', which no node is named")
+
+
+def test_loop_ended_by_a_router_returning_the_string_end_is_told_to_return_end():
+    """A router that returns "END", a name no node has, ends the run as END would, as
+    its route is dropped (in LangGraph too): the loop ran right and the check passed it,
+    though the router never ended the run on purpose."""
+
+    def add_loop(builder, max_rounds):
+        builder.add_edge(START, "generate")
+        builder.add_edge("generate", "evaluate")
+
+        def router(state):
+            done = state["grade"] == "accepted" or state["rounds"] >= max_rounds
+            return "END" if done else "generate"
+
+        builder.add_conditional_edges("evaluate", router)
+
+    from graphkit import GraphkitWarning
+
+    with pytest.warns(GraphkitWarning, match="returned 'END', which is not a node"):
+        verdict = lesson26.check_loop(add_loop)
+    assert_fails(verdict, "'END'", hint="from graphkit import END")
