@@ -182,8 +182,14 @@ def empty_command(command: Any) -> str:
     )
 
 
-def nothing_to_resume(thread_id: str, blank: bool = False) -> str:
+def nothing_to_resume(thread_id: str, blank: bool = False, command: Any = None) -> str:
     holds = "whose checkpoint holds no value yet" if blank else "which has no checkpoint"
+    if command is not None and command.resume is None:  # (a goto to END alone)
+        return (
+            f"{command!r} on thread {thread_id!r}, {holds}: END is no node, so the goto "
+            "routes nothing and the graph runs from START with no input (as in "
+            "LangGraph). To start a thread, invoke with an input."
+        )
     return (
         f"Command(resume=...) on thread {thread_id!r}, {holds}: "
         "there is nothing to resume, so the graph runs from START with no input and "

@@ -222,7 +222,7 @@ def _command_as_input(
     if writes:
         return command, [(key, value) for key, value in writes if not _is_route(key)]
     if thread is not None and outer is None:
-        warn(diagnose.nothing_to_resume(thread.thread_id, blank))
+        warn(diagnose.nothing_to_resume(thread.thread_id, blank, command))
     return {}, writes
 
 

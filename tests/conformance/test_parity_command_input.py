@@ -240,3 +240,17 @@ def test_a_command_going_to_end_is_not_an_empty_input(paused, listed):
     expected = _ending_command(langgraph, paused, goto)
     assert expected == (({"x": 1, "items": ["a"]}, ("b",)) if paused else ({"items": ["a"]}, ()))
     assert _ending_command(graphkit, paused, goto) == expected
+
+
+def test_a_command_going_to_end_on_a_new_thread_warns_what_it_is():
+    """The warning for a new thread named a ``Command(resume=...)`` and an unused answer,
+    which a ``Command(goto=END)`` has not."""
+    from graphkit import GraphkitWarning
+
+    graphkit = load_graphkit()
+    app = _graph(graphkit, _saver(graphkit, "memory", None))
+    with pytest.warns(GraphkitWarning) as caught:
+        app.invoke(graphkit.Command(goto=graphkit.END), {"configurable": {"thread_id": "t"}})
+    said = " ".join(str(warning.message) for warning in caught)
+    assert "Command(goto='__end__') on thread 't'" in said and "resume" not in said
+    assert "END" in said and "runs from START with no input" in said
