@@ -139,13 +139,26 @@ def check_set_budget(set_budget: Any) -> str:
     )
 
 
+def _alone(tool: Any, call: dict[str, Any]) -> Any:
+    """What ``tool`` returns for ``call``, run on its own, with the state arguments the
+    graph fills in (``InjectedState``) read from the state the check ran it on."""
+    from graphkit.prebuilt.tool_args import injected_args
+
+    state = {**_asking(call), "budget": 0}
+    filled = {
+        name: state if key is None else state.get(key)
+        for name, key in injected_args(tool).state.items()
+    }
+    return tool.invoke({**call, "args": {**call["args"], **filled}, "type": "tool_call"})
+
+
 def _answered_ids(tool: Any, call: dict[str, Any]) -> list[Any]:
     """The tool_call_ids of the ToolMessages in the update of the Command the tool returns
     for ``call`` (run again, on its own); [] if it returns no such Command."""
     from graphkit import Command
 
     try:
-        returned = tool.invoke({**call, "type": "tool_call"})
+        returned = _alone(tool, call)
     except Exception:
         return []
     if not isinstance(returned, Command) or not isinstance(returned.update, dict):
@@ -162,7 +175,7 @@ def _returned_wrong(tool: Any, call: dict[str, Any]) -> None:
 
     euros = call["args"]["euros"]
     try:
-        returned = tool.invoke({**call, "type": "tool_call"})
+        returned = _alone(tool, call)
     except Exception as error:
         raise Wrong(
             f"(euros={euros}) your tool raised {type(error).__name__}: {error}, and the run "
@@ -193,7 +206,7 @@ def _budget_written_wrong(tool: Any, call: dict[str, Any], budget: Any) -> None:
             "Write the amount the model gave, euros, as it is: the check calls the tool "
             "with amounts of its own.",
         )
-    returned = tool.invoke({**call, "type": "tool_call"})
+    returned = _alone(tool, call)
     if isinstance(returned, Command) and isinstance(returned.update, dict):
         raise Wrong(
             f"(euros={euros}) your tool returned a Command whose update writes "

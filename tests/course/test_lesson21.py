@@ -21,7 +21,13 @@ from langgraph.prebuilt.tool_node import ToolInvocationError as LangGraphToolInv
 from graphkit import START, Command, StateGraph
 from graphkit.course import assert_fails, assert_passes, lesson21
 from graphkit.course.solutions import lesson21 as solutions
-from graphkit.prebuilt import MessagesState, ToolInvocationError, ToolNode, create_react_agent
+from graphkit.prebuilt import (
+    InjectedState,
+    MessagesState,
+    ToolInvocationError,
+    ToolNode,
+    create_react_agent,
+)
 from tests.course.cells import (
     cells_showing_an_id,
     code_cells,
@@ -331,6 +337,55 @@ def budget_with_one_message(
 )
 def test_set_budget_wrong_answers(answer, said, hint):
     assert_fails(lesson21.check_set_budget(answer), said, hint=hint)
+
+
+@tool
+def budget_reading_the_state_without_answer(
+    euros: int, state: Annotated[dict, InjectedState]
+) -> Command:
+    """Set the trip's budget, in euros."""
+    return Command(update={"budget": euros})
+
+
+@tool
+def budget_reading_the_state_under_another_key(
+    euros: int,
+    state: Annotated[dict, InjectedState],
+    tool_call_id: Annotated[str, InjectedToolCallId],
+) -> Command:
+    """Set the trip's budget, in euros."""
+    answer = ToolMessage(f"Was {state['budget']}.", tool_call_id=tool_call_id)
+    return Command(update={"euros": euros, "messages": [answer]})
+
+
+@tool
+def budget_reading_the_state(
+    euros: int,
+    state: Annotated[dict, InjectedState],
+    tool_call_id: Annotated[str, InjectedToolCallId],
+) -> Command:
+    """Set the trip's budget, in euros."""
+    answer = ToolMessage(f"Was {state['budget']}, now {euros}.", tool_call_id=tool_call_id)
+    return Command(update={"budget": euros, "messages": [answer]})
+
+
+@pytest.mark.parametrize(
+    ("answer", "said", "hint"),
+    [
+        (budget_reading_the_state_without_answer, "failed with ValueError", "tool_call_id"),
+        (budget_reading_the_state_under_another_key, "writes ['euros', 'messages']", "budget"),
+    ],
+)
+def test_set_budget_reading_the_state_is_told_what_its_update_lacks(answer, said, hint):
+    """A tool reading the state (InjectedState, section 3) ran in the graph, but the check
+    ran it again on its own with no state: pydantic's "state Field required", told as
+    "your tool raised ValidationError" or "Your code raised" (neither said the run's)."""
+    verdict = assert_fails(lesson21.check_set_budget(answer), said, hint=hint)
+    assert "ValidationError" not in verdict.message
+
+
+def test_set_budget_reading_the_state_passes():
+    assert_passes(lesson21.check_set_budget(budget_reading_the_state))
 
 
 # -- 21.2 · Errors the model reads, errors that stop
