@@ -403,6 +403,39 @@ BATCHES = (
 )
 
 
+def _agent(build_agent: Callable[[Any, Any, Any], Any], *given: Any) -> Any:
+    """What ``build_agent`` returns, told apart from a graph that cannot run: None (no
+    return), a builder not compiled, or LangGraph's agent refusing graphkit's saver."""
+    try:
+        app = build_agent(*given)
+    except Exception as error:
+        frames, traceback = [], error.__traceback__
+        while traceback is not None:
+            frames.append(traceback.tb_frame.f_globals.get("__name__", ""))
+            traceback = traceback.tb_next
+        if not any(name.split(".")[0] == "langgraph" for name in frames):
+            raise
+        raise Wrong(
+            f"build_agent raised {type(error).__name__} inside LangGraph's code (an import "
+            f"from langgraph): {error}",
+            "The check gives build_agent graphkit's saver, which LangGraph refuses: import "
+            "create_react_agent from graphkit.prebuilt (StateGraph from graphkit), as the "
+            "lesson does.",
+        ) from None
+    if app is None:
+        raise Wrong(
+            "build_agent returned None, not an agent.",
+            "End build_agent with return: return the agent you built.",
+        )
+    if not hasattr(app, "invoke") and hasattr(app, "compile"):
+        raise Wrong(
+            f"build_agent returned a {type(app).__name__}, not a compiled graph: a builder "
+            "does not run.",
+            "Return builder.compile(checkpointer=checkpointer).",
+        )
+    return app
+
+
 @exercise("21.3 · Approve a payment, email once")
 def check_approve_once(build_agent: Callable[[Any, Any, Any], Any]) -> str:
     """``build_agent(model, tools, checkpointer)`` returns an agent; the model asks for a
@@ -418,7 +451,7 @@ def check_approve_once(build_agent: Callable[[Any, Any, Any], Any]) -> str:
     for number, (calls, answer) in enumerate(BATCHES, 1):
         done: list[str] = []
         model = ScriptedChatModel(responses=[AIMessage("", tool_calls=calls), "All done."])
-        app = build_agent(model, _trip_tools(done), InMemorySaver())
+        app = _agent(build_agent, model, _trip_tools(done), InMemorySaver())
         if getattr(app, "checkpointer", None) is None:
             raise Wrong(
                 f"build_agent returned {type(app).__name__} with no checkpointer: a run that "

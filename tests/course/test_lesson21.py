@@ -575,6 +575,46 @@ def test_approve_once_wrong_answers(answer, said, hint):
     assert_fails(lesson21.check_approve_once(answer), said, hint=hint)
 
 
+def forgot_to_return(model, tools, checkpointer):
+    create_react_agent(model, tools, checkpointer=checkpointer)
+
+
+def forgot_to_compile(model, tools, checkpointer):
+    from graphkit.prebuilt import tools_condition
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("assistant", lambda state: {"messages": [model.invoke(state["messages"])]})
+    builder.add_node("tools", ToolNode(tools))
+    builder.add_edge(START, "assistant")
+    builder.add_conditional_edges("assistant", tools_condition)
+    builder.add_edge("tools", "assistant")
+    return builder
+
+
+def langgraphs_agent(model, tools, checkpointer):
+    from langgraph.prebuilt import create_react_agent as their_agent
+
+    with warnings.catch_warnings():  # (LangGraph's: it moved to langchain.agents)
+        warnings.simplefilter("ignore")
+        return their_agent(model, tools, checkpointer=checkpointer)
+
+
+@pytest.mark.parametrize(
+    ("answer", "said", "hint"),
+    [
+        # each was told "build_agent returned NoneType (StateGraph) with no checkpointer",
+        # and hinted to compile with the checkpointer, which each had done or meant to
+        (forgot_to_return, "build_agent returned None, not an agent", "return the agent"),
+        (forgot_to_compile, "a StateGraph, not a compiled graph", "compile(checkpointer="),
+        # LangGraph's own TypeError ("Invalid checkpointer provided ... Received
+        # InMemorySaver"), with the hint to run the answer alone, where it works
+        (langgraphs_agent, "inside LangGraph's code", "from graphkit.prebuilt"),
+    ],
+)
+def test_approve_once_an_agent_not_returned_compiled_or_graphkits(answer, said, hint):
+    assert_fails(lesson21.check_approve_once(answer), said, hint=hint)
+
+
 def test_one_call_per_task_keeps_the_email_on_langgraph_too():
     """21.3's stub and solution shapes on LangGraph: one ToolNode task sends the email
     twice, a task per call once."""
