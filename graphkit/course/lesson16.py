@@ -254,6 +254,49 @@ def swarm_graph(transfer_to_writer: Any, topic: str = "owls") -> tuple[Any, Any]
     return builder.compile(), writer_model
 
 
+def _never_handed_off(transfer_to_writer: Any, run: Any, topic: str) -> None:
+    """Say why the researcher's call to the tool did not reach the writer, when the
+    records tell: its answer was an error, or text, or a Command to the parent going
+    nowhere. (A Command to the researcher's own graph is said by the caller.)"""
+    from graphkit.prebuilt.tool_args import injected_args
+
+    messages = run.values["messages"]
+    reply = next((m for m in messages if getattr(m, "tool_call_id", None) == HANDOFF_CALL), None)
+    where = f"On {topic!r}, the writer never ran: the researcher's call to transfer_to_writer"
+    if reply is not None and reply.status == "error":
+        raise Wrong(
+            f"{where} was answered with an error: {' '.join(str(reply.content).split())}",
+            "The researcher's model calls your tool with no arguments: each argument must "
+            "be one the graph fills in, annotated InjectedState or InjectedToolCallId.",
+        )
+    state = {"messages": messages[: messages.index(reply)] if reply else messages}
+    args = {
+        name: state if key is None else state.get(key)
+        for name, key in injected_args(transfer_to_writer).state.items()
+    }
+    call = {"name": "transfer_to_writer", "args": args, "id": HANDOFF_CALL, "type": "tool_call"}
+    try:
+        returned = transfer_to_writer.invoke(call)
+    except Exception:
+        return
+    if type(returned).__name__ != "Command" and reply is not None:
+        raise Wrong(
+            f"{where} was answered with {reply.content!r}: what a tool returns is the text "
+            "of its ToolMessage, read by the researcher's own model, and the researcher "
+            "went on.",
+            "Return a Command: it is what takes the run to another node.",
+        )
+    if type(returned).__name__ == "Command" and returned.graph == "__parent__":
+        goto = returned.goto
+        said = f"its goto is {goto!r}, no node of the parent" if goto else "it has no goto"
+        raise Wrong(
+            f"{where} ended the researcher's run, and the parent's run got your update, "
+            f"but your Command went nowhere: {said}, so the run ended after step "
+            f"{run.steps[-1].step}.",
+            "Name the parent's node the run goes to, in goto=.",
+        )
+
+
 def _kinds(messages: Any) -> str:
     from graphkit.inspect.values import show
 
@@ -276,6 +319,13 @@ def check_handoff(transfer_to_writer: Any) -> str:
         raise Wrong(
             f"transfer_to_writer is {shown}, not a tool.",
             "Keep the @tool decorator on the function, and pass the tool itself.",
+        )
+    if transfer_to_writer.name != "transfer_to_writer":
+        raise Wrong(
+            f"Your tool is named {transfer_to_writer.name!r}: the researcher calls "
+            "transfer_to_writer, a tool it does not have.",
+            "A tool is called by its name, the function's unless given: keep "
+            '@tool("transfer_to_writer") above the function.',
         )
     for topic in ("owls", "tides"):
         app, _ = swarm_graph(transfer_to_writer, topic)
@@ -303,6 +353,7 @@ def check_handoff(transfer_to_writer: Any) -> str:
             raise wrong from error
         writer_steps = [s.step for s in run.steps for n in s.plan.nodes if n == "writer"]
         if not writer_steps:
+            _never_handed_off(transfer_to_writer, run, topic)
             final = run.values["messages"][-1].content
             raise Wrong(
                 f"On {topic!r}, the writer never ran: the parent's run ended after step "

@@ -412,6 +412,51 @@ def test_handoff_to_its_own_graph():
     assert_fails(lesson16.check_handoff(lambda state: None), "not a tool")
 
 
+def _findings(state):
+    found = "; ".join(m.content for m in state["messages"] if m.type == "tool")
+    return {"messages": [AIMessage(f"Found: {found}")]}
+
+
+@tool
+def clean_handoff(state: Annotated[dict, InjectedState]) -> Command:
+    """Hand the conversation to the writer."""
+    return Command(graph=Command.PARENT, goto="writer", update=_findings(state))
+
+
+@tool("transfer_to_writer")
+def answers_in_words(state: Annotated[dict, InjectedState]) -> str:
+    """Hand the conversation to the writer."""
+    return "Transferred to the writer."
+
+
+@tool("transfer_to_writer")
+def state_the_model_must_give(state: dict) -> Command:
+    """Hand the conversation to the writer."""
+    return Command(graph=Command.PARENT, goto="writer", update=_findings(state))
+
+
+@tool("transfer_to_writer")
+def to_the_parent_going_nowhere(state: Annotated[dict, InjectedState]) -> Command:
+    """Hand the conversation to the writer."""
+    return Command(graph=Command.PARENT, update=_findings(state))
+
+
+@pytest.mark.parametrize(
+    ("answer", "said", "hint"),
+    [
+        # each was told the writer never ran, with the hint that a Command goes to the
+        # researcher's own graph unless it names the parent: none of them was that
+        (clean_handoff, "Your tool is named 'clean_handoff'", '@tool("transfer_to_writer")'),
+        (answers_in_words, "answered with 'Transferred to the writer.'", "Return a Command"),
+        (state_the_model_must_give, "answered with an error", "InjectedState"),
+        (to_the_parent_going_nowhere, "the parent's run got your update", "goto="),
+    ],
+)
+def test_handoff_that_never_reaches_the_writer_is_told_why(answer, said, hint):
+    verdict = assert_fails(lesson16.check_handoff(answer), said, hint=hint)
+    assert "names the parent graph" not in verdict.hint
+
+
 def test_handoff_given_a_graph_is_told_it_is_not_a_tool():
     # a graph has .invoke and .name: it reached create_react_agent, whose tool()
     # said "The first argument must be a string or a callable with a __name__ for tool
