@@ -156,10 +156,23 @@ def _check_destinations(builder: StateGraph, known: set[str]) -> None:
                 fix += "leave it out: they name this graph's own nodes (annotate -> Command)"
                 if not isinstance(target, str):
                     fix = not_a_node_name(target, known)
+                elif _letters(destinations):
+                    word = "".join(destinations)  # (a str is iterable: tuple("orders"))
+                    fix = f"its destinations are the string {word!r}, letter by letter: a tuple "
+                    fix += f"of one name needs its comma, destinations=({word!r},)"
                 raise ValueError(
                     f"Node {name!r} declares destination {shown(target)}, which is not a "
                     f"node; {fix}. Nodes: {some_names(known)}."
                 )
+
+
+def _letters(destinations: Any) -> bool:
+    """Whether ``destinations`` is a tuple of single letters: a string made a tuple."""
+    return (
+        isinstance(destinations, tuple)
+        and len(destinations) > 1
+        and all(isinstance(target, str) and len(target) == 1 for target in destinations)
+    )
 
 
 def _warn_about_suspicious_shapes(builder: StateGraph) -> None:

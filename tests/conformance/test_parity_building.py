@@ -531,3 +531,18 @@ def test_a_routers_annotation_is_drawn_as_langgraph_draws_it_or_as_its_docs_say(
         assert drawn == [("a", "b"), ("a", "c")]
     else:
         assert drawn == [("a", n) for n in ("__end__", "a", "b", "c", "z")]
+
+
+def test_destinations_given_as_one_string_are_its_letters_on_both() -> None:
+    """destinations=("orders") is a string, not a tuple: both libraries read its letters,
+    and refuse 'o'. graphkit says where the letters came from."""
+
+    def build(lib: Lib) -> Any:
+        builder = lib.StateGraph(Log)
+        builder.add_node("a", lambda s: lib.Command(goto="orders"), destinations=("orders"))
+        builder.add_node("orders", lambda s: {})
+        return builder.add_edge(lib.START, "a")
+
+    assert _outcome(build, {"log": []}) == [("build", "ValueError")] * 2
+    with pytest.raises(ValueError, match=r"the string 'orders', letter by letter.*\('orders',\)"):
+        build(load_graphkit()).compile()

@@ -385,8 +385,10 @@ def test_triage_passes_on_the_solution_and_on_an_annotation():
     [
         (("orders", "returns", "refund", END), "shows triage → refund", "and only those"),
         (("orders", "returns"), "lacks triage → END", "Declare each place"),
+        # (a tuple of one without its comma: told "declares destination 'o'", no more)
+        (("orders"), "destinations=('orders',)", ""),
     ],
-    ids=["one too many", "no END"],
+    ids=["one too many", "no END", "a string"],
 )
 def test_triage_wrong_answers(destinations, said, hint):
     def answer(builder):
