@@ -426,7 +426,20 @@ def check_superstep_count(answer: int) -> str:
 # -- 10.3 ------------------------------------------------------------------------------------
 
 
+_IMPORT_GRAPHKITS = (
+    "Import graphkit's classes, with the same names: from graphkit.pregel import "
+    "ChannelWriteEntry, NodeBuilder."
+)
+
+
 def _built(node: Any, name: str) -> PregelNode:
+    if type(node).__module__.partition(".")[0] == "langgraph":
+        # (its class is named NodeBuilder too: "returned NodeBuilder; return a NodeBuilder")
+        raise Wrong(
+            f"component_vertex({name!r}, ...) returned LangGraph's {type(node).__name__} "
+            f"(from {type(node).__module__}): the check runs your vertices on graphkit.",
+            _IMPORT_GRAPHKITS,
+        )
     if isinstance(node, NodeBuilder):
         node = node.build()
     if not isinstance(node, PregelNode):
@@ -442,6 +455,14 @@ def _check_writes_known(node: PregelNode, name: str, vertices: Iterable[str]) ->
     """A write to a misspelt channel is dropped at run time (with a warning only): the
     run would end with wrong labels, and the verdict would blame the neighbours untold.
     A write to a neighbour's label is refused here too."""
+    foreign = [w for w in node.writes if type(w).__module__.partition(".")[0] == "langgraph"]
+    if foreign:  # (the run failed later, on the odd value such an entry writes)
+        raise Wrong(
+            f"The vertex {name!r} writes with LangGraph's {type(foreign[0]).__name__} "
+            f"(from {type(foreign[0]).__module__}), which graphkit's NodeBuilder does not "
+            "understand.",
+            _IMPORT_GRAPHKITS,
+        )
     known = {f"{kind}:{v}" for v in vertices for kind in ("heard", "label")}
     written = [w.channel for w in node.writes if isinstance(w, ChannelWriteEntry)]
     unknown = [channel for channel in written if channel not in known]

@@ -618,3 +618,39 @@ def test_component_vertex_that_tells_only_some_neighbours_is_told_which_it_skips
     assert not verdict
     assert "the vertex 'c' does not write heard:b" in verdict.message
     assert "every neighbour" in verdict.hint
+
+
+def _langgraph_vertex(name, neighbours, *, builder_too):
+    """The solution's vertex written with LangGraph's classes (its ChannelWriteEntry;
+    its NodeBuilder too when ``builder_too``), as a learner who kept their imports."""
+    from langgraph.pregel import NodeBuilder as LangGraphBuilder
+    from langgraph.pregel._write import ChannelWriteEntry as LangGraphEntry
+
+    def smallest(x):
+        label, known = min(x[f"heard:{name}"]), x.get(f"label:{name}")
+        return label if known is None or label < known else None
+
+    writes = [LangGraphEntry(f"{c}", skip_none=True) for c in [f"label:{name}"]]
+    writes += [LangGraphEntry(f"heard:{n}", skip_none=True) for n in neighbours]
+    builder = LangGraphBuilder() if builder_too else NodeBuilder()
+    return (
+        builder.subscribe_to(f"heard:{name}")
+        .read_from(f"label:{name}")
+        .do(smallest)
+        .write_to(*writes)
+    )
+
+
+@pytest.mark.parametrize("builder_too", [True, False], ids=["builder", "write-entries"])
+def test_component_vertex_built_from_langgraphs_classes_is_told_to_import_graphkits(
+    builder_too,
+):
+    """LangGraph's NodeBuilder was told "returned NodeBuilder; it should return a node:
+    NodeBuilder()...", and its ChannelWriteEntry, which graphkit's runtime does not know,
+    ended in a TypeError blamed on a write without skip_none."""
+    verdict = lesson10.check_component_vertex(
+        lambda name, neighbours: _langgraph_vertex(name, neighbours, builder_too=builder_too)
+    )
+    assert not verdict
+    assert "LangGraph's" in verdict.message, verdict.message
+    assert "from graphkit.pregel import" in verdict.hint, verdict.hint
