@@ -175,6 +175,11 @@ def check_modes(choices: Mapping[str, Any]) -> str:
                 f"No mode for {letter} yet: {need!r}.",
                 hint=f"Pick one of {_OFFERED} for each letter.",
             )
+        if not isinstance(chosen, str):  # (stream_mode takes a list; one need, one mode)
+            raise Wrong(
+                f"For {letter} you gave {chosen!r}: give one mode, as a string.",
+                hint=f"Pick one of {_OFFERED} for each letter.",
+            )
         if chosen not in _SENDS:
             raise Wrong(
                 f"{chosen!r} (for {letter}) is no stream mode.",

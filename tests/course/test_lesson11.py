@@ -554,3 +554,12 @@ def test_predict_refuses_what_is_no_graph_by_name_and_reads_a_langgraph_app():
     builder = StateGraph(Count).add_node("inc", lambda state: {"n": state["n"] + 1})
     reveal = streamview.predict(2, builder.add_edge(START, "inc").compile(), {"n": 1})
     assert reveal.correct and reveal.expected == 2
+
+
+def test_modes_given_as_a_list_for_one_need_is_told_to_give_one_mode():
+    """A list of modes for one letter (as stream_mode accepts) crashed the check."""
+    verdict = lesson11.check_modes({**solution.MODES, "a": ["messages"]})
+    assert not verdict.passed
+    assert verdict.check_error is None, verdict.message
+    assert verdict.message.startswith("For a you gave ['messages']"), verdict.message
+    assert '"messages"' in verdict.hint
