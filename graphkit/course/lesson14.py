@@ -123,6 +123,21 @@ def _turn(app: Any, text: str, user: str) -> Any:
         raise Wrong(failed.message, hint) from error
 
 
+def _spelt_out(run: Any, node: str, last: str) -> Wrong | None:
+    """``Wrong`` for a namespace given as a str, which a store (LangGraph's too) takes
+    as the tuple of its letters: ``"users"`` becomes ``("u", "s", "e", "r", "s")``."""
+    for op in _ops(run, node):
+        labels = op.namespace
+        if len(labels) > 1 and all(isinstance(x, str) and len(x) == 1 for x in labels):
+            return Wrong(
+                f"Your node's {op.kind} was given a namespace as a str, {''.join(labels)!r}, "
+                f"read letter by letter: {'/'.join(labels)}.",
+                'A namespace is a tuple of labels, one per level: ("users", '
+                f'runtime.context.user_id, "{last}"), with commas, not one str with slashes.',
+            )
+    return None
+
+
 # -- 14.1 · a profile kept across threads ------------------------------------------------
 
 PROFILE = ("users", "{user}", "profile")
@@ -159,6 +174,8 @@ def check_profile(remember: Any) -> str:
         run = _turn(app, text, user)
         got = _profile_of(store, user)
         where = f"After thread {n} ({user} said {text!r})"
+        if got is None and (spelt := _spelt_out(run, "remember", "profile")):
+            raise spelt
         if got is None:
             kept = sorted(
                 f"{'/'.join(ns)} · {item.key}"
@@ -231,6 +248,15 @@ def check_profile(remember: Any) -> str:
                 "A put replaces the whole value under its key. Read what the profile "
                 "holds first, and put it back with the new fact added.",
             )
+        if not any(op.kind == "put" for op in _ops(run, "remember")):
+            raise Wrong(
+                f"{where}, {user}'s profile held the new fact, but your node made no put: it "
+                "changed the profile get returned, in place, with no put. The in-memory store "
+                "hands out the very dict it keeps, so the change showed; a store kept on disk "
+                "(SqliteStore, say) hands out a copy, and the fact would be lost.",
+                "Put the profile back once the fact is in it: runtime.store.put(namespace, "
+                '"profile", profile).',
+            )
         reply = run.values.get("reply")
         if reply != f"hello {got.get('name', '?')} from {got.get('city', '?')}":
             raise Wrong(
@@ -270,6 +296,8 @@ def check_allergies(recall: Any) -> str:
         run = _turn(app, "what should I avoid?", user)
         expected = sorted(what for what, kind in memories if kind == "allergy")
         got = run.values.get("avoid")
+        if got != expected and (spelt := _spelt_out(run, "recall", "memories")):
+            raise spelt
         if got != expected:
             mine = {what: kind for what, kind in memories}
             listed = isinstance(got, list | tuple | set | frozenset)
@@ -316,6 +344,16 @@ def check_allergies(recall: Any) -> str:
                 "Search in this user's namespace only: the run's context names the user.",
             )
         allergies = {what for what, kind in memories if kind == "allergy"}
+        wasted = [op for op in searches if set(op.returned or ()) - allergies]
+        found = [op for op in searches if op.returned and set(op.returned) <= allergies]
+        if wasted and found and isinstance(given := wasted[0].given, dict) and given.get("filter"):
+            others = ", ".join(k for k in wasted[0].returned if k not in allergies)
+            raise Wrong(
+                f"For {user}, the answer was right, but your node searched {len(searches)} "
+                f"times: your search with filter {given['filter']!r} brought back {others}, "
+                "which the answer does not use.",
+                "One search, filtered on the allergies, is all recall needs.",
+            )
         if more := [k for op in searches for k in op.returned or () if k not in allergies]:
             found = len({k for op in searches for k in op.returned or ()})
             unfiltered = not all(

@@ -518,3 +518,63 @@ def test_the_text_names_a_finished_siblings_pending_writes_where_a_failed_step_k
     assert "keeps none of its writes" not in table
     for said in (rule, table.split("| a failed step |")[1].split("\n")[0]):
         assert "pending writes" in said, said[:300]
+
+
+def test_a_namespace_written_as_a_str_is_told_it_was_read_letter_by_letter():
+    """A store (LangGraph's too) takes "users/zoe/profile" as a tuple of its letters: the
+    verdict showed u/s/e/r/s///z/o/e/... and hinted only at the namespace's labels."""
+
+    def remember(state, runtime):
+        if fact := parse_fact(state["text"]):
+            where = f"users/{runtime.context.user_id}/profile"
+            saved = runtime.store.get(where, "profile")
+            runtime.store.put(
+                where, "profile", {**(saved.value if saved else {}), fact[0]: fact[1]}
+            )
+        return {}
+
+    verdict = lesson14.check_profile(remember)
+    assert_fails(verdict, "a str, 'users/zoe/profile', read letter by letter", hint="a tuple")
+
+    def recall(state, runtime):
+        found = runtime.store.search(
+            f"users/{runtime.context.user_id}/memories", filter={"kind": "allergy"}
+        )
+        return {"avoid": sorted(item.value["what"] for item in found)}
+
+    verdict = lesson14.check_allergies(recall)
+    hint = 'runtime.context.user_id, "memories")'
+    assert_fails(verdict, "a str, 'users/ada/memories', read letter by letter", hint=hint)
+
+
+def test_a_profile_changed_in_place_and_never_put_back_fails():
+    """Changing the dict get returned passed: the in-memory store hands out its own dict
+    (LangGraph's too), so the change showed; a store kept on disk would lose it."""
+
+    def remember(state, runtime):
+        if fact := parse_fact(state["text"]):
+            where = ("users", runtime.context.user_id, "profile")
+            saved = runtime.store.get(where, "profile")
+            if saved is None:
+                runtime.store.put(where, "profile", {fact[0]: fact[1]})
+            else:
+                saved.value[fact[0]] = fact[1]
+        return {}
+
+    verdict = lesson14.check_profile(remember)
+    assert_fails(verdict, "changed the profile get returned, in place, with no put", hint="put")
+
+
+def test_allergies_searched_once_filtered_and_once_for_likes_is_told_of_the_other_search():
+    """Copying section 2's answer left its search of the likes beside the filtered one;
+    the verdict said 'your search brought back 4 memories', which no search did."""
+
+    def recall(state, runtime):
+        where = ("users", runtime.context.user_id, "memories")
+        found = runtime.store.search(where, filter={"kind": "allergy"})
+        runtime.store.search(where, filter={"kind": "like"})
+        return {"avoid": sorted(item.value["what"] for item in found)}
+
+    verdict = lesson14.check_allergies(recall)
+    assert_fails(verdict, "your search with filter {'kind': 'like'} brought back tea, jazz")
+    assert "brought back 4" not in verdict.message
