@@ -258,6 +258,21 @@ def _messages(topic: str) -> list[tuple[Any, dict[str, Any]]]:
     return list(duo_graph().stream({"topic": topic}, stream_mode="messages"))
 
 
+def _tokens(tokens_of: Callable[[Iterable[Any], str], Any], stream: Any, node: str) -> Any:
+    """``tokens_of(stream, node)``; a chunk unpacked into the wrong shape gets a hint."""
+    try:
+        return tokens_of(stream, node)
+    except (AttributeError, TypeError, ValueError) as error:
+        if "unpack" not in str(error) and "'tuple' object" not in str(error):
+            raise
+        raise Wrong(
+            f"Your code raised {type(error).__name__}: {error}",
+            hint='With stream_mode="messages" alone, each chunk is a pair (message, '
+            "metadata): for message, metadata in stream. A (mode, chunk) pair comes only "
+            "with a list of modes.",
+        ) from error
+
+
 @exercise("11.3 · One node's tokens")
 def check_tokens_of(tokens_of: Callable[[Iterable[Any], str], Any]) -> str:
     """``tokens_of(stream, node)`` returns the text ``node``'s model wrote, from a
@@ -272,7 +287,7 @@ def check_tokens_of(tokens_of: Callable[[Iterable[Any], str], Any]) -> str:
         texts = {}
         for node in ("reviewer", "drafter"):
             texts[node] = "".join(m.content for m, meta in chunks if meta["langgraph_node"] == node)
-            got = tokens_of(iter(chunks), node)
+            got = _tokens(tokens_of, iter(chunks), node)
             if got == texts[node]:
                 continue
             if not isinstance(got, str):

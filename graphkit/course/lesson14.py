@@ -101,19 +101,30 @@ def _thread(label: str) -> dict:
 
 
 def _turn(app: Any, text: str, user: str) -> Any:
-    """One turn of ``user`` on a new thread, traced; a run that failed on one of two wrong
-    turns toward the user or the store gets a hint (Python's error alone has none)."""
+    """One turn of ``user`` on a new thread, traced; a run that failed on a wrong turn
+    toward the user or the store gets a hint (Python's error alone has none)."""
     try:
         return trace(app, {"text": text}, _thread(user), context=Who(user))
     except Wrong as failed:
         error, hint = failed.__cause__, ""
+        said = str(error)
         if isinstance(error, KeyError) and error.args == ("user_id",):
             hint = (
                 "The user's id is in neither the state nor config['configurable']: it is the "
                 "run's context, runtime.context.user_id (a parameter runtime: Runtime[Who], "
                 "section 2)."
             )
-        elif isinstance(error, AttributeError) and "'NoneType'" in str(error):
+        elif isinstance(error, TypeError) and "'Who' object is not subscriptable" in said:
+            hint = (
+                "runtime.context is the Who the run was given, not a dict: read its field "
+                "as an attribute, runtime.context.user_id."
+            )
+        elif isinstance(error, AttributeError) and "'str' object has no attribute 'items'" in said:
+            hint = (  # (search's filter, given as a str)
+                "search's filter is a dict, not a str: filter={field: value} keeps the items "
+                "whose value has that field equal to that value."
+            )
+        elif isinstance(error, AttributeError) and "'NoneType'" in said:
             hint = (
                 "store.get returns None where nothing was put yet: a user's first fact finds "
                 "no profile to add to."

@@ -563,3 +563,24 @@ def test_modes_given_as_a_list_for_one_need_is_told_to_give_one_mode():
     assert verdict.check_error is None, verdict.message
     assert verdict.message.startswith("For a you gave ['messages']"), verdict.message
     assert '"messages"' in verdict.hint
+
+
+def test_tokens_of_that_unpacks_a_mode_in_front_is_told_the_chunks_shape():
+    """Reading a (mode, chunk) pair, as with a list of modes, raised "too many values to
+    unpack" and the hint only said to run the answer on its own."""
+
+    def tokens_of(stream, node):
+        return "".join(m.content for mode, (m, meta) in stream if meta["langgraph_node"] == node)
+
+    verdict = lesson11.check_tokens_of(tokens_of)
+    assert not verdict.passed
+    assert "too many values to unpack" in verdict.message, verdict.message
+    assert "(message, metadata)" in verdict.hint, verdict.hint
+    assert "list of modes" in verdict.hint, verdict.hint
+
+    def whole_chunks(stream, node):  # (each chunk read as the message itself)
+        return "".join(chunk.content for chunk in stream)
+
+    verdict = lesson11.check_tokens_of(whole_chunks)
+    assert "'tuple' object has no attribute 'content'" in verdict.message, verdict.message
+    assert "(message, metadata)" in verdict.hint, verdict.hint

@@ -578,3 +578,23 @@ def test_allergies_searched_once_filtered_and_once_for_likes_is_told_of_the_othe
     verdict = lesson14.check_allergies(recall)
     assert_fails(verdict, "your search with filter {'kind': 'like'} brought back tea, jazz")
     assert "brought back 4" not in verdict.message
+
+
+def test_a_context_read_as_a_dict_or_a_filter_given_as_a_str_gets_a_hint():
+    """runtime.context["user_id"] and filter="allergy" failed with Python's error alone."""
+
+    def remember(state, runtime):
+        where = ("users", runtime.context["user_id"], "profile")
+        runtime.store.put(where, "profile", {})
+        return {}
+
+    verdict = lesson14.check_profile(remember)
+    assert_fails(verdict, "'Who' object is not subscriptable", hint="runtime.context.user_id")
+
+    def recall(state, runtime):
+        where = ("users", runtime.context.user_id, "memories")
+        found = runtime.store.search(where, filter="allergy")
+        return {"avoid": sorted(item.value["what"] for item in found)}
+
+    verdict = lesson14.check_allergies(recall)
+    assert_fails(verdict, "AttributeError", hint="filter is a dict, not a str")
