@@ -7,7 +7,7 @@ import os
 import threading
 import time
 from collections.abc import Mapping
-from dataclasses import field
+from dataclasses import field, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
@@ -15,18 +15,27 @@ from graphkit.checkpoint.delta_map import DeltaMap
 from graphkit.frozen import frozen_record
 
 if TYPE_CHECKING:  # imported on first use (see __getattr__ at the end)
+    from graphkit.checkpoint.saver import NOT_CARRIED as EXCLUDED_METADATA_KEYS
     from graphkit.checkpoint.saver import BaseCheckpointSaver, CheckpointTuple, PendingWrite
     from graphkit.checkpoint.saver import saved_metadata as get_checkpoint_metadata
+    from graphkit.checkpoint.saver import (
+        serializable_metadata as get_serializable_checkpoint_metadata,
+    )
 
 __all__ = [
+    "EXCLUDED_METADATA_KEYS",
+    "WRITES_IDX_MAP",
     "BaseCheckpointSaver",
     "ChannelVersions",
     "Checkpoint",
     "CheckpointMetadata",
     "CheckpointTuple",
     "PendingWrite",
+    "copy_checkpoint",
+    "empty_checkpoint",
     "get_checkpoint_id",
     "get_checkpoint_metadata",
+    "get_serializable_checkpoint_metadata",
     "new_checkpoint_id",
 ]
 
@@ -54,6 +63,36 @@ def get_checkpoint_id(config: Mapping[str, Any]) -> str | None:
     'c'
     """
     return config["configurable"].get("checkpoint_id")
+
+
+WRITES_IDX_MAP = {"__error__": -1, "__scheduled__": -2, "__interrupt__": -3, "__resume__": -4}
+"""Where ``put_writes`` keeps a task's write to a special channel (LangGraph's indices):
+a fixed slot per task, so its interrupt survives its later writes; a regular write is
+kept at its position in ``writes``, and only once."""
+
+
+def empty_checkpoint() -> Checkpoint:
+    """The checkpoint a new thread starts from (``Checkpoint.empty()``)."""
+    return Checkpoint.empty()
+
+
+def copy_checkpoint(checkpoint: Any) -> Any:
+    """A copy of ``checkpoint`` that shares nothing its reader may change: graphkit's
+    record with its own ``versions_seen`` dicts (its value maps cannot change), or, for
+    LangGraph's dict, the dict with its maps copied.
+
+    >>> record = empty_checkpoint()
+    >>> copy_checkpoint(record) == record, copy_checkpoint(record) is record
+    (True, False)
+    """
+    if isinstance(checkpoint, Checkpoint):
+        seen = {node: dict(versions) for node, versions in checkpoint.versions_seen.items()}
+        return replace(checkpoint, versions_seen=DeltaMap(seen))
+    copied = {**checkpoint}
+    for key in ("channel_values", "channel_versions"):
+        copied[key] = dict(checkpoint[key])
+    copied["versions_seen"] = {n: dict(v) for n, v in checkpoint["versions_seen"].items()}
+    return copied
 
 
 _counter = itertools.count()
@@ -222,15 +261,19 @@ class Checkpoint:
 _FROM_SAVER = {
     "BaseCheckpointSaver": "BaseCheckpointSaver",
     "CheckpointTuple": "CheckpointTuple",
+    "EXCLUDED_METADATA_KEYS": "NOT_CARRIED",
     "PendingWrite": "PendingWrite",
     "get_checkpoint_metadata": "saved_metadata",
+    "get_serializable_checkpoint_metadata": "serializable_metadata",
 }
 
 
 def __getattr__(name: str) -> Any:
-    """``BaseCheckpointSaver``, ``CheckpointTuple``, ``PendingWrite`` and
+    """``BaseCheckpointSaver``, ``CheckpointTuple``, ``PendingWrite``,
+    ``EXCLUDED_METADATA_KEYS`` (the config's keys metadata leaves out),
     ``get_checkpoint_metadata`` (the metadata ``put`` saves: what it is handed plus what
-    the config carries), importable from here as from ``langgraph.checkpoint.base``
+    the config carries) and ``get_serializable_checkpoint_metadata`` (that without
+    ``"writes"``), importable from here as from ``langgraph.checkpoint.base``
     (they live in ``graphkit.checkpoint.saver``, which imports this module)."""
     if name in _FROM_SAVER:
         from graphkit.checkpoint import saver

@@ -18,7 +18,7 @@ from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from types import GenericAlias
 from typing import Any, NamedTuple, NoReturn
 
-from graphkit.checkpoint.base import Checkpoint
+from graphkit.checkpoint.base import WRITES_IDX_MAP, Checkpoint
 
 __all__ = [
     "NOT_CARRIED",
@@ -36,7 +36,7 @@ __all__ = [
     "written_checkpoint_id",
 ]
 
-SPECIAL_WRITE_INDEX = {"__error__": -1, "__scheduled__": -2, "__interrupt__": -3, "__resume__": -4}
+SPECIAL_WRITE_INDEX = WRITES_IDX_MAP
 """Writes to these channels have a fixed slot per task (LangGraph's indices), so a
 task's interrupt survives its later, successful writes; they replace each other."""
 
@@ -78,6 +78,20 @@ def saved_metadata(config: Mapping[str, Any] | None, metadata: Mapping[str, Any]
     """
     saved = {k: v.replace("\u0000", "") if isinstance(v, str) else v for k, v in metadata.items()}
     return {**saved, **{k: v for k, v in carried_metadata(config).items() if k not in saved}}
+
+
+def serializable_metadata(
+    config: Mapping[str, Any] | None, metadata: Mapping[str, Any]
+) -> dict[str, Any]:
+    """``saved_metadata`` without a ``"writes"`` item (LangGraph's
+    ``get_serializable_checkpoint_metadata``, which older runtimes' metadata had).
+
+    >>> serializable_metadata({}, {"step": 1, "writes": {"a": 1}})
+    {'step': 1}
+    """
+    saved = saved_metadata(config, metadata)
+    saved.pop("writes", None)
+    return saved
 
 
 def write_index(channel: str, position: int) -> int:
@@ -212,12 +226,30 @@ def _not_written(saver: Any, method: str, purpose: str) -> NoReturn:
     )
 
 
+class _DefaultSerializer:
+    """``self.serde`` of a saver whose ``__init__`` does not call
+    ``BaseCheckpointSaver.__init__`` (LangGraph's is a class attribute, so such savers
+    work there): a ``JsonPlusSerializer`` of its own, made when first read."""
+
+    def __get__(self, saver: Any, owner: type) -> Any:
+        if saver is None:
+            return self
+        from graphkit.checkpoint.serde import JsonPlusSerializer
+
+        serde = saver.__dict__["serde"] = JsonPlusSerializer()
+        return serde
+
+
 class BaseCheckpointSaver:
     """What a checkpointer implements (LangGraph's method names and arguments).
 
     ``put`` receives the ``Checkpoint`` record, whose value maps know what the step
-    changed (``DeltaMap.delta()``), so a saver can store only that.
+    changed (``DeltaMap.delta()``), so a saver can store only that; or it stores the
+    whole record with ``self.serde.dumps_typed(checkpoint)``, as LangGraph's community
+    savers do, and ``get_tuple`` gives back ``self.serde.loads_typed(...)`` of it.
     """
+
+    serde: Any = _DefaultSerializer()
 
     # LangGraph's is generic (``BaseCheckpointSaver[...]`` in annotations); here the types are not
     # checked, so any arguments give a ``types.GenericAlias``, as ``list[int]`` does.

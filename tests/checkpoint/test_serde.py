@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
 
 from graphkit.channels import EMPTY
+from graphkit.checkpoint import Checkpoint, DeltaMap, new_checkpoint_id
 from graphkit.checkpoint.serde import CheckpointDecodeError, JsonPlusSerializer, PickleSerializer
 from graphkit.types import Command, Interrupt, Send
 
@@ -280,6 +281,32 @@ def test_empty_comes_back_as_the_same_sentinel():
     assert round_trip(EMPTY) is EMPTY
 
 
+def test_a_checkpoint_record_round_trips_as_the_same_record():
+    """What a saver written as LangGraph's community ones are stores with
+    ``dumps_typed(checkpoint)``: graphkit's record, its maps read back as DeltaMaps."""
+    parent = Checkpoint.empty()
+    values = parent.channel_values.with_changes({"when": datetime.date(2024, 5, 1), "n": [1]})
+    record = Checkpoint(
+        new_checkpoint_id(), 3, "loop", parent.id, values, DeltaMap({"when": 2, "n": 1}),
+        DeltaMap({"node": {"when": 1}}), frozenset({"when", "n"}), 1.5,
+    )  # fmt: skip
+    kind, data = serde.dumps_typed(record)
+    again = serde.loads_typed((kind, data))
+    assert kind == "json" and type(again) is Checkpoint and again == record
+    assert (again.step, again.source, again.parent_id, again.created_at) == (
+        3,
+        "loop",
+        parent.id,
+        1.5,
+    )
+    assert again.updated_channels == frozenset({"when", "n"})
+    assert type(again.channel_values) is DeltaMap and again.channel_values["when"].year == 2024
+    assert serde.loads_typed(serde.dumps_typed(values)) == {
+        "when": datetime.date(2024, 5, 1),
+        "n": [1],
+    }
+
+
 def test_init_false_fields_of_a_dataclass_are_restored():
     assert round_trip(stamped).label == "set after init"
 
@@ -451,6 +478,7 @@ def tagged(obj) -> tuple[str, bytes]:
         (tagged({"__gk__": "pydantic", "cls": f"{__name__}:Point", "v": {}}), "not a pydantic"),
         (tagged({"__gk__": "tuple"}), "malformed 'tuple'"),
         (tagged({"__gk__": "bytes", "v": "not base64!"}), "malformed 'bytes'"),
+        (tagged({"__gk__": "checkpoint", "v": {"id": "c"}}), "malformed 'checkpoint'"),
         (("json", b'{"unterminated": '), "corrupt JSON"),
         (("json", b"\xff\xfe\x00garbage"), "corrupt JSON"),
         (("msgpack", b"\x81"), "unknown payload type 'msgpack'"),
@@ -463,6 +491,7 @@ def tagged(obj) -> tuple[str, bytes]:
         "pydantic tag on a dataclass",
         "missing value",
         "bad base64",
+        "a checkpoint without its fields",
         "truncated json",
         "not utf-8",
         "unknown payload type",

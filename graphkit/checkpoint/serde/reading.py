@@ -34,6 +34,8 @@ from typing import Any
 
 from graphkit.channels.base import EMPTY
 from graphkit.checkpoint.allowlist import ClassPolicy
+from graphkit.checkpoint.base import Checkpoint
+from graphkit.checkpoint.delta_map import DeltaMap
 from graphkit.checkpoint.serde.writing import _COMMAND_FIELDS, _IP_CLASSES, TAG
 from graphkit.types import Command, Send, TimeoutPolicy
 
@@ -77,6 +79,23 @@ def _decode_secret(obj: dict[str, Any]) -> Any:
 
     secret = obj["v"]
     return pydantic.SecretBytes(secret) if isinstance(secret, bytes) else pydantic.SecretStr(secret)
+
+
+def _decode_checkpoint(obj: dict[str, Any]) -> Checkpoint:
+    """graphkit's checkpoint record back, its maps ``DeltaMap``s as a saver's are."""
+    fields = obj["v"]
+    seen = {node: dict(versions) for node, versions in fields["versions_seen"].items()}
+    return Checkpoint(
+        id=fields["id"],
+        step=fields["step"],
+        source=fields["source"],
+        parent_id=fields["parent_id"],
+        channel_values=DeltaMap(fields["channel_values"]),
+        channel_versions=DeltaMap(fields["channel_versions"]),
+        versions_seen=DeltaMap(seen),
+        updated_channels=frozenset(fields["updated_channels"]),
+        created_at=fields["created_at"],
+    )
 
 
 def _hashable(value: Any) -> Any:
@@ -216,6 +235,7 @@ _DECODERS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "zoneinfo": lambda obj: zoneinfo.ZoneInfo(obj["v"]),
     "uuid": lambda obj: uuid.UUID(obj["v"]),
     "decimal": lambda obj: decimal.Decimal(obj["v"]),
+    "checkpoint": _decode_checkpoint,
     "send": lambda obj: Send(*obj["v"], timeout=_decode_timeout(obj.get("timeout"))),
     "command": lambda obj: Command(**dict(zip(_COMMAND_FIELDS, obj["v"], strict=True))),
     "empty": lambda obj: EMPTY,

@@ -31,6 +31,8 @@ from typing import Any
 
 from graphkit.channels.base import EMPTY
 from graphkit.checkpoint.allowlist import find_class
+from graphkit.checkpoint.base import Checkpoint
+from graphkit.checkpoint.delta_map import DeltaMap
 from graphkit.types import Command, Send, TimeoutPolicy
 
 __all__ = ["JSON_SCALARS", "MAX_NESTING", "TAG", "long_run_of", "plain_json"]
@@ -203,6 +205,30 @@ def _encode_send(send: Send) -> dict[str, Any]:
     return _tagged("send", [_encode(send.node), _encode(send.arg)], timeout=timeout)
 
 
+def _encode_checkpoint(record: Checkpoint) -> dict[str, Any]:
+    """graphkit's checkpoint record, field by field, its maps as dicts: what a saver
+    written as LangGraph's community savers are stores with ``dumps_typed(checkpoint)``.
+    graphkit's own class, so reading it back needs no allow-list."""
+    fields = {
+        "id": record.id,
+        "step": record.step,
+        "source": record.source,
+        "parent_id": record.parent_id,
+        "channel_values": _encode_dict(_flat(record.channel_values)),
+        "channel_versions": _encode_dict(_flat(record.channel_versions)),
+        "versions_seen": {
+            node: _encode_dict(dict(seen)) for node, seen in _flat(record.versions_seen).items()
+        },
+        "updated_channels": sorted(record.updated_channels),
+        "created_at": record.created_at,
+    }
+    return _tagged("checkpoint", fields)
+
+
+def _flat(values: Any) -> dict[str, Any]:
+    return values.to_dict() if type(values) is DeltaMap else dict(values)
+
+
 def _encode_tzinfo(tz: datetime.tzinfo | None) -> Any:
     if tz is None or type(tz) in (datetime.timezone, zoneinfo.ZoneInfo):
         return _encode(tz)
@@ -332,6 +358,8 @@ _ENCODERS: dict[type, Callable[[Any], Any]] = {
     uuid.UUID: lambda obj: _tagged("uuid", str(obj)),
     decimal.Decimal: lambda obj: _tagged("decimal", str(obj)),
     Send: lambda obj: _encode_send(obj),
+    Checkpoint: _encode_checkpoint,
+    DeltaMap: lambda obj: _encode_dict(obj.to_dict()),  # (read back as a dict)
     Command: lambda obj: _tagged(
         "command", [_encode(getattr(obj, name)) for name in _COMMAND_FIELDS]
     ),
