@@ -261,7 +261,7 @@ def _failing_step(library: str, kind: str) -> list[Any]:
     class Watched(SAVERS[kind](library)):
         def put_writes(self, config: Any, writes: Any, task_id: str, task_path: str = "") -> None:
             super().put_writes(config, writes, task_id, task_path)
-            if any(channel == "xs" for channel, _ in writes):
+            if ("xs", [{"by": "steady"}]) in writes:
                 steady_saved.set()
 
     def steady(state: State) -> dict:
@@ -283,6 +283,7 @@ def _failing_step(library: str, kind: str) -> list[Any]:
     config = {"configurable": {"thread_id": "t"}}
     with pytest.raises(RuntimeError, match="flaky failed"):
         app.invoke({"xs": []}, config)
+    assert steady_saved.is_set()
     pending = saver.get_tuple(config).pending_writes
     kept = sorted((channel, repr(value)) for _, channel, value in pending)
     return [kept, app.invoke(None, config), sorted(runs)]
