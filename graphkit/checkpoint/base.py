@@ -248,6 +248,44 @@ class Checkpoint:
         """The keys of LangGraph's checkpoint dict."""
         return _DICT_KEYS
 
+    def copy(self) -> dict[str, Any]:
+        """LangGraph's checkpoint dict (a saver written for LangGraph takes it apart:
+        ``values = checkpoint.copy().pop("channel_values")``); given back in a
+        ``CheckpointTuple``, it is this record again (``from_dict``).
+
+        >>> sorted(Checkpoint.empty().copy())[:3]
+        ['channel_values', 'channel_versions', 'id']
+        """
+        return {key: self[key] for key in _DICT_KEYS}
+
+    @classmethod
+    def from_dict(
+        cls, saved: Mapping[str, Any], metadata: Mapping[str, Any] | None, parent_id: str | None
+    ) -> Checkpoint:
+        """The record a saver gave back as LangGraph's dict (``copy()`` of it, put
+        together again): its step and source are in the ``metadata`` saved with it.
+
+        >>> record = Checkpoint.unsaved(3, "loop", "p", ["n"])
+        >>> again = Checkpoint.from_dict(record.copy(), {"step": 3, "source": "loop"}, "p")
+        >>> (again.step, again.source, again.parent_id, again.updated_channels) == (
+        ...     3, "loop", "p", frozenset({"n"}))
+        True
+        """
+        metadata = metadata or {}
+        seen = {node: dict(versions) for node, versions in saved["versions_seen"].items()}
+        ts = saved.get("ts")
+        return cls(
+            saved["id"],
+            metadata.get("step", -1),
+            metadata.get("source", "loop"),
+            parent_id,
+            DeltaMap(saved["channel_values"]),
+            DeltaMap(saved["channel_versions"]),
+            DeltaMap(seen),
+            frozenset(saved.get("updated_channels") or ()),
+            datetime.fromisoformat(ts).timestamp() if ts else time.time(),
+        )
+
     def __contains__(self, key: object) -> bool:
         return key in _DICT_KEYS
 

@@ -300,12 +300,15 @@ class InMemorySaver(BaseCheckpointSaver):
             if checkpoint.parent_id
             else None
         )
-        return CheckpointTuple(
-            checkpoint_config(thread, namespace, checkpoint_id),
-            checkpoint,
-            private_copy(metadata),
-            parent,
-            [(task_id, channel, private_copy(value)) for task_id, channel, value in pending],
+        # (_make: the record needs none of the constructor's check for a dict)
+        return CheckpointTuple._make(
+            (
+                checkpoint_config(thread, namespace, checkpoint_id),
+                checkpoint,
+                private_copy(metadata),
+                parent,
+                [(task_id, channel, private_copy(value)) for task_id, channel, value in pending],
+            )
         )
 
 

@@ -141,15 +141,34 @@ PendingWrite = tuple[str, str, Any]
 """``(task_id, channel, value)``: one write of a task that finished after a checkpoint."""
 
 
-class CheckpointTuple(NamedTuple):
-    """A saved checkpoint with its config, metadata, parent and pending writes (a named
-    tuple, as LangGraph's)."""
-
+class _SavedTuple(NamedTuple):
     config: dict[str, Any]
     checkpoint: Checkpoint
     metadata: dict[str, Any]
     parent_config: dict[str, Any] | None = None
     pending_writes: Sequence[PendingWrite] = ()
+
+
+class CheckpointTuple(_SavedTuple):
+    """A saved checkpoint with its config, metadata, parent and pending writes (a named
+    tuple, as LangGraph's). A saver written for LangGraph that gives the checkpoint back
+    as LangGraph's dict (``checkpoint.copy()`` taken apart, put together again) gives
+    back the record: ``Checkpoint.from_dict``."""
+
+    __slots__ = ()
+
+    def __new__(
+        cls,
+        config: dict[str, Any],
+        checkpoint: Any,
+        metadata: dict[str, Any],
+        parent_config: dict[str, Any] | None = None,
+        pending_writes: Sequence[PendingWrite] = (),
+    ) -> CheckpointTuple:
+        if type(checkpoint) is not Checkpoint and isinstance(checkpoint, Mapping):
+            parent = config_key(parent_config, "checkpoint_id")
+            checkpoint = Checkpoint.from_dict(checkpoint, metadata, parent)
+        return super().__new__(cls, config, checkpoint, metadata, parent_config, pending_writes)
 
 
 def config_key(config: Mapping[str, Any] | None, key: str, default: Any = None) -> Any:

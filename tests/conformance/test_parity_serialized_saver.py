@@ -5,14 +5,19 @@ value the same way, and gives back ``self.serde.loads_typed(...)`` of each in
 ``get_tuple``. graphkit's serializer refused graphkit's checkpoint record (a TypeError
 naming ``DeltaMap``); it now writes it and reads it back as the same record.
 
-Two savers, each kept in a dict here where the real ones keep a database:
+Three savers, each kept in a dict here where the real ones keep a database:
 
 * ``RowSaver``, as the SQL ones are written: rows of ``(type, bytes)``, the metadata
   ``get_checkpoint_metadata`` gives, writes keyed by ``WRITES_IDX_MAP`` (a regular write
   kept once, a special one replaced), and async methods that run the sync ones in a thread;
 * ``DocumentSaver``, as the document-store ones are: no ``super().__init__()`` (the
   class's ``serde`` serves), the metadata copied and updated with the config's own, a
-  "latest" pointer per thread and namespace.
+  "latest" pointer per thread and namespace;
+* ``BlobSaver``, as the Postgres-style ones (and LangGraph's in-memory one) are: the
+  checkpoint taken apart (``checkpoint.copy()``, its ``channel_values`` popped), a blob
+  per channel and version in ``new_versions``, and LangGraph's checkpoint dict put
+  together again in ``get_tuple``, which graphkit's ``CheckpointTuple`` turns back into
+  the record (its step and source from the metadata saved with it).
 """
 
 from __future__ import annotations
@@ -189,7 +194,79 @@ def _document_saver(library: str) -> type:
     return DocumentSaver
 
 
-SAVERS = {"rows": _row_saver, "documents": _document_saver}
+def _blob_saver(library: str) -> type:
+    base = importlib.import_module(f"{library}.checkpoint.base")
+
+    class BlobSaver(base.BaseCheckpointSaver):
+        """As the Postgres-style savers are: the checkpoint taken apart, each channel's
+        value a blob per version, and the checkpoint dict put together again to read."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.storage: dict[tuple, tuple] = {}  # (thread, ns, id) -> (checkpoint, ...)
+            self.blobs: dict[tuple, tuple] = {}  # (thread, ns, channel, version) -> blob
+            self.writes: dict[tuple, dict] = {}
+
+        def put(self, config: Any, checkpoint: Any, metadata: Any, new_versions: Any) -> Any:
+            thread, namespace = _names(config)
+            copied = checkpoint.copy()
+            values = copied.pop("channel_values")
+            for channel, version in new_versions.items():
+                blob = self.serde.dumps_typed(values[channel]) if channel in values else None
+                self.blobs[(thread, namespace, channel, version)] = blob or ("empty", b"")
+            metadata = base.get_checkpoint_metadata(config, metadata)
+            parent = config["configurable"].get("checkpoint_id")
+            saved = (self.serde.dumps_typed(copied), self.serde.dumps_typed(metadata), parent)
+            self.storage[(thread, namespace, checkpoint["id"])] = saved
+            return _config(thread, namespace, checkpoint["id"])
+
+        def _values(self, thread: str, namespace: str, versions: Any) -> dict[str, Any]:
+            values = {}
+            for channel, version in versions.items():
+                kind, data = self.blobs[(thread, namespace, channel, version)]
+                if kind != "empty":
+                    values[channel] = self.serde.loads_typed((kind, data))
+            return values
+
+        def get_tuple(self, config: Any) -> Any:
+            thread, namespace = _names(config)
+            ids = [key[2] for key in self.storage if key[:2] == (thread, namespace)]
+            checkpoint_id = base.get_checkpoint_id(config) or max(ids, default=None)
+            if (thread, namespace, checkpoint_id) not in self.storage:
+                return None
+            saved, metadata, parent = self.storage[(thread, namespace, checkpoint_id)]
+            checkpoint = self.serde.loads_typed(saved)
+            values = self._values(thread, namespace, checkpoint["channel_versions"])
+            writes = self.writes.get((thread, namespace, checkpoint_id), {})
+            return base.CheckpointTuple(
+                config=_config(thread, namespace, checkpoint_id),
+                checkpoint={**checkpoint, "channel_values": values},
+                metadata=self.serde.loads_typed(metadata),
+                parent_config=_config(thread, namespace, parent) if parent else None,
+                pending_writes=[
+                    (task, channel, self.serde.loads_typed(value))
+                    for (task, _), (channel, value) in sorted(writes.items())
+                ],
+            )
+
+        def list(self, config: Any, *, filter=None, before=None, limit=None) -> Any:
+            thread, namespace = _names(config)
+            ids = [key[2] for key in self.storage if key[:2] == (thread, namespace)]
+            for checkpoint_id in sorted(ids, reverse=True):
+                yield self.get_tuple(_config(thread, namespace, checkpoint_id))
+
+        def put_writes(self, config: Any, writes: Any, task_id: str, task_path: str = "") -> None:
+            key = (*_names(config), config["configurable"]["checkpoint_id"])
+            rows = self.writes.setdefault(key, {})
+            for index, (channel, value) in enumerate(writes):
+                at = (task_id, base.WRITES_IDX_MAP.get(channel, index))
+                if at not in rows or channel in base.WRITES_IDX_MAP:
+                    rows[at] = (channel, self.serde.dumps_typed(value))
+
+    return BlobSaver
+
+
+SAVERS = {"rows": _row_saver, "documents": _document_saver, "blobs": _blob_saver}
 
 
 class State(TypedDict):
@@ -350,3 +427,23 @@ def test_the_helpers_such_savers_import_are_there(library: str) -> None:
     assert (empty["channel_values"], empty["channel_versions"], empty["id"] != "") == ({}, {}, True)
     copied = base.copy_checkpoint(empty)
     assert copied["id"] == empty["id"] and copied["channel_values"] == {}
+
+
+def test_a_checkpoint_dict_put_together_again_is_the_record() -> None:
+    """What ``BlobSaver`` gives back: the dict ``copy()`` gave, its parts read again."""
+    from graphkit.checkpoint import Checkpoint, CheckpointTuple, DeltaMap
+
+    saver = _blob_saver("graphkit")()
+    config = {"configurable": {"thread_id": "t"}}
+    _asking_graph("graphkit", saver).invoke({"xs": []}, config)
+    for saved in saver.list(config):
+        record = saved.checkpoint
+        assert type(record) is Checkpoint and type(record.channel_values) is DeltaMap
+        assert (record.step, record.source) == (saved.metadata["step"], saved.metadata["source"])
+        parent = (
+            saved.parent_config["configurable"]["checkpoint_id"] if saved.parent_config else None
+        )
+        assert record.parent_id == parent
+        again = CheckpointTuple(saved.config, record.copy(), saved.metadata, saved.parent_config)
+        assert again.checkpoint == record
+        assert abs(again.checkpoint.created_at - record.created_at) < 1e-5

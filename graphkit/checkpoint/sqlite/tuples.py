@@ -131,7 +131,8 @@ class TupleReading(MapsReading):
             else None
         )
         config = checkpoint_config(row.thread_id, row.checkpoint_ns, row.checkpoint_id)
-        return CheckpointTuple(config, checkpoint, metadata, parent, writes)
+        # (_make: the record needs none of the constructor's check for a dict)
+        return CheckpointTuple._make((config, checkpoint, metadata, parent, writes))
 
     def _metadata(self, row: Row) -> dict[str, Any]:
         metadata = self._load(row, "its metadata", (row.metadata_type, row.metadata))
