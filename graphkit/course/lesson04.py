@@ -199,6 +199,14 @@ def check_fan_in(builder: Any) -> str:
                 "Keep the nodes as they are, and wire both branches into summarize, making "
                 "it wait for both.",
             )
+        if app.builder.nodes["summarize"].defer:  # (then branch lengths do not matter)
+            raise Wrong(
+                f"summarize ran once, at step {ran[0]}, but {silent[0]} never wrote {which}. "
+                "It waited for both only because defer=True holds it until nothing else "
+                f"is left; {silent[0]}'s result is not wired into it.",
+                f"Add the edge {silent[0]} → summarize too: both branches wake it, and "
+                "defer=True makes it run once.",
+            )
         raise Wrong(
             f"summarize ran once, at step {ran[0]}, but {' and '.join(silent)} never wrote "
             f"{which}. It works only because the other branch happens to be longer.",

@@ -218,6 +218,22 @@ def test_fan_in_fails_when_only_the_long_branch_is_wired():
     )
 
 
+def test_fan_in_deferred_with_one_branch_wired_does_not_blame_branch_lengths():
+    # defer=True held summarize back until the end, whichever branch is longer: saying
+    # "it works only because the other branch is longer" would be false here.
+    for wired, silent in (("weather", "news_2"), ("news_2", "weather")):
+        builder = solutions._desk(defer=True)
+        builder.add_edge(wired, "summarize")
+        verdict = lesson04.check_fan_in(builder)
+        assert not verdict
+        assert "happens to be longer" not in verdict.message
+        assert (
+            f"but {silent} never wrote summarize's trigger branch:to:summarize. It waited "
+            "for both only because defer=True holds it until nothing else is left"
+        ) in verdict.message
+        assert f"{silent} → summarize" in verdict.hint
+
+
 def test_fan_in_waiting_edge_from_the_long_branch_alone_lists_the_triggers():
     builder = solutions._desk()
     builder.add_edge(["news_2"], "summarize")
