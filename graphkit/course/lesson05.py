@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import inspect
 import operator
+import typing
 import warnings
 from collections.abc import Hashable
 from typing import Annotated, Any, TypedDict
@@ -250,6 +251,7 @@ def check_triage(triage: Any) -> str:
                 "A functools.partial hides the annotation of the function it wraps from the "
                 "graph: pass triage itself, annotated -> Command[Literal['approve', ...]]."
             )
+        _refuse_langgraph_annotation(triage)
         raise Wrong(
             "The graph cannot see where triage goes: compiling it warned\n  " + never[0], hint
         )
@@ -295,6 +297,24 @@ def check_triage(triage: Any) -> str:
             )
         _say_if_the_log_was_written_again(run, amount, route)
     return "triage updated `level` and routed in one return, right on all 7 amounts."
+
+
+def _refuse_langgraph_annotation(triage: Any) -> None:
+    """``-> Command[Literal[...]]`` written with LangGraph's Command: the graph reads
+    destinations from graphkit's only, so "annotate the node" would not help."""
+    try:
+        returns = typing.get_type_hints(triage).get("return")
+    except Exception:  # (no function, or an annotation that does not resolve)
+        return
+    origin = typing.get_origin(returns) or returns
+    module = getattr(origin, "__module__", "")
+    if module.partition(".")[0] == "langgraph":
+        raise Wrong(
+            f"triage is annotated with {getattr(origin, '__name__', origin)} from {module}, "
+            "LangGraph's class: graphkit reads the destinations only from its own "
+            "Command, so the graph cannot see where triage goes.",
+            "Import it from graphkit: from graphkit import Command (keep the annotation).",
+        )
 
 
 def _say_if_the_log_was_written_again(run: Any, amount: int, route: str) -> None:

@@ -7,6 +7,8 @@ import functools
 from pathlib import Path
 from typing import Literal
 
+from langgraph.types import Command as LangGraphCommand
+
 from graphkit import Command, Send
 from graphkit.course import lesson05
 from graphkit.course.solutions import lesson05 as solutions
@@ -146,6 +148,17 @@ def test_triage_without_annotation_is_told_the_compile_warning():
     assert not verdict
     assert "nothing leads to it from START" in verdict.message
     assert "Command[Literal" in verdict.hint
+
+
+def test_triage_annotated_with_langgraph_s_command_is_told_to_import_graphkit_s():
+    # (annotated, just with LangGraph's Command: "annotate the node" would not help)
+    def triage(state) -> LangGraphCommand[Literal["approve", "review", "reject"]]:
+        return solutions.triage(state)
+
+    verdict = lesson05.check_triage(triage)
+    assert not verdict
+    assert "annotated with Command from langgraph.types" in verdict.message
+    assert "from graphkit import Command" in verdict.hint
 
 
 def test_triage_returning_a_dict_routes_nowhere():
