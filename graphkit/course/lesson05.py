@@ -387,6 +387,26 @@ def word_count_parent(count_words: Any) -> Any:
     return builder.compile()
 
 
+def _refuse_the_child_as_the_node(count_words: Any) -> None:
+    """A compiled graph of other keys given as count_words became the node itself: it got
+    none of the parent's keys (the lesson's trap), so say that, not how it was invoked."""
+    from graphkit.pregel.app import CompiledGraph
+
+    if not isinstance(count_words, CompiledGraph):
+        return
+    keys = [key for key in count_words.stream_channels_list if not key.startswith("__")]
+    if "text" in keys:
+        return
+    raise Wrong(
+        "You passed word_counter itself as count_words, so it was added as the node. A "
+        "subgraph added as a node gets only the parent's keys its own schema shares: its "
+        f"keys are {', '.join(keys)}, so it got none of the parent's keys (text) to "
+        "count, and nothing it returns lands in words.",
+        hint="Write a node function, def count_words(state): ..., that invokes word_counter "
+        "and translates the keys both ways.",
+    )
+
+
 def _say_if_the_child_failed(error: BaseException | None, text: str) -> None:
     """When the subgraph itself raised (a node of it read a key its input lacked), say
     so with the keys it was given; otherwise leave the failure as it was."""
@@ -473,6 +493,7 @@ def _missing_key(error: BaseException | None) -> Hashable | None:
 def check_call_subgraph(count_words: Any) -> str:
     """``count_words(state)`` invokes the word-count subgraph with ``{"doc": text}`` and
     returns ``{"words": count}``; its run must appear in the task's ``subruns``."""
+    _refuse_the_child_as_the_node(count_words)
     app = word_count_parent(count_words)
     for text in ("the quick brown fox", "one", "  spaced   out  words  ", ""):
         try:

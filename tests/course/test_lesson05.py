@@ -218,6 +218,17 @@ def test_call_subgraph_passes_on_the_solution():
     assert "count_words" in verdict.message
 
 
+def test_call_subgraph_given_the_child_graph_itself_is_told_it_became_the_node():
+    # The learner passes word_counter where count_words goes: no one "invoked it with
+    # the keys []"; added as the node, it got none of the parent's keys.
+    verdict = lesson05.check_call_subgraph(word_counter)
+    assert not verdict
+    assert "You invoked it with" not in verdict.message
+    assert "You passed word_counter itself as count_words" in verdict.message
+    assert "none of the parent's keys (text)" in verdict.message
+    assert "def count_words(state)" in verdict.hint
+
+
 def test_call_subgraph_stub():
     verdict = lesson05.check_call_subgraph(lambda state: {"words": 0})
     assert not verdict
