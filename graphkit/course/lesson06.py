@@ -151,6 +151,41 @@ def check_tool_round_trip(build_agent: Any) -> str:
     )
 
 
+def _refuse_other_cities(content: Any) -> None:
+    """A tool answer that holds other cities' temperatures too (the whole table) did not
+    look the city up, though Rome's value is in it."""
+    others = [
+        f"{city}'s {value}"
+        for city, value in TEMPERATURES.items()
+        if city != "Rome" and value != TEMPERATURES["Rome"] and value in str(content)
+    ]
+    if others:
+        raise Wrong(
+            f"The temperature tool answered {_said(content)}: Rome's "
+            f"{TEMPERATURES['Rome']} is there, but it also gives {join_names(others)}. "
+            "It looked nothing up.",
+            hint="Return the one city's temperature: TEMPERATURES[city] (or "
+            "TEMPERATURES.get(city, ...)).",
+        )
+
+
+def _say_if_an_injection_is_bare(error: Exception) -> None:
+    """``state: InjectedState`` without Annotated: the tool's schema fails to build (in
+    LangGraph too) with a pydantic error that names no fix."""
+    found = re.search(r"schema for '([^']+)'.*?<class '[\w.]*\.(Injected\w+)'>", str(error), re.S)
+    if type(error).__name__ != "PydanticInvalidForJsonSchema" or not found:
+        return
+    name, marker = found.groups()
+    raise Wrong(
+        f"Building the agent failed: a parameter of the tool {name!r} is annotated {marker} "
+        "alone, so the tool's argument schema (what the model is shown) tried to describe "
+        "it as an argument and could not.",
+        hint=f"Annotate it as Annotated[{'dict' if marker == 'InjectedState' else '...'}, "
+        f"{marker}] (from typing import Annotated): the "
+        "marker then hides it from the model and the tools node fills it in.",
+    ) from error
+
+
 def _round_trip(build_agent: Any) -> tuple[str, Any, Any]:
     """Run exercise 6.1's agent once; return its steps, the tool's answer and the final
     message, or raise ``Wrong`` saying what the run did instead."""
@@ -173,6 +208,9 @@ def _round_trip(build_agent: Any) -> tuple[str, Any, Any]:
             f"AIMessage needs {join_names([needs[key] for key in missing])}.",
             hint="Write each tool call as {'name': ..., 'args': {...}, 'id': ...}.",
         ) from None
+    except Exception as error:
+        _say_if_an_injection_is_bare(error)
+        raise
     try:
         run = _quiet_trace(app, {"messages": [("user", QUESTION)]})
     except Wrong as wrong:
@@ -247,6 +285,7 @@ def _round_trip(build_agent: Any) -> tuple[str, Any, Any]:
             "from lesson06.TEMPERATURES.",
             hint="Look the city up in TEMPERATURES, and call it with city='Rome'.",
         )
+    _refuse_other_cities(answer.content)
     if len(loop) != 3:
         raise Wrong(
             f"The run took {len(loop)} steps after __start__ ({_steps(nodes)}); one tool "

@@ -11,7 +11,7 @@ from langchain_core.tools import tool
 from graphkit import END
 from graphkit.course import lesson06
 from graphkit.course.solutions import lesson06 as solutions
-from graphkit.prebuilt import ScriptedChatModel, create_react_agent
+from graphkit.prebuilt import InjectedState, ScriptedChatModel, create_react_agent
 from tests.course.cells import run_cells
 
 # -- 6.1 · One tool round trip
@@ -65,6 +65,59 @@ def test_round_trip_with_a_tool_that_ignores_the_table():
     )
     assert not verdict
     assert 'answered "warm"' in verdict.message and "18°C" in verdict.message
+
+
+def test_round_trip_with_a_tool_that_returns_the_whole_table_fails():
+    # Rome's temperature is in the answer, and the final reply quotes it: but the tool
+    # looked nothing up, so it must not pass.
+    @tool
+    def temperature(city: str) -> dict:
+        """The temperature in a city right now."""
+        return lesson06.TEMPERATURES
+
+    verdict = lesson06.check_tool_round_trip(
+        _agent(
+            AIMessage("", tool_calls=[_call()]),
+            lambda messages: f"It is {messages[-1].content}.",
+            tools=[temperature],
+        )
+    )
+    assert not verdict
+    assert "also gives Oslo's 4°C and Lima's 15°C" in verdict.message
+    assert "TEMPERATURES[city]" in verdict.hint
+
+
+def test_round_trip_with_a_tool_that_wraps_its_answer_in_a_dict_passes():
+    @tool
+    def temperature(city: str) -> dict:
+        """The temperature in a city right now."""
+        return {"city": city, "temperature": lesson06.TEMPERATURES[city]}
+
+    verdict = lesson06.check_tool_round_trip(
+        _agent(
+            AIMessage("", tool_calls=[_call()]),
+            lambda messages: f"It is {messages[-1].content}.",
+            tools=[temperature],
+        )
+    )
+    assert verdict, verdict.message
+
+
+def test_round_trip_with_a_bare_injected_state_annotation_is_told_to_wrap_it():
+    # `state: InjectedState` (no Annotated) fails in LangGraph too, as a pydantic
+    # schema error that names no fix.
+    def temperature(city: str, state: InjectedState) -> str:
+        """The temperature in a city right now."""
+        return lesson06.TEMPERATURES[city]
+
+    verdict = lesson06.check_tool_round_trip(
+        lambda: _agent(AIMessage("", tool_calls=[_call()]), "done", tools=[tool(temperature)])()
+    )
+    assert not verdict
+    assert (
+        "a parameter of the tool 'temperature' is annotated InjectedState alone" in verdict.message
+    )
+    assert "Annotated[dict, InjectedState]" in verdict.hint
 
 
 def test_round_trip_quotes_a_tool_answer_as_show_does():
