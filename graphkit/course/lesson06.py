@@ -186,6 +186,37 @@ def _say_if_an_injection_is_bare(error: Exception) -> None:
     ) from error
 
 
+def _say_if_a_tool_message_missed_its_call(run: Any) -> None:
+    """A tool that built its own ToolMessage, answering an id the model's call does not
+    have: the call stays unanswered, and the next model call fails on the history."""
+    AIMessage, ToolMessage = _message_classes("AIMessage", "ToolMessage")
+    steps = [s for s in run.steps if s.step >= 1 and s.execution] if run is not None else []
+    if len(steps) < 2:
+        return
+    calls = [
+        call
+        for r in steps[0].execution.results
+        for m in _messages_written(r)
+        if isinstance(m, AIMessage)
+        for call in m.tool_calls
+    ]
+    stray = [
+        m
+        for r in steps[1].execution.results
+        for m in _messages_written(r)
+        if isinstance(m, ToolMessage) and m.tool_call_id not in [c["id"] for c in calls]
+    ]
+    if calls and stray:
+        name = stray[0].name or calls[0]["name"]  # (a ToolMessage built by hand has none)
+        raise Wrong(
+            f"In step 2 the tool {name} returned a ToolMessage answering the call "
+            f"{stray[0].tool_call_id!r}, but the model's call has the id {calls[0]['id']!r}: the "
+            "call stayed unanswered, and the next model call refused the history.",
+            hint="Return the value itself (e.g. a str); the tools node wraps it in a "
+            "ToolMessage with the call's id.",
+        )
+
+
 def _round_trip(build_agent: Any) -> tuple[str, Any, Any]:
     """Run exercise 6.1's agent once; return its steps, the tool's answer and the final
     message, or raise ``Wrong`` saying what the run did instead."""
@@ -214,6 +245,7 @@ def _round_trip(build_agent: Any) -> tuple[str, Any, Any]:
     try:
         run = _quiet_trace(app, {"messages": [("user", QUESTION)]})
     except Wrong as wrong:
+        _say_if_a_tool_message_missed_its_call(getattr(wrong.__cause__, "run", None))
         if "ScriptExhaustedError" not in wrong.message:
             raise
         raise Wrong(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from langchain_core.messages import AIMessage, RemoveMessage
+from langchain_core.messages import AIMessage, RemoveMessage, ToolMessage
 from langchain_core.tools import tool
 
 from graphkit import END
@@ -118,6 +118,25 @@ def test_round_trip_with_a_bare_injected_state_annotation_is_told_to_wrap_it():
         "a parameter of the tool 'temperature' is annotated InjectedState alone" in verdict.message
     )
     assert "Annotated[dict, InjectedState]" in verdict.hint
+
+
+def test_round_trip_with_a_tool_returning_a_tool_message_of_another_id_names_the_ids():
+    # The tool builds its own ToolMessage, with an id it made up: the call stays
+    # unanswered and step 3's model call fails; the verdict says which ids differ.
+    @tool
+    def temperature(city: str) -> ToolMessage:
+        """The temperature in a city right now."""
+        return ToolMessage(lesson06.TEMPERATURES[city], tool_call_id="rome")
+
+    verdict = lesson06.check_tool_round_trip(
+        _agent(AIMessage("", tool_calls=[_call()]), "done", tools=[temperature])
+    )
+    assert not verdict
+    assert (
+        "In step 2 the tool temperature returned a ToolMessage answering the call 'rome', "
+        "but the model's call has the id 'call-1'"
+    ) in verdict.message
+    assert "Return the value itself" in verdict.hint
 
 
 def test_round_trip_quotes_a_tool_answer_as_show_does():
