@@ -217,6 +217,24 @@ def _say_if_a_tool_message_missed_its_call(run: Any) -> None:
         )
 
 
+def _say_if_an_injected_key_is_missing(wrong: Wrong) -> None:
+    """A KeyError raised by the tools node itself (not inside the tool): a parameter
+    marked InjectedState('key') asked for a key the graph's state does not have."""
+    error, run = wrong.__cause__, getattr(wrong.__cause__, "run", None)
+    found = re.search(r"KeyError in step \d+ \(node tools\): '(\w+)'", wrong.message)
+    if not isinstance(error, KeyError) or run is None or not found:
+        return
+    key, keys = found.group(1), sorted(run.values)
+    if key in keys:
+        return
+    raise Wrong(
+        wrong.message,
+        hint=f"InjectedState({key!r}) reads the graph's state, whose keys are "
+        f"{join_names(keys)}, and hides the parameter from the model. For an argument "
+        f"the model gives, use a plain parameter, {key}: str.",
+    ) from error
+
+
 def _round_trip(build_agent: Any) -> tuple[str, Any, Any]:
     """Run exercise 6.1's agent once; return its steps, the tool's answer and the final
     message, or raise ``Wrong`` saying what the run did instead."""
@@ -246,6 +264,7 @@ def _round_trip(build_agent: Any) -> tuple[str, Any, Any]:
         run = _quiet_trace(app, {"messages": [("user", QUESTION)]})
     except Wrong as wrong:
         _say_if_a_tool_message_missed_its_call(getattr(wrong.__cause__, "run", None))
+        _say_if_an_injected_key_is_missing(wrong)
         if "ScriptExhaustedError" not in wrong.message:
             raise
         raise Wrong(

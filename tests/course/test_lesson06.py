@@ -4,6 +4,7 @@ the notebook's stub and on typical wrong answers."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 from langchain_core.messages import AIMessage, RemoveMessage, ToolMessage
 from langchain_core.tools import tool
@@ -137,6 +138,23 @@ def test_round_trip_with_a_tool_returning_a_tool_message_of_another_id_names_the
         "but the model's call has the id 'call-1'"
     ) in verdict.message
     assert "Return the value itself" in verdict.hint
+
+
+def test_round_trip_with_the_city_injected_from_the_state_says_the_state_has_no_city():
+    # InjectedState("city") reads the graph's state, which has no 'city': the model's
+    # argument is hidden from it. LangGraph raises the same bare KeyError('city').
+    @tool
+    def temperature(city: Annotated[str, InjectedState("city")]) -> str:
+        """The temperature in a city right now."""
+        return lesson06.TEMPERATURES[city]
+
+    verdict = lesson06.check_tool_round_trip(
+        _agent(AIMessage("", tool_calls=[_call()]), "done", tools=[temperature])
+    )
+    assert not verdict
+    assert "raised KeyError in step 2 (node tools): 'city'" in verdict.message
+    assert "InjectedState('city') reads the graph's state, whose keys are" in verdict.hint
+    assert "a plain parameter, city: str" in verdict.hint
 
 
 def test_round_trip_quotes_a_tool_answer_as_show_does():
