@@ -582,3 +582,67 @@ def test_a_named_tuple_built_from_its_values_in_order_reads_back_as_before():
     order only met a TypeError building from the names, and the whole checkpoint failed
     to read (CheckpointDecodeError) where rows holding a list read back."""
     assert same(round_trip(Span(1, 2)), Span(1, 2))
+
+
+def _stored_checkpoint(**changed) -> tuple[str, bytes]:
+    """A stored checkpoint record with ``changed`` fields (``None``-free: ``...`` drops one)."""
+    fields = {
+        "id": "c1", "step": 3, "source": "loop", "parent_id": "c0",
+        "channel_values": {"n": 1}, "channel_versions": {"n": 2},
+        "versions_seen": {"node": {"n": 1}}, "updated_channels": ["n"], "created_at": 1.5,
+    }  # fmt: skip
+    fields.update(changed)
+    return tagged({"__gk__": "checkpoint", "v": {k: v for k, v in fields.items() if v is not ...}})
+
+
+def test_a_well_formed_stored_checkpoint_reads_back():
+    again = serde.loads_typed(_stored_checkpoint(channel_versions={"n": "00.0.1"}))
+    assert (again.id, again.step, again.parent_id, again["channel_versions"]) == (
+        "c1",
+        3,
+        "c0",
+        {"n": "00.0.1"},
+    )
+    assert serde.loads_typed(_stored_checkpoint(parent_id=None, created_at=2)).parent_id is None
+
+
+@pytest.mark.parametrize(
+    ("changed", "named"),
+    [
+        ({"step": "3"}, "'step' holds str"),
+        ({"step": True}, "'step' holds bool"),
+        ({"id": 5}, "'id' holds int"),
+        ({"source": [1]}, "'source' holds list"),
+        ({"parent_id": {"x": 1}}, "'parent_id' holds dict"),
+        ({"channel_values": [["n", 1]]}, "'channel_values' holds list"),
+        ({"channel_values": ""}, "'channel_values' holds str"),
+        ({"channel_values": {"__gk__": "dict", "v": [[[1, 2], "x"]]}}, "'channel_values'"),
+        ({"channel_versions": {"n": [1]}}, "'channel_versions'"),
+        ({"channel_versions": {"n": False}}, "'channel_versions'"),
+        ({"versions_seen": {"node": [["n", 1]]}}, "'versions_seen'"),
+        ({"versions_seen": [1]}, "'versions_seen' holds list"),
+        ({"updated_channels": "abc"}, "'updated_channels' holds str"),
+        ({"updated_channels": {"n": 1}}, "'updated_channels' holds dict"),
+        ({"updated_channels": [[1]]}, "'updated_channels'"),
+        ({"created_at": "yesterday"}, "'created_at' holds str"),
+        ({"created_at": None}, "'created_at' holds NoneType"),
+        ({"extra": 1}, "unknown field 'extra'"),
+        ({"id": ...}, "missing field 'id'"),
+        ({"created_at": ...}, "missing field 'created_at'"),
+    ],
+)
+def test_a_stored_checkpoint_of_the_wrong_shape_is_refused_by_name(changed, named):
+    """Stored bytes are not trusted: a checkpoint record read back with a field of the
+    wrong type, a missing or an unknown one fails there, naming it, instead of being
+    built and failing later in the run (or never)."""
+    with pytest.raises(CheckpointDecodeError, match="malformed 'checkpoint'") as caught:
+        serde.loads_typed(_stored_checkpoint(**changed))
+    assert named in str(caught.value)
+
+
+def test_a_checkpoint_named_as_a_dataclass_is_checked_as_one():
+    """The record named as a plain dataclass (``cls``) is held to the same shape."""
+    stored = {"__gk__": "dataclass", "cls": "graphkit.checkpoint.base:Checkpoint"}
+    fields = json.loads(_stored_checkpoint(step="3")[1])["v"]
+    with pytest.raises(CheckpointDecodeError, match="'step' holds str"):
+        serde.loads_typed(tagged({**stored, "v": fields}))

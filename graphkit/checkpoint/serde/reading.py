@@ -84,6 +84,30 @@ def _decode_secret(obj: dict[str, Any]) -> Any:
 def _decode_checkpoint(obj: dict[str, Any]) -> Checkpoint:
     """graphkit's checkpoint record back, its maps ``DeltaMap``s as a saver's are."""
     fields = obj["v"]
+    if type(fields) is not dict:
+        raise CheckpointDecodeError(
+            f"malformed 'checkpoint' value: its fields are a {type(fields).__name__}, not a dict"
+        )
+    return _checkpoint_from(fields)
+
+
+def _checkpoint_from(fields: dict[str, Any]) -> Checkpoint:
+    """The record from its stored fields, each checked first: stored bytes are not
+    trusted, and a field of the wrong type would otherwise fail steps later, or never."""
+    where = f"malformed 'checkpoint' value {fields.get('id')!r}"
+    missing = [name for name in _CHECKPOINT_FIELDS if name not in fields]
+    unknown = [name for name in fields if name not in _CHECKPOINT_FIELDS]
+    if missing or unknown:
+        named = [f"missing field {n!r}" for n in missing]
+        named += [f"unknown field {n!r}" for n in unknown]
+        raise CheckpointDecodeError(f"{where}: {', '.join(named)}{_NOT_OURS}")
+    for name, (fits, expected) in _CHECKPOINT_FIELDS.items():
+        value = fields[name]
+        if not fits(value):
+            held = f"{type(value).__name__} {_short(value)}"
+            raise CheckpointDecodeError(
+                f"{where}: its {name!r} holds {held}, where {expected} belongs{_NOT_OURS}"
+            )
     seen = {node: dict(versions) for node, versions in fields["versions_seen"].items()}
     return Checkpoint(
         id=fields["id"],
@@ -96,6 +120,44 @@ def _decode_checkpoint(obj: dict[str, Any]) -> Checkpoint:
         updated_channels=frozenset(fields["updated_channels"]),
         created_at=fields["created_at"],
     )
+
+
+def _short(value: Any) -> str:
+    shown = repr(value)
+    return shown if len(shown) <= 40 else f"{shown[:37]}..."
+
+
+def _is(*kinds: type) -> Callable[[Any], bool]:
+    return lambda value: type(value) in kinds
+
+
+def _str_keyed(fits: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    """A dict whose keys are str (channel or node names) and whose values ``fits``."""
+    return lambda value: (
+        type(value) is dict and all(type(key) is str and fits(item) for key, item in value.items())
+    )
+
+
+_is_version = _is(int, float, str)  # (graphkit's are ints; a LangGraph thread's, str)
+_CHECKPOINT_FIELDS: dict[str, tuple[Callable[[Any], bool], str]] = {
+    "id": (_is(str), "a str"),
+    "step": (_is(int), "an int"),
+    "source": (_is(str), "a str"),
+    "parent_id": (_is(str, type(None)), "a str or None"),
+    "channel_values": (_str_keyed(lambda _: True), "a dict keyed by channel name"),
+    "channel_versions": (_str_keyed(_is_version), "a dict of channel name to version"),
+    "versions_seen": (
+        _str_keyed(_str_keyed(_is_version)),
+        "a dict of node name to a dict of channel name to version",
+    ),
+    "updated_channels": (
+        lambda value: type(value) is list and all(type(n) is str for n in value),
+        "a list of channel names",
+    ),
+    "created_at": (_is(int, float), "a number (a POSIX time)"),
+}
+"""The stored record's fields: whether a value fits, and what belongs there."""
+_NOT_OURS = "; the row is corrupt, or was not written by graphkit's serializer"
 
 
 def _hashable(value: Any) -> Any:
@@ -172,6 +234,8 @@ def _build_enum(cls: Any, value: Any) -> Any:
 
 
 def _build_dataclass(cls: Any, values: dict[str, Any]) -> Any:
+    if cls is Checkpoint:  # (graphkit's record named as a class: checked as its own tag is)
+        return _checkpoint_from(values)
     fields = {field.name: field for field in dataclasses.fields(cls)}
     instance = cls(**{name: values[name] for name, field in fields.items() if field.init})
     for name, field in fields.items():
