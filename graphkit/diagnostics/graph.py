@@ -156,7 +156,7 @@ def _check_destinations(builder: StateGraph, known: set[str]) -> None:
                 fix += "leave it out: they name this graph's own nodes (annotate -> Command)"
                 if not isinstance(target, str):
                     fix = not_a_node_name(target, known)
-                elif _letters(destinations):
+                elif _letters(destinations, known):
                     word = "".join(destinations)  # (a str is iterable: tuple("orders"))
                     fix = f"its destinations are the string {word!r}, letter by letter: a tuple "
                     fix += f"of one name needs its comma, destinations=({word!r},)"
@@ -166,12 +166,14 @@ def _check_destinations(builder: StateGraph, known: set[str]) -> None:
                 )
 
 
-def _letters(destinations: Any) -> bool:
-    """Whether ``destinations`` is a tuple of single letters: a string made a tuple."""
+def _letters(destinations: Any, known: set[str]) -> bool:
+    """Whether ``destinations`` is a string made a tuple: single letters that, joined,
+    name a node (``("b", "c")`` may be a tuple naming a missing node ``"c"``)."""
     return (
         isinstance(destinations, tuple)
         and len(destinations) > 1
         and all(isinstance(target, str) and len(target) == 1 for target in destinations)
+        and "".join(destinations) in known
     )
 
 

@@ -546,3 +546,17 @@ def test_destinations_given_as_one_string_are_its_letters_on_both() -> None:
     assert _outcome(build, {"log": []}) == [("build", "ValueError")] * 2
     with pytest.raises(ValueError, match=r"the string 'orders', letter by letter.*\('orders',\)"):
         build(load_graphkit()).compile()
+
+
+def test_a_tuple_of_one_letter_names_is_not_told_it_was_a_string() -> None:
+    """("b", "c") with no node "c" is a tuple that names a missing node, not the string
+    "bc" read letter by letter: the letters are said to be a string only when, joined,
+    they name a node."""
+    graphkit = load_graphkit()
+    builder = graphkit.StateGraph(Log)
+    builder.add_node("a", lambda s: {}, destinations=("b", "c"))
+    builder.add_node("b", lambda s: {})
+    builder.add_edge(graphkit.START, "a")
+    with pytest.raises(ValueError, match="destination 'c', which is not a node") as caught:
+        builder.compile()
+    assert "letter by letter" not in str(caught.value)
