@@ -272,6 +272,7 @@ class Checkpoint:
         (3, 'loop', 'p', ['n'])
         """
         metadata = metadata or {}
+        _check_dict(saved)
         seen = {node: dict(versions) for node, versions in saved["versions_seen"].items()}
         ts = saved.get("ts")
         return cls(
@@ -294,6 +295,37 @@ class Checkpoint:
             f"Checkpoint(step={self.step}, source={self.source!r}, "
             f"channels={sorted(self.channel_values)})"
         )
+
+
+_NEEDED = ("id", "channel_values", "channel_versions", "versions_seen")
+
+
+def _check_dict(saved: Mapping[str, Any]) -> None:
+    """``ValueError`` naming a part of LangGraph's checkpoint dict a saver gave back
+    missing or of the wrong type (put together again from its rows)."""
+    told = "CheckpointTuple was given a checkpoint dict"
+    fix = "give back the dict checkpoint.copy() gave put(), with all its parts, or the record"
+    if missing := [key for key in _NEEDED if key not in saved]:
+        have = ", ".join(map(repr, saved)) or "nothing"
+        raise ValueError(f"{told} without {', '.join(map(repr, missing))} (it has {have}): {fix}")
+    seen = saved["versions_seen"]
+    wrong = [key for key in _NEEDED[1:] if not isinstance(saved[key], Mapping)]
+    if not wrong and not all(isinstance(v, Mapping) for v in seen.values()):
+        wrong = ["versions_seen"]
+    ts = saved.get("ts")
+    if not wrong and ts is not None and not _iso_time(ts):
+        wrong = ["ts"]
+    if wrong:
+        key = wrong[0]
+        raise ValueError(f"{told} whose {key!r} is {saved[key]!r:.60}: {fix}")
+
+
+def _iso_time(ts: Any) -> bool:
+    try:
+        datetime.fromisoformat(ts)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 _FROM_SAVER = {

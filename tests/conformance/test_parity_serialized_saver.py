@@ -447,3 +447,27 @@ def test_a_checkpoint_dict_put_together_again_is_the_record() -> None:
         again = CheckpointTuple(saved.config, record.copy(), saved.metadata, saved.parent_config)
         assert again.checkpoint == record
         assert abs(again.checkpoint.created_at - record.created_at) < 1e-5
+
+
+@pytest.mark.parametrize(
+    ("changed", "named"),
+    [
+        ({"versions_seen": ...}, "without 'versions_seen'"),
+        ({"channel_values": ..., "id": ...}, "without 'id', 'channel_values'"),
+        ({"channel_values": None}, "whose 'channel_values' is None"),
+        ({"channel_versions": [["n", 1]]}, "whose 'channel_versions' is [['n', 1]]"),
+        ({"versions_seen": {"node": 1}}, "whose 'versions_seen' is {'node': 1}"),
+        ({"ts": "yesterday"}, "whose 'ts' is 'yesterday'"),
+    ],
+)
+def test_a_checkpoint_dict_missing_a_part_is_told_which(changed, named) -> None:
+    """A saver that puts LangGraph's dict together again with a part missing or of the
+    wrong type is told which, where it gives the dict back (not a bare KeyError('id'),
+    nor a record with no values)."""
+    from graphkit.checkpoint import Checkpoint, CheckpointTuple
+
+    saved = {**Checkpoint.unsaved(1, "loop", None, ["n"]).copy(), **changed}
+    saved = {key: value for key, value in saved.items() if value is not ...}
+    with pytest.raises(ValueError, match="CheckpointTuple was given a checkpoint dict") as caught:
+        CheckpointTuple({"configurable": {"thread_id": "t"}}, saved, {"step": 1})
+    assert named in str(caught.value)
