@@ -233,3 +233,34 @@ def test_a_wider_copy_of_a_sqlite_saver_builds_what_the_narrow_one_read_as_plain
             assert strict.get_tuple(config).checkpoint.channel_values["x"] == [{"x": 1}]
         wider = strict.with_allowlist([Spot]).get_tuple(config).checkpoint.channel_values["x"]
         assert wider == [Spot(1)]
+
+
+class SpotState(TypedDict):
+    spot: Spot
+
+
+def test_compile_keeps_a_copy_of_the_saver_over_its_storage_where_langgraph_keeps_it():
+    """A schema declaring a class widens the saver's allow-list in a shallow copy, so
+    ``app.checkpointer is saver`` is False (LangGraph 1.2, whose serializer builds any
+    class by default, keeps the saver itself); the two share their storage
+    (docs/compatibility.md, "Differs on purpose")."""
+    from langgraph.checkpoint.memory import InMemorySaver as LangGraphSaver
+    from langgraph.graph import START as LG_START
+    from langgraph.graph import StateGraph as LGStateGraph
+
+    from graphkit import START, StateGraph
+
+    def compiled(graph_class: type, start: str, saver: Any) -> Any:
+        graph = graph_class(SpotState)
+        graph.add_node("move", lambda state: {"spot": Spot(state["spot"].x + 1)})
+        graph.add_edge(start, "move")
+        return graph.compile(checkpointer=saver)
+
+    langgraph_saver = LangGraphSaver()
+    assert compiled(LGStateGraph, LG_START, langgraph_saver).checkpointer is langgraph_saver
+    saver = InMemorySaver()
+    app = compiled(StateGraph, START, saver)
+    assert app.checkpointer is not saver
+    thread = {"configurable": {"thread_id": "t"}}
+    app.invoke({"spot": Spot(1)}, thread)
+    assert saver.get_tuple(thread).checkpoint.step == 1
