@@ -278,12 +278,20 @@ def check_old_value(builder: Any) -> str:
                 f"peek ran in step {peek} and double in step {double}; they must share a step.",
                 hint="Give both an edge from bump.",
             )
+        if seen is None:
+            raise Wrong(
+                f"peek ran in step {peek} beside double, right, but wrote nothing to seen: "
+                f"from count={count}, seen ended at {show(seen)}.",
+                hint="A node changes the state only through the dict it returns: peek's "
+                "dict sets seen to the count peek reads.",
+            )
         if seen != count + 1 or run.values.get("count") != 2 * (count + 1):
             raise Wrong(
                 f"On count={count}: seen = {show(seen)}, count = "
                 f"{show(run.values.get('count'))}; expected seen = {count + 1} (bump's "
                 f"value) and count = {2 * (count + 1)}.",
-                hint='peek returns {"seen": state["count"]}; keep bump and double as given.',
+                hint="peek copies the count it reads, unchanged, into seen; keep bump and "
+                "double as given.",
             )
     first = _COUNTS[0]
     return (

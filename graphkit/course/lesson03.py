@@ -15,6 +15,7 @@ from typing import Annotated, Any, TypedDict
 
 from graphkit.channels import EMPTY
 from graphkit.course.checking import Wrong, compiled, exercise, failed_run
+from graphkit.diagnostics.names import near_miss
 from graphkit.errors import InvalidUpdateError
 from graphkit.inspect.values import join_names, same_value
 
@@ -392,15 +393,55 @@ def _invoke_failed(app: Any, topic: str, error: Exception) -> Wrong:
     except Exception as traced:
         error = traced  # (the same failure, now with its run: error.run)
     wrong = failed_run(app, error)
-    hint = (
-        "The input still needs `topic`: keep the input schema (or the state schema) "
-        "holding it, and change only what invoke returns."
-        if "topic" in str(error)
-        else "Keep every key the nodes read (topic, notes) in the state schema; the "
-        "output schema only chooses what invoke returns."
-    )
+    if "topic" in str(error):
+        hint = (
+            "The input still needs `topic`: keep the input schema (or the state schema) "
+            "holding it, and change only what invoke returns."
+        )
+    elif isinstance(error, KeyError):
+        hint = (
+            "Keep every key the nodes read (topic, notes) in the state schema; the "
+            "output schema only chooses what invoke returns."
+        )
+    else:  # (a node changed: it returns no dict, or raises)
+        hint = "Keep research and write as they were: only the StateGraph(...) line changes."
     invoked = f"invoke({{'topic': {topic!r}}})"
     return Wrong(wrong.message.replace("Running your graph", invoked, 1), hint)
+
+
+def _returned_nothing(app: Any, topic: str, returned: Any) -> Wrong:
+    """invoke returned no dict: the output schema has no key, or only keys no node writes."""
+    invoked = f"invoke({{'topic': {topic!r}}}) returned {returned!r}, not a dict"
+    hint = (
+        "StateGraph(State, output_schema=...) takes a TypedDict whose keys are what invoke returns."
+    )
+    keys = list(app.spec.output_keys)
+    if not keys:
+        return Wrong(f"{invoked}: your output schema names no key.", hint)
+    slip = near_miss(keys[0], ["report"]) if len(keys) == 1 else None
+    meant = f" (did you mean {slip!r}?)" if slip else ""
+    return Wrong(
+        f"{invoked}: no node writes {join_names(keys)}{meant}, the "
+        f"key{'s' if len(keys) > 1 else ''} your output schema names, so invoke had "
+        "nothing to return.",
+        hint + " Name there a key that a node writes.",
+    )
+
+
+def _say_if_given_as_the_context_schema(app: Any, topic: str, returned: dict) -> None:
+    """StateGraph(State, Output): the second positional argument is the context schema."""
+    builder = app.builder
+    context = getattr(builder, "context_schema", None)
+    if context is None or builder.output_schema is not builder.state_schema:
+        return  # (an output schema was given: its keys are said below)
+    name = getattr(context, "__name__", repr(context))
+    raise Wrong(
+        f"invoke({{'topic': {topic!r}}}) returned the keys {sorted(returned)}: {name} "
+        "became your graph's context schema, not its output schema. StateGraph's second "
+        "argument, given without a name, is the context schema (what a run is given "
+        "besides its state).",
+        f"Pass it by name: StateGraph(ReportState, output_schema={name}).",
+    )
 
 
 @exercise("3.3 · Return only the report")
@@ -414,13 +455,9 @@ def check_output_schema(builder: Any) -> str:
         except Exception as error:
             raise _invoke_failed(app, topic, error) from error
         if not isinstance(returned, dict):
-            raise Wrong(
-                f"invoke({{'topic': {topic!r}}}) returned {returned!r}, not a dict: your "
-                "output schema names no key.",
-                "StateGraph(State, output_schema=...) takes a TypedDict whose keys are what "
-                "invoke returns.",
-            )
+            raise _returned_nothing(app, topic, returned)
         if set(returned) != {"report"}:
+            _say_if_given_as_the_context_schema(app, topic, returned)
             raise Wrong(
                 f"invoke({{'topic': {topic!r}}}) returned the keys {sorted(returned)}; "
                 "expected only ['report'].",

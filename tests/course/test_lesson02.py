@@ -207,6 +207,15 @@ def test_old_value_fails_when_peek_reads_the_wrong_key_or_runs_twice():
     assert "peek ran in steps [2, 3]" in verdict.message
 
 
+def test_old_value_says_peek_wrote_nothing_without_giving_its_code():
+    nodes = {"bump": bump, "double": double, "peek": lambda state: None}
+    edges = [(START, "bump"), ("bump", "double"), ("bump", "peek")]
+    verdict = lesson02.check_old_value(graph(edges, nodes))
+    assert not verdict.passed
+    assert "peek ran in step 2 beside double, right, but wrote nothing to seen" in (verdict.message)
+    assert 'state["count"]' not in verdict.hint  # peek's one line is the exercise
+
+
 # -- 2.3 · What does the reducer hold? ---------------------------------------------------------
 
 

@@ -436,6 +436,41 @@ def test_output_schema_with_no_keys_is_a_verdict_not_a_crash():
     assert "Your code raised" not in verdict.message
 
 
+class Reports(TypedDict):  # a slip in the key's name
+    reports: str
+
+
+def test_output_schema_names_a_key_no_node_writes():
+    verdict = lesson03.check_output_schema(lambda: _report(output_schema=Reports))
+    assert not verdict
+    assert "names no key" not in verdict.message  # it names one: reports
+    assert "no node writes reports" in verdict.message
+    assert "did you mean 'report'?" in verdict.message
+
+
+def test_output_schema_given_as_the_second_argument_is_the_context_schema():
+    verdict = lesson03.check_output_schema(lambda: _report(None, solutions.ReportOutput))
+    assert not verdict
+    assert "context schema" in verdict.message
+    assert "output_schema=ReportOutput" in verdict.hint
+
+
+def test_output_schema_hint_fits_a_node_that_returns_no_dict():
+    def build():
+        builder = StateGraph(solutions.ReportState, output_schema=solutions.ReportOutput)
+        builder.add_node("research", lambda state: solutions.research(state))
+        builder.add_node("write", lambda state: f"Report on {state['topic']}")  # no dict
+        builder.add_edge(START, "research")
+        builder.add_edge("research", "write")
+        return builder
+
+    verdict = lesson03.check_output_schema(build)
+    assert not verdict
+    assert "node 'write' returned a value of type str" in verdict.message
+    assert "state schema" not in verdict.hint  # a key the nodes read is not what went wrong
+    assert "research and write" in verdict.hint
+
+
 class Public(TypedDict):  # the state without `notes`, which research writes
     topic: str
     report: str
@@ -454,8 +489,8 @@ def test_output_schema_names_the_key_a_node_lost_not_topic():
     assert "notes" in verdict.hint and "topic" not in verdict.hint.split("(")[0]
 
 
-def _report(state=None, **schemas):
-    builder = StateGraph(state or solutions.ReportState, **schemas)
+def _report(state=None, *context, **schemas):
+    builder = StateGraph(state or solutions.ReportState, *context, **schemas)
     # unannotated nodes: a node's own state annotation would add its keys to the graph's
     builder.add_node("research", lambda state: solutions.research(state))
     builder.add_node("write", lambda state: solutions.write(state))
