@@ -76,6 +76,17 @@ __all__ = [
 # -- 27.1 · progress and the final answer ----------------------------------------------------------
 
 
+def _once(answer: Callable[..., Any], stream: _Stream, *args: Any) -> Any:
+    """``answer(stream, *args)``; an error raised after a second pass over the stream is
+    told as that (the second pass found no part), not as the error alone."""
+    try:
+        return answer(stream, *args)
+    except Exception:
+        if stream.read_again:
+            raise Wrong(READ_TWICE, ONE_PASS) from None
+        raise
+
+
 @exercise("27.1 · Progress and the final answer")
 def check_consume(consume: Callable[[Iterable[dict]], Any]) -> str:
     """``consume(parts)``: from the parts of ``desk_graph().stream(..., stream_mode=MODES,
@@ -87,7 +98,7 @@ def check_consume(consume: Callable[[Iterable[dict]], Any]) -> str:
         parts = _stream(app, state)
         stream = _Stream(parts)
         try:
-            got = consume(stream)
+            got = _once(consume, stream)
         except ValueError as error:
             if not _unpacked_a_part(error):
                 raise
@@ -256,7 +267,7 @@ def check_text_of(text_of: Callable[..., Any]) -> str:
             want = texts.get((subgraph, node), "")
             stream = _Stream(parts)
             try:
-                got = text_of(stream, node, subgraph)
+                got = _once(text_of, stream, node, subgraph)
             except AttributeError as error:
                 if (said := _read_by_attribute(error)) is None:
                     raise

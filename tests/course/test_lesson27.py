@@ -499,6 +499,27 @@ def test_consume_reading_a_stream_twice_is_told_what_it_got():
     assert_fails(lesson27.check_consume(answer), "read the parts twice", hint="one loop")
 
 
+def test_consume_crashing_on_its_second_pass_is_told_it_read_twice():
+    """Found by a learner's review: without a guard the second pass's empty list raises
+    IndexError, and "run your answer on its own" does not show it (a list reads twice)."""
+
+    def answer(parts):
+        progress = [p["data"] for p in parts if p["type"] == "custom"]
+        values = [p for p in parts if p["type"] == "values" and p["ns"] == ()]
+        return progress, values[-1]["data"]["answer"]
+
+    assert_fails(lesson27.check_consume(answer), "read the parts twice", hint="one loop")
+
+
+def test_text_of_crashing_on_its_second_pass_is_told_it_read_twice():
+    def text_of(parts, node, subgraph=None):
+        spoken = [p for p in parts if p["type"] == "messages"]
+        mine = [p for p in parts if p["data"][1]["langgraph_node"] == node]
+        return mine[0]["data"][0].content + "".join(p["data"][0].content for p in spoken)
+
+    assert_fails(lesson27.check_text_of(text_of), "read the parts twice", hint="one loop")
+
+
 # -- found in review: plausible answers whose verdicts were wrong or untrue
 
 
