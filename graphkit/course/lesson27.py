@@ -58,7 +58,7 @@ from graphkit.course.lesson27_parts import (
     _unpacked_a_part,
     _where,
 )
-from graphkit.errors import GraphkitWarning
+from graphkit.errors import GraphkitWarning, InvalidUpdateError
 from graphkit.inspect.values import show, show_error
 
 __all__ = [
@@ -559,6 +559,13 @@ def check_answer_all(answer_all: Callable[..., Any]) -> str:
                     "GraphOutput's, which invoke(..., version='v2') returns.",
                     "Run and resume with invoke(..., version='v2').",
                 ) from None
+            if asked and _answer_as_input(error):
+                raise Wrong(
+                    f"{case}, decide answered, then your code gave its answer to the graph as "
+                    f"the run's input, and the run refused it (InvalidUpdateError: "
+                    f"{str(error).split(':')[0]}): an input is a dict of state keys.",
+                    "Resume with the answer wrapped, Command(resume=answer), on the same thread.",
+                ) from None
             if isinstance(error, Wrong) or not asked or run_now() != "at its first pause":
                 raise
             raise Wrong(
@@ -628,6 +635,12 @@ def check_answer_all(answer_all: Callable[..., Any]) -> str:
         "returned the last value: with two pauses, one, and none. It ran and resumed the "
         f"graph with {' and '.join(ran)}."
     )
+
+
+def _answer_as_input(error: Exception) -> bool:
+    """Whether ``error`` is the runtime's refusal of an input that is no dict (a resume
+    answer given bare, where ``Command(resume=...)`` belongs)."""
+    return isinstance(error, InvalidUpdateError) and str(error).startswith("Expected dict, got")
 
 
 _SAME_THREAD = (

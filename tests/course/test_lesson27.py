@@ -1251,3 +1251,18 @@ def test_the_lesson_says_the_first_values_part_is_the_input_only_on_a_new_thread
     assert "(the first is the input)" not in text
     assert "your input on a new thread, the saved state on a resume" in text
     assert "A resumed stream starts with a values part too, and it is not an input" in text
+
+
+def test_answer_all_resuming_with_the_bare_answer_is_told_to_wrap_it():
+    """Found by a learner's review: invoke(decide(...)) made the answer the run's input;
+    the error said to pass a dict of state keys, with no hint of Command(resume=...)."""
+
+    def answer_all(app, input, config, decide):
+        output = app.invoke(input, config, version="v2")
+        while output.interrupts:
+            output = app.invoke(decide(output.interrupts[0].value), config, version="v2")
+        return output.value
+
+    assert_fails(
+        lesson27.check_answer_all(answer_all), "as the run's input", hint="Command(resume="
+    )
