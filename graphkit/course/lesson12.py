@@ -22,7 +22,7 @@ from typing import Annotated, Any, TypedDict
 
 from graphkit.course.checking import Wrong, compiled, exercise, trace
 from graphkit.diagnostics.building import as_graphkit_retry_policy
-from graphkit.errors import GraphkitWarning
+from graphkit.errors import GraphkitWarning, InvalidUpdateError
 from graphkit.inspect.values import show
 from graphkit.types import RetryPolicy
 
@@ -328,11 +328,22 @@ def check_fallback(handler: Callable[..., Any]) -> str:
     try:
         run = app.trace({"symbol": "ACME", "log": []})
     except TypeError as error:
+        if "concatenate list" in str(error):  # (log's reducer, operator.add, got no list)
+            raise Wrong(
+                f"The run failed: TypeError: {error}: your handler's update for log is no "
+                "list, and log adds each write to its list (operator.add).",
+                "Write log's entry in a list: update={'log': ['...']}.",
+            ) from None
         if "error" not in str(error):
             raise
         raise Wrong(  # (graphkit's message says why: the annotation is missing)
             f"Running your handler raised TypeError: {error}",
             "Write the parameter as error: NodeError (from graphkit.errors import NodeError).",
+        ) from None
+    except InvalidUpdateError as error:  # (the handler returned; the run refused its value)
+        raise Wrong(
+            f"The run refused what your handler returned: {str(error).rstrip('.')}.",
+            "Return graphkit's Command, or a dict of state keys, from the handler.",
         ) from None
     except Exception as error:
         raise Wrong(

@@ -185,6 +185,30 @@ def test_an_async_fallback_is_told_the_run_is_synchronous_not_to_stop_reading_th
     assert "plain def" in verdict.hint
 
 
+def test_a_fallback_returning_langgraphs_command_is_not_told_it_raised():
+    """Found by a learner's review: the runtime refused LangGraph's Command, and the
+    verdict said the handler raised, with the hint "do not raise"."""
+
+    def fallback(state, error: NodeError):
+        from langgraph.types import Command as LangGraphCommand
+
+        return LangGraphCommand(goto="cached_price", update={"log": ["failed"]})
+
+    verdict = assert_fails(lesson12.check_fallback(fallback), "from graphkit import Command")
+    assert "raises" not in verdict.message and "do not raise" not in verdict.hint
+    assert ".." not in verdict.message
+
+
+def test_a_fallback_whose_log_is_a_str_is_told_log_adds_lists():
+    """Found by a learner's review: log's reducer raised TypeError (list + str), and the
+    verdict was only "run your answer on its own"."""
+
+    def fallback(state, error: NodeError):
+        return Command(goto="cached_price", update={"log": f"live_price failed: {error.error}"})
+
+    assert_fails(lesson12.check_fallback(fallback), "log", hint="a list")
+
+
 def test_fallback_that_also_goes_to_reply_is_told_reply_answered_without_the_price():
     """goto=["cached_price", "reply"] ran reply beside cached_price in step 2 (answering
     'ACME: no price') and again in step 3; the final answer was right and it passed,
