@@ -1001,3 +1001,21 @@ def test_a_right_but_slow_test_class_is_told_how_often_it_runs_not_of_a_loop(mon
     runs = 2 * (len(lesson23.APPROVAL_BUGS) + 1)
     assert f"{runs} runs" in verdict.message and "2 test methods" in verdict.message
     assert not verdict.hint.startswith("Look for a loop") and "sleep" in verdict.hint
+
+
+def test_a_bug_desk_that_never_pauses_does_not_warn_the_learner():
+    """Found by a learner's review: on the check's desk that never pauses, the learner's
+    resume warned (a finished run on their thread), in their notebook, as if their own
+    code had erred; the verdict says it better, and names the bug."""
+
+    def test_approval(app):
+        for answer, reply in [("yes", "Refunded 300 euros."), ("no", "Your refund was refused.")]:
+            config = {"configurable": {"thread_id": answer}}
+            app.invoke(BIG, config)
+            done = app.invoke(Command(resume=answer), config)
+            assert done["reply"] == reply and done["status"] == "closed"
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert_fails(lesson23.check_approval_test(test_approval), "books the refund")
+    assert [str(warning.message)[:60] for warning in caught] == []
