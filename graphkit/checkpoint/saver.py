@@ -246,7 +246,7 @@ def _not_written(saver: Any, method: str, purpose: str) -> NoReturn:
 
 
 class _DefaultSerializer:
-    """``self.serde`` of a saver whose ``__init__`` does not call
+    """``self.serde`` of a saver given none, or whose ``__init__`` does not call
     ``BaseCheckpointSaver.__init__`` (LangGraph's is a class attribute, so such savers
     work there): a ``JsonPlusSerializer`` of its own, made when first read."""
 
@@ -277,9 +277,8 @@ class BaseCheckpointSaver:
     def __init__(self, *, serde: Any = None) -> None:
         """``serde``: how a saver built on this class writes values (``self.serde``, as
         in LangGraph): graphkit's ``JsonPlusSerializer`` unless given."""
-        from graphkit.checkpoint.serde import JsonPlusSerializer
-
-        self.serde = serde if serde is not None else JsonPlusSerializer()
+        if serde is not None:
+            self.serde = serde
 
     # None of these is abstract: as in LangGraph, a saver that writes only some of them
     # (only the async ones, for an async run; no delete_thread) can be made, and a
