@@ -86,8 +86,8 @@ class StreamRun:
         parent_modes = self.parent_listener.modes if self.parent_listener is not None else ()
         # what this run makes: its own modes, those its parent forwards, those printed
         produced_modes = set(self.modes).union(parent_modes, self.print_modes)
-        # a subgraph's chunks come up to this run when the caller or a parent asked for them
-        forwarded_modes = (*parent_modes, *(self.modes if self.subgraphs else ()))
+        # a subgraph's chunks come up when the caller (streamed or printed) or a parent asks
+        forwarded_modes = (*parent_modes, *(_asked(self) if self.subgraphs else ()))
         # modes whose chunks are handed on while tasks run, not after them
         live_modes = {"custom", "messages"} & produced_modes
         if getattr(app, "calls_tasks", False):  # a called task's chunks come as it runs
@@ -157,8 +157,8 @@ class StreamRun:
                     and mode not in self.withheld
                 ):
                     parent_listener.send((namespace, mode, chunk))
-                if mode in print_modes and ours:
-                    print(f"\x1b[1m[{mode}]\x1b[0m {chunk}")
+                if mode in print_modes and (ours or subgraphs):
+                    _print_chunk(mode, chunk, () if ours else namespace)
                 if mode not in modes or not (subgraphs or ours):
                     continue
                 if parts is not None:
@@ -380,3 +380,16 @@ def _starts(
                 listener.send((namespace, mode, chunk))
 
     return started
+
+
+def _asked(run: StreamRun) -> tuple[str, ...]:
+    """The modes a run with ``subgraphs=True`` hears from its subgraphs: those streamed
+    and those printed (LangGraph prints a subgraph's chunks too)."""
+    return (*run.modes, *run.print_modes)
+
+
+def _print_chunk(mode: str, chunk: Any, namespace: tuple[str, ...]) -> None:
+    """Print a chunk as LangGraph's ``print_mode`` does: its mode in bold, a subgraph's
+    namespace in yellow, then the chunk's ``repr``."""
+    graph = f" \x1b[1;30;33m[graph={namespace}]\x1b[0m" if namespace else ""
+    print(f"\x1b[1m[{mode}]\x1b[0m{graph} {chunk!r}")
