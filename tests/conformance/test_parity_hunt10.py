@@ -41,7 +41,7 @@ def _printed(run) -> str:
     with contextlib.redirect_stdout(out), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         run()
-    return re.sub(r"sub:[0-9a-f-]+", "sub:<id>", out.getvalue())
+    return re.sub(r"(sub|a):[0-9a-f-]+", r"\1:<id>", out.getvalue())
 
 
 BOLD, YELLOW, PLAIN = "\x1b[1m", "\x1b[1;30;33m", "\x1b[0m"
@@ -105,4 +105,24 @@ def test_print_mode_prints_a_chunks_repr(load):
     assert printed.splitlines() == [
         f"{BOLD}[custom]{PLAIN} 'hello'",
         f"{BOLD}[custom]{PLAIN} {{'k': 'v'}}",
+    ]
+
+
+def _calling_a_graph(lib: Lib) -> Any:
+    inner = lib.StateGraph(State)
+    inner.add_node("i", lambda state: {"log": ["i"]})
+    inner.add_edge(lib.START, "i")
+    sub = inner.compile()
+    outer = lib.StateGraph(State)
+    outer.add_node("a", lambda state: {"log": sub.invoke({"log": []})["log"]})
+    return outer.add_edge(lib.START, "a").compile()
+
+
+@pytest.mark.parametrize("load", LIBS, ids=["langgraph", "graphkit"])
+def test_print_mode_prints_the_chunks_of_a_graph_a_node_invokes(load):
+    app = _calling_a_graph(load())
+    printed = _printed(lambda: list(app.stream({"log": []}, print_mode="updates", subgraphs=True)))
+    assert printed.splitlines() == [
+        f"{BOLD}[updates]{PLAIN} {YELLOW}[graph=('a:<id>',)]{PLAIN} {{'i': {{'log': ['i']}}}}",
+        f"{BOLD}[updates]{PLAIN} {{'a': {{'log': ['i']}}}}",
     ]
