@@ -27,6 +27,7 @@ from __future__ import annotations
 import copy
 import uuid
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from graphkit.diagnostics.reading import step_number
@@ -239,8 +240,12 @@ class DebugSession(FromRun, TimeTravel, Looking, Notifier):
     @notifies
     def step(self) -> Superstep | None:
         """Run what is left of the current step and return it. A step that would run
-        a node with a breakpoint pauses after its Plan; the next ``step`` goes on."""
+        a node with a breakpoint pauses after its Plan; the next ``step`` goes on. After
+        the run is over it runs nothing, warns, and returns None, as ``plan`` does."""
         self._go_live()
+        if self._over():  # (the last superstep, returned, read as if it had run again)
+            warn(f"session.step() ran nothing: {self._out_of_turn('step')}")
+            return None
         self._advance()
         steps = self.supersteps
         return steps[-1] if steps else None
@@ -333,7 +338,13 @@ class DebugSession(FromRun, TimeTravel, Looking, Notifier):
         self._revealed = (kind, self.position, revealed)
         if again is None:  # (a retry, made knowing the answer, does not count)
             self.predictions = (*self.predictions, prediction)
-        return prediction
+            return prediction
+        phase = "Plan" if kind == "nodes" else "Update"
+        said = (  # (else "Right", and a score under it that did not move)
+            f"A second try at step {prediction.step}'s {phase}, made after its answer was "
+            f"shown: it does not change the score ({self.score})."
+        )
+        return replace(prediction, explanation=f"{prediction.explanation}\n{said}")
 
     @property
     def score(self) -> Score:
@@ -372,6 +383,11 @@ class DebugSession(FromRun, TimeTravel, Looking, Notifier):
 
     def _out_of_turn(self, phase: str) -> str:
         """Why ``phase`` cannot run now, and what to call instead; sets ``message``."""
+        if self.status == "interrupted":  # (paused, not over: it waits for an answer)
+            return (
+                "the run is paused at an interrupt(), waiting for its answer. Call "
+                "session.resume(answer) to go on; session.back() goes back a step."
+            )
         if self.status != "running":
             return (
                 f"the run is over ({self.status}). session.back() goes back a step; "

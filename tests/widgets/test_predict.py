@@ -356,6 +356,27 @@ def test_predicting_again_right_after_a_reveal_judges_the_same_phase():
         session.predict(channel="tokens", value=200)
 
 
+def test_a_second_try_says_it_is_not_counted_in_the_score():
+    """Appendix A1's predict cells, edited and run again with the right answer: the
+    reveal said "Right: ..." and the score printed under it did not move, without a
+    word why. The second try says it knew the answer and does not count."""
+    session = _at_step_2()
+    first = session.predict(nodes=["weather"])
+    assert "score" not in first.explanation  # a first try counts: nothing to add
+    second = session.predict(nodes=["news", "weather"])
+    assert second.explanation.splitlines()[-1] == (
+        "A second try at step 2's Plan, made after its answer was shown: "
+        "it does not change the score (0 of 1 predictions right)."
+    )
+    assert "does not change the score" in second._repr_html_()
+    session.predict(channel="tokens", value=100)
+    again = session.predict(channel="tokens", value=200)
+    assert again.correct and again.explanation.splitlines()[-1] == (
+        "A second try at step 2's Update, made after its answer was shown: "
+        "it does not change the score (0 of 2 predictions right)."
+    )
+
+
 def test_a_node_listed_more_often_than_it_runs_is_a_wrong_prediction():
     # lesson 02 asks "which nodes will step 3 run, and how many times?": a learner who
     # thinks summarize runs once per edge into it lists it twice

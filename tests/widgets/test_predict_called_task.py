@@ -91,7 +91,7 @@ def test_a_task_a_helper_calls_and_one_only_the_records_show_are_known_too():
     session.step()
     with pytest.raises(ValueError, match=r"No node named \['outer'\]"):
         session.predict(nodes=["opaque", "outer"])  # (not named in its code, not yet run)
-    session.step(), session.step(), session.step()  # step 0: outer and inner ran
+    session.run()  # step 0: outer and inner ran, and the run is over
     with pytest.raises(ValueError, match="before Plan; the run is over"):  # (known now:
         session.predict(nodes=["outer"])  # the records show it called, not "No node")
 

@@ -76,6 +76,22 @@ def test_a_phase_called_twice_in_a_notebook_says_what_to_call_instead():
     )
 
 
+def test_step_after_the_run_is_over_runs_nothing_and_says_so():
+    # Appendix A1's learner, working in code past the end: session.step() returned the
+    # last superstep (Superstep(step=3, tasks=['summarize'], ...)) as if it had run it
+    # again, where plan(), execute() and update() warn and return None.
+    session = DebugSession(chain_app(), INPUT)
+    session.run()
+    before = session.supersteps
+    with pytest.warns(GraphkitWarning) as said:
+        assert session.step() is None
+    assert str(said[0].message) == (
+        "session.step() ran nothing: the run is over (done). session.back() goes back a "
+        "step; session.reset() starts again."
+    )
+    assert session.supersteps == before
+
+
 def test_an_update_cell_run_twice_is_told_its_update_ran_already():
     # "step 0 waits for plan. Call session.plan(), or session.step() to finish the step"
     # never said the cell's own update had run, and session.step() runs all of step 0.
@@ -98,7 +114,9 @@ def test_step_and_run_reach_the_end():
     assert run.status == "done"
     assert session.values == {"n": ((1 * 2 + 1) * 3 + 1) * 5 + 1, "log": ["a", "b", "c"]}
     assert numbers(session) == [-1, 0, 1, 2, 3]
-    assert session.step() is not None and "The run is over (done)" in session.message
+    with pytest.warns(GraphkitWarning, match=r"session.step\(\) ran nothing"):
+        assert session.step() is None
+    assert "The run is over (done)" in session.message
 
 
 def test_back_restores_the_previous_checkpoint_through_the_saver():

@@ -164,6 +164,22 @@ def test_resume_twice_is_told_the_second_time():
     )
 
 
+def test_step_at_an_interrupt_says_to_resume_not_that_the_run_is_over():
+    # session.step() at an interrupt returned the last superstep as if it had run; a
+    # phase called there was told "the run is over (interrupted)", which it is not
+    session = DebugSession(asking_app(), {"n": 1})
+    session.run()
+    for call in (session.step, session.plan):
+        with pytest.warns(GraphkitWarning) as warned:
+            assert call() is None
+        assert str(warned[0].message).endswith(
+            "ran nothing: the run is paused at an interrupt(), waiting for its answer. "
+            "Call session.resume(answer) to go on; session.back() goes back a step."
+        )
+    session.resume("yes")
+    assert session.run().values == {"n": 20, "answer": "yes"}
+
+
 # -- the config -------------------------------------------------------------------------------
 
 
