@@ -31,6 +31,7 @@ class Looking:
     selected: str | None
     shown: int | None
     supersteps: Any
+    _story: Any  # (DebugSession's: a step numbered as the labels tell it)
 
     # -- looking ------------------------------------------------------------------------
 
@@ -40,8 +41,28 @@ class Looking:
         restored; the next control goes back to the live step."""
         count, index = len(self.supersteps), index_number(index, "goto")
         if not 0 <= index < count:
-            raise IndexError(f"No superstep at index {index}; there are {count}.")
+            raise IndexError(self._no_position("goto", index, self.supersteps))
         self.shown = None if index == count - 1 else index
+
+    def _no_position(self, method: str, index: int, steps: Any) -> str:
+        """Why ``method(index)`` found no superstep among ``steps``: the positions it
+        takes, and the one meant when ``index`` was a step number (as labels tell it)."""
+        what = "superstep" if method == "goto" else "applied step"
+        if not steps:
+            return (
+                f"No {what} at index {index}: nothing is recorded yet. Step the session "
+                "first (session.step())."
+            )
+        numbers = [self._story(superstep.step) for superstep in steps]
+        among = "in the recorded run" if method == "goto" else "among the applied steps"
+        said = (
+            f"No {what} at index {index}: {method}() takes a position {among}, 0 to "
+            f"{len(steps) - 1} (steps {numbers[0]} to {numbers[-1]})"
+        )
+        if index not in numbers:
+            return f"{said}."
+        meant = "show" if method == "goto" else "go back to just after"
+        return f"{said}; to {meant} step {index}, write {method}({numbers.index(index)})."
 
     @notifies
     def select(self, node: str | None) -> None:

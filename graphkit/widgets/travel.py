@@ -47,6 +47,7 @@ class TimeTravel:
     _go_live: Any
     _start: Any
     _story: Any
+    _no_position: Any  # (Looking's: why rewind(index) found no step)
 
     # -- travelling ---------------------------------------------------------------------
 
@@ -75,7 +76,7 @@ class TimeTravel:
         applied = [s for s in self.supersteps if s.update is not None]
         index = index_number(index, "rewind")
         if not 0 <= index < len(applied):
-            raise IndexError(f"No applied step at index {index}; there are {len(applied)}.")
+            raise IndexError(self._no_position("rewind", index, applied))
         what = f"restored the checkpoint after step {self._story(applied[index].step)}"
         self._travel(applied[: index + 1], applied[index].checkpoint, what)
 

@@ -92,6 +92,33 @@ def test_an_index_typed_as_text_is_refused_by_name(session, method):
     still_steps(session)
 
 
+def test_goto_given_a_step_number_says_it_takes_a_position_and_which(session):
+    # Appendix A1: "session.goto(3) # position 3, step 2"; a learner after step -1 typed
+    # goto(-1) and was told only "No superstep at index -1; there are 5."
+    with pytest.raises(IndexError) as caught:
+        session.goto(0)
+    assert str(caught.value) == (
+        "No superstep at index 0: nothing is recorded yet. Step the session first (session.step())."
+    )
+    session.run()
+    with pytest.raises(IndexError) as caught:
+        session.goto(-1)
+    assert str(caught.value) == (
+        "No superstep at index -1: goto() takes a position in the recorded run, 0 to 4 "
+        "(steps -1 to 3); to show step -1, write goto(0)."
+    )
+    with pytest.raises(IndexError, match=r"^No superstep at index 9: goto\(\) takes a .*3\)\.$"):
+        session.goto(9)
+    with pytest.raises(IndexError) as caught:
+        session.rewind(-1)
+    assert str(caught.value) == (
+        "No applied step at index -1: rewind() takes a position among the applied steps, "
+        "0 to 4 (steps -1 to 3); to go back to just after step -1, write rewind(0)."
+    )
+    session.goto(4)  # (in range: it looks, as before)
+    assert session.view().step == 3
+
+
 def test_predict_a_step_typed_as_text_is_refused_not_judged(session):
     # it said "This guess is about step 2, but the session is at step -1"
     with pytest.raises(TypeError, match=r"^predict\(step=\.\.\.\) takes a step number"):
