@@ -146,9 +146,21 @@ class Exported:
 
 def write_html(session: DebugSession, path: Any) -> Exported:
     """Write the session's page to ``path``; say what was written."""
+    path = Path(path)
+    if path.is_dir():  # (Python said only "[Errno 21] Is a directory")
+        raise IsADirectoryError(
+            f"export_html() writes one HTML file, and {str(path)!r} is a folder: name the "
+            f"file in it, e.g. export_html(folder / 'run.html')."
+        )
+    if not path.parent.is_dir():
+        raise FileNotFoundError(
+            f"export_html() cannot write {str(path)!r}: there is no folder "
+            f"{str(path.parent)!r}. Make it first (Path(...).mkdir(parents=True)), or "
+            "write the file into a folder that exists."
+        )
     data = export_data(session)
-    Path(path).write_text(page_html(data), encoding="utf-8")
-    return Exported(Path(path), len(data["frames"]), data["unfinished"])
+    path.write_text(page_html(data), encoding="utf-8")
+    return Exported(path, len(data["frames"]), data["unfinished"])
 
 
 def page_html(data: dict[str, Any]) -> str:

@@ -148,3 +148,27 @@ def test_the_table_tabs_are_a_tablist_a_screen_reader_knows():
     assert [t["tabindex"] for t in tabs] == ["0"] + ["-1"] * (len(tabs) - 1)  # one Tab stop
     assert {t["aria-controls"] for t in tabs} == {panel[0]["id"]}
     assert panel[0]["aria-labelledby"] == tabs[0]["id"]
+
+
+def test_exporting_to_a_folder_says_to_name_the_file_in_it(tmp_path):
+    """Appendix A1 makes ``folder`` and exports to ``folder / "forecast-run.html"``; a
+    learner who wrote ``export_html(folder)`` got Python's bare "[Errno 21] Is a
+    directory"."""
+    import pytest
+
+    session = DebugSession(chain_app(), INPUT)
+    session.run()
+    with pytest.raises(IsADirectoryError) as caught:
+        session.export_html(tmp_path)
+    assert str(caught.value) == (
+        f"export_html() writes one HTML file, and {str(tmp_path)!r} is a folder: name the "
+        f"file in it, e.g. export_html(folder / 'run.html')."
+    )
+    with pytest.raises(FileNotFoundError) as caught:
+        session.export_html(tmp_path / "no-such-folder" / "run.html")
+    assert str(caught.value) == (
+        f"export_html() cannot write {str(tmp_path / 'no-such-folder' / 'run.html')!r}: "
+        f"there is no folder {str(tmp_path / 'no-such-folder')!r}. Make it first "
+        "(Path(...).mkdir(parents=True)), or write the file into a folder that exists."
+    )
+    assert list(tmp_path.iterdir()) == []  # nothing half-written
