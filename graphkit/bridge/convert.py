@@ -85,6 +85,16 @@ def graph_for(obj: Any, where: str) -> CompiledGraph:
             f"DebugSession(app, input) takes a graph, got a Run ({obj!r}): to step through "
             "a recorded run, open it with DebugSession.from_run(app, run)."
         )
+    if type(obj).__name__ in ("DebugSession", "Debugger"):  # (the widgets: not imported)
+        its = (
+            "its session is debugger.session, its graph debugger.session.app"
+            if type(obj).__name__ == "Debugger"
+            else "its graph is session.app"
+        )
+        raise TypeError(
+            f"{where}() takes a graph, got a {type(obj).__name__} ({obj!r}): {its}. To "
+            "show a session in the widget, write Debugger(session)."
+        )
     raise TypeError(_not_accepted(obj, where))
 
 

@@ -126,6 +126,9 @@ _CSS = (
 )
 
 
+_NO_INPUT: Any = object()  # (None is an input: a run that goes on from its thread)
+
+
 class Debugger:
     """Step a run phase by phase in a notebook: Plan · Execute · Update · Step ·
     Back · Run · Reset, a slider over the recorded supersteps, tables, breakpoints and
@@ -134,7 +137,7 @@ class Debugger:
 
     Back is real time travel: it restores the checkpoint the step started from (see
     ``DebugSession``). ``export_html(path)`` writes the recorded run as one standalone
-    page.
+    page. ``Debugger(session)`` shows a ``DebugSession`` made in code, and follows it.
 
     >>> from graphkit.inspect.examples import forecast_graph
     >>> debugger = Debugger(forecast_graph(), {"topic": "today", "tokens": 0})
@@ -148,12 +151,26 @@ class Debugger:
     def __init__(
         self,
         app: Any,
-        input: Any,
+        input: Any = _NO_INPUT,
         config: Mapping[str, Any] | None = None,
         *,
         breakpoints: Iterable[str] = (),
         context: Any = None,
     ) -> None:
+        if isinstance(app, DebugSession):  # Debugger(session): the widget on a session
+            if (input, config, tuple(breakpoints), context) != (_NO_INPUT, None, (), None):
+                raise TypeError(
+                    "Debugger(session) shows a DebugSession as it is, with the input, "
+                    "config and breakpoints it was made with: write Debugger(session), or "
+                    "Debugger(app, input) for a new run."
+                )
+            self._show(app)
+            return
+        if input is _NO_INPUT:  # (Python said only "missing argument: 'input'")
+            raise TypeError(
+                "Debugger(app, input) needs the run's input, e.g. Debugger(app, {'topic': "
+                "'today'}): the values the run starts from, as app.invoke takes them."
+            )
         self._show(DebugSession(app, input, config, breakpoints=breakpoints, context=context))
 
     @classmethod

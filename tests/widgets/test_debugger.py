@@ -383,3 +383,32 @@ def test_the_breakpoint_message_reads_at_4_5_in_every_theme():
             theme |= {"--jp-warn-color1": warn[name], "--jp-ui-font-color1": ui[name]}
         ratio = _contrast(colour, "var(--jp-layout-color0, #ffffff)", theme)
         assert ratio >= 4.5, (name, colour, round(ratio, 2))
+
+
+def test_a_debugger_shows_a_session_made_in_code():
+    """Appendix A1 calls the widget "a thin face on DebugSession"; a learner who made
+    ``quiz = DebugSession(...)`` and wrote ``Debugger(quiz)`` was told a positional
+    argument 'input' was missing, then (given one) to call ``.compile()`` on it."""
+    from graphkit.widgets import DebugSession
+
+    quiz = DebugSession(chain_app(), INPUT)
+    quiz.step()
+    debugger = Debugger(quiz)
+    assert debugger.session is quiz and debugger.step_label.value == "input step"
+    quiz.step()  # the widget follows the session it shows
+    assert debugger.step_label.value == "step 0"
+    with pytest.raises(TypeError) as caught:
+        Debugger(quiz, INPUT)
+    assert str(caught.value) == (
+        "Debugger(session) shows a DebugSession as it is, with the input, config and "
+        "breakpoints it was made with: write Debugger(session), or Debugger(app, input) "
+        "for a new run."
+    )
+    with pytest.raises(TypeError) as caught:
+        Debugger(chain_app())
+    assert str(caught.value) == (
+        "Debugger(app, input) needs the run's input, e.g. Debugger(app, {'topic': "
+        "'today'}): the values the run starts from, as app.invoke takes them."
+    )
+    with pytest.raises(TypeError, match=r"got a Debugger .*its session is debugger\.session"):
+        DebugSession(debugger, INPUT)
