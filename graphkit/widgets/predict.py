@@ -355,7 +355,9 @@ def _where(session: DebugSession, fix: str) -> str:
     """Where the run stands, and what to press to get to the phase a prediction needs."""
     if session.next_phase is None:
         return f"the run is over ({session.status}). Use Back or Reset to step it again."
-    return f"step {session.stepper.step_number} is before {session.next_phase}: press {fix} first."
+    number = story_number(session, session.stepper.step_number)  # (as the labels tell it)
+    call = f"session.{fix.lower()}()"
+    return f"step {number} is before {session.next_phase}: press {fix} ({call}) first."
 
 
 def _over_counted(node: str, listed: int, runs: int, step: int) -> str:

@@ -141,7 +141,7 @@ def test_the_score_counts_every_prediction_and_survives_reset():
         (lambda s: s.predict(nodes=["__end__"]), "END is where a run stops, not a node"),
         (lambda s: s.predict(nodes=["END"]), "for a step that runs no node, predict []"),
         (lambda s: s.predict(channel="nope", value=1), "No state channel 'nope'"),
-        (lambda s: s.predict(channel="tokens", value=1), "press Plan first"),
+        (lambda s: s.predict(channel="tokens", value=1), "step 2 is before plan: press Plan"),
     ],
 )
 def test_a_prediction_at_the_wrong_time_or_of_an_unknown_name_is_refused(call, message):
@@ -149,6 +149,29 @@ def test_a_prediction_at_the_wrong_time_or_of_an_unknown_name_is_refused(call, m
     with pytest.raises((TypeError, ValueError), match=message.replace("[", r"\[")):
         call(session)
     assert session.score.asked == 0 and session.next_phase == "plan"  # nothing ran
+
+
+def test_a_prediction_at_the_wrong_time_after_back_numbers_the_step_as_the_labels_do():
+    """Appendix A1 promises the replayed step is "step 3" everywhere; after its Back, a
+    guess at the wrong time was told "step 4 is before plan" (LangGraph's number), and
+    "press Plan" with no word of the call to make in code."""
+    session = DebugSession(forecast_graph(), {"topic": "today", "tokens": 0})
+    session.set_breakpoints(["summarize"])
+    session.run(), session.run()
+    session.back()  # step 3 runs again: LangGraph's step 4
+    with pytest.raises(ValueError) as caught:
+        session.predict(channel="summary", value="sunny; market up")
+    assert str(caught.value) == (
+        "Predict a channel's value after Plan and before Update; step 3 is before plan: "
+        "press Plan (session.plan()) first."
+    )
+    session.plan()
+    with pytest.raises(ValueError) as caught:
+        session.predict(nodes=["summarize"])
+    assert str(caught.value) == (
+        "Predict which nodes run before Plan; step 3 is before execute: press Step "
+        "(session.step()) first."
+    )
 
 
 def test_predicting_a_tool_as_a_node_names_the_node_that_runs_it():
@@ -352,7 +375,7 @@ def test_predicting_again_right_after_a_reveal_judges_the_same_phase():
     )
     assert str(session.score) == "0 of 2 predictions right"
     session.step()  # the run moved on: a prediction is of the new position again
-    with pytest.raises(ValueError, match="press Plan first"):
+    with pytest.raises(ValueError, match=r"press Plan \(session.plan\(\)\) first"):
         session.predict(channel="tokens", value=200)
 
 
