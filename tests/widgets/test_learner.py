@@ -105,3 +105,30 @@ def test_an_unfinished_run_says_so_in_the_export(tmp_path):
     exported = done.export_html(tmp_path / "done.html")
     assert "unfinished" not in repr(exported)
     assert 'class="gk-unfinished"' not in (tmp_path / "done.html").read_text()
+
+
+def test_a1_says_which_table_keeps_langgraphs_step_numbers_after_back():
+    """Appendix A1 said the replayed step is "step 3 (replayed)" in "the tables"; after
+    its last cell runs the replay to the end, the checkpoints table says step 4 for it, as
+    LangGraph's record does. The lesson now says the checkpoints table keeps them."""
+    import json
+    from pathlib import Path
+
+    from graphkit.inspect.examples import forecast_graph
+
+    session = DebugSession(forecast_graph(), {"topic": "today", "tokens": 0})
+    session.set_breakpoints(["summarize"])
+    session.run(), session.run()
+    session.back()
+    session.set_breakpoints([])
+    session.run()
+    view = session.view()
+    assert view.step_label == "step 3 (replayed)"
+    newest = str(view.tables["checkpoints"]["step"].iloc[0])  # the replay's end
+    assert (newest, {str(step) for step in view.tables["tasks"]["step"]}) == ("4", {"3"})
+    lesson = Path(__file__).parents[2] / "notebooks" / "A1-debugger-tour.ipynb"
+    cells = json.loads(lesson.read_text(encoding="utf-8"))["cells"]
+    prose = " ".join(" ".join(cell["source"]) for cell in cells if cell["cell_type"] == "markdown")
+    said = " ".join(prose.split())
+    assert "LangGraph's numbers in the records and the checkpoints table" in said
+    assert "the other tables" in said and "will say step 4" in said
