@@ -68,6 +68,13 @@ property 1 on 948 graphs LangGraph ran (with interrupts 1,134, K3 53 times), 2 o
 With seed 662607 (1,000 examples, 4.5 minutes) all passed: property 1 on 495 graphs
 LangGraph ran (with interrupts 583, K3 24 times), 2 on 909 refusals (K5 31 times), 5 on
 733 payloads, 6 on 308 histories, 7 on 956 ways.
+With seeds 1729, 299792458 and 6022 (1,000 examples; 2.2, 2.7 and 3.6 minutes) all
+passed: property 1 on 451, 495 and 489 graphs LangGraph ran (with interrupts 631, 568
+and 581, K3 14, 16 and 16 times), 2 on 911, 923 and 905 refusals (K5 10, 17 and 15
+times), 5 on 755, 704 and 733 payloads, 6 on 339, 293 and 335 histories, 7 on 928, 942
+and 935 ways. Seed 1729 at 2,000 examples (9 minutes) passed: property 1 on 919 graphs
+LangGraph ran (with interrupts 1,219, K3 38 times), 2 on 1,846 refusals (K5 18 times), 5
+on 1,486 payloads, 6 on 665 histories, 7 on 1,871 ways.
 """
 
 from __future__ import annotations

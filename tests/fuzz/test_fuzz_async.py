@@ -27,7 +27,9 @@ and 16180 (400 examples: 298 and 249 graphs recorded, K10 11 times and none) pas
 and at 2,000 (1,513 and 1,441 recorded, K10 16 and 9 times). Seeds 8675309 (1,000
 examples: 766 graphs recorded, K10 8 times) and 1618033 (3,000: 2,241 recorded, K10 25
 times) passed, and so did 141421 (1,000 examples: 783 recorded, K10 8 times) and 662607
-(1,500: 1,134 recorded, K10 15 times).
+(1,500: 1,134 recorded, K10 15 times). Seeds 1729, 299792458 and 6022 (1,000 examples:
+734, 730 and 765 recorded, K10 15, 2 and 3 times) passed, and 1729 at 2,000 (1,409
+recorded, K10 18 times).
 """
 
 from __future__ import annotations
