@@ -34,11 +34,11 @@ def _known_keys(app: Any, keys: Sequence[str]) -> tuple[str, ...]:
 
 
 def _print_modes(app: Any, kwargs: dict[str, Any]) -> tuple[str, ...]:
-    """The modes the run prints as it goes: ``print_mode``, else (LangGraph's ``debug``)
-    updates and values."""
-    debug = kwargs.pop("debug", None)
-    debug = app.debug if debug is None else debug
-    print_mode = kwargs.pop("print_mode", ()) or (("updates", "values") if debug else ())
+    """The modes the run prints as it goes: ``print_mode``; with ``debug`` (the run's or
+    the graph's) updates and values in its place, as in LangGraph."""
+    debug = kwargs.pop("debug", None) or app.debug  # (debug=False leaves compile's on)
+    print_mode = kwargs.pop("print_mode", ())
+    print_mode = ("updates", "values") if debug else print_mode
     return checked_modes(print_mode)[0] if print_mode else ()
 
 
