@@ -383,10 +383,16 @@ class DebugSession(FromRun, TimeTravel, Looking, Notifier):
 
     def _out_of_turn(self, phase: str) -> str:
         """Why ``phase`` cannot run now, and what to call instead; sets ``message``."""
-        if self.status == "interrupted":  # (paused, not over: it waits for an answer)
+        if self.status == "interrupted" and self.questions:  # (paused, not over)
             return (
                 "the run is paused at an interrupt(), waiting for its answer. Call "
                 "session.resume(answer) to go on; session.back() goes back a step."
+            )
+        if self.status == "interrupted":  # (a compiled interrupt_before/after: no question)
+            return (
+                "the run is paused by a compiled breakpoint (interrupt_before/"
+                "interrupt_after), which asks nothing. Call session.resume() to go on; "
+                "session.back() goes back a step."
             )
         if self.status != "running":
             return (
@@ -427,6 +433,15 @@ class DebugSession(FromRun, TimeTravel, Looking, Notifier):
                 )
 
     def _over(self) -> bool:
+        """Whether the run has stopped (over, or paused); if so ``message`` says which."""
+        if self.status == "interrupted":  # (paused, not over: Resume goes on)
+            why = (
+                "at an interrupt(), waiting for its answer"
+                if self.questions
+                else "by a compiled breakpoint"
+            )
+            self.message = f"The run is paused {why}: Resume goes on; Back or Reset go back."
+            return True
         if self.status != "running":
             self.message = f"The run is over ({self.status}): use Back or Reset."
             return True

@@ -207,6 +207,40 @@ def test_step_at_an_interrupt_says_to_resume_not_that_the_run_is_over():
     assert session.run().values == {"n": 20, "answer": "yes"}
 
 
+def test_a_pause_is_not_called_over_and_a_compiled_breakpoint_asks_no_answer():
+    # review11: at an interrupt() the session's message (the widget's line) still read
+    # "The run is over (interrupted): use Back or Reset", under a warning saying to
+    # resume; at a compiled interrupt_before the warning spoke of an interrupt() and its
+    # answer, where nothing is asked and resume() takes none
+    from graphkit import InMemorySaver
+
+    asking = DebugSession(asking_app(), {"n": 1})
+    asking.run()
+    with pytest.warns(GraphkitWarning):
+        asking.step()
+    assert asking.message == (
+        "The run is paused at an interrupt(), waiting for its answer: Resume goes on; "
+        "Back or Reset go back."
+    )
+    app = chain_app(checkpointer=InMemorySaver())
+    app.interrupt_before = ("b",)
+    paused = DebugSession(app, INPUT)
+    paused.run()
+    assert paused.status == "interrupted"
+    with pytest.warns(GraphkitWarning) as warned:
+        assert paused.step() is None
+    assert str(warned[0].message) == (
+        "session.step() ran nothing: the run is paused by a compiled breakpoint "
+        "(interrupt_before/interrupt_after), which asks nothing. Call session.resume() to "
+        "go on; session.back() goes back a step."
+    )
+    assert paused.message == (
+        "The run is paused by a compiled breakpoint: Resume goes on; Back or Reset go back."
+    )
+    paused.resume()
+    assert paused.run().values["log"] == ["a", "b", "c"]
+
+
 # -- the config -------------------------------------------------------------------------------
 
 
