@@ -48,17 +48,22 @@ class Looking:
         """Why ``method(index)`` found no superstep among ``steps``: the positions it
         takes, and the one meant when ``index`` was a step number (as labels tell it)."""
         what = "superstep" if method == "goto" else "applied step"
-        if not steps:
+        if not steps:  # (rewind's: a step planned, not applied, is recorded, not applied)
+            none = (
+                "nothing is recorded" if method == "goto" else "no step's Update has been applied"
+            )
             return (
-                f"No {what} at index {index}: nothing is recorded yet. Step the session "
-                "first (session.step())."
+                f"No {what} at index {index}: {none} yet. Step the session first (session.step())."
             )
         numbers = [self._story(superstep.step) for superstep in steps]
         among = "in the recorded run" if method == "goto" else "among the applied steps"
+        last = len(steps) - 1
         said = (
             f"No {what} at index {index}: {method}() takes a position {among}, 0 to "
-            f"{len(steps) - 1} (steps {numbers[0]} to {numbers[-1]})"
+            f"{last} (steps {numbers[0]} to {numbers[-1]})"
         )
+        if index < 0:  # (Python's "from the end" is not taken)
+            said += f", not counted from the end (the last is {method}({last}))"
         if index not in numbers:
             return f"{said}."
         meant = "show" if method == "goto" else "go back to just after"

@@ -105,7 +105,8 @@ def test_goto_given_a_step_number_says_it_takes_a_position_and_which(session):
         session.goto(-1)
     assert str(caught.value) == (
         "No superstep at index -1: goto() takes a position in the recorded run, 0 to 4 "
-        "(steps -1 to 3); to show step -1, write goto(0)."
+        "(steps -1 to 3), not counted from the end (the last is goto(4)); to show step "
+        "-1, write goto(0)."
     )
     with pytest.raises(IndexError, match=r"^No superstep at index 9: goto\(\) takes a .*3\)\.$"):
         session.goto(9)
@@ -113,10 +114,38 @@ def test_goto_given_a_step_number_says_it_takes_a_position_and_which(session):
         session.rewind(-1)
     assert str(caught.value) == (
         "No applied step at index -1: rewind() takes a position among the applied steps, "
-        "0 to 4 (steps -1 to 3); to go back to just after step -1, write rewind(0)."
+        "0 to 4 (steps -1 to 3), not counted from the end (the last is rewind(4)); to go "
+        "back to just after step -1, write rewind(0)."
     )
     session.goto(4)  # (in range: it looks, as before)
     assert session.view().step == 3
+
+
+def test_goto_and_rewind_out_of_range_say_only_true_things(session):
+    # review11: after a Plan, goto(0) shows the planned step, but rewind(0) was told
+    # "nothing is recorded yet"; goto(-1) meaning Python's "the last" was pointed only
+    # at step -1 (the input step)
+    session.plan()
+    with pytest.raises(IndexError) as caught:
+        session.rewind(0)
+    assert str(caught.value) == (
+        "No applied step at index 0: no step's Update has been applied yet. Step the "
+        "session first (session.step())."
+    )
+    session.run()
+    with pytest.raises(IndexError) as caught:
+        session.goto(-1)
+    assert str(caught.value) == (
+        "No superstep at index -1: goto() takes a position in the recorded run, 0 to 4 "
+        "(steps -1 to 3), not counted from the end (the last is goto(4)); to show step "
+        "-1, write goto(0)."
+    )
+    with pytest.raises(IndexError) as caught:
+        session.rewind(-2)
+    assert str(caught.value) == (
+        "No applied step at index -2: rewind() takes a position among the applied steps, "
+        "0 to 4 (steps -1 to 3), not counted from the end (the last is rewind(4))."
+    )
 
 
 def test_predict_a_step_typed_as_text_is_refused_not_judged(session):
