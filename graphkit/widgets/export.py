@@ -146,7 +146,7 @@ class Exported:
 
 def write_html(session: DebugSession, path: Any) -> Exported:
     """Write the session's page to ``path``; say what was written."""
-    path = Path(path)
+    path = Path(path).expanduser()  # (open() takes "~" for a name; a person means home)
     if path.is_dir():  # (Python said only "[Errno 21] Is a directory")
         raise IsADirectoryError(
             f"export_html() writes one HTML file, and {str(path)!r} is a folder: name the "

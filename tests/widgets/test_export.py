@@ -172,3 +172,21 @@ def test_exporting_to_a_folder_says_to_name_the_file_in_it(tmp_path):
         "(Path(...).mkdir(parents=True)), or write the file into a folder that exists."
     )
     assert list(tmp_path.iterdir()) == []  # nothing half-written
+
+
+def test_exporting_to_a_path_with_a_tilde_writes_in_the_home_folder(tmp_path, monkeypatch):
+    """review11: ``export_html("~/run.html")`` was told "there is no folder '~'", and
+    ``export_html("~")`` wrote a file named "~" in the working folder; ``~`` is the
+    home folder, as pandas' ``to_csv`` reads it."""
+    import pytest
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "home").mkdir()
+    session = DebugSession(chain_app(), INPUT)
+    session.run()
+    exported = session.export_html("~/run.html")
+    assert exported.path == tmp_path / "home" / "run.html" and exported.path.is_file()
+    with pytest.raises(IsADirectoryError, match=r"^export_html\(\) writes one HTML file, and '"):
+        session.export_html("~")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["home"]
