@@ -166,6 +166,11 @@ class Debugger:
                 )
             self._show(app)
             return
+        if isinstance(app, Debugger):  # (else "needs the run's input", or DebugSession's)
+            raise TypeError(
+                "Debugger() takes a graph and its input, or a DebugSession, got a Debugger: "
+                "to show its session in a second widget, write Debugger(debugger.session)."
+            )
         if input is _NO_INPUT:  # (Python said only "missing argument: 'input'")
             raise TypeError(
                 "Debugger(app, input) needs the run's input, e.g. Debugger(app, {'topic': "

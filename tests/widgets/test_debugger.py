@@ -412,3 +412,19 @@ def test_a_debugger_shows_a_session_made_in_code():
     )
     with pytest.raises(TypeError, match=r"got a Debugger .*its session is debugger\.session"):
         DebugSession(debugger, INPUT)
+
+
+def test_a_debugger_given_a_debugger_is_told_to_pass_its_session():
+    """review11: ``Debugger(debugger)`` was told it needs the run's input, and
+    ``Debugger(debugger, input)`` that "DebugSession() takes a graph"; the call was
+    Debugger's, and what it can show is the debugger's session."""
+    first = Debugger(chain_app(), INPUT)
+    said = (
+        "Debugger() takes a graph and its input, or a DebugSession, got a Debugger: to "
+        "show its session in a second widget, write Debugger(debugger.session)."
+    )
+    for call in (lambda: Debugger(first), lambda: Debugger(first, INPUT)):
+        with pytest.raises(TypeError) as caught:
+            call()
+        assert str(caught.value) == said
+    assert Debugger(first.session).session is first.session
