@@ -353,6 +353,16 @@ def _reordered(guess: Any, expected: Any, change: Any) -> bool:
 
 def _where(session: DebugSession, fix: str) -> str:
     """Where the run stands, and what to press to get to the phase a prediction needs."""
+    if session.status == "interrupted":  # (paused, not over: Resume goes on)
+        why, call = (
+            ("at an interrupt(), waiting for its answer", "session.resume(answer)")
+            if session.questions
+            else ("by a compiled breakpoint", "session.resume()")
+        )
+        return (
+            f"the run is paused {why}: resume it (Resume, or {call}) and predict the "
+            "step it runs next."
+        )
     if session.next_phase is None:
         return f"the run is over ({session.status}). Use Back or Reset to step it again."
     number = story_number(session, session.stepper.step_number)  # (as the labels tell it)

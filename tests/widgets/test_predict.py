@@ -770,3 +770,21 @@ def test_a_guess_named_for_a_step_of_a_langgraph_thread_with_unsaved_steps_is_ju
         session.predict(nodes=["e"], step=4)
     assert session.predict(nodes=["e"], step=5).correct
     assert session.view().step_label == "step 5"
+
+
+def test_a_prediction_at_an_interrupt_is_told_the_run_is_paused_not_over():
+    """review11: at an interrupt() a prediction was told "the run is over
+    (interrupted). Use Back or Reset", where Resume goes on."""
+    from tests.widgets.graphs import asking_app
+
+    session = DebugSession(asking_app(), {"n": 1})
+    session.run()
+    with pytest.raises(ValueError) as caught:
+        session.predict(nodes=["b"])
+    assert str(caught.value) == (
+        "Predict which nodes run before Plan; the run is paused at an interrupt(), waiting "
+        "for its answer: resume it (Resume, or session.resume(answer)) and predict the "
+        "step it runs next."
+    )
+    session.resume("yes")
+    assert session.predict(nodes=["ask"]).correct
