@@ -12,8 +12,8 @@ from __future__ import annotations
 import ast
 import itertools
 import textwrap
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from graphkit import channels as channel_kinds
@@ -446,6 +446,28 @@ def _change_story(change: Any, step: int) -> str:
         f"Step {step}'s Execute wrote {writes}; {applied}: "
         f"{show(change.before, _WIDTH)} → {show(change.after, _WIDTH)}."
     )
+
+
+def as_second_try(prediction: Prediction, counted: Sequence[Prediction], score: Any) -> Prediction:
+    """A prediction made after its answer was shown, which the score does not count. A
+    changed guess says so (else "Right", and a score under it that did not move); the
+    same guess again is a cell run again, and reads as it did the first time."""
+    first = next(
+        (p for p in reversed(counted) if (p.kind, p.step, p.channel) == _about(prediction)),
+        None,
+    )
+    if first is not None and _same(first.guess, prediction.guess):
+        return prediction
+    phase = "Plan" if prediction.kind == "nodes" else "Update"
+    said = (
+        f"A second try at step {prediction.step}'s {phase}, made after its answer was "
+        f"shown: it does not change the score ({score})."
+    )
+    return replace(prediction, explanation=f"{prediction.explanation}\n{said}")
+
+
+def _about(prediction: Prediction) -> tuple[str, int, str | None]:
+    return prediction.kind, prediction.step, prediction.channel
 
 
 def _same(guess: Any, expected: Any) -> bool:

@@ -27,7 +27,6 @@ from __future__ import annotations
 import copy
 import uuid
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from graphkit.diagnostics.reading import step_number
@@ -339,12 +338,7 @@ class DebugSession(FromRun, TimeTravel, Looking, Notifier):
         if again is None:  # (a retry, made knowing the answer, does not count)
             self.predictions = (*self.predictions, prediction)
             return prediction
-        phase = "Plan" if kind == "nodes" else "Update"
-        said = (  # (else "Right", and a score under it that did not move)
-            f"A second try at step {prediction.step}'s {phase}, made after its answer was "
-            f"shown: it does not change the score ({self.score})."
-        )
-        return replace(prediction, explanation=f"{prediction.explanation}\n{said}")
+        return reveal.as_second_try(prediction, self.predictions, self.score)
 
     @property
     def score(self) -> Score:

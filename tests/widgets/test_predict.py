@@ -400,6 +400,19 @@ def test_a_second_try_says_it_is_not_counted_in_the_score():
     )
 
 
+def test_the_same_guess_again_reads_as_it_did_the_first_time():
+    """A predict cell run again, unchanged, is not a second try: the course's cells show
+    the same when run twice (a changed guess, above, is told it does not count)."""
+    session = _at_step_2()
+    first = session.predict(nodes=["weather"])
+    again = session.predict(nodes=["weather"])
+    assert again.explanation == first.explanation
+    changed = session.predict(nodes=["news", "weather"])
+    assert "does not change the score" in changed.explanation
+    assert "does not change the score" in session.predict(nodes=["news", "weather"]).explanation
+    assert str(session.score) == "0 of 1 predictions right"
+
+
 def test_a_node_listed_more_often_than_it_runs_is_a_wrong_prediction():
     # lesson 02 asks "which nodes will step 3 run, and how many times?": a learner who
     # thinks summarize runs once per edge into it lists it twice
