@@ -151,6 +151,9 @@ def read_run(root: Any, info: GraphInfo, config: Mapping[str, Any]) -> Run:
     values = last.snapshot.values  # LangGraph's own reading (a reducer's initial [] too)
     if not isinstance(values, Mapping):
         values = {key: last.values[key] for key in info.state_keys if key in last.values}
+    # (a subgraph compiled checkpointer=True is kept in its own thread, across calls:
+    # LangGraph saves it under its node's name, not the task's namespace it was asked by)
+    saved_in = str((last.snapshot.config.get("configurable") or {}).get("checkpoint_ns") or "")
     namespace = tuple(saved_in.split("|")) if saved_in else ()
     return Run(tuple(steps), values, status, error, namespace, info.state_keys, saved_in)
 

@@ -1,0 +1,69 @@
+"""LangGraph apps written as LangGraph users write them (not for graphkit), opened with
+``open_langgraph_thread``: what the imported records say must match what LangGraph
+saved, and graphkit's own run of the same graph (bridge11)."""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, TypedDict
+
+import pytest
+
+pytest.importorskip("langgraph")
+
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import START, StateGraph
+
+from graphkit import from_langgraph, open_langgraph_thread
+
+
+class _Research(TypedDict):
+    query: str
+    docs: Annotated[list[str], operator.add]
+    summary: str
+
+
+class _Parent(TypedDict):
+    query: str
+    summary: str
+
+
+def _kept_app():
+    """A parent whose ``research`` node is a subgraph compiled ``checkpointer=True``:
+    LangGraph keeps its state in one thread, across the parent's runs."""
+    sub = StateGraph(_Research)
+    sub.add_node("retrieve", lambda s: {"docs": [f"doc on {s['query']}"]})
+    sub.add_node("summarize", lambda s: {"summary": "; ".join(s["docs"])})
+    sub.add_edge(START, "retrieve")
+    sub.add_edge("retrieve", "summarize")
+    parent = StateGraph(_Parent)
+    parent.add_node("research", sub.compile(checkpointer=True))
+    parent.add_edge(START, "research")
+    return parent.compile(checkpointer=InMemorySaver())
+
+
+def test_a_subgraph_with_its_own_thread_reads_as_kept_in_it():
+    """LangGraph saves a ``checkpointer=True`` subgraph under its node's name, with no
+    task id (``get_state_history``'s configs say ``checkpoint_ns: 'research'``); the
+    imported subrun said it was saved under the task's namespace, and the subgraphs
+    table ``kept: this call``, where graphkit's own run says ``own thread``."""
+    app = _kept_app()
+    config = {"configurable": {"thread_id": "kept"}}
+    app.invoke({"query": "bsp"}, config)
+    app.invoke({"query": "pregel"}, config)
+    saved = {
+        snapshot.config["configurable"]["checkpoint_ns"]
+        for snapshot in app.get_state_history(
+            {"configurable": {"thread_id": "kept", "checkpoint_ns": "research"}}
+        )
+    }
+    assert saved == {"research"}  # LangGraph's own word on where it is kept
+    run = open_langgraph_thread(app, config)
+    frame = run.to_frame("subgraphs")
+    assert list(frame["kept"]) == ["own thread", "own thread"]
+    assert list(frame["saved_in"]) == ["research", "research"]
+    own = from_langgraph(app).trace({"query": "bsp"}, {"configurable": {"thread_id": "1"}})
+    mine = own.to_frame("subgraphs")
+    assert list(mine["kept"]) == ["own thread"]
+    assert list(mine["saved_in"]) == ["research"]
+    assert list(mine["namespace"]) == list(frame["namespace"])[:1]
