@@ -86,10 +86,12 @@ class ResumeBox:
         paused = self.session.status == "interrupted"
         asked = self.session.questions if paused else ()
         several = len(asked) > 1
-        ids = tuple(str(getattr(q, "id", "")) for _, q in asked) if several else ()
+        ids = tuple(str(getattr(q, "id", "")) for _, q in asked)
         if ids != self._for:
-            self._for = ids
-            self.each = [_answer_box() for _ in ids]
+            # (a new question: the one box kept the last answer, and Resume gave it to a
+            # question nobody had read)
+            self._for, self.answer.value = ids, ""
+            self.each = [_answer_box() for _ in ids] if several else []
             labels = question_labels(asked, _paused_results(self.session)) if several else []
             self.questions.children = [
                 widget

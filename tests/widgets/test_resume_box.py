@@ -5,7 +5,7 @@ one answer box each, labelled with what they ask, which Resume passes as
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 import pytest
 
@@ -16,7 +16,7 @@ langgraph = pytest.importorskip("langgraph")
 
 from ipywidgets import GridBox  # noqa: E402
 from langgraph.checkpoint.memory import InMemorySaver  # noqa: E402
-from langgraph.types import Command  # noqa: E402
+from langgraph.types import Command, interrupt  # noqa: E402
 
 from graphkit.widgets import Debugger  # noqa: E402
 
@@ -157,3 +157,36 @@ def test_a_pause_in_a_subgraph_names_the_subgraphs_node_that_asked(inside):
     debugger.click("run")
     assert debugger.session.values == expected
     assert expected["draft"] == "published: yes: A post about tides"
+
+
+class Draft(TypedDict):
+    draft: str
+
+
+def review(state: Draft) -> Command[Literal["rewrite", "__end__"]]:
+    answer = interrupt(f"publish {state['draft']!r}?")
+    return Command(goto="__end__" if answer == "yes" else "rewrite")
+
+
+def test_the_one_answer_box_is_emptied_when_a_new_question_asks():
+    # a review loop (bridge11): answered 'no', the node asked again about the rewritten
+    # draft, and the box still read 'no', so a click on Resume answered the new question
+    # with the old answer, unread
+    from langgraph.graph import START, StateGraph
+
+    builder = StateGraph(Draft)
+    builder.add_node("review", review)
+    builder.add_node("rewrite", lambda state: {"draft": state["draft"] + "!"})
+    builder.add_edge(START, "review")
+    builder.add_edge("rewrite", "review")
+    app = builder.compile(checkpointer=InMemorySaver())
+    debugger = Debugger(app, {"draft": "hi"}, {"configurable": {"thread_id": "loop"}})
+    debugger.click("run")
+    assert "asks \"publish 'hi'?\"" in debugger.status.value
+    debugger.answer.value = "no"
+    debugger.refresh()
+    assert debugger.answer.value == "no"  # the same question still waits: kept
+    debugger.resume.click()
+    debugger.click("run")
+    assert "asks \"publish 'hi!'?\"" in debugger.status.value
+    assert debugger.answer.value == ""
