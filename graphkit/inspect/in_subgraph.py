@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from graphkit.constants import INPUT, INTERRUPT
+from graphkit.inspect.values import join_names
 
 if TYPE_CHECKING:
     from graphkit.pregel.records import Run
@@ -30,12 +31,24 @@ def in_subgraph(run: Run, node: str, graph: Any = None) -> str:
     'inc' is a node of subgraph sub, whose run has its own records: ask them with
     run.step(1).execution.results[0].subruns[0].why('inc').
     """
+    # (the first run of each subgraph that has it: a supervisor's agents each have a
+    # 'tools' node, and naming the first agent's only sent the user to the wrong one)
+    found: dict[str, str] = {}
     for path, names, subrun in _subruns(run, "run", ()):
         if node in _nodes(subrun):
-            return (
-                f"{node!r} is a node of subgraph {' → '.join(names)}, whose run has its own "
-                f"records: ask them with {path}.why({node!r})."
-            )
+            found.setdefault(" → ".join(names), path)
+    if len(found) == 1:
+        [(where, path)] = found.items()
+        return (
+            f"{node!r} is a node of subgraph {where}, whose run has its own records: ask "
+            f"them with {path}.why({node!r})."
+        )
+    if found:
+        asks = [f"{path}.why({node!r}) ({where})" for where, path in found.items()]
+        return (
+            f"{node!r} is a node of subgraphs {join_names(found)}, whose runs have their "
+            f"own records: ask them with {join_names(asks, 'or')}."
+        )
     for name, subgraph in _subgraphs(graph):
         if node in (getattr(getattr(subgraph, "builder", None), "nodes", None) or ()):
             where = " → ".join(name.split("|"))

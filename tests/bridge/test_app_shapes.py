@@ -67,3 +67,39 @@ def test_a_subgraph_with_its_own_thread_reads_as_kept_in_it():
     assert list(mine["kept"]) == ["own thread"]
     assert list(mine["saved_in"]) == ["research"]
     assert list(mine["namespace"]) == list(frame["namespace"])[:1]
+
+
+class _Chat(TypedDict):
+    log: Annotated[list[str], operator.add]
+
+
+def _agent(name: str):
+    """A small agent subgraph, as ``create_react_agent`` builds each: ``agent``, then
+    ``tools``; every agent of a supervisor has nodes of these names."""
+    sub = StateGraph(_Chat)
+    sub.add_node("agent", lambda state: {"log": [f"{name} thinks"]})
+    sub.add_node("tools", lambda state: {"log": [f"{name} calls a tool"]})
+    sub.add_edge(START, "agent")
+    sub.add_edge("agent", "tools")
+    return sub.compile()
+
+
+def test_why_about_a_node_two_subgraphs_have_names_both():
+    """A supervisor's agents each have a ``tools`` node: ``why('tools')`` pointed at the
+    first agent's run only, and the one a user asks about is as often the second's."""
+    parent = StateGraph(_Chat)
+    parent.add_node("research", _agent("research"))
+    parent.add_node("math", _agent("math"))
+    parent.add_edge(START, "research")
+    parent.add_edge("research", "math")
+    app = parent.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "two"}}
+    app.invoke({"log": []}, config)
+    own = from_langgraph(app).trace({"log": []}, {"configurable": {"thread_id": "1"}})
+    for run in (open_langgraph_thread(app, config), own):
+        with pytest.raises(ValueError) as raised:
+            run.why("tools")
+        said = str(raised.value)
+        assert "'tools' is a node of subgraphs research and math" in said, said
+        assert "run.step(1).execution.results[0].subruns[0].why('tools') (research)" in said
+        assert "run.step(2).execution.results[0].subruns[0].why('tools') (math)" in said
