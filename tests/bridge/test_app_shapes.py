@@ -103,3 +103,44 @@ def test_why_about_a_node_two_subgraphs_have_names_both():
         assert "'tools' is a node of subgraphs research and math" in said, said
         assert "run.step(1).execution.results[0].subruns[0].why('tools') (research)" in said
         assert "run.step(2).execution.results[0].subruns[0].why('tools') (math)" in said
+
+
+def _handoff_app(destinations: tuple[str, ...]):
+    """A supervisor's handoff: ``research``'s subgraph sends the parent to ``math``
+    with ``Command(graph=Command.PARENT)``, as a handoff tool does."""
+    from langgraph.graph import END
+    from langgraph.types import Command
+
+    def hand_off(state: _Chat):
+        return Command(goto="math", update={"log": ["to math"]}, graph=Command.PARENT)
+
+    sub = StateGraph(_Chat)
+    sub.add_node("hand_off", hand_off)
+    sub.add_edge(START, "hand_off")
+    parent = StateGraph(_Chat)
+    parent.add_node("research", sub.compile(), destinations=destinations)
+    parent.add_node("math", lambda state: {"log": ["5"]})
+    parent.add_edge(START, "research")
+    parent.add_edge("math", END)
+    return parent.compile(checkpointer=InMemorySaver())
+
+
+def test_a_handoff_is_drawn_as_the_page_says():
+    """docs/langgraph.md: undeclared, ``math`` stands alone in the drawing (as in
+    LangGraph's) and ``from_langgraph`` warns; declared, a ``goto`` edge, and
+    ``why(..., graph=app)`` names the Command."""
+    from graphkit.errors import GraphkitWarning
+
+    app = _handoff_app(())
+    with pytest.warns(GraphkitWarning, match="Node 'math': nothing leads to it"):
+        drawn = from_langgraph(app).get_graph()
+    assert [(e.source, e.target) for e in drawn.edges if "math" in (e.source, e.target)] == []
+    app = _handoff_app(("math",))
+    drawn = from_langgraph(app).get_graph()
+    assert [(e.source, e.target, e.conditional) for e in drawn.edges if e.target == "math"] == [
+        ("research", "math", True)
+    ]
+    config = {"configurable": {"thread_id": "handoff"}}
+    assert app.invoke({"log": []}, config)["log"] == ["to math", "5"]
+    said = str(open_langgraph_thread(app, config).why("math", graph=app))
+    assert "by research's Command(goto=...)" in said, said
