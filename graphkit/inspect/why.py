@@ -241,7 +241,7 @@ class _Ran:
         sender, packet = sends[index]
         if sender is None:
             return self._edited_packet(node, packet, n, m)
-        how = "its Command" if sender in self.history.commanded((sender,), node, m) else "a router"
+        how = self._send_way(sender, node, m)
         text = (
             f"{sender} sent {show(packet, 80)} in step {m} (through {how}); "
             f"step {m}'s Update queued it, so step {m + 1}'s Plan made a push task for it, "
@@ -249,6 +249,24 @@ class _Ran:
         ) + handed_up(self.history.steps.get(m), sender)
         reason = Reason("push", text, m, None, (sender,))
         return Finding(f"{sender} sent it a packet (Send) in step {m}", reason)
+
+    def _send_way(self, sender: str, node: str, m: int) -> str:
+        """How ``sender``'s packet to ``node`` in step ``m`` was sent: through its Command
+        (its output holds it) or a router. A thread LangGraph saved keeps no node's
+        output, so no Command: the graph tells (a router that can choose ``node``, or a
+        Command its declared destinations allow), or both ways are named (it said "a
+        router" for a node that has none)."""
+        if sender in self.history.commanded((sender,), node, m):
+            return "its Command"
+        superstep = self.history.steps.get(m)
+        results = superstep.execution.results if superstep and superstep.execution else ()
+        if not any(r.task.node == sender and r.attempts is None for r in results):
+            return "a router"  # (graphkit's own run: its output would hold a Command)
+        router = bool(self.wiring.exact and self.wiring.routers(sender, node))
+        command = node in self.wiring.destinations(sender)
+        if self.wiring.exact and router != command:
+            return "a router" if router else "its Command"
+        return "a router or its Command"
 
     def _edited_packet(self, node: str, packet: Any, n: int, m: int | None) -> Finding:
         """A packet no recorded step sent: the checkpoint step n planned from is a state

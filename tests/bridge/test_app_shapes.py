@@ -5,7 +5,7 @@ saved, and graphkit's own run of the same graph (bridge11)."""
 from __future__ import annotations
 
 import operator
-from typing import Annotated, TypedDict
+from typing import Annotated, Literal, TypedDict
 
 import pytest
 
@@ -13,6 +13,7 @@ pytest.importorskip("langgraph")
 
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, StateGraph
+from langgraph.types import Command, Send
 
 from graphkit import from_langgraph, open_langgraph_thread
 
@@ -144,3 +145,46 @@ def test_a_handoff_is_drawn_as_the_page_says():
     assert app.invoke({"log": []}, config)["log"] == ["to math", "5"]
     said = str(open_langgraph_thread(app, config).why("math", graph=app))
     assert "by research's Command(goto=...)" in said, said
+
+
+class _Fan(TypedDict):
+    items: list[int]
+    out: Annotated[list[int], operator.add]
+
+
+def _sends(state: _Fan) -> list[Send]:
+    return [Send("work", {"x": item}) for item in state["items"]]
+
+
+def _fan(state: _Fan) -> Command[Literal["work"]]:
+    return Command(goto=_sends(state))
+
+
+def _fan_app(by_command: bool):
+    """A map-reduce: ``fan`` sends one packet per item to ``work``, by returning
+    ``Command(goto=[Send(...)])`` or through a conditional edge's router."""
+    builder = StateGraph(_Fan)
+    builder.add_node("fan", _fan if by_command else lambda state: {})
+    builder.add_node("work", lambda packet: {"out": [packet["x"] * 10]})
+    builder.add_edge(START, "fan")
+    if not by_command:
+        builder.add_conditional_edges("fan", _sends, ["work"])
+    return builder.compile(checkpointer=InMemorySaver())
+
+
+@pytest.mark.parametrize("by_command", [True, False], ids=["Command", "router"])
+def test_a_send_in_a_langgraph_thread_is_not_said_to_come_from_a_router_it_may_not(
+    by_command,
+):
+    """LangGraph saves no node's output, so not the ``Command(goto=[Send(...)])``: the
+    imported run said every packet came "through a router", even with ``graph=app``
+    and for a node that has none."""
+    app = _fan_app(by_command)
+    config = {"configurable": {"thread_id": "fan"}}
+    assert app.invoke({"items": [1, 2]}, config)["out"] == [10, 20]
+    run = open_langgraph_thread(app, config)
+    way = "its Command" if by_command else "a router"
+    assert "(through a router or its Command)" in str(run.why("work"))
+    assert f"(through {way})" in str(run.why("work", graph=app))
+    own = from_langgraph(app).trace({"items": [1, 2]}, {"configurable": {"thread_id": "1"}})
+    assert f"(through {way})" in str(own.why("work"))
