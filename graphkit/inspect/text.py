@@ -31,6 +31,7 @@ from graphkit.inspect.values import (
     show_error,
     step_failure,
     was_cancelled,
+    which_packet,
 )
 from graphkit.inspect.why_not import NO_STEP
 from graphkit.render.text import terminal_text
@@ -306,7 +307,8 @@ def _ending(run: Run) -> list[str]:
             stopped = ", ".join(r.task.node for r in results if was_cancelled(r.error))
             return [f"the run was cancelled at step {following - 1}: {stopped} cancelled ({error})"]
         if bad is not None:
-            return [f"the run failed at step {following - 1}: {bad.task.node} raised {error}"]
+            who = bad.task.node + which_packet(bad, results)
+            return [f"the run failed at step {following - 1}: {who} raised {error}"]
         return [f"the run failed in step {following - 1}'s Update: {error}"]
     if run.status == "interrupted":
         return [_paused(run, following)]

@@ -133,6 +133,24 @@ def step_failure(results: Iterable[Any]) -> Any:
     return next((r for r in failed if not was_cancelled(r.error)), failed[0] if failed else None)
 
 
+def which_packet(failed: Any, results: Iterable[Any]) -> str:
+    """`` (sent {'x': 2})`` for a push task that shares its node with another task of its
+    step (a map-reduce's ``Send`` per item): its node's name alone did not say which
+    item's task it was; "" otherwise.
+
+    >>> from graphkit.pregel.records import Task, TaskResult
+    >>> def sent(i):
+    ...     return Task(f"t{i}", 2, "joke", "push", ("__pregel_push", i), (), {"x": i})
+    >>> results = [TaskResult(sent(i), ()) for i in (1, 2)]
+    >>> which_packet(results[1], results)
+    " (sent {'x': 2})"
+    """
+    task = failed.task
+    if task.kind != "push" or sum(r.task.node == task.node for r in results) < 2:
+        return ""
+    return f" (sent {show(task.input, 40)})"
+
+
 def same_value(a: Any, b: Any) -> bool:
     """Whether ``a`` and ``b`` are equal, False where ``==`` gives no bool (arrays compare
     item by item) or raises.

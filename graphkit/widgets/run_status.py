@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from graphkit.inspect.mutated import lost_in_loop
-from graphkit.inspect.values import is_internal, show_error
+from graphkit.inspect.values import is_internal, show_error, which_packet
 from graphkit.pregel.records import Superstep
 from graphkit.widgets.answers import waiting_questions
 from graphkit.widgets.panels import FailedUpdate
@@ -117,7 +117,8 @@ def status_text(session: DebugSession) -> str:
     failed = next((r for r in results if r.error is not None), None)
     if failed is not None:
         where = story_number(session, failed.task.step)
-        text = f"error in node {failed.task.node!r} at step {where}: {show_error(failed.error)}"
+        node = f"{failed.task.node!r}{which_packet(failed, results)}"
+        text = f"error in node {node} at step {where}: {show_error(failed.error)}"
         return text + _no_context(session, failed.error)
     if status == "error" and last is not None and last.execution and last.update is None:
         where = story_number(session, last.step)  # (every task finished: the Update raised)

@@ -188,3 +188,34 @@ def test_a_send_in_a_langgraph_thread_is_not_said_to_come_from_a_router_it_may_n
     assert f"(through {way})" in str(run.why("work", graph=app))
     own = from_langgraph(app).trace({"items": [1, 2]}, {"configurable": {"thread_id": "1"}})
     assert f"(through {way})" in str(own.why("work"))
+
+
+def test_a_failed_send_task_says_which_packet_it_was_given():
+    """A map-reduce with one ``Send`` per item, one of which failed: the run's last line
+    and the debugger's status said "joke raised ConnectionError" with three ``joke``
+    tasks in the step, and not which item's had failed."""
+    from graphkit.widgets import DebugSession
+
+    def joke(packet: dict):
+        if packet["x"] == 2:
+            raise ConnectionError("model down")
+        return {"out": [packet["x"]]}
+
+    builder = StateGraph(_Fan)
+    builder.add_node("fan", lambda state: {})
+    builder.add_node("joke", joke)
+    builder.add_edge(START, "fan")
+    builder.add_conditional_edges(
+        "fan", lambda state: [Send("joke", {"x": i}) for i in state["items"]], ["joke"]
+    )
+    app = builder.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "fail"}}
+    with pytest.raises(ConnectionError):
+        app.invoke({"items": [1, 2, 3]}, config)
+    run = open_langgraph_thread(app, config)
+    last = str(run).splitlines()[-1]
+    assert last == (
+        "the run failed at step 2: joke (sent {'x': 2}) raised ConnectionError: model down"
+    )
+    status = DebugSession.from_run(app, run, config).view().status_text
+    assert status == ("error in node 'joke' (sent {'x': 2}) at step 2: ConnectionError: model down")
