@@ -379,22 +379,44 @@ def check_interrupts(before: Any, after: Any, nodes: Collection[str]) -> None:
                 f"{option}=[{names!r}], or '*' for every node; a string would be read "
                 "letter by letter."
             )
-        if names is not None and not isinstance(names, Iterable):  # (LangGraph's TypeError)
-            raise TypeError(
-                f"compile({option}={shown(names)}): give a list of node names, e.g. "
-                f"{option}=['my_node'], or '*' for every node; got {type(names).__name__}."
-            )
-        for node in () if names == "*" else names or ():
-            if node not in nodes:
-                if isinstance(node, str):
-                    meant = near_miss(node, nodes)
-                    fix = f"did you mean {meant!r}? " if meant else ""
-                else:
-                    fix = f"{not_a_node_name(node, nodes)}; "
+        _check_breakpoint_nodes("compile", option, names, nodes)
+
+
+def check_run_interrupts(options: Mapping[str, Any], nodes: Collection[str]) -> None:
+    """Refuse a run's own ``interrupt_before`` / ``interrupt_after`` (given to ``invoke``,
+    ``stream``...) naming no node: LangGraph runs on without a word, so a typo reads as a
+    breakpoint that never fired. One node's name alone is that node, as in LangGraph."""
+    for option in ("interrupt_before", "interrupt_after"):
+        names = options.get(option)
+        if isinstance(names, str) and names != "*":
+            if names not in nodes:
                 raise ValueError(
-                    f"compile({option}=[{shown(node)}]): there is no node {shown(node)}; "
-                    f"{fix}nodes: {some_names(nodes)}."
+                    f"invoke({option}={names!r}): there is no node {names!r}; "
+                    f"{_meant(names, nodes)}nodes: {some_names(nodes)}."
                 )
+            continue
+        _check_breakpoint_nodes("invoke", option, names, nodes)
+
+
+def _check_breakpoint_nodes(call: str, option: str, names: Any, nodes: Collection[str]) -> None:
+    if names is not None and not isinstance(names, Iterable):  # (LangGraph's TypeError)
+        raise TypeError(
+            f"{call}({option}={shown(names)}): give a list of node names, e.g. "
+            f"{option}=['my_node'], or '*' for every node; got {type(names).__name__}."
+        )
+    for node in () if names == "*" else names or ():
+        if node not in nodes:
+            raise ValueError(
+                f"{call}({option}=[{shown(node)}]): there is no node {shown(node)}; "
+                f"{_meant(node, nodes)}nodes: {some_names(nodes)}."
+            )
+
+
+def _meant(node: Any, nodes: Collection[str]) -> str:
+    if not isinstance(node, str):
+        return f"{not_a_node_name(node, nodes)}; "
+    meant = near_miss(node, nodes)
+    return f"did you mean {meant!r}? " if meant else ""
 
 
 def refuse_langgraph_saver(where: str, checkpointer: Any) -> None:

@@ -42,6 +42,34 @@ def config_not_dict(config: Any) -> str:
     )
 
 
+def check_history_options(limit: Any, before: Any) -> None:
+    """Refuse a ``get_state_history`` ``limit`` that is no count and a ``before`` that is
+    no config. LangGraph's in-memory saver lists nothing for a negative limit and its
+    SQLite saver everything (SQL's ``LIMIT -1``), so -1 has no one meaning to keep."""
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)):
+        raise TypeError(
+            f"get_state_history(limit={limit!r}): give an int, how many checkpoints to "
+            "list, newest first, or leave limit out (None) to list them all."
+        )
+    if limit is not None and limit < 0:
+        raise ValueError(
+            f"get_state_history(limit={limit}): a limit counts the checkpoints to list and "
+            "cannot be negative; to list them all, leave it out or pass limit=None."
+        )
+    if before is None or isinstance(before, Mapping):
+        return
+    if isinstance(getattr(before, "config", None), Mapping) and hasattr(before, "values"):
+        raise TypeError(
+            f"get_state_history(before=...) got a {type(before).__name__}: pass its config, "
+            "before=snapshot.config, which names the checkpoint to list from."
+        )
+    raise TypeError(
+        f"get_state_history(before={before!r}): give the config of a checkpoint, e.g. "
+        "before=snapshot.config of a snapshot from get_state or get_state_history; the "
+        "checkpoints saved before it are listed."
+    )
+
+
 def recursion_limit_not_int(limit: Any) -> str:
     return f"recursion_limit must be an int, got {limit!r}."
 
@@ -74,7 +102,13 @@ def max_concurrency_not_positive(limit: Any) -> str:
     )
 
 
-def no_thread_id() -> str:
+def no_thread_id(given_none: bool = False) -> str:
+    if given_none:  # (LangGraph saves such a run under a thread get_state cannot read)
+        return (
+            "This graph has a checkpointer, and the config's thread_id is None: a run "
+            "needs a thread to save to. Pass a name or number, e.g. "
+            "config={'configurable': {'thread_id': 'some-id'}}."
+        )
     return (
         "This graph has a checkpointer, so a run needs a thread: pass "
         "config={'configurable': {'thread_id': 'some-id'}}."

@@ -12,6 +12,7 @@ from types import GenericAlias
 from typing import Any
 
 from graphkit.constants import START
+from graphkit.diagnostics import building as diagnose_building
 from graphkit.diagnostics import cache as diagnose_cache
 from graphkit.diagnostics import threads as diagnose_threads
 from graphkit.errors import warn
@@ -146,6 +147,7 @@ class CompiledGraph(RunnableMethods):
     def run_options(self, **options: Any) -> RunOptions:
         """A run's options, with this graph's compile-time defaults filled in (as in
         LangGraph, an empty per-call breakpoint list keeps the compiled ones)."""
+        diagnose_building.check_run_interrupts(options, self.spec.nodes)
         executor = options.pop("executor", None) or self.executor
         before = options.pop("interrupt_before", None) or self.interrupt_before
         after = options.pop("interrupt_after", None) or self.interrupt_after

@@ -217,6 +217,7 @@ def get_state_history(
 ) -> Iterator[StateSnapshot]:
     """The thread's checkpoints as snapshots, newest first (``filter``, ``before``, ``limit``);
     the root graph's only, unless ``config`` names a subgraph's namespace."""
+    diagnose.check_history_options(options.get("limit"), options.get("before"))
     app, config, saver = addressed(app, _in_namespace(config))
     # (each node's subgraph searched for once a read, not at each checkpoint: the search
     # reads the node function's bytecode)
@@ -229,6 +230,7 @@ async def aget_state_history(
     app: CompiledGraph, config: Mapping[str, Any], **options: Any
 ) -> AsyncIterator[StateSnapshot]:
     """``get_state_history`` reading through the saver's async ``alist``."""
+    diagnose.check_history_options(options.get("limit"), options.get("before"))
     app, config, saver = addressed(app, _in_namespace(config))
     found = functools.cache(functools.partial(subgraph_of, app))
     async for saved in saver.alist(config, **options):

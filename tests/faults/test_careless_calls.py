@@ -1,0 +1,121 @@
+"""Careless calls a user makes by accident (the hostile11 pass): each is refused where it
+is made, naming the argument and what to write, and leaves the thread as it was."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from typing import TypedDict
+
+import pytest
+
+from graphkit import END, START, InMemorySaver, SqliteSaver, StateGraph
+
+
+class State(TypedDict):
+    x: int
+
+
+def _app(saver=None):
+    builder = StateGraph(State)
+    builder.add_node("work", lambda state: {"x": state["x"] + 1})
+    builder.add_edge(START, "work")
+    builder.add_edge("work", END)
+    return builder.compile(checkpointer=saver or InMemorySaver())
+
+
+def _sqlite():
+    return SqliteSaver(sqlite3.connect(":memory:", check_same_thread=False))
+
+
+CONFIG = {"configurable": {"thread_id": "t"}}
+
+
+@pytest.mark.parametrize("new_saver", [InMemorySaver, _sqlite], ids=["memory", "sqlite"])
+@pytest.mark.parametrize("limit", [-1, -5])
+def test_a_negative_history_limit_is_refused_the_same_by_every_saver(new_saver, limit):
+    # LangGraph's in-memory saver lists nothing for limit=-1 and its SQLite saver lists
+    # everything (SQL's LIMIT -1): one call, two answers; graphkit names the fix
+    app = _app(new_saver())
+    app.invoke({"x": 1}, CONFIG)
+    with pytest.raises(ValueError, match=r"get_state_history\(limit=-\d+\).*limit=None"):
+        list(app.get_state_history(CONFIG, limit=limit))
+    assert len(list(app.get_state_history(CONFIG))) == 3  # the thread is untouched
+
+
+@pytest.mark.parametrize("limit", ["2", 1.5, [2]])
+def test_a_history_limit_that_is_no_int_says_so(limit):
+    app = _app()
+    app.invoke({"x": 1}, CONFIG)
+    with pytest.raises(TypeError, match=r"get_state_history\(limit=.*\): give an int"):
+        list(app.get_state_history(CONFIG, limit=limit))
+
+
+def test_the_async_history_refuses_the_same_limit():
+    app = _app()
+    app.invoke({"x": 1}, CONFIG)
+
+    async def listed():
+        return [snapshot async for snapshot in app.aget_state_history(CONFIG, limit=-1)]
+
+    with pytest.raises(ValueError, match=r"limit=None"):
+        asyncio.run(listed())
+
+
+def test_a_zero_limit_still_lists_nothing_as_in_langgraph():
+    app = _app()
+    app.invoke({"x": 1}, CONFIG)
+    assert list(app.get_state_history(CONFIG, limit=0)) == []
+    assert len(list(app.get_state_history(CONFIG, limit=2))) == 2
+
+
+def test_a_before_that_is_no_config_says_what_to_pass():
+    app = _app()
+    app.invoke({"x": 1}, CONFIG)
+    with pytest.raises(TypeError, match=r"get_state_history\(before='abc'\).*\.config"):
+        list(app.get_state_history(CONFIG, before="abc"))
+
+
+def test_a_snapshot_given_as_before_is_told_to_pass_its_config():
+    app = _app()
+    app.invoke({"x": 1}, CONFIG)
+    snapshot = list(app.get_state_history(CONFIG))[1]
+    with pytest.raises(TypeError, match=r"StateSnapshot.*before=snapshot\.config"):
+        list(app.get_state_history(CONFIG, before=snapshot))
+    older = list(app.get_state_history(CONFIG, before=snapshot.config))
+    assert len(older) == 1
+
+
+@pytest.mark.parametrize("option", ["interrupt_before", "interrupt_after"])
+def test_a_per_run_breakpoint_on_no_node_is_refused_as_compile_refuses_it(option):
+    # LangGraph runs to the end without a word: a typo looks like a breakpoint that
+    # never fired
+    app = _app()
+    with pytest.raises(ValueError, match=rf"invoke\({option}=\['wrok'\]\).*'work'"):
+        app.invoke({"x": 1}, CONFIG, **{option: ["wrok"]})
+    assert app.get_state(CONFIG).values == {}  # nothing ran, nothing was saved
+
+
+def test_a_per_run_breakpoint_given_as_one_name_is_that_node_as_in_langgraph():
+    app = _app()
+    assert app.invoke({"x": 1}, CONFIG, interrupt_before="work") == {"x": 1}
+    assert app.get_state(CONFIG).next == ("work",)
+    with pytest.raises(ValueError, match=r"invoke\(interrupt_after='wrok'\).*'work'"):
+        list(app.stream({"x": 1}, {"configurable": {"thread_id": "u"}}, interrupt_after="wrok"))
+
+
+def test_a_per_run_breakpoint_on_a_real_node_still_stops_there():
+    app = _app()
+    assert app.invoke({"x": 1}, CONFIG, interrupt_before=["work"]) == {"x": 1}
+    assert app.get_state(CONFIG).next == ("work",)
+    assert app.invoke({"x": 1}, {"configurable": {"thread_id": "u"}}, interrupt_before="*")
+
+
+def test_a_thread_id_of_none_is_named_as_none():
+    # LangGraph runs it and saves under a thread None that get_state cannot read back
+    app = _app()
+    with pytest.raises(ValueError, match=r"thread_id is None.*'thread_id': 'some-id'"):
+        app.invoke({"x": 1}, {"configurable": {"thread_id": None}})
+    with pytest.raises(ValueError, match=r"a run needs a thread: pass") as missing:
+        app.invoke({"x": 1})
+    assert "is None" not in str(missing.value)
