@@ -241,6 +241,18 @@ def finished_thread(thread_id: str, checkpoint_id: str) -> str:
     )
 
 
+def writes_not_applied(step: int, error: BaseException) -> str:
+    notes = getattr(error, "__notes__", None) or []
+    where = f" ({notes[-1].rstrip('.')})" if notes else ""
+    return (
+        f"get_state: the writes of step {step}'s finished tasks could not be applied, as "
+        f"when the run stopped: {type(error).__name__}: {error}{where}. The values shown "
+        "are the state saved before that step, and next names its tasks. Fix the reducer "
+        "and go on with invoke(None, config), or replace the step's writes with "
+        "update_state(config, values, as_node=...)."
+    )
+
+
 def update_read_as_node(node: str) -> str:
     """Named as read, whether ``as_node`` was given or defaulted (to the node that wrote
     last): an ``as_node=`` quoted here the caller may never have written."""

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from typing import TypedDict
+from typing import Annotated, TypedDict
 
 import pytest
 
-from graphkit import END, START, InMemorySaver, SqliteSaver, StateGraph
+from graphkit import END, START, GraphkitWarning, InMemorySaver, SqliteSaver, StateGraph
 
 
 class State(TypedDict):
@@ -119,3 +119,32 @@ def test_a_thread_id_of_none_is_named_as_none():
     with pytest.raises(ValueError, match=r"a run needs a thread: pass") as missing:
         app.invoke({"x": 1})
     assert "is None" not in str(missing.value)
+
+
+def _reducer_that_refuses(current, update):
+    if update == ["bad"]:
+        raise ValueError("no bad entries")
+    return current + update
+
+
+class Log(TypedDict):
+    log: Annotated[list, _reducer_that_refuses]
+
+
+@pytest.mark.parametrize("new_saver", [InMemorySaver, _sqlite], ids=["memory", "sqlite"])
+def test_get_state_after_a_reducer_failed_shows_the_state_before_the_step(new_saver):
+    # LangGraph's get_state raises the reducer's error again, so the thread cannot be
+    # read where the run stopped; graphkit shows the saved state and says why
+    builder = StateGraph(Log)
+    builder.add_node("a", lambda state: {"log": ["bad"]})
+    builder.add_edge(START, "a")
+    app = builder.compile(checkpointer=new_saver())
+    with pytest.raises(ValueError, match="no bad entries"):
+        app.invoke({"log": ["in"]}, CONFIG)
+    with pytest.warns(GraphkitWarning, match=r"step 1.*no bad entries.*reducer.*update_state"):
+        state = app.get_state(CONFIG)
+    assert state.values == {"log": ["in"]}
+    assert state.next == ("a",)
+    assert [s.values for s in app.get_state_history(CONFIG)] == [{"log": ["in"]}, {"log": []}]
+    app.update_state(CONFIG, {"log": ["fixed"]}, as_node="a")  # the way on
+    assert app.get_state(CONFIG).values == {"log": ["in", "fixed"]}
