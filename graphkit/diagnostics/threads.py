@@ -102,8 +102,9 @@ def max_concurrency_not_positive(limit: Any) -> str:
     )
 
 
-def no_thread_id(given_none: bool = False) -> str:
-    if given_none:  # (LangGraph saves such a run under a thread get_state cannot read)
+def no_thread_id(config: Mapping[str, Any] | None = None) -> str:
+    if "thread_id" in ((config or {}).get("configurable") or {}):  # given as None
+        # (LangGraph saves such a run under a thread get_state cannot read)
         return (
             "This graph has a checkpointer, and the config's thread_id is None: a run "
             "needs a thread to save to. Pass a name or number, e.g. "

@@ -109,8 +109,7 @@ class ThreadLink:
     ) -> None:
         thread_id = config_key(config, "thread_id")
         if thread_id is None:
-            given = "thread_id" in ((config or {}).get("configurable") or {})
-            raise ValueError(diagnose.no_thread_id(given))
+            raise ValueError(diagnose.no_thread_id(config))
         durability = durability or "async"
         if durability not in DURABILITY:
             raise ValueError(diagnose.bad_durability(durability, DURABILITY))
